@@ -1,0 +1,219 @@
+//! Histogram configuration and its errors.
+
+use crate::layout::{Layout, DEFAULT_RELATIVE_ERROR, MAX_RELATIVE_ERROR, MIN_RELATIVE_ERROR};
+
+/// Which value a bucket reports in percentiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u32)]
+pub enum ValueSelection {
+    /// `lower + width / 2`; error at most `width / 2` (the default).
+    #[default]
+    Midpoint = 0,
+    /// The bucket's smallest value; the true value may be up to `width - 1` above.
+    Lower = 1,
+    /// The bucket's largest value (HdrHistogram's "highest equivalent value").
+    Upper = 2,
+    /// Linear interpolation inside the bucket by the rank's position among its counts.
+    Interpolated = 3,
+}
+
+impl ValueSelection {
+    /// From the C enum value.
+    pub const fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Self::Midpoint),
+            1 => Some(Self::Lower),
+            2 => Some(Self::Upper),
+            3 => Some(Self::Interpolated),
+            _ => None,
+        }
+    }
+}
+
+/// Why a configuration or a storage was refused.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConfigError {
+    /// The relative error is NaN, infinite, zero or negative. Finite positive values outside
+    /// `[1e-6, 0.1]` are clamped, not refused.
+    InvalidRelativeError(f64),
+    /// `min_trackable > max_trackable`.
+    MinAboveMax {
+        /// The requested minimum.
+        min: u64,
+        /// The requested maximum.
+        max: u64,
+    },
+    /// The storage given does not have the length the configuration needs.
+    StorageLength {
+        /// What the configuration needs ([`Config::storage_len`]).
+        expected: usize,
+        /// What was given.
+        actual: usize,
+    },
+}
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            ConfigError::InvalidRelativeError(e) => write!(
+                f,
+                "relative error {e} is invalid: it must be a finite number above 0 \
+                 (values outside [{MIN_RELATIVE_ERROR}, {MAX_RELATIVE_ERROR}] are clamped)"
+            ),
+            ConfigError::MinAboveMax { min, max } => write!(
+                f,
+                "min trackable value {min} is above max trackable value {max}"
+            ),
+            ConfigError::StorageLength { expected, actual } => write!(
+                f,
+                "storage holds {actual} counters but this configuration needs {expected}"
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ConfigError {}
+
+/// A histogram configuration: relative error, trackable range, value selection.
+///
+/// Every method is `const`, so a configuration and its storage length can be computed at
+/// compile time:
+///
+/// ```
+/// use picollo::{Config, Histogram};
+/// const CFG: Config = Config::new().with_relative_error(0.01).with_range(10_000, 30_000);
+/// const LEN: usize = CFG.storage_len();
+/// let mut h = Histogram::<u32, [u32; LEN]>::from_storage(CFG, [0; LEN]).unwrap();
+/// h.record(24_900);
+/// assert_eq!(h.total_count(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    relative_error: f64,
+    min_trackable: u64,
+    max_trackable: u64,
+    value_selection: ValueSelection,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Config {
+    /// Relative error 0.1 %, range `0..=u64::MAX`, midpoint values.
+    pub const fn new() -> Self {
+        Config {
+            relative_error: DEFAULT_RELATIVE_ERROR,
+            min_trackable: 0,
+            max_trackable: u64::MAX,
+            value_selection: ValueSelection::Midpoint,
+        }
+    }
+
+    /// Set the tolerated relative error (clamped to `[1e-6, 0.1]`; see [`Config::validate`]).
+    pub const fn with_relative_error(mut self, relative_error: f64) -> Self {
+        self.relative_error = relative_error;
+        self
+    }
+
+    /// Set the smallest value counted in a bucket; smaller ones go to the underflow count.
+    pub const fn with_min(mut self, min_trackable: u64) -> Self {
+        self.min_trackable = min_trackable;
+        self
+    }
+
+    /// Set the largest value counted in a bucket; larger ones go to the overflow count.
+    pub const fn with_max(mut self, max_trackable: u64) -> Self {
+        self.max_trackable = max_trackable;
+        self
+    }
+
+    /// Set both ends of the trackable range.
+    pub const fn with_range(self, min_trackable: u64, max_trackable: u64) -> Self {
+        self.with_min(min_trackable).with_max(max_trackable)
+    }
+
+    /// Set which value a bucket reports.
+    pub const fn with_value_selection(mut self, selection: ValueSelection) -> Self {
+        self.value_selection = selection;
+        self
+    }
+
+    /// The relative error as given.
+    pub const fn relative_error(&self) -> f64 {
+        self.relative_error
+    }
+
+    /// The smallest trackable value.
+    pub const fn min_trackable(&self) -> u64 {
+        self.min_trackable
+    }
+
+    /// The largest trackable value.
+    pub const fn max_trackable(&self) -> u64 {
+        self.max_trackable
+    }
+
+    /// The value selection.
+    pub const fn value_selection(&self) -> ValueSelection {
+        self.value_selection
+    }
+
+    /// Check the configuration: the relative error must be finite and above zero, and
+    /// `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped.
+    pub const fn validate(&self) -> Result<Layout, ConfigError> {
+        let e = self.relative_error;
+        // `!(e > 0.0)` catches NaN too.
+        if !(e > 0.0) || e == f64::INFINITY {
+            return Err(ConfigError::InvalidRelativeError(e));
+        }
+        if self.min_trackable > self.max_trackable {
+            return Err(ConfigError::MinAboveMax {
+                min: self.min_trackable,
+                max: self.max_trackable,
+            });
+        }
+        Ok(Layout::clamped(e))
+    }
+
+    /// The layout this configuration uses (lenient: an invalid error gives the default).
+    pub const fn layout(&self) -> Layout {
+        Layout::clamped(self.relative_error)
+    }
+
+    /// Counters needed for this configuration; 0 when it is invalid.
+    pub const fn storage_len(&self) -> usize {
+        match self.validate() {
+            Ok(layout) => layout.storage_len(self.min_trackable, self.max_trackable),
+            Err(_) => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_relative_errors_are_refused_and_out_of_range_ones_clamped() {
+        for bad in [0.0, -0.1, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let err = Config::new().with_relative_error(bad).validate().unwrap_err();
+            assert!(matches!(err, ConfigError::InvalidRelativeError(_)));
+        }
+        let l = Config::new().with_relative_error(1e-12).validate().unwrap();
+        assert_eq!(l.block_size(), 524_288);
+        let l = Config::new().with_relative_error(0.9).validate().unwrap();
+        assert_eq!(l.block_size(), 8);
+    }
+
+    #[test]
+    fn min_above_max_is_refused() {
+        let err = Config::new().with_range(10, 9).validate().unwrap_err();
+        assert_eq!(err, ConfigError::MinAboveMax { min: 10, max: 9 });
+        assert_eq!(Config::new().with_range(10, 9).storage_len(), 0);
+        assert_eq!(Config::new().with_range(9, 9).storage_len(), 1);
+    }
+}

@@ -1,0 +1,94 @@
+//! Counter widths. A histogram stores one counter per bucket; `u32` halves the footprint,
+//! `u64` never wraps in practice. This is the one axis of variation for counts, so it gets
+//! one small trait.
+
+/// A bucket counter: `u32` or `u64`.
+///
+/// `record` adds with wrap-around (one plain add on the hot path: a `u32` bucket wraps after
+/// 2^32 records; pick `u64` if one bucket can see that many). `record_n` saturates and
+/// reports what did not fit (see [`crate::Histogram::saturated_count`]).
+pub trait Counter: Copy + Default + Eq + Ord + core::fmt::Debug + Send + Sync + 'static {
+    /// Zero.
+    const ZERO: Self;
+    /// The largest count a bucket can hold.
+    const MAX: Self;
+    /// Width in bytes (4 or 8), for footprints and the C ABI.
+    const BYTES: usize;
+
+    /// `self + 1`, wrapping.
+    fn increment(self) -> Self;
+    /// `self + n`, saturating at [`Counter::MAX`]; also returns the part of `n` that did not fit.
+    fn saturating_add_u64(self, n: u64) -> (Self, u64);
+    /// `self - other`, wrapping: the exact difference when `other` is an earlier value of a
+    /// counter that wrapped at most once since.
+    fn wrapping_sub(self, other: Self) -> Self;
+    /// `self - n` when it does not go below zero.
+    fn checked_sub(self, other: Self) -> Option<Self>;
+    /// The count as `u64`.
+    fn to_u64(self) -> u64;
+    /// The low bits of `v` as a count (exact when `v <= MAX`).
+    fn from_u64_wrapping(v: u64) -> Self;
+}
+
+macro_rules! impl_counter {
+    ($t:ty) => {
+        impl Counter for $t {
+            const ZERO: Self = 0;
+            const MAX: Self = <$t>::MAX;
+            const BYTES: usize = core::mem::size_of::<$t>();
+
+            #[inline(always)]
+            fn increment(self) -> Self {
+                self.wrapping_add(1)
+            }
+
+            #[inline]
+            fn saturating_add_u64(self, n: u64) -> (Self, u64) {
+                let room = (<$t>::MAX - self) as u64;
+                if n <= room {
+                    (self + n as $t, 0)
+                } else {
+                    (<$t>::MAX, n - room)
+                }
+            }
+
+            #[inline(always)]
+            fn wrapping_sub(self, other: Self) -> Self {
+                <$t>::wrapping_sub(self, other)
+            }
+
+            #[inline(always)]
+            fn checked_sub(self, other: Self) -> Option<Self> {
+                <$t>::checked_sub(self, other)
+            }
+
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+
+            #[inline(always)]
+            fn from_u64_wrapping(v: u64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+
+impl_counter!(u32);
+impl_counter!(u64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saturating_add_reports_what_did_not_fit() {
+        assert_eq!(5u32.saturating_add_u64(7), (12, 0));
+        assert_eq!((u32::MAX - 2).saturating_add_u64(5), (u32::MAX, 3));
+        assert_eq!(0u32.saturating_add_u64(u64::MAX), (u32::MAX, u64::MAX - u32::MAX as u64));
+        assert_eq!(1u64.saturating_add_u64(u64::MAX), (u64::MAX, 1));
+        assert_eq!(u32::MAX.increment(), 0);
+        assert_eq!(2u32.wrapping_sub(u32::MAX), 3);
+    }
+}

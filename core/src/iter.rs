@@ -1,0 +1,273 @@
+//! Iteration over buckets: all of them, the non-empty ones, as percentiles, and
+//! HdrHistogram-style linear and logarithmic steps.
+
+use core::num::NonZeroU64;
+
+use crate::counter::Counter;
+use crate::percentile::{Percentile, QueryError};
+use crate::view::View;
+
+/// A bucket and its count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BucketCount {
+    /// Index in the histogram's storage.
+    pub storage_index: usize,
+    /// Index in the layout over the whole `u64` range.
+    pub logical_index: usize,
+    /// Smallest value of the bucket.
+    pub lower: u64,
+    /// Largest value of the bucket.
+    pub highest: u64,
+    /// The bucket's midpoint.
+    pub value: u64,
+    /// The bucket's count.
+    pub count: u64,
+}
+
+/// Every storage bucket in order, empty ones included.
+#[derive(Clone)]
+pub struct Buckets<'a, C> {
+    view: View<'a, C>,
+    next: usize,
+}
+
+impl<C: Counter> Iterator for Buckets<'_, C> {
+    type Item = BucketCount;
+
+    fn next(&mut self) -> Option<BucketCount> {
+        let count = self.view.counts.get(self.next)?.to_u64();
+        let storage_index = self.next;
+        self.next += 1;
+        let logical_index = self.view.first_index + storage_index;
+        let b = self.view.layout.bucket_of_index(logical_index);
+        Some(BucketCount {
+            storage_index,
+            logical_index,
+            lower: b.lower,
+            highest: b.highest,
+            value: b.midpoint(),
+            count,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.view.counts.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+/// Each bucket as a percentile whose rank is the middle of the bucket's share of the counts:
+/// `(counts below + count / 2) / total × 100`.
+#[derive(Clone)]
+pub struct BucketPercentiles<'a, C> {
+    buckets: Buckets<'a, C>,
+    total: u128,
+    before: u128,
+    with_values_only: bool,
+}
+
+impl<C: Counter> Iterator for BucketPercentiles<'_, C> {
+    type Item = Percentile;
+
+    fn next(&mut self) -> Option<Percentile> {
+        loop {
+            let b = self.buckets.next()?;
+            let before = self.before;
+            self.before += b.count as u128;
+            if self.with_values_only && b.count == 0 {
+                continue;
+            }
+            let rank = if self.total == 0 {
+                0.0
+            } else {
+                (before as f64 + b.count as f64 / 2.0) / self.total as f64 * 100.0
+            };
+            let target = before + (b.count as u128).div_ceil(2).max(1);
+            return Some(self.buckets.view.make_percentile(
+                rank,
+                b.storage_index,
+                b.count,
+                before,
+                target,
+            ));
+        }
+    }
+}
+
+/// A range of values and the counts whose bucket midpoint falls in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepCount {
+    /// First value of the step.
+    pub lower: u64,
+    /// Exclusive end of the step (2^64 for a step that reaches the top of the range).
+    pub upper: u128,
+    /// Counts of buckets whose midpoint lies in `[lower, upper)`.
+    pub count: u64,
+    /// Counts up to the end of this step.
+    pub cumulative_count: u64,
+    /// `cumulative_count / total` in percent.
+    pub percentile: f64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Spacing {
+    Linear(u64),
+    Logarithmic { first: u64, base: f64 },
+}
+
+/// Fixed-width or geometric value steps, up to the step holding the largest value.
+#[derive(Clone)]
+pub struct Steps<'a, C> {
+    view: View<'a, C>,
+    spacing: Spacing,
+    lower: u128,
+    step: u32,
+    next_bucket: usize,
+    end_bucket: usize,
+    cumulative: u128,
+    total: u128,
+}
+
+impl<C> Steps<'_, C> {
+    fn upper(&self) -> u128 {
+        let end = match self.spacing {
+            Spacing::Linear(width) => self.lower + width as u128,
+            Spacing::Logarithmic { first, base } => {
+                if self.step == 0 {
+                    first as u128
+                } else {
+                    // first · base^step, computed from scratch so rounding does not pile up.
+                    let f = first as f64 * libm_powi(base, self.step as i32);
+                    let end = if f >= 1.9e19 { u128::MAX } else { f.ceil() as u128 };
+                    end.max(self.lower + 1)
+                }
+            }
+        };
+        end.min(1u128 << 64)
+    }
+}
+
+fn libm_powi(base: f64, exp: i32) -> f64 {
+    // Exponentiation by squaring: `powi` lives in std only.
+    let (mut result, mut b, mut e) = (1.0f64, base, exp.unsigned_abs());
+    while e > 0 {
+        if e & 1 == 1 {
+            result *= b;
+        }
+        b *= b;
+        e >>= 1;
+    }
+    result
+}
+
+impl<C: Counter> Iterator for Steps<'_, C> {
+    type Item = StepCount;
+
+    fn next(&mut self) -> Option<StepCount> {
+        if self.next_bucket >= self.end_bucket || self.lower >= 1u128 << 64 {
+            return None;
+        }
+        let upper = self.upper();
+        let mut count = 0u128;
+        while self.next_bucket < self.end_bucket {
+            let b = self
+                .view
+                .layout
+                .bucket_of_index(self.view.first_index + self.next_bucket);
+            if b.midpoint() as u128 >= upper {
+                break;
+            }
+            count += self.view.counts[self.next_bucket].to_u64() as u128;
+            self.next_bucket += 1;
+        }
+        self.cumulative += count;
+        let item = StepCount {
+            lower: self.lower as u64,
+            upper,
+            count: crate::view::saturate(count),
+            cumulative_count: crate::view::saturate(self.cumulative),
+            percentile: if self.total == 0 {
+                0.0
+            } else {
+                self.cumulative as f64 / self.total as f64 * 100.0
+            },
+        };
+        self.lower = upper;
+        self.step = self.step.saturating_add(1);
+        Some(item)
+    }
+}
+
+impl<'a, C: Counter> View<'a, C> {
+    /// Every storage bucket, in value order.
+    pub fn buckets(&self) -> Buckets<'a, C> {
+        Buckets {
+            view: *self,
+            next: 0,
+        }
+    }
+
+    /// The buckets with a non-zero count.
+    pub fn buckets_with_values(&self) -> impl Iterator<Item = BucketCount> + 'a {
+        self.buckets().filter(|b| b.count != 0)
+    }
+
+    /// Every bucket as a percentile (rank at the middle of its counts).
+    pub fn bucket_percentiles(&self) -> BucketPercentiles<'a, C> {
+        self.bucket_percentiles_impl(false)
+    }
+
+    /// The non-empty buckets as percentiles.
+    pub fn bucket_percentiles_with_values(&self) -> BucketPercentiles<'a, C> {
+        self.bucket_percentiles_impl(true)
+    }
+
+    fn bucket_percentiles_impl(&self, with_values_only: bool) -> BucketPercentiles<'a, C> {
+        BucketPercentiles {
+            buckets: self.buckets(),
+            total: self.total_wide(),
+            before: 0,
+            with_values_only,
+        }
+    }
+
+    /// Steps of `width` values (`[0, w)`, `[w, 2w)`, …) up to the one holding the largest
+    /// recorded value; each bucket counts in the step holding its midpoint.
+    pub fn linear_steps(&self, width: NonZeroU64) -> Steps<'a, C> {
+        self.steps(Spacing::Linear(width.get()))
+    }
+
+    /// Geometric steps `[0, first)`, `[first, first·base)`, `[first·base, first·base²)`, …
+    /// up to the one holding the largest recorded value. `base` must be finite and above 1.
+    pub fn logarithmic_steps(
+        &self,
+        first: NonZeroU64,
+        base: f64,
+    ) -> Result<Steps<'a, C>, QueryError> {
+        if !(base > 1.0 && base.is_finite()) {
+            return Err(QueryError::InvalidLogBase(base));
+        }
+        Ok(self.steps(Spacing::Logarithmic {
+            first: first.get(),
+            base,
+        }))
+    }
+
+    fn steps(&self, spacing: Spacing) -> Steps<'a, C> {
+        let end_bucket = self
+            .counts
+            .iter()
+            .rposition(|c| *c != C::ZERO)
+            .map_or(0, |i| i + 1);
+        Steps {
+            view: *self,
+            spacing,
+            lower: 0,
+            step: 0,
+            next_bucket: 0,
+            end_bucket,
+            cumulative: 0,
+            total: self.total_wide(),
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! The bucket layout: how a relative error turns into buckets, and where a value lands.
+//!
+//! The value space `0..=u64::MAX` is cut into blocks of `block_size` buckets. Blocks 0 and 1
+//! have width-1 buckets (exact values); each later block doubles the bucket width, so the
+//! relative error of a bucket's midpoint stays below `0.5 / block_size` everywhere.
+//!
+//! Everything here is pure integer math and `const`, so a storage size can be known at
+//! compile time (see [`crate::Config::storage_len`]).
+
+/// Smallest relative error a layout accepts (0.0001 %); smaller requests are raised to it.
+pub const MIN_RELATIVE_ERROR: f64 = 1e-6;
+/// Largest relative error a layout accepts (10 %); larger requests are lowered to it.
+pub const MAX_RELATIVE_ERROR: f64 = 0.1;
+/// Relative error used when none is given: 0.1 %.
+pub const DEFAULT_RELATIVE_ERROR: f64 = 0.001;
+
+/// A bucket layout, fully defined by `log2(block_size)`.
+///
+/// It cannot be built with a block size outside what the clamped relative errors produce
+/// (`8..=524_288`), so the index math never needs to check it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    block_scale: u32,
+}
+
+/// One bucket: the values `lower..=highest` share it and are reported as one value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bucket {
+    /// Smallest value of the bucket.
+    pub lower: u64,
+    /// Largest value of the bucket (HdrHistogram's "highest equivalent value").
+    pub highest: u64,
+}
+
+impl Bucket {
+    /// Number of distinct values in the bucket (a power of two).
+    pub const fn width(&self) -> u64 {
+        self.highest - self.lower + 1
+    }
+
+    /// The value reported for the bucket: `lower + width / 2`.
+    pub const fn midpoint(&self) -> u64 {
+        self.lower + self.width() / 2
+    }
+
+    /// Exclusive upper bound, which is `2^64` for the topmost bucket: hence `u128`.
+    pub const fn upper(&self) -> u128 {
+        self.highest as u128 + 1
+    }
+
+    /// Whether `v` belongs to this bucket.
+    pub const fn contains(&self, v: u64) -> bool {
+        self.lower <= v && v <= self.highest
+    }
+}
+
+impl Layout {
+    /// The layout for `relative_error`, clamped to
+    /// [`MIN_RELATIVE_ERROR`]`..=`[`MAX_RELATIVE_ERROR`].
+    ///
+    /// This is the lenient, `const` form: zero, negative and NaN mean
+    /// [`DEFAULT_RELATIVE_ERROR`], `+∞` means the maximum. [`crate::Config`] is the strict
+    /// form and rejects those inputs with an error instead.
+    pub const fn clamped(relative_error: f64) -> Layout {
+        // `!(e > 0)` is also true for NaN.
+        let e = if !(relative_error > 0.0) {
+            DEFAULT_RELATIVE_ERROR
+        } else if relative_error < MIN_RELATIVE_ERROR {
+            MIN_RELATIVE_ERROR
+        } else if relative_error > MAX_RELATIVE_ERROR {
+            MAX_RELATIVE_ERROR
+        } else {
+            relative_error
+        };
+        // The first bucket of block 2 is [2B, 2B + 2): its midpoint is off by at most 1 for a
+        // value near 2B, a relative error of 1 / 2B = 0.5 / B. So B = 0.5 / e, rounded up to a
+        // power of two so that dividing by B is a shift. The cast truncates, i.e. floors.
+        let block_size = ((0.5 / e) as u64).next_power_of_two();
+        Layout {
+            block_scale: block_size.trailing_zeros(),
+        }
+    }
+
+    /// The layout with `block_size = 2^block_scale`, for `block_scale` in `3..=19`.
+    pub const fn from_block_scale(block_scale: u32) -> Option<Layout> {
+        if block_scale >= 3 && block_scale <= 19 {
+            Some(Layout { block_scale })
+        } else {
+            None
+        }
+    }
+
+    /// `log2(block_size)`.
+    pub const fn block_scale(&self) -> u32 {
+        self.block_scale
+    }
+
+    /// Buckets per block, a power of two.
+    pub const fn block_size(&self) -> u64 {
+        1 << self.block_scale
+    }
+
+    /// Blocks needed to cover `0..=u64::MAX`: block 0 plus one per bit above the block scale.
+    pub const fn block_count(&self) -> u64 {
+        1 + 64 - self.block_scale as u64
+    }
+
+    /// Number of logical buckets covering the whole `u64` range.
+    pub const fn logical_len(&self) -> usize {
+        (self.block_count() << self.block_scale) as usize
+    }
+
+    /// The guaranteed relative error of a bucket's midpoint: `0.5 / block_size`.
+    pub const fn relative_error(&self) -> f64 {
+        0.5 / self.block_size() as f64
+    }
+
+    /// The logical index of the bucket holding `v`. Monotone in `v`.
+    #[inline(always)]
+    pub const fn index(&self, v: u64) -> usize {
+        let scale = self.block_scale;
+        // Bit width of v / B: 0 for v < B (block 0), then one block per extra bit.
+        let block = 64 - (v >> scale).leading_zeros();
+        // Blocks 0 and 1 both keep every bit (step 1); block k >= 1 drops k - 1 low bits.
+        // `(block != 0) as u32` compiles to a flag, not a branch.
+        let step = block - (block != 0) as u32;
+        // Position inside the block: the next `scale` bits below the leading one.
+        let within = (v >> step) & ((1 << scale) - 1);
+        ((block as usize) << scale) + within as usize
+    }
+
+    /// The bucket with logical index `index`; `None` past the last one.
+    pub const fn bucket(&self, index: usize) -> Option<Bucket> {
+        if index >= self.logical_len() {
+            None
+        } else {
+            Some(self.bucket_of_index(index))
+        }
+    }
+
+    /// The bucket with logical index `index`, which must be below [`Layout::logical_len`]
+    /// (larger indices give a meaningless bucket, never undefined behaviour).
+    pub const fn bucket_of_index(&self, index: usize) -> Bucket {
+        let scale = self.block_scale;
+        let block = (index >> scale) as u32;
+        let within = (index as u64) & (self.block_size() - 1);
+        let (lower, width_log2) = if block == 0 {
+            (within, 0)
+        } else {
+            ((self.block_size() + within).wrapping_shl(block - 1), block - 1)
+        };
+        // lower + width - 1 never overflows: the last bucket ends exactly at u64::MAX.
+        let highest = lower.wrapping_add((1u64 << (width_log2 & 63)) - 1);
+        Bucket { lower, highest }
+    }
+
+    /// The bucket that holds `v`.
+    pub const fn bucket_of(&self, v: u64) -> Bucket {
+        self.bucket_of_index(self.index(v))
+    }
+
+    /// Number of counters needed to cover `min..=max` (buckets of `min` through `max`).
+    /// Returns 0 when `min > max`.
+    pub const fn storage_len(&self, min: u64, max: u64) -> usize {
+        if min > max {
+            0
+        } else {
+            self.index(max) - self.index(min) + 1
+        }
+    }
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::clamped(DEFAULT_RELATIVE_ERROR)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute-force model: walk the buckets in order and check they tile the value space.
+    fn every_scale() -> impl Iterator<Item = Layout> {
+        (3..=19).map(|s| Layout::from_block_scale(s).unwrap())
+    }
+
+    #[test]
+    fn relative_error_maps_to_block_size_as_design_says() {
+        assert_eq!(Layout::clamped(0.001).block_size(), 512);
+        assert_eq!(Layout::clamped(0.01).block_size(), 64);
+        assert_eq!(Layout::clamped(0.0005).block_size(), 1024);
+        assert_eq!(Layout::clamped(1e-9).block_size(), 524_288);
+        assert_eq!(Layout::clamped(0.5).block_size(), 8);
+        assert_eq!(Layout::clamped(f64::INFINITY).block_size(), 8);
+        assert_eq!(Layout::clamped(0.0).block_size(), 512);
+        assert_eq!(Layout::clamped(-1.0).block_size(), 512);
+        assert_eq!(Layout::clamped(f64::NAN).block_size(), 512);
+        assert_eq!(Layout::clamped(0.01).block_count(), 59);
+        // The seed: e = 0.01 reports 0.7813 %.
+        assert!((Layout::clamped(0.01).relative_error() - 0.0078125).abs() < 1e-15);
+    }
+
+    #[test]
+    fn buckets_tile_the_value_space_without_gaps() {
+        for layout in every_scale() {
+            let mut expected_lower = 0u64;
+            for i in 0..layout.logical_len() {
+                let b = layout.bucket(i).unwrap();
+                assert_eq!(b.lower, expected_lower, "scale {} index {i}", layout.block_scale);
+                assert!(b.width().is_power_of_two());
+                expected_lower = b.highest.wrapping_add(1);
+            }
+            // The last bucket ends exactly at u64::MAX.
+            assert_eq!(expected_lower, 0);
+            assert_eq!(layout.bucket(layout.logical_len()), None);
+            assert_eq!(layout.index(u64::MAX), layout.logical_len() - 1);
+        }
+    }
+
+    #[test]
+    fn every_value_lies_in_its_bucket() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for layout in every_scale() {
+            let b = layout.block_size();
+            let mut probes = [0u64; 64 * 5 + 2000];
+            let mut n = 0;
+            for bit in 0..64 {
+                let p = 1u64 << bit;
+                for v in [p - 1, p, p + 1, p.wrapping_mul(3) / 2, p.wrapping_add(p - 1)] {
+                    probes[n] = v;
+                    n += 1;
+                }
+            }
+            for slot in probes.iter_mut().skip(n) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *slot = seed >> (seed % 64);
+            }
+            probes[0] = u64::MAX;
+            for &v in probes.iter() {
+                let i = layout.index(v);
+                let bucket = layout.bucket(i).unwrap();
+                assert!(bucket.contains(v), "v={v} bucket={bucket:?}");
+                if v < 2 * b {
+                    assert_eq!(bucket.width(), 1, "values below 2B are exact");
+                    assert_eq!(bucket.midpoint(), v);
+                } else {
+                    let err = (bucket.midpoint() as f64 - v as f64).abs() / v as f64;
+                    assert!(err <= layout.relative_error(), "v={v} err={err}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn index_is_monotone_and_steps_by_at_most_one() {
+        for layout in every_scale() {
+            let mut prev = layout.index(0);
+            assert_eq!(prev, 0);
+            for v in 1..(8 * layout.block_size()).min(1 << 20) {
+                let i = layout.index(v);
+                assert!(i == prev || i == prev + 1, "v={v}");
+                prev = i;
+            }
+            // Around block edges far up the range.
+            for bit in layout.block_scale..64 {
+                let edge = 1u64 << bit;
+                assert_eq!(layout.index(edge), layout.index(edge - 1) + 1);
+                assert_eq!(layout.bucket(layout.index(edge)).unwrap().lower, edge);
+            }
+        }
+    }
+
+    #[test]
+    fn seed_figures_for_relative_error_one_percent() {
+        let layout = Layout::clamped(0.01);
+        let first = layout.index(10_000);
+        let i = layout.index(24_900);
+        assert_eq!(i, 609);
+        assert_eq!(i - first, 83);
+        let b = layout.bucket(i).unwrap();
+        assert_eq!((b.lower, b.upper(), b.midpoint()), (24_832, 25_088, 24_960));
+    }
+
+    #[test]
+    fn storage_len_matches_design_footprints() {
+        assert_eq!(Layout::clamped(0.001).storage_len(0, u64::MAX), 28_672);
+        assert_eq!(Layout::clamped(0.0005).storage_len(0, i64::MAX as u64), 55_296);
+        assert_eq!(Layout::clamped(0.0005).storage_len(0, 30_000), 5_972);
+        assert_eq!(Layout::clamped(0.01).storage_len(5, 4), 0);
+        assert_eq!(Layout::clamped(0.01).storage_len(7, 7), 1);
+    }
+}

@@ -1,0 +1,53 @@
+//! Picollo: HDR histograms fast enough for hot loops, and (feature `perf`) the CPU's
+//! performance counters.
+//!
+//! The core is `#![no_std]` and needs no allocator: a histogram can live in a `static` or on
+//! the stack over an array sized by a `const fn` ([`Config::storage_len`]). Feature `alloc`
+//! adds `Vec`-backed histograms and snapshots; `std` (default) adds `std::error::Error`.
+//!
+//! ```
+//! use picollo::{Config, Histogram};
+//! let mut h: Histogram<u32, Vec<u32>> = Config::new()
+//!     .with_relative_error(0.01)
+//!     .with_range(10_000, 30_000)
+//!     .build()
+//!     .unwrap();
+//! for v in 20_000..21_000 {
+//!     h.record(v);
+//! }
+//! h.record(40_000); // above the range: counted as overflow, never an error
+//! let summary = h.view().summary();
+//! assert_eq!(summary.total, 1_000);
+//! assert_eq!(summary.overflow, 1);
+//! println!("{summary}"); // the Markdown table
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod config;
+pub mod counter;
+pub mod histogram;
+pub mod iter;
+pub mod layout;
+mod numfmt;
+pub mod percentile;
+mod report;
+pub mod snapshot;
+pub mod summary;
+pub mod view;
+
+pub use config::{Config, ConfigError, ValueSelection};
+pub use counter::Counter;
+pub use histogram::{Histogram, MergeError};
+pub use iter::{BucketCount, StepCount};
+pub use layout::{Bucket, Layout};
+pub use numfmt::{Grouped, GroupedF64};
+pub use percentile::{Percentile, QueryError};
+pub use snapshot::Snapshot;
+pub use summary::{Summary, STANDARD_RANKS};
+pub use view::View;

@@ -1,0 +1,192 @@
+//! Number formatting for reports: thousands separators, fixed decimals, ranks, signed
+//! percentages. All through `core::fmt`, no allocation.
+
+use core::fmt::{self, Display, Formatter, Write};
+
+/// An integer with thousands separators: `1,234,567`.
+pub struct Grouped<T>(pub T);
+
+fn write_grouped_digits(f: &mut dyn Write, digits: &str) -> fmt::Result {
+    let n = digits.len();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (n - i) % 3 == 0 {
+            f.write_char(',')?;
+        }
+        f.write_char(ch)?;
+    }
+    Ok(())
+}
+
+macro_rules! grouped_int {
+    ($($t:ty),*) => {$(
+        impl Display for Grouped<$t> {
+            fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+                let mut buf = Buf::<48>::new();
+                write!(buf, "{}", self.0)?;
+                let mut out = Buf::<64>::new();
+                write_grouped_digits(&mut out, buf.as_str())?;
+                f.pad(out.as_str())
+            }
+        }
+    )*};
+}
+grouped_int!(u64, u128, usize);
+
+/// A float with thousands separators and a fixed number of decimals: `21,696.54`.
+/// Non-finite values print as `n/a`.
+pub struct GroupedF64(pub f64, pub usize);
+
+impl Display for GroupedF64 {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let GroupedF64(v, decimals) = *self;
+        if !v.is_finite() {
+            return f.pad("n/a");
+        }
+        let mut buf = Buf::<400>::new();
+        write!(buf, "{:.*}", decimals, v.abs())?;
+        let s = buf.as_str();
+        let (int, frac) = s.split_at(s.find('.').unwrap_or(s.len()));
+        let mut out = Buf::<520>::new();
+        // "-0.00" reads badly: only show the sign when something non-zero is printed.
+        if v < 0.0 && s.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+            out.write_char('-')?;
+        }
+        write_grouped_digits(&mut out, int)?;
+        out.write_str(frac)?;
+        f.pad(out.as_str())
+    }
+}
+
+/// A rank in percent, as short as it can be: `99.9`, `0`, `9.1914` (at most 4 decimals,
+/// more only when the rank needs them).
+pub struct Rank(pub f64);
+
+impl Display for Rank {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        let mut buf = Buf::<400>::new();
+        write!(buf, "{v:.4}")?;
+        let shown = trim_zeros(buf.as_str()).parse::<f64>().unwrap_or(v);
+        // 99.99999 must not read as 100, nor 0.00001 as 0: print those in full.
+        if (shown == 100.0 || shown == 0.0) && shown != v {
+            buf.clear();
+            write!(buf, "{v}")?;
+        }
+        f.pad(trim_zeros(buf.as_str()))
+    }
+}
+
+fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+/// A signed percentage with one decimal: `+1.1%`, `-5.1%`, `0.0%`; `n/a` when not finite.
+pub struct SignedPercent(pub f64);
+
+impl Display for SignedPercent {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        let mut buf = Buf::<400>::new();
+        if !v.is_finite() {
+            buf.write_str("n/a")?;
+        } else if (v * 10.0).round() == 0.0 {
+            buf.write_str("0.0%")?;
+        } else {
+            write!(buf, "{}{}%", if v > 0.0 { "+" } else { "-" }, GroupedF64(v.abs(), 1))?;
+        }
+        f.pad(buf.as_str())
+    }
+}
+
+/// A fixed-capacity text buffer on the stack; writes past the end fail with `fmt::Error`.
+pub(crate) struct Buf<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Buf<N> {
+    pub(crate) const fn new() -> Self {
+        Buf {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        // Only whole `&str`s are ever copied in, so the prefix is valid UTF-8.
+        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Width in characters, for column alignment (`±` and `Δ` are one column each).
+    pub(crate) fn chars(&self) -> usize {
+        self.as_str().chars().count()
+    }
+}
+
+impl<const N: usize> Write for Buf<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        if end > N {
+            return Err(fmt::Error);
+        }
+        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    #[test]
+    fn integers_get_thousands_separators() {
+        assert_eq!(format!("{}", Grouped(0u64)), "0");
+        assert_eq!(format!("{}", Grouped(999u64)), "999");
+        assert_eq!(format!("{}", Grouped(1000u64)), "1,000");
+        assert_eq!(format!("{}", Grouped(24_960u64)), "24,960");
+        assert_eq!(format!("{}", Grouped(u64::MAX)), "18,446,744,073,709,551,615");
+        assert_eq!(format!("{:>8}", Grouped(1234u64)), "   1,234");
+    }
+
+    #[test]
+    fn floats_get_separators_and_fixed_decimals() {
+        assert_eq!(format!("{}", GroupedF64(21_696.544, 2)), "21,696.54");
+        assert_eq!(format!("{}", GroupedF64(21_443.66, 1)), "21,443.7");
+        assert_eq!(format!("{}", GroupedF64(-1234.5, 2)), "-1,234.50");
+        assert_eq!(format!("{}", GroupedF64(-0.001, 2)), "0.00");
+        assert_eq!(format!("{}", GroupedF64(f64::NAN, 2)), "n/a");
+        assert_eq!(format!("{}", GroupedF64(1e300, 0)).len(), 301 + 100);
+    }
+
+    #[test]
+    fn ranks_are_short() {
+        assert_eq!(format!("{}", Rank(0.0)), "0");
+        assert_eq!(format!("{}", Rank(92.5)), "92.5");
+        assert_eq!(format!("{}", Rank(99.999)), "99.999");
+        assert_eq!(format!("{}", Rank(9.19136)), "9.1914");
+        assert_eq!(format!("{}", Rank(0.00001)), "0.00001");
+        assert_eq!(format!("{}", Rank(23.6734)), "23.6734");
+        assert_eq!(format!("{}", Rank(100.0)), "100");
+        assert_eq!(format!("{}", Rank(99.999_999)), "99.999999");
+    }
+
+    #[test]
+    fn percentages_are_signed() {
+        assert_eq!(format!("{}", SignedPercent(-5.07)), "-5.1%");
+        assert_eq!(format!("{}", SignedPercent(100.0)), "+100.0%");
+        assert_eq!(format!("{}", SignedPercent(0.0)), "0.0%");
+        assert_eq!(format!("{}", SignedPercent(-0.04)), "0.0%");
+        assert_eq!(format!("{}", SignedPercent(12345.0)), "+12,345.0%");
+        assert_eq!(format!("{}", SignedPercent(f64::INFINITY)), "n/a");
+    }
+}

@@ -1,0 +1,289 @@
+//! A read-only view of a histogram's counts, and every query on it (DESIGN §3).
+//!
+//! All histogram kinds hand out a `View` (the concurrent ones over a consistent copy), so
+//! percentiles, statistics, summaries and reports are written once, here.
+
+use crate::config::ValueSelection;
+use crate::counter::Counter;
+use crate::layout::{Bucket, Layout};
+use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
+use crate::summary::{Summary, STANDARD_RANKS};
+
+/// A borrowed, consistent view of a histogram: layout, range, counts.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a, C> {
+    pub(crate) layout: Layout,
+    pub(crate) first_index: usize,
+    pub(crate) counts: &'a [C],
+    pub(crate) underflow: u64,
+    pub(crate) overflow: u64,
+    pub(crate) saturated: u64,
+    pub(crate) min_trackable: u64,
+    pub(crate) max_trackable: u64,
+    pub(crate) selection: ValueSelection,
+    pub(crate) resets: u64,
+}
+
+impl<'a, C: Counter> View<'a, C> {
+    /// The bucket layout.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The raw counters, one per storage bucket.
+    pub fn counts(&self) -> &'a [C] {
+        self.counts
+    }
+
+    /// Logical index of storage bucket 0.
+    pub fn first_index(&self) -> usize {
+        self.first_index
+    }
+
+    /// The trackable range as configured.
+    pub fn range(&self) -> (u64, u64) {
+        (self.min_trackable, self.max_trackable)
+    }
+
+    /// Count of values below the range.
+    pub fn underflow_count(&self) -> u64 {
+        self.underflow
+    }
+
+    /// Count of values above the range.
+    pub fn overflow_count(&self) -> u64 {
+        self.overflow
+    }
+
+    /// Counts dropped by full buckets under `record_n`.
+    pub fn saturated_count(&self) -> u64 {
+        self.saturated
+    }
+
+    /// The value selection used for percentiles.
+    pub fn value_selection(&self) -> ValueSelection {
+        self.selection
+    }
+
+    /// Sum of the bucket counts, saturating at `u64::MAX`.
+    pub fn total_count(&self) -> u64 {
+        saturate(self.total_wide())
+    }
+
+    pub(crate) fn total_wide(&self) -> u128 {
+        self.counts.iter().map(|c| c.to_u64() as u128).sum()
+    }
+
+    /// The bucket at a storage index.
+    pub fn bucket(&self, storage_index: usize) -> Option<Bucket> {
+        (storage_index < self.counts.len())
+            .then(|| self.layout.bucket_of_index(self.first_index + storage_index))
+    }
+
+    /// The percentile at `rank` (in percent, `0..=100`).
+    pub fn percentile(&self, rank: f64) -> Result<Percentile, QueryError> {
+        check_rank(rank)?;
+        let mut out = [Percentile::default()];
+        self.percentiles(&[rank], &mut out)?;
+        Ok(out[0])
+    }
+
+    /// The value at `rank`.
+    pub fn percentile_value(&self, rank: f64) -> Result<u64, QueryError> {
+        self.percentile(rank).map(|p| p.value)
+    }
+
+    /// Many percentiles in one walk over the buckets. `ranks` must be strictly increasing
+    /// numbers in `[0, 100]` and `out` as long as `ranks`; the results agree with each other
+    /// and with one total.
+    pub fn percentiles(&self, ranks: &[f64], out: &mut [Percentile]) -> Result<(), QueryError> {
+        check_ranks(ranks, out.len())?;
+        let total = self.total_wide();
+        if total == 0 {
+            return Err(QueryError::Empty);
+        }
+        self.walk(ranks, total, |k, p| out[k] = p);
+        Ok(())
+    }
+
+    /// Values only, for many ranks in one walk (same rules as [`View::percentiles`]).
+    pub fn percentile_values(&self, ranks: &[f64], out: &mut [u64]) -> Result<(), QueryError> {
+        check_ranks(ranks, out.len())?;
+        let total = self.total_wide();
+        if total == 0 {
+            return Err(QueryError::Empty);
+        }
+        self.walk(ranks, total, |k, p| out[k] = p.value);
+        Ok(())
+    }
+
+    /// The walk behind every percentile query: ranks are valid and `total > 0`.
+    fn walk(&self, ranks: &[f64], total: u128, mut emit: impl FnMut(usize, Percentile)) {
+        let mut cumulative = 0u128;
+        let mut i = 0usize;
+        for (k, &rank) in ranks.iter().enumerate() {
+            let target = rank_to_count(rank, total);
+            // Advance to the first bucket whose cumulative count reaches the target. The
+            // cumulative count of the current bucket is kept, so equal targets stay put.
+            while cumulative < target && i < self.counts.len() {
+                cumulative += self.counts[i].to_u64() as u128;
+                i += 1;
+            }
+            let at = i - 1;
+            let count = self.counts[at].to_u64();
+            let before = cumulative - count as u128;
+            emit(k, self.make_percentile(rank, at, count, before, target));
+        }
+    }
+
+    /// A percentile for storage bucket `at`, holding `count` after `before` smaller values.
+    pub(crate) fn make_percentile(
+        &self,
+        rank: f64,
+        at: usize,
+        count: u64,
+        before: u128,
+        target: u128,
+    ) -> Percentile {
+        let logical = self.first_index + at;
+        let b = self.layout.bucket_of_index(logical);
+        let value = match self.selection {
+            ValueSelection::Midpoint => b.midpoint(),
+            ValueSelection::Lower => b.lower,
+            ValueSelection::Upper => b.highest,
+            ValueSelection::Interpolated => {
+                // The target is the k-th of the bucket's `count` values: place it at the
+                // centre of the k-th of `count` equal slices of the bucket.
+                let k = target.saturating_sub(before).clamp(1, count.max(1) as u128);
+                let width = b.width() as u128;
+                let offset = ((2 * k - 1) * width) / (2 * count.max(1) as u128);
+                b.lower + (offset as u64).min(b.width() - 1)
+            }
+        };
+        Percentile {
+            rank,
+            value,
+            plus_minus: (value - b.lower).max(b.highest - value),
+            storage_index: at as u64,
+            logical_index: logical as u64,
+            lower: b.lower,
+            upper: b.highest.saturating_add(1),
+            highest: b.highest,
+            count,
+            cumulative_count: saturate(before + count as u128),
+            rank_count: saturate(target),
+        }
+    }
+
+    /// Mean of the recorded values, taking each bucket at its midpoint; `NaN` when empty.
+    pub fn mean(&self) -> f64 {
+        self.moments().0
+    }
+
+    /// Population standard deviation over bucket midpoints; `NaN` when empty.
+    pub fn stdev(&self) -> f64 {
+        self.moments().1
+    }
+
+    /// `(mean, population stdev)` in two compensated passes (mean first, then squared
+    /// deviations from it, which stays accurate when the spread is tiny next to the mean).
+    pub fn moments(&self) -> (f64, f64) {
+        let total = self.total_wide() as f64;
+        if total == 0.0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let mut sum = Neumaier::default();
+        self.for_each_nonempty(|b, c| sum.add(c * b.midpoint() as f64));
+        let mean = sum.value() / total;
+        let mut sq = Neumaier::default();
+        self.for_each_nonempty(|b, c| {
+            let d = b.midpoint() as f64 - mean;
+            sq.add(c * d * d);
+        });
+        (mean, (sq.value() / total).sqrt())
+    }
+
+    fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, f64)) {
+        for (i, c) in self.counts.iter().enumerate() {
+            if *c != C::ZERO {
+                f(
+                    self.layout.bucket_of_index(self.first_index + i),
+                    c.to_u64() as f64,
+                );
+            }
+        }
+    }
+
+    /// The lowest non-empty bucket's smallest value (values below the range not included).
+    pub fn min_recorded(&self) -> Option<u64> {
+        let i = self.counts.iter().position(|c| *c != C::ZERO)?;
+        Some(self.layout.bucket_of_index(self.first_index + i).lower)
+    }
+
+    /// The highest non-empty bucket's largest value (values above the range not included).
+    pub fn max_recorded(&self) -> Option<u64> {
+        let i = self.counts.iter().rposition(|c| *c != C::ZERO)?;
+        Some(self.layout.bucket_of_index(self.first_index + i).highest)
+    }
+
+    /// The standard summary: 16 ranks, counts, mean, stdev, precision, range.
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        self.summary_into(&mut s);
+        s
+    }
+
+    /// Fill a caller-owned summary in place (no allocation). An empty histogram gives
+    /// percentiles with zero counts and values, and NaN mean/stdev.
+    pub fn summary_into(&self, s: &mut Summary) {
+        let total = self.total_wide();
+        if total == 0 {
+            for (p, &rank) in s.percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
+                *p = Percentile {
+                    rank,
+                    ..Percentile::default()
+                };
+            }
+        } else {
+            let percentiles = &mut s.percentiles;
+            self.walk(&STANDARD_RANKS, total, |k, p| percentiles[k] = p);
+        }
+        let (mean, stdev) = self.moments();
+        s.total = saturate(total);
+        s.underflow = self.underflow;
+        s.overflow = self.overflow;
+        s.saturated = self.saturated;
+        s.mean = mean;
+        s.stdev = stdev;
+        s.precision = self.layout.relative_error();
+        s.min_trackable = self.min_trackable;
+        s.max_trackable = self.max_trackable;
+    }
+}
+
+pub(crate) fn saturate(v: u128) -> u64 {
+    u64::try_from(v).unwrap_or(u64::MAX)
+}
+
+/// Neumaier's compensated sum: keeps the low-order bits that plain `+=` drops.
+#[derive(Default)]
+struct Neumaier {
+    sum: f64,
+    compensation: f64,
+}
+
+impl Neumaier {
+    fn add(&mut self, x: f64) {
+        let t = self.sum + x;
+        if self.sum.abs() >= x.abs() {
+            self.compensation += (self.sum - t) + x;
+        } else {
+            self.compensation += (x - t) + self.sum;
+        }
+        self.sum = t;
+    }
+
+    fn value(&self) -> f64 {
+        self.sum + self.compensation
+    }
+}
