@@ -167,7 +167,7 @@ impl Config {
     pub const fn validate(&self) -> Result<Layout, ConfigError> {
         let e = self.relative_error;
         // `!(e > 0.0)` catches NaN too.
-        if !(e > 0.0) || e == f64::INFINITY {
+        if e.is_nan() || e <= 0.0 || e == f64::INFINITY {
             return Err(ConfigError::InvalidRelativeError(e));
         }
         if self.min_trackable > self.max_trackable {
@@ -200,7 +200,10 @@ mod tests {
     #[test]
     fn bad_relative_errors_are_refused_and_out_of_range_ones_clamped() {
         for bad in [0.0, -0.1, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            let err = Config::new().with_relative_error(bad).validate().unwrap_err();
+            let err = Config::new()
+                .with_relative_error(bad)
+                .validate()
+                .unwrap_err();
             assert!(matches!(err, ConfigError::InvalidRelativeError(_)));
         }
         let l = Config::new().with_relative_error(1e-12).validate().unwrap();

@@ -86,7 +86,10 @@ mod tests {
     fn saturating_add_reports_what_did_not_fit() {
         assert_eq!(5u32.saturating_add_u64(7), (12, 0));
         assert_eq!((u32::MAX - 2).saturating_add_u64(5), (u32::MAX, 3));
-        assert_eq!(0u32.saturating_add_u64(u64::MAX), (u32::MAX, u64::MAX - u32::MAX as u64));
+        assert_eq!(
+            0u32.saturating_add_u64(u64::MAX),
+            (u32::MAX, u64::MAX - u32::MAX as u64)
+        );
         assert_eq!(1u64.saturating_add_u64(u64::MAX), (u64::MAX, 1));
         assert_eq!(u32::MAX.increment(), 0);
         assert_eq!(2u32.wrapping_sub(u32::MAX), 3);

@@ -138,7 +138,11 @@ impl<C> Steps<'_, C> {
                 } else {
                     // first · base^step, computed from scratch so rounding does not pile up.
                     let f = first as f64 * libm_powi(base, self.step as i32);
-                    let end = if f >= 1.9e19 { u128::MAX } else { f.ceil() as u128 };
+                    let end = if f >= 1.9e19 {
+                        u128::MAX
+                    } else {
+                        crate::fmath::ceil_nonneg(f)
+                    };
                     end.max(self.lower + 1)
                 }
             }

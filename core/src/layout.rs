@@ -63,7 +63,7 @@ impl Layout {
     /// form and rejects those inputs with an error instead.
     pub const fn clamped(relative_error: f64) -> Layout {
         // `!(e > 0)` is also true for NaN.
-        let e = if !(relative_error > 0.0) {
+        let e = if relative_error.is_nan() || relative_error <= 0.0 {
             DEFAULT_RELATIVE_ERROR
         } else if relative_error < MIN_RELATIVE_ERROR {
             MIN_RELATIVE_ERROR
@@ -147,7 +147,10 @@ impl Layout {
         let (lower, width_log2) = if block == 0 {
             (within, 0)
         } else {
-            ((self.block_size() + within).wrapping_shl(block - 1), block - 1)
+            (
+                (self.block_size() + within).wrapping_shl(block - 1),
+                block - 1,
+            )
         };
         // lower + width - 1 never overflows: the last bucket ends exactly at u64::MAX.
         let highest = lower.wrapping_add((1u64 << (width_log2 & 63)) - 1);
@@ -207,7 +210,11 @@ mod tests {
             let mut expected_lower = 0u64;
             for i in 0..layout.logical_len() {
                 let b = layout.bucket(i).unwrap();
-                assert_eq!(b.lower, expected_lower, "scale {} index {i}", layout.block_scale);
+                assert_eq!(
+                    b.lower, expected_lower,
+                    "scale {} index {i}",
+                    layout.block_scale
+                );
                 assert!(b.width().is_power_of_two());
                 expected_lower = b.highest.wrapping_add(1);
             }
@@ -227,7 +234,13 @@ mod tests {
             let mut n = 0;
             for bit in 0..64 {
                 let p = 1u64 << bit;
-                for v in [p - 1, p, p + 1, p.wrapping_mul(3) / 2, p.wrapping_add(p - 1)] {
+                for v in [
+                    p - 1,
+                    p,
+                    p + 1,
+                    p.wrapping_mul(3) / 2,
+                    p.wrapping_add(p - 1),
+                ] {
                     probes[n] = v;
                     n += 1;
                 }
@@ -287,7 +300,10 @@ mod tests {
     #[test]
     fn storage_len_matches_design_footprints() {
         assert_eq!(Layout::clamped(0.001).storage_len(0, u64::MAX), 28_672);
-        assert_eq!(Layout::clamped(0.0005).storage_len(0, i64::MAX as u64), 55_296);
+        assert_eq!(
+            Layout::clamped(0.0005).storage_len(0, i64::MAX as u64),
+            55_296
+        );
         assert_eq!(Layout::clamped(0.0005).storage_len(0, 30_000), 5_972);
         assert_eq!(Layout::clamped(0.01).storage_len(5, 4), 0);
         assert_eq!(Layout::clamped(0.01).storage_len(7, 7), 1);

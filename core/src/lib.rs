@@ -31,6 +31,7 @@ extern crate std;
 
 pub mod config;
 pub mod counter;
+mod fmath;
 pub mod histogram;
 pub mod iter;
 pub mod layout;

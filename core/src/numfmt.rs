@@ -93,10 +93,15 @@ impl Display for SignedPercent {
         let mut buf = Buf::<400>::new();
         if !v.is_finite() {
             buf.write_str("n/a")?;
-        } else if (v * 10.0).round() == 0.0 {
+        } else if crate::fmath::round(v * 10.0) == 0.0 {
             buf.write_str("0.0%")?;
         } else {
-            write!(buf, "{}{}%", if v > 0.0 { "+" } else { "-" }, GroupedF64(v.abs(), 1))?;
+            write!(
+                buf,
+                "{}{}%",
+                if v > 0.0 { "+" } else { "-" },
+                GroupedF64(v.abs(), 1)
+            )?;
         }
         f.pad(buf.as_str())
     }
@@ -154,7 +159,10 @@ mod tests {
         assert_eq!(format!("{}", Grouped(999u64)), "999");
         assert_eq!(format!("{}", Grouped(1000u64)), "1,000");
         assert_eq!(format!("{}", Grouped(24_960u64)), "24,960");
-        assert_eq!(format!("{}", Grouped(u64::MAX)), "18,446,744,073,709,551,615");
+        assert_eq!(
+            format!("{}", Grouped(u64::MAX)),
+            "18,446,744,073,709,551,615"
+        );
         assert_eq!(format!("{:>8}", Grouped(1234u64)), "   1,234");
     }
 

@@ -42,7 +42,10 @@ impl core::fmt::Display for QueryError {
             ),
             QueryError::Empty => f.write_str("the histogram holds no value in its range"),
             QueryError::InvalidLogBase(b) => {
-                write!(f, "logarithmic base {b} is invalid: it must be finite and above 1")
+                write!(
+                    f,
+                    "logarithmic base {b} is invalid: it must be finite and above 1"
+                )
             }
         }
     }
@@ -133,7 +136,7 @@ const RANK_SCALE: u128 = 1_000_000_000;
 /// The count a rank points at: `ceil(rank / 100 × total)` clamped to `[1, total]`.
 pub(crate) fn rank_to_count(rank: f64, total: u128) -> u128 {
     // rank is checked to be in [0, 100], so this fits easily.
-    let scaled = (rank * RANK_SCALE as f64).round() as u128;
+    let scaled = crate::fmath::round(rank * RANK_SCALE as f64) as u128;
     let denominator = 100 * RANK_SCALE;
     let target = (scaled * total).div_ceil(denominator);
     target.clamp(1, total.max(1))

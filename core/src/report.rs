@@ -59,14 +59,14 @@ impl<'h> Table<'h> {
         }
         let line = |w: &mut dyn Write, cells: [&str; 4], aligned: bool| -> fmt::Result {
             w.write_char('|')?;
-            for k in 0..4 {
-                let pad = widths[k].saturating_sub(cells[k].chars().count());
-                let right = aligned && matches!(self.align[k], Align::Right);
+            for ((cell, width), align) in cells.iter().zip(widths).zip(self.align) {
+                let pad = width.saturating_sub(cell.chars().count());
+                let right = aligned && matches!(align, Align::Right);
                 w.write_char(' ')?;
                 if right {
                     write_repeat(w, ' ', pad)?;
                 }
-                w.write_str(cells[k])?;
+                w.write_str(cell)?;
                 if !right {
                     write_repeat(w, ' ', pad)?;
                 }
@@ -76,15 +76,15 @@ impl<'h> Table<'h> {
         };
         line(w, self.header, false)?;
         w.write_char('|')?;
-        for k in 0..4 {
+        for (width, align) in widths.iter().zip(self.align) {
             w.write_char(' ')?;
-            match self.align[k] {
+            match align {
                 Align::Left => {
                     w.write_char(':')?;
-                    write_repeat(w, '-', widths[k] - 1)?;
+                    write_repeat(w, '-', width - 1)?;
                 }
                 Align::Right => {
-                    write_repeat(w, '-', widths[k] - 1)?;
+                    write_repeat(w, '-', width - 1)?;
                     w.write_char(':')?;
                 }
             }
@@ -115,8 +115,10 @@ fn blank(_: &mut Cell) -> fmt::Result {
     Ok(())
 }
 
+/// A precision in percent with 4 decimals, rounded half up (0.78125 % prints as 0.7813 %).
 fn percent(w: &mut dyn Write, precision: f64) -> fmt::Result {
-    write!(w, "{:.4}%", precision * 100.0)
+    let scaled = crate::fmath::round(precision * 100.0 * 10_000.0) as u64;
+    write!(w, "{}.{:04}%", scaled / 10_000, scaled % 10_000)
 }
 
 /// `(b − a) / a` in percent; a zero `a` gives 0 % when `b` is zero too, else not finite.
@@ -264,12 +266,15 @@ impl Summary {
                 )
             },
         ])?;
-        t.row([&|c| c.write_str("D-value:"), &blank, &blank, &|c| {
-            match self.cohens_d(other) {
+        t.row([
+            &|c| c.write_str("D-value:"),
+            &blank,
+            &blank,
+            &|c| match self.cohens_d(other) {
                 Some(d) => write!(c, "{d:.2}"),
                 None => c.write_str("n/a"),
-            }
-        }])?;
+            },
+        ])?;
         t.write(title, w)
     }
 
@@ -346,13 +351,7 @@ impl Summary {
                 w,
                 ",\"value\":{},\"plusMinus\":{},\"lower\":{},\"upper\":{},\"count\":{},\
                  \"cumulativeCount\":{},\"rankCount\":{}}}",
-                p.value,
-                p.plus_minus,
-                p.lower,
-                p.upper,
-                p.count,
-                p.cumulative_count,
-                p.rank_count
+                p.value, p.plus_minus, p.lower, p.upper, p.count, p.cumulative_count, p.rank_count
             )?;
         }
         w.write_str("]}")

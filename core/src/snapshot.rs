@@ -22,7 +22,11 @@ pub struct Snapshot<C: Counter, S> {
 impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
     /// A snapshot of `source` over caller storage (two buffers of the source's storage
     /// length), taken now with full counts.
-    pub fn from_storage(source: &View<'_, C>, current: S, previous: S) -> Result<Self, ConfigError> {
+    pub fn from_storage(
+        source: &View<'_, C>,
+        current: S,
+        previous: S,
+    ) -> Result<Self, ConfigError> {
         let config = crate::Config::new()
             .with_relative_error(source.layout.relative_error())
             .with_range(source.min_trackable, source.max_trackable)
@@ -83,7 +87,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
                 *s = s.wrapping_sub(*p);
             }
         }
-        self.current.set_outside_counts(shown[0], shown[1], shown[2]);
+        self.current
+            .set_outside_counts(shown[0], shown[1], shown[2]);
         self.previous_outside = outside;
         self.previous_resets = source.resets;
         Ok(())

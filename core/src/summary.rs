@@ -5,8 +5,7 @@ use crate::percentile::Percentile;
 /// The ranks of a summary. 92.5 and 97.5 mirror 25 and 75 inside the last 10 %, and give
 /// the eye anchors when scanning a table's tail.
 pub const STANDARD_RANKS: [f64; 16] = [
-    0.0, 1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 92.5, 95.0, 97.5, 99.0, 99.9, 99.99, 99.999,
-    100.0,
+    0.0, 1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 92.5, 95.0, 97.5, 99.0, 99.9, 99.99, 99.999, 100.0,
 ];
 
 /// A histogram summary, filled by [`crate::View::summary_into`] without allocating.
@@ -104,7 +103,7 @@ impl Summary {
         // (n − 1)·s² = n·σ² with the population σ; this also covers n = 1 (σ = 0).
         let ss_a = na * self.stdev * self.stdev;
         let ss_b = nb * other.stdev * other.stdev;
-        let pooled = ((ss_a + ss_b) / (na + nb - 2.0)).sqrt();
+        let pooled = crate::fmath::sqrt((ss_a + ss_b) / (na + nb - 2.0));
         let d = (other.mean - self.mean) / pooled;
         (pooled > 0.0 && d.is_finite()).then_some(d)
     }
@@ -140,10 +139,15 @@ mod tests {
     #[test]
     fn cohens_d_is_undefined_rather_than_wrong_for_tiny_samples() {
         assert_eq!(with(1, 3.0, 0.0).cohens_d(&with(1, 5.0, 0.0)), None);
-        assert_eq!(with(0, f64::NAN, f64::NAN).cohens_d(&with(5, 5.0, 1.0)), None);
+        assert_eq!(
+            with(0, f64::NAN, f64::NAN).cohens_d(&with(5, 5.0, 1.0)),
+            None
+        );
         assert_eq!(with(3, 5.0, 0.0).cohens_d(&with(3, 5.0, 0.0)), None);
         // n = 1 on one side is fine when the other has spread.
-        let d = with(1, 10.0, 0.0).cohens_d(&with(3, 13.0, 2f64.sqrt())).unwrap();
+        let d = with(1, 10.0, 0.0)
+            .cohens_d(&with(3, 13.0, 2f64.sqrt()))
+            .unwrap();
         // ss = 0 + 3·2 = 6 over 2 → pooled sqrt(3): d = 3 / sqrt(3)
         assert!((d - 3f64.sqrt()).abs() < 1e-12);
     }

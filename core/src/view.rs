@@ -76,8 +76,10 @@ impl<'a, C: Counter> View<'a, C> {
 
     /// The bucket at a storage index.
     pub fn bucket(&self, storage_index: usize) -> Option<Bucket> {
-        (storage_index < self.counts.len())
-            .then(|| self.layout.bucket_of_index(self.first_index + storage_index))
+        (storage_index < self.counts.len()).then(|| {
+            self.layout
+                .bucket_of_index(self.first_index + storage_index)
+        })
     }
 
     /// The percentile at `rank` (in percent, `0..=100`).
@@ -200,7 +202,7 @@ impl<'a, C: Counter> View<'a, C> {
             let d = b.midpoint() as f64 - mean;
             sq.add(c * d * d);
         });
-        (mean, (sq.value() / total).sqrt())
+        (mean, crate::fmath::sqrt(sq.value() / total))
     }
 
     fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, f64)) {

@@ -1,0 +1,74 @@
+//! A `#![no_std]` static library with its own panic handler and no allocator. If anything in
+//! `picollo` pulled in `std` (or `alloc`), this would not link: `std` brings a second
+//! `#[panic_handler]` (E0152) and `alloc` needs a global allocator.
+#![no_std]
+
+use core::fmt::Write;
+use picollo::{Config, Histogram};
+
+const CONFIG: Config = Config::new()
+    .with_relative_error(0.01)
+    .with_range(10_000, 30_000);
+const LEN: usize = CONFIG.storage_len();
+
+/// A histogram in a `static`, sized at compile time.
+static mut COUNTS: [u32; LEN] = [0; LEN];
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    loop {}
+}
+
+/// Records `n` values from `values` into a stack histogram and writes its table into `out`
+/// (capacity `cap`); returns the bytes written, or 0 on failure.
+///
+/// # Safety
+/// `values` must point to `n` readable `u64`s and `out` to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn nostd_table(values: *const u64, n: usize, out: *mut u8, cap: usize) -> usize {
+    // SAFETY: the caller promises `values` points to `n` readable u64s.
+    let values = unsafe { core::slice::from_raw_parts(values, n) };
+    // SAFETY: the caller promises `out` points to `cap` writable bytes.
+    let out = unsafe { core::slice::from_raw_parts_mut(out, cap) };
+    let mut h = match Histogram::<u32, [u32; LEN]>::from_storage(CONFIG, [0; LEN]) {
+        Ok(h) => h,
+        Err(_) => return 0,
+    };
+    for &v in values {
+        h.record(v);
+    }
+    let mut w = SliceWriter { buf: out, len: 0 };
+    match h.view().summary().write_table(&mut w, "no_std") {
+        Ok(()) => w.len,
+        Err(_) => 0,
+    }
+}
+
+/// Records into the histogram held in a `static` and returns its total.
+#[no_mangle]
+pub extern "C" fn nostd_static_record(v: u64) -> u64 {
+    // SAFETY: this check crate is single-threaded by contract; the static is only reached here.
+    let counts = unsafe { &mut *core::ptr::addr_of_mut!(COUNTS) };
+    match Histogram::<u32, &mut [u32]>::from_storage(CONFIG, &mut counts[..]) {
+        Ok(mut h) => {
+            h.record(v);
+            h.total_count()
+        }
+        Err(_) => 0,
+    }
+}
+
+struct SliceWriter<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl Write for SliceWriter<'_> {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        let dst = self.buf.get_mut(self.len..end).ok_or(core::fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
