@@ -50,7 +50,7 @@ mod tests {
                 let ours = super::sqrt(v);
                 let theirs = v.sqrt();
                 assert!(
-                    (ours - theirs).abs() <= theirs * 2e-16,
+                    (ours - theirs).abs() <= theirs * f64::EPSILON,
                     "{v}: {ours} vs {theirs}"
                 );
             }
