@@ -50,8 +50,13 @@ impl<C: Counter> Iterator for Buckets<'_, C> {
         })
     }
 
+    fn nth(&mut self, n: usize) -> Option<BucketCount> {
+        self.next = self.next.saturating_add(n);
+        self.next()
+    }
+
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.view.counts.len() - self.next;
+        let left = self.view.counts.len().saturating_sub(self.next);
         (left, Some(left))
     }
 }

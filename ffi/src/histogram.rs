@@ -1,0 +1,406 @@
+//! `picollo_histogram_*`: create, record, reset, merge.
+
+use picollo::{Config, ConfigError, Histogram, MergeError, ValueSelection, View};
+
+use crate::status::{as_mut, as_ref, as_slice, guard, guard_value, picollo_status, status_of};
+use crate::types::{picollo_histogram_info, picollo_mode};
+
+/// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
+/// (which sets `struct_size`), then change fields.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_histogram_config {
+    /// `sizeof(picollo_histogram_config)`: lets the ABI grow without breaking callers.
+    pub struct_size: u32,
+    /// Counter width: 32 or 64 bits.
+    pub counter_bits: u32,
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
+    /// outside [1e-6, 0.1] are clamped.
+    pub relative_error: f64,
+    /// Smallest value counted in a bucket; smaller values count as underflow.
+    pub min_trackable: u64,
+    /// Largest value counted in a bucket; larger values count as overflow.
+    pub max_trackable: u64,
+    /// A `picollo_value_selection` value.
+    pub value_selection: u32,
+    /// A `picollo_mode` value.
+    pub mode: u32,
+    /// Threshold T of the approximate mode (exact counting below 2^T); 0 means 13.
+    pub approx_threshold: u32,
+    /// Reserved: must be zero.
+    pub reserved: u32,
+}
+
+const CONFIG_SIZE: u32 = std::mem::size_of::<picollo_histogram_config>() as u32;
+
+/// The default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
+/// midpoint values, single writer.
+#[no_mangle]
+pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config {
+    picollo_histogram_config {
+        struct_size: CONFIG_SIZE,
+        counter_bits: 64,
+        relative_error: picollo::layout::DEFAULT_RELATIVE_ERROR,
+        min_trackable: 0,
+        max_trackable: u64::MAX,
+        value_selection: 0,
+        mode: picollo_mode::SingleWriter as u32,
+        approx_threshold: 0,
+        reserved: 0,
+    }
+}
+
+/// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
+/// `picollo_histogram_free`. Not thread-safe in the single-writer mode: one thread records
+/// at a time and no other thread uses the handle meanwhile.
+#[allow(non_camel_case_types)]
+pub struct picollo_histogram {
+    pub(crate) inner: Inner,
+}
+
+pub(crate) enum Inner {
+    U32(Histogram<u32, Vec<u32>>),
+    U64(Histogram<u64, Vec<u64>>),
+}
+
+/// Run the same expression on whichever counter width the histogram has.
+macro_rules! dispatch {
+    ($inner:expr, $h:ident => $e:expr) => {
+        match $inner {
+            $crate::histogram::Inner::U32($h) => $e,
+            $crate::histogram::Inner::U64($h) => $e,
+        }
+    };
+}
+
+/// A view of either counter width, for the query functions.
+pub(crate) enum AnyView<'a> {
+    U32(View<'a, u32>),
+    U64(View<'a, u64>),
+}
+
+macro_rules! dispatch_view {
+    ($view:expr, $v:ident => $e:expr) => {
+        match $view {
+            $crate::histogram::AnyView::U32($v) => $e,
+            $crate::histogram::AnyView::U64($v) => $e,
+        }
+    };
+}
+pub(crate) use dispatch_view;
+
+impl picollo_histogram {
+    pub(crate) fn view(&self) -> AnyView<'_> {
+        match &self.inner {
+            Inner::U32(h) => AnyView::U32(h.view()),
+            Inner::U64(h) => AnyView::U64(h.view()),
+        }
+    }
+}
+
+pub(crate) type Failure = (picollo_status, String);
+
+fn invalid(message: impl std::fmt::Display) -> Failure {
+    (picollo_status::InvalidArgument, message.to_string())
+}
+
+pub(crate) fn config_error(e: ConfigError) -> Failure {
+    invalid(e)
+}
+
+pub(crate) fn merge_error(e: MergeError) -> Failure {
+    let status = match e {
+        MergeError::LayoutMismatch { .. } => picollo_status::LayoutMismatch,
+        MergeError::WouldGoNegative { .. } => picollo_status::WouldGoNegative,
+    };
+    (status, e.to_string())
+}
+
+/// Validate a C config into a core `Config` and the counter width.
+pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u32), Failure> {
+    if cfg.struct_size != CONFIG_SIZE {
+        return Err((
+            picollo_status::StructSize,
+            format!(
+                "struct_size is {} but this library's picollo_histogram_config has {} bytes: \
+                 initialise it with picollo_histogram_config_default() and use the header \
+                 that matches the library",
+                cfg.struct_size, CONFIG_SIZE
+            ),
+        ));
+    }
+    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
+        return Err(invalid(format!(
+            "counter_bits is {}: it must be 32 or 64",
+            cfg.counter_bits
+        )));
+    }
+    let selection = ValueSelection::from_u32(cfg.value_selection).ok_or_else(|| {
+        invalid(format!(
+            "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
+             (interpolated)",
+            cfg.value_selection
+        ))
+    })?;
+    if cfg.mode != picollo_mode::SingleWriter as u32 {
+        return Err(invalid(format!(
+            "mode is {}: it must be 0 (single writer)",
+            cfg.mode
+        )));
+    }
+    if cfg.reserved != 0 {
+        return Err(invalid("reserved must be zero"));
+    }
+    let config = Config::new()
+        .with_relative_error(cfg.relative_error)
+        .with_range(cfg.min_trackable, cfg.max_trackable)
+        .with_value_selection(selection);
+    config.validate().map_err(config_error)?;
+    Ok((config, cfg.counter_bits))
+}
+
+/// Create a histogram. On success `*out` holds a new handle for `picollo_histogram_free`.
+///
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
+/// library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
+/// negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
+/// value selection or mode.
+///
+/// # Safety
+/// `config` is NULL or points to a readable config; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_new(
+    config: *const picollo_histogram_config,
+    out: *mut *mut picollo_histogram,
+) -> picollo_status {
+    guard(|| {
+        status_of((|| {
+            // SAFETY: per this function's contract.
+            let cfg = unsafe { as_ref(config, "config") }?;
+            // SAFETY: per this function's contract.
+            let out = unsafe { as_mut(out, "out") }?;
+            let (config, bits) = parse_config(cfg)?;
+            let inner = if bits == 32 {
+                Inner::U32(Histogram::new(config).map_err(config_error)?)
+            } else {
+                Inner::U64(Histogram::new(config).map_err(config_error)?)
+            };
+            *out = Box::into_raw(Box::new(picollo_histogram { inner }));
+            Ok(())
+        })())
+    })
+}
+
+/// Free a histogram. NULL is accepted and ignored. Free each handle exactly once.
+///
+/// # Safety
+/// `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
+    if !h.is_null() {
+        // SAFETY: h came from Box::into_raw in picollo_histogram_new and is freed once.
+        drop(unsafe { Box::from_raw(h) });
+    }
+}
+
+/// Record one value. Never fails: values outside the range count as underflow/overflow; a
+/// NULL handle is ignored. The hot path.
+///
+/// # Safety
+/// `h` is NULL or a live handle not used by another thread during the call.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
+    guard_value((), || {
+        // SAFETY: per this function's contract; NULL gives None.
+        if let Some(h) = unsafe { h.as_mut() } {
+            dispatch!(&mut h.inner, h => h.record(value));
+        }
+    })
+}
+
+/// Record `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
+/// its counter's maximum; the excess is counted in `saturated`. NULL handle is ignored.
+///
+/// # Safety
+/// As `picollo_histogram_record`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_record_n(
+    h: *mut picollo_histogram,
+    value: u64,
+    count: u64,
+) {
+    guard_value((), || {
+        // SAFETY: per this function's contract; NULL gives None.
+        if let Some(h) = unsafe { h.as_mut() } {
+            dispatch!(&mut h.inner, h => h.record_n(value, count));
+        }
+    })
+}
+
+/// Record `value` with coordinated-omission correction: also records `value − k·interval`
+/// for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
+/// `value` only. Cost is bounded by the number of buckets. NULL handle is ignored.
+///
+/// # Safety
+/// As `picollo_histogram_record`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_record_corrected(
+    h: *mut picollo_histogram,
+    value: u64,
+    expected_interval: u64,
+) {
+    guard_value((), || {
+        // SAFETY: per this function's contract; NULL gives None.
+        if let Some(h) = unsafe { h.as_mut() } {
+            dispatch!(&mut h.inner, h => h.record_corrected(value, expected_interval));
+        }
+    })
+}
+
+/// Record `n` values from an array in one call (for bindings where a call per value costs
+/// more than the record itself). `values` may be NULL only when `n` is 0.
+///
+/// # Safety
+/// `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_record_many(
+    h: *mut picollo_histogram,
+    values: *const u64,
+    n: usize,
+) -> picollo_status {
+    guard(|| {
+        status_of((|| {
+            // SAFETY: per this function's contract.
+            let h = unsafe { as_mut(h, "h") }?;
+            // SAFETY: per this function's contract.
+            let values = unsafe { as_slice(values, n, "values") }?;
+            dispatch!(&mut h.inner, h => values.iter().for_each(|&v| h.record(v)));
+            Ok(())
+        })())
+    })
+}
+
+/// Clear all counts (buckets, underflow, overflow, saturated).
+///
+/// # Safety
+/// `h` is NULL or a live handle not used by another thread during the call.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> picollo_status {
+    guard(|| {
+        status_of((|| {
+            // SAFETY: per this function's contract.
+            let h = unsafe { as_mut(h, "h") }?;
+            dispatch!(&mut h.inner, h => h.reset());
+            Ok(())
+        })())
+    })
+}
+
+/// Choose how buckets report values (a `picollo_value_selection`).
+///
+/// # Safety
+/// `h` is NULL or a live handle not used by another thread during the call.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_set_value_selection(
+    h: *mut picollo_histogram,
+    selection: u32,
+) -> picollo_status {
+    guard(|| {
+        status_of((|| {
+            // SAFETY: per this function's contract.
+            let h = unsafe { as_mut(h, "h") }?;
+            let s = ValueSelection::from_u32(selection)
+                .ok_or_else(|| invalid(format!("value selection {selection} is unknown")))?;
+            dispatch!(&mut h.inner, h => h.set_value_selection(s));
+            Ok(())
+        })())
+    })
+}
+
+/// Counts, range, layout and footprint of a histogram.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_info(
+    h: *const picollo_histogram,
+    out: *mut picollo_histogram_info,
+) -> picollo_status {
+    guard(|| {
+        status_of((|| {
+            // SAFETY: per this function's contract.
+            let h = unsafe { as_ref(h, "h") }?;
+            // SAFETY: per this function's contract.
+            let out = unsafe { as_mut(out, "out") }?;
+            *out = dispatch!(&h.inner, h => info_of(h));
+            Ok(())
+        })())
+    })
+}
+
+fn info_of<C: picollo::Counter>(h: &Histogram<C, Vec<C>>) -> picollo_histogram_info {
+    let v = h.view();
+    let (min, max) = v.range();
+    picollo_histogram_info {
+        total: v.total_count(),
+        underflow: v.underflow_count(),
+        overflow: v.overflow_count(),
+        saturated: v.saturated_count(),
+        min_trackable: min,
+        max_trackable: max,
+        storage_len: v.counts().len() as u64,
+        footprint_bytes: h.footprint_in_bytes() as u64,
+        block_size: v.layout().block_size(),
+        relative_error: v.layout().relative_error(),
+        counter_bits: (C::BYTES * 8) as u32,
+        mode: picollo_mode::SingleWriter as u32,
+        value_selection: v.value_selection() as u32,
+        reserved: 0,
+    }
+}
+
+/// Add every count of `src` into `dst` (same relative error, any range and counter width):
+/// counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when the
+/// relative errors differ. `dst` and `src` may not be the same handle.
+///
+/// # Safety
+/// Both are NULL or live handles; `dst` is not used by another thread during the call.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_add(
+    dst: *mut picollo_histogram,
+    src: *const picollo_histogram,
+) -> picollo_status {
+    merge(dst, src, true)
+}
+
+/// Subtract every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
+/// change) when some count of `dst` is smaller than `src`'s.
+///
+/// # Safety
+/// As `picollo_histogram_add`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_subtract(
+    dst: *mut picollo_histogram,
+    src: *const picollo_histogram,
+) -> picollo_status {
+    merge(dst, src, false)
+}
+
+fn merge(dst: *mut picollo_histogram, src: *const picollo_histogram, add: bool) -> picollo_status {
+    guard(|| {
+        status_of((|| {
+            if std::ptr::eq(dst, src) && !dst.is_null() {
+                return Err(invalid("dst and src are the same histogram"));
+            }
+            // SAFETY: distinct live handles per the callers' contract (checked above).
+            let dst = unsafe { as_mut(dst, "dst") }?;
+            // SAFETY: as above.
+            let src = unsafe { as_ref(src, "src") }?;
+            let r = dispatch!(&mut dst.inner, d => dispatch_view!(src.view(), s => {
+                if add { d.add(&s) } else { d.subtract(&s) }
+            }));
+            r.map_err(merge_error)
+        })())
+    })
+}

@@ -1,0 +1,230 @@
+//! Plain `#[repr(C)]` structs that cross the ABI: fixed size, blittable (no bool, no
+//! pointers), so .NET P/Invoke and ctypes map them field for field.
+
+use picollo::{BucketCount, Percentile, Summary, STANDARD_RANKS};
+
+/// How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_value_selection {
+    /// Bucket midpoint (default); ± is half the bucket width.
+    Midpoint = 0,
+    /// Smallest value of the bucket.
+    Lower = 1,
+    /// Largest value of the bucket (HdrHistogram's highest equivalent value).
+    Upper = 2,
+    /// Interpolated inside the bucket by the rank's position among its counts.
+    Interpolated = 3,
+}
+
+/// Concurrency mode of a histogram (`picollo_histogram_config.mode`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_mode {
+    /// One writer at a time, plain counters: the fastest.
+    SingleWriter = 0,
+}
+
+/// A percentile and the bucket it was found in.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_percentile {
+    /// Rank in percent, 0..100.
+    pub rank: f64,
+    /// Reported value (per the histogram's value selection).
+    pub value: u64,
+    /// Largest distance from `value` to a value of the bucket.
+    pub plus_minus: u64,
+    /// Index of the bucket in the histogram's storage.
+    pub storage_index: u64,
+    /// Index of the bucket over the whole u64 range.
+    pub logical_index: u64,
+    /// Smallest value of the bucket.
+    pub lower: u64,
+    /// Exclusive upper bound (UINT64_MAX for the topmost bucket, whose bound is 2^64).
+    pub upper: u64,
+    /// Largest value of the bucket.
+    pub highest: u64,
+    /// Count of the bucket.
+    pub count: u64,
+    /// Cumulative count through the bucket.
+    pub cumulative_count: u64,
+    /// The count the rank points at: ceil(rank/100 × total), at least 1.
+    pub rank_count: u64,
+}
+
+impl From<&Percentile> for picollo_percentile {
+    fn from(p: &Percentile) -> Self {
+        picollo_percentile {
+            rank: p.rank,
+            value: p.value,
+            plus_minus: p.plus_minus,
+            storage_index: p.storage_index,
+            logical_index: p.logical_index,
+            lower: p.lower,
+            upper: p.upper,
+            highest: p.highest,
+            count: p.count,
+            cumulative_count: p.cumulative_count,
+            rank_count: p.rank_count,
+        }
+    }
+}
+
+impl From<&picollo_percentile> for Percentile {
+    fn from(p: &picollo_percentile) -> Self {
+        Percentile {
+            rank: p.rank,
+            value: p.value,
+            plus_minus: p.plus_minus,
+            storage_index: p.storage_index,
+            logical_index: p.logical_index,
+            lower: p.lower,
+            upper: p.upper,
+            highest: p.highest,
+            count: p.count,
+            cumulative_count: p.cumulative_count,
+            rank_count: p.rank_count,
+        }
+    }
+}
+
+/// Number of percentiles in a summary.
+pub const PICOLLO_SUMMARY_PERCENTILES: usize = 16;
+
+/// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5,
+/// 99, 99.9, 99.99, 99.999, 100, then totals and moments. Filled in place.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_summary {
+    /// One entry per standard rank, in increasing order.
+    pub percentiles: [picollo_percentile; PICOLLO_SUMMARY_PERCENTILES],
+    /// Count of values inside the range.
+    pub total: u64,
+    /// Count of values below the range.
+    pub underflow: u64,
+    /// Count of values above the range.
+    pub overflow: u64,
+    /// Counts that did not fit a full bucket (record_n on a saturated counter).
+    pub saturated: u64,
+    /// Mean over bucket midpoints (NaN when empty).
+    pub mean: f64,
+    /// Population standard deviation over bucket midpoints (NaN when empty).
+    pub stdev: f64,
+    /// Relative error of the layout (0.0078125 is 0.7813 %).
+    pub precision: f64,
+    /// Smallest trackable value.
+    pub min_trackable: u64,
+    /// Largest trackable value.
+    pub max_trackable: u64,
+}
+
+impl From<&Summary> for picollo_summary {
+    fn from(s: &Summary) -> Self {
+        picollo_summary {
+            percentiles: s.percentiles.each_ref().map(picollo_percentile::from),
+            total: s.total,
+            underflow: s.underflow,
+            overflow: s.overflow,
+            saturated: s.saturated,
+            mean: s.mean,
+            stdev: s.stdev,
+            precision: s.precision,
+            min_trackable: s.min_trackable,
+            max_trackable: s.max_trackable,
+        }
+    }
+}
+
+impl From<&picollo_summary> for Summary {
+    fn from(s: &picollo_summary) -> Self {
+        let mut percentiles = s.percentiles.each_ref().map(Percentile::from);
+        // The ranks are fixed; a caller-edited rank must not change the table's rows.
+        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
+            p.rank = rank;
+        }
+        Summary {
+            percentiles,
+            total: s.total,
+            underflow: s.underflow,
+            overflow: s.overflow,
+            saturated: s.saturated,
+            mean: s.mean,
+            stdev: s.stdev,
+            precision: s.precision,
+            min_trackable: s.min_trackable,
+            max_trackable: s.max_trackable,
+        }
+    }
+}
+
+/// A bucket and its count.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct picollo_bucket {
+    /// Index in the histogram's storage.
+    pub storage_index: u64,
+    /// Index over the whole u64 range.
+    pub logical_index: u64,
+    /// Smallest value of the bucket.
+    pub lower: u64,
+    /// Largest value of the bucket.
+    pub highest: u64,
+    /// The bucket's midpoint.
+    pub value: u64,
+    /// The bucket's count.
+    pub count: u64,
+}
+
+impl From<BucketCount> for picollo_bucket {
+    fn from(b: BucketCount) -> Self {
+        picollo_bucket {
+            storage_index: b.storage_index as u64,
+            logical_index: b.logical_index as u64,
+            lower: b.lower,
+            highest: b.highest,
+            value: b.value,
+            count: b.count,
+        }
+    }
+}
+
+/// Facts about a histogram: counts, range, layout, footprint.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_histogram_info {
+    /// Count of values inside the range.
+    pub total: u64,
+    /// Count of values below the range.
+    pub underflow: u64,
+    /// Count of values above the range.
+    pub overflow: u64,
+    /// Counts that did not fit a full bucket.
+    pub saturated: u64,
+    /// Smallest trackable value.
+    pub min_trackable: u64,
+    /// Largest trackable value.
+    pub max_trackable: u64,
+    /// Number of counters (buckets) in storage.
+    pub storage_len: u64,
+    /// Bytes taken by the counters.
+    pub footprint_bytes: u64,
+    /// Buckets per block (a power of two).
+    pub block_size: u64,
+    /// Guaranteed relative error of a bucket's midpoint (0.5 / block_size).
+    pub relative_error: f64,
+    /// 32 or 64.
+    pub counter_bits: u32,
+    /// A `picollo_mode` value.
+    pub mode: u32,
+    /// A `picollo_value_selection` value.
+    pub value_selection: u32,
+    /// Reserved, zero.
+    pub reserved: u32,
+}
