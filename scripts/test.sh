@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every test: Rust (unit, integration, doc, no_std guard, loom models), lints, the C
+# and C++ ABI tests under valgrind, the header check, the cargo-c install, the C# P/Invoke
+# program and the Python tests and demo. Installs what it needs first (scripts/setup.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh || exit 1
+
+passed=0
+failed=0
+failures=()
+stage() {
+  local name=$1
+  shift
+  echo
+  echo "=== $name: $*"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "=== $name: ok ($((SECONDS - start)) s)"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "=== $name: FAILED ($((SECONDS - start)) s)"
+  fi
+}
+
+stage fmt cargo fmt --all -- --check
+stage clippy cargo clippy --workspace --all-targets --all-features -- -D warnings
+stage rust-tests cargo test --workspace --all-features
+stage rust-tests-no-default cargo test -p picollo --no-default-features --lib
+stage no-std-guard cargo build --manifest-path core/no-std-check/Cargo.toml
+[ -f scripts/loom.sh ] && stage loom bash scripts/loom.sh
+stage c-tests bash c-tests/run.sh
+stage csharp bash c-tests/csharp/run.sh
+stage python bash python-demo/run_tests.sh
+
+echo
+if [ $failed -ne 0 ]; then
+  echo "failed stages: ${failures[*]}"
+fi
+echo "stages: $passed passed, $failed failed"
+[ $failed -eq 0 ]
