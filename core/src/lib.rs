@@ -29,6 +29,12 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(any(
+    feature = "critical-section",
+    loom,
+    all(target_has_atomic = "32", target_has_atomic = "64")
+))]
+pub mod concurrent;
 pub mod config;
 pub mod counter;
 mod fmath;

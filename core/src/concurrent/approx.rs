@@ -1,0 +1,324 @@
+//! Scalable approximate counting (Dice, Lev & Moir, "Scalable statistics counters", 2013;
+//! the integer form .NET uses for Dynamic PGO): exact below `2^T`; above, add `2^k` with
+//! probability `2^-k`, where `k` grows with the count's magnitude. The expected value is
+//! the true count, and updates get rarer as the count grows, so threads hitting the same
+//! counter stop fighting over its cache line.
+
+use super::base::add_n_atomic;
+use super::cell::{AtomicCounter, Cell64};
+
+/// How an approximate counter counts.
+///
+/// - `threshold` (T, default 13): counts below `2^T` are exact. At count `c ≥ 2^T` a
+///   record adds `2^k` with probability `2^-k`, `k = ⌊log2 c⌋ − T + 1`: first 2 with
+///   probability ½ from 8,192 on, then 4 from 16,384 on, and so on. A higher T is more
+///   accurate and less scalable; T = 13 keeps two standard deviations near 2 %.
+/// - `max_shift` (default 10): `k` never exceeds it, so updates never get rarer than
+///   1/1,024 (Dice et al.'s cap: past that, contention is already negligible, and each
+///   further halving of the update rate only adds variance). `u32::MAX` means no cap.
+/// - `exact_when_uncontended` (default off): try `count → count + 1` with one
+///   compare-exchange first and fall back to the probabilistic add only when it fails, so
+///   a counter nobody else touches stays exact. It costs an atomic read-modify-write per
+///   record, which is what the probabilistic add exists to avoid; see the crate's
+///   benchmark figures before turning it on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ApproxPolicy {
+    threshold: u32,
+    max_shift: u32,
+    exact_when_uncontended: bool,
+}
+
+impl Default for ApproxPolicy {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ApproxPolicy {
+    /// The default threshold (T = 13: exact below 8,192).
+    pub const DEFAULT_THRESHOLD: u32 = 13;
+    /// The default cap on the step exponent (updates at least every 1,024 records).
+    pub const DEFAULT_MAX_SHIFT: u32 = 10;
+
+    /// T = 13, steps capped at 1,024, no compare-exchange.
+    pub const fn new() -> Self {
+        ApproxPolicy {
+            threshold: Self::DEFAULT_THRESHOLD,
+            max_shift: Self::DEFAULT_MAX_SHIFT,
+            exact_when_uncontended: false,
+        }
+    }
+
+    /// Set T (clamped to `1..=62`).
+    pub const fn with_threshold(mut self, threshold: u32) -> Self {
+        self.threshold = if threshold < 1 {
+            1
+        } else if threshold > 62 {
+            62
+        } else {
+            threshold
+        };
+        self
+    }
+
+    /// Cap the step exponent (clamped to `1..=62`; `u32::MAX` for no cap).
+    pub const fn with_max_shift(mut self, max_shift: u32) -> Self {
+        self.max_shift = if max_shift < 1 {
+            1
+        } else if max_shift > 62 {
+            62
+        } else {
+            max_shift
+        };
+        self
+    }
+
+    /// Count exactly while a compare-exchange succeeds (see the type's docs).
+    pub const fn with_exact_when_uncontended(mut self, on: bool) -> Self {
+        self.exact_when_uncontended = on;
+        self
+    }
+
+    /// T.
+    pub const fn threshold(&self) -> u32 {
+        self.threshold
+    }
+
+    /// The cap on the step exponent.
+    pub const fn max_shift(&self) -> u32 {
+        self.max_shift
+    }
+
+    /// Whether the compare-exchange variant is on.
+    pub const fn exact_when_uncontended(&self) -> bool {
+        self.exact_when_uncontended
+    }
+
+    /// One approximate increment of `cell`; `rng` is called only when a coin is needed.
+    /// Returns what did not fit below `C::MAX` (the cell saturates instead of wrapping).
+    #[inline(always)]
+    pub(crate) fn bump<C: AtomicCounter>(
+        &self,
+        cell: &C::Atomic,
+        rng: impl FnOnce() -> u64,
+    ) -> u64 {
+        let c = C::load(cell);
+        let count = c.to_u64();
+        if count >> self.threshold == 0 {
+            C::fetch_add(cell, C::from_u64_wrapping(1));
+            return 0;
+        }
+        if self.exact_when_uncontended
+            && count < C::MAX.to_u64()
+            && C::compare_exchange(cell, c, c.increment()).is_ok()
+        {
+            return 0;
+        }
+        // count >= 2^T, so log2(count) >= T and k >= 1.
+        let log = 63 - count.leading_zeros();
+        let k = (log + 1 - self.threshold).min(self.max_shift);
+        let step = 1u64 << k;
+        if rng() & (step - 1) != 0 {
+            return 0;
+        }
+        if count < C::MAX.to_u64() / 2 - step {
+            C::fetch_add(cell, C::from_u64_wrapping(step));
+            0
+        } else {
+            add_n_atomic::<C>(cell, step)
+        }
+    }
+}
+
+/// Marsaglia's xorshift64 generator: three shifts and xors per number, good enough to
+/// flip the approximate counter's coins (the seed's figures use the same kind).
+#[derive(Clone, Debug)]
+pub struct XorShift64(u64);
+
+impl XorShift64 {
+    /// A generator from `seed` (any value; zero, a fixed point of xorshift, is replaced).
+    /// Give every thread a different seed.
+    pub const fn new(seed: u64) -> Self {
+        let s = splitmix64(seed);
+        XorShift64(if s == 0 { 0x9E37_79B9_7F4A_7C15 } else { s })
+    }
+
+    /// The next number.
+    #[inline(always)]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+}
+
+/// Scrambles a seed so that consecutive seeds give unrelated streams.
+const fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// This thread's generator state; 0 until first use.
+    static THREAD_RNG: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// The next number from this thread's generator, seeded on first use from a process-wide
+/// sequence number (so no two threads share a stream).
+#[cfg(feature = "std")]
+#[inline]
+pub fn thread_rng_next() -> u64 {
+    THREAD_RNG
+        .try_with(|s| {
+            let mut x = s.get();
+            if x == 0 {
+                x = fresh_seed();
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            s.set(x);
+            x
+        })
+        // During thread teardown the slot may be gone: any fresh number will do.
+        .unwrap_or_else(|_| fresh_seed())
+}
+
+#[cfg(feature = "std")]
+#[cold]
+fn fresh_seed() -> u64 {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(1);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed) as u64;
+    XorShift64::new(n).0
+}
+
+/// A standalone scalable approximate counter (64-bit): `increment` from any number of
+/// threads; [`ApproxCounter::get`] is unbiased, exact below `2^T`, and within about 2 % at
+/// two standard deviations above it with the default policy (see [`ApproxPolicy`]).
+#[derive(Debug)]
+pub struct ApproxCounter {
+    cell: Cell64,
+    policy: ApproxPolicy,
+}
+
+impl Default for ApproxCounter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ApproxCounter {
+    /// A zero counter with the default policy (T = 13).
+    pub fn new() -> Self {
+        Self::with_policy(ApproxPolicy::new())
+    }
+
+    /// A zero counter with `policy`.
+    pub fn with_policy(policy: ApproxPolicy) -> Self {
+        ApproxCounter {
+            cell: u64::new_cell(0),
+            policy,
+        }
+    }
+
+    /// Count one event, flipping coins with this thread's generator.
+    #[cfg(feature = "std")]
+    #[inline]
+    pub fn increment(&self) {
+        self.policy.bump::<u64>(&self.cell, thread_rng_next);
+    }
+
+    /// Count one event with a caller-owned generator (one per thread; `no_std`).
+    #[inline]
+    pub fn increment_with(&self, rng: &mut XorShift64) {
+        self.policy.bump::<u64>(&self.cell, || rng.next());
+    }
+
+    /// Add `n` exactly (one atomic add).
+    pub fn add(&self, n: u64) {
+        u64::fetch_add(&self.cell, n);
+    }
+
+    /// The current estimate.
+    pub fn get(&self) -> u64 {
+        u64::load(&self.cell)
+    }
+
+    /// Take the count to zero and return it (one atomic swap: an increment racing it is
+    /// either in the returned count or in the new one).
+    pub fn reset(&self) -> u64 {
+        u64::swap(&self.cell, 0)
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> ApproxPolicy {
+        self.policy
+    }
+}
+
+#[cfg(all(test, feature = "std", not(loom)))]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    #[test]
+    fn counts_exactly_below_the_threshold() {
+        let c = ApproxCounter::new();
+        for _ in 0..8_192 {
+            c.increment();
+        }
+        assert_eq!(c.get(), 8_192);
+        assert_eq!(c.reset(), 8_192);
+        assert_eq!(c.get(), 0);
+    }
+
+    #[test]
+    fn steps_grow_with_the_count_and_stop_at_the_cap() {
+        // With a generator that always says "update", each record adds the full step.
+        let p = ApproxPolicy::new().with_threshold(4).with_max_shift(3);
+        let cell = u64::new_cell(15);
+        p.bump::<u64>(&cell, || 0); // below 16: +1
+        assert_eq!(u64::load(&cell), 16);
+        p.bump::<u64>(&cell, || 0); // log2 16 = 4 → k = 1
+        assert_eq!(u64::load(&cell), 18);
+        u64::store(&cell, 1 << 20);
+        p.bump::<u64>(&cell, || 0); // k = 17, capped at 3
+        assert_eq!(u64::load(&cell), (1 << 20) + 8);
+        p.bump::<u64>(&cell, || 1); // the coin says no
+        assert_eq!(u64::load(&cell), (1 << 20) + 8);
+    }
+
+    #[test]
+    fn a_u32_counter_saturates_instead_of_wrapping() {
+        let p = ApproxPolicy::new();
+        let cell = u32::new_cell(u32::MAX - 3);
+        for _ in 0..100 {
+            p.bump::<u32>(&cell, || 0);
+        }
+        assert_eq!(u32::load(&cell), u32::MAX);
+    }
+
+    #[test]
+    fn the_compare_exchange_variant_is_exact_on_one_thread() {
+        let c = ApproxCounter::with_policy(ApproxPolicy::new().with_exact_when_uncontended(true));
+        for _ in 0..100_000 {
+            c.increment();
+        }
+        assert_eq!(c.get(), 100_000);
+    }
+
+    #[test]
+    fn thread_generators_differ() {
+        let a = std::thread::spawn(|| (0..4).map(|_| thread_rng_next()).collect::<Vec<_>>());
+        let b = std::thread::spawn(|| (0..4).map(|_| thread_rng_next()).collect::<Vec<_>>());
+        assert_ne!(a.join().unwrap(), b.join().unwrap());
+    }
+}

@@ -1,0 +1,482 @@
+//! The thread-local histogram: one shard per writer thread, summed by readers.
+//!
+//! Each thread that records gets a shard (a full bucket array) on its first record and
+//! then writes it with a plain load + store: no lock prefix, no shared cache line. The
+//! registry (a mutex) is taken only to attach a thread, to let one go, and by readers and
+//! resets; records never take it.
+//!
+//! When a thread exits, its shard goes back to the registry and **keeps its counts**: the
+//! next thread that attaches continues it (a hand-off), or, once `keep_idle` shards are
+//! already waiting, the shard is folded into the accumulator and freed. Nothing is lost
+//! either way, and the number of shards never exceeds the number of threads recording at
+//! once (capped by `max_shards`; past the cap, a thread records into the accumulator with
+//! an interlocked add: slower, still exact).
+
+use core::cell::{Cell, RefCell};
+
+use super::base::{add_n_atomic, add_n_plain, Meta, Outside, SAT};
+use super::cell::{zeroed_cells, AtomicCounter};
+use super::Source;
+use crate::config::{Config, ConfigError};
+use crate::view::View;
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+#[cfg(loom)]
+use loom::sync::{
+    atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed},
+    Arc, Mutex, MutexGuard,
+};
+#[cfg(not(loom))]
+use std::sync::{
+    atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed},
+    Arc, Mutex, MutexGuard,
+};
+
+/// The thread's most recent (histogram id, shard cells) pair: the whole record fast path.
+#[derive(Clone, Copy)]
+struct Last {
+    id: usize,
+    base: *const (),
+}
+
+impl Last {
+    const EMPTY: Last = Last {
+        id: 0,
+        base: core::ptr::null(),
+    };
+}
+
+/// One attachment of this thread to a histogram.
+struct Entry {
+    id: usize,
+    base: *const (),
+    lease: Box<dyn Lease>,
+}
+
+/// Keeps a histogram's shared state and this thread's shard alive; gives the shard back
+/// when dropped (at thread exit, or when the histogram is gone).
+trait Lease {
+    fn histogram_dropped(&self) -> bool;
+}
+
+struct Attached(Vec<Entry>);
+
+impl Drop for Attached {
+    fn drop(&mut self) {
+        // The entries' leases give their shards back; the fast path must not use them.
+        let _ = LAST.try_with(|l| l.set(Last::EMPTY));
+    }
+}
+
+#[cfg(not(loom))]
+std::thread_local! {
+    static LAST: Cell<Last> = const { Cell::new(Last::EMPTY) };
+    static ATTACHED: RefCell<Attached> = const { RefCell::new(Attached(Vec::new())) };
+}
+#[cfg(loom)]
+loom::thread_local! {
+    static LAST: Cell<Last> = Cell::new(Last::EMPTY);
+    static ATTACHED: RefCell<Attached> = RefCell::new(Attached(Vec::new()));
+}
+
+/// Histogram ids: never reused, so a stale `Last` can never match a live histogram.
+fn next_id() -> usize {
+    static NEXT: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(1);
+    NEXT.fetch_add(1, core::sync::atomic::Ordering::Relaxed)
+}
+
+struct Shard<C: AtomicCounter> {
+    counts: Box<[C::Atomic]>,
+}
+
+struct Registry<C: AtomicCounter> {
+    /// Every live shard, attached or idle.
+    shards: Vec<Arc<Shard<C>>>,
+    /// Shards whose thread exited, waiting for the next one (also in `shards`).
+    idle: Vec<Arc<Shard<C>>>,
+    /// The sums at the last reset, subtracted from every read.
+    baseline: Box<[C]>,
+    baseline_outside: [u64; 3],
+    resets: u64,
+}
+
+struct Shared<C: AtomicCounter> {
+    meta: Meta,
+    /// Folded shards and the records of threads past the shard cap (interlocked adds).
+    acc: Box<[C::Atomic]>,
+    /// Every underflow/overflow/saturated count (interlocked; they are rare).
+    outside: Outside,
+    registry: Mutex<Registry<C>>,
+    /// Shards a thread could get without waiting: idle ones plus room under the cap.
+    available: AtomicUsize,
+    closed: AtomicBool,
+    max_shards: usize,
+    keep_idle: usize,
+}
+
+struct LeaseOf<C: AtomicCounter> {
+    shared: Arc<Shared<C>>,
+    shard: Option<Arc<Shard<C>>>,
+}
+
+impl<C: AtomicCounter> Lease for LeaseOf<C> {
+    fn histogram_dropped(&self) -> bool {
+        self.shared.closed.load(Relaxed)
+    }
+}
+
+impl<C: AtomicCounter> Drop for LeaseOf<C> {
+    fn drop(&mut self) {
+        if let Some(shard) = self.shard.take() {
+            self.shared.release(shard);
+        }
+    }
+}
+
+impl<C: AtomicCounter> Shared<C> {
+    fn lock(&self) -> MutexGuard<'_, Registry<C>> {
+        // A panic while the lock was held cannot leave the registry half-updated in a way
+        // that loses counts (every update is one push, pop or retain), so go on.
+        self.registry.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn update_available(&self, r: &Registry<C>) {
+        let room = self.max_shards.saturating_sub(r.shards.len());
+        self.available.store(r.idle.len() + room, Relaxed);
+    }
+
+    /// A shard for a thread's first record: an idle one (with the counts of the thread
+    /// that left it), a new one, or `None` at the cap.
+    fn acquire(&self) -> Option<Arc<Shard<C>>> {
+        if self.available.load(Relaxed) == 0 {
+            return None;
+        }
+        let mut r = self.lock();
+        let shard = match r.idle.pop() {
+            Some(s) => s,
+            None if r.shards.len() < self.max_shards => {
+                let s = Arc::new(Shard {
+                    counts: zeroed_cells::<C>(self.meta.len),
+                });
+                r.shards.push(s.clone());
+                s
+            }
+            None => return None,
+        };
+        self.update_available(&r);
+        Some(shard)
+    }
+
+    /// A thread let `shard` go: keep it for the next thread, or fold it into the
+    /// accumulator. Readers sum under the same lock, so they see its counts exactly once.
+    fn release(&self, shard: Arc<Shard<C>>) {
+        let mut r = self.lock();
+        if self.closed.load(Relaxed) {
+            r.shards.clear();
+            r.idle.clear();
+            return;
+        }
+        if r.idle.len() < self.keep_idle {
+            r.idle.push(shard);
+        } else {
+            for (a, s) in self.acc.iter().zip(shard.counts.iter()) {
+                let n = C::load(s);
+                if n != C::ZERO {
+                    C::fetch_add(a, n);
+                }
+            }
+            r.shards.retain(|s| !Arc::ptr_eq(s, &shard));
+        }
+        self.update_available(&r);
+    }
+
+    /// `out[i]` = accumulator + every shard, wrapping (under the registry lock).
+    fn sum_into(&self, r: &Registry<C>, out: &mut [C]) {
+        for (o, a) in out.iter_mut().zip(self.acc.iter()) {
+            *o = C::load(a);
+        }
+        for shard in &r.shards {
+            for (o, c) in out.iter_mut().zip(shard.counts.iter()) {
+                *o = o.wrapping_add_counter(C::load(c));
+            }
+        }
+    }
+}
+
+/// `wrapping_add` for counters (the trait has no add; sums of shards wrap like one bucket).
+trait WrappingAdd: Sized {
+    fn wrapping_add_counter(self, other: Self) -> Self;
+}
+impl<C: AtomicCounter> WrappingAdd for C {
+    #[inline(always)]
+    fn wrapping_add_counter(self, other: C) -> C {
+        C::from_u64_wrapping(self.to_u64().wrapping_add(other.to_u64()))
+    }
+}
+
+/// A histogram any number of threads record into, each into its own shard with plain
+/// loads and stores (`std`): the record path is a thread-local lookup, a compare, and the
+/// same increment as [`crate::Histogram::record`], so it scales flat with threads.
+///
+/// # Threads
+/// A thread attaches on its first record (one lock, one allocation or a reused shard).
+/// When it exits, its shard is handed to the next thread or folded into the accumulator,
+/// counts included: **no count is ever lost**, and the shard count stays at most the
+/// number of threads recording at once (see [`LocalHistogram::shard_count`]). Past
+/// `max_shards` concurrent writers, the extra threads add to the accumulator with
+/// interlocked adds. Out-of-range values always go to interlocked outside counts. Any
+/// number of histograms can be used from any number of threads; memory is one shard per
+/// (histogram, concurrently recording thread) pair.
+///
+/// # Reads, reset, snapshots
+/// - [`LocalHistogram::read_into`] sums the accumulator and every shard under the registry
+///   lock (writers do not wait; attaching and exiting threads do), then subtracts the
+///   baseline of the last reset. Each bucket is read once per shard; counts only grow, so
+///   the copy is consistent with itself and with every query on it.
+/// - [`LocalHistogram::reset`] writes nothing into the shards (their owners' plain stores
+///   would bring back "old+1"): it records the current sums as the **baseline**, which
+///   every later read subtracts. A record racing a reset counts after it exactly when the
+///   reset's read of that bucket did not see it. The cost is one more bucket array.
+/// - A bucket's total between two resets must stay below `C::MAX` (`u32`: 4.29 billion),
+///   as for every mode with plain increments: use `u64` counters otherwise.
+pub struct LocalHistogram<C: AtomicCounter> {
+    id: usize,
+    meta: Meta,
+    shared: Arc<Shared<C>>,
+}
+
+impl<C: AtomicCounter> LocalHistogram<C> {
+    /// A thread-local histogram for `config`, with at most `4 × cores` (at least 16)
+    /// shards and `cores` kept for hand-off.
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        let cores = std::thread::available_parallelism().map_or(4, |n| n.get());
+        Self::with_limits(config, (4 * cores).max(16), cores)
+    }
+
+    /// A thread-local histogram with explicit limits: at most `max_shards` shards (at
+    /// least 1); at most `keep_idle` shards of exited threads kept for hand-off (the
+    /// others are folded into the accumulator).
+    pub fn with_limits(
+        config: Config,
+        max_shards: usize,
+        keep_idle: usize,
+    ) -> Result<Self, ConfigError> {
+        let meta = Meta::new(config)?;
+        let max_shards = max_shards.max(1);
+        let shared = Shared {
+            meta,
+            acc: zeroed_cells::<C>(meta.len),
+            outside: Outside::new(),
+            registry: Mutex::new(Registry {
+                shards: Vec::new(),
+                idle: Vec::new(),
+                baseline: alloc::vec![C::ZERO; meta.len].into_boxed_slice(),
+                baseline_outside: [0; 3],
+                resets: 0,
+            }),
+            available: AtomicUsize::new(max_shards),
+            closed: AtomicBool::new(false),
+            max_shards,
+            keep_idle,
+        };
+        Ok(LocalHistogram {
+            id: next_id(),
+            meta,
+            shared: Arc::new(shared),
+        })
+    }
+
+    /// This thread's shard cells, when it is attached and was the last one used here.
+    #[inline(always)]
+    fn my_cells(&self) -> Option<*const C::Atomic> {
+        let last = LAST.with(Cell::get);
+        (last.id == self.id).then_some(last.base as *const C::Atomic)
+    }
+
+    /// Count one occurrence of `v` (any thread).
+    #[inline(always)]
+    pub fn record(&self, v: u64) {
+        let offset = self.meta.offset(v);
+        if offset < self.meta.len {
+            if let Some(base) = self.my_cells() {
+                // SAFETY: `base` came from `Last` with this histogram's id (ids are never
+                // reused), so it points at the `meta.len` cells of this thread's shard of
+                // this histogram (cells of `C::Atomic`), kept alive by the thread's lease;
+                // `offset < meta.len`.
+                let c = unsafe { &*base.add(offset) };
+                C::store(c, C::load(c).increment());
+                return;
+            }
+        }
+        self.record_slow(offset, v, 1);
+    }
+
+    /// Count `n` occurrences of `v`, saturating per shard like
+    /// [`crate::Histogram::record_n`].
+    #[inline]
+    pub fn record_n(&self, v: u64, n: u64) {
+        let offset = self.meta.offset(v);
+        if offset < self.meta.len {
+            if let Some(base) = self.my_cells() {
+                // SAFETY: as in `record`.
+                let c = unsafe { &*base.add(offset) };
+                let excess = add_n_plain::<C>(c, n);
+                if excess != 0 {
+                    self.shared.outside.add_atomic(SAT, excess);
+                }
+                return;
+            }
+        }
+        self.record_slow(offset, v, n);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_slow(&self, offset: usize, v: u64, n: u64) {
+        if offset >= self.meta.len {
+            self.shared.outside.add_atomic(self.meta.outside_kind(v), n);
+            return;
+        }
+        let excess = match self.attach() {
+            Some(base) => {
+                // SAFETY: `attach` returns this histogram's shard of this thread (see
+                // `record`); `offset < meta.len`.
+                let c = unsafe { &*(base as *const C::Atomic).add(offset) };
+                add_n_plain::<C>(c, n)
+            }
+            // At the shard cap or during thread teardown: the exact, slower path.
+            None => add_n_atomic::<C>(&self.shared.acc[offset], n),
+        };
+        if excess != 0 {
+            self.shared.outside.add_atomic(SAT, excess);
+        }
+    }
+
+    /// Find or make this thread's shard and make it the fast path's.
+    fn attach(&self) -> Option<*const ()> {
+        let found = ATTACHED.try_with(|attached| {
+            let mut attached = attached.borrow_mut();
+            let base = match attached.0.iter().find(|e| e.id == self.id) {
+                Some(e) => e.base,
+                None => {
+                    // Let go of histograms that were dropped (frees their shards).
+                    attached.0.retain(|e| !e.lease.histogram_dropped());
+                    let shard = self.shared.acquire()?;
+                    let base = shard.counts.as_ptr() as *const ();
+                    let lease = LeaseOf {
+                        shared: self.shared.clone(),
+                        shard: Some(shard),
+                    };
+                    attached.0.push(Entry {
+                        id: self.id,
+                        base,
+                        lease: Box::new(lease),
+                    });
+                    base
+                }
+            };
+            LAST.with(|l| l.set(Last { id: self.id, base }));
+            Some(base)
+        });
+        found.ok().flatten()
+    }
+
+    /// Sum everything into `scratch` (length [`LocalHistogram::storage_len`]) and return a
+    /// view of it, minus the last reset's baseline (see the type's docs).
+    pub fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        self.meta.check_len(scratch.len())?;
+        let r = self.shared.lock();
+        self.shared.sum_into(&r, scratch);
+        for (o, b) in scratch.iter_mut().zip(r.baseline.iter()) {
+            *o = o.wrapping_sub(*b);
+        }
+        let now = self.shared.outside.load();
+        let outside = [0, 1, 2].map(|i| now[i].wrapping_sub(r.baseline_outside[i]));
+        Ok(self.meta.view(scratch, outside, r.resets))
+    }
+
+    /// Start every count again from zero, without touching the shards (baseline; see the
+    /// type's docs).
+    pub fn reset(&self) {
+        let mut r = self.shared.lock();
+        let mut baseline = core::mem::take(&mut r.baseline);
+        self.shared.sum_into(&r, &mut baseline);
+        r.baseline = baseline;
+        r.baseline_outside = self.shared.outside.load();
+        r.resets = r.resets.wrapping_add(1);
+    }
+
+    /// Live shards (attached or waiting for a next thread).
+    pub fn shard_count(&self) -> usize {
+        self.shared.lock().shards.len()
+    }
+
+    /// Shards waiting for a next thread.
+    pub fn idle_shard_count(&self) -> usize {
+        self.shared.lock().idle.len()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.meta.config()
+    }
+
+    /// Counters the configuration needs (the scratch length of `read_into`).
+    pub fn storage_len(&self) -> usize {
+        self.meta.len
+    }
+
+    /// Completed resets.
+    pub fn reset_count(&self) -> u64 {
+        self.shared.lock().resets
+    }
+
+    /// Bytes of counters now: the accumulator, the baseline and every shard.
+    pub fn footprint_in_bytes(&self) -> usize {
+        (2 + self.shard_count()) * self.meta.len * C::BYTES
+    }
+
+    /// The standard summary of a consistent copy (allocates the copy).
+    pub fn summary(&self) -> crate::Summary {
+        let mut scratch = alloc::vec![C::ZERO; self.meta.len];
+        match self.read_into(&mut scratch) {
+            Ok(view) => view.summary(),
+            Err(_) => unreachable!("the scratch has the storage length"),
+        }
+    }
+
+    /// Sum of the bucket counts of a consistent copy (allocates the copy).
+    pub fn total_count(&self) -> u64 {
+        let mut scratch = alloc::vec![C::ZERO; self.meta.len];
+        self.read_into(&mut scratch).map_or(0, |v| v.total_count())
+    }
+}
+
+impl<C: AtomicCounter> Drop for LocalHistogram<C> {
+    fn drop(&mut self) {
+        // Threads still attached free their shards when they exit or next attach anywhere.
+        self.shared.closed.store(true, Relaxed);
+        let mut r = self.shared.lock();
+        r.idle.clear();
+        r.shards.clear();
+    }
+}
+
+impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
+    fn config(&self) -> Config {
+        LocalHistogram::config(self)
+    }
+    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        LocalHistogram::read_into(self, scratch)
+    }
+}
+
+impl<C: AtomicCounter> core::fmt::Debug for LocalHistogram<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LocalHistogram")
+            .field("config", &self.meta.config())
+            .field("shards", &self.shard_count())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,89 @@
+//! Histograms shared between threads (DESIGN §4): four modes, one way to read them.
+//!
+//! | mode | type | record | scales with writers | exact |
+//! |---|---|---|---|---|
+//! | single writer | [`SharedHistogram`] | plain load + store | one writer at a time | yes |
+//! | interlocked | [`AtomicHistogram`] | relaxed `fetch_add` | no (cache-line contention) | yes |
+//! | thread-local (`std`) | [`LocalHistogram`] | TLS lookup + plain load + store | yes | yes |
+//! | approximate | [`ApproxHistogram`] | load, rare `fetch_add` of `2^k` | yes | about 2 % (2σ) |
+//!
+//! [`ConcurrentHistogram`] holds any of them behind one type (the C ABI's one handle),
+//! chosen by a [`Mode`]. [`ApproxCounter`] is the approximate counter on its own.
+//!
+//! # Reading while writers run
+//! Every mode reads the same way: [`Source::read_into`] makes **one consistent copy** of the
+//! counts into caller memory and returns a [`View`] of it, and every query (percentiles,
+//! summary, mean, iteration, reports) runs on that view, so a batch of percentiles agrees
+//! with itself and with the total it reports. [`ConcurrentSnapshot`] keeps that copy (and
+//! the previous one, for deltas) and allocates nothing after creation.
+//!
+//! What "consistent" means, per mode:
+//! - all modes: a copy never mixes counts from before and after a reset. Each bucket is
+//!   read once; between resets counts only grow, so the copy holds, per bucket, every
+//!   record that landed before the bucket was read. Totals never exceed what was recorded.
+//! - single writer, interlocked, approximate: a version counter (seqlock) brackets each
+//!   reset; a copy that overlaps a reset is thrown away and made again (optimistic retry).
+//! - thread-local: the copy is summed under the registry lock, which resets, thread exits
+//!   (folding a shard) and thread attaches also take; writers never take it.
+//!
+//! # Reset
+//! - single writer: clears the counts. From the writer thread it is exact; from another
+//!   thread while the writer records, the bucket being incremented can end up "old + 1"
+//!   (a plain increment cannot be made safe against that): reset from the writer, or use
+//!   another mode.
+//! - interlocked and approximate: an atomic swap to zero per bucket. A racing record is
+//!   either cleared or counted after the reset, never written back over the zero.
+//! - thread-local: a baseline of the current sums, subtracted by every later read; the
+//!   shards are never written by anyone but their thread, so there is no "old + 1".
+//!
+//! After a reset, a bucket holds no more than what was recorded into it since the reset
+//! began. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with
+//! deltas after a reset shows the counts since the reset (not a negative difference).
+//!
+//! # Targets
+//! The cells are native `AtomicU32`/`AtomicU64` where the target has them; elsewhere
+//! feature `critical-section` turns every cell access into a critical section (the
+//! application links a `critical-section` implementation). Without either, this module
+//! is not compiled. [`LocalHistogram`] needs `std`; boxed storage and snapshots need
+//! `alloc`; [`SharedHistogram`], [`AtomicHistogram`] and [`ApproxHistogram`] also work
+//! over caller storage in plain `no_std`.
+
+mod approx;
+mod approx_hist;
+mod atomic;
+mod base;
+mod cell;
+#[cfg(feature = "std")]
+mod local;
+#[cfg(feature = "alloc")]
+mod mode;
+#[cfg(feature = "alloc")]
+mod snapshot;
+
+#[cfg(feature = "std")]
+pub use approx::thread_rng_next;
+pub use approx::{ApproxCounter, ApproxPolicy, XorShift64};
+pub use approx_hist::ApproxHistogram;
+pub use atomic::{AtomicHistogram, SharedHistogram};
+pub use cell::AtomicCounter;
+#[cfg(feature = "std")]
+pub use local::LocalHistogram;
+#[cfg(feature = "alloc")]
+pub use mode::{ConcurrentHistogram, Mode};
+#[cfg(feature = "alloc")]
+pub use snapshot::ConcurrentSnapshot;
+
+use crate::config::{Config, ConfigError};
+use crate::counter::Counter;
+use crate::view::View;
+
+/// A histogram that other threads may be writing while it is read: it copies its counts,
+/// consistently, into caller memory.
+pub trait Source<C: Counter> {
+    /// The configuration (the copy's length is its `storage_len()`).
+    fn config(&self) -> Config;
+
+    /// Copy the counts into `scratch` (length `config().storage_len()`) and return a view
+    /// of the copy. See the module docs for what the copy guarantees in each mode.
+    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError>;
+}
