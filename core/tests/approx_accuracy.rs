@@ -78,10 +78,10 @@ fn the_counter_is_unbiased_and_within_two_percent_at_two_sigma() {
                 "{name} n={n}: 2σ {:.3}%",
                 s.two_sigma * 100.0
             );
-            // Unbiased: the mean error is within 3 standard errors of zero (+ 0.1 % slack).
+            // Unbiased: the mean error is within 4 standard errors of zero (+ 0.1 % slack).
             let standard_error = s.two_sigma / 2.0 / (runs as f64).sqrt();
             assert!(
-                s.mean.abs() < 3.0 * standard_error + 0.001,
+                s.mean.abs() < 4.0 * standard_error + 0.001,
                 "{name} n={n}: mean error {:+.4}%",
                 s.mean * 100.0
             );
