@@ -158,6 +158,15 @@ fn measure(contended: bool, thread_counts: &[usize]) -> Figures {
             }
         }
 
+        // The same, with a generator owned by the recording loop (kept in a register).
+        let h = ApproxHistogram::<u32>::new(config()).unwrap();
+        let ns = run(threads, &values, &|t, vs| {
+            let mut rng = picollo::concurrent::XorShift64::new(t as u64);
+            vs.iter()
+                .for_each(|&v| h.record_with(black_box(v), &mut rng))
+        });
+        println!("{case:>9} approx-own-rng  {threads} threads: {ns:6.2} ns");
+
         let hdr = hdrhistogram::Histogram::<u32>::new_with_bounds(1, MAX, 3).unwrap();
         let mut sync: hdrhistogram::sync::SyncHistogram<u32> = hdr.into_sync();
         let recorders: Vec<_> = (0..threads)
