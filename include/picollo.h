@@ -173,7 +173,9 @@ typedef struct picollo_snapshot picollo_snapshot;
  */
 typedef struct picollo_histogram_config {
   /**
-   * `sizeof(picollo_histogram_config)`: lets the ABI grow without breaking callers.
+   * `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
+   * struct is refused; larger (built against a newer header) is accepted when the fields
+   * this library does not know are zero.
    */
   uint32_t struct_size;
   /**
@@ -424,7 +426,8 @@ struct picollo_histogram_config picollo_histogram_config_default(void);
  * value selection or mode.
  *
  * # Safety
- * `config` is NULL or points to a readable config; `out` is NULL or writable.
+ * `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
+ * NULL or writable.
  */
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
@@ -501,8 +504,8 @@ picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h
  * # Safety
  * `h` is NULL or a live handle; `out` is NULL or writable.
  */
-picollo_status picollo_histogram_info(const struct picollo_histogram *h,
-                                      struct picollo_histogram_info *out);
+picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
+                                          struct picollo_histogram_info *out);
 
 /**
  * Add every count of `src` into `dst` (same relative error, any range and counter width):
