@@ -34,10 +34,11 @@ cat > "$build/Tests.exe.config" <<XML
 </configuration>
 XML
 
+# From the build folder, so a mono crash dump (mono_crash.*.json) lands there.
 status=0
-LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/Tests.exe" </dev/null >"$build/output.txt" 2>&1 || status=$?
+    timeout 600 mono --debug "$build/Tests.exe" </dev/null >"$build/output.txt" 2>&1) || status=$?
 cat "$build/output.txt"
 
 out="$build/output.txt"
