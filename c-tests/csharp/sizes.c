@@ -1,0 +1,22 @@
+/* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs prints
+ * from Marshal.SizeOf/OffsetOf; run.sh requires the two lines to be identical. */
+#include <stddef.h>
+#include <stdio.h>
+
+/* picollo.h (ABI 1.0) declares both a typedef and a function named picollo_histogram_info,
+ * which C and C++ reject. Until the header is fixed, rename the function declaration only:
+ * a function-like macro expands where the name is followed by '(' and nowhere else. */
+#define picollo_histogram_info(...) picollo_histogram_info_fn(__VA_ARGS__)
+#include "picollo.h"
+
+int main(void)
+{
+    printf("struct sizes: config=%zu info=%zu percentile=%zu summary=%zu bucket=%zu "
+           "summary.total@%zu info.relative_error@%zu config.relative_error@%zu\n",
+           sizeof(struct picollo_histogram_config), sizeof(struct picollo_histogram_info),
+           sizeof(struct picollo_percentile), sizeof(struct picollo_summary),
+           sizeof(struct picollo_bucket), offsetof(struct picollo_summary, total),
+           offsetof(struct picollo_histogram_info, relative_error),
+           offsetof(struct picollo_histogram_config, relative_error));
+    return 0;
+}
