@@ -88,7 +88,7 @@ namespace Picollo
         public static HistogramConfig Default { get { return Native.picollo_histogram_config_default(); } }
     }
 
-    /// <summary>picollo_histogram_info (96 bytes).</summary>
+    /// <summary>picollo_histogram_info (96 bytes), filled by picollo_histogram_get_info.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct HistogramInfo
     {
@@ -227,11 +227,15 @@ namespace Picollo
         public static extern Status picollo_histogram_set_value_selection(HistogramHandle h, uint selection);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
-        public static extern Status picollo_histogram_info(HistogramHandle h, out HistogramInfo info);
+        public static extern Status picollo_histogram_get_info(HistogramHandle h, out HistogramInfo info);
 
         /// <summary>Raw form (NULL handle tests).</summary>
-        [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_histogram_info")]
+        [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_histogram_get_info")]
         public static extern Status picollo_histogram_info_raw(IntPtr h, out HistogramInfo info);
+
+        /// <summary>Raw form taking the config as a pointer (struct_size tests with larger buffers).</summary>
+        [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_histogram_new")]
+        public static extern Status picollo_histogram_new_ptr(IntPtr config, out IntPtr h);
 
         // Calls taking two handles take raw pointers: mono's marshaller, when the second
         // SafeHandle is already disposed, throws without releasing its AddRef on the first,
@@ -500,7 +504,7 @@ namespace Picollo
             get
             {
                 HistogramInfo info;
-                PicolloException.Check(Native.picollo_histogram_info(_handle, out info));
+                PicolloException.Check(Native.picollo_histogram_get_info(_handle, out info));
                 return info;
             }
         }

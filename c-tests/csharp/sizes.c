@@ -3,10 +3,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* picollo.h (ABI 1.0) declares both a typedef and a function named picollo_histogram_info,
- * which C and C++ reject. Until the header is fixed, rename the function declaration only:
- * a function-like macro expands where the name is followed by '(' and nowhere else. */
-#define picollo_histogram_info(...) picollo_histogram_info_fn(__VA_ARGS__)
 #include "picollo.h"
 
 int main(void)
