@@ -246,7 +246,8 @@ fn the_selection_is_a_property_of_each_histogram() {
     assert_eq!(a.view().value_selection(), ValueSelection::Upper);
     assert_eq!(b.view().value_selection(), ValueSelection::Midpoint);
     assert_eq!(pa.value, pa.highest);
-    assert_eq!(pb.value, (pb.lower + pb.highest + 1) / 2);
+    let width = pb.highest - pb.lower + 1;
+    assert_eq!(pb.value, pb.lower + width / 2);
     assert_ne!(pa.value, pb.value);
     assert_eq!(a.config().value_selection(), ValueSelection::Upper);
     for (k, s) in SELECTIONS.iter().enumerate() {
