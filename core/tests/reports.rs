@@ -475,6 +475,16 @@ fn json_parses_back_to_the_summary() {
     tiny.record_n(0, u64::MAX);
     tiny.record(1);
     check_json(&tiny.view().summary());
+    // The finest precision, 0.5 / 2^19, prints in full without an exponent.
+    let fine = summary_of(
+        Config::new()
+            .with_relative_error(1e-6)
+            .with_range(0, 1 << 20),
+        &[1, 2, 3, 1 << 20],
+    );
+    assert_eq!(fine.precision, 0.5 / 524_288.0);
+    check_json(&fine);
+    assert!(json_text(&fine).contains("\"precision\":0.00000095367431640625,"));
 }
 
 #[test]
