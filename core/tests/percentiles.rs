@@ -477,3 +477,39 @@ fn values_at_the_top_of_u64_are_reported() {
     );
     assert_eq!(h.view().max_recorded(), Some(u64::MAX));
 }
+
+#[test]
+fn percentiles_display_their_rank_in_short_form() {
+    let mut h = common::seed_config().build::<u32>().unwrap();
+    h.record_n(24_900, 10);
+    let v = h.view();
+    for (rank, prefix) in [
+        (0.0, "P0=24,960 "),
+        (92.5, "P92.5=24,960 "),
+        (99.999, "P99.999=24,960 "),
+        (99.99999, "P99.99999=24,960 "),
+        (100.0, "P100=24,960 "),
+    ] {
+        let text = v.percentile(rank).unwrap().to_string();
+        assert!(text.starts_with(prefix), "{text}");
+        assert!(text.ends_with("[83 / 609]: [24,832, 25,088) 10"), "{text}");
+    }
+}
+
+#[test]
+fn errors_are_std_errors_with_messages() {
+    let errors: [Box<dyn std::error::Error>; 5] = [
+        Box::new(QueryError::RankOutOfRange(101.0)),
+        Box::new(QueryError::RanksNotIncreasing { position: 3 }),
+        Box::new(QueryError::OutputLength {
+            ranks: 2,
+            output: 1,
+        }),
+        Box::new(QueryError::Empty),
+        Box::new(QueryError::InvalidLogBase(0.5)),
+    ];
+    let expected = ["101", "position 3", "2 ranks", "no value", "0.5"];
+    for (e, needle) in errors.iter().zip(expected) {
+        assert!(e.to_string().contains(needle), "{e}");
+    }
+}
