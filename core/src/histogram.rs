@@ -31,8 +31,8 @@ impl core::fmt::Display for MergeError {
             MergeError::LayoutMismatch { this, other } => write!(
                 f,
                 "cannot combine histograms of different precision ({:.4}% and {:.4}%)",
-                this * 100.0,
-                other * 100.0
+                percent_half_up(this),
+                percent_half_up(other)
             ),
             MergeError::WouldGoNegative {
                 logical_index: Some(i),
@@ -48,6 +48,12 @@ impl core::fmt::Display for MergeError {
             ),
         }
     }
+}
+
+/// A relative error in percent, rounded half up to 4 decimals as the reports print it
+/// (0.78125 % → 0.7813 %; `{:.4}` alone rounds that tie to even, 0.7812 %).
+fn percent_half_up(relative_error: f64) -> f64 {
+    crate::fmath::round(relative_error * 1e6) / 1e4
 }
 
 #[cfg(feature = "std")]
