@@ -66,7 +66,7 @@ impl std::error::Error for MergeError {}
 ///
 /// Values outside `[min_trackable, max_trackable]` (to bucket resolution) are counted as
 /// underflow or overflow; recording never fails and never panics.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Histogram<C: Counter, S> {
     layout: Layout,
     first_index: usize,

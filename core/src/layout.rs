@@ -74,8 +74,14 @@ impl Layout {
         };
         // The first bucket of block 2 is [2B, 2B + 2): its midpoint is off by at most 1 for a
         // value near 2B, a relative error of 1 / 2B = 0.5 / B. So B = 0.5 / e, rounded up to a
-        // power of two so that dividing by B is a shift. The cast truncates, i.e. floors.
-        let block_size = ((0.5 / e) as u64).next_power_of_two();
+        // power of two so that dividing by B is a shift. Rounding 0.5 / e up (not down, as
+        // the original does) keeps the guarantee: 0.5 / B <= e for every accepted e.
+        let exact = 0.5 / e;
+        let mut ceil = exact as u64;
+        if (ceil as f64) < exact {
+            ceil += 1;
+        }
+        let block_size = ceil.next_power_of_two();
         Layout {
             block_scale: block_size.trailing_zeros(),
         }
@@ -202,6 +208,17 @@ mod tests {
         assert_eq!(Layout::clamped(0.01).block_count(), 59);
         // The seed: e = 0.01 reports 0.7813 %.
         assert!((Layout::clamped(0.01).relative_error() - 0.0078125).abs() < 1e-15);
+    }
+
+    #[test]
+    fn guaranteed_error_never_exceeds_the_requested_one() {
+        // 0.5 / 0.00775 = 64.5: flooring would give B = 64, i.e. 0.78125 % > 0.775 %.
+        assert_eq!(Layout::clamped(0.00775).block_size(), 128);
+        for e in [
+            1e-6, 3.3e-6, 0.0001, 0.00775, 0.0078125, 0.01, 0.03, 0.0999, 0.1,
+        ] {
+            assert!(Layout::clamped(e).relative_error() <= e, "e={e}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::view::View;
 /// holds what was recorded since the previous update. If the source was reset in between,
 /// the delta is what was recorded since that reset (counts recorded between the previous
 /// update and the reset are gone with the reset).
+#[derive(Clone, Debug)]
 pub struct Snapshot<C: Counter, S> {
     current: Histogram<C, S>,
     previous: S,
