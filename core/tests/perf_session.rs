@@ -44,10 +44,17 @@ fn task_clock_grows_with_work() {
     let small = work(1_000);
     let large = work(200_000); // 200× the adds
     assert!(small > 0, "task-clock counts the work we do");
-    assert!(large > small, "more work, more task-clock: {large} vs {small}");
+    assert!(
+        large > small,
+        "more work, more task-clock: {large} vs {small}"
+    );
     let c = s.find(SoftwareEvent::TaskClock).unwrap();
     assert!(c.current().value > c.previous().value);
-    assert_eq!(c.current().enabled, c.current().running, "software: never multiplexed");
+    assert_eq!(
+        c.current().enabled,
+        c.current().running,
+        "software: never multiplexed"
+    );
     assert_eq!(s.last_path(), ReadPath::Syscall);
 }
 
@@ -135,10 +142,16 @@ fn deltas_are_recorded_into_each_counters_histogram_with_the_right_totals() {
     assert_eq!(s.counter(0).unwrap().histogram().total_count(), n + 2);
     // Reset clears histograms and rebases: the next delta starts from here.
     s.reset().unwrap();
-    assert!(s.counters().iter().all(|c| c.histogram().total_count() == 0));
+    assert!(s
+        .counters()
+        .iter()
+        .all(|c| c.histogram().total_count() == 0));
     assert!(s.deltas().all(|d| d.raw == 0));
     s.read(true).unwrap();
-    assert!(delta_of(&s, SoftwareEvent::TaskClock) < 1_000_000_000, "no stale baseline");
+    assert!(
+        delta_of(&s, SoftwareEvent::TaskClock) < 1_000_000_000,
+        "no stale baseline"
+    );
 }
 
 #[test]
@@ -147,7 +160,11 @@ fn calibration_measures_a_read_and_corrected_deltas_subtract_it() {
     let c = s.counter(0).unwrap();
     let overhead = c.overhead(ReadPath::Syscall);
     assert!(overhead > 0, "a read(2) costs task-clock nanoseconds");
-    assert_eq!(c.overhead(ReadPath::Rdpmc), 0, "no rdpmc for software events");
+    assert_eq!(
+        c.overhead(ReadPath::Rdpmc),
+        0,
+        "no rdpmc for software events"
+    );
     s.read(true).unwrap();
     s.read(true).unwrap();
     let d = s.counter(0).unwrap().delta();
@@ -188,7 +205,10 @@ fn builder_errors_name_the_counter() {
         .open()
         .unwrap_err();
     assert_eq!(err.kind(), PerfErrorKind::DuplicateCounter);
-    assert_eq!(err.to_string(), "Software:TaskClock: added to the session twice");
+    assert_eq!(
+        err.to_string(),
+        "Software:TaskClock: added to the session twice"
+    );
     let mut b = SessionBuilder::new();
     b.add_counter(SoftwareEvent::CpuClock).unwrap();
     assert_eq!(
@@ -210,7 +230,10 @@ fn builder_errors_name_the_counter() {
         .with_counter(Event::raw(0x7fff_0000, 1))
         .open()
         .unwrap_err();
-    assert!(bogus.to_string().starts_with("Raw:2147418112:0x1: "), "{bogus}");
+    assert!(
+        bogus.to_string().starts_with("Raw:2147418112:0x1: "),
+        "{bogus}"
+    );
     assert_ne!(bogus.errno(), 0);
 }
 
@@ -250,9 +273,15 @@ fn hardware_cycles_and_instructions_of_a_known_chain() {
         let instructions = s.find(HardwareEvent::Instructions).unwrap().histogram();
         let cycles = s.find(HardwareEvent::CpuCycles).unwrap().histogram();
         let p50 = instructions.view().percentile_value(50.0).unwrap();
-        assert!(p50 >= 256_000, "256,000 adds retire at least 256,000 instructions: {p50}");
+        assert!(
+            p50 >= 256_000,
+            "256,000 adds retire at least 256,000 instructions: {p50}"
+        );
         let c50 = cycles.view().percentile_value(50.0).unwrap();
-        assert!(c50 >= 200_000, "a dependent chain takes about a cycle per add: {c50}");
+        assert!(
+            c50 >= 200_000,
+            "a dependent chain takes about a cycle per add: {c50}"
+        );
         eprintln!(
             "hardware (force_syscall={force}, path={:?}): P50 cycles={c50}, instructions={p50}, {}",
             s.last_path(),
@@ -264,7 +293,9 @@ fn hardware_cycles_and_instructions_of_a_known_chain() {
 
 #[test]
 fn a_pinned_group_too_large_for_the_pmu_is_reported() {
-    let mut b = SessionBuilder::new().with_pinned(true).with_calibration(false);
+    let mut b = SessionBuilder::new()
+        .with_pinned(true)
+        .with_calibration(false);
     for e in [
         HardwareEvent::BranchMisses,
         HardwareEvent::BranchInstructions,
@@ -274,9 +305,15 @@ fn a_pinned_group_too_large_for_the_pmu_is_reported() {
         b = b.with_hardware(e);
     }
     // More programmable events than any PMU has: cache events fill it up.
-    for level in [picollo::perf::CacheLevel::L1D, picollo::perf::CacheLevel::LL] {
+    for level in [
+        picollo::perf::CacheLevel::L1D,
+        picollo::perf::CacheLevel::LL,
+    ] {
         for op in [picollo::perf::CacheOp::Read, picollo::perf::CacheOp::Write] {
-            for result in [picollo::perf::CacheResult::Access, picollo::perf::CacheResult::Miss] {
+            for result in [
+                picollo::perf::CacheResult::Access,
+                picollo::perf::CacheResult::Miss,
+            ] {
                 b = b.with_cache(picollo::perf::CacheEvent::new(level, op, result));
             }
         }

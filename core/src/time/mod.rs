@@ -1,11 +1,11 @@
 //! Clocks, scopes and CPU helpers for benchmarking (Linux, feature `std`).
 //!
-//! - [`monotonic_nanos`]: `clock_gettime(CLOCK_MONOTONIC)`.
-//! - [`ticks`], [`ticks_begin`], [`ticks_end`]: the time-stamp counter (`rdtsc`, `lfence;
+//! - [`monotonic_nanos`] reads `clock_gettime(CLOCK_MONOTONIC)`.
+//! - [`ticks`], [`ticks_begin`] and [`ticks_end`] read the time-stamp counter (`rdtsc`, `lfence;
 //!   rdtsc`, `rdtscp; lfence` from `native/`) where feature `perf` built it on x86-64,
 //!   else monotonic nanoseconds. [`tick_frequency`] is measured once.
 //! - [`ticks_to_nanos`] and friends convert without overflow for any tick count.
-//! - [`Scope`]: records elapsed ticks/nanos/micros/millis into a histogram when dropped.
+//! - A [`Scope`] records elapsed ticks/nanos/micros/millis into a histogram when dropped.
 //! - [`add_chain`], [`pin_current_thread`], [`set_current_thread_nice`].
 
 mod clock;
