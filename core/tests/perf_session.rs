@@ -335,3 +335,22 @@ fn a_pinned_group_too_large_for_the_pmu_is_reported() {
         Ok(_) => eprintln!("note: this PMU scheduled {} pinned counters", s.len()),
     }
 }
+
+#[test]
+fn counters_are_named_and_their_fds_close_on_exec() {
+    let s = software(&[SoftwareEvent::TaskClock, SoftwareEvent::CpuClock]);
+    let names: Vec<&str> = s.counters().iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["Software:TaskClock", "Software:CpuClock"]);
+    assert_eq!(s.len(), 2);
+    assert!(!s.rdpmc_possible(), "software counters have no rdpmc page");
+    assert_eq!(s.derived(), picollo::perf::Derived::default());
+    let ids: Vec<u64> = s.counters().iter().map(|c| c.id()).collect();
+    assert_ne!(ids[0], ids[1], "each counter has its own kernel id");
+    for c in s.counters() {
+        // SAFETY: F_GETFD on an fd the session owns and keeps open.
+        let flags = unsafe { libc::fcntl(c.raw_fd(), libc::F_GETFD) };
+        assert!(flags >= 0 && flags & libc::FD_CLOEXEC != 0, "{}", c.name());
+        let link = std::fs::read_link(format!("/proc/self/fd/{}", c.raw_fd())).unwrap();
+        assert!(link.to_string_lossy().contains("perf_event"), "{link:?}");
+    }
+}

@@ -40,7 +40,7 @@ pub struct PmuInfo {
     pub vendor: CpuVendor,
     /// Running under a hypervisor (CPUID leaf 1, ECX bit 31).
     pub hypervisor: bool,
-    /// Intel architectural perfmon version (CPUID 0xA EAX[7:0]); 0 = none (as in most VMs
+    /// Intel architectural perfmon version (CPUID 0xA, EAX bits 7..0); 0 = none (as in most VMs
     /// without a vPMU, and on AMD).
     pub arch_perfmon_version: u32,
     /// Fixed counters per logical CPU (Intel only; 0 when no PMU).

@@ -99,6 +99,11 @@ impl SessionCounter {
             ReadPath::None => 0,
         }
     }
+    /// Its file descriptor (owned by the session: closed when the session drops; opened
+    /// with close-on-exec).
+    pub fn raw_fd(&self) -> i32 {
+        self.fd.raw()
+    }
     /// Whether its page is mapped for rdpmc (hardware, cache and raw events).
     pub fn has_page(&self) -> bool {
         self.page.is_some()

@@ -92,6 +92,10 @@ pub(crate) fn errno() -> i32 {
 pub(crate) struct EventFd(libc::c_int);
 
 impl EventFd {
+    pub(crate) fn raw(&self) -> libc::c_int {
+        self.0
+    }
+
     fn ioctl(&self, request: libc::c_ulong, arg: libc::c_ulong) -> Result<(), i32> {
         // SAFETY: `self.0` is an fd we own; these requests take an integer argument.
         let rc = unsafe { libc::ioctl(self.0, request as _, arg) };
