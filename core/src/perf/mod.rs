@@ -21,6 +21,7 @@
 //! ```
 
 mod builder;
+mod counter;
 mod derived;
 mod discovery;
 mod error;
@@ -33,6 +34,7 @@ mod sys;
 mod values;
 
 pub use builder::SessionBuilder;
+pub use counter::SessionCounter;
 pub use derived::Derived;
 pub use discovery::{
     discover, is_counter_supported, number_of_counters, paranoid_meaning, perf_event_paranoid,
@@ -43,5 +45,5 @@ pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
     FIXED_EVENTS,
 };
-pub use session::{CounterHistogram, RecordKind, Session, SessionCounter};
+pub use session::{CounterHistogram, RecordKind, Session};
 pub use values::{scale, Delta, ReadPath, Reading};

@@ -2,18 +2,18 @@
 //! current readings, their deltas and one histogram per counter.
 
 use std::format;
-use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
 use crate::{Config, Histogram};
 
 use super::builder::SessionBuilder;
+use super::counter::SessionCounter;
 use super::derived::Derived;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
 use super::group::{group_read_words, parse_group_read};
-use super::sys::{self, EventFd, MmapPage, PerfEventAttr};
+use super::sys::{self, MmapPage, PerfEventAttr};
 use super::values::{Delta, ReadPath, Reading};
 
 /// The histogram each counter records into. One alias, so the concurrency mode can be
@@ -33,89 +33,6 @@ pub enum RecordKind {
     RawDelta = 2,
     /// The current scaled count itself, not a delta.
     Value = 3,
-}
-
-/// One counter of a session.
-pub struct SessionCounter {
-    event: Event,
-    name: String,
-    id: u64,
-    fd: EventFd,
-    page: Option<MmapPage>,
-    current: Reading,
-    previous: Reading,
-    delta: Delta,
-    /// Calibrated cost of one read, per path: [syscall, rdpmc].
-    overhead: [u64; 2],
-    histogram: CounterHistogram,
-}
-
-impl core::fmt::Debug for SessionCounter {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SessionCounter")
-            .field("name", &self.name)
-            .field("id", &self.id)
-            .field("fd", &self.fd)
-            .field("has_page", &self.page.is_some())
-            .field("current", &self.current)
-            .field("delta", &self.delta)
-            .field("overhead", &self.overhead)
-            .field("recorded", &self.histogram.total_count())
-            .finish()
-    }
-}
-
-impl SessionCounter {
-    /// The event.
-    pub fn event(&self) -> Event {
-        self.event
-    }
-    /// Its name (`Hardware:CpuCycles`).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-    /// The kernel's id (the key of its value in a group read).
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-    /// The latest reading.
-    pub fn current(&self) -> Reading {
-        self.current
-    }
-    /// The reading before it.
-    pub fn previous(&self) -> Reading {
-        self.previous
-    }
-    /// `current − previous`.
-    pub fn delta(&self) -> Delta {
-        self.delta
-    }
-    /// The calibrated cost of one read through `path`, in this counter's unit (0 when not
-    /// calibrated).
-    pub fn overhead(&self, path: ReadPath) -> u64 {
-        match path {
-            ReadPath::Syscall => self.overhead[0],
-            ReadPath::Rdpmc => self.overhead[1],
-            ReadPath::None => 0,
-        }
-    }
-    /// Its file descriptor (owned by the session: closed when the session drops; opened
-    /// with close-on-exec).
-    pub fn raw_fd(&self) -> i32 {
-        self.fd.raw()
-    }
-    /// Whether its page is mapped for rdpmc (hardware, cache and raw events).
-    pub fn has_page(&self) -> bool {
-        self.page.is_some()
-    }
-    /// Its histogram.
-    pub fn histogram(&self) -> &CounterHistogram {
-        &self.histogram
-    }
-    /// Its histogram, to record or reset by hand.
-    pub fn histogram_mut(&mut self) -> &mut CounterHistogram {
-        &mut self.histogram
-    }
 }
 
 /// Counters opened as one group (see [`SessionBuilder`]). Reads take every counter at
