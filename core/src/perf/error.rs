@@ -134,6 +134,12 @@ impl PerfError {
         )
     }
 
+    /// The same error, about `event` (its name prefixes the message).
+    pub(crate) fn for_event(self, event: Event) -> Self {
+        let message = format!("{event}: {}", self.message);
+        PerfError::new(self.kind, self.errno, Some(event), message)
+    }
+
     /// The kind.
     pub fn kind(&self) -> PerfErrorKind {
         self.kind

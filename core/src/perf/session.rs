@@ -81,11 +81,9 @@ impl Session {
             let leader = counters.first().map(|c| &c.fd);
             let fd = sys::open(&mut attr, b.pid, b.cpu, leader)
                 .map_err(|e| PerfError::open_failed(event, e, attr.size))?;
-            let id = fd.id().map_err(|e| {
-                let mut err = PerfError::os("PERF_EVENT_IOC_ID", e);
-                err = PerfError::new(err.kind(), e, Some(event), format!("{event}: {err}"));
-                err
-            })?;
+            let id = fd
+                .id()
+                .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
             // Only PMU events can be read with rdpmc; a failed map just means read(2).
             let page = (b.rdpmc && cfg!(picollo_native) && !event.is_software())
                 .then(|| MmapPage::map(&fd).ok())
