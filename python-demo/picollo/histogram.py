@@ -43,7 +43,8 @@ class Histogram:
     ...     h.record_many([20_000, 21_000, 40_000])     # 40,000 counts as overflow
     ...     print(h.percentile(99), h.overflow)
 
-    Values are integers in ``0 .. 2**64 - 1``; values outside ``[min, max]`` count as
+    Values are integers in ``0 .. 2**64 - 1``; values outside ``[min, max]`` (to bucket
+    resolution: the first and last buckets may reach a little past them) count as
     underflow/overflow, never as errors. ``str(h)`` is the Markdown summary table and
     iterating yields the non-empty buckets. Not thread-safe: one thread uses a histogram
     at a time. ``close()`` (or leaving ``with``) frees it; later use raises `ClosedError`.
