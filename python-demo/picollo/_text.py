@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 
-from ._errors import Status, check, error_for
+from ._errors import Status, error_for
 
 
 def encode(text: str | None, what: str) -> bytes | None:
@@ -19,12 +19,14 @@ def encode(text: str | None, what: str) -> bytes | None:
 
 
 def fetch_text(call) -> str:
-    """Run ``call(buf, len, needed_ptr)`` twice: with ``(NULL, 0)`` for the size, then with
-    a buffer of that size plus the NUL."""
+    """Run ``call(buf, len, needed_ptr)`` with ``(NULL, 0)`` for the size, then with a
+    buffer of that size plus the NUL (again, larger, if the text grew in between)."""
     needed = ctypes.c_size_t(0)
     status = call(None, 0, ctypes.byref(needed))
-    if status not in (Status.OK, Status.BUFFER_TOO_SMALL):
-        raise error_for(status)
-    buf = ctypes.create_string_buffer(needed.value + 1)
-    check(call(buf, len(buf), ctypes.byref(needed)))
-    return buf.raw[: needed.value].decode("utf-8")
+    while True:
+        if status not in (Status.OK, Status.BUFFER_TOO_SMALL):
+            raise error_for(status)
+        buf = ctypes.create_string_buffer(needed.value + 1)
+        status = call(buf, len(buf), ctypes.byref(needed))
+        if status == Status.OK:
+            return buf.raw[: needed.value].decode("utf-8")
