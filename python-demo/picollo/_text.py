@@ -30,3 +30,5 @@ def fetch_text(call) -> str:
         status = call(buf, len(buf), ctypes.byref(needed))
         if status == Status.OK:
             return buf.raw[: needed.value].decode("utf-8")
+        if status == Status.BUFFER_TOO_SMALL and needed.value < len(buf):
+            raise error_for(status)  # the library contradicts itself: do not loop
