@@ -51,7 +51,8 @@ class InvalidArgumentError(PicolloError, ValueError):
 
 
 class LayoutMismatchError(PicolloError, ValueError):
-    """LAYOUT_MISMATCH: merging histograms of different relative errors."""
+    """LAYOUT_MISMATCH: merging histograms of different relative errors, or refreshing a
+    snapshot from a histogram of another configuration."""
 
 
 class WouldGoNegativeError(PicolloError, ValueError):

@@ -201,7 +201,7 @@ _SIGNATURES = {
     "picollo_histogram_record_many": (status_t, [HistogramP, c_void_p, c_size_t]),
     "picollo_histogram_reset": (status_t, [HistogramP]),
     "picollo_histogram_set_value_selection": (status_t, [HistogramP, c_uint32]),
-    "picollo_histogram_info": (status_t, [HistogramP, POINTER(picollo_histogram_info)]),
+    "picollo_histogram_get_info": (status_t, [HistogramP, POINTER(picollo_histogram_info)]),
     "picollo_histogram_add": (status_t, [HistogramP, HistogramP]),
     "picollo_histogram_subtract": (status_t, [HistogramP, HistogramP]),
     "picollo_histogram_percentile": (

@@ -173,7 +173,7 @@ class Histogram:
     def info(self) -> Info:
         """Counts, range, layout and footprint in one call."""
         out = n.picollo_histogram_info()
-        check(n.lib.picollo_histogram_info(self._ptr, ctypes.byref(out)))
+        check(n.lib.picollo_histogram_get_info(self._ptr, ctypes.byref(out)))
         return Info._from_c(out)
 
     @property

@@ -44,7 +44,7 @@ def test_snapshot_of_other_configuration_is_refused():
         snap = a.snapshot()
         with pytest.raises(picollo.PicolloError) as e:
             snap.update(histogram=b)
-        assert e.value.status == picollo.Status.INVALID_ARGUMENT
+        assert e.value.status == picollo.Status.LAYOUT_MISMATCH
         assert "configuration" in str(e.value)
         snap.close()
 
