@@ -188,11 +188,13 @@ typedef struct picollo_histogram_config {
    */
   double relative_error;
   /**
-   * Smallest value counted in a bucket; smaller values count as underflow.
+   * Smallest trackable value, to bucket resolution: values sharing its bucket are counted
+   * inside the range, smaller ones as underflow.
    */
   uint64_t min_trackable;
   /**
-   * Largest value counted in a bucket; larger values count as overflow.
+   * Largest trackable value, to bucket resolution: values sharing its bucket are counted
+   * inside the range, larger ones as overflow.
    */
   uint64_t max_trackable;
   /**

@@ -20,9 +20,11 @@ pub struct picollo_histogram_config {
     /// Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
     /// outside [1e-6, 0.1] are clamped.
     pub relative_error: f64,
-    /// Smallest value counted in a bucket; smaller values count as underflow.
+    /// Smallest trackable value, to bucket resolution: values sharing its bucket are counted
+    /// inside the range, smaller ones as underflow.
     pub min_trackable: u64,
-    /// Largest value counted in a bucket; larger values count as overflow.
+    /// Largest trackable value, to bucket resolution: values sharing its bucket are counted
+    /// inside the range, larger ones as overflow.
     pub max_trackable: u64,
     /// A `picollo_value_selection` value.
     pub value_selection: u32,
