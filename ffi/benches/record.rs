@@ -18,33 +18,20 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-// The ABI's modules at this crate's root, where their `crate::…` paths expect them. Only the
-// histogram functions are used here.
-#[allow(dead_code)]
-#[path = "../src/histogram.rs"]
-mod histogram;
-#[allow(dead_code)]
-#[path = "../src/query.rs"]
-mod query;
-#[allow(dead_code)]
-#[path = "../src/snapshot.rs"]
-mod snapshot;
-#[allow(dead_code)]
-#[path = "../src/status.rs"]
-mod status;
-#[allow(dead_code)]
-#[path = "../src/text.rs"]
-mod text;
-#[allow(dead_code)]
-#[path = "../src/types.rs"]
-mod types;
+// The whole ABI compiled into this binary as a module; its modules are glob-imported at this
+// crate's root, where their `crate::…` paths expect them.
+#[allow(dead_code, unused_imports)]
+#[path = "../src/lib.rs"]
+mod abi;
+#[allow(unused_imports)]
+use abi::*;
 
-use histogram::{
+use abi::histogram::{
     picollo_histogram, picollo_histogram_config_default, picollo_histogram_free,
-    picollo_histogram_info, picollo_histogram_new, picollo_histogram_record,
+    picollo_histogram_get_info, picollo_histogram_new, picollo_histogram_record,
 };
-use status::picollo_status;
-use types::picollo_histogram_info;
+use abi::status::picollo_status;
+use abi::types::picollo_histogram_info;
 
 const VALUES: usize = 1_000_000;
 const MAX_VALUE: u64 = 7_716_549_600;
@@ -230,7 +217,7 @@ impl Ffi {
     fn info(&self) -> picollo_histogram_info {
         let mut info = picollo_histogram_info::default();
         // SAFETY: `self.h` is live; `info` is writable.
-        let status = unsafe { picollo_histogram_info(self.h, &mut info) };
+        let status = unsafe { picollo_histogram_get_info(self.h, &mut info) };
         assert_eq!(status, picollo_status::Ok);
         info
     }

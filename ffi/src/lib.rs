@@ -8,13 +8,16 @@
 //! - the hot paths (`picollo_histogram_record*`) return nothing and never fail;
 //! - text goes into caller buffers, snprintf-style, with the needed size reported;
 //! - no panic crosses the boundary: every body runs under `catch_unwind`.
+//!
+//! The modules are `pub(crate)` so that `ffi/benches` can compile this file as a module
+//! and glob-import them at its root, where their `crate::…` paths expect them.
 
-mod histogram;
-mod query;
-mod snapshot;
-mod status;
-mod text;
-mod types;
+pub(crate) mod histogram;
+pub(crate) mod query;
+pub(crate) mod snapshot;
+pub(crate) mod status;
+pub(crate) mod text;
+pub(crate) mod types;
 
 pub use histogram::*;
 pub use query::*;
