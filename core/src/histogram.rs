@@ -390,6 +390,48 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
     }
 }
 
+impl<C: Counter, const N: usize> Histogram<C, [C; N]> {
+    /// A histogram over an owned array, usable in `const` and `static` items (no allocator):
+    ///
+    /// ```
+    /// use picollo::{Config, ConfigError, Histogram};
+    /// const CFG: Config = Config::new().with_relative_error(0.01).with_range(10_000, 30_000);
+    /// const LEN: usize = CFG.storage_len();
+    /// static EMPTY: Result<Histogram<u32, [u32; LEN]>, ConfigError> = Histogram::new_array(CFG);
+    /// let mut h = EMPTY.clone().unwrap();
+    /// h.record(24_900);
+    /// assert_eq!(h.total_count(), 1);
+    /// ```
+    ///
+    /// `N` must be `config.storage_len()`.
+    pub const fn new_array(config: Config) -> Result<Self, ConfigError> {
+        let layout = match config.validate() {
+            Ok(layout) => layout,
+            Err(e) => return Err(e),
+        };
+        let expected = config.storage_len();
+        if N != expected {
+            return Err(ConfigError::StorageLength {
+                expected,
+                actual: N,
+            });
+        }
+        Ok(Histogram {
+            layout,
+            first_index: layout.index(config.min_trackable()),
+            min_trackable: config.min_trackable(),
+            max_trackable: config.max_trackable(),
+            selection: config.value_selection(),
+            underflow: 0,
+            overflow: 0,
+            saturated: 0,
+            resets: 0,
+            counts: [C::ZERO; N],
+            _counter: PhantomData,
+        })
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<C: Counter> Histogram<C, alloc::vec::Vec<C>> {
     /// A heap-allocated histogram for `config`.

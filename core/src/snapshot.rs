@@ -52,7 +52,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
 
     /// Refresh from `source` (which must have this snapshot's configuration). With `deltas`,
     /// the snapshot holds the counts recorded since the previous update; without, the full
-    /// counts.
+    /// counts. The source's current value selection is taken over too.
     pub fn update(&mut self, source: &View<'_, C>, deltas: bool) -> Result<(), ConfigError> {
         let dst_view = self.current.view();
         if source.counts.len() != dst_view.counts.len()
