@@ -751,6 +751,71 @@ typedef struct picollo_perf_config {
 
 #if defined(__linux__)
 /**
+ * What `picollo_perf_discover` found on this machine.
+ */
+typedef struct picollo_perf_info {
+  /**
+   * 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
+   */
+  uint32_t present;
+  /**
+   * A `picollo_cpu_vendor`.
+   */
+  uint32_t vendor;
+  /**
+   * 1 when running under a hypervisor.
+   */
+  uint32_t hypervisor;
+  /**
+   * Intel architectural perfmon version (CPUID 0xA); 0 = none.
+   */
+  uint32_t arch_perfmon_version;
+  /**
+   * Fixed counters per logical CPU (0 without a PMU, and on AMD).
+   */
+  uint32_t fixed_counters;
+  /**
+   * Their width in bits.
+   */
+  uint32_t fixed_width;
+  /**
+   * Programmable (general) counters per logical CPU (0 without a PMU).
+   */
+  uint32_t programmable_counters;
+  /**
+   * Their width in bits (0 when unknown).
+   */
+  uint32_t programmable_width;
+  /**
+   * `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
+   * -1 when unreadable or absent.
+   */
+  int32_t rdpmc;
+  /**
+   * `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
+   */
+  int32_t paranoid;
+  /**
+   * 1 when `paranoid` could be read.
+   */
+  uint32_t paranoid_known;
+  /**
+   * errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
+   */
+  int32_t cycles_errno;
+  /**
+   * Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
+   */
+  uint32_t core_pmu_count;
+  /**
+   * Every PMU in sysfs.
+   */
+  uint32_t pmu_count;
+} picollo_perf_info;
+#endif
+
+#if defined(__linux__)
+/**
  * The change of one counter between the two latest reads.
  */
 typedef struct picollo_perf_delta {
@@ -862,71 +927,6 @@ typedef struct picollo_perf_derived {
    */
   double branch_miss_ratio;
 } picollo_perf_derived;
-#endif
-
-#if defined(__linux__)
-/**
- * What `picollo_perf_discover` found on this machine.
- */
-typedef struct picollo_perf_info {
-  /**
-   * 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
-   */
-  uint32_t present;
-  /**
-   * A `picollo_cpu_vendor`.
-   */
-  uint32_t vendor;
-  /**
-   * 1 when running under a hypervisor.
-   */
-  uint32_t hypervisor;
-  /**
-   * Intel architectural perfmon version (CPUID 0xA); 0 = none.
-   */
-  uint32_t arch_perfmon_version;
-  /**
-   * Fixed counters per logical CPU (0 without a PMU, and on AMD).
-   */
-  uint32_t fixed_counters;
-  /**
-   * Their width in bits.
-   */
-  uint32_t fixed_width;
-  /**
-   * Programmable (general) counters per logical CPU (0 without a PMU).
-   */
-  uint32_t programmable_counters;
-  /**
-   * Their width in bits (0 when unknown).
-   */
-  uint32_t programmable_width;
-  /**
-   * `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
-   * -1 when unreadable or absent.
-   */
-  int32_t rdpmc;
-  /**
-   * `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
-   */
-  int32_t paranoid;
-  /**
-   * 1 when `paranoid` could be read.
-   */
-  uint32_t paranoid_known;
-  /**
-   * errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
-   */
-  int32_t cycles_errno;
-  /**
-   * Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
-   */
-  uint32_t core_pmu_count;
-  /**
-   * Every PMU in sysfs.
-   */
-  uint32_t pmu_count;
-} picollo_perf_info;
 #endif
 
 /**
@@ -1348,6 +1348,48 @@ picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
+ * Look at the machine: CPUID, the PMUs in sysfs, the rdpmc and perf_event_paranoid
+ * settings and a trial open of cycles. Takes a few system calls (not for a hot path).
+ *
+ * Errors: NULL `out`.
+ *
+ * # Safety
+ * `out` is NULL or writable.
+ */
+picollo_status picollo_perf_discover(struct picollo_perf_info *out);
+#endif
+
+#if defined(__linux__)
+/**
+ * Discovery as one line, snprintf-style (see `picollo_summary_table` for the buffer
+ * rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine without
+ * one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
+ *
+ * # Safety
+ * `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
+ */
+picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
+#endif
+
+#if defined(__linux__)
+/**
+ * Whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
+ * `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
+ * thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
+ * return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
+ * the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
+ * PMU…)".
+ *
+ * Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
+ *
+ * # Safety
+ * `name` is NULL or a NUL-terminated string.
+ */
+picollo_status picollo_perf_counter_supported(const char *name);
+#endif
+
+#if defined(__linux__)
+/**
  * Read every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
  * page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
  * reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
@@ -1532,48 +1574,6 @@ picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s
  */
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
                                                   struct picollo_perf_derived *out);
-#endif
-
-#if defined(__linux__)
-/**
- * Look at the machine: CPUID, the PMUs in sysfs, the rdpmc and perf_event_paranoid
- * settings and a trial open of cycles. Takes a few system calls (not for a hot path).
- *
- * Errors: NULL `out`.
- *
- * # Safety
- * `out` is NULL or writable.
- */
-picollo_status picollo_perf_discover(struct picollo_perf_info *out);
-#endif
-
-#if defined(__linux__)
-/**
- * Discovery as one line, snprintf-style (see `picollo_summary_table` for the buffer
- * rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine without
- * one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
- *
- * # Safety
- * `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
- */
-picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
-#endif
-
-#if defined(__linux__)
-/**
- * Whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
- * `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
- * thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
- * return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
- * the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
- * PMU…)".
- *
- * Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
- *
- * # Safety
- * `name` is NULL or a NUL-terminated string.
- */
-picollo_status picollo_perf_counter_supported(const char *name);
 #endif
 
 /**

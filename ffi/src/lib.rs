@@ -16,6 +16,8 @@ mod perf;
 #[cfg(target_os = "linux")]
 mod perf_info;
 #[cfg(target_os = "linux")]
+mod perf_read;
+#[cfg(target_os = "linux")]
 mod perf_types;
 mod query;
 mod snapshot;
@@ -30,6 +32,8 @@ pub use histogram::*;
 pub use perf::*;
 #[cfg(target_os = "linux")]
 pub use perf_info::*;
+#[cfg(target_os = "linux")]
+pub use perf_read::*;
 #[cfg(target_os = "linux")]
 pub use perf_types::*;
 pub use query::*;
