@@ -20,7 +20,7 @@ _Static_assert(sizeof(picollo_mmap_page) == 96, "page head");
 /* A page that keeps changing this often is being rewritten in a loop: let read(2) decide. */
 #define MAX_RETRIES 1000u
 
-uint64_t picollo_sign_extend(uint64_t raw, uint32_t width) {
+uint64_t picollo_native_sign_extend(uint64_t raw, uint32_t width) {
     if (width == 0 || width >= 64) return raw;
     uint32_t shift = 64 - width;
     /* Shift left as unsigned (defined), then right as signed (arithmetic on gcc/clang). */
@@ -81,7 +81,7 @@ static inline __attribute__((always_inline)) uint32_t read_loop(
             return out->status;
         }
         /* The counter register holds only pmc_width bits; its top bit is the sign. */
-        count += picollo_sign_extend(pmc(ctx, idx - 1), LOAD(pmc_width));
+        count += picollo_native_sign_extend(pmc(ctx, idx - 1), LOAD(pmc_width));
         if ((caps & PICOLLO_CAP_USER_TIME) && enabled != running) {
             cyc = tsc(ctx);
             time_offset = LOAD(time_offset);
@@ -117,39 +117,39 @@ static inline __attribute__((always_inline)) uint32_t read_loop(
     return PICOLLO_PAGE_OK;
 }
 
-uint32_t picollo_page_read(const picollo_mmap_page *page, picollo_page_reading *out) {
+uint32_t picollo_native_page_read(const picollo_mmap_page *page, picollo_page_reading *out) {
     return read_loop(page, hw_rdpmc, hw_rdtsc, NULL, out);
 }
 
-uint32_t picollo_page_read_with(const picollo_mmap_page *page, picollo_pmc_source pmc,
+uint32_t picollo_native_page_read_with(const picollo_mmap_page *page, picollo_pmc_source pmc,
                                 picollo_tsc_source tsc, void *ctx, picollo_page_reading *out) {
     return read_loop(page, pmc, tsc, ctx, out);
 }
 
-uint64_t picollo_rdtsc(void) { return hw_rdtsc(NULL); }
+uint64_t picollo_native_rdtsc(void) { return hw_rdtsc(NULL); }
 
-uint64_t picollo_rdtscp(uint32_t *aux) {
+uint64_t picollo_native_rdtscp(uint32_t *aux) {
     uint32_t lo, hi, c;
     __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(c));
     if (aux) *aux = c;
     return lo | ((uint64_t)hi << 32);
 }
 
-void picollo_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
+void picollo_native_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 
-uint64_t picollo_tsc_begin(void) {
+uint64_t picollo_native_tsc_begin(void) {
     uint32_t lo, hi;
     __asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
     return lo | ((uint64_t)hi << 32);
 }
 
-uint64_t picollo_tsc_end(void) {
+uint64_t picollo_native_tsc_end(void) {
     uint32_t lo, hi;
     __asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi)::"rcx", "memory");
     return lo | ((uint64_t)hi << 32);
 }
 
-void picollo_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]) {
+void picollo_native_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]) {
     uint32_t a, b, c, d;
     __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(leaf), "c"(subleaf));
     out[0] = a;
@@ -158,7 +158,7 @@ void picollo_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]) {
     out[3] = d;
 }
 
-uint64_t picollo_add_chain(uint64_t blocks) {
+uint64_t picollo_native_add_chain(uint64_t blocks) {
     uint64_t acc = 0, one = 1;
     for (uint64_t b = 0; b < blocks; b++) {
         /* Each add reads the previous result: 256 adds cannot overlap, ≈ 1 cycle each. */

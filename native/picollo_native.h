@@ -55,25 +55,25 @@ typedef uint64_t (*picollo_pmc_source)(void *ctx, uint32_t counter);
 typedef uint64_t (*picollo_tsc_source)(void *ctx);
 
 /* Read `page` with the real rdpmc and rdtsc. */
-uint32_t picollo_page_read(const picollo_mmap_page *page, picollo_page_reading *out);
+uint32_t picollo_native_page_read(const picollo_mmap_page *page, picollo_page_reading *out);
 /* The same loop with stubbed sources (tests). */
-uint32_t picollo_page_read_with(const picollo_mmap_page *page, picollo_pmc_source pmc,
+uint32_t picollo_native_page_read_with(const picollo_mmap_page *page, picollo_pmc_source pmc,
                                 picollo_tsc_source tsc, void *ctx, picollo_page_reading *out);
 
 /* (int64)(raw << (64 - width)) >> (64 - width); width outside 1..64 counts as 64. */
-uint64_t picollo_sign_extend(uint64_t raw, uint32_t width);
+uint64_t picollo_native_sign_extend(uint64_t raw, uint32_t width);
 
-uint64_t picollo_rdtsc(void);
+uint64_t picollo_native_rdtsc(void);
 /* rdtscp: waits for earlier instructions; `aux` (may be NULL) receives IA32_TSC_AUX. */
-uint64_t picollo_rdtscp(uint32_t *aux);
+uint64_t picollo_native_rdtscp(uint32_t *aux);
 /* lfence; rdtsc: a timestamp no earlier instruction can drift past (start of a region). */
-uint64_t picollo_tsc_begin(void);
+uint64_t picollo_native_tsc_begin(void);
 /* rdtscp; lfence: a timestamp no later instruction can drift before (end of a region). */
-uint64_t picollo_tsc_end(void);
-void picollo_lfence(void);
+uint64_t picollo_native_tsc_end(void);
+void picollo_native_lfence(void);
 /* out[0..4] = eax, ebx, ecx, edx of cpuid(leaf, subleaf). */
-void picollo_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
+void picollo_native_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
 /* 256 dependent adds per block (≈ 256 cycles each); returns 256 × blocks. */
-uint64_t picollo_add_chain(uint64_t blocks);
+uint64_t picollo_native_add_chain(uint64_t blocks);
 
 #endif

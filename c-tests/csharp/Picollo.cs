@@ -321,6 +321,10 @@ namespace Picollo
     {
         public HistogramHandle() : base(IntPtr.Zero, true) { }
 
+        /// <summary>A handle another object owns (a perf session's counter histogram): never
+        /// freed through this wrapper. The owner invalidates it before freeing the histogram.</summary>
+        internal HistogramHandle(IntPtr borrowed) : base(IntPtr.Zero, false) { SetHandle(borrowed); }
+
         public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
 
         protected override bool ReleaseHandle()
@@ -472,6 +476,18 @@ namespace Picollo
             c.ValueSelection = (uint)sel;
             return c;
         }
+
+        /// <summary>Wrap a borrowed handle; <paramref name="owner"/> is kept alive with it.</summary>
+        internal Histogram(HistogramHandle borrowed, object owner)
+        {
+            _handle = borrowed;
+            _owner = owner;
+        }
+
+        readonly object _owner;
+
+        /// <summary>The object that owns the native histogram (null when this wrapper owns it).</summary>
+        public object Owner { get { return _owner; } }
 
         /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
         public HistogramHandle Handle { get { return _handle; } }

@@ -52,4 +52,23 @@ grep -Eq '^\| D-value: +\|' "$out" || die "the diff table's D-value row is missi
 cs_sizes="$(grep '^struct sizes:' "$out")" || die "the C# layout line is missing"
 [[ "$cs_sizes" == "$c_sizes" ]] || die "struct layout differs: C says '$c_sizes', C# says '$cs_sizes'"
 
-echo "csharp: OK ($(grep -E '^[0-9]+ passed' "$out"); C and C# layouts agree)"
+# The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
+cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"
+c_perf_sizes="$("$build/perf_sizes")"
+mcs -nologo -warnaserror -unsafe -out:"$build/PerfTests.exe" "$here/Picollo.cs" "$here/PicolloPerf.cs" \
+    "$here/PerfTests.cs"
+cp "$build/Tests.exe.config" "$build/PerfTests.exe.config"
+perf_status=0
+(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+MONO_PATH="$build" \
+    timeout 600 mono --debug "$build/PerfTests.exe" </dev/null >"$build/perf_output.txt" 2>&1) || perf_status=$?
+cat "$build/perf_output.txt"
+perf_out="$build/perf_output.txt"
+[[ $perf_status -eq 0 ]] || die "PerfTests.exe exited with status $perf_status"
+grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
+grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
+cs_perf_sizes="$(grep '^perf struct sizes:' "$perf_out")" || die "the C# perf layout line is missing"
+[[ "$cs_perf_sizes" == "$c_perf_sizes" ]] \
+    || die "perf struct layout differs: C says '$c_perf_sizes', C# says '$cs_perf_sizes'"
+
+echo "csharp: OK ($(grep -E '^[0-9]+ passed' "$out"); perf: $(grep -E '^[0-9]+ passed' "$perf_out"); C and C# layouts agree)"

@@ -61,37 +61,38 @@ pub(crate) type PmcSource = unsafe extern "C" fn(ctx: *mut core::ffi::c_void, co
 pub(crate) type TscSource = unsafe extern "C" fn(ctx: *mut core::ffi::c_void) -> u64;
 
 extern "C" {
-    pub(crate) fn picollo_page_read(page: *const MmapPageHead, out: *mut PageReading) -> u32;
+    pub(crate) fn picollo_native_page_read(page: *const MmapPageHead, out: *mut PageReading)
+        -> u32;
     #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn picollo_page_read_with(
+    pub(crate) fn picollo_native_page_read_with(
         page: *const MmapPageHead,
         pmc: PmcSource,
         tsc: TscSource,
         ctx: *mut core::ffi::c_void,
         out: *mut PageReading,
     ) -> u32;
-    fn picollo_sign_extend(raw: u64, width: u32) -> u64;
-    fn picollo_rdtsc() -> u64;
-    fn picollo_rdtscp(aux: *mut u32) -> u64;
-    fn picollo_tsc_begin() -> u64;
-    fn picollo_tsc_end() -> u64;
-    fn picollo_lfence();
-    fn picollo_cpuid(leaf: u32, subleaf: u32, out: *mut u32);
-    fn picollo_add_chain(blocks: u64) -> u64;
+    fn picollo_native_sign_extend(raw: u64, width: u32) -> u64;
+    fn picollo_native_rdtsc() -> u64;
+    fn picollo_native_rdtscp(aux: *mut u32) -> u64;
+    fn picollo_native_tsc_begin() -> u64;
+    fn picollo_native_tsc_end() -> u64;
+    fn picollo_native_lfence();
+    fn picollo_native_cpuid(leaf: u32, subleaf: u32, out: *mut u32);
+    fn picollo_native_add_chain(blocks: u64) -> u64;
 }
 
 /// `(raw << (64 - width)) >> (64 - width)` as signed; width outside 1..64 keeps `raw`.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn sign_extend(raw: u64, width: u32) -> u64 {
     // SAFETY: pure arithmetic on two integers; no memory is touched.
-    unsafe { picollo_sign_extend(raw, width) }
+    unsafe { picollo_native_sign_extend(raw, width) }
 }
 
 /// The time-stamp counter (`rdtsc`), not serialized.
 #[inline]
 pub(crate) fn rdtsc() -> u64 {
     // SAFETY: rdtsc reads a register; x86-64 Linux lets user space execute it.
-    unsafe { picollo_rdtsc() }
+    unsafe { picollo_native_rdtsc() }
 }
 
 /// `rdtscp`: waits for earlier instructions; also returns IA32_TSC_AUX (the cpu number on
@@ -100,7 +101,7 @@ pub(crate) fn rdtsc() -> u64 {
 pub(crate) fn rdtscp() -> (u64, u32) {
     let mut aux = 0u32;
     // SAFETY: `aux` is a live, writable u32 for the duration of the call.
-    let t = unsafe { picollo_rdtscp(&mut aux) };
+    let t = unsafe { picollo_native_rdtscp(&mut aux) };
     (t, aux)
 }
 
@@ -108,21 +109,21 @@ pub(crate) fn rdtscp() -> (u64, u32) {
 #[inline]
 pub(crate) fn tsc_begin() -> u64 {
     // SAFETY: register reads and a fence; no memory is touched.
-    unsafe { picollo_tsc_begin() }
+    unsafe { picollo_native_tsc_begin() }
 }
 
 /// `rdtscp; lfence`: a region end that later instructions cannot drift before.
 #[inline]
 pub(crate) fn tsc_end() -> u64 {
     // SAFETY: register reads and a fence; no memory is touched.
-    unsafe { picollo_tsc_end() }
+    unsafe { picollo_native_tsc_end() }
 }
 
 /// `lfence`.
 #[allow(dead_code)]
 pub(crate) fn lfence() {
     // SAFETY: a fence instruction; no memory is touched.
-    unsafe { picollo_lfence() }
+    unsafe { picollo_native_lfence() }
 }
 
 /// `cpuid(leaf, subleaf)` as `[eax, ebx, ecx, edx]`.
@@ -130,12 +131,12 @@ pub(crate) fn cpuid(leaf: u32, subleaf: u32) -> [u32; 4] {
     let mut out = [0u32; 4];
     // SAFETY: `out` has room for the four u32 the C side writes; cpuid is always available
     // on x86-64.
-    unsafe { picollo_cpuid(leaf, subleaf, out.as_mut_ptr()) };
+    unsafe { picollo_native_cpuid(leaf, subleaf, out.as_mut_ptr()) };
     out
 }
 
 /// 256 dependent adds per block; returns 256 × blocks.
 pub(crate) fn add_chain(blocks: u64) -> u64 {
     // SAFETY: register arithmetic only.
-    unsafe { picollo_add_chain(blocks) }
+    unsafe { picollo_native_add_chain(blocks) }
 }

@@ -6,6 +6,8 @@
 ...     print("P99:", h.percentile(99))    # P99=24,960 [83 / 609]: [24,832, 25,088) 14,190
 ...     print(h)                           # the Markdown summary table
 
+perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
+
 The library is found through $PICOLLO_LIB, then ``../target/release`` next to this
 package (a workspace build), then the system's library path.
 """
@@ -15,8 +17,11 @@ from ._errors import (
     EmptyHistogramError,
     InvalidArgumentError,
     LayoutMismatchError,
+    PermissionDeniedError,
     PicolloError,
     Status,
+    UnavailableError,
+    UnsupportedError,
     WouldGoNegativeError,
     status_str,
 )
@@ -32,12 +37,15 @@ __all__ = [
     "Info",
     "InvalidArgumentError",
     "LayoutMismatchError",
+    "PermissionDeniedError",
     "Percentile",
     "PicolloError",
     "STANDARD_RANKS",
     "Snapshot",
     "Status",
     "Summary",
+    "UnavailableError",
+    "UnsupportedError",
     "VALUE_SELECTIONS",
     "WouldGoNegativeError",
     "abi_version",

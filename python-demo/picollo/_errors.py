@@ -63,6 +63,20 @@ class EmptyHistogramError(PicolloError, LookupError):
     """EMPTY: a percentile of a histogram that holds no value in its range."""
 
 
+class UnavailableError(PicolloError):
+    """A perf counter cannot be counted here: `UnsupportedError` (no hardware PMU, a VM
+    without a vPMU, an event the CPU lacks) or `PermissionDeniedError`. The message names
+    the counter and the cause; tests and examples skip on it."""
+
+
+class UnsupportedError(UnavailableError):
+    """UNSUPPORTED: not supported on this machine (the kernel said ENOENT/EOPNOTSUPP)."""
+
+
+class PermissionDeniedError(UnavailableError, PermissionError):
+    """PERMISSION_DENIED: refused by perf_event_paranoid or a missing capability."""
+
+
 class ClosedError(PicolloError, ValueError):
     """The histogram or snapshot was closed (like I/O on a closed file)."""
 
@@ -75,6 +89,8 @@ _BY_STATUS = {
     Status.LAYOUT_MISMATCH: LayoutMismatchError,
     Status.WOULD_GO_NEGATIVE: WouldGoNegativeError,
     Status.EMPTY: EmptyHistogramError,
+    Status.UNSUPPORTED: UnsupportedError,
+    Status.PERMISSION_DENIED: PermissionDeniedError,
 }
 
 

@@ -27,6 +27,10 @@ def _selection_code(selection: Any) -> int:
     )
 
 
+def _keep() -> None:
+    """The finalizer of a borrowed histogram: the owner frees it, not us."""
+
+
 def _percentiles(query, handle, ranks: Iterable[float]) -> list[Percentile]:
     arr, count = ranks_array(ranks)
     if count == 0:
@@ -66,6 +70,17 @@ class Histogram:
         config.counter_bits = u32(counter_bits, "counter_bits")
         config.value_selection = _selection_code(value_selection)
         self._open(config)
+
+    @classmethod
+    def _borrowed(cls, handle: Any, owner: Any) -> "Histogram":
+        """A histogram another object owns (a perf session's counter): this wrapper never
+        frees the handle, and keeps ``owner`` alive while it lives. The owner closes it
+        (`closed` becomes true) before freeing the native histogram."""
+        h = cls.__new__(cls)
+        h._h = handle
+        h._owner = owner
+        h._finalizer = _keep
+        return h
 
     def _open(self, config: n.picollo_histogram_config) -> None:
         handle = n.HistogramP()

@@ -15,7 +15,7 @@ pub(crate) fn read(page: &MmapPage) -> Option<Reading> {
     // long as `page` lives; the C only reads it, field by field through volatile loads,
     // and writes `out`, which is live and exclusive here. rdpmc runs only when the kernel
     // set cap_user_rdpmc, i.e. when it allows user-space rdpmc on this event.
-    let status = unsafe { native::picollo_page_read(page.as_ptr().cast(), &mut out) };
+    let status = unsafe { native::picollo_native_page_read(page.as_ptr().cast(), &mut out) };
     (status == PAGE_OK).then_some(Reading {
         value: out.count,
         enabled: out.enabled,
@@ -34,7 +34,7 @@ mod tests {
     use super::super::values::Delta;
     use crate::native::PageReading;
     use crate::native::{
-        picollo_page_read_with, sign_extend, MmapPageHead, CAP_USER_RDPMC, CAP_USER_TIME,
+        picollo_native_page_read_with, sign_extend, MmapPageHead, CAP_USER_RDPMC, CAP_USER_TIME,
         CAP_USER_TIME_SHORT, PAGE_NOT_SCHEDULED, PAGE_NO_RDPMC, PAGE_OK,
     };
 
@@ -107,7 +107,7 @@ mod tests {
         // SAFETY: the page cell, the stub and `out` all outlive the call; the stubs only
         // touch what `ctx` points at.
         unsafe {
-            picollo_page_read_with(
+            picollo_native_page_read_with(
                 cell.get(),
                 stub_pmc,
                 stub_tsc,
