@@ -11,7 +11,10 @@
 use std::ffi::c_char;
 use std::ptr::NonNull;
 
-use picollo::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionBuilder};
+use picollo::perf::{
+    CounterSink, Derived, Event, PerfError, PerfErrorKind, RawEvent, RecordKind, Session,
+    SessionBuilder,
+};
 use picollo::Config;
 
 use crate::histogram::{config_error, picollo_histogram, Failure, Inner};
@@ -59,12 +62,6 @@ impl OwnedHistogram {
         Ok(OwnedHistogram(NonNull::from(Box::leak(boxed))))
     }
 
-    pub(crate) fn get_mut(&mut self) -> &mut picollo_histogram {
-        // SAFETY: the pointer came from Box::leak and stays valid until drop; the session
-        // is used by one thread at a time (documented), so no other reference is live.
-        unsafe { self.0.as_mut() }
-    }
-
     /// The pointer lent to C (`picollo_perf_session_counter_histogram`).
     pub(crate) fn as_ptr(&self) -> *mut picollo_histogram {
         self.0.as_ptr()
@@ -73,6 +70,60 @@ impl OwnedHistogram {
     pub(crate) fn get(&self) -> &picollo_histogram {
         // SAFETY: as in get_mut; shared access only.
         unsafe { self.0.as_ref() }
+    }
+}
+
+impl OwnedHistogram {
+    /// A second way in for the core session, which records into it.
+    fn lend(&self) -> LentHistogram {
+        LentHistogram(self.0)
+    }
+}
+
+/// The core session's way into a histogram the ffi session owns: the session records
+/// deltas into it directly, so each counter has exactly one histogram.
+#[derive(Debug)]
+pub(crate) struct LentHistogram(NonNull<picollo_histogram>);
+
+impl LentHistogram {
+    fn get(&self) -> &picollo_histogram {
+        // SAFETY: the OwnedHistogram it was lent from lives in the same picollo_perf_session
+        // and is dropped after the core session (field order); the session is used by one
+        // thread at a time, so no `&mut` to the histogram is live during this borrow.
+        unsafe { self.0.as_ref() }
+    }
+
+    fn get_mut(&mut self) -> &mut picollo_histogram {
+        // SAFETY: as in `get`, and no other reference to the histogram is live while the
+        // core session records or resets (one thread at a time, documented).
+        unsafe { self.0.as_mut() }
+    }
+}
+
+impl CounterSink for LentHistogram {
+    fn record(&mut self, value: u64) {
+        match &mut self.get_mut().inner {
+            Inner::U64(h) => h.record(value),
+            Inner::U32(h) => h.record(value),
+        }
+    }
+    fn reset(&mut self) {
+        match &mut self.get_mut().inner {
+            Inner::U64(h) => h.reset(),
+            Inner::U32(h) => h.reset(),
+        }
+    }
+    fn mean(&self) -> f64 {
+        match &self.get().inner {
+            Inner::U64(h) => h.view().mean(),
+            Inner::U32(h) => h.view().mean(),
+        }
+    }
+    fn total(&self) -> u64 {
+        match &self.get().inner {
+            Inner::U64(h) => h.total_count(),
+            Inner::U32(h) => h.total_count(),
+        }
     }
 }
 
@@ -89,7 +140,8 @@ impl Drop for OwnedHistogram {
 #[allow(non_camel_case_types)]
 pub struct picollo_perf_session {
     pub(crate) builder: SessionBuilder,
-    pub(crate) session: Option<Session>,
+    /// Declared before `histograms`, so it is dropped first: it holds lent pointers to them.
+    pub(crate) session: Option<Session<LentHistogram>>,
     pub(crate) histograms: Vec<OwnedHistogram>,
     relative_error: f64,
     pub(crate) record_kind: RecordKind,
@@ -114,13 +166,13 @@ impl picollo_perf_session {
         Ok(())
     }
 
-    pub(crate) fn open_session(&mut self) -> Result<&mut Session, Failure> {
+    pub(crate) fn open_session(&mut self) -> Result<&mut Session<LentHistogram>, Failure> {
         self.session
             .as_mut()
             .ok_or_else(|| invalid("the session is not open: call picollo_perf_session_open first"))
     }
 
-    pub(crate) fn opened(&self) -> Result<&Session, Failure> {
+    pub(crate) fn opened(&self) -> Result<&Session<LentHistogram>, Failure> {
         self.session
             .as_ref()
             .ok_or_else(|| invalid("the session is not open: call picollo_perf_session_open first"))
@@ -139,21 +191,7 @@ impl picollo_perf_session {
     }
 
     pub(crate) fn record(&mut self, kind: RecordKind) -> Result<(), Failure> {
-        let session = self.session.as_ref().ok_or_else(|| {
-            invalid("the session is not open: call picollo_perf_session_open first")
-        })?;
-        for (c, h) in session.counters().iter().zip(self.histograms.iter_mut()) {
-            let v = match kind {
-                RecordKind::Delta => c.delta().scaled,
-                RecordKind::Corrected => c.delta().corrected,
-                RecordKind::RawDelta => c.delta().raw,
-                RecordKind::Value => c.current().scaled,
-            };
-            match &mut h.get_mut().inner {
-                Inner::U64(h) => h.record(v),
-                Inner::U32(h) => h.record(v),
-            }
-        }
+        self.open_session()?.record_kind(kind);
         Ok(())
     }
 
@@ -481,7 +519,18 @@ pub unsafe extern "C" fn picollo_perf_session_open(s: *mut picollo_perf_session)
         if s.session.is_some() {
             return Err(invalid("the session is already open"));
         }
-        s.session = Some(s.builder.open().map_err(perf_failure)?);
+        let mut lent = s.histograms.iter().map(OwnedHistogram::lend);
+        let session = s.builder.open_with(|event| {
+            lent.next().ok_or_else(|| {
+                PerfError::new(
+                    PerfErrorKind::InvalidArgument,
+                    0,
+                    Some(event),
+                    format!("{event}: no histogram for this counter"),
+                )
+            })
+        });
+        s.session = Some(session.map_err(perf_failure)?);
         Ok(())
     };
     // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.

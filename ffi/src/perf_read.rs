@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use crate::histogram::{picollo_histogram, Failure, Inner};
+use crate::histogram::{picollo_histogram, Failure};
 use crate::perf::{flag, invalid, picollo_perf_session, with_session, with_session_ref};
 use crate::perf_types::{
     perf_failure, picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived,
@@ -155,14 +155,8 @@ pub unsafe extern "C" fn picollo_perf_session_reset(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
     let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
-        s.open_session()?.reset().map_err(perf_failure)?;
-        for h in &mut s.histograms {
-            match &mut h.get_mut().inner {
-                Inner::U64(h) => h.reset(),
-                Inner::U32(h) => h.reset(),
-            }
-        }
-        Ok(())
+        // The core session resets the counters' histograms with the kernel counts.
+        s.open_session()?.reset().map_err(perf_failure)
     };
     // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
     unsafe { with_session(s, body) }

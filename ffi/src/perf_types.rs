@@ -264,8 +264,8 @@ pub struct picollo_perf_counter_values {
     pub has_page: u32,
 }
 
-impl From<&SessionCounter> for picollo_perf_counter_values {
-    fn from(c: &SessionCounter) -> Self {
+impl<H> From<&SessionCounter<H>> for picollo_perf_counter_values {
+    fn from(c: &SessionCounter<H>) -> Self {
         use picollo::perf::ReadPath;
         picollo_perf_counter_values {
             current: c.current().into(),

@@ -5,7 +5,7 @@ use std::vec::Vec;
 
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
-use super::session::Session;
+use super::session::{CounterSink, Session};
 
 /// Options and counters of a session, then [`SessionBuilder::open`].
 ///
@@ -148,6 +148,22 @@ impl SessionBuilder {
     /// Open every counter as one group. Fails with the first counter that cannot be
     /// opened, named in the error, or with a duplicate or an empty list.
     pub fn open(&self) -> Result<Session, PerfError> {
+        self.check()?;
+        Session::open(self)
+    }
+
+    /// Open the group with each counter recording into what `make_sink` builds for it:
+    /// any [`CounterSink`], e.g. a concurrent histogram, or a histogram of another precision
+    /// per event. `make_sink` runs once per counter, in order, before the counter opens.
+    pub fn open_with<H: CounterSink>(
+        &self,
+        make_sink: impl FnMut(Event) -> Result<H, PerfError>,
+    ) -> Result<Session<H>, PerfError> {
+        self.check()?;
+        Session::open_with(self, make_sink)
+    }
+
+    fn check(&self) -> Result<(), PerfError> {
         if let Some(e) = self.duplicate {
             return Err(duplicate(e));
         }
@@ -159,7 +175,7 @@ impl SessionBuilder {
                 "a session needs at least one counter".into(),
             ));
         }
-        Session::open(self)
+        Ok(())
     }
 }
 

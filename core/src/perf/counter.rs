@@ -4,12 +4,12 @@
 use std::string::String;
 
 use super::event::Event;
-use super::session::CounterHistogram;
+use super::session::{CounterHistogram, CounterSink};
 use super::sys::{EventFd, MmapPage};
 use super::values::{Delta, ReadPath, Reading};
 
-/// One counter of a session.
-pub struct SessionCounter {
+/// One counter of a session, recording into an `H` (a histogram by default).
+pub struct SessionCounter<H = CounterHistogram> {
     pub(crate) event: Event,
     pub(crate) name: String,
     pub(crate) id: u64,
@@ -20,10 +20,10 @@ pub struct SessionCounter {
     pub(crate) delta: Delta,
     /// Calibrated cost of one read, per path: [syscall, rdpmc].
     pub(crate) overhead: [u64; 2],
-    pub(crate) histogram: CounterHistogram,
+    pub(crate) histogram: H,
 }
 
-impl core::fmt::Debug for SessionCounter {
+impl<H: CounterSink> core::fmt::Debug for SessionCounter<H> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SessionCounter")
             .field("name", &self.name)
@@ -33,12 +33,12 @@ impl core::fmt::Debug for SessionCounter {
             .field("current", &self.current)
             .field("delta", &self.delta)
             .field("overhead", &self.overhead)
-            .field("recorded", &self.histogram.total_count())
+            .field("recorded", &self.histogram.total())
             .finish()
     }
 }
 
-impl SessionCounter {
+impl<H> SessionCounter<H> {
     /// The event.
     pub fn event(&self) -> Event {
         self.event
@@ -81,12 +81,12 @@ impl SessionCounter {
     pub fn has_page(&self) -> bool {
         self.page.is_some()
     }
-    /// Its histogram.
-    pub fn histogram(&self) -> &CounterHistogram {
+    /// Its histogram (or the sink the session was opened with).
+    pub fn histogram(&self) -> &H {
         &self.histogram
     }
     /// Its histogram, to record or reset by hand.
-    pub fn histogram_mut(&mut self) -> &mut CounterHistogram {
+    pub fn histogram_mut(&mut self) -> &mut H {
         &mut self.histogram
     }
 }

@@ -50,13 +50,9 @@ pub struct PerfError {
 }
 
 impl PerfError {
-    /// An error with a ready message.
-    pub(crate) fn new(
-        kind: PerfErrorKind,
-        errno: i32,
-        event: Option<Event>,
-        message: String,
-    ) -> Self {
+    /// An error with a ready message (`errno` 0 when no system call failed), e.g. from a
+    /// sink factory given to [`super::SessionBuilder::open_with`].
+    pub fn new(kind: PerfErrorKind, errno: i32, event: Option<Event>, message: String) -> Self {
         PerfError {
             kind,
             errno,

@@ -45,5 +45,5 @@ pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
     FIXED_EVENTS,
 };
-pub use session::{CounterHistogram, RecordKind, Session};
+pub use session::{CounterHistogram, CounterSink, RecordKind, Session};
 pub use values::{scale, Delta, ReadPath, Reading};

@@ -16,9 +16,38 @@ use super::group::{group_read_words, parse_group_read};
 use super::sys::{self, MmapPage, PerfEventAttr};
 use super::values::{Delta, ReadPath, Reading};
 
-/// The histogram each counter records into. One alias, so the concurrency mode can be
-/// swapped in one place.
+/// The histogram a session gives each counter by default ([`SessionBuilder::open`]).
 pub type CounterHistogram = Histogram<u64, Vec<u64>>;
+
+/// What a session records each counter's values into: any histogram (every storage and
+/// counter width here; the concurrent kinds implement it too), or a caller's own type
+/// ([`SessionBuilder::open_with`]).
+pub trait CounterSink {
+    /// Record one value.
+    fn record(&mut self, value: u64);
+    /// Clear what was recorded.
+    fn reset(&mut self);
+    /// Mean of what was recorded (NaN when nothing was).
+    fn mean(&self) -> f64;
+    /// How many values were recorded inside the sink's range.
+    fn total(&self) -> u64;
+}
+
+impl<C: crate::Counter, S: AsRef<[C]> + AsMut<[C]>> CounterSink for Histogram<C, S> {
+    #[inline]
+    fn record(&mut self, value: u64) {
+        Histogram::record(self, value);
+    }
+    fn reset(&mut self) {
+        Histogram::reset(self);
+    }
+    fn mean(&self) -> f64 {
+        self.view().mean()
+    }
+    fn total(&self) -> u64 {
+        self.total_count()
+    }
+}
 
 /// Which value [`Session::record_kind`] puts into the histograms.
 #[repr(u32)]
@@ -40,9 +69,11 @@ pub enum RecordKind {
 ///
 /// A session counts the thread that opened it (by default) and reads rdpmc on the CPU it
 /// runs on: use it from that thread (it is not `Send`).
-#[derive(Debug)]
-pub struct Session {
-    counters: Vec<SessionCounter>,
+///
+/// `H` is what each counter records into: a [`CounterHistogram`] unless the session was
+/// opened with [`SessionBuilder::open_with`].
+pub struct Session<H = CounterHistogram> {
+    counters: Vec<SessionCounter<H>>,
     ids: Vec<u64>,
     words: Vec<u64>,
     values: Vec<u64>,
@@ -52,10 +83,39 @@ pub struct Session {
     enabled: bool,
 }
 
+impl<H: CounterSink> core::fmt::Debug for Session<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Session")
+            .field("counters", &self.counters)
+            .field("fast_path", &self.fast_path)
+            .field("last_path", &self.last_path)
+            .field("enabled", &self.enabled)
+            .finish()
+    }
+}
+
 impl Session {
     pub(crate) fn open(b: &SessionBuilder) -> Result<Session, PerfError> {
         let config = Config::new().with_relative_error(b.relative_error);
-        let mut counters: Vec<SessionCounter> = Vec::with_capacity(b.events.len());
+        Session::open_with(b, |event| {
+            config.build::<u64>().map_err(|e| {
+                PerfError::new(
+                    PerfErrorKind::InvalidArgument,
+                    0,
+                    Some(event),
+                    format!("{event}: histogram configuration: {e}"),
+                )
+            })
+        })
+    }
+}
+
+impl<H: CounterSink> Session<H> {
+    pub(crate) fn open_with(
+        b: &SessionBuilder,
+        mut make_sink: impl FnMut(Event) -> Result<H, PerfError>,
+    ) -> Result<Session<H>, PerfError> {
+        let mut counters: Vec<SessionCounter<H>> = Vec::with_capacity(b.events.len());
         for (k, &event) in b.events.iter().enumerate() {
             let (type_, config_word, config1, config2) = event.encoding();
             let mut attr = PerfEventAttr::new(type_, config_word);
@@ -88,14 +148,7 @@ impl Session {
             let page = (b.rdpmc && cfg!(picollo_native) && !event.is_software())
                 .then(|| MmapPage::map(&fd).ok())
                 .flatten();
-            let histogram = config.build::<u64>().map_err(|e| {
-                PerfError::new(
-                    PerfErrorKind::InvalidArgument,
-                    0,
-                    Some(event),
-                    format!("{event}: histogram configuration: {e}"),
-                )
-            })?;
+            let histogram = make_sink(event)?;
             counters.push(SessionCounter {
                 event,
                 name: format!("{event}"),
@@ -289,22 +342,22 @@ impl Session {
     }
 
     /// The counters, in the order they were added.
-    pub fn counters(&self) -> &[SessionCounter] {
+    pub fn counters(&self) -> &[SessionCounter<H>] {
         &self.counters
     }
 
     /// One counter by position.
-    pub fn counter(&self, index: usize) -> Option<&SessionCounter> {
+    pub fn counter(&self, index: usize) -> Option<&SessionCounter<H>> {
         self.counters.get(index)
     }
 
     /// One counter by position, mutable (its histogram).
-    pub fn counter_mut(&mut self, index: usize) -> Option<&mut SessionCounter> {
+    pub fn counter_mut(&mut self, index: usize) -> Option<&mut SessionCounter<H>> {
         self.counters.get_mut(index)
     }
 
     /// The counter of `event`, if the session has it.
-    pub fn find(&self, event: impl Into<Event>) -> Option<&SessionCounter> {
+    pub fn find(&self, event: impl Into<Event>) -> Option<&SessionCounter<H>> {
         let event = event.into();
         self.counters.iter().find(|c| c.event == event)
     }
@@ -349,7 +402,7 @@ impl Session {
     pub fn derived_means(&self) -> Derived {
         Derived::from_values(|e| {
             self.find(e)
-                .map(|c| c.histogram.view().mean())
+                .map(|c| c.histogram.mean())
                 .filter(|m| m.is_finite())
         })
     }
