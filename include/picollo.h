@@ -154,12 +154,427 @@ enum picollo_mode
 typedef uint32_t picollo_mode;
 #endif // __cplusplus
 
+#if defined(__linux__)
+/**
+ * `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
+ */
+enum picollo_perf_hardware_event
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_CPU_CYCLES = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * Retired instructions (a fixed counter on Intel).
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_INSTRUCTIONS = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * Last-level cache references.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_CACHE_REFERENCES = 2,
+#endif
+#if defined(__linux__)
+  /**
+   * Last-level cache misses.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_CACHE_MISSES = 3,
+#endif
+#if defined(__linux__)
+  /**
+   * Retired branch instructions.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_BRANCH_INSTRUCTIONS = 4,
+#endif
+#if defined(__linux__)
+  /**
+   * Mispredicted branches.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_BRANCH_MISSES = 5,
+#endif
+#if defined(__linux__)
+  /**
+   * Bus cycles.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_BUS_CYCLES = 6,
+#endif
+#if defined(__linux__)
+  /**
+   * Cycles stalled in the front end.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_FRONTEND = 7,
+#endif
+#if defined(__linux__)
+  /**
+   * Cycles stalled in the back end.
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_BACKEND = 8,
+#endif
+#if defined(__linux__)
+  /**
+   * Reference cycles at the nominal frequency (a fixed counter on Intel).
+   */
+  PICOLLO_PERF_HARDWARE_EVENT_REF_CPU_CYCLES = 9,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_hardware_event;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
+ */
+enum picollo_perf_cache_level
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * Level-1 data cache.
+   */
+  PICOLLO_PERF_CACHE_LEVEL_L1D = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * Level-1 instruction cache.
+   */
+  PICOLLO_PERF_CACHE_LEVEL_L1I = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * Last-level cache.
+   */
+  PICOLLO_PERF_CACHE_LEVEL_LL = 2,
+#endif
+#if defined(__linux__)
+  /**
+   * Data TLB.
+   */
+  PICOLLO_PERF_CACHE_LEVEL_DTLB = 3,
+#endif
+#if defined(__linux__)
+  /**
+   * Instruction TLB.
+   */
+  PICOLLO_PERF_CACHE_LEVEL_ITLB = 4,
+#endif
+#if defined(__linux__)
+  /**
+   * Branch prediction unit.
+   */
+  PICOLLO_PERF_CACHE_LEVEL_BPU = 5,
+#endif
+#if defined(__linux__)
+  /**
+   * Local memory (NUMA node).
+   */
+  PICOLLO_PERF_CACHE_LEVEL_NODE = 6,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_cache_level;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * `PERF_COUNT_HW_CACHE_OP_*`.
+ */
+enum picollo_perf_cache_op
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * Loads.
+   */
+  PICOLLO_PERF_CACHE_OP_READ = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * Stores.
+   */
+  PICOLLO_PERF_CACHE_OP_WRITE = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * Prefetches.
+   */
+  PICOLLO_PERF_CACHE_OP_PREFETCH = 2,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_cache_op;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * `PERF_COUNT_HW_CACHE_RESULT_*`.
+ */
+enum picollo_perf_cache_result
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * All accesses.
+   */
+  PICOLLO_PERF_CACHE_RESULT_ACCESS = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * Misses only.
+   */
+  PICOLLO_PERF_CACHE_RESULT_MISS = 1,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_cache_result;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
+ */
+enum picollo_perf_software_event
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * Wall-clock nanoseconds on a CPU timer.
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_CPU_CLOCK = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * Nanoseconds this task ran (`Software:TaskClock`).
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * All page faults.
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_PAGE_FAULTS = 2,
+#endif
+#if defined(__linux__)
+  /**
+   * Context switches.
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_CONTEXT_SWITCHES = 3,
+#endif
+#if defined(__linux__)
+  /**
+   * Migrations to another CPU.
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_CPU_MIGRATIONS = 4,
+#endif
+#if defined(__linux__)
+  /**
+   * Minor page faults (no I/O).
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_MINOR_PAGE_FAULTS = 5,
+#endif
+#if defined(__linux__)
+  /**
+   * Major page faults (I/O).
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_MAJOR_PAGE_FAULTS = 6,
+#endif
+#if defined(__linux__)
+  /**
+   * Unaligned accesses fixed up by the kernel.
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_ALIGNMENT_FAULTS = 7,
+#endif
+#if defined(__linux__)
+  /**
+   * Instructions emulated by the kernel.
+   */
+  PICOLLO_PERF_SOFTWARE_EVENT_EMULATION_FAULTS = 8,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_software_event;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * How `picollo_perf_session_read` read the counters.
+ */
+enum picollo_perf_read_path
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * Not read yet.
+   */
+  PICOLLO_PERF_READ_PATH_NONE = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * One `read(2)` of the whole group.
+   */
+  PICOLLO_PERF_READ_PATH_SYSCALL = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * `rdpmc` through each counter's mmapped page.
+   */
+  PICOLLO_PERF_READ_PATH_RDPMC = 2,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_read_path;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * Which value `picollo_perf_session_record` puts into each counter's histogram
+ * (`picollo_perf_config.record_kind`).
+ */
+enum picollo_perf_record_kind
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
+   */
+  PICOLLO_PERF_RECORD_KIND_DELTA = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * The delta less the calibrated read overhead, floored at 0 (`corrected`).
+   */
+  PICOLLO_PERF_RECORD_KIND_CORRECTED = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * The unscaled delta (`raw`).
+   */
+  PICOLLO_PERF_RECORD_KIND_RAW_DELTA = 2,
+#endif
+#if defined(__linux__)
+  /**
+   * The current scaled count itself, not a delta.
+   */
+  PICOLLO_PERF_RECORD_KIND_VALUE = 3,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_record_kind;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * The CPU's vendor (`picollo_perf_info.vendor`).
+ */
+enum picollo_cpu_vendor
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * GenuineIntel.
+   */
+  PICOLLO_CPU_VENDOR_INTEL = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * AuthenticAMD or HygonGenuine.
+   */
+  PICOLLO_CPU_VENDOR_AMD = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * Anything else, or not x86-64.
+   */
+  PICOLLO_CPU_VENDOR_OTHER = 2,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_cpu_vendor;
+#endif // __cplusplus
+#endif
+
+#if defined(__linux__)
+/**
+ * The unit a scope records in (`picollo_scope_begin`).
+ */
+enum picollo_time_unit
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  /**
+   * Raw ticks (TSC on x86-64 Linux, else monotonic nanoseconds).
+   */
+  PICOLLO_TIME_UNIT_TICKS = 0,
+#endif
+#if defined(__linux__)
+  /**
+   * Nanoseconds.
+   */
+  PICOLLO_TIME_UNIT_NANOS = 1,
+#endif
+#if defined(__linux__)
+  /**
+   * Microseconds.
+   */
+  PICOLLO_TIME_UNIT_MICROS = 2,
+#endif
+#if defined(__linux__)
+  /**
+   * Milliseconds.
+   */
+  PICOLLO_TIME_UNIT_MILLIS = 3,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_time_unit;
+#endif // __cplusplus
+#endif
+
 /**
  * An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
  * `picollo_histogram_free`. Not thread-safe in the single-writer mode: one thread records
  * at a time and no other thread uses the handle meanwhile.
  */
 typedef struct picollo_histogram picollo_histogram;
+
+#if defined(__linux__)
+/**
+ * A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
+ * `picollo_perf_session_free`. Not thread-safe: it counts the thread that opened it (by
+ * default) and must be used by that thread only.
+ */
+typedef struct picollo_perf_session picollo_perf_session;
+#endif
 
 /**
  * A snapshot of a histogram (opaque): created with `picollo_snapshot_new`, refreshed with
@@ -173,7 +588,9 @@ typedef struct picollo_snapshot picollo_snapshot;
  */
 typedef struct picollo_histogram_config {
   /**
-   * `sizeof(picollo_histogram_config)`: lets the ABI grow without breaking callers.
+   * `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
+   * struct is refused; larger (built against a newer header) is accepted when the fields
+   * this library does not know are zero.
    */
   uint32_t struct_size;
   /**
@@ -186,11 +603,13 @@ typedef struct picollo_histogram_config {
    */
   double relative_error;
   /**
-   * Smallest value counted in a bucket; smaller values count as underflow.
+   * Smallest trackable value, to bucket resolution: values sharing its bucket are counted
+   * inside the range, smaller ones as underflow.
    */
   uint64_t min_trackable;
   /**
-   * Largest value counted in a bucket; larger values count as overflow.
+   * Largest trackable value, to bucket resolution: values sharing its bucket are counted
+   * inside the range, larger ones as overflow.
    */
   uint64_t max_trackable;
   /**
@@ -272,6 +691,243 @@ typedef struct picollo_histogram_info {
    */
   uint32_t reserved;
 } picollo_histogram_info;
+
+#if defined(__linux__)
+/**
+ * Options of a perf session. Start from `picollo_perf_config_default` (which sets
+ * `struct_size`), then change fields. Flags are 0 or 1.
+ */
+typedef struct picollo_perf_config {
+  /**
+   * `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
+   * struct is refused; larger (built against a newer header) is accepted when the fields
+   * this library does not know are zero.
+   */
+  uint32_t struct_size;
+  /**
+   * Whom to count: 0 = the calling thread (default), or a pid/tid.
+   */
+  int32_t pid;
+  /**
+   * Which CPU: -1 = any (default).
+   */
+  int32_t cpu;
+  /**
+   * 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
+   * group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
+   */
+  uint32_t pinned;
+  /**
+   * 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
+   */
+  uint32_t include_kernel;
+  /**
+   * 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
+   */
+  uint32_t enabled;
+  /**
+   * 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
+   * `corrected` deltas subtract it.
+   */
+  uint32_t calibrate;
+  /**
+   * 1 (default): map each hardware counter's page for the rdpmc fast path.
+   */
+  uint32_t rdpmc;
+  /**
+   * Relative error of each counter's histogram (default 0.001). Finite and > 0.
+   */
+  double relative_error;
+  /**
+   * A `picollo_perf_record_kind`: what `picollo_perf_session_record` records.
+   */
+  uint32_t record_kind;
+  /**
+   * Reserved: must be zero.
+   */
+  uint32_t reserved;
+} picollo_perf_config;
+#endif
+
+#if defined(__linux__)
+/**
+ * What `picollo_perf_discover` found on this machine.
+ */
+typedef struct picollo_perf_info {
+  /**
+   * 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
+   */
+  uint32_t present;
+  /**
+   * A `picollo_cpu_vendor`.
+   */
+  uint32_t vendor;
+  /**
+   * 1 when running under a hypervisor.
+   */
+  uint32_t hypervisor;
+  /**
+   * Intel architectural perfmon version (CPUID 0xA); 0 = none.
+   */
+  uint32_t arch_perfmon_version;
+  /**
+   * Fixed counters per logical CPU (0 without a PMU, and on AMD).
+   */
+  uint32_t fixed_counters;
+  /**
+   * Their width in bits.
+   */
+  uint32_t fixed_width;
+  /**
+   * Programmable (general) counters per logical CPU (0 without a PMU).
+   */
+  uint32_t programmable_counters;
+  /**
+   * Their width in bits (0 when unknown).
+   */
+  uint32_t programmable_width;
+  /**
+   * `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
+   * -1 when unreadable or absent.
+   */
+  int32_t rdpmc;
+  /**
+   * `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
+   */
+  int32_t paranoid;
+  /**
+   * 1 when `paranoid` could be read.
+   */
+  uint32_t paranoid_known;
+  /**
+   * errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
+   */
+  int32_t cycles_errno;
+  /**
+   * Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
+   */
+  uint32_t core_pmu_count;
+  /**
+   * Every PMU in sysfs.
+   */
+  uint32_t pmu_count;
+} picollo_perf_info;
+#endif
+
+#if defined(__linux__)
+/**
+ * The change of one counter between the two latest reads.
+ */
+typedef struct picollo_perf_delta {
+  /**
+   * `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
+   */
+  uint64_t raw;
+  /**
+   * `raw` scaled by the interval's enabled/running time; equals `raw` unless
+   * multiplexed, 0 when the counter never ran in the interval.
+   */
+  uint64_t scaled;
+  /**
+   * `scaled` minus the calibrated cost of one read, floored at 0.
+   */
+  uint64_t corrected;
+  /**
+   * Enabled nanoseconds in the interval.
+   */
+  uint64_t enabled;
+  /**
+   * Running nanoseconds in the interval.
+   */
+  uint64_t running;
+} picollo_perf_delta;
+#endif
+
+#if defined(__linux__)
+/**
+ * One counter's state at one read.
+ */
+typedef struct picollo_perf_reading {
+  /**
+   * The kernel's 64-bit count (unscaled).
+   */
+  uint64_t value;
+  /**
+   * Nanoseconds the counter was enabled.
+   */
+  uint64_t enabled;
+  /**
+   * Nanoseconds it was actually on the PMU.
+   */
+  uint64_t running;
+  /**
+   * `value × enabled / running` (equal to `value` unless multiplexed; 0 if it never ran).
+   */
+  uint64_t scaled;
+} picollo_perf_reading;
+#endif
+
+#if defined(__linux__)
+/**
+ * Everything about one counter of an open session (`picollo_perf_session_counter_values`).
+ */
+typedef struct picollo_perf_counter_values {
+  /**
+   * The latest reading.
+   */
+  struct picollo_perf_reading current;
+  /**
+   * The reading before it.
+   */
+  struct picollo_perf_reading previous;
+  /**
+   * `current − previous`.
+   */
+  struct picollo_perf_delta delta;
+  /**
+   * Calibrated cost of one read through the syscall, in this counter's unit (0 when not
+   * calibrated).
+   */
+  uint64_t overhead_syscall;
+  /**
+   * Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
+   */
+  uint64_t overhead_rdpmc;
+  /**
+   * The kernel's id of the counter (its key in a group read).
+   */
+  uint64_t id;
+  /**
+   * 1 when the counter was multiplexed during the latest interval (running < enabled):
+   * `delta.scaled` is then an estimate.
+   */
+  uint32_t multiplexed;
+  /**
+   * 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
+   */
+  uint32_t has_page;
+} picollo_perf_counter_values;
+#endif
+
+#if defined(__linux__)
+/**
+ * Ratios between counters; NaN where a counter is missing or its denominator is 0.
+ */
+typedef struct picollo_perf_derived {
+  /**
+   * Instructions per cycle.
+   */
+  double ipc;
+  /**
+   * Cache misses per cache reference (else LL read misses per LL read access).
+   */
+  double cache_miss_ratio;
+  /**
+   * Branch misses per branch instruction.
+   */
+  double branch_miss_ratio;
+} picollo_perf_derived;
+#endif
 
 /**
  * A percentile and the bucket it was found in.
@@ -400,6 +1056,31 @@ typedef struct picollo_bucket {
   uint64_t count;
 } picollo_bucket;
 
+#if defined(__linux__)
+/**
+ * A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
+ * Treat the fields as private.
+ */
+typedef struct picollo_scope {
+  /**
+   * The histogram it records into; NULL once ended.
+   */
+  struct picollo_histogram *histogram;
+  /**
+   * Ticks at the start.
+   */
+  uint64_t start;
+  /**
+   * A `picollo_time_unit`.
+   */
+  uint32_t unit;
+  /**
+   * Reserved, zero.
+   */
+  uint32_t reserved;
+} picollo_scope;
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -424,7 +1105,8 @@ struct picollo_histogram_config picollo_histogram_config_default(void);
  * value selection or mode.
  *
  * # Safety
- * `config` is NULL or points to a readable config; `out` is NULL or writable.
+ * `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
+ * NULL or writable.
  */
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
@@ -501,8 +1183,8 @@ picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h
  * # Safety
  * `h` is NULL or a live handle; `out` is NULL or writable.
  */
-picollo_status picollo_histogram_info(const struct picollo_histogram *h,
-                                      struct picollo_histogram_info *out);
+picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
+                                          struct picollo_histogram_info *out);
 
 /**
  * Add every count of `src` into `dst` (same relative error, any range and counter width):
@@ -524,6 +1206,375 @@ picollo_status picollo_histogram_add(struct picollo_histogram *dst,
  */
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
+
+#if defined(__linux__)
+/**
+ * The default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
+ * only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
+ * 0.001 recording scaled deltas.
+ */
+struct picollo_perf_config picollo_perf_config_default(void);
+#endif
+
+#if defined(__linux__)
+/**
+ * Create a session with no counters. On success `*out` holds a handle for
+ * `picollo_perf_session_free`.
+ *
+ * Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
+ * `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
+ * error or record kind, non-zero `reserved`.
+ *
+ * # Safety
+ * `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
+ * writable.
+ */
+picollo_status picollo_perf_session_new(const struct picollo_perf_config *config,
+                                        struct picollo_perf_session **out);
+#endif
+
+#if defined(__linux__)
+/**
+ * Free a session: closes its counters and frees its histograms (every handle from
+ * `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
+ *
+ * # Safety
+ * `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
+ */
+void picollo_perf_session_free(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Add a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
+ * before `picollo_perf_session_open`; the first one leads the group.
+ *
+ * Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
+ * session (the message names it) or a session already open. Whether the machine can
+ * count it is known at open (or ask `picollo_perf_counter_supported` first).
+ *
+ * # Safety
+ * `s` is NULL or a live session not used by another thread during the call.
+ */
+picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
+#endif
+
+#if defined(__linux__)
+/**
+ * Add a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
+ * `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
+ * `picollo_perf_session_add_hardware`.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
+                                              uint32_t level,
+                                              uint32_t op,
+                                              uint32_t result);
+#endif
+
+#if defined(__linux__)
+/**
+ * Add a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
+ * as for `picollo_perf_session_add_hardware`.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
+#endif
+
+#if defined(__linux__)
+/**
+ * Add a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
+ * tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
+ * type). The kernel judges it at open: an unknown type or config fails there. Errors as for
+ * `picollo_perf_session_add_hardware`.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
+                                            uint32_t type_,
+                                            uint64_t config,
+                                            uint64_t config1,
+                                            uint64_t config2);
+#endif
+
+#if defined(__linux__)
+/**
+ * Add cycles, instructions and reference cycles (Intel's fixed counters), all or none:
+ * if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Add a counter by name as `picollo_perf_session_counter_name` writes it:
+ * `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
+ * `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
+ *
+ * Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
+ * duplicate or an open session.
+ *
+ * # Safety
+ * `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
+ */
+picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
+#endif
+
+#if defined(__linux__)
+/**
+ * Open every counter as one group (the first leads), map pages for rdpmc, calibrate the
+ * read overhead (per the config) and take a first reading (deltas start at 0).
+ *
+ * Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
+ * `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
+ * vPMU: ENOENT), `PERMISSION_DENIED` (the message gives perf_event_paranoid and what it
+ * allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
+ * type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
+ * counter and the cause. On failure the session stays unopened and unchanged.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Look at the machine: CPUID, the PMUs in sysfs, the rdpmc and perf_event_paranoid
+ * settings and a trial open of cycles. Takes a few system calls (not for a hot path).
+ *
+ * Errors: NULL `out`.
+ *
+ * # Safety
+ * `out` is NULL or writable.
+ */
+picollo_status picollo_perf_discover(struct picollo_perf_info *out);
+#endif
+
+#if defined(__linux__)
+/**
+ * Discovery as one line, snprintf-style (see `picollo_summary_table` for the buffer
+ * rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine without
+ * one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
+ *
+ * # Safety
+ * `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
+ */
+picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
+#endif
+
+#if defined(__linux__)
+/**
+ * Whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
+ * `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
+ * thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
+ * return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
+ * the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
+ * PMU…)".
+ *
+ * Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
+ *
+ * # Safety
+ * `name` is NULL or a NUL-terminated string.
+ */
+picollo_status picollo_perf_counter_supported(const char *name);
+#endif
+
+#if defined(__linux__)
+/**
+ * Read every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
+ * page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
+ * reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
+ * `picollo_perf_read_path` taken.
+ *
+ * Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
+ * `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
+ *
+ * # Safety
+ * `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
+ */
+picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
+                                         uint32_t force_syscall,
+                                         uint32_t *path);
+#endif
+
+#if defined(__linux__)
+/**
+ * The latest deltas, one per counter in the order they were added, into `out[0..n)`.
+ * `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
+ * (when `n` is smaller: nothing is written to `out`).
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
+ * `n` is 0); `count` is NULL or writable.
+ */
+picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
+                                           struct picollo_perf_delta *out,
+                                           size_t n,
+                                           size_t *count);
+#endif
+
+#if defined(__linux__)
+/**
+ * Record each counter's latest value of the configured kind (`picollo_perf_config.
+ * record_kind`, by default the scaled delta) into its histogram.
+ *
+ * Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
+ * by another thread during the call.
+ */
+picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Record each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
+ * histogram.
+ *
+ * # Safety
+ * As `picollo_perf_session_record`.
+ */
+picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
+#endif
+
+#if defined(__linux__)
+/**
+ * Start counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
+ * `OS_ERROR` if the ioctl fails.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Stop counting (the whole group); readings keep their last values. Errors as for
+ * `picollo_perf_session_enable`.
+ *
+ * # Safety
+ * As `picollo_perf_session_add_hardware`.
+ */
+picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Zero the kernel's counts and every counter's histogram, and rebase the readings (deltas
+ * 0). Errors as for `picollo_perf_session_enable`.
+ *
+ * # Safety
+ * As `picollo_perf_session_record`.
+ */
+picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
+#endif
+
+#if defined(__linux__)
+/**
+ * Whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
+ * else 0.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` is NULL or writable.
+ */
+picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
+#endif
+
+#if defined(__linux__)
+/**
+ * Number of counters added so far (open or not).
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` is NULL or writable.
+ */
+picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s,
+                                                  size_t *out);
+#endif
+
+#if defined(__linux__)
+/**
+ * The name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
+ * snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
+ * length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
+ * past the end.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
+ * NULL or writable.
+ */
+picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s,
+                                                 size_t index,
+                                                 char *buf,
+                                                 size_t len,
+                                                 size_t *needed);
+#endif
+
+#if defined(__linux__)
+/**
+ * Readings, delta, calibrated overheads and flags of counter `index` of an open session.
+ *
+ * Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` is NULL or writable.
+ */
+picollo_status picollo_perf_session_counter_values(const struct picollo_perf_session *s,
+                                                   size_t index,
+                                                   struct picollo_perf_counter_values *out);
+#endif
+
+#if defined(__linux__)
+/**
+ * The histogram of counter `index`: a BORROWED handle, usable with every
+ * `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
+ * It exists from the moment the counter is added, is owned by the session and stays
+ * valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
+ * Like the session, it is used by one thread at a time.
+ *
+ * Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` is NULL or writable.
+ */
+picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
+                                                      size_t index,
+                                                      struct picollo_histogram **out);
+#endif
+
+#if defined(__linux__)
+/**
+ * IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the session lacks
+ * a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not open.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` is NULL or writable.
+ */
+picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
+                                            struct picollo_perf_derived *out);
+#endif
+
+#if defined(__linux__)
+/**
+ * The same ratios over the means of the counters' histograms (every recorded interval).
+ * Works before open too (NaN everywhere while the histograms are empty).
+ *
+ * # Safety
+ * `s` is NULL or a live session; `out` is NULL or writable.
+ */
+picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
+                                                  struct picollo_perf_derived *out);
+#endif
 
 /**
  * The percentile at `rank` (percent, 0..100).
@@ -754,6 +1805,111 @@ picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        char *buf,
                                        size_t len,
                                        size_t *needed);
+
+#if defined(__linux__)
+/**
+ * Ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
+ * monotonic nanoseconds. Never fails.
+ */
+uint64_t picollo_ticks(void);
+#endif
+
+#if defined(__linux__)
+/**
+ * Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
+ */
+uint64_t picollo_ticks_begin(void);
+#endif
+
+#if defined(__linux__)
+/**
+ * Ticks at the end of a region: the region completes first (`rdtscp; lfence`).
+ */
+uint64_t picollo_ticks_end(void);
+#endif
+
+#if defined(__linux__)
+/**
+ * `CLOCK_MONOTONIC` in nanoseconds.
+ */
+uint64_t picollo_monotonic_nanos(void);
+#endif
+
+#if defined(__linux__)
+/**
+ * Ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
+ * first call takes that long), 10^9 when ticks are monotonic nanoseconds.
+ */
+uint64_t picollo_tick_frequency(void);
+#endif
+
+#if defined(__linux__)
+/**
+ * Ticks → nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
+ * for any tick count (10^6 s of ticks converts exactly).
+ */
+uint64_t picollo_ticks_to_nanos(uint64_t ticks);
+#endif
+
+#if defined(__linux__)
+/**
+ * `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
+ * intermediate overflow; 0 when `frequency` is 0.
+ */
+uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_second);
+#endif
+
+#if defined(__linux__)
+/**
+ * Start measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
+ * `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
+ * first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
+ * a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
+ * another thread) when the scope ends.
+ */
+struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
+#endif
+
+#if defined(__linux__)
+/**
+ * End a scope: record the elapsed time into its histogram once, write it to `*elapsed`
+ * (if not NULL) and mark the scope ended.
+ *
+ * Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
+ * already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
+ *
+ * # Safety
+ * `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
+ * still live and not used by another thread; `elapsed` is NULL or writable.
+ */
+picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed);
+#endif
+
+#if defined(__linux__)
+/**
+ * A chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
+ * ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
+ */
+uint64_t picollo_add_chain(uint64_t blocks);
+#endif
+
+#if defined(__linux__)
+/**
+ * Pin the calling thread to CPU `cpu` (`sched_setaffinity`).
+ *
+ * Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
+ * `OS_ERROR` otherwise.
+ */
+picollo_status picollo_pin_thread(uint32_t cpu);
+#endif
+
+#if defined(__linux__)
+/**
+ * Set the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
+ * (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
+ */
+picollo_status picollo_set_thread_nice(int32_t nice);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -7,7 +7,6 @@ bash scripts/setup.sh >/dev/null
 cargo build -q --release -p picollo-ffi
 python3 python-demo/demo.py --plot python-demo/out/percentiles.png
 echo
-echo "Percentile plot: python-demo/out/percentiles.png"
 if [ -f python-demo/perf_demo.py ]; then
   echo
   python3 python-demo/perf_demo.py

@@ -119,13 +119,15 @@ impl Config {
         self
     }
 
-    /// Set the smallest value counted in a bucket; smaller ones go to the underflow count.
+    /// Set the smallest value counted in a bucket. The range is kept to bucket resolution:
+    /// values sharing `min`'s bucket are counted inside, smaller ones as underflow.
     pub const fn with_min(mut self, min_trackable: u64) -> Self {
         self.min_trackable = min_trackable;
         self
     }
 
-    /// Set the largest value counted in a bucket; larger ones go to the overflow count.
+    /// Set the largest value counted in a bucket. Values sharing `max`'s bucket are counted
+    /// inside, larger ones as overflow.
     pub const fn with_max(mut self, max_trackable: u64) -> Self {
         self.max_trackable = max_trackable;
         self

@@ -31,8 +31,8 @@ impl core::fmt::Display for MergeError {
             MergeError::LayoutMismatch { this, other } => write!(
                 f,
                 "cannot combine histograms of different precision ({:.4}% and {:.4}%)",
-                this * 100.0,
-                other * 100.0
+                percent_half_up(this),
+                percent_half_up(other)
             ),
             MergeError::WouldGoNegative {
                 logical_index: Some(i),
@@ -50,6 +50,12 @@ impl core::fmt::Display for MergeError {
     }
 }
 
+/// A relative error in percent, rounded half up to 4 decimals as the reports print it
+/// (0.78125 % → 0.7813 %; `{:.4}` alone rounds that tie to even, 0.7812 %).
+fn percent_half_up(relative_error: f64) -> f64 {
+    crate::fmath::round(relative_error * 1e6) / 1e4
+}
+
 #[cfg(feature = "std")]
 impl std::error::Error for MergeError {}
 
@@ -60,7 +66,7 @@ impl std::error::Error for MergeError {}
 ///
 /// Values outside `[min_trackable, max_trackable]` (to bucket resolution) are counted as
 /// underflow or overflow; recording never fails and never panics.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Histogram<C: Counter, S> {
     layout: Layout,
     first_index: usize,
@@ -381,6 +387,48 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
                 other: other.layout.relative_error(),
             })
         }
+    }
+}
+
+impl<C: Counter, const N: usize> Histogram<C, [C; N]> {
+    /// A histogram over an owned array, usable in `const` and `static` items (no allocator):
+    ///
+    /// ```
+    /// use picollo::{Config, ConfigError, Histogram};
+    /// const CFG: Config = Config::new().with_relative_error(0.01).with_range(10_000, 30_000);
+    /// const LEN: usize = CFG.storage_len();
+    /// static EMPTY: Result<Histogram<u32, [u32; LEN]>, ConfigError> = Histogram::new_array(CFG);
+    /// let mut h = EMPTY.clone().unwrap();
+    /// h.record(24_900);
+    /// assert_eq!(h.total_count(), 1);
+    /// ```
+    ///
+    /// `N` must be `config.storage_len()`.
+    pub const fn new_array(config: Config) -> Result<Self, ConfigError> {
+        let layout = match config.validate() {
+            Ok(layout) => layout,
+            Err(e) => return Err(e),
+        };
+        let expected = config.storage_len();
+        if N != expected {
+            return Err(ConfigError::StorageLength {
+                expected,
+                actual: N,
+            });
+        }
+        Ok(Histogram {
+            layout,
+            first_index: layout.index(config.min_trackable()),
+            min_trackable: config.min_trackable(),
+            max_trackable: config.max_trackable(),
+            selection: config.value_selection(),
+            underflow: 0,
+            overflow: 0,
+            saturated: 0,
+            resets: 0,
+            counts: [C::ZERO; N],
+            _counter: PhantomData,
+        })
     }
 }
 

@@ -74,8 +74,14 @@ impl Layout {
         };
         // The first bucket of block 2 is [2B, 2B + 2): its midpoint is off by at most 1 for a
         // value near 2B, a relative error of 1 / 2B = 0.5 / B. So B = 0.5 / e, rounded up to a
-        // power of two so that dividing by B is a shift. The cast truncates, i.e. floors.
-        let block_size = ((0.5 / e) as u64).next_power_of_two();
+        // power of two so that dividing by B is a shift. Rounding 0.5 / e up (not down, as
+        // the original does) keeps the guarantee: 0.5 / B <= e for every accepted e.
+        let exact = 0.5 / e;
+        let mut ceil = exact as u64;
+        if (ceil as f64) < exact {
+            ceil += 1;
+        }
+        let block_size = ceil.next_power_of_two();
         Layout {
             block_scale: block_size.trailing_zeros(),
         }
@@ -119,14 +125,13 @@ impl Layout {
     #[inline(always)]
     pub const fn index(&self, v: u64) -> usize {
         let scale = self.block_scale;
-        // Bit width of v / B: 0 for v < B (block 0), then one block per extra bit.
-        let block = 64 - (v >> scale).leading_zeros();
-        // Blocks 0 and 1 both keep every bit (step 1); block k >= 1 drops k - 1 low bits.
-        // `(block != 0) as u32` compiles to a flag, not a branch.
-        let step = block - (block != 0) as u32;
-        // Position inside the block: the next `scale` bits below the leading one.
-        let within = (v >> step) & ((1 << scale) - 1);
-        ((block as usize) << scale) + within as usize
+        // Block k >= 1 holds [2^(k-1)·B, 2^k·B) in steps of 2^(k-1), so v >> (k - 1) lies
+        // in [B, 2B): the position in the block plus B. The index k·B + (v >> (k - 1)) - B
+        // is then step·B + (v >> step), with step = k - 1 = ilog2(v) - scale.
+        // Or-ing in B gives step 0 below 2B (blocks 0 and 1, where index = v), never a
+        // negative step, and a nonzero operand: ilog2 is one instruction, no zero check.
+        let step = (v | (1 << scale)).ilog2() - scale;
+        ((step as usize) << scale) + (v >> step) as usize
     }
 
     /// The bucket with logical index `index`; `None` past the last one.
@@ -205,6 +210,17 @@ mod tests {
     }
 
     #[test]
+    fn guaranteed_error_never_exceeds_the_requested_one() {
+        // 0.5 / 0.00775 = 64.5: flooring would give B = 64, i.e. 0.78125 % > 0.775 %.
+        assert_eq!(Layout::clamped(0.00775).block_size(), 128);
+        for e in [
+            1e-6, 3.3e-6, 0.0001, 0.00775, 0.0078125, 0.01, 0.03, 0.0999, 0.1,
+        ] {
+            assert!(Layout::clamped(e).relative_error() <= e, "e={e}");
+        }
+    }
+
+    #[test]
     fn buckets_tile_the_value_space_without_gaps() {
         for layout in every_scale() {
             let mut expected_lower = 0u64;
@@ -263,6 +279,42 @@ mod tests {
                     let err = (bucket.midpoint() as f64 - v as f64).abs() / v as f64;
                     assert!(err <= layout.relative_error(), "v={v} err={err}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn index_matches_the_seeds_formula() {
+        // The seed's HdrBuckets.GetLogicalIndexForValue, kept as the reference model.
+        fn seed_index(scale: u32, v: u64) -> usize {
+            let block = 64 - (v >> scale).leading_zeros();
+            let step = block - (block != 0) as u32;
+            let within = (v >> step) & ((1 << scale) - 1);
+            ((block as usize) << scale) + within as usize
+        }
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for layout in every_scale() {
+            let scale = layout.block_scale;
+            let edges = (0..64).flat_map(|bit| {
+                let p = 1u64 << bit;
+                [
+                    p - 1,
+                    p,
+                    p + 1,
+                    p | (p - 1),
+                    u64::MAX >> bit,
+                    (u64::MAX >> bit) - 1,
+                ]
+            });
+            let small = 0..4 * layout.block_size();
+            let random = (0..20_000).map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed >> (seed % 64)
+            });
+            for v in edges.chain(small).chain(random) {
+                assert_eq!(layout.index(v), seed_index(scale, v), "scale {scale} v={v}");
             }
         }
     }

@@ -41,11 +41,17 @@ mod fmath;
 pub mod histogram;
 pub mod iter;
 pub mod layout;
+#[cfg(picollo_native)]
+mod native;
 mod numfmt;
 pub mod percentile;
+#[cfg(all(feature = "perf", target_os = "linux"))]
+pub mod perf;
 mod report;
 pub mod snapshot;
 pub mod summary;
+#[cfg(all(feature = "std", target_os = "linux"))]
+pub mod time;
 pub mod view;
 
 pub use config::{Config, ConfigError, ValueSelection};

@@ -65,7 +65,7 @@ impl Display for Rank {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let v = self.0;
         let mut buf = Buf::<400>::new();
-        write!(buf, "{v:.4}")?;
+        write_four_decimals(&mut buf, v)?;
         let shown = trim_zeros(buf.as_str()).parse::<f64>().unwrap_or(v);
         // 99.99999 must not read as 100, nor 0.00001 as 0: print those in full.
         if (shown == 100.0 || shown == 0.0) && shown != v {
@@ -74,6 +74,21 @@ impl Display for Rank {
         }
         f.pad(trim_zeros(buf.as_str()))
     }
+}
+
+/// `v` with 4 decimals, a tie rounded away from zero on the decimal the rank stands for, as
+/// the seed prints it: a bucket rank of 9.19135 % shows as 9.1914. `{:.4}` would round the
+/// binary approximation instead, which lies just below the tie (9.1913). The nudge of 1e-13
+/// is far above the few ulps of noise in a computed rank and far below its 1e-4 resolution.
+fn write_four_decimals(w: &mut dyn Write, v: f64) -> fmt::Result {
+    if v.is_nan() || v.abs() >= 1e12 {
+        // NaN, infinities and huge values: nothing to nudge.
+        return write!(w, "{v:.4}");
+    }
+    let scaled = crate::fmath::round(v * 10_000.0 * (1.0 + 1e-13));
+    let n = scaled.abs() as u64;
+    let sign = if scaled < 0.0 { "-" } else { "" };
+    write!(w, "{sign}{}.{:04}", n / 10_000, n % 10_000)
 }
 
 fn trim_zeros(s: &str) -> &str {
@@ -186,6 +201,11 @@ mod tests {
         assert_eq!(format!("{}", Rank(23.6734)), "23.6734");
         assert_eq!(format!("{}", Rank(100.0)), "100");
         assert_eq!(format!("{}", Rank(99.999_999)), "99.999999");
+        // Ties round away from zero in decimal, as in the seed's bucket percentiles.
+        assert_eq!(format!("{}", Rank(91_913.5 / 1e6 * 100.0)), "9.1914");
+        assert_eq!(format!("{}", Rank(728_368.5 / 1e6 * 100.0)), "72.8369");
+        assert_eq!(format!("{}", Rank(408_359.5 / 1e6 * 100.0)), "40.836");
+        assert_eq!(format!("{}", Rank(9.19134)), "9.1913");
     }
 
     #[test]

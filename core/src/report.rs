@@ -143,7 +143,7 @@ impl Summary {
     /// The Markdown table: a `##### title` line (omitted when `title` is empty), one row
     /// per standard rank (`| Percentile | Value | ± | Count |`, Count being the count the
     /// rank points at), Underflow/Overflow/Saturated rows when non-zero, then Mean/StDev,
-    /// Precision/Total and Range Min/Max.
+    /// Precision/Total and Range Min/Max (omitted for the full `0..=u64::MAX` range).
     pub fn write_table(&self, w: &mut dyn Write, title: &str) -> fmt::Result {
         use Align::*;
         let mut t = Table::new(
@@ -185,6 +185,10 @@ impl Summary {
             &|c| c.write_str("Total:"),
             &|c| write!(c, "{}", Grouped(self.total)),
         ])?;
+        // The full u64 range says nothing (and its 26-digit maximum would widen the table).
+        if self.min_trackable == 0 && self.max_trackable == u64::MAX {
+            return t.write(title, w);
+        }
         t.row([
             &|c| c.write_str("Range Min:"),
             &|c| write!(c, "{}", Grouped(self.min_trackable)),

@@ -12,6 +12,7 @@ use crate::view::View;
 /// holds what was recorded since the previous update. If the source was reset in between,
 /// the delta is what was recorded since that reset (counts recorded between the previous
 /// update and the reset are gone with the reset).
+#[derive(Clone, Debug)]
 pub struct Snapshot<C: Counter, S> {
     current: Histogram<C, S>,
     previous: S,
@@ -51,7 +52,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
 
     /// Refresh from `source` (which must have this snapshot's configuration). With `deltas`,
     /// the snapshot holds the counts recorded since the previous update; without, the full
-    /// counts.
+    /// counts. The source's current value selection is taken over too.
     pub fn update(&mut self, source: &View<'_, C>, deltas: bool) -> Result<(), ConfigError> {
         let dst_view = self.current.view();
         if source.counts.len() != dst_view.counts.len()

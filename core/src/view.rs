@@ -100,6 +100,9 @@ impl<'a, C: Counter> View<'a, C> {
     /// and with one total.
     pub fn percentiles(&self, ranks: &[f64], out: &mut [Percentile]) -> Result<(), QueryError> {
         check_ranks(ranks, out.len())?;
+        if ranks.is_empty() {
+            return Ok(()); // nothing asked, nothing to refuse, even when empty
+        }
         let total = self.total_wide();
         if total == 0 {
             return Err(QueryError::Empty);
@@ -111,6 +114,9 @@ impl<'a, C: Counter> View<'a, C> {
     /// Values only, for many ranks in one walk (same rules as [`View::percentiles`]).
     pub fn percentile_values(&self, ranks: &[f64], out: &mut [u64]) -> Result<(), QueryError> {
         check_ranks(ranks, out.len())?;
+        if ranks.is_empty() {
+            return Ok(());
+        }
         let total = self.total_wide();
         if total == 0 {
             return Err(QueryError::Empty);

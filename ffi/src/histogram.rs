@@ -11,16 +11,20 @@ use crate::types::{picollo_histogram_info, picollo_mode};
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_histogram_config {
-    /// `sizeof(picollo_histogram_config)`: lets the ABI grow without breaking callers.
+    /// `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
+    /// struct is refused; larger (built against a newer header) is accepted when the fields
+    /// this library does not know are zero.
     pub struct_size: u32,
     /// Counter width: 32 or 64 bits.
     pub counter_bits: u32,
     /// Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
     /// outside [1e-6, 0.1] are clamped.
     pub relative_error: f64,
-    /// Smallest value counted in a bucket; smaller values count as underflow.
+    /// Smallest trackable value, to bucket resolution: values sharing its bucket are counted
+    /// inside the range, smaller ones as underflow.
     pub min_trackable: u64,
-    /// Largest value counted in a bucket; larger values count as overflow.
+    /// Largest trackable value, to bucket resolution: values sharing its bucket are counted
+    /// inside the range, larger ones as overflow.
     pub max_trackable: u64,
     /// A `picollo_value_selection` value.
     pub value_selection: u32,
@@ -117,19 +121,51 @@ pub(crate) fn merge_error(e: MergeError) -> Failure {
     (status, e.to_string())
 }
 
+/// Read a caller's config, honouring its `struct_size`: smaller than this library's struct is
+/// refused; larger (a caller built against a newer header) is accepted only when every byte
+/// this library does not know is zero, as the kernel does for `perf_event_attr`.
+///
+/// # Safety
+/// `config` is NULL or points to `config->struct_size` readable bytes (at least 4).
+pub(crate) unsafe fn read_config(
+    config: *const picollo_histogram_config,
+) -> Result<picollo_histogram_config, Failure> {
+    if config.is_null() {
+        return Err(crate::status::null("config"));
+    }
+    // Read only the size first: a caller's older, smaller struct must not be read past.
+    // SAFETY: config is non-NULL and its first field, a u32, is always readable.
+    let struct_size = unsafe { config.cast::<u32>().read() };
+    let size = struct_size as usize;
+    let ours = CONFIG_SIZE as usize;
+    if size < ours {
+        return Err(struct_size_error(struct_size));
+    }
+    if size > ours {
+        // SAFETY: the caller promises struct_size readable bytes.
+        let extra =
+            unsafe { std::slice::from_raw_parts(config.cast::<u8>().add(ours), size - ours) };
+        if extra.iter().any(|&b| b != 0) {
+            return Err(struct_size_error(struct_size));
+        }
+    }
+    // SAFETY: at least sizeof(picollo_histogram_config) readable bytes, checked above.
+    Ok(unsafe { config.read() })
+}
+
+fn struct_size_error(size: u32) -> Failure {
+    (
+        picollo_status::StructSize,
+        format!(
+            "struct_size is {size} but this library's picollo_histogram_config has {CONFIG_SIZE} \
+             bytes (a larger struct is accepted only if the fields this library does not know \
+             are zero): initialise it with picollo_histogram_config_default()"
+        ),
+    )
+}
+
 /// Validate a C config into a core `Config` and the counter width.
 pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u32), Failure> {
-    if cfg.struct_size != CONFIG_SIZE {
-        return Err((
-            picollo_status::StructSize,
-            format!(
-                "struct_size is {} but this library's picollo_histogram_config has {} bytes: \
-                 initialise it with picollo_histogram_config_default() and use the header \
-                 that matches the library",
-                cfg.struct_size, CONFIG_SIZE
-            ),
-        ));
-    }
     if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
         return Err(invalid(format!(
             "counter_bits is {}: it must be 32 or 64",
@@ -168,7 +204,8 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
 /// value selection or mode.
 ///
 /// # Safety
-/// `config` is NULL or points to a readable config; `out` is NULL or writable.
+/// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
+/// NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_new(
     config: *const picollo_histogram_config,
@@ -177,10 +214,10 @@ pub unsafe extern "C" fn picollo_histogram_new(
     guard(|| {
         status_of((|| {
             // SAFETY: per this function's contract.
-            let cfg = unsafe { as_ref(config, "config") }?;
+            let cfg = unsafe { read_config(config) }?;
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
-            let (config, bits) = parse_config(cfg)?;
+            let (config, bits) = parse_config(&cfg)?;
             let inner = if bits == 32 {
                 Inner::U32(Histogram::new(config).map_err(config_error)?)
             } else {
@@ -323,7 +360,7 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn picollo_histogram_info(
+pub unsafe extern "C" fn picollo_histogram_get_info(
     h: *const picollo_histogram,
     out: *mut picollo_histogram_info,
 ) -> picollo_status {

@@ -7,20 +7,44 @@
 //!   by `picollo_last_error_message()`; outputs go through pointers written on success;
 //! - the hot paths (`picollo_histogram_record*`) return nothing and never fail;
 //! - text goes into caller buffers, snprintf-style, with the needed size reported;
-//! - no panic crosses the boundary: every body runs under `catch_unwind`.
+//! - no panic crosses the boundary: every body runs under `catch_unwind`;
+//! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
+//!
+//! The modules are `pub(crate)` so that `ffi/benches` can compile this file as a module
+//! and glob-import them at its root, where their `crate::…` paths expect them.
 
-mod histogram;
-mod query;
-mod snapshot;
-mod status;
-mod text;
-mod types;
+pub(crate) mod histogram;
+#[cfg(target_os = "linux")]
+pub(crate) mod perf;
+#[cfg(target_os = "linux")]
+pub(crate) mod perf_info;
+#[cfg(target_os = "linux")]
+pub(crate) mod perf_read;
+#[cfg(target_os = "linux")]
+pub(crate) mod perf_types;
+pub(crate) mod query;
+pub(crate) mod snapshot;
+pub(crate) mod status;
+pub(crate) mod text;
+#[cfg(target_os = "linux")]
+pub(crate) mod time;
+pub(crate) mod types;
 
 pub use histogram::*;
+#[cfg(target_os = "linux")]
+pub use perf::*;
+#[cfg(target_os = "linux")]
+pub use perf_info::*;
+#[cfg(target_os = "linux")]
+pub use perf_read::*;
+#[cfg(target_os = "linux")]
+pub use perf_types::*;
 pub use query::*;
 pub use snapshot::*;
 pub use status::{picollo_last_error_message, picollo_status, picollo_status_str};
 pub use text::*;
+#[cfg(target_os = "linux")]
+pub use time::*;
 pub use types::*;
 
 /// Major ABI version: bumped on incompatible changes.

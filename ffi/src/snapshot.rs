@@ -30,7 +30,7 @@ impl picollo_snapshot {
 
 fn mismatch() -> Failure {
     (
-        picollo_status::InvalidArgument,
+        picollo_status::LayoutMismatch,
         "the histogram does not have this snapshot's configuration (relative error, range \
          and counter width must match the histogram the snapshot was made from)"
             .to_string(),

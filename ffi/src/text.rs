@@ -29,7 +29,21 @@ unsafe fn emit(
     })
 }
 
+/// A report over a caller-filled struct failed to render. The report cells have a fixed
+/// capacity that every summary a histogram produces fits, so this means the caller passed
+/// fields no histogram yields (e.g. a mean of 1e100, or Δ% between 1e-300 and 1): an
+/// invalid argument, not an internal error.
 fn fmt_failed(_: std::fmt::Error) -> Failure {
+    (
+        picollo_status::InvalidArgument,
+        "the summary or percentile holds values no histogram produces (mean, stdev, \
+         precision or a ratio between two summaries too large to render)"
+            .to_string(),
+    )
+}
+
+/// A report over a summary the library computed itself failed to render: a bug.
+fn fmt_internal(_: std::fmt::Error) -> Failure {
     (
         picollo_status::Panic,
         "formatting failed unexpectedly".to_string(),
@@ -183,7 +197,7 @@ pub unsafe extern "C" fn picollo_histogram_table(
             let h = as_ref(h, "h")?;
             let title = as_str(title, "title")?;
             let s = dispatch_view!(h.view(), v => v.summary());
-            s.write_table(out, title).map_err(fmt_failed)
+            s.write_table(out, title).map_err(fmt_internal)
         })
     }
 }

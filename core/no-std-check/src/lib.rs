@@ -11,8 +11,11 @@ const CONFIG: Config = Config::new()
     .with_range(10_000, 30_000);
 const LEN: usize = CONFIG.storage_len();
 
-/// A histogram in a `static`, sized at compile time.
-static mut COUNTS: [u32; LEN] = [0; LEN];
+/// A histogram in a `static`, built and sized at compile time.
+static mut HISTOGRAM: Histogram<u32, [u32; LEN]> = match Histogram::new_array(CONFIG) {
+    Ok(h) => h,
+    Err(_) => panic!("the configuration is valid and LEN is its storage length"),
+};
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
@@ -44,19 +47,21 @@ pub unsafe extern "C" fn nostd_table(values: *const u64, n: usize, out: *mut u8,
     }
 }
 
-/// Records into the histogram held in a `static` and returns its total.
+/// Records into the histogram held in a `static` and returns its running total (values
+/// inside the range recorded so far by every call).
 #[no_mangle]
 pub extern "C" fn nostd_static_record(v: u64) -> u64 {
     // SAFETY: this check crate is single-threaded by contract; the static is only reached here.
-    let counts = unsafe { &mut *core::ptr::addr_of_mut!(COUNTS) };
-    match Histogram::<u32, &mut [u32]>::from_storage(CONFIG, &mut counts[..]) {
-        Ok(mut h) => {
-            h.record(v);
-            h.total_count()
-        }
-        Err(_) => 0,
-    }
+    let h = unsafe { &mut *core::ptr::addr_of_mut!(HISTOGRAM) };
+    h.record(v);
+    h.total_count()
 }
+
+/// The precompiled `core` names Rust's unwinding personality routine in its unwind tables.
+/// This crate panics with abort, so nothing ever unwinds and the routine is never called,
+/// but a C linker still wants the symbol: a `no_std` static library provides it itself.
+#[no_mangle]
+pub extern "C" fn rust_eh_personality() {}
 
 struct SliceWriter<'a> {
     buf: &'a mut [u8],

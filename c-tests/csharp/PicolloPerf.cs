@@ -1,0 +1,433 @@
+// Picollo.Perf for .NET: perf_event counter sessions, discovery, timers, scopes and CPU
+// helpers of libpicollo (Linux), on top of Picollo.cs.
+//
+//   using (var s = new PerfSession().Add("Software:TaskClock").Open())
+//   {
+//       for (int i = 0; i < 1000; i++) { s.Read(); Clock.AddChain(100); s.Read(); s.Record(); }
+//       Console.Write(s.Histogram(0).Table(s.Name(0)));   // borrowed: freed with the session
+//   }
+//   using (Scope.Begin(histogram, TimeUnit.Micros)) { Work(); }   // recorded on Dispose
+
+using System;
+using System.Collections.Generic;
+using System.Runtime.InteropServices;
+
+namespace Picollo.Perf
+{
+    /// <summary>picollo_perf_hardware_event (PERF_COUNT_HW_*).</summary>
+    public enum HardwareEvent : uint
+    {
+        CpuCycles = 0, Instructions = 1, CacheReferences = 2, CacheMisses = 3, BranchInstructions = 4,
+        BranchMisses = 5, BusCycles = 6, StalledCyclesFrontend = 7, StalledCyclesBackend = 8, RefCpuCycles = 9,
+    }
+
+    /// <summary>picollo_perf_software_event (PERF_COUNT_SW_*): counted by the kernel.</summary>
+    public enum SoftwareEvent : uint
+    {
+        CpuClock = 0, TaskClock = 1, PageFaults = 2, ContextSwitches = 3, CpuMigrations = 4,
+        MinorPageFaults = 5, MajorPageFaults = 6, AlignmentFaults = 7, EmulationFaults = 8,
+    }
+
+    public enum CacheLevel : uint { L1D = 0, L1I = 1, LL = 2, DTLB = 3, ITLB = 4, BPU = 5, NODE = 6 }
+    public enum CacheOp : uint { Read = 0, Write = 1, Prefetch = 2 }
+    public enum CacheResult : uint { Access = 0, Miss = 1 }
+
+    /// <summary>picollo_perf_read_path.</summary>
+    public enum ReadPath : uint { None = 0, Syscall = 1, Rdpmc = 2 }
+
+    /// <summary>picollo_perf_record_kind: what Record puts into the histograms.</summary>
+    public enum RecordKind : uint { Delta = 0, Corrected = 1, RawDelta = 2, Value = 3 }
+
+    /// <summary>picollo_time_unit.</summary>
+    public enum TimeUnit : uint { Ticks = 0, Nanos = 1, Micros = 2, Millis = 3 }
+
+    public enum CpuVendor : uint { Intel = 0, Amd = 1, Other = 2 }
+
+    // ---------------------------------------------------------------------------------------
+    // Blittable mirrors of the C structs (checked against the C layout by run.sh).
+    // ---------------------------------------------------------------------------------------
+
+    /// <summary>picollo_perf_config (48 bytes). Start from <see cref="Default"/>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PerfConfig
+    {
+        public uint StructSize;
+        public int Pid;
+        public int Cpu;
+        public uint Pinned;
+        public uint IncludeKernel;
+        public uint Enabled;
+        public uint Calibrate;
+        public uint Rdpmc;
+        public double RelativeError;
+        public uint RecordKind;
+        public uint Reserved;
+
+        public static PerfConfig Default { get { return PerfNative.picollo_perf_config_default(); } }
+    }
+
+    /// <summary>picollo_perf_reading.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Reading
+    {
+        public ulong Value;
+        public ulong Enabled;
+        public ulong Running;
+        public ulong Scaled;
+    }
+
+    /// <summary>picollo_perf_delta.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Delta
+    {
+        public ulong Raw;
+        public ulong Scaled;
+        public ulong Corrected;
+        public ulong Enabled;
+        public ulong Running;
+
+        public bool Multiplexed { get { return Running < Enabled; } }
+    }
+
+    /// <summary>picollo_perf_counter_values.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CounterValues
+    {
+        public Reading Current;
+        public Reading Previous;
+        public Delta Delta;
+        public ulong OverheadSyscall;
+        public ulong OverheadRdpmc;
+        public ulong Id;
+        public uint Multiplexed;
+        public uint HasPage;
+    }
+
+    /// <summary>picollo_perf_derived: NaN where a counter is missing.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Derived
+    {
+        public double Ipc;
+        public double CacheMissRatio;
+        public double BranchMissRatio;
+    }
+
+    /// <summary>picollo_perf_info.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PmuInfo
+    {
+        public uint Present;
+        public uint Vendor;
+        public uint Hypervisor;
+        public uint ArchPerfmonVersion;
+        public uint FixedCounters;
+        public uint FixedWidth;
+        public uint ProgrammableCounters;
+        public uint ProgrammableWidth;
+        public int Rdpmc;
+        public int Paranoid;
+        public uint ParanoidKnown;
+        public int CyclesErrno;
+        public uint CorePmuCount;
+        public uint PmuCount;
+    }
+
+    /// <summary>picollo_scope.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct ScopeData
+    {
+        public IntPtr Histogram;
+        public ulong Start;
+        public uint Unit;
+        public uint Reserved;
+    }
+
+    public static class PerfNative
+    {
+        const string Lib = "picollo";
+        const CallingConvention Cdecl = CallingConvention.Cdecl;
+
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern PerfConfig picollo_perf_config_default();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_new(ref PerfConfig config, out SessionHandle session);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_perf_session_free(IntPtr s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_hardware(SessionHandle s, uint id);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_cache(SessionHandle s, uint level, uint op, uint result);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_software(SessionHandle s, uint id);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_raw(SessionHandle s, uint type, ulong config, ulong config1, ulong config2);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_fixed(SessionHandle s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_named(SessionHandle s, byte[] name);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_open(SessionHandle s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_read(SessionHandle s, uint forceSyscall, out uint path);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_deltas(SessionHandle s, [Out] Delta[] output, UIntPtr n, out UIntPtr count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_record(SessionHandle s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_record_kind(SessionHandle s, uint kind);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_enable(SessionHandle s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_disable(SessionHandle s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_reset(SessionHandle s);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_is_open(SessionHandle s, out uint open);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_counter_count(SessionHandle s, out UIntPtr count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_counter_name(SessionHandle s, UIntPtr index, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_counter_values(SessionHandle s, UIntPtr index, out CounterValues values);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_counter_histogram(SessionHandle s, UIntPtr index, out IntPtr histogram);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_derived(SessionHandle s, out Derived d);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_derived_means(SessionHandle s, out Derived d);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_discover(out PmuInfo info);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_describe(byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_counter_supported(byte[] name);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_ticks();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_ticks_begin();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_ticks_end();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_monotonic_nanos();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_tick_frequency();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_ticks_to_nanos(ulong ticks);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_convert_ticks(ulong ticks, ulong frequency, ulong perSecond);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ScopeData picollo_scope_begin(IntPtr h, uint unit);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_scope_end(ref ScopeData scope, out ulong elapsed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_add_chain(ulong blocks);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_pin_thread(uint cpu);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_set_thread_nice(int nice);
+    }
+
+    /// <summary>Owns a picollo_perf_session*.</summary>
+    public sealed class SessionHandle : SafeHandle
+    {
+        public SessionHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            PerfNative.picollo_perf_session_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>A group of perf_event counters read together, one histogram per counter.
+    /// Add counters, <see cref="Open"/>, then Read / work / Read / Record. Counts the thread
+    /// that opened it (by default): use it from that thread. Dispose frees the counters and
+    /// their histograms (the borrowed <see cref="Histogram(int)"/> objects become disposed).</summary>
+    public sealed class PerfSession : IDisposable
+    {
+        readonly SessionHandle _handle;
+        readonly Dictionary<int, Picollo.Histogram> _histograms = new Dictionary<int, Picollo.Histogram>();
+
+        public PerfSession() : this(PerfConfig.Default) { }
+
+        public PerfSession(PerfConfig config)
+        {
+            SessionHandle h;
+            Status st = PerfNative.picollo_perf_session_new(ref config, out h);
+            if (st != Status.Ok)
+            {
+                if (h != null) h.Dispose();
+                PicolloException.Check(st);
+            }
+            _handle = h;
+        }
+
+        public PerfSession Add(string name) { PicolloException.Check(PerfNative.picollo_perf_session_add_named(_handle, Utf8Bytes(name))); return this; }
+        public PerfSession AddHardware(HardwareEvent e) { PicolloException.Check(PerfNative.picollo_perf_session_add_hardware(_handle, (uint)e)); return this; }
+        public PerfSession AddSoftware(SoftwareEvent e) { PicolloException.Check(PerfNative.picollo_perf_session_add_software(_handle, (uint)e)); return this; }
+        public PerfSession AddCache(CacheLevel l, CacheOp o, CacheResult r) { PicolloException.Check(PerfNative.picollo_perf_session_add_cache(_handle, (uint)l, (uint)o, (uint)r)); return this; }
+        public PerfSession AddRaw(uint type, ulong config, ulong config1 = 0, ulong config2 = 0) { PicolloException.Check(PerfNative.picollo_perf_session_add_raw(_handle, type, config, config1, config2)); return this; }
+        public PerfSession AddFixed() { PicolloException.Check(PerfNative.picollo_perf_session_add_fixed(_handle)); return this; }
+
+        /// <summary>Open the counters as one group; PicolloException (Unsupported,
+        /// PermissionDenied…) naming a counter this machine cannot count.</summary>
+        public PerfSession Open() { PicolloException.Check(PerfNative.picollo_perf_session_open(_handle)); return this; }
+
+        public bool IsOpen { get { uint o; PicolloException.Check(PerfNative.picollo_perf_session_is_open(_handle, out o)); return o != 0; } }
+
+        public int Count { get { UIntPtr n; PicolloException.Check(PerfNative.picollo_perf_session_counter_count(_handle, out n)); return (int)n.ToUInt64(); } }
+
+        public string Name(int index)
+        {
+            var i = Index(index);
+            return RenderText((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                PerfNative.picollo_perf_session_counter_name(_handle, i, buf, len, out needed));
+        }
+
+        public ReadPath Read(bool forceSyscall = false)
+        {
+            uint path;
+            PicolloException.Check(PerfNative.picollo_perf_session_read(_handle, forceSyscall ? 1u : 0u, out path));
+            return (ReadPath)path;
+        }
+
+        public Delta[] Deltas()
+        {
+            var output = new Delta[Math.Max(Count, 1)];
+            UIntPtr n;
+            PicolloException.Check(PerfNative.picollo_perf_session_deltas(_handle, output, new UIntPtr((uint)output.Length), out n));
+            Array.Resize(ref output, (int)n.ToUInt64());
+            return output;
+        }
+
+        public void Record() { PicolloException.Check(PerfNative.picollo_perf_session_record(_handle)); }
+        public void Record(RecordKind kind) { PicolloException.Check(PerfNative.picollo_perf_session_record_kind(_handle, (uint)kind)); }
+        public void Enable() { PicolloException.Check(PerfNative.picollo_perf_session_enable(_handle)); }
+        public void Disable() { PicolloException.Check(PerfNative.picollo_perf_session_disable(_handle)); }
+        public void Reset() { PicolloException.Check(PerfNative.picollo_perf_session_reset(_handle)); }
+
+        public CounterValues Values(int index)
+        {
+            CounterValues v;
+            PicolloException.Check(PerfNative.picollo_perf_session_counter_values(_handle, Index(index), out v));
+            return v;
+        }
+
+        /// <summary>The counter's histogram, owned by the session: every Histogram query works
+        /// on it; disposing it does not free it; it is disposed with the session.</summary>
+        public Picollo.Histogram Histogram(int index)
+        {
+            Picollo.Histogram h;
+            if (_histograms.TryGetValue(index, out h) && !h.IsDisposed) return h;
+            IntPtr raw;
+            PicolloException.Check(PerfNative.picollo_perf_session_counter_histogram(_handle, Index(index), out raw));
+            h = new Picollo.Histogram(new HistogramHandle(raw), this);
+            _histograms[index] = h;
+            return h;
+        }
+
+        public Derived Derived { get { Derived d; PicolloException.Check(PerfNative.picollo_perf_session_derived(_handle, out d)); return d; } }
+        public Derived DerivedMeans { get { Derived d; PicolloException.Check(PerfNative.picollo_perf_session_derived_means(_handle, out d)); return d; } }
+
+        public SessionHandle Handle { get { return _handle; } }
+
+        public void Dispose()
+        {
+            foreach (var h in _histograms.Values) h.Dispose(); // borrowed: marks them closed only
+            _histograms.Clear();
+            _handle.Dispose();
+        }
+
+        static UIntPtr Index(int index)
+        {
+            if (index < 0) throw new ArgumentOutOfRangeException("index");
+            return new UIntPtr((uint)index);
+        }
+
+        internal static byte[] Utf8Bytes(string s)
+        {
+            if (s == null) return null;
+            if (s.IndexOf('\0') >= 0) throw new ArgumentException("text contains a NUL character");
+            var text = System.Text.Encoding.UTF8.GetBytes(s);
+            var bytes = new byte[text.Length + 1];
+            Array.Copy(text, bytes, text.Length);
+            return bytes;
+        }
+
+        internal delegate Status Writer(byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        internal static string RenderText(Writer write)
+        {
+            UIntPtr needed;
+            Status first = write(null, UIntPtr.Zero, out needed);
+            if (first != Status.BufferTooSmall) PicolloException.Check(first);
+            while (true)
+            {
+                var buf = new byte[checked((int)needed.ToUInt64()) + 1];
+                Status st = write(buf, new UIntPtr((ulong)buf.Length), out needed);
+                if (st == Status.BufferTooSmall && needed.ToUInt64() >= (ulong)buf.Length) continue;
+                PicolloException.Check(st);
+                return System.Text.Encoding.UTF8.GetString(buf, 0, (int)needed.ToUInt64());
+            }
+        }
+    }
+
+    /// <summary>Discovery: what this machine can count.</summary>
+    public static class Pmu
+    {
+        public static PmuInfo Discover() { PmuInfo i; PicolloException.Check(PerfNative.picollo_perf_discover(out i)); return i; }
+
+        /// <summary>"CPU PMU: fixedCounters=…" or "no hardware PMU (CPUID 0xA version 0; …)".</summary>
+        public static string Describe()
+        {
+            return PerfSession.RenderText((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                PerfNative.picollo_perf_describe(buf, len, out needed));
+        }
+
+        /// <summary>True when the named counter opens here; otherwise false with the reason.</summary>
+        public static bool IsSupported(string name, out string reason)
+        {
+            Status st = PerfNative.picollo_perf_counter_supported(PerfSession.Utf8Bytes(name));
+            if (st == Status.Ok) { reason = ""; return true; }
+            if (st == Status.Unsupported || st == Status.PermissionDenied)
+            {
+                reason = PicolloNativeMessage();
+                return false;
+            }
+            PicolloException.Check(st);
+            reason = "";
+            return false;
+        }
+
+        static unsafe string PicolloNativeMessage()
+        {
+            byte* b = (byte*)Native.picollo_last_error_message();
+            int n = 0;
+            while (b[n] != 0) n++;
+            return System.Text.Encoding.UTF8.GetString(b, n);
+        }
+    }
+
+    /// <summary>Timers and CPU helpers.</summary>
+    public static class Clock
+    {
+        public static ulong Ticks { get { return PerfNative.picollo_ticks(); } }
+        public static ulong MonotonicNanos { get { return PerfNative.picollo_monotonic_nanos(); } }
+        public static ulong TickFrequency { get { return PerfNative.picollo_tick_frequency(); } }
+        public static ulong TicksToNanos(ulong ticks) { return PerfNative.picollo_ticks_to_nanos(ticks); }
+        public static ulong ConvertTicks(ulong ticks, ulong frequency, ulong perSecond) { return PerfNative.picollo_convert_ticks(ticks, frequency, perSecond); }
+        public static ulong AddChain(ulong blocks) { return PerfNative.picollo_add_chain(blocks); }
+        public static void PinThread(uint cpu) { PicolloException.Check(PerfNative.picollo_pin_thread(cpu)); }
+        public static void SetThreadNice(int nice) { PicolloException.Check(PerfNative.picollo_set_thread_nice(nice)); }
+    }
+
+    /// <summary>A measurement that records its elapsed time into a histogram when disposed:
+    /// <c>using (Scope.Begin(h, TimeUnit.Micros)) { … }</c>. A struct (no allocation); dispose
+    /// it exactly once, as <c>using</c> does. The histogram is kept alive until then.</summary>
+    public struct Scope : IDisposable
+    {
+        ScopeData _data;
+        Histogram _histogram;
+        bool _addRef;
+
+        public static Scope Begin(Histogram histogram, TimeUnit unit = TimeUnit.Nanos)
+        {
+            if (histogram == null) throw new ArgumentNullException("histogram");
+            var s = new Scope();
+            s._histogram = histogram;
+            histogram.Handle.DangerousAddRef(ref s._addRef); // ObjectDisposedException if disposed
+            s._data = PerfNative.picollo_scope_begin(histogram.Handle.DangerousGetHandle(), (uint)unit);
+            return s;
+        }
+
+        /// <summary>The elapsed time recorded by Dispose, in the scope's unit.</summary>
+        public ulong Elapsed { get; private set; }
+
+        /// <summary>End now: record once and return the elapsed time.</summary>
+        public ulong End()
+        {
+            if (_histogram == null) throw new InvalidOperationException("the scope has already ended");
+            try
+            {
+                ulong elapsed;
+                PicolloException.Check(PerfNative.picollo_scope_end(ref _data, out elapsed));
+                Elapsed = elapsed;
+                return elapsed;
+            }
+            finally
+            {
+                if (_addRef) _histogram.Handle.DangerousRelease();
+                _addRef = false;
+                _histogram = null;
+            }
+        }
+
+        public void Dispose()
+        {
+            if (_histogram != null) End();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Build libpicollo, compile the C# binding and its tests with mono's mcs, run them, and check
+# the output. Needs: cargo, cc, mcs and mono (Debian: apt-get install mono-mcs mono-runtime).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="$here/build"
+lib="$root/target/release/libpicollo.so"
+
+die() { echo "csharp: FAIL: $*" >&2; exit 1; }
+
+for tool in cargo cc mcs mono; do
+    command -v "$tool" >/dev/null || die "'$tool' not found (mcs/mono: apt-get install mono-mcs mono-runtime)"
+done
+
+(cd "$root" && cargo build --release -p picollo-ffi)
+[[ -f "$lib" ]] || die "$lib was not built"
+
+rm -rf "$build"
+mkdir -p "$build"
+
+# The C side of the layout check.
+cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
+c_sizes="$("$build/sizes")"
+
+mcs -nologo -warnaserror -unsafe -out:"$build/Tests.exe" "$here/Picollo.cs" "$here/Tests.cs"
+
+# DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
+# covers a mono that ignores the map.
+cat > "$build/Tests.exe.config" <<XML
+<configuration>
+  <dllmap dll="picollo" target="$lib" />
+</configuration>
+XML
+
+# From the build folder, so a mono crash dump (mono_crash.*.json) lands there.
+status=0
+(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+MONO_PATH="$build" \
+    timeout 600 mono --debug "$build/Tests.exe" </dev/null >"$build/output.txt" 2>&1) || status=$?
+cat "$build/output.txt"
+
+out="$build/output.txt"
+[[ $status -eq 0 ]] || die "Tests.exe exited with status $status"
+grep -Eq '^[0-9]+ passed, 0 failed$' "$out" || die "no '<N> passed, 0 failed' line"
+grep -q '^| Percentile | Value ' "$out" || die "the Markdown table header is missing"
+grep -Eq '^\| Precision: +\| +0\.7813% ' "$out" || die "the 'Precision: 0.7813%' row is missing"
+grep -Eq '^\| Overflow +\|' "$out" || die "the Overflow row is missing"
+grep -q '^P99: P99=24,960 \[83 / 609\]: \[24,832, 25,088) 14,190$' "$out" || die "the seed's P99 line is missing"
+grep -Eq '^\| D-value: +\|' "$out" || die "the diff table's D-value row is missing"
+cs_sizes="$(grep '^struct sizes:' "$out")" || die "the C# layout line is missing"
+[[ "$cs_sizes" == "$c_sizes" ]] || die "struct layout differs: C says '$c_sizes', C# says '$cs_sizes'"
+
+# The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
+cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"
+c_perf_sizes="$("$build/perf_sizes")"
+mcs -nologo -warnaserror -unsafe -out:"$build/PerfTests.exe" "$here/Picollo.cs" "$here/PicolloPerf.cs" \
+    "$here/PerfTests.cs"
+cp "$build/Tests.exe.config" "$build/PerfTests.exe.config"
+perf_status=0
+(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+MONO_PATH="$build" \
+    timeout 600 mono --debug "$build/PerfTests.exe" </dev/null >"$build/perf_output.txt" 2>&1) || perf_status=$?
+cat "$build/perf_output.txt"
+perf_out="$build/perf_output.txt"
+[[ $perf_status -eq 0 ]] || die "PerfTests.exe exited with status $perf_status"
+grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
+grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
+cs_perf_sizes="$(grep '^perf struct sizes:' "$perf_out")" || die "the C# perf layout line is missing"
+[[ "$cs_perf_sizes" == "$c_perf_sizes" ]] \
+    || die "perf struct layout differs: C says '$c_perf_sizes', C# says '$cs_perf_sizes'"
+
+echo "csharp: OK ($(grep -E '^[0-9]+ passed' "$out"); perf: $(grep -E '^[0-9]+ passed' "$perf_out"); C and C# layouts agree)"

@@ -1,0 +1,18 @@
+/* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs prints
+ * from Marshal.SizeOf/OffsetOf; run.sh requires the two lines to be identical. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "picollo.h"
+
+int main(void)
+{
+    printf("struct sizes: config=%zu info=%zu percentile=%zu summary=%zu bucket=%zu "
+           "summary.total@%zu info.relative_error@%zu config.relative_error@%zu\n",
+           sizeof(struct picollo_histogram_config), sizeof(struct picollo_histogram_info),
+           sizeof(struct picollo_percentile), sizeof(struct picollo_summary),
+           sizeof(struct picollo_bucket), offsetof(struct picollo_summary, total),
+           offsetof(struct picollo_histogram_info, relative_error),
+           offsetof(struct picollo_histogram_config, relative_error));
+    return 0;
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# c-tests/run.sh: the C ABI from the C side.
+#  1. builds libpicollo (release) and checks that include/picollo.h compiles as C99 and C++17;
+#  2. builds test_abi.c (C99) and test_abi.cpp (C++17) against include/ and target/release,
+#     linked to the shared and to the static library, and runs all four normally and under
+#     valgrind memcheck (any error, definite leaks included, fails);
+#  3. regenerates the header with cbindgen and fails on any difference;
+#  4. installs with `cargo cinstall` into a temporary destdir and builds pkgconfig_smoke.c
+#     with `pkg-config --cflags --libs picollo`, then runs it against the installed library;
+#  5. builds the no_std guard crate and links nostd_smoke.c against its static library.
+# Needs cargo, gcc, g++, valgrind, pkg-config, cbindgen and cargo-c (scripts/setup.sh
+# installs them). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
+set -euo pipefail
+exec </dev/null
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+build="$here/build"
+target="${CARGO_TARGET_DIR:-$root/target}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+die() {
+    echo "c-tests: FAIL: $*" >&2
+    exit 1
+}
+need() {
+    command -v "$1" >/dev/null 2>&1 || die "'$1' not found: $2 (or run scripts/setup.sh)"
+}
+step() { echo "--- c-tests: $*"; }
+
+need cargo "install Rust with rustup"
+need gcc "apt-get install gcc"
+need g++ "apt-get install g++"
+need valgrind "apt-get install valgrind"
+need pkg-config "apt-get install pkg-config"
+need readelf "apt-get install binutils"
+need ldd "apt-get install libc-bin"
+need diff "apt-get install diffutils"
+need cbindgen "cargo install cbindgen --version 0.29.2 --locked"
+need cargo-cinstall "apt-get install cargo-c"
+
+cd "$root"
+rm -rf "$build"
+mkdir -p "$build"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+step "build libpicollo (release)"
+cargo build --release -p picollo-ffi
+so="$target/release/libpicollo.so"
+static="$target/release/libpicollo.a"
+[[ -f "$so" && -f "$static" ]] || die "cargo did not produce $so and $static"
+
+step "the header compiles as C99 and as C++17"
+printf '#include "picollo.h"\nint main(void) { return picollo_abi_version() == PICOLLO_ABI_VERSION ? 0 : 1; }\n' \
+    >"$build/header_only.c"
+cp "$build/header_only.c" "$build/header_only.cpp"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -c "$build/header_only.c" -o "$build/header_c.o"
+g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -c "$build/header_only.cpp" -o "$build/header_cpp.o"
+
+step "compile test_abi.c and test_abi.cpp (shared and static)"
+cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -pthread -Iinclude)
+cxxflags=(-std=c++17 -Wall -Wextra -Werror -O1 -g -Iinclude)
+# What a Rust staticlib needs from the system (`rustc --print native-static-libs`).
+native_libs=(-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
+objects=()
+for src in check text_protocol test_abi test_abi_config test_abi_record test_abi_model \
+    test_abi_query test_abi_merge test_abi_text; do
+    gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/$src.o"
+    objects+=("$build/$src.o")
+done
+g++ "${cxxflags[@]}" -c c-tests/test_abi.cpp -o "$build/test_abi_cpp.o"
+shared_link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")
+gcc -pthread "${objects[@]}" "${shared_link[@]}" -lm -o "$build/test_abi_shared"
+gcc -pthread "${objects[@]}" "$static" "${native_libs[@]}" -o "$build/test_abi_static"
+g++ "$build/test_abi_cpp.o" "${shared_link[@]}" -o "$build/test_abi_cpp_shared"
+g++ "$build/test_abi_cpp.o" "$static" "${native_libs[@]}" -o "$build/test_abi_cpp_static"
+tests=(test_abi_shared test_abi_static test_abi_cpp_shared test_abi_cpp_static)
+for t in "${tests[@]}"; do
+    if [[ $t == *_shared ]]; then
+        readelf -d "$build/$t" | grep -q 'NEEDED.*\[libpicollo\.so\]' || die "$t does not load libpicollo.so"
+    else
+        ! readelf -d "$build/$t" | grep -q 'libpicollo' || die "$t is not statically linked"
+    fi
+done
+
+# Run one test binary (optionally under a wrapper), keep its output, demand "N passed, 0 failed".
+run_test() {
+    local name=$1 log=$2
+    shift 2
+    local status=0
+    "$@" >"$log" 2>&1 || status=$?
+    if [[ $status -ne 0 ]] || ! tail -n 1 "$log" | grep -Eq '^[0-9]+ passed, 0 failed$'; then
+        tail -n 60 "$log" >&2
+        die "$name exited with status $status (full output: $log)"
+    fi
+    echo "$name: $(tail -n 1 "$log")"
+}
+
+step "run the tests"
+for t in "${tests[@]}"; do
+    run_test "$t" "$build/$t.out" "$build/$t"
+done
+
+step "run the tests under valgrind memcheck"
+for t in "${tests[@]}"; do
+    vlog="$build/$t.valgrind.log"
+    if ! run_test "$t (valgrind)" "$build/$t.valgrind.out" \
+        valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
+        --errors-for-leak-kinds=definite --log-file="$vlog" "$build/$t"; then
+        exit 1
+    fi
+    grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
+        cat "$vlog" >&2
+        die "valgrind reported errors for $t (log: $vlog)"
+    }
+done
+
+step "include/picollo.h is cbindgen's output"
+cbindgen --quiet --config ffi/cbindgen.toml --crate picollo-ffi --output "$tmp/picollo.h"
+if ! diff -u include/picollo.h "$tmp/picollo.h"; then
+    die "include/picollo.h differs from what $(cbindgen --version) generates (above); regenerate:
+  cbindgen --config ffi/cbindgen.toml --crate picollo-ffi --output include/picollo.h"
+fi
+
+step "cargo cinstall, then a program built with pkg-config"
+dest="$tmp/destdir"
+if ! CARGO_UNSTABLE_SPARSE_REGISTRY=true CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse \
+    cargo cinstall --release -p picollo-ffi --prefix /usr/local --libdir /usr/local/lib \
+    --destdir "$dest" >"$build/cinstall.log" 2>&1; then
+    tail -n 40 "$build/cinstall.log" >&2
+    die "cargo cinstall failed (log: $build/cinstall.log)"
+fi
+inst="$dest/usr/local"
+for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h lib/pkgconfig/picollo.pc; do
+    [[ -e "$inst/$f" ]] || die "cargo cinstall did not install $f"
+done
+cmp -s include/picollo.h "$inst/include/picollo/picollo.h" || die "the installed header is not include/picollo.h"
+readelf -d "$inst/lib/libpicollo.so" | grep -q 'SONAME.*\[libpicollo\.so\.0\]' ||
+    die "the installed libpicollo.so has no soname libpicollo.so.0"
+# The .pc names /usr/local; the sysroot points pkg-config at the destdir copy.
+pc_flags="$(PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" pkg-config --cflags --libs picollo)"
+echo "pkg-config --cflags --libs picollo: $pc_flags"
+[[ "$pc_flags" == *"-I$inst/include"* && "$pc_flags" == *"-L$inst/lib"* && "$pc_flags" == *"-lpicollo"* ]] ||
+    die "unexpected pkg-config flags: $pc_flags"
+# shellcheck disable=SC2086 # pkg-config output is a list of flags
+gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/pkgconfig_smoke.c $pc_flags -o "$build/pkgconfig_smoke"
+LD_LIBRARY_PATH="$inst/lib" ldd "$build/pkgconfig_smoke" | grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" ||
+    die "pkgconfig_smoke does not load the installed libpicollo.so.0"
+LD_LIBRARY_PATH="$inst/lib" "$build/pkgconfig_smoke" >"$build/pkgconfig_smoke.out" 2>&1 || {
+    cat "$build/pkgconfig_smoke.out" >&2
+    die "pkgconfig_smoke failed"
+}
+tail -n 1 "$build/pkgconfig_smoke.out"
+
+step "the no_std guard crate, linked into C"
+cargo build --manifest-path core/no-std-check/Cargo.toml
+nostd_target="${CARGO_TARGET_DIR:-$root/core/no-std-check/target}"
+nostd_lib="$nostd_target/debug/libpicollo_no_std_check.a"
+[[ -f "$nostd_lib" ]] || die "the no_std guard did not produce $nostd_lib"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/nostd_smoke.c "$nostd_lib" -o "$build/nostd_smoke"
+"$build/nostd_smoke" >"$build/nostd_smoke.out" 2>&1 || {
+    cat "$build/nostd_smoke.out" >&2
+    die "nostd_smoke failed"
+}
+tail -n 1 "$build/nostd_smoke.out"
+
+echo "c-tests: OK"

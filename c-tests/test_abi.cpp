@@ -1,0 +1,418 @@
+// test_abi.cpp: the C header used from C++17 through a thin RAII wrapper: handles owned by
+// std::unique_ptr with deleters, failures as exceptions carrying the status and the library's
+// message, text as std::string via the size query, buckets as a range-for. Prints the table;
+// the last line is "N passed, M failed" and the exit status is non-zero when anything failed.
+#include "picollo.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace picollo {
+
+// A failed call: the status and the message picollo_last_error_message() gave for it.
+class Error : public std::runtime_error {
+public:
+    Error(picollo_status status, const char *message)
+        : std::runtime_error(std::string(picollo_status_str(status)) + ": " + message),
+          status_(status) {}
+    picollo_status status() const noexcept { return status_; }
+
+private:
+    picollo_status status_;
+};
+
+inline void check(picollo_status s) {
+    if (s != PICOLLO_STATUS_OK) {
+        throw Error(s, picollo_last_error_message());
+    }
+}
+
+// snprintf-style text: ask for the size, then fill a string of exactly that size.
+template <class Write>
+std::string text(Write &&write) {
+    size_t needed = 0;
+    picollo_status s = write(nullptr, 0, &needed);
+    if (s != PICOLLO_STATUS_BUFFER_TOO_SMALL) {
+        check(s);
+        throw std::logic_error("a size query without a buffer reported success");
+    }
+    std::string out(needed, '\0');
+    size_t again = 0;
+    check(write(&out[0], needed + 1, &again)); // writes the NUL onto out's own terminator
+    if (again != needed) {
+        throw std::logic_error("the text changed size between two calls");
+    }
+    return out;
+}
+
+struct HistogramFree {
+    void operator()(picollo_histogram *h) const noexcept { picollo_histogram_free(h); }
+};
+struct SnapshotFree {
+    void operator()(picollo_snapshot *s) const noexcept { picollo_snapshot_free(s); }
+};
+
+struct Options {
+    double relative_error = 0.001;
+    uint64_t min = 0;
+    uint64_t max = UINT64_MAX;
+    uint32_t counter_bits = 64;
+    picollo_value_selection selection = PICOLLO_VALUE_SELECTION_MIDPOINT;
+};
+
+class Histogram {
+public:
+    explicit Histogram(const Options &o = Options()) {
+        picollo_histogram_config c = picollo_histogram_config_default();
+        c.relative_error = o.relative_error;
+        c.min_trackable = o.min;
+        c.max_trackable = o.max;
+        c.counter_bits = o.counter_bits;
+        c.value_selection = o.selection;
+        picollo_histogram *raw = nullptr;
+        check(picollo_histogram_new(&c, &raw));
+        h_.reset(raw);
+    }
+
+    void record(uint64_t v) noexcept { picollo_histogram_record(h_.get(), v); }
+    void record(uint64_t v, uint64_t n) noexcept { picollo_histogram_record_n(h_.get(), v, n); }
+    void record(const std::vector<uint64_t> &vs) {
+        check(picollo_histogram_record_many(h_.get(), vs.data(), vs.size()));
+    }
+    void reset() { check(picollo_histogram_reset(h_.get())); }
+
+    picollo_histogram_info info() const {
+        picollo_histogram_info i;
+        check(picollo_histogram_get_info(h_.get(), &i));
+        return i;
+    }
+    picollo_percentile percentile(double rank) const {
+        picollo_percentile p;
+        check(picollo_histogram_percentile(h_.get(), rank, &p));
+        return p;
+    }
+    std::vector<picollo_percentile> percentiles(const std::vector<double> &ranks) const {
+        std::vector<picollo_percentile> out(ranks.size());
+        check(picollo_histogram_percentiles(h_.get(), ranks.data(), ranks.size(), out.data()));
+        return out;
+    }
+    picollo_summary summary() const {
+        picollo_summary s;
+        check(picollo_histogram_summary(h_.get(), &s));
+        return s;
+    }
+    std::string table(const char *title = nullptr) const {
+        return text([&](char *b, size_t n, size_t *need) {
+            return picollo_histogram_table(h_.get(), title, b, n, need);
+        });
+    }
+    Histogram &operator+=(const Histogram &o) {
+        check(picollo_histogram_add(h_.get(), o.h_.get()));
+        return *this;
+    }
+    Histogram &operator-=(const Histogram &o) {
+        check(picollo_histogram_subtract(h_.get(), o.h_.get()));
+        return *this;
+    }
+
+    // The non-empty buckets, for a range-for (the ABI's cursor, no callbacks).
+    class Buckets {
+    public:
+        class iterator {
+        public:
+            iterator(const picollo_histogram *h, bool end) : h_(h), done_(end) {
+                if (!done_) {
+                    ++*this;
+                }
+            }
+            const picollo_bucket &operator*() const { return b_; }
+            iterator &operator++() {
+                picollo_status s = picollo_histogram_next_bucket(h_, &cursor_, &b_);
+                if (s == PICOLLO_STATUS_OUT_OF_RANGE) {
+                    done_ = true;
+                } else {
+                    check(s);
+                }
+                return *this;
+            }
+            bool operator!=(const iterator &o) const { return done_ != o.done_; }
+
+        private:
+            const picollo_histogram *h_;
+            size_t cursor_ = 0;
+            picollo_bucket b_{};
+            bool done_;
+        };
+        explicit Buckets(const picollo_histogram *h) : h_(h) {}
+        iterator begin() const { return iterator(h_, false); }
+        iterator end() const { return iterator(h_, true); }
+
+    private:
+        const picollo_histogram *h_;
+    };
+    Buckets buckets() const { return Buckets(h_.get()); }
+
+    const picollo_histogram *get() const noexcept { return h_.get(); }
+
+private:
+    std::unique_ptr<picollo_histogram, HistogramFree> h_;
+};
+
+class Snapshot {
+public:
+    explicit Snapshot(const Histogram &h) {
+        picollo_snapshot *raw = nullptr;
+        check(picollo_snapshot_new(h.get(), &raw));
+        s_.reset(raw);
+    }
+    void update(const Histogram &h, bool deltas) {
+        check(picollo_snapshot_update(s_.get(), h.get(), deltas ? 1u : 0u));
+    }
+    picollo_summary summary() const {
+        picollo_summary s;
+        check(picollo_snapshot_summary(s_.get(), &s));
+        return s;
+    }
+
+private:
+    std::unique_ptr<picollo_snapshot, SnapshotFree> s_;
+};
+
+inline std::string table(const picollo_summary &s, const char *title) {
+    return text([&](char *b, size_t n, size_t *need) {
+        return picollo_summary_table(&s, title, b, n, need);
+    });
+}
+inline std::string diff(const picollo_summary &a, const picollo_summary &b, const char *title,
+                        const char *name_a, const char *name_b) {
+    return text([&](char *buf, size_t n, size_t *need) {
+        return picollo_summary_diff(&a, &b, title, name_a, name_b, buf, n, need);
+    });
+}
+inline std::string line(const picollo_summary &s, const char *name) {
+    return text([&](char *b, size_t n, size_t *need) {
+        return picollo_summary_line(&s, name, b, n, need);
+    });
+}
+inline std::string json(const picollo_summary &s) {
+    return text([&](char *b, size_t n, size_t *need) { return picollo_summary_json(&s, b, n, need); });
+}
+inline std::string format(const picollo_percentile &p) {
+    return text([&](char *b, size_t n, size_t *need) {
+        return picollo_percentile_format(&p, b, n, need);
+    });
+}
+
+} // namespace picollo
+
+// The ABI types are plain data in C++ too.
+static_assert(std::is_same<std::underlying_type<picollo_status>::type, uint32_t>::value,
+              "picollo_status is 32 bits");
+static_assert(std::is_trivially_copyable<picollo_summary>::value &&
+                  std::is_standard_layout<picollo_summary>::value,
+              "picollo_summary is blittable");
+static_assert(sizeof(picollo_summary) == 16 * 88 + 9 * 8, "summary layout");
+static_assert(sizeof(picollo_histogram_config) == 48, "config layout");
+
+namespace {
+
+unsigned long passed = 0, failed = 0;
+
+void expect(bool ok, int line, const char *what) {
+    if (ok) {
+        ++passed;
+    } else {
+        ++failed;
+        std::fprintf(stderr, "FAIL line %d: %s\n", line, what);
+    }
+}
+#define EXPECT_TRUE(cond) expect((cond), __LINE__, #cond)
+
+// `body` must throw picollo::Error with `status` and a non-empty message.
+template <class Body>
+void expect_error(picollo_status status, int line, const char *what, Body &&body) {
+    try {
+        body();
+        expect(false, line, what);
+        std::fprintf(stderr, "  (no exception)\n");
+    } catch (const picollo::Error &e) {
+        bool ok = e.status() == status && std::strlen(e.what()) > std::strlen(picollo_status_str(status)) + 2;
+        expect(ok, line, what);
+        if (!ok) {
+            std::fprintf(stderr, "  got %s\n", e.what());
+        }
+    }
+}
+#define EXPECT_ERROR(status, ...) expect_error((status), __LINE__, #__VA_ARGS__, [&] { __VA_ARGS__; })
+
+bool contains(const std::string &s, const char *needle) { return s.find(needle) != std::string::npos; }
+
+// The seed's getting-started values, deterministic (SplitMix64).
+std::vector<uint64_t> seed_values(size_t n, uint64_t state) {
+    auto next = [&state] {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return static_cast<double>((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+    };
+    std::vector<uint64_t> v;
+    v.reserve(n);
+    for (size_t k = 0; k < n; ++k) {
+        double r = next();
+        double dev = (0.5 - next()) * 1000.0 + r * r * 5000.0;
+        v.push_back(static_cast<uint64_t>(20000.0 + dev));
+    }
+    return v;
+}
+
+void test_record_summary_table() {
+    picollo::Options o;
+    o.relative_error = 0.01;
+    o.min = 10000;
+    o.max = 30000;
+    o.counter_bits = 32;
+    picollo::Histogram h(o);
+    std::vector<uint64_t> values = seed_values(100000, 0);
+    h.record(values);
+    h.record(40000); // overflow
+
+    picollo_summary s = h.summary();
+    EXPECT_TRUE(s.total == 100000 && s.overflow == 1 && s.underflow == 0);
+    EXPECT_TRUE(s.precision == 0.0078125);
+    EXPECT_TRUE(s.mean > 21000 && s.mean < 22500 && s.stdev > 1000 && s.stdev < 2000);
+
+    picollo_percentile p99 = h.percentile(99.0);
+    EXPECT_TRUE(p99.lower <= p99.value && p99.value <= p99.highest && p99.rank_count == 99000);
+    std::vector<picollo_percentile> ps = h.percentiles({50.0, 99.0, 100.0});
+    EXPECT_TRUE(ps.size() == 3 && std::memcmp(&ps[1], &p99, sizeof p99) == 0);
+    EXPECT_TRUE(std::memcmp(&ps[0], &s.percentiles[5], sizeof ps[0]) == 0);
+
+    uint64_t sum = 0;
+    size_t n = 0;
+    for (const picollo_bucket &b : h.buckets()) {
+        sum += b.count;
+        ++n;
+    }
+    EXPECT_TRUE(sum == s.total && n > 10);
+
+    std::string t = h.table("Histogram Before");
+    std::printf("%s\n", t.c_str());
+    EXPECT_TRUE(t.rfind("##### Histogram Before\n| Percentile | Value ", 0) == 0);
+    EXPECT_TRUE(contains(t, "| Overflow ") && contains(t, " 0.7813% ") && contains(t, " 100,000 |"));
+    EXPECT_TRUE(t == picollo::table(s, "Histogram Before"));
+    EXPECT_TRUE(t.size() == std::strlen(t.c_str())); // no embedded NUL, exact size
+
+    std::string l = picollo::line(s, "before");
+    EXPECT_TRUE(l.rfind("before: Total=100,000, Overflow=1, Mean=", 0) == 0);
+    std::string j = picollo::json(s);
+    EXPECT_TRUE(j.rfind("{\"minTrackableValue\":10000,\"maxTrackableValue\":30000,\"totalCount\":100000,", 0) == 0);
+
+    // The second distribution and the diff table.
+    picollo::Histogram after(o);
+    for (uint64_t v : seed_values(50000, 99)) {
+        after.record(v - 1000);
+    }
+    std::string d = picollo::diff(s, after.summary(), "Diff", "Before", "After");
+    std::printf("%s\n", d.c_str());
+    EXPECT_TRUE(contains(d, "| Before ") && contains(d, " | After ") && contains(d, "| D-value: "));
+    EXPECT_TRUE(contains(d, "Δ%"));
+}
+
+void test_seed_percentile_line() {
+    picollo::Options o;
+    o.relative_error = 0.01;
+    o.min = 10000;
+    o.max = 30000;
+    picollo::Histogram h(o);
+    h.record(24900);
+    EXPECT_TRUE(picollo::format(h.percentile(99.0)) == "P99=24,960 [83 / 609]: [24,832, 25,088) 1");
+    picollo_histogram_info i = h.info();
+    EXPECT_TRUE(i.block_size == 64 && i.counter_bits == 64 && i.total == 1);
+}
+
+void test_errors_and_ownership() {
+    picollo::Options bad;
+    bad.relative_error = std::nan("");
+    EXPECT_ERROR(PICOLLO_STATUS_INVALID_ARGUMENT, picollo::Histogram h(bad));
+    bad = picollo::Options();
+    bad.min = 10;
+    bad.max = 9;
+    EXPECT_ERROR(PICOLLO_STATUS_INVALID_ARGUMENT, picollo::Histogram h(bad));
+    bad = picollo::Options();
+    bad.counter_bits = 16;
+    EXPECT_ERROR(PICOLLO_STATUS_INVALID_ARGUMENT, picollo::Histogram h(bad));
+
+    picollo::Histogram h;
+    EXPECT_ERROR(PICOLLO_STATUS_EMPTY, h.percentile(50.0));
+    h.record(5);
+    EXPECT_ERROR(PICOLLO_STATUS_INVALID_ARGUMENT, h.percentile(101.0));
+    EXPECT_ERROR(PICOLLO_STATUS_INVALID_ARGUMENT, h.percentiles({50.0, 50.0}));
+
+    picollo::Options coarse;
+    coarse.relative_error = 0.01;
+    picollo::Histogram other(coarse);
+    EXPECT_ERROR(PICOLLO_STATUS_LAYOUT_MISMATCH, h += other);
+    picollo::Histogram same;
+    same.record(5, 3);
+    EXPECT_ERROR(PICOLLO_STATUS_WOULD_GO_NEGATIVE, h -= same);
+    h += same;
+    EXPECT_TRUE(h.info().total == 4);
+    h -= same;
+    EXPECT_TRUE(h.info().total == 1);
+
+    // Ownership moves; the moved-from wrapper holds nothing and frees nothing.
+    picollo::Histogram moved(std::move(h));
+    EXPECT_TRUE(moved.get() != nullptr && h.get() == nullptr);
+    EXPECT_TRUE(moved.info().total == 1);
+
+    // The plain unique_ptr form, with the C function as the deleter.
+    picollo_histogram_config c = picollo_histogram_config_default();
+    picollo_histogram *raw = nullptr;
+    picollo::check(picollo_histogram_new(&c, &raw));
+    std::unique_ptr<picollo_histogram, decltype(&picollo_histogram_free)> owned(raw, &picollo_histogram_free);
+    picollo_histogram_record(owned.get(), 42);
+    picollo_histogram_info i{};
+    picollo::check(picollo_histogram_get_info(owned.get(), &i));
+    EXPECT_TRUE(i.total == 1);
+}
+
+void test_snapshot() {
+    picollo::Histogram h;
+    h.record(100);
+    picollo::Snapshot snap(h);
+    EXPECT_TRUE(snap.summary().total == 1);
+    h.record(200, 5);
+    snap.update(h, true);
+    picollo_summary d = snap.summary();
+    EXPECT_TRUE(d.total == 5 && d.percentiles[0].lower <= 200 && 200 <= d.percentiles[0].highest);
+    snap.update(h, false);
+    EXPECT_TRUE(snap.summary().total == 6);
+    picollo::Options narrow;
+    narrow.max = 1000;
+    picollo::Histogram other(narrow);
+    EXPECT_ERROR(PICOLLO_STATUS_LAYOUT_MISMATCH, snap.update(other, false));
+}
+
+} // namespace
+
+int main() {
+    try {
+        test_record_summary_table();
+        test_seed_percentile_line();
+        test_errors_and_ownership();
+        test_snapshot();
+    } catch (const std::exception &e) {
+        ++failed;
+        std::fprintf(stderr, "FAIL: unexpected exception: %s\n", e.what());
+    }
+    std::printf("%lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,286 @@
+/*
+ * test_abi_config.c: the default configuration, picollo_histogram_new with every bad
+ * configuration (NULLs, struct_size, relative error, range, counter width, value selection,
+ * mode, reserved), clamping, and the layout facts of DESIGN §2 and the seed seen through
+ * picollo_histogram_get_info and a percentile.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* A pointer value no allocation returns: outputs must keep it when a call fails. */
+#define UNTOUCHED_HANDLE ((picollo_histogram *)(uintptr_t)0x5EED)
+
+static void test_config_default(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    picollo_histogram *h = NULL;
+    picollo_histogram_info i;
+
+    CHECK(c.struct_size == sizeof(picollo_histogram_config));
+    CHECK(c.counter_bits == 64);
+    CHECK(c.relative_error == 0.001);
+    CHECK(c.min_trackable == 0);
+    CHECK(c.max_trackable == UINT64_MAX);
+    CHECK(c.value_selection == PICOLLO_VALUE_SELECTION_MIDPOINT);
+    CHECK(c.mode == PICOLLO_MODE_SINGLE_WRITER);
+    CHECK(c.approx_threshold == 0);
+    CHECK(c.reserved == 0);
+
+    /* The default config creates a histogram over the whole u64 range. */
+    if (EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK) && CHECK(h != NULL)) {
+        i = info_of(h);
+        CHECK(i.min_trackable == 0 && i.max_trackable == UINT64_MAX);
+        CHECK(i.counter_bits == 64 && i.block_size == 512);
+        CHECK(i.storage_len == 28672 && i.footprint_bytes == 28672 * 8);
+        CHECK(i.total == 0 && i.underflow == 0 && i.overflow == 0 && i.saturated == 0);
+        CHECK(i.mode == PICOLLO_MODE_SINGLE_WRITER && i.reserved == 0);
+        CHECK(i.value_selection == PICOLLO_VALUE_SELECTION_MIDPOINT);
+        CHECK(i.relative_error == 0.5 / 512);
+    }
+    picollo_histogram_free(h);
+    picollo_histogram_free(NULL); /* accepted and ignored */
+    CHECK(1);
+}
+
+/* Try a config that must be refused: `want` status, no handle written, a message. */
+static void refuse_at(int line, const picollo_histogram_config *c, picollo_status want,
+                      const char *needle, const char *what)
+{
+    picollo_histogram *h = UNTOUCHED_HANDLE;
+    prime_error();
+    expect_at(line, what, picollo_histogram_new(c, &h), want, needle);
+    check_at(line, h == UNTOUCHED_HANDLE, what, "the output handle was written on failure");
+    if (h != UNTOUCHED_HANDLE) {
+        picollo_histogram_free(h);
+    }
+}
+#define REFUSE(c, want, needle, what) refuse_at(__LINE__, (c), (want), (needle), (what))
+
+static void accept_at(int line, const picollo_histogram_config *c, uint64_t block_size,
+                      const char *what)
+{
+    picollo_histogram *h = NULL;
+    if (expect_at(line, what, picollo_histogram_new(c, &h), PICOLLO_STATUS_OK, NULL) &&
+        check_at(line, h != NULL, what, "no handle")) {
+        picollo_histogram_info i = info_of(h);
+        check_at(line, i.block_size == block_size, what, "block size %llu, expected %llu",
+                 (unsigned long long)i.block_size, (unsigned long long)block_size);
+        check_at(line, i.relative_error == 0.5 / (double)block_size, what,
+                 "relative error %g", i.relative_error);
+        check_at(line, i.min_trackable == c->min_trackable && i.max_trackable == c->max_trackable &&
+                           i.counter_bits == c->counter_bits &&
+                           i.value_selection == c->value_selection,
+                 what, "info does not echo the config");
+    }
+    picollo_histogram_free(h);
+}
+#define ACCEPT(c, block_size, what) accept_at(__LINE__, (c), (block_size), (what))
+
+static void test_bad_configs(void)
+{
+    const picollo_histogram_config base = picollo_histogram_config_default();
+    picollo_histogram_config c;
+    picollo_histogram *h = UNTOUCHED_HANDLE;
+    size_t k;
+
+    /* NULL config, NULL out. */
+    EXPECT_MSG(picollo_histogram_new(NULL, &h), PICOLLO_STATUS_NULL_POINTER, "config");
+    CHECK(h == UNTOUCHED_HANDLE);
+    EXPECT_MSG(picollo_histogram_new(&base, NULL), PICOLLO_STATUS_NULL_POINTER, "out");
+    EXPECT(picollo_histogram_new(NULL, NULL), PICOLLO_STATUS_NULL_POINTER);
+
+    /* struct_size: zero and too small are refused. */
+    {
+        const uint32_t sizes[] = {0, 1, 4, sizeof(picollo_histogram_config) - 1,
+                                  sizeof(picollo_histogram_config) - 8};
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            c = base;
+            c.struct_size = sizes[k];
+            REFUSE(&c, PICOLLO_STATUS_STRUCT_SIZE, "struct_size", "struct_size too small");
+        }
+    }
+    /* Too large (a caller built against a newer header): accepted only when every byte this
+     * library does not know is zero. */
+    {
+        struct {
+            picollo_histogram_config config;
+            unsigned char newer[24];
+        } big;
+        const size_t tails[] = {1, 7, 8, 24};
+        for (k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+            size_t j;
+            memset(&big, 0, sizeof big);
+            big.config = base;
+            big.config.struct_size = (uint32_t)(sizeof(picollo_histogram_config) + tails[k]);
+            ACCEPT(&big.config, 512, "larger struct, zero tail");
+            for (j = 0; j < tails[k]; j += tails[k] > 1 ? tails[k] - 1 : 1) {
+                memset(big.newer, 0, sizeof big.newer);
+                big.newer[j] = 1; /* a field this library does not know, set */
+                REFUSE(&big.config, PICOLLO_STATUS_STRUCT_SIZE, "struct_size",
+                       "larger struct, non-zero tail");
+            }
+        }
+    }
+
+    /* Relative error: zero, negative, NaN, infinities. */
+    {
+        const double bad[] = {0.0, -0.0, -1e-9, -0.001, -1.0, -INFINITY, INFINITY, NAN, -NAN};
+        for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            c = base;
+            c.relative_error = bad[k];
+            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "relative error", "relative_error");
+        }
+    }
+    /* Finite positive errors outside [1e-6, 0.1] are clamped, not refused. */
+    {
+        const double tiny[] = {4.9e-324, DBL_MIN, 1e-300, 1e-12, 1e-7, 1e-6};
+        const double huge[] = {0.1, 0.11, 0.5, 1.0, 1e300, DBL_MAX};
+        for (k = 0; k < sizeof tiny / sizeof tiny[0]; k++) {
+            c = base;
+            c.relative_error = tiny[k];
+            c.min_trackable = c.max_trackable = 1000000; /* one bucket: small storage */
+            ACCEPT(&c, 524288, "tiny relative error clamps to 1e-6");
+        }
+        for (k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+            c = base;
+            c.relative_error = huge[k];
+            ACCEPT(&c, 8, "large relative error clamps to 0.1");
+        }
+    }
+
+    /* min > max; min == max is one bucket. */
+    c = base;
+    c.min_trackable = 10;
+    c.max_trackable = 9;
+    REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "min", "min > max");
+    c.min_trackable = UINT64_MAX;
+    c.max_trackable = 0;
+    REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "min", "min > max (extremes)");
+    c.min_trackable = c.max_trackable = UINT64_MAX;
+    ACCEPT(&c, 512, "min == max == UINT64_MAX");
+    c.min_trackable = c.max_trackable = 0;
+    ACCEPT(&c, 512, "min == max == 0");
+
+    /* Counter widths other than 32 and 64. */
+    {
+        const uint32_t bits[] = {0, 1, 8, 16, 31, 33, 63, 65, 128, UINT32_MAX};
+        for (k = 0; k < sizeof bits / sizeof bits[0]; k++) {
+            c = base;
+            c.counter_bits = bits[k];
+            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "counter_bits", "counter_bits");
+        }
+        c = base;
+        c.counter_bits = 32;
+        ACCEPT(&c, 512, "32-bit counters");
+    }
+
+    /* Unknown value selection, unknown mode, reserved not zero. */
+    {
+        const uint32_t bad[] = {4, 5, 100, 0x80000000u, UINT32_MAX};
+        uint32_t sel;
+        for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            c = base;
+            c.value_selection = bad[k];
+            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "value_selection", "value_selection");
+        }
+        for (sel = 0; sel <= PICOLLO_VALUE_SELECTION_INTERPOLATED; sel++) {
+            c = base;
+            c.value_selection = sel;
+            ACCEPT(&c, 512, "every known value selection");
+        }
+        for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            c = base;
+            c.mode = bad[k] - 3; /* 1, 2, 97, ... */
+            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "mode", "mode");
+            c = base;
+            c.reserved = bad[k];
+            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "reserved", "reserved");
+        }
+    }
+
+    /* Several faults at once still fail cleanly. */
+    c = base;
+    c.struct_size = 4;
+    c.counter_bits = 7;
+    c.relative_error = NAN;
+    c.min_trackable = 5;
+    c.max_trackable = 4;
+    REFUSE(&c, PICOLLO_STATUS_STRUCT_SIZE, "struct_size", "many faults");
+    c.struct_size = base.struct_size;
+    REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, NULL, "many faults, right size");
+}
+
+/* Layout facts from DESIGN §2 and the seed, seen through the ABI. */
+static void test_layout_facts(void)
+{
+    static const struct {
+        double e;
+        uint64_t min, max;
+        uint32_t bits;
+        uint64_t block, storage;
+    } cases[] = {
+        {0.001, 0, UINT64_MAX, 32, 512, 28672},
+        {0.0005, 0, INT64_MAX, 32, 1024, 55296},
+        {0.0005, 0, 30000, 32, 1024, 5972},
+        {0.01, 10000, 30000, 32, 64, 0},
+        {0.01, 10000, 30000, 64, 64, 0},
+        {0.1, 0, UINT64_MAX, 64, 8, 0},
+        {0.0078125, 1, 1000000, 64, 64, 0},
+        {0.5 / 65, 1, 1000000, 64, 128, 0},
+        {0.5 / 64.5, 1, 1000000, 64, 128, 0}, /* 0.5 / e rounded up: 65 → 128 */
+        {1e-6, 0, 5000, 32, 524288, 5001},
+        {0.002, 123456789, 987654321987ull, 64, 256, 0},
+    };
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        picollo_histogram *h =
+            make_histogram(cases[k].bits, cases[k].e, cases[k].min, cases[k].max);
+        picollo_histogram_info i = info_of(h);
+        layout_model m = model_of_block_size(model_block_size(cases[k].e));
+        uint64_t storage = model_index(m, cases[k].max) - model_index(m, cases[k].min) + 1;
+        CHECKF(i.block_size == cases[k].block && m.block_size == cases[k].block,
+               "e=%g: block %llu, model %llu, expected %llu", cases[k].e,
+               (unsigned long long)i.block_size, (unsigned long long)m.block_size,
+               (unsigned long long)cases[k].block);
+        CHECKF(i.storage_len == storage, "e=%g: storage %llu, model %llu", cases[k].e,
+               (unsigned long long)i.storage_len, (unsigned long long)storage);
+        if (cases[k].storage != 0) {
+            CHECKF(i.storage_len == cases[k].storage, "e=%g: storage %llu, DESIGN says %llu",
+                   cases[k].e, (unsigned long long)i.storage_len,
+                   (unsigned long long)cases[k].storage);
+        }
+        CHECK(i.footprint_bytes == i.storage_len * (cases[k].bits / 8));
+        CHECK(i.relative_error == 0.5 / (double)i.block_size);
+        CHECK(i.counter_bits == cases[k].bits);
+        picollo_histogram_free(h);
+    }
+
+    /* The seed's figures: e = 0.01 → 0.7813 %; 24,900 in 10,000..30,000 → storage 83,
+     * logical 609, bucket [24,832, 25,088), midpoint 24,960. */
+    {
+        picollo_histogram *h = make_histogram(32, 0.01, 10000, 30000);
+        picollo_percentile p;
+        picollo_histogram_record(h, 24900);
+        memset(&p, 0, sizeof p);
+        if (EXPECT(picollo_histogram_percentile(h, 99.0, &p), PICOLLO_STATUS_OK)) {
+            CHECK(p.value == 24960 && p.storage_index == 83 && p.logical_index == 609);
+            CHECK(p.lower == 24832 && p.upper == 25088 && p.highest == 25087);
+            CHECK(p.plus_minus == 128 && p.count == 1 && p.cumulative_count == 1);
+            CHECK(p.rank == 99.0 && p.rank_count == 1);
+        }
+        CHECK(info_of(h).relative_error == 0.0078125);
+        picollo_histogram_free(h);
+    }
+}
+
+void test_configs(void)
+{
+    test_config_default();
+    test_bad_configs();
+    test_layout_facts();
+}

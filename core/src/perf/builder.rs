@@ -1,0 +1,189 @@
+//! The session builder: what to count, for whom, and how.
+
+use std::format;
+use std::vec::Vec;
+
+use super::error::{PerfError, PerfErrorKind};
+use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
+use super::session::{CounterSink, Session};
+
+/// Options and counters of a session, then [`SessionBuilder::open`].
+///
+/// Defaults: this thread (`pid = 0`) on any CPU (`cpu = -1`), not pinned, user space only
+/// (`exclude_kernel` and `exclude_hv`), enabled at open, histograms at 0.1 % relative
+/// error, read overhead calibrated at open, rdpmc fast path where the page allows it.
+#[derive(Clone, Debug)]
+pub struct SessionBuilder {
+    pub(crate) pid: i32,
+    pub(crate) cpu: i32,
+    pub(crate) pinned: bool,
+    pub(crate) kernel: bool,
+    pub(crate) enabled: bool,
+    pub(crate) relative_error: f64,
+    pub(crate) calibrate: bool,
+    pub(crate) rdpmc: bool,
+    pub(crate) events: Vec<Event>,
+    pub(crate) duplicate: Option<Event>,
+}
+
+impl Default for SessionBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SessionBuilder {
+    /// The defaults above, with no counters.
+    pub fn new() -> Self {
+        SessionBuilder {
+            pid: 0,
+            cpu: -1,
+            pinned: false,
+            kernel: false,
+            enabled: true,
+            relative_error: 0.001,
+            calibrate: true,
+            rdpmc: true,
+            events: Vec::new(),
+            duplicate: None,
+        }
+    }
+
+    /// Whom to count: `pid` (0 = the calling thread, or a pid/tid) on `cpu` (-1 = any).
+    pub fn with_target(mut self, pid: i32, cpu: i32) -> Self {
+        self.pid = pid;
+        self.cpu = cpu;
+        self
+    }
+
+    /// Pinned: the group is on the PMU all the time or not at all (never multiplexed); a
+    /// pinned group that does not fit is reported by `read` as unschedulable.
+    pub fn with_pinned(mut self, pinned: bool) -> Self {
+        self.pinned = pinned;
+        self
+    }
+
+    /// Count kernel and hypervisor work too (off by default: needs perf_event_paranoid ≤ 1).
+    pub fn with_kernel(mut self, kernel: bool) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// Start counting at open (default) or only after [`Session::enable`].
+    pub fn with_enabled(mut self, enabled: bool) -> Self {
+        self.enabled = enabled;
+        self
+    }
+
+    /// Relative error of each counter's histogram (default 0.001).
+    pub fn with_relative_error(mut self, relative_error: f64) -> Self {
+        self.relative_error = relative_error;
+        self
+    }
+
+    /// Measure the cost of back-to-back reads at open (default on; needs `enabled`).
+    pub fn with_calibration(mut self, calibrate: bool) -> Self {
+        self.calibrate = calibrate;
+        self
+    }
+
+    /// Map each hardware counter's page for the rdpmc fast path (default on).
+    pub fn with_rdpmc(mut self, rdpmc: bool) -> Self {
+        self.rdpmc = rdpmc;
+        self
+    }
+
+    /// Add a counter; a duplicate is remembered and reported by [`SessionBuilder::open`].
+    pub fn with_counter(mut self, event: impl Into<Event>) -> Self {
+        let event = event.into();
+        if self.add_counter(event).is_err() && self.duplicate.is_none() {
+            self.duplicate = Some(event);
+        }
+        self
+    }
+
+    /// Add a generic hardware counter.
+    pub fn with_hardware(self, event: HardwareEvent) -> Self {
+        self.with_counter(event)
+    }
+
+    /// Add a cache counter.
+    pub fn with_cache(self, event: CacheEvent) -> Self {
+        self.with_counter(event)
+    }
+
+    /// Add a software counter.
+    pub fn with_software(self, event: SoftwareEvent) -> Self {
+        self.with_counter(event)
+    }
+
+    /// Add a raw counter.
+    pub fn with_raw(self, event: RawEvent) -> Self {
+        self.with_counter(event)
+    }
+
+    /// Add cycles, instructions and reference cycles (Intel's fixed counters).
+    pub fn with_fixed_counters(mut self) -> Self {
+        for e in FIXED_EVENTS {
+            self = self.with_counter(e);
+        }
+        self
+    }
+
+    /// Add a counter, or say that it is already there.
+    pub fn add_counter(&mut self, event: impl Into<Event>) -> Result<(), PerfError> {
+        let event = event.into();
+        if self.events.contains(&event) {
+            return Err(duplicate(event));
+        }
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// The counters so far, in the order they will be opened (the first leads the group).
+    pub fn counters(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Open every counter as one group. Fails with the first counter that cannot be
+    /// opened, named in the error, or with a duplicate or an empty list.
+    pub fn open(&self) -> Result<Session, PerfError> {
+        self.check()?;
+        Session::open(self)
+    }
+
+    /// Open the group with each counter recording into what `make_sink` builds for it:
+    /// any [`CounterSink`], e.g. a concurrent histogram, or a histogram of another precision
+    /// per event. `make_sink` runs once per counter, in order, before the counter opens.
+    pub fn open_with<H: CounterSink>(
+        &self,
+        make_sink: impl FnMut(Event) -> Result<H, PerfError>,
+    ) -> Result<Session<H>, PerfError> {
+        self.check()?;
+        Session::open_with(self, make_sink)
+    }
+
+    fn check(&self) -> Result<(), PerfError> {
+        if let Some(e) = self.duplicate {
+            return Err(duplicate(e));
+        }
+        if self.events.is_empty() {
+            return Err(PerfError::new(
+                PerfErrorKind::EmptySession,
+                0,
+                None,
+                "a session needs at least one counter".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn duplicate(event: Event) -> PerfError {
+    PerfError::new(
+        PerfErrorKind::DuplicateCounter,
+        0,
+        Some(event),
+        format!("{event}: added to the session twice"),
+    )
+}

@@ -1,0 +1,92 @@
+//! One counter of a session: its event and name, readings, delta, calibrated overhead and
+//! histogram.
+
+use std::string::String;
+
+use super::event::Event;
+use super::session::{CounterHistogram, CounterSink};
+use super::sys::{EventFd, MmapPage};
+use super::values::{Delta, ReadPath, Reading};
+
+/// One counter of a session, recording into an `H` (a histogram by default).
+pub struct SessionCounter<H = CounterHistogram> {
+    pub(crate) event: Event,
+    pub(crate) name: String,
+    pub(crate) id: u64,
+    pub(crate) fd: EventFd,
+    pub(crate) page: Option<MmapPage>,
+    pub(crate) current: Reading,
+    pub(crate) previous: Reading,
+    pub(crate) delta: Delta,
+    /// Calibrated cost of one read, per path: [syscall, rdpmc].
+    pub(crate) overhead: [u64; 2],
+    pub(crate) histogram: H,
+}
+
+impl<H: CounterSink> core::fmt::Debug for SessionCounter<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SessionCounter")
+            .field("name", &self.name)
+            .field("id", &self.id)
+            .field("fd", &self.fd)
+            .field("has_page", &self.page.is_some())
+            .field("current", &self.current)
+            .field("delta", &self.delta)
+            .field("overhead", &self.overhead)
+            .field("recorded", &self.histogram.total())
+            .finish()
+    }
+}
+
+impl<H> SessionCounter<H> {
+    /// The event.
+    pub fn event(&self) -> Event {
+        self.event
+    }
+    /// Its name (`Hardware:CpuCycles`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The kernel's id (the key of its value in a group read).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+    /// The latest reading.
+    pub fn current(&self) -> Reading {
+        self.current
+    }
+    /// The reading before it.
+    pub fn previous(&self) -> Reading {
+        self.previous
+    }
+    /// `current − previous`.
+    pub fn delta(&self) -> Delta {
+        self.delta
+    }
+    /// The calibrated cost of one read through `path`, in this counter's unit (0 when not
+    /// calibrated).
+    pub fn overhead(&self, path: ReadPath) -> u64 {
+        match path {
+            ReadPath::Syscall => self.overhead[0],
+            ReadPath::Rdpmc => self.overhead[1],
+            ReadPath::None => 0,
+        }
+    }
+    /// Its file descriptor (owned by the session: closed when the session drops; opened
+    /// with close-on-exec).
+    pub fn raw_fd(&self) -> i32 {
+        self.fd.raw()
+    }
+    /// Whether its page is mapped for rdpmc (hardware, cache and raw events).
+    pub fn has_page(&self) -> bool {
+        self.page.is_some()
+    }
+    /// Its histogram (or the sink the session was opened with).
+    pub fn histogram(&self) -> &H {
+        &self.histogram
+    }
+    /// Its histogram, to record or reset by hand.
+    pub fn histogram_mut(&mut self) -> &mut H {
+        &mut self.histogram
+    }
+}

@@ -1,0 +1,226 @@
+//! Errors that name the counter and the cause, with a kind a C ABI can map to a status.
+
+use core::fmt;
+use std::format;
+use std::string::String;
+
+use super::discovery::{paranoid_meaning, perf_event_paranoid};
+use super::event::Event;
+use super::sys::errno_name;
+
+/// What went wrong, as a plain code.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PerfErrorKind {
+    /// The event does not exist here (ENOENT, EOPNOTSUPP, ENODEV): no PMU, a VM without a
+    /// vPMU, or a CPU without that event.
+    Unsupported = 1,
+    /// Not allowed (EACCES, EPERM): see `perf_event_paranoid` or CAP_PERFMON.
+    Permission = 2,
+    /// The kernel rejected the attributes (EINVAL).
+    InvalidArgument = 3,
+    /// The kernel and we disagree on `perf_event_attr`'s size (E2BIG).
+    AttrSize = 4,
+    /// Out of file descriptors (EMFILE, ENFILE).
+    TooManyFiles = 5,
+    /// Another user holds the PMU exclusively (EBUSY).
+    Busy = 6,
+    /// The target process or thread does not exist (ESRCH).
+    NoSuchProcess = 7,
+    /// The same event was added to a session twice.
+    DuplicateCounter = 8,
+    /// A session needs at least one counter.
+    EmptySession = 9,
+    /// A pinned group could not be put on the PMU (read returned 0 bytes).
+    Unschedulable = 10,
+    /// A group read came back malformed (short, or with ids we did not open).
+    BadRead = 11,
+    /// Any other system error.
+    Os = 12,
+}
+
+/// An error from the perf layer: a kind, the errno (0 when none), the counter it concerns
+/// (if any) and a message that says what happened and what would fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerfError {
+    kind: PerfErrorKind,
+    errno: i32,
+    event: Option<Event>,
+    message: String,
+}
+
+impl PerfError {
+    /// An error with a ready message (`errno` 0 when no system call failed), e.g. from a
+    /// sink factory given to [`super::SessionBuilder::open_with`].
+    pub fn new(kind: PerfErrorKind, errno: i32, event: Option<Event>, message: String) -> Self {
+        PerfError {
+            kind,
+            errno,
+            event,
+            message,
+        }
+    }
+
+    /// The error of a failed `perf_event_open` for `event`, explained per errno.
+    pub(crate) fn open_failed(event: Event, errno: i32, expected_size: u32) -> Self {
+        let name = errno_name(errno);
+        let (kind, why) = match errno {
+            libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV => (
+                PerfErrorKind::Unsupported,
+                match event {
+                    Event::Software(_) => format!("not supported by this kernel ({name})"),
+                    _ => format!(
+                        "not supported on this machine ({name}: no hardware PMU, a VM without \
+                         a vPMU, or a CPU without this event)"
+                    ),
+                },
+            ),
+            libc::EACCES | libc::EPERM => (PerfErrorKind::Permission, permission_text(name)),
+            libc::EINVAL => (
+                PerfErrorKind::InvalidArgument,
+                format!(
+                    "the kernel rejected the attributes ({name}: an unknown config, or pinned \
+                     or exclusive on a group member)"
+                ),
+            ),
+            libc::E2BIG => (
+                PerfErrorKind::AttrSize,
+                format!(
+                    "perf_event_attr size mismatch ({name}: we pass {} bytes, the kernel \
+                     expects {expected_size})",
+                    core::mem::size_of::<super::sys::PerfEventAttr>()
+                ),
+            ),
+            libc::EMFILE | libc::ENFILE => (
+                PerfErrorKind::TooManyFiles,
+                format!(
+                    "out of file descriptors ({name}): raise `ulimit -n` or use fewer counters"
+                ),
+            ),
+            libc::EBUSY => (
+                PerfErrorKind::Busy,
+                format!("the PMU is held exclusively by another user ({name})"),
+            ),
+            libc::ESRCH => (
+                PerfErrorKind::NoSuchProcess,
+                format!("no such process or thread ({name})"),
+            ),
+            _ => (
+                PerfErrorKind::Os,
+                format!(
+                    "perf_event_open failed ({name} {errno}: {})",
+                    std::io::Error::from_raw_os_error(errno)
+                ),
+            ),
+        };
+        PerfError::new(kind, errno, Some(event), format!("{event}: {why}"))
+    }
+
+    /// An error of a session operation (`read`, ioctl) with an errno.
+    pub(crate) fn os(what: &str, errno: i32) -> Self {
+        PerfError::new(
+            PerfErrorKind::Os,
+            errno,
+            None,
+            format!(
+                "{what} failed ({} {errno}: {})",
+                errno_name(errno),
+                std::io::Error::from_raw_os_error(errno)
+            ),
+        )
+    }
+
+    /// The same error, about `event` (its name prefixes the message).
+    pub(crate) fn for_event(self, event: Event) -> Self {
+        let message = format!("{event}: {}", self.message);
+        PerfError::new(self.kind, self.errno, Some(event), message)
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> PerfErrorKind {
+        self.kind
+    }
+
+    /// The errno behind it, 0 when it did not come from the kernel.
+    pub fn errno(&self) -> i32 {
+        self.errno
+    }
+
+    /// The counter it concerns, when it concerns one.
+    pub fn event(&self) -> Option<Event> {
+        self.event
+    }
+
+    /// The full message (also `Display`).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// True when the event cannot be counted on this machine as configured (unsupported
+    /// or not permitted): what a test or example should skip on rather than fail.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self.kind,
+            PerfErrorKind::Unsupported | PerfErrorKind::Permission
+        )
+    }
+}
+
+fn permission_text(name: &str) -> String {
+    match perf_event_paranoid() {
+        Some(p) => format!(
+            "permission denied ({name}); perf_event_paranoid = {p}: {}; CAP_PERFMON (or \
+             root) or a lower value in /proc/sys/kernel/perf_event_paranoid lifts this",
+            paranoid_meaning(p)
+        ),
+        None => format!(
+            "permission denied ({name}); /proc/sys/kernel/perf_event_paranoid is unreadable"
+        ),
+    }
+}
+
+impl fmt::Display for PerfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PerfError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perf::event::{HardwareEvent, SoftwareEvent};
+
+    #[test]
+    fn each_errno_maps_to_its_kind_and_names_the_counter() {
+        let cycles = Event::Hardware(HardwareEvent::CpuCycles);
+        let cases = [
+            (libc::ENOENT, PerfErrorKind::Unsupported, "ENOENT"),
+            (libc::EOPNOTSUPP, PerfErrorKind::Unsupported, "EOPNOTSUPP"),
+            (
+                libc::EACCES,
+                PerfErrorKind::Permission,
+                "perf_event_paranoid",
+            ),
+            (libc::EPERM, PerfErrorKind::Permission, "EPERM"),
+            (libc::EINVAL, PerfErrorKind::InvalidArgument, "EINVAL"),
+            (libc::E2BIG, PerfErrorKind::AttrSize, "expects 112"),
+            (libc::EMFILE, PerfErrorKind::TooManyFiles, "EMFILE"),
+            (libc::EBUSY, PerfErrorKind::Busy, "EBUSY"),
+            (libc::ESRCH, PerfErrorKind::NoSuchProcess, "ESRCH"),
+            (libc::EIO, PerfErrorKind::Os, "perf_event_open failed"),
+        ];
+        for (errno, kind, needle) in cases {
+            let e = PerfError::open_failed(cycles, errno, 112);
+            assert_eq!(e.kind(), kind, "{e}");
+            assert_eq!(e.errno(), errno);
+            assert_eq!(e.event(), Some(cycles));
+            assert!(e.message().starts_with("Hardware:CpuCycles: "), "{e}");
+            assert!(e.message().contains(needle), "{e} lacks {needle}");
+        }
+        let sw = PerfError::open_failed(Event::Software(SoftwareEvent::TaskClock), libc::ENOENT, 0);
+        assert!(sw.message().contains("kernel"), "{sw}");
+        assert!(sw.is_unavailable());
+    }
+}

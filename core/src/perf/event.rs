@@ -1,0 +1,387 @@
+//! What a session can count: hardware, cache, software and raw events, each with a stable
+//! name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`).
+//!
+//! Plain `#[repr(u32)]` enums whose discriminants are the kernel's ids, so a C ABI can pass
+//! them as integers.
+
+use core::fmt;
+
+use super::sys;
+
+macro_rules! named_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $value:expr),+ $(,)? }) => {
+        $(#[$doc])*
+        #[repr(u32)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant = $value),+
+        }
+
+        impl $name {
+            /// Every value, in id order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The variant's name (`CpuCycles`).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => stringify!($variant)),+
+                }
+            }
+
+            /// The value with this kernel id, if any.
+            pub fn from_id(id: u32) -> Option<Self> {
+                Self::ALL.iter().copied().find(|v| *v as u32 == id)
+            }
+        }
+    };
+}
+
+named_enum! {
+    /// `PERF_COUNT_HW_*`: generic hardware events (the kernel maps them to the CPU's own).
+    HardwareEvent {
+        /// Core cycles (fixed counter on Intel); scales with frequency.
+        CpuCycles = 0,
+        /// Retired instructions (fixed counter on Intel).
+        Instructions = 1,
+        /// Last-level cache references.
+        CacheReferences = 2,
+        /// Last-level cache misses.
+        CacheMisses = 3,
+        /// Retired branch instructions.
+        BranchInstructions = 4,
+        /// Mispredicted branches.
+        BranchMisses = 5,
+        /// Bus cycles.
+        BusCycles = 6,
+        /// Cycles stalled in the front end.
+        StalledCyclesFrontend = 7,
+        /// Cycles stalled in the back end.
+        StalledCyclesBackend = 8,
+        /// Reference cycles at the nominal frequency (fixed counter on Intel).
+        RefCpuCycles = 9,
+    }
+}
+
+named_enum! {
+    /// `PERF_COUNT_HW_CACHE_*`: which cache.
+    CacheLevel {
+        /// Level-1 data cache.
+        L1D = 0,
+        /// Level-1 instruction cache.
+        L1I = 1,
+        /// Last-level cache.
+        LL = 2,
+        /// Data TLB.
+        DTLB = 3,
+        /// Instruction TLB.
+        ITLB = 4,
+        /// Branch prediction unit.
+        BPU = 5,
+        /// Local memory (NUMA node) accesses.
+        NODE = 6,
+    }
+}
+
+named_enum! {
+    /// `PERF_COUNT_HW_CACHE_OP_*`.
+    CacheOp {
+        /// Loads.
+        Read = 0,
+        /// Stores.
+        Write = 1,
+        /// Prefetches.
+        Prefetch = 2,
+    }
+}
+
+named_enum! {
+    /// `PERF_COUNT_HW_CACHE_RESULT_*`.
+    CacheResult {
+        /// All accesses.
+        Access = 0,
+        /// Misses only.
+        Miss = 1,
+    }
+}
+
+named_enum! {
+    /// `PERF_COUNT_SW_*`: counted by the kernel, available without a PMU.
+    SoftwareEvent {
+        /// Wall-clock nanoseconds on a CPU timer.
+        CpuClock = 0,
+        /// Nanoseconds this task ran.
+        TaskClock = 1,
+        /// All page faults.
+        PageFaults = 2,
+        /// Context switches.
+        ContextSwitches = 3,
+        /// Migrations to another CPU.
+        CpuMigrations = 4,
+        /// Minor page faults (no I/O).
+        MinorPageFaults = 5,
+        /// Major page faults (I/O).
+        MajorPageFaults = 6,
+        /// Unaligned accesses fixed up by the kernel.
+        AlignmentFaults = 7,
+        /// Instructions emulated by the kernel.
+        EmulationFaults = 8,
+    }
+}
+
+/// A cache event: level × operation × result (`HardwareCache:L1DReadMiss`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CacheEvent {
+    /// Which cache.
+    pub level: CacheLevel,
+    /// Which operation.
+    pub op: CacheOp,
+    /// Accesses or misses.
+    pub result: CacheResult,
+}
+
+impl CacheEvent {
+    /// A cache event.
+    pub const fn new(level: CacheLevel, op: CacheOp, result: CacheResult) -> Self {
+        CacheEvent { level, op, result }
+    }
+
+    /// The kernel's config word: `level | op << 8 | result << 16`.
+    pub const fn config(self) -> u64 {
+        self.level as u64 | (self.op as u64) << 8 | (self.result as u64) << 16
+    }
+}
+
+/// A raw event: the PMU type and its config words, as `perf list` or the vendor's tables
+/// give them (`type` 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RawEvent {
+    /// `attr.type`.
+    pub type_: u32,
+    /// `attr.config`.
+    pub config: u64,
+    /// `attr.config1`.
+    pub config1: u64,
+    /// `attr.config2`.
+    pub config2: u64,
+}
+
+/// One countable event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Event {
+    /// A generic hardware event.
+    Hardware(HardwareEvent),
+    /// A cache event.
+    Cache(CacheEvent),
+    /// A software event.
+    Software(SoftwareEvent),
+    /// A raw event.
+    Raw(RawEvent),
+}
+
+/// Cycles, instructions and reference cycles: the events Intel counts on fixed counters,
+/// which do not take a programmable slot.
+pub const FIXED_EVENTS: [Event; 3] = [
+    Event::Hardware(HardwareEvent::CpuCycles),
+    Event::Hardware(HardwareEvent::Instructions),
+    Event::Hardware(HardwareEvent::RefCpuCycles),
+];
+
+impl Event {
+    /// A raw event with `config` only.
+    pub const fn raw(type_: u32, config: u64) -> Self {
+        Event::Raw(RawEvent {
+            type_,
+            config,
+            config1: 0,
+            config2: 0,
+        })
+    }
+
+    /// A cache event.
+    pub const fn cache(level: CacheLevel, op: CacheOp, result: CacheResult) -> Self {
+        Event::Cache(CacheEvent::new(level, op, result))
+    }
+
+    /// `(attr.type, attr.config, attr.config1, attr.config2)`.
+    pub const fn encoding(self) -> (u32, u64, u64, u64) {
+        match self {
+            Event::Hardware(h) => (sys::TYPE_HARDWARE, h as u64, 0, 0),
+            Event::Cache(c) => (sys::TYPE_HW_CACHE, c.config(), 0, 0),
+            Event::Software(s) => (sys::TYPE_SOFTWARE, s as u64, 0, 0),
+            Event::Raw(r) => (r.type_, r.config, r.config1, r.config2),
+        }
+    }
+
+    /// Counted by the kernel rather than the PMU: never readable with rdpmc.
+    pub const fn is_software(self) -> bool {
+        matches!(self, Event::Software(_))
+    }
+
+    /// Parse a name as [`fmt::Display`] writes it (`Hardware:CpuCycles`,
+    /// `HardwareCache:LLReadAccess`, `Software:TaskClock`, `Raw:4:0x1c2`,
+    /// `Raw:4:0x1c2:0x1:0x0`). Numbers may be decimal or `0x` hex.
+    pub fn parse(name: &str) -> Option<Event> {
+        let (class, rest) = name.split_once(':')?;
+        match class {
+            "Hardware" => HardwareEvent::ALL
+                .iter()
+                .find(|h| h.as_str() == rest)
+                .map(|&h| Event::Hardware(h)),
+            "Software" => SoftwareEvent::ALL
+                .iter()
+                .find(|s| s.as_str() == rest)
+                .map(|&s| Event::Software(s)),
+            "HardwareCache" => {
+                let level = CacheLevel::ALL
+                    .iter()
+                    .copied()
+                    .filter(|l| rest.starts_with(l.as_str()))
+                    .max_by_key(|l| l.as_str().len())?;
+                let rest = &rest[level.as_str().len()..];
+                let op = CacheOp::ALL
+                    .iter()
+                    .copied()
+                    .find(|o| rest.starts_with(o.as_str()))?;
+                let rest = &rest[op.as_str().len()..];
+                let result = CacheResult::ALL
+                    .iter()
+                    .copied()
+                    .find(|r| r.as_str() == rest)?;
+                Some(Event::cache(level, op, result))
+            }
+            "Raw" => {
+                let mut parts = rest.split(':');
+                let type_ = u32::try_from(parse_number(parts.next()?)?).ok()?;
+                let config = parse_number(parts.next()?)?;
+                let config1 = parts.next().map_or(Some(0), parse_number)?;
+                let config2 = parts.next().map_or(Some(0), parse_number)?;
+                if parts.next().is_some() {
+                    return None;
+                }
+                Some(Event::Raw(RawEvent {
+                    type_,
+                    config,
+                    config1,
+                    config2,
+                }))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn parse_number(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Hardware(h) => write!(f, "Hardware:{}", h.as_str()),
+            Event::Cache(c) => write!(
+                f,
+                "HardwareCache:{}{}{}",
+                c.level.as_str(),
+                c.op.as_str(),
+                c.result.as_str()
+            ),
+            Event::Software(s) => write!(f, "Software:{}", s.as_str()),
+            Event::Raw(r) if r.config1 == 0 && r.config2 == 0 => {
+                write!(f, "Raw:{}:{:#x}", r.type_, r.config)
+            }
+            Event::Raw(r) => write!(
+                f,
+                "Raw:{}:{:#x}:{:#x}:{:#x}",
+                r.type_, r.config, r.config1, r.config2
+            ),
+        }
+    }
+}
+
+impl From<HardwareEvent> for Event {
+    fn from(h: HardwareEvent) -> Self {
+        Event::Hardware(h)
+    }
+}
+
+impl From<CacheEvent> for Event {
+    fn from(c: CacheEvent) -> Self {
+        Event::Cache(c)
+    }
+}
+
+impl From<SoftwareEvent> for Event {
+    fn from(s: SoftwareEvent) -> Self {
+        Event::Software(s)
+    }
+}
+
+impl From<RawEvent> for Event {
+    fn from(r: RawEvent) -> Self {
+        Event::Raw(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn names_follow_the_class_colon_name_pattern() {
+        assert_eq!(
+            Event::Hardware(HardwareEvent::CpuCycles).to_string(),
+            "Hardware:CpuCycles"
+        );
+        assert_eq!(
+            Event::cache(CacheLevel::L1D, CacheOp::Read, CacheResult::Miss).to_string(),
+            "HardwareCache:L1DReadMiss"
+        );
+        assert_eq!(
+            Event::Software(SoftwareEvent::TaskClock).to_string(),
+            "Software:TaskClock"
+        );
+        assert_eq!(Event::raw(4, 0x1c2).to_string(), "Raw:4:0x1c2");
+    }
+
+    #[test]
+    fn every_name_parses_back_to_its_event() {
+        let mut events: std::vec::Vec<Event> = std::vec::Vec::new();
+        events.extend(HardwareEvent::ALL.iter().map(|&h| Event::Hardware(h)));
+        events.extend(SoftwareEvent::ALL.iter().map(|&s| Event::Software(s)));
+        for &l in CacheLevel::ALL {
+            for &o in CacheOp::ALL {
+                for &r in CacheResult::ALL {
+                    events.push(Event::cache(l, o, r));
+                }
+            }
+        }
+        events.push(Event::raw(4, 0x1c2));
+        events.push(Event::Raw(RawEvent {
+            type_: 9,
+            config: 1,
+            config1: 2,
+            config2: 3,
+        }));
+        for e in events {
+            assert_eq!(Event::parse(&e.to_string()), Some(e), "{e}");
+        }
+        assert_eq!(Event::parse("Hardware:Nope"), None);
+        assert_eq!(Event::parse("HardwareCache:L1DReadMis"), None);
+        assert_eq!(Event::parse("Raw:4"), None);
+        assert_eq!(Event::parse("CpuCycles"), None);
+    }
+
+    #[test]
+    fn cache_config_packs_level_op_result() {
+        let c = CacheEvent::new(CacheLevel::LL, CacheOp::Prefetch, CacheResult::Miss);
+        assert_eq!(c.config(), 2 | 2 << 8 | 1 << 16);
+        assert_eq!(
+            Event::Cache(c).encoding(),
+            (sys::TYPE_HW_CACHE, 0x1_0202, 0, 0)
+        );
+    }
+}

@@ -1,0 +1,49 @@
+//! perf_event counters (Linux): sessions of hardware, cache, software and raw events read as
+//! one group, with an rdpmc fast path, deltas recorded into one histogram per counter,
+//! discovery of what this machine can count, and errors that say why it cannot.
+//!
+//! ```no_run
+//! use picollo::perf::{HardwareEvent, SessionBuilder, SoftwareEvent};
+//! let mut session = SessionBuilder::new()
+//!     .with_hardware(HardwareEvent::CpuCycles)
+//!     .with_software(SoftwareEvent::TaskClock)
+//!     .open()?;
+//! for _ in 0..1_000 {
+//!     session.read(false)?;
+//!     picollo::time::add_chain(100);
+//!     session.read(false)?;
+//!     session.record();
+//! }
+//! for c in session.counters() {
+//!     println!("{}", c.histogram().view().summary());
+//! }
+//! # Ok::<(), picollo::perf::PerfError>(())
+//! ```
+
+mod builder;
+mod counter;
+mod derived;
+mod discovery;
+mod error;
+mod event;
+mod group;
+#[cfg(picollo_native)]
+mod page;
+mod session;
+mod sys;
+mod values;
+
+pub use builder::SessionBuilder;
+pub use counter::SessionCounter;
+pub use derived::Derived;
+pub use discovery::{
+    discover, is_counter_supported, number_of_counters, paranoid_meaning, perf_event_paranoid,
+    rdpmc_setting, CpuVendor, PmuInfo, SysfsPmu,
+};
+pub use error::{PerfError, PerfErrorKind};
+pub use event::{
+    CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
+    FIXED_EVENTS,
+};
+pub use session::{CounterHistogram, CounterSink, RecordKind, Session};
+pub use values::{scale, Delta, ReadPath, Reading};

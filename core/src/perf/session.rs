@@ -1,0 +1,409 @@
+//! A session: one perf_event group of counters, read together, with the previous and
+//! current readings, their deltas and one histogram per counter.
+
+use std::format;
+use std::vec;
+use std::vec::Vec;
+
+use crate::{Config, Histogram};
+
+use super::builder::SessionBuilder;
+use super::counter::SessionCounter;
+use super::derived::Derived;
+use super::error::{PerfError, PerfErrorKind};
+use super::event::Event;
+use super::group::{group_read_words, parse_group_read};
+use super::sys::{self, MmapPage, PerfEventAttr};
+use super::values::{Delta, ReadPath, Reading};
+
+/// The histogram a session gives each counter by default ([`SessionBuilder::open`]).
+pub type CounterHistogram = Histogram<u64, Vec<u64>>;
+
+/// What a session records each counter's values into: any histogram (every storage and
+/// counter width here; the concurrent kinds implement it too), or a caller's own type
+/// ([`SessionBuilder::open_with`]).
+pub trait CounterSink {
+    /// Record one value.
+    fn record(&mut self, value: u64);
+    /// Clear what was recorded.
+    fn reset(&mut self);
+    /// Mean of what was recorded (NaN when nothing was).
+    fn mean(&self) -> f64;
+    /// How many values were recorded inside the sink's range.
+    fn total(&self) -> u64;
+}
+
+impl<C: crate::Counter, S: AsRef<[C]> + AsMut<[C]>> CounterSink for Histogram<C, S> {
+    #[inline]
+    fn record(&mut self, value: u64) {
+        Histogram::record(self, value);
+    }
+    fn reset(&mut self) {
+        Histogram::reset(self);
+    }
+    fn mean(&self) -> f64 {
+        self.view().mean()
+    }
+    fn total(&self) -> u64 {
+        self.total_count()
+    }
+}
+
+/// Which value [`Session::record_kind`] puts into the histograms.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RecordKind {
+    /// The delta, scaled when multiplexed ([`Delta::scaled`]).
+    #[default]
+    Delta = 0,
+    /// The delta less the calibrated read overhead, floored at 0 ([`Delta::corrected`]).
+    Corrected = 1,
+    /// The unscaled delta ([`Delta::raw`]).
+    RawDelta = 2,
+    /// The current scaled count itself, not a delta.
+    Value = 3,
+}
+
+/// Counters opened as one group (see [`SessionBuilder`]). Reads take every counter at
+/// once; the session keeps the previous and current readings and their deltas.
+///
+/// A session counts the thread that opened it (by default) and reads rdpmc on the CPU it
+/// runs on: use it from that thread (it is not `Send`).
+///
+/// `H` is what each counter records into: a [`CounterHistogram`] unless the session was
+/// opened with [`SessionBuilder::open_with`].
+pub struct Session<H = CounterHistogram> {
+    counters: Vec<SessionCounter<H>>,
+    ids: Vec<u64>,
+    words: Vec<u64>,
+    values: Vec<u64>,
+    scratch: Vec<Reading>,
+    fast_path: bool,
+    last_path: ReadPath,
+    enabled: bool,
+}
+
+impl<H: CounterSink> core::fmt::Debug for Session<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Session")
+            .field("counters", &self.counters)
+            .field("fast_path", &self.fast_path)
+            .field("last_path", &self.last_path)
+            .field("enabled", &self.enabled)
+            .finish()
+    }
+}
+
+impl Session {
+    pub(crate) fn open(b: &SessionBuilder) -> Result<Session, PerfError> {
+        let config = Config::new().with_relative_error(b.relative_error);
+        Session::open_with(b, |event| {
+            config.build::<u64>().map_err(|e| {
+                PerfError::new(
+                    PerfErrorKind::InvalidArgument,
+                    0,
+                    Some(event),
+                    format!("{event}: histogram configuration: {e}"),
+                )
+            })
+        })
+    }
+}
+
+impl<H: CounterSink> Session<H> {
+    pub(crate) fn open_with(
+        b: &SessionBuilder,
+        mut make_sink: impl FnMut(Event) -> Result<H, PerfError>,
+    ) -> Result<Session<H>, PerfError> {
+        let mut counters: Vec<SessionCounter<H>> = Vec::with_capacity(b.events.len());
+        for (k, &event) in b.events.iter().enumerate() {
+            let (type_, config_word, config1, config2) = event.encoding();
+            let mut attr = PerfEventAttr::new(type_, config_word);
+            attr.config1 = config1;
+            attr.config2 = config2;
+            attr.read_format = sys::FORMAT_GROUP
+                | sys::FORMAT_ID
+                | sys::FORMAT_TOTAL_TIME_ENABLED
+                | sys::FORMAT_TOTAL_TIME_RUNNING;
+            if !b.kernel {
+                attr.flags |= sys::FLAG_EXCLUDE_KERNEL | sys::FLAG_EXCLUDE_HV;
+            }
+            if k == 0 {
+                // Only the leader carries these: members follow it, and the kernel rejects
+                // pinned on a member.
+                if !b.enabled {
+                    attr.flags |= sys::FLAG_DISABLED;
+                }
+                if b.pinned {
+                    attr.flags |= sys::FLAG_PINNED;
+                }
+            }
+            let leader = counters.first().map(|c| &c.fd);
+            let fd = sys::open(&mut attr, b.pid, b.cpu, leader)
+                .map_err(|e| PerfError::open_failed(event, e, attr.size))?;
+            let id = fd
+                .id()
+                .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
+            // Only PMU events can be read with rdpmc; a failed map just means read(2).
+            let page = (b.rdpmc && cfg!(picollo_native) && !event.is_software())
+                .then(|| MmapPage::map(&fd).ok())
+                .flatten();
+            let histogram = make_sink(event)?;
+            counters.push(SessionCounter {
+                event,
+                name: format!("{event}"),
+                id,
+                fd,
+                page,
+                current: Reading::default(),
+                previous: Reading::default(),
+                delta: Delta::default(),
+                overhead: [0; 2],
+                histogram,
+            });
+        }
+        let n = counters.len();
+        let fast_path = counters.iter().all(|c| c.page.is_some());
+        let mut session = Session {
+            ids: counters.iter().map(|c| c.id).collect(),
+            counters,
+            words: vec![0; group_read_words(n)],
+            values: vec![0; n],
+            scratch: vec![Reading::default(); n],
+            fast_path,
+            last_path: ReadPath::None,
+            enabled: b.enabled,
+        };
+        if b.enabled && b.calibrate {
+            session.calibrate()?;
+        }
+        session.rebase()?;
+        Ok(session)
+    }
+
+    /// Read every counter: through rdpmc when allowed and not `force_syscall`, else (or
+    /// when any page says rdpmc is unavailable right now) one `read(2)` of the group.
+    /// Returns the path taken. The previous reading becomes `previous`, deltas update.
+    pub fn read(&mut self, force_syscall: bool) -> Result<ReadPath, PerfError> {
+        let path = if !force_syscall && self.fast_path && self.read_pages() {
+            ReadPath::Rdpmc
+        } else {
+            self.read_group()?;
+            ReadPath::Syscall
+        };
+        let slot = if path == ReadPath::Rdpmc { 1 } else { 0 };
+        for (c, &r) in self.counters.iter_mut().zip(&self.scratch) {
+            c.previous = c.current;
+            c.current = r;
+            c.delta = Delta::between(&c.previous, &c.current, c.overhead[slot]);
+        }
+        self.last_path = path;
+        Ok(path)
+    }
+
+    #[cfg(picollo_native)]
+    fn read_pages(&mut self) -> bool {
+        for (c, out) in self.counters.iter().zip(self.scratch.iter_mut()) {
+            match c.page.as_ref().and_then(super::page::read) {
+                Some(r) => *out = r,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    #[cfg(not(picollo_native))]
+    fn read_pages(&mut self) -> bool {
+        false
+    }
+
+    fn read_group(&mut self) -> Result<(), PerfError> {
+        let leader = &self.counters[0].fd;
+        let mut bytes = leader.read_into(&mut self.words);
+        if bytes == Err(libc::EINTR) {
+            bytes = leader.read_into(&mut self.words);
+        }
+        let bytes = bytes.map_err(|e| PerfError::os("read of the counter group", e))?;
+        if bytes == 0 {
+            return Err(PerfError::new(
+                PerfErrorKind::Unschedulable,
+                0,
+                Some(self.counters[0].event),
+                format!(
+                    "the pinned group of {} counter(s) led by {} cannot be scheduled (read \
+                     returned 0 bytes): it needs more counters than the PMU has free (an NMI \
+                     watchdog holds one); use fewer counters or do not pin",
+                    self.counters.len(),
+                    self.counters[0].name
+                ),
+            ));
+        }
+        let words = &self.words[..(bytes / 8).min(self.words.len())];
+        let times = parse_group_read(words, &self.ids, &mut self.values).map_err(|e| {
+            PerfError::new(
+                PerfErrorKind::BadRead,
+                0,
+                None,
+                format!("malformed group read ({bytes} bytes): {e:?}"),
+            )
+        })?;
+        for (out, &v) in self.scratch.iter_mut().zip(&self.values) {
+            *out = Reading::new(v, times.enabled, times.running);
+        }
+        Ok(())
+    }
+
+    /// Read twice through the syscall so that `previous == current` and deltas are 0.
+    fn rebase(&mut self) -> Result<(), PerfError> {
+        self.read(true)?;
+        for c in &mut self.counters {
+            c.previous = c.current;
+            c.delta = Delta::default();
+        }
+        Ok(())
+    }
+
+    /// Measure the cost of a read: the median delta of back-to-back read pairs, per counter
+    /// and per path (syscall, and rdpmc where it works). [`Delta::corrected`] subtracts it.
+    /// Histograms are untouched; the readings are rebased.
+    pub fn calibrate(&mut self) -> Result<(), PerfError> {
+        const PAIRS: usize = 63;
+        let n = self.counters.len();
+        for (slot, force) in [(0usize, true), (1, false)] {
+            if slot == 1 && !self.fast_path {
+                continue;
+            }
+            let mut samples: Vec<Vec<u64>> = vec![Vec::with_capacity(PAIRS); n];
+            for _ in 0..PAIRS {
+                self.read(force)?;
+                let path = self.read(force)?;
+                if (path == ReadPath::Rdpmc) == (slot == 1) {
+                    for (s, c) in samples.iter_mut().zip(&self.counters) {
+                        s.push(c.delta.scaled);
+                    }
+                }
+            }
+            for (c, s) in self.counters.iter_mut().zip(&mut samples) {
+                s.sort_unstable();
+                c.overhead[slot] = s.get(s.len() / 2).copied().unwrap_or(0);
+            }
+        }
+        self.rebase()
+    }
+
+    /// Record each counter's delta into its histogram ([`RecordKind::Delta`]).
+    pub fn record(&mut self) {
+        self.record_kind(RecordKind::Delta);
+    }
+
+    /// Record the chosen value of each counter into its histogram.
+    pub fn record_kind(&mut self, kind: RecordKind) {
+        for c in &mut self.counters {
+            let v = match kind {
+                RecordKind::Delta => c.delta.scaled,
+                RecordKind::Corrected => c.delta.corrected,
+                RecordKind::RawDelta => c.delta.raw,
+                RecordKind::Value => c.current.scaled,
+            };
+            c.histogram.record(v);
+        }
+    }
+
+    /// Start counting (the whole group).
+    pub fn enable(&mut self) -> Result<(), PerfError> {
+        self.counters[0]
+            .fd
+            .enable(true)
+            .map_err(|e| PerfError::os("PERF_EVENT_IOC_ENABLE", e))?;
+        self.enabled = true;
+        Ok(())
+    }
+
+    /// Stop counting (the whole group); readings keep their last values.
+    pub fn disable(&mut self) -> Result<(), PerfError> {
+        self.counters[0]
+            .fd
+            .disable(true)
+            .map_err(|e| PerfError::os("PERF_EVENT_IOC_DISABLE", e))?;
+        self.enabled = false;
+        Ok(())
+    }
+
+    /// Zero the kernel's counts and every histogram, and rebase the readings (deltas 0).
+    pub fn reset(&mut self) -> Result<(), PerfError> {
+        self.counters[0]
+            .fd
+            .reset(true)
+            .map_err(|e| PerfError::os("PERF_EVENT_IOC_RESET", e))?;
+        for c in &mut self.counters {
+            c.histogram.reset();
+        }
+        self.rebase()
+    }
+
+    /// The counters, in the order they were added.
+    pub fn counters(&self) -> &[SessionCounter<H>] {
+        &self.counters
+    }
+
+    /// One counter by position.
+    pub fn counter(&self, index: usize) -> Option<&SessionCounter<H>> {
+        self.counters.get(index)
+    }
+
+    /// One counter by position, mutable (its histogram).
+    pub fn counter_mut(&mut self, index: usize) -> Option<&mut SessionCounter<H>> {
+        self.counters.get_mut(index)
+    }
+
+    /// The counter of `event`, if the session has it.
+    pub fn find(&self, event: impl Into<Event>) -> Option<&SessionCounter<H>> {
+        let event = event.into();
+        self.counters.iter().find(|c| c.event == event)
+    }
+
+    /// Number of counters (at least 1).
+    pub fn len(&self) -> usize {
+        self.counters.len()
+    }
+
+    /// Always false: a session has at least one counter.
+    pub fn is_empty(&self) -> bool {
+        self.counters.is_empty()
+    }
+
+    /// The latest deltas, one per counter in order.
+    pub fn deltas(&self) -> impl ExactSizeIterator<Item = Delta> + '_ {
+        self.counters.iter().map(|c| c.delta)
+    }
+
+    /// The path the latest read took.
+    pub fn last_path(&self) -> ReadPath {
+        self.last_path
+    }
+
+    /// Whether every counter has a mapped page, so `read(false)` tries rdpmc (the page may
+    /// still send a read to the syscall: see [`Session::last_path`]).
+    pub fn rdpmc_possible(&self) -> bool {
+        self.fast_path
+    }
+
+    /// Whether the group is counting.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// IPC and miss ratios of the latest deltas.
+    pub fn derived(&self) -> Derived {
+        Derived::from_values(|e| self.find(e).map(|c| c.delta.scaled as f64))
+    }
+
+    /// IPC and miss ratios of the histogram means (all recorded intervals).
+    pub fn derived_means(&self) -> Derived {
+        Derived::from_values(|e| {
+            self.find(e)
+                .map(|c| c.histogram.mean())
+                .filter(|m| m.is_finite())
+        })
+    }
+}

@@ -1,0 +1,225 @@
+//! Monotonic nanoseconds, TSC ticks, the tick frequency, and exact conversions.
+
+use std::sync::OnceLock;
+
+/// Where [`ticks`] come from.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TickSource {
+    /// The CPU's time-stamp counter (rdtsc), at [`tick_frequency`] Hz.
+    Tsc = 0,
+    /// `CLOCK_MONOTONIC` nanoseconds (no native TSC helpers on this build): 1 GHz.
+    Monotonic = 1,
+}
+
+/// The source of this build.
+pub const fn tick_source() -> TickSource {
+    if cfg!(picollo_native) {
+        TickSource::Tsc
+    } else {
+        TickSource::Monotonic
+    }
+}
+
+fn clock_nanos(clock: libc::clockid_t) -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a live, writable timespec; the clock ids we pass exist on Linux.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    if rc != 0 {
+        return 0;
+    }
+    (ts.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec as u64)
+}
+
+/// `CLOCK_MONOTONIC` in nanoseconds (through the vDSO: no system call).
+#[inline]
+pub fn monotonic_nanos() -> u64 {
+    clock_nanos(libc::CLOCK_MONOTONIC)
+}
+
+/// Ticks now, unserialized (the cheapest read).
+#[inline]
+pub fn ticks() -> u64 {
+    #[cfg(picollo_native)]
+    return crate::native::rdtsc();
+    #[cfg(not(picollo_native))]
+    return monotonic_nanos();
+}
+
+/// Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
+#[inline]
+pub fn ticks_begin() -> u64 {
+    #[cfg(picollo_native)]
+    return crate::native::tsc_begin();
+    #[cfg(not(picollo_native))]
+    return monotonic_nanos();
+}
+
+/// Ticks at the end of a region: the region completes first and later instructions wait
+/// (`rdtscp; lfence`).
+#[inline]
+pub fn ticks_end() -> u64 {
+    #[cfg(picollo_native)]
+    return crate::native::tsc_end();
+    #[cfg(not(picollo_native))]
+    return monotonic_nanos();
+}
+
+/// Ticks and the CPU they were read on (`rdtscp` and its IA32_TSC_AUX, which Linux sets
+/// to the CPU number; `sched_getcpu` on the monotonic source).
+#[inline]
+pub fn ticks_and_cpu() -> (u64, u32) {
+    #[cfg(picollo_native)]
+    {
+        let (t, aux) = crate::native::rdtscp();
+        (t, aux & 0xFFF)
+    }
+    #[cfg(not(picollo_native))]
+    {
+        // SAFETY: no arguments, no memory.
+        let cpu = unsafe { libc::sched_getcpu() };
+        (monotonic_nanos(), cpu.max(0) as u32)
+    }
+}
+
+/// Ticks per second: 10^9 for the monotonic source; for the TSC, measured once against
+/// `CLOCK_MONOTONIC_RAW` over ~20 ms (the first call takes that long).
+pub fn tick_frequency() -> u64 {
+    static FREQUENCY: OnceLock<u64> = OnceLock::new();
+    *FREQUENCY.get_or_init(|| match tick_source() {
+        TickSource::Monotonic => 1_000_000_000,
+        TickSource::Tsc => measure_tsc_frequency(),
+    })
+}
+
+fn measure_tsc_frequency() -> u64 {
+    // Bracket each clock read by two tick reads and keep the tightest bracket: the clock
+    // read sits between them.
+    let sample = || {
+        let mut best = (u64::MAX, 0, 0);
+        for _ in 0..5 {
+            let t0 = ticks_begin();
+            let ns = clock_nanos(libc::CLOCK_MONOTONIC_RAW);
+            let t1 = ticks_end();
+            let width = t1.wrapping_sub(t0);
+            if width < best.0 {
+                best = (width, t0 + width / 2, ns);
+            }
+        }
+        (best.1, best.2)
+    };
+    let (t0, n0) = sample();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let (t1, n1) = sample();
+    let (dt, dn) = (t1.wrapping_sub(t0), n1.wrapping_sub(n0));
+    if dn == 0 || dt == 0 {
+        return 1_000_000_000; // a clock that did not move: pretend 1 GHz rather than divide by 0
+    }
+    u64::try_from(dt as u128 * 1_000_000_000 / dn as u128).unwrap_or(u64::MAX)
+}
+
+/// `ticks × per_second / frequency`, exact (rounded down) and saturating, for any `ticks`:
+/// whole seconds and the remainder are converted separately, so nothing overflows before
+/// the result itself would (10^6 s at 5 GHz is fine).
+#[inline]
+pub fn convert_ticks(ticks: u64, frequency: u64, per_second: u64) -> u64 {
+    if frequency == 0 {
+        return 0;
+    }
+    let (seconds, rest) = (ticks / frequency, ticks % frequency);
+    let fraction = match rest.checked_mul(per_second) {
+        Some(p) => p / frequency,
+        None => (rest as u128 * per_second as u128 / frequency as u128) as u64,
+    };
+    seconds.saturating_mul(per_second).saturating_add(fraction)
+}
+
+/// Ticks → nanoseconds at [`tick_frequency`].
+#[inline]
+pub fn ticks_to_nanos(ticks: u64) -> u64 {
+    convert_ticks(ticks, tick_frequency(), 1_000_000_000)
+}
+
+/// Ticks → microseconds at [`tick_frequency`].
+#[inline]
+pub fn ticks_to_micros(ticks: u64) -> u64 {
+    convert_ticks(ticks, tick_frequency(), 1_000_000)
+}
+
+/// Ticks → milliseconds at [`tick_frequency`].
+#[inline]
+pub fn ticks_to_millis(ticks: u64) -> u64 {
+    convert_ticks(ticks, tick_frequency(), 1_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversion_does_not_overflow_at_a_million_seconds() {
+        for freq in [
+            1_000_000_000u64,
+            2_999_999_998,
+            3_700_000_000,
+            5_000_000_000,
+        ] {
+            let ticks = freq * 1_000_000 + freq / 2; // 10^6 s and a half
+            assert_eq!(
+                convert_ticks(ticks, freq, 1_000_000_000),
+                1_000_000_500_000_000
+            );
+            assert_eq!(convert_ticks(ticks, freq, 1_000_000), 1_000_000_500_000);
+            assert_eq!(convert_ticks(ticks, freq, 1_000), 1_000_000_500);
+            // The naive ticks × 10^9 overflows u64 here: that is the bug we avoid.
+            assert!(ticks.checked_mul(1_000_000_000).is_none());
+        }
+    }
+
+    #[test]
+    fn conversion_is_exact_against_128_bit_math() {
+        let freq = 2_445_406_000u64;
+        for ticks in [
+            0,
+            1,
+            999,
+            freq - 1,
+            freq,
+            freq + 1,
+            123_456_789_012_345,
+            u64::MAX,
+        ] {
+            let exact = ticks as u128 * 1_000_000_000 / freq as u128;
+            let expect = u64::try_from(exact).unwrap_or(u64::MAX);
+            assert_eq!(convert_ticks(ticks, freq, 1_000_000_000), expect, "{ticks}");
+        }
+        assert_eq!(
+            convert_ticks(u64::MAX, 1, 1_000_000_000),
+            u64::MAX,
+            "saturates"
+        );
+        assert_eq!(convert_ticks(5, 0, 1_000), 0, "no division by zero");
+    }
+
+    #[test]
+    fn clocks_move_forward_and_the_frequency_is_plausible() {
+        let (n0, t0) = (monotonic_nanos(), ticks());
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let (n1, t1) = (monotonic_nanos(), ticks());
+        assert!(n1 > n0 && t1 > t0);
+        let f = tick_frequency();
+        assert!((1_000_000..=20_000_000_000).contains(&f), "{f} Hz");
+        // Two ms of ticks convert to about 2 ms (sleep never returns early; half is slack for a
+        // frequency measured on a busy machine).
+        assert!(
+            ticks_to_micros(t1 - t0) >= 1_000,
+            "{}",
+            ticks_to_micros(t1 - t0)
+        );
+    }
+}

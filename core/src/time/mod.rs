@@ -1,0 +1,22 @@
+//! Clocks, scopes and CPU helpers for benchmarking (Linux, feature `std`).
+//!
+//! - [`monotonic_nanos`] reads `clock_gettime(CLOCK_MONOTONIC)`.
+//! - [`ticks`], [`ticks_begin`] and [`ticks_end`] read the time-stamp counter (`rdtsc`, `lfence;
+//!   rdtsc`, `rdtscp; lfence` from `native/`) where feature `perf` built it on x86-64,
+//!   else monotonic nanoseconds. [`tick_frequency`] is measured once.
+//! - [`ticks_to_nanos`] and friends convert without overflow for any tick count.
+//! - A [`Scope`] records elapsed ticks/nanos/micros/millis into a histogram when dropped.
+//! - [`add_chain`], [`pin_current_thread`], [`set_current_thread_nice`].
+
+mod clock;
+mod cpu;
+mod scope;
+
+pub use clock::{
+    convert_ticks, monotonic_nanos, tick_frequency, tick_source, ticks, ticks_and_cpu, ticks_begin,
+    ticks_end, ticks_to_micros, ticks_to_millis, ticks_to_nanos, TickSource,
+};
+pub use cpu::{
+    add_chain, current_cpu, current_thread_nice, pin_current_thread, set_current_thread_nice,
+};
+pub use scope::{Scope, ScopeExt, Sink, TimeUnit};

@@ -1,0 +1,223 @@
+//! Shared helpers for the integration tests: deterministic random numbers, the data
+//! distributions, and the exact order statistics the percentiles are checked against.
+#![allow(dead_code)]
+
+use picollo::{Config, Histogram};
+
+/// SplitMix64: small, fast, deterministic, good enough to drive property tests.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)` with 53 random bits.
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in `[0, n)` (`n > 0`); the tiny modulo bias does not matter here.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// A value of random magnitude: every bit width `0..=64` equally likely, so small,
+    /// medium and huge values all get probed.
+    pub fn any_magnitude(&mut self) -> u64 {
+        let bits = self.below(65) as u32;
+        match bits {
+            0 => 0,
+            64 => self.next_u64() | (1 << 63),
+            b => (self.next_u64() & ((1u64 << b) - 1)) | (1u64 << (b - 1)),
+        }
+    }
+}
+
+/// .NET's `new Random(seed)` (the legacy subtractive generator that seeded instances still
+/// use), so the seed's getting-started data can be regenerated value for value.
+pub struct DotNetRandom {
+    state: [i32; 56],
+    inext: usize,
+    inextp: usize,
+}
+
+impl DotNetRandom {
+    pub fn new(seed: i32) -> Self {
+        const MBIG: i32 = i32::MAX;
+        let mut a = [0i32; 56];
+        let subtraction = if seed == i32::MIN {
+            i32::MAX
+        } else {
+            seed.abs()
+        };
+        let mut mj = 161_803_398 - subtraction;
+        a[55] = mj;
+        let mut mk = 1i32;
+        for i in 1..55 {
+            let ii = (21 * i) % 55;
+            a[ii] = mk;
+            mk = mj.wrapping_sub(mk);
+            if mk < 0 {
+                mk += MBIG;
+            }
+            mj = a[ii];
+        }
+        for _ in 1..5 {
+            for i in 1..56 {
+                a[i] = a[i].wrapping_sub(a[1 + (i + 30) % 55]);
+                if a[i] < 0 {
+                    a[i] += MBIG;
+                }
+            }
+        }
+        DotNetRandom {
+            state: a,
+            inext: 0,
+            inextp: 21,
+        }
+    }
+
+    /// `Random.NextDouble()`.
+    pub fn next_f64(&mut self) -> f64 {
+        const MBIG: i32 = i32::MAX;
+        let i = if self.inext + 1 >= 56 {
+            1
+        } else {
+            self.inext + 1
+        };
+        let j = if self.inextp + 1 >= 56 {
+            1
+        } else {
+            self.inextp + 1
+        };
+        let mut r = self.state[i].wrapping_sub(self.state[j]);
+        if r == MBIG {
+            r -= 1;
+        }
+        if r < 0 {
+            r += MBIG;
+        }
+        self.state[i] = r;
+        self.inext = i;
+        self.inextp = j;
+        r as f64 * (1.0 / MBIG as f64)
+    }
+}
+
+/// The seed's first getting-started distribution: `20000 + (0.5 − r)·1000 + r²·5000`, the
+/// deviation cast to an unsigned integer (negative → 0).
+pub fn seed_first(rng: &mut DotNetRandom) -> u64 {
+    let dev = (0.5 - rng.next_f64()) * 1000.0 + rng.next_f64().powi(2) * 5000.0;
+    20_000 + dev as u64
+}
+
+/// The seed's second distribution: `19000 + (0.5 − r)·500 + r³·10000`.
+pub fn seed_second(rng: &mut DotNetRandom) -> u64 {
+    let dev = (0.5 - rng.next_f64()) * 500.0 + rng.next_f64().powi(3) * 10_000.0;
+    19_000 + dev as u64
+}
+
+/// The seed's histogram: relative error 0.01, u32 counters, range 10,000..30,000.
+pub fn seed_config() -> Config {
+    Config::new()
+        .with_relative_error(0.01)
+        .with_range(10_000, 30_000)
+}
+
+/// The seed's "Histogram Before": a million values of the first distribution and one
+/// value of 40,000 (overflow). Returns the histogram and the generator to go on with.
+pub fn seed_before() -> (Histogram<u32, Vec<u32>>, DotNetRandom) {
+    let mut h = seed_config().build::<u32>().unwrap();
+    let mut rng = DotNetRandom::new(0);
+    for _ in 0..1_000_000 {
+        h.record(seed_first(&mut rng));
+    }
+    h.record(40_000);
+    (h, rng)
+}
+
+/// Data distributions for the order-statistics tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dist {
+    /// Uniform over `[0, 2^40)`.
+    Uniform,
+    /// Exponential with mean 10,000.
+    Exponential,
+    /// `r³ · 7,716,549,600`: most values small, a long thin tail.
+    CubeSkew,
+    /// Every value 123,456,789.
+    Constant,
+    /// Half 1,000, half 1,000,000,000 (in random order).
+    TwoPoint,
+    /// Pareto with α = 0.7 (infinite mean), capped at `u64::MAX`.
+    HeavyTail,
+    /// Small exact values `0..300`.
+    Small,
+}
+
+pub const ALL_DISTS: [Dist; 7] = [
+    Dist::Uniform,
+    Dist::Exponential,
+    Dist::CubeSkew,
+    Dist::Constant,
+    Dist::TwoPoint,
+    Dist::HeavyTail,
+    Dist::Small,
+];
+
+impl Dist {
+    pub fn sample(self, rng: &mut SplitMix64) -> u64 {
+        match self {
+            Dist::Uniform => rng.below(1 << 40),
+            Dist::Exponential => (-(1.0 - rng.next_f64()).ln() * 10_000.0) as u64,
+            Dist::CubeSkew => (rng.next_f64().powi(3) * 7_716_549_600.0) as u64,
+            Dist::Constant => 123_456_789,
+            Dist::TwoPoint => {
+                if rng.next_u64() & 1 == 0 {
+                    1_000
+                } else {
+                    1_000_000_000
+                }
+            }
+            // `as` saturates: values past 2^64 become u64::MAX.
+            Dist::HeavyTail => (1_000.0 / (1.0 - rng.next_f64()).powf(1.0 / 0.7)) as u64,
+            Dist::Small => rng.below(300),
+        }
+    }
+
+    pub fn data(self, n: usize, seed: u64) -> Vec<u64> {
+        let mut rng = SplitMix64(seed ^ (self as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+        (0..n).map(|_| self.sample(&mut rng)).collect()
+    }
+}
+
+/// The count a rank points at, `max(1, ceil(rank / 100 · n))`, computed exactly for ranks
+/// with at most three decimals (all the standard ranks).
+pub fn exact_rank_count(rank: f64, n: u64) -> u64 {
+    let milli = (rank * 1000.0).round() as u128;
+    assert!(
+        ((milli as f64) / 1000.0 - rank).abs() < 1e-9,
+        "rank {rank} has more than three decimals"
+    );
+    let k = (milli * n as u128).div_ceil(100_000) as u64;
+    k.max(1)
+}
+
+/// The k-th smallest (1-based) of sorted data.
+pub fn kth(sorted: &[u64], k: u64) -> u64 {
+    sorted[(k - 1) as usize]
+}
+
+/// Character widths of each line's `|`-separated cells, for alignment checks.
+pub fn cells(line: &str) -> Vec<&str> {
+    let inner = line
+        .strip_prefix('|')
+        .and_then(|l| l.strip_suffix('|'))
+        .unwrap_or_else(|| panic!("not a table row: {line:?}"));
+    inner.split('|').collect()
+}

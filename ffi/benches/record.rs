@@ -1,0 +1,339 @@
+//! Record throughput: Picollo, its C ABI and two peers, in the same run, on the same values.
+//!
+//! The workload (issue 2): 1,000,000 pre-generated values `r³ · 7,716,549,600` with `r`
+//! uniform in [0, 1), shuffled; relative error 0.0005 (block size 1024), range
+//! 0..=7,716,549,600, `u32` counters. With grouping power 10 and max value power 33 the
+//! `histogram` crate has the same buckets; `hdrhistogram` with 3 significant digits has the
+//! same bucket widths too (see `shared/INTEROP_NOTES.md`).
+//!
+//! Each measurement records every value `ROUNDS` times; the contenders take turns within a
+//! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
+//! last line is the one scripts read:
+//! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns>`.
+//!
+//! `picollo-ffi` builds only a cdylib and a staticlib, so a bench cannot link it as a crate:
+//! its modules are compiled into this binary instead, and `picollo_histogram_record` is called
+//! through a `black_box`ed `extern "C" fn` pointer, so every call really crosses the C ABI.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+// The whole ABI compiled into this binary as a module; its modules are glob-imported at this
+// crate's root, where their `crate::…` paths expect them.
+#[allow(dead_code, unused_imports)]
+#[path = "../src/lib.rs"]
+mod abi;
+#[allow(unused_imports)]
+use abi::*;
+
+use abi::histogram::{
+    picollo_histogram, picollo_histogram_config_default, picollo_histogram_free,
+    picollo_histogram_get_info, picollo_histogram_new, picollo_histogram_record,
+};
+use abi::status::picollo_status;
+use abi::types::picollo_histogram_info;
+
+const VALUES: usize = 1_000_000;
+const MAX_VALUE: u64 = 7_716_549_600;
+const RELATIVE_ERROR: f64 = 0.0005;
+/// Passes over the values in one measurement (5,000,000 records).
+const ROUNDS: usize = 5;
+/// Measurements per contender; the best one is reported.
+const RUNS: usize = 25;
+
+/// SplitMix64: a small, fast, well-mixed deterministic generator.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1) with 53 bits.
+    fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-40 here).
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// The workload: `r³ · MAX_VALUE`, then a Fisher–Yates shuffle.
+fn workload() -> Vec<u64> {
+    let mut rng = SplitMix64(0x5EED_0000_0000_0002);
+    let mut values: Vec<u64> = (0..VALUES)
+        .map(|_| {
+            let r = rng.next_f64();
+            (r * r * r * MAX_VALUE as f64) as u64
+        })
+        .collect();
+    for i in (1..values.len()).rev() {
+        values.swap(i, rng.below(i + 1));
+    }
+    values
+}
+
+/// One histogram under test.
+trait Contender {
+    fn name(&self) -> &'static str;
+    /// Record every value once.
+    fn record_all(&mut self, values: &[u64]);
+    /// Sum of the counts, to check that every contender saw every value.
+    fn total(&self) -> u64;
+    fn footprint_bytes(&self) -> usize;
+}
+
+struct Picollo(picollo::Histogram<u32, Vec<u32>>);
+
+impl Contender for Picollo {
+    fn name(&self) -> &'static str {
+        "picollo"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        for &v in values {
+            self.0.record(v);
+        }
+    }
+    fn total(&self) -> u64 {
+        let h = &self.0;
+        h.total_count() + h.underflow_count() + h.overflow_count()
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.0.footprint_in_bytes()
+    }
+}
+
+/// `hdrhistogram::Histogram<u32>` through `record` (which returns a `Result`; failures are
+/// counted, and must stay at zero).
+struct Hdr {
+    h: hdrhistogram::Histogram<u32>,
+    failed: u64,
+}
+
+impl Contender for Hdr {
+    fn name(&self) -> &'static str {
+        "hdrhistogram"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        let mut failed = 0;
+        for &v in values {
+            failed += self.h.record(v).is_err() as u64;
+        }
+        self.failed += failed;
+    }
+    fn total(&self) -> u64 {
+        self.h.len() + self.failed
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.h.distinct_values() * std::mem::size_of::<u32>()
+    }
+}
+
+/// The `histogram` crate with `u32` counters (`Histogram32`), through `increment`.
+struct Iop32 {
+    h: ::histogram::Histogram32,
+    failed: u64,
+}
+
+impl Contender for Iop32 {
+    fn name(&self) -> &'static str {
+        "histogram"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        let mut failed = 0;
+        for &v in values {
+            failed += self.h.increment(v).is_err() as u64;
+        }
+        self.failed += failed;
+    }
+    fn total(&self) -> u64 {
+        self.h.as_slice().iter().map(|&c| c as u64).sum::<u64>() + self.failed
+    }
+    fn footprint_bytes(&self) -> usize {
+        std::mem::size_of_val(self.h.as_slice())
+    }
+}
+
+/// The `histogram` crate with `u64` counters (`Histogram`), for reference.
+struct Iop64 {
+    h: ::histogram::Histogram,
+    failed: u64,
+}
+
+impl Contender for Iop64 {
+    fn name(&self) -> &'static str {
+        "histogram (u64)"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        let mut failed = 0;
+        for &v in values {
+            failed += self.h.increment(v).is_err() as u64;
+        }
+        self.failed += failed;
+    }
+    fn total(&self) -> u64 {
+        self.h.as_slice().iter().sum::<u64>() + self.failed
+    }
+    fn footprint_bytes(&self) -> usize {
+        std::mem::size_of_val(self.h.as_slice())
+    }
+}
+
+type RecordFn = unsafe extern "C" fn(*mut picollo_histogram, u64);
+
+/// `picollo_histogram_record` through a function pointer the optimiser cannot see through.
+struct Ffi {
+    h: *mut picollo_histogram,
+    record: RecordFn,
+}
+
+impl Ffi {
+    fn new() -> Ffi {
+        let mut config = picollo_histogram_config_default();
+        config.counter_bits = 32;
+        config.relative_error = RELATIVE_ERROR;
+        config.min_trackable = 0;
+        config.max_trackable = MAX_VALUE;
+        let mut h = std::ptr::null_mut();
+        // SAFETY: both pointers are valid for the call.
+        let status = unsafe { picollo_histogram_new(&config, &mut h) };
+        assert_eq!(status, picollo_status::Ok);
+        Ffi {
+            h,
+            record: black_box(picollo_histogram_record as RecordFn),
+        }
+    }
+
+    fn info(&self) -> picollo_histogram_info {
+        let mut info = picollo_histogram_info::default();
+        // SAFETY: `self.h` is live; `info` is writable.
+        let status = unsafe { picollo_histogram_get_info(self.h, &mut info) };
+        assert_eq!(status, picollo_status::Ok);
+        info
+    }
+}
+
+impl Drop for Ffi {
+    fn drop(&mut self) {
+        // SAFETY: `self.h` came from `picollo_histogram_new` and is freed once.
+        unsafe { picollo_histogram_free(self.h) }
+    }
+}
+
+impl Contender for Ffi {
+    fn name(&self) -> &'static str {
+        "ffi"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        let (h, record) = (self.h, self.record);
+        for &v in values {
+            // SAFETY: `h` is a live handle used by this thread only.
+            unsafe { record(h, v) };
+        }
+    }
+    fn total(&self) -> u64 {
+        let info = self.info();
+        info.total + info.underflow + info.overflow
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.info().footprint_bytes as usize
+    }
+}
+
+/// Best ns per record of each contender over `RUNS` runs of `ROUNDS` passes.
+fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; contenders.len()];
+    let k = contenders.len();
+    for run in 0..RUNS {
+        // Rotate the order so no contender always follows the same one.
+        for j in 0..k {
+            let i = (j + run) % k;
+            let c = &mut *contenders[i];
+            let start = Instant::now();
+            for _ in 0..ROUNDS {
+                c.record_all(black_box(values));
+            }
+            let ns = start.elapsed().as_nanos() as f64 / (ROUNDS * values.len()) as f64;
+            black_box(&mut *c);
+            best[i] = best[i].min(ns);
+        }
+    }
+    best
+}
+
+fn main() {
+    let values = workload();
+    let config = picollo::Config::new()
+        .with_relative_error(RELATIVE_ERROR)
+        .with_range(0, MAX_VALUE);
+
+    let mut picollo = Picollo(config.build::<u32>().expect("picollo config"));
+    let mut hdr = Hdr {
+        h: hdrhistogram::Histogram::new_with_bounds(1, MAX_VALUE, 3).expect("hdr config"),
+        failed: 0,
+    };
+    let mut iop32 = Iop32 {
+        h: ::histogram::Histogram32::new(10, 33).expect("histogram config"),
+        failed: 0,
+    };
+    let mut iop64 = Iop64 {
+        h: ::histogram::Histogram::new(10, 33).expect("histogram config"),
+        failed: 0,
+    };
+    let mut ffi = Ffi::new();
+
+    let mut contenders: [&mut dyn Contender; 5] =
+        [&mut picollo, &mut hdr, &mut iop32, &mut iop64, &mut ffi];
+
+    // Warm up: page in the counters and the values, settle the clock.
+    for c in contenders.iter_mut() {
+        c.record_all(&values);
+    }
+    let best = measure(&mut contenders, &values);
+
+    let expected = ((1 + RUNS * ROUNDS) * VALUES) as u64;
+    println!(
+        "record: {VALUES} values r^3 * {MAX_VALUE}, shuffled; relative error {RELATIVE_ERROR}, \
+         u32 counters; best of {RUNS} runs x {ROUNDS} passes"
+    );
+    // Every contender finds a bucket with a count-leading-zeros: `bsr` on the x86-64 baseline
+    // (about 4 cycles per instruction on AMD Zen 1-3), `lzcnt` with x86-64-v3 or native.
+    println!(
+        "built for {} with lzcnt: {}, bmi2: {}",
+        std::env::consts::ARCH,
+        cfg!(target_feature = "lzcnt"),
+        cfg!(target_feature = "bmi2"),
+    );
+    println!(
+        "{:<16} {:>10} {:>12} {:>12} {:>14}",
+        "histogram", "ns/record", "vs picollo", "footprint", "total"
+    );
+    for (c, ns) in contenders.iter().zip(&best) {
+        let total = black_box(c.total());
+        println!(
+            "{:<16} {:>10.2} {:>11.2}x {:>10} B {:>14}",
+            c.name(),
+            ns,
+            ns / best[0],
+            c.footprint_bytes(),
+            total,
+        );
+        assert_eq!(total, expected, "{} lost values", c.name());
+    }
+    println!("hdrhistogram uses record(); histogram uses Histogram32::increment (u32 counters)");
+    println!(
+        "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2}",
+        best[0], best[1], best[2], best[4]
+    );
+}

@@ -1,0 +1,447 @@
+//! Enums and plain `#[repr(C)]` structs of the perf ABI (`picollo_perf_*`), and their
+//! conversions from the core types. Fields are u32/i32/u64/f64 only (no bool): C#'s
+//! P/Invoke and ctypes map them field for field.
+
+use picollo::perf::{
+    CacheEvent, CacheLevel, CacheOp, CacheResult, Delta, Derived, HardwareEvent, PerfError,
+    PerfErrorKind, PmuInfo, Reading, RecordKind, SessionCounter, SoftwareEvent,
+};
+
+use crate::histogram::Failure;
+use crate::status::picollo_status;
+
+/// `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_hardware_event {
+    /// Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
+    CpuCycles = 0,
+    /// Retired instructions (a fixed counter on Intel).
+    Instructions = 1,
+    /// Last-level cache references.
+    CacheReferences = 2,
+    /// Last-level cache misses.
+    CacheMisses = 3,
+    /// Retired branch instructions.
+    BranchInstructions = 4,
+    /// Mispredicted branches.
+    BranchMisses = 5,
+    /// Bus cycles.
+    BusCycles = 6,
+    /// Cycles stalled in the front end.
+    StalledCyclesFrontend = 7,
+    /// Cycles stalled in the back end.
+    StalledCyclesBackend = 8,
+    /// Reference cycles at the nominal frequency (a fixed counter on Intel).
+    RefCpuCycles = 9,
+}
+
+/// `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_cache_level {
+    /// Level-1 data cache.
+    L1d = 0,
+    /// Level-1 instruction cache.
+    L1i = 1,
+    /// Last-level cache.
+    Ll = 2,
+    /// Data TLB.
+    Dtlb = 3,
+    /// Instruction TLB.
+    Itlb = 4,
+    /// Branch prediction unit.
+    Bpu = 5,
+    /// Local memory (NUMA node).
+    Node = 6,
+}
+
+/// `PERF_COUNT_HW_CACHE_OP_*`.
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_cache_op {
+    /// Loads.
+    Read = 0,
+    /// Stores.
+    Write = 1,
+    /// Prefetches.
+    Prefetch = 2,
+}
+
+/// `PERF_COUNT_HW_CACHE_RESULT_*`.
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_cache_result {
+    /// All accesses.
+    Access = 0,
+    /// Misses only.
+    Miss = 1,
+}
+
+/// `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_software_event {
+    /// Wall-clock nanoseconds on a CPU timer.
+    CpuClock = 0,
+    /// Nanoseconds this task ran (`Software:TaskClock`).
+    TaskClock = 1,
+    /// All page faults.
+    PageFaults = 2,
+    /// Context switches.
+    ContextSwitches = 3,
+    /// Migrations to another CPU.
+    CpuMigrations = 4,
+    /// Minor page faults (no I/O).
+    MinorPageFaults = 5,
+    /// Major page faults (I/O).
+    MajorPageFaults = 6,
+    /// Unaligned accesses fixed up by the kernel.
+    AlignmentFaults = 7,
+    /// Instructions emulated by the kernel.
+    EmulationFaults = 8,
+}
+
+/// How `picollo_perf_session_read` read the counters.
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_read_path {
+    /// Not read yet.
+    None = 0,
+    /// One `read(2)` of the whole group.
+    Syscall = 1,
+    /// `rdpmc` through each counter's mmapped page.
+    Rdpmc = 2,
+}
+
+/// Which value `picollo_perf_session_record` puts into each counter's histogram
+/// (`picollo_perf_config.record_kind`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_record_kind {
+    /// The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
+    Delta = 0,
+    /// The delta less the calibrated read overhead, floored at 0 (`corrected`).
+    Corrected = 1,
+    /// The unscaled delta (`raw`).
+    RawDelta = 2,
+    /// The current scaled count itself, not a delta.
+    Value = 3,
+}
+
+/// The CPU's vendor (`picollo_perf_info.vendor`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_cpu_vendor {
+    /// GenuineIntel.
+    Intel = 0,
+    /// AuthenticAMD or HygonGenuine.
+    Amd = 1,
+    /// Anything else, or not x86-64.
+    Other = 2,
+}
+
+/// Options of a perf session. Start from `picollo_perf_config_default` (which sets
+/// `struct_size`), then change fields. Flags are 0 or 1.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_perf_config {
+    /// `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
+    /// struct is refused; larger (built against a newer header) is accepted when the fields
+    /// this library does not know are zero.
+    pub struct_size: u32,
+    /// Whom to count: 0 = the calling thread (default), or a pid/tid.
+    pub pid: i32,
+    /// Which CPU: -1 = any (default).
+    pub cpu: i32,
+    /// 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
+    /// group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
+    pub pinned: u32,
+    /// 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
+    pub include_kernel: u32,
+    /// 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
+    pub enabled: u32,
+    /// 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
+    /// `corrected` deltas subtract it.
+    pub calibrate: u32,
+    /// 1 (default): map each hardware counter's page for the rdpmc fast path.
+    pub rdpmc: u32,
+    /// Relative error of each counter's histogram (default 0.001). Finite and > 0.
+    pub relative_error: f64,
+    /// A `picollo_perf_record_kind`: what `picollo_perf_session_record` records.
+    pub record_kind: u32,
+    /// Reserved: must be zero.
+    pub reserved: u32,
+}
+
+/// One counter's state at one read.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct picollo_perf_reading {
+    /// The kernel's 64-bit count (unscaled).
+    pub value: u64,
+    /// Nanoseconds the counter was enabled.
+    pub enabled: u64,
+    /// Nanoseconds it was actually on the PMU.
+    pub running: u64,
+    /// `value × enabled / running` (equal to `value` unless multiplexed; 0 if it never ran).
+    pub scaled: u64,
+}
+
+impl From<Reading> for picollo_perf_reading {
+    fn from(r: Reading) -> Self {
+        picollo_perf_reading {
+            value: r.value,
+            enabled: r.enabled,
+            running: r.running,
+            scaled: r.scaled,
+        }
+    }
+}
+
+/// The change of one counter between the two latest reads.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct picollo_perf_delta {
+    /// `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
+    pub raw: u64,
+    /// `raw` scaled by the interval's enabled/running time; equals `raw` unless
+    /// multiplexed, 0 when the counter never ran in the interval.
+    pub scaled: u64,
+    /// `scaled` minus the calibrated cost of one read, floored at 0.
+    pub corrected: u64,
+    /// Enabled nanoseconds in the interval.
+    pub enabled: u64,
+    /// Running nanoseconds in the interval.
+    pub running: u64,
+}
+
+impl From<Delta> for picollo_perf_delta {
+    fn from(d: Delta) -> Self {
+        picollo_perf_delta {
+            raw: d.raw,
+            scaled: d.scaled,
+            corrected: d.corrected,
+            enabled: d.enabled,
+            running: d.running,
+        }
+    }
+}
+
+/// Everything about one counter of an open session (`picollo_perf_session_counter_values`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct picollo_perf_counter_values {
+    /// The latest reading.
+    pub current: picollo_perf_reading,
+    /// The reading before it.
+    pub previous: picollo_perf_reading,
+    /// `current − previous`.
+    pub delta: picollo_perf_delta,
+    /// Calibrated cost of one read through the syscall, in this counter's unit (0 when not
+    /// calibrated).
+    pub overhead_syscall: u64,
+    /// Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
+    pub overhead_rdpmc: u64,
+    /// The kernel's id of the counter (its key in a group read).
+    pub id: u64,
+    /// 1 when the counter was multiplexed during the latest interval (running < enabled):
+    /// `delta.scaled` is then an estimate.
+    pub multiplexed: u32,
+    /// 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
+    pub has_page: u32,
+}
+
+impl<H> From<&SessionCounter<H>> for picollo_perf_counter_values {
+    fn from(c: &SessionCounter<H>) -> Self {
+        use picollo::perf::ReadPath;
+        picollo_perf_counter_values {
+            current: c.current().into(),
+            previous: c.previous().into(),
+            delta: c.delta().into(),
+            overhead_syscall: c.overhead(ReadPath::Syscall),
+            overhead_rdpmc: c.overhead(ReadPath::Rdpmc),
+            id: c.id(),
+            multiplexed: u32::from(c.delta().multiplexed()),
+            has_page: u32::from(c.has_page()),
+        }
+    }
+}
+
+/// Ratios between counters; NaN where a counter is missing or its denominator is 0.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_perf_derived {
+    /// Instructions per cycle.
+    pub ipc: f64,
+    /// Cache misses per cache reference (else LL read misses per LL read access).
+    pub cache_miss_ratio: f64,
+    /// Branch misses per branch instruction.
+    pub branch_miss_ratio: f64,
+}
+
+impl From<Derived> for picollo_perf_derived {
+    fn from(d: Derived) -> Self {
+        picollo_perf_derived {
+            ipc: d.ipc.unwrap_or(f64::NAN),
+            cache_miss_ratio: d.cache_miss_ratio.unwrap_or(f64::NAN),
+            branch_miss_ratio: d.branch_miss_ratio.unwrap_or(f64::NAN),
+        }
+    }
+}
+
+/// What `picollo_perf_discover` found on this machine.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct picollo_perf_info {
+    /// 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
+    pub present: u32,
+    /// A `picollo_cpu_vendor`.
+    pub vendor: u32,
+    /// 1 when running under a hypervisor.
+    pub hypervisor: u32,
+    /// Intel architectural perfmon version (CPUID 0xA); 0 = none.
+    pub arch_perfmon_version: u32,
+    /// Fixed counters per logical CPU (0 without a PMU, and on AMD).
+    pub fixed_counters: u32,
+    /// Their width in bits.
+    pub fixed_width: u32,
+    /// Programmable (general) counters per logical CPU (0 without a PMU).
+    pub programmable_counters: u32,
+    /// Their width in bits (0 when unknown).
+    pub programmable_width: u32,
+    /// `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
+    /// -1 when unreadable or absent.
+    pub rdpmc: i32,
+    /// `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
+    pub paranoid: i32,
+    /// 1 when `paranoid` could be read.
+    pub paranoid_known: u32,
+    /// errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
+    pub cycles_errno: i32,
+    /// Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
+    pub core_pmu_count: u32,
+    /// Every PMU in sysfs.
+    pub pmu_count: u32,
+}
+
+impl From<&PmuInfo> for picollo_perf_info {
+    fn from(i: &PmuInfo) -> Self {
+        picollo_perf_info {
+            present: u32::from(i.present()),
+            vendor: i.vendor as u32,
+            hypervisor: u32::from(i.hypervisor),
+            arch_perfmon_version: i.arch_perfmon_version,
+            fixed_counters: i.fixed_counters,
+            fixed_width: i.fixed_width,
+            programmable_counters: i.programmable_counters,
+            programmable_width: i.programmable_width,
+            rdpmc: i.rdpmc.map_or(-1, |v| i32::try_from(v).unwrap_or(i32::MAX)),
+            paranoid: i.paranoid.unwrap_or(0),
+            paranoid_known: u32::from(i.paranoid.is_some()),
+            cycles_errno: i.cycles_errno,
+            core_pmu_count: i.core_pmus.len() as u32,
+            pmu_count: i.pmus.len() as u32,
+        }
+    }
+}
+
+/// The status of a perf error: unavailable events are `UNSUPPORTED` or
+/// `PERMISSION_DENIED` (what a caller skips on), caller mistakes `INVALID_ARGUMENT`,
+/// everything the OS refused at run time `OS_ERROR`. The message names the counter.
+pub(crate) fn perf_failure(e: PerfError) -> Failure {
+    let status = match e.kind() {
+        PerfErrorKind::Unsupported => picollo_status::Unsupported,
+        PerfErrorKind::Permission => picollo_status::PermissionDenied,
+        PerfErrorKind::InvalidArgument
+        | PerfErrorKind::DuplicateCounter
+        | PerfErrorKind::EmptySession
+        | PerfErrorKind::NoSuchProcess => picollo_status::InvalidArgument,
+        PerfErrorKind::AttrSize
+        | PerfErrorKind::TooManyFiles
+        | PerfErrorKind::Busy
+        | PerfErrorKind::Unschedulable
+        | PerfErrorKind::BadRead
+        | PerfErrorKind::Os => picollo_status::OsError,
+    };
+    (status, e.message().to_string())
+}
+
+fn invalid(message: String) -> Failure {
+    (picollo_status::InvalidArgument, message)
+}
+
+/// A hardware event from its C id.
+pub(crate) fn hardware_event(id: u32) -> Result<HardwareEvent, Failure> {
+    HardwareEvent::from_id(id).ok_or_else(|| {
+        invalid(format!(
+            "hardware event id {id} is unknown: it must be a picollo_perf_hardware_event \
+             (0..={})",
+            HardwareEvent::ALL.len() - 1
+        ))
+    })
+}
+
+/// A software event from its C id.
+pub(crate) fn software_event(id: u32) -> Result<SoftwareEvent, Failure> {
+    SoftwareEvent::from_id(id).ok_or_else(|| {
+        invalid(format!(
+            "software event id {id} is unknown: it must be a picollo_perf_software_event \
+             (0..={})",
+            SoftwareEvent::ALL.len() - 1
+        ))
+    })
+}
+
+/// A cache event from its C level, operation and result.
+pub(crate) fn cache_event(level: u32, op: u32, result: u32) -> Result<CacheEvent, Failure> {
+    let level = CacheLevel::from_id(level).ok_or_else(|| {
+        invalid(format!(
+            "cache level {level} is unknown: it must be a picollo_perf_cache_level (0..={})",
+            CacheLevel::ALL.len() - 1
+        ))
+    })?;
+    let op = CacheOp::from_id(op).ok_or_else(|| {
+        invalid(format!(
+            "cache operation {op} is unknown: it must be a picollo_perf_cache_op (0..={})",
+            CacheOp::ALL.len() - 1
+        ))
+    })?;
+    let result = CacheResult::from_id(result).ok_or_else(|| {
+        invalid(format!(
+            "cache result {result} is unknown: it must be a picollo_perf_cache_result (0..={})",
+            CacheResult::ALL.len() - 1
+        ))
+    })?;
+    Ok(CacheEvent::new(level, op, result))
+}
+
+/// A record kind from its C value.
+pub(crate) fn record_kind(kind: u32) -> Result<RecordKind, Failure> {
+    Ok(match kind {
+        0 => RecordKind::Delta,
+        1 => RecordKind::Corrected,
+        2 => RecordKind::RawDelta,
+        3 => RecordKind::Value,
+        _ => {
+            return Err(invalid(format!(
+                "record kind {kind} is unknown: it must be 0 (delta), 1 (corrected), 2 (raw \
+                 delta) or 3 (value)"
+            )))
+        }
+    })
+}

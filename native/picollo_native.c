@@ -1,0 +1,168 @@
+/* See picollo_native.h. The seqlock loop follows the perf_event_mmap_page protocol with the
+ * sign extension by pmc_width that the header's own pseudo-code leaves out. */
+#include "picollo_native.h"
+
+#include <stddef.h>
+
+_Static_assert(offsetof(picollo_mmap_page, lock) == 8, "lock");
+_Static_assert(offsetof(picollo_mmap_page, offset) == 16, "offset");
+_Static_assert(offsetof(picollo_mmap_page, capabilities) == 40, "capabilities");
+_Static_assert(offsetof(picollo_mmap_page, pmc_width) == 48, "pmc_width");
+_Static_assert(offsetof(picollo_mmap_page, time_offset) == 56, "time_offset");
+_Static_assert(offsetof(picollo_mmap_page, time_cycles) == 80, "time_cycles");
+_Static_assert(sizeof(picollo_mmap_page) == 96, "page head");
+
+/* Keeps the compiler from moving page loads across it; x86 keeps loads in order itself. */
+#define BARRIER() __asm__ volatile("" ::: "memory")
+/* The kernel writes the page behind our back: every field is read once, through volatile. */
+#define LOAD(field) (*(const volatile __typeof__(page->field) *)&page->field)
+
+/* A page that keeps changing this often is being rewritten in a loop: let read(2) decide. */
+#define MAX_RETRIES 1000u
+
+uint64_t picollo_native_sign_extend(uint64_t raw, uint32_t width) {
+    if (width == 0 || width >= 64) return raw;
+    uint32_t shift = 64 - width;
+    /* Shift left as unsigned (defined), then right as signed (arithmetic on gcc/clang). */
+    return (uint64_t)((int64_t)(raw << shift) >> shift);
+}
+
+static inline uint64_t hw_rdpmc(void *ctx, uint32_t counter) {
+    (void)ctx;
+    uint32_t lo, hi;
+    __asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+    return lo | ((uint64_t)hi << 32);
+}
+
+static inline uint64_t hw_rdtsc(void *ctx) {
+    (void)ctx;
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return lo | ((uint64_t)hi << 32);
+}
+
+static inline uint64_t mul_shift(uint64_t a, uint32_t mult, uint32_t shift) {
+    return (uint64_t)(((unsigned __int128)a * mult) >> shift);
+}
+
+/* count × enabled / running in 128 bits, saturating; running == 0 means the event never ran
+ * (multiplexed out the whole time): there is nothing to scale, the answer is 0. */
+static inline uint64_t scale(uint64_t count, uint64_t enabled, uint64_t running) {
+    if (running == 0) return 0;
+    if (enabled == running) return count;
+    unsigned __int128 v = (unsigned __int128)count * enabled / running;
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/* always_inline with constant sources: the real entry point gets rdpmc/rdtsc inline. */
+static inline __attribute__((always_inline)) uint32_t read_loop(
+    const picollo_mmap_page *page, picollo_pmc_source pmc, picollo_tsc_source tsc, void *ctx,
+    picollo_page_reading *out) {
+    uint32_t seq, idx, retries = 0;
+    uint64_t caps, enabled, running, count, cyc = 0;
+    uint64_t time_offset = 0, time_cycles = 0, time_mask = 0;
+    uint32_t time_mult = 0, time_shift = 0;
+
+    for (;;) {
+        seq = LOAD(lock);
+        BARRIER();
+        caps = LOAD(capabilities);
+        enabled = LOAD(time_enabled);
+        running = LOAD(time_running);
+        idx = LOAD(index);
+        count = (uint64_t)LOAD(offset);
+        if (!(caps & PICOLLO_CAP_USER_RDPMC) || idx == 0) {
+            out->status = (caps & PICOLLO_CAP_USER_RDPMC) ? PICOLLO_PAGE_NOT_SCHEDULED
+                                                          : PICOLLO_PAGE_NO_RDPMC;
+            out->retries = retries;
+            out->count = out->scaled = 0;
+            out->enabled = enabled;
+            out->running = running;
+            return out->status;
+        }
+        /* The counter register holds only pmc_width bits; its top bit is the sign. */
+        count += picollo_native_sign_extend(pmc(ctx, idx - 1), LOAD(pmc_width));
+        if ((caps & PICOLLO_CAP_USER_TIME) && enabled != running) {
+            cyc = tsc(ctx);
+            time_offset = LOAD(time_offset);
+            time_mult = LOAD(time_mult);
+            time_shift = LOAD(time_shift);
+            time_cycles = LOAD(time_cycles);
+            time_mask = LOAD(time_mask);
+        }
+        BARRIER();
+        if (LOAD(lock) == seq) break;
+        if (++retries >= MAX_RETRIES) {
+            out->status = PICOLLO_PAGE_CONTENDED;
+            out->retries = retries;
+            out->count = out->scaled = out->enabled = out->running = 0;
+            return out->status;
+        }
+    }
+
+    if ((caps & PICOLLO_CAP_USER_TIME) && enabled != running) {
+        /* Times advance since the kernel last wrote them: extrapolate with the TSC. */
+        if (caps & PICOLLO_CAP_USER_TIME_SHORT)
+            cyc = time_cycles + ((cyc - time_cycles) & time_mask);
+        uint64_t delta = time_offset + mul_shift(cyc, time_mult, time_shift);
+        enabled += delta;
+        running += delta; /* idx != 0 here: the event is running now */
+    }
+    out->count = count;
+    out->enabled = enabled;
+    out->running = running;
+    out->scaled = scale(count, enabled, running);
+    out->status = PICOLLO_PAGE_OK;
+    out->retries = retries;
+    return PICOLLO_PAGE_OK;
+}
+
+uint32_t picollo_native_page_read(const picollo_mmap_page *page, picollo_page_reading *out) {
+    return read_loop(page, hw_rdpmc, hw_rdtsc, NULL, out);
+}
+
+uint32_t picollo_native_page_read_with(const picollo_mmap_page *page, picollo_pmc_source pmc,
+                                picollo_tsc_source tsc, void *ctx, picollo_page_reading *out) {
+    return read_loop(page, pmc, tsc, ctx, out);
+}
+
+uint64_t picollo_native_rdtsc(void) { return hw_rdtsc(NULL); }
+
+uint64_t picollo_native_rdtscp(uint32_t *aux) {
+    uint32_t lo, hi, c;
+    __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(c));
+    if (aux) *aux = c;
+    return lo | ((uint64_t)hi << 32);
+}
+
+void picollo_native_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
+
+uint64_t picollo_native_tsc_begin(void) {
+    uint32_t lo, hi;
+    __asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+    return lo | ((uint64_t)hi << 32);
+}
+
+uint64_t picollo_native_tsc_end(void) {
+    uint32_t lo, hi;
+    __asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi)::"rcx", "memory");
+    return lo | ((uint64_t)hi << 32);
+}
+
+void picollo_native_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]) {
+    uint32_t a, b, c, d;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(leaf), "c"(subleaf));
+    out[0] = a;
+    out[1] = b;
+    out[2] = c;
+    out[3] = d;
+}
+
+uint64_t picollo_native_add_chain(uint64_t blocks) {
+    uint64_t acc = 0, one = 1;
+    for (uint64_t b = 0; b < blocks; b++) {
+        /* Each add reads the previous result: 256 adds cannot overlap, ≈ 1 cycle each. */
+        __asm__ volatile(".rept 256\n\tadd %1, %0\n\t.endr" : "+r"(acc) : "r"(one));
+    }
+    return acc;
+}

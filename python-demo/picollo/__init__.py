@@ -1,0 +1,59 @@
+"""Picollo HDR histograms from Python, through libpicollo's C ABI (ctypes).
+
+>>> import picollo
+>>> with picollo.Histogram(relative_error=0.01, min=10_000, max=30_000, counter_bits=32) as h:
+...     h.record_many(values)              # a list, array('Q') or numpy uint64 array
+...     print("P99:", h.percentile(99))    # P99=24,960 [83 / 609]: [24,832, 25,088) 14,190
+...     print(h)                           # the Markdown summary table
+
+perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
+
+The library is found through $PICOLLO_LIB, then ``../target/release`` next to this
+package (a workspace build), then the system's library path.
+"""
+
+from ._errors import (
+    ClosedError,
+    EmptyHistogramError,
+    InvalidArgumentError,
+    LayoutMismatchError,
+    PermissionDeniedError,
+    PicolloError,
+    Status,
+    UnavailableError,
+    UnsupportedError,
+    WouldGoNegativeError,
+    status_str,
+)
+from ._native import lib as _lib
+from ._types import STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from .histogram import Histogram, Snapshot
+
+__all__ = [
+    "Bucket",
+    "ClosedError",
+    "EmptyHistogramError",
+    "Histogram",
+    "Info",
+    "InvalidArgumentError",
+    "LayoutMismatchError",
+    "PermissionDeniedError",
+    "Percentile",
+    "PicolloError",
+    "STANDARD_RANKS",
+    "Snapshot",
+    "Status",
+    "Summary",
+    "UnavailableError",
+    "UnsupportedError",
+    "VALUE_SELECTIONS",
+    "WouldGoNegativeError",
+    "abi_version",
+    "status_str",
+]
+
+
+def abi_version() -> tuple[int, int]:
+    """``(major, minor)`` of the loaded library's ABI."""
+    v = _lib.picollo_abi_version()
+    return v >> 16, v & 0xFFFF

@@ -1,0 +1,131 @@
+"""Python values checked and turned into what the ABI takes, before any call is made.
+
+ctypes silently wraps an out-of-range int passed as ``c_uint64`` (``-1`` becomes
+``2**64 - 1``), so every integer is checked here; a bad value raises `TypeError` or
+`ValueError` and the library is not called at all.
+"""
+
+from __future__ import annotations
+
+import array
+import ctypes
+import numbers
+import operator
+import sys
+from typing import Any, Iterable
+
+from ._native import U64_MAX
+
+
+def u64(value: Any, what: str = "value") -> int:
+    """An int in ``0 .. 2**64 - 1`` (ints and integer-like objects such as numpy ints)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be an integer, not bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be an integer, not {type(value).__name__}"
+        ) from None
+    if not 0 <= v <= U64_MAX:
+        raise ValueError(f"{what} {v} is outside 0 ..= 2**64 - 1")
+    return v
+
+
+def u32(value: Any, what: str) -> int:
+    v = u64(value, what)
+    if v > 0xFFFF_FFFF:
+        raise ValueError(f"{what} {v} does not fit 32 bits")
+    return v
+
+
+def real(value: Any, what: str) -> float:
+    """A float from a real number (NaN and infinities pass: the library judges them)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    return float(value)
+
+
+def ranks_array(ranks: Iterable[Any]) -> tuple[Any, int]:
+    """A ``c_double`` array from an iterable of ranks (order is the library's to check)."""
+    if isinstance(ranks, (str, bytes)) or isinstance(ranks, numbers.Number):
+        raise TypeError("ranks must be an iterable of numbers, e.g. [50, 99, 99.9]")
+    values = [real(r, "rank") for r in ranks]
+    return (ctypes.c_double * len(values))(*values), len(values)
+
+
+def _is_native_u64_format(fmt: str, itemsize: int) -> bool:
+    """Whether a buffer format is an unsigned 64-bit integer in this machine's byte order."""
+    if itemsize != 8 or not fmt:
+        return False
+    order, code = (fmt[0], fmt[1:]) if fmt[0] in "@=<>!" else ("@", fmt)
+    native_orders = "@=" + ("<" if sys.byteorder == "little" else ">!")
+    return code in ("Q", "L") and order in native_orders
+
+
+def u64_buffer(values: Any) -> tuple[int, int, Any]:
+    """``(address, count, keep_alive)`` of contiguous native uint64 data for
+    `picollo_histogram_record_many`.
+
+    A C-contiguous numpy ``uint64`` array, an ``array.array('Q')`` or any writable
+    buffer of native unsigned 64-bit integers is passed without a copy. Other numpy
+    integer arrays are checked (no negatives) and converted; float and bool arrays are
+    refused (convert explicitly). Anything else iterable is converted item by item into an
+    ``array('Q')`` first, so a bad item raises before anything is recorded.
+    """
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(values, np.ndarray):
+        return _numpy_buffer(np, values)
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError(f"record_many() needs integers, not {type(values).__name__}")
+    try:
+        view = memoryview(values)
+    except TypeError:
+        view = None
+    if view is not None:
+        if _is_native_u64_format(view.format, view.itemsize) and view.c_contiguous:
+            count = view.nbytes // 8
+            if count == 0:
+                return 0, 0, None
+            if view.readonly:
+                data = (ctypes.c_uint64 * count).from_buffer_copy(view)
+            else:
+                data = (ctypes.c_uint64 * count).from_buffer(view)
+            return ctypes.addressof(data), count, (data, view)
+        view.release()
+    if isinstance(values, numbers.Number):
+        raise TypeError("record_many() needs an iterable of integers; use record(value)")
+    try:
+        data = array.array("Q", values)
+    except OverflowError as e:
+        raise ValueError(f"record_many(): a value is outside 0 ..= 2**64 - 1 ({e})") from None
+    except TypeError:
+        # array('Q') refuses some integer-likes; check item by item for a precise error.
+        data = array.array("Q", (u64(v) for v in values))
+    return _address_of_array(data)
+
+
+def _address_of_array(data: array.array) -> tuple[int, int, Any]:
+    address, count = data.buffer_info()
+    return (address if count else 0), count, data
+
+
+def _numpy_buffer(np: Any, values: Any) -> tuple[int, int, Any]:
+    dtype = values.dtype
+    if dtype.kind == "u":
+        if dtype != np.dtype(np.uint64) or not values.flags.c_contiguous:
+            values = np.ascontiguousarray(values, dtype=np.uint64)
+    elif dtype.kind == "i":
+        if values.size and values.min() < 0:
+            raise ValueError("record_many(): negative value in the array")
+        values = np.ascontiguousarray(values, dtype=np.uint64)
+    elif dtype.kind == "O":
+        data = array.array("Q", (u64(v) for v in values.ravel()))
+        return _address_of_array(data)
+    else:
+        raise TypeError(
+            f"record_many() needs an integer array, not dtype {dtype}; "
+            "convert explicitly, e.g. values.astype(np.uint64)"
+        )
+    count = int(values.size)
+    return (values.ctypes.data if count else 0), count, values

@@ -1,0 +1,442 @@
+"""`Histogram` and `Snapshot`: one small class per C handle."""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from typing import Any, Iterable, Iterator
+
+from . import _native as n
+from ._convert import ranks_array, real, u32, u64, u64_buffer
+from ._errors import ClosedError, Status, check, error_for
+from ._text import encode, fetch_text
+from ._types import VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+
+
+def _selection_code(selection: Any) -> int:
+    if isinstance(selection, str):
+        try:
+            return VALUE_SELECTIONS.index(selection.lower())
+        except ValueError:
+            pass
+    elif not isinstance(selection, bool) and isinstance(selection, int):
+        if 0 <= selection < len(VALUE_SELECTIONS):
+            return selection
+    raise ValueError(
+        f"value_selection {selection!r} is not one of {', '.join(VALUE_SELECTIONS)}"
+    )
+
+
+def _keep() -> None:
+    """The finalizer of a borrowed histogram: the owner frees it, not us."""
+
+
+def _percentiles(query, handle, ranks: Iterable[float]) -> list[Percentile]:
+    arr, count = ranks_array(ranks)
+    if count == 0:
+        return []
+    out = (n.picollo_percentile * count)()
+    check(query(handle, arr, count, out))
+    return [Percentile._from_c(p) for p in out]
+
+
+class Histogram:
+    """An HDR histogram with a guaranteed relative error per bucket.
+
+    >>> with Histogram(relative_error=0.01, min=10_000, max=30_000, counter_bits=32) as h:
+    ...     h.record_many([20_000, 21_000, 40_000])     # 40,000 counts as overflow
+    ...     print(h.percentile(99), h.overflow)
+
+    Values are integers in ``0 .. 2**64 - 1``; values outside ``[min, max]`` (to bucket
+    resolution: the first and last buckets may reach a little past them) count as
+    underflow/overflow, never as errors. ``str(h)`` is the Markdown summary table and
+    iterating yields the non-empty buckets. Not thread-safe: one thread uses a histogram
+    at a time. ``close()`` (or leaving ``with``) frees it; later use raises `ClosedError`.
+    """
+
+    def __init__(
+        self,
+        relative_error: float = 0.001,
+        *,
+        min: int = 0,
+        max: int = n.U64_MAX,
+        counter_bits: int = 64,
+        value_selection: str = "midpoint",
+    ):
+        config = n.lib.picollo_histogram_config_default()
+        config.relative_error = real(relative_error, "relative_error")
+        config.min_trackable = u64(min, "min")
+        config.max_trackable = u64(max, "max")
+        config.counter_bits = u32(counter_bits, "counter_bits")
+        config.value_selection = _selection_code(value_selection)
+        self._open(config)
+
+    @classmethod
+    def _borrowed(cls, handle: Any, owner: Any) -> "Histogram":
+        """A histogram another object owns (a perf session's counter): this wrapper never
+        frees the handle, and keeps ``owner`` alive while it lives. The owner closes it
+        (`closed` becomes true) before freeing the native histogram."""
+        h = cls.__new__(cls)
+        h._h = handle
+        h._owner = owner
+        h._finalizer = _keep
+        return h
+
+    def _open(self, config: n.picollo_histogram_config) -> None:
+        handle = n.HistogramP()
+        check(n.lib.picollo_histogram_new(ctypes.byref(config), ctypes.byref(handle)))
+        self._h = handle
+        self._finalizer = weakref.finalize(self, n.lib.picollo_histogram_free, handle)
+
+    @property
+    def _ptr(self) -> Any:
+        h = getattr(self, "_h", None)
+        if h is None:
+            raise ClosedError("histogram")
+        return h
+
+    # --- lifetime ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Free the native histogram now (idempotent)."""
+        if getattr(self, "_h", None) is not None:
+            self._h = None
+            self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return getattr(self, "_h", None) is None
+
+    def __enter__(self) -> "Histogram":
+        self._ptr  # entering a closed histogram is an error too
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- recording ---------------------------------------------------------------------
+
+    def record(self, value: int, count: int = 1) -> None:
+        """Record ``value`` once, or ``count`` times (``count = 0`` records nothing)."""
+        v = u64(value)
+        if count == 1:
+            n.lib.picollo_histogram_record(self._ptr, v)
+        else:
+            n.lib.picollo_histogram_record_n(self._ptr, v, u64(count, "count"))
+
+    def record_n(self, value: int, count: int) -> None:
+        """Record ``count`` occurrences of ``value``; a full bucket saturates at its
+        counter's maximum and the excess is counted in `saturated`."""
+        n.lib.picollo_histogram_record_n(self._ptr, u64(value), u64(count, "count"))
+
+    def record_corrected(self, value: int, expected_interval: int) -> None:
+        """Record with coordinated-omission correction (HdrHistogram's definition): also
+        records ``value - k·interval`` while at least ``interval``."""
+        n.lib.picollo_histogram_record_corrected(
+            self._ptr, u64(value), u64(expected_interval, "expected_interval"))
+
+    def record_many(self, values: Iterable[int]) -> int:
+        """Record every value of an iterable, ``array('Q')`` or numpy array in one native
+        call; returns how many. Contiguous uint64 data is passed without copying. All
+        values are checked first: on a bad one nothing is recorded."""
+        h = self._ptr
+        address, count, keep_alive = u64_buffer(values)
+        check(n.lib.picollo_histogram_record_many(h, address or None, count))
+        del keep_alive
+        return count
+
+    def reset(self) -> None:
+        """Clear every count (buckets, underflow, overflow, saturated)."""
+        check(n.lib.picollo_histogram_reset(self._ptr))
+
+    # --- merging -----------------------------------------------------------------------
+
+    def add(self, other: "Histogram") -> "Histogram":
+        """Add ``other``'s counts (same relative error, any range); returns self."""
+        check(n.lib.picollo_histogram_add(self._ptr, self._other(other)))
+        return self
+
+    merge = add
+
+    def subtract(self, other: "Histogram") -> "Histogram":
+        """Subtract ``other``'s counts; `WouldGoNegativeError` (and no change) if a count
+        would go below zero. Returns self."""
+        check(n.lib.picollo_histogram_subtract(self._ptr, self._other(other)))
+        return self
+
+    def __iadd__(self, other: "Histogram") -> "Histogram":
+        return self.add(other)
+
+    def __isub__(self, other: "Histogram") -> "Histogram":
+        return self.subtract(other)
+
+    @staticmethod
+    def _other(other: Any) -> Any:
+        if not isinstance(other, Histogram):
+            raise TypeError(f"expected a Histogram, not {type(other).__name__}")
+        return other._ptr
+
+    def copy(self) -> "Histogram":
+        """A new histogram with the same configuration and counts."""
+        i = self.info()
+        h = Histogram(i.relative_error, min=i.min_trackable, max=i.max_trackable,
+                      counter_bits=i.counter_bits, value_selection=i.value_selection)
+        return h.add(self)
+
+    # --- facts -------------------------------------------------------------------------
+
+    def info(self) -> Info:
+        """Counts, range, layout and footprint in one call."""
+        out = n.picollo_histogram_info()
+        check(n.lib.picollo_histogram_get_info(self._ptr, ctypes.byref(out)))
+        return Info._from_c(out)
+
+    @property
+    def total(self) -> int:
+        """Count of values inside the range."""
+        return self.info().total
+
+    @property
+    def underflow(self) -> int:
+        return self.info().underflow
+
+    @property
+    def overflow(self) -> int:
+        return self.info().overflow
+
+    @property
+    def saturated(self) -> int:
+        """Counts lost to full buckets (`record_n` beyond the counter's maximum)."""
+        return self.info().saturated
+
+    @property
+    def footprint(self) -> int:
+        """Bytes taken by the counters."""
+        return self.info().footprint_bytes
+
+    @property
+    def precision(self) -> float:
+        """Guaranteed relative error of a bucket's midpoint (0.5 / block size)."""
+        return self.info().relative_error
+
+    @property
+    def min(self) -> int:
+        return self.info().min_trackable
+
+    @property
+    def max(self) -> int:
+        return self.info().max_trackable
+
+    @property
+    def counter_bits(self) -> int:
+        return self.info().counter_bits
+
+    @property
+    def value_selection(self) -> str:
+        """How percentiles report a bucket: midpoint, lower, upper or interpolated."""
+        return self.info().value_selection
+
+    @value_selection.setter
+    def value_selection(self, selection: str) -> None:
+        check(n.lib.picollo_histogram_set_value_selection(
+            self._ptr, _selection_code(selection)))
+
+    def _moments(self) -> tuple[float, float]:
+        mean, stdev = ctypes.c_double(), ctypes.c_double()
+        check(n.lib.picollo_histogram_mean_stdev(
+            self._ptr, ctypes.byref(mean), ctypes.byref(stdev)))
+        return mean.value, stdev.value
+
+    @property
+    def mean(self) -> float:
+        """Mean over bucket midpoints (NaN when empty)."""
+        return self._moments()[0]
+
+    @property
+    def stdev(self) -> float:
+        """Population standard deviation over bucket midpoints (NaN when empty)."""
+        return self._moments()[1]
+
+    # --- queries -----------------------------------------------------------------------
+
+    def percentile(self, rank: float) -> Percentile:
+        """The percentile at ``rank`` (percent, 0..100). `EmptyHistogramError` when no
+        value is in range; `InvalidArgumentError` (a ValueError) for a bad rank."""
+        out = n.picollo_percentile()
+        check(n.lib.picollo_histogram_percentile(
+            self._ptr, real(rank, "rank"), ctypes.byref(out)))
+        return Percentile._from_c(out)
+
+    def percentiles(self, ranks: Iterable[float]) -> list[Percentile]:
+        """Percentiles for strictly increasing ranks, in one pass."""
+        return _percentiles(n.lib.picollo_histogram_percentiles, self._ptr, ranks)
+
+    def percentile_values(self, ranks: Iterable[float]) -> list[int]:
+        """Just the values for strictly increasing ranks."""
+        h = self._ptr
+        arr, count = ranks_array(ranks)
+        if count == 0:
+            return []
+        out = (ctypes.c_uint64 * count)()
+        check(n.lib.picollo_histogram_percentile_values(h, arr, count, out))
+        return list(out)
+
+    def summary(self) -> Summary:
+        """The standard summary: 16 percentiles, totals, mean, stdev, precision, range."""
+        out = n.picollo_summary()
+        check(n.lib.picollo_histogram_summary(self._ptr, ctypes.byref(out)))
+        return Summary(out)
+
+    def table(self, title: str | None = None) -> str:
+        """The Markdown summary table (``##### title`` heading when given)."""
+        h, t = self._ptr, encode(title, "title")
+        return fetch_text(lambda buf, size, needed: n.lib.picollo_histogram_table(
+            h, t, buf, size, needed))
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<Histogram closed>"
+        i = self.info()
+        return (f"<Histogram relative_error={i.relative_error:g} range={i.min_trackable:,}.."
+                f"{i.max_trackable:,} u{i.counter_bits} total={i.total:,} "
+                f"underflow={i.underflow:,} overflow={i.overflow:,}>")
+
+    # --- buckets -----------------------------------------------------------------------
+
+    def bucket(self, storage_index: int) -> Bucket:
+        """The bucket at a storage index (IndexError past the end)."""
+        h, out = self._ptr, n.picollo_bucket()
+        status = n.lib.picollo_histogram_bucket(h, u64(storage_index, "storage_index"),
+                                                ctypes.byref(out))
+        if status == Status.OUT_OF_RANGE:
+            raise IndexError(f"bucket index {storage_index} is past the last bucket")
+        check(status)
+        return Bucket._from_c(out)
+
+    def buckets(self) -> Iterator[Bucket]:
+        """Every storage bucket in order, empty ones included."""
+        for i in range(self.info().storage_len):
+            yield self.bucket(i)
+
+    def buckets_with_values(self) -> Iterator[Bucket]:
+        """The non-empty buckets in order (through the library's cursor)."""
+        cursor, out = ctypes.c_size_t(0), n.picollo_bucket()
+        while True:
+            status = n.lib.picollo_histogram_next_bucket(
+                self._ptr, ctypes.byref(cursor), ctypes.byref(out))
+            if status == Status.OUT_OF_RANGE:
+                return
+            if status != Status.OK:
+                raise error_for(status)
+            yield Bucket._from_c(out)
+
+    def __iter__(self) -> Iterator[Bucket]:
+        return self.buckets_with_values()
+
+    def bucket_percentiles(self, include_empty: bool = False) -> Iterator[Percentile]:
+        """Each bucket as a percentile whose rank is the middle of its share of the counts,
+        ``(counts below + count / 2) / total × 100``, valued per `value_selection`."""
+        info = self.info()
+        total, before = info.total, 0
+        for b in self.buckets() if include_empty else self.buckets_with_values():
+            yield _bucket_percentile(b, before, total, info.value_selection)
+            before += b.count
+
+    # --- snapshots ---------------------------------------------------------------------
+
+    def snapshot(self) -> "Snapshot":
+        """A copy of the counts that `Snapshot.update` refreshes in place."""
+        return Snapshot(self)
+
+
+def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Percentile:
+    """The percentile of one bucket, computed as the library's bucket-percentile iterator."""
+    rank = 0.0 if total == 0 else (before + b.count / 2) / total * 100
+    target = before + max(-(-b.count // 2), 1)
+    width = b.highest - b.lower + 1
+    if selection == "lower":
+        value = b.lower
+    elif selection == "upper":
+        value = b.highest
+    elif selection == "interpolated":
+        count = max(b.count, 1)
+        k = min(max(target - before, 1), count)
+        value = b.lower + min((2 * k - 1) * width // (2 * count), width - 1)
+    else:
+        value = b.value
+    return Percentile(
+        rank=rank, value=value, plus_minus=max(value - b.lower, b.highest - value),
+        storage_index=b.storage_index, logical_index=b.logical_index, lower=b.lower,
+        upper=min(b.highest + 1, n.U64_MAX), highest=b.highest, count=b.count,
+        cumulative_count=min(before + b.count, n.U64_MAX), rank_count=min(target, n.U64_MAX))
+
+
+class Snapshot:
+    """A copy of a histogram's counts, refreshed in place by `update` (no allocation in
+    the library), optionally holding only what was recorded since the previous update."""
+
+    def __init__(self, histogram: Histogram):
+        if not isinstance(histogram, Histogram):
+            raise TypeError(f"expected a Histogram, not {type(histogram).__name__}")
+        handle = n.SnapshotP()
+        check(n.lib.picollo_snapshot_new(histogram._ptr, ctypes.byref(handle)))
+        self._s = handle
+        self._source = histogram
+        self._finalizer = weakref.finalize(self, n.lib.picollo_snapshot_free, handle)
+
+    @property
+    def _ptr(self) -> Any:
+        s = getattr(self, "_s", None)
+        if s is None:
+            raise ClosedError("snapshot")
+        return s
+
+    def update(self, deltas: bool = False, histogram: Histogram | None = None) -> "Snapshot":
+        """Refresh from the source histogram (or another of the same configuration).
+        With ``deltas=True`` the snapshot then holds only what was recorded since the
+        previous update; otherwise the full counts. Returns self."""
+        source = self._source if histogram is None else histogram
+        if not isinstance(source, Histogram):
+            raise TypeError(f"expected a Histogram, not {type(source).__name__}")
+        check(n.lib.picollo_snapshot_update(self._ptr, source._ptr, 1 if deltas else 0))
+        return self
+
+    def summary(self) -> Summary:
+        out = n.picollo_summary()
+        check(n.lib.picollo_snapshot_summary(self._ptr, ctypes.byref(out)))
+        return Summary(out)
+
+    def percentiles(self, ranks: Iterable[float]) -> list[Percentile]:
+        return _percentiles(n.lib.picollo_snapshot_percentiles, self._ptr, ranks)
+
+    def percentile(self, rank: float) -> Percentile:
+        return self.percentiles([rank])[0]
+
+    @property
+    def total(self) -> int:
+        return self.summary().total
+
+    def table(self, title: str | None = None) -> str:
+        return self.summary().table(title)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def close(self) -> None:
+        if getattr(self, "_s", None) is not None:
+            self._s = None
+            self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return getattr(self, "_s", None) is None
+
+    def __enter__(self) -> "Snapshot":
+        self._ptr
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,38 @@
+"""Shared fixtures: the package on sys.path, the getting-started data and histogram."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PYTHON_DEMO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PYTHON_DEMO))
+
+import demo  # noqa: E402
+import picollo  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def getting_started_values() -> np.ndarray:
+    """The seed's first distribution, 1,000,000 values (numpy, seed 0)."""
+    return demo.first_distribution(np.random.default_rng(0), 1_000_000)
+
+
+@pytest.fixture
+def getting_started(getting_started_values):
+    """relative error 1 %, u32, 10,000..30,000, the million values and one 40,000."""
+    with picollo.Histogram(relative_error=0.01, counter_bits=32, min=10_000, max=30_000) as h:
+        h.record_many(getting_started_values)
+        h.record(40_000)
+        yield h
+
+
+def expected_rank_count(rank: float, total: int) -> int:
+    """The library's target count: ceil(rank / 100 × total) with ranks at 1e-9 resolution,
+    clamped to [1, total]."""
+    scaled = round(rank * 1_000_000_000)
+    target = -(-(scaled * total) // (100 * 1_000_000_000))
+    return min(max(target, 1), max(total, 1))
