@@ -45,7 +45,8 @@ static void test_versions_and_status_texts(void)
           PICOLLO_STATUS_OS_ERROR == 12 && PICOLLO_STATUS_PANIC == 13);
     CHECK(PICOLLO_VALUE_SELECTION_MIDPOINT == 0 && PICOLLO_VALUE_SELECTION_LOWER == 1 &&
           PICOLLO_VALUE_SELECTION_UPPER == 2 && PICOLLO_VALUE_SELECTION_INTERPOLATED == 3);
-    CHECK(PICOLLO_MODE_SINGLE_WRITER == 0);
+    CHECK(PICOLLO_MODE_SINGLE_WRITER == 0 && PICOLLO_MODE_INTERLOCKED == 1);
+    CHECK(PICOLLO_MODE_THREAD_LOCAL == 2 && PICOLLO_MODE_APPROXIMATE == 3);
 
     for (s = 0; s <= PICOLLO_STATUS_PANIC; s++) {
         const char *t = picollo_status_str(s);
@@ -93,7 +94,7 @@ static void test_struct_layouts(void)
     CHECK(sizeof(picollo_bucket) == 48);
     CHECK(sizeof(picollo_histogram_info) == 96);
     CHECK(offsetof(picollo_histogram_info, relative_error) == 72);
-    CHECK(offsetof(picollo_histogram_info, reserved) == 92);
+    CHECK(offsetof(picollo_histogram_info, approx_threshold) == 92);
 }
 
 /* ---- the last error is per thread ---- */

@@ -38,7 +38,7 @@ static void test_config_default(void)
         CHECK(i.counter_bits == 64 && i.block_size == 512);
         CHECK(i.storage_len == 28672 && i.footprint_bytes == 28672 * 8);
         CHECK(i.total == 0 && i.underflow == 0 && i.overflow == 0 && i.saturated == 0);
-        CHECK(i.mode == PICOLLO_MODE_SINGLE_WRITER && i.reserved == 0);
+        CHECK(i.mode == PICOLLO_MODE_SINGLE_WRITER && i.approx_threshold == 0);
         CHECK(i.value_selection == PICOLLO_VALUE_SELECTION_MIDPOINT);
         CHECK(i.relative_error == 0.5 / 512);
     }
@@ -193,9 +193,25 @@ static void test_bad_configs(void)
             c.value_selection = sel;
             ACCEPT(&c, 512, "every known value selection");
         }
+        for (sel = 0; sel <= PICOLLO_MODE_APPROXIMATE; sel++) {
+            c = base;
+            c.mode = sel;
+            ACCEPT(&c, 512, "every known mode");
+            if (sel != PICOLLO_MODE_APPROXIMATE) {
+                c.approx_threshold = 13;
+                REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "approx_threshold",
+                       "approx_threshold outside the approximate mode");
+            }
+        }
+        c = base;
+        c.mode = PICOLLO_MODE_APPROXIMATE;
+        c.approx_threshold = 62;
+        ACCEPT(&c, 512, "approximate mode with T = 62");
+        c.approx_threshold = 63;
+        REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "approx_threshold", "approx_threshold 63");
         for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
             c = base;
-            c.mode = bad[k] - 3; /* 1, 2, 97, ... */
+            c.mode = bad[k]; /* 4, 5, 100, ... */
             REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "mode", "mode");
             c = base;
             c.reserved = bad[k];

@@ -138,7 +138,8 @@ typedef uint32_t picollo_value_selection;
 #endif // __cplusplus
 
 /**
- * Concurrency mode of a histogram (`picollo_histogram_config.mode`).
+ * Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
+ * same functions; what differs is who may record at once and what a record costs.
  */
 enum picollo_mode
 #ifdef __cplusplus
@@ -146,9 +147,25 @@ enum picollo_mode
 #endif // __cplusplus
  {
   /**
-   * One writer at a time, plain counters: the fastest.
+   * One writer at a time (plain load + store: the fastest); reads from any thread.
    */
   PICOLLO_MODE_SINGLE_WRITER = 0,
+  /**
+   * Any number of writers, one relaxed atomic add per record: exact, but writers on the
+   * same cache lines slow each other down.
+   */
+  PICOLLO_MODE_INTERLOCKED = 1,
+  /**
+   * Any number of writers, each recording into its own shard (no contention); reads sum
+   * the shards. A thread's shard outlives the thread: nothing is lost when it exits.
+   */
+  PICOLLO_MODE_THREAD_LOCAL = 2,
+  /**
+   * Any number of writers; each bucket is a scalable approximate counter (exact below
+   * 2^T, then probabilistic steps): about 2 % error at two standard deviations, far less
+   * contention on hot buckets.
+   */
+  PICOLLO_MODE_APPROXIMATE = 3,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_mode;
@@ -562,8 +579,17 @@ typedef uint32_t picollo_time_unit;
 
 /**
  * An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
- * `picollo_histogram_free`. Not thread-safe in the single-writer mode: one thread records
- * at a time and no other thread uses the handle meanwhile.
+ * `picollo_histogram_free`.
+ *
+ * Threads, by mode (`picollo_histogram_config.mode`):
+ * - single writer: one thread records at a time; queries, snapshots and `reset` may run
+ *   on other threads meanwhile (reads retry rather than see a half-done reset; a reset
+ *   from another thread than the writer's may leave one bucket at its old count + 1);
+ * - interlocked, thread-local, approximate: any number of threads record at once; reads
+ *   and resets from any thread (no "old + 1").
+ *
+ * Queries copy the counts consistently first (one pass), so a batch of percentiles agrees
+ * with itself and with its total. `picollo_histogram_free` must not race any other call.
  */
 typedef struct picollo_histogram picollo_histogram;
 
@@ -617,11 +643,12 @@ typedef struct picollo_histogram_config {
    */
   uint32_t value_selection;
   /**
-   * A `picollo_mode` value.
+   * A `picollo_mode` value: how threads may record (see `picollo_mode`).
    */
   uint32_t mode;
   /**
-   * Threshold T of the approximate mode (exact counting below 2^T); 0 means 13.
+   * Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
+   * Must be 0 in the other modes.
    */
   uint32_t approx_threshold;
   /**
@@ -687,9 +714,9 @@ typedef struct picollo_histogram_info {
    */
   uint32_t value_selection;
   /**
-   * Reserved, zero.
+   * Threshold T of the approximate mode; 0 in the other modes.
    */
-  uint32_t reserved;
+  uint32_t approx_threshold;
 } picollo_histogram_info;
 
 #if defined(__linux__)
@@ -1102,7 +1129,7 @@ struct picollo_histogram_config picollo_histogram_config_default(void);
  * Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
  * library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
  * negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
- * value selection or mode.
+ * value selection or mode, an approximate threshold outside 1..62 or given in another mode.
  *
  * # Safety
  * `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
@@ -1121,10 +1148,11 @@ void picollo_histogram_free(struct picollo_histogram *h);
 
 /**
  * Record one value. Never fails: values outside the range count as underflow/overflow; a
- * NULL handle is ignored. The hot path.
+ * NULL handle is ignored. The hot path. Thread-safe in the interlocked, thread-local and
+ * approximate modes; in the single-writer mode, one recording thread at a time.
  *
  * # Safety
- * `h` is NULL or a live handle not used by another thread during the call.
+ * `h` is NULL or a live handle (see `picollo_histogram` for threads).
  */
 void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
@@ -1161,10 +1189,11 @@ picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              size_t n);
 
 /**
- * Clear all counts (buckets, underflow, overflow, saturated).
+ * Clear all counts (buckets, underflow, overflow, saturated). From any thread; see
+ * `picollo_histogram` for what concurrent writers and readers see.
  *
  * # Safety
- * `h` is NULL or a live handle not used by another thread during the call.
+ * `h` is NULL or a live handle.
  */
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
@@ -1187,19 +1216,22 @@ picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
 /**
- * Add every count of `src` into `dst` (same relative error, any range and counter width):
- * counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when the
- * relative errors differ. `dst` and `src` may not be the same handle.
+ * Add every count of `src` into `dst` (same relative error, any range, counter width and
+ * mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
+ * the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
+ * as one consistent copy; the counts land in `dst` like records (from any thread in the
+ * concurrent modes).
  *
  * # Safety
- * Both are NULL or live handles; `dst` is not used by another thread during the call.
+ * Both are NULL or live handles.
  */
 picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
 /**
  * Subtract every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
- * change) when some count of `dst` is smaller than `src`'s.
+ * change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
+ * the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
  *
  * # Safety
  * As `picollo_histogram_add`.
@@ -1658,11 +1690,12 @@ picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              struct picollo_bucket *out);
 
 /**
- * Take a snapshot of `h` (full counts). `*out` receives a handle for
- * `picollo_snapshot_free`.
+ * Take a snapshot of `h` (full counts, one consistent copy; writers may keep recording).
+ * `*out` receives a handle for `picollo_snapshot_free`. A snapshot is used by one thread
+ * at a time.
  *
  * # Safety
- * `h` is NULL or a live handle not written during the call; `out` is NULL or writable.
+ * `h` is NULL or a live handle; `out` is NULL or writable.
  */
 picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
@@ -1674,7 +1707,8 @@ picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
  * Allocates nothing.
  *
  * # Safety
- * `s` is NULL or a live snapshot; `h` is NULL or a live handle not written during the call.
+ * `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
+ * (writers may keep recording).
  */
 picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        const struct picollo_histogram *h,

@@ -105,7 +105,7 @@ namespace Picollo
         public uint CounterBits;
         public uint Mode;
         public uint ValueSelection;
-        public uint Reserved;
+        public uint ApproxThreshold;
     }
 
     /// <summary>picollo_percentile (88 bytes): a percentile and the bucket it fell in.</summary>

@@ -23,6 +23,9 @@ pub enum MergeError {
         /// The logical bucket index whose count is too small.
         logical_index: Option<u64>,
     },
+    /// The histogram's mode cannot do this (subtracting from a histogram other threads
+    /// record into); nothing was changed.
+    Unsupported,
 }
 
 impl core::fmt::Display for MergeError {
@@ -45,6 +48,10 @@ impl core::fmt::Display for MergeError {
                 logical_index: None,
             } => f.write_str(
                 "subtraction would make the underflow, overflow or saturated count negative",
+            ),
+            MergeError::Unsupported => f.write_str(
+                "only a single-writer histogram can subtract: the other modes cannot take \
+                 counts back while writers run (use a snapshot with deltas instead)",
             ),
         }
     }
@@ -154,59 +161,10 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// of buckets, not by `v / expected_interval`.
     pub fn record_corrected(&mut self, v: u64, expected_interval: u64) {
         self.record(v);
-        if expected_interval == 0 || v / expected_interval < 2 {
-            return;
-        }
-        let step = expected_interval;
-        // Missing values: x_k = v - k·step for k = 1..=kmax, all >= step.
-        let kmax = v / step - 1;
-        let smallest = v - kmax * step;
-        let largest = v - step;
-        // How many x_k fall into [lo, hi] (both inclusive).
-        let hits = |lo: u64, hi: u64| -> u64 {
-            let lo = lo.max(smallest);
-            let hi = hi.min(largest);
-            if lo > hi {
-                return 0;
-            }
-            // x_k in [lo, hi] <=> (v - hi) / step <= k <= (v - lo) / step.
-            let k_first = (v - hi).div_ceil(step);
-            let k_last = (v - lo) / step;
-            k_last + 1 - k_first
-        };
-        let below = if self.min_trackable > 0 {
-            let first_lower = self.bucket_lower(0);
-            if first_lower > 0 {
-                hits(0, first_lower - 1)
-            } else {
-                0
-            }
-        } else {
-            0
-        };
-        if below != 0 {
-            self.underflow = self.underflow.saturating_add(below);
-        }
-        let len = self.counts.as_ref().len();
-        let first_bucket = self.layout.index(smallest).saturating_sub(self.first_index);
-        let last_bucket = self.layout.index(largest).wrapping_sub(self.first_index);
-        let mut i = first_bucket;
-        while i < len && i <= last_bucket {
-            let bucket = self.storage_bucket(i);
-            let n = hits(bucket.lower, bucket.highest);
-            if n != 0 {
-                let c = &mut self.counts.as_mut()[i];
-                let (sum, excess) = c.saturating_add_u64(n);
-                *c = sum;
-                self.saturated = self.saturated.saturating_add(excess);
-            }
-            i += 1;
-        }
-        let last_highest = self.storage_bucket(len - 1).highest;
-        if last_highest < u64::MAX {
-            let above = hits(last_highest + 1, u64::MAX);
-            self.overflow = self.overflow.saturating_add(above);
-        }
+        let (layout, first, len) = (self.layout, self.first_index, self.counts.as_ref().len());
+        corrected_runs(layout, first, len, v, expected_interval, |x, n| {
+            self.record_n(x, n)
+        });
     }
 
     /// Clear every count (buckets, underflow, overflow, saturated).
@@ -299,6 +257,63 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     }
 }
 
+/// The values coordinated-omission correction adds for `v` (HdrHistogram's rule:
+/// `v − k·interval` for every `k ≥ 1` while at least `interval`), grouped so the cost is
+/// bounded by the storage length: `add(x, n)` is called once per storage bucket they hit
+/// (with `x` its lower bound), once for those below the range (with a value below it) and
+/// once for those above (with a value above it). `v` itself is not included.
+pub(crate) fn corrected_runs(
+    layout: Layout,
+    first_index: usize,
+    len: usize,
+    v: u64,
+    interval: u64,
+    mut add: impl FnMut(u64, u64),
+) {
+    if interval == 0 || v / interval < 2 || len == 0 {
+        return;
+    }
+    // Missing values: x_k = v - k·interval for k = 1..=kmax, all >= interval.
+    let kmax = v / interval - 1;
+    let smallest = v - kmax * interval;
+    let largest = v - interval;
+    // How many x_k fall into [lo, hi] (both inclusive).
+    let hits = |lo: u64, hi: u64| -> u64 {
+        let (lo, hi) = (lo.max(smallest), hi.min(largest));
+        if lo > hi {
+            return 0;
+        }
+        // x_k in [lo, hi] <=> (v - hi) / interval <= k <= (v - lo) / interval.
+        (v - lo) / interval + 1 - (v - hi).div_ceil(interval)
+    };
+    let first_lower = layout.bucket_of_index(first_index).lower;
+    if first_lower > 0 {
+        let below = hits(0, first_lower - 1);
+        if below != 0 {
+            add(smallest, below);
+        }
+    }
+    let first = layout.index(smallest).saturating_sub(first_index);
+    let last = match layout.index(largest).checked_sub(first_index) {
+        Some(last) => last.min(len - 1),
+        None => 0, // every value is below the range: the loop below finds no hit
+    };
+    for i in first..=last {
+        let b = layout.bucket_of_index(first_index + i);
+        let n = hits(b.lower, b.highest);
+        if n != 0 {
+            add(b.lower, n);
+        }
+    }
+    let last_highest = layout.bucket_of_index(first_index + len - 1).highest;
+    if last_highest < u64::MAX {
+        let above = hits(last_highest + 1, u64::MAX);
+        if above != 0 {
+            add(largest, above);
+        }
+    }
+}
+
 impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
     /// A read-only view for queries, reports and iteration.
     #[inline]
@@ -363,14 +378,6 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
     /// Bytes taken by the counters (`storage_len × size_of::<C>()`).
     pub fn footprint_in_bytes(&self) -> usize {
         self.counts.as_ref().len() * C::BYTES
-    }
-
-    fn storage_bucket(&self, offset: usize) -> crate::layout::Bucket {
-        self.layout.bucket_of_index(self.first_index + offset)
-    }
-
-    fn bucket_lower(&self, offset: usize) -> u64 {
-        self.storage_bucket(offset).lower
     }
 
     fn offset_of_logical(&self, logical: usize) -> Option<usize> {

@@ -65,6 +65,12 @@ impl<'a, C: Counter> View<'a, C> {
         self.selection
     }
 
+    /// The same counts, reporting values with `selection`.
+    pub fn with_value_selection(mut self, selection: ValueSelection) -> Self {
+        self.selection = selection;
+        self
+    }
+
     /// Sum of the bucket counts, saturating at `u64::MAX`.
     pub fn total_count(&self) -> u64 {
         saturate(self.total_wide())

@@ -1,6 +1,9 @@
 //! `picollo_histogram_*`: create, record, reset, merge.
 
-use picollo::{Config, ConfigError, Histogram, MergeError, ValueSelection, View};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use picollo::concurrent::{ConcurrentHistogram, Mode};
+use picollo::{Config, ConfigError, MergeError, ValueSelection, View};
 
 use crate::status::{as_mut, as_ref, as_slice, guard, guard_value, picollo_status, status_of};
 use crate::types::{picollo_histogram_info, picollo_mode};
@@ -28,9 +31,10 @@ pub struct picollo_histogram_config {
     pub max_trackable: u64,
     /// A `picollo_value_selection` value.
     pub value_selection: u32,
-    /// A `picollo_mode` value.
+    /// A `picollo_mode` value: how threads may record (see `picollo_mode`).
     pub mode: u32,
-    /// Threshold T of the approximate mode (exact counting below 2^T); 0 means 13.
+    /// Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
+    /// Must be 0 in the other modes.
     pub approx_threshold: u32,
     /// Reserved: must be zero.
     pub reserved: u32,
@@ -56,16 +60,27 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
 }
 
 /// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
-/// `picollo_histogram_free`. Not thread-safe in the single-writer mode: one thread records
-/// at a time and no other thread uses the handle meanwhile.
+/// `picollo_histogram_free`.
+///
+/// Threads, by mode (`picollo_histogram_config.mode`):
+/// - single writer: one thread records at a time; queries, snapshots and `reset` may run
+///   on other threads meanwhile (reads retry rather than see a half-done reset; a reset
+///   from another thread than the writer's may leave one bucket at its old count + 1);
+/// - interlocked, thread-local, approximate: any number of threads record at once; reads
+///   and resets from any thread (no "old + 1").
+///
+/// Queries copy the counts consistently first (one pass), so a batch of percentiles agrees
+/// with itself and with its total. `picollo_histogram_free` must not race any other call.
 #[allow(non_camel_case_types)]
 pub struct picollo_histogram {
     pub(crate) inner: Inner,
+    /// The value selection queries use (changeable after creation).
+    selection: AtomicU32,
 }
 
 pub(crate) enum Inner {
-    U32(Histogram<u32, Vec<u32>>),
-    U64(Histogram<u64, Vec<u64>>),
+    U32(ConcurrentHistogram<u32>),
+    U64(ConcurrentHistogram<u64>),
 }
 
 /// Run the same expression on whichever counter width the histogram has.
@@ -95,10 +110,61 @@ macro_rules! dispatch_view {
 pub(crate) use dispatch_view;
 
 impl picollo_histogram {
-    pub(crate) fn view(&self) -> AnyView<'_> {
+    /// A histogram of `bits`-wide counters counting in `mode`.
+    pub(crate) fn create(config: Config, bits: u32, mode: Mode) -> Result<Self, Failure> {
+        let inner = if bits == 32 {
+            Inner::U32(ConcurrentHistogram::new(config, mode).map_err(config_error)?)
+        } else {
+            Inner::U64(ConcurrentHistogram::new(config, mode).map_err(config_error)?)
+        };
+        Ok(picollo_histogram {
+            inner,
+            selection: AtomicU32::new(config.value_selection() as u32),
+        })
+    }
+
+    #[inline(always)]
+    pub(crate) fn record(&self, v: u64) {
+        dispatch!(&self.inner, h => h.record(v));
+    }
+
+    pub(crate) fn record_n(&self, v: u64, n: u64) {
+        dispatch!(&self.inner, h => h.record_n(v, n));
+    }
+
+    pub(crate) fn reset(&self) {
+        dispatch!(&self.inner, h => h.reset());
+    }
+
+    /// Mean over bucket midpoints (NaN when empty).
+    pub(crate) fn mean(&self) -> f64 {
+        self.with_view(|view| dispatch_view!(view, v => v.mean()))
+    }
+
+    pub(crate) fn selection(&self) -> ValueSelection {
+        ValueSelection::from_u32(self.selection.load(Ordering::Relaxed)).unwrap_or_default()
+    }
+
+    /// Run `f` on a consistent copy of the counts (allocated for the call).
+    pub(crate) fn with_view<R>(&self, f: impl FnOnce(AnyView<'_>) -> R) -> R {
+        let selection = self.selection();
         match &self.inner {
-            Inner::U32(h) => AnyView::U32(h.view()),
-            Inner::U64(h) => AnyView::U64(h.view()),
+            Inner::U32(h) => {
+                let mut scratch = vec![0u32; h.storage_len()];
+                let view = match h.read_into(&mut scratch) {
+                    Ok(v) => v,
+                    Err(_) => unreachable!("the scratch has the storage length"),
+                };
+                f(AnyView::U32(view.with_value_selection(selection)))
+            }
+            Inner::U64(h) => {
+                let mut scratch = vec![0u64; h.storage_len()];
+                let view = match h.read_into(&mut scratch) {
+                    Ok(v) => v,
+                    Err(_) => unreachable!("the scratch has the storage length"),
+                };
+                f(AnyView::U64(view.with_value_selection(selection)))
+            }
         }
     }
 }
@@ -117,6 +183,7 @@ pub(crate) fn merge_error(e: MergeError) -> Failure {
     let status = match e {
         MergeError::LayoutMismatch { .. } => picollo_status::LayoutMismatch,
         MergeError::WouldGoNegative { .. } => picollo_status::WouldGoNegative,
+        MergeError::Unsupported => picollo_status::Unsupported,
     };
     (status, e.to_string())
 }
@@ -164,8 +231,8 @@ fn struct_size_error(size: u32) -> Failure {
     )
 }
 
-/// Validate a C config into a core `Config` and the counter width.
-pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u32), Failure> {
+/// Validate a C config into a core `Config`, the counter width and the mode.
+pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u32, Mode), Failure> {
     if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
         return Err(invalid(format!(
             "counter_bits is {}: it must be 32 or 64",
@@ -179,12 +246,25 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
             cfg.value_selection
         ))
     })?;
-    if cfg.mode != picollo_mode::SingleWriter as u32 {
+    if cfg.mode != picollo_mode::Approximate as u32 && cfg.approx_threshold != 0 {
         return Err(invalid(format!(
-            "mode is {}: it must be 0 (single writer)",
-            cfg.mode
+            "approx_threshold is {} but mode {} is not the approximate mode (3): it must be 0",
+            cfg.approx_threshold, cfg.mode
         )));
     }
+    if cfg.approx_threshold > 62 {
+        return Err(invalid(format!(
+            "approx_threshold is {}: it must be 1..62 (0 for the default, 13)",
+            cfg.approx_threshold
+        )));
+    }
+    let mode = Mode::from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
+        invalid(format!(
+            "mode is {}: it must be 0 (single writer), 1 (interlocked), 2 (thread-local) or \
+             3 (approximate)",
+            cfg.mode
+        ))
+    })?;
     if cfg.reserved != 0 {
         return Err(invalid("reserved must be zero"));
     }
@@ -193,7 +273,7 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
         .with_range(cfg.min_trackable, cfg.max_trackable)
         .with_value_selection(selection);
     config.validate().map_err(config_error)?;
-    Ok((config, cfg.counter_bits))
+    Ok((config, cfg.counter_bits, mode))
 }
 
 /// Create a histogram. On success `*out` holds a new handle for `picollo_histogram_free`.
@@ -201,7 +281,7 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
 /// Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
 /// library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
 /// negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
-/// value selection or mode.
+/// value selection or mode, an approximate threshold outside 1..62 or given in another mode.
 ///
 /// # Safety
 /// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
@@ -217,13 +297,8 @@ pub unsafe extern "C" fn picollo_histogram_new(
             let cfg = unsafe { read_config(config) }?;
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
-            let (config, bits) = parse_config(&cfg)?;
-            let inner = if bits == 32 {
-                Inner::U32(Histogram::new(config).map_err(config_error)?)
-            } else {
-                Inner::U64(Histogram::new(config).map_err(config_error)?)
-            };
-            *out = Box::into_raw(Box::new(picollo_histogram { inner }));
+            let (config, bits, mode) = parse_config(&cfg)?;
+            *out = Box::into_raw(Box::new(picollo_histogram::create(config, bits, mode)?));
             Ok(())
         })())
     })
@@ -242,16 +317,18 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
 }
 
 /// Record one value. Never fails: values outside the range count as underflow/overflow; a
-/// NULL handle is ignored. The hot path.
+/// NULL handle is ignored. The hot path. Thread-safe in the interlocked, thread-local and
+/// approximate modes; in the single-writer mode, one recording thread at a time.
 ///
 /// # Safety
-/// `h` is NULL or a live handle not used by another thread during the call.
+/// `h` is NULL or a live handle (see `picollo_histogram` for threads).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
     guard_value((), || {
-        // SAFETY: per this function's contract; NULL gives None.
-        if let Some(h) = unsafe { h.as_mut() } {
-            dispatch!(&mut h.inner, h => h.record(value));
+        // SAFETY: per this function's contract; NULL gives None. Only a shared reference
+        // is made: every mode records through atomics.
+        if let Some(h) = unsafe { h.as_ref() } {
+            h.record(value);
         }
     })
 }
@@ -268,9 +345,10 @@ pub unsafe extern "C" fn picollo_histogram_record_n(
     count: u64,
 ) {
     guard_value((), || {
-        // SAFETY: per this function's contract; NULL gives None.
-        if let Some(h) = unsafe { h.as_mut() } {
-            dispatch!(&mut h.inner, h => h.record_n(value, count));
+        // SAFETY: per this function's contract; NULL gives None. Only a shared reference
+        // is made: every mode records through atomics.
+        if let Some(h) = unsafe { h.as_ref() } {
+            h.record_n(value, count);
         }
     })
 }
@@ -288,9 +366,10 @@ pub unsafe extern "C" fn picollo_histogram_record_corrected(
     expected_interval: u64,
 ) {
     guard_value((), || {
-        // SAFETY: per this function's contract; NULL gives None.
-        if let Some(h) = unsafe { h.as_mut() } {
-            dispatch!(&mut h.inner, h => h.record_corrected(value, expected_interval));
+        // SAFETY: per this function's contract; NULL gives None. Only a shared reference
+        // is made: every mode records through atomics.
+        if let Some(h) = unsafe { h.as_ref() } {
+            dispatch!(&h.inner, h => h.record_corrected(value, expected_interval));
         }
     })
 }
@@ -309,26 +388,27 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
     guard(|| {
         status_of((|| {
             // SAFETY: per this function's contract.
-            let h = unsafe { as_mut(h, "h") }?;
+            let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
             let values = unsafe { as_slice(values, n, "values") }?;
-            dispatch!(&mut h.inner, h => values.iter().for_each(|&v| h.record(v)));
+            dispatch!(&h.inner, h => values.iter().for_each(|&v| h.record(v)));
             Ok(())
         })())
     })
 }
 
-/// Clear all counts (buckets, underflow, overflow, saturated).
+/// Clear all counts (buckets, underflow, overflow, saturated). From any thread; see
+/// `picollo_histogram` for what concurrent writers and readers see.
 ///
 /// # Safety
-/// `h` is NULL or a live handle not used by another thread during the call.
+/// `h` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> picollo_status {
     guard(|| {
         status_of((|| {
             // SAFETY: per this function's contract.
-            let h = unsafe { as_mut(h, "h") }?;
-            dispatch!(&mut h.inner, h => h.reset());
+            let h = unsafe { as_ref(h, "h") }?;
+            h.reset();
             Ok(())
         })())
     })
@@ -346,10 +426,10 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
     guard(|| {
         status_of((|| {
             // SAFETY: per this function's contract.
-            let h = unsafe { as_mut(h, "h") }?;
+            let h = unsafe { as_ref(h, "h") }?;
             let s = ValueSelection::from_u32(selection)
                 .ok_or_else(|| invalid(format!("value selection {selection} is unknown")))?;
-            dispatch!(&mut h.inner, h => h.set_value_selection(s));
+            h.selection.store(s as u32, Ordering::Relaxed);
             Ok(())
         })())
     })
@@ -370,39 +450,57 @@ pub unsafe extern "C" fn picollo_histogram_get_info(
             let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
-            *out = dispatch!(&h.inner, h => info_of(h));
+            *out = info_of(h);
             Ok(())
         })())
     })
 }
 
-fn info_of<C: picollo::Counter>(h: &Histogram<C, Vec<C>>) -> picollo_histogram_info {
-    let v = h.view();
-    let (min, max) = v.range();
-    picollo_histogram_info {
-        total: v.total_count(),
-        underflow: v.underflow_count(),
-        overflow: v.overflow_count(),
-        saturated: v.saturated_count(),
-        min_trackable: min,
-        max_trackable: max,
-        storage_len: v.counts().len() as u64,
-        footprint_bytes: h.footprint_in_bytes() as u64,
-        block_size: v.layout().block_size(),
-        relative_error: v.layout().relative_error(),
-        counter_bits: (C::BYTES * 8) as u32,
-        mode: picollo_mode::SingleWriter as u32,
-        value_selection: v.value_selection() as u32,
-        reserved: 0,
-    }
+fn info_of(h: &picollo_histogram) -> picollo_histogram_info {
+    let (mode, threshold, footprint) = dispatch!(&h.inner, c => {
+        let (mode, threshold) = match c.mode() {
+            Mode::SingleWriter => (picollo_mode::SingleWriter, 0),
+            Mode::Interlocked => (picollo_mode::Interlocked, 0),
+            Mode::ThreadLocal => (picollo_mode::ThreadLocal, 0),
+            Mode::Approximate(p) => (picollo_mode::Approximate, p.threshold()),
+        };
+        (mode, threshold, c.footprint_in_bytes())
+    });
+    let bits = match h.inner {
+        Inner::U32(_) => 32,
+        Inner::U64(_) => 64,
+    };
+    h.with_view(|view| {
+        dispatch_view!(view, v => {
+            let (min, max) = v.range();
+            picollo_histogram_info {
+                total: v.total_count(),
+                underflow: v.underflow_count(),
+                overflow: v.overflow_count(),
+                saturated: v.saturated_count(),
+                min_trackable: min,
+                max_trackable: max,
+                storage_len: v.counts().len() as u64,
+                footprint_bytes: footprint as u64,
+                block_size: v.layout().block_size(),
+                relative_error: v.layout().relative_error(),
+                counter_bits: bits,
+                mode: mode as u32,
+                value_selection: v.value_selection() as u32,
+                approx_threshold: threshold,
+            }
+        })
+    })
 }
 
-/// Add every count of `src` into `dst` (same relative error, any range and counter width):
-/// counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when the
-/// relative errors differ. `dst` and `src` may not be the same handle.
+/// Add every count of `src` into `dst` (same relative error, any range, counter width and
+/// mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
+/// the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
+/// as one consistent copy; the counts land in `dst` like records (from any thread in the
+/// concurrent modes).
 ///
 /// # Safety
-/// Both are NULL or live handles; `dst` is not used by another thread during the call.
+/// Both are NULL or live handles.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add(
     dst: *mut picollo_histogram,
@@ -412,7 +510,8 @@ pub unsafe extern "C" fn picollo_histogram_add(
 }
 
 /// Subtract every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
-/// change) when some count of `dst` is smaller than `src`'s.
+/// change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
+/// the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
 ///
 /// # Safety
 /// As `picollo_histogram_add`.
@@ -430,13 +529,15 @@ fn merge(dst: *mut picollo_histogram, src: *const picollo_histogram, add: bool) 
             if std::ptr::eq(dst, src) && !dst.is_null() {
                 return Err(invalid("dst and src are the same histogram"));
             }
-            // SAFETY: distinct live handles per the callers' contract (checked above).
-            let dst = unsafe { as_mut(dst, "dst") }?;
+            // SAFETY: live handles per the callers' contract; only shared references.
+            let dst = unsafe { as_ref(dst, "dst") }?;
             // SAFETY: as above.
             let src = unsafe { as_ref(src, "src") }?;
-            let r = dispatch!(&mut dst.inner, d => dispatch_view!(src.view(), s => {
-                if add { d.add(&s) } else { d.subtract(&s) }
-            }));
+            let r = src.with_view(|view| {
+                dispatch!(&dst.inner, d => dispatch_view!(view, s => {
+                    if add { d.add(&s) } else { d.subtract(&s) }
+                }))
+            });
             r.map_err(merge_error)
         })())
     })

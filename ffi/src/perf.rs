@@ -17,12 +17,13 @@ use picollo::perf::{
 };
 use picollo::Config;
 
-use crate::histogram::{config_error, picollo_histogram, Failure, Inner};
+use crate::histogram::{config_error, dispatch_view, picollo_histogram, Failure};
 use crate::perf_types::{
     cache_event, hardware_event, perf_failure, picollo_perf_config, picollo_perf_record_kind,
     record_kind, software_event,
 };
 use crate::status::{as_mut, as_ref, as_str, guard, picollo_status, status_of};
+use picollo::concurrent::Mode;
 
 const CONFIG_SIZE: u32 = std::mem::size_of::<picollo_perf_config>() as u32;
 
@@ -52,13 +53,9 @@ pub(crate) struct OwnedHistogram(NonNull<picollo_histogram>);
 
 impl OwnedHistogram {
     fn new(relative_error: f64) -> Result<Self, Failure> {
-        let h = Config::new()
-            .with_relative_error(relative_error)
-            .build::<u64>()
-            .map_err(config_error)?;
-        let boxed = Box::new(picollo_histogram {
-            inner: Inner::U64(h),
-        });
+        let config = Config::new().with_relative_error(relative_error);
+        config.validate().map_err(config_error)?;
+        let boxed = Box::new(picollo_histogram::create(config, 64, Mode::SingleWriter)?);
         Ok(OwnedHistogram(NonNull::from(Box::leak(boxed))))
     }
 
@@ -88,42 +85,25 @@ pub(crate) struct LentHistogram(NonNull<picollo_histogram>);
 impl LentHistogram {
     fn get(&self) -> &picollo_histogram {
         // SAFETY: the OwnedHistogram it was lent from lives in the same picollo_perf_session
-        // and is dropped after the core session (field order); the session is used by one
-        // thread at a time, so no `&mut` to the histogram is live during this borrow.
+        // and is dropped after the core session (field order); histograms are only ever
+        // reached through shared references (they record through atomics).
         unsafe { self.0.as_ref() }
-    }
-
-    fn get_mut(&mut self) -> &mut picollo_histogram {
-        // SAFETY: as in `get`, and no other reference to the histogram is live while the
-        // core session records or resets (one thread at a time, documented).
-        unsafe { self.0.as_mut() }
     }
 }
 
 impl CounterSink for LentHistogram {
     fn record(&mut self, value: u64) {
-        match &mut self.get_mut().inner {
-            Inner::U64(h) => h.record(value),
-            Inner::U32(h) => h.record(value),
-        }
+        self.get().record(value);
     }
     fn reset(&mut self) {
-        match &mut self.get_mut().inner {
-            Inner::U64(h) => h.reset(),
-            Inner::U32(h) => h.reset(),
-        }
+        self.get().reset();
     }
     fn mean(&self) -> f64 {
-        match &self.get().inner {
-            Inner::U64(h) => h.view().mean(),
-            Inner::U32(h) => h.view().mean(),
-        }
+        self.get().mean()
     }
     fn total(&self) -> u64 {
-        match &self.get().inner {
-            Inner::U64(h) => h.total_count(),
-            Inner::U32(h) => h.total_count(),
-        }
+        self.get()
+            .with_view(|view| dispatch_view!(view, v => v.total_count()))
     }
 }
 
@@ -199,10 +179,7 @@ impl picollo_perf_session {
         let events = self.builder.counters();
         Derived::from_values(|e| {
             let k = events.iter().position(|&x| x == e)?;
-            let mean = match &self.histograms[k].get().inner {
-                Inner::U64(h) => h.view().mean(),
-                Inner::U32(h) => h.view().mean(),
-            };
+            let mean = self.histograms[k].get().mean();
             mean.is_finite().then_some(mean)
         })
     }

@@ -49,7 +49,7 @@ pub unsafe extern "C" fn picollo_histogram_percentiles(
             // SAFETY: per this function's contract.
             let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
-            unsafe { percentiles_into(h.view(), ranks, n, out) }
+            h.with_view(|view| unsafe { percentiles_into(view, ranks, n, out) })
         })())
     })
 }
@@ -97,7 +97,7 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
             // SAFETY: per this function's contract.
             let out = unsafe { as_slice_mut(out, n, "out") }?;
             let mut tmp = vec![0u64; n];
-            dispatch_view!(h.view(), v => v.percentile_values(ranks, &mut tmp))
+            h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, &mut tmp)))
                 .map_err(query_error)?;
             out.copy_from_slice(&tmp);
             Ok(())
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn picollo_histogram_summary(
             let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
-            let s = dispatch_view!(h.view(), v => v.summary());
+            let s = h.with_view(|view| dispatch_view!(view, v => v.summary()));
             *out = (&s).into();
             Ok(())
         })())
@@ -143,7 +143,7 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
         status_of((|| {
             // SAFETY: per this function's contract.
             let h = unsafe { as_ref(h, "h") }?;
-            let (m, s) = dispatch_view!(h.view(), v => v.moments());
+            let (m, s) = h.with_view(|view| dispatch_view!(view, v => v.moments()));
             // SAFETY: per this function's contract: NULL or writable.
             if let Some(p) = unsafe { mean.as_mut() } {
                 *p = m;
@@ -174,8 +174,9 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
             let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
-            let b =
-                dispatch_view!(h.view(), v => v.buckets().nth(storage_index)).ok_or_else(|| {
+            let b = h
+                .with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))
+                .ok_or_else(|| {
                     (
                         picollo_status::OutOfRange,
                         format!("storage index {storage_index} is past the last bucket"),
@@ -208,10 +209,9 @@ pub unsafe extern "C" fn picollo_histogram_next_bucket(
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
             let start = *cursor;
-            let found = dispatch_view!(h.view(), v => v
-                .buckets()
-                .skip(start)
-                .find(|b| b.count != 0));
+            let found = h.with_view(
+                |view| dispatch_view!(view, v => v.buckets().skip(start).find(|b| b.count != 0)),
+            );
             match found {
                 Some(b) => {
                     *cursor = b.storage_index + 1;

@@ -1,8 +1,9 @@
 //! `picollo_snapshot_*`: a copy of a histogram refreshed in place, optionally as deltas.
 
-use picollo::Snapshot;
+use picollo::concurrent::ConcurrentSnapshot;
+use picollo::ValueSelection;
 
-use crate::histogram::{dispatch_view, picollo_histogram, AnyView, Failure};
+use crate::histogram::{config_error, dispatch_view, picollo_histogram, AnyView, Failure, Inner};
 use crate::query::percentiles_into;
 use crate::status::{as_mut, as_ref, guard, picollo_status, status_of};
 use crate::types::{picollo_percentile, picollo_summary};
@@ -12,18 +13,20 @@ use crate::types::{picollo_percentile, picollo_summary};
 #[allow(non_camel_case_types)]
 pub struct picollo_snapshot {
     inner: SnapInner,
+    /// The source histogram's value selection at the last update.
+    selection: ValueSelection,
 }
 
 enum SnapInner {
-    U32(Snapshot<u32, Vec<u32>>),
-    U64(Snapshot<u64, Vec<u64>>),
+    U32(ConcurrentSnapshot<u32>),
+    U64(ConcurrentSnapshot<u64>),
 }
 
 impl picollo_snapshot {
     fn view(&self) -> AnyView<'_> {
         match &self.inner {
-            SnapInner::U32(s) => AnyView::U32(s.view()),
-            SnapInner::U64(s) => AnyView::U64(s.view()),
+            SnapInner::U32(s) => AnyView::U32(s.view().with_value_selection(self.selection)),
+            SnapInner::U64(s) => AnyView::U64(s.view().with_value_selection(self.selection)),
         }
     }
 }
@@ -37,11 +40,12 @@ fn mismatch() -> Failure {
     )
 }
 
-/// Take a snapshot of `h` (full counts). `*out` receives a handle for
-/// `picollo_snapshot_free`.
+/// Take a snapshot of `h` (full counts, one consistent copy; writers may keep recording).
+/// `*out` receives a handle for `picollo_snapshot_free`. A snapshot is used by one thread
+/// at a time.
 ///
 /// # Safety
-/// `h` is NULL or a live handle not written during the call; `out` is NULL or writable.
+/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_new(
     h: *const picollo_histogram,
@@ -53,11 +57,12 @@ pub unsafe extern "C" fn picollo_snapshot_new(
             let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
             let out = unsafe { as_mut(out, "out") }?;
-            let inner = match h.view() {
-                AnyView::U32(v) => SnapInner::U32(Snapshot::new(&v)),
-                AnyView::U64(v) => SnapInner::U64(Snapshot::new(&v)),
+            let inner = match &h.inner {
+                Inner::U32(c) => SnapInner::U32(ConcurrentSnapshot::new(c).map_err(config_error)?),
+                Inner::U64(c) => SnapInner::U64(ConcurrentSnapshot::new(c).map_err(config_error)?),
             };
-            *out = Box::into_raw(Box::new(picollo_snapshot { inner }));
+            let selection = h.selection();
+            *out = Box::into_raw(Box::new(picollo_snapshot { inner, selection }));
             Ok(())
         })())
     })
@@ -69,7 +74,8 @@ pub unsafe extern "C" fn picollo_snapshot_new(
 /// Allocates nothing.
 ///
 /// # Safety
-/// `s` is NULL or a live snapshot; `h` is NULL or a live handle not written during the call.
+/// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
+/// (writers may keep recording).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_update(
     s: *mut picollo_snapshot,
@@ -82,12 +88,14 @@ pub unsafe extern "C" fn picollo_snapshot_update(
             let s = unsafe { as_mut(s, "s") }?;
             // SAFETY: per this function's contract.
             let h = unsafe { as_ref(h, "h") }?;
-            match (&mut s.inner, h.view()) {
-                (SnapInner::U32(s), AnyView::U32(v)) => s.update(&v, deltas != 0),
-                (SnapInner::U64(s), AnyView::U64(v)) => s.update(&v, deltas != 0),
+            match (&mut s.inner, &h.inner) {
+                (SnapInner::U32(s), Inner::U32(c)) => s.update(c, deltas != 0),
+                (SnapInner::U64(s), Inner::U64(c)) => s.update(c, deltas != 0),
                 _ => return Err(mismatch()),
             }
-            .map_err(|_| mismatch())
+            .map_err(|_| mismatch())?;
+            s.selection = h.selection();
+            Ok(())
         })())
     })
 }

@@ -196,7 +196,7 @@ pub unsafe extern "C" fn picollo_histogram_table(
         emit(buf, len, needed, |out| {
             let h = as_ref(h, "h")?;
             let title = as_str(title, "title")?;
-            let s = dispatch_view!(h.view(), v => v.summary());
+            let s = h.with_view(|view| dispatch_view!(view, v => v.summary()));
             s.write_table(out, title).map_err(fmt_internal)
         })
     }

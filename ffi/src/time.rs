@@ -4,8 +4,8 @@
 
 use picollo::time::{self, TimeUnit};
 
-use crate::histogram::{picollo_histogram, Failure, Inner};
-use crate::status::{as_mut, guard, guard_value, picollo_status, status_of};
+use crate::histogram::{picollo_histogram, Failure};
+use crate::status::{as_mut, as_ref, guard, guard_value, picollo_status, status_of};
 
 /// The unit a scope records in (`picollo_scope_begin`).
 #[allow(non_camel_case_types)]
@@ -151,19 +151,19 @@ pub unsafe extern "C" fn picollo_scope_end(
                     ),
                 )
             })?;
-            // SAFETY: per this function's contract: the histogram is NULL or live.
-            let h = unsafe { as_mut(scope.histogram, "scope->histogram") }.map_err(|_| {
-                (
-                    picollo_status::NullPointer,
-                    "the scope has no histogram: it was begun with NULL or has already ended"
-                        .to_string(),
-                )
-            })?;
+            // SAFETY: per this function's contract: the histogram is NULL or live. Only a
+            // shared reference: histograms record through atomics, other threads may too.
+            let h = unsafe { as_ref(scope.histogram.cast_const(), "scope->histogram") }.map_err(
+                |_| {
+                    (
+                        picollo_status::NullPointer,
+                        "the scope has no histogram: it was begun with NULL or has already ended"
+                            .to_string(),
+                    )
+                },
+            )?;
             let value = unit.from_ticks(end.wrapping_sub(scope.start));
-            match &mut h.inner {
-                Inner::U32(h) => h.record(value),
-                Inner::U64(h) => h.record(value),
-            }
+            h.record(value);
             scope.histogram = std::ptr::null_mut();
             // SAFETY: per this function's contract; NULL gives None.
             if let Some(elapsed) = unsafe { elapsed.as_mut() } {

@@ -18,13 +18,24 @@ pub enum picollo_value_selection {
     Interpolated = 3,
 }
 
-/// Concurrency mode of a histogram (`picollo_histogram_config.mode`).
+/// Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
+/// same functions; what differs is who may record at once and what a record costs.
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_mode {
-    /// One writer at a time, plain counters: the fastest.
+    /// One writer at a time (plain load + store: the fastest); reads from any thread.
     SingleWriter = 0,
+    /// Any number of writers, one relaxed atomic add per record: exact, but writers on the
+    /// same cache lines slow each other down.
+    Interlocked = 1,
+    /// Any number of writers, each recording into its own shard (no contention); reads sum
+    /// the shards. A thread's shard outlives the thread: nothing is lost when it exits.
+    ThreadLocal = 2,
+    /// Any number of writers; each bucket is a scalable approximate counter (exact below
+    /// 2^T, then probabilistic steps): about 2 % error at two standard deviations, far less
+    /// contention on hot buckets.
+    Approximate = 3,
 }
 
 /// A percentile and the bucket it was found in.
@@ -225,6 +236,6 @@ pub struct picollo_histogram_info {
     pub mode: u32,
     /// A `picollo_value_selection` value.
     pub value_selection: u32,
-    /// Reserved, zero.
-    pub reserved: u32,
+    /// Threshold T of the approximate mode; 0 in the other modes.
+    pub approx_threshold: u32,
 }

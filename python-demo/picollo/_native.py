@@ -111,7 +111,7 @@ class picollo_histogram_info(Structure):
         ("counter_bits", c_uint32),
         ("mode", c_uint32),
         ("value_selection", c_uint32),
-        ("reserved", c_uint32),
+        ("approx_threshold", c_uint32),
     ]
 
 

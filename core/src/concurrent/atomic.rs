@@ -34,6 +34,15 @@ macro_rules! seq_common {
                 self.counts.reset_count()
             }
 
+            /// Add to the underflow, overflow and saturated counts (for merges).
+            pub(crate) fn add_outside(&self, outside: [u64; 3]) {
+                for (which, n) in outside.into_iter().enumerate() {
+                    if n != 0 {
+                        self.counts.outside.add_atomic(which, n);
+                    }
+                }
+            }
+
             /// Bytes taken by the counters.
             pub fn footprint_in_bytes(&self) -> usize {
                 self.counts.footprint()
@@ -152,6 +161,71 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
     /// from a thread other than the writer's).
     pub fn reset(&self) {
         self.counts.reset();
+    }
+
+    /// Remove every count of `other` (same relative error, any range), for deltas, from
+    /// the writer thread. Fails without changing anything if some count would go below
+    /// zero, like [`crate::Histogram::subtract`].
+    pub fn subtract<C2: crate::Counter>(
+        &self,
+        other: &View<'_, C2>,
+    ) -> Result<(), crate::MergeError> {
+        let meta = &self.counts.meta;
+        check_layout(meta.layout, other)?;
+        let cells = self.counts.counts.as_ref();
+        let cell_of = |logical: usize| cells.get(logical.wrapping_sub(meta.first_index));
+        let (mut under, mut over) = (other.underflow_count(), other.overflow_count());
+        for (i, c) in other.counts().iter().enumerate() {
+            let (logical, n) = (other.first_index() + i, c.to_u64());
+            if n == 0 {
+                continue;
+            }
+            match cell_of(logical) {
+                Some(cell) if C::load(cell).to_u64() >= n => {}
+                Some(_) => {
+                    return Err(crate::MergeError::WouldGoNegative {
+                        logical_index: Some(logical as u64),
+                    })
+                }
+                None if logical < meta.first_index => under = under.saturating_add(n),
+                None => over = over.saturating_add(n),
+            }
+        }
+        let mine = self.counts.outside.load();
+        let wanted = [under, over, other.saturated_count()];
+        if wanted.iter().zip(mine.iter()).any(|(w, m)| w > m) {
+            return Err(crate::MergeError::WouldGoNegative {
+                logical_index: None,
+            });
+        }
+        for (i, c) in other.counts().iter().enumerate() {
+            if let Some(cell) = cell_of(other.first_index() + i) {
+                let left = C::load(cell).to_u64() - c.to_u64();
+                C::store(cell, C::from_u64_wrapping(left));
+            }
+        }
+        for (which, n) in wanted.into_iter().enumerate() {
+            self.counts.outside.sub_plain(which, n);
+        }
+        Ok(())
+    }
+}
+
+/// The merge check: both histograms must have the same layout (relative error).
+pub(crate) fn check_layout<C2>(
+    layout: crate::Layout,
+    other: &View<'_, C2>,
+) -> Result<(), crate::MergeError>
+where
+    C2: crate::Counter,
+{
+    if other.layout() == layout {
+        Ok(())
+    } else {
+        Err(crate::MergeError::LayoutMismatch {
+            this: layout.relative_error(),
+            other: other.layout().relative_error(),
+        })
     }
 }
 

@@ -119,6 +119,12 @@ impl Outside {
         u64::store(c, u64::load(c).saturating_add(n));
     }
 
+    /// Load + store subtraction (one writer at a time; the caller checked `n` fits).
+    pub(crate) fn sub_plain(&self, which: usize, n: u64) {
+        let c = &self.0[which];
+        u64::store(c, u64::load(c).saturating_sub(n));
+    }
+
     pub(crate) fn load(&self) -> [u64; 3] {
         [0, 1, 2].map(|i| u64::load(&self.0[i]))
     }

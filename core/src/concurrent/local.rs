@@ -294,6 +294,15 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         (last.id == self.id).then_some(last.base as *const C::Atomic)
     }
 
+    /// Add to the underflow, overflow and saturated counts (for merges).
+    pub(crate) fn add_outside(&self, outside: [u64; 3]) {
+        for (which, n) in outside.into_iter().enumerate() {
+            if n != 0 {
+                self.shared.outside.add_atomic(which, n);
+            }
+        }
+    }
+
     /// Count one occurrence of `v` (any thread).
     #[inline(always)]
     pub fn record(&self, v: u64) {

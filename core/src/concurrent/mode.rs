@@ -1,9 +1,11 @@
 //! One type for every mode, chosen at construction (the C ABI's one handle).
 
+use super::atomic::check_layout;
 use super::{
     ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, SharedHistogram, Source,
 };
 use crate::config::{Config, ConfigError};
+use crate::histogram::MergeError;
 use crate::view::View;
 
 /// How a [`ConcurrentHistogram`] counts (see the [module docs](super) for each mode's
@@ -138,6 +140,52 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
         each!(self, h => h.record_n(v, n))
+    }
+
+    /// Record `v` with coordinated-omission correction, as
+    /// [`crate::Histogram::record_corrected`] defines it (exact in every mode: the
+    /// corrections are added with `record_n`).
+    pub fn record_corrected(&self, v: u64, expected_interval: u64) {
+        self.record(v);
+        let config = self.config();
+        let layout = config.layout();
+        let first = layout.index(config.min_trackable());
+        crate::histogram::corrected_runs(
+            layout,
+            first,
+            config.storage_len(),
+            v,
+            expected_interval,
+            |x, n| self.record_n(x, n),
+        );
+    }
+
+    /// Add every count of `other` (same relative error, any range), as
+    /// [`crate::Histogram::add`] does; safe while other threads record (the added counts
+    /// land like any other records).
+    pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        check_layout(self.config().layout(), other)?;
+        for b in other.buckets_with_values() {
+            self.record_n(b.lower, b.count);
+        }
+        let outside = [
+            other.underflow_count(),
+            other.overflow_count(),
+            other.saturated_count(),
+        ];
+        each!(self, h => h.add_outside(outside));
+        Ok(())
+    }
+
+    /// Remove every count of `other` (for deltas): single-writer mode only, from the
+    /// writer thread (see [`SharedHistogram::subtract`]). The other modes cannot take
+    /// counts back while writers run: they answer [`MergeError::Unsupported`]; use a
+    /// [`super::ConcurrentSnapshot`] with deltas instead.
+    pub fn subtract<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        match self {
+            Self::SingleWriter(h) => h.subtract(other),
+            _ => Err(MergeError::Unsupported),
+        }
     }
 
     /// Reset (see the module docs for each mode's semantics).

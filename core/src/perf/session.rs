@@ -49,6 +49,31 @@ impl<C: crate::Counter, S: AsRef<[C]> + AsMut<[C]>> CounterSink for Histogram<C,
     }
 }
 
+/// Concurrent histograms record through `&self`; a session's counter can feed one that
+/// other threads record into or read at the same time.
+#[cfg(any(
+    feature = "critical-section",
+    loom,
+    all(target_has_atomic = "32", target_has_atomic = "64")
+))]
+impl<C: crate::concurrent::AtomicCounter> CounterSink
+    for crate::concurrent::ConcurrentHistogram<C>
+{
+    #[inline]
+    fn record(&mut self, value: u64) {
+        crate::concurrent::ConcurrentHistogram::record(self, value);
+    }
+    fn reset(&mut self) {
+        crate::concurrent::ConcurrentHistogram::reset(self);
+    }
+    fn mean(&self) -> f64 {
+        self.summary().mean
+    }
+    fn total(&self) -> u64 {
+        self.total_count()
+    }
+}
+
 /// Which value [`Session::record_kind`] puts into the histograms.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
