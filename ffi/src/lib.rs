@@ -8,11 +8,13 @@
 //! - the hot paths (`picollo_histogram_record*`) return nothing and never fail;
 //! - text goes into caller buffers, snprintf-style, with the needed size reported;
 //! - no panic crosses the boundary: every body runs under `catch_unwind`;
+//! - `picollo_approx_counter_*` is the scalable approximate counter on its own;
 //! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
 //!
 //! The modules are `pub(crate)` so that `ffi/benches` can compile this file as a module
 //! and glob-import them at its root, where their `crate::…` paths expect them.
 
+pub(crate) mod approx;
 pub(crate) mod histogram;
 #[cfg(target_os = "linux")]
 pub(crate) mod perf;
@@ -30,6 +32,7 @@ pub(crate) mod text;
 pub(crate) mod time;
 pub(crate) mod types;
 
+pub use approx::*;
 pub use histogram::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
