@@ -24,7 +24,7 @@
 /**
  * Minor ABI version: bumped when functions or fields are added compatibly.
  */
-#define PICOLLO_ABI_VERSION_MINOR 0
+#define PICOLLO_ABI_VERSION_MINOR 1
 
 /**
  * ABI version of this header: major in the high 16 bits, minor in the low 16. A library

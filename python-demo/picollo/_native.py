@@ -26,6 +26,9 @@ from pathlib import Path
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
+#: The oldest minor version with every function declared here (1: the approximate counter
+#: and `picollo_histogram_next_buckets`).
+ABI_VERSION_MINOR = 1
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 
@@ -294,7 +297,15 @@ _SIGNATURES = {
 }
 
 for _name, (_restype, _argtypes) in _SIGNATURES.items():
-    _fn = getattr(lib, _name)
+    try:
+        _fn = getattr(lib, _name)
+    except AttributeError:
+        lib.picollo_abi_version.restype = c_uint32
+        _v = lib.picollo_abi_version()
+        raise ImportError(
+            f"libpicollo (ABI {_v >> 16}.{_v & 0xFFFF}) lacks {_name}: this binding needs ABI "
+            f"{ABI_VERSION_MAJOR}.{ABI_VERSION_MINOR} or later"
+        ) from None
     _fn.restype = _restype
     _fn.argtypes = _argtypes
 
