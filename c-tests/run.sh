@@ -4,10 +4,13 @@
 #  2. builds test_abi.c (C99) and test_abi.cpp (C++17) against include/ and target/release,
 #     linked to the shared and to the static library, and runs all four normally and under
 #     valgrind memcheck (any error, definite leaks included, fails);
-#  3. regenerates the header with cbindgen and fails on any difference;
-#  4. installs with `cargo cinstall` into a temporary destdir and builds pkgconfig_smoke.c
+#  3. builds test_threads (test_threads*.c: every concurrency mode from several pthreads) and
+#     runs it at full size, then at --quick size under valgrind memcheck (threads run one at
+#     a time there); builds monitoring.c and runs it for 2 seconds;
+#  4. regenerates the header with cbindgen and fails on any difference;
+#  5. installs with `cargo cinstall` into a temporary destdir and builds pkgconfig_smoke.c
 #     with `pkg-config --cflags --libs picollo`, then runs it against the installed library;
-#  5. builds the no_std guard crate and links nostd_smoke.c against its static library.
+#  6. builds the no_std guard crate and links nostd_smoke.c against its static library.
 # Needs cargo, gcc, g++, valgrind, pkg-config, cbindgen and cargo-c (scripts/setup.sh
 # installs them). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
 set -euo pipefail
@@ -115,6 +118,35 @@ for t in "${tests[@]}"; do
         die "valgrind reported errors for $t (log: $vlog)"
     }
 done
+
+step "test_threads: one histogram, several pthreads, every mode"
+for src in test_threads test_threads_reset test_threads_api; do
+    gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/$src.o"
+done
+gcc -pthread "$build/check.o" "$build/test_threads.o" "$build/test_threads_reset.o" \
+    "$build/test_threads_api.o" "${shared_link[@]}" -lm -o "$build/test_threads"
+run_test "test_threads" "$build/test_threads.out" "$build/test_threads"
+grep -E '^(approx|thread-local:|-- )' "$build/test_threads.out" || true
+vlog="$build/test_threads.valgrind.log"
+run_test "test_threads --quick (valgrind)" "$build/test_threads.valgrind.out" \
+    valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
+    --errors-for-leak-kinds=definite --log-file="$vlog" "$build/test_threads" --quick
+grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
+    cat "$vlog" >&2
+    die "valgrind reported errors for test_threads (log: $vlog)"
+}
+grep -E '^quick run in' "$build/test_threads.valgrind.out" || true
+
+step "monitoring.c: writer threads, a one-line summary per second from a snapshot with deltas"
+gcc "${cflags[@]}" c-tests/monitoring.c "${shared_link[@]}" -o "$build/monitoring"
+"$build/monitoring" 2 >"$build/monitoring.out" 2>&1 || {
+    cat "$build/monitoring.out" >&2
+    die "monitoring failed"
+}
+cat "$build/monitoring.out"
+[[ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} \| monitoring: Total=[0-9,]+, Overflow=[0-9,]+, Mean=.*, P100=' "$build/monitoring.out")" == 2 ]] ||
+    die "monitoring did not print two one-line summaries"
+grep -qx '##### Aggregate' "$build/monitoring.out" || die "monitoring printed no aggregate table"
 
 step "include/picollo.h is cbindgen's output"
 cbindgen --quiet --config ffi/cbindgen.toml --crate picollo-ffi --output "$tmp/picollo.h"

@@ -24,7 +24,7 @@
 /**
  * Minor ABI version: bumped when functions or fields are added compatibly.
  */
-#define PICOLLO_ABI_VERSION_MINOR 0
+#define PICOLLO_ABI_VERSION_MINOR 1
 
 /**
  * ABI version of this header: major in the high 16 bits, minor in the low 16. A library
@@ -139,7 +139,9 @@ typedef uint32_t picollo_value_selection;
 
 /**
  * Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
- * same functions; what differs is who may record at once and what a record costs.
+ * same functions; what differs is who may record at once, what a record costs, and
+ * whether counts are exact. Reads (queries, snapshots) are allowed from any thread in
+ * every mode; see `picollo_histogram` for what readers and resets see while writers run.
  */
 enum picollo_mode
 #ifdef __cplusplus
@@ -147,23 +149,30 @@ enum picollo_mode
 #endif // __cplusplus
  {
   /**
-   * One writer at a time (plain load + store: the fastest); reads from any thread.
+   * One writer at a time, serialised by the caller (plain load + store: the fastest);
+   * reads from any thread. Reset from the writer thread (from another thread a racing
+   * record may survive as "old + 1"). The only mode with `picollo_histogram_subtract`.
    */
   PICOLLO_MODE_SINGLE_WRITER = 0,
   /**
-   * Any number of writers, one relaxed atomic add per record: exact, but writers on the
-   * same cache lines slow each other down.
+   * Any number of writers, one relaxed atomic add per record: exact, but writers
+   * hitting the same cache lines slow each other down. Reset from any thread.
    */
   PICOLLO_MODE_INTERLOCKED = 1,
   /**
-   * Any number of writers, each recording into its own shard (no contention); reads sum
-   * the shards. A thread's shard outlives the thread: nothing is lost when it exits.
+   * Any number of writers, each recording into its own shard with a plain load + store
+   * (no contention); reads sum the shards. Exact. A thread's shard outlives the thread:
+   * nothing is lost when it exits, and memory follows the number of threads recording
+   * at once. Reset from any thread. Costs one bucket array per recording thread.
    */
   PICOLLO_MODE_THREAD_LOCAL = 2,
   /**
-   * Any number of writers; each bucket is a scalable approximate counter (exact below
-   * 2^T, then probabilistic steps): about 2 % error at two standard deviations, far less
-   * contention on hot buckets.
+   * Any number of writers; each bucket is a scalable approximate counter (see
+   * `picollo_approx_counter`): exact below 2^T counts per bucket
+   * (`picollo_histogram_config.approx_threshold`, default T = 13), then unbiased
+   * probabilistic steps, about 2 % error at two standard deviations, with far less
+   * contention on hot buckets. `record_n`, `record_corrected`'s corrections and `add`
+   * add exactly. Reset from any thread.
    */
   PICOLLO_MODE_APPROXIMATE = 3,
 };
@@ -578,18 +587,58 @@ typedef uint32_t picollo_time_unit;
 #endif
 
 /**
+ * A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
+ * Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
+ * `picollo_approx_counter_free`.
+ *
+ * Counting: below 2^T (the threshold) every increment adds 1, so small counts are exact.
+ * From 2^T on, an increment adds 2^k with probability 2^-k, where
+ * k = floor(log2(count)) − T + 1 (capped at `max_shift`): the expected value stays the
+ * true count, and updates get rarer as the count grows, so threads hitting one counter
+ * stop fighting over its cache line. With T = 13 the error is about 2 % at two standard
+ * deviations.
+ *
+ * Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
+ * from any number of threads at once (the calls that change the count take a non-const
+ * pointer, as the histogram's record functions do, but need no caller lock); each thread flips its coins with its own generator,
+ * seeded differently per thread on its first increment. `picollo_approx_counter_free` must
+ * not race any other call on the same counter.
+ */
+typedef struct picollo_approx_counter picollo_approx_counter;
+
+/**
  * An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
  * `picollo_histogram_free`.
  *
- * Threads, by mode (`picollo_histogram_config.mode`):
- * - single writer: one thread records at a time; queries, snapshots and `reset` may run
- *   on other threads meanwhile (reads retry rather than see a half-done reset; a reset
- *   from another thread than the writer's may leave one bucket at its old count + 1);
- * - interlocked, thread-local, approximate: any number of threads record at once; reads
- *   and resets from any thread (no "old + 1").
+ * Threads, by mode (`picollo_histogram_config.mode`, see `picollo_mode`):
+ * - every mode: queries (`_percentile*`, `_summary`, `_mean_stdev`, `_bucket`,
+ *   `_next_bucket*`, `_get_info`, `_table`), `picollo_snapshot_new` / `_update` and
+ *   `picollo_histogram_add` with this histogram as the source may run on any number of
+ *   threads at once, while writers record. Each such call first makes one consistent copy
+ *   of the counts and answers from it, so a batch of percentiles agrees with itself and
+ *   with the total it reports; totals never exceed what was recorded, and a copy never
+ *   mixes counts from before and after a reset.
+ * - `PICOLLO_MODE_SINGLE_WRITER`: one thread records at a time (`_record*`, `_add` or
+ *   `_subtract` into it); the caller serialises writers. Reads retry rather than see a
+ *   half-done reset. `_reset` from the writing thread is exact; from another thread while
+ *   the writer records, the bucket being incremented may keep its old count + 1 (a plain
+ *   increment cannot be made safe against a reset): reset from the writer or choose
+ *   another mode.
+ * - `PICOLLO_MODE_INTERLOCKED`, `PICOLLO_MODE_THREAD_LOCAL`, `PICOLLO_MODE_APPROXIMATE`:
+ *   any number of threads record at once, and `_reset` and `_add` may run on any thread
+ *   meanwhile. A record racing a reset counts either before it (cleared) or after it,
+ *   never both and never as "old + 1": after a reset a bucket holds at most what was
+ *   recorded into it since the reset began. `_subtract` answers `UNSUPPORTED` (use a
+ *   snapshot with deltas).
+ * - thread-local: a thread's first record attaches it (one lock and, unless a shard of an
+ *   exited thread is waiting, one allocation); when the thread exits its shard is handed
+ *   to the next thread or folded into the histogram, counts included: nothing is lost and
+ *   memory follows the number of threads recording at once, not the number ever seen.
+ *   Writer threads may outlive the histogram (once they have stopped using it).
  *
- * Queries copy the counts consistently first (one pass), so a batch of percentiles agrees
- * with itself and with its total. `picollo_histogram_free` must not race any other call.
+ * `picollo_histogram_set_value_selection` may run on any thread (a query already running
+ * keeps the selection it started with). `picollo_histogram_free` must not race any other
+ * call on the same handle.
  */
 typedef struct picollo_histogram picollo_histogram;
 
@@ -1116,6 +1165,87 @@ extern "C" {
  * The ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
  */
 uint32_t picollo_abi_version(void);
+
+/**
+ * Create an approximate counter at zero. On success `*out` holds a new handle for
+ * `picollo_approx_counter_free`.
+ *
+ * - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
+ * - `max_shift`: the cap on k, 1..62, so updates happen at least once every 2^max_shift
+ *   increments on average. 0 means the default, 10 (at least every 1,024).
+ * - `exact_when_uncontended`: 1 tries an exact `count + 1` with one compare-exchange
+ *   first and flips a coin only when it fails (another thread got there first), so a
+ *   counter used by one thread stays exact; it costs an atomic read-modify-write per
+ *   increment, which the approximate counter otherwise avoids. 0 (the default) or 1.
+ *
+ * Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
+ * `exact_when_uncontended` other than 0 or 1.
+ *
+ * # Safety
+ * `out` is NULL or writable.
+ */
+picollo_status picollo_approx_counter_new(uint32_t threshold,
+                                          uint32_t max_shift,
+                                          uint32_t exact_when_uncontended,
+                                          struct picollo_approx_counter **out);
+
+/**
+ * Free a counter. NULL is accepted and ignored. Free each handle exactly once, when no
+ * other thread uses it.
+ *
+ * # Safety
+ * `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
+ */
+void picollo_approx_counter_free(struct picollo_approx_counter *c);
+
+/**
+ * Count one event (approximately above 2^T, see `picollo_approx_counter`). Thread-safe:
+ * any number of threads at once. Never fails; a NULL handle is ignored. The hot path.
+ *
+ * # Safety
+ * `c` is NULL or a live handle.
+ */
+void picollo_approx_counter_increment(struct picollo_approx_counter *c);
+
+/**
+ * Add `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
+ * ignored.
+ *
+ * # Safety
+ * `c` is NULL or a live handle.
+ */
+void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
+
+/**
+ * The current estimate into `*out` (one atomic load; an unbiased estimate of the number
+ * of increments plus everything added). Thread-safe.
+ *
+ * # Safety
+ * `c` is NULL or a live handle; `out` is NULL or writable.
+ */
+picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
+
+/**
+ * Take the count to zero and write the count taken to `*taken` (which may be NULL to
+ * discard it). One atomic swap: an increment racing the reset is counted either in the
+ * count taken or in the new count, never lost and never in both. Thread-safe.
+ *
+ * # Safety
+ * `c` is NULL or a live handle; `taken` is NULL or writable.
+ */
+picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
+
+/**
+ * The counter's policy: each output may be NULL. `*threshold` gets T, `*max_shift` the
+ * cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
+ *
+ * # Safety
+ * `c` is NULL or a live handle; each output is NULL or writable.
+ */
+picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
+                                             uint32_t *threshold,
+                                             uint32_t *max_shift,
+                                             uint32_t *exact_when_uncontended);
 
 /**
  * The default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
@@ -1678,9 +1808,15 @@ picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         struct picollo_bucket *out);
 
 /**
- * Iterate over non-empty buckets without callbacks: start with `*cursor = 0`; each call
+ * Iterate over non-empty buckets one at a time: start with `*cursor = 0`; each call
  * writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
  * it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
+ *
+ * Cost: each call makes a consistent copy of the whole histogram (O(storage_len)), so
+ * walking every bucket this way is O(non-empty buckets × storage_len), and with writers
+ * running, successive buckets come from different copies. Prefer
+ * `picollo_histogram_next_buckets`, which fills a batch from one copy; this call is that
+ * one with a batch of one.
  *
  * # Safety
  * `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
@@ -1688,6 +1824,33 @@ picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
 picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
+
+/**
+ * Iterate over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
+ * consistent copy of the counts (as every query does), writes the next non-empty buckets
+ * at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
+ * `*written` (if not NULL) to how many and `*cursor` past the last storage index it
+ * examined, and returns OK. A call that finds no non-empty bucket at or after `*cursor`
+ * returns `OUT_OF_RANGE` and writes nothing (so `*written` is never 0 on OK).
+ *
+ * A batch that is not full means the copy held no further bucket: `*cursor` is then
+ * `storage_len` and the next call returns `OUT_OF_RANGE` without copying. One call per
+ * `cap` non-empty buckets, each O(storage_len): with `cap` ≥ the number of non-empty
+ * buckets the whole iteration is one copy. The buckets of one batch are consistent with
+ * each other; with writers running, different batches may come from different moments
+ * (a reset between two calls shows in the later batches only).
+ *
+ * Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` = 0.
+ *
+ * # Safety
+ * `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
+ * `cap` writable entries; `written` is NULL or writable.
+ */
+picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
+                                              size_t *cursor,
+                                              struct picollo_bucket *out,
+                                              size_t cap,
+                                              size_t *written);
 
 /**
  * Take a snapshot of `h` (full counts, one consistent copy; writers may keep recording).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build libpicollo, run the Python binding's tests, run the getting-started demo and check
-# its output (the P99 line, both tables, the PNG plot). Needs: cargo, python3 with the
+# its output (the P99 line, both tables, the PNG plot), then run the monitoring example for
+# 2 seconds (writer threads, a one-line summary per second from a snapshot with deltas). Needs: cargo, python3 with the
 # packages in python-demo/requirements.txt.
 set -euo pipefail
 exec </dev/null
@@ -40,4 +41,12 @@ test -s "$plot" || fail "no plot at $plot"
 [ "$(head -c 8 "$plot" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] \
     || fail "$plot is not a PNG"
 [ "$elapsed" -lt 15 ] || fail "demo.py took ${elapsed}s (budget 15s)"
-echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot)"
+
+echo "== monitoring.py 2"
+mlog="$(mktemp)"
+trap 'rm -f "$log" "$mlog"' EXIT
+python3 python-demo/monitoring.py 2 | tee "$mlog"
+[ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} \| monitoring: Total=[0-9,]+, Overflow=[0-9,]+, Mean=.*, P100=' "$mlog")" = 2 ] \
+    || fail "monitoring.py did not print two one-line summaries"
+grep -qx '##### Aggregate' "$mlog" || fail "monitoring.py printed no aggregate table"
+echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring)"

@@ -5,8 +5,9 @@
 //   blittable structs field-for-field copies of the C structs (checked against the C sizeof);
 //   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free;
 //   Histogram, Snapshot, Summary: the API a C# caller uses (IDisposable, exceptions).
+// PicolloApprox.cs adds the standalone approximate counter (ApproxCounter).
 //
-// Compiles with mono's mcs: `mcs -unsafe -target:library Picollo.cs`.
+// Compiles with mono's mcs: `mcs -unsafe -target:library Picollo.cs PicolloApprox.cs`.
 
 using System;
 using System.Collections.Generic;
@@ -41,6 +42,20 @@ namespace Picollo
         Lower = 1,
         Upper = 2,
         Interpolated = 3,
+    }
+
+    /// <summary>picollo_mode: who may record into a histogram at once (see <see cref="Histogram"/>).</summary>
+    public enum ConcurrencyMode : uint
+    {
+        /// <summary>One recording thread at a time (the fastest); reads from any thread.</summary>
+        SingleWriter = 0,
+        /// <summary>Any number of recording threads, one atomic add per record; exact.</summary>
+        Interlocked = 1,
+        /// <summary>Any number of recording threads, each into its own shard; exact.</summary>
+        ThreadLocal = 2,
+        /// <summary>Any number of recording threads; buckets are approximate counters (exact
+        /// below 2^T, about 2 % at two standard deviations above).</summary>
+        Approximate = 3,
     }
 
     /// <summary>A non-OK status, with the library's message for it.</summary>
@@ -187,7 +202,7 @@ namespace Picollo
     // The C ABI, one declaration per exported function. Public so tests can make raw calls.
     // ---------------------------------------------------------------------------------------
 
-    public static class Native
+    public static partial class Native
     {
         const string Lib = "picollo";
         const CallingConvention Cdecl = CallingConvention.Cdecl;
@@ -267,6 +282,9 @@ namespace Picollo
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_next_bucket(HistogramHandle h, ref UIntPtr cursor, out Bucket bucket);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_next_buckets(HistogramHandle h, ref UIntPtr cursor, [Out] Bucket[] output, UIntPtr cap, out UIntPtr written);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_snapshot_new(HistogramHandle h, out SnapshotHandle snapshot);
@@ -438,12 +456,33 @@ namespace Picollo
         public HistogramBuilder WithUInt64Storage() { _config.CounterBits = 64; return this; }
         public HistogramBuilder WithValueSelection(ValueSelection s) { _config.ValueSelection = (uint)s; return this; }
 
+        /// <summary>The concurrency mode; <paramref name="approxThreshold"/> (T, 1..62, 0 for
+        /// the default 13) only for <see cref="ConcurrencyMode.Approximate"/>.</summary>
+        public HistogramBuilder WithMode(ConcurrencyMode mode, uint approxThreshold = 0)
+        {
+            _config.Mode = (uint)mode;
+            _config.ApproxThreshold = approxThreshold;
+            return this;
+        }
+        public HistogramBuilder WithSingleWriter() { return WithMode(ConcurrencyMode.SingleWriter); }
+        public HistogramBuilder WithInterlocked() { return WithMode(ConcurrencyMode.Interlocked); }
+        public HistogramBuilder WithThreadLocal() { return WithMode(ConcurrencyMode.ThreadLocal); }
+        public HistogramBuilder WithApproximate(uint threshold = 0) { return WithMode(ConcurrencyMode.Approximate, threshold); }
+
         public HistogramConfig Config { get { return _config; } }
         public Histogram Create() { return new Histogram(_config); }
     }
 
-    /// <summary>A single-writer HDR histogram: one thread records at a time, and no other thread
-    /// uses it meanwhile. Dispose (or <c>using</c>) frees the native memory.</summary>
+    /// <summary>An HDR histogram. Dispose (or <c>using</c>) frees the native memory; it must
+    /// not race other calls.
+    /// <para>Threads, by <see cref="ConcurrencyMode"/> (chosen at creation): SingleWriter (the
+    /// default) takes records from one thread at a time, and Reset from that thread;
+    /// Interlocked, ThreadLocal and Approximate take records from any number of threads at
+    /// once, and Reset from any thread (a bucket then holds at most what was recorded since).
+    /// In every mode queries and snapshots may run on other threads while writers record:
+    /// each answers from one consistent copy of the counts. Subtract works in the
+    /// single-writer mode only (the others throw <see cref="Status.Unsupported"/>: use a
+    /// snapshot with deltas).</para></summary>
     public sealed class Histogram : IDisposable
     {
         readonly HistogramHandle _handle;
@@ -463,10 +502,12 @@ namespace Picollo
         }
 
         public Histogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
-                         int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint)
-            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection)) { }
+                         int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint,
+                         ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0)
+            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold)) { }
 
-        static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel)
+        static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel,
+                                          ConcurrencyMode mode, uint approxThreshold)
         {
             var c = HistogramConfig.Default;
             c.RelativeError = relativeError;
@@ -474,6 +515,8 @@ namespace Picollo
             c.MaxTrackable = max;
             c.CounterBits = (uint)bits;
             c.ValueSelection = (uint)sel;
+            c.Mode = (uint)mode;
+            c.ApproxThreshold = approxThreshold;
             return c;
         }
 
@@ -530,6 +573,11 @@ namespace Picollo
         public ulong OverflowCount { get { return Info.Overflow; } }
         public ulong SaturatedCount { get { return Info.Saturated; } }
 
+        public ConcurrencyMode Mode { get { return (ConcurrencyMode)Info.Mode; } }
+
+        /// <summary>T of the approximate mode (exact below 2^T per bucket); 0 in the others.</summary>
+        public uint ApproxThreshold { get { return Info.ApproxThreshold; } }
+
         public ValueSelection ValueSelection
         {
             get { return (ValueSelection)Info.ValueSelection; }
@@ -585,20 +633,29 @@ namespace Picollo
 
         public override string ToString() { return _handle.IsClosed ? "Histogram (disposed)" : Table(); }
 
-        /// <summary>Non-empty buckets, lowest first, through the native cursor.</summary>
-        public IEnumerable<Bucket> Buckets
+        /// <summary>Non-empty buckets, lowest first, 256 per native call (each batch from one
+        /// consistent copy of the counts).</summary>
+        public IEnumerable<Bucket> Buckets { get { return BucketsInBatches(256); } }
+
+        /// <summary>Non-empty buckets, lowest first, <paramref name="batch"/> per native call.</summary>
+        public IEnumerable<Bucket> BucketsInBatches(int batch)
         {
-            get
+            if (batch < 1) throw new ArgumentOutOfRangeException("batch");
+            return BatchIterator(batch);
+        }
+
+        IEnumerable<Bucket> BatchIterator(int batch)
+        {
+            UIntPtr cursor = UIntPtr.Zero;
+            var output = new Bucket[batch];
+            while (true)
             {
-                UIntPtr cursor = UIntPtr.Zero;
-                while (true)
-                {
-                    Bucket b;
-                    Status st = Native.picollo_histogram_next_bucket(_handle, ref cursor, out b);
-                    if (st == Status.OutOfRange) yield break;
-                    PicolloException.Check(st);
-                    yield return b;
-                }
+                UIntPtr written;
+                Status st = Native.picollo_histogram_next_buckets(_handle, ref cursor, output, new UIntPtr((uint)batch), out written);
+                if (st == Status.OutOfRange) yield break;
+                PicolloException.Check(st);
+                int n = (int)written.ToUInt64();
+                for (int i = 0; i < n; i++) yield return output[i];
             }
         }
 

@@ -1,4 +1,5 @@
-// Tests of the C# binding (Picollo.cs) against libpicollo, plus the seed's getting-started.
+// Tests of the C# binding (Picollo.cs) against libpicollo, plus the seed's getting-started;
+// ThreadTests.cs adds the concurrency modes and the approximate counter (PicolloApprox.cs).
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -10,7 +11,7 @@ using System.Text.RegularExpressions;
 using System.Threading;
 using Picollo;
 
-static class Tests
+static partial class Tests
 {
     static int passed, failed;
 
@@ -568,6 +569,7 @@ static class Tests
         Group("bad input", BadInput);
         Group("snapshots", Snapshots);
         Group("threads", Threads);
+        ThreadGroups();   // ThreadTests.cs: the concurrency modes
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);
         Console.WriteLine();

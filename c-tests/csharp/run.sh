@@ -24,7 +24,8 @@ mkdir -p "$build"
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
 c_sizes="$("$build/sizes")"
 
-mcs -nologo -warnaserror -unsafe -out:"$build/Tests.exe" "$here/Picollo.cs" "$here/Tests.cs"
+mcs -nologo -warnaserror -unsafe -out:"$build/Tests.exe" "$here/Picollo.cs" "$here/PicolloApprox.cs" \
+    "$here/Tests.cs" "$here/ThreadTests.cs"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.

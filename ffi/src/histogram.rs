@@ -62,15 +62,35 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
 /// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
 /// `picollo_histogram_free`.
 ///
-/// Threads, by mode (`picollo_histogram_config.mode`):
-/// - single writer: one thread records at a time; queries, snapshots and `reset` may run
-///   on other threads meanwhile (reads retry rather than see a half-done reset; a reset
-///   from another thread than the writer's may leave one bucket at its old count + 1);
-/// - interlocked, thread-local, approximate: any number of threads record at once; reads
-///   and resets from any thread (no "old + 1").
+/// Threads, by mode (`picollo_histogram_config.mode`, see `picollo_mode`):
+/// - every mode: queries (`_percentile*`, `_summary`, `_mean_stdev`, `_bucket`,
+///   `_next_bucket*`, `_get_info`, `_table`), `picollo_snapshot_new` / `_update` and
+///   `picollo_histogram_add` with this histogram as the source may run on any number of
+///   threads at once, while writers record. Each such call first makes one consistent copy
+///   of the counts and answers from it, so a batch of percentiles agrees with itself and
+///   with the total it reports; totals never exceed what was recorded, and a copy never
+///   mixes counts from before and after a reset.
+/// - `PICOLLO_MODE_SINGLE_WRITER`: one thread records at a time (`_record*`, `_add` or
+///   `_subtract` into it); the caller serialises writers. Reads retry rather than see a
+///   half-done reset. `_reset` from the writing thread is exact; from another thread while
+///   the writer records, the bucket being incremented may keep its old count + 1 (a plain
+///   increment cannot be made safe against a reset): reset from the writer or choose
+///   another mode.
+/// - `PICOLLO_MODE_INTERLOCKED`, `PICOLLO_MODE_THREAD_LOCAL`, `PICOLLO_MODE_APPROXIMATE`:
+///   any number of threads record at once, and `_reset` and `_add` may run on any thread
+///   meanwhile. A record racing a reset counts either before it (cleared) or after it,
+///   never both and never as "old + 1": after a reset a bucket holds at most what was
+///   recorded into it since the reset began. `_subtract` answers `UNSUPPORTED` (use a
+///   snapshot with deltas).
+/// - thread-local: a thread's first record attaches it (one lock and, unless a shard of an
+///   exited thread is waiting, one allocation); when the thread exits its shard is handed
+///   to the next thread or folded into the histogram, counts included: nothing is lost and
+///   memory follows the number of threads recording at once, not the number ever seen.
+///   Writer threads may outlive the histogram (once they have stopped using it).
 ///
-/// Queries copy the counts consistently first (one pass), so a batch of percentiles agrees
-/// with itself and with its total. `picollo_histogram_free` must not race any other call.
+/// `picollo_histogram_set_value_selection` may run on any thread (a query already running
+/// keeps the selection it started with). `picollo_histogram_free` must not race any other
+/// call on the same handle.
 #[allow(non_camel_case_types)]
 pub struct picollo_histogram {
     pub(crate) inner: Inner,
@@ -150,6 +170,11 @@ impl picollo_histogram {
 
     pub(crate) fn selection(&self) -> ValueSelection {
         ValueSelection::from_u32(self.selection.load(Ordering::Relaxed)).unwrap_or_default()
+    }
+
+    /// Number of counters (buckets) in storage.
+    pub(crate) fn storage_len(&self) -> usize {
+        dispatch!(&self.inner, h => h.storage_len())
     }
 
     /// Run `f` on a consistent copy of the counts (allocated for the call).

@@ -8,11 +8,13 @@
 //! - the hot paths (`picollo_histogram_record*`) return nothing and never fail;
 //! - text goes into caller buffers, snprintf-style, with the needed size reported;
 //! - no panic crosses the boundary: every body runs under `catch_unwind`;
+//! - `picollo_approx_counter_*` is the scalable approximate counter on its own;
 //! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
 //!
 //! The modules are `pub(crate)` so that `ffi/benches` can compile this file as a module
 //! and glob-import them at its root, where their `crate::…` paths expect them.
 
+pub(crate) mod approx;
 pub(crate) mod histogram;
 #[cfg(target_os = "linux")]
 pub(crate) mod perf;
@@ -30,6 +32,7 @@ pub(crate) mod text;
 pub(crate) mod time;
 pub(crate) mod types;
 
+pub use approx::*;
 pub use histogram::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
@@ -50,7 +53,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 0;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 1;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.

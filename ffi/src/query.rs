@@ -1,6 +1,6 @@
 //! Queries on a histogram: percentiles, summary, moments, buckets.
 
-use picollo::{Percentile, QueryError};
+use picollo::{Counter, Percentile, QueryError, View};
 
 use crate::histogram::{dispatch_view, picollo_histogram, AnyView, Failure};
 use crate::status::{as_mut, as_ref, as_slice, as_slice_mut, guard, picollo_status, status_of};
@@ -188,9 +188,15 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     })
 }
 
-/// Iterate over non-empty buckets without callbacks: start with `*cursor = 0`; each call
+/// Iterate over non-empty buckets one at a time: start with `*cursor = 0`; each call
 /// writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
 /// it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
+///
+/// Cost: each call makes a consistent copy of the whole histogram (O(storage_len)), so
+/// walking every bucket this way is O(non-empty buckets × storage_len), and with writers
+/// running, successive buckets come from different copies. Prefer
+/// `picollo_histogram_next_buckets`, which fills a batch from one copy; this call is that
+/// one with a batch of one.
 ///
 /// # Safety
 /// `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
@@ -200,29 +206,93 @@ pub unsafe extern "C" fn picollo_histogram_next_bucket(
     cursor: *mut usize,
     out: *mut picollo_bucket,
 ) -> picollo_status {
+    // SAFETY: forwarded contract: one output slot; `written` is not wanted.
+    unsafe { picollo_histogram_next_buckets(h, cursor, out, 1, std::ptr::null_mut()) }
+}
+
+/// Iterate over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
+/// consistent copy of the counts (as every query does), writes the next non-empty buckets
+/// at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
+/// `*written` (if not NULL) to how many and `*cursor` past the last storage index it
+/// examined, and returns OK. A call that finds no non-empty bucket at or after `*cursor`
+/// returns `OUT_OF_RANGE` and writes nothing (so `*written` is never 0 on OK).
+///
+/// A batch that is not full means the copy held no further bucket: `*cursor` is then
+/// `storage_len` and the next call returns `OUT_OF_RANGE` without copying. One call per
+/// `cap` non-empty buckets, each O(storage_len): with `cap` ≥ the number of non-empty
+/// buckets the whole iteration is one copy. The buckets of one batch are consistent with
+/// each other; with writers running, different batches may come from different moments
+/// (a reset between two calls shows in the later batches only).
+///
+/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` = 0.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
+/// `cap` writable entries; `written` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_next_buckets(
+    h: *const picollo_histogram,
+    cursor: *mut usize,
+    out: *mut picollo_bucket,
+    cap: usize,
+    written: *mut usize,
+) -> picollo_status {
     guard(|| {
         status_of((|| {
             // SAFETY: per this function's contract.
             let h = unsafe { as_ref(h, "h") }?;
             // SAFETY: per this function's contract.
             let cursor = unsafe { as_mut(cursor, "cursor") }?;
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_mut(out, "out") }?;
-            let start = *cursor;
-            let found = h.with_view(
-                |view| dispatch_view!(view, v => v.buckets().skip(start).find(|b| b.count != 0)),
-            );
-            match found {
-                Some(b) => {
-                    *cursor = b.storage_index + 1;
-                    *out = b.into();
-                    Ok(())
-                }
-                None => Err((
+            if cap == 0 {
+                return Err((
+                    picollo_status::InvalidArgument,
+                    "cap is 0: the batch must hold at least one bucket".to_string(),
+                ));
+            }
+            // SAFETY: per this function's contract; cap > 0, so NULL is refused.
+            let out = unsafe { as_slice_mut(out, cap, "out") }?;
+            let (n, next) = if *cursor >= h.storage_len() {
+                (0, *cursor)
+            } else {
+                h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, *cursor, out)))
+            };
+            if n == 0 {
+                return Err((
                     picollo_status::OutOfRange,
                     "no more non-empty buckets".to_string(),
-                )),
+                ));
             }
+            *cursor = next;
+            // SAFETY: per this function's contract: NULL or writable.
+            if let Some(w) = unsafe { written.as_mut() } {
+                *w = n;
+            }
+            Ok(())
         })())
     })
+}
+
+/// Write the non-empty buckets of `v` from storage index `start` on into `out`, as many as
+/// fit; return how many and the storage index after the last one examined (the length
+/// when the scan ran off the end). Empty buckets are skipped on their counts alone, without
+/// computing their bounds.
+fn fill_buckets<C: Counter>(
+    v: &View<'_, C>,
+    start: usize,
+    out: &mut [picollo_bucket],
+) -> (usize, usize) {
+    let counts = v.counts();
+    let mut n = 0;
+    let mut i = start;
+    while i < counts.len() && n < out.len() {
+        if counts[i].to_u64() != 0 {
+            if let Some(b) = v.buckets().nth(i) {
+                out[n] = b.into();
+                n += 1;
+            }
+        }
+        i += 1;
+    }
+    // A full batch stops right after its last bucket; a short one has seen the whole copy.
+    (n, if n < out.len() { counts.len() } else { i })
 }

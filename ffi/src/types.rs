@@ -19,22 +19,31 @@ pub enum picollo_value_selection {
 }
 
 /// Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
-/// same functions; what differs is who may record at once and what a record costs.
+/// same functions; what differs is who may record at once, what a record costs, and
+/// whether counts are exact. Reads (queries, snapshots) are allowed from any thread in
+/// every mode; see `picollo_histogram` for what readers and resets see while writers run.
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_mode {
-    /// One writer at a time (plain load + store: the fastest); reads from any thread.
+    /// One writer at a time, serialised by the caller (plain load + store: the fastest);
+    /// reads from any thread. Reset from the writer thread (from another thread a racing
+    /// record may survive as "old + 1"). The only mode with `picollo_histogram_subtract`.
     SingleWriter = 0,
-    /// Any number of writers, one relaxed atomic add per record: exact, but writers on the
-    /// same cache lines slow each other down.
+    /// Any number of writers, one relaxed atomic add per record: exact, but writers
+    /// hitting the same cache lines slow each other down. Reset from any thread.
     Interlocked = 1,
-    /// Any number of writers, each recording into its own shard (no contention); reads sum
-    /// the shards. A thread's shard outlives the thread: nothing is lost when it exits.
+    /// Any number of writers, each recording into its own shard with a plain load + store
+    /// (no contention); reads sum the shards. Exact. A thread's shard outlives the thread:
+    /// nothing is lost when it exits, and memory follows the number of threads recording
+    /// at once. Reset from any thread. Costs one bucket array per recording thread.
     ThreadLocal = 2,
-    /// Any number of writers; each bucket is a scalable approximate counter (exact below
-    /// 2^T, then probabilistic steps): about 2 % error at two standard deviations, far less
-    /// contention on hot buckets.
+    /// Any number of writers; each bucket is a scalable approximate counter (see
+    /// `picollo_approx_counter`): exact below 2^T counts per bucket
+    /// (`picollo_histogram_config.approx_threshold`, default T = 13), then unbiased
+    /// probabilistic steps, about 2 % error at two standard deviations, with far less
+    /// contention on hot buckets. `record_n`, `record_corrected`'s corrections and `add`
+    /// add exactly. Reset from any thread.
     Approximate = 3,
 }
 

@@ -6,6 +6,8 @@
 ...     print("P99:", h.percentile(99))    # P99=24,960 [83 / 609]: [24,832, 25,088) 14,190
 ...     print(h)                           # the Markdown summary table
 
+Threads: ``Histogram(mode="thread-local")`` (or "interlocked", "approximate") takes records
+from any number of threads at once; `ApproxCounter` is the approximate counter on its own.
 perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
 
 The library is found through $PICOLLO_LIB, then ``../target/release`` next to this
@@ -26,10 +28,12 @@ from ._errors import (
     status_str,
 )
 from ._native import lib as _lib
-from ._types import STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from ._types import MODES, STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from .approx import ApproxCounter
 from .histogram import Histogram, Snapshot
 
 __all__ = [
+    "ApproxCounter",
     "Bucket",
     "ClosedError",
     "EmptyHistogramError",
@@ -37,6 +41,7 @@ __all__ = [
     "Info",
     "InvalidArgumentError",
     "LayoutMismatchError",
+    "MODES",
     "PermissionDeniedError",
     "Percentile",
     "PicolloError",

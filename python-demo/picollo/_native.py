@@ -26,6 +26,9 @@ from pathlib import Path
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
+#: The oldest minor version with every function declared here (1: the approximate counter
+#: and `picollo_histogram_next_buckets`).
+ABI_VERSION_MINOR = 1
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 
@@ -178,8 +181,13 @@ class picollo_snapshot(Structure):
     """Opaque handle target."""
 
 
+class picollo_approx_counter(Structure):
+    """Opaque handle target."""
+
+
 HistogramP = POINTER(picollo_histogram)
 SnapshotP = POINTER(picollo_snapshot)
+ApproxCounterP = POINTER(picollo_approx_counter)
 status_t = c_uint32
 c_size_p = POINTER(c_size_t)
 
@@ -226,6 +234,10 @@ _SIGNATURES = {
         status_t,
         [HistogramP, c_size_p, POINTER(picollo_bucket)],
     ),
+    "picollo_histogram_next_buckets": (
+        status_t,
+        [HistogramP, c_size_p, POINTER(picollo_bucket), c_size_t, c_size_p],
+    ),
     "picollo_snapshot_new": (status_t, [HistogramP, POINTER(SnapshotP)]),
     "picollo_snapshot_update": (status_t, [SnapshotP, HistogramP, c_uint32]),
     "picollo_snapshot_summary": (status_t, [SnapshotP, POINTER(picollo_summary)]),
@@ -234,6 +246,19 @@ _SIGNATURES = {
         [SnapshotP, POINTER(c_double), c_size_t, POINTER(picollo_percentile)],
     ),
     "picollo_snapshot_free": (None, [SnapshotP]),
+    "picollo_approx_counter_new": (
+        status_t,
+        [c_uint32, c_uint32, c_uint32, POINTER(ApproxCounterP)],
+    ),
+    "picollo_approx_counter_free": (None, [ApproxCounterP]),
+    "picollo_approx_counter_increment": (None, [ApproxCounterP]),
+    "picollo_approx_counter_add": (None, [ApproxCounterP, c_uint64]),
+    "picollo_approx_counter_get": (status_t, [ApproxCounterP, POINTER(c_uint64)]),
+    "picollo_approx_counter_reset": (status_t, [ApproxCounterP, POINTER(c_uint64)]),
+    "picollo_approx_counter_policy": (
+        status_t,
+        [ApproxCounterP, POINTER(c_uint32), POINTER(c_uint32), POINTER(c_uint32)],
+    ),
     "picollo_status_str": (c_char_p, [c_uint32]),
     "picollo_last_error_message": (c_char_p, []),
     "picollo_summary_table": (
@@ -272,7 +297,15 @@ _SIGNATURES = {
 }
 
 for _name, (_restype, _argtypes) in _SIGNATURES.items():
-    _fn = getattr(lib, _name)
+    try:
+        _fn = getattr(lib, _name)
+    except AttributeError:
+        lib.picollo_abi_version.restype = c_uint32
+        _v = lib.picollo_abi_version()
+        raise ImportError(
+            f"libpicollo (ABI {_v >> 16}.{_v & 0xFFFF}) lacks {_name}: this binding needs ABI "
+            f"{ABI_VERSION_MAJOR}.{ABI_VERSION_MINOR} or later"
+        ) from None
     _fn.restype = _restype
     _fn.argtypes = _argtypes
 

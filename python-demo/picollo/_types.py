@@ -18,6 +18,9 @@ STANDARD_RANKS = (0.0, 1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 92.5, 95.0, 97.5,
 #: `value_selection` names, in `picollo_value_selection` order.
 VALUE_SELECTIONS = ("midpoint", "lower", "upper", "interpolated")
 
+#: Concurrency mode names, in `picollo_mode` order (see `Histogram`).
+MODES = ("single", "interlocked", "thread-local", "approximate")
+
 
 @dataclass(frozen=True)
 class Percentile:
@@ -98,13 +101,15 @@ class Info:
     block_size: int
     relative_error: float
     counter_bits: int
-    mode: int
+    mode: str  # one of MODES
     value_selection: str
+    approx_threshold: int  # T of the approximate mode; 0 in the others
 
     @classmethod
     def _from_c(cls, i: n.picollo_histogram_info) -> "Info":
         values = {f.name: getattr(i, f.name) for f in fields(cls)}
         values["value_selection"] = VALUE_SELECTIONS[i.value_selection]
+        values["mode"] = MODES[i.mode] if i.mode < len(MODES) else str(i.mode)
         return cls(**values)
 
 

@@ -10,7 +10,10 @@ from . import _native as n
 from ._convert import ranks_array, real, u32, u64, u64_buffer
 from ._errors import ClosedError, Status, check, error_for
 from ._text import encode, fetch_text
-from ._types import VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from ._types import MODES, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+
+#: Non-empty buckets fetched per native call by `Histogram.buckets_with_values`.
+BUCKET_BATCH = 256
 
 
 def _selection_code(selection: Any) -> int:
@@ -25,6 +28,16 @@ def _selection_code(selection: Any) -> int:
     raise ValueError(
         f"value_selection {selection!r} is not one of {', '.join(VALUE_SELECTIONS)}"
     )
+
+
+def _mode_code(mode: Any) -> int:
+    if isinstance(mode, str):
+        name = mode.lower().replace("_", "-")
+        name = {"single-writer": "single", "threadlocal": "thread-local",
+                "approx": "approximate"}.get(name, name)
+        if name in MODES:
+            return MODES.index(name)
+    raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
 
 
 def _keep() -> None:
@@ -50,8 +63,25 @@ class Histogram:
     Values are integers in ``0 .. 2**64 - 1``; values outside ``[min, max]`` (to bucket
     resolution: the first and last buckets may reach a little past them) count as
     underflow/overflow, never as errors. ``str(h)`` is the Markdown summary table and
-    iterating yields the non-empty buckets. Not thread-safe: one thread uses a histogram
-    at a time. ``close()`` (or leaving ``with``) frees it; later use raises `ClosedError`.
+    iterating yields the non-empty buckets. ``close()`` (or leaving ``with``) frees it;
+    later use raises `ClosedError`.
+
+    Threads: ``mode`` chooses who may record at once (ctypes releases the GIL during
+    each native call, so threads really run in parallel inside ``record_many``):
+
+    - ``"single"`` (default): one thread records at a time (the fastest); reads
+      (queries, snapshots) from any thread meanwhile; `reset` from the recording thread.
+    - ``"interlocked"``: any number of threads record; one atomic add per record; exact.
+    - ``"thread-local"``: any number of threads record, each into its own shard; exact;
+      a thread's counts stay when it exits.
+    - ``"approximate"``: any number of threads record; each bucket counts exactly below
+      ``2**approx_threshold`` (default T = 13), then in unbiased random steps (about 2 %
+      error at two standard deviations), with far less contention on hot buckets.
+
+    In every mode queries answer from one consistent copy of the counts. In the three
+    concurrent modes `reset` may run on any thread while others record (a bucket then
+    holds at most what was recorded since), and `subtract` raises `UnsupportedError`
+    (use a `Snapshot` with deltas). `close` must not race other calls.
     """
 
     def __init__(
@@ -62,6 +92,8 @@ class Histogram:
         max: int = n.U64_MAX,
         counter_bits: int = 64,
         value_selection: str = "midpoint",
+        mode: str = "single",
+        approx_threshold: int | None = None,
     ):
         config = n.lib.picollo_histogram_config_default()
         config.relative_error = real(relative_error, "relative_error")
@@ -69,6 +101,12 @@ class Histogram:
         config.max_trackable = u64(max, "max")
         config.counter_bits = u32(counter_bits, "counter_bits")
         config.value_selection = _selection_code(value_selection)
+        config.mode = _mode_code(mode)
+        if approx_threshold is not None:
+            # The library refuses a threshold outside the approximate mode, with its reason.
+            config.approx_threshold = u32(approx_threshold, "approx_threshold")
+            if config.approx_threshold == 0:
+                raise ValueError("approx_threshold must be 1..62 (None for the default, 13)")
         self._open(config)
 
     @classmethod
@@ -180,7 +218,8 @@ class Histogram:
         """A new histogram with the same configuration and counts."""
         i = self.info()
         h = Histogram(i.relative_error, min=i.min_trackable, max=i.max_trackable,
-                      counter_bits=i.counter_bits, value_selection=i.value_selection)
+                      counter_bits=i.counter_bits, value_selection=i.value_selection,
+                      mode=i.mode, approx_threshold=i.approx_threshold or None)
         return h.add(self)
 
     # --- facts -------------------------------------------------------------------------
@@ -230,6 +269,16 @@ class Histogram:
     @property
     def counter_bits(self) -> int:
         return self.info().counter_bits
+
+    @property
+    def mode(self) -> str:
+        """The concurrency mode: single, interlocked, thread-local or approximate."""
+        return self.info().mode
+
+    @property
+    def approx_threshold(self) -> int:
+        """T of the approximate mode (exact below ``2**T`` per bucket); 0 in the others."""
+        return self.info().approx_threshold
 
     @property
     def value_selection(self) -> str:
@@ -301,7 +350,7 @@ class Histogram:
             return "<Histogram closed>"
         i = self.info()
         return (f"<Histogram relative_error={i.relative_error:g} range={i.min_trackable:,}.."
-                f"{i.max_trackable:,} u{i.counter_bits} total={i.total:,} "
+                f"{i.max_trackable:,} u{i.counter_bits} mode={i.mode} total={i.total:,} "
                 f"underflow={i.underflow:,} overflow={i.overflow:,}>")
 
     # --- buckets -----------------------------------------------------------------------
@@ -321,17 +370,24 @@ class Histogram:
         for i in range(self.info().storage_len):
             yield self.bucket(i)
 
-    def buckets_with_values(self) -> Iterator[Bucket]:
-        """The non-empty buckets in order (through the library's cursor)."""
-        cursor, out = ctypes.c_size_t(0), n.picollo_bucket()
+    def buckets_with_values(self, batch: int = BUCKET_BATCH) -> Iterator[Bucket]:
+        """The non-empty buckets in order, fetched ``batch`` at a time (each batch from
+        one consistent copy of the counts: one native call per batch)."""
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a positive int, not {batch!r}")
+        cursor, written = ctypes.c_size_t(0), ctypes.c_size_t(0)
+        out = (n.picollo_bucket * batch)()
         while True:
-            status = n.lib.picollo_histogram_next_bucket(
-                self._ptr, ctypes.byref(cursor), ctypes.byref(out))
+            status = n.lib.picollo_histogram_next_buckets(
+                self._ptr, ctypes.byref(cursor), out, batch, ctypes.byref(written))
             if status == Status.OUT_OF_RANGE:
                 return
             if status != Status.OK:
                 raise error_for(status)
-            yield Bucket._from_c(out)
+            # Copied out before yielding: the next batch reuses `out`.
+            for bucket in [Bucket._from_c(b) for b in out[: written.value]]:
+                self._ptr  # closing the histogram ends the iteration (ClosedError)
+                yield bucket
 
     def __iter__(self) -> Iterator[Bucket]:
         return self.buckets_with_values()
