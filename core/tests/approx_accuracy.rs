@@ -70,9 +70,11 @@ fn the_counter_is_unbiased_and_within_two_percent_at_two_sigma() {
                 s.two_sigma * 100.0,
                 s.worst * 100.0
             );
-            // 2σ about 2 %: assert below 3 % (sampling error of σ over >= 20 runs is
-            // below 20 %; debug's 4 runs at 10^7 get more room).
-            let room = if runs < 10 { 4.0 } else { 3.0 };
+            // 2σ about 2 %. The bound leaves room for the sampling error of σ itself, so
+            // the test fails for a real loss of accuracy, not for an unlucky draw: with
+            // >= 20 runs, s/σ > 1.7 has a chance below 1e-4 (χ² with 19 degrees of
+            // freedom); debug's 4 runs at 10^7 (3 degrees) need s/σ < 2.7 for the same.
+            let room = if runs < 10 { 6.0 } else { 3.5 };
             assert!(
                 s.two_sigma * 100.0 < room,
                 "{name} n={n}: 2σ {:.3}%",

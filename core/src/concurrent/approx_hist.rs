@@ -2,7 +2,7 @@
 
 use super::approx::{ApproxPolicy, XorShift64};
 use super::atomic::{alloc_or_slice, seq_common};
-use super::base::{add_n_atomic, SeqCounts, SAT};
+use super::base::{SeqCounts, SAT};
 use super::cell::AtomicCounter;
 use super::Source;
 use crate::config::{Config, ConfigError};
@@ -51,7 +51,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
                     self.counts.outside.add_atomic(SAT, excess);
                 }
             }
-            None => self.record_outside(v, 1),
+            None => self.counts.record_outside_atomic(v, 1),
         }
     }
 
@@ -66,7 +66,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
                     self.counts.outside.add_atomic(SAT, excess);
                 }
             }
-            None => self.record_outside(v, 1),
+            None => self.counts.record_outside_atomic(v, 1),
         }
     }
 
@@ -74,21 +74,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     /// [`crate::Histogram::record_n`].
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        match self.counts.cell(v) {
-            Some(c) => {
-                let excess = add_n_atomic::<C>(c, n);
-                if excess != 0 {
-                    self.counts.outside.add_atomic(SAT, excess);
-                }
-            }
-            None => self.record_outside(v, n),
-        }
-    }
-
-    #[cold]
-    fn record_outside(&self, v: u64, n: u64) {
-        let kind = self.counts.meta.outside_kind(v);
-        self.counts.outside.add_atomic(kind, n);
+        self.counts.record_n_atomic(v, n);
     }
 
     /// Take every count to zero (atomic swaps inside the seqlock's write section).

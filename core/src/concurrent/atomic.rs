@@ -1,6 +1,6 @@
 //! The single-writer histogram with shared reads, and the interlocked histogram.
 
-use super::base::{add_n_atomic, add_n_plain, SeqCounts, SAT};
+use super::base::{add_n_plain, SeqCounts, SAT};
 use super::cell::AtomicCounter;
 use super::Source;
 use crate::config::{Config, ConfigError};
@@ -272,28 +272,14 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
             Some(c) => {
                 C::fetch_add(c, C::from_u64_wrapping(1));
             }
-            None => self.record_outside(v, 1),
+            None => self.counts.record_outside_atomic(v, 1),
         }
     }
 
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        match self.counts.cell(v) {
-            Some(c) => {
-                let excess = add_n_atomic::<C>(c, n);
-                if excess != 0 {
-                    self.counts.outside.add_atomic(SAT, excess);
-                }
-            }
-            None => self.record_outside(v, n),
-        }
-    }
-
-    #[cold]
-    fn record_outside(&self, v: u64, n: u64) {
-        let kind = self.counts.meta.outside_kind(v);
-        self.counts.outside.add_atomic(kind, n);
+        self.counts.record_n_atomic(v, n);
     }
 
     /// Take every count to zero (see the type's docs: no "old+1", readers never see it

@@ -191,6 +191,27 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.counts.as_ref().get(self.meta.offset(v))
     }
 
+    /// Count `n` occurrences of `v` with an atomic add, saturating like
+    /// [`crate::Histogram::record_n`] (what did not fit goes to the saturated count).
+    #[inline]
+    pub(crate) fn record_n_atomic(&self, v: u64, n: u64) {
+        match self.cell(v) {
+            Some(c) => {
+                let excess = add_n_atomic::<C>(c, n);
+                if excess != 0 {
+                    self.outside.add_atomic(SAT, excess);
+                }
+            }
+            None => self.record_outside_atomic(v, n),
+        }
+    }
+
+    /// Count `n` out-of-range occurrences of `v` as underflow or overflow (any thread).
+    #[cold]
+    pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
+        self.outside.add_atomic(self.meta.outside_kind(v), n);
+    }
+
     /// Copy the counts into `scratch` with the seqlock protocol: the copy never mixes
     /// counts from before and after a reset. Each bucket is read once, at some moment of
     /// the pass; counts only grow between resets, so the copy is what a pause of the
