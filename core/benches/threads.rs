@@ -11,6 +11,7 @@
 //!
 //! `cargo bench -p picollo --bench threads` (add `-- 4 8 16` for more thread counts).
 
+use picollo::concurrent::Source;
 use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::Instant;

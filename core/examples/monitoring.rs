@@ -5,6 +5,7 @@
 //!
 //! `cargo run -p picollo --release --example monitoring [seconds]` (default 3).
 
+use picollo::concurrent::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 

@@ -1,10 +1,11 @@
 //! Histogram configuration and its errors.
 
 use crate::layout::{Layout, DEFAULT_RELATIVE_ERROR, MAX_RELATIVE_ERROR, MIN_RELATIVE_ERROR};
+use crate::shape::Shape;
 
 /// Which value a bucket reports in percentiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[repr(u32)]
+#[non_exhaustive]
 pub enum ValueSelection {
     /// `lower + width / 2`; error at most `width / 2` (the default).
     #[default]
@@ -17,21 +18,9 @@ pub enum ValueSelection {
     Interpolated = 3,
 }
 
-impl ValueSelection {
-    /// From the C enum value.
-    pub const fn from_u32(v: u32) -> Option<Self> {
-        match v {
-            0 => Some(Self::Midpoint),
-            1 => Some(Self::Lower),
-            2 => Some(Self::Upper),
-            3 => Some(Self::Interpolated),
-            _ => None,
-        }
-    }
-}
-
 /// Why a configuration or a storage was refused.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The relative error is NaN, infinite, zero or negative. Finite positive values outside
     /// `[1e-6, 0.1]` are clamped, not refused.
@@ -165,20 +154,10 @@ impl Config {
     }
 
     /// Check the configuration: the relative error must be finite and above zero, and
-    /// `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped.
-    pub const fn validate(&self) -> Result<Layout, ConfigError> {
-        let e = self.relative_error;
-        // `!(e > 0.0)` catches NaN too.
-        if e.is_nan() || e <= 0.0 || e == f64::INFINITY {
-            return Err(ConfigError::InvalidRelativeError(e));
-        }
-        if self.min_trackable > self.max_trackable {
-            return Err(ConfigError::MinAboveMax {
-                min: self.min_trackable,
-                max: self.max_trackable,
-            });
-        }
-        Ok(Layout::clamped(e))
+    /// `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped. The result,
+    /// a [`Shape`], carries everything a histogram derives from the configuration.
+    pub const fn validate(&self) -> Result<Shape, ConfigError> {
+        Shape::new(*self)
     }
 
     /// The layout this configuration uses (lenient: an invalid error gives the default).
@@ -189,7 +168,7 @@ impl Config {
     /// Counters needed for this configuration; 0 when it is invalid.
     pub const fn storage_len(&self) -> usize {
         match self.validate() {
-            Ok(layout) => layout.storage_len(self.min_trackable, self.max_trackable),
+            Ok(shape) => shape.len(),
             Err(_) => 0,
         }
     }
@@ -208,9 +187,17 @@ mod tests {
                 .unwrap_err();
             assert!(matches!(err, ConfigError::InvalidRelativeError(_)));
         }
-        let l = Config::new().with_relative_error(1e-12).validate().unwrap();
+        let l = Config::new()
+            .with_relative_error(1e-12)
+            .validate()
+            .unwrap()
+            .layout();
         assert_eq!(l.block_size(), 524_288);
-        let l = Config::new().with_relative_error(0.9).validate().unwrap();
+        let l = Config::new()
+            .with_relative_error(0.9)
+            .validate()
+            .unwrap()
+            .layout();
         assert_eq!(l.block_size(), 8);
     }
 

@@ -5,66 +5,10 @@ use core::marker::PhantomData;
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::Counter;
 use crate::layout::Layout;
+pub use crate::merge::MergeError;
+use crate::merge::{add_view, plan_subtract, stored_counts};
+use crate::shape::{Shape, OVER, SAT, UNDER};
 use crate::view::View;
-
-/// Why two histograms could not be combined.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum MergeError {
-    /// The two layouts differ (different relative errors): buckets would not line up.
-    LayoutMismatch {
-        /// Relative error of the receiving histogram.
-        this: f64,
-        /// Relative error of the other histogram.
-        other: f64,
-    },
-    /// A subtraction would take a count below zero (at this logical index, or `None` for
-    /// the underflow/overflow/saturated counts). Nothing was changed.
-    WouldGoNegative {
-        /// The logical bucket index whose count is too small.
-        logical_index: Option<u64>,
-    },
-    /// The histogram's mode cannot do this (subtracting from a histogram other threads
-    /// record into); nothing was changed.
-    Unsupported,
-}
-
-impl core::fmt::Display for MergeError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match *self {
-            MergeError::LayoutMismatch { this, other } => write!(
-                f,
-                "cannot combine histograms of different precision ({:.4}% and {:.4}%)",
-                percent_half_up(this),
-                percent_half_up(other)
-            ),
-            MergeError::WouldGoNegative {
-                logical_index: Some(i),
-            } => write!(
-                f,
-                "subtraction would make bucket {i} negative: the other histogram is not an \
-                 earlier state of this one"
-            ),
-            MergeError::WouldGoNegative {
-                logical_index: None,
-            } => f.write_str(
-                "subtraction would make the underflow, overflow or saturated count negative",
-            ),
-            MergeError::Unsupported => f.write_str(
-                "only a single-writer histogram can subtract: the other modes cannot take \
-                 counts back while writers run (use a snapshot with deltas instead)",
-            ),
-        }
-    }
-}
-
-/// A relative error in percent, rounded half up to 4 decimals as the reports print it
-/// (0.78125 % → 0.7813 %; `{:.4}` alone rounds that tie to even, 0.7812 %).
-fn percent_half_up(relative_error: f64) -> f64 {
-    crate::fmath::round(relative_error * 1e6) / 1e4
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for MergeError {}
 
 /// An HDR histogram with one writer at a time (`&mut self` to record).
 ///
@@ -75,14 +19,9 @@ impl std::error::Error for MergeError {}
 /// underflow or overflow; recording never fails and never panics.
 #[derive(Clone, Debug)]
 pub struct Histogram<C: Counter, S> {
-    layout: Layout,
-    first_index: usize,
-    min_trackable: u64,
-    max_trackable: u64,
-    selection: ValueSelection,
-    underflow: u64,
-    overflow: u64,
-    saturated: u64,
+    shape: Shape,
+    /// Underflow, overflow and saturated counts (indexed by `UNDER`, `OVER`, `SAT`).
+    outside: [u64; 3],
     resets: u64,
     counts: S,
     _counter: PhantomData<C>,
@@ -91,27 +30,26 @@ pub struct Histogram<C: Counter, S> {
 impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// A histogram over `storage`, whose length must be `config.storage_len()`.
     /// The storage is cleared.
-    pub fn from_storage(config: Config, mut storage: S) -> Result<Self, ConfigError> {
-        let layout = config.validate()?;
-        let expected = config.storage_len();
-        let actual = storage.as_ref().len();
-        if actual != expected {
-            return Err(ConfigError::StorageLength { expected, actual });
-        }
+    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, storage)
+    }
+
+    /// A histogram of an already checked `shape` over `storage` (length `shape.len()`),
+    /// which is cleared.
+    pub fn from_shape(shape: Shape, mut storage: S) -> Result<Self, ConfigError> {
+        shape.check_len(storage.as_ref().len())?;
         storage.as_mut().fill(C::ZERO);
-        Ok(Histogram {
-            layout,
-            first_index: layout.index(config.min_trackable()),
-            min_trackable: config.min_trackable(),
-            max_trackable: config.max_trackable(),
-            selection: config.value_selection(),
-            underflow: 0,
-            overflow: 0,
-            saturated: 0,
+        Ok(Self::over(shape, storage))
+    }
+
+    const fn over(shape: Shape, counts: S) -> Self {
+        Histogram {
+            shape,
+            outside: [0; 3],
             resets: 0,
-            counts: storage,
+            counts,
             _counter: PhantomData,
-        })
+        }
     }
 
     /// Count one occurrence of `v`.
@@ -119,8 +57,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     pub fn record(&mut self, v: u64) {
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
-        let offset = self.layout.index(v).wrapping_sub(self.first_index);
-        match self.counts.as_mut().get_mut(offset) {
+        match self.counts.as_mut().get_mut(self.shape.offset(v)) {
             Some(c) => *c = c.increment(),
             None => self.record_outside(v, 1),
         }
@@ -131,13 +68,12 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// [`Histogram::saturated_count`].
     #[inline]
     pub fn record_n(&mut self, v: u64, n: u64) {
-        let offset = self.layout.index(v).wrapping_sub(self.first_index);
-        match self.counts.as_mut().get_mut(offset) {
+        match self.counts.as_mut().get_mut(self.shape.offset(v)) {
             Some(c) => {
                 let (sum, excess) = c.saturating_add_u64(n);
                 *c = sum;
                 if excess != 0 {
-                    self.saturated = self.saturated.saturating_add(excess);
+                    self.outside[SAT] = self.outside[SAT].saturating_add(excess);
                 }
             }
             None => self.record_outside(v, n),
@@ -146,11 +82,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
 
     #[cold]
     fn record_outside(&mut self, v: u64, n: u64) {
-        if v < self.min_trackable {
-            self.underflow = self.underflow.saturating_add(n);
-        } else {
-            self.overflow = self.overflow.saturating_add(n);
-        }
+        let which = self.shape.outside_kind(v);
+        self.outside[which] = self.outside[which].saturating_add(n);
     }
 
     /// Record `v`, then correct for coordinated omission as HdrHistogram defines it: when
@@ -161,82 +94,50 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// of buckets, not by `v / expected_interval`.
     pub fn record_corrected(&mut self, v: u64, expected_interval: u64) {
         self.record(v);
-        let (layout, first, len) = (self.layout, self.first_index, self.counts.as_ref().len());
-        corrected_runs(layout, first, len, v, expected_interval, |x, n| {
-            self.record_n(x, n)
-        });
+        let shape = self.shape;
+        corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
     }
 
     /// Clear every count (buckets, underflow, overflow, saturated).
     pub fn reset(&mut self) {
         self.counts.as_mut().fill(C::ZERO);
-        self.underflow = 0;
-        self.overflow = 0;
-        self.saturated = 0;
+        self.outside = [0; 3];
         self.resets = self.resets.wrapping_add(1);
     }
 
     /// Change which value buckets report in percentiles.
     pub fn set_value_selection(&mut self, selection: ValueSelection) {
-        self.selection = selection;
+        self.shape = self.shape.with_value_selection(selection);
     }
 
     /// Add every count of `other` (same relative error, any range): counts that fall outside
     /// this histogram's range go to its underflow/overflow. Buckets saturate as in
     /// [`Histogram::record_n`].
     pub fn add<C2: Counter>(&mut self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        self.check_layout(other)?;
-        for (i, &c) in other.counts.iter().enumerate() {
-            if c != C2::ZERO {
-                let logical = other.first_index + i;
-                let v = self.layout.bucket(logical).map_or(0, |b| b.lower);
-                self.record_n(v, c.to_u64());
-            }
+        let mut added = [0; 3];
+        add_view(
+            self.shape.layout(),
+            other,
+            |v, n| self.record_n(v, n),
+            |o| added = o,
+        )?;
+        for which in [UNDER, OVER, SAT] {
+            self.outside[which] = self.outside[which].saturating_add(added[which]);
         }
-        self.underflow = self.underflow.saturating_add(other.underflow);
-        self.overflow = self.overflow.saturating_add(other.overflow);
-        self.saturated = self.saturated.saturating_add(other.saturated);
         Ok(())
     }
 
     /// Remove every count of `other` (same relative error, any range), for deltas. Fails
     /// without changing anything if some count would go below zero.
     pub fn subtract<C2: Counter>(&mut self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        self.check_layout(other)?;
-        // Two passes: validate everything first so a failure changes nothing. Counts that
-        // fall outside this range are taken from the underflow/overflow counts.
-        let (mut under, mut over) = (other.underflow, other.overflow);
-        for (i, &c) in other.counts.iter().enumerate() {
-            if c == C2::ZERO {
-                continue;
-            }
-            let logical = other.first_index + i;
-            match self.offset_of_logical(logical) {
-                Some(o) if self.counts.as_ref()[o].to_u64() >= c.to_u64() => {}
-                Some(_) => {
-                    return Err(MergeError::WouldGoNegative {
-                        logical_index: Some(logical as u64),
-                    })
-                }
-                None if logical < self.first_index => under = under.saturating_add(c.to_u64()),
-                None => over = over.saturating_add(c.to_u64()),
-            }
+        let counts = self.counts.as_ref();
+        let left = plan_subtract(&self.shape, self.outside, other, |o| counts[o].to_u64())?;
+        let counts = self.counts.as_mut();
+        for (o, n) in stored_counts(&self.shape, other) {
+            // Checked by plan_subtract: the count is at least n, so the difference fits C.
+            counts[o] = C::from_u64_wrapping(counts[o].to_u64() - n);
         }
-        if under > self.underflow || over > self.overflow || other.saturated > self.saturated {
-            return Err(MergeError::WouldGoNegative {
-                logical_index: None,
-            });
-        }
-        for (i, &c) in other.counts.iter().enumerate() {
-            if let Some(o) = self.offset_of_logical(other.first_index + i) {
-                // Validated above: mine >= c, so the difference fits C.
-                let left = self.counts.as_ref()[o].to_u64() - c.to_u64();
-                self.counts.as_mut()[o] = C::from_u64_wrapping(left);
-            }
-        }
-        self.underflow -= under;
-        self.overflow -= over;
-        self.saturated -= other.saturated;
+        self.outside = left;
         Ok(())
     }
 
@@ -245,10 +146,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         self.counts.as_mut()
     }
 
-    pub(crate) fn set_outside_counts(&mut self, underflow: u64, overflow: u64, saturated: u64) {
-        self.underflow = underflow;
-        self.overflow = overflow;
-        self.saturated = saturated;
+    pub(crate) fn set_outside_counts(&mut self, outside: [u64; 3]) {
+        self.outside = outside;
     }
 
     /// Give the storage back.
@@ -262,15 +161,9 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
 /// bounded by the storage length: `add(x, n)` is called once per storage bucket they hit
 /// (with `x` its lower bound), once for those below the range (with a value below it) and
 /// once for those above (with a value above it). `v` itself is not included.
-pub(crate) fn corrected_runs(
-    layout: Layout,
-    first_index: usize,
-    len: usize,
-    v: u64,
-    interval: u64,
-    mut add: impl FnMut(u64, u64),
-) {
-    if interval == 0 || v / interval < 2 || len == 0 {
+pub(crate) fn corrected_runs(shape: &Shape, v: u64, interval: u64, mut add: impl FnMut(u64, u64)) {
+    let (layout, first_index, len) = (shape.layout(), shape.first_index(), shape.len());
+    if interval == 0 || v / interval < 2 {
         return;
     }
     // Missing values: x_k = v - k·interval for k = 1..=kmax, all >= interval.
@@ -318,31 +211,23 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
     /// A read-only view for queries, reports and iteration.
     #[inline]
     pub fn view(&self) -> View<'_, C> {
-        View {
-            layout: self.layout,
-            first_index: self.first_index,
-            counts: self.counts.as_ref(),
-            underflow: self.underflow,
-            overflow: self.overflow,
-            saturated: self.saturated,
-            min_trackable: self.min_trackable,
-            max_trackable: self.max_trackable,
-            selection: self.selection,
-            resets: self.resets,
-        }
+        View::new(self.shape, self.counts.as_ref(), self.outside, self.resets)
+    }
+
+    /// The checked shape (layout, range, storage length, value selection).
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// The bucket layout.
     pub fn layout(&self) -> Layout {
-        self.layout
+        self.shape.layout()
     }
 
-    /// The configuration this histogram was built from (with its current value selection).
+    /// The configuration this histogram was built from, as given (with its current value
+    /// selection).
     pub fn config(&self) -> Config {
-        Config::new()
-            .with_relative_error(self.layout.relative_error())
-            .with_range(self.min_trackable, self.max_trackable)
-            .with_value_selection(self.selection)
+        self.shape.config()
     }
 
     /// The raw counters, one per storage bucket.
@@ -352,17 +237,17 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
 
     /// Count of values below the trackable range.
     pub fn underflow_count(&self) -> u64 {
-        self.underflow
+        self.outside[UNDER]
     }
 
     /// Count of values above the trackable range.
     pub fn overflow_count(&self) -> u64 {
-        self.overflow
+        self.outside[OVER]
     }
 
     /// Counts that `record_n` could not add because a bucket was full.
     pub fn saturated_count(&self) -> u64 {
-        self.saturated
+        self.outside[SAT]
     }
 
     /// How many times [`Histogram::reset`] ran (wrapping), so snapshots can tell.
@@ -378,22 +263,6 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
     /// Bytes taken by the counters (`storage_len × size_of::<C>()`).
     pub fn footprint_in_bytes(&self) -> usize {
         self.counts.as_ref().len() * C::BYTES
-    }
-
-    fn offset_of_logical(&self, logical: usize) -> Option<usize> {
-        let o = logical.wrapping_sub(self.first_index);
-        (o < self.counts.as_ref().len()).then_some(o)
-    }
-
-    fn check_layout<C2: Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        if other.layout == self.layout {
-            Ok(())
-        } else {
-            Err(MergeError::LayoutMismatch {
-                this: self.layout.relative_error(),
-                other: other.layout.relative_error(),
-            })
-        }
     }
 }
 
@@ -412,30 +281,42 @@ impl<C: Counter, const N: usize> Histogram<C, [C; N]> {
     ///
     /// `N` must be `config.storage_len()`.
     pub const fn new_array(config: Config) -> Result<Self, ConfigError> {
-        let layout = match config.validate() {
-            Ok(layout) => layout,
+        let shape = match config.validate() {
+            Ok(shape) => shape,
             Err(e) => return Err(e),
         };
-        let expected = config.storage_len();
-        if N != expected {
-            return Err(ConfigError::StorageLength {
-                expected,
-                actual: N,
-            });
+        if let Err(e) = shape.check_len(N) {
+            return Err(e);
         }
-        Ok(Histogram {
-            layout,
-            first_index: layout.index(config.min_trackable()),
-            min_trackable: config.min_trackable(),
-            max_trackable: config.max_trackable(),
-            selection: config.value_selection(),
-            underflow: 0,
-            overflow: 0,
-            saturated: 0,
-            resets: 0,
-            counts: [C::ZERO; N],
-            _counter: PhantomData,
-        })
+        Ok(Self::over(shape, [C::ZERO; N]))
+    }
+}
+
+impl<C: Counter, const N: usize> Histogram<C, heapless::Vec<C, N>> {
+    /// A histogram whose range is chosen at run time under a compile-time cap of `N`
+    /// counters, with no allocator: the storage is a `heapless::Vec` inline in the value.
+    /// A configuration needing more than `N` counters is refused (`StorageLength`).
+    ///
+    /// ```
+    /// use picollo::{Config, Histogram};
+    /// let max = 30_000; // known only at run time
+    /// let config = Config::new().with_relative_error(0.01).with_range(10_000, max);
+    /// let mut h = Histogram::<u32, heapless::Vec<u32, 256>>::new_heapless(config)?;
+    /// h.record(24_900);
+    /// assert_eq!(h.counts().len(), config.storage_len());
+    /// assert!(Histogram::<u32, heapless::Vec<u32, 64>>::new_heapless(config).is_err());
+    /// # Ok::<(), picollo::ConfigError>(())
+    /// ```
+    pub fn new_heapless(config: Config) -> Result<Self, ConfigError> {
+        let shape = config.validate()?;
+        let mut storage = heapless::Vec::new();
+        storage
+            .resize(shape.len(), C::ZERO)
+            .map_err(|()| ConfigError::StorageLength {
+                expected: shape.len(),
+                actual: N,
+            })?;
+        Ok(Self::over(shape, storage))
     }
 }
 
@@ -443,8 +324,8 @@ impl<C: Counter, const N: usize> Histogram<C, [C; N]> {
 impl<C: Counter> Histogram<C, alloc::vec::Vec<C>> {
     /// A heap-allocated histogram for `config`.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        config.validate()?;
-        Self::from_storage(config, alloc::vec![C::ZERO; config.storage_len()])
+        let shape = config.validate()?;
+        Ok(Self::over(shape, alloc::vec![C::ZERO; shape.len()]))
     }
 }
 

@@ -38,8 +38,8 @@ impl<C: Counter> Iterator for Buckets<'_, C> {
         let count = self.view.counts.get(self.next)?.to_u64();
         let storage_index = self.next;
         self.next += 1;
-        let logical_index = self.view.first_index + storage_index;
-        let b = self.view.layout.bucket_of_index(logical_index);
+        let logical_index = self.view.first_index() + storage_index;
+        let b = self.view.shape.bucket(storage_index);
         Some(BucketCount {
             storage_index,
             logical_index,
@@ -179,10 +179,7 @@ impl<C: Counter> Iterator for Steps<'_, C> {
         let upper = self.upper();
         let mut count = 0u128;
         while self.next_bucket < self.end_bucket {
-            let b = self
-                .view
-                .layout
-                .bucket_of_index(self.view.first_index + self.next_bucket);
+            let b = self.view.shape.bucket(self.next_bucket);
             if b.midpoint() as u128 >= upper {
                 break;
             }

@@ -41,6 +41,7 @@ mod fmath;
 pub mod histogram;
 pub mod iter;
 pub mod layout;
+mod merge;
 #[cfg(picollo_native)]
 mod native;
 mod numfmt;
@@ -48,6 +49,7 @@ pub mod percentile;
 #[cfg(all(feature = "perf", target_os = "linux"))]
 pub mod perf;
 mod report;
+pub mod shape;
 pub mod snapshot;
 pub mod summary;
 #[cfg(all(feature = "std", target_os = "linux"))]
@@ -61,6 +63,7 @@ pub use iter::{BucketCount, StepCount};
 pub use layout::{Bucket, Layout};
 pub use numfmt::{Grouped, GroupedF64};
 pub use percentile::{Percentile, QueryError};
+pub use shape::Shape;
 pub use snapshot::Snapshot;
 pub use summary::{Summary, STANDARD_RANKS};
 pub use view::View;

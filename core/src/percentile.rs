@@ -4,6 +4,7 @@ use crate::numfmt::{Grouped, Rank};
 
 /// Why a percentile query was refused.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum QueryError {
     /// A rank is NaN, below 0 or above 100.
     RankOutOfRange(f64),

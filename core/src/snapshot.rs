@@ -28,18 +28,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
         current: S,
         previous: S,
     ) -> Result<Self, ConfigError> {
-        let config = crate::Config::new()
-            .with_relative_error(source.layout.relative_error())
-            .with_range(source.min_trackable, source.max_trackable)
-            .with_value_selection(source.selection);
-        let current = Histogram::from_storage(config, current)?;
-        let expected = config.storage_len();
-        if previous.as_ref().len() != expected {
-            return Err(ConfigError::StorageLength {
-                expected,
-                actual: previous.as_ref().len(),
-            });
-        }
+        let current = Histogram::from_shape(source.shape, current)?;
+        source.shape.check_len(previous.as_ref().len())?;
         let mut s = Snapshot {
             current,
             previous,
@@ -54,19 +44,16 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
     /// the snapshot holds the counts recorded since the previous update; without, the full
     /// counts. The source's current value selection is taken over too.
     pub fn update(&mut self, source: &View<'_, C>, deltas: bool) -> Result<(), ConfigError> {
-        let dst_view = self.current.view();
-        if source.counts.len() != dst_view.counts.len()
-            || source.layout != dst_view.layout
-            || source.first_index != dst_view.first_index
-        {
+        let shape = self.current.shape();
+        if !shape.same_buckets(&source.shape) {
             return Err(ConfigError::StorageLength {
-                expected: dst_view.counts.len(),
+                expected: shape.len(),
                 actual: source.counts.len(),
             });
         }
         // After a reset, the source's counts all started again from zero.
         let fresh = source.resets != self.previous_resets;
-        let outside = [source.underflow, source.overflow, source.saturated];
+        let outside = source.outside;
         let previous = self.previous.as_mut();
         for ((dst, prev), &now) in self
             .current
@@ -88,8 +75,9 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
                 *s = s.wrapping_sub(*p);
             }
         }
+        self.current.set_outside_counts(shown);
         self.current
-            .set_outside_counts(shown[0], shown[1], shown[2]);
+            .set_value_selection(source.shape.value_selection());
         self.previous_outside = outside;
         self.previous_resets = source.resets;
         Ok(())

@@ -1,4 +1,4 @@
-//! A read-only view of a histogram's counts, and every query on it (DESIGN §3).
+//! A read-only view of a histogram's counts, and every query on it.
 //!
 //! All histogram kinds hand out a `View` (the concurrent ones over a consistent copy), so
 //! percentiles, statistics, summaries and reports are written once, here.
@@ -7,27 +7,39 @@ use crate::config::ValueSelection;
 use crate::counter::Counter;
 use crate::layout::{Bucket, Layout};
 use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
+use crate::shape::{Shape, OVER, SAT, UNDER};
 use crate::summary::{Summary, STANDARD_RANKS};
 
-/// A borrowed, consistent view of a histogram: layout, range, counts.
+/// A borrowed, consistent view of a histogram: its shape, counts and outside counts.
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a, C> {
-    pub(crate) layout: Layout,
-    pub(crate) first_index: usize,
+    pub(crate) shape: Shape,
     pub(crate) counts: &'a [C],
-    pub(crate) underflow: u64,
-    pub(crate) overflow: u64,
-    pub(crate) saturated: u64,
-    pub(crate) min_trackable: u64,
-    pub(crate) max_trackable: u64,
-    pub(crate) selection: ValueSelection,
+    /// Underflow, overflow and saturated counts (indexed by `UNDER`, `OVER`, `SAT`).
+    pub(crate) outside: [u64; 3],
     pub(crate) resets: u64,
 }
 
 impl<'a, C: Counter> View<'a, C> {
+    /// A view of `counts` (length `shape.len()`, which the caller guarantees).
+    pub(crate) fn new(shape: Shape, counts: &'a [C], outside: [u64; 3], resets: u64) -> Self {
+        debug_assert_eq!(counts.len(), shape.len());
+        View {
+            shape,
+            counts,
+            outside,
+            resets,
+        }
+    }
+
+    /// The checked shape: layout, range, storage length, value selection.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
     /// The bucket layout.
     pub fn layout(&self) -> Layout {
-        self.layout
+        self.shape.layout()
     }
 
     /// The raw counters, one per storage bucket.
@@ -37,37 +49,47 @@ impl<'a, C: Counter> View<'a, C> {
 
     /// Logical index of storage bucket 0.
     pub fn first_index(&self) -> usize {
-        self.first_index
+        self.shape.first_index()
     }
 
     /// The trackable range as configured.
     pub fn range(&self) -> (u64, u64) {
-        (self.min_trackable, self.max_trackable)
+        self.shape.range()
     }
 
     /// Count of values below the range.
     pub fn underflow_count(&self) -> u64 {
-        self.underflow
+        self.outside[UNDER]
     }
 
     /// Count of values above the range.
     pub fn overflow_count(&self) -> u64 {
-        self.overflow
+        self.outside[OVER]
     }
 
     /// Counts dropped by full buckets under `record_n`.
     pub fn saturated_count(&self) -> u64 {
-        self.saturated
+        self.outside[SAT]
+    }
+
+    /// Underflow, overflow and saturated counts, in that order.
+    pub fn outside(&self) -> [u64; 3] {
+        self.outside
+    }
+
+    /// Completed resets of the source when this view was taken (wrapping).
+    pub fn reset_count(&self) -> u64 {
+        self.resets
     }
 
     /// The value selection used for percentiles.
     pub fn value_selection(&self) -> ValueSelection {
-        self.selection
+        self.shape.value_selection()
     }
 
     /// The same counts, reporting values with `selection`.
     pub fn with_value_selection(mut self, selection: ValueSelection) -> Self {
-        self.selection = selection;
+        self.shape = self.shape.with_value_selection(selection);
         self
     }
 
@@ -82,10 +104,7 @@ impl<'a, C: Counter> View<'a, C> {
 
     /// The bucket at a storage index.
     pub fn bucket(&self, storage_index: usize) -> Option<Bucket> {
-        (storage_index < self.counts.len()).then(|| {
-            self.layout
-                .bucket_of_index(self.first_index + storage_index)
-        })
+        (storage_index < self.counts.len()).then(|| self.shape.bucket(storage_index))
     }
 
     /// The percentile at `rank` (in percent, `0..=100`).
@@ -159,9 +178,9 @@ impl<'a, C: Counter> View<'a, C> {
         before: u128,
         target: u128,
     ) -> Percentile {
-        let logical = self.first_index + at;
-        let b = self.layout.bucket_of_index(logical);
-        let value = match self.selection {
+        let logical = self.shape.first_index() + at;
+        let b = self.shape.bucket(at);
+        let value = match self.shape.value_selection() {
             ValueSelection::Midpoint => b.midpoint(),
             ValueSelection::Lower => b.lower,
             ValueSelection::Upper => b.highest,
@@ -220,10 +239,7 @@ impl<'a, C: Counter> View<'a, C> {
     fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, f64)) {
         for (i, c) in self.counts.iter().enumerate() {
             if *c != C::ZERO {
-                f(
-                    self.layout.bucket_of_index(self.first_index + i),
-                    c.to_u64() as f64,
-                );
+                f(self.shape.bucket(i), c.to_u64() as f64);
             }
         }
     }
@@ -231,13 +247,13 @@ impl<'a, C: Counter> View<'a, C> {
     /// The lowest non-empty bucket's smallest value (values below the range not included).
     pub fn min_recorded(&self) -> Option<u64> {
         let i = self.counts.iter().position(|c| *c != C::ZERO)?;
-        Some(self.layout.bucket_of_index(self.first_index + i).lower)
+        Some(self.shape.bucket(i).lower)
     }
 
     /// The highest non-empty bucket's largest value (values above the range not included).
     pub fn max_recorded(&self) -> Option<u64> {
         let i = self.counts.iter().rposition(|c| *c != C::ZERO)?;
-        Some(self.layout.bucket_of_index(self.first_index + i).highest)
+        Some(self.shape.bucket(i).highest)
     }
 
     /// The standard summary: 16 ranks, counts, mean, stdev, precision, range.
@@ -264,14 +280,11 @@ impl<'a, C: Counter> View<'a, C> {
         }
         let (mean, stdev) = self.moments();
         s.total = saturate(total);
-        s.underflow = self.underflow;
-        s.overflow = self.overflow;
-        s.saturated = self.saturated;
+        [s.underflow, s.overflow, s.saturated] = self.outside;
         s.mean = mean;
         s.stdev = stdev;
-        s.precision = self.layout.relative_error();
-        s.min_trackable = self.min_trackable;
-        s.max_trackable = self.max_trackable;
+        s.precision = self.layout().relative_error();
+        (s.min_trackable, s.max_trackable) = self.shape.range();
     }
 }
 

@@ -4,6 +4,7 @@
 //! Release builds run the full sizes; debug builds fewer runs at the largest counts.
 #![cfg(not(loom))]
 
+use picollo::concurrent::Source;
 use picollo::concurrent::{ApproxCounter, ApproxHistogram, ApproxPolicy};
 use picollo::Config;
 

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Barrier;
 
-use picollo::concurrent::{ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
+use picollo::concurrent::{ApproxPolicy, ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
 use picollo::{Config, Histogram};
 
 const THREADS: usize = 4;
@@ -250,24 +250,12 @@ fn a_snapshot_of_another_configuration_is_refused() {
 }
 
 #[test]
-fn modes_round_trip_through_their_c_values() {
-    assert_eq!(Mode::from_c(0, 0), Some(Mode::SingleWriter));
-    assert_eq!(Mode::from_c(1, 0), Some(Mode::Interlocked));
-    assert_eq!(Mode::from_c(2, 0), Some(Mode::ThreadLocal));
-    let Some(Mode::Approximate(p)) = Mode::from_c(3, 0) else {
-        panic!()
-    };
-    assert_eq!(p.threshold(), 13);
-    let Some(Mode::Approximate(p)) = Mode::from_c(3, 10) else {
-        panic!()
-    };
-    assert_eq!(p.threshold(), 10);
-    assert_eq!(Mode::from_c(4, 0), None);
+fn every_mode_reports_itself_and_its_footprint() {
     for mode in [
         Mode::SingleWriter,
         Mode::Interlocked,
         Mode::ThreadLocal,
-        Mode::Approximate(p),
+        Mode::Approximate(ApproxPolicy::new().with_threshold(10)),
     ] {
         let h = ConcurrentHistogram::<u32>::new(config(), mode).unwrap();
         assert_eq!(h.mode(), mode);

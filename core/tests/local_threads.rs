@@ -2,6 +2,7 @@
 #![cfg(not(loom))]
 
 use picollo::concurrent::LocalHistogram;
+use picollo::concurrent::Source;
 use picollo::Config;
 
 fn config() -> Config {

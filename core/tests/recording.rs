@@ -349,15 +349,17 @@ fn reset_clears_everything() {
         (s.total, s.underflow, s.overflow, s.saturated),
         (0, 0, 0, 0)
     );
-    // The configuration survives a reset.
-    // (config() reports the effective relative error, 0.5 / block_size.)
+    // The configuration survives a reset, as it was given; the layout reports the
+    // effective relative error, 0.5 / block_size.
     let config = h.config();
+    assert_eq!(config, common::seed_config());
     assert_eq!(config.validate(), common::seed_config().validate());
+    assert_eq!(h.layout().relative_error(), 0.0078125);
     assert_eq!(
         (config.min_trackable(), config.max_trackable()),
         (10_000, 30_000)
     );
-    assert_eq!(config.relative_error(), 0.0078125);
+    assert_eq!(config.relative_error(), 0.01);
     h.record(24_900);
     assert_eq!(h.view().percentile_value(50.0), Ok(24_960));
     h.reset();

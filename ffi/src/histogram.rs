@@ -1,5 +1,6 @@
 //! `picollo_histogram_*`: create, record, reset, merge.
 
+use picollo::concurrent::Source;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use picollo::concurrent::{ConcurrentHistogram, Mode};
@@ -139,7 +140,7 @@ impl picollo_histogram {
         };
         Ok(picollo_histogram {
             inner,
-            selection: AtomicU32::new(config.value_selection() as u32),
+            selection: AtomicU32::new(crate::convert::selection_to_c(config.value_selection())),
         })
     }
 
@@ -169,7 +170,7 @@ impl picollo_histogram {
     }
 
     pub(crate) fn selection(&self) -> ValueSelection {
-        ValueSelection::from_u32(self.selection.load(Ordering::Relaxed)).unwrap_or_default()
+        crate::convert::selection_from_c(self.selection.load(Ordering::Relaxed)).unwrap_or_default()
     }
 
     /// Number of counters (buckets) in storage.
@@ -216,6 +217,7 @@ pub(crate) fn merge_error(e: MergeError) -> Failure {
         MergeError::LayoutMismatch { .. } => picollo_status::LayoutMismatch,
         MergeError::WouldGoNegative { .. } => picollo_status::WouldGoNegative,
         MergeError::Unsupported => picollo_status::Unsupported,
+        _ => picollo_status::InvalidArgument,
     };
     (status, e.to_string())
 }
@@ -271,7 +273,7 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
             cfg.counter_bits
         )));
     }
-    let selection = ValueSelection::from_u32(cfg.value_selection).ok_or_else(|| {
+    let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
         invalid(format!(
             "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
              (interpolated)",
@@ -290,7 +292,7 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
             cfg.approx_threshold
         )));
     }
-    let mode = Mode::from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
+    let mode = crate::convert::mode_from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
         invalid(format!(
             "mode is {}: it must be 0 (single writer), 1 (interlocked), 2 (thread-local) or \
              3 (approximate)",
@@ -470,9 +472,10 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
         status_of((|| {
             // SAFETY: per this function's contract.
             let h = unsafe { as_ref(h, "h") }?;
-            let s = ValueSelection::from_u32(selection)
+            let s = crate::convert::selection_from_c(selection)
                 .ok_or_else(|| invalid(format!("value selection {selection} is unknown")))?;
-            h.selection.store(s as u32, Ordering::Relaxed);
+            h.selection
+                .store(crate::convert::selection_to_c(s), Ordering::Relaxed);
             Ok(())
         })())
     })
@@ -501,12 +504,7 @@ pub unsafe extern "C" fn picollo_histogram_get_info(
 
 fn info_of(h: &picollo_histogram) -> picollo_histogram_info {
     let (mode, threshold, footprint) = dispatch!(&h.inner, c => {
-        let (mode, threshold) = match c.mode() {
-            Mode::SingleWriter => (picollo_mode::SingleWriter, 0),
-            Mode::Interlocked => (picollo_mode::Interlocked, 0),
-            Mode::ThreadLocal => (picollo_mode::ThreadLocal, 0),
-            Mode::Approximate(p) => (picollo_mode::Approximate, p.threshold()),
-        };
+        let (mode, threshold) = crate::convert::mode_to_c(c.mode());
         (mode, threshold, c.footprint_in_bytes())
     });
     let bits = match h.inner {
@@ -529,7 +527,7 @@ fn info_of(h: &picollo_histogram) -> picollo_histogram_info {
                 relative_error: v.layout().relative_error(),
                 counter_bits: bits,
                 mode: mode as u32,
-                value_selection: v.value_selection() as u32,
+                value_selection: crate::convert::selection_to_c(v.value_selection()),
                 approx_threshold: threshold,
             }
         })

@@ -15,6 +15,7 @@
 //! and glob-import them at its root, where their `crate::…` paths expect them.
 
 pub(crate) mod approx;
+pub(crate) mod convert;
 pub(crate) mod histogram;
 #[cfg(target_os = "linux")]
 pub(crate) mod perf;

@@ -1,4 +1,4 @@
-//! Atomic cells for counters, the seqlock version, and the `critical-section` fallback.
+//! Atomic cells for counters, the outside-count cells, and the `critical-section` fallback.
 //!
 //! Every concurrent histogram keeps its counts in cells of [`AtomicCounter::Atomic`]: the
 //! native `AtomicU32`/`AtomicU64` where the target has them, otherwise (feature
@@ -222,146 +222,63 @@ pub(crate) fn backoff(spins: &mut u32) {
     core::hint::spin_loop();
 }
 
-/// A seqlock version: even when no reset runs, odd while one does. Readers copy the counts
-/// between two loads of the version and retry when it changed or was odd; resets take it
-/// from even to odd (excluding each other), clear, and make it even again.
-///
-/// The protocol is the classic one (Boehm, "Can seqlocks get along with programming
-/// language memory models?", 2012): the data are atomics read and written `Relaxed`; the
-/// reader puts an acquire fence between its data loads and its second version load; the
-/// writer a release fence between making the version odd and its first data store.
-pub(crate) struct Version(imp::A32);
+/// Underflow, overflow and saturated counts as 64-bit cells.
+#[derive(Debug)]
+pub(crate) struct Outside([Cell64; 3]);
 
-impl core::fmt::Debug for Version {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-#[cfg(any(
-    loom,
-    all(
-        not(picollo_force_cs),
-        target_has_atomic = "32",
-        target_has_atomic = "64"
-    )
-))]
-mod ord {
-    #[cfg(not(loom))]
-    pub use core::sync::atomic::{fence, Ordering};
-    #[cfg(loom)]
-    pub use loom::sync::atomic::{fence, Ordering};
-}
-
-impl Version {
+impl Outside {
     pub(crate) fn new() -> Self {
-        Version(u32::new_cell(0))
+        Outside([u64::new_cell(0), u64::new_cell(0), u64::new_cell(0)])
     }
 
-    /// Number of completed resets (wrapping; only compared for equality).
-    pub(crate) fn resets(&self, even: u32) -> u64 {
-        u64::from(even / 2)
+    /// Interlocked add (writers may race).
+    #[inline]
+    pub(crate) fn add_atomic(&self, which: usize, n: u64) {
+        u64::fetch_add(&self.0[which], n);
+    }
+
+    /// Load + store (one writer at a time).
+    #[inline]
+    pub(crate) fn add_plain(&self, which: usize, n: u64) {
+        let c = &self.0[which];
+        u64::store(c, u64::load(c).saturating_add(n));
+    }
+
+    /// Load + store subtraction (one writer at a time; the caller checked `n` fits).
+    pub(crate) fn sub_plain(&self, which: usize, n: u64) {
+        let c = &self.0[which];
+        u64::store(c, u64::load(c).saturating_sub(n));
+    }
+
+    pub(crate) fn load(&self) -> [u64; 3] {
+        [0, 1, 2].map(|i| u64::load(&self.0[i]))
+    }
+
+    /// Take every count, leaving zeros.
+    pub(crate) fn take(&self) -> [u64; 3] {
+        [0, 1, 2].map(|i| u64::swap(&self.0[i], 0))
     }
 }
 
-#[cfg(any(
-    loom,
-    all(
-        not(picollo_force_cs),
-        target_has_atomic = "32",
-        target_has_atomic = "64"
-    )
-))]
-impl Version {
-    /// Start a read: an even version, after waiting out a reset in progress.
-    #[inline]
-    pub(crate) fn read_begin(&self) -> u32 {
-        let mut spins = 0;
-        loop {
-            let v = self.0.load(ord::Ordering::Acquire);
-            if v & 1 == 0 {
-                return v;
-            }
-            backoff(&mut spins);
+/// Add `n` to an atomic bucket, saturating at `C::MAX`; returns what did not fit.
+pub(crate) fn add_n_atomic<C: AtomicCounter>(cell: &C::Atomic, n: u64) -> u64 {
+    let mut old = C::load(cell);
+    loop {
+        let (sum, excess) = old.saturating_add_u64(n);
+        if sum == old {
+            return excess;
         }
-    }
-
-    /// End a read started at `v`: true when no reset ran meanwhile (the copy is good).
-    #[inline]
-    pub(crate) fn read_validate(&self, v: u32) -> bool {
-        ord::fence(ord::Ordering::Acquire);
-        self.0.load(ord::Ordering::Relaxed) == v
-    }
-
-    /// Start a reset (excluding other resets); returns the odd version to pass to
-    /// [`Version::write_end`].
-    pub(crate) fn write_begin(&self) -> u32 {
-        let mut spins = 0;
-        loop {
-            let v = self.0.load(ord::Ordering::Relaxed);
-            if v & 1 == 0
-                && self
-                    .0
-                    .compare_exchange_weak(
-                        v,
-                        v.wrapping_add(1),
-                        ord::Ordering::Acquire,
-                        ord::Ordering::Relaxed,
-                    )
-                    .is_ok()
-            {
-                // Orders the odd version before every data store of the reset.
-                ord::fence(ord::Ordering::Release);
-                return v.wrapping_add(1);
-            }
-            backoff(&mut spins);
+        match C::compare_exchange(cell, old, sum) {
+            Ok(_) => return excess,
+            Err(seen) => old = seen,
         }
-    }
-
-    /// End a reset: the version becomes even again, publishing the cleared counts.
-    pub(crate) fn write_end(&self, odd: u32) {
-        self.0.store(odd.wrapping_add(1), ord::Ordering::Release);
     }
 }
 
-#[cfg(all(
-    not(loom),
-    feature = "critical-section",
-    any(
-        picollo_force_cs,
-        not(all(target_has_atomic = "32", target_has_atomic = "64"))
-    )
-))]
-impl Version {
-    // With critical sections, every cell access is itself fully ordered, so the protocol
-    // needs no fences: the same loads and stores, through the cells.
-    pub(crate) fn read_begin(&self) -> u32 {
-        let mut spins = 0;
-        loop {
-            let v = u32::load(&self.0);
-            if v & 1 == 0 {
-                return v;
-            }
-            backoff(&mut spins);
-        }
-    }
-
-    pub(crate) fn read_validate(&self, v: u32) -> bool {
-        u32::load(&self.0) == v
-    }
-
-    pub(crate) fn write_begin(&self) -> u32 {
-        let mut spins = 0;
-        loop {
-            let v = u32::load(&self.0);
-            if v & 1 == 0 && u32::compare_exchange(&self.0, v, v.wrapping_add(1)).is_ok() {
-                return v.wrapping_add(1);
-            }
-            backoff(&mut spins);
-        }
-    }
-
-    pub(crate) fn write_end(&self, odd: u32) {
-        u32::store(&self.0, odd.wrapping_add(1));
-    }
+/// Add `n` to a bucket with one writer, saturating; returns what did not fit.
+#[inline]
+pub(crate) fn add_n_plain<C: AtomicCounter>(cell: &C::Atomic, n: u64) -> u64 {
+    let (sum, excess) = C::load(cell).saturating_add_u64(n);
+    C::store(cell, sum);
+    excess
 }

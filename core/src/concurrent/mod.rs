@@ -1,4 +1,4 @@
-//! Histograms shared between threads (DESIGN §4): four modes, one way to read them.
+//! Histograms shared between threads: four modes, one way to read them.
 //!
 //! | mode | type | record | scales with writers | exact |
 //! |---|---|---|---|---|
@@ -14,7 +14,9 @@
 //! Every mode reads the same way: [`Source::read_into`] makes **one consistent copy** of the
 //! counts into caller memory and returns a [`View`] of it, and every query (percentiles,
 //! summary, mean, iteration, reports) runs on that view, so a batch of percentiles agrees
-//! with itself and with the total it reports. [`ConcurrentSnapshot`] keeps that copy (and
+//! with itself and with the total it reports. The queries every mode shares
+//! ([`Source::summary`], [`Source::total_count`], [`Source::with_copy`], …) are written once,
+//! on [`Source`]; bring it into scope to call them. [`ConcurrentSnapshot`] keeps that copy (and
 //! the previous one, for deltas) and allocates nothing after creation.
 //!
 //! What "consistent" means, per mode:
@@ -48,42 +50,96 @@
 //! `alloc`; [`SharedHistogram`], [`AtomicHistogram`] and [`ApproxHistogram`] also work
 //! over caller storage in plain `no_std`.
 
-mod approx;
-mod approx_hist;
-mod atomic;
-mod base;
+mod approx_counter;
+mod approximate;
 mod cell;
-#[cfg(feature = "std")]
-mod local;
+mod interlocked;
 #[cfg(feature = "alloc")]
 mod mode;
+mod seqlock;
+mod single_writer;
 #[cfg(feature = "alloc")]
 mod snapshot;
+#[cfg(feature = "std")]
+mod thread_local;
 
 #[cfg(feature = "std")]
-pub use approx::thread_rng_next;
-pub use approx::{ApproxCounter, ApproxPolicy, XorShift64};
-pub use approx_hist::ApproxHistogram;
-pub use atomic::{AtomicHistogram, SharedHistogram};
+pub use approx_counter::thread_rng_next;
+pub use approx_counter::{ApproxCounter, ApproxPolicy, XorShift64};
+pub use approximate::ApproxHistogram;
 pub use cell::AtomicCounter;
-#[cfg(feature = "std")]
-pub use local::LocalHistogram;
+pub use interlocked::AtomicHistogram;
 #[cfg(feature = "alloc")]
 pub use mode::{ConcurrentHistogram, Mode};
+pub use single_writer::SharedHistogram;
 #[cfg(feature = "alloc")]
 pub use snapshot::ConcurrentSnapshot;
+#[cfg(feature = "std")]
+pub use thread_local::LocalHistogram;
 
 use crate::config::{Config, ConfigError};
 use crate::counter::Counter;
+use crate::shape::Shape;
 use crate::view::View;
 
-/// A histogram that other threads may be writing while it is read: it copies its counts,
-/// consistently, into caller memory.
+/// A histogram that other threads may be writing while it is read: every mode implements
+/// it, and every query on a concurrent histogram goes through it.
+///
+/// A mode provides its [`Shape`], a consistent copy ([`Source::read_into`]), its reset count
+/// and its footprint; the queries built on the copy are written here once.
 pub trait Source<C: Counter> {
-    /// The configuration (the copy's length is its `storage_len()`).
-    fn config(&self) -> Config;
+    /// The checked shape (the copy's length is its `len()`).
+    fn shape(&self) -> Shape;
 
-    /// Copy the counts into `scratch` (length `config().storage_len()`) and return a view
-    /// of the copy. See the module docs for what the copy guarantees in each mode.
+    /// Copy the counts into `scratch` (length `shape().len()`) and return a view of the
+    /// copy. See the module docs for what the copy guarantees in each mode.
     fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError>;
+
+    /// How many resets completed (wrapping), so snapshots can tell.
+    fn reset_count(&self) -> u64;
+
+    /// Bytes taken by the counters now (thread-local: every shard included).
+    fn footprint_in_bytes(&self) -> usize;
+
+    /// The configuration as given (with the current value selection).
+    fn config(&self) -> Config {
+        self.shape().config()
+    }
+
+    /// Counters the configuration needs: the length of the scratch given to `read_into`.
+    fn storage_len(&self) -> usize {
+        self.shape().len()
+    }
+
+    /// Run `f` on a consistent copy of the counts, allocated for the call (use a
+    /// [`ConcurrentSnapshot`] to query repeatedly without allocating).
+    #[cfg(feature = "alloc")]
+    fn with_copy<R>(&self, f: impl FnOnce(View<'_, C>) -> R) -> R
+    where
+        Self: Sized,
+    {
+        let mut scratch = alloc::vec![C::ZERO; self.storage_len()];
+        match self.read_into(&mut scratch) {
+            Ok(view) => f(view),
+            Err(_) => unreachable!("the scratch has the storage length"),
+        }
+    }
+
+    /// The standard summary of a consistent copy (allocates the copy).
+    #[cfg(feature = "alloc")]
+    fn summary(&self) -> crate::Summary
+    where
+        Self: Sized,
+    {
+        self.with_copy(|v| v.summary())
+    }
+
+    /// Sum of the bucket counts of a consistent copy (allocates the copy).
+    #[cfg(feature = "alloc")]
+    fn total_count(&self) -> u64
+    where
+        Self: Sized,
+    {
+        self.with_copy(|v| v.total_count())
+    }
 }

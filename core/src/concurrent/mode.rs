@@ -1,16 +1,17 @@
 //! One type for every mode, chosen at construction (the C ABI's one handle).
 
-use super::atomic::check_layout;
 use super::{
     ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, SharedHistogram, Source,
 };
 use crate::config::{Config, ConfigError};
 use crate::histogram::MergeError;
+use crate::shape::Shape;
 use crate::view::View;
 
-/// How a [`ConcurrentHistogram`] counts (see the [module docs](super) for each mode's
-/// guarantees).
+/// How a [`ConcurrentHistogram`] counts. The threading rules of each mode are written once,
+/// in the [module docs](super).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Mode {
     /// One writer at a time, reads from any thread ([`SharedHistogram`]).
     #[default]
@@ -22,28 +23,6 @@ pub enum Mode {
     ThreadLocal,
     /// Scalable approximate buckets ([`ApproxHistogram`]).
     Approximate(ApproxPolicy),
-}
-
-impl Mode {
-    /// From the C enum value (0 single writer, 1 interlocked, 2 thread-local,
-    /// 3 approximate) and, for 3, the threshold T (0 means the default, 13).
-    pub fn from_c(mode: u32, threshold: u32) -> Option<Mode> {
-        match mode {
-            0 => Some(Mode::SingleWriter),
-            1 => Some(Mode::Interlocked),
-            #[cfg(feature = "std")]
-            2 => Some(Mode::ThreadLocal),
-            3 => {
-                let p = ApproxPolicy::new();
-                Some(Mode::Approximate(if threshold == 0 {
-                    p
-                } else {
-                    p.with_threshold(threshold)
-                }))
-            }
-            _ => None,
-        }
-    }
 }
 
 /// A concurrent histogram of any [`Mode`], behind one type: `record` from any thread (one
@@ -91,12 +70,20 @@ macro_rules! each {
 impl<C: AtomicCounter> ConcurrentHistogram<C> {
     /// A heap-allocated histogram for `config` counting in `mode`.
     pub fn new(config: Config, mode: Mode) -> Result<Self, ConfigError> {
+        Self::with_shape(config.validate()?, mode)
+    }
+
+    /// A heap-allocated histogram of a checked `shape` counting in `mode`.
+    pub fn with_shape(shape: Shape, mode: Mode) -> Result<Self, ConfigError> {
+        let cells = || super::cell::zeroed_cells::<C>(shape.len());
         Ok(match mode {
-            Mode::SingleWriter => Self::SingleWriter(SharedHistogram::new(config)?),
-            Mode::Interlocked => Self::Interlocked(AtomicHistogram::new(config)?),
+            Mode::SingleWriter => Self::SingleWriter(SharedHistogram::from_shape(shape, cells())?),
+            Mode::Interlocked => Self::Interlocked(AtomicHistogram::from_shape(shape, cells())?),
             #[cfg(feature = "std")]
-            Mode::ThreadLocal => Self::ThreadLocal(super::LocalHistogram::new(config)?),
-            Mode::Approximate(p) => Self::Approximate(ApproxHistogram::with_policy(config, p)?),
+            Mode::ThreadLocal => Self::ThreadLocal(super::LocalHistogram::from_shape(shape)),
+            Mode::Approximate(p) => {
+                Self::Approximate(ApproxHistogram::from_shape(shape, p, cells())?)
+            }
         })
     }
 
@@ -147,34 +134,15 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     /// corrections are added with `record_n`).
     pub fn record_corrected(&self, v: u64, expected_interval: u64) {
         self.record(v);
-        let config = self.config();
-        let layout = config.layout();
-        let first = layout.index(config.min_trackable());
-        crate::histogram::corrected_runs(
-            layout,
-            first,
-            config.storage_len(),
-            v,
-            expected_interval,
-            |x, n| self.record_n(x, n),
-        );
+        let shape = self.shape();
+        crate::histogram::corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
     }
 
     /// Add every count of `other` (same relative error, any range), as
     /// [`crate::Histogram::add`] does; safe while other threads record (the added counts
     /// land like any other records).
     pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        check_layout(self.config().layout(), other)?;
-        for b in other.buckets_with_values() {
-            self.record_n(b.lower, b.count);
-        }
-        let outside = [
-            other.underflow_count(),
-            other.overflow_count(),
-            other.saturated_count(),
-        ];
-        each!(self, h => h.add_outside(outside));
-        Ok(())
+        each!(self, h => h.add(other))
     }
 
     /// Remove every count of `other` (for deltas): single-writer mode only, from the
@@ -192,48 +160,19 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     pub fn reset(&self) {
         each!(self, h => h.reset())
     }
-
-    /// The configuration.
-    pub fn config(&self) -> Config {
-        each!(self, h => h.config())
-    }
-
-    /// Counters the configuration needs (the scratch length of `read_into`).
-    pub fn storage_len(&self) -> usize {
-        each!(self, h => h.storage_len())
-    }
-
-    /// Copy the counts consistently into `scratch` and view the copy.
-    pub fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        each!(self, h => h.read_into(scratch))
-    }
-
-    /// Completed resets (wrapping).
-    pub fn reset_count(&self) -> u64 {
-        each!(self, h => h.reset_count())
-    }
-
-    /// Bytes of counters now (thread-local: every shard included).
-    pub fn footprint_in_bytes(&self) -> usize {
-        each!(self, h => h.footprint_in_bytes())
-    }
-
-    /// The standard summary of a consistent copy (allocates the copy).
-    pub fn summary(&self) -> crate::Summary {
-        each!(self, h => h.summary())
-    }
-
-    /// Sum of the bucket counts of a consistent copy (allocates the copy).
-    pub fn total_count(&self) -> u64 {
-        each!(self, h => h.total_count())
-    }
 }
 
 impl<C: AtomicCounter> Source<C> for ConcurrentHistogram<C> {
-    fn config(&self) -> Config {
-        ConcurrentHistogram::config(self)
+    fn shape(&self) -> Shape {
+        each!(self, h => h.shape())
     }
     fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        ConcurrentHistogram::read_into(self, scratch)
+        each!(self, h => h.read_into(scratch))
+    }
+    fn reset_count(&self) -> u64 {
+        each!(self, h => h.reset_count())
+    }
+    fn footprint_in_bytes(&self) -> usize {
+        each!(self, h => h.footprint_in_bytes())
     }
 }

@@ -5,6 +5,13 @@ use std::format;
 use std::vec;
 use std::vec::Vec;
 
+#[cfg(any(
+    feature = "critical-section",
+    loom,
+    all(target_has_atomic = "32", target_has_atomic = "64")
+))]
+use crate::concurrent::Source;
+
 use crate::{Config, Histogram};
 
 use super::builder::SessionBuilder;

@@ -4,7 +4,7 @@
 //! the true count, and updates get rarer as the count grows, so threads hitting the same
 //! counter stop fighting over its cache line.
 
-use super::base::add_n_atomic;
+use super::cell::add_n_atomic;
 use super::cell::{AtomicCounter, Cell64};
 
 /// How an approximate counter counts.

@@ -1,12 +1,10 @@
 //! The histogram whose every bucket is a scalable approximate counter.
 
-use super::approx::{ApproxPolicy, XorShift64};
-use super::atomic::{alloc_or_slice, seq_common};
-use super::base::{SeqCounts, SAT};
+use super::approx_counter::{ApproxPolicy, XorShift64};
 use super::cell::AtomicCounter;
-use super::Source;
+use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
-use crate::view::View;
+use crate::shape::{Shape, SAT};
 
 /// A histogram any number of threads record into, each bucket an approximate counter
 /// ([`ApproxPolicy`]): buckets below `2^T` (8,192 by default) are exact; above, a record
@@ -17,10 +15,13 @@ use crate::view::View;
 ///
 /// Reads, reset and snapshots behave as in [`super::AtomicHistogram`] (seqlock copy; reset
 /// by atomic swap, no "old+1"). [`ApproxHistogram::record_n`] adds exactly.
+#[derive(Debug)]
 pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
     policy: ApproxPolicy,
 }
+
+source_over_seq_counts!(ApproxHistogram);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
@@ -29,8 +30,13 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
         policy: ApproxPolicy,
         storage: S,
     ) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, policy, storage)
+    }
+
+    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
+    pub fn from_shape(shape: Shape, policy: ApproxPolicy, storage: S) -> Result<Self, ConfigError> {
         Ok(ApproxHistogram {
-            counts: SeqCounts::from_storage(config, storage)?,
+            counts: SeqCounts::from_storage(shape, storage)?,
             policy,
         })
     }
@@ -46,7 +52,9 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     pub fn record(&self, v: u64) {
         match self.counts.cell(v) {
             Some(c) => {
-                let excess = self.policy.bump::<C>(c, super::approx::thread_rng_next);
+                let excess = self
+                    .policy
+                    .bump::<C>(c, super::approx_counter::thread_rng_next);
                 if excess != 0 {
                     self.counts.outside.add_atomic(SAT, excess);
                 }
@@ -83,8 +91,6 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     }
 }
 
-seq_common!(ApproxHistogram);
-
 #[cfg(feature = "alloc")]
 impl<C: AtomicCounter> ApproxHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
     /// A heap-allocated histogram for `config` with the default policy (T = 13).
@@ -94,7 +100,7 @@ impl<C: AtomicCounter> ApproxHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
 
     /// A heap-allocated histogram for `config` counting with `policy`.
     pub fn with_policy(config: Config, policy: ApproxPolicy) -> Result<Self, ConfigError> {
-        let len = config.storage_len();
-        Self::from_storage(config, policy, super::cell::zeroed_cells::<C>(len))
+        let shape = config.validate()?;
+        Self::from_shape(shape, policy, super::cell::zeroed_cells::<C>(shape.len()))
     }
 }

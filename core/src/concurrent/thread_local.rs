@@ -14,10 +14,12 @@
 
 use core::cell::{Cell, RefCell};
 
-use super::base::{add_n_atomic, add_n_plain, Meta, Outside, SAT};
+use super::cell::{add_n_atomic, add_n_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::Source;
 use crate::config::{Config, ConfigError};
+use crate::merge::{add_view, MergeError};
+use crate::shape::{Shape, SAT};
 use crate::view::View;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -101,8 +103,8 @@ struct Registry<C: AtomicCounter> {
     resets: u64,
 }
 
-struct Shared<C: AtomicCounter> {
-    meta: Meta,
+struct ShardSet<C: AtomicCounter> {
+    shape: Shape,
     /// Folded shards and the records of threads past the shard cap (interlocked adds).
     acc: Box<[C::Atomic]>,
     /// Every underflow/overflow/saturated count (interlocked; they are rare).
@@ -116,7 +118,7 @@ struct Shared<C: AtomicCounter> {
 }
 
 struct LeaseOf<C: AtomicCounter> {
-    shared: Arc<Shared<C>>,
+    shared: Arc<ShardSet<C>>,
     shard: Option<Arc<Shard<C>>>,
 }
 
@@ -134,7 +136,7 @@ impl<C: AtomicCounter> Drop for LeaseOf<C> {
     }
 }
 
-impl<C: AtomicCounter> Shared<C> {
+impl<C: AtomicCounter> ShardSet<C> {
     fn lock(&self) -> MutexGuard<'_, Registry<C>> {
         // A panic while the lock was held cannot leave the registry half-updated in a way
         // that loses counts (every update is one push, pop or retain), so go on.
@@ -157,7 +159,7 @@ impl<C: AtomicCounter> Shared<C> {
             Some(s) => s,
             None if r.shards.len() < self.max_shards => {
                 let s = Arc::new(Shard {
-                    counts: zeroed_cells::<C>(self.meta.len),
+                    counts: zeroed_cells::<C>(self.shape.len()),
                 });
                 r.shards.push(s.clone());
                 s
@@ -242,16 +244,21 @@ impl<C: AtomicCounter> WrappingAdd for C {
 ///   as for every mode with plain increments: use `u64` counters otherwise.
 pub struct LocalHistogram<C: AtomicCounter> {
     id: usize,
-    meta: Meta,
-    shared: Arc<Shared<C>>,
+    shape: Shape,
+    shared: Arc<ShardSet<C>>,
 }
 
 impl<C: AtomicCounter> LocalHistogram<C> {
     /// A thread-local histogram for `config`, with at most `4 × cores` (at least 16)
     /// shards and `cores` kept for hand-off.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
+        Ok(Self::from_shape(config.validate()?))
+    }
+
+    /// A thread-local histogram of a checked `shape`, with the default limits.
+    pub fn from_shape(shape: Shape) -> Self {
         let cores = std::thread::available_parallelism().map_or(4, |n| n.get());
-        Self::with_limits(config, (4 * cores).max(16), cores)
+        Self::with_shape_limits(shape, (4 * cores).max(16), cores)
     }
 
     /// A thread-local histogram with explicit limits: at most `max_shards` shards (at
@@ -262,16 +269,23 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         max_shards: usize,
         keep_idle: usize,
     ) -> Result<Self, ConfigError> {
-        let meta = Meta::new(config)?;
+        Ok(Self::with_shape_limits(
+            config.validate()?,
+            max_shards,
+            keep_idle,
+        ))
+    }
+
+    fn with_shape_limits(shape: Shape, max_shards: usize, keep_idle: usize) -> Self {
         let max_shards = max_shards.max(1);
-        let shared = Shared {
-            meta,
-            acc: zeroed_cells::<C>(meta.len),
+        let shared = ShardSet {
+            shape,
+            acc: zeroed_cells::<C>(shape.len()),
             outside: Outside::new(),
             registry: Mutex::new(Registry {
                 shards: Vec::new(),
                 idle: Vec::new(),
-                baseline: alloc::vec![C::ZERO; meta.len].into_boxed_slice(),
+                baseline: alloc::vec![C::ZERO; shape.len()].into_boxed_slice(),
                 baseline_outside: [0; 3],
                 resets: 0,
             }),
@@ -280,11 +294,11 @@ impl<C: AtomicCounter> LocalHistogram<C> {
             max_shards,
             keep_idle,
         };
-        Ok(LocalHistogram {
+        LocalHistogram {
             id: next_id(),
-            meta,
+            shape,
             shared: Arc::new(shared),
-        })
+        }
     }
 
     /// This thread's shard cells, when it is attached and was the last one used here.
@@ -294,25 +308,33 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         (last.id == self.id).then_some(last.base as *const C::Atomic)
     }
 
-    /// Add to the underflow, overflow and saturated counts (for merges).
-    pub(crate) fn add_outside(&self, outside: [u64; 3]) {
-        for (which, n) in outside.into_iter().enumerate() {
-            if n != 0 {
-                self.shared.outside.add_atomic(which, n);
-            }
-        }
+    /// Add every count of `other` (same relative error, any range), as
+    /// [`crate::Histogram::add`] does; the counts land like this thread's records.
+    pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        add_view(
+            self.shape.layout(),
+            other,
+            |v, n| self.record_n(v, n),
+            |outside| {
+                for (which, n) in outside.into_iter().enumerate() {
+                    if n != 0 {
+                        self.shared.outside.add_atomic(which, n);
+                    }
+                }
+            },
+        )
     }
 
     /// Count one occurrence of `v` (any thread).
     #[inline(always)]
     pub fn record(&self, v: u64) {
-        let offset = self.meta.offset(v);
-        if offset < self.meta.len {
+        let offset = self.shape.offset(v);
+        if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: `base` came from `Last` with this histogram's id (ids are never
-                // reused), so it points at the `meta.len` cells of this thread's shard of
+                // reused), so it points at the `shape.len()` cells of this thread's shard of
                 // this histogram (cells of `C::Atomic`), kept alive by the thread's lease;
-                // `offset < meta.len`.
+                // `offset < shape.len()`.
                 let c = unsafe { &*base.add(offset) };
                 C::store(c, C::load(c).increment());
                 return;
@@ -325,8 +347,8 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// [`crate::Histogram::record_n`].
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        let offset = self.meta.offset(v);
-        if offset < self.meta.len {
+        let offset = self.shape.offset(v);
+        if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: as in `record`.
                 let c = unsafe { &*base.add(offset) };
@@ -343,14 +365,16 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     #[cold]
     #[inline(never)]
     fn record_slow(&self, offset: usize, v: u64, n: u64) {
-        if offset >= self.meta.len {
-            self.shared.outside.add_atomic(self.meta.outside_kind(v), n);
+        if offset >= self.shape.len() {
+            self.shared
+                .outside
+                .add_atomic(self.shape.outside_kind(v), n);
             return;
         }
         let excess = match self.attach() {
             Some(base) => {
                 // SAFETY: `attach` returns this histogram's shard of this thread (see
-                // `record`); `offset < meta.len`.
+                // `record`); `offset < shape.len()`.
                 let c = unsafe { &*(base as *const C::Atomic).add(offset) };
                 add_n_plain::<C>(c, n)
             }
@@ -391,20 +415,6 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         found.ok().flatten()
     }
 
-    /// Sum everything into `scratch` (length [`LocalHistogram::storage_len`]) and return a
-    /// view of it, minus the last reset's baseline (see the type's docs).
-    pub fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.meta.check_len(scratch.len())?;
-        let r = self.shared.lock();
-        self.shared.sum_into(&r, scratch);
-        for (o, b) in scratch.iter_mut().zip(r.baseline.iter()) {
-            *o = o.wrapping_sub(*b);
-        }
-        let now = self.shared.outside.load();
-        let outside = [0, 1, 2].map(|i| now[i].wrapping_sub(r.baseline_outside[i]));
-        Ok(self.meta.view(scratch, outside, r.resets))
-    }
-
     /// Start every count again from zero, without touching the shards (baseline; see the
     /// type's docs).
     pub fn reset(&self) {
@@ -425,41 +435,6 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     pub fn idle_shard_count(&self) -> usize {
         self.shared.lock().idle.len()
     }
-
-    /// The configuration.
-    pub fn config(&self) -> Config {
-        self.meta.config()
-    }
-
-    /// Counters the configuration needs (the scratch length of `read_into`).
-    pub fn storage_len(&self) -> usize {
-        self.meta.len
-    }
-
-    /// Completed resets.
-    pub fn reset_count(&self) -> u64 {
-        self.shared.lock().resets
-    }
-
-    /// Bytes of counters now: the accumulator, the baseline and every shard.
-    pub fn footprint_in_bytes(&self) -> usize {
-        (2 + self.shard_count()) * self.meta.len * C::BYTES
-    }
-
-    /// The standard summary of a consistent copy (allocates the copy).
-    pub fn summary(&self) -> crate::Summary {
-        let mut scratch = alloc::vec![C::ZERO; self.meta.len];
-        match self.read_into(&mut scratch) {
-            Ok(view) => view.summary(),
-            Err(_) => unreachable!("the scratch has the storage length"),
-        }
-    }
-
-    /// Sum of the bucket counts of a consistent copy (allocates the copy).
-    pub fn total_count(&self) -> u64 {
-        let mut scratch = alloc::vec![C::ZERO; self.meta.len];
-        self.read_into(&mut scratch).map_or(0, |v| v.total_count())
-    }
 }
 
 impl<C: AtomicCounter> Drop for LocalHistogram<C> {
@@ -473,18 +448,38 @@ impl<C: AtomicCounter> Drop for LocalHistogram<C> {
 }
 
 impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
-    fn config(&self) -> Config {
-        LocalHistogram::config(self)
+    fn shape(&self) -> Shape {
+        self.shape
     }
+
+    /// Sum everything into `scratch` (length `shape().len()`) and return a
+    /// view of it, minus the last reset's baseline (see the type's docs).
     fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        LocalHistogram::read_into(self, scratch)
+        self.shape.check_len(scratch.len())?;
+        let r = self.shared.lock();
+        self.shared.sum_into(&r, scratch);
+        for (o, b) in scratch.iter_mut().zip(r.baseline.iter()) {
+            *o = o.wrapping_sub(*b);
+        }
+        let now = self.shared.outside.load();
+        let outside = [0, 1, 2].map(|i| now[i].wrapping_sub(r.baseline_outside[i]));
+        Ok(View::new(self.shape, scratch, outside, r.resets))
+    }
+
+    fn reset_count(&self) -> u64 {
+        self.shared.lock().resets
+    }
+
+    /// The accumulator, the baseline and every shard.
+    fn footprint_in_bytes(&self) -> usize {
+        (2 + self.shard_count()) * self.shape.len() * C::BYTES
     }
 }
 
 impl<C: AtomicCounter> core::fmt::Debug for LocalHistogram<C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("LocalHistogram")
-            .field("config", &self.meta.config())
+            .field("config", &self.shape.config())
             .field("shards", &self.shard_count())
             .finish_non_exhaustive()
     }

@@ -1,0 +1,72 @@
+//! The interlocked histogram: any number of writers, one relaxed atomic add per record.
+
+use super::cell::AtomicCounter;
+use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
+use crate::config::{Config, ConfigError};
+use crate::shape::Shape;
+
+/// A histogram any number of threads record into at once, with one relaxed atomic add
+/// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
+/// each other down (see [`super::LocalHistogram`] for the scalable mode).
+///
+/// # Reads, reset, snapshots
+/// - [`Source::read_into`](super::Source::read_into) copies the counts with the seqlock protocol (a reset
+///   overlapping the copy makes it retry). Writers keep adding during the copy: each bucket
+///   is read once, so the copy holds, per bucket, every record that landed before its read.
+/// - [`AtomicHistogram::reset`] takes each bucket to zero with an atomic swap: a record
+///   racing it is either cleared with the rest or counted after the reset, never written
+///   back over the zero, so there is no "old+1" corruption. After a reset, a bucket holds
+///   exactly the records whose add followed the swap.
+#[derive(Debug)]
+pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
+    counts: SeqCounts<C, S>,
+}
+
+source_over_seq_counts!(AtomicHistogram);
+
+impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
+    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
+    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, storage)
+    }
+
+    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
+    pub fn from_shape(shape: Shape, storage: S) -> Result<Self, ConfigError> {
+        Ok(AtomicHistogram {
+            counts: SeqCounts::from_storage(shape, storage)?,
+        })
+    }
+
+    /// Count one occurrence of `v` (any thread, any time). A bucket wraps after `C::MAX`
+    /// records, like [`crate::Histogram::record`].
+    #[inline(always)]
+    pub fn record(&self, v: u64) {
+        match self.counts.cell(v) {
+            Some(c) => {
+                C::fetch_add(c, C::from_u64_wrapping(1));
+            }
+            None => self.counts.record_outside_atomic(v, 1),
+        }
+    }
+
+    /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
+    #[inline]
+    pub fn record_n(&self, v: u64, n: u64) {
+        self.counts.record_n_atomic(v, n);
+    }
+
+    /// Take every count to zero (see the type's docs: no "old+1", readers never see it
+    /// half done).
+    pub fn reset(&self) {
+        self.counts.reset();
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: AtomicCounter> AtomicHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
+    /// A heap-allocated histogram for `config`.
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        let shape = config.validate()?;
+        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len()))
+    }
+}

@@ -1,0 +1,324 @@
+//! The seqlock behind the single-writer, interlocked and approximate histograms: a version
+//! that brackets each reset, and the bucket array it protects (`SeqCounts`).
+
+use core::marker::PhantomData;
+
+use super::cell::{add_n_atomic, backoff, AtomicCounter, Outside};
+use crate::config::ConfigError;
+use crate::shape::{Shape, SAT};
+use crate::view::View;
+
+/// Atomic buckets, outside counts and a seqlock version: the state of the single-writer,
+/// interlocked and approximate histograms, which differ only in how they add to a cell.
+pub(crate) struct SeqCounts<C: AtomicCounter, S> {
+    pub(crate) shape: Shape,
+    pub(crate) version: Version,
+    pub(crate) outside: Outside,
+    pub(crate) counts: S,
+    _counter: PhantomData<C>,
+}
+
+impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
+    /// Over `storage` (length `config.storage_len()`), which is zeroed.
+    pub(crate) fn from_storage(shape: Shape, storage: S) -> Result<Self, ConfigError> {
+        shape.check_len(storage.as_ref().len())?;
+        for c in storage.as_ref() {
+            C::store(c, C::ZERO);
+        }
+        Ok(SeqCounts {
+            shape,
+            version: Version::new(),
+            outside: Outside::new(),
+            counts: storage,
+            _counter: PhantomData,
+        })
+    }
+
+    /// The cell for `v`, `None` when `v` is outside the range.
+    #[inline(always)]
+    pub(crate) fn cell(&self, v: u64) -> Option<&C::Atomic> {
+        self.counts.as_ref().get(self.shape.offset(v))
+    }
+
+    /// Count `n` occurrences of `v` with an atomic add, saturating like
+    /// [`crate::Histogram::record_n`] (what did not fit goes to the saturated count).
+    #[inline]
+    pub(crate) fn record_n_atomic(&self, v: u64, n: u64) {
+        match self.cell(v) {
+            Some(c) => {
+                let excess = add_n_atomic::<C>(c, n);
+                if excess != 0 {
+                    self.outside.add_atomic(SAT, excess);
+                }
+            }
+            None => self.record_outside_atomic(v, n),
+        }
+    }
+
+    /// Add to the underflow, overflow and saturated counts (for merges; any thread).
+    pub(crate) fn add_outside(&self, outside: [u64; 3]) {
+        for (which, n) in outside.into_iter().enumerate() {
+            if n != 0 {
+                self.outside.add_atomic(which, n);
+            }
+        }
+    }
+
+    /// Count `n` out-of-range occurrences of `v` as underflow or overflow (any thread).
+    #[cold]
+    pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
+        self.outside.add_atomic(self.shape.outside_kind(v), n);
+    }
+
+    /// Copy the counts into `scratch` with the seqlock protocol: the copy never mixes
+    /// counts from before and after a reset. Each bucket is read once, at some moment of
+    /// the pass; counts only grow between resets, so the copy is what a pause of the
+    /// writers somewhere in the pass could have shown bucket by bucket.
+    pub(crate) fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        self.shape.check_len(scratch.len())?;
+        let mut spins = 0;
+        loop {
+            let v = self.version.read_begin();
+            for (dst, c) in scratch.iter_mut().zip(self.counts.as_ref()) {
+                *dst = C::load(c);
+            }
+            let outside = self.outside.load();
+            if self.version.read_validate(v) {
+                let resets = self.version.resets(v);
+                return Ok(View::new(self.shape, scratch, outside, resets));
+            }
+            backoff(&mut spins);
+        }
+    }
+
+    /// Take every count to zero (each bucket by an atomic swap, so a concurrent interlocked
+    /// add lands either before the reset, and is cleared, or after, and is kept), inside
+    /// the seqlock's write section so readers retry instead of seeing a half-cleared copy.
+    pub(crate) fn reset(&self) {
+        let odd = self.version.write_begin();
+        for c in self.counts.as_ref() {
+            C::swap(c, C::ZERO);
+        }
+        self.outside.take();
+        self.version.write_end(odd);
+    }
+
+    /// Completed resets so far (wrapping).
+    pub(crate) fn reset_count(&self) -> u64 {
+        self.version.resets(self.version.read_begin())
+    }
+
+    /// Bytes of counters.
+    pub(crate) fn footprint(&self) -> usize {
+        self.shape.len() * C::BYTES
+    }
+}
+
+impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SeqCounts")
+            .field("config", &self.shape.config())
+            .finish_non_exhaustive()
+    }
+}
+
+/// `Source` and `add` for a histogram kept in a [`SeqCounts`] field named `counts` (single
+/// writer, interlocked, approximate): it reads, counts resets, measures itself and takes
+/// merges through it.
+macro_rules! source_over_seq_counts {
+    ($ty:ident) => {
+        impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> super::Source<C> for $ty<C, S> {
+            fn shape(&self) -> crate::Shape {
+                self.counts.shape
+            }
+            /// The copy never mixes counts from before and after a reset: a reset that
+            /// overlaps it makes it start again.
+            fn read_into<'a>(
+                &self,
+                scratch: &'a mut [C],
+            ) -> Result<crate::View<'a, C>, crate::ConfigError> {
+                self.counts.read_into(scratch)
+            }
+            fn reset_count(&self) -> u64 {
+                self.counts.reset_count()
+            }
+            fn footprint_in_bytes(&self) -> usize {
+                self.counts.footprint()
+            }
+        }
+
+        impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> $ty<C, S> {
+            /// Add every count of `other` (same relative error, any range), as
+            /// [`crate::Histogram::add`] does; the counts land like records (exact, from
+            /// any thread the mode allows to record).
+            pub fn add<C2: crate::Counter>(
+                &self,
+                other: &crate::View<'_, C2>,
+            ) -> Result<(), crate::MergeError> {
+                let layout = self.counts.shape.layout();
+                crate::merge::add_view(
+                    layout,
+                    other,
+                    |v, n| self.record_n(v, n),
+                    |o| self.counts.add_outside(o),
+                )
+            }
+        }
+    };
+}
+pub(crate) use source_over_seq_counts;
+
+/// The default storage: a box of cells with `alloc`, a borrowed slice without.
+#[cfg(feature = "alloc")]
+macro_rules! alloc_or_slice {
+    ($c:ident) => { alloc::boxed::Box<[<$c as AtomicCounter>::Atomic]> };
+}
+#[cfg(not(feature = "alloc"))]
+macro_rules! alloc_or_slice {
+    ($c:ident) => { &'static [<$c as AtomicCounter>::Atomic] };
+}
+pub(crate) use alloc_or_slice;
+
+/// A seqlock version: even when no reset runs, odd while one does. Readers copy the counts
+/// between two loads of the version and retry when it changed or was odd; resets take it
+/// from even to odd (excluding each other), clear, and make it even again.
+///
+/// The protocol is the classic one (Boehm, "Can seqlocks get along with programming
+/// language memory models?", 2012): the data are atomics read and written `Relaxed`; the
+/// reader puts an acquire fence between its data loads and its second version load; the
+/// writer a release fence between making the version odd and its first data store.
+pub(crate) struct Version(<u32 as AtomicCounter>::Atomic);
+
+impl core::fmt::Debug for Version {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(any(
+    loom,
+    all(
+        not(picollo_force_cs),
+        target_has_atomic = "32",
+        target_has_atomic = "64"
+    )
+))]
+mod ord {
+    #[cfg(not(loom))]
+    pub use core::sync::atomic::{fence, Ordering};
+    #[cfg(loom)]
+    pub use loom::sync::atomic::{fence, Ordering};
+}
+
+impl Version {
+    pub(crate) fn new() -> Self {
+        Version(u32::new_cell(0))
+    }
+
+    /// Number of completed resets (wrapping; only compared for equality).
+    pub(crate) fn resets(&self, even: u32) -> u64 {
+        u64::from(even / 2)
+    }
+}
+
+#[cfg(any(
+    loom,
+    all(
+        not(picollo_force_cs),
+        target_has_atomic = "32",
+        target_has_atomic = "64"
+    )
+))]
+impl Version {
+    /// Start a read: an even version, after waiting out a reset in progress.
+    #[inline]
+    pub(crate) fn read_begin(&self) -> u32 {
+        let mut spins = 0;
+        loop {
+            let v = self.0.load(ord::Ordering::Acquire);
+            if v & 1 == 0 {
+                return v;
+            }
+            backoff(&mut spins);
+        }
+    }
+
+    /// End a read started at `v`: true when no reset ran meanwhile (the copy is good).
+    #[inline]
+    pub(crate) fn read_validate(&self, v: u32) -> bool {
+        ord::fence(ord::Ordering::Acquire);
+        self.0.load(ord::Ordering::Relaxed) == v
+    }
+
+    /// Start a reset (excluding other resets); returns the odd version to pass to
+    /// [`Version::write_end`].
+    pub(crate) fn write_begin(&self) -> u32 {
+        let mut spins = 0;
+        loop {
+            let v = self.0.load(ord::Ordering::Relaxed);
+            if v & 1 == 0
+                && self
+                    .0
+                    .compare_exchange_weak(
+                        v,
+                        v.wrapping_add(1),
+                        ord::Ordering::Acquire,
+                        ord::Ordering::Relaxed,
+                    )
+                    .is_ok()
+            {
+                // Orders the odd version before every data store of the reset.
+                ord::fence(ord::Ordering::Release);
+                return v.wrapping_add(1);
+            }
+            backoff(&mut spins);
+        }
+    }
+
+    /// End a reset: the version becomes even again, publishing the cleared counts.
+    pub(crate) fn write_end(&self, odd: u32) {
+        self.0.store(odd.wrapping_add(1), ord::Ordering::Release);
+    }
+}
+
+#[cfg(all(
+    not(loom),
+    feature = "critical-section",
+    any(
+        picollo_force_cs,
+        not(all(target_has_atomic = "32", target_has_atomic = "64"))
+    )
+))]
+impl Version {
+    // With critical sections, every cell access is itself fully ordered, so the protocol
+    // needs no fences: the same loads and stores, through the cells.
+    pub(crate) fn read_begin(&self) -> u32 {
+        let mut spins = 0;
+        loop {
+            let v = u32::load(&self.0);
+            if v & 1 == 0 {
+                return v;
+            }
+            backoff(&mut spins);
+        }
+    }
+
+    pub(crate) fn read_validate(&self, v: u32) -> bool {
+        u32::load(&self.0) == v
+    }
+
+    pub(crate) fn write_begin(&self) -> u32 {
+        let mut spins = 0;
+        loop {
+            let v = u32::load(&self.0);
+            if v & 1 == 0 && u32::compare_exchange(&self.0, v, v.wrapping_add(1)).is_ok() {
+                return v.wrapping_add(1);
+            }
+            backoff(&mut spins);
+        }
+    }
+
+    pub(crate) fn write_end(&self, odd: u32) {
+        u32::store(&self.0, odd.wrapping_add(1));
+    }
+}

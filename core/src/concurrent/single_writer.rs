@@ -1,0 +1,113 @@
+//! The single-writer histogram whose reads may come from any thread.
+
+use super::cell::{add_n_plain, AtomicCounter};
+use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
+use crate::config::{Config, ConfigError};
+use crate::merge::{plan_subtract, stored_counts, MergeError};
+use crate::shape::{Shape, OVER, SAT, UNDER};
+use crate::view::View;
+
+/// A histogram with **one writer at a time** whose reads may come from any thread.
+///
+/// The counters are atomics written with a plain load and store (no lock prefix: the same
+/// instructions as [`crate::Histogram::record`]), so sharing it is sound, and with one
+/// writer every count is exact. Two threads recording at once do not corrupt anything but
+/// may lose counts (both load the same count, both store count + 1): give each writer
+/// thread its own histogram, or use [`AtomicHistogram`] or [`super::LocalHistogram`].
+///
+/// # Reads, reset, snapshots
+/// - [`Source::read_into`](super::Source::read_into) copies the counts with the seqlock protocol: a reset
+///   that overlaps the copy makes it retry, so a reader never sees a half-cleared
+///   histogram. Counts only grow between resets; every query on the copy is consistent
+///   with itself (one copy, one total).
+/// - [`SharedHistogram::reset`] clears every count. Called **by the writer thread** (or
+///   while it does not record) it is exact. Called from another thread while the writer
+///   records, the writer's load+store can race it: the bucket being incremented at that
+///   instant may come back as its old count + 1 ("old+1"). That is the cost of a plain
+///   increment; the interlocked and thread-local modes do not have it.
+#[derive(Debug)]
+pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
+    counts: SeqCounts<C, S>,
+}
+
+source_over_seq_counts!(SharedHistogram);
+
+impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
+    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
+    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, storage)
+    }
+
+    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
+    pub fn from_shape(shape: Shape, storage: S) -> Result<Self, ConfigError> {
+        Ok(SharedHistogram {
+            counts: SeqCounts::from_storage(shape, storage)?,
+        })
+    }
+
+    /// Count one occurrence of `v` (one writer at a time; see the type's docs).
+    #[inline(always)]
+    pub fn record(&self, v: u64) {
+        match self.counts.cell(v) {
+            Some(c) => C::store(c, C::load(c).increment()),
+            None => self.record_outside(v, 1),
+        }
+    }
+
+    /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
+    #[inline]
+    pub fn record_n(&self, v: u64, n: u64) {
+        match self.counts.cell(v) {
+            Some(c) => {
+                let excess = add_n_plain::<C>(c, n);
+                if excess != 0 {
+                    self.counts.outside.add_plain(SAT, excess);
+                }
+            }
+            None => self.record_outside(v, n),
+        }
+    }
+
+    #[cold]
+    fn record_outside(&self, v: u64, n: u64) {
+        let kind = self.counts.shape.outside_kind(v);
+        self.counts.outside.add_plain(kind, n);
+    }
+
+    /// Clear every count; readers never see it half done (see the type's docs for a reset
+    /// from a thread other than the writer's).
+    pub fn reset(&self) {
+        self.counts.reset();
+    }
+
+    /// Remove every count of `other` (same relative error, any range), for deltas, from
+    /// the writer thread. Fails without changing anything if some count would go below
+    /// zero, like [`crate::Histogram::subtract`].
+    pub fn subtract<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        let (shape, cells) = (&self.counts.shape, self.counts.counts.as_ref());
+        let mine = self.counts.outside.load();
+        let left = plan_subtract(shape, mine, other, |o| C::load(&cells[o]).to_u64())?;
+        for (o, n) in stored_counts(shape, other) {
+            // Checked by plan_subtract: the count is at least n, so the difference fits C.
+            C::store(
+                &cells[o],
+                C::from_u64_wrapping(C::load(&cells[o]).to_u64() - n),
+            );
+        }
+        for which in [UNDER, OVER, SAT] {
+            self.counts
+                .outside
+                .sub_plain(which, mine[which] - left[which]);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: AtomicCounter> SharedHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
+    /// A heap-allocated histogram for `config`.
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        let shape = config.validate()?;
+        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len()))
+    }
+}

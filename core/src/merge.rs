@@ -1,0 +1,154 @@
+//! Combining histograms: why a merge can fail, and the rules every kind shares for adding
+//! and subtracting another histogram's counts.
+
+use crate::counter::Counter;
+use crate::layout::Layout;
+use crate::shape::{Shape, OVER, SAT, UNDER};
+use crate::view::View;
+
+/// Why two histograms could not be combined.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// The two layouts differ (different relative errors): buckets would not line up.
+    LayoutMismatch {
+        /// Relative error of the receiving histogram.
+        this: f64,
+        /// Relative error of the other histogram.
+        other: f64,
+    },
+    /// A subtraction would take a count below zero (at this logical index, or `None` for
+    /// the underflow/overflow/saturated counts). Nothing was changed.
+    WouldGoNegative {
+        /// The logical bucket index whose count is too small.
+        logical_index: Option<u64>,
+    },
+    /// The histogram's mode cannot do this (subtracting from a histogram other threads
+    /// record into); nothing was changed.
+    Unsupported,
+}
+
+impl core::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            MergeError::LayoutMismatch { this, other } => write!(
+                f,
+                "cannot combine histograms of different precision ({:.4}% and {:.4}%)",
+                percent_half_up(this),
+                percent_half_up(other)
+            ),
+            MergeError::WouldGoNegative {
+                logical_index: Some(i),
+            } => write!(
+                f,
+                "subtraction would make bucket {i} negative: the other histogram is not an \
+                 earlier state of this one"
+            ),
+            MergeError::WouldGoNegative {
+                logical_index: None,
+            } => f.write_str(
+                "subtraction would make the underflow, overflow or saturated count negative",
+            ),
+            MergeError::Unsupported => f.write_str(
+                "only a single-writer histogram can subtract: the other modes cannot take \
+                 counts back while writers run (use a snapshot with deltas instead)",
+            ),
+        }
+    }
+}
+
+/// A relative error in percent, rounded half up to 4 decimals as the reports print it
+/// (0.78125 % → 0.7813 %; `{:.4}` alone rounds that tie to even, 0.7812 %).
+fn percent_half_up(relative_error: f64) -> f64 {
+    crate::fmath::round(relative_error * 1e6) / 1e4
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MergeError {}
+
+/// Both histograms must have the same layout (relative error) for their buckets to line up.
+pub(crate) fn check_layout<C2: Counter>(
+    layout: Layout,
+    other: &View<'_, C2>,
+) -> Result<(), MergeError> {
+    if other.layout() == layout {
+        Ok(())
+    } else {
+        Err(MergeError::LayoutMismatch {
+            this: layout.relative_error(),
+            other: other.layout().relative_error(),
+        })
+    }
+}
+
+/// Add `other` into a histogram of the same layout: `record_n(bucket lower bound, count)`
+/// for each non-empty bucket (counts outside the receiver's range land in its underflow or
+/// overflow like any record), then `add_outside` with `other`'s outside counts.
+pub(crate) fn add_view<C2: Counter>(
+    layout: Layout,
+    other: &View<'_, C2>,
+    mut record_n: impl FnMut(u64, u64),
+    add_outside: impl FnOnce([u64; 3]),
+) -> Result<(), MergeError> {
+    check_layout(layout, other)?;
+    for b in other.buckets_with_values() {
+        record_n(b.lower, b.count);
+    }
+    add_outside(other.outside());
+    Ok(())
+}
+
+/// Check that subtracting `other` from a histogram of `shape` (whose bucket at offset `o`
+/// holds `load(o)`, and whose outside counts are `outside`) takes no count below zero.
+/// Returns the outside counts after the subtraction; nothing is changed here, so a failure
+/// leaves the receiver untouched. Counts of `other` outside the receiver's range are taken
+/// from its underflow/overflow. Apply the buckets with [`stored_counts`].
+pub(crate) fn plan_subtract<C2: Counter>(
+    shape: &Shape,
+    outside: [u64; 3],
+    other: &View<'_, C2>,
+    load: impl Fn(usize) -> u64,
+) -> Result<[u64; 3], MergeError> {
+    check_layout(shape.layout(), other)?;
+    let mut taken = other.outside();
+    for (i, &c) in other.counts().iter().enumerate() {
+        let (logical, n) = (other.shape().first_index() + i, c.to_u64());
+        if n == 0 {
+            continue;
+        }
+        match shape.offset_of_logical(logical) {
+            Some(o) if load(o) >= n => {}
+            Some(_) => {
+                return Err(MergeError::WouldGoNegative {
+                    logical_index: Some(logical as u64),
+                })
+            }
+            None if logical < shape.first_index() => taken[UNDER] = taken[UNDER].saturating_add(n),
+            None => taken[OVER] = taken[OVER].saturating_add(n),
+        }
+    }
+    let mut left = outside;
+    for which in [UNDER, OVER, SAT] {
+        left[which] =
+            outside[which]
+                .checked_sub(taken[which])
+                .ok_or(MergeError::WouldGoNegative {
+                    logical_index: None,
+                })?;
+    }
+    Ok(left)
+}
+
+/// `other`'s non-empty buckets that a histogram of `shape` stores: (offset there, count).
+pub(crate) fn stored_counts<'a, C2: Counter>(
+    shape: &'a Shape,
+    other: &'a View<'a, C2>,
+) -> impl Iterator<Item = (usize, u64)> + 'a {
+    let first = other.shape().first_index();
+    other
+        .counts()
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c != C2::ZERO)
+        .filter_map(move |(i, c)| Some((shape.offset_of_logical(first + i)?, c.to_u64())))
+}

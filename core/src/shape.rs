@@ -1,0 +1,190 @@
+//! The checked shape of a histogram: a configuration that passed validation, with the facts
+//! every histogram kind needs computed once (layout, first index, storage length).
+//!
+//! A [`Shape`] comes only from [`Config::validate`], so holding one proves the relative error
+//! is usable and `min <= max`. Every histogram, view and snapshot keeps its shape; nothing
+//! re-derives a layout from a float afterwards.
+
+use crate::config::{Config, ConfigError, ValueSelection};
+use crate::layout::{Bucket, Layout};
+
+/// Which outside count an out-of-range value belongs to; also the index of that count in
+/// `[u64; 3]` arrays of (underflow, overflow, saturated).
+pub(crate) const UNDER: usize = 0;
+/// Index of the overflow count.
+pub(crate) const OVER: usize = 1;
+/// Index of the saturated count.
+pub(crate) const SAT: usize = 2;
+
+/// A validated configuration: the [`Config`] as given, its [`Layout`], the logical index of
+/// the first stored bucket and the number of stored buckets. It owns the two mappings every
+/// histogram needs, value → storage offset and storage offset → bucket.
+///
+/// ```
+/// use picollo::Config;
+/// let shape = Config::new().with_relative_error(0.01).with_range(10_000, 30_000).validate()?;
+/// assert_eq!(shape.len(), Config::new().with_relative_error(0.01).with_range(10_000, 30_000).storage_len());
+/// assert_eq!(shape.offset(24_900), 83);
+/// assert_eq!(shape.bucket(83).lower, 24_832);
+/// assert!(shape.offset(40_000) >= shape.len()); // outside: overflow
+/// # Ok::<(), picollo::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    config: Config,
+    layout: Layout,
+    first_index: usize,
+    len: usize,
+}
+
+impl Shape {
+    /// Check `config` (see [`Config::validate`], which calls this).
+    pub const fn new(config: Config) -> Result<Shape, ConfigError> {
+        let e = config.relative_error();
+        // `e <= 0.0` is false for NaN, so NaN is named explicitly.
+        if e.is_nan() || e <= 0.0 || e == f64::INFINITY {
+            return Err(ConfigError::InvalidRelativeError(e));
+        }
+        let (min, max) = (config.min_trackable(), config.max_trackable());
+        if min > max {
+            return Err(ConfigError::MinAboveMax { min, max });
+        }
+        let layout = Layout::clamped(e);
+        Ok(Shape {
+            config,
+            layout,
+            first_index: layout.index(min),
+            len: layout.index(max) - layout.index(min) + 1,
+        })
+    }
+
+    /// The configuration as it was given (relative error as asked, not as achieved).
+    pub const fn config(&self) -> Config {
+        self.config
+    }
+
+    /// The bucket layout.
+    pub const fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Logical index of storage bucket 0.
+    pub const fn first_index(&self) -> usize {
+        self.first_index
+    }
+
+    /// Number of stored buckets (counters).
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always false: a shape stores at least one bucket.
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The trackable range as configured.
+    pub const fn range(&self) -> (u64, u64) {
+        (self.config.min_trackable(), self.config.max_trackable())
+    }
+
+    /// Which value a bucket reports.
+    pub const fn value_selection(&self) -> ValueSelection {
+        self.config.value_selection()
+    }
+
+    /// The same shape reporting values with `selection`.
+    pub const fn with_value_selection(mut self, selection: ValueSelection) -> Shape {
+        self.config = self.config.with_value_selection(selection);
+        self
+    }
+
+    /// Storage offset of `v`; `>= len()` when `v` is outside the range (values below the
+    /// first bucket wrap to huge offsets, so one compare catches both ends).
+    #[inline(always)]
+    pub const fn offset(&self, v: u64) -> usize {
+        self.layout.index(v).wrapping_sub(self.first_index)
+    }
+
+    /// Storage offset of a logical bucket index, `None` outside the stored range.
+    #[inline]
+    pub const fn offset_of_logical(&self, logical: usize) -> Option<usize> {
+        let o = logical.wrapping_sub(self.first_index);
+        if o < self.len {
+            Some(o)
+        } else {
+            None
+        }
+    }
+
+    /// The bucket at storage offset `offset` (which must be below `len()`; larger offsets
+    /// give a meaningless bucket, never undefined behaviour).
+    #[inline]
+    pub const fn bucket(&self, offset: usize) -> Bucket {
+        self.layout.bucket_of_index(self.first_index + offset)
+    }
+
+    /// Which outside count (underflow or overflow) an out-of-range `v` belongs to.
+    #[inline]
+    pub(crate) const fn outside_kind(&self, v: u64) -> usize {
+        if v < self.config.min_trackable() {
+            UNDER
+        } else {
+            OVER
+        }
+    }
+
+    /// `Ok` when `actual` is the storage length this shape needs.
+    pub const fn check_len(&self, actual: usize) -> Result<(), ConfigError> {
+        if actual == self.len {
+            Ok(())
+        } else {
+            Err(ConfigError::StorageLength {
+                expected: self.len,
+                actual,
+            })
+        }
+    }
+
+    /// Whether `other` stores the same buckets (same layout and range), so counts can be
+    /// copied offset by offset.
+    pub fn same_buckets(&self, other: &Shape) -> bool {
+        self.layout == other.layout
+            && self.first_index == other.first_index
+            && self.len == other.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_keeps_the_config_as_given_and_derives_the_rest_once() {
+        let config = Config::new()
+            .with_relative_error(0.01)
+            .with_range(10_000, 30_000);
+        let shape = config.validate().unwrap();
+        assert_eq!(shape.config(), config);
+        assert_eq!(shape.config().relative_error(), 0.01);
+        assert_eq!(shape.layout().relative_error(), 0.0078125);
+        assert_eq!(shape.len(), config.storage_len());
+        assert_eq!(shape.first_index(), shape.layout().index(10_000));
+        assert_eq!(shape.offset(24_900), 83);
+        assert_eq!(shape.offset_of_logical(609), Some(83));
+        assert_eq!(shape.offset_of_logical(shape.first_index() - 1), None);
+        assert!(shape.offset(9_000) >= shape.len());
+        assert!(shape.offset(40_000) >= shape.len());
+        assert_eq!(shape.outside_kind(9_000), UNDER);
+        assert_eq!(shape.outside_kind(40_000), OVER);
+    }
+
+    #[test]
+    fn a_shape_can_be_made_in_a_const() {
+        const SHAPE: Shape = match Config::new().with_range(0, 1_000).validate() {
+            Ok(s) => s,
+            Err(_) => panic!("valid"),
+        };
+        assert_eq!(SHAPE.len(), 1_001);
+    }
+}

@@ -1,0 +1,92 @@
+//! The C enums' numbering, converted to and from the core's enums (the core does not know
+//! the C values).
+
+use picollo::concurrent::{ApproxPolicy, Mode};
+use picollo::ValueSelection;
+
+use crate::types::{picollo_mode, picollo_value_selection};
+
+/// The core value selection for a C `picollo_value_selection` value.
+pub(crate) fn selection_from_c(v: u32) -> Option<ValueSelection> {
+    Some(match v {
+        x if x == picollo_value_selection::Midpoint as u32 => ValueSelection::Midpoint,
+        x if x == picollo_value_selection::Lower as u32 => ValueSelection::Lower,
+        x if x == picollo_value_selection::Upper as u32 => ValueSelection::Upper,
+        x if x == picollo_value_selection::Interpolated as u32 => ValueSelection::Interpolated,
+        _ => return None,
+    })
+}
+
+/// The C `picollo_value_selection` value of a core value selection.
+pub(crate) fn selection_to_c(s: ValueSelection) -> u32 {
+    let c = match s {
+        ValueSelection::Lower => picollo_value_selection::Lower,
+        ValueSelection::Upper => picollo_value_selection::Upper,
+        ValueSelection::Interpolated => picollo_value_selection::Interpolated,
+        _ => picollo_value_selection::Midpoint,
+    };
+    c as u32
+}
+
+/// The core mode for a C `picollo_mode` value and, for the approximate mode, its threshold
+/// T (0 means the default, 13).
+pub(crate) fn mode_from_c(mode: u32, threshold: u32) -> Option<Mode> {
+    Some(match mode {
+        x if x == picollo_mode::SingleWriter as u32 => Mode::SingleWriter,
+        x if x == picollo_mode::Interlocked as u32 => Mode::Interlocked,
+        x if x == picollo_mode::ThreadLocal as u32 => Mode::ThreadLocal,
+        x if x == picollo_mode::Approximate as u32 => {
+            let p = ApproxPolicy::new();
+            Mode::Approximate(if threshold == 0 {
+                p
+            } else {
+                p.with_threshold(threshold)
+            })
+        }
+        _ => return None,
+    })
+}
+
+/// The C mode of a core mode, and its approximate threshold (0 in the other modes).
+pub(crate) fn mode_to_c(mode: Mode) -> (picollo_mode, u32) {
+    match mode {
+        Mode::Interlocked => (picollo_mode::Interlocked, 0),
+        Mode::ThreadLocal => (picollo_mode::ThreadLocal, 0),
+        Mode::Approximate(p) => (picollo_mode::Approximate, p.threshold()),
+        _ => (picollo_mode::SingleWriter, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_round_trip_through_their_c_values() {
+        assert_eq!(mode_from_c(0, 0), Some(Mode::SingleWriter));
+        assert_eq!(mode_from_c(1, 0), Some(Mode::Interlocked));
+        assert_eq!(mode_from_c(2, 0), Some(Mode::ThreadLocal));
+        let Some(Mode::Approximate(p)) = mode_from_c(3, 0) else {
+            panic!()
+        };
+        assert_eq!(p.threshold(), 13);
+        let Some(Mode::Approximate(p)) = mode_from_c(3, 10) else {
+            panic!()
+        };
+        assert_eq!(p.threshold(), 10);
+        assert_eq!(mode_from_c(4, 0), None);
+        for c in 0..4 {
+            let mode = mode_from_c(c, if c == 3 { 10 } else { 0 }).unwrap();
+            let (back, threshold) = mode_to_c(mode);
+            assert_eq!((back as u32, threshold), (c, if c == 3 { 10 } else { 0 }));
+        }
+    }
+
+    #[test]
+    fn value_selections_round_trip_through_their_c_values() {
+        for c in 0..4 {
+            assert_eq!(selection_to_c(selection_from_c(c).unwrap()), c);
+        }
+        assert_eq!(selection_from_c(4), None);
+    }
+}
