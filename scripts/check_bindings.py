@@ -59,7 +59,8 @@ def main(argv: list[str]) -> int:
         if not args.quiet:
             missing = unwrapped(header, declared)
             if missing:
-                print(f"note: {lang} does not wrap {len(missing)} header functions: {', '.join(missing)}")
+                print(f"note: {lang} does not wrap {len(missing)} header functions: "
+                      f"{', '.join(missing)}")
             verdict = f"{len(errors)} mismatches" if errors else "matches the header"
             print(f"{lang} binding ({folder}): {len(declared)} functions declared, {verdict}")
         failed = failed or bool(errors)

@@ -36,7 +36,8 @@ class Signature:
 NameRule = Callable[[str, str, str], bool]  # (C struct, C field, binding field) -> same?
 
 
-def _field_mismatch(field: Field, decl: Decl, check_name: bool, same_name: NameRule, struct: str) -> bool:
+def _field_mismatch(field: Field, decl: Decl, check_name: bool, same_name: NameRule,
+                    struct: str) -> bool:
     if field.ctype is None or not field.ctype.accepts(decl.ctype):
         return True
     return check_name and not same_name(struct, decl.name, field.name)

@@ -156,8 +156,10 @@ def _members(body: str) -> list[str]:
     return [" ".join(s.split()) for s in "".join(flat).split(";") if s.strip()]
 
 
-_FIELD = re.compile(r"(?:\[[^\]]*\]\s*)*(?:(?:public|internal|private|protected|readonly|unsafe|volatile|new)\s+)*"
-                    r"(?P<fixed>fixed\s+)?(?P<type>[\w.]+\s*\**)\s+(?P<names>\w+(?:\s*\[\s*\w+\s*\])?(?:\s*,\s*\w+)*)")
+_FIELD = re.compile(r"(?:\[[^\]]*\]\s*)*"
+                    r"(?:(?:public|internal|private|protected|readonly|unsafe|volatile|new)\s+)*"
+                    r"(?P<fixed>fixed\s+)?(?P<type>[\w.]+\s*\**)\s+"
+                    r"(?P<names>\w+(?:\s*\[\s*\w+\s*\])?(?:\s*,\s*\w+)*)")
 
 
 def struct_fields(body: str, types: Types) -> list[Field]:

@@ -80,9 +80,9 @@ def _condition(directive: str, rest: str, macros: dict[str, int]) -> bool:
     expr = re.sub(r"defined\s*\(?\s*(\w+)\s*\)?", lambda m: "1" if m.group(1) in macros else "0", rest)
     expr = expr.replace("&&", " and ").replace("||", " or ")
     expr = re.sub(r"!(?!=)", " not ", expr)
+    keep = ("and", "or", "not")
     expr = re.sub(r"\b[A-Za-z_]\w*\b",
-                  lambda m: m.group(0) if m.group(0) in ("and", "or", "not") else str(macros.get(m.group(0), 0)),
-                  expr)
+                  lambda m: m.group(0) if m.group(0) in keep else str(macros.get(m.group(0), 0)), expr)
     return bool(eval(expr, {"__builtins__": {}}))  # only digits, parentheses, and/or/not
 
 

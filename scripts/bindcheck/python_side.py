@@ -107,7 +107,8 @@ def signatures(module: types.ModuleType) -> list[Signature]:
             out.append(Signature(
                 entry, f"{table_name}[{entry!r}]",
                 Field("restype", ctype_of(restype), spelling(restype)),
-                tuple(Field(f"argtypes[{i}]", ctype_of(t), spelling(t)) for i, t in enumerate(argtypes))))
+                tuple(Field(f"argtypes[{i}]", ctype_of(t), spelling(t))
+                      for i, t in enumerate(argtypes))))
     return out
 
 
