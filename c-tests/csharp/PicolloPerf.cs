@@ -28,8 +28,11 @@ namespace Picollo.Perf
         MinorPageFaults = 5, MajorPageFaults = 6, AlignmentFaults = 7, EmulationFaults = 8,
     }
 
+    /// <summary>picollo_perf_cache_level (PERF_COUNT_HW_CACHE_*): which cache.</summary>
     public enum CacheLevel : uint { L1D = 0, L1I = 1, LL = 2, DTLB = 3, ITLB = 4, BPU = 5, NODE = 6 }
+    /// <summary>picollo_perf_cache_op (PERF_COUNT_HW_CACHE_OP_*).</summary>
     public enum CacheOp : uint { Read = 0, Write = 1, Prefetch = 2 }
+    /// <summary>picollo_perf_cache_result (PERF_COUNT_HW_CACHE_RESULT_*).</summary>
     public enum CacheResult : uint { Access = 0, Miss = 1 }
 
     /// <summary>picollo_perf_read_path.</summary>
@@ -41,6 +44,7 @@ namespace Picollo.Perf
     /// <summary>picollo_time_unit.</summary>
     public enum TimeUnit : uint { Ticks = 0, Nanos = 1, Micros = 2, Millis = 3 }
 
+    /// <summary>picollo_cpu_vendor.</summary>
     public enum CpuVendor : uint { Intel = 0, Amd = 1, Other = 2 }
 
     // ---------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Build libpicollo, compile the C# binding and its tests with mono's mcs, run them, and check
-# the output. Needs: cargo, cc, mcs and mono (Debian: apt-get install mono-mcs mono-runtime).
+# Check the C# binding's declarations against include/picollo.h, build libpicollo, compile the
+# binding and its tests with mono's mcs, run them, and check the output (the struct sizes C#
+# sees at run time must equal the C compiler's). Needs: python3, cargo, cc, mcs and mono
+# (Debian: apt-get install mono-mcs mono-runtime).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -10,9 +12,13 @@ lib="$root/target/release/libpicollo.so"
 
 die() { echo "csharp: FAIL: $*" >&2; exit 1; }
 
-for tool in cargo cc mcs mono; do
+for tool in python3 cargo cc mcs mono; do
     command -v "$tool" >/dev/null || die "'$tool' not found (mcs/mono: apt-get install mono-mcs mono-runtime)"
 done
+
+# Fields, signatures and enum values as declared, before anything is built.
+python3 "$root/scripts/check_bindings.py" --csharp --quiet \
+    || die "the C# binding does not match include/picollo.h (see above)"
 
 (cd "$root" && cargo build --release -p picollo-ffi)
 [[ -f "$lib" ]] || die "$lib was not built"

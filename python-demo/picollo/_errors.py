@@ -2,28 +2,8 @@
 
 from __future__ import annotations
 
-import enum
-
+from ._abi import Status
 from ._native import lib
-
-
-class Status(enum.IntEnum):
-    """`picollo_status`."""
-
-    OK = 0
-    NULL_POINTER = 1
-    INVALID_ARGUMENT = 2
-    STRUCT_SIZE = 3
-    BUFFER_TOO_SMALL = 4
-    EMPTY = 5
-    LAYOUT_MISMATCH = 6
-    WOULD_GO_NEGATIVE = 7
-    OUT_OF_RANGE = 8
-    INVALID_UTF8 = 9
-    UNSUPPORTED = 10
-    PERMISSION_DENIED = 11
-    OS_ERROR = 12
-    PANIC = 13
 
 
 class PicolloError(Exception):

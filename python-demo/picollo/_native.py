@@ -1,8 +1,7 @@
-"""The C ABI of libpicollo, declared once: library lookup, struct mirrors, signatures.
+"""libpicollo loaded: library lookup, and the signatures of `_abi` applied to it.
 
 Nothing here is meant for users; `picollo.Histogram` and friends wrap it. The struct
-classes mirror `include/picollo.h` field for field, and their sizes are checked at import
-so a header change that this file missed fails loudly instead of corrupting memory.
+mirrors and signatures live in `_abi` (no library needed) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -11,28 +10,31 @@ import ctypes
 import ctypes.util
 import os
 import sys
-from ctypes import (
-    POINTER,
-    Structure,
-    c_char,
-    c_char_p,
-    c_double,
-    c_size_t,
-    c_uint32,
-    c_uint64,
-    c_void_p,
-)
+from ctypes import c_uint32
 from pathlib import Path
+from typing import Callable
 
-#: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
-ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (1: the approximate counter
-#: and `picollo_histogram_next_buckets`).
-ABI_VERSION_MINOR = 1
-#: `PICOLLO_SUMMARY_PERCENTILES`.
-SUMMARY_PERCENTILES = 16
-
-U64_MAX = 2**64 - 1
+from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads them here)
+    ABI_VERSION_MAJOR,
+    ABI_VERSION_MINOR,
+    EXPECTED_SIZES,
+    SIGNATURES,
+    SUMMARY_PERCENTILES,
+    U64_MAX,
+    ApproxCounterP,
+    HistogramP,
+    SnapshotP,
+    c_size_p,
+    picollo_approx_counter,
+    picollo_bucket,
+    picollo_histogram,
+    picollo_histogram_config,
+    picollo_histogram_info,
+    picollo_percentile,
+    picollo_snapshot,
+    picollo_summary,
+    status_t,
+)
 
 
 def _library_file_name() -> str:
@@ -82,237 +84,31 @@ def _load() -> ctypes.CDLL:
 lib = _load()
 
 
-# --- structs (include/picollo.h) -------------------------------------------------------
+def apply_signatures(signatures: dict, missing: Callable[[str], str]) -> None:
+    """Set restype and argtypes of each function in ``signatures`` on `lib`; a function the
+    library lacks raises ImportError with ``missing(name)`` as the message."""
+    for name, (restype, argtypes) in signatures.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            raise ImportError(missing(name)) from None
+        fn.restype = restype
+        fn.argtypes = argtypes
 
 
-class picollo_histogram_config(Structure):
-    _fields_ = [
-        ("struct_size", c_uint32),
-        ("counter_bits", c_uint32),
-        ("relative_error", c_double),
-        ("min_trackable", c_uint64),
-        ("max_trackable", c_uint64),
-        ("value_selection", c_uint32),
-        ("mode", c_uint32),
-        ("approx_threshold", c_uint32),
-        ("reserved", c_uint32),
-    ]
+def _missing_for_this_abi(name: str) -> str:
+    lib.picollo_abi_version.restype = c_uint32
+    v = lib.picollo_abi_version()
+    return (f"libpicollo (ABI {v >> 16}.{v & 0xFFFF}) lacks {name}: this binding needs ABI "
+            f"{ABI_VERSION_MAJOR}.{ABI_VERSION_MINOR} or later")
 
 
-class picollo_histogram_info(Structure):
-    _fields_ = [
-        ("total", c_uint64),
-        ("underflow", c_uint64),
-        ("overflow", c_uint64),
-        ("saturated", c_uint64),
-        ("min_trackable", c_uint64),
-        ("max_trackable", c_uint64),
-        ("storage_len", c_uint64),
-        ("footprint_bytes", c_uint64),
-        ("block_size", c_uint64),
-        ("relative_error", c_double),
-        ("counter_bits", c_uint32),
-        ("mode", c_uint32),
-        ("value_selection", c_uint32),
-        ("approx_threshold", c_uint32),
-    ]
+apply_signatures(SIGNATURES, _missing_for_this_abi)
 
-
-class picollo_percentile(Structure):
-    _fields_ = [
-        ("rank", c_double),
-        ("value", c_uint64),
-        ("plus_minus", c_uint64),
-        ("storage_index", c_uint64),
-        ("logical_index", c_uint64),
-        ("lower", c_uint64),
-        ("upper", c_uint64),
-        ("highest", c_uint64),
-        ("count", c_uint64),
-        ("cumulative_count", c_uint64),
-        ("rank_count", c_uint64),
-    ]
-
-
-class picollo_summary(Structure):
-    _fields_ = [
-        ("percentiles", picollo_percentile * SUMMARY_PERCENTILES),
-        ("total", c_uint64),
-        ("underflow", c_uint64),
-        ("overflow", c_uint64),
-        ("saturated", c_uint64),
-        ("mean", c_double),
-        ("stdev", c_double),
-        ("precision", c_double),
-        ("min_trackable", c_uint64),
-        ("max_trackable", c_uint64),
-    ]
-
-
-class picollo_bucket(Structure):
-    _fields_ = [
-        ("storage_index", c_uint64),
-        ("logical_index", c_uint64),
-        ("lower", c_uint64),
-        ("highest", c_uint64),
-        ("value", c_uint64),
-        ("count", c_uint64),
-    ]
-
-
-# Sizes as the C compiler lays the header out on LP64 (all fields naturally aligned).
-EXPECTED_SIZES = {
-    picollo_histogram_config: 48,
-    picollo_histogram_info: 96,
-    picollo_percentile: 88,
-    picollo_summary: 16 * 88 + 9 * 8,
-    picollo_bucket: 48,
-}
-for _cls, _size in EXPECTED_SIZES.items():
-    if ctypes.sizeof(_cls) != _size:  # not `assert`: must hold under `python -O` too
-        raise ImportError(f"{_cls.__name__} is {ctypes.sizeof(_cls)} bytes, expected {_size}")
-
-
-class picollo_histogram(Structure):
-    """Opaque handle target."""
-
-
-class picollo_snapshot(Structure):
-    """Opaque handle target."""
-
-
-class picollo_approx_counter(Structure):
-    """Opaque handle target."""
-
-
-HistogramP = POINTER(picollo_histogram)
-SnapshotP = POINTER(picollo_snapshot)
-ApproxCounterP = POINTER(picollo_approx_counter)
-status_t = c_uint32
-c_size_p = POINTER(c_size_t)
-
-
-# --- signatures ------------------------------------------------------------------------
-
-_SIGNATURES = {
-    "picollo_abi_version": (c_uint32, []),
-    "picollo_histogram_config_default": (picollo_histogram_config, []),
-    "picollo_histogram_new": (
-        status_t,
-        [POINTER(picollo_histogram_config), POINTER(HistogramP)],
-    ),
-    "picollo_histogram_free": (None, [HistogramP]),
-    "picollo_histogram_record": (None, [HistogramP, c_uint64]),
-    "picollo_histogram_record_n": (None, [HistogramP, c_uint64, c_uint64]),
-    "picollo_histogram_record_corrected": (None, [HistogramP, c_uint64, c_uint64]),
-    # values as c_void_p so a numpy buffer's address passes without a ctypes array copy
-    "picollo_histogram_record_many": (status_t, [HistogramP, c_void_p, c_size_t]),
-    "picollo_histogram_reset": (status_t, [HistogramP]),
-    "picollo_histogram_set_value_selection": (status_t, [HistogramP, c_uint32]),
-    "picollo_histogram_get_info": (status_t, [HistogramP, POINTER(picollo_histogram_info)]),
-    "picollo_histogram_add": (status_t, [HistogramP, HistogramP]),
-    "picollo_histogram_subtract": (status_t, [HistogramP, HistogramP]),
-    "picollo_histogram_percentile": (
-        status_t,
-        [HistogramP, c_double, POINTER(picollo_percentile)],
-    ),
-    "picollo_histogram_percentiles": (
-        status_t,
-        [HistogramP, POINTER(c_double), c_size_t, POINTER(picollo_percentile)],
-    ),
-    "picollo_histogram_percentile_values": (
-        status_t,
-        [HistogramP, POINTER(c_double), c_size_t, POINTER(c_uint64)],
-    ),
-    "picollo_histogram_summary": (status_t, [HistogramP, POINTER(picollo_summary)]),
-    "picollo_histogram_mean_stdev": (
-        status_t,
-        [HistogramP, POINTER(c_double), POINTER(c_double)],
-    ),
-    "picollo_histogram_bucket": (status_t, [HistogramP, c_size_t, POINTER(picollo_bucket)]),
-    "picollo_histogram_next_bucket": (
-        status_t,
-        [HistogramP, c_size_p, POINTER(picollo_bucket)],
-    ),
-    "picollo_histogram_next_buckets": (
-        status_t,
-        [HistogramP, c_size_p, POINTER(picollo_bucket), c_size_t, c_size_p],
-    ),
-    "picollo_snapshot_new": (status_t, [HistogramP, POINTER(SnapshotP)]),
-    "picollo_snapshot_update": (status_t, [SnapshotP, HistogramP, c_uint32]),
-    "picollo_snapshot_summary": (status_t, [SnapshotP, POINTER(picollo_summary)]),
-    "picollo_snapshot_percentiles": (
-        status_t,
-        [SnapshotP, POINTER(c_double), c_size_t, POINTER(picollo_percentile)],
-    ),
-    "picollo_snapshot_free": (None, [SnapshotP]),
-    "picollo_approx_counter_new": (
-        status_t,
-        [c_uint32, c_uint32, c_uint32, POINTER(ApproxCounterP)],
-    ),
-    "picollo_approx_counter_free": (None, [ApproxCounterP]),
-    "picollo_approx_counter_increment": (None, [ApproxCounterP]),
-    "picollo_approx_counter_add": (None, [ApproxCounterP, c_uint64]),
-    "picollo_approx_counter_get": (status_t, [ApproxCounterP, POINTER(c_uint64)]),
-    "picollo_approx_counter_reset": (status_t, [ApproxCounterP, POINTER(c_uint64)]),
-    "picollo_approx_counter_policy": (
-        status_t,
-        [ApproxCounterP, POINTER(c_uint32), POINTER(c_uint32), POINTER(c_uint32)],
-    ),
-    "picollo_status_str": (c_char_p, [c_uint32]),
-    "picollo_last_error_message": (c_char_p, []),
-    "picollo_summary_table": (
-        status_t,
-        [POINTER(picollo_summary), c_char_p, POINTER(c_char), c_size_t, c_size_p],
-    ),
-    "picollo_summary_diff": (
-        status_t,
-        [
-            POINTER(picollo_summary),
-            POINTER(picollo_summary),
-            c_char_p,
-            c_char_p,
-            c_char_p,
-            POINTER(c_char),
-            c_size_t,
-            c_size_p,
-        ],
-    ),
-    "picollo_summary_line": (
-        status_t,
-        [POINTER(picollo_summary), c_char_p, POINTER(c_char), c_size_t, c_size_p],
-    ),
-    "picollo_summary_json": (
-        status_t,
-        [POINTER(picollo_summary), POINTER(c_char), c_size_t, c_size_p],
-    ),
-    "picollo_percentile_format": (
-        status_t,
-        [POINTER(picollo_percentile), POINTER(c_char), c_size_t, c_size_p],
-    ),
-    "picollo_histogram_table": (
-        status_t,
-        [HistogramP, c_char_p, POINTER(c_char), c_size_t, c_size_p],
-    ),
-}
-
-for _name, (_restype, _argtypes) in _SIGNATURES.items():
-    try:
-        _fn = getattr(lib, _name)
-    except AttributeError:
-        lib.picollo_abi_version.restype = c_uint32
-        _v = lib.picollo_abi_version()
-        raise ImportError(
-            f"libpicollo (ABI {_v >> 16}.{_v & 0xFFFF}) lacks {_name}: this binding needs ABI "
-            f"{ABI_VERSION_MAJOR}.{ABI_VERSION_MINOR} or later"
-        ) from None
-    _fn.restype = _restype
-    _fn.argtypes = _argtypes
-
-_abi = lib.picollo_abi_version()
-if _abi >> 16 != ABI_VERSION_MAJOR:
+_version = lib.picollo_abi_version()
+if _version >> 16 != ABI_VERSION_MAJOR:
     raise ImportError(
-        f"libpicollo ABI {_abi >> 16}.{_abi & 0xFFFF} is incompatible with this binding "
+        f"libpicollo ABI {_version >> 16}.{_version & 0xFFFF} is incompatible with this binding "
         f"(ABI {ABI_VERSION_MAJOR}.x)"
     )
 _default = lib.picollo_histogram_config_default()
