@@ -48,6 +48,7 @@ pub mod percentile;
 #[cfg(all(feature = "perf", target_os = "linux"))]
 pub mod perf;
 mod report;
+mod sink;
 pub mod snapshot;
 pub mod summary;
 #[cfg(all(feature = "std", target_os = "linux"))]
@@ -61,6 +62,7 @@ pub use iter::{BucketCount, StepCount};
 pub use layout::{Bucket, Layout};
 pub use numfmt::{Grouped, GroupedF64};
 pub use percentile::{Percentile, QueryError};
+pub use sink::Sink;
 pub use snapshot::Snapshot;
 pub use summary::{Summary, STANDARD_RANKS};
 pub use view::View;
