@@ -31,19 +31,18 @@ mod group;
 mod page;
 mod session;
 mod sys;
+mod system;
 mod values;
 
 pub use builder::SessionBuilder;
 pub use counter::SessionCounter;
 pub use derived::Derived;
-pub use discovery::{
-    discover, is_counter_supported, number_of_counters, paranoid_meaning, perf_event_paranoid,
-    rdpmc_setting, CpuVendor, PmuInfo, SysfsPmu,
-};
+pub use discovery::{discover, is_counter_supported, number_of_counters, CpuVendor, PmuInfo};
 pub use error::{PerfError, PerfErrorKind};
 pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
     FIXED_EVENTS,
 };
 pub use session::{CounterHistogram, CounterSink, RecordKind, Session};
+pub use system::{paranoid_meaning, perf_event_paranoid, rdpmc_setting, SysfsPmu};
 pub use values::{scale, Delta, ReadPath, Reading};
