@@ -1,11 +1,11 @@
-//! The session builder: what to count, for whom, and how.
+//! The session builder: what to count, for whom, and how. A plain description: opening it
+//! is the session's business (`SessionBuilder::open` lives with the session's construction).
 
 use std::format;
 use std::vec::Vec;
 
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
-use super::session::{CounterSink, Session};
 
 /// Options and counters of a session, then [`SessionBuilder::open`].
 ///
@@ -23,7 +23,8 @@ pub struct SessionBuilder {
     pub(crate) calibrate: bool,
     pub(crate) rdpmc: bool,
     pub(crate) events: Vec<Event>,
-    pub(crate) duplicate: Option<Event>,
+    /// The first counter `with_counter` could not add, reported by `open`.
+    pub(crate) refused: Option<PerfError>,
 }
 
 impl Default for SessionBuilder {
@@ -45,7 +46,7 @@ impl SessionBuilder {
             calibrate: true,
             rdpmc: true,
             events: Vec::new(),
-            duplicate: None,
+            refused: None,
         }
     }
 
@@ -95,9 +96,8 @@ impl SessionBuilder {
 
     /// Add a counter; a duplicate is remembered and reported by [`SessionBuilder::open`].
     pub fn with_counter(mut self, event: impl Into<Event>) -> Self {
-        let event = event.into();
-        if self.add_counter(event).is_err() && self.duplicate.is_none() {
-            self.duplicate = Some(event);
+        if let Err(e) = self.add_counter(event) {
+            self.refused.get_or_insert(e);
         }
         self
     }
@@ -130,7 +130,7 @@ impl SessionBuilder {
         self
     }
 
-    /// Add a counter, or say that it is already there.
+    /// Add a counter, or say that it is already there. Nothing is opened yet.
     pub fn add_counter(&mut self, event: impl Into<Event>) -> Result<(), PerfError> {
         let event = event.into();
         if self.events.contains(&event) {
@@ -145,27 +145,10 @@ impl SessionBuilder {
         &self.events
     }
 
-    /// Open every counter as one group. Fails with the first counter that cannot be
-    /// opened, named in the error, or with a duplicate or an empty list.
-    pub fn open(&self) -> Result<Session, PerfError> {
-        self.check()?;
-        Session::open(self)
-    }
-
-    /// Open the group with each counter recording into what `make_sink` builds for it:
-    /// any [`CounterSink`], e.g. a concurrent histogram, or a histogram of another precision
-    /// per event. `make_sink` runs once per counter, in order, before the counter opens.
-    pub fn open_with<H: CounterSink>(
-        &self,
-        make_sink: impl FnMut(Event) -> Result<H, PerfError>,
-    ) -> Result<Session<H>, PerfError> {
-        self.check()?;
-        Session::open_with(self, make_sink)
-    }
-
-    fn check(&self) -> Result<(), PerfError> {
-        if let Some(e) = self.duplicate {
-            return Err(duplicate(e));
+    /// Why this description cannot be opened: a refused counter, or no counter at all.
+    pub(crate) fn check(&self) -> Result<(), PerfError> {
+        if let Some(e) = &self.refused {
+            return Err(e.clone());
         }
         if self.events.is_empty() {
             return Err(PerfError::new(
