@@ -2,16 +2,18 @@
 //! is the session's business (`SessionBuilder::open` lives with the session's construction).
 
 use std::format;
-use std::vec::Vec;
 
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
+use super::group::MAX_GROUP_COUNTERS;
 
 /// Options and counters of a session, then [`SessionBuilder::open`].
 ///
 /// Defaults: this thread (`pid = 0`) on any CPU (`cpu = -1`), not pinned, user space only
 /// (`exclude_kernel` and `exclude_hv`), enabled at open, histograms at 0.1 % relative
 /// error, read overhead calibrated at open, rdpmc fast path where the page allows it.
+///
+/// A session is one perf group of at most [`MAX_GROUP_COUNTERS`] counters.
 #[derive(Clone, Debug)]
 pub struct SessionBuilder {
     pub(crate) pid: i32,
@@ -22,7 +24,7 @@ pub struct SessionBuilder {
     pub(crate) relative_error: f64,
     pub(crate) calibrate: bool,
     pub(crate) rdpmc: bool,
-    pub(crate) events: Vec<Event>,
+    pub(crate) events: heapless::Vec<Event, MAX_GROUP_COUNTERS>,
     /// The first counter `with_counter` could not add, reported by `open`.
     pub(crate) refused: Option<PerfError>,
 }
@@ -45,7 +47,7 @@ impl SessionBuilder {
             relative_error: 0.001,
             calibrate: true,
             rdpmc: true,
-            events: Vec::new(),
+            events: heapless::Vec::new(),
             refused: None,
         }
     }
@@ -94,7 +96,8 @@ impl SessionBuilder {
         self
     }
 
-    /// Add a counter; a duplicate is remembered and reported by [`SessionBuilder::open`].
+    /// Add a counter; a duplicate, or a counter past [`MAX_GROUP_COUNTERS`], is remembered
+    /// and reported by [`SessionBuilder::open`].
     pub fn with_counter(mut self, event: impl Into<Event>) -> Self {
         if let Err(e) = self.add_counter(event) {
             self.refused.get_or_insert(e);
@@ -130,14 +133,16 @@ impl SessionBuilder {
         self
     }
 
-    /// Add a counter, or say that it is already there. Nothing is opened yet.
+    /// Add a counter, or say that it is already there or that the group is full
+    /// ([`MAX_GROUP_COUNTERS`]; kind `InvalidArgument`). Nothing is opened yet.
     pub fn add_counter(&mut self, event: impl Into<Event>) -> Result<(), PerfError> {
         let event = event.into();
         if self.events.contains(&event) {
             return Err(duplicate(event));
         }
-        self.events.push(event);
-        Ok(())
+        self.events
+            .push(event)
+            .map_err(|_| PerfError::group_full(event))
     }
 
     /// The counters so far, in the order they will be opened (the first leads the group).

@@ -5,6 +5,7 @@ use std::format;
 use std::string::String;
 
 use super::event::Event;
+use super::group::MAX_GROUP_COUNTERS;
 use super::sys::{errno_name, PerfEventAttr};
 use super::system::{paranoid_meaning, perf_event_paranoid};
 
@@ -65,6 +66,19 @@ impl PerfError {
     pub(crate) fn open_failed(event: Event, errno: i32, expected_size: u32) -> Self {
         let (kind, why) = explain_open_errno(event, errno, expected_size);
         PerfError::new(kind, errno, Some(event), format!("{event}: {why}"))
+    }
+
+    /// Adding `event` would take the group past [`MAX_GROUP_COUNTERS`].
+    pub(crate) fn group_full(event: Event) -> Self {
+        PerfError::new(
+            PerfErrorKind::InvalidArgument,
+            0,
+            Some(event),
+            format!(
+                "{event}: a perf group holds at most {MAX_GROUP_COUNTERS} counters; open \
+                 the others in a second session"
+            ),
+        )
     }
 
     /// An error of a session operation (`read`, ioctl) with an errno.

@@ -47,6 +47,7 @@ pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
     FIXED_EVENTS,
 };
+pub use group::MAX_GROUP_COUNTERS;
 pub use session::{RecordKind, Session};
 pub use system::{paranoid_meaning, perf_event_paranoid, rdpmc_setting, SysfsPmu};
 pub use values::{scale, Delta, ReadPath, Reading};

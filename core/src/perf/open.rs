@@ -17,7 +17,7 @@ use super::sys::{self, EventFd, MmapPage, PerfEventAttr};
 impl SessionBuilder {
     /// Open every counter as one group, each recording into a [`super::CounterHistogram`]
     /// at the builder's relative error. Fails with the first counter that cannot be
-    /// opened, named in the error, or with a duplicate or an
+    /// opened, named in the error, or with a refused counter (duplicate, group full) or an
     /// empty list.
     pub fn open(&self) -> Result<Session, PerfError> {
         let config = Config::new().with_relative_error(self.relative_error);

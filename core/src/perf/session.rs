@@ -11,7 +11,7 @@ use super::counter::{CounterHistogram, SessionCounter};
 use super::derived::Derived;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
-use super::group::{group_read_words, parse_group_read};
+use super::group::{GroupBuffer, MAX_GROUP_COUNTERS};
 use super::values::{Delta, ReadPath, Reading};
 
 /// Which value [`Session::record_kind`] puts into the histograms.
@@ -45,15 +45,16 @@ pub enum RecordKind {
 /// owns one reference count) or a `&ConcurrentHistogram<_>` (the session then borrows it
 /// and cannot outlive it). Both are [`Sink`]s.
 ///
+/// Reads allocate nothing: the group's read buffer has a fixed size
+/// ([`MAX_GROUP_COUNTERS`]) and lives inside the session.
+///
 /// [`SessionBuilder::open_with`]: super::SessionBuilder::open_with
 /// [`SessionBuilder::open_with_sinks`]: super::SessionBuilder::open_with_sinks
 /// [`SessionBuilder`]: super::SessionBuilder
 pub struct Session<H = CounterHistogram> {
     counters: Vec<SessionCounter<H>>,
-    ids: Vec<u64>,
-    words: Vec<u64>,
-    values: Vec<u64>,
-    scratch: Vec<Reading>,
+    group: GroupBuffer,
+    scratch: heapless::Vec<Reading, MAX_GROUP_COUNTERS>,
     fast_path: bool,
     last_path: ReadPath,
     enabled: bool,
@@ -78,14 +79,18 @@ impl<H: Sink> Session<H> {
         enabled: bool,
         calibrate: bool,
     ) -> Result<Session<H>, PerfError> {
-        let n = counters.len();
+        // The builder holds at most MAX_GROUP_COUNTERS: the error cannot be reached from it.
+        let too_many = || PerfError::group_full(counters[counters.len() - 1].event);
+        let group = GroupBuffer::new(counters.iter().map(|c| c.id)).ok_or_else(too_many)?;
+        let mut scratch = heapless::Vec::new();
+        scratch
+            .resize(counters.len(), Reading::default())
+            .map_err(|()| too_many())?;
         let mut session = Session {
-            ids: counters.iter().map(|c| c.id).collect(),
             fast_path: counters.iter().all(|c| c.page.is_some()),
             counters,
-            words: vec![0; group_read_words(n)],
-            values: vec![0; n],
-            scratch: vec![Reading::default(); n],
+            group,
+            scratch,
             last_path: ReadPath::None,
             enabled,
         };
@@ -134,9 +139,9 @@ impl<H: Sink> Session<H> {
 
     fn read_group(&mut self) -> Result<(), PerfError> {
         let leader = &self.counters[0].fd;
-        let mut bytes = leader.read_into(&mut self.words);
+        let mut bytes = leader.read_into(self.group.words_mut());
         if bytes == Err(libc::EINTR) {
-            bytes = leader.read_into(&mut self.words);
+            bytes = leader.read_into(self.group.words_mut());
         }
         let bytes = bytes.map_err(|e| PerfError::os("read of the counter group", e))?;
         if bytes == 0 {
@@ -153,8 +158,7 @@ impl<H: Sink> Session<H> {
                 ),
             ));
         }
-        let words = &self.words[..(bytes / 8).min(self.words.len())];
-        let times = parse_group_read(words, &self.ids, &mut self.values).map_err(|e| {
+        let times = self.group.parse(bytes / 8).map_err(|e| {
             PerfError::new(
                 PerfErrorKind::BadRead,
                 0,
@@ -162,7 +166,7 @@ impl<H: Sink> Session<H> {
                 format!("malformed group read ({bytes} bytes): {e:?}"),
             )
         })?;
-        for (out, &v) in self.scratch.iter_mut().zip(&self.values) {
+        for (out, &v) in self.scratch.iter_mut().zip(self.group.values()) {
             *out = Reading::new(v, times.enabled, times.running);
         }
         Ok(())
