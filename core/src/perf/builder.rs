@@ -72,7 +72,8 @@ impl SessionBuilder {
         self
     }
 
-    /// Start counting at open (default) or only after [`Session::enable`].
+    /// Start counting at open (default) or only after
+    /// [`Session::enable`](super::Session::enable).
     pub fn with_enabled(mut self, enabled: bool) -> Self {
         self.enabled = enabled;
         self

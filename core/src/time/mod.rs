@@ -12,7 +12,7 @@ mod clock;
 mod cpu;
 mod scope;
 
-/// What a scope records into: the crate's [`Sink`](crate::Sink), under the name it had here.
+/// What a scope records into: the crate's [`Sink`], under the name it had here.
 pub use crate::Sink;
 pub use clock::{
     convert_ticks, monotonic_nanos, tick_frequency, tick_source, ticks, ticks_and_cpu, ticks_begin,
