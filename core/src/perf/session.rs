@@ -45,8 +45,8 @@ pub enum RecordKind {
 /// owns one reference count) or a `&ConcurrentHistogram<_>` (the session then borrows it
 /// and cannot outlive it). Both are [`Sink`]s.
 ///
-/// Reads allocate nothing: the group's read buffer has a fixed size
-/// ([`MAX_GROUP_COUNTERS`]) and lives inside the session.
+/// A read allocates nothing (only an error builds its message): the group's read buffer has
+/// a fixed size ([`MAX_GROUP_COUNTERS`]) and lives inside the session.
 ///
 /// [`SessionBuilder::open_with`]: super::SessionBuilder::open_with
 /// [`SessionBuilder::open_with_sinks`]: super::SessionBuilder::open_with_sinks
