@@ -93,69 +93,49 @@ fn cell((ns, ticks): (f64, f64)) -> String {
     format!("{ns:>7.1} ns ({ticks:>6.0} ticks)")
 }
 
-fn main() {
-    if let Ok(cpu) = current_cpu() {
-        let _ = pin_current_thread(cpu); // fewer migrations, steadier figures
-    }
-    let iterations = 20_000;
-    println!("perf_event read cost, best of {ROUNDS} rounds of {iterations} reads");
-    println!(
-        "syscall and perf-event2 columns: software counters {:?} (first n)",
-        &SOFTWARE
-    );
-    let hw = session([Event::Hardware(HARDWARE[0])]);
-    let rdpmc_reason = match &hw {
+/// Why the rdpmc column is empty, if it is.
+fn rdpmc_unavailable() -> Option<String> {
+    match session([Event::Hardware(HARDWARE[0])]) {
         Ok(s) if s.rdpmc_possible() => None,
         Ok(_) => Some("the counter page could not be mapped".to_string()),
-        Err(e) => Some(e.clone()),
-    };
-    drop(hw);
-    if let Some(why) = &rdpmc_reason {
-        println!("rdpmc column: n/a: {why}");
-    } else {
-        println!("rdpmc column: hardware counters {:?} (first n)", &HARDWARE);
+        Err(e) => Some(e),
     }
-    println!();
-    println!(
-        "| counters | picollo read(2)           | picollo rdpmc             | perf-event2 read          | picollo / perf-event2 |"
-    );
-    println!("| -------: | :------------------------ | :------------------------ | :------------------------ | --------------------: |");
-    let mut summary = (0.0, None, 0.0);
-    for n in [1usize, 3, 6] {
-        let mut ours = session(SOFTWARE[..n].iter().map(|&e| Event::Software(e)))
-            .expect("software counters open on Linux");
-        let syscall = measure(iterations, || {
-            black_box(ours.read(true).ok());
-        });
-        let rdpmc = match rdpmc_reason {
-            Some(_) => None,
-            None => session(HARDWARE[..n].iter().map(|&e| Event::Hardware(e)))
-                .ok()
-                .and_then(|mut s| {
-                    let path = s.read(false).ok()?;
-                    (path == ReadPath::Rdpmc).then(|| {
-                        measure(iterations * 5, || {
-                            black_box(s.read(false).ok());
-                        })
-                    })
-                }),
-        };
-        let (mut group, _members) = peer_group(n).expect("perf-event2 software group");
-        let peer = measure(iterations, || {
-            black_box(group.read().ok());
-        });
-        println!(
-            "| {n:>8} | {} | {:<25} | {} | {:>21.2} |",
-            cell(syscall),
-            rdpmc.map_or_else(|| "n/a".to_string(), cell),
-            cell(peer),
-            syscall.0 / peer.0
-        );
-        if n == 3 {
-            summary = (syscall.0, rdpmc.map(|r| r.0), peer.0);
-        }
-    }
+}
 
+/// One table row for `n` counters: (read(2), rdpmc, perf-event2) costs in ns.
+fn row(n: usize, iterations: u64, rdpmc: bool) -> (f64, Option<f64>, f64) {
+    let mut ours = session(SOFTWARE[..n].iter().map(|&e| Event::Software(e)))
+        .expect("software counters open on Linux");
+    let syscall = measure(iterations, || {
+        black_box(ours.read(true).ok());
+    });
+    let rdpmc = rdpmc
+        .then(|| session(HARDWARE[..n].iter().map(|&e| Event::Hardware(e))).ok())
+        .flatten()
+        .and_then(|mut s| {
+            let path = s.read(false).ok()?;
+            (path == ReadPath::Rdpmc).then(|| {
+                measure(iterations * 5, || {
+                    black_box(s.read(false).ok());
+                })
+            })
+        });
+    let (mut group, _members) = peer_group(n).expect("perf-event2 software group");
+    let peer = measure(iterations, || {
+        black_box(group.read().ok());
+    });
+    println!(
+        "| {n:>8} | {} | {:<25} | {} | {:>21.2} |",
+        cell(syscall),
+        rdpmc.map_or_else(|| "n/a".to_string(), cell),
+        cell(peer),
+        syscall.0 / peer.0
+    );
+    (syscall.0, rdpmc.map(|r| r.0), peer.0)
+}
+
+/// The cost of a nano scope and a tick scope (begin + end + record).
+fn scopes(iterations: u64) -> (f64, f64) {
     let mut h: Histogram<u64, Vec<u64>> = Config::new().build().expect("default config");
     let scope = measure(iterations * 50, || {
         let _s = black_box(h.nano_scope());
@@ -169,6 +149,38 @@ fn main() {
         cell(scope),
         cell(tick_scope)
     );
+    (scope.0, tick_scope.0)
+}
+
+fn main() {
+    if let Ok(cpu) = current_cpu() {
+        let _ = pin_current_thread(cpu); // fewer migrations, steadier figures
+    }
+    let iterations = 20_000;
+    println!("perf_event read cost, best of {ROUNDS} rounds of {iterations} reads");
+    println!(
+        "syscall and perf-event2 columns: software counters {:?} (first n)",
+        &SOFTWARE
+    );
+    let rdpmc_reason = rdpmc_unavailable();
+    if let Some(why) = &rdpmc_reason {
+        println!("rdpmc column: n/a: {why}");
+    } else {
+        println!("rdpmc column: hardware counters {:?} (first n)", &HARDWARE);
+    }
+    println!();
+    println!(
+        "| counters | picollo read(2)           | picollo rdpmc             | perf-event2 read          | picollo / perf-event2 |"
+    );
+    println!("| -------: | :------------------------ | :------------------------ | :------------------------ | --------------------: |");
+    let mut summary = (0.0, None, 0.0);
+    for n in [1usize, 3, 6] {
+        let r = row(n, iterations, rdpmc_reason.is_none());
+        if n == 3 {
+            summary = r;
+        }
+    }
+    let (scope, _) = scopes(iterations);
     if let Some(r) = summary.1 {
         println!(
             "rdpmc is {:.1}x cheaper than read(2) (3 counters)",
@@ -182,6 +194,6 @@ fn main() {
             .1
             .map_or_else(|| "n/a".to_string(), |r| format!("{r:.0}")),
         summary.2,
-        scope.0
+        scope
     );
 }

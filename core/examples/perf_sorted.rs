@@ -4,7 +4,9 @@
 //!
 //! `cargo run --release -p picollo --features perf --example perf_sorted [iterations]`
 
-use picollo::perf::{discover, Event, HardwareEvent, PerfError, SessionBuilder, SoftwareEvent};
+use picollo::perf::{
+    discover, Event, HardwareEvent, PerfError, Session, SessionBuilder, SoftwareEvent,
+};
 use picollo::Summary;
 
 /// xorshift64*: enough randomness for branch prediction to fail half the time.
@@ -32,6 +34,41 @@ fn branchy(values: &[u8], mut acc: f64) -> f64 {
     acc
 }
 
+/// Cycles and branch misses, or task-clock where the machine has no hardware counters.
+fn open_session() -> Result<Session, PerfError> {
+    let hardware: [Event; 2] = [
+        HardwareEvent::CpuCycles.into(),
+        HardwareEvent::BranchMisses.into(),
+    ];
+    let mut b = SessionBuilder::new().with_kernel(false).with_enabled(true);
+    for e in hardware {
+        b = b.with_counter(e);
+    }
+    match b.open() {
+        Ok(s) => Ok(s),
+        Err(e) if e.is_unavailable() => {
+            println!("Hardware counters unavailable: {e}");
+            println!("Showing Software:TaskClock (nanoseconds on CPU) instead.\n");
+            SessionBuilder::new()
+                .with_software(SoftwareEvent::TaskClock)
+                .open()
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `iterations` measured passes over `values`, recorded into the session's histograms.
+fn measure(session: &mut Session, values: &[u8], iterations: usize) -> Result<f64, PerfError> {
+    let mut acc = 0.0;
+    for _ in 0..iterations {
+        session.read(true)?;
+        acc = branchy(values, acc);
+        session.read(true)?;
+        session.record();
+    }
+    Ok(acc)
+}
+
 fn main() -> Result<(), PerfError> {
     let iterations: usize = std::env::args()
         .nth(1)
@@ -42,48 +79,18 @@ fn main() -> Result<(), PerfError> {
         Some((f, p)) => println!("CPU PMU: fixedCounters={f}, programmableCounters={p}"),
         None => println!("CPU PMU: unavailable: {}", info.describe()),
     }
-
-    let hardware: [Event; 2] = [
-        HardwareEvent::CpuCycles.into(),
-        HardwareEvent::BranchMisses.into(),
-    ];
-    let mut b = SessionBuilder::new().with_kernel(false).with_enabled(true);
-    for e in hardware {
-        b = b.with_counter(e);
-    }
-    let mut session = match b.open() {
-        Ok(s) => s,
-        Err(e) if e.is_unavailable() => {
-            println!("Hardware counters unavailable: {e}");
-            println!("Showing Software:TaskClock (nanoseconds on CPU) instead.\n");
-            SessionBuilder::new()
-                .with_software(SoftwareEvent::TaskClock)
-                .open()?
-        }
-        Err(e) => return Err(e),
-    };
+    let mut session = open_session()?;
 
     let mut values = random_bytes(1_000_000, 0x9e37_79b9_7f4a_7c15);
-    let mut unsorted: Vec<Summary> = Vec::new();
-    let mut acc = 0.0;
-    for round in 0..2 {
-        for _ in 0..iterations {
-            session.read(true)?;
-            acc = branchy(&values, acc);
-            session.read(true)?;
-            session.record();
-        }
-        if round == 0 {
-            unsorted = session
-                .counters()
-                .iter()
-                .map(|c| c.histogram().view().summary())
-                .collect();
-            session.reset()?;
-            values.sort_unstable();
-            acc = 0.0;
-        }
-    }
+    assert!(measure(&mut session, &values, iterations)? >= 0.0);
+    let unsorted: Vec<Summary> = session
+        .counters()
+        .iter()
+        .map(|c| c.histogram().view().summary())
+        .collect();
+    session.reset()?;
+    values.sort_unstable();
+    let acc = measure(&mut session, &values, iterations)?;
     assert!(acc >= 0.0, "keep the work observable");
 
     for (c, before) in session.counters().iter().zip(&unsorted) {

@@ -50,6 +50,7 @@ pub mod percentile;
 pub mod perf;
 mod report;
 pub mod shape;
+mod sink;
 pub mod snapshot;
 pub mod summary;
 #[cfg(all(feature = "std", target_os = "linux"))]
@@ -64,6 +65,7 @@ pub use layout::{Bucket, Layout};
 pub use numfmt::{Grouped, GroupedF64};
 pub use percentile::{Percentile, QueryError};
 pub use shape::Shape;
+pub use sink::Sink;
 pub use snapshot::Snapshot;
 pub use summary::{Summary, STANDARD_RANKS};
 pub use view::View;

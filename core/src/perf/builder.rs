@@ -1,17 +1,19 @@
-//! The session builder: what to count, for whom, and how.
+//! The session builder: what to count, for whom, and how. A plain description: opening it
+//! is the session's business (`SessionBuilder::open` lives with the session's construction).
 
 use std::format;
-use std::vec::Vec;
 
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
-use super::session::{CounterSink, Session};
+use super::group::MAX_GROUP_COUNTERS;
 
 /// Options and counters of a session, then [`SessionBuilder::open`].
 ///
 /// Defaults: this thread (`pid = 0`) on any CPU (`cpu = -1`), not pinned, user space only
 /// (`exclude_kernel` and `exclude_hv`), enabled at open, histograms at 0.1 % relative
 /// error, read overhead calibrated at open, rdpmc fast path where the page allows it.
+///
+/// A session is one perf group of at most [`MAX_GROUP_COUNTERS`] counters.
 #[derive(Clone, Debug)]
 pub struct SessionBuilder {
     pub(crate) pid: i32,
@@ -22,8 +24,9 @@ pub struct SessionBuilder {
     pub(crate) relative_error: f64,
     pub(crate) calibrate: bool,
     pub(crate) rdpmc: bool,
-    pub(crate) events: Vec<Event>,
-    pub(crate) duplicate: Option<Event>,
+    pub(crate) events: heapless::Vec<Event, MAX_GROUP_COUNTERS>,
+    /// The first counter `with_counter` could not add, reported by `open`.
+    pub(crate) refused: Option<PerfError>,
 }
 
 impl Default for SessionBuilder {
@@ -44,8 +47,8 @@ impl SessionBuilder {
             relative_error: 0.001,
             calibrate: true,
             rdpmc: true,
-            events: Vec::new(),
-            duplicate: None,
+            events: heapless::Vec::new(),
+            refused: None,
         }
     }
 
@@ -69,7 +72,8 @@ impl SessionBuilder {
         self
     }
 
-    /// Start counting at open (default) or only after [`Session::enable`].
+    /// Start counting at open (default) or only after
+    /// [`Session::enable`](super::Session::enable).
     pub fn with_enabled(mut self, enabled: bool) -> Self {
         self.enabled = enabled;
         self
@@ -93,11 +97,11 @@ impl SessionBuilder {
         self
     }
 
-    /// Add a counter; a duplicate is remembered and reported by [`SessionBuilder::open`].
+    /// Add a counter; a duplicate, or a counter past [`MAX_GROUP_COUNTERS`], is remembered
+    /// and reported by [`SessionBuilder::open`].
     pub fn with_counter(mut self, event: impl Into<Event>) -> Self {
-        let event = event.into();
-        if self.add_counter(event).is_err() && self.duplicate.is_none() {
-            self.duplicate = Some(event);
+        if let Err(e) = self.add_counter(event) {
+            self.refused.get_or_insert(e);
         }
         self
     }
@@ -130,14 +134,16 @@ impl SessionBuilder {
         self
     }
 
-    /// Add a counter, or say that it is already there.
+    /// Add a counter, or say that it is already there or that the group is full
+    /// ([`MAX_GROUP_COUNTERS`]; kind `InvalidArgument`). Nothing is opened yet.
     pub fn add_counter(&mut self, event: impl Into<Event>) -> Result<(), PerfError> {
         let event = event.into();
         if self.events.contains(&event) {
             return Err(duplicate(event));
         }
-        self.events.push(event);
-        Ok(())
+        self.events
+            .push(event)
+            .map_err(|_| PerfError::group_full(event))
     }
 
     /// The counters so far, in the order they will be opened (the first leads the group).
@@ -145,27 +151,10 @@ impl SessionBuilder {
         &self.events
     }
 
-    /// Open every counter as one group. Fails with the first counter that cannot be
-    /// opened, named in the error, or with a duplicate or an empty list.
-    pub fn open(&self) -> Result<Session, PerfError> {
-        self.check()?;
-        Session::open(self)
-    }
-
-    /// Open the group with each counter recording into what `make_sink` builds for it:
-    /// any [`CounterSink`], e.g. a concurrent histogram, or a histogram of another precision
-    /// per event. `make_sink` runs once per counter, in order, before the counter opens.
-    pub fn open_with<H: CounterSink>(
-        &self,
-        make_sink: impl FnMut(Event) -> Result<H, PerfError>,
-    ) -> Result<Session<H>, PerfError> {
-        self.check()?;
-        Session::open_with(self, make_sink)
-    }
-
-    fn check(&self) -> Result<(), PerfError> {
-        if let Some(e) = self.duplicate {
-            return Err(duplicate(e));
+    /// Why this description cannot be opened: a refused counter, or no counter at all.
+    pub(crate) fn check(&self) -> Result<(), PerfError> {
+        if let Some(e) = &self.refused {
+            return Err(e.clone());
         }
         if self.events.is_empty() {
             return Err(PerfError::new(

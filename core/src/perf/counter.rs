@@ -1,14 +1,20 @@
 //! One counter of a session: its event and name, readings, delta, calibrated overhead and
 //! histogram.
 
+use std::format;
 use std::string::String;
+use std::vec::Vec;
+
+use crate::{Histogram, Sink};
 
 use super::event::Event;
-use super::session::{CounterHistogram, CounterSink};
 use super::sys::{EventFd, MmapPage};
 use super::values::{Delta, ReadPath, Reading};
 
-/// One counter of a session, recording into an `H` (a histogram by default).
+/// The histogram a session gives each counter by default (`SessionBuilder::open`).
+pub type CounterHistogram = Histogram<u64, Vec<u64>>;
+
+/// One counter of a session, recording into an `H` (a histogram by default) that it owns.
 pub struct SessionCounter<H = CounterHistogram> {
     pub(crate) event: Event,
     pub(crate) name: String,
@@ -23,7 +29,7 @@ pub struct SessionCounter<H = CounterHistogram> {
     pub(crate) histogram: H,
 }
 
-impl<H: CounterSink> core::fmt::Debug for SessionCounter<H> {
+impl<H: Sink> core::fmt::Debug for SessionCounter<H> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SessionCounter")
             .field("name", &self.name)
@@ -39,6 +45,22 @@ impl<H: CounterSink> core::fmt::Debug for SessionCounter<H> {
 }
 
 impl<H> SessionCounter<H> {
+    /// A counter just opened: no readings yet, not calibrated, recording into `sink`.
+    pub(crate) fn new(event: Event, id: u64, fd: EventFd, page: Option<MmapPage>, sink: H) -> Self {
+        SessionCounter {
+            event,
+            name: format!("{event}"),
+            id,
+            fd,
+            page,
+            current: Reading::default(),
+            previous: Reading::default(),
+            delta: Delta::default(),
+            overhead: [0; 2],
+            histogram: sink,
+        }
+    }
+
     /// The event.
     pub fn event(&self) -> Event {
         self.event
@@ -81,7 +103,7 @@ impl<H> SessionCounter<H> {
     pub fn has_page(&self) -> bool {
         self.page.is_some()
     }
-    /// Its histogram (or the sink the session was opened with).
+    /// Its histogram (or the sink the session was opened with), owned by the counter.
     pub fn histogram(&self) -> &H {
         &self.histogram
     }

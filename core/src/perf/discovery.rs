@@ -1,5 +1,5 @@
-//! What this machine can count: CPUID (through `native/`), the PMUs in sysfs, the rdpmc
-//! and perf_event_paranoid settings, and trial opens.
+//! What this machine can count: CPUID (through `native/`), the PMUs and settings the
+//! kernel shows ([`super::system`]), and trial opens.
 
 use std::format;
 use std::string::String;
@@ -9,8 +9,7 @@ use super::builder::SessionBuilder;
 use super::error::PerfError;
 use super::event::{Event, HardwareEvent};
 use super::sys::errno_name;
-
-const SYSFS_PMUS: &str = "/sys/bus/event_source/devices";
+use super::system::{perf_event_paranoid, pmu_rdpmc, sysfs_pmus, SysfsPmu};
 
 /// The CPU's vendor, from CPUID leaf 0.
 #[repr(u32)]
@@ -22,15 +21,6 @@ pub enum CpuVendor {
     Amd = 1,
     /// Anything else, or not x86-64.
     Other = 2,
-}
-
-/// A PMU listed under `/sys/bus/event_source/devices`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SysfsPmu {
-    /// Its directory name (`cpu`, `cpu_core`, `software`, `msr`, …).
-    pub name: String,
-    /// Its `type` (the `attr.type` for its raw events).
-    pub type_: u32,
 }
 
 /// What discovery found.
@@ -73,8 +63,7 @@ impl PmuInfo {
                 && matches!(self.cycles_errno, libc::EACCES | libc::EPERM))
     }
 
-    /// `(fixed, programmable)` counters when a PMU is present (the seed's
-    /// `TryGetNumberOfCounters`).
+    /// `(fixed, programmable)` counters when a PMU is present.
     pub fn number_of_counters(&self) -> Option<(u32, u32)> {
         self.present()
             .then_some((self.fixed_counters, self.programmable_counters))
@@ -138,9 +127,7 @@ pub fn discover() -> PmuInfo {
         fixed_width: cpu.fixed_width,
         programmable_counters: cpu.general,
         programmable_width: cpu.general_width,
-        rdpmc: core_pmus
-            .first()
-            .and_then(|p| read_number(&format!("{SYSFS_PMUS}/{}/rdpmc", p.name))),
+        rdpmc: core_pmus.first().and_then(|p| pmu_rdpmc(&p.name)),
         core_pmus,
         pmus,
         paranoid: perf_event_paranoid(),
@@ -171,52 +158,7 @@ pub fn is_counter_supported(event: impl Into<Event>) -> Result<(), PerfError> {
         .map(drop)
 }
 
-/// `/proc/sys/kernel/perf_event_paranoid`, when readable.
-pub fn perf_event_paranoid() -> Option<i32> {
-    std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
-
-/// What a perf_event_paranoid value allows an unprivileged user.
-pub fn paranoid_meaning(value: i32) -> &'static str {
-    match value {
-        i32::MIN..=-1 => "everything is allowed",
-        0 => "everything but raw tracepoints: CPU-wide and kernel events allowed",
-        1 => "own processes, user and kernel space; no CPU-wide events",
-        2 => "own processes in user space only (exclude_kernel); no CPU-wide or kernel events",
-        _ => "nothing: perf_event_open is forbidden to unprivileged users (distribution setting)",
-    }
-}
-
-/// `/sys/bus/event_source/devices/cpu/rdpmc` (or `cpu_core/rdpmc` on hybrid parts).
-pub fn rdpmc_setting() -> Option<u32> {
-    ["cpu", "cpu_core"]
-        .iter()
-        .find_map(|p| read_number(&format!("{SYSFS_PMUS}/{p}/rdpmc")))
-}
-
-fn read_number<T: core::str::FromStr>(path: &str) -> Option<T> {
-    std::fs::read_to_string(path).ok()?.trim().parse().ok()
-}
-
-fn sysfs_pmus() -> Vec<SysfsPmu> {
-    let Ok(dir) = std::fs::read_dir(SYSFS_PMUS) else {
-        return Vec::new();
-    };
-    let mut pmus: Vec<SysfsPmu> = dir
-        .filter_map(|entry| {
-            let name = entry.ok()?.file_name().into_string().ok()?;
-            let type_ = read_number(&format!("{SYSFS_PMUS}/{name}/type"))?;
-            Some(SysfsPmu { name, type_ })
-        })
-        .collect();
-    pmus.sort_by_key(|p| p.type_);
-    pmus
-}
-
+/// The counters CPUID describes (the physical part, whether or not a PMU is usable).
 struct CpuidCounters {
     vendor: CpuVendor,
     hypervisor: bool,
@@ -225,6 +167,19 @@ struct CpuidCounters {
     fixed_width: u32,
     general: u32,
     general_width: u32,
+}
+
+impl CpuidCounters {
+    /// Nothing known: another vendor, no perfmon, no counters.
+    const NONE: CpuidCounters = CpuidCounters {
+        vendor: CpuVendor::Other,
+        hypervisor: false,
+        version: 0,
+        fixed: 0,
+        fixed_width: 0,
+        general: 0,
+        general_width: 0,
+    };
 }
 
 #[cfg(picollo_native)]
@@ -240,72 +195,62 @@ fn cpuid_counters() -> CpuidCounters {
         b"AuthenticAMD" | b"HygonGenuine" => CpuVendor::Amd,
         _ => CpuVendor::Other,
     };
-    let hypervisor = max_leaf >= 1 && cpuid(1, 0)[2] & (1 << 31) != 0;
     let mut c = CpuidCounters {
         vendor,
-        hypervisor,
-        version: 0,
-        fixed: 0,
-        fixed_width: 0,
-        general: 0,
-        general_width: 0,
+        hypervisor: max_leaf >= 1 && cpuid(1, 0)[2] & (1 << 31) != 0,
+        ..CpuidCounters::NONE
     };
     if max_leaf >= 0xA {
-        // EAX: version [7:0], general counters [15:8], their width [23:16].
-        // EDX: fixed counters [4:0], their width [12:5] (from version 2 on).
-        let [eax, _, _, edx] = cpuid(0xA, 0);
-        c.version = eax & 0xFF;
-        if c.version > 0 {
-            c.general = (eax >> 8) & 0xFF;
-            c.general_width = (eax >> 16) & 0xFF;
-            if c.version >= 2 {
-                c.fixed = edx & 0x1F;
-                c.fixed_width = (edx >> 5) & 0xFF;
-            }
-        }
+        arch_perfmon(&mut c, cpuid(0xA, 0));
     }
     if vendor == CpuVendor::Amd {
-        // AMD has no fixed counters. PerfMonV2 (0x80000022 EAX bit 0) enumerates the core
-        // counters in EBX[3:0]; otherwise 6 with PerfCtrExtCore (0x80000001 ECX bit 23),
-        // else the legacy 4. All are 48 bits wide.
-        let max_ext = cpuid(0x8000_0000, 0)[0];
-        let ext_core = max_ext >= 0x8000_0001 && cpuid(0x8000_0001, 0)[2] & (1 << 23) != 0;
-        let v2 = max_ext >= 0x8000_0022 && cpuid(0x8000_0022, 0)[0] & 1 != 0;
-        c.general = if v2 {
-            cpuid(0x8000_0022, 0)[1] & 0xF
-        } else if ext_core {
-            6
-        } else {
-            4
-        };
-        c.general_width = 48;
+        amd_counters(&mut c);
     }
     c
 }
 
+/// Intel's architectural perfmon leaf 0xA. EAX: version [7:0], general counters [15:8],
+/// their width [23:16]. EDX: fixed counters [4:0], their width [12:5] (from version 2 on).
+#[cfg(picollo_native)]
+fn arch_perfmon(c: &mut CpuidCounters, [eax, _, _, edx]: [u32; 4]) {
+    c.version = eax & 0xFF;
+    if c.version > 0 {
+        c.general = (eax >> 8) & 0xFF;
+        c.general_width = (eax >> 16) & 0xFF;
+        if c.version >= 2 {
+            c.fixed = edx & 0x1F;
+            c.fixed_width = (edx >> 5) & 0xFF;
+        }
+    }
+}
+
+/// AMD has no fixed counters. PerfMonV2 (0x80000022 EAX bit 0) enumerates the core
+/// counters in EBX[3:0]; otherwise 6 with PerfCtrExtCore (0x80000001 ECX bit 23), else the
+/// legacy 4. All are 48 bits wide.
+#[cfg(picollo_native)]
+fn amd_counters(c: &mut CpuidCounters) {
+    use crate::native::cpuid;
+    let max_ext = cpuid(0x8000_0000, 0)[0];
+    let ext_core = max_ext >= 0x8000_0001 && cpuid(0x8000_0001, 0)[2] & (1 << 23) != 0;
+    let v2 = max_ext >= 0x8000_0022 && cpuid(0x8000_0022, 0)[0] & 1 != 0;
+    c.general = if v2 {
+        cpuid(0x8000_0022, 0)[1] & 0xF
+    } else if ext_core {
+        6
+    } else {
+        4
+    };
+    c.general_width = 48;
+}
+
 #[cfg(not(picollo_native))]
 fn cpuid_counters() -> CpuidCounters {
-    CpuidCounters {
-        vendor: CpuVendor::Other,
-        hypervisor: false,
-        version: 0,
-        fixed: 0,
-        fixed_width: 0,
-        general: 0,
-        general_width: 0,
-    }
+    CpuidCounters::NONE
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paranoid_levels_say_what_they_allow() {
-        assert!(paranoid_meaning(-1).contains("everything"));
-        assert!(paranoid_meaning(2).contains("user space only"));
-        assert!(paranoid_meaning(4).contains("forbidden"));
-    }
 
     #[test]
     fn discovery_answers_cleanly_with_or_without_a_pmu() {

@@ -4,9 +4,10 @@ use core::fmt;
 use std::format;
 use std::string::String;
 
-use super::discovery::{paranoid_meaning, perf_event_paranoid};
 use super::event::Event;
-use super::sys::errno_name;
+use super::group::MAX_GROUP_COUNTERS;
+use super::sys::{errno_name, PerfEventAttr};
+use super::system::{paranoid_meaning, perf_event_paranoid};
 
 /// What went wrong, as a plain code.
 #[repr(u32)]
@@ -63,57 +64,21 @@ impl PerfError {
 
     /// The error of a failed `perf_event_open` for `event`, explained per errno.
     pub(crate) fn open_failed(event: Event, errno: i32, expected_size: u32) -> Self {
-        let name = errno_name(errno);
-        let (kind, why) = match errno {
-            libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV => (
-                PerfErrorKind::Unsupported,
-                match event {
-                    Event::Software(_) => format!("not supported by this kernel ({name})"),
-                    _ => format!(
-                        "not supported on this machine ({name}: no hardware PMU, a VM without \
-                         a vPMU, or a CPU without this event)"
-                    ),
-                },
-            ),
-            libc::EACCES | libc::EPERM => (PerfErrorKind::Permission, permission_text(name)),
-            libc::EINVAL => (
-                PerfErrorKind::InvalidArgument,
-                format!(
-                    "the kernel rejected the attributes ({name}: an unknown config, or pinned \
-                     or exclusive on a group member)"
-                ),
-            ),
-            libc::E2BIG => (
-                PerfErrorKind::AttrSize,
-                format!(
-                    "perf_event_attr size mismatch ({name}: we pass {} bytes, the kernel \
-                     expects {expected_size})",
-                    core::mem::size_of::<super::sys::PerfEventAttr>()
-                ),
-            ),
-            libc::EMFILE | libc::ENFILE => (
-                PerfErrorKind::TooManyFiles,
-                format!(
-                    "out of file descriptors ({name}): raise `ulimit -n` or use fewer counters"
-                ),
-            ),
-            libc::EBUSY => (
-                PerfErrorKind::Busy,
-                format!("the PMU is held exclusively by another user ({name})"),
-            ),
-            libc::ESRCH => (
-                PerfErrorKind::NoSuchProcess,
-                format!("no such process or thread ({name})"),
-            ),
-            _ => (
-                PerfErrorKind::Os,
-                format!(
-                    "perf_event_open failed ({name} {errno}: {})",
-                    std::io::Error::from_raw_os_error(errno)
-                ),
-            ),
-        };
+        let (kind, why) = explain_open_errno(event, errno, expected_size);
         PerfError::new(kind, errno, Some(event), format!("{event}: {why}"))
+    }
+
+    /// Adding `event` would take the group past [`MAX_GROUP_COUNTERS`].
+    pub(crate) fn group_full(event: Event) -> Self {
+        PerfError::new(
+            PerfErrorKind::InvalidArgument,
+            0,
+            Some(event),
+            format!(
+                "{event}: a perf group holds at most {MAX_GROUP_COUNTERS} counters; open \
+                 the others in a second session"
+            ),
+        )
     }
 
     /// An error of a session operation (`read`, ioctl) with an errno.
@@ -162,6 +127,69 @@ impl PerfError {
         matches!(
             self.kind,
             PerfErrorKind::Unsupported | PerfErrorKind::Permission
+        )
+    }
+}
+
+/// The kind and the reason for a failed `perf_event_open`, per errno.
+fn explain_open_errno(event: Event, errno: i32, expected_size: u32) -> (PerfErrorKind, String) {
+    let name = errno_name(errno);
+    match errno {
+        libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV => {
+            (PerfErrorKind::Unsupported, unsupported_text(event, name))
+        }
+        libc::EACCES | libc::EPERM => (PerfErrorKind::Permission, permission_text(name)),
+        libc::EINVAL => (
+            PerfErrorKind::InvalidArgument,
+            format!(
+                "the kernel rejected the attributes ({name}: an unknown config, or pinned \
+                 or exclusive on a group member)"
+            ),
+        ),
+        libc::E2BIG => (PerfErrorKind::AttrSize, attr_size_text(name, expected_size)),
+        libc::EMFILE | libc::ENFILE => (
+            PerfErrorKind::TooManyFiles,
+            format!("out of file descriptors ({name}): raise `ulimit -n` or use fewer counters"),
+        ),
+        libc::EBUSY => (
+            PerfErrorKind::Busy,
+            format!("the PMU is held exclusively by another user ({name})"),
+        ),
+        libc::ESRCH => (
+            PerfErrorKind::NoSuchProcess,
+            format!("no such process or thread ({name})"),
+        ),
+        _ => (
+            PerfErrorKind::Os,
+            format!(
+                "perf_event_open failed ({name} {errno}: {})",
+                std::io::Error::from_raw_os_error(errno)
+            ),
+        ),
+    }
+}
+
+fn unsupported_text(event: Event, name: &str) -> String {
+    match event {
+        Event::Software(_) => format!("not supported by this kernel ({name})"),
+        _ => format!(
+            "not supported on this machine ({name}: no hardware PMU, a VM without a vPMU, or \
+             a CPU without this event)"
+        ),
+    }
+}
+
+/// E2BIG: the kernel wrote back the attr size it expects. When that is our size, the size
+/// was not the problem: the kernel also answers E2BIG when a group's read would not fit
+/// its read buffer.
+fn attr_size_text(name: &str, expected_size: u32) -> String {
+    let ours = core::mem::size_of::<PerfEventAttr>();
+    if expected_size as usize == ours {
+        format!("the kernel refused the group as too large to read at once ({name})")
+    } else {
+        format!(
+            "perf_event_attr size mismatch ({name}: we pass {ours} bytes, the kernel \
+             expects {expected_size})"
         )
     }
 }

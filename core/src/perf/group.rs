@@ -6,10 +6,71 @@
 //! ```
 //!
 //! Values are matched to our counters by the kernel's 64-bit id, not by position.
+//!
+//! A session's group holds at most [`MAX_GROUP_COUNTERS`], so its read buffer has a fixed
+//! size ([`GroupBuffer`]) and a read allocates nothing.
+
+use heapless::Vec;
+
+/// The most counters one session (one perf group) holds: 64.
+///
+/// A group is scheduled onto the PMU as a whole, and no PMU has anywhere near 64 counters
+/// (x86 parts have 4 to 8 general and 3 or 4 fixed ones), so a larger hardware group could
+/// never run; software events need no group to be counted. At 64 the read buffer is 131
+/// words (1,048 bytes) and lives inside the session. The kernel's own limit is about 1,020
+/// counters with this read format: it refuses (E2BIG) a group whose read would not fit its
+/// 16 KiB buffer.
+pub const MAX_GROUP_COUNTERS: usize = 64;
 
 /// Words a group read of `n` counters takes.
 pub(crate) const fn group_read_words(n: usize) -> usize {
     3 + 2 * n
+}
+
+/// Words of a read of the largest group.
+const MAX_GROUP_READ_WORDS: usize = group_read_words(MAX_GROUP_COUNTERS);
+
+/// What reading one group needs, sized when the group opens and never grown: the words the
+/// kernel writes, our counters' ids in opening order, and the values matched to them.
+#[derive(Debug)]
+pub(crate) struct GroupBuffer {
+    words: Vec<u64, MAX_GROUP_READ_WORDS>,
+    ids: Vec<u64, MAX_GROUP_COUNTERS>,
+    values: Vec<u64, MAX_GROUP_COUNTERS>,
+}
+
+impl GroupBuffer {
+    /// The buffer of a group whose counters have these ids, in opening order; `None` past
+    /// [`MAX_GROUP_COUNTERS`].
+    pub(crate) fn new(ids: impl IntoIterator<Item = u64>) -> Option<Self> {
+        let mut b = GroupBuffer {
+            words: Vec::new(),
+            ids: Vec::new(),
+            values: Vec::new(),
+        };
+        for id in ids {
+            b.ids.push(id).ok()?;
+        }
+        b.words.resize(group_read_words(b.ids.len()), 0).ok()?;
+        b.values.resize(b.ids.len(), 0).ok()?;
+        Some(b)
+    }
+
+    /// Where one `read(2)` of the leader writes: exactly a full group read.
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    /// Parse the first `len` words the kernel wrote into [`GroupBuffer::values`].
+    pub(crate) fn parse(&mut self, len: usize) -> Result<GroupTimes, GroupParseError> {
+        let words = &self.words[..len.min(self.words.len())];
+        parse_group_read(words, &self.ids, &mut self.values)
+    }
+
+    /// The values of the latest parse, in the order of the ids.
+    pub(crate) fn values(&self) -> &[u64] {
+        &self.values
+    }
 }
 
 /// The group's times from one read.
@@ -40,7 +101,36 @@ pub(crate) fn parse_group_read(
     ids: &[u64],
     values: &mut [u64],
 ) -> Result<GroupTimes, GroupParseError> {
-    let n = ids.len();
+    let (times, pairs) = split_header(words, ids.len())?;
+    let mut in_order = true;
+    for (k, pair) in pairs.chunks_exact(2).enumerate() {
+        let (value, id) = (pair[0], pair[1]);
+        let slot = if ids.get(k) == Some(&id) {
+            k
+        } else {
+            in_order = false;
+            ids.iter()
+                .position(|&i| i == id)
+                .ok_or(GroupParseError::UnknownId(id))?
+        };
+        if let Some(v) = values.get_mut(slot) {
+            *v = value;
+        }
+    }
+    // Every entry matched one of our (distinct) ids. In order, each id was used once; out of
+    // order, nr == n entries cover all ids unless one appeared twice.
+    if in_order || !has_duplicate_ids(pairs) {
+        Ok(times)
+    } else {
+        let present = |id: u64| pairs.chunks_exact(2).any(|p| p[1] == id);
+        let missing = ids.iter().copied().find(|&id| !present(id)).unwrap_or(0);
+        Err(GroupParseError::MissingId(missing))
+    }
+}
+
+/// The times of a read of `n` counters and its `{value, id}` pairs, once the header says
+/// `nr == n` and the words hold all of them.
+fn split_header(words: &[u64], n: usize) -> Result<(GroupTimes, &[u64]), GroupParseError> {
     if words.len() < 3 {
         return Err(GroupParseError::Short {
             words: words.len(),
@@ -62,44 +152,17 @@ pub(crate) fn parse_group_read(
         enabled: words[1],
         running: words[2],
     };
-    let mut in_order = true;
-    for (k, pair) in words[3..needed].chunks_exact(2).enumerate() {
-        let (value, id) = (pair[0], pair[1]);
-        let slot = if ids.get(k) == Some(&id) {
-            k
-        } else {
-            in_order = false;
-            ids.iter()
-                .position(|&i| i == id)
-                .ok_or(GroupParseError::UnknownId(id))?
-        };
-        if let Some(v) = values.get_mut(slot) {
-            *v = value;
-        }
-    }
-    // Every entry matched one of our (distinct) ids. In order, each id was used once; out of
-    // order, nr == n entries cover all ids unless one appeared twice.
-    if in_order || !has_duplicate_ids(&words[3..needed]) {
-        Ok(times)
-    } else {
-        let present = |id: u64| words[3..needed].chunks_exact(2).any(|p| p[1] == id);
-        let missing = ids.iter().copied().find(|&id| !present(id)).unwrap_or(0);
-        Err(GroupParseError::MissingId(missing))
-    }
+    Ok((times, &words[3..needed]))
 }
 
+/// Whether an id appears twice among the `{value, id}` pairs. Only reached for reads out
+/// of opening order (the kernel keeps that order); quadratic, which a session's group of at
+/// most [`MAX_GROUP_COUNTERS`] keeps to 2,016 comparisons, and allocation-free.
 fn has_duplicate_ids(pairs: &[u64]) -> bool {
     let ids = || pairs.chunks_exact(2).map(|p| p[1]);
-    // Only reached for out-of-order reads: quadratic for small groups, a sort beyond.
-    if pairs.len() / 2 <= 16 {
-        ids()
-            .enumerate()
-            .any(|(k, a)| ids().skip(k + 1).any(|b| b == a))
-    } else {
-        let mut sorted: std::vec::Vec<u64> = ids().collect();
-        sorted.sort_unstable();
-        sorted.windows(2).any(|w| w[0] == w[1])
-    }
+    ids()
+        .enumerate()
+        .any(|(k, a)| ids().skip(k + 1).any(|b| b == a))
 }
 
 #[cfg(test)]
@@ -155,7 +218,48 @@ mod tests {
     }
 
     #[test]
-    fn large_groups_have_no_cap() {
+    fn the_fixed_buffer_parses_a_full_group_in_any_order() {
+        let ids: Vec<u64> = (0..MAX_GROUP_COUNTERS as u64)
+            .map(|k| 0x7000_0000_0000 + k * 104_729)
+            .collect();
+        let mut group = GroupBuffer::new(ids.iter().copied()).unwrap();
+        assert_eq!(group.words_mut().len(), MAX_GROUP_READ_WORDS);
+        for seed in [0, 0x9e37_79b9] {
+            let mut entries: Vec<(u64, u64)> = ids.iter().map(|&id| (id / 3, id)).collect();
+            if seed != 0 {
+                shuffle(&mut entries, seed);
+            }
+            let words = buffer(&entries, 2_000, 1_000);
+            group.words_mut().copy_from_slice(&words);
+            let times = group.parse(words.len()).unwrap();
+            assert_eq!((times.enabled, times.running), (2_000, 1_000));
+            for (id, v) in ids.iter().zip(group.values()) {
+                assert_eq!(*v, id / 3, "id {id:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_buffer_past_the_cap_and_short_reads_are_errors() {
+        let ids: Vec<u64> = (1..=MAX_GROUP_COUNTERS as u64 + 1).collect();
+        assert!(GroupBuffer::new(ids.iter().copied()).is_none());
+        let mut group = GroupBuffer::new([1, 2]).unwrap();
+        group
+            .words_mut()
+            .copy_from_slice(&buffer(&[(5, 1), (6, 2)], 1, 1));
+        assert_eq!(
+            group.parse(6),
+            Err(GroupParseError::Short {
+                words: 6,
+                needed: 7
+            })
+        );
+        assert!(group.parse(7).is_ok());
+        assert_eq!(group.values(), &[5, 6]);
+    }
+
+    #[test]
+    fn the_parser_itself_has_no_cap() {
         let n = 300;
         let ids: Vec<u64> = (1..=n as u64).rev().collect();
         let entries: Vec<(u64, u64)> = (1..=n as u64).map(|id| (id * 10, id)).collect();

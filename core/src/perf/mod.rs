@@ -27,23 +27,27 @@ mod discovery;
 mod error;
 mod event;
 mod group;
+mod open;
 #[cfg(picollo_native)]
 mod page;
 mod session;
 mod sys;
+mod system;
 mod values;
 
+/// What a session records into: the crate's [`Sink`](crate::Sink), under the name it had
+/// here.
+pub use crate::Sink as CounterSink;
 pub use builder::SessionBuilder;
-pub use counter::SessionCounter;
+pub use counter::{CounterHistogram, SessionCounter};
 pub use derived::Derived;
-pub use discovery::{
-    discover, is_counter_supported, number_of_counters, paranoid_meaning, perf_event_paranoid,
-    rdpmc_setting, CpuVendor, PmuInfo, SysfsPmu,
-};
+pub use discovery::{discover, is_counter_supported, number_of_counters, CpuVendor, PmuInfo};
 pub use error::{PerfError, PerfErrorKind};
 pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
     FIXED_EVENTS,
 };
-pub use session::{CounterHistogram, CounterSink, RecordKind, Session};
+pub use group::MAX_GROUP_COUNTERS;
+pub use session::{RecordKind, Session};
+pub use system::{paranoid_meaning, perf_event_paranoid, rdpmc_setting, SysfsPmu};
 pub use values::{scale, Delta, ReadPath, Reading};

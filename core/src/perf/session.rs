@@ -5,81 +5,14 @@ use std::format;
 use std::vec;
 use std::vec::Vec;
 
-#[cfg(any(
-    feature = "critical-section",
-    loom,
-    all(target_has_atomic = "32", target_has_atomic = "64")
-))]
-use crate::concurrent::Source;
+use crate::Sink;
 
-use crate::{Config, Histogram};
-
-use super::builder::SessionBuilder;
-use super::counter::SessionCounter;
+use super::counter::{CounterHistogram, SessionCounter};
 use super::derived::Derived;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
-use super::group::{group_read_words, parse_group_read};
-use super::sys::{self, MmapPage, PerfEventAttr};
+use super::group::{GroupBuffer, MAX_GROUP_COUNTERS};
 use super::values::{Delta, ReadPath, Reading};
-
-/// The histogram a session gives each counter by default ([`SessionBuilder::open`]).
-pub type CounterHistogram = Histogram<u64, Vec<u64>>;
-
-/// What a session records each counter's values into: any histogram (every storage and
-/// counter width here; the concurrent kinds implement it too), or a caller's own type
-/// ([`SessionBuilder::open_with`]).
-pub trait CounterSink {
-    /// Record one value.
-    fn record(&mut self, value: u64);
-    /// Clear what was recorded.
-    fn reset(&mut self);
-    /// Mean of what was recorded (NaN when nothing was).
-    fn mean(&self) -> f64;
-    /// How many values were recorded inside the sink's range.
-    fn total(&self) -> u64;
-}
-
-impl<C: crate::Counter, S: AsRef<[C]> + AsMut<[C]>> CounterSink for Histogram<C, S> {
-    #[inline]
-    fn record(&mut self, value: u64) {
-        Histogram::record(self, value);
-    }
-    fn reset(&mut self) {
-        Histogram::reset(self);
-    }
-    fn mean(&self) -> f64 {
-        self.view().mean()
-    }
-    fn total(&self) -> u64 {
-        self.total_count()
-    }
-}
-
-/// Concurrent histograms record through `&self`; a session's counter can feed one that
-/// other threads record into or read at the same time.
-#[cfg(any(
-    feature = "critical-section",
-    loom,
-    all(target_has_atomic = "32", target_has_atomic = "64")
-))]
-impl<C: crate::concurrent::AtomicCounter> CounterSink
-    for crate::concurrent::ConcurrentHistogram<C>
-{
-    #[inline]
-    fn record(&mut self, value: u64) {
-        crate::concurrent::ConcurrentHistogram::record(self, value);
-    }
-    fn reset(&mut self) {
-        crate::concurrent::ConcurrentHistogram::reset(self);
-    }
-    fn mean(&self) -> f64 {
-        self.summary().mean
-    }
-    fn total(&self) -> u64 {
-        self.total_count()
-    }
-}
 
 /// Which value [`Session::record_kind`] puts into the histograms.
 #[repr(u32)]
@@ -103,19 +36,31 @@ pub enum RecordKind {
 /// runs on: use it from that thread (it is not `Send`).
 ///
 /// `H` is what each counter records into: a [`CounterHistogram`] unless the session was
-/// opened with [`SessionBuilder::open_with`].
+/// opened with [`SessionBuilder::open_with`] or [`SessionBuilder::open_with_sinks`].
+///
+/// # Ownership
+/// The session owns its sinks, one `H` per counter, and drops them with itself. To let
+/// other threads read (or record into) a histogram while the session records, give the
+/// session a handle that shares it: an `Arc<ConcurrentHistogram<_>>` (the session then
+/// owns one reference count) or a `&ConcurrentHistogram<_>` (the session then borrows it
+/// and cannot outlive it). Both are [`Sink`]s.
+///
+/// A read allocates nothing (only an error builds its message): the group's read buffer has
+/// a fixed size ([`MAX_GROUP_COUNTERS`]) and lives inside the session.
+///
+/// [`SessionBuilder::open_with`]: super::SessionBuilder::open_with
+/// [`SessionBuilder::open_with_sinks`]: super::SessionBuilder::open_with_sinks
+/// [`SessionBuilder`]: super::SessionBuilder
 pub struct Session<H = CounterHistogram> {
     counters: Vec<SessionCounter<H>>,
-    ids: Vec<u64>,
-    words: Vec<u64>,
-    values: Vec<u64>,
-    scratch: Vec<Reading>,
+    group: GroupBuffer,
+    scratch: heapless::Vec<Reading, MAX_GROUP_COUNTERS>,
     fast_path: bool,
     last_path: ReadPath,
     enabled: bool,
 }
 
-impl<H: CounterSink> core::fmt::Debug for Session<H> {
+impl<H: Sink> core::fmt::Debug for Session<H> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Session")
             .field("counters", &self.counters)
@@ -126,87 +71,30 @@ impl<H: CounterSink> core::fmt::Debug for Session<H> {
     }
 }
 
-impl Session {
-    pub(crate) fn open(b: &SessionBuilder) -> Result<Session, PerfError> {
-        let config = Config::new().with_relative_error(b.relative_error);
-        Session::open_with(b, |event| {
-            config.build::<u64>().map_err(|e| {
-                PerfError::new(
-                    PerfErrorKind::InvalidArgument,
-                    0,
-                    Some(event),
-                    format!("{event}: histogram configuration: {e}"),
-                )
-            })
-        })
-    }
-}
-
-impl<H: CounterSink> Session<H> {
-    pub(crate) fn open_with(
-        b: &SessionBuilder,
-        mut make_sink: impl FnMut(Event) -> Result<H, PerfError>,
+impl<H: Sink> Session<H> {
+    /// A session over counters just opened as one group (the first leads): calibrated when
+    /// asked (and enabled), then read once so that deltas start at 0.
+    pub(crate) fn start(
+        counters: Vec<SessionCounter<H>>,
+        enabled: bool,
+        calibrate: bool,
     ) -> Result<Session<H>, PerfError> {
-        let mut counters: Vec<SessionCounter<H>> = Vec::with_capacity(b.events.len());
-        for (k, &event) in b.events.iter().enumerate() {
-            let (type_, config_word, config1, config2) = event.encoding();
-            let mut attr = PerfEventAttr::new(type_, config_word);
-            attr.config1 = config1;
-            attr.config2 = config2;
-            attr.read_format = sys::FORMAT_GROUP
-                | sys::FORMAT_ID
-                | sys::FORMAT_TOTAL_TIME_ENABLED
-                | sys::FORMAT_TOTAL_TIME_RUNNING;
-            if !b.kernel {
-                attr.flags |= sys::FLAG_EXCLUDE_KERNEL | sys::FLAG_EXCLUDE_HV;
-            }
-            if k == 0 {
-                // Only the leader carries these: members follow it, and the kernel rejects
-                // pinned on a member.
-                if !b.enabled {
-                    attr.flags |= sys::FLAG_DISABLED;
-                }
-                if b.pinned {
-                    attr.flags |= sys::FLAG_PINNED;
-                }
-            }
-            let leader = counters.first().map(|c| &c.fd);
-            let fd = sys::open(&mut attr, b.pid, b.cpu, leader)
-                .map_err(|e| PerfError::open_failed(event, e, attr.size))?;
-            let id = fd
-                .id()
-                .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
-            // Only PMU events can be read with rdpmc; a failed map just means read(2).
-            let page = (b.rdpmc && cfg!(picollo_native) && !event.is_software())
-                .then(|| MmapPage::map(&fd).ok())
-                .flatten();
-            let histogram = make_sink(event)?;
-            counters.push(SessionCounter {
-                event,
-                name: format!("{event}"),
-                id,
-                fd,
-                page,
-                current: Reading::default(),
-                previous: Reading::default(),
-                delta: Delta::default(),
-                overhead: [0; 2],
-                histogram,
-            });
-        }
-        let n = counters.len();
-        let fast_path = counters.iter().all(|c| c.page.is_some());
+        // The builder holds at most MAX_GROUP_COUNTERS: the error cannot be reached from it.
+        let too_many = || PerfError::group_full(counters[counters.len() - 1].event);
+        let group = GroupBuffer::new(counters.iter().map(|c| c.id)).ok_or_else(too_many)?;
+        let mut scratch = heapless::Vec::new();
+        scratch
+            .resize(counters.len(), Reading::default())
+            .map_err(|()| too_many())?;
         let mut session = Session {
-            ids: counters.iter().map(|c| c.id).collect(),
+            fast_path: counters.iter().all(|c| c.page.is_some()),
             counters,
-            words: vec![0; group_read_words(n)],
-            values: vec![0; n],
-            scratch: vec![Reading::default(); n],
-            fast_path,
+            group,
+            scratch,
             last_path: ReadPath::None,
-            enabled: b.enabled,
+            enabled,
         };
-        if b.enabled && b.calibrate {
+        if enabled && calibrate {
             session.calibrate()?;
         }
         session.rebase()?;
@@ -251,9 +139,9 @@ impl<H: CounterSink> Session<H> {
 
     fn read_group(&mut self) -> Result<(), PerfError> {
         let leader = &self.counters[0].fd;
-        let mut bytes = leader.read_into(&mut self.words);
+        let mut bytes = leader.read_into(self.group.words_mut());
         if bytes == Err(libc::EINTR) {
-            bytes = leader.read_into(&mut self.words);
+            bytes = leader.read_into(self.group.words_mut());
         }
         let bytes = bytes.map_err(|e| PerfError::os("read of the counter group", e))?;
         if bytes == 0 {
@@ -270,8 +158,7 @@ impl<H: CounterSink> Session<H> {
                 ),
             ));
         }
-        let words = &self.words[..(bytes / 8).min(self.words.len())];
-        let times = parse_group_read(words, &self.ids, &mut self.values).map_err(|e| {
+        let times = self.group.parse(bytes / 8).map_err(|e| {
             PerfError::new(
                 PerfErrorKind::BadRead,
                 0,
@@ -279,7 +166,7 @@ impl<H: CounterSink> Session<H> {
                 format!("malformed group read ({bytes} bytes): {e:?}"),
             )
         })?;
-        for (out, &v) in self.scratch.iter_mut().zip(&self.values) {
+        for (out, &v) in self.scratch.iter_mut().zip(self.group.values()) {
             *out = Reading::new(v, times.enabled, times.running);
         }
         Ok(())

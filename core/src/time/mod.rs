@@ -12,6 +12,8 @@ mod clock;
 mod cpu;
 mod scope;
 
+/// What a scope records into: the crate's [`Sink`], under the name it had here.
+pub use crate::Sink;
 pub use clock::{
     convert_ticks, monotonic_nanos, tick_frequency, tick_source, ticks, ticks_and_cpu, ticks_begin,
     ticks_end, ticks_to_micros, ticks_to_millis, ticks_to_nanos, TickSource,
@@ -19,4 +21,4 @@ pub use clock::{
 pub use cpu::{
     add_chain, current_cpu, current_thread_nice, pin_current_thread, set_current_thread_nice,
 };
-pub use scope::{Scope, ScopeExt, Sink, TimeUnit};
+pub use scope::{Scope, ScopeExt, TimeUnit};

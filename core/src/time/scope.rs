@@ -1,7 +1,7 @@
 //! Scopes: measure a region and record its length into a histogram when the scope ends
 //! (on drop, or by [`Scope::end`]).
 
-use crate::{Counter, Histogram};
+use crate::Sink;
 
 use super::clock::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
@@ -36,20 +36,6 @@ impl TimeUnit {
             None => ticks,
             Some(per_second) => convert_ticks(ticks, tick_frequency(), per_second),
         }
-    }
-}
-
-/// Something a scope can record a value into. Implemented for every [`Histogram`]; the
-/// concurrent histograms can implement it for their handles.
-pub trait Sink {
-    /// Record one value.
-    fn record_value(&mut self, value: u64);
-}
-
-impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Sink for Histogram<C, S> {
-    #[inline]
-    fn record_value(&mut self, value: u64) {
-        self.record(value);
     }
 }
 
@@ -107,7 +93,7 @@ impl<'a, H: Sink + ?Sized> Scope<'a, H> {
     fn finish(&mut self) -> u64 {
         let elapsed = self.unit.from_ticks(self.elapsed_ticks());
         if let Some(sink) = self.sink.take() {
-            sink.record_value(elapsed);
+            sink.record(elapsed);
         }
         elapsed
     }
@@ -147,7 +133,7 @@ impl<T: Sink + ?Sized> ScopeExt for T {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Config;
+    use crate::{Config, Histogram};
     use std::vec::Vec;
 
     fn histogram() -> Histogram<u64, Vec<u64>> {

@@ -1,0 +1,125 @@
+//! Opening a session from its description: one perf_event fd per counter (the first leads
+//! the group), a page per PMU counter for rdpmc, one sink per counter, then
+//! [`Session::start`].
+
+use std::format;
+use std::vec::Vec;
+
+use crate::{Config, Sink};
+
+use super::builder::SessionBuilder;
+use super::counter::SessionCounter;
+use super::error::{PerfError, PerfErrorKind};
+use super::event::Event;
+use super::session::Session;
+use super::sys::{self, EventFd, MmapPage, PerfEventAttr};
+
+impl SessionBuilder {
+    /// Open every counter as one group, each recording into a [`super::CounterHistogram`]
+    /// at the builder's relative error. Fails with the first counter that cannot be
+    /// opened, named in the error, or with a refused counter (duplicate, group full) or an
+    /// empty list.
+    pub fn open(&self) -> Result<Session, PerfError> {
+        let config = Config::new().with_relative_error(self.relative_error);
+        self.open_with(|event| {
+            config.build::<u64>().map_err(|e| {
+                PerfError::new(
+                    PerfErrorKind::InvalidArgument,
+                    0,
+                    Some(event),
+                    format!("{event}: histogram configuration: {e}"),
+                )
+            })
+        })
+    }
+
+    /// Open the group with each counter recording into what `make_sink` builds for it:
+    /// any [`Sink`], e.g. a concurrent histogram (or an `Arc` of one that other threads
+    /// read), or a histogram of another precision per event. `make_sink` runs once per
+    /// counter, in order, before the counter opens; the session takes ownership of what it
+    /// returns.
+    pub fn open_with<H: Sink>(
+        &self,
+        mut make_sink: impl FnMut(Event) -> Result<H, PerfError>,
+    ) -> Result<Session<H>, PerfError> {
+        self.check()?;
+        let mut counters: Vec<SessionCounter<H>> = Vec::with_capacity(self.events.len());
+        for &event in &self.events {
+            let sink = make_sink(event)?;
+            let leader = counters.first().map(|c| &c.fd);
+            let (fd, id, page) = self.open_counter(event, leader)?;
+            counters.push(SessionCounter::new(event, id, fd, page, sink));
+        }
+        Session::start(counters, self.enabled, self.calibrate)
+    }
+
+    /// Open the group with counter `k` recording into `sinks[k]`: the session takes
+    /// ownership of the sinks the caller made (an `Arc` of a shared histogram hands the
+    /// session one reference). Fails before opening anything unless there is exactly one
+    /// sink per counter.
+    pub fn open_with_sinks<H: Sink>(&self, sinks: Vec<H>) -> Result<Session<H>, PerfError> {
+        let counters = self.events.len();
+        if sinks.len() != counters {
+            return Err(PerfError::new(
+                PerfErrorKind::InvalidArgument,
+                0,
+                None,
+                format!("{} sink(s) for {counters} counter(s)", sinks.len()),
+            ));
+        }
+        let mut sinks = sinks.into_iter();
+        self.open_with(|event| {
+            sinks.next().ok_or_else(|| {
+                PerfError::new(
+                    PerfErrorKind::InvalidArgument,
+                    0,
+                    Some(event),
+                    format!("{event}: no sink for this counter"),
+                )
+            })
+        })
+    }
+
+    /// Open one counter of the group (`leader` is `None` for the first) and its id, and map
+    /// its page where rdpmc may read it (PMU events only; a failed map means read(2)).
+    fn open_counter(
+        &self,
+        event: Event,
+        leader: Option<&EventFd>,
+    ) -> Result<(EventFd, u64, Option<MmapPage>), PerfError> {
+        let mut attr = self.attr(event, leader.is_none());
+        let fd = sys::open(&mut attr, self.pid, self.cpu, leader)
+            .map_err(|e| PerfError::open_failed(event, e, attr.size))?;
+        let id = fd
+            .id()
+            .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
+        let page = (self.rdpmc && cfg!(picollo_native) && !event.is_software())
+            .then(|| MmapPage::map(&fd).ok())
+            .flatten();
+        Ok((fd, id, page))
+    }
+
+    /// The attributes of `event` as a group member (or the leader), read as one group.
+    fn attr(&self, event: Event, leader: bool) -> PerfEventAttr {
+        let (type_, config, config1, config2) = event.encoding();
+        let mut attr = PerfEventAttr::new(type_, config);
+        attr.config1 = config1;
+        attr.config2 = config2;
+        attr.read_format = sys::FORMAT_GROUP
+            | sys::FORMAT_ID
+            | sys::FORMAT_TOTAL_TIME_ENABLED
+            | sys::FORMAT_TOTAL_TIME_RUNNING;
+        if !self.kernel {
+            attr.flags |= sys::FLAG_EXCLUDE_KERNEL | sys::FLAG_EXCLUDE_HV;
+        }
+        // Only the leader carries these: members follow it, and the kernel rejects pinned
+        // on a member.
+        if leader && !self.enabled {
+            attr.flags |= sys::FLAG_DISABLED;
+        }
+        if leader && self.pinned {
+            attr.flags |= sys::FLAG_PINNED;
+        }
+        attr
+    }
+}

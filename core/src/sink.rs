@@ -1,0 +1,119 @@
+//! [`Sink`]: something a measured value is recorded into. A perf session records each
+//! counter's deltas into one, a time scope records its elapsed time into one.
+
+use crate::{Counter, Histogram};
+
+/// Something a measured value is recorded into: every [`Histogram`], a concurrent
+/// histogram (owned, borrowed or behind an `Arc`, so other threads can read it while a
+/// session records), or a caller's own type.
+///
+/// It exists so that the perf sessions and the time scopes do not fix the histogram's
+/// counter width, storage or concurrency mode.
+pub trait Sink {
+    /// Record one value.
+    fn record(&mut self, value: u64);
+    /// Clear what was recorded.
+    fn reset(&mut self);
+    /// Mean of what was recorded (NaN when nothing was).
+    fn mean(&self) -> f64;
+    /// How many values were recorded inside the sink's range.
+    fn total(&self) -> u64;
+}
+
+impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Sink for Histogram<C, S> {
+    #[inline]
+    fn record(&mut self, value: u64) {
+        Histogram::record(self, value);
+    }
+    fn reset(&mut self) {
+        Histogram::reset(self);
+    }
+    fn mean(&self) -> f64 {
+        self.view().mean()
+    }
+    fn total(&self) -> u64 {
+        self.total_count()
+    }
+}
+
+/// A concurrent histogram records through `&self`, so the histogram itself, a shared
+/// reference to it and an `Arc` of it are all sinks; resetting one resets the histogram
+/// every other holder sees.
+#[cfg(all(
+    feature = "alloc",
+    any(
+        feature = "critical-section",
+        loom,
+        all(target_has_atomic = "32", target_has_atomic = "64")
+    )
+))]
+mod concurrent {
+    use super::Sink;
+    use crate::concurrent::{AtomicCounter, ConcurrentHistogram, Source};
+
+    macro_rules! concurrent_sink {
+        ($($handle:ty),+) => {$(
+            impl<C: AtomicCounter> Sink for $handle {
+                #[inline]
+                fn record(&mut self, value: u64) {
+                    ConcurrentHistogram::record(self, value);
+                }
+                fn reset(&mut self) {
+                    ConcurrentHistogram::reset(self);
+                }
+                fn mean(&self) -> f64 {
+                    <ConcurrentHistogram<C> as Source<C>>::summary(self).mean
+                }
+                fn total(&self) -> u64 {
+                    <ConcurrentHistogram<C> as Source<C>>::total_count(self)
+                }
+            }
+        )+};
+    }
+
+    concurrent_sink!(ConcurrentHistogram<C>, &ConcurrentHistogram<C>);
+    #[cfg(target_has_atomic = "ptr")]
+    concurrent_sink!(alloc::sync::Arc<ConcurrentHistogram<C>>);
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    #[cfg(target_has_atomic = "ptr")]
+    use crate::concurrent::Source;
+    use crate::Config;
+    use std::vec::Vec;
+
+    fn fill<S: Sink>(sink: &mut S) {
+        for v in [10, 20, 30] {
+            sink.record(v);
+        }
+    }
+
+    #[test]
+    fn a_histogram_sink_records_resets_and_averages() {
+        let mut h: Histogram<u32, Vec<u32>> = Config::new().build().unwrap();
+        fill(&mut h);
+        assert_eq!(Sink::total(&h), 3);
+        assert!((Sink::mean(&h) - 20.0).abs() < 0.1);
+        Sink::reset(&mut h);
+        assert_eq!(Sink::total(&h), 0);
+    }
+
+    #[cfg(all(target_has_atomic = "32", target_has_atomic = "64"))]
+    #[test]
+    fn every_handle_of_a_concurrent_histogram_records_into_the_same_counts() {
+        use crate::concurrent::{ConcurrentHistogram, Mode};
+        use std::sync::Arc;
+        let shared =
+            Arc::new(ConcurrentHistogram::<u64>::new(Config::new(), Mode::Interlocked).unwrap());
+        let mut by_arc = Arc::clone(&shared);
+        fill(&mut by_arc);
+        let mut by_ref = &*shared;
+        fill(&mut by_ref);
+        assert_eq!(shared.total_count(), 6);
+        assert_eq!(Sink::total(&by_arc), 6);
+        Sink::reset(&mut by_arc);
+        assert_eq!(shared.total_count(), 0);
+    }
+}
