@@ -52,10 +52,11 @@ def main() -> int:
             h.record_many(values(rng, time.monotonic() - start))
 
     writers = [threading.Thread(target=write, args=(i,), daemon=True) for i in range(WRITERS)]
-    for t in writers:
-        t.start()
     seen = 0
+    # The snapshot is taken before any writer starts, so every record lands in some delta.
     with h.snapshot() as snapshot:
+        for t in writers:
+            t.start()
         try:
             # Whole seconds, then a last, shorter interval if the duration has a fraction.
             deadline = start
