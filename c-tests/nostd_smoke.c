@@ -1,7 +1,8 @@
 /*
  * nostd_smoke.c: links the #![no_std] guard crate's static library (core/no-std-check, no std,
- * no allocator) into a C program and checks both of its exports: a histogram on the stack
- * rendering its table into a caller buffer, and a histogram over `static` storage.
+ * no allocator) into a C program and checks its exports: a histogram on the stack rendering
+ * its table into a caller buffer, a histogram over `static` storage, and a histogram whose
+ * range is chosen at run time over a `heapless::Vec` writing its line into a `heapless::String`.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 /* Exported by core/no-std-check/src/lib.rs. */
 size_t nostd_table(const uint64_t *values, size_t n, unsigned char *out, size_t cap);
 uint64_t nostd_static_record(uint64_t v);
+size_t nostd_line(const uint64_t *values, size_t n, uint64_t max, unsigned char *out, size_t cap);
 
 static int failures;
 
@@ -52,6 +54,21 @@ int main(void)
     check(nostd_static_record(30000) == 3, "static histogram: the largest trackable value");
     check(nostd_static_record(40000) == 3, "static histogram: overflow is not in the total");
     check(nostd_static_record(9000) == 3, "static histogram: underflow is not in the total");
+
+    /* A range chosen at run time under a compile-time cap of 512 counters. */
+    n = nostd_line(values, sizeof values / sizeof values[0], 30000, out, sizeof out);
+    check(n > 0 && n < sizeof out, "nostd_line wrote a line");
+    memcpy(text, out, n);
+    text[n] = '\0';
+    check(strncmp(text, "no_std: Total=4, Overflow=1, Underflow=1, Mean=", 47) == 0,
+          "the heapless histogram counted 4 inside, 1 above and 1 below");
+    check(strstr(text, "P100=30,080") != NULL, "P100 is the midpoint of 29,999's bucket");
+    check(nostd_line(values, 2, UINT64_MAX, out, sizeof out) == 0,
+          "a range needing more than 512 counters is refused");
+    check(nostd_line(values, 2, 30000, out, 10) == 0, "a line longer than the buffer is refused");
+    n = nostd_table(values, sizeof values / sizeof values[0], out, sizeof out);
+    memcpy(text, out, n);
+    text[n] = '\0';
 
     if (failures == 0) {
         fputs(text, stdout);

@@ -44,11 +44,11 @@ pub mod layout;
 mod merge;
 #[cfg(picollo_native)]
 mod native;
-mod numfmt;
+
+mod format;
 pub mod percentile;
 #[cfg(all(feature = "perf", target_os = "linux"))]
 pub mod perf;
-mod report;
 pub mod shape;
 mod sink;
 pub mod snapshot;
@@ -59,10 +59,10 @@ pub mod view;
 
 pub use config::{Config, ConfigError, ValueSelection};
 pub use counter::Counter;
+pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};
 pub use layout::{Bucket, Layout};
-pub use numfmt::{Grouped, GroupedF64};
 pub use percentile::{Percentile, QueryError};
 pub use shape::Shape;
 pub use sink::Sink;

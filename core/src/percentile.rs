@@ -1,6 +1,6 @@
 //! A percentile with everything known about the bucket it was found in.
 
-use crate::numfmt::{Grouped, Rank};
+use crate::format::numbers::{Grouped, Rank};
 
 /// Why a percentile query was refused.
 #[derive(Clone, Copy, Debug, PartialEq)]

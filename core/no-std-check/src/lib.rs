@@ -47,6 +47,40 @@ pub unsafe extern "C" fn nostd_table(values: *const u64, n: usize, out: *mut u8,
     }
 }
 
+/// Records `n` values into a histogram whose range ends at `max` (chosen at run time) over
+/// an inline `heapless::Vec` of at most 512 counters, and writes its one-line summary into a
+/// fixed `heapless::String`, then into `out` (capacity `cap`). Returns the bytes written, or
+/// 0 when `max` needs more than 512 counters or the line does not fit.
+///
+/// # Safety
+/// `values` must point to `n` readable `u64`s and `out` to `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn nostd_line(
+    values: *const u64,
+    n: usize,
+    max: u64,
+    out: *mut u8,
+    cap: usize,
+) -> usize {
+    // SAFETY: the caller promises `values` points to `n` readable u64s.
+    let values = unsafe { core::slice::from_raw_parts(values, n) };
+    // SAFETY: the caller promises `out` points to `cap` writable bytes.
+    let out = unsafe { core::slice::from_raw_parts_mut(out, cap) };
+    let config = Config::new().with_relative_error(0.01).with_range(10_000, max);
+    let Ok(mut h) = Histogram::<u32, heapless::Vec<u32, 512>>::new_heapless(config) else {
+        return 0;
+    };
+    for &v in values {
+        h.record(v);
+    }
+    let mut line = heapless::String::<512>::new();
+    if h.view().summary().write_line(&mut line, "no_std").is_err() || line.len() > cap {
+        return 0;
+    }
+    out[..line.len()].copy_from_slice(line.as_bytes());
+    line.len()
+}
+
 /// Records into the histogram held in a `static` and returns its running total (values
 /// inside the range recorded so far by every call).
 #[no_mangle]

@@ -1,0 +1,138 @@
+//! The 4-column table both Markdown reports are built from, and the cells they share.
+//! Columns are padded to their widest cell so the raw text lines up in a terminal and still
+//! renders as a Markdown table.
+
+use core::fmt::{self, Write};
+
+use super::numbers::Buf;
+use crate::summary::Summary;
+
+#[derive(Clone, Copy)]
+pub(super) enum Align {
+    Left,
+    Right,
+}
+
+pub(super) type Cell = Buf<64>;
+pub(super) const MAX_ROWS: usize = 26;
+
+/// A 4-column table built on the stack, then written with aligned columns.
+pub(super) struct Table<'h> {
+    header: [&'h str; 4],
+    align: [Align; 4],
+    rows: [[Cell; 4]; MAX_ROWS],
+    len: usize,
+}
+
+impl<'h> Table<'h> {
+    pub(super) fn new(header: [&'h str; 4], align: [Align; 4]) -> Self {
+        Table {
+            header,
+            align,
+            rows: core::array::from_fn(|_| core::array::from_fn(|_| Cell::new())),
+            len: 0,
+        }
+    }
+
+    /// Append a row; each closure writes one cell.
+    pub(super) fn row(&mut self, cells: [&dyn Fn(&mut Cell) -> fmt::Result; 4]) -> fmt::Result {
+        let row = self.rows.get_mut(self.len).ok_or(fmt::Error)?;
+        for (cell, write) in row.iter_mut().zip(cells) {
+            write(cell)?;
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    pub(super) fn write(&self, title: &str, w: &mut dyn Write) -> fmt::Result {
+        if !title.is_empty() {
+            writeln!(w, "##### {title}")?;
+        }
+        let mut widths = [0usize; 4];
+        for (k, width) in widths.iter_mut().enumerate() {
+            *width = self.header[k].chars().count().max(3);
+            for row in &self.rows[..self.len] {
+                *width = (*width).max(row[k].chars());
+            }
+        }
+        let line = |w: &mut dyn Write, cells: [&str; 4], aligned: bool| -> fmt::Result {
+            w.write_char('|')?;
+            for ((cell, width), align) in cells.iter().zip(widths).zip(self.align) {
+                let pad = width.saturating_sub(cell.chars().count());
+                let right = aligned && matches!(align, Align::Right);
+                w.write_char(' ')?;
+                if right {
+                    write_repeat(w, ' ', pad)?;
+                }
+                w.write_str(cell)?;
+                if !right {
+                    write_repeat(w, ' ', pad)?;
+                }
+                w.write_str(" |")?;
+            }
+            w.write_char('\n')
+        };
+        line(w, self.header, false)?;
+        w.write_char('|')?;
+        for (width, align) in widths.iter().zip(self.align) {
+            w.write_char(' ')?;
+            match align {
+                Align::Left => {
+                    w.write_char(':')?;
+                    write_repeat(w, '-', width - 1)?;
+                }
+                Align::Right => {
+                    write_repeat(w, '-', width - 1)?;
+                    w.write_char(':')?;
+                }
+            }
+            w.write_str(" |")?;
+        }
+        w.write_char('\n')?;
+        for row in &self.rows[..self.len] {
+            line(
+                w,
+                [
+                    row[0].as_str(),
+                    row[1].as_str(),
+                    row[2].as_str(),
+                    row[3].as_str(),
+                ],
+                true,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn write_repeat(w: &mut dyn Write, ch: char, n: usize) -> fmt::Result {
+    (0..n).try_for_each(|_| w.write_char(ch))
+}
+
+pub(super) fn blank(_: &mut Cell) -> fmt::Result {
+    Ok(())
+}
+
+/// A precision in percent with 4 decimals, rounded half up (0.78125 % prints as 0.7813 %).
+pub(super) fn percent(w: &mut dyn Write, precision: f64) -> fmt::Result {
+    let scaled = crate::fmath::round(precision * 100.0 * 10_000.0) as u64;
+    write!(w, "{}.{:04}%", scaled / 10_000, scaled % 10_000)
+}
+
+/// `(b − a) / a` in percent; a zero `a` gives 0 % when `b` is zero too, else not finite.
+pub(super) fn delta_percent(a: f64, b: f64) -> f64 {
+    if a == b {
+        0.0
+    } else {
+        (b - a) / a * 100.0
+    }
+}
+
+/// The row label for a count below or above the range, and its value.
+pub(super) fn outside_rows(s: &Summary) -> [(&'static str, u64); 3] {
+    [
+        ("Underflow", s.underflow),
+        ("Overflow", s.overflow),
+        ("Saturated", s.saturated),
+    ]
+}
