@@ -205,7 +205,7 @@ mod tests {
         assert_eq!(Layout::clamped(-1.0).block_size(), 512);
         assert_eq!(Layout::clamped(f64::NAN).block_size(), 512);
         assert_eq!(Layout::clamped(0.01).block_count(), 59);
-        // The seed: e = 0.01 reports 0.7813 %.
+        // e = 0.01 reports 0.7813 %.
         assert!((Layout::clamped(0.01).relative_error() - 0.0078125).abs() < 1e-15);
     }
 
@@ -284,9 +284,9 @@ mod tests {
     }
 
     #[test]
-    fn index_matches_the_seeds_formula() {
-        // The seed's HdrBuckets.GetLogicalIndexForValue, kept as the reference model.
-        fn seed_index(scale: u32, v: u64) -> usize {
+    fn index_matches_the_reference_formula() {
+        // The .NET original's HdrBuckets.GetLogicalIndexForValue, kept as the reference model.
+        fn reference_index(scale: u32, v: u64) -> usize {
             let block = 64 - (v >> scale).leading_zeros();
             let step = block - (block != 0) as u32;
             let within = (v >> step) & ((1 << scale) - 1);
@@ -314,7 +314,11 @@ mod tests {
                 seed >> (seed % 64)
             });
             for v in edges.chain(small).chain(random) {
-                assert_eq!(layout.index(v), seed_index(scale, v), "scale {scale} v={v}");
+                assert_eq!(
+                    layout.index(v),
+                    reference_index(scale, v),
+                    "scale {scale} v={v}"
+                );
             }
         }
     }
@@ -339,7 +343,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_figures_for_relative_error_one_percent() {
+    fn published_figures_for_relative_error_one_percent() {
         let layout = Layout::clamped(0.01);
         let first = layout.index(10_000);
         let i = layout.index(24_900);

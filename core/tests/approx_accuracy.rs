@@ -1,6 +1,6 @@
 //! Accuracy of the scalable approximate counter: many runs at counts 10^4..10^7 from
 //! several threads. The mean must be unbiased and two standard deviations of the relative
-//! error about 2 % at T = 13 (the seed measured 2 % at 2σ, 3 % worst case).
+//! error about 2 % at T = 13 (published measurements: 2 % at 2σ, 3 % worst case).
 //! Release builds run the full sizes; debug builds fewer runs at the largest counts.
 #![cfg(not(loom))]
 

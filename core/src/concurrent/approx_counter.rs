@@ -131,7 +131,7 @@ impl ApproxPolicy {
 }
 
 /// Marsaglia's xorshift64 generator: three shifts and xors per number, good enough to
-/// flip the approximate counter's coins (the seed's figures use the same kind).
+/// flip the approximate counter's coins (the published accuracy figures for these counters use the same kind).
 #[derive(Clone, Debug)]
 pub struct XorShift64(u64);
 

@@ -23,6 +23,14 @@ impl Summary {
             ["Percentile", name_a, name_b, "Δ%"],
             [Left, Right, Right, Right],
         );
+        self.diff_rank_rows(other, &mut t)?;
+        t.row([&blank, &blank, &blank, &blank])?;
+        self.diff_aggregate_rows(other, &mut t)?;
+        t.write(title, w)
+    }
+
+    /// One row per standard rank: the two values and their Δ%.
+    fn diff_rank_rows(&self, other: &Summary, t: &mut Table<'_>) -> fmt::Result {
         let value = |c: &mut Cell, s: &Summary, v: u64| match s.total {
             0 => c.write_str("-"),
             _ => write!(c, "{}", Grouped(v)),
@@ -42,7 +50,11 @@ impl Summary {
                 },
             ])?;
         }
-        t.row([&blank, &blank, &blank, &blank])?;
+        Ok(())
+    }
+
+    /// Mean, StDev, Precision, Total and the D-value.
+    fn diff_aggregate_rows(&self, other: &Summary, t: &mut Table<'_>) -> fmt::Result {
         let stat = |label: &'static str, a: f64, b: f64| {
             move |t: &mut Table<'_>| {
                 t.row([
@@ -53,8 +65,8 @@ impl Summary {
                 ])
             }
         };
-        stat("Mean:", self.mean, other.mean)(&mut t)?;
-        stat("StDev:", self.stdev, other.stdev)(&mut t)?;
+        stat("Mean:", self.mean, other.mean)(t)?;
+        stat("StDev:", self.stdev, other.stdev)(t)?;
         t.row([
             &|c| c.write_str("Precision:"),
             &|c| percent(c, self.precision),
@@ -88,6 +100,6 @@ impl Summary {
                 None => c.write_str("n/a"),
             },
         ])?;
-        t.write(title, w)
+        Ok(())
     }
 }

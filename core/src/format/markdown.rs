@@ -17,6 +17,14 @@ impl Summary {
             ["Percentile", "Value", "±", "Count"],
             [Left, Right, Left, Right],
         );
+        self.table_rank_rows(&mut t)?;
+        t.row([&blank, &blank, &blank, &blank])?;
+        self.table_aggregate_rows(&mut t)?;
+        t.write(title, w)
+    }
+
+    /// One row per standard rank, then the outside counts that are not zero.
+    fn table_rank_rows(&self, t: &mut Table<'_>) -> fmt::Result {
         let empty = self.total == 0;
         for p in &self.percentiles {
             t.row([
@@ -39,7 +47,11 @@ impl Summary {
                 }])?;
             }
         }
-        t.row([&blank, &blank, &blank, &blank])?;
+        Ok(())
+    }
+
+    /// Mean/StDev, Precision/Total and the range.
+    fn table_aggregate_rows(&self, t: &mut Table<'_>) -> fmt::Result {
         t.row([
             &|c| c.write_str("Mean:"),
             &|c| write!(c, "{}", GroupedF64(self.mean, 2)),
@@ -54,7 +66,7 @@ impl Summary {
         ])?;
         // The full u64 range says nothing (and its 26-digit maximum would widen the table).
         if self.min_trackable == 0 && self.max_trackable == u64::MAX {
-            return t.write(title, w);
+            return Ok(());
         }
         t.row([
             &|c| c.write_str("Range Min:"),
@@ -62,7 +74,7 @@ impl Summary {
             &|c| c.write_str("Max:"),
             &|c| write!(c, "{}", Grouped(self.max_trackable)),
         ])?;
-        t.write(title, w)
+        Ok(())
     }
 }
 

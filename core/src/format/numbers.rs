@@ -77,7 +77,7 @@ impl Display for Rank {
 }
 
 /// `v` with 4 decimals, a tie rounded away from zero on the decimal the rank stands for, as
-/// the seed prints it: a bucket rank of 9.19135 % shows as 9.1914. `{:.4}` would round the
+/// the reference tables print it: a bucket rank of 9.19135 % shows as 9.1914. `{:.4}` would round the
 /// binary approximation instead, which lies just below the tie (9.1913). The nudge of 1e-13
 /// is far above the few ulps of noise in a computed rank and far below its 1e-4 resolution.
 fn write_four_decimals(w: &mut dyn Write, v: f64) -> fmt::Result {
@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(format!("{}", Rank(23.6734)), "23.6734");
         assert_eq!(format!("{}", Rank(100.0)), "100");
         assert_eq!(format!("{}", Rank(99.999_999)), "99.999999");
-        // Ties round away from zero in decimal, as in the seed's bucket percentiles.
+        // Ties round away from zero in decimal, as in the reference bucket-percentile tables.
         assert_eq!(format!("{}", Rank(91_913.5 / 1e6 * 100.0)), "9.1914");
         assert_eq!(format!("{}", Rank(728_368.5 / 1e6 * 100.0)), "72.8369");
         assert_eq!(format!("{}", Rank(408_359.5 / 1e6 * 100.0)), "40.836");

@@ -73,6 +73,26 @@ impl<'h> Table<'h> {
             w.write_char('\n')
         };
         line(w, self.header, false)?;
+        self.write_rule(w, widths)?;
+        for row in &self.rows[..self.len] {
+            line(
+                w,
+                [
+                    row[0].as_str(),
+                    row[1].as_str(),
+                    row[2].as_str(),
+                    row[3].as_str(),
+                ],
+                true,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Table<'_> {
+    /// The line under the header: dashes with a colon on the aligned side.
+    fn write_rule(&self, w: &mut dyn Write, widths: [usize; 4]) -> fmt::Result {
         w.write_char('|')?;
         for (width, align) in widths.iter().zip(self.align) {
             w.write_char(' ')?;
@@ -88,20 +108,7 @@ impl<'h> Table<'h> {
             }
             w.write_str(" |")?;
         }
-        w.write_char('\n')?;
-        for row in &self.rows[..self.len] {
-            line(
-                w,
-                [
-                    row[0].as_str(),
-                    row[1].as_str(),
-                    row[2].as_str(),
-                    row[3].as_str(),
-                ],
-                true,
-            )?;
-        }
-        Ok(())
+        w.write_char('\n')
     }
 }
 
