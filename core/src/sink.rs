@@ -49,7 +49,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Sink for Histogram<C, S> {
 ))]
 mod concurrent {
     use super::Sink;
-    use crate::concurrent::{AtomicCounter, ConcurrentHistogram, Source};
+    use crate::concurrent::{AtomicCounter, ConcurrentHistogram, DynHistogram, Source};
 
     macro_rules! concurrent_sink {
         ($($handle:ty),+) => {$(
@@ -74,6 +74,30 @@ mod concurrent {
     concurrent_sink!(ConcurrentHistogram<C>, &ConcurrentHistogram<C>);
     #[cfg(target_has_atomic = "ptr")]
     concurrent_sink!(alloc::sync::Arc<ConcurrentHistogram<C>>);
+
+    macro_rules! dyn_sink {
+        ($($handle:ty),+) => {$(
+            impl Sink for $handle {
+                #[inline]
+                fn record(&mut self, value: u64) {
+                    DynHistogram::record(self, value);
+                }
+                fn reset(&mut self) {
+                    DynHistogram::reset(self);
+                }
+                fn mean(&self) -> f64 {
+                    DynHistogram::mean(self)
+                }
+                fn total(&self) -> u64 {
+                    DynHistogram::total_count(self)
+                }
+            }
+        )+};
+    }
+
+    dyn_sink!(DynHistogram, &DynHistogram);
+    #[cfg(target_has_atomic = "ptr")]
+    dyn_sink!(alloc::sync::Arc<DynHistogram>);
 }
 
 #[cfg(all(test, feature = "std"))]

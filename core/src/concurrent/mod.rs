@@ -53,6 +53,8 @@
 mod approx_counter;
 mod approximate;
 mod cell;
+#[cfg(feature = "alloc")]
+mod dynamic;
 mod interlocked;
 #[cfg(feature = "alloc")]
 mod mode;
@@ -68,6 +70,8 @@ pub use approx_counter::thread_rng_next;
 pub use approx_counter::{ApproxCounter, ApproxPolicy, XorShift64};
 pub use approximate::ApproxHistogram;
 pub use cell::AtomicCounter;
+#[cfg(feature = "alloc")]
+pub use dynamic::{CounterBits, DynHistogram, DynView};
 pub use interlocked::AtomicHistogram;
 #[cfg(feature = "alloc")]
 pub use mode::{ConcurrentHistogram, Mode};

@@ -1,0 +1,258 @@
+//! A concurrent histogram whose counter width and mode are chosen at run time: the value
+//! behind a handle that other languages hold (the C ABI's `picollo_histogram`).
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::{ConcurrentHistogram, Mode, Source};
+use crate::config::{Config, ConfigError, ValueSelection};
+use crate::merge::MergeError;
+use crate::shape::Shape;
+use crate::view::View;
+
+/// Counter width of a [`DynHistogram`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CounterBits {
+    /// `u32` counters: half the memory; a bucket saturates at 4,294,967,295.
+    U32,
+    /// `u64` counters.
+    U64,
+}
+
+/// A [`ConcurrentHistogram`] of either counter width, with a value selection that may change
+/// while other threads query it. Every method takes `&self`; the threading rules are the
+/// mode's (see the [module docs](super)).
+#[derive(Debug)]
+pub struct DynHistogram {
+    inner: Inner,
+    /// Index into [`SELECTIONS`] of the value selection queries use.
+    selection: AtomicU8,
+}
+
+#[derive(Debug)]
+enum Inner {
+    U32(ConcurrentHistogram<u32>),
+    U64(ConcurrentHistogram<u64>),
+}
+
+/// A consistent copy of a [`DynHistogram`]'s counts, of either counter width.
+#[derive(Clone, Copy, Debug)]
+pub enum DynView<'a> {
+    /// From `u32` counters.
+    U32(View<'a, u32>),
+    /// From `u64` counters.
+    U64(View<'a, u64>),
+}
+
+const SELECTIONS: [ValueSelection; 4] = [
+    ValueSelection::Midpoint,
+    ValueSelection::Lower,
+    ValueSelection::Upper,
+    ValueSelection::Interpolated,
+];
+
+fn selection_index(s: ValueSelection) -> u8 {
+    SELECTIONS.iter().position(|&x| x == s).unwrap_or(0) as u8
+}
+
+/// Run the same expression on whichever counter width `$inner` has.
+macro_rules! each_width {
+    ($inner:expr, $h:ident => $e:expr) => {
+        match $inner {
+            Inner::U32($h) => $e,
+            Inner::U64($h) => $e,
+        }
+    };
+}
+
+/// Run the same expression on whichever counter width a [`DynView`] has, binding the
+/// [`View`] to `$v`.
+#[macro_export]
+macro_rules! dyn_view {
+    ($view:expr, $v:ident => $e:expr) => {
+        match $view {
+            $crate::concurrent::DynView::U32($v) => $e,
+            $crate::concurrent::DynView::U64($v) => $e,
+        }
+    };
+}
+
+impl DynHistogram {
+    /// A heap-allocated histogram for `config` with `bits`-wide counters counting in `mode`.
+    pub fn new(config: Config, bits: CounterBits, mode: Mode) -> Result<Self, ConfigError> {
+        Self::with_shape(config.validate()?, bits, mode)
+    }
+
+    /// A heap-allocated histogram of a checked `shape`.
+    pub fn with_shape(shape: Shape, bits: CounterBits, mode: Mode) -> Result<Self, ConfigError> {
+        let inner = match bits {
+            CounterBits::U32 => Inner::U32(ConcurrentHistogram::with_shape(shape, mode)?),
+            CounterBits::U64 => Inner::U64(ConcurrentHistogram::with_shape(shape, mode)?),
+        };
+        Ok(DynHistogram {
+            inner,
+            selection: AtomicU8::new(selection_index(shape.value_selection())),
+        })
+    }
+
+    /// Count one occurrence of `v`. The single-writer mode is matched first so its few
+    /// instructions inline into the caller; the other modes take a call.
+    #[inline(always)]
+    pub fn record(&self, v: u64) {
+        if !self.record_single_writer(v) {
+            each_width!(&self.inner, h => h.record(v));
+        }
+    }
+
+    /// Record `v` when the mode is single writer (a few integer operations and one load +
+    /// store, which cannot panic) and return true; return false, recording nothing, in the
+    /// other modes.
+    #[inline(always)]
+    pub fn record_single_writer(&self, v: u64) -> bool {
+        match &self.inner {
+            Inner::U32(ConcurrentHistogram::SingleWriter(h)) => h.record(v),
+            Inner::U64(ConcurrentHistogram::SingleWriter(h)) => h.record(v),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Count `n` occurrences of `v` (exact in every mode; saturating).
+    pub fn record_n(&self, v: u64, n: u64) {
+        each_width!(&self.inner, h => h.record_n(v, n));
+    }
+
+    /// Record `v` with coordinated-omission correction (see
+    /// [`crate::Histogram::record_corrected`]).
+    pub fn record_corrected(&self, v: u64, expected_interval: u64) {
+        each_width!(&self.inner, h => h.record_corrected(v, expected_interval));
+    }
+
+    /// Count every value of `values`.
+    pub fn record_many(&self, values: &[u64]) {
+        each_width!(&self.inner, h => values.iter().for_each(|&v| h.record(v)));
+    }
+
+    /// Reset (see the module docs for each mode's semantics).
+    pub fn reset(&self) {
+        each_width!(&self.inner, h => h.reset());
+    }
+
+    /// The value selection queries use.
+    pub fn value_selection(&self) -> ValueSelection {
+        SELECTIONS[usize::from(self.selection.load(Ordering::Relaxed)) % SELECTIONS.len()]
+    }
+
+    /// Change the value selection; a query already running keeps the one it started with.
+    pub fn set_value_selection(&self, selection: ValueSelection) {
+        self.selection
+            .store(selection_index(selection), Ordering::Relaxed);
+    }
+
+    /// The checked shape (with the value selection it was created with).
+    pub fn shape(&self) -> Shape {
+        each_width!(&self.inner, h => h.shape())
+    }
+
+    /// Counters in storage.
+    pub fn storage_len(&self) -> usize {
+        self.shape().len()
+    }
+
+    /// The counter width.
+    pub fn counter_bits(&self) -> CounterBits {
+        match self.inner {
+            Inner::U32(_) => CounterBits::U32,
+            Inner::U64(_) => CounterBits::U64,
+        }
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        each_width!(&self.inner, h => h.mode())
+    }
+
+    /// Bytes of counters now (thread-local: every shard included).
+    pub fn footprint_in_bytes(&self) -> usize {
+        each_width!(&self.inner, h => h.footprint_in_bytes())
+    }
+
+    /// Completed resets (wrapping).
+    pub fn reset_count(&self) -> u64 {
+        each_width!(&self.inner, h => h.reset_count())
+    }
+
+    /// Mean over bucket midpoints of a consistent copy (NaN when empty).
+    pub fn mean(&self) -> f64 {
+        self.with_view(|view| dyn_view!(view, v => v.mean()))
+    }
+
+    /// Sum of the bucket counts of a consistent copy.
+    pub fn total_count(&self) -> u64 {
+        self.with_view(|view| dyn_view!(view, v => v.total_count()))
+    }
+
+    /// Add every count of `src` (same relative error, any range, width and mode), read
+    /// as one consistent copy; the counts land like records.
+    pub fn add(&self, src: &DynHistogram) -> Result<(), MergeError> {
+        src.with_view(|view| each_width!(&self.inner, d => dyn_view!(view, s => d.add(&s))))
+    }
+
+    /// Remove every count of `src` (single-writer mode only, from the writer thread; the
+    /// other modes answer [`MergeError::Unsupported`]).
+    pub fn subtract(&self, src: &DynHistogram) -> Result<(), MergeError> {
+        src.with_view(|view| each_width!(&self.inner, d => dyn_view!(view, s => d.subtract(&s))))
+    }
+
+    /// Run `f` on a consistent copy of the counts (allocated for the call), reporting
+    /// values with the current value selection.
+    pub fn with_view<R>(&self, f: impl FnOnce(DynView<'_>) -> R) -> R {
+        let selection = self.value_selection();
+        match &self.inner {
+            Inner::U32(h) => h.with_copy(|v| f(DynView::U32(v.with_value_selection(selection)))),
+            Inner::U64(h) => h.with_copy(|v| f(DynView::U64(v.with_value_selection(selection)))),
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_width_and_mode_records_merges_and_reports() {
+        let config = Config::new().with_range(0, 1_000);
+        for bits in [CounterBits::U32, CounterBits::U64] {
+            for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+                let h = DynHistogram::new(config, bits, mode).unwrap();
+                h.record(10);
+                h.record_n(20, 3);
+                h.record_many(&[30, 2_000]);
+                assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
+                assert_eq!(h.total_count(), 5);
+                let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
+                other.add(&h).unwrap();
+                assert_eq!(other.total_count(), 5);
+                h.set_value_selection(ValueSelection::Upper);
+                assert_eq!(h.value_selection(), ValueSelection::Upper);
+                h.with_view(|v| {
+                    dyn_view!(v, v => {
+                        assert_eq!(v.value_selection(), ValueSelection::Upper);
+                        assert_eq!(v.overflow_count(), 1);
+                    })
+                });
+                h.reset();
+                assert_eq!(h.total_count(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_single_writer_mode_records_without_a_call() {
+        let config = Config::new();
+        let single = DynHistogram::new(config, CounterBits::U64, Mode::SingleWriter).unwrap();
+        assert!(single.record_single_writer(5));
+        let shared = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
+        assert!(!shared.record_single_writer(5));
+        assert_eq!((single.total_count(), shared.total_count()), (1, 0));
+    }
+}
