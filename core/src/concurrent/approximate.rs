@@ -84,11 +84,6 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     pub fn record_n(&self, v: u64, n: u64) {
         self.counts.record_n_atomic(v, n);
     }
-
-    /// Take every count to zero (atomic swaps inside the seqlock's write section).
-    pub fn reset(&self) {
-        self.counts.reset();
-    }
 }
 
 #[cfg(feature = "alloc")]

@@ -54,12 +54,6 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
     pub fn record_n(&self, v: u64, n: u64) {
         self.counts.record_n_atomic(v, n);
     }
-
-    /// Take every count to zero (see the type's docs: no "old+1", readers never see it
-    /// half done).
-    pub fn reset(&self) {
-        self.counts.reset();
-    }
 }
 
 #[cfg(feature = "alloc")]

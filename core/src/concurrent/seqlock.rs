@@ -148,6 +148,12 @@ macro_rules! source_over_seq_counts {
         }
 
         impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> $ty<C, S> {
+            /// Clear every count; a reader never sees it half done (it retries). The type's
+            /// docs say what a record racing the reset becomes in this mode.
+            pub fn reset(&self) {
+                self.counts.reset();
+            }
+
             /// Add every count of `other` (same relative error, any range), as
             /// [`crate::Histogram::add`] does; the counts land like records (exact, from
             /// any thread the mode allows to record).

@@ -74,12 +74,6 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
         self.counts.outside.add_plain(kind, n);
     }
 
-    /// Clear every count; readers never see it half done (see the type's docs for a reset
-    /// from a thread other than the writer's).
-    pub fn reset(&self) {
-        self.counts.reset();
-    }
-
     /// Remove every count of `other` (same relative error, any range), for deltas, from
     /// the writer thread. Fails without changing anything if some count would go below
     /// zero, like [`crate::Histogram::subtract`].
