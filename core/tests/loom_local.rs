@@ -8,7 +8,7 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use picollo::concurrent::LocalHistogram;
+use picollo::concurrent::{LocalHistogram, Source};
 use picollo::Config;
 
 fn config() -> Config {

@@ -3,7 +3,7 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use picollo::concurrent::{AtomicHistogram, SharedHistogram};
+use picollo::concurrent::{AtomicHistogram, SharedHistogram, Source};
 use picollo::Config;
 
 /// Values 0..=3: four exact buckets.
