@@ -600,9 +600,10 @@ typedef uint32_t picollo_time_unit;
  *
  * Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
  * from any number of threads at once (the calls that change the count take a non-const
- * pointer, as the histogram's record functions do, but need no caller lock); each thread flips its coins with its own generator,
- * seeded differently per thread on its first increment. `picollo_approx_counter_free` must
- * not race any other call on the same counter.
+ * pointer, as the histogram's record functions do, but need no caller lock); each thread
+ * flips its coins with its own generator, seeded differently per thread on its first
+ * increment. `picollo_approx_counter_free` must not race any other call on the same
+ * counter.
  */
 typedef struct picollo_approx_counter picollo_approx_counter;
 
@@ -653,7 +654,8 @@ typedef struct picollo_perf_session picollo_perf_session;
 
 /**
  * A snapshot of a histogram (opaque): created with `picollo_snapshot_new`, refreshed with
- * `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`.
+ * `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`. A
+ * snapshot is used by one thread at a time.
  */
 typedef struct picollo_snapshot picollo_snapshot;
 
@@ -1162,12 +1164,12 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
+ * Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
  */
 uint32_t picollo_abi_version(void);
 
 /**
- * Create an approximate counter at zero. On success `*out` holds a new handle for
+ * Creates an approximate counter at zero: on success `*out` holds a new handle for
  * `picollo_approx_counter_free`.
  *
  * - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
@@ -1190,7 +1192,7 @@ picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           struct picollo_approx_counter **out);
 
 /**
- * Free a counter. NULL is accepted and ignored. Free each handle exactly once, when no
+ * Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
  * other thread uses it.
  *
  * # Safety
@@ -1199,8 +1201,8 @@ picollo_status picollo_approx_counter_new(uint32_t threshold,
 void picollo_approx_counter_free(struct picollo_approx_counter *c);
 
 /**
- * Count one event (approximately above 2^T, see `picollo_approx_counter`). Thread-safe:
- * any number of threads at once. Never fails; a NULL handle is ignored. The hot path.
+ * Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
+ * Thread-safe. Never fails; a NULL handle is ignored.
  *
  * # Safety
  * `c` is NULL or a live handle.
@@ -1208,7 +1210,7 @@ void picollo_approx_counter_free(struct picollo_approx_counter *c);
 void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
 /**
- * Add `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
+ * Adds `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
  * ignored.
  *
  * # Safety
@@ -1217,7 +1219,7 @@ void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 
 /**
- * The current estimate into `*out` (one atomic load; an unbiased estimate of the number
+ * Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
  * of increments plus everything added). Thread-safe.
  *
  * # Safety
@@ -1226,7 +1228,7 @@ void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
 
 /**
- * Take the count to zero and write the count taken to `*taken` (which may be NULL to
+ * Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
  * discard it). One atomic swap: an increment racing the reset is counted either in the
  * count taken or in the new count, never lost and never in both. Thread-safe.
  *
@@ -1236,8 +1238,8 @@ picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c
 picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
 
 /**
- * The counter's policy: each output may be NULL. `*threshold` gets T, `*max_shift` the
- * cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
+ * Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
+ * `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
  *
  * # Safety
  * `c` is NULL or a live handle; each output is NULL or writable.
@@ -1248,13 +1250,15 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
                                              uint32_t *exact_when_uncontended);
 
 /**
- * The default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
- * midpoint values, single writer.
+ * Returns the message of the last failed call on this thread ("" if none).
+ *
+ * The text is NUL-terminated, owned by the library and valid until the next Picollo call
+ * on the same thread. Never NULL.
  */
-struct picollo_histogram_config picollo_histogram_config_default(void);
+const char *picollo_last_error_message(void);
 
 /**
- * Create a histogram. On success `*out` holds a new handle for `picollo_histogram_free`.
+ * Creates a histogram: on success `*out` holds a new handle for `picollo_histogram_free`.
  *
  * Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
  * library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
@@ -1269,7 +1273,7 @@ picollo_status picollo_histogram_new(const struct picollo_histogram_config *conf
                                      struct picollo_histogram **out);
 
 /**
- * Free a histogram. NULL is accepted and ignored. Free each handle exactly once.
+ * Frees a histogram. NULL is accepted and ignored. Free each handle exactly once.
  *
  * # Safety
  * `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
@@ -1277,18 +1281,17 @@ picollo_status picollo_histogram_new(const struct picollo_histogram_config *conf
 void picollo_histogram_free(struct picollo_histogram *h);
 
 /**
- * Record one value. Never fails: values outside the range count as underflow/overflow; a
- * NULL handle is ignored. The hot path. Thread-safe in the interlocked, thread-local and
- * approximate modes; in the single-writer mode, one recording thread at a time.
+ * Records one value: the hot path. Never fails: values outside the range count as
+ * underflow/overflow; a NULL handle is ignored. Threads: see `picollo_histogram`.
  *
  * # Safety
- * `h` is NULL or a live handle (see `picollo_histogram` for threads).
+ * `h` is NULL or a live handle.
  */
 void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
 /**
- * Record `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
- * its counter's maximum; the excess is counted in `saturated`. NULL handle is ignored.
+ * Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
+ * its counter's maximum; the excess is counted in `saturated`. A NULL handle is ignored.
  *
  * # Safety
  * As `picollo_histogram_record`.
@@ -1296,9 +1299,9 @@ void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 void picollo_histogram_record_n(struct picollo_histogram *h, uint64_t value, uint64_t count);
 
 /**
- * Record `value` with coordinated-omission correction: also records `value − k·interval`
+ * Records `value` with coordinated-omission correction: also records `value − k·interval`
  * for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
- * `value` only. Cost is bounded by the number of buckets. NULL handle is ignored.
+ * `value` only. Cost is bounded by the number of buckets. A NULL handle is ignored.
  *
  * # Safety
  * As `picollo_histogram_record`.
@@ -1308,7 +1311,7 @@ void picollo_histogram_record_corrected(struct picollo_histogram *h,
                                         uint64_t expected_interval);
 
 /**
- * Record `n` values from an array in one call (for bindings where a call per value costs
+ * Records `n` values from an array in one call (for bindings where a call per value costs
  * more than the record itself). `values` may be NULL only when `n` is 0.
  *
  * # Safety
@@ -1319,7 +1322,7 @@ picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              size_t n);
 
 /**
- * Clear all counts (buckets, underflow, overflow, saturated). From any thread; see
+ * Clears all counts (buckets, underflow, overflow, saturated). From any thread; see
  * `picollo_histogram` for what concurrent writers and readers see.
  *
  * # Safety
@@ -1328,16 +1331,17 @@ picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
 /**
- * Choose how buckets report values (a `picollo_value_selection`).
+ * Chooses how buckets report values (a `picollo_value_selection`). Threads: see
+ * `picollo_histogram`.
  *
  * # Safety
- * `h` is NULL or a live handle not used by another thread during the call.
+ * `h` is NULL or a live handle.
  */
 picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h,
                                                      uint32_t selection);
 
 /**
- * Counts, range, layout and footprint of a histogram.
+ * Writes the counts, range, layout and footprint of a histogram to `*out`.
  *
  * # Safety
  * `h` is NULL or a live handle; `out` is NULL or writable.
@@ -1346,11 +1350,11 @@ picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
 /**
- * Add every count of `src` into `dst` (same relative error, any range, counter width and
+ * Adds every count of `src` into `dst` (same relative error, any range, counter width and
  * mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
  * the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
- * as one consistent copy; the counts land in `dst` like records (from any thread in the
- * concurrent modes).
+ * as one consistent copy; the counts land in `dst` like records (threads: see
+ * `picollo_histogram`).
  *
  * # Safety
  * Both are NULL or live handles.
@@ -1359,7 +1363,7 @@ picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
 /**
- * Subtract every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
+ * Subtracts every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
  * change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
  * the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
  *
@@ -1369,9 +1373,28 @@ picollo_status picollo_histogram_add(struct picollo_histogram *dst,
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
+/**
+ * Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
+ * midpoint values, single writer.
+ */
+struct picollo_histogram_config picollo_histogram_config_default(void);
+
+/**
+ * Writes the Markdown table of a histogram's summary into `buf` (`##### title` heading
+ * unless `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
+ *
+ * # Safety
+ * `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
+ */
+picollo_status picollo_histogram_table(const struct picollo_histogram *h,
+                                       const char *title,
+                                       char *buf,
+                                       size_t len,
+                                       size_t *needed);
+
 #if defined(__linux__)
 /**
- * The default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
+ * Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
  * only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
  * 0.001 recording scaled deltas.
  */
@@ -1380,7 +1403,7 @@ struct picollo_perf_config picollo_perf_config_default(void);
 
 #if defined(__linux__)
 /**
- * Create a session with no counters. On success `*out` holds a handle for
+ * Creates a session with no counters: on success `*out` holds a handle for
  * `picollo_perf_session_free`.
  *
  * Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
@@ -1397,7 +1420,7 @@ picollo_status picollo_perf_session_new(const struct picollo_perf_config *config
 
 #if defined(__linux__)
 /**
- * Free a session: closes its counters and frees its histograms (every handle from
+ * Frees a session: closes its counters and frees its histograms (every handle from
  * `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
  *
  * # Safety
@@ -1408,7 +1431,7 @@ void picollo_perf_session_free(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Add a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
+ * Adds a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
  * before `picollo_perf_session_open`; the first one leads the group.
  *
  * Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
@@ -1423,7 +1446,7 @@ picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s,
 
 #if defined(__linux__)
 /**
- * Add a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
+ * Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
  * `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
  * `picollo_perf_session_add_hardware`.
  *
@@ -1438,7 +1461,7 @@ picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
 
 #if defined(__linux__)
 /**
- * Add a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
+ * Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
  * as for `picollo_perf_session_add_hardware`.
  *
  * # Safety
@@ -1449,7 +1472,7 @@ picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s,
 
 #if defined(__linux__)
 /**
- * Add a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
+ * Adds a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
  * tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
  * type). The kernel judges it at open: an unknown type or config fails there. Errors as for
  * `picollo_perf_session_add_hardware`.
@@ -1466,7 +1489,7 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 
 #if defined(__linux__)
 /**
- * Add cycles, instructions and reference cycles (Intel's fixed counters), all or none:
+ * Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
  * if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
  *
  * # Safety
@@ -1477,7 +1500,7 @@ picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Add a counter by name as `picollo_perf_session_counter_name` writes it:
+ * Adds a counter by name as `picollo_perf_session_counter_name` writes it:
  * `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
  * `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
  *
@@ -1492,8 +1515,8 @@ picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, co
 
 #if defined(__linux__)
 /**
- * Open every counter as one group (the first leads), map pages for rdpmc, calibrate the
- * read overhead (per the config) and take a first reading (deltas start at 0).
+ * Opens every counter as one group (the first leads), maps pages for rdpmc, calibrates
+ * the read overhead (per the config) and takes a first reading (deltas start at 0).
  *
  * Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
  * `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
@@ -1510,8 +1533,9 @@ picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Look at the machine: CPUID, the PMUs in sysfs, the rdpmc and perf_event_paranoid
- * settings and a trial open of cycles. Takes a few system calls (not for a hot path).
+ * Looks at the machine and writes what it found to `*out`: CPUID, the PMUs in sysfs, the rdpmc
+ * and perf_event_paranoid settings and a trial open of cycles. Takes a few system calls (not
+ * for a hot path).
  *
  * Errors: NULL `out`.
  *
@@ -1523,9 +1547,9 @@ picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 
 #if defined(__linux__)
 /**
- * Discovery as one line, snprintf-style (see `picollo_summary_table` for the buffer
- * rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine without
- * one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
+ * Writes discovery as one line into `buf`, snprintf-style (see `picollo_summary_table` for the
+ * buffer rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine
+ * without one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
  *
  * # Safety
  * `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -1535,7 +1559,7 @@ picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 
 #if defined(__linux__)
 /**
- * Whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
+ * Tells whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
  * `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
  * thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
  * return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
@@ -1552,7 +1576,7 @@ picollo_status picollo_perf_counter_supported(const char *name);
 
 #if defined(__linux__)
 /**
- * Read every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
+ * Reads every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
  * page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
  * reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
  * `picollo_perf_read_path` taken.
@@ -1570,7 +1594,7 @@ picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
 
 #if defined(__linux__)
 /**
- * The latest deltas, one per counter in the order they were added, into `out[0..n)`.
+ * Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
  * `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
  * (when `n` is smaller: nothing is written to `out`).
  *
@@ -1586,7 +1610,7 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 
 #if defined(__linux__)
 /**
- * Record each counter's latest value of the configured kind (`picollo_perf_config.
+ * Records each counter's latest value of the configured kind (`picollo_perf_config.
  * record_kind`, by default the scaled delta) into its histogram.
  *
  * Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
@@ -1600,7 +1624,7 @@ picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Record each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
+ * Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
  * histogram.
  *
  * # Safety
@@ -1611,7 +1635,7 @@ picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, 
 
 #if defined(__linux__)
 /**
- * Start counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
+ * Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
  * `OS_ERROR` if the ioctl fails.
  *
  * # Safety
@@ -1622,7 +1646,7 @@ picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Stop counting (the whole group); readings keep their last values. Errors as for
+ * Stops counting (the whole group); readings keep their last values. Errors as for
  * `picollo_perf_session_enable`.
  *
  * # Safety
@@ -1633,7 +1657,7 @@ picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Zero the kernel's counts and every counter's histogram, and rebase the readings (deltas
+ * Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
  * 0). Errors as for `picollo_perf_session_enable`.
  *
  * # Safety
@@ -1644,7 +1668,7 @@ picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 
 #if defined(__linux__)
 /**
- * Whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
+ * Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
  * else 0.
  *
  * # Safety
@@ -1655,7 +1679,7 @@ picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s
 
 #if defined(__linux__)
 /**
- * Number of counters added so far (open or not).
+ * Writes the number of counters added so far (open or not) to `*out`.
  *
  * # Safety
  * `s` is NULL or a live session; `out` is NULL or writable.
@@ -1666,7 +1690,7 @@ picollo_status picollo_perf_session_counter_count(const struct picollo_perf_sess
 
 #if defined(__linux__)
 /**
- * The name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
+ * Writes the name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
  * snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
  * length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
  * past the end.
@@ -1684,7 +1708,8 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
 
 #if defined(__linux__)
 /**
- * Readings, delta, calibrated overheads and flags of counter `index` of an open session.
+ * Writes the readings, delta, calibrated overheads and flags of counter `index` of an
+ * open session to `*out`.
  *
  * Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
  *
@@ -1698,7 +1723,7 @@ picollo_status picollo_perf_session_counter_values(const struct picollo_perf_ses
 
 #if defined(__linux__)
 /**
- * The histogram of counter `index`: a BORROWED handle, usable with every
+ * Lends the histogram of counter `index`: a BORROWED handle, usable with every
  * `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
  * It exists from the moment the counter is added, is owned by the session and stays
  * valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
@@ -1716,8 +1741,9 @@ picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_sessio
 
 #if defined(__linux__)
 /**
- * IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the session lacks
- * a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not open.
+ * Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
+ * session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
+ * open.
  *
  * # Safety
  * `s` is NULL or a live session; `out` is NULL or writable.
@@ -1728,7 +1754,7 @@ picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s
 
 #if defined(__linux__)
 /**
- * The same ratios over the means of the counters' histograms (every recorded interval).
+ * Writes the same ratios over the means of the counters' histograms (every recorded interval).
  * Works before open too (NaN everywhere while the histograms are empty).
  *
  * # Safety
@@ -1739,7 +1765,7 @@ picollo_status picollo_perf_session_derived_means(const struct picollo_perf_sess
 #endif
 
 /**
- * The percentile at `rank` (percent, 0..100).
+ * Writes the percentile at `rank` (percent, 0..100) to `*out`.
  *
  * Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when the
  * histogram holds no value in its range. `*out` is written only on success.
@@ -1752,7 +1778,7 @@ picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
                                             struct picollo_percentile *out);
 
 /**
- * Percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
+ * Writes the percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
  * 0..100; `out` receives `n` entries that agree with each other (same total).
  *
  * # Safety
@@ -1765,7 +1791,7 @@ picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
                                              struct picollo_percentile *out);
 
 /**
- * Values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
+ * Writes the values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
  *
  * # Safety
  * As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
@@ -1776,7 +1802,7 @@ picollo_status picollo_histogram_percentile_values(const struct picollo_histogra
                                                    uint64_t *out);
 
 /**
- * Fill `*out` with the standard summary (no allocation). An empty histogram gives zero
+ * Fills `*out` with the standard summary (no allocation). An empty histogram gives zero
  * percentiles and NaN mean/stdev.
  *
  * # Safety
@@ -1786,7 +1812,7 @@ picollo_status picollo_histogram_summary(const struct picollo_histogram *h,
                                          struct picollo_summary *out);
 
 /**
- * Mean and population standard deviation over bucket midpoints (NaN when empty). Either
+ * Writes the mean and population standard deviation over bucket midpoints (NaN when empty). Either
  * output may be NULL.
  *
  * # Safety
@@ -1797,7 +1823,7 @@ picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h,
                                             double *stdev);
 
 /**
- * The bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
+ * Writes the bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
  * `OUT_OF_RANGE` past the end.
  *
  * # Safety
@@ -1808,7 +1834,7 @@ picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         struct picollo_bucket *out);
 
 /**
- * Iterate over non-empty buckets one at a time: start with `*cursor = 0`; each call
+ * Iterates over non-empty buckets one at a time: start with `*cursor = 0`; each call
  * writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
  * it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
  *
@@ -1826,7 +1852,7 @@ picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              struct picollo_bucket *out);
 
 /**
- * Iterate over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
+ * Iterates over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
  * consistent copy of the counts (as every query does), writes the next non-empty buckets
  * at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
  * `*written` (if not NULL) to how many and `*cursor` past the last storage index it
@@ -1853,9 +1879,8 @@ picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t *written);
 
 /**
- * Take a snapshot of `h` (full counts, one consistent copy; writers may keep recording).
- * `*out` receives a handle for `picollo_snapshot_free`. A snapshot is used by one thread
- * at a time.
+ * Takes a snapshot of `h` (full counts, one consistent copy; writers may keep recording):
+ * `*out` receives a handle for `picollo_snapshot_free`.
  *
  * # Safety
  * `h` is NULL or a live handle; `out` is NULL or writable.
@@ -1864,9 +1889,9 @@ picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
 
 /**
- * Refresh from `h` (the histogram it was made from, or one of the same configuration).
- * With `deltas` non-zero the snapshot then holds what was recorded since the previous
- * update (since the reset, if `h` was reset in between); with 0, the full counts.
+ * Refreshes the snapshot from `h` (the histogram it was made from, or one of the same
+ * configuration). With `deltas` non-zero the snapshot then holds what was recorded since the
+ * previous update (since the reset, if `h` was reset in between); with 0, the full counts.
  * Allocates nothing.
  *
  * # Safety
@@ -1878,7 +1903,7 @@ picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        uint32_t deltas);
 
 /**
- * The snapshot's standard summary.
+ * Writes the snapshot's standard summary to `*out`.
  *
  * # Safety
  * `s` is NULL or a live snapshot; `out` is NULL or writable.
@@ -1887,7 +1912,8 @@ picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s,
                                         struct picollo_summary *out);
 
 /**
- * Percentiles of the snapshot (rules as `picollo_histogram_percentiles`).
+ * Writes percentiles of the snapshot for `n` ranks to `out` (rules as
+ * `picollo_histogram_percentiles`).
  *
  * # Safety
  * `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
@@ -1898,7 +1924,7 @@ picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
                                             struct picollo_percentile *out);
 
 /**
- * Free a snapshot. NULL is accepted and ignored.
+ * Frees a snapshot. NULL is accepted and ignored.
  *
  * # Safety
  * `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
@@ -1906,19 +1932,14 @@ picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
 void picollo_snapshot_free(struct picollo_snapshot *s);
 
 /**
- * Text for a status code: a static, NUL-terminated string, never NULL (unknown codes
- * give "unknown status").
+ * Returns the text of a status code: a static, NUL-terminated string, never NULL
+ * ("unknown status" for a code this library does not know).
  */
 const char *picollo_status_str(uint32_t status);
 
 /**
- * The message of the last failed call on this thread ("" if none): NUL-terminated, owned by
- * the library, valid until the next Picollo call on the same thread. Never NULL.
- */
-const char *picollo_last_error_message(void);
-
-/**
- * The Markdown summary table (`##### title` heading unless `title` is NULL or empty).
+ * Writes the Markdown table of a summary (`##### title` heading unless `title` is NULL or
+ * empty) into `buf`.
  *
  * Writes at most `len − 1` bytes plus a NUL into `buf`, never splitting a UTF-8 character;
  * `*needed` (if not NULL) receives the full length without the NUL, so a call with
@@ -1935,8 +1956,8 @@ picollo_status picollo_summary_table(const struct picollo_summary *summary,
                                      size_t *needed);
 
 /**
- * The diff table of `b` against `a`: percentiles side by side with Δ%, Mean, StDev,
- * Precision, Total and the D-value (Cohen's d, "n/a" when undefined). `name_a`/`name_b`
+ * Writes the diff table of `b` against `a` into `buf`: percentiles side by side with Δ%, Mean,
+ * StDev, Precision, Total and the D-value (Cohen's d, "n/a" when undefined). `name_a`/`name_b`
  * head the columns (NULL means "A"/"B"). Buffer rules as `picollo_summary_table`.
  *
  * # Safety
@@ -1953,8 +1974,8 @@ picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     size_t *needed);
 
 /**
- * The one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` (no newline).
- * Buffer rules as `picollo_summary_table`.
+ * Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` (no
+ * newline). Buffer rules as `picollo_summary_table`.
  *
  * # Safety
  * As `picollo_summary_table`.
@@ -1966,7 +1987,7 @@ picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     size_t *needed);
 
 /**
- * The summary as a JSON object. Buffer rules as `picollo_summary_table`.
+ * Writes a summary as a JSON object into `buf`. Buffer rules as `picollo_summary_table`.
  *
  * # Safety
  * `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
@@ -1978,7 +1999,7 @@ picollo_status picollo_summary_json(const struct picollo_summary *summary,
                                     size_t *needed);
 
 /**
- * A percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190`. Buffer rules as
+ * Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190`. Buffer rules as
  * `picollo_summary_table`.
  *
  * # Safety
@@ -1990,22 +2011,9 @@ picollo_status picollo_percentile_format(const struct picollo_percentile *p,
                                          size_t len,
                                          size_t *needed);
 
-/**
- * Shortcut: the Markdown table of a histogram's summary. Buffer rules as
- * `picollo_summary_table`.
- *
- * # Safety
- * `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
- */
-picollo_status picollo_histogram_table(const struct picollo_histogram *h,
-                                       const char *title,
-                                       char *buf,
-                                       size_t len,
-                                       size_t *needed);
-
 #if defined(__linux__)
 /**
- * Ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
+ * Returns the ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
  * monotonic nanoseconds. Never fails.
  */
 uint64_t picollo_ticks(void);
@@ -2013,28 +2021,29 @@ uint64_t picollo_ticks(void);
 
 #if defined(__linux__)
 /**
- * Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
+ * Returns the ticks at the start of a region: earlier instructions complete first (`lfence;
+ * rdtsc`).
  */
 uint64_t picollo_ticks_begin(void);
 #endif
 
 #if defined(__linux__)
 /**
- * Ticks at the end of a region: the region completes first (`rdtscp; lfence`).
+ * Returns the ticks at the end of a region: the region completes first (`rdtscp; lfence`).
  */
 uint64_t picollo_ticks_end(void);
 #endif
 
 #if defined(__linux__)
 /**
- * `CLOCK_MONOTONIC` in nanoseconds.
+ * Returns `CLOCK_MONOTONIC` in nanoseconds.
  */
 uint64_t picollo_monotonic_nanos(void);
 #endif
 
 #if defined(__linux__)
 /**
- * Ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
+ * Returns the ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
  * first call takes that long), 10^9 when ticks are monotonic nanoseconds.
  */
 uint64_t picollo_tick_frequency(void);
@@ -2042,7 +2051,7 @@ uint64_t picollo_tick_frequency(void);
 
 #if defined(__linux__)
 /**
- * Ticks → nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
+ * Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
  * for any tick count (10^6 s of ticks converts exactly).
  */
 uint64_t picollo_ticks_to_nanos(uint64_t ticks);
@@ -2050,7 +2059,7 @@ uint64_t picollo_ticks_to_nanos(uint64_t ticks);
 
 #if defined(__linux__)
 /**
- * `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
+ * Returns `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
  * intermediate overflow; 0 when `frequency` is 0.
  */
 uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_second);
@@ -2058,7 +2067,7 @@ uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_
 
 #if defined(__linux__)
 /**
- * Start measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
+ * Starts measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
  * `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
  * first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
  * a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
@@ -2069,7 +2078,7 @@ struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t u
 
 #if defined(__linux__)
 /**
- * End a scope: record the elapsed time into its histogram once, write it to `*elapsed`
+ * Ends a scope: records the elapsed time into its histogram once, writes it to `*elapsed`
  * (if not NULL) and mark the scope ended.
  *
  * Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
@@ -2084,7 +2093,7 @@ picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed)
 
 #if defined(__linux__)
 /**
- * A chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
+ * Runs a chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
  * ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
  */
 uint64_t picollo_add_chain(uint64_t blocks);
@@ -2092,7 +2101,7 @@ uint64_t picollo_add_chain(uint64_t blocks);
 
 #if defined(__linux__)
 /**
- * Pin the calling thread to CPU `cpu` (`sched_setaffinity`).
+ * Pins the calling thread to CPU `cpu` (`sched_setaffinity`).
  *
  * Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
  * `OS_ERROR` otherwise.
@@ -2102,7 +2111,7 @@ picollo_status picollo_pin_thread(uint32_t cpu);
 
 #if defined(__linux__)
 /**
- * Set the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
+ * Sets the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
  * (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
  */
 picollo_status picollo_set_thread_nice(int32_t nice);
