@@ -20,7 +20,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 1
+#define PICOLLO_ABI_VERSION_MINOR 2
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
@@ -419,6 +419,23 @@ enum picollo_time_unit
 typedef uint32_t picollo_time_unit;
 #endif // __cplusplus
 #endif
+
+// A text form of a histogram's summary (`picollo_histogram_text`).
+enum picollo_text_format
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // The Markdown table (`picollo_histogram_table`, `picollo_summary_table`).
+  PICOLLO_TEXT_FORMAT_TABLE = 0,
+  // The one-line summary (`picollo_summary_line`), named by the title.
+  PICOLLO_TEXT_FORMAT_ONE_LINE = 1,
+  // A JSON object (`picollo_summary_json`); the title is not used.
+  PICOLLO_TEXT_FORMAT_JSON = 2,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_text_format;
+#endif // __cplusplus
 
 // A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 // Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
@@ -951,6 +968,24 @@ picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        char *buf,
                                        size_t len,
                                        size_t *needed);
+
+// Writes a histogram's summary into `buf` in `format` (a `picollo_text_format`): the
+// Markdown table headed by `title`, the one-line summary named `title`, or JSON (which
+// does not use `title`). `title` may be NULL (no heading, no name). Buffer rules as
+// `picollo_summary_table`.
+//
+// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown format; `INVALID_UTF8` for a title
+// that is not UTF-8; `BUFFER_TOO_SMALL` when the text was truncated.
+//
+// # Safety
+// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
+// or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_histogram_text(const struct picollo_histogram *h,
+                                      uint32_t format,
+                                      const char *title,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *needed);
 
 #if defined(__linux__)
 // Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
