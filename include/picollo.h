@@ -16,164 +16,106 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/**
- * Major ABI version: bumped on incompatible changes.
- */
+// Major ABI version: bumped on incompatible changes.
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
-/**
- * Minor ABI version: bumped when functions or fields are added compatibly.
- */
-#define PICOLLO_ABI_VERSION_MINOR 1
+// Minor ABI version: bumped when functions or fields are added compatibly.
+#define PICOLLO_ABI_VERSION_MINOR 2
 
-/**
- * ABI version of this header: major in the high 16 bits, minor in the low 16. A library
- * whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
- * incompatible.
- */
+// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
+// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
+// incompatible.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
 
-/**
- * Number of percentiles in a summary.
- */
+// Number of percentiles in a summary.
 #define PICOLLO_SUMMARY_PERCENTILES 16
 
-/**
- * Result of a fallible Picollo call. `PICOLLO_STATUS_OK` is zero; everything else is an
- * error whose details are in `picollo_last_error_message()`.
- */
+// Result of a fallible Picollo call. `PICOLLO_STATUS_OK` is zero; everything else is an
+// error whose details are in `picollo_last_error_message()`.
 enum picollo_status
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-  /**
-   * Success.
-   */
+  // Success.
   PICOLLO_STATUS_OK = 0,
-  /**
-   * A required pointer argument was NULL.
-   */
+  // A required pointer argument was NULL.
   PICOLLO_STATUS_NULL_POINTER = 1,
-  /**
-   * An argument value is out of its domain (relative error, range, rank, mode…).
-   */
+  // An argument value is out of its domain (relative error, range, rank, mode…).
   PICOLLO_STATUS_INVALID_ARGUMENT = 2,
-  /**
-   * A config struct's `struct_size` does not match this library's.
-   */
+  // A config struct's `struct_size` does not match this library's.
   PICOLLO_STATUS_STRUCT_SIZE = 3,
-  /**
-   * The output buffer was too small; the text was truncated, `needed` holds the full size.
-   */
+  // The output buffer was too small; the text was truncated, `needed` holds the full size.
   PICOLLO_STATUS_BUFFER_TOO_SMALL = 4,
-  /**
-   * The histogram holds no value in its range.
-   */
+  // The histogram holds no value in its range.
   PICOLLO_STATUS_EMPTY = 5,
-  /**
-   * The two histograms have different relative errors.
-   */
+  // The two histograms have different relative errors.
   PICOLLO_STATUS_LAYOUT_MISMATCH = 6,
-  /**
-   * A subtraction would make a count negative; nothing was changed.
-   */
+  // A subtraction would make a count negative; nothing was changed.
   PICOLLO_STATUS_WOULD_GO_NEGATIVE = 7,
-  /**
-   * An index or cursor is past the end.
-   */
+  // An index or cursor is past the end.
   PICOLLO_STATUS_OUT_OF_RANGE = 8,
-  /**
-   * A text argument is not valid UTF-8.
-   */
+  // A text argument is not valid UTF-8.
   PICOLLO_STATUS_INVALID_UTF8 = 9,
-  /**
-   * The operation is not supported here (feature, platform, hardware).
-   */
+  // The operation is not supported here (feature, platform, hardware).
   PICOLLO_STATUS_UNSUPPORTED = 10,
-  /**
-   * Permission denied by the operating system.
-   */
+  // Permission denied by the operating system.
   PICOLLO_STATUS_PERMISSION_DENIED = 11,
-  /**
-   * An operating-system call failed; the message names it and the errno.
-   */
+  // An operating-system call failed; the message names it and the errno.
   PICOLLO_STATUS_OS_ERROR = 12,
-  /**
-   * A Rust panic was caught at the boundary: a bug in Picollo, please report it.
-   */
+  // A Rust panic was caught at the boundary: a bug in Picollo, please report it.
   PICOLLO_STATUS_PANIC = 13,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_status;
 #endif // __cplusplus
 
-/**
- * How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
- */
+// How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
 enum picollo_value_selection
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-  /**
-   * Bucket midpoint (default); ± is half the bucket width.
-   */
+  // Bucket midpoint (default); ± is half the bucket width.
   PICOLLO_VALUE_SELECTION_MIDPOINT = 0,
-  /**
-   * Smallest value of the bucket.
-   */
+  // Smallest value of the bucket.
   PICOLLO_VALUE_SELECTION_LOWER = 1,
-  /**
-   * Largest value of the bucket (HdrHistogram's highest equivalent value).
-   */
+  // Largest value of the bucket (HdrHistogram's highest equivalent value).
   PICOLLO_VALUE_SELECTION_UPPER = 2,
-  /**
-   * Interpolated inside the bucket by the rank's position among its counts.
-   */
+  // Interpolated inside the bucket by the rank's position among its counts.
   PICOLLO_VALUE_SELECTION_INTERPOLATED = 3,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_value_selection;
 #endif // __cplusplus
 
-/**
- * Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
- * same functions; what differs is who may record at once, what a record costs, and
- * whether counts are exact. Reads (queries, snapshots) are allowed from any thread in
- * every mode; see `picollo_histogram` for what readers and resets see while writers run.
- */
+// Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
+// same functions; what differs is who may record at once, what a record costs, and
+// whether counts are exact. Reads (queries, snapshots) are allowed from any thread in
+// every mode; see `picollo_histogram` for what readers and resets see while writers run.
 enum picollo_mode
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-  /**
-   * One writer at a time, serialised by the caller (plain load + store: the fastest);
-   * reads from any thread. Reset from the writer thread (from another thread a racing
-   * record may survive as "old + 1"). The only mode with `picollo_histogram_subtract`.
-   */
+  // One writer at a time, serialised by the caller (plain load + store: the fastest);
+  // reads from any thread. Reset from the writer thread (from another thread a racing
+  // record may survive as "old + 1"). The only mode with `picollo_histogram_subtract`.
   PICOLLO_MODE_SINGLE_WRITER = 0,
-  /**
-   * Any number of writers, one relaxed atomic add per record: exact, but writers
-   * hitting the same cache lines slow each other down. Reset from any thread.
-   */
+  // Any number of writers, one relaxed atomic add per record: exact, but writers
+  // hitting the same cache lines slow each other down. Reset from any thread.
   PICOLLO_MODE_INTERLOCKED = 1,
-  /**
-   * Any number of writers, each recording into its own shard with a plain load + store
-   * (no contention); reads sum the shards. Exact. A thread's shard outlives the thread:
-   * nothing is lost when it exits, and memory follows the number of threads recording
-   * at once. Reset from any thread. Costs one bucket array per recording thread.
-   */
+  // Any number of writers, each recording into its own shard with a plain load + store
+  // (no contention); reads sum the shards. Exact. A thread's shard outlives the thread:
+  // nothing is lost when it exits, and memory follows the number of threads recording
+  // at once. Reset from any thread. Costs one bucket array per recording thread.
   PICOLLO_MODE_THREAD_LOCAL = 2,
-  /**
-   * Any number of writers; each bucket is a scalable approximate counter (see
-   * `picollo_approx_counter`): exact below 2^T counts per bucket
-   * (`picollo_histogram_config.approx_threshold`, default T = 13), then unbiased
-   * probabilistic steps, about 2 % error at two standard deviations, with far less
-   * contention on hot buckets. `record_n`, `record_corrected`'s corrections and `add`
-   * add exactly. Reset from any thread.
-   */
+  // Any number of writers; each bucket is a scalable approximate counter (see
+  // `picollo_approx_counter`): exact below 2^T counts per bucket
+  // (`picollo_histogram_config.approx_threshold`, default T = 13), then unbiased
+  // probabilistic steps, about 2 % error at two standard deviations, with far less
+  // contention on hot buckets. `record_n`, `record_corrected`'s corrections and `add`
+  // add exactly. Reset from any thread.
   PICOLLO_MODE_APPROXIMATE = 3,
 };
 #ifndef __cplusplus
@@ -181,72 +123,50 @@ typedef uint32_t picollo_mode;
 #endif // __cplusplus
 
 #if defined(__linux__)
-/**
- * `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
- */
+// `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
 enum picollo_perf_hardware_event
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
-   */
+  // Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_CPU_CYCLES = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * Retired instructions (a fixed counter on Intel).
-   */
+  // Retired instructions (a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_INSTRUCTIONS = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * Last-level cache references.
-   */
+  // Last-level cache references.
   PICOLLO_PERF_HARDWARE_EVENT_CACHE_REFERENCES = 2,
 #endif
 #if defined(__linux__)
-  /**
-   * Last-level cache misses.
-   */
+  // Last-level cache misses.
   PICOLLO_PERF_HARDWARE_EVENT_CACHE_MISSES = 3,
 #endif
 #if defined(__linux__)
-  /**
-   * Retired branch instructions.
-   */
+  // Retired branch instructions.
   PICOLLO_PERF_HARDWARE_EVENT_BRANCH_INSTRUCTIONS = 4,
 #endif
 #if defined(__linux__)
-  /**
-   * Mispredicted branches.
-   */
+  // Mispredicted branches.
   PICOLLO_PERF_HARDWARE_EVENT_BRANCH_MISSES = 5,
 #endif
 #if defined(__linux__)
-  /**
-   * Bus cycles.
-   */
+  // Bus cycles.
   PICOLLO_PERF_HARDWARE_EVENT_BUS_CYCLES = 6,
 #endif
 #if defined(__linux__)
-  /**
-   * Cycles stalled in the front end.
-   */
+  // Cycles stalled in the front end.
   PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_FRONTEND = 7,
 #endif
 #if defined(__linux__)
-  /**
-   * Cycles stalled in the back end.
-   */
+  // Cycles stalled in the back end.
   PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_BACKEND = 8,
 #endif
 #if defined(__linux__)
-  /**
-   * Reference cycles at the nominal frequency (a fixed counter on Intel).
-   */
+  // Reference cycles at the nominal frequency (a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_REF_CPU_CYCLES = 9,
 #endif
 };
@@ -256,54 +176,38 @@ typedef uint32_t picollo_perf_hardware_event;
 #endif
 
 #if defined(__linux__)
-/**
- * `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
- */
+// `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
 enum picollo_perf_cache_level
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * Level-1 data cache.
-   */
+  // Level-1 data cache.
   PICOLLO_PERF_CACHE_LEVEL_L1D = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * Level-1 instruction cache.
-   */
+  // Level-1 instruction cache.
   PICOLLO_PERF_CACHE_LEVEL_L1I = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * Last-level cache.
-   */
+  // Last-level cache.
   PICOLLO_PERF_CACHE_LEVEL_LL = 2,
 #endif
 #if defined(__linux__)
-  /**
-   * Data TLB.
-   */
+  // Data TLB.
   PICOLLO_PERF_CACHE_LEVEL_DTLB = 3,
 #endif
 #if defined(__linux__)
-  /**
-   * Instruction TLB.
-   */
+  // Instruction TLB.
   PICOLLO_PERF_CACHE_LEVEL_ITLB = 4,
 #endif
 #if defined(__linux__)
-  /**
-   * Branch prediction unit.
-   */
+  // Branch prediction unit.
   PICOLLO_PERF_CACHE_LEVEL_BPU = 5,
 #endif
 #if defined(__linux__)
-  /**
-   * Local memory (NUMA node).
-   */
+  // Local memory (NUMA node).
   PICOLLO_PERF_CACHE_LEVEL_NODE = 6,
 #endif
 };
@@ -313,30 +217,22 @@ typedef uint32_t picollo_perf_cache_level;
 #endif
 
 #if defined(__linux__)
-/**
- * `PERF_COUNT_HW_CACHE_OP_*`.
- */
+// `PERF_COUNT_HW_CACHE_OP_*`.
 enum picollo_perf_cache_op
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * Loads.
-   */
+  // Loads.
   PICOLLO_PERF_CACHE_OP_READ = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * Stores.
-   */
+  // Stores.
   PICOLLO_PERF_CACHE_OP_WRITE = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * Prefetches.
-   */
+  // Prefetches.
   PICOLLO_PERF_CACHE_OP_PREFETCH = 2,
 #endif
 };
@@ -346,24 +242,18 @@ typedef uint32_t picollo_perf_cache_op;
 #endif
 
 #if defined(__linux__)
-/**
- * `PERF_COUNT_HW_CACHE_RESULT_*`.
- */
+// `PERF_COUNT_HW_CACHE_RESULT_*`.
 enum picollo_perf_cache_result
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * All accesses.
-   */
+  // All accesses.
   PICOLLO_PERF_CACHE_RESULT_ACCESS = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * Misses only.
-   */
+  // Misses only.
   PICOLLO_PERF_CACHE_RESULT_MISS = 1,
 #endif
 };
@@ -373,66 +263,46 @@ typedef uint32_t picollo_perf_cache_result;
 #endif
 
 #if defined(__linux__)
-/**
- * `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
- */
+// `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
 enum picollo_perf_software_event
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * Wall-clock nanoseconds on a CPU timer.
-   */
+  // Wall-clock nanoseconds on a CPU timer.
   PICOLLO_PERF_SOFTWARE_EVENT_CPU_CLOCK = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * Nanoseconds this task ran (`Software:TaskClock`).
-   */
+  // Nanoseconds this task ran (`Software:TaskClock`).
   PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * All page faults.
-   */
+  // All page faults.
   PICOLLO_PERF_SOFTWARE_EVENT_PAGE_FAULTS = 2,
 #endif
 #if defined(__linux__)
-  /**
-   * Context switches.
-   */
+  // Context switches.
   PICOLLO_PERF_SOFTWARE_EVENT_CONTEXT_SWITCHES = 3,
 #endif
 #if defined(__linux__)
-  /**
-   * Migrations to another CPU.
-   */
+  // Migrations to another CPU.
   PICOLLO_PERF_SOFTWARE_EVENT_CPU_MIGRATIONS = 4,
 #endif
 #if defined(__linux__)
-  /**
-   * Minor page faults (no I/O).
-   */
+  // Minor page faults (no I/O).
   PICOLLO_PERF_SOFTWARE_EVENT_MINOR_PAGE_FAULTS = 5,
 #endif
 #if defined(__linux__)
-  /**
-   * Major page faults (I/O).
-   */
+  // Major page faults (I/O).
   PICOLLO_PERF_SOFTWARE_EVENT_MAJOR_PAGE_FAULTS = 6,
 #endif
 #if defined(__linux__)
-  /**
-   * Unaligned accesses fixed up by the kernel.
-   */
+  // Unaligned accesses fixed up by the kernel.
   PICOLLO_PERF_SOFTWARE_EVENT_ALIGNMENT_FAULTS = 7,
 #endif
 #if defined(__linux__)
-  /**
-   * Instructions emulated by the kernel.
-   */
+  // Instructions emulated by the kernel.
   PICOLLO_PERF_SOFTWARE_EVENT_EMULATION_FAULTS = 8,
 #endif
 };
@@ -442,30 +312,22 @@ typedef uint32_t picollo_perf_software_event;
 #endif
 
 #if defined(__linux__)
-/**
- * How `picollo_perf_session_read` read the counters.
- */
+// How `picollo_perf_session_read` read the counters.
 enum picollo_perf_read_path
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * Not read yet.
-   */
+  // Not read yet.
   PICOLLO_PERF_READ_PATH_NONE = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * One `read(2)` of the whole group.
-   */
+  // One `read(2)` of the whole group.
   PICOLLO_PERF_READ_PATH_SYSCALL = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * `rdpmc` through each counter's mmapped page.
-   */
+  // `rdpmc` through each counter's mmapped page.
   PICOLLO_PERF_READ_PATH_RDPMC = 2,
 #endif
 };
@@ -475,37 +337,27 @@ typedef uint32_t picollo_perf_read_path;
 #endif
 
 #if defined(__linux__)
-/**
- * Which value `picollo_perf_session_record` puts into each counter's histogram
- * (`picollo_perf_config.record_kind`).
- */
+// Which value `picollo_perf_session_record` puts into each counter's histogram
+// (`picollo_perf_config.record_kind`).
 enum picollo_perf_record_kind
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
-   */
+  // The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
   PICOLLO_PERF_RECORD_KIND_DELTA = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * The delta less the calibrated read overhead, floored at 0 (`corrected`).
-   */
+  // The delta less the calibrated read overhead, floored at 0 (`corrected`).
   PICOLLO_PERF_RECORD_KIND_CORRECTED = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * The unscaled delta (`raw`).
-   */
+  // The unscaled delta (`raw`).
   PICOLLO_PERF_RECORD_KIND_RAW_DELTA = 2,
 #endif
 #if defined(__linux__)
-  /**
-   * The current scaled count itself, not a delta.
-   */
+  // The current scaled count itself, not a delta.
   PICOLLO_PERF_RECORD_KIND_VALUE = 3,
 #endif
 };
@@ -515,30 +367,22 @@ typedef uint32_t picollo_perf_record_kind;
 #endif
 
 #if defined(__linux__)
-/**
- * The CPU's vendor (`picollo_perf_info.vendor`).
- */
+// The CPU's vendor (`picollo_perf_info.vendor`).
 enum picollo_cpu_vendor
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * GenuineIntel.
-   */
+  // GenuineIntel.
   PICOLLO_CPU_VENDOR_INTEL = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * AuthenticAMD or HygonGenuine.
-   */
+  // AuthenticAMD or HygonGenuine.
   PICOLLO_CPU_VENDOR_AMD = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * Anything else, or not x86-64.
-   */
+  // Anything else, or not x86-64.
   PICOLLO_CPU_VENDOR_OTHER = 2,
 #endif
 };
@@ -548,36 +392,26 @@ typedef uint32_t picollo_cpu_vendor;
 #endif
 
 #if defined(__linux__)
-/**
- * The unit a scope records in (`picollo_scope_begin`).
- */
+// The unit a scope records in (`picollo_scope_begin`).
 enum picollo_time_unit
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
 #if defined(__linux__)
-  /**
-   * Raw ticks (TSC on x86-64 Linux, else monotonic nanoseconds).
-   */
+  // Raw ticks (TSC on x86-64 Linux, else monotonic nanoseconds).
   PICOLLO_TIME_UNIT_TICKS = 0,
 #endif
 #if defined(__linux__)
-  /**
-   * Nanoseconds.
-   */
+  // Nanoseconds.
   PICOLLO_TIME_UNIT_NANOS = 1,
 #endif
 #if defined(__linux__)
-  /**
-   * Microseconds.
-   */
+  // Microseconds.
   PICOLLO_TIME_UNIT_MICROS = 2,
 #endif
 #if defined(__linux__)
-  /**
-   * Milliseconds.
-   */
+  // Milliseconds.
   PICOLLO_TIME_UNIT_MILLIS = 3,
 #endif
 };
@@ -586,573 +420,362 @@ typedef uint32_t picollo_time_unit;
 #endif // __cplusplus
 #endif
 
-/**
- * A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
- * Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
- * `picollo_approx_counter_free`.
- *
- * Counting: below 2^T (the threshold) every increment adds 1, so small counts are exact.
- * From 2^T on, an increment adds 2^k with probability 2^-k, where
- * k = floor(log2(count)) − T + 1 (capped at `max_shift`): the expected value stays the
- * true count, and updates get rarer as the count grows, so threads hitting one counter
- * stop fighting over its cache line. With T = 13 the error is about 2 % at two standard
- * deviations.
- *
- * Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
- * from any number of threads at once (the calls that change the count take a non-const
- * pointer, as the histogram's record functions do, but need no caller lock); each thread flips its coins with its own generator,
- * seeded differently per thread on its first increment. `picollo_approx_counter_free` must
- * not race any other call on the same counter.
- */
+// A text form of a histogram's summary (`picollo_histogram_text`).
+enum picollo_text_format
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // The Markdown table (`picollo_histogram_table`, `picollo_summary_table`).
+  PICOLLO_TEXT_FORMAT_TABLE = 0,
+  // The one-line summary (`picollo_summary_line`), named by the title.
+  PICOLLO_TEXT_FORMAT_ONE_LINE = 1,
+  // A JSON object (`picollo_summary_json`); the title is not used.
+  PICOLLO_TEXT_FORMAT_JSON = 2,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_text_format;
+#endif // __cplusplus
+
+// A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
+// Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
+// `picollo_approx_counter_free`.
+//
+// Counting: below 2^T (the threshold) every increment adds 1, so small counts are exact.
+// From 2^T on, an increment adds 2^k with probability 2^-k, where
+// k = floor(log2(count)) − T + 1 (capped at `max_shift`): the expected value stays the
+// true count, and updates get rarer as the count grows, so threads hitting one counter
+// stop fighting over its cache line. With T = 13 the error is about 2 % at two standard
+// deviations.
+//
+// Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
+// from any number of threads at once (the calls that change the count take a non-const
+// pointer, as the histogram's record functions do, but need no caller lock); each thread
+// flips its coins with its own generator, seeded differently per thread on its first
+// increment. `picollo_approx_counter_free` must not race any other call on the same
+// counter.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
-/**
- * An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
- * `picollo_histogram_free`.
- *
- * Threads, by mode (`picollo_histogram_config.mode`, see `picollo_mode`):
- * - every mode: queries (`_percentile*`, `_summary`, `_mean_stdev`, `_bucket`,
- *   `_next_bucket*`, `_get_info`, `_table`), `picollo_snapshot_new` / `_update` and
- *   `picollo_histogram_add` with this histogram as the source may run on any number of
- *   threads at once, while writers record. Each such call first makes one consistent copy
- *   of the counts and answers from it, so a batch of percentiles agrees with itself and
- *   with the total it reports; totals never exceed what was recorded, and a copy never
- *   mixes counts from before and after a reset.
- * - `PICOLLO_MODE_SINGLE_WRITER`: one thread records at a time (`_record*`, `_add` or
- *   `_subtract` into it); the caller serialises writers. Reads retry rather than see a
- *   half-done reset. `_reset` from the writing thread is exact; from another thread while
- *   the writer records, the bucket being incremented may keep its old count + 1 (a plain
- *   increment cannot be made safe against a reset): reset from the writer or choose
- *   another mode.
- * - `PICOLLO_MODE_INTERLOCKED`, `PICOLLO_MODE_THREAD_LOCAL`, `PICOLLO_MODE_APPROXIMATE`:
- *   any number of threads record at once, and `_reset` and `_add` may run on any thread
- *   meanwhile. A record racing a reset counts either before it (cleared) or after it,
- *   never both and never as "old + 1": after a reset a bucket holds at most what was
- *   recorded into it since the reset began. `_subtract` answers `UNSUPPORTED` (use a
- *   snapshot with deltas).
- * - thread-local: a thread's first record attaches it (one lock and, unless a shard of an
- *   exited thread is waiting, one allocation); when the thread exits its shard is handed
- *   to the next thread or folded into the histogram, counts included: nothing is lost and
- *   memory follows the number of threads recording at once, not the number ever seen.
- *   Writer threads may outlive the histogram (once they have stopped using it).
- *
- * `picollo_histogram_set_value_selection` may run on any thread (a query already running
- * keeps the selection it started with). `picollo_histogram_free` must not race any other
- * call on the same handle.
- */
+// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
+// `picollo_histogram_free`.
+//
+// Threads, by mode (`picollo_histogram_config.mode`, see `picollo_mode`):
+// - every mode: queries (`_percentile*`, `_summary`, `_mean_stdev`, `_bucket`,
+//   `_next_bucket*`, `_get_info`, `_table`), `picollo_snapshot_new` / `_update` and
+//   `picollo_histogram_add` with this histogram as the source may run on any number of
+//   threads at once, while writers record. Each such call first makes one consistent copy
+//   of the counts and answers from it, so a batch of percentiles agrees with itself and
+//   with the total it reports; totals never exceed what was recorded, and a copy never
+//   mixes counts from before and after a reset.
+// - `PICOLLO_MODE_SINGLE_WRITER`: one thread records at a time (`_record*`, `_add` or
+//   `_subtract` into it); the caller serialises writers. Reads retry rather than see a
+//   half-done reset. `_reset` from the writing thread is exact; from another thread while
+//   the writer records, the bucket being incremented may keep its old count + 1 (a plain
+//   increment cannot be made safe against a reset): reset from the writer or choose
+//   another mode.
+// - `PICOLLO_MODE_INTERLOCKED`, `PICOLLO_MODE_THREAD_LOCAL`, `PICOLLO_MODE_APPROXIMATE`:
+//   any number of threads record at once, and `_reset` and `_add` may run on any thread
+//   meanwhile. A record racing a reset counts either before it (cleared) or after it,
+//   never both and never as "old + 1": after a reset a bucket holds at most what was
+//   recorded into it since the reset began. `_subtract` answers `UNSUPPORTED` (use a
+//   snapshot with deltas).
+// - thread-local: a thread's first record attaches it (one lock and, unless a shard of an
+//   exited thread is waiting, one allocation); when the thread exits its shard is handed
+//   to the next thread or folded into the histogram, counts included: nothing is lost and
+//   memory follows the number of threads recording at once, not the number ever seen.
+//   Writer threads may outlive the histogram (once they have stopped using it).
+//
+// `picollo_histogram_set_value_selection` may run on any thread (a query already running
+// keeps the selection it started with). `picollo_histogram_free` must not race any other
+// call on the same handle.
 typedef struct picollo_histogram picollo_histogram;
 
 #if defined(__linux__)
-/**
- * A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
- * `picollo_perf_session_free`. Not thread-safe: it counts the thread that opened it (by
- * default) and must be used by that thread only.
- */
+// A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
+// `picollo_perf_session_free`. Not thread-safe: it counts the thread that opened it (by
+// default) and must be used by that thread only.
 typedef struct picollo_perf_session picollo_perf_session;
 #endif
 
-/**
- * A snapshot of a histogram (opaque): created with `picollo_snapshot_new`, refreshed with
- * `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`.
- */
+// A snapshot of a histogram (opaque): created with `picollo_snapshot_new`, refreshed with
+// `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`. A
+// snapshot is used by one thread at a time.
 typedef struct picollo_snapshot picollo_snapshot;
 
-/**
- * Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
- * (which sets `struct_size`), then change fields.
- */
+// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
+// (which sets `struct_size`), then change fields.
 typedef struct picollo_histogram_config {
-  /**
-   * `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
-   * struct is refused; larger (built against a newer header) is accepted when the fields
-   * this library does not know are zero.
-   */
+  // `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
+  // struct is refused; larger (built against a newer header) is accepted when the fields
+  // this library does not know are zero.
   uint32_t struct_size;
-  /**
-   * Counter width: 32 or 64 bits.
-   */
+  // Counter width: 32 or 64 bits.
   uint32_t counter_bits;
-  /**
-   * Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
-   * outside [1e-6, 0.1] are clamped.
-   */
+  // Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
+  // outside [1e-6, 0.1] are clamped.
   double relative_error;
-  /**
-   * Smallest trackable value, to bucket resolution: values sharing its bucket are counted
-   * inside the range, smaller ones as underflow.
-   */
+  // Smallest trackable value, to bucket resolution: values sharing its bucket are counted
+  // inside the range, smaller ones as underflow.
   uint64_t min_trackable;
-  /**
-   * Largest trackable value, to bucket resolution: values sharing its bucket are counted
-   * inside the range, larger ones as overflow.
-   */
+  // Largest trackable value, to bucket resolution: values sharing its bucket are counted
+  // inside the range, larger ones as overflow.
   uint64_t max_trackable;
-  /**
-   * A `picollo_value_selection` value.
-   */
+  // A `picollo_value_selection` value.
   uint32_t value_selection;
-  /**
-   * A `picollo_mode` value: how threads may record (see `picollo_mode`).
-   */
+  // A `picollo_mode` value: how threads may record (see `picollo_mode`).
   uint32_t mode;
-  /**
-   * Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
-   * Must be 0 in the other modes.
-   */
+  // Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
+  // Must be 0 in the other modes.
   uint32_t approx_threshold;
-  /**
-   * Reserved: must be zero.
-   */
+  // Reserved: must be zero.
   uint32_t reserved;
 } picollo_histogram_config;
 
-/**
- * Facts about a histogram: counts, range, layout, footprint.
- */
+// Facts about a histogram: counts, range, layout, footprint.
 typedef struct picollo_histogram_info {
-  /**
-   * Count of values inside the range.
-   */
+  // Count of values inside the range.
   uint64_t total;
-  /**
-   * Count of values below the range.
-   */
+  // Count of values below the range.
   uint64_t underflow;
-  /**
-   * Count of values above the range.
-   */
+  // Count of values above the range.
   uint64_t overflow;
-  /**
-   * Counts that did not fit a full bucket.
-   */
+  // Counts that did not fit a full bucket.
   uint64_t saturated;
-  /**
-   * Smallest trackable value.
-   */
+  // Smallest trackable value.
   uint64_t min_trackable;
-  /**
-   * Largest trackable value.
-   */
+  // Largest trackable value.
   uint64_t max_trackable;
-  /**
-   * Number of counters (buckets) in storage.
-   */
+  // Number of counters (buckets) in storage.
   uint64_t storage_len;
-  /**
-   * Bytes taken by the counters.
-   */
+  // Bytes taken by the counters.
   uint64_t footprint_bytes;
-  /**
-   * Buckets per block (a power of two).
-   */
+  // Buckets per block (a power of two).
   uint64_t block_size;
-  /**
-   * Guaranteed relative error of a bucket's midpoint (0.5 / block_size).
-   */
+  // Guaranteed relative error of a bucket's midpoint (0.5 / block_size).
   double relative_error;
-  /**
-   * 32 or 64.
-   */
+  // 32 or 64.
   uint32_t counter_bits;
-  /**
-   * A `picollo_mode` value.
-   */
+  // A `picollo_mode` value.
   uint32_t mode;
-  /**
-   * A `picollo_value_selection` value.
-   */
+  // A `picollo_value_selection` value.
   uint32_t value_selection;
-  /**
-   * Threshold T of the approximate mode; 0 in the other modes.
-   */
+  // Threshold T of the approximate mode; 0 in the other modes.
   uint32_t approx_threshold;
 } picollo_histogram_info;
 
 #if defined(__linux__)
-/**
- * Options of a perf session. Start from `picollo_perf_config_default` (which sets
- * `struct_size`), then change fields. Flags are 0 or 1.
- */
+// Options of a perf session. Start from `picollo_perf_config_default` (which sets
+// `struct_size`), then change fields. Flags are 0 or 1.
 typedef struct picollo_perf_config {
-  /**
-   * `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
-   * struct is refused; larger (built against a newer header) is accepted when the fields
-   * this library does not know are zero.
-   */
+  // `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
+  // struct is refused; larger (built against a newer header) is accepted when the fields
+  // this library does not know are zero.
   uint32_t struct_size;
-  /**
-   * Whom to count: 0 = the calling thread (default), or a pid/tid.
-   */
+  // Whom to count: 0 = the calling thread (default), or a pid/tid.
   int32_t pid;
-  /**
-   * Which CPU: -1 = any (default).
-   */
+  // Which CPU: -1 = any (default).
   int32_t cpu;
-  /**
-   * 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
-   * group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
-   */
+  // 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
+  // group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
   uint32_t pinned;
-  /**
-   * 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
-   */
+  // 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
   uint32_t include_kernel;
-  /**
-   * 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
-   */
+  // 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
   uint32_t enabled;
-  /**
-   * 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
-   * `corrected` deltas subtract it.
-   */
+  // 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
+  // `corrected` deltas subtract it.
   uint32_t calibrate;
-  /**
-   * 1 (default): map each hardware counter's page for the rdpmc fast path.
-   */
+  // 1 (default): map each hardware counter's page for the rdpmc fast path.
   uint32_t rdpmc;
-  /**
-   * Relative error of each counter's histogram (default 0.001). Finite and > 0.
-   */
+  // Relative error of each counter's histogram (default 0.001). Finite and > 0.
   double relative_error;
-  /**
-   * A `picollo_perf_record_kind`: what `picollo_perf_session_record` records.
-   */
+  // A `picollo_perf_record_kind`: what `picollo_perf_session_record` records.
   uint32_t record_kind;
-  /**
-   * Reserved: must be zero.
-   */
+  // Reserved: must be zero.
   uint32_t reserved;
 } picollo_perf_config;
 #endif
 
 #if defined(__linux__)
-/**
- * What `picollo_perf_discover` found on this machine.
- */
+// What `picollo_perf_discover` found on this machine.
 typedef struct picollo_perf_info {
-  /**
-   * 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
-   */
+  // 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
   uint32_t present;
-  /**
-   * A `picollo_cpu_vendor`.
-   */
+  // A `picollo_cpu_vendor`.
   uint32_t vendor;
-  /**
-   * 1 when running under a hypervisor.
-   */
+  // 1 when running under a hypervisor.
   uint32_t hypervisor;
-  /**
-   * Intel architectural perfmon version (CPUID 0xA); 0 = none.
-   */
+  // Intel architectural perfmon version (CPUID 0xA); 0 = none.
   uint32_t arch_perfmon_version;
-  /**
-   * Fixed counters per logical CPU (0 without a PMU, and on AMD).
-   */
+  // Fixed counters per logical CPU (0 without a PMU, and on AMD).
   uint32_t fixed_counters;
-  /**
-   * Their width in bits.
-   */
+  // Their width in bits.
   uint32_t fixed_width;
-  /**
-   * Programmable (general) counters per logical CPU (0 without a PMU).
-   */
+  // Programmable (general) counters per logical CPU (0 without a PMU).
   uint32_t programmable_counters;
-  /**
-   * Their width in bits (0 when unknown).
-   */
+  // Their width in bits (0 when unknown).
   uint32_t programmable_width;
-  /**
-   * `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
-   * -1 when unreadable or absent.
-   */
+  // `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
+  // -1 when unreadable or absent.
   int32_t rdpmc;
-  /**
-   * `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
-   */
+  // `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
   int32_t paranoid;
-  /**
-   * 1 when `paranoid` could be read.
-   */
+  // 1 when `paranoid` could be read.
   uint32_t paranoid_known;
-  /**
-   * errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
-   */
+  // errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
   int32_t cycles_errno;
-  /**
-   * Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
-   */
+  // Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
   uint32_t core_pmu_count;
-  /**
-   * Every PMU in sysfs.
-   */
+  // Every PMU in sysfs.
   uint32_t pmu_count;
 } picollo_perf_info;
 #endif
 
 #if defined(__linux__)
-/**
- * The change of one counter between the two latest reads.
- */
+// The change of one counter between the two latest reads.
 typedef struct picollo_perf_delta {
-  /**
-   * `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
-   */
+  // `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
   uint64_t raw;
-  /**
-   * `raw` scaled by the interval's enabled/running time; equals `raw` unless
-   * multiplexed, 0 when the counter never ran in the interval.
-   */
+  // `raw` scaled by the interval's enabled/running time; equals `raw` unless
+  // multiplexed, 0 when the counter never ran in the interval.
   uint64_t scaled;
-  /**
-   * `scaled` minus the calibrated cost of one read, floored at 0.
-   */
+  // `scaled` minus the calibrated cost of one read, floored at 0.
   uint64_t corrected;
-  /**
-   * Enabled nanoseconds in the interval.
-   */
+  // Enabled nanoseconds in the interval.
   uint64_t enabled;
-  /**
-   * Running nanoseconds in the interval.
-   */
+  // Running nanoseconds in the interval.
   uint64_t running;
 } picollo_perf_delta;
 #endif
 
 #if defined(__linux__)
-/**
- * One counter's state at one read.
- */
+// One counter's state at one read.
 typedef struct picollo_perf_reading {
-  /**
-   * The kernel's 64-bit count (unscaled).
-   */
+  // The kernel's 64-bit count (unscaled).
   uint64_t value;
-  /**
-   * Nanoseconds the counter was enabled.
-   */
+  // Nanoseconds the counter was enabled.
   uint64_t enabled;
-  /**
-   * Nanoseconds it was actually on the PMU.
-   */
+  // Nanoseconds it was actually on the PMU.
   uint64_t running;
-  /**
-   * `value × enabled / running` (equal to `value` unless multiplexed; 0 if it never ran).
-   */
+  // `value × enabled / running` (equal to `value` unless multiplexed; 0 if it never ran).
   uint64_t scaled;
 } picollo_perf_reading;
 #endif
 
 #if defined(__linux__)
-/**
- * Everything about one counter of an open session (`picollo_perf_session_counter_values`).
- */
+// Everything about one counter of an open session (`picollo_perf_session_counter_values`).
 typedef struct picollo_perf_counter_values {
-  /**
-   * The latest reading.
-   */
+  // The latest reading.
   struct picollo_perf_reading current;
-  /**
-   * The reading before it.
-   */
+  // The reading before it.
   struct picollo_perf_reading previous;
-  /**
-   * `current − previous`.
-   */
+  // `current − previous`.
   struct picollo_perf_delta delta;
-  /**
-   * Calibrated cost of one read through the syscall, in this counter's unit (0 when not
-   * calibrated).
-   */
+  // Calibrated cost of one read through the syscall, in this counter's unit (0 when not
+  // calibrated).
   uint64_t overhead_syscall;
-  /**
-   * Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
-   */
+  // Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
   uint64_t overhead_rdpmc;
-  /**
-   * The kernel's id of the counter (its key in a group read).
-   */
+  // The kernel's id of the counter (its key in a group read).
   uint64_t id;
-  /**
-   * 1 when the counter was multiplexed during the latest interval (running < enabled):
-   * `delta.scaled` is then an estimate.
-   */
+  // 1 when the counter was multiplexed during the latest interval (running < enabled):
+  // `delta.scaled` is then an estimate.
   uint32_t multiplexed;
-  /**
-   * 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
-   */
+  // 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
   uint32_t has_page;
 } picollo_perf_counter_values;
 #endif
 
 #if defined(__linux__)
-/**
- * Ratios between counters; NaN where a counter is missing or its denominator is 0.
- */
+// Ratios between counters; NaN where a counter is missing or its denominator is 0.
 typedef struct picollo_perf_derived {
-  /**
-   * Instructions per cycle.
-   */
+  // Instructions per cycle.
   double ipc;
-  /**
-   * Cache misses per cache reference (else LL read misses per LL read access).
-   */
+  // Cache misses per cache reference (else LL read misses per LL read access).
   double cache_miss_ratio;
-  /**
-   * Branch misses per branch instruction.
-   */
+  // Branch misses per branch instruction.
   double branch_miss_ratio;
 } picollo_perf_derived;
 #endif
 
-/**
- * A percentile and the bucket it was found in.
- */
+// A percentile and the bucket it was found in.
 typedef struct picollo_percentile {
-  /**
-   * Rank in percent, 0..100.
-   */
+  // Rank in percent, 0..100.
   double rank;
-  /**
-   * Reported value (per the histogram's value selection).
-   */
+  // Reported value (per the histogram's value selection).
   uint64_t value;
-  /**
-   * Largest distance from `value` to a value of the bucket.
-   */
+  // Largest distance from `value` to a value of the bucket.
   uint64_t plus_minus;
-  /**
-   * Index of the bucket in the histogram's storage.
-   */
+  // Index of the bucket in the histogram's storage.
   uint64_t storage_index;
-  /**
-   * Index of the bucket over the whole u64 range.
-   */
+  // Index of the bucket over the whole u64 range.
   uint64_t logical_index;
-  /**
-   * Smallest value of the bucket.
-   */
+  // Smallest value of the bucket.
   uint64_t lower;
-  /**
-   * Exclusive upper bound (UINT64_MAX for the topmost bucket, whose bound is 2^64).
-   */
+  // Exclusive upper bound (UINT64_MAX for the topmost bucket, whose bound is 2^64).
   uint64_t upper;
-  /**
-   * Largest value of the bucket.
-   */
+  // Largest value of the bucket.
   uint64_t highest;
-  /**
-   * Count of the bucket.
-   */
+  // Count of the bucket.
   uint64_t count;
-  /**
-   * Cumulative count through the bucket.
-   */
+  // Cumulative count through the bucket.
   uint64_t cumulative_count;
-  /**
-   * The count the rank points at: ceil(rank/100 × total), at least 1.
-   */
+  // The count the rank points at: ceil(rank/100 × total), at least 1.
   uint64_t rank_count;
 } picollo_percentile;
 
-/**
- * The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5,
- * 99, 99.9, 99.99, 99.999, 100, then totals and moments. Filled in place.
- */
+// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5,
+// 99, 99.9, 99.99, 99.999, 100, then totals and moments. Filled in place.
 typedef struct picollo_summary {
-  /**
-   * One entry per standard rank, in increasing order.
-   */
+  // One entry per standard rank, in increasing order.
   struct picollo_percentile percentiles[PICOLLO_SUMMARY_PERCENTILES];
-  /**
-   * Count of values inside the range.
-   */
+  // Count of values inside the range.
   uint64_t total;
-  /**
-   * Count of values below the range.
-   */
+  // Count of values below the range.
   uint64_t underflow;
-  /**
-   * Count of values above the range.
-   */
+  // Count of values above the range.
   uint64_t overflow;
-  /**
-   * Counts that did not fit a full bucket (record_n on a saturated counter).
-   */
+  // Counts that did not fit a full bucket (record_n on a saturated counter).
   uint64_t saturated;
-  /**
-   * Mean over bucket midpoints (NaN when empty).
-   */
+  // Mean over bucket midpoints (NaN when empty).
   double mean;
-  /**
-   * Population standard deviation over bucket midpoints (NaN when empty).
-   */
+  // Population standard deviation over bucket midpoints (NaN when empty).
   double stdev;
-  /**
-   * Relative error of the layout (0.0078125 is 0.7813 %).
-   */
+  // Relative error of the layout (0.0078125 is 0.7813 %).
   double precision;
-  /**
-   * Smallest trackable value.
-   */
+  // Smallest trackable value.
   uint64_t min_trackable;
-  /**
-   * Largest trackable value.
-   */
+  // Largest trackable value.
   uint64_t max_trackable;
 } picollo_summary;
 
-/**
- * A bucket and its count.
- */
+// A bucket and its count.
 typedef struct picollo_bucket {
-  /**
-   * Index in the histogram's storage.
-   */
+  // Index in the histogram's storage.
   uint64_t storage_index;
-  /**
-   * Index over the whole u64 range.
-   */
+  // Index over the whole u64 range.
   uint64_t logical_index;
-  /**
-   * Smallest value of the bucket.
-   */
+  // Smallest value of the bucket.
   uint64_t lower;
-  /**
-   * Largest value of the bucket.
-   */
+  // Largest value of the bucket.
   uint64_t highest;
-  /**
-   * The bucket's midpoint.
-   */
+  // The bucket's midpoint.
   uint64_t value;
-  /**
-   * The bucket's count.
-   */
+  // The bucket's count.
   uint64_t count;
 } picollo_bucket;
 
 #if defined(__linux__)
-/**
- * A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
- * Treat the fields as private.
- */
+// A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
+// Treat the fields as private.
 typedef struct picollo_scope {
-  /**
-   * The histogram it records into; NULL once ended.
-   */
+  // The histogram it records into; NULL once ended.
   struct picollo_histogram *histogram;
-  /**
-   * Ticks at the start.
-   */
+  // Ticks at the start.
   uint64_t start;
-  /**
-   * A `picollo_time_unit`.
-   */
+  // A `picollo_time_unit`.
   uint32_t unit;
-  /**
-   * Reserved, zero.
-   */
+  // Reserved, zero.
   uint32_t reserved;
 } picollo_scope;
 #endif
@@ -1161,275 +784,260 @@ typedef struct picollo_scope {
 extern "C" {
 #endif // __cplusplus
 
-/**
- * The ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
- */
+// Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 uint32_t picollo_abi_version(void);
 
-/**
- * Create an approximate counter at zero. On success `*out` holds a new handle for
- * `picollo_approx_counter_free`.
- *
- * - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
- * - `max_shift`: the cap on k, 1..62, so updates happen at least once every 2^max_shift
- *   increments on average. 0 means the default, 10 (at least every 1,024).
- * - `exact_when_uncontended`: 1 tries an exact `count + 1` with one compare-exchange
- *   first and flips a coin only when it fails (another thread got there first), so a
- *   counter used by one thread stays exact; it costs an atomic read-modify-write per
- *   increment, which the approximate counter otherwise avoids. 0 (the default) or 1.
- *
- * Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
- * `exact_when_uncontended` other than 0 or 1.
- *
- * # Safety
- * `out` is NULL or writable.
- */
+// Creates an approximate counter at zero: on success `*out` holds a new handle for
+// `picollo_approx_counter_free`.
+//
+// - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
+// - `max_shift`: the cap on k, 1..62, so updates happen at least once every 2^max_shift
+//   increments on average. 0 means the default, 10 (at least every 1,024).
+// - `exact_when_uncontended`: 1 tries an exact `count + 1` with one compare-exchange
+//   first and flips a coin only when it fails (another thread got there first), so a
+//   counter used by one thread stays exact; it costs an atomic read-modify-write per
+//   increment, which the approximate counter otherwise avoids. 0 (the default) or 1.
+//
+// Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
+// `exact_when_uncontended` other than 0 or 1.
+//
+// # Safety
+// `out` is NULL or writable.
 picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           uint32_t max_shift,
                                           uint32_t exact_when_uncontended,
                                           struct picollo_approx_counter **out);
 
-/**
- * Free a counter. NULL is accepted and ignored. Free each handle exactly once, when no
- * other thread uses it.
- *
- * # Safety
- * `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
- */
+// Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
+// other thread uses it.
+//
+// # Safety
+// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 void picollo_approx_counter_free(struct picollo_approx_counter *c);
 
-/**
- * Count one event (approximately above 2^T, see `picollo_approx_counter`). Thread-safe:
- * any number of threads at once. Never fails; a NULL handle is ignored. The hot path.
- *
- * # Safety
- * `c` is NULL or a live handle.
- */
+// Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
+// Thread-safe. Never fails; a NULL handle is ignored.
+//
+// # Safety
+// `c` is NULL or a live handle.
 void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
-/**
- * Add `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
- * ignored.
- *
- * # Safety
- * `c` is NULL or a live handle.
- */
+// Adds `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
+// ignored.
+//
+// # Safety
+// `c` is NULL or a live handle.
 void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 
-/**
- * The current estimate into `*out` (one atomic load; an unbiased estimate of the number
- * of increments plus everything added). Thread-safe.
- *
- * # Safety
- * `c` is NULL or a live handle; `out` is NULL or writable.
- */
+// Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
+// of increments plus everything added). Thread-safe.
+//
+// # Safety
+// `c` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
 
-/**
- * Take the count to zero and write the count taken to `*taken` (which may be NULL to
- * discard it). One atomic swap: an increment racing the reset is counted either in the
- * count taken or in the new count, never lost and never in both. Thread-safe.
- *
- * # Safety
- * `c` is NULL or a live handle; `taken` is NULL or writable.
- */
+// Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
+// discard it). One atomic swap: an increment racing the reset is counted either in the
+// count taken or in the new count, never lost and never in both. Thread-safe.
+//
+// # Safety
+// `c` is NULL or a live handle; `taken` is NULL or writable.
 picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
 
-/**
- * The counter's policy: each output may be NULL. `*threshold` gets T, `*max_shift` the
- * cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
- *
- * # Safety
- * `c` is NULL or a live handle; each output is NULL or writable.
- */
+// Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
+// `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
+//
+// # Safety
+// `c` is NULL or a live handle; each output is NULL or writable.
 picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
                                              uint32_t *threshold,
                                              uint32_t *max_shift,
                                              uint32_t *exact_when_uncontended);
 
-/**
- * The default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
- * midpoint values, single writer.
- */
-struct picollo_histogram_config picollo_histogram_config_default(void);
+// Returns the message of the last failed call on this thread ("" if none).
+//
+// The text is NUL-terminated, owned by the library and valid until the next Picollo call
+// on the same thread. Never NULL.
+const char *picollo_last_error_message(void);
 
-/**
- * Create a histogram. On success `*out` holds a new handle for `picollo_histogram_free`.
- *
- * Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
- * library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
- * negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
- * value selection or mode, an approximate threshold outside 1..62 or given in another mode.
- *
- * # Safety
- * `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
- * NULL or writable.
- */
+// Creates a histogram: on success `*out` holds a new handle for `picollo_histogram_free`.
+//
+// Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
+// library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
+// negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
+// value selection or mode, an approximate threshold outside 1..62 or given in another mode.
+//
+// # Safety
+// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
+// NULL or writable.
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
 
-/**
- * Free a histogram. NULL is accepted and ignored. Free each handle exactly once.
- *
- * # Safety
- * `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
- */
+// Frees a histogram. NULL is accepted and ignored. Free each handle exactly once.
+//
+// # Safety
+// `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
 void picollo_histogram_free(struct picollo_histogram *h);
 
-/**
- * Record one value. Never fails: values outside the range count as underflow/overflow; a
- * NULL handle is ignored. The hot path. Thread-safe in the interlocked, thread-local and
- * approximate modes; in the single-writer mode, one recording thread at a time.
- *
- * # Safety
- * `h` is NULL or a live handle (see `picollo_histogram` for threads).
- */
+// Records one value: the hot path. Never fails: values outside the range count as
+// underflow/overflow; a NULL handle is ignored. Threads: see `picollo_histogram`.
+//
+// # Safety
+// `h` is NULL or a live handle.
 void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
-/**
- * Record `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
- * its counter's maximum; the excess is counted in `saturated`. NULL handle is ignored.
- *
- * # Safety
- * As `picollo_histogram_record`.
- */
+// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
+// its counter's maximum; the excess is counted in `saturated`. A NULL handle is ignored.
+//
+// # Safety
+// As `picollo_histogram_record`.
 void picollo_histogram_record_n(struct picollo_histogram *h, uint64_t value, uint64_t count);
 
-/**
- * Record `value` with coordinated-omission correction: also records `value − k·interval`
- * for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
- * `value` only. Cost is bounded by the number of buckets. NULL handle is ignored.
- *
- * # Safety
- * As `picollo_histogram_record`.
- */
+// Records `value` with coordinated-omission correction: also records `value − k·interval`
+// for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
+// `value` only. Cost is bounded by the number of buckets. A NULL handle is ignored.
+//
+// # Safety
+// As `picollo_histogram_record`.
 void picollo_histogram_record_corrected(struct picollo_histogram *h,
                                         uint64_t value,
                                         uint64_t expected_interval);
 
-/**
- * Record `n` values from an array in one call (for bindings where a call per value costs
- * more than the record itself). `values` may be NULL only when `n` is 0.
- *
- * # Safety
- * `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
- */
+// Records `n` values from an array in one call (for bindings where a call per value costs
+// more than the record itself). `values` may be NULL only when `n` is 0.
+//
+// # Safety
+// `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
 picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              const uint64_t *values,
                                              size_t n);
 
-/**
- * Clear all counts (buckets, underflow, overflow, saturated). From any thread; see
- * `picollo_histogram` for what concurrent writers and readers see.
- *
- * # Safety
- * `h` is NULL or a live handle.
- */
+// Clears all counts (buckets, underflow, overflow, saturated). From any thread; see
+// `picollo_histogram` for what concurrent writers and readers see.
+//
+// # Safety
+// `h` is NULL or a live handle.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
-/**
- * Choose how buckets report values (a `picollo_value_selection`).
- *
- * # Safety
- * `h` is NULL or a live handle not used by another thread during the call.
- */
+// Chooses how buckets report values (a `picollo_value_selection`). Threads: see
+// `picollo_histogram`.
+//
+// # Safety
+// `h` is NULL or a live handle.
 picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h,
                                                      uint32_t selection);
 
-/**
- * Counts, range, layout and footprint of a histogram.
- *
- * # Safety
- * `h` is NULL or a live handle; `out` is NULL or writable.
- */
+// Writes the counts, range, layout and footprint of a histogram to `*out`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
-/**
- * Add every count of `src` into `dst` (same relative error, any range, counter width and
- * mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
- * the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
- * as one consistent copy; the counts land in `dst` like records (from any thread in the
- * concurrent modes).
- *
- * # Safety
- * Both are NULL or live handles.
- */
+// Adds every count of `src` into `dst` (same relative error, any range, counter width and
+// mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
+// the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
+// as one consistent copy; the counts land in `dst` like records (threads: see
+// `picollo_histogram`).
+//
+// # Safety
+// Both are NULL or live handles.
 picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
-/**
- * Subtract every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
- * change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
- * the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
- *
- * # Safety
- * As `picollo_histogram_add`.
- */
+// Subtracts every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
+// change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
+// the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
+//
+// # Safety
+// As `picollo_histogram_add`.
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
+// Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
+// midpoint values, single writer.
+struct picollo_histogram_config picollo_histogram_config_default(void);
+
+// Writes the Markdown table of a histogram's summary into `buf` (`##### title` heading
+// unless `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
+//
+// # Safety
+// `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
+picollo_status picollo_histogram_table(const struct picollo_histogram *h,
+                                       const char *title,
+                                       char *buf,
+                                       size_t len,
+                                       size_t *needed);
+
+// Writes a histogram's summary into `buf` in `format` (a `picollo_text_format`): the
+// Markdown table headed by `title`, the one-line summary named `title`, or JSON (which
+// does not use `title`). `title` may be NULL (no heading, no name). Buffer rules as
+// `picollo_summary_table`.
+//
+// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown format; `INVALID_UTF8` for a title
+// that is not UTF-8; `BUFFER_TOO_SMALL` when the text was truncated.
+//
+// # Safety
+// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
+// or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_histogram_text(const struct picollo_histogram *h,
+                                      uint32_t format,
+                                      const char *title,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *needed);
+
 #if defined(__linux__)
-/**
- * The default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
- * only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
- * 0.001 recording scaled deltas.
- */
+// Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
+// only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
+// 0.001 recording scaled deltas.
 struct picollo_perf_config picollo_perf_config_default(void);
 #endif
 
 #if defined(__linux__)
-/**
- * Create a session with no counters. On success `*out` holds a handle for
- * `picollo_perf_session_free`.
- *
- * Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
- * `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
- * error or record kind, non-zero `reserved`.
- *
- * # Safety
- * `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
- * writable.
- */
+// Creates a session with no counters: on success `*out` holds a handle for
+// `picollo_perf_session_free`.
+//
+// Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
+// `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
+// error or record kind, non-zero `reserved`.
+//
+// # Safety
+// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
+// writable.
 picollo_status picollo_perf_session_new(const struct picollo_perf_config *config,
                                         struct picollo_perf_session **out);
 #endif
 
 #if defined(__linux__)
-/**
- * Free a session: closes its counters and frees its histograms (every handle from
- * `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
- *
- * # Safety
- * `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
- */
+// Frees a session: closes its counters and frees its histograms (every handle from
+// `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
+//
+// # Safety
+// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 void picollo_perf_session_free(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Add a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
- * before `picollo_perf_session_open`; the first one leads the group.
- *
- * Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
- * session (the message names it) or a session already open. Whether the machine can
- * count it is known at open (or ask `picollo_perf_counter_supported` first).
- *
- * # Safety
- * `s` is NULL or a live session not used by another thread during the call.
- */
+// Adds a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
+// before `picollo_perf_session_open`; the first one leads the group.
+//
+// Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
+// session (the message names it) or a session already open. Whether the machine can
+// count it is known at open (or ask `picollo_perf_counter_supported` first).
+//
+// # Safety
+// `s` is NULL or a live session not used by another thread during the call.
 picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
-/**
- * Add a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
- * `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
- * `picollo_perf_session_add_hardware`.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
+// `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
+// `picollo_perf_session_add_hardware`.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
                                               uint32_t level,
                                               uint32_t op,
@@ -1437,26 +1045,22 @@ picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-/**
- * Add a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
- * as for `picollo_perf_session_add_hardware`.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
+// as for `picollo_perf_session_add_hardware`.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
-/**
- * Add a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
- * tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
- * type). The kernel judges it at open: an unknown type or config fails there. Errors as for
- * `picollo_perf_session_add_hardware`.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Adds a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
+// tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
+// type). The kernel judges it at open: an unknown type or config fails there. Errors as for
+// `picollo_perf_session_add_hardware`.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
                                             uint32_t type_,
                                             uint64_t config,
@@ -1465,119 +1069,104 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-/**
- * Add cycles, instructions and reference cycles (Intel's fixed counters), all or none:
- * if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
+// if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Add a counter by name as `picollo_perf_session_counter_name` writes it:
- * `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
- * `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
- *
- * Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
- * duplicate or an open session.
- *
- * # Safety
- * `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
- */
+// Adds a counter by name as `picollo_perf_session_counter_name` writes it:
+// `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
+// `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
+//
+// Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
+// duplicate or an open session.
+//
+// # Safety
+// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
 #endif
 
 #if defined(__linux__)
-/**
- * Open every counter as one group (the first leads), map pages for rdpmc, calibrate the
- * read overhead (per the config) and take a first reading (deltas start at 0).
- *
- * Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
- * `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
- * vPMU: ENOENT), `PERMISSION_DENIED` (the message gives perf_event_paranoid and what it
- * allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
- * type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
- * counter and the cause. On failure the session stays unopened and unchanged.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Opens every counter as one group (the first leads), maps pages for rdpmc, calibrates
+// the read overhead (per the config) and takes a first reading (deltas start at 0).
+//
+// Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
+// `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
+// vPMU: ENOENT), `PERMISSION_DENIED` (the message gives perf_event_paranoid and what it
+// allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
+// type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
+// counter and the cause. On failure the session stays unopened and unchanged.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Look at the machine: CPUID, the PMUs in sysfs, the rdpmc and perf_event_paranoid
- * settings and a trial open of cycles. Takes a few system calls (not for a hot path).
- *
- * Errors: NULL `out`.
- *
- * # Safety
- * `out` is NULL or writable.
- */
+// Looks at the machine and writes what it found to `*out`: CPUID, the PMUs in sysfs, the rdpmc
+// and perf_event_paranoid settings and a trial open of cycles. Takes a few system calls (not
+// for a hot path).
+//
+// Errors: NULL `out`.
+//
+// # Safety
+// `out` is NULL or writable.
 picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 #endif
 
 #if defined(__linux__)
-/**
- * Discovery as one line, snprintf-style (see `picollo_summary_table` for the buffer
- * rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine without
- * one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
- *
- * # Safety
- * `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
- */
+// Writes discovery as one line into `buf`, snprintf-style (see `picollo_summary_table` for the
+// buffer rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine
+// without one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
+//
+// # Safety
+// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 #endif
 
 #if defined(__linux__)
-/**
- * Whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
- * `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
- * thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
- * return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
- * the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
- * PMU…)".
- *
- * Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
- *
- * # Safety
- * `name` is NULL or a NUL-terminated string.
- */
+// Tells whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
+// `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
+// thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
+// return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
+// the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
+// PMU…)".
+//
+// Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
+//
+// # Safety
+// `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_counter_supported(const char *name);
 #endif
 
 #if defined(__linux__)
-/**
- * Read every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
- * page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
- * reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
- * `picollo_perf_read_path` taken.
- *
- * Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
- * `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
- *
- * # Safety
- * `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
- */
+// Reads every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
+// page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
+// reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
+// `picollo_perf_read_path` taken.
+//
+// Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
+// `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
+//
+// # Safety
+// `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
                                          uint32_t force_syscall,
                                          uint32_t *path);
 #endif
 
 #if defined(__linux__)
-/**
- * The latest deltas, one per counter in the order they were added, into `out[0..n)`.
- * `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
- * (when `n` is smaller: nothing is written to `out`).
- *
- * # Safety
- * `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
- * `n` is 0); `count` is NULL or writable.
- */
+// Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
+// `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
+// (when `n` is smaller: nothing is written to `out`).
+//
+// # Safety
+// `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
+// `n` is 0); `count` is NULL or writable.
 picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
                                            struct picollo_perf_delta *out,
                                            size_t n,
@@ -1585,96 +1174,80 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-/**
- * Record each counter's latest value of the configured kind (`picollo_perf_config.
- * record_kind`, by default the scaled delta) into its histogram.
- *
- * Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
- * by another thread during the call.
- */
+// Records each counter's latest value of the configured kind (`picollo_perf_config.
+// record_kind`, by default the scaled delta) into its histogram.
+//
+// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
+// by another thread during the call.
 picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Record each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
- * histogram.
- *
- * # Safety
- * As `picollo_perf_session_record`.
- */
+// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
+// histogram.
+//
+// # Safety
+// As `picollo_perf_session_record`.
 picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
 #endif
 
 #if defined(__linux__)
-/**
- * Start counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
- * `OS_ERROR` if the ioctl fails.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
+// `OS_ERROR` if the ioctl fails.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Stop counting (the whole group); readings keep their last values. Errors as for
- * `picollo_perf_session_enable`.
- *
- * # Safety
- * As `picollo_perf_session_add_hardware`.
- */
+// Stops counting (the whole group); readings keep their last values. Errors as for
+// `picollo_perf_session_enable`.
+//
+// # Safety
+// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Zero the kernel's counts and every counter's histogram, and rebase the readings (deltas
- * 0). Errors as for `picollo_perf_session_enable`.
- *
- * # Safety
- * As `picollo_perf_session_record`.
- */
+// Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
+// 0). Errors as for `picollo_perf_session_enable`.
+//
+// # Safety
+// As `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-/**
- * Whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
- * else 0.
- *
- * # Safety
- * `s` is NULL or a live session; `out` is NULL or writable.
- */
+// Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
+// else 0.
+//
+// # Safety
+// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
 #endif
 
 #if defined(__linux__)
-/**
- * Number of counters added so far (open or not).
- *
- * # Safety
- * `s` is NULL or a live session; `out` is NULL or writable.
- */
+// Writes the number of counters added so far (open or not) to `*out`.
+//
+// # Safety
+// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s,
                                                   size_t *out);
 #endif
 
 #if defined(__linux__)
-/**
- * The name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
- * snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
- * length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
- * past the end.
- *
- * # Safety
- * `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
- * NULL or writable.
- */
+// Writes the name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
+// snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
+// length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
+// past the end.
+//
+// # Safety
+// `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
+// NULL or writable.
 picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s,
                                                  size_t index,
                                                  char *buf,
@@ -1683,266 +1256,223 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
 #endif
 
 #if defined(__linux__)
-/**
- * Readings, delta, calibrated overheads and flags of counter `index` of an open session.
- *
- * Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
- *
- * # Safety
- * `s` is NULL or a live session; `out` is NULL or writable.
- */
+// Writes the readings, delta, calibrated overheads and flags of counter `index` of an
+// open session to `*out`.
+//
+// Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
+//
+// # Safety
+// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_values(const struct picollo_perf_session *s,
                                                    size_t index,
                                                    struct picollo_perf_counter_values *out);
 #endif
 
 #if defined(__linux__)
-/**
- * The histogram of counter `index`: a BORROWED handle, usable with every
- * `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
- * It exists from the moment the counter is added, is owned by the session and stays
- * valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
- * Like the session, it is used by one thread at a time.
- *
- * Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
- *
- * # Safety
- * `s` is NULL or a live session; `out` is NULL or writable.
- */
+// Lends the histogram of counter `index`: a BORROWED handle, usable with every
+// `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
+// It exists from the moment the counter is added, is owned by the session and stays
+// valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
+// Like the session, it is used by one thread at a time.
+//
+// Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
+//
+// # Safety
+// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
                                                       size_t index,
                                                       struct picollo_histogram **out);
 #endif
 
 #if defined(__linux__)
-/**
- * IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the session lacks
- * a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not open.
- *
- * # Safety
- * `s` is NULL or a live session; `out` is NULL or writable.
- */
+// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
+// session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
+// open.
+//
+// # Safety
+// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
                                             struct picollo_perf_derived *out);
 #endif
 
 #if defined(__linux__)
-/**
- * The same ratios over the means of the counters' histograms (every recorded interval).
- * Works before open too (NaN everywhere while the histograms are empty).
- *
- * # Safety
- * `s` is NULL or a live session; `out` is NULL or writable.
- */
+// Writes the same ratios over the means of the counters' histograms (every recorded interval).
+// Works before open too (NaN everywhere while the histograms are empty).
+//
+// # Safety
+// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
                                                   struct picollo_perf_derived *out);
 #endif
 
-/**
- * The percentile at `rank` (percent, 0..100).
- *
- * Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when the
- * histogram holds no value in its range. `*out` is written only on success.
- *
- * # Safety
- * `h` is NULL or a live handle; `out` is NULL or writable.
- */
+// Writes the percentile at `rank` (percent, 0..100) to `*out`.
+//
+// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when the
+// histogram holds no value in its range. `*out` is written only on success.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
                                             double rank,
                                             struct picollo_percentile *out);
 
-/**
- * Percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
- * 0..100; `out` receives `n` entries that agree with each other (same total).
- *
- * # Safety
- * `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
- * entries (either may be NULL when `n` is 0).
- */
+// Writes the percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
+// 0..100; `out` receives `n` entries that agree with each other (same total).
+//
+// # Safety
+// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
+// entries (either may be NULL when `n` is 0).
 picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
                                              const double *ranks,
                                              size_t n,
                                              struct picollo_percentile *out);
 
-/**
- * Values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
- *
- * # Safety
- * As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
- */
+// Writes the values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
+//
+// # Safety
+// As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
 picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h,
                                                    const double *ranks,
                                                    size_t n,
                                                    uint64_t *out);
 
-/**
- * Fill `*out` with the standard summary (no allocation). An empty histogram gives zero
- * percentiles and NaN mean/stdev.
- *
- * # Safety
- * `h` is NULL or a live handle; `out` is NULL or writable.
- */
+// Fills `*out` with the standard summary (no allocation). An empty histogram gives zero
+// percentiles and NaN mean/stdev.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_summary(const struct picollo_histogram *h,
                                          struct picollo_summary *out);
 
-/**
- * Mean and population standard deviation over bucket midpoints (NaN when empty). Either
- * output may be NULL.
- *
- * # Safety
- * `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
- */
+// Writes the mean and population standard deviation over bucket midpoints (NaN when empty). Either
+// output may be NULL.
+//
+// # Safety
+// `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
 picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h,
                                             double *mean,
                                             double *stdev);
 
-/**
- * The bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
- * `OUT_OF_RANGE` past the end.
- *
- * # Safety
- * `h` is NULL or a live handle; `out` is NULL or writable.
- */
+// Writes the bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
+// `OUT_OF_RANGE` past the end.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         size_t storage_index,
                                         struct picollo_bucket *out);
 
-/**
- * Iterate over non-empty buckets one at a time: start with `*cursor = 0`; each call
- * writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
- * it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
- *
- * Cost: each call makes a consistent copy of the whole histogram (O(storage_len)), so
- * walking every bucket this way is O(non-empty buckets × storage_len), and with writers
- * running, successive buckets come from different copies. Prefer
- * `picollo_histogram_next_buckets`, which fills a batch from one copy; this call is that
- * one with a batch of one.
- *
- * # Safety
- * `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
- */
+// Iterates over non-empty buckets one at a time: start with `*cursor = 0`; each call
+// writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
+// it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
+//
+// Cost: each call makes a consistent copy of the whole histogram (O(storage_len)), so
+// walking every bucket this way is O(non-empty buckets × storage_len), and with writers
+// running, successive buckets come from different copies. Prefer
+// `picollo_histogram_next_buckets`, which fills a batch from one copy; this call is that
+// one with a batch of one.
+//
+// # Safety
+// `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
 picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
 
-/**
- * Iterate over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
- * consistent copy of the counts (as every query does), writes the next non-empty buckets
- * at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
- * `*written` (if not NULL) to how many and `*cursor` past the last storage index it
- * examined, and returns OK. A call that finds no non-empty bucket at or after `*cursor`
- * returns `OUT_OF_RANGE` and writes nothing (so `*written` is never 0 on OK).
- *
- * A batch that is not full means the copy held no further bucket: `*cursor` is then
- * `storage_len` and the next call returns `OUT_OF_RANGE` without copying. One call per
- * `cap` non-empty buckets, each O(storage_len): with `cap` ≥ the number of non-empty
- * buckets the whole iteration is one copy. The buckets of one batch are consistent with
- * each other; with writers running, different batches may come from different moments
- * (a reset between two calls shows in the later batches only).
- *
- * Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` = 0.
- *
- * # Safety
- * `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
- * `cap` writable entries; `written` is NULL or writable.
- */
+// Iterates over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
+// consistent copy of the counts (as every query does), writes the next non-empty buckets
+// at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
+// `*written` (if not NULL) to how many and `*cursor` past the last storage index it
+// examined, and returns OK. A call that finds no non-empty bucket at or after `*cursor`
+// returns `OUT_OF_RANGE` and writes nothing (so `*written` is never 0 on OK).
+//
+// A batch that is not full means the copy held no further bucket: `*cursor` is then
+// `storage_len` and the next call returns `OUT_OF_RANGE` without copying. One call per
+// `cap` non-empty buckets, each O(storage_len): with `cap` ≥ the number of non-empty
+// buckets the whole iteration is one copy. The buckets of one batch are consistent with
+// each other; with writers running, different batches may come from different moments
+// (a reset between two calls shows in the later batches only).
+//
+// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` = 0.
+//
+// # Safety
+// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
+// `cap` writable entries; `written` is NULL or writable.
 picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t *cursor,
                                               struct picollo_bucket *out,
                                               size_t cap,
                                               size_t *written);
 
-/**
- * Take a snapshot of `h` (full counts, one consistent copy; writers may keep recording).
- * `*out` receives a handle for `picollo_snapshot_free`. A snapshot is used by one thread
- * at a time.
- *
- * # Safety
- * `h` is NULL or a live handle; `out` is NULL or writable.
- */
+// Takes a snapshot of `h` (full counts, one consistent copy; writers may keep recording):
+// `*out` receives a handle for `picollo_snapshot_free`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
 
-/**
- * Refresh from `h` (the histogram it was made from, or one of the same configuration).
- * With `deltas` non-zero the snapshot then holds what was recorded since the previous
- * update (since the reset, if `h` was reset in between); with 0, the full counts.
- * Allocates nothing.
- *
- * # Safety
- * `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
- * (writers may keep recording).
- */
+// Refreshes the snapshot from `h` (the histogram it was made from, or one of the same
+// configuration). With `deltas` non-zero the snapshot then holds what was recorded since the
+// previous update (since the reset, if `h` was reset in between); with 0, the full counts.
+// Allocates nothing.
+//
+// # Safety
+// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
+// (writers may keep recording).
 picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        const struct picollo_histogram *h,
                                        uint32_t deltas);
 
-/**
- * The snapshot's standard summary.
- *
- * # Safety
- * `s` is NULL or a live snapshot; `out` is NULL or writable.
- */
+// Writes the snapshot's standard summary to `*out`.
+//
+// # Safety
+// `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s,
                                         struct picollo_summary *out);
 
-/**
- * Percentiles of the snapshot (rules as `picollo_histogram_percentiles`).
- *
- * # Safety
- * `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
- */
+// Writes percentiles of the snapshot for `n` ranks to `out` (rules as
+// `picollo_histogram_percentiles`).
+//
+// # Safety
+// `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
 picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
                                             const double *ranks,
                                             size_t n,
                                             struct picollo_percentile *out);
 
-/**
- * Free a snapshot. NULL is accepted and ignored.
- *
- * # Safety
- * `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
- */
+// Frees a snapshot. NULL is accepted and ignored.
+//
+// # Safety
+// `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
 void picollo_snapshot_free(struct picollo_snapshot *s);
 
-/**
- * Text for a status code: a static, NUL-terminated string, never NULL (unknown codes
- * give "unknown status").
- */
+// Returns the text of a status code: a static, NUL-terminated string, never NULL
+// ("unknown status" for a code this library does not know).
 const char *picollo_status_str(uint32_t status);
 
-/**
- * The message of the last failed call on this thread ("" if none): NUL-terminated, owned by
- * the library, valid until the next Picollo call on the same thread. Never NULL.
- */
-const char *picollo_last_error_message(void);
-
-/**
- * The Markdown summary table (`##### title` heading unless `title` is NULL or empty).
- *
- * Writes at most `len − 1` bytes plus a NUL into `buf`, never splitting a UTF-8 character;
- * `*needed` (if not NULL) receives the full length without the NUL, so a call with
- * `(NULL, 0)` asks for the size. Returns `BUFFER_TOO_SMALL` when the text was truncated.
- *
- * # Safety
- * `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
- * is NULL or has `len` writable bytes; `needed` is NULL or writable.
- */
+// Writes the Markdown table of a summary (`##### title` heading unless `title` is NULL or
+// empty) into `buf`.
+//
+// Writes at most `len − 1` bytes plus a NUL into `buf`, never splitting a UTF-8 character;
+// `*needed` (if not NULL) receives the full length without the NUL, so a call with
+// `(NULL, 0)` asks for the size. Returns `BUFFER_TOO_SMALL` when the text was truncated.
+//
+// # Safety
+// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
+// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_summary_table(const struct picollo_summary *summary,
                                      const char *title,
                                      char *buf,
                                      size_t len,
                                      size_t *needed);
 
-/**
- * The diff table of `b` against `a`: percentiles side by side with Δ%, Mean, StDev,
- * Precision, Total and the D-value (Cohen's d, "n/a" when undefined). `name_a`/`name_b`
- * head the columns (NULL means "A"/"B"). Buffer rules as `picollo_summary_table`.
- *
- * # Safety
- * `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
- * NULL or has `len` writable bytes; `needed` is NULL or writable.
- */
+// Writes the diff table of `b` against `a` into `buf`: percentiles side by side with Δ%, Mean,
+// StDev, Precision, Total and the D-value (Cohen's d, "n/a" when undefined). `name_a`/`name_b`
+// head the columns (NULL means "A"/"B"). Buffer rules as `picollo_summary_table`.
+//
+// # Safety
+// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
+// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     const struct picollo_summary *b,
                                     const char *title,
@@ -1952,159 +1482,117 @@ picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     size_t len,
                                     size_t *needed);
 
-/**
- * The one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` (no newline).
- * Buffer rules as `picollo_summary_table`.
- *
- * # Safety
- * As `picollo_summary_table`.
- */
+// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` (no
+// newline). Buffer rules as `picollo_summary_table`.
+//
+// # Safety
+// As `picollo_summary_table`.
 picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     const char *name,
                                     char *buf,
                                     size_t len,
                                     size_t *needed);
 
-/**
- * The summary as a JSON object. Buffer rules as `picollo_summary_table`.
- *
- * # Safety
- * `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
- * NULL or writable.
- */
+// Writes a summary as a JSON object into `buf`. Buffer rules as `picollo_summary_table`.
+//
+// # Safety
+// `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
+// NULL or writable.
 picollo_status picollo_summary_json(const struct picollo_summary *summary,
                                     char *buf,
                                     size_t len,
                                     size_t *needed);
 
-/**
- * A percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190`. Buffer rules as
- * `picollo_summary_table`.
- *
- * # Safety
- * `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
- * writable.
- */
+// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190`. Buffer rules as
+// `picollo_summary_table`.
+//
+// # Safety
+// `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
+// writable.
 picollo_status picollo_percentile_format(const struct picollo_percentile *p,
                                          char *buf,
                                          size_t len,
                                          size_t *needed);
 
-/**
- * Shortcut: the Markdown table of a histogram's summary. Buffer rules as
- * `picollo_summary_table`.
- *
- * # Safety
- * `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
- */
-picollo_status picollo_histogram_table(const struct picollo_histogram *h,
-                                       const char *title,
-                                       char *buf,
-                                       size_t len,
-                                       size_t *needed);
-
 #if defined(__linux__)
-/**
- * Ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
- * monotonic nanoseconds. Never fails.
- */
+// Returns the ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
+// monotonic nanoseconds. Never fails.
 uint64_t picollo_ticks(void);
 #endif
 
 #if defined(__linux__)
-/**
- * Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
- */
+// Returns the ticks at the start of a region: earlier instructions complete first (`lfence;
+// rdtsc`).
 uint64_t picollo_ticks_begin(void);
 #endif
 
 #if defined(__linux__)
-/**
- * Ticks at the end of a region: the region completes first (`rdtscp; lfence`).
- */
+// Returns the ticks at the end of a region: the region completes first (`rdtscp; lfence`).
 uint64_t picollo_ticks_end(void);
 #endif
 
 #if defined(__linux__)
-/**
- * `CLOCK_MONOTONIC` in nanoseconds.
- */
+// Returns `CLOCK_MONOTONIC` in nanoseconds.
 uint64_t picollo_monotonic_nanos(void);
 #endif
 
 #if defined(__linux__)
-/**
- * Ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
- * first call takes that long), 10^9 when ticks are monotonic nanoseconds.
- */
+// Returns the ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
+// first call takes that long), 10^9 when ticks are monotonic nanoseconds.
 uint64_t picollo_tick_frequency(void);
 #endif
 
 #if defined(__linux__)
-/**
- * Ticks → nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
- * for any tick count (10^6 s of ticks converts exactly).
- */
+// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
+// for any tick count (10^6 s of ticks converts exactly).
 uint64_t picollo_ticks_to_nanos(uint64_t ticks);
 #endif
 
 #if defined(__linux__)
-/**
- * `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
- * intermediate overflow; 0 when `frequency` is 0.
- */
+// Returns `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
+// intermediate overflow; 0 when `frequency` is 0.
 uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_second);
 #endif
 
 #if defined(__linux__)
-/**
- * Start measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
- * `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
- * first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
- * a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
- * another thread) when the scope ends.
- */
+// Starts measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
+// `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
+// first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
+// a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
+// another thread) when the scope ends.
 struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
 #endif
 
 #if defined(__linux__)
-/**
- * End a scope: record the elapsed time into its histogram once, write it to `*elapsed`
- * (if not NULL) and mark the scope ended.
- *
- * Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
- * already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
- *
- * # Safety
- * `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
- * still live and not used by another thread; `elapsed` is NULL or writable.
- */
+// Ends a scope: records the elapsed time into its histogram once, writes it to `*elapsed`
+// (if not NULL) and mark the scope ended.
+//
+// Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
+// already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
+//
+// # Safety
+// `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
+// still live and not used by another thread; `elapsed` is NULL or writable.
 picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed);
 #endif
 
 #if defined(__linux__)
-/**
- * A chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
- * ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
- */
+// Runs a chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
+// ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
 uint64_t picollo_add_chain(uint64_t blocks);
 #endif
 
 #if defined(__linux__)
-/**
- * Pin the calling thread to CPU `cpu` (`sched_setaffinity`).
- *
- * Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
- * `OS_ERROR` otherwise.
- */
+// Pins the calling thread to CPU `cpu` (`sched_setaffinity`).
+//
+// Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
+// `OS_ERROR` otherwise.
 picollo_status picollo_pin_thread(uint32_t cpu);
 #endif
 
 #if defined(__linux__)
-/**
- * Set the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
- * (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
- */
+// Sets the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
+// (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
 picollo_status picollo_set_thread_nice(int32_t nice);
 #endif
 

@@ -1,37 +1,28 @@
 //! Record throughput: Picollo, its C ABI and two peers, in the same run, on the same values.
 //!
-//! The workload (issue 2): 1,000,000 pre-generated values `r³ · 7,716,549,600` with `r`
+//! The workload: 1,000,000 pre-generated values `r³ · 7,716,549,600` with `r`
 //! uniform in [0, 1), shuffled; relative error 0.0005 (block size 1024), range
 //! 0..=7,716,549,600, `u32` counters. With grouping power 10 and max value power 33 the
 //! `histogram` crate has the same buckets; `hdrhistogram` with 3 significant digits has the
-//! same bucket widths too (see `shared/INTEROP_NOTES.md`).
+//! same bucket widths too.
 //!
 //! Each measurement records every value `ROUNDS` times; the contenders take turns within a
 //! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
 //! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns>`.
 //!
-//! `picollo-ffi` builds only a cdylib and a staticlib, so a bench cannot link it as a crate:
-//! its modules are compiled into this binary instead, and `picollo_histogram_record` is called
-//! through a `black_box`ed `extern "C" fn` pointer, so every call really crosses the C ABI.
+//! The ABI comes from this package's rlib, named `picollo` like `libpicollo.so` (the core
+//! crate is `picollo_core` here); `picollo_histogram_record` is called through a
+//! `black_box`ed `extern "C" fn` pointer, so every call really crosses the C ABI.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-// The whole ABI compiled into this binary as a module; its modules are glob-imported at this
-// crate's root, where their `crate::…` paths expect them.
-#[allow(dead_code, unused_imports)]
-#[path = "../src/lib.rs"]
-mod abi;
-#[allow(unused_imports)]
-use abi::*;
-
-use abi::histogram::{
+use picollo::{
     picollo_histogram, picollo_histogram_config_default, picollo_histogram_free,
-    picollo_histogram_get_info, picollo_histogram_new, picollo_histogram_record,
+    picollo_histogram_get_info, picollo_histogram_info, picollo_histogram_new,
+    picollo_histogram_record, picollo_status,
 };
-use abi::status::picollo_status;
-use abi::types::picollo_histogram_info;
 
 const VALUES: usize = 1_000_000;
 const MAX_VALUE: u64 = 7_716_549_600;
@@ -89,7 +80,7 @@ trait Contender {
     fn footprint_bytes(&self) -> usize;
 }
 
-struct Picollo(picollo::Histogram<u32, Vec<u32>>);
+struct Picollo(picollo_core::Histogram<u32, Vec<u32>>);
 
 impl Contender for Picollo {
     fn name(&self) -> &'static str {
@@ -274,7 +265,7 @@ fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
 
 fn main() {
     let values = workload();
-    let config = picollo::Config::new()
+    let config = picollo_core::Config::new()
         .with_relative_error(RELATIVE_ERROR)
         .with_range(0, MAX_VALUE);
 

@@ -1,10 +1,13 @@
 //! `picollo_approx_counter_*`: the scalable approximate counter on its own (the counter
 //! every bucket of an approximate-mode histogram is made of).
 
-use picollo::concurrent::{ApproxCounter, ApproxPolicy};
+use picollo_core::concurrent::{ApproxCounter, ApproxPolicy};
 
-use crate::histogram::Failure;
-use crate::status::{as_mut, as_ref, guard, guard_value, picollo_status, status_of};
+use crate::args::out;
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::status::picollo_status;
 
 /// A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 /// Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
@@ -19,16 +22,22 @@ use crate::status::{as_mut, as_ref, guard, guard_value, picollo_status, status_o
 ///
 /// Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
 /// from any number of threads at once (the calls that change the count take a non-const
-/// pointer, as the histogram's record functions do, but need no caller lock); each thread flips its coins with its own generator,
-/// seeded differently per thread on its first increment. `picollo_approx_counter_free` must
-/// not race any other call on the same counter.
+/// pointer, as the histogram's record functions do, but need no caller lock); each thread
+/// flips its coins with its own generator, seeded differently per thread on its first
+/// increment. `picollo_approx_counter_free` must not race any other call on the same
+/// counter.
 #[allow(non_camel_case_types)]
 pub struct picollo_approx_counter {
-    inner: ApproxCounter,
+    _private: [u8; 0],
+}
+
+impl Castable for picollo_approx_counter {
+    type Ownership = Boxed;
+    type RustType = ApproxCounter;
 }
 
 fn invalid(message: String) -> Failure {
-    (picollo_status::InvalidArgument, message)
+    Failure::invalid(message)
 }
 
 /// The policy for the C arguments (0 meaning the default for the two numbers).
@@ -64,7 +73,7 @@ fn policy_of(threshold: u32, max_shift: u32, exact: u32) -> Result<ApproxPolicy,
     Ok(policy)
 }
 
-/// Create an approximate counter at zero. On success `*out` holds a new handle for
+/// Creates an approximate counter at zero: on success `*out` holds a new handle for
 /// `picollo_approx_counter_free`.
 ///
 /// - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
@@ -87,63 +96,52 @@ pub unsafe extern "C" fn picollo_approx_counter_new(
     exact_when_uncontended: u32,
     out: *mut *mut picollo_approx_counter,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_mut(out, "out") }?;
-            let policy = policy_of(threshold, max_shift, exact_when_uncontended)?;
-            let inner = ApproxCounter::with_policy(policy);
-            *out = Box::into_raw(Box::new(picollo_approx_counter { inner }));
-            Ok(())
-        })())
+    boundary!({
+        let out = try_mut!(out)?;
+        let policy = policy_of(threshold, max_shift, exact_when_uncontended)?;
+        set_boxed(out, ApproxCounter::with_policy(policy));
+        Ok(())
     })
 }
 
-/// Free a counter. NULL is accepted and ignored. Free each handle exactly once, when no
+/// Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
 /// other thread uses it.
 ///
 /// # Safety
 /// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_free(c: *mut picollo_approx_counter) {
-    if !c.is_null() {
-        // SAFETY: c came from Box::into_raw in picollo_approx_counter_new and is freed once.
-        drop(unsafe { Box::from_raw(c) });
-    }
+    free_boxed!(c)
 }
 
-/// Count one event (approximately above 2^T, see `picollo_approx_counter`). Thread-safe:
-/// any number of threads at once. Never fails; a NULL handle is ignored. The hot path.
+/// Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
+/// Thread-safe. Never fails; a NULL handle is ignored.
 ///
 /// # Safety
 /// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx_counter) {
-    guard_value((), || {
-        // SAFETY: per this function's contract; NULL gives None. The counter is an atomic:
-        // a shared reference is all any thread needs.
-        if let Some(c) = unsafe { c.as_ref() } {
-            c.inner.increment();
-        }
+    // The counter is an atomic: a shared reference is all any thread needs.
+    boundary!({
+        try_ref!(c)?.increment();
+        Ok(())
     })
 }
 
-/// Add `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
+/// Adds `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
 /// ignored.
 ///
 /// # Safety
 /// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_add(c: *mut picollo_approx_counter, n: u64) {
-    guard_value((), || {
-        // SAFETY: per this function's contract; NULL gives None.
-        if let Some(c) = unsafe { c.as_ref() } {
-            c.inner.add(n);
-        }
+    boundary!({
+        try_ref!(c)?.add(n);
+        Ok(())
     })
 }
 
-/// The current estimate into `*out` (one atomic load; an unbiased estimate of the number
+/// Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
 /// of increments plus everything added). Thread-safe.
 ///
 /// # Safety
@@ -153,19 +151,13 @@ pub unsafe extern "C" fn picollo_approx_counter_get(
     c: *const picollo_approx_counter,
     out: *mut u64,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let c = unsafe { as_ref(c, "c") }?;
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_mut(out, "out") }?;
-            *out = c.inner.get();
-            Ok(())
-        })())
+    boundary!({
+        let c = try_ref!(c)?;
+        out!(out, c.get())
     })
 }
 
-/// Take the count to zero and write the count taken to `*taken` (which may be NULL to
+/// Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
 /// discard it). One atomic swap: an increment racing the reset is counted either in the
 /// count taken or in the new count, never lost and never in both. Thread-safe.
 ///
@@ -176,22 +168,14 @@ pub unsafe extern "C" fn picollo_approx_counter_reset(
     c: *mut picollo_approx_counter,
     taken: *mut u64,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let c = unsafe { as_ref(c, "c") }?;
-            let count = c.inner.reset();
-            // SAFETY: per this function's contract: NULL or writable.
-            if let Some(t) = unsafe { taken.as_mut() } {
-                *t = count;
-            }
-            Ok(())
-        })())
+    boundary!({
+        let count = try_ref!(c)?.reset();
+        out!(taken?, count)
     })
 }
 
-/// The counter's policy: each output may be NULL. `*threshold` gets T, `*max_shift` the
-/// cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
+/// Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
+/// `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
 ///
 /// # Safety
 /// `c` is NULL or a live handle; each output is NULL or writable.
@@ -202,25 +186,14 @@ pub unsafe extern "C" fn picollo_approx_counter_policy(
     max_shift: *mut u32,
     exact_when_uncontended: *mut u32,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let c = unsafe { as_ref(c, "c") }?;
-            let p = c.inner.policy();
-            // SAFETY: per this function's contract: NULL or writable.
-            if let Some(t) = unsafe { threshold.as_mut() } {
-                *t = p.threshold();
-            }
-            // SAFETY: as above.
-            if let Some(m) = unsafe { max_shift.as_mut() } {
-                *m = p.max_shift();
-            }
-            // SAFETY: as above.
-            if let Some(e) = unsafe { exact_when_uncontended.as_mut() } {
-                *e = u32::from(p.exact_when_uncontended());
-            }
-            Ok(())
-        })())
+    boundary!({
+        let p = try_ref!(c)?.policy();
+        out!(threshold?, p.threshold())?;
+        out!(max_shift?, p.max_shift())?;
+        out!(
+            exact_when_uncontended?,
+            u32::from(p.exact_when_uncontended())
+        )
     })
 }
 

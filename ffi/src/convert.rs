@@ -1,8 +1,8 @@
 //! The C enums' numbering, converted to and from the core's enums (the core does not know
 //! the C values).
 
-use picollo::concurrent::{ApproxPolicy, Mode};
-use picollo::ValueSelection;
+use picollo_core::concurrent::{ApproxPolicy, CounterBits, Mode};
+use picollo_core::ValueSelection;
 
 use crate::types::{picollo_mode, picollo_value_selection};
 
@@ -26,6 +26,23 @@ pub(crate) fn selection_to_c(s: ValueSelection) -> u32 {
         _ => picollo_value_selection::Midpoint,
     };
     c as u32
+}
+
+/// The counter width for `counter_bits`, which the configuration check limited to 32 or 64.
+pub(crate) fn bits_from_c(bits: u32) -> CounterBits {
+    if bits == 32 {
+        CounterBits::U32
+    } else {
+        CounterBits::U64
+    }
+}
+
+/// `counter_bits` of a counter width.
+pub(crate) fn bits_to_c(bits: CounterBits) -> u32 {
+    match bits {
+        CounterBits::U32 => 32,
+        CounterBits::U64 => 64,
+    }
 }
 
 /// The core mode for a C `picollo_mode` value and, for the approximate mode, its threshold

@@ -11,30 +11,47 @@
 //! - `picollo_approx_counter_*` is the scalable approximate counter on its own;
 //! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
 //!
-//! The modules are `pub(crate)` so that `ffi/benches` can compile this file as a module
-//! and glob-import them at its root, where their `crate::…` paths expect them.
+//! Inside, every exported body runs through one panic boundary (`boundary!`) and reaches
+//! its pointer arguments through a few checked helpers (`try_ref!`, `try_mut!`,
+//! `try_slice!`, `try_str!`, `out!`, `read_sized!`), each with its safety argument written
+//! once; handle types name the Rust value behind them through `handle::Castable`.
 
-pub(crate) mod approx;
-pub(crate) mod convert;
-pub(crate) mod histogram;
+mod any_histogram;
+mod approx;
+mod args;
+mod boundary;
+mod buffer;
+mod convert;
+mod error;
+mod handle;
+mod histogram;
+mod histogram_config;
+mod histogram_text;
 #[cfg(target_os = "linux")]
-pub(crate) mod perf;
+mod perf;
 #[cfg(target_os = "linux")]
-pub(crate) mod perf_info;
+mod perf_args;
 #[cfg(target_os = "linux")]
-pub(crate) mod perf_read;
+mod perf_histogram;
 #[cfg(target_os = "linux")]
-pub(crate) mod perf_types;
-pub(crate) mod query;
-pub(crate) mod snapshot;
-pub(crate) mod status;
-pub(crate) mod text;
+mod perf_info;
 #[cfg(target_os = "linux")]
-pub(crate) mod time;
-pub(crate) mod types;
+mod perf_read;
+#[cfg(target_os = "linux")]
+mod perf_types;
+mod query;
+mod snapshot;
+mod status;
+mod text;
+#[cfg(target_os = "linux")]
+mod time;
+mod types;
 
 pub use approx::*;
+pub use error::picollo_last_error_message;
 pub use histogram::*;
+pub use histogram_config::*;
+pub use histogram_text::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
 #[cfg(target_os = "linux")]
@@ -45,7 +62,7 @@ pub use perf_read::*;
 pub use perf_types::*;
 pub use query::*;
 pub use snapshot::*;
-pub use status::{picollo_last_error_message, picollo_status, picollo_status_str};
+pub use status::{picollo_status, picollo_status_str};
 pub use text::*;
 #[cfg(target_os = "linux")]
 pub use time::*;
@@ -54,13 +71,13 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 1;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 2;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.
 pub const PICOLLO_ABI_VERSION: u32 = (PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR;
 
-/// The ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
+/// Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 #[no_mangle]
 pub extern "C" fn picollo_abi_version() -> u32 {
     PICOLLO_ABI_VERSION

@@ -4,36 +4,38 @@
 //!
 //! Life of a session: `_new` (options) → `_add_*` (counters) → `_open` → (`_read`, work,
 //! `_read`, `_record`)… → `_free`. The histograms belong to the session: each is a
-//! `picollo_histogram` allocated when its counter is added and freed with the session, so
-//! the handle `picollo_perf_session_counter_histogram` lends out stays at one address for
-//! the session's whole life.
+//! `picollo_histogram` allocated when its counter is added, shared (`Arc`) between the
+//! session's list and, once open, the core session's counter that records into it, and
+//! freed with the session; the handle `picollo_perf_session_counter_histogram` lends out
+//! stays at one address for the session's whole life.
 
 use std::ffi::c_char;
-use std::ptr::NonNull;
 
-use picollo::perf::{
-    CounterSink, Derived, Event, PerfError, PerfErrorKind, RawEvent, RecordKind, Session,
-    SessionBuilder,
-};
-use picollo::Config;
+use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionBuilder};
+use picollo_core::Config;
 
-use crate::histogram::{config_error, dispatch_view, picollo_histogram, Failure};
-use crate::perf_types::{
-    cache_event, hardware_event, perf_failure, picollo_perf_config, picollo_perf_record_kind,
-    record_kind, software_event,
-};
-use crate::status::{as_mut, as_ref, as_str, guard, picollo_status, status_of};
-use picollo::concurrent::Mode;
+use crate::any_histogram::config_error;
+use crate::args::{read_sized, try_str, StructSized};
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::{free_boxed, set_boxed, try_mut, Boxed, Castable};
+use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
+use crate::perf_histogram::{session_histogram, SessionHistogram};
+use crate::perf_types::{picollo_perf_config, picollo_perf_record_kind};
+use crate::status::picollo_status;
 
-const CONFIG_SIZE: u32 = std::mem::size_of::<picollo_perf_config>() as u32;
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
+unsafe impl StructSized for picollo_perf_config {
+    const NAME: &'static str = "picollo_perf_config";
+}
 
-/// The default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
+/// Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
 /// only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
 /// 0.001 recording scaled deltas.
 #[no_mangle]
 pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     picollo_perf_config {
-        struct_size: CONFIG_SIZE,
+        struct_size: std::mem::size_of::<picollo_perf_config>() as u32,
         pid: 0,
         cpu: -1,
         pinned: 0,
@@ -41,76 +43,9 @@ pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
         enabled: 1,
         calibrate: 1,
         rdpmc: 1,
-        relative_error: picollo::layout::DEFAULT_RELATIVE_ERROR,
+        relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
         record_kind: picollo_perf_record_kind::Delta as u32,
         reserved: 0,
-    }
-}
-
-/// A histogram owned by a session: allocated once, freed on drop, reached only through
-/// its raw pointer (so the pointer lent to C never aliases a live `&mut Box`).
-pub(crate) struct OwnedHistogram(NonNull<picollo_histogram>);
-
-impl OwnedHistogram {
-    fn new(relative_error: f64) -> Result<Self, Failure> {
-        let config = Config::new().with_relative_error(relative_error);
-        config.validate().map_err(config_error)?;
-        let boxed = Box::new(picollo_histogram::create(config, 64, Mode::SingleWriter)?);
-        Ok(OwnedHistogram(NonNull::from(Box::leak(boxed))))
-    }
-
-    /// The pointer lent to C (`picollo_perf_session_counter_histogram`).
-    pub(crate) fn as_ptr(&self) -> *mut picollo_histogram {
-        self.0.as_ptr()
-    }
-
-    pub(crate) fn get(&self) -> &picollo_histogram {
-        // SAFETY: as in get_mut; shared access only.
-        unsafe { self.0.as_ref() }
-    }
-}
-
-impl OwnedHistogram {
-    /// A second way in for the core session, which records into it.
-    fn lend(&self) -> LentHistogram {
-        LentHistogram(self.0)
-    }
-}
-
-/// The core session's way into a histogram the ffi session owns: the session records
-/// deltas into it directly, so each counter has exactly one histogram.
-#[derive(Debug)]
-pub(crate) struct LentHistogram(NonNull<picollo_histogram>);
-
-impl LentHistogram {
-    fn get(&self) -> &picollo_histogram {
-        // SAFETY: the OwnedHistogram it was lent from lives in the same picollo_perf_session
-        // and is dropped after the core session (field order); histograms are only ever
-        // reached through shared references (they record through atomics).
-        unsafe { self.0.as_ref() }
-    }
-}
-
-impl CounterSink for LentHistogram {
-    fn record(&mut self, value: u64) {
-        self.get().record(value);
-    }
-    fn reset(&mut self) {
-        self.get().reset();
-    }
-    fn mean(&self) -> f64 {
-        self.get().mean()
-    }
-    fn total(&self) -> u64 {
-        self.get()
-            .with_view(|view| dispatch_view!(view, v => v.total_count()))
-    }
-}
-
-impl Drop for OwnedHistogram {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from Box::leak and is freed exactly once, here.
-        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
     }
 }
 
@@ -119,19 +54,30 @@ impl Drop for OwnedHistogram {
 /// default) and must be used by that thread only.
 #[allow(non_camel_case_types)]
 pub struct picollo_perf_session {
+    _private: [u8; 0],
+}
+
+impl Castable for picollo_perf_session {
+    type Ownership = Boxed;
+    type RustType = PerfSession;
+}
+
+/// The Rust value behind a `picollo_perf_session` handle.
+pub(crate) struct PerfSession {
     pub(crate) builder: SessionBuilder,
-    /// Declared before `histograms`, so it is dropped first: it holds lent pointers to them.
-    pub(crate) session: Option<Session<LentHistogram>>,
-    pub(crate) histograms: Vec<OwnedHistogram>,
+    /// The open session; each counter owns an `Arc` of its histogram.
+    pub(crate) session: Option<Session<SessionHistogram>>,
+    /// One histogram per counter, in order: the handles lent to C, from `add_*` on.
+    pub(crate) histograms: Vec<SessionHistogram>,
     relative_error: f64,
     pub(crate) record_kind: RecordKind,
 }
 
 pub(crate) fn invalid(message: impl Into<String>) -> Failure {
-    (picollo_status::InvalidArgument, message.into())
+    Failure::invalid(message.into())
 }
 
-impl picollo_perf_session {
+impl PerfSession {
     fn add(&mut self, event: Event) -> Result<(), Failure> {
         if self.session.is_some() {
             return Err(invalid(format!(
@@ -140,19 +86,19 @@ impl picollo_perf_session {
             )));
         }
         // Allocate first: a failure must leave the counter list unchanged.
-        let h = OwnedHistogram::new(self.relative_error)?;
+        let h = session_histogram(self.relative_error)?;
         self.builder.add_counter(event).map_err(perf_failure)?;
         self.histograms.push(h);
         Ok(())
     }
 
-    pub(crate) fn open_session(&mut self) -> Result<&mut Session<LentHistogram>, Failure> {
+    pub(crate) fn open_session(&mut self) -> Result<&mut Session<SessionHistogram>, Failure> {
         self.session
             .as_mut()
             .ok_or_else(|| invalid("the session is not open: call picollo_perf_session_open first"))
     }
 
-    pub(crate) fn opened(&self) -> Result<&Session<LentHistogram>, Failure> {
+    pub(crate) fn opened(&self) -> Result<&Session<SessionHistogram>, Failure> {
         self.session
             .as_ref()
             .ok_or_else(|| invalid("the session is not open: call picollo_perf_session_open first"))
@@ -163,10 +109,9 @@ impl picollo_perf_session {
         if index < n {
             Ok(index)
         } else {
-            Err((
-                picollo_status::OutOfRange,
-                format!("counter index {index} is past the end (the session has {n} counters)"),
-            ))
+            Err(Failure::out_of_range(format_args!(
+                "counter index {index} is past the end (the session has {n} counters)"
+            )))
         }
     }
 
@@ -179,43 +124,10 @@ impl picollo_perf_session {
         let events = self.builder.counters();
         Derived::from_values(|e| {
             let k = events.iter().position(|&x| x == e)?;
-            let mean = self.histograms[k].get().mean();
+            let mean = self.histograms[k].mean();
             mean.is_finite().then_some(mean)
         })
     }
-}
-
-/// Read a caller's config honouring its `struct_size` (the rule of
-/// `picollo_histogram_config`).
-///
-/// # Safety
-/// `config` is NULL or points to `config->struct_size` readable bytes (at least 4).
-unsafe fn read_config(config: *const picollo_perf_config) -> Result<picollo_perf_config, Failure> {
-    if config.is_null() {
-        return Err(crate::status::null("config"));
-    }
-    // SAFETY: config is non-NULL and its first field, a u32, is always readable.
-    let struct_size = unsafe { config.cast::<u32>().read() };
-    let (size, ours) = (struct_size as usize, CONFIG_SIZE as usize);
-    let extra_zero = || {
-        // SAFETY: size > ours here, and the caller promises struct_size readable bytes.
-        let extra =
-            unsafe { std::slice::from_raw_parts(config.cast::<u8>().add(ours), size - ours) };
-        extra.iter().all(|&b| b == 0)
-    };
-    if size < ours || (size > ours && !extra_zero()) {
-        return Err((
-            picollo_status::StructSize,
-            format!(
-                "struct_size is {struct_size} but this library's picollo_perf_config has \
-                 {CONFIG_SIZE} bytes (a larger struct is accepted only if the fields this \
-                 library does not know are zero): initialise it with \
-                 picollo_perf_config_default()"
-            ),
-        ));
-    }
-    // SAFETY: at least sizeof(picollo_perf_config) readable bytes, checked above.
-    Ok(unsafe { config.read() })
 }
 
 pub(crate) fn flag(value: u32, name: &str) -> Result<bool, Failure> {
@@ -226,7 +138,7 @@ pub(crate) fn flag(value: u32, name: &str) -> Result<bool, Failure> {
     }
 }
 
-fn parse_config(c: &picollo_perf_config) -> Result<picollo_perf_session, Failure> {
+fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
     if c.pid < -1 || c.cpu < -1 {
         return Err(invalid(format!(
             "pid {} / cpu {}: each must be -1 or more (pid 0 = this thread, cpu -1 = any)",
@@ -248,7 +160,7 @@ fn parse_config(c: &picollo_perf_config) -> Result<picollo_perf_session, Failure
         .with_calibration(flag(c.calibrate, "calibrate")?)
         .with_rdpmc(flag(c.rdpmc, "rdpmc")?)
         .with_relative_error(c.relative_error);
-    Ok(picollo_perf_session {
+    Ok(PerfSession {
         builder,
         session: None,
         histograms: Vec::new(),
@@ -257,41 +169,7 @@ fn parse_config(c: &picollo_perf_config) -> Result<picollo_perf_session, Failure
     })
 }
 
-/// Run `body` on a live session, under the panic guard.
-///
-/// # Safety
-/// `s` is NULL or a live session used by no other thread during the call.
-pub(crate) unsafe fn with_session(
-    s: *mut picollo_perf_session,
-    body: impl FnOnce(&mut picollo_perf_session) -> Result<(), Failure>,
-) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let s = unsafe { as_mut(s, "session") }?;
-            body(s)
-        })())
-    })
-}
-
-/// Run `body` on a live session, read-only, under the panic guard.
-///
-/// # Safety
-/// `s` is NULL or a live session not mutated during the call.
-pub(crate) unsafe fn with_session_ref(
-    s: *const picollo_perf_session,
-    body: impl FnOnce(&picollo_perf_session) -> Result<(), Failure>,
-) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let s = unsafe { as_ref(s, "session") }?;
-            body(s)
-        })())
-    })
-}
-
-/// Create a session with no counters. On success `*out` holds a handle for
+/// Creates a session with no counters: on success `*out` holds a handle for
 /// `picollo_perf_session_free`.
 ///
 /// Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
@@ -306,33 +184,25 @@ pub unsafe extern "C" fn picollo_perf_session_new(
     config: *const picollo_perf_config,
     out: *mut *mut picollo_perf_session,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let cfg = unsafe { read_config(config) }?;
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_mut(out, "out") }?;
-            let session = parse_config(&cfg)?;
-            *out = Box::into_raw(Box::new(session));
-            Ok(())
-        })())
+    boundary!({
+        let config = read_sized!(config)?;
+        let out = try_mut!(out)?;
+        set_boxed(out, parse_config(&config)?);
+        Ok(())
     })
 }
 
-/// Free a session: closes its counters and frees its histograms (every handle from
+/// Frees a session: closes its counters and frees its histograms (every handle from
 /// `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
 ///
 /// # Safety
 /// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session) {
-    if !s.is_null() {
-        // SAFETY: s came from Box::into_raw in picollo_perf_session_new and is freed once.
-        drop(unsafe { Box::from_raw(s) });
-    }
+    free_boxed!(s)
 }
 
-/// Add a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
+/// Adds a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
 /// before `picollo_perf_session_open`; the first one leads the group.
 ///
 /// Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
@@ -346,13 +216,13 @@ pub unsafe extern "C" fn picollo_perf_session_add_hardware(
     s: *mut picollo_perf_session,
     id: u32,
 ) -> picollo_status {
-    let body =
-        |s: &mut picollo_perf_session| -> Result<(), Failure> { s.add(hardware_event(id)?.into()) };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    boundary!({
+        let s = try_mut!(s, "session")?;
+        s.add(hardware_event(id)?.into())
+    })
 }
 
-/// Add a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
+/// Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
 /// `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
 /// `picollo_perf_session_add_hardware`.
 ///
@@ -365,14 +235,13 @@ pub unsafe extern "C" fn picollo_perf_session_add_cache(
     op: u32,
     result: u32,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         s.add(cache_event(level, op, result)?.into())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }
 
-/// Add a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
+/// Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
 /// as for `picollo_perf_session_add_hardware`.
 ///
 /// # Safety
@@ -382,13 +251,13 @@ pub unsafe extern "C" fn picollo_perf_session_add_software(
     s: *mut picollo_perf_session,
     id: u32,
 ) -> picollo_status {
-    let body =
-        |s: &mut picollo_perf_session| -> Result<(), Failure> { s.add(software_event(id)?.into()) };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    boundary!({
+        let s = try_mut!(s, "session")?;
+        s.add(software_event(id)?.into())
+    })
 }
 
-/// Add a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
+/// Adds a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
 /// tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
 /// type). The kernel judges it at open: an unknown type or config fails there. Errors as for
 /// `picollo_perf_session_add_hardware`.
@@ -403,19 +272,18 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
     config1: u64,
     config2: u64,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         s.add(Event::Raw(RawEvent {
             type_,
             config,
             config1,
             config2,
         }))
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }
 
-/// Add cycles, instructions and reference cycles (Intel's fixed counters), all or none:
+/// Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
 /// if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
 ///
 /// # Safety
@@ -424,8 +292,9 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
 pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
-        if let Some(e) = picollo::perf::FIXED_EVENTS
+    boundary!({
+        let s = try_mut!(s, "session")?;
+        if let Some(e) = picollo_core::perf::FIXED_EVENTS
             .iter()
             .find(|e| s.builder.counters().contains(e))
         {
@@ -433,15 +302,13 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
                 "{e}: added to the session twice (fixed counters add none)"
             )));
         }
-        picollo::perf::FIXED_EVENTS
+        picollo_core::perf::FIXED_EVENTS
             .iter()
             .try_for_each(|&e| s.add(e))
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }
 
-/// Add a counter by name as `picollo_perf_session_counter_name` writes it:
+/// Adds a counter by name as `picollo_perf_session_counter_name` writes it:
 /// `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
 /// `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
 ///
@@ -455,16 +322,10 @@ pub unsafe extern "C" fn picollo_perf_session_add_named(
     s: *mut picollo_perf_session,
     name: *const c_char,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
-        if name.is_null() {
-            return Err(crate::status::null("name"));
-        }
-        // SAFETY: per this function's contract.
-        let name = unsafe { as_str(name, "name") }?;
-        s.add(parse_event(name)?)
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    boundary!({
+        let s = try_mut!(s, "session")?;
+        s.add(parse_event(try_str!(name)?)?)
+    })
 }
 
 /// An event from its name, or an error that lists the accepted forms.
@@ -478,8 +339,8 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
     })
 }
 
-/// Open every counter as one group (the first leads), map pages for rdpmc, calibrate the
-/// read overhead (per the config) and take a first reading (deltas start at 0).
+/// Opens every counter as one group (the first leads), maps pages for rdpmc, calibrates
+/// the read overhead (per the config) and takes a first reading (deltas start at 0).
 ///
 /// Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
 /// `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
@@ -492,24 +353,13 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_open(s: *mut picollo_perf_session) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         if s.session.is_some() {
             return Err(invalid("the session is already open"));
         }
-        let mut lent = s.histograms.iter().map(OwnedHistogram::lend);
-        let session = s.builder.open_with(|event| {
-            lent.next().ok_or_else(|| {
-                PerfError::new(
-                    PerfErrorKind::InvalidArgument,
-                    0,
-                    Some(event),
-                    format!("{event}: no histogram for this counter"),
-                )
-            })
-        });
+        let session = s.builder.open_with_sinks(s.histograms.clone());
         s.session = Some(session.map_err(perf_failure)?);
         Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }

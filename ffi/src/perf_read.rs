@@ -3,15 +3,19 @@
 
 use std::ffi::c_char;
 
-use crate::histogram::{picollo_histogram, Failure};
-use crate::perf::{flag, invalid, picollo_perf_session, with_session, with_session_ref};
-use crate::perf_types::{
-    perf_failure, picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived,
-    record_kind,
-};
-use crate::status::{as_mut, as_ref, as_slice_mut, guard, picollo_status, write_text};
+use crate::args::{out, try_slice_mut};
+use crate::boundary::boundary;
+use crate::buffer::write_text;
+use crate::error::Failure;
+use crate::handle::{try_mut, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::perf::{flag, invalid, picollo_perf_session};
+use crate::perf_args::{perf_failure, record_kind};
+use crate::perf_histogram::lend;
+use crate::perf_types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};
+use crate::status::picollo_status;
 
-/// Read every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
+/// Reads every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
 /// page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
 /// reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
 /// `picollo_perf_read_path` taken.
@@ -27,20 +31,15 @@ pub unsafe extern "C" fn picollo_perf_session_read(
     force_syscall: u32,
     path: *mut u32,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         let force = flag(force_syscall, "force_syscall")?;
         let taken = s.open_session()?.read(force).map_err(perf_failure)?;
-        // SAFETY: per this function's contract; NULL gives None.
-        if let Some(path) = unsafe { path.as_mut() } {
-            *path = taken as u32;
-        }
-        Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+        out!(path?, taken as u32)
+    })
 }
 
-/// The latest deltas, one per counter in the order they were added, into `out[0..n)`.
+/// Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
 /// `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
 /// (when `n` is smaller: nothing is written to `out`).
 ///
@@ -54,33 +53,28 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
     n: usize,
     count: *mut usize,
 ) -> picollo_status {
-    let body = |s: &picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_ref!(s, "session")?;
         let session = s.opened()?;
-        // SAFETY: per this function's contract; NULL gives None.
-        if let Some(count) = unsafe { count.as_mut() } {
-            *count = session.len();
-        }
+        out!(count?, session.len())?;
         if n < session.len() {
-            return Err((
+            return Err(Failure::new(
                 picollo_status::BufferTooSmall,
-                format!(
+                format_args!(
                     "room for {n} deltas, the session has {} counters",
                     session.len()
                 ),
             ));
         }
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_slice_mut(out, n, "out") }?;
+        let out = try_slice_mut!(out, n)?;
         for (o, d) in out.iter_mut().zip(session.deltas()) {
             *o = d.into();
         }
         Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session.
-    unsafe { with_session_ref(s, body) }
+    })
 }
 
-/// Record each counter's latest value of the configured kind (`picollo_perf_config.
+/// Records each counter's latest value of the configured kind (`picollo_perf_config.
 /// record_kind`, by default the scaled delta) into its histogram.
 ///
 /// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
@@ -92,12 +86,13 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
 pub unsafe extern "C" fn picollo_perf_session_record(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> { s.record(s.record_kind) };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    boundary!({
+        let s = try_mut!(s, "session")?;
+        s.record(s.record_kind)
+    })
 }
 
-/// Record each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
+/// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
 /// histogram.
 ///
 /// # Safety
@@ -107,13 +102,13 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
     s: *mut picollo_perf_session,
     kind: u32,
 ) -> picollo_status {
-    let body =
-        |s: &mut picollo_perf_session| -> Result<(), Failure> { s.record(record_kind(kind)?) };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    boundary!({
+        let s = try_mut!(s, "session")?;
+        s.record(record_kind(kind)?)
+    })
 }
 
-/// Start counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
+/// Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
 /// `OS_ERROR` if the ioctl fails.
 ///
 /// # Safety
@@ -122,14 +117,13 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
 pub unsafe extern "C" fn picollo_perf_session_enable(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         s.open_session()?.enable().map_err(perf_failure)
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }
 
-/// Stop counting (the whole group); readings keep their last values. Errors as for
+/// Stops counting (the whole group); readings keep their last values. Errors as for
 /// `picollo_perf_session_enable`.
 ///
 /// # Safety
@@ -138,14 +132,13 @@ pub unsafe extern "C" fn picollo_perf_session_enable(
 pub unsafe extern "C" fn picollo_perf_session_disable(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         s.open_session()?.disable().map_err(perf_failure)
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }
 
-/// Zero the kernel's counts and every counter's histogram, and rebase the readings (deltas
+/// Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
 /// 0). Errors as for `picollo_perf_session_enable`.
 ///
 /// # Safety
@@ -154,15 +147,14 @@ pub unsafe extern "C" fn picollo_perf_session_disable(
 pub unsafe extern "C" fn picollo_perf_session_reset(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         // The core session resets the counters' histograms with the kernel counts.
         s.open_session()?.reset().map_err(perf_failure)
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+    })
 }
 
-/// Whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
+/// Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
 /// else 0.
 ///
 /// # Safety
@@ -172,17 +164,13 @@ pub unsafe extern "C" fn picollo_perf_session_is_open(
     s: *const picollo_perf_session,
     out: *mut u32,
 ) -> picollo_status {
-    let body = |s: &picollo_perf_session| -> Result<(), Failure> {
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_mut(out, "out") }?;
-        *out = u32::from(s.session.is_some());
-        Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session.
-    unsafe { with_session_ref(s, body) }
+    boundary!({
+        let s = try_ref!(s, "session")?;
+        out!(out, u32::from(s.session.is_some()))
+    })
 }
 
-/// Number of counters added so far (open or not).
+/// Writes the number of counters added so far (open or not) to `*out`.
 ///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
@@ -191,17 +179,13 @@ pub unsafe extern "C" fn picollo_perf_session_counter_count(
     s: *const picollo_perf_session,
     out: *mut usize,
 ) -> picollo_status {
-    let body = |s: &picollo_perf_session| -> Result<(), Failure> {
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_mut(out, "out") }?;
-        *out = s.builder.counters().len();
-        Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session.
-    unsafe { with_session_ref(s, body) }
+    boundary!({
+        let s = try_ref!(s, "session")?;
+        out!(out, s.builder.counters().len())
+    })
 }
 
-/// The name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
+/// Writes the name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
 /// snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
 /// length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
 /// past the end.
@@ -217,22 +201,15 @@ pub unsafe extern "C" fn picollo_perf_session_counter_name(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    guard(|| {
-        let name = (|| {
-            // SAFETY: per this function's contract.
-            let s = unsafe { as_ref(s, "session") }?;
-            let k = s.index(index)?;
-            Ok::<_, Failure>(s.builder.counters()[k].to_string())
-        })();
-        match name {
-            // SAFETY: per this function's contract.
-            Ok(name) => unsafe { write_text(&name, buf, len, needed) },
-            Err((status, m)) => crate::status::fail(status, m),
-        }
+    boundary!({
+        let s = try_ref!(s, "session")?;
+        let name = s.builder.counters()[s.index(index)?].to_string();
+        write_text!(&name, buf, len, needed)
     })
 }
 
-/// Readings, delta, calibrated overheads and flags of counter `index` of an open session.
+/// Writes the readings, delta, calibrated overheads and flags of counter `index` of an
+/// open session to `*out`.
 ///
 /// Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
 ///
@@ -244,22 +221,20 @@ pub unsafe extern "C" fn picollo_perf_session_counter_values(
     index: usize,
     out: *mut picollo_perf_counter_values,
 ) -> picollo_status {
-    let body = |s: &picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_ref!(s, "session")?;
         let k = s.index(index)?;
         let session = s.opened()?;
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_mut(out, "out") }?;
+        let out = try_mut!(out)?;
         let c = session
             .counter(k)
             .ok_or_else(|| invalid("counter missing"))?;
         *out = c.into();
         Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session.
-    unsafe { with_session_ref(s, body) }
+    })
 }
 
-/// The histogram of counter `index`: a BORROWED handle, usable with every
+/// Lends the histogram of counter `index`: a BORROWED handle, usable with every
 /// `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
 /// It exists from the moment the counter is added, is owned by the session and stays
 /// valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
@@ -275,19 +250,16 @@ pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
     index: usize,
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
-    let body = |s: &mut picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_mut!(s, "session")?;
         let k = s.index(index)?;
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_mut(out, "out") }?;
-        *out = s.histograms[k].as_ptr();
-        Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session, not used by another thread.
-    unsafe { with_session(s, body) }
+        out!(out, lend(&s.histograms[k]))
+    })
 }
 
-/// IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the session lacks
-/// a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not open.
+/// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
+/// session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
+/// open.
 ///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
@@ -296,18 +268,14 @@ pub unsafe extern "C" fn picollo_perf_session_derived(
     s: *const picollo_perf_session,
     out: *mut picollo_perf_derived,
 ) -> picollo_status {
-    let body = |s: &picollo_perf_session| -> Result<(), Failure> {
+    boundary!({
+        let s = try_ref!(s, "session")?;
         let session = s.opened()?;
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_mut(out, "out") }?;
-        *out = session.derived().into();
-        Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session.
-    unsafe { with_session_ref(s, body) }
+        out!(out, session.derived().into())
+    })
 }
 
-/// The same ratios over the means of the counters' histograms (every recorded interval).
+/// Writes the same ratios over the means of the counters' histograms (every recorded interval).
 /// Works before open too (NaN everywhere while the histograms are empty).
 ///
 /// # Safety
@@ -317,12 +285,8 @@ pub unsafe extern "C" fn picollo_perf_session_derived_means(
     s: *const picollo_perf_session,
     out: *mut picollo_perf_derived,
 ) -> picollo_status {
-    let body = |s: &picollo_perf_session| -> Result<(), Failure> {
-        // SAFETY: per this function's contract.
-        let out = unsafe { as_mut(out, "out") }?;
-        *out = s.derived_means().into();
-        Ok(())
-    };
-    // SAFETY: forwarded contract: `s` is NULL or a live session.
-    unsafe { with_session_ref(s, body) }
+    boundary!({
+        let s = try_ref!(s, "session")?;
+        out!(out, s.derived_means().into())
+    })
 }

@@ -1,9 +1,14 @@
 //! Queries on a histogram: percentiles, summary, moments, buckets.
 
-use picollo::{Counter, Percentile, QueryError, View};
+use picollo_core::{Counter, Percentile, QueryError, View};
 
-use crate::histogram::{dispatch_view, picollo_histogram, AnyView, Failure};
-use crate::status::{as_mut, as_ref, as_slice, as_slice_mut, guard, picollo_status, status_of};
+use crate::any_histogram::{dispatch_view, AnyView};
+use crate::args::{out, require, try_slice, try_slice_mut};
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::{try_mut, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
 use crate::types::{picollo_bucket, picollo_percentile, picollo_summary};
 
 pub(crate) fn query_error(e: QueryError) -> Failure {
@@ -11,10 +16,10 @@ pub(crate) fn query_error(e: QueryError) -> Failure {
         QueryError::Empty => picollo_status::Empty,
         _ => picollo_status::InvalidArgument,
     };
-    (status, e.to_string())
+    Failure::new(status, e)
 }
 
-/// The percentile at `rank` (percent, 0..100).
+/// Writes the percentile at `rank` (percent, 0..100) to `*out`.
 ///
 /// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when the
 /// histogram holds no value in its range. `*out` is written only on success.
@@ -31,7 +36,7 @@ pub unsafe extern "C" fn picollo_histogram_percentile(
     unsafe { picollo_histogram_percentiles(h, &rank, 1, out) }
 }
 
-/// Percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
+/// Writes the percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
 /// 0..100; `out` receives `n` entries that agree with each other (same total).
 ///
 /// # Safety
@@ -44,32 +49,24 @@ pub unsafe extern "C" fn picollo_histogram_percentiles(
     n: usize,
     out: *mut picollo_percentile,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let h = unsafe { as_ref(h, "h") }?;
-            // SAFETY: per this function's contract.
-            h.with_view(|view| unsafe { percentiles_into(view, ranks, n, out) })
-        })())
+    boundary!({
+        let h = try_ref!(h)?;
+        require(ranks, n, "ranks")?;
+        require(out, n, "out")?;
+        let (ranks, out) = (try_slice!(ranks, n)?, try_slice_mut!(out, n)?);
+        h.with_view(|view| percentiles_into(view, ranks, out))
     })
 }
 
-/// The body of the percentile queries, shared by histograms and snapshots.
-///
-/// # Safety
-/// `ranks` points to `n` doubles and `out` to `n` writable entries (NULL allowed if n = 0).
-pub(crate) unsafe fn percentiles_into(
+/// The body of the percentile queries, shared by histograms and snapshots: `out` has the
+/// length of `ranks`.
+pub(crate) fn percentiles_into(
     view: AnyView<'_>,
-    ranks: *const f64,
-    n: usize,
-    out: *mut picollo_percentile,
+    ranks: &[f64],
+    out: &mut [picollo_percentile],
 ) -> Result<(), Failure> {
-    // SAFETY: per this function's contract.
-    let ranks = unsafe { as_slice(ranks, n, "ranks") }?;
-    // SAFETY: per this function's contract.
-    let out = unsafe { as_slice_mut(out, n, "out") }?;
     // Compute into a scratch buffer so `out` is written only on success.
-    let mut tmp = vec![Percentile::default(); n];
+    let mut tmp = vec![Percentile::default(); ranks.len()];
     dispatch_view!(view, v => v.percentiles(ranks, &mut tmp)).map_err(query_error)?;
     for (o, p) in out.iter_mut().zip(tmp.iter()) {
         *o = p.into();
@@ -77,7 +74,7 @@ pub(crate) unsafe fn percentiles_into(
     Ok(())
 }
 
-/// Values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
+/// Writes the values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
 ///
 /// # Safety
 /// As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
@@ -88,24 +85,20 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
     n: usize,
     out: *mut u64,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let h = unsafe { as_ref(h, "h") }?;
-            // SAFETY: per this function's contract.
-            let ranks = unsafe { as_slice(ranks, n, "ranks") }?;
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_slice_mut(out, n, "out") }?;
-            let mut tmp = vec![0u64; n];
-            h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, &mut tmp)))
-                .map_err(query_error)?;
-            out.copy_from_slice(&tmp);
-            Ok(())
-        })())
+    boundary!({
+        let h = try_ref!(h)?;
+        require(ranks, n, "ranks")?;
+        require(out, n, "out")?;
+        let (ranks, out) = (try_slice!(ranks, n)?, try_slice_mut!(out, n)?);
+        let mut tmp = vec![0u64; n];
+        h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, &mut tmp)))
+            .map_err(query_error)?;
+        out.copy_from_slice(&tmp);
+        Ok(())
     })
 }
 
-/// Fill `*out` with the standard summary (no allocation). An empty histogram gives zero
+/// Fills `*out` with the standard summary (no allocation). An empty histogram gives zero
 /// percentiles and NaN mean/stdev.
 ///
 /// # Safety
@@ -115,20 +108,15 @@ pub unsafe extern "C" fn picollo_histogram_summary(
     h: *const picollo_histogram,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let h = unsafe { as_ref(h, "h") }?;
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_mut(out, "out") }?;
-            let s = h.with_view(|view| dispatch_view!(view, v => v.summary()));
-            *out = (&s).into();
-            Ok(())
-        })())
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        *out = (&h.with_view(|view| dispatch_view!(view, v => v.summary()))).into();
+        Ok(())
     })
 }
 
-/// Mean and population standard deviation over bucket midpoints (NaN when empty). Either
+/// Writes the mean and population standard deviation over bucket midpoints (NaN when empty). Either
 /// output may be NULL.
 ///
 /// # Safety
@@ -139,25 +127,14 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
     mean: *mut f64,
     stdev: *mut f64,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let h = unsafe { as_ref(h, "h") }?;
-            let (m, s) = h.with_view(|view| dispatch_view!(view, v => v.moments()));
-            // SAFETY: per this function's contract: NULL or writable.
-            if let Some(p) = unsafe { mean.as_mut() } {
-                *p = m;
-            }
-            // SAFETY: per this function's contract: NULL or writable.
-            if let Some(p) = unsafe { stdev.as_mut() } {
-                *p = s;
-            }
-            Ok(())
-        })())
+    boundary!({
+        let (m, s) = try_ref!(h)?.with_view(|view| dispatch_view!(view, v => v.moments()));
+        out!(mean?, m)?;
+        out!(stdev?, s)
     })
 }
 
-/// The bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
+/// Writes the bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
 /// `OUT_OF_RANGE` past the end.
 ///
 /// # Safety
@@ -168,27 +145,22 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     storage_index: usize,
     out: *mut picollo_bucket,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let h = unsafe { as_ref(h, "h") }?;
-            // SAFETY: per this function's contract.
-            let out = unsafe { as_mut(out, "out") }?;
-            let b = h
-                .with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))
-                .ok_or_else(|| {
-                    (
-                        picollo_status::OutOfRange,
-                        format!("storage index {storage_index} is past the last bucket"),
-                    )
-                })?;
-            *out = b.into();
-            Ok(())
-        })())
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        let b = h
+            .with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))
+            .ok_or_else(|| {
+                Failure::out_of_range(format_args!(
+                    "storage index {storage_index} is past the last bucket"
+                ))
+            })?;
+        *out = b.into();
+        Ok(())
     })
 }
 
-/// Iterate over non-empty buckets one at a time: start with `*cursor = 0`; each call
+/// Iterates over non-empty buckets one at a time: start with `*cursor = 0`; each call
 /// writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
 /// it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
 ///
@@ -210,7 +182,7 @@ pub unsafe extern "C" fn picollo_histogram_next_bucket(
     unsafe { picollo_histogram_next_buckets(h, cursor, out, 1, std::ptr::null_mut()) }
 }
 
-/// Iterate over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
+/// Iterates over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
 /// consistent copy of the counts (as every query does), writes the next non-empty buckets
 /// at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
 /// `*written` (if not NULL) to how many and `*cursor` past the last storage index it
@@ -237,38 +209,25 @@ pub unsafe extern "C" fn picollo_histogram_next_buckets(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    guard(|| {
-        status_of((|| {
-            // SAFETY: per this function's contract.
-            let h = unsafe { as_ref(h, "h") }?;
-            // SAFETY: per this function's contract.
-            let cursor = unsafe { as_mut(cursor, "cursor") }?;
-            if cap == 0 {
-                return Err((
-                    picollo_status::InvalidArgument,
-                    "cap is 0: the batch must hold at least one bucket".to_string(),
-                ));
-            }
-            // SAFETY: per this function's contract; cap > 0, so NULL is refused.
-            let out = unsafe { as_slice_mut(out, cap, "out") }?;
-            let (n, next) = if *cursor >= h.storage_len() {
-                (0, *cursor)
-            } else {
-                h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, *cursor, out)))
-            };
-            if n == 0 {
-                return Err((
-                    picollo_status::OutOfRange,
-                    "no more non-empty buckets".to_string(),
-                ));
-            }
-            *cursor = next;
-            // SAFETY: per this function's contract: NULL or writable.
-            if let Some(w) = unsafe { written.as_mut() } {
-                *w = n;
-            }
-            Ok(())
-        })())
+    boundary!({
+        let h = try_ref!(h)?;
+        let cursor = try_mut!(cursor)?;
+        if cap == 0 {
+            return Err(Failure::invalid(
+                "cap is 0: the batch must hold at least one bucket",
+            ));
+        }
+        let out = try_slice_mut!(out, cap)?;
+        let (n, next) = if *cursor >= h.storage_len() {
+            (0, *cursor)
+        } else {
+            h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, *cursor, out)))
+        };
+        if n == 0 {
+            return Err(Failure::out_of_range("no more non-empty buckets"));
+        }
+        *cursor = next;
+        out!(written?, n)
     })
 }
 

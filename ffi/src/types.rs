@@ -1,7 +1,16 @@
 //! Plain `#[repr(C)]` structs that cross the ABI: fixed size, blittable (no bool, no
 //! pointers), so .NET P/Invoke and ctypes map them field for field.
 
-use picollo::{BucketCount, Percentile, Summary, STANDARD_RANKS};
+use picollo_core::{BucketCount, Percentile, Summary, STANDARD_RANKS};
+
+use crate::handle::caller_owned;
+
+caller_owned!(
+    picollo_percentile,
+    picollo_summary,
+    picollo_bucket,
+    picollo_histogram_info,
+);
 
 /// How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
 #[allow(non_camel_case_types)]

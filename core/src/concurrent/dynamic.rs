@@ -3,7 +3,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::{ConcurrentHistogram, Mode, Source};
+use super::{ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::merge::MergeError;
 use crate::shape::Shape;
@@ -214,6 +214,72 @@ impl DynHistogram {
     }
 }
 
+/// A [`ConcurrentSnapshot`] of a [`DynHistogram`]: a copy refreshed in place, optionally
+/// as the deltas since the previous refresh, allocating nothing after creation.
+pub struct DynSnapshot {
+    inner: SnapInner,
+    /// The source's value selection at the last refresh.
+    selection: ValueSelection,
+}
+
+enum SnapInner {
+    U32(ConcurrentSnapshot<u32>),
+    U64(ConcurrentSnapshot<u64>),
+}
+
+impl core::fmt::Debug for DynSnapshot {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DynSnapshot")
+            .field("selection", &self.selection)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DynSnapshot {
+    /// A snapshot of `h`, taken now with full counts.
+    pub fn new(h: &DynHistogram) -> Result<Self, ConfigError> {
+        let inner = match &h.inner {
+            Inner::U32(c) => SnapInner::U32(ConcurrentSnapshot::new(c)?),
+            Inner::U64(c) => SnapInner::U64(ConcurrentSnapshot::new(c)?),
+        };
+        Ok(DynSnapshot {
+            inner,
+            selection: h.value_selection(),
+        })
+    }
+
+    /// Copy `h` again (same configuration and counter width; otherwise an error and no
+    /// change). With `deltas`, the snapshot then holds what was recorded since the previous
+    /// refresh.
+    pub fn update(&mut self, h: &DynHistogram, deltas: bool) -> Result<(), ConfigError> {
+        match (&mut self.inner, &h.inner) {
+            (SnapInner::U32(s), Inner::U32(c)) => s.update(c, deltas)?,
+            (SnapInner::U64(s), Inner::U64(c)) => s.update(c, deltas)?,
+            _ => {
+                return Err(ConfigError::StorageLength {
+                    expected: self.view_len(),
+                    actual: h.storage_len(),
+                })
+            }
+        }
+        self.selection = h.value_selection();
+        Ok(())
+    }
+
+    fn view_len(&self) -> usize {
+        dyn_view!(self.view(), v => v.counts().len())
+    }
+
+    /// The snapshot's counts, reporting values with the source's selection at the last
+    /// refresh.
+    pub fn view(&self) -> DynView<'_> {
+        match &self.inner {
+            SnapInner::U32(s) => DynView::U32(s.view().with_value_selection(self.selection)),
+            SnapInner::U64(s) => DynView::U64(s.view().with_value_selection(self.selection)),
+        }
+    }
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
@@ -240,9 +306,22 @@ mod tests {
                         assert_eq!(v.overflow_count(), 1);
                     })
                 });
+                let mut snap = DynSnapshot::new(&h).unwrap();
+                h.record(10);
+                snap.update(&h, true).unwrap();
+                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+                let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+                assert!(snap.update(&wrong, true).is_err());
                 h.reset();
                 assert_eq!(h.total_count(), 0);
             }
+        }
+    }
+
+    fn other_width(bits: CounterBits) -> CounterBits {
+        match bits {
+            CounterBits::U32 => CounterBits::U64,
+            CounterBits::U64 => CounterBits::U32,
         }
     }
 

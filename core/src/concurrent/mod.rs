@@ -71,7 +71,7 @@ pub use approx_counter::{ApproxCounter, ApproxPolicy, XorShift64};
 pub use approximate::ApproxHistogram;
 pub use cell::AtomicCounter;
 #[cfg(feature = "alloc")]
-pub use dynamic::{CounterBits, DynHistogram, DynView};
+pub use dynamic::{CounterBits, DynHistogram, DynSnapshot, DynView};
 pub use interlocked::AtomicHistogram;
 #[cfg(feature = "alloc")]
 pub use mode::{ConcurrentHistogram, Mode};

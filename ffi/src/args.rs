@@ -1,0 +1,231 @@
+//! Arguments that are not handles: arrays, strings, output slots and `struct_size`-prefixed
+//! config structs. Each helper states its pointer contract once; the macros apply it to an
+//! argument of an exported function, whose `# Safety` section makes the caller promise it.
+
+use std::ffi::{c_char, CStr};
+
+use crate::error::Failure;
+use crate::status::picollo_status;
+
+/// A NULL-pointer failure for `p` when `len > 0` (a NULL array is fine when empty). Check
+/// every array of a call this way before building any slice from them.
+pub(crate) fn require<T>(p: *const T, len: usize, name: &str) -> Result<(), Failure> {
+    if len > 0 && p.is_null() {
+        return Err(Failure::null(name));
+    }
+    Ok(())
+}
+
+/// `len` elements of `T` must fit the address space (`from_raw_parts`'s rule).
+fn check_len<T>(len: usize, name: &str) -> Result<(), Failure> {
+    if len.saturating_mul(std::mem::size_of::<T>()) > isize::MAX as usize {
+        return Err(Failure::invalid(format_args!(
+            "argument `{name}`: {len} elements do not fit in memory"
+        )));
+    }
+    Ok(())
+}
+
+/// A slice from a C array and its length; NULL is accepted only for length 0.
+///
+/// # Safety
+/// If `len > 0`, `p` points to `len` readable, initialised `T`s valid for `'a`.
+pub(crate) unsafe fn slice_from<'a, T>(
+    p: *const T,
+    len: usize,
+    name: &str,
+) -> Result<&'a [T], Failure> {
+    require(p, len, name)?;
+    check_len::<T>(len, name)?;
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: `p` is non-NULL, `len` elements fit the address space (checked above), and
+    // the caller guarantees they are readable and initialised for 'a.
+    Ok(unsafe { std::slice::from_raw_parts(p, len) })
+}
+
+/// A mutable slice from a C array and its length; NULL is accepted only for length 0.
+///
+/// # Safety
+/// If `len > 0`, `p` points to `len` writable `T`s, valid and unaliased for `'a`.
+pub(crate) unsafe fn slice_mut_from<'a, T>(
+    p: *mut T,
+    len: usize,
+    name: &str,
+) -> Result<&'a mut [T], Failure> {
+    require(p, len, name)?;
+    check_len::<T>(len, name)?;
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    // SAFETY: as in `slice_from`, with `len` writable, unaliased elements.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
+}
+
+/// A `&str` from a NUL-terminated C string; NULL gives `when_null` (None: a NULL-pointer
+/// failure).
+///
+/// # Safety
+/// `p` is NULL or points to a NUL-terminated string valid for `'a`.
+pub(crate) unsafe fn str_from<'a>(
+    p: *const c_char,
+    name: &str,
+    when_null: Option<&'static str>,
+) -> Result<&'a str, Failure> {
+    if p.is_null() {
+        return when_null.ok_or_else(|| Failure::null(name));
+    }
+    // SAFETY: `p` is non-NULL and NUL-terminated for 'a, per the caller.
+    unsafe { CStr::from_ptr(p) }.to_str().map_err(|_| {
+        Failure::new(
+            picollo_status::InvalidUtf8,
+            format_args!("argument `{name}` is not valid UTF-8"),
+        )
+    })
+}
+
+/// Write `value` to an output slot; NULL is a failure naming it when `required`, else the
+/// value is dropped.
+///
+/// # Safety
+/// `p` is NULL or points to a writable `T`.
+pub(crate) unsafe fn write_out<T>(
+    p: *mut T,
+    value: T,
+    name: &str,
+    required: bool,
+) -> Result<(), Failure> {
+    if p.is_null() {
+        return if required {
+            Err(Failure::null(name))
+        } else {
+            Ok(())
+        };
+    }
+    // SAFETY: `p` is non-NULL and writable, per the caller. `write` does not drop the old
+    // value, which may be uninitialised caller memory.
+    unsafe { p.write(value) };
+    Ok(())
+}
+
+/// A `#[repr(C)]` config struct whose first field is `struct_size: u32`, the size of the
+/// struct as the caller knows it, so that the struct can grow.
+///
+/// # Safety
+/// Implementors are `#[repr(C)]`, start with a `u32` `struct_size` field, and every bit
+/// pattern is a valid value (integers and floats only).
+pub(crate) unsafe trait StructSized: Copy {
+    /// The C name of the struct; `<NAME>_default()` initialises it.
+    const NAME: &'static str;
+}
+
+/// The largest `struct_size` looked at (a page, as the kernel caps `perf_event_attr`): a
+/// garbage size must not make the library scan memory.
+pub(crate) const MAX_STRUCT_SIZE: usize = 4096;
+
+/// Read a caller's config honouring its `struct_size`: smaller than this library's struct
+/// is refused; larger (a caller built against a newer header) is accepted only when every
+/// byte this library does not know is zero, as the kernel does for `perf_event_attr`, and
+/// only up to [`MAX_STRUCT_SIZE`].
+///
+/// # Safety
+/// `p` is NULL or points to `p->struct_size` readable bytes (at least 4).
+pub(crate) unsafe fn read_sized_from<T: StructSized>(
+    p: *const T,
+    name: &str,
+) -> Result<T, Failure> {
+    if p.is_null() {
+        return Err(Failure::null(name));
+    }
+    // Read only the size first: a caller's older, smaller struct must not be read past.
+    // SAFETY: `p` is non-NULL and its first field, a u32, is always readable.
+    let struct_size = unsafe { p.cast::<u32>().read() };
+    let (size, ours) = (struct_size as usize, std::mem::size_of::<T>());
+    let name = T::NAME;
+    if size > MAX_STRUCT_SIZE {
+        return Err(Failure::struct_size(format_args!(
+            "struct_size is {struct_size}, more than the {MAX_STRUCT_SIZE} bytes any \
+             {name} may have: initialise it with {name}_default()"
+        )));
+    }
+    let extra_zero = || {
+        // SAFETY: size > ours here, and the caller promises struct_size readable bytes.
+        let extra = unsafe { std::slice::from_raw_parts(p.cast::<u8>().add(ours), size - ours) };
+        extra.iter().all(|&b| b == 0)
+    };
+    if size < ours || (size > ours && !extra_zero()) {
+        return Err(Failure::struct_size(format_args!(
+            "struct_size is {struct_size} but this library's {name} has {ours} bytes (a \
+             larger struct is accepted only if the fields this library does not know are \
+             zero): initialise it with {name}_default()"
+        )));
+    }
+    // SAFETY: at least size_of::<T>() readable bytes (checked above); any bit pattern is a
+    // valid T (the `StructSized` contract).
+    Ok(unsafe { p.read() })
+}
+
+/// `try_slice!(p, len)`: [`slice_from`] on an argument of the exported function.
+macro_rules! try_slice {
+    ($p:expr, $len:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` points to `$len` readable elements (or is NULL when `$len` is 0).
+        unsafe { $crate::args::slice_from($p, $len, stringify!($p)) }
+    };
+}
+pub(crate) use try_slice;
+
+/// `try_slice_mut!(p, len)`: [`slice_mut_from`] on an argument of the exported function.
+macro_rules! try_slice_mut {
+    ($p:expr, $len:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` points to `$len` writable, unaliased elements (or is NULL when `$len` is 0).
+        unsafe { $crate::args::slice_mut_from($p, $len, stringify!($p)) }
+    };
+}
+pub(crate) use try_slice_mut;
+
+/// `try_str!(p)`: a required string argument; `try_str!(p, or "")`: NULL means `""`.
+macro_rules! try_str {
+    (@ $p:expr, $when_null:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` is NULL or a NUL-terminated string.
+        unsafe { $crate::args::str_from($p, stringify!($p), $when_null) }
+    };
+    ($p:expr) => {
+        $crate::args::try_str!(@ $p, None)
+    };
+    ($p:expr, or $default:literal) => {
+        $crate::args::try_str!(@ $p, Some($default))
+    };
+}
+pub(crate) use try_str;
+
+/// `out!(p, value)`: write a required output slot (a NULL `p` fails, naming it);
+/// `out!(p?, value)`: an optional one (NULL skips the write). Call it once the call has
+/// succeeded: outputs are written only on success.
+macro_rules! out {
+    (@ $p:expr, $value:expr, $required:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` is NULL or writable.
+        unsafe { $crate::args::write_out($p, $value, stringify!($p), $required) }
+    };
+    ($p:ident ?, $value:expr) => {
+        $crate::args::out!(@ $p, $value, false)
+    };
+    ($p:expr, $value:expr) => {
+        $crate::args::out!(@ $p, $value, true)
+    };
+}
+pub(crate) use out;
+
+/// `read_sized!(config)`: [`read_sized_from`] on an argument of the exported function.
+macro_rules! read_sized {
+    ($p:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` is NULL or points to `$p->struct_size` readable bytes.
+        unsafe { $crate::args::read_sized_from($p, stringify!($p)) }
+    };
+}
+pub(crate) use read_sized;

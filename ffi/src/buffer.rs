@@ -1,0 +1,51 @@
+//! Text into caller buffers, snprintf-style.
+
+use std::ffi::c_char;
+
+use crate::error::Failure;
+
+/// Write `text` into `buf` (capacity `len`, NULL allowed when `len` is 0): as much as fits
+/// on a UTF-8 character boundary, then a NUL. `*needed` (if not NULL) gets the full length
+/// without the NUL, even when the text does not fit (`BUFFER_TOO_SMALL`).
+///
+/// # Safety
+/// `buf` is NULL or points to `len` writable bytes; `needed` is NULL or writable.
+pub(crate) unsafe fn copy_text(
+    text: &str,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> Result<(), Failure> {
+    if !needed.is_null() {
+        // SAFETY: non-NULL and writable per the caller.
+        unsafe { needed.write(text.len()) };
+    }
+    if len == 0 || buf.is_null() {
+        // The usual way to ask for the size first: (NULL, 0).
+        return Err(Failure::buffer_too_small(len, text.len() + 1));
+    }
+    let mut n = text.len().min(len - 1);
+    while !text.is_char_boundary(n) {
+        n -= 1;
+    }
+    // SAFETY: buf has len > n writable bytes per the caller; text has n readable bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), n);
+        buf.add(n).write(0);
+    }
+    if n < text.len() {
+        return Err(Failure::buffer_too_small(len, text.len() + 1));
+    }
+    Ok(())
+}
+
+/// `write_text!(text, buf, len, needed)`: [`copy_text`] on the buffer arguments of the
+/// exported function.
+macro_rules! write_text {
+    ($text:expr, $buf:expr, $len:expr, $needed:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$buf` is NULL or has `$len` writable bytes and `$needed` is NULL or writable.
+        unsafe { $crate::buffer::copy_text($text, $buf, $len, $needed) }
+    };
+}
+pub(crate) use write_text;

@@ -1,0 +1,108 @@
+//! `picollo_histogram_config`: the options of `picollo_histogram_new`.
+
+use picollo_core::concurrent::Mode;
+use picollo_core::Config;
+
+use crate::any_histogram::config_error;
+use crate::args::StructSized;
+use crate::error::Failure;
+use crate::types::picollo_mode;
+
+/// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
+/// (which sets `struct_size`), then change fields.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_histogram_config {
+    /// `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
+    /// struct is refused; larger (built against a newer header) is accepted when the fields
+    /// this library does not know are zero.
+    pub struct_size: u32,
+    /// Counter width: 32 or 64 bits.
+    pub counter_bits: u32,
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
+    /// outside [1e-6, 0.1] are clamped.
+    pub relative_error: f64,
+    /// Smallest trackable value, to bucket resolution: values sharing its bucket are counted
+    /// inside the range, smaller ones as underflow.
+    pub min_trackable: u64,
+    /// Largest trackable value, to bucket resolution: values sharing its bucket are counted
+    /// inside the range, larger ones as overflow.
+    pub max_trackable: u64,
+    /// A `picollo_value_selection` value.
+    pub value_selection: u32,
+    /// A `picollo_mode` value: how threads may record (see `picollo_mode`).
+    pub mode: u32,
+    /// Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
+    /// Must be 0 in the other modes.
+    pub approx_threshold: u32,
+    /// Reserved: must be zero.
+    pub reserved: u32,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
+unsafe impl StructSized for picollo_histogram_config {
+    const NAME: &'static str = "picollo_histogram_config";
+}
+
+/// Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
+/// midpoint values, single writer.
+#[no_mangle]
+pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config {
+    picollo_histogram_config {
+        struct_size: std::mem::size_of::<picollo_histogram_config>() as u32,
+        counter_bits: 64,
+        relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
+        min_trackable: 0,
+        max_trackable: u64::MAX,
+        value_selection: 0,
+        mode: picollo_mode::SingleWriter as u32,
+        approx_threshold: 0,
+        reserved: 0,
+    }
+}
+
+/// Validate a C config into a core `Config`, the counter width and the mode.
+pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u32, Mode), Failure> {
+    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
+        return Err(Failure::invalid(format!(
+            "counter_bits is {}: it must be 32 or 64",
+            cfg.counter_bits
+        )));
+    }
+    let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
+        Failure::invalid(format!(
+            "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
+             (interpolated)",
+            cfg.value_selection
+        ))
+    })?;
+    if cfg.mode != picollo_mode::Approximate as u32 && cfg.approx_threshold != 0 {
+        return Err(Failure::invalid(format!(
+            "approx_threshold is {} but mode {} is not the approximate mode (3): it must be 0",
+            cfg.approx_threshold, cfg.mode
+        )));
+    }
+    if cfg.approx_threshold > 62 {
+        return Err(Failure::invalid(format!(
+            "approx_threshold is {}: it must be 1..62 (0 for the default, 13)",
+            cfg.approx_threshold
+        )));
+    }
+    let mode = crate::convert::mode_from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
+        Failure::invalid(format!(
+            "mode is {}: it must be 0 (single writer), 1 (interlocked), 2 (thread-local) or \
+             3 (approximate)",
+            cfg.mode
+        ))
+    })?;
+    if cfg.reserved != 0 {
+        return Err(Failure::invalid("reserved must be zero"));
+    }
+    let config = Config::new()
+        .with_relative_error(cfg.relative_error)
+        .with_range(cfg.min_trackable, cfg.max_trackable)
+        .with_value_selection(selection);
+    config.validate().map_err(config_error)?;
+    Ok((config, cfg.counter_bits, mode))
+}

@@ -1,0 +1,178 @@
+//! Text of a histogram into caller buffers: `picollo_histogram_table` and
+//! `picollo_histogram_text`, which picks the format by a `picollo_text_format`.
+
+use std::ffi::c_char;
+
+use picollo_core::Summary;
+
+use crate::any_histogram::dispatch_view;
+use crate::args::try_str;
+use crate::boundary::boundary;
+use crate::buffer::write_text;
+use crate::error::Failure;
+use crate::handle::try_ref;
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
+use crate::text::{fmt_internal, rendered};
+
+/// A text form of a histogram's summary (`picollo_histogram_text`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_text_format {
+    /// The Markdown table (`picollo_histogram_table`, `picollo_summary_table`).
+    Table = 0,
+    /// The one-line summary (`picollo_summary_line`), named by the title.
+    OneLine = 1,
+    /// A JSON object (`picollo_summary_json`); the title is not used.
+    Json = 2,
+}
+
+impl picollo_text_format {
+    fn from_u32(format: u32) -> Option<Self> {
+        Some(match format {
+            0 => picollo_text_format::Table,
+            1 => picollo_text_format::OneLine,
+            2 => picollo_text_format::Json,
+            _ => return None,
+        })
+    }
+
+    /// `summary` in this format.
+    fn render(self, summary: &Summary, title: &str) -> Result<String, Failure> {
+        rendered(|out| match self {
+            picollo_text_format::Table => summary.write_table(out, title),
+            picollo_text_format::OneLine => summary.write_line(out, title),
+            picollo_text_format::Json => summary.write_json(out),
+        })
+        .map_err(fmt_internal)
+    }
+}
+
+/// Writes the Markdown table of a histogram's summary into `buf` (`##### title` heading
+/// unless `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_table(
+    h: *const picollo_histogram,
+    title: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    // SAFETY: forwarded contract: the same arguments.
+    unsafe {
+        picollo_histogram_text(
+            h,
+            picollo_text_format::Table as u32,
+            title,
+            buf,
+            len,
+            needed,
+        )
+    }
+}
+
+/// Writes a histogram's summary into `buf` in `format` (a `picollo_text_format`): the
+/// Markdown table headed by `title`, the one-line summary named `title`, or JSON (which
+/// does not use `title`). `title` may be NULL (no heading, no name). Buffer rules as
+/// `picollo_summary_table`.
+///
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown format; `INVALID_UTF8` for a title
+/// that is not UTF-8; `BUFFER_TOO_SMALL` when the text was truncated.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
+/// or has `len` writable bytes; `needed` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_text(
+    h: *const picollo_histogram,
+    format: u32,
+    title: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let format = picollo_text_format::from_u32(format).ok_or_else(|| {
+            Failure::invalid(format_args!(
+                "format {format} is unknown: it must be a picollo_text_format (0 table, 1 one \
+                 line, 2 JSON)"
+            ))
+        })?;
+        let title = try_str!(title, or "")?;
+        let summary = h.with_view(|view| dispatch_view!(view, v => v.summary()));
+        write_text!(&format.render(&summary, title)?, buf, len, needed)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::CStr;
+    use std::ptr;
+
+    use super::*;
+    use crate::histogram::{
+        picollo_histogram_free, picollo_histogram_new, picollo_histogram_record,
+    };
+    use crate::histogram_config::picollo_histogram_config_default;
+    use crate::query::picollo_histogram_summary;
+    use crate::text::{picollo_summary_json, picollo_summary_line};
+    use crate::types::picollo_summary;
+
+    /// The text one writer puts into a large buffer.
+    fn text(write: impl FnOnce(*mut c_char, usize) -> picollo_status) -> String {
+        let mut buf = vec![0 as c_char; 1 << 16];
+        assert_eq!(write(buf.as_mut_ptr(), buf.len()), picollo_status::Ok);
+        // SAFETY: the writer NUL-terminated the buffer.
+        let s = unsafe { CStr::from_ptr(buf.as_ptr()) };
+        s.to_str().expect("UTF-8").to_string()
+    }
+
+    #[test]
+    fn every_format_matches_its_own_function() {
+        let config = picollo_histogram_config_default();
+        let mut h = ptr::null_mut();
+        let title = c"latency".as_ptr();
+        // SAFETY: valid pointers throughout; the handle is freed once.
+        unsafe {
+            assert_eq!(picollo_histogram_new(&config, &mut h), picollo_status::Ok);
+            for v in 1..=1000 {
+                picollo_histogram_record(h, v * 37);
+            }
+            let mut summary = std::mem::zeroed::<picollo_summary>();
+            assert_eq!(
+                picollo_histogram_summary(h, &mut summary),
+                picollo_status::Ok
+            );
+            let of = |format: picollo_text_format| {
+                text(|buf, len| {
+                    picollo_histogram_text(h, format as u32, title, buf, len, ptr::null_mut())
+                })
+            };
+            let table =
+                text(|buf, len| picollo_histogram_table(h, title, buf, len, ptr::null_mut()));
+            let line = text(|b, l| picollo_summary_line(&summary, title, b, l, ptr::null_mut()));
+            let json = text(|b, l| picollo_summary_json(&summary, b, l, ptr::null_mut()));
+            assert_eq!(of(picollo_text_format::Table), table);
+            assert_eq!(of(picollo_text_format::OneLine), line);
+            assert_eq!(of(picollo_text_format::Json), json);
+
+            let mut needed = 0;
+            let status = picollo_histogram_text(h, 3, title, ptr::null_mut(), 0, &mut needed);
+            assert_eq!(status, picollo_status::InvalidArgument);
+            let status =
+                picollo_histogram_text(ptr::null(), 0, title, ptr::null_mut(), 0, &mut needed);
+            assert_eq!(status, picollo_status::NullPointer);
+            let status = picollo_histogram_text(h, 2, title, ptr::null_mut(), 0, &mut needed);
+            assert_eq!(
+                (status, needed),
+                (picollo_status::BufferTooSmall, json.len())
+            );
+            picollo_histogram_free(h);
+        }
+    }
+}
