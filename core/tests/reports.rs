@@ -505,25 +505,11 @@ fn json_of_an_empty_histogram_is_valid_with_null_statistics() {
     );
 }
 
-/// A `fmt::Write` over a fixed buffer that fails when full, like a C caller's buffer.
-struct Fixed<const N: usize> {
-    bytes: [u8; N],
-    len: usize,
-}
-
-impl<const N: usize> Write for Fixed<N> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        if end > N {
-            return Err(fmt::Error);
-        }
-        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
 type Writer<'a> = &'a dyn Fn(&mut dyn Write) -> fmt::Result;
+
+/// A fixed buffer that fails when full, like a C caller's buffer: `heapless::String`
+/// refuses a write that does not fit and keeps what came before.
+type Fixed<const N: usize> = heapless::String<N>;
 
 /// Write through a `Fixed<N>` truncated at `limit` bytes.
 fn write_limited(limit: usize, f: Writer<'_>) -> (fmt::Result, String) {
@@ -533,21 +519,18 @@ fn write_limited(limit: usize, f: Writer<'_>) -> (fmt::Result, String) {
     }
     impl Write for Limited<'_> {
         fn write_str(&mut self, s: &str) -> fmt::Result {
-            if self.inner.len + s.len() > self.limit {
+            if self.inner.len() + s.len() > self.limit {
                 return Err(fmt::Error);
             }
             self.inner.write_str(s)
         }
     }
-    let mut buf = Fixed::<4096> {
-        bytes: [0; 4096],
-        len: 0,
-    };
+    let mut buf = Fixed::<4096>::new();
     let result = f(&mut Limited {
         inner: &mut buf,
         limit,
     });
-    let text = String::from_utf8(buf.bytes[..buf.len].to_vec()).unwrap();
+    let text = String::from(buf.as_str());
     (result, text)
 }
 
@@ -576,10 +559,7 @@ fn a_too_small_buffer_fails_cleanly() {
         assert_eq!(text, full, "{name}");
     }
     // And a tiny fixed buffer as the sink itself.
-    let mut tiny = Fixed::<16> {
-        bytes: [0; 16],
-        len: 0,
-    };
+    let mut tiny = Fixed::<16>::new();
     assert_eq!(a.write_table(&mut tiny, ""), Err(fmt::Error));
     assert_eq!(a.write_json(&mut tiny), Err(fmt::Error));
 }

@@ -133,9 +133,6 @@ mod imp {
         }
     }
 
-    pub type A32 = CsCell<u32>;
-    pub type A64 = CsCell<u64>;
-
     macro_rules! cs {
         ($t:ty) => {
             impl super::AtomicCounter for $t {

@@ -201,21 +201,6 @@ impl core::fmt::Debug for Version {
     }
 }
 
-#[cfg(any(
-    loom,
-    all(
-        not(picollo_force_cs),
-        target_has_atomic = "32",
-        target_has_atomic = "64"
-    )
-))]
-mod ord {
-    #[cfg(not(loom))]
-    pub use core::sync::atomic::{fence, Ordering};
-    #[cfg(loom)]
-    pub use loom::sync::atomic::{fence, Ordering};
-}
-
 impl Version {
     pub(crate) fn new() -> Self {
         Version(u32::new_cell(0))
@@ -235,55 +220,65 @@ impl Version {
         target_has_atomic = "64"
     )
 ))]
-impl Version {
-    /// Start a read: an even version, after waiting out a reset in progress.
-    #[inline]
-    pub(crate) fn read_begin(&self) -> u32 {
-        let mut spins = 0;
-        loop {
-            let v = self.0.load(ord::Ordering::Acquire);
-            if v & 1 == 0 {
-                return v;
+mod native {
+    //! The protocol on native (or loom) atomics, with explicit fences.
+    #[cfg(not(loom))]
+    use core::sync::atomic::{fence, Ordering};
+    #[cfg(loom)]
+    use loom::sync::atomic::{fence, Ordering};
+
+    use super::Version;
+
+    impl Version {
+        /// Start a read: an even version, after waiting out a reset in progress.
+        #[inline]
+        pub(crate) fn read_begin(&self) -> u32 {
+            let mut spins = 0;
+            loop {
+                let v = self.0.load(Ordering::Acquire);
+                if v & 1 == 0 {
+                    return v;
+                }
+                super::backoff(&mut spins);
             }
-            backoff(&mut spins);
         }
-    }
 
-    /// End a read started at `v`: true when no reset ran meanwhile (the copy is good).
-    #[inline]
-    pub(crate) fn read_validate(&self, v: u32) -> bool {
-        ord::fence(ord::Ordering::Acquire);
-        self.0.load(ord::Ordering::Relaxed) == v
-    }
+        /// End a read started at `v`: true when no reset ran meanwhile (the copy is good).
+        #[inline]
+        pub(crate) fn read_validate(&self, v: u32) -> bool {
+            fence(Ordering::Acquire);
+            self.0.load(Ordering::Relaxed) == v
+        }
 
-    /// Start a reset (excluding other resets); returns the odd version to pass to
-    /// [`Version::write_end`].
-    pub(crate) fn write_begin(&self) -> u32 {
-        let mut spins = 0;
-        loop {
-            let v = self.0.load(ord::Ordering::Relaxed);
-            if v & 1 == 0
-                && self
-                    .0
-                    .compare_exchange_weak(
-                        v,
-                        v.wrapping_add(1),
-                        ord::Ordering::Acquire,
-                        ord::Ordering::Relaxed,
-                    )
-                    .is_ok()
-            {
-                // Orders the odd version before every data store of the reset.
-                ord::fence(ord::Ordering::Release);
-                return v.wrapping_add(1);
+        /// Start a reset (excluding other resets); returns the odd version to pass to
+        /// [`Version::write_end`].
+        pub(crate) fn write_begin(&self) -> u32 {
+            let mut spins = 0;
+            loop {
+                let v = self.0.load(Ordering::Relaxed);
+                if v & 1 == 0
+                    && self
+                        .0
+                        .compare_exchange_weak(
+                            v,
+                            v.wrapping_add(1),
+                            Ordering::Acquire,
+                            Ordering::Relaxed,
+                        )
+                        .is_ok()
+                {
+                    // Orders the odd version before every data store of the reset.
+                    fence(Ordering::Release);
+                    return v.wrapping_add(1);
+                }
+                super::backoff(&mut spins);
             }
-            backoff(&mut spins);
         }
-    }
 
-    /// End a reset: the version becomes even again, publishing the cleared counts.
-    pub(crate) fn write_end(&self, odd: u32) {
-        self.0.store(odd.wrapping_add(1), ord::Ordering::Release);
+        /// End a reset: the version becomes even again, publishing the cleared counts.
+        pub(crate) fn write_end(&self, odd: u32) {
+            self.0.store(odd.wrapping_add(1), Ordering::Release);
+        }
     }
 }
 
