@@ -237,17 +237,17 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
 
     /// Count of values below the trackable range.
     pub fn underflow_count(&self) -> u64 {
-        self.outside[UNDER]
+        self.view().underflow_count()
     }
 
     /// Count of values above the trackable range.
     pub fn overflow_count(&self) -> u64 {
-        self.outside[OVER]
+        self.view().overflow_count()
     }
 
     /// Counts that `record_n` could not add because a bucket was full.
     pub fn saturated_count(&self) -> u64 {
-        self.outside[SAT]
+        self.view().saturated_count()
     }
 
     /// How many times [`Histogram::reset`] ran (wrapping), so snapshots can tell.
