@@ -26,6 +26,8 @@ pub(crate) fn perf_failure(e: PerfError) -> Failure {
         | PerfErrorKind::Unschedulable
         | PerfErrorKind::BadRead
         | PerfErrorKind::Os => picollo_status::OsError,
+        // A kind added later: an operating-system refusal unless mapped above.
+        _ => picollo_status::OsError,
     };
     Failure::new(status, e.message())
 }

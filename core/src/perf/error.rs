@@ -12,6 +12,7 @@ use super::system::{paranoid_meaning, perf_event_paranoid};
 /// What went wrong, as a plain code.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PerfErrorKind {
     /// The event does not exist here (ENOENT, EOPNOTSUPP, ENODEV): no PMU, a VM without a
     /// vPMU, or a CPU without that event.

@@ -167,6 +167,7 @@ pub struct RawEvent {
 
 /// One countable event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Event {
     /// A generic hardware event.
     Hardware(HardwareEvent),
