@@ -4,6 +4,9 @@
 #  2. builds test_abi.c (C99) and test_abi.cpp (C++17) against include/ and target/release,
 #     linked to the shared and to the static library, and runs all four normally and under
 #     valgrind memcheck (any error, definite leaks included, fails);
+#  2b. checks that c-tests/test_bad_input.c has a row for every function of the header
+#     (scripts/check_matrix.py), then builds that matrix of hostile calls (shared and
+#     static) and runs it normally and under valgrind memcheck;
 #  3. builds test_threads (test_threads*.c: every concurrency mode from several pthreads) and
 #     runs it at full size, then at --quick size under valgrind memcheck (threads run one at
 #     a time there); builds monitoring.c and runs it for 2 seconds;
@@ -41,6 +44,7 @@ need ldd "apt-get install libc-bin"
 need diff "apt-get install diffutils"
 need cbindgen "cargo install cbindgen --version 0.29.2 --locked"
 need cargo-cinstall "apt-get install cargo-c"
+need python3 "apt-get install python3"
 
 cd "$root"
 rm -rf "$build"
@@ -118,6 +122,24 @@ for t in "${tests[@]}"; do
         die "valgrind reported errors for $t (log: $vlog)"
     }
 done
+
+step "test_bad_input: hostile arguments to every function of the header (the matrix)"
+python3 scripts/check_matrix.py || die "the bad-input matrix misses functions of include/picollo.h"
+gcc "${cflags[@]}" -c c-tests/test_bad_input.c -o "$build/test_bad_input.o"
+gcc -pthread "$build/check.o" "$build/test_bad_input.o" "${shared_link[@]}" -lm -o "$build/test_bad_input_shared"
+gcc -pthread "$build/check.o" "$build/test_bad_input.o" "$static" "${native_libs[@]}" -o "$build/test_bad_input_static"
+for t in test_bad_input_shared test_bad_input_static; do
+    run_test "$t" "$build/$t.out" "$build/$t"
+    vlog="$build/$t.valgrind.log"
+    run_test "$t (valgrind)" "$build/$t.valgrind.out" \
+        valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
+        --errors-for-leak-kinds=definite --log-file="$vlog" "$build/$t"
+    grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
+        cat "$vlog" >&2
+        die "valgrind reported errors for $t (log: $vlog)"
+    }
+done
+grep -E '^bad-input matrix:' "$build/test_bad_input_shared.out" || true
 
 step "test_threads: one histogram, several pthreads, every mode"
 for src in test_threads test_threads_reset test_threads_api; do

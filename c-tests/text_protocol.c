@@ -173,7 +173,8 @@ char *render_at(int line, const char *name, text_fn fn, const text_args *t)
     }
     check_at(line, all_ok, name, "some truncated length broke the protocol (see above)");
 
-    /* A real buffer of length 0 is not touched; a NULL buffer with a length is a size query. */
+    /* A real buffer of length 0 is not touched; a NULL buffer with a length is refused as
+     * NULL (naming `buf`) and nothing is written, not even `needed`. */
     memset(buf, CANARY, needed + 1 + SLACK);
     n2 = 0;
     prime_error();
@@ -182,8 +183,8 @@ char *render_at(int line, const char *name, text_fn fn, const text_args *t)
              "len 0 wrote into the buffer");
     n2 = 0;
     prime_error();
-    expect_at(line, name, fn(t, NULL, 100, &n2), PICOLLO_STATUS_BUFFER_TOO_SMALL, NULL);
-    check_at(line, n2 == needed, name, "(NULL, 100) gave needed %zu", n2);
+    expect_at(line, name, fn(t, NULL, 100, &n2), PICOLLO_STATUS_NULL_POINTER, "`buf`");
+    check_at(line, n2 == 0, name, "(NULL, 100) wrote needed %zu", n2);
     prime_error();
     expect_at(line, name, fn(t, NULL, 0, NULL), PICOLLO_STATUS_BUFFER_TOO_SMALL, NULL);
     free(buf);

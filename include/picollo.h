@@ -1455,7 +1455,8 @@ const char *picollo_status_str(uint32_t status);
 //
 // Writes at most `len − 1` bytes plus a NUL into `buf`, never splitting a UTF-8 character;
 // `*needed` (if not NULL) receives the full length without the NUL, so a call with
-// `(NULL, 0)` asks for the size. Returns `BUFFER_TOO_SMALL` when the text was truncated.
+// `(NULL, 0)` asks for the size. Returns `BUFFER_TOO_SMALL` when the text was truncated,
+// `NULL_POINTER` (writing nothing) for a NULL `buf` with a non-zero `len`.
 //
 // # Safety
 // `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`

@@ -168,7 +168,7 @@ static class PerfTests
             try { s.Open(); Check(false, "a bogus raw type opened"); }
             catch (PicolloException e)
             {
-                Check((e.Status == Status.Unsupported || e.Status == Status.InvalidArgument) && e.NativeMessage.Contains("Raw:2147418112:0x1"),
+                Check(e.Status == Status.InvalidArgument && e.NativeMessage.Contains("Raw:2147418112:0x1: unknown perf event type 2147418112"),
                       "bogus raw type: " + e.Status + " " + e.NativeMessage);
             }
             Check(!s.IsOpen && s.Count == 2, "a failed open leaves the session unopened");

@@ -1,5 +1,6 @@
 //! Histogram configuration and its errors.
 
+use crate::format::numbers::Compact;
 use crate::layout::{Layout, DEFAULT_RELATIVE_ERROR, MAX_RELATIVE_ERROR, MIN_RELATIVE_ERROR};
 use crate::shape::Shape;
 
@@ -46,8 +47,11 @@ impl core::fmt::Display for ConfigError {
         match *self {
             ConfigError::InvalidRelativeError(e) => write!(
                 f,
-                "relative error {e} is invalid: it must be a finite number above 0 \
-                 (values outside [{MIN_RELATIVE_ERROR}, {MAX_RELATIVE_ERROR}] are clamped)"
+                "relative error {} is invalid: it must be a finite number above 0 \
+                 (values outside [{}, {}] are clamped)",
+                Compact(e),
+                Compact(MIN_RELATIVE_ERROR),
+                Compact(MAX_RELATIVE_ERROR)
             ),
             ConfigError::MinAboveMax { min, max } => write!(
                 f,
@@ -199,6 +203,20 @@ mod tests {
             .unwrap()
             .layout();
         assert_eq!(l.block_size(), 8);
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn relative_errors_in_messages_are_compact() {
+        use alloc::string::ToString;
+        let text = ConfigError::InvalidRelativeError(-1e300).to_string();
+        assert!(
+            text.starts_with("relative error -1e300 is invalid"),
+            "{text}"
+        );
+        assert!(text.contains("[1e-6, 0.1]"), "{text}");
+        let text = ConfigError::InvalidRelativeError(-0.001).to_string();
+        assert!(text.starts_with("relative error -0.001 is"), "{text}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A percentile with everything known about the bucket it was found in.
 
-use crate::format::numbers::{Grouped, Rank};
+use crate::format::numbers::{Compact, Grouped, Rank};
 
 /// Why a percentile query was refused.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,9 +29,11 @@ pub enum QueryError {
 impl core::fmt::Display for QueryError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
-            QueryError::RankOutOfRange(r) => {
-                write!(f, "rank {r} is invalid: ranks must be numbers in [0, 100]")
-            }
+            QueryError::RankOutOfRange(r) => write!(
+                f,
+                "rank {} is invalid: ranks must be numbers in [0, 100]",
+                Compact(r)
+            ),
             QueryError::RanksNotIncreasing { position } => write!(
                 f,
                 "rank at position {position} is not above the previous one: ranks must be \
@@ -45,7 +47,8 @@ impl core::fmt::Display for QueryError {
             QueryError::InvalidLogBase(b) => {
                 write!(
                     f,
-                    "logarithmic base {b} is invalid: it must be finite and above 1"
+                    "logarithmic base {} is invalid: it must be finite and above 1",
+                    Compact(b)
                 )
             }
         }
@@ -177,5 +180,30 @@ mod tests {
             })
         );
         assert!(check_ranks(&[], 0).is_ok());
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn numbers_in_query_errors_are_compact() {
+        use alloc::string::ToString;
+        for (err, want) in [
+            (QueryError::RankOutOfRange(1e300), "rank 1e300 is invalid"),
+            (
+                QueryError::RankOutOfRange(-5e-324),
+                "rank -5e-324 is invalid",
+            ),
+            (
+                QueryError::RankOutOfRange(100.0001),
+                "rank 100.0001 is invalid",
+            ),
+            (QueryError::RankOutOfRange(f64::NAN), "rank NaN is invalid"),
+            (
+                QueryError::InvalidLogBase(1e-300),
+                "logarithmic base 1e-300 is",
+            ),
+        ] {
+            let text = err.to_string();
+            assert!(text.starts_with(want), "{text}");
+        }
     }
 }

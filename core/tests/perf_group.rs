@@ -30,7 +30,10 @@ fn a_counter_past_the_cap_is_refused_before_the_kernel_sees_it() {
     }
     let extra = task_clock(MAX_GROUP_COUNTERS as u64);
     let e = b.add_counter(extra).unwrap_err();
-    let needle = format!("a perf group holds at most {MAX_GROUP_COUNTERS} counters");
+    let needle = format!(
+        "as counter {}: a perf group holds at most {MAX_GROUP_COUNTERS} counters",
+        MAX_GROUP_COUNTERS + 1
+    );
     assert!(e.message().contains(&needle), "{e}");
     assert_eq!(e.kind(), PerfErrorKind::InvalidArgument);
     assert_eq!(e.errno(), 0, "no system call was made: {e}");

@@ -231,9 +231,12 @@ fn builder_errors_name_the_counter() {
         .open()
         .unwrap_err();
     assert!(
-        bogus.to_string().starts_with("Raw:2147418112:0x1: "),
+        bogus
+            .to_string()
+            .starts_with("Raw:2147418112:0x1: unknown perf event type 2147418112 "),
         "{bogus}"
     );
+    assert_eq!(bogus.kind(), PerfErrorKind::InvalidArgument, "{bogus}");
     assert_ne!(bogus.errno(), 0);
 }
 

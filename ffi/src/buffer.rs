@@ -4,9 +4,11 @@ use std::ffi::c_char;
 
 use crate::error::Failure;
 
-/// Write `text` into `buf` (capacity `len`, NULL allowed when `len` is 0): as much as fits
-/// on a UTF-8 character boundary, then a NUL. `*needed` (if not NULL) gets the full length
-/// without the NUL, even when the text does not fit (`BUFFER_TOO_SMALL`).
+/// Write `text` into `buf` (capacity `len`, NULL allowed only when `len` is 0): as much as
+/// fits on a UTF-8 character boundary, then a NUL. `*needed` (if not NULL) gets the full
+/// length without the NUL, even when the text does not fit (`BUFFER_TOO_SMALL`). A NULL
+/// `buf` with a length is a caller's mistake, not a size query: a NULL-pointer failure
+/// naming `buf_name`, with nothing written.
 ///
 /// # Safety
 /// `buf` is NULL or points to `len` writable bytes; `needed` is NULL or writable.
@@ -15,12 +17,16 @@ pub(crate) unsafe fn copy_text(
     buf: *mut c_char,
     len: usize,
     needed: *mut usize,
+    buf_name: &str,
 ) -> Result<(), Failure> {
+    if buf.is_null() && len > 0 {
+        return Err(Failure::null(buf_name));
+    }
     if !needed.is_null() {
         // SAFETY: non-NULL and writable per the caller.
         unsafe { needed.write(text.len()) };
     }
-    if len == 0 || buf.is_null() {
+    if len == 0 {
         // The usual way to ask for the size first: (NULL, 0).
         return Err(Failure::buffer_too_small(len, text.len() + 1));
     }
@@ -45,7 +51,7 @@ macro_rules! write_text {
     ($text:expr, $buf:expr, $len:expr, $needed:expr) => {
         // SAFETY: the exported function's `# Safety` section makes the caller promise that
         // `$buf` is NULL or has `$len` writable bytes and `$needed` is NULL or writable.
-        unsafe { $crate::buffer::copy_text($text, $buf, $len, $needed) }
+        unsafe { $crate::buffer::copy_text($text, $buf, $len, $needed, stringify!($buf)) }
     };
 }
 pub(crate) use write_text;

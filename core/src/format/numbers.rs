@@ -57,6 +57,25 @@ impl Display for GroupedF64 {
     }
 }
 
+/// A float in a message, as short as it reads back exactly: `0.001`, `100.0001`, `NaN`,
+/// `inf`, and in scientific notation far from 1 (`-1e300`, `5e-324`), where plain
+/// decimals would run to hundreds of digits. Every message that shows a caller's float
+/// (a relative error, a rank, a base) goes through this.
+#[derive(Clone, Copy, Debug)]
+pub struct Compact(pub f64);
+
+impl Display for Compact {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        // Both forms are Rust's shortest round-trip digits; only the notation differs.
+        if v == 0.0 || !v.is_finite() || (1e-5..1e16).contains(&v.abs()) {
+            write!(f, "{v}")
+        } else {
+            write!(f, "{v:e}")
+        }
+    }
+}
+
 /// A rank in percent, as short as it can be: `99.9`, `0`, `9.1914` (at most 4 decimals,
 /// more only when the rank needs them).
 pub struct Rank(pub f64);
@@ -82,8 +101,8 @@ impl Display for Rank {
 /// is far above the few ulps of noise in a computed rank and far below its 1e-4 resolution.
 fn write_four_decimals(w: &mut dyn Write, v: f64) -> fmt::Result {
     if v.is_nan() || v.abs() >= 1e12 {
-        // NaN, infinities and huge values: nothing to nudge.
-        return write!(w, "{v:.4}");
+        // NaN, infinities and huge values (no rank of a histogram): nothing to nudge.
+        return write!(w, "{}", Compact(v));
     }
     let scaled = crate::fmath::round(v * 10_000.0 * (1.0 + 1e-13));
     let n = scaled.abs() as u64;
@@ -189,6 +208,39 @@ mod tests {
         assert_eq!(format!("{}", GroupedF64(-0.001, 2)), "0.00");
         assert_eq!(format!("{}", GroupedF64(f64::NAN, 2)), "n/a");
         assert_eq!(format!("{}", GroupedF64(1e300, 0)).len(), 301 + 100);
+    }
+
+    #[test]
+    fn compact_floats_round_trip_without_hundreds_of_digits() {
+        let cases = [
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (0.001, "0.001"),
+            (100.0001, "100.0001"),
+            (-0.001, "-0.001"),
+            (1e-5, "0.00001"),
+            (1e-6, "1e-6"),
+            (1e300, "1e300"),
+            (-1e300, "-1e300"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e308"),
+            (123_456_789.5, "123456789.5"),
+            (1e16, "1e16"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+        ];
+        for (v, want) in cases {
+            let text = format!("{}", Compact(v));
+            assert_eq!(text, want);
+            if v.is_finite() {
+                assert_eq!(
+                    text.parse::<f64>().unwrap().to_bits(),
+                    v.to_bits(),
+                    "{text}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -141,9 +141,10 @@ impl SessionBuilder {
         if self.events.contains(&event) {
             return Err(duplicate(event));
         }
+        let asked = self.events.len() + 1;
         self.events
             .push(event)
-            .map_err(|_| PerfError::group_full(event))
+            .map_err(|_| PerfError::group_full(event, asked))
     }
 
     /// The counters so far, in the order they will be opened (the first leads the group).

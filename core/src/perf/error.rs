@@ -7,7 +7,7 @@ use std::string::String;
 use super::event::Event;
 use super::group::MAX_GROUP_COUNTERS;
 use super::sys::{errno_name, PerfEventAttr};
-use super::system::{paranoid_meaning, perf_event_paranoid};
+use super::system::{paranoid_meaning, perf_event_paranoid, sysfs_pmus, SysfsPmu, SYSFS_PMUS};
 
 /// What went wrong, as a plain code.
 #[repr(u32)]
@@ -69,15 +69,16 @@ impl PerfError {
         PerfError::new(kind, errno, Some(event), format!("{event}: {why}"))
     }
 
-    /// Adding `event` would take the group past [`MAX_GROUP_COUNTERS`].
-    pub(crate) fn group_full(event: Event) -> Self {
+    /// Adding `event` as counter number `asked` (counting from 1) would take the group past
+    /// [`MAX_GROUP_COUNTERS`].
+    pub(crate) fn group_full(event: Event, asked: usize) -> Self {
         PerfError::new(
             PerfErrorKind::InvalidArgument,
             0,
             Some(event),
             format!(
-                "{event}: a perf group holds at most {MAX_GROUP_COUNTERS} counters; open \
-                 the others in a second session"
+                "{event}: cannot add it as counter {asked}: a perf group holds at most \
+                 {MAX_GROUP_COUNTERS} counters; open the others in a second session"
             ),
         )
     }
@@ -135,6 +136,20 @@ impl PerfError {
 /// The kind and the reason for a failed `perf_event_open`, per errno.
 fn explain_open_errno(event: Event, errno: i32, expected_size: u32) -> (PerfErrorKind, String) {
     let name = errno_name(errno);
+    if let Event::Raw(raw) = event {
+        // The kernel answers ENOENT (or EINVAL) for a type no PMU has, as it does for a
+        // missing PMU: tell the caller's typo from the machine's lack.
+        if matches!(
+            errno,
+            libc::ENOENT | libc::EINVAL | libc::EOPNOTSUPP | libc::ENODEV
+        ) && !known_type(raw.type_, &sysfs_pmus())
+        {
+            return (
+                PerfErrorKind::InvalidArgument,
+                unknown_type_text(raw.type_, name, &sysfs_pmus()),
+            );
+        }
+    }
     match errno {
         libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV => {
             (PerfErrorKind::Unsupported, unsupported_text(event, name))
@@ -168,6 +183,34 @@ fn explain_open_errno(event: Event, errno: i32, expected_size: u32) -> (PerfErro
             ),
         ),
     }
+}
+
+/// The generic `PERF_TYPE_*` types: hardware, software, tracepoint, hardware cache, raw,
+/// breakpoint. Dynamic PMUs have their own types, listed in sysfs.
+const GENERIC_TYPES: core::ops::RangeInclusive<u32> = 0..=5;
+
+/// Whether `type_` is a generic type or the type of a PMU of this machine.
+fn known_type(type_: u32, pmus: &[SysfsPmu]) -> bool {
+    GENERIC_TYPES.contains(&type_) || pmus.iter().any(|p| p.type_ == type_)
+}
+
+fn unknown_type_text(type_: u32, name: &str, pmus: &[SysfsPmu]) -> String {
+    let mut known = String::new();
+    for p in pmus {
+        if !known.is_empty() {
+            known.push_str(", ");
+        }
+        known.push_str(&format!("{} = {}", p.name, p.type_));
+    }
+    if known.is_empty() {
+        known.push_str("none readable");
+    }
+    format!(
+        "unknown perf event type {type_} ({name}): not a PERF_TYPE_* ({}..={}) nor the \
+         type of a PMU under {SYSFS_PMUS} ({known})",
+        GENERIC_TYPES.start(),
+        GENERIC_TYPES.end()
+    )
 }
 
 fn unsupported_text(event: Event, name: &str) -> String {
@@ -219,7 +262,7 @@ impl std::error::Error for PerfError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perf::event::{HardwareEvent, SoftwareEvent};
+    use crate::perf::event::{HardwareEvent, RawEvent, SoftwareEvent};
 
     #[test]
     fn each_errno_maps_to_its_kind_and_names_the_counter() {
@@ -251,5 +294,45 @@ mod tests {
         let sw = PerfError::open_failed(Event::Software(SoftwareEvent::TaskClock), libc::ENOENT, 0);
         assert!(sw.message().contains("kernel"), "{sw}");
         assert!(sw.is_unavailable());
+    }
+
+    fn raw(type_: u32) -> Event {
+        Event::Raw(RawEvent {
+            type_,
+            config: 0,
+            config1: 0,
+            config2: 0,
+        })
+    }
+
+    #[test]
+    fn an_unknown_raw_type_is_an_invalid_argument_not_a_missing_pmu() {
+        for errno in [libc::ENOENT, libc::EINVAL, libc::EOPNOTSUPP] {
+            let e = PerfError::open_failed(raw(0xDEAD_BEEF), errno, 0);
+            assert_eq!(e.kind(), PerfErrorKind::InvalidArgument, "{e}");
+            assert!(
+                e.message()
+                    .starts_with("Raw:3735928559:0x0: unknown perf event type 3735928559 ("),
+                "{e}"
+            );
+            assert!(!e.message().contains("PMU,"), "{e}");
+            assert!(e.message().contains("software = 1"), "{e}");
+        }
+        // The raw type of the core PMU stays a missing PMU when the kernel has none.
+        let e = PerfError::open_failed(raw(4), libc::ENOENT, 0);
+        assert_eq!(e.kind(), PerfErrorKind::Unsupported, "{e}");
+        // A type some PMU here has: the kernel's answer is explained as usual.
+        let e = PerfError::open_failed(raw(1), libc::EINVAL, 0);
+        assert!(e.message().contains("rejected the attributes"), "{e}");
+        let e = PerfError::open_failed(raw(0xDEAD_BEEF), libc::EACCES, 0);
+        assert_eq!(e.kind(), PerfErrorKind::Permission, "{e}");
+    }
+
+    #[test]
+    fn a_full_group_names_the_cap_and_the_count() {
+        let e = PerfError::group_full(raw(1), MAX_GROUP_COUNTERS + 1);
+        assert_eq!(e.kind(), PerfErrorKind::InvalidArgument);
+        assert!(e.message().contains("counter 65"), "{e}");
+        assert!(e.message().contains("at most 64 counters"), "{e}");
     }
 }

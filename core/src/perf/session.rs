@@ -80,7 +80,7 @@ impl<H: Sink> Session<H> {
         calibrate: bool,
     ) -> Result<Session<H>, PerfError> {
         // The builder holds at most MAX_GROUP_COUNTERS: the error cannot be reached from it.
-        let too_many = || PerfError::group_full(counters[counters.len() - 1].event);
+        let too_many = || PerfError::group_full(counters[counters.len() - 1].event, counters.len());
         let group = GroupBuffer::new(counters.iter().map(|c| c.id)).ok_or_else(too_many)?;
         let mut scratch = heapless::Vec::new();
         scratch

@@ -1,0 +1,1429 @@
+/*
+ * test_bad_input.c: a table of hostile calls over every function of include/picollo.h.
+ *
+ * Each row names an exported function, a case, a callback making one call with a bad
+ * argument (NULL handles and outputs, NULL buffers with a length, zero and SIZE_MAX
+ * lengths, garbage struct_size, unknown enum values, NaN/infinite/huge numbers, values at
+ * 0 and UINT64_MAX, mismatched histograms) and the statuses that call may return. For a
+ * row that expects a failure the runner also checks the message
+ * picollo_last_error_message() leaves: fresh (not left over from an earlier call),
+ * NUL-terminated within 4096 bytes, containing the row's needle (usually the argument's
+ * name), and with numbers written compactly (no run of more than 24 digits: 1e300, not
+ * 301 digits). Functions that return no status (record, free, clocks) report OK when they
+ * behaved (their callbacks CHECK what they return).
+ *
+ * scripts/check_matrix.py fails when a function of the header has no row here. Perf rows
+ * hold with or without a hardware PMU: a bad argument is INVALID_ARGUMENT either way, and
+ * rows whose outcome depends on the machine accept each status it may give.
+ *
+ * The last line is "N passed, M failed"; the exit status is non-zero when anything failed.
+ */
+/* strnlen (POSIX on top of C99). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* A set of statuses a row accepts. */
+#define ST(s) (1u << PICOLLO_STATUS_##s)
+/* Outcomes of a trial open that depend on the machine (PMU, paranoid setting). */
+#define MACHINE (ST(OK) | ST(UNSUPPORTED) | ST(PERMISSION_DENIED))
+
+typedef struct bad_row {
+    const char *function; /* the exported function the row calls */
+    void (*address)(void); /* that function: a misspelt name fails to compile */
+    const char *name;     /* the case */
+    picollo_status (*run)(void);
+    uint32_t want;       /* ST() set of the statuses the call may return */
+    const char *needle;  /* a failure's message must contain it (NULL: any message) */
+} bad_row;
+
+#define ROW(fn, run, want, needle) {#fn, (void (*)(void))fn, #run, run, want, needle}
+
+static const char bad_utf8[] = "\xff\xfe title";
+
+/* ---- fixtures, made once in main ---- */
+
+static picollo_histogram *h;         /* values 1, 2, 3, 1000 (default config) */
+static picollo_histogram *empty;     /* default config, nothing recorded */
+static picollo_histogram *coarse;    /* relative error 0.01: another layout */
+static picollo_histogram *shared;    /* interlocked mode */
+static picollo_snapshot *snap;       /* of h */
+static picollo_approx_counter *approx;
+static picollo_perf_session *ps;     /* Software:TaskClock, never opened */
+static picollo_perf_session *ps_none; /* no counters */
+static picollo_perf_session *ps_open; /* Software:TaskClock, opened (NULL if it cannot be) */
+static picollo_summary sum;          /* of h */
+static picollo_percentile pct;       /* P50 of h */
+
+static picollo_histogram_config config_with(double relative_error)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.relative_error = relative_error;
+    return c;
+}
+
+/* picollo_histogram_new on `c`; a histogram made by mistake is freed. */
+static picollo_status new_with(picollo_histogram_config c)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_new(&c, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    picollo_histogram_free(out);
+    return st;
+}
+
+static picollo_status perf_new_with(picollo_perf_config c)
+{
+    picollo_perf_session *out = NULL;
+    picollo_status st = picollo_perf_session_new(&c, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    picollo_perf_session_free(out);
+    return st;
+}
+
+/* A config followed by bytes up to 4096, the largest struct_size the library reads. */
+static union {
+    picollo_histogram_config config;
+    unsigned char bytes[4096];
+} big;
+
+/* ---- picollo_abi_version, picollo_status_str, picollo_last_error_message ---- */
+
+static picollo_status abi_version(void)
+{
+    CHECK(picollo_abi_version() == PICOLLO_ABI_VERSION);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status status_str_unknown(void)
+{
+    CHECK(strcmp(picollo_status_str(UINT32_MAX), "unknown status") == 0);
+    CHECK(strcmp(picollo_status_str(PICOLLO_STATUS_PANIC + 1), "unknown status") == 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status last_error_after_failure(void)
+{
+    const char *msg;
+    CHECK(picollo_histogram_reset(NULL) == PICOLLO_STATUS_NULL_POINTER);
+    msg = picollo_last_error_message();
+    CHECK(msg != NULL && strnlen(msg, 4096) < 4096 && strstr(msg, "`h`") != NULL);
+    return PICOLLO_STATUS_OK;
+}
+
+/* ---- approximate counters ---- */
+
+static picollo_status approx_new(uint32_t t, uint32_t k, uint32_t e)
+{
+    picollo_approx_counter *out = NULL;
+    picollo_status st = picollo_approx_counter_new(t, k, e, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    picollo_approx_counter_free(out);
+    return st;
+}
+static picollo_status approx_new_null_out(void) { return picollo_approx_counter_new(0, 0, 0, NULL); }
+static picollo_status approx_new_threshold_63(void) { return approx_new(63, 0, 0); }
+static picollo_status approx_new_threshold_max(void) { return approx_new(UINT32_MAX, 0, 0); }
+static picollo_status approx_new_shift_63(void) { return approx_new(0, 63, 0); }
+static picollo_status approx_new_exact_2(void) { return approx_new(0, 0, 2); }
+static picollo_status approx_new_limits(void) { return approx_new(62, 62, 1); }
+static picollo_status approx_free_null(void)
+{
+    picollo_approx_counter_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status approx_increment_null(void)
+{
+    picollo_approx_counter_increment(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status approx_add_null(void)
+{
+    picollo_approx_counter_add(NULL, UINT64_MAX);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status approx_add_wraps(void)
+{
+    uint64_t v = 1;
+    picollo_approx_counter *c = NULL;
+    CHECK(picollo_approx_counter_new(0, 0, 0, &c) == PICOLLO_STATUS_OK);
+    picollo_approx_counter_add(c, 2);
+    picollo_approx_counter_add(c, UINT64_MAX);
+    CHECK(picollo_approx_counter_get(c, &v) == PICOLLO_STATUS_OK && v == 1);
+    picollo_approx_counter_free(c);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status approx_get_null_counter(void)
+{
+    uint64_t v = 7;
+    picollo_status st = picollo_approx_counter_get(NULL, &v);
+    CHECK(v == 7);
+    return st;
+}
+static picollo_status approx_get_null_out(void) { return picollo_approx_counter_get(approx, NULL); }
+static picollo_status approx_reset_null_counter(void) { return picollo_approx_counter_reset(NULL, NULL); }
+static picollo_status approx_reset_null_taken(void) { return picollo_approx_counter_reset(approx, NULL); }
+static picollo_status approx_policy_null_counter(void)
+{
+    uint32_t t;
+    return picollo_approx_counter_policy(NULL, &t, NULL, NULL);
+}
+static picollo_status approx_policy_null_outputs(void)
+{
+    return picollo_approx_counter_policy(approx, NULL, NULL, NULL);
+}
+
+/* ---- creating histograms ---- */
+
+static picollo_status hist_new_null_config(void)
+{
+    picollo_histogram *out = NULL;
+    return picollo_histogram_new(NULL, &out);
+}
+static picollo_status hist_new_null_out(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    return picollo_histogram_new(&c, NULL);
+}
+static picollo_status hist_new_size(uint32_t size)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.struct_size = size;
+    return new_with(c);
+}
+static picollo_status hist_new_size_0(void) { return hist_new_size(0); }
+static picollo_status hist_new_size_1(void) { return hist_new_size(1); }
+static picollo_status hist_new_size_short(void) { return hist_new_size((uint32_t)sizeof(picollo_histogram_config) - 1); }
+/* Larger than the 4096-byte cap: refused without reading past the struct (valgrind). */
+static picollo_status hist_new_size_4097(void) { return hist_new_size(4097); }
+static picollo_status hist_new_size_max(void) { return hist_new_size(UINT32_MAX); }
+static picollo_status hist_new_size_4096_garbage(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st;
+    memset(big.bytes, 0, sizeof big.bytes);
+    big.config = picollo_histogram_config_default();
+    big.config.struct_size = 4096;
+    big.bytes[4095] = 1;
+    st = picollo_histogram_new(&big.config, &out);
+    picollo_histogram_free(out);
+    return st;
+}
+static picollo_status hist_new_size_4096_zeros(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st;
+    memset(big.bytes, 0, sizeof big.bytes);
+    big.config = picollo_histogram_config_default();
+    big.config.struct_size = 4096;
+    st = picollo_histogram_new(&big.config, &out);
+    picollo_histogram_free(out);
+    return st;
+}
+static picollo_status hist_new_error_nan(void) { return new_with(config_with(NAN)); }
+static picollo_status hist_new_error_inf(void) { return new_with(config_with(INFINITY)); }
+static picollo_status hist_new_error_minus_inf(void) { return new_with(config_with(-INFINITY)); }
+static picollo_status hist_new_error_zero(void) { return new_with(config_with(0.0)); }
+static picollo_status hist_new_error_negative(void) { return new_with(config_with(-0.001)); }
+static picollo_status hist_new_error_minus_1e300(void) { return new_with(config_with(-1e300)); }
+static picollo_status hist_new_error_1e300(void) { return new_with(config_with(1e300)); }
+static picollo_status hist_new_error_tiny(void) { return new_with(config_with(5e-324)); }
+static picollo_status hist_new_min_above_max(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.min_trackable = UINT64_MAX;
+    c.max_trackable = 0;
+    return new_with(c);
+}
+static picollo_status hist_new_range_0_0(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.min_trackable = 0;
+    c.max_trackable = 0;
+    return new_with(c);
+}
+static picollo_status hist_new_range_max_max(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.min_trackable = UINT64_MAX;
+    c.max_trackable = UINT64_MAX;
+    return new_with(c);
+}
+static picollo_status hist_new_bits(uint32_t bits)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.counter_bits = bits;
+    return new_with(c);
+}
+static picollo_status hist_new_bits_0(void) { return hist_new_bits(0); }
+static picollo_status hist_new_bits_16(void) { return hist_new_bits(16); }
+static picollo_status hist_new_bits_max(void) { return hist_new_bits(UINT32_MAX); }
+static picollo_status hist_new_selection(uint32_t s)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.value_selection = s;
+    return new_with(c);
+}
+static picollo_status hist_new_selection_4(void) { return hist_new_selection(4); }
+static picollo_status hist_new_selection_max(void) { return hist_new_selection(UINT32_MAX); }
+static picollo_status hist_new_mode(uint32_t m, uint32_t threshold)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.mode = m;
+    c.approx_threshold = threshold;
+    return new_with(c);
+}
+static picollo_status hist_new_mode_4(void) { return hist_new_mode(4, 0); }
+static picollo_status hist_new_mode_max(void) { return hist_new_mode(UINT32_MAX, 0); }
+static picollo_status hist_new_threshold_63(void) { return hist_new_mode(PICOLLO_MODE_APPROXIMATE, 63); }
+static picollo_status hist_new_threshold_max(void) { return hist_new_mode(PICOLLO_MODE_APPROXIMATE, UINT32_MAX); }
+static picollo_status hist_new_threshold_wrong_mode(void) { return hist_new_mode(PICOLLO_MODE_SINGLE_WRITER, 5); }
+static picollo_status hist_new_reserved(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.reserved = 1;
+    return new_with(c);
+}
+static picollo_status hist_config_default(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    CHECK(c.struct_size == sizeof c && c.reserved == 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status hist_free_null(void)
+{
+    picollo_histogram_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+
+/* ---- recording ---- */
+
+static picollo_histogram *scratch(void)
+{
+    return make_histogram(64, 0.001, 0, UINT64_MAX);
+}
+static picollo_status record_null(void)
+{
+    picollo_histogram_record(NULL, UINT64_MAX);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_extremes(void)
+{
+    picollo_histogram *s = make_histogram(64, 0.001, 10, 1000);
+    picollo_histogram_info i;
+    picollo_histogram_record(s, 0);
+    picollo_histogram_record(s, UINT64_MAX);
+    i = info_of(s);
+    CHECK(i.underflow == 1 && i.overflow == 1 && i.total == 0);
+    picollo_histogram_free(s);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_n_null(void)
+{
+    picollo_histogram_record_n(NULL, 1, UINT64_MAX);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_n_saturates(void)
+{
+    picollo_histogram *s = make_histogram(32, 0.001, 0, UINT64_MAX);
+    picollo_histogram_info i;
+    picollo_histogram_record_n(s, UINT64_MAX, UINT64_MAX);
+    picollo_histogram_record_n(s, 0, 0);
+    i = info_of(s);
+    CHECK(i.total == UINT32_MAX && i.saturated == UINT64_MAX - UINT32_MAX);
+    picollo_histogram_free(s);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_corrected_null(void)
+{
+    picollo_histogram_record_corrected(NULL, UINT64_MAX, 1);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_corrected_extremes(void)
+{
+    picollo_histogram *s = scratch();
+    picollo_histogram_record_corrected(s, UINT64_MAX, 1); /* bounded by the bucket count */
+    picollo_histogram_record_corrected(s, UINT64_MAX, 0);
+    picollo_histogram_record_corrected(s, 0, UINT64_MAX);
+    CHECK(info_of(s).total > 2);
+    picollo_histogram_free(s);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_many_null_h(void)
+{
+    const uint64_t v[1] = {5};
+    return picollo_histogram_record_many(NULL, v, 1);
+}
+static picollo_status record_many_null_values(void) { return picollo_histogram_record_many(h, NULL, 1); }
+static picollo_status record_many_null_values_max(void) { return picollo_histogram_record_many(h, NULL, SIZE_MAX); }
+static picollo_status record_many_null_values_0(void) { return picollo_histogram_record_many(h, NULL, 0); }
+/* A length no memory can hold is refused before any value is read. */
+static picollo_status record_many_huge_n(void)
+{
+    const uint64_t v[1] = {5};
+    return picollo_histogram_record_many(h, v, SIZE_MAX);
+}
+static picollo_status reset_null(void) { return picollo_histogram_reset(NULL); }
+static picollo_status selection_null(void) { return picollo_histogram_set_value_selection(NULL, 0); }
+static picollo_status selection_4(void) { return picollo_histogram_set_value_selection(h, 4); }
+static picollo_status selection_max(void) { return picollo_histogram_set_value_selection(h, UINT32_MAX); }
+static picollo_status info_null_h(void)
+{
+    picollo_histogram_info i;
+    return picollo_histogram_get_info(NULL, &i);
+}
+static picollo_status info_null_out(void) { return picollo_histogram_get_info(h, NULL); }
+
+/* ---- merging ---- */
+
+static picollo_status add_null_dst(void) { return picollo_histogram_add(NULL, h); }
+static picollo_status add_null_src(void) { return picollo_histogram_add(empty, NULL); }
+static picollo_status add_same(void) { return picollo_histogram_add(h, h); }
+static picollo_status add_mismatch(void) { return picollo_histogram_add(coarse, h); }
+static picollo_status subtract_null_dst(void) { return picollo_histogram_subtract(NULL, h); }
+static picollo_status subtract_null_src(void) { return picollo_histogram_subtract(h, NULL); }
+static picollo_status subtract_same(void) { return picollo_histogram_subtract(h, h); }
+static picollo_status subtract_mismatch(void) { return picollo_histogram_subtract(coarse, h); }
+static picollo_status subtract_negative(void) { return picollo_histogram_subtract(empty, h); }
+static picollo_status subtract_shared(void) { return picollo_histogram_subtract(shared, empty); }
+
+/* ---- queries ---- */
+
+static picollo_status percentile_at(const picollo_histogram *of, double rank)
+{
+    picollo_percentile p;
+    memset(&p, 0xAB, sizeof p);
+    {
+        picollo_status st = picollo_histogram_percentile(of, rank, &p);
+        if (st != PICOLLO_STATUS_OK) {
+            /* Outputs are written only on success. */
+            CHECK(p.count == UINT64_C(0xABABABABABABABAB));
+        }
+        return st;
+    }
+}
+static picollo_status percentile_null_h(void) { return percentile_at(NULL, 50.0); }
+static picollo_status percentile_null_out(void) { return picollo_histogram_percentile(h, 50.0, NULL); }
+static picollo_status percentile_nan(void) { return percentile_at(h, NAN); }
+static picollo_status percentile_inf(void) { return percentile_at(h, INFINITY); }
+static picollo_status percentile_minus_inf(void) { return percentile_at(h, -INFINITY); }
+static picollo_status percentile_below_0(void) { return percentile_at(h, -0.001); }
+static picollo_status percentile_above_100(void) { return percentile_at(h, 100.0001); }
+static picollo_status percentile_1e300(void) { return percentile_at(h, 1e300); }
+static picollo_status percentile_minus_1e300(void) { return percentile_at(h, -1e300); }
+static picollo_status percentile_tiny_negative(void) { return percentile_at(h, -5e-324); }
+static picollo_status percentile_empty(void) { return percentile_at(empty, 50.0); }
+static picollo_status percentile_0_and_100(void)
+{
+    picollo_status a = percentile_at(h, 0.0);
+    picollo_status b = percentile_at(h, 100.0);
+    return a != PICOLLO_STATUS_OK ? a : b;
+}
+
+static const double ranks2[2] = {10.0, 90.0};
+static picollo_percentile out2[2];
+static uint64_t values2[2];
+
+static picollo_status percentiles_null_h(void) { return picollo_histogram_percentiles(NULL, ranks2, 2, out2); }
+static picollo_status percentiles_null_ranks(void) { return picollo_histogram_percentiles(h, NULL, 2, out2); }
+static picollo_status percentiles_null_out(void) { return picollo_histogram_percentiles(h, ranks2, 2, NULL); }
+/* n = SIZE_MAX with a NULL output: refused before a slice of either array is made. */
+static picollo_status percentiles_null_out_max(void) { return picollo_histogram_percentiles(h, ranks2, SIZE_MAX, NULL); }
+static picollo_status percentiles_null_ranks_max(void) { return picollo_histogram_percentiles(h, NULL, SIZE_MAX, out2); }
+static picollo_status percentiles_none(void) { return picollo_histogram_percentiles(h, NULL, 0, NULL); }
+static picollo_status percentiles_not_increasing(void)
+{
+    const double r[2] = {90.0, 10.0};
+    return picollo_histogram_percentiles(h, r, 2, out2);
+}
+static picollo_status percentiles_repeated(void)
+{
+    const double r[2] = {50.0, 50.0};
+    return picollo_histogram_percentiles(h, r, 2, out2);
+}
+static picollo_status percentiles_nan(void)
+{
+    const double r[2] = {10.0, NAN};
+    return picollo_histogram_percentiles(h, r, 2, out2);
+}
+static picollo_status percentiles_1e300(void)
+{
+    const double r[2] = {10.0, 1e300};
+    return picollo_histogram_percentiles(h, r, 2, out2);
+}
+static picollo_status percentiles_empty(void) { return picollo_histogram_percentiles(empty, ranks2, 2, out2); }
+static picollo_status values_null_h(void) { return picollo_histogram_percentile_values(NULL, ranks2, 2, values2); }
+static picollo_status values_null_ranks(void) { return picollo_histogram_percentile_values(h, NULL, 2, values2); }
+static picollo_status values_null_out(void) { return picollo_histogram_percentile_values(h, ranks2, 2, NULL); }
+static picollo_status values_null_out_max(void) { return picollo_histogram_percentile_values(h, ranks2, SIZE_MAX, NULL); }
+static picollo_status values_minus_1e300(void)
+{
+    const double r[1] = {-1e300};
+    return picollo_histogram_percentile_values(h, r, 1, values2);
+}
+static picollo_status values_empty(void) { return picollo_histogram_percentile_values(empty, ranks2, 2, values2); }
+
+static picollo_status summary_null_h(void)
+{
+    picollo_summary s;
+    return picollo_histogram_summary(NULL, &s);
+}
+static picollo_status summary_null_out(void) { return picollo_histogram_summary(h, NULL); }
+static picollo_status summary_empty(void)
+{
+    picollo_summary s;
+    picollo_status st = picollo_histogram_summary(empty, &s);
+    CHECK(s.total == 0 && isnan(s.mean) && s.percentiles[15].value == 0);
+    return st;
+}
+static picollo_status mean_stdev_null_h(void)
+{
+    double m;
+    return picollo_histogram_mean_stdev(NULL, &m, NULL);
+}
+static picollo_status mean_stdev_null_outputs(void) { return picollo_histogram_mean_stdev(h, NULL, NULL); }
+static picollo_status bucket_null_h(void)
+{
+    picollo_bucket b;
+    return picollo_histogram_bucket(NULL, 0, &b);
+}
+static picollo_status bucket_null_out(void) { return picollo_histogram_bucket(h, 0, NULL); }
+static picollo_status bucket_past_end(void)
+{
+    picollo_bucket b;
+    return picollo_histogram_bucket(h, (size_t)info_of(h).storage_len, &b);
+}
+static picollo_status bucket_max(void)
+{
+    picollo_bucket b;
+    return picollo_histogram_bucket(h, SIZE_MAX, &b);
+}
+static picollo_status next_bucket_null_h(void)
+{
+    size_t cursor = 0;
+    picollo_bucket b;
+    return picollo_histogram_next_bucket(NULL, &cursor, &b);
+}
+static picollo_status next_bucket_null_cursor(void)
+{
+    picollo_bucket b;
+    return picollo_histogram_next_bucket(h, NULL, &b);
+}
+static picollo_status next_bucket_null_out(void)
+{
+    size_t cursor = 0;
+    return picollo_histogram_next_bucket(h, &cursor, NULL);
+}
+static picollo_status next_bucket_cursor_max(void)
+{
+    size_t cursor = SIZE_MAX;
+    picollo_bucket b;
+    picollo_status st = picollo_histogram_next_bucket(h, &cursor, &b);
+    CHECK(cursor == SIZE_MAX);
+    return st;
+}
+static picollo_status next_bucket_empty(void)
+{
+    size_t cursor = 0;
+    picollo_bucket b;
+    return picollo_histogram_next_bucket(empty, &cursor, &b);
+}
+static picollo_status next_buckets_null_h(void)
+{
+    size_t cursor = 0;
+    picollo_bucket b[1];
+    return picollo_histogram_next_buckets(NULL, &cursor, b, 1, NULL);
+}
+static picollo_status next_buckets_null_cursor(void)
+{
+    picollo_bucket b[1];
+    return picollo_histogram_next_buckets(h, NULL, b, 1, NULL);
+}
+static picollo_status next_buckets_null_out(void)
+{
+    size_t cursor = 0;
+    return picollo_histogram_next_buckets(h, &cursor, NULL, 1, NULL);
+}
+static picollo_status next_buckets_null_out_max(void)
+{
+    size_t cursor = 0;
+    return picollo_histogram_next_buckets(h, &cursor, NULL, SIZE_MAX, NULL);
+}
+static picollo_status next_buckets_cap_0(void)
+{
+    size_t cursor = 0;
+    picollo_bucket b[1];
+    return picollo_histogram_next_buckets(h, &cursor, b, 0, NULL);
+}
+static picollo_status next_buckets_cursor_max(void)
+{
+    size_t cursor = SIZE_MAX, written = 7;
+    picollo_bucket b[1];
+    picollo_status st = picollo_histogram_next_buckets(h, &cursor, b, 1, &written);
+    CHECK(written == 7);
+    return st;
+}
+
+/* ---- snapshots ---- */
+
+static picollo_status snapshot_new_null_h(void)
+{
+    picollo_snapshot *s = NULL;
+    return picollo_snapshot_new(NULL, &s);
+}
+static picollo_status snapshot_new_null_out(void) { return picollo_snapshot_new(h, NULL); }
+static picollo_status snapshot_update_null_s(void) { return picollo_snapshot_update(NULL, h, 0); }
+static picollo_status snapshot_update_null_h(void) { return picollo_snapshot_update(snap, NULL, 0); }
+static picollo_status snapshot_update_deltas_2(void) { return picollo_snapshot_update(snap, h, 2); }
+static picollo_status snapshot_update_mismatch(void) { return picollo_snapshot_update(snap, coarse, 0); }
+static picollo_status snapshot_summary_null_s(void)
+{
+    picollo_summary s;
+    return picollo_snapshot_summary(NULL, &s);
+}
+static picollo_status snapshot_summary_null_out(void) { return picollo_snapshot_summary(snap, NULL); }
+static picollo_status snapshot_percentiles_null_s(void) { return picollo_snapshot_percentiles(NULL, ranks2, 2, out2); }
+static picollo_status snapshot_percentiles_null_ranks(void) { return picollo_snapshot_percentiles(snap, NULL, 2, out2); }
+static picollo_status snapshot_percentiles_null_out_max(void) { return picollo_snapshot_percentiles(snap, ranks2, SIZE_MAX, NULL); }
+static picollo_status snapshot_percentiles_1e300(void)
+{
+    const double r[1] = {1e300};
+    return picollo_snapshot_percentiles(snap, r, 1, out2);
+}
+static picollo_status snapshot_free_null(void)
+{
+    picollo_snapshot_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+
+/* ---- text ---- */
+
+static char text[64];
+static size_t needed;
+
+static picollo_status table_null_h(void) { return picollo_histogram_table(NULL, "t", text, sizeof text, NULL); }
+static picollo_status table_null_buf(void) { return picollo_histogram_table(h, "t", NULL, 100, NULL); }
+static picollo_status table_size_query(void)
+{
+    needed = 0;
+    {
+        picollo_status st = picollo_histogram_table(h, "t", NULL, 0, &needed);
+        CHECK(needed > 100);
+        return st;
+    }
+}
+static picollo_status table_len_1(void)
+{
+    picollo_status st;
+    text[0] = 'x';
+    st = picollo_histogram_table(h, "t", text, 1, NULL);
+    CHECK(text[0] == '\0');
+    return st;
+}
+static picollo_status table_bad_title(void) { return picollo_histogram_table(h, bad_utf8, text, sizeof text, NULL); }
+static picollo_status text_null_h(void) { return picollo_histogram_text(NULL, PICOLLO_TEXT_FORMAT_JSON, NULL, text, sizeof text, NULL); }
+static picollo_status text_format_3(void) { return picollo_histogram_text(h, 3, NULL, text, sizeof text, NULL); }
+static picollo_status text_format_max(void) { return picollo_histogram_text(h, UINT32_MAX, NULL, text, sizeof text, NULL); }
+static picollo_status text_null_buf(void) { return picollo_histogram_text(h, PICOLLO_TEXT_FORMAT_ONE_LINE, "t", NULL, 100, NULL); }
+static picollo_status text_bad_title(void) { return picollo_histogram_text(h, PICOLLO_TEXT_FORMAT_ONE_LINE, bad_utf8, text, sizeof text, NULL); }
+static picollo_status summary_table_null(void) { return picollo_summary_table(NULL, NULL, text, sizeof text, NULL); }
+static picollo_status summary_table_null_buf(void) { return picollo_summary_table(&sum, NULL, NULL, 100, NULL); }
+static picollo_status summary_table_bad_title(void) { return picollo_summary_table(&sum, bad_utf8, text, sizeof text, NULL); }
+static picollo_status diff_null_a(void) { return picollo_summary_diff(NULL, &sum, NULL, NULL, NULL, text, sizeof text, NULL); }
+static picollo_status diff_null_b(void) { return picollo_summary_diff(&sum, NULL, NULL, NULL, NULL, text, sizeof text, NULL); }
+static picollo_status diff_bad_name(void) { return picollo_summary_diff(&sum, &sum, NULL, bad_utf8, NULL, text, sizeof text, NULL); }
+static picollo_status diff_null_buf(void) { return picollo_summary_diff(&sum, &sum, NULL, NULL, NULL, NULL, 100, NULL); }
+static picollo_status line_null(void) { return picollo_summary_line(NULL, "n", text, sizeof text, NULL); }
+static picollo_status line_null_buf(void) { return picollo_summary_line(&sum, "n", NULL, 100, NULL); }
+static picollo_status line_bad_name(void) { return picollo_summary_line(&sum, bad_utf8, text, sizeof text, NULL); }
+static picollo_status json_null(void) { return picollo_summary_json(NULL, text, sizeof text, NULL); }
+static picollo_status json_null_buf(void) { return picollo_summary_json(&sum, NULL, 100, NULL); }
+/* A garbage summary (NaN, infinities, UINT64_MAX) formats without failing. */
+static picollo_status json_garbage(void)
+{
+    picollo_summary s;
+    static char big_text[16384];
+    memset(&s, 0xFF, sizeof s);
+    s.mean = NAN;
+    s.stdev = INFINITY;
+    s.precision = -1e300;
+    return picollo_summary_json(&s, big_text, sizeof big_text, NULL);
+}
+static picollo_status pct_format_null(void) { return picollo_percentile_format(NULL, text, sizeof text, NULL); }
+static picollo_status pct_format_null_buf(void) { return picollo_percentile_format(&pct, NULL, 100, NULL); }
+static picollo_status pct_format_garbage(void)
+{
+    picollo_percentile p;
+    static char big_text[4096];
+    memset(&p, 0xFF, sizeof p);
+    p.rank = NAN;
+    return picollo_percentile_format(&p, big_text, sizeof big_text, NULL);
+}
+
+/* ---- time ---- */
+
+static picollo_status ticks(void)
+{
+    uint64_t a = picollo_ticks(), b = picollo_ticks();
+    CHECK(b >= a);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status ticks_begin_end(void)
+{
+    uint64_t a = picollo_ticks_begin(), b = picollo_ticks_end();
+    CHECK(b >= a);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status ticks_end_alone(void)
+{
+    CHECK(picollo_ticks_end() > 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status monotonic(void)
+{
+    uint64_t a = picollo_monotonic_nanos(), b = picollo_monotonic_nanos();
+    CHECK(b >= a);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frequency(void)
+{
+    CHECK(picollo_tick_frequency() > 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status ticks_to_nanos_extremes(void)
+{
+    CHECK(picollo_ticks_to_nanos(0) == 0);
+    (void)picollo_ticks_to_nanos(UINT64_MAX); /* saturates; must not trap */
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status convert_zero_frequency(void)
+{
+    CHECK(picollo_convert_ticks(UINT64_MAX, 0, UINT64_MAX) == 0);
+    CHECK(picollo_convert_ticks(UINT64_MAX, 1, UINT64_MAX) == UINT64_MAX);
+    CHECK(picollo_convert_ticks(0, UINT64_MAX, UINT64_MAX) == 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status scope_null_histogram(void)
+{
+    picollo_scope s = picollo_scope_begin(NULL, PICOLLO_TIME_UNIT_NANOS);
+    return picollo_scope_end(&s, NULL);
+}
+static picollo_status scope_bad_unit(void)
+{
+    picollo_histogram *s = scratch();
+    picollo_scope sc = picollo_scope_begin(s, UINT32_MAX);
+    picollo_status st = picollo_scope_end(&sc, NULL);
+    CHECK(info_of(s).total == 0);
+    picollo_histogram_free(s);
+    return st;
+}
+static picollo_status scope_end_null(void)
+{
+    uint64_t e;
+    return picollo_scope_end(NULL, &e);
+}
+static picollo_status scope_end_twice(void)
+{
+    picollo_histogram *s = scratch();
+    picollo_scope sc = picollo_scope_begin(s, PICOLLO_TIME_UNIT_TICKS);
+    picollo_status st;
+    CHECK(picollo_scope_end(&sc, NULL) == PICOLLO_STATUS_OK);
+    st = picollo_scope_end(&sc, NULL);
+    CHECK(info_of(s).total == 1);
+    picollo_histogram_free(s);
+    return st;
+}
+static picollo_status add_chain_zero(void)
+{
+    CHECK(picollo_add_chain(0) == 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status pin_cpu_max(void) { return picollo_pin_thread(UINT32_MAX); }
+static picollo_status pin_cpu_huge(void) { return picollo_pin_thread(1u << 20); }
+static picollo_status nice_20(void) { return picollo_set_thread_nice(20); }
+static picollo_status nice_minus_21(void) { return picollo_set_thread_nice(-21); }
+static picollo_status nice_min(void) { return picollo_set_thread_nice(INT32_MIN); }
+
+/* ---- perf ---- */
+
+static picollo_status perf_config_default(void)
+{
+    picollo_perf_config c = picollo_perf_config_default();
+    CHECK(c.struct_size == sizeof c && c.reserved == 0 && c.cpu == -1);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status perf_new_null_config(void)
+{
+    picollo_perf_session *s = NULL;
+    return picollo_perf_session_new(NULL, &s);
+}
+static picollo_status perf_new_null_out(void)
+{
+    picollo_perf_config c = picollo_perf_config_default();
+    return picollo_perf_session_new(&c, NULL);
+}
+static picollo_perf_config perf_config(void) { return picollo_perf_config_default(); }
+#define PERF_NEW_WITH(fn, field, value)         \
+    static picollo_status fn(void)              \
+    {                                           \
+        picollo_perf_config c = perf_config();  \
+        c.field = value;                        \
+        return perf_new_with(c);                \
+    }
+PERF_NEW_WITH(perf_new_size_0, struct_size, 0)
+PERF_NEW_WITH(perf_new_size_4097, struct_size, 4097)
+PERF_NEW_WITH(perf_new_size_max, struct_size, UINT32_MAX)
+PERF_NEW_WITH(perf_new_pinned_2, pinned, 2)
+PERF_NEW_WITH(perf_new_kernel_2, include_kernel, 2)
+PERF_NEW_WITH(perf_new_enabled_max, enabled, UINT32_MAX)
+PERF_NEW_WITH(perf_new_calibrate_2, calibrate, 2)
+PERF_NEW_WITH(perf_new_rdpmc_2, rdpmc, 2)
+PERF_NEW_WITH(perf_new_pid_minus_2, pid, -2)
+PERF_NEW_WITH(perf_new_cpu_min, cpu, INT32_MIN)
+PERF_NEW_WITH(perf_new_error_nan, relative_error, NAN)
+PERF_NEW_WITH(perf_new_error_zero, relative_error, 0.0)
+PERF_NEW_WITH(perf_new_error_minus_1e300, relative_error, -1e300)
+PERF_NEW_WITH(perf_new_kind_4, record_kind, 4)
+PERF_NEW_WITH(perf_new_reserved, reserved, 1)
+static picollo_status perf_free_null(void)
+{
+    picollo_perf_session_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+
+/* A fresh session from the default config; the caller frees it. */
+static picollo_perf_session *fresh_session(void)
+{
+    picollo_perf_config c = picollo_perf_config_default();
+    picollo_perf_session *s = NULL;
+    if (picollo_perf_session_new(&c, &s) != PICOLLO_STATUS_OK) {
+        fprintf(stderr, "FATAL: cannot create a perf session: %s\n", picollo_last_error_message());
+        exit(2);
+    }
+    return s;
+}
+
+static picollo_status hw_null(void) { return picollo_perf_session_add_hardware(NULL, 0); }
+static picollo_status hw_id_10(void) { return picollo_perf_session_add_hardware(ps, 10); }
+static picollo_status hw_id_max(void) { return picollo_perf_session_add_hardware(ps, UINT32_MAX); }
+static picollo_status hw_when_open(void)
+{
+    return ps_open ? picollo_perf_session_add_hardware(ps_open, 0)
+                   : picollo_perf_session_add_hardware(ps, UINT32_MAX);
+}
+static picollo_status cache_null(void) { return picollo_perf_session_add_cache(NULL, 0, 0, 0); }
+static picollo_status cache_level_7(void) { return picollo_perf_session_add_cache(ps, 7, 0, 0); }
+static picollo_status cache_op_3(void) { return picollo_perf_session_add_cache(ps, 0, 3, 0); }
+static picollo_status cache_result_max(void) { return picollo_perf_session_add_cache(ps, 0, 0, UINT32_MAX); }
+static picollo_status sw_null(void) { return picollo_perf_session_add_software(NULL, 0); }
+static picollo_status sw_id_9(void) { return picollo_perf_session_add_software(ps, 9); }
+static picollo_status sw_id_max(void) { return picollo_perf_session_add_software(ps, UINT32_MAX); }
+static picollo_status sw_duplicate(void)
+{
+    return picollo_perf_session_add_software(ps, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK);
+}
+static picollo_status raw_null(void) { return picollo_perf_session_add_raw(NULL, 4, 0, 0, 0); }
+/* The kernel judges a raw type at open: a type it has never heard of is a bad argument,
+ * not a missing PMU. */
+static picollo_status raw_bogus_type_open(void)
+{
+    picollo_perf_session *s = fresh_session();
+    picollo_status st = picollo_perf_session_add_raw(s, 0xDEADBEEFu, 0, 0, 0);
+    if (CHECK(st == PICOLLO_STATUS_OK)) {
+        st = picollo_perf_session_open(s);
+    }
+    picollo_perf_session_free(s);
+    return st;
+}
+/* The group cap: 64 counters fit, the 65th is refused naming the cap and the count. */
+static picollo_status raw_group_over_cap(void)
+{
+    picollo_perf_session *s = fresh_session();
+    picollo_status st = PICOLLO_STATUS_OK;
+    size_t count = 0;
+    uint64_t i;
+    for (i = 0; i < 64; i++) {
+        /* Type 1 (software) with distinct configs: distinct counters. */
+        CHECK(picollo_perf_session_add_raw(s, 1, 1000 + i, 0, 0) == PICOLLO_STATUS_OK);
+    }
+    st = picollo_perf_session_add_raw(s, 1, 2000, 0, 0);
+    CHECK(picollo_perf_session_counter_count(s, &count) == PICOLLO_STATUS_OK && count == 64);
+    /* Successful calls leave the last error alone: the runner checks the 65th add's. */
+    picollo_perf_session_free(s);
+    return st;
+}
+static picollo_status fixed_null(void) { return picollo_perf_session_add_fixed(NULL); }
+static picollo_status fixed_overlap(void)
+{
+    picollo_perf_session *s = fresh_session();
+    picollo_status st;
+    size_t count = 9;
+    CHECK(picollo_perf_session_add_hardware(s, PICOLLO_PERF_HARDWARE_EVENT_INSTRUCTIONS) ==
+          PICOLLO_STATUS_OK);
+    st = picollo_perf_session_add_fixed(s);
+    CHECK(picollo_perf_session_counter_count(s, &count) == PICOLLO_STATUS_OK && count == 1);
+    picollo_perf_session_free(s);
+    return st;
+}
+static picollo_status named_null_s(void) { return picollo_perf_session_add_named(NULL, "Software:TaskClock"); }
+static picollo_status named_null_name(void) { return picollo_perf_session_add_named(ps, NULL); }
+static picollo_status named_bad_utf8(void) { return picollo_perf_session_add_named(ps, bad_utf8); }
+static picollo_status named_unknown(void) { return picollo_perf_session_add_named(ps, "Software:NoSuchThing"); }
+static picollo_status named_empty(void) { return picollo_perf_session_add_named(ps, ""); }
+static picollo_status named_raw_partial(void) { return picollo_perf_session_add_named(ps, "Raw:"); }
+static picollo_status named_raw_overflow(void) { return picollo_perf_session_add_named(ps, "Raw:99999999999:0x1"); }
+static picollo_status open_null(void) { return picollo_perf_session_open(NULL); }
+static picollo_status open_empty(void) { return picollo_perf_session_open(ps_none); }
+static picollo_status open_twice(void)
+{
+    return ps_open ? picollo_perf_session_open(ps_open) : picollo_perf_session_open(ps_none);
+}
+static picollo_status open_hardware(void)
+{
+    picollo_perf_session *s = fresh_session();
+    picollo_status st = picollo_perf_session_add_hardware(s, PICOLLO_PERF_HARDWARE_EVENT_CPU_CYCLES);
+    if (CHECK(st == PICOLLO_STATUS_OK)) {
+        st = picollo_perf_session_open(s);
+    }
+    picollo_perf_session_free(s);
+    return st;
+}
+static picollo_status discover_null(void) { return picollo_perf_discover(NULL); }
+static picollo_status describe_null_buf(void) { return picollo_perf_describe(NULL, 100, NULL); }
+static picollo_status describe_size_query(void)
+{
+    size_t n = 0;
+    picollo_status st = picollo_perf_describe(NULL, 0, &n);
+    CHECK(n > 0);
+    return st;
+}
+static picollo_status supported_null(void) { return picollo_perf_counter_supported(NULL); }
+static picollo_status supported_bad_utf8(void) { return picollo_perf_counter_supported(bad_utf8); }
+static picollo_status supported_unknown(void) { return picollo_perf_counter_supported("Hardware:Nope"); }
+static picollo_status supported_bogus_raw(void) { return picollo_perf_counter_supported("Raw:3735928559:0x0"); }
+static picollo_status supported_cycles(void) { return picollo_perf_counter_supported("Hardware:CpuCycles"); }
+static picollo_status read_null(void) { return picollo_perf_session_read(NULL, 0, NULL); }
+static picollo_status read_not_open(void) { return picollo_perf_session_read(ps, 0, NULL); }
+static picollo_status read_force_2(void) { return picollo_perf_session_read(ps_open ? ps_open : ps, 2, NULL); }
+static picollo_status deltas_null(void)
+{
+    picollo_perf_delta d[1];
+    return picollo_perf_session_deltas(NULL, d, 1, NULL);
+}
+static picollo_status deltas_null_out(void) { return picollo_perf_session_deltas(ps_open ? ps_open : ps, NULL, 1, NULL); }
+static picollo_status deltas_null_out_max(void) { return picollo_perf_session_deltas(ps_open ? ps_open : ps, NULL, SIZE_MAX, NULL); }
+static picollo_status deltas_too_small(void)
+{
+    size_t count = 0;
+    picollo_status st = picollo_perf_session_deltas(ps_open ? ps_open : ps, NULL, 0, &count);
+    CHECK(count == 1);
+    return st;
+}
+static picollo_status record_null_s(void) { return picollo_perf_session_record(NULL); }
+static picollo_status record_not_open(void) { return picollo_perf_session_record(ps); }
+static picollo_status record_kind_null(void) { return picollo_perf_session_record_kind(NULL, 0); }
+static picollo_status record_kind_4(void) { return picollo_perf_session_record_kind(ps_open ? ps_open : ps, 4); }
+static picollo_status record_kind_not_open(void) { return picollo_perf_session_record_kind(ps, 0); }
+static picollo_status enable_null(void) { return picollo_perf_session_enable(NULL); }
+static picollo_status enable_not_open(void) { return picollo_perf_session_enable(ps); }
+static picollo_status disable_null(void) { return picollo_perf_session_disable(NULL); }
+static picollo_status disable_not_open(void) { return picollo_perf_session_disable(ps); }
+static picollo_status perf_reset_null(void) { return picollo_perf_session_reset(NULL); }
+static picollo_status perf_reset_not_open(void) { return picollo_perf_session_reset(ps); }
+static picollo_status is_open_null(void)
+{
+    uint32_t o;
+    return picollo_perf_session_is_open(NULL, &o);
+}
+static picollo_status is_open_null_out(void) { return picollo_perf_session_is_open(ps, NULL); }
+static picollo_status count_null(void)
+{
+    size_t n;
+    return picollo_perf_session_counter_count(NULL, &n);
+}
+static picollo_status count_null_out(void) { return picollo_perf_session_counter_count(ps, NULL); }
+static picollo_status name_null(void) { return picollo_perf_session_counter_name(NULL, 0, text, sizeof text, NULL); }
+static picollo_status name_index_max(void) { return picollo_perf_session_counter_name(ps, SIZE_MAX, text, sizeof text, NULL); }
+static picollo_status name_null_buf(void) { return picollo_perf_session_counter_name(ps, 0, NULL, 100, NULL); }
+static picollo_status name_size_query(void)
+{
+    size_t n = 0;
+    picollo_status st = picollo_perf_session_counter_name(ps, 0, NULL, 0, &n);
+    CHECK(n == strlen("Software:TaskClock"));
+    return st;
+}
+static picollo_status values_null_s(void)
+{
+    picollo_perf_counter_values v;
+    return picollo_perf_session_counter_values(NULL, 0, &v);
+}
+static picollo_status values_null_out_s(void) { return picollo_perf_session_counter_values(ps_open ? ps_open : ps, 0, NULL); }
+static picollo_status values_not_open(void)
+{
+    picollo_perf_counter_values v;
+    return picollo_perf_session_counter_values(ps, 0, &v);
+}
+static picollo_status values_index_max(void)
+{
+    picollo_perf_counter_values v;
+    return picollo_perf_session_counter_values(ps_open ? ps_open : ps, SIZE_MAX, &v);
+}
+static picollo_status histogram_null_s(void)
+{
+    picollo_histogram *o = NULL;
+    return picollo_perf_session_counter_histogram(NULL, 0, &o);
+}
+static picollo_status histogram_null_out(void) { return picollo_perf_session_counter_histogram(ps, 0, NULL); }
+static picollo_status histogram_index_max(void)
+{
+    picollo_histogram *o = NULL;
+    return picollo_perf_session_counter_histogram(ps, SIZE_MAX, &o);
+}
+static picollo_status derived_null(void)
+{
+    picollo_perf_derived d;
+    return picollo_perf_session_derived(NULL, &d);
+}
+static picollo_status derived_null_out(void) { return picollo_perf_session_derived(ps_open ? ps_open : ps, NULL); }
+static picollo_status derived_not_open(void)
+{
+    picollo_perf_derived d;
+    return picollo_perf_session_derived(ps, &d);
+}
+static picollo_status means_null(void)
+{
+    picollo_perf_derived d;
+    return picollo_perf_session_derived_means(NULL, &d);
+}
+static picollo_status means_null_out(void) { return picollo_perf_session_derived_means(ps, NULL); }
+static picollo_status means_before_open(void)
+{
+    picollo_perf_derived d;
+    picollo_status st = picollo_perf_session_derived_means(ps, &d);
+    CHECK(isnan(d.ipc));
+    return st;
+}
+
+/* ---- the table ---- */
+
+#define NULLP ST(NULL_POINTER)
+#define INVAL ST(INVALID_ARGUMENT)
+#define OK ST(OK)
+#define SIZE ST(STRUCT_SIZE)
+#define SMALL ST(BUFFER_TOO_SMALL)
+
+static const bad_row rows[] = {
+    ROW(picollo_abi_version, abi_version, OK, NULL),
+    ROW(picollo_status_str, status_str_unknown, OK, NULL),
+    ROW(picollo_last_error_message, last_error_after_failure, OK, NULL),
+
+    ROW(picollo_approx_counter_new, approx_new_null_out, NULLP, "`out`"),
+    ROW(picollo_approx_counter_new, approx_new_threshold_63, INVAL, "threshold"),
+    ROW(picollo_approx_counter_new, approx_new_threshold_max, INVAL, "4294967295"),
+    ROW(picollo_approx_counter_new, approx_new_shift_63, INVAL, "max_shift"),
+    ROW(picollo_approx_counter_new, approx_new_exact_2, INVAL, "exact_when_uncontended"),
+    ROW(picollo_approx_counter_new, approx_new_limits, OK, NULL),
+    ROW(picollo_approx_counter_free, approx_free_null, OK, NULL),
+    ROW(picollo_approx_counter_increment, approx_increment_null, OK, NULL),
+    ROW(picollo_approx_counter_add, approx_add_null, OK, NULL),
+    ROW(picollo_approx_counter_add, approx_add_wraps, OK, NULL),
+    ROW(picollo_approx_counter_get, approx_get_null_counter, NULLP, "`c`"),
+    ROW(picollo_approx_counter_get, approx_get_null_out, NULLP, "`out`"),
+    ROW(picollo_approx_counter_reset, approx_reset_null_counter, NULLP, "`c`"),
+    ROW(picollo_approx_counter_reset, approx_reset_null_taken, OK, NULL),
+    ROW(picollo_approx_counter_policy, approx_policy_null_counter, NULLP, "`c`"),
+    ROW(picollo_approx_counter_policy, approx_policy_null_outputs, OK, NULL),
+
+    ROW(picollo_histogram_new, hist_new_null_config, NULLP, "`config`"),
+    ROW(picollo_histogram_new, hist_new_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_new, hist_new_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_histogram_new, hist_new_size_1, SIZE, "struct_size is 1 "),
+    ROW(picollo_histogram_new, hist_new_size_short, SIZE, "struct_size"),
+    ROW(picollo_histogram_new, hist_new_size_4097, SIZE, "4096"),
+    ROW(picollo_histogram_new, hist_new_size_max, SIZE, "4294967295"),
+    ROW(picollo_histogram_new, hist_new_size_4096_garbage, SIZE, "zero"),
+    ROW(picollo_histogram_new, hist_new_size_4096_zeros, OK, NULL),
+    ROW(picollo_histogram_new, hist_new_error_nan, INVAL, "relative error NaN"),
+    ROW(picollo_histogram_new, hist_new_error_inf, INVAL, "relative error inf"),
+    ROW(picollo_histogram_new, hist_new_error_minus_inf, INVAL, "relative error -inf"),
+    ROW(picollo_histogram_new, hist_new_error_zero, INVAL, "relative error 0 "),
+    ROW(picollo_histogram_new, hist_new_error_negative, INVAL, "relative error -0.001 "),
+    ROW(picollo_histogram_new, hist_new_error_minus_1e300, INVAL, "relative error -1e300 "),
+    ROW(picollo_histogram_new, hist_new_error_1e300, OK, NULL), /* clamped to 0.1 */
+    ROW(picollo_histogram_new, hist_new_error_tiny, OK, NULL),  /* clamped to 1e-6 */
+    ROW(picollo_histogram_new, hist_new_min_above_max, INVAL, "18446744073709551615 is above"),
+    ROW(picollo_histogram_new, hist_new_range_0_0, OK, NULL),
+    ROW(picollo_histogram_new, hist_new_range_max_max, OK, NULL),
+    ROW(picollo_histogram_new, hist_new_bits_0, INVAL, "counter_bits"),
+    ROW(picollo_histogram_new, hist_new_bits_16, INVAL, "16"),
+    ROW(picollo_histogram_new, hist_new_bits_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_new, hist_new_selection_4, INVAL, "value_selection"),
+    ROW(picollo_histogram_new, hist_new_selection_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_new, hist_new_mode_4, INVAL, "mode"),
+    ROW(picollo_histogram_new, hist_new_mode_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_new, hist_new_threshold_63, INVAL, "approx_threshold"),
+    ROW(picollo_histogram_new, hist_new_threshold_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_new, hist_new_threshold_wrong_mode, INVAL, "approx_threshold"),
+    ROW(picollo_histogram_new, hist_new_reserved, INVAL, "reserved"),
+    ROW(picollo_histogram_config_default, hist_config_default, OK, NULL),
+    ROW(picollo_histogram_free, hist_free_null, OK, NULL),
+
+    ROW(picollo_histogram_record, record_null, OK, NULL),
+    ROW(picollo_histogram_record, record_extremes, OK, NULL),
+    ROW(picollo_histogram_record_n, record_n_null, OK, NULL),
+    ROW(picollo_histogram_record_n, record_n_saturates, OK, NULL),
+    ROW(picollo_histogram_record_corrected, record_corrected_null, OK, NULL),
+    ROW(picollo_histogram_record_corrected, record_corrected_extremes, OK, NULL),
+    ROW(picollo_histogram_record_many, record_many_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_record_many, record_many_null_values, NULLP, "`values`"),
+    ROW(picollo_histogram_record_many, record_many_null_values_max, NULLP, "`values`"),
+    ROW(picollo_histogram_record_many, record_many_null_values_0, OK, NULL),
+    ROW(picollo_histogram_record_many, record_many_huge_n, INVAL, "`values`"),
+    ROW(picollo_histogram_reset, reset_null, NULLP, "`h`"),
+    ROW(picollo_histogram_set_value_selection, selection_null, NULLP, "`h`"),
+    ROW(picollo_histogram_set_value_selection, selection_4, INVAL, "selection"),
+    ROW(picollo_histogram_set_value_selection, selection_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_get_info, info_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_get_info, info_null_out, NULLP, "`out`"),
+
+    ROW(picollo_histogram_add, add_null_dst, NULLP, "`dst`"),
+    ROW(picollo_histogram_add, add_null_src, NULLP, "`src`"),
+    ROW(picollo_histogram_add, add_same, INVAL, "same"),
+    ROW(picollo_histogram_add, add_mismatch, ST(LAYOUT_MISMATCH), "precision"),
+    ROW(picollo_histogram_subtract, subtract_null_dst, NULLP, "`dst`"),
+    ROW(picollo_histogram_subtract, subtract_null_src, NULLP, "`src`"),
+    ROW(picollo_histogram_subtract, subtract_same, INVAL, "same"),
+    ROW(picollo_histogram_subtract, subtract_mismatch, ST(LAYOUT_MISMATCH), "precision"),
+    ROW(picollo_histogram_subtract, subtract_negative, ST(WOULD_GO_NEGATIVE), "negative"),
+    ROW(picollo_histogram_subtract, subtract_shared, ST(UNSUPPORTED), "single-writer"),
+
+    ROW(picollo_histogram_percentile, percentile_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_percentile, percentile_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_percentile, percentile_nan, INVAL, "rank NaN"),
+    ROW(picollo_histogram_percentile, percentile_inf, INVAL, "rank inf"),
+    ROW(picollo_histogram_percentile, percentile_minus_inf, INVAL, "rank -inf"),
+    ROW(picollo_histogram_percentile, percentile_below_0, INVAL, "rank -0.001 "),
+    ROW(picollo_histogram_percentile, percentile_above_100, INVAL, "rank 100.0001 "),
+    ROW(picollo_histogram_percentile, percentile_1e300, INVAL, "rank 1e300 "),
+    ROW(picollo_histogram_percentile, percentile_minus_1e300, INVAL, "rank -1e300 "),
+    ROW(picollo_histogram_percentile, percentile_tiny_negative, INVAL, "rank -5e-324 "),
+    ROW(picollo_histogram_percentile, percentile_empty, ST(EMPTY), "no value"),
+    ROW(picollo_histogram_percentile, percentile_0_and_100, OK, NULL),
+    ROW(picollo_histogram_percentiles, percentiles_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_percentiles, percentiles_null_ranks, NULLP, "`ranks`"),
+    ROW(picollo_histogram_percentiles, percentiles_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_percentiles, percentiles_null_out_max, NULLP, "`out`"),
+    ROW(picollo_histogram_percentiles, percentiles_null_ranks_max, NULLP, "`ranks`"),
+    ROW(picollo_histogram_percentiles, percentiles_none, OK, NULL),
+    ROW(picollo_histogram_percentiles, percentiles_not_increasing, INVAL, "position 1"),
+    ROW(picollo_histogram_percentiles, percentiles_repeated, INVAL, "increasing"),
+    ROW(picollo_histogram_percentiles, percentiles_nan, INVAL, "NaN"),
+    ROW(picollo_histogram_percentiles, percentiles_1e300, INVAL, "rank 1e300 "),
+    ROW(picollo_histogram_percentiles, percentiles_empty, ST(EMPTY), "no value"),
+    ROW(picollo_histogram_percentile_values, values_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_percentile_values, values_null_ranks, NULLP, "`ranks`"),
+    ROW(picollo_histogram_percentile_values, values_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_percentile_values, values_null_out_max, NULLP, "`out`"),
+    ROW(picollo_histogram_percentile_values, values_minus_1e300, INVAL, "rank -1e300 "),
+    ROW(picollo_histogram_percentile_values, values_empty, ST(EMPTY), "no value"),
+    ROW(picollo_histogram_summary, summary_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_summary, summary_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_summary, summary_empty, OK, NULL),
+    ROW(picollo_histogram_mean_stdev, mean_stdev_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_mean_stdev, mean_stdev_null_outputs, OK, NULL),
+    ROW(picollo_histogram_bucket, bucket_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_bucket, bucket_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_bucket, bucket_past_end, ST(OUT_OF_RANGE), "storage"),
+    ROW(picollo_histogram_bucket, bucket_max, ST(OUT_OF_RANGE), "storage"),
+    ROW(picollo_histogram_next_bucket, next_bucket_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_next_bucket, next_bucket_null_cursor, NULLP, "`cursor`"),
+    ROW(picollo_histogram_next_bucket, next_bucket_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_next_bucket, next_bucket_cursor_max, ST(OUT_OF_RANGE), NULL),
+    ROW(picollo_histogram_next_bucket, next_bucket_empty, ST(OUT_OF_RANGE), NULL),
+    ROW(picollo_histogram_next_buckets, next_buckets_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_next_buckets, next_buckets_null_cursor, NULLP, "`cursor`"),
+    ROW(picollo_histogram_next_buckets, next_buckets_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_next_buckets, next_buckets_null_out_max, NULLP, "`out`"),
+    ROW(picollo_histogram_next_buckets, next_buckets_cap_0, INVAL, "cap"),
+    ROW(picollo_histogram_next_buckets, next_buckets_cursor_max, ST(OUT_OF_RANGE), NULL),
+
+    ROW(picollo_snapshot_new, snapshot_new_null_h, NULLP, "`h`"),
+    ROW(picollo_snapshot_new, snapshot_new_null_out, NULLP, "`out`"),
+    ROW(picollo_snapshot_update, snapshot_update_null_s, NULLP, "`s`"),
+    ROW(picollo_snapshot_update, snapshot_update_null_h, NULLP, "`h`"),
+    ROW(picollo_snapshot_update, snapshot_update_deltas_2, OK, NULL), /* non-zero: deltas */
+    ROW(picollo_snapshot_update, snapshot_update_mismatch, ST(LAYOUT_MISMATCH), "configuration"),
+    ROW(picollo_snapshot_summary, snapshot_summary_null_s, NULLP, "`s`"),
+    ROW(picollo_snapshot_summary, snapshot_summary_null_out, NULLP, "`out`"),
+    ROW(picollo_snapshot_percentiles, snapshot_percentiles_null_s, NULLP, "`s`"),
+    ROW(picollo_snapshot_percentiles, snapshot_percentiles_null_ranks, NULLP, "`ranks`"),
+    ROW(picollo_snapshot_percentiles, snapshot_percentiles_null_out_max, NULLP, "`out`"),
+    ROW(picollo_snapshot_percentiles, snapshot_percentiles_1e300, INVAL, "rank 1e300 "),
+    ROW(picollo_snapshot_free, snapshot_free_null, OK, NULL),
+
+    ROW(picollo_histogram_table, table_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_table, table_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_table, table_size_query, SMALL, "0 bytes"),
+    ROW(picollo_histogram_table, table_len_1, SMALL, "1 bytes"),
+    ROW(picollo_histogram_table, table_bad_title, ST(INVALID_UTF8), "`title`"),
+    ROW(picollo_histogram_text, text_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_text, text_format_3, INVAL, "format 3"),
+    ROW(picollo_histogram_text, text_format_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_text, text_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_text, text_bad_title, ST(INVALID_UTF8), "`title`"),
+    ROW(picollo_summary_table, summary_table_null, NULLP, "`summary`"),
+    ROW(picollo_summary_table, summary_table_null_buf, NULLP, "`buf`"),
+    ROW(picollo_summary_table, summary_table_bad_title, ST(INVALID_UTF8), "`title`"),
+    ROW(picollo_summary_diff, diff_null_a, NULLP, "`a`"),
+    ROW(picollo_summary_diff, diff_null_b, NULLP, "`b`"),
+    ROW(picollo_summary_diff, diff_bad_name, ST(INVALID_UTF8), "`name_a`"),
+    ROW(picollo_summary_diff, diff_null_buf, NULLP, "`buf`"),
+    ROW(picollo_summary_line, line_null, NULLP, "`summary`"),
+    ROW(picollo_summary_line, line_null_buf, NULLP, "`buf`"),
+    ROW(picollo_summary_line, line_bad_name, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_summary_json, json_null, NULLP, "`summary`"),
+    ROW(picollo_summary_json, json_null_buf, NULLP, "`buf`"),
+    ROW(picollo_summary_json, json_garbage, OK, NULL),
+    ROW(picollo_percentile_format, pct_format_null, NULLP, "`p`"),
+    ROW(picollo_percentile_format, pct_format_null_buf, NULLP, "`buf`"),
+    ROW(picollo_percentile_format, pct_format_garbage, OK, NULL),
+
+    ROW(picollo_ticks, ticks, OK, NULL),
+    ROW(picollo_ticks_begin, ticks_begin_end, OK, NULL),
+    ROW(picollo_ticks_end, ticks_end_alone, OK, NULL),
+    ROW(picollo_monotonic_nanos, monotonic, OK, NULL),
+    ROW(picollo_tick_frequency, frequency, OK, NULL),
+    ROW(picollo_ticks_to_nanos, ticks_to_nanos_extremes, OK, NULL),
+    ROW(picollo_convert_ticks, convert_zero_frequency, OK, NULL),
+    ROW(picollo_scope_begin, scope_null_histogram, NULLP, "no histogram"),
+    ROW(picollo_scope_begin, scope_bad_unit, INVAL, "unit 4294967295"),
+    ROW(picollo_scope_end, scope_end_null, NULLP, "`scope`"),
+    ROW(picollo_scope_end, scope_end_twice, NULLP, "already ended"),
+    ROW(picollo_add_chain, add_chain_zero, OK, NULL),
+    ROW(picollo_pin_thread, pin_cpu_max, INVAL, "CPU 4294967295"),
+    ROW(picollo_pin_thread, pin_cpu_huge, INVAL, "CPU 1048576"),
+    ROW(picollo_set_thread_nice, nice_20, INVAL, "nice value 20"),
+    ROW(picollo_set_thread_nice, nice_minus_21, INVAL, "nice value -21"),
+    ROW(picollo_set_thread_nice, nice_min, INVAL, "-2147483648"),
+
+    ROW(picollo_perf_config_default, perf_config_default, OK, NULL),
+    ROW(picollo_perf_session_new, perf_new_null_config, NULLP, "`config`"),
+    ROW(picollo_perf_session_new, perf_new_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_new, perf_new_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_perf_session_new, perf_new_size_4097, SIZE, "4096"),
+    ROW(picollo_perf_session_new, perf_new_size_max, SIZE, "4294967295"),
+    ROW(picollo_perf_session_new, perf_new_pinned_2, INVAL, "pinned"),
+    ROW(picollo_perf_session_new, perf_new_kernel_2, INVAL, "include_kernel"),
+    ROW(picollo_perf_session_new, perf_new_enabled_max, INVAL, "enabled"),
+    ROW(picollo_perf_session_new, perf_new_calibrate_2, INVAL, "calibrate"),
+    ROW(picollo_perf_session_new, perf_new_rdpmc_2, INVAL, "rdpmc"),
+    ROW(picollo_perf_session_new, perf_new_pid_minus_2, INVAL, "pid"),
+    ROW(picollo_perf_session_new, perf_new_cpu_min, INVAL, "cpu"),
+    ROW(picollo_perf_session_new, perf_new_error_nan, INVAL, "relative error NaN"),
+    ROW(picollo_perf_session_new, perf_new_error_zero, INVAL, "relative error 0 "),
+    ROW(picollo_perf_session_new, perf_new_error_minus_1e300, INVAL, "relative error -1e300 "),
+    ROW(picollo_perf_session_new, perf_new_kind_4, INVAL, "record kind 4"),
+    ROW(picollo_perf_session_new, perf_new_reserved, INVAL, "reserved"),
+    ROW(picollo_perf_session_free, perf_free_null, OK, NULL),
+    ROW(picollo_perf_session_add_hardware, hw_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_add_hardware, hw_id_10, INVAL, "hardware event id 10"),
+    ROW(picollo_perf_session_add_hardware, hw_id_max, INVAL, "4294967295"),
+    ROW(picollo_perf_session_add_hardware, hw_when_open, INVAL, NULL),
+    ROW(picollo_perf_session_add_cache, cache_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_add_cache, cache_level_7, INVAL, "cache level 7"),
+    ROW(picollo_perf_session_add_cache, cache_op_3, INVAL, "cache operation 3"),
+    ROW(picollo_perf_session_add_cache, cache_result_max, INVAL, "cache result 4294967295"),
+    ROW(picollo_perf_session_add_software, sw_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_add_software, sw_id_9, INVAL, "software event id 9"),
+    ROW(picollo_perf_session_add_software, sw_id_max, INVAL, "4294967295"),
+    ROW(picollo_perf_session_add_software, sw_duplicate, INVAL, "twice"),
+    ROW(picollo_perf_session_add_raw, raw_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_add_raw, raw_bogus_type_open, INVAL, "unknown perf event type 3735928559"),
+    ROW(picollo_perf_session_add_raw, raw_group_over_cap, INVAL, "65"),
+    ROW(picollo_perf_session_add_fixed, fixed_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_add_fixed, fixed_overlap, INVAL, "Hardware:Instructions"),
+    ROW(picollo_perf_session_add_named, named_null_s, NULLP, "`session`"),
+    ROW(picollo_perf_session_add_named, named_null_name, NULLP, "`name`"),
+    ROW(picollo_perf_session_add_named, named_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_perf_session_add_named, named_unknown, INVAL, "Software:NoSuchThing"),
+    ROW(picollo_perf_session_add_named, named_empty, INVAL, NULL),
+    ROW(picollo_perf_session_add_named, named_raw_partial, INVAL, "Raw:"),
+    ROW(picollo_perf_session_add_named, named_raw_overflow, INVAL, "Raw:99999999999:0x1"),
+    ROW(picollo_perf_session_open, open_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_open, open_empty, INVAL, "at least one counter"),
+    ROW(picollo_perf_session_open, open_twice, INVAL, NULL),
+    ROW(picollo_perf_session_open, open_hardware, MACHINE, "Hardware:CpuCycles"),
+    ROW(picollo_perf_discover, discover_null, NULLP, "`out`"),
+    ROW(picollo_perf_describe, describe_null_buf, NULLP, "`buf`"),
+    ROW(picollo_perf_describe, describe_size_query, SMALL, NULL),
+    ROW(picollo_perf_counter_supported, supported_null, NULLP, "`name`"),
+    ROW(picollo_perf_counter_supported, supported_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_perf_counter_supported, supported_unknown, INVAL, "Hardware:Nope"),
+    ROW(picollo_perf_counter_supported, supported_bogus_raw, INVAL, "unknown perf event type 3735928559"),
+    ROW(picollo_perf_counter_supported, supported_cycles, MACHINE, "Hardware:CpuCycles"),
+    ROW(picollo_perf_session_read, read_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_read, read_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_read, read_force_2, INVAL, NULL),
+    ROW(picollo_perf_session_deltas, deltas_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_deltas, deltas_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_deltas, deltas_null_out_max, NULLP, "`out`"),
+    ROW(picollo_perf_session_deltas, deltas_too_small, SMALL, NULL),
+    ROW(picollo_perf_session_record, record_null_s, NULLP, "`session`"),
+    ROW(picollo_perf_session_record, record_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_record_kind, record_kind_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_record_kind, record_kind_4, INVAL, NULL),
+    ROW(picollo_perf_session_record_kind, record_kind_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_enable, enable_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_enable, enable_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_disable, disable_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_disable, disable_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_reset, perf_reset_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_reset, perf_reset_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_is_open, is_open_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_is_open, is_open_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_counter_count, count_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_counter_count, count_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_counter_name, name_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_counter_name, name_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_perf_session_counter_name, name_null_buf, NULLP, "`buf`"),
+    ROW(picollo_perf_session_counter_name, name_size_query, SMALL, NULL),
+    ROW(picollo_perf_session_counter_values, values_null_s, NULLP, "`session`"),
+    ROW(picollo_perf_session_counter_values, values_null_out_s, NULLP, "`out`"),
+    ROW(picollo_perf_session_counter_values, values_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_counter_values, values_index_max, ST(OUT_OF_RANGE) | INVAL, NULL),
+    ROW(picollo_perf_session_counter_histogram, histogram_null_s, NULLP, "`session`"),
+    ROW(picollo_perf_session_counter_histogram, histogram_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_counter_histogram, histogram_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_perf_session_derived, derived_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_derived, derived_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_derived, derived_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_derived_means, means_null, NULLP, "`session`"),
+    ROW(picollo_perf_session_derived_means, means_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_derived_means, means_before_open, OK, NULL),
+};
+
+/* ---- the runner ---- */
+
+/* The longest run of digits in `s` (a 300-digit 1e300 is what this catches). */
+static size_t longest_digit_run(const char *s)
+{
+    size_t best = 0, run = 0;
+    for (; *s; s++) {
+        run = (*s >= '0' && *s <= '9') ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return best;
+}
+
+/* Run one row: its status must be in its set; a failure's message must be fresh,
+ * NUL-terminated, contain the needle and write numbers compactly. */
+static void run_row(const bad_row *r, int index)
+{
+    static char marker[512], msg[4096];
+    const char *m;
+    picollo_status st;
+    prime_error();
+    strncpy(marker, picollo_last_error_message(), sizeof marker - 1);
+    st = r->run();
+    /* Copy the message before any other call can replace it. */
+    m = picollo_last_error_message();
+    if (!check_at(index, m != NULL && strnlen(m, sizeof msg) < sizeof msg, r->name,
+                  "%s: the message is NULL or not NUL-terminated within %lu bytes",
+                  r->function, (unsigned long)sizeof msg)) {
+        return;
+    }
+    strcpy(msg, m);
+    if (!check_at(index, st < 32 && (r->want & (1u << st)) != 0, r->name,
+                  "%s: returned %u (%s); last error \"%s\"", r->function, (unsigned)st,
+                  picollo_status_str(st), msg) ||
+        st == PICOLLO_STATUS_OK) {
+        return;
+    }
+    check_at(index, msg[0] != '\0' && strcmp(msg, marker) != 0, r->name,
+             "%s: the failure left no fresh message (\"%s\")", r->function, msg);
+    if (r->needle != NULL) {
+        check_at(index, strstr(msg, r->needle) != NULL, r->name,
+                 "%s: message \"%s\" does not contain \"%s\"", r->function, msg, r->needle);
+    }
+    check_at(index, longest_digit_run(msg) <= 24, r->name,
+             "%s: a number of %lu digits in \"%.160s...\"", r->function,
+             (unsigned long)longest_digit_run(msg), msg);
+}
+
+static void make_fixtures(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    picollo_perf_config pc = picollo_perf_config_default();
+    h = make_histogram(64, 0.001, 0, UINT64_MAX);
+    picollo_histogram_record(h, 1);
+    picollo_histogram_record(h, 2);
+    picollo_histogram_record(h, 3);
+    picollo_histogram_record(h, 1000);
+    empty = make_histogram(64, 0.001, 0, UINT64_MAX);
+    coarse = make_histogram(64, 0.01, 0, UINT64_MAX);
+    c.mode = PICOLLO_MODE_INTERLOCKED;
+    if (picollo_histogram_new(&c, &shared) != PICOLLO_STATUS_OK ||
+        picollo_snapshot_new(h, &snap) != PICOLLO_STATUS_OK ||
+        picollo_approx_counter_new(0, 0, 0, &approx) != PICOLLO_STATUS_OK ||
+        picollo_perf_session_new(&pc, &ps) != PICOLLO_STATUS_OK ||
+        picollo_perf_session_add_software(ps, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK) !=
+            PICOLLO_STATUS_OK ||
+        picollo_perf_session_new(&pc, &ps_none) != PICOLLO_STATUS_OK ||
+        picollo_perf_session_new(&pc, &ps_open) != PICOLLO_STATUS_OK ||
+        picollo_perf_session_add_software(ps_open, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK) !=
+            PICOLLO_STATUS_OK) {
+        fprintf(stderr, "FATAL: cannot create the fixtures: %s\n", picollo_last_error_message());
+        exit(2);
+    }
+    if (picollo_perf_session_open(ps_open) != PICOLLO_STATUS_OK) {
+        /* perf_event_open forbidden here (paranoid 3, seccomp): the open-session rows fall
+         * back to the unopened session, where the same bad arguments fail the same way. */
+        printf("note: a software counter cannot be opened here (%s)\n", picollo_last_error_message());
+        picollo_perf_session_free(ps_open);
+        ps_open = NULL;
+    }
+    sum = summary_of(h);
+    CHECK(picollo_histogram_percentile(h, 50.0, &pct) == PICOLLO_STATUS_OK);
+}
+
+static void free_fixtures(void)
+{
+    picollo_histogram_free(h);
+    picollo_histogram_free(empty);
+    picollo_histogram_free(coarse);
+    picollo_histogram_free(shared);
+    picollo_snapshot_free(snap);
+    picollo_approx_counter_free(approx);
+    picollo_perf_session_free(ps);
+    picollo_perf_session_free(ps_none);
+    picollo_perf_session_free(ps_open);
+}
+
+int main(int argc, char **argv)
+{
+    size_t i, n = sizeof rows / sizeof rows[0];
+    size_t functions = 0;
+    picollo_summary after;
+    check_init();
+    make_fixtures();
+    for (i = 0; i < n; i++) {
+        if (argc > 1 && strcmp(argv[1], "-v") == 0) {
+            printf("%s / %s\n", rows[i].function, rows[i].name);
+        }
+        run_row(&rows[i], (int)i);
+        if (i == 0 || strcmp(rows[i].function, rows[i - 1].function) != 0) {
+            functions++;
+        }
+    }
+    /* No failed call changed a fixture: outputs are written only on success. */
+    after = summary_of(h);
+    CHECK(same_summary(&sum, &after));
+    CHECK(info_of(empty).total == 0 && info_of(coarse).total == 0);
+    printf("bad-input matrix: %lu rows over %lu functions\n", (unsigned long)n,
+           (unsigned long)functions);
+    free_fixtures();
+    return check_finish();
+}
