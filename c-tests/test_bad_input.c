@@ -826,6 +826,16 @@ static picollo_status sw_duplicate(void)
     return picollo_perf_session_add_software(ps, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK);
 }
 static picollo_status raw_null(void) { return picollo_perf_session_add_raw(NULL, 4, 0, 0, 0); }
+/* Where perf_event_open is forbidden outright (perf_event_paranoid 3, seccomp) the open
+ * is refused before the kernel looks at the type; anywhere else an unknown type must be
+ * reported as such. */
+static void check_unknown_type(picollo_status st)
+{
+    const char *msg = picollo_last_error_message();
+    if (st == PICOLLO_STATUS_INVALID_ARGUMENT) {
+        CHECKF(strstr(msg, "unknown perf event type 3735928559") != NULL, "\"%s\"", msg);
+    }
+}
 /* The kernel judges a raw type at open: a type it has never heard of is a bad argument,
  * not a missing PMU. */
 static picollo_status raw_bogus_type_open(void)
@@ -834,6 +844,7 @@ static picollo_status raw_bogus_type_open(void)
     picollo_status st = picollo_perf_session_add_raw(s, 0xDEADBEEFu, 0, 0, 0);
     if (CHECK(st == PICOLLO_STATUS_OK)) {
         st = picollo_perf_session_open(s);
+        check_unknown_type(st);
     }
     picollo_perf_session_free(s);
     return st;
@@ -903,7 +914,12 @@ static picollo_status describe_size_query(void)
 static picollo_status supported_null(void) { return picollo_perf_counter_supported(NULL); }
 static picollo_status supported_bad_utf8(void) { return picollo_perf_counter_supported(bad_utf8); }
 static picollo_status supported_unknown(void) { return picollo_perf_counter_supported("Hardware:Nope"); }
-static picollo_status supported_bogus_raw(void) { return picollo_perf_counter_supported("Raw:3735928559:0x0"); }
+static picollo_status supported_bogus_raw(void)
+{
+    picollo_status st = picollo_perf_counter_supported("Raw:3735928559:0x0");
+    check_unknown_type(st);
+    return st;
+}
 static picollo_status supported_cycles(void) { return picollo_perf_counter_supported("Hardware:CpuCycles"); }
 static picollo_status read_null(void) { return picollo_perf_session_read(NULL, 0, NULL); }
 static picollo_status read_not_open(void) { return picollo_perf_session_read(ps, 0, NULL); }
@@ -1241,7 +1257,7 @@ static const bad_row rows[] = {
     ROW(picollo_perf_session_add_software, sw_id_max, INVAL, "4294967295"),
     ROW(picollo_perf_session_add_software, sw_duplicate, INVAL, "twice"),
     ROW(picollo_perf_session_add_raw, raw_null, NULLP, "`session`"),
-    ROW(picollo_perf_session_add_raw, raw_bogus_type_open, INVAL, "unknown perf event type 3735928559"),
+    ROW(picollo_perf_session_add_raw, raw_bogus_type_open, INVAL | ST(PERMISSION_DENIED), "Raw:3735928559:0x0: "),
     ROW(picollo_perf_session_add_raw, raw_group_over_cap, INVAL, "65"),
     ROW(picollo_perf_session_add_fixed, fixed_null, NULLP, "`session`"),
     ROW(picollo_perf_session_add_fixed, fixed_overlap, INVAL, "Hardware:Instructions"),
@@ -1262,7 +1278,7 @@ static const bad_row rows[] = {
     ROW(picollo_perf_counter_supported, supported_null, NULLP, "`name`"),
     ROW(picollo_perf_counter_supported, supported_bad_utf8, ST(INVALID_UTF8), "`name`"),
     ROW(picollo_perf_counter_supported, supported_unknown, INVAL, "Hardware:Nope"),
-    ROW(picollo_perf_counter_supported, supported_bogus_raw, INVAL, "unknown perf event type 3735928559"),
+    ROW(picollo_perf_counter_supported, supported_bogus_raw, INVAL | ST(PERMISSION_DENIED), "Raw:3735928559:0x0: "),
     ROW(picollo_perf_counter_supported, supported_cycles, MACHINE, "Hardware:CpuCycles"),
     ROW(picollo_perf_session_read, read_null, NULLP, "`session`"),
     ROW(picollo_perf_session_read, read_not_open, INVAL, "not open"),

@@ -21,6 +21,15 @@ def test_bad_relative_error(relative_error):
     assert isinstance(e.value, ValueError)
 
 
+@pytest.mark.parametrize(("relative_error", "shown"), [(-1e300, "-1e300"), (-5e-324, "-5e-324"),
+                                                   (-0.001, "-0.001")])
+def test_numbers_in_messages_are_compact(relative_error, shown):
+    with pytest.raises(InvalidArgumentError) as e:
+        picollo.Histogram(relative_error=relative_error)
+    assert e.value.message.startswith(f"relative error {shown} is invalid"), e.value.message
+    assert len(e.value.message) < 200
+
+
 @pytest.mark.parametrize("relative_error", [1e-9, 0.5, 1.0])
 def test_out_of_band_relative_error_is_clamped(relative_error):
     with picollo.Histogram(relative_error=relative_error, max=10**6) as h:
@@ -73,6 +82,8 @@ def test_bad_rank(h, rank):
     with pytest.raises(InvalidArgumentError) as e:
         h.percentile(rank)
     assert e.value.status == Status.INVALID_ARGUMENT
+    assert e.value.message.startswith("rank ")
+    assert len(e.value.message) < 200, e.value.message  # 1e300, not 301 digits
     with pytest.raises(InvalidArgumentError):
         h.percentiles([10, rank] if rank > 10 or math.isnan(rank) else [rank, 10])
     with pytest.raises(InvalidArgumentError):
