@@ -20,7 +20,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 2
+#define PICOLLO_ABI_VERSION_MINOR 3
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
@@ -65,6 +65,9 @@ enum picollo_status
   PICOLLO_STATUS_OS_ERROR = 12,
   // A Rust panic was caught at the boundary: a bug in Picollo, please report it.
   PICOLLO_STATUS_PANIC = 13,
+  // Memory for a histogram, a copy of its counts or a result could not be allocated;
+  // nothing was changed.
+  PICOLLO_STATUS_OUT_OF_MEMORY = 14,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_status;

@@ -33,6 +33,7 @@ namespace Picollo
         PermissionDenied = 11,
         OsError = 12,
         Panic = 13,
+        OutOfMemory = 14,
     }
 
     /// <summary>picollo_value_selection: which value of a bucket a percentile reports.</summary>

@@ -40,6 +40,11 @@ pub enum ConfigError {
         /// What was given.
         actual: usize,
     },
+    /// The storage could not be allocated.
+    OutOfMemory {
+        /// The size asked for, in bytes.
+        bytes: usize,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -61,12 +66,21 @@ impl core::fmt::Display for ConfigError {
                 f,
                 "storage holds {actual} counters but this configuration needs {expected}"
             ),
+            ConfigError::OutOfMemory { bytes } => {
+                write!(f, "{}", crate::OutOfMemory { bytes })
+            }
         }
     }
 }
 
 #[cfg(feature = "std")]
 impl std::error::Error for ConfigError {}
+
+impl From<crate::OutOfMemory> for ConfigError {
+    fn from(e: crate::OutOfMemory) -> Self {
+        ConfigError::OutOfMemory { bytes: e.bytes }
+    }
+}
 
 /// A histogram configuration: relative error, trackable range, value selection.
 ///

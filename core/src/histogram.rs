@@ -322,10 +322,14 @@ impl<C: Counter, const N: usize> Histogram<C, heapless::Vec<C, N>> {
 
 #[cfg(feature = "alloc")]
 impl<C: Counter> Histogram<C, alloc::vec::Vec<C>> {
-    /// A heap-allocated histogram for `config`.
+    /// A heap-allocated histogram for `config`; [`ConfigError::OutOfMemory`] when the
+    /// storage cannot be allocated.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         let shape = config.validate()?;
-        Ok(Self::over(shape, alloc::vec![C::ZERO; shape.len()]))
+        Ok(Self::over(
+            shape,
+            crate::oom::try_vec(shape.len(), || C::ZERO)?,
+        ))
     }
 }
 

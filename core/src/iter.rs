@@ -5,7 +5,7 @@ use core::num::NonZeroU64;
 
 use crate::counter::Counter;
 use crate::percentile::{Percentile, QueryError};
-use crate::view::View;
+use crate::view::{Counts, View};
 
 /// A bucket and its count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,17 +25,25 @@ pub struct BucketCount {
 }
 
 /// Every storage bucket in order, empty ones included.
-#[derive(Clone)]
-pub struct Buckets<'a, C> {
-    view: View<'a, C>,
+pub struct Buckets<'a, C, S: ?Sized = [C]> {
+    view: View<'a, C, S>,
     next: usize,
 }
 
-impl<C: Counter> Iterator for Buckets<'_, C> {
+impl<C, S: ?Sized> Clone for Buckets<'_, C, S> {
+    fn clone(&self) -> Self {
+        Buckets {
+            view: self.view,
+            next: self.next,
+        }
+    }
+}
+
+impl<C: Counter, S: Counts<C> + ?Sized> Iterator for Buckets<'_, C, S> {
     type Item = BucketCount;
 
     fn next(&mut self) -> Option<BucketCount> {
-        let count = self.view.counts.get(self.next)?.to_u64();
+        let count = self.view.count(self.next)?;
         let storage_index = self.next;
         self.next += 1;
         let logical_index = self.view.first_index() + storage_index;
@@ -63,15 +71,23 @@ impl<C: Counter> Iterator for Buckets<'_, C> {
 
 /// Each bucket as a percentile whose rank is the middle of the bucket's share of the counts:
 /// `(counts below + count / 2) / total × 100`.
-#[derive(Clone)]
-pub struct BucketPercentiles<'a, C> {
-    buckets: Buckets<'a, C>,
+pub struct BucketPercentiles<'a, C, S: ?Sized = [C]> {
+    buckets: Buckets<'a, C, S>,
     total: u128,
     before: u128,
     with_values_only: bool,
 }
 
-impl<C: Counter> Iterator for BucketPercentiles<'_, C> {
+impl<C, S: ?Sized> Clone for BucketPercentiles<'_, C, S> {
+    fn clone(&self) -> Self {
+        BucketPercentiles {
+            buckets: self.buckets.clone(),
+            ..*self
+        }
+    }
+}
+
+impl<C: Counter, S: Counts<C> + ?Sized> Iterator for BucketPercentiles<'_, C, S> {
     type Item = Percentile;
 
     fn next(&mut self) -> Option<Percentile> {
@@ -121,9 +137,8 @@ enum Spacing {
 }
 
 /// Fixed-width or geometric value steps, up to the step holding the largest value.
-#[derive(Clone)]
-pub struct Steps<'a, C> {
-    view: View<'a, C>,
+pub struct Steps<'a, C, S: ?Sized = [C]> {
+    view: View<'a, C, S>,
     spacing: Spacing,
     lower: u128,
     step: u32,
@@ -133,7 +148,13 @@ pub struct Steps<'a, C> {
     total: u128,
 }
 
-impl<C> Steps<'_, C> {
+impl<C, S: ?Sized> Clone for Steps<'_, C, S> {
+    fn clone(&self) -> Self {
+        Steps { ..*self }
+    }
+}
+
+impl<C, S: ?Sized> Steps<'_, C, S> {
     fn upper(&self) -> u128 {
         let end = match self.spacing {
             Spacing::Linear(width) => self.lower + width as u128,
@@ -169,7 +190,7 @@ fn libm_powi(base: f64, exp: i32) -> f64 {
     result
 }
 
-impl<C: Counter> Iterator for Steps<'_, C> {
+impl<C: Counter, S: Counts<C> + ?Sized> Iterator for Steps<'_, C, S> {
     type Item = StepCount;
 
     fn next(&mut self) -> Option<StepCount> {
@@ -183,7 +204,7 @@ impl<C: Counter> Iterator for Steps<'_, C> {
             if b.midpoint() as u128 >= upper {
                 break;
             }
-            count += self.view.counts[self.next_bucket].to_u64() as u128;
+            count += self.view.counts.get(self.next_bucket).to_u64() as u128;
             self.next_bucket += 1;
         }
         self.cumulative += count;
@@ -204,9 +225,9 @@ impl<C: Counter> Iterator for Steps<'_, C> {
     }
 }
 
-impl<'a, C: Counter> View<'a, C> {
+impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     /// Every storage bucket, in value order.
-    pub fn buckets(&self) -> Buckets<'a, C> {
+    pub fn buckets(&self) -> Buckets<'a, C, S> {
         Buckets {
             view: *self,
             next: 0,
@@ -214,21 +235,24 @@ impl<'a, C: Counter> View<'a, C> {
     }
 
     /// The buckets with a non-zero count.
-    pub fn buckets_with_values(&self) -> impl Iterator<Item = BucketCount> + 'a {
+    pub fn buckets_with_values(&self) -> impl Iterator<Item = BucketCount> + 'a
+    where
+        C: 'a,
+    {
         self.buckets().filter(|b| b.count != 0)
     }
 
     /// Every bucket as a percentile (rank at the middle of its counts).
-    pub fn bucket_percentiles(&self) -> BucketPercentiles<'a, C> {
+    pub fn bucket_percentiles(&self) -> BucketPercentiles<'a, C, S> {
         self.bucket_percentiles_impl(false)
     }
 
     /// The non-empty buckets as percentiles.
-    pub fn bucket_percentiles_with_values(&self) -> BucketPercentiles<'a, C> {
+    pub fn bucket_percentiles_with_values(&self) -> BucketPercentiles<'a, C, S> {
         self.bucket_percentiles_impl(true)
     }
 
-    fn bucket_percentiles_impl(&self, with_values_only: bool) -> BucketPercentiles<'a, C> {
+    fn bucket_percentiles_impl(&self, with_values_only: bool) -> BucketPercentiles<'a, C, S> {
         BucketPercentiles {
             buckets: self.buckets(),
             total: self.total_wide(),
@@ -239,7 +263,7 @@ impl<'a, C: Counter> View<'a, C> {
 
     /// Steps of `width` values (`[0, w)`, `[w, 2w)`, …) up to the one holding the largest
     /// recorded value; each bucket counts in the step holding its midpoint.
-    pub fn linear_steps(&self, width: NonZeroU64) -> Steps<'a, C> {
+    pub fn linear_steps(&self, width: NonZeroU64) -> Steps<'a, C, S> {
         self.steps(Spacing::Linear(width.get()))
     }
 
@@ -249,7 +273,7 @@ impl<'a, C: Counter> View<'a, C> {
         &self,
         first: NonZeroU64,
         base: f64,
-    ) -> Result<Steps<'a, C>, QueryError> {
+    ) -> Result<Steps<'a, C, S>, QueryError> {
         if !(base > 1.0 && base.is_finite()) {
             return Err(QueryError::InvalidLogBase(base));
         }
@@ -259,11 +283,10 @@ impl<'a, C: Counter> View<'a, C> {
         }))
     }
 
-    fn steps(&self, spacing: Spacing) -> Steps<'a, C> {
-        let end_bucket = self
-            .counts
-            .iter()
-            .rposition(|c| *c != C::ZERO)
+    fn steps(&self, spacing: Spacing) -> Steps<'a, C, S> {
+        let end_bucket = (0..self.counts.len())
+            .rev()
+            .find(|&i| self.counts.get(i) != C::ZERO)
             .map_or(0, |i| i + 1);
         Steps {
             view: *self,

@@ -44,6 +44,7 @@ pub mod layout;
 mod merge;
 #[cfg(picollo_native)]
 mod native;
+mod oom;
 
 mod format;
 pub mod percentile;
@@ -63,6 +64,7 @@ pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};
 pub use layout::{Bucket, Layout};
+pub use oom::OutOfMemory;
 pub use percentile::{Percentile, QueryError};
 pub use shape::Shape;
 pub use sink::Sink;

@@ -26,6 +26,17 @@ pub enum MergeError {
     /// The histogram's mode cannot do this (subtracting from a histogram other threads
     /// record into); nothing was changed.
     Unsupported,
+    /// The copy of the other histogram could not be allocated; nothing was changed.
+    OutOfMemory {
+        /// The size asked for, in bytes.
+        bytes: usize,
+    },
+}
+
+impl From<crate::OutOfMemory> for MergeError {
+    fn from(e: crate::OutOfMemory) -> Self {
+        MergeError::OutOfMemory { bytes: e.bytes }
+    }
 }
 
 impl core::fmt::Display for MergeError {
@@ -53,6 +64,9 @@ impl core::fmt::Display for MergeError {
                 "only a single-writer histogram can subtract: the other modes cannot take \
                  counts back while writers run (use a snapshot with deltas instead)",
             ),
+            MergeError::OutOfMemory { bytes } => {
+                write!(f, "{}", crate::OutOfMemory { bytes })
+            }
         }
     }
 }

@@ -133,22 +133,156 @@ pub(crate) fn check_ranks(ranks: &[f64], output: usize) -> Result<(), QueryError
     Ok(())
 }
 
-/// Ranks are taken to a resolution of 1e-9 percent so the target count is exact integer
-/// math: P99.9 of 1,000 values is the 999th, not the 1,000th.
-const RANK_SCALE: u128 = 1_000_000_000;
-
-/// The count a rank points at: `ceil(rank / 100 × total)` clamped to `[1, total]`.
+/// The count a rank points at: `ceil(rank / 100 × total)` clamped to `[1, total]`, computed
+/// exactly in integers for the rank as given.
+///
+/// "As given" means the decimal the caller wrote: an f64 rank that is the nearest double to
+/// a decimal with at most [`MAX_RANK_DECIMALS`] fractional digits stands for that decimal
+/// (`99.9` is 999/10, not 99.900000000000005684… — so P99.9 of 1,000,000 values is the
+/// 999,000th). Any other rank (a computed `200.0 / 3.0`, say) is taken at its exact binary
+/// value. No rounding happens before the ceiling either way.
 pub(crate) fn rank_to_count(rank: f64, total: u128) -> u128 {
-    // rank is checked to be in [0, 100], so this fits easily.
-    let scaled = crate::fmath::round(rank * RANK_SCALE as f64) as u128;
-    let denominator = 100 * RANK_SCALE;
-    let target = (scaled * total).div_ceil(denominator);
-    target.clamp(1, total.max(1))
+    let exact = match decimal_rank(rank) {
+        Some((digits, scale)) => ceil_mul_div(total, digits, 100 * scale),
+        None => binary_rank_count(rank, total),
+    };
+    exact.clamp(1, total.max(1))
+}
+
+/// The most fractional digits a rank is read with as a decimal (a rank ≤ 100 then has at
+/// most 15 significant digits, so the decimal and its double identify each other).
+pub(crate) const MAX_RANK_DECIMALS: u32 = 13;
+
+/// `rank` as `digits / scale` with `scale = 10^k`, for the smallest `k ≤ MAX_RANK_DECIMALS`
+/// whose decimal rounds to exactly this double; `None` when there is none.
+fn decimal_rank(rank: f64) -> Option<(u64, u64)> {
+    let mut scale = 1u64;
+    for _ in 0..=MAX_RANK_DECIMALS {
+        // rank ≤ 100 and scale ≤ 10^13, so the product is below 2^53: every integer there
+        // is a double, and `digits as f64 / scale as f64` is one correctly rounded division.
+        let digits = crate::fmath::round(rank * scale as f64) as u64;
+        if digits as f64 / scale as f64 == rank {
+            return Some((digits, scale));
+        }
+        scale *= 10;
+    }
+    None
+}
+
+/// `ceil(total × num / den)` for `num ≤ den < 2^63`, without overflow: split `total` by
+/// `den` so each product stays below 2^127.
+fn ceil_mul_div(total: u128, num: u64, den: u64) -> u128 {
+    let (num, den) = (num as u128, den as u128);
+    let (whole, rest) = (total / den, total % den);
+    // whole × num ≤ total × num / den ≤ total; rest × num < den² < 2^126.
+    whole * num + (rest * num).div_ceil(den)
+}
+
+/// `ceil(rank / 100 × total)` for the exact binary value of `rank` (in `[0, 100]`):
+/// `rank = m × 2^-shift`, so the target is `ceil(ceil(total × m / 2^shift) / 100)`.
+fn binary_rank_count(rank: f64, total: u128) -> u128 {
+    let bits = rank.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    let (m, shift) = if biased == 0 {
+        (fraction, 1074)
+    } else {
+        (fraction | (1 << 52), 1075 - biased)
+    };
+    if m == 0 {
+        return 0;
+    }
+    // total × m as a 256-bit number in two halves (m < 2^53).
+    let (lo, hi) = mul_wide(total, m);
+    let scaled = shift_right_ceil(lo, hi, shift);
+    scaled.div_ceil(100)
+}
+
+/// `a × b` as `(low 128 bits, high 128 bits)`.
+fn mul_wide(a: u128, b: u64) -> (u128, u128) {
+    let b = b as u128;
+    let (a_lo, a_hi) = (a & u64::MAX as u128, a >> 64);
+    let p_lo = a_lo * b; // < 2^117
+    let p_hi = a_hi * b; // < 2^117, weighs 2^64
+    let (lo, carry) = p_lo.overflowing_add(p_hi << 64);
+    (lo, (p_hi >> 64) + carry as u128)
+}
+
+/// `ceil((hi × 2^128 + lo) / 2^shift)` for `shift > 0`, saturating at `u128::MAX`.
+fn shift_right_ceil(lo: u128, hi: u128, shift: i32) -> u128 {
+    let shift = shift as u32;
+    let (quotient, lost) = if shift >= 256 {
+        (0, lo != 0 || hi != 0)
+    } else if shift >= 128 {
+        let s = shift - 128;
+        let lost_hi = s > 0 && hi & ((1u128 << s) - 1) != 0;
+        (hi.checked_shr(s).unwrap_or(0), lo != 0 || lost_hi)
+    } else {
+        if hi >> shift != 0 {
+            return u128::MAX;
+        }
+        let q = (lo >> shift) | hi.checked_shl(128 - shift).unwrap_or(0);
+        (q, lo & ((1u128 << shift) - 1) != 0)
+    };
+    quotient + lost as u128
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rank_is_not_rounded_before_the_ceiling() {
+        // 66.666666666666 / 100 × 9 is 5.99999999999994: the sixth value, not the seventh.
+        assert_eq!(rank_to_count(66.666666666666, 9), 6);
+        assert_eq!(rank_to_count(66.6666666666667, 9), 7);
+        assert_eq!(rank_to_count(0.0000000000001, 10u128.pow(17)), 100);
+        assert_eq!(rank_to_count(0.0000000000001, 10u128.pow(17) + 1), 101);
+        // 200/3 has no short decimal: its binary value is 66.6666666666666714…, above 200/3.
+        assert_eq!(rank_to_count(200.0 / 3.0, 3), 3);
+        assert_eq!(rank_to_count(200.0 / 3.0, 300), 201);
+        // The smallest positive rank points at the first value of any total.
+        assert_eq!(rank_to_count(f64::from_bits(1), u128::MAX), 1);
+        assert_eq!(rank_to_count(1e-300, u64::MAX as u128), 1);
+    }
+
+    /// `ceil(num / den × total)` by brute force over exact rationals in u128 (small inputs).
+    fn reference(num: u128, den: u128, total: u128) -> u128 {
+        (num * total).div_ceil(den).clamp(1, total.max(1))
+    }
+
+    #[test]
+    fn binary_ranks_match_exact_rational_arithmetic() {
+        // Ranks k / 2^j are exact in binary; no decimal of ≤ 13 digits equals most of them.
+        for j in [10u32, 20, 40, 52] {
+            for k in [1u128, 3, 7, 1001, 99_999] {
+                let den = 1u128 << j; // k / den ≤ 99,999 / 1,024 < 100
+                let rank = k as f64 / den as f64;
+                for total in [1u128, 2, 9, 1_000, 123_456_789, 1 << 70] {
+                    assert_eq!(
+                        binary_rank_count(rank, total).clamp(1, total),
+                        reference(k, den * 100, total),
+                        "rank {k}/2^{j}, total {total}"
+                    );
+                }
+            }
+        }
+        assert_eq!(shift_right_ceil(0, 1, 1), 1u128 << 127);
+        assert_eq!(shift_right_ceil(1, 1, 128), 2);
+        assert_eq!(shift_right_ceil(0, 2, 129), 1);
+        assert_eq!(shift_right_ceil(5, 0, 300), 1);
+        assert_eq!(mul_wide(u128::MAX, 2), (u128::MAX - 1, 1));
+    }
+
+    #[test]
+    fn decimal_ranks_are_read_as_written() {
+        assert_eq!(decimal_rank(99.9), Some((999, 10)));
+        assert_eq!(decimal_rank(50.0), Some((50, 1)));
+        assert_eq!(decimal_rank(99.99), Some((9999, 100)));
+        assert_eq!(decimal_rank(97.5), Some((975, 10)));
+        assert_eq!(decimal_rank(100.0 / 3.0), None);
+        assert_eq!(decimal_rank(1e-300), None);
+    }
 
     #[test]
     fn rank_count_is_exact_where_floats_are_off_by_one() {

@@ -85,11 +85,13 @@ mod concurrent {
                 fn reset(&mut self) {
                     DynHistogram::reset(self);
                 }
+                // A thread-local histogram's copy failing to allocate aborts here, as
+                // the concurrent histograms' sinks do (the trait has no error to return).
                 fn mean(&self) -> f64 {
-                    DynHistogram::mean(self)
+                    DynHistogram::mean(self).unwrap_or_else(|e| crate::oom::abort(e))
                 }
                 fn total(&self) -> u64 {
-                    DynHistogram::total_count(self)
+                    DynHistogram::total_count(self).unwrap_or_else(|e| crate::oom::abort(e))
                 }
             }
         )+};

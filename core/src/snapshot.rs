@@ -91,12 +91,23 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
 
 #[cfg(feature = "alloc")]
 impl<C: Counter> Snapshot<C, alloc::vec::Vec<C>> {
-    /// A heap-allocated snapshot of `source`, taken now with full counts.
+    /// A heap-allocated snapshot of `source`, taken now with full counts (aborts when the
+    /// two copies cannot be allocated, like `Vec`; see [`Snapshot::try_new`]).
     pub fn new(source: &View<'_, C>) -> Self {
-        let n = source.counts.len();
-        // The source view is a valid histogram, so its configuration is valid too.
-        match Self::from_storage(source, alloc::vec![C::ZERO; n], alloc::vec![C::ZERO; n]) {
+        match Self::try_new(source) {
             Ok(s) => s,
+            Err(e) => crate::oom::abort(e),
+        }
+    }
+
+    /// A heap-allocated snapshot of `source`, or [`crate::OutOfMemory`].
+    pub fn try_new(source: &View<'_, C>) -> Result<Self, crate::OutOfMemory> {
+        let n = source.counts.len();
+        let current = crate::oom::try_vec(n, || C::ZERO)?;
+        let previous = crate::oom::try_vec(n, || C::ZERO)?;
+        // The source view is a valid histogram, so its configuration is valid too.
+        match Self::from_storage(source, current, previous) {
+            Ok(s) => Ok(s),
             Err(_) => unreachable!("a view always has a valid configuration"),
         }
     }

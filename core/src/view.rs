@@ -10,26 +10,99 @@ use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, Quer
 use crate::shape::{Shape, OVER, SAT, UNDER};
 use crate::summary::{Summary, STANDARD_RANKS};
 
-/// A borrowed, consistent view of a histogram: its shape, counts and outside counts.
-#[derive(Clone, Copy, Debug)]
-pub struct View<'a, C> {
+/// Where a [`View`] reads its counts: a slice of counters (a histogram's own storage or a
+/// copy), or a concurrent histogram's live cells
+/// ([`Cells`](crate::concurrent::Cells), read in place).
+pub trait Counts<C>: sealed::Sealed {
+    /// Number of storage buckets.
+    fn len(&self) -> usize;
+    /// Whether there are no buckets (never, for a validated shape).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The count of storage bucket `i < len()`.
+    fn get(&self, i: usize) -> C;
+}
+
+pub(crate) mod sealed {
+    pub trait Sealed {}
+    impl<C: crate::Counter> Sealed for [C] {}
+}
+
+impl<C: Counter> Counts<C> for [C] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[C]>::len(self)
+    }
+    #[inline]
+    fn get(&self, i: usize) -> C {
+        self[i]
+    }
+}
+
+/// A borrowed view of a histogram: its shape, counts and outside counts. Views of a
+/// histogram or of a copy (`S = [C]`, the default) are consistent; a view of live cells
+/// (`S = Cells`) reads each bucket when a query reaches it.
+pub struct View<'a, C, S: ?Sized = [C]> {
     pub(crate) shape: Shape,
-    pub(crate) counts: &'a [C],
+    pub(crate) counts: &'a S,
     /// Underflow, overflow and saturated counts (indexed by `UNDER`, `OVER`, `SAT`).
     pub(crate) outside: [u64; 3],
     pub(crate) resets: u64,
+    pub(crate) _counter: core::marker::PhantomData<C>,
+}
+
+impl<C, S: ?Sized> Clone for View<'_, C, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C, S: ?Sized> Copy for View<'_, C, S> {}
+
+impl<C, S: ?Sized> core::fmt::Debug for View<'_, C, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("View")
+            .field("config", &self.shape.config())
+            .field("outside", &self.outside)
+            .field("resets", &self.resets)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a, C: Counter> View<'a, C> {
     /// A view of `counts` (length `shape.len()`, which the caller guarantees).
     pub(crate) fn new(shape: Shape, counts: &'a [C], outside: [u64; 3], resets: u64) -> Self {
+        Self::over(shape, counts, outside, resets)
+    }
+
+    /// The raw counters, one per storage bucket.
+    pub fn counts(&self) -> &'a [C] {
+        self.counts
+    }
+}
+
+impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
+    /// A view of any count storage of length `shape.len()`.
+    pub(crate) fn over(shape: Shape, counts: &'a S, outside: [u64; 3], resets: u64) -> Self {
         debug_assert_eq!(counts.len(), shape.len());
         View {
             shape,
             counts,
             outside,
             resets,
+            _counter: core::marker::PhantomData,
         }
+    }
+
+    /// The count of storage bucket `storage_index`, `None` past the end.
+    pub fn count(&self, storage_index: usize) -> Option<u64> {
+        (storage_index < self.counts.len()).then(|| self.counts.get(storage_index).to_u64())
+    }
+
+    /// The counts in storage order.
+    pub(crate) fn iter_counts(&self) -> impl Iterator<Item = C> + '_ {
+        (0..self.counts.len()).map(|i| self.counts.get(i))
     }
 
     /// The checked shape: layout, range, storage length, value selection.
@@ -40,11 +113,6 @@ impl<'a, C: Counter> View<'a, C> {
     /// The bucket layout.
     pub fn layout(&self) -> Layout {
         self.shape.layout()
-    }
-
-    /// The raw counters, one per storage bucket.
-    pub fn counts(&self) -> &'a [C] {
-        self.counts
     }
 
     /// Logical index of storage bucket 0.
@@ -99,7 +167,7 @@ impl<'a, C: Counter> View<'a, C> {
     }
 
     pub(crate) fn total_wide(&self) -> u128 {
-        self.counts.iter().map(|c| c.to_u64() as u128).sum()
+        self.iter_counts().map(|c| c.to_u64() as u128).sum()
     }
 
     /// The bucket at a storage index.
@@ -159,11 +227,11 @@ impl<'a, C: Counter> View<'a, C> {
             // Advance to the first bucket whose cumulative count reaches the target. The
             // cumulative count of the current bucket is kept, so equal targets stay put.
             while cumulative < target && i < self.counts.len() {
-                cumulative += self.counts[i].to_u64() as u128;
+                cumulative += self.counts.get(i).to_u64() as u128;
                 i += 1;
             }
             let at = i - 1;
-            let count = self.counts[at].to_u64();
+            let count = self.counts.get(at).to_u64();
             let before = cumulative - count as u128;
             emit(k, self.make_percentile(rank, at, count, before, target));
         }
@@ -237,8 +305,8 @@ impl<'a, C: Counter> View<'a, C> {
     }
 
     fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, f64)) {
-        for (i, c) in self.counts.iter().enumerate() {
-            if *c != C::ZERO {
+        for (i, c) in self.iter_counts().enumerate() {
+            if c != C::ZERO {
                 f(self.shape.bucket(i), c.to_u64() as f64);
             }
         }
@@ -246,13 +314,15 @@ impl<'a, C: Counter> View<'a, C> {
 
     /// The lowest non-empty bucket's smallest value (values below the range not included).
     pub fn min_recorded(&self) -> Option<u64> {
-        let i = self.counts.iter().position(|c| *c != C::ZERO)?;
+        let i = self.iter_counts().position(|c| c != C::ZERO)?;
         Some(self.shape.bucket(i).lower)
     }
 
     /// The highest non-empty bucket's largest value (values above the range not included).
     pub fn max_recorded(&self) -> Option<u64> {
-        let i = self.counts.iter().rposition(|c| *c != C::ZERO)?;
+        let i = (0..self.counts.len())
+            .rev()
+            .find(|&i| self.counts.get(i) != C::ZERO)?;
         Some(self.shape.bucket(i).highest)
     }
 

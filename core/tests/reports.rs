@@ -474,12 +474,12 @@ fn json_parses_back_to_the_summary() {
     let s = big.view().summary();
     assert_eq!(s.percentiles[15].upper, u64::MAX, "2^64 saturates");
     check_json(&s);
-    // Tiny and huge means print without exponents and still parse.
+    // Tiny and huge means still parse (and round-trip, checked above).
     let mut tiny: Histogram<u64, Vec<u64>> = Config::new().build().unwrap();
     tiny.record_n(0, u64::MAX);
     tiny.record(1);
     check_json(&tiny.view().summary());
-    // The finest precision, 0.5 / 2^19, prints in full without an exponent.
+    // The finest precision, 0.5 / 2^19, prints in its shortest round-trip form.
     let fine = summary_of(
         Config::new()
             .with_relative_error(1e-6)
@@ -488,7 +488,33 @@ fn json_parses_back_to_the_summary() {
     );
     assert_eq!(fine.precision, 0.5 / 524_288.0);
     check_json(&fine);
-    assert!(json_text(&fine).contains("\"precision\":0.00000095367431640625,"));
+    assert!(json_text(&fine).contains("\"precision\":9.5367431640625e-7,"));
+}
+
+#[test]
+fn json_statistics_are_doubles_even_when_whole_or_huge() {
+    // A whole mean and stdev: JSON readers must still get doubles, not integers.
+    let whole = summary_of(Config::new(), &[4, 6]);
+    assert_eq!((whole.mean, whole.stdev), (5.0, 1.0));
+    let text = json_text(&whole);
+    assert!(text.contains("\"mean\":5.0,\"stDev\":1.0,"), "{text}");
+    let j = json(&whole);
+    assert!(j["mean"].is_f64() && j["stDev"].is_f64(), "{text}");
+    assert!(
+        j["percentiles"][0]["rank"].is_f64(),
+        "rank 0 is a double: {text}"
+    );
+    // A huge mean keeps its exponent instead of twenty digits.
+    let mut big: Histogram<u64, Vec<u64>> = Config::new().build().unwrap();
+    big.record_n(u64::MAX, 3);
+    let text = json_text(&big.view().summary());
+    let mean = raw_f64(&text, "mean");
+    assert!(mean > 1.8e19, "{text}");
+    assert!(
+        text.contains("\"mean\":1.8") && text.contains("e19,"),
+        "{text}"
+    );
+    assert!(json(&big.view().summary())["mean"].is_f64());
 }
 
 #[test]

@@ -11,7 +11,10 @@ pub(crate) use picollo_core::concurrent::{DynHistogram as Histogram, DynView as 
 pub(crate) use picollo_core::dyn_view as dispatch_view;
 
 pub(crate) fn config_error(e: ConfigError) -> Failure {
-    Failure::invalid(e)
+    match e {
+        ConfigError::OutOfMemory { .. } => Failure::new(picollo_status::OutOfMemory, e),
+        _ => Failure::invalid(e),
+    }
 }
 
 pub(crate) fn merge_error(e: MergeError) -> Failure {
@@ -19,6 +22,7 @@ pub(crate) fn merge_error(e: MergeError) -> Failure {
         MergeError::LayoutMismatch { .. } => picollo_status::LayoutMismatch,
         MergeError::WouldGoNegative { .. } => picollo_status::WouldGoNegative,
         MergeError::Unsupported => picollo_status::Unsupported,
+        MergeError::OutOfMemory { .. } => picollo_status::OutOfMemory,
         _ => picollo_status::InvalidArgument,
     };
     Failure::new(status, e)

@@ -51,12 +51,23 @@ impl Failure {
         )
     }
 
+    /// An allocation failed.
+    pub(crate) fn out_of_memory(e: picollo_core::OutOfMemory) -> Failure {
+        Failure::new(picollo_status::OutOfMemory, e)
+    }
+
     /// Leave the message for `picollo_last_error_message()` and give the status back.
     pub(crate) fn report(self) -> picollo_status {
         let text = CString::new(self.message.replace('\0', " ")).unwrap_or_default();
         // `try_with` fails only while the thread is being torn down; the status still reports.
         let _ = LAST_ERROR.try_with(|e| *e.borrow_mut() = text);
         self.status
+    }
+}
+
+impl From<picollo_core::OutOfMemory> for Failure {
+    fn from(e: picollo_core::OutOfMemory) -> Failure {
+        Failure::out_of_memory(e)
     }
 }
 

@@ -213,15 +213,15 @@ pub unsafe extern "C" fn picollo_histogram_get_info(
     boundary!({
         let h = try_ref!(h)?;
         let out = try_mut!(out)?;
-        *out = info_of(h);
+        *out = info_of(h)?;
         Ok(())
     })
 }
 
-fn info_of(h: &Histogram) -> picollo_histogram_info {
+fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
     let (mode, threshold) = mode_to_c(h.mode());
     let (bits, footprint) = (bits_to_c(h.counter_bits()), h.footprint_in_bytes());
-    h.with_view(|view| {
+    let info = h.with_view(|view| {
         dispatch_view!(view, v => {
             let (min, max) = v.range();
             picollo_histogram_info {
@@ -231,7 +231,7 @@ fn info_of(h: &Histogram) -> picollo_histogram_info {
                 saturated: v.saturated_count(),
                 min_trackable: min,
                 max_trackable: max,
-                storage_len: v.counts().len() as u64,
+                storage_len: v.shape().len() as u64,
                 footprint_bytes: footprint as u64,
                 block_size: v.layout().block_size(),
                 relative_error: v.layout().relative_error(),
@@ -241,7 +241,8 @@ fn info_of(h: &Histogram) -> picollo_histogram_info {
                 approx_threshold: threshold,
             }
         })
-    })
+    })?;
+    Ok(info)
 }
 
 /// Adds every count of `src` into `dst` (same relative error, any range, counter width and

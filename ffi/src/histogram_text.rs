@@ -104,7 +104,7 @@ pub unsafe extern "C" fn picollo_histogram_text(
             ))
         })?;
         let title = try_str!(title, or "")?;
-        let summary = h.with_view(|view| dispatch_view!(view, v => v.summary()));
+        let summary = h.with_view(|view| dispatch_view!(view, v => v.summary()))?;
         write_text!(&format.render(&summary, title)?, buf, len, needed)
     })
 }

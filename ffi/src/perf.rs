@@ -124,7 +124,7 @@ impl PerfSession {
         let events = self.builder.counters();
         Derived::from_values(|e| {
             let k = events.iter().position(|&x| x == e)?;
-            let mean = self.histograms[k].mean();
+            let mean = self.histograms[k].mean().ok()?;
             mean.is_finite().then_some(mean)
         })
     }

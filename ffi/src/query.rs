@@ -1,5 +1,6 @@
 //! Queries on a histogram: percentiles, summary, moments, buckets.
 
+use picollo_core::view::Counts;
 use picollo_core::{Counter, Percentile, QueryError, View};
 
 use crate::any_histogram::{dispatch_view, AnyView};
@@ -10,6 +11,19 @@ use crate::handle::{try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 use crate::types::{picollo_bucket, picollo_percentile, picollo_summary};
+
+/// `n` copies of `value` in a vector whose allocation failing is reported, not fatal (`n`
+/// comes from the caller).
+pub(crate) fn try_buffer<T: Clone>(n: usize, value: T) -> Result<Vec<T>, Failure> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        Failure::out_of_memory(picollo_core::OutOfMemory {
+            bytes: n.saturating_mul(std::mem::size_of::<T>()),
+        })
+    })?;
+    v.resize(n, value);
+    Ok(v)
+}
 
 pub(crate) fn query_error(e: QueryError) -> Failure {
     let status = match e {
@@ -54,7 +68,7 @@ pub unsafe extern "C" fn picollo_histogram_percentiles(
         require(ranks, n, "ranks")?;
         require(out, n, "out")?;
         let (ranks, out) = (try_slice!(ranks, n)?, try_slice_mut!(out, n)?);
-        h.with_view(|view| percentiles_into(view, ranks, out))
+        h.with_view(|view| percentiles_into(view, ranks, out))?
     })
 }
 
@@ -66,7 +80,7 @@ pub(crate) fn percentiles_into(
     out: &mut [picollo_percentile],
 ) -> Result<(), Failure> {
     // Compute into a scratch buffer so `out` is written only on success.
-    let mut tmp = vec![Percentile::default(); ranks.len()];
+    let mut tmp = try_buffer(ranks.len(), Percentile::default())?;
     dispatch_view!(view, v => v.percentiles(ranks, &mut tmp)).map_err(query_error)?;
     for (o, p) in out.iter_mut().zip(tmp.iter()) {
         *o = p.into();
@@ -90,8 +104,8 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
         require(ranks, n, "ranks")?;
         require(out, n, "out")?;
         let (ranks, out) = (try_slice!(ranks, n)?, try_slice_mut!(out, n)?);
-        let mut tmp = vec![0u64; n];
-        h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, &mut tmp)))
+        let mut tmp = try_buffer(n, 0u64)?;
+        h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, &mut tmp)))?
             .map_err(query_error)?;
         out.copy_from_slice(&tmp);
         Ok(())
@@ -111,7 +125,7 @@ pub unsafe extern "C" fn picollo_histogram_summary(
     boundary!({
         let h = try_ref!(h)?;
         let out = try_mut!(out)?;
-        *out = (&h.with_view(|view| dispatch_view!(view, v => v.summary()))).into();
+        *out = (&h.with_view(|view| dispatch_view!(view, v => v.summary()))?).into();
         Ok(())
     })
 }
@@ -128,7 +142,7 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
     stdev: *mut f64,
 ) -> picollo_status {
     boundary!({
-        let (m, s) = try_ref!(h)?.with_view(|view| dispatch_view!(view, v => v.moments()));
+        let (m, s) = try_ref!(h)?.with_view(|view| dispatch_view!(view, v => v.moments()))?;
         out!(mean?, m)?;
         out!(stdev?, s)
     })
@@ -149,7 +163,7 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
         let h = try_ref!(h)?;
         let out = try_mut!(out)?;
         let b = h
-            .with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))
+            .with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))?
             .ok_or_else(|| {
                 Failure::out_of_range(format_args!(
                     "storage index {storage_index} is past the last bucket"
@@ -221,7 +235,7 @@ pub unsafe extern "C" fn picollo_histogram_next_buckets(
         let (n, next) = if *cursor >= h.storage_len() {
             (0, *cursor)
         } else {
-            h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, *cursor, out)))
+            h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, *cursor, out)))?
         };
         if n == 0 {
             return Err(Failure::out_of_range("no more non-empty buckets"));
@@ -235,16 +249,16 @@ pub unsafe extern "C" fn picollo_histogram_next_buckets(
 /// fit; return how many and the storage index after the last one examined (the length
 /// when the scan ran off the end). Empty buckets are skipped on their counts alone, without
 /// computing their bounds.
-fn fill_buckets<C: Counter>(
-    v: &View<'_, C>,
+fn fill_buckets<C: Counter, S: Counts<C> + ?Sized>(
+    v: &View<'_, C, S>,
     start: usize,
     out: &mut [picollo_bucket],
 ) -> (usize, usize) {
-    let counts = v.counts();
+    let len = v.shape().len();
     let mut n = 0;
     let mut i = start;
-    while i < counts.len() && n < out.len() {
-        if counts[i].to_u64() != 0 {
+    while i < len && n < out.len() {
+        if v.count(i) != Some(0) {
             if let Some(b) = v.buckets().nth(i) {
                 out[n] = b.into();
                 n += 1;
@@ -253,5 +267,5 @@ fn fill_buckets<C: Counter>(
         i += 1;
     }
     // A full batch stops right after its last bucket; a short one has seen the whole copy.
-    (n, if n < out.len() { counts.len() } else { i })
+    (n, if n < out.len() { len } else { i })
 }

@@ -36,6 +36,9 @@ pub enum picollo_status {
     OsError = 12,
     /// A Rust panic was caught at the boundary: a bug in Picollo, please report it.
     Panic = 13,
+    /// Memory for a histogram, a copy of its counts or a result could not be allocated;
+    /// nothing was changed.
+    OutOfMemory = 14,
 }
 
 /// The text of every status, one line each, in the order of their values. The `match` in
@@ -72,6 +75,7 @@ status_texts! {
     PermissionDenied => c"permission denied",
     OsError => c"operating-system call failed",
     Panic => c"internal error (panic caught at the C boundary)",
+    OutOfMemory => c"out of memory",
 }
 
 const _: () = {

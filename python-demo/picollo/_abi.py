@@ -50,6 +50,7 @@ class Status(enum.IntEnum):
     PERMISSION_DENIED = 11
     OS_ERROR = 12
     PANIC = 13
+    OUT_OF_MEMORY = 14
 
 
 # --- structs (include/picollo.h) -------------------------------------------------------

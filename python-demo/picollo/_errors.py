@@ -57,6 +57,11 @@ class PermissionDeniedError(UnavailableError, PermissionError):
     """PERMISSION_DENIED: refused by perf_event_paranoid or a missing capability."""
 
 
+class OutOfMemoryError(PicolloError, MemoryError):
+    """OUT_OF_MEMORY: a histogram, a copy of its counts or a result could not be allocated;
+    nothing was changed."""
+
+
 class ClosedError(PicolloError, ValueError):
     """The histogram or snapshot was closed (like I/O on a closed file)."""
 
@@ -71,6 +76,7 @@ _BY_STATUS = {
     Status.EMPTY: EmptyHistogramError,
     Status.UNSUPPORTED: UnsupportedError,
     Status.PERMISSION_DENIED: PermissionDeniedError,
+    Status.OUT_OF_MEMORY: OutOfMemoryError,
 }
 
 

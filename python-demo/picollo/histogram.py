@@ -78,7 +78,11 @@ class Histogram:
       ``2**approx_threshold`` (default T = 13), then in unbiased random steps (about 2 %
       error at two standard deviations), with far less contention on hot buckets.
 
-    In every mode queries answer from one consistent copy of the counts. In the three
+    Queries never mix counts from before and after a reset. The single, interlocked and
+    approximate modes answer them from the counters themselves (no copy, no allocation;
+    records landing during a query may show in part of it); the thread-local mode sums its
+    shards into a copy for each query (`OutOfMemoryError` if that copy cannot be
+    allocated; use a `Snapshot` to query one fixed copy repeatedly). In the three
     concurrent modes `reset` may run on any thread while others record (a bucket then
     holds at most what was recorded since), and `subtract` raises `UnsupportedError`
     (use a `Snapshot` with deltas). `close` must not race other calls.

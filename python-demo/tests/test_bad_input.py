@@ -226,3 +226,46 @@ def test_errors_carry_status_and_library_message():
     assert str(err).startswith("EMPTY: ")
     assert picollo.status_str(Status.EMPTY) == "the histogram holds no value in its range"
     assert picollo.status_str(999) == "unknown status"
+
+
+_OOM_CHILD = r"""
+import resource, sys
+import picollo
+# Room for what the process maps now plus 64 MiB: not for the finest full-range
+# histogram (about 190 MB of u64 counters).
+with open("/proc/self/status") as f:
+    vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (vm + (64 << 20), hard))
+try:
+    picollo.Histogram(relative_error=1e-6, mode=sys.argv[1])
+except picollo.OutOfMemoryError as e:
+    assert e.status == picollo.Status.OUT_OF_MEMORY, e.status
+    assert isinstance(e, MemoryError)
+    assert "out of memory" in e.message and "bytes" in e.message, e.message
+    # The process goes on: a small histogram still works.
+    with picollo.Histogram(max=1000) as h:
+        h.record(5)
+        assert h.total == 1
+    print("refused:", e.message)
+    sys.exit(0)
+print("allocated?!")
+sys.exit(3)
+"""
+
+
+@pytest.mark.parametrize("mode", ["single_writer", "interlocked"])
+def test_a_histogram_too_large_for_the_address_space_is_an_error_not_an_abort(mode):
+    """Under RLIMIT_AS, creating a 1e-6 full-range histogram (hundreds of MiB) fails with
+    OUT_OF_MEMORY and the process carries on (it used to abort)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(picollo.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    r = subprocess.run([sys.executable, "-c", _OOM_CHILD, mode], capture_output=True,
+                       text=True, timeout=120, env=env)
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
+    assert "refused: out of memory" in r.stdout

@@ -3,9 +3,10 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::{ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
+use super::{ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::merge::MergeError;
+use crate::oom::OutOfMemory;
 use crate::shape::Shape;
 use crate::view::View;
 
@@ -34,13 +35,18 @@ enum Inner {
     U64(ConcurrentHistogram<u64>),
 }
 
-/// A consistent copy of a [`DynHistogram`]'s counts, of either counter width.
+/// A view of a [`DynHistogram`]'s counts, of either counter width: a consistent copy, or
+/// (single-writer, interlocked and approximate modes) the live cells read in place.
 #[derive(Clone, Copy, Debug)]
 pub enum DynView<'a> {
-    /// From `u32` counters.
+    /// A copy of `u32` counters.
     U32(View<'a, u32>),
-    /// From `u64` counters.
+    /// A copy of `u64` counters.
     U64(View<'a, u64>),
+    /// Live `u32` cells, read in place.
+    LiveU32(LiveView<'a, u32>),
+    /// Live `u64` cells, read in place.
+    LiveU64(LiveView<'a, u64>),
 }
 
 const SELECTIONS: [ValueSelection; 4] = [
@@ -72,6 +78,8 @@ macro_rules! dyn_view {
         match $view {
             $crate::concurrent::DynView::U32($v) => $e,
             $crate::concurrent::DynView::U64($v) => $e,
+            $crate::concurrent::DynView::LiveU32($v) => $e,
+            $crate::concurrent::DynView::LiveU64($v) => $e,
         }
     };
 }
@@ -181,35 +189,63 @@ impl DynHistogram {
         each_width!(&self.inner, h => h.reset_count())
     }
 
-    /// Mean over bucket midpoints of a consistent copy (NaN when empty).
-    pub fn mean(&self) -> f64 {
+    /// Mean over bucket midpoints (NaN when empty); see [`DynHistogram::with_view`].
+    pub fn mean(&self) -> Result<f64, OutOfMemory> {
         self.with_view(|view| dyn_view!(view, v => v.mean()))
     }
 
-    /// Sum of the bucket counts of a consistent copy.
-    pub fn total_count(&self) -> u64 {
+    /// Sum of the bucket counts; see [`DynHistogram::with_view`].
+    pub fn total_count(&self) -> Result<u64, OutOfMemory> {
         self.with_view(|view| dyn_view!(view, v => v.total_count()))
     }
 
     /// Add every count of `src` (same relative error, any range, width and mode), read
     /// as one consistent copy; the counts land like records.
     pub fn add(&self, src: &DynHistogram) -> Result<(), MergeError> {
-        src.with_view(|view| each_width!(&self.inner, d => dyn_view!(view, s => d.add(&s))))
+        each_width!(&src.inner, s => s.try_with_copy(|view| {
+            each_width!(&self.inner, d => d.add(&view))
+        }))?
     }
 
     /// Remove every count of `src` (single-writer mode only, from the writer thread; the
     /// other modes answer [`MergeError::Unsupported`]).
     pub fn subtract(&self, src: &DynHistogram) -> Result<(), MergeError> {
-        src.with_view(|view| each_width!(&self.inner, d => dyn_view!(view, s => d.subtract(&s))))
+        each_width!(&src.inner, s => s.try_with_copy(|view| {
+            each_width!(&self.inner, d => d.subtract(&view))
+        }))?
     }
 
-    /// Run `f` on a consistent copy of the counts (allocated for the call), reporting
-    /// values with the current value selection.
-    pub fn with_view<R>(&self, f: impl FnOnce(DynView<'_>) -> R) -> R {
+    /// Run `query` on the counts, reporting values with the current value selection.
+    ///
+    /// The single-writer, interlocked and approximate modes read their cells in place:
+    /// nothing is copied or allocated, and a query that a reset overlapped runs again (so
+    /// `query` may run more than once; see [`LiveView`] for what concurrent records do to
+    /// it). The thread-local mode sums its shards into a copy allocated for the call, and
+    /// answers [`OutOfMemory`] when that fails.
+    pub fn with_view<R>(&self, mut query: impl FnMut(DynView<'_>) -> R) -> Result<R, OutOfMemory> {
         let selection = self.value_selection();
+        macro_rules! by_mode {
+            ($h:expr, $live:ident, $copy:ident) => {
+                match $h {
+                    ConcurrentHistogram::SingleWriter(h) => Ok(h.query_in_place(|v| {
+                        query(DynView::$live(v.with_value_selection(selection)))
+                    })),
+                    ConcurrentHistogram::Interlocked(h) => Ok(h.query_in_place(|v| {
+                        query(DynView::$live(v.with_value_selection(selection)))
+                    })),
+                    ConcurrentHistogram::Approximate(h) => Ok(h.query_in_place(|v| {
+                        query(DynView::$live(v.with_value_selection(selection)))
+                    })),
+                    #[cfg(feature = "std")]
+                    ConcurrentHistogram::ThreadLocal(h) => h.try_with_copy(|v| {
+                        query(DynView::$copy(v.with_value_selection(selection)))
+                    }),
+                }
+            };
+        }
         match &self.inner {
-            Inner::U32(h) => h.with_copy(|v| f(DynView::U32(v.with_value_selection(selection)))),
-            Inner::U64(h) => h.with_copy(|v| f(DynView::U64(v.with_value_selection(selection)))),
+            Inner::U32(h) => by_mode!(h, LiveU32, U32),
+            Inner::U64(h) => by_mode!(h, LiveU64, U64),
         }
     }
 }
@@ -267,7 +303,7 @@ impl DynSnapshot {
     }
 
     fn view_len(&self) -> usize {
-        dyn_view!(self.view(), v => v.counts().len())
+        dyn_view!(self.view(), v => v.shape().len())
     }
 
     /// The snapshot's counts, reporting values with the source's selection at the last
@@ -294,10 +330,10 @@ mod tests {
                 h.record_n(20, 3);
                 h.record_many(&[30, 2_000]);
                 assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
-                assert_eq!(h.total_count(), 5);
+                assert_eq!(h.total_count(), Ok(5));
                 let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
                 other.add(&h).unwrap();
-                assert_eq!(other.total_count(), 5);
+                assert_eq!(other.total_count(), Ok(5));
                 h.set_value_selection(ValueSelection::Upper);
                 assert_eq!(h.value_selection(), ValueSelection::Upper);
                 h.with_view(|v| {
@@ -305,7 +341,8 @@ mod tests {
                         assert_eq!(v.value_selection(), ValueSelection::Upper);
                         assert_eq!(v.overflow_count(), 1);
                     })
-                });
+                })
+                .unwrap();
                 let mut snap = DynSnapshot::new(&h).unwrap();
                 h.record(10);
                 snap.update(&h, true).unwrap();
@@ -313,7 +350,7 @@ mod tests {
                 let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
                 assert!(snap.update(&wrong, true).is_err());
                 h.reset();
-                assert_eq!(h.total_count(), 0);
+                assert_eq!(h.total_count(), Ok(0));
             }
         }
     }
@@ -332,6 +369,6 @@ mod tests {
         assert!(single.record_single_writer(5));
         let shared = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
         assert!(!shared.record_single_writer(5));
-        assert_eq!((single.total_count(), shared.total_count()), (1, 0));
+        assert_eq!((single.total_count(), shared.total_count()), (Ok(1), Ok(0)));
     }
 }

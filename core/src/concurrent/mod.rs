@@ -56,6 +56,7 @@ mod cell;
 #[cfg(feature = "alloc")]
 mod dynamic;
 mod interlocked;
+mod live;
 #[cfg(feature = "alloc")]
 mod mode;
 mod seqlock;
@@ -73,6 +74,7 @@ pub use cell::AtomicCounter;
 #[cfg(feature = "alloc")]
 pub use dynamic::{CounterBits, DynHistogram, DynSnapshot, DynView};
 pub use interlocked::AtomicHistogram;
+pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]
 pub use mode::{ConcurrentHistogram, Mode};
 pub use single_writer::SharedHistogram;
@@ -116,16 +118,30 @@ pub trait Source<C: Counter> {
     }
 
     /// Run `f` on a consistent copy of the counts, allocated for the call (use a
-    /// [`ConcurrentSnapshot`] to query repeatedly without allocating).
+    /// [`ConcurrentSnapshot`] to query repeatedly without allocating);
+    /// [`OutOfMemory`](crate::OutOfMemory) when the copy cannot be allocated.
+    #[cfg(feature = "alloc")]
+    fn try_with_copy<R>(&self, f: impl FnOnce(View<'_, C>) -> R) -> Result<R, crate::OutOfMemory>
+    where
+        Self: Sized,
+    {
+        let mut scratch = crate::oom::try_vec(self.storage_len(), || C::ZERO)?;
+        match self.read_into(&mut scratch) {
+            Ok(view) => Ok(f(view)),
+            Err(_) => unreachable!("the scratch has the storage length"),
+        }
+    }
+
+    /// Run `f` on a consistent copy of the counts, allocated for the call; aborts when the
+    /// copy cannot be allocated, like `Vec` (see [`Source::try_with_copy`]).
     #[cfg(feature = "alloc")]
     fn with_copy<R>(&self, f: impl FnOnce(View<'_, C>) -> R) -> R
     where
         Self: Sized,
     {
-        let mut scratch = alloc::vec![C::ZERO; self.storage_len()];
-        match self.read_into(&mut scratch) {
-            Ok(view) => f(view),
-            Err(_) => unreachable!("the scratch has the storage length"),
+        match self.try_with_copy(f) {
+            Ok(r) => r,
+            Err(e) => crate::oom::abort(e),
         }
     }
 

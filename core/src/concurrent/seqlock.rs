@@ -169,6 +169,13 @@ macro_rules! source_over_seq_counts {
                     |o| self.counts.add_outside(o),
                 )
             }
+
+            /// Run `query` on a view that reads the cells in place (no copy, no
+            /// allocation); a query that a reset overlapped runs again. See
+            /// [`LiveView`](super::LiveView) for what concurrent records do to it.
+            pub fn query_in_place<R>(&self, query: impl FnMut(super::LiveView<'_, C>) -> R) -> R {
+                self.counts.read_live(query)
+            }
         }
     };
 }

@@ -22,9 +22,9 @@ pub struct ConcurrentSnapshot<C: Counter> {
 impl<C: Counter> ConcurrentSnapshot<C> {
     /// A snapshot of `source`, taken now with full counts.
     pub fn new(source: &impl Source<C>) -> Result<Self, ConfigError> {
-        let mut scratch = alloc::vec![C::ZERO; source.storage_len()];
+        let mut scratch = crate::oom::try_vec(source.storage_len(), || C::ZERO)?;
         let view = source.read_into(&mut scratch)?;
-        let inner = Snapshot::new(&view);
+        let inner = Snapshot::try_new(&view)?;
         Ok(ConcurrentSnapshot { scratch, inner })
     }
 

@@ -45,10 +45,15 @@ impl Summary {
     }
 }
 
+/// A finite double as a JSON number that reads back as a double, not an integer: always a
+/// fraction or an exponent (`5.0`, `1e300`, `1.5e-7`), the shortest digits that round-trip.
+/// Non-finite values have no JSON form and are written as `null`.
 fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
     if v.is_finite() {
-        // `{}` on f64 never uses an exponent and round-trips: valid JSON.
-        write!(w, "{v}")
+        // Rust's `Debug` for f64 is the shortest round-trip form; it keeps `.0` on whole
+        // numbers and switches to an exponent for very large or small magnitudes, and it
+        // never writes anything JSON's number grammar rejects for finite input.
+        write!(w, "{v:?}")
     } else {
         w.write_str("null")
     }

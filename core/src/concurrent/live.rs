@@ -1,0 +1,49 @@
+//! Queries that read a seqlock histogram's cells in place: no copy of the counts, so no
+//! allocation and no memory that grows with the histogram.
+
+use super::cell::{backoff, AtomicCounter};
+use super::seqlock::SeqCounts;
+use crate::view::{sealed::Sealed, Counts, View};
+
+/// A concurrent histogram's live cells, read by a [`View`] one bucket at a time (relaxed
+/// loads) when a query reaches them.
+pub struct Cells<'c, C: AtomicCounter>(&'c [C::Atomic]);
+
+impl<C: AtomicCounter> Sealed for Cells<'_, C> {}
+
+impl<C: AtomicCounter> Counts<C> for Cells<'_, C> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn get(&self, i: usize) -> C {
+        C::load(&self.0[i])
+    }
+}
+
+/// A view of live cells.
+pub type LiveView<'a, C> = View<'a, C, Cells<'a, C>>;
+
+impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
+    /// Run `query` on a view of the cells themselves, under the seqlock protocol: a query
+    /// that a reset overlapped is run again, so its result never mixes counts from before
+    /// and after a reset. Records that land while it runs may be seen by a later pass over
+    /// the buckets and not an earlier one (a percentile walk can then find more counts than
+    /// the total it started from); the copy-based read avoids that by reading each bucket
+    /// once, at the cost of a copy of the whole storage.
+    pub(crate) fn read_live<R>(&self, mut query: impl FnMut(LiveView<'_, C>) -> R) -> R {
+        let cells = Cells(self.counts.as_ref());
+        let mut spins = 0;
+        loop {
+            let v = self.version.read_begin();
+            let outside = self.outside.load();
+            let resets = self.version.resets(v);
+            let result = query(View::over(self.shape, &cells, outside, resets));
+            if self.version.read_validate(v) {
+                return result;
+            }
+            backoff(&mut spins);
+        }
+    }
+}
