@@ -219,19 +219,26 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     }
 
     /// The walk behind every percentile query: ranks are valid and `total > 0`.
+    ///
+    /// Each bucket is read once. Over live cells that writers keep adding to, buckets read
+    /// after `total` was taken may hold more than they did then: a bucket's count is taken
+    /// only up to what `total` leaves, so the results still agree with each other and
+    /// with `total` (cumulative counts never pass it; P100's is exactly it).
     fn walk(&self, ranks: &[f64], total: u128, mut emit: impl FnMut(usize, Percentile)) {
         let mut cumulative = 0u128;
         let mut i = 0usize;
+        let mut count = 0u64;
         for (k, &rank) in ranks.iter().enumerate() {
             let target = rank_to_count(rank, total);
             // Advance to the first bucket whose cumulative count reaches the target. The
             // cumulative count of the current bucket is kept, so equal targets stay put.
             while cumulative < target && i < self.counts.len() {
-                cumulative += self.counts.get(i).to_u64() as u128;
+                let left = total - cumulative;
+                count = (self.counts.get(i).to_u64() as u128).min(left) as u64;
+                cumulative += count as u128;
                 i += 1;
             }
             let at = i - 1;
-            let count = self.counts.get(at).to_u64();
             let before = cumulative - count as u128;
             emit(k, self.make_percentile(rank, at, count, before, target));
         }
@@ -289,25 +296,32 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     /// `(mean, population stdev)` in two compensated passes (mean first, then squared
     /// deviations from it, which stays accurate when the spread is tiny next to the mean).
     pub fn moments(&self) -> (f64, f64) {
-        let total = self.total_wide() as f64;
-        if total == 0.0 {
+        // Each pass divides by the total it read itself, so over live cells that writers
+        // add to, the mean and the spread stay averages of the counts each pass saw.
+        let mut total = 0u128;
+        let mut sum = Neumaier::default();
+        self.for_each_nonempty(|b, c| {
+            total += c as u128;
+            sum.add(c as f64 * b.midpoint() as f64);
+        });
+        if total == 0 {
             return (f64::NAN, f64::NAN);
         }
-        let mut sum = Neumaier::default();
-        self.for_each_nonempty(|b, c| sum.add(c * b.midpoint() as f64));
-        let mean = sum.value() / total;
+        let mean = sum.value() / total as f64;
+        let mut spread_total = 0u128;
         let mut sq = Neumaier::default();
         self.for_each_nonempty(|b, c| {
+            spread_total += c as u128;
             let d = b.midpoint() as f64 - mean;
-            sq.add(c * d * d);
+            sq.add(c as f64 * d * d);
         });
-        (mean, crate::fmath::sqrt(sq.value() / total))
+        (mean, crate::fmath::sqrt(sq.value() / spread_total as f64))
     }
 
-    fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, f64)) {
+    fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, u64)) {
         for (i, c) in self.iter_counts().enumerate() {
             if c != C::ZERO {
-                f(self.shape.bucket(i), c.to_u64() as f64);
+                f(self.shape.bucket(i), c.to_u64());
             }
         }
     }

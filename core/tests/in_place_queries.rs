@@ -159,3 +159,39 @@ fn creation_reports_a_failed_allocation() {
         "{text}"
     );
 }
+
+#[test]
+fn a_query_in_place_agrees_with_itself_while_writers_record() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let h = DynHistogram::new(Config::new(), CounterBits::U64, Mode::Interlocked).unwrap();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut v = 1u64;
+            while !done.load(Ordering::Relaxed) {
+                v = v.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                h.record(v >> 40);
+            }
+        });
+        for _ in 0..300 {
+            let s = h
+                .with_view(|view| dyn_view!(view, v => v.summary()))
+                .unwrap();
+            if s.total == 0 {
+                continue;
+            }
+            let p100 = s.percentiles[s.percentiles.len() - 1];
+            assert_eq!(
+                p100.cumulative_count, s.total,
+                "P100 holds the query's total"
+            );
+            for w in s.percentiles.windows(2) {
+                assert!(w[0].cumulative_count <= w[1].cumulative_count);
+                assert!(w[0].value <= w[1].value);
+                assert!(w[1].rank_count <= w[1].cumulative_count);
+            }
+            assert!(s.mean.is_finite() && s.stdev.is_finite());
+        }
+        done.store(true, Ordering::Relaxed);
+    });
+}
