@@ -111,13 +111,25 @@ fuzz_target!(|input: Input| {
     assert_eq!(shape.range(), (min, max));
     let layout = shape.layout();
     let rel = layout.relative_error();
-    assert!(rel > 0.0 && rel <= 0.1 * (1.0 + 1e-9), "relative error {rel} out of range");
+    assert!(
+        rel > 0.0 && rel <= 0.1 * (1.0 + 1e-9),
+        "relative error {rel} out of range"
+    );
     // The range ends are stored, in the first and last buckets, and the buckets between
     // them tile the values without gaps (checked at both ends).
-    assert!(shape.bucket(0).contains(min), "{config:?}: min not in bucket 0");
-    assert!(shape.bucket(len - 1).contains(max), "{config:?}: max not in the last bucket");
+    assert!(
+        shape.bucket(0).contains(min),
+        "{config:?}: min not in bucket 0"
+    );
+    assert!(
+        shape.bucket(len - 1).contains(max),
+        "{config:?}: max not in the last bucket"
+    );
     assert!(shape.offset(min) == 0 && shape.offset(max) == len - 1);
-    for i in (0..len.saturating_sub(1)).take(64).chain((0..len.saturating_sub(1)).rev().take(64)) {
+    for i in (0..len.saturating_sub(1))
+        .take(64)
+        .chain((0..len.saturating_sub(1)).rev().take(64))
+    {
         let (a, b) = (shape.bucket(i), shape.bucket(i + 1));
         assert!(a.lower <= a.highest && a.highest.checked_add(1) == Some(b.lower));
     }
@@ -155,8 +167,14 @@ fuzz_target!(|input: Input| {
         assert_eq!(view, inside);
     }
     for (total, outside) in [
-        (h32.total_count(), [h32.underflow_count(), h32.overflow_count()]),
-        (h64.total_count(), [h64.underflow_count(), h64.overflow_count()]),
+        (
+            h32.total_count(),
+            [h32.underflow_count(), h32.overflow_count()],
+        ),
+        (
+            h64.total_count(),
+            [h64.underflow_count(), h64.overflow_count()],
+        ),
     ] {
         assert_eq!(total + outside[0] + outside[1], probes.len() as u64);
     }

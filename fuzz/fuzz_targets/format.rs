@@ -59,7 +59,11 @@ fn summary(s: &S) -> Summary {
     let mut out = Summary::default();
     for (k, (p, q)) in out.percentiles.iter_mut().zip(&s.percentiles).enumerate() {
         *p = Percentile {
-            rank: if s.standard_ranks { STANDARD_RANKS[k] } else { q.rank },
+            rank: if s.standard_ranks {
+                STANDARD_RANKS[k]
+            } else {
+                q.rank
+            },
             value: q.value,
             plus_minus: q.plus_minus,
             storage_index: q.storage_index,
@@ -106,8 +110,8 @@ fn json_number(v: &serde_json::Value, key: &str) -> serde_json::Number {
 fn check_json(s: &Summary) {
     let mut out = String::new();
     s.write_json(&mut out).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&out)
-        .unwrap_or_else(|e| panic!("invalid JSON ({e}): {out}"));
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("invalid JSON ({e}): {out}"));
     for (key, want) in [
         ("minTrackableValue", s.min_trackable),
         ("maxTrackableValue", s.max_trackable),
@@ -118,15 +122,24 @@ fn check_json(s: &Summary) {
     ] {
         assert_eq!(json_number(&v, key).as_u64(), Some(want), "{key} in {out}");
     }
-    for (key, want) in [("mean", s.mean), ("stDev", s.stdev), ("precision", s.precision)] {
+    for (key, want) in [
+        ("mean", s.mean),
+        ("stDev", s.stdev),
+        ("precision", s.precision),
+    ] {
         if want.is_finite() {
             let got = json_number(&v, key).as_f64().unwrap();
-            assert!(got == want, "{key}: {got} in the JSON, {want} in the summary");
+            assert!(
+                got == want,
+                "{key}: {got} in the JSON, {want} in the summary"
+            );
         } else {
             assert!(v[key].is_null(), "{key} should be null in {out}");
         }
     }
-    let ps = v["percentiles"].as_array().expect("percentiles is an array");
+    let ps = v["percentiles"]
+        .as_array()
+        .expect("percentiles is an array");
     assert_eq!(ps.len(), 16);
     for (j, p) in ps.iter().zip(&s.percentiles) {
         for (key, want) in [
@@ -142,7 +155,11 @@ fn check_json(s: &Summary) {
         }
         if p.rank.is_finite() {
             let got = json_number(j, "rank").as_f64().unwrap();
-            assert!(got == p.rank, "rank {:e} reads back as {got:e} from {out}", p.rank);
+            assert!(
+                got == p.rank,
+                "rank {:e} reads back as {got:e} from {out}",
+                p.rank
+            );
         } else {
             assert!(j["rank"].is_null());
         }
@@ -167,14 +184,20 @@ fuzz_target!(|data: &[u8]| {
     let (std_a, std_b) = (input.a.standard_ranks, input.b.standard_ranks);
     let mut table = String::new();
     let table_ok = a.write_table(&mut table, title).is_ok();
-    assert!(table_ok || !std_a, "write_table failed: {a:?}, title {title:?}");
+    assert!(
+        table_ok || !std_a,
+        "write_table failed: {a:?}, title {title:?}"
+    );
     assert!(!table_ok || !table.is_empty());
     let mut shown = String::new();
     assert_eq!(write!(shown, "{a}").is_ok(), table_ok);
 
     let mut diff = String::new();
     let diff_ok = a.write_diff(&b, &mut diff, title, &name_a, &name_b).is_ok();
-    assert!(diff_ok || !(std_a && std_b), "write_diff failed: {a:?} {b:?}");
+    assert!(
+        diff_ok || !(std_a && std_b),
+        "write_diff failed: {a:?} {b:?}"
+    );
     assert!(!diff_ok || !diff.is_empty());
 
     let mut line = String::new();
@@ -209,7 +232,11 @@ fuzz_target!(|data: &[u8]| {
         let plain: String = n.chars().filter(|&c| c != ',').collect();
         let back: f64 = plain.parse().unwrap();
         let want: f64 = format!("{:.*}", decimals, input.number).parse().unwrap();
-        assert!(back == want || (back == 0.0 && want == 0.0), "{n} for {}", input.number);
+        assert!(
+            back == want || (back == 0.0 && want == 0.0),
+            "{n} for {}",
+            input.number
+        );
     } else {
         assert_eq!(n, "n/a");
     }

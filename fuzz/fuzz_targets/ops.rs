@@ -68,7 +68,10 @@ enum Count {
     Small(u8),
     Raw(u64),
     /// `u32::MAX` or `u64::MAX` minus a little.
-    NearMax { wide: bool, minus: u8 },
+    NearMax {
+        wide: bool,
+        minus: u8,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -76,11 +79,27 @@ enum Op {
     Record(u8, Value),
     RecordN(u8, Value, Count),
     Reset(u8),
-    Add { dst: u8, src: u8 },
-    Snapshot { slot: u8, deltas: bool },
-    Percentiles { slot: u8, selection: u8, ranks: Vec<u32> },
-    BadRanks { slot: u8, rank: f64 },
-    Summary { slot: u8, selection: u8 },
+    Add {
+        dst: u8,
+        src: u8,
+    },
+    Snapshot {
+        slot: u8,
+        deltas: bool,
+    },
+    Percentiles {
+        slot: u8,
+        selection: u8,
+        ranks: Vec<u32>,
+    },
+    BadRanks {
+        slot: u8,
+        rank: f64,
+    },
+    Summary {
+        slot: u8,
+        selection: u8,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -253,7 +272,11 @@ impl Slot {
         Slot {
             h,
             kind: spec.kind,
-            counter_max: if spec.wide { u64::MAX } else { u64::from(u32::MAX) },
+            counter_max: if spec.wide {
+                u64::MAX
+            } else {
+                u64::from(u32::MAX)
+            },
             model: Model {
                 bounds,
                 counts: vec![0; len],
@@ -346,12 +369,18 @@ impl Slot {
         assert_eq!(obs.outside[1], clamp(m.over), "{what}: overflow");
         let mut refused = m.saturated_in;
         for (i, (&o, &e)) in obs.counts.iter().zip(&m.counts).enumerate() {
-            assert!(o <= self.counter_max, "{what}: bucket {i} above the counter's max");
+            assert!(
+                o <= self.counter_max,
+                "{what}: bucket {i} above the counter's max"
+            );
             assert!(
                 u128::from(o) <= e,
                 "{what}: bucket {i} holds {o} but only {e} were recorded there"
             );
-            assert!(e == 0 || o > 0, "{what}: bucket {i} lost all of its {e} counts");
+            assert!(
+                e == 0 || o > 0,
+                "{what}: bucket {i} lost all of its {e} counts"
+            );
             refused = refused.saturating_add(e - u128::from(o));
         }
         assert_eq!(obs.outside[2], clamp(refused), "{what}: saturated count");
@@ -371,7 +400,10 @@ impl Slot {
                     assert!(b >= a, "{what}: bucket {i} went down from {a} to {b}");
                 }
                 for k in 0..3 {
-                    assert!(obs.outside[k] >= last.outside[k], "{what}: outside[{k}] went down");
+                    assert!(
+                        obs.outside[k] >= last.outside[k],
+                        "{what}: outside[{k}] went down"
+                    );
                 }
             }
         }
@@ -393,7 +425,11 @@ impl Slot {
                     H::C32(h) => Snap::C32(ConcurrentSnapshot::new(h).unwrap()),
                     H::C64(h) => Snap::C64(ConcurrentSnapshot::new(h).unwrap()),
                 };
-                assert_eq!(snap_obs(&snap), now, "a new snapshot differs from its source");
+                assert_eq!(
+                    snap_obs(&snap),
+                    now,
+                    "a new snapshot differs from its source"
+                );
                 self.snap = Some((snap, now, source_resets));
             }
             Some((mut snap, prev, prev_resets)) => {
@@ -407,7 +443,9 @@ impl Slot {
                 let mut expected = now.clone();
                 if deltas && prev_resets == source_resets {
                     for (e, p) in expected.counts.iter_mut().zip(&prev.counts) {
-                        *e = e.checked_sub(*p).expect("a count went down between snapshots");
+                        *e = e
+                            .checked_sub(*p)
+                            .expect("a count went down between snapshots");
                     }
                     for (e, p) in expected.outside.iter_mut().zip(&prev.outside) {
                         *e = e.checked_sub(*p).expect("an outside count went down");
@@ -458,17 +496,29 @@ fn check_percentiles<C: Counter>(view: &View<'_, C>, model: &Model, ranks: &[f64
     let mut prev: Option<picollo::Percentile> = None;
     for (p, &rank) in out.iter().zip(ranks) {
         assert_eq!(p.rank, rank);
-        assert!(p.lower <= p.value && p.value <= p.highest, "{p:?} outside its bucket");
+        assert!(
+            p.lower <= p.value && p.value <= p.highest,
+            "{p:?} outside its bucket"
+        );
         assert!(p.value - p.lower <= p.plus_minus && p.highest - p.value <= p.plus_minus);
-        assert!(lo <= p.lower && p.highest <= hi, "{p:?} outside [{lo}, {hi}]");
+        assert!(
+            lo <= p.lower && p.highest <= hi,
+            "{p:?} outside [{lo}, {hi}]"
+        );
         let i = p.storage_index as usize;
         assert_eq!((p.lower, p.highest), model.bounds[i]);
         assert!(p.count > 0 && p.count == view.counts()[i].to_u64());
         assert!(p.rank_count >= 1 && p.rank_count <= p.cumulative_count);
-        assert!(p.cumulative_count - p.count < p.rank_count, "{p:?}: not the first bucket");
+        assert!(
+            p.cumulative_count - p.count < p.rank_count,
+            "{p:?}: not the first bucket"
+        );
         assert!(p.cumulative_count <= total);
         if let Some(q) = prev {
-            assert!(q.value <= p.value, "percentiles not monotone: {q:?} then {p:?}");
+            assert!(
+                q.value <= p.value,
+                "percentiles not monotone: {q:?} then {p:?}"
+            );
             assert!(q.rank_count <= p.rank_count && q.cumulative_count <= p.cumulative_count);
         }
         assert_eq!(view.percentile(rank).unwrap(), *p);
@@ -492,8 +542,16 @@ fn check_summary<C: Counter>(view: &View<'_, C>, model: &Model) {
             assert_eq!(s.percentiles, expected);
             let (lo, hi) = (model.bounds[first].0 as f64, model.bounds[last].1 as f64);
             let slack = 1e-9 * hi.max(1.0);
-            assert!(s.mean >= lo - slack && s.mean <= hi + slack, "mean {} not in [{lo}, {hi}]", s.mean);
-            assert!(s.stdev >= 0.0 && s.stdev <= (hi - lo) + slack, "stdev {}", s.stdev);
+            assert!(
+                s.mean >= lo - slack && s.mean <= hi + slack,
+                "mean {} not in [{lo}, {hi}]",
+                s.mean
+            );
+            assert!(
+                s.stdev >= 0.0 && s.stdev <= (hi - lo) + slack,
+                "stdev {}",
+                s.stdev
+            );
         }
     }
 }
@@ -581,7 +639,9 @@ fuzz_target!(|input: Input| {
                     let m = &mut slot.model;
                     m.under = m.under.saturating_add(u128::from(src_obs.outside[0]));
                     m.over = m.over.saturating_add(u128::from(src_obs.outside[1]));
-                    m.saturated_in = m.saturated_in.saturating_add(u128::from(src_obs.outside[2]));
+                    m.saturated_in = m
+                        .saturated_in
+                        .saturating_add(u128::from(src_obs.outside[2]));
                 } else {
                     assert!(matches!(result, Err(MergeError::LayoutMismatch { .. })));
                     assert_eq!(slot.obs(), before, "a refused merge changed the histogram");
