@@ -32,4 +32,20 @@ if ! cbindgen --version 2>/dev/null | grep -q "$CBINDGEN_VERSION"; then
   echo "setup: installing cbindgen $CBINDGEN_VERSION"
   cargo install -q cbindgen --version "$CBINDGEN_VERSION" --locked
 fi
+# Nightly extras for scripts/fuzz.sh (cargo-fuzz, pinned) and scripts/sanitize.sh (rust-src
+# for -Zbuild-std). Without nightly those stages skip and say why; a failed install here
+# only warns, and the stage then skips.
+CARGO_FUZZ_VERSION=0.13.1
+if rustup run nightly rustc --version >/dev/null 2>&1; then
+  if [ ! -d "$(rustup run nightly rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+    echo "setup: adding rust-src to the nightly toolchain"
+    rustup component add rust-src --toolchain nightly ||
+      echo "setup: WARNING: rust-src not installed (the sanitize stage will skip)"
+  fi
+  if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
+    echo "setup: installing cargo-fuzz $CARGO_FUZZ_VERSION"
+    cargo install -q cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked ||
+      echo "setup: WARNING: cargo-fuzz not installed (the fuzz stage will skip)"
+  fi
+fi
 echo "setup: ok"
