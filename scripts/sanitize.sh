@@ -106,10 +106,15 @@ for san in "${sanitizers[@]}"; do
             tobjs+=("$build/asan_$src.o")
         done
         gcc "${flags[@]}" -pthread "${tobjs[@]}" "$lib" "${native_libs[@]}" -o "$build/test_threads_asan"
+        gcc "${cflags[@]}" -c c-tests/test_bad_input.c -o "$build/asan_test_bad_input.o"
+        gcc "${flags[@]}" -pthread "$build/asan_check.o" "$build/asan_test_bad_input.o" "$lib" \
+            "${native_libs[@]}" -lm -o "$build/test_bad_input_asan"
         export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
         export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
         run_test "test_abi (ASan+UBSan)" "$build/test_abi_asan.out" "$build/test_abi_asan"
         run_test "test_abi_cpp (ASan+UBSan)" "$build/test_abi_cpp_asan.out" "$build/test_abi_cpp_asan"
+        run_test "test_bad_input (ASan+UBSan)" "$build/test_bad_input_asan.out" \
+            "$build/test_bad_input_asan"
         run_test "test_threads --quick (ASan+UBSan)" "$build/test_threads_asan.out" \
             "$build/test_threads_asan" --quick
         ;;
