@@ -58,7 +58,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
         match self.counts.as_mut().get_mut(self.shape.offset(v)) {
-            Some(c) => *c = c.increment(),
+            Some(c) if *c != C::MAX => *c = c.increment(),
+            Some(_) => self.saturate_one(),
             None => self.record_outside(v, 1),
         }
     }
@@ -78,6 +79,12 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
             }
             None => self.record_outside(v, n),
         }
+    }
+
+    /// A record into a full bucket: counted as saturated.
+    #[cold]
+    fn saturate_one(&mut self) {
+        self.outside[SAT] = self.outside[SAT].saturating_add(1);
     }
 
     #[cold]

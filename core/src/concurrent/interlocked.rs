@@ -9,6 +9,14 @@ use crate::shape::Shape;
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
 /// each other down (see [`super::LocalHistogram`] for the scalable mode).
 ///
+/// # Saturation
+/// A bucket holds at most [`AtomicCounter::INTERLOCKED_MAX`] (`u32`: 4,290,772,991, that
+/// is `u32::MAX − 2²²`; `u64`: `u64::MAX − 2²²`), not `C::MAX`: a lone `fetch_add`
+/// cannot stop at a limit, so the margin absorbs the increments in flight (the constant's
+/// docs give the argument). Records past the ceiling are counted as saturated, exactly
+/// once the writers are done; no bucket ever wraps. Underflow, overflow and saturated
+/// counts stop at `u64::MAX`.
+///
 /// # Reads, reset, snapshots
 /// - [`Source::read_into`](super::Source::read_into) copies the counts with the seqlock protocol (a reset
 ///   overlapping the copy makes it retry). Writers keep adding during the copy: each bucket
@@ -37,19 +45,23 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
         })
     }
 
-    /// Count one occurrence of `v` (any thread, any time). A bucket wraps after `C::MAX`
-    /// records, like [`crate::Histogram::record`].
+    /// Count one occurrence of `v` (any thread, any time): one `fetch_add`, and a check of
+    /// the count it returns. A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
+    /// what does not fit is counted as saturated.
     #[inline(always)]
     pub fn record(&self, v: u64) {
         match self.counts.cell(v) {
             Some(c) => {
-                C::fetch_add(c, C::from_u64_wrapping(1));
+                if C::fetch_add(c, C::from_u64_wrapping(1)) >= C::INTERLOCKED_MAX {
+                    self.counts.settle_atomic(c);
+                }
             }
             None => self.counts.record_outside_atomic(v, 1),
         }
     }
 
-    /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
+    /// Count `n` occurrences of `v` (one compare-exchange loop), saturating at
+    /// [`AtomicCounter::INTERLOCKED_MAX`]; what did not fit is counted as saturated.
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
         self.counts.record_n_atomic(v, n);

@@ -3,7 +3,7 @@
 
 use core::marker::PhantomData;
 
-use super::cell::{add_n_atomic, backoff, AtomicCounter, Outside};
+use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use crate::config::ConfigError;
 use crate::shape::{Shape, SAT};
 use crate::view::View;
@@ -40,13 +40,13 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.counts.as_ref().get(self.shape.offset(v))
     }
 
-    /// Count `n` occurrences of `v` with an atomic add, saturating like
-    /// [`crate::Histogram::record_n`] (what did not fit goes to the saturated count).
+    /// Count `n` occurrences of `v` with a compare-exchange, saturating at
+    /// [`AtomicCounter::INTERLOCKED_MAX`] (what did not fit goes to the saturated count).
     #[inline]
     pub(crate) fn record_n_atomic(&self, v: u64, n: u64) {
         match self.cell(v) {
             Some(c) => {
-                let excess = add_n_atomic::<C>(c, n);
+                let excess = add_n_atomic::<C>(c, n, C::INTERLOCKED_MAX);
                 if excess != 0 {
                     self.outside.add_atomic(SAT, excess);
                 }
@@ -55,7 +55,20 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         }
     }
 
-    /// Add to the underflow, overflow and saturated counts (for merges; any thread).
+    /// An interlocked increment of `c` found the bucket at its ceiling: bring it back and
+    /// count the surplus as saturated (the cold half of
+    /// [`super::cell::increment_atomic`]).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn settle_atomic(&self, c: &C::Atomic) {
+        let excess = settle::<C>(c);
+        if excess != 0 {
+            self.outside.add_atomic(SAT, excess);
+        }
+    }
+
+    /// Add to the underflow, overflow and saturated counts (for merges; any thread;
+    /// each saturates at `u64::MAX`).
     pub(crate) fn add_outside(&self, outside: [u64; 3]) {
         for (which, n) in outside.into_iter().enumerate() {
             if n != 0 {
