@@ -42,6 +42,14 @@
 //! began. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with
 //! deltas after a reset shows the counts since the reset (not a negative difference).
 //!
+//! # Saturation
+//! No count ever wraps, in any mode, merge or read: a bucket stops at its ceiling and what
+//! did not fit is counted as saturated. The ceiling is `C::MAX` for the single-writer and
+//! thread-local modes (a thread-local copy clamps the sum of the shards there) and
+//! [`AtomicCounter::INTERLOCKED_MAX`] (`C::MAX − 2²²`) for the interlocked and approximate
+//! modes, whose lock-free record needs the margin. Underflow, overflow and saturated counts
+//! stop at `u64::MAX`.
+//!
 //! # Targets
 //! The cells are native `AtomicU32`/`AtomicU64` where the target has them; elsewhere
 //! feature `critical-section` turns every cell access into a critical section (the

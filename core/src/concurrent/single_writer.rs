@@ -13,7 +13,7 @@ use crate::view::View;
 /// instructions as [`crate::Histogram::record`]), so sharing it is sound, and with one
 /// writer every count is exact. Two threads recording at once do not corrupt anything but
 /// may lose counts (both load the same count, both store count + 1): give each writer
-/// thread its own histogram, or use [`AtomicHistogram`] or [`super::LocalHistogram`].
+/// thread its own histogram, or use [`super::AtomicHistogram`] or [`super::LocalHistogram`].
 ///
 /// # Saturation
 /// A bucket holds up to `C::MAX` exactly (the writer compares before it stores); records
