@@ -58,8 +58,16 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
         match self.counts.as_mut().get_mut(self.shape.offset(v)) {
-            Some(c) if *c != C::MAX => *c = c.increment(),
-            Some(_) => self.saturate_one(),
+            Some(c) => {
+                // A full bucket wraps to zero: keep it at MAX instead (the add's own flags
+                // decide, no separate compare) and count the record as saturated.
+                let next = c.increment();
+                if next != C::ZERO {
+                    *c = next;
+                } else {
+                    self.saturate_one();
+                }
+            }
             None => self.record_outside(v, 1),
         }
     }

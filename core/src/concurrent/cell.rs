@@ -259,8 +259,9 @@ impl Outside {
     /// Interlocked add (writers may race), saturating at `u64::MAX`: a compare-exchange
     /// loop, so the limit is exact. These counts are off the hot path (out-of-range values,
     /// saturation, merges). The saturated count itself can only saturate: past `u64::MAX`
-    /// nothing is left to count the surplus in.
-    #[inline]
+    /// nothing is left to count the surplus in. Kept out of line: the loop would only
+    /// crowd the registers of the record paths it is called from.
+    #[inline(never)]
     pub(crate) fn add_atomic(&self, which: usize, n: u64) {
         let c = &self.0[which];
         let mut old = u64::load(c);
@@ -341,13 +342,14 @@ pub(crate) fn settle<C: AtomicCounter>(cell: &C::Atomic) -> u64 {
     add_n_atomic::<C>(cell, 0, C::INTERLOCKED_MAX)
 }
 
-/// One increment of a bucket with one writer: load, compare with `MAX`, store. Returns 1
-/// when the bucket was full (the record is then saturated), else 0.
+/// One increment of a bucket with one writer: load, add, store unless the add wrapped to
+/// zero (the flags of the add decide: no separate compare). Returns 1 when the bucket was
+/// full (it stays at `MAX`, the record is saturated), else 0.
 #[inline(always)]
 pub(crate) fn increment_plain<C: AtomicCounter>(cell: &C::Atomic) -> u64 {
-    let c = C::load(cell);
-    if c != C::MAX {
-        C::store(cell, c.increment());
+    let next = C::load(cell).increment();
+    if next != C::ZERO {
+        C::store(cell, next);
         0
     } else {
         1

@@ -79,6 +79,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
 
     /// Count `n` out-of-range occurrences of `v` as underflow or overflow (any thread).
     #[cold]
+    #[inline(never)]
     pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
         self.outside.add_atomic(self.shape.outside_kind(v), n);
     }
