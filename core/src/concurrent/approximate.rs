@@ -24,7 +24,7 @@ pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     policy: ApproxPolicy,
 }
 
-source_over_seq_counts!(ApproxHistogram);
+source_over_seq_counts!(ApproxHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).

@@ -197,8 +197,9 @@ pub trait AtomicCounter: Counter + sealed::Sealed {
     /// be pending at a time, so the bucket never exceeds the ceiling by more than the
     /// number of threads recording at that instant. Linux caps the threads of a process
     /// at `PID_MAX_LIMIT` = 2²² (other systems allow fewer), so the margin of 2²² keeps
-    /// every bucket from ever wrapping, and reads never see more than `MAX`. Once the
-    /// threads are done, every bucket is at most this ceiling.
+    /// every bucket from ever wrapping. A copy (`read_into`) shows at most the ceiling:
+    /// it leaves out the surplus of increments still in flight, as it leaves out records
+    /// that have not landed; once the threads are done, bucket + saturated is exact.
     ///
     /// Buckets with one writer ([`crate::Histogram`], [`super::SharedHistogram`], the
     /// shards of [`super::LocalHistogram`] and its sums) saturate at `MAX` exactly.

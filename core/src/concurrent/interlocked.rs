@@ -14,8 +14,8 @@ use crate::shape::Shape;
 /// is `u32::MAX − 2²²`; `u64`: `u64::MAX − 2²²`), not `C::MAX`: a lone `fetch_add`
 /// cannot stop at a limit, so the margin absorbs the increments in flight (the constant's
 /// docs give the argument). Records past the ceiling are counted as saturated, exactly
-/// once the writers are done; no bucket ever wraps. Underflow, overflow and saturated
-/// counts stop at `u64::MAX`.
+/// once the writers are done; no bucket ever wraps, and no copy shows one above the
+/// ceiling. Underflow, overflow and saturated counts stop at `u64::MAX`.
 ///
 /// # Reads, reset, snapshots
 /// - [`Source::read_into`](super::Source::read_into) copies the counts with the seqlock protocol (a reset
@@ -30,7 +30,7 @@ pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-source_over_seq_counts!(AtomicHistogram);
+source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).

@@ -35,8 +35,9 @@
 //!   another mode.
 //! - interlocked and approximate: an atomic swap to zero per bucket. A racing record is
 //!   either cleared or counted after the reset, never written back over the zero.
-//! - thread-local: a baseline of the current sums, subtracted by every later read; the
-//!   shards are never written by anyone but their thread, so there is no "old + 1".
+//! - thread-local: a baseline of the shards' current counts, subtracted by every later
+//!   read (the shared accumulator is swapped to zero); the shards are never written by
+//!   anyone but their thread, so there is no "old + 1".
 //!
 //! After a reset, a bucket holds no more than what was recorded into it since the reset
 //! began. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with

@@ -105,6 +105,29 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         }
     }
 
+    /// [`SeqCounts::read_into`], then each bucket of the copy above `ceiling` brought back
+    /// to it. An interlocked bucket is above its ceiling only while increments are in
+    /// flight (see [`AtomicCounter::INTERLOCKED_MAX`]); their surplus is not yet counted
+    /// as saturated, so the copy leaves it out, as it leaves out records that have not
+    /// landed. Without this a copy could count such an increment twice: in the bucket,
+    /// read before the surplus moved, and in the saturated count, read after.
+    pub(crate) fn read_capped<'a>(
+        &self,
+        scratch: &'a mut [C],
+        ceiling: C,
+    ) -> Result<View<'a, C>, ConfigError> {
+        let (outside, resets) = {
+            let view = self.read_into(scratch)?;
+            (view.outside(), view.reset_count())
+        };
+        if ceiling != C::MAX {
+            for c in scratch.iter_mut() {
+                *c = (*c).min(ceiling);
+            }
+        }
+        Ok(View::new(self.shape, scratch, outside, resets))
+    }
+
     /// Take every count to zero (each bucket by an atomic swap, so a concurrent interlocked
     /// add lands either before the reset, and is cleared, or after, and is kept), inside
     /// the seqlock's write section so readers retry instead of seeing a half-cleared copy.
@@ -138,9 +161,9 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
 
 /// `Source` and `add` for a histogram kept in a [`SeqCounts`] field named `counts` (single
 /// writer, interlocked, approximate): it reads, counts resets, measures itself and takes
-/// merges through it.
+/// merges through it. `$ceiling` names the `AtomicCounter` constant its buckets stop at.
 macro_rules! source_over_seq_counts {
-    ($ty:ident) => {
+    ($ty:ident, $ceiling:ident) => {
         impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> super::Source<C> for $ty<C, S> {
             fn shape(&self) -> crate::Shape {
                 self.counts.shape
@@ -151,7 +174,7 @@ macro_rules! source_over_seq_counts {
                 &self,
                 scratch: &'a mut [C],
             ) -> Result<crate::View<'a, C>, crate::ConfigError> {
-                self.counts.read_into(scratch)
+                self.counts.read_capped(scratch, C::$ceiling)
             }
             fn reset_count(&self) -> u64 {
                 self.counts.reset_count()

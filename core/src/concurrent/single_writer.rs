@@ -35,7 +35,7 @@ pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-source_over_seq_counts!(SharedHistogram);
+source_over_seq_counts!(SharedHistogram, MAX);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
