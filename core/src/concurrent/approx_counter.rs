@@ -4,7 +4,7 @@
 //! the true count, and updates get rarer as the count grows, so threads hitting the same
 //! counter stop fighting over its cache line.
 
-use super::cell::{add_n_atomic, increment_atomic};
+use super::cell::{add_n_atomic, increment_atomic, settle};
 use super::cell::{AtomicCounter, Cell64};
 
 /// How an approximate counter counts.
@@ -110,7 +110,11 @@ impl ApproxPolicy {
         let c = C::load(cell);
         let count = c.to_u64();
         if count >> self.threshold == 0 {
-            return increment_atomic::<C>(cell);
+            return if increment_atomic::<C>(cell) {
+                settle::<C>(cell)
+            } else {
+                0
+            };
         }
         if self.exact_when_uncontended
             && c < C::INTERLOCKED_MAX

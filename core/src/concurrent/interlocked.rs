@@ -1,6 +1,6 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
-use super::cell::AtomicCounter;
+use super::cell::{increment_atomic, AtomicCounter};
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
 use crate::shape::Shape;
@@ -45,14 +45,14 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
         })
     }
 
-    /// Count one occurrence of `v` (any thread, any time): one `fetch_add`, and a check of
-    /// the count it returns. A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
+    /// Count one occurrence of `v` (any thread, any time): one `fetch_add` and a check
+    /// against the ceiling. A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
     /// what does not fit is counted as saturated.
     #[inline(always)]
     pub fn record(&self, v: u64) {
         match self.counts.cell(v) {
             Some(c) => {
-                if C::fetch_add(c, C::from_u64_wrapping(1)) >= C::INTERLOCKED_MAX {
+                if increment_atomic::<C>(c) {
                     self.counts.settle_atomic(c);
                 }
             }
