@@ -200,7 +200,7 @@ pub trait AtomicCounter: Counter + sealed::Sealed {
     /// that is 4,290,772,991 for `u32` and 18,446,744,073,705,357,311 for `u64`. What does
     /// not fit is counted as saturated, as everywhere.
     ///
-    /// Why not `MAX`: a record is one `fetch_add` (`lock xadd`), which cannot stop at a
+    /// Why not `MAX`: a record is one `fetch_add` (`lock add` on x86), which cannot stop at a
     /// limit. After its add, each thread checks the bucket, and when it is above the
     /// ceiling brings it back to the ceiling with a compare-exchange, moving the surplus
     /// to the saturated count. Between its add and the end of that check a thread's
