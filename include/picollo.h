@@ -738,7 +738,8 @@ typedef struct picollo_summary {
   uint64_t underflow;
   // Count of values above the range.
   uint64_t overflow;
-  // Counts that did not fit a full bucket (record_n on a saturated counter).
+  // Counts that did not fit a full bucket (records, merges and thread-local sums past a
+  // bucket's ceiling; see `picollo_histogram_record_n`).
   uint64_t saturated;
   // Mean over bucket midpoints (NaN when empty).
   double mean;
@@ -825,8 +826,8 @@ void picollo_approx_counter_free(struct picollo_approx_counter *c);
 // `c` is NULL or a live handle.
 void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
-// Adds `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
-// ignored.
+// Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
+// ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
 //
 // # Safety
 // `c` is NULL or a live handle.
@@ -883,14 +884,20 @@ picollo_status picollo_histogram_new(const struct picollo_histogram_config *conf
 void picollo_histogram_free(struct picollo_histogram *h);
 
 // Records one value: the hot path. Never fails: values outside the range count as
-// underflow/overflow; a NULL handle is ignored. Threads: see `picollo_histogram`.
+// underflow/overflow; a record into a full bucket counts as saturated (see
+// `picollo_histogram_record_n`); a NULL handle is ignored. Threads: see
+// `picollo_histogram`.
 //
 // # Safety
 // `h` is NULL or a live handle.
 void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
-// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
-// its counter's maximum; the excess is counted in `saturated`. A NULL handle is ignored.
+// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
+// (never wraps) and the excess is counted in `saturated`: at its counter's maximum
+// (UINT32_MAX or UINT64_MAX) in the single-writer and thread-local modes, at that maximum
+// − 2^22 (4,290,772,991 for 32-bit counters) in the interlocked and approximate modes,
+// whose lock-free adds need the margin. Underflow, overflow and saturated counts stop at
+// UINT64_MAX. A NULL handle is ignored.
 //
 // # Safety
 // As `picollo_histogram_record`.

@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-  cargo test -p picollo --release --test loom_seqlock --test loom_local
+  cargo test -p picollo --release --test loom_seqlock --test loom_local --test loom_saturation

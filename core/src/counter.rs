@@ -4,9 +4,10 @@
 
 /// A bucket counter: `u32` or `u64`.
 ///
-/// `record` adds with wrap-around (one plain add on the hot path: a `u32` bucket wraps after
-/// 2^32 records; pick `u64` if one bucket can see that many). `record_n` saturates and
-/// reports what did not fit (see [`crate::Histogram::saturated_count`]).
+/// A histogram's bucket never wraps: `record` compares with [`Counter::MAX`] before it adds,
+/// and `record_n` saturates; what did not fit is counted as saturated (see
+/// [`crate::Histogram::saturated_count`]). [`Counter::increment`] itself wraps: callers
+/// check first.
 pub trait Counter: Copy + Default + Eq + Ord + core::fmt::Debug + Send + Sync + 'static {
     /// Zero.
     const ZERO: Self;

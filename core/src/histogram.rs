@@ -58,7 +58,16 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
         match self.counts.as_mut().get_mut(self.shape.offset(v)) {
-            Some(c) => *c = c.increment(),
+            Some(c) => {
+                // A full bucket wraps to zero: keep it at MAX instead (the add's own flags
+                // decide, no separate compare) and count the record as saturated.
+                let next = c.increment();
+                if next != C::ZERO {
+                    *c = next;
+                } else {
+                    self.saturate_one();
+                }
+            }
             None => self.record_outside(v, 1),
         }
     }
@@ -78,6 +87,12 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
             }
             None => self.record_outside(v, n),
         }
+    }
+
+    /// A record into a full bucket: counted as saturated.
+    #[cold]
+    fn saturate_one(&mut self) {
+        self.outside[SAT] = self.outside[SAT].saturating_add(1);
     }
 
     #[cold]

@@ -322,7 +322,7 @@ fn a_reset_between_updates_gives_the_counts_since_the_reset() {
 }
 
 #[test]
-fn a_u32_counter_that_wraps_between_updates_gives_the_right_delta() {
+fn a_u32_counter_that_saturates_between_updates_gives_the_right_delta() {
     let mut h: H32 = SNAP_CFG.build().unwrap();
     h.record_n(20_000, u32::MAX as u64 - 5);
     let mut snap = Snapshot::new(&h.view());
@@ -330,10 +330,13 @@ fn a_u32_counter_that_wraps_between_updates_gives_the_right_delta() {
         h.record(20_000);
     }
     let i = h.layout().index(20_000) - h.view().first_index();
-    assert_eq!(h.counts()[i], 4, "wrapped");
+    assert_eq!(h.counts()[i], u32::MAX, "saturated, not wrapped");
+    assert_eq!(h.saturated_count(), 5);
     snap.update(&h.view(), true).unwrap();
-    assert_eq!(snap.view().counts()[i], 10);
-    assert_eq!(snap.view().total_count(), 10);
+    // The 10 records since the last update: 5 in the bucket, 5 counted as saturated.
+    assert_eq!(snap.view().counts()[i], 5);
+    assert_eq!(snap.view().total_count(), 5);
+    assert_eq!(snap.view().saturated_count(), 5);
 }
 
 #[test]

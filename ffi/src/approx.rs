@@ -128,8 +128,8 @@ pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx
     })
 }
 
-/// Adds `n` exactly (one atomic add; wraps past UINT64_MAX). Thread-safe. A NULL handle is
-/// ignored.
+/// Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
+/// ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
 ///
 /// # Safety
 /// `c` is NULL or a live handle.

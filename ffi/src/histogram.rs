@@ -90,7 +90,9 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
 }
 
 /// Records one value: the hot path. Never fails: values outside the range count as
-/// underflow/overflow; a NULL handle is ignored. Threads: see `picollo_histogram`.
+/// underflow/overflow; a record into a full bucket counts as saturated (see
+/// `picollo_histogram_record_n`); a NULL handle is ignored. Threads: see
+/// `picollo_histogram`.
 ///
 /// # Safety
 /// `h` is NULL or a live handle.
@@ -115,8 +117,12 @@ fn record_guarded(h: &Histogram, value: u64) {
     })
 }
 
-/// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates at
-/// its counter's maximum; the excess is counted in `saturated`. A NULL handle is ignored.
+/// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
+/// (never wraps) and the excess is counted in `saturated`: at its counter's maximum
+/// (UINT32_MAX or UINT64_MAX) in the single-writer and thread-local modes, at that maximum
+/// − 2^22 (4,290,772,991 for 32-bit counters) in the interlocked and approximate modes,
+/// whose lock-free adds need the margin. Underflow, overflow and saturated counts stop at
+/// UINT64_MAX. A NULL handle is ignored.
 ///
 /// # Safety
 /// As `picollo_histogram_record`.

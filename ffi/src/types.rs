@@ -138,7 +138,8 @@ pub struct picollo_summary {
     pub underflow: u64,
     /// Count of values above the range.
     pub overflow: u64,
-    /// Counts that did not fit a full bucket (record_n on a saturated counter).
+    /// Counts that did not fit a full bucket (records, merges and thread-local sums past a
+    /// bucket's ceiling; see `picollo_histogram_record_n`).
     pub saturated: u64,
     /// Mean over bucket midpoints (NaN when empty).
     pub mean: f64,

@@ -56,7 +56,8 @@ class ApproxCounter:
         n.lib.picollo_approx_counter_increment(self._ptr)
 
     def add(self, count: int) -> None:
-        """Add ``count`` exactly."""
+        """Add ``count`` exactly, saturating at ``2**64 - 1 - 2**22`` (the count never
+        wraps)."""
         n.lib.picollo_approx_counter_add(self._ptr, u64(count, "count"))
 
     @property

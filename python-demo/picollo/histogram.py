@@ -167,8 +167,10 @@ class Histogram:
             n.lib.picollo_histogram_record_n(self._ptr, v, u64(count, "count"))
 
     def record_n(self, value: int, count: int) -> None:
-        """Record ``count`` occurrences of ``value``; a full bucket saturates at its
-        counter's maximum and the excess is counted in `saturated`."""
+        """Record ``count`` occurrences of ``value``; a full bucket saturates (never
+        wraps) and the excess is counted in `saturated`. The ceiling is the counter's
+        maximum in the single and thread-local modes, that maximum minus ``2**22`` in the
+        interlocked and approximate modes."""
         n.lib.picollo_histogram_record_n(self._ptr, u64(value), u64(count, "count"))
 
     def record_corrected(self, value: int, expected_interval: int) -> None:

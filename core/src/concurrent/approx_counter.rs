@@ -4,7 +4,7 @@
 //! the true count, and updates get rarer as the count grows, so threads hitting the same
 //! counter stop fighting over its cache line.
 
-use super::cell::add_n_atomic;
+use super::cell::{add_n_atomic, increment_atomic, settle};
 use super::cell::{AtomicCounter, Cell64};
 
 /// How an approximate counter counts.
@@ -95,7 +95,12 @@ impl ApproxPolicy {
     }
 
     /// One approximate increment of `cell`; `rng` is called only when a coin is needed.
-    /// Returns what did not fit below `C::MAX` (the cell saturates instead of wrapping).
+    /// Returns what did not fit below [`AtomicCounter::INTERLOCKED_MAX`] (the cell
+    /// saturates there instead of wrapping).
+    ///
+    /// Below `2^T` the increment is one `fetch_add` checked like an interlocked record;
+    /// above, the rare update of `2^k` is a compare-exchange that stops at the ceiling
+    /// (a `fetch_add` of a large step could not be kept from wrapping).
     #[inline(always)]
     pub(crate) fn bump<C: AtomicCounter>(
         &self,
@@ -105,11 +110,14 @@ impl ApproxPolicy {
         let c = C::load(cell);
         let count = c.to_u64();
         if count >> self.threshold == 0 {
-            C::fetch_add(cell, C::from_u64_wrapping(1));
-            return 0;
+            return if increment_atomic::<C>(cell) {
+                settle::<C>(cell)
+            } else {
+                0
+            };
         }
         if self.exact_when_uncontended
-            && count < C::MAX.to_u64()
+            && c < C::INTERLOCKED_MAX
             && C::compare_exchange(cell, c, c.increment()).is_ok()
         {
             return 0;
@@ -121,12 +129,7 @@ impl ApproxPolicy {
         if rng() & (step - 1) != 0 {
             return 0;
         }
-        if count < C::MAX.to_u64() / 2 - step {
-            C::fetch_add(cell, C::from_u64_wrapping(step));
-            0
-        } else {
-            add_n_atomic::<C>(cell, step)
-        }
+        add_n_atomic::<C>(cell, step, C::INTERLOCKED_MAX)
     }
 }
 
@@ -203,6 +206,10 @@ fn fresh_seed() -> u64 {
 /// A standalone scalable approximate counter (64-bit): `increment` from any number of
 /// threads; [`ApproxCounter::get`] is unbiased, exact below `2^T`, and within about 2 % at
 /// two standard deviations above it with the default policy (see [`ApproxPolicy`]).
+///
+/// The count saturates at [`AtomicCounter::INTERLOCKED_MAX`] (`u64::MAX − 2²²`, for the
+/// reason given there) and never wraps; there is no saturated count beside it, so what
+/// does not fit is dropped.
 #[derive(Debug)]
 pub struct ApproxCounter {
     cell: Cell64,
@@ -242,9 +249,10 @@ impl ApproxCounter {
         self.policy.bump::<u64>(&self.cell, || rng.next());
     }
 
-    /// Add `n` exactly (one atomic add).
+    /// Add `n` exactly, saturating at [`AtomicCounter::INTERLOCKED_MAX`] for `u64`
+    /// (`u64::MAX − 2²²`; a compare-exchange loop): the count never wraps.
     pub fn add(&self, n: u64) {
-        u64::fetch_add(&self.cell, n);
+        add_n_atomic::<u64>(&self.cell, n, u64::INTERLOCKED_MAX);
     }
 
     /// The current estimate.
@@ -299,11 +307,15 @@ mod tests {
     #[test]
     fn a_u32_counter_saturates_instead_of_wrapping() {
         let p = ApproxPolicy::new();
-        let cell = u32::new_cell(u32::MAX - 3);
-        for _ in 0..100 {
-            p.bump::<u32>(&cell, || 0);
-        }
-        assert_eq!(u32::load(&cell), u32::MAX);
+        let cell = u32::new_cell(u32::INTERLOCKED_MAX - 3);
+        let excess: u64 = (0..100).map(|_| p.bump::<u32>(&cell, || 0)).sum();
+        assert_eq!(u32::load(&cell), u32::INTERLOCKED_MAX);
+        // Every step (1,024 at this count) landed in the cell or came back as excess.
+        assert_eq!(excess, 100 * 1_024 - 3);
+        // A cell left above the ceiling by increments in flight is brought back.
+        let cell = u32::new_cell(u32::INTERLOCKED_MAX + 5);
+        assert_eq!(p.with_threshold(62).bump::<u32>(&cell, || 0), 6);
+        assert_eq!(u32::load(&cell), u32::INTERLOCKED_MAX);
     }
 
     #[test]

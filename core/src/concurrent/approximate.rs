@@ -15,13 +15,16 @@ use crate::shape::{Shape, SAT};
 ///
 /// Reads, reset and snapshots behave as in [`super::AtomicHistogram`] (seqlock copy; reset
 /// by atomic swap, no "old+1"). [`ApproxHistogram::record_n`] adds exactly.
+///
+/// A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`] (`u32`: 4,290,772,991), as in
+/// the interlocked mode; what does not fit is counted as saturated.
 #[derive(Debug)]
 pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
     policy: ApproxPolicy,
 }
 
-source_over_seq_counts!(ApproxHistogram);
+source_over_seq_counts!(ApproxHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).

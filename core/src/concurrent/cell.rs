@@ -25,10 +25,15 @@ mod imp {
     use core::sync::atomic::Ordering::Relaxed;
     pub use core::sync::atomic::{AtomicU32 as A32, AtomicU64 as A64};
 
+    /// Whether a read-modify-write that returns the old count costs no more than one that
+    /// does not (see `increment_atomic`).
+    pub const RMW_RESULT_IS_FREE: bool = false;
+
     macro_rules! native {
         ($t:ty, $a:ty) => {
             impl super::AtomicCounter for $t {
                 type Atomic = $a;
+                const INTERLOCKED_MAX: Self = <$t>::MAX - super::IN_FLIGHT_MAX as $t;
                 #[inline(always)]
                 fn new_cell(v: Self) -> $a {
                     <$a>::new(v)
@@ -65,10 +70,14 @@ mod imp {
     use loom::sync::atomic::Ordering::Relaxed;
     pub use loom::sync::atomic::{AtomicU32 as A32, AtomicU64 as A64};
 
+    /// As the native cells (the models check the native protocol).
+    pub const RMW_RESULT_IS_FREE: bool = false;
+
     macro_rules! native {
         ($t:ty, $a:ty) => {
             impl super::AtomicCounter for $t {
                 type Atomic = $a;
+                const INTERLOCKED_MAX: Self = <$t>::MAX - super::IN_FLIGHT_MAX as $t;
                 fn new_cell(v: Self) -> $a {
                     <$a>::new(v)
                 }
@@ -106,6 +115,10 @@ mod imp {
     use core::cell::Cell;
     use critical_section::Mutex;
 
+    /// Every cell access is a critical section: use the count the add returns rather
+    /// than read the cell again.
+    pub const RMW_RESULT_IS_FREE: bool = true;
+
     /// A counter cell for targets without native atomics: every access is one critical
     /// section, so a read-modify-write is indivisible like a native atomic one.
     pub struct CsCell<T>(Mutex<Cell<T>>);
@@ -137,6 +150,7 @@ mod imp {
         ($t:ty) => {
             impl super::AtomicCounter for $t {
                 type Atomic = CsCell<$t>;
+                const INTERLOCKED_MAX: Self = <$t>::MAX - super::IN_FLIGHT_MAX as $t;
                 fn new_cell(v: Self) -> CsCell<$t> {
                     CsCell(Mutex::new(Cell::new(v)))
                 }
@@ -181,19 +195,45 @@ mod sealed {
 pub trait AtomicCounter: Counter + sealed::Sealed {
     /// The cell holding one bucket's count.
     type Atomic: Send + Sync + core::fmt::Debug;
+    /// The most an **interlocked** bucket holds ([`super::AtomicHistogram`],
+    /// [`super::ApproxHistogram`], [`super::ApproxCounter`]): [`Counter::MAX`] − 2²²,
+    /// that is 4,290,772,991 for `u32` and 18,446,744,073,705,357,311 for `u64`. What does
+    /// not fit is counted as saturated, as everywhere.
+    ///
+    /// Why not `MAX`: a record is one `fetch_add` (`lock add` on x86), which cannot stop at a
+    /// limit. After its add, each thread checks the bucket, and when it is above the
+    /// ceiling brings it back to the ceiling with a compare-exchange, moving the surplus
+    /// to the saturated count. Between its add and the end of that check a thread's
+    /// increment may sit above the ceiling; only one such increment per thread can be
+    /// pending at a time, so the bucket never exceeds the ceiling by more than the number
+    /// of threads recording at that instant. Linux caps the threads of a process
+    /// at `PID_MAX_LIMIT` = 2²² (other systems allow fewer), so the margin of 2²² keeps
+    /// every bucket from ever wrapping. A copy (`read_into`) shows at most the ceiling:
+    /// it leaves out the surplus of increments still in flight, as it leaves out records
+    /// that have not landed; once the threads are done, bucket + saturated is exact.
+    ///
+    /// Buckets with one writer ([`crate::Histogram`], [`super::SharedHistogram`], the
+    /// shards of [`super::LocalHistogram`] and its sums) saturate at `MAX` exactly.
+    const INTERLOCKED_MAX: Self;
     /// A new cell holding `v`.
     fn new_cell(v: Self) -> Self::Atomic;
     /// Relaxed load.
     fn load(c: &Self::Atomic) -> Self;
     /// Relaxed store.
     fn store(c: &Self::Atomic, v: Self);
-    /// Relaxed wrapping add; returns the previous count.
+    /// Relaxed wrapping add; returns the previous count (the histograms only add where
+    /// [`AtomicCounter::INTERLOCKED_MAX`]'s argument rules out a wrap).
     fn fetch_add(c: &Self::Atomic, v: Self) -> Self;
     /// Relaxed swap; returns the previous count.
     fn swap(c: &Self::Atomic, v: Self) -> Self;
     /// Relaxed compare-exchange (may fail spuriously); `Err` holds the count seen.
     fn compare_exchange(c: &Self::Atomic, current: Self, new: Self) -> Result<Self, Self>;
 }
+
+/// The most increments of one cell that can be in flight at once: Linux's
+/// `PID_MAX_LIMIT` (2²²), which bounds the threads of a process (see
+/// [`AtomicCounter::INTERLOCKED_MAX`]).
+pub(crate) const IN_FLIGHT_MAX: u64 = 1 << 22;
 
 /// The 64-bit cell used for underflow/overflow/saturated counts.
 pub(crate) type Cell64 = <u64 as AtomicCounter>::Atomic;
@@ -228,10 +268,21 @@ impl Outside {
         Outside([u64::new_cell(0), u64::new_cell(0), u64::new_cell(0)])
     }
 
-    /// Interlocked add (writers may race).
-    #[inline]
+    /// Interlocked add (writers may race), saturating at `u64::MAX`: a compare-exchange
+    /// loop, so the limit is exact. These counts are off the hot path (out-of-range values,
+    /// saturation, merges). The saturated count itself can only saturate: past `u64::MAX`
+    /// nothing is left to count the surplus in. Kept out of line: the loop would only
+    /// crowd the registers of the record paths it is called from.
+    #[inline(never)]
     pub(crate) fn add_atomic(&self, which: usize, n: u64) {
-        u64::fetch_add(&self.0[which], n);
+        let c = &self.0[which];
+        let mut old = u64::load(c);
+        while old != u64::MAX {
+            match u64::compare_exchange(c, old, old.saturating_add(n)) {
+                Ok(_) => return,
+                Err(seen) => old = seen,
+            }
+        }
     }
 
     /// Load + store (one writer at a time).
@@ -257,18 +308,74 @@ impl Outside {
     }
 }
 
-/// Add `n` to an atomic bucket, saturating at `C::MAX`; returns what did not fit.
-pub(crate) fn add_n_atomic<C: AtomicCounter>(cell: &C::Atomic, n: u64) -> u64 {
+/// Add `n` to an atomic bucket, saturating at `ceiling`; returns what did not fit. A count
+/// found above the ceiling (interlocked increments in flight, see
+/// [`AtomicCounter::INTERLOCKED_MAX`]) is brought back to it and its surplus returned too,
+/// so `n = 0` settles a bucket. A compare-exchange loop: exact under any race.
+pub(crate) fn add_n_atomic<C: AtomicCounter>(cell: &C::Atomic, n: u64, ceiling: C) -> u64 {
+    let ceiling = ceiling.to_u64();
     let mut old = C::load(cell);
     loop {
-        let (sum, excess) = old.saturating_add_u64(n);
-        if sum == old {
+        let o = old.to_u64();
+        let (new, excess) = if o >= ceiling {
+            (ceiling, (o - ceiling).saturating_add(n))
+        } else if n <= ceiling - o {
+            (o + n, 0)
+        } else {
+            (ceiling, n - (ceiling - o))
+        };
+        if new == o {
             return excess;
         }
-        match C::compare_exchange(cell, old, sum) {
+        match C::compare_exchange(cell, old, C::from_u64_wrapping(new)) {
             Ok(_) => return excess,
             Err(seen) => old = seen,
         }
+    }
+}
+
+/// One interlocked increment: a single `fetch_add`, then a check against
+/// [`AtomicCounter::INTERLOCKED_MAX`]. True when the bucket is above the ceiling: the
+/// caller then runs the cold correction ([`settle`]) that brings it back and counts the
+/// surplus as saturated.
+///
+/// The check reads the cell again instead of using the count the `fetch_add` returns: an
+/// add whose result is unused is `lock add` on x86, which some cores run faster than
+/// `lock xadd` (AMD Zen: about 2 ns per record), and the load right after it hits the line
+/// the add just took. It is as sound: the load follows this thread's add, so it sees that
+/// add or a later write; if this add is the last one to leave the bucket above the ceiling,
+/// the load sees it and this thread settles. Each thread is between its add and the end of
+/// its check at most once, so the bucket never exceeds the ceiling by more than the number
+/// of threads (see [`AtomicCounter::INTERLOCKED_MAX`]). With critical sections, where a
+/// second cell access is a second critical section, the returned count is used instead.
+#[inline(always)]
+pub(crate) fn increment_atomic<C: AtomicCounter>(cell: &C::Atomic) -> bool {
+    if imp::RMW_RESULT_IS_FREE {
+        C::fetch_add(cell, C::from_u64_wrapping(1)) >= C::INTERLOCKED_MAX
+    } else {
+        C::fetch_add(cell, C::from_u64_wrapping(1));
+        C::load(cell) > C::INTERLOCKED_MAX
+    }
+}
+
+/// Bring an interlocked bucket above its ceiling back to it; returns the surplus.
+#[cold]
+#[inline(never)]
+pub(crate) fn settle<C: AtomicCounter>(cell: &C::Atomic) -> u64 {
+    add_n_atomic::<C>(cell, 0, C::INTERLOCKED_MAX)
+}
+
+/// One increment of a bucket with one writer: load, add, store unless the add wrapped to
+/// zero (the flags of the add decide: no separate compare). Returns 1 when the bucket was
+/// full (it stays at `MAX`, the record is saturated), else 0.
+#[inline(always)]
+pub(crate) fn increment_plain<C: AtomicCounter>(cell: &C::Atomic) -> u64 {
+    let next = C::load(cell).increment();
+    if next != C::ZERO {
+        C::store(cell, next);
+        0
+    } else {
+        1
     }
 }
 

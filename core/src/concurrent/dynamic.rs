@@ -13,7 +13,9 @@ use crate::view::View;
 /// Counter width of a [`DynHistogram`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CounterBits {
-    /// `u32` counters: half the memory; a bucket saturates at 4,294,967,295.
+    /// `u32` counters: half the memory; a bucket saturates at 4,294,967,295
+    /// (4,290,772,991 in the interlocked and approximate modes, see
+    /// [`super::AtomicCounter::INTERLOCKED_MAX`]).
     U32,
     /// `u64` counters.
     U64,

@@ -1,6 +1,6 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
-use super::cell::AtomicCounter;
+use super::cell::{increment_atomic, AtomicCounter};
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
 use crate::shape::Shape;
@@ -8,6 +8,14 @@ use crate::shape::Shape;
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
 /// each other down (see [`super::LocalHistogram`] for the scalable mode).
+///
+/// # Saturation
+/// A bucket holds at most [`AtomicCounter::INTERLOCKED_MAX`] (`u32`: 4,290,772,991, that
+/// is `u32::MAX − 2²²`; `u64`: `u64::MAX − 2²²`), not `C::MAX`: a lone `fetch_add`
+/// cannot stop at a limit, so the margin absorbs the increments in flight (the constant's
+/// docs give the argument). Records past the ceiling are counted as saturated, exactly
+/// once the writers are done; no bucket ever wraps, and no copy shows one above the
+/// ceiling. Underflow, overflow and saturated counts stop at `u64::MAX`.
 ///
 /// # Reads, reset, snapshots
 /// - [`Source::read_into`](super::Source::read_into) copies the counts with the seqlock protocol (a reset
@@ -22,7 +30,7 @@ pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-source_over_seq_counts!(AtomicHistogram);
+source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
@@ -37,19 +45,23 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
         })
     }
 
-    /// Count one occurrence of `v` (any thread, any time). A bucket wraps after `C::MAX`
-    /// records, like [`crate::Histogram::record`].
+    /// Count one occurrence of `v` (any thread, any time): one `fetch_add` and a check
+    /// against the ceiling. A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
+    /// what does not fit is counted as saturated.
     #[inline(always)]
     pub fn record(&self, v: u64) {
         match self.counts.cell(v) {
             Some(c) => {
-                C::fetch_add(c, C::from_u64_wrapping(1));
+                if increment_atomic::<C>(c) {
+                    self.counts.settle_atomic(c);
+                }
             }
             None => self.counts.record_outside_atomic(v, 1),
         }
     }
 
-    /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
+    /// Count `n` occurrences of `v` (one compare-exchange loop), saturating at
+    /// [`AtomicCounter::INTERLOCKED_MAX`]; what did not fit is counted as saturated.
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
         self.counts.record_n_atomic(v, n);

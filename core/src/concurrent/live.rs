@@ -6,19 +6,24 @@ use super::seqlock::SeqCounts;
 use crate::view::{sealed::Sealed, Counts, View};
 
 /// A concurrent histogram's live cells, read by a [`View`] one bucket at a time (relaxed
-/// loads) when a query reaches them.
-pub struct Cells<'c, C: AtomicCounter>(&'c [C::Atomic]);
+/// loads) when a query reaches them. A bucket above the mode's ceiling (an interlocked
+/// increment in flight, about to be moved to the saturated count) reads as the ceiling,
+/// as it does in a copy.
+pub struct Cells<'c, C: AtomicCounter> {
+    cells: &'c [C::Atomic],
+    ceiling: C,
+}
 
 impl<C: AtomicCounter> Sealed for Cells<'_, C> {}
 
 impl<C: AtomicCounter> Counts<C> for Cells<'_, C> {
     #[inline]
     fn len(&self) -> usize {
-        self.0.len()
+        self.cells.len()
     }
     #[inline]
     fn get(&self, i: usize) -> C {
-        C::load(&self.0[i])
+        C::load(&self.cells[i]).min(self.ceiling)
     }
 }
 
@@ -32,8 +37,16 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     /// the buckets and not an earlier one (a percentile walk can then find more counts than
     /// the total it started from); the copy-based read avoids that by reading each bucket
     /// once, at the cost of a copy of the whole storage.
-    pub(crate) fn read_live<R>(&self, mut query: impl FnMut(LiveView<'_, C>) -> R) -> R {
-        let cells = Cells(self.counts.as_ref());
+    /// `ceiling` is the count the mode's buckets stop at.
+    pub(crate) fn read_live<R>(
+        &self,
+        ceiling: C,
+        mut query: impl FnMut(LiveView<'_, C>) -> R,
+    ) -> R {
+        let cells = Cells {
+            cells: self.counts.as_ref(),
+            ceiling,
+        };
         let mut spins = 0;
         loop {
             let v = self.version.read_begin();

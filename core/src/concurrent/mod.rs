@@ -35,12 +35,21 @@
 //!   another mode.
 //! - interlocked and approximate: an atomic swap to zero per bucket. A racing record is
 //!   either cleared or counted after the reset, never written back over the zero.
-//! - thread-local: a baseline of the current sums, subtracted by every later read; the
-//!   shards are never written by anyone but their thread, so there is no "old + 1".
+//! - thread-local: a baseline of the shards' current counts, subtracted by every later
+//!   read (the shared accumulator is swapped to zero); the shards are never written by
+//!   anyone but their thread, so there is no "old + 1".
 //!
 //! After a reset, a bucket holds no more than what was recorded into it since the reset
 //! began. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with
 //! deltas after a reset shows the counts since the reset (not a negative difference).
+//!
+//! # Saturation
+//! No count ever wraps, in any mode, merge or read: a bucket stops at its ceiling and what
+//! did not fit is counted as saturated. The ceiling is `C::MAX` for the single-writer and
+//! thread-local modes (a thread-local copy clamps the sum of the shards there) and
+//! [`AtomicCounter::INTERLOCKED_MAX`] (`C::MAX − 2²²`) for the interlocked and approximate
+//! modes, whose lock-free record needs the margin. Underflow, overflow and saturated counts
+//! stop at `u64::MAX`.
 //!
 //! # Targets
 //! The cells are native `AtomicU32`/`AtomicU64` where the target has them; elsewhere

@@ -3,7 +3,7 @@
 
 use core::marker::PhantomData;
 
-use super::cell::{add_n_atomic, backoff, AtomicCounter, Outside};
+use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use crate::config::ConfigError;
 use crate::shape::{Shape, SAT};
 use crate::view::View;
@@ -40,13 +40,13 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.counts.as_ref().get(self.shape.offset(v))
     }
 
-    /// Count `n` occurrences of `v` with an atomic add, saturating like
-    /// [`crate::Histogram::record_n`] (what did not fit goes to the saturated count).
+    /// Count `n` occurrences of `v` with a compare-exchange, saturating at
+    /// [`AtomicCounter::INTERLOCKED_MAX`] (what did not fit goes to the saturated count).
     #[inline]
     pub(crate) fn record_n_atomic(&self, v: u64, n: u64) {
         match self.cell(v) {
             Some(c) => {
-                let excess = add_n_atomic::<C>(c, n);
+                let excess = add_n_atomic::<C>(c, n, C::INTERLOCKED_MAX);
                 if excess != 0 {
                     self.outside.add_atomic(SAT, excess);
                 }
@@ -55,7 +55,20 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         }
     }
 
-    /// Add to the underflow, overflow and saturated counts (for merges; any thread).
+    /// An interlocked increment of `c` found the bucket at its ceiling: bring it back and
+    /// count the surplus as saturated (the cold half of
+    /// [`super::cell::increment_atomic`]).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn settle_atomic(&self, c: &C::Atomic) {
+        let excess = settle::<C>(c);
+        if excess != 0 {
+            self.outside.add_atomic(SAT, excess);
+        }
+    }
+
+    /// Add to the underflow, overflow and saturated counts (for merges; any thread;
+    /// each saturates at `u64::MAX`).
     pub(crate) fn add_outside(&self, outside: [u64; 3]) {
         for (which, n) in outside.into_iter().enumerate() {
             if n != 0 {
@@ -66,6 +79,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
 
     /// Count `n` out-of-range occurrences of `v` as underflow or overflow (any thread).
     #[cold]
+    #[inline(never)]
     pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
         self.outside.add_atomic(self.shape.outside_kind(v), n);
     }
@@ -89,6 +103,29 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
             }
             backoff(&mut spins);
         }
+    }
+
+    /// [`SeqCounts::read_into`], then each bucket of the copy above `ceiling` brought back
+    /// to it. An interlocked bucket is above its ceiling only while increments are in
+    /// flight (see [`AtomicCounter::INTERLOCKED_MAX`]); their surplus is not yet counted
+    /// as saturated, so the copy leaves it out, as it leaves out records that have not
+    /// landed. Without this a copy could count such an increment twice: in the bucket,
+    /// read before the surplus moved, and in the saturated count, read after.
+    pub(crate) fn read_capped<'a>(
+        &self,
+        scratch: &'a mut [C],
+        ceiling: C,
+    ) -> Result<View<'a, C>, ConfigError> {
+        let (outside, resets) = {
+            let view = self.read_into(scratch)?;
+            (view.outside(), view.reset_count())
+        };
+        if ceiling != C::MAX {
+            for c in scratch.iter_mut() {
+                *c = (*c).min(ceiling);
+            }
+        }
+        Ok(View::new(self.shape, scratch, outside, resets))
     }
 
     /// Take every count to zero (each bucket by an atomic swap, so a concurrent interlocked
@@ -124,9 +161,9 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
 
 /// `Source` and `add` for a histogram kept in a [`SeqCounts`] field named `counts` (single
 /// writer, interlocked, approximate): it reads, counts resets, measures itself and takes
-/// merges through it.
+/// merges through it. `$ceiling` names the `AtomicCounter` constant its buckets stop at.
 macro_rules! source_over_seq_counts {
-    ($ty:ident) => {
+    ($ty:ident, $ceiling:ident) => {
         impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> super::Source<C> for $ty<C, S> {
             fn shape(&self) -> crate::Shape {
                 self.counts.shape
@@ -137,7 +174,7 @@ macro_rules! source_over_seq_counts {
                 &self,
                 scratch: &'a mut [C],
             ) -> Result<crate::View<'a, C>, crate::ConfigError> {
-                self.counts.read_into(scratch)
+                self.counts.read_capped(scratch, C::$ceiling)
             }
             fn reset_count(&self) -> u64 {
                 self.counts.reset_count()
@@ -174,7 +211,7 @@ macro_rules! source_over_seq_counts {
             /// allocation); a query that a reset overlapped runs again. See
             /// [`LiveView`](super::LiveView) for what concurrent records do to it.
             pub fn query_in_place<R>(&self, query: impl FnMut(super::LiveView<'_, C>) -> R) -> R {
-                self.counts.read_live(query)
+                self.counts.read_live(C::$ceiling, query)
             }
         }
     };

@@ -1,6 +1,6 @@
 //! The single-writer histogram whose reads may come from any thread.
 
-use super::cell::{add_n_plain, AtomicCounter};
+use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
 use crate::merge::{plan_subtract, stored_counts, MergeError};
@@ -13,7 +13,12 @@ use crate::view::View;
 /// instructions as [`crate::Histogram::record`]), so sharing it is sound, and with one
 /// writer every count is exact. Two threads recording at once do not corrupt anything but
 /// may lose counts (both load the same count, both store count + 1): give each writer
-/// thread its own histogram, or use [`AtomicHistogram`] or [`super::LocalHistogram`].
+/// thread its own histogram, or use [`super::AtomicHistogram`] or [`super::LocalHistogram`].
+///
+/// # Saturation
+/// A bucket holds up to `C::MAX` exactly (the writer compares before it stores); records
+/// past it are counted as saturated. Underflow, overflow and saturated counts stop at
+/// `u64::MAX`.
 ///
 /// # Reads, reset, snapshots
 /// - [`Source::read_into`](super::Source::read_into) copies the counts with the seqlock protocol: a reset
@@ -30,7 +35,7 @@ pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-source_over_seq_counts!(SharedHistogram);
+source_over_seq_counts!(SharedHistogram, MAX);
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
@@ -49,9 +54,20 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64) {
         match self.counts.cell(v) {
-            Some(c) => C::store(c, C::load(c).increment()),
+            Some(c) => {
+                if increment_plain::<C>(c) != 0 {
+                    self.saturate_one();
+                }
+            }
             None => self.record_outside(v, 1),
         }
+    }
+
+    /// A record into a full bucket: counted as saturated.
+    #[cold]
+    #[inline(never)]
+    fn saturate_one(&self) {
+        self.counts.outside.add_plain(SAT, 1);
     }
 
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].

@@ -7,14 +7,20 @@
 //!
 //! When a thread exits, its shard goes back to the registry and **keeps its counts**: the
 //! next thread that attaches continues it (a hand-off), or, once `keep_idle` shards are
-//! already waiting, the shard is folded into the accumulator and freed. Nothing is lost
+//! already waiting, the shard is folded into the carried sums and freed. Nothing is lost
 //! either way, and the number of shards never exceeds the number of threads recording at
 //! once (capped by `max_shards`; past the cap, a thread records into the accumulator with
 //! an interlocked add: slower, still exact).
+//!
+//! Saturation: a shard's bucket stops at `C::MAX` (its owner compares before it stores)
+//! and a record into a full one goes to the accumulator; the accumulator stops at `C::MAX`
+//! too (compare-exchange) and what does not fit there is counted as saturated. Readers
+//! sum in 128 bits and clamp each bucket at `C::MAX`, adding the rest to the saturated
+//! count of the copy. So bucket + saturated is always exactly what was recorded.
 
 use core::cell::{Cell, RefCell};
 
-use super::cell::{add_n_atomic, add_n_plain, Outside};
+use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::Source;
 use crate::config::{Config, ConfigError};
@@ -97,15 +103,17 @@ struct Registry<C: AtomicCounter> {
     shards: Vec<Arc<Shard<C>>>,
     /// Shards whose thread exited, waiting for the next one (also in `shards`).
     idle: Vec<Arc<Shard<C>>>,
-    /// The sums at the last reset, subtracted from every read.
-    baseline: Box<[C]>,
-    baseline_outside: [u64; 3],
+    /// Per bucket, what the live shards do not hold of the count since the last reset:
+    /// the folded shards' counts minus the live shards' counts at the reset. A read is
+    /// live shards + carry + accumulator (never below zero: shards only grow).
+    carry: Box<[i128]>,
     resets: u64,
 }
 
 struct ShardSet<C: AtomicCounter> {
     shape: Shape,
-    /// Folded shards and the records of threads past the shard cap (interlocked adds).
+    /// Records of threads past the shard cap and records into full shard buckets
+    /// (compare-exchange adds, saturating at `C::MAX`); swapped to zero by resets.
     acc: Box<[C::Atomic]>,
     /// Every underflow/overflow/saturated count (interlocked; they are rare).
     outside: Outside,
@@ -170,8 +178,9 @@ impl<C: AtomicCounter> ShardSet<C> {
         Some(shard)
     }
 
-    /// A thread let `shard` go: keep it for the next thread, or fold it into the
-    /// accumulator. Readers sum under the same lock, so they see its counts exactly once.
+    /// A thread let `shard` go: keep it for the next thread, or fold it into the carried
+    /// sums (exact, 128-bit). Readers sum under the same lock, so they see its counts
+    /// exactly once.
     fn release(&self, shard: Arc<Shard<C>>) {
         let mut r = self.lock();
         if self.closed.load(Relaxed) {
@@ -182,38 +191,43 @@ impl<C: AtomicCounter> ShardSet<C> {
         if r.idle.len() < self.keep_idle {
             r.idle.push(shard);
         } else {
-            for (a, s) in self.acc.iter().zip(shard.counts.iter()) {
-                let n = C::load(s);
-                if n != C::ZERO {
-                    C::fetch_add(a, n);
-                }
+            for (k, s) in r.carry.iter_mut().zip(shard.counts.iter()) {
+                *k += i128::from(C::load(s).to_u64());
             }
             r.shards.retain(|s| !Arc::ptr_eq(s, &shard));
         }
         self.update_available(&r);
     }
 
-    /// `out[i]` = accumulator + every shard, wrapping (under the registry lock).
-    fn sum_into(&self, r: &Registry<C>, out: &mut [C]) {
-        for (o, a) in out.iter_mut().zip(self.acc.iter()) {
-            *o = C::load(a);
-        }
-        for shard in &r.shards {
-            for (o, c) in out.iter_mut().zip(shard.counts.iter()) {
-                *o = o.wrapping_add_counter(C::load(c));
+    /// Per bucket, the count since the last reset (live shards + carry + accumulator,
+    /// summed in 128 bits), clamped at `C::MAX` into `out`; returns the sum of what did
+    /// not fit (under the registry lock).
+    fn sum_into(&self, r: &Registry<C>, out: &mut [C]) -> u128 {
+        let mut surplus = 0u128;
+        for (o, out) in out.iter_mut().enumerate() {
+            let mut sum = r.carry[o] + i128::from(C::load(&self.acc[o]).to_u64());
+            for shard in &r.shards {
+                sum += i128::from(C::load(&shard.counts[o]).to_u64());
             }
+            // Not below zero: the carry takes off at most what the shards held at the
+            // reset, and shards only grow.
+            let sum = u128::try_from(sum).unwrap_or(0);
+            let max = u128::from(C::MAX.to_u64());
+            *out = C::from_u64_wrapping(sum.min(max) as u64);
+            surplus += sum.saturating_sub(max);
         }
+        surplus
     }
-}
 
-/// `wrapping_add` for counters (the trait has no add; sums of shards wrap like one bucket).
-trait WrappingAdd: Sized {
-    fn wrapping_add_counter(self, other: Self) -> Self;
-}
-impl<C: AtomicCounter> WrappingAdd for C {
-    #[inline(always)]
-    fn wrapping_add_counter(self, other: C) -> C {
-        C::from_u64_wrapping(self.to_u64().wrapping_add(other.to_u64()))
+    /// A record of `n` into this thread's full shard bucket, or past the shard cap: into
+    /// the accumulator, saturating; what does not fit is counted as saturated.
+    #[cold]
+    #[inline(never)]
+    fn add_to_acc(&self, offset: usize, n: u64) {
+        let excess = add_n_atomic::<C>(&self.acc[offset], n, C::MAX);
+        if excess != 0 {
+            self.outside.add_atomic(SAT, excess);
+        }
     }
 }
 
@@ -223,7 +237,7 @@ impl<C: AtomicCounter> WrappingAdd for C {
 ///
 /// # Threads
 /// A thread attaches on its first record (one lock, one allocation or a reused shard).
-/// When it exits, its shard is handed to the next thread or folded into the accumulator,
+/// When it exits, its shard is handed to the next thread or folded into the carried sums,
 /// counts included: **no count is ever lost**, and the shard count stays at most the
 /// number of threads recording at once (see [`LocalHistogram::shard_count`]). Past
 /// `max_shards` concurrent writers, the extra threads add to the accumulator with
@@ -233,15 +247,22 @@ impl<C: AtomicCounter> WrappingAdd for C {
 ///
 /// # Reads, reset, snapshots
 /// - [`LocalHistogram::read_into`] sums the accumulator and every shard under the registry
-///   lock (writers do not wait; attaching and exiting threads do), then subtracts the
-///   baseline of the last reset. Each bucket is read once per shard; counts only grow, so
-///   the copy is consistent with itself and with every query on it.
+///   lock (writers do not wait; attaching and exiting threads do), minus what the shards
+///   held at the last reset. Each bucket is read once per shard; counts only grow, so the
+///   copy is consistent with itself and with every query on it.
 /// - [`LocalHistogram::reset`] writes nothing into the shards (their owners' plain stores
-///   would bring back "old+1"): it records the current sums as the **baseline**, which
-///   every later read subtracts. A record racing a reset counts after it exactly when the
-///   reset's read of that bucket did not see it. The cost is one more bucket array.
-/// - A bucket's total between two resets must stay below `C::MAX` (`u32`: 4.29 billion),
-///   as for every mode with plain increments: use `u64` counters otherwise.
+///   would bring back "old+1"): it notes what the shards hold, which every later read
+///   subtracts, and swaps the accumulator and the outside counts to zero. A record racing
+///   a reset counts after it exactly when the reset's read of that bucket did not see it.
+///   The cost is one more array of 16 bytes per bucket.
+///
+/// # Saturation
+/// Exact at `C::MAX` (`u32`: 4,294,967,295): a bucket of the copy is the sum of the shards
+/// and the accumulator, computed in 128 bits and clamped at `C::MAX`; what is above goes to
+/// the copy's saturated count, as do records that fit neither the thread's full shard
+/// bucket nor the accumulator. So, per bucket, the copy shows `min(recorded, C::MAX)` and
+/// the rest as saturated, however many threads recorded it. Underflow, overflow and
+/// saturated counts stop at `u64::MAX`.
 pub struct LocalHistogram<C: AtomicCounter> {
     id: usize,
     shape: Shape,
@@ -285,8 +306,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
             registry: Mutex::new(Registry {
                 shards: Vec::new(),
                 idle: Vec::new(),
-                baseline: alloc::vec![C::ZERO; shape.len()].into_boxed_slice(),
-                baseline_outside: [0; 3],
+                carry: alloc::vec![0; shape.len()].into_boxed_slice(),
                 resets: 0,
             }),
             available: AtomicUsize::new(max_shards),
@@ -336,15 +356,16 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 // this histogram (cells of `C::Atomic`), kept alive by the thread's lease;
                 // `offset < shape.len()`.
                 let c = unsafe { &*base.add(offset) };
-                C::store(c, C::load(c).increment());
+                if increment_plain::<C>(c) != 0 {
+                    self.shared.add_to_acc(offset, 1);
+                }
                 return;
             }
         }
         self.record_slow(offset, v, 1);
     }
 
-    /// Count `n` occurrences of `v`, saturating per shard like
-    /// [`crate::Histogram::record_n`].
+    /// Count `n` occurrences of `v`, saturating (see the type's docs).
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
         let offset = self.shape.offset(v);
@@ -354,7 +375,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 let c = unsafe { &*base.add(offset) };
                 let excess = add_n_plain::<C>(c, n);
                 if excess != 0 {
-                    self.shared.outside.add_atomic(SAT, excess);
+                    self.shared.add_to_acc(offset, excess);
                 }
                 return;
             }
@@ -371,7 +392,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 .add_atomic(self.shape.outside_kind(v), n);
             return;
         }
-        let excess = match self.attach() {
+        let rest = match self.attach() {
             Some(base) => {
                 // SAFETY: `attach` returns this histogram's shard of this thread (see
                 // `record`); `offset < shape.len()`.
@@ -379,10 +400,10 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 add_n_plain::<C>(c, n)
             }
             // At the shard cap or during thread teardown: the exact, slower path.
-            None => add_n_atomic::<C>(&self.shared.acc[offset], n),
+            None => n,
         };
-        if excess != 0 {
-            self.shared.outside.add_atomic(SAT, excess);
+        if rest != 0 {
+            self.shared.add_to_acc(offset, rest);
         }
     }
 
@@ -415,14 +436,19 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         found.ok().flatten()
     }
 
-    /// Start every count again from zero, without touching the shards (baseline; see the
-    /// type's docs).
+    /// Start every count again from zero, without writing into the shards (see the type's
+    /// docs).
     pub fn reset(&self) {
         let mut r = self.shared.lock();
-        let mut baseline = core::mem::take(&mut r.baseline);
-        self.shared.sum_into(&r, &mut baseline);
-        r.baseline = baseline;
-        r.baseline_outside = self.shared.outside.load();
+        let r = &mut *r;
+        for (o, k) in r.carry.iter_mut().enumerate() {
+            *k = 0;
+            for shard in &r.shards {
+                *k -= i128::from(C::load(&shard.counts[o]).to_u64());
+            }
+            C::swap(&self.shared.acc[o], C::ZERO);
+        }
+        self.shared.outside.take();
         r.resets = r.resets.wrapping_add(1);
     }
 
@@ -452,17 +478,15 @@ impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
         self.shape
     }
 
-    /// Sum everything into `scratch` (length `shape().len()`) and return a
-    /// view of it, minus the last reset's baseline (see the type's docs).
+    /// Sum everything since the last reset into `scratch` (length `shape().len()`) and
+    /// return a view of it; buckets clamped at `C::MAX`, the rest counted as saturated
+    /// (see the type's docs).
     fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
         self.shape.check_len(scratch.len())?;
         let r = self.shared.lock();
-        self.shared.sum_into(&r, scratch);
-        for (o, b) in scratch.iter_mut().zip(r.baseline.iter()) {
-            *o = o.wrapping_sub(*b);
-        }
-        let now = self.shared.outside.load();
-        let outside = [0, 1, 2].map(|i| now[i].wrapping_sub(r.baseline_outside[i]));
+        let surplus = self.shared.sum_into(&r, scratch);
+        let mut outside = self.shared.outside.load();
+        outside[SAT] = crate::view::saturate(u128::from(outside[SAT]) + surplus);
         Ok(View::new(self.shape, scratch, outside, r.resets))
     }
 
@@ -470,9 +494,10 @@ impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
         self.shared.lock().resets
     }
 
-    /// The accumulator, the baseline and every shard.
+    /// The accumulator, every shard, and the 16-byte carried sums.
     fn footprint_in_bytes(&self) -> usize {
-        (2 + self.shard_count()) * self.shape.len() * C::BYTES
+        let len = self.shape.len();
+        (1 + self.shard_count()) * len * C::BYTES + len * core::mem::size_of::<i128>()
     }
 }
 
