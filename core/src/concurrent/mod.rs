@@ -55,6 +55,7 @@ mod approximate;
 mod cell;
 #[cfg(feature = "alloc")]
 mod dynamic;
+mod fork;
 mod interlocked;
 #[cfg(feature = "alloc")]
 mod mode;
