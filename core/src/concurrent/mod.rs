@@ -76,6 +76,9 @@ pub use dynamic::{CounterBits, DynHistogram, DynSnapshot, DynView};
 pub use interlocked::AtomicHistogram;
 #[cfg(feature = "alloc")]
 pub use mode::{ConcurrentHistogram, Mode};
+#[cfg(loom)]
+#[doc(hidden)]
+pub use seqlock::loom_set_optimistic_reads;
 pub use single_writer::SharedHistogram;
 #[cfg(feature = "alloc")]
 pub use snapshot::ConcurrentSnapshot;

@@ -9,12 +9,24 @@ use crate::config::ConfigError;
 use crate::shape::{Shape, SAT};
 use crate::view::View;
 
-/// Optimistic read attempts before a read holds resets off. Under loom, one: the models
-/// reach the slow path with a single overlapping reset.
+/// Optimistic read attempts before a read holds resets off.
 #[cfg(not(loom))]
 const OPTIMISTIC_READS: u32 = 8;
+
 #[cfg(loom)]
-const OPTIMISTIC_READS: u32 = 1;
+std::thread_local! {
+    // Under loom, one by default (a single overlapping reset reaches the slow path); a
+    // model may choose 0 (start holding resets off) to explore the slow path alone. loom
+    // runs a model's threads on the thread that called it, so this is per model.
+    static LOOM_OPTIMISTIC_READS: core::cell::Cell<u32> = const { core::cell::Cell::new(1) };
+}
+
+/// Under loom: optimistic read attempts, for the models on this thread.
+#[cfg(loom)]
+#[doc(hidden)]
+pub fn loom_set_optimistic_reads(n: u32) {
+    LOOM_OPTIMISTIC_READS.with(|c| c.set(n));
+}
 
 /// Atomic buckets, outside counts and a seqlock version: the state of the single-writer,
 /// interlocked and approximate histograms, which differ only in how they add to a cell.
@@ -84,13 +96,17 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     /// the pass; counts only grow between resets, so the copy is what a pause of the
     /// writers somewhere in the pass could have shown bucket by bucket.
     ///
-    /// A read is optimistic [`OPTIMISTIC_READS`] times; after that it holds new resets off
+    /// A read is optimistic a few times (8); after that it holds new resets off
     /// ([`Version::hold_resets`]) until its copy is made, so resets run back to back cannot
     /// starve it: at most one reset per resetting thread can still slip in.
     pub(crate) fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
         self.shape.check_len(scratch.len())?;
         let mut spins = 0;
-        for _ in 0..OPTIMISTIC_READS {
+        #[cfg(loom)]
+        let optimistic = LOOM_OPTIMISTIC_READS.with(core::cell::Cell::get);
+        #[cfg(not(loom))]
+        let optimistic = OPTIMISTIC_READS;
+        for _ in 0..optimistic {
             if let Some((outside, resets)) = self.try_copy(scratch) {
                 return Ok(View::new(self.shape, scratch, outside, resets));
             }
