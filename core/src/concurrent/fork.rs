@@ -13,10 +13,11 @@
 //! histograms can hand the shards of the threads that did not survive to new threads (with
 //! their counts) on their next registry access.
 //!
-//! Without `std` on a Unix target (or under loom) there is no `fork` to handle: sections
-//! cost nothing and the epoch never changes.
+//! Without `std` on a Unix target (or under loom or Miri, which cannot call
+//! `pthread_atfork`) there is no `fork` to handle: sections cost nothing and the epoch never
+//! changes.
 
-#[cfg(all(feature = "std", unix, not(loom)))]
+#[cfg(all(feature = "std", unix, not(loom), not(miri)))]
 mod imp {
     use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
     use std::cell::Cell;
@@ -133,7 +134,7 @@ mod imp {
     }
 }
 
-#[cfg(not(all(feature = "std", unix, not(loom))))]
+#[cfg(not(all(feature = "std", unix, not(loom), not(miri))))]
 #[allow(dead_code)]
 mod imp {
     /// Nothing to wait for without `fork`.
