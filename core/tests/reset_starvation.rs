@@ -14,7 +14,7 @@ use picollo::concurrent::{AtomicHistogram, SharedHistogram, Source};
 use picollo::Config;
 
 /// Reads each reader must complete (and at least two of them must see a new reset count).
-const READS: usize = 50;
+const READS: usize = 20;
 /// Far beyond what the reads need on a loaded machine; only a starved reader reaches it.
 const DEADLINE: Duration = Duration::from_secs(120);
 

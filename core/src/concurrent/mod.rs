@@ -25,6 +25,8 @@
 //!   record that landed before the bucket was read. Totals never exceed what was recorded.
 //! - single writer, interlocked, approximate: a version counter (seqlock) brackets each
 //!   reset; a copy that overlaps a reset is thrown away and made again (optimistic retry).
+//!   After a few such retries the reader holds the next reset off until its copy is made,
+//!   so resets run back to back cannot starve it.
 //! - thread-local: the copy is summed under the registry lock, which resets, thread exits
 //!   (folding a shard) and thread attaches also take; writers never take it.
 //!
@@ -41,6 +43,12 @@
 //! After a reset, a bucket holds no more than what was recorded into it since the reset
 //! began. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with
 //! deltas after a reset shows the counts since the reset (not a negative difference).
+//!
+//! # Fork
+//! A child of `fork()` can use every histogram at once: the fork waits for resets, registry
+//! accesses and held reads in flight in other threads (`pthread_atfork`, registered with the
+//! first histogram), and a thread-local histogram hands the shards of the threads that did
+//! not survive the fork, counts included, to the child's threads.
 //!
 //! # Targets
 //! The cells are native `AtomicU32`/`AtomicU64` where the target has them; elsewhere

@@ -323,9 +323,10 @@ impl<C: AtomicCounter> WrappingAdd for C {
 ///
 /// # Fork
 /// A child of `fork()` can use the histogram at once, whatever the parent's other threads
-/// were doing: the fork waits for registry accesses in flight (see [`super::fork`]), and
-/// the shards of the threads that did not survive the fork keep their counts and become
-/// idle, ready for the child's threads (on the child's first registry access).
+/// were doing: the fork waits for registry accesses in flight (a `pthread_atfork` handler;
+/// see the [module docs](crate::concurrent#fork)), and the shards of the threads that did
+/// not survive the fork keep their counts and become idle, ready for the child's threads
+/// (on the child's first registry access).
 ///
 /// # Reads, reset, snapshots
 /// - [`LocalHistogram::read_into`] sums the accumulator and every shard under the registry
