@@ -9,7 +9,9 @@
 #     static) and runs it normally and under valgrind memcheck;
 #  3. builds test_threads (test_threads*.c: every concurrency mode from several pthreads) and
 #     runs it at full size, then at --quick size under valgrind memcheck (threads run one at
-#     a time there); builds monitoring.c and runs it for 2 seconds;
+#     a time there); builds test_fork.c (fork() with busy threads; free with parked
+#     writers) and runs it, then at --quick size under valgrind; builds monitoring.c and
+#     runs it for 2 seconds;
 #  4. regenerates the header with cbindgen and fails on any difference;
 #  5. installs with `cargo cinstall` into a temporary destdir and builds pkgconfig_smoke.c
 #     with `pkg-config --cflags --libs picollo`, then runs it against the installed library;
@@ -158,6 +160,21 @@ grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
     die "valgrind reported errors for test_threads (log: $vlog)"
 }
 grep -E '^quick run in' "$build/test_threads.valgrind.out" || true
+
+step "test_fork: fork() with busy threads, free with parked writer threads"
+gcc "${cflags[@]}" -c c-tests/test_fork.c -o "$build/test_fork.o"
+gcc -pthread "$build/check.o" "$build/test_fork.o" "${shared_link[@]}" -lm -o "$build/test_fork"
+run_test "test_fork" "$build/test_fork.out" timeout 600 "$build/test_fork"
+vlog="$build/test_fork.valgrind.log"
+# The children are not checked: fork leaves the memory of the parent's other threads behind.
+run_test "test_fork --quick (valgrind)" "$build/test_fork.valgrind.out" \
+    timeout 900 valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
+    --errors-for-leak-kinds=definite --child-silent-after-fork=yes --log-file="$vlog" \
+    "$build/test_fork" --quick
+grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
+    cat "$vlog" >&2
+    die "valgrind reported errors for test_fork (log: $vlog)"
+}
 
 step "monitoring.c: writer threads, a one-line summary per second from a snapshot with deltas"
 gcc "${cflags[@]}" c-tests/monitoring.c "${shared_link[@]}" -o "$build/monitoring"

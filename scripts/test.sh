@@ -32,6 +32,7 @@ stage rust-tests cargo test --workspace --all-features
 stage rust-tests-no-default cargo test -p picollo --no-default-features --lib
 stage no-std-guard cargo build --manifest-path core/no-std-check/Cargo.toml
 [ -f scripts/loom.sh ] && stage loom bash scripts/loom.sh
+[ -f scripts/miri.sh ] && stage miri bash scripts/miri.sh
 stage c-tests bash c-tests/run.sh
 stage c-perf bash c-tests/perf/run.sh
 stage csharp bash c-tests/csharp/run.sh

@@ -1,7 +1,7 @@
 //! Queries that read a seqlock histogram's cells in place: no copy of the counts, so no
 //! allocation and no memory that grows with the histogram.
 
-use super::cell::{backoff, AtomicCounter};
+use super::cell::AtomicCounter;
 use super::seqlock::SeqCounts;
 use crate::view::{sealed::Sealed, Counts, View};
 
@@ -32,7 +32,8 @@ pub type LiveView<'a, C> = View<'a, C, Cells<'a, C>>;
 
 impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     /// Run `query` on a view of the cells themselves, under the seqlock protocol: a query
-    /// that a reset overlapped is run again, so its result never mixes counts from before
+    /// that a reset overlapped is run again (holding resets off after a few tries, so
+    /// back-to-back resets cannot starve it), so its result never mixes counts from before
     /// and after a reset. Records that land while it runs may be seen by a later pass over
     /// the buckets and not an earlier one (a percentile walk can then find more counts than
     /// the total it started from); the copy-based read avoids that by reading each bucket
@@ -47,16 +48,12 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
             cells: self.counts.as_ref(),
             ceiling,
         };
-        let mut spins = 0;
-        loop {
+        self.read_consistently(|| {
             let v = self.version.read_begin();
             let outside = self.outside.load();
             let resets = self.version.resets(v);
             let result = query(View::over(self.shape, &cells, outside, resets));
-            if self.version.read_validate(v) {
-                return result;
-            }
-            backoff(&mut spins);
-        }
+            self.version.read_validate(v).then_some(result)
+        })
     }
 }

@@ -25,6 +25,8 @@
 //!   record that landed before the bucket was read. Totals never exceed what was recorded.
 //! - single writer, interlocked, approximate: a version counter (seqlock) brackets each
 //!   reset; a copy that overlaps a reset is thrown away and made again (optimistic retry).
+//!   After a few such retries the reader holds the next reset off until its copy is made,
+//!   so resets run back to back cannot starve it.
 //! - thread-local: the copy is summed under the registry lock, which resets, thread exits
 //!   (folding a shard) and thread attaches also take; writers never take it.
 //!
@@ -51,6 +53,12 @@
 //! modes, whose lock-free record needs the margin. Underflow, overflow and saturated counts
 //! stop at `u64::MAX`.
 //!
+//! # Fork
+//! A child of `fork()` can use every histogram at once: the fork waits for resets, registry
+//! accesses and held reads in flight in other threads (`pthread_atfork`, registered with the
+//! first histogram), and a thread-local histogram hands the shards of the threads that did
+//! not survive the fork, counts included, to the child's threads.
+//!
 //! # Targets
 //! The cells are native `AtomicU32`/`AtomicU64` where the target has them; elsewhere
 //! feature `critical-section` turns every cell access into a critical section (the
@@ -64,6 +72,7 @@ mod approximate;
 mod cell;
 #[cfg(feature = "alloc")]
 mod dynamic;
+mod fork;
 mod interlocked;
 mod live;
 #[cfg(feature = "alloc")]
@@ -86,6 +95,9 @@ pub use interlocked::AtomicHistogram;
 pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]
 pub use mode::{ConcurrentHistogram, Mode};
+#[cfg(loom)]
+#[doc(hidden)]
+pub use seqlock::loom_set_optimistic_reads;
 pub use single_writer::SharedHistogram;
 #[cfg(feature = "alloc")]
 pub use snapshot::ConcurrentSnapshot;

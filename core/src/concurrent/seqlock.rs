@@ -4,9 +4,29 @@
 use core::marker::PhantomData;
 
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
+use super::fork;
 use crate::config::ConfigError;
 use crate::shape::{Shape, SAT};
 use crate::view::View;
+
+/// Optimistic read attempts before a read holds resets off.
+#[cfg(not(loom))]
+const OPTIMISTIC_READS: u32 = 8;
+
+#[cfg(loom)]
+std::thread_local! {
+    // Under loom, one by default (a single overlapping reset reaches the slow path); a
+    // model may choose 0 (start holding resets off) to explore the slow path alone. loom
+    // runs a model's threads on the thread that called it, so this is per model.
+    static LOOM_OPTIMISTIC_READS: core::cell::Cell<u32> = const { core::cell::Cell::new(1) };
+}
+
+/// Under loom: optimistic read attempts, for the models on this thread.
+#[cfg(loom)]
+#[doc(hidden)]
+pub fn loom_set_optimistic_reads(n: u32) {
+    LOOM_OPTIMISTIC_READS.with(|c| c.set(n));
+}
 
 /// Atomic buckets, outside counts and a seqlock version: the state of the single-writer,
 /// interlocked and approximate histograms, which differ only in how they add to a cell.
@@ -22,6 +42,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     /// Over `storage` (length `config.storage_len()`), which is zeroed.
     pub(crate) fn from_storage(shape: Shape, storage: S) -> Result<Self, ConfigError> {
         shape.check_len(storage.as_ref().len())?;
+        fork::init();
         for c in storage.as_ref() {
             C::store(c, C::ZERO);
         }
@@ -88,18 +109,37 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     /// counts from before and after a reset. Each bucket is read once, at some moment of
     /// the pass; counts only grow between resets, so the copy is what a pause of the
     /// writers somewhere in the pass could have shown bucket by bucket.
+    ///
+    /// A read is optimistic a few times (8); after that it holds new resets off
+    /// ([`Version::hold_resets`]) until its copy is made, so resets run back to back cannot
+    /// starve it: at most one reset per resetting thread can still slip in.
     pub(crate) fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
         self.shape.check_len(scratch.len())?;
+        let (outside, resets) = self.read_consistently(|| self.try_copy(scratch));
+        Ok(View::new(self.shape, scratch, outside, resets))
+    }
+
+    /// Run `attempt` (one seqlock read, `None` when a reset overlapped it) until it
+    /// succeeds: optimistically a few times, then holding new resets off, as
+    /// [`SeqCounts::read_into`] describes.
+    pub(crate) fn read_consistently<R>(&self, mut attempt: impl FnMut() -> Option<R>) -> R {
         let mut spins = 0;
-        loop {
-            let v = self.version.read_begin();
-            for (dst, c) in scratch.iter_mut().zip(self.counts.as_ref()) {
-                *dst = C::load(c);
+        #[cfg(loom)]
+        let optimistic = LOOM_OPTIMISTIC_READS.with(core::cell::Cell::get);
+        #[cfg(not(loom))]
+        let optimistic = OPTIMISTIC_READS;
+        for _ in 0..optimistic {
+            if let Some(r) = attempt() {
+                return r;
             }
-            let outside = self.outside.load();
-            if self.version.read_validate(v) {
-                let resets = self.version.resets(v);
-                return Ok(View::new(self.shape, scratch, outside, resets));
+            backoff(&mut spins);
+        }
+        // A fork must not copy the hold into a child (its resets would wait forever).
+        let _section = fork::enter();
+        let _hold = self.version.hold_resets();
+        loop {
+            if let Some(r) = attempt() {
+                return r;
             }
             backoff(&mut spins);
         }
@@ -128,10 +168,26 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         Ok(View::new(self.shape, scratch, outside, resets))
     }
 
+    /// One pass of the seqlock read: the outside counts and the reset count when no reset
+    /// overlapped the copy, `None` (retry) when one did.
+    #[inline]
+    fn try_copy(&self, scratch: &mut [C]) -> Option<([u64; 3], u64)> {
+        let v = self.version.read_begin();
+        for (dst, c) in scratch.iter_mut().zip(self.counts.as_ref()) {
+            *dst = C::load(c);
+        }
+        let outside = self.outside.load();
+        self.version
+            .read_validate(v)
+            .then(|| (outside, self.version.resets(v)))
+    }
+
     /// Take every count to zero (each bucket by an atomic swap, so a concurrent interlocked
     /// add lands either before the reset, and is cleared, or after, and is kept), inside
     /// the seqlock's write section so readers retry instead of seeing a half-cleared copy.
     pub(crate) fn reset(&self) {
+        // A fork waits for the reset to end: a child must not start with an odd version.
+        let _section = fork::enter();
         let odd = self.version.write_begin();
         for c in self.counts.as_ref() {
             C::swap(c, C::ZERO);
@@ -237,22 +293,53 @@ pub(crate) use alloc_or_slice;
 /// language memory models?", 2012): the data are atomics read and written `Relaxed`; the
 /// reader puts an acquire fence between its data loads and its second version load; the
 /// writer a release fence between making the version odd and its first data store.
-pub(crate) struct Version(<u32 as AtomicCounter>::Atomic);
+///
+/// Resets run back to back could make a reader retry forever, so a reader that failed a
+/// few times *holds resets off* ([`Version::hold_resets`]): `held` counts such readers, and
+/// a reset does not start while it is non-zero. The hold is `SeqCst` on both sides (the
+/// reader's increment and a fence before its next version load; the reset's load of `held`
+/// and its compare-exchange of the version): a reset that starts after a reader's copy
+/// began, and so spoils it, read `held` before the reader raised it, and a thread's next
+/// reset reads it after. So each resetting thread spoils at most one held read, and the
+/// reader is done after a bounded number of passes. Records never touch the version.
+pub(crate) struct Version {
+    seq: <u32 as AtomicCounter>::Atomic,
+    held: <u32 as AtomicCounter>::Atomic,
+}
 
 impl core::fmt::Debug for Version {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.fmt(f)
+        self.seq.fmt(f)
+    }
+}
+
+/// A reader's hold on resets: released on drop.
+pub(crate) struct ResetHold<'a>(&'a Version);
+
+impl Drop for ResetHold<'_> {
+    fn drop(&mut self) {
+        self.0.release_hold();
     }
 }
 
 impl Version {
     pub(crate) fn new() -> Self {
-        Version(u32::new_cell(0))
+        Version {
+            seq: u32::new_cell(0),
+            held: u32::new_cell(0),
+        }
     }
 
     /// Number of completed resets (wrapping; only compared for equality).
     pub(crate) fn resets(&self, even: u32) -> u64 {
         u64::from(even / 2)
+    }
+
+    /// Keep new resets from starting until the hold is dropped (a reset in progress ends
+    /// normally). For a reader that optimistic retries failed.
+    pub(crate) fn hold_resets(&self) -> ResetHold<'_> {
+        self.raise_hold();
+        ResetHold(self)
     }
 }
 
@@ -279,7 +366,7 @@ mod native {
         pub(crate) fn read_begin(&self) -> u32 {
             let mut spins = 0;
             loop {
-                let v = self.0.load(Ordering::Acquire);
+                let v = self.seq.load(Ordering::Acquire);
                 if v & 1 == 0 {
                     return v;
                 }
@@ -291,22 +378,23 @@ mod native {
         #[inline]
         pub(crate) fn read_validate(&self, v: u32) -> bool {
             fence(Ordering::Acquire);
-            self.0.load(Ordering::Relaxed) == v
+            self.seq.load(Ordering::Relaxed) == v
         }
 
-        /// Start a reset (excluding other resets); returns the odd version to pass to
-        /// [`Version::write_end`].
+        /// Start a reset (excluding other resets, and waiting while readers hold resets
+        /// off); returns the odd version to pass to [`Version::write_end`].
         pub(crate) fn write_begin(&self) -> u32 {
             let mut spins = 0;
             loop {
-                let v = self.0.load(Ordering::Relaxed);
+                let v = self.seq.load(Ordering::Relaxed);
                 if v & 1 == 0
+                    && self.held.load(Ordering::SeqCst) == 0
                     && self
-                        .0
+                        .seq
                         .compare_exchange_weak(
                             v,
                             v.wrapping_add(1),
-                            Ordering::Acquire,
+                            Ordering::SeqCst,
                             Ordering::Relaxed,
                         )
                         .is_ok()
@@ -321,7 +409,18 @@ mod native {
 
         /// End a reset: the version becomes even again, publishing the cleared counts.
         pub(crate) fn write_end(&self, odd: u32) {
-            self.0.store(odd.wrapping_add(1), Ordering::Release);
+            self.seq.store(odd.wrapping_add(1), Ordering::Release);
+        }
+
+        pub(super) fn raise_hold(&self) {
+            self.held.fetch_add(1, Ordering::SeqCst);
+            // Orders the raised hold before the reader's next version load for every
+            // reset's `SeqCst` load of `held` (see the type's docs).
+            fence(Ordering::SeqCst);
+        }
+
+        pub(super) fn release_hold(&self) {
+            self.held.fetch_sub(1, Ordering::Release);
         }
     }
 }
@@ -340,7 +439,7 @@ impl Version {
     pub(crate) fn read_begin(&self) -> u32 {
         let mut spins = 0;
         loop {
-            let v = u32::load(&self.0);
+            let v = u32::load(&self.seq);
             if v & 1 == 0 {
                 return v;
             }
@@ -349,14 +448,17 @@ impl Version {
     }
 
     pub(crate) fn read_validate(&self, v: u32) -> bool {
-        u32::load(&self.0) == v
+        u32::load(&self.seq) == v
     }
 
     pub(crate) fn write_begin(&self) -> u32 {
         let mut spins = 0;
         loop {
-            let v = u32::load(&self.0);
-            if v & 1 == 0 && u32::compare_exchange(&self.0, v, v.wrapping_add(1)).is_ok() {
+            let v = u32::load(&self.seq);
+            if v & 1 == 0
+                && u32::load(&self.held) == 0
+                && u32::compare_exchange(&self.seq, v, v.wrapping_add(1)).is_ok()
+            {
                 return v.wrapping_add(1);
             }
             backoff(&mut spins);
@@ -364,6 +466,14 @@ impl Version {
     }
 
     pub(crate) fn write_end(&self, odd: u32) {
-        u32::store(&self.0, odd.wrapping_add(1));
+        u32::store(&self.seq, odd.wrapping_add(1));
+    }
+
+    fn raise_hold(&self) {
+        u32::fetch_add(&self.held, 1);
+    }
+
+    fn release_hold(&self) {
+        u32::fetch_add(&self.held, u32::MAX);
     }
 }

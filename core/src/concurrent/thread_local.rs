@@ -17,11 +17,21 @@
 //! too (compare-exchange) and what does not fit there is counted as saturated. Readers
 //! sum in 128 bits and clamp each bucket at `C::MAX`, adding the rest to the saturated
 //! count of the copy. So bucket + saturated is always exactly what was recorded.
+//!
+//! The histogram owns its shards; a thread keeps only weak references to them (and to the
+//! histogram), so dropping the histogram frees every shard at once, even while the threads
+//! that recorded into it are still alive.
+//!
+//! After `fork()`, the registry knows which thread each attached shard belongs to (a
+//! per-thread token): on the child's first registry access, the shards of threads that did
+//! not survive the fork become idle, counts included, ready for the child's new threads
+//! (see [`super::fork`]).
 
 use core::cell::{Cell, RefCell};
 
 use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
+use super::fork;
 use super::Source;
 use crate::config::{Config, ConfigError};
 use crate::merge::{add_view, MergeError};
@@ -30,15 +40,18 @@ use crate::view::View;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
+use core::sync::atomic::AtomicU64;
+// loom has no `Weak`; the reference counts are not what the models check.
+use alloc::sync::{Arc, Weak};
 #[cfg(loom)]
 use loom::sync::{
     atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed},
-    Arc, Mutex, MutexGuard,
+    Mutex, MutexGuard,
 };
 #[cfg(not(loom))]
 use std::sync::{
     atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed},
-    Arc, Mutex, MutexGuard,
+    Mutex, MutexGuard,
 };
 
 /// The thread's most recent (histogram id, shard cells) pair: the whole record fast path.
@@ -62,8 +75,9 @@ struct Entry {
     lease: Box<dyn Lease>,
 }
 
-/// Keeps a histogram's shared state and this thread's shard alive; gives the shard back
-/// when dropped (at thread exit, or when the histogram is gone).
+/// Weak links to a histogram's shared state and this thread's shard: gives the shard back
+/// when dropped (at thread exit) if the histogram still exists. The histogram, not the
+/// lease, keeps the shard alive.
 trait Lease {
     fn histogram_dropped(&self) -> bool;
 }
@@ -107,6 +121,10 @@ struct Registry<C: AtomicCounter> {
     /// the folded shards' counts minus the live shards' counts at the reset. A read is
     /// live shards + carry + accumulator (never below zero: shards only grow).
     carry: Box<[i128]>,
+    /// (shard address, owner's [`fork::thread_token`]) for every attached shard.
+    owners: Vec<(usize, u64)>,
+    /// The [`fork::epoch`] the owners were last checked at.
+    epoch: u64,
     resets: u64,
 }
 
@@ -121,34 +139,91 @@ struct ShardSet<C: AtomicCounter> {
     /// Shards a thread could get without waiting: idle ones plus room under the cap.
     available: AtomicUsize,
     closed: AtomicBool,
+    /// `Registry::epoch`, readable without the lock (a child after a fork must take the
+    /// lock once even when no shard looks available).
+    epoch: AtomicU64,
     max_shards: usize,
     keep_idle: usize,
 }
 
 struct LeaseOf<C: AtomicCounter> {
-    shared: Arc<ShardSet<C>>,
-    shard: Option<Arc<Shard<C>>>,
+    shared: Weak<ShardSet<C>>,
+    shard: Weak<Shard<C>>,
 }
 
 impl<C: AtomicCounter> Lease for LeaseOf<C> {
     fn histogram_dropped(&self) -> bool {
-        self.shared.closed.load(Relaxed)
+        self.shared.strong_count() == 0
     }
 }
 
 impl<C: AtomicCounter> Drop for LeaseOf<C> {
     fn drop(&mut self) {
-        if let Some(shard) = self.shard.take() {
-            self.shared.release(shard);
+        // Both links fail once the histogram is dropped: its shards are already gone.
+        if let (Some(shared), Some(shard)) = (self.shared.upgrade(), self.shard.upgrade()) {
+            shared.release(shard);
         }
     }
 }
 
+/// The registry, locked, inside a fork section (a fork waits until it is unlocked).
+struct Locked<'a, C: AtomicCounter> {
+    registry: MutexGuard<'a, Registry<C>>,
+    _section: fork::Section,
+}
+
+impl<C: AtomicCounter> core::ops::Deref for Locked<'_, C> {
+    type Target = Registry<C>;
+    fn deref(&self) -> &Registry<C> {
+        &self.registry
+    }
+}
+
+impl<C: AtomicCounter> core::ops::DerefMut for Locked<'_, C> {
+    fn deref_mut(&mut self) -> &mut Registry<C> {
+        &mut self.registry
+    }
+}
+
 impl<C: AtomicCounter> ShardSet<C> {
-    fn lock(&self) -> MutexGuard<'_, Registry<C>> {
+    fn lock(&self) -> Locked<'_, C> {
+        let section = fork::enter();
         // A panic while the lock was held cannot leave the registry half-updated in a way
         // that loses counts (every update is one push, pop or retain), so go on.
-        self.registry.lock().unwrap_or_else(|e| e.into_inner())
+        let registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let mut r = Locked {
+            registry,
+            _section: section,
+        };
+        let epoch = fork::epoch();
+        if r.epoch != epoch {
+            self.adopt_orphans(&mut r, epoch);
+        }
+        r
+    }
+
+    /// First access in a child after `fork()`: the shards of threads that did not survive
+    /// it are given back as if those threads had exited (kept idle for the child's threads,
+    /// or folded), so their counts stay and their places can be reused. Only the thread
+    /// that forked survived; a thread made in the child attaches only after this ran.
+    #[cold]
+    fn adopt_orphans(&self, r: &mut Registry<C>, epoch: u64) {
+        r.epoch = epoch;
+        self.epoch.store(epoch, Relaxed);
+        let survivor = fork::survivor();
+        let orphans: Vec<usize> = r
+            .owners
+            .iter()
+            .filter(|&&(_, owner)| owner != survivor)
+            .map(|&(addr, _)| addr)
+            .collect();
+        for addr in orphans {
+            let found = r.shards.iter().find(|s| shard_addr(s) == addr).cloned();
+            match found {
+                Some(shard) => self.release_locked(r, shard),
+                None => r.owners.retain(|&(a, _)| a != addr),
+            }
+        }
     }
 
     fn update_available(&self, r: &Registry<C>) {
@@ -159,7 +234,7 @@ impl<C: AtomicCounter> ShardSet<C> {
     /// A shard for a thread's first record: an idle one (with the counts of the thread
     /// that left it), a new one, or `None` at the cap.
     fn acquire(&self) -> Option<Arc<Shard<C>>> {
-        if self.available.load(Relaxed) == 0 {
+        if self.available.load(Relaxed) == 0 && self.epoch.load(Relaxed) == fork::epoch() {
             return None;
         }
         let mut r = self.lock();
@@ -174,6 +249,7 @@ impl<C: AtomicCounter> ShardSet<C> {
             }
             None => return None,
         };
+        r.owners.push((shard_addr(&shard), fork::thread_token()));
         self.update_available(&r);
         Some(shard)
     }
@@ -183,6 +259,13 @@ impl<C: AtomicCounter> ShardSet<C> {
     /// exactly once.
     fn release(&self, shard: Arc<Shard<C>>) {
         let mut r = self.lock();
+        self.release_locked(&mut r, shard);
+    }
+
+    /// [`ShardSet::release`] with the registry locked.
+    fn release_locked(&self, r: &mut Registry<C>, shard: Arc<Shard<C>>) {
+        let addr = shard_addr(&shard);
+        r.owners.retain(|&(a, _)| a != addr);
         if self.closed.load(Relaxed) {
             r.shards.clear();
             r.idle.clear();
@@ -196,7 +279,7 @@ impl<C: AtomicCounter> ShardSet<C> {
             }
             r.shards.retain(|s| !Arc::ptr_eq(s, &shard));
         }
-        self.update_available(&r);
+        self.update_available(r);
     }
 
     /// Per bucket, the count since the last reset (live shards + carry + accumulator,
@@ -231,6 +314,11 @@ impl<C: AtomicCounter> ShardSet<C> {
     }
 }
 
+/// A shard's identity in [`Registry::owners`].
+fn shard_addr<C: AtomicCounter>(shard: &Arc<Shard<C>>) -> usize {
+    Arc::as_ptr(shard) as usize
+}
+
 /// A histogram any number of threads record into, each into its own shard with plain
 /// loads and stores (`std`): the record path is a thread-local lookup, a compare, and the
 /// same increment as [`crate::Histogram::record`], so it scales flat with threads.
@@ -243,7 +331,16 @@ impl<C: AtomicCounter> ShardSet<C> {
 /// `max_shards` concurrent writers, the extra threads add to the accumulator with
 /// interlocked adds. Out-of-range values always go to interlocked outside counts. Any
 /// number of histograms can be used from any number of threads; memory is one shard per
-/// (histogram, concurrently recording thread) pair.
+/// (histogram, concurrently recording thread) pair. Dropping the histogram frees all of
+/// it, shards included, at once: threads that recorded into it keep only weak links (a few
+/// words each, dropped at their next first record into any histogram, or at exit).
+///
+/// # Fork
+/// A child of `fork()` can use the histogram at once, whatever the parent's other threads
+/// were doing: the fork waits for registry accesses in flight (a `pthread_atfork` handler;
+/// see the [module docs](crate::concurrent#fork)), and the shards of the threads that did
+/// not survive the fork keep their counts and become idle, ready for the child's threads
+/// (on the child's first registry access).
 ///
 /// # Reads, reset, snapshots
 /// - [`LocalHistogram::read_into`] sums the accumulator and every shard under the registry
@@ -298,6 +395,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     }
 
     fn with_shape_limits(shape: Shape, max_shards: usize, keep_idle: usize) -> Self {
+        fork::init();
         let max_shards = max_shards.max(1);
         let shared = ShardSet {
             shape,
@@ -307,10 +405,13 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 shards: Vec::new(),
                 idle: Vec::new(),
                 carry: alloc::vec![0; shape.len()].into_boxed_slice(),
+                owners: Vec::new(),
+                epoch: fork::epoch(),
                 resets: 0,
             }),
             available: AtomicUsize::new(max_shards),
             closed: AtomicBool::new(false),
+            epoch: AtomicU64::new(fork::epoch()),
             max_shards,
             keep_idle,
         };
@@ -353,7 +454,8 @@ impl<C: AtomicCounter> LocalHistogram<C> {
             if let Some(base) = self.my_cells() {
                 // SAFETY: `base` came from `Last` with this histogram's id (ids are never
                 // reused), so it points at the `shape.len()` cells of this thread's shard of
-                // this histogram (cells of `C::Atomic`), kept alive by the thread's lease;
+                // this histogram (cells of `C::Atomic`), kept alive by the registry until the
+                // thread lets it go or the histogram is dropped (`&self`: it is not);
                 // `offset < shape.len()`.
                 let c = unsafe { &*base.add(offset) };
                 if increment_plain::<C>(c) != 0 {
@@ -419,8 +521,8 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                     let shard = self.shared.acquire()?;
                     let base = shard.counts.as_ptr() as *const ();
                     let lease = LeaseOf {
-                        shared: self.shared.clone(),
-                        shard: Some(shard),
+                        shared: Arc::downgrade(&self.shared),
+                        shard: Arc::downgrade(&shard),
                     };
                     attached.0.push(Entry {
                         id: self.id,
@@ -465,11 +567,13 @@ impl<C: AtomicCounter> LocalHistogram<C> {
 
 impl<C: AtomicCounter> Drop for LocalHistogram<C> {
     fn drop(&mut self) {
-        // Threads still attached free their shards when they exit or next attach anywhere.
+        // The registry holds the only strong links to the shards; a thread giving its shard
+        // back right now (it upgraded its weak links) sees `closed` and drops it.
         self.shared.closed.store(true, Relaxed);
         let mut r = self.shared.lock();
         r.idle.clear();
         r.shards.clear();
+        r.owners.clear();
     }
 }
 

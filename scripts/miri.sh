@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Miri over the unsafe code of the concurrent histograms: the cells, the seqlock read, reset
+# and held-read paths, and the thread-local shards (raw-pointer record fast path, hand-off,
+# fold, a histogram dropped while its writer lives). A focused subset, a few minutes:
+#   - core/tests/miri_concurrent.rs (small runs sized for Miri), under 8 thread schedules;
+#   - the `concurrent::dynamic` unit tests (every mode and counter width through one type).
+# Needs nightly; installs miri and rust-src for it when missing; skips loudly without nightly.
+# A separate target dir keeps Miri's builds from invalidating the normal ones.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+    echo "miri.sh: SKIPPED: no nightly toolchain (rustup toolchain install nightly)" >&2
+    exit 0
+fi
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+    rustup +nightly component add miri rust-src
+fi
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/miri"
+cargo +nightly miri setup
+flags="${MIRIFLAGS:--Zmiri-strict-provenance}"
+MIRIFLAGS="$flags -Zmiri-many-seeds=0..8" cargo +nightly miri test -p picollo --test miri_concurrent
+MIRIFLAGS="$flags" cargo +nightly miri test -p picollo --lib concurrent::dynamic
+echo "miri.sh: OK"
