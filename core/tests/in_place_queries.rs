@@ -141,7 +141,7 @@ fn creation_reports_a_failed_allocation() {
         bytes > 100 << 20,
         "the finest full-range layout is large: {bytes}"
     );
-    for mode in [Mode::SingleWriter, Mode::Interlocked] {
+    for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
         let r = refusing_above(1 << 20, || DynHistogram::new(fine, CounterBits::U64, mode));
         assert_eq!(r.unwrap_err(), ConfigError::OutOfMemory { bytes });
     }
@@ -194,4 +194,22 @@ fn a_query_in_place_agrees_with_itself_while_writers_record() {
         }
         done.store(true, Ordering::Relaxed);
     });
+}
+
+#[test]
+fn a_thread_whose_shard_cannot_be_allocated_still_records_every_value() {
+    let h = DynHistogram::new(Config::new(), CounterBits::U64, Mode::ThreadLocal).unwrap();
+    let shard_bytes = h.storage_len() * 8;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            // This thread cannot get a shard: it records into the shared accumulator.
+            refusing_above(shard_bytes / 2, || {
+                for v in 0..1_000u64 {
+                    h.record(v);
+                }
+            });
+        });
+        s.spawn(|| (0..500u64).for_each(|v| h.record(v)));
+    });
+    assert_eq!(h.total_count(), Ok(1_500));
 }

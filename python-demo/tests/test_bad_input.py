@@ -254,7 +254,7 @@ sys.exit(3)
 """
 
 
-@pytest.mark.parametrize("mode", ["single_writer", "interlocked"])
+@pytest.mark.parametrize("mode", ["single_writer", "interlocked", "thread-local"])
 def test_a_histogram_too_large_for_the_address_space_is_an_error_not_an_abort(mode):
     """Under RLIMIT_AS, creating a 1e-6 full-range histogram (hundreds of MiB) fails with
     OUT_OF_MEMORY and the process carries on (it used to abort)."""

@@ -99,6 +99,6 @@ impl<C: AtomicCounter> ApproxHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
     /// A heap-allocated histogram for `config` counting with `policy`.
     pub fn with_policy(config: Config, policy: ApproxPolicy) -> Result<Self, ConfigError> {
         let shape = config.validate()?;
-        Self::from_shape(shape, policy, super::cell::zeroed_cells::<C>(shape.len()))
+        Self::from_shape(shape, policy, super::cell::zeroed_cells::<C>(shape.len())?)
     }
 }

@@ -238,10 +238,12 @@ pub(crate) const IN_FLIGHT_MAX: u64 = 1 << 22;
 /// The 64-bit cell used for underflow/overflow/saturated counts.
 pub(crate) type Cell64 = <u64 as AtomicCounter>::Atomic;
 
-/// `n` new zeroed cells.
+/// `n` new zeroed cells, or [`crate::OutOfMemory`].
 #[cfg(feature = "alloc")]
-pub(crate) fn zeroed_cells<C: AtomicCounter>(n: usize) -> alloc::boxed::Box<[C::Atomic]> {
-    (0..n).map(|_| C::new_cell(C::ZERO)).collect()
+pub(crate) fn zeroed_cells<C: AtomicCounter>(
+    n: usize,
+) -> Result<alloc::boxed::Box<[C::Atomic]>, crate::OutOfMemory> {
+    Ok(crate::oom::try_vec(n, || C::new_cell(C::ZERO))?.into_boxed_slice())
 }
 
 /// Wait a little in a retry loop (under loom: let another thread run).

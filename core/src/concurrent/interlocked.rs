@@ -73,6 +73,6 @@ impl<C: AtomicCounter> AtomicHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
     /// A heap-allocated histogram for `config`.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         let shape = config.validate()?;
-        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len()))
+        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
     }
 }

@@ -75,15 +75,12 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
 
     /// A heap-allocated histogram of a checked `shape` counting in `mode`.
     pub fn with_shape(shape: Shape, mode: Mode) -> Result<Self, ConfigError> {
-        let cells = || -> Result<_, ConfigError> {
-            let cells = crate::oom::try_vec(shape.len(), || C::new_cell(C::ZERO))?;
-            Ok(cells.into_boxed_slice())
-        };
+        let cells = || super::cell::zeroed_cells::<C>(shape.len());
         Ok(match mode {
             Mode::SingleWriter => Self::SingleWriter(SharedHistogram::from_shape(shape, cells()?)?),
             Mode::Interlocked => Self::Interlocked(AtomicHistogram::from_shape(shape, cells()?)?),
             #[cfg(feature = "std")]
-            Mode::ThreadLocal => Self::ThreadLocal(super::LocalHistogram::from_shape(shape)),
+            Mode::ThreadLocal => Self::ThreadLocal(super::LocalHistogram::from_shape(shape)?),
             Mode::Approximate(p) => {
                 Self::Approximate(ApproxHistogram::from_shape(shape, p, cells()?)?)
             }

@@ -118,6 +118,6 @@ impl<C: AtomicCounter> SharedHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
     /// A heap-allocated histogram for `config`.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         let shape = config.validate()?;
-        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len()))
+        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
     }
 }

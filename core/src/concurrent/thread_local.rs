@@ -241,9 +241,10 @@ impl<C: AtomicCounter> ShardSet<C> {
         let shard = match r.idle.pop() {
             Some(s) => s,
             None if r.shards.len() < self.max_shards => {
-                let s = Arc::new(Shard {
-                    counts: zeroed_cells::<C>(self.shape.len()),
-                });
+                // Out of memory for a shard: the thread records into the accumulator, as
+                // past the cap (slower, never lost).
+                let counts = zeroed_cells::<C>(self.shape.len()).ok()?;
+                let s = Arc::new(Shard { counts });
                 r.shards.push(s.clone());
                 s
             }
@@ -370,11 +371,12 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// A thread-local histogram for `config`, with at most `4 × cores` (at least 16)
     /// shards and `cores` kept for hand-off.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        Ok(Self::from_shape(config.validate()?))
+        Self::from_shape(config.validate()?)
     }
 
-    /// A thread-local histogram of a checked `shape`, with the default limits.
-    pub fn from_shape(shape: Shape) -> Self {
+    /// A thread-local histogram of a checked `shape`, with the default limits;
+    /// [`ConfigError::OutOfMemory`] when its accumulator cannot be allocated.
+    pub fn from_shape(shape: Shape) -> Result<Self, ConfigError> {
         let cores = std::thread::available_parallelism().map_or(4, |n| n.get());
         Self::with_shape_limits(shape, (4 * cores).max(16), cores)
     }
@@ -387,24 +389,24 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         max_shards: usize,
         keep_idle: usize,
     ) -> Result<Self, ConfigError> {
-        Ok(Self::with_shape_limits(
-            config.validate()?,
-            max_shards,
-            keep_idle,
-        ))
+        Self::with_shape_limits(config.validate()?, max_shards, keep_idle)
     }
 
-    fn with_shape_limits(shape: Shape, max_shards: usize, keep_idle: usize) -> Self {
+    fn with_shape_limits(
+        shape: Shape,
+        max_shards: usize,
+        keep_idle: usize,
+    ) -> Result<Self, ConfigError> {
         fork::init();
         let max_shards = max_shards.max(1);
         let shared = ShardSet {
             shape,
-            acc: zeroed_cells::<C>(shape.len()),
+            acc: zeroed_cells::<C>(shape.len())?,
             outside: Outside::new(),
             registry: Mutex::new(Registry {
                 shards: Vec::new(),
                 idle: Vec::new(),
-                carry: alloc::vec![0; shape.len()].into_boxed_slice(),
+                carry: crate::oom::try_vec(shape.len(), || 0)?.into_boxed_slice(),
                 owners: Vec::new(),
                 epoch: fork::epoch(),
                 resets: 0,
@@ -415,11 +417,11 @@ impl<C: AtomicCounter> LocalHistogram<C> {
             max_shards,
             keep_idle,
         };
-        LocalHistogram {
+        Ok(LocalHistogram {
             id: next_id(),
             shape,
             shared: Arc::new(shared),
-        }
+        })
     }
 
     /// This thread's shard cells, when it is attached and was the last one used here.
