@@ -3,12 +3,15 @@
 //! counter width whose range ends land in the first and last buckets. Nothing may panic.
 #![no_main]
 
+mod common;
+
 use arbitrary::Arbitrary;
+use common::selection;
 use libfuzzer_sys::fuzz_target;
 use picollo::concurrent::{
     ApproxPolicy, ConcurrentHistogram, CounterBits, DynHistogram, Mode, Source,
 };
-use picollo::{Config, ConfigError, Histogram, ValueSelection};
+use picollo::{Config, ConfigError, Histogram};
 
 /// Storage larger than this is validated but not allocated (the fuzzer's memory limit and
 /// speed matter more than the allocation of big arrays, which the unit tests cover).
@@ -64,15 +67,6 @@ fn end(e: &End) -> u64 {
         End::PowerOfTwo(shift, delta) => {
             (1u64 << (shift % 64)).wrapping_add_signed(i64::from(delta))
         }
-    }
-}
-
-fn selection(s: u8) -> ValueSelection {
-    match s % 4 {
-        0 => ValueSelection::Midpoint,
-        1 => ValueSelection::Lower,
-        2 => ValueSelection::Upper,
-        _ => ValueSelection::Interpolated,
     }
 }
 

@@ -17,15 +17,15 @@
 //! `record_n`, so it is driven only there.
 #![no_main]
 
+mod common;
+
 use arbitrary::Arbitrary;
+use common::selection;
 use libfuzzer_sys::fuzz_target;
 use picollo::concurrent::{
     ApproxPolicy, ConcurrentHistogram, ConcurrentSnapshot, Mode, Source, XorShift64,
 };
-use picollo::{
-    Config, Counter, Histogram, MergeError, QueryError, Snapshot, ValueSelection, View,
-    STANDARD_RANKS,
-};
+use picollo::{Config, Counter, Histogram, MergeError, QueryError, Snapshot, View, STANDARD_RANKS};
 
 const MAX_OPS: usize = 96;
 const PRECISIONS: [f64; 3] = [0.1, 0.05, 0.01];
@@ -467,15 +467,6 @@ fn snap_obs(s: &Snap) -> Obs {
     };
     o.resets = 0;
     o
-}
-
-fn selection(s: u8) -> ValueSelection {
-    match s % 4 {
-        0 => ValueSelection::Midpoint,
-        1 => ValueSelection::Lower,
-        2 => ValueSelection::Upper,
-        _ => ValueSelection::Interpolated,
-    }
 }
 
 /// Percentiles at `ranks` (valid, strictly increasing) against the model's bounds.

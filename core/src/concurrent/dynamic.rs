@@ -228,18 +228,11 @@ impl DynHistogram {
         let selection = self.value_selection();
         macro_rules! by_mode {
             ($h:expr, $live:ident, $copy:ident) => {
-                match $h {
-                    ConcurrentHistogram::SingleWriter(h) => Ok(h.query_in_place(|v| {
-                        query(DynView::$live(v.with_value_selection(selection)))
-                    })),
-                    ConcurrentHistogram::Interlocked(h) => Ok(h.query_in_place(|v| {
-                        query(DynView::$live(v.with_value_selection(selection)))
-                    })),
-                    ConcurrentHistogram::Approximate(h) => Ok(h.query_in_place(|v| {
-                        query(DynView::$live(v.with_value_selection(selection)))
-                    })),
-                    #[cfg(feature = "std")]
-                    ConcurrentHistogram::ThreadLocal(h) => h.try_with_copy(|v| {
+                match $h
+                    .query_in_place(|v| query(DynView::$live(v.with_value_selection(selection))))
+                {
+                    Some(r) => Ok(r),
+                    None => $h.try_with_copy(|v| {
                         query(DynView::$copy(v.with_value_selection(selection)))
                     }),
                 }

@@ -138,6 +138,19 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
         crate::histogram::corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
     }
 
+    /// Run `query` on a view of the live cells (no copy; see
+    /// [`SharedHistogram::query_in_place`]); `None` in the thread-local mode, whose counts
+    /// are spread over shards and need a copy ([`Source::try_with_copy`]).
+    pub fn query_in_place<R>(&self, query: impl FnMut(super::LiveView<'_, C>) -> R) -> Option<R> {
+        match self {
+            Self::SingleWriter(h) => Some(h.query_in_place(query)),
+            Self::Interlocked(h) => Some(h.query_in_place(query)),
+            Self::Approximate(h) => Some(h.query_in_place(query)),
+            #[cfg(feature = "std")]
+            Self::ThreadLocal(_) => None,
+        }
+    }
+
     /// Add every count of `other` (same relative error, any range), as
     /// [`crate::Histogram::add`] does; safe while other threads record (the added counts
     /// land like any other records).
