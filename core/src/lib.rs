@@ -39,6 +39,12 @@ pub mod config;
 pub mod counter;
 mod fmath;
 pub mod histogram;
+/// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64).
+#[cfg(feature = "alloc")]
+pub mod hdr {
+    #[doc(inline)]
+    pub use crate::format::v2::*;
+}
 pub mod iter;
 pub mod layout;
 mod merge;

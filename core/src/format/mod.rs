@@ -9,3 +9,5 @@ mod line;
 mod markdown;
 pub(crate) mod numbers;
 mod table;
+#[cfg(feature = "alloc")]
+pub(crate) mod v2;

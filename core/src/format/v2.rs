@@ -1,0 +1,752 @@
+//! HdrHistogram's V2 encoding: the binary form every HdrHistogram implementation (Java, C,
+//! Rust, Python, JavaScript, .NET) reads and writes, plain and zlib-compressed, and the
+//! base64 text of the compressed form that interval logs carry (`"HISTFAAA…"`).
+//!
+//! # How a Picollo layout maps onto HdrHistogram's
+//! HdrHistogram's layout with lowest discernible value 1 and `d` significant digits is
+//! Picollo's layout with block size `2^g`, where `g` = 4, 7, 10, 14, 17 for `d` = 1..=5
+//! (relative errors 3.1 %, 0.39 %, 0.049 %, 0.0031 % and 0.00038 %). For those five layouts a
+//! bucket's logical index *is* HdrHistogram's counts index and the export is a straight copy.
+//!
+//! Any other layout is exported at the nearest **finer** HdrHistogram layout (the smallest
+//! `g' >= g`): each Picollo bucket is then a union of `2^(g'-g)` HdrHistogram buckets, and its
+//! count goes to the one holding the Picollo bucket's midpoint, so decoding back into the
+//! original layout puts every count where it was. Layouts finer than 5 digits (`g` = 18, 19,
+//! relative errors below 0.0002 %) have no finer peer: they are exported at 5 digits, and
+//! neighbouring buckets are summed (counts stay exact, resolution drops to 0.00038 %).
+//!
+//! # What has no place in V2
+//! - Underflow and overflow counts are exported as values just outside the trackable range:
+//!   underflow at the largest value below the first bucket, overflow at the smallest value above
+//!   the last. A decoder sees them as ordinary counts there (the total is kept).
+//! - Saturated counts (counts that did not fit in a full bucket, so their bucket is unknown)
+//!   and bucket counts above `i64::MAX` cannot be represented: encoding fails with
+//!   [`V2Error::Saturated`] or [`V2Error::CountTooLarge`] rather than drop them.
+//! - Values above `i64::MAX` (HdrHistogram's largest) fail with [`V2Error::ValueTooLarge`].
+//! - The trackable range is not kept: the header says lowest discernible value 1 and, as the
+//!   highest trackable value, the top of the highest non-empty bucket (at least 2), which keeps
+//!   what a peer allocates to decode it small.
+//!
+//! # Decoding
+//! [`decode`] accepts what any HdrHistogram writes for integer histograms: significant digits
+//! 1..=5, any lowest discernible value `L >= 1` and highest trackable value `H >= 2L`, counts
+//! as zigzag LEB128 varints with zero runs (a single zero written as `0` or as a run of one).
+//! With `L = 1` the buckets are identical. With a larger `L` (unit magnitude `u =
+//! floor(log2 L)`), HdrHistogram's buckets are Picollo's with every bound shifted left by `u`:
+//! from the second block on they coincide with Picollo buckets exactly; a bucket of the first
+//! block spans `2^u` values and its count is recorded at its midpoint. The decoded histogram
+//! covers `0..=H` (or, when that would need more than [`Limits::max_buckets`] counters, the
+//! range up to its highest non-empty bucket), so nothing in the payload is dropped.
+//!
+//! Decoders never trust a length: a compressed payload is inflated to at most the header size
+//! plus [`Limits::max_payload_bytes`], counts past what the header's range allows are an error
+//! (as in HdrHistogram's own decoders), and every failure is a [`V2Error`], never a panic.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::config::Config;
+use crate::counter::Counter;
+use crate::histogram::Histogram;
+use crate::layout::{Bucket, Layout};
+use crate::shape::{OVER, SAT, UNDER};
+use crate::view::{Counts, View};
+use crate::OutOfMemory;
+
+/// Cookie of an uncompressed V2 blob.
+pub const V2_COOKIE: u32 = 0x1c84_9313;
+/// Cookie of a zlib-compressed V2 blob.
+pub const V2_COMPRESSED_COOKIE: u32 = 0x1c84_9314;
+/// Size of the uncompressed header.
+pub const V2_HEADER_LEN: usize = 40;
+/// Block scales (log2 of the block size) of HdrHistogram's layouts with lowest discernible
+/// value 1, for 1..=5 significant digits.
+pub const HDR_BLOCK_SCALES: [u32; 5] = [4, 7, 10, 14, 17];
+
+/// Why a V2 blob could not be written or read.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum V2Error {
+    /// The input ends before a field it needs (`needed` bytes at least, `available` given).
+    Truncated {
+        /// Bytes the field needs from the start of the blob.
+        needed: usize,
+        /// Bytes there are.
+        available: usize,
+    },
+    /// The first four bytes are not a V2 cookie.
+    UnknownCookie(u32),
+    /// A cookie of an older HdrHistogram encoding (V0, V1) or of a `DoubleHistogram`.
+    UnsupportedEncoding(&'static str),
+    /// A length field disagrees with the data.
+    LengthMismatch {
+        /// What the field says.
+        declared: u64,
+        /// What is there.
+        actual: u64,
+    },
+    /// The declared or inflated size exceeds the decoder's limit.
+    TooLarge {
+        /// The size asked for (bytes or buckets, see `what`).
+        size: u64,
+        /// The limit.
+        limit: u64,
+        /// What was measured: `"payload bytes"` or `"buckets"`.
+        what: &'static str,
+    },
+    /// Significant digits outside 1..=5.
+    SignificantDigits(u32),
+    /// A header field other implementations never write for integer histograms.
+    BadHeader(&'static str),
+    /// The zlib stream is corrupt.
+    Zlib,
+    /// The base64 text is not valid standard base64.
+    Base64,
+    /// A varint is malformed or runs past the payload, at this payload offset.
+    Varint(usize),
+    /// Counts continue past the last index the header's range allows.
+    CountsPastRange {
+        /// Index of the first count beyond the range.
+        index: u64,
+        /// Number of counts the range allows.
+        limit: u64,
+    },
+    /// Encoding: a bucket count (at this value) does not fit in `i64`.
+    CountTooLarge {
+        /// Lowest value of the bucket.
+        value: u64,
+        /// The count.
+        count: u64,
+    },
+    /// Encoding: the histogram has saturated counts, whose buckets are unknown.
+    Saturated(u64),
+    /// Encoding: a non-empty bucket lies above `i64::MAX`, HdrHistogram's largest value.
+    ValueTooLarge(u64),
+    /// Memory for the result could not be allocated.
+    OutOfMemory(OutOfMemory),
+}
+
+impl From<OutOfMemory> for V2Error {
+    fn from(e: OutOfMemory) -> Self {
+        V2Error::OutOfMemory(e)
+    }
+}
+
+impl core::fmt::Display for V2Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            V2Error::Truncated { needed, available } => write!(
+                f,
+                "truncated V2 histogram: needs at least {needed} bytes, has {available}"
+            ),
+            V2Error::UnknownCookie(c) => write!(
+                f,
+                "not an HdrHistogram V2 histogram: cookie 0x{c:08x} (expected 0x1c849313 or \
+                 0x1c849314)"
+            ),
+            V2Error::UnsupportedEncoding(what) => {
+                write!(f, "unsupported HdrHistogram encoding: {what}")
+            }
+            V2Error::LengthMismatch { declared, actual } => write!(
+                f,
+                "V2 length field says {declared} bytes but the data has {actual}"
+            ),
+            V2Error::TooLarge { size, limit, what } => {
+                write!(f, "V2 histogram too large: {size} {what} (limit {limit})")
+            }
+            V2Error::SignificantDigits(d) => {
+                write!(f, "V2 significant digits must be 1..=5, got {d}")
+            }
+            V2Error::BadHeader(why) => write!(f, "bad V2 header: {why}"),
+            V2Error::Zlib => f.write_str("corrupt zlib stream in compressed V2 histogram"),
+            V2Error::Base64 => f.write_str("invalid base64 in encoded histogram"),
+            V2Error::Varint(at) => write!(f, "malformed V2 count varint at payload byte {at}"),
+            V2Error::CountsPastRange { index, limit } => write!(
+                f,
+                "V2 counts continue to index {index}, past the {limit} the header's range allows"
+            ),
+            V2Error::CountTooLarge { value, count } => write!(
+                f,
+                "cannot encode as V2: count {count} at value {value} exceeds i64::MAX"
+            ),
+            V2Error::Saturated(n) => write!(
+                f,
+                "cannot encode as V2: {n} saturated counts have no bucket (use u64 counters)"
+            ),
+            V2Error::ValueTooLarge(v) => write!(
+                f,
+                "cannot encode as V2: value {v} exceeds HdrHistogram's largest (i64::MAX)"
+            ),
+            V2Error::OutOfMemory(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for V2Error {}
+
+/// Bounds a decoder keeps to whatever the input claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest counts payload accepted, in bytes (also caps zlib inflation).
+    pub max_payload_bytes: usize,
+    /// Largest number of counters a decoded histogram may allocate.
+    pub max_buckets: usize,
+}
+
+impl Default for Limits {
+    /// 64 MiB of payload, 2^23 counters (64 MiB of `u64`): room for any histogram HdrHistogram
+    /// itself can allocate (5 digits up to `i64::MAX` needs 6.2 million).
+    fn default() -> Self {
+        Limits {
+            max_payload_bytes: 64 << 20,
+            max_buckets: 1 << 23,
+        }
+    }
+}
+
+/// The HdrHistogram layout a Picollo layout is exported as: `(significant digits, block
+/// scale)`. See the module documentation for the rule.
+pub fn export_layout(layout: Layout) -> (u32, u32) {
+    let g = layout.block_scale();
+    match HDR_BLOCK_SCALES.iter().position(|&s| s >= g) {
+        Some(i) => (i as u32 + 1, HDR_BLOCK_SCALES[i]),
+        None => (5, HDR_BLOCK_SCALES[4]),
+    }
+}
+
+/// A decoded V2 histogram and what its header said.
+#[derive(Clone, Debug)]
+pub struct Decoded {
+    /// The counts, in the layout of the header's significant digits (see [`decode`]).
+    pub histogram: Histogram<u64, Vec<u64>>,
+    /// Significant digits from the header.
+    pub significant_digits: u32,
+    /// Lowest discernible value from the header.
+    pub lowest_discernible: u64,
+    /// Highest trackable value from the header.
+    pub highest_trackable: u64,
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+/// Appends zigzag LEB128 as HdrHistogram writes it: 7-bit groups, at most 9 bytes, the
+/// ninth carrying bits 56..63 whole.
+#[inline]
+fn put_varint(out: &mut Vec<u8>, n: i64) {
+    let mut z = ((n << 1) ^ (n >> 63)) as u64;
+    for _ in 0..8 {
+        if z < 0x80 {
+            out.push(z as u8);
+            return;
+        }
+        out.push((z as u8) | 0x80);
+        z >>= 7;
+    }
+    out.push(z as u8);
+}
+
+/// Streams (HdrHistogram index, count) pairs in increasing index order into a payload,
+/// summing pairs that land on the same index and writing zero runs.
+struct PayloadWriter {
+    out: Vec<u8>,
+    /// Index the next written entry has.
+    next_index: u64,
+    /// Pending index and count, not yet written.
+    pending: Option<(u64, u64, u64)>,
+}
+
+impl PayloadWriter {
+    fn push(&mut self, index: u64, count: u64, value: u64) -> Result<(), V2Error> {
+        match &mut self.pending {
+            Some((i, c, _)) if *i == index => {
+                *c = c.checked_add(count).ok_or(V2Error::CountTooLarge {
+                    value,
+                    count: u64::MAX,
+                })?;
+            }
+            _ => {
+                self.flush()?;
+                self.pending = Some((index, count, value));
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), V2Error> {
+        let Some((index, count, value)) = self.pending.take() else {
+            return Ok(());
+        };
+        if count > i64::MAX as u64 {
+            return Err(V2Error::CountTooLarge { value, count });
+        }
+        let zeros = index - self.next_index;
+        if zeros == 1 {
+            self.out.push(0);
+        } else if zeros > 1 {
+            put_varint(&mut self.out, -(zeros as i64));
+        }
+        put_varint(&mut self.out, count as i64);
+        self.next_index = index + 1;
+        Ok(())
+    }
+}
+
+impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
+    /// HdrHistogram's uncompressed V2 encoding of these counts (cookie `0x1c849313`). See
+    /// [`crate::hdr`] for how layouts and out-of-range counts are mapped.
+    pub fn encode_v2(&self) -> Result<Vec<u8>, V2Error> {
+        let mut out = Vec::new();
+        self.encode_v2_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`View::encode_v2`] appended to `out` (reusing its capacity).
+    pub fn encode_v2_into(&self, out: &mut Vec<u8>) -> Result<(), V2Error> {
+        if self.outside[SAT] != 0 {
+            return Err(V2Error::Saturated(self.outside[SAT]));
+        }
+        let layout = self.layout();
+        let (digits, target_scale) = export_layout(layout);
+        let target = Layout::from_block_scale(target_scale).expect("HdrHistogram scales are valid");
+        let start = out.len();
+        out.try_reserve(V2_HEADER_LEN + 64)
+            .map_err(|_| OutOfMemory {
+                bytes: V2_HEADER_LEN + 64,
+            })?;
+        out.extend_from_slice(&[0; V2_HEADER_LEN]);
+        let mut w = PayloadWriter {
+            out: core::mem::take(out),
+            next_index: 0,
+            pending: None,
+        };
+        let result = self.write_payload(&mut w, layout, target);
+        let next_index = w.next_index;
+        *out = w.out;
+        if let Err(e) = result {
+            out.truncate(start);
+            return Err(e);
+        }
+        let payload_len = out.len() - start - V2_HEADER_LEN;
+        // The top of the highest non-empty bucket: the smallest range a peer must allocate.
+        let highest = match next_index {
+            0 => 2,
+            n => target.bucket_of_index(n as usize - 1).highest.max(2),
+        };
+        let header = &mut out[start..start + V2_HEADER_LEN];
+        header[0..4].copy_from_slice(&V2_COOKIE.to_be_bytes());
+        header[4..8].copy_from_slice(&(payload_len as u32).to_be_bytes());
+        header[8..12].copy_from_slice(&0u32.to_be_bytes());
+        header[12..16].copy_from_slice(&digits.to_be_bytes());
+        header[16..24].copy_from_slice(&1i64.to_be_bytes());
+        header[24..32].copy_from_slice(&(highest as i64).to_be_bytes());
+        header[32..40].copy_from_slice(&1.0f64.to_be_bytes());
+        if payload_len > u32::MAX as usize {
+            return Err(V2Error::TooLarge {
+                size: payload_len as u64,
+                limit: u32::MAX as u64,
+                what: "payload bytes",
+            });
+        }
+        Ok(())
+    }
+
+    /// Streams every count (underflow, buckets, overflow) into `w` in HdrHistogram index
+    /// order.
+    fn write_payload(
+        &self,
+        w: &mut PayloadWriter,
+        layout: Layout,
+        target: Layout,
+    ) -> Result<(), V2Error> {
+        let target_scale = target.block_scale();
+        let g = layout.block_scale();
+        // The value whose HdrHistogram bucket receives a Picollo bucket's count.
+        let pick = |b: Bucket| {
+            if target_scale >= g {
+                b.midpoint()
+            } else {
+                b.lower
+            }
+        };
+        let emit = |w: &mut PayloadWriter, b: Bucket, count: u64| -> Result<(), V2Error> {
+            let v = pick(b);
+            if v > i64::MAX as u64 {
+                return Err(V2Error::ValueTooLarge(v));
+            }
+            w.push(target.index(v) as u64, count, b.lower)
+        };
+        let first = self.shape.bucket(0);
+        if self.outside[UNDER] != 0 && first.lower > 0 {
+            let v = first.lower - 1;
+            emit(w, layout.bucket_of(v), self.outside[UNDER])?;
+        }
+        if target_scale == g {
+            // Same layout: the storage index plus the first logical index is the target index.
+            let base = self.first_index() as u64;
+            let n = self.counts.len();
+            let mut i = 0;
+            while i < n {
+                let c = self.counts.get(i).to_u64();
+                if c != 0 {
+                    let b = self.shape.bucket(i);
+                    if b.lower > i64::MAX as u64 {
+                        return Err(V2Error::ValueTooLarge(b.lower));
+                    }
+                    w.push(base + i as u64, c, b.lower)?;
+                }
+                i += 1;
+            }
+        } else {
+            for i in 0..self.counts.len() {
+                let c = self.counts.get(i).to_u64();
+                if c != 0 {
+                    emit(w, self.shape.bucket(i), c)?;
+                }
+            }
+        }
+        let last = self.shape.bucket(self.counts.len() - 1);
+        if self.outside[OVER] != 0 {
+            match last.highest.checked_add(1) {
+                Some(v) => emit(w, layout.bucket_of(v), self.outside[OVER])?,
+                None => return Err(V2Error::ValueTooLarge(u64::MAX)),
+            }
+        }
+        w.flush()
+    }
+
+    /// HdrHistogram's compressed V2 encoding (cookie `0x1c849314`, zlib), what
+    /// `encodeIntoCompressedByteBuffer` writes.
+    pub fn encode_v2_compressed(&self) -> Result<Vec<u8>, V2Error> {
+        let plain = self.encode_v2()?;
+        let z = miniz_oxide::deflate::compress_to_vec_zlib(&plain, COMPRESSION_LEVEL);
+        let mut out = Vec::new();
+        out.try_reserve_exact(8 + z.len())
+            .map_err(|_| OutOfMemory { bytes: 8 + z.len() })?;
+        out.extend_from_slice(&V2_COMPRESSED_COOKIE.to_be_bytes());
+        out.extend_from_slice(&(z.len() as u32).to_be_bytes());
+        out.extend_from_slice(&z);
+        Ok(out)
+    }
+
+    /// The base64 text of the compressed V2 encoding (`"HISTFAAA…"`), as interval logs and
+    /// `hdrh`'s `encode()` carry it.
+    pub fn encode_v2_base64(&self) -> Result<String, V2Error> {
+        use base64::Engine as _;
+        let bytes = self.encode_v2_compressed()?;
+        Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+    }
+}
+
+/// zlib level for compressed V2: miniz's level 3 is within a few percent of the default
+/// level's size on histogram payloads (runs of small varints) and several times faster.
+const COMPRESSION_LEVEL: u8 = 3;
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+
+fn be_u32(b: &[u8], at: usize) -> Result<u32, V2Error> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or(V2Error::Truncated {
+            needed: at + 4,
+            available: b.len(),
+        })
+}
+
+fn be_u64(b: &[u8], at: usize) -> Result<u64, V2Error> {
+    match b.get(at..at + 8) {
+        Some(s) => {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(s);
+            Ok(u64::from_be_bytes(a))
+        }
+        None => Err(V2Error::Truncated {
+            needed: at + 8,
+            available: b.len(),
+        }),
+    }
+}
+
+fn check_cookie(cookie: u32) -> Result<bool, V2Error> {
+    match cookie {
+        V2_COOKIE => Ok(false),
+        V2_COMPRESSED_COOKIE => Ok(true),
+        0x1c84_9301 | 0x1c84_9302 => Err(V2Error::UnsupportedEncoding("V0 (pre-2015)")),
+        0x1c84_9308 | 0x1c84_9309 => Err(V2Error::UnsupportedEncoding("V1")),
+        c if (c & 0xffff_ff00) == 0x0c72_1200 => Err(V2Error::UnsupportedEncoding(
+            "DoubleHistogram (floating-point values)",
+        )),
+        c => Err(V2Error::UnknownCookie(c)),
+    }
+}
+
+/// The parsed header of an uncompressed blob.
+struct Header {
+    payload_len: usize,
+    digits: u32,
+    lowest: u64,
+    highest: u64,
+}
+
+fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
+    if b.len() < V2_HEADER_LEN {
+        // Say which field is missing when the cookie itself is there.
+        be_u32(b, 0).and_then(check_cookie)?;
+        return Err(V2Error::Truncated {
+            needed: V2_HEADER_LEN,
+            available: b.len(),
+        });
+    }
+    if check_cookie(be_u32(b, 0)?)? {
+        return Err(V2Error::BadHeader(
+            "compressed blob nested in a compressed blob",
+        ));
+    }
+    let payload_len = be_u32(b, 4)? as usize;
+    if be_u32(b, 8)? != 0 {
+        return Err(V2Error::BadHeader(
+            "non-zero normalizing index offset (a shifted histogram) is not supported",
+        ));
+    }
+    let digits = be_u32(b, 12)?;
+    if !(1..=5).contains(&digits) {
+        return Err(V2Error::SignificantDigits(digits));
+    }
+    let lowest = be_u64(b, 16)? as i64;
+    let highest = be_u64(b, 24)? as i64;
+    if lowest < 1 {
+        return Err(V2Error::BadHeader("lowest discernible value below 1"));
+    }
+    if highest < 2 || highest / 2 < lowest {
+        return Err(V2Error::BadHeader(
+            "highest trackable value below twice the lowest discernible value",
+        ));
+    }
+    let ratio = f64::from_bits(be_u64(b, 32)?);
+    if ratio != 1.0 {
+        return Err(V2Error::BadHeader(
+            "integer-to-double ratio is not 1 (a DoubleHistogram's inner histogram)",
+        ));
+    }
+    if payload_len > limits.max_payload_bytes {
+        return Err(V2Error::TooLarge {
+            size: payload_len as u64,
+            limit: limits.max_payload_bytes as u64,
+            what: "payload bytes",
+        });
+    }
+    if b.len() - V2_HEADER_LEN < payload_len {
+        return Err(V2Error::LengthMismatch {
+            declared: payload_len as u64,
+            actual: (b.len() - V2_HEADER_LEN) as u64,
+        });
+    }
+    Ok(Header {
+        payload_len,
+        digits,
+        lowest: lowest as u64,
+        highest: highest as u64,
+    })
+}
+
+/// Reads one zigzag varint at `*at`; `None` when malformed or past the end.
+#[inline]
+fn get_varint(p: &[u8], at: &mut usize) -> Option<i64> {
+    let mut z: u64 = 0;
+    for k in 0..8 {
+        let byte = *p.get(*at)?;
+        *at += 1;
+        z |= ((byte & 0x7f) as u64) << (7 * k);
+        if byte < 0x80 {
+            return Some(((z >> 1) as i64) ^ -((z & 1) as i64));
+        }
+    }
+    let byte = *p.get(*at)?;
+    *at += 1;
+    z |= (byte as u64) << 56;
+    Some(((z >> 1) as i64) ^ -((z & 1) as i64))
+}
+
+/// Calls `f(index, count)` for every non-zero count of a payload, checking the indices stay
+/// below `limit`.
+fn walk_payload(
+    p: &[u8],
+    limit: u64,
+    mut f: impl FnMut(u64, u64) -> Result<(), V2Error>,
+) -> Result<(), V2Error> {
+    let mut at = 0;
+    let mut index: u64 = 0;
+    while at < p.len() {
+        let start = at;
+        let n = get_varint(p, &mut at).ok_or(V2Error::Varint(start))?;
+        if n < 0 {
+            index = index.saturating_add(n.unsigned_abs());
+        } else {
+            if n > 0 {
+                if index >= limit {
+                    return Err(V2Error::CountsPastRange { index, limit });
+                }
+                f(index, n as u64)?;
+            }
+            index = index.saturating_add(1);
+        }
+    }
+    Ok(())
+}
+
+/// The uncompressed blob inside `b` (inflated when `b` is compressed), bounded by `limits`.
+fn plain_blob<'b>(
+    b: &'b [u8],
+    limits: &Limits,
+    scratch: &'b mut Vec<u8>,
+) -> Result<&'b [u8], V2Error> {
+    if !check_cookie(be_u32(b, 0)?)? {
+        return Ok(b);
+    }
+    let declared = be_u32(b, 4)? as usize;
+    if b.len() - 8 < declared {
+        return Err(V2Error::LengthMismatch {
+            declared: declared as u64,
+            actual: (b.len() - 8) as u64,
+        });
+    }
+    let cap = V2_HEADER_LEN.saturating_add(limits.max_payload_bytes);
+    *scratch = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&b[8..8 + declared], cap)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => V2Error::TooLarge {
+                size: cap as u64 + 1,
+                limit: cap as u64,
+                what: "payload bytes",
+            },
+            _ => V2Error::Zlib,
+        })?;
+    Ok(scratch)
+}
+
+/// HdrHistogram's index for `v` at block scale `g` and unit magnitude `u`, and the values
+/// its bucket `i` spans.
+fn hdr_bucket(layout: Layout, unit: u32, i: u64) -> Bucket {
+    let b = layout.bucket_of_index(i as usize);
+    let lower = b.lower << unit;
+    let highest = ((b.highest as u128 + 1) << unit) - 1;
+    Bucket {
+        lower,
+        highest: highest.min(u64::MAX as u128) as u64,
+    }
+}
+
+/// Decode a V2 blob (plain or compressed) with the default [`Limits`]. See the module
+/// documentation for how the buckets map.
+pub fn decode(bytes: &[u8]) -> Result<Decoded, V2Error> {
+    decode_with_limits(bytes, &Limits::default())
+}
+
+/// [`decode`] with explicit limits.
+pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Error> {
+    let mut scratch = Vec::new();
+    let blob = plain_blob(bytes, limits, &mut scratch)?;
+    let h = parse_header(blob, limits)?;
+    let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
+    let g = HDR_BLOCK_SCALES[h.digits as usize - 1];
+    let layout = Layout::from_block_scale(g).expect("HdrHistogram scales are valid");
+    let unit = h.lowest.ilog2();
+    let limit = counts_limit(layout, unit, h.highest);
+    // First pass: validate and find the highest non-empty index, without allocating.
+    let mut top: Option<u64> = None;
+    walk_payload(payload, limit, |i, _| {
+        top = Some(i);
+        Ok(())
+    })?;
+    let config = Config::new().with_relative_error(layout.relative_error());
+    let mut max = h.highest;
+    let full = config.with_range(0, max).storage_len();
+    if full > limits.max_buckets {
+        max = top.map_or(0, |i| hdr_bucket(layout, unit, i).highest);
+        let tight = config.with_range(0, max).storage_len();
+        if tight > limits.max_buckets {
+            return Err(V2Error::TooLarge {
+                size: tight as u64,
+                limit: limits.max_buckets as u64,
+                what: "buckets",
+            });
+        }
+    }
+    // The top bucket of a shifted layout may reach past `highest`: cover it.
+    if let Some(i) = top {
+        max = max.max(hdr_bucket(layout, unit, i).highest);
+    }
+    let mut histogram = Histogram::new(config.with_range(0, max)).map_err(|e| match e {
+        crate::ConfigError::OutOfMemory { bytes } => V2Error::OutOfMemory(OutOfMemory { bytes }),
+        _ => V2Error::BadHeader("no Picollo layout for this header"),
+    })?;
+    if unit == 0 {
+        let counts = histogram.counts_mut();
+        walk_payload(payload, limit, |i, c| {
+            // In range by construction (max covers the highest non-empty index), and each
+            // index appears once (indices only grow).
+            counts[i as usize] = c;
+            Ok(())
+        })?;
+    } else {
+        walk_payload(payload, limit, |i, c| {
+            histogram.record_n(hdr_bucket(layout, unit, i).midpoint(), c);
+            Ok(())
+        })?;
+    }
+    Ok(Decoded {
+        histogram,
+        significant_digits: h.digits,
+        lowest_discernible: h.lowest,
+        highest_trackable: h.highest,
+    })
+}
+
+/// Number of counts HdrHistogram allocates for `highest` (whole blocks up to the one that
+/// holds it), the bound on payload indices.
+fn counts_limit(layout: Layout, unit: u32, highest: u64) -> u64 {
+    let i = layout.index(highest >> unit) as u64;
+    let g = layout.block_scale();
+    ((i >> g) + 1) << g
+}
+
+/// Decode base64 text (of a compressed or plain V2 blob), surrounding whitespace ignored.
+pub fn decode_base64(text: &str) -> Result<Decoded, V2Error> {
+    decode_base64_with_limits(text, &Limits::default())
+}
+
+/// [`decode_base64`] with explicit limits.
+pub fn decode_base64_with_limits(text: &str, limits: &Limits) -> Result<Decoded, V2Error> {
+    decode_with_limits(&base64_bytes(text)?, limits)
+}
+
+pub(crate) fn base64_bytes(text: &str) -> Result<Vec<u8>, V2Error> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|_| V2Error::Base64)
+}
+
+impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
+    /// Add the counts of a V2 blob (plain or compressed) into this histogram, whatever its
+    /// layout: each HdrHistogram bucket's count is recorded at the bucket's midpoint, so
+    /// counts land in this histogram's bucket of that value (or its underflow/overflow) and
+    /// none is dropped. Exact when the layouts match. On error nothing was added.
+    pub fn add_v2(&mut self, bytes: &[u8]) -> Result<(), V2Error> {
+        let limits = Limits::default();
+        let mut scratch = Vec::new();
+        let blob = plain_blob(bytes, &limits, &mut scratch)?;
+        let h = parse_header(blob, &limits)?;
+        let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
+        let layout = Layout::from_block_scale(HDR_BLOCK_SCALES[h.digits as usize - 1])
+            .expect("HdrHistogram scales are valid");
+        let unit = h.lowest.ilog2();
+        let limit = counts_limit(layout, unit, h.highest);
+        walk_payload(payload, limit, |_, _| Ok(()))?;
+        walk_payload(payload, limit, |i, c| {
+            self.record_n(hdr_bucket(layout, unit, i).midpoint(), c);
+            Ok(())
+        })
+    }
+}
