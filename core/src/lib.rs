@@ -39,9 +39,12 @@ pub mod config;
 pub mod counter;
 mod fmath;
 pub mod histogram;
-/// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64).
+/// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
+/// interval log.
 #[cfg(feature = "alloc")]
 pub mod hdr {
+    #[doc(inline)]
+    pub use crate::format::log::*;
     #[doc(inline)]
     pub use crate::format::v2::*;
 }

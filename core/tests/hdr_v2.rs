@@ -174,7 +174,10 @@ fn any_layout_round_trips_through_v2_into_its_own_layout() {
         let (digits, scale) = hdr::export_layout(h.layout());
         assert_eq!(decoded.significant_digits, digits);
         assert_eq!(decoded.histogram.layout().block_scale(), scale);
-        assert_eq!(decoded.histogram.total_count(), h.total_count() + under + over);
+        assert_eq!(
+            decoded.histogram.total_count(),
+            h.total_count() + under + over
+        );
         let mut back: Histogram<u64, Vec<u64>> = config.build().unwrap();
         back.add_v2(&h.view().encode_v2_compressed().unwrap())
             .unwrap();

@@ -6,6 +6,8 @@
 mod diff;
 mod json;
 mod line;
+#[cfg(feature = "alloc")]
+pub(crate) mod log;
 mod markdown;
 pub(crate) mod numbers;
 mod table;
