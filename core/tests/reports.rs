@@ -198,6 +198,48 @@ fn the_table_has_the_documented_rows_and_aligned_columns() {
 }
 
 #[test]
+fn a_scaled_table_divides_every_value_and_keeps_what_was_recorded() {
+    let s = populated();
+    let scaled = |ratio: f64| {
+        let mut out = String::new();
+        s.write_table_scaled(&mut out, "T", ratio).map(|()| out)
+    };
+    // Ratio 1 is the plain table, byte for byte.
+    assert_eq!(scaled(1.0).unwrap(), table(&s, "T"));
+    let text = scaled(1000.0).unwrap();
+    let rows = check_table_shape(&text, "T", [false, true, false, true]);
+    for (k, p) in s.percentiles.iter().enumerate() {
+        let row = &rows[2 + k];
+        // Three decimals for a ratio of 1000: the integer comes back exactly.
+        let (int, frac) = row[1].split_once('.').unwrap();
+        assert_eq!(frac.len(), 3, "{row:?}");
+        assert_eq!(ungroup(int) * 1000 + frac.parse::<u64>().unwrap(), p.value);
+        let pm = row[2].strip_prefix('±').unwrap();
+        assert_eq!(ungroup_f64(pm), p.plus_minus as f64 / 1000.0, "{pm}");
+        // Counts are not scaled.
+        assert_eq!(ungroup(&row[3]), p.rank_count);
+    }
+    let mean = rows.iter().find(|r| r[0] == "Mean:").unwrap();
+    assert_eq!(mean[1].split_once('.').unwrap().1.len(), 5);
+    assert!((ungroup_f64(&mean[1]) - s.mean / 1000.0).abs() <= 0.000_005 + s.mean * 1e-15);
+    assert!((ungroup_f64(&mean[3]) - s.stdev / 1000.0).abs() <= 0.000_005 + s.stdev * 1e-15);
+    let range = rows.iter().find(|r| r[0] == "Range Min:").unwrap();
+    assert_eq!(ungroup_f64(&range[1]), s.min_trackable as f64 / 1000.0);
+    let total = rows.iter().find(|r| r[2] == "Total:").unwrap();
+    assert_eq!(ungroup(&total[3]), s.total);
+    // A ratio below 1 multiplies and needs no decimals; 1024 needs 4.
+    let doubled = scaled(0.5).unwrap();
+    let rows = check_table_shape(&doubled, "T", [false, true, false, true]);
+    assert_eq!(ungroup(&rows[2 + 5][1]), s.p50().value * 2);
+    let kib = scaled(1024.0).unwrap();
+    let rows = check_table_shape(&kib, "T", [false, true, false, true]);
+    assert_eq!(rows[2 + 5][1].split_once('.').unwrap().1.len(), 4);
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(scaled(bad), Err(fmt::Error), "{bad}");
+    }
+}
+
+#[test]
 fn outside_rows_appear_only_when_non_zero() {
     let cfg = Config::new()
         .with_relative_error(0.01)

@@ -2,8 +2,8 @@
 
 use core::fmt::{self, Write};
 
-use super::numbers::{Grouped, GroupedF64, Rank};
-use super::table::{blank, outside_rows, percent, Align, Table};
+use super::numbers::{Grouped, Rank};
+use super::table::{blank, outside_rows, percent, Align, Table, Units};
 use crate::summary::Summary;
 
 impl Summary {
@@ -12,30 +12,48 @@ impl Summary {
     /// rank points at), Underflow/Overflow/Saturated rows when non-zero, then Mean/StDev,
     /// Precision/Total and Range Min/Max (omitted for the full `0..=u64::MAX` range).
     pub fn write_table(&self, w: &mut dyn Write, title: &str) -> fmt::Result {
+        self.write_table_scaled(w, title, 1.0)
+    }
+
+    /// [`Summary::write_table`] with every value (percentiles, ±, mean, stdev, range) divided
+    /// by `unit_ratio` (1000 shows nanoseconds as microseconds), with as many decimals as
+    /// the ratio has digits (3 for 1000, so nothing recorded is lost; mean and stdev get 2
+    /// more). A ratio of exactly 1 prints integers, as `write_table` does. Counts are not
+    /// scaled. A ratio that is not finite and above 0 is refused with `fmt::Error`.
+    pub fn write_table_scaled(
+        &self,
+        w: &mut dyn Write,
+        title: &str,
+        unit_ratio: f64,
+    ) -> fmt::Result {
         use Align::*;
+        let units = Units::new(unit_ratio)?;
         let mut t = Table::new(
             ["Percentile", "Value", "±", "Count"],
             [Left, Right, Left, Right],
         );
-        self.table_rank_rows(&mut t)?;
+        self.table_rank_rows(&mut t, units)?;
         t.row([&blank, &blank, &blank, &blank])?;
-        self.table_aggregate_rows(&mut t)?;
+        self.table_aggregate_rows(&mut t, units)?;
         t.write(title, w)
     }
 
     /// One row per standard rank, then the outside counts that are not zero.
-    fn table_rank_rows(&self, t: &mut Table<'_>) -> fmt::Result {
+    fn table_rank_rows(&self, t: &mut Table<'_>, units: Units) -> fmt::Result {
         let empty = self.total == 0;
         for p in &self.percentiles {
             t.row([
                 &|c| write!(c, "{}", Rank(p.rank)),
                 &|c| match empty {
                     true => c.write_str("-"),
-                    false => write!(c, "{}", Grouped(p.value)),
+                    false => units.value(c, p.value),
                 },
                 &|c| match empty {
                     true => c.write_str("-"),
-                    false => write!(c, "±{}", Grouped(p.plus_minus)),
+                    false => {
+                        c.write_char('±')?;
+                        units.value(c, p.plus_minus)
+                    }
                 },
                 &|c| write!(c, "{}", Grouped(p.rank_count)),
             ])?;
@@ -51,12 +69,12 @@ impl Summary {
     }
 
     /// Mean/StDev, Precision/Total and the range.
-    fn table_aggregate_rows(&self, t: &mut Table<'_>) -> fmt::Result {
+    fn table_aggregate_rows(&self, t: &mut Table<'_>, units: Units) -> fmt::Result {
         t.row([
             &|c| c.write_str("Mean:"),
-            &|c| write!(c, "{}", GroupedF64(self.mean, 2)),
+            &|c| units.stat(c, self.mean),
             &|c| c.write_str("StDev:"),
-            &|c| write!(c, "{}", GroupedF64(self.stdev, 2)),
+            &|c| units.stat(c, self.stdev),
         ])?;
         t.row([
             &|c| c.write_str("Precision:"),
@@ -70,9 +88,9 @@ impl Summary {
         }
         t.row([
             &|c| c.write_str("Range Min:"),
-            &|c| write!(c, "{}", Grouped(self.min_trackable)),
+            &|c| units.value(c, self.min_trackable),
             &|c| c.write_str("Max:"),
-            &|c| write!(c, "{}", Grouped(self.max_trackable)),
+            &|c| units.value(c, self.max_trackable),
         ])?;
         Ok(())
     }

@@ -4,7 +4,7 @@
 
 use core::fmt::{self, Write};
 
-use super::numbers::Buf;
+use super::numbers::{Buf, Grouped, GroupedF64};
 use crate::summary::Summary;
 
 #[derive(Clone, Copy)]
@@ -142,4 +142,43 @@ pub(super) fn outside_rows(s: &Summary) -> [(&'static str, u64); 3] {
         ("Overflow", s.overflow),
         ("Saturated", s.saturated),
     ]
+}
+
+/// How a report shows values: integers with separators (ratio 1), or divided by a unit
+/// ratio with as many decimals as the ratio has integer digits, so that one unit of the
+/// recorded value still shows (3 for 1000, 6 for 10^6, 4 for 1024), at most 9.
+#[derive(Clone, Copy)]
+pub(super) struct Units {
+    ratio: f64,
+    decimals: usize,
+}
+
+impl Units {
+    /// Refuses (with `fmt::Error`, as the writers report it) a ratio that is not finite
+    /// and above 0.
+    pub(super) fn new(ratio: f64) -> Result<Units, fmt::Error> {
+        if !(ratio.is_finite() && ratio > 0.0) {
+            return Err(fmt::Error);
+        }
+        let (mut decimals, mut power) = (0, 1.0);
+        while power < ratio && decimals < 9 {
+            power *= 10.0;
+            decimals += 1;
+        }
+        Ok(Units { ratio, decimals })
+    }
+
+    /// A recorded value.
+    pub(super) fn value(self, w: &mut dyn Write, v: u64) -> fmt::Result {
+        if self.ratio == 1.0 {
+            write!(w, "{}", Grouped(v))
+        } else {
+            write!(w, "{}", GroupedF64(v as f64 / self.ratio, self.decimals))
+        }
+    }
+
+    /// A statistic over values (mean, stdev): two more decimals than a value.
+    pub(super) fn stat(self, w: &mut dyn Write, v: f64) -> fmt::Result {
+        write!(w, "{}", GroupedF64(v / self.ratio, self.decimals + 2))
+    }
 }
