@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
-# Debian packages (valgrind, mono, cargo-c, pkg-config), Python packages (pytest, numpy,
+# Debian packages (valgrind, mono, cargo-c, pkg-config, the DejaVu font `picollo plot`
+# draws its text with), Python packages (pytest, numpy,
 # matplotlib) and cbindgen (pinned: the committed header is checked against its output).
 set -euo pipefail
 
@@ -15,6 +16,7 @@ command -v cargo-cinstall >/dev/null || need_apt+=(cargo-c)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v gcc >/dev/null || need_apt+=(gcc)
 command -v g++ >/dev/null || need_apt+=(g++)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""

@@ -1,0 +1,70 @@
+//! What can go wrong, and the exit status each kind of failure ends the process with.
+//!
+//! Usage errors (exit 2) are clap's: it prints them and exits itself. Everything else is a
+//! [`Failure`] whose message names the input (and the line, for a log) and the cause.
+
+use std::fmt;
+use std::io;
+
+/// Exit status of a failed run (2, usage, is clap's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// A file could not be read or written (also: the plot font could not be loaded).
+    Io = 3,
+    /// An input is not a log nor a histogram, or a line of it cannot be read.
+    Format = 4,
+    /// The selection (tag, time window) matched no interval.
+    NoData = 5,
+}
+
+/// A failure to report on stderr, with its exit status.
+#[derive(Debug)]
+pub struct Failure {
+    /// Which exit status it ends the process with.
+    pub exit: Exit,
+    /// What happened, naming the input and the cause.
+    pub message: String,
+}
+
+impl Failure {
+    /// A read or write failure on `what` (a path, `<stdin>`, `<stdout>`).
+    pub fn io(what: &str, e: &io::Error) -> Self {
+        Failure {
+            exit: Exit::Io,
+            message: format!("{what}: {e}"),
+        }
+    }
+
+    /// An input that cannot be read as a log or a histogram.
+    pub fn format(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::Format,
+            message: message.into(),
+        }
+    }
+
+    /// A selection that matched nothing.
+    pub fn no_data(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::NoData,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The exit statuses, as `--help` lists them.
+pub const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0  success
+  2  usage error (unknown option, bad value, missing argument)
+  3  I/O error: an input or output file cannot be read or written, or the plot font
+     cannot be loaded
+  4  format error: an input is not an interval log nor a V2 histogram, or a line of it
+     cannot be read (the message names the file, the line and the cause)
+  5  no data: the tag and time window selected no interval";

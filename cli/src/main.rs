@@ -1,0 +1,398 @@
+//! `picollo`: reports, diffs, `.hgrm` distributions, percentile plots and conversions of
+//! HdrHistogram interval logs (format 1.2/1.3, from any HdrHistogram port) and of single
+//! V2 histograms (base64 text or raw bytes). See the crate README for examples.
+
+mod convert;
+mod diff;
+mod error;
+mod input;
+mod plot;
+mod report;
+mod select;
+mod table;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use crate::error::{Failure, EXIT_STATUS_HELP};
+use crate::input::Input;
+use crate::select::{Filter, Tags};
+
+const INPUT_HELP: &str = "\
+Inputs:
+  A path, or - for standard input. An input is an interval log (HdrHistogram's format,
+  versions 1.2 and 1.3, tagged or not), or a single V2 histogram: its base64 text
+  (\"HISTFAAA...\", compressed or not) or its raw bytes. A single histogram counts as one
+  untagged interval at time 0.
+
+Selection:
+  Without --tag only untagged intervals are used (as HdrHistogram's log processor does).
+  --from and --to are seconds after the log's start: its StartTime header, or else the
+  start of its first interval. An interval is selected when its start lies in [from, to).";
+
+#[derive(Parser)]
+#[command(
+    name = "picollo",
+    version,
+    about = "Reports, diffs, .hgrm, plots and conversions of HdrHistogram interval logs",
+    after_help = EXIT_STATUS_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The Markdown summary table of the selected intervals, or one row per time window
+    #[command(after_help = format!("{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
+    Report(ReportArgs),
+    /// The diff table (Δ% per percentile, Cohen's d) of two logs, or of two selections of one
+    #[command(after_help = format!("{DIFF_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
+    Diff(DiffArgs),
+    /// A percentile plot (PNG or SVG) of one or more logs, like HdrHistogram's plotter
+    #[command(after_help = format!("{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
+    Plot(PlotArgs),
+    /// Re-write a log as a normalized format 1.3 log, or as summary JSON
+    #[command(after_help = format!("{CONVERT_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
+    Convert(ConvertArgs),
+}
+
+/// The tag and time window options most commands share.
+#[derive(Args, Clone)]
+struct Selection {
+    /// Use intervals with this tag (default: untagged intervals only)
+    #[arg(long, value_name = "TAG")]
+    tag: Option<String>,
+    /// Use intervals starting at or after S seconds after the log's start
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    from: Option<f64>,
+    /// Use intervals starting before S seconds after the log's start
+    #[arg(long, visible_alias = "until", value_name = "S", value_parser = seconds,
+          allow_negative_numbers = true)]
+    to: Option<f64>,
+}
+
+impl Selection {
+    fn filter(&self) -> Filter {
+        check_window(self.from, self.to);
+        Filter {
+            tags: Tags::from_arg(self.tag.as_deref(), Tags::Untagged),
+            from: self.from,
+            to: self.to,
+        }
+    }
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// The log (or histogram) to report on; - for stdin
+    log: String,
+    #[command(flatten)]
+    selection: Selection,
+    /// One row per window of S seconds (from --from, or the log's start) instead of one table
+    #[arg(long, value_name = "S", value_parser = positive, allow_negative_numbers = true)]
+    interval: Option<f64>,
+    /// Divide values by R (1000 shows nanoseconds as microseconds)
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
+          allow_negative_numbers = true)]
+    unit_ratio: f64,
+}
+
+const DIFF_HELP: &str = "\
+Two selections:
+  `picollo diff A B` compares two inputs with the same selection (--tag, --from, --to).
+  `picollo diff A --a-to 60 --b-from 60` compares two windows of one input, and
+  `picollo diff A --a-tag api --b-tag db` two of its tags. Each --a-*/--b-* option
+  overrides the shared one for its side. Columns are headed by what differs between the
+  sides (file name, tag, window), the title names both selections in full. Δ% is
+  (B − A) / A; Cohen's d is (mean B − mean A) over the pooled sample standard deviation.";
+
+#[derive(Args)]
+struct DiffArgs {
+    /// The baseline log (A); - for stdin
+    a: String,
+    /// The log compared with it (B); when left out, B is A with its own --b-* selection
+    b: Option<String>,
+    #[command(flatten)]
+    selection: Selection,
+    /// Tag of A's intervals (overrides --tag)
+    #[arg(long, value_name = "TAG")]
+    a_tag: Option<String>,
+    /// Tag of B's intervals (overrides --tag)
+    #[arg(long, value_name = "TAG")]
+    b_tag: Option<String>,
+    /// Start of A's window, seconds (overrides --from)
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    a_from: Option<f64>,
+    /// End of A's window, seconds (overrides --to)
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    a_to: Option<f64>,
+    /// Start of B's window, seconds (overrides --from)
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    b_from: Option<f64>,
+    /// End of B's window, seconds (overrides --to)
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    b_to: Option<f64>,
+}
+
+#[derive(Args)]
+struct PlotArgs {
+    /// The logs (or histograms) to plot, one curve each (per --tag); - for stdin
+    #[arg(required = true)]
+    logs: Vec<String>,
+    /// Output file: .png or .svg
+    #[arg(short, long, value_name = "OUT")]
+    output: String,
+    /// Plot intervals with this tag; repeat for one curve per tag (default: untagged)
+    #[arg(long = "tag", value_name = "TAG")]
+    tags: Vec<String>,
+    /// Use intervals starting at or after S seconds after the log's start
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    from: Option<f64>,
+    /// Use intervals starting before S seconds after the log's start
+    #[arg(long, visible_alias = "until", value_name = "S", value_parser = seconds,
+          allow_negative_numbers = true)]
+    to: Option<f64>,
+    /// Divide values by R (1000 shows nanoseconds as microseconds)
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
+          allow_negative_numbers = true)]
+    unit_ratio: f64,
+    /// Title above the plot
+    #[arg(long, default_value = "Percentile distribution")]
+    title: String,
+    /// Width in pixels
+    #[arg(long, default_value_t = 1200, value_parser = clap::value_parser!(u32).range(200..=10_000))]
+    width: u32,
+    /// Height in pixels
+    #[arg(long, default_value_t = 700, value_parser = clap::value_parser!(u32).range(150..=10_000))]
+    height: u32,
+    /// TrueType font for the text (default: $PICOLLO_FONT, else DejaVu Sans from
+    /// fonts-dejavu-core)
+    #[arg(long, value_name = "TTF")]
+    font: Option<String>,
+}
+
+const CONVERT_HELP: &str = "\
+Targets:
+  log   A format 1.3 interval log: version line, StartTime and an equal BaseTime when the
+        input has a StartTime (so every reader takes the timestamps as relative to it),
+        the legend, then each selected interval with its tag, times to the millisecond,
+        maximum (top of its highest bucket / 10^6, as HdrHistogram's writers) and its
+        histogram re-encoded as compressed V2 in base64. Reads peers' logs (1.2, six
+        decimals, absolute or relative times) and writes what every HdrHistogram reads.
+  json  JSON Lines: one object per selected interval, or with --sum one per tag (the sum
+        of its intervals): {\"tag\": string or null, \"start\": seconds after the log's
+        start, \"length\": seconds, \"intervals\": count, \"summary\": {...}}, the summary
+        being the object of picollo's Summary::write_json (totals, mean, stDev, precision
+        and 16 percentiles with their buckets).
+
+Unlike the other commands, convert keeps every interval, tagged or not, unless --tag is
+given. The window's end is --until (--to names the target).";
+
+#[derive(Args)]
+struct ConvertArgs {
+    /// The log (or histogram) to convert; - for stdin
+    log: String,
+    /// What to write
+    #[arg(long, value_enum)]
+    to: convert::Target,
+    /// Output file (default: stdout)
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<String>,
+    /// Keep only intervals with this tag (default: every interval)
+    #[arg(long, value_name = "TAG")]
+    tag: Option<String>,
+    /// Keep intervals starting at or after S seconds after the log's start
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    from: Option<f64>,
+    /// Keep intervals starting before S seconds after the log's start
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
+    until: Option<f64>,
+    /// JSON: one object per tag, the sum of its intervals, instead of one per interval
+    #[arg(long)]
+    sum: bool,
+}
+
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds")),
+    }
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a finite number above 0")),
+    }
+}
+
+/// A usage error, printed and exited with by clap (status 2).
+fn usage(message: &str) -> ! {
+    Cli::command()
+        .error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
+}
+
+fn check_window(from: Option<f64>, to: Option<f64>) {
+    if let (Some(f), Some(t)) = (from, to) {
+        if f >= t {
+            usage(&format!(
+                "the window is empty: from {f} s is not before to {t} s"
+            ));
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("picollo: {failure}");
+            ExitCode::from(failure.exit as u8)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Report(args) => {
+            let filter = args.selection.filter();
+            let input = Input::read(&args.log)?;
+            let text = match args.interval {
+                Some(s) => report::windows(&input, &filter, s, args.unit_ratio)?,
+                None => report::whole(&input, &filter, args.unit_ratio)?,
+            };
+            emit(&text, None)
+        }
+        Command::Diff(args) => run_diff(args),
+        Command::Plot(args) => run_plot(args),
+        Command::Convert(args) => {
+            check_window(args.from, args.until);
+            let filter = Filter {
+                tags: Tags::from_arg(args.tag.as_deref(), Tags::All),
+                from: args.from,
+                to: args.until,
+            };
+            if args.sum && args.to != convert::Target::Json {
+                usage("--sum applies to --to json only");
+            }
+            let input = Input::read(&args.log)?;
+            let text = convert::convert(&input, &filter, args.to, args.sum)?;
+            emit(&text, args.output.as_deref())
+        }
+    }
+}
+
+fn run_diff(args: DiffArgs) -> Result<(), Failure> {
+    let shared = args.selection.filter();
+    let side = |tag: &Option<String>, from: Option<f64>, to: Option<f64>| {
+        let from = from.or(shared.from);
+        let to = to.or(shared.to);
+        check_window(from, to);
+        Filter {
+            tags: tag
+                .as_deref()
+                .map_or(shared.tags.clone(), |t| Tags::Only(t.to_string())),
+            from,
+            to,
+        }
+    };
+    let fa = side(&args.a_tag, args.a_from, args.a_to);
+    let fb = side(&args.b_tag, args.b_from, args.b_to);
+    let a = Input::read(&args.a)?;
+    let same = args.b.as_ref().is_none_or(|b| *b == args.a);
+    if args.b.is_none() && fa == fb {
+        usage(
+            "with one input, tell the two selections apart with --a-tag/--b-tag, \
+             --a-from/--a-to or --b-from/--b-to",
+        );
+    }
+    let b_input;
+    let b = match (&args.b, same) {
+        (Some(path), false) => {
+            b_input = Input::read(path)?;
+            &b_input
+        }
+        _ => &a,
+    };
+    let text = diff::diff(
+        &diff::Side {
+            input: &a,
+            filter: fa,
+        },
+        &diff::Side {
+            input: b,
+            filter: fb,
+        },
+    )?;
+    emit(&text, None)
+}
+
+fn run_plot(args: PlotArgs) -> Result<(), Failure> {
+    check_window(args.from, args.to);
+    let Some(format) = plot::Format::of(&args.output) else {
+        usage(&format!(
+            "{}: the output must end in .png or .svg",
+            args.output
+        ));
+    };
+    if args.logs.iter().filter(|p| *p == "-").count() > 1 {
+        usage("standard input (-) can be read once only");
+    }
+    let tags: Vec<Tags> = match args.tags.is_empty() {
+        true => vec![Tags::Untagged],
+        false => args.tags.iter().map(|t| Tags::Only(t.clone())).collect(),
+    };
+    let mut series = Vec::new();
+    for path in &args.logs {
+        let input = Input::read(path)?;
+        let file = std::path::Path::new(&input.name)
+            .file_name()
+            .map_or(input.name.clone(), |f| f.to_string_lossy().into_owned());
+        for tags in &tags {
+            let filter = Filter {
+                tags: tags.clone(),
+                from: args.from,
+                to: args.to,
+            };
+            let selected = select::sum(&input, &filter)?;
+            let tag = match tags {
+                Tags::Only(t) => t.as_str(),
+                _ => "",
+            };
+            let name = match (args.logs.len() > 1, args.tags.len() > 1) {
+                (true, true) => format!("{file} {tag}"),
+                (false, true) => tag.to_string(),
+                _ => file.clone(),
+            };
+            series.push(plot::Series { name, selected });
+        }
+    }
+    let opts = plot::Options {
+        title: &args.title,
+        unit_ratio: args.unit_ratio,
+        size: (args.width, args.height),
+        font: args.font.as_deref(),
+    };
+    plot::plot(&series, &args.output, format, &opts)
+}
+
+/// Write `text` to `path`, or to stdout. A closed stdout (`| head`) ends the program
+/// quietly, as it does for other filters.
+fn emit(text: &str, path: Option<&str>) -> Result<(), Failure> {
+    match path {
+        Some(p) if p != "-" => std::fs::write(p, text).map_err(|e| Failure::io(p, &e)),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                r => r.map_err(|e| Failure::io("<stdout>", &e)),
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Running the `picollo` binary from the tests, and comparing with reviewed golden files.
+#![allow(dead_code)] // each test file uses a part
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What a run left.
+pub struct Run {
+    /// Exit status (`None` when killed by a signal).
+    pub code: Option<i32>,
+    /// Standard output, as text.
+    pub stdout: String,
+    /// Standard error, as text.
+    pub stderr: String,
+}
+
+/// The folder of the committed input logs; runs start there, so titles show bare names.
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// Run `picollo ARGS` in the data folder, with `stdin` piped in when given.
+pub fn picollo(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_picollo"))
+        .args(args)
+        .current_dir(data_dir())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the picollo binary runs");
+    if let Some(bytes) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(bytes)
+            .expect("stdin takes the input");
+    }
+    let out = child.wait_with_output().expect("picollo finishes");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Run and expect success; the standard output.
+pub fn ok(args: &[&str]) -> String {
+    let run = picollo(args, None);
+    assert_eq!(
+        run.code,
+        Some(0),
+        "picollo {args:?} failed:\n{}",
+        run.stderr
+    );
+    assert!(run.stderr.is_empty(), "stderr: {}", run.stderr);
+    run.stdout
+}
+
+/// Compare `actual` with `tests/golden/NAME`. With `PICOLLO_BLESS=1` the file is written
+/// instead (to be reviewed by eye before it is committed).
+pub fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("PICOLLO_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (PICOLLO_BLESS=1 writes it)", path.display()));
+    if expected != actual {
+        panic!(
+            "{} differs from the output:\n--- expected\n{expected}\n--- actual\n{actual}",
+            path.display()
+        );
+    }
+}
+
+/// The cells of a Markdown table row, trimmed.
+pub fn cells(line: &str) -> Vec<&str> {
+    let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+    inner.split('|').map(str::trim).collect()
+}
+
+/// The row of a table whose first cell is `label`.
+pub fn row<'a>(table: &'a str, label: &str) -> Vec<&'a str> {
+    table
+        .lines()
+        .map(cells)
+        .find(|c| c[0] == label)
+        .unwrap_or_else(|| panic!("no row {label:?} in\n{table}"))
+}

@@ -1,0 +1,201 @@
+//! Failures: each kind has its exit status, and the message names the input, the line and
+//! the cause.
+
+mod common;
+
+use common::picollo;
+
+fn fails(args: &[&str], stdin: Option<&[u8]>, code: i32, needles: &[&str]) {
+    let run = picollo(args, stdin);
+    assert_eq!(run.code, Some(code), "picollo {args:?}: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "nothing on stdout: {}", run.stdout);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "picollo {args:?}: {needle:?} not in {:?}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_missing_file_is_an_io_error() {
+    fails(
+        &["report", "nope.hlog"],
+        None,
+        3,
+        &["picollo: nope.hlog: ", "No such file"],
+    );
+    fails(
+        &["diff", "latency.hlog", "nope.hlog"],
+        None,
+        3,
+        &["nope.hlog"],
+    );
+}
+
+#[test]
+fn an_unwritable_output_is_an_io_error() {
+    fails(
+        &[
+            "convert",
+            "latency.hlog",
+            "--to",
+            "json",
+            "-o",
+            "/nonexistent/dir/out.jsonl",
+        ],
+        None,
+        3,
+        &["/nonexistent/dir/out.jsonl"],
+    );
+}
+
+#[test]
+fn a_bad_line_names_the_input_and_the_line() {
+    let log = "#[StartTime: 1700000000.000 (seconds since epoch)]\n\
+               \"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n\
+               0.000,1.000,0.001,HISTFAAAACV4nJNpmSzMwMCQxgABzFCaEURcm7yEwf4DROA8PxMdAADUZQaT\n\
+               1.000,-1.000,0.001,HISTFAAAACV4nJNpmSzMwMCQxgABzFCaEURcm7yEwf4DROA8PxMdAADUZQaT\n";
+    fails(
+        &["report", "-"],
+        Some(log.as_bytes()),
+        4,
+        &["<stdin>: line 4: ", "interval length"],
+    );
+    let corrupt = log
+        .replace("1.000,-1.000", "1.000,1.000")
+        .replace("ADUZQaT\n", "AD!!\n");
+    fails(
+        &["report", "-"],
+        Some(corrupt.as_bytes()),
+        4,
+        &["<stdin>: line 3: ", "base64"],
+    );
+    fails(
+        &["report", "-"],
+        Some(b"hello\n"),
+        4,
+        &["<stdin>: line 1: "],
+    );
+}
+
+#[test]
+fn input_that_is_neither_a_log_nor_a_histogram_is_a_format_error() {
+    fails(
+        &["report", "-"],
+        Some(&[0xff, 0xfe, 0x00, 0x12]),
+        4,
+        &["<stdin>: ", "UTF-8"],
+    );
+    // A V2 cookie with nothing after it.
+    fails(
+        &["report", "-"],
+        Some(&[0x1c, 0x84, 0x93, 0x14, 0, 0]),
+        4,
+        &["<stdin>: ", "truncated"],
+    );
+    fails(&["report", "-"], Some(b"HISTFAAAAZZZ\n"), 4, &["<stdin>: "]);
+}
+
+#[test]
+fn a_selection_of_nothing_is_no_data() {
+    fails(
+        &["report", "peer_hdrh.hlog"],
+        None,
+        5,
+        &[
+            "peer_hdrh.hlog: no untagged intervals",
+            "tags: api, db",
+            "6 intervals",
+        ],
+    );
+    fails(
+        &["report", "latency.hlog", "--from", "100"],
+        None,
+        5,
+        &[
+            "no untagged intervals starting from 100 s",
+            "spanning 0.005–6.005 s",
+        ],
+    );
+    fails(
+        &["report", "-"],
+        Some(b""),
+        5,
+        &["<stdin>: no intervals in the input"],
+    );
+    fails(
+        &["plot", "peer_hdrh.hlog", "--tag", "web", "-o", "x.svg"],
+        None,
+        5,
+        &["tagged web"],
+    );
+    fails(
+        &["convert", "latency.hlog", "--to", "log", "--tag", "x"],
+        None,
+        5,
+        &["tagged x"],
+    );
+}
+
+#[test]
+fn usage_errors_are_clap_s() {
+    fails(&["report"], None, 2, &["LOG"]);
+    fails(
+        &["report", "latency.hlog", "--unit-ratio", "0"],
+        None,
+        2,
+        &["--unit-ratio"],
+    );
+    fails(
+        &["report", "latency.hlog", "--interval", "-1"],
+        None,
+        2,
+        &["--interval"],
+    );
+    fails(
+        &["report", "latency.hlog", "--from", "3", "--to", "2"],
+        None,
+        2,
+        &["window is empty"],
+    );
+    fails(
+        &["plot", "latency.hlog", "-o", "out.jpg"],
+        None,
+        2,
+        &["out.jpg", ".png or .svg"],
+    );
+    fails(&["plot", "-", "-", "-o", "out.svg"], None, 2, &["once"]);
+    fails(&["frobnicate"], None, 2, &["frobnicate"]);
+}
+
+#[test]
+fn help_documents_exit_statuses_and_the_time_base() {
+    let run = picollo(&["--help"], None);
+    assert_eq!(run.code, Some(0));
+    for needle in [
+        "report",
+        "diff",
+        "plot",
+        "convert",
+        "Exit status",
+        "5  no data",
+    ] {
+        assert!(run.stdout.contains(needle), "{needle:?} not in --help");
+    }
+    let run = picollo(&["report", "--help"], None);
+    assert_eq!(run.code, Some(0));
+    for needle in [
+        "StartTime",
+        "first interval",
+        "[from, to)",
+        "3  I/O error",
+        "4  format",
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "{needle:?} not in report --help"
+        );
+    }
+}
