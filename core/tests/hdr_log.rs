@@ -124,7 +124,10 @@ fn histograms_of_growing_ranges_and_other_precisions_sum_without_overflow() {
 fn bad_lines_are_errors_that_name_the_line() {
     let good = hist([10]).view().encode_v2_base64().unwrap();
     let cases = [
-        (format!("1.0,2.0,{good}"), LogErrorKind::Number("interval max")),
+        (
+            format!("1.0,2.0,{good}"),
+            LogErrorKind::Number("interval max"),
+        ),
         ("1.0".to_string(), LogErrorKind::Fields),
         (
             format!("-1.0,2.0,3.0,{good}"),

@@ -625,16 +625,20 @@ fn plain_blob<'b>(
     Ok(scratch)
 }
 
-/// HdrHistogram's index for `v` at block scale `g` and unit magnitude `u`, and the values
-/// its bucket `i` spans.
-fn hdr_bucket(layout: Layout, unit: u32, i: u64) -> Bucket {
+/// The values HdrHistogram's bucket `i` spans at block scale `g` and unit magnitude `unit`;
+/// an error when they lie beyond `u64` (possible only for a huge lowest discernible value,
+/// whose first block then reaches past 2^64).
+fn hdr_bucket(layout: Layout, unit: u32, i: u64, limit: u64) -> Result<Bucket, V2Error> {
     let b = layout.bucket_of_index(i as usize);
-    let lower = b.lower << unit;
+    let lower = (b.lower as u128) << unit;
     let highest = ((b.highest as u128 + 1) << unit) - 1;
-    Bucket {
-        lower,
-        highest: highest.min(u64::MAX as u128) as u64,
+    if lower > u64::MAX as u128 {
+        return Err(V2Error::CountsPastRange { index: i, limit });
     }
+    Ok(Bucket {
+        lower: lower as u64,
+        highest: highest.min(u64::MAX as u128) as u64,
+    })
 }
 
 /// Decode a V2 blob (plain or compressed) with the default [`Limits`]. See the module
@@ -656,14 +660,20 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
     // First pass: validate and find the highest non-empty index, without allocating.
     let mut top: Option<u64> = None;
     walk_payload(payload, limit, |i, _| {
+        hdr_bucket(layout, unit, i, limit)?;
         top = Some(i);
         Ok(())
     })?;
     let config = Config::new().with_relative_error(layout.relative_error());
-    let mut max = h.highest;
-    let full = config.with_range(0, max).storage_len();
-    if full > limits.max_buckets {
-        max = top.map_or(0, |i| hdr_bucket(layout, unit, i).highest);
+    // The highest non-empty bucket's top: a shifted layout's may reach past `highest`.
+    let top_value = match top {
+        Some(i) => hdr_bucket(layout, unit, i, limit)?.highest,
+        None => 0,
+    };
+    // The header's range when it fits the limit, else only up to the data.
+    let mut max = h.highest.max(top_value);
+    if config.with_range(0, max).storage_len() > limits.max_buckets {
+        max = top_value;
         let tight = config.with_range(0, max).storage_len();
         if tight > limits.max_buckets {
             return Err(V2Error::TooLarge {
@@ -672,10 +682,6 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
                 what: "buckets",
             });
         }
-    }
-    // The top bucket of a shifted layout may reach past `highest`: cover it.
-    if let Some(i) = top {
-        max = max.max(hdr_bucket(layout, unit, i).highest);
     }
     let mut histogram = Histogram::new(config.with_range(0, max)).map_err(|e| match e {
         crate::ConfigError::OutOfMemory { bytes } => V2Error::OutOfMemory(OutOfMemory { bytes }),
@@ -691,7 +697,7 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
         })?;
     } else {
         walk_payload(payload, limit, |i, c| {
-            histogram.record_n(hdr_bucket(layout, unit, i).midpoint(), c);
+            histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
             Ok(())
         })?;
     }
@@ -743,9 +749,11 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
             .expect("HdrHistogram scales are valid");
         let unit = h.lowest.ilog2();
         let limit = counts_limit(layout, unit, h.highest);
-        walk_payload(payload, limit, |_, _| Ok(()))?;
+        walk_payload(payload, limit, |i, _| {
+            hdr_bucket(layout, unit, i, limit).map(|_| ())
+        })?;
         walk_payload(payload, limit, |i, c| {
-            self.record_n(hdr_bucket(layout, unit, i).midpoint(), c);
+            self.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
             Ok(())
         })
     }
