@@ -390,7 +390,7 @@ fn parse_decimal(s: &str) -> Option<f64> {
         && s.bytes().filter(|&b| b == b'.').count() <= 1
         && s.bytes().any(|b| b.is_ascii_digit());
     if ok {
-        s.parse().ok()
+        s.parse().ok().filter(|v: &f64| v.is_finite())
     } else {
         None
     }

@@ -35,8 +35,9 @@
 //! floor(log2 L)`), HdrHistogram's buckets are Picollo's with every bound shifted left by `u`:
 //! from the second block on they coincide with Picollo buckets exactly; a bucket of the first
 //! block spans `2^u` values and its count is recorded at its midpoint. The decoded histogram
-//! covers `0..=H` (or, when that would need more than [`Limits::max_buckets`] counters, the
-//! range up to its highest non-empty bucket), so nothing in the payload is dropped.
+//! covers `0..=H` (with `L = 1`, up to the end of the block holding `H`, every index
+//! HdrHistogram itself allows), or, when that would need more than [`Limits::max_buckets`]
+//! counters, the range up to its highest non-empty bucket; nothing in the payload is dropped.
 //!
 //! Decoders never trust a length: a compressed payload is inflated to at most the header size
 //! plus [`Limits::max_payload_bytes`], counts past what the header's range allows are an error
@@ -439,9 +440,9 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
     }
 }
 
-/// zlib level for compressed V2: miniz's level 3 is within a few percent of the default
-/// level's size on histogram payloads (runs of small varints) and several times faster.
-const COMPRESSION_LEVEL: u8 = 3;
+/// zlib level for compressed V2: on histogram payloads (runs of small varints) miniz's
+/// fastest level is about 10 % larger than its default level and several times faster.
+const COMPRESSION_LEVEL: u8 = 1;
 
 // ---------------------------------------------------------------------------------------
 // Decoding
@@ -625,16 +626,20 @@ fn plain_blob<'b>(
     Ok(scratch)
 }
 
-/// HdrHistogram's index for `v` at block scale `g` and unit magnitude `u`, and the values
-/// its bucket `i` spans.
-fn hdr_bucket(layout: Layout, unit: u32, i: u64) -> Bucket {
+/// The values HdrHistogram's bucket `i` spans at block scale `g` and unit magnitude `unit`;
+/// an error when they lie beyond `u64` (possible only for a huge lowest discernible value,
+/// whose first block then reaches past 2^64).
+fn hdr_bucket(layout: Layout, unit: u32, i: u64, limit: u64) -> Result<Bucket, V2Error> {
     let b = layout.bucket_of_index(i as usize);
-    let lower = b.lower << unit;
+    let lower = (b.lower as u128) << unit;
     let highest = ((b.highest as u128 + 1) << unit) - 1;
-    Bucket {
-        lower,
-        highest: highest.min(u64::MAX as u128) as u64,
+    if lower > u64::MAX as u128 {
+        return Err(V2Error::CountsPastRange { index: i, limit });
     }
+    Ok(Bucket {
+        lower: lower as u64,
+        highest: highest.min(u64::MAX as u128) as u64,
+    })
 }
 
 /// Decode a V2 blob (plain or compressed) with the default [`Limits`]. See the module
@@ -653,17 +658,43 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
     let layout = Layout::from_block_scale(g).expect("HdrHistogram scales are valid");
     let unit = h.lowest.ilog2();
     let limit = counts_limit(layout, unit, h.highest);
+    let config = Config::new().with_relative_error(layout.relative_error());
+    if unit == 0 {
+        // Every index the header allows, up to the end of the block holding `highest`.
+        let block_top = layout.bucket_of_index(limit as usize - 1).highest;
+        if config.with_range(0, block_top).storage_len() <= limits.max_buckets {
+            // One pass, straight into the counters (indices are storage offsets).
+            let mut histogram = new_histogram(config.with_range(0, block_top))?;
+            let counts = histogram.counts_mut();
+            walk_payload(payload, limit, |i, c| {
+                // In range: i < limit = counts.len(); each index appears once.
+                counts[i as usize] = c;
+                Ok(())
+            })?;
+            return Ok(Decoded {
+                histogram,
+                significant_digits: h.digits,
+                lowest_discernible: h.lowest,
+                highest_trackable: h.highest,
+            });
+        }
+    }
     // First pass: validate and find the highest non-empty index, without allocating.
     let mut top: Option<u64> = None;
     walk_payload(payload, limit, |i, _| {
+        hdr_bucket(layout, unit, i, limit)?;
         top = Some(i);
         Ok(())
     })?;
-    let config = Config::new().with_relative_error(layout.relative_error());
-    let mut max = h.highest;
-    let full = config.with_range(0, max).storage_len();
-    if full > limits.max_buckets {
-        max = top.map_or(0, |i| hdr_bucket(layout, unit, i).highest);
+    // The highest non-empty bucket's top: a shifted layout's may reach past `highest`.
+    let top_value = match top {
+        Some(i) => hdr_bucket(layout, unit, i, limit)?.highest,
+        None => 0,
+    };
+    // The header's range when it fits the limit, else only up to the data.
+    let mut max = h.highest.max(top_value);
+    if config.with_range(0, max).storage_len() > limits.max_buckets {
+        max = top_value;
         let tight = config.with_range(0, max).storage_len();
         if tight > limits.max_buckets {
             return Err(V2Error::TooLarge {
@@ -673,33 +704,23 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
             });
         }
     }
-    // The top bucket of a shifted layout may reach past `highest`: cover it.
-    if let Some(i) = top {
-        max = max.max(hdr_bucket(layout, unit, i).highest);
-    }
-    let mut histogram = Histogram::new(config.with_range(0, max)).map_err(|e| match e {
-        crate::ConfigError::OutOfMemory { bytes } => V2Error::OutOfMemory(OutOfMemory { bytes }),
-        _ => V2Error::BadHeader("no Picollo layout for this header"),
+    let mut histogram = new_histogram(config.with_range(0, max))?;
+    walk_payload(payload, limit, |i, c| {
+        histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
+        Ok(())
     })?;
-    if unit == 0 {
-        let counts = histogram.counts_mut();
-        walk_payload(payload, limit, |i, c| {
-            // In range by construction (max covers the highest non-empty index), and each
-            // index appears once (indices only grow).
-            counts[i as usize] = c;
-            Ok(())
-        })?;
-    } else {
-        walk_payload(payload, limit, |i, c| {
-            histogram.record_n(hdr_bucket(layout, unit, i).midpoint(), c);
-            Ok(())
-        })?;
-    }
     Ok(Decoded {
         histogram,
         significant_digits: h.digits,
         lowest_discernible: h.lowest,
         highest_trackable: h.highest,
+    })
+}
+
+fn new_histogram(config: Config) -> Result<Histogram<u64, Vec<u64>>, V2Error> {
+    Histogram::new(config).map_err(|e| match e {
+        crate::ConfigError::OutOfMemory { bytes } => V2Error::OutOfMemory(OutOfMemory { bytes }),
+        _ => V2Error::BadHeader("no Picollo layout for this header"),
     })
 }
 
@@ -743,9 +764,11 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
             .expect("HdrHistogram scales are valid");
         let unit = h.lowest.ilog2();
         let limit = counts_limit(layout, unit, h.highest);
-        walk_payload(payload, limit, |_, _| Ok(()))?;
+        walk_payload(payload, limit, |i, _| {
+            hdr_bucket(layout, unit, i, limit).map(|_| ())
+        })?;
         walk_payload(payload, limit, |i, c| {
-            self.record_n(hdr_bucket(layout, unit, i).midpoint(), c);
+            self.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
             Ok(())
         })
     }

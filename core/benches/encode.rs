@@ -1,0 +1,116 @@
+//! HdrHistogram V2 interchange: encoding and decoding a compressed V2 blob, next to the
+//! `hdrhistogram` crate in the same run.
+//!
+//! Workload: a 0.1 % histogram (Picollo's default layout; `hdrhistogram` at 3 significant
+//! digits, the precision Picollo exports it at) holding 10^6 latency-like values,
+//! log-normal around 50 µs in nanoseconds with a tail to seconds. Each figure is the best
+//! of `REPS` batches, as µs per encode or decode. `picollo_decode` decodes into a new
+//! histogram, as `hdrhistogram`'s `Deserializer` does.
+//!
+//! `cargo bench -p picollo --bench encode`; the last line is
+//! `bench encode: picollo_encode=<µs> hdr_encode=<µs> picollo_decode=<µs> hdr_decode=<µs>`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use picollo::{hdr, Config, Histogram};
+
+const N: usize = 1_000_000;
+const REPS: usize = 7;
+const BATCH: usize = 20;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn unit(&mut self) -> f64 {
+        ((self.next() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+}
+
+/// Log-normal latencies: median 50 µs, sigma 1.2 (in ns), capped at 10 s.
+fn values() -> Vec<u64> {
+    let mut rng = Rng(7);
+    (0..N)
+        .map(|_| {
+            let (a, b) = (rng.unit(), rng.unit());
+            let z = (-2.0 * a.ln()).sqrt() * (2.0 * std::f64::consts::PI * b).cos();
+            ((50_000.0 * (1.2 * z).exp()) as u64).clamp(1, 10_000_000_000)
+        })
+        .collect()
+}
+
+/// Best of `REPS` batches of `BATCH` calls, in µs per call.
+fn best(mut f: impl FnMut()) -> f64 {
+    (0..REPS)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..BATCH {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e6 / BATCH as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let vs = values();
+    let mut ours: Histogram<u64, Vec<u64>> = Config::new().build().unwrap();
+    let mut theirs =
+        hdrhistogram::Histogram::<u64>::new_with_bounds(1, 3_600_000_000_000, 3).unwrap();
+    for &v in &vs {
+        ours.record(v);
+        theirs.record(v).unwrap();
+    }
+    let our_blob = ours.view().encode_v2_compressed().unwrap();
+    let mut their_blob = Vec::new();
+    V2DeflateSerializer::new()
+        .serialize(&theirs, &mut their_blob)
+        .unwrap();
+    // Both decode what the other wrote, so the figures compare like with like.
+    assert_eq!(
+        hdr::decode(&their_blob).unwrap().histogram.total_count(),
+        N as u64
+    );
+    let check: hdrhistogram::Histogram<u64> = Deserializer::new()
+        .deserialize(&mut std::io::Cursor::new(&our_blob))
+        .unwrap();
+    assert_eq!(check.len(), N as u64);
+
+    let mut serializer = V2DeflateSerializer::new();
+    let mut deserializer = Deserializer::new();
+    let picollo_encode = best(|| {
+        black_box(ours.view().encode_v2_compressed().unwrap());
+    });
+    let hdr_encode = best(|| {
+        let mut out = Vec::new();
+        serializer.serialize(black_box(&theirs), &mut out).unwrap();
+        black_box(out);
+    });
+    let picollo_decode = best(|| {
+        black_box(hdr::decode(black_box(&our_blob)).unwrap());
+    });
+    let hdr_decode = best(|| {
+        let h: hdrhistogram::Histogram<u64> = deserializer
+            .deserialize(&mut std::io::Cursor::new(black_box(&their_blob)))
+            .unwrap();
+        black_box(h);
+    });
+    println!(
+        "sizes: picollo={} bytes ({} buckets) hdrhistogram={} bytes; ratios: encode hdr/picollo={:.2} decode hdr/picollo={:.2}",
+        our_blob.len(),
+        ours.counts().len(),
+        their_blob.len(),
+        hdr_encode / picollo_encode,
+        hdr_decode / picollo_decode
+    );
+    println!(
+        "bench encode: picollo_encode={picollo_encode:.1} hdr_encode={hdr_encode:.1} picollo_decode={picollo_decode:.1} hdr_decode={hdr_decode:.1}"
+    );
+}
