@@ -5,8 +5,7 @@ use std::path::Path;
 
 use crate::error::Failure;
 use crate::input::Input;
-use crate::report::plural;
-use crate::select::{self, Filter, Tags};
+use crate::select::{self, plural, Filter, Tags};
 
 /// One side of a diff: an input and what to take from it.
 pub struct Side<'a> {

@@ -8,7 +8,7 @@ use picollo::Grouped;
 
 use crate::error::Failure;
 use crate::input::Input;
-use crate::select::{self, round_micros, Filter, Seen};
+use crate::select::{self, plural, round_micros, Filter, Seen};
 use crate::table::{Table, Units};
 
 /// The ranks of a window row, with their column titles.
@@ -131,13 +131,4 @@ pub fn windows(
     let mut out = String::new();
     table.write(&format!("{} ({})", input.name, parts.join(", ")), &mut out);
     Ok(out)
-}
-
-/// `1 interval`, `6 intervals`.
-pub fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }

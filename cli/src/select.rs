@@ -96,6 +96,15 @@ pub fn round_micros(s: f64) -> f64 {
     (s * 1e6).round() / 1e6 + 0.0
 }
 
+/// `1 interval`, `6 intervals`.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The sum of an input's selected intervals.
 pub struct Selected {
     /// The summed histogram.
@@ -170,8 +179,8 @@ impl Seen {
             .describe_window()
             .map_or(String::new(), |w| format!(" starting {w}"));
         Failure::no_data(format!(
-            "{name}: no {asked}{window} (the input has {} intervals, tags: {}, spanning {}–{} s)",
-            self.total,
+            "{name}: no {asked}{window} (the input has {}, tags: {}, spanning {}–{} s)",
+            plural(self.total, "interval"),
             tags.join(", "),
             seconds(s),
             seconds(e)
