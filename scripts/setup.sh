@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
-# Debian packages (valgrind, mono, cargo-c, pkg-config, the DejaVu font `picollo plot`
-# draws its text with), Python packages (pytest, numpy,
-# matplotlib) and cbindgen (pinned: the committed header is checked against its output).
+# Debian packages (valgrind, mono, cargo-c, pkg-config; the DejaVu font `picollo plot` draws
+# its text with; python3-venv, nodejs and npm for the interop stage's peers), Python packages
+# (pytest, numpy, matplotlib) and cbindgen (pinned: the committed header is checked against
+# its output). The interop stage installs its pinned peers itself (scripts/interop_peers.sh:
+# a venv and npm ci).
 set -euo pipefail
 
 CBINDGEN_VERSION=0.29.2
@@ -17,6 +19,11 @@ command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v gcc >/dev/null || need_apt+=(gcc)
 command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v npm >/dev/null || need_apt+=(npm)
+# Debian's python3 is externally managed: the interop stage's peers go into a venv, and
+# `python3 -m venv` needs ensurepip, which Debian ships in python3-venv.
+python3 -c "import ensurepip, venv" 2>/dev/null || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""

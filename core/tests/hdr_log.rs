@@ -170,3 +170,70 @@ fn bad_lines_are_errors_that_name_the_line() {
     assert!(w.header(Some(-1.0), None).is_err());
     assert!(text.is_empty(), "refused calls write nothing: {text:?}");
 }
+
+#[test]
+fn logs_written_by_peers_read_with_their_times_tags_and_counts() {
+    // interop/fixtures: the same three intervals written by Python's hdrh 0.10.8 (which
+    // writes no tags) and by hdr-histogram-js 3.0.1; see the README there.
+    let config = |g: u32| Config::new().with_relative_error(0.5 / (1u64 << g) as f64);
+    let first: &[(u64, u64)] = &[
+        (0, 1),
+        (1, 2),
+        (7, 3),
+        (1000, 4),
+        (1001, 5),
+        (123_456, 6),
+        (1_000_000_000, 7),
+        (1_000_000_000_000, 8),
+    ];
+    // (tag, start after the base time, block scale, values × counts)
+    type Expected<'a> = (Option<&'a str>, f64, u32, &'a [(u64, u64)]);
+    let intervals: [Expected<'_>; 3] = [
+        (None, 10.0, 10, first),
+        (
+            Some("api"),
+            11.0,
+            7,
+            &[(5, 10), (5_000, 20), (5_000_000, 30)],
+        ),
+        (None, 12.0, 10, &[(42, 1), (4_200_000, 999)]),
+    ];
+    let logs = [
+        (
+            "hdrh",
+            include_str!("../../interop/fixtures/hdrh.hlog"),
+            false,
+        ),
+        (
+            "hdr-histogram-js",
+            include_str!("../../interop/fixtures/hdr-histogram-js.hlog"),
+            true,
+        ),
+    ];
+    for (name, text, tags) in logs {
+        let mut reader = LogReader::new(text);
+        let read: Vec<_> = reader
+            .by_ref()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(reader.start_time(), Some(1_700_000_000.0), "{name}");
+        assert_eq!(reader.base_time(), Some(1_699_999_990.0), "{name}");
+        assert_eq!(read.len(), 3, "{name}");
+        for (got, &(tag, start, g, values)) in read.iter().zip(&intervals) {
+            assert_eq!(got.tag.as_deref(), tag.filter(|_| tags), "{name}");
+            assert_eq!(got.start, 1_699_999_990.0 + start, "{name}");
+            assert_eq!(got.length, 1.0, "{name}");
+            let mut want: Histogram<u64, Vec<u64>> = config(g).build().unwrap();
+            for &(v, c) in values {
+                want.record_n(v, c);
+            }
+            let buckets = |h: &Histogram<u64, Vec<u64>>| -> Vec<(u64, u64)> {
+                h.view()
+                    .buckets_with_values()
+                    .map(|b| (b.lower, b.count))
+                    .collect()
+            };
+            assert_eq!(buckets(&got.histogram), buckets(&want), "{name} at {start}");
+        }
+    }
+}

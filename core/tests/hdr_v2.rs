@@ -304,3 +304,77 @@ fn the_decoder_refuses_bad_input_with_a_reason() {
         assert!(!e.to_string().is_empty());
     }
 }
+
+/// The values behind the committed peer fixtures (interop/fixtures/README.md).
+const FIXTURE_VALUES: [(u64, u64); 8] = [
+    (0, 1),
+    (1, 2),
+    (7, 3),
+    (1000, 4),
+    (1001, 5),
+    (123_456, 6),
+    (1_000_000_000, 7),
+    (1_000_000_000_000, 8),
+];
+
+fn fixture_histogram(digits: u32, values: &[(u64, u64)]) -> Histogram<u64, Vec<u64>> {
+    let mut h: Histogram<u64, Vec<u64>> = config_for_digits(digits).build().unwrap();
+    for &(v, c) in values {
+        h.record_n(v, c);
+    }
+    h
+}
+
+#[test]
+fn hdr_histogram_js_headers_decode_offset_ignored_and_integer_ratio_accepted() {
+    // hdr-histogram-js writes every blob with normalizing index offset 1 and the
+    // integer-to-double ratio as the 64-bit integer 1 (not the double 1.0). Both used to be
+    // refused, so nothing it wrote could be read.
+    let h = fixture_histogram(3, &FIXTURE_VALUES);
+    let plain = h.view().encode_v2().unwrap();
+    for offset in [1u32, 7, u32::MAX] {
+        for ratio in [1.0f64.to_bits(), 1u64] {
+            let mut js = plain.clone();
+            js[8..12].copy_from_slice(&offset.to_be_bytes());
+            js[32..40].copy_from_slice(&ratio.to_be_bytes());
+            let d = hdr::decode(&js).unwrap_or_else(|e| panic!("offset {offset}: {e}"));
+            assert_eq!(
+                ours(&d.histogram.view()),
+                ours(&h.view()),
+                "offset {offset}"
+            );
+        }
+    }
+    // Any other ratio is a DoubleHistogram's inner histogram: still refused.
+    for ratio in [2.0f64.to_bits(), 0.5f64.to_bits(), 2u64, 0] {
+        let mut double = plain.clone();
+        double[32..40].copy_from_slice(&ratio.to_be_bytes());
+        assert!(
+            matches!(hdr::decode(&double), Err(V2Error::BadHeader(_))),
+            "ratio bits {ratio:#x}"
+        );
+    }
+}
+
+#[test]
+fn committed_peer_fixtures_decode_to_their_documented_values() {
+    // Written by hdr-histogram-js 3.0.1 and by Python's hdrh 0.10.8 (interop/fixtures).
+    let js = include_str!("../../interop/fixtures/hdr-histogram-js-d3.b64");
+    let py = include_str!("../../interop/fixtures/hdrh-d3.b64");
+    let want = fixture_histogram(3, &FIXTURE_VALUES);
+    for (name, text) in [("hdr-histogram-js", js), ("hdrh", py)] {
+        let d = hdr::decode_base64(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(d.significant_digits, 3, "{name}");
+        assert_eq!(d.lowest_discernible, 1, "{name}");
+        assert_eq!(d.histogram.total_count(), 36, "{name}");
+        assert_eq!(ours(&d.histogram.view()), ours(&want.view()), "{name}");
+    }
+    // The JS blob carries the header quirks the decoder must accept.
+    use base64::Engine as _;
+    let raw = base64::engine::general_purpose::STANDARD
+        .decode(js.trim())
+        .unwrap();
+    let plain = miniz_oxide::inflate::decompress_to_vec_zlib(&raw[8..]).unwrap();
+    assert_eq!(&plain[8..12], &1u32.to_be_bytes());
+    assert_eq!(&plain[32..40], &1u64.to_be_bytes());
+}

@@ -31,6 +31,10 @@
 //! [`decode`] accepts what any HdrHistogram writes for integer histograms: significant digits
 //! 1..=5, any lowest discernible value `L >= 1` and highest trackable value `H >= 2L`, counts
 //! as zigzag LEB128 varints with zero runs (a single zero written as `0` or as a run of one).
+//! The normalizing index offset is ignored (the payload is in logical index order whatever
+//! it says, and hdr-histogram-js always writes 1), and the integer-to-double ratio must be
+//! 1.0, or the integer 1 that hdr-histogram-js writes into that double field; any other ratio
+//! marks a `DoubleHistogram`'s inner histogram and is refused.
 //! With `L = 1` the buckets are identical. With a larger `L` (unit magnitude `u =
 //! floor(log2 L)`), HdrHistogram's buckets are Picollo's with every bound shifted left by `u`:
 //! from the second block on they coincide with Picollo buckets exactly; a bucket of the first
@@ -483,6 +487,10 @@ fn check_cookie(cookie: u32) -> Result<bool, V2Error> {
     }
 }
 
+/// The ratio field as hdr-histogram-js writes it: the 64-bit integer 1 where other writers put
+/// the double 1.0 (as a double it would be the smallest subnormal, a ratio no writer means).
+const JS_RATIO_BITS: u64 = 1;
+
 /// The parsed header of an uncompressed blob.
 struct Header {
     payload_len: usize,
@@ -506,11 +514,10 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
         ));
     }
     let payload_len = be_u32(b, 4)? as usize;
-    if be_u32(b, 8)? != 0 {
-        return Err(V2Error::BadHeader(
-            "non-zero normalizing index offset (a shifted histogram) is not supported",
-        ));
-    }
+    // Bytes 8..12, the normalizing index offset, are not read: they say how the writer had
+    // rotated its own counts array, but the payload is in logical index order whatever they
+    // say (Java writes counts through its normalized accessor; hdr-histogram-js always
+    // writes 1 there).
     let digits = be_u32(b, 12)?;
     if !(1..=5).contains(&digits) {
         return Err(V2Error::SignificantDigits(digits));
@@ -525,8 +532,10 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
             "highest trackable value below twice the lowest discernible value",
         ));
     }
-    let ratio = f64::from_bits(be_u64(b, 32)?);
-    if ratio != 1.0 {
+    // The integer-to-double ratio: 1.0 for integer histograms, or the bits of the integer 1,
+    // which hdr-histogram-js writes into this double field.
+    let ratio_bits = be_u64(b, 32)?;
+    if ratio_bits != 1.0f64.to_bits() && ratio_bits != JS_RATIO_BITS {
         return Err(V2Error::BadHeader(
             "integer-to-double ratio is not 1 (a DoubleHistogram's inner histogram)",
         ));
