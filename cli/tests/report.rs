@@ -149,3 +149,26 @@ fn standard_input_is_read_for_a_dash() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stdout.starts_with("##### <stdin> (1 histogram)\n"));
 }
+
+#[test]
+fn a_hdr_histogram_js_log_counts_from_start_time_not_base_time() {
+    // interop/fixtures (README there): StartTime 1700000000, BaseTime 1699999990, stamps
+    // 10, 11 (tagged api, 2 digits), 12: the intervals start 0, 1 and 2 s after StartTime.
+    let log = "../../../interop/fixtures/hdr-histogram-js.hlog";
+    let all = ok(&["report", log]);
+    assert!(
+        all.starts_with(&format!("##### {log} (2 intervals, 0–3 s)\n")),
+        "{all}"
+    );
+    assert_eq!(row(&all, "Precision:")[3], "1,036"); // 36 + 1000 untagged values
+                                                     // From 1 s: the last interval only, 42 × 1 and 4,200,000 × 999; 4,200,000 lies in
+                                                     // [4,198,400, 4,202,495] (3 digits, 4096 wide there).
+    let last = ok(&["report", log, "--from", "1"]);
+    assert_eq!(row(&last, "Precision:")[3], "1,000");
+    assert_eq!(row(&last, "0")[1], "42");
+    assert_eq!(row(&last, "50")[1..3], ["4,200,448", "±2,048"]);
+    // The api interval has 2 digits: 5,000 lies in [4,992, 5,023].
+    let api = ok(&["report", log, "--tag", "api"]);
+    assert_eq!(row(&api, "50")[1..3], ["5,008", "±16"]);
+    assert_eq!(row(&api, "Precision:")[1..4], ["0.3906%", "Total:", "60"]);
+}
