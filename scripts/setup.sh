@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
-# Debian packages (valgrind, mono, cargo-c, pkg-config), Python packages (pytest, numpy,
-# matplotlib) and cbindgen (pinned: the committed header is checked against its output).
+# Debian packages (valgrind, mono, cargo-c, pkg-config; nodejs and npm for
+# scripts/interop.sh), Python packages (pytest, numpy, matplotlib) and cbindgen (pinned: the
+# committed header is checked against its output).
 set -euo pipefail
 
 CBINDGEN_VERSION=0.29.2
@@ -15,6 +16,8 @@ command -v cargo-cinstall >/dev/null || need_apt+=(cargo-c)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v gcc >/dev/null || need_apt+=(gcc)
 command -v g++ >/dev/null || need_apt+=(g++)
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v npm >/dev/null || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""
