@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
 # Debian packages (valgrind, mono, cargo-c, pkg-config; the DejaVu font `picollo plot` draws
-# its text with; python3-venv, nodejs and npm for the interop stage's peers), Python packages
-# (pytest, numpy, matplotlib) and cbindgen (pinned: the committed header is checked against
-# its output). The interop stage installs its pinned peers itself (scripts/interop_peers.sh:
-# a venv and npm ci).
+# its text with; python3-venv, nodejs and npm for the interop stages: .hgrm and peers), Python
+# packages (pytest, numpy, matplotlib) and cbindgen (pinned: the committed header is checked
+# against its output). The interop stage installs its pinned peers itself
+# (scripts/interop_peers.sh: a venv and npm ci).
 set -euo pipefail
 
 CBINDGEN_VERSION=0.29.2

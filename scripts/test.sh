@@ -37,6 +37,7 @@ stage c-tests bash c-tests/run.sh
 stage c-perf bash c-tests/perf/run.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
+stage interop-hgrm bash scripts/interop.sh
 stage interop-peers bash scripts/interop_peers.sh
 stage fuzz bash scripts/fuzz.sh
 stage sanitize bash scripts/sanitize.sh

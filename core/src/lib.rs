@@ -69,6 +69,7 @@ pub mod view;
 
 pub use config::{Config, ConfigError, ValueSelection};
 pub use counter::Counter;
+pub use format::hgrm::HgrmOptions;
 pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};

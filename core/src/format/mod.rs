@@ -1,9 +1,11 @@
 //! Output formats, one file each: the Markdown summary table, the diff table, the one-line
-//! summary and JSON. Every format writes through `core::fmt::Write` from stack buffers (no
-//! allocation), so the caller picks the sink: a `String`, a fixed `heapless::String`, a C
-//! buffer.
+//! summary, JSON and HdrHistogram's `.hgrm` percentile distribution. Every format writes
+//! through `core::fmt::Write` from stack buffers (no allocation), so the caller picks the
+//! sink: a `String`, a fixed `heapless::String`, a C buffer.
 
 mod diff;
+mod fixed;
+pub(crate) mod hgrm;
 mod json;
 mod line;
 #[cfg(feature = "alloc")]
