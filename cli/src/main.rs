@@ -5,6 +5,7 @@
 mod convert;
 mod diff;
 mod error;
+mod hgrm;
 mod input;
 mod plot;
 mod report;
@@ -52,6 +53,9 @@ enum Command {
     /// The diff table (Δ% per percentile, Cohen's d) of two logs, or of two selections of one
     #[command(after_help = format!("{DIFF_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Diff(DiffArgs),
+    /// HdrHistogram's percentile distribution (.hgrm) of the selected intervals' sum
+    #[command(after_help = format!("{HGRM_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
+    Hgrm(HgrmArgs),
     /// A percentile plot (PNG or SVG) of one or more logs, like HdrHistogram's plotter
     #[command(after_help = format!("{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Plot(PlotArgs),
@@ -136,6 +140,34 @@ struct DiffArgs {
     /// End of B's window, seconds (overrides --to)
     #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
     b_to: Option<f64>,
+}
+
+const HGRM_HELP: &str = "\
+Output:
+  What HdrHistogram's outputPercentileDistribution(ticks, unitRatio, csv) prints for the
+  same counts (byte for byte as hdr-histogram-js for histograms of 1 to 5 significant
+  digits, as logs hold): a row per percentile tick with the highest value of the bucket it
+  lands in, the percentile, the count so far and 1/(1-percentile), then the footer with
+  mean, standard deviation, max, total count, buckets and sub-buckets. HdrHistogram's
+  plotter and the `picollo plot` of a log draw the same curve.";
+
+#[derive(Args)]
+struct HgrmArgs {
+    /// The log (or histogram) to print; - for stdin
+    log: String,
+    #[command(flatten)]
+    selection: Selection,
+    /// Divide values (and mean, deviation, max) by R
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
+          allow_negative_numbers = true)]
+    unit_ratio: f64,
+    /// Percentile rows per half of the distance left to 100 %
+    #[arg(long, value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    ticks: u32,
+    /// Comma-separated values instead of padded columns (no footer)
+    #[arg(long)]
+    csv: bool,
 }
 
 #[derive(Args)]
@@ -270,6 +302,16 @@ fn run(command: Command) -> Result<(), Failure> {
             emit(&text, None)
         }
         Command::Diff(args) => run_diff(args),
+        Command::Hgrm(args) => {
+            let filter = args.selection.filter();
+            let input = Input::read(&args.log)?;
+            let options = picollo::HgrmOptions {
+                ticks_per_half_distance: args.ticks,
+                unit_ratio: args.unit_ratio,
+                csv: args.csv,
+            };
+            emit(&hgrm::hgrm(&input, &filter, &options)?, None)
+        }
         Command::Plot(args) => run_plot(args),
         Command::Convert(args) => {
             check_window(args.from, args.until);

@@ -177,6 +177,7 @@ fn help_documents_exit_statuses_and_the_time_base() {
     for needle in [
         "report",
         "diff",
+        "hgrm",
         "plot",
         "convert",
         "Exit status",

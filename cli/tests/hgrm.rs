@@ -1,0 +1,90 @@
+//! `picollo hgrm`: the `.hgrm` of a log's selected intervals. The goldens were compared
+//! byte for byte with hdr-histogram-js 3.0.1 reading the same logs (script in
+//! tests/data/README.md); the figures below are worked out by hand.
+
+mod common;
+
+use common::{golden, ok, picollo};
+
+#[test]
+fn hgrm_of_a_tag() {
+    let out = ok(&["hgrm", "peer_hdrh.hlog", "--tag", "api"]);
+    golden("hgrm_peer_api.hgrm", &out);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "       Value     Percentile TotalCount 1/(1-Percentile)"
+    );
+    assert_eq!(lines[1], "");
+    // 1..=300: at 10 % the 30th value, at 77.5 % the 233rd (ceil of 232.5).
+    assert_eq!(
+        lines[2],
+        "       1.000 0.000000000000          1           1.00"
+    );
+    assert_eq!(
+        lines[3],
+        "      30.000 0.100000000000         30           1.11"
+    );
+    assert!(lines.contains(&"     233.000 0.775000000000        233           4.44"));
+    assert!(lines.contains(&"     300.000 1.000000000000        300"));
+    assert!(out.ends_with(
+        "#[Mean    =      150.500, StdDeviation   =       86.602]\n\
+         #[Max     =      300.000, Total count    =          300]\n\
+         #[Buckets =           22, SubBuckets     =         2048]\n"
+    ));
+}
+
+#[test]
+fn hgrm_with_ticks_and_a_unit_ratio() {
+    let out = ok(&[
+        "hgrm",
+        "peer_hdrh.hlog",
+        "--tag",
+        "db",
+        "--ticks",
+        "3",
+        "--unit-ratio",
+        "1000",
+    ]);
+    golden("hgrm_peer_db_ticks3_in_thousands.hgrm", &out);
+    // Rows give the bucket's highest value: 7000 lies in [7000, 7003].
+    assert!(
+        out.contains("\n       7.003 1.000000000000         30\n"),
+        "{out}"
+    );
+    // Mean over midpoints, 1050.2, divided by 1000.
+    assert!(out.contains("#[Mean    =        1.050, StdDeviation   =        1.671]"));
+    // 3 ticks per half distance: 0, 16.7, 33.3, 50, 58.3, … %.
+    assert!(out.contains("       0.500 0.166666666667         27           1.20\n"));
+}
+
+#[test]
+fn hgrm_as_csv_and_from_stdin() {
+    let out = ok(&["hgrm", "latency.hlog", "--csv"]);
+    golden("hgrm_latency.csv", &out);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "\"Value\",\"Percentile\",\"TotalCount\",\"1/(1-Percentile)\""
+    );
+    assert_eq!(lines[1], "1000.000,0.000000000000,3,1.00");
+    assert_eq!(lines.last(), Some(&"1299.000,1.000000000000,600,Infinity"));
+    let bytes = std::fs::read(common::data_dir().join("latency.hlog")).unwrap();
+    let run = picollo(&["hgrm", "-", "--csv"], Some(&bytes));
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, out);
+}
+
+#[test]
+fn hgrm_errors() {
+    let run = picollo(&["hgrm", "peer_hdrh.hlog"], None);
+    assert_eq!(run.code, Some(5));
+    assert!(
+        run.stderr.contains("no untagged intervals"),
+        "{}",
+        run.stderr
+    );
+    let run = picollo(&["hgrm", "latency.hlog", "--ticks", "0"], None);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("--ticks"), "{}", run.stderr);
+}
