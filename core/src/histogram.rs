@@ -165,6 +165,15 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         self.outside = outside;
     }
 
+    /// A histogram of `shape` holding `counts` (length `shape.len()`, checked by the
+    /// caller) and the `outside` counts as they are.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn from_parts(shape: Shape, counts: S, outside: [u64; 3]) -> Self {
+        let mut h = Self::over(shape, counts);
+        h.outside = outside;
+        h
+    }
+
     /// Give the storage back.
     pub fn into_storage(self) -> S {
         self.counts

@@ -8,7 +8,7 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use picollo::concurrent::{LocalHistogram, Source};
+use picollo::concurrent::{Collect, LocalHistogram, Source};
 use picollo::Config;
 
 fn config() -> Config {
@@ -85,4 +85,31 @@ fn a_thread_past_the_shard_cap_falls_back_to_the_accumulator() {
         assert_eq!(total(&h), 2);
         assert_eq!(h.shard_count(), 1);
     });
+}
+
+#[test]
+fn a_collect_racing_records_and_exits_takes_each_record_once() {
+    for keep_idle in [0, 1] {
+        model(move || {
+            let h = Arc::new(LocalHistogram::<u32>::with_limits(config(), 2, keep_idle).unwrap());
+            h.record(0);
+            let writer = {
+                let h = h.clone();
+                loom::thread::spawn(move || {
+                    h.record(1);
+                    h.record(1);
+                })
+            };
+            let mut interval = [0u32; 2];
+            let taken = h.collect_into(&mut interval).unwrap().counts().to_vec();
+            writer.join().unwrap();
+            let mut rest = [0u32; 2];
+            let left = h.collect_into(&mut rest).unwrap().counts().to_vec();
+            // The main thread's own record is in the first interval; the writer's are
+            // split between the two, each exactly once (its exit may fold or hand off its
+            // shard at any point).
+            assert_eq!((taken[0], left[0]), (1, 0));
+            assert_eq!(taken[1] + left[1], 2, "{taken:?} then {left:?}");
+        });
+    }
 }

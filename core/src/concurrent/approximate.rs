@@ -15,6 +15,9 @@ use crate::shape::{Shape, SAT};
 ///
 /// Reads, reset and snapshots behave as in [`super::AtomicHistogram`] (seqlock copy; reset
 /// by atomic swap, no "old+1"). [`ApproxHistogram::record_n`] adds exactly.
+/// [`Collect::collect`](super::Collect::collect) takes each counter by an atomic swap: every
+/// counter update lands in exactly one interval, and each interval's bucket is an unbiased
+/// estimate with the counter's error for that interval's count (exact below `2^T`).
 ///
 /// A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`] (`u32`: 4,290,772,991), as in
 /// the interlocked mode; what does not fit is counted as saturated.

@@ -3,7 +3,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::{ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source};
+use super::{Collect, ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::merge::MergeError;
 use crate::oom::OutOfMemory;
@@ -145,6 +145,29 @@ impl DynHistogram {
     /// Reset (see the module docs for each mode's semantics).
     pub fn reset(&self) {
         each_width!(&self.inner, h => h.reset());
+    }
+
+    /// Take the counts since the previous collect or reset, leaving the histogram counting
+    /// from zero (see the [module docs](super#collect-take-the-counts-and-start-over) for
+    /// each mode's guarantee): an owned histogram of the same layout and range, `u32`
+    /// counters widened to `u64`, underflow, overflow and saturated counts included, with
+    /// the current value selection. [`OutOfMemory`] when the copy cannot be allocated
+    /// (nothing is taken then). [`DynSnapshot::collect`] does the same without allocating.
+    pub fn collect(&self) -> Result<crate::Histogram<u64, alloc::vec::Vec<u64>>, OutOfMemory> {
+        let mut h = match &self.inner {
+            Inner::U64(h) => h.try_collect()?,
+            Inner::U32(h) => {
+                let mut wide = crate::oom::try_vec(h.storage_len(), || 0u64)?;
+                let narrow = h.try_collect()?;
+                let view = narrow.view();
+                for (w, &n) in wide.iter_mut().zip(view.counts()) {
+                    *w = u64::from(n);
+                }
+                crate::Histogram::from_parts(view.shape(), wide, view.outside())
+            }
+        };
+        h.set_value_selection(self.value_selection());
+        Ok(h)
     }
 
     /// The value selection queries use.
@@ -297,6 +320,24 @@ impl DynSnapshot {
         Ok(())
     }
 
+    /// Take the counts of `h` since its previous collect or reset into this snapshot,
+    /// allocating nothing (see [`DynHistogram::collect`]); `h` counts from zero. Same
+    /// configuration and counter width as the snapshot, otherwise an error and no change.
+    pub fn collect(&mut self, h: &DynHistogram) -> Result<(), ConfigError> {
+        match (&mut self.inner, &h.inner) {
+            (SnapInner::U32(s), Inner::U32(c)) => s.collect(c)?,
+            (SnapInner::U64(s), Inner::U64(c)) => s.collect(c)?,
+            _ => {
+                return Err(ConfigError::StorageLength {
+                    expected: self.view_len(),
+                    actual: h.storage_len(),
+                })
+            }
+        }
+        self.selection = h.value_selection();
+        Ok(())
+    }
+
     fn view_len(&self) -> usize {
         dyn_view!(self.view(), v => v.shape().len())
     }
@@ -346,6 +387,34 @@ mod tests {
                 assert!(snap.update(&wrong, true).is_err());
                 h.reset();
                 assert_eq!(h.total_count(), Ok(0));
+            }
+        }
+    }
+
+    #[test]
+    fn collect_takes_the_interval_in_every_width_and_mode() {
+        let config = Config::new().with_range(0, 1_000);
+        for bits in [CounterBits::U32, CounterBits::U64] {
+            for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+                let h = DynHistogram::new(config, bits, mode).unwrap();
+                h.record_many(&[10, 10, 20, 2_000]);
+                let first = h.collect().unwrap();
+                let v = first.view();
+                assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
+                assert_eq!(v.count(h.shape().offset(10)), Some(2));
+                assert_eq!(h.total_count(), Ok(0));
+                h.record(30);
+                let mut snap = DynSnapshot::new(&h).unwrap();
+                h.record(40);
+                snap.collect(&h).unwrap();
+                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
+                h.record(50);
+                // Deltas after a collect: what was recorded since it.
+                snap.update(&h, true).unwrap();
+                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+                let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+                assert!(snap.collect(&wrong).is_err());
+                assert_eq!(h.total_count(), Ok(1));
             }
         }
     }

@@ -25,6 +25,9 @@ use crate::shape::Shape;
 ///   racing it is either cleared with the rest or counted after the reset, never written
 ///   back over the zero, so there is no "old+1" corruption. After a reset, a bucket holds
 ///   exactly the records whose add followed the swap.
+/// - [`Collect::collect`](super::Collect::collect) is that reset handing back what each swap
+///   took: **exact** while any number of threads record (each add lands in exactly one
+///   interval).
 #[derive(Debug)]
 pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,

@@ -42,7 +42,40 @@
 //!   anyone but their thread, so there is no "old + 1".
 //!
 //! After a reset, a bucket holds no more than what was recorded into it since the reset
-//! began. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with
+//! began.
+//!
+//! # Collect: take the counts and start over
+//! [`Collect::collect`] (and [`Collect::collect_into`], over caller memory) is a reset that
+//! hands back what it cleared: the counts of the interval since the previous collect or
+//! reset, underflow, overflow and saturated included, while the histogram goes on counting
+//! from zero. It is the delta-temporality primitive of metric exporters (HdrHistogram's
+//! interval recorder, an OpenTelemetry collect). Writers never wait for it. Per mode:
+//! - interlocked: **exact**. Each bucket is taken by an atomic swap to zero: a record's
+//!   add lands before the swap (in this interval) or after it (in the next), never both,
+//!   never neither. The sum of the intervals plus what is left is exactly what was
+//!   recorded, bucket by bucket, whatever the writers do meanwhile.
+//! - thread-local: **exact**. Under the registry lock, each shard bucket is read once;
+//!   what was read goes into the interval and becomes the shard's new baseline (the
+//!   accumulator and outside counts are swapped to zero). A record lands in the shard
+//!   before the read (this interval) or after it (the next). Shards are never written by
+//!   anyone but their thread.
+//! - single writer: **exact when called from the writer thread** (or while it does not
+//!   record). From another thread, the one record in flight at the instant a bucket is
+//!   swapped can store "old + 1" back over the zero, so that bucket's interval count is
+//!   counted again in the next interval (at most one bucket per collect, by at most its
+//!   interval count): collect from the writer, or use the interlocked or thread-local mode.
+//! - approximate: every counter update (a `2^k` add) lands in exactly one interval, as in
+//!   the interlocked mode, so nothing is lost or counted twice *of what the counters hold*;
+//!   each interval's bucket is then an unbiased estimate of its records, with the
+//!   counter's error for that interval's count (exact below `2^T`; about 2 % at two
+//!   standard deviations above, at T = 13). A collect restarts the counters small, so
+//!   intervals are exact while their buckets stay below `2^T`; the one record racing a
+//!   bucket's swap may still use the step chosen before it.
+//!
+//! Readers never see half a collect (it runs inside the seqlock write section, or under
+//! the registry lock), and a collect counts as a reset: the interval's [`View`] reports the
+//! reset count from before it, so a [`ConcurrentSnapshot`] refreshed with deltas afterwards
+//! shows the counts since the collect. [`crate::View`]'s reset count changes with each reset, so a snapshot taken with
 //! deltas after a reset shows the counts since the reset (not a negative difference).
 //!
 //! # Saturation
@@ -108,6 +141,55 @@ use crate::config::{Config, ConfigError};
 use crate::counter::Counter;
 use crate::shape::Shape;
 use crate::view::View;
+
+/// A concurrent histogram whose counts can be taken atomically, leaving it counting from
+/// zero: the interval since the previous collect or reset (see the
+/// [module docs](self#collect-take-the-counts-and-start-over) for each mode's guarantee).
+pub trait Collect<C: Counter>: Source<C> {
+    /// Move the counts into `scratch` (length `shape().len()`) and return a view of them;
+    /// the histogram starts again from zero. Allocates nothing.
+    fn collect_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError>;
+
+    /// The counts since the previous collect or reset as an owned histogram of the same
+    /// layout and range (underflow, overflow and saturated counts included); the source
+    /// starts again from zero. [`OutOfMemory`](crate::OutOfMemory) when the copy cannot
+    /// be allocated (nothing is taken then).
+    #[cfg(feature = "alloc")]
+    fn try_collect(&self) -> Result<crate::Histogram<C, alloc::vec::Vec<C>>, crate::OutOfMemory>
+    where
+        Self: Sized,
+    {
+        let mut counts = crate::oom::try_vec(self.storage_len(), || C::ZERO)?;
+        let (shape, outside) = match self.collect_into(&mut counts) {
+            Ok(view) => (view.shape(), view.outside()),
+            Err(_) => unreachable!("the scratch has the storage length"),
+        };
+        Ok(crate::Histogram::from_parts(shape, counts, outside))
+    }
+
+    /// [`Collect::try_collect`], aborting like `Vec` when the copy cannot be allocated.
+    ///
+    /// ```
+    /// use picollo::concurrent::{AtomicHistogram, Collect};
+    /// use picollo::Config;
+    /// let h = AtomicHistogram::<u64>::new(Config::new()).unwrap();
+    /// h.record(5);
+    /// let interval = h.collect();
+    /// h.record(7);
+    /// assert_eq!(interval.view().total_count(), 1);
+    /// assert_eq!(h.collect().view().total_count(), 1);
+    /// ```
+    #[cfg(feature = "alloc")]
+    fn collect(&self) -> crate::Histogram<C, alloc::vec::Vec<C>>
+    where
+        Self: Sized,
+    {
+        match self.try_collect() {
+            Ok(h) => h,
+            Err(e) => crate::oom::abort(e),
+        }
+    }
+}
 
 /// A histogram that other threads may be writing while it is read: every mode implements
 /// it, and every query on a concurrent histogram goes through it.

@@ -1,7 +1,7 @@
 //! One type for every mode, chosen at construction (the C ABI's one handle).
 
 use super::{
-    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, SharedHistogram, Source,
+    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, Collect, SharedHistogram, Source,
 };
 use crate::config::{Config, ConfigError};
 use crate::histogram::MergeError;
@@ -187,5 +187,13 @@ impl<C: AtomicCounter> Source<C> for ConcurrentHistogram<C> {
     }
     fn footprint_in_bytes(&self) -> usize {
         each!(self, h => h.footprint_in_bytes())
+    }
+}
+
+impl<C: AtomicCounter> Collect<C> for ConcurrentHistogram<C> {
+    /// The mode's collect (see the [module docs](super#collect-take-the-counts-and-start-over)
+    /// for each mode's guarantee).
+    fn collect_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        each!(self, h => h.collect_into(scratch))
     }
 }

@@ -196,6 +196,30 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.version.write_end(odd);
     }
 
+    /// Move every count into `scratch` (length `shape.len()`) and leave zeros: a reset that
+    /// hands back what it cleared. Each bucket is taken by one atomic swap, so an
+    /// interlocked add lands either before it (and is in the copy) or after it (and stays
+    /// for the next interval); the outside counts are swapped after the buckets, so a
+    /// surplus that a thread moves from a bucket to the saturated count is taken once too.
+    /// Runs inside the seqlock's write section like [`SeqCounts::reset`]: readers never
+    /// see half of it, records never wait for it. The view reports the reset count from
+    /// before (the interval belongs to that epoch); the collect counts as one reset.
+    pub(crate) fn collect_into<'a>(
+        &self,
+        scratch: &'a mut [C],
+    ) -> Result<View<'a, C>, ConfigError> {
+        self.shape.check_len(scratch.len())?;
+        let _section = fork::enter();
+        let odd = self.version.write_begin();
+        for (dst, c) in scratch.iter_mut().zip(self.counts.as_ref()) {
+            *dst = C::swap(c, C::ZERO);
+        }
+        let outside = self.outside.take();
+        self.version.write_end(odd);
+        let resets = self.version.resets(odd.wrapping_sub(1));
+        Ok(View::new(self.shape, scratch, outside, resets))
+    }
+
     /// Completed resets so far (wrapping).
     pub(crate) fn reset_count(&self) -> u64 {
         self.version.resets(self.version.read_begin())
@@ -237,6 +261,17 @@ macro_rules! source_over_seq_counts {
             }
             fn footprint_in_bytes(&self) -> usize {
                 self.counts.footprint()
+            }
+        }
+
+        impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> super::Collect<C> for $ty<C, S> {
+            /// Every bucket taken by an atomic swap to zero inside the seqlock's write
+            /// section; the type's docs say what a record racing it becomes in this mode.
+            fn collect_into<'a>(
+                &self,
+                scratch: &'a mut [C],
+            ) -> Result<crate::View<'a, C>, crate::ConfigError> {
+                self.counts.collect_into(scratch)
             }
         }
 

@@ -30,6 +30,10 @@ use crate::view::View;
 ///   records, the writer's load+store can race it: the bucket being incremented at that
 ///   instant may come back as its old count + 1 ("old+1"). That is the cost of a plain
 ///   increment; the interlocked and thread-local modes do not have it.
+/// - [`Collect::collect`](super::Collect::collect) is that reset handing back what it
+///   cleared: **exact from the writer thread**. From another thread while the writer
+///   records, the same race can bring back "old+1" in the one bucket being incremented,
+///   so that bucket's interval count is counted again in the next interval.
 #[derive(Debug)]
 pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,

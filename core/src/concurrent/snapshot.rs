@@ -1,6 +1,6 @@
 //! Snapshots of concurrent histograms: a consistent copy, refreshed in place.
 
-use super::Source;
+use super::{Collect, Source};
 use crate::config::ConfigError;
 use crate::counter::Counter;
 use crate::snapshot::Snapshot;
@@ -33,6 +33,15 @@ impl<C: Counter> ConcurrentSnapshot<C> {
     pub fn update(&mut self, source: &impl Source<C>, deltas: bool) -> Result<(), ConfigError> {
         let view = source.read_into(&mut self.scratch)?;
         self.inner.update(&view, deltas)
+    }
+
+    /// Take the counts of `source` since its previous collect or reset into this snapshot
+    /// ([`Collect::collect_into`]; allocates nothing): the view then holds that interval,
+    /// and `source` counts from zero. A later [`ConcurrentSnapshot::update`] with deltas
+    /// shows what was recorded since the collect.
+    pub fn collect(&mut self, source: &impl Collect<C>) -> Result<(), ConfigError> {
+        let view = source.collect_into(&mut self.scratch)?;
+        self.inner.update(&view, false)
     }
 
     /// The snapshot's counts, for queries and reports.

@@ -353,6 +353,9 @@ fn shard_addr<C: AtomicCounter>(shard: &Arc<Shard<C>>) -> usize {
 ///   subtracts, and swaps the accumulator and the outside counts to zero. A record racing
 ///   a reset counts after it exactly when the reset's read of that bucket did not see it.
 ///   The cost is one more array of 16 bytes per bucket.
+/// - [`Collect::collect`](super::Collect::collect) is a reset that returns what it cleared,
+///   exactly: the shard counts it reads become the baseline, so a record racing it is in
+///   this interval or the next, never both or neither.
 ///
 /// # Saturation
 /// Exact at `C::MAX` (`u32`: 4,294,967,295): a bucket of the copy is the sum of the shards
@@ -604,6 +607,39 @@ impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
     fn footprint_in_bytes(&self) -> usize {
         let len = self.shape.len();
         (1 + self.shard_count()) * len * C::BYTES + len * core::mem::size_of::<i128>()
+    }
+}
+
+impl<C: AtomicCounter> super::Collect<C> for LocalHistogram<C> {
+    /// Exact while any number of threads record: under the registry lock, each shard
+    /// bucket is read once, and that same reading goes into the interval and becomes the
+    /// shard's baseline for the next one (the accumulator and the outside counts are
+    /// swapped to zero). Buckets are clamped at `C::MAX` like a read, the rest counted as
+    /// saturated.
+    fn collect_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        self.shape.check_len(scratch.len())?;
+        let mut r = self.shared.lock();
+        let r = &mut *r;
+        let max = u128::from(C::MAX.to_u64());
+        let mut surplus = 0u128;
+        for (o, out) in scratch.iter_mut().enumerate() {
+            let mut held = 0i128;
+            for shard in &r.shards {
+                held += i128::from(C::load(&shard.counts[o]).to_u64());
+            }
+            let acc = i128::from(C::swap(&self.shared.acc[o], C::ZERO).to_u64());
+            // Not below zero: the carry takes off at most what the shards held at the
+            // previous reset or collect, and shards only grow.
+            let sum = u128::try_from(r.carry[o] + held + acc).unwrap_or(0);
+            r.carry[o] = -held;
+            *out = C::from_u64_wrapping(sum.min(max) as u64);
+            surplus += sum.saturating_sub(max);
+        }
+        let mut outside = self.shared.outside.take();
+        outside[SAT] = crate::view::saturate(u128::from(outside[SAT]) + surplus);
+        let resets = r.resets;
+        r.resets = r.resets.wrapping_add(1);
+        Ok(View::new(self.shape, scratch, outside, resets))
     }
 }
 
