@@ -48,6 +48,12 @@ pub mod hdr {
     #[doc(inline)]
     pub use crate::format::v2::*;
 }
+/// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
+#[cfg(feature = "alloc")]
+pub mod openmetrics {
+    #[doc(inline)]
+    pub use crate::format::openmetrics::*;
+}
 pub mod iter;
 pub mod layout;
 mod merge;

@@ -12,6 +12,8 @@ mod line;
 pub(crate) mod log;
 mod markdown;
 pub(crate) mod numbers;
+#[cfg(feature = "alloc")]
+pub(crate) mod openmetrics;
 mod table;
 #[cfg(feature = "alloc")]
 pub(crate) mod v2;

@@ -1,0 +1,559 @@
+//! OpenMetrics text exposition: histograms as `histogram` (and optionally `summary`)
+//! families, several families per exposition, `# EOF` at the end.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use crate::counter::Counter;
+use crate::shape::Shape;
+use crate::view::View;
+
+/// Why an exposition could not be written. Nothing is written for the family or point
+/// that failed a check (a failed write to the sink is [`OpenMetricsError::Write`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpenMetricsError {
+    /// A family name that does not match `[a-zA-Z_:][a-zA-Z0-9_:]*`, or that ends with a
+    /// suffix the family's own samples use (`_bucket`, `_count`, `_sum`, `_created`,
+    /// `_total`, `_info`).
+    InvalidMetricName,
+    /// A label name that does not match `[a-zA-Z_][a-zA-Z0-9_]*`, starts with `__`
+    /// (reserved), or is the family's own label (`le` for histograms, `quantile` for
+    /// summaries).
+    InvalidLabelName,
+    /// The same label name twice in one label set.
+    DuplicateLabel,
+    /// A unit with characters outside `[a-zA-Z0-9_:]`, or a family name that does not end
+    /// with `_` and the unit (OpenMetrics requires the suffix).
+    InvalidUnit,
+    /// A family name already written in this exposition.
+    DuplicateFamily,
+    /// Explicit bounds that are not strictly increasing, or a coarse relative error not in
+    /// `(0, 1)`.
+    InvalidBounds,
+    /// Summary quantiles not strictly increasing within `[0, 1]`.
+    InvalidQuantiles,
+    /// A unit ratio that is not finite and positive.
+    InvalidUnitRatio,
+    /// A point whose histogram has another layout or range than the family's first point:
+    /// derived bounds would differ between points.
+    ShapeMismatch,
+    /// The sink refused a write.
+    Write,
+}
+
+impl fmt::Display for OpenMetricsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::InvalidMetricName => "invalid OpenMetrics metric family name",
+            Self::InvalidLabelName => "invalid or reserved OpenMetrics label name",
+            Self::DuplicateLabel => "duplicate label name in a label set",
+            Self::InvalidUnit => "invalid unit, or family name not suffixed with it",
+            Self::DuplicateFamily => "metric family already exposed",
+            Self::InvalidBounds => "bucket bounds not strictly increasing or bad coarse error",
+            Self::InvalidQuantiles => "quantiles not strictly increasing within [0, 1]",
+            Self::InvalidUnitRatio => "unit ratio not finite and positive",
+            Self::ShapeMismatch => "points of one family need the same layout and range",
+            Self::Write => "write to the sink failed",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for OpenMetricsError {}
+
+impl From<fmt::Error> for OpenMetricsError {
+    fn from(_: fmt::Error) -> Self {
+        OpenMetricsError::Write
+    }
+}
+
+/// The bucket bounds (`le`) of a histogram family.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bounds<'a> {
+    /// These bounds, in recorded units, strictly increasing. The count at a bound is that
+    /// of the buckets whose highest value is at or below it: exact when the bound is a
+    /// bucket's highest value; otherwise the bucket that holds the bound is counted at the
+    /// next bound (at most one bucket's worth, within the layout's relative error).
+    Explicit(&'a [u64]),
+    /// Bounds derived from the layout at this coarser relative error (in `(0, 1)`): each
+    /// bound is a bucket's highest value, so every count is exact, and the set depends only
+    /// on the layout and range, so it is the same at every scrape. Consecutive bounds `a < b`
+    /// satisfy `b - a <= e·(a + b)` (the midpoint of `(a, b]` is within `e` of any value in
+    /// it) unless `b` is the very next bucket. A finer `e` than the layout's gives every
+    /// bucket its own bound.
+    Coarse(f64),
+}
+
+/// What a histogram family shows besides its counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HistogramOptions<'a> {
+    /// The bucket bounds.
+    pub bounds: Bounds<'a>,
+    /// Recorded values are divided by this for display (`le`, `_sum`, summary values):
+    /// `1e9` shows nanoseconds as seconds. Default 1.
+    pub unit_ratio: f64,
+    /// The `_created` time of every point, in nanoseconds since the Unix epoch (when the
+    /// counting started, e.g. the last reset); `None` leaves `_created` out.
+    pub created_unix_nanos: Option<u64>,
+}
+
+impl Default for HistogramOptions<'_> {
+    fn default() -> Self {
+        HistogramOptions {
+            bounds: Bounds::Coarse(0.05),
+            unit_ratio: 1.0,
+            created_unix_nanos: None,
+        }
+    }
+}
+
+/// A metric family's metadata: `# TYPE`, `# UNIT` (when not empty), `# HELP` (when not
+/// empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Family<'a> {
+    /// The family name; with a unit it must end with `_<unit>`.
+    pub name: &'a str,
+    /// The help text (escaped on output).
+    pub help: &'a str,
+    /// The unit (e.g. `seconds`), or empty.
+    pub unit: &'a str,
+}
+
+impl<'a> Family<'a> {
+    /// A family named `name`, without help or unit.
+    pub const fn new(name: &'a str) -> Self {
+        Family {
+            name,
+            help: "",
+            unit: "",
+        }
+    }
+
+    /// With help text.
+    pub const fn with_help(mut self, help: &'a str) -> Self {
+        self.help = help;
+        self
+    }
+
+    /// With a unit (the name must end with `_<unit>`).
+    pub const fn with_unit(mut self, unit: &'a str) -> Self {
+        self.unit = unit;
+        self
+    }
+}
+
+/// The quantiles a summary family shows by default.
+pub const STANDARD_QUANTILES: [f64; 6] = [0.5, 0.9, 0.95, 0.99, 0.999, 1.0];
+
+/// Writes an OpenMetrics text exposition into any `core::fmt::Write` sink (a `String`, a
+/// fixed buffer): families one after another, then `# EOF` ([`OpenMetricsWriter::finish`]).
+///
+/// A histogram family is OpenMetrics' cumulative `histogram`: `<name>_bucket{…,le="…"}`
+/// counts at each bound, ending with `le="+Inf"`, then `<name>_count`, `<name>_sum` and
+/// (when known) `<name>_created`. Values below the range count in every bucket (they are
+/// below every bound); values above it, and records a full bucket could not hold
+/// (saturated; their bucket is not known), only in `+Inf`. `_sum` takes every bucket at
+/// its midpoint, values below the range at the range's low end and values above it at its
+/// high end, and leaves saturated counts out: it is an estimate within the layout's
+/// relative error for in-range values.
+///
+/// OpenMetrics counters and histograms are cumulative: expose a read of the histogram
+/// (not a [`Collect`](crate::concurrent::Collect) interval, which is for delta exporters),
+/// with `_created` set to when the counting started.
+///
+/// ```
+/// use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
+/// use picollo::{Config, Histogram};
+/// let mut h: Histogram<u64, Vec<u64>> = Config::new().with_range(1, 1_000).build().unwrap();
+/// h.record(3);
+/// h.record(700);
+/// let mut w = OpenMetricsWriter::new(String::new());
+/// let options = HistogramOptions { bounds: Bounds::Explicit(&[10, 100]), ..Default::default() };
+/// w.histogram(&Family::new("rpc_latency"), &options)?
+///     .point(&[("method", "get")], &h.view())?;
+/// let text = w.finish()?;
+/// assert!(text.contains("rpc_latency_bucket{method=\"get\",le=\"10.0\"} 1\n"));
+/// assert!(text.contains("rpc_latency_bucket{method=\"get\",le=\"+Inf\"} 2\n"));
+/// assert!(text.ends_with("rpc_latency_sum{method=\"get\"} 703.0\n# EOF\n"));
+/// # Ok::<(), picollo::openmetrics::OpenMetricsError>(())
+/// ```
+#[derive(Debug)]
+pub struct OpenMetricsWriter<W: Write> {
+    out: W,
+    families: Vec<String>,
+}
+
+impl<W: Write> OpenMetricsWriter<W> {
+    /// A writer appending to `out`.
+    pub fn new(out: W) -> Self {
+        OpenMetricsWriter {
+            out,
+            families: Vec::new(),
+        }
+    }
+
+    /// Start a `histogram` family: checks the metadata, writes it, and returns the family,
+    /// whose [`FamilyWriter::point`] writes one labelled histogram each.
+    pub fn histogram<'w, 'o>(
+        &'w mut self,
+        family: &Family<'_>,
+        options: &HistogramOptions<'o>,
+    ) -> Result<FamilyWriter<'w, 'o, W>, OpenMetricsError> {
+        check_options(options)?;
+        self.start(family, "histogram", &HISTOGRAM_SUFFIXES)?;
+        Ok(FamilyWriter {
+            w: self,
+            kind: Kind::Histogram(*options),
+            name_len: family.name.len(),
+            shape: None,
+            bounds: Vec::new(),
+        })
+    }
+
+    /// Start a `summary` family with these `quantiles` (in `[0, 1]`, strictly increasing;
+    /// [`STANDARD_QUANTILES`] for the usual ones): `<name>{…,quantile="…"}` values from the
+    /// histogram's percentiles (reported with its value selection), then `<name>_count`
+    /// (every record), `<name>_sum` (as for histograms) and `<name>_created`. Options
+    /// other than the unit ratio and the created time are not used.
+    pub fn summary<'w, 'o>(
+        &'w mut self,
+        family: &Family<'_>,
+        quantiles: &'o [f64],
+        options: &HistogramOptions<'o>,
+    ) -> Result<FamilyWriter<'w, 'o, W>, OpenMetricsError> {
+        let increasing = quantiles.windows(2).all(|p| p[0] < p[1]);
+        if !increasing || quantiles.iter().any(|q| !(0.0..=1.0).contains(q)) {
+            return Err(OpenMetricsError::InvalidQuantiles);
+        }
+        check_unit_ratio(options.unit_ratio)?;
+        self.start(family, "summary", &SUMMARY_SUFFIXES)?;
+        Ok(FamilyWriter {
+            w: self,
+            kind: Kind::Summary(quantiles, *options),
+            name_len: family.name.len(),
+            shape: None,
+            bounds: Vec::new(),
+        })
+    }
+
+    fn start(
+        &mut self,
+        family: &Family<'_>,
+        kind: &str,
+        suffixes: &[&str],
+    ) -> Result<(), OpenMetricsError> {
+        let name = family.name;
+        if !is_metric_name(name) || suffixes.iter().any(|s| name.ends_with(s)) {
+            return Err(OpenMetricsError::InvalidMetricName);
+        }
+        if !family.unit.is_empty() {
+            let unit_ok = family
+                .unit
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':');
+            let suffixed = name
+                .strip_suffix(family.unit)
+                .is_some_and(|rest| rest.ends_with('_'));
+            if !unit_ok || !suffixed {
+                return Err(OpenMetricsError::InvalidUnit);
+            }
+        }
+        if self.families.iter().any(|f| f == name) {
+            return Err(OpenMetricsError::DuplicateFamily);
+        }
+        self.families.push(String::from(name));
+        writeln!(self.out, "# TYPE {name} {kind}")?;
+        if !family.unit.is_empty() {
+            writeln!(self.out, "# UNIT {name} {}", family.unit)?;
+        }
+        if !family.help.is_empty() {
+            write!(self.out, "# HELP {name} ")?;
+            escape(&mut self.out, family.help)?;
+            self.out.write_char('\n')?;
+        }
+        Ok(())
+    }
+
+    /// Write `# EOF` and give the sink back; nothing can be added after it.
+    pub fn finish(mut self) -> Result<W, OpenMetricsError> {
+        self.out.write_str("# EOF\n")?;
+        Ok(self.out)
+    }
+}
+
+/// Suffixes a histogram family's name may not end with (its samples', and other types').
+const HISTOGRAM_SUFFIXES: [&str; 6] = ["_bucket", "_count", "_sum", "_created", "_total", "_info"];
+/// The same for summaries.
+const SUMMARY_SUFFIXES: [&str; 5] = ["_count", "_sum", "_created", "_total", "_info"];
+
+#[derive(Clone, Copy, Debug)]
+enum Kind<'o> {
+    Histogram(HistogramOptions<'o>),
+    Summary(&'o [f64], HistogramOptions<'o>),
+}
+
+/// One family being written: add its points (label sets), then drop it (or start the next
+/// family on the writer).
+#[derive(Debug)]
+pub struct FamilyWriter<'w, 'o, W: Write> {
+    w: &'w mut OpenMetricsWriter<W>,
+    kind: Kind<'o>,
+    name_len: usize,
+    /// The first point's shape: every point of a family must share it.
+    shape: Option<Shape>,
+    /// The bounds, derived once for the family.
+    bounds: Vec<u64>,
+}
+
+impl<W: Write> FamilyWriter<'_, '_, W> {
+    /// Write one histogram of the family with these labels (names checked, values
+    /// escaped; no `le`/`quantile`, no duplicates). Every point of a family must have the
+    /// same layout and range (as its bounds must be the same).
+    pub fn point<C: Counter>(
+        &mut self,
+        labels: &[(&str, &str)],
+        view: &View<'_, C>,
+    ) -> Result<&mut Self, OpenMetricsError> {
+        let own = match self.kind {
+            Kind::Histogram(_) => "le",
+            Kind::Summary(..) => "quantile",
+        };
+        for (k, (name, _)) in labels.iter().enumerate() {
+            if !is_label_name(name) || name.starts_with("__") || *name == own {
+                return Err(OpenMetricsError::InvalidLabelName);
+            }
+            if labels[..k].iter().any(|(other, _)| other == name) {
+                return Err(OpenMetricsError::DuplicateLabel);
+            }
+        }
+        let shape = view.shape();
+        match self.shape {
+            Some(s) if !s.same_buckets(&shape) => return Err(OpenMetricsError::ShapeMismatch),
+            Some(_) => {}
+            None => {
+                if let Kind::Histogram(o) = self.kind {
+                    self.bounds = match o.bounds {
+                        Bounds::Explicit(b) => b.to_vec(),
+                        Bounds::Coarse(e) => coarse_bounds(&shape, e),
+                    };
+                }
+                self.shape = Some(shape);
+            }
+        }
+        let name = &self.w.families[self.w.families.len() - 1][..self.name_len];
+        let out = &mut self.w.out;
+        let [under, over, sat] = view.outside();
+        let all = u128::from(under) + view.total_wide() + u128::from(over) + u128::from(sat);
+        let all = crate::view::saturate(all);
+        let options = match self.kind {
+            Kind::Histogram(options) => {
+                let mut cumulative = u128::from(under);
+                let mut i = 0;
+                let counts = view.counts();
+                for &bound in &self.bounds {
+                    while i < counts.len() && shape.bucket(i).highest <= bound {
+                        cumulative += u128::from(counts[i].to_u64());
+                        i += 1;
+                    }
+                    write!(out, "{name}_bucket")?;
+                    write_labels(out, labels, Some(("le", Value::F(scaled(bound, &options)))))?;
+                    writeln!(out, " {}", crate::view::saturate(cumulative))?;
+                }
+                write!(out, "{name}_bucket")?;
+                write_labels(out, labels, Some(("le", Value::S("+Inf"))))?;
+                writeln!(out, " {all}")?;
+                options
+            }
+            Kind::Summary(quantiles, options) => {
+                let mut ranks = [0.0; 1];
+                let mut value = [0u64; 1];
+                for &q in quantiles {
+                    ranks[0] = q * 100.0;
+                    out.write_str(name)?;
+                    write_labels(out, labels, Some(("quantile", Value::F(q))))?;
+                    match view.percentile_values(&ranks, &mut value) {
+                        Ok(()) => {
+                            out.write_char(' ')?;
+                            write_f64(out, value[0] as f64 / options.unit_ratio)?;
+                            out.write_char('\n')?;
+                        }
+                        // No in-range values: OpenMetrics' NaN.
+                        Err(_) => out.write_str(" NaN\n")?,
+                    }
+                }
+                options
+            }
+        };
+        write!(out, "{name}_count")?;
+        write_labels(out, labels, None)?;
+        writeln!(out, " {all}")?;
+        write!(out, "{name}_sum")?;
+        write_labels(out, labels, None)?;
+        out.write_char(' ')?;
+        write_f64(out, sum(view) / options.unit_ratio)?;
+        out.write_char('\n')?;
+        if let Some(ns) = options.created_unix_nanos {
+            write!(out, "{name}_created")?;
+            write_labels(out, labels, None)?;
+            let frac = ns % 1_000_000_000;
+            let mut digits = 9;
+            let mut f = frac;
+            while digits > 1 && f % 10 == 0 {
+                f /= 10;
+                digits -= 1;
+            }
+            writeln!(out, " {}.{f:0digits$}", ns / 1_000_000_000)?;
+        }
+        Ok(self)
+    }
+}
+
+fn check_unit_ratio(r: f64) -> Result<(), OpenMetricsError> {
+    if r.is_finite() && r > 0.0 {
+        Ok(())
+    } else {
+        Err(OpenMetricsError::InvalidUnitRatio)
+    }
+}
+
+fn check_options(o: &HistogramOptions<'_>) -> Result<(), OpenMetricsError> {
+    check_unit_ratio(o.unit_ratio)?;
+    let ok = match o.bounds {
+        Bounds::Explicit(b) => b.windows(2).all(|p| p[0] < p[1]),
+        Bounds::Coarse(e) => e > 0.0 && e < 1.0,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(OpenMetricsError::InvalidBounds)
+    }
+}
+
+/// The bounds of [`Bounds::Coarse`]: walking the buckets up, each bound is the highest
+/// value of the last bucket that keeps `b - a <= e·(a + b)` from the previous bound `a`
+/// (or of the very next bucket when none does); the range's last bucket ends the list.
+pub(crate) fn coarse_bounds(shape: &Shape, e: f64) -> Vec<u64> {
+    let mut bounds = Vec::new();
+    let fits = |a: u64, b: u64| (b - a) as f64 <= e * (a as f64 + b as f64);
+    let mut candidate: Option<u64> = None;
+    for i in 0..shape.len() {
+        let h = shape.bucket(i).highest;
+        match bounds.last().copied() {
+            None => bounds.push(h),
+            Some(a) if fits(a, h) => candidate = Some(h),
+            Some(_) => match candidate.take() {
+                Some(c) => {
+                    bounds.push(c);
+                    if fits(c, h) {
+                        candidate = Some(h);
+                    } else {
+                        bounds.push(h);
+                    }
+                }
+                None => bounds.push(h),
+            },
+        }
+    }
+    if let Some(c) = candidate {
+        bounds.push(c);
+    }
+    bounds
+}
+
+/// `_sum`: buckets at their midpoints, underflow at the range's low end, overflow at its
+/// high end; saturated counts left out.
+fn sum<C: Counter>(view: &View<'_, C>) -> f64 {
+    let shape = view.shape();
+    let (lo, hi) = shape.range();
+    let mut s =
+        view.underflow_count() as f64 * lo as f64 + view.overflow_count() as f64 * hi as f64;
+    for (i, &c) in view.counts().iter().enumerate() {
+        if c != C::ZERO {
+            s += c.to_u64() as f64 * shape.bucket(i).midpoint() as f64;
+        }
+    }
+    s
+}
+
+fn scaled(v: u64, o: &HistogramOptions<'_>) -> f64 {
+    v as f64 / o.unit_ratio
+}
+
+enum Value<'a> {
+    F(f64),
+    S(&'a str),
+}
+
+fn write_labels<W: Write>(
+    out: &mut W,
+    labels: &[(&str, &str)],
+    last: Option<(&str, Value<'_>)>,
+) -> fmt::Result {
+    if labels.is_empty() && last.is_none() {
+        return Ok(());
+    }
+    out.write_char('{')?;
+    for (k, (name, value)) in labels.iter().enumerate() {
+        if k > 0 {
+            out.write_char(',')?;
+        }
+        write!(out, "{name}=\"")?;
+        escape(out, value)?;
+        out.write_char('"')?;
+    }
+    if let Some((name, value)) = last {
+        if !labels.is_empty() {
+            out.write_char(',')?;
+        }
+        write!(out, "{name}=\"")?;
+        match value {
+            Value::F(v) => write_f64(out, v)?,
+            Value::S(s) => out.write_str(s)?,
+        }
+        out.write_char('"')?;
+    }
+    out.write_char('}')
+}
+
+/// A float as OpenMetrics writes it: the shortest digits that round-trip, always with a
+/// fraction or an exponent (`10.0`, `0.005`, `1e-7`), `+Inf`/`-Inf`/`NaN` otherwise.
+fn write_f64<W: Write>(out: &mut W, v: f64) -> fmt::Result {
+    if v.is_nan() {
+        out.write_str("NaN")
+    } else if v.is_infinite() {
+        out.write_str(if v > 0.0 { "+Inf" } else { "-Inf" })
+    } else {
+        write!(out, "{v:?}")
+    }
+}
+
+/// Escape a label value or help text: backslash, double quote and newline.
+fn escape<W: Write>(out: &mut W, s: &str) -> fmt::Result {
+    let mut rest = s;
+    while let Some(k) = rest.find(['\\', '"', '\n']) {
+        out.write_str(&rest[..k])?;
+        out.write_str(match rest.as_bytes()[k] {
+            b'\\' => "\\\\",
+            b'"' => "\\\"",
+            _ => "\\n",
+        })?;
+        rest = &rest[k + 1..];
+    }
+    out.write_str(rest)
+}
+
+/// `[a-zA-Z_:][a-zA-Z0-9_:]*`
+fn is_metric_name(s: &str) -> bool {
+    let mut b = s.bytes();
+    matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b':')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b':')
+}
+
+/// `[a-zA-Z_][a-zA-Z0-9_]*`
+fn is_label_name(s: &str) -> bool {
+    let mut b = s.bytes();
+    matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
+}
