@@ -38,6 +38,64 @@ pub(crate) fn sqrt(x: f64) -> f64 {
     (root | sticky) as f64 * f64::from_bits(((1023 + half_exponent) as u64) << 52)
 }
 
+/// Base-2 logarithm of a positive finite `x` (NaN otherwise), to within a few units in
+/// the last place: exact for powers of two. `x = 2^e · m` with `m` in `[√½, √2)`, then
+/// `ln m = 2·atanh((m − 1)/(m + 1))` by its series (|t| < 0.18: 12 terms reach 1e-18).
+#[cfg(feature = "alloc")]
+pub(crate) fn log2(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 || x.is_infinite() {
+        return f64::NAN;
+    }
+    let mut x = x;
+    let mut e = 0i32;
+    // Subnormals: scale into the normal range first.
+    if x < f64::MIN_POSITIVE {
+        x *= f64::from_bits((1023u64 + 64) << 52);
+        e -= 64;
+    }
+    let bits = x.to_bits();
+    e += ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let mut m = f64::from_bits((bits & ((1 << 52) - 1)) | (1023u64 << 52));
+    if m > core::f64::consts::SQRT_2 {
+        m /= 2.0;
+        e += 1;
+    }
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let (mut term, mut sum) = (t, 0.0);
+    for k in 0..14 {
+        sum += term / f64::from(2 * k + 1);
+        term *= t2;
+    }
+    f64::from(e) + 2.0 * sum / core::f64::consts::LN_2
+}
+
+/// `2^y` for finite `y` (saturating to 0 or +∞ outside the double range): `2^⌊y⌋` exactly
+/// times `e^(f·ln 2)` for the fraction `f` in `[0, 1)` by its Taylor series (24 terms).
+#[cfg(feature = "alloc")]
+pub(crate) fn exp2(y: f64) -> f64 {
+    if y.is_nan() {
+        return f64::NAN;
+    }
+    if y >= 1024.0 {
+        return f64::INFINITY;
+    }
+    if y < -1074.0 {
+        return 0.0;
+    }
+    let n = y as i64 - i64::from(y < 0.0 && y != (y as i64) as f64);
+    let z = (y - n as f64) * core::f64::consts::LN_2;
+    let (mut term, mut sum) = (1.0, 1.0);
+    for k in 1..24 {
+        term *= z / f64::from(k);
+        sum += term;
+    }
+    // 2^n in two exact steps, so subnormal and near-overflow results work.
+    let half = n / 2;
+    let pow = |k: i64| f64::from_bits(((1023 + k) as u64) << 52);
+    sum * pow(half) * pow(n - half)
+}
+
 /// `x` rounded half away from zero, for `|x| < 2^63`.
 pub(crate) fn round(x: f64) -> f64 {
     let t = (x.abs() + 0.5) as u64 as f64;
@@ -60,6 +118,35 @@ pub(crate) fn ceil_nonneg(x: f64) -> u128 {
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
+    #[cfg(feature = "std")]
+    #[test]
+    fn log2_and_exp2_agree_with_std() {
+        for &x in &[
+            1.0,
+            2.0,
+            3.0,
+            0.75,
+            1e-300,
+            5e-324,
+            1e300,
+            1.0001,
+            123_456.789,
+        ] {
+            let (got, want) = (super::log2(x), f64::log2(x));
+            assert!(
+                (got - want).abs() <= 1e-13 * want.abs().max(1.0),
+                "{x}: {got} {want}"
+            );
+        }
+        for k in -1074..1024 {
+            assert_eq!(super::log2(f64::from(k).exp2()), f64::from(k));
+        }
+        for &y in &[0.0, 0.5, -0.5, 10.25, -1070.5, 1023.9, 1.0 / 512.0, -3.0] {
+            let (got, want) = (super::exp2(y), f64::exp2(y));
+            assert!((got - want).abs() <= 1e-14 * want, "{y}: {got} {want}");
+        }
+    }
+
     #[test]
     fn sqrt_is_correctly_rounded_like_std() {
         let mut x = 5e-324f64;

@@ -54,6 +54,13 @@ pub mod openmetrics {
     #[doc(inline)]
     pub use crate::format::openmetrics::*;
 }
+/// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
+/// (`ExportMetricsServiceRequest`).
+#[cfg(feature = "alloc")]
+pub mod otlp {
+    #[doc(inline)]
+    pub use crate::format::otlp::*;
+}
 pub mod iter;
 pub mod layout;
 mod merge;

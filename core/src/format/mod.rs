@@ -14,6 +14,8 @@ mod markdown;
 pub(crate) mod numbers;
 #[cfg(feature = "alloc")]
 pub(crate) mod openmetrics;
+#[cfg(feature = "alloc")]
+pub(crate) mod otlp;
 mod table;
 #[cfg(feature = "alloc")]
 pub(crate) mod v2;

@@ -1,0 +1,535 @@
+//! OpenTelemetry exponential histograms: a Picollo histogram re-binned into an
+//! `ExponentialHistogramDataPoint`, exported as OTLP/JSON or as the protobuf bytes of an
+//! `ExportMetricsServiceRequest` (hand-written encoder: no code generation).
+
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use crate::counter::Counter;
+use crate::fmath::{exp2, log2};
+use crate::view::View;
+
+/// The smallest scale OTLP allows.
+pub const MIN_SCALE: i32 = -10;
+/// The largest scale OTLP allows.
+pub const MAX_SCALE: i32 = 20;
+
+/// How the points of a metric relate in time (OTLP's `AggregationTemporality`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Temporality {
+    /// Each point holds only its interval (`start_time..time`): export a
+    /// [`Collect`](crate::concurrent::Collect) interval.
+    Delta = 1,
+    /// Each point holds everything since a fixed start: export a read.
+    Cumulative = 2,
+}
+
+/// The counts of an OTLP `ExponentialHistogramDataPoint` (positive buckets only: Picollo
+/// records unsigned values).
+///
+/// Bucket `index` holds values in `(base^index, base^(index+1)]` with
+/// `base = 2^(2^-scale)`; `bucket_counts[k]` is the count of bucket `offset + k`. Zero goes
+/// to `zero_count` (zero threshold 0).
+///
+/// # Re-binning
+/// Each Picollo bucket goes whole into the exponential bucket that holds its midpoint
+/// (divided by the unit ratio). A value `v` is then reported by its exponential bucket
+/// `(a, b]` (at `2ab/(a + b)`, which is within `x = (base − 1)/(base + 1)` of every value
+/// of the bucket) within `(1 + e)(1 + x) − 1 ≈ e + x` of `v`, where `e` is the layout's
+/// relative error;
+/// [`ExponentialHistogram::from_view`] picks the smallest scale with `x ≤ e`, so the
+/// exported error is at most about twice the histogram's. The mapping keeps order, so a
+/// quantile of the export lies in the exponential bucket holding the same quantile of the
+/// histogram (within `x` of it).
+///
+/// Values outside the range count at the range's ends (underflow at the first bucket's
+/// smallest value, overflow at the last bucket's largest: `min`/`max` then show the range,
+/// not the values); saturated counts
+/// (their bucket is unknown) are left out of every field. `sum` takes each bucket at its
+/// midpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExponentialHistogram {
+    /// The scale: `base = 2^(2^-scale)`, in `MIN_SCALE..=MAX_SCALE`.
+    pub scale: i32,
+    /// Count of zero values.
+    pub zero_count: u64,
+    /// Index of the first bucket of `bucket_counts`.
+    pub offset: i32,
+    /// Counts of the buckets `offset, offset + 1, …` (from the first non-empty one to the
+    /// last; empty when every value is zero or there are none).
+    pub bucket_counts: Vec<u64>,
+    /// Every value counted: `zero_count` plus the bucket counts.
+    pub count: u64,
+    /// Sum of the values (buckets at their midpoints), in exported units.
+    pub sum: f64,
+    /// Smallest value (the lowest non-empty bucket's smallest value), in exported units.
+    pub min: Option<f64>,
+    /// Largest value (the highest non-empty bucket's largest value), in exported units.
+    pub max: Option<f64>,
+}
+
+/// The smallest scale (fewest buckets) whose buckets have a relative error
+/// `(base − 1)/(base + 1)` of at most `relative_error`, within `MIN_SCALE..=MAX_SCALE`
+/// (`MAX_SCALE` when even it is coarser).
+pub fn scale_for(relative_error: f64) -> i32 {
+    (MIN_SCALE..=MAX_SCALE)
+        .find(|&s| bucket_relative_error(s) <= relative_error)
+        .unwrap_or(MAX_SCALE)
+}
+
+/// `base = 2^(2^-scale)` of a scale.
+pub fn base(scale: i32) -> f64 {
+    exp2(exp2(-f64::from(scale)))
+}
+
+/// The relative error of an exponential bucket `(a, b]` reported by `2ab/(a + b)`:
+/// `(base − 1)/(base + 1)`, reached at both ends.
+pub fn bucket_relative_error(scale: i32) -> f64 {
+    let b = base(scale);
+    (b - 1.0) / (b + 1.0)
+}
+
+/// The index of the bucket holding `v > 0` at `scale`: `v` in `(base^i, base^(i+1)]`.
+pub fn index_of(v: f64, scale: i32) -> i32 {
+    if scale <= 0 {
+        // Exact from the bits: 2^e < v <= 2^(e+1), then e >> -scale.
+        let bits = v.to_bits();
+        let exponent = ((bits >> 52) & 0x7ff) as i32 - 1023;
+        let exact_power = bits & ((1 << 52) - 1) == 0;
+        let e = if exact_power { exponent - 1 } else { exponent };
+        return e >> -scale;
+    }
+    let x = log2(v) * exp2(f64::from(scale));
+    let c = x as i64 + i64::from(x > 0.0 && (x as i64) as f64 != x);
+    // ceil for negative x: truncation toward zero is the ceiling.
+    (c - 1) as i32
+}
+
+/// The bounds `(base^i, base^(i+1)]` of bucket `index` at `scale`.
+pub fn bucket_bounds(index: i32, scale: i32) -> (f64, f64) {
+    let step = exp2(-f64::from(scale));
+    (
+        exp2(f64::from(index) * step),
+        exp2(f64::from(index + 1) * step),
+    )
+}
+
+impl ExponentialHistogram {
+    /// Re-bin `view` at the scale [`scale_for`] picks for its layout's relative error;
+    /// values are divided by `unit_ratio` (1e9: nanoseconds exported as seconds; anything
+    /// but a finite positive ratio means 1).
+    pub fn from_view<C: Counter>(view: &View<'_, C>, unit_ratio: f64) -> Self {
+        Self::with_scale(view, scale_for(view.layout().relative_error()), unit_ratio)
+    }
+
+    /// Re-bin `view` at `scale` (clamped to `MIN_SCALE..=MAX_SCALE`).
+    pub fn with_scale<C: Counter>(view: &View<'_, C>, scale: i32, unit_ratio: f64) -> Self {
+        let scale = scale.clamp(MIN_SCALE, MAX_SCALE);
+        let shape = view.shape();
+        let unit_ratio = if unit_ratio.is_finite() && unit_ratio > 0.0 {
+            unit_ratio
+        } else {
+            1.0
+        };
+        // Outside counts at the ends of the buckets, so they stay below and above every
+        // in-range midpoint.
+        let (lo, hi) = (shape.bucket(0).lower, shape.bucket(shape.len() - 1).highest);
+        let mut out = ExponentialHistogram {
+            scale,
+            zero_count: 0,
+            offset: 0,
+            bucket_counts: Vec::new(),
+            count: 0,
+            sum: 0.0,
+            min: None,
+            max: None,
+        };
+        let add = |out: &mut Self, at: u64, n: u64, low: u64, high: u64| {
+            if n == 0 {
+                return;
+            }
+            out.count = out.count.saturating_add(n);
+            out.sum += n as f64 * at as f64 / unit_ratio;
+            let (low, high) = (low as f64 / unit_ratio, high as f64 / unit_ratio);
+            out.min = Some(out.min.map_or(low, |m: f64| m.min(low)));
+            out.max = Some(out.max.map_or(high, |m: f64| m.max(high)));
+            let v = at as f64 / unit_ratio;
+            if v <= 0.0 {
+                out.zero_count = out.zero_count.saturating_add(n);
+                return;
+            }
+            let i = index_of(v, scale);
+            if out.bucket_counts.is_empty() {
+                out.offset = i;
+            } else if i < out.offset {
+                // Buckets arrive in increasing order (the mapping keeps order); kept
+                // general all the same.
+                let grow = (out.offset - i) as usize;
+                out.bucket_counts
+                    .splice(0..0, core::iter::repeat_n(0, grow));
+                out.offset = i;
+            }
+            let k = (i - out.offset) as usize;
+            if k >= out.bucket_counts.len() {
+                out.bucket_counts.resize(k + 1, 0);
+            }
+            out.bucket_counts[k] = out.bucket_counts[k].saturating_add(n);
+        };
+        add(&mut out, lo, view.underflow_count(), lo, lo);
+        for (i, &c) in view.counts().iter().enumerate() {
+            if c != C::ZERO {
+                let b = shape.bucket(i);
+                add(&mut out, b.midpoint(), c.to_u64(), b.lower, b.highest);
+            }
+        }
+        add(&mut out, hi, view.overflow_count(), hi, hi);
+        out
+    }
+
+    /// `base = 2^(2^-scale)`.
+    pub fn base(&self) -> f64 {
+        base(self.scale)
+    }
+
+    /// The value at `quantile` (in `[0, 1]`) for the bucket `(a, b]` holding the
+    /// `ceil(quantile × count)`-th value (at least the first): `2ab/(a + b)`, the point
+    /// within `(base − 1)/(base + 1)` of every value of the bucket; 0 in the zero bucket;
+    /// `None` when empty.
+    pub fn quantile(&self, quantile: f64) -> Option<f64> {
+        if self.count == 0 {
+            return None;
+        }
+        let target = crate::percentile::rank_to_count(quantile * 100.0, u128::from(self.count));
+        let mut seen = u128::from(self.zero_count);
+        if seen >= target {
+            return Some(0.0);
+        }
+        for (k, &c) in self.bucket_counts.iter().enumerate() {
+            seen += u128::from(c);
+            if seen >= target {
+                let (a, b) = bucket_bounds(self.offset + k as i32, self.scale);
+                return Some(2.0 * a * b / (a + b));
+            }
+        }
+        None
+    }
+}
+
+/// A key-value attribute with a string value.
+pub type Attribute<'a> = (&'a str, &'a str);
+
+/// One data point: the attributes that identify its series, its interval and its counts.
+#[derive(Clone, Copy, Debug)]
+pub struct DataPoint<'a> {
+    /// The attributes of the series.
+    pub attributes: &'a [Attribute<'a>],
+    /// Start of the interval (delta) or of the counting (cumulative), ns since the epoch.
+    pub start_time_unix_nano: u64,
+    /// End of the interval, ns since the epoch.
+    pub time_unix_nano: u64,
+    /// The counts.
+    pub histogram: &'a ExponentialHistogram,
+}
+
+/// One metric: an exponential histogram with its points.
+#[derive(Clone, Copy, Debug)]
+pub struct Metric<'a> {
+    /// The metric name.
+    pub name: &'a str,
+    /// The description.
+    pub description: &'a str,
+    /// The unit (UCUM, e.g. `s`).
+    pub unit: &'a str,
+    /// How the points relate in time.
+    pub temporality: Temporality,
+    /// The points.
+    pub points: &'a [DataPoint<'a>],
+}
+
+/// An `ExportMetricsServiceRequest` with one resource and one instrumentation scope.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The resource's attributes (e.g. `service.name`).
+    pub resource: &'a [Attribute<'a>],
+    /// The instrumentation scope's name.
+    pub scope_name: &'a str,
+    /// The instrumentation scope's version.
+    pub scope_version: &'a str,
+    /// The metrics.
+    pub metrics: &'a [Metric<'a>],
+}
+
+impl Request<'_> {
+    /// The request as protobuf bytes (the binary OTLP/HTTP and gRPC payload). Fields at
+    /// their default values are left out, as proto3 encoders do; `sum`, `min` and `max`
+    /// (explicitly optional) are written when set.
+    pub fn to_protobuf(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        message(&mut out, 1, |rm| {
+            message(rm, 1, |r| {
+                for a in self.resource {
+                    key_value(r, 1, a);
+                }
+            });
+            message(rm, 2, |sm| {
+                message(sm, 1, |scope| {
+                    string(scope, 1, self.scope_name);
+                    string(scope, 2, self.scope_version);
+                });
+                for m in self.metrics {
+                    message(sm, 2, |mb| encode_metric(mb, m));
+                }
+            });
+        });
+        out
+    }
+
+    /// The request as OTLP/JSON: the protobuf JSON mapping with lowerCamelCase field names,
+    /// 64-bit integers as decimal strings, enums as integers (OTLP's rule), default values
+    /// left out.
+    pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
+        w.write_str("{\"resourceMetrics\":[{\"resource\":{\"attributes\":")?;
+        json_attributes(w, self.resource)?;
+        w.write_str("},\"scopeMetrics\":[{\"scope\":{\"name\":")?;
+        json_string(w, self.scope_name)?;
+        w.write_str(",\"version\":")?;
+        json_string(w, self.scope_version)?;
+        w.write_str("},\"metrics\":[")?;
+        for (k, m) in self.metrics.iter().enumerate() {
+            if k > 0 {
+                w.write_char(',')?;
+            }
+            json_metric(w, m)?;
+        }
+        w.write_str("]}]}]}")
+    }
+
+    /// [`Request::write_json`] into a new string.
+    pub fn to_json(&self) -> alloc::string::String {
+        let mut s = alloc::string::String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_json(&mut s);
+        s
+    }
+}
+
+fn encode_metric(out: &mut Vec<u8>, m: &Metric<'_>) {
+    string(out, 1, m.name);
+    string(out, 2, m.description);
+    string(out, 3, m.unit);
+    message(out, 10, |eh| {
+        for p in m.points {
+            message(eh, 1, |dp| encode_point(dp, p));
+        }
+        varint_field(eh, 2, m.temporality as u64);
+    });
+}
+
+fn encode_point(out: &mut Vec<u8>, p: &DataPoint<'_>) {
+    let h = p.histogram;
+    for a in p.attributes {
+        key_value(out, 1, a);
+    }
+    fixed64_field(out, 2, p.start_time_unix_nano);
+    fixed64_field(out, 3, p.time_unix_nano);
+    fixed64_field(out, 4, h.count);
+    double_field(out, 5, h.sum);
+    if h.scale != 0 {
+        varint_field(out, 6, zigzag(h.scale));
+    }
+    fixed64_field(out, 7, h.zero_count);
+    if !h.bucket_counts.is_empty() {
+        message(out, 8, |b| {
+            if h.offset != 0 {
+                varint_field(b, 1, zigzag(h.offset));
+            }
+            // Packed repeated uint64.
+            message(b, 2, |packed| {
+                for &c in &h.bucket_counts {
+                    varint(packed, c);
+                }
+            });
+        });
+    }
+    if let Some(min) = h.min {
+        double_field(out, 12, min);
+    }
+    if let Some(max) = h.max {
+        double_field(out, 13, max);
+    }
+}
+
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn tag(out: &mut Vec<u8>, field: u32, wire: u8) {
+    varint(out, (u64::from(field) << 3) | u64::from(wire));
+}
+
+fn zigzag(v: i32) -> u64 {
+    u64::from(((v << 1) ^ (v >> 31)) as u32)
+}
+
+/// A varint field, left out at 0 (proto3 default).
+fn varint_field(out: &mut Vec<u8>, field: u32, v: u64) {
+    if v != 0 {
+        tag(out, field, 0);
+        varint(out, v);
+    }
+}
+
+/// A `fixed64` field, left out at 0.
+fn fixed64_field(out: &mut Vec<u8>, field: u32, v: u64) {
+    if v != 0 {
+        tag(out, field, 1);
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// A `double` field with explicit presence (always written).
+fn double_field(out: &mut Vec<u8>, field: u32, v: f64) {
+    tag(out, field, 1);
+    out.extend_from_slice(&v.to_bits().to_le_bytes());
+}
+
+/// A string field, left out when empty.
+fn string(out: &mut Vec<u8>, field: u32, s: &str) {
+    if !s.is_empty() {
+        tag(out, field, 2);
+        varint(out, s.len() as u64);
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// A length-delimited field whose body `body` writes (always written, even empty).
+fn message(out: &mut Vec<u8>, field: u32, body: impl FnOnce(&mut Vec<u8>)) {
+    let mut inner = Vec::new();
+    body(&mut inner);
+    tag(out, field, 2);
+    varint(out, inner.len() as u64);
+    out.extend_from_slice(&inner);
+}
+
+/// A `KeyValue` with an `AnyValue` holding a string.
+fn key_value(out: &mut Vec<u8>, field: u32, (k, v): &Attribute<'_>) {
+    message(out, field, |kv| {
+        string(kv, 1, k);
+        message(kv, 2, |any| {
+            // string_value = 1, written even when empty (it is a oneof member).
+            tag(any, 1, 2);
+            varint(any, v.len() as u64);
+            any.extend_from_slice(v.as_bytes());
+        });
+    });
+}
+
+fn json_metric(w: &mut dyn Write, m: &Metric<'_>) -> fmt::Result {
+    w.write_str("{\"name\":")?;
+    json_string(w, m.name)?;
+    if !m.description.is_empty() {
+        w.write_str(",\"description\":")?;
+        json_string(w, m.description)?;
+    }
+    if !m.unit.is_empty() {
+        w.write_str(",\"unit\":")?;
+        json_string(w, m.unit)?;
+    }
+    w.write_str(",\"exponentialHistogram\":{\"dataPoints\":[")?;
+    for (k, p) in m.points.iter().enumerate() {
+        if k > 0 {
+            w.write_char(',')?;
+        }
+        json_point(w, p)?;
+    }
+    write!(
+        w,
+        "],\"aggregationTemporality\":{}}}}}",
+        m.temporality as u8
+    )
+}
+
+fn json_point(w: &mut dyn Write, p: &DataPoint<'_>) -> fmt::Result {
+    let h = p.histogram;
+    w.write_str("{\"attributes\":")?;
+    json_attributes(w, p.attributes)?;
+    write!(
+        w,
+        ",\"startTimeUnixNano\":\"{}\",\"timeUnixNano\":\"{}\",\"count\":\"{}\",\"sum\":",
+        p.start_time_unix_nano, p.time_unix_nano, h.count
+    )?;
+    json_f64(w, h.sum)?;
+    write!(
+        w,
+        ",\"scale\":{},\"zeroCount\":\"{}\",\"positive\":{{\"offset\":{},\"bucketCounts\":[",
+        h.scale, h.zero_count, h.offset
+    )?;
+    for (k, c) in h.bucket_counts.iter().enumerate() {
+        if k > 0 {
+            w.write_char(',')?;
+        }
+        write!(w, "\"{c}\"")?;
+    }
+    w.write_str("]}")?;
+    if let Some(min) = h.min {
+        w.write_str(",\"min\":")?;
+        json_f64(w, min)?;
+    }
+    if let Some(max) = h.max {
+        w.write_str(",\"max\":")?;
+        json_f64(w, max)?;
+    }
+    w.write_char('}')
+}
+
+fn json_attributes(w: &mut dyn Write, attributes: &[Attribute<'_>]) -> fmt::Result {
+    w.write_char('[')?;
+    for (k, (key, value)) in attributes.iter().enumerate() {
+        if k > 0 {
+            w.write_char(',')?;
+        }
+        w.write_str("{\"key\":")?;
+        json_string(w, key)?;
+        w.write_str(",\"value\":{\"stringValue\":")?;
+        json_string(w, value)?;
+        w.write_str("}}")?;
+    }
+    w.write_char(']')
+}
+
+/// A finite double as a JSON number (`5.0`, `1e-7`); non-finite ones as the strings the
+/// protobuf JSON mapping uses (`"NaN"`, `"Infinity"`, `"-Infinity"`).
+fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
+    if v.is_nan() {
+        w.write_str("\"NaN\"")
+    } else if v.is_infinite() {
+        w.write_str(if v > 0.0 {
+            "\"Infinity\""
+        } else {
+            "\"-Infinity\""
+        })
+    } else {
+        write!(w, "{v:?}")
+    }
+}
+
+/// A JSON string: quote, backslash and control characters escaped.
+fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
+    w.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '"' => w.write_str("\\\"")?,
+            '\\' => w.write_str("\\\\")?,
+            '\n' => w.write_str("\\n")?,
+            '\r' => w.write_str("\\r")?,
+            '\t' => w.write_str("\\t")?,
+            c if (c as u32) < 0x20 => write!(w, "\\u{:04x}", c as u32)?,
+            c => w.write_char(c)?,
+        }
+    }
+    w.write_char('"')
+}

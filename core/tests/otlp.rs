@@ -1,0 +1,383 @@
+//! OTLP exponential histograms: scale choice, re-binning, quantiles within the stated
+//! error, and the protobuf bytes read back with a small decoder written here.
+#![cfg(feature = "std")]
+
+use picollo::otlp::{
+    bucket_bounds, bucket_relative_error, index_of, scale_for, DataPoint, ExponentialHistogram,
+    Metric, Request, Temporality, MAX_SCALE, MIN_SCALE,
+};
+use picollo::{Config, Histogram};
+
+fn latencies(relative_error: f64) -> Histogram<u64, Vec<u64>> {
+    let mut h: Histogram<u64, Vec<u64>> = Config::new()
+        .with_relative_error(relative_error)
+        .with_range(0, 3_600_000_000_000)
+        .build()
+        .unwrap();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..100_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // Log-uniform-ish latencies from 10 µs to about 100 ms, in nanoseconds.
+        let v = 10_000u64 << (x % 14);
+        h.record(v + (x >> 40) % v);
+    }
+    h.record(0);
+    h
+}
+
+#[test]
+fn the_scale_is_the_coarsest_no_worse_than_the_histogram() {
+    for e in [0.1, 0.05, 0.01, 0.001, 1e-4, 1e-5, 1e-6, 0.4] {
+        let s = scale_for(e);
+        assert!(bucket_relative_error(s) <= e, "{e}: {s}");
+        assert!(
+            s == MIN_SCALE || bucket_relative_error(s - 1) > e,
+            "{e}: {s}"
+        );
+    }
+    // (2^(1/512) − 1)/(2^(1/512) + 1) ≈ 0.00068 ≤ 0.1 %, while 2^(1/256) gives 0.00135.
+    assert_eq!(scale_for(0.001), 9);
+    // 2^(1/4): 0.086 ≤ 10 %; √2: 0.17.
+    assert_eq!(scale_for(0.1), 2);
+    assert_eq!(scale_for(1e-12), MAX_SCALE);
+}
+
+#[test]
+fn a_value_lies_in_the_bucket_its_index_names() {
+    for scale in [-3, 0, 1, 4, 9, 13] {
+        let mut v = 1e-6;
+        while v < 1e12 {
+            let (lo, hi) = bucket_bounds(index_of(v, scale), scale);
+            let slack = 1e-12 * v;
+            assert!(
+                lo - slack < v && v <= hi + slack,
+                "scale {scale}: {v} in ({lo}, {hi}]"
+            );
+            v *= 1.37;
+        }
+        // Every 2^(2^-scale)-th power of two is an upper bound, exactly.
+        let step = 1 << (-scale).max(0);
+        for k in (-20..40).filter(|k| k % step == 0) {
+            let v = 2f64.powi(k);
+            assert_eq!(
+                bucket_bounds(index_of(v, scale), scale).1,
+                v,
+                "scale {scale}: 2^{k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bucket_counts_add_up_and_quantiles_stay_within_the_stated_error() {
+    for e in [0.001, 0.01, 0.05] {
+        let mut h = latencies(e);
+        h.record(1u64 << 60); // overflow
+        let view = h.view();
+        for ratio in [1.0, 1e9] {
+            let x = ExponentialHistogram::from_view(&view, ratio);
+            assert_eq!(x.scale, scale_for(view.layout().relative_error()));
+            let buckets: u64 = x.bucket_counts.iter().sum();
+            assert_eq!(buckets + x.zero_count, x.count);
+            let all = view.total_count() + view.underflow_count() + view.overflow_count();
+            assert_eq!(x.count, all);
+            assert_eq!(x.zero_count, 1);
+            assert!(*x.bucket_counts.first().unwrap() > 0 && *x.bucket_counts.last().unwrap() > 0);
+            // Quantiles of in-range values: compare without the overflow count.
+            let in_range = latencies(e);
+            let x = ExponentialHistogram::from_view(&in_range.view(), ratio);
+            let bound = bucket_relative_error(x.scale) * (1.0 + 1e-9);
+            for q in [0.0, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0] {
+                let want = in_range.view().percentile_value(q * 100.0).unwrap() as f64 / ratio;
+                let got = x.quantile(q).unwrap();
+                if want == 0.0 {
+                    assert_eq!(got, 0.0);
+                    continue;
+                }
+                let err = (got - want).abs() / want;
+                assert!(
+                    err <= bound,
+                    "e {e}, q {q}: {got} vs {want} ({err} > {bound})"
+                );
+            }
+            let mean = in_range.view().mean() * in_range.view().total_count() as f64 / ratio;
+            assert!((x.sum - mean).abs() <= 1e-9 * mean, "{} {mean}", x.sum);
+        }
+    }
+}
+
+/// A protobuf field: (number, value).
+#[derive(Debug, Clone, PartialEq)]
+enum Field {
+    Varint(u64),
+    Fixed64(u64),
+    Bytes(Vec<u8>),
+}
+
+fn read_varint(b: &[u8], at: &mut usize) -> u64 {
+    let (mut v, mut shift) = (0u64, 0);
+    loop {
+        let byte = b[*at];
+        *at += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return v;
+        }
+        shift += 7;
+    }
+}
+
+fn decode(b: &[u8]) -> Vec<(u32, Field)> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    while at < b.len() {
+        let key = read_varint(b, &mut at);
+        let (field, wire) = ((key >> 3) as u32, key & 7);
+        let value = match wire {
+            0 => Field::Varint(read_varint(b, &mut at)),
+            1 => {
+                let v = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+                at += 8;
+                Field::Fixed64(v)
+            }
+            2 => {
+                let n = read_varint(b, &mut at) as usize;
+                at += n;
+                Field::Bytes(b[at - n..at].to_vec())
+            }
+            w => panic!("wire type {w}"),
+        };
+        out.push((field, value));
+    }
+    assert_eq!(at, b.len());
+    out
+}
+
+fn all(fields: &[(u32, Field)], n: u32) -> Vec<Field> {
+    fields
+        .iter()
+        .filter(|(f, _)| *f == n)
+        .map(|(_, v)| v.clone())
+        .collect()
+}
+
+fn one(fields: &[(u32, Field)], n: u32) -> Option<Field> {
+    let found = all(fields, n);
+    assert!(found.len() <= 1, "field {n} repeated");
+    found.into_iter().next()
+}
+
+fn msg(fields: &[(u32, Field)], n: u32) -> Vec<(u32, Field)> {
+    match one(fields, n) {
+        Some(Field::Bytes(b)) => decode(&b),
+        other => panic!("field {n}: {other:?}"),
+    }
+}
+
+fn text(fields: &[(u32, Field)], n: u32) -> String {
+    match one(fields, n) {
+        Some(Field::Bytes(b)) => String::from_utf8(b).unwrap(),
+        None => String::new(),
+        other => panic!("field {n}: {other:?}"),
+    }
+}
+
+fn fixed(fields: &[(u32, Field)], n: u32) -> u64 {
+    match one(fields, n) {
+        Some(Field::Fixed64(v)) => v,
+        None => 0,
+        other => panic!("field {n}: {other:?}"),
+    }
+}
+
+fn double(fields: &[(u32, Field)], n: u32) -> Option<f64> {
+    one(fields, n).map(|f| match f {
+        Field::Fixed64(v) => f64::from_bits(v),
+        other => panic!("field {n}: {other:?}"),
+    })
+}
+
+fn sint(fields: &[(u32, Field)], n: u32) -> i32 {
+    match one(fields, n) {
+        Some(Field::Varint(v)) => ((v >> 1) as i32) ^ -((v & 1) as i32),
+        None => 0,
+        other => panic!("field {n}: {other:?}"),
+    }
+}
+
+fn attributes(fields: &[(u32, Field)], n: u32) -> Vec<(String, String)> {
+    all(fields, n)
+        .into_iter()
+        .map(|f| match f {
+            Field::Bytes(b) => {
+                let kv = decode(&b);
+                (text(&kv, 1), text(&msg(&kv, 2), 1))
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+fn request<'a>(metrics: &'a [Metric<'a>]) -> Request<'a> {
+    Request {
+        resource: &[("service.name", "checkout"), ("host", "a\"b\\c\n")],
+        scope_name: "picollo",
+        scope_version: "0.1.0",
+        metrics,
+    }
+}
+
+#[test]
+fn the_protobuf_request_decodes_back_to_the_data_points() {
+    let h = latencies(0.001);
+    let x = ExponentialHistogram::from_view(&h.view(), 1e9);
+    let mut empty_h = latencies(0.01);
+    empty_h.reset();
+    let empty = ExponentialHistogram::from_view(&empty_h.view(), 1.0);
+    let points = [
+        DataPoint {
+            attributes: &[("route", "/pay")],
+            start_time_unix_nano: 1_700_000_000_000_000_000,
+            time_unix_nano: 1_700_000_010_000_000_000,
+            histogram: &x,
+        },
+        DataPoint {
+            attributes: &[],
+            start_time_unix_nano: 5,
+            time_unix_nano: 6,
+            histogram: &empty,
+        },
+    ];
+    let metrics = [Metric {
+        name: "http.server.duration",
+        description: "request latency",
+        unit: "s",
+        temporality: Temporality::Delta,
+        points: &points,
+    }];
+    let bytes = request(&metrics).to_protobuf();
+
+    let req = decode(&bytes);
+    assert_eq!(all(&req, 1).len(), 1);
+    let rm = msg(&req, 1);
+    let resource = msg(&rm, 1);
+    assert_eq!(
+        attributes(&resource, 1),
+        [
+            ("service.name".into(), "checkout".into()),
+            ("host".into(), "a\"b\\c\n".into())
+        ]
+    );
+    let sm = msg(&rm, 2);
+    let scope = msg(&sm, 1);
+    assert_eq!(
+        (text(&scope, 1), text(&scope, 2)),
+        ("picollo".into(), "0.1.0".into())
+    );
+    let metric = msg(&sm, 2);
+    assert_eq!(text(&metric, 1), "http.server.duration");
+    assert_eq!(text(&metric, 2), "request latency");
+    assert_eq!(text(&metric, 3), "s");
+    let eh = msg(&metric, 10);
+    assert_eq!(one(&eh, 2), Some(Field::Varint(1)), "delta temporality");
+    let dps = all(&eh, 1);
+    assert_eq!(dps.len(), 2);
+    for (dp, p) in dps.iter().zip(&points) {
+        let Field::Bytes(b) = dp else { panic!() };
+        let f = decode(b);
+        let want = p.histogram;
+        let attrs: Vec<(String, String)> = p
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(attributes(&f, 1), attrs);
+        assert_eq!(fixed(&f, 2), p.start_time_unix_nano);
+        assert_eq!(fixed(&f, 3), p.time_unix_nano);
+        assert_eq!(fixed(&f, 4), want.count);
+        assert_eq!(double(&f, 5), Some(want.sum));
+        assert_eq!(sint(&f, 6), want.scale);
+        assert_eq!(fixed(&f, 7), want.zero_count);
+        assert_eq!(one(&f, 9), None, "no negative buckets");
+        assert_eq!(double(&f, 12), want.min);
+        assert_eq!(double(&f, 13), want.max);
+        let counts: Vec<u64> = match one(&f, 8) {
+            Some(Field::Bytes(b)) => {
+                let buckets = decode(&b);
+                assert_eq!(sint(&buckets, 1), want.offset);
+                match one(&buckets, 2) {
+                    Some(Field::Bytes(packed)) => {
+                        let mut at = 0;
+                        let mut v = Vec::new();
+                        while at < packed.len() {
+                            v.push(read_varint(&packed, &mut at));
+                        }
+                        v
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+            None => Vec::new(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(counts, want.bucket_counts);
+        assert_eq!(counts.iter().sum::<u64>() + fixed(&f, 7), fixed(&f, 4));
+    }
+    // The first point is the real one: a scale for 0.1 % and many buckets.
+    assert_eq!(x.scale, 9);
+    assert!(x.bucket_counts.len() > 1_000);
+}
+
+#[test]
+fn the_json_request_follows_the_otlp_json_mapping() {
+    let h = latencies(0.01);
+    let x = ExponentialHistogram::from_view(&h.view(), 1e9);
+    let points = [DataPoint {
+        attributes: &[("route", "/pay")],
+        start_time_unix_nano: 1_700_000_000_000_000_001,
+        time_unix_nano: 1_700_000_010_000_000_000,
+        histogram: &x,
+    }];
+    let metrics = [Metric {
+        name: "latency",
+        description: "",
+        unit: "s",
+        temporality: Temporality::Cumulative,
+        points: &points,
+    }];
+    let json = request(&metrics).to_json();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rm = &v["resourceMetrics"][0];
+    assert_eq!(rm["resource"]["attributes"][1]["key"], "host");
+    assert_eq!(
+        rm["resource"]["attributes"][1]["value"]["stringValue"],
+        "a\"b\\c\n"
+    );
+    let sm = &rm["scopeMetrics"][0];
+    assert_eq!(sm["scope"]["name"], "picollo");
+    let m = &sm["metrics"][0];
+    assert_eq!(m["name"], "latency");
+    assert!(m.get("description").is_none(), "defaults are left out");
+    let eh = &m["exponentialHistogram"];
+    assert_eq!(eh["aggregationTemporality"], 2);
+    let dp = &eh["dataPoints"][0];
+    // 64-bit integers as decimal strings (exact beyond 2^53), 32-bit ones as numbers.
+    assert_eq!(dp["startTimeUnixNano"], "1700000000000000001");
+    assert_eq!(dp["count"], x.count.to_string());
+    assert_eq!(dp["zeroCount"], x.zero_count.to_string());
+    assert_eq!(dp["scale"], x.scale);
+    assert_eq!(dp["positive"]["offset"], x.offset);
+    let counts: Vec<u64> = dp["positive"]["bucketCounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts, x.bucket_counts);
+    assert_eq!(dp["sum"].as_f64().unwrap(), x.sum);
+    assert_eq!(dp["min"].as_f64(), x.min);
+    assert_eq!(dp["max"].as_f64(), x.max);
+    assert_eq!(dp["attributes"][0]["value"]["stringValue"], "/pay");
+}
