@@ -310,7 +310,8 @@ pub struct FamilyWriter<'w, 'o, W: Write> {
 impl<W: Write> FamilyWriter<'_, '_, W> {
     /// Write one histogram of the family with these labels (names checked, values
     /// escaped; no `le`/`quantile`, no duplicates). Every point of a family must have the
-    /// same layout and range (as its bounds must be the same).
+    /// same layout and range (as its bounds must be the same). Label sets are not compared
+    /// between points: giving the same one twice is the caller's error.
     pub fn point<C: Counter>(
         &mut self,
         labels: &[(&str, &str)],
