@@ -226,4 +226,60 @@ mod tests {
             picollo_histogram_free(h);
         }
     }
+
+    #[test]
+    fn hgrm_is_the_cores_text_with_its_options_checked() {
+        use picollo_core::{Config, HgrmOptions, Histogram as CoreHistogram};
+
+        use crate::testing::{last_error, text_of, Handle, THREE_DIGITS};
+
+        let h = Handle::new(32, THREE_DIGITS, 0);
+        let mut core: CoreHistogram<u64, Vec<u64>> = Config::new()
+            .with_relative_error(THREE_DIGITS)
+            .build()
+            .unwrap();
+        for v in (1..20_000u64).map(|i| i * 97 % 1_000_003) {
+            // SAFETY: a live handle.
+            unsafe { picollo_histogram_record(h.0, v) };
+            core.record(v);
+        }
+        for (ticks, ratio, csv) in [(5, 1.0, 0), (1, 1000.0, 0), (3, 1e6, 1), (20, 0.5, 7)] {
+            let text = text_of(|buf, len, needed| {
+                // SAFETY: the buffer arguments come from `text_of`.
+                unsafe { picollo_histogram_hgrm(h.0, ticks, ratio, csv, buf, len, needed) }
+            });
+            let options = HgrmOptions {
+                ticks_per_half_distance: ticks,
+                unit_ratio: ratio,
+                csv: csv != 0,
+            };
+            assert_eq!(text, core.view().to_hgrm(&options));
+            assert_eq!(text.starts_with("\"Value\""), csv != 0);
+        }
+        let mut needed = 0;
+        for (ticks, ratio, why) in [
+            (0, 1.0, "ticks_per_half_distance is 0"),
+            (5, 0.0, "unit_ratio 0.0"),
+            (5, -1.0, "unit_ratio -1.0"),
+            (5, f64::NAN, "unit_ratio NaN"),
+            (5, f64::INFINITY, "unit_ratio inf"),
+        ] {
+            // SAFETY: a size query.
+            let status = unsafe {
+                picollo_histogram_hgrm(h.0, ticks, ratio, 0, ptr::null_mut(), 0, &mut needed)
+            };
+            assert_eq!(status, picollo_status::InvalidArgument, "{why}");
+            assert!(last_error().contains(why), "{} lacks {why}", last_error());
+        }
+        // A huge ratio is valid (every value prints as 0).
+        // SAFETY: a size query.
+        let status =
+            unsafe { picollo_histogram_hgrm(h.0, 5, 1e300, 0, ptr::null_mut(), 0, &mut needed) };
+        assert_eq!(status, picollo_status::BufferTooSmall);
+        // SAFETY: a NULL handle is refused.
+        let status = unsafe {
+            picollo_histogram_hgrm(ptr::null(), 5, 1.0, 0, ptr::null_mut(), 0, &mut needed)
+        };
+        assert_eq!(status, picollo_status::NullPointer);
+    }
 }
