@@ -110,6 +110,11 @@ pub unsafe extern "C" fn picollo_histogram_text(
     })
 }
 
+/// The most rows per half distance `picollo_histogram_hgrm` accepts: the text has up to 65
+/// half distances of that many rows (about 40 MB at this limit), so a larger value would ask
+/// for more memory than any plot needs.
+const MAX_HGRM_TICKS: u32 = 10_000;
+
 /// Writes HdrHistogram's percentile distribution of `h` (the `.hgrm` text of
 /// `outputPercentileDistribution`, which HdrHistogram's plotters read) into `buf`:
 /// `ticks_per_half_distance` rows per half of the distance left to 100 % (HdrHistogram's
@@ -121,8 +126,9 @@ pub unsafe extern "C" fn picollo_histogram_text(
 /// counts are not in the distribution (the padded text names them in a last line when not
 /// zero). Buffer rules as `picollo_summary_table`.
 ///
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` 0 or a `unit_ratio`
-/// that is not a finite number above 0; `BUFFER_TOO_SMALL` when the text was truncated.
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` outside 1..10000 (the
+/// text has up to 65 × ticks rows) or a `unit_ratio` that is not a finite number above 0;
+/// `BUFFER_TOO_SMALL` when the text was truncated.
 ///
 /// # Safety
 /// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
@@ -139,11 +145,11 @@ pub unsafe extern "C" fn picollo_histogram_hgrm(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        if ticks_per_half_distance == 0 {
-            return Err(Failure::invalid(
-                "ticks_per_half_distance is 0: it must be at least 1 (HdrHistogram's default \
-                 is 5)",
-            ));
+        if !(1..=MAX_HGRM_TICKS).contains(&ticks_per_half_distance) {
+            return Err(Failure::invalid(format_args!(
+                "ticks_per_half_distance is {ticks_per_half_distance}: it must be 1 to \
+                 {MAX_HGRM_TICKS} (HdrHistogram's default is 5)"
+            )));
         }
         if !(unit_ratio.is_finite() && unit_ratio > 0.0) {
             return Err(Failure::invalid(format_args!(
@@ -259,6 +265,8 @@ mod tests {
         let mut needed = 0;
         for (ticks, ratio, why) in [
             (0, 1.0, "ticks_per_half_distance is 0"),
+            (10_001, 1.0, "ticks_per_half_distance is 10001"),
+            (u32::MAX, 1.0, "1 to 10000"),
             (5, 0.0, "unit_ratio 0.0"),
             (5, -1.0, "unit_ratio -1.0"),
             (5, f64::NAN, "unit_ratio NaN"),
