@@ -353,9 +353,9 @@ pub unsafe extern "C" fn picollo_log_reader_next(
 ) -> picollo_status {
     boundary!({
         let r = try_mut!(r)?;
+        r.tag = None;
         let (info, struct_size) = sized_out!(info)?;
         let out = try_mut!(out).ok();
-        r.tag = None;
         let mut reader = LogReader::resume(&r.text, r.at);
         let entry = reader.next();
         let next = reader.position();
