@@ -1,0 +1,455 @@
+//! HdrHistogram's V2 encoding: `picollo_histogram_encode_v2`, `_decode_v2` and `_add_v2`,
+//! and what the interval log functions share with them (the status of a `V2Error`, a
+//! decoded histogram behind a new handle).
+
+use picollo_core::concurrent::{CounterBits, Mode};
+use picollo_core::hdr::{self, V2Error};
+
+use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
+use crate::args::try_slice;
+use crate::boundary::boundary;
+use crate::buffer::{copy_text, write_bytes};
+use crate::error::Failure;
+use crate::handle::{set_boxed, try_mut, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
+
+/// A form of HdrHistogram's V2 encoding (`picollo_histogram_encode_v2`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_v2_form {
+    /// Uncompressed V2 bytes (cookie 0x1c849313).
+    Plain = 0,
+    /// zlib-compressed V2 bytes (cookie 0x1c849314), what HdrHistogram's
+    /// `encodeIntoCompressedByteBuffer` writes.
+    Compressed = 1,
+    /// The base64 text of the compressed form (`"HISTFAAA..."`), what interval logs carry
+    /// and HdrHistogram's `encode()` functions return.
+    Base64 = 2,
+}
+
+impl picollo_v2_form {
+    fn from_u32(form: u32) -> Result<Self, Failure> {
+        Ok(match form {
+            0 => picollo_v2_form::Plain,
+            1 => picollo_v2_form::Compressed,
+            2 => picollo_v2_form::Base64,
+            _ => {
+                return Err(Failure::invalid(format_args!(
+                    "form {form} is unknown: it must be a picollo_v2_form (0 plain, 1 \
+                     compressed, 2 base64)"
+                )))
+            }
+        })
+    }
+}
+
+/// The status of a V2 failure: what cannot be written is `UNENCODABLE`, a failed allocation
+/// `OUT_OF_MEMORY`, anything else a bad input (`FORMAT_ERROR`).
+pub(crate) fn v2_status(e: &V2Error) -> picollo_status {
+    match e {
+        V2Error::OutOfMemory(_) => picollo_status::OutOfMemory,
+        V2Error::CountTooLarge { .. } | V2Error::Saturated(_) | V2Error::ValueTooLarge(_) => {
+            picollo_status::Unencodable
+        }
+        _ => picollo_status::FormatError,
+    }
+}
+
+/// A V2 failure with its status (see [`v2_status`]) and the core's message.
+pub(crate) fn v2_error(e: V2Error) -> Failure {
+    Failure::new(v2_status(&e), e)
+}
+
+/// A decoded histogram (or a log's sum) as the value of a new handle: same layout and range,
+/// 64-bit counters, single-writer mode.
+pub(crate) fn handle_of(h: &picollo_core::Histogram<u64, Vec<u64>>) -> Result<Histogram, Failure> {
+    let handle = Histogram::with_shape(h.shape(), CounterBits::U64, Mode::SingleWriter)
+        .map_err(config_error)?;
+    handle.add_view(&h.view()).map_err(merge_error)?;
+    Ok(handle)
+}
+
+/// The V2 blob a caller passed: binary, or the base64 text of one.
+fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
+    hdr::binary_or_base64(data).map_err(v2_error)
+}
+
+/// Encodes `h` in HdrHistogram's V2 format, in the `form` given (a `picollo_v2_form`), so
+/// that any HdrHistogram implementation (Java, C, Rust, Python `hdrh`, JavaScript, .NET)
+/// can decode it.
+///
+/// - `PICOLLO_V2_FORM_PLAIN`, `PICOLLO_V2_FORM_COMPRESSED`: binary bytes, no NUL. `*needed`
+///   (if not NULL) receives the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and
+///   nothing is written (a truncated blob is useless). `(NULL, 0)` asks for the size.
+/// - `PICOLLO_V2_FORM_BASE64`: the base64 text of the compressed form, written like every
+///   text function: at most `len − 1` bytes and a NUL, `*needed` = the length without the
+///   NUL, `BUFFER_TOO_SMALL` when truncated, `(NULL, 0)` asks for the size.
+///
+/// Layouts: a histogram whose relative error is that of HdrHistogram's 1 to 5 significant
+/// digits (block size 16, 128, 1024, 16384, 131072; e.g. relative error 0.5/1024 for 3
+/// digits) encodes bucket for bucket; any other layout encodes at the nearest finer
+/// HdrHistogram layout, each count at its bucket's midpoint. Underflow and overflow counts
+/// are written as values just outside the trackable range.
+///
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE` (nothing
+/// written) for saturated counts, a bucket count above 2^63 − 1 or a non-empty bucket above
+/// 2^63 − 1; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+/// or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_encode_v2(
+    h: *const picollo_histogram,
+    form: u32,
+    buf: *mut u8,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let form = picollo_v2_form::from_u32(form)?;
+        if form == picollo_v2_form::Base64 {
+            let text = h
+                .with_view(|view| dispatch_view!(view, v => v.encode_v2_base64()))?
+                .map_err(v2_error)?;
+            // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
+            // `needed` is NULL or writable (this function's `# Safety`).
+            return unsafe { copy_text(&text, buf.cast(), len, needed, "buf") };
+        }
+        let compressed = form == picollo_v2_form::Compressed;
+        let bytes = h
+            .with_view(|view| {
+                dispatch_view!(view, v => match compressed {
+                    true => v.encode_v2_compressed(),
+                    false => v.encode_v2(),
+                })
+            })?
+            .map_err(v2_error)?;
+        write_bytes!(&bytes, buf, len, needed)
+    })
+}
+
+/// Decodes an HdrHistogram V2 histogram into a new histogram: on success `*out` holds a
+/// handle for `picollo_histogram_free` (64-bit counters, single-writer mode).
+///
+/// `data` holds `len` bytes (no NUL terminator is needed): plain V2, compressed V2 (told apart
+/// by their cookie), or the base64 text of either: data whose first byte is not that of an
+/// HdrHistogram cookie (0x1c; 0x0c for a `DoubleHistogram`, refused) is read as base64, with
+/// surrounding ASCII whitespace ignored. The histogram has the layout of the header's significant digits
+/// (relative error 2^-5, 2^-8, 2^-11, 2^-15 or 2^-18 for 1 to 5 digits) and covers 0 up to
+/// the header's highest trackable value at least; every count of the input is kept.
+///
+/// Errors: NULL `out`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` for anything that
+/// is not a V2 histogram (the message says why: bad base64, unknown cookie, an older
+/// encoding, a `DoubleHistogram`, truncated or corrupt data, a range beyond the decoder's
+/// limit of 2^23 counters); `OUT_OF_MEMORY`.
+///
+/// # Safety
+/// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_decode_v2(
+    data: *const u8,
+    len: usize,
+    out: *mut *mut picollo_histogram,
+) -> picollo_status {
+    boundary!({
+        let data = try_slice!(data, len)?;
+        let out = try_mut!(out)?;
+        let decoded = hdr::decode(&blob_of(data)?).map_err(v2_error)?;
+        set_boxed(out, handle_of(&decoded.histogram)?);
+        Ok(())
+    })
+}
+
+/// Adds the counts of an HdrHistogram V2 histogram (the forms `picollo_histogram_decode_v2`
+/// accepts) into `h`, whatever its layout, counter width and mode: each HdrHistogram
+/// bucket's count is recorded at the bucket's midpoint, landing in `h`'s bucket of that value
+/// (or its underflow/overflow), like `picollo_histogram_record_n` (threads: see
+/// `picollo_histogram`). Exact when the layouts match. The input is checked whole first: on
+/// error nothing was added.
+///
+/// Errors: NULL `h`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` as
+/// `picollo_histogram_decode_v2`; `OUT_OF_MEMORY` for a compressed input that cannot be
+/// inflated.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_add_v2(
+    h: *mut picollo_histogram,
+    data: *const u8,
+    len: usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let data = try_slice!(data, len)?;
+        h.add_v2(&blob_of(data)?).map_err(v2_error)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ptr;
+
+    use picollo_core::{Config, Histogram as CoreHistogram};
+
+    use super::*;
+    use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
+    use crate::testing::{last_error, Handle, THREE_DIGITS};
+    use crate::types::picollo_mode;
+
+    const SW: u32 = picollo_mode::SingleWriter as u32;
+
+    /// A 3-digit histogram with values over several orders of magnitude.
+    fn sample(bits: u32, relative_error: f64, mode: u32) -> Handle {
+        let h = Handle::new(bits, relative_error, mode);
+        for v in (1..5_000u64).map(|i| i * i * 7 + i) {
+            // SAFETY: a live handle.
+            unsafe { picollo_histogram_record(h.0, v) };
+        }
+        h
+    }
+
+    /// `encode_v2` of `h` in `form` into a buffer of exactly the size asked for.
+    fn encode(h: &Handle, form: picollo_v2_form) -> Vec<u8> {
+        let mut needed = 0;
+        // SAFETY: a size query: NULL buffer of length 0.
+        let status = unsafe {
+            picollo_histogram_encode_v2(h.0, form as u32, ptr::null_mut(), 0, &mut needed)
+        };
+        assert_eq!(status, picollo_status::BufferTooSmall);
+        let text = form == picollo_v2_form::Base64;
+        let mut buf = vec![0u8; needed + usize::from(text)];
+        let mut again = 0;
+        // SAFETY: `buf` has `buf.len()` writable bytes.
+        let status = unsafe {
+            picollo_histogram_encode_v2(h.0, form as u32, buf.as_mut_ptr(), buf.len(), &mut again)
+        };
+        assert_eq!((status, again), (picollo_status::Ok, needed));
+        if text {
+            assert_eq!(buf.pop(), Some(0));
+        }
+        buf
+    }
+
+    fn decode(data: &[u8]) -> Result<Handle, (picollo_status, String)> {
+        let mut out = ptr::null_mut();
+        // SAFETY: `data` has `data.len()` readable bytes; `out` is writable.
+        let status = unsafe { picollo_histogram_decode_v2(data.as_ptr(), data.len(), &mut out) };
+        match status {
+            picollo_status::Ok => Ok(Handle::adopt(out)),
+            _ => {
+                assert!(out.is_null());
+                Err((status, last_error()))
+            }
+        }
+    }
+
+    fn add(h: &Handle, data: &[u8]) -> picollo_status {
+        // SAFETY: a live handle; `data` has `data.len()` readable bytes.
+        unsafe { picollo_histogram_add_v2(h.0, data.as_ptr(), data.len()) }
+    }
+
+    #[test]
+    fn every_form_round_trips_bucket_for_bucket() {
+        let h = sample(64, THREE_DIGITS, SW);
+        let core = h
+            .rust()
+            .with_view(|v| dispatch_view!(v, v => v.encode_v2()))
+            .unwrap();
+        for form in [
+            picollo_v2_form::Plain,
+            picollo_v2_form::Compressed,
+            picollo_v2_form::Base64,
+        ] {
+            let bytes = encode(&h, form);
+            match form {
+                picollo_v2_form::Plain => assert_eq!(bytes, core.clone().unwrap()),
+                picollo_v2_form::Compressed => assert_eq!(bytes[..4], [0x1c, 0x84, 0x93, 0x14]),
+                picollo_v2_form::Base64 => assert!(bytes.starts_with(b"HISTFAAA")),
+            }
+            let back = decode(&bytes).unwrap();
+            assert_eq!(back.buckets(), h.buckets(), "{form:?}");
+            let info = back.rust();
+            assert_eq!(info.counter_bits(), CounterBits::U64);
+            assert_eq!(info.mode(), Mode::SingleWriter);
+            assert_eq!(info.shape().layout().relative_error(), THREE_DIGITS);
+        }
+        // Base64 with surrounding whitespace and without a NUL.
+        let text = format!(
+            " \n{}\r\n",
+            String::from_utf8(encode(&h, picollo_v2_form::Base64)).unwrap()
+        );
+        assert_eq!(decode(text.as_bytes()).unwrap().buckets(), h.buckets());
+    }
+
+    #[test]
+    fn binary_forms_are_written_whole_or_not_at_all() {
+        let h = sample(64, THREE_DIGITS, SW);
+        for form in [picollo_v2_form::Plain, picollo_v2_form::Compressed] {
+            let full = encode(&h, form);
+            let mut buf = vec![0xA5u8; full.len() + 8];
+            for len in [1, full.len() / 2, full.len() - 1] {
+                let mut needed = 0;
+                // SAFETY: `buf` has more than `len` writable bytes.
+                let status = unsafe {
+                    picollo_histogram_encode_v2(
+                        h.0,
+                        form as u32,
+                        buf.as_mut_ptr(),
+                        len,
+                        &mut needed,
+                    )
+                };
+                assert_eq!(
+                    (status, needed),
+                    (picollo_status::BufferTooSmall, full.len())
+                );
+                assert!(buf.iter().all(|&b| b == 0xA5), "written though too small");
+            }
+            // SAFETY: as above; `needed` may be NULL.
+            let status = unsafe {
+                picollo_histogram_encode_v2(
+                    h.0,
+                    form as u32,
+                    buf.as_mut_ptr(),
+                    buf.len(),
+                    ptr::null_mut(),
+                )
+            };
+            assert_eq!(status, picollo_status::Ok);
+            assert_eq!(buf[..full.len()], full[..]);
+            assert!(buf[full.len()..].iter().all(|&b| b == 0xA5));
+            // SAFETY: a NULL buffer with a length is refused before anything is written.
+            let status = unsafe {
+                picollo_histogram_encode_v2(h.0, form as u32, ptr::null_mut(), 4, ptr::null_mut())
+            };
+            assert_eq!(status, picollo_status::NullPointer);
+        }
+        // Base64 follows the text rules: truncated, NUL-terminated, BUFFER_TOO_SMALL.
+        let text = encode(&h, picollo_v2_form::Base64);
+        let mut buf = vec![0xA5u8; text.len()];
+        let mut needed = 0;
+        // SAFETY: `buf` has `buf.len()` writable bytes.
+        let status = unsafe {
+            picollo_histogram_encode_v2(h.0, 2, buf.as_mut_ptr(), buf.len(), &mut needed)
+        };
+        assert_eq!(
+            (status, needed),
+            (picollo_status::BufferTooSmall, text.len())
+        );
+        assert_eq!(buf[..text.len() - 1], text[..text.len() - 1]);
+        assert_eq!(buf[text.len() - 1], 0);
+        // Unknown form, NULL handle.
+        // SAFETY: size queries.
+        let status =
+            unsafe { picollo_histogram_encode_v2(h.0, 3, ptr::null_mut(), 0, ptr::null_mut()) };
+        assert_eq!(status, picollo_status::InvalidArgument);
+        assert!(last_error().contains("form 3"), "{}", last_error());
+        // SAFETY: a NULL handle is refused.
+        let status = unsafe {
+            picollo_histogram_encode_v2(ptr::null(), 0, ptr::null_mut(), 0, ptr::null_mut())
+        };
+        assert_eq!(status, picollo_status::NullPointer);
+    }
+
+    #[test]
+    fn saturated_counts_are_unencodable() {
+        let h = Handle::new(32, THREE_DIGITS, SW);
+        // SAFETY: a live handle.
+        unsafe { picollo_histogram_record_n(h.0, 10, u64::MAX) };
+        for form in 0..3 {
+            let mut needed = 7;
+            // SAFETY: a size query.
+            let status =
+                unsafe { picollo_histogram_encode_v2(h.0, form, ptr::null_mut(), 0, &mut needed) };
+            assert_eq!((status, needed), (picollo_status::Unencodable, 7));
+            assert!(last_error().contains("saturated"), "{}", last_error());
+        }
+    }
+
+    #[test]
+    fn garbage_and_truncated_input_is_a_format_error() {
+        let h = sample(64, THREE_DIGITS, SW);
+        let plain = encode(&h, picollo_v2_form::Plain);
+        let compressed = encode(&h, picollo_v2_form::Compressed);
+        let text = encode(&h, picollo_v2_form::Base64);
+        let mut corrupt = compressed.clone();
+        corrupt[20] ^= 0xff;
+        let cases: [(&[u8], &str); 8] = [
+            (b"", "truncated"),
+            (b"not base64 at all!", "base64"),
+            (&text[..text.len() - 3], "base64"),
+            (&plain[..plain.len() - 1], "length"),
+            (&plain[..20], "truncated"),
+            (&compressed[..compressed.len() - 5], "length"),
+            (&corrupt, "zlib"),
+            (&[0x1c, 0x84, 0x93, 0x09, 0, 0, 0, 0], "V1"),
+        ];
+        for (data, why) in cases {
+            let (status, message) = decode(data).err().expect("decoded garbage");
+            assert_eq!(status, picollo_status::FormatError, "{message}");
+            assert!(message.contains(why), "{message} lacks {why}");
+            let target = Handle::new(64, THREE_DIGITS, SW);
+            assert_eq!(add(&target, data), picollo_status::FormatError);
+            assert_eq!(target.total(), 0);
+        }
+        // NULL data with a length, NULL output.
+        let mut out = ptr::null_mut();
+        // SAFETY: NULL pointers are refused.
+        unsafe {
+            assert_eq!(
+                picollo_histogram_decode_v2(ptr::null(), 1, &mut out),
+                picollo_status::NullPointer
+            );
+            assert_eq!(
+                picollo_histogram_decode_v2(plain.as_ptr(), plain.len(), ptr::null_mut()),
+                picollo_status::NullPointer
+            );
+            assert_eq!(
+                picollo_histogram_add_v2(ptr::null_mut(), plain.as_ptr(), plain.len()),
+                picollo_status::NullPointer
+            );
+        }
+        assert!(out.is_null());
+    }
+
+    #[test]
+    fn add_v2_rebins_into_any_layout_and_mode_as_the_core_does() {
+        let src = sample(64, THREE_DIGITS, SW);
+        let compressed = encode(&src, picollo_v2_form::Compressed);
+        let text = encode(&src, picollo_v2_form::Base64);
+        let coarse = 0.01;
+        let mut want: CoreHistogram<u64, Vec<u64>> =
+            Config::new().with_relative_error(coarse).build().unwrap();
+        want.add_v2(&compressed).unwrap();
+        want.add_v2(&compressed).unwrap();
+        let want: Vec<_> = want
+            .view()
+            .buckets()
+            .filter(|b| b.count != 0)
+            .map(|b| (b.lower, b.count))
+            .collect();
+        for mode in [
+            SW,
+            picollo_mode::Interlocked as u32,
+            picollo_mode::ThreadLocal as u32,
+        ] {
+            let dst = Handle::new(32, coarse, mode);
+            assert_eq!(add(&dst, &compressed), picollo_status::Ok);
+            assert_eq!(add(&dst, &text), picollo_status::Ok);
+            assert_eq!(dst.buckets(), (want.clone(), 0, 0));
+        }
+        // Same layout: exact, and adds to what is there.
+        let dst = sample(64, THREE_DIGITS, SW);
+        assert_eq!(
+            add(&dst, &encode(&src, picollo_v2_form::Plain)),
+            picollo_status::Ok
+        );
+        let doubled: Vec<_> = src.buckets().0.iter().map(|&(v, c)| (v, 2 * c)).collect();
+        assert_eq!(dst.buckets(), (doubled, 0, 0));
+    }
+}
