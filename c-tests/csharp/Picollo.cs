@@ -34,6 +34,8 @@ namespace Picollo
         OsError = 12,
         Panic = 13,
         OutOfMemory = 14,
+        FormatError = 15,
+        Unencodable = 16,
     }
 
     /// <summary>picollo_value_selection: which value of a bucket a percentile reports.</summary>

@@ -17,7 +17,6 @@ from ctypes import (
     c_char_p,
     c_double,
     c_size_t,
-    c_bool,
     c_uint8,
     c_uint32,
     c_uint64,
@@ -146,12 +145,13 @@ class picollo_bucket(Structure):
 class picollo_log_interval(Structure):
     _fields_ = [
         ("struct_size", c_uint32),
+        ("significant_digits", c_uint32),
         ("start", c_double),
         ("length", c_double),
         ("max", c_double),
         ("line", c_uint64),
-        ("significant_digits", c_uint32),
         ("has_tag", c_uint32),
+        ("reserved", c_uint32),
     ]
 
 
@@ -311,7 +311,7 @@ SIGNATURES = {
     "picollo_histogram_add_v2": (status_t, [HistogramP, c_uint8_p, c_size_t]),
     "picollo_histogram_hgrm": (
         status_t,
-        [HistogramP, c_uint32, c_double, c_bool, POINTER(c_char), c_size_t, c_size_p],
+        [HistogramP, c_uint32, c_double, c_uint32, POINTER(c_char), c_size_t, c_size_p],
     ),
     "picollo_log_writer_new": (status_t, [POINTER(LogWriterP)]),
     "picollo_log_writer_free": (None, [LogWriterP]),

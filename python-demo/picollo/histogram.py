@@ -338,7 +338,7 @@ class Histogram:
         values divided by ``unit_ratio`` (1000 shows ns as µs), CSV when ``csv``."""
         h = self._ptr
         t, r = u32(ticks, "ticks"), real(unit_ratio, "unit_ratio")
-        c = bool(csv)
+        c = 1 if csv else 0
         return fetch_text(lambda buf, size, needed: n.lib.picollo_histogram_hgrm(
             h, t, r, c, buf, size, needed))
 
