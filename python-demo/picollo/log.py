@@ -209,7 +209,8 @@ class Reader:
     ``line`` attribute names it) and the reader moves past it: calling ``next()`` again, or
     iterating again, goes on with the following line. With ``skip_bad_lines=True`` such
     lines are skipped instead and their errors collected in ``bad_lines``.
-    `start_time` and `base_time` are the headers seen so far.
+    `start_time` and `base_time` hold the headers above the first interval from the start,
+    and a header further down once the reader has passed it.
     """
 
     def __init__(self, source: Any, *, skip_bad_lines: bool = False):
@@ -267,12 +268,12 @@ class Reader:
 
     @property
     def start_time(self) -> float | None:
-        """The ``#[StartTime: …]`` header read so far (seconds since the epoch), or None."""
+        """The ``#[StartTime: …]`` header (seconds since the epoch), or None."""
         return self._times()[0]
 
     @property
     def base_time(self) -> float | None:
-        """The ``#[BaseTime: …]`` header read so far (seconds since the epoch), or None."""
+        """The ``#[BaseTime: …]`` header (seconds since the epoch), or None."""
         return self._times()[1]
 
     def close(self) -> None:

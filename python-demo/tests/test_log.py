@@ -96,12 +96,20 @@ def test_reader_reads_every_interval_back(written):
         assert (t, s, e, hist) == (entry.tag, entry.start, entry.end, entry.histogram)
 
 
-def test_headers_are_known_once_read(written):
+def test_headers_are_known_before_the_first_interval(written):
     text, _ = written
     reader = log.Reader(text)
-    assert reader.start_time is None and reader.base_time is None
-    next(reader)
-    assert reader.start_time == START
+    assert reader.start_time == START and reader.base_time == BASE
+    # a header further down counts once the reader has passed it
+    with make(1) as h:
+        later = f"0.000,1.000,1.000,{h.encode()}\n#[BaseTime: 5.000 (seconds since epoch)]\n"
+        reader = log.Reader(later)
+        assert reader.base_time is None
+        assert next(reader).start == 0.0
+        with pytest.raises(StopIteration):
+            next(reader)
+        assert reader.base_time == 5.0
+    assert log.Reader("").start_time is None
 
 
 def test_sources_reader_accepts(written, tmp_path):
