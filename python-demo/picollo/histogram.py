@@ -334,8 +334,9 @@ class Histogram:
 
     def to_hgrm(self, ticks: int = 5, unit_ratio: float = 1.0, csv: bool = False) -> str:
         """HdrHistogram's percentile distribution (``outputPercentileDistribution``, the
-        ``.hgrm`` text its plotters read): ``ticks`` rows per half of the distance to 100 %,
-        values divided by ``unit_ratio`` (1000 shows ns as µs), CSV when ``csv``."""
+        ``.hgrm`` text its plotters read): ``ticks`` (1 to 10,000) rows per half of the
+        distance left to 100 %, values divided by ``unit_ratio`` (1000 shows ns as µs), CSV
+        when ``csv``. For HdrHistogram's layouts (see `encode`) the text is HdrHistogram's."""
         h = self._ptr
         t, r = u32(ticks, "ticks"), real(unit_ratio, "unit_ratio")
         c = 1 if csv else 0

@@ -54,6 +54,7 @@ def test_the_plain_format(h):
 
 def test_more_ticks_give_more_rows(h):
     assert len(rows(h.to_hgrm(ticks=10))) > len(rows(h.to_hgrm())) > len(rows(h.to_hgrm(ticks=1)))
+    assert len(rows(h.to_hgrm(ticks=10_000))) > len(rows(h.to_hgrm(ticks=10)))
 
 
 def test_the_unit_ratio_divides_the_values(h):
@@ -89,7 +90,7 @@ def test_an_empty_histogram_has_a_header_and_a_footer_of_zeros():
         assert "#[Mean" in text and "#[Max" in text
 
 
-@pytest.mark.parametrize("kw", [{"ticks": 0}, {"unit_ratio": 0.0}, {"unit_ratio": -1.0},
+@pytest.mark.parametrize("kw", [{"ticks": 0}, {"ticks": 10_001}, {"unit_ratio": 0.0}, {"unit_ratio": -1.0},
                                 {"unit_ratio": math.nan}, {"unit_ratio": math.inf}])
 def test_bad_arguments_are_the_librarys_invalid_argument(h, kw):
     with pytest.raises(InvalidArgumentError) as e:
