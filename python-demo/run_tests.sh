@@ -16,7 +16,7 @@ export PICOLLO_LIB MPLBACKEND=Agg
 test -f "$PICOLLO_LIB"
 
 echo "== pytest (python-demo/tests)"
-python3 -m pytest -q python-demo/tests
+python3 -m pytest -q -rs python-demo/tests
 
 echo "== demo.py"
 plot="python-demo/out/percentiles.png"

@@ -2,8 +2,9 @@
 # Installs what the demo and the tests need, skipping what is already there:
 # Debian packages (valgrind, mono, cargo-c, pkg-config; the DejaVu font `picollo plot` draws
 # its text with; python3-venv, nodejs and npm for the interop stages: .hgrm and peers), Python
-# packages (pytest, numpy, matplotlib) and cbindgen (pinned: the committed header is checked
-# against its output). The interop stage installs its pinned peers itself
+# packages (pytest, numpy, matplotlib, and hdrhistogram 0.10.8 for the Python binding's peer
+# tests) and cbindgen (pinned: the committed header is checked against its output). The
+# interop stage installs its pinned peers itself
 # (scripts/interop_peers.sh: a venv and npm ci).
 set -euo pipefail
 
@@ -32,7 +33,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-if ! python3 -c "import pytest, numpy, matplotlib" 2>/dev/null; then
+if ! python3 -c "import pytest, numpy, matplotlib, hdrh, importlib.metadata as m, sys; \
+sys.exit(m.version('hdrhistogram') != '0.10.8')" 2>/dev/null; then
   echo "setup: installing Python packages from python-demo/requirements.txt"
   python3 -m pip install -q -r "$(dirname "$0")/../python-demo/requirements.txt"
 fi

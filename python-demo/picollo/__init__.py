@@ -10,13 +10,19 @@ Threads: ``Histogram(mode="thread-local")`` (or "interlocked", "approximate") ta
 from any number of threads at once; `ApproxCounter` is the approximate counter on its own.
 perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
 
+HdrHistogram interop: ``h.encode()`` / ``Histogram.decode(text)`` (the V2 encoding every
+HdrHistogram port reads and writes), ``h.to_hgrm()`` (the .hgrm percentile distribution),
+pickling, and interval logs in `picollo.log` (``Writer``, ``Reader``, ``sum``).
+
 The library is found through $PICOLLO_LIB, then ``../target/release`` next to this
 package (a workspace build), then the system's library path.
 """
 
+from ._abi import V2Form
 from ._errors import (
     ClosedError,
     EmptyHistogramError,
+    FormatError,
     InvalidArgumentError,
     LayoutMismatchError,
     OutOfMemoryError,
@@ -24,6 +30,7 @@ from ._errors import (
     PicolloError,
     Status,
     UnavailableError,
+    UnencodableError,
     UnsupportedError,
     WouldGoNegativeError,
     status_str,
@@ -32,12 +39,14 @@ from ._native import lib as _lib
 from ._types import MODES, STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
 from .approx import ApproxCounter
 from .histogram import Histogram, Snapshot
+from . import log
 
 __all__ = [
     "ApproxCounter",
     "Bucket",
     "ClosedError",
     "EmptyHistogramError",
+    "FormatError",
     "Histogram",
     "Info",
     "InvalidArgumentError",
@@ -52,10 +61,13 @@ __all__ = [
     "Status",
     "Summary",
     "UnavailableError",
+    "UnencodableError",
     "UnsupportedError",
+    "V2Form",
     "VALUE_SELECTIONS",
     "WouldGoNegativeError",
     "abi_version",
+    "log",
     "status_str",
 ]
 

@@ -17,6 +17,7 @@ from ctypes import (
     c_char_p,
     c_double,
     c_size_t,
+    c_uint8,
     c_uint32,
     c_uint64,
     c_void_p,
@@ -24,9 +25,9 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (1: the approximate counter
-#: and `picollo_histogram_next_buckets`).
-ABI_VERSION_MINOR = 1
+#: The oldest minor version with every function declared here (4: HdrHistogram's V2
+#: encoding, the .hgrm text and the interval log).
+ABI_VERSION_MINOR = 4
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 
@@ -53,6 +54,14 @@ class Status(enum.IntEnum):
     OUT_OF_MEMORY = 14
     FORMAT_ERROR = 15
     UNENCODABLE = 16
+
+
+class V2Form(enum.IntEnum):
+    """`picollo_v2_form`: how `picollo_histogram_encode_v2` writes a histogram."""
+
+    PLAIN = 0
+    COMPRESSED = 1
+    BASE64 = 2
 
 
 # --- structs (include/picollo.h) -------------------------------------------------------
@@ -133,6 +142,19 @@ class picollo_bucket(Structure):
     ]
 
 
+class picollo_log_interval(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("significant_digits", c_uint32),
+        ("start", c_double),
+        ("length", c_double),
+        ("max", c_double),
+        ("line", c_uint64),
+        ("has_tag", c_uint32),
+        ("reserved", c_uint32),
+    ]
+
+
 # Sizes as the C compiler lays the header out on LP64 (all fields naturally aligned).
 EXPECTED_SIZES = {
     picollo_histogram_config: 48,
@@ -140,6 +162,7 @@ EXPECTED_SIZES = {
     picollo_percentile: 88,
     picollo_summary: 16 * 88 + 9 * 8,
     picollo_bucket: 48,
+    picollo_log_interval: 48,
 }
 for _cls, _size in EXPECTED_SIZES.items():
     if ctypes.sizeof(_cls) != _size:  # not `assert`: must hold under `python -O` too
@@ -158,7 +181,18 @@ class picollo_approx_counter(Structure):
     """Opaque handle target."""
 
 
+class picollo_log_writer(Structure):
+    """Opaque handle target."""
+
+
+class picollo_log_reader(Structure):
+    """Opaque handle target."""
+
+
 HistogramP = POINTER(picollo_histogram)
+LogWriterP = POINTER(picollo_log_writer)
+LogReaderP = POINTER(picollo_log_reader)
+c_uint8_p = POINTER(c_uint8)
 SnapshotP = POINTER(picollo_snapshot)
 ApproxCounterP = POINTER(picollo_approx_counter)
 status_t = c_uint32
@@ -267,5 +301,48 @@ SIGNATURES = {
     "picollo_histogram_table": (
         status_t,
         [HistogramP, c_char_p, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    # --- HdrHistogram formats: V2, .hgrm, interval logs (ABI 1.4) ---
+    "picollo_histogram_encode_v2": (
+        status_t,
+        [HistogramP, c_uint32, c_uint8_p, c_size_t, c_size_p],
+    ),
+    "picollo_histogram_decode_v2": (status_t, [c_uint8_p, c_size_t, POINTER(HistogramP)]),
+    "picollo_histogram_add_v2": (status_t, [HistogramP, c_uint8_p, c_size_t]),
+    "picollo_histogram_hgrm": (
+        status_t,
+        [HistogramP, c_uint32, c_double, c_uint32, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    "picollo_log_writer_new": (status_t, [POINTER(LogWriterP)]),
+    "picollo_log_writer_free": (None, [LogWriterP]),
+    "picollo_log_writer_header": (status_t, [LogWriterP, c_double, c_double]),
+    "picollo_log_writer_comment": (status_t, [LogWriterP, c_char_p]),
+    "picollo_log_writer_set_max_unit_ratio": (status_t, [LogWriterP, c_double]),
+    "picollo_log_writer_interval": (
+        status_t,
+        [LogWriterP, HistogramP, c_char_p, c_double, c_double],
+    ),
+    "picollo_log_writer_take": (
+        status_t,
+        [LogWriterP, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    # the text as c_char_p: bytes pass without a copy (the reader copies them itself)
+    "picollo_log_reader_new": (status_t, [c_char_p, c_size_t, POINTER(LogReaderP)]),
+    "picollo_log_reader_free": (None, [LogReaderP]),
+    "picollo_log_reader_next": (
+        status_t,
+        [LogReaderP, POINTER(picollo_log_interval), POINTER(HistogramP)],
+    ),
+    "picollo_log_reader_tag": (
+        status_t,
+        [LogReaderP, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    "picollo_log_reader_times": (
+        status_t,
+        [LogReaderP, POINTER(c_double), POINTER(c_double)],
+    ),
+    "picollo_log_sum": (
+        status_t,
+        [c_char_p, c_size_t, c_char_p, c_double, c_double, POINTER(HistogramP)],
     ),
 }

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from ._abi import Status
 from ._native import lib
+
+
+#: How the library's messages name the line of a log.
+_LINE = re.compile(r"\bline (\d+)")
 
 
 class PicolloError(Exception):
@@ -62,6 +68,21 @@ class OutOfMemoryError(PicolloError, MemoryError):
     nothing was changed."""
 
 
+class FormatError(PicolloError, ValueError):
+    """FORMAT_ERROR: the input is not a valid HdrHistogram V2 blob, base64 text or interval
+    log. ``line`` is the 1-based line of a log the message names, else None."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(status, message)
+        found = _LINE.search(message)
+        self.line: int | None = int(found.group(1)) if found else None
+
+
+class UnencodableError(PicolloError, ValueError):
+    """UNENCODABLE: the histogram cannot be written in that format (saturated counts, a
+    count above 2**63 - 1, a value above 2**63 - 1); nothing was written."""
+
+
 class ClosedError(PicolloError, ValueError):
     """The histogram or snapshot was closed (like I/O on a closed file)."""
 
@@ -77,6 +98,8 @@ _BY_STATUS = {
     Status.UNSUPPORTED: UnsupportedError,
     Status.PERMISSION_DENIED: PermissionDeniedError,
     Status.OUT_OF_MEMORY: OutOfMemoryError,
+    Status.FORMAT_ERROR: FormatError,
+    Status.UNENCODABLE: UnencodableError,
 }
 
 

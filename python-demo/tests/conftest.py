@@ -30,6 +30,18 @@ def getting_started(getting_started_values):
         yield h
 
 
+def pytest_report_header(config) -> str:
+    """Say up front whether the hdrh peer tests (test_hdrh_peer.py) can run."""
+    try:
+        from importlib.metadata import version
+
+        import hdrh  # noqa: F401
+        return f"hdrh {version('hdrhistogram')}: the peer tests run"
+    except Exception as e:  # any reason it is missing is worth printing
+        return (f"hdrh NOT AVAILABLE ({type(e).__name__}: {e}): test_hdrh_peer.py is SKIPPED; "
+                "pip install -r python-demo/requirements.txt")
+
+
 def expected_rank_count(rank: float, total: int) -> int:
     """The library's target count: ceil(rank / 100 × total) with ranks at 1e-9 resolution,
     clamped to [1, total]."""
