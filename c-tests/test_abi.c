@@ -26,7 +26,7 @@ static void test_versions_and_status_texts(void)
 {
     uint32_t v = picollo_abi_version();
     uint32_t s;
-    const char *texts[PICOLLO_STATUS_OUT_OF_MEMORY + 1];
+    const char *texts[PICOLLO_STATUS_UNENCODABLE + 1];
     int distinct = 1;
     unsigned i, j;
 
@@ -43,13 +43,14 @@ static void test_versions_and_status_texts(void)
           PICOLLO_STATUS_OUT_OF_RANGE == 8 && PICOLLO_STATUS_INVALID_UTF8 == 9 &&
           PICOLLO_STATUS_UNSUPPORTED == 10 && PICOLLO_STATUS_PERMISSION_DENIED == 11 &&
           PICOLLO_STATUS_OS_ERROR == 12 && PICOLLO_STATUS_PANIC == 13 &&
-          PICOLLO_STATUS_OUT_OF_MEMORY == 14);
+          PICOLLO_STATUS_OUT_OF_MEMORY == 14 && PICOLLO_STATUS_FORMAT_ERROR == 15 &&
+          PICOLLO_STATUS_UNENCODABLE == 16);
     CHECK(PICOLLO_VALUE_SELECTION_MIDPOINT == 0 && PICOLLO_VALUE_SELECTION_LOWER == 1 &&
           PICOLLO_VALUE_SELECTION_UPPER == 2 && PICOLLO_VALUE_SELECTION_INTERPOLATED == 3);
     CHECK(PICOLLO_MODE_SINGLE_WRITER == 0 && PICOLLO_MODE_INTERLOCKED == 1);
     CHECK(PICOLLO_MODE_THREAD_LOCAL == 2 && PICOLLO_MODE_APPROXIMATE == 3);
 
-    for (s = 0; s <= PICOLLO_STATUS_OUT_OF_MEMORY; s++) {
+    for (s = 0; s <= PICOLLO_STATUS_UNENCODABLE; s++) {
         const char *t = picollo_status_str(s);
         texts[s] = t;
         CHECKF(t != NULL && t[0] != '\0' && strcmp(t, "unknown status") != 0,
@@ -58,8 +59,8 @@ static void test_versions_and_status_texts(void)
             texts[s] = "";
         }
     }
-    for (i = 0; i <= PICOLLO_STATUS_OUT_OF_MEMORY; i++) {
-        for (j = i + 1; j <= PICOLLO_STATUS_OUT_OF_MEMORY; j++) {
+    for (i = 0; i <= PICOLLO_STATUS_UNENCODABLE; i++) {
+        for (j = i + 1; j <= PICOLLO_STATUS_UNENCODABLE; j++) {
             if (strcmp(texts[i], texts[j]) == 0) {
                 distinct = 0;
                 fprintf(stderr, "  statuses %u and %u share the text \"%s\"\n", i, j, texts[i]);
@@ -69,7 +70,7 @@ static void test_versions_and_status_texts(void)
     CHECK(distinct);
     CHECK(strcmp(picollo_status_str(PICOLLO_STATUS_OK), "ok") == 0);
     {
-        const uint32_t unknown[] = {PICOLLO_STATUS_OUT_OF_MEMORY + 1, 100, 0x7FFFFFFFu, UINT32_MAX};
+        const uint32_t unknown[] = {PICOLLO_STATUS_UNENCODABLE + 1, 100, 0x7FFFFFFFu, UINT32_MAX};
         for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
             const char *t = picollo_status_str(unknown[i]);
             CHECKF(t != NULL && strcmp(t, "unknown status") == 0, "status %u gives \"%s\"",

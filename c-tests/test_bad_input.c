@@ -102,7 +102,7 @@ static picollo_status abi_version(void)
 static picollo_status status_str_unknown(void)
 {
     CHECK(strcmp(picollo_status_str(UINT32_MAX), "unknown status") == 0);
-    CHECK(strcmp(picollo_status_str(PICOLLO_STATUS_OUT_OF_MEMORY + 1), "unknown status") == 0);
+    CHECK(strcmp(picollo_status_str(PICOLLO_STATUS_UNENCODABLE + 1), "unknown status") == 0);
     return PICOLLO_STATUS_OK;
 }
 static picollo_status last_error_after_failure(void)

@@ -20,7 +20,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 3
+#define PICOLLO_ABI_VERSION_MINOR 4
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
@@ -68,6 +68,12 @@ enum picollo_status
   // Memory for a histogram, a copy of its counts or a result could not be allocated;
   // nothing was changed.
   PICOLLO_STATUS_OUT_OF_MEMORY = 14,
+  // The input is not what it should be: not a V2 histogram, not base64, or an interval
+  // log line that cannot be read (the message says what, and for a log the line number).
+  PICOLLO_STATUS_FORMAT_ERROR = 15,
+  // The histogram cannot be written in the format asked for (saturated counts, a bucket
+  // count above 2^63 − 1 or a value above 2^63 − 1 for V2); nothing was written.
+  PICOLLO_STATUS_UNENCODABLE = 16,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_status;
@@ -440,6 +446,25 @@ enum picollo_text_format
 typedef uint32_t picollo_text_format;
 #endif // __cplusplus
 
+// A form of HdrHistogram's V2 encoding (`picollo_histogram_encode_v2`).
+enum picollo_v2_form
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // Uncompressed V2 bytes (cookie 0x1c849313).
+  PICOLLO_V2_FORM_PLAIN = 0,
+  // zlib-compressed V2 bytes (cookie 0x1c849314), what HdrHistogram's
+  // `encodeIntoCompressedByteBuffer` writes.
+  PICOLLO_V2_FORM_COMPRESSED = 1,
+  // The base64 text of the compressed form (`"HISTFAAA..."`), what interval logs carry
+  // and HdrHistogram's `encode()` functions return.
+  PICOLLO_V2_FORM_BASE64 = 2,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_v2_form;
+#endif // __cplusplus
+
 // A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 // Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
 // `picollo_approx_counter_free`.
@@ -492,6 +517,26 @@ typedef struct picollo_approx_counter picollo_approx_counter;
 // keeps the selection it started with). `picollo_histogram_free` must not race any other
 // call on the same handle.
 typedef struct picollo_histogram picollo_histogram;
+
+// An interval log reader (opaque) over its own copy of a log's text: create with
+// `picollo_log_reader_new`, call `picollo_log_reader_next` for each interval, free with
+// `picollo_log_reader_free`. Reads HdrHistogram logs of format 1.2 and 1.3 from any
+// implementation. A reader is used by one thread at a time.
+typedef struct picollo_log_reader picollo_log_reader;
+
+// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory.
+// Create with `picollo_log_writer_new`, write the header, comments and intervals, move the
+// text out with `picollo_log_writer_take` (as often as wanted: to a file, a socket), free
+// with `picollo_log_writer_free`. A writer is used by one thread at a time.
+//
+// ```text
+// #[Histogram log format version 1.3]
+// #[StartTime: 1700000000.000 (seconds since epoch), 2023-11-14T22:13:20Z]
+// #[BaseTime: 1700000000.000 (seconds since epoch)]
+// "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
+// Tag=api,0.127,1.007,2.769,HISTFAAA...
+// ```
+typedef struct picollo_log_writer picollo_log_writer;
 
 #if defined(__linux__)
 // A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
@@ -565,6 +610,28 @@ typedef struct picollo_histogram_info {
   // Threshold T of the approximate mode; 0 in the other modes.
   uint32_t approx_threshold;
 } picollo_histogram_info;
+
+// One interval of a log, as `picollo_log_reader_next` reports it.
+typedef struct picollo_log_interval {
+  // Set by the caller to `sizeof(picollo_log_interval)` before the call (left as is).
+  uint32_t struct_size;
+  // Significant digits of the interval's histogram (1 to 5).
+  uint32_t significant_digits;
+  // Start in seconds: the line's timestamp plus the log's base time, so absolute (since the
+  // epoch) when the log has a `BaseTime`, or a `StartTime` and timestamps more than a year
+  // before it (then relative to it), as HdrHistogram's readers do; else as written.
+  double start;
+  // Length in seconds.
+  double length;
+  // The `Interval_Max` column as written (already divided by the writer's unit ratio).
+  double max;
+  // 1-based line number of the interval in the text.
+  uint64_t line;
+  // 1 when the line has a tag (`picollo_log_reader_tag`), else 0.
+  uint32_t has_tag;
+  // Always 0.
+  uint32_t reserved;
+} picollo_log_interval;
 
 #if defined(__linux__)
 // Options of a perf session. Start from `picollo_perf_config_default` (which sets
@@ -864,6 +931,74 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
 // on the same thread. Never NULL.
 const char *picollo_last_error_message(void);
 
+// Encodes `h` in HdrHistogram's V2 format, in the `form` given (a `picollo_v2_form`), so
+// that any HdrHistogram implementation (Java, C, Rust, Python `hdrh`, JavaScript, .NET)
+// can decode it.
+//
+// - `PICOLLO_V2_FORM_PLAIN`, `PICOLLO_V2_FORM_COMPRESSED`: binary bytes, no NUL. `*needed`
+//   (if not NULL) receives the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and
+//   nothing is written (a truncated blob is useless). `(NULL, 0)` asks for the size.
+// - `PICOLLO_V2_FORM_BASE64`: the base64 text of the compressed form, written like every
+//   text function: at most `len − 1` bytes and a NUL, `*needed` = the length without the
+//   NUL, `BUFFER_TOO_SMALL` when truncated, `(NULL, 0)` asks for the size.
+//
+// Layouts: a histogram whose relative error is that of HdrHistogram's 1 to 5 significant
+// digits (block size 16, 128, 1024, 16384, 131072; e.g. relative error 0.5/1024 for 3
+// digits) encodes bucket for bucket; any other layout encodes at the nearest finer
+// HdrHistogram layout, each count at its bucket's midpoint. Underflow and overflow counts
+// are written as values just outside the trackable range.
+//
+// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE` (nothing
+// written) for saturated counts, a bucket count above 2^63 − 1 or a non-empty bucket above
+// 2^63 − 1; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+//
+// # Safety
+// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+// or writable.
+picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
+                                           uint32_t form,
+                                           uint8_t *buf,
+                                           size_t len,
+                                           size_t *needed);
+
+// Decodes an HdrHistogram V2 histogram into a new histogram: on success `*out` holds a
+// handle for `picollo_histogram_free` (64-bit counters, single-writer mode).
+//
+// `data` holds `len` bytes (no NUL terminator is needed): plain V2, compressed V2 (told apart
+// by their cookie), or the base64 text of either: data whose first byte is not that of an
+// HdrHistogram cookie (0x1c; 0x0c for a `DoubleHistogram`, refused) is read as base64, with
+// surrounding ASCII whitespace ignored. The histogram has the layout of the header's significant digits
+// (relative error 2^-5, 2^-8, 2^-11, 2^-15 or 2^-18 for 1 to 5 digits) and covers 0 up to
+// the header's highest trackable value at least; every count of the input is kept.
+//
+// Errors: NULL `out`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` for anything that
+// is not a V2 histogram (the message says why: bad base64, unknown cookie, an older
+// encoding, a `DoubleHistogram`, truncated or corrupt data, a range beyond the decoder's
+// limit of 2^23 counters); `OUT_OF_MEMORY`.
+//
+// # Safety
+// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+picollo_status picollo_histogram_decode_v2(const uint8_t *data,
+                                           size_t len,
+                                           struct picollo_histogram **out);
+
+// Adds the counts of an HdrHistogram V2 histogram (the forms `picollo_histogram_decode_v2`
+// accepts) into `h`, whatever its layout, counter width and mode: each HdrHistogram
+// bucket's count is recorded at the bucket's midpoint, landing in `h`'s bucket of that value
+// (or its underflow/overflow), like `picollo_histogram_record_n` (threads: see
+// `picollo_histogram`). Exact when the layouts match. The input is checked whole first: on
+// error nothing was added.
+//
+// Errors: NULL `h`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` as
+// `picollo_histogram_decode_v2`; `OUT_OF_MEMORY` for a compressed input that cannot be
+// inflated.
+//
+// # Safety
+// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
+picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
+                                        const uint8_t *data,
+                                        size_t len);
+
 // Creates a histogram: on success `*out` holds a new handle for `picollo_histogram_free`.
 //
 // Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
@@ -996,6 +1131,201 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       char *buf,
                                       size_t len,
                                       size_t *needed);
+
+// Writes HdrHistogram's percentile distribution of `h` (the `.hgrm` text of
+// `outputPercentileDistribution`, which HdrHistogram's plotters read) into `buf`:
+// `ticks_per_half_distance` rows per half of the distance left to 100 % (HdrHistogram's
+// default is 5), values, mean, deviation and max divided by `unit_ratio` (1.0 keeps the
+// recorded unit; 1000 turns ns into µs), and with `csv` non-zero the CSV form (no footer)
+// instead of the padded text. For a histogram with HdrHistogram's layout (see
+// `picollo_histogram_encode_v2`) the text is byte for byte HdrHistogram's. Rows show each
+// bucket's highest value whatever the value selection; underflow, overflow and saturated
+// counts are not in the distribution (the padded text names them in a last line when not
+// zero). Buffer rules as `picollo_summary_table`.
+//
+// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` 0 or a `unit_ratio`
+// that is not a finite number above 0; `BUFFER_TOO_SMALL` when the text was truncated.
+//
+// # Safety
+// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+// or writable.
+picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
+                                      uint32_t ticks_per_half_distance,
+                                      double unit_ratio,
+                                      uint32_t csv,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *needed);
+
+// Creates an interval log writer with nothing written yet, base time 0 and HdrHistogram's
+// max unit ratio of 10^6: on success `*out` holds a handle for `picollo_log_writer_free`.
+//
+// # Safety
+// `out` is NULL or writable.
+picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
+
+// Frees a log writer and the text it still holds. NULL is accepted and ignored.
+//
+// # Safety
+// `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
+void picollo_log_writer_free(struct picollo_log_writer *w);
+
+// Writes the log's header: the version line (`#[Histogram log format version 1.3]`), a
+// `StartTime` line unless `start_time` is NaN, a `BaseTime` line unless `base_time` is NaN,
+// then the legend. Times are seconds since the epoch. With a base time, the starts passed to
+// `picollo_log_writer_interval` later are absolute and written relative to it.
+//
+// Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a time that is negative or
+// infinite.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call.
+picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
+                                         double start_time,
+                                         double base_time);
+
+// Writes a comment line: `#` and `text`; each line break in `text` starts another comment
+// line. Readers skip comments.
+//
+// Errors: NULL `w` or `text`; `INVALID_UTF8`.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
+// a NUL-terminated string.
+picollo_status picollo_log_writer_comment(struct picollo_log_writer *w, const char *text);
+
+// Sets the ratio the `Interval_Max` column is divided by (HdrHistogram's
+// `maxValueUnitRatio`; the default 10^6 turns nanoseconds into milliseconds; 1 writes the
+// maximum in the recorded unit). Applies to the intervals written after it.
+//
+// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not a finite number above 0.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call.
+picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
+
+// Writes one interval line: `[Tag=tag,]start,length,max,histogram` with the histogram `h`
+// in base64 of compressed V2 (see `picollo_histogram_encode_v2`) and as its max the highest
+// value of its highest non-empty bucket divided by the max unit ratio (0 when empty).
+// `start` and `length` are seconds; when the header gave a base time, `start` is absolute
+// (seconds since the epoch) and is written relative to the base time, else it is written
+// as given. `tag` NULL or "" writes no tag. `h` is read as one consistent copy.
+//
+// Errors: NULL `w` or `h`; `INVALID_ARGUMENT` for a start before the base time (or NaN,
+// infinite), a negative or non-finite length, a tag holding a comma, space, CR or LF;
+// `INVALID_UTF8` for a tag that is not UTF-8; `UNENCODABLE` as
+// `picollo_histogram_encode_v2`. On error nothing is written.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
+// live handle; `tag` is NULL or a NUL-terminated string.
+picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
+                                           const struct picollo_histogram *h,
+                                           const char *tag,
+                                           double start,
+                                           double length);
+
+// Moves the text written so far into `buf` and clears it from the writer: at most
+// `len − 1` bytes and a NUL; `*needed` (if not NULL) receives the pending length without the
+// NUL, so `(NULL, 0)` asks for the size. On `BUFFER_TOO_SMALL` nothing is taken (`buf` holds
+// a truncated copy): call again with a larger buffer. With nothing pending, a buffer of
+// at least 1 byte receives "".
+//
+// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
+// `len`.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
+// has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
+                                       char *buf,
+                                       size_t len,
+                                       size_t *needed);
+
+// Creates a reader over a copy of `text` (`len` bytes; no NUL terminator needed; bytes that
+// are not UTF-8 spoil only their line), and reads the header lines before the first
+// interval, so `picollo_log_reader_times` knows them at once. On success `*out` holds a
+// handle for `picollo_log_reader_free`; the caller's text may be freed.
+//
+// Errors: NULL `out`; NULL `text` with a non-zero `len`; `OUT_OF_MEMORY`.
+//
+// # Safety
+// `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+picollo_status picollo_log_reader_new(const char *text,
+                                      size_t len,
+                                      struct picollo_log_reader **out);
+
+// Frees a log reader. NULL is accepted and ignored.
+//
+// # Safety
+// `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
+void picollo_log_reader_free(struct picollo_log_reader *r);
+
+// Reads the next interval: fills `*info` and, unless `out` is NULL, stores in `*out` a new
+// histogram of the interval's counts (64-bit counters, single-writer mode, the layout of its
+// significant digits) to free with `picollo_histogram_free`. With `out` NULL the histogram
+// is decoded (to check the line) but not kept. Comment, header, legend and blank lines
+// are skipped (`StartTime` and `BaseTime` headers update `picollo_log_reader_times`).
+//
+// At the end of the log: `OUT_OF_RANGE`, nothing written. A line that cannot be read:
+// `FORMAT_ERROR`, with a message starting "line N: " that says why; nothing is written and
+// the reader moves past the line, so the next call goes on with the lines after it.
+//
+// Errors: NULL `r` or `info`; `STRUCT_SIZE` when `info->struct_size` is less than
+// `sizeof(picollo_log_interval)`; `OUT_OF_RANGE`; `FORMAT_ERROR`; `OUT_OF_MEMORY` (the
+// reader stays on the line, so a later call tries it again).
+//
+// # Safety
+// `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
+// writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
+picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
+                                       struct picollo_log_interval *info,
+                                       struct picollo_histogram **out);
+
+// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf`
+// ("" when it had none, before the first call, and after a call that failed). Buffer rules
+// as `picollo_summary_table`.
+//
+// # Safety
+// `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+// or writable.
+picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *needed);
+
+// Writes the `StartTime` and `BaseTime` headers read so far (seconds since the epoch; NaN
+// when absent) to `*start_time` and `*base_time`; either may be NULL. The headers before
+// the first interval are read by `picollo_log_reader_new`; one further down counts once
+// `picollo_log_reader_next` has passed it.
+//
+// # Safety
+// `r` is NULL or a live handle; the outputs are NULL or writable.
+picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
+                                        double *start_time,
+                                        double *base_time);
+
+// Sums the intervals of a log (`text`, `len` bytes, no NUL needed) that match: those tagged
+// `tag` (NULL or "": the untagged ones, as HdrHistogram's log processor does without `-tag`)
+// that start in `[from, to)` seconds (the starts `picollo_log_reader_next` reports; NaN
+// leaves that end open). On success `*out` holds a new histogram (64-bit counters,
+// single-writer mode) to free with `picollo_histogram_free`: the layout of the first match,
+// a range wide enough for every match (intervals of other precisions are re-binned at their
+// buckets' midpoints).
+//
+// Errors: NULL `out`; NULL `text` with a non-zero `len`; `INVALID_UTF8` for a tag that is
+// not UTF-8; `EMPTY` (nothing written) when no interval matches; `FORMAT_ERROR` for the
+// first line that cannot be read (the message starts "line N: "); `OUT_OF_MEMORY`.
+//
+// # Safety
+// `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
+// string; `out` is NULL or writable.
+picollo_status picollo_log_sum(const char *text,
+                               size_t len,
+                               const char *tag,
+                               double from,
+                               double to,
+                               struct picollo_histogram **out);
 
 #if defined(__linux__)
 // Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space

@@ -237,3 +237,52 @@ fn logs_written_by_peers_read_with_their_times_tags_and_counts() {
         }
     }
 }
+
+#[test]
+fn a_reader_resumed_from_its_position_reads_what_one_reader_reads() {
+    let mut text = String::new();
+    let mut w = LogWriter::new(&mut text);
+    w.header(Some(1_700_000_000.0), Some(1_700_000_000.0))
+        .unwrap();
+    w.interval(None, 1_700_000_000.0, 1.0, &hist(1..100).view())
+        .unwrap();
+    w.get_mut().push_str("not an interval\r\n");
+    assert!(w.get_ref().ends_with("interval\r\n"));
+    w.interval(Some("db"), 1_700_000_001.0, 1.0, &hist([7]).view())
+        .unwrap();
+    let whole: Vec<_> = LogReader::new(&text).collect();
+
+    let mut first = LogReader::new(&text);
+    first.read_headers();
+    // The header block is read, the first interval is not.
+    assert_eq!(first.start_time(), Some(1_700_000_000.0));
+    assert_eq!(first.base_time(), Some(1_700_000_000.0));
+    assert_eq!(first.position().line(), 5);
+    let mut at = first.position();
+    let mut pieces = Vec::new();
+    loop {
+        let mut r = LogReader::resume(&text, at);
+        let Some(entry) = r.next() else { break };
+        pieces.push(entry);
+        at = r.position();
+        assert_eq!(r.start_time(), Some(1_700_000_000.0));
+    }
+    assert_eq!(pieces.len(), whole.len());
+    assert_eq!(pieces.len(), 3);
+    for (a, b) in whole.iter().zip(&pieces) {
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!((a.line, &a.tag, a.start), (b.line, &b.tag, b.start));
+                assert_eq!(a.histogram.counts(), b.histogram.counts());
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b),
+            _ => panic!("{a:?} != {b:?}"),
+        }
+    }
+    assert_eq!(pieces[1].as_ref().unwrap_err().line, 6);
+    assert_eq!(at.offset(), text.len());
+    // A position off the text reads nothing.
+    let mut off = LogReader::new("#x\n");
+    off.read_headers();
+    assert!(LogReader::resume("", off.position()).next().is_none());
+}

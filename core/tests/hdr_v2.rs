@@ -378,3 +378,61 @@ fn committed_peer_fixtures_decode_to_their_documented_values() {
     assert_eq!(&plain[8..12], &1u32.to_be_bytes());
     assert_eq!(&plain[32..40], &1u64.to_be_bytes());
 }
+
+#[test]
+fn binary_or_base64_tells_the_forms_apart() {
+    use picollo::hdr::binary_or_base64;
+    let mut h: Histogram<u64, Vec<u64>> = Config::new().build().unwrap();
+    h.record(42);
+    let plain = h.view().encode_v2().unwrap();
+    let compressed = h.view().encode_v2_compressed().unwrap();
+    let text = format!("\n {} \t", h.view().encode_v2_base64().unwrap());
+    assert_eq!(binary_or_base64(&plain).unwrap().as_ref(), &plain[..]);
+    assert_eq!(
+        binary_or_base64(&compressed).unwrap().as_ref(),
+        &compressed[..]
+    );
+    assert_eq!(
+        binary_or_base64(text.as_bytes()).unwrap().as_ref(),
+        &compressed[..]
+    );
+    assert_eq!(binary_or_base64(b"HIST!").unwrap_err(), V2Error::Base64);
+    // A DoubleHistogram's cookie is binary, so its decoder names it.
+    let double = [0x0c, 0x72, 0x12, 0x49, 0, 0, 0, 0];
+    assert!(matches!(
+        hdr::decode(&binary_or_base64(&double).unwrap()),
+        Err(V2Error::UnsupportedEncoding(_))
+    ));
+}
+
+#[test]
+fn a_dyn_histogram_adds_v2_blobs_and_views() {
+    use picollo::concurrent::{CounterBits, DynHistogram, Mode};
+    let mut h: Histogram<u64, Vec<u64>> = Config::new().build().unwrap();
+    for v in [1, 5, 1000, 123_456] {
+        h.record_n(v, 3);
+    }
+    let blob = h.view().encode_v2_compressed().unwrap();
+    for mode in [Mode::SingleWriter, Mode::Interlocked] {
+        let coarse = Config::new().with_relative_error(0.01);
+        let d = DynHistogram::new(coarse, CounterBits::U32, mode).unwrap();
+        d.add_v2(&blob).unwrap();
+        let mut want: Histogram<u32, Vec<u32>> = coarse.build().unwrap();
+        want.add_v2(&blob).unwrap();
+        let got = d
+            .with_view(
+                |v| picollo::dyn_view!(v, v => v.buckets().map(|b| b.count).collect::<Vec<_>>()),
+            )
+            .unwrap();
+        assert_eq!(
+            got,
+            want.view().buckets().map(|b| b.count).collect::<Vec<_>>()
+        );
+        assert!(d.add_v2(&blob[..blob.len() - 1]).is_err());
+        assert_eq!(d.total_count(), Ok(12));
+        // A view of the same layout adds exactly; another layout is refused.
+        d.add_view(&want.view()).unwrap();
+        assert_eq!(d.total_count(), Ok(24));
+        assert!(d.add_view(&h.view()).is_err());
+    }
+}

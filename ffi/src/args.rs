@@ -63,6 +63,20 @@ pub(crate) unsafe fn slice_mut_from<'a, T>(
     Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
 }
 
+/// The bytes of a C text given with its length (`const char *text, size_t len`, no NUL
+/// needed); NULL is accepted only for length 0.
+///
+/// # Safety
+/// If `len > 0`, `p` points to `len` readable bytes valid for `'a`.
+pub(crate) unsafe fn bytes_from<'a>(
+    p: *const c_char,
+    len: usize,
+    name: &str,
+) -> Result<&'a [u8], Failure> {
+    // SAFETY: forwarded contract; `c_char` and `u8` have the same size and alignment.
+    unsafe { slice_from(p.cast::<u8>(), len, name) }
+}
+
 /// A `&str` from a NUL-terminated C string; NULL gives `when_null` (None: a NULL-pointer
 /// failure).
 ///
@@ -116,7 +130,7 @@ pub(crate) unsafe fn write_out<T>(
 /// Implementors are `#[repr(C)]`, start with a `u32` `struct_size` field, and every bit
 /// pattern is a valid value (integers and floats only).
 pub(crate) unsafe trait StructSized: Copy {
-    /// The C name of the struct; `<NAME>_default()` initialises it.
+    /// The C name of the struct (a config struct's `<NAME>_default()` initialises it).
     const NAME: &'static str;
 }
 
@@ -164,6 +178,37 @@ pub(crate) unsafe fn read_sized_from<T: StructSized>(
     // SAFETY: at least size_of::<T>() readable bytes (checked above); any bit pattern is a
     // valid T (the `StructSized` contract).
     Ok(unsafe { p.read() })
+}
+
+/// An output struct whose first field, `struct_size`, the caller sets to the size it knows
+/// (`sizeof` in its header), so that the struct can grow: a smaller size is refused (the
+/// library would write past the caller's struct); a larger one (a caller built against a
+/// newer header) is accepted, and only this library's fields are written. Returns the
+/// pointer and the caller's `struct_size`. Check it before doing any work; write it with
+/// `out!` once the call has succeeded.
+///
+/// # Safety
+/// `p` is NULL or points to a writable struct whose first 4 bytes, `struct_size`, are
+/// initialised, and which has `struct_size` writable bytes.
+pub(crate) unsafe fn sized_out_from<T: StructSized>(
+    p: *mut T,
+    name: &str,
+) -> Result<(*mut T, u32), Failure> {
+    if p.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: `p` is non-NULL and its first field, a u32, is initialised per the caller.
+    let struct_size = unsafe { p.cast::<u32>().read() };
+    let ours = std::mem::size_of::<T>();
+    if (struct_size as usize) < ours {
+        return Err(Failure::struct_size(format_args!(
+            "{name}->struct_size is {struct_size} but this library's {} has {ours} bytes: \
+             set it to sizeof({})",
+            T::NAME,
+            T::NAME
+        )));
+    }
+    Ok((p, struct_size))
 }
 
 /// `try_slice!(p, len)`: [`slice_from`] on an argument of the exported function.
@@ -229,3 +274,23 @@ macro_rules! read_sized {
     };
 }
 pub(crate) use read_sized;
+
+/// `try_bytes!(p, len)`: [`bytes_from`] on an argument of the exported function.
+macro_rules! try_bytes {
+    ($p:expr, $len:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` points to `$len` readable bytes (or is NULL when `$len` is 0).
+        unsafe { $crate::args::bytes_from($p, $len, stringify!($p)) }
+    };
+}
+pub(crate) use try_bytes;
+
+/// `sized_out!(p)`: [`sized_out_from`] on an argument of the exported function.
+macro_rules! sized_out {
+    ($p:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$p` is NULL or a writable struct with `struct_size` set and that many bytes.
+        unsafe { $crate::args::sized_out_from($p, stringify!($p)) }
+    };
+}
+pub(crate) use sized_out;

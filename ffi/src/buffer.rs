@@ -1,4 +1,5 @@
-//! Text into caller buffers, snprintf-style.
+//! Text into caller buffers, snprintf-style, and binary outputs that are written whole or
+//! not at all.
 
 use std::ffi::c_char;
 
@@ -55,3 +56,46 @@ macro_rules! write_text {
     };
 }
 pub(crate) use write_text;
+
+/// Write `bytes` into `buf` (capacity `len`, NULL allowed only when `len` is 0) whole, or
+/// nothing when they do not fit (binary data is useless truncated): `BUFFER_TOO_SMALL`.
+/// `*needed` (if not NULL) gets the byte count either way, so `(NULL, 0)` asks for the size.
+/// A NULL `buf` with a length is a NULL-pointer failure naming `buf_name`.
+///
+/// # Safety
+/// `buf` is NULL or points to `len` writable bytes; `needed` is NULL or writable.
+pub(crate) unsafe fn copy_bytes(
+    bytes: &[u8],
+    buf: *mut u8,
+    len: usize,
+    needed: *mut usize,
+    buf_name: &str,
+) -> Result<(), Failure> {
+    if buf.is_null() && len > 0 {
+        return Err(Failure::null(buf_name));
+    }
+    if !needed.is_null() {
+        // SAFETY: non-NULL and writable per the caller.
+        unsafe { needed.write(bytes.len()) };
+    }
+    if len < bytes.len() {
+        return Err(Failure::buffer_too_small(len, bytes.len()));
+    }
+    if !bytes.is_empty() {
+        // SAFETY: buf is non-NULL here (len >= bytes.len() > 0) and has len writable bytes
+        // per the caller; bytes has bytes.len() readable ones.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf, bytes.len()) };
+    }
+    Ok(())
+}
+
+/// `write_bytes!(bytes, buf, len, needed)`: [`copy_bytes`] on the buffer arguments of the
+/// exported function.
+macro_rules! write_bytes {
+    ($bytes:expr, $buf:expr, $len:expr, $needed:expr) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$buf` is NULL or has `$len` writable bytes and `$needed` is NULL or writable.
+        unsafe { $crate::buffer::copy_bytes($bytes, $buf, $len, $needed, stringify!($buf)) }
+    };
+}
+pub(crate) use write_bytes;

@@ -1,9 +1,10 @@
-//! Text of a histogram into caller buffers: `picollo_histogram_table` and
-//! `picollo_histogram_text`, which picks the format by a `picollo_text_format`.
+//! Text of a histogram into caller buffers: `picollo_histogram_table`,
+//! `picollo_histogram_text`, which picks the format by a `picollo_text_format`, and
+//! `picollo_histogram_hgrm`, HdrHistogram's percentile distribution.
 
 use std::ffi::c_char;
 
-use picollo_core::Summary;
+use picollo_core::{HgrmOptions, Summary};
 
 use crate::any_histogram::dispatch_view;
 use crate::args::try_str;
@@ -106,6 +107,56 @@ pub unsafe extern "C" fn picollo_histogram_text(
         let title = try_str!(title, or "")?;
         let summary = h.with_view(|view| dispatch_view!(view, v => v.summary()))?;
         write_text!(&format.render(&summary, title)?, buf, len, needed)
+    })
+}
+
+/// Writes HdrHistogram's percentile distribution of `h` (the `.hgrm` text of
+/// `outputPercentileDistribution`, which HdrHistogram's plotters read) into `buf`:
+/// `ticks_per_half_distance` rows per half of the distance left to 100 % (HdrHistogram's
+/// default is 5), values, mean, deviation and max divided by `unit_ratio` (1.0 keeps the
+/// recorded unit; 1000 turns ns into µs), and with `csv` non-zero the CSV form (no footer)
+/// instead of the padded text. For a histogram with HdrHistogram's layout (see
+/// `picollo_histogram_encode_v2`) the text is byte for byte HdrHistogram's. Rows show each
+/// bucket's highest value whatever the value selection; underflow, overflow and saturated
+/// counts are not in the distribution (the padded text names them in a last line when not
+/// zero). Buffer rules as `picollo_summary_table`.
+///
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` 0 or a `unit_ratio`
+/// that is not a finite number above 0; `BUFFER_TOO_SMALL` when the text was truncated.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+/// or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_hgrm(
+    h: *const picollo_histogram,
+    ticks_per_half_distance: u32,
+    unit_ratio: f64,
+    csv: u32,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        if ticks_per_half_distance == 0 {
+            return Err(Failure::invalid(
+                "ticks_per_half_distance is 0: it must be at least 1 (HdrHistogram's default \
+                 is 5)",
+            ));
+        }
+        if !(unit_ratio.is_finite() && unit_ratio > 0.0) {
+            return Err(Failure::invalid(format_args!(
+                "unit_ratio {unit_ratio:?} is invalid: it must be a finite number above 0"
+            )));
+        }
+        let options = HgrmOptions {
+            ticks_per_half_distance,
+            unit_ratio,
+            csv: csv != 0,
+        };
+        let text = h.with_view(|view| dispatch_view!(view, v => v.to_hgrm(&options)))?;
+        write_text!(&text, buf, len, needed)
     })
 }
 

@@ -9,6 +9,8 @@
 //! - text goes into caller buffers, snprintf-style, with the needed size reported;
 //! - no panic crosses the boundary: every body runs under `catch_unwind`;
 //! - `picollo_approx_counter_*` is the scalable approximate counter on its own;
+//! - HdrHistogram interoperability: V2 encoding (`picollo_histogram_encode_v2` / `_decode_v2`
+//!   / `_add_v2`), the `.hgrm` percentile distribution and interval logs (`picollo_log_*`);
 //! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
 //!
 //! Inside, every exported body runs through one panic boundary (`boundary!`) and reaches
@@ -24,9 +26,11 @@ mod buffer;
 mod convert;
 mod error;
 mod handle;
+mod hdr;
 mod histogram;
 mod histogram_config;
 mod histogram_text;
+mod log;
 #[cfg(target_os = "linux")]
 mod perf;
 #[cfg(target_os = "linux")]
@@ -49,9 +53,11 @@ mod types;
 
 pub use approx::*;
 pub use error::picollo_last_error_message;
+pub use hdr::*;
 pub use histogram::*;
 pub use histogram_config::*;
 pub use histogram_text::*;
+pub use log::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
 #[cfg(target_os = "linux")]
@@ -71,7 +77,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 3;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 4;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.

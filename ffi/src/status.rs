@@ -39,6 +39,12 @@ pub enum picollo_status {
     /// Memory for a histogram, a copy of its counts or a result could not be allocated;
     /// nothing was changed.
     OutOfMemory = 14,
+    /// The input is not what it should be: not a V2 histogram, not base64, or an interval
+    /// log line that cannot be read (the message says what, and for a log the line number).
+    FormatError = 15,
+    /// The histogram cannot be written in the format asked for (saturated counts, a bucket
+    /// count above 2^63 − 1 or a value above 2^63 − 1 for V2); nothing was written.
+    Unencodable = 16,
 }
 
 /// The text of every status, one line each, in the order of their values. The `match` in
@@ -76,6 +82,8 @@ status_texts! {
     OsError => c"operating-system call failed",
     Panic => c"internal error (panic caught at the C boundary)",
     OutOfMemory => c"out of memory",
+    FormatError => c"the input is not in the expected format",
+    Unencodable => c"the histogram cannot be written in that format",
 }
 
 const _: () = {

@@ -51,6 +51,8 @@ class Status(enum.IntEnum):
     OS_ERROR = 12
     PANIC = 13
     OUT_OF_MEMORY = 14
+    FORMAT_ERROR = 15
+    UNENCODABLE = 16
 
 
 # --- structs (include/picollo.h) -------------------------------------------------------

@@ -70,12 +70,12 @@ def test_a_field_type_changed_in_the_header_is_reported_for_both_bindings(copies
 
 
 def test_a_new_status_code_is_reported_for_both_bindings(copies):
-    replace_once(copies["header"], "  PICOLLO_STATUS_OUT_OF_MEMORY = 14,",
-                 "  PICOLLO_STATUS_OUT_OF_MEMORY = 14,\n  PICOLLO_STATUS_TIMED_OUT = 15,")
+    replace_once(copies["header"], "  PICOLLO_STATUS_UNENCODABLE = 16,",
+                 "  PICOLLO_STATUS_UNENCODABLE = 16,\n  PICOLLO_STATUS_TIMED_OUT = 17,")
     result = check_copies(copies)
     assert result.returncode == 1
-    assert "Python Status lacks the header's `PICOLLO_STATUS_TIMED_OUT = 15`" in result.stderr
-    assert "C# Status (picollo_status) lacks the header's `PICOLLO_STATUS_TIMED_OUT = 15`" in result.stderr
+    assert "Python Status lacks the header's `PICOLLO_STATUS_TIMED_OUT = 17`" in result.stderr
+    assert "C# Status (picollo_status) lacks the header's `PICOLLO_STATUS_TIMED_OUT = 17`" in result.stderr
 
 
 def test_two_swapped_csharp_fields_are_reported(copies):

@@ -5,6 +5,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source};
 use crate::config::{Config, ConfigError, ValueSelection};
+use crate::counter::Counter;
 use crate::merge::MergeError;
 use crate::oom::OutOfMemory;
 use crate::shape::Shape;
@@ -207,6 +208,21 @@ impl DynHistogram {
         each_width!(&src.inner, s => s.try_with_copy(|view| {
             each_width!(&self.inner, d => d.add(&view))
         }))?
+    }
+
+    /// Add every count of `view` (same relative error, any range and counter width), as
+    /// [`DynHistogram::add`] does for another handle: e.g. to put a decoded V2 histogram or
+    /// the sum of a log behind a handle.
+    pub fn add_view<C: Counter>(&self, view: &View<'_, C>) -> Result<(), MergeError> {
+        each_width!(&self.inner, d => d.add(view))
+    }
+
+    /// Add the counts of a V2 blob (plain or compressed) whatever this histogram's layout,
+    /// as [`crate::Histogram::add_v2`] does: each HdrHistogram bucket's count lands at the
+    /// bucket's midpoint, like records. The blob is checked whole first: on error nothing
+    /// was added.
+    pub fn add_v2(&self, bytes: &[u8]) -> Result<(), crate::hdr::V2Error> {
+        crate::format::v2::for_each_count(bytes, |value, count| self.record_n(value, count))
     }
 
     /// Remove every count of `src` (single-writer mode only, from the writer thread; the

@@ -235,6 +235,17 @@ impl<W: Write> LogWriter<W> {
         Ok(())
     }
 
+    /// The sink (e.g. the text written so far into a `String`).
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
+    /// The sink, mutably (e.g. to drain the text written so far). What is written to it
+    /// directly lands in the log.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// The sink, back.
     pub fn into_inner(self) -> W {
         self.out
@@ -302,21 +313,55 @@ impl Interval {
 /// Header values seen so far are available through [`LogReader::start_time`] and
 /// [`LogReader::base_time`].
 pub struct LogReader<'a> {
-    lines: core::iter::Enumerate<core::str::Lines<'a>>,
+    text: &'a str,
+    at: LogPosition,
+    limits: v2::Limits,
+}
+
+/// Where a [`LogReader`] stands in its text: the byte offset and number of the next line,
+/// and the header times read so far. [`LogReader::position`] takes it and
+/// [`LogReader::resume`] goes on from it, so an owner of the text that cannot keep a
+/// borrowing reader (a handle in another language) can read a line at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LogPosition {
+    offset: usize,
+    lines: usize,
     start_time: Option<f64>,
     base_time: Option<f64>,
-    limits: v2::Limits,
+}
+
+impl LogPosition {
+    /// Byte offset of the next line in the text.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// 1-based number of the next line.
+    pub fn line(&self) -> usize {
+        self.lines + 1
+    }
 }
 
 impl<'a> LogReader<'a> {
     /// A reader over the whole text of a log.
     pub fn new(text: &'a str) -> Self {
+        Self::resume(text, LogPosition::default())
+    }
+
+    /// A reader over `text` going on from `at`, a [`LogReader::position`] taken over the same
+    /// text (with the default limits; see [`LogReader::with_limits`]). A position that is
+    /// not on a character boundary of `text`, or past its end, reads nothing.
+    pub fn resume(text: &'a str, at: LogPosition) -> Self {
         LogReader {
-            lines: text.lines().enumerate(),
-            start_time: None,
-            base_time: None,
+            text,
+            at,
             limits: v2::Limits::default(),
         }
+    }
+
+    /// Where the reader stands, for [`LogReader::resume`].
+    pub fn position(&self) -> LogPosition {
+        self.at
     }
 
     /// The same reader with other decoding limits.
@@ -327,12 +372,61 @@ impl<'a> LogReader<'a> {
 
     /// `StartTime` from the header, once read.
     pub fn start_time(&self) -> Option<f64> {
-        self.start_time
+        self.at.start_time
     }
 
     /// `BaseTime` from the header, once read.
     pub fn base_time(&self) -> Option<f64> {
-        self.base_time
+        self.at.base_time
+    }
+
+    /// Read the lines before the next interval line (version, `StartTime` and `BaseTime`
+    /// headers, comments, the legend, blank lines), so that [`LogReader::start_time`] and
+    /// [`LogReader::base_time`] report a log's header before its first interval is read.
+    pub fn read_headers(&mut self) {
+        loop {
+            let before = self.at;
+            match self.next_line() {
+                Some((_, line)) if self.header_line(line) => {}
+                Some(_) => {
+                    self.at = before;
+                    return;
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// The next line (without its line ending) and its number.
+    fn next_line(&mut self) -> Option<(usize, &'a str)> {
+        let rest = self.text.get(self.at.offset..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, used) = match rest.find('\n') {
+            Some(i) => (&rest[..i], i + 1),
+            None => (rest, rest.len()),
+        };
+        self.at.offset += used;
+        self.at.lines += 1;
+        Some((self.at.lines, line.trim_end_matches('\r')))
+    }
+
+    /// Whether `line` is not an interval (blank, the legend, a comment or header), taking
+    /// the time of a `StartTime` or `BaseTime` header.
+    fn header_line(&mut self, line: &str) -> bool {
+        if line.trim().is_empty() || line.starts_with('"') {
+            return true;
+        }
+        if !line.starts_with('#') {
+            return false;
+        }
+        if let Some(t) = header_number(line, "StartTime") {
+            self.at.start_time = Some(t);
+        } else if let Some(t) = header_number(line, "BaseTime") {
+            self.at.base_time = Some(t);
+        }
+        true
     }
 
     fn parse_interval(&self, line_no: usize, line: &str) -> Result<Interval, LogError> {
@@ -365,7 +459,7 @@ impl<'a> LogReader<'a> {
             ..
         } = v2::decode_base64_with_limits(text, &self.limits)
             .map_err(|e| err(LogErrorKind::V2(e)))?;
-        let base = match (self.base_time, self.start_time) {
+        let base = match (self.at.base_time, self.at.start_time) {
             (Some(b), _) => b,
             (None, Some(s)) if stamp < s - 365.0 * 24.0 * 3600.0 => s,
             _ => 0.0,
@@ -413,20 +507,10 @@ impl Iterator for LogReader<'_> {
     type Item = Result<Interval, LogError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        for (i, line) in self.lines.by_ref() {
-            let line = line.trim_end_matches('\r');
-            if line.trim().is_empty() || line.starts_with('"') {
-                continue;
+        while let Some((number, line)) = self.next_line() {
+            if !self.header_line(line) {
+                return Some(self.parse_interval(number, line));
             }
-            if line.starts_with('#') {
-                if let Some(t) = header_number(line, "StartTime") {
-                    self.start_time = Some(t);
-                } else if let Some(t) = header_number(line, "BaseTime") {
-                    self.base_time = Some(t);
-                }
-                continue;
-            }
-            return Some(self.parse_interval(i + 1, line));
         }
         None
     }

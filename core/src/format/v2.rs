@@ -47,6 +47,7 @@
 //! plus [`Limits::max_payload_bytes`], counts past what the header's range allows are an error
 //! (as in HdrHistogram's own decoders), and every failure is a [`V2Error`], never a panic.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -758,27 +759,52 @@ pub(crate) fn base64_bytes(text: &str) -> Result<Vec<u8>, V2Error> {
         .map_err(|_| V2Error::Base64)
 }
 
+/// The V2 blob in `data`, whichever way it came: `data` itself when it starts with the first
+/// byte of an HdrHistogram cookie (`0x1c`, or `0x0c` for a `DoubleHistogram`, neither of
+/// which base64 text can start with), else the bytes of the base64 text it holds (surrounding
+/// ASCII whitespace ignored). What bindings accept as "an encoded histogram".
+pub fn binary_or_base64(data: &[u8]) -> Result<Cow<'_, [u8]>, V2Error> {
+    use base64::Engine as _;
+    match data.first() {
+        Some(0x1c | 0x0c) => Ok(Cow::Borrowed(data)),
+        _ => base64::engine::general_purpose::STANDARD
+            .decode(data.trim_ascii())
+            .map(Cow::Owned)
+            .map_err(|_| V2Error::Base64),
+    }
+}
+
+/// Where an HdrHistogram bucket's count goes when a V2 blob is added into a histogram of
+/// any layout: `record(value, count)` for every non-zero count, at the bucket's midpoint. The
+/// whole blob is checked first, so on error `record` was never called.
+pub(crate) fn for_each_count(
+    bytes: &[u8],
+    mut record: impl FnMut(u64, u64),
+) -> Result<(), V2Error> {
+    let limits = Limits::default();
+    let mut scratch = Vec::new();
+    let blob = plain_blob(bytes, &limits, &mut scratch)?;
+    let h = parse_header(blob, &limits)?;
+    let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
+    let layout = Layout::from_block_scale(HDR_BLOCK_SCALES[h.digits as usize - 1])
+        .expect("HdrHistogram scales are valid");
+    let unit = h.lowest.ilog2();
+    let limit = counts_limit(layout, unit, h.highest);
+    walk_payload(payload, limit, |i, _| {
+        hdr_bucket(layout, unit, i, limit).map(|_| ())
+    })?;
+    walk_payload(payload, limit, |i, c| {
+        record(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
+        Ok(())
+    })
+}
+
 impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// Add the counts of a V2 blob (plain or compressed) into this histogram, whatever its
     /// layout: each HdrHistogram bucket's count is recorded at the bucket's midpoint, so
     /// counts land in this histogram's bucket of that value (or its underflow/overflow) and
     /// none is dropped. Exact when the layouts match. On error nothing was added.
     pub fn add_v2(&mut self, bytes: &[u8]) -> Result<(), V2Error> {
-        let limits = Limits::default();
-        let mut scratch = Vec::new();
-        let blob = plain_blob(bytes, &limits, &mut scratch)?;
-        let h = parse_header(blob, &limits)?;
-        let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
-        let layout = Layout::from_block_scale(HDR_BLOCK_SCALES[h.digits as usize - 1])
-            .expect("HdrHistogram scales are valid");
-        let unit = h.lowest.ilog2();
-        let limit = counts_limit(layout, unit, h.highest);
-        walk_payload(payload, limit, |i, _| {
-            hdr_bucket(layout, unit, i, limit).map(|_| ())
-        })?;
-        walk_payload(payload, limit, |i, c| {
-            self.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
-            Ok(())
-        })
+        for_each_count(bytes, |value, count| self.record_n(value, count))
     }
 }
