@@ -34,12 +34,13 @@ namespace Picollo
     public struct LogIntervalInfo
     {
         public uint StructSize;
+        public uint SignificantDigits;
         public double Start;
         public double Length;
         public double Max;
         public ulong Line;
-        public uint SignificantDigits;
         public uint HasTag;
+        public uint Reserved;
     }
 
     public static partial class Native
@@ -57,8 +58,7 @@ namespace Picollo
         public static extern Status picollo_histogram_add_v2(HistogramHandle h, byte[] data, UIntPtr len);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
-        public static extern Status picollo_histogram_hgrm(HistogramHandle h, uint ticksPerHalfDistance, double unitRatio,
-                                                           [MarshalAs(UnmanagedType.U1)] bool csv,
+        public static extern Status picollo_histogram_hgrm(HistogramHandle h, uint ticksPerHalfDistance, double unitRatio, uint csv,
                                                            byte[] buf, UIntPtr len, out UIntPtr needed);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
@@ -269,10 +269,9 @@ namespace Picollo
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (percentileTicksPerHalfDistance < 0) throw new ArgumentOutOfRangeException("percentileTicksPerHalfDistance");
-            uint ticks = (uint)percentileTicksPerHalfDistance;
+            uint ticks = (uint)percentileTicksPerHalfDistance, csv = useCsvFormat ? 1u : 0u;
             return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_histogram_hgrm(histogram.Handle, ticks, outputValueUnitScalingRatio, useCsvFormat,
-                                              buf, len, out needed));
+                Native.picollo_histogram_hgrm(histogram.Handle, ticks, outputValueUnitScalingRatio, csv, buf, len, out needed));
         }
     }
 
@@ -409,10 +408,11 @@ namespace Picollo
             return reader.ReadToEnd();
         }
 
-        /// <summary>The StartTime header (seconds since the epoch) once read, else null.</summary>
+        /// <summary>The StartTime header (seconds since the epoch), else null. Headers above
+        /// the first interval are known from the start; one further down once read past.</summary>
         public double? StartTime { get { return Times()[0]; } }
 
-        /// <summary>The BaseTime header (seconds since the epoch) once read, else null.</summary>
+        /// <summary>The BaseTime header (seconds since the epoch), as <see cref="StartTime"/>.</summary>
         public double? BaseTime { get { return Times()[1]; } }
 
         double?[] Times()
