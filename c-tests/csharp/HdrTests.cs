@@ -160,6 +160,19 @@ static partial class Tests
         using (var d = HistogramEncoding.Decode(HistogramEncoding.Encode(h)))
             Check(d.TotalCount == 0 && !d.Buckets.Any(), "an empty histogram round-trips empty");
 
+        // The concurrent modes encode the same counts as a single writer.
+        using (var reference = new Histogram(ThreeDigits))
+        {
+            RecordSpread(reference, 5, 2000);
+            foreach (var mode in new[] { ConcurrencyMode.Interlocked, ConcurrencyMode.ThreadLocal })
+                using (var h = new Histogram(ThreeDigits, mode: mode))
+                {
+                    RecordSpread(h, 5, 2000);
+                    using (var d = HistogramEncoding.Decode(HistogramEncoding.EncodeBinary(h)))
+                        SameBuckets(reference, d, mode + " histogram round trip");
+                }
+        }
+
         // A layout HdrHistogram does not have (block size 512): written at 3 digits, and
         // added back into the original layout every count is where it was, underflow and
         // overflow included.
@@ -627,6 +640,25 @@ static partial class Tests
             }
     }
 
+    static void HdrDisposal()
+    {
+        var h = new Histogram(ThreeDigits);
+        h.Record(5);
+        var w = new HistogramLogWriter(new StringWriter());
+        w.WriteHeader();
+        h.Dispose();
+        Throws<ObjectDisposedException>(() => HistogramEncoding.Encode(h), "encode of a disposed histogram");
+        Throws<ObjectDisposedException>(() => h.ToHgrm(), "hgrm of a disposed histogram");
+        Throws<ObjectDisposedException>(() => w.Append(h, 0, 1), "a disposed histogram into a log");
+        w.Dispose();
+        w.Dispose();
+        Throws<ObjectDisposedException>(() => w.WriteComment("late"), "a comment into a disposed writer");
+        var r = new HistogramLogReader("");
+        Check(r.ReadNext() == null && r.StartTime == null, "an empty log has no interval and no times");
+        r.Dispose();
+        Throws<ObjectDisposedException>(() => r.ReadNext(), "reading a disposed reader");
+    }
+
     static void HdrGroups()
     {
         Group("hdr: layout and statuses", HdrLayout);
@@ -639,5 +671,6 @@ static partial class Tests
         Group("hdr: log round trip", LogRoundTrip);
         Group("hdr: log reader errors", LogReaderErrors);
         Group("hdr: peer fixtures", PeerFixtures);
+        Group("hdr: disposal", HdrDisposal);
     }
 }
