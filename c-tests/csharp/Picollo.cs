@@ -107,13 +107,13 @@ namespace Picollo
     {
         public PicolloFormatException(string nativeMessage) : base(Status.FormatError, nativeMessage)
         {
-            var m = System.Text.RegularExpressions.Regex.Match(nativeMessage ?? "", @"\bline (\d+)");
+            var m = System.Text.RegularExpressions.Regex.Match(nativeMessage ?? "", @"^line (\d+): ");
             long line;
             if (m.Success && long.TryParse(m.Groups[1].Value, out line)) LineNumber = line;
         }
 
-        /// <summary>The 1-based log line the message names, or null when it names none
-        /// (V2 and base64 errors).</summary>
+        /// <summary>The 1-based log line of the error (log messages start "line N: "), or
+        /// null for V2 and base64 errors.</summary>
         public long? LineNumber { get; private set; }
     }
 
