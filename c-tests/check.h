@@ -78,6 +78,7 @@ void test_model(void);          /* test_abi_model.c */
 void test_queries(void);        /* test_abi_query.c */
 void test_merge_snapshots(void); /* test_abi_merge.c */
 void test_text(void);           /* test_abi_text.c */
+void test_hdr(void);            /* test_abi_hdr.c */
 
 #define CHECK(cond) check_at(__LINE__, !!(cond), #cond, NULL)
 #define CHECKF(cond, ...) check_at(__LINE__, !!(cond), #cond, __VA_ARGS__)

@@ -3,8 +3,9 @@
  * included. This file holds main, the ABI's fixed facts (versions, status texts, struct
  * layouts) and the per-thread last error; the other parts are test_abi_config.c (creation
  * and bad configurations), test_abi_record.c, test_abi_model.c (queries against a brute-force
- * model), test_abi_query.c, test_abi_merge.c (merges and snapshots) and test_abi_text.c
- * (with text_protocol.c), and check.c for the checks and shared helpers.
+ * model), test_abi_query.c, test_abi_merge.c (merges and snapshots), test_abi_text.c
+ * (with text_protocol.c) and test_abi_hdr.c (V2, .hgrm, interval logs), and check.c for the
+ * checks and shared helpers.
  *
  * Every check prints what failed; the last line is "N passed, M failed" and the exit status
  * is non-zero when anything failed.
@@ -146,5 +147,6 @@ int main(void)
     test_queries();
     test_merge_snapshots();
     test_text();
+    test_hdr();
     return check_finish();
 }

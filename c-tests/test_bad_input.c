@@ -665,6 +665,284 @@ static picollo_status pct_format_garbage(void)
     return picollo_percentile_format(&p, big_text, sizeof big_text, NULL);
 }
 
+/* ---- HdrHistogram formats: V2, .hgrm, interval logs ---- */
+
+static picollo_log_writer *lw; /* a writer (rows may write into it) */
+
+/* A 32-bit histogram with saturated counts, which V2 cannot hold (freed by the caller). */
+static picollo_histogram *saturated(void)
+{
+    picollo_histogram *s = make_histogram(32, 0.001, 0, UINT64_MAX);
+    picollo_histogram_record_n(s, 5, UINT64_MAX);
+    return s;
+}
+
+static picollo_status encode_null_h(void) { return picollo_histogram_encode_v2(NULL, PICOLLO_V2_FORM_PLAIN, NULL, 0, NULL); }
+static picollo_status encode_form_3(void) { return picollo_histogram_encode_v2(h, 3, NULL, 0, NULL); }
+static picollo_status encode_form_max(void) { return picollo_histogram_encode_v2(h, UINT32_MAX, NULL, 0, NULL); }
+static picollo_status encode_null_buf(void) { return picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_COMPRESSED, NULL, 100, NULL); }
+static picollo_status encode_null_buf_max(void) { return picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_PLAIN, NULL, SIZE_MAX, NULL); }
+static picollo_status encode_size_query(void)
+{
+    picollo_status st;
+    needed = 0;
+    st = picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_PLAIN, NULL, 0, &needed);
+    CHECK(needed > 40);
+    return st;
+}
+/* Binary output too small: nothing written. */
+static picollo_status encode_plain_short(void)
+{
+    uint8_t buf[8];
+    size_t i;
+    picollo_status st;
+    memset(buf, 0xA5, sizeof buf);
+    st = picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_PLAIN, buf, sizeof buf, NULL);
+    for (i = 0; i < sizeof buf; i++) {
+        CHECK(buf[i] == 0xA5);
+    }
+    return st;
+}
+static picollo_status encode_base64_len_1(void)
+{
+    uint8_t buf[1] = {'x'};
+    picollo_status st = picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_BASE64, buf, 1, NULL);
+    CHECK(buf[0] == 0);
+    return st;
+}
+static picollo_status encode_saturated(void)
+{
+    picollo_histogram *s = saturated();
+    picollo_status st = picollo_histogram_encode_v2(s, PICOLLO_V2_FORM_BASE64, NULL, 0, NULL);
+    picollo_histogram_free(s);
+    return st;
+}
+
+static picollo_status decode_with(const void *data, size_t len)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_decode_v2(data, len, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    picollo_histogram_free(out);
+    return st;
+}
+static const uint8_t v1_cookie[8] = {0x1c, 0x84, 0x93, 0x09, 0, 0, 0, 0};
+static const uint8_t plain_header_only[8] = {0x1c, 0x84, 0x93, 0x13, 0, 0, 0, 0};
+static picollo_status decode_null_data(void) { return decode_with(NULL, 1); }
+static picollo_status decode_null_data_max(void) { return decode_with(NULL, SIZE_MAX); }
+static picollo_status decode_huge_len(void) { return decode_with("HISTFAAA", SIZE_MAX); }
+static picollo_status decode_null_out(void) { return picollo_histogram_decode_v2((const uint8_t *)"HISTFAAA", 8, NULL); }
+static picollo_status decode_empty(void) { return decode_with(NULL, 0); }
+static picollo_status decode_garbage(void) { return decode_with("\xff\xfe not base64", 13); }
+static picollo_status decode_v1(void) { return decode_with(v1_cookie, sizeof v1_cookie); }
+static picollo_status decode_truncated(void) { return decode_with(plain_header_only, sizeof plain_header_only); }
+static picollo_status decode_round_trip(void)
+{
+    uint8_t buf[4096];
+    size_t n = 0;
+    CHECK(picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_COMPRESSED, buf, sizeof buf, &n) == PICOLLO_STATUS_OK);
+    return decode_with(buf, n);
+}
+
+static picollo_status add_v2_null_h(void) { return picollo_histogram_add_v2(NULL, v1_cookie, sizeof v1_cookie); }
+static picollo_status add_v2_null_data(void) { return picollo_histogram_add_v2(empty, NULL, 1); }
+static picollo_status add_v2_huge_len(void) { return picollo_histogram_add_v2(empty, v1_cookie, SIZE_MAX); }
+/* Refused whole: `h` is unchanged (main checks it after the table). */
+static picollo_status add_v2_garbage(void) { return picollo_histogram_add_v2(h, (const uint8_t *)"HIST????", 8); }
+static picollo_status add_v2_truncated(void) { return picollo_histogram_add_v2(h, plain_header_only, sizeof plain_header_only); }
+static picollo_status add_v2_empty(void) { return picollo_histogram_add_v2(h, NULL, 0); }
+static picollo_status add_v2_other_layout(void)
+{
+    uint8_t buf[4096];
+    size_t n = 0;
+    picollo_histogram *s = make_histogram(32, 0.05, 10, 20);
+    picollo_status st;
+    CHECK(picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_PLAIN, buf, sizeof buf, &n) == PICOLLO_STATUS_OK);
+    st = picollo_histogram_add_v2(s, buf, n);
+    CHECK(info_of(s).underflow == 3 && info_of(s).overflow == 1);
+    picollo_histogram_free(s);
+    return st;
+}
+
+static picollo_status hgrm_with(uint32_t ticks, double ratio)
+{
+    return picollo_histogram_hgrm(h, ticks, ratio, 0, text, sizeof text, NULL);
+}
+static picollo_status hgrm_null_h(void) { return picollo_histogram_hgrm(NULL, 5, 1.0, 0, text, sizeof text, NULL); }
+static picollo_status hgrm_null_buf(void) { return picollo_histogram_hgrm(h, 5, 1.0, 0, NULL, 100, NULL); }
+static picollo_status hgrm_ticks_0(void) { return hgrm_with(0, 1.0); }
+/* HdrHistogram would write billions of rows: refused. */
+static picollo_status hgrm_ticks_max(void) { return hgrm_with(UINT32_MAX, 1.0); }
+static picollo_status hgrm_ratio_0(void) { return hgrm_with(5, 0.0); }
+static picollo_status hgrm_ratio_nan(void) { return hgrm_with(5, NAN); }
+static picollo_status hgrm_ratio_inf(void) { return hgrm_with(5, INFINITY); }
+static picollo_status hgrm_ratio_minus_1e300(void) { return hgrm_with(5, -1e300); }
+static picollo_status hgrm_ratio_tiny(void) { return hgrm_with(5, 5e-324); }
+static picollo_status hgrm_csv_max(void) { return picollo_histogram_hgrm(h, 5, 1.0, UINT32_MAX, text, sizeof text, NULL); }
+
+static picollo_status lw_new_null_out(void) { return picollo_log_writer_new(NULL); }
+static picollo_status lw_new_free(void)
+{
+    picollo_log_writer *w = NULL;
+    picollo_status st = picollo_log_writer_new(&w);
+    CHECK(w != NULL);
+    picollo_log_writer_free(w);
+    return st;
+}
+static picollo_status lw_free_null(void)
+{
+    picollo_log_writer_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status lw_header_null(void) { return picollo_log_writer_header(NULL, NAN, NAN); }
+static picollo_status lw_header_minus_1e300(void) { return picollo_log_writer_header(lw, -1e300, NAN); }
+static picollo_status lw_header_inf(void) { return picollo_log_writer_header(lw, NAN, INFINITY); }
+static picollo_status lw_header_none(void) { return picollo_log_writer_header(lw, NAN, NAN); }
+static picollo_status lw_comment_null(void) { return picollo_log_writer_comment(NULL, "c"); }
+static picollo_status lw_comment_null_text(void) { return picollo_log_writer_comment(lw, NULL); }
+static picollo_status lw_comment_bad_utf8(void) { return picollo_log_writer_comment(lw, bad_utf8); }
+static picollo_status lw_ratio_null(void) { return picollo_log_writer_set_max_unit_ratio(NULL, 1.0); }
+static picollo_status lw_ratio_0(void) { return picollo_log_writer_set_max_unit_ratio(lw, 0.0); }
+static picollo_status lw_ratio_nan(void) { return picollo_log_writer_set_max_unit_ratio(lw, NAN); }
+static picollo_status lw_ratio_minus_1e300(void) { return picollo_log_writer_set_max_unit_ratio(lw, -1e300); }
+static picollo_status lw_ratio_1e300(void) { return picollo_log_writer_set_max_unit_ratio(lw, 1e300); }
+static picollo_status lw_interval_null(void) { return picollo_log_writer_interval(NULL, h, NULL, 0.0, 1.0); }
+static picollo_status lw_interval_null_h(void) { return picollo_log_writer_interval(lw, NULL, NULL, 0.0, 1.0); }
+static picollo_status lw_interval_comma_tag(void) { return picollo_log_writer_interval(lw, h, "a,b", 0.0, 1.0); }
+static picollo_status lw_interval_bad_utf8_tag(void) { return picollo_log_writer_interval(lw, h, bad_utf8, 0.0, 1.0); }
+static picollo_status lw_interval_start_nan(void) { return picollo_log_writer_interval(lw, h, NULL, NAN, 1.0); }
+static picollo_status lw_interval_start_minus_1e300(void) { return picollo_log_writer_interval(lw, h, NULL, -1e300, 1.0); }
+static picollo_status lw_interval_length_inf(void) { return picollo_log_writer_interval(lw, h, NULL, 0.0, INFINITY); }
+static picollo_status lw_interval_saturated(void)
+{
+    picollo_histogram *s = saturated();
+    picollo_status st = picollo_log_writer_interval(lw, s, "t", 0.0, 1.0);
+    picollo_histogram_free(s);
+    return st;
+}
+static picollo_status lw_interval_shared(void) { return picollo_log_writer_interval(lw, shared, "", 0.0, 0.0); }
+static picollo_status lw_take_null(void) { return picollo_log_writer_take(NULL, text, sizeof text, NULL); }
+static picollo_status lw_take_null_buf(void) { return picollo_log_writer_take(lw, NULL, 100, NULL); }
+static picollo_status lw_take_size_query(void)
+{
+    picollo_status st;
+    needed = 0;
+    st = picollo_log_writer_take(lw, NULL, 0, &needed);
+    CHECK(needed > 0);
+    return st;
+}
+static picollo_status lw_take_len_1(void)
+{
+    picollo_status st;
+    size_t before = 0, after = 0;
+    (void)picollo_log_writer_take(lw, NULL, 0, &before);
+    (void)picollo_log_writer_take(lw, text, 1, NULL);
+    /* Nothing was taken. */
+    (void)picollo_log_writer_take(lw, NULL, 0, &after);
+    CHECK(before > 0 && after == before);
+    text[0] = 'x';
+    st = picollo_log_writer_take(lw, text, 1, NULL);
+    CHECK(text[0] == '\0');
+    return st;
+}
+
+static const char bad_log[] = "#[StartTime: 100.0]\nTag=a b,1,2,3,HISTFAAA\n";
+
+static picollo_status lr_new_with(const char *t, size_t len)
+{
+    picollo_log_reader *r = NULL;
+    picollo_status st = picollo_log_reader_new(t, len, &r);
+    CHECK((st == PICOLLO_STATUS_OK) == (r != NULL));
+    picollo_log_reader_free(r);
+    return st;
+}
+static picollo_status lr_new_null_out(void) { return picollo_log_reader_new(bad_log, sizeof bad_log - 1, NULL); }
+static picollo_status lr_new_null_text(void) { return lr_new_with(NULL, 1); }
+static picollo_status lr_new_null_text_max(void) { return lr_new_with(NULL, SIZE_MAX); }
+static picollo_status lr_new_huge_len(void) { return lr_new_with(bad_log, SIZE_MAX); }
+static picollo_status lr_new_empty(void) { return lr_new_with(NULL, 0); }
+static picollo_status lr_new_garbage(void) { return lr_new_with("\xff\x00\xfe", 3); }
+static picollo_status lr_free_null(void)
+{
+    picollo_log_reader_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+/* picollo_log_reader_next on a fresh reader over `t` with `info.struct_size` = `size`. */
+static picollo_status lr_next_with(const char *t, uint32_t size, int with_info)
+{
+    picollo_log_reader *r = NULL;
+    picollo_log_interval info;
+    picollo_histogram *out = NULL;
+    picollo_status st;
+    memset(&info, 0xAB, sizeof info);
+    info.struct_size = size;
+    CHECK(picollo_log_reader_new(t, strlen(t), &r) == PICOLLO_STATUS_OK);
+    st = picollo_log_reader_next(r, with_info ? &info : NULL, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    if (st != PICOLLO_STATUS_OK) {
+        CHECK(info.line == UINT64_C(0xABABABABABABABAB));
+    }
+    picollo_histogram_free(out);
+    picollo_log_reader_free(r);
+    return st;
+}
+static picollo_status lr_next_null(void)
+{
+    picollo_log_interval info;
+    info.struct_size = sizeof info;
+    return picollo_log_reader_next(NULL, &info, NULL);
+}
+static picollo_status lr_next_null_info(void) { return lr_next_with(bad_log, sizeof(picollo_log_interval), 0); }
+static picollo_status lr_next_size_0(void) { return lr_next_with(bad_log, 0, 1); }
+static picollo_status lr_next_size_short(void) { return lr_next_with(bad_log, sizeof(picollo_log_interval) - 1, 1); }
+static picollo_status lr_next_bad_line(void) { return lr_next_with(bad_log, sizeof(picollo_log_interval), 1); }
+static picollo_status lr_next_end(void) { return lr_next_with("#only a comment\n", sizeof(picollo_log_interval), 1); }
+static picollo_status lr_tag_null(void) { return picollo_log_reader_tag(NULL, text, sizeof text, NULL); }
+static picollo_status lr_tag_with(char *buf, size_t len)
+{
+    picollo_log_reader *r = NULL;
+    picollo_status st;
+    CHECK(picollo_log_reader_new(NULL, 0, &r) == PICOLLO_STATUS_OK);
+    st = picollo_log_reader_tag(r, buf, len, NULL);
+    picollo_log_reader_free(r);
+    return st;
+}
+static picollo_status lr_tag_null_buf(void) { return lr_tag_with(NULL, 100); }
+static picollo_status lr_tag_size_query(void) { return lr_tag_with(NULL, 0); }
+static picollo_status lr_times_null(void)
+{
+    double t;
+    return picollo_log_reader_times(NULL, &t, &t);
+}
+static picollo_status lr_times_null_outputs(void)
+{
+    picollo_log_reader *r = NULL;
+    picollo_status st;
+    double start = 0.0;
+    CHECK(picollo_log_reader_new(bad_log, sizeof bad_log - 1, &r) == PICOLLO_STATUS_OK);
+    st = picollo_log_reader_times(r, NULL, NULL);
+    CHECK(picollo_log_reader_times(r, &start, NULL) == PICOLLO_STATUS_OK && start == 100.0);
+    picollo_log_reader_free(r);
+    return st;
+}
+
+static picollo_status sum_with(const char *t, size_t len, const char *tag, double from, double to)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_log_sum(t, len, tag, from, to, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    picollo_histogram_free(out);
+    return st;
+}
+static picollo_status sum_null_out(void) { return picollo_log_sum(NULL, 0, NULL, NAN, NAN, NULL); }
+static picollo_status sum_null_text(void) { return sum_with(NULL, 1, NULL, NAN, NAN); }
+static picollo_status sum_null_text_max(void) { return sum_with(NULL, SIZE_MAX, NULL, NAN, NAN); }
+static picollo_status sum_huge_len(void) { return sum_with(bad_log, SIZE_MAX, NULL, NAN, NAN); }
+static picollo_status sum_bad_utf8_tag(void) { return sum_with(bad_log, sizeof bad_log - 1, bad_utf8, NAN, NAN); }
+static picollo_status sum_bad_line(void) { return sum_with(bad_log, sizeof bad_log - 1, "a", NAN, NAN); }
+static picollo_status sum_empty(void) { return sum_with(NULL, 0, NULL, NAN, NAN); }
+static picollo_status sum_window_1e300(void) { return sum_with("#c\n", 3, "t", 1e300, -1e300); }
+
 /* ---- time ---- */
 
 static picollo_status ticks(void)
@@ -1032,6 +1310,8 @@ static picollo_status means_before_open(void)
 #define OK ST(OK)
 #define SIZE ST(STRUCT_SIZE)
 #define SMALL ST(BUFFER_TOO_SMALL)
+#define FORMAT ST(FORMAT_ERROR)
+#define UNENC ST(UNENCODABLE)
 
 static const bad_row rows[] = {
     ROW(picollo_abi_version, abi_version, OK, NULL),
@@ -1208,6 +1488,96 @@ static const bad_row rows[] = {
     ROW(picollo_percentile_format, pct_format_null, NULLP, "`p`"),
     ROW(picollo_percentile_format, pct_format_null_buf, NULLP, "`buf`"),
     ROW(picollo_percentile_format, pct_format_garbage, OK, NULL),
+
+    ROW(picollo_histogram_encode_v2, encode_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_encode_v2, encode_form_3, INVAL, "form 3"),
+    ROW(picollo_histogram_encode_v2, encode_form_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_encode_v2, encode_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_encode_v2, encode_null_buf_max, NULLP, "`buf`"),
+    ROW(picollo_histogram_encode_v2, encode_size_query, SMALL, "0 bytes"),
+    ROW(picollo_histogram_encode_v2, encode_plain_short, SMALL, "8 bytes"),
+    ROW(picollo_histogram_encode_v2, encode_base64_len_1, SMALL, "1 bytes"),
+    ROW(picollo_histogram_encode_v2, encode_saturated, UNENC, "saturated"),
+    ROW(picollo_histogram_decode_v2, decode_null_data, NULLP, "`data`"),
+    ROW(picollo_histogram_decode_v2, decode_null_data_max, NULLP, "`data`"),
+    ROW(picollo_histogram_decode_v2, decode_huge_len, INVAL, "`data`"),
+    ROW(picollo_histogram_decode_v2, decode_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_decode_v2, decode_empty, FORMAT, "truncated"),
+    ROW(picollo_histogram_decode_v2, decode_garbage, FORMAT, "base64"),
+    ROW(picollo_histogram_decode_v2, decode_v1, FORMAT, "V1"),
+    ROW(picollo_histogram_decode_v2, decode_truncated, FORMAT, "truncated"),
+    ROW(picollo_histogram_decode_v2, decode_round_trip, OK, NULL),
+    ROW(picollo_histogram_add_v2, add_v2_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_add_v2, add_v2_null_data, NULLP, "`data`"),
+    ROW(picollo_histogram_add_v2, add_v2_huge_len, INVAL, "`data`"),
+    ROW(picollo_histogram_add_v2, add_v2_garbage, FORMAT, "base64"),
+    ROW(picollo_histogram_add_v2, add_v2_truncated, FORMAT, "truncated"),
+    ROW(picollo_histogram_add_v2, add_v2_empty, FORMAT, "truncated"),
+    ROW(picollo_histogram_add_v2, add_v2_other_layout, OK, NULL),
+    ROW(picollo_histogram_hgrm, hgrm_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_hgrm, hgrm_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_hgrm, hgrm_ticks_0, INVAL, "ticks_per_half_distance is 0"),
+    ROW(picollo_histogram_hgrm, hgrm_ticks_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_hgrm, hgrm_ratio_0, INVAL, "unit_ratio"),
+    ROW(picollo_histogram_hgrm, hgrm_ratio_nan, INVAL, "NaN"),
+    ROW(picollo_histogram_hgrm, hgrm_ratio_inf, INVAL, "inf"),
+    ROW(picollo_histogram_hgrm, hgrm_ratio_minus_1e300, INVAL, "-1e300"),
+    ROW(picollo_histogram_hgrm, hgrm_ratio_tiny, SMALL, "64 bytes"),
+    ROW(picollo_histogram_hgrm, hgrm_csv_max, SMALL, "64 bytes"),
+    ROW(picollo_log_writer_new, lw_new_null_out, NULLP, "`out`"),
+    ROW(picollo_log_writer_new, lw_new_free, OK, NULL),
+    ROW(picollo_log_writer_free, lw_free_null, OK, NULL),
+    ROW(picollo_log_writer_header, lw_header_null, NULLP, "`w`"),
+    ROW(picollo_log_writer_header, lw_header_minus_1e300, INVAL, "time"),
+    ROW(picollo_log_writer_header, lw_header_inf, INVAL, "time"),
+    ROW(picollo_log_writer_header, lw_header_none, OK, NULL),
+    ROW(picollo_log_writer_comment, lw_comment_null, NULLP, "`w`"),
+    ROW(picollo_log_writer_comment, lw_comment_null_text, NULLP, "`text`"),
+    ROW(picollo_log_writer_comment, lw_comment_bad_utf8, ST(INVALID_UTF8), "`text`"),
+    ROW(picollo_log_writer_set_max_unit_ratio, lw_ratio_null, NULLP, "`w`"),
+    ROW(picollo_log_writer_set_max_unit_ratio, lw_ratio_0, INVAL, "ratio"),
+    ROW(picollo_log_writer_set_max_unit_ratio, lw_ratio_nan, INVAL, "ratio"),
+    ROW(picollo_log_writer_set_max_unit_ratio, lw_ratio_minus_1e300, INVAL, "ratio"),
+    ROW(picollo_log_writer_set_max_unit_ratio, lw_ratio_1e300, OK, NULL),
+    ROW(picollo_log_writer_interval, lw_interval_null, NULLP, "`w`"),
+    ROW(picollo_log_writer_interval, lw_interval_null_h, NULLP, "`h`"),
+    ROW(picollo_log_writer_interval, lw_interval_comma_tag, INVAL, "tag"),
+    ROW(picollo_log_writer_interval, lw_interval_bad_utf8_tag, ST(INVALID_UTF8), "`tag`"),
+    ROW(picollo_log_writer_interval, lw_interval_start_nan, INVAL, "start"),
+    ROW(picollo_log_writer_interval, lw_interval_start_minus_1e300, INVAL, "start"),
+    ROW(picollo_log_writer_interval, lw_interval_length_inf, INVAL, "length"),
+    ROW(picollo_log_writer_interval, lw_interval_saturated, UNENC, "saturated"),
+    ROW(picollo_log_writer_interval, lw_interval_shared, OK, NULL),
+    ROW(picollo_log_writer_take, lw_take_null, NULLP, "`w`"),
+    ROW(picollo_log_writer_take, lw_take_null_buf, NULLP, "`buf`"),
+    ROW(picollo_log_writer_take, lw_take_size_query, SMALL, "0 bytes"),
+    ROW(picollo_log_writer_take, lw_take_len_1, SMALL, "1 bytes"),
+    ROW(picollo_log_reader_new, lr_new_null_out, NULLP, "`out`"),
+    ROW(picollo_log_reader_new, lr_new_null_text, NULLP, "`text`"),
+    ROW(picollo_log_reader_new, lr_new_null_text_max, NULLP, "`text`"),
+    ROW(picollo_log_reader_new, lr_new_huge_len, INVAL, "`text`"),
+    ROW(picollo_log_reader_new, lr_new_empty, OK, NULL),
+    ROW(picollo_log_reader_new, lr_new_garbage, OK, NULL),
+    ROW(picollo_log_reader_free, lr_free_null, OK, NULL),
+    ROW(picollo_log_reader_next, lr_next_null, NULLP, "`r`"),
+    ROW(picollo_log_reader_next, lr_next_null_info, NULLP, "`info`"),
+    ROW(picollo_log_reader_next, lr_next_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_log_reader_next, lr_next_size_short, SIZE, "sizeof(picollo_log_interval)"),
+    ROW(picollo_log_reader_next, lr_next_bad_line, FORMAT, "line 2: "),
+    ROW(picollo_log_reader_next, lr_next_end, ST(OUT_OF_RANGE), "no more"),
+    ROW(picollo_log_reader_tag, lr_tag_null, NULLP, "`r`"),
+    ROW(picollo_log_reader_tag, lr_tag_null_buf, NULLP, "`buf`"),
+    ROW(picollo_log_reader_tag, lr_tag_size_query, SMALL, "0 bytes"),
+    ROW(picollo_log_reader_times, lr_times_null, NULLP, "`r`"),
+    ROW(picollo_log_reader_times, lr_times_null_outputs, OK, NULL),
+    ROW(picollo_log_sum, sum_null_out, NULLP, "`out`"),
+    ROW(picollo_log_sum, sum_null_text, NULLP, "`text`"),
+    ROW(picollo_log_sum, sum_null_text_max, NULLP, "`text`"),
+    ROW(picollo_log_sum, sum_huge_len, INVAL, "`text`"),
+    ROW(picollo_log_sum, sum_bad_utf8_tag, ST(INVALID_UTF8), "`tag`"),
+    ROW(picollo_log_sum, sum_bad_line, FORMAT, "line 2: "),
+    ROW(picollo_log_sum, sum_empty, ST(EMPTY), "no interval"),
+    ROW(picollo_log_sum, sum_window_1e300, ST(EMPTY), "1e300"),
 
     ROW(picollo_ticks, ticks, OK, NULL),
     ROW(picollo_ticks_begin, ticks_begin_end, OK, NULL),
@@ -1386,6 +1756,7 @@ static void make_fixtures(void)
     if (picollo_histogram_new(&c, &shared) != PICOLLO_STATUS_OK ||
         picollo_snapshot_new(h, &snap) != PICOLLO_STATUS_OK ||
         picollo_approx_counter_new(0, 0, 0, &approx) != PICOLLO_STATUS_OK ||
+        picollo_log_writer_new(&lw) != PICOLLO_STATUS_OK ||
         picollo_perf_session_new(&pc, &ps) != PICOLLO_STATUS_OK ||
         picollo_perf_session_add_software(ps, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK) !=
             PICOLLO_STATUS_OK ||
@@ -1415,6 +1786,7 @@ static void free_fixtures(void)
     picollo_histogram_free(shared);
     picollo_snapshot_free(snap);
     picollo_approx_counter_free(approx);
+    picollo_log_writer_free(lw);
     picollo_perf_session_free(ps);
     picollo_perf_session_free(ps_none);
     picollo_perf_session_free(ps_open);

@@ -1143,8 +1143,9 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
 // counts are not in the distribution (the padded text names them in a last line when not
 // zero). Buffer rules as `picollo_summary_table`.
 //
-// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` 0 or a `unit_ratio`
-// that is not a finite number above 0; `BUFFER_TOO_SMALL` when the text was truncated.
+// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` outside 1..10000 (the
+// text has up to 65 × ticks rows) or a `unit_ratio` that is not a finite number above 0;
+// `BUFFER_TOO_SMALL` when the text was truncated.
 //
 // # Safety
 // `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL

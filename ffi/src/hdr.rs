@@ -189,3 +189,267 @@ pub unsafe extern "C" fn picollo_histogram_add_v2(
         h.add_v2(&blob_of(data)?).map_err(v2_error)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ptr;
+
+    use picollo_core::{Config, Histogram as CoreHistogram};
+
+    use super::*;
+    use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
+    use crate::testing::{last_error, Handle, THREE_DIGITS};
+    use crate::types::picollo_mode;
+
+    const SW: u32 = picollo_mode::SingleWriter as u32;
+
+    /// A 3-digit histogram with values over several orders of magnitude.
+    fn sample(bits: u32, relative_error: f64, mode: u32) -> Handle {
+        let h = Handle::new(bits, relative_error, mode);
+        for v in (1..5_000u64).map(|i| i * i * 7 + i) {
+            // SAFETY: a live handle.
+            unsafe { picollo_histogram_record(h.0, v) };
+        }
+        h
+    }
+
+    /// `encode_v2` of `h` in `form` into a buffer of exactly the size asked for.
+    fn encode(h: &Handle, form: picollo_v2_form) -> Vec<u8> {
+        let mut needed = 0;
+        // SAFETY: a size query: NULL buffer of length 0.
+        let status = unsafe {
+            picollo_histogram_encode_v2(h.0, form as u32, ptr::null_mut(), 0, &mut needed)
+        };
+        assert_eq!(status, picollo_status::BufferTooSmall);
+        let text = form == picollo_v2_form::Base64;
+        let mut buf = vec![0u8; needed + usize::from(text)];
+        let mut again = 0;
+        // SAFETY: `buf` has `buf.len()` writable bytes.
+        let status = unsafe {
+            picollo_histogram_encode_v2(h.0, form as u32, buf.as_mut_ptr(), buf.len(), &mut again)
+        };
+        assert_eq!((status, again), (picollo_status::Ok, needed));
+        if text {
+            assert_eq!(buf.pop(), Some(0));
+        }
+        buf
+    }
+
+    fn decode(data: &[u8]) -> Result<Handle, (picollo_status, String)> {
+        let mut out = ptr::null_mut();
+        // SAFETY: `data` has `data.len()` readable bytes; `out` is writable.
+        let status = unsafe { picollo_histogram_decode_v2(data.as_ptr(), data.len(), &mut out) };
+        match status {
+            picollo_status::Ok => Ok(Handle::adopt(out)),
+            _ => {
+                assert!(out.is_null());
+                Err((status, last_error()))
+            }
+        }
+    }
+
+    fn add(h: &Handle, data: &[u8]) -> picollo_status {
+        // SAFETY: a live handle; `data` has `data.len()` readable bytes.
+        unsafe { picollo_histogram_add_v2(h.0, data.as_ptr(), data.len()) }
+    }
+
+    #[test]
+    fn every_form_round_trips_bucket_for_bucket() {
+        let h = sample(64, THREE_DIGITS, SW);
+        let core = h
+            .rust()
+            .with_view(|v| dispatch_view!(v, v => v.encode_v2()))
+            .unwrap();
+        for form in [
+            picollo_v2_form::Plain,
+            picollo_v2_form::Compressed,
+            picollo_v2_form::Base64,
+        ] {
+            let bytes = encode(&h, form);
+            match form {
+                picollo_v2_form::Plain => assert_eq!(bytes, core.clone().unwrap()),
+                picollo_v2_form::Compressed => assert_eq!(bytes[..4], [0x1c, 0x84, 0x93, 0x14]),
+                picollo_v2_form::Base64 => assert!(bytes.starts_with(b"HISTFAAA")),
+            }
+            let back = decode(&bytes).unwrap();
+            assert_eq!(back.buckets(), h.buckets(), "{form:?}");
+            let info = back.rust();
+            assert_eq!(info.counter_bits(), CounterBits::U64);
+            assert_eq!(info.mode(), Mode::SingleWriter);
+            assert_eq!(info.shape().layout().relative_error(), THREE_DIGITS);
+        }
+        // Base64 with surrounding whitespace and without a NUL.
+        let text = format!(
+            " \n{}\r\n",
+            String::from_utf8(encode(&h, picollo_v2_form::Base64)).unwrap()
+        );
+        assert_eq!(decode(text.as_bytes()).unwrap().buckets(), h.buckets());
+    }
+
+    #[test]
+    fn binary_forms_are_written_whole_or_not_at_all() {
+        let h = sample(64, THREE_DIGITS, SW);
+        for form in [picollo_v2_form::Plain, picollo_v2_form::Compressed] {
+            let full = encode(&h, form);
+            let mut buf = vec![0xA5u8; full.len() + 8];
+            for len in [1, full.len() / 2, full.len() - 1] {
+                let mut needed = 0;
+                // SAFETY: `buf` has more than `len` writable bytes.
+                let status = unsafe {
+                    picollo_histogram_encode_v2(
+                        h.0,
+                        form as u32,
+                        buf.as_mut_ptr(),
+                        len,
+                        &mut needed,
+                    )
+                };
+                assert_eq!(
+                    (status, needed),
+                    (picollo_status::BufferTooSmall, full.len())
+                );
+                assert!(buf.iter().all(|&b| b == 0xA5), "written though too small");
+            }
+            // SAFETY: as above; `needed` may be NULL.
+            let status = unsafe {
+                picollo_histogram_encode_v2(
+                    h.0,
+                    form as u32,
+                    buf.as_mut_ptr(),
+                    buf.len(),
+                    ptr::null_mut(),
+                )
+            };
+            assert_eq!(status, picollo_status::Ok);
+            assert_eq!(buf[..full.len()], full[..]);
+            assert!(buf[full.len()..].iter().all(|&b| b == 0xA5));
+            // SAFETY: a NULL buffer with a length is refused before anything is written.
+            let status = unsafe {
+                picollo_histogram_encode_v2(h.0, form as u32, ptr::null_mut(), 4, ptr::null_mut())
+            };
+            assert_eq!(status, picollo_status::NullPointer);
+        }
+        // Base64 follows the text rules: truncated, NUL-terminated, BUFFER_TOO_SMALL.
+        let text = encode(&h, picollo_v2_form::Base64);
+        let mut buf = vec![0xA5u8; text.len()];
+        let mut needed = 0;
+        // SAFETY: `buf` has `buf.len()` writable bytes.
+        let status = unsafe {
+            picollo_histogram_encode_v2(h.0, 2, buf.as_mut_ptr(), buf.len(), &mut needed)
+        };
+        assert_eq!(
+            (status, needed),
+            (picollo_status::BufferTooSmall, text.len())
+        );
+        assert_eq!(buf[..text.len() - 1], text[..text.len() - 1]);
+        assert_eq!(buf[text.len() - 1], 0);
+        // Unknown form, NULL handle.
+        // SAFETY: size queries.
+        let status =
+            unsafe { picollo_histogram_encode_v2(h.0, 3, ptr::null_mut(), 0, ptr::null_mut()) };
+        assert_eq!(status, picollo_status::InvalidArgument);
+        assert!(last_error().contains("form 3"), "{}", last_error());
+        // SAFETY: a NULL handle is refused.
+        let status = unsafe {
+            picollo_histogram_encode_v2(ptr::null(), 0, ptr::null_mut(), 0, ptr::null_mut())
+        };
+        assert_eq!(status, picollo_status::NullPointer);
+    }
+
+    #[test]
+    fn saturated_counts_are_unencodable() {
+        let h = Handle::new(32, THREE_DIGITS, SW);
+        // SAFETY: a live handle.
+        unsafe { picollo_histogram_record_n(h.0, 10, u64::MAX) };
+        for form in 0..3 {
+            let mut needed = 7;
+            // SAFETY: a size query.
+            let status =
+                unsafe { picollo_histogram_encode_v2(h.0, form, ptr::null_mut(), 0, &mut needed) };
+            assert_eq!((status, needed), (picollo_status::Unencodable, 7));
+            assert!(last_error().contains("saturated"), "{}", last_error());
+        }
+    }
+
+    #[test]
+    fn garbage_and_truncated_input_is_a_format_error() {
+        let h = sample(64, THREE_DIGITS, SW);
+        let plain = encode(&h, picollo_v2_form::Plain);
+        let compressed = encode(&h, picollo_v2_form::Compressed);
+        let text = encode(&h, picollo_v2_form::Base64);
+        let mut corrupt = compressed.clone();
+        corrupt[20] ^= 0xff;
+        let cases: [(&[u8], &str); 8] = [
+            (b"", "truncated"),
+            (b"not base64 at all!", "base64"),
+            (&text[..text.len() - 3], "base64"),
+            (&plain[..plain.len() - 1], "length"),
+            (&plain[..20], "truncated"),
+            (&compressed[..compressed.len() - 5], "length"),
+            (&corrupt, "zlib"),
+            (&[0x1c, 0x84, 0x93, 0x09, 0, 0, 0, 0], "V1"),
+        ];
+        for (data, why) in cases {
+            let (status, message) = decode(data).err().expect("decoded garbage");
+            assert_eq!(status, picollo_status::FormatError, "{message}");
+            assert!(message.contains(why), "{message} lacks {why}");
+            let target = Handle::new(64, THREE_DIGITS, SW);
+            assert_eq!(add(&target, data), picollo_status::FormatError);
+            assert_eq!(target.total(), 0);
+        }
+        // NULL data with a length, NULL output.
+        let mut out = ptr::null_mut();
+        // SAFETY: NULL pointers are refused.
+        unsafe {
+            assert_eq!(
+                picollo_histogram_decode_v2(ptr::null(), 1, &mut out),
+                picollo_status::NullPointer
+            );
+            assert_eq!(
+                picollo_histogram_decode_v2(plain.as_ptr(), plain.len(), ptr::null_mut()),
+                picollo_status::NullPointer
+            );
+            assert_eq!(
+                picollo_histogram_add_v2(ptr::null_mut(), plain.as_ptr(), plain.len()),
+                picollo_status::NullPointer
+            );
+        }
+        assert!(out.is_null());
+    }
+
+    #[test]
+    fn add_v2_rebins_into_any_layout_and_mode_as_the_core_does() {
+        let src = sample(64, THREE_DIGITS, SW);
+        let compressed = encode(&src, picollo_v2_form::Compressed);
+        let text = encode(&src, picollo_v2_form::Base64);
+        let coarse = 0.01;
+        let mut want: CoreHistogram<u64, Vec<u64>> =
+            Config::new().with_relative_error(coarse).build().unwrap();
+        want.add_v2(&compressed).unwrap();
+        want.add_v2(&compressed).unwrap();
+        let want: Vec<_> = want
+            .view()
+            .buckets()
+            .filter(|b| b.count != 0)
+            .map(|b| (b.lower, b.count))
+            .collect();
+        for mode in [
+            SW,
+            picollo_mode::Interlocked as u32,
+            picollo_mode::ThreadLocal as u32,
+        ] {
+            let dst = Handle::new(32, coarse, mode);
+            assert_eq!(add(&dst, &compressed), picollo_status::Ok);
+            assert_eq!(add(&dst, &text), picollo_status::Ok);
+            assert_eq!(dst.buckets(), (want.clone(), 0, 0));
+        }
+        // Same layout: exact, and adds to what is there.
+        let dst = sample(64, THREE_DIGITS, SW);
+        assert_eq!(
+            add(&dst, &encode(&src, picollo_v2_form::Plain)),
+            picollo_status::Ok
+        );
+        let doubled: Vec<_> = src.buckets().0.iter().map(|&(v, c)| (v, 2 * c)).collect();
+        assert_eq!(dst.buckets(), (doubled, 0, 0));
+    }
+}

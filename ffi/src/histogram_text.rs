@@ -110,6 +110,11 @@ pub unsafe extern "C" fn picollo_histogram_text(
     })
 }
 
+/// The most rows per half distance `picollo_histogram_hgrm` accepts: the text has up to 65
+/// half distances of that many rows (about 40 MB at this limit), so a larger value would ask
+/// for more memory than any plot needs.
+const MAX_HGRM_TICKS: u32 = 10_000;
+
 /// Writes HdrHistogram's percentile distribution of `h` (the `.hgrm` text of
 /// `outputPercentileDistribution`, which HdrHistogram's plotters read) into `buf`:
 /// `ticks_per_half_distance` rows per half of the distance left to 100 % (HdrHistogram's
@@ -121,8 +126,9 @@ pub unsafe extern "C" fn picollo_histogram_text(
 /// counts are not in the distribution (the padded text names them in a last line when not
 /// zero). Buffer rules as `picollo_summary_table`.
 ///
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` 0 or a `unit_ratio`
-/// that is not a finite number above 0; `BUFFER_TOO_SMALL` when the text was truncated.
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` outside 1..10000 (the
+/// text has up to 65 × ticks rows) or a `unit_ratio` that is not a finite number above 0;
+/// `BUFFER_TOO_SMALL` when the text was truncated.
 ///
 /// # Safety
 /// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
@@ -139,11 +145,11 @@ pub unsafe extern "C" fn picollo_histogram_hgrm(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        if ticks_per_half_distance == 0 {
-            return Err(Failure::invalid(
-                "ticks_per_half_distance is 0: it must be at least 1 (HdrHistogram's default \
-                 is 5)",
-            ));
+        if !(1..=MAX_HGRM_TICKS).contains(&ticks_per_half_distance) {
+            return Err(Failure::invalid(format_args!(
+                "ticks_per_half_distance is {ticks_per_half_distance}: it must be 1 to \
+                 {MAX_HGRM_TICKS} (HdrHistogram's default is 5)"
+            )));
         }
         if !(unit_ratio.is_finite() && unit_ratio > 0.0) {
             return Err(Failure::invalid(format_args!(
@@ -225,5 +231,63 @@ mod tests {
             );
             picollo_histogram_free(h);
         }
+    }
+
+    #[test]
+    fn hgrm_is_the_cores_text_with_its_options_checked() {
+        use picollo_core::{Config, HgrmOptions, Histogram as CoreHistogram};
+
+        use crate::testing::{last_error, text_of, Handle, THREE_DIGITS};
+
+        let h = Handle::new(32, THREE_DIGITS, 0);
+        let mut core: CoreHistogram<u64, Vec<u64>> = Config::new()
+            .with_relative_error(THREE_DIGITS)
+            .build()
+            .unwrap();
+        for v in (1..20_000u64).map(|i| i * 97 % 1_000_003) {
+            // SAFETY: a live handle.
+            unsafe { picollo_histogram_record(h.0, v) };
+            core.record(v);
+        }
+        for (ticks, ratio, csv) in [(5, 1.0, 0), (1, 1000.0, 0), (3, 1e6, 1), (20, 0.5, 7)] {
+            let text = text_of(|buf, len, needed| {
+                // SAFETY: the buffer arguments come from `text_of`.
+                unsafe { picollo_histogram_hgrm(h.0, ticks, ratio, csv, buf, len, needed) }
+            });
+            let options = HgrmOptions {
+                ticks_per_half_distance: ticks,
+                unit_ratio: ratio,
+                csv: csv != 0,
+            };
+            assert_eq!(text, core.view().to_hgrm(&options));
+            assert_eq!(text.starts_with("\"Value\""), csv != 0);
+        }
+        let mut needed = 0;
+        for (ticks, ratio, why) in [
+            (0, 1.0, "ticks_per_half_distance is 0"),
+            (10_001, 1.0, "ticks_per_half_distance is 10001"),
+            (u32::MAX, 1.0, "1 to 10000"),
+            (5, 0.0, "unit_ratio 0.0"),
+            (5, -1.0, "unit_ratio -1.0"),
+            (5, f64::NAN, "unit_ratio NaN"),
+            (5, f64::INFINITY, "unit_ratio inf"),
+        ] {
+            // SAFETY: a size query.
+            let status = unsafe {
+                picollo_histogram_hgrm(h.0, ticks, ratio, 0, ptr::null_mut(), 0, &mut needed)
+            };
+            assert_eq!(status, picollo_status::InvalidArgument, "{why}");
+            assert!(last_error().contains(why), "{} lacks {why}", last_error());
+        }
+        // A huge ratio is valid (every value prints as 0).
+        // SAFETY: a size query.
+        let status =
+            unsafe { picollo_histogram_hgrm(h.0, 5, 1e300, 0, ptr::null_mut(), 0, &mut needed) };
+        assert_eq!(status, picollo_status::BufferTooSmall);
+        // SAFETY: a NULL handle is refused.
+        let status = unsafe {
+            picollo_histogram_hgrm(ptr::null(), 5, 1.0, 0, ptr::null_mut(), 0, &mut needed)
+        };
+        assert_eq!(status, picollo_status::NullPointer);
     }
 }

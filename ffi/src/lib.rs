@@ -46,6 +46,8 @@ mod perf_types;
 mod query;
 mod snapshot;
 mod status;
+#[cfg(test)]
+mod testing;
 mod text;
 #[cfg(target_os = "linux")]
 mod time;

@@ -486,3 +486,407 @@ pub unsafe extern "C" fn picollo_log_sum(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::CString;
+    use std::ptr;
+
+    use super::*;
+    use crate::histogram::picollo_histogram_record;
+    use crate::testing::{last_error, text_of, Handle, THREE_DIGITS};
+
+    const T0: f64 = 1_700_000_000.0;
+
+    struct Writer(*mut picollo_log_writer);
+
+    impl Writer {
+        fn new() -> Writer {
+            let mut w = ptr::null_mut();
+            // SAFETY: a writable slot.
+            let status = unsafe { picollo_log_writer_new(&mut w) };
+            assert_eq!(status, picollo_status::Ok);
+            Writer(w)
+        }
+
+        fn interval(
+            &self,
+            h: &Handle,
+            tag: Option<&str>,
+            start: f64,
+            length: f64,
+        ) -> picollo_status {
+            let tag = tag.map(|t| CString::new(t).unwrap());
+            let tag = tag.as_ref().map_or(ptr::null(), |t| t.as_ptr());
+            // SAFETY: live handles, a NUL-terminated tag or NULL.
+            unsafe { picollo_log_writer_interval(self.0, h.0, tag, start, length) }
+        }
+
+        fn take(&self) -> String {
+            // SAFETY: the buffer arguments come from `text_of`.
+            text_of(|buf, len, needed| unsafe { picollo_log_writer_take(self.0, buf, len, needed) })
+        }
+    }
+
+    impl Drop for Writer {
+        fn drop(&mut self) {
+            // SAFETY: freed once, here.
+            unsafe { picollo_log_writer_free(self.0) }
+        }
+    }
+
+    struct Reader(*mut picollo_log_reader);
+
+    impl Reader {
+        fn new(text: &[u8]) -> Reader {
+            let mut r = ptr::null_mut();
+            // SAFETY: `text` has `text.len()` readable bytes; a writable slot.
+            let status =
+                unsafe { picollo_log_reader_new(text.as_ptr().cast(), text.len(), &mut r) };
+            assert_eq!(status, picollo_status::Ok);
+            Reader(r)
+        }
+
+        /// The next interval, its tag and histogram, or the status and message.
+        #[allow(clippy::type_complexity)]
+        fn next(&self) -> Result<(picollo_log_interval, String, Handle), (picollo_status, String)> {
+            let mut info = picollo_log_interval {
+                struct_size: std::mem::size_of::<picollo_log_interval>() as u32,
+                ..Default::default()
+            };
+            let mut h = ptr::null_mut();
+            // SAFETY: a live reader, a sized struct and a writable slot.
+            let status = unsafe { picollo_log_reader_next(self.0, &mut info, &mut h) };
+            let message = last_error();
+            // SAFETY: the buffer arguments come from `text_of`.
+            let tag = text_of(|buf, len, needed| unsafe {
+                picollo_log_reader_tag(self.0, buf, len, needed)
+            });
+            match status {
+                picollo_status::Ok => Ok((info, tag, Handle::adopt(h))),
+                _ => {
+                    assert!(h.is_null() && tag.is_empty());
+                    Err((status, message))
+                }
+            }
+        }
+
+        fn times(&self) -> (f64, f64) {
+            let (mut start, mut base) = (0.0, 0.0);
+            // SAFETY: a live reader and writable outputs.
+            let status = unsafe { picollo_log_reader_times(self.0, &mut start, &mut base) };
+            assert_eq!(status, picollo_status::Ok);
+            (start, base)
+        }
+    }
+
+    impl Drop for Reader {
+        fn drop(&mut self) {
+            // SAFETY: freed once, here.
+            unsafe { picollo_log_reader_free(self.0) }
+        }
+    }
+
+    fn histogram(values: impl IntoIterator<Item = u64>) -> Handle {
+        let h = Handle::new(64, THREE_DIGITS, 0);
+        for v in values {
+            // SAFETY: a live handle.
+            unsafe { picollo_histogram_record(h.0, v) };
+        }
+        h
+    }
+
+    fn sum(
+        text: &str,
+        tag: Option<&str>,
+        from: f64,
+        to: f64,
+    ) -> Result<Handle, (picollo_status, String)> {
+        let tag = tag.map(|t| CString::new(t).unwrap());
+        let mut out = ptr::null_mut();
+        // SAFETY: `text` has `text.len()` readable bytes; the tag is NULL or NUL-terminated.
+        let status = unsafe {
+            picollo_log_sum(
+                text.as_ptr().cast(),
+                text.len(),
+                tag.as_ref().map_or(ptr::null(), |t| t.as_ptr()),
+                from,
+                to,
+                &mut out,
+            )
+        };
+        match status {
+            picollo_status::Ok => Ok(Handle::adopt(out)),
+            _ => {
+                assert!(out.is_null());
+                Err((status, last_error()))
+            }
+        }
+    }
+
+    /// A log: header at T0 (start and base), a comment, then `api` and untagged intervals.
+    fn sample_log(a: &Handle, b: &Handle) -> String {
+        let w = Writer::new();
+        // SAFETY: a live writer and a NUL-terminated comment.
+        unsafe {
+            assert_eq!(picollo_log_writer_header(w.0, T0, T0), picollo_status::Ok);
+            assert_eq!(
+                picollo_log_writer_comment(w.0, c"made by the ffi tests".as_ptr()),
+                picollo_status::Ok
+            );
+            assert_eq!(
+                picollo_log_writer_set_max_unit_ratio(w.0, 1.0),
+                picollo_status::Ok
+            );
+        }
+        assert_eq!(w.interval(a, None, T0, 1.0), picollo_status::Ok);
+        assert_eq!(
+            w.interval(b, Some("api"), T0 + 1.0, 2.5),
+            picollo_status::Ok
+        );
+        assert_eq!(w.interval(a, Some(""), T0 + 3.0, 1.0), picollo_status::Ok);
+        w.take()
+    }
+
+    #[test]
+    fn a_written_log_reads_back_with_times_tags_and_counts() {
+        let a = histogram(1_000..2_000);
+        let b = histogram([5, 70_000, 9_000_000]);
+        let text = sample_log(&a, &b);
+        assert!(
+            text.starts_with("#[Histogram log format version 1.3]\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n#made by the ffi tests\n"), "{text}");
+        assert!(text.contains("\nTag=api,1.000,2.500,"), "{text}");
+
+        let r = Reader::new(text.as_bytes());
+        // The header is read at creation.
+        assert_eq!(r.times(), (T0, T0));
+        let (info, tag, h) = r.next().unwrap();
+        assert_eq!(
+            info.struct_size as usize,
+            std::mem::size_of::<picollo_log_interval>()
+        );
+        assert_eq!((info.start, info.length, info.line), (T0, 1.0, 6));
+        assert_eq!(
+            (info.significant_digits, info.has_tag, tag.as_str()),
+            (3, 0, "")
+        );
+        assert_eq!(info.max, 1999.0);
+        assert_eq!(h.buckets(), a.buckets());
+        let (info, tag, h) = r.next().unwrap();
+        assert_eq!(
+            (info.start, info.length, info.has_tag, tag.as_str()),
+            (T0 + 1.0, 2.5, 1, "api")
+        );
+        assert_eq!(h.buckets(), b.buckets());
+        assert!(
+            info.max >= 9_000_000.0 && info.max < 9_010_000.0,
+            "{}",
+            info.max
+        );
+        let (info, tag, _) = r.next().unwrap();
+        assert_eq!((info.start, info.has_tag, tag.as_str()), (T0 + 3.0, 0, ""));
+        for _ in 0..2 {
+            let (status, message) = r.next().err().unwrap();
+            assert_eq!(status, picollo_status::OutOfRange, "{message}");
+        }
+        // Nothing pending after a take; a log without headers has no times.
+        let w = Writer::new();
+        assert_eq!(w.take(), "");
+        let bare = Reader::new(b"");
+        let (start, base) = bare.times();
+        assert!(start.is_nan() && base.is_nan());
+    }
+
+    #[test]
+    fn take_consumes_only_what_it_delivers() {
+        let w = Writer::new();
+        // SAFETY: a live writer.
+        let status = unsafe { picollo_log_writer_header(w.0, f64::NAN, f64::NAN) };
+        assert_eq!(status, picollo_status::Ok);
+        let mut needed = 0;
+        let mut small = [0x55 as c_char; 8];
+        // SAFETY: `small` has 8 writable bytes.
+        let status =
+            unsafe { picollo_log_writer_take(w.0, small.as_mut_ptr(), small.len(), &mut needed) };
+        assert_eq!(status, picollo_status::BufferTooSmall);
+        assert_eq!(small[7], 0);
+        let text = w.take();
+        assert_eq!(text.len(), needed);
+        assert_eq!(
+            text,
+            "#[Histogram log format version 1.3]\n\"StartTimestamp\",\"Interval_Length\",\
+             \"Interval_Max\",\"Interval_Compressed_Histogram\"\n"
+        );
+        // Bad arguments write nothing.
+        let h = histogram([1]);
+        // SAFETY: a live writer.
+        unsafe {
+            assert_eq!(
+                picollo_log_writer_header(w.0, -1.0, f64::NAN),
+                picollo_status::InvalidArgument
+            );
+            assert_eq!(
+                picollo_log_writer_header(w.0, f64::INFINITY, f64::NAN),
+                picollo_status::InvalidArgument
+            );
+            assert_eq!(
+                picollo_log_writer_set_max_unit_ratio(w.0, 0.0),
+                picollo_status::InvalidArgument
+            );
+            assert_eq!(
+                picollo_log_writer_comment(w.0, ptr::null()),
+                picollo_status::NullPointer
+            );
+        }
+        assert_eq!(
+            w.interval(&h, Some("a,b"), 0.0, 1.0),
+            picollo_status::InvalidArgument
+        );
+        assert!(last_error().contains("tag"), "{}", last_error());
+        assert_eq!(
+            w.interval(&h, None, -1.0, 1.0),
+            picollo_status::InvalidArgument
+        );
+        assert_eq!(
+            w.interval(&h, None, 0.0, f64::NAN),
+            picollo_status::InvalidArgument
+        );
+        let saturated = Handle::new(32, THREE_DIGITS, 0);
+        // SAFETY: a live handle.
+        unsafe { crate::histogram::picollo_histogram_record_n(saturated.0, 3, u64::MAX) };
+        assert_eq!(
+            w.interval(&saturated, None, 0.0, 1.0),
+            picollo_status::Unencodable
+        );
+        assert_eq!(w.take(), "");
+    }
+
+    #[test]
+    fn a_bad_line_is_named_and_the_reader_goes_on() {
+        let a = histogram([10, 20, 30]);
+        let b = histogram([40]);
+        let good = sample_log(&a, &b);
+        let mut lines: Vec<&str> = good.lines().collect();
+        // Line 7 (the `api` interval) loses its histogram's tail; a line 8 of garbage follows.
+        let cut = &lines[6][..lines[6].len() - 4];
+        lines[6] = cut;
+        lines.insert(7, "1.0,2.0,x,HISTFAAA");
+        let text = lines.join("\n");
+        let r = Reader::new(text.as_bytes());
+        assert_eq!(r.next().unwrap().0.line, 6);
+        let (status, message) = r.next().err().unwrap();
+        assert_eq!(status, picollo_status::FormatError);
+        assert!(message.starts_with("line 7: "), "{message}");
+        let (status, message) = r.next().err().unwrap();
+        assert_eq!(status, picollo_status::FormatError);
+        assert!(
+            message.starts_with("line 8: ") && message.contains("interval max"),
+            "{message}"
+        );
+        let (info, _, h) = r.next().unwrap();
+        assert_eq!((info.line, h.total()), (9, 3));
+        assert_eq!(r.next().err().unwrap().0, picollo_status::OutOfRange);
+        // The sum stops at the first bad line.
+        let (status, message) = sum(&text, None, f64::NAN, f64::NAN).err().unwrap();
+        assert_eq!(status, picollo_status::FormatError);
+        assert!(message.starts_with("line 7: "), "{message}");
+        // Bytes that are not UTF-8 spoil only their line.
+        let mut bytes = good.clone().into_bytes();
+        let at = good.find("made by").unwrap();
+        bytes[at] = 0xff;
+        let r = Reader::new(&bytes);
+        assert_eq!(r.next().unwrap().0.line, 6);
+    }
+
+    #[test]
+    fn next_checks_its_arguments_before_reading() {
+        let text = sample_log(&histogram([1]), &histogram([2]));
+        let r = Reader::new(text.as_bytes());
+        let mut info = picollo_log_interval {
+            struct_size: 8,
+            ..Default::default()
+        };
+        // SAFETY: a live reader; `info` is writable.
+        let status = unsafe { picollo_log_reader_next(r.0, &mut info, ptr::null_mut()) };
+        assert_eq!(status, picollo_status::StructSize);
+        assert!(
+            last_error().contains("sizeof(picollo_log_interval)"),
+            "{}",
+            last_error()
+        );
+        // SAFETY: a NULL info is refused.
+        let status = unsafe { picollo_log_reader_next(r.0, ptr::null_mut(), ptr::null_mut()) };
+        assert_eq!(status, picollo_status::NullPointer);
+        // Nothing was read: the first interval is still next. `out` NULL skips the histogram.
+        info.struct_size = std::mem::size_of::<picollo_log_interval>() as u32 + 8;
+        // SAFETY: a live reader; `info` is writable (a larger struct_size is accepted, and
+        // only this library's fields are written).
+        let status = unsafe { picollo_log_reader_next(r.0, &mut info, ptr::null_mut()) };
+        assert_eq!((status, info.line), (picollo_status::Ok, 6));
+        assert_eq!(r.next().unwrap().0.line, 7);
+        let mut start = 7.0;
+        // SAFETY: either output may be NULL.
+        let status = unsafe { picollo_log_reader_times(r.0, &mut start, ptr::null_mut()) };
+        assert_eq!((status, start), (picollo_status::Ok, T0));
+    }
+
+    #[test]
+    fn sums_select_by_tag_and_window() {
+        let a = histogram(1_000..1_100);
+        let b = histogram([5, 70_000]);
+        let text = sample_log(&a, &b);
+        let untagged = sum(&text, None, f64::NAN, f64::NAN).unwrap();
+        assert_eq!(untagged.total(), 200);
+        let doubled: Vec<_> = a.buckets().0.iter().map(|&(v, c)| (v, 2 * c)).collect();
+        assert_eq!(untagged.buckets(), (doubled, 0, 0));
+        assert_eq!(
+            sum(&text, Some(""), f64::NAN, f64::NAN).unwrap().total(),
+            200
+        );
+        assert_eq!(
+            sum(&text, Some("api"), f64::NAN, f64::NAN)
+                .unwrap()
+                .buckets(),
+            b.buckets()
+        );
+        // Starts in [from, to): the first untagged interval starts at T0, the second at T0+3.
+        assert_eq!(sum(&text, None, T0 + 0.5, f64::NAN).unwrap().total(), 100);
+        assert_eq!(sum(&text, None, f64::NAN, T0 + 3.0).unwrap().total(), 100);
+        assert_eq!(sum(&text, None, T0, T0 + 3.000_001).unwrap().total(), 200);
+        for (tag, from, to) in [
+            (Some("db"), f64::NAN, f64::NAN),
+            (None, T0 + 4.0, f64::NAN),
+            (Some("api"), T0, T0 + 1.0),
+        ] {
+            let (status, message) = sum(&text, tag, from, to).err().unwrap();
+            assert_eq!(status, picollo_status::Empty);
+            assert!(message.contains("no interval"), "{message}");
+        }
+        assert_eq!(
+            sum("", None, f64::NAN, f64::NAN).err().unwrap().0,
+            picollo_status::Empty
+        );
+        // SAFETY: NULL text with a length and a NULL output are refused.
+        unsafe {
+            let mut out = ptr::null_mut();
+            assert_eq!(
+                picollo_log_sum(ptr::null(), 1, ptr::null(), 0.0, 1.0, &mut out),
+                picollo_status::NullPointer
+            );
+            assert_eq!(
+                picollo_log_sum(
+                    text.as_ptr().cast(),
+                    text.len(),
+                    ptr::null(),
+                    0.0,
+                    1.0,
+                    ptr::null_mut()
+                ),
+                picollo_status::NullPointer
+            );
+        }
+    }
+}
