@@ -5,9 +5,10 @@
 //   blittable structs field-for-field copies of the C structs (checked against the C sizeof);
 //   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free;
 //   Histogram, Snapshot, Summary: the API a C# caller uses (IDisposable, exceptions).
-// PicolloApprox.cs adds the standalone approximate counter (ApproxCounter).
+// PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
+// HdrHistogram formats (V2 encoding, .hgrm, interval logs).
 //
-// Compiles with mono's mcs: `mcs -unsafe -target:library Picollo.cs PicolloApprox.cs`.
+// Compiles with mono's mcs: `mcs -unsafe -target:library Picollo.cs PicolloApprox.cs PicolloHdr.cs`.
 
 using System;
 using System.Collections.Generic;
@@ -34,7 +35,11 @@ namespace Picollo
         OsError = 12,
         Panic = 13,
         OutOfMemory = 14,
+        /// <summary>The input is not valid V2, base64 or interval log text (thrown as
+        /// <see cref="PicolloFormatException"/>).</summary>
         FormatError = 15,
+        /// <summary>The histogram cannot be written in the requested format (thrown as
+        /// <see cref="PicolloUnencodableException"/>).</summary>
         Unencodable = 16,
     }
 
@@ -61,8 +66,10 @@ namespace Picollo
         Approximate = 3,
     }
 
-    /// <summary>A non-OK status, with the library's message for it.</summary>
-    public sealed class PicolloException : Exception
+    /// <summary>A non-OK status, with the library's message for it. The statuses of the
+    /// HdrHistogram formats have subclasses: <see cref="PicolloFormatException"/> and
+    /// <see cref="PicolloUnencodableException"/>.</summary>
+    public class PicolloException : Exception
     {
         public Status Status { get; private set; }
         public string NativeMessage { get; private set; }
@@ -74,13 +81,48 @@ namespace Picollo
             NativeMessage = nativeMessage;
         }
 
+        /// <summary>The exception for a status: the subclass it has, if any.</summary>
+        public static PicolloException For(Status status, string nativeMessage)
+        {
+            switch (status)
+            {
+                case Status.FormatError: return new PicolloFormatException(nativeMessage);
+                case Status.Unencodable: return new PicolloUnencodableException(nativeMessage);
+                default: return new PicolloException(status, nativeMessage);
+            }
+        }
+
         /// <summary>Throw for any status but OK. Call right after the failing call, on the same
         /// thread: the message is thread-local and the next Picollo call replaces it.</summary>
         internal static void Check(Status status)
         {
             if (status != Status.Ok)
-                throw new PicolloException(status, Utf8.FromNative(Native.picollo_last_error_message()));
+                throw For(status, Utf8.FromNative(Native.picollo_last_error_message()));
         }
+    }
+
+    /// <summary><see cref="Status.FormatError"/>: the input is not valid V2, base64 or interval
+    /// log text. The message says what is wrong and, for a log, on which line.</summary>
+    public sealed class PicolloFormatException : PicolloException
+    {
+        public PicolloFormatException(string nativeMessage) : base(Status.FormatError, nativeMessage)
+        {
+            var m = System.Text.RegularExpressions.Regex.Match(nativeMessage ?? "", @"^line (\d+): ");
+            long line;
+            if (m.Success && long.TryParse(m.Groups[1].Value, out line)) LineNumber = line;
+        }
+
+        /// <summary>The 1-based log line of the error (log messages start "line N: "), or
+        /// null for V2 and base64 errors.</summary>
+        public long? LineNumber { get; private set; }
+    }
+
+    /// <summary><see cref="Status.Unencodable"/>: the histogram cannot be written in that format
+    /// (saturated counts, a bucket count above 2^63 − 1, a value above 2^63 − 1); nothing was
+    /// written.</summary>
+    public sealed class PicolloUnencodableException : PicolloException
+    {
+        public PicolloUnencodableException(string nativeMessage) : base(Status.Unencodable, nativeMessage) { }
     }
 
     // ---------------------------------------------------------------------------------------

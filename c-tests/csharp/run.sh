@@ -28,10 +28,11 @@ mkdir -p "$build"
 
 # The C side of the layout check.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
-c_sizes="$("$build/sizes")"
+c_sizes="$("$build/sizes" | grep '^struct sizes:')" || die "sizes printed no 'struct sizes:' line"
+c_hdr_sizes="$("$build/sizes" | grep '^hdr struct sizes:')" || die "sizes printed no 'hdr struct sizes:' line"
 
 mcs -nologo -warnaserror -unsafe -out:"$build/Tests.exe" "$here/Picollo.cs" "$here/PicolloApprox.cs" \
-    "$here/Tests.cs" "$here/ThreadTests.cs"
+    "$here/PicolloHdr.cs" "$here/Tests.cs" "$here/ThreadTests.cs" "$here/HdrTests.cs"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.
@@ -58,6 +59,11 @@ grep -q '^P99: P99=24,960 \[83 / 609\]: \[24,832, 25,088) 14,190$' "$out" || die
 grep -Eq '^\| D-value: +\|' "$out" || die "the diff table's D-value row is missing"
 cs_sizes="$(grep '^struct sizes:' "$out")" || die "the C# layout line is missing"
 [[ "$cs_sizes" == "$c_sizes" ]] || die "struct layout differs: C says '$c_sizes', C# says '$cs_sizes'"
+cs_hdr_sizes="$(grep '^hdr struct sizes:' "$out")" || die "the C# HdrHistogram layout line is missing"
+[[ "$cs_hdr_sizes" == "$c_hdr_sizes" ]] \
+    || die "picollo_log_interval layout differs: C says '$c_hdr_sizes', C# says '$cs_hdr_sizes'"
+grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
+    || die "the .hgrm header line is missing"
 
 # The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"

@@ -1,5 +1,6 @@
-/* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs prints
- * from Marshal.SizeOf/OffsetOf; run.sh requires the two lines to be identical. */
+/* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs and
+ * HdrTests.cs print from Marshal.SizeOf/OffsetOf; run.sh requires each line to be identical
+ * to the C# one. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,5 +15,10 @@ int main(void)
            sizeof(struct picollo_bucket), offsetof(struct picollo_summary, total),
            offsetof(struct picollo_histogram_info, relative_error),
            offsetof(struct picollo_histogram_config, relative_error));
+    printf("hdr struct sizes: log_interval=%zu log_interval.start@%zu log_interval.line@%zu "
+           "log_interval.has_tag@%zu\n",
+           sizeof(struct picollo_log_interval), offsetof(struct picollo_log_interval, start),
+           offsetof(struct picollo_log_interval, line),
+           offsetof(struct picollo_log_interval, has_tag));
     return 0;
 }

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "scripts" / "check_bindings.py"
 PY_ABI = ("_abi.py", "_perf_abi.py")
-CS_BINDING = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs")
+CS_BINDING = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs")
 
 
 def run_checker(*args: str) -> subprocess.CompletedProcess:
@@ -135,3 +135,18 @@ def test_line_comments_in_the_header_read_like_doc_blocks(copies):
     assert "/**" not in header.read_text(encoding="utf-8")
     result = check_copies(copies)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_csharp_bool_without_a_one_byte_marshal_is_reported(copies):
+    """C's bool is one byte: a C# bool parameter stands for it only when marshalled as one
+    (a bare C# bool marshals as a 4-byte BOOL)."""
+    replace_once(copies["header"], "uint32_t csv,", "bool csv,")
+    cs = copies["cs"] / "PicolloHdr.cs"
+    replace_once(cs, "double unitRatio, uint csv,", "double unitRatio, [MarshalAs(UnmanagedType.U1)] bool csv,")
+    result = run_checker("--header", str(copies["header"]), "--csharp", str(copies["cs"]))
+    assert result.returncode == 0, result.stderr
+    replace_once(cs, "[MarshalAs(UnmanagedType.U1)] bool csv", "bool csv")
+    result = run_checker("--header", str(copies["header"]), "--csharp", str(copies["cs"]))
+    assert result.returncode == 1
+    assert ("C# picollo_histogram_hgrm parameter 4 of 7 is `bool csv (without "
+            "[MarshalAs(UnmanagedType.U1)] a C# bool is a 4-byte BOOL)`") in result.stderr

@@ -7,7 +7,9 @@ which names the C type it mirrors in its `/// <summary>` (`picollo_summary`, ...
 Types: uint/int/ulong/long/double... are the fixed-width C types; UIntPtr/nuint are size_t;
 IntPtr is any pointer; `ref`/`out`/`T[]`/`T*` add a pointer level; string and StringBuilder
 are `char *`, byte[] is `char *` or `uint8_t *`; a C# enum is its underlying type; a
-SafeHandle subclass is the pointer its ReleaseHandle passes to a `picollo_*_free`.
+SafeHandle subclass is the pointer its ReleaseHandle passes to a `picollo_*_free`; bool is C's
+`bool` only when marshalled as one byte (`[MarshalAs(UnmanagedType.U1)]` or `I1`: the
+default, a 4-byte Win32 BOOL, is not C's bool).
 Field names compare case-insensitively without underscores, except the few in `FIELD_ALIASES`.
 """
 
@@ -22,7 +24,7 @@ from .ctype import ANY, CType
 from .header import Header
 
 #: The binding files: the test programs in the same folder declare nothing of the ABI.
-BINDING_FILES = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs")
+BINDING_FILES = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs")
 
 #: C# field names that differ from the C name by more than case and underscores.
 FIELD_ALIASES = {
@@ -106,6 +108,9 @@ class Types:
         words = re.sub(r"\[[^\]]+\]", " ", text).replace("*", " * ").replace("[]", " [] ").split()
         depth = sum(w in ("ref", "out", "in", "*", "[]") for w in words)
         names = [w for w in words if w not in ("ref", "out", "in", "*", "[]", "params", "this")]
+        if names in (["bool"], ["System.Boolean"], ["Boolean"]):
+            one_byte = re.search(r"MarshalAs\s*\(\s*UnmanagedType\.[UI]1\s*\)", text)
+            return CType.of("bool", depth=depth) if one_byte and depth == 0 else None
         base = self._base(names[0].removeprefix("System.")) if len(names) == 1 else None
         return base and CType(base.bases, base.depth + depth, base.length)
 
@@ -246,12 +251,19 @@ def check_enums(src: Source, header: Header) -> list[str]:
     return errors
 
 
+def _param(types: Types, type_text: str, name: str) -> Field:
+    ctype, spelled = types.ctype(type_text), f"{type_text} {name}"
+    if ctype is None and re.sub(r"\[[^\]]+\]", " ", type_text).split()[-1:] == ["bool"]:
+        spelled += " (without [MarshalAs(UnmanagedType.U1)] a C# bool is a 4-byte BOOL)"
+    return Field(name, ctype, spelled)
+
+
 def signatures(src: Source, types: Types) -> list[Signature]:
     out = []
     for m in _DLLIMPORT.finditer(src.code):
         entry = re.search(r'EntryPoint\s*=\s*"(\w+)"', m.group("args"))
         ret_text = " ".join(w for w in m.group("head").split() if w not in _MODIFIERS)
-        params = tuple(Field(name, types.ctype(type_text), f"{type_text} {name}")
+        params = tuple(_param(types, type_text, name)
                        for type_text, name in map(_type_and_name, _split_params(m.group("params"))))
         out.append(Signature(entry.group(1) if entry else m.group("name"), m.group("name"),
                              Field("return", types.ctype(ret_text), ret_text), params))
