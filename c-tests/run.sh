@@ -196,9 +196,21 @@ fi
 
 step "cargo cinstall, then a program built with pkg-config"
 dest="$tmp/destdir"
-if ! CARGO_UNSTABLE_SPARSE_REGISTRY=true CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse \
+# cargo-c (Debian's 0.9.14) resolves the whole workspace with the cargo it was built with,
+# which cannot read some of the command-line tool's dependencies (the wasm crates behind
+# plotters). The library needs only core and ffi, so cargo-c gets a workspace of those two:
+# the same manifest and lock file, the same sources through symlinks.
+libws="$tmp/libws"
+mkdir -p "$libws"
+sed -e 's/^members = .*/members = ["core", "ffi"]/' \
+    -e 's/^default-members = .*/default-members = ["core", "ffi"]/' Cargo.toml >"$libws/Cargo.toml"
+grep -q '^members = \["core", "ffi"\]' "$libws/Cargo.toml" || die "could not narrow the workspace for cargo cinstall"
+cp Cargo.lock "$libws/Cargo.lock"
+for d in core ffi include native; do ln -s "$root/$d" "$libws/$d"; done
+if ! (cd "$libws" && CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}" \
+    CARGO_UNSTABLE_SPARSE_REGISTRY=true CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse \
     cargo cinstall --release -p picollo-ffi --prefix /usr/local --libdir /usr/local/lib \
-    --destdir "$dest" >"$build/cinstall.log" 2>&1; then
+    --destdir "$dest") >"$build/cinstall.log" 2>&1; then
     tail -n 40 "$build/cinstall.log" >&2
     die "cargo cinstall failed (log: $build/cinstall.log)"
 fi
