@@ -1,10 +1,13 @@
-//! `picollo convert`: an input re-written as a normalized interval log, or as summary JSON.
+//! `picollo convert`: an input re-written as a normalized interval log, as summary JSON,
+//! as an OpenMetrics exposition or as an OTLP/JSON export request.
 
 use std::fmt::Write;
 
 use clap::ValueEnum;
 use picollo::hdr::{Accumulator, LogWriter};
-use picollo::Histogram;
+use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
+use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
+use picollo::{Config, Histogram};
 
 use crate::error::Failure;
 use crate::input::Input;
@@ -17,19 +20,91 @@ pub enum Target {
     Log,
     /// JSON Lines: one summary object per interval, or per tag with `--sum`.
     Json,
+    /// An OpenMetrics text exposition: one histogram family, one point per tag.
+    Openmetrics,
+    /// One OTLP/JSON `ExportMetricsServiceRequest`: one exponential histogram metric.
+    OtlpJson,
 }
 
-/// Convert what `filter` selects of `input` to `target`.
+impl Target {
+    /// Whether the target is a metric export (`openmetrics`, `otlp-json`).
+    pub fn is_metric(self) -> bool {
+        matches!(self, Target::Openmetrics | Target::OtlpJson)
+    }
+}
+
+/// The name used when `--name` is not given (OpenMetrics appends `_<unit>` to it when a
+/// unit is given).
+pub const DEFAULT_NAME: &str = "picollo_histogram";
+
+/// How a metric export (`openmetrics`, `otlp-json`) names and shapes its metric.
+pub struct MetricOptions {
+    /// The family (OpenMetrics) or metric (OTLP) name.
+    pub name: String,
+    /// `# HELP` (OpenMetrics) or the description (OTLP); may be empty.
+    pub help: String,
+    /// `# UNIT` (OpenMetrics, a suffix of the name) or the UCUM unit (OTLP); may be empty.
+    pub unit: String,
+    /// Recorded values are divided by this.
+    pub unit_ratio: f64,
+    /// OpenMetrics bucket bounds: explicit (recorded units), else derived at this coarse
+    /// relative error.
+    pub bounds: Option<Vec<u64>>,
+    /// The coarse relative error when no explicit bounds are given.
+    pub coarse: f64,
+    /// OTLP: one delta point per interval instead of one cumulative point per tag.
+    pub delta: bool,
+}
+
+impl MetricOptions {
+    fn openmetrics(&self) -> (Family<'_>, HistogramOptions<'_>) {
+        let family = Family::new(&self.name)
+            .with_help(&self.help)
+            .with_unit(&self.unit);
+        let bounds = match &self.bounds {
+            Some(b) => Bounds::Explicit(b),
+            None => Bounds::Coarse(self.coarse),
+        };
+        let options = HistogramOptions {
+            bounds,
+            unit_ratio: self.unit_ratio,
+            created_unix_nanos: None,
+        };
+        (family, options)
+    }
+
+    /// Check the OpenMetrics name, unit, bounds and ratio before any input is read: the
+    /// message of what is wrong, for a usage error.
+    pub fn check_openmetrics(&self) -> Result<(), String> {
+        let (family, options) = self.openmetrics();
+        let mut scratch = OpenMetricsWriter::new(String::new());
+        match scratch.histogram(&family, &options) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(format!(
+                "--name {:?}, --unit {:?}: {e} (OpenMetrics names match \
+                 [a-zA-Z_:][a-zA-Z0-9_:]*, end with _<unit> when a unit is given, and do not \
+                 end in _bucket, _count, _sum, _created, _total or _info)",
+                self.name, self.unit
+            )),
+        }
+    }
+}
+
+/// Convert what `filter` selects of `input` to `target` (`metric` for the metric targets).
 pub fn convert(
     input: &Input,
     filter: &Filter,
     target: Target,
     sum: bool,
+    metric: &MetricOptions,
 ) -> Result<String, Failure> {
     match target {
         Target::Log => to_log(input, filter),
         Target::Json if sum => to_json_sums(input, filter),
         Target::Json => to_json(input, filter),
+        Target::Openmetrics => to_openmetrics(input, filter, metric),
+        Target::OtlpJson if metric.delta => to_otlp_deltas(input, filter, metric),
+        Target::OtlpJson => to_otlp_sums(input, filter, metric),
     }
 }
 
@@ -101,10 +176,18 @@ fn to_json(input: &Input, filter: &Filter) -> Result<String, Failure> {
     Ok(out)
 }
 
-/// One JSON object per tag (in order of first appearance): the sum of its selected
-/// intervals, from the first start to the last end.
-fn to_json_sums(input: &Input, filter: &Filter) -> Result<String, Failure> {
-    let mut sums: Vec<(Option<String>, Accumulator)> = Vec::new();
+/// The selected intervals summed per tag, tags in order of first appearance.
+struct Sums {
+    /// Each tag (`None`: untagged) and the sum of its selected intervals.
+    tags: Vec<(Option<String>, Accumulator)>,
+    /// The time `--from`/`--to` count from.
+    origin: f64,
+    /// Whether the log has a `StartTime` or `BaseTime` header (its times are absolute).
+    absolute: bool,
+}
+
+fn sums(input: &Input, filter: &Filter) -> Result<Sums, Failure> {
+    let mut tags: Vec<(Option<String>, Accumulator)> = Vec::new();
     let mut seen = Seen::default();
     let mut origin = 0.0;
     let mut intervals = input.intervals();
@@ -115,35 +198,214 @@ fn to_json_sums(input: &Input, filter: &Filter) -> Result<String, Failure> {
         if !filter.matches(&interval, origin) {
             continue;
         }
-        let k = match sums.iter().position(|(t, _)| *t == interval.tag) {
+        let k = match tags.iter().position(|(t, _)| *t == interval.tag) {
             Some(k) => k,
             None => {
-                sums.push((interval.tag.clone(), Accumulator::new()));
-                sums.len() - 1
+                tags.push((interval.tag.clone(), Accumulator::new()));
+                tags.len() - 1
             }
         };
-        sums[k]
+        tags[k]
             .1
             .add_interval(&interval)
             .map_err(|e| line_error(input, interval.line, e))?;
     }
-    if sums.is_empty() {
+    if tags.is_empty() {
         return Err(seen.nothing_selected(&input.name, filter));
     }
+    let absolute = !matches!(intervals.header_times(), (None, None));
+    Ok(Sums {
+        tags,
+        origin,
+        absolute,
+    })
+}
+
+/// One JSON object per tag (in order of first appearance): the sum of its selected
+/// intervals, from the first start to the last end.
+fn to_json_sums(input: &Input, filter: &Filter) -> Result<String, Failure> {
+    let sums = sums(input, filter)?;
     let mut out = String::new();
-    for (tag, acc) in &sums {
+    for (tag, acc) in &sums.tags {
         let (start, end) = acc.time_span().expect("one interval at least");
         let h = acc.histogram().expect("one interval at least");
         object(
             &mut out,
             tag.as_deref(),
-            start - origin,
+            start - sums.origin,
             end - start,
             acc.intervals(),
             h,
         );
     }
     Ok(out)
+}
+
+/// The tags' sums over one common layout and range (the first tag's precision, the union
+/// of the ranges), as the points of one OpenMetrics family must share their buckets.
+/// A sum of another precision is re-binned at its buckets' midpoints.
+fn common_buckets(input: &Input, sums: &Sums) -> Result<Vec<Histogram<u64, Vec<u64>>>, Failure> {
+    let hists: Vec<&Histogram<u64, Vec<u64>>> = sums
+        .tags
+        .iter()
+        .map(|(_, acc)| acc.histogram().expect("one interval at least"))
+        .collect();
+    let first = hists[0].config();
+    let lo = hists.iter().map(|h| h.config().min_trackable()).min();
+    let hi = hists.iter().map(|h| h.config().max_trackable()).max();
+    let config: Config = first.with_range(lo.unwrap_or(1), hi.unwrap_or(2));
+    let mut out = Vec::with_capacity(hists.len());
+    for h in hists {
+        let mut common =
+            Histogram::new(config).map_err(|e| Failure::format(format!("{}: {e}", input.name)))?;
+        if common.layout() == h.layout() {
+            common
+                .add(&h.view())
+                .map_err(|e| Failure::format(format!("{}: {e}", input.name)))?;
+        } else {
+            for b in h.view().buckets().filter(|b| b.count != 0) {
+                common.record_n(b.value, b.count);
+            }
+        }
+        out.push(common);
+    }
+    Ok(out)
+}
+
+/// An OpenMetrics exposition: one histogram family, one point per tag (label `tag`;
+/// untagged intervals without it) holding the sum of the tag's selected intervals, then
+/// `# EOF`. `_created` is the earliest selected start when the log's times are absolute
+/// (it has a `StartTime` or `BaseTime` header).
+fn to_openmetrics(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<String, Failure> {
+    let sums = sums(input, filter)?;
+    let hists = common_buckets(input, &sums)?;
+    let (family, mut options) = m.openmetrics();
+    if sums.absolute {
+        options.created_unix_nanos = sums
+            .tags
+            .iter()
+            .filter_map(|(_, acc)| acc.time_span())
+            .map(|(start, _)| unix_nanos(start))
+            .min();
+    }
+    let failed =
+        |e: picollo::openmetrics::OpenMetricsError| Failure::format(format!("{}: {e}", input.name));
+    let mut w = OpenMetricsWriter::new(String::new());
+    {
+        let mut f = w.histogram(&family, &options).map_err(failed)?;
+        for ((tag, _), h) in sums.tags.iter().zip(&hists) {
+            let labels: &[(&str, &str)] = match tag {
+                Some(t) => &[("tag", t.as_str())],
+                None => &[],
+            };
+            f.point(labels, &h.view()).map_err(failed)?;
+        }
+    }
+    w.finish().map_err(failed)
+}
+
+/// Seconds since the epoch as nanoseconds, to the microsecond (logs hold milliseconds or
+/// microseconds; the float's own error would show in the last digits otherwise); 0 for
+/// times at or before the epoch.
+fn unix_nanos(s: f64) -> u64 {
+    if s.is_nan() || s <= 0.0 {
+        return 0;
+    }
+    let whole = s.floor();
+    let micros = ((s - whole) * 1e6).round() as u64;
+    (whole as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(micros * 1_000)
+}
+
+/// One point of an OTLP export before it is borrowed into a [`DataPoint`].
+struct OtlpPoint {
+    tag: Option<String>,
+    start: u64,
+    time: u64,
+    histogram: ExponentialHistogram,
+}
+
+/// The request holding `points` as one exponential histogram metric, as one JSON line.
+fn otlp_request(points: &[OtlpPoint], temporality: Temporality, m: &MetricOptions) -> String {
+    let attributes: Vec<Vec<(&str, &str)>> = points
+        .iter()
+        .map(|p| p.tag.as_deref().map(|t| ("tag", t)).into_iter().collect())
+        .collect();
+    let data: Vec<DataPoint<'_>> = points
+        .iter()
+        .zip(&attributes)
+        .map(|(p, a)| DataPoint {
+            attributes: a,
+            start_time_unix_nano: p.start,
+            time_unix_nano: p.time,
+            histogram: &p.histogram,
+        })
+        .collect();
+    let metric = Metric {
+        name: &m.name,
+        description: &m.help,
+        unit: &m.unit,
+        temporality,
+        points: &data,
+    };
+    let request = Request {
+        resource: &[],
+        scope_name: "picollo-cli",
+        scope_version: env!("CARGO_PKG_VERSION"),
+        metrics: &[metric],
+    };
+    let mut out = request.to_json();
+    out.push('\n');
+    out
+}
+
+/// OTLP/JSON, cumulative: one point per tag (attribute `tag`; untagged intervals without
+/// it), the sum of its selected intervals, from the first start to the last end.
+fn to_otlp_sums(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<String, Failure> {
+    let sums = sums(input, filter)?;
+    let points: Vec<OtlpPoint> = sums
+        .tags
+        .iter()
+        .map(|(tag, acc)| {
+            let (start, end) = acc.time_span().expect("one interval at least");
+            let h = acc.histogram().expect("one interval at least");
+            OtlpPoint {
+                tag: tag.clone(),
+                start: unix_nanos(start),
+                time: unix_nanos(end),
+                histogram: ExponentialHistogram::from_view(&h.view(), m.unit_ratio),
+            }
+        })
+        .collect();
+    Ok(otlp_request(&points, Temporality::Cumulative, m))
+}
+
+/// OTLP/JSON, delta: one point per selected interval, in log order.
+fn to_otlp_deltas(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<String, Failure> {
+    let mut points = Vec::new();
+    let mut seen = Seen::default();
+    let mut intervals = input.intervals();
+    while let Some(interval) = intervals.next() {
+        let interval = interval?;
+        let origin = intervals.origin().expect("known once an interval is read");
+        seen.note(&interval, origin);
+        if filter.matches(&interval, origin) {
+            points.push(OtlpPoint {
+                tag: interval.tag.clone(),
+                start: unix_nanos(interval.start),
+                time: unix_nanos(interval.end()),
+                histogram: ExponentialHistogram::from_view(
+                    &interval.histogram.view(),
+                    m.unit_ratio,
+                ),
+            });
+        }
+    }
+    if points.is_empty() {
+        return Err(seen.nothing_selected(&input.name, filter));
+    }
+    Ok(otlp_request(&points, Temporality::Delta, m))
 }
 
 /// `{"tag":…,"start":…,"length":…,"intervals":…,"summary":{…}}` and a newline. `start` is

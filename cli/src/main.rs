@@ -59,7 +59,7 @@ enum Command {
     /// A percentile plot (PNG or SVG) of one or more logs, like HdrHistogram's plotter
     #[command(after_help = format!("{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Plot(PlotArgs),
-    /// Re-write a log as a normalized format 1.3 log, or as summary JSON
+    /// Re-write a log as a normalized format 1.3 log, summary JSON, OpenMetrics or OTLP/JSON
     #[command(after_help = format!("{CONVERT_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Convert(ConvertArgs),
 }
@@ -220,6 +220,21 @@ Targets:
         start, \"length\": seconds, \"intervals\": count, \"summary\": {...}}, the summary
         being the object of picollo's Summary::write_json (totals, mean, stDev, precision
         and 16 percentiles with their buckets).
+  openmetrics
+        An OpenMetrics text exposition: one histogram family (--name, default
+        picollo_histogram, or picollo_histogram_<unit> with --unit; --help-text), one
+        point per tag (label tag=\"...\"; untagged intervals without it) holding the sum
+        of the tag's selected intervals, then # EOF. Bucket bounds (le) are derived from
+        the layout at --coarse E (default 0.05; every count exact), or given with --bounds
+        in recorded units. --unit-ratio divides le and _sum. _created is the earliest
+        selected start when the log has a StartTime or BaseTime.
+  otlp-json
+        One OTLP/JSON ExportMetricsServiceRequest holding one exponential histogram metric
+        (--name, --help-text as its description, --unit in UCUM, e.g. ms). Cumulative: one
+        point per tag (attribute tag), the sum of its selected intervals, from its first
+        start to its last end. With --delta: one delta point per selected interval.
+        Times are the log's (absolute with a StartTime or BaseTime header) in Unix
+        nanoseconds, to the microsecond.
 
 Unlike the other commands, convert keeps every interval, tagged or not, unless --tag is
 given. The window's end is --until (--to names the target).";
@@ -246,6 +261,113 @@ struct ConvertArgs {
     /// JSON: one object per tag, the sum of its intervals, instead of one per interval
     #[arg(long)]
     sum: bool,
+    /// OpenMetrics/OTLP: the metric name (default picollo_histogram[_<unit>])
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
+    /// OpenMetrics/OTLP: the help text (OTLP: the description)
+    #[arg(long, value_name = "TEXT")]
+    help_text: Option<String>,
+    /// OpenMetrics/OTLP: the unit (OpenMetrics: the name must end with _<unit>)
+    #[arg(long, value_name = "UNIT")]
+    unit: Option<String>,
+    /// OpenMetrics/OTLP: divide values by R (1e9 exports nanoseconds as seconds)
+    #[arg(long, value_name = "R", value_parser = positive, allow_negative_numbers = true)]
+    unit_ratio: Option<f64>,
+    /// OpenMetrics: bucket bounds derived at this relative error, in (0, 1) [default: 0.05]
+    #[arg(long, value_name = "E", value_parser = coarse, conflicts_with = "bounds",
+          allow_negative_numbers = true)]
+    coarse: Option<f64>,
+    /// OpenMetrics: explicit bucket bounds, in recorded units, strictly increasing (a,b,c)
+    #[arg(long, value_name = "LIST", value_parser = bound_list)]
+    bounds: Option<BoundList>,
+    /// OTLP: one delta point per interval instead of one cumulative point per tag
+    #[arg(long)]
+    delta: bool,
+}
+
+impl ConvertArgs {
+    /// The metric options, after checking they suit the target (usage errors otherwise).
+    fn metric(&self) -> convert::MetricOptions {
+        let target = self.to;
+        let given = [
+            ("--name", self.name.is_some()),
+            ("--help-text", self.help_text.is_some()),
+            ("--unit", self.unit.is_some()),
+            ("--unit-ratio", self.unit_ratio.is_some()),
+        ];
+        if !target.is_metric() {
+            if let Some((option, _)) = given.iter().find(|(_, g)| *g) {
+                usage(&format!(
+                    "{option} applies to --to openmetrics or otlp-json only"
+                ));
+            }
+        }
+        if target != convert::Target::Openmetrics
+            && (self.bounds.is_some() || self.coarse.is_some())
+        {
+            usage("--bounds and --coarse apply to --to openmetrics only");
+        }
+        if self.delta && target != convert::Target::OtlpJson {
+            usage("--delta applies to --to otlp-json only");
+        }
+        let unit = self.unit.clone().unwrap_or_default();
+        let name = match (&self.name, target) {
+            (Some(n), _) => n.clone(),
+            (None, convert::Target::Openmetrics) if !unit.is_empty() => {
+                format!("{}_{unit}", convert::DEFAULT_NAME)
+            }
+            (None, _) => convert::DEFAULT_NAME.to_string(),
+        };
+        let metric = convert::MetricOptions {
+            name,
+            help: self.help_text.clone().unwrap_or_default(),
+            unit,
+            unit_ratio: self.unit_ratio.unwrap_or(1.0),
+            bounds: self.bounds.clone().map(|b| b.0),
+            coarse: self.coarse.unwrap_or(0.05),
+            delta: self.delta,
+        };
+        if target == convert::Target::Openmetrics {
+            if let Err(message) = metric.check_openmetrics() {
+                usage(&message);
+            }
+        }
+        metric
+    }
+}
+
+/// `--bounds a,b,c`: bucket bounds, strictly increasing.
+#[derive(Clone)]
+struct BoundList(Vec<u64>);
+
+fn bound_list(s: &str) -> Result<BoundList, String> {
+    let mut bounds = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        match part.parse::<u64>() {
+            Ok(b) => bounds.push(b),
+            Err(_) => {
+                return Err(format!(
+                    "{part:?} is not a bound (bounds are whole numbers in recorded units, \
+                     separated by commas)"
+                ))
+            }
+        }
+    }
+    if let Some(w) = bounds.windows(2).find(|w| w[0] >= w[1]) {
+        return Err(format!(
+            "bounds must be strictly increasing ({} is followed by {})",
+            w[0], w[1]
+        ));
+    }
+    Ok(BoundList(bounds))
+}
+
+fn coarse(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a relative error in (0, 1)")),
+    }
 }
 
 fn seconds(s: &str) -> Result<f64, String> {
@@ -323,8 +445,9 @@ fn run(command: Command) -> Result<(), Failure> {
             if args.sum && args.to != convert::Target::Json {
                 usage("--sum applies to --to json only");
             }
+            let metric = args.metric();
             let input = Input::read(&args.log)?;
-            let text = convert::convert(&input, &filter, args.to, args.sum)?;
+            let text = convert::convert(&input, &filter, args.to, args.sum, &metric)?;
             emit(&text, args.output.as_deref())
         }
     }

@@ -1,4 +1,5 @@
-//! `picollo convert`: normalized logs that read back to the same figures, and summary JSON.
+//! `picollo convert`: normalized logs that read back to the same figures, summary JSON,
+//! OpenMetrics expositions and OTLP/JSON requests.
 
 mod common;
 
@@ -178,7 +179,8 @@ fn convert_writes_where_told_and_sum_needs_json() {
     let run = picollo(&["convert", "latency.hlog", "--to", "yaml"], None);
     assert_eq!(run.code, Some(2));
     assert!(
-        run.stderr.contains("[possible values: log, json]"),
+        run.stderr
+            .contains("[possible values: log, json, openmetrics, otlp-json]"),
         "{}",
         run.stderr
     );
@@ -186,4 +188,213 @@ fn convert_writes_where_told_and_sum_needs_json() {
     let log = ok(&["convert", "latency.hlog", "--to", "log"]);
     let run = picollo(&["report", "-"], Some(log.as_bytes()));
     assert_eq!(row(&run.stdout, "50")[1], "1,099");
+}
+
+/// The OTLP/JSON output with the scope's version (the crate's) replaced, so the goldens do
+/// not change with each release.
+fn otlp(args: &[&str]) -> String {
+    let out = ok(args);
+    let version = format!("\"version\":\"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(out.contains(&version), "{out}");
+    out.replace(&version, "\"version\":\"VERSION\"")
+}
+
+/// The `le` bounds and counts of the `_bucket` lines of `name` with these labels
+/// (`tag="api",` or empty), in order.
+fn om_buckets(text: &str, name: &str, labels: &str) -> Vec<(String, u64)> {
+    let prefix = format!("{name}_bucket{{{labels}le=\"");
+    text.lines()
+        .filter_map(|l| l.strip_prefix(prefix.as_str()))
+        .map(|rest| {
+            let (le, count) = rest.split_once("\"} ").unwrap();
+            (le.to_string(), count.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn openmetrics_one_family_one_point_per_tag_with_explicit_bounds() {
+    let out = ok(&[
+        "convert",
+        "peer_hdrh.hlog",
+        "--to",
+        "openmetrics",
+        "--bounds",
+        "100,1000,6000",
+        "--name",
+        "rpc_latency_seconds",
+        "--unit",
+        "seconds",
+        "--help-text",
+        "RPC latency",
+        "--unit-ratio",
+        "1000",
+    ]);
+    golden("convert_peer.om", &out);
+    let name = "rpc_latency_seconds";
+    assert_eq!(out.matches("# TYPE ").count(), 1);
+    assert!(out.starts_with(
+        "# TYPE rpc_latency_seconds histogram\n# UNIT rpc_latency_seconds seconds\n\
+         # HELP rpc_latency_seconds RPC latency\n"
+    ));
+    assert!(out.ends_with("\n# EOF\n"));
+    // api: 1..=100, 101..=200, 201..=300 in three intervals; bounds are shown in seconds.
+    assert_eq!(
+        om_buckets(&out, name, "tag=\"api\","),
+        [
+            ("0.1".to_string(), 100),
+            ("1.0".to_string(), 300),
+            ("6.0".to_string(), 300),
+            ("+Inf".to_string(), 300)
+        ]
+    );
+    // db: 27 × 500, then 5000, 6000 and 7000 (one per interval). 6000 lies in the bucket
+    // [6000, 6003], whose top is above the bound 6000: it counts at the next bound.
+    assert_eq!(
+        om_buckets(&out, name, "tag=\"db\","),
+        [
+            ("0.1".to_string(), 0),
+            ("1.0".to_string(), 27),
+            ("6.0".to_string(), 28),
+            ("+Inf".to_string(), 30)
+        ]
+    );
+    assert!(out.contains("rpc_latency_seconds_count{tag=\"api\"} 300\n"));
+    // Values below 2048 have buckets of their own: the sum is exact, (1 + … + 300) / 1000.
+    let api_sum: u64 = (1..=300).sum();
+    assert_eq!(api_sum, 45_150);
+    assert!(out.contains("rpc_latency_seconds_sum{tag=\"api\"} 45.15\n"));
+    assert!(out.contains("rpc_latency_seconds_created{tag=\"db\"} 1700000000.0\n"));
+}
+
+#[test]
+fn openmetrics_defaults_derive_exact_bounds_for_untagged_intervals() {
+    let out = ok(&["convert", "latency.hlog", "--to", "openmetrics"]);
+    golden("convert_latency.om", &out);
+    assert!(out.starts_with("# TYPE picollo_histogram histogram\n"));
+    // Untagged intervals carry no label; the log's StartTime makes _created absolute (the
+    // first interval starts 5 ms after it).
+    let buckets = om_buckets(&out, "picollo_histogram", "");
+    assert!(buckets.len() > 10, "{out}");
+    assert!(
+        buckets.windows(2).all(|w| w[0].1 <= w[1].1),
+        "cumulative: {out}"
+    );
+    assert_eq!(buckets.last().unwrap(), &("+Inf".to_string(), 600));
+    assert!(out.contains("\npicollo_histogram_count 600\n"));
+    assert!(out.contains("\npicollo_histogram_created 1700000100.005\n"));
+    // Coarse bounds are tops of buckets, so every count is exact: that of the values at
+    // or below the bound. The log holds 1000..=1099 in each of its first three intervals
+    // and 1200..=1299 in each of the last three.
+    let below = |b: u64| -> u64 {
+        let n = |lo: u64, hi: u64| (lo..=hi).filter(|&v| v <= b).count() as u64;
+        3 * n(1000, 1099) + 3 * n(1200, 1299)
+    };
+    for (le, count) in &buckets[..buckets.len() - 1] {
+        let bound = le.parse::<f64>().unwrap() as u64;
+        assert_eq!(*count, below(bound), "le={le}");
+    }
+    assert!(
+        buckets.iter().any(|(_, c)| *c == 300),
+        "a bound between the two groups"
+    );
+    // A coarser error gives fewer bounds, and the unit ratio divides le and _sum.
+    let coarse = ok(&[
+        "convert",
+        "latency.hlog",
+        "--to",
+        "openmetrics",
+        "--coarse",
+        "0.5",
+        "--unit-ratio",
+        "1000",
+        "--unit",
+        "ms",
+    ]);
+    assert!(coarse
+        .starts_with("# TYPE picollo_histogram_ms histogram\n# UNIT picollo_histogram_ms ms\n"));
+    let few = om_buckets(&coarse, "picollo_histogram_ms", "");
+    assert!(few.len() < buckets.len());
+    assert!(
+        coarse.contains("\npicollo_histogram_ms_sum 689.7\n"),
+        "{coarse}"
+    );
+    assert!(out.contains("\npicollo_histogram_sum 689700.0\n"));
+}
+
+#[test]
+fn otlp_json_cumulative_one_point_per_tag() {
+    let out = otlp(&["convert", "latency.hlog", "--to", "otlp-json"]);
+    golden("convert_latency.otlp.json", &out);
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.starts_with("{\"resourceMetrics\":[{"));
+    assert!(out.contains("\"name\":\"picollo_histogram\""));
+    assert_eq!(out.matches("\"startTimeUnixNano\"").count(), 1);
+    // From the first interval's start to the last one's end, the StartTime added.
+    assert!(out.contains(
+        "\"attributes\":[],\"startTimeUnixNano\":\"1700000100005000000\",\
+         \"timeUnixNano\":\"1700000106005000000\",\"count\":\"600\",\"sum\":689700.0,"
+    ));
+    assert!(out.ends_with("\"aggregationTemporality\":2}}]}]}]}\n"));
+    // Two tags: one point each, with the tag as attribute.
+    let out = otlp(&[
+        "convert",
+        "peer_hdrh.hlog",
+        "--to",
+        "otlp-json",
+        "--name",
+        "rpc.latency",
+        "--unit",
+        "ms",
+        "--help-text",
+        "RPC latency",
+    ]);
+    assert!(
+        out.contains("\"name\":\"rpc.latency\",\"description\":\"RPC latency\",\"unit\":\"ms\"")
+    );
+    let api = "\"attributes\":[{\"key\":\"tag\",\"value\":{\"stringValue\":\"api\"}}],\
+               \"startTimeUnixNano\":\"1700000000000000000\",\"timeUnixNano\":\"1700000003000000000\",\
+               \"count\":\"300\",\"sum\":45150.0,";
+    assert!(out.contains(api), "{api} not in {out}");
+    let db = "\"stringValue\":\"db\"}}],\"startTimeUnixNano\":\"1700000000000000000\",\
+              \"timeUnixNano\":\"1700000003000000000\",\"count\":\"30\",";
+    assert!(out.contains(db));
+    assert!(out.find(api).unwrap() < out.find(db).unwrap());
+}
+
+#[test]
+fn otlp_json_delta_one_point_per_interval() {
+    let out = otlp(&[
+        "convert",
+        "latency.hlog",
+        "--to",
+        "otlp-json",
+        "--delta",
+        "--until",
+        "2",
+        "--unit-ratio",
+        "1000",
+    ]);
+    golden("convert_latency_delta.otlp.json", &out);
+    assert!(out.ends_with("\"aggregationTemporality\":1}}]}]}]}\n"));
+    // Two intervals selected (starting at 0.005 and 1.005 s), 100 values each, in ms.
+    assert_eq!(out.matches("\"count\":\"100\"").count(), 2);
+    assert!(out.contains(
+        "\"startTimeUnixNano\":\"1700000100005000000\",\"timeUnixNano\":\"1700000101005000000\""
+    ));
+    assert!(out.contains(
+        "\"startTimeUnixNano\":\"1700000101005000000\",\"timeUnixNano\":\"1700000102005000000\""
+    ));
+    let out = otlp(&[
+        "convert",
+        "peer_hdrh.hlog",
+        "--to",
+        "otlp-json",
+        "--delta",
+        "--tag",
+        "db",
+    ]);
+    assert_eq!(out.matches("\"stringValue\":\"db\"").count(), 3);
+    assert_eq!(out.matches("\"count\":\"10\"").count(), 3);
+    assert!(!out.contains("api"));
 }

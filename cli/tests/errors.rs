@@ -200,3 +200,95 @@ fn help_documents_exit_statuses_and_the_time_base() {
         );
     }
 }
+
+#[test]
+fn metric_conversions_reject_bad_options() {
+    fn convert<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        [&["convert", "latency.hlog"][..], extra].concat()
+    }
+    fails(
+        &convert(&["--to", "openmetrics", "--bounds", "10,5"]),
+        None,
+        2,
+        &["--bounds", "strictly increasing (10 is followed by 5)"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--bounds", "1,2,2"]),
+        None,
+        2,
+        &["strictly increasing"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--bounds", "1,x,3"]),
+        None,
+        2,
+        &["\"x\" is not a bound"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--bounds", ""]),
+        None,
+        2,
+        &["--bounds"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--coarse", "1.5"]),
+        None,
+        2,
+        &["not a relative error in (0, 1)"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--coarse", "0.1", "--bounds", "1"]),
+        None,
+        2,
+        &["cannot be used with"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--unit-ratio", "0"]),
+        None,
+        2,
+        &["--unit-ratio"],
+    );
+    // Names OpenMetrics refuses, and a unit the name does not end with.
+    for name in ["rpc-latency", "9lives", "rpc_latency_bucket", "rpc_total"] {
+        fails(
+            &convert(&["--to", "openmetrics", "--name", name]),
+            None,
+            2,
+            &[name, "invalid OpenMetrics metric family name"],
+        );
+    }
+    fails(
+        &convert(&["--to", "openmetrics", "--name", "rpc", "--unit", "seconds"]),
+        None,
+        2,
+        &["family name not suffixed"],
+    );
+    // Options of one target given to another.
+    fails(
+        &convert(&["--to", "otlp-json", "--bounds", "1,2"]),
+        None,
+        2,
+        &["--bounds and --coarse apply to --to openmetrics only"],
+    );
+    fails(
+        &convert(&["--to", "openmetrics", "--delta"]),
+        None,
+        2,
+        &["--delta applies to --to otlp-json only"],
+    );
+    fails(
+        &convert(&["--to", "json", "--name", "x"]),
+        None,
+        2,
+        &["--name applies to --to openmetrics or otlp-json only"],
+    );
+    // The selection still has to pick something (exit 5), for both targets.
+    for to in ["openmetrics", "otlp-json"] {
+        fails(
+            &convert(&["--to", to, "--tag", "nope"]),
+            None,
+            5,
+            &["no intervals tagged nope"],
+        );
+    }
+}
