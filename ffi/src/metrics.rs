@@ -224,7 +224,7 @@ unsafe fn om_options<'a>(o: &picollo_openmetrics_options) -> Result<OmOptions<'a
     let ratio = o.unit_ratio;
     if !(ratio.is_finite() && ratio > 0.0) {
         return Err(Failure::invalid(format_args!(
-            "unit_ratio is {ratio}: it must be a finite number above 0"
+            "unit_ratio is {ratio:?}: it must be a finite number above 0"
         )));
     }
     // SAFETY: forwarded contract.
@@ -233,7 +233,7 @@ unsafe fn om_options<'a>(o: &picollo_openmetrics_options) -> Result<OmOptions<'a
         let e = o.coarse_relative_error;
         if !(e > 0.0 && e < 1.0) {
             return Err(Failure::invalid(format_args!(
-                "coarse_relative_error is {e}: it must be in (0, 1)"
+                "coarse_relative_error is {e:?}: it must be in (0, 1)"
             )));
         }
         Bounds::Coarse(e)
@@ -980,7 +980,7 @@ pub unsafe extern "C" fn picollo_histogram_otlp(
         let ratio = o.unit_ratio;
         if !(ratio.is_finite() && ratio > 0.0) {
             return Err(Failure::invalid(format_args!(
-                "unit_ratio is {ratio}: it must be a finite number above 0"
+                "unit_ratio is {ratio:?}: it must be a finite number above 0"
             )));
         }
         let (start, time) = (o.start_time_unix_nano, o.time_unix_nano);
