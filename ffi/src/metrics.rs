@@ -1084,10 +1084,26 @@ mod tests {
         }
     }
 
-    /// What the core writes for `h` (through a copy) with these arguments.
-    fn core_openmetrics(
-        families: &[(Family<'_>, &OmOptions<'_>, &[(&[(&str, &str)], &Handle)])],
-    ) -> String {
+    /// A point: its labels and histogram.
+    type Point<'a> = (&'a [(&'a str, &'a str)], &'a Handle);
+    /// A family: its metadata, options and points.
+    type FamilySpec<'a> = (Family<'a>, &'a OmOptions<'a>, &'a [Point<'a>]);
+    /// A change to the OpenMetrics options, the status it causes and a word of the message.
+    type OmCase = (
+        fn(&mut picollo_openmetrics_options),
+        picollo_status,
+        &'static str,
+    );
+    /// A change to the OTLP options, the format, the status and a word of the message.
+    type OtlpCase<'a> = (
+        Box<dyn Fn(&mut picollo_otlp_options) + 'a>,
+        u32,
+        picollo_status,
+        &'static str,
+    );
+
+    /// What the core writes for these families (each point through a copy).
+    fn core_openmetrics(families: &[FamilySpec<'_>]) -> String {
         let mut w = OpenMetricsWriter::new(String::new());
         for (family, o, points) in families {
             let mut f = match o.summary {
@@ -1294,10 +1310,8 @@ mod tests {
         fn new() -> Writer {
             let mut w = ptr::null_mut();
             // SAFETY: a writable slot.
-            assert_eq!(
-                unsafe { picollo_openmetrics_writer_new(&mut w) },
-                picollo_status::Ok
-            );
+            let status = unsafe { picollo_openmetrics_writer_new(&mut w) };
+            assert_eq!(status, picollo_status::Ok);
             Writer(w)
         }
 
@@ -1632,7 +1646,7 @@ mod tests {
     fn bad_options_are_refused_with_their_field_named() {
         let h = histogram(64, 0, [1, 2, 3]);
         let bounds = [10u64, 10];
-        let cases: [(fn(&mut picollo_openmetrics_options), picollo_status, &str); 8] = [
+        let cases: [OmCase; 8] = [
             (
                 |o| o.summary = 2,
                 picollo_status::InvalidArgument,
@@ -1705,12 +1719,7 @@ mod tests {
         let empty = c"";
         let dup = labels(&[("a", "1"), ("a", "2")]);
         let unnamed = labels(&[("", "1")]);
-        let otlp_cases: [(
-            Box<dyn Fn(&mut picollo_otlp_options)>,
-            u32,
-            picollo_status,
-            &str,
-        ); 11] = [
+        let otlp_cases: [OtlpCase<'_>; 11] = [
             (
                 Box::new(|_| {}),
                 2,
