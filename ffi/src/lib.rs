@@ -11,6 +11,10 @@
 //! - `picollo_approx_counter_*` is the scalable approximate counter on its own;
 //! - HdrHistogram interoperability: V2 encoding (`picollo_histogram_encode_v2` / `_decode_v2`
 //!   / `_add_v2`), the `.hgrm` percentile distribution and interval logs (`picollo_log_*`);
+//! - metrics pipelines: interval collection (`picollo_histogram_collect`,
+//!   `picollo_snapshot_collect`), OpenMetrics text (`picollo_histogram_openmetrics`,
+//!   `picollo_openmetrics_writer_*`), Prometheus client buckets and OTLP exponential
+//!   histograms (`picollo_histogram_otlp`);
 //! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
 //!
 //! Inside, every exported body runs through one panic boundary (`boundary!`) and reaches
