@@ -79,6 +79,7 @@ void test_queries(void);        /* test_abi_query.c */
 void test_merge_snapshots(void); /* test_abi_merge.c */
 void test_text(void);           /* test_abi_text.c */
 void test_hdr(void);            /* test_abi_hdr.c */
+void test_metrics(void);        /* test_abi_metrics.c */
 
 #define CHECK(cond) check_at(__LINE__, !!(cond), #cond, NULL)
 #define CHECKF(cond, ...) check_at(__LINE__, !!(cond), #cond, __VA_ARGS__)

@@ -4,8 +4,9 @@
  * layouts) and the per-thread last error; the other parts are test_abi_config.c (creation
  * and bad configurations), test_abi_record.c, test_abi_model.c (queries against a brute-force
  * model), test_abi_query.c, test_abi_merge.c (merges and snapshots), test_abi_text.c
- * (with text_protocol.c) and test_abi_hdr.c (V2, .hgrm, interval logs), and check.c for the
- * checks and shared helpers.
+ * (with text_protocol.c), test_abi_hdr.c (V2, .hgrm, interval logs) and test_abi_metrics.c
+ * (collect, OpenMetrics, Prometheus buckets, OTLP), and check.c for the checks and shared
+ * helpers.
  *
  * Every check prints what failed; the last line is "N passed, M failed" and the exit status
  * is non-zero when anything failed.
@@ -148,5 +149,6 @@ int main(void)
     test_merge_snapshots();
     test_text();
     test_hdr();
+    test_metrics();
     return check_finish();
 }

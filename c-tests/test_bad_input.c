@@ -943,6 +943,524 @@ static picollo_status sum_bad_line(void) { return sum_with(bad_log, sizeof bad_l
 static picollo_status sum_empty(void) { return sum_with(NULL, 0, NULL, NAN, NAN); }
 static picollo_status sum_window_1e300(void) { return sum_with("#c\n", 3, "t", 1e300, -1e300); }
 
+/* ---- metrics: collect, OpenMetrics, Prometheus buckets, OTLP ---- */
+
+static picollo_openmetrics_writer *ow; /* a writer with a family started (rows may write) */
+static const picollo_label one_label[] = {{"db", "users"}};
+
+static picollo_openmetrics_options om(void) { return picollo_openmetrics_options_default(); }
+
+/* A histogram of a few values, freed by the caller (rows that drain one use their own). */
+static picollo_histogram *few(void)
+{
+    picollo_histogram *f = make_histogram(64, 0.001, 0, UINT64_MAX);
+    picollo_histogram_record(f, 5);
+    picollo_histogram_record(f, 500);
+    return f;
+}
+
+static picollo_status collect_null_h(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_collect(NULL, &out);
+    CHECK(out == NULL);
+    return st;
+}
+static picollo_status collect_null_out(void) { return picollo_histogram_collect(h, NULL); }
+static picollo_status collect_empty(void)
+{
+    picollo_histogram *f = make_histogram(64, 0.001, 0, UINT64_MAX), *out = NULL;
+    picollo_status st = picollo_histogram_collect(f, &out);
+    CHECK(out != NULL && info_of(out).total == 0);
+    picollo_histogram_free(out);
+    picollo_histogram_free(f);
+    return st;
+}
+static picollo_status collect_drains(void)
+{
+    picollo_histogram *f = few(), *out = NULL;
+    picollo_status st = picollo_histogram_collect(f, &out);
+    CHECK(out != NULL && info_of(out).total == 2 && info_of(f).total == 0);
+    picollo_histogram_free(out);
+    picollo_histogram_free(f);
+    return st;
+}
+static picollo_status snapshot_collect_null_s(void) { return picollo_snapshot_collect(NULL, h); }
+static picollo_status snapshot_collect_null_h(void) { return picollo_snapshot_collect(snap, NULL); }
+static picollo_status snapshot_collect_mismatch(void) { return picollo_snapshot_collect(snap, coarse); }
+static picollo_status snapshot_collect_shared(void)
+{
+    picollo_snapshot *s = NULL;
+    picollo_status st;
+    CHECK(picollo_snapshot_new(shared, &s) == PICOLLO_STATUS_OK);
+    picollo_histogram_record(shared, 9);
+    st = picollo_snapshot_collect(s, shared);
+    CHECK(info_of(shared).total == 0);
+    picollo_snapshot_free(s);
+    return st;
+}
+
+static picollo_status om_default(void)
+{
+    picollo_openmetrics_options o = picollo_openmetrics_options_default();
+    CHECK(o.struct_size == sizeof o && o.coarse_relative_error == 0.05 && o.unit_ratio == 1.0);
+    return PICOLLO_STATUS_OK;
+}
+
+/* picollo_histogram_openmetrics of `h` named "m" with these labels and options. */
+static picollo_status om_call(const picollo_label *labels, size_t n, picollo_openmetrics_options o)
+{
+    return picollo_histogram_openmetrics(h, "m", NULL, NULL, labels, n, &o, text, sizeof text, NULL);
+}
+static picollo_status om_null_h(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(NULL, "m", NULL, NULL, NULL, 0, &o, text, sizeof text, NULL);
+}
+static picollo_status om_null_name(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(h, NULL, NULL, NULL, NULL, 0, &o, text, sizeof text, NULL);
+}
+static picollo_status om_null_opts(void)
+{
+    return picollo_histogram_openmetrics(h, "m", NULL, NULL, NULL, 0, NULL, text, sizeof text, NULL);
+}
+static picollo_status om_bad_name(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(h, "1m", NULL, NULL, NULL, 0, &o, text, sizeof text, NULL);
+}
+static picollo_status om_suffix_name(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(h, "m_bucket", NULL, NULL, NULL, 0, &o, text, sizeof text, NULL);
+}
+static picollo_status om_unit_not_suffix(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(h, "m", NULL, "seconds", NULL, 0, &o, text, sizeof text, NULL);
+}
+static picollo_status om_bad_utf8_help(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(h, "m", bad_utf8, NULL, NULL, 0, &o, text, sizeof text, NULL);
+}
+static picollo_status om_null_labels(void) { return om_call(NULL, 1, om()); }
+static picollo_status om_labels_max(void) { return om_call(one_label, SIZE_MAX, om()); }
+static picollo_status om_null_label_name(void)
+{
+    const picollo_label l[] = {{"a", "1"}, {NULL, "2"}};
+    return om_call(l, 2, om());
+}
+static picollo_status om_label_le(void)
+{
+    const picollo_label l[] = {{"le", "1"}};
+    return om_call(l, 1, om());
+}
+static picollo_status om_label_twice(void)
+{
+    const picollo_label l[] = {{"a", "1"}, {"a", "2"}};
+    return om_call(l, 2, om());
+}
+static picollo_status om_label_bad_utf8(void)
+{
+    const picollo_label l[] = {{"a", bad_utf8}};
+    return om_call(l, 1, om());
+}
+static picollo_status om_size_0(void)
+{
+    picollo_openmetrics_options o = om();
+    o.struct_size = 0;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_size_max(void)
+{
+    picollo_openmetrics_options o = om();
+    o.struct_size = UINT32_MAX;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_summary_2(void)
+{
+    picollo_openmetrics_options o = om();
+    o.summary = 2;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_ratio_nan(void)
+{
+    picollo_openmetrics_options o = om();
+    o.unit_ratio = NAN;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_ratio_minus_1e300(void)
+{
+    picollo_openmetrics_options o = om();
+    o.unit_ratio = -1e300;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_coarse_0(void)
+{
+    picollo_openmetrics_options o = om();
+    o.coarse_relative_error = 0.0;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_coarse_inf(void)
+{
+    picollo_openmetrics_options o = om();
+    o.coarse_relative_error = INFINITY;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_null_bounds(void)
+{
+    picollo_openmetrics_options o = om();
+    o.bound_count = 3;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_bounds_max(void)
+{
+    static const uint64_t b[] = {1, 2};
+    picollo_openmetrics_options o = om();
+    o.bounds = b;
+    o.bound_count = SIZE_MAX;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_bounds_repeat(void)
+{
+    static const uint64_t b[] = {1, UINT64_MAX, UINT64_MAX};
+    picollo_openmetrics_options o = om();
+    o.bounds = b;
+    o.bound_count = 3;
+    return om_call(NULL, 0, o);
+}
+static picollo_status om_bounds_extremes(void)
+{
+    static const uint64_t b[] = {0, UINT64_MAX};
+    picollo_openmetrics_options o = om();
+    o.bounds = b;
+    o.bound_count = 2;
+    o.created_unix_nanos = UINT64_MAX;
+    o.unit_ratio = 1e300;
+    return picollo_histogram_openmetrics(h, "m", NULL, NULL, NULL, 0, &o, NULL, 0, NULL);
+}
+static picollo_status om_null_buf(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_openmetrics(h, "m", NULL, NULL, NULL, 0, &o, NULL, 100, NULL);
+}
+static picollo_status om_size_query(void)
+{
+    picollo_openmetrics_options o = om();
+    needed = 0;
+    {
+        picollo_status st = picollo_histogram_openmetrics(h, "m", NULL, NULL, NULL, 0, &o, NULL, 0, &needed);
+        CHECK(needed > 0);
+        return st;
+    }
+}
+
+static picollo_status ow_new_null_out(void) { return picollo_openmetrics_writer_new(NULL); }
+static picollo_status ow_new_free(void)
+{
+    picollo_openmetrics_writer *w = NULL;
+    picollo_status st = picollo_openmetrics_writer_new(&w);
+    CHECK(w != NULL);
+    picollo_openmetrics_writer_free(w);
+    return st;
+}
+static picollo_status ow_free_null(void)
+{
+    picollo_openmetrics_writer_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status ow_family_null(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_openmetrics_writer_family(NULL, "f", NULL, NULL, &o);
+}
+static picollo_status ow_family_null_name(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_openmetrics_writer_family(ow, NULL, NULL, NULL, &o);
+}
+static picollo_status ow_family_null_opts(void)
+{
+    return picollo_openmetrics_writer_family(ow, "f", NULL, NULL, NULL);
+}
+static picollo_status ow_family_size_0(void)
+{
+    picollo_openmetrics_options o = om();
+    o.struct_size = 0;
+    return picollo_openmetrics_writer_family(ow, "f", NULL, NULL, &o);
+}
+static picollo_status ow_family_bad_name(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_openmetrics_writer_family(ow, "a-b", NULL, NULL, &o);
+}
+static picollo_status ow_family_bad_unit(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_openmetrics_writer_family(ow, "f_m", NULL, "m.s", &o);
+}
+static picollo_status ow_family_bad_utf8_unit(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_openmetrics_writer_family(ow, "f", NULL, bad_utf8, &o);
+}
+static picollo_status ow_family_twice(void)
+{
+    /* The fixture's family is named "fixture". */
+    picollo_openmetrics_options o = om();
+    return picollo_openmetrics_writer_family(ow, "fixture", NULL, NULL, &o);
+}
+static picollo_status ow_point_null(void) { return picollo_openmetrics_writer_point(NULL, h, NULL, 0); }
+static picollo_status ow_point_null_h(void) { return picollo_openmetrics_writer_point(ow, NULL, NULL, 0); }
+static picollo_status ow_point_null_labels(void) { return picollo_openmetrics_writer_point(ow, h, NULL, 2); }
+static picollo_status ow_point_labels_max(void)
+{
+    return picollo_openmetrics_writer_point(ow, h, one_label, SIZE_MAX);
+}
+static picollo_status ow_point_reserved_label(void)
+{
+    const picollo_label l[] = {{"__name__", "x"}};
+    return picollo_openmetrics_writer_point(ow, h, l, 1);
+}
+static picollo_status ow_point_mismatch(void) { return picollo_openmetrics_writer_point(ow, coarse, NULL, 0); }
+static picollo_status ow_point_shared(void) { return picollo_openmetrics_writer_point(ow, shared, one_label, 1); }
+static picollo_status ow_point_no_family(void)
+{
+    picollo_openmetrics_writer *w = NULL;
+    picollo_status st;
+    CHECK(picollo_openmetrics_writer_new(&w) == PICOLLO_STATUS_OK);
+    st = picollo_openmetrics_writer_point(w, h, NULL, 0);
+    picollo_openmetrics_writer_free(w);
+    return st;
+}
+static picollo_status ow_finish_null(void) { return picollo_openmetrics_writer_finish(NULL); }
+static picollo_status ow_finish_twice(void)
+{
+    picollo_openmetrics_writer *w = NULL;
+    picollo_openmetrics_options o = om();
+    picollo_status st;
+    CHECK(picollo_openmetrics_writer_new(&w) == PICOLLO_STATUS_OK);
+    CHECK(picollo_openmetrics_writer_finish(w) == PICOLLO_STATUS_OK);
+    CHECK(picollo_openmetrics_writer_family(w, "f", NULL, NULL, &o) == PICOLLO_STATUS_INVALID_ARGUMENT);
+    CHECK(picollo_openmetrics_writer_point(w, h, NULL, 0) == PICOLLO_STATUS_INVALID_ARGUMENT);
+    st = picollo_openmetrics_writer_finish(w);
+    picollo_openmetrics_writer_free(w);
+    return st;
+}
+static picollo_status ow_take_null(void) { return picollo_openmetrics_writer_take(NULL, text, sizeof text, NULL); }
+static picollo_status ow_take_null_buf(void) { return picollo_openmetrics_writer_take(ow, NULL, 100, NULL); }
+static picollo_status ow_take_size_query(void)
+{
+    picollo_status st;
+    needed = 0;
+    st = picollo_openmetrics_writer_take(ow, NULL, 0, &needed);
+    CHECK(needed > 0);
+    return st;
+}
+
+static picollo_status pb_call(picollo_openmetrics_options o, double *le, uint64_t *cum, size_t cap)
+{
+    size_t count = 0;
+    double s = -1.0;
+    picollo_status st = picollo_histogram_prometheus_buckets(h, &o, le, cum, cap, &count, &s);
+    if (st != PICOLLO_STATUS_OK) {
+        CHECK(s == -1.0);
+    }
+    return st;
+}
+static picollo_status pb_null_h(void)
+{
+    picollo_openmetrics_options o = om();
+    size_t count = 0;
+    return picollo_histogram_prometheus_buckets(NULL, &o, NULL, NULL, 0, &count, NULL);
+}
+static picollo_status pb_null_opts(void)
+{
+    size_t count = 0;
+    return picollo_histogram_prometheus_buckets(h, NULL, NULL, NULL, 0, &count, NULL);
+}
+static picollo_status pb_null_count(void)
+{
+    picollo_openmetrics_options o = om();
+    return picollo_histogram_prometheus_buckets(h, &o, NULL, NULL, 0, NULL, NULL);
+}
+static picollo_status pb_null_le(void)
+{
+    uint64_t cum[4];
+    return pb_call(om(), NULL, cum, 4);
+}
+static picollo_status pb_null_cumulative(void)
+{
+    double le[4];
+    return pb_call(om(), le, NULL, 4);
+}
+static picollo_status pb_null_arrays_max(void) { return pb_call(om(), NULL, NULL, SIZE_MAX); }
+static picollo_status pb_size_query(void)
+{
+    size_t count = 0;
+    picollo_openmetrics_options o = om();
+    picollo_status st = picollo_histogram_prometheus_buckets(h, &o, NULL, NULL, 0, &count, NULL);
+    CHECK(count >= 2);
+    return st;
+}
+static picollo_status pb_capacity_1(void)
+{
+    double le[1] = {-1.0};
+    uint64_t cum[1] = {7};
+    picollo_status st = pb_call(om(), le, cum, 1);
+    CHECK(le[0] == -1.0 && cum[0] == 7);
+    return st;
+}
+static picollo_status pb_summary(void)
+{
+    picollo_openmetrics_options o = om();
+    o.summary = 1;
+    return pb_call(o, NULL, NULL, 0);
+}
+static picollo_status pb_ratio_0(void)
+{
+    picollo_openmetrics_options o = om();
+    o.unit_ratio = 0.0;
+    return pb_call(o, NULL, NULL, 0);
+}
+static picollo_status pb_size_small(void)
+{
+    picollo_openmetrics_options o = om();
+    o.struct_size = 4;
+    return pb_call(o, NULL, NULL, 0);
+}
+
+static picollo_otlp_options otlp(void)
+{
+    picollo_otlp_options o = picollo_otlp_options_default();
+    o.name = "m";
+    return o;
+}
+static picollo_status otlp_default(void)
+{
+    picollo_otlp_options o = picollo_otlp_options_default();
+    CHECK(o.struct_size == sizeof o && o.scale == PICOLLO_OTLP_SCALE_AUTO && o.temporality == 2);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status otlp_call(picollo_otlp_options o, uint32_t format)
+{
+    return picollo_histogram_otlp(h, &o, format, (uint8_t *)text, sizeof text, NULL);
+}
+static picollo_status otlp_null_h(void)
+{
+    picollo_otlp_options o = otlp();
+    return picollo_histogram_otlp(NULL, &o, 0, NULL, 0, NULL);
+}
+static picollo_status otlp_null_o(void) { return picollo_histogram_otlp(h, NULL, 0, NULL, 0, NULL); }
+static picollo_status otlp_null_name(void)
+{
+    picollo_otlp_options o = otlp();
+    o.name = NULL;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_empty_name(void)
+{
+    picollo_otlp_options o = otlp();
+    o.name = "";
+    return otlp_call(o, 1);
+}
+static picollo_status otlp_bad_utf8_scope(void)
+{
+    picollo_otlp_options o = otlp();
+    o.scope_version = bad_utf8;
+    return otlp_call(o, 1);
+}
+static picollo_status otlp_format_2(void) { return otlp_call(otlp(), 2); }
+static picollo_status otlp_format_max(void) { return otlp_call(otlp(), UINT32_MAX); }
+static picollo_status otlp_temporality_0(void)
+{
+    picollo_otlp_options o = otlp();
+    o.temporality = 0;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_scale_max(void)
+{
+    picollo_otlp_options o = otlp();
+    o.scale = INT32_MAX;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_scale_minus_11(void)
+{
+    picollo_otlp_options o = otlp();
+    o.scale = -11;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_ratio_inf(void)
+{
+    picollo_otlp_options o = otlp();
+    o.unit_ratio = INFINITY;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_reserved(void)
+{
+    picollo_otlp_options o = otlp();
+    o.reserved = 1;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_size_0(void)
+{
+    picollo_otlp_options o = otlp();
+    o.struct_size = 0;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_null_attributes(void)
+{
+    picollo_otlp_options o = otlp();
+    o.attribute_count = 1;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_resource_twice(void)
+{
+    const picollo_label r[] = {{"service.name", "a"}, {"service.name", "b"}};
+    picollo_otlp_options o = otlp();
+    o.resource = r;
+    o.resource_count = 2;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_start_after_time(void)
+{
+    picollo_otlp_options o = otlp();
+    o.start_time_unix_nano = UINT64_MAX;
+    o.time_unix_nano = 1;
+    return otlp_call(o, 0);
+}
+static picollo_status otlp_times_max(void)
+{
+    picollo_otlp_options o = otlp();
+    o.start_time_unix_nano = UINT64_MAX;
+    o.time_unix_nano = UINT64_MAX;
+    o.unit_ratio = 1e-300;
+    return picollo_histogram_otlp(h, &o, 1, NULL, 0, NULL);
+}
+static picollo_status otlp_null_buf(void)
+{
+    picollo_otlp_options o = otlp();
+    return picollo_histogram_otlp(h, &o, 0, NULL, 10, NULL);
+}
+static picollo_status otlp_null_buf_json(void)
+{
+    picollo_otlp_options o = otlp();
+    return picollo_histogram_otlp(h, &o, 1, NULL, SIZE_MAX, NULL);
+}
+static picollo_status otlp_protobuf_short(void)
+{
+    uint8_t b[8];
+    picollo_otlp_options o = otlp();
+    picollo_status st;
+    memset(b, 0xA5, sizeof b);
+    st = picollo_histogram_otlp(h, &o, 0, b, sizeof b, NULL);
+    CHECK(b[0] == 0xA5 && b[7] == 0xA5);
+    return st;
+}
+
 /* ---- time ---- */
 
 static picollo_status ticks(void)
@@ -1579,6 +2097,98 @@ static const bad_row rows[] = {
     ROW(picollo_log_sum, sum_empty, ST(EMPTY), "no interval"),
     ROW(picollo_log_sum, sum_window_1e300, ST(EMPTY), "1e300"),
 
+    ROW(picollo_histogram_collect, collect_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_collect, collect_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_collect, collect_empty, OK, NULL),
+    ROW(picollo_histogram_collect, collect_drains, OK, NULL),
+    ROW(picollo_snapshot_collect, snapshot_collect_null_s, NULLP, "`s`"),
+    ROW(picollo_snapshot_collect, snapshot_collect_null_h, NULLP, "`h`"),
+    ROW(picollo_snapshot_collect, snapshot_collect_mismatch, ST(LAYOUT_MISMATCH), "configuration"),
+    ROW(picollo_snapshot_collect, snapshot_collect_shared, OK, NULL),
+    ROW(picollo_openmetrics_options_default, om_default, OK, NULL),
+    ROW(picollo_histogram_openmetrics, om_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_openmetrics, om_null_name, NULLP, "`name`"),
+    ROW(picollo_histogram_openmetrics, om_null_opts, NULLP, "`opts`"),
+    ROW(picollo_histogram_openmetrics, om_bad_name, INVAL, "\"1m\""),
+    ROW(picollo_histogram_openmetrics, om_suffix_name, INVAL, "m_bucket"),
+    ROW(picollo_histogram_openmetrics, om_unit_not_suffix, INVAL, "unit"),
+    ROW(picollo_histogram_openmetrics, om_bad_utf8_help, ST(INVALID_UTF8), "`help`"),
+    ROW(picollo_histogram_openmetrics, om_null_labels, NULLP, "`labels`"),
+    ROW(picollo_histogram_openmetrics, om_labels_max, INVAL, "`labels`"),
+    ROW(picollo_histogram_openmetrics, om_null_label_name, NULLP, "labels[1].name"),
+    ROW(picollo_histogram_openmetrics, om_label_le, INVAL, "label"),
+    ROW(picollo_histogram_openmetrics, om_label_twice, INVAL, "duplicate"),
+    ROW(picollo_histogram_openmetrics, om_label_bad_utf8, ST(INVALID_UTF8), "labels[0].value"),
+    ROW(picollo_histogram_openmetrics, om_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_histogram_openmetrics, om_size_max, SIZE, "4294967295"),
+    ROW(picollo_histogram_openmetrics, om_summary_2, INVAL, "summary is 2"),
+    ROW(picollo_histogram_openmetrics, om_ratio_nan, INVAL, "unit_ratio"),
+    ROW(picollo_histogram_openmetrics, om_ratio_minus_1e300, INVAL, "unit_ratio"),
+    ROW(picollo_histogram_openmetrics, om_coarse_0, INVAL, "coarse_relative_error"),
+    ROW(picollo_histogram_openmetrics, om_coarse_inf, INVAL, "coarse_relative_error"),
+    ROW(picollo_histogram_openmetrics, om_null_bounds, NULLP, "`bounds`"),
+    ROW(picollo_histogram_openmetrics, om_bounds_max, INVAL, "`bounds`"),
+    ROW(picollo_histogram_openmetrics, om_bounds_repeat, INVAL, "strictly increasing"),
+    ROW(picollo_histogram_openmetrics, om_bounds_extremes, SMALL, "0 bytes"),
+    ROW(picollo_histogram_openmetrics, om_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_openmetrics, om_size_query, SMALL, "0 bytes"),
+    ROW(picollo_openmetrics_writer_new, ow_new_null_out, NULLP, "`out`"),
+    ROW(picollo_openmetrics_writer_new, ow_new_free, OK, NULL),
+    ROW(picollo_openmetrics_writer_free, ow_free_null, OK, NULL),
+    ROW(picollo_openmetrics_writer_family, ow_family_null, NULLP, "`w`"),
+    ROW(picollo_openmetrics_writer_family, ow_family_null_name, NULLP, "`name`"),
+    ROW(picollo_openmetrics_writer_family, ow_family_null_opts, NULLP, "`opts`"),
+    ROW(picollo_openmetrics_writer_family, ow_family_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_openmetrics_writer_family, ow_family_bad_name, INVAL, "a-b"),
+    ROW(picollo_openmetrics_writer_family, ow_family_bad_unit, INVAL, "unit"),
+    ROW(picollo_openmetrics_writer_family, ow_family_bad_utf8_unit, ST(INVALID_UTF8), "`unit`"),
+    ROW(picollo_openmetrics_writer_family, ow_family_twice, INVAL, "already"),
+    ROW(picollo_openmetrics_writer_point, ow_point_null, NULLP, "`w`"),
+    ROW(picollo_openmetrics_writer_point, ow_point_null_h, NULLP, "`h`"),
+    ROW(picollo_openmetrics_writer_point, ow_point_null_labels, NULLP, "`labels`"),
+    ROW(picollo_openmetrics_writer_point, ow_point_labels_max, INVAL, "`labels`"),
+    ROW(picollo_openmetrics_writer_point, ow_point_reserved_label, INVAL, "label"),
+    ROW(picollo_openmetrics_writer_point, ow_point_no_family, INVAL, "no family"),
+    ROW(picollo_openmetrics_writer_point, ow_point_shared, OK, NULL),
+    ROW(picollo_openmetrics_writer_point, ow_point_mismatch, ST(LAYOUT_MISMATCH), "layout"),
+    ROW(picollo_openmetrics_writer_finish, ow_finish_null, NULLP, "`w`"),
+    ROW(picollo_openmetrics_writer_finish, ow_finish_twice, INVAL, "finished"),
+    ROW(picollo_openmetrics_writer_take, ow_take_null, NULLP, "`w`"),
+    ROW(picollo_openmetrics_writer_take, ow_take_null_buf, NULLP, "`buf`"),
+    ROW(picollo_openmetrics_writer_take, ow_take_size_query, SMALL, "0 bytes"),
+    ROW(picollo_histogram_prometheus_buckets, pb_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_prometheus_buckets, pb_null_opts, NULLP, "`opts`"),
+    ROW(picollo_histogram_prometheus_buckets, pb_null_count, NULLP, "`count`"),
+    ROW(picollo_histogram_prometheus_buckets, pb_null_le, NULLP, "`le`"),
+    ROW(picollo_histogram_prometheus_buckets, pb_null_cumulative, NULLP, "`cumulative`"),
+    ROW(picollo_histogram_prometheus_buckets, pb_null_arrays_max, NULLP, "`le`"),
+    ROW(picollo_histogram_prometheus_buckets, pb_size_query, SMALL, "capacity 0"),
+    ROW(picollo_histogram_prometheus_buckets, pb_capacity_1, SMALL, "capacity 1"),
+    ROW(picollo_histogram_prometheus_buckets, pb_summary, INVAL, "summary"),
+    ROW(picollo_histogram_prometheus_buckets, pb_ratio_0, INVAL, "unit_ratio"),
+    ROW(picollo_histogram_prometheus_buckets, pb_size_small, SIZE, "struct_size is 4"),
+    ROW(picollo_otlp_options_default, otlp_default, OK, NULL),
+    ROW(picollo_histogram_otlp, otlp_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_otlp, otlp_null_o, NULLP, "`o`"),
+    ROW(picollo_histogram_otlp, otlp_null_name, NULLP, "`name`"),
+    ROW(picollo_histogram_otlp, otlp_empty_name, INVAL, "name"),
+    ROW(picollo_histogram_otlp, otlp_bad_utf8_scope, ST(INVALID_UTF8), "`scope_version`"),
+    ROW(picollo_histogram_otlp, otlp_format_2, INVAL, "format 2"),
+    ROW(picollo_histogram_otlp, otlp_format_max, INVAL, "4294967295"),
+    ROW(picollo_histogram_otlp, otlp_temporality_0, INVAL, "temporality"),
+    ROW(picollo_histogram_otlp, otlp_scale_max, INVAL, "2147483647"),
+    ROW(picollo_histogram_otlp, otlp_scale_minus_11, INVAL, "scale"),
+    ROW(picollo_histogram_otlp, otlp_ratio_inf, INVAL, "unit_ratio"),
+    ROW(picollo_histogram_otlp, otlp_reserved, INVAL, "reserved"),
+    ROW(picollo_histogram_otlp, otlp_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_histogram_otlp, otlp_null_attributes, NULLP, "`attributes`"),
+    ROW(picollo_histogram_otlp, otlp_resource_twice, INVAL, "twice"),
+    ROW(picollo_histogram_otlp, otlp_start_after_time, INVAL, "start_time_unix_nano"),
+    ROW(picollo_histogram_otlp, otlp_times_max, SMALL, "0 bytes"),
+    ROW(picollo_histogram_otlp, otlp_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_otlp, otlp_null_buf_json, NULLP, "`buf`"),
+    ROW(picollo_histogram_otlp, otlp_protobuf_short, SMALL, "8 bytes"),
+
     ROW(picollo_ticks, ticks, OK, NULL),
     ROW(picollo_ticks_begin, ticks_begin_end, OK, NULL),
     ROW(picollo_ticks_end, ticks_end_alone, OK, NULL),
@@ -1757,6 +2367,7 @@ static void make_fixtures(void)
         picollo_snapshot_new(h, &snap) != PICOLLO_STATUS_OK ||
         picollo_approx_counter_new(0, 0, 0, &approx) != PICOLLO_STATUS_OK ||
         picollo_log_writer_new(&lw) != PICOLLO_STATUS_OK ||
+        picollo_openmetrics_writer_new(&ow) != PICOLLO_STATUS_OK ||
         picollo_perf_session_new(&pc, &ps) != PICOLLO_STATUS_OK ||
         picollo_perf_session_add_software(ps, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK) !=
             PICOLLO_STATUS_OK ||
@@ -1774,6 +2385,10 @@ static void make_fixtures(void)
         picollo_perf_session_free(ps_open);
         ps_open = NULL;
     }
+    {
+        picollo_openmetrics_options o = picollo_openmetrics_options_default();
+        CHECK(picollo_openmetrics_writer_family(ow, "fixture", NULL, NULL, &o) == PICOLLO_STATUS_OK);
+    }
     sum = summary_of(h);
     CHECK(picollo_histogram_percentile(h, 50.0, &pct) == PICOLLO_STATUS_OK);
 }
@@ -1787,6 +2402,7 @@ static void free_fixtures(void)
     picollo_snapshot_free(snap);
     picollo_approx_counter_free(approx);
     picollo_log_writer_free(lw);
+    picollo_openmetrics_writer_free(ow);
     picollo_perf_session_free(ps);
     picollo_perf_session_free(ps_none);
     picollo_perf_session_free(ps_open);

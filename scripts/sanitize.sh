@@ -78,7 +78,7 @@ run_test() {
 }
 
 abi_sources=(check text_protocol test_abi test_abi_config test_abi_record test_abi_model
-    test_abi_query test_abi_merge test_abi_text test_abi_hdr)
+    test_abi_query test_abi_merge test_abi_text test_abi_hdr test_abi_metrics)
 thread_sources=(check test_threads test_threads_reset test_threads_api)
 sanitizers=(${SANITIZERS:-address thread})
 

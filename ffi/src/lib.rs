@@ -11,6 +11,10 @@
 //! - `picollo_approx_counter_*` is the scalable approximate counter on its own;
 //! - HdrHistogram interoperability: V2 encoding (`picollo_histogram_encode_v2` / `_decode_v2`
 //!   / `_add_v2`), the `.hgrm` percentile distribution and interval logs (`picollo_log_*`);
+//! - metrics pipelines: interval collection (`picollo_histogram_collect`,
+//!   `picollo_snapshot_collect`), OpenMetrics text (`picollo_histogram_openmetrics`,
+//!   `picollo_openmetrics_writer_*`), Prometheus client buckets and OTLP exponential
+//!   histograms (`picollo_histogram_otlp`);
 //! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
 //!
 //! Inside, every exported body runs through one panic boundary (`boundary!`) and reaches
@@ -31,6 +35,7 @@ mod histogram;
 mod histogram_config;
 mod histogram_text;
 mod log;
+mod metrics;
 #[cfg(target_os = "linux")]
 mod perf;
 #[cfg(target_os = "linux")]
@@ -60,6 +65,7 @@ pub use histogram::*;
 pub use histogram_config::*;
 pub use histogram_text::*;
 pub use log::*;
+pub use metrics::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
 #[cfg(target_os = "linux")]
@@ -79,7 +85,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 4;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 5;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.
