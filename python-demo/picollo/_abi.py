@@ -67,6 +67,13 @@ class V2Form(enum.IntEnum):
     BASE64 = 2
 
 
+class OtlpTemporality(enum.IntEnum):
+    """`picollo_otlp_temporality`: how the points of an OTLP metric relate in time."""
+
+    DELTA = 1
+    CUMULATIVE = 2
+
+
 class OtlpFormat(enum.IntEnum):
     """`picollo_otlp_format`: how `picollo_histogram_otlp` writes a request."""
 
@@ -200,6 +207,7 @@ class picollo_otlp_options(Structure):
         ("scope_name", c_char_p),
         ("scope_version", c_char_p),
         ("scale", c_int32),
+        ("reserved", c_uint32),
         ("unit_ratio", c_double),
     ]
 

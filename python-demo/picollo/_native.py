@@ -29,6 +29,7 @@ from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads th
     OpenMetricsWriterP,
     OTLP_SCALE_AUTO,
     OtlpFormat,
+    OtlpTemporality,
     SnapshotP,
     V2Form,
     c_size_p,

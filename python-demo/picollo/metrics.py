@@ -43,7 +43,8 @@ __all__ = [
     "to_otlp",
 ]
 
-_TEMPORALITIES = {"delta": 1, "cumulative": 2}
+_TEMPORALITIES = {"delta": n.OtlpTemporality.DELTA,
+                  "cumulative": n.OtlpTemporality.CUMULATIVE}
 
 
 def _histogram(h: Any) -> Any:
@@ -99,7 +100,8 @@ def _unix_nanos(value: Any, what: str) -> int:
     seconds = real(value, what)
     if not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"{what} must be a finite time at or after the epoch, not {value!r}")
-    return u64(round(seconds * 1e9), what)
+    whole = math.floor(seconds)  # split first: seconds × 1e9 would round at 2**53
+    return u64(whole * 10**9 + round((seconds - whole) * 1e9), what)
 
 
 class _Options:

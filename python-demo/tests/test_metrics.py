@@ -321,9 +321,16 @@ def test_the_collector_exposes_the_buckets(h):
     after = [s.value for f in registry.collect() if f.name == "single_seconds"
              for s in f.samples if s.name == "single_seconds_count"]
     assert after == [before[0] + 1]
+    # The scrape's text (OpenMetrics) reads back to the same figures.
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
     text = om_latest(registry).decode()
-    assert 'rpc_latency_seconds_bucket{method="get",le="+Inf"}' in text
     assert text.endswith("# EOF\n")
+    parsed = {f.name: f for f in text_string_to_metric_families(text)}
+    (inf,) = [s.value for s in parsed["rpc_latency_seconds"].samples
+              if s.name == "rpc_latency_seconds_bucket" and s.labels == {
+                  "method": "get", "le": "+Inf"}]
+    assert inf == h.total + h.underflow + h.overflow
     # The registry knows the names without a scrape: a second registration clashes.
     with pytest.raises(ValueError):
         registry.register(PrometheusCollector({"single_seconds": h}))
