@@ -536,13 +536,15 @@ class Histogram:
     # --- metrics pipelines -------------------------------------------------------------
 
     def collect(self) -> "Histogram":
-        """Interval collection: the counts since the previous `collect` (or `reset`) as a
-        new single-writer 64-bit histogram of the same layout and range, and this one
-        counts from zero again. Meant for delta exporters (OTLP with
-        ``temporality="delta"``); in the interlocked and thread-local modes no record made
-        while other threads record is lost or counted twice across intervals, in the
-        single mode the recording thread is the one to call it, and in the approximate
-        mode the intervals add up to the counts' estimate."""
+        """Interval collection: the counts since the previous `collect` (or `reset`),
+        underflow, overflow and saturated included, as a new single-writer 64-bit histogram
+        of the same layout, range and value selection; this one goes on counting from zero.
+        Meant for delta exporters (OTLP with ``temporality="delta"``). Writers never wait
+        for it. In the interlocked and thread-local modes every record lands in exactly one
+        interval, whatever other threads do; in the single mode it is exact from the
+        recording thread, while from another one a record in flight may count in two
+        intervals; in the approximate mode each interval's buckets are estimates with the
+        counter's error. A collect counts as a reset for snapshots updated with deltas."""
         out = n.HistogramP()
         check(n.lib.picollo_histogram_collect(self._ptr, ctypes.byref(out)))
         return Histogram._adopt(out)

@@ -170,7 +170,6 @@ class OpenMetricsWriter:
         self._w = handle
         self._finalizer = weakref.finalize(self, n.lib.picollo_openmetrics_writer_free, handle)
         self._kept: list[str] = []
-        self._options: _Options | None = None
 
     @property
     def _ptr(self) -> Any:
@@ -195,11 +194,9 @@ class OpenMetricsWriter:
         """Start a family (the options of `to_openmetrics`); its points follow. Returns
         self."""
         options = _Options(bounds, coarse, unit_ratio, summary, created)
-        self._call(n.lib.picollo_openmetrics_writer_family(
+        return self._call(n.lib.picollo_openmetrics_writer_family(
             self._ptr, encode(name, "name"), encode(help, "help"), encode(unit, "unit"),
             options.ref))
-        self._options = options  # the library may keep pointing at the bounds
-        return self
 
     def point(self, histogram: Histogram, labels: Any = None) -> "OpenMetricsWriter":
         """One histogram of the current family with these labels. Returns self."""

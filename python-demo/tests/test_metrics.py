@@ -84,10 +84,11 @@ def test_collect_returns_the_interval_and_restarts_the_histogram():
         assert h.collect().total == 0
 
 
-def test_collect_loses_nothing_while_a_thread_records_interlocked():
+@pytest.mark.parametrize("mode", ["interlocked", "thread-local"])
+def test_collect_loses_nothing_while_a_thread_records(mode):
     n_chunks, chunk = 200, 500
     values = lognormal(4, n_chunks * chunk)
-    with Histogram(relative_error=0.01, min=1, max=10**7, mode="interlocked") as h, \
+    with Histogram(relative_error=0.01, min=1, max=10**7, mode=mode) as h, \
             Histogram(relative_error=0.01, min=1, max=10**7) as summed:
         done = threading.Event()
 
@@ -111,6 +112,15 @@ def test_collect_loses_nothing_while_a_thread_records_interlocked():
             assert summed.total == len(values)
             assert bucket_counts(summed) == bucket_counts(expected)
         assert intervals >= 1
+
+
+def test_metrics_of_a_closed_histogram_raise_closed_error():
+    h = Histogram(relative_error=0.01, min=1, max=10**6)
+    h.close()
+    for call in (h.collect, lambda: h.to_openmetrics("x"), lambda: h.to_otlp(name="x"),
+                 h.prometheus_buckets):
+        with pytest.raises(ClosedError):
+            call()
 
 
 def test_snapshot_collect_fills_the_snapshot_and_restarts_the_source():
