@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
 # Debian packages (valgrind, mono, cargo-c, pkg-config; the DejaVu font `picollo plot` draws
-# its text with; python3-venv, nodejs and npm for the interop stages: .hgrm and peers), Python
-# packages (pytest, numpy, matplotlib, and hdrhistogram 0.10.8 for the Python binding's peer
-# tests) and cbindgen (pinned: the committed header is checked against its output). The
-# interop stage installs its pinned peers itself
+# its text with; python3-venv, nodejs and npm for the interop stages: .hgrm and peers;
+# prometheus for the Python metrics test), Python packages (pytest, numpy, matplotlib,
+# hdrhistogram 0.10.8 for the Python binding's peer tests, prometheus-client and
+# opentelemetry-proto for its metrics tests) and cbindgen (pinned: the committed header is
+# checked against its output). The interop stage installs its pinned peers itself
 # (scripts/interop_peers.sh: a venv and npm ci).
 set -euo pipefail
 
@@ -25,16 +26,25 @@ command -v npm >/dev/null || need_apt+=(npm)
 # Debian's python3 is externally managed: the interop stage's peers go into a venv, and
 # `python3 -m venv` needs ensurepip, which Debian ships in python3-venv.
 python3 -c "import ensurepip, venv" 2>/dev/null || need_apt+=(python3-venv)
+# The Prometheus server the Python metrics test scrapes with (on 127.0.0.1 only).
+command -v prometheus >/dev/null || need_apt+=(prometheus)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  # Debian's package enables a prometheus service listening on every address; the test
+  # starts its own on 127.0.0.1, so stop and disable that one where systemd runs it.
+  if [[ " ${need_apt[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
+    $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+  fi
 fi
 
-if ! python3 -c "import pytest, numpy, matplotlib, hdrh, importlib.metadata as m, sys; \
-sys.exit(m.version('hdrhistogram') != '0.10.8')" 2>/dev/null; then
+if ! python3 -c "import pytest, numpy, matplotlib, hdrh, prometheus_client, importlib.metadata as m, sys; \
+import google.protobuf, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2; \
+sys.exit(m.version('hdrhistogram') != '0.10.8' or m.version('prometheus-client') != '0.26.0' \
+or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2')" 2>/dev/null; then
   echo "setup: installing Python packages from python-demo/requirements.txt"
   python3 -m pip install -q -r "$(dirname "$0")/../python-demo/requirements.txt"
 fi

@@ -14,6 +14,11 @@ HdrHistogram interop: ``h.encode()`` / ``Histogram.decode(text)`` (the V2 encodi
 HdrHistogram port reads and writes), ``h.to_hgrm()`` (the .hgrm percentile distribution),
 pickling, and interval logs in `picollo.log` (``Writer``, ``Reader``, ``sum``).
 
+Metrics pipelines: ``h.collect()`` (the counts since the previous collection, for delta
+exporters), and `picollo.metrics`: OpenMetrics text (``to_openmetrics``,
+``OpenMetricsWriter``), ``PrometheusCollector`` for the prometheus_client package, and
+OTLP exponential histograms (``to_otlp``, JSON or protobuf).
+
 The library is found through $PICOLLO_LIB, then ``../target/release`` next to this
 package (a workspace build), then the system's library path.
 """
@@ -39,7 +44,7 @@ from ._native import lib as _lib
 from ._types import MODES, STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
 from .approx import ApproxCounter
 from .histogram import Histogram, Snapshot
-from . import log
+from . import log, metrics
 
 __all__ = [
     "ApproxCounter",
@@ -68,6 +73,7 @@ __all__ = [
     "WouldGoNegativeError",
     "abi_version",
     "log",
+    "metrics",
     "status_str",
 ]
 

@@ -16,6 +16,7 @@ from ctypes import (
     c_char,
     c_char_p,
     c_double,
+    c_int32,
     c_size_t,
     c_uint8,
     c_uint32,
@@ -25,11 +26,13 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (4: HdrHistogram's V2
-#: encoding, the .hgrm text and the interval log).
+#: The oldest minor version with every function declared here (5: interval collection,
+#: OpenMetrics, Prometheus buckets and OTLP).
 ABI_VERSION_MINOR = 5
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
+#: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
+OTLP_SCALE_AUTO = -(2**31)
 
 U64_MAX = 2**64 - 1
 
@@ -62,6 +65,20 @@ class V2Form(enum.IntEnum):
     PLAIN = 0
     COMPRESSED = 1
     BASE64 = 2
+
+
+class OtlpTemporality(enum.IntEnum):
+    """`picollo_otlp_temporality`: how the points of an OTLP metric relate in time."""
+
+    DELTA = 1
+    CUMULATIVE = 2
+
+
+class OtlpFormat(enum.IntEnum):
+    """`picollo_otlp_format`: how `picollo_histogram_otlp` writes a request."""
+
+    PROTOBUF = 0
+    JSON = 1
 
 
 # --- structs (include/picollo.h) -------------------------------------------------------
@@ -155,6 +172,46 @@ class picollo_log_interval(Structure):
     ]
 
 
+class picollo_label(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("value", c_char_p),
+    ]
+
+
+class picollo_openmetrics_options(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("summary", c_uint32),
+        ("bounds", POINTER(c_uint64)),
+        ("bound_count", c_size_t),
+        ("coarse_relative_error", c_double),
+        ("unit_ratio", c_double),
+        ("created_unix_nanos", c_uint64),
+    ]
+
+
+class picollo_otlp_options(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("temporality", c_uint32),
+        ("name", c_char_p),
+        ("description", c_char_p),
+        ("unit", c_char_p),
+        ("start_time_unix_nano", c_uint64),
+        ("time_unix_nano", c_uint64),
+        ("attributes", POINTER(picollo_label)),
+        ("attribute_count", c_size_t),
+        ("resource", POINTER(picollo_label)),
+        ("resource_count", c_size_t),
+        ("scope_name", c_char_p),
+        ("scope_version", c_char_p),
+        ("scale", c_int32),
+        ("reserved", c_uint32),
+        ("unit_ratio", c_double),
+    ]
+
+
 # Sizes as the C compiler lays the header out on LP64 (all fields naturally aligned).
 EXPECTED_SIZES = {
     picollo_histogram_config: 48,
@@ -163,6 +220,9 @@ EXPECTED_SIZES = {
     picollo_summary: 16 * 88 + 9 * 8,
     picollo_bucket: 48,
     picollo_log_interval: 48,
+    picollo_label: 16,
+    picollo_openmetrics_options: 48,
+    picollo_otlp_options: 112,
 }
 for _cls, _size in EXPECTED_SIZES.items():
     if ctypes.sizeof(_cls) != _size:  # not `assert`: must hold under `python -O` too
@@ -189,9 +249,15 @@ class picollo_log_reader(Structure):
     """Opaque handle target."""
 
 
+class picollo_openmetrics_writer(Structure):
+    """Opaque handle target."""
+
+
 HistogramP = POINTER(picollo_histogram)
 LogWriterP = POINTER(picollo_log_writer)
 LogReaderP = POINTER(picollo_log_reader)
+OpenMetricsWriterP = POINTER(picollo_openmetrics_writer)
+LabelP = POINTER(picollo_label)
 c_uint8_p = POINTER(c_uint8)
 SnapshotP = POINTER(picollo_snapshot)
 ApproxCounterP = POINTER(picollo_approx_counter)
@@ -344,5 +410,57 @@ SIGNATURES = {
     "picollo_log_sum": (
         status_t,
         [c_char_p, c_size_t, c_char_p, c_double, c_double, POINTER(HistogramP)],
+    ),
+    # --- metrics pipelines: interval collection, OpenMetrics, Prometheus, OTLP (ABI 1.5) ---
+    "picollo_histogram_collect": (status_t, [HistogramP, POINTER(HistogramP)]),
+    "picollo_snapshot_collect": (status_t, [SnapshotP, HistogramP]),
+    "picollo_openmetrics_options_default": (picollo_openmetrics_options, []),
+    "picollo_histogram_openmetrics": (
+        status_t,
+        [
+            HistogramP,
+            c_char_p,
+            c_char_p,
+            c_char_p,
+            LabelP,
+            c_size_t,
+            POINTER(picollo_openmetrics_options),
+            POINTER(c_char),
+            c_size_t,
+            c_size_p,
+        ],
+    ),
+    "picollo_openmetrics_writer_new": (status_t, [POINTER(OpenMetricsWriterP)]),
+    "picollo_openmetrics_writer_free": (None, [OpenMetricsWriterP]),
+    "picollo_openmetrics_writer_family": (
+        status_t,
+        [OpenMetricsWriterP, c_char_p, c_char_p, c_char_p,
+         POINTER(picollo_openmetrics_options)],
+    ),
+    "picollo_openmetrics_writer_point": (
+        status_t,
+        [OpenMetricsWriterP, HistogramP, LabelP, c_size_t],
+    ),
+    "picollo_openmetrics_writer_finish": (status_t, [OpenMetricsWriterP]),
+    "picollo_openmetrics_writer_take": (
+        status_t,
+        [OpenMetricsWriterP, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    "picollo_histogram_prometheus_buckets": (
+        status_t,
+        [
+            HistogramP,
+            POINTER(picollo_openmetrics_options),
+            POINTER(c_double),
+            POINTER(c_uint64),
+            c_size_t,
+            c_size_p,
+            POINTER(c_double),
+        ],
+    ),
+    "picollo_otlp_options_default": (picollo_otlp_options, []),
+    "picollo_histogram_otlp": (
+        status_t,
+        [HistogramP, POINTER(picollo_otlp_options), c_uint32, c_uint8_p, c_size_t, c_size_p],
     ),
 }

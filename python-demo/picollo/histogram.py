@@ -533,6 +533,43 @@ class Histogram:
         """A copy of the counts that `Snapshot.update` refreshes in place."""
         return Snapshot(self)
 
+    # --- metrics pipelines -------------------------------------------------------------
+
+    def collect(self) -> "Histogram":
+        """Interval collection: the counts since the previous `collect` (or `reset`),
+        underflow, overflow and saturated included, as a new single-writer 64-bit histogram
+        of the same layout, range and value selection; this one goes on counting from zero.
+        Meant for delta exporters (OTLP with ``temporality="delta"``). Writers never wait
+        for it. In the interlocked and thread-local modes every record lands in exactly one
+        interval, whatever other threads do; in the single mode it is exact from the
+        recording thread, while from another one a record in flight may count in two
+        intervals; in the approximate mode each interval's buckets are estimates with the
+        counter's error. A collect counts as a reset for snapshots updated with deltas."""
+        out = n.HistogramP()
+        check(n.lib.picollo_histogram_collect(self._ptr, ctypes.byref(out)))
+        return Histogram._adopt(out)
+
+    def to_openmetrics(self, name: str, help: str = "", unit: str = "", **options: Any) -> str:
+        """This histogram as an OpenMetrics exposition of one family; see
+        `picollo.metrics.to_openmetrics` for the options."""
+        from .metrics import to_openmetrics
+
+        return to_openmetrics(self, name, help, unit, **options)
+
+    def prometheus_buckets(self, **options: Any) -> Any:
+        """The cumulative buckets and sum a Prometheus client library exposes; see
+        `picollo.metrics.prometheus_buckets`."""
+        from .metrics import prometheus_buckets
+
+        return prometheus_buckets(self, **options)
+
+    def to_otlp(self, format: str = "json", **options: Any) -> str | bytes:
+        """This histogram as an OTLP ``ExportMetricsServiceRequest`` (JSON text or
+        protobuf bytes); see `picollo.metrics.to_otlp` for the options."""
+        from .metrics import to_otlp
+
+        return to_otlp(self, format, **options)
+
 
 def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Percentile:
     """The percentile of one bucket, computed as the library's bucket-percentile iterator."""
@@ -584,6 +621,16 @@ class Snapshot:
         if not isinstance(source, Histogram):
             raise TypeError(f"expected a Histogram, not {type(source).__name__}")
         check(n.lib.picollo_snapshot_update(self._ptr, source._ptr, 1 if deltas else 0))
+        return self
+
+    def collect(self, histogram: Histogram | None = None) -> "Snapshot":
+        """Interval collection into this snapshot (no allocation): it then holds the counts
+        recorded since the previous collection from the source histogram (or another of
+        the same configuration), which counts from zero again. Returns self."""
+        source = self._source if histogram is None else histogram
+        if not isinstance(source, Histogram):
+            raise TypeError(f"expected a Histogram, not {type(source).__name__}")
+        check(n.lib.picollo_snapshot_collect(self._ptr, source._ptr))
         return self
 
     def summary(self) -> Summary:
