@@ -20,12 +20,16 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 4
+#define PICOLLO_ABI_VERSION_MINOR 5
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 // incompatible.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
+
+// The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
+// error (the coarsest whose buckets are at least as fine).
+#define PICOLLO_OTLP_SCALE_AUTO (-2147483647 - 1)
 
 // Number of percentiles in a summary.
 #define PICOLLO_SUMMARY_PERCENTILES 16
@@ -465,6 +469,38 @@ enum picollo_v2_form
 typedef uint32_t picollo_v2_form;
 #endif // __cplusplus
 
+// How the points of an OTLP metric relate in time (`picollo_otlp_options.temporality`).
+enum picollo_otlp_temporality
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // The point holds only its interval (`start_time_unix_nano` to `time_unix_nano`):
+  // export a collected interval (`picollo_histogram_collect`).
+  PICOLLO_OTLP_TEMPORALITY_DELTA = 1,
+  // The point holds everything since a fixed start: export a read of the histogram.
+  PICOLLO_OTLP_TEMPORALITY_CUMULATIVE = 2,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_otlp_temporality;
+#endif // __cplusplus
+
+// The encoding `picollo_histogram_otlp` writes.
+enum picollo_otlp_format
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
+  PICOLLO_OTLP_FORMAT_PROTOBUF = 0,
+  // OTLP/JSON: the protobuf JSON mapping, lowerCamelCase names, 64-bit integers as
+  // strings, enums as integers.
+  PICOLLO_OTLP_FORMAT_JSON = 1,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_otlp_format;
+#endif // __cplusplus
+
 // A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 // Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
 // `picollo_approx_counter_free`.
@@ -537,6 +573,14 @@ typedef struct picollo_log_reader picollo_log_reader;
 // Tag=api,0.127,1.007,2.769,HISTFAAA...
 // ```
 typedef struct picollo_log_writer picollo_log_writer;
+
+// An OpenMetrics exposition writer (opaque) for several families and points: create with
+// `picollo_openmetrics_writer_new`, start each family with `picollo_openmetrics_writer_family`
+// and add its points with `picollo_openmetrics_writer_point`, end with
+// `picollo_openmetrics_writer_finish` (`# EOF`), move the text out with
+// `picollo_openmetrics_writer_take` (as often as wanted), free with
+// `picollo_openmetrics_writer_free`. A writer is used by one thread at a time.
+typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
 #if defined(__linux__)
 // A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
@@ -632,6 +676,85 @@ typedef struct picollo_log_interval {
   // Always 0.
   uint32_t reserved;
 } picollo_log_interval;
+
+// Options of the OpenMetrics functions and of `picollo_histogram_prometheus_buckets`.
+// Start from `picollo_openmetrics_options_default` (which sets `struct_size`), then change
+// fields.
+typedef struct picollo_openmetrics_options {
+  // `sizeof(picollo_openmetrics_options)` as the caller knows it (rules as
+  // `picollo_histogram_config.struct_size`).
+  uint32_t struct_size;
+  // 0: a `histogram` family (cumulative buckets); 1: a `summary` family with the
+  // quantiles 0.5, 0.9, 0.95, 0.99, 0.999 and 1 (the bounds are not used then).
+  uint32_t summary;
+  // Explicit `le` bounds in recorded units, strictly increasing (`bound_count` of them);
+  // NULL with 0: bounds derived from the layout at `coarse_relative_error`, each a
+  // bucket's highest value so every count is exact, the same at every scrape.
+  const uint64_t *bounds;
+  // The number of `bounds`.
+  size_t bound_count;
+  // With no explicit bounds: the relative error the derived bounds keep, in (0, 1);
+  // default 0.05.
+  double coarse_relative_error;
+  // Recorded units per exported unit (1e9 shows nanoseconds as seconds): `le`, `_sum`
+  // and quantile values are divided by it. Finite and above 0; default 1.
+  double unit_ratio;
+  // The `_created` time of the points, nanoseconds since the Unix epoch; 0 leaves
+  // `_created` out (the default).
+  uint64_t created_unix_nanos;
+} picollo_openmetrics_options;
+
+// A label (OpenMetrics) or attribute (OTLP): a name and a value, both NUL-terminated UTF-8
+// strings, neither NULL.
+typedef struct picollo_label {
+  // The name.
+  const char *name;
+  // The value.
+  const char *value;
+} picollo_label;
+
+// Options of `picollo_histogram_otlp`. Start from `picollo_otlp_options_default` (which sets
+// `struct_size`), then change fields. Strings are NUL-terminated UTF-8; NULL means "".
+typedef struct picollo_otlp_options {
+  // `sizeof(picollo_otlp_options)` as the caller knows it (rules as
+  // `picollo_histogram_config.struct_size`).
+  uint32_t struct_size;
+  // A `picollo_otlp_temporality`: 1 delta, 2 cumulative (the default).
+  uint32_t temporality;
+  // The metric name: required, not empty.
+  const char *name;
+  // The metric description.
+  const char *description;
+  // The metric unit (UCUM, e.g. "s").
+  const char *unit;
+  // Start of the point's interval (delta) or of the counting (cumulative), nanoseconds
+  // since the Unix epoch.
+  uint64_t start_time_unix_nano;
+  // End of the point's interval, nanoseconds since the Unix epoch; not before the start
+  // (0 leaves both unchecked and unset as the protobuf default).
+  uint64_t time_unix_nano;
+  // The point's attributes (`attribute_count`; NULL with 0 for none): names not empty,
+  // each once.
+  const struct picollo_label *attributes;
+  // The number of `attributes`.
+  size_t attribute_count;
+  // The resource's attributes (e.g. `service.name`), as `attributes`.
+  const struct picollo_label *resource;
+  // The number of `resource` attributes.
+  size_t resource_count;
+  // The instrumentation scope's name.
+  const char *scope_name;
+  // The instrumentation scope's version.
+  const char *scope_version;
+  // The exponential histogram's scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the
+  // default): the coarsest scale whose buckets keep the histogram's relative error.
+  int32_t scale;
+  // Reserved: must be zero.
+  uint32_t reserved;
+  // Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
+  // above 0; default 1.
+  double unit_ratio;
+} picollo_otlp_options;
 
 #if defined(__linux__)
 // Options of a perf session. Start from `picollo_perf_config_default` (which sets
@@ -1327,6 +1450,222 @@ picollo_status picollo_log_sum(const char *text,
                                double from,
                                double to,
                                struct picollo_histogram **out);
+
+// Takes the interval: the counts recorded into `h` since its previous collect or reset
+// (underflow, overflow and saturated counts included) move into a new histogram, and `h`
+// goes on counting from zero. On success `*out` holds a new handle (64-bit counters,
+// single-writer mode, `h`'s layout, range and value selection) for
+// `picollo_histogram_free`. Writers never wait for a collect. What a concurrent record
+// sees, by mode:
+// - interlocked and thread-local: exact; each record lands in exactly one interval, so the
+//   intervals plus what is left add up to everything recorded, whatever writers do.
+// - single writer: exact from the writing thread (or while it does not record); from
+//   another thread the record in flight when a bucket is taken may count in this interval
+//   and again in the next.
+// - approximate: each counter update lands in exactly one interval; an interval's bucket is
+//   an estimate with the counter's error for that interval's count.
+//
+// A collect counts as a reset for snapshots taken with deltas.
+//
+// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
+//
+// # Safety
+// `h` is NULL or a live handle (writers may keep recording); `out` is NULL or writable.
+picollo_status picollo_histogram_collect(struct picollo_histogram *h,
+                                         struct picollo_histogram **out);
+
+// Takes the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
+// allocating nothing: `s` then holds the counts since the previous collect or reset, and
+// `h` counts from zero. `h` must have the configuration and counter width of the
+// histogram `s` was made from.
+//
+// Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
+// counter width.
+//
+// # Safety
+// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
+// (writers may keep recording).
+picollo_status picollo_snapshot_collect(struct picollo_snapshot *s, struct picollo_histogram *h);
+
+// Returns the default OpenMetrics options: a histogram family, bounds derived at a 5 %
+// relative error, unit ratio 1, no `_created`.
+struct picollo_openmetrics_options picollo_openmetrics_options_default(void);
+
+// Writes an OpenMetrics text exposition of `h` alone: one family (`# TYPE`, `# UNIT` when
+// `unit` is not NULL or "", `# HELP` when `help` is not NULL or ""), one point with these
+// `labels` (`label_count` of them; NULL with 0 for none) and `# EOF`.
+//
+// A histogram family (`opts->summary` 0) writes `<name>_bucket{…,le="…"}` at each bound
+// (cumulative; values below the range count in every bucket, values above it and
+// saturated counts only in `le="+Inf"`), then `<name>_count`, `<name>_sum` (buckets at their
+// midpoints) and `<name>_created` when `opts->created_unix_nanos` is set. A summary family
+// writes `<name>{…,quantile="…"}` (NaN with no value in range), `_count`, `_sum`,
+// `_created`. OpenMetrics histograms are cumulative: expose a read of the histogram, not a
+// collected interval. `h` is read as one consistent copy. Buffer rules as
+// `picollo_summary_table`.
+//
+// Errors: NULL `h`, `name` or `opts`; NULL `labels` with a non-zero count, or a NULL label
+// name or value; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name outside
+// `[a-zA-Z_:][a-zA-Z0-9_:]*` or ending with a suffix of the family's samples (`_bucket`,
+// `_count`, `_sum`, `_created`, `_total`, `_info`), a unit with other characters than
+// `[a-zA-Z0-9_:]` or that the name does not end with (`_<unit>`), a label name outside
+// `[a-zA-Z_][a-zA-Z0-9_]*`, starting with `__`, equal to `le` (histogram) or `quantile`
+// (summary) or given twice, and bad options (`summary` not 0 or 1; bounds not strictly
+// increasing; `coarse_relative_error` outside (0, 1) when there are no bounds; a
+// `unit_ratio` that is not finite and above 0); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
+//
+// # Safety
+// `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
+// `labels` is NULL or has `label_count` labels whose strings are NUL-terminated; `opts` is
+// NULL or has `opts->struct_size` readable bytes and `bound_count` readable bounds; `buf` is
+// NULL or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
+                                             const char *name,
+                                             const char *help,
+                                             const char *unit,
+                                             const struct picollo_label *labels,
+                                             size_t label_count,
+                                             const struct picollo_openmetrics_options *opts,
+                                             char *buf,
+                                             size_t len,
+                                             size_t *needed);
+
+// Creates an OpenMetrics writer with nothing written: on success `*out` holds a handle for
+// `picollo_openmetrics_writer_free`.
+//
+// # Safety
+// `out` is NULL or writable.
+picollo_status picollo_openmetrics_writer_new(struct picollo_openmetrics_writer **out);
+
+// Frees an OpenMetrics writer and the text it still holds. NULL is accepted and ignored.
+//
+// # Safety
+// `w` is NULL or a handle from `picollo_openmetrics_writer_new` not yet freed.
+void picollo_openmetrics_writer_free(struct picollo_openmetrics_writer *w);
+
+// Starts a family: writes its metadata (`# TYPE`, `# UNIT` and `# HELP` as
+// `picollo_histogram_openmetrics`) and makes it the family the next points go to. The
+// options (copied, bounds included) apply to every point of the family.
+//
+// Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
+// (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
+// name already used in this exposition, or a finished writer; `OUT_OF_MEMORY`.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call; `name`, `help` and
+// `unit` are NULL or NUL-terminated; `opts` as in `picollo_histogram_openmetrics`.
+picollo_status picollo_openmetrics_writer_family(struct picollo_openmetrics_writer *w,
+                                                 const char *name,
+                                                 const char *help,
+                                                 const char *unit,
+                                                 const struct picollo_openmetrics_options *opts);
+
+// Writes one point of the current family: `h` (read as one consistent copy) with these
+// labels, as `picollo_histogram_openmetrics` writes it. Every point of a family must have
+// the layout and range of its first (the bounds are the family's); label sets are not
+// compared between points: giving the same one twice is the caller's error.
+//
+// Errors: NULL `w` or `h`; NULL `labels` with a non-zero count, or a NULL label name or
+// value; `INVALID_UTF8`; `INVALID_ARGUMENT` (nothing written) for a label
+// `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
+// `LAYOUT_MISMATCH` for a histogram of another layout or range than the family's first
+// point; `OUT_OF_MEMORY`.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
+// live handle; `labels` is NULL or has `label_count` labels whose strings are
+// NUL-terminated.
+picollo_status picollo_openmetrics_writer_point(struct picollo_openmetrics_writer *w,
+                                                const struct picollo_histogram *h,
+                                                const struct picollo_label *labels,
+                                                size_t label_count);
+
+// Ends the exposition with `# EOF`; no family or point can follow.
+//
+// Errors: NULL `w`; `INVALID_ARGUMENT` when already finished.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call.
+picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writer *w);
+
+// Moves the text written so far into `buf` and clears it from the writer, as
+// `picollo_log_writer_take` does: at most `len − 1` bytes and a NUL; `*needed` (if not
+// NULL) receives the pending length without the NUL, so `(NULL, 0)` asks for the size. On
+// `BUFFER_TOO_SMALL` nothing is taken (`buf` holds a truncated copy). With nothing pending,
+// a buffer of at least 1 byte receives "".
+//
+// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
+// `len`.
+//
+// # Safety
+// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
+// has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer *w,
+                                               char *buf,
+                                               size_t len,
+                                               size_t *needed);
+
+// Writes the cumulative buckets of `h` as a Prometheus client library wants them (e.g.
+// Python `prometheus_client`'s `HistogramMetricFamily`), those of the histogram family
+// `picollo_histogram_openmetrics` writes with the same options: `le[i]` (exported units;
+// the last is `+INFINITY`) and `cumulative[i]` for each of the `*count` buckets, and `*sum`
+// (exported units; skipped when `sum` is NULL). `h` is read as one consistent copy.
+//
+// Sizes: when `capacity` is below the bucket count, `BUFFER_TOO_SMALL` with `*count` set and
+// nothing else written, so `(NULL, NULL, 0)` asks for the size (always at least 1, the
+// `+Inf` bucket). With derived bounds the count depends only on the layout, range and
+// `coarse_relative_error`.
+//
+// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
+// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
+// `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
+//
+// # Safety
+// `h` is NULL or a live handle; `opts` as in `picollo_histogram_openmetrics`; `le` and
+// `cumulative` are NULL or have `capacity` writable elements; `count` and `sum` are NULL or
+// writable.
+picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogram *h,
+                                                    const struct picollo_openmetrics_options *opts,
+                                                    double *le,
+                                                    uint64_t *cumulative,
+                                                    size_t capacity,
+                                                    size_t *count,
+                                                    double *sum);
+
+// Returns the default OTLP options: cumulative, no name (set one), no times, attributes or
+// resource, the scale from the relative error, unit ratio 1.
+struct picollo_otlp_options picollo_otlp_options_default(void);
+
+// Writes `h` as an OTLP `ExportMetricsServiceRequest` holding one resource, one scope and
+// one exponential-histogram metric of one point, in `format` (a `picollo_otlp_format`). `h`
+// is read as one consistent copy and re-binned into exponential buckets: each bucket whole
+// into the exponential bucket of its midpoint, values below or above the range at the
+// range's ends, saturated counts left out; with the automatic scale a value is reported
+// within about twice the histogram's relative error.
+//
+// - `PICOLLO_OTLP_FORMAT_PROTOBUF`: bytes, no NUL. `*needed` (if not NULL) receives the byte
+//   count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written. `(NULL, 0)`
+//   asks for the size.
+// - `PICOLLO_OTLP_FORMAT_JSON`: NUL-terminated text, buffer rules as
+//   `picollo_summary_table`.
+//
+// Errors: NULL `h` or `o`, a NULL `o->name`; NULL attribute arrays with a non-zero count or
+// a NULL attribute name or value; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an
+// unknown format or temporality, an empty name, an empty or repeated attribute name, a
+// scale outside -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` that is not
+// finite and above 0, a start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`;
+// `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+//
+// # Safety
+// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
+// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
+// `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
+                                      const struct picollo_otlp_options *o,
+                                      uint32_t format,
+                                      uint8_t *buf,
+                                      size_t len,
+                                      size_t *needed);
 
 #if defined(__linux__)
 // Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space

@@ -31,6 +31,7 @@ mod histogram;
 mod histogram_config;
 mod histogram_text;
 mod log;
+mod metrics;
 #[cfg(target_os = "linux")]
 mod perf;
 #[cfg(target_os = "linux")]
@@ -60,6 +61,7 @@ pub use histogram::*;
 pub use histogram_config::*;
 pub use histogram_text::*;
 pub use log::*;
+pub use metrics::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
 #[cfg(target_os = "linux")]
@@ -79,7 +81,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 4;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 5;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.

@@ -26,7 +26,7 @@ impl Castable for picollo_snapshot {
 /// The Rust value behind a `picollo_snapshot` handle.
 pub(crate) use picollo_core::concurrent::DynSnapshot as Snapshot;
 
-fn mismatch() -> Failure {
+pub(crate) fn mismatch() -> Failure {
     Failure::new(
         picollo_status::LayoutMismatch,
         "the histogram does not have this snapshot's configuration (relative error, range \

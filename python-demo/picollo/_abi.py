@@ -27,7 +27,7 @@ from ctypes import (
 ABI_VERSION_MAJOR = 1
 #: The oldest minor version with every function declared here (4: HdrHistogram's V2
 #: encoding, the .hgrm text and the interval log).
-ABI_VERSION_MINOR = 4
+ABI_VERSION_MINOR = 5
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 
