@@ -17,27 +17,6 @@ using Picollo;
 
 static partial class Tests
 {
-    /// <summary>The call must raise a PicolloException with a library message; returns it.</summary>
-    static PicolloException ThrowsPicollo(Action call, string what)
-    {
-        try
-        {
-            call();
-            Check(false, what + ": no exception, expected a PicolloException");
-        }
-        catch (PicolloException e)
-        {
-            Check(!string.IsNullOrEmpty(e.NativeMessage) && e.Message.Contains(e.NativeMessage),
-                  string.Format("{0}: {1} with message \"{2}\"", what, e.Status, e.NativeMessage));
-            return e;
-        }
-        catch (Exception e)
-        {
-            Check(false, what + ": expected PicolloException, got " + e.GetType().Name + ": " + e.Message);
-        }
-        return null;
-    }
-
     /// <summary>The value of the one sample line that starts with <paramref name="prefix"/>
     /// followed by a space.</summary>
     static string Sample(string text, string prefix)
@@ -136,11 +115,12 @@ static partial class Tests
             writer.Start();
             int intervals = 0;
             ulong collected = 0;
+            bool singleWriter = true;
             while (!done.IsSet)
             {
                 using (var interval = h.Collect())
                 {
-                    Equal(ConcurrencyMode.SingleWriter, interval.Mode, "an interval is a single-writer histogram");
+                    singleWriter &= interval.Mode == ConcurrencyMode.SingleWriter && interval.Info.CounterBits == 64;
                     collected += interval.TotalCount;
                     merged.Add(interval);
                     intervals++;
@@ -155,6 +135,7 @@ static partial class Tests
                 intervals++;
             }
             Console.WriteLine("collect: {0:N0} records in {1} intervals", n, intervals);
+            Check(singleWriter, "every interval is a 64-bit single-writer histogram");
             Equal((ulong)n, collected, "collected intervals plus the remainder hold every record");
             Equal(0ul, h.TotalCount, "the histogram counts from zero after the last collect");
             SameBuckets(reference, merged, "merged intervals against the records");
@@ -169,10 +150,13 @@ static partial class Tests
         {
             h.Record(10, 3);
             h.Record(5000000);
+            HistogramInfo before = h.Info;
             using (var first = h.Collect())
             {
-                Equal(4ul, first.TotalCount, "first interval total");
+                Equal(before.Total, first.TotalCount, "first interval total");
                 Equal(1ul, first.OverflowCount, "overflow goes with the interval");
+                Equal(0ul, h.OverflowCount, "and leaves the histogram");
+                Equal(3ul, first.Percentile(50).Count, "the in-range bucket's count");
                 Equal(h.Info.BlockSize, first.Info.BlockSize, "the interval has the histogram's layout");
                 Equal(h.Info.MaxTrackable, first.Info.MaxTrackable, "and its range");
             }
@@ -194,7 +178,7 @@ static partial class Tests
             }
             using (var other = new Histogram(0.01))
             using (var snap = other.GetSnapshot())
-                ThrowsPicollo(() => snap.CollectFrom(h), "snapshot collect from a histogram of another layout");
+                Throws(Status.LayoutMismatch, () => snap.CollectFrom(h), "snapshot collect from a histogram of another layout");
         }
     }
 
@@ -305,7 +289,7 @@ static partial class Tests
             UIntPtr count;
             double s;
             Status st = Native.picollo_histogram_prometheus_buckets(h.Handle, ref o, null, null, UIntPtr.Zero, out count, out s);
-            Check(st == Status.Ok || st == Status.BufferTooSmall, "(NULL, NULL, 0) asks the size: " + st);
+            Equal(Status.BufferTooSmall, st, "(NULL, NULL, 0) asks the size");
             Equal((ulong)h.GetPrometheusBuckets().Le.Length, count.ToUInt64(), "the size asked is the count returned");
             var le1 = new double[1];
             var cum1 = new ulong[1];
@@ -343,13 +327,13 @@ static partial class Tests
                 w.Family("rpc_latency", "by method", null, options);
                 Check(sw.ToString().StartsWith("# TYPE rpc_latency histogram\n"), "family metadata written at once: " + sw);
                 w.Point(get, Labels.Of("method", "get")).Point(put, new Dictionary<string, string> { { "method", "put" } });
-                ThrowsPicollo(() => w.Point(other, Labels.Of("method", "other")), "a point of another layout in the family");
+                Throws(Status.LayoutMismatch, () => w.Point(other, Labels.Of("method", "other")), "a point of another layout in the family");
                 w.Family("rpc_summary", null, null, new OpenMetricsOptions { Summary = true }).Point(put);
-                ThrowsPicollo(() => w.Family("rpc_latency"), "a family name already written");
-                ThrowsPicollo(() => w.Family("rpc_latency_sum"), "a histogram family named with a sample suffix");
+                Throws(Status.InvalidArgument, () => w.Family("rpc_latency"), "a family name already written");
+                Throws(Status.InvalidArgument, () => w.Family("rpc_latency_sum"), "a histogram family named with a sample suffix");
                 w.Finish();
-                ThrowsPicollo(() => w.Family("late"), "a family after # EOF");
-                ThrowsPicollo(() => w.Point(get), "a point after # EOF");
+                Throws(Status.InvalidArgument, () => w.Family("late"), "a family after # EOF");
+                Throws(Status.InvalidArgument, () => w.Point(get), "a point after # EOF");
             }
             string text = sw.ToString();
             var lines = Lines(text).ToList();
@@ -366,7 +350,7 @@ static partial class Tests
             Check(!text.Contains("other"), "the refused point wrote nothing");
 
             using (var w = new OpenMetricsWriter())
-                ThrowsPicollo(() => w.Point(get), "a point before any family");
+                Throws(Status.InvalidArgument, () => w.Point(get), "a point before any family");
 
             var disposed = new OpenMetricsWriter();
             disposed.Dispose();
@@ -643,24 +627,31 @@ static partial class Tests
     {
         using (var h = SmallValues())
         {
-            ThrowsPicollo(() => h.ToOpenMetrics("x", options: new OpenMetricsOptions { Bounds = new ulong[] { 100, 10 } }),
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", options: new OpenMetricsOptions { Bounds = new ulong[] { 100, 10 } }),
                           "bounds not increasing");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", options: new OpenMetricsOptions { CoarseRelativeError = 0 }), "coarse error 0");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", options: new OpenMetricsOptions { CoarseRelativeError = 1.5 }), "coarse error 1.5");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", options: new OpenMetricsOptions { UnitRatio = -1 }), "negative unit ratio");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", options: new OpenMetricsOptions { UnitRatio = double.NaN }), "NaN unit ratio");
-            ThrowsPicollo(() => h.ToOpenMetrics("1bad"), "a metric name starting with a digit");
-            ThrowsPicollo(() => h.ToOpenMetrics("rpc_latency", unit: "seconds"), "a unit the name does not end with");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", labels: Labels.Of("le", "1")), "the le label");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", labels: Labels.Of("a", "1", "a", "2")), "a label twice");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", labels: Labels.Of("__x", "1")), "a reserved label name");
-            ThrowsPicollo(() => h.ToOpenMetrics("x", labels: new[] { new KeyValuePair<string, string>("a", null) }), "a NULL label value");
-            ThrowsPicollo(() => h.GetPrometheusBuckets(new OpenMetricsOptions { Bounds = new ulong[] { 5, 5 } }),
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", options: new OpenMetricsOptions { CoarseRelativeError = 0 }), "coarse error 0");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", options: new OpenMetricsOptions { CoarseRelativeError = 1.5 }), "coarse error 1.5");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", options: new OpenMetricsOptions { UnitRatio = -1 }), "negative unit ratio");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", options: new OpenMetricsOptions { UnitRatio = double.NaN }), "NaN unit ratio");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("1bad"), "a metric name starting with a digit");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("rpc_latency", unit: "seconds"), "a unit the name does not end with");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", labels: Labels.Of("le", "1")), "the le label");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", labels: Labels.Of("a", "1", "a", "2")), "a label twice");
+            Throws(Status.InvalidArgument, () => h.ToOpenMetrics("x", labels: Labels.Of("__x", "1")), "a reserved label name");
+            Throws(Status.NullPointer, () => h.ToOpenMetrics("x", labels: new[] { new KeyValuePair<string, string>("a", null) }), "a NULL label value");
+            Throws(Status.InvalidArgument, () => h.GetPrometheusBuckets(new OpenMetricsOptions { Bounds = new ulong[] { 5, 5 } }),
                           "prometheus buckets with repeated bounds");
-            ThrowsPicollo(() => h.ToOtlpJson("x", new OtlpOptions { Scale = 21 }), "OTLP scale above 20");
-            ThrowsPicollo(() => h.ToOtlpProtobuf("x", new OtlpOptions { Scale = -11 }), "OTLP scale below -10");
-            ThrowsPicollo(() => h.ToOtlpJson("x", new OtlpOptions { Temporality = (OtlpTemporality)7 }), "OTLP temporality 7");
-            ThrowsPicollo(() => h.ToOtlpJson("x", new OtlpOptions { UnitRatio = 0 }), "OTLP unit ratio 0");
+            Throws(Status.InvalidArgument, () => h.ToOtlpJson("x", new OtlpOptions { Scale = 21 }), "OTLP scale above 20");
+            Throws(Status.InvalidArgument, () => h.ToOtlpProtobuf("x", new OtlpOptions { Scale = -11 }), "OTLP scale below -10");
+            Throws(Status.InvalidArgument, () => h.ToOtlpJson("x", new OtlpOptions { Temporality = (OtlpTemporality)7 }), "OTLP temporality 7");
+            Throws(Status.InvalidArgument, () => h.ToOtlpJson("x", new OtlpOptions { UnitRatio = 0 }), "OTLP unit ratio 0");
+            Throws(Status.InvalidArgument, () => h.ToOtlpJson("x", new OtlpOptions { StartTimeUnixNano = 2, TimeUnixNano = 1 }),
+                   "OTLP start after the time");
+            Throws(Status.InvalidArgument, () => h.ToOtlpJson(""), "OTLP with an empty name");
+            Throws(Status.InvalidArgument, () => h.ToOtlpJson("x", new OtlpOptions { Attributes = Labels.Of("a", "1", "a", "2") }),
+                   "OTLP attribute given twice");
+            Throws(Status.InvalidArgument, () => h.GetPrometheusBuckets(new OpenMetricsOptions { Summary = true }),
+                   "Prometheus buckets of a summary");
             Throws<ArgumentNullException>(() => h.ToOtlpJson(null), "OTLP without a name");
             Throws<ArgumentException>(() => Labels.Of("odd"), "labels need pairs");
 
@@ -676,8 +667,30 @@ static partial class Tests
             Throws(Status.StructSize, () => PicolloException.Check(Native.picollo_histogram_otlp(
                 h.Handle, ref t, OtlpFormat.Json, null, UIntPtr.Zero, out needed)), "otlp options with struct_size 4");
             t = OtlpOptionsData.Default;
-            Throws(Status.InvalidArgument, () => PicolloException.Check(Native.picollo_histogram_otlp(
-                h.Handle, ref t, (OtlpFormat)9, null, UIntPtr.Zero, out needed)), "otlp format 9");
+            Throws(Status.NullPointer, () => PicolloException.Check(Native.picollo_histogram_otlp(
+                h.Handle, ref t, OtlpFormat.Json, null, UIntPtr.Zero, out needed)), "otlp options without a name");
+            var name = GCHandle.Alloc(Encoding.UTF8.GetBytes("x\0"), GCHandleType.Pinned);
+            try
+            {
+                t.Name = name.AddrOfPinnedObject();
+                Throws(Status.InvalidArgument, () => PicolloException.Check(Native.picollo_histogram_otlp(
+                    h.Handle, ref t, (OtlpFormat)9, null, UIntPtr.Zero, out needed)), "otlp format 9");
+                t.Reserved = 1;
+                Throws(Status.InvalidArgument, () => PicolloException.Check(Native.picollo_histogram_otlp(
+                    h.Handle, ref t, OtlpFormat.Json, null, UIntPtr.Zero, out needed)), "otlp options with reserved set");
+                t.Reserved = 0;
+                Throws(Status.NullPointer, () => PicolloException.Check(Native.picollo_histogram_otlp(
+                    h.Handle, ref t, OtlpFormat.Json, null, new UIntPtr(8u), out needed)), "otlp NULL buffer with a length");
+                Status st = Native.picollo_histogram_otlp(h.Handle, ref t, OtlpFormat.Protobuf, null, UIntPtr.Zero, out needed);
+                Equal(Status.BufferTooSmall, st, "protobuf (NULL, 0) asks the size");
+                var small = new byte[needed.ToUInt64() - 1];
+                st = Native.picollo_histogram_otlp(h.Handle, ref t, OtlpFormat.Protobuf, small, new UIntPtr((ulong)small.Length), out needed);
+                Check(st == Status.BufferTooSmall && small.All(b => b == 0), "protobuf into a buffer one byte short writes nothing: " + st);
+            }
+            finally
+            {
+                name.Free();
+            }
         }
     }
 

@@ -64,6 +64,8 @@ namespace Picollo
         public IntPtr ScopeName;
         public IntPtr ScopeVersion;
         public int Scale;
+        /// <summary>Must be zero.</summary>
+        public uint Reserved;
         public double UnitRatio;
 
         /// <summary>PICOLLO_OTLP_SCALE_AUTO: the scale follows from the layout's relative error.</summary>
@@ -82,7 +84,7 @@ namespace Picollo
         Json = 1,
     }
 
-    /// <summary>OTLP's AggregationTemporality.</summary>
+    /// <summary>picollo_otlp_temporality: OTLP's AggregationTemporality.</summary>
     public enum OtlpTemporality : uint
     {
         /// <summary>The point holds only its interval: export a <see cref="HistogramMetricsExtensions.Collect"/>.</summary>
