@@ -1029,3 +1029,784 @@ pub unsafe extern "C" fn picollo_histogram_otlp(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::CString;
+    use std::ptr;
+
+    use picollo_core::ValueSelection;
+
+    use super::*;
+    use crate::any_histogram::dispatch_view;
+    use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
+    use crate::snapshot::{picollo_snapshot_free, picollo_snapshot_new};
+    use crate::testing::{last_error, text_of, Handle, THREE_DIGITS};
+
+    fn histogram(bits: u32, mode: u32, values: impl IntoIterator<Item = u64>) -> Handle {
+        let h = Handle::new(bits, THREE_DIGITS, mode);
+        for v in values {
+            // SAFETY: a live handle.
+            unsafe { picollo_histogram_record(h.0, v) };
+        }
+        h
+    }
+
+    fn collect(h: &Handle) -> Handle {
+        let mut out = ptr::null_mut();
+        // SAFETY: a live handle and a writable slot.
+        let status = unsafe { picollo_histogram_collect(h.0, &mut out) };
+        assert_eq!(status, picollo_status::Ok, "{}", last_error());
+        Handle::adopt(out)
+    }
+
+    /// Owned C strings for labels, and the `picollo_label` array pointing into them.
+    struct Labels {
+        _strings: Vec<CString>,
+        labels: Vec<picollo_label>,
+    }
+
+    fn labels(pairs: &[(&str, &str)]) -> Labels {
+        let strings: Vec<CString> = pairs
+            .iter()
+            .flat_map(|(n, v)| [CString::new(*n).unwrap(), CString::new(*v).unwrap()])
+            .collect();
+        let labels = strings
+            .chunks(2)
+            .map(|c| picollo_label {
+                name: c[0].as_ptr(),
+                value: c[1].as_ptr(),
+            })
+            .collect();
+        Labels {
+            _strings: strings,
+            labels,
+        }
+    }
+
+    /// What the core writes for `h` (through a copy) with these arguments.
+    fn core_openmetrics(
+        families: &[(Family<'_>, &OmOptions<'_>, &[(&[(&str, &str)], &Handle)])],
+    ) -> String {
+        let mut w = OpenMetricsWriter::new(String::new());
+        for (family, o, points) in families {
+            let mut f = match o.summary {
+                false => w.histogram(family, &o.options),
+                true => w.summary(family, &STANDARD_QUANTILES, &o.options),
+            }
+            .unwrap();
+            for (labels, h) in points.iter() {
+                let copy = copy_of(h.rust()).unwrap();
+                copied_view!(copy, v => f.point(labels, &v).map(drop))
+                    .unwrap()
+                    .unwrap();
+            }
+        }
+        w.finish().unwrap()
+    }
+
+    fn openmetrics(
+        h: &Handle,
+        name: &str,
+        help: Option<&str>,
+        unit: Option<&str>,
+        pairs: &[(&str, &str)],
+        o: &picollo_openmetrics_options,
+    ) -> Result<String, (picollo_status, String)> {
+        let name = CString::new(name).unwrap();
+        let help = help.map(|s| CString::new(s).unwrap());
+        let unit = unit.map(|s| CString::new(s).unwrap());
+        let l = labels(pairs);
+        let call = |buf, len, needed| {
+            // SAFETY: live handle, NUL-terminated strings or NULL, a label array of its
+            // length, sized options and the buffer arguments of the caller.
+            unsafe {
+                picollo_histogram_openmetrics(
+                    h.0,
+                    name.as_ptr(),
+                    help.as_ref().map_or(ptr::null(), |s| s.as_ptr()),
+                    unit.as_ref().map_or(ptr::null(), |s| s.as_ptr()),
+                    l.labels.as_ptr(),
+                    l.labels.len(),
+                    o,
+                    buf,
+                    len,
+                    needed,
+                )
+            }
+        };
+        match call(ptr::null_mut(), 0, ptr::null_mut()) {
+            picollo_status::BufferTooSmall => Ok(text_of(call)),
+            status => Err((status, last_error())),
+        }
+    }
+
+    const MODES: [u32; 4] = [0, 1, 2, 3];
+
+    #[test]
+    fn collect_returns_the_interval_and_restarts_the_source_in_every_mode() {
+        for bits in [32, 64] {
+            for mode in MODES {
+                let h = histogram(bits, mode, (1..=500).map(|v| v * 37));
+                // SAFETY: live handles.
+                unsafe {
+                    picollo_histogram_record_n(h.0, 3, 7);
+                    crate::histogram::picollo_histogram_set_value_selection(h.0, 2);
+                }
+                let before = h.buckets();
+                let first = collect(&h);
+                assert_eq!(first.buckets(), before, "bits {bits} mode {mode}");
+                assert_eq!(first.total(), 507);
+                assert_eq!(first.rust().value_selection(), ValueSelection::Upper);
+                assert_eq!(first.rust().shape(), h.rust().shape());
+                assert_eq!(h.total(), 0, "bits {bits} mode {mode}");
+                // The next interval holds only what came after.
+                // SAFETY: a live handle.
+                unsafe { picollo_histogram_record(h.0, 1_000_000) };
+                let second = collect(&h);
+                assert_eq!(second.total(), 1);
+                assert_eq!(second.buckets(), histogram(64, 0, [1_000_000]).buckets());
+                assert_eq!(collect(&h).total(), 0);
+            }
+        }
+        let mut out = ptr::null_mut();
+        let h = histogram(64, 0, [1]);
+        // SAFETY: NULL arguments are refused.
+        unsafe {
+            assert_eq!(
+                picollo_histogram_collect(ptr::null_mut(), &mut out),
+                picollo_status::NullPointer
+            );
+            assert_eq!(
+                picollo_histogram_collect(h.0, ptr::null_mut()),
+                picollo_status::NullPointer
+            );
+        }
+        assert!(out.is_null());
+        assert_eq!(h.total(), 1, "a refused collect takes nothing");
+    }
+
+    #[test]
+    fn snapshot_collect_takes_the_interval_into_the_snapshot() {
+        for bits in [32, 64] {
+            for mode in MODES {
+                let h = histogram(bits, mode, [5, 50, 500, 5_000]);
+                let mut s = ptr::null_mut();
+                // SAFETY: a live handle and a writable slot.
+                let status = unsafe { picollo_snapshot_new(h.0, &mut s) };
+                assert_eq!(status, picollo_status::Ok);
+                // SAFETY: live handles.
+                unsafe { picollo_histogram_record(h.0, 77) };
+                let expected = h.buckets();
+                // SAFETY: a live snapshot and handle.
+                let status = unsafe { picollo_snapshot_collect(s, h.0) };
+                assert_eq!(status, picollo_status::Ok, "{}", last_error());
+                // SAFETY: a live snapshot points to a `Snapshot` (`Castable`).
+                let snap = unsafe { &*s.cast::<Snapshot>() };
+                let got: Vec<(u64, u64)> = dispatch_view!(snap.view(), v => v
+                    .buckets()
+                    .filter(|b| b.count != 0)
+                    .map(|b| (b.lower, b.count))
+                    .collect());
+                assert_eq!((got, 0, 0), expected, "bits {bits} mode {mode}");
+                assert_eq!(h.total(), 0);
+                // Another configuration is refused and nothing is taken.
+                let other = histogram(bits, mode, [1]);
+                let coarse = Handle::new(bits, 0.01, mode);
+                // SAFETY: live handles.
+                unsafe { picollo_histogram_record(coarse.0, 1) };
+                // SAFETY: a live snapshot and handles.
+                unsafe {
+                    assert_eq!(picollo_snapshot_collect(s, other.0), picollo_status::Ok);
+                    assert_eq!(
+                        picollo_snapshot_collect(s, coarse.0),
+                        picollo_status::LayoutMismatch
+                    );
+                    assert_eq!(
+                        picollo_snapshot_collect(s, ptr::null_mut()),
+                        picollo_status::NullPointer
+                    );
+                    assert_eq!(
+                        picollo_snapshot_collect(ptr::null_mut(), h.0),
+                        picollo_status::NullPointer
+                    );
+                    picollo_snapshot_free(s);
+                }
+                assert_eq!(coarse.total(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn one_shot_openmetrics_is_the_core_text() {
+        let h = histogram(32, 1, (0..2_000).map(|v| v * v));
+        let bounds = [100u64, 10_000, 1_000_000];
+        let mut explicit = picollo_openmetrics_options_default();
+        explicit.bounds = bounds.as_ptr();
+        explicit.bound_count = bounds.len();
+        explicit.unit_ratio = 1e3;
+        explicit.created_unix_nanos = 1_700_000_000_123_000_000;
+        let mut summary = picollo_openmetrics_options_default();
+        summary.summary = 1;
+        let mut coarse = picollo_openmetrics_options_default();
+        coarse.coarse_relative_error = 0.2;
+        let pairs = [("method", "get"), ("path", "a\"b\\c\nd")];
+        for o in [
+            picollo_openmetrics_options_default(),
+            explicit,
+            summary,
+            coarse,
+        ] {
+            // SAFETY: the options' bounds are live for the test.
+            let parsed = unsafe { om_options(&o) }.unwrap();
+            let text = openmetrics(
+                &h,
+                "rpc_latency_seconds",
+                Some("RPC latency"),
+                Some("seconds"),
+                &pairs,
+                &o,
+            )
+            .unwrap();
+            let family = Family::new("rpc_latency_seconds")
+                .with_help("RPC latency")
+                .with_unit("seconds");
+            assert_eq!(
+                text,
+                core_openmetrics(&[(family, &parsed, &[(&pairs, &h)])])
+            );
+            assert!(text.ends_with("# EOF\n"), "{text}");
+            assert!(text.contains("# UNIT rpc_latency_seconds seconds\n"));
+        }
+        // No help, no unit, no labels.
+        let o = picollo_openmetrics_options_default();
+        let text = openmetrics(&h, "plain", None, Some(""), &[], &o).unwrap();
+        assert!(
+            text.starts_with("# TYPE plain histogram\nplain_bucket{le="),
+            "{text}"
+        );
+        assert!(text.contains("\nplain_count 2000\n"), "{text}");
+    }
+
+    struct Writer(*mut picollo_openmetrics_writer);
+
+    impl Writer {
+        fn new() -> Writer {
+            let mut w = ptr::null_mut();
+            // SAFETY: a writable slot.
+            assert_eq!(
+                unsafe { picollo_openmetrics_writer_new(&mut w) },
+                picollo_status::Ok
+            );
+            Writer(w)
+        }
+
+        fn family(
+            &self,
+            name: &str,
+            help: &str,
+            o: &picollo_openmetrics_options,
+        ) -> picollo_status {
+            let name = CString::new(name).unwrap();
+            let help = CString::new(help).unwrap();
+            // SAFETY: a live writer, NUL-terminated strings, sized options.
+            unsafe {
+                picollo_openmetrics_writer_family(
+                    self.0,
+                    name.as_ptr(),
+                    help.as_ptr(),
+                    ptr::null(),
+                    o,
+                )
+            }
+        }
+
+        fn point(&self, h: &Handle, pairs: &[(&str, &str)]) -> picollo_status {
+            let l = labels(pairs);
+            // SAFETY: live handles and a label array of its length.
+            unsafe {
+                picollo_openmetrics_writer_point(self.0, h.0, l.labels.as_ptr(), l.labels.len())
+            }
+        }
+
+        fn finish(&self) -> picollo_status {
+            // SAFETY: a live writer.
+            unsafe { picollo_openmetrics_writer_finish(self.0) }
+        }
+
+        fn take(&self) -> String {
+            // SAFETY: the buffer arguments come from `text_of`.
+            text_of(|buf, len, needed| unsafe {
+                picollo_openmetrics_writer_take(self.0, buf, len, needed)
+            })
+        }
+    }
+
+    impl Drop for Writer {
+        fn drop(&mut self) {
+            // SAFETY: freed once, here.
+            unsafe { picollo_openmetrics_writer_free(self.0) }
+        }
+    }
+
+    #[test]
+    fn the_writer_writes_several_families_then_eof() {
+        let (a, b) = (
+            histogram(64, 0, [3, 30, 300]),
+            histogram(64, 2, [7, 70_000]),
+        );
+        let c = histogram(32, 3, 1..1_000);
+        let hist = picollo_openmetrics_options_default();
+        let mut summary = picollo_openmetrics_options_default();
+        summary.summary = 1;
+        summary.unit_ratio = 1e6;
+        let w = Writer::new();
+        assert_eq!(
+            w.family("db_latency", "Database latency", &hist),
+            picollo_status::Ok
+        );
+        // The metadata is pending before any point.
+        let head = w.take();
+        assert_eq!(
+            head,
+            "# TYPE db_latency histogram\n# HELP db_latency Database latency\n"
+        );
+        assert_eq!(w.point(&a, &[("db", "users")]), picollo_status::Ok);
+        assert_eq!(w.point(&b, &[("db", "orders")]), picollo_status::Ok);
+        assert_eq!(w.family("queue_wait", "", &summary), picollo_status::Ok);
+        assert_eq!(w.point(&c, &[]), picollo_status::Ok);
+        assert_eq!(w.finish(), picollo_status::Ok);
+        let text = head + &w.take();
+        // SAFETY: no bounds to read.
+        let (h_opts, s_opts) =
+            unsafe { (om_options(&hist).unwrap(), om_options(&summary).unwrap()) };
+        let expected = core_openmetrics(&[
+            (
+                Family::new("db_latency").with_help("Database latency"),
+                &h_opts,
+                &[(&[("db", "users")], &a), (&[("db", "orders")], &b)],
+            ),
+            (Family::new("queue_wait"), &s_opts, &[(&[], &c)]),
+        ]);
+        assert_eq!(text, expected);
+        assert!(text.contains("\nqueue_wait_count 999\n"), "{text}");
+        assert!(text.ends_with("\n# EOF\n") && text.matches("# EOF").count() == 1);
+        // Nothing may follow # EOF, and the text was taken.
+        assert_eq!(w.finish(), picollo_status::InvalidArgument);
+        assert_eq!(w.family("late", "", &hist), picollo_status::InvalidArgument);
+        assert!(last_error().contains("finished"), "{}", last_error());
+        assert_eq!(w.point(&a, &[]), picollo_status::InvalidArgument);
+        assert_eq!(w.take(), "");
+    }
+
+    #[test]
+    fn the_writer_refuses_bad_families_and_points_writing_nothing() {
+        let w = Writer::new();
+        let o = picollo_openmetrics_options_default();
+        let a = histogram(64, 0, [1]);
+        assert_eq!(w.point(&a, &[]), picollo_status::InvalidArgument);
+        assert!(last_error().contains("no family"), "{}", last_error());
+        assert_eq!(w.family("x", "", &o), picollo_status::Ok);
+        assert_eq!(w.family("x", "", &o), picollo_status::InvalidArgument);
+        assert!(last_error().contains("already"), "{}", last_error());
+        for bad in ["", "1x", "x_bucket", "x-y", "x_total"] {
+            assert_eq!(
+                w.family(bad, "", &o),
+                picollo_status::InvalidArgument,
+                "{bad:?}"
+            );
+        }
+        for bad in [
+            &[("le", "1")][..],
+            &[("__x", "1")],
+            &[("a", "1"), ("a", "2")],
+            &[("1a", "")],
+        ] {
+            assert_eq!(w.point(&a, bad), picollo_status::InvalidArgument, "{bad:?}");
+        }
+        assert_eq!(w.point(&a, &[("a", "1")]), picollo_status::Ok);
+        // Another layout in the same family.
+        let coarse = Handle::new(64, 0.01, 0);
+        assert_eq!(
+            w.point(&coarse, &[("a", "2")]),
+            picollo_status::LayoutMismatch
+        );
+        // A NULL label value.
+        let name = c"a";
+        let label = picollo_label {
+            name: name.as_ptr(),
+            value: ptr::null(),
+        };
+        // SAFETY: live handles and one label.
+        let status = unsafe { picollo_openmetrics_writer_point(w.0, a.0, &label, 1) };
+        assert_eq!(status, picollo_status::NullPointer);
+        assert!(last_error().contains("labels[0].value"), "{}", last_error());
+        let text = w.take();
+        assert_eq!(text.matches("x_count").count(), 1, "{text}");
+        assert_eq!(text.matches("# TYPE").count(), 1, "{text}");
+    }
+
+    /// `picollo_histogram_prometheus_buckets` filled to `capacity`.
+    fn buckets(
+        h: &Handle,
+        o: &picollo_openmetrics_options,
+        capacity: usize,
+    ) -> (picollo_status, usize, Vec<f64>, Vec<u64>, f64) {
+        let (mut le, mut cum) = (vec![-1.0; capacity], vec![u64::MAX; capacity]);
+        let (mut count, mut sum) = (usize::MAX, -1.0);
+        // SAFETY: arrays of `capacity` elements, writable outputs.
+        let status = unsafe {
+            picollo_histogram_prometheus_buckets(
+                h.0,
+                o,
+                if capacity == 0 {
+                    ptr::null_mut()
+                } else {
+                    le.as_mut_ptr()
+                },
+                if capacity == 0 {
+                    ptr::null_mut()
+                } else {
+                    cum.as_mut_ptr()
+                },
+                capacity,
+                &mut count,
+                &mut sum,
+            )
+        };
+        (status, count, le, cum, sum)
+    }
+
+    #[test]
+    fn prometheus_buckets_are_the_texts_cumulative_counts() {
+        let h = histogram(64, 1, (1..5_000).map(|v| v * 13));
+        let bounds = [1_000u64, 20_000, 50_000];
+        let mut explicit = picollo_openmetrics_options_default();
+        explicit.bounds = bounds.as_ptr();
+        explicit.bound_count = bounds.len();
+        explicit.unit_ratio = 1e3;
+        let mut coarse = picollo_openmetrics_options_default();
+        coarse.coarse_relative_error = 0.1;
+        for o in [picollo_openmetrics_options_default(), explicit, coarse] {
+            let (status, n, ..) = buckets(&h, &o, 0);
+            assert_eq!(status, picollo_status::BufferTooSmall);
+            assert!(n >= 2, "{n}");
+            // One short: nothing written but the count.
+            let (status, again, le, cum, sum) = buckets(&h, &o, n - 1);
+            assert_eq!((status, again), (picollo_status::BufferTooSmall, n));
+            assert!(le.iter().all(|&x| x == -1.0) && cum.iter().all(|&c| c == u64::MAX));
+            assert_eq!(sum, -1.0);
+            let (status, again, le, cum, sum) = buckets(&h, &o, n + 3);
+            assert_eq!((status, again), (picollo_status::Ok, n), "{}", last_error());
+            assert_eq!(le[n - 1], f64::INFINITY);
+            assert_eq!(cum[n - 1], 4_999);
+            assert_eq!(le[n], -1.0, "nothing past the count");
+            // The text's lines, one for one.
+            let text = openmetrics(&h, "m", None, None, &[], &o).unwrap();
+            let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("m_bucket")).collect();
+            assert_eq!(lines.len(), n);
+            for (k, line) in lines.iter().enumerate() {
+                let le_text = match le[k] {
+                    x if x.is_infinite() => "+Inf".to_string(),
+                    x => format!("{x:?}"),
+                };
+                assert_eq!(*line, format!("m_bucket{{le=\"{le_text}\"}} {}", cum[k]));
+            }
+            assert!(text.contains(&format!("\nm_sum {sum:?}\n")), "{text}");
+            assert!(cum.windows(2).take(n - 1).all(|p| p[0] <= p[1]));
+        }
+        // Explicit bounds are exported in exported units.
+        let (_, n, le, ..) = buckets(&h, &explicit, 4);
+        assert_eq!((n, &le[..3]), (4, &[1.0, 20.0, 50.0][..]));
+        // A summary has no buckets; count is required.
+        let mut summary = picollo_openmetrics_options_default();
+        summary.summary = 1;
+        assert_eq!(buckets(&h, &summary, 0).0, picollo_status::InvalidArgument);
+        let o = picollo_openmetrics_options_default();
+        // SAFETY: NULL count is refused before anything is written.
+        let status = unsafe {
+            picollo_histogram_prometheus_buckets(
+                h.0,
+                &o,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                0,
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
+        };
+        assert_eq!(status, picollo_status::NullPointer);
+    }
+
+    fn otlp(
+        h: &Handle,
+        o: &picollo_otlp_options,
+        format: u32,
+    ) -> Result<Vec<u8>, (picollo_status, String)> {
+        let mut needed = usize::MAX;
+        // SAFETY: sized options whose pointers are live; a size query.
+        let status =
+            unsafe { picollo_histogram_otlp(h.0, o, format, ptr::null_mut(), 0, &mut needed) };
+        if status != picollo_status::BufferTooSmall {
+            return Err((status, last_error()));
+        }
+        let mut buf = vec![0xaa_u8; needed + 1];
+        let mut again = 0;
+        // SAFETY: `buf` has `buf.len()` writable bytes.
+        let status = unsafe {
+            picollo_histogram_otlp(h.0, o, format, buf.as_mut_ptr(), buf.len(), &mut again)
+        };
+        assert_eq!((status, again), (picollo_status::Ok, needed));
+        buf.truncate(needed);
+        Ok(buf)
+    }
+
+    #[test]
+    fn otlp_is_the_core_request_in_both_formats() {
+        let h = histogram(64, 2, (1..3_000).map(|v| v * 1_000));
+        let attrs = labels(&[("method", "GET"), ("route", "/a\"b")]);
+        let resource = labels(&[("service.name", "picollo-test")]);
+        let (name, unit, scope) = (c"rpc.duration", c"s", c"picollo");
+        for (scale, temporality) in [(PICOLLO_OTLP_SCALE_AUTO, 2), (3, 1), (-2, 2)] {
+            let mut o = picollo_otlp_options_default();
+            o.temporality = temporality;
+            o.name = name.as_ptr();
+            o.unit = unit.as_ptr();
+            o.scope_name = scope.as_ptr();
+            o.start_time_unix_nano = 1_700_000_000_000_000_000;
+            o.time_unix_nano = 1_700_000_010_000_000_000;
+            o.attributes = attrs.labels.as_ptr();
+            o.attribute_count = attrs.labels.len();
+            o.resource = resource.labels.as_ptr();
+            o.resource_count = resource.labels.len();
+            o.scale = scale;
+            o.unit_ratio = 1e9;
+            let copy = copy_of(h.rust()).unwrap();
+            let eh = copied_view!(copy, v => match scale {
+                PICOLLO_OTLP_SCALE_AUTO => ExponentialHistogram::from_view(&v, 1e9),
+                s => ExponentialHistogram::with_scale(&v, s, 1e9),
+            })
+            .unwrap();
+            let attributes = [("method", "GET"), ("route", "/a\"b")];
+            let points = [DataPoint {
+                attributes: &attributes,
+                start_time_unix_nano: o.start_time_unix_nano,
+                time_unix_nano: o.time_unix_nano,
+                histogram: &eh,
+            }];
+            let metrics = [Metric {
+                name: "rpc.duration",
+                description: "",
+                unit: "s",
+                temporality: if temporality == 1 {
+                    Temporality::Delta
+                } else {
+                    Temporality::Cumulative
+                },
+                points: &points,
+            }];
+            let request = Request {
+                resource: &[("service.name", "picollo-test")],
+                scope_name: "picollo",
+                scope_version: "",
+                metrics: &metrics,
+            };
+            assert_eq!(otlp(&h, &o, 0).unwrap(), request.to_protobuf());
+            let json = otlp(&h, &o, 1).unwrap();
+            assert_eq!(String::from_utf8(json).unwrap(), request.to_json());
+            assert_eq!(eh.count, 2_999);
+        }
+        // Protobuf too small: nothing written.
+        let mut o = picollo_otlp_options_default();
+        o.name = name.as_ptr();
+        let mut small = [0x5a_u8; 4];
+        let mut needed = 0;
+        // SAFETY: `small` has 4 writable bytes.
+        let status =
+            unsafe { picollo_histogram_otlp(h.0, &o, 0, small.as_mut_ptr(), 4, &mut needed) };
+        assert_eq!(status, picollo_status::BufferTooSmall);
+        assert!(needed > 4 && small == [0x5a; 4]);
+    }
+
+    #[test]
+    fn bad_options_are_refused_with_their_field_named() {
+        let h = histogram(64, 0, [1, 2, 3]);
+        let bounds = [10u64, 10];
+        let cases: [(fn(&mut picollo_openmetrics_options), picollo_status, &str); 8] = [
+            (
+                |o| o.summary = 2,
+                picollo_status::InvalidArgument,
+                "summary",
+            ),
+            (
+                |o| o.unit_ratio = 0.0,
+                picollo_status::InvalidArgument,
+                "unit_ratio",
+            ),
+            (
+                |o| o.unit_ratio = f64::NAN,
+                picollo_status::InvalidArgument,
+                "unit_ratio",
+            ),
+            (
+                |o| o.coarse_relative_error = 0.0,
+                picollo_status::InvalidArgument,
+                "coarse",
+            ),
+            (
+                |o| o.coarse_relative_error = 1.0,
+                picollo_status::InvalidArgument,
+                "coarse",
+            ),
+            (|o| o.bound_count = 1, picollo_status::NullPointer, "bounds"),
+            (
+                |o| o.struct_size -= 8,
+                picollo_status::StructSize,
+                "struct_size",
+            ),
+            (
+                |o| o.struct_size = 5000,
+                picollo_status::StructSize,
+                "struct_size",
+            ),
+        ];
+        for (change, status, word) in cases {
+            let mut o = picollo_openmetrics_options_default();
+            change(&mut o);
+            let (got, message) = openmetrics(&h, "m", None, None, &[], &o).err().unwrap();
+            assert_eq!(got, status, "{message}");
+            assert!(message.contains(word), "{message}");
+            assert_eq!(buckets(&h, &o, 0).0, status);
+        }
+        let mut o = picollo_openmetrics_options_default();
+        o.bounds = bounds.as_ptr();
+        o.bound_count = 2;
+        let (status, message) = openmetrics(&h, "m", None, None, &[], &o).err().unwrap();
+        assert_eq!(status, picollo_status::InvalidArgument);
+        assert!(message.contains("strictly increasing"), "{message}");
+        let o = picollo_openmetrics_options_default();
+        for (name, unit) in [("m_seconds", "ms"), ("m", "s-s"), ("m_count", "")] {
+            let (status, message) = openmetrics(&h, name, None, Some(unit), &[], &o)
+                .err()
+                .unwrap();
+            assert_eq!(status, picollo_status::InvalidArgument, "{name} {unit}");
+            assert!(message.contains(name), "{message}");
+        }
+        let (status, _) = openmetrics(&h, "m", None, None, &[("quantile", "x")], &{
+            let mut s = o;
+            s.summary = 1;
+            s
+        })
+        .err()
+        .unwrap();
+        assert_eq!(status, picollo_status::InvalidArgument);
+
+        let name = c"m";
+        let empty = c"";
+        let dup = labels(&[("a", "1"), ("a", "2")]);
+        let unnamed = labels(&[("", "1")]);
+        let otlp_cases: [(
+            Box<dyn Fn(&mut picollo_otlp_options)>,
+            u32,
+            picollo_status,
+            &str,
+        ); 11] = [
+            (
+                Box::new(|_| {}),
+                2,
+                picollo_status::InvalidArgument,
+                "format",
+            ),
+            (
+                Box::new(|o| o.temporality = 0),
+                0,
+                picollo_status::InvalidArgument,
+                "temporality",
+            ),
+            (
+                Box::new(|o| o.temporality = 3),
+                1,
+                picollo_status::InvalidArgument,
+                "temporality",
+            ),
+            (
+                Box::new(|o| o.scale = 21),
+                0,
+                picollo_status::InvalidArgument,
+                "scale",
+            ),
+            (
+                Box::new(|o| o.scale = -11),
+                0,
+                picollo_status::InvalidArgument,
+                "scale",
+            ),
+            (
+                Box::new(|o| o.unit_ratio = -1.0),
+                0,
+                picollo_status::InvalidArgument,
+                "unit_ratio",
+            ),
+            (
+                Box::new(|o| o.name = ptr::null()),
+                0,
+                picollo_status::NullPointer,
+                "name",
+            ),
+            (
+                Box::new(|o| o.name = empty.as_ptr()),
+                0,
+                picollo_status::InvalidArgument,
+                "name",
+            ),
+            (
+                Box::new(|o| {
+                    o.attributes = dup.labels.as_ptr();
+                    o.attribute_count = 2;
+                }),
+                0,
+                picollo_status::InvalidArgument,
+                "twice",
+            ),
+            (
+                Box::new(|o| {
+                    o.resource = unnamed.labels.as_ptr();
+                    o.resource_count = 1;
+                }),
+                1,
+                picollo_status::InvalidArgument,
+                "resource[0].name",
+            ),
+            (
+                Box::new(|o| {
+                    o.start_time_unix_nano = 2;
+                    o.time_unix_nano = 1;
+                }),
+                0,
+                picollo_status::InvalidArgument,
+                "start_time",
+            ),
+        ];
+        for (change, format, status, word) in otlp_cases {
+            let mut o = picollo_otlp_options_default();
+            o.name = name.as_ptr();
+            change(&mut o);
+            let (got, message) = otlp(&h, &o, format).err().unwrap();
+            assert_eq!(got, status, "{message}");
+            assert!(message.contains(word), "{message}");
+        }
+        let mut o = picollo_otlp_options_default();
+        o.name = name.as_ptr();
+        o.reserved = 1;
+        assert_eq!(
+            otlp(&h, &o, 0).err().unwrap().0,
+            picollo_status::InvalidArgument
+        );
+        o.reserved = 0;
+        o.attribute_count = 1;
+        assert_eq!(
+            otlp(&h, &o, 0).err().unwrap().0,
+            picollo_status::NullPointer
+        );
+    }
+}
