@@ -93,30 +93,35 @@ static partial class Tests
         Check(Native.picollo_abi_version() >= 0x00010005u, string.Format("ABI version {0:x8} is at least 1.5", Native.picollo_abi_version()));
     }
 
-    /// <summary>A writer thread records into an interlocked histogram while this thread
-    /// collects intervals: every record lands in exactly one interval.</summary>
-    static void CollectWhileRecording()
+    /// <summary>Writer threads record into a concurrent histogram while this thread collects
+    /// intervals: every record lands in exactly one interval.</summary>
+    static void CollectWhileRecording(ConcurrencyMode mode, int writers)
     {
         const int n = 400000;
         Func<int, ulong> value = i => (ulong)((i * 7919L) % 100000) + 1;
-        using (var h = new Histogram(0.01, mode: ConcurrencyMode.Interlocked))
+        using (var h = new Histogram(0.01, mode: mode))
         using (var reference = new Histogram(0.01))
         using (var merged = new Histogram(0.01))
         {
             for (int i = 0; i < n; i++) reference.Record(value(i));
-            var done = new ManualResetEventSlim(false);
+            int running = writers;
             Exception failure = null;
-            var writer = new Thread(() =>
+            var threads = new List<Thread>();
+            for (int t = 0; t < writers; t++)
             {
-                try { for (int i = 0; i < n; i++) h.Record(value(i)); }
-                catch (Exception e) { failure = e; }
-                finally { done.Set(); }
-            });
-            writer.Start();
+                int first = t;
+                threads.Add(new Thread(() =>
+                {
+                    try { for (int i = first; i < n; i += writers) h.Record(value(i)); }
+                    catch (Exception e) { failure = e; }
+                    finally { Interlocked.Decrement(ref running); }
+                }));
+            }
+            foreach (var t in threads) t.Start();
             int intervals = 0;
             ulong collected = 0;
             bool singleWriter = true;
-            while (!done.IsSet)
+            while (Volatile.Read(ref running) > 0)
             {
                 using (var interval = h.Collect())
                 {
@@ -126,7 +131,7 @@ static partial class Tests
                     intervals++;
                 }
             }
-            writer.Join();
+            foreach (var t in threads) t.Join();
             Check(failure == null, "writer thread: " + failure);
             using (var rest = h.Collect())
             {
@@ -134,11 +139,11 @@ static partial class Tests
                 merged.Add(rest);
                 intervals++;
             }
-            Console.WriteLine("collect: {0:N0} records in {1} intervals", n, intervals);
+            Console.WriteLine("collect: {0:N0} records by {1} writer(s), {2}, in {3} intervals", n, writers, mode, intervals);
             Check(singleWriter, "every interval is a 64-bit single-writer histogram");
-            Equal((ulong)n, collected, "collected intervals plus the remainder hold every record");
-            Equal(0ul, h.TotalCount, "the histogram counts from zero after the last collect");
-            SameBuckets(reference, merged, "merged intervals against the records");
+            Equal((ulong)n, collected, mode + ": collected intervals plus the remainder hold every record");
+            Equal(0ul, h.TotalCount, mode + ": the histogram counts from zero after the last collect");
+            SameBuckets(reference, merged, mode + ": merged intervals against the records");
             using (var empty = h.Collect())
                 Check(empty.TotalCount == 0 && !empty.Buckets.Any(), "a collect with nothing recorded since is empty");
         }
@@ -697,7 +702,8 @@ static partial class Tests
     static void MetricsGroups()
     {
         Group("metrics: layout", MetricsLayout);
-        Group("metrics: collect while recording", CollectWhileRecording);
+        Group("metrics: collect while recording (interlocked)", () => CollectWhileRecording(ConcurrencyMode.Interlocked, 1));
+        Group("metrics: collect while recording (thread-local)", () => CollectWhileRecording(ConcurrencyMode.ThreadLocal, 2));
         Group("metrics: collect and snapshot collect", CollectSingleWriterAndSnapshot);
         Group("metrics: OpenMetrics one-shot", OpenMetricsOneShot);
         Group("metrics: Prometheus buckets", PrometheusBucketsMatch);

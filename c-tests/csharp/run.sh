@@ -67,7 +67,7 @@ cs_hdr_sizes="$(grep '^hdr struct sizes:' "$out")" || die "the C# HdrHistogram l
 cs_metrics_sizes="$(grep '^metrics struct sizes:' "$out")" || die "the C# metrics layout line is missing"
 [[ "$cs_metrics_sizes" == "$c_metrics_sizes" ]] \
     || die "metrics option struct layout differs: C says '$c_metrics_sizes', C# says '$cs_metrics_sizes'"
-grep -q '^collect: [0-9,]* records in [0-9]* intervals$' "$out" || die "the collect line is missing"
+grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"
 grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"
 
