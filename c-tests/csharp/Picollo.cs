@@ -6,9 +6,11 @@
 //   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free;
 //   Histogram, Snapshot, Summary: the API a C# caller uses (IDisposable, exceptions).
 // PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
-// HdrHistogram formats (V2 encoding, .hgrm, interval logs).
+// HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
+// pipelines (interval collection, OpenMetrics, OTLP).
 //
-// Compiles with mono's mcs: `mcs -unsafe -target:library Picollo.cs PicolloApprox.cs PicolloHdr.cs`.
+// Compiles with mono's mcs:
+// `mcs -unsafe -target:library Picollo.cs PicolloApprox.cs PicolloHdr.cs PicolloMetrics.cs`.
 
 using System;
 using System.Collections.Generic;

@@ -1,6 +1,7 @@
 // Tests of the C# binding (Picollo.cs) against libpicollo, plus the seed's getting-started;
 // ThreadTests.cs adds the concurrency modes and the approximate counter (PicolloApprox.cs),
-// HdrTests.cs the HdrHistogram formats (PicolloHdr.cs).
+// HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs the metrics pipelines
+// (PicolloMetrics.cs).
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -572,6 +573,7 @@ static partial class Tests
         Group("threads", Threads);
         ThreadGroups();   // ThreadTests.cs: the concurrency modes
         HdrGroups();      // HdrTests.cs: V2, .hgrm, interval logs
+        MetricsGroups();  // MetricsTests.cs: collect, OpenMetrics, OTLP
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);
         Console.WriteLine();

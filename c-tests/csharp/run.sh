@@ -30,9 +30,11 @@ mkdir -p "$build"
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
 c_sizes="$("$build/sizes" | grep '^struct sizes:')" || die "sizes printed no 'struct sizes:' line"
 c_hdr_sizes="$("$build/sizes" | grep '^hdr struct sizes:')" || die "sizes printed no 'hdr struct sizes:' line"
+c_metrics_sizes="$("$build/sizes" | grep '^metrics struct sizes:')" || die "sizes printed no 'metrics struct sizes:' line"
 
 mcs -nologo -warnaserror -unsafe -out:"$build/Tests.exe" "$here/Picollo.cs" "$here/PicolloApprox.cs" \
-    "$here/PicolloHdr.cs" "$here/Tests.cs" "$here/ThreadTests.cs" "$here/HdrTests.cs"
+    "$here/PicolloHdr.cs" "$here/PicolloMetrics.cs" "$here/Tests.cs" "$here/ThreadTests.cs" "$here/HdrTests.cs" \
+    "$here/MetricsTests.cs"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.
@@ -62,6 +64,10 @@ cs_sizes="$(grep '^struct sizes:' "$out")" || die "the C# layout line is missing
 cs_hdr_sizes="$(grep '^hdr struct sizes:' "$out")" || die "the C# HdrHistogram layout line is missing"
 [[ "$cs_hdr_sizes" == "$c_hdr_sizes" ]] \
     || die "picollo_log_interval layout differs: C says '$c_hdr_sizes', C# says '$cs_hdr_sizes'"
+cs_metrics_sizes="$(grep '^metrics struct sizes:' "$out")" || die "the C# metrics layout line is missing"
+[[ "$cs_metrics_sizes" == "$c_metrics_sizes" ]] \
+    || die "metrics option struct layout differs: C says '$c_metrics_sizes', C# says '$cs_metrics_sizes'"
+grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"
 grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"
 

@@ -1,6 +1,6 @@
-/* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs and
- * HdrTests.cs print from Marshal.SizeOf/OffsetOf; run.sh requires each line to be identical
- * to the C# one. */
+/* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs,
+ * HdrTests.cs and MetricsTests.cs print from Marshal.SizeOf/OffsetOf; run.sh requires each
+ * line to be identical to the C# one. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,5 +20,14 @@ int main(void)
            sizeof(struct picollo_log_interval), offsetof(struct picollo_log_interval, start),
            offsetof(struct picollo_log_interval, line),
            offsetof(struct picollo_log_interval, has_tag));
+    printf("metrics struct sizes: label=%zu openmetrics_options=%zu otlp_options=%zu "
+           "openmetrics_options.coarse_relative_error@%zu openmetrics_options.created_unix_nanos@%zu "
+           "otlp_options.start_time_unix_nano@%zu otlp_options.scale@%zu otlp_options.unit_ratio@%zu\n",
+           sizeof(struct picollo_label), sizeof(struct picollo_openmetrics_options),
+           sizeof(struct picollo_otlp_options),
+           offsetof(struct picollo_openmetrics_options, coarse_relative_error),
+           offsetof(struct picollo_openmetrics_options, created_unix_nanos),
+           offsetof(struct picollo_otlp_options, start_time_unix_nano),
+           offsetof(struct picollo_otlp_options, scale), offsetof(struct picollo_otlp_options, unit_ratio));
     return 0;
 }

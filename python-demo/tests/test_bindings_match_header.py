@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "scripts" / "check_bindings.py"
 PY_ABI = ("_abi.py", "_perf_abi.py")
-CS_BINDING = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs")
+CS_BINDING = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs", "PicolloMetrics.cs")
 
 
 def run_checker(*args: str) -> subprocess.CompletedProcess:

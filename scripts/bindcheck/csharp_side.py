@@ -24,7 +24,7 @@ from .ctype import ANY, CType
 from .header import Header
 
 #: The binding files: the test programs in the same folder declare nothing of the ABI.
-BINDING_FILES = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs")
+BINDING_FILES = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs", "PicolloMetrics.cs")
 
 #: C# field names that differ from the C name by more than case and underscores.
 FIELD_ALIASES = {
