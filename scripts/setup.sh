@@ -35,9 +35,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
   # Debian's package enables a prometheus service listening on every address; the test
-  # starts its own on 127.0.0.1, so stop and disable that one where systemd runs it.
-  if [[ " ${need_apt[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
-    $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+  # starts its own on 127.0.0.1, so stop and disable that one (systemd, or the init script
+  # where there is no systemd and the package's postinst started it).
+  if [[ " ${need_apt[*]} " == *" prometheus "* ]]; then
+    if [ -d /run/systemd/system ]; then
+      $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+    elif [ -x /etc/init.d/prometheus ]; then
+      $SUDO /etc/init.d/prometheus stop >/dev/null 2>&1 || true
+    fi
   fi
 fi
 
