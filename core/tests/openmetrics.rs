@@ -3,7 +3,8 @@
 #![cfg(feature = "alloc")]
 
 use picollo::openmetrics::{
-    Bounds, Family, HistogramOptions, OpenMetricsError, OpenMetricsWriter, STANDARD_QUANTILES,
+    cumulative_buckets, Bounds, Family, HistogramOptions, OpenMetricsError, OpenMetricsWriter,
+    STANDARD_QUANTILES,
 };
 use picollo::{Config, Histogram};
 
@@ -353,4 +354,47 @@ fn summary_quantiles_are_the_histogram_percentiles() {
         let line = format!("s{{k=\"v\",quantile=\"{q:?}\"}} {want:?}\n");
         assert!(text.contains(&line), "{line} in {text}");
     }
+}
+
+#[test]
+fn cumulative_buckets_are_the_texts_samples_as_numbers() {
+    let (h, _) = small();
+    for bounds in [Bounds::Explicit(&[3, 10, 47]), Bounds::Coarse(0.2)] {
+        let options = HistogramOptions {
+            bounds,
+            unit_ratio: 1000.0,
+            created_unix_nanos: None,
+        };
+        let mut w = OpenMetricsWriter::new(String::new());
+        w.histogram(&Family::new("m"), &options)
+            .unwrap()
+            .point(&[], &h.view())
+            .unwrap();
+        let text = w.finish().unwrap();
+        let b = cumulative_buckets(&h.view(), &options).unwrap();
+        let from_text: Vec<(f64, u64)> = buckets(&text, "m")
+            .into_iter()
+            .map(|(le, c)| {
+                (
+                    if le == "+Inf" {
+                        f64::INFINITY
+                    } else {
+                        le.parse().unwrap()
+                    },
+                    c,
+                )
+            })
+            .collect();
+        assert_eq!(b.buckets, from_text, "{bounds:?}");
+        let sum_line = text.lines().find_map(|l| l.strip_prefix("m_sum ")).unwrap();
+        assert_eq!(b.sum, sum_line.parse::<f64>().unwrap());
+    }
+    let bad = HistogramOptions {
+        bounds: Bounds::Explicit(&[5, 5]),
+        ..Default::default()
+    };
+    assert_eq!(
+        cumulative_buckets(&h.view(), &bad),
+        Err(OpenMetricsError::InvalidBounds)
+    );
 }

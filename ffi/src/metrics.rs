@@ -10,7 +10,8 @@ use std::fmt;
 
 use picollo_core::concurrent::{CounterBits, Mode};
 use picollo_core::openmetrics::{
-    Bounds, Family, HistogramOptions, OpenMetricsError, OpenMetricsWriter, STANDARD_QUANTILES,
+    cumulative_buckets, Bounds, CumulativeBuckets, Family, HistogramOptions, OpenMetricsError,
+    OpenMetricsWriter, STANDARD_QUANTILES,
 };
 use picollo_core::otlp::{
     DataPoint, ExponentialHistogram, Metric, Request, Temporality, MAX_SCALE, MIN_SCALE,
@@ -686,27 +687,6 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_take(
 // ---------------------------------------------------------------------------------------
 // Prometheus buckets
 
-/// The cumulative buckets of a histogram family, read back from the exposition the core
-/// writes, so they are the text's: `(le, cumulative)` pairs ending with `+Inf`, and `_sum`.
-fn exposition_buckets(text: &str) -> Option<(Vec<(f64, u64)>, f64)> {
-    const BUCKET: &str = "m_bucket{le=\"";
-    let mut buckets = Vec::new();
-    let mut sum = None;
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix(BUCKET) {
-            let (le, count) = rest.split_once("\"} ")?;
-            let le = match le {
-                "+Inf" => f64::INFINITY,
-                _ => le.parse().ok()?,
-            };
-            buckets.push((le, count.parse().ok()?));
-        } else if let Some(s) = line.strip_prefix("m_sum ") {
-            sum = Some(s.parse().ok()?);
-        }
-    }
-    Some((buckets, sum?))
-}
-
 /// Writes the cumulative buckets of `h` as a Prometheus client library wants them (e.g.
 /// Python `prometheus_client`'s `HistogramMetricFamily`), those of the histogram family
 /// `picollo_histogram_openmetrics` writes with the same options: `le[i]` (exported units;
@@ -749,13 +729,12 @@ pub unsafe extern "C" fn picollo_histogram_prometheus_buckets(
                 "summary is 1: a summary family has no buckets (set it to 0)",
             ));
         }
-        let text = family_text(&Family::new("m"), &o, &[], h, false)?;
-        let (buckets, total) = exposition_buckets(&text).ok_or_else(|| {
-            Failure::new(
-                picollo_status::Panic,
-                "internal error: the exposition's buckets could not be read back",
-            )
-        })?;
+        let copy = copy_of(h)?;
+        let CumulativeBuckets {
+            buckets,
+            sum: total,
+        } = copied_view!(copy, v => cumulative_buckets(&v, &o.options))?
+            .map_err(|e| Failure::invalid(format_args!("options: {e}")))?;
         out!(count, buckets.len())?;
         if capacity < buckets.len() {
             return Err(Failure::new(

@@ -345,23 +345,14 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
         }
         let name = &self.w.families[self.w.families.len() - 1][..self.name_len];
         let out = &mut self.w.out;
-        let [under, over, sat] = view.outside();
-        let all = u128::from(under) + view.total_wide() + u128::from(over) + u128::from(sat);
-        let all = crate::view::saturate(all);
+        let all = every_count(view);
         let options = match self.kind {
             Kind::Histogram(options) => {
-                let mut cumulative = u128::from(under);
-                let mut i = 0;
-                let counts = view.counts();
-                for &bound in &self.bounds {
-                    while i < counts.len() && shape.bucket(i).highest <= bound {
-                        cumulative += u128::from(counts[i].to_u64());
-                        i += 1;
-                    }
+                for_each_cumulative(view, &self.bounds, |bound, cumulative| {
                     write!(out, "{name}_bucket")?;
                     write_labels(out, labels, Some(("le", Value::F(scaled(bound, &options)))))?;
-                    writeln!(out, " {}", crate::view::saturate(cumulative))?;
-                }
+                    writeln!(out, " {cumulative}")
+                })?;
                 write!(out, "{name}_bucket")?;
                 write_labels(out, labels, Some(("le", Value::S("+Inf"))))?;
                 writeln!(out, " {all}")?;
@@ -461,6 +452,69 @@ pub(crate) fn coarse_bounds(shape: &Shape, e: f64) -> Vec<u64> {
         bounds.push(c);
     }
     bounds
+}
+
+/// The `_bucket` samples of a histogram family without the text: `(le, cumulative)` in
+/// exported units, the last `le` being `+∞`, and `_sum` in exported units. What a client
+/// library that builds its own families (Python's `prometheus_client`) needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CumulativeBuckets {
+    /// `(le, cumulative count)`, `le` strictly increasing and ending with `f64::INFINITY`.
+    pub buckets: Vec<(f64, u64)>,
+    /// The family's `_sum` (buckets at their midpoints), divided by the unit ratio.
+    pub sum: f64,
+}
+
+/// The buckets and sum [`FamilyWriter::point`] writes for `view` in a histogram family with
+/// these options, as numbers: the same bounds, counts and sum as the text.
+pub fn cumulative_buckets<C: Counter>(
+    view: &View<'_, C>,
+    options: &HistogramOptions<'_>,
+) -> Result<CumulativeBuckets, OpenMetricsError> {
+    check_options(options)?;
+    let bounds = match options.bounds {
+        Bounds::Explicit(b) => b.to_vec(),
+        Bounds::Coarse(e) => coarse_bounds(&view.shape(), e),
+    };
+    let mut buckets = Vec::with_capacity(bounds.len() + 1);
+    for_each_cumulative(view, &bounds, |bound, cumulative| {
+        buckets.push((scaled(bound, options), cumulative));
+        Ok(())
+    })?;
+    buckets.push((f64::INFINITY, every_count(view)));
+    Ok(CumulativeBuckets {
+        buckets,
+        sum: sum(view) / options.unit_ratio,
+    })
+}
+
+/// Calls `each(bound, cumulative)` for every bound: the count of the values at or below it
+/// (underflow included; a bucket counts once its highest value is at or below the bound).
+fn for_each_cumulative<C: Counter>(
+    view: &View<'_, C>,
+    bounds: &[u64],
+    mut each: impl FnMut(u64, u64) -> fmt::Result,
+) -> fmt::Result {
+    let shape = view.shape();
+    let counts = view.counts();
+    let mut cumulative = u128::from(view.underflow_count());
+    let mut i = 0;
+    for &bound in bounds {
+        while i < counts.len() && shape.bucket(i).highest <= bound {
+            cumulative += u128::from(counts[i].to_u64());
+            i += 1;
+        }
+        each(bound, crate::view::saturate(cumulative))?;
+    }
+    Ok(())
+}
+
+/// Every record: in range, underflow, overflow and saturated (`+Inf` and `_count`).
+fn every_count<C: Counter>(view: &View<'_, C>) -> u64 {
+    let [under, over, sat] = view.outside();
+    crate::view::saturate(
+        u128::from(under) + view.total_wide() + u128::from(over) + u128::from(sat),
+    )
 }
 
 /// `_sum`: buckets at their midpoints, underflow at the range's low end, overflow at its
