@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ctypes
+import weakref
+from typing import Any, Callable
 
-from ._errors import Status, error_for
+from ._errors import ClosedError, Status, check, error_for
 
 
 def encode(text: str | None, what: str) -> bytes | None:
@@ -32,3 +34,61 @@ def fetch_text(call) -> str:
             return buf.raw[: needed.value].decode("utf-8")
         if status == Status.BUFFER_TOO_SMALL and needed.value < len(buf):
             raise error_for(status)  # the library contradicts itself: do not loop
+
+
+class TextWriterHandle:
+    """A native writer that produces text drained by its ``_take`` function (the log and
+    OpenMetrics writers): owns the handle (`close`, ``with``, freed when collected too),
+    raises `ClosedError` after `close`, and after each successful call moves the new text
+    to `_emit`, which keeps it in memory unless a subclass sends it elsewhere."""
+
+    def __init__(self, handle_type: Any, new: Callable, free: Callable, take: Callable,
+                 what: str) -> None:
+        handle = handle_type()
+        check(new(ctypes.byref(handle)))
+        self._w = handle
+        self._finalizer = weakref.finalize(self, free, handle)
+        self._take = take
+        self._what = what
+        self._kept: list[str] = []
+
+    @property
+    def _ptr(self) -> Any:
+        w = getattr(self, "_w", None)
+        if w is None:
+            raise ClosedError(self._what)
+        return w
+
+    def _call(self, status: int) -> Any:
+        """Check a call's status, then drain the text it wrote. Returns self."""
+        check(status)
+        w = self._ptr
+        text = fetch_text(lambda buf, size, needed: self._take(w, buf, size, needed))
+        if text:
+            self._emit(text)
+        return self
+
+    def _emit(self, text: str) -> None:
+        self._kept.append(text)
+
+    def text(self) -> str:
+        """Everything written so far."""
+        self._ptr
+        return "".join(self._kept)
+
+    def close(self) -> None:
+        """Free the native writer (idempotent)."""
+        if getattr(self, "_w", None) is not None:
+            self._w = None
+            self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return getattr(self, "_w", None) is None
+
+    def __enter__(self) -> Any:
+        self._ptr
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

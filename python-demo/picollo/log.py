@@ -28,7 +28,7 @@ from typing import Any, Iterator
 from . import _native as n
 from ._convert import real
 from ._errors import ClosedError, FormatError, Status, check, error_for
-from ._text import encode, fetch_text
+from ._text import TextWriterHandle, encode, fetch_text
 from .histogram import Histogram
 
 __all__ = ["Interval", "Reader", "Writer", "sum"]
@@ -97,7 +97,7 @@ class Interval:
         return iter((self.tag, self.start, self.end, self.histogram))
 
 
-class Writer:
+class Writer(TextWriterHandle):
     """Writes an interval log into a file object (text or binary mode), or into memory
     when ``file`` is None (then `text` returns it).
 
@@ -111,35 +111,16 @@ class Writer:
     def __init__(self, file: Any = None, *, max_unit_ratio: float | None = None):
         if file is not None and not callable(getattr(file, "write", None)):
             raise TypeError(f"file must have a write() method, not {type(file).__name__}")
-        handle = n.LogWriterP()
-        check(n.lib.picollo_log_writer_new(ctypes.byref(handle)))
-        self._w = handle
-        self._finalizer = weakref.finalize(self, n.lib.picollo_log_writer_free, handle)
+        super().__init__(n.LogWriterP, n.lib.picollo_log_writer_new,
+                         n.lib.picollo_log_writer_free, n.lib.picollo_log_writer_take,
+                         "log writer")
         self._file = file
-        self._kept: list[str] = []
         if max_unit_ratio is not None:
             self.set_max_unit_ratio(max_unit_ratio)
 
-    @property
-    def _ptr(self) -> Any:
-        w = getattr(self, "_w", None)
-        if w is None:
-            raise ClosedError("log writer")
-        return w
-
-    def _call(self, status: int) -> "Writer":
-        check(status)
-        self._drain()
-        return self
-
-    def _drain(self) -> None:
-        w = self._ptr
-        text = fetch_text(lambda buf, size, needed: n.lib.picollo_log_writer_take(
-            w, buf, size, needed))
-        if not text:
-            return
+    def _emit(self, text: str) -> None:
         if self._file is None:
-            self._kept.append(text)
+            super()._emit(text)
             return
         try:
             self._file.write(text)
@@ -179,25 +160,7 @@ class Writer:
         """Everything written so far, for a writer without a file."""
         if self._file is not None:
             raise ValueError("this writer writes into its file; text() is for file=None")
-        self._ptr
-        return "".join(self._kept)
-
-    def close(self) -> None:
-        """Free the native writer (idempotent); the file stays open."""
-        if getattr(self, "_w", None) is not None:
-            self._w = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_w", None) is None
-
-    def __enter__(self) -> "Writer":
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        return super().text()
 
 
 class Reader:

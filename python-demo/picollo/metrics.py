@@ -24,14 +24,13 @@ import ctypes
 import datetime as _dt
 import math
 import time as _time
-import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import _native as n
 from ._convert import real, u64
-from ._errors import ClosedError, Status, check, error_for
-from ._text import encode, fetch_text
+from ._errors import Status, error_for
+from ._text import TextWriterHandle, encode, fetch_text
 from .histogram import Histogram
 
 __all__ = [
@@ -151,7 +150,7 @@ def to_openmetrics(histogram: Histogram, name: str, help: str = "", unit: str = 
         h, nm, hp, un, label_array.pointer, label_array.count, options.ref, buf, size, needed))
 
 
-class OpenMetricsWriter:
+class OpenMetricsWriter(TextWriterHandle):
     """Several families, several points each, in one exposition.
 
     >>> w = OpenMetricsWriter()
@@ -165,27 +164,9 @@ class OpenMetricsWriter:
     """
 
     def __init__(self) -> None:
-        handle = n.OpenMetricsWriterP()
-        check(n.lib.picollo_openmetrics_writer_new(ctypes.byref(handle)))
-        self._w = handle
-        self._finalizer = weakref.finalize(self, n.lib.picollo_openmetrics_writer_free, handle)
-        self._kept: list[str] = []
-
-    @property
-    def _ptr(self) -> Any:
-        w = getattr(self, "_w", None)
-        if w is None:
-            raise ClosedError("OpenMetrics writer")
-        return w
-
-    def _call(self, status: int) -> "OpenMetricsWriter":
-        check(status)
-        w = self._ptr
-        text = fetch_text(lambda buf, size, needed: n.lib.picollo_openmetrics_writer_take(
-            w, buf, size, needed))
-        if text:
-            self._kept.append(text)
-        return self
+        super().__init__(n.OpenMetricsWriterP, n.lib.picollo_openmetrics_writer_new,
+                         n.lib.picollo_openmetrics_writer_free,
+                         n.lib.picollo_openmetrics_writer_take, "OpenMetrics writer")
 
     def family(self, name: str, help: str = "", unit: str = "", *,
                bounds: Iterable[int] | None = None, coarse: float = 0.05,
@@ -209,28 +190,6 @@ class OpenMetricsWriter:
         """Write ``# EOF`` and return the whole exposition; nothing can be added after."""
         self._call(n.lib.picollo_openmetrics_writer_finish(self._ptr))
         return self.text()
-
-    def text(self) -> str:
-        """Everything written so far."""
-        self._ptr
-        return "".join(self._kept)
-
-    def close(self) -> None:
-        """Free the native writer (idempotent)."""
-        if getattr(self, "_w", None) is not None:
-            self._w = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_w", None) is None
-
-    def __enter__(self) -> "OpenMetricsWriter":
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 @dataclass(frozen=True)
