@@ -27,54 +27,15 @@ use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
 use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
 use picollo::{Config, Histogram};
 
-const N: usize = 1_000_000;
-const REPS: usize = 7;
-const BATCH: usize = 20;
+mod common;
+use common::{best, values, N, REPS};
+
 const WRITERS: usize = 2;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        ((self.next() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-}
-
-/// Log-normal latencies: median 50 µs, sigma 1.2 (in ns), capped at 10 s.
-fn values() -> Vec<u64> {
-    let mut rng = Rng(7);
-    (0..N)
-        .map(|_| {
-            let (a, b) = (rng.unit(), rng.unit());
-            let z = (-2.0 * a.ln()).sqrt() * (2.0 * std::f64::consts::PI * b).cos();
-            ((50_000.0 * (1.2 * z).exp()) as u64).clamp(1, 10_000_000_000)
-        })
-        .collect()
-}
 
 fn config() -> Config {
     Config::new()
         .with_relative_error(0.001)
         .with_range(1, 3_600_000_000_000)
-}
-
-/// Best of `REPS` batches of `BATCH` calls, in µs per call.
-fn best(mut f: impl FnMut()) -> f64 {
-    (0..REPS)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..BATCH {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e6 / BATCH as f64
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// ns per record in each of the writers (the mean of the two), best of `REPS` rounds of
