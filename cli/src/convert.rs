@@ -11,7 +11,7 @@ use picollo::{Config, Histogram};
 
 use crate::error::Failure;
 use crate::input::Input;
-use crate::select::{round_micros, Filter, Seen};
+use crate::select::{for_each_selected, round_micros, Filter};
 
 /// What `convert` writes. More targets will join (each a variant and a function here).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -119,15 +119,7 @@ fn line_error(input: &Input, line: usize, e: impl std::fmt::Display) -> Failure 
 /// HdrHistogram's writers) and its histogram re-encoded (compressed V2, base64).
 fn to_log(input: &Input, filter: &Filter) -> Result<String, Failure> {
     let mut writer: Option<LogWriter<String>> = None;
-    let mut seen = Seen::default();
-    let mut intervals = input.intervals();
-    while let Some(interval) = intervals.next() {
-        let interval = interval?;
-        let origin = intervals.origin().expect("known once an interval is read");
-        seen.note(&interval, origin);
-        if !filter.matches(&interval, origin) {
-            continue;
-        }
+    for_each_selected(input, filter, |intervals, interval, _| {
         let log = match &mut writer {
             Some(log) => log,
             None => {
@@ -147,32 +139,20 @@ fn to_log(input: &Input, filter: &Filter) -> Result<String, Failure> {
             interval.length,
             &interval.histogram.view(),
         )
-        .map_err(|e| line_error(input, interval.line, e))?;
-    }
-    match writer {
-        Some(log) => Ok(log.into_inner()),
-        None => Err(seen.nothing_selected(&input.name, filter)),
-    }
+        .map_err(|e| line_error(input, interval.line, e))
+    })?;
+    Ok(writer.map(LogWriter::into_inner).unwrap_or_default())
 }
 
 /// One JSON object per selected interval, one per line.
 fn to_json(input: &Input, filter: &Filter) -> Result<String, Failure> {
     let mut out = String::new();
-    let mut seen = Seen::default();
-    let mut intervals = input.intervals();
-    while let Some(interval) = intervals.next() {
-        let interval = interval?;
-        let origin = intervals.origin().expect("known once an interval is read");
-        seen.note(&interval, origin);
-        if filter.matches(&interval, origin) {
-            let start = interval.start - origin;
-            let (tag, length) = (interval.tag.as_deref(), interval.length);
-            object(&mut out, tag, start, length, 1, &interval.histogram);
-        }
-    }
-    if out.is_empty() {
-        return Err(seen.nothing_selected(&input.name, filter));
-    }
+    for_each_selected(input, filter, |_, interval, origin| {
+        let start = interval.start - origin;
+        let (tag, length) = (interval.tag.as_deref(), interval.length);
+        object(&mut out, tag, start, length, 1, &interval.histogram);
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -188,16 +168,7 @@ struct Sums {
 
 fn sums(input: &Input, filter: &Filter) -> Result<Sums, Failure> {
     let mut tags: Vec<(Option<String>, Accumulator)> = Vec::new();
-    let mut seen = Seen::default();
-    let mut origin = 0.0;
-    let mut intervals = input.intervals();
-    while let Some(interval) = intervals.next() {
-        let interval = interval?;
-        origin = intervals.origin().expect("known once an interval is read");
-        seen.note(&interval, origin);
-        if !filter.matches(&interval, origin) {
-            continue;
-        }
+    let walk = for_each_selected(input, filter, |_, interval, _| {
         let k = match tags.iter().position(|(t, _)| *t == interval.tag) {
             Some(k) => k,
             None => {
@@ -208,16 +179,12 @@ fn sums(input: &Input, filter: &Filter) -> Result<Sums, Failure> {
         tags[k]
             .1
             .add_interval(&interval)
-            .map_err(|e| line_error(input, interval.line, e))?;
-    }
-    if tags.is_empty() {
-        return Err(seen.nothing_selected(&input.name, filter));
-    }
-    let absolute = !matches!(intervals.header_times(), (None, None));
+            .map_err(|e| line_error(input, interval.line, e))
+    })?;
     Ok(Sums {
         tags,
-        origin,
-        absolute,
+        origin: walk.origin,
+        absolute: !matches!(walk.header_times, (None, None)),
     })
 }
 
@@ -384,27 +351,15 @@ fn to_otlp_sums(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<Str
 /// OTLP/JSON, delta: one point per selected interval, in log order.
 fn to_otlp_deltas(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<String, Failure> {
     let mut points = Vec::new();
-    let mut seen = Seen::default();
-    let mut intervals = input.intervals();
-    while let Some(interval) = intervals.next() {
-        let interval = interval?;
-        let origin = intervals.origin().expect("known once an interval is read");
-        seen.note(&interval, origin);
-        if filter.matches(&interval, origin) {
-            points.push(OtlpPoint {
-                tag: interval.tag.clone(),
-                start: unix_nanos(interval.start),
-                time: unix_nanos(interval.end()),
-                histogram: ExponentialHistogram::from_view(
-                    &interval.histogram.view(),
-                    m.unit_ratio,
-                ),
-            });
-        }
-    }
-    if points.is_empty() {
-        return Err(seen.nothing_selected(&input.name, filter));
-    }
+    for_each_selected(input, filter, |_, interval, _| {
+        points.push(OtlpPoint {
+            tag: interval.tag.clone(),
+            start: unix_nanos(interval.start),
+            time: unix_nanos(interval.end()),
+            histogram: ExponentialHistogram::from_view(&interval.histogram.view(), m.unit_ratio),
+        });
+        Ok(())
+    })?;
     Ok(otlp_request(&points, Temporality::Delta, m))
 }
 

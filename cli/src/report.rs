@@ -8,7 +8,7 @@ use picollo::Grouped;
 
 use crate::error::Failure;
 use crate::input::Input;
-use crate::select::{self, plural, round_micros, Filter, Seen};
+use crate::select::{self, plural, round_micros, Filter};
 use crate::table::{Table, Units};
 
 /// The ranks of a window row, with their column titles.
@@ -60,15 +60,7 @@ pub fn windows(
 ) -> Result<String, Failure> {
     let first = filter.from.unwrap_or(0.0);
     let mut sums: BTreeMap<i64, Accumulator> = BTreeMap::new();
-    let mut seen = Seen::default();
-    let mut intervals = input.intervals();
-    while let Some(interval) = intervals.next() {
-        let interval = interval?;
-        let origin = intervals.origin().expect("known once an interval is read");
-        seen.note(&interval, origin);
-        if !filter.matches(&interval, origin) {
-            continue;
-        }
+    select::for_each_selected(input, filter, |_, interval, origin| {
         // Window k starts at origin + (first + k·length), computed the way the filter
         // computes its bounds, so a start written as exactly a window's start falls in it.
         let start_of = |k: i64| origin + (first + k as f64 * length);
@@ -83,9 +75,10 @@ pub fn windows(
             .or_default()
             .add_interval(&interval)
             .map_err(|e| Failure::format(format!("{}: line {}: {e}", input.name, interval.line)))?;
-    }
+        Ok(())
+    })?;
     let (Some(&lo), Some(&hi)) = (sums.keys().next(), sums.keys().next_back()) else {
-        return Err(seen.nothing_selected(&input.name, filter));
+        return Err(Failure::no_data(format!("{}: no window", input.name)));
     };
     let units = Units::new(unit_ratio);
     let mut columns = vec![

@@ -7,7 +7,7 @@ use picollo::hdr::{Accumulator, Interval};
 use picollo::Histogram;
 
 use crate::error::Failure;
-use crate::input::Input;
+use crate::input::{Input, Intervals};
 
 /// Which tags are selected.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,33 +118,61 @@ pub struct Selected {
 /// Sum what `filter` picks from `input`; a [`Failure::no_data`] when it picks nothing.
 pub fn sum(input: &Input, filter: &Filter) -> Result<Selected, Failure> {
     let mut acc = Accumulator::new();
+    let walk = for_each_selected(input, filter, |_, interval, _| {
+        acc.add_interval(&interval)
+            .map_err(|e| Failure::format(format!("{}: line {}: {e}", input.name, interval.line)))
+    })?;
+    let (count, span) = (acc.intervals(), acc.time_span());
+    match (acc.into_histogram(), span) {
+        (Some(histogram), Some((start, end))) => Ok(Selected {
+            histogram,
+            intervals: count,
+            span: (start - walk.origin, end - walk.origin),
+        }),
+        _ => Err(Failure::no_data(format!("{}: nothing to sum", input.name))),
+    }
+}
+
+/// What a walk over an input learnt by its end.
+pub struct Walk {
+    /// The time `--from`/`--to` count from (see [`Intervals::origin`]; 0 for no interval).
+    pub origin: f64,
+    /// The log's `StartTime` and `BaseTime` headers.
+    pub header_times: (Option<f64>, Option<f64>),
+}
+
+/// Reads every interval of `input` and calls `each(intervals, interval, origin)` for those
+/// `filter` picks, in log order (`intervals` answers header questions mid-walk). When it
+/// picks none: the no-data failure that says what the input has.
+pub fn for_each_selected(
+    input: &Input,
+    filter: &Filter,
+    mut each: impl FnMut(&Intervals<'_>, Interval, f64) -> Result<(), Failure>,
+) -> Result<Walk, Failure> {
     let mut seen = Seen::default();
+    let mut picked = false;
     let mut intervals = input.intervals();
     while let Some(interval) = intervals.next() {
         let interval = interval?;
         let origin = intervals.origin().expect("known once an interval is read");
         seen.note(&interval, origin);
         if filter.matches(&interval, origin) {
-            acc.add_interval(&interval).map_err(|e| {
-                Failure::format(format!("{}: line {}: {e}", input.name, interval.line))
-            })?;
+            picked = true;
+            each(&intervals, interval, origin)?;
         }
     }
-    let origin = intervals.origin().unwrap_or(0.0);
-    let (count, span) = (acc.intervals(), acc.time_span());
-    match (acc.into_histogram(), span) {
-        (Some(histogram), Some((start, end))) => Ok(Selected {
-            histogram,
-            intervals: count,
-            span: (start - origin, end - origin),
-        }),
-        _ => Err(seen.nothing_selected(&input.name, filter)),
+    if !picked {
+        return Err(seen.nothing_selected(&input.name, filter));
     }
+    Ok(Walk {
+        origin: intervals.origin().unwrap_or(0.0),
+        header_times: intervals.header_times(),
+    })
 }
 
 /// What an input held, to say why a selection came out empty.
 #[derive(Default)]
-pub struct Seen {
+struct Seen {
     tags: BTreeSet<Option<String>>,
     span: Option<(f64, f64)>,
     total: usize,
@@ -152,7 +180,7 @@ pub struct Seen {
 
 impl Seen {
     /// Note one interval of an input whose times count from `origin`.
-    pub fn note(&mut self, interval: &Interval, origin: f64) {
+    fn note(&mut self, interval: &Interval, origin: f64) {
         self.tags.insert(interval.tag.clone());
         let (s, e) = (interval.start - origin, interval.end() - origin);
         self.span = Some(self.span.map_or((s, e), |(a, b)| (a.min(s), b.max(e))));
@@ -160,7 +188,7 @@ impl Seen {
     }
 
     /// The no-data failure for `name`: what was asked and what the input has.
-    pub fn nothing_selected(&self, name: &str, filter: &Filter) -> Failure {
+    fn nothing_selected(&self, name: &str, filter: &Filter) -> Failure {
         if self.total == 0 {
             return Failure::no_data(format!("{name}: no intervals in the input"));
         }
