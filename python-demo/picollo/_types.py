@@ -146,6 +146,24 @@ class Summary:
             "use Histogram.percentile(rank) for any other rank"
         )
 
+    @property
+    def p50(self) -> Percentile:
+        """The median entry, ``p(50)``."""
+        return self.p(50)
+
+    @property
+    def p90(self) -> Percentile:
+        return self.p(90)
+
+    @property
+    def p99(self) -> Percentile:
+        return self.p(99)
+
+    @property
+    def p999(self) -> Percentile:
+        """The P99.9 entry, ``p(99.9)``."""
+        return self.p(99.9)
+
     def __len__(self) -> int:
         return len(self.percentiles)
 
