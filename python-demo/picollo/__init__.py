@@ -19,9 +19,12 @@ exporters), and `picollo.metrics`: OpenMetrics text (``to_openmetrics``,
 ``OpenMetricsWriter``), ``PrometheusCollector`` for the prometheus_client package, and
 OTLP exponential histograms (``to_otlp``, JSON or protobuf).
 
-The library is found through $PICOLLO_LIB, then ``../target/release`` next to this
+The library is found through $PICOLLO_LIB, then the copy an installed wheel carries in
+this package (``pip install ./python-demo``), then ``../target/release`` next to this
 package (a workspace build), then the system's library path.
 """
+
+from __future__ import annotations
 
 from ._abi import V2Form
 from ._errors import (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import importlib.machinery
 import os
 import sys
 from ctypes import c_uint32
@@ -61,13 +62,32 @@ def _library_file_name() -> str:
     return "libpicollo.so"
 
 
+def bundled_library() -> Path | None:
+    """The library an installed wheel carries inside this package, if any.
+
+    setuptools-rust names it like an extension module: ``libpicollo.abi3.so`` in the
+    abi3 wheel, ``libpicollo.cpython-311-x86_64-linux-gnu.so`` (say) in a version-specific
+    build; the first of this interpreter's extension suffixes that exists wins.
+    """
+    package = Path(__file__).resolve().parent
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = package / f"libpicollo{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
 def library_candidates() -> list[str]:
-    """Where the library is looked for, in order: $PICOLLO_LIB, the workspace's
-    release build next to this package (``../target/release``), the system's search path."""
+    """Where the library is looked for, in order: $PICOLLO_LIB, the copy bundled in this
+    package (an installed wheel), the workspace's release build next to this package
+    (``../target/release`` in a checkout), the system's search path."""
     found = []
     env = os.environ.get("PICOLLO_LIB")
     if env:
         found.append(env)
+    bundled = bundled_library()
+    if bundled is not None:
+        found.append(str(bundled))
     # python-demo/picollo/_native.py -> python-demo/../target/release (the repo root)
     package_parent = Path(__file__).resolve().parent.parent
     found.append(str(package_parent.parent / "target" / "release" / _library_file_name()))
@@ -92,8 +112,9 @@ def _load() -> ctypes.CDLL:
         except OSError as e:
             tried.append(f"{path}: {e}")
     raise ImportError(
-        "libpicollo not found; build it with `cargo build --release -p picollo-ffi` or set "
-        "PICOLLO_LIB to its path. Tried:\n  " + "\n  ".join(tried or ["(nothing)"])
+        "libpicollo not found; install the package (`pip install ./python-demo`), build it "
+        "with `cargo build --release -p picollo-ffi`, or set PICOLLO_LIB to its path. "
+        "Tried:\n  " + "\n  ".join(tried or ["(nothing)"])
     )
 
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: the package on sys.path, the getting-started data and histogram."""
+"""Shared fixtures: the package under test, the getting-started data and histogram."""
 
 from __future__ import annotations
 
@@ -9,10 +9,20 @@ import numpy as np
 import pytest
 
 PYTHON_DEMO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PYTHON_DEMO))
 
+# The package under test: an installed one when there is one (run_tests.sh installs the
+# wheel it builds into a fresh venv and runs from outside python-demo/), else the source
+# next to these tests with the workspace's libpicollo (a checkout, nothing installed).
+try:
+    import picollo
+except ImportError:
+    sys.path.insert(0, str(PYTHON_DEMO))
+    import picollo
+
+# demo.py, for the getting-started data; importing it puts python-demo/ on sys.path, which
+# no longer matters: `picollo` is imported above.
+sys.path.append(str(PYTHON_DEMO))
 import demo  # noqa: E402
-import picollo  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -30,16 +40,19 @@ def getting_started(getting_started_values):
         yield h
 
 
-def pytest_report_header(config) -> str:
-    """Say up front whether the hdrh peer tests (test_hdrh_peer.py) can run."""
+def pytest_report_header(config) -> list[str]:
+    """Say up front which picollo and libpicollo are tested, and whether the hdrh peer
+    tests (test_hdrh_peer.py) can run."""
+    lines = [f"picollo from {Path(picollo.__file__).parent}, libpicollo {picollo._lib._name}"]
     try:
         from importlib.metadata import version
 
         import hdrh  # noqa: F401
-        return f"hdrh {version('hdrhistogram')}: the peer tests run"
+        lines.append(f"hdrh {version('hdrhistogram')}: the peer tests run")
     except Exception as e:  # any reason it is missing is worth printing
-        return (f"hdrh NOT AVAILABLE ({type(e).__name__}: {e}): test_hdrh_peer.py is SKIPPED; "
-                "pip install -r python-demo/requirements.txt")
+        lines.append(f"hdrh NOT AVAILABLE ({type(e).__name__}: {e}): test_hdrh_peer.py is "
+                     "SKIPPED; pip install -r python-demo/requirements.txt")
+    return lines
 
 
 def expected_rank_count(rank: float, total: int) -> int:
