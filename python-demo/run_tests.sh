@@ -1,30 +1,66 @@
 #!/usr/bin/env bash
-# Build libpicollo, run the Python binding's tests, run the getting-started demo and check
-# its output (the P99 line, both tables, the PNG plot), then run the monitoring example for
-# 2 seconds (writer threads, a one-line summary per second from a snapshot with deltas). Needs: cargo, python3 with the
-# packages in python-demo/requirements.txt.
+# Build the picollo wheel (the binding with libpicollo inside), install it into a fresh venv
+# and run the Python binding's tests against that installed package (PICOLLO_LIB unset, no
+# source tree on sys.path); then test_loading.py against the source checkout (the workspace
+# build); then run the getting-started demo from the installed package and check its output
+# (the P99 line, both tables, the PNG plot), and the monitoring example for 2 seconds (writer
+# threads, a one-line summary per second from a snapshot with deltas).
+# Needs: cargo, and the project venv of scripts/setup.sh (.venv, or $PICOLLO_VENV).
 set -euo pipefail
 exec </dev/null
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
+venv="${PICOLLO_VENV:-.venv}"
+[[ "$venv" == /* ]] || venv="$repo/$venv"
+py="$venv/bin/python"
+[ -x "$py" ] || { echo "run_tests.sh: no venv at $venv; run scripts/setup.sh" >&2; exit 1; }
+target="$(mkdir -p "${CARGO_TARGET_DIR:-target}" && cd "${CARGO_TARGET_DIR:-target}" && pwd)"
+work="$target/python"  # the wheel, the test venv, the examples' copies
+unset PICOLLO_LIB PYTHONPATH
+export MPLBACKEND=Agg
 
-echo "== cargo build --release -p picollo-ffi"
-cargo build --release -p picollo-ffi
-PICOLLO_LIB="$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)/libpicollo.so"
-export PICOLLO_LIB MPLBACKEND=Agg
-test -f "$PICOLLO_LIB"
+echo "== wheel (pip wheel ./python-demo)"
+# The wheel's cargo build gets its own target dir: setuptools-rust builds the crate as a
+# cdylib only, and sharing target/release with `cargo build` would rebuild it each time.
+# python-demo/build is setuptools' staging area; stale files there would end in the wheel.
+rm -rf "$work/wheels" python-demo/build
+start=$SECONDS
+CARGO_TARGET_DIR="$work/cargo" "$py" -m pip wheel -q --disable-pip-version-check --no-deps \
+    -w "$work/wheels" ./python-demo
+wheel=("$work"/wheels/picollo-*.whl)
+echo "built ${wheel[0]##*/} in $((SECONDS - start))s"
 
-echo "== pytest (python-demo/tests)"
-python3 -m pytest -q -rs python-demo/tests
+echo "== fresh venv with the wheel and python-demo/requirements.txt"
+start=$SECONDS
+"$py" -m venv --clear "$work/venv"
+# --no-compile: byte-compiling numpy and matplotlib up front would double the install time.
+"$work/venv/bin/python" -m pip install -q --disable-pip-version-check --no-compile \
+    "${wheel[0]}" -r python-demo/requirements.txt
+echo "installed in $((SECONDS - start))s"
+tpy="$work/venv/bin/python"
 
-echo "== demo.py"
-plot="python-demo/out/percentiles.png"
+echo "== pytest (python-demo/tests, the installed package)"
+# From the repository root: python-demo/ (the source package) is not on sys.path.
+PICOLLO_TEST_INSTALLED=1 "$tpy" -m pytest -q -rs -p no:cacheprovider python-demo/tests
+
+echo "== pytest (test_loading.py, the source checkout and the workspace build)"
+cargo build -q --release -p picollo-ffi
+(cd python-demo && "$py" -m pytest -q -rs -p no:cacheprovider tests/test_loading.py)
+
+# The examples run from copies: next to python-demo/demo.py, `import picollo` would find the
+# source package before the installed one.
+rm -rf "$work/examples"
+mkdir -p "$work/examples"
+cp python-demo/demo.py python-demo/monitoring.py "$work/examples/"
+
+echo "== demo.py (installed package)"
+plot="$repo/python-demo/out/percentiles.png"
 rm -f "$plot"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 start=$SECONDS
-python3 python-demo/demo.py --plot "$plot" | tee "$log"
+"$tpy" "$work/examples/demo.py" --plot "$plot" | tee "$log"
 elapsed=$((SECONDS - start))
 
 fail() { echo "run_tests.sh: FAIL: $*" >&2; exit 1; }
@@ -42,10 +78,10 @@ test -s "$plot" || fail "no plot at $plot"
     || fail "$plot is not a PNG"
 [ "$elapsed" -lt 15 ] || fail "demo.py took ${elapsed}s (budget 15s)"
 
-echo "== monitoring.py 2"
+echo "== monitoring.py 2 (installed package)"
 mlog="$(mktemp)"
 trap 'rm -f "$log" "$mlog"' EXIT
-python3 python-demo/monitoring.py 2 | tee "$mlog"
+"$tpy" "$work/examples/monitoring.py" 2 | tee "$mlog"
 [ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} \| monitoring: Total=[0-9,]+, Overflow=[0-9,]+, Mean=.*, P100=' "$mlog")" = 2 ] \
     || fail "monitoring.py did not print two one-line summaries"
 grep -qx '##### Aggregate' "$mlog" || fail "monitoring.py printed no aggregate table"

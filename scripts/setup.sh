@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
 # Debian packages (valgrind, mono, cargo-c, pkg-config; the DejaVu font `picollo plot` draws
-# its text with; python3-venv, nodejs and npm for the interop stages: .hgrm and peers;
-# prometheus for the Python metrics test), Python packages (pytest, numpy, matplotlib,
-# hdrhistogram 0.10.8 for the Python binding's peer tests, prometheus-client and
+# its text with; python3-venv for the project venv and the interop stages, nodejs and npm for
+# the interop stages: .hgrm and peers; prometheus for the Python metrics test), the project
+# venv .venv with the Python packages of python-demo/requirements.txt (pytest, numpy,
+# matplotlib, hdrhistogram 0.10.8 for the Python binding's peer tests, prometheus-client and
 # opentelemetry-proto for its metrics tests) and cbindgen (pinned: the committed header is
 # checked against its output). The interop stage installs its pinned peers itself
 # (scripts/interop_peers.sh: a venv and npm ci).
+#
+# Python packages go into the venv only, never into the interpreter it is made from: Debian's
+# and Ubuntu's python3 are externally managed (PEP 668) and refuse `pip install`.
+#   PICOLLO_PYTHON  the interpreter the venv is made from (default: python3 on PATH)
+#   PICOLLO_VENV    where the venv lives (default: .venv; relative to the repository root)
 set -euo pipefail
 
 CBINDGEN_VERSION=0.29.2
 export DEBIAN_FRONTEND=noninteractive
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+base_python="${PICOLLO_PYTHON:-python3}"
+venv="${PICOLLO_VENV:-.venv}"
+[[ "$venv" == /* ]] || venv="$repo/$venv"
 
 need_apt=()
 command -v valgrind >/dev/null || need_apt+=(valgrind)
@@ -23,9 +33,12 @@ command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
-# Debian's python3 is externally managed: the interop stage's peers go into a venv, and
-# `python3 -m venv` needs ensurepip, which Debian ships in python3-venv.
-python3 -c "import ensurepip, venv" 2>/dev/null || need_apt+=(python3-venv)
+# Debian's python3 is externally managed: the project's packages and the interop stage's
+# peers go into venvs, and `python3 -m venv` needs ensurepip, which Debian ships in
+# python3-venv.
+for py in "$base_python" python3; do
+  "$py" -c "import ensurepip, venv" 2>/dev/null || { need_apt+=(python3-venv); break; }
+done
 # The Prometheus server the Python metrics test scrapes with (on 127.0.0.1 only).
 command -v prometheus >/dev/null || need_apt+=(prometheus)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -46,12 +59,28 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-if ! python3 -c "import pytest, numpy, matplotlib, hdrh, prometheus_client, importlib.metadata as m, sys; \
+# The project venv: made again when it is missing, when its interpreter no longer runs (the
+# base one was removed) or when it was made from another interpreter than the base one.
+command -v "$base_python" >/dev/null ||
+  { echo "setup: FAIL: $base_python not found (set PICOLLO_PYTHON)" >&2; exit 1; }
+which_python='import sys; print(sys.base_prefix, *sys.version_info[:2])'
+if [ "$("$venv/bin/python" -c "$which_python" 2>/dev/null)" != \
+     "$("$base_python" -c "$which_python")" ]; then
+  if [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ]; then
+    echo "setup: FAIL: $venv exists and is not a venv; not replacing it" >&2
+    exit 1
+  fi
+  echo "setup: creating the Python venv $venv (from $base_python)"
+  rm -rf "$venv"
+  "$base_python" -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import pytest, numpy, matplotlib, hdrh, prometheus_client, importlib.metadata as m, sys; \
 import google.protobuf, opentelemetry.proto.collector.metrics.v1.metrics_service_pb2; \
 sys.exit(m.version('hdrhistogram') != '0.10.8' or m.version('prometheus-client') != '0.26.0' \
 or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2')" 2>/dev/null; then
-  echo "setup: installing Python packages from python-demo/requirements.txt"
-  python3 -m pip install -q -r "$(dirname "$0")/../python-demo/requirements.txt"
+  echo "setup: installing Python packages from python-demo/requirements.txt into $venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    -r "$repo/python-demo/requirements.txt"
 fi
 
 if ! cbindgen --version 2>/dev/null | grep -q "$CBINDGEN_VERSION"; then
