@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: Rust (unit, integration, doc, no_std guard, loom models), lints, the C
 # and C++ ABI tests under valgrind, the header check, the cargo-c install, the C# P/Invoke
-# program and the Python tests and demo. Installs what it needs first (scripts/setup.sh).
+# program, the Python tests and demo (from the wheel, installed into a fresh venv), and the
+# setup and the package install with Debian's own python3. Installs what it needs first
+# (scripts/setup.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +39,7 @@ stage c-tests bash c-tests/run.sh
 stage c-perf bash c-tests/perf/run.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
+stage setup-debian bash scripts/test_setup_debian.sh
 stage interop-hgrm bash scripts/interop.sh
 stage interop-peers bash scripts/interop_peers.sh
 stage fuzz bash scripts/fuzz.sh
