@@ -24,6 +24,11 @@
 #![no_std]
 #![warn(missing_docs)]
 
+// The crate's README (crates.io's front page) is compiled as a doctest, so its snippet stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(feature = "std")]
