@@ -13,10 +13,12 @@
 #     writers) and runs it, then at --quick size under valgrind; builds monitoring.c and
 #     runs it for 2 seconds;
 #  4. regenerates the header with cbindgen and fails on any difference;
-#  5. installs with `cargo cinstall` into a temporary destdir and builds pkgconfig_smoke.c
-#     with `pkg-config --cflags --libs picollo`, then runs it against the installed library;
+#  5. installs with `cargo cinstall` (the README's command, no environment variables) into a
+#     temporary destdir and builds pkgconfig_smoke.c with `pkg-config --cflags --libs
+#     picollo`, and again from CMake (c-tests/cmake: find_package(PkgConfig)), then runs both
+#     against the installed library;
 #  6. builds the no_std guard crate and links nostd_smoke.c against its static library.
-# Needs cargo, gcc, g++, valgrind, pkg-config, cbindgen and cargo-c (scripts/setup.sh
+# Needs cargo, gcc, g++, valgrind, pkg-config, cmake, cbindgen and cargo-c (scripts/setup.sh
 # installs them). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
 set -euo pipefail
 exec </dev/null
@@ -46,6 +48,8 @@ need ldd "apt-get install libc-bin"
 need diff "apt-get install diffutils"
 need cbindgen "cargo install cbindgen --version 0.29.2 --locked"
 need cargo-cinstall "apt-get install cargo-c"
+need cmake "apt-get install cmake"
+need nm "apt-get install binutils"
 need python3 "apt-get install python3"
 
 cd "$root"
@@ -196,21 +200,12 @@ fi
 
 step "cargo cinstall, then a program built with pkg-config"
 dest="$tmp/destdir"
-# cargo-c (Debian's 0.9.14) resolves the whole workspace with the cargo it was built with,
-# which cannot read some of the command-line tool's dependencies (the wasm crates behind
-# plotters). The library needs only core and ffi, so cargo-c gets a workspace of those two:
-# the same manifest and lock file, the same sources through symlinks.
-libws="$tmp/libws"
-mkdir -p "$libws"
-sed -e 's/^members = .*/members = ["core", "ffi"]/' \
-    -e 's/^default-members = .*/default-members = ["core", "ffi"]/' Cargo.toml >"$libws/Cargo.toml"
-grep -q '^members = \["core", "ffi"\]' "$libws/Cargo.toml" || die "could not narrow the workspace for cargo cinstall"
-cp Cargo.lock "$libws/Cargo.lock"
-for d in core ffi include native; do ln -s "$root/$d" "$libws/$d"; done
-if ! (cd "$libws" && CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}" \
-    CARGO_UNSTABLE_SPARSE_REGISTRY=true CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse \
-    cargo cinstall --release -p picollo-ffi --prefix /usr/local --libdir /usr/local/lib \
-    --destdir "$dest") >"$build/cinstall.log" 2>&1; then
+# Exactly the README's command, from the workspace root, with no environment variables: the
+# repository's .cargo/config.toml gives Debian's cargo-c (0.9.14, an older cargo inside) the
+# sparse index, and Cargo.lock stays at format 3, which that cargo reads. Its own target
+# folder only keeps the two cargos from reusing each other's build-script outputs.
+if ! CARGO_TARGET_DIR="$target/cargo-c" cargo cinstall --release -p picollo-ffi --prefix /usr/local --libdir /usr/local/lib \
+    --destdir "$dest" >"$build/cinstall.log" 2>&1; then
     tail -n 40 "$build/cinstall.log" >&2
     die "cargo cinstall failed (log: $build/cinstall.log)"
 fi
@@ -221,6 +216,14 @@ done
 cmp -s include/picollo.h "$inst/include/picollo/picollo.h" || die "the installed header is not include/picollo.h"
 readelf -d "$inst/lib/libpicollo.so" | grep -q 'SONAME.*\[libpicollo\.so\.0\]' ||
     die "the installed libpicollo.so has no soname libpicollo.so.0"
+# core's build script compiled native/ (the rdpmc page read) into what cargo-c built too: an
+# older cargo ignores `cargo::` build-script lines, which would drop it silently.
+if [[ "$(uname -m)" == x86_64 ]]; then
+    # (the symbol list is read whole first: grep -q would close the pipe on nm under pipefail)
+    symbols="$(nm "$inst/lib/libpicollo.so")"
+    grep -q 'picollo_native_page_read' <<<"$symbols" ||
+        die "the installed libpicollo.so lacks native/ (picollo_native_page_read)"
+fi
 # The .pc names /usr/local; the sysroot points pkg-config at the destdir copy.
 pc_flags="$(PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" pkg-config --cflags --libs picollo)"
 echo "pkg-config --cflags --libs picollo: $pc_flags"
@@ -228,13 +231,31 @@ echo "pkg-config --cflags --libs picollo: $pc_flags"
     die "unexpected pkg-config flags: $pc_flags"
 # shellcheck disable=SC2086 # pkg-config output is a list of flags
 gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/pkgconfig_smoke.c $pc_flags -o "$build/pkgconfig_smoke"
-LD_LIBRARY_PATH="$inst/lib" ldd "$build/pkgconfig_smoke" | grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" ||
+smoke_deps="$(LD_LIBRARY_PATH="$inst/lib" ldd "$build/pkgconfig_smoke")"
+grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" <<<"$smoke_deps" ||
     die "pkgconfig_smoke does not load the installed libpicollo.so.0"
 LD_LIBRARY_PATH="$inst/lib" "$build/pkgconfig_smoke" >"$build/pkgconfig_smoke.out" 2>&1 || {
     cat "$build/pkgconfig_smoke.out" >&2
     die "pkgconfig_smoke failed"
 }
 tail -n 1 "$build/pkgconfig_smoke.out"
+
+step "the same program from CMake: find_package(PkgConfig) + pkg_check_modules (the README's snippet)"
+cmake_build="$build/cmake"
+if ! PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
+    cmake -S c-tests/cmake -B "$cmake_build" -DCMAKE_BUILD_TYPE=Release >"$build/cmake.log" 2>&1 ||
+    ! cmake --build "$cmake_build" >>"$build/cmake.log" 2>&1; then
+    tail -n 40 "$build/cmake.log" >&2
+    die "the CMake build against the installed library failed (log: $build/cmake.log)"
+fi
+cmake_deps="$(LD_LIBRARY_PATH="$inst/lib" ldd "$cmake_build/pkgconfig_smoke")"
+grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" <<<"$cmake_deps" ||
+    die "the CMake-built program does not load the installed libpicollo.so.0"
+LD_LIBRARY_PATH="$inst/lib" "$cmake_build/pkgconfig_smoke" >"$build/cmake_smoke.out" 2>&1 || {
+    cat "$build/cmake_smoke.out" >&2
+    die "the CMake-built pkgconfig_smoke failed"
+}
+echo "cmake: $(tail -n 1 "$build/cmake_smoke.out")"
 
 step "the no_std guard crate, linked into C"
 cargo build --manifest-path core/no-std-check/Cargo.toml

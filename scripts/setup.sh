@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need, skipping what is already there:
-# Debian packages (valgrind, mono, cargo-c, pkg-config; the DejaVu font `picollo plot` draws
+# Debian packages (valgrind, mono, cargo-c, pkg-config, cmake; the DejaVu font `picollo plot` draws
 # its text with; python3-venv for the project venv and the interop stages, nodejs and npm for
 # the interop stages: .hgrm and peers; prometheus for the Python metrics test), the project
 # venv .venv with the Python packages of python-demo/requirements.txt (pytest, numpy,
@@ -28,6 +28,7 @@ command -v mcs >/dev/null || need_apt+=(mono-mcs)
 command -v mono >/dev/null || need_apt+=(mono-runtime)
 command -v cargo-cinstall >/dev/null || need_apt+=(cargo-c)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+command -v cmake >/dev/null || need_apt+=(cmake)
 command -v gcc >/dev/null || need_apt+=(gcc)
 command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
