@@ -33,6 +33,7 @@ stage clippy cargo clippy --workspace --all-targets --all-features -- -D warning
 stage rust-tests cargo test --workspace --all-features
 stage rust-tests-no-default cargo test -p picollo --no-default-features --lib
 stage no-std-guard cargo build --manifest-path core/no-std-check/Cargo.toml
+stage package bash scripts/package.sh
 [ -f scripts/loom.sh ] && stage loom bash scripts/loom.sh
 [ -f scripts/miri.sh ] && stage miri bash scripts/miri.sh
 stage c-tests bash c-tests/run.sh

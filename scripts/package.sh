@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The crates as crates.io and docs.rs would see them:
+#  1. every publishable crate's manifest has its metadata (description, license, readme,
+#     documentation, keywords, categories; no placeholder repository) and its license files;
+#  2. `cargo package --workspace` packs and verifies picollo, picollo-ffi and picollo-cli
+#     (each builds from its .crate alone; the unpublished picollo comes from cargo's local
+#     registry of the workspace);
+#  3. the packed picollo carries native/ and builds with every feature from its own folder,
+#     with the rdpmc path (cfg picollo_native) compiled in;
+#  4. `cargo doc --workspace --no-deps` (default and all features) prints no warning;
+#  5. the library builds without default features with no warning (clippy -D warnings);
+#  6. Cargo.lock stays at format 3, the newest that Debian's cargo-c reads.
+set -euo pipefail
+exec </dev/null
+cd "$(dirname "$0")/.."
+root="$PWD"
+target="${CARGO_TARGET_DIR:-$root/target}"
+die() { echo "package: FAIL: $*" >&2; exit 1; }
+step() { echo "--- package: $*"; }
+
+step "manifest metadata and license files"
+cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, os, sys
+meta = json.load(sys.stdin)
+bad = []
+published = 0
+for p in meta["packages"]:
+    if p["publish"] == []:
+        continue
+    published += 1
+    name, folder = p["name"], os.path.dirname(p["manifest_path"])
+    for key in ("description", "license", "readme", "documentation"):
+        if not p.get(key):
+            bad.append(f"{name}: no {key}")
+    for key in ("keywords", "categories"):
+        if not p.get(key):
+            bad.append(f"{name}: no {key}")
+    if len(p.get("keywords") or []) > 5:
+        bad.append(f"{name}: crates.io takes at most 5 keywords")
+    if "invalid" in (p.get("repository") or ""):
+        bad.append(name + ": placeholder repository " + p["repository"])
+    for f in ("LICENSE-MIT", "LICENSE-APACHE", p.get("readme") or "README.md"):
+        if not os.path.isfile(os.path.join(folder, f)):
+            bad.append(f"{name}: {f} missing in {folder}")
+if published != 3:
+    bad.append(f"expected 3 publishable crates, found {published}")
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+' || die "manifest metadata is incomplete (above)"
+
+step "cargo package --workspace (pack and verify every publishable crate)"
+cargo package --workspace --allow-dirty >"$target/package.log" 2>&1 || {
+    tail -n 40 "$target/package.log" >&2
+    die "cargo package failed (log: $target/package.log)"
+}
+grep -E '^ *(Packaged|Verifying)' "$target/package.log"
+pkgdir="$target/package"
+contents() { tar tzf "$pkgdir/$1-0.1.0.crate"; }
+for crate in picollo picollo-ffi picollo-cli; do
+    list="$(contents "$crate")"
+    for f in LICENSE-MIT LICENSE-APACHE README.md Cargo.toml; do
+        grep -qx "$crate-0.1.0/$f" <<<"$list" || die "$crate.crate lacks $f"
+    done
+done
+list="$(contents picollo)"
+for f in native/picollo_native.c native/picollo_native.h build.rs src/lib.rs; do
+    grep -qx "picollo-0.1.0/$f" <<<"$list" || die "picollo.crate lacks $f"
+done
+grep -qx "picollo-ffi-0.1.0/include/picollo.h" <<<"$(contents picollo-ffi)" || die "picollo-ffi.crate lacks include/picollo.h"
+
+step "the packed picollo builds on its own with every feature"
+# Outside the repository, as a user's download would be (inside, cargo would take the
+# workspace for its own); its target folder stays under target/ to build faster next time.
+unpacked="$(mktemp -d)"
+trap 'rm -rf "$unpacked"' EXIT
+check_target="$target/package-check"
+tar xzf "$pkgdir/picollo-0.1.0.crate" -C "$unpacked"
+(cd "$unpacked/picollo-0.1.0" && CARGO_TARGET_DIR="$check_target" cargo build --all-features) \
+    >"$target/package-check.log" 2>&1 || {
+    tail -n 40 "$target/package-check.log" >&2
+    die "the unpacked picollo does not build with --all-features (log: $target/package-check.log)"
+}
+if [[ "$(uname -m)" == x86_64 && "$(uname -s)" == Linux ]]; then
+    grep -qx 'cargo:rustc-cfg=picollo_native' "$check_target"/debug/build/picollo-*/output ||
+        die "the unpacked picollo built without native/ (no cfg picollo_native)"
+fi
+echo "unpacked picollo: built with --all-features, native/ compiled"
+
+step "cargo doc --workspace --no-deps: no warnings (default and all features)"
+for features in "" "--all-features"; do
+    # shellcheck disable=SC2086 # an optional flag
+    out="$(RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps $features 2>&1)" || {
+        echo "$out" >&2
+        die "cargo doc $features failed"
+    }
+    if grep -qi 'warning' <<<"$out"; then
+        echo "$out" >&2
+        die "cargo doc $features printed warnings"
+    fi
+done
+[[ -f "$target/doc/picollo/index.html" ]] || die "cargo doc wrote no doc/picollo/index.html"
+
+step "no default features: no warnings"
+for features in "" "--features alloc" "--features critical-section"; do
+    # shellcheck disable=SC2086 # an optional flag
+    cargo clippy -q -p picollo --no-default-features $features --lib -- -D warnings ||
+        die "picollo --no-default-features $features has warnings"
+done
+
+step "Cargo.lock format"
+sed -n '3p' Cargo.lock | grep -qx 'version = 3' ||
+    die "Cargo.lock is not format 3 (Debian's cargo-c cannot read newer): set 'version = 3' back"
+
+echo "package: OK"
