@@ -24,7 +24,7 @@ from bindcheck.header import HeaderError, read_header
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_HEADER = ROOT / "include" / "picollo.h"
 DEFAULT_PYTHON = ROOT / "python-demo" / "picollo"
-DEFAULT_CSHARP = ROOT / "c-tests" / "csharp"
+DEFAULT_CSHARP = ROOT / "dotnet" / "Picollo"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -33,7 +33,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--python", type=Path, nargs="?", const=DEFAULT_PYTHON, metavar="DIR",
                     help="check the ctypes package in DIR (default python-demo/picollo)")
     ap.add_argument("--csharp", type=Path, nargs="?", const=DEFAULT_CSHARP, metavar="DIR",
-                    help="check the C# binding in DIR (default c-tests/csharp)")
+                    help="check the C# binding in DIR (default dotnet/Picollo)")
     ap.add_argument("--quiet", action="store_true", help="print mismatches only")
     args = ap.parse_args(argv)
     if args.python is None and args.csharp is None:

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Check the C# binding's declarations against include/picollo.h, build libpicollo, compile the
-# binding and its tests with mono's mcs, run them, and check the output (the struct sizes C#
-# sees at run time must equal the C compiler's). Needs: python3, cargo, cc, mcs and mono
-# (Debian: apt-get install mono-mcs mono-runtime).
+# The .NET binding (dotnet/) on mono: check the C# declarations against include/picollo.h and
+# the projects' shape (scripts/csproj.py check), build libpicollo, compile exactly the files
+# of dotnet/Picollo/Picollo.csproj into Picollo.dll and of each test project into its program
+# with mono's mcs (the lists come from the .csproj files, so `dotnet build` and this build
+# compile the same sources), run them, and check the output (the struct sizes C# sees at run
+# time must equal the C compiler's, sizes.c and perf_sizes.c here). Where a .NET SDK is on
+# PATH it also builds the projects and runs the tests with `dotnet run`. Needs: python3,
+# cargo, cc, mcs and mono (Debian: apt-get install mono-mcs mono-runtime).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+dotnet_dir="$root/dotnet"
 build="$here/build"
 lib="$root/target/release/libpicollo.so"
 
@@ -19,6 +24,13 @@ done
 # Fields, signatures and enum values as declared, before anything is built.
 python3 "$root/scripts/check_bindings.py" --csharp --quiet \
     || die "the C# binding does not match include/picollo.h (see above)"
+python3 "$root/scripts/csproj.py" check || die "the .NET projects under dotnet/ are not as expected (see above)"
+# What each project compiles (SDK default globbing), as mcs arguments.
+project_sources() {
+    local list
+    list="$(python3 "$root/scripts/csproj.py" sources "$1")" || die "cannot list the sources of $1"
+    mapfile -t sources <<<"$list"
+}
 
 (cd "$root" && cargo build --release -p picollo-ffi)
 [[ -f "$lib" ]] || die "$lib was not built"
@@ -32,27 +44,29 @@ c_sizes="$("$build/sizes" | grep '^struct sizes:')" || die "sizes printed no 'st
 c_hdr_sizes="$("$build/sizes" | grep '^hdr struct sizes:')" || die "sizes printed no 'hdr struct sizes:' line"
 c_metrics_sizes="$("$build/sizes" | grep '^metrics struct sizes:')" || die "sizes printed no 'metrics struct sizes:' line"
 
-mcs -nologo -warnaserror -unsafe -out:"$build/Tests.exe" "$here/Picollo.cs" "$here/PicolloApprox.cs" \
-    "$here/PicolloHdr.cs" "$here/PicolloMetrics.cs" "$here/Tests.cs" "$here/ThreadTests.cs" "$here/HdrTests.cs" \
-    "$here/MetricsTests.cs"
+project_sources "$dotnet_dir/Picollo/Picollo.csproj"
+mcs -nologo -warnaserror -unsafe -target:library -out:"$build/Picollo.dll" "${sources[@]}"
+project_sources "$dotnet_dir/Picollo.Tests/Picollo.Tests.csproj"
+mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/Picollo.Tests.exe" "${sources[@]}"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.
-cat > "$build/Tests.exe.config" <<XML
+cat > "$build/Picollo.dll.config" <<XML
 <configuration>
   <dllmap dll="picollo" target="$lib" />
 </configuration>
 XML
+cp "$build/Picollo.dll.config" "$build/Picollo.Tests.exe.config"
 
 # From the build folder, so a mono crash dump (mono_crash.*.json) lands there.
 status=0
 (cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/Tests.exe" </dev/null >"$build/output.txt" 2>&1) || status=$?
+    timeout 600 mono --debug "$build/Picollo.Tests.exe" </dev/null >"$build/output.txt" 2>&1) || status=$?
 cat "$build/output.txt"
 
 out="$build/output.txt"
-[[ $status -eq 0 ]] || die "Tests.exe exited with status $status"
+[[ $status -eq 0 ]] || die "Picollo.Tests.exe exited with status $status"
 grep -Eq '^[0-9]+ passed, 0 failed$' "$out" || die "no '<N> passed, 0 failed' line"
 grep -q '^| Percentile | Value ' "$out" || die "the Markdown table header is missing"
 grep -Eq '^\| Precision: +\| +0\.7813% ' "$out" || die "the 'Precision: 0.7813%' row is missing"
@@ -74,20 +88,36 @@ grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
 # The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"
 c_perf_sizes="$("$build/perf_sizes")"
-mcs -nologo -warnaserror -unsafe -out:"$build/PerfTests.exe" "$here/Picollo.cs" "$here/PicolloPerf.cs" \
-    "$here/PerfTests.cs"
-cp "$build/Tests.exe.config" "$build/PerfTests.exe.config"
+project_sources "$dotnet_dir/Picollo.PerfTests/Picollo.PerfTests.csproj"
+mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/Picollo.PerfTests.exe" "${sources[@]}"
+cp "$build/Picollo.dll.config" "$build/Picollo.PerfTests.exe.config"
 perf_status=0
 (cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/PerfTests.exe" </dev/null >"$build/perf_output.txt" 2>&1) || perf_status=$?
+    timeout 600 mono --debug "$build/Picollo.PerfTests.exe" </dev/null >"$build/perf_output.txt" 2>&1) || perf_status=$?
 cat "$build/perf_output.txt"
 perf_out="$build/perf_output.txt"
-[[ $perf_status -eq 0 ]] || die "PerfTests.exe exited with status $perf_status"
+[[ $perf_status -eq 0 ]] || die "Picollo.PerfTests.exe exited with status $perf_status"
 grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
 grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
 cs_perf_sizes="$(grep '^perf struct sizes:' "$perf_out")" || die "the C# perf layout line is missing"
 [[ "$cs_perf_sizes" == "$c_perf_sizes" ]] \
     || die "perf struct layout differs: C says '$c_perf_sizes', C# says '$cs_perf_sizes'"
+
+# The same projects through a .NET SDK, where one is installed.
+if command -v dotnet >/dev/null 2>&1; then
+    for project in Picollo.Tests Picollo.PerfTests; do
+        dotnet run -c Release --project "$dotnet_dir/$project/$project.csproj" </dev/null \
+            >"$build/dotnet_$project.txt" 2>&1 || {
+            tail -n 40 "$build/dotnet_$project.txt" >&2
+            die "dotnet run $project failed"
+        }
+        grep -Eq '^[0-9]+ passed, 0 failed$' "$build/dotnet_$project.txt" ||
+            die "dotnet run $project printed no '<N> passed, 0 failed' line"
+        echo "dotnet $project: $(grep -E '^[0-9]+ passed' "$build/dotnet_$project.txt")"
+    done
+else
+    echo "csharp: SKIPPED dotnet build/run of dotnet/*.csproj: no .NET SDK on PATH (mono built the same sources above)"
+fi
 
 echo "csharp: OK ($(grep -E '^[0-9]+ passed' "$out"); perf: $(grep -E '^[0-9]+ passed' "$perf_out"); C and C# layouts agree)"

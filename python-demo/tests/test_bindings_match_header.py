@@ -34,7 +34,7 @@ def copies(tmp_path: Path) -> dict[str, Path]:
     for name in PY_ABI:
         shutil.copy(ROOT / "python-demo" / "picollo" / name, tmp_path / "py" / name)
     for name in CS_BINDING:
-        shutil.copy(ROOT / "c-tests" / "csharp" / name, tmp_path / "cs" / name)
+        shutil.copy(ROOT / "dotnet" / "Picollo" / name, tmp_path / "cs" / name)
     return {"header": tmp_path / "picollo.h", "py": tmp_path / "py", "cs": tmp_path / "cs"}
 
 

@@ -1,4 +1,4 @@
-"""The C# binding (c-tests/csharp/*.cs, tests excluded) against the header, read as text.
+"""The C# binding (dotnet/Picollo/*.cs) against the header, read as text.
 
 What is checked: every `[StructLayout(LayoutKind.Sequential)]` struct and every enum, each of
 which names the C type it mirrors in its `/// <summary>` (`picollo_summary`, ...), and every

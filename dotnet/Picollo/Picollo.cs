@@ -9,8 +9,8 @@
 // HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
 // pipelines (interval collection, OpenMetrics, OTLP).
 //
-// Compiles with mono's mcs:
-// `mcs -unsafe -target:library Picollo.cs PicolloApprox.cs PicolloHdr.cs PicolloMetrics.cs`.
+// Built by Picollo.csproj (dotnet build / dotnet pack), or with mono's mcs:
+// `mcs -unsafe -target:library -out:Picollo.dll *.cs Properties/*.cs` (c-tests/csharp/run.sh).
 
 using System;
 using System.Collections.Generic;

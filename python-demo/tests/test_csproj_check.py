@@ -1,0 +1,91 @@
+"""scripts/csproj.py: the .NET projects' shape and source lists, on copies made wrong on purpose."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def csproj(tmp_path: Path, monkeypatch):
+    """scripts/csproj.py pointed at a copy of dotnet/ (and the workspace Cargo.toml)."""
+    spec = importlib.util.spec_from_file_location("csproj_under_test", ROOT / "scripts" / "csproj.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shutil.copytree(ROOT / "dotnet", tmp_path / "dotnet",
+                    ignore=shutil.ignore_patterns("bin", "obj"))
+    shutil.copy(ROOT / "Cargo.toml", tmp_path / "Cargo.toml")
+    dotnet = tmp_path / "dotnet"
+    monkeypatch.setattr(module, "ROOT", tmp_path)
+    monkeypatch.setattr(module, "DOTNET", dotnet)
+    monkeypatch.setattr(module, "LIBRARY", dotnet / "Picollo" / "Picollo.csproj")
+    monkeypatch.setattr(module, "PROGRAMS", [
+        dotnet / "Picollo.Tests" / "Picollo.Tests.csproj",
+        dotnet / "Picollo.PerfTests" / "Picollo.PerfTests.csproj"])
+    return module
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new))
+
+
+def test_the_committed_projects_pass(csproj):
+    assert csproj.check() == []
+
+
+def test_sources_are_the_sdk_default_glob(csproj):
+    lib = csproj.LIBRARY
+    names = {p.name for p in csproj.sources(lib)}
+    assert {"Picollo.cs", "PicolloHdr.cs", "AssemblyInfo.cs"} <= names
+    (lib.parent / "obj").mkdir()
+    (lib.parent / "obj" / "Generated.cs").write_text("// build output\n")
+    (lib.parent / "Extra.cs").write_text("// new source\n")
+    names = {p.name for p in csproj.sources(lib)}
+    assert "Extra.cs" in names and "Generated.cs" not in names
+
+
+def test_a_stray_source_file_is_reported(csproj):
+    (csproj.DOTNET / "Stray.cs").write_text("class Stray {}\n")
+    assert any("Stray.cs belongs to no project" in p for p in csproj.check())
+
+
+def test_a_missing_native_asset_is_reported(csproj):
+    edit(csproj.LIBRARY, 'PackagePath="runtimes/linux-x64/native/"', 'PackagePath="lib/"')
+    assert any("runtimes/linux-x64/native/" in p for p in csproj.check())
+
+
+def test_unsafe_code_must_be_allowed(csproj):
+    edit(csproj.PROGRAMS[0], "<AllowUnsafeBlocks>true</AllowUnsafeBlocks>", "")
+    assert any("AllowUnsafeBlocks" in p for p in csproj.check())
+
+
+def test_a_test_program_without_the_library_reference_is_reported(csproj):
+    edit(csproj.PROGRAMS[1], '<ProjectReference Include="../Picollo/Picollo.csproj" />', "")
+    assert any("no ProjectReference" in p for p in csproj.check())
+
+
+def test_internals_must_be_visible_to_each_test_program(csproj):
+    info = csproj.LIBRARY.parent / "Properties" / "AssemblyInfo.cs"
+    edit(info, '[assembly: InternalsVisibleTo("Picollo.PerfTests")]', "")
+    assert any('InternalsVisibleTo("Picollo.PerfTests")' in p for p in csproj.check())
+
+
+def test_a_version_apart_from_the_workspace_is_reported(csproj):
+    edit(csproj.LIBRARY, "<Version>0.1.0</Version>", "<Version>9.9.9</Version>")
+    assert any("Version differs" in p for p in csproj.check())
+
+
+def test_explicit_compile_items_and_malformed_xml_are_refused(csproj):
+    edit(csproj.PROGRAMS[0], "<ItemGroup>", '<ItemGroup>\n    <Compile Include="../x.cs" />')
+    with pytest.raises(csproj.ProjectError, match="explicit Compile items"):
+        csproj.sources(csproj.PROGRAMS[0])
+    edit(csproj.PROGRAMS[0], "<!--", "<!-- -- ")
+    with pytest.raises(csproj.ProjectError, match="not readable XML"):
+        csproj.sources(csproj.PROGRAMS[0])
