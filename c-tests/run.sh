@@ -231,14 +231,19 @@ echo "pkg-config --cflags --libs picollo: $pc_flags"
     die "unexpected pkg-config flags: $pc_flags"
 # shellcheck disable=SC2086 # pkg-config output is a list of flags
 gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/pkgconfig_smoke.c $pc_flags -o "$build/pkgconfig_smoke"
-smoke_deps="$(LD_LIBRARY_PATH="$inst/lib" ldd "$build/pkgconfig_smoke")"
-grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" <<<"$smoke_deps" ||
-    die "pkgconfig_smoke does not load the installed libpicollo.so.0"
-LD_LIBRARY_PATH="$inst/lib" "$build/pkgconfig_smoke" >"$build/pkgconfig_smoke.out" 2>&1 || {
-    cat "$build/pkgconfig_smoke.out" >&2
-    die "pkgconfig_smoke failed"
+# Run a program built against the install: it must load the installed libpicollo.so.0 and pass.
+run_installed() {
+    local what=$1 program=$2 deps
+    deps="$(LD_LIBRARY_PATH="$inst/lib" ldd "$program")"
+    grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" <<<"$deps" ||
+        die "$what does not load the installed libpicollo.so.0"
+    LD_LIBRARY_PATH="$inst/lib" "$program" >"$program.out" 2>&1 || {
+        cat "$program.out" >&2
+        die "$what failed"
+    }
+    echo "$what: $(tail -n 1 "$program.out")"
 }
-tail -n 1 "$build/pkgconfig_smoke.out"
+run_installed "pkgconfig_smoke (pkg-config flags)" "$build/pkgconfig_smoke"
 
 step "the same program from CMake: find_package(PkgConfig) + pkg_check_modules (the README's snippet)"
 cmake_build="$build/cmake"
@@ -248,14 +253,7 @@ if ! PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
     tail -n 40 "$build/cmake.log" >&2
     die "the CMake build against the installed library failed (log: $build/cmake.log)"
 fi
-cmake_deps="$(LD_LIBRARY_PATH="$inst/lib" ldd "$cmake_build/pkgconfig_smoke")"
-grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" <<<"$cmake_deps" ||
-    die "the CMake-built program does not load the installed libpicollo.so.0"
-LD_LIBRARY_PATH="$inst/lib" "$cmake_build/pkgconfig_smoke" >"$build/cmake_smoke.out" 2>&1 || {
-    cat "$build/cmake_smoke.out" >&2
-    die "the CMake-built pkgconfig_smoke failed"
-}
-echo "cmake: $(tail -n 1 "$build/cmake_smoke.out")"
+run_installed "pkgconfig_smoke (CMake)" "$cmake_build/pkgconfig_smoke"
 
 step "the no_std guard crate, linked into C"
 cargo build --manifest-path core/no-std-check/Cargo.toml
