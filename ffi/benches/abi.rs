@@ -22,7 +22,7 @@ use picollo::{
     picollo_histogram_percentile, picollo_histogram_record, picollo_histogram_summary,
     picollo_mode, picollo_percentile, picollo_status, picollo_summary,
 };
-use picollo_core::concurrent::LocalHistogram;
+use picollo_core::concurrent::{AtomicHistogram, LocalHistogram, SharedHistogram};
 use picollo_core::Config;
 
 const PER_THREAD: usize = 4_000_000;
@@ -137,12 +137,33 @@ fn abi_contender(mode: picollo_mode, threads: usize, values: &[Vec<u64>]) -> f64
     ns
 }
 
-fn rust_local(threads: usize, values: &[Vec<u64>]) -> f64 {
-    let config = Config::new()
+fn config() -> Config {
+    Config::new()
         .with_relative_error(RELATIVE_ERROR)
-        .with_range(0, MAX_VALUE);
-    let h = LocalHistogram::<u32>::new(config).unwrap();
+        .with_range(0, MAX_VALUE)
+}
+
+fn rust_local(threads: usize, values: &[Vec<u64>]) -> f64 {
+    let h = LocalHistogram::<u32>::new(config()).unwrap();
     measure(threads, values, &|_, vs| {
+        for &v in vs {
+            black_box(&h).record(v);
+        }
+    })
+}
+
+fn rust_single(values: &[Vec<u64>]) -> f64 {
+    let h = SharedHistogram::<u32>::new(config()).unwrap();
+    measure(1, values, &|_, vs| {
+        for &v in vs {
+            black_box(&h).record(v);
+        }
+    })
+}
+
+fn rust_interlocked(values: &[Vec<u64>]) -> f64 {
+    let h = AtomicHistogram::<u32>::new(config()).unwrap();
+    measure(1, values, &|_, vs| {
         for &v in vs {
             black_box(&h).record(v);
         }
@@ -190,9 +211,18 @@ fn main() {
     let rust1 = rust_local(1, &values);
     let rust2 = rust_local(2, &values);
     println!("  rust local   1 thread {rust1:6.2}   2 threads {rust2:6.2}");
+    let rust_single = rust_single(&values);
+    let rust_interlocked = rust_interlocked(&values);
+    println!("  rust single  1 thread {rust_single:6.2}");
+    println!("  rust interl. 1 thread {rust_interlocked:6.2}");
     println!(
-        "  C ABI / Rust (thread-local, 1 thread): {:.2}x; 2 threads / 1 thread (C ABI thread-local): {:.2}x",
-        one[2] / rust1,
+        "  C ABI / Rust, 1 thread: single {:.2}x, interlocked {:.2}x, thread-local {:.2}x",
+        one[0] / rust_single,
+        one[1] / rust_interlocked,
+        one[2] / rust1
+    );
+    println!(
+        "  2 threads / 1 thread (C ABI thread-local): {:.2}x",
         two[2] / one[2]
     );
 
