@@ -102,9 +102,10 @@ pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, val
     let Ok(h) = try_ref!(h) else {
         return;
     };
-    // The single-writer record cannot panic, so it runs inline without the boundary's
-    // frame; the other modes go through the boundary.
-    if !h.record_single_writer(value) {
+    // The single-writer and interlocked records, and the thread-local one on its fast path,
+    // cannot panic, so they run inline without the boundary's frame; the rest (a thread's
+    // first record, values outside the range, the approximate mode) goes through it.
+    if !h.record_unguarded(value) {
         record_guarded(h, value);
     }
 }

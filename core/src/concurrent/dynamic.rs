@@ -109,9 +109,31 @@ impl DynHistogram {
     /// instructions inline into the caller; the other modes take a call.
     #[inline(always)]
     pub fn record(&self, v: u64) {
-        if !self.record_single_writer(v) {
+        if !self.record_unguarded(v) {
             each_width!(&self.inner, h => h.record(v));
         }
+    }
+
+    /// Record `v` and return true where that takes only integer operations and plain or
+    /// atomic adds, which cannot panic or allocate: always in the single-writer and
+    /// interlocked modes, and in the thread-local mode when this thread's shard is the one
+    /// it used last and `v` is in the range. Otherwise return false, recording nothing
+    /// ([`DynHistogram::record`] takes the general path). The C ABI's record runs this
+    /// without a panic guard.
+    #[inline(always)]
+    pub fn record_unguarded(&self, v: u64) -> bool {
+        match &self.inner {
+            Inner::U32(ConcurrentHistogram::SingleWriter(h)) => h.record(v),
+            Inner::U64(ConcurrentHistogram::SingleWriter(h)) => h.record(v),
+            Inner::U32(ConcurrentHistogram::Interlocked(h)) => h.record(v),
+            Inner::U64(ConcurrentHistogram::Interlocked(h)) => h.record(v),
+            #[cfg(feature = "std")]
+            Inner::U32(ConcurrentHistogram::ThreadLocal(h)) => return h.record_fast(v),
+            #[cfg(feature = "std")]
+            Inner::U64(ConcurrentHistogram::ThreadLocal(h)) => return h.record_fast(v),
+            _ => return false,
+        }
+        true
     }
 
     /// Record `v` when the mode is single writer (a few integer operations and one load +
@@ -450,5 +472,43 @@ mod tests {
         let shared = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
         assert!(!shared.record_single_writer(5));
         assert_eq!((single.total_count(), shared.total_count()), (Ok(1), Ok(0)));
+    }
+
+    #[test]
+    fn unguarded_records_take_only_the_paths_that_cannot_panic() {
+        let config = Config::new().with_range(0, 1_000);
+        for bits in [CounterBits::U32, CounterBits::U64] {
+            for mode in [Mode::SingleWriter, Mode::Interlocked] {
+                let h = DynHistogram::new(config, bits, mode).unwrap();
+                assert!(h.record_unguarded(5), "{mode:?} records in range");
+                assert!(h.record_unguarded(5_000), "{mode:?} counts overflow too");
+                let counts = h
+                    .with_view(
+                        |view| crate::dyn_view!(view, v => (v.total_count(), v.overflow_count())),
+                    )
+                    .unwrap();
+                assert_eq!(counts, (1, 1), "{mode:?}");
+            }
+            // Thread-local: only once this thread's shard is attached and current, and only
+            // in range; whatever it declines is left unrecorded for the general path.
+            let local = DynHistogram::new(config, bits, Mode::ThreadLocal).unwrap();
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    assert!(!local.record_unguarded(7), "no shard on a fresh thread");
+                    assert_eq!(local.total_count(), Ok(0));
+                    local.record(7);
+                    assert!(local.record_unguarded(7), "the shard is current now");
+                    assert!(
+                        !local.record_unguarded(5_000),
+                        "overflow takes the general path"
+                    );
+                    assert_eq!(local.total_count(), Ok(2));
+                });
+            });
+            let approx =
+                DynHistogram::new(config, bits, Mode::Approximate(Default::default())).unwrap();
+            assert!(!approx.record_unguarded(5));
+            assert_eq!(approx.total_count(), Ok(0));
+        }
     }
 }

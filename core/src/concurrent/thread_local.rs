@@ -308,7 +308,12 @@ impl<C: AtomicCounter> ShardSet<C> {
     #[cold]
     #[inline(never)]
     fn add_to_acc(&self, offset: usize, n: u64) {
-        let excess = add_n_atomic::<C>(&self.acc[offset], n, C::MAX);
+        // `offset < acc.len()` always (the shape's length); `get` keeps a panic path out of
+        // `LocalHistogram::record_fast`, which runs without a panic guard behind the C ABI.
+        let excess = match self.acc.get(offset) {
+            Some(cell) => add_n_atomic::<C>(cell, n, C::MAX),
+            None => n,
+        };
         if excess != 0 {
             self.outside.add_atomic(SAT, excess);
         }
@@ -454,6 +459,17 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// Count one occurrence of `v` (any thread).
     #[inline(always)]
     pub fn record(&self, v: u64) {
+        if !self.record_fast(v) {
+            self.record_slow(self.shape.offset(v), v, 1);
+        }
+    }
+
+    /// Count one occurrence of `v` and return true when this thread's shard is the one it
+    /// used last and `v` lies in the range: integer operations, one thread-local load and
+    /// one plain load + store, nothing that can panic or allocate. Otherwise return false,
+    /// recording nothing ([`LocalHistogram::record`] then takes the slow path).
+    #[inline(always)]
+    pub fn record_fast(&self, v: u64) -> bool {
         let offset = self.shape.offset(v);
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
@@ -466,10 +482,10 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 if increment_plain::<C>(c) != 0 {
                     self.shared.add_to_acc(offset, 1);
                 }
-                return;
+                return true;
             }
         }
-        self.record_slow(offset, v, 1);
+        false
     }
 
     /// Count `n` occurrences of `v`, saturating (see the type's docs).
