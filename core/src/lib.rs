@@ -77,6 +77,7 @@ mod format;
 pub mod percentile;
 #[cfg(all(feature = "perf", target_os = "linux"))]
 pub mod perf;
+mod scan;
 pub mod shape;
 mod sink;
 pub mod snapshot;

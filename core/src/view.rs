@@ -7,6 +7,7 @@ use crate::config::ValueSelection;
 use crate::counter::Counter;
 use crate::layout::{Bucket, Layout};
 use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
+use crate::scan::Scan;
 use crate::shape::{Shape, OVER, SAT, UNDER};
 use crate::summary::{Summary, STANDARD_RANKS};
 
@@ -167,7 +168,13 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     }
 
     pub(crate) fn total_wide(&self) -> u128 {
-        self.iter_counts().map(|c| c.to_u64() as u128).sum()
+        crate::scan::sum_range(self.counts, 0, self.counts.len())
+    }
+
+    /// One pass over the counts: block totals, and with `MOMENTS` the sums the mean and
+    /// stdev need (see [`crate::scan`]).
+    fn scan<const MOMENTS: bool>(&self) -> Scan {
+        Scan::new::<C, S, MOMENTS>(&self.shape, self.counts)
     }
 
     /// The bucket at a storage index.
@@ -196,11 +203,11 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         if ranks.is_empty() {
             return Ok(()); // nothing asked, nothing to refuse, even when empty
         }
-        let total = self.total_wide();
-        if total == 0 {
+        let scan = self.scan::<false>();
+        if scan.total == 0 {
             return Err(QueryError::Empty);
         }
-        self.walk(ranks, total, |k, p| out[k] = p);
+        self.walk(&scan, ranks, |k, p| out[k] = p);
         Ok(())
     }
 
@@ -210,33 +217,47 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         if ranks.is_empty() {
             return Ok(());
         }
-        let total = self.total_wide();
-        if total == 0 {
+        let scan = self.scan::<false>();
+        if scan.total == 0 {
             return Err(QueryError::Empty);
         }
-        self.walk(ranks, total, |k, p| out[k] = p.value);
+        self.walk(&scan, ranks, |k, p| out[k] = p.value);
         Ok(())
     }
 
-    /// The walk behind every percentile query: ranks are valid and `total > 0`.
+    /// The walk behind every percentile query: ranks are valid and `scan.total > 0`.
     ///
-    /// Each bucket is read once. Over live cells that writers keep adding to, buckets read
-    /// after `total` was taken may hold more than they did then: a bucket's count is taken
-    /// only up to what `total` leaves, so the results still agree with each other and
-    /// with `total` (cumulative counts never pass it; P100's is exactly it).
-    fn walk(&self, ranks: &[f64], total: u128, mut emit: impl FnMut(usize, Percentile)) {
+    /// Whole blocks are passed over by their totals from the scan; buckets are read only
+    /// inside the blocks the ranks land in, each at most once per walk. Over live cells
+    /// that writers keep adding to, a bucket may hold more than it did when the scan read
+    /// it: a bucket's count is taken only up to what its block's total leaves, so the
+    /// results still agree with each other and with the scan's total (cumulative counts
+    /// never pass it; P100's is exactly it).
+    fn walk(&self, scan: &Scan, ranks: &[f64], mut emit: impl FnMut(usize, Percentile)) {
+        let blocks = scan.blocks();
+        let mut b = 0;
+        // The cumulative count before block `b`, and the walk's place inside it.
+        let mut before_block = 0u128;
+        let mut i = blocks[0].first;
         let mut cumulative = 0u128;
-        let mut i = 0usize;
         let mut count = 0u64;
         for (k, &rank) in ranks.iter().enumerate() {
-            let target = rank_to_count(rank, total);
-            // Advance to the first bucket whose cumulative count reaches the target. The
-            // cumulative count of the current bucket is kept, so equal targets stay put.
-            while cumulative < target && i < self.counts.len() {
-                let left = total - cumulative;
-                count = (self.counts.get(i).to_u64() as u128).min(left) as u64;
-                cumulative += count as u128;
-                i += 1;
+            let target = rank_to_count(rank, scan.total);
+            if cumulative < target {
+                // Jump to the block whose total reaches the target.
+                while b + 1 < blocks.len() && before_block + blocks[b].count < target {
+                    before_block += blocks[b].count;
+                    b += 1;
+                    (i, cumulative) = (blocks[b].first, before_block);
+                }
+                // Then to the first bucket of it whose cumulative count does.
+                let block_total = before_block + blocks[b].count;
+                while cumulative < target && i < blocks[b].end {
+                    let left = block_total - cumulative;
+                    count = (self.counts.get(i).to_u64() as u128).min(left) as u64;
+                    cumulative += count as u128;
+                    i += 1;
+                }
             }
             let at = i - 1;
             let before = cumulative - count as u128;
@@ -293,37 +314,11 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         self.moments().1
     }
 
-    /// `(mean, population stdev)` in two compensated passes (mean first, then squared
-    /// deviations from it, which stays accurate when the spread is tiny next to the mean).
+    /// `(mean, population stdev)` from one pass: exact integer sums within each block of
+    /// the layout, blocks combined pairwise (see [`crate::scan`]), which stays accurate
+    /// when the spread is tiny next to the mean.
     pub fn moments(&self) -> (f64, f64) {
-        // Each pass divides by the total it read itself, so over live cells that writers
-        // add to, the mean and the spread stay averages of the counts each pass saw.
-        let mut total = 0u128;
-        let mut sum = Neumaier::default();
-        self.for_each_nonempty(|b, c| {
-            total += c as u128;
-            sum.add(c as f64 * b.midpoint() as f64);
-        });
-        if total == 0 {
-            return (f64::NAN, f64::NAN);
-        }
-        let mean = sum.value() / total as f64;
-        let mut spread_total = 0u128;
-        let mut sq = Neumaier::default();
-        self.for_each_nonempty(|b, c| {
-            spread_total += c as u128;
-            let d = b.midpoint() as f64 - mean;
-            sq.add(c as f64 * d * d);
-        });
-        (mean, crate::fmath::sqrt(sq.value() / spread_total as f64))
-    }
-
-    fn for_each_nonempty(&self, mut f: impl FnMut(Bucket, u64)) {
-        for (i, c) in self.iter_counts().enumerate() {
-            if c != C::ZERO {
-                f(self.shape.bucket(i), c.to_u64());
-            }
-        }
+        self.scan::<true>().moments(&self.shape)
     }
 
     /// The lowest non-empty bucket's smallest value (values below the range not included).
@@ -350,7 +345,9 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     /// Fill a caller-owned summary in place (no allocation). An empty histogram gives
     /// percentiles with zero counts and values, and NaN mean/stdev.
     pub fn summary_into(&self, s: &mut Summary) {
-        let total = self.total_wide();
+        // One pass for the total, the moments and the block totals the walk jumps by.
+        let scan = self.scan::<true>();
+        let total = scan.total;
         if total == 0 {
             for (p, &rank) in s.percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
                 *p = Percentile {
@@ -360,9 +357,9 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
             }
         } else {
             let percentiles = &mut s.percentiles;
-            self.walk(&STANDARD_RANKS, total, |k, p| percentiles[k] = p);
+            self.walk(&scan, &STANDARD_RANKS, |k, p| percentiles[k] = p);
         }
-        let (mean, stdev) = self.moments();
+        let (mean, stdev) = scan.moments(&self.shape);
         s.total = saturate(total);
         [s.underflow, s.overflow, s.saturated] = self.outside;
         s.mean = mean;
@@ -374,27 +371,4 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
 
 pub(crate) fn saturate(v: u128) -> u64 {
     u64::try_from(v).unwrap_or(u64::MAX)
-}
-
-/// Neumaier's compensated sum: keeps the low-order bits that plain `+=` drops.
-#[derive(Default)]
-struct Neumaier {
-    sum: f64,
-    compensation: f64,
-}
-
-impl Neumaier {
-    fn add(&mut self, x: f64) {
-        let t = self.sum + x;
-        if self.sum.abs() >= x.abs() {
-            self.compensation += (self.sum - t) + x;
-        } else {
-            self.compensation += (x - t) + self.sum;
-        }
-        self.sum = t;
-    }
-
-    fn value(&self) -> f64 {
-        self.sum + self.compensation
-    }
 }

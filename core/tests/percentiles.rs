@@ -510,3 +510,88 @@ fn errors_are_std_errors_with_messages() {
         assert!(e.to_string().contains(needle), "{e}");
     }
 }
+
+/// The percentile walk jumps over whole blocks by their totals: it must land where a walk
+/// bucket by bucket over the raw counts lands, at every block scale, with ranges that start
+/// and end inside a block, and with empty blocks between the data.
+#[test]
+fn block_jumps_land_where_a_bucket_by_bucket_walk_lands() {
+    let mut rng = SplitMix64(77);
+    for scale in 3..=19u32 {
+        let error = 0.5 / (1u64 << scale) as f64;
+        for _ in 0..6 {
+            let lo = rng.any_magnitude() >> rng.below(64);
+            let hi = lo.saturating_add(rng.any_magnitude() >> rng.below(40));
+            let config = Config::new().with_relative_error(error).with_range(lo, hi);
+            let data: Vec<u64> = (0..1 + rng.below(400))
+                .map(|_| lo + rng.below((hi - lo).saturating_add(1)))
+                .collect();
+            let mut h = record_all(config, &data);
+            // A few heavy buckets, so some blocks carry most of the mass.
+            h.record_n(data[0], 1 + rng.below(1_000));
+            let view = h.view();
+            let counts = view.counts();
+            let total: u128 = counts.iter().map(|&c| c as u128).sum();
+            // Ranks with three decimals, which `exact_rank_count` computes exactly.
+            let mut ranks: Vec<f64> = (0..1 + rng.below(20))
+                .map(|_| rng.below(100_001) as f64 / 1000.0)
+                .chain([0.0, 50.0, 100.0])
+                .collect();
+            ranks.sort_by(f64::total_cmp);
+            ranks.dedup();
+            let mut out = vec![Percentile::default(); ranks.len()];
+            view.percentiles(&ranks, &mut out).unwrap();
+            for (&rank, p) in ranks.iter().zip(&out) {
+                let target = exact_rank_count(rank, total as u64) as u128;
+                let mut cumulative = 0u128;
+                let at = counts
+                    .iter()
+                    .position(|&c| {
+                        cumulative += c as u128;
+                        cumulative >= target
+                    })
+                    .unwrap();
+                let ctx = format!("scale {scale} [{lo}, {hi}] P{rank}");
+                assert_eq!(p.storage_index as usize, at, "{ctx}");
+                assert_eq!(p.count, counts[at], "{ctx}");
+                assert_eq!(p.cumulative_count as u128, cumulative, "{ctx}");
+            }
+            assert_eq!(view.summary().total as u128, total);
+        }
+    }
+}
+
+/// Mean and stdev against exact sums over the midpoints, at every block scale and with
+/// counts that need more than 64 bits per block.
+#[test]
+fn moments_are_exact_sums_at_every_scale_and_magnitude() {
+    let mut rng = SplitMix64(78);
+    for scale in 3..=19u32 {
+        let error = 0.5 / (1u64 << scale) as f64;
+        let mut h = Config::new().with_relative_error(error).build::<u64>().unwrap();
+        let mut points = Vec::new();
+        for _ in 0..1 + rng.below(50) {
+            let v = rng.any_magnitude();
+            let n = match rng.below(3) {
+                0 => 1 + rng.below(10),
+                1 => 1 + rng.below(1 << 40),
+                _ => u64::MAX / 64,
+            };
+            h.record_n(v, n);
+            points.push((h.layout().bucket_of(v).midpoint(), n));
+        }
+        // Exact mean and spread as rationals over u128/f64 sums done per point, in f64
+        // with compensation: the reference is good to ~1e-15 here.
+        let n: f64 = points.iter().map(|&(_, c)| c as f64).sum();
+        let mean = points.iter().map(|&(m, c)| m as f64 * c as f64).sum::<f64>() / n;
+        let var = points
+            .iter()
+            .map(|&(m, c)| c as f64 * (m as f64 - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let (m, s) = h.view().moments();
+        assert!((m - mean).abs() <= 1e-12 * mean.abs(), "scale {scale}: {m} vs {mean}");
+        let sd = var.sqrt();
+        assert!((s - sd).abs() <= 1e-9 * sd.max(mean * 1e-6), "scale {scale}: {s} vs {sd}");
+    }
+}

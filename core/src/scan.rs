@@ -1,0 +1,346 @@
+//! One pass over a histogram's counts that summaries start from: per block of the layout,
+//! the count and (optionally) the exact first two moments of its buckets' midpoints.
+//!
+//! hg64 keeps a total per bin so that a rank query skips whole bins; a [`Scan`] is that
+//! idea done at query time (the record path stays one add): one pass sums every block,
+//! percentile walks then jump over blocks by their totals and read buckets only inside the
+//! blocks that hold a rank. The same pass gathers the moments, so a 16-rank summary reads
+//! the storage once, plus the few blocks its ranks land in.
+//!
+//! # Moments without rounding inside a block
+//! Within block `b` the midpoints step evenly: the bucket `d` places after the first stored
+//! one has midpoint `(k0 + step·d)·2^shift` ([`MidpointRun`]). So the block's count
+//! `n = Σc`, `P = Σc·d` and `Q = Σc·d²` are integers that fit a `u128`, and they come from
+//! additions alone: walking the block downwards, `A += c; B += A; C += B` leaves
+//! `A = Σc`, `B = Σc·(d+1)` and `C = Σc·(d+1)(d+2)/2`. The block's mean is
+//! `(k0 + step·P/n)·2^shift` and its sum of squared deviations `step²·(n·Q − P²)/n·4^shift`,
+//! with `n·Q − P²` computed exactly in 256 bits: a block whose counts sit in one bucket has
+//! a spread of exactly zero. Blocks are then combined pairwise (Chan, Golub and LeVeque),
+//! which stays accurate when the spread is tiny next to the mean.
+
+use crate::counter::Counter;
+use crate::shape::Shape;
+use crate::view::Counts;
+
+/// Blocks a layout can have: `1 + 64 − block_scale` with the smallest scale, 3.
+const MAX_BLOCKS: usize = 62;
+
+/// One block's part of the storage and what the pass found there.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Block {
+    /// Storage offsets `first..end` of the block's stored buckets.
+    pub(crate) first: usize,
+    pub(crate) end: usize,
+    /// `Σc` over the block.
+    pub(crate) count: u128,
+    /// `Σc·(d+1)` and `Σc·(d+1)(d+2)/2`, `d` counted from `first` (only with moments).
+    b: u128,
+    c: u128,
+}
+
+/// Per-block totals (and moments) of a histogram's counts, from one pass.
+pub(crate) struct Scan {
+    blocks: [Block; MAX_BLOCKS],
+    len: usize,
+    /// `Σc` over every block.
+    pub(crate) total: u128,
+}
+
+impl Scan {
+    /// Sum every block of `counts`; with `MOMENTS`, also gather the sums the moments need.
+    pub(crate) fn new<C: Counter, S: Counts<C> + ?Sized, const MOMENTS: bool>(
+        shape: &Shape,
+        counts: &S,
+    ) -> Scan {
+        let mut scan = Scan {
+            blocks: [Block::default(); MAX_BLOCKS],
+            len: 0,
+            total: 0,
+        };
+        let scale = shape.layout().block_scale();
+        let first_index = shape.first_index();
+        let len = counts.len();
+        let mut first = 0;
+        while first < len && scan.len < MAX_BLOCKS {
+            // The block of storage offset `first` ends where the next block begins.
+            let block_end = (((first_index + first) >> scale) + 1) << scale;
+            let end = (block_end - first_index).min(len);
+            let mut block = Block {
+                first,
+                end,
+                ..Block::default()
+            };
+            if MOMENTS {
+                sum_block_moments(counts, &mut block);
+            } else {
+                block.count = sum_range(counts, first, end);
+            }
+            scan.total += block.count;
+            scan.blocks[scan.len] = block;
+            scan.len += 1;
+            first = end;
+        }
+        scan
+    }
+
+    /// The blocks, in storage order (at least one: a shape is never empty).
+    pub(crate) fn blocks(&self) -> &[Block] {
+        &self.blocks[..self.len]
+    }
+
+    /// `(mean, population stdev)` of the midpoints, from a scan made with moments; NaN
+    /// for both when the counts are all zero.
+    pub(crate) fn moments(&self, shape: &Shape) -> (f64, f64) {
+        let layout = shape.layout();
+        let mut all = Moments::default();
+        for block in self.blocks() {
+            if block.count == 0 {
+                continue;
+            }
+            let index = shape.first_index() + block.first;
+            let run = MidpointRun::new(
+                (index >> layout.block_scale()) as u32,
+                layout.block_size(),
+                (index as u64) & (layout.block_size() - 1),
+            );
+            all.combine(block_moments(block, run));
+        }
+        if all.n == 0.0 {
+            return (f64::NAN, f64::NAN);
+        }
+        (all.mean, crate::fmath::sqrt(all.m2 / all.n))
+    }
+}
+
+/// `Σc` over storage offsets `first..end`, reading eight buckets at a time.
+#[inline]
+pub(crate) fn sum_range<C: Counter, S: Counts<C> + ?Sized>(
+    counts: &S,
+    first: usize,
+    end: usize,
+) -> u128 {
+    let mut sum = 0u128;
+    let mut i = first;
+    while i + 8 <= end {
+        let mut chunk = 0u128;
+        for k in 0..8 {
+            chunk += counts.get(i + k).to_u64() as u128;
+        }
+        sum += chunk;
+        i += 8;
+    }
+    while i < end {
+        sum += counts.get(i).to_u64() as u128;
+        i += 1;
+    }
+    sum
+}
+
+/// Fill `block.count`, `block.b` and `block.c` by walking its buckets downwards
+/// (`A += c; B += A; C += B`, see the module docs). A run of eight empty buckets is one
+/// step: `C += 8B + 36A; B += 8A`.
+#[inline]
+fn sum_block_moments<C: Counter, S: Counts<C> + ?Sized>(counts: &S, block: &mut Block) {
+    let (mut a, mut b, mut c) = (0u128, 0u128, 0u128);
+    let mut i = block.end;
+    while i >= block.first + 8 {
+        let mut chunk = [0u64; 8];
+        let mut any = 0u64;
+        for (k, slot) in chunk.iter_mut().enumerate() {
+            *slot = counts.get(i - 8 + k).to_u64();
+            any |= *slot;
+        }
+        if any == 0 {
+            c += 8 * b + 36 * a;
+            b += 8 * a;
+        } else {
+            for &count in chunk.iter().rev() {
+                a += count as u128;
+                b += a;
+                c += b;
+            }
+        }
+        i -= 8;
+    }
+    while i > block.first {
+        i -= 1;
+        a += counts.get(i).to_u64() as u128;
+        b += a;
+        c += b;
+    }
+    (block.count, block.b, block.c) = (a, b, c);
+}
+
+/// Count, mean and sum of squared deviations of a set of values.
+#[derive(Default)]
+struct Moments {
+    n: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Moments {
+    /// Merge `other` into `self` (Chan, Golub and LeVeque's pairwise update).
+    fn combine(&mut self, other: Moments) {
+        if self.n == 0.0 {
+            *self = other;
+            return;
+        }
+        let n = self.n + other.n;
+        let delta = other.mean - self.mean;
+        self.mean += delta * (other.n / n);
+        self.m2 += other.m2 + delta * delta * (self.n * other.n / n);
+        self.n = n;
+    }
+}
+
+/// The moments of one block with a nonzero count, exact up to the final roundings.
+fn block_moments(block: &Block, run: MidpointRun) -> Moments {
+    let n = block.count;
+    let p = block.b - n; // Σc·d
+    let q = 2 * block.c - 3 * p - 2 * n; // Σc·d², from Σc·(d+1)(d+2) = Σc·(d² + 3d + 2)
+                                         // Mean in units of 2^shift: k0 + step·(P / n), the division split so a whole quotient
+                                         // (all counts in one bucket, say) stays exact.
+    let (whole, rest) = (p / n, p % n);
+    let mean_units = run.k as f64 + run.step as f64 * (whole as f64 + rest as f64 / n as f64);
+    let (hi, lo) = mul_wide(n, q);
+    let (phi, plo) = mul_wide(p, p);
+    // n·Q ≥ P² (Cauchy–Schwarz), so the difference is never negative.
+    let (dlo, borrow) = lo.overflowing_sub(plo);
+    let dhi = hi - phi - borrow as u128;
+    let spread_units = (dhi as f64 * TWO_POW_128 + dlo as f64) / n as f64;
+    let scale = run.scale();
+    let step = run.step as f64;
+    Moments {
+        n: n as f64,
+        mean: mean_units * scale,
+        m2: spread_units * step * step * scale * scale,
+    }
+}
+
+const TWO_POW_128: f64 = 340_282_366_920_938_463_463_374_607_431_768_211_456.0;
+
+/// The 256-bit product of two `u128`, as (high, low) halves.
+fn mul_wide(a: u128, b: u128) -> (u128, u128) {
+    const LOW: u128 = u64::MAX as u128;
+    let (a1, a0) = (a >> 64, a & LOW);
+    let (b1, b0) = (b >> 64, b & LOW);
+    let low = a0 * b0;
+    let mid1 = a1 * b0;
+    let mid2 = a0 * b1;
+    let high = a1 * b1;
+    // Sum the middle terms' halves into the low and high words, carrying as needed.
+    let (mid, mid_carry) = mid1.overflowing_add(mid2);
+    let (lo, lo_carry) = low.overflowing_add(mid << 64);
+    let hi = high + (mid >> 64) + ((mid_carry as u128) << 64) + lo_carry as u128;
+    (hi, lo)
+}
+
+/// How the midpoints of consecutive buckets of one block go: the first is `k << shift`, and
+/// each next one adds `step << shift`. Block 0 holds single values (`m = j`); block 1 buckets
+/// of width 1 (`m = B + j`); block `b ≥ 2` buckets of width `2^(b−1)` whose midpoint
+/// `(B + j)·2^(b−1) + 2^(b−2)` is `(2(B + j) + 1) << (b − 2)`.
+#[derive(Clone, Copy)]
+struct MidpointRun {
+    k: u64,
+    step: u64,
+    shift: u32,
+}
+
+impl MidpointRun {
+    /// The run of block `block` from its bucket `within`.
+    fn new(block: u32, block_size: u64, within: u64) -> Self {
+        match block {
+            0 => MidpointRun {
+                k: within,
+                step: 1,
+                shift: 0,
+            },
+            1 => MidpointRun {
+                k: block_size + within,
+                step: 1,
+                shift: 0,
+            },
+            b => MidpointRun {
+                k: 2 * (block_size + within) + 1,
+                step: 2,
+                shift: b - 2,
+            },
+        }
+    }
+
+    /// `2^shift` (exact: `shift ≤ 62`).
+    fn scale(&self) -> f64 {
+        (1u64 << self.shift) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wide_product_is_exact() {
+        let cases = [
+            (0u128, 0u128),
+            (u128::MAX, u128::MAX),
+            (u128::MAX, 1),
+            (1 << 100, 1 << 100),
+            (
+                0x1234_5678_9abc_def0_1122_3344_5566_7788,
+                0xffff_0000_ffff_0000_1234_5678_9abc_def0,
+            ),
+        ];
+        for (a, b) in cases {
+            let (hi, lo) = mul_wide(a, b);
+            assert_eq!(lo, a.wrapping_mul(b), "{a:#x} {b:#x}");
+            // The high half, by long multiplication in 32-bit digits.
+            let digits = |x: u128| {
+                [
+                    x as u32,
+                    (x >> 32) as u32,
+                    (x >> 64) as u32,
+                    (x >> 96) as u32,
+                ]
+            };
+            let (da, db) = (digits(a), digits(b));
+            let mut acc = [0u64; 9];
+            for i in 0..4 {
+                for j in 0..4 {
+                    let p = da[i] as u64 * db[j] as u64;
+                    acc[i + j] += p & 0xffff_ffff;
+                    acc[i + j + 1] += p >> 32;
+                }
+            }
+            let mut words = [0u32; 8];
+            let mut carry = 0u64;
+            for k in 0..8 {
+                let v = acc[k] + carry;
+                words[k] = v as u32;
+                carry = v >> 32;
+            }
+            let expected_hi = words[4..]
+                .iter()
+                .rev()
+                .fold(0u128, |h, &w| (h << 32) | w as u128);
+            assert_eq!(hi, expected_hi, "{a:#x} {b:#x}");
+        }
+    }
+
+    #[test]
+    fn midpoint_runs_follow_the_layout() {
+        let layout = crate::Layout::clamped(0.01);
+        let size = layout.block_size();
+        for index in 0..layout.logical_len() {
+            let block = (index >> layout.block_scale()) as u32;
+            let within = index as u64 & (size - 1);
+            let run = MidpointRun::new(block, size, within);
+            let mid = layout.bucket_of_index(index).midpoint();
+            assert_eq!((run.k as u128) << run.shift, mid as u128, "index {index}");
+            if within + 1 < size {
+                let next = layout.bucket_of_index(index + 1).midpoint();
+                assert_eq!(((run.k + run.step) as u128) << run.shift, next as u128);
+            }
+        }
+    }
+}
