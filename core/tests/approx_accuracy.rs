@@ -204,3 +204,66 @@ fn histogram_buckets_are_approximate_counters() {
     let total = view.total_count() as f64;
     assert!((total / 1_000_000.0 - 1.0).abs() < 0.03, "{total}");
 }
+
+/// One writer never collides with itself: every record is counted exactly, far above 2^T,
+/// and no bucket group switches to approximate counting.
+#[test]
+fn an_uncontended_histogram_counts_exactly() {
+    let config = Config::new()
+        .with_relative_error(0.01)
+        .with_range(0, 1 << 20);
+    let h = ApproxHistogram::<u32>::new(config).unwrap();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for i in 0..300_000u64 {
+                h.record(if i % 3 == 0 { 5_000 } else { i % 1_000 });
+            }
+        });
+    });
+    // Threads that keep to their own buckets (far apart, in groups of their own) too.
+    std::thread::scope(|s| {
+        for t in 0..2u64 {
+            let h = &h;
+            s.spawn(move || (0..100_000).for_each(|_| h.record(600_000 + t * 200_000)));
+        }
+    });
+    let mut scratch = vec![0u32; h.storage_len()];
+    let view = h.read_into(&mut scratch).unwrap();
+    let offset = |v: u64| config.layout().index(v) - config.layout().index(0);
+    assert_eq!(view.counts()[offset(5_000)], 100_000);
+    assert_eq!(view.total_count(), 500_000);
+    assert_eq!(view.counts()[offset(600_000)], 100_000);
+    assert_eq!(view.counts()[offset(800_000)], 100_000);
+    assert_eq!(h.contended_groups(), 0);
+}
+
+/// Threads fighting over one bucket: the first collision switches its group to
+/// approximate counting, and the count stays an unbiased estimate within the bound of
+/// `histogram_buckets_are_approximate_counters`.
+#[test]
+fn contended_buckets_switch_to_approximate_counting() {
+    let config = Config::new()
+        .with_relative_error(0.01)
+        .with_range(0, 1 << 20);
+    let h = ApproxHistogram::<u32>::new(config).unwrap();
+    let per_thread = 500_000u64;
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            let h = &h;
+            s.spawn(move || (0..per_thread).for_each(|_| h.record(1_000)));
+        }
+    });
+    let mut scratch = vec![0u32; h.storage_len()];
+    let view = h.read_into(&mut scratch).unwrap();
+    let rel = view.total_count() as f64 / (4 * per_thread) as f64 - 1.0;
+    println!(
+        "contended bucket: {} for {} records ({:+.3}%), {} group(s) approximate",
+        view.total_count(),
+        4 * per_thread,
+        rel * 100.0,
+        h.contended_groups()
+    );
+    assert!(rel.abs() < 0.03, "{rel}");
+    // Only the hot bucket's group can have switched.
+    assert!(h.contended_groups() <= 1);
+}

@@ -4,7 +4,7 @@
 //! the true count, and updates get rarer as the count grows, so threads hitting the same
 //! counter stop fighting over its cache line.
 
-use super::cell::{add_n_atomic, increment_atomic, settle};
+use super::cell::{add_n_atomic, increment_atomic_loaded, settle};
 use super::cell::{AtomicCounter, Cell64};
 
 /// How an approximate counter counts.
@@ -110,7 +110,7 @@ impl ApproxPolicy {
         let c = C::load(cell);
         let count = c.to_u64();
         if count >> self.threshold == 0 {
-            return if increment_atomic::<C>(cell) {
+            return if increment_atomic_loaded::<C>(cell, c) {
                 settle::<C>(cell)
             } else {
                 0
@@ -122,40 +122,180 @@ impl ApproxPolicy {
         {
             return 0;
         }
+        self.flip::<C>(cell, c, rng)
+    }
+
+    /// The approximate step of a cell found at `c ≥ 2^T`: add `2^k` with probability
+    /// `2^-k`. Returns what did not fit below the ceiling.
+    #[inline(always)]
+    fn flip<C: AtomicCounter>(&self, cell: &C::Atomic, c: C, rng: impl FnOnce() -> u64) -> u64 {
         // count >= 2^T, so log2(count) >= T and k >= 1.
-        let log = 63 - count.leading_zeros();
+        let log = 63 - c.to_u64().leading_zeros();
         let k = (log + 1 - self.threshold).min(self.max_shift);
         let step = 1u64 << k;
         if rng() & (step - 1) != 0 {
             return 0;
         }
-        add_n_atomic::<C>(cell, step, C::INTERLOCKED_MAX)
+        add_step::<C>(cell, step)
     }
 }
 
+/// The rare update of an approximate step (a compare-exchange loop that stops at the
+/// ceiling), out of line so the coin flip around it stays small.
+#[cold]
+#[inline(never)]
+fn add_step<C: AtomicCounter>(cell: &C::Atomic, step: u64) -> u64 {
+    add_n_atomic::<C>(cell, step, C::INTERLOCKED_MAX)
+}
+
+/// Which buckets of an approximate histogram have seen two threads collide, to 1/1024:
+/// bit `g` stands for the buckets whose storage offset is `g` modulo 1,024 (in big
+/// histograms, buckets a block or more apart: rarely more than one of them hot). A
+/// bucket counts exactly (a load, then one `fetch_add`, like the interlocked mode) until a
+/// record's add finds a count other than the one it loaded just before (another thread
+/// wrote in between); from then on the buckets of its group count approximately at or
+/// above `2^T`, for the histogram's life. So a histogram written by one thread, or by
+/// threads that keep to their own buckets, stays exact at about the interlocked mode's
+/// cost, and a bucket threads fight over (where such races are frequent) stops taking a
+/// write per record soon after. 128 bytes, no allocation.
+pub(crate) struct Collisions([<u32 as AtomicCounter>::Atomic; Collisions::WORDS]);
+
+impl core::fmt::Debug for Collisions {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Collisions({} groups)", self.count())
+    }
+}
+
+impl Collisions {
+    const WORDS: usize = 32;
+
+    pub(crate) fn new() -> Self {
+        Collisions(core::array::from_fn(|_| u32::new_cell(0)))
+    }
+
+    /// The word and bit of the group of storage offset `offset`.
+    #[inline(always)]
+    fn place(offset: usize) -> (usize, u32) {
+        ((offset / 32) % Self::WORDS, 1 << (offset % 32))
+    }
+
+    /// Mark the group of `offset` (rare: at most once per group).
+    #[cold]
+    #[inline(never)]
+    fn mark(&self, offset: usize) {
+        let (word, bit) = Self::place(offset);
+        let cell = &self.0[word];
+        let mut old = u32::load(cell);
+        while old & bit == 0 {
+            match u32::compare_exchange(cell, old, old | bit) {
+                Ok(_) => return,
+                Err(seen) => old = seen,
+            }
+        }
+    }
+
+    /// How many groups are marked.
+    pub(crate) fn count(&self) -> u32 {
+        self.0.iter().map(|w| u32::load(w).count_ones()).sum()
+    }
+}
+
+impl ApproxPolicy {
+    /// One increment of the cell at storage offset `offset` of a histogram whose
+    /// collisions `collisions` tracks, or `None` (nothing changed, no coin used) where it
+    /// takes more than the common path: the cell near its ceiling.
+    ///
+    /// While the cell's group has seen no collision (see [`Collisions`]): one exact
+    /// interlocked increment, and a collision when the count the add found is not the one
+    /// loaded just before it (another thread wrote in between). Otherwise the approximate
+    /// step with `coins`' numbers. `Some` holds what did not fit below
+    /// [`AtomicCounter::INTERLOCKED_MAX`].
+    #[inline(always)]
+    pub(crate) fn bump_unless_contended<C: AtomicCounter>(
+        &self,
+        offset: usize,
+        cell: &C::Atomic,
+        collisions: &Collisions,
+        coins: &mut impl Coins,
+    ) -> Option<u64> {
+        let (word, bit) = Collisions::place(offset);
+        let before = C::load(cell);
+        let calm = u32::load(&collisions.0[word]) & bit == 0;
+        if !calm && before.to_u64() >> self.threshold != 0 {
+            return Some(self.flip::<C>(cell, before, || coins.next()));
+        }
+        // Exact: checked against the ceiling before anything changes.
+        if !far_below_ceiling(before) {
+            return None;
+        }
+        let found = C::fetch_add(cell, C::from_u64_wrapping(1));
+        if calm && found != before {
+            collisions.mark(offset);
+        }
+        Some(0)
+    }
+}
+
+/// Whether a count is far enough below the interlocked ceiling that a plain `fetch_add`
+/// cannot overshoot it (see `increment_atomic`).
+#[inline(always)]
+fn far_below_ceiling<C: AtomicCounter>(count: C) -> bool {
+    count.to_u64() < C::INTERLOCKED_MAX.to_u64() - super::cell::IN_FLIGHT_MAX
+}
+
 /// Marsaglia's xorshift64 generator: three shifts and xors per number, good enough to
-/// flip the approximate counter's coins (the published accuracy figures for these counters use the same kind).
+/// flip the approximate counter's coins (the published accuracy figures for these counters
+/// use the same kind).
 #[derive(Clone, Debug)]
-pub struct XorShift64(u64);
+pub struct XorShift64 {
+    state: u64,
+}
 
 impl XorShift64 {
     /// A generator from `seed` (any value; zero, a fixed point of xorshift, is replaced).
     /// Give every thread a different seed.
     pub const fn new(seed: u64) -> Self {
         let s = splitmix64(seed);
-        XorShift64(if s == 0 { 0x9E37_79B9_7F4A_7C15 } else { s })
+        XorShift64 {
+            state: if s == 0 { 0x9E37_79B9_7F4A_7C15 } else { s },
+        }
     }
 
     /// The next number.
     #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
+        let mut x = self.state;
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        self.0 = x;
+        self.state = x;
         x
+    }
+}
+
+/// Where an approximate histogram's record flips its coins.
+pub(crate) trait Coins {
+    /// The next random number.
+    fn next(&mut self) -> u64;
+}
+
+impl Coins for XorShift64 {
+    #[inline(always)]
+    fn next(&mut self) -> u64 {
+        XorShift64::next(self)
+    }
+}
+
+/// The calling thread's generator, in its thread-local words.
+#[cfg(feature = "std")]
+pub(crate) struct ThreadCoins;
+
+#[cfg(feature = "std")]
+impl Coins for ThreadCoins {
+    #[inline(always)]
+    fn next(&mut self) -> u64 {
+        thread_rng_next()
     }
 }
 
@@ -167,31 +307,21 @@ const fn splitmix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-#[cfg(feature = "std")]
-std::thread_local! {
-    /// This thread's generator state; 0 until first use.
-    static THREAD_RNG: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
-}
-
 /// The next number from this thread's generator, seeded on first use from a process-wide
-/// sequence number (so no two threads share a stream).
+/// sequence number (so no two threads share a stream). The state is one of the record
+/// paths' thread-local words (see `tls`).
 #[cfg(feature = "std")]
 #[inline]
 pub fn thread_rng_next() -> u64 {
-    THREAD_RNG
-        .try_with(|s| {
-            let mut x = s.get();
-            if x == 0 {
-                x = fresh_seed();
-            }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            s.set(x);
-            x
-        })
-        // During thread teardown the slot may be gone: any fresh number will do.
-        .unwrap_or_else(|_| fresh_seed())
+    let mut x = super::tls::rng_state();
+    if x == 0 {
+        x = fresh_seed();
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    super::tls::set_rng_state(x);
+    x
 }
 
 #[cfg(feature = "std")]
@@ -200,7 +330,7 @@ fn fresh_seed() -> u64 {
     use core::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(1);
     let n = NEXT.fetch_add(1, Ordering::Relaxed) as u64;
-    XorShift64::new(n).0
+    XorShift64::new(n).state
 }
 
 /// A standalone scalable approximate counter (64-bit): `increment` from any number of

@@ -1,17 +1,25 @@
 //! The histogram whose every bucket is a scalable approximate counter.
 
-use super::approx_counter::{ApproxPolicy, XorShift64};
+use super::approx_counter::{ApproxPolicy, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
 use crate::shape::{Shape, SAT};
 
 /// A histogram any number of threads record into, each bucket an approximate counter
-/// ([`ApproxPolicy`]): buckets below `2^T` (8,192 by default) are exact; above, a record
-/// updates its bucket only with probability `2^-k`, by `2^k`, so a hot bucket's cache line
-/// is written rarely and writers scale. Percentile ranks and totals then carry the
-/// counter's error (about 2 % at two standard deviations per bucket at T = 13, unbiased);
-/// bucket *values* keep the layout's precision.
+/// ([`ApproxPolicy`]) once threads contend for it: buckets below `2^T` (8,192 by default)
+/// are exact; above, a record updates its bucket only with probability `2^-k`, by `2^k`,
+/// so a hot bucket's cache line is written rarely and writers scale. Percentile ranks and
+/// totals then carry the counter's error (about 2 % at two standard deviations per bucket
+/// at T = 13, unbiased); bucket *values* keep the layout's precision.
+///
+/// Uncontended, it counts exactly (the end note of the .NET Dynamic PGO write-up): each
+/// record is a load and one `fetch_add`, and only when the add finds a count other than
+/// the one loaded just before it (another thread wrote in between) does the bucket's group
+/// (one of 1,024, by storage offset) switch to approximate counting above `2^T`, for the
+/// histogram's life.
+/// A histogram written by one thread, or by threads that keep to their own buckets, is
+/// exact at the interlocked mode's cost; see [`ApproxHistogram::contended_groups`].
 ///
 /// Reads, reset and snapshots behave as in [`super::AtomicHistogram`] (seqlock copy; reset
 /// by atomic swap, no "old+1"). [`ApproxHistogram::record_n`] adds exactly.
@@ -25,6 +33,7 @@ use crate::shape::{Shape, SAT};
 pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
     policy: ApproxPolicy,
+    collisions: Collisions,
 }
 
 source_over_seq_counts!(ApproxHistogram, INTERLOCKED_MAX);
@@ -44,6 +53,7 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
         Ok(ApproxHistogram {
             counts: SeqCounts::from_storage(shape, storage)?,
             policy,
+            collisions: Collisions::new(),
         })
     }
 
@@ -52,36 +62,62 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
         self.policy
     }
 
+    /// How many of the 1,024 bucket groups (storage offset modulo 1,024) have seen two
+    /// threads collide and count approximately at or above `2^T`; 0 means every record so
+    /// far was counted exactly.
+    pub fn contended_groups(&self) -> u32 {
+        self.collisions.count()
+    }
+
     /// Count one occurrence of `v`, flipping coins with this thread's generator.
     #[cfg(feature = "std")]
     #[inline(always)]
     pub fn record(&self, v: u64) {
-        match self.counts.cell(v) {
-            Some(c) => {
-                let excess = self
-                    .policy
-                    .bump::<C>(c, super::approx_counter::thread_rng_next);
-                if excess != 0 {
-                    self.counts.outside.add_atomic(SAT, excess);
-                }
-            }
-            None => self.counts.record_outside_atomic(v, 1),
+        if !self.record_fast(v) {
+            self.record_n(v, 1);
         }
+    }
+
+    /// Count one occurrence of `v` and return true, or return false, changing nothing,
+    /// when `v` is outside the range or its bucket near the ceiling (then count it with
+    /// [`ApproxHistogram::record_n`], exact).
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    pub fn record_fast(&self, v: u64) -> bool {
+        self.record_fast_with(v, &mut super::approx_counter::ThreadCoins)
     }
 
     /// Count one occurrence of `v` with a caller-owned generator (one per thread; for
     /// `no_std`, or to control the seeds).
     #[inline(always)]
     pub fn record_with(&self, v: u64, rng: &mut XorShift64) {
-        match self.counts.cell(v) {
-            Some(c) => {
-                let excess = self.policy.bump::<C>(c, || rng.next());
-                if excess != 0 {
-                    self.counts.outside.add_atomic(SAT, excess);
-                }
-            }
-            None => self.counts.record_outside_atomic(v, 1),
+        if !self.record_fast_with(v, rng) {
+            self.record_n(v, 1);
         }
+    }
+
+    #[inline(always)]
+    fn record_fast_with(&self, v: u64, coins: &mut impl Coins) -> bool {
+        let Some((offset, c)) = self.counts.offset_and_cell(v) else {
+            return false;
+        };
+        match self
+            .policy
+            .bump_unless_contended::<C>(offset, c, &self.collisions, coins)
+        {
+            Some(0) => true,
+            Some(excess) => {
+                self.saturated(excess);
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn saturated(&self, excess: u64) {
+        self.counts.outside.add_atomic(SAT, excess);
     }
 
     /// Count `n` occurrences of `v` exactly (one atomic add), saturating like

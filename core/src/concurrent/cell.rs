@@ -336,28 +336,67 @@ pub(crate) fn add_n_atomic<C: AtomicCounter>(cell: &C::Atomic, n: u64, ceiling: 
     }
 }
 
-/// One interlocked increment: a single `fetch_add`, then a check against
-/// [`AtomicCounter::INTERLOCKED_MAX`]. True when the bucket is above the ceiling: the
-/// caller then runs the cold correction ([`settle`]) that brings it back and counts the
-/// surplus as saturated.
+/// One interlocked increment. True when the bucket is above the ceiling
+/// ([`AtomicCounter::INTERLOCKED_MAX`]): the caller then runs the cold correction
+/// ([`settle`]) that brings it back and counts the surplus as saturated.
 ///
-/// The check reads the cell again instead of using the count the `fetch_add` returns: an
-/// add whose result is unused is `lock add` on x86, which some cores run faster than
-/// `lock xadd` (AMD Zen: about 2 ns per record), and the load right after it hits the line
-/// the add just took. It is as sound: the load follows this thread's add, so it sees that
-/// add or a later write; if this add is the last one to leave the bucket above the ceiling,
-/// the load sees it and this thread settles. Each thread is between its add and the end of
-/// its check at most once, so the bucket never exceeds the ceiling by more than the number
-/// of threads (see [`AtomicCounter::INTERLOCKED_MAX`]). With critical sections, where a
-/// second cell access is a second critical section, the returned count is used instead.
+/// A bucket far below the ceiling (more than [`IN_FLIGHT_MAX`] below it: every bucket of
+/// `u64` counters in practice, and of `u32` ones below 4,286,578,688) takes a load and a
+/// `fetch_add` whose result is unused: `lock add` on x86, which does not wait for the add
+/// before the record goes on (on AMD Zen the check of a returned or reloaded count costs
+/// about a quarter of the record). It cannot overshoot: each thread has at most one add in
+/// flight, each found the bucket at least `IN_FLIGHT_MAX` below the ceiling, and fewer than
+/// `IN_FLIGHT_MAX` threads exist, so those adds leave it below the ceiling. Nearer the
+/// ceiling, the add is followed by a check: the cell is read again (the load follows this
+/// thread's add, so it sees that add or a later write; if this add is the last one to
+/// leave the bucket above the ceiling, this thread sees it and settles), so the bucket
+/// never exceeds the ceiling by more than the number of threads. With critical sections,
+/// where each cell access is a critical section, one add that returns the count is used.
 #[inline(always)]
 pub(crate) fn increment_atomic<C: AtomicCounter>(cell: &C::Atomic) -> bool {
     if imp::RMW_RESULT_IS_FREE {
-        C::fetch_add(cell, C::from_u64_wrapping(1)) >= C::INTERLOCKED_MAX
-    } else {
-        C::fetch_add(cell, C::from_u64_wrapping(1));
-        C::load(cell) > C::INTERLOCKED_MAX
+        return C::fetch_add(cell, C::from_u64_wrapping(1)) >= C::INTERLOCKED_MAX;
     }
+    increment_atomic_loaded::<C>(cell, C::load(cell))
+}
+
+/// [`increment_atomic`] for a caller that has just loaded the cell: `loaded` is that
+/// count, which decides between the two paths.
+#[inline(always)]
+pub(crate) fn increment_atomic_loaded<C: AtomicCounter>(cell: &C::Atomic, loaded: C) -> bool {
+    if imp::RMW_RESULT_IS_FREE {
+        return C::fetch_add(cell, C::from_u64_wrapping(1)) >= C::INTERLOCKED_MAX;
+    }
+    let far_below = C::INTERLOCKED_MAX.to_u64() - IN_FLIGHT_MAX;
+    if loaded.to_u64() < far_below {
+        C::fetch_add(cell, C::from_u64_wrapping(1));
+        return false;
+    }
+    increment_near_ceiling::<C>(cell)
+}
+
+/// [`increment_atomic`]'s common case alone: when the bucket is far below its ceiling (or
+/// with critical sections, always), increment it and return true; otherwise return
+/// false, changing nothing.
+#[inline(always)]
+pub(crate) fn increment_atomic_far_below<C: AtomicCounter>(cell: &C::Atomic) -> bool {
+    if imp::RMW_RESULT_IS_FREE {
+        return false;
+    }
+    let far_below = C::INTERLOCKED_MAX.to_u64() - IN_FLIGHT_MAX;
+    if C::load(cell).to_u64() < far_below {
+        C::fetch_add(cell, C::from_u64_wrapping(1));
+        return true;
+    }
+    false
+}
+
+/// [`increment_atomic`] for a bucket near its ceiling: add, then check.
+#[cold]
+#[inline(never)]
+fn increment_near_ceiling<C: AtomicCounter>(cell: &C::Atomic) -> bool {
+    C::fetch_add(cell, C::from_u64_wrapping(1));
+    C::load(cell) > C::INTERLOCKED_MAX
 }
 
 /// Bring an interlocked bucket above its ceiling back to it; returns the surplus.

@@ -1,6 +1,6 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
-use super::cell::{increment_atomic, AtomicCounter};
+use super::cell::{increment_atomic, increment_atomic_far_below, AtomicCounter};
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
 use crate::shape::Shape;
@@ -48,11 +48,40 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
         })
     }
 
-    /// Count one occurrence of `v` (any thread, any time): one `fetch_add` and a check
-    /// against the ceiling. A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
-    /// what does not fit is counted as saturated.
+    /// The cells (`shape().len()` of them), for a writer outside Rust that counts as
+    /// [`AtomicHistogram::record_fast`] does: a relaxed atomic add of 1 to a cell found
+    /// below [`DirectPath::limit`](super::DirectPath), everything else through
+    /// [`AtomicHistogram::record`].
+    pub fn cells_ptr(&self) -> *const C::Atomic {
+        self.counts.cells_ptr()
+    }
+
+    /// Count one occurrence of `v` (any thread, any time): a load and one `fetch_add`
+    /// (see `increment_atomic`). A bucket saturates at
+    /// [`AtomicCounter::INTERLOCKED_MAX`]; what does not fit is counted as saturated.
     #[inline(always)]
     pub fn record(&self, v: u64) {
+        if !self.record_fast(v) {
+            self.record_slow(v);
+        }
+    }
+
+    /// Count one occurrence of `v` and return true when `v` is in the range and its bucket
+    /// far below the ceiling (a load and an add whose result is unused, see
+    /// `increment_atomic`); otherwise return false, recording nothing.
+    #[inline(always)]
+    pub fn record_fast(&self, v: u64) -> bool {
+        match self.counts.cell(v) {
+            Some(c) => increment_atomic_far_below::<C>(c),
+            None => false,
+        }
+    }
+
+    /// The records [`AtomicHistogram::record_fast`] declines: outside the range, or near
+    /// the ceiling.
+    #[cold]
+    #[inline(never)]
+    fn record_slow(&self, v: u64) {
         match self.counts.cell(v) {
             Some(c) => {
                 if increment_atomic::<C>(c) {

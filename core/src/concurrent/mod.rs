@@ -116,6 +116,8 @@ mod single_writer;
 mod snapshot;
 #[cfg(feature = "std")]
 mod thread_local;
+#[cfg(feature = "std")]
+mod tls;
 
 #[cfg(feature = "std")]
 pub use approx_counter::thread_rng_next;
@@ -123,7 +125,10 @@ pub use approx_counter::{ApproxCounter, ApproxPolicy, XorShift64};
 pub use approximate::ApproxHistogram;
 pub use cell::AtomicCounter;
 #[cfg(feature = "alloc")]
-pub use dynamic::{CounterBits, DynHistogram, DynSnapshot, DynView};
+pub use dynamic::{
+    CounterBits, DirectKind, DirectPath, DynHistogram, DynSnapshot, DynView, GeneralPath,
+    GeneralRecord, RecordFn,
+};
 pub use interlocked::AtomicHistogram;
 pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]

@@ -61,6 +61,18 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.counts.as_ref().get(self.shape.offset(v))
     }
 
+    /// The first cell.
+    pub(crate) fn cells_ptr(&self) -> *const C::Atomic {
+        self.counts.as_ref().as_ptr()
+    }
+
+    /// The storage offset and cell for `v`, `None` when `v` is outside the range.
+    #[inline(always)]
+    pub(crate) fn offset_and_cell(&self, v: u64) -> Option<(usize, &C::Atomic)> {
+        let offset = self.shape.offset(v);
+        self.counts.as_ref().get(offset).map(|c| (offset, c))
+    }
+
     /// Count `n` occurrences of `v` with a compare-exchange, saturating at
     /// [`AtomicCounter::INTERLOCKED_MAX`] (what did not fit goes to the saturated count).
     #[inline]

@@ -54,24 +54,51 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
         })
     }
 
+    /// The cells (`shape().len()` of them), for a writer outside Rust that counts with a
+    /// relaxed atomic load and store, as [`SharedHistogram::record_fast`] does, and hands
+    /// full buckets and values outside the range to [`SharedHistogram::record`].
+    pub fn cells_ptr(&self) -> *const C::Atomic {
+        self.counts.cells_ptr()
+    }
+
     /// Count one occurrence of `v` (one writer at a time; see the type's docs).
     #[inline(always)]
     pub fn record(&self, v: u64) {
+        if !self.record_fast(v) {
+            self.record_slow(v);
+        }
+    }
+
+    /// Count one occurrence of `v` and return true when `v` is in the range and its bucket
+    /// not full (a load and a store); otherwise return false, recording nothing. A caller
+    /// whose only work after a false is a call of [`SharedHistogram::record`] keeps its
+    /// hot path free of calls.
+    #[inline(always)]
+    pub fn record_fast(&self, v: u64) -> bool {
+        if let Some(c) = self.counts.cell(v) {
+            let next = C::load(c).increment();
+            // The flags of the add decide: no separate compare with the maximum.
+            if next != C::ZERO {
+                C::store(c, next);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The records [`SharedHistogram::record_fast`] declines: outside the range, or into
+    /// a full bucket (counted as saturated).
+    #[cold]
+    #[inline(never)]
+    fn record_slow(&self, v: u64) {
         match self.counts.cell(v) {
             Some(c) => {
                 if increment_plain::<C>(c) != 0 {
-                    self.saturate_one();
+                    self.counts.outside.add_plain(SAT, 1);
                 }
             }
             None => self.record_outside(v, 1),
         }
-    }
-
-    /// A record into a full bucket: counted as saturated.
-    #[cold]
-    #[inline(never)]
-    fn saturate_one(&self) {
-        self.counts.outside.add_plain(SAT, 1);
     }
 
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].

@@ -27,11 +27,12 @@
 //! not survive the fork become idle, counts included, ready for the child's new threads
 //! (see [`super::fork`]).
 
-use core::cell::{Cell, RefCell};
+use core::cell::RefCell;
 
 use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::fork;
+use super::tls::{self, Last};
 use super::Source;
 use crate::config::{Config, ConfigError};
 use crate::merge::{add_view, MergeError};
@@ -54,20 +55,6 @@ use std::sync::{
     Mutex, MutexGuard,
 };
 
-/// The thread's most recent (histogram id, shard cells) pair: the whole record fast path.
-#[derive(Clone, Copy)]
-struct Last {
-    id: usize,
-    base: *const (),
-}
-
-impl Last {
-    const EMPTY: Last = Last {
-        id: 0,
-        base: core::ptr::null(),
-    };
-}
-
 /// One attachment of this thread to a histogram.
 struct Entry {
     id: usize,
@@ -87,18 +74,16 @@ struct Attached(Vec<Entry>);
 impl Drop for Attached {
     fn drop(&mut self) {
         // The entries' leases give their shards back; the fast path must not use them.
-        let _ = LAST.try_with(|l| l.set(Last::EMPTY));
+        tls::set_last(Last::EMPTY);
     }
 }
 
 #[cfg(not(loom))]
 std::thread_local! {
-    static LAST: Cell<Last> = const { Cell::new(Last::EMPTY) };
     static ATTACHED: RefCell<Attached> = const { RefCell::new(Attached(Vec::new())) };
 }
 #[cfg(loom)]
 loom::thread_local! {
-    static LAST: Cell<Last> = Cell::new(Last::EMPTY);
     static ATTACHED: RefCell<Attached> = RefCell::new(Attached(Vec::new()));
 }
 
@@ -435,7 +420,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// This thread's shard cells, when it is attached and was the last one used here.
     #[inline(always)]
     fn my_cells(&self) -> Option<*const C::Atomic> {
-        let last = LAST.with(Cell::get);
+        let last = tls::last();
         (last.id == self.id).then_some(last.base as *const C::Atomic)
     }
 
@@ -530,6 +515,16 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         }
     }
 
+    /// This thread's shard (found or made now): its `shape().len()` cells, which this
+    /// thread may count into with a plain load and store (a relaxed atomic load and store,
+    /// never a read-modify-write from another thread) while it lives and the histogram
+    /// does. A full cell is left alone: that record goes through
+    /// [`LocalHistogram::record`]. `None` at the shard cap or during the thread's
+    /// teardown (then every record goes through `record`).
+    pub fn this_thread_cells(&self) -> Option<*const C::Atomic> {
+        self.attach().map(|base| base as *const C::Atomic)
+    }
+
     /// Find or make this thread's shard and make it the fast path's.
     fn attach(&self) -> Option<*const ()> {
         let found = ATTACHED.try_with(|attached| {
@@ -553,7 +548,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                     base
                 }
             };
-            LAST.with(|l| l.set(Last { id: self.id, base }));
+            tls::set_last(Last { id: self.id, base });
             Some(base)
         });
         found.ok().flatten()
