@@ -315,7 +315,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     }
 
     /// `(mean, population stdev)` from one pass: exact integer sums within each block of
-    /// the layout, blocks combined pairwise (see [`crate::scan`]), which stays accurate
+    /// the layout, blocks combined pairwise (Chan, Golub and LeVeque), which stays accurate
     /// when the spread is tiny next to the mean.
     pub fn moments(&self) -> (f64, f64) {
         self.scan::<true>().moments(&self.shape)

@@ -568,7 +568,10 @@ fn moments_are_exact_sums_at_every_scale_and_magnitude() {
     let mut rng = SplitMix64(78);
     for scale in 3..=19u32 {
         let error = 0.5 / (1u64 << scale) as f64;
-        let mut h = Config::new().with_relative_error(error).build::<u64>().unwrap();
+        let mut h = Config::new()
+            .with_relative_error(error)
+            .build::<u64>()
+            .unwrap();
         let mut points = Vec::new();
         for _ in 0..1 + rng.below(50) {
             let v = rng.any_magnitude();
@@ -583,15 +586,25 @@ fn moments_are_exact_sums_at_every_scale_and_magnitude() {
         // Exact mean and spread as rationals over u128/f64 sums done per point, in f64
         // with compensation: the reference is good to ~1e-15 here.
         let n: f64 = points.iter().map(|&(_, c)| c as f64).sum();
-        let mean = points.iter().map(|&(m, c)| m as f64 * c as f64).sum::<f64>() / n;
+        let mean = points
+            .iter()
+            .map(|&(m, c)| m as f64 * c as f64)
+            .sum::<f64>()
+            / n;
         let var = points
             .iter()
             .map(|&(m, c)| c as f64 * (m as f64 - mean).powi(2))
             .sum::<f64>()
             / n;
         let (m, s) = h.view().moments();
-        assert!((m - mean).abs() <= 1e-12 * mean.abs(), "scale {scale}: {m} vs {mean}");
+        assert!(
+            (m - mean).abs() <= 1e-12 * mean.abs(),
+            "scale {scale}: {m} vs {mean}"
+        );
         let sd = var.sqrt();
-        assert!((s - sd).abs() <= 1e-9 * sd.max(mean * 1e-6), "scale {scale}: {s} vs {sd}");
+        assert!(
+            (s - sd).abs() <= 1e-9 * sd.max(mean * 1e-6),
+            "scale {scale}: {s} vs {sd}"
+        );
     }
 }
