@@ -401,6 +401,21 @@ void test_snapshot() {
     EXPECT_ERROR(PICOLLO_STATUS_LAYOUT_MISMATCH, snap.update(other, false));
 }
 
+// The header's inline recorder compiles as C++ and counts like picollo_histogram_record.
+void test_inline_recorder() {
+    picollo::Options o;
+    o.min = 10;
+    o.max = 100000;
+    picollo::Histogram h(o);
+    picollo_recorder r{};
+    picollo::check(picollo_histogram_recorder(h.get(), &r));
+    for (uint64_t v = 0; v < 200000; v += 7) {
+        picollo_recorder_record(&r, v);
+    }
+    picollo_histogram_info i = h.info();
+    EXPECT_TRUE(i.underflow == 2 && i.total + i.underflow + i.overflow == 200000 / 7 + 1);
+}
+
 } // namespace
 
 int main() {
@@ -409,6 +424,7 @@ int main() {
         test_seed_percentile_line();
         test_errors_and_ownership();
         test_snapshot();
+        test_inline_recorder();
     } catch (const std::exception &e) {
         ++failed;
         std::fprintf(stderr, "FAIL: unexpected exception: %s\n", e.what());

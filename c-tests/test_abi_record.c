@@ -343,8 +343,135 @@ static void test_range_edges(void)
     picollo_histogram_free(h);
 }
 
+/* Whether `a` and `b` (same layout and range) hold the same non-empty buckets and the same
+ * total, underflow and overflow. */
+static int same_buckets(const picollo_histogram *a, const picollo_histogram *b)
+{
+    picollo_histogram_info ia = info_of(a), ib = info_of(b);
+    size_t ca = 0, cb = 0;
+    picollo_bucket ba, bb;
+    if (ia.total != ib.total || ia.underflow != ib.underflow || ia.overflow != ib.overflow) {
+        fprintf(stderr, "  totals %llu/%llu/%llu vs %llu/%llu/%llu\n",
+                (unsigned long long)ia.total, (unsigned long long)ia.underflow,
+                (unsigned long long)ia.overflow, (unsigned long long)ib.total,
+                (unsigned long long)ib.underflow, (unsigned long long)ib.overflow);
+        return 0;
+    }
+    for (;;) {
+        picollo_status sa = picollo_histogram_next_bucket(a, &ca, &ba);
+        picollo_status sb = picollo_histogram_next_bucket(b, &cb, &bb);
+        if (sa != sb) {
+            return 0;
+        }
+        if (sa != PICOLLO_STATUS_OK) {
+            return sa == PICOLLO_STATUS_OUT_OF_RANGE;
+        }
+        if (ba.storage_index != bb.storage_index || ba.count != bb.count) {
+            return 0;
+        }
+    }
+}
+
+/* A histogram of `mode` and `bits`, range 10..1,000,000, relative error 1 %. */
+static picollo_histogram *make_of_mode(uint32_t mode, uint32_t bits)
+{
+    picollo_histogram_config cfg = picollo_histogram_config_default();
+    picollo_histogram *h = NULL;
+    cfg.counter_bits = bits;
+    cfg.relative_error = 0.01;
+    cfg.min_trackable = 10;
+    cfg.max_trackable = 1000000;
+    cfg.mode = mode;
+    CHECK(picollo_histogram_new(&cfg, &h) == PICOLLO_STATUS_OK);
+    return h;
+}
+
+/* The inline recorder and the function picollo_histogram_record_fn gives: in every width
+ * and mode they count like picollo_histogram_record (values outside the range included),
+ * the recorder's fields describe the histogram, and full buckets go through the library
+ * (saturated, never wrapped). */
+static void test_recorder(void)
+{
+    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
+                                     PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
+    static const uint32_t kinds[] = {PICOLLO_RECORDER_KIND_PLAIN, PICOLLO_RECORDER_KIND_ATOMIC,
+                                     PICOLLO_RECORDER_KIND_PLAIN, PICOLLO_RECORDER_KIND_CALL};
+    uint32_t bits;
+    size_t m;
+    EXPECT_MSG(picollo_histogram_recorder(NULL, NULL), PICOLLO_STATUS_NULL_POINTER, "h");
+    for (bits = 32; bits <= 64; bits += 32) {
+        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            picollo_histogram *inline_h = make_of_mode(modes[m], bits);
+            picollo_histogram *fn_h = make_of_mode(modes[m], bits);
+            picollo_histogram *ref = make_of_mode(PICOLLO_MODE_SINGLE_WRITER, 64);
+            picollo_histogram_info info;
+            picollo_recorder r;
+            picollo_record_fn f = picollo_histogram_record_fn(fn_h);
+            uint64_t seed = 77;
+            size_t i;
+            EXPECT_MSG(picollo_histogram_recorder(inline_h, NULL), PICOLLO_STATUS_NULL_POINTER,
+                       "out");
+            if (!EXPECT(picollo_histogram_recorder(inline_h, &r), PICOLLO_STATUS_OK)) {
+                continue;
+            }
+            info = info_of(inline_h);
+            CHECKF(r.kind == kinds[m], "mode %u: kind %u", (unsigned)modes[m], (unsigned)r.kind);
+            CHECK(r.histogram == inline_h && r.record != NULL && r.reserved == 0);
+            CHECK(r.counter_bits == bits && r.len == info.storage_len);
+            CHECK(((uint64_t)1 << r.block_scale) == info.block_size);
+            CHECK((r.cells == NULL) == (r.kind == PICOLLO_RECORDER_KIND_CALL));
+            for (i = 0; i < 20000; i++) {
+                uint64_t v = rng_next(&seed) % 1200000;
+                picollo_recorder_record(&r, v);
+                f(fn_h, v);
+                picollo_histogram_record(ref, v);
+            }
+            picollo_recorder_record(&r, 0);
+            picollo_recorder_record(&r, UINT64_MAX);
+            f(fn_h, 0);
+            f(fn_h, UINT64_MAX);
+            picollo_histogram_record(ref, 0);
+            picollo_histogram_record(ref, UINT64_MAX);
+            CHECKF(same_buckets(inline_h, ref), "recorder, mode %u, u%u", (unsigned)modes[m],
+                   (unsigned)bits);
+            CHECKF(same_buckets(fn_h, ref), "record_fn, mode %u, u%u", (unsigned)modes[m],
+                   (unsigned)bits);
+            picollo_histogram_free(inline_h);
+            picollo_histogram_free(fn_h);
+            picollo_histogram_free(ref);
+        }
+    }
+    /* Full buckets: the inline path stops at `limit` and the library saturates. */
+    {
+        picollo_histogram *h = make_of_mode(PICOLLO_MODE_SINGLE_WRITER, 32);
+        picollo_histogram *a = make_of_mode(PICOLLO_MODE_INTERLOCKED, 32);
+        picollo_recorder rh, ra;
+        picollo_histogram_info i;
+        picollo_histogram_record_n(h, 5000, UINT32_MAX - 1);
+        picollo_histogram_record_n(a, 5000, 4290772991u - 1);
+        if (EXPECT(picollo_histogram_recorder(h, &rh), PICOLLO_STATUS_OK) &&
+            EXPECT(picollo_histogram_recorder(a, &ra), PICOLLO_STATUS_OK)) {
+            CHECK(rh.limit == UINT32_MAX && ra.limit == 4290772991u - (1u << 22));
+            picollo_recorder_record(&rh, 5000);
+            picollo_recorder_record(&rh, 5000);
+            picollo_recorder_record(&ra, 5000);
+            picollo_recorder_record(&ra, 5000);
+            i = info_of(h);
+            CHECKF(i.total == UINT32_MAX && i.saturated == 1, "single: %llu + %llu saturated",
+                   (unsigned long long)i.total, (unsigned long long)i.saturated);
+            i = info_of(a);
+            CHECKF(i.total == 4290772991u && i.saturated == 1,
+                   "interlocked: %llu + %llu saturated", (unsigned long long)i.total,
+                   (unsigned long long)i.saturated);
+        }
+        picollo_histogram_free(h);
+        picollo_histogram_free(a);
+    }
+}
+
 void test_recording(void)
 {
+    test_recorder();
     test_record_basics();
     test_record_n_saturation();
     test_full_range();

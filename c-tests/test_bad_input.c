@@ -323,6 +323,79 @@ static picollo_status record_extremes(void)
     picollo_histogram_free(s);
     return PICOLLO_STATUS_OK;
 }
+static picollo_status record_fn_null(void)
+{
+    /* NULL gets a function that records nothing (never NULL itself). */
+    picollo_record_fn f = picollo_histogram_record_fn(NULL);
+    CHECK(f != NULL);
+    if (f != NULL) {
+        f(NULL, 5);
+    }
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_fn_extremes(void)
+{
+    /* Every width and mode: the specialised function counts like picollo_histogram_record,
+     * out-of-range values included. */
+    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
+                                     PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
+    for (unsigned bits = 32; bits <= 64; bits += 32) {
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            picollo_histogram_config cfg = picollo_histogram_config_default();
+            picollo_histogram *s = NULL;
+            cfg.counter_bits = bits;
+            cfg.min_trackable = 10;
+            cfg.max_trackable = 1000;
+            cfg.mode = modes[m];
+            CHECK(picollo_histogram_new(&cfg, &s) == PICOLLO_STATUS_OK);
+            picollo_record_fn f = picollo_histogram_record_fn(s);
+            CHECK(f != NULL);
+            f(s, 0);
+            f(s, 500);
+            f(s, 500);
+            f(s, UINT64_MAX);
+            picollo_histogram_info i = info_of(s);
+            CHECK(i.underflow == 1 && i.overflow == 1 && i.total == 2);
+            picollo_histogram_free(s);
+        }
+    }
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status recorder_null_h(void)
+{
+    picollo_recorder r;
+    return picollo_histogram_recorder(NULL, &r);
+}
+static picollo_status recorder_null_out(void) { return picollo_histogram_recorder(h, NULL); }
+static picollo_status recorder_record_extremes(void)
+{
+    /* Every width and mode: the inline recorder counts values outside the range as
+     * underflow/overflow, through the library. */
+    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
+                                     PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
+    for (unsigned bits = 32; bits <= 64; bits += 32) {
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            picollo_histogram_config cfg = picollo_histogram_config_default();
+            picollo_histogram *s = NULL;
+            picollo_recorder r;
+            cfg.counter_bits = bits;
+            cfg.min_trackable = 10;
+            cfg.max_trackable = 1000;
+            cfg.mode = modes[m];
+            CHECK(picollo_histogram_new(&cfg, &s) == PICOLLO_STATUS_OK);
+            CHECK(picollo_histogram_recorder(s, &r) == PICOLLO_STATUS_OK);
+            picollo_recorder_record(&r, 0);
+            picollo_recorder_record(&r, 9);
+            picollo_recorder_record(&r, 10);
+            picollo_recorder_record(&r, 1000);
+            picollo_recorder_record(&r, UINT64_MAX);
+            picollo_histogram_info i = info_of(s);
+            CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
+            picollo_histogram_free(s);
+        }
+    }
+    return PICOLLO_STATUS_OK;
+}
 static picollo_status record_n_null(void)
 {
     picollo_histogram_record_n(NULL, 1, UINT64_MAX);
@@ -1889,6 +1962,11 @@ static const bad_row rows[] = {
 
     ROW(picollo_histogram_record, record_null, OK, NULL),
     ROW(picollo_histogram_record, record_extremes, OK, NULL),
+    ROW(picollo_histogram_record_fn, record_fn_null, OK, NULL),
+    ROW(picollo_histogram_record_fn, record_fn_extremes, OK, NULL),
+    ROW(picollo_histogram_recorder, recorder_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_recorder, recorder_null_out, NULLP, "`out`"),
+    ROW(picollo_recorder_record, recorder_record_extremes, OK, NULL),
     ROW(picollo_histogram_record_n, record_n_null, OK, NULL),
     ROW(picollo_histogram_record_n, record_n_saturates, OK, NULL),
     ROW(picollo_histogram_record_corrected, record_corrected_null, OK, NULL),

@@ -156,17 +156,25 @@ double now_seconds(void)
 /* ---- exact totals: writers replayed into a single-writer reference ---- */
 
 /* One writer's deterministic work: values 0..1,099,999 (the range is 10..1,000,000, so
- * some underflow and overflow), through record, record_n and record_many. The same call
- * on the main thread fills the reference. Returns the failing status of record_many, if any. */
+ * some underflow and overflow), through record, record_n, record_many, the function
+ * picollo_histogram_record_fn gives and the inline recorder (made on this thread, as the
+ * thread-local mode requires). The same call on the main thread fills the reference.
+ * Returns the failing status of record_many or of the recorder, if any. */
 static picollo_status write_sequence(picollo_histogram *h, uint64_t seed, size_t records)
 {
     uint64_t batch[32];
     size_t nb = 0, i;
-    picollo_status st = PICOLLO_STATUS_OK;
+    picollo_recorder rec;
+    picollo_record_fn record = picollo_histogram_record_fn(h);
+    picollo_status st = picollo_histogram_recorder(h, &rec);
     for (i = 0; i < records; i++) {
         uint64_t v = rng_next(&seed) % 1100000;
         if (i % 16 == 0) {
             picollo_histogram_record_n(h, v, 3);
+        } else if (i % 16 < 3) {
+            picollo_recorder_record(&rec, v);
+        } else if (i % 16 == 3) {
+            record(h, v);
         } else if (i % 16 < 5) {
             batch[nb++] = v;
             if (nb == sizeof batch / sizeof batch[0]) {

@@ -20,7 +20,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 5
+#define PICOLLO_ABI_VERSION_MINOR 6
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
@@ -501,6 +501,25 @@ enum picollo_otlp_format
 typedef uint32_t picollo_otlp_format;
 #endif // __cplusplus
 
+// How `picollo_recorder_record` counts a bucket (`picollo_recorder.kind`).
+enum picollo_recorder_kind
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // A relaxed atomic load, then a relaxed atomic store of one more (the single-writer
+  // mode; the thread-local mode, on the thread's own shard).
+  PICOLLO_RECORDER_KIND_PLAIN = 0,
+  // A relaxed atomic load, then a relaxed atomic add of 1 (the interlocked mode).
+  PICOLLO_RECORDER_KIND_ATOMIC = 1,
+  // No direct path: every record calls `record` (the approximate mode; the
+  // thread-local mode at its shard cap).
+  PICOLLO_RECORDER_KIND_CALL = 2,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_recorder_kind;
+#endif // __cplusplus
+
 // A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 // Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
 // `picollo_approx_counter_free`.
@@ -622,6 +641,11 @@ typedef struct picollo_histogram_config {
   // Reserved: must be zero.
   uint32_t reserved;
 } picollo_histogram_config;
+
+// A record function specialised for one histogram's counter width and mode, from
+// `picollo_histogram_record_fn`: `f(h, value)` records like `picollo_histogram_record(h,
+// value)`, without choosing the mode's path on every call.
+typedef void (*picollo_record_fn)(struct picollo_histogram *h, uint64_t value);
 
 // Facts about a histogram: counts, range, layout, footprint.
 typedef struct picollo_histogram_info {
@@ -959,6 +983,37 @@ typedef struct picollo_bucket {
   uint64_t count;
 } picollo_bucket;
 
+// Where the calling thread's records of one histogram go, filled by
+// `picollo_histogram_recorder` for `picollo_recorder_record`, the record function this
+// header defines `static inline`: it finds the bucket with the layout's few integer
+// operations and counts it in place, with no call into the library, and calls `record`
+// for everything else (values outside the range, buckets at `limit`, the approximate
+// mode). Plain data: copy it freely, but use it only as `picollo_histogram_recorder`
+// says (thread and lifetime).
+typedef struct picollo_recorder {
+  // The histogram.
+  struct picollo_histogram *histogram;
+  // `picollo_histogram_record_fn(histogram)`: the records the inline path does not take.
+  picollo_record_fn record;
+  // The first of `len` counters (`uint32_t` or `uint64_t`, as `counter_bits` says);
+  // NULL with `PICOLLO_RECORDER_KIND_CALL`.
+  void *cells;
+  // Number of counters.
+  uint64_t len;
+  // Logical index of the first counter's bucket in the whole `u64` layout.
+  uint64_t first_index;
+  // A counter holding this count or more takes `record`.
+  uint64_t limit;
+  // log2 of the layout's block size.
+  uint32_t block_scale;
+  // 32 or 64.
+  uint32_t counter_bits;
+  // A `picollo_recorder_kind` value.
+  uint32_t kind;
+  // Zero.
+  uint32_t reserved;
+} picollo_recorder;
+
 #if defined(__linux__)
 // A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
 // Treat the fields as private.
@@ -1149,6 +1204,20 @@ void picollo_histogram_free(struct picollo_histogram *h);
 // # Safety
 // `h` is NULL or a live handle.
 void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
+
+// Returns the record function of `h`'s counter width and mode, for callers that record
+// many values into one histogram: calling it saves the dispatch over width and mode that
+// `picollo_histogram_record` makes on each call (one indirect jump; about a tenth of a
+// record on x86-64). Same guarantees as `picollo_histogram_record` (never fails; values
+// outside the range count as underflow/overflow; threads: see `picollo_histogram`).
+//
+// Call the function only with `h` itself (or another live handle of the same counter
+// width and mode), never NULL: it reaches the histogram without checking the handle.
+// For a NULL `h`, returns a function that records nothing. Never returns NULL.
+//
+// # Safety
+// `h` is NULL or a live handle.
+picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h);
 
 // Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
 // (never wraps) and the excess is counted in `saturated`: at its counter's maximum
@@ -2083,6 +2152,26 @@ picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t cap,
                                               size_t *written);
 
+// Fills `*out` with where the calling thread's records of `h` go, for
+// `picollo_recorder_record` (the header's inline record function): a record through it
+// costs what the same record costs inside the library, without the call.
+//
+// Use, by mode:
+// - single writer: on the thread that records (one at a time, as for
+//   `picollo_histogram_record`), until `h` is freed.
+// - interlocked: on any thread, until `h` is freed.
+// - thread-local: on the calling thread only, until it exits or `h` is freed (the
+//   counters are this thread's shard; the call attaches the thread as its first record
+//   does). Another thread gets its own recorder.
+// - approximate (and thread-local past its shard cap): every record calls `record`.
+//
+// Errors: NULL `h` or `out`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
+                                          struct picollo_recorder *out);
+
 // Takes a snapshot of `h` (full counts, one consistent copy; writers may keep recording):
 // `*out` receives a handle for `picollo_snapshot_free`.
 //
@@ -2282,3 +2371,51 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 #endif  // __cplusplus
 
 #endif  /* PICOLLO_H */
+
+// (After the include guard of the declarations, so it has one of its own.)
+#if !defined(PICOLLO_RECORDER_INLINE) && !defined(PICOLLO_NO_INLINE_RECORDER)
+#define PICOLLO_RECORDER_INLINE
+// Records `value` through a recorder from `picollo_histogram_recorder`, on the thread and
+// for the lifetime that function states: in range and below `r->limit`, the bucket is
+// counted in place (a relaxed atomic load, then a store of one more or an atomic add of
+// one); everything else calls `r->record`. Never fails; the same guarantees as
+// `picollo_histogram_record`.
+static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t value) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (r->kind != PICOLLO_RECORDER_KIND_CALL) {
+    // The bucket index of the layout: ORing in the block size makes the operand nonzero
+    // and the step 0 below two blocks (where values are their own index).
+    uint32_t scale = r->block_scale;
+    uint32_t top = 63u - (uint32_t)__builtin_clzll(value | ((uint64_t)1 << scale));
+    uint32_t step = top - scale;
+    uint64_t offset = ((uint64_t)step << scale) + (value >> step) - r->first_index;
+    if (offset < r->len) {
+      if (r->counter_bits == 32) {
+        uint32_t *cell = (uint32_t *)r->cells + offset;
+        uint32_t count = __atomic_load_n(cell, __ATOMIC_RELAXED);
+        if (count < r->limit) {
+          if (r->kind == PICOLLO_RECORDER_KIND_PLAIN) {
+            __atomic_store_n(cell, count + 1, __ATOMIC_RELAXED);
+          } else {
+            __atomic_fetch_add(cell, 1, __ATOMIC_RELAXED);
+          }
+          return;
+        }
+      } else {
+        uint64_t *cell = (uint64_t *)r->cells + offset;
+        uint64_t count = __atomic_load_n(cell, __ATOMIC_RELAXED);
+        if (count < r->limit) {
+          if (r->kind == PICOLLO_RECORDER_KIND_PLAIN) {
+            __atomic_store_n(cell, count + 1, __ATOMIC_RELAXED);
+          } else {
+            __atomic_fetch_add(cell, 1, __ATOMIC_RELAXED);
+          }
+          return;
+        }
+      }
+    }
+  }
+#endif
+  r->record(r->histogram, value);
+}
+#endif  // PICOLLO_RECORDER_INLINE

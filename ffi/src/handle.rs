@@ -96,6 +96,28 @@ macro_rules! try_ref {
 }
 pub(crate) use try_ref;
 
+/// `hot_ref!(p)`: `Some(&C::RustType)`, or `None` for NULL without building a failure
+/// message: for the hot paths, which ignore a NULL handle.
+macro_rules! hot_ref {
+    ($p:expr) => {
+        // SAFETY: `$p` is an argument of the exported function, whose `# Safety` section
+        // makes the caller promise that it is NULL or live and not mutated during the call
+        // (except through atomics or locks inside it).
+        unsafe { $crate::handle::opt_ref($p) }
+    };
+}
+pub(crate) use hot_ref;
+
+/// `&C::RustType` from a pointer, `None` for NULL.
+///
+/// # Safety
+/// As [`ref_from`].
+#[inline(always)]
+pub(crate) unsafe fn opt_ref<'a, C: Castable>(p: *const C) -> Option<&'a C::RustType> {
+    // SAFETY: as in `ref_from`.
+    unsafe { p.cast::<C::RustType>().as_ref() }
+}
+
 /// `try_mut!(p)` or `try_mut!(p, "name")`: [`mut_from`] on an argument of the exported
 /// function.
 macro_rules! try_mut {

@@ -6,10 +6,11 @@ use crate::args::{read_sized, try_slice};
 use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_from_c, selection_to_c};
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::histogram_config::{parse_config, picollo_histogram_config};
 use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
+use picollo_core::concurrent::{GeneralPath, RecordFn};
 
 /// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
 /// `picollo_histogram_free`.
@@ -99,24 +100,71 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
     // Only a shared reference: every mode records through atomics or per-thread shards.
-    let Ok(h) = try_ref!(h) else {
+    let Some(h) = hot_ref!(h) else {
         return;
     };
-    // The single-writer and interlocked records, and the thread-local one on its fast path,
-    // cannot panic, so they run inline without the boundary's frame; the rest (a thread's
-    // first record, values outside the range, the approximate mode) goes through it.
-    if !h.record_unguarded(value) {
-        record_guarded(h, value);
-    }
+    // The single-writer, interlocked and approximate records, and the thread-local one on
+    // its fast path, cannot panic: they run without the boundary's frame, through the
+    // function chosen for the histogram's width and mode when it was made. The rest (a
+    // thread's first record, a thread-local value outside the range) goes through it.
+    h.record_or(value, record_guarded);
 }
 
-#[inline(never)]
-fn record_guarded(h: &Histogram, value: u64) {
+/// The records the fast path hands over, behind the panic guard (so nothing unwinds out of
+/// it: it may be `extern "C"`).
+extern "C" fn record_guarded(h: &Histogram, value: u64) {
     boundary!({
         h.record(value);
         Ok(())
     })
 }
+
+/// The general path of the functions `picollo_histogram_record_fn` hands out.
+struct Guarded;
+
+impl GeneralPath for Guarded {
+    fn record(h: &Histogram, value: u64) {
+        record_guarded(h, value)
+    }
+}
+
+/// A record function specialised for one histogram's counter width and mode, from
+/// `picollo_histogram_record_fn`: `f(h, value)` records like `picollo_histogram_record(h,
+/// value)`, without choosing the mode's path on every call.
+#[allow(non_camel_case_types)]
+pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogram, value: u64)>;
+
+/// Returns the record function of `h`'s counter width and mode, for callers that record
+/// many values into one histogram: calling it saves the dispatch over width and mode that
+/// `picollo_histogram_record` makes on each call (one indirect jump; about a tenth of a
+/// record on x86-64). Same guarantees as `picollo_histogram_record` (never fails; values
+/// outside the range count as underflow/overflow; threads: see `picollo_histogram`).
+///
+/// Call the function only with `h` itself (or another live handle of the same counter
+/// width and mode), never NULL: it reaches the histogram without checking the handle.
+/// For a NULL `h`, returns a function that records nothing. Never returns NULL.
+///
+/// # Safety
+/// `h` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_record_fn(
+    h: *const picollo_histogram,
+) -> picollo_record_fn {
+    let Some(h) = hot_ref!(h) else {
+        return Some(record_nothing);
+    };
+    let f: RecordFn = h.record_fn::<Guarded>();
+    // SAFETY: a `picollo_histogram *` points to the `Histogram` behind the handle, and
+    // `&T` and `*mut T` pass alike (the same ABI for function pointers); the caller of the
+    // returned function promises a live handle of this width and mode (the `RecordFn`
+    // contract), as documented above.
+    Some(unsafe {
+        std::mem::transmute::<RecordFn, unsafe extern "C" fn(*mut picollo_histogram, u64)>(f)
+    })
+}
+
+/// What `picollo_histogram_record_fn(NULL)` returns.
+unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 
 /// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
 /// (never wraps) and the excess is counted in `saturated`: at its counter's maximum

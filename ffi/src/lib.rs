@@ -49,6 +49,7 @@ mod perf_read;
 #[cfg(target_os = "linux")]
 mod perf_types;
 mod query;
+mod recorder;
 mod snapshot;
 mod status;
 #[cfg(test)]
@@ -75,6 +76,7 @@ pub use perf_read::*;
 #[cfg(target_os = "linux")]
 pub use perf_types::*;
 pub use query::*;
+pub use recorder::*;
 pub use snapshot::*;
 pub use status::{picollo_status, picollo_status_str};
 pub use text::*;
@@ -85,7 +87,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 5;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 6;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.

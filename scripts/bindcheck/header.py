@@ -15,8 +15,9 @@ from pathlib import Path
 
 from .ctype import CType
 
-#: Macros defined for the preprocessor: the bindings mirror the Linux build, in C.
-PLATFORM_MACROS = frozenset({"__linux__"})
+#: Macros defined for the preprocessor: the bindings mirror the Linux build, in C, and
+#: compare declarations only (the header's inline record function is C code, not ABI).
+PLATFORM_MACROS = frozenset({"__linux__", "PICOLLO_NO_INLINE_RECORDER"})
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _QUALIFIERS = {"const", "volatile", "restrict", "struct", "enum", "union"}
@@ -121,6 +122,8 @@ def preprocess(text: str, constants: dict[str, int]) -> str:
                     constants[name] = macros[name] = _eval_int(value, constants)
                 except HeaderError:
                     pass  # a macro that is not an integer: not a constant the bindings mirror
+        elif directive == "define":
+            pass  # in a branch the compiler skips
         elif directive not in ("include", "pragma", "undef", "error", "warning"):
             raise HeaderError(f"unknown preprocessor line: {stripped}")
     return "\n".join(kept)
@@ -194,6 +197,11 @@ def _read_typedef(m: re.Match, header: Header) -> None:
     header.typedefs[m.group("name")] = m.group("type")
 
 
+def _read_function_pointer(m: re.Match, header: Header) -> None:
+    # A function pointer crosses the ABI as an untyped pointer (IntPtr, c_void_p).
+    header.typedefs[m.group("name")] = "void *"
+
+
 def _read_function(m: re.Match, header: Header) -> None:
     params_text = m.group("params").strip()
     params = () if params_text in ("", "void") else tuple(
@@ -207,6 +215,7 @@ _STATEMENTS = [
     (re.compile(r"(?:typedef )?enum (?P<name>\w+)(?: : \w+)? ?\{(?P<body>[^{}]*)\}(?: \w+)?"), _read_enum),
     (re.compile(r"(?:typedef )?struct (?P<name>\w+) ?\{(?P<body>[^{}]*)\}(?: \w+)?"), _read_struct),
     (re.compile(r"(?:typedef )?struct (?P<name>\w+)(?: (?P=name))?"), _read_opaque),
+    (re.compile(r"typedef [\w\s*]+? ?\(\*(?P<name>\w+)\) ?\([^()]*\)"), _read_function_pointer),
     (re.compile(r"typedef (?P<type>[\w\s*]+?) ?(?P<name>\w+)"), _read_typedef),
     (re.compile(r"(?P<ret>[\w\s*]+?[\s*])(?P<name>\w+) ?\((?P<params>[^()]*)\)"), _read_function),
 ]

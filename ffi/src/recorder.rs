@@ -1,0 +1,203 @@
+//! `picollo_recorder`: where the calling thread's records of a histogram go, for the record
+//! function the header inlines into the caller (`picollo_recorder_record`, in the header's
+//! trailer: cbindgen copies it from `cbindgen.toml`).
+
+use picollo_core::concurrent::DirectKind;
+
+use crate::any_histogram::Histogram;
+use crate::boundary::boundary;
+use crate::convert::bits_to_c;
+use crate::handle::{caller_owned, try_mut, try_ref};
+use crate::histogram::{picollo_histogram, picollo_histogram_record_fn, picollo_record_fn};
+use crate::status::picollo_status;
+
+caller_owned!(picollo_recorder);
+
+/// How `picollo_recorder_record` counts a bucket (`picollo_recorder.kind`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_recorder_kind {
+    /// A relaxed atomic load, then a relaxed atomic store of one more (the single-writer
+    /// mode; the thread-local mode, on the thread's own shard).
+    Plain = 0,
+    /// A relaxed atomic load, then a relaxed atomic add of 1 (the interlocked mode).
+    Atomic = 1,
+    /// No direct path: every record calls `record` (the approximate mode; the
+    /// thread-local mode at its shard cap).
+    Call = 2,
+}
+
+/// Where the calling thread's records of one histogram go, filled by
+/// `picollo_histogram_recorder` for `picollo_recorder_record`, the record function this
+/// header defines `static inline`: it finds the bucket with the layout's few integer
+/// operations and counts it in place, with no call into the library, and calls `record`
+/// for everything else (values outside the range, buckets at `limit`, the approximate
+/// mode). Plain data: copy it freely, but use it only as `picollo_histogram_recorder`
+/// says (thread and lifetime).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct picollo_recorder {
+    /// The histogram.
+    pub histogram: *mut picollo_histogram,
+    /// `picollo_histogram_record_fn(histogram)`: the records the inline path does not take.
+    pub record: picollo_record_fn,
+    /// The first of `len` counters (`uint32_t` or `uint64_t`, as `counter_bits` says);
+    /// NULL with `PICOLLO_RECORDER_KIND_CALL`.
+    pub cells: *mut core::ffi::c_void,
+    /// Number of counters.
+    pub len: u64,
+    /// Logical index of the first counter's bucket in the whole `u64` layout.
+    pub first_index: u64,
+    /// A counter holding this count or more takes `record`.
+    pub limit: u64,
+    /// log2 of the layout's block size.
+    pub block_scale: u32,
+    /// 32 or 64.
+    pub counter_bits: u32,
+    /// A `picollo_recorder_kind` value.
+    pub kind: u32,
+    /// Zero.
+    pub reserved: u32,
+}
+
+/// Fills `*out` with where the calling thread's records of `h` go, for
+/// `picollo_recorder_record` (the header's inline record function): a record through it
+/// costs what the same record costs inside the library, without the call.
+///
+/// Use, by mode:
+/// - single writer: on the thread that records (one at a time, as for
+///   `picollo_histogram_record`), until `h` is freed.
+/// - interlocked: on any thread, until `h` is freed.
+/// - thread-local: on the calling thread only, until it exits or `h` is freed (the
+///   counters are this thread's shard; the call attaches the thread as its first record
+///   does). Another thread gets its own recorder.
+/// - approximate (and thread-local past its shard cap): every record calls `record`.
+///
+/// Errors: NULL `h` or `out`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_recorder(
+    h: *const picollo_histogram,
+    out: *mut picollo_recorder,
+) -> picollo_status {
+    boundary!({
+        let hist: &Histogram = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        let shape = hist.shape();
+        let path = hist.direct_path();
+        let kind = match path.kind {
+            DirectKind::Plain => picollo_recorder_kind::Plain,
+            DirectKind::Atomic => picollo_recorder_kind::Atomic,
+            DirectKind::Call => picollo_recorder_kind::Call,
+        };
+        *out = picollo_recorder {
+            histogram: h.cast_mut(),
+            // SAFETY: `h` is a live handle (checked above).
+            record: unsafe { picollo_histogram_record_fn(h) },
+            cells: path.cells.cast_mut().cast(),
+            len: shape.len() as u64,
+            first_index: shape.first_index() as u64,
+            limit: path.limit,
+            block_scale: shape.layout().block_scale(),
+            counter_bits: bits_to_c(hist.counter_bits()),
+            kind: kind as u32,
+            reserved: 0,
+        };
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::histogram::{picollo_histogram_free, picollo_histogram_new};
+    use crate::histogram_config::picollo_histogram_config_default;
+    use crate::types::picollo_histogram_info;
+    use picollo_core::Layout;
+
+    /// What the header's inline function does, in Rust: the test that the fields say what
+    /// it needs.
+    fn record_inline(r: &picollo_recorder, v: u64) {
+        let layout = Layout::from_block_scale(r.block_scale).unwrap();
+        let offset = (layout.index(v) as u64).wrapping_sub(r.first_index);
+        if offset < r.len && r.kind != picollo_recorder_kind::Call as u32 {
+            macro_rules! count {
+                ($atomic:ty) => {{
+                    // SAFETY: `offset < len` counters of this width, live while the
+                    // histogram is (the recorder's contract).
+                    let cell = unsafe { &*(r.cells as *const $atomic).add(offset as usize) };
+                    let c = cell.load(std::sync::atomic::Ordering::Relaxed);
+                    if (c as u64) < r.limit {
+                        if r.kind == picollo_recorder_kind::Plain as u32 {
+                            cell.store(c + 1, std::sync::atomic::Ordering::Relaxed);
+                        } else {
+                            cell.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        return;
+                    }
+                }};
+            }
+            match r.counter_bits {
+                32 => count!(std::sync::atomic::AtomicU32),
+                _ => count!(std::sync::atomic::AtomicU64),
+            }
+        }
+        // SAFETY: the recorder's own handle.
+        unsafe { (r.record.unwrap())(r.histogram, v) }
+    }
+
+    #[test]
+    fn the_recorder_counts_like_the_library_in_every_width_and_mode() {
+        for bits in [32, 64] {
+            for mode in 0..4u32 {
+                let mut cfg = picollo_histogram_config_default();
+                cfg.counter_bits = bits;
+                cfg.mode = mode;
+                cfg.min_trackable = 10;
+                cfg.max_trackable = 1_000_000;
+                let mut h = std::ptr::null_mut();
+                // SAFETY: a valid config and out-pointer.
+                let created = unsafe { picollo_histogram_new(&cfg, &mut h) };
+                assert_eq!(created, picollo_status::Ok);
+                let mut r = std::mem::MaybeUninit::<picollo_recorder>::uninit();
+                // SAFETY: a live handle and room for a recorder.
+                let status = unsafe { picollo_histogram_recorder(h, r.as_mut_ptr()) };
+                assert_eq!(status, picollo_status::Ok);
+                // SAFETY: written on success.
+                let r = unsafe { r.assume_init() };
+                let expected_kind = match mode {
+                    0 | 2 => picollo_recorder_kind::Plain,
+                    1 => picollo_recorder_kind::Atomic,
+                    _ => picollo_recorder_kind::Call,
+                };
+                assert_eq!(r.kind, expected_kind as u32, "mode {mode}");
+                assert_eq!((r.counter_bits, r.reserved), (bits, 0));
+                for v in [0, 5, 10, 999, 1_000, 123_456, 1_000_000, 2_000_000] {
+                    record_inline(&r, v);
+                }
+                let mut info = picollo_histogram_info::default();
+                // SAFETY: a live handle and a valid out-pointer.
+                unsafe { crate::histogram::picollo_histogram_get_info(h, &mut info) };
+                assert_eq!(
+                    (info.total, info.underflow, info.overflow),
+                    (5, 2, 1),
+                    "bits {bits} mode {mode}"
+                );
+                // SAFETY: created above, freed once.
+                unsafe { picollo_histogram_free(h) };
+            }
+        }
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let mut r = std::mem::MaybeUninit::<picollo_recorder>::uninit();
+        // SAFETY: NULL handle, valid out-pointer.
+        let status = unsafe { picollo_histogram_recorder(std::ptr::null(), r.as_mut_ptr()) };
+        assert_eq!(status, picollo_status::NullPointer);
+    }
+}
