@@ -17,7 +17,8 @@
 #     temporary destdir and builds pkgconfig_smoke.c with `pkg-config --cflags --libs
 #     picollo`, and again from CMake (c-tests/cmake: find_package(PkgConfig)), then runs both
 #     against the installed library;
-#  6. builds the no_std guard crate and links nostd_smoke.c against its static library.
+#  6. builds the no_std guard crate and links nostd_smoke.c against its static library;
+#  7. builds bench_record.c (the record benchmark c-tests/bench.sh runs) and runs it --quick.
 # Needs cargo, gcc, g++, valgrind, pkg-config, cmake, cbindgen and cargo-c (scripts/setup.sh
 # installs them). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
 set -euo pipefail
@@ -190,6 +191,16 @@ cat "$build/monitoring.out"
 [[ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} \| monitoring: Total=[0-9,]+, Overflow=[0-9,]+, Mean=.*, P100=' "$build/monitoring.out")" == 2 ]] ||
     die "monitoring did not print two one-line summaries"
 grep -qx '##### Aggregate' "$build/monitoring.out" || die "monitoring printed no aggregate table"
+
+step "bench_record.c: the C record benchmark builds and runs (quick; c-tests/bench.sh runs it in full)"
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -pthread -Iinclude c-tests/bench_record.c \
+    "${shared_link[@]}" -o "$build/bench_record"
+"$build/bench_record" --quick 1 2 >"$build/bench_record.out" 2>&1 || {
+    cat "$build/bench_record.out" >&2
+    die "bench_record failed"
+}
+[[ "$(grep -c '^bench c: mode=' "$build/bench_record.out")" == 42 ]] ||
+    die "bench_record printed $(grep -c '^bench c: mode=' "$build/bench_record.out") figures, not 42"
 
 step "include/picollo.h is cbindgen's output"
 cbindgen --quiet --config ffi/cbindgen.toml --crate picollo-ffi --output "$tmp/picollo.h"
