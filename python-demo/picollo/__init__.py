@@ -46,11 +46,12 @@ from ._errors import (
 from ._native import lib as _lib
 from ._types import MODES, STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
 from .approx import ApproxCounter
-from .histogram import Histogram, Snapshot
+from .histogram import BufferedRecorder, Histogram, Snapshot
 from . import log, metrics
 
 __all__ = [
     "ApproxCounter",
+    "BufferedRecorder",
     "Bucket",
     "ClosedError",
     "EmptyHistogramError",

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ctypes
+import threading
 import weakref
+from array import array
 from typing import Any, Iterable, Iterator
 
 from . import _native as n
@@ -77,6 +79,47 @@ def _keep() -> None:
     """The finalizer of a borrowed histogram: the owner frees it, not us."""
 
 
+_record_native = n.pylib.picollo_histogram_record
+_U64_MAX = n.U64_MAX
+_ONE = 1
+
+
+def _make_record(box: list) -> Any:
+    """``Histogram.record`` for one histogram: a function kept on the instance, so a call is
+    one Python call, two comparisons and the ctypes call (through `PyDLL`, the handle as
+    its address). ``box`` is ``[handle, address]``, ``[None, None]`` once closed; whatever
+    the fast path does not take (a count, a value ctypes does not convert, a closed
+    histogram, values outside ``0 .. 2**64 - 1``) goes through `_record_checked`, which
+    says what is wrong."""
+    record = _record_native
+
+    def fast_record(value: int, count: int = _ONE) -> None:
+        address = box[1]
+        # `count is _ONE`: the default (or CPython's cached 1); anything else, 1.0 or
+        # numpy's 1 included, takes the checked path.
+        if count is _ONE and address is not None and 0 <= value <= _U64_MAX:
+            try:
+                return record(address, value)
+            except ctypes.ArgumentError:
+                pass  # a numpy integer, say: the checked path converts it
+        _record_checked(box, value, count)
+
+    fast_record.__doc__ = Histogram.record.__doc__
+    return fast_record
+
+
+def _record_checked(box: list, value: Any, count: Any) -> None:
+    h = box[0]
+    if h is None:
+        raise ClosedError("histogram")
+    v = u64(value)
+    c = u64(count, "count")
+    if c == 1:
+        n.lib.picollo_histogram_record(h, v)
+    else:
+        n.lib.picollo_histogram_record_n(h, v, c)
+
+
 def _percentiles(query, handle, ranks: Iterable[float]) -> list[Percentile]:
     arr, count = ranks_array(ranks)
     if count == 0:
@@ -99,8 +142,9 @@ class Histogram:
     iterating yields the non-empty buckets. ``close()`` (or leaving ``with``) frees it;
     later use raises `ClosedError`.
 
-    Threads: ``mode`` chooses who may record at once (ctypes releases the GIL during
-    each native call, so threads really run in parallel inside ``record_many``):
+    Threads: ``mode`` chooses who may record at once (``record`` keeps the GIL for its
+    short native call; the other calls release it, so threads really run in parallel
+    inside ``record_many``):
 
     - ``"single"`` (default): one thread records at a time (the fastest); reads
       (queries, snapshots) from any thread meanwhile; `reset` from the recording thread.
@@ -152,10 +196,38 @@ class Histogram:
         frees the handle, and keeps ``owner`` alive while it lives. The owner closes it
         (`closed` becomes true) before freeing the native histogram."""
         h = cls.__new__(cls)
-        h._h = handle
+        h._attach(handle)
         h._owner = owner
         h._finalizer = _keep
         return h
+
+    def _attach(self, handle: Any) -> None:
+        self._h = handle
+        self._box = [handle, ctypes.cast(handle, ctypes.c_void_p).value]
+        # Weak references to this histogram's buffered recorders (see `buffered`), which
+        # every other call flushes first.
+        self._recorders: list = []
+        self.record = _make_record(self._box)
+
+    def _flush_recorders(self, all_threads: bool = False) -> None:
+        """Record what the calling thread's buffered recorders hold (every thread's with
+        ``all_threads``, for `close`, which no recording may race)."""
+        me = threading.get_ident()
+        alive = []
+        for ref in self._recorders:
+            r = ref()
+            if r is not None:
+                alive.append(ref)
+                if all_threads or r._thread == me:
+                    r.flush()
+        self._recorders[:] = alive
+
+    def _detach(self) -> None:
+        """Forget the handle (closed): every later call raises `ClosedError`."""
+        self._h = None
+        box = getattr(self, "_box", None)
+        if box is not None:
+            box[0] = box[1] = None
 
     def _open(self, config: n.picollo_histogram_config) -> None:
         handle = n.HistogramP()
@@ -163,7 +235,7 @@ class Histogram:
         self._own(handle)
 
     def _own(self, handle: Any) -> None:
-        self._h = handle
+        self._attach(handle)
         self._finalizer = weakref.finalize(self, n.lib.picollo_histogram_free, handle)
 
     @classmethod
@@ -178,14 +250,19 @@ class Histogram:
         h = getattr(self, "_h", None)
         if h is None:
             raise ClosedError("histogram")
+        if self._recorders:
+            self._flush_recorders()  # buffered values land before anything reads them
         return h
 
     # --- lifetime ----------------------------------------------------------------------
 
     def close(self) -> None:
-        """Free the native histogram now (idempotent)."""
+        """Free the native histogram now (idempotent), after recording what its buffered
+        recorders hold."""
         if getattr(self, "_h", None) is not None:
-            self._h = None
+            if self._recorders:
+                self._flush_recorders(all_threads=True)
+            self._detach()
             self._finalizer()
 
     @property
@@ -202,12 +279,19 @@ class Histogram:
     # --- recording ---------------------------------------------------------------------
 
     def record(self, value: int, count: int = 1) -> None:
-        """Record ``value`` once, or ``count`` times (``count = 0`` records nothing)."""
-        v = u64(value)
-        if count == 1:
-            n.lib.picollo_histogram_record(self._ptr, v)
-        else:
-            n.lib.picollo_histogram_record_n(self._ptr, v, u64(count, "count"))
+        """Record ``value`` once, or ``count`` times (``count = 0`` records nothing).
+
+        ``value`` is an int in ``0 .. 2**64 - 1`` (numpy integers too); anything else
+        raises. One native call that keeps the GIL (it never waits); for many values,
+        `record_many` or a `buffered` recorder cost far less per value."""
+        # Each histogram replaces this with its own fast function (`_make_record`).
+        _record_checked(self._box, value, count)
+
+    def buffered(self, size: int = 4096) -> "BufferedRecorder":
+        """A recorder that collects values in a native ``uint64`` buffer and records them
+        with one `record_many` call per ``size`` values: about a tenth of `record`'s cost
+        per value. See `BufferedRecorder` for when the values land."""
+        return BufferedRecorder(self, size)
 
     def record_n(self, value: int, count: int) -> None:
         """Record ``count`` occurrences of ``value``; a full bucket saturates (never
@@ -669,3 +753,100 @@ class Snapshot:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class BufferedRecorder:
+    """Values collected in a native ``uint64`` buffer (an ``array('Q')``) and recorded
+    into a `Histogram` with one `record_many` call per ``size`` values, for loops where a
+    native call per value costs too much (`Histogram.buffered`).
+
+    >>> with h.buffered() as recorder:
+    ...     record = recorder.record
+    ...     for latency in latencies:
+    ...         record(latency)
+
+    When the values land: when ``size`` are waiting; when `flush` or `close` is called
+    (and on leaving ``with``, and when the recorder is garbage-collected); before any other
+    call on the histogram from the recorder's thread (queries, snapshots, text, reset,
+    merges, `record_many`...), so that thread never reads a histogram without them; and
+    when the histogram is closed. A recorder belongs to the thread that made it: record
+    and flush from that thread only. Other threads' queries see what its flushes have
+    recorded so far (at most ``size - 1`` values behind). ``record`` (the fast form,
+    about 90 ns: bind it to a local name in a loop) or calling the recorder appends one
+    value (``array.append``: an int in ``0 .. 2**64 - 1``, else `OverflowError` or
+    `TypeError`, and nothing is added); it does not go through `Histogram.record`. Once
+    the histogram is closed, `flush` raises `ClosedError`.
+    """
+
+    def __init__(self, histogram: Histogram, size: int = 4096):
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"size must be a positive int, not {size!r}")
+        histogram._ptr  # a closed histogram is an error now, not at the first flush
+        self._histogram = histogram
+        self._thread = threading.get_ident()
+        self._size = size
+        buffer = array("Q")
+        self._buffer = buffer
+        histogram._recorders.append(weakref.ref(self))
+        self._finalizer = weakref.finalize(self, _flush_buffer, histogram, buffer, True)
+        append = buffer.append
+        flush = self.flush
+
+        def record(value: int) -> None:
+            append(value)
+            if len(buffer) >= size:
+                flush()
+
+        #: Append one value (the recorder itself is callable too).
+        self.record = record
+
+    def __call__(self, value: int) -> None:
+        self.record(value)
+
+    @property
+    def size(self) -> int:
+        """Values held before they are recorded."""
+        return self._size
+
+    @property
+    def pending(self) -> int:
+        """Values appended and not yet recorded."""
+        return len(self._buffer)
+
+    def flush(self) -> int:
+        """Record the values waiting (one `record_many` call); returns how many."""
+        return _flush_buffer(self._histogram, self._buffer)
+
+    def close(self) -> None:
+        """Flush, and stop recording into the histogram (idempotent)."""
+        if self._finalizer.alive:
+            self._finalizer.detach()
+            self.flush()
+
+    def __enter__(self) -> "BufferedRecorder":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<picollo.BufferedRecorder {self.pending} of {self._size} pending>"
+
+
+def _flush_buffer(histogram: Histogram, buffer: array, collected: bool = False) -> int:
+    """Record ``buffer``'s values into ``histogram`` and empty it. The histogram's other
+    recorders are not flushed (this is not a query). For a recorder being collected
+    (``collected``), values appended after the histogram was closed are dropped: nothing
+    can hold them, and a finalizer must not raise."""
+    count = len(buffer)
+    if count == 0:
+        return 0
+    h = histogram._box[0]
+    if h is None:
+        if collected:
+            return 0
+        raise ClosedError("histogram")
+    address, _ = buffer.buffer_info()
+    check(n.lib.picollo_histogram_record_many(h, address, count))
+    del buffer[:]
+    return count

@@ -452,7 +452,7 @@ class Session:
         by `Counter.histogram` become closed."""
         if getattr(self, "_s", None) is not None:
             for h in list(self._borrowed):
-                h._h = None
+                h._detach()
             self._s = None
             self._finalizer()
 

@@ -1,0 +1,159 @@
+"""What recording and querying cost from Python, next to the `hdrh` package (HdrHistogram's
+Python port), in one run.
+
+    python python-demo/bench.py          # needs hdrh (python-demo/requirements.txt)
+
+Figures are ns per value (µs per summary), best of several passes; the contenders take
+turns within each pass. ``bare`` is one ctypes call of ``picollo_histogram_record``
+through ``ctypes.PyDLL`` with the handle as an address, in a loop like the others: the
+floor a ctypes binding cannot go under, which ``Histogram.record`` is compared with.
+The last line is the one scripts read:
+``bench python: record=<ns> bare=<ns> buffered=<ns> record_many=<ns> summary=<us>
+hdrh_record=<ns> hdrh_summary=<us>``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+import time
+from array import array
+
+import picollo
+from picollo import _native
+
+try:
+    from hdrh.histogram import HdrHistogram
+except ImportError:  # the figures are still worth having without the peer
+    HdrHistogram = None
+
+VALUES = 200_000
+PASSES = 7
+MAX_VALUE = 7_716_549_600
+STANDARD_RANKS = [0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99, 99.999, 100]
+
+
+def workload(n: int) -> list[int]:
+    """``r³ · MAX_VALUE`` from SplitMix64 (the Rust and C benches' values)."""
+    state, out = 0x5EED, []
+    mask = (1 << 64) - 1
+    for _ in range(n):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        r = ((z ^ (z >> 31)) >> 11) / float(1 << 53)
+        out.append(int(r * r * r * MAX_VALUE))
+    return out
+
+
+def per_value(fn, values, best: dict, name: str) -> None:
+    start = time.perf_counter()
+    fn(values)
+    ns = (time.perf_counter() - start) / len(values) * 1e9
+    best[name] = min(best.get(name, float("inf")), ns)
+
+
+def main() -> int:
+    values = workload(VALUES)
+    packed = array("Q", values)
+    h = picollo.Histogram(0.001, max=MAX_VALUE, counter_bits=32)
+    address = ctypes.cast(h._h, ctypes.c_void_p).value
+    bare_fn = ctypes.PyDLL(_native.lib._name).picollo_histogram_record
+    bare_fn.restype, bare_fn.argtypes = None, [ctypes.c_void_p, ctypes.c_uint64]
+    cdll_fn = _native.lib.picollo_histogram_record
+    handle = h._h
+
+    def bare(vs):
+        f, a = bare_fn, address
+        for v in vs:
+            f(a, v)
+
+    def cdll(vs):
+        f, p = cdll_fn, handle
+        for v in vs:
+            f(p, v)
+
+    def record(vs):
+        r = h.record
+        for v in vs:
+            r(v)
+
+    buffered_recorder = h.buffered()
+
+    def buffered(vs):
+        r = buffered_recorder.record
+        for v in vs:
+            r(v)
+        buffered_recorder.flush()
+
+    def record_many(vs):
+        h.record_many(packed)
+
+    contenders = {"bare": bare, "cdll": cdll, "record": record, "buffered": buffered,
+                  "record_many": record_many}
+    hd = None
+    if HdrHistogram is not None:
+        hd = HdrHistogram(1, MAX_VALUE, 3)
+
+        def hdrh_record(vs):
+            r = hd.record_value
+            for v in vs:
+                r(v)
+
+        contenders["hdrh_record"] = hdrh_record
+    best: dict[str, float] = {}
+    for _ in range(PASSES):
+        for name, fn in contenders.items():
+            per_value(fn, values, best, name)
+
+    # Summaries: the 16 standard ranks, mean and stdev.
+    def picollo_summary():
+        h.summary()
+
+    def hdrh_summary():
+        hd.get_percentile_to_value_dict(STANDARD_RANKS)
+        hd.get_mean_value()
+        hd.get_stddev()
+
+    queries = {"summary": picollo_summary}
+    if hd is not None:
+        queries["hdrh_summary"] = hdrh_summary
+    us: dict[str, float] = {}
+    for _ in range(PASSES):
+        for name, fn in queries.items():
+            start = time.perf_counter()
+            for _ in range(50):
+                fn()
+            us[name] = min(us.get(name, float("inf")), (time.perf_counter() - start) / 50 * 1e6)
+
+    print(f"python {sys.version.split()[0]}, {VALUES:,} values r^3 * {MAX_VALUE:,}, relative "
+          f"error 0.1 %, u32 counters, best of {PASSES}")
+    labels = {
+        "bare": "bare ctypes call (PyDLL, address)",
+        "cdll": "bare ctypes call (CDLL, handle)",
+        "record": "Histogram.record",
+        "buffered": "BufferedRecorder.record",
+        "record_many": "Histogram.record_many(array)",
+        "hdrh_record": "hdrh record_value",
+    }
+    for name, ns in best.items():
+        print(f"  {labels[name]:<36} {ns:8.1f} ns/value")
+    for name, t in us.items():
+        print(f"  {name:<36} {t:8.1f} us")
+    print(f"  Histogram.record / bare call: {best['record'] / best['bare']:.2f}x")
+    if hd is not None:
+        print(f"  hdrh record_value / Histogram.record: {best['hdrh_record'] / best['record']:.2f}x")
+        print(f"  hdrh summary / picollo summary: {us['hdrh_summary'] / us['summary']:.2f}x")
+    print(
+        f"bench python: record={best['record']:.1f} bare={best['bare']:.1f} "
+        f"buffered={best['buffered']:.1f} record_many={best['record_many']:.1f} "
+        f"summary={us['summary']:.1f} hdrh_record={best.get('hdrh_record', float('nan')):.1f} "
+        f"hdrh_summary={us.get('hdrh_summary', float('nan')):.1f}"
+    )
+    h.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
