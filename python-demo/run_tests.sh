@@ -4,7 +4,8 @@
 # source tree on sys.path); then test_loading.py against the source checkout (the workspace
 # build); then run the getting-started demo from the installed package and check its output
 # (the P99 line, both tables, the PNG plot), and the monitoring example for 2 seconds (writer
-# threads, a one-line summary per second from a snapshot with deltas).
+# threads, a one-line summary per second from a snapshot with deltas), and the benchmark's
+# quick run.
 # Needs: cargo, and the project venv of scripts/setup.sh (.venv, or $PICOLLO_VENV).
 set -euo pipefail
 exec </dev/null
@@ -52,7 +53,7 @@ cargo build -q --release -p picollo-ffi
 # source package before the installed one.
 rm -rf "$work/examples"
 mkdir -p "$work/examples"
-cp python-demo/demo.py python-demo/monitoring.py "$work/examples/"
+cp python-demo/demo.py python-demo/monitoring.py python-demo/bench.py "$work/examples/"
 
 echo "== demo.py (installed package)"
 plot="$repo/python-demo/out/percentiles.png"
@@ -85,4 +86,10 @@ trap 'rm -f "$log" "$mlog"' EXIT
 [ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} \| monitoring: Total=[0-9,]+, Overflow=[0-9,]+, Mean=.*, P100=' "$mlog")" = 2 ] \
     || fail "monitoring.py did not print two one-line summaries"
 grep -qx '##### Aggregate' "$mlog" || fail "monitoring.py printed no aggregate table"
-echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring)"
+echo "== bench.py --quick (installed package; python-demo/bench.py runs it in full)"
+blog="$(mktemp)"
+trap 'rm -f "$log" "$mlog" "$blog"' EXIT
+"$tpy" "$work/examples/bench.py" --quick | tee "$blog"
+grep -Eq '^bench python: record=[0-9.]+ bare=[0-9.]+ buffered=[0-9.]+ record_many=[0-9.]+ summary=[0-9.]+ hdrh_record=[0-9.]+ hdrh_summary=[0-9.]+$' "$blog" \
+    || fail "bench.py printed no 'bench python:' line"
+echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring; bench)"
