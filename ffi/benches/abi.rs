@@ -33,10 +33,10 @@ use picollo::{
 use picollo_core::concurrent::{ApproxHistogram, AtomicHistogram, LocalHistogram, SharedHistogram};
 use picollo_core::Config;
 
-const PER_THREAD: usize = 1_000_000;
+const PER_THREAD: usize = 4_000_000;
 const MAX_VALUE: u64 = 7_716_549_600;
 const RELATIVE_ERROR: f64 = 0.0005;
-const ROUNDS: usize = 21;
+const ROUNDS: usize = 9;
 /// The value every thread records in the contended runs.
 const HOT: u64 = 1_000;
 
