@@ -45,6 +45,14 @@ pub enum ConfigError {
         /// The size asked for, in bytes.
         bytes: usize,
     },
+    /// A floating-point histogram's magnitude range is not `0 < min ≤ max < ∞` (both
+    /// finite, subnormals allowed).
+    InvalidMagnitudes {
+        /// The requested smallest magnitude.
+        min: f64,
+        /// The requested largest magnitude.
+        max: f64,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -61,6 +69,11 @@ impl core::fmt::Display for ConfigError {
             ConfigError::MinAboveMax { min, max } => write!(
                 f,
                 "min trackable value {min} is above max trackable value {max}"
+            ),
+            ConfigError::InvalidMagnitudes { min, max } => write!(
+                f,
+                "magnitude range {min:e}..={max:e} is invalid: it needs 0 < min <= max, both \
+                 finite"
             ),
             ConfigError::StorageLength { expected, actual } => write!(
                 f,

@@ -42,6 +42,16 @@ extern crate std;
 pub mod concurrent;
 pub mod config;
 pub mod counter;
+#[cfg(all(
+    feature = "alloc",
+    any(
+        feature = "critical-section",
+        loom,
+        all(target_has_atomic = "32", target_has_atomic = "64")
+    ),
+    target_has_atomic = "ptr"
+))]
+pub mod float;
 mod fmath;
 pub mod histogram;
 /// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the

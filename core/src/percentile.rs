@@ -24,11 +24,17 @@ pub enum QueryError {
     Empty,
     /// A logarithmic iteration base must be finite and above 1.
     InvalidLogBase(f64),
+    /// A value to look up is NaN, or a range of values has its bounds out of order.
+    InvalidValue(f64),
 }
 
 impl core::fmt::Display for QueryError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
+            QueryError::InvalidValue(v) => write!(
+                f,
+                "value {v} is invalid here: NaN, or a bound above the other bound"
+            ),
             QueryError::RankOutOfRange(r) => write!(
                 f,
                 "rank {} is invalid: ranks must be numbers in [0, 100]",

@@ -142,6 +142,17 @@ pub use snapshot::ConcurrentSnapshot;
 #[cfg(feature = "std")]
 pub use thread_local::LocalHistogram;
 
+// What the floating-point histogram shares with these modes: cells, counter steps, the
+// seqlock version and the fork guard.
+#[cfg(feature = "alloc")]
+pub(crate) use cell::{
+    add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, zeroed_cells, Cell64,
+};
+#[cfg(feature = "alloc")]
+pub(crate) use fork::{enter as fork_section, init as fork_init};
+#[cfg(feature = "alloc")]
+pub(crate) use seqlock::{read_consistently, Version};
+
 use crate::config::{Config, ConfigError};
 use crate::counter::Counter;
 use crate::shape::Shape;

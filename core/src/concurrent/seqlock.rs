@@ -134,27 +134,8 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     /// Run `attempt` (one seqlock read, `None` when a reset overlapped it) until it
     /// succeeds: optimistically a few times, then holding new resets off, as
     /// [`SeqCounts::read_into`] describes.
-    pub(crate) fn read_consistently<R>(&self, mut attempt: impl FnMut() -> Option<R>) -> R {
-        let mut spins = 0;
-        #[cfg(loom)]
-        let optimistic = LOOM_OPTIMISTIC_READS.with(core::cell::Cell::get);
-        #[cfg(not(loom))]
-        let optimistic = OPTIMISTIC_READS;
-        for _ in 0..optimistic {
-            if let Some(r) = attempt() {
-                return r;
-            }
-            backoff(&mut spins);
-        }
-        // A fork must not copy the hold into a child (its resets would wait forever).
-        let _section = fork::enter();
-        let _hold = self.version.hold_resets();
-        loop {
-            if let Some(r) = attempt() {
-                return r;
-            }
-            backoff(&mut spins);
-        }
+    pub(crate) fn read_consistently<R>(&self, attempt: impl FnMut() -> Option<R>) -> R {
+        read_consistently(&self.version, attempt)
     }
 
     /// [`SeqCounts::read_into`], then each bucket of the copy above `ceiling` brought back
@@ -331,6 +312,32 @@ macro_rules! alloc_or_slice {
     ($c:ident) => { &'static [<$c as AtomicCounter>::Atomic] };
 }
 pub(crate) use alloc_or_slice;
+
+/// Run `attempt` (one read under `version`, `None` when a reset overlapped it) until it
+/// succeeds: optimistically a few times, then holding new resets off, so resets run back
+/// to back cannot starve a reader.
+pub(crate) fn read_consistently<R>(version: &Version, mut attempt: impl FnMut() -> Option<R>) -> R {
+    let mut spins = 0;
+    #[cfg(loom)]
+    let optimistic = LOOM_OPTIMISTIC_READS.with(core::cell::Cell::get);
+    #[cfg(not(loom))]
+    let optimistic = OPTIMISTIC_READS;
+    for _ in 0..optimistic {
+        if let Some(r) = attempt() {
+            return r;
+        }
+        backoff(&mut spins);
+    }
+    // A fork must not copy the hold into a child (its resets would wait forever).
+    let _section = fork::enter();
+    let _hold = version.hold_resets();
+    loop {
+        if let Some(r) = attempt() {
+            return r;
+        }
+        backoff(&mut spins);
+    }
+}
 
 /// A seqlock version: even when no reset runs, odd while one does. Readers copy the counts
 /// between two loads of the version and retry when it changed or was odd; resets take it

@@ -5,6 +5,8 @@
 
 mod diff;
 mod fixed;
+#[cfg(feature = "alloc")]
+mod float;
 pub(crate) mod hgrm;
 mod json;
 mod line;

@@ -1,0 +1,238 @@
+//! The configuration of a floating-point histogram and its checked form.
+
+use super::layout::{FloatLayout, OCTAVES};
+use crate::config::{ConfigError, ValueSelection};
+use crate::layout::DEFAULT_RELATIVE_ERROR;
+
+/// How a floating-point histogram keeps its counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Storage {
+    /// One counter per bucket of the range, allocated up front: no allocation while
+    /// recording, memory set by the range.
+    Dense,
+    /// One block of counters per octave of magnitude, allocated when a value first lands
+    /// in it (a compare-and-swap in the concurrent mode): memory follows the range of the
+    /// data, so the whole range of doubles costs only what the data touches (the default).
+    #[default]
+    Sparse,
+}
+
+/// Whether a floating-point histogram takes records from one thread at a time or from
+/// many.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FloatMode {
+    /// One recording thread at a time (plain load and store); reads from any thread.
+    #[default]
+    SingleWriter,
+    /// Any number of recording threads (atomic adds); reads from any thread.
+    Interlocked,
+}
+
+/// The settings of a [`super::FloatHistogram`]: relative error, the range of magnitudes
+/// kept in buckets, storage, mode and value selection. Builder methods, as [`crate::Config`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatConfig {
+    relative_error: f64,
+    min_magnitude: f64,
+    max_magnitude: f64,
+    storage: Storage,
+    mode: FloatMode,
+    selection: ValueSelection,
+}
+
+impl Default for FloatConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FloatConfig {
+    /// 0.1 %, every finite magnitude (from the smallest subnormal to `f64::MAX`), sparse
+    /// storage, single writer, midpoints.
+    pub const fn new() -> Self {
+        FloatConfig {
+            relative_error: DEFAULT_RELATIVE_ERROR,
+            min_magnitude: f64::from_bits(1),
+            max_magnitude: f64::MAX,
+            storage: Storage::Sparse,
+            mode: FloatMode::SingleWriter,
+            selection: ValueSelection::Midpoint,
+        }
+    }
+
+    /// The tolerated relative error (clamped to `[1e-6, 0.1]`; NaN, ∞ and values ≤ 0 are
+    /// refused by [`FloatConfig::validate`]).
+    pub const fn with_relative_error(mut self, relative_error: f64) -> Self {
+        self.relative_error = relative_error;
+        self
+    }
+
+    /// The magnitudes kept in buckets, to bucket resolution, for both signs: a nonzero
+    /// value whose magnitude is below `min` counts as underflow, above `max` as overflow.
+    pub const fn with_range(mut self, min: f64, max: f64) -> Self {
+        self.min_magnitude = min;
+        self.max_magnitude = max;
+        self
+    }
+
+    /// Dense or sparse counters.
+    pub const fn with_storage(mut self, storage: Storage) -> Self {
+        self.storage = storage;
+        self
+    }
+
+    /// Single writer or interlocked.
+    pub const fn with_mode(mut self, mode: FloatMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// How buckets report values.
+    pub const fn with_value_selection(mut self, selection: ValueSelection) -> Self {
+        self.selection = selection;
+        self
+    }
+
+    /// The requested relative error.
+    pub const fn relative_error(&self) -> f64 {
+        self.relative_error
+    }
+
+    /// The smallest magnitude kept in buckets.
+    pub const fn min_magnitude(&self) -> f64 {
+        self.min_magnitude
+    }
+
+    /// The largest magnitude kept in buckets.
+    pub const fn max_magnitude(&self) -> f64 {
+        self.max_magnitude
+    }
+
+    /// The storage kind.
+    pub const fn storage(&self) -> Storage {
+        self.storage
+    }
+
+    /// The mode.
+    pub const fn mode(&self) -> FloatMode {
+        self.mode
+    }
+
+    /// The value selection.
+    pub const fn value_selection(&self) -> ValueSelection {
+        self.selection
+    }
+
+    /// Check the settings: a relative error that is finite and above 0, and magnitudes
+    /// with `0 < min ≤ max`, both finite.
+    pub fn validate(&self) -> Result<FloatShape, ConfigError> {
+        let e = self.relative_error;
+        if e.is_nan() || e <= 0.0 || e.is_infinite() {
+            return Err(ConfigError::InvalidRelativeError(e));
+        }
+        let (min, max) = (self.min_magnitude, self.max_magnitude);
+        if !(min > 0.0 && min <= max && max.is_finite()) {
+            return Err(ConfigError::InvalidMagnitudes { min, max });
+        }
+        let layout = FloatLayout::clamped(e);
+        let (first, last) = (layout.index(min), layout.index(max));
+        Ok(FloatShape {
+            config: *self,
+            layout,
+            first,
+            len: last - first + 1,
+            low_bits: layout.bucket(first).lower.to_bits(),
+            high_bits: layout.bucket(last).highest().to_bits(),
+        })
+    }
+}
+
+/// A checked [`FloatConfig`]: the layout, the first bucket index of the range and the
+/// number of buckets per sign, and the range's bounds as bits (positive doubles order like
+/// their bits, so one compare of the magnitude's bits sorts a value in or out).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatShape {
+    config: FloatConfig,
+    layout: FloatLayout,
+    first: usize,
+    len: usize,
+    low_bits: u64,
+    high_bits: u64,
+}
+
+impl FloatShape {
+    /// The configuration as given.
+    pub const fn config(&self) -> FloatConfig {
+        self.config
+    }
+
+    /// The layout.
+    pub const fn layout(&self) -> FloatLayout {
+        self.layout
+    }
+
+    /// Bucket index (in the layout) of storage offset 0.
+    pub const fn first_index(&self) -> usize {
+        self.first
+    }
+
+    /// Buckets per sign.
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Never empty.
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The magnitudes kept in buckets, to bucket resolution: the lowest bucket's lower
+    /// bound and the highest bucket's largest value.
+    pub fn range(&self) -> (f64, f64) {
+        (
+            f64::from_bits(self.low_bits),
+            f64::from_bits(self.high_bits),
+        )
+    }
+
+    /// The storage offset of a magnitude's bucket (its bits without the sign), or `None`
+    /// when the magnitude is zero, NaN, infinite or outside the range.
+    #[inline(always)]
+    pub fn offset_of_bits(&self, magnitude_bits: u64) -> Option<usize> {
+        if magnitude_bits.wrapping_sub(self.low_bits) <= self.high_bits - self.low_bits {
+            Some(self.layout.index(f64::from_bits(magnitude_bits)) - self.first)
+        } else {
+            None
+        }
+    }
+
+    /// The bucket of magnitudes at storage offset `offset < len()`.
+    pub fn bucket(&self, offset: usize) -> super::layout::FloatBucket {
+        self.layout.bucket(self.first + offset)
+    }
+
+    /// The octave (block of sparse storage) of storage offset `offset`.
+    pub(crate) fn block_of(&self, offset: usize) -> usize {
+        self.layout.octave_of(self.first + offset) - self.layout.octave_of(self.first)
+    }
+
+    /// Storage offsets `start..end` of block `block`.
+    pub(crate) fn block_offsets(&self, block: usize) -> core::ops::Range<usize> {
+        let octave = self.layout.octave_of(self.first) + block;
+        let start = (octave << self.layout.scale()).saturating_sub(self.first);
+        let end = (((octave + 1) << self.layout.scale()) - self.first).min(self.len);
+        start..end
+    }
+
+    /// Blocks of sparse storage.
+    pub(crate) fn blocks(&self) -> usize {
+        self.block_of(self.len - 1) + 1
+    }
+
+    /// Bytes of dense counters of `bytes_per_counter` for both signs.
+    pub fn dense_bytes(&self, bytes_per_counter: usize) -> usize {
+        2 * self.len * bytes_per_counter
+    }
+}
+
+const _: () = assert!(OCTAVES < 4096);

@@ -1,0 +1,477 @@
+//! `FloatHistogram`: the floating-point histogram, recording and the state queries read.
+
+use super::cells::Cells;
+use super::config::{FloatConfig, FloatMode, FloatShape};
+use crate::concurrent::{
+    add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, AtomicCounter, Cell64,
+    Version,
+};
+use crate::config::{ConfigError, ValueSelection};
+
+/// Indices of the counts kept beside the buckets.
+pub(crate) const ZERO: usize = 0;
+pub(crate) const NAN: usize = 1;
+pub(crate) const POS_INF: usize = 2;
+pub(crate) const NEG_INF: usize = 3;
+pub(crate) const UNDER: usize = 4;
+pub(crate) const OVER: usize = 5;
+pub(crate) const SAT: usize = 6;
+pub(crate) const SPECIALS: usize = 7;
+
+/// Stripes of the interlocked mode's running sum: each thread adds into the stripe its
+/// stack address picks, so writers rarely share one.
+pub(crate) const STRIPES: usize = 16;
+
+const SIGN: u64 = 1 << 63;
+
+/// A histogram of doubles, negative and positive: signed values with a zero bucket and the
+/// integer layout's relative error mirrored on both sides of it.
+///
+/// - Buckets: a nonzero finite value whose magnitude lies in the configured range (to
+///   bucket resolution) lands in a bucket of its sign; the reported value of a bucket
+///   (its midpoint by default) is within the relative error of every value in it, so a
+///   reported quantile `Y'` of a true quantile `Y` satisfies `Y(1−E) ≤ Y' ≤ Y(1+E)`
+///   (`|Y'|` within `E·|Y|`; `E` the layout's [`FloatLayout::relative_error`], at most the
+///   requested one). Subnormals keep that guarantee.
+/// - Zero (`+0.0` and `−0.0`) has a bucket of its own, reported as exactly 0.
+/// - NaN, `+∞` and `−∞` are counted apart and never enter quantiles; nonzero magnitudes
+///   below or above the range count as underflow and overflow, also outside quantiles.
+/// - Exact extremes and sum: the smallest and largest values in buckets (zero included)
+///   are kept exactly; the sum of those values is a compensated (Neumaier) running sum in
+///   the single-writer mode (within an ulp or two of the exact sum but for extreme
+///   cancellation), a plain running sum per stripe in the interlocked mode. The mean is
+///   that sum over the count; the standard deviation is taken over bucket midpoints
+///   around that mean.
+/// - Storage dense or sparse ([`super::Storage`]); mode single writer or interlocked
+///   ([`FloatMode`]): every method takes `&self`. In the single-writer mode one thread
+///   records at a time; queries run on any thread meanwhile. Queries read the counters in
+///   place and never mix counts from before and after a reset (they run again). A
+///   thread-local or approximate mode is not offered: the exact sum and extremes this
+///   histogram promises would need every shard's to be merged at each read, and the
+///   approximate counter's estimates would not agree with an exact sum.
+///
+/// `f32` values record through [`FloatHistogram::record_f32`] (exact conversion).
+///
+/// [`FloatLayout::relative_error`]: super::FloatLayout::relative_error
+pub struct FloatHistogram<C: AtomicCounter = u64> {
+    pub(crate) shape: FloatShape,
+    pub(crate) pos: Cells<C>,
+    pub(crate) neg: Cells<C>,
+    pub(crate) specials: [Cell64; SPECIALS],
+    pub(crate) stats: Stats,
+    pub(crate) version: Version,
+    /// The value selection queries use now (index into [`SELECTIONS`]).
+    selection: core::sync::atomic::AtomicU8,
+}
+
+const SELECTIONS: [ValueSelection; 4] = [
+    ValueSelection::Midpoint,
+    ValueSelection::Lower,
+    ValueSelection::Upper,
+    ValueSelection::Interpolated,
+];
+
+/// The running sum and the extremes, as bits of doubles in atomic cells.
+pub(crate) struct Stats {
+    /// Single writer: `sum[0]` and `compensation`; interlocked: one plain sum per stripe
+    /// (each on its own cache line).
+    pub(crate) sum: [Padded; STRIPES],
+    pub(crate) compensation: Cell64,
+    /// `+∞` and `−∞` until a value lands.
+    pub(crate) min: Cell64,
+    pub(crate) max: Cell64,
+}
+
+#[repr(align(64))]
+pub(crate) struct Padded(pub(crate) Cell64);
+
+impl Stats {
+    fn new() -> Self {
+        Stats {
+            sum: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
+            compensation: u64::new_cell(0f64.to_bits()),
+            min: u64::new_cell(f64::INFINITY.to_bits()),
+            max: u64::new_cell(f64::NEG_INFINITY.to_bits()),
+        }
+    }
+
+    /// The running sum: the stripes added, with the compensation.
+    pub(crate) fn sum(&self) -> f64 {
+        let mut sum = f64::from_bits(u64::load(&self.compensation));
+        for stripe in &self.sum {
+            sum += f64::from_bits(u64::load(&stripe.0));
+        }
+        sum
+    }
+
+    fn clear(&self) {
+        for stripe in &self.sum {
+            u64::store(&stripe.0, 0f64.to_bits());
+        }
+        u64::store(&self.compensation, 0f64.to_bits());
+        u64::store(&self.min, f64::INFINITY.to_bits());
+        u64::store(&self.max, f64::NEG_INFINITY.to_bits());
+    }
+}
+
+impl<C: AtomicCounter> core::fmt::Debug for FloatHistogram<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FloatHistogram")
+            .field("config", &self.shape.config())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: AtomicCounter> FloatHistogram<C> {
+    /// A histogram for `config` (heap storage: dense counters allocated now, sparse ones
+    /// as values arrive).
+    pub fn new(config: FloatConfig) -> Result<Self, ConfigError> {
+        Self::with_shape(config.validate()?)
+    }
+
+    /// A histogram of a checked shape.
+    pub fn with_shape(shape: FloatShape) -> Result<Self, ConfigError> {
+        crate::concurrent::fork_init();
+        let selection = SELECTIONS
+            .iter()
+            .position(|&s| s == shape.config().value_selection())
+            .unwrap_or(0) as u8;
+        Ok(FloatHistogram {
+            shape,
+            pos: Cells::new(shape)?,
+            neg: Cells::new(shape)?,
+            specials: core::array::from_fn(|_| u64::new_cell(0)),
+            stats: Stats::new(),
+            version: Version::new(),
+            selection: core::sync::atomic::AtomicU8::new(selection),
+        })
+    }
+
+    /// The checked shape.
+    pub fn shape(&self) -> FloatShape {
+        self.shape
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> FloatMode {
+        self.shape.config().mode()
+    }
+
+    /// The value selection queries use.
+    pub fn value_selection(&self) -> ValueSelection {
+        SELECTIONS[usize::from(self.selection.load(core::sync::atomic::Ordering::Relaxed)) % 4]
+    }
+
+    /// Change the value selection (any thread; a query already running keeps its own).
+    pub fn set_value_selection(&self, selection: ValueSelection) {
+        let index = SELECTIONS.iter().position(|&s| s == selection).unwrap_or(0) as u8;
+        self.selection
+            .store(index, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Bytes of counters allocated now (both signs; sparse: the blocks touched and the
+    /// block directory).
+    pub fn footprint_in_bytes(&self) -> usize {
+        self.pos.footprint() + self.neg.footprint()
+    }
+
+    /// Count one occurrence of `x` (see the type's docs for where it lands).
+    #[inline]
+    pub fn record(&self, x: f64) {
+        let bits = x.to_bits();
+        let magnitude = bits & !SIGN;
+        if let Some(offset) = self.shape.offset_of_bits(magnitude) {
+            let cells = if bits == magnitude {
+                &self.pos
+            } else {
+                &self.neg
+            };
+            if let Some(cell) = cells.get_or_make(offset) {
+                if self.count(cell) {
+                    self.track(x, 1);
+                }
+                return;
+            }
+            self.add_special(SAT, 1);
+            return;
+        }
+        self.record_special(x, 1);
+    }
+
+    /// Count one occurrence of an `f32` (converted exactly).
+    #[inline]
+    pub fn record_f32(&self, x: f32) {
+        self.record(f64::from(x));
+    }
+
+    /// Count `n` occurrences of `x` (`n = 0` does nothing). A bucket saturates (never
+    /// wraps) and what did not fit counts as saturated.
+    pub fn record_n(&self, x: f64, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let bits = x.to_bits();
+        let magnitude = bits & !SIGN;
+        if let Some(offset) = self.shape.offset_of_bits(magnitude) {
+            let cells = if bits == magnitude {
+                &self.pos
+            } else {
+                &self.neg
+            };
+            let Some(cell) = cells.get_or_make(offset) else {
+                self.add_special(SAT, n);
+                return;
+            };
+            let excess = match self.mode() {
+                FloatMode::SingleWriter => add_n_plain::<C>(cell, n),
+                FloatMode::Interlocked => add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX),
+            };
+            if excess != 0 {
+                self.add_special(SAT, excess);
+            }
+            if excess < n {
+                self.track(x, n - excess);
+            }
+            return;
+        }
+        self.record_special(x, n);
+    }
+
+    /// Count every value of `values`.
+    pub fn record_many(&self, values: &[f64]) {
+        for &x in values {
+            self.record(x);
+        }
+    }
+
+    /// One increment of a bucket; false when it was full (then counted as saturated).
+    #[inline(always)]
+    fn count(&self, cell: &C::Atomic) -> bool {
+        match self.mode() {
+            FloatMode::SingleWriter => {
+                if increment_plain::<C>(cell) == 0 {
+                    return true;
+                }
+                self.add_special(SAT, 1);
+                false
+            }
+            FloatMode::Interlocked => {
+                if !increment_atomic::<C>(cell) {
+                    return true;
+                }
+                let excess = settle::<C>(cell);
+                self.add_special(SAT, excess);
+                // The surplus moved out of the bucket is this record or another thread's:
+                // either way one record left the bucket, and this one is counted there
+                // unless the bucket was full before it.
+                excess == 0
+            }
+        }
+    }
+
+    /// Zero, NaN, the infinities, and magnitudes outside the range.
+    #[cold]
+    fn record_special(&self, x: f64, n: u64) {
+        let which = if x == 0.0 {
+            ZERO
+        } else if x.is_nan() {
+            NAN
+        } else if x == f64::INFINITY {
+            POS_INF
+        } else if x == f64::NEG_INFINITY {
+            NEG_INF
+        } else if x.abs() < self.shape.range().0 {
+            UNDER
+        } else {
+            OVER
+        };
+        self.add_special(which, n);
+        if which == ZERO {
+            self.track(0.0, n);
+        }
+    }
+
+    /// Add to a count beside the buckets, saturating at `u64::MAX`.
+    fn add_special(&self, which: usize, n: u64) {
+        let c = &self.specials[which];
+        match self.mode() {
+            FloatMode::SingleWriter => u64::store(c, u64::load(c).saturating_add(n)),
+            FloatMode::Interlocked => {
+                let mut old = u64::load(c);
+                while old != u64::MAX {
+                    match u64::compare_exchange(c, old, old.saturating_add(n)) {
+                        Ok(_) => return,
+                        Err(seen) => old = seen,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Add `n` occurrences of `x` (finite, in buckets) to the sum and the extremes.
+    #[inline(always)]
+    fn track(&self, x: f64, n: u64) {
+        let s = &self.stats;
+        let amount = if n == 1 { x } else { x * n as f64 };
+        match self.mode() {
+            FloatMode::SingleWriter => {
+                // Neumaier: keep what each addition rounds away.
+                let sum = f64::from_bits(u64::load(&s.sum[0].0));
+                let t = sum + amount;
+                let lost = if sum.abs() >= amount.abs() {
+                    (sum - t) + amount
+                } else {
+                    (amount - t) + sum
+                };
+                u64::store(&s.sum[0].0, t.to_bits());
+                let c = &s.compensation;
+                u64::store(c, (f64::from_bits(u64::load(c)) + lost).to_bits());
+                if x < f64::from_bits(u64::load(&s.min)) {
+                    u64::store(&s.min, x.to_bits());
+                }
+                if x > f64::from_bits(u64::load(&s.max)) {
+                    u64::store(&s.max, x.to_bits());
+                }
+            }
+            FloatMode::Interlocked => {
+                let probe = 0u8;
+                let address = &probe as *const u8 as usize;
+                let stripe = ((address >> 12) ^ (address >> 20)) % STRIPES;
+                update(&s.sum[stripe].0, |old| Some(old + amount));
+                update(&s.min, |old| (x < old).then_some(x));
+                update(&s.max, |old| (x > old).then_some(x));
+            }
+        }
+    }
+
+    /// Clear every count and the sum and extremes. Readers never see it half done (they
+    /// run again); in the single-writer mode reset from the writing thread (a record
+    /// racing a reset from elsewhere may keep its old count + 1, as for the integer
+    /// single-writer mode), in the interlocked mode from any thread.
+    pub fn reset(&self) {
+        let _section = crate::concurrent::fork_section();
+        let odd = self.version.write_begin();
+        for cells in [&self.pos, &self.neg] {
+            cells.for_each_run(|_, run| {
+                for c in run {
+                    C::swap(c, C::ZERO);
+                }
+            });
+        }
+        for c in &self.specials {
+            u64::swap(c, 0);
+        }
+        self.stats.clear();
+        self.version.write_end(odd);
+    }
+
+    /// Add every count of `other` (same relative error; any range, storage, mode and
+    /// counter width): its buckets bucket by bucket (values outside this range land in
+    /// underflow/overflow), its zero, NaN, infinity and outside counts, its sum and
+    /// extremes. `Err(LayoutMismatch)` for another relative error.
+    pub fn add<C2: AtomicCounter>(
+        &self,
+        other: &FloatHistogram<C2>,
+    ) -> Result<(), crate::MergeError> {
+        let (a, b) = (self.shape.layout(), other.shape.layout());
+        if a != b {
+            return Err(crate::MergeError::LayoutMismatch {
+                this: a.relative_error(),
+                other: b.relative_error(),
+            });
+        }
+        let copy = other.counts()?;
+        for b in copy.buckets() {
+            if b.count != 0 {
+                match b.side {
+                    super::Side::Zero => self.add_special(ZERO, b.count),
+                    _ => self.record_counts_only(b.lowest, b.count),
+                }
+            }
+        }
+        for (which, n) in [
+            (NAN, copy.nan_count()),
+            (POS_INF, copy.positive_infinity_count()),
+            (NEG_INF, copy.negative_infinity_count()),
+            (UNDER, copy.underflow_count()),
+            (OVER, copy.overflow_count()),
+            (SAT, copy.saturated_count()),
+        ] {
+            if n != 0 {
+                self.add_special(which, n);
+            }
+        }
+        // The other histogram's exact sum and extremes, not the midpoints'.
+        self.merge_stats(
+            copy.sum(),
+            copy.min().unwrap_or(f64::INFINITY),
+            copy.max().unwrap_or(f64::NEG_INFINITY),
+        );
+        Ok(())
+    }
+
+    /// Count `n` occurrences of `x` in its bucket (or outside), without the sum and
+    /// extremes (a merge adds the source's own).
+    fn record_counts_only(&self, x: f64, n: u64) {
+        let bits = x.to_bits();
+        let magnitude = bits & !SIGN;
+        match self.shape.offset_of_bits(magnitude) {
+            Some(offset) => {
+                let cells = if bits == magnitude {
+                    &self.pos
+                } else {
+                    &self.neg
+                };
+                match cells.get_or_make(offset) {
+                    Some(cell) => {
+                        let excess = match self.mode() {
+                            FloatMode::SingleWriter => add_n_plain::<C>(cell, n),
+                            FloatMode::Interlocked => {
+                                add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX)
+                            }
+                        };
+                        if excess != 0 {
+                            self.add_special(SAT, excess);
+                        }
+                    }
+                    None => self.add_special(SAT, n),
+                }
+            }
+            None => {
+                let which = if x.abs() < self.shape.range().0 {
+                    UNDER
+                } else {
+                    OVER
+                };
+                self.add_special(which, n);
+            }
+        }
+    }
+
+    fn merge_stats(&self, sum: f64, min: f64, max: f64) {
+        let s = &self.stats;
+        update(&s.sum[0].0, |old| Some(old + sum));
+        update(&s.min, |old| (min < old).then_some(min));
+        update(&s.max, |old| (max > old).then_some(max));
+    }
+
+    /// Run `attempt` on the live state under the seqlock, again if a reset overlapped it.
+    pub(crate) fn read<R>(&self, mut attempt: impl FnMut(&Self) -> Option<R>) -> R {
+        crate::concurrent::read_consistently(&self.version, || {
+            let v = self.version.read_begin();
+            let r = attempt(self)?;
+            self.version.read_validate(v).then_some(r)
+        })
+    }
+}
+
+/// Replace the double in `cell` with `f(old)` when it gives one (a compare-exchange loop).
+fn update(cell: &Cell64, f: impl Fn(f64) -> Option<f64>) {
+    let mut old = u64::load(cell);
+    while let Some(new) = f(f64::from_bits(old)) {
+        match u64::compare_exchange(cell, old, new.to_bits()) {
+            Ok(_) => return,
+            Err(seen) => old = seen,
+        }
+    }
+}

@@ -1,0 +1,392 @@
+//! The floating-point histogram against exact order statistics and exact counts, on
+//! signed, tiny (subnormal), huge and adversarial data, in both storages and both modes.
+//! The contract (.NET's ExponentialHistogramAggregator, seed 002): a reported quantile Y' of
+//! a true quantile Y satisfies Y(1−E) ≤ Y' ≤ Y(1+E) (|Y' − Y| ≤ E·|Y|), E the layout's
+//! relative error; NaN and ±∞ never enter quantiles.
+
+mod common;
+
+use common::{exact_rank_count, SplitMix64};
+use picollo::float::{FloatConfig, FloatHistogram, FloatMode, Side, Storage};
+use picollo::{ValueSelection, STANDARD_RANKS};
+
+/// A named dataset of doubles (NaN and infinities included where the name says).
+fn datasets() -> Vec<(&'static str, Vec<f64>)> {
+    let mut rng = SplitMix64(2024);
+    let mut unit = move || rng.next_f64();
+    let mut sets = Vec::new();
+    sets.push(("single", vec![3.5]));
+    sets.push((
+        "signed-normal",
+        (0..20_000).map(|_| (unit() - 0.5) * 1e3).collect(),
+    ));
+    sets.push((
+        "log-uniform-both-signs",
+        (0..20_000)
+            .map(|i| {
+                let m = 10f64.powf(unit() * 600.0 - 300.0);
+                if i % 3 == 0 {
+                    -m
+                } else {
+                    m
+                }
+            })
+            .collect(),
+    ));
+    sets.push((
+        "subnormal",
+        (0..5_000)
+            .map(|i| {
+                f64::from_bits(1 + (unit() * ((1u64 << 52) as f64)) as u64)
+                    * if i % 2 == 0 { 1.0 } else { -1.0 }
+            })
+            .collect(),
+    ));
+    sets.push((
+        "tiny-and-huge",
+        vec![
+            f64::from_bits(1),
+            f64::from_bits(2),
+            f64::from_bits(3),
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::MAX,
+            -f64::MAX,
+            1e-310,
+            -1e-320,
+            1e308,
+        ],
+    ));
+    // Adversarial: values on bucket bounds and one below them, zeros of both signs, one
+    // hot value, NaN and infinities.
+    let layout = picollo::float::FloatLayout::clamped(0.01);
+    let mut edges = Vec::new();
+    for i in (40 << layout.scale())..(60 << layout.scale()) {
+        let b = layout.bucket(i);
+        edges.extend([b.lower, b.highest(), -b.lower, -b.highest()]);
+    }
+    edges.extend([
+        0.0,
+        -0.0,
+        0.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ]);
+    edges.extend(std::iter::repeat_n(7.25, 5_000));
+    sets.push(("adversarial", edges));
+    sets
+}
+
+/// The values quantiles cover: finite ones (in the full range every finite double is in).
+fn finite_sorted(values: &[f64]) -> Vec<f64> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    v.sort_by(|a, b| a.total_cmp(b));
+    // -0.0 and 0.0 are one value here.
+    v.iter().map(|&x| if x == 0.0 { 0.0 } else { x }).collect()
+}
+
+fn configs() -> Vec<FloatConfig> {
+    let mut out = Vec::new();
+    for e in [0.1, 0.01, 0.001, 1e-5] {
+        out.push(FloatConfig::new().with_relative_error(e));
+    }
+    out.push(
+        FloatConfig::new()
+            .with_relative_error(0.01)
+            .with_mode(FloatMode::Interlocked),
+    );
+    out
+}
+
+#[test]
+fn reported_quantiles_are_within_the_relative_error_of_the_true_ones() {
+    for (name, values) in datasets() {
+        let sorted = finite_sorted(&values);
+        let n = sorted.len() as u64;
+        for config in configs() {
+            let h = FloatHistogram::<u64>::new(config).unwrap();
+            for &x in &values {
+                h.record(x);
+            }
+            let e = h.shape().layout().relative_error();
+            let counts = h.counts().unwrap();
+            assert_eq!(counts.total_count(), n, "{name}");
+            assert_eq!(
+                counts.nan_count(),
+                values.iter().filter(|x| x.is_nan()).count() as u64
+            );
+            assert_eq!(
+                counts.positive_infinity_count() + counts.negative_infinity_count(),
+                values.iter().filter(|x| x.is_infinite()).count() as u64
+            );
+            for &rank in &STANDARD_RANKS {
+                let k = exact_rank_count(rank, n);
+                let y = sorted[(k - 1) as usize];
+                let p = counts.percentile(rank).unwrap();
+                let ctx = format!(
+                    "{name} e={e} P{rank}: true {y:e}, reported {:e} {p:?}",
+                    p.value
+                );
+                assert!((p.value - y).abs() <= e * y.abs() * (1.0 + 1e-12), "{ctx}");
+                assert!(p.lowest <= y && y <= p.highest, "{ctx}");
+                assert_eq!(p.rank_count, k, "{ctx}");
+                assert!(p.value.signum() * y.signum() >= 0.0, "{ctx}");
+                if y == 0.0 {
+                    assert_eq!((p.value, p.side), (0.0, Some(Side::Zero)), "{ctx}");
+                }
+            }
+            // The extremes are the recorded ones, exactly; the sum within an ulp-scale bound.
+            assert_eq!(counts.min(), sorted.first().copied(), "{name}");
+            assert_eq!(counts.max(), sorted.last().copied(), "{name}");
+            let (exact, scale) = exact_sum(&sorted);
+            assert!(
+                (counts.sum() - exact).abs() <= 1e-9 * scale + f64::MIN_POSITIVE,
+                "{name}: sum {} vs {exact}",
+                counts.sum()
+            );
+        }
+    }
+}
+
+/// A sum good to a few ulps of the largest partial (Neumaier over sorted magnitudes), and
+/// the scale to compare it at (the sum of magnitudes).
+fn exact_sum(values: &[f64]) -> (f64, f64) {
+    let mut by_magnitude = values.to_vec();
+    by_magnitude.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    let (mut sum, mut c, mut scale) = (0.0f64, 0.0f64, 0.0f64);
+    for &x in &by_magnitude {
+        let t = sum + x;
+        c += if sum.abs() >= x.abs() {
+            (sum - t) + x
+        } else {
+            (x - t) + sum
+        };
+        sum = t;
+        scale += x.abs();
+    }
+    (sum + c, scale.min(f64::MAX))
+}
+
+#[test]
+fn ranks_of_values_and_counts_between_agree_with_exact_counts() {
+    let mut rng = SplitMix64(7);
+    let values: Vec<f64> = (0..10_000)
+        .map(|_| (rng.next_f64() - 0.3) * 1e6)
+        .chain([0.0, 0.0, -0.0])
+        .collect();
+    let sorted = finite_sorted(&values);
+    let h = FloatHistogram::<u32>::new(FloatConfig::new().with_relative_error(0.01)).unwrap();
+    h.record_many(&values);
+    let counts = h.counts().unwrap();
+    let below = |x: f64| sorted.partition_point(|&v| v < x) as f64;
+    let at_or_below = |x: f64| sorted.partition_point(|&v| v <= x) as f64;
+    for k in 0..200 {
+        let x = (k as f64 / 200.0 - 0.3) * 1.1e6;
+        let r = counts.rank_of(x).unwrap();
+        // Within the counts of the bucket that holds x.
+        let b = counts.buckets().find(|b| b.lowest <= x && x <= b.highest);
+        let (lo, hi) = match b {
+            Some(b) => (below(b.lowest), at_or_below(b.highest)),
+            None => (at_or_below(x), at_or_below(x)),
+        };
+        assert!(
+            lo <= r + 1e-6 && r <= hi + 1e-6,
+            "x {x}: rank {r} not in [{lo}, {hi}]"
+        );
+        let q = counts.quantile_of(x).unwrap();
+        assert!((q - r / sorted.len() as f64).abs() < 1e-12);
+    }
+    assert_eq!(counts.rank_of(f64::NEG_INFINITY).unwrap(), 0.0);
+    assert_eq!(counts.rank_of(f64::INFINITY).unwrap(), sorted.len() as f64);
+    assert!(counts.rank_of(f64::NAN).is_err());
+    // Whole buckets between two values: at least the exact count, and exact on bounds.
+    for (lo, hi) in [
+        (-1e5, 1e5),
+        (0.0, 0.0),
+        (-3e5, -1e4),
+        (5e5, 2e6),
+        (1.0, 1.0),
+    ] {
+        let exact = sorted.iter().filter(|&&v| lo <= v && v <= hi).count() as u64;
+        let n = counts.count_between(lo, hi).unwrap();
+        assert!(n >= exact, "[{lo}, {hi}]: {n} < {exact}");
+        let spanned: u64 = counts
+            .buckets()
+            .filter(|b| b.highest >= lo && b.lowest <= hi)
+            .map(|b| b.count)
+            .sum();
+        assert_eq!(n, spanned);
+    }
+    assert_eq!(counts.count_between(0.0, 0.0).unwrap(), 3);
+    assert!(counts.count_between(2.0, 1.0).is_err());
+}
+
+#[test]
+fn dense_and_sparse_storage_agree_and_sparse_costs_what_the_data_touches() {
+    let mut rng = SplitMix64(11);
+    let values: Vec<f64> = (0..50_000)
+        .map(|_| 1e-6 * (1.0 + 99.0 * rng.next_f64()))
+        .collect();
+    let range = FloatConfig::new()
+        .with_relative_error(0.0001)
+        .with_range(1e-12, 1e12);
+    let dense = FloatHistogram::<u32>::new(range.with_storage(Storage::Dense)).unwrap();
+    let sparse = FloatHistogram::<u32>::new(range.with_storage(Storage::Sparse)).unwrap();
+    dense.record_many(&values);
+    sparse.record_many(&values);
+    let (d, s) = (dense.counts().unwrap(), sparse.counts().unwrap());
+    assert_eq!(
+        d.buckets().collect::<Vec<_>>(),
+        s.buckets().collect::<Vec<_>>()
+    );
+    assert_eq!(d.summary(), s.summary());
+    // 1e-6..1e-4 spans 7 octaves: the sparse histogram holds those blocks and its
+    // directory; the dense one every bucket of 1e-12..1e12 on both signs.
+    assert!(
+        sparse.footprint_in_bytes() * 20 < dense.footprint_in_bytes(),
+        "{} vs {}",
+        sparse.footprint_in_bytes(),
+        dense.footprint_in_bytes()
+    );
+}
+
+#[test]
+fn values_outside_the_magnitude_range_are_counted_apart() {
+    let h = FloatHistogram::<u64>::new(FloatConfig::new().with_range(1e-3, 1e3)).unwrap();
+    for x in [1e-4, -1e-4, 1e4, -1e9, 0.5, -0.5, 0.0, f64::MIN_POSITIVE] {
+        h.record(x);
+    }
+    let c = h.counts().unwrap();
+    assert_eq!((c.underflow_count(), c.overflow_count()), (3, 2));
+    assert_eq!((c.total_count(), c.zero_count()), (3, 1));
+    assert_eq!((c.min(), c.max()), (Some(-0.5), Some(0.5)));
+    assert!(FloatConfig::new().with_range(0.0, 1.0).validate().is_err());
+    assert!(FloatConfig::new().with_range(2.0, 1.0).validate().is_err());
+    assert!(FloatConfig::new()
+        .with_range(1.0, f64::INFINITY)
+        .validate()
+        .is_err());
+    assert!(FloatConfig::new()
+        .with_relative_error(f64::NAN)
+        .validate()
+        .is_err());
+}
+
+#[test]
+fn interlocked_writers_lose_nothing() {
+    let h =
+        FloatHistogram::<u64>::new(FloatConfig::new().with_mode(FloatMode::Interlocked)).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let h = &h;
+            s.spawn(move || {
+                for i in 0..50_000 {
+                    h.record(((i % 1000) as f64 - 500.0) * (t + 1) as f64);
+                }
+            });
+        }
+    });
+    let c = h.counts().unwrap();
+    assert_eq!(c.total_count(), 200_000);
+    assert_eq!(c.zero_count(), 4 * 50);
+    assert_eq!((c.min(), c.max()), (Some(-2000.0), Some(1996.0)));
+    // Each thread's values sum to -500·50·(t+1): -250,000 in all.
+    assert!((c.sum() - -250_000.0).abs() < 1e-6, "{}", c.sum());
+}
+
+#[test]
+fn merges_snapshots_and_deltas() {
+    let a = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.01)).unwrap();
+    let b = FloatHistogram::<u32>::new(
+        FloatConfig::new()
+            .with_relative_error(0.01)
+            .with_range(1.0, 100.0),
+    )
+    .unwrap();
+    for x in [-5.0, 0.0, 2.0, 3.0, 1e6, f64::NAN] {
+        a.record(x);
+    }
+    b.add(&a).unwrap();
+    let c = b.counts().unwrap();
+    // 1e6 lands above b's range (magnitudes 1..100, both signs); zero, NaN, the sum and
+    // extremes carry over.
+    assert_eq!(
+        (c.total_count(), c.underflow_count(), c.overflow_count()),
+        (4, 0, 1)
+    );
+    assert_eq!((c.nan_count(), c.zero_count()), (1, 1));
+    assert_eq!((c.min(), c.max(), c.sum()), (Some(-5.0), Some(1e6), 1e6));
+    let other = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.1)).unwrap();
+    assert!(b.add(&other).is_err());
+    // Snapshots and deltas.
+    let before = a.counts().unwrap();
+    a.record(2.0);
+    a.record(-7.0);
+    let after = a.counts().unwrap();
+    let d = after.delta(&before).unwrap();
+    assert_eq!(d.total_count(), 2);
+    assert_eq!(d.sum(), -5.0);
+    assert_eq!(d.min(), None);
+    assert!(before.delta(&after).is_err());
+    a.reset();
+    let fresh = a.counts().unwrap();
+    assert_eq!(fresh.total_count(), 0);
+    assert_eq!(fresh.min(), None);
+    // After a reset, a delta is the counts since it.
+    a.record(1.0);
+    assert_eq!(a.counts().unwrap().delta(&after).unwrap().total_count(), 1);
+}
+
+#[test]
+fn value_selections_report_the_bucket_bounds() {
+    let h = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.1)).unwrap();
+    h.record(-3.3);
+    h.record(5.5);
+    for (selection, check) in [
+        (ValueSelection::Lower, 0),
+        (ValueSelection::Upper, 1),
+        (ValueSelection::Midpoint, 2),
+        (ValueSelection::Interpolated, 2),
+    ] {
+        h.set_value_selection(selection);
+        let c = h.counts().unwrap();
+        for rank in [0.0, 100.0] {
+            let p = c.percentile(rank).unwrap();
+            let expected = match check {
+                0 => p.lowest,
+                1 => p.highest,
+                _ => p.value,
+            };
+            assert_eq!(p.value, expected, "{selection:?}");
+            assert!(p.lowest <= p.value && p.value <= p.highest);
+        }
+    }
+}
+
+#[test]
+fn f32_values_and_the_reports() {
+    let h = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.001)).unwrap();
+    for x in [1.5f32, -2.25, f32::MIN_POSITIVE, f32::MAX, f32::NAN, 0.0] {
+        h.record_f32(x);
+    }
+    let c = h.counts().unwrap();
+    assert_eq!(c.max(), Some(f64::from(f32::MAX)));
+    assert_eq!(c.nan_count(), 1);
+    let s = c.summary();
+    let table = s.to_string();
+    assert!(
+        table.starts_with("##### Histogram summary\n| Percentile |"),
+        "{table}"
+    );
+    assert!(table.contains("| NaN "), "{table}");
+    assert!(table.contains("| Min:"), "{table}");
+    let mut line = String::new();
+    s.write_line(&mut line, "f32").unwrap();
+    assert!(line.starts_with("f32: Total=5, Mean="), "{line}");
+    assert!(line.contains("NaN=1"), "{line}");
+    let mut diff = String::new();
+    s.write_diff(&s, &mut diff, "Same", "A", "B").unwrap();
+    assert!(diff.contains("| D-value:"), "{diff}");
+}
