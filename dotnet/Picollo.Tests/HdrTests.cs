@@ -11,6 +11,7 @@ using System.Linq;
 using System.Runtime.InteropServices;
 using System.Text;
 using Picollo;
+using Picollo.Metrics;
 
 static partial class Tests
 {
@@ -35,13 +36,13 @@ static partial class Tests
     }
 
     /// <summary>Non-empty buckets as (lower, highest, count).</summary>
-    static List<Tuple<ulong, ulong, ulong>> Counts(Histogram h)
+    static List<Tuple<ulong, ulong, ulong>> Counts(HdrHistogram h)
     {
-        return h.Buckets.Select(b => Tuple.Create(b.Lower, b.Highest, b.Count)).ToList();
+        return h.BucketsWithValues.Select(b => Tuple.Create(b.Lower, b.Highest, b.Count)).ToList();
     }
 
     /// <summary>Same non-empty buckets with the same counts (the first difference is reported).</summary>
-    static void SameBuckets(Histogram expected, Histogram actual, string what)
+    static void SameBuckets(HdrHistogram expected, HdrHistogram actual, string what)
     {
         var a = Counts(expected);
         var b = Counts(actual);
@@ -76,7 +77,7 @@ static partial class Tests
     }
 
     /// <summary>Spread values over 12 decades, with small counts, plus 0 and 2^62.</summary>
-    static void RecordSpread(Histogram h, int seed, int n)
+    static void RecordSpread(HdrHistogram h, int seed, int n)
     {
         var rng = new Random(seed);
         for (int i = 0; i < n; i++) h.Record((ulong)Math.Pow(10, rng.NextDouble() * 12), (ulong)rng.Next(1, 4));
@@ -85,7 +86,7 @@ static partial class Tests
     }
 
     /// <summary>picollo_histogram_hgrm called directly: size, then text, NUL checked.</summary>
-    static string RawHgrm(Histogram h, uint ticks, double ratio, bool csv)
+    static string RawHgrm(HdrHistogram h, uint ticks, double ratio, bool csv)
     {
         UIntPtr needed;
         uint c = csv ? 1u : 0u;
@@ -126,7 +127,7 @@ static partial class Tests
 
     static void V2RoundTrips()
     {
-        using (var h = new Histogram(ThreeDigits))
+        using (var h = new HdrHistogram(ThreeDigits))
         {
             Equal(1024ul, h.Info.BlockSize, "0.5/1024 is the 3-digit layout");
             RecordSpread(h, 42, 5000);
@@ -156,16 +157,16 @@ static partial class Tests
             }
         }
 
-        using (var h = new Histogram(ThreeDigits))
+        using (var h = new HdrHistogram(ThreeDigits))
         using (var d = HistogramEncoding.Decode(HistogramEncoding.Encode(h)))
-            Check(d.TotalCount == 0 && !d.Buckets.Any(), "an empty histogram round-trips empty");
+            Check(d.TotalCount == 0 && !d.BucketsWithValues.Any(), "an empty histogram round-trips empty");
 
         // The concurrent modes encode the same counts as a single writer.
-        using (var reference = new Histogram(ThreeDigits))
+        using (var reference = new HdrHistogram(ThreeDigits))
         {
             RecordSpread(reference, 5, 2000);
             foreach (var mode in new[] { ConcurrencyMode.Interlocked, ConcurrencyMode.ThreadLocal })
-                using (var h = new Histogram(ThreeDigits, mode: mode))
+                using (var h = new HdrHistogram(ThreeDigits, mode: mode))
                 {
                     RecordSpread(h, 5, 2000);
                     using (var d = HistogramEncoding.Decode(HistogramEncoding.EncodeBinary(h)))
@@ -176,7 +177,7 @@ static partial class Tests
         // A layout HdrHistogram does not have (block size 512): written at 3 digits, and
         // added back into the original layout every count is where it was, underflow and
         // overflow included.
-        using (var h = new Histogram(0.001, 10, 100000))
+        using (var h = new HdrHistogram(0.001, 10, 100000))
         {
             Equal(512ul, h.Info.BlockSize, "0.001 is block size 512");
             var rng = new Random(7);
@@ -189,7 +190,7 @@ static partial class Tests
                 Equal(1024ul, d.Info.BlockSize, "decoded at the header's 3 digits");
                 Equal(h.TotalCount + 9, d.TotalCount, "decoded total holds the underflow and overflow counts");
             }
-            using (var back = new Histogram(0.001, 10, 100000))
+            using (var back = new HdrHistogram(0.001, 10, 100000))
             {
                 back.AddEncoded(blob);
                 SameBuckets(h, back, "finer export added back into the original layout");
@@ -202,7 +203,7 @@ static partial class Tests
     static void V2Errors()
     {
         byte[] plain, comp;
-        using (var h = new Histogram(ThreeDigits))
+        using (var h = new HdrHistogram(ThreeDigits))
         {
             RecordSpread(h, 9, 200);
             plain = HistogramEncoding.EncodeBinary(h, false);
@@ -229,9 +230,9 @@ static partial class Tests
 
     static void AddEncoded()
     {
-        using (var a = new Histogram(ThreeDigits))
-        using (var b = new Histogram(ThreeDigits))
-        using (var expected = new Histogram(ThreeDigits))
+        using (var a = new HdrHistogram(ThreeDigits))
+        using (var b = new HdrHistogram(ThreeDigits))
+        using (var expected = new HdrHistogram(ThreeDigits))
         {
             RecordSpread(a, 1, 3000);
             RecordSpread(b, 2, 3000);
@@ -251,7 +252,7 @@ static partial class Tests
             SameBuckets(expected, a, "a failed AddEncoded changes no bucket");
 
             // Into another layout and counter width: every count lands somewhere.
-            using (var coarse = new Histogram(0.01, counterBits: 32))
+            using (var coarse = new HdrHistogram(0.01, counterBits: 32))
             {
                 coarse.AddEncoded(HistogramEncoding.Encode(b));
                 Equal(b.TotalCount, coarse.TotalCount, "AddEncoded into a coarser 32-bit histogram keeps the total");
@@ -261,7 +262,7 @@ static partial class Tests
 
     static void Unencodable()
     {
-        using (var h = new Histogram(0.01, counterBits: 32))
+        using (var h = new HdrHistogram(0.01, counterBits: 32))
         {
             h.Record(77, 5000000000ul);
             Check(h.SaturatedCount > 0, "a u32 bucket saturates");
@@ -282,7 +283,7 @@ static partial class Tests
                 Equal(length, sw.ToString().Length, "a refused interval writes nothing");
             }
         }
-        using (var h = new Histogram())
+        using (var h = new HdrHistogram())
         {
             h.Record(ulong.MaxValue);
             Throws<PicolloUnencodableException>(() => HistogramEncoding.Encode(h), "encode of a value above 2^63 - 1");
@@ -291,7 +292,7 @@ static partial class Tests
 
     static void Hgrm()
     {
-        using (var h = new Histogram(ThreeDigits))
+        using (var h = new HdrHistogram(ThreeDigits))
         {
             for (ulong v = 1; v <= 1000; v++) h.Record(v);
             h.Record(123456, 10);
@@ -317,7 +318,7 @@ static partial class Tests
             var cells = last.Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries);
             Check(cells.Length == 3 && cells[1] == "1.000000000000" && cells[2] == h.TotalCount.ToString(),
                   "hgrm 100% row: " + last);
-            ulong top = h.Percentile(100).Highest;
+            ulong top = h.GetPercentile(100).Highest;
             Equal(top.ToString() + ".000", cells[0], "hgrm 100% row value is the top bucket's highest value");
 
             string scaled = h.ToHgrm(3, 1000.0);
@@ -349,7 +350,7 @@ static partial class Tests
             Throws<ArgumentNullException>(() => h.OutputPercentileDistribution(null), "hgrm into a null writer");
         }
 
-        using (var empty = new Histogram(ThreeDigits))
+        using (var empty = new HdrHistogram(ThreeDigits))
         {
             string text = empty.ToHgrm();
             Equal(text, RawHgrm(empty, 5, 1.0, false), "empty hgrm equals the C call");
@@ -382,9 +383,9 @@ static partial class Tests
 
     static void LogRoundTrip()
     {
-        using (var h1 = new Histogram(ThreeDigits))
-        using (var h2 = new Histogram(ThreeDigits))
-        using (var h3 = new Histogram(ThreeDigits))
+        using (var h1 = new HdrHistogram(ThreeDigits))
+        using (var h2 = new HdrHistogram(ThreeDigits))
+        using (var h3 = new HdrHistogram(ThreeDigits))
         {
             RecordSpread(h1, 11, 1000);
             for (ulong v = 1000; v < 5000; v += 7) h2.Record(v * 1000);
@@ -430,7 +431,7 @@ static partial class Tests
                         Equal((long)line1, e1.Line, "interval 1 line");
                         Equal(3, e1.SignificantDigits, "interval 1 digits");
                         SameBuckets(h1, e1.Histogram, "interval 1 histogram");
-                        Check(Math.Abs(e1.Max - h1.Percentile(100).Highest / 1e6) <= 0.0005, "interval 1 max in the default unit (1e6): " + e1.Max);
+                        Check(Math.Abs(e1.Max - h1.GetPercentile(100).Highest / 1e6) <= 0.0005, "interval 1 max in the default unit (1e6): " + e1.Max);
 
                         var e2 = entries[1];
                         Check(e2.Tag == "api" && e2.Start == 1700000001.5 && e2.Length == 2.25 && e2.End == 1700000003.75,
@@ -442,7 +443,7 @@ static partial class Tests
                         Check(e3.Tag == null && e3.Start == 1700000004.0 && e3.Length == 0.5, "interval 3: an empty tag is no tag");
                         Equal((long)line3, e3.Line, "interval 3 line");
                         SameBuckets(h3, e3.Histogram, "interval 3 histogram");
-                        Check(Math.Abs(e3.Max - h3.Percentile(100).Highest / 1000.0) <= 0.0005, "interval 3 max divided by 1000: " + e3.Max);
+                        Check(Math.Abs(e3.Max - h3.GetPercentile(100).Highest / 1000.0) <= 0.0005, "interval 3 max divided by 1000: " + e3.Max);
                     }
                     Check(r.ReadNext() == null && r.ReadNext() == null, "the end stays the end");
                 }
@@ -458,7 +459,7 @@ static partial class Tests
 
             // Sums by tag and start window.
             using (var all = HistogramLogReader.Sum(text))
-            using (var expected = new Histogram(ThreeDigits))
+            using (var expected = new HdrHistogram(ThreeDigits))
             {
                 expected.Add(h1);
                 expected.Add(h3);
@@ -472,7 +473,7 @@ static partial class Tests
         }
 
         // No header times: starts as given, times absent.
-        using (var h = new Histogram(ThreeDigits))
+        using (var h = new HdrHistogram(ThreeDigits))
         {
             h.Record(5);
             var sw = new StringWriter();
@@ -519,7 +520,7 @@ static partial class Tests
     static void LogReaderErrors()
     {
         string good;
-        using (var h = new Histogram(ThreeDigits))
+        using (var h = new HdrHistogram(ThreeDigits))
         {
             h.Record(100, 3);
             var sw = new StringWriter();
@@ -595,7 +596,7 @@ static partial class Tests
             using (var h = HistogramEncoding.Decode(b64))
             {
                 Equal(36ul, h.TotalCount, name + " total");
-                var buckets = h.Buckets.ToList();
+                var buckets = h.BucketsWithValues.ToList();
                 Equal(expected.Length, buckets.Count, name + " non-empty buckets");
                 foreach (var vc in expected)
                 {
@@ -606,7 +607,7 @@ static partial class Tests
                 Check(buckets.Any(b => b.Lower == 999817216 && b.Highest == 1000341503), name + ": 10^9 in [999,817,216, 1,000,341,503]");
                 Check(buckets.Any(b => b.Lower == 999653638144 && b.Highest == 1000190509055), name + ": 10^12's bucket");
                 using (var again = HistogramEncoding.Decode(HistogramEncoding.Encode(h))) SameBuckets(h, again, name + " re-encoded");
-                using (var sum = new Histogram(0.001))
+                using (var sum = new HdrHistogram(0.001))
                 {
                     sum.AddEncoded(b64);
                     sum.AddEncoded(b64);
@@ -632,7 +633,7 @@ static partial class Tests
                     Check(entries.Select(e => e.SignificantDigits).SequenceEqual(new[] { 3, 2, 3 }), name + " digits");
                     string tag = name.StartsWith("hdrh") ? null : "api";   // hdrh's writer drops tags
                     Check(entries[0].Tag == null && entries[1].Tag == tag && entries[2].Tag == null, name + " tags");
-                    var third = entries[2].Histogram.Buckets.ToList();
+                    var third = entries[2].Histogram.BucketsWithValues.ToList();
                     Check(third.Count == 2 && third[0].Lower == 42 && third[0].Count == 1 && third[1].Count == 999,
                           name + " third interval: 42 x 1, 4,200,000 x 999");
                 }
@@ -642,7 +643,7 @@ static partial class Tests
 
     static void HdrDisposal()
     {
-        var h = new Histogram(ThreeDigits);
+        var h = new HdrHistogram(ThreeDigits);
         h.Record(5);
         var w = new HistogramLogWriter(new StringWriter());
         w.WriteHeader();

@@ -14,6 +14,7 @@ using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
 using Picollo;
+using Picollo.Metrics;
 
 static partial class Tests
 {
@@ -34,7 +35,7 @@ static partial class Tests
 
     /// <summary>The text a raw picollo_histogram_openmetrics call writes into a roomy buffer
     /// (checked NUL-terminated, with needed equal to its length).</summary>
-    static string RawOpenMetrics(Histogram h, string name, string help, string unit, string[] labels, ulong[] bounds,
+    static string RawOpenMetrics(HdrHistogram h, string name, string help, string unit, string[] labels, ulong[] bounds,
                                  double unitRatio, ulong created)
     {
         var pins = new List<GCHandle>();
@@ -99,9 +100,9 @@ static partial class Tests
     {
         const int n = 400000;
         Func<int, ulong> value = i => (ulong)((i * 7919L) % 100000) + 1;
-        using (var h = new Histogram(0.01, mode: mode))
-        using (var reference = new Histogram(0.01))
-        using (var merged = new Histogram(0.01))
+        using (var h = new HdrHistogram(0.01, mode: mode))
+        using (var reference = new HdrHistogram(0.01))
+        using (var merged = new HdrHistogram(0.01))
         {
             for (int i = 0; i < n; i++) reference.Record(value(i));
             int running = writers;
@@ -145,13 +146,13 @@ static partial class Tests
             Equal(0ul, h.TotalCount, mode + ": the histogram counts from zero after the last collect");
             SameBuckets(reference, merged, mode + ": merged intervals against the records");
             using (var empty = h.Collect())
-                Check(empty.TotalCount == 0 && !empty.Buckets.Any(), "a collect with nothing recorded since is empty");
+                Check(empty.TotalCount == 0 && !empty.BucketsWithValues.Any(), "a collect with nothing recorded since is empty");
         }
     }
 
     static void CollectSingleWriterAndSnapshot()
     {
-        using (var h = new Histogram(0.001, 1, 1000000))
+        using (var h = new HdrHistogram(0.001, 1, 1000000))
         {
             h.Record(10, 3);
             h.Record(5000000);
@@ -161,13 +162,13 @@ static partial class Tests
                 Equal(before.Total, first.TotalCount, "first interval total");
                 Equal(1ul, first.OverflowCount, "overflow goes with the interval");
                 Equal(0ul, h.OverflowCount, "and leaves the histogram");
-                Equal(3ul, first.Percentile(50).Count, "the in-range bucket's count");
+                Equal(3ul, first.GetPercentile(50).Count, "the in-range bucket's count");
                 Equal(h.Info.BlockSize, first.Info.BlockSize, "the interval has the histogram's layout");
                 Equal(h.Info.MaxTrackable, first.Info.MaxTrackable, "and its range");
             }
             h.Record(77);
             using (var second = h.Collect())
-                Check(second.TotalCount == 1 && second.Percentile(50).Value == 77, "second interval holds only the later record");
+                Check(second.TotalCount == 1 && second.GetPercentile(50).Value == 77, "second interval holds only the later record");
 
             h.Record(42, 5);
             using (var snap = h.GetSnapshot())
@@ -181,16 +182,16 @@ static partial class Tests
                 s = snap.GetSummary();
                 Check(s.TotalCount == 2 && s.P50.Value == 900, "the next snapshot collect holds only the next interval: " + s.Line());
             }
-            using (var other = new Histogram(0.01))
+            using (var other = new HdrHistogram(0.01))
             using (var snap = other.GetSnapshot())
                 Throws(Status.LayoutMismatch, () => snap.CollectFrom(h), "snapshot collect from a histogram of another layout");
         }
     }
 
     /// <summary>Values 1..500 (value v recorded v % 7 + 1 times), exact in a 0.001 layout.</summary>
-    static Histogram SmallValues(ulong max = 1000000)
+    static HdrHistogram SmallValues(ulong max = 1000000)
     {
-        var h = new Histogram(0.001, 1, max);
+        var h = new HdrHistogram(0.001, 1, max);
         for (ulong v = 1; v <= 500; v++) h.Record(v, v % 7 + 1);
         return h;
     }
@@ -244,7 +245,7 @@ static partial class Tests
             Check(Lines(text).Contains("# TYPE rpc_summary summary"), "summary # TYPE:\n" + text);
             foreach (var q in new[] { "0.5", "0.9", "0.99", "1.0" })
             {
-                ulong expected = h.Percentile(Number(q) * 100).Value;
+                ulong expected = h.GetPercentile(Number(q) * 100).Value;
                 Equal((double)expected, Number(Sample(text, "rpc_summary{quantile=\"" + q + "\"}")), "summary quantile " + q);
             }
             Equal(h.TotalCount.ToString(), Sample(text, "rpc_summary_count"), "summary _count");
@@ -272,7 +273,7 @@ static partial class Tests
             pb = h.GetPrometheusBuckets(coarse);
             string text = h.ToOpenMetrics("coarse", options: coarse);
             Check(pb.Le.Length > 3, "derived bounds: " + pb.Le.Length);
-            var buckets = h.Buckets.ToList();
+            var buckets = h.BucketsWithValues.ToList();
             bool ordered = true, exact = true, inText = true;
             for (int i = 0; i < pb.Le.Length; i++)
             {
@@ -310,8 +311,8 @@ static partial class Tests
     static void OpenMetricsWriterFamilies()
     {
         using (var get = SmallValues())
-        using (var put = new Histogram(0.001, 1, 1000000))
-        using (var other = new Histogram(0.01))
+        using (var put = new HdrHistogram(0.001, 1, 1000000))
+        using (var other = new HdrHistogram(0.01))
         {
             put.Record(300, 4);
             ulong[] bounds = { 10, 100, 1000 };
@@ -363,7 +364,7 @@ static partial class Tests
             Throws<ObjectDisposedException>(() => disposed.Family("x"), "family on a disposed writer");
             using (var w = new OpenMetricsWriter())
             {
-                var gone = new Histogram(0.001);
+                var gone = new HdrHistogram(0.001);
                 gone.Dispose();
                 w.Family("x");
                 Throws<ObjectDisposedException>(() => w.Point(gone), "point of a disposed histogram");
@@ -551,7 +552,7 @@ static partial class Tests
 
     static void Otlp()
     {
-        using (var h = new Histogram(0.01))
+        using (var h = new HdrHistogram(0.01))
         {
             h.Record(0, 3);
             for (ulong v = 1; v <= 100000; v = v * 3 / 2 + 1) h.Record(v * 1000, v % 5 + 1);
@@ -589,7 +590,7 @@ static partial class Tests
             double sum = (double)At(point, "sum"), exact = h.Mean * h.TotalCount / 1000;
             Check(Math.Abs(sum - exact) <= 0.011 * exact, string.Format("sum {0} within the layout's error of {1}", sum, exact));
             double max = (double)At(point, "max");
-            ulong top = h.Percentile(100).Value;
+            ulong top = h.GetPercentile(100).Value;
             Check(max >= top / 1000.0 * 0.99 && max <= top / 1000.0 * 1.01, string.Format("max {0} near {1}", max, top / 1000.0));
 
             // A given scale, cumulative by default.

@@ -1,7 +1,8 @@
-// Tests of the C# binding (Picollo.cs) against libpicollo, plus the seed's getting-started;
-// ThreadTests.cs adds the concurrency modes and the approximate counter (PicolloApprox.cs),
-// HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs the metrics pipelines
-// (PicolloMetrics.cs).
+// Tests of the C# binding (Picollo.cs, Metrics/) against libpicollo, plus the seed's
+// getting-started; ThreadTests.cs adds the concurrency modes and the approximate counter
+// (PicolloApprox.cs), HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs
+// the metrics pipelines (PicolloMetrics.cs), HistogramApiTests.cs the announcement's API
+// beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes).
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -12,6 +13,7 @@ using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 using System.Threading;
 using Picollo;
+using Picollo.Metrics;
 
 static partial class Tests
 {
@@ -99,7 +101,7 @@ static partial class Tests
 
     static void RecordAndCounts()
     {
-        using (var h = new Histogram(0.01, 10, 100000, 32))
+        using (var h = new HdrHistogram(0.01, 10, 100000, 32))
         {
             h.Record(1000);
             h.Record(5000, 1000);
@@ -109,8 +111,8 @@ static partial class Tests
             Equal(1001ul, h.TotalCount, "total after record/record_n");
             Equal(1ul, h.UnderflowCount, "underflow");
             Equal(3ul, h.OverflowCount, "overflow");
-            Check(InBucket(h.Percentile(50), 5000), "P50 bucket holds 5000");
-            Check(InBucket(h.Percentile(0), 1000), "P0 bucket holds 1000");
+            Check(InBucket(h.GetPercentile(50), 5000), "P50 bucket holds 5000");
+            Check(InBucket(h.GetPercentile(0), 1000), "P0 bucket holds 1000");
             h.RecordMany(new ulong[] { 20, 30, 40 });
             h.RecordMany(new ulong[0]);
             Equal(1004ul, h.TotalCount, "total after record_many");
@@ -120,17 +122,17 @@ static partial class Tests
             Check(info.RelativeError == 0.5 / info.BlockSize && info.RelativeError <= 0.01, "info relative error");
             h.Reset();
             Check(h.TotalCount == 0 && h.UnderflowCount == 0 && h.OverflowCount == 0, "reset clears everything");
-            Throws(Status.Empty, () => h.Percentile(50), "percentile of an empty histogram");
+            Throws(Status.Empty, () => h.GetPercentile(50), "percentile of an empty histogram");
         }
-        using (var h = new Histogram(0.01))
+        using (var h = new HdrHistogram(0.01))
         {
             h.RecordCorrected(1000, 100);   // 1000, 900, ..., 100
             Equal(10ul, h.TotalCount, "record_corrected adds the missing values");
-            Check(InBucket(h.Percentile(0), 100) && InBucket(h.Percentile(100), 1000), "record_corrected range");
+            Check(InBucket(h.GetPercentile(0), 100) && InBucket(h.GetPercentile(100), 1000), "record_corrected range");
             h.RecordCorrected(50, 0);
             Equal(11ul, h.TotalCount, "record_corrected with interval 0 records once");
         }
-        using (var h = new Histogram(0.01, counterBits: 32))
+        using (var h = new HdrHistogram(0.01, counterBits: 32))
         {
             h.Record(77, 5000000000ul);     // more than a u32 bucket holds
             Equal(5000000000ul, h.TotalCount + h.SaturatedCount, "saturated counts are not lost");
@@ -151,13 +153,13 @@ static partial class Tests
                 var rng = new Random(size * 31 + d);
                 var values = new ulong[size];
                 for (int i = 0; i < size; i++) values[i] = dists[d](rng);
-                using (var h = new Histogram(0.001))
+                using (var h = new HdrHistogram(0.001))
                 {
                     h.RecordMany(values);
                     Array.Sort(values);
                     string tag = string.Format("dist {0} n={1}", d, size);
-                    var batch = h.Percentiles(Summary.StandardRanks);
-                    var vals = h.PercentileValues(Summary.StandardRanks);
+                    var batch = h.GetPercentiles(HdrHistogramSummary.StandardRanks);
+                    var vals = h.GetPercentileValues(HdrHistogramSummary.StandardRanks);
                     var summary = h.GetSummary();
                     for (int i = 0; i < batch.Length; i++)
                     {
@@ -166,54 +168,54 @@ static partial class Tests
                         Check(InBucket(p, exact), string.Format("{0} P{1}: exact {2} in [{3}, {4}]", tag, p.Rank, exact, p.Lower, p.Highest));
                         ulong dist = p.Value > exact ? p.Value - exact : exact - p.Value;
                         Check(dist <= p.PlusMinus, tag + " |value - exact| <= ±");
-                        Check(p.Equals(h.Percentile(Summary.StandardRanks[i])), tag + " batch equals scalar at P" + p.Rank);
+                        Check(p.Equals(h.GetPercentile(HdrHistogramSummary.StandardRanks[i])), tag + " batch equals scalar at P" + p.Rank);
                         Check(p.Equals(summary[i]), tag + " summary equals batch at P" + p.Rank);
                         Equal(p.Value, vals[i], tag + " value-only query");
                     }
                 }
             }
 
-        using (var h = new Histogram(0.01))
+        using (var h = new HdrHistogram(0.01))
         {
             for (ulong v = 1000; v < 2000; v++) h.Record(v);
             h.ValueSelection = ValueSelection.Lower;
-            var p = h.Percentile(50);
+            var p = h.GetPercentile(50);
             Check(p.Value == p.Lower && h.ValueSelection == ValueSelection.Lower, "lower value selection");
             h.ValueSelection = ValueSelection.Upper;
-            p = h.Percentile(50);
+            p = h.GetPercentile(50);
             Check(p.Value == p.Highest, "upper value selection");
             h.ValueSelection = ValueSelection.Interpolated;
-            p = h.Percentile(50);
+            p = h.GetPercentile(50);
             Check(InBucket(p, p.Value), "interpolated value inside its bucket");
-            Check(Regex.IsMatch(h.Percentile(99).ToString(), @"^P99=[\d,]+ \[\d+ / \d+\]: \[[\d,]+, [\d,]+\) [\d,]+$"),
-                  "percentile text: " + h.Percentile(99));
+            Check(Regex.IsMatch(h.GetPercentile(99).ToString(), @"^P99=[\d,]+ \[\d+ / \d+\]: \[[\d,]+, [\d,]+\) [\d,]+$"),
+                  "percentile text: " + h.GetPercentile(99));
         }
     }
 
     static void Buckets()
     {
-        using (var h = new Histogram(0.01, 0, 1000000))
+        using (var h = new HdrHistogram(0.01, 0, 1000000))
         {
             var rng = new Random(5);
             for (int i = 0; i < 10000; i++) h.Record((ulong)rng.Next(0, 500000));
-            var buckets = h.Buckets.ToList();
+            var buckets = h.BucketsWithValues.ToList();
             Equal(h.TotalCount, (ulong)buckets.Sum(b => (long)b.Count), "bucket counts sum to total");
             Check(buckets.All(b => b.Count > 0), "the cursor skips empty buckets");
             Check(buckets.Zip(buckets.Skip(1), (a, b) => a.StorageIndex < b.StorageIndex && a.Highest < b.Lower).All(x => x),
                   "buckets in increasing order");
             var third = buckets[3];
-            Check(h.Bucket((long)third.StorageIndex).Equals(third), "indexed bucket equals cursor bucket");
-            Check(h.Bucket(0).Count == 0 || buckets[0].StorageIndex == 0, "bucket 0 by index");
+            Check(h.GetBucket((long)third.StorageIndex).Equals(third), "indexed bucket equals cursor bucket");
+            Check(h.GetBucket(0).Count == 0 || buckets[0].StorageIndex == 0, "bucket 0 by index");
             long len = (long)h.Info.StorageLength;
-            Throws(Status.OutOfRange, () => h.Bucket(len), "bucket past the end");
+            Throws(Status.OutOfRange, () => h.GetBucket(len), "bucket past the end");
         }
-        using (var h = new Histogram(0.01))
-            Equal(0, h.Buckets.Count(), "no buckets in an empty histogram");
+        using (var h = new HdrHistogram(0.01))
+            Equal(0, h.BucketsWithValues.Count(), "no buckets in an empty histogram");
     }
 
     static void Summaries()
     {
-        using (var h = Histogram.Factory.WithRelativeError(0.01).WithUInt32Storage().WithRange(10000, 30000).Create())
+        using (var h = HdrHistogram.Factory.WithRelativeError(0.01).WithUInt32Storage().WithRange(10000, 30000).Create())
         {
             for (ulong v = 20000; v < 21000; v++) h.Record(v);
             var s = h.GetSummary();
@@ -223,7 +225,7 @@ static partial class Tests
             Check(s.MinTrackable == 10000 && s.MaxTrackable == 30000, "summary range");
             Check(Math.Abs(s.Mean - 20499.5) < 20499.5 * 0.0079, "summary mean within precision: " + s.Mean);
             Check(Math.Abs(s.StdDev - 288.67) < 10, "summary stdev: " + s.StdDev);
-            for (int i = 0; i < 16; i++) Equal(Summary.StandardRanks[i], s[i].Rank, "summary rank " + i);
+            for (int i = 0; i < 16; i++) Equal(HdrHistogramSummary.StandardRanks[i], s[i].Rank, "summary rank " + i);
             Check(s.P50.Equals(s[5]) && s.P99.Equals(s[11]) && s.P100.Equals(s[15]), "named percentiles");
 
             string table = s.Table("Latency µs");
@@ -254,7 +256,7 @@ static partial class Tests
             Check(Regex.IsMatch(json, "\"totalCount\"\\s*:\\s*1000\\b") && json.Contains("\"percentiles\"")
                   && Regex.IsMatch(json, "\"maxTrackableValue\"\\s*:\\s*30000\\b"), "JSON fields");
 
-            var s2 = new Summary();
+            var s2 = new HdrHistogramSummary();
             h.GetSummary(s2);       // in place
             Check(s2.OverflowCount == 1 && s2.UnderflowCount == 1 && s2.TotalCount == 1000, "summary refilled in place");
 
@@ -266,7 +268,7 @@ static partial class Tests
             Check(dl.Any(l => FirstCell(l) == "D-value:"), "diff has the D-value row");
             Check(Lines(s.Diff(s2)).Any(l => l.StartsWith("| Percentile | A") && l.Contains("| B")), "diff default names A/B");
         }
-        using (var h = new Histogram(0.01))
+        using (var h = new HdrHistogram(0.01))
         {
             var s = h.GetSummary();
             Check(s.TotalCount == 0 && double.IsNaN(s.Mean) && s.P50.Value == 0, "empty summary: zero percentiles, NaN mean");
@@ -276,13 +278,13 @@ static partial class Tests
 
     static void BadInput()
     {
-        Throws(Status.InvalidArgument, () => new Histogram(0.0), "relative error 0");
-        Throws(Status.InvalidArgument, () => new Histogram(double.NaN), "relative error NaN");
-        Throws(Status.InvalidArgument, () => new Histogram(-0.01), "relative error < 0");
-        Throws(Status.InvalidArgument, () => new Histogram(double.PositiveInfinity), "relative error ∞");
-        Throws(Status.InvalidArgument, () => new Histogram(0.01, 100, 10), "min > max");
-        Throws(Status.InvalidArgument, () => new Histogram(0.01, counterBits: 16), "counter bits 16");
-        Throws(Status.InvalidArgument, () => new Histogram(0.01, valueSelection: (ValueSelection)9), "unknown value selection");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(0.0), "relative error 0");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(double.NaN), "relative error NaN");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(-0.01), "relative error < 0");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(double.PositiveInfinity), "relative error ∞");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(0.01, 100, 10), "min > max");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(0.01, counterBits: 16), "counter bits 16");
+        Throws(Status.InvalidArgument, () => new HdrHistogram(0.01, valueSelection: (ValueSelection)9), "unknown value selection");
 
         foreach (uint size in new uint[] { 0, 4, 40 })
         {
@@ -294,7 +296,7 @@ static partial class Tests
             string msg = Marshal.PtrToStringAnsi(Native.picollo_last_error_message());
             Check(msg.Contains("struct_size"), "struct_size message: " + msg);
             if (st == Status.Ok) Native.picollo_histogram_free(raw);
-            Throws(Status.StructSize, () => new Histogram(c), "Histogram(config) with struct_size " + size);
+            Throws(Status.StructSize, () => new HdrHistogram(c), "HdrHistogram(config) with struct_size " + size);
         }
         // A caller built against a newer, larger struct: accepted while the fields this
         // library does not know are zero, refused otherwise (perf_event_attr's rule).
@@ -323,24 +325,24 @@ static partial class Tests
         HistogramInfo info;
         Equal(Status.NullPointer, Native.picollo_histogram_info_raw(IntPtr.Zero, out info), "NULL handle");
 
-        using (var h = new Histogram(0.01))
-        using (var other = new Histogram(0.001))
+        using (var h = new HdrHistogram(0.01))
+        using (var other = new HdrHistogram(0.001))
         {
             h.Record(100);
-            Throws(Status.InvalidArgument, () => h.Percentile(101), "rank 101");
-            Throws(Status.InvalidArgument, () => h.Percentile(-1), "rank -1");
-            Throws(Status.InvalidArgument, () => h.Percentile(double.NaN), "rank NaN");
-            Throws(Status.InvalidArgument, () => h.Percentiles(50, 10), "ranks decreasing");
-            Throws(Status.InvalidArgument, () => h.Percentiles(50, 50), "ranks repeated");
-            Throws(Status.InvalidArgument, () => h.PercentileValues(0, double.NaN), "NaN in value-only ranks");
+            Throws(Status.InvalidArgument, () => h.GetPercentile(101), "rank 101");
+            Throws(Status.InvalidArgument, () => h.GetPercentile(-1), "rank -1");
+            Throws(Status.InvalidArgument, () => h.GetPercentile(double.NaN), "rank NaN");
+            Throws(Status.InvalidArgument, () => h.GetPercentiles(50, 10), "ranks decreasing");
+            Throws(Status.InvalidArgument, () => h.GetPercentiles(50, 50), "ranks repeated");
+            Throws(Status.InvalidArgument, () => h.GetPercentileValues(0, double.NaN), "NaN in value-only ranks");
             Throws(Status.InvalidArgument, () => h.ValueSelection = (ValueSelection)4, "set unknown value selection");
             Throws(Status.LayoutMismatch, () => h.Add(other), "add with another relative error");
             Throws(Status.InvalidArgument, () => h.Add(h), "add a histogram to itself");
-            var gone = new Histogram(0.01);
+            var gone = new HdrHistogram(0.01);
             gone.Dispose();
             Throws<ObjectDisposedException>(() => h.Add(gone), "add a disposed histogram");
             Throws<ObjectDisposedException>(() => gone.Add(h), "add into a disposed histogram");
-            using (var big = new Histogram(0.01))
+            using (var big = new HdrHistogram(0.01))
             {
                 big.Record(100, 2);
                 Throws(Status.WouldGoNegative, () => h.Subtract(big), "subtract more than there is");
@@ -367,7 +369,7 @@ static partial class Tests
 
     static void Snapshots()
     {
-        using (var h = new Histogram(0.01))
+        using (var h = new HdrHistogram(0.01))
         {
             h.Record(1000, 100);
             using (var snap = h.GetSnapshot())
@@ -383,8 +385,8 @@ static partial class Tests
                 h.Record(3000, 10);
                 snap.Update();
                 Equal(160ul, snap.GetSummary().TotalCount, "full update");
-                var sp = snap.Percentiles(1, 50, 99);
-                var hp = h.Percentiles(1, 50, 99);
+                var sp = snap.GetPercentiles(1, 50, 99);
+                var hp = h.GetPercentiles(1, 50, 99);
                 Check(sp.SequenceEqual(hp), "snapshot percentiles equal the histogram's");
                 h.Reset();
                 h.Record(4000, 5);
@@ -395,9 +397,9 @@ static partial class Tests
     }
 
     /// <summary>A thread's own histogram, half recorded by batches, half value by value.</summary>
-    static Histogram RecordOnThread(int seed, int count)
+    static HdrHistogram RecordOnThread(int seed, int count)
     {
-        var h = new Histogram(0.01, 0, 1000000);
+        var h = new HdrHistogram(0.01, 0, 1000000);
         var rng = new Random(seed);
         var batch = new ulong[1000];
         for (int i = 0; i < count; i += batch.Length)
@@ -412,7 +414,7 @@ static partial class Tests
     static void Threads()
     {
         const int threads = 4, perThread = 250000;
-        var parts = new Histogram[threads];
+        var parts = new HdrHistogram[threads];
         var errors = new Exception[threads];
         var workers = Enumerable.Range(0, threads).Select(t => new Thread(() =>
         {
@@ -423,8 +425,8 @@ static partial class Tests
         workers.ForEach(w => w.Join());
         foreach (var e in errors) if (e != null) throw e;
 
-        using (var merged = new Histogram(0.01, 0, 1000000))
-        using (var reference = new Histogram(0.01, 0, 1000000))
+        using (var merged = new HdrHistogram(0.01, 0, 1000000))
+        using (var reference = new HdrHistogram(0.01, 0, 1000000))
         {
             for (int t = 0; t < threads; t++)
             {
@@ -437,10 +439,10 @@ static partial class Tests
             Equal(reference.OverflowCount, merged.OverflowCount, "merged overflow");
             Check(merged.GetSummary().Percentiles.SequenceEqual(reference.GetSummary().Percentiles),
                   "merged percentiles equal a single-thread histogram's");
-            Check(merged.Buckets.SequenceEqual(reference.Buckets), "merged buckets equal");
+            Check(merged.BucketsWithValues.SequenceEqual(reference.BucketsWithValues), "merged buckets equal");
         }
-        using (var narrow = new Histogram(0.01, 100, 1000))
-        using (var wide = new Histogram(0.01, 0, 100000, 32))
+        using (var narrow = new HdrHistogram(0.01, 100, 1000))
+        using (var wide = new HdrHistogram(0.01, 0, 100000, 32))
         {
             wide.Record(50); wide.Record(500); wide.Record(5000);
             narrow.Add(wide);
@@ -451,8 +453,8 @@ static partial class Tests
 
     static void Disposal()
     {
-        Histogram kept;
-        using (var h = new Histogram(0.01))
+        HdrHistogram kept;
+        using (var h = new HdrHistogram(0.01))
         {
             h.Record(1);
             kept = h;
@@ -461,10 +463,10 @@ static partial class Tests
         kept.Dispose();   // twice: no error
         passed++;
         Throws<ObjectDisposedException>(() => kept.Record(1), "record after dispose");
-        Throws<ObjectDisposedException>(() => kept.Percentile(50), "percentile after dispose");
-        Equal("Histogram (disposed)", kept.ToString(), "ToString after dispose");
+        Throws<ObjectDisposedException>(() => kept.GetPercentile(50), "percentile after dispose");
+        Equal("HdrHistogram (disposed)", kept.ToString(), "ToString after dispose");
 
-        var src = new Histogram(0.01);
+        var src = new HdrHistogram(0.01);
         src.Record(10, 3);
         var snap = src.GetSnapshot();
         src.Dispose();
@@ -477,7 +479,7 @@ static partial class Tests
         Throws<ObjectDisposedException>(() => snap.GetSummary(), "summary of a disposed snapshot");
 
         // Leaked handles are freed by the finalizer.
-        for (int i = 0; i < 2000; i++) new Histogram(0.01).Record((ulong)i);
+        for (int i = 0; i < 2000; i++) new HdrHistogram(0.01).Record((ulong)i);
         GC.Collect();
         GC.WaitForPendingFinalizers();
         passed++;
@@ -496,9 +498,9 @@ static partial class Tests
     /// seed's printed output (System.Random(0) is the same generator on mono).</summary>
     static void GettingStarted()
     {
-        Summary before, after;
+        HdrHistogramSummary before, after;
         string diff;
-        using (var h = Histogram.Factory.WithRelativeError(0.01).WithUInt32Storage()
+        using (var h = HdrHistogram.Factory.WithRelativeError(0.01).WithUInt32Storage()
                    .WithMinTrackableValue(10000).WithMaxTrackableValue(30000).Create())
         {
             var rng = new Random(0);
@@ -528,7 +530,7 @@ static partial class Tests
         }
 
         // The same with a snapshot and deltas instead of a reset: the same diff.
-        using (var h = Histogram.Factory.WithRelativeError(0.01).WithUInt32Storage()
+        using (var h = HdrHistogram.Factory.WithRelativeError(0.01).WithUInt32Storage()
                    .WithMinTrackableValue(10000).WithMaxTrackableValue(30000).Create())
         {
             var rng = new Random(0);
@@ -574,6 +576,7 @@ static partial class Tests
         ThreadGroups();   // ThreadTests.cs: the concurrency modes
         HdrGroups();      // HdrTests.cs: V2, .hgrm, interval logs
         MetricsGroups();  // MetricsTests.cs: collect, OpenMetrics, OTLP
+        HistogramApiGroups();  // HistogramApiTests.cs: buckets, bucket percentiles, spans, summaries, scopes
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);
         Console.WriteLine();

@@ -9,6 +9,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using Picollo;
+using Picollo.Metrics;
 
 static partial class Tests
 {
@@ -42,7 +43,7 @@ static partial class Tests
 
     /// <summary>Writer i's work: the values in chunks through RecordMany, some one by one, and
     /// one Record(value, count).</summary>
-    static void WriteInto(Histogram h, int i, int n)
+    static void WriteInto(HdrHistogram h, int i, int n)
     {
         var values = WriterValues(i, n);
         int bulk = n - 1000, chunk = bulk / 8;
@@ -51,16 +52,16 @@ static partial class Tests
         h.Record((ulong)(i * 1000 + 10), 7);
     }
 
-    static Histogram Reference(int writers, int n)
+    static HdrHistogram Reference(int writers, int n)
     {
-        var r = new Histogram(0.01, 10, 1000000);
+        var r = new HdrHistogram(0.01, 10, 1000000);
         for (int i = 0; i < writers; i++) WriteInto(r, i, n);
         return r;
     }
 
-    static void SameCounts(Histogram a, Histogram b, string what)
+    static void SameCounts(HdrHistogram a, HdrHistogram b, string what)
     {
-        Check(a.Buckets.SequenceEqual(b.Buckets), what + ": the same buckets as the reference");
+        Check(a.BucketsWithValues.SequenceEqual(b.BucketsWithValues), what + ": the same buckets as the reference");
         Equal(b.TotalCount, a.TotalCount, what + ": total");
         Equal(b.UnderflowCount, a.UnderflowCount, what + ": underflow");
         Equal(b.OverflowCount, a.OverflowCount, what + ": overflow");
@@ -73,7 +74,7 @@ static partial class Tests
         {
             foreach (var mode in new[] { ConcurrencyMode.Interlocked, ConcurrencyMode.ThreadLocal })
             {
-                using (var h = Histogram.Factory.WithRelativeError(0.01).WithRange(10, 1000000).WithMode(mode).Create())
+                using (var h = HdrHistogram.Factory.WithRelativeError(0.01).WithRange(10, 1000000).WithMode(mode).Create())
                 {
                     Equal(mode, h.Mode, "mode");
                     OnThreads(Writers, i => WriteInto(h, i, n));
@@ -84,7 +85,7 @@ static partial class Tests
         }
         // Single writer: one recording thread while others query.
         using (var reference = Reference(1, n))
-        using (var h = new Histogram(0.01, 10, 1000000))
+        using (var h = new HdrHistogram(0.01, 10, 1000000))
         {
             long reads = 0, bad = 0;
             var stop = new ManualResetEvent(false);
@@ -106,17 +107,17 @@ static partial class Tests
         }
         // Approximate: exact while every bucket stays below 2^13 (about 1,500 at most here).
         using (var reference = Reference(Writers, n / 4))
-        using (var h = new Histogram(0.01, 10, 1000000, mode: ConcurrencyMode.Approximate))
+        using (var h = new HdrHistogram(0.01, 10, 1000000, mode: ConcurrencyMode.Approximate))
         {
             Equal(13u, h.ApproxThreshold, "the default threshold");
             OnThreads(Writers, i => WriteInto(h, i, n / 4));
-            Check(h.Buckets.Max(b => b.Count) < 8192, "approximate: every bucket below 2^13");
+            Check(h.BucketsWithValues.Max(b => b.Count) < 8192, "approximate: every bucket below 2^13");
             SameCounts(h, reference, "approximate below its threshold");
         }
         // Approximate, one hot bucket: 10^6 records within 5 % (2 % at two standard deviations).
         foreach (uint t in new uint[] { 0, 16 })
         {
-            using (var h = Histogram.Factory.WithRelativeError(0.01).WithRange(1, 1000000).WithApproximate(t).Create())
+            using (var h = HdrHistogram.Factory.WithRelativeError(0.01).WithRange(1, 1000000).WithApproximate(t).Create())
             {
                 const int per = 250000;
                 OnThreads(Writers, i =>
@@ -125,7 +126,7 @@ static partial class Tests
                     for (int off = 0; off < per; off += per / 10) h.RecordMany(hot, off, per / 10);
                     for (int k = 0; k < 1000; k++) h.Record(700000);
                 });
-                var buckets = h.Buckets.ToList();
+                var buckets = h.BucketsWithValues.ToList();
                 Equal(2, buckets.Count, "approximate: two buckets");
                 double expected = (double)Writers * per, got = buckets[0].Count;
                 Check(Math.Abs(got - expected) <= 0.05 * expected,
@@ -143,7 +144,7 @@ static partial class Tests
         foreach (var mode in ConcurrentModes)
         {
             int perWriter = mode == ConcurrencyMode.Approximate ? n / 4 : n;  // below 2^13 per bucket
-            using (var h = new Histogram(0.01, 10, 1000000, mode: mode))
+            using (var h = new HdrHistogram(0.01, 10, 1000000, mode: mode))
             using (var snap = h.GetSnapshot())
             {
                 long started = 0, updates = 0;
@@ -162,7 +163,7 @@ static partial class Tests
                     Interlocked.Increment(ref writersDone);
                 })).ToList();
                 writers.ForEach(t => t.Start());
-                var summary = new Summary();
+                var summary = new HdrHistogramSummary();
                 bool last = false;
                 while (!last)
                 {
@@ -229,14 +230,14 @@ static partial class Tests
 
     static void ModeErrors()
     {
-        Throws(Status.InvalidArgument, () => Histogram.Factory.WithMode((ConcurrencyMode)4).Create(), "mode 4");
-        Throws(Status.InvalidArgument, () => Histogram.Factory.WithMode(ConcurrencyMode.Interlocked, 13).Create(),
+        Throws(Status.InvalidArgument, () => HdrHistogram.Factory.WithMode((ConcurrencyMode)4).Create(), "mode 4");
+        Throws(Status.InvalidArgument, () => HdrHistogram.Factory.WithMode(ConcurrencyMode.Interlocked, 13).Create(),
                "a threshold outside the approximate mode");
-        Throws(Status.InvalidArgument, () => Histogram.Factory.WithApproximate(63).Create(), "threshold 63");
+        Throws(Status.InvalidArgument, () => HdrHistogram.Factory.WithApproximate(63).Create(), "threshold 63");
         foreach (var mode in ConcurrentModes)
         {
-            using (var h = new Histogram(mode: mode))
-            using (var single = new Histogram())
+            using (var h = new HdrHistogram(mode: mode))
+            using (var single = new HdrHistogram())
             {
                 h.Record(5, 3);
                 single.Record(5, 4);
@@ -255,14 +256,14 @@ static partial class Tests
                 Equal(1UL, single.TotalCount, mode + ": a single-writer histogram subtracts it");
             }
         }
-        using (var h = Histogram.Factory.WithThreadLocal().Create())
+        using (var h = HdrHistogram.Factory.WithThreadLocal().Create())
         {
             h.RecordMany(WriterValues(1, 20000));
-            var all = Enumerable.Range(0, (int)h.Info.StorageLength).Select(i => h.Bucket(i)).Where(b => b.Count > 0).ToList();
+            var all = Enumerable.Range(0, (int)h.Info.StorageLength).Select(i => h.GetBucket(i)).Where(b => b.Count > 0).ToList();
             Check(all.Count > 256, "more non-empty buckets than one batch");
             foreach (int batch in new[] { 1, 7, 256, 100000 })
-                Check(h.BucketsInBatches(batch).SequenceEqual(all), "buckets in batches of " + batch);
-            Throws<ArgumentOutOfRangeException>(() => h.BucketsInBatches(0), "a batch of 0");
+                Check(h.BucketsWithValuesInBatches(batch).SequenceEqual(all), "buckets in batches of " + batch);
+            Throws<ArgumentOutOfRangeException>(() => h.BucketsWithValuesInBatches(0), "a batch of 0");
         }
     }
 

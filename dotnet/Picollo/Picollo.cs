@@ -3,19 +3,97 @@
 // Layers, bottom up:
 //   Native            every [DllImport] of the C ABI, nothing else;
 //   blittable structs field-for-field copies of the C structs (checked against the C sizeof);
-//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free;
-//   Histogram, Snapshot, Summary: the API a C# caller uses (IDisposable, exceptions).
+//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free.
+// The API a C# caller uses is the one of the Picollo .NET announcement, namespace
+// Picollo.Metrics: HdrHistogram, HdrHistogramBuilder (HdrHistogram.Factory),
+// HdrHistogramSummary, HdrHistogramSnapshot and NanoScope, in Metrics/*.cs, with the C types
+// they hand out (Percentile, Bucket, ValueSelection, ConcurrencyMode) declared here.
 // PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
 // HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
-// pipelines (interval collection, OpenMetrics, OTLP).
+// pipelines (interval collection, OpenMetrics, OTLP), PicolloPerf.cs and Perf/*.cs the
+// perf_event counters (Picollo.Perf).
 //
 // Built by Picollo.csproj (dotnet build / dotnet pack), or with mono's mcs:
-// `mcs -unsafe -target:library -out:Picollo.dll *.cs Properties/*.cs` (c-tests/csharp/run.sh).
+// `mcs -unsafe -target:library -out:Picollo.dll *.cs */*.cs` (c-tests/csharp/run.sh).
 
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
+using Picollo.Metrics;
+
+namespace Picollo.Metrics
+{
+    // The C types a histogram's user names (HdrHistogram and its summary, snapshot and
+    // builder are in Metrics/); the raw layer below stays in namespace Picollo.
+
+    /// <summary>picollo_value_selection: which value of a bucket a percentile reports.</summary>
+    public enum ValueSelection : uint
+    {
+        Midpoint = 0,
+        Lower = 1,
+        Upper = 2,
+        Interpolated = 3,
+    }
+
+    /// <summary>picollo_mode: who may record into a histogram at once (see <see cref="HdrHistogram"/>).</summary>
+    public enum ConcurrencyMode : uint
+    {
+        /// <summary>One recording thread at a time (the fastest); reads from any thread.</summary>
+        SingleWriter = 0,
+        /// <summary>Any number of recording threads, one atomic add per record; exact.</summary>
+        Interlocked = 1,
+        /// <summary>Any number of recording threads, each into its own shard; exact.</summary>
+        ThreadLocal = 2,
+        /// <summary>Any number of recording threads; buckets are approximate counters (exact
+        /// below 2^T, about 2 % at two standard deviations above).</summary>
+        Approximate = 3,
+    }
+
+    /// <summary>picollo_percentile (88 bytes): a percentile and the bucket it fell in.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Percentile
+    {
+        public double Rank;
+        public ulong Value;
+        public ulong PlusMinus;
+        public ulong StorageIndex;
+        public ulong LogicalIndex;
+        public ulong Lower;
+        /// <summary>Exclusive upper bound (ulong.MaxValue for the topmost bucket).</summary>
+        public ulong Upper;
+        /// <summary>Largest value of the bucket (inclusive).</summary>
+        public ulong Highest;
+        public ulong Count;
+        public ulong CumulativeCount;
+        public ulong RankCount;
+
+        /// <summary>As the seed prints it: <c>P99=24,960 [83 / 609]: [24,832, 25,088) 14,190</c>.</summary>
+        public override string ToString()
+        {
+            Percentile self = this;
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                Native.picollo_percentile_format(ref self, buf, len, out needed));
+        }
+    }
+
+    /// <summary>picollo_bucket (48 bytes).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Bucket
+    {
+        public ulong StorageIndex;
+        public ulong LogicalIndex;
+        public ulong Lower;
+        public ulong Highest;
+        public ulong Value;
+        public ulong Count;
+
+        public override string ToString()
+        {
+            return string.Format("[{0:N0}, {1:N0}] {2:N0}", Lower, Highest, Count);
+        }
+    }
+}
 
 namespace Picollo
 {
@@ -43,29 +121,6 @@ namespace Picollo
         /// <summary>The histogram cannot be written in the requested format (thrown as
         /// <see cref="PicolloUnencodableException"/>).</summary>
         Unencodable = 16,
-    }
-
-    /// <summary>picollo_value_selection: which value of a bucket a percentile reports.</summary>
-    public enum ValueSelection : uint
-    {
-        Midpoint = 0,
-        Lower = 1,
-        Upper = 2,
-        Interpolated = 3,
-    }
-
-    /// <summary>picollo_mode: who may record into a histogram at once (see <see cref="Histogram"/>).</summary>
-    public enum ConcurrencyMode : uint
-    {
-        /// <summary>One recording thread at a time (the fastest); reads from any thread.</summary>
-        SingleWriter = 0,
-        /// <summary>Any number of recording threads, one atomic add per record; exact.</summary>
-        Interlocked = 1,
-        /// <summary>Any number of recording threads, each into its own shard; exact.</summary>
-        ThreadLocal = 2,
-        /// <summary>Any number of recording threads; buckets are approximate counters (exact
-        /// below 2^T, about 2 % at two standard deviations above).</summary>
-        Approximate = 3,
     }
 
     /// <summary>A non-OK status, with the library's message for it. The statuses of the
@@ -170,33 +225,6 @@ namespace Picollo
         public uint ApproxThreshold;
     }
 
-    /// <summary>picollo_percentile (88 bytes): a percentile and the bucket it fell in.</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct Percentile
-    {
-        public double Rank;
-        public ulong Value;
-        public ulong PlusMinus;
-        public ulong StorageIndex;
-        public ulong LogicalIndex;
-        public ulong Lower;
-        /// <summary>Exclusive upper bound (ulong.MaxValue for the topmost bucket).</summary>
-        public ulong Upper;
-        /// <summary>Largest value of the bucket (inclusive).</summary>
-        public ulong Highest;
-        public ulong Count;
-        public ulong CumulativeCount;
-        public ulong RankCount;
-
-        /// <summary>As the seed prints it: <c>P99=24,960 [83 / 609]: [24,832, 25,088) 14,190</c>.</summary>
-        public override string ToString()
-        {
-            Percentile self = this;
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_percentile_format(ref self, buf, len, out needed));
-        }
-    }
-
     /// <summary>picollo_summary (1480 bytes). mcs allows fixed buffers of primitives only, so
     /// the 16 percentiles are 16 fields; <see cref="this[int]"/> indexes them.</summary>
     [StructLayout(LayoutKind.Sequential)]
@@ -225,23 +253,6 @@ namespace Picollo
                 if ((uint)i >= Count) throw new ArgumentOutOfRangeException("i");
                 fixed (Percentile* p = &P00) return p[i];
             }
-        }
-    }
-
-    /// <summary>picollo_bucket (48 bytes).</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct Bucket
-    {
-        public ulong StorageIndex;
-        public ulong LogicalIndex;
-        public ulong Lower;
-        public ulong Highest;
-        public ulong Value;
-        public ulong Count;
-
-        public override string ToString()
-        {
-            return string.Format("[{0:N0}, {1:N0}] {2:N0}", Lower, Highest, Count);
         }
     }
 
@@ -313,10 +324,10 @@ namespace Picollo
         public static extern Status picollo_histogram_percentile(HistogramHandle h, double rank, out Percentile p);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
-        public static extern Status picollo_histogram_percentiles(HistogramHandle h, double[] ranks, UIntPtr n, [Out] Percentile[] output);
+        public static extern unsafe Status picollo_histogram_percentiles(HistogramHandle h, double* ranks, UIntPtr n, Percentile* output);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
-        public static extern Status picollo_histogram_percentile_values(HistogramHandle h, double[] ranks, UIntPtr n, [Out] ulong[] output);
+        public static extern unsafe Status picollo_histogram_percentile_values(HistogramHandle h, double* ranks, UIntPtr n, ulong* output);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_summary(HistogramHandle h, out SummaryData summary);
@@ -343,7 +354,7 @@ namespace Picollo
         public static extern Status picollo_snapshot_summary(SnapshotHandle s, out SummaryData summary);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
-        public static extern Status picollo_snapshot_percentiles(SnapshotHandle s, double[] ranks, UIntPtr n, [Out] Percentile[] output);
+        public static extern unsafe Status picollo_snapshot_percentiles(SnapshotHandle s, double* ranks, UIntPtr n, Percentile* output);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern void picollo_snapshot_free(IntPtr s);
@@ -483,391 +494,5 @@ namespace Picollo
                 return Encoding.UTF8.GetString(buf, 0, (int)needed.ToUInt64());
             }
         }
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // The C# API.
-    // ---------------------------------------------------------------------------------------
-
-    /// <summary>Builds a <see cref="Histogram"/>, in the seed's style:
-    /// <c>Histogram.Factory.WithRelativeError(0.01).WithUInt32Storage().WithMinTrackableValue(10000).Create()</c>.</summary>
-    public sealed class HistogramBuilder
-    {
-        HistogramConfig _config = HistogramConfig.Default;
-
-        public HistogramBuilder WithRelativeError(double relativeError) { _config.RelativeError = relativeError; return this; }
-        public HistogramBuilder WithMinTrackableValue(ulong min) { _config.MinTrackable = min; return this; }
-        public HistogramBuilder WithMaxTrackableValue(ulong max) { _config.MaxTrackable = max; return this; }
-        public HistogramBuilder WithRange(ulong min, ulong max) { _config.MinTrackable = min; _config.MaxTrackable = max; return this; }
-        public HistogramBuilder WithUInt32Storage() { _config.CounterBits = 32; return this; }
-        public HistogramBuilder WithUInt64Storage() { _config.CounterBits = 64; return this; }
-        public HistogramBuilder WithValueSelection(ValueSelection s) { _config.ValueSelection = (uint)s; return this; }
-
-        /// <summary>The concurrency mode; <paramref name="approxThreshold"/> (T, 1..62, 0 for
-        /// the default 13) only for <see cref="ConcurrencyMode.Approximate"/>.</summary>
-        public HistogramBuilder WithMode(ConcurrencyMode mode, uint approxThreshold = 0)
-        {
-            _config.Mode = (uint)mode;
-            _config.ApproxThreshold = approxThreshold;
-            return this;
-        }
-        public HistogramBuilder WithSingleWriter() { return WithMode(ConcurrencyMode.SingleWriter); }
-        public HistogramBuilder WithInterlocked() { return WithMode(ConcurrencyMode.Interlocked); }
-        public HistogramBuilder WithThreadLocal() { return WithMode(ConcurrencyMode.ThreadLocal); }
-        public HistogramBuilder WithApproximate(uint threshold = 0) { return WithMode(ConcurrencyMode.Approximate, threshold); }
-
-        public HistogramConfig Config { get { return _config; } }
-        public Histogram Create() { return new Histogram(_config); }
-    }
-
-    /// <summary>An HDR histogram. Dispose (or <c>using</c>) frees the native memory; it must
-    /// not race other calls.
-    /// <para>Threads, by <see cref="ConcurrencyMode"/> (chosen at creation): SingleWriter (the
-    /// default) takes records from one thread at a time, and Reset from that thread;
-    /// Interlocked, ThreadLocal and Approximate take records from any number of threads at
-    /// once, and Reset from any thread (a bucket then holds at most what was recorded since).
-    /// In every mode queries and snapshots may run on other threads while writers record:
-    /// each answers from one consistent copy of the counts. Subtract works in the
-    /// single-writer mode only (the others throw <see cref="Status.Unsupported"/>: use a
-    /// snapshot with deltas).</para></summary>
-    public sealed class Histogram : IDisposable
-    {
-        readonly HistogramHandle _handle;
-
-        public static HistogramBuilder Factory { get { return new HistogramBuilder(); } }
-
-        public Histogram(HistogramConfig config)
-        {
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_new(ref config, out h);
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = h;
-        }
-
-        public Histogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
-                         int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint,
-                         ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0)
-            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold)) { }
-
-        static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel,
-                                          ConcurrencyMode mode, uint approxThreshold)
-        {
-            var c = HistogramConfig.Default;
-            c.RelativeError = relativeError;
-            c.MinTrackable = min;
-            c.MaxTrackable = max;
-            c.CounterBits = (uint)bits;
-            c.ValueSelection = (uint)sel;
-            c.Mode = (uint)mode;
-            c.ApproxThreshold = approxThreshold;
-            return c;
-        }
-
-        /// <summary>Wrap a borrowed handle; <paramref name="owner"/> is kept alive with it.</summary>
-        internal Histogram(HistogramHandle borrowed, object owner)
-        {
-            _handle = borrowed;
-            _owner = owner;
-        }
-
-        readonly object _owner;
-
-        /// <summary>The object that owns the native histogram (null when this wrapper owns it).</summary>
-        public object Owner { get { return _owner; } }
-
-        /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
-        public HistogramHandle Handle { get { return _handle; } }
-
-        public void Dispose() { _handle.Dispose(); }
-
-        public bool IsDisposed { get { return _handle.IsClosed; } }
-
-        // Recording never fails: out-of-range values count as underflow/overflow.
-        public void Record(ulong value) { Native.picollo_histogram_record(_handle, value); }
-        public void Record(ulong value, ulong count) { Native.picollo_histogram_record_n(_handle, value, count); }
-        public void RecordCorrected(ulong value, ulong expectedInterval) { Native.picollo_histogram_record_corrected(_handle, value, expectedInterval); }
-
-        /// <summary>Record a whole array in one native call.</summary>
-        public void RecordMany(ulong[] values) { RecordMany(values, 0, values == null ? 0 : values.Length); }
-
-        public unsafe void RecordMany(ulong[] values, int offset, int count)
-        {
-            if (values == null) throw new ArgumentNullException("values");
-            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
-            if (count == 0) return;
-            fixed (ulong* p = &values[offset])
-                PicolloException.Check(Native.picollo_histogram_record_many(_handle, p, new UIntPtr((uint)count)));
-        }
-
-        public void Reset() { PicolloException.Check(Native.picollo_histogram_reset(_handle)); }
-
-        public HistogramInfo Info
-        {
-            get
-            {
-                HistogramInfo info;
-                PicolloException.Check(Native.picollo_histogram_get_info(_handle, out info));
-                return info;
-            }
-        }
-
-        public ulong TotalCount { get { return Info.Total; } }
-        public ulong UnderflowCount { get { return Info.Underflow; } }
-        public ulong OverflowCount { get { return Info.Overflow; } }
-        public ulong SaturatedCount { get { return Info.Saturated; } }
-
-        public ConcurrencyMode Mode { get { return (ConcurrencyMode)Info.Mode; } }
-
-        /// <summary>T of the approximate mode (exact below 2^T per bucket); 0 in the others.</summary>
-        public uint ApproxThreshold { get { return Info.ApproxThreshold; } }
-
-        public ValueSelection ValueSelection
-        {
-            get { return (ValueSelection)Info.ValueSelection; }
-            set { PicolloException.Check(Native.picollo_histogram_set_value_selection(_handle, (uint)value)); }
-        }
-
-        public double Mean { get { double m, s; PicolloException.Check(Native.picollo_histogram_mean_stdev(_handle, out m, out s)); return m; } }
-        public double StdDev { get { double m, s; PicolloException.Check(Native.picollo_histogram_mean_stdev(_handle, out m, out s)); return s; } }
-
-        /// <summary>The percentile at rank (percent, 0..100).</summary>
-        public Percentile Percentile(double rank)
-        {
-            Percentile p;
-            PicolloException.Check(Native.picollo_histogram_percentile(_handle, rank, out p));
-            return p;
-        }
-
-        /// <summary>Percentiles for strictly increasing ranks, in one pass.</summary>
-        public Percentile[] Percentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new Percentile[ranks.Length];
-            PicolloException.Check(Native.picollo_histogram_percentiles(_handle, ranks, new UIntPtr((uint)ranks.Length), output));
-            return output;
-        }
-
-        /// <summary>Values only, for strictly increasing ranks.</summary>
-        public ulong[] PercentileValues(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new ulong[ranks.Length];
-            PicolloException.Check(Native.picollo_histogram_percentile_values(_handle, ranks, new UIntPtr((uint)ranks.Length), output));
-            return output;
-        }
-
-        /// <summary>The standard summary (16 percentiles, totals, moments).</summary>
-        public Summary GetSummary() { var s = new Summary(); GetSummary(s); return s; }
-
-        /// <summary>Refill an existing summary in place (no allocation).</summary>
-        public void GetSummary(Summary into)
-        {
-            if (into == null) throw new ArgumentNullException("into");
-            PicolloException.Check(Native.picollo_histogram_summary(_handle, out into.Data));
-        }
-
-        /// <summary>The Markdown table (with a <c>##### title</c> heading unless title is null/empty).</summary>
-        public string Table(string title = null)
-        {
-            byte[] t = Utf8.ToNative(title);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_histogram_table(_handle, t, buf, len, out needed));
-        }
-
-        public override string ToString() { return _handle.IsClosed ? "Histogram (disposed)" : Table(); }
-
-        /// <summary>Non-empty buckets, lowest first, 256 per native call (each batch from one
-        /// consistent copy of the counts).</summary>
-        public IEnumerable<Bucket> Buckets { get { return BucketsInBatches(256); } }
-
-        /// <summary>Non-empty buckets, lowest first, <paramref name="batch"/> per native call.</summary>
-        public IEnumerable<Bucket> BucketsInBatches(int batch)
-        {
-            if (batch < 1) throw new ArgumentOutOfRangeException("batch");
-            return BatchIterator(batch);
-        }
-
-        IEnumerable<Bucket> BatchIterator(int batch)
-        {
-            UIntPtr cursor = UIntPtr.Zero;
-            var output = new Bucket[batch];
-            while (true)
-            {
-                UIntPtr written;
-                Status st = Native.picollo_histogram_next_buckets(_handle, ref cursor, output, new UIntPtr((uint)batch), out written);
-                if (st == Status.OutOfRange) yield break;
-                PicolloException.Check(st);
-                int n = (int)written.ToUInt64();
-                for (int i = 0; i < n; i++) yield return output[i];
-            }
-        }
-
-        /// <summary>The bucket at a storage index, empty or not.</summary>
-        public Bucket Bucket(long storageIndex)
-        {
-            if (storageIndex < 0) throw new ArgumentOutOfRangeException("storageIndex");
-            Bucket b;
-            PicolloException.Check(Native.picollo_histogram_bucket(_handle, new UIntPtr((ulong)storageIndex), out b));
-            return b;
-        }
-
-        /// <summary>Add every count of other (same relative error; any range and counter width).</summary>
-        public void Add(Histogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add)); }
-
-        /// <summary>Subtract every count of other; nothing changes if a count would go negative.</summary>
-        public void Subtract(Histogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_subtract)); }
-
-        static Histogram Checked(Histogram h)
-        {
-            if (h == null) throw new ArgumentNullException("other");
-            return h;
-        }
-
-        public Snapshot GetSnapshot() { return new Snapshot(this); }
-    }
-
-    /// <summary>A copy of a histogram, refreshed in place (no allocation), optionally as the
-    /// deltas since the previous refresh.</summary>
-    public sealed class Snapshot : IDisposable
-    {
-        readonly SnapshotHandle _handle;
-        readonly Histogram _source;
-
-        internal Snapshot(Histogram source)
-        {
-            SnapshotHandle s;
-            Status st = Native.picollo_snapshot_new(source.Handle, out s);
-            if (st != Status.Ok)
-            {
-                if (s != null) s.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = s;
-            _source = source;
-        }
-
-        public SnapshotHandle Handle { get { return _handle; } }
-
-        /// <summary>Refresh from the source histogram: the full counts, or (deltas) what was
-        /// recorded since the previous update.</summary>
-        public void Update(bool deltas = false)
-        {
-            uint d = deltas ? 1u : 0u;
-            PicolloException.Check(Handles.Call2(_handle, _source.Handle, (s, h) => Native.picollo_snapshot_update(s, h, d)));
-        }
-
-        public Summary GetSummary() { var s = new Summary(); GetSummary(s); return s; }
-
-        public void GetSummary(Summary into)
-        {
-            if (into == null) throw new ArgumentNullException("into");
-            PicolloException.Check(Native.picollo_snapshot_summary(_handle, out into.Data));
-        }
-
-        public Percentile[] Percentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new Percentile[ranks.Length];
-            PicolloException.Check(Native.picollo_snapshot_percentiles(_handle, ranks, new UIntPtr((uint)ranks.Length), output));
-            return output;
-        }
-
-        public void Dispose() { _handle.Dispose(); }
-    }
-
-    /// <summary>The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5,
-    /// 95, 97.5, 99, 99.9, 99.99, 99.999, 100, then totals and moments. A class around the
-    /// blittable struct so it can be refilled in place.</summary>
-    public sealed class Summary
-    {
-        public static readonly double[] StandardRanks =
-            { 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99, 99.999, 100 };
-
-        /// <summary>The raw struct, filled by the library.</summary>
-        public SummaryData Data;
-
-        public Percentile this[int i] { get { return Data[i]; } }
-
-        public Percentile[] Percentiles
-        {
-            get
-            {
-                var all = new Percentile[SummaryData.Count];
-                for (int i = 0; i < all.Length; i++) all[i] = Data[i];
-                return all;
-            }
-        }
-
-        public Percentile P0 { get { return Data.P00; } }
-        public Percentile P1 { get { return Data.P01; } }
-        public Percentile P5 { get { return Data.P02; } }
-        public Percentile P10 { get { return Data.P03; } }
-        public Percentile P25 { get { return Data.P04; } }
-        public Percentile P50 { get { return Data.P05; } }
-        public Percentile P75 { get { return Data.P06; } }
-        public Percentile P90 { get { return Data.P07; } }
-        public Percentile P92_5 { get { return Data.P08; } }
-        public Percentile P95 { get { return Data.P09; } }
-        public Percentile P97_5 { get { return Data.P10; } }
-        public Percentile P99 { get { return Data.P11; } }
-        public Percentile P999 { get { return Data.P12; } }
-        public Percentile P9999 { get { return Data.P13; } }
-        public Percentile P99999 { get { return Data.P14; } }
-        public Percentile P100 { get { return Data.P15; } }
-
-        public ulong TotalCount { get { return Data.Total; } }
-        public ulong UnderflowCount { get { return Data.Underflow; } }
-        public ulong OverflowCount { get { return Data.Overflow; } }
-        public ulong SaturatedCount { get { return Data.Saturated; } }
-        public double Mean { get { return Data.Mean; } }
-        public double StdDev { get { return Data.StdDev; } }
-        public double Precision { get { return Data.Precision; } }
-        public ulong MinTrackable { get { return Data.MinTrackable; } }
-        public ulong MaxTrackable { get { return Data.MaxTrackable; } }
-
-        /// <summary>The Markdown table.</summary>
-        public string Table(string title = null)
-        {
-            byte[] t = Utf8.ToNative(title);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_table(ref Data, t, buf, len, out needed));
-        }
-
-        /// <summary>The diff table of other against this: Δ%, Mean, StDev, Precision, Total, D-value.</summary>
-        public string Diff(Summary other, string title = null, string nameA = null, string nameB = null)
-        {
-            if (other == null) throw new ArgumentNullException("other");
-            byte[] t = Utf8.ToNative(title), a = Utf8.ToNative(nameA), b = Utf8.ToNative(nameB);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_diff(ref Data, ref other.Data, t, a, b, buf, len, out needed));
-        }
-
-        /// <summary>One line: <c>name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…</c>.</summary>
-        public string Line(string name = null)
-        {
-            byte[] n = Utf8.ToNative(name);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_line(ref Data, n, buf, len, out needed));
-        }
-
-        public string Json()
-        {
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_json(ref Data, buf, len, out needed));
-        }
-
-        public void PrettyPrint(string title = null) { Console.Write(Table(title)); }
-
-        public void PrettyPrintDiff(Summary other, string title = null, string nameA = null, string nameB = null)
-        {
-            Console.Write(Diff(other, title, nameA, nameB));
-        }
-
-        public override string ToString() { return Line(); }
-        public string ToString(string name) { return Line(name); }
     }
 }

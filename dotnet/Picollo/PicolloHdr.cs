@@ -1,5 +1,5 @@
 // Picollo for .NET: HdrHistogram's formats, on top of Picollo.cs (its Native class, handles,
-// Histogram and exceptions), under the names HdrHistogram.NET gives them:
+// HdrHistogram and exceptions), under the names HdrHistogram.NET gives them:
 //   HistogramEncoding             V2 encoding: Encode (base64 of compressed V2), EncodeBinary,
 //                                 Decode (plain, compressed or base64);
 //   h.AddEncoded(...)             add the counts of a V2 blob into a histogram;
@@ -14,6 +14,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Runtime.InteropServices;
 using System.Text;
+using Picollo.Metrics;
 
 namespace Picollo
 {
@@ -134,7 +135,7 @@ namespace Picollo
     {
         /// <summary>The histogram a constructor-like call made, or its exception (the message
         /// read before anything else runs on this thread).</summary>
-        public static Histogram Adopt(Status st, HistogramHandle h)
+        public static HdrHistogram Adopt(Status st, HistogramHandle h)
         {
             if (st != Status.Ok)
             {
@@ -142,7 +143,7 @@ namespace Picollo
                 if (h != null) h.Dispose();
                 throw PicolloException.For(st, message);
             }
-            return new Histogram(h, null);
+            return new HdrHistogram(h, null);
         }
 
         /// <summary>Binary output: ask the size with (NULL, 0), then write into an array of
@@ -185,7 +186,7 @@ namespace Picollo
     /// and writes. A Picollo layout whose block size is 2^4, 2^7, 2^10, 2^14 or 2^17 (relative
     /// error 0.5 / block size) is HdrHistogram's layout with 1 to 5 significant digits and
     /// round-trips bucket for bucket; any other is written at the next finer HdrHistogram
-    /// layout, and <see cref="HistogramHdrExtensions.AddEncoded(Histogram, byte[])"/> into a
+    /// layout, and <see cref="HistogramHdrExtensions.AddEncoded(HdrHistogram, byte[])"/> into a
     /// histogram of the original layout puts every count back where it was. Underflow and
     /// overflow counts are written as values just outside the trackable range.</summary>
     public static class HistogramEncoding
@@ -194,7 +195,7 @@ namespace Picollo
         /// hdrh's encode() writes it.</summary>
         /// <exception cref="PicolloUnencodableException">saturated counts, or a count or
         /// value above 2^63 − 1.</exception>
-        public static string Encode(Histogram histogram)
+        public static string Encode(HdrHistogram histogram)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
@@ -203,7 +204,7 @@ namespace Picollo
 
         /// <summary>V2 bytes: compressed (HdrHistogram's encodeIntoCompressedByteBuffer) or
         /// plain (encodeIntoByteBuffer).</summary>
-        public static byte[] EncodeBinary(Histogram histogram, bool compressed = true)
+        public static byte[] EncodeBinary(HdrHistogram histogram, bool compressed = true)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             V2Form form = compressed ? V2Form.Compressed : V2Form.Plain;
@@ -215,7 +216,7 @@ namespace Picollo
         /// or from the ASCII bytes of base64 text, in the layout of the header's significant
         /// digits.</summary>
         /// <exception cref="PicolloFormatException">not V2 or base64 of V2.</exception>
-        public static Histogram Decode(byte[] data)
+        public static HdrHistogram Decode(byte[] data)
         {
             if (data == null) throw new ArgumentNullException("data");
             HistogramHandle h;
@@ -224,20 +225,20 @@ namespace Picollo
         }
 
         /// <summary>A new histogram from base64 text of V2 (surrounding whitespace ignored).</summary>
-        public static Histogram Decode(string base64)
+        public static HdrHistogram Decode(string base64)
         {
             return Decode(Hdr.Utf8Bytes(base64));
         }
     }
 
-    /// <summary>The HdrHistogram operations on <see cref="Histogram"/>, as extension methods
+    /// <summary>The HdrHistogram operations on <see cref="HdrHistogram"/>, as extension methods
     /// (HdrHistogram.NET declares OutputPercentileDistribution the same way).</summary>
     public static class HistogramHdrExtensions
     {
         /// <summary>Add the counts of a V2 blob (plain, compressed or base64 bytes): each
         /// HdrHistogram bucket's count lands in this histogram's bucket of the bucket's
         /// midpoint. On error nothing is added.</summary>
-        public static void AddEncoded(this Histogram histogram, byte[] data)
+        public static void AddEncoded(this HdrHistogram histogram, byte[] data)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (data == null) throw new ArgumentNullException("data");
@@ -245,7 +246,7 @@ namespace Picollo
         }
 
         /// <summary>Add the counts of base64 text of V2.</summary>
-        public static void AddEncoded(this Histogram histogram, string base64)
+        public static void AddEncoded(this HdrHistogram histogram, string base64)
         {
             AddEncoded(histogram, Hdr.Utf8Bytes(base64));
         }
@@ -254,7 +255,7 @@ namespace Picollo
         /// written to <paramref name="writer"/>: <paramref name="percentileTicksPerHalfDistance"/>
         /// rows per half of the distance left to 100 % (at least 1), values divided by
         /// <paramref name="outputValueUnitScalingRatio"/>, or CSV.</summary>
-        public static void OutputPercentileDistribution(this Histogram histogram, TextWriter writer,
+        public static void OutputPercentileDistribution(this HdrHistogram histogram, TextWriter writer,
                                                         int percentileTicksPerHalfDistance = 5,
                                                         double outputValueUnitScalingRatio = 1.0,
                                                         bool useCsvFormat = false)
@@ -264,7 +265,7 @@ namespace Picollo
         }
 
         /// <summary><see cref="OutputPercentileDistribution"/> as a string.</summary>
-        public static string ToHgrm(this Histogram histogram, int percentileTicksPerHalfDistance = 5,
+        public static string ToHgrm(this HdrHistogram histogram, int percentileTicksPerHalfDistance = 5,
                                     double outputValueUnitScalingRatio = 1.0, bool useCsvFormat = false)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
@@ -326,7 +327,7 @@ namespace Picollo
 
         /// <summary>One interval line: the histogram as base64 of compressed V2, its start and
         /// length in seconds, and a tag (null or "" for none; no comma, space or line break).</summary>
-        public void Append(Histogram histogram, string tag, double start, double length)
+        public void Append(HdrHistogram histogram, string tag, double start, double length)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             byte[] t = Hdr.Tag(tag);
@@ -334,7 +335,7 @@ namespace Picollo
         }
 
         /// <summary>An untagged interval.</summary>
-        public void Append(Histogram histogram, double start, double length)
+        public void Append(HdrHistogram histogram, double start, double length)
         {
             Append(histogram, null, start, length);
         }
@@ -374,7 +375,7 @@ namespace Picollo
         /// <summary>The 1-based line of the interval.</summary>
         public long Line { get; internal set; }
         public int SignificantDigits { get; internal set; }
-        public Histogram Histogram { get; internal set; }
+        public HdrHistogram Histogram { get; internal set; }
 
         public void Dispose() { if (Histogram != null) Histogram.Dispose(); }
     }
@@ -435,7 +436,7 @@ namespace Picollo
                 if (h != null) h.Dispose();
                 return null;
             }
-            Histogram histogram = Hdr.Adopt(st, h);
+            HdrHistogram histogram = Hdr.Adopt(st, h);
             try
             {
                 string tag = null;
@@ -474,7 +475,7 @@ namespace Picollo
         /// ones, as HdrHistogram's log processor without -tag) that start in [from, to)
         /// seconds (null: no bound); null when no interval matches.</summary>
         /// <exception cref="PicolloFormatException">a line cannot be read (the exception names it).</exception>
-        public static Histogram Sum(string text, string tag = null, double? from = null, double? to = null)
+        public static HdrHistogram Sum(string text, string tag = null, double? from = null, double? to = null)
         {
             byte[] bytes = Hdr.Utf8Bytes(text);
             HistogramHandle h;

@@ -1,5 +1,5 @@
 // Picollo for .NET: metrics pipelines, on top of Picollo.cs (its Native class, handles,
-// Histogram and exceptions):
+// HdrHistogram and exceptions):
 //   h.Collect() / snapshot.CollectFrom(h)   interval collection (the counts since the last
 //                                           collect or reset; h counts on from zero);
 //   h.ToOpenMetrics(...)                    one histogram or summary family, then # EOF;
@@ -14,6 +14,7 @@ using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
+using Picollo.Metrics;
 
 namespace Picollo
 {
@@ -320,14 +321,14 @@ namespace Picollo
         public ulong Count { get { return Cumulative.Length == 0 ? 0 : Cumulative[Cumulative.Length - 1]; } }
     }
 
-    /// <summary>The metrics operations on <see cref="Histogram"/> and <see cref="Snapshot"/>.</summary>
+    /// <summary>The metrics operations on <see cref="HdrHistogram"/> and <see cref="HdrHistogramSnapshot"/>.</summary>
     public static class HistogramMetricsExtensions
     {
         /// <summary>The counts recorded since the last Collect (or reset) as a new 64-bit
         /// single-writer histogram of the same layout; this histogram counts on from zero.
         /// In interlocked and thread-local modes no record is lost or counted twice while
         /// other threads record; the per-mode guarantees are the core library's.</summary>
-        public static Histogram Collect(this Histogram histogram)
+        public static HdrHistogram Collect(this HdrHistogram histogram)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             HistogramHandle h;
@@ -338,13 +339,13 @@ namespace Picollo
                 if (h != null) h.Dispose();
                 throw PicolloException.For(st, message);
             }
-            return new Histogram(h, null);
+            return new HdrHistogram(h, null);
         }
 
         /// <summary><see cref="Collect"/> into this snapshot (no allocation): afterwards it
         /// holds the counts recorded into <paramref name="histogram"/> since its last collect
         /// or reset. The histogram must have the snapshot's layout and counter width.</summary>
-        public static void CollectFrom(this Snapshot snapshot, Histogram histogram)
+        public static void CollectFrom(this HdrHistogramSnapshot snapshot, HdrHistogram histogram)
         {
             if (snapshot == null) throw new ArgumentNullException("snapshot");
             if (histogram == null) throw new ArgumentNullException("histogram");
@@ -354,7 +355,7 @@ namespace Picollo
         /// <summary>An OpenMetrics exposition of one family (<paramref name="name"/>; help and
         /// unit null or "" for none; with a unit the name must end with "_" + unit) holding this
         /// histogram as one point with these labels, then "# EOF".</summary>
-        public static string ToOpenMetrics(this Histogram histogram, string name, string help = null, string unit = null,
+        public static string ToOpenMetrics(this HdrHistogram histogram, string name, string help = null, string unit = null,
                                            IEnumerable<KeyValuePair<string, string>> labels = null,
                                            OpenMetricsOptions options = null)
         {
@@ -373,7 +374,7 @@ namespace Picollo
 
         /// <summary>The cumulative buckets (and _sum) of the histogram family
         /// <see cref="ToOpenMetrics"/> would write with these options.</summary>
-        public static PrometheusBuckets GetPrometheusBuckets(this Histogram histogram, OpenMetricsOptions options = null)
+        public static PrometheusBuckets GetPrometheusBuckets(this HdrHistogram histogram, OpenMetricsOptions options = null)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             using (var pins = new Pins())
@@ -405,7 +406,7 @@ namespace Picollo
 
         /// <summary>An OTLP/JSON ExportMetricsServiceRequest: one metric named
         /// <paramref name="name"/> with this histogram as one exponential-histogram point.</summary>
-        public static string ToOtlpJson(this Histogram histogram, string name, OtlpOptions options = null)
+        public static string ToOtlpJson(this HdrHistogram histogram, string name, OtlpOptions options = null)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (name == null) throw new ArgumentNullException("name");
@@ -419,7 +420,7 @@ namespace Picollo
 
         /// <summary>The same request as protobuf bytes (the body of an OTLP/HTTP POST to
         /// /v1/metrics with Content-Type application/x-protobuf).</summary>
-        public static byte[] ToOtlpProtobuf(this Histogram histogram, string name, OtlpOptions options = null)
+        public static byte[] ToOtlpProtobuf(this HdrHistogram histogram, string name, OtlpOptions options = null)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (name == null) throw new ArgumentNullException("name");
@@ -495,7 +496,7 @@ namespace Picollo
         }
 
         /// <summary>One histogram of the current family, with these labels.</summary>
-        public OpenMetricsWriter Point(Histogram histogram, IEnumerable<KeyValuePair<string, string>> labels = null)
+        public OpenMetricsWriter Point(HdrHistogram histogram, IEnumerable<KeyValuePair<string, string>> labels = null)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             using (var pins = new Pins())

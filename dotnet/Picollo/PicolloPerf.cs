@@ -11,6 +11,7 @@
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
+using Picollo.Metrics;
 
 namespace Picollo.Perf
 {
@@ -213,7 +214,7 @@ namespace Picollo.Perf
     public sealed class PerfSession : IDisposable
     {
         readonly SessionHandle _handle;
-        readonly Dictionary<int, Picollo.Histogram> _histograms = new Dictionary<int, Picollo.Histogram>();
+        readonly Dictionary<int, HdrHistogram> _histograms = new Dictionary<int, HdrHistogram>();
 
         public PerfSession() : this(PerfConfig.Default) { }
 
@@ -282,13 +283,13 @@ namespace Picollo.Perf
 
         /// <summary>The counter's histogram, owned by the session: every Histogram query works
         /// on it; disposing it does not free it; it is disposed with the session.</summary>
-        public Picollo.Histogram Histogram(int index)
+        public HdrHistogram Histogram(int index)
         {
-            Picollo.Histogram h;
+            HdrHistogram h;
             if (_histograms.TryGetValue(index, out h) && !h.IsDisposed) return h;
             IntPtr raw;
             PicolloException.Check(PerfNative.picollo_perf_session_counter_histogram(_handle, Index(index), out raw));
-            h = new Picollo.Histogram(new HistogramHandle(raw), this);
+            h = new HdrHistogram(new HistogramHandle(raw), this);
             _histograms[index] = h;
             return h;
         }
@@ -394,10 +395,10 @@ namespace Picollo.Perf
     public struct Scope : IDisposable
     {
         ScopeData _data;
-        Histogram _histogram;
+        HdrHistogram _histogram;
         bool _addRef;
 
-        public static Scope Begin(Histogram histogram, TimeUnit unit = TimeUnit.Nanos)
+        public static Scope Begin(HdrHistogram histogram, TimeUnit unit = TimeUnit.Nanos)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             var s = new Scope();

@@ -1,0 +1,230 @@
+// HdrHistogram: the histogram of the Picollo .NET announcement, one class for every
+// concurrency mode, over a picollo_histogram handle. Recording, totals, percentiles, the
+// summary and the table are here; the bucket enumerables are in HdrHistogramBuckets.cs,
+// the timing scopes in NanoScope.cs.
+
+using System;
+
+namespace Picollo.Metrics
+{
+    /// <summary>An HDR histogram. Dispose (or <c>using</c>) frees the native memory; it must
+    /// not race other calls.
+    /// <para>Threads, by <see cref="ConcurrencyMode"/> (chosen at creation): SingleWriter (the
+    /// default) takes records from one thread at a time, and Reset from that thread;
+    /// Interlocked, ThreadLocal and Approximate take records from any number of threads at
+    /// once, and Reset from any thread (a bucket then holds at most what was recorded since).
+    /// In every mode queries and snapshots may run on other threads while writers record:
+    /// each answers from one consistent copy of the counts. Subtract works in the
+    /// single-writer mode only (the others throw <see cref="Status.Unsupported"/>: use a
+    /// snapshot with deltas).</para></summary>
+    public sealed partial class HdrHistogram : IDisposable
+    {
+        readonly HistogramHandle _handle;
+        readonly object _owner;
+
+        /// <summary>The entry point: <c>HdrHistogram.Factory.WithRelativeError(0.01)…Create()</c>.</summary>
+        public static HdrHistogramBuilder Factory { get { return new HdrHistogramBuilder(); } }
+
+        public HdrHistogram(HistogramConfig config)
+        {
+            HistogramHandle h;
+            Status st = Native.picollo_histogram_new(ref config, out h);
+            if (st != Status.Ok)
+            {
+                if (h != null) h.Dispose();
+                PicolloException.Check(st);
+            }
+            _handle = h;
+        }
+
+        public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
+                            int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint,
+                            ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0)
+            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold)) { }
+
+        static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel,
+                                          ConcurrencyMode mode, uint approxThreshold)
+        {
+            var c = HistogramConfig.Default;
+            c.RelativeError = relativeError;
+            c.MinTrackable = min;
+            c.MaxTrackable = max;
+            c.CounterBits = (uint)bits;
+            c.ValueSelection = (uint)sel;
+            c.Mode = (uint)mode;
+            c.ApproxThreshold = approxThreshold;
+            return c;
+        }
+
+        /// <summary>Wrap a borrowed handle; <paramref name="owner"/> is kept alive with it.</summary>
+        internal HdrHistogram(HistogramHandle borrowed, object owner)
+        {
+            _handle = borrowed;
+            _owner = owner;
+        }
+
+        /// <summary>The object that owns the native histogram (null when this wrapper owns it).</summary>
+        public object Owner { get { return _owner; } }
+
+        /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
+        public HistogramHandle Handle { get { return _handle; } }
+
+        public void Dispose() { _handle.Dispose(); }
+
+        public bool IsDisposed { get { return _handle.IsClosed; } }
+
+        // Recording never fails: out-of-range values count as underflow/overflow.
+        public void Record(ulong value) { Native.picollo_histogram_record(_handle, value); }
+        public void Record(ulong value, ulong count) { Native.picollo_histogram_record_n(_handle, value, count); }
+        public void RecordCorrected(ulong value, ulong expectedInterval) { Native.picollo_histogram_record_corrected(_handle, value, expectedInterval); }
+
+        /// <summary>Record a whole array in one native call.</summary>
+        public void RecordMany(ulong[] values) { RecordMany(values, 0, values == null ? 0 : values.Length); }
+
+        public unsafe void RecordMany(ulong[] values, int offset, int count)
+        {
+            if (values == null) throw new ArgumentNullException("values");
+            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
+            if (count == 0) return;
+            fixed (ulong* p = &values[offset])
+                PicolloException.Check(Native.picollo_histogram_record_many(_handle, p, new UIntPtr((uint)count)));
+        }
+
+        /// <summary>Clear every count (see the class summary for which thread may call it).</summary>
+        public void Reset() { PicolloException.Check(Native.picollo_histogram_reset(_handle)); }
+
+        public HistogramInfo Info
+        {
+            get
+            {
+                HistogramInfo info;
+                PicolloException.Check(Native.picollo_histogram_get_info(_handle, out info));
+                return info;
+            }
+        }
+
+        public ulong TotalCount { get { return Info.Total; } }
+        public ulong UnderflowCount { get { return Info.Underflow; } }
+        public ulong OverflowCount { get { return Info.Overflow; } }
+        public ulong SaturatedCount { get { return Info.Saturated; } }
+
+        public ConcurrencyMode Mode { get { return (ConcurrencyMode)Info.Mode; } }
+
+        /// <summary>T of the approximate mode (exact below 2^T per bucket); 0 in the others.</summary>
+        public uint ApproxThreshold { get { return Info.ApproxThreshold; } }
+
+        public ValueSelection ValueSelection
+        {
+            get { return (ValueSelection)Info.ValueSelection; }
+            set { PicolloException.Check(Native.picollo_histogram_set_value_selection(_handle, (uint)value)); }
+        }
+
+        public double Mean { get { double m, s; PicolloException.Check(Native.picollo_histogram_mean_stdev(_handle, out m, out s)); return m; } }
+        public double StdDev { get { double m, s; PicolloException.Check(Native.picollo_histogram_mean_stdev(_handle, out m, out s)); return s; } }
+
+        // Percentiles. Ranks are percent (0..100); a batch needs strictly increasing ranks and
+        // answers from one copy of the counts, so its results agree with each other. The
+        // scalar forms are a batch of one. An empty histogram throws Status.Empty.
+
+        /// <summary>The percentile at <paramref name="rank"/>, with its bucket.</summary>
+        public Percentile GetPercentile(double rank)
+        {
+            Percentile p;
+            PicolloException.Check(Native.picollo_histogram_percentile(_handle, rank, out p));
+            return p;
+        }
+
+        /// <summary>The value of the percentile at <paramref name="rank"/>.</summary>
+        public ulong GetPercentileValue(double rank) { return GetPercentile(rank).Value; }
+
+        /// <summary>Percentiles for strictly increasing ranks, written to <paramref name="output"/>
+        /// (as long as <paramref name="ranks"/>); no allocation.</summary>
+        public unsafe void GetPercentiles(ReadOnlySpan<double> ranks, Span<Percentile> output)
+        {
+            if (!Ranks.Fit(ranks, output.Length)) return;
+            fixed (double* r = &Ranks.First(ranks))
+            fixed (Percentile* o = &Ranks.First(output))
+                PicolloException.Check(Native.picollo_histogram_percentiles(_handle, r, Ranks.Count(ranks), o));
+        }
+
+        /// <summary>Percentile values only, for strictly increasing ranks; no allocation.</summary>
+        public unsafe void GetPercentileValues(ReadOnlySpan<double> ranks, Span<ulong> output)
+        {
+            if (!Ranks.Fit(ranks, output.Length)) return;
+            fixed (double* r = &Ranks.First(ranks))
+            fixed (ulong* o = &Ranks.First(output))
+                PicolloException.Check(Native.picollo_histogram_percentile_values(_handle, r, Ranks.Count(ranks), o));
+        }
+
+        /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
+        public Percentile[] GetPercentiles(params double[] ranks)
+        {
+            if (ranks == null) throw new ArgumentNullException("ranks");
+            var output = new Percentile[ranks.Length];
+            GetPercentiles(ranks, output);
+            return output;
+        }
+
+        /// <summary><see cref="GetPercentileValues(ReadOnlySpan{double}, Span{ulong})"/> into a new array.</summary>
+        public ulong[] GetPercentileValues(params double[] ranks)
+        {
+            if (ranks == null) throw new ArgumentNullException("ranks");
+            var output = new ulong[ranks.Length];
+            GetPercentileValues(ranks, output);
+            return output;
+        }
+
+        /// <summary>The standard summary (16 percentiles, totals, moments), filled into
+        /// <paramref name="reuseInstance"/> when one is given (no allocation), else into a new one.</summary>
+        public HdrHistogramSummary GetSummary(HdrHistogramSummary reuseInstance = null)
+        {
+            var s = reuseInstance ?? new HdrHistogramSummary();
+            PicolloException.Check(Native.picollo_histogram_summary(_handle, out s.Data));
+            s.Taken();
+            return s;
+        }
+
+        /// <summary>The Markdown table (with a <c>##### title</c> heading unless title is null/empty).</summary>
+        public string Table(string title = null)
+        {
+            byte[] t = Utf8.ToNative(title);
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                Native.picollo_histogram_table(_handle, t, buf, len, out needed));
+        }
+
+        public override string ToString() { return _handle.IsClosed ? "HdrHistogram (disposed)" : Table(); }
+
+        /// <summary>Add every count of other (same relative error; any range and counter width).</summary>
+        public void Add(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add)); }
+
+        /// <summary>Subtract every count of other; nothing changes if a count would go negative.</summary>
+        public void Subtract(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_subtract)); }
+
+        static HdrHistogram Checked(HdrHistogram h)
+        {
+            if (h == null) throw new ArgumentNullException("other");
+            return h;
+        }
+
+        /// <summary>A copy of the counts that <see cref="HdrHistogramSnapshot.Update"/> refreshes in place.</summary>
+        public HdrHistogramSnapshot GetSnapshot() { return new HdrHistogramSnapshot(this); }
+    }
+
+    /// <summary>The checks and pointers the span forms of the percentile queries share.</summary>
+    internal static class Ranks
+    {
+        /// <summary>Whether there is anything to ask the library: false for no ranks; an
+        /// ArgumentException when the output's length differs from the ranks'.</summary>
+        public static bool Fit(ReadOnlySpan<double> ranks, int outputLength)
+        {
+            if (outputLength != ranks.Length)
+                throw new ArgumentException(string.Format("{0} ranks but room for {1} results: lengths must match",
+                                                          ranks.Length, outputLength), "output");
+            return ranks.Length > 0;
+        }
+
+        public static ref T First<T>(ReadOnlySpan<T> span) { return ref System.Runtime.InteropServices.MemoryMarshal.GetReference(span); }
+        public static ref T First<T>(Span<T> span) { return ref System.Runtime.InteropServices.MemoryMarshal.GetReference(span); }
+        public static UIntPtr Count(ReadOnlySpan<double> ranks) { return new UIntPtr((uint)ranks.Length); }
+    }
+}

@@ -1,0 +1,73 @@
+// HdrHistogramSnapshot: a copy of a histogram's counts (picollo_snapshot), refreshed in place
+// by Update, optionally as the deltas since the previous update, so a monitoring thread can
+// summarise a live histogram every interval without allocating.
+
+using System;
+
+namespace Picollo.Metrics
+{
+    /// <summary>A copy of a histogram, refreshed in place (no allocation), optionally as the
+    /// deltas since the previous refresh. Made by <see cref="HdrHistogram.GetSnapshot"/>;
+    /// Dispose frees it. One thread at a time.</summary>
+    public sealed class HdrHistogramSnapshot : IDisposable
+    {
+        readonly SnapshotHandle _handle;
+        readonly HdrHistogram _source;
+
+        internal HdrHistogramSnapshot(HdrHistogram source)
+        {
+            SnapshotHandle s;
+            Status st = Native.picollo_snapshot_new(source.Handle, out s);
+            if (st != Status.Ok)
+            {
+                if (s != null) s.Dispose();
+                PicolloException.Check(st);
+            }
+            _handle = s;
+            _source = source;
+        }
+
+        public SnapshotHandle Handle { get { return _handle; } }
+
+        /// <summary>The histogram this snapshot copies.</summary>
+        public HdrHistogram Source { get { return _source; } }
+
+        /// <summary>Refresh from the source histogram: the full counts, or (deltas) what was
+        /// recorded since the previous update.</summary>
+        public void Update(bool deltas = false)
+        {
+            uint d = deltas ? 1u : 0u;
+            PicolloException.Check(Handles.Call2(_handle, _source.Handle, (s, h) => Native.picollo_snapshot_update(s, h, d)));
+        }
+
+        /// <summary>The standard summary of the copy, into <paramref name="reuseInstance"/>
+        /// when given (no allocation), else into a new one.</summary>
+        public HdrHistogramSummary GetSummary(HdrHistogramSummary reuseInstance = null)
+        {
+            var s = reuseInstance ?? new HdrHistogramSummary();
+            PicolloException.Check(Native.picollo_snapshot_summary(_handle, out s.Data));
+            s.Taken();
+            return s;
+        }
+
+        /// <summary>Percentiles of the copy for strictly increasing ranks; no allocation.</summary>
+        public unsafe void GetPercentiles(ReadOnlySpan<double> ranks, Span<Percentile> output)
+        {
+            if (!Ranks.Fit(ranks, output.Length)) return;
+            fixed (double* r = &Ranks.First(ranks))
+            fixed (Percentile* o = &Ranks.First(output))
+                PicolloException.Check(Native.picollo_snapshot_percentiles(_handle, r, Ranks.Count(ranks), o));
+        }
+
+        /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
+        public Percentile[] GetPercentiles(params double[] ranks)
+        {
+            if (ranks == null) throw new ArgumentNullException("ranks");
+            var output = new Percentile[ranks.Length];
+            GetPercentiles(ranks, output);
+            return output;
+        }
+
+        public void Dispose() { _handle.Dispose(); }
+    }
+}
