@@ -1,29 +1,32 @@
 // Picollo.Perf for .NET: perf_event counter sessions, discovery, timers, scopes and CPU
-// helpers of libpicollo (Linux), on top of Picollo.cs.
+// helpers of libpicollo (Linux), on top of Picollo.cs. This file holds the C layer (enums,
+// blittable structs, PerfNative's DllImports, the session handle) and the small static
+// helpers; the session the announcement shows is in Perf/*.cs:
 //
-//   using (var s = new PerfSession().Add("Software:TaskClock").Open())
+//   var session = PerfEventCounterSession.Factory.WithSoftwareCounter(PerfSoftwareCounterId.TaskClock).Create();
+//   for (int i = 0; i < 1000; i++)
 //   {
-//       for (int i = 0; i < 1000; i++) { s.Read(); Clock.AddChain(100); s.Read(); s.Record(); }
-//       Console.Write(s.Histogram(0).Table(s.Name(0)));   // borrowed: freed with the session
+//       session.Read(forceSyscallRead: true); CpuUtils.AddChain256(100); session.Read(forceSyscallRead: true);
+//       session.Record(deltas: true);
 //   }
-//   using (Scope.Begin(histogram, TimeUnit.Micros)) { Work(); }   // recorded on Dispose
+//   foreach (PerfEventCounter counter in session.Counters) counter.Histogram.GetSummary().PrettyPrint(counter.Name);
+//   using (Scope.Begin(histogram, TimeUnit.Micros)) { Work(); }   // recorded on Dispose (the library's clock)
 
 using System;
-using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using Picollo.Metrics;
 
 namespace Picollo.Perf
 {
-    /// <summary>picollo_perf_hardware_event (PERF_COUNT_HW_*).</summary>
-    public enum HardwareEvent : uint
+    /// <summary>picollo_perf_hardware_event (PERF_COUNT_HW_*): the generic hardware counters.</summary>
+    public enum PerfHardwareCounterId : uint
     {
         CpuCycles = 0, Instructions = 1, CacheReferences = 2, CacheMisses = 3, BranchInstructions = 4,
         BranchMisses = 5, BusCycles = 6, StalledCyclesFrontend = 7, StalledCyclesBackend = 8, RefCpuCycles = 9,
     }
 
-    /// <summary>picollo_perf_software_event (PERF_COUNT_SW_*): counted by the kernel.</summary>
-    public enum SoftwareEvent : uint
+    /// <summary>picollo_perf_software_event (PERF_COUNT_SW_*): counted by the kernel, no PMU needed.</summary>
+    public enum PerfSoftwareCounterId : uint
     {
         CpuClock = 0, TaskClock = 1, PageFaults = 2, ContextSwitches = 3, CpuMigrations = 4,
         MinorPageFaults = 5, MajorPageFaults = 6, AlignmentFaults = 7, EmulationFaults = 8,
@@ -207,139 +210,6 @@ namespace Picollo.Perf
         }
     }
 
-    /// <summary>A group of perf_event counters read together, one histogram per counter.
-    /// Add counters, <see cref="Open"/>, then Read / work / Read / Record. Counts the thread
-    /// that opened it (by default): use it from that thread. Dispose frees the counters and
-    /// their histograms (the borrowed <see cref="Histogram(int)"/> objects become disposed).</summary>
-    public sealed class PerfSession : IDisposable
-    {
-        readonly SessionHandle _handle;
-        readonly Dictionary<int, HdrHistogram> _histograms = new Dictionary<int, HdrHistogram>();
-
-        public PerfSession() : this(PerfConfig.Default) { }
-
-        public PerfSession(PerfConfig config)
-        {
-            SessionHandle h;
-            Status st = PerfNative.picollo_perf_session_new(ref config, out h);
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = h;
-        }
-
-        public PerfSession Add(string name) { PicolloException.Check(PerfNative.picollo_perf_session_add_named(_handle, Utf8Bytes(name))); return this; }
-        public PerfSession AddHardware(HardwareEvent e) { PicolloException.Check(PerfNative.picollo_perf_session_add_hardware(_handle, (uint)e)); return this; }
-        public PerfSession AddSoftware(SoftwareEvent e) { PicolloException.Check(PerfNative.picollo_perf_session_add_software(_handle, (uint)e)); return this; }
-        public PerfSession AddCache(CacheLevel l, CacheOp o, CacheResult r) { PicolloException.Check(PerfNative.picollo_perf_session_add_cache(_handle, (uint)l, (uint)o, (uint)r)); return this; }
-        public PerfSession AddRaw(uint type, ulong config, ulong config1 = 0, ulong config2 = 0) { PicolloException.Check(PerfNative.picollo_perf_session_add_raw(_handle, type, config, config1, config2)); return this; }
-        public PerfSession AddFixed() { PicolloException.Check(PerfNative.picollo_perf_session_add_fixed(_handle)); return this; }
-
-        /// <summary>Open the counters as one group; PicolloException (Unsupported,
-        /// PermissionDenied…) naming a counter this machine cannot count.</summary>
-        public PerfSession Open() { PicolloException.Check(PerfNative.picollo_perf_session_open(_handle)); return this; }
-
-        public bool IsOpen { get { uint o; PicolloException.Check(PerfNative.picollo_perf_session_is_open(_handle, out o)); return o != 0; } }
-
-        public int Count { get { UIntPtr n; PicolloException.Check(PerfNative.picollo_perf_session_counter_count(_handle, out n)); return (int)n.ToUInt64(); } }
-
-        public string Name(int index)
-        {
-            var i = Index(index);
-            return RenderText((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                PerfNative.picollo_perf_session_counter_name(_handle, i, buf, len, out needed));
-        }
-
-        public ReadPath Read(bool forceSyscall = false)
-        {
-            uint path;
-            PicolloException.Check(PerfNative.picollo_perf_session_read(_handle, forceSyscall ? 1u : 0u, out path));
-            return (ReadPath)path;
-        }
-
-        public Delta[] Deltas()
-        {
-            var output = new Delta[Math.Max(Count, 1)];
-            UIntPtr n;
-            PicolloException.Check(PerfNative.picollo_perf_session_deltas(_handle, output, new UIntPtr((uint)output.Length), out n));
-            Array.Resize(ref output, (int)n.ToUInt64());
-            return output;
-        }
-
-        public void Record() { PicolloException.Check(PerfNative.picollo_perf_session_record(_handle)); }
-        public void Record(RecordKind kind) { PicolloException.Check(PerfNative.picollo_perf_session_record_kind(_handle, (uint)kind)); }
-        public void Enable() { PicolloException.Check(PerfNative.picollo_perf_session_enable(_handle)); }
-        public void Disable() { PicolloException.Check(PerfNative.picollo_perf_session_disable(_handle)); }
-        public void Reset() { PicolloException.Check(PerfNative.picollo_perf_session_reset(_handle)); }
-
-        public CounterValues Values(int index)
-        {
-            CounterValues v;
-            PicolloException.Check(PerfNative.picollo_perf_session_counter_values(_handle, Index(index), out v));
-            return v;
-        }
-
-        /// <summary>The counter's histogram, owned by the session: every Histogram query works
-        /// on it; disposing it does not free it; it is disposed with the session.</summary>
-        public HdrHistogram Histogram(int index)
-        {
-            HdrHistogram h;
-            if (_histograms.TryGetValue(index, out h) && !h.IsDisposed) return h;
-            IntPtr raw;
-            PicolloException.Check(PerfNative.picollo_perf_session_counter_histogram(_handle, Index(index), out raw));
-            h = new HdrHistogram(new HistogramHandle(raw), this);
-            _histograms[index] = h;
-            return h;
-        }
-
-        public Derived Derived { get { Derived d; PicolloException.Check(PerfNative.picollo_perf_session_derived(_handle, out d)); return d; } }
-        public Derived DerivedMeans { get { Derived d; PicolloException.Check(PerfNative.picollo_perf_session_derived_means(_handle, out d)); return d; } }
-
-        public SessionHandle Handle { get { return _handle; } }
-
-        public void Dispose()
-        {
-            foreach (var h in _histograms.Values) h.Dispose(); // borrowed: marks them closed only
-            _histograms.Clear();
-            _handle.Dispose();
-        }
-
-        static UIntPtr Index(int index)
-        {
-            if (index < 0) throw new ArgumentOutOfRangeException("index");
-            return new UIntPtr((uint)index);
-        }
-
-        internal static byte[] Utf8Bytes(string s)
-        {
-            if (s == null) return null;
-            if (s.IndexOf('\0') >= 0) throw new ArgumentException("text contains a NUL character");
-            var text = System.Text.Encoding.UTF8.GetBytes(s);
-            var bytes = new byte[text.Length + 1];
-            Array.Copy(text, bytes, text.Length);
-            return bytes;
-        }
-
-        internal delegate Status Writer(byte[] buf, UIntPtr len, out UIntPtr needed);
-
-        internal static string RenderText(Writer write)
-        {
-            UIntPtr needed;
-            Status first = write(null, UIntPtr.Zero, out needed);
-            if (first != Status.BufferTooSmall) PicolloException.Check(first);
-            while (true)
-            {
-                var buf = new byte[checked((int)needed.ToUInt64()) + 1];
-                Status st = write(buf, new UIntPtr((ulong)buf.Length), out needed);
-                if (st == Status.BufferTooSmall && needed.ToUInt64() >= (ulong)buf.Length) continue;
-                PicolloException.Check(st);
-                return System.Text.Encoding.UTF8.GetString(buf, 0, (int)needed.ToUInt64());
-            }
-        }
-    }
-
     /// <summary>Discovery: what this machine can count.</summary>
     public static class Pmu
     {
@@ -348,35 +218,28 @@ namespace Picollo.Perf
         /// <summary>"CPU PMU: fixedCounters=…" or "no hardware PMU (CPUID 0xA version 0; …)".</summary>
         public static string Describe()
         {
-            return PerfSession.RenderText((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
                 PerfNative.picollo_perf_describe(buf, len, out needed));
         }
 
         /// <summary>True when the named counter opens here; otherwise false with the reason.</summary>
         public static bool IsSupported(string name, out string reason)
         {
-            Status st = PerfNative.picollo_perf_counter_supported(PerfSession.Utf8Bytes(name));
+            Status st = PerfNative.picollo_perf_counter_supported(Utf8.ToNative(name));
             if (st == Status.Ok) { reason = ""; return true; }
             if (st == Status.Unsupported || st == Status.PermissionDenied)
             {
-                reason = PicolloNativeMessage();
+                reason = Utf8.FromNative(Native.picollo_last_error_message());
                 return false;
             }
             PicolloException.Check(st);
             reason = "";
             return false;
         }
-
-        static unsafe string PicolloNativeMessage()
-        {
-            byte* b = (byte*)Native.picollo_last_error_message();
-            int n = 0;
-            while (b[n] != 0) n++;
-            return System.Text.Encoding.UTF8.GetString(b, n);
-        }
     }
 
-    /// <summary>Timers and CPU helpers.</summary>
+    /// <summary>The library's clocks: <see cref="Ticks"/> (the CPU's time-stamp counter where
+    /// there is one) and monotonic nanoseconds.</summary>
     public static class Clock
     {
         public static ulong Ticks { get { return PerfNative.picollo_ticks(); } }
@@ -384,14 +247,27 @@ namespace Picollo.Perf
         public static ulong TickFrequency { get { return PerfNative.picollo_tick_frequency(); } }
         public static ulong TicksToNanos(ulong ticks) { return PerfNative.picollo_ticks_to_nanos(ticks); }
         public static ulong ConvertTicks(ulong ticks, ulong frequency, ulong perSecond) { return PerfNative.picollo_convert_ticks(ticks, frequency, perSecond); }
-        public static ulong AddChain(ulong blocks) { return PerfNative.picollo_add_chain(blocks); }
+    }
+
+    /// <summary>CPU helpers for measurements: known work, and keeping a thread in place.</summary>
+    public static class CpuUtils
+    {
+        /// <summary>A chain of 256 dependent additions per block that the compiler cannot
+        /// reorder or remove: about 256 × <paramref name="blocks"/> cycles. Returns 256 × blocks.</summary>
+        public static ulong AddChain256(ulong blocks) { return PerfNative.picollo_add_chain(blocks); }
+
+        /// <summary>Pin the calling thread to one CPU.</summary>
         public static void PinThread(uint cpu) { PicolloException.Check(PerfNative.picollo_pin_thread(cpu)); }
+
+        /// <summary>The calling thread's nice value (-20..19).</summary>
         public static void SetThreadNice(int nice) { PicolloException.Check(PerfNative.picollo_set_thread_nice(nice)); }
     }
 
-    /// <summary>A measurement that records its elapsed time into a histogram when disposed:
-    /// <c>using (Scope.Begin(h, TimeUnit.Micros)) { … }</c>. A struct (no allocation); dispose
-    /// it exactly once, as <c>using</c> does. The histogram is kept alive until then.</summary>
+    /// <summary>A measurement on the library's clock (picollo_scope_begin/end: <see cref="TimeUnit.Ticks"/>
+    /// are <see cref="Clock.Ticks"/>) that records its elapsed time into a histogram when
+    /// disposed: <c>using (Scope.Begin(h, TimeUnit.Micros)) { … }</c>. A struct (no allocation);
+    /// dispose it exactly once, as <c>using</c> does. The histogram is kept alive until then.
+    /// <see cref="NanoScope"/> (<c>h.GetNanoScope()</c>) is the same on Stopwatch's clock.</summary>
     public struct Scope : IDisposable
     {
         ScopeData _data;
