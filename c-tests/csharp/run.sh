@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The .NET binding (dotnet/) on mono: check the C# declarations against include/picollo.h and
-# the projects' shape (scripts/csproj.py check), build libpicollo, compile exactly the files
-# of dotnet/Picollo/Picollo.csproj into Picollo.dll and of each test project into its program
-# with mono's mcs (the lists come from the .csproj files, so `dotnet build` and this build
-# compile the same sources), run them, and check the output (the struct sizes C# sees at run
-# time must equal the C compiler's, sizes.c and perf_sizes.c here). Where a .NET SDK is on
-# PATH it also builds the projects and runs the tests with `dotnet run`. Needs: python3,
-# cargo, cc, mcs and mono (Debian: apt-get install mono-mcs mono-runtime).
+# the projects' shape (scripts/csproj.py check), check that the test programs' copies of the
+# announcement's snippets are still its lines (seed_snippets.py), build libpicollo, compile
+# exactly the files of dotnet/Picollo/Picollo.csproj into Picollo.dll and of each test project
+# into its program with mono's mcs (the lists come from the .csproj files, so `dotnet build`
+# and this build compile the same sources), run them, and check the output (the struct sizes
+# C# sees at run time must equal the C compiler's, sizes.c and perf_sizes.c here; every seed
+# snippet ran). Where a .NET SDK is on PATH it also builds the projects and runs the tests
+# with `dotnet run`. Needs: python3, cargo, cc, mcs and mono (Debian: apt-get install
+# mono-mcs mono-runtime).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,6 +27,8 @@ done
 python3 "$root/scripts/check_bindings.py" --csharp --quiet \
     || die "the C# binding does not match include/picollo.h (see above)"
 python3 "$root/scripts/csproj.py" check || die "the .NET projects under dotnet/ are not as expected (see above)"
+# The announcement's snippets the tests compile: its lines, adapted only where mcs must be.
+python3 "$here/seed_snippets.py" check || die "the seed snippets differ from the announcement (see above)"
 # What each project compiles (SDK default globbing), as mcs arguments.
 project_sources() {
     local list
@@ -84,6 +88,10 @@ cs_metrics_sizes="$(grep '^metrics struct sizes:' "$out")" || die "the C# metric
 grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"
 grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"
+for snippet in GettingStarted GettingStartedSnapshot 'GettingStartedMonitoring(2)' GettingStartedPercentiles \
+               GettingStartedCustomPercentiles GettingStartedScopes GettingStartedClockResolution; do
+    grep -qxF -- "----- seed $snippet -----" "$out" || die "the seed snippet $snippet did not run"
+done
 
 # The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"
@@ -100,6 +108,9 @@ perf_out="$build/perf_output.txt"
 [[ $perf_status -eq 0 ]] || die "Picollo.PerfTests.exe exited with status $perf_status"
 grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
 grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
+for snippet in PerfSessionGettingStarted PerfSessionSorted; do
+    grep -qxF -- "----- seed $snippet -----" "$perf_out" || die "the seed snippet $snippet did not run"
+done
 cs_perf_sizes="$(grep '^perf struct sizes:' "$perf_out")" || die "the C# perf layout line is missing"
 [[ "$cs_perf_sizes" == "$c_perf_sizes" ]] \
     || die "perf struct layout differs: C says '$c_perf_sizes', C# says '$cs_perf_sizes'"

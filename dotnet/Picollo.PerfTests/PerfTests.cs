@@ -10,7 +10,7 @@ using Picollo;
 using Picollo.Metrics;
 using Picollo.Perf;
 
-static class PerfTests
+static partial class PerfTests
 {
     static int passed, failed;
 
@@ -346,6 +346,7 @@ static class PerfTests
         Group("hardware", Hardware);
         Group("scopes", Scopes);
         Group("timers", Timers);
+        SeedGroups();   // SeedPerfTests.cs: the announcement's perf snippets
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }

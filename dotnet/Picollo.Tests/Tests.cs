@@ -2,7 +2,8 @@
 // getting-started; ThreadTests.cs adds the concurrency modes and the approximate counter
 // (PicolloApprox.cs), HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs
 // the metrics pipelines (PicolloMetrics.cs), HistogramApiTests.cs the announcement's API
-// beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes).
+// beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes), SeedTests.cs
+// the announcement's own snippets (SeedSnippets.cs) against the outputs it shows.
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -579,6 +580,7 @@ static partial class Tests
         HistogramApiGroups();  // HistogramApiTests.cs: buckets, bucket percentiles, spans, summaries, scopes
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);
+        SeedGroups();     // SeedTests.cs: the announcement's snippets and what they print
         Console.WriteLine();
         Console.WriteLine("{0} passed, {1} failed", passed, failed);
         return failed == 0 ? 0 : 1;
