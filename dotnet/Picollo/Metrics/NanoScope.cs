@@ -22,18 +22,19 @@ namespace Picollo.Metrics
         HdrHistogram _histogram;
         long _start;
         ulong _perSecond;   // units per second; 0 records raw Stopwatch ticks
+        ulong _elapsed;
 
         internal NanoScope(HdrHistogram histogram, ulong perSecond)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             _histogram = histogram;
             _perSecond = perSecond;
+            _elapsed = 0;
             _start = Stopwatch.GetTimestamp();
-            Elapsed = 0;
         }
 
         /// <summary>The elapsed time recorded when the scope ended, in its unit (0 before).</summary>
-        public ulong Elapsed { get; private set; }
+        public ulong Elapsed { get { return _elapsed; } }
 
         /// <summary>End now: record the elapsed time once and return it.</summary>
         /// <exception cref="InvalidOperationException">the scope has already ended, or was
@@ -45,9 +46,9 @@ namespace Picollo.Metrics
             HdrHistogram h = _histogram;
             _histogram = null;
             ulong t = ticks < 0 ? 0 : (ulong)ticks;
-            Elapsed = _perSecond == 0 ? t : Convert(t, _perSecond);
-            h.Record(Elapsed);
-            return Elapsed;
+            _elapsed = _perSecond == 0 ? t : Convert(t, _perSecond);
+            h.Record(_elapsed);
+            return _elapsed;
         }
 
         /// <summary>Record the elapsed time, unless <see cref="End"/> already did.</summary>
