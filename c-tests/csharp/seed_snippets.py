@@ -4,7 +4,8 @@
     python3 c-tests/csharp/seed_snippets.py check            # every snippet, line for line
     python3 c-tests/csharp/seed_snippets.py show NAME        # a snippet as the announcement has it
 
-The announcement (seed_announcement.txt here) prints its listings with a line number glued to
+The announcement (the project's seed document 000, read from ../shared/seeds beside the
+checkout, or from $PICOLLO_SEED_ANNOUNCEMENT; it is not copied into the repository) prints its listings with a line number glued to
 each line and the indentation lost: `13 for (int i = 0; i < 1000_000; i++)`. A listing of a
 `public static void` method is taken as a snippet; the copies are the methods of the same name
 in dotnet/Picollo.Tests/SeedSnippets.cs and dotnet/Picollo.PerfTests/SeedPerfSnippets.cs. Each
@@ -16,13 +17,15 @@ difference fails the check.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-SEED = HERE / "seed_announcement.txt"
+SEED = Path(os.environ.get("PICOLLO_SEED_ANNOUNCEMENT")
+            or ROOT.parent / "shared" / "seeds" / "000_4ed0144c480b78fe.txt")
 COPIES = [ROOT / "dotnet" / "Picollo.Tests" / "SeedSnippets.cs",
           ROOT / "dotnet" / "Picollo.PerfTests" / "SeedPerfSnippets.cs"]
 
@@ -118,6 +121,12 @@ def check(seed_path: Path) -> int:
 
 def main(argv: list[str]) -> int:
     if argv == ["check"]:
+        if not SEED.is_file():
+            # The copies still compile and run (run.sh); only the line-for-line comparison
+            # needs the announcement.
+            print(f"seed_snippets: SKIPPED: the announcement is not at {SEED} (set "
+                  "PICOLLO_SEED_ANNOUNCEMENT to its path to compare the snippets line for line)")
+            return 0
         return check(SEED)
     if len(argv) == 2 and argv[0] == "show":
         snippet = seed_snippets(SEED.read_text(encoding="utf-8")).get(argv[1])
