@@ -16,6 +16,7 @@ from ctypes import (
     c_char,
     c_char_p,
     c_double,
+    c_float,
     c_int32,
     c_size_t,
     c_uint8,
@@ -26,9 +27,9 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (5: interval collection,
-#: OpenMetrics, Prometheus buckets and OTLP).
-ABI_VERSION_MINOR = 5
+#: The oldest minor version with every function declared here (6: the histogram of
+#: doubles, `FLOAT_SIGNATURES`).
+ABI_VERSION_MINOR = 6
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -79,6 +80,20 @@ class OtlpFormat(enum.IntEnum):
 
     PROTOBUF = 0
     JSON = 1
+
+
+class FloatStorage(enum.IntEnum):
+    """`picollo_float_storage`: how a float histogram keeps its counters."""
+
+    DENSE = 0
+    SPARSE = 1
+
+
+class FloatMode(enum.IntEnum):
+    """`picollo_float_mode`: who may record into a float histogram."""
+
+    SINGLE_WRITER = 0
+    INTERLOCKED = 1
 
 
 # --- structs (include/picollo.h) -------------------------------------------------------
@@ -212,6 +227,97 @@ class picollo_otlp_options(Structure):
     ]
 
 
+# --- the histogram of doubles (ABI 1.6) ---
+
+
+class picollo_float_config(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("counter_bits", c_uint32),
+        ("relative_error", c_double),
+        ("min_magnitude", c_double),
+        ("max_magnitude", c_double),
+        ("storage", c_uint32),
+        ("mode", c_uint32),
+        ("value_selection", c_uint32),
+        ("reserved", c_uint32),
+    ]
+
+
+class picollo_float_info(Structure):
+    _fields_ = [
+        ("total", c_uint64),
+        ("zero", c_uint64),
+        ("nan", c_uint64),
+        ("positive_infinity", c_uint64),
+        ("negative_infinity", c_uint64),
+        ("underflow", c_uint64),
+        ("overflow", c_uint64),
+        ("saturated", c_uint64),
+        ("sum", c_double),
+        ("min", c_double),
+        ("max", c_double),
+        ("min_magnitude", c_double),
+        ("max_magnitude", c_double),
+        ("relative_error", c_double),
+        ("buckets_per_octave", c_uint64),
+        ("storage_len", c_uint64),
+        ("footprint_bytes", c_uint64),
+        ("counter_bits", c_uint32),
+        ("mode", c_uint32),
+        ("storage", c_uint32),
+        ("value_selection", c_uint32),
+    ]
+
+
+class picollo_float_percentile(Structure):
+    _fields_ = [
+        ("rank", c_double),
+        ("value", c_double),
+        ("plus_minus", c_double),
+        ("lowest", c_double),
+        ("highest", c_double),
+        ("count", c_uint64),
+        ("cumulative_count", c_uint64),
+        ("rank_count", c_uint64),
+        ("side", c_int32),
+        ("reserved", c_uint32),
+    ]
+
+
+class picollo_float_summary(Structure):
+    _fields_ = [
+        ("percentiles", picollo_float_percentile * SUMMARY_PERCENTILES),
+        ("total", c_uint64),
+        ("zero", c_uint64),
+        ("nan", c_uint64),
+        ("positive_infinity", c_uint64),
+        ("negative_infinity", c_uint64),
+        ("underflow", c_uint64),
+        ("overflow", c_uint64),
+        ("saturated", c_uint64),
+        ("sum", c_double),
+        ("min", c_double),
+        ("max", c_double),
+        ("mean", c_double),
+        ("stdev", c_double),
+        ("precision", c_double),
+        ("min_magnitude", c_double),
+        ("max_magnitude", c_double),
+    ]
+
+
+class picollo_float_bucket(Structure):
+    _fields_ = [
+        ("lowest", c_double),
+        ("highest", c_double),
+        ("value", c_double),
+        ("count", c_uint64),
+        ("side", c_int32),
+        ("reserved", c_uint32),
+    ]
+
+
 # Sizes as the C compiler lays the header out on LP64 (all fields naturally aligned).
 EXPECTED_SIZES = {
     picollo_histogram_config: 48,
@@ -223,6 +329,11 @@ EXPECTED_SIZES = {
     picollo_label: 16,
     picollo_openmetrics_options: 48,
     picollo_otlp_options: 112,
+    picollo_float_config: 48,
+    picollo_float_info: 17 * 8 + 4 * 4,
+    picollo_float_percentile: 72,
+    picollo_float_summary: 16 * 72 + 16 * 8,
+    picollo_float_bucket: 40,
 }
 for _cls, _size in EXPECTED_SIZES.items():
     if ctypes.sizeof(_cls) != _size:  # not `assert`: must hold under `python -O` too
@@ -253,6 +364,14 @@ class picollo_openmetrics_writer(Structure):
     """Opaque handle target."""
 
 
+class picollo_float_histogram(Structure):
+    """Opaque handle target."""
+
+
+class picollo_float_snapshot(Structure):
+    """Opaque handle target."""
+
+
 HistogramP = POINTER(picollo_histogram)
 LogWriterP = POINTER(picollo_log_writer)
 LogReaderP = POINTER(picollo_log_reader)
@@ -261,6 +380,8 @@ LabelP = POINTER(picollo_label)
 c_uint8_p = POINTER(c_uint8)
 SnapshotP = POINTER(picollo_snapshot)
 ApproxCounterP = POINTER(picollo_approx_counter)
+FloatHistogramP = POINTER(picollo_float_histogram)
+FloatSnapshotP = POINTER(picollo_float_snapshot)
 status_t = c_uint32
 c_size_p = POINTER(c_size_t)
 
@@ -462,5 +583,93 @@ SIGNATURES = {
     "picollo_histogram_otlp": (
         status_t,
         [HistogramP, POINTER(picollo_otlp_options), c_uint32, c_uint8_p, c_size_t, c_size_p],
+    ),
+}
+
+
+#: The histogram of doubles (ABI 1.6): name -> (restype, argtypes), applied by `_native`.
+FLOAT_SIGNATURES = {
+    "picollo_float_config_default": (picollo_float_config, []),
+    "picollo_float_histogram_new": (
+        status_t,
+        [POINTER(picollo_float_config), POINTER(FloatHistogramP)],
+    ),
+    "picollo_float_histogram_free": (None, [FloatHistogramP]),
+    "picollo_float_histogram_record": (None, [FloatHistogramP, c_double]),
+    "picollo_float_histogram_record_f32": (None, [FloatHistogramP, c_float]),
+    "picollo_float_histogram_record_n": (None, [FloatHistogramP, c_double, c_uint64]),
+    # values as c_void_p, as for the integer histogram: a numpy buffer passes uncopied
+    "picollo_float_histogram_record_many": (status_t, [FloatHistogramP, c_void_p, c_size_t]),
+    "picollo_float_histogram_record_many_f32": (
+        status_t,
+        [FloatHistogramP, c_void_p, c_size_t],
+    ),
+    "picollo_float_histogram_reset": (status_t, [FloatHistogramP]),
+    "picollo_float_histogram_set_value_selection": (status_t, [FloatHistogramP, c_uint32]),
+    "picollo_float_histogram_add": (status_t, [FloatHistogramP, FloatHistogramP]),
+    "picollo_float_histogram_get_info": (
+        status_t,
+        [FloatHistogramP, POINTER(picollo_float_info)],
+    ),
+    "picollo_float_histogram_percentile": (
+        status_t,
+        [FloatHistogramP, c_double, POINTER(picollo_float_percentile)],
+    ),
+    "picollo_float_histogram_percentiles": (
+        status_t,
+        [FloatHistogramP, POINTER(c_double), c_size_t, POINTER(picollo_float_percentile)],
+    ),
+    "picollo_float_histogram_summary": (
+        status_t,
+        [FloatHistogramP, POINTER(picollo_float_summary)],
+    ),
+    "picollo_float_histogram_rank_of": (
+        status_t,
+        [FloatHistogramP, c_double, POINTER(c_double)],
+    ),
+    "picollo_float_histogram_quantile_of": (
+        status_t,
+        [FloatHistogramP, c_double, POINTER(c_double)],
+    ),
+    "picollo_float_histogram_count_between": (
+        status_t,
+        [FloatHistogramP, c_double, c_double, POINTER(c_uint64)],
+    ),
+    "picollo_float_histogram_equivalent_range": (
+        status_t,
+        [FloatHistogramP, c_double, POINTER(c_double), POINTER(c_double)],
+    ),
+    "picollo_float_histogram_next_buckets": (
+        status_t,
+        [FloatHistogramP, POINTER(c_uint64), POINTER(picollo_float_bucket), c_size_t,
+         c_size_p],
+    ),
+    "picollo_float_histogram_text": (
+        status_t,
+        [FloatHistogramP, c_uint32, c_char_p, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    "picollo_float_summary_table": (
+        status_t,
+        [POINTER(picollo_float_summary), c_char_p, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    "picollo_float_summary_diff": (
+        status_t,
+        [
+            POINTER(picollo_float_summary),
+            POINTER(picollo_float_summary),
+            c_char_p,
+            c_char_p,
+            c_char_p,
+            POINTER(c_char),
+            c_size_t,
+            c_size_p,
+        ],
+    ),
+    "picollo_float_snapshot_new": (status_t, [FloatHistogramP, POINTER(FloatSnapshotP)]),
+    "picollo_float_snapshot_free": (None, [FloatSnapshotP]),
+    "picollo_float_snapshot_update": (status_t, [FloatSnapshotP, FloatHistogramP, c_uint32]),
+    "picollo_float_snapshot_summary": (
+        status_t,
+        [FloatSnapshotP, POINTER(picollo_float_summary)],
     ),
 }

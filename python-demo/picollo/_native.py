@@ -19,10 +19,15 @@ from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads th
     ABI_VERSION_MAJOR,
     ABI_VERSION_MINOR,
     EXPECTED_SIZES,
+    FLOAT_SIGNATURES,
     SIGNATURES,
     SUMMARY_PERCENTILES,
     U64_MAX,
     ApproxCounterP,
+    FloatHistogramP,
+    FloatMode,
+    FloatSnapshotP,
+    FloatStorage,
     HistogramP,
     LabelP,
     LogReaderP,
@@ -37,6 +42,13 @@ from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads th
     c_uint8_p,
     picollo_approx_counter,
     picollo_bucket,
+    picollo_float_bucket,
+    picollo_float_config,
+    picollo_float_histogram,
+    picollo_float_info,
+    picollo_float_percentile,
+    picollo_float_snapshot,
+    picollo_float_summary,
     picollo_histogram,
     picollo_histogram_config,
     picollo_histogram_info,
@@ -141,16 +153,20 @@ def _missing_for_this_abi(name: str) -> str:
 
 
 apply_signatures(SIGNATURES, _missing_for_this_abi)
+apply_signatures(FLOAT_SIGNATURES, _missing_for_this_abi)
 
 #: The same library through `ctypes.PyDLL`: calls keep the GIL, which saves releasing and
 #: taking it again (about 10 % of a bare call). Only for calls that never wait on
 #: anything: the records (a thread-local histogram's first record on a thread takes a
-#: lock that no caller holds for long, and no native code waits for the GIL).
+#: lock that no caller holds for long, a sparse float histogram's first value in an
+#: octave allocates its block, and no native code waits for the GIL).
 #: The handle goes in as its address (an int, `c_void_p`): ctypes converts that about a
 #: third faster than a typed pointer object.
 pylib = ctypes.PyDLL(lib._name)
 pylib.picollo_histogram_record.restype = None
 pylib.picollo_histogram_record.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+pylib.picollo_float_histogram_record.restype = None
+pylib.picollo_float_histogram_record.argtypes = [ctypes.c_void_p, ctypes.c_double]
 
 _version = lib.picollo_abi_version()
 if _version >> 16 != ABI_VERSION_MAJOR:
@@ -163,4 +179,10 @@ if _default.struct_size != ctypes.sizeof(picollo_histogram_config):
     raise ImportError(
         "picollo_histogram_config size differs between library and binding: "
         f"{_default.struct_size} vs {ctypes.sizeof(picollo_histogram_config)}"
+    )
+_float_default = lib.picollo_float_config_default()
+if _float_default.struct_size != ctypes.sizeof(picollo_float_config):
+    raise ImportError(
+        "picollo_float_config size differs between library and binding: "
+        f"{_float_default.struct_size} vs {ctypes.sizeof(picollo_float_config)}"
     )

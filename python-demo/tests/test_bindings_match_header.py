@@ -60,13 +60,39 @@ def test_the_unchanged_copies_match(copies):
     assert result.returncode == 0, result.stderr
 
 
+def replace_in_struct(path: Path, struct: str, old: str, new: str) -> None:
+    """Replace ``old`` once inside ``typedef struct <struct> { ... }`` (the field names of
+    two structs may be the same: picollo_summary's and picollo_float_summary's mean)."""
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r"typedef struct %s \{.*?\n\} %s;" % (struct, struct), text, re.S)
+    assert found, f"no struct {struct} in {path.name}"
+    body = found.group(0)
+    assert body.count(old) == 1, f"{old!r} is not in {struct} exactly once"
+    path.write_text(text[: found.start()] + body.replace(old, new) + text[found.end():],
+                    encoding="utf-8")
+
+
 def test_a_field_type_changed_in_the_header_is_reported_for_both_bindings(copies):
-    replace_once(copies["header"], "  double mean;", "  uint64_t mean;")
+    replace_in_struct(copies["header"], "picollo_summary", "  double mean;", "  uint64_t mean;")
     result = check_copies(copies)
     assert result.returncode == 1
     assert ("Python picollo_summary field 6 of 10 is `mean: c_double` "
             "but the header has `uint64_t mean`") in result.stderr
     assert "C# SummaryData (picollo_summary) field 21 of 25 is `double Mean`" in result.stderr
+
+
+def test_a_float_struct_or_signature_drift_is_reported_for_python(copies):
+    replace_in_struct(copies["header"], "picollo_float_bucket", "  double value;",
+                      "  float value;")
+    replace_once(copies["py"] / "_abi.py",
+                 '"picollo_float_histogram_record": (None, [FloatHistogramP, c_double]),',
+                 '"picollo_float_histogram_record": (None, [FloatHistogramP, c_float]),')
+    result = run_checker("--header", str(copies["header"]), "--python", str(copies["py"]))
+    assert result.returncode == 1
+    assert ("Python picollo_float_bucket field 3 of 6 is `value: c_double` "
+            "but the header has `float value`") in result.stderr
+    assert ("Python FLOAT_SIGNATURES['picollo_float_histogram_record'] parameter 2 of 2 is "
+            "`c_float` but the header has `double value`") in result.stderr
 
 
 def test_a_new_status_code_is_reported_for_both_bindings(copies):
