@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import warnings
 import weakref
 from array import array
 from typing import Any, Iterable, Iterator
@@ -54,6 +55,22 @@ def _form_code(form: Any) -> int:
         except ValueError:
             pass
     raise ValueError(f"form {form!r} is not one of plain, compressed, base64")
+
+
+def _either(short: Any, long: Any, name: str, default: int) -> tuple[Any, str]:
+    """``(value, keyword)`` of a range bound given as ``name=`` or ``name_trackable=``
+    (not both), else ``default``."""
+    if short is not None and long is not None:
+        raise TypeError(f"give {name}= or {name}_trackable=, not both")
+    if long is not None:
+        return long, f"{name}_trackable"
+    return (default if short is None else short), name
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(
+        f"Histogram.{old} is the trackable range's bound, not a recorded extreme; "
+        f"use Histogram.{new}", DeprecationWarning, stacklevel=3)
 
 
 def _blob(data: Any) -> tuple[bytes, Any]:
@@ -136,9 +153,11 @@ class Histogram:
     ...     h.record_many([20_000, 21_000, 40_000])     # 40,000 counts as overflow
     ...     print(h.percentile(99), h.overflow)
 
-    Values are integers in ``0 .. 2**64 - 1``; values outside ``[min, max]`` (to bucket
-    resolution: the first and last buckets may reach a little past them) count as
-    underflow/overflow, never as errors. ``str(h)`` is the Markdown summary table and
+    Values are integers in ``0 .. 2**64 - 1``; values outside the trackable range
+    ``[min, max]`` (the keywords ``min``/``max``, or ``min_trackable``/``max_trackable``;
+    the properties `min_trackable` and `max_trackable`; to bucket resolution: the first
+    and last buckets may reach a little past them) count as underflow/overflow, never as
+    errors. ``str(h)`` is the Markdown summary table and
     iterating yields the non-empty buckets. ``close()`` (or leaving ``with``) frees it;
     later use raises `ClosedError`.
 
@@ -169,17 +188,19 @@ class Histogram:
         self,
         relative_error: float = 0.001,
         *,
-        min: int = 0,
-        max: int = n.U64_MAX,
+        min: int | None = None,
+        max: int | None = None,
         counter_bits: int = 64,
         value_selection: str = "midpoint",
         mode: str = "single",
         approx_threshold: int | None = None,
+        min_trackable: int | None = None,
+        max_trackable: int | None = None,
     ):
         config = n.lib.picollo_histogram_config_default()
         config.relative_error = real(relative_error, "relative_error")
-        config.min_trackable = u64(min, "min")
-        config.max_trackable = u64(max, "max")
+        config.min_trackable = u64(*_either(min, min_trackable, "min", 0))
+        config.max_trackable = u64(*_either(max, max_trackable, "max", n.U64_MAX))
         config.counter_bits = u32(counter_bits, "counter_bits")
         config.value_selection = _selection_code(value_selection)
         config.mode = _mode_code(mode)
@@ -354,8 +375,8 @@ class Histogram:
     def _config(self) -> dict[str, Any]:
         """The keyword arguments that build an empty histogram of this configuration."""
         i = self.info()
-        return {"relative_error": i.relative_error, "min": i.min_trackable,
-                "max": i.max_trackable, "counter_bits": i.counter_bits,
+        return {"relative_error": i.relative_error, "min_trackable": i.min_trackable,
+                "max_trackable": i.max_trackable, "counter_bits": i.counter_bits,
                 "value_selection": i.value_selection, "mode": i.mode,
                 "approx_threshold": i.approx_threshold or None}
 
@@ -469,12 +490,28 @@ class Histogram:
         return self.info().relative_error
 
     @property
-    def min(self) -> int:
+    def min_trackable(self) -> int:
+        """The smallest value of the trackable range (the ``min`` keyword), to bucket
+        resolution; smaller values count as underflow. Not the smallest value recorded."""
         return self.info().min_trackable
 
     @property
-    def max(self) -> int:
+    def max_trackable(self) -> int:
+        """The largest value of the trackable range (the ``max`` keyword), to bucket
+        resolution; larger values count as overflow. Not the largest value recorded."""
         return self.info().max_trackable
+
+    @property
+    def min(self) -> int:
+        """Deprecated: `min_trackable` (the range's bound, not the smallest value recorded)."""
+        _deprecated("min", "min_trackable")
+        return self.min_trackable
+
+    @property
+    def max(self) -> int:
+        """Deprecated: `max_trackable` (the range's bound, not the largest value recorded)."""
+        _deprecated("max", "max_trackable")
+        return self.max_trackable
 
     @property
     def counter_bits(self) -> int:

@@ -27,7 +27,7 @@ def test_bucket_sums_match_totals(hist):
     assert non_empty == [b for b in everything if b.count]
     assert list(h) == non_empty
     assert sum(b.count for b in non_empty) == h.total
-    inside = values[(values >= h.min) & (values <= h.max)]
+    inside = values[(values >= h.min_trackable) & (values <= h.max_trackable)]
     # (the first/last bucket may reach a little past min/max: counts are per bucket)
     assert h.total + h.underflow + h.overflow == len(values)
     assert abs(h.total - len(inside)) <= sum(b.count for b in non_empty[:1] + non_empty[-1:])
@@ -41,7 +41,7 @@ def test_buckets_are_contiguous_and_count_their_values(hist):
         assert b.logical_index == a.logical_index + 1
         assert a.lower <= a.value <= a.highest
     for b in h.buckets_with_values():
-        if b.lower >= h.min and b.highest <= h.max:
+        if b.lower >= h.min_trackable and b.highest <= h.max_trackable:
             assert b.count == int(((values >= b.lower) & (values <= b.highest)).sum())
         assert b.lower in b and b.highest in b and b.upper not in b
 

@@ -40,7 +40,7 @@ def cumulative_at(h: Histogram, bound: int) -> int:
 
 
 def midpoint_sum(h: Histogram) -> float:
-    return (h.underflow * h.min + h.overflow * h.max
+    return (h.underflow * h.min_trackable + h.overflow * h.max_trackable
             + sum(b.count * b.value for b in h))
 
 
@@ -75,7 +75,8 @@ def test_collect_returns_the_interval_and_restarts_the_histogram():
         assert h.total == 0 and list(h) == []
         # The interval is a single-writer 64-bit histogram of the same layout and range.
         assert (interval.mode, interval.counter_bits) == ("single", 64)
-        assert (interval.precision, interval.min, interval.max) == (h.precision, h.min, h.max)
+        assert (interval.precision, interval.min_trackable, interval.max_trackable) == (
+            h.precision, h.min_trackable, h.max_trackable)
         h.record_many(second)
         h.record(10**7)  # overflow is part of the interval too
         again = h.collect()

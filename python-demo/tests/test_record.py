@@ -128,12 +128,32 @@ def test_underflow_overflow_and_properties():
         assert h.precision == 0.0078125
         info = h.info()
         assert h.footprint == info.storage_len * 4
-        assert (h.min, h.max, h.counter_bits) == (1000, 2000, 32)
+        assert (h.min_trackable, h.max_trackable, h.counter_bits) == (1000, 2000, 32)
         assert h.mean == pytest.approx(1500, rel=0.01)
         assert h.stdev == 0.0
         h.reset()
         assert (h.total, h.underflow, h.overflow) == (0, 0, 0)
         assert np.isnan(h.mean)
+
+
+def test_the_trackable_range_has_unambiguous_names_and_min_max_are_deprecated():
+    """``min``/``max`` name the trackable range, not recorded extremes: they still answer,
+    with a DeprecationWarning pointing at ``min_trackable``/``max_trackable``."""
+    with picollo.Histogram(relative_error=0.01, min_trackable=1000, max_trackable=2000) as h:
+        h.record_many([1200, 1300])
+        assert (h.min_trackable, h.max_trackable) == (1000, 2000)
+        with pytest.warns(DeprecationWarning, match="min_trackable"):
+            assert h.min == 1000  # not 1200, the smallest value recorded
+        with pytest.warns(DeprecationWarning, match="max_trackable"):
+            assert h.max == 2000
+        assert h.copy().max_trackable == 2000  # copies keep the range
+    # min= and max= keep configuring the range, without a warning.
+    with picollo.Histogram(min=1000, max=2000) as h:
+        assert (h.min_trackable, h.max_trackable) == (1000, 2000)
+    with pytest.raises(TypeError, match="not both"):
+        picollo.Histogram(min=1, min_trackable=1)
+    with pytest.raises(ValueError, match="max_trackable"):
+        picollo.Histogram(max_trackable=-1)
 
 
 def test_saturation_is_counted_not_lost():

@@ -64,7 +64,7 @@ def test_merge_and_subtract():
         assert a.total == 1000
         b.add(a)  # counts past b's last bucket go to its overflow
         last = b.bucket(b.info().storage_len - 1)
-        assert last.lower <= b.max <= last.highest
+        assert last.lower <= b.max_trackable <= last.highest
         assert b.overflow == sum(x.count for x in a if x.lower > last.highest)
         assert b.total + b.overflow == 1200
         c = a.copy()
