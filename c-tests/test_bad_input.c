@@ -21,6 +21,7 @@
 /* strnlen (POSIX on top of C99). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,10 @@ static const char bad_utf8[] = "\xff\xfe title";
 /* ---- fixtures, made once in main ---- */
 
 static picollo_histogram *h;         /* values 1, 2, 3, 1000 (default config) */
+static picollo_float_histogram *fh;  /* values -2.5, 0, 1.5, 1e6 (default float config) */
+static picollo_float_histogram *fempty; /* default float config, nothing recorded */
+static picollo_float_histogram *fcoarse; /* relative error 0.01, magnitudes 1..1000 */
+static picollo_float_snapshot *fsnap; /* of fh */
 static picollo_histogram *empty;     /* default config, nothing recorded */
 static picollo_histogram *coarse;    /* relative error 0.01: another layout */
 static picollo_histogram *shared;    /* interlocked mode */
@@ -1904,7 +1909,434 @@ static picollo_status means_before_open(void)
 #define FORMAT ST(FORMAT_ERROR)
 #define UNENC ST(UNENCODABLE)
 
+/* ---- the float histogram ---- */
+
+static picollo_status fnew_with(picollo_float_config c)
+{
+    picollo_float_histogram *x = NULL;
+    picollo_status st = picollo_float_histogram_new(&c, &x);
+    picollo_float_histogram_free(x);
+    return st;
+}
+static picollo_status fnew_null_config(void)
+{
+    picollo_float_histogram *x = NULL;
+    return picollo_float_histogram_new(NULL, &x);
+}
+static picollo_status fnew_null_out(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    return picollo_float_histogram_new(&c, NULL);
+}
+static picollo_status fnew_small_struct(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.struct_size = 4;
+    return fnew_with(c);
+}
+static picollo_status fnew_error_nan(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.relative_error = NAN;
+    return fnew_with(c);
+}
+static picollo_status fnew_min_zero(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.min_magnitude = 0.0;
+    return fnew_with(c);
+}
+static picollo_status fnew_min_above_max(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.min_magnitude = 2.0;
+    c.max_magnitude = 1.0;
+    return fnew_with(c);
+}
+static picollo_status fnew_max_inf(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.max_magnitude = INFINITY;
+    return fnew_with(c);
+}
+static picollo_status fnew_min_nan(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.min_magnitude = NAN;
+    return fnew_with(c);
+}
+static picollo_status fnew_bits(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.counter_bits = 16;
+    return fnew_with(c);
+}
+static picollo_status fnew_storage(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.storage = UINT32_MAX;
+    return fnew_with(c);
+}
+static picollo_status fnew_mode(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.mode = 2;
+    return fnew_with(c);
+}
+static picollo_status fnew_selection(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.value_selection = 9;
+    return fnew_with(c);
+}
+static picollo_status fnew_reserved(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    c.reserved = 1;
+    return fnew_with(c);
+}
+static picollo_status fconfig_default(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    CHECK(c.struct_size == sizeof c && c.relative_error == 0.001);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status ffree_null(void)
+{
+    picollo_float_histogram_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_null(void)
+{
+    picollo_float_histogram_record(NULL, 1.0);
+    picollo_float_histogram_record(NULL, NAN);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_extremes(void)
+{
+    /* Every special double lands somewhere, nothing is lost. */
+    picollo_float_config c = picollo_float_config_default();
+    picollo_float_histogram *x = NULL;
+    picollo_float_info i;
+    const double odd[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 5e-324, -5e-324,
+                          DBL_MAX, -DBL_MAX, DBL_MIN, -DBL_MIN};
+    c.min_magnitude = 1e-300;
+    c.max_magnitude = 1e300;
+    CHECK(picollo_float_histogram_new(&c, &x) == PICOLLO_STATUS_OK);
+    for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+        picollo_float_histogram_record(x, odd[k]);
+    }
+    CHECK(picollo_float_histogram_get_info(x, &i) == PICOLLO_STATUS_OK);
+    CHECK(i.nan == 2 && i.positive_infinity == 1 && i.negative_infinity == 1);
+    CHECK(i.zero == 2 && i.total == 2 && i.underflow == 4 && i.overflow == 2);
+    picollo_float_histogram_free(x);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_f32_null(void)
+{
+    picollo_float_histogram_record_f32(NULL, 1.0f);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_f32_nan(void)
+{
+    picollo_float_histogram_record_f32(fempty, NAN);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_n_null(void)
+{
+    picollo_float_histogram_record_n(NULL, 1.0, UINT64_MAX);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_n_saturates(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    picollo_float_histogram *x = NULL;
+    picollo_float_info i;
+    c.counter_bits = 32;
+    CHECK(picollo_float_histogram_new(&c, &x) == PICOLLO_STATUS_OK);
+    picollo_float_histogram_record_n(x, 3.0, UINT64_MAX);
+    CHECK(picollo_float_histogram_get_info(x, &i) == PICOLLO_STATUS_OK);
+    CHECK(i.total == UINT32_MAX && i.saturated == UINT64_MAX - UINT32_MAX);
+    picollo_float_histogram_free(x);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status frecord_many_null_h(void)
+{
+    const double v[] = {1.0};
+    return picollo_float_histogram_record_many(NULL, v, 1);
+}
+static picollo_status frecord_many_null_values(void)
+{
+    return picollo_float_histogram_record_many(fempty, NULL, 3);
+}
+static picollo_status frecord_many_f32_null_values(void)
+{
+    return picollo_float_histogram_record_many_f32(fempty, NULL, 3);
+}
+static picollo_status frecord_many_f32_null_h(void)
+{
+    const float v[] = {1.0f};
+    return picollo_float_histogram_record_many_f32(NULL, v, 1);
+}
+static picollo_status freset_null(void) { return picollo_float_histogram_reset(NULL); }
+static picollo_status fselection_null(void) { return picollo_float_histogram_set_value_selection(NULL, 0); }
+static picollo_status fselection_bad(void) { return picollo_float_histogram_set_value_selection(fempty, 7); }
+static picollo_status fadd_null_dst(void) { return picollo_float_histogram_add(NULL, fh); }
+static picollo_status fadd_null_src(void) { return picollo_float_histogram_add(fempty, NULL); }
+static picollo_status fadd_same(void) { return picollo_float_histogram_add(fh, fh); }
+static picollo_status fadd_mismatch(void) { return picollo_float_histogram_add(fempty, fcoarse); }
+static picollo_status finfo_null_h(void)
+{
+    picollo_float_info i;
+    return picollo_float_histogram_get_info(NULL, &i);
+}
+static picollo_status finfo_null_out(void) { return picollo_float_histogram_get_info(fh, NULL); }
+static picollo_status fpercentile_nan(void)
+{
+    picollo_float_percentile p;
+    return picollo_float_histogram_percentile(fh, NAN, &p);
+}
+static picollo_status fpercentile_above(void)
+{
+    picollo_float_percentile p;
+    return picollo_float_histogram_percentile(fh, 100.5, &p);
+}
+static picollo_status fpercentile_empty(void)
+{
+    picollo_float_percentile p;
+    return picollo_float_histogram_percentile(fempty, 50.0, &p);
+}
+static picollo_status fpercentile_null_out(void) { return picollo_float_histogram_percentile(fh, 50.0, NULL); }
+static picollo_status fpercentiles_unordered(void)
+{
+    const double r[] = {50.0, 10.0};
+    picollo_float_percentile p[2];
+    return picollo_float_histogram_percentiles(fh, r, 2, p);
+}
+static picollo_status fpercentiles_null_ranks(void)
+{
+    picollo_float_percentile p[2];
+    return picollo_float_histogram_percentiles(fh, NULL, 2, p);
+}
+static picollo_status fsummary_null(void)
+{
+    picollo_float_summary s;
+    return picollo_float_histogram_summary(NULL, &s);
+}
+static picollo_status fsummary_null_out(void) { return picollo_float_histogram_summary(fh, NULL); }
+static picollo_status frank_nan(void)
+{
+    double v;
+    return picollo_float_histogram_rank_of(fh, NAN, &v);
+}
+static picollo_status frank_null_out(void) { return picollo_float_histogram_rank_of(fh, 1.0, NULL); }
+static picollo_status fquantile_empty(void)
+{
+    double v;
+    return picollo_float_histogram_quantile_of(fempty, 1.0, &v);
+}
+static picollo_status fquantile_nan(void)
+{
+    double v;
+    return picollo_float_histogram_quantile_of(fh, NAN, &v);
+}
+static picollo_status fbetween_reversed(void)
+{
+    uint64_t n;
+    return picollo_float_histogram_count_between(fh, 2.0, 1.0, &n);
+}
+static picollo_status fbetween_nan(void)
+{
+    uint64_t n;
+    return picollo_float_histogram_count_between(fh, NAN, 1.0, &n);
+}
+static picollo_status fbetween_null_out(void) { return picollo_float_histogram_count_between(fh, 0.0, 1.0, NULL); }
+static picollo_status fequivalent_nan(void)
+{
+    double lo, hi;
+    return picollo_float_histogram_equivalent_range(fh, NAN, &lo, &hi);
+}
+static picollo_status fequivalent_inf(void)
+{
+    double lo, hi;
+    return picollo_float_histogram_equivalent_range(fh, -INFINITY, &lo, &hi);
+}
+static picollo_status fequivalent_outside(void)
+{
+    double lo, hi;
+    return picollo_float_histogram_equivalent_range(fcoarse, 1e9, &lo, &hi);
+}
+static picollo_status fequivalent_null_outs(void)
+{
+    return picollo_float_histogram_equivalent_range(fh, 3.0, NULL, NULL);
+}
+static picollo_status fbuckets_null_cursor(void)
+{
+    picollo_float_bucket b[2];
+    size_t w;
+    return picollo_float_histogram_next_buckets(fh, NULL, b, 2, &w);
+}
+static picollo_status fbuckets_zero_capacity(void)
+{
+    picollo_float_bucket b[2];
+    uint64_t cursor = 0;
+    size_t w;
+    return picollo_float_histogram_next_buckets(fh, &cursor, b, 0, &w);
+}
+static picollo_status fbuckets_null_out(void)
+{
+    uint64_t cursor = 0;
+    size_t w;
+    return picollo_float_histogram_next_buckets(fh, &cursor, NULL, 4, &w);
+}
+static picollo_status fbuckets_done(void)
+{
+    picollo_float_bucket b[2];
+    uint64_t cursor = 0;
+    size_t w;
+    return picollo_float_histogram_next_buckets(fempty, &cursor, b, 2, &w);
+}
+static picollo_status ftext_format(void)
+{
+    char buf[64];
+    return picollo_float_histogram_text(fh, 9, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status ftext_utf8(void)
+{
+    char buf[64];
+    return picollo_float_histogram_text(fh, 0, bad_utf8, buf, sizeof buf, NULL);
+}
+static picollo_status ftext_null_buf(void) { return picollo_float_histogram_text(fh, 0, NULL, NULL, 10, NULL); }
+static picollo_status ftext_small(void)
+{
+    char buf[8];
+    return picollo_float_histogram_text(fh, 0, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_table_null(void)
+{
+    char buf[64];
+    return picollo_float_summary_table(NULL, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_table_utf8(void)
+{
+    picollo_float_summary s;
+    char buf[64];
+    memset(&s, 0, sizeof s);
+    return picollo_float_summary_table(&s, bad_utf8, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_diff_null(void)
+{
+    picollo_float_summary s;
+    char buf[64];
+    memset(&s, 0, sizeof s);
+    return picollo_float_summary_diff(&s, NULL, NULL, NULL, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_diff_utf8(void)
+{
+    picollo_float_summary s;
+    char buf[64];
+    memset(&s, 0, sizeof s);
+    return picollo_float_summary_diff(&s, &s, NULL, bad_utf8, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status fsnap_new_null(void)
+{
+    picollo_float_snapshot *x = NULL;
+    return picollo_float_snapshot_new(NULL, &x);
+}
+static picollo_status fsnap_new_null_out(void) { return picollo_float_snapshot_new(fh, NULL); }
+static picollo_status fsnap_free_null(void)
+{
+    picollo_float_snapshot_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status fsnap_update_null(void) { return picollo_float_snapshot_update(NULL, fh, 1); }
+static picollo_status fsnap_update_mismatch(void) { return picollo_float_snapshot_update(fsnap, fcoarse, 0); }
+static picollo_status fsnap_update_shrinking(void)
+{
+    /* Deltas against a histogram with fewer counts than the snapshot's last copy. */
+    return picollo_float_snapshot_update(fsnap, fempty, 1);
+}
+static picollo_status fsnap_summary_null(void)
+{
+    picollo_float_summary s;
+    return picollo_float_snapshot_summary(NULL, &s);
+}
+static picollo_status fsnap_summary_null_out(void) { return picollo_float_snapshot_summary(fsnap, NULL); }
+
 static const bad_row rows[] = {
+    ROW(picollo_float_config_default, fconfig_default, OK, NULL),
+    ROW(picollo_float_histogram_new, fnew_null_config, NULLP, "`config`"),
+    ROW(picollo_float_histogram_new, fnew_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_new, fnew_small_struct, ST(STRUCT_SIZE), "struct_size"),
+    ROW(picollo_float_histogram_new, fnew_error_nan, INVAL, "relative error"),
+    ROW(picollo_float_histogram_new, fnew_min_zero, INVAL, "magnitude"),
+    ROW(picollo_float_histogram_new, fnew_min_above_max, INVAL, "magnitude"),
+    ROW(picollo_float_histogram_new, fnew_max_inf, INVAL, "magnitude"),
+    ROW(picollo_float_histogram_new, fnew_min_nan, INVAL, "magnitude"),
+    ROW(picollo_float_histogram_new, fnew_bits, INVAL, "counter_bits"),
+    ROW(picollo_float_histogram_new, fnew_storage, INVAL, "storage"),
+    ROW(picollo_float_histogram_new, fnew_mode, INVAL, "mode"),
+    ROW(picollo_float_histogram_new, fnew_selection, INVAL, "value_selection"),
+    ROW(picollo_float_histogram_new, fnew_reserved, INVAL, "reserved"),
+    ROW(picollo_float_histogram_free, ffree_null, OK, NULL),
+    ROW(picollo_float_histogram_record, frecord_null, OK, NULL),
+    ROW(picollo_float_histogram_record, frecord_extremes, OK, NULL),
+    ROW(picollo_float_histogram_record_f32, frecord_f32_null, OK, NULL),
+    ROW(picollo_float_histogram_record_f32, frecord_f32_nan, OK, NULL),
+    ROW(picollo_float_histogram_record_n, frecord_n_null, OK, NULL),
+    ROW(picollo_float_histogram_record_n, frecord_n_saturates, OK, NULL),
+    ROW(picollo_float_histogram_record_many, frecord_many_null_h, NULLP, "`h`"),
+    ROW(picollo_float_histogram_record_many, frecord_many_null_values, NULLP, "`values`"),
+    ROW(picollo_float_histogram_record_many_f32, frecord_many_f32_null_h, NULLP, "`h`"),
+    ROW(picollo_float_histogram_record_many_f32, frecord_many_f32_null_values, NULLP, "`values`"),
+    ROW(picollo_float_histogram_reset, freset_null, NULLP, "`h`"),
+    ROW(picollo_float_histogram_set_value_selection, fselection_null, NULLP, "`h`"),
+    ROW(picollo_float_histogram_set_value_selection, fselection_bad, INVAL, "7"),
+    ROW(picollo_float_histogram_add, fadd_null_dst, NULLP, "`dst`"),
+    ROW(picollo_float_histogram_add, fadd_null_src, NULLP, "`src`"),
+    ROW(picollo_float_histogram_add, fadd_same, INVAL, "same"),
+    ROW(picollo_float_histogram_add, fadd_mismatch, ST(LAYOUT_MISMATCH), NULL),
+    ROW(picollo_float_histogram_get_info, finfo_null_h, NULLP, "`h`"),
+    ROW(picollo_float_histogram_get_info, finfo_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_percentile, fpercentile_nan, INVAL, "NaN"),
+    ROW(picollo_float_histogram_percentile, fpercentile_above, INVAL, "100.5"),
+    ROW(picollo_float_histogram_percentile, fpercentile_empty, ST(EMPTY), NULL),
+    ROW(picollo_float_histogram_percentile, fpercentile_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_percentiles, fpercentiles_unordered, INVAL, "increasing"),
+    ROW(picollo_float_histogram_percentiles, fpercentiles_null_ranks, NULLP, "`ranks`"),
+    ROW(picollo_float_histogram_summary, fsummary_null, NULLP, "`h`"),
+    ROW(picollo_float_histogram_summary, fsummary_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_rank_of, frank_nan, INVAL, "NaN"),
+    ROW(picollo_float_histogram_rank_of, frank_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_quantile_of, fquantile_empty, ST(EMPTY), NULL),
+    ROW(picollo_float_histogram_quantile_of, fquantile_nan, INVAL, "NaN"),
+    ROW(picollo_float_histogram_count_between, fbetween_reversed, INVAL, NULL),
+    ROW(picollo_float_histogram_count_between, fbetween_nan, INVAL, "NaN"),
+    ROW(picollo_float_histogram_count_between, fbetween_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_equivalent_range, fequivalent_nan, INVAL, "finite"),
+    ROW(picollo_float_histogram_equivalent_range, fequivalent_inf, INVAL, "finite"),
+    ROW(picollo_float_histogram_equivalent_range, fequivalent_outside, ST(OUT_OF_RANGE), "outside"),
+    ROW(picollo_float_histogram_equivalent_range, fequivalent_null_outs, OK, NULL),
+    ROW(picollo_float_histogram_next_buckets, fbuckets_null_cursor, NULLP, "`cursor`"),
+    ROW(picollo_float_histogram_next_buckets, fbuckets_zero_capacity, INVAL, "capacity"),
+    ROW(picollo_float_histogram_next_buckets, fbuckets_null_out, NULLP, "`out`"),
+    ROW(picollo_float_histogram_next_buckets, fbuckets_done, ST(OUT_OF_RANGE), NULL),
+    ROW(picollo_float_histogram_text, ftext_format, INVAL, "format"),
+    ROW(picollo_float_histogram_text, ftext_utf8, ST(INVALID_UTF8), NULL),
+    ROW(picollo_float_histogram_text, ftext_null_buf, NULLP, "`buf`"),
+    ROW(picollo_float_histogram_text, ftext_small, ST(BUFFER_TOO_SMALL), NULL),
+    ROW(picollo_float_summary_table, fsummary_table_null, NULLP, "`summary`"),
+    ROW(picollo_float_summary_table, fsummary_table_utf8, ST(INVALID_UTF8), NULL),
+    ROW(picollo_float_summary_diff, fsummary_diff_null, NULLP, "`b`"),
+    ROW(picollo_float_summary_diff, fsummary_diff_utf8, ST(INVALID_UTF8), NULL),
+    ROW(picollo_float_snapshot_new, fsnap_new_null, NULLP, "`h`"),
+    ROW(picollo_float_snapshot_new, fsnap_new_null_out, NULLP, "`out`"),
+    ROW(picollo_float_snapshot_free, fsnap_free_null, OK, NULL),
+    ROW(picollo_float_snapshot_update, fsnap_update_null, NULLP, "`s`"),
+    ROW(picollo_float_snapshot_update, fsnap_update_mismatch, ST(LAYOUT_MISMATCH), NULL),
+    ROW(picollo_float_snapshot_update, fsnap_update_shrinking, ST(WOULD_GO_NEGATIVE), NULL),
+    ROW(picollo_float_snapshot_summary, fsnap_summary_null, NULLP, "`s`"),
+    ROW(picollo_float_snapshot_summary, fsnap_summary_null_out, NULLP, "`out`"),
     ROW(picollo_abi_version, abi_version, OK, NULL),
     ROW(picollo_status_str, status_str_unknown, OK, NULL),
     ROW(picollo_last_error_message, last_error_after_failure, OK, NULL),
@@ -2471,8 +2903,36 @@ static void make_fixtures(void)
     CHECK(picollo_histogram_percentile(h, 50.0, &pct) == PICOLLO_STATUS_OK);
 }
 
+static void make_float_fixtures(void)
+{
+    picollo_float_config c = picollo_float_config_default();
+    if (picollo_float_histogram_new(&c, &fh) != PICOLLO_STATUS_OK ||
+        picollo_float_histogram_new(&c, &fempty) != PICOLLO_STATUS_OK) {
+        fprintf(stderr, "FATAL: cannot create the float fixtures: %s\n",
+                picollo_last_error_message());
+        exit(2);
+    }
+    c.relative_error = 0.01;
+    c.min_magnitude = 1.0;
+    c.max_magnitude = 1000.0;
+    if (picollo_float_histogram_new(&c, &fcoarse) != PICOLLO_STATUS_OK) {
+        exit(2);
+    }
+    picollo_float_histogram_record(fh, -2.5);
+    picollo_float_histogram_record(fh, 0.0);
+    picollo_float_histogram_record(fh, 1.5);
+    picollo_float_histogram_record(fh, 1e6);
+    if (picollo_float_snapshot_new(fh, &fsnap) != PICOLLO_STATUS_OK) {
+        exit(2);
+    }
+}
+
 static void free_fixtures(void)
 {
+    picollo_float_histogram_free(fh);
+    picollo_float_histogram_free(fempty);
+    picollo_float_histogram_free(fcoarse);
+    picollo_float_snapshot_free(fsnap);
     picollo_histogram_free(h);
     picollo_histogram_free(empty);
     picollo_histogram_free(coarse);
@@ -2493,6 +2953,7 @@ int main(int argc, char **argv)
     picollo_summary after;
     check_init();
     make_fixtures();
+    make_float_fixtures();
     for (i = 0; i < n; i++) {
         if (argc > 1 && strcmp(argv[1], "-v") == 0) {
             printf("%s / %s\n", rows[i].function, rows[i].name);

@@ -520,6 +520,37 @@ enum picollo_recorder_kind
 typedef uint32_t picollo_recorder_kind;
 #endif // __cplusplus
 
+// How a float histogram keeps its counters (`picollo_float_config.storage`).
+enum picollo_float_storage
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // One counter per bucket of the range, allocated at creation.
+  PICOLLO_FLOAT_STORAGE_DENSE = 0,
+  // One block per octave of magnitude, allocated when a value first lands in it (the
+  // default): memory follows the data.
+  PICOLLO_FLOAT_STORAGE_SPARSE = 1,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_float_storage;
+#endif // __cplusplus
+
+// Who may record into a float histogram (`picollo_float_config.mode`).
+enum picollo_float_mode
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // One recording thread at a time; reads from any.
+  PICOLLO_FLOAT_MODE_SINGLE_WRITER = 0,
+  // Any number of recording threads (atomic adds).
+  PICOLLO_FLOAT_MODE_INTERLOCKED = 1,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_float_mode;
+#endif // __cplusplus
+
 // A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 // Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
 // `picollo_approx_counter_free`.
@@ -538,6 +569,29 @@ typedef uint32_t picollo_recorder_kind;
 // increment. `picollo_approx_counter_free` must not race any other call on the same
 // counter.
 typedef struct picollo_approx_counter picollo_approx_counter;
+
+// A histogram of doubles (opaque). Create with `picollo_float_histogram_new`, free with
+// `picollo_float_histogram_free`.
+//
+// A nonzero finite value whose magnitude is in the configured range (to bucket
+// resolution) lands in a bucket of its sign; a reported quantile Y' of a true quantile Y
+// satisfies Y(1−E) ≤ Y' ≤ Y(1+E), E the layout's relative error (subnormals included).
+// `±0.0` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted apart and
+// never enter quantiles; nonzero magnitudes outside the range count as underflow and
+// overflow. The smallest and largest values in buckets are kept exactly, with a running
+// sum (compensated in the single-writer mode, striped in the interlocked one).
+//
+// Threads: queries, snapshots and `picollo_float_histogram_add` with this histogram as
+// the source run on any thread at once, while writers record, each on one consistent
+// copy of the non-empty buckets. `PICOLLO_FLOAT_MODE_SINGLE_WRITER`: one recording thread
+// at a time (reset from it); `PICOLLO_FLOAT_MODE_INTERLOCKED`: any number, reset from any
+// thread. `picollo_float_histogram_free` must not race any other call on the handle.
+typedef struct picollo_float_histogram picollo_float_histogram;
+
+// A copy of a float histogram's counts, refreshed in place, optionally as the deltas
+// since the previous refresh (opaque). Create with `picollo_float_snapshot_new`, free
+// with `picollo_float_snapshot_free`. Not thread-safe: one thread at a time.
+typedef struct picollo_float_snapshot picollo_float_snapshot;
 
 // An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
 // `picollo_histogram_free`.
@@ -612,6 +666,160 @@ typedef struct picollo_perf_session picollo_perf_session;
 // `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`. A
 // snapshot is used by one thread at a time.
 typedef struct picollo_snapshot picollo_snapshot;
+
+// Configuration for `picollo_float_histogram_new`. Start from
+// `picollo_float_config_default` (which sets `struct_size`), then change fields.
+typedef struct picollo_float_config {
+  // `sizeof(picollo_float_config)` as the caller knows it (as in
+  // `picollo_histogram_config`).
+  uint32_t struct_size;
+  // Counter width: 32 or 64 bits.
+  uint32_t counter_bits;
+  // Tolerated relative error, e.g. 0.001 for 0.1 %. Finite and > 0; values outside
+  // [1e-6, 0.1] are clamped.
+  double relative_error;
+  // Smallest magnitude kept in buckets, > 0 (subnormals allowed): smaller nonzero
+  // magnitudes count as underflow.
+  double min_magnitude;
+  // Largest magnitude kept in buckets, finite and >= `min_magnitude`: larger ones count
+  // as overflow.
+  double max_magnitude;
+  // A `picollo_float_storage` value.
+  uint32_t storage;
+  // A `picollo_float_mode` value.
+  uint32_t mode;
+  // A `picollo_value_selection` value.
+  uint32_t value_selection;
+  // Reserved: must be zero.
+  uint32_t reserved;
+} picollo_float_config;
+
+// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.
+typedef struct picollo_float_info {
+  // Values in buckets (the zero bucket included): what quantiles cover.
+  uint64_t total;
+  // `±0.0` values (in `total`).
+  uint64_t zero;
+  // NaN values.
+  uint64_t nan;
+  // `+∞` values.
+  uint64_t positive_infinity;
+  // `−∞` values.
+  uint64_t negative_infinity;
+  // Nonzero values with a magnitude below the range.
+  uint64_t underflow;
+  // Finite values with a magnitude above the range.
+  uint64_t overflow;
+  // Records that found their bucket full (or a sparse block unallocatable).
+  uint64_t saturated;
+  // Sum of the values in buckets (0 when empty).
+  double sum;
+  // Smallest value in buckets, exact (NaN when empty).
+  double min;
+  // Largest value in buckets, exact (NaN when empty).
+  double max;
+  // Smallest magnitude kept in buckets, to bucket resolution.
+  double min_magnitude;
+  // Largest magnitude kept in buckets, to bucket resolution.
+  double max_magnitude;
+  // The layout's guaranteed relative error.
+  double relative_error;
+  // Buckets per octave of magnitude (a power of two).
+  uint64_t buckets_per_octave;
+  // Buckets per sign in the range.
+  uint64_t storage_len;
+  // Bytes of counters allocated now (sparse: what the data touched).
+  uint64_t footprint_bytes;
+  // 32 or 64.
+  uint32_t counter_bits;
+  // A `picollo_float_mode` value.
+  uint32_t mode;
+  // A `picollo_float_storage` value.
+  uint32_t storage;
+  // A `picollo_value_selection` value.
+  uint32_t value_selection;
+} picollo_float_info;
+
+// A percentile of a float histogram: the value at a rank and its bucket.
+typedef struct picollo_float_percentile {
+  // The rank asked for, in percent.
+  double rank;
+  // The reported value (per the value selection; 0 for the zero bucket).
+  double value;
+  // The largest distance from `value` to a value of its bucket.
+  double plus_minus;
+  // The smallest value of the bucket (signed).
+  double lowest;
+  // The largest value of the bucket (signed).
+  double highest;
+  // The bucket's count.
+  uint64_t count;
+  // Values up to and including this bucket.
+  uint64_t cumulative_count;
+  // The count the rank points at: max(1, ceil(rank/100 · total)).
+  uint64_t rank_count;
+  // −1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.
+  int32_t side;
+  // Zero.
+  uint32_t reserved;
+} picollo_float_percentile;
+
+// The standard summary of a float histogram: 16 percentiles (the ranks of
+// `picollo_summary`), the counts beside the buckets, the exact sum and extremes, mean and
+// stdev.
+typedef struct picollo_float_summary {
+  // One per standard rank: 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99,
+  // 99.999, 100.
+  struct picollo_float_percentile percentiles[16];
+  // Values in buckets (zero included).
+  uint64_t total;
+  // `±0.0` values.
+  uint64_t zero;
+  // NaN values.
+  uint64_t nan;
+  // `+∞` values.
+  uint64_t positive_infinity;
+  // `−∞` values.
+  uint64_t negative_infinity;
+  // Nonzero magnitudes below the range.
+  uint64_t underflow;
+  // Finite magnitudes above the range.
+  uint64_t overflow;
+  // Records that found their bucket full.
+  uint64_t saturated;
+  // Sum of the values in buckets.
+  double sum;
+  // Smallest value in buckets (NaN when empty).
+  double min;
+  // Largest value in buckets (NaN when empty).
+  double max;
+  // sum / total (NaN when empty).
+  double mean;
+  // Population standard deviation over bucket midpoints (NaN when empty).
+  double stdev;
+  // The layout's relative error.
+  double precision;
+  // Smallest magnitude kept in buckets.
+  double min_magnitude;
+  // Largest magnitude kept in buckets.
+  double max_magnitude;
+} picollo_float_summary;
+
+// A non-empty bucket of a float histogram.
+typedef struct picollo_float_bucket {
+  // The smallest value it holds (signed).
+  double lowest;
+  // The largest value it holds (signed).
+  double highest;
+  // The value it reports (per the value selection; 0 for the zero bucket).
+  double value;
+  // Its count.
+  uint64_t count;
+  // −1 negative, 0 the zero bucket, 1 positive.
+  int32_t side;
+  // Zero.
+  uint32_t reserved;
+} picollo_float_bucket;
 
 // Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
 // (which sets `struct_size`), then change fields.
@@ -1108,6 +1316,275 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
 // The text is NUL-terminated, owned by the library and valid until the next Picollo call
 // on the same thread. Never NULL.
 const char *picollo_last_error_message(void);
+
+// Returns the default configuration: u64 counters, relative error 0.001, every finite
+// magnitude (the smallest subnormal to DBL_MAX), sparse storage, single writer, midpoints.
+struct picollo_float_config picollo_float_config_default(void);
+
+// Creates a float histogram: on success `*out` holds a new handle for
+// `picollo_float_histogram_free`.
+//
+// Errors: NULL `config` or `out`; `STRUCT_SIZE` for a `struct_size` that is not this
+// library's; `INVALID_ARGUMENT` for a relative error that is NaN, infinite or <= 0,
+// magnitudes that are not 0 < min <= max < ∞, counter bits other than 32/64, an unknown
+// storage, mode or value selection, a non-zero `reserved`; `OUT_OF_MEMORY` when dense
+// counters cannot be allocated.
+//
+// # Safety
+// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
+// writable.
+picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
+                                           struct picollo_float_histogram **out);
+
+// Frees a float histogram. NULL is accepted and ignored. Free each handle exactly once.
+//
+// # Safety
+// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
+void picollo_float_histogram_free(struct picollo_float_histogram *h);
+
+// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the
+// range as underflow/overflow, a full bucket as saturated; a NULL handle is ignored.
+// Threads: see `picollo_float_histogram`.
+//
+// # Safety
+// `h` is NULL or a live handle.
+void picollo_float_histogram_record(struct picollo_float_histogram *h, double value);
+
+// Records one `float` (converted exactly). As `picollo_float_histogram_record`.
+//
+// # Safety
+// As `picollo_float_histogram_record`.
+void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
+
+// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
+// (never wraps) and the excess counts as saturated. A NULL handle is ignored.
+//
+// # Safety
+// As `picollo_float_histogram_record`.
+void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
+                                      double value,
+                                      uint64_t count);
+
+// Records `n` doubles from an array in one call. `values` may be NULL only when `n` is 0.
+//
+// # Safety
+// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
+picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h,
+                                                   const double *values,
+                                                   size_t n);
+
+// Records `n` floats from an array in one call (each converted exactly). `values` may be
+// NULL only when `n` is 0.
+//
+// # Safety
+// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
+picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
+                                                       const float *values,
+                                                       size_t n);
+
+// Clears every count, the sum and the extremes. Threads: see `picollo_float_histogram`.
+//
+// # Safety
+// `h` is NULL or a live handle.
+picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
+
+// Chooses how buckets report values (a `picollo_value_selection`); any thread.
+//
+// # Safety
+// `h` is NULL or a live handle.
+picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
+                                                           uint32_t selection);
+
+// Adds every count of `src` into `dst` (same relative error; any range, storage, mode
+// and counter width), with its NaN, infinity and outside counts, its sum and extremes;
+// `src`'s buckets outside `dst`'s range count as `dst`'s underflow/overflow.
+// `LAYOUT_MISMATCH` when the relative errors differ; `dst` and `src` may not be the same
+// handle. `src` is read as one consistent copy.
+//
+// # Safety
+// Both are NULL or live handles.
+picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
+                                           const struct picollo_float_histogram *src);
+
+// Writes the facts of a float histogram to `*out` (from one consistent copy).
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h,
+                                                struct picollo_float_info *out);
+
+// Writes the percentile at `rank` (percent, 0..100) to `*out`.
+//
+// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when no
+// value is in a bucket. `*out` is written only on success.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
+                                                  double rank,
+                                                  struct picollo_float_percentile *out);
+
+// Writes the percentiles for `n` strictly increasing ranks (0..100) in one walk; they
+// agree with each other. Errors as `picollo_float_histogram_percentile`, and
+// `INVALID_ARGUMENT` for ranks not strictly increasing.
+//
+// # Safety
+// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
+// entries (either may be NULL when `n` is 0).
+picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
+                                                   const double *ranks,
+                                                   size_t n,
+                                                   struct picollo_float_percentile *out);
+
+// Writes the standard summary of a float histogram to `*out`. An empty histogram gives
+// zero counts, NaN mean, stdev and extremes.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h,
+                                               struct picollo_float_summary *out);
+
+// Writes to `*out` the number of values in buckets at or below `x`: whole buckets below
+// count fully, the bucket that holds `x` in part, as if its values were spread evenly
+// over its interval (`count · (x − lowest) / (highest − lowest)`). `x` may be ±∞.
+//
+// Errors: `INVALID_ARGUMENT` for NaN.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h,
+                                               double x,
+                                               double *out);
+
+// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`
+// (`picollo_float_histogram_rank_of` over the total).
+//
+// Errors: `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h,
+                                                   double x,
+                                                   double *out);
+
+// Writes to `*out` the count of every bucket that holds a value in `[lo, hi]` (whole
+// buckets, as HdrHistogram counts between values; exact when `lo` and `hi` are bucket
+// bounds).
+//
+// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h,
+                                                     double lo,
+                                                     double hi,
+                                                     uint64_t *out);
+
+// Writes the smallest and largest values of the bucket `x` falls in (its lowest and
+// highest equivalent values; `[0, 0]` for zero), whether or not anything was recorded.
+//
+// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a nonzero magnitude outside
+// the histogram's range.
+//
+// # Safety
+// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h,
+                                                        double x,
+                                                        double *lowest,
+                                                        double *highest);
+
+// Iterates over the non-empty buckets in ascending value order, in batches: start with
+// `*cursor = 0`; each call fills up to `capacity` buckets into `out`, sets `*written`,
+// and advances `*cursor` past them. Returns `OUT_OF_RANGE` (writing nothing) when no
+// bucket is left. Each call reads one consistent copy; buckets filled meanwhile behind the
+// cursor are not revisited.
+//
+// # Safety
+// `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
+// `capacity` writable entries (NULL only when `capacity` is 0).
+picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
+                                                    uint64_t *cursor,
+                                                    struct picollo_float_bucket *out,
+                                                    size_t capacity,
+                                                    size_t *written);
+
+// Writes a float histogram's summary into `buf` as the Markdown table (`format` 0, headed
+// by `title`) or the one-line summary (`format` 1, named `title`). Buffer rules as
+// `picollo_summary_table`.
+//
+// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`;
+// `BUFFER_TOO_SMALL` when the text was truncated.
+//
+// # Safety
+// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
+// or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
+                                            uint32_t format,
+                                            const char *title,
+                                            char *buf,
+                                            size_t len,
+                                            size_t *needed);
+
+// Writes the Markdown table of a float summary into `buf` (`##### title` heading unless
+// `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
+//
+// # Safety
+// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
+// is NULL or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_float_summary_table(const struct picollo_float_summary *summary,
+                                           const char *title,
+                                           char *buf,
+                                           size_t len,
+                                           size_t *needed);
+
+// Writes the diff table of float summary `b` against `a` into `buf`: percentiles side by
+// side with Δ%, Mean, StDev, Min, Max, Precision, Total and the D-value (Cohen's d).
+// `name_a`/`name_b` head the columns (NULL means "A"/"B"). Buffer rules as
+// `picollo_summary_table`.
+//
+// # Safety
+// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
+// NULL or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
+                                          const struct picollo_float_summary *b,
+                                          const char *title,
+                                          const char *name_a,
+                                          const char *name_b,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *needed);
+
+// Creates a snapshot of `h`, taken now with full counts: on success `*out` holds a new
+// handle for `picollo_float_snapshot_free`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h,
+                                          struct picollo_float_snapshot **out);
+
+// Frees a float snapshot. NULL is accepted and ignored.
+//
+// # Safety
+// `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
+void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
+
+// Copies `h` again into `s` (a histogram of the same layout and range; `LAYOUT_MISMATCH`
+// and no change otherwise). With `deltas` non-zero the snapshot then holds what was
+// recorded since the previous refresh (its extremes unknown: NaN in the summary); a reset
+// in between gives the counts since the reset.
+//
+// # Safety
+// `s` is NULL or a live snapshot; `h` is NULL or a live handle.
+picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
+                                             const struct picollo_float_histogram *h,
+                                             uint32_t deltas);
+
+// Writes the standard summary of a float snapshot to `*out`.
+//
+// # Safety
+// `s` is NULL or a live snapshot; `out` is NULL or writable.
+picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
+                                              struct picollo_float_summary *out);
 
 // Encodes `h` in HdrHistogram's V2 format, in the `form` given (a `picollo_v2_form`), so
 // that any HdrHistogram implementation (Java, C, Rust, Python `hdrh`, JavaScript, .NET)

@@ -29,6 +29,8 @@ mod boundary;
 mod buffer;
 mod convert;
 mod error;
+mod float;
+mod float_query;
 mod handle;
 mod hdr;
 mod histogram;
@@ -61,6 +63,8 @@ mod types;
 
 pub use approx::*;
 pub use error::picollo_last_error_message;
+pub use float::*;
+pub use float_query::*;
 pub use hdr::*;
 pub use histogram::*;
 pub use histogram_config::*;

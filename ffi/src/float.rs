@@ -1,0 +1,467 @@
+//! `picollo_float_histogram_*`: the histogram of doubles (negative and positive, a zero
+//! bucket, NaN and infinities apart, exact extremes and sum). Create, record, reset,
+//! merge, facts; the queries are in `float_query`.
+
+use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
+
+use crate::any_histogram::{config_error, merge_error};
+use crate::args::{read_sized, try_slice, StructSized};
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::status::picollo_status;
+
+/// A histogram of doubles (opaque). Create with `picollo_float_histogram_new`, free with
+/// `picollo_float_histogram_free`.
+///
+/// A nonzero finite value whose magnitude is in the configured range (to bucket
+/// resolution) lands in a bucket of its sign; a reported quantile Y' of a true quantile Y
+/// satisfies Y(1−E) ≤ Y' ≤ Y(1+E), E the layout's relative error (subnormals included).
+/// `±0.0` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted apart and
+/// never enter quantiles; nonzero magnitudes outside the range count as underflow and
+/// overflow. The smallest and largest values in buckets are kept exactly, with a running
+/// sum (compensated in the single-writer mode, striped in the interlocked one).
+///
+/// Threads: queries, snapshots and `picollo_float_histogram_add` with this histogram as
+/// the source run on any thread at once, while writers record, each on one consistent
+/// copy of the non-empty buckets. `PICOLLO_FLOAT_MODE_SINGLE_WRITER`: one recording thread
+/// at a time (reset from it); `PICOLLO_FLOAT_MODE_INTERLOCKED`: any number, reset from any
+/// thread. `picollo_float_histogram_free` must not race any other call on the handle.
+#[allow(non_camel_case_types)]
+pub struct picollo_float_histogram {
+    _private: [u8; 0],
+}
+
+impl Castable for picollo_float_histogram {
+    type Ownership = Boxed;
+    type RustType = AnyFloat;
+}
+
+/// The histogram behind a handle, of either counter width.
+pub(crate) enum AnyFloat {
+    U32(FloatHistogram<u32>),
+    U64(FloatHistogram<u64>),
+}
+
+/// Run the same expression on whichever counter width `$h` has.
+macro_rules! each_float {
+    ($h:expr, $f:ident => $e:expr) => {
+        match $h {
+            $crate::float::AnyFloat::U32($f) => $e,
+            $crate::float::AnyFloat::U64($f) => $e,
+        }
+    };
+}
+pub(crate) use each_float;
+
+impl AnyFloat {
+    /// One consistent copy of the counts.
+    pub(crate) fn counts(&self) -> Result<FloatCounts, Failure> {
+        Ok(each_float!(self, h => h.counts())?)
+    }
+}
+
+/// How a float histogram keeps its counters (`picollo_float_config.storage`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_float_storage {
+    /// One counter per bucket of the range, allocated at creation.
+    Dense = 0,
+    /// One block per octave of magnitude, allocated when a value first lands in it (the
+    /// default): memory follows the data.
+    Sparse = 1,
+}
+
+/// Who may record into a float histogram (`picollo_float_config.mode`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_float_mode {
+    /// One recording thread at a time; reads from any.
+    SingleWriter = 0,
+    /// Any number of recording threads (atomic adds).
+    Interlocked = 1,
+}
+
+/// Configuration for `picollo_float_histogram_new`. Start from
+/// `picollo_float_config_default` (which sets `struct_size`), then change fields.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_float_config {
+    /// `sizeof(picollo_float_config)` as the caller knows it (as in
+    /// `picollo_histogram_config`).
+    pub struct_size: u32,
+    /// Counter width: 32 or 64 bits.
+    pub counter_bits: u32,
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %. Finite and > 0; values outside
+    /// [1e-6, 0.1] are clamped.
+    pub relative_error: f64,
+    /// Smallest magnitude kept in buckets, > 0 (subnormals allowed): smaller nonzero
+    /// magnitudes count as underflow.
+    pub min_magnitude: f64,
+    /// Largest magnitude kept in buckets, finite and >= `min_magnitude`: larger ones count
+    /// as overflow.
+    pub max_magnitude: f64,
+    /// A `picollo_float_storage` value.
+    pub storage: u32,
+    /// A `picollo_float_mode` value.
+    pub mode: u32,
+    /// A `picollo_value_selection` value.
+    pub value_selection: u32,
+    /// Reserved: must be zero.
+    pub reserved: u32,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and floats only.
+unsafe impl StructSized for picollo_float_config {
+    const NAME: &'static str = "picollo_float_config";
+}
+
+/// Returns the default configuration: u64 counters, relative error 0.001, every finite
+/// magnitude (the smallest subnormal to DBL_MAX), sparse storage, single writer, midpoints.
+#[no_mangle]
+pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
+    let d = FloatConfig::new();
+    picollo_float_config {
+        struct_size: std::mem::size_of::<picollo_float_config>() as u32,
+        counter_bits: 64,
+        relative_error: d.relative_error(),
+        min_magnitude: d.min_magnitude(),
+        max_magnitude: d.max_magnitude(),
+        storage: picollo_float_storage::Sparse as u32,
+        mode: picollo_float_mode::SingleWriter as u32,
+        value_selection: 0,
+        reserved: 0,
+    }
+}
+
+fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failure> {
+    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
+        return Err(Failure::invalid(format_args!(
+            "counter_bits is {}: it must be 32 or 64",
+            cfg.counter_bits
+        )));
+    }
+    let storage = match cfg.storage {
+        0 => Storage::Dense,
+        1 => Storage::Sparse,
+        s => {
+            return Err(Failure::invalid(format_args!(
+                "storage is {s}: it must be 0 (dense) or 1 (sparse)"
+            )))
+        }
+    };
+    let mode = match cfg.mode {
+        0 => FloatMode::SingleWriter,
+        1 => FloatMode::Interlocked,
+        m => {
+            return Err(Failure::invalid(format_args!(
+                "mode is {m}: it must be 0 (single writer) or 1 (interlocked)"
+            )))
+        }
+    };
+    let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
+        Failure::invalid(format_args!(
+            "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
+             (interpolated)",
+            cfg.value_selection
+        ))
+    })?;
+    if cfg.reserved != 0 {
+        return Err(Failure::invalid("reserved must be 0"));
+    }
+    let config = FloatConfig::new()
+        .with_relative_error(cfg.relative_error)
+        .with_range(cfg.min_magnitude, cfg.max_magnitude)
+        .with_storage(storage)
+        .with_mode(mode)
+        .with_value_selection(selection);
+    config.validate().map_err(config_error)?;
+    Ok((config, cfg.counter_bits))
+}
+
+/// Creates a float histogram: on success `*out` holds a new handle for
+/// `picollo_float_histogram_free`.
+///
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE` for a `struct_size` that is not this
+/// library's; `INVALID_ARGUMENT` for a relative error that is NaN, infinite or <= 0,
+/// magnitudes that are not 0 < min <= max < ∞, counter bits other than 32/64, an unknown
+/// storage, mode or value selection, a non-zero `reserved`; `OUT_OF_MEMORY` when dense
+/// counters cannot be allocated.
+///
+/// # Safety
+/// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_new(
+    config: *const picollo_float_config,
+    out: *mut *mut picollo_float_histogram,
+) -> picollo_status {
+    boundary!({
+        let config = read_sized!(config)?;
+        let out = try_mut!(out)?;
+        let (config, bits) = parse_config(&config)?;
+        let h = match bits {
+            32 => AnyFloat::U32(FloatHistogram::new(config).map_err(config_error)?),
+            _ => AnyFloat::U64(FloatHistogram::new(config).map_err(config_error)?),
+        };
+        set_boxed(out, h);
+        Ok(())
+    })
+}
+
+/// Frees a float histogram. NULL is accepted and ignored. Free each handle exactly once.
+///
+/// # Safety
+/// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_free(h: *mut picollo_float_histogram) {
+    free_boxed!(h)
+}
+
+/// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the
+/// range as underflow/overflow, a full bucket as saturated; a NULL handle is ignored.
+/// Threads: see `picollo_float_histogram`.
+///
+/// # Safety
+/// `h` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_record(
+    h: *mut picollo_float_histogram,
+    value: f64,
+) {
+    // Every path of a float record is integer and float operations and atomic adds, or
+    // (once per sparse block) a fallible allocation: nothing can panic.
+    if let Some(h) = hot_ref!(h) {
+        each_float!(h, h => h.record(value));
+    }
+}
+
+/// Records one `float` (converted exactly). As `picollo_float_histogram_record`.
+///
+/// # Safety
+/// As `picollo_float_histogram_record`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_record_f32(
+    h: *mut picollo_float_histogram,
+    value: f32,
+) {
+    if let Some(h) = hot_ref!(h) {
+        each_float!(h, h => h.record_f32(value));
+    }
+}
+
+/// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
+/// (never wraps) and the excess counts as saturated. A NULL handle is ignored.
+///
+/// # Safety
+/// As `picollo_float_histogram_record`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_record_n(
+    h: *mut picollo_float_histogram,
+    value: f64,
+    count: u64,
+) {
+    boundary!({
+        let h = try_ref!(h)?;
+        each_float!(h, h => h.record_n(value, count));
+        Ok(())
+    })
+}
+
+/// Records `n` doubles from an array in one call. `values` may be NULL only when `n` is 0.
+///
+/// # Safety
+/// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_record_many(
+    h: *mut picollo_float_histogram,
+    values: *const f64,
+    n: usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let values = try_slice!(values, n)?;
+        each_float!(h, h => h.record_many(values));
+        Ok(())
+    })
+}
+
+/// Records `n` floats from an array in one call (each converted exactly). `values` may be
+/// NULL only when `n` is 0.
+///
+/// # Safety
+/// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_record_many_f32(
+    h: *mut picollo_float_histogram,
+    values: *const f32,
+    n: usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let values = try_slice!(values, n)?;
+        each_float!(h, h => values.iter().for_each(|&x| h.record_f32(x)));
+        Ok(())
+    })
+}
+
+/// Clears every count, the sum and the extremes. Threads: see `picollo_float_histogram`.
+///
+/// # Safety
+/// `h` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_reset(
+    h: *mut picollo_float_histogram,
+) -> picollo_status {
+    boundary!({
+        each_float!(try_ref!(h)?, h => h.reset());
+        Ok(())
+    })
+}
+
+/// Chooses how buckets report values (a `picollo_value_selection`); any thread.
+///
+/// # Safety
+/// `h` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
+    h: *mut picollo_float_histogram,
+    selection: u32,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let s = crate::convert::selection_from_c(selection).ok_or_else(|| {
+            Failure::invalid(format_args!("value selection {selection} is unknown"))
+        })?;
+        each_float!(h, h => h.set_value_selection(s));
+        Ok(())
+    })
+}
+
+/// Adds every count of `src` into `dst` (same relative error; any range, storage, mode
+/// and counter width), with its NaN, infinity and outside counts, its sum and extremes;
+/// `src`'s buckets outside `dst`'s range count as `dst`'s underflow/overflow.
+/// `LAYOUT_MISMATCH` when the relative errors differ; `dst` and `src` may not be the same
+/// handle. `src` is read as one consistent copy.
+///
+/// # Safety
+/// Both are NULL or live handles.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_add(
+    dst: *mut picollo_float_histogram,
+    src: *const picollo_float_histogram,
+) -> picollo_status {
+    boundary!({
+        if std::ptr::eq(dst, src) && !dst.is_null() {
+            return Err(Failure::invalid("dst and src are the same histogram"));
+        }
+        let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
+        each_float!(dst, d => each_float!(src, s => d.add(s))).map_err(merge_error)
+    })
+}
+
+/// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_float_info {
+    /// Values in buckets (the zero bucket included): what quantiles cover.
+    pub total: u64,
+    /// `±0.0` values (in `total`).
+    pub zero: u64,
+    /// NaN values.
+    pub nan: u64,
+    /// `+∞` values.
+    pub positive_infinity: u64,
+    /// `−∞` values.
+    pub negative_infinity: u64,
+    /// Nonzero values with a magnitude below the range.
+    pub underflow: u64,
+    /// Finite values with a magnitude above the range.
+    pub overflow: u64,
+    /// Records that found their bucket full (or a sparse block unallocatable).
+    pub saturated: u64,
+    /// Sum of the values in buckets (0 when empty).
+    pub sum: f64,
+    /// Smallest value in buckets, exact (NaN when empty).
+    pub min: f64,
+    /// Largest value in buckets, exact (NaN when empty).
+    pub max: f64,
+    /// Smallest magnitude kept in buckets, to bucket resolution.
+    pub min_magnitude: f64,
+    /// Largest magnitude kept in buckets, to bucket resolution.
+    pub max_magnitude: f64,
+    /// The layout's guaranteed relative error.
+    pub relative_error: f64,
+    /// Buckets per octave of magnitude (a power of two).
+    pub buckets_per_octave: u64,
+    /// Buckets per sign in the range.
+    pub storage_len: u64,
+    /// Bytes of counters allocated now (sparse: what the data touched).
+    pub footprint_bytes: u64,
+    /// 32 or 64.
+    pub counter_bits: u32,
+    /// A `picollo_float_mode` value.
+    pub mode: u32,
+    /// A `picollo_float_storage` value.
+    pub storage: u32,
+    /// A `picollo_value_selection` value.
+    pub value_selection: u32,
+}
+
+crate::handle::caller_owned!(picollo_float_info);
+
+/// Writes the facts of a float histogram to `*out` (from one consistent copy).
+///
+/// # Safety
+/// `h` is NULL or a live handle; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_get_info(
+    h: *const picollo_float_histogram,
+    out: *mut picollo_float_info,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        let counts = h.counts()?;
+        let (bits, footprint) = match h {
+            AnyFloat::U32(f) => (32, f.footprint_in_bytes()),
+            AnyFloat::U64(f) => (64, f.footprint_in_bytes()),
+        };
+        let shape = counts.shape();
+        let config = shape.config();
+        *out = picollo_float_info {
+            total: counts.total_count(),
+            zero: counts.zero_count(),
+            nan: counts.nan_count(),
+            positive_infinity: counts.positive_infinity_count(),
+            negative_infinity: counts.negative_infinity_count(),
+            underflow: counts.underflow_count(),
+            overflow: counts.overflow_count(),
+            saturated: counts.saturated_count(),
+            sum: counts.sum(),
+            min: counts.min().unwrap_or(f64::NAN),
+            max: counts.max().unwrap_or(f64::NAN),
+            min_magnitude: shape.range().0,
+            max_magnitude: shape.range().1,
+            relative_error: shape.layout().relative_error(),
+            buckets_per_octave: shape.layout().buckets_per_octave() as u64,
+            storage_len: shape.len() as u64,
+            footprint_bytes: footprint as u64,
+            counter_bits: bits,
+            mode: match config.mode() {
+                FloatMode::SingleWriter => picollo_float_mode::SingleWriter as u32,
+                FloatMode::Interlocked => picollo_float_mode::Interlocked as u32,
+            },
+            storage: match config.storage() {
+                Storage::Dense => picollo_float_storage::Dense as u32,
+                Storage::Sparse => picollo_float_storage::Sparse as u32,
+            },
+            value_selection: crate::convert::selection_to_c(counts.value_selection()),
+        };
+        Ok(())
+    })
+}
