@@ -16,8 +16,10 @@ pub(crate) struct Cells<C: AtomicCounter> {
 
 enum Kind<C: AtomicCounter> {
     Dense(Box<[C::Atomic]>),
-    /// Per block (octave) of the range: null until first touched, then the first of
-    /// `shape.block_offsets(b).len()` cells from a leaked `Box<[C::Atomic]>`, freed on drop.
+    /// Per octave of the range: null until first touched, then the first of the octave's
+    /// `buckets_per_octave` cells (the whole octave, even where the range begins or ends
+    /// inside it, so a cell's place is the low bits of its bucket index) from a leaked
+    /// `Box<[C::Atomic]>`, freed on drop.
     Sparse(Box<[AtomicPtr<C::Atomic>]>),
 }
 
@@ -40,28 +42,44 @@ impl<C: AtomicCounter> Cells<C> {
         match &self.kind {
             Kind::Dense(cells) => cells.get(offset),
             Kind::Sparse(blocks) => {
-                let block = self.shape.block_of(offset);
+                let (block, within) = self.place(offset);
                 let p = blocks.get(block)?.load(Ordering::Acquire);
                 if p.is_null() {
                     return None;
                 }
-                let start = self.shape.block_offsets(block).start;
-                // SAFETY: a non-null block pointer is the first of `block_offsets(block)
-                // .len()` cells (published with Release after they were made), alive until
-                // `self` is dropped; `offset` is in that block, so `offset - start` is
-                // inside it.
-                Some(unsafe { &*p.add(offset - start) })
+                // SAFETY: a non-null block pointer is the first of `buckets_per_octave`
+                // cells (published with Release after they were made), alive until `self`
+                // is dropped; `within` is below `buckets_per_octave`.
+                Some(unsafe { &*p.add(within) })
             }
         }
     }
 
-    /// The cell of storage offset `offset < len`, allocating its block on first touch
-    /// (sparse; a compare-and-swap decides between threads that race to allocate it, the
-    /// loser frees its copy). `None` only when the block cannot be allocated.
+    /// The block (octave of the range) and the place in it of storage offset `offset`.
     #[inline(always)]
-    pub(crate) fn get_or_make(&self, offset: usize) -> Option<&C::Atomic> {
+    fn place(&self, offset: usize) -> (usize, usize) {
+        let layout = self.shape.layout();
+        let index = self.shape.first_index() + offset;
+        let block = (index >> layout.scale()) - (self.shape.first_index() >> layout.scale());
+        (block, index & (layout.buckets_per_octave() - 1))
+    }
+
+    /// The cell of storage offset `offset`, allocating its block on first touch (sparse;
+    /// a compare-and-swap decides between threads that race to allocate it, the loser
+    /// frees its copy). `None` only when the block cannot be allocated.
+    ///
+    /// # Safety
+    /// `offset < shape.len()` (as `FloatShape::offset_of_bits` gives): the range test the
+    /// caller made is not repeated here.
+    #[inline(always)]
+    pub(crate) unsafe fn get_or_make(&self, offset: usize) -> Option<&C::Atomic> {
+        debug_assert!(offset < self.shape.len());
         match &self.kind {
-            Kind::Dense(cells) => cells.get(offset),
+            Kind::Dense(cells) => {
+                // SAFETY: `offset < shape.len()` (the caller's promise), the length of the
+                // dense cells (`Cells::new`).
+                Some(unsafe { cells.get_unchecked(offset) })
+            }
             Kind::Sparse(_) => match self.get(offset) {
                 Some(c) => Some(c),
                 None => self.make_block(offset),
@@ -75,9 +93,9 @@ impl<C: AtomicCounter> Cells<C> {
         let Kind::Sparse(blocks) = &self.kind else {
             return None;
         };
-        let block = self.shape.block_of(offset);
-        let range = self.shape.block_offsets(block);
-        let cells = crate::concurrent::zeroed_cells::<C>(range.len()).ok()?;
+        let (block, within) = self.place(offset);
+        let size = self.shape.layout().buckets_per_octave();
+        let cells = crate::concurrent::zeroed_cells::<C>(size).ok()?;
         let fresh = Box::into_raw(cells) as *mut C::Atomic;
         let slot = blocks.get(block)?;
         let p = match slot.compare_exchange(
@@ -88,16 +106,25 @@ impl<C: AtomicCounter> Cells<C> {
         ) {
             Ok(_) => fresh,
             Err(winner) => {
-                // SAFETY: `fresh` came from `Box::into_raw` of a box of `range.len()` cells
-                // just above and was never published.
-                drop(unsafe {
-                    Box::from_raw(core::ptr::slice_from_raw_parts_mut(fresh, range.len()))
-                });
+                // SAFETY: `fresh` came from `Box::into_raw` of a box of `size` cells just
+                // above and was never published.
+                drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(fresh, size)) });
                 winner
             }
         };
-        // SAFETY: as in `get`: `p` is the block's published first cell.
-        Some(unsafe { &*p.add(offset - range.start) })
+        // SAFETY: as in `get`: `p` is the block's published first cell of `size`.
+        Some(unsafe { &*p.add(within) })
+    }
+
+    /// Where a block's cells meet the range: the storage offset of its first cell in the
+    /// range, how many of its cells come before that, and how many lie in the range.
+    fn block_span(&self, block: usize) -> (usize, usize, usize) {
+        let layout = self.shape.layout();
+        let first = self.shape.first_index();
+        let octave_start = ((first >> layout.scale()) + block) << layout.scale();
+        let start = octave_start.max(first);
+        let end = (octave_start + layout.buckets_per_octave()).min(first + self.shape.len());
+        (start - first, start - octave_start, end - start)
     }
 
     /// Each run of cells that exists, with the storage offset of its first cell, in
@@ -109,10 +136,11 @@ impl<C: AtomicCounter> Cells<C> {
                 for (block, slot) in blocks.iter().enumerate() {
                     let p = slot.load(Ordering::Acquire);
                     if !p.is_null() {
-                        let range = self.shape.block_offsets(block);
-                        // SAFETY: as in `get`: the block's `range.len()` published cells.
-                        f(range.start, unsafe {
-                            core::slice::from_raw_parts(p, range.len())
+                        let (start, skip, len) = self.block_span(block);
+                        // SAFETY: as in `get`: the block's published cells, of which
+                        // `skip..skip + len` lie in the range.
+                        f(start, unsafe {
+                            core::slice::from_raw_parts(p.add(skip), len)
                         });
                     }
                 }
@@ -129,10 +157,10 @@ impl<C: AtomicCounter> Cells<C> {
                 for (block, slot) in blocks.iter().enumerate().rev() {
                     let p = slot.load(Ordering::Acquire);
                     if !p.is_null() {
-                        let range = self.shape.block_offsets(block);
-                        // SAFETY: as in `get`.
-                        f(range.start, unsafe {
-                            core::slice::from_raw_parts(p, range.len())
+                        let (start, skip, len) = self.block_span(block);
+                        // SAFETY: as in `for_each_run`.
+                        f(start, unsafe {
+                            core::slice::from_raw_parts(p.add(skip), len)
                         });
                     }
                 }
@@ -140,25 +168,29 @@ impl<C: AtomicCounter> Cells<C> {
         }
     }
 
-    /// Bytes of counters allocated now.
+    /// Bytes of counters allocated now (and of the block directory).
     pub(crate) fn footprint(&self) -> usize {
-        let mut cells = 0;
-        self.for_each_run(|_, run| cells += run.len());
-        let directory = match &self.kind {
-            Kind::Dense(_) => 0,
-            Kind::Sparse(blocks) => blocks.len() * core::mem::size_of::<AtomicPtr<C::Atomic>>(),
-        };
-        cells * C::BYTES + directory
+        match &self.kind {
+            Kind::Dense(cells) => cells.len() * C::BYTES,
+            Kind::Sparse(blocks) => {
+                let size = self.shape.layout().buckets_per_octave();
+                let made = blocks
+                    .iter()
+                    .filter(|p| !p.load(Ordering::Relaxed).is_null())
+                    .count();
+                made * size * C::BYTES + blocks.len() * core::mem::size_of::<AtomicPtr<C::Atomic>>()
+            }
+        }
     }
 }
 
 impl<C: AtomicCounter> Drop for Cells<C> {
     fn drop(&mut self) {
         if let Kind::Sparse(blocks) = &mut self.kind {
-            for (block, slot) in blocks.iter_mut().enumerate() {
+            let len = self.shape.layout().buckets_per_octave();
+            for slot in blocks.iter_mut() {
                 let p = *slot.get_mut();
                 if !p.is_null() {
-                    let len = self.shape.block_offsets(block).len();
                     // SAFETY: a published block: from `Box::into_raw` of `len` cells in
                     // `make_block`, freed only here, once (`&mut self`: no other user).
                     drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(p, len)) });
@@ -192,7 +224,8 @@ mod tests {
         );
         let offset = shape.offset_of_bits(1.5f64.to_bits()).unwrap();
         assert!(sparse.get(offset).is_none());
-        let c = sparse.get_or_make(offset).unwrap();
+        // SAFETY: an offset from `offset_of_bits`.
+        let c = unsafe { sparse.get_or_make(offset) }.unwrap();
         u32::store(c, 7);
         assert_eq!(sparse.get(offset).map(u32::load), Some(7));
         let mut runs = 0;
@@ -221,7 +254,8 @@ mod tests {
             for _ in 0..4 {
                 s.spawn(|| {
                     for _ in 0..1000 {
-                        u64::fetch_add(cells.get_or_make(offset).unwrap(), 1);
+                        // SAFETY: an offset from `offset_of_bits`.
+                        u64::fetch_add(unsafe { cells.get_or_make(offset) }.unwrap(), 1);
                     }
                 });
             }

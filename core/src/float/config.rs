@@ -199,11 +199,17 @@ impl FloatShape {
     /// when the magnitude is zero, NaN, infinite or outside the range.
     #[inline(always)]
     pub fn offset_of_bits(&self, magnitude_bits: u64) -> Option<usize> {
-        if magnitude_bits.wrapping_sub(self.low_bits) <= self.high_bits - self.low_bits {
-            Some(self.layout.index(f64::from_bits(magnitude_bits)) - self.first)
-        } else {
-            None
+        if magnitude_bits.wrapping_sub(self.low_bits) > self.high_bits - self.low_bits {
+            return None;
         }
+        // A normal magnitude's index is its bits shifted, plus the 52 subnormal octaves
+        // below (see `FloatLayout::index`): one shift and one add.
+        if magnitude_bits >= f64::MIN_POSITIVE.to_bits() {
+            let scale = self.layout.scale();
+            let index = (magnitude_bits >> (52 - scale)) as usize + (52 << scale);
+            return Some(index - self.first);
+        }
+        Some(self.layout.index(f64::from_bits(magnitude_bits)) - self.first)
     }
 
     /// The bucket of magnitudes at storage offset `offset < len()`.
@@ -211,22 +217,10 @@ impl FloatShape {
         self.layout.bucket(self.first + offset)
     }
 
-    /// The octave (block of sparse storage) of storage offset `offset`.
-    pub(crate) fn block_of(&self, offset: usize) -> usize {
-        self.layout.octave_of(self.first + offset) - self.layout.octave_of(self.first)
-    }
-
-    /// Storage offsets `start..end` of block `block`.
-    pub(crate) fn block_offsets(&self, block: usize) -> core::ops::Range<usize> {
-        let octave = self.layout.octave_of(self.first) + block;
-        let start = (octave << self.layout.scale()).saturating_sub(self.first);
-        let end = (((octave + 1) << self.layout.scale()) - self.first).min(self.len);
-        start..end
-    }
-
-    /// Blocks of sparse storage.
+    /// Blocks (octaves) of sparse storage the range touches.
     pub(crate) fn blocks(&self) -> usize {
-        self.block_of(self.len - 1) + 1
+        let scale = self.layout.scale();
+        ((self.first + self.len - 1) >> scale) - (self.first >> scale) + 1
     }
 
     /// Bytes of dense counters of `bytes_per_counter` for both signs.

@@ -22,6 +22,11 @@ pub(crate) const SPECIALS: usize = 7;
 /// stack address picks, so writers rarely share one.
 pub(crate) const STRIPES: usize = 16;
 
+/// Lanes of the single-writer mode's compensated sum, picked by the bucket: consecutive
+/// records rarely add into the same one, so each addition does not wait for the previous
+/// one to reach memory.
+const LANES: usize = 16;
+
 const SIGN: u64 = 1 << 63;
 
 /// A histogram of doubles, negative and positive: signed values with a zero bucket and the
@@ -73,10 +78,10 @@ const SELECTIONS: [ValueSelection; 4] = [
 
 /// The running sum and the extremes, as bits of doubles in atomic cells.
 pub(crate) struct Stats {
-    /// Single writer: `sum[0]` and `compensation`; interlocked: one plain sum per stripe
-    /// (each on its own cache line).
+    /// Single writer: `LANES` compensated (Neumaier) sums, `sum[k]` with `compensation[k]`;
+    /// interlocked: one plain sum per stripe (each on its own cache line).
     pub(crate) sum: [Padded; STRIPES],
-    pub(crate) compensation: Cell64,
+    pub(crate) compensation: [Padded; LANES],
     /// `+∞` and `−∞` until a value lands.
     pub(crate) min: Cell64,
     pub(crate) max: Cell64,
@@ -89,26 +94,42 @@ impl Stats {
     fn new() -> Self {
         Stats {
             sum: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
-            compensation: u64::new_cell(0f64.to_bits()),
+            compensation: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
             min: u64::new_cell(f64::INFINITY.to_bits()),
             max: u64::new_cell(f64::NEG_INFINITY.to_bits()),
         }
     }
 
-    /// The running sum: the stripes added, with the compensation.
+    /// The running sum: the stripes and the compensations added, compensated.
     pub(crate) fn sum(&self) -> f64 {
-        let mut sum = f64::from_bits(u64::load(&self.compensation));
-        for stripe in &self.sum {
-            sum += f64::from_bits(u64::load(&stripe.0));
+        let parts = self
+            .sum
+            .iter()
+            .map(|stripe| &stripe.0)
+            .chain(self.compensation.iter().map(|c| &c.0))
+            .map(|c| f64::from_bits(u64::load(c)));
+        let (mut sum, mut lost) = (0.0f64, 0.0f64);
+        for x in parts {
+            let t = sum + x;
+            lost += if sum.abs() >= x.abs() {
+                (sum - t) + x
+            } else {
+                (x - t) + sum
+            };
+            sum = t;
         }
-        sum
+        sum + lost
     }
 
     fn clear(&self) {
-        for stripe in &self.sum {
-            u64::store(&stripe.0, 0f64.to_bits());
+        for c in self
+            .sum
+            .iter()
+            .chain(self.compensation.iter())
+            .map(|s| &s.0)
+        {
+            u64::store(c, 0f64.to_bits());
         }
-        u64::store(&self.compensation, 0f64.to_bits());
         u64::store(&self.min, f64::INFINITY.to_bits());
         u64::store(&self.max, f64::NEG_INFINITY.to_bits());
     }
@@ -178,6 +199,16 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Count one occurrence of `x` (see the type's docs for where it lands).
     #[inline]
     pub fn record(&self, x: f64) {
+        match self.mode() {
+            FloatMode::SingleWriter => self.record_single(x),
+            FloatMode::Interlocked => self.record_general(x),
+        }
+    }
+
+    /// The single-writer record: in range and the bucket not full, a load and a store and
+    /// the sum and extremes; anything else on the general path (nothing changed before).
+    #[inline(always)]
+    fn record_single(&self, x: f64) {
         let bits = x.to_bits();
         let magnitude = bits & !SIGN;
         if let Some(offset) = self.shape.offset_of_bits(magnitude) {
@@ -186,7 +217,32 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             } else {
                 &self.neg
             };
-            if let Some(cell) = cells.get_or_make(offset) {
+            // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
+            if let Some(cell) = unsafe { cells.get_or_make(offset) } {
+                let next = C::load(cell).increment();
+                if next != C::ZERO {
+                    C::store(cell, next);
+                    self.track_single(x, offset % LANES);
+                    return;
+                }
+            }
+        }
+        self.record_general(x);
+    }
+
+    /// Any record, in either mode: special values, full buckets, unallocatable blocks.
+    #[inline(never)]
+    fn record_general(&self, x: f64) {
+        let bits = x.to_bits();
+        let magnitude = bits & !SIGN;
+        if let Some(offset) = self.shape.offset_of_bits(magnitude) {
+            let cells = if bits == magnitude {
+                &self.pos
+            } else {
+                &self.neg
+            };
+            // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
+            if let Some(cell) = unsafe { cells.get_or_make(offset) } {
                 if self.count(cell) {
                     self.track(x, 1);
                 }
@@ -196,6 +252,57 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             return;
         }
         self.record_special(x, 1);
+    }
+
+    /// The single writer's sum (compensated, in lane `lane`) and extremes for one `x`.
+    #[inline(always)]
+    fn track_single(&self, x: f64, lane: usize) {
+        self.add_sum_single(x, lane);
+        self.extremes_single(x);
+    }
+
+    /// Add `amount` to the single writer's compensated sum in lane `lane` (Neumaier: keep
+    /// what the addition rounds away).
+    #[inline(always)]
+    fn add_sum_single(&self, amount: f64, lane: usize) {
+        let s = &self.stats;
+        let (sum_cell, lost_cell) = (&s.sum[lane].0, &s.compensation[lane].0);
+        let sum = f64::from_bits(u64::load(sum_cell));
+        let t = sum + amount;
+        let lost = if sum.abs() >= amount.abs() {
+            (sum - t) + amount
+        } else {
+            (amount - t) + sum
+        };
+        u64::store(sum_cell, t.to_bits());
+        u64::store(
+            lost_cell,
+            (f64::from_bits(u64::load(lost_cell)) + lost).to_bits(),
+        );
+    }
+
+    #[inline(always)]
+    fn extremes_single(&self, x: f64) {
+        let s = &self.stats;
+        let (min, max) = (
+            f64::from_bits(u64::load(&s.min)),
+            f64::from_bits(u64::load(&s.max)),
+        );
+        // Past the first records a value is rarely a new extreme: one test, not taken.
+        if x < min || x > max {
+            self.new_extreme(x, min, max);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_extreme(&self, x: f64, min: f64, max: f64) {
+        if x < min {
+            u64::store(&self.stats.min, x.to_bits());
+        }
+        if x > max {
+            u64::store(&self.stats.max, x.to_bits());
+        }
     }
 
     /// Count one occurrence of an `f32` (converted exactly).
@@ -218,7 +325,8 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             } else {
                 &self.neg
             };
-            let Some(cell) = cells.get_or_make(offset) else {
+            // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
+            let Some(cell) = (unsafe { cells.get_or_make(offset) }) else {
                 self.add_special(SAT, n);
                 return;
             };
@@ -315,23 +423,8 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         let amount = if n == 1 { x } else { x * n as f64 };
         match self.mode() {
             FloatMode::SingleWriter => {
-                // Neumaier: keep what each addition rounds away.
-                let sum = f64::from_bits(u64::load(&s.sum[0].0));
-                let t = sum + amount;
-                let lost = if sum.abs() >= amount.abs() {
-                    (sum - t) + amount
-                } else {
-                    (amount - t) + sum
-                };
-                u64::store(&s.sum[0].0, t.to_bits());
-                let c = &s.compensation;
-                u64::store(c, (f64::from_bits(u64::load(c)) + lost).to_bits());
-                if x < f64::from_bits(u64::load(&s.min)) {
-                    u64::store(&s.min, x.to_bits());
-                }
-                if x > f64::from_bits(u64::load(&s.max)) {
-                    u64::store(&s.max, x.to_bits());
-                }
+                self.add_sum_single(amount, 0);
+                self.extremes_single(x);
             }
             FloatMode::Interlocked => {
                 let probe = 0u8;
@@ -422,7 +515,8 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 } else {
                     &self.neg
                 };
-                match cells.get_or_make(offset) {
+                // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
+                match unsafe { cells.get_or_make(offset) } {
                     Some(cell) => {
                         let excess = match self.mode() {
                             FloatMode::SingleWriter => add_n_plain::<C>(cell, n),

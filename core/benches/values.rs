@@ -1,0 +1,131 @@
+//! What recording a double costs next to recording an integer, and sparse storage next to
+//! dense, in one run; and the footprints.
+//!
+//! Workload: 1,000,000 latency-like values `r³ · 7,716,549,600` (`r` uniform in [0, 1)),
+//! shuffled, as integers and as doubles. Contenders, each recording every value through
+//! `black_box(&h).record(v)` (single writer, `u32` counters, relative error 0.0005):
+//! - `u64`: the integer single-writer histogram over atomic cells (`SharedHistogram`, the
+//!   same kind of cells the float histogram uses), range 0..=7,716,549,600;
+//! - `f64`: the float histogram, dense, magnitudes 1e-9..=1e12 (both signs), keeping its
+//!   exact extremes and compensated sum;
+//! - `dense` / `sparse`: the float histogram over every finite magnitude, dense counters
+//!   (about 17 MB) or blocks allocated per octave on first touch.
+//!
+//! The contenders take turns within each pass; each reports its best of `PASSES` in ns per
+//! record. Last line: `bench values: f64=<ns> u64=<ns> sparse=<ns> dense=<ns>
+//! sparse_bytes=<n> dense_bytes=<n>`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use picollo::concurrent::{SharedHistogram, Source};
+use picollo::float::{FloatConfig, FloatHistogram, Storage};
+use picollo::Config;
+
+const N: usize = 1_000_000;
+const MAX: u64 = 7_716_549_600;
+const PASSES: usize = 15;
+const ERROR: f64 = 0.0005;
+
+fn workload() -> Vec<u64> {
+    let mut state = 0x5EED_0005u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut values: Vec<u64> = (0..N)
+        .map(|_| {
+            let r = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            (r * r * r * MAX as f64) as u64
+        })
+        .collect();
+    for i in (1..values.len()).rev() {
+        values.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    values
+}
+
+fn time(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64() * 1e9 / N as f64
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let ints = workload();
+    let floats: Vec<f64> = ints.iter().map(|&v| v as f64).collect();
+    let int =
+        SharedHistogram::<u32>::new(Config::new().with_relative_error(ERROR).with_range(0, MAX))
+            .unwrap();
+    let float = FloatHistogram::<u32>::new(
+        FloatConfig::new()
+            .with_relative_error(ERROR)
+            .with_range(1e-9, 1e12)
+            .with_storage(Storage::Dense),
+    )
+    .unwrap();
+    let dense = FloatHistogram::<u32>::new(
+        FloatConfig::new()
+            .with_relative_error(ERROR)
+            .with_storage(Storage::Dense),
+    )
+    .unwrap();
+    let sparse = FloatHistogram::<u32>::new(
+        FloatConfig::new()
+            .with_relative_error(ERROR)
+            .with_storage(Storage::Sparse),
+    )
+    .unwrap();
+    let mut best = [f64::INFINITY; 4];
+    for _ in 0..PASSES {
+        let runs = [
+            time(|| ints.iter().for_each(|&v| black_box(&int).record(v))),
+            time(|| floats.iter().for_each(|&x| black_box(&float).record(x))),
+            time(|| floats.iter().for_each(|&x| black_box(&dense).record(x))),
+            time(|| floats.iter().for_each(|&x| black_box(&sparse).record(x))),
+        ];
+        for (b, r) in best.iter_mut().zip(runs) {
+            *b = b.min(r);
+        }
+    }
+    let total = (PASSES * N) as u64;
+    assert_eq!(int.with_copy(|v| v.total_count()), total);
+    for h in [&float, &dense, &sparse] {
+        assert_eq!(
+            h.counts().unwrap().total_count(),
+            total,
+            "every value counted"
+        );
+    }
+    let [u64_ns, f64_ns, dense_ns, sparse_ns] = best;
+    println!(
+        "values: {N} latency-like values r^3 * {MAX}, relative error {ERROR}, u32 counters, \
+         best of {PASSES}"
+    );
+    println!("  u64 (integer, atomic cells)         {u64_ns:6.2} ns");
+    println!(
+        "  f64 (float, dense 1e-9..1e12)       {f64_ns:6.2} ns   {:.2}x u64",
+        f64_ns / u64_ns
+    );
+    println!(
+        "  f64 dense, every magnitude          {dense_ns:6.2} ns   {:>10} B",
+        dense.footprint_in_bytes()
+    );
+    println!(
+        "  f64 sparse, every magnitude         {sparse_ns:6.2} ns   {:>10} B   {:.2}x dense",
+        sparse.footprint_in_bytes(),
+        sparse_ns / dense_ns
+    );
+    println!(
+        "bench values: f64={f64_ns:.2} u64={u64_ns:.2} sparse={sparse_ns:.2} dense={dense_ns:.2} \
+         sparse_bytes={} dense_bytes={}",
+        sparse.footprint_in_bytes(),
+        dense.footprint_in_bytes()
+    );
+}
