@@ -6,6 +6,12 @@
 ...     print("P99:", h.percentile(99))    # P99=24,960 [83 / 609]: [24,832, 25,088) 14,190
 ...     print(h)                           # the Markdown summary table
 
+Doubles: `FloatHistogram` takes floats of both signs (zero, NaN and infinities counted
+apart, exact ``min``/``max``/``sum``), dense or sparse: ``FloatHistogram(0.01)``,
+``h.record_many(np_array)``, ``h.percentile(99)``, ``h.summary().line("latency")``.
+A `Histogram`'s trackable range is ``min_trackable``/``max_trackable`` (its ``min`` and
+``max`` properties are deprecated aliases of them, not recorded extremes).
+
 Threads: ``Histogram(mode="thread-local")`` (or "interlocked", "approximate") takes records
 from any number of threads at once; `ApproxCounter` is the approximate counter on its own.
 perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
@@ -45,7 +51,17 @@ from ._errors import (
 )
 from ._native import lib as _lib
 from ._types import MODES, STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from ._float_types import (
+    FLOAT_MODES,
+    FLOAT_STORAGES,
+    FloatBucket,
+    FloatInfo,
+    FloatPercentile,
+    FloatSummary,
+)
 from .approx import ApproxCounter
+from .float_histogram import FloatHistogram
+from .float_snapshot import FloatSnapshot
 from .histogram import BufferedRecorder, Histogram, Snapshot
 from . import log, metrics
 
@@ -55,6 +71,14 @@ __all__ = [
     "Bucket",
     "ClosedError",
     "EmptyHistogramError",
+    "FLOAT_MODES",
+    "FLOAT_STORAGES",
+    "FloatBucket",
+    "FloatHistogram",
+    "FloatInfo",
+    "FloatPercentile",
+    "FloatSnapshot",
+    "FloatSummary",
     "FormatError",
     "Histogram",
     "Info",

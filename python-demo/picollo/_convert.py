@@ -129,3 +129,83 @@ def _numpy_buffer(np: Any, values: Any) -> tuple[int, int, Any]:
         )
     count = int(values.size)
     return (values.ctypes.data if count else 0), count, values
+
+
+def _native_float_code(fmt: str, itemsize: int) -> str | None:
+    """``"d"`` or ``"f"`` for a buffer of native-order doubles or floats, else None."""
+    if itemsize not in (4, 8) or not fmt:
+        return None
+    order, code = (fmt[0], fmt[1:]) if fmt[0] in "@=<>!" else ("@", fmt)
+    native_orders = "@=" + ("<" if sys.byteorder == "little" else ">!")
+    if order not in native_orders:
+        return None
+    return {("d", 8): "d", ("f", 4): "f"}.get((code, itemsize))
+
+
+def float_buffer(values: Any) -> tuple[int, int, Any, bool]:
+    """``(address, count, keep_alive, is_f32)`` of contiguous native doubles (or floats,
+    ``is_f32``) for `picollo_float_histogram_record_many` (``_f32``).
+
+    A C-contiguous numpy ``float64`` or ``float32`` array, an ``array('d')`` or
+    ``array('f')``, or any writable buffer of native doubles or floats is passed without a
+    copy. Other numpy real arrays (integers, float16, long double, another byte order) are
+    converted to float64; bool and complex arrays are refused. Anything else iterable is
+    converted into an ``array('d')`` first (ints converted to the nearest double), so a
+    bad item raises before anything is recorded.
+    """
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(values, np.ndarray):
+        return _numpy_float_buffer(np, values)
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError(f"record_many() needs real numbers, not {type(values).__name__}")
+    try:
+        view = memoryview(values)
+    except TypeError:
+        view = None
+    if view is not None:
+        code = _native_float_code(view.format, view.itemsize)
+        if code is not None and view.c_contiguous:
+            count = view.nbytes // view.itemsize
+            if count == 0:
+                return 0, 0, None, code == "f"
+            c_type = ctypes.c_double if code == "d" else ctypes.c_float
+            if view.readonly:
+                data = (c_type * count).from_buffer_copy(view)
+            else:
+                data = (c_type * count).from_buffer(view)
+            return ctypes.addressof(data), count, (data, view), code == "f"
+        view.release()
+    if isinstance(values, numbers.Number):
+        raise TypeError("record_many() needs an iterable of real numbers; use record(value)")
+    # A one-shot iterator is read once: a bad item is then reported from the same items.
+    items = values if isinstance(values, (list, tuple)) else list(values)
+    try:
+        data = array.array("d", items)
+    except TypeError:
+        # array('d') says "must be real number, not str": name the item's position too.
+        for i, v in enumerate(items):
+            real(v, f"record_many() item {i}")
+        raise
+    address, count = data.buffer_info()
+    return (address if count else 0), count, data, False
+
+
+def _numpy_float_buffer(np: Any, values: Any) -> tuple[int, int, Any, bool]:
+    dtype = values.dtype
+    if dtype.kind == "O":
+        items = [real(v, "record_many() item") for v in values.ravel()]
+        values = np.array(items, dtype=np.float64)
+    elif dtype.kind not in "fiu":
+        raise TypeError(
+            f"record_many() needs a real array, not dtype {dtype}; "
+            "convert explicitly, e.g. values.astype(np.float64)"
+        )
+    native = dtype.isnative and values.flags.c_contiguous
+    if native and dtype == np.dtype(np.float32):
+        is_f32 = True
+    else:
+        is_f32 = False
+        if not (native and dtype == np.dtype(np.float64)):
+            values = np.ascontiguousarray(values, dtype=np.float64)
+    count = int(values.size)
+    return (values.ctypes.data if count else 0), count, values, is_f32

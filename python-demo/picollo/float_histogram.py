@@ -1,0 +1,515 @@
+"""`FloatHistogram`: the histogram of doubles (`picollo_float_histogram`); its snapshot is
+in `float_snapshot`."""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from . import _native as n
+from ._convert import float_buffer, ranks_array, real, u32, u64
+from ._errors import (
+    ClosedError,
+    InvalidArgumentError,
+    Status,
+    check,
+    error_for,
+    last_error_message,
+)
+from ._float_types import (
+    FLOAT_MODES,
+    FLOAT_STORAGES,
+    FloatBucket,
+    FloatInfo,
+    FloatPercentile,
+    FloatSummary,
+)
+from ._text import encode, fetch_text
+from .histogram import _selection_code
+
+if TYPE_CHECKING:
+    from .float_snapshot import FloatSnapshot
+
+#: Non-empty buckets fetched per native call by `FloatHistogram.buckets_with_values`.
+BUCKET_BATCH = 256
+
+#: `picollo_float_histogram_text` formats.
+_TABLE, _LINE = 0, 1
+
+
+def _mode_code(mode: Any) -> int:
+    if isinstance(mode, str):
+        name = mode.lower().replace("_", "-")
+        name = {"single-writer": "single"}.get(name, name)
+        if name in FLOAT_MODES:
+            return FLOAT_MODES.index(name)
+    raise ValueError(f"mode {mode!r} is not one of {', '.join(FLOAT_MODES)}")
+
+
+def _storage_code(storage: Any) -> int:
+    if isinstance(storage, str) and storage.lower() in FLOAT_STORAGES:
+        return FLOAT_STORAGES.index(storage.lower())
+    raise ValueError(f"storage {storage!r} is not one of {', '.join(FLOAT_STORAGES)}")
+
+
+_record_native = n.pylib.picollo_float_histogram_record
+_ONE = 1
+
+
+def _make_record(box: list) -> Any:
+    """``FloatHistogram.record`` for one histogram, as the integer histogram's: one Python
+    call, one test and the ctypes call (through `PyDLL`, the handle as its address).
+    ``box`` is ``[handle, address]``, ``[None, None]`` once closed. ctypes converts any
+    float, int or object with ``__float__`` (numpy scalars included) to a double; what it
+    refuses, a count, or a closed histogram goes through `_record_checked`, which says
+    what is wrong."""
+    record = _record_native
+
+    def fast_record(value: float, count: int = _ONE) -> None:
+        address = box[1]
+        if count is _ONE and address is not None:
+            try:
+                return record(address, value)
+            except ctypes.ArgumentError:
+                pass  # a str, say: the checked path names the problem
+        _record_checked(box, value, count)
+
+    fast_record.__doc__ = FloatHistogram.record.__doc__
+    return fast_record
+
+
+def _record_checked(box: list, value: Any, count: Any) -> None:
+    h = box[0]
+    if h is None:
+        raise ClosedError("float histogram")
+    v = real(value, "value")
+    c = u64(count, "count")
+    if c == 1:
+        n.lib.picollo_float_histogram_record(h, v)
+    else:
+        n.lib.picollo_float_histogram_record_n(h, v, c)
+
+
+class FloatHistogram:
+    """A histogram of doubles with a guaranteed relative error per bucket, for both signs.
+
+    >>> with FloatHistogram(relative_error=0.01) as h:
+    ...     h.record_many([-2.5, 0.0, 1e-300, 3.25, 1e300, float("nan")])
+    ...     print(h.percentile(50), h.min, h.max, h.nan)
+
+    A nonzero finite value whose magnitude lies in ``min_magnitude ..= max_magnitude``
+    (to bucket resolution; by default every finite double, subnormals included) lands in a
+    bucket of its sign, and a reported quantile is within ``relative_error`` of the true
+    one. ``±0.0`` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted
+    apart and never enter quantiles; magnitudes outside the range count as underflow and
+    overflow. `min`, `max` and `sum` are kept exactly (the sum compensated in the single
+    mode). ``str(h)`` is the Markdown summary table and iterating yields the non-empty
+    buckets in value order. ``close()`` (or leaving ``with``) frees it; later use raises
+    `ClosedError`.
+
+    ``storage="sparse"`` (default) allocates one block of counters per octave of magnitude
+    when a value first lands in it, so memory follows the data; ``"dense"`` allocates the
+    whole range up front (no allocation while recording).
+
+    Threads: ``mode="single"`` (default): one thread records at a time; ``"interlocked"``:
+    any number (atomic adds). Queries, snapshots and `add` from this histogram run on any
+    thread meanwhile, each on one consistent copy. `close` must not race other calls.
+    """
+
+    def __init__(
+        self,
+        relative_error: float = 0.001,
+        *,
+        min_magnitude: float | None = None,
+        max_magnitude: float | None = None,
+        counter_bits: int = 64,
+        storage: str = "sparse",
+        mode: str = "single",
+        value_selection: str = "midpoint",
+    ):
+        config = n.lib.picollo_float_config_default()
+        config.relative_error = real(relative_error, "relative_error")
+        if min_magnitude is not None:
+            config.min_magnitude = real(min_magnitude, "min_magnitude")
+        if max_magnitude is not None:
+            config.max_magnitude = real(max_magnitude, "max_magnitude")
+        config.counter_bits = u32(counter_bits, "counter_bits")
+        config.storage = _storage_code(storage)
+        config.mode = _mode_code(mode)
+        config.value_selection = _selection_code(value_selection)
+        handle = n.FloatHistogramP()
+        check(n.lib.picollo_float_histogram_new(ctypes.byref(config), ctypes.byref(handle)))
+        self._h = handle
+        self._box = [handle, ctypes.cast(handle, ctypes.c_void_p).value]
+        self._finalizer = weakref.finalize(self, n.lib.picollo_float_histogram_free, handle)
+        self.record = _make_record(self._box)
+
+    @property
+    def _ptr(self) -> Any:
+        h = getattr(self, "_h", None)
+        if h is None:
+            raise ClosedError("float histogram")
+        return h
+
+    # --- lifetime ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Free the native histogram now (idempotent)."""
+        if getattr(self, "_h", None) is not None:
+            self._h = None
+            self._box[0] = self._box[1] = None
+            self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return getattr(self, "_h", None) is None
+
+    def __enter__(self) -> "FloatHistogram":
+        self._ptr  # entering a closed histogram is an error too
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- recording ---------------------------------------------------------------------
+
+    def record(self, value: float, count: int = 1) -> None:
+        """Record ``value`` once, or ``count`` times (``count = 0`` records nothing).
+
+        ``value`` is a float, an int (converted to the nearest double) or anything with
+        ``__float__`` (numpy scalars); anything else raises `TypeError`. NaN and ±∞ are
+        counted apart, never refused. One native call that keeps the GIL; for many values,
+        `record_many` costs far less per value."""
+        # Each histogram replaces this with its own fast function (`_make_record`).
+        _record_checked(self._box, value, count)
+
+    def record_f32(self, value: float) -> None:
+        """Record ``value`` as a C ``float``: rounded to single precision first (beyond
+        its range, to ±∞, as C converts), then widened exactly."""
+        n.lib.picollo_float_histogram_record_f32(self._ptr, real(value, "value"))
+
+    def record_n(self, value: float, count: int) -> None:
+        """Record ``count`` occurrences of ``value``; a full bucket saturates (never
+        wraps) and the excess is counted in `saturated`."""
+        n.lib.picollo_float_histogram_record_n(self._ptr, real(value, "value"),
+                                               u64(count, "count"))
+
+    def record_many(self, values: Iterable[float]) -> int:
+        """Record every value of a list, an ``array('d')`` or ``array('f')``, a numpy
+        array or any iterable of real numbers in one native call; returns how many.
+        Contiguous float64 and float32 data (numpy arrays, arrays, buffers) is passed
+        without copying; other numpy integer and float arrays are converted to float64.
+        Items are checked first: on a bad one nothing is recorded."""
+        h = self._ptr
+        address, count, keep_alive, is_f32 = float_buffer(values)
+        many = (n.lib.picollo_float_histogram_record_many_f32 if is_f32
+                else n.lib.picollo_float_histogram_record_many)
+        check(many(h, address or None, count))
+        del keep_alive
+        return count
+
+    def reset(self) -> None:
+        """Clear every count, the sum and the extremes."""
+        check(n.lib.picollo_float_histogram_reset(self._ptr))
+
+    # --- merging -----------------------------------------------------------------------
+
+    def add(self, other: "FloatHistogram") -> "FloatHistogram":
+        """Add ``other``'s counts, its NaN, infinity and outside counts, sum and extremes
+        (same relative error; any range, storage, mode and counter width: buckets outside
+        this range count as underflow/overflow). `LayoutMismatchError` for another
+        relative error. ``h.add(h)`` doubles every count. Returns self."""
+        if not isinstance(other, FloatHistogram):
+            raise TypeError(f"expected a FloatHistogram, not {type(other).__name__}")
+        if other is self:
+            # The library takes no histogram as both source and destination.
+            with self.copy() as twin:
+                return self.add(twin)
+        check(n.lib.picollo_float_histogram_add(self._ptr, other._ptr))
+        return self
+
+    merge = add
+
+    def __iadd__(self, other: "FloatHistogram") -> "FloatHistogram":
+        return self.add(other)
+
+    def copy(self) -> "FloatHistogram":
+        """A new histogram with the same configuration and counts."""
+        return FloatHistogram(**self._config()).add(self)
+
+    def _config(self) -> dict[str, Any]:
+        """The keyword arguments that build an empty histogram of this configuration."""
+        i = self.info()
+        return {"relative_error": i.relative_error, "min_magnitude": i.min_magnitude,
+                "max_magnitude": i.max_magnitude, "counter_bits": i.counter_bits,
+                "storage": i.storage, "mode": i.mode, "value_selection": i.value_selection}
+
+    # --- facts -------------------------------------------------------------------------
+
+    def info(self) -> FloatInfo:
+        """Counts, exact sum and extremes, range, layout and footprint in one call."""
+        out = n.picollo_float_info()
+        check(n.lib.picollo_float_histogram_get_info(self._ptr, ctypes.byref(out)))
+        return FloatInfo._from_c(out)
+
+    @property
+    def total(self) -> int:
+        """Values in buckets (the zero bucket included): what the quantiles cover."""
+        return self.info().total
+
+    @property
+    def zero(self) -> int:
+        """``±0.0`` values (in `total`)."""
+        return self.info().zero
+
+    @property
+    def nan(self) -> int:
+        """NaN values (never in quantiles)."""
+        return self.info().nan
+
+    @property
+    def positive_infinity(self) -> int:
+        return self.info().positive_infinity
+
+    @property
+    def negative_infinity(self) -> int:
+        return self.info().negative_infinity
+
+    @property
+    def underflow(self) -> int:
+        """Nonzero values whose magnitude is below the range."""
+        return self.info().underflow
+
+    @property
+    def overflow(self) -> int:
+        """Finite values whose magnitude is above the range."""
+        return self.info().overflow
+
+    @property
+    def saturated(self) -> int:
+        """Records that found their bucket full (or a sparse block unallocatable)."""
+        return self.info().saturated
+
+    @property
+    def sum(self) -> float:
+        """Sum of the values in buckets (0 when empty)."""
+        return self.info().sum
+
+    @property
+    def min(self) -> float | None:
+        """The smallest value in buckets, exactly as recorded; None when empty."""
+        return self.info().min
+
+    @property
+    def max(self) -> float | None:
+        """The largest value in buckets, exactly as recorded; None when empty."""
+        return self.info().max
+
+    @property
+    def mean(self) -> float:
+        """``sum / total`` (NaN when empty)."""
+        i = self.info()
+        return i.sum / i.total if i.total else float("nan")
+
+    @property
+    def stdev(self) -> float:
+        """Population standard deviation over bucket midpoints (NaN when empty)."""
+        return self.summary().stdev
+
+    @property
+    def relative_error(self) -> float:
+        """The layout's guaranteed relative error (``0.5 / buckets_per_octave``; at most
+        the one asked for)."""
+        return self.info().relative_error
+
+    @property
+    def min_magnitude(self) -> float:
+        """The smallest magnitude kept in buckets, to bucket resolution."""
+        return self.info().min_magnitude
+
+    @property
+    def max_magnitude(self) -> float:
+        """The largest magnitude kept in buckets, to bucket resolution."""
+        return self.info().max_magnitude
+
+    @property
+    def buckets_per_octave(self) -> int:
+        return self.info().buckets_per_octave
+
+    @property
+    def storage_len(self) -> int:
+        """Buckets per sign in the range."""
+        return self.info().storage_len
+
+    @property
+    def footprint_bytes(self) -> int:
+        """Bytes of counters allocated now (sparse: what the data touched)."""
+        return self.info().footprint_bytes
+
+    @property
+    def counter_bits(self) -> int:
+        return self.info().counter_bits
+
+    @property
+    def mode(self) -> str:
+        """single or interlocked."""
+        return self.info().mode
+
+    @property
+    def storage(self) -> str:
+        """dense or sparse."""
+        return self.info().storage
+
+    @property
+    def value_selection(self) -> str:
+        """How percentiles report a bucket: midpoint, lower, upper or interpolated."""
+        return self.info().value_selection
+
+    @value_selection.setter
+    def value_selection(self, selection: str) -> None:
+        check(n.lib.picollo_float_histogram_set_value_selection(
+            self._ptr, _selection_code(selection)))
+
+    # --- queries -----------------------------------------------------------------------
+
+    def percentile(self, rank: float) -> FloatPercentile:
+        """The percentile at ``rank`` (percent, 0..100): the bucket holding the
+        ``max(1, ceil(rank/100 · total))``-th smallest value in buckets.
+        `EmptyHistogramError` when no value is in a bucket; `InvalidArgumentError` (a
+        ValueError) for a bad rank."""
+        out = n.picollo_float_percentile()
+        check(n.lib.picollo_float_histogram_percentile(
+            self._ptr, real(rank, "rank"), ctypes.byref(out)))
+        return FloatPercentile._from_c(out)
+
+    def percentiles(self, ranks: Iterable[float]) -> list[FloatPercentile]:
+        """Percentiles for strictly increasing ranks, in one walk (they agree)."""
+        h = self._ptr
+        arr, count = ranks_array(ranks)
+        if count == 0:
+            return []
+        out = (n.picollo_float_percentile * count)()
+        check(n.lib.picollo_float_histogram_percentiles(h, arr, count, out))
+        return [FloatPercentile._from_c(p) for p in out]
+
+    def percentile_values(self, ranks: Iterable[float]) -> list[float]:
+        """Just the values for strictly increasing ranks."""
+        return [p.value for p in self.percentiles(ranks)]
+
+    def quantile(self, q: float) -> float:
+        """The value at quantile ``q`` (0..1): ``percentile(q * 100).value``."""
+        q = real(q, "q")
+        if not 0.0 <= q <= 1.0:
+            raise ValueError(f"quantile {q!r} is outside 0..1")
+        return self.percentile(q * 100.0).value
+
+    def rank_of(self, x: float) -> float:
+        """The number of values in buckets at or below ``x``: whole buckets below, and the
+        bucket holding ``x`` in part (its values taken as spread evenly over it). ``x`` may
+        be ±∞; NaN raises `InvalidArgumentError`."""
+        out = ctypes.c_double()
+        check(n.lib.picollo_float_histogram_rank_of(
+            self._ptr, real(x, "x"), ctypes.byref(out)))
+        return out.value
+
+    def quantile_of(self, x: float) -> float:
+        """`rank_of` over the total: the fraction (0..1) of values at or below ``x``.
+        `EmptyHistogramError` when no value is in a bucket."""
+        out = ctypes.c_double()
+        check(n.lib.picollo_float_histogram_quantile_of(
+            self._ptr, real(x, "x"), ctypes.byref(out)))
+        return out.value
+
+    def count_between(self, lo: float, hi: float) -> int:
+        """The count of every bucket holding a value in ``[lo, hi]`` (whole buckets, as
+        HdrHistogram counts: exact when ``lo`` and ``hi`` are bucket bounds, else at least
+        the exact count). `InvalidArgumentError` for NaN or ``lo > hi``."""
+        out = ctypes.c_uint64()
+        check(n.lib.picollo_float_histogram_count_between(
+            self._ptr, real(lo, "lo"), real(hi, "hi"), ctypes.byref(out)))
+        return out.value
+
+    def equivalent_range(self, x: float) -> tuple[float, float]:
+        """``(lowest, highest)``: the values of the bucket ``x`` falls in (``(0, 0)`` for
+        zero), recorded or not. `InvalidArgumentError` (a ValueError) for NaN, ±∞, or a
+        nonzero magnitude outside the range."""
+        lowest, highest = ctypes.c_double(), ctypes.c_double()
+        status = n.lib.picollo_float_histogram_equivalent_range(
+            self._ptr, real(x, "x"), ctypes.byref(lowest), ctypes.byref(highest))
+        if status == Status.OUT_OF_RANGE:
+            raise InvalidArgumentError(status, last_error_message())
+        check(status)
+        return lowest.value, highest.value
+
+    def summary(self) -> FloatSummary:
+        """The standard summary: 16 percentiles, counts, exact sum and extremes, moments."""
+        out = n.picollo_float_summary()
+        check(n.lib.picollo_float_histogram_summary(self._ptr, ctypes.byref(out)))
+        return FloatSummary(out)
+
+    def _text(self, form: int, title: str | None, what: str) -> str:
+        h, t = self._ptr, encode(title, what)
+        return fetch_text(lambda buf, size, needed: n.lib.picollo_float_histogram_text(
+            h, form, t, buf, size, needed))
+
+    def table(self, title: str | None = None) -> str:
+        """The Markdown summary table (``##### title`` heading when given)."""
+        return self._text(_TABLE, title, "title")
+
+    def line(self, name: str = "") -> str:
+        """The one-line summary (see `FloatSummary.line`), from the library."""
+        return self._text(_LINE, name, "name")
+
+    def diff(self, other: "FloatHistogram | FloatSnapshot | FloatSummary",
+             title: str | None = None, name_a: str = "A", name_b: str = "B") -> str:
+        """The diff table of ``other`` (a histogram, snapshot or summary) against this
+        histogram's summary."""
+        from .float_snapshot import FloatSnapshot
+
+        if isinstance(other, (FloatHistogram, FloatSnapshot)):
+            other = other.summary()
+        return self.summary().diff(other, title, name_a, name_b)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<FloatHistogram closed>"
+        i = self.info()
+        return (f"<FloatHistogram relative_error={i.relative_error:g} range={i.min_magnitude:g}.."
+                f"{i.max_magnitude:g} u{i.counter_bits} {i.storage} mode={i.mode} "
+                f"total={i.total:,} nan={i.nan:,} min={i.min!r} max={i.max!r}>")
+
+    # --- buckets -----------------------------------------------------------------------
+
+    def buckets_with_values(self, batch: int = BUCKET_BATCH) -> Iterator[FloatBucket]:
+        """The non-empty buckets in ascending value order (negative, zero, positive),
+        fetched ``batch`` at a time (each batch from one consistent copy)."""
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a positive int, not {batch!r}")
+        cursor, written = ctypes.c_uint64(0), ctypes.c_size_t(0)
+        out = (n.picollo_float_bucket * batch)()
+        while True:
+            status = n.lib.picollo_float_histogram_next_buckets(
+                self._ptr, ctypes.byref(cursor), out, batch, ctypes.byref(written))
+            if status == Status.OUT_OF_RANGE:
+                return
+            if status != Status.OK:
+                raise error_for(status)
+            # Copied out before yielding: the next batch reuses `out`.
+            for bucket in [FloatBucket._from_c(b) for b in out[: written.value]]:
+                self._ptr  # closing the histogram ends the iteration (ClosedError)
+                yield bucket
+
+    def __iter__(self) -> Iterator[FloatBucket]:
+        return self.buckets_with_values()
+
+    # --- snapshots ---------------------------------------------------------------------
+
+    def snapshot(self) -> "FloatSnapshot":
+        """A copy of the counts that `FloatSnapshot.update` refreshes."""
+        from .float_snapshot import FloatSnapshot
+
+        return FloatSnapshot(self)
