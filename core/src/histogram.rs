@@ -168,6 +168,13 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// A histogram of `shape` holding `counts` (length `shape.len()`, checked by the
     /// caller) and the `outside` counts as they are.
     #[cfg(feature = "alloc")]
+    /// Add to the underflow, overflow and saturated counts (saturating).
+    pub(crate) fn add_outside(&mut self, outside: [u64; 3]) {
+        for (mine, n) in self.outside.iter_mut().zip(outside) {
+            *mine = mine.saturating_add(n);
+        }
+    }
+
     pub(crate) fn from_parts(shape: Shape, counts: S, outside: [u64; 3]) -> Self {
         let mut h = Self::over(shape, counts);
         h.outside = outside;

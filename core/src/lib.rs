@@ -78,7 +78,10 @@ pub mod otlp {
 }
 pub mod iter;
 pub mod layout;
+mod lookup;
 mod merge;
+#[cfg(feature = "alloc")]
+mod rebin;
 #[cfg(picollo_native)]
 mod native;
 mod oom;

@@ -390,3 +390,38 @@ fn f32_values_and_the_reports() {
     s.write_diff(&s, &mut diff, "Same", "A", "B").unwrap();
     assert!(diff.contains("| D-value:"), "{diff}");
 }
+
+#[test]
+fn rebinning_into_a_coarser_layout_is_recording_there() {
+    let mut rng = SplitMix64(99);
+    let values: Vec<f64> = (0..20_000)
+        .map(|i| {
+            let m = 10f64.powf(rng.next_f64() * 40.0 - 20.0);
+            if i % 4 == 0 { -m } else { m }
+        })
+        .chain([0.0, f64::NAN])
+        .collect();
+    let fine = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.0001)).unwrap();
+    fine.record_many(&values);
+    for e in [0.001, 0.01, 0.1] {
+        let coarse = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(e)).unwrap();
+        coarse.add_rebinned(&fine).unwrap();
+        let direct = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(e)).unwrap();
+        direct.record_many(&values);
+        let (a, b) = (coarse.counts().unwrap(), direct.counts().unwrap());
+        assert!(a.buckets().eq(b.buckets()), "e {e}");
+        assert_eq!((a.nan_count(), a.zero_count(), a.min(), a.max()), (1, 1, b.min(), b.max()));
+        assert!((a.sum() - b.sum()).abs() <= 1e-9 * b.sum().abs().max(1.0));
+    }
+    // Into a finer layout, counts stay inside their source buckets.
+    let coarse = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.01)).unwrap();
+    coarse.record_many(&values);
+    let refined = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.0001)).unwrap();
+    refined.add_rebinned(&coarse).unwrap();
+    let (c, r) = (coarse.counts().unwrap(), refined.counts().unwrap());
+    assert_eq!(c.total_count(), r.total_count());
+    for rank in [1.0, 50.0, 99.0] {
+        let (a, b) = (c.percentile(rank).unwrap(), r.percentile(rank).unwrap());
+        assert!(a.lowest <= b.lowest && b.highest <= a.highest, "P{rank}: {a:?} {b:?}");
+    }
+}

@@ -514,6 +514,16 @@ impl DynHistogram {
         each_width!(&self.inner, d => d.add(view))
     }
 
+    /// Add every count of `src` whatever its relative error (and range, width and mode),
+    /// re-binned into this histogram's layout (see [`View::rebinned`] for the error each
+    /// way: exact into a coarser layout, spread within each source bucket into a finer
+    /// one), read as one consistent copy; the counts land like records.
+    pub fn add_rebinned(&self, src: &DynHistogram) -> Result<(), MergeError> {
+        let layout = self.shape().layout();
+        let copy = src.with_view(|v| dyn_view!(v, v => v.rebinned(layout)))??;
+        self.add_view(&copy.view())
+    }
+
     /// Add the counts of a V2 blob (plain or compressed) whatever this histogram's layout,
     /// as [`crate::Histogram::add_v2`] does: each HdrHistogram bucket's count lands at the
     /// bucket's midpoint, like records. The blob is checked whole first: on error nothing

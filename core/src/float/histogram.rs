@@ -503,6 +503,64 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         Ok(())
     }
 
+    /// Add every count of `other` whatever its relative error, re-binned into this
+    /// layout, as [`crate::View::rebinned`] does for integers: into a coarser (or the same)
+    /// layout each source bucket lands whole in the bucket that holds all its values
+    /// (both layouts split every octave into a power of two of aligned buckets), exactly
+    /// as recording the values would have; into a finer one its count is shared equally
+    /// among the buckets it covers (remainder to the lowest magnitudes), so values may land
+    /// up to a source bucket away: the source's relative error. Counts beside the buckets,
+    /// the sum and the extremes carry over as in [`FloatHistogram::add`].
+    pub fn add_rebinned<C2: AtomicCounter>(
+        &self,
+        other: &FloatHistogram<C2>,
+    ) -> Result<(), crate::MergeError> {
+        if self.shape.layout() == other.shape.layout() {
+            return self.add(other);
+        }
+        let layout = self.shape.layout();
+        let copy = other.counts()?;
+        for b in copy.buckets() {
+            if b.side == super::Side::Zero {
+                self.add_special(ZERO, b.count);
+                continue;
+            }
+            let sign = if b.side == super::Side::Negative { -1.0 } else { 1.0 };
+            let (lo, hi) = (b.lowest.abs().min(b.highest.abs()), b.lowest.abs().max(b.highest.abs()));
+            let (first, last) = (layout.index(lo), layout.index(hi));
+            if first == last {
+                self.record_counts_only(sign * lo, b.count);
+                continue;
+            }
+            let n = (last - first + 1) as u64;
+            let (share, rest) = (b.count / n, b.count % n);
+            for (k, index) in (first..=last).enumerate() {
+                let count = share + u64::from((k as u64) < rest);
+                if count != 0 {
+                    self.record_counts_only(sign * layout.bucket(index).lower, count);
+                }
+            }
+        }
+        for (which, n) in [
+            (NAN, copy.nan_count()),
+            (POS_INF, copy.positive_infinity_count()),
+            (NEG_INF, copy.negative_infinity_count()),
+            (UNDER, copy.underflow_count()),
+            (OVER, copy.overflow_count()),
+            (SAT, copy.saturated_count()),
+        ] {
+            if n != 0 {
+                self.add_special(which, n);
+            }
+        }
+        self.merge_stats(
+            copy.sum(),
+            copy.min().unwrap_or(f64::INFINITY),
+            copy.max().unwrap_or(f64::NEG_INFINITY),
+        );
+        Ok(())
+    }
+
     /// Count `n` occurrences of `x` in its bucket (or outside), without the sum and
     /// extremes (a merge adds the source's own).
     fn record_counts_only(&self, x: f64, n: u64) {
