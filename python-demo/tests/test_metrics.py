@@ -91,9 +91,12 @@ def test_collect_loses_nothing_while_a_thread_records(mode):
     values = lognormal(4, n_chunks * chunk)
     with Histogram(relative_error=0.01, min=1, max=10**7, mode=mode) as h, \
             Histogram(relative_error=0.01, min=1, max=10**7) as summed:
-        done = threading.Event()
+        done, collecting = threading.Event(), threading.Event()
 
         def writer():
+            # The writer can finish its 100,000 values before the first collect: it waits
+            # for one, so that the loop below always collects while it records.
+            collecting.wait(timeout=60)
             for k in range(n_chunks):
                 h.record_many(values[k * chunk:(k + 1) * chunk])
             done.set()
@@ -105,6 +108,7 @@ def test_collect_loses_nothing_while_a_thread_records(mode):
             with h.collect() as interval:
                 summed.add(interval)
             intervals += 1
+            collecting.set()
         t.join()
         with h.collect() as last:
             summed.add(last)
