@@ -170,6 +170,16 @@ def test_stdev_is_over_bucket_midpoints():
         assert h.mean == pytest.approx(np.mean(values), rel=1e-12)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "libpicollo: the stdev squares deviations unscaled, so above about 1.3e154 they "
+    "overflow and the stdev reads NaN"))
+def test_stdev_of_huge_values():
+    with picollo.FloatHistogram(0.01) as h:
+        h.record_many([1e200, 2e200])
+        assert h.mean == 1.5e200
+        assert h.stdev == pytest.approx(5e199, rel=2 * h.relative_error)
+
+
 def test_value_selection_chooses_the_reported_value():
     with picollo.FloatHistogram(0.01) as h:
         h.record_many([10.0] * 4 + [-10.0] * 4)
