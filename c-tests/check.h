@@ -81,6 +81,7 @@ void test_text(void);           /* test_abi_text.c */
 void test_hdr(void);            /* test_abi_hdr.c */
 void test_metrics(void);        /* test_abi_metrics.c */
 void test_float(void);          /* test_abi_float.c */
+void test_lookup(void);         /* test_abi_lookup.c */
 
 #define CHECK(cond) check_at(__LINE__, !!(cond), #cond, NULL)
 #define CHECKF(cond, ...) check_at(__LINE__, !!(cond), #cond, __VA_ARGS__)

@@ -79,7 +79,8 @@ cxxflags=(-std=c++17 -Wall -Wextra -Werror -O1 -g -Iinclude)
 native_libs=(-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
 objects=()
 for src in check text_protocol test_abi test_abi_config test_abi_record test_abi_model \
-    test_abi_query test_abi_merge test_abi_text test_abi_hdr test_abi_metrics test_abi_float; do
+    test_abi_query test_abi_merge test_abi_text test_abi_hdr test_abi_metrics test_abi_float \
+    test_abi_lookup; do
     gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/$src.o"
     objects+=("$build/$src.o")
 done

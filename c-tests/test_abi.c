@@ -5,8 +5,8 @@
  * and bad configurations), test_abi_record.c, test_abi_model.c (queries against a brute-force
  * model), test_abi_query.c, test_abi_merge.c (merges and snapshots), test_abi_text.c
  * (with text_protocol.c), test_abi_hdr.c (V2, .hgrm, interval logs), test_abi_metrics.c
- * (collect, OpenMetrics, Prometheus buckets, OTLP) and test_abi_float.c (the float
- * histogram), and check.c for the checks and shared helpers.
+ * (collect, OpenMetrics, Prometheus buckets, OTLP), test_abi_float.c (the float
+ * histogram) and test_abi_lookup.c (queries by value, other precisions), and check.c for the checks and shared helpers.
  *
  * Every check prints what failed; the last line is "N passed, M failed" and the exit status
  * is non-zero when anything failed.
@@ -151,5 +151,6 @@ int main(void)
     test_hdr();
     test_metrics();
     test_float();
+    test_lookup();
     return check_finish();
 }

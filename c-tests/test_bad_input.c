@@ -459,6 +459,65 @@ static picollo_status info_null_out(void) { return picollo_histogram_get_info(h,
 
 /* ---- merging ---- */
 
+static picollo_status rank_null_h(void)
+{
+    double v;
+    return picollo_histogram_rank_of(NULL, 1, &v);
+}
+static picollo_status rank_null_out(void) { return picollo_histogram_rank_of(h, 1, NULL); }
+static picollo_status quantile_of_empty(void)
+{
+    double v;
+    return picollo_histogram_quantile_of(empty, 1, &v);
+}
+static picollo_status quantile_of_null_out(void) { return picollo_histogram_quantile_of(h, 1, NULL); }
+static picollo_status between_reversed(void)
+{
+    uint64_t n;
+    return picollo_histogram_count_between(h, 10, 9, &n);
+}
+static picollo_status between_null_out(void) { return picollo_histogram_count_between(h, 1, 2, NULL); }
+static picollo_status equivalent_null_h(void)
+{
+    uint64_t lo, hi;
+    return picollo_histogram_equivalent_range(NULL, 1, &lo, &hi);
+}
+static picollo_status equivalent_extremes(void)
+{
+    uint64_t lo = 1, hi = 0;
+    CHECK(picollo_histogram_equivalent_range(h, UINT64_MAX, &lo, &hi) == PICOLLO_STATUS_OK);
+    CHECK(hi == UINT64_MAX && lo <= hi);
+    return picollo_histogram_equivalent_range(h, 0, NULL, NULL);
+}
+static picollo_status rebinned_null_dst(void) { return picollo_histogram_add_rebinned(NULL, h); }
+static picollo_status rebinned_null_src(void) { return picollo_histogram_add_rebinned(empty, NULL); }
+static picollo_status downsample_nan(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_downsample(h, NAN, &out);
+    CHECK(out == NULL);
+    return st;
+}
+static picollo_status downsample_zero(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_downsample(h, 0.0, &out);
+    CHECK(out == NULL);
+    return st;
+}
+static picollo_status downsample_finer(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_downsample(h, 1e-5, &out);
+    CHECK(out == NULL);
+    return st;
+}
+static picollo_status downsample_null_h(void)
+{
+    picollo_histogram *out = NULL;
+    return picollo_histogram_downsample(NULL, 0.01, &out);
+}
+static picollo_status downsample_null_out(void) { return picollo_histogram_downsample(h, 0.01, NULL); }
 static picollo_status add_null_dst(void) { return picollo_histogram_add(NULL, h); }
 static picollo_status add_null_src(void) { return picollo_histogram_add(empty, NULL); }
 static picollo_status add_same(void) { return picollo_histogram_add(h, h); }
@@ -2124,6 +2183,9 @@ static picollo_status fsummary_null(void)
     return picollo_float_histogram_summary(NULL, &s);
 }
 static picollo_status fsummary_null_out(void) { return picollo_float_histogram_summary(fh, NULL); }
+static picollo_status frebinned_null_dst(void) { return picollo_float_histogram_add_rebinned(NULL, fh); }
+static picollo_status frebinned_null_src(void) { return picollo_float_histogram_add_rebinned(fempty, NULL); }
+static picollo_status frebinned_same(void) { return picollo_float_histogram_add_rebinned(fh, fh); }
 static picollo_status frank_nan(void)
 {
     double v;
@@ -2296,6 +2358,9 @@ static const bad_row rows[] = {
     ROW(picollo_float_histogram_add, fadd_null_src, NULLP, "`src`"),
     ROW(picollo_float_histogram_add, fadd_same, INVAL, "same"),
     ROW(picollo_float_histogram_add, fadd_mismatch, ST(LAYOUT_MISMATCH), NULL),
+    ROW(picollo_float_histogram_add_rebinned, frebinned_null_dst, NULLP, "`dst`"),
+    ROW(picollo_float_histogram_add_rebinned, frebinned_null_src, NULLP, "`src`"),
+    ROW(picollo_float_histogram_add_rebinned, frebinned_same, INVAL, "same"),
     ROW(picollo_float_histogram_get_info, finfo_null_h, NULLP, "`h`"),
     ROW(picollo_float_histogram_get_info, finfo_null_out, NULLP, "`out`"),
     ROW(picollo_float_histogram_percentile, fpercentile_nan, INVAL, "NaN"),
@@ -2425,6 +2490,22 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_subtract, subtract_mismatch, ST(LAYOUT_MISMATCH), "precision"),
     ROW(picollo_histogram_subtract, subtract_negative, ST(WOULD_GO_NEGATIVE), "negative"),
     ROW(picollo_histogram_subtract, subtract_shared, ST(UNSUPPORTED), "single-writer"),
+
+    ROW(picollo_histogram_rank_of, rank_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_rank_of, rank_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_quantile_of, quantile_of_empty, ST(EMPTY), NULL),
+    ROW(picollo_histogram_quantile_of, quantile_of_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_count_between, between_reversed, INVAL, NULL),
+    ROW(picollo_histogram_count_between, between_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_equivalent_range, equivalent_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_equivalent_range, equivalent_extremes, OK, NULL),
+    ROW(picollo_histogram_add_rebinned, rebinned_null_dst, NULLP, "`dst`"),
+    ROW(picollo_histogram_add_rebinned, rebinned_null_src, NULLP, "`src`"),
+    ROW(picollo_histogram_downsample, downsample_nan, INVAL, "NaN"),
+    ROW(picollo_histogram_downsample, downsample_zero, INVAL, NULL),
+    ROW(picollo_histogram_downsample, downsample_finer, ST(LAYOUT_MISMATCH), NULL),
+    ROW(picollo_histogram_downsample, downsample_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_downsample, downsample_null_out, NULLP, "`out`"),
 
     ROW(picollo_histogram_percentile, percentile_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_percentile, percentile_null_out, NULLP, "`out`"),

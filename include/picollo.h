@@ -1997,6 +1997,101 @@ picollo_status picollo_log_sum(const char *text,
                                double to,
                                struct picollo_histogram **out);
 
+// Writes to `*out` the number of values at or below `value` (its rank): whole buckets
+// below count fully, `value`'s own bucket in part, as if its values were spread evenly
+// over it (`count · (value − lowest + 1) / width`; exact for the width-1 buckets).
+// Underflow and overflow are not counted, as in percentiles.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_rank_of(const struct picollo_histogram *h,
+                                         uint64_t value,
+                                         double *out);
+
+// Writes to `*out` the fraction (0..1) of the values in range at or below `value`
+// (`picollo_histogram_rank_of` over the count in range): the inverse of a percentile.
+//
+// Errors: `EMPTY` when the range holds no value.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h,
+                                             uint64_t value,
+                                             double *out);
+
+// Writes to `*out` the count of every bucket that holds a value in `[lo, hi]` (whole
+// buckets, as HdrHistogram's `getCountBetweenValues`: exact when `lo` and `hi` are bucket
+// bounds). Underflow and overflow are not counted.
+//
+// Errors: `INVALID_ARGUMENT` when `lo > hi`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_count_between(const struct picollo_histogram *h,
+                                               uint64_t lo,
+                                               uint64_t hi,
+                                               uint64_t *out);
+
+// Writes the smallest and largest values of the bucket `value` falls in under `h`'s
+// layout (HdrHistogram's lowest and highest equivalent values), whether or not anything
+// was recorded and whether or not `value` is in `h`'s range. Two values share a bucket
+// when their lowest equivalents are equal; the next bucket starts at `highest + 1`.
+//
+// # Safety
+// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h,
+                                                  uint64_t value,
+                                                  uint64_t *lowest,
+                                                  uint64_t *highest);
+
+// Adds every count of `src` into `dst` whatever their relative errors (and ranges,
+// counter widths and modes), re-binned into `dst`'s layout. Both layouts split every
+// octave into a power of two of aligned buckets, so:
+// - into a coarser (or the same) layout each source bucket lands whole in the bucket that
+//   holds all its values: exactly what recording the values into `dst` would have given;
+// - into a finer layout a source bucket's count is shared equally among the buckets it
+//   covers (the remainder to the lowest), so a value may land up to one source bucket
+//   away: the result carries `src`'s relative error.
+//
+// Counts outside `dst`'s range go to its underflow/overflow. `src` is read as one
+// consistent copy (it may be `dst`, which then doubles); the counts land like records
+// (threads: see `picollo_histogram`).
+//
+// Errors: `OUT_OF_MEMORY` for the re-binned copy.
+//
+// # Safety
+// Both are NULL or live handles.
+picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
+                                              const struct picollo_histogram *src);
+
+// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
+// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
+// made at that precision, with `h`'s range, value selection and outside counts, 64-bit
+// counters and single-writer mode. Free it with `picollo_histogram_free`. `h` is read as
+// one consistent copy.
+//
+// Errors: `INVALID_ARGUMENT` for a relative error that is NaN or not positive;
+// `LAYOUT_MISMATCH` for one finer than `h`'s (it could only spread counts over buckets the
+// data never told apart: use `picollo_histogram_add_rebinned` into a finer histogram to
+// do that knowingly); `OUT_OF_MEMORY`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
+                                            double relative_error,
+                                            struct picollo_histogram **out);
+
+// Adds every count of `src` into `dst` whatever their relative errors, re-binned into
+// `dst`'s layout as `picollo_histogram_add_rebinned` does for integers (exact into a
+// coarser layout; spread within each source bucket into a finer one), with `src`'s zero,
+// NaN, infinity and outside counts, its sum and extremes, as `picollo_float_histogram_add`.
+// `dst` and `src` may not be the same handle. `src` is read as one consistent copy.
+//
+// # Safety
+// Both are NULL or live handles.
+picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
+                                                    const struct picollo_float_histogram *src);
+
 // Takes the interval: the counts recorded into `h` since its previous collect or reset
 // (underflow, overflow and saturated counts included) move into a new histogram, and `h`
 // goes on counting from zero. On success `*out` holds a new handle (64-bit counters,

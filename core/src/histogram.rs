@@ -175,6 +175,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         }
     }
 
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn from_parts(shape: Shape, counts: S, outside: [u64; 3]) -> Self {
         let mut h = Self::over(shape, counts);
         h.outside = outside;

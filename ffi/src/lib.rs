@@ -37,6 +37,7 @@ mod histogram;
 mod histogram_config;
 mod histogram_text;
 mod log;
+mod lookup;
 mod metrics;
 #[cfg(target_os = "linux")]
 mod perf;
