@@ -80,11 +80,11 @@ pub mod iter;
 pub mod layout;
 mod lookup;
 mod merge;
-#[cfg(feature = "alloc")]
-mod rebin;
 #[cfg(picollo_native)]
 mod native;
 mod oom;
+#[cfg(feature = "alloc")]
+mod rebin;
 
 mod format;
 pub mod percentile;

@@ -112,7 +112,9 @@ mod tests {
 
     #[test]
     fn ranks_and_counts_match_exact_counts_to_bucket_resolution() {
-        let config = Config::new().with_relative_error(0.01).with_range(100, 1_000_000);
+        let config = Config::new()
+            .with_relative_error(0.01)
+            .with_range(100, 1_000_000);
         let mut h = config.build::<u64>().unwrap();
         let values: alloc::vec::Vec<u64> = (0..5_000u64).map(|i| (i * i) % 2_000_000).collect();
         for &v in &values {
@@ -137,9 +139,15 @@ mod tests {
                 (at_or_below(x), at_or_below(x))
             } else {
                 let b = layout.bucket_of(x);
-                (at_or_below(b.lower.saturating_sub(1)), at_or_below(b.highest))
+                (
+                    at_or_below(b.lower.saturating_sub(1)),
+                    at_or_below(b.highest),
+                )
             };
-            assert!(lo <= r + 1e-9 && r <= hi + 1e-9, "x {x}: {r} not in [{lo}, {hi}]");
+            assert!(
+                lo <= r + 1e-9 && r <= hi + 1e-9,
+                "x {x}: {r} not in [{lo}, {hi}]"
+            );
         }
         // Exact in the width-1 buckets (below twice the block size).
         assert_eq!(view.rank_of(110), at_or_below(110));
@@ -147,7 +155,10 @@ mod tests {
         assert!(view.count_between(5, 4).is_err());
         // Whole buckets between bounds.
         let b = layout.bucket_of(200_000);
-        let exact = in_range.iter().filter(|&&v| (b.lower..=b.highest).contains(&v)).count();
+        let exact = in_range
+            .iter()
+            .filter(|&&v| (b.lower..=b.highest).contains(&v))
+            .count();
         assert_eq!(view.count_between(b.lower, b.highest), Ok(exact as u64));
         assert_eq!(view.count_between(0, u64::MAX), Ok(view.total_count()));
         assert_eq!(view.count_between(2_000_000, 3_000_000), Ok(0));
@@ -158,7 +169,17 @@ mod tests {
     #[test]
     fn equivalent_values_are_the_bucket_bounds() {
         let layout = crate::Layout::clamped(0.01);
-        for v in [0, 1, 127, 128, 129, 1_000, 123_456_789, u64::MAX - 1, u64::MAX] {
+        for v in [
+            0,
+            1,
+            127,
+            128,
+            129,
+            1_000,
+            123_456_789,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
             let b = layout.bucket_of(v);
             assert_eq!(layout.lowest_equivalent(v), b.lower);
             assert_eq!(layout.highest_equivalent(v), b.highest);

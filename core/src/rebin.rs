@@ -103,7 +103,9 @@ mod tests {
         let mut x = 1u64;
         (0..20_000)
             .map(|_| {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (x >> 40) % 5_000_000
             })
             .collect()
@@ -116,7 +118,10 @@ mod tests {
         // range that ends inside a coarse bucket is wider in the coarse layout than the
         // fine one could tell).
         let max = (1 << 22) - 1;
-        let fine = record(Config::new().with_relative_error(0.0001).with_range(0, max), &v);
+        let fine = record(
+            Config::new().with_relative_error(0.0001).with_range(0, max),
+            &v,
+        );
         for e in [0.0001, 0.001, 0.01, 0.1] {
             let coarse = fine.view().downsample(e).unwrap();
             let direct = record(Config::new().with_relative_error(e).with_range(0, max), &v);
@@ -138,10 +143,16 @@ mod tests {
         // bucket.
         for rank in [1.0, 50.0, 99.0, 100.0] {
             let (a, b) = (c.percentile(rank).unwrap(), f.percentile(rank).unwrap());
-            assert!(a.lower <= b.lower && b.highest <= a.highest, "P{rank}: {a:?} {b:?}");
+            assert!(
+                a.lower <= b.lower && b.highest <= a.highest,
+                "P{rank}: {a:?} {b:?}"
+            );
         }
         // And merging histograms of two precisions through it.
-        let mut target = Config::new().with_relative_error(0.001).build::<u32>().unwrap();
+        let mut target = Config::new()
+            .with_relative_error(0.001)
+            .build::<u32>()
+            .unwrap();
         let rebinned = coarse.view().rebinned(target.layout()).unwrap();
         target.add(&rebinned.view()).unwrap();
         assert_eq!(target.view().total_count(), v.len() as u64);

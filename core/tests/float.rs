@@ -397,7 +397,11 @@ fn rebinning_into_a_coarser_layout_is_recording_there() {
     let values: Vec<f64> = (0..20_000)
         .map(|i| {
             let m = 10f64.powf(rng.next_f64() * 40.0 - 20.0);
-            if i % 4 == 0 { -m } else { m }
+            if i % 4 == 0 {
+                -m
+            } else {
+                m
+            }
         })
         .chain([0.0, f64::NAN])
         .collect();
@@ -410,18 +414,124 @@ fn rebinning_into_a_coarser_layout_is_recording_there() {
         direct.record_many(&values);
         let (a, b) = (coarse.counts().unwrap(), direct.counts().unwrap());
         assert!(a.buckets().eq(b.buckets()), "e {e}");
-        assert_eq!((a.nan_count(), a.zero_count(), a.min(), a.max()), (1, 1, b.min(), b.max()));
+        assert_eq!(
+            (a.nan_count(), a.zero_count(), a.min(), a.max()),
+            (1, 1, b.min(), b.max())
+        );
         assert!((a.sum() - b.sum()).abs() <= 1e-9 * b.sum().abs().max(1.0));
     }
     // Into a finer layout, counts stay inside their source buckets.
     let coarse = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.01)).unwrap();
     coarse.record_many(&values);
-    let refined = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.0001)).unwrap();
+    let refined =
+        FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.0001)).unwrap();
     refined.add_rebinned(&coarse).unwrap();
     let (c, r) = (coarse.counts().unwrap(), refined.counts().unwrap());
     assert_eq!(c.total_count(), r.total_count());
     for rank in [1.0, 50.0, 99.0] {
         let (a, b) = (c.percentile(rank).unwrap(), r.percentile(rank).unwrap());
-        assert!(a.lowest <= b.lowest && b.highest <= a.highest, "P{rank}: {a:?} {b:?}");
+        assert!(
+            a.lowest <= b.lowest && b.highest <= a.highest,
+            "P{rank}: {a:?} {b:?}"
+        );
+    }
+}
+
+#[test]
+fn sums_near_the_largest_double_overflow_only_when_the_true_sum_does() {
+    let huge = [1e308, -1.05e308, 1e308, -1.05e308];
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        for storage in [Storage::Dense, Storage::Sparse] {
+            let h = FloatHistogram::<u64>::new(
+                FloatConfig::new().with_mode(mode).with_storage(storage),
+            )
+            .unwrap();
+            // In any order, the partial sums may pass f64::MAX; the true sum is -1e307.
+            let mut rng = SplitMix64(7);
+            for round in 0..200 {
+                h.reset();
+                let mut values = huge.to_vec();
+                for i in (1..values.len()).rev() {
+                    values.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                values.push(f64::MAX);
+                values.push(-f64::MAX);
+                for &x in &values {
+                    h.record(x);
+                }
+                let c = h.counts().unwrap();
+                // Within a few rounding units of the magnitudes summed (7.7e308), as any
+                // running sum that did not overflow would be.
+                let (want, slack) = (-1e307, 4.0 * f64::EPSILON * 1e308 * 7.7);
+                assert!(
+                    (c.sum() - want).abs() <= slack,
+                    "{mode:?} {storage:?} round {round} {values:?}: sum {:e}",
+                    c.sum()
+                );
+                assert!((c.mean() - want / 6.0).abs() <= slack / 6.0);
+            }
+            // Beyond f64::MAX the sum is +∞ and the mean is still right.
+            h.reset();
+            h.record_n(1e308, 4);
+            h.record(-1e308);
+            let c = h.counts().unwrap();
+            assert_eq!(c.sum(), f64::INFINITY, "{mode:?}");
+            assert!((c.mean() - 0.6e308).abs() <= 1e294, "{}", c.mean());
+            // ... and cancels back.
+            h.record_n(-1e308, 3);
+            assert!(h.counts().unwrap().sum().abs() <= 1e294, "{mode:?}");
+            // Merging carries the part beyond a double.
+            h.record_n(1e308, 5);
+            let into = FloatHistogram::<u32>::new(FloatConfig::new()).unwrap();
+            into.add(&h).unwrap();
+            into.record_n(-1e308, 4);
+            let m = into.counts().unwrap().sum();
+            assert!((m - 1e308).abs() <= 1e294, "{mode:?}: merged {m}");
+        }
+    }
+}
+
+#[test]
+fn stdev_of_magnitudes_near_the_largest_double() {
+    for (values, want) in [
+        (vec![1e200, 2e200], 5e199),
+        (vec![f64::MAX, -f64::MAX], f64::MAX),
+        (vec![1e-300, 3e-300], 1e-300),
+        (vec![1e-310, 3e-310], 1e-310),
+        (vec![1e-300, 1e-300, 1e-300, 1e-300], 0.0),
+    ] {
+        let h = FloatHistogram::<u64>::new(FloatConfig::new()).unwrap();
+        for &x in &values {
+            h.record(x);
+        }
+        let s = h.counts().unwrap().stdev();
+        assert!(
+            (s - want).abs() <= 2e-3 * want + 1e-3 * values[0],
+            "{values:?}: stdev {s}, want {want}"
+        );
+    }
+}
+
+#[test]
+fn an_interval_dwarfed_by_earlier_values_keeps_its_sum() {
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        let h = FloatHistogram::<u64>::new(FloatConfig::new().with_mode(mode)).unwrap();
+        h.record(1e300);
+        let before = h.counts().unwrap();
+        h.record(5.0);
+        h.record(-2.0);
+        let d = h.counts().unwrap().delta(&before).unwrap();
+        assert_eq!(d.total_count(), 2);
+        assert!((d.sum() - 3.0).abs() <= 7e-3, "{mode:?}: {}", d.sum());
+        assert!((d.mean() - 1.5).abs() <= 4e-3, "{mode:?}: {}", d.mean());
+        // An ordinary interval keeps the difference of the running sums.
+        let h2 = FloatHistogram::<u64>::new(FloatConfig::new().with_mode(mode)).unwrap();
+        h2.record(1000.0);
+        let b2 = h2.counts().unwrap();
+        h2.record(0.1);
+        h2.record(0.2);
+        let d2 = h2.counts().unwrap().delta(&b2).unwrap();
+        // (The midpoints would be 1e-4 off.)
+        assert!((d2.sum() - 0.3).abs() < 1e-12, "{mode:?}: {}", d2.sum());
     }
 }

@@ -8,12 +8,15 @@ import array
 import decimal
 import fractions
 import math
+import sys
 
 import numpy as np
 import pytest
 
 import picollo
 from picollo import ClosedError, EmptyHistogramError, InvalidArgumentError, LayoutMismatchError
+
+DBL_MAX = sys.float_info.max
 
 
 def recorded(h: picollo.FloatHistogram) -> list[tuple[float, int]]:
@@ -170,14 +173,30 @@ def test_stdev_is_over_bucket_midpoints():
         assert h.mean == pytest.approx(np.mean(values), rel=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "libpicollo: the stdev squares deviations unscaled, so above about 1.3e154 they "
-    "overflow and the stdev reads NaN"))
-def test_stdev_of_huge_values():
+@pytest.mark.parametrize("values, stdev", [
+    ([1e200, 2e200], 5e199),
+    ([DBL_MAX, -DBL_MAX], DBL_MAX),
+    ([1e-300, 3e-300], 1e-300),
+    ([1e-310, 3e-310], 1e-310),
+])
+def test_stdev_of_huge_and_tiny_values(values, stdev):
     with picollo.FloatHistogram(0.01) as h:
-        h.record_many([1e200, 2e200])
-        assert h.mean == 1.5e200
-        assert h.stdev == pytest.approx(5e199, rel=2 * h.relative_error)
+        h.record_many(values)
+        assert h.mean == pytest.approx(sum(v / 2 for v in values), rel=1e-12, abs=1e-320)
+        assert h.stdev == pytest.approx(stdev, rel=2 * h.relative_error)
+
+
+def test_a_snapshot_delta_keeps_an_interval_dwarfed_by_earlier_values():
+    with picollo.FloatHistogram(0.001) as h:
+        h.record(1e300)
+        snap = h.snapshot()
+        h.record(5.0)
+        h.record(-2.0)
+        d = snap.update(deltas=True).summary()
+        assert d.total == 2
+        assert d.sum == pytest.approx(3.0, rel=3 * h.relative_error)
+        assert d.mean == pytest.approx(1.5, rel=3 * h.relative_error)
+        snap.close()
 
 
 def test_value_selection_chooses_the_reported_value():

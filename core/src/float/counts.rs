@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use super::config::FloatShape;
 use super::histogram::{FloatHistogram, NAN, NEG_INF, OVER, POS_INF, SAT, SPECIALS, UNDER, ZERO};
 use super::layout::FloatBucket;
+use super::sum::{WideSum, DOWN};
 use crate::concurrent::AtomicCounter;
 use crate::config::ValueSelection;
 use crate::oom::OutOfMemory;
@@ -75,7 +76,7 @@ pub struct FloatCounts {
     /// bucket has offset 0.
     buckets: Vec<(Side, usize, u64)>,
     specials: [u64; SPECIALS],
-    sum: f64,
+    sum: WideSum,
     min: f64,
     max: f64,
     resets: u64,
@@ -207,8 +208,13 @@ impl FloatCounts {
     }
 
     /// The sum of the values in buckets (see [`FloatHistogram`] for its precision); 0 when
-    /// empty.
+    /// empty; `±∞` only when the true sum's magnitude is beyond `f64::MAX`.
     pub fn sum(&self) -> f64 {
+        self.sum.value()
+    }
+
+    /// The sum with its part beyond a double's range.
+    pub(crate) fn wide_sum(&self) -> WideSum {
         self.sum
     }
 
@@ -225,11 +231,7 @@ impl FloatCounts {
 
     /// The sum over the count (NaN when empty).
     pub fn mean(&self) -> f64 {
-        let n = self.total_wide();
-        if n == 0 {
-            return f64::NAN;
-        }
-        self.sum / n as f64
+        self.sum.mean(self.total_wide())
     }
 
     /// Population standard deviation over bucket midpoints around [`FloatCounts::mean`]
@@ -239,11 +241,30 @@ impl FloatCounts {
         if n == 0 {
             return f64::NAN;
         }
+        // Squared deviations overflow for magnitudes near f64::MAX and vanish for tiny
+        // ones: every deviation is scaled by the power of two 2^-e that brings the largest
+        // (at the ends) near 1, in two exact halves `s1 · s2` so that each stays a normal
+        // double (`e` ranges over -1074..=1024).
         let mean = self.mean();
+        let largest = [self.iter().next(), self.iter().last()]
+            .iter()
+            .flatten()
+            .map(|b| (b.value_at(ValueSelection::Midpoint) - mean).abs())
+            .fold(0.0, f64::max);
+        if largest == 0.0 {
+            return 0.0;
+        }
+        let e = if largest.is_finite() {
+            exponent(largest)
+        } else {
+            1024
+        };
+        let (k1, k2) = (-e / 2, -e - (-e / 2));
+        let (s1, s2) = (pow2(k1), pow2(k2));
         let mut sq = 0.0;
         let mut compensation = 0.0;
         for b in self.iter() {
-            let d = b.value_at(ValueSelection::Midpoint) - mean;
+            let d = (b.value_at(ValueSelection::Midpoint) * s1 - mean * s1) * s2;
             let term = b.count as f64 * d * d;
             let t = sq + term;
             compensation += if sq >= term {
@@ -253,7 +274,7 @@ impl FloatCounts {
             };
             sq = t;
         }
-        crate::fmath::sqrt((sq + compensation) / n as f64)
+        crate::fmath::sqrt((sq + compensation) / n as f64) * pow2(-k1) * pow2(-k2)
     }
 
     /// The non-empty buckets, ascending by value.
@@ -425,7 +446,7 @@ impl FloatCounts {
             underflow: self.underflow_count(),
             overflow: self.overflow_count(),
             saturated: self.saturated_count(),
-            sum: self.sum,
+            sum: self.sum.value(),
             min: self.min().unwrap_or(f64::NAN),
             max: self.max().unwrap_or(f64::NAN),
             mean: self.mean(),
@@ -437,7 +458,12 @@ impl FloatCounts {
     }
 
     /// What was recorded between `earlier` (an older copy of the same histogram) and this
-    /// copy: counts bucket by bucket, the counts beside them and the sum. A reset between
+    /// copy: counts bucket by bucket, the counts beside them and the sum. The sum is the
+    /// difference of the two running sums, unless the earlier values so outweigh the
+    /// interval's that the difference could be off by more than the relative error `E`
+    /// (their magnitudes about `E/ε` ≈ 4.5·10^12 times the interval's at 0.1 %, `ε` the
+    /// double's rounding unit): then it is the sum of the interval's bucket midpoints,
+    /// within `E` of the true one. A reset between
     /// the two gives this copy's counts (the earlier ones are gone). The extremes of an
     /// interval are not known: the delta has none. `Err(LayoutMismatch)` for copies of
     /// different layouts; `Err(WouldGoNegative)` when `earlier` has more somewhere.
@@ -501,7 +527,24 @@ impl FloatCounts {
                 })?;
         }
         out.buckets = kept;
-        out.sum = self.sum - earlier.sum;
+        out.sum = self.sum.minus(earlier.sum);
+        // The running sums' rounding, bounded through the magnitudes they have summed
+        // (midpoints: within E of the values), against what the interval's midpoints
+        // promise.
+        let magnitude = |c: &FloatCounts| -> f64 {
+            c.iter()
+                .map(|b| b.count as f64 * (b.value_at(ValueSelection::Midpoint) * DOWN).abs())
+                .sum()
+        };
+        let rounding = 2.0 * f64::EPSILON * (magnitude(self) + magnitude(earlier));
+        let interval = magnitude(&out);
+        if rounding > self.shape.layout().relative_error() * interval {
+            let parts = || {
+                out.iter()
+                    .map(|b| b.count as f64 * b.value_at(ValueSelection::Midpoint))
+            };
+            out.sum = WideSum::of(parts, 0.0);
+        }
         Ok(out)
     }
 }
@@ -558,5 +601,20 @@ impl Signed {
             (Side::Negative, _) => -self.magnitudes.midpoint(),
             (Side::Positive, _) => self.magnitudes.midpoint(),
         }
+    }
+}
+
+/// `2^k` for `k` in `-1022..=1023` (a normal double).
+fn pow2(k: i32) -> f64 {
+    debug_assert!((-1022..=1023).contains(&k));
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
+/// `floor(log2 |x|)` of a finite nonzero `x`, subnormals included.
+fn exponent(x: f64) -> i32 {
+    let bits = x.to_bits() & !(1u64 << 63);
+    match (bits >> 52) as i32 {
+        0 => -1074 + (63 - bits.leading_zeros() as i32),
+        biased => biased - 1023,
     }
 }

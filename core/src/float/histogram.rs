@@ -2,6 +2,7 @@
 
 use super::cells::Cells;
 use super::config::{FloatConfig, FloatMode, FloatShape};
+use super::sum::{WideSum, DOWN};
 use crate::concurrent::{
     add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, AtomicCounter, Cell64,
     Version,
@@ -44,9 +45,11 @@ const SIGN: u64 = 1 << 63;
 /// - Exact extremes and sum: the smallest and largest values in buckets (zero included)
 ///   are kept exactly; the sum of those values is a compensated (Neumaier) running sum in
 ///   the single-writer mode (within an ulp or two of the exact sum but for extreme
-///   cancellation), a plain running sum per stripe in the interlocked mode. The mean is
-///   that sum over the count; the standard deviation is taken over bucket midpoints
-///   around that mean.
+///   cancellation), a plain running sum per stripe in the interlocked mode. Either reads
+///   `±∞` only when the true sum is beyond `f64::MAX`: what would overflow moves aside,
+///   scaled by `2^-256`. The mean is that sum over the count; the standard deviation is
+///   taken over bucket midpoints around that mean (scaled by a power of two, so neither
+///   huge nor tiny magnitudes overflow or vanish).
 /// - Storage dense or sparse ([`super::Storage`]); mode single writer or interlocked
 ///   ([`FloatMode`]): every method takes `&self`. In the single-writer mode one thread
 ///   records at a time; queries run on any thread meanwhile. Queries read the counters in
@@ -82,10 +85,22 @@ pub(crate) struct Stats {
     /// interlocked: one plain sum per stripe (each on its own cache line).
     pub(crate) sum: [Padded; STRIPES],
     pub(crate) compensation: [Padded; LANES],
+    /// What the lanes or stripes could not hold without overflowing, scaled by `2^-256`
+    /// (see [`super::sum`]).
+    pub(crate) big: Cell64,
     /// `+∞` and `−∞` until a value lands.
     pub(crate) min: Cell64,
     pub(crate) max: Cell64,
+    /// The values the single writer's record adds to its sum unchecked: `[min, max]`
+    /// while no magnitude beyond [`GATE_LIMIT`] has landed (a lane then cannot overflow:
+    /// it would take 2^223 records), else none (`+∞`, `−∞`). The extremes and the
+    /// overflow check happen outside it.
+    pub(crate) gate_lo: Cell64,
+    pub(crate) gate_hi: Cell64,
 }
+
+/// `2^800`: see [`Stats::gate_lo`].
+const GATE_LIMIT: f64 = f64::from_bits((1023 + 800) << 52);
 
 #[repr(align(64))]
 pub(crate) struct Padded(pub(crate) Cell64);
@@ -95,30 +110,29 @@ impl Stats {
         Stats {
             sum: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
             compensation: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
+            big: u64::new_cell(0f64.to_bits()),
             min: u64::new_cell(f64::INFINITY.to_bits()),
             max: u64::new_cell(f64::NEG_INFINITY.to_bits()),
+            gate_lo: u64::new_cell(f64::INFINITY.to_bits()),
+            gate_hi: u64::new_cell(f64::NEG_INFINITY.to_bits()),
         }
     }
 
-    /// The running sum: the stripes and the compensations added, compensated.
-    pub(crate) fn sum(&self) -> f64 {
-        let parts = self
-            .sum
-            .iter()
-            .map(|stripe| &stripe.0)
-            .chain(self.compensation.iter().map(|c| &c.0))
-            .map(|c| f64::from_bits(u64::load(c)));
-        let (mut sum, mut lost) = (0.0f64, 0.0f64);
-        for x in parts {
-            let t = sum + x;
-            lost += if sum.abs() >= x.abs() {
-                (sum - t) + x
-            } else {
-                (x - t) + sum
+    /// The running sum: the stripes and the compensations added, compensated, and the
+    /// part moved aside.
+    pub(crate) fn sum(&self) -> WideSum {
+        // One load of each cell, however many passes the sum takes.
+        let parts: [f64; STRIPES + LANES] = core::array::from_fn(|k| {
+            let cell = match k.checked_sub(STRIPES) {
+                None => &self.sum[k].0,
+                Some(k) => &self.compensation[k].0,
             };
-            sum = t;
-        }
-        sum + lost
+            f64::from_bits(u64::load(cell))
+        });
+        WideSum::of(
+            || parts.iter().copied(),
+            f64::from_bits(u64::load(&self.big)),
+        )
     }
 
     fn clear(&self) {
@@ -127,11 +141,16 @@ impl Stats {
             .iter()
             .chain(self.compensation.iter())
             .map(|s| &s.0)
+            .chain([&self.big])
         {
             u64::store(c, 0f64.to_bits());
         }
-        u64::store(&self.min, f64::INFINITY.to_bits());
-        u64::store(&self.max, f64::NEG_INFINITY.to_bits());
+        for c in [&self.min, &self.gate_lo] {
+            u64::store(c, f64::INFINITY.to_bits());
+        }
+        for c in [&self.max, &self.gate_hi] {
+            u64::store(c, f64::NEG_INFINITY.to_bits());
+        }
     }
 }
 
@@ -257,22 +276,23 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// The single writer's sum (compensated, in lane `lane`) and extremes for one `x`.
     #[inline(always)]
     fn track_single(&self, x: f64, lane: usize) {
-        self.add_sum_single(x, lane);
-        self.extremes_single(x);
-    }
-
-    /// Add `amount` to the single writer's compensated sum in lane `lane` (Neumaier: keep
-    /// what the addition rounds away).
-    #[inline(always)]
-    fn add_sum_single(&self, amount: f64, lane: usize) {
         let s = &self.stats;
+        let (lo, hi) = (
+            f64::from_bits(u64::load(&s.gate_lo)),
+            f64::from_bits(u64::load(&s.gate_hi)),
+        );
+        // Past the first records a value is rarely a new extreme: one test, not taken.
+        if x < lo || x > hi {
+            return self.track_single_slow(x, 1, lane);
+        }
+        // Inside the gate no lane can overflow (see `Stats::gate_lo`).
         let (sum_cell, lost_cell) = (&s.sum[lane].0, &s.compensation[lane].0);
         let sum = f64::from_bits(u64::load(sum_cell));
-        let t = sum + amount;
-        let lost = if sum.abs() >= amount.abs() {
-            (sum - t) + amount
+        let t = sum + x;
+        let lost = if sum.abs() >= x.abs() {
+            (sum - t) + x
         } else {
-            (amount - t) + sum
+            (x - t) + sum
         };
         u64::store(sum_cell, t.to_bits());
         u64::store(
@@ -281,28 +301,58 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         );
     }
 
-    #[inline(always)]
-    fn extremes_single(&self, x: f64) {
+    /// The single writer's sum and extremes for `n` times `x`, checked: a new extreme, a
+    /// huge magnitude, a record of many.
+    #[cold]
+    #[inline(never)]
+    fn track_single_slow(&self, x: f64, n: u64, lane: usize) {
+        let s = &self.stats;
+        let (sum_cell, lost_cell) = (&s.sum[lane].0, &s.compensation[lane].0);
+        let amount = if n == 1 { x } else { x * n as f64 };
+        let sum = f64::from_bits(u64::load(sum_cell));
+        let t = sum + amount;
+        if t.is_finite() {
+            let lost = if sum.abs() >= amount.abs() {
+                (sum - t) + amount
+            } else {
+                (amount - t) + sum
+            };
+            u64::store(sum_cell, t.to_bits());
+            u64::store(
+                lost_cell,
+                (f64::from_bits(u64::load(lost_cell)) + lost).to_bits(),
+            );
+        } else {
+            self.spill(lane, x, n);
+        }
+        let (min, max) = (
+            f64::from_bits(u64::load(&s.min)),
+            f64::from_bits(u64::load(&s.max)),
+        );
+        if x < min {
+            u64::store(&s.min, x.to_bits());
+        }
+        if x > max {
+            u64::store(&s.max, x.to_bits());
+        }
+        self.set_gate();
+    }
+
+    /// Open the single writer's fast path to `[min, max]`, or close it while a magnitude
+    /// beyond [`GATE_LIMIT`] has been seen.
+    fn set_gate(&self) {
         let s = &self.stats;
         let (min, max) = (
             f64::from_bits(u64::load(&s.min)),
             f64::from_bits(u64::load(&s.max)),
         );
-        // Past the first records a value is rarely a new extreme: one test, not taken.
-        if x < min || x > max {
-            self.new_extreme(x, min, max);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn new_extreme(&self, x: f64, min: f64, max: f64) {
-        if x < min {
-            u64::store(&self.stats.min, x.to_bits());
-        }
-        if x > max {
-            u64::store(&self.stats.max, x.to_bits());
-        }
+        let (lo, hi) = if min >= -GATE_LIMIT && max <= GATE_LIMIT {
+            (min, max)
+        } else {
+            (f64::INFINITY, f64::NEG_INFINITY)
+        };
+        u64::store(&s.gate_lo, lo.to_bits());
+        u64::store(&s.gate_hi, hi.to_bits());
     }
 
     /// Count one occurrence of an `f32` (converted exactly).
@@ -420,21 +470,52 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     #[inline(always)]
     fn track(&self, x: f64, n: u64) {
         let s = &self.stats;
-        let amount = if n == 1 { x } else { x * n as f64 };
         match self.mode() {
-            FloatMode::SingleWriter => {
-                self.add_sum_single(amount, 0);
-                self.extremes_single(x);
-            }
+            FloatMode::SingleWriter => self.track_single_slow(x, n, 0),
             FloatMode::Interlocked => {
                 let probe = 0u8;
                 let address = &probe as *const u8 as usize;
                 let stripe = ((address >> 12) ^ (address >> 20)) % STRIPES;
-                update(&s.sum[stripe].0, |old| Some(old + amount));
+                self.add_sum_shared(stripe, x, n);
                 update(&s.min, |old| (x < old).then_some(x));
                 update(&s.max, |old| (x > old).then_some(x));
             }
         }
+    }
+
+    /// Add `n · x` to stripe `stripe` of the sum (a compare-exchange loop); what would
+    /// overflow the stripe moves aside.
+    fn add_sum_shared(&self, stripe: usize, x: f64, n: u64) {
+        let cell = &self.stats.sum[stripe].0;
+        let amount = if n == 1 { x } else { x * n as f64 };
+        let mut old = u64::load(cell);
+        loop {
+            let t = f64::from_bits(old) + amount;
+            if !t.is_finite() {
+                return self.spill(stripe, x, n);
+            }
+            match u64::compare_exchange(cell, old, t.to_bits()) {
+                Ok(_) => return,
+                Err(seen) => old = seen,
+            }
+        }
+    }
+
+    /// Lane (or stripe) `lane` plus `n · x` would overflow a double: move the lane, its
+    /// compensation and the new amount, scaled, to the part aside. Readers retry around
+    /// it (it bumps the version as a reset does), so none counts a part twice or never.
+    #[cold]
+    #[inline(never)]
+    fn spill(&self, lane: usize, x: f64, n: u64) {
+        let s = &self.stats;
+        let _section = crate::concurrent::fork_section();
+        let odd = self.version.write_begin();
+        let moved = f64::from_bits(u64::swap(&s.sum[lane].0, 0f64.to_bits()));
+        // The interlocked mode's compensations stay zero.
+        let lost = f64::from_bits(u64::swap(&s.compensation[lane % LANES].0, 0f64.to_bits()));
+        let scaled = (moved * DOWN + lost * DOWN) + (x * DOWN) * n as f64;
+        update(&s.big, |old| Some(old + scaled));
+        self.version.write_end(odd);
     }
 
     /// Clear every count and the sum and extremes. Readers never see it half done (they
@@ -496,7 +577,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         }
         // The other histogram's exact sum and extremes, not the midpoints'.
         self.merge_stats(
-            copy.sum(),
+            copy.wide_sum(),
             copy.min().unwrap_or(f64::INFINITY),
             copy.max().unwrap_or(f64::NEG_INFINITY),
         );
@@ -525,8 +606,15 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 self.add_special(ZERO, b.count);
                 continue;
             }
-            let sign = if b.side == super::Side::Negative { -1.0 } else { 1.0 };
-            let (lo, hi) = (b.lowest.abs().min(b.highest.abs()), b.lowest.abs().max(b.highest.abs()));
+            let sign = if b.side == super::Side::Negative {
+                -1.0
+            } else {
+                1.0
+            };
+            let (lo, hi) = (
+                b.lowest.abs().min(b.highest.abs()),
+                b.lowest.abs().max(b.highest.abs()),
+            );
             let (first, last) = (layout.index(lo), layout.index(hi));
             if first == last {
                 self.record_counts_only(sign * lo, b.count);
@@ -554,7 +642,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             }
         }
         self.merge_stats(
-            copy.sum(),
+            copy.wide_sum(),
             copy.min().unwrap_or(f64::INFINITY),
             copy.max().unwrap_or(f64::NEG_INFINITY),
         );
@@ -600,11 +688,22 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         }
     }
 
-    fn merge_stats(&self, sum: f64, min: f64, max: f64) {
+    fn merge_stats(&self, sum: WideSum, min: f64, max: f64) {
         let s = &self.stats;
-        update(&s.sum[0].0, |old| Some(old + sum));
+        if sum.small != 0.0 {
+            self.add_sum_shared(0, sum.small, 1);
+        }
+        if sum.big != 0.0 {
+            let _section = crate::concurrent::fork_section();
+            let odd = self.version.write_begin();
+            update(&s.big, |old| Some(old + sum.big));
+            self.version.write_end(odd);
+        }
         update(&s.min, |old| (min < old).then_some(min));
         update(&s.max, |old| (max > old).then_some(max));
+        if self.mode() == FloatMode::SingleWriter {
+            self.set_gate();
+        }
     }
 
     /// Run `attempt` on the live state under the seqlock, again if a reset overlapped it.

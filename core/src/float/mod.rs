@@ -22,6 +22,7 @@ mod config;
 mod counts;
 mod histogram;
 mod layout;
+mod sum;
 mod summary;
 
 pub use config::{FloatConfig, FloatMode, FloatShape, Storage};
