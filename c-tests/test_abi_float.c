@@ -199,6 +199,20 @@ static void test_queries_and_text(void)
         EXPECT(picollo_float_summary_diff(&a, &b, "d", NULL, NULL, buf, sizeof buf, &needed),
                PICOLLO_STATUS_OK);
         CHECK(strstr(buf, "| Percentile | A ") != NULL && strstr(buf, "D-value") != NULL);
+        /* A summary's line is the histogram's. */
+        {
+            char line[512];
+            EXPECT(picollo_float_histogram_text(h, 1, "f", line, sizeof line, NULL),
+                   PICOLLO_STATUS_OK);
+            EXPECT(picollo_float_summary_line(&a, "f", buf, sizeof buf, &needed),
+                   PICOLLO_STATUS_OK);
+            CHECKF(strcmp(buf, line) == 0 && needed == strlen(line), "%s | %s", buf, line);
+            EXPECT(picollo_float_summary_line(&a, NULL, buf, sizeof buf, NULL), PICOLLO_STATUS_OK);
+            CHECKF(strcmp(buf, line + 3) == 0, "%s", buf);
+            EXPECT(picollo_float_summary_line(&a, "f", buf, 8, &needed),
+                   PICOLLO_STATUS_BUFFER_TOO_SMALL);
+            CHECK(needed == strlen(line) && strlen(buf) == 7);
+        }
     }
     /* Merges: same relative error, another range; another relative error is refused. */
     {

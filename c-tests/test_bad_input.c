@@ -2286,6 +2286,24 @@ static picollo_status fsummary_table_utf8(void)
     memset(&s, 0, sizeof s);
     return picollo_float_summary_table(&s, bad_utf8, buf, sizeof buf, NULL);
 }
+static picollo_status fsummary_line_null(void)
+{
+    char buf[64];
+    return picollo_float_summary_line(NULL, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_line_utf8(void)
+{
+    picollo_float_summary s;
+    char buf[64];
+    memset(&s, 0, sizeof s);
+    return picollo_float_summary_line(&s, bad_utf8, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_line_null_buf(void)
+{
+    picollo_float_summary s;
+    memset(&s, 0, sizeof s);
+    return picollo_float_summary_line(&s, "x", NULL, 64, NULL);
+}
 static picollo_status fsummary_diff_null(void)
 {
     picollo_float_summary s;
@@ -2392,6 +2410,9 @@ static const bad_row rows[] = {
     ROW(picollo_float_histogram_text, ftext_small, ST(BUFFER_TOO_SMALL), NULL),
     ROW(picollo_float_summary_table, fsummary_table_null, NULLP, "`summary`"),
     ROW(picollo_float_summary_table, fsummary_table_utf8, ST(INVALID_UTF8), NULL),
+    ROW(picollo_float_summary_line, fsummary_line_null, NULLP, "`summary`"),
+    ROW(picollo_float_summary_line, fsummary_line_utf8, ST(INVALID_UTF8), NULL),
+    ROW(picollo_float_summary_line, fsummary_line_null_buf, NULLP, "`buf`"),
     ROW(picollo_float_summary_diff, fsummary_diff_null, NULLP, "`b`"),
     ROW(picollo_float_summary_diff, fsummary_diff_utf8, ST(INVALID_UTF8), NULL),
     ROW(picollo_float_snapshot_new, fsnap_new_null, NULLP, "`h`"),

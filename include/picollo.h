@@ -1554,6 +1554,20 @@ picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
                                           size_t len,
                                           size_t *needed);
 
+// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, P90=…,
+// P99=…, P99.9=…, Max=…` (just `Total=0` when empty; then the counts beside the buckets
+// that are not zero: NaN, ±∞, underflow, overflow, saturated; no newline). `name` NULL means none. Buffer rules
+// as `picollo_summary_table`.
+//
+// # Safety
+// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
+// is NULL or has `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_float_summary_line(const struct picollo_float_summary *summary,
+                                          const char *name,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *needed);
+
 // Creates a snapshot of `h`, taken now with full counts: on success `*out` holds a new
 // handle for `picollo_float_snapshot_free`.
 //

@@ -536,6 +536,30 @@ pub unsafe extern "C" fn picollo_float_summary_diff(
     })
 }
 
+/// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, P90=…,
+/// P99=…, P99.9=…, Max=…` (just `Total=0` when empty; then the counts beside the buckets
+/// that are not zero: NaN, ±∞, underflow, overflow, saturated; no newline). `name` NULL means none. Buffer rules
+/// as `picollo_summary_table`.
+///
+/// # Safety
+/// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
+/// is NULL or has `len` writable bytes; `needed` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_summary_line(
+    summary: *const picollo_float_summary,
+    name: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let s = FloatSummary::from(try_ref!(summary)?);
+        let name = try_str!(name, or "")?;
+        let text = rendered(|out| s.write_line(out, name)).map_err(fmt_internal)?;
+        write_text!(&text, buf, len, needed)
+    })
+}
+
 /// A copy of a float histogram's counts, refreshed in place, optionally as the deltas
 /// since the previous refresh (opaque). Create with `picollo_float_snapshot_new`, free
 /// with `picollo_float_snapshot_free`. Not thread-safe: one thread at a time.

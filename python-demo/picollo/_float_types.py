@@ -9,7 +9,6 @@ from dataclasses import dataclass, fields
 from typing import Iterator
 
 from . import _native as n
-from ._float_text import summary_line
 from ._text import encode, fetch_text
 from ._types import STANDARD_RANKS, VALUE_SELECTIONS
 
@@ -201,8 +200,9 @@ class FloatSummary:
     def line(self, name: str = "") -> str:
         """``name: Total=…, Mean=…, Min=…, P50=…, P90=…, P99=…, P99.9=…, Max=…`` (no
         newline), then the NaN, ±∞, underflow, overflow and saturated counts not zero."""
-        encode(name, "name")  # the same checks as the library's text functions
-        return summary_line(self, name)
+        nm = encode(name, "name")
+        return fetch_text(lambda buf, size, needed: n.lib.picollo_float_summary_line(
+            ctypes.byref(self._c), nm, buf, size, needed))
 
     def __str__(self) -> str:
         return self.table()

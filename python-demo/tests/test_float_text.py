@@ -88,8 +88,8 @@ def line_cases():
 @pytest.mark.parametrize("name,relative_error,values", list(line_cases()),
                          ids=[c[0] for c in line_cases()])
 def test_a_summarys_line_is_the_librarys_line(name, relative_error, values):
-    """The ABI writes the line of a histogram only; a summary's (a snapshot's) is written
-    by the binding: both must read the same."""
+    """A histogram's line (picollo_float_histogram_text) and its summary's line
+    (picollo_float_summary_line, what snapshots use) read the same."""
     with picollo.FloatHistogram(relative_error) as h:
         h.record_many(values)
         for selection in ("midpoint", "lower"):

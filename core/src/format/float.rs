@@ -170,11 +170,19 @@ impl FloatSummary {
             ("Min:", self.min, other.min),
             ("Max:", self.max, other.max),
         ] {
+            // What an empty side does not know reads "-", as in the summary table.
+            let stat = |c: &mut super::table::Cell, x: f64| match x.is_nan() {
+                true => c.write_str("-"),
+                false => write!(c, "{}", Significant(x, digits + 2)),
+            };
             t.row([
                 &|c| c.write_str(label),
-                &|c| write!(c, "{}", Significant(a, digits + 2)),
-                &|c| write!(c, "{}", Significant(b, digits + 2)),
-                &|c| write!(c, "{}", SignedPercent(delta_percent(a, b))),
+                &|c| stat(c, a),
+                &|c| stat(c, b),
+                &|c| match a.is_nan() || b.is_nan() {
+                    true => c.write_str("n/a"),
+                    false => write!(c, "{}", SignedPercent(delta_percent(a, b))),
+                },
             ])?;
         }
         t.row([
