@@ -1,6 +1,7 @@
 /*
  * test_abi_lookup.c: queries by value (rank, quantile, count between, equivalent ranges)
- * against counts taken from the recorded values themselves, and histograms of another
+ * against counts taken from the recorded values themselves, linear and logarithmic steps
+ * against the buckets they gather, and histograms of another
  * precision: downsampling and adding re-binned counts must give exactly what recording the
  * values at the coarser precision gives, for every counter width and mode, integer and
  * float.
@@ -271,6 +272,82 @@ static void test_float_rebinned(void)
     picollo_float_histogram_free(rebinned);
 }
 
+/* Every step of a walk (linear when base is 0), in batches of `cap`, checked against the
+ * non-empty buckets: each bucket's count lands in the step holding its midpoint. */
+static void check_steps(picollo_histogram *h, uint64_t width_or_first, double base, size_t cap)
+{
+    static picollo_bucket buckets[8192];
+    picollo_step steps[64];
+    size_t nb = 0, cursor = 0, got = 0, i, b = 0;
+    uint64_t step_cursor = 0, cumulative = 0, next_lower = 0, total;
+    picollo_histogram_info info = info_of(h);
+    picollo_status st;
+    total = info.total;
+    EXPECT(picollo_histogram_next_buckets(h, &cursor, buckets, 8192, &nb), PICOLLO_STATUS_OK);
+    for (;;) {
+        st = base == 0.0
+                 ? picollo_histogram_linear_steps(h, width_or_first, &step_cursor, steps, cap, &got)
+                 : picollo_histogram_log_steps(h, width_or_first, base, &step_cursor, steps, cap,
+                                               &got);
+        if (st != PICOLLO_STATUS_OK) {
+            break;
+        }
+        CHECK(got >= 1 && got <= cap);
+        for (i = 0; i < got; i++) {
+            const picollo_step *s = &steps[i];
+            uint64_t want = 0;
+            CHECK(s->lower == next_lower && s->highest >= s->lower);
+            if (base == 0.0) {
+                CHECK(s->highest - s->lower + 1 == width_or_first);
+            } else if (s->lower == 0) {
+                CHECK(s->highest == width_or_first - 1);
+            }
+            while (b < nb && buckets[b].value <= s->highest) {
+                CHECK(buckets[b].value >= s->lower);
+                want += buckets[b].count;
+                b++;
+            }
+            CHECKF(s->count == want, "step %llu..%llu: %llu, want %llu",
+                   (unsigned long long)s->lower, (unsigned long long)s->highest,
+                   (unsigned long long)s->count, (unsigned long long)want);
+            cumulative += want;
+            CHECK(s->cumulative_count == cumulative);
+            CHECK(fabs(s->percentile - 100.0 * (double)cumulative / (double)total) < 1e-9);
+            next_lower = s->highest + 1;
+        }
+    }
+    CHECK(st == PICOLLO_STATUS_OUT_OF_RANGE);
+    /* The walk ends with the step holding the largest value: every bucket is in a step. */
+    CHECKF(b == nb && cumulative == total, "%zu of %zu buckets", b, nb);
+    CHECK(step_cursor > 0);
+}
+
+static void test_steps(void)
+{
+    static uint64_t values[N];
+    picollo_histogram *h = make(0.01, 64, PICOLLO_MODE_INTERLOCKED);
+    picollo_step s;
+    uint64_t cursor = 0;
+    size_t i;
+    /* No step in an empty histogram. */
+    EXPECT(picollo_histogram_linear_steps(h, 10, &cursor, &s, 1, NULL), PICOLLO_STATUS_OUT_OF_RANGE);
+    fill(values, 3);
+    for (i = 0; i < N; i++) {
+        picollo_histogram_record(h, values[i] >> 20);
+    }
+    check_steps(h, 1000, 0.0, 64);
+    check_steps(h, 1000, 0.0, 1);
+    check_steps(h, 12345, 0.0, 7);
+    check_steps(h, 1, 2.0, 64);
+    check_steps(h, 10, 1.5, 3);
+    check_steps(h, 3, 1.01, 64);
+    /* The top of the range: the last step ends at UINT64_MAX. */
+    picollo_histogram_record(h, UINT64_MAX);
+    check_steps(h, 1, 10.0, 64);
+    check_steps(h, UINT64_MAX / 4, 0.0, 2);
+    picollo_histogram_free(h);
+}
+
 void test_lookup(void)
 {
     test_value_queries();
@@ -278,4 +355,5 @@ void test_lookup(void)
     test_other_precisions(32, PICOLLO_MODE_INTERLOCKED);
     test_other_precisions(64, PICOLLO_MODE_THREAD_LOCAL);
     test_float_rebinned();
+    test_steps();
 }

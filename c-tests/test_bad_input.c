@@ -518,6 +518,63 @@ static picollo_status downsample_null_h(void)
     return picollo_histogram_downsample(NULL, 0.01, &out);
 }
 static picollo_status downsample_null_out(void) { return picollo_histogram_downsample(h, 0.01, NULL); }
+static picollo_status steps_null_h(void)
+{
+    uint64_t c = 0;
+    picollo_step s;
+    return picollo_histogram_linear_steps(NULL, 10, &c, &s, 1, NULL);
+}
+static picollo_status steps_zero_width(void)
+{
+    uint64_t c = 0;
+    picollo_step s;
+    return picollo_histogram_linear_steps(h, 0, &c, &s, 1, NULL);
+}
+static picollo_status steps_zero_cap(void)
+{
+    uint64_t c = 0;
+    picollo_step s;
+    return picollo_histogram_linear_steps(h, 10, &c, &s, 0, NULL);
+}
+static picollo_status steps_null_cursor(void)
+{
+    picollo_step s;
+    return picollo_histogram_linear_steps(h, 10, NULL, &s, 1, NULL);
+}
+static picollo_status steps_null_out(void)
+{
+    uint64_t c = 0;
+    return picollo_histogram_linear_steps(h, 10, &c, NULL, 1, NULL);
+}
+static picollo_status steps_done(void)
+{
+    uint64_t c = UINT64_MAX;
+    picollo_step s;
+    return picollo_histogram_linear_steps(h, 10, &c, &s, 1, NULL);
+}
+static picollo_status log_steps_base_1(void)
+{
+    uint64_t c = 0;
+    picollo_step s;
+    return picollo_histogram_log_steps(h, 10, 1.0, &c, &s, 1, NULL);
+}
+static picollo_status log_steps_base_nan(void)
+{
+    uint64_t c = 0;
+    picollo_step s;
+    return picollo_histogram_log_steps(h, 10, NAN, &c, &s, 1, NULL);
+}
+static picollo_status log_steps_zero_first(void)
+{
+    uint64_t c = 0;
+    picollo_step s;
+    return picollo_histogram_log_steps(h, 0, 2.0, &c, &s, 1, NULL);
+}
+static picollo_status log_steps_null_out(void)
+{
+    uint64_t c = 0;
+    return picollo_histogram_log_steps(h, 1, 2.0, &c, NULL, 1, NULL);
+}
 static picollo_status add_null_dst(void) { return picollo_histogram_add(NULL, h); }
 static picollo_status add_null_src(void) { return picollo_histogram_add(empty, NULL); }
 static picollo_status add_same(void) { return picollo_histogram_add(h, h); }
@@ -2528,6 +2585,16 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_downsample, downsample_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_downsample, downsample_null_out, NULLP, "`out`"),
 
+    ROW(picollo_histogram_linear_steps, steps_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_linear_steps, steps_zero_width, INVAL, "width"),
+    ROW(picollo_histogram_linear_steps, steps_zero_cap, INVAL, "cap"),
+    ROW(picollo_histogram_linear_steps, steps_null_cursor, NULLP, "`cursor`"),
+    ROW(picollo_histogram_linear_steps, steps_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_linear_steps, steps_done, ST(OUT_OF_RANGE), NULL),
+    ROW(picollo_histogram_log_steps, log_steps_base_1, INVAL, "base"),
+    ROW(picollo_histogram_log_steps, log_steps_base_nan, INVAL, "NaN"),
+    ROW(picollo_histogram_log_steps, log_steps_zero_first, INVAL, "first"),
+    ROW(picollo_histogram_log_steps, log_steps_null_out, NULLP, "`out`"),
     ROW(picollo_histogram_percentile, percentile_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_percentile, percentile_null_out, NULLP, "`out`"),
     ROW(picollo_histogram_percentile, percentile_nan, INVAL, "rank NaN"),

@@ -1222,6 +1222,20 @@ typedef struct picollo_recorder {
   uint32_t reserved;
 } picollo_recorder;
 
+// One step of values and the counts of the buckets whose midpoint lies in it.
+typedef struct picollo_step {
+  // First value of the step.
+  uint64_t lower;
+  // Last value of the step (inclusive: the next step starts at `highest + 1`).
+  uint64_t highest;
+  // Counts of the buckets whose midpoint lies in `[lower, highest]`.
+  uint64_t count;
+  // Counts up to the end of this step.
+  uint64_t cumulative_count;
+  // `cumulative_count` over the count in range, in percent.
+  double percentile;
+} picollo_step;
+
 #if defined(__linux__)
 // A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
 // Treat the fields as private.
@@ -2804,6 +2818,46 @@ void picollo_snapshot_free(struct picollo_snapshot *s);
 // Returns the text of a status code: a static, NUL-terminated string, never NULL
 // ("unknown status" for a code this library does not know).
 const char *picollo_status_str(uint32_t status);
+
+// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …) up to the step
+// holding the largest recorded value, empty steps included (HdrHistogram's linear
+// iteration); each bucket counts in the step holding its midpoint. Batches as
+// `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
+// consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
+// NULL) and advances `*cursor` (the number of steps returned so far); after the last step
+// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. Each call
+// costs O(storage_len + `*cursor`): take big batches.
+//
+// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` 0 or `cap` 0.
+//
+// # Safety
+// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
+// `cap` writable entries; `written` is NULL or writable.
+picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
+                                              uint64_t width,
+                                              uint64_t *cursor,
+                                              struct picollo_step *out,
+                                              size_t cap,
+                                              size_t *written);
+
+// Iterates in geometric steps `[0, first)`, `[first, first·base)`, `[first·base,
+// first·base²)`, … (bounds rounded up to integers) up to the step holding the largest
+// recorded value, empty steps included (HdrHistogram's logarithmic iteration); each
+// bucket counts in the step holding its midpoint. Batches as
+// `picollo_histogram_linear_steps`.
+//
+// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a
+// `base` that is not a finite number above 1.
+//
+// # Safety
+// As `picollo_histogram_linear_steps`.
+picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
+                                           uint64_t first,
+                                           double base,
+                                           uint64_t *cursor,
+                                           struct picollo_step *out,
+                                           size_t cap,
+                                           size_t *written);
 
 // Writes the Markdown table of a summary (`##### title` heading unless `title` is NULL or
 // empty) into `buf`.

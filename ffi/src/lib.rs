@@ -55,6 +55,7 @@ mod query;
 mod recorder;
 mod snapshot;
 mod status;
+mod steps;
 #[cfg(test)]
 mod testing;
 mod text;

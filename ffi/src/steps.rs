@@ -1,0 +1,186 @@
+//! Iteration by value steps: fixed-width (linear) and geometric (logarithmic), as
+//! HdrHistogram's linear and logarithmic iterations, in batches like
+//! `picollo_histogram_next_buckets`.
+
+use std::num::NonZeroU64;
+
+use picollo_core::iter::StepCount;
+use picollo_core::view::Counts;
+use picollo_core::{Counter, View};
+
+use crate::any_histogram::dispatch_view;
+use crate::args::{out, try_slice_mut};
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::{caller_owned, try_mut, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::query::query_error;
+use crate::status::picollo_status;
+
+/// One step of values and the counts of the buckets whose midpoint lies in it.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_step {
+    /// First value of the step.
+    pub lower: u64,
+    /// Last value of the step (inclusive: the next step starts at `highest + 1`).
+    pub highest: u64,
+    /// Counts of the buckets whose midpoint lies in `[lower, highest]`.
+    pub count: u64,
+    /// Counts up to the end of this step.
+    pub cumulative_count: u64,
+    /// `cumulative_count` over the count in range, in percent.
+    pub percentile: f64,
+}
+
+caller_owned!(picollo_step);
+
+impl From<StepCount> for picollo_step {
+    fn from(s: StepCount) -> Self {
+        picollo_step {
+            lower: s.lower,
+            // `upper` is exclusive and at most 2^64; a step is never empty.
+            highest: (s.upper - 1).min(u64::MAX as u128) as u64,
+            count: s.count,
+            cumulative_count: s.cumulative_count,
+            percentile: s.percentile,
+        }
+    }
+}
+
+/// Which steps.
+#[derive(Clone, Copy)]
+enum Spacing {
+    Linear(NonZeroU64),
+    Logarithmic(NonZeroU64, f64),
+}
+
+/// Fill `out` with the steps of `v` after the first `skip`; how many were written.
+fn fill_steps<C: Counter, S: Counts<C> + ?Sized>(
+    v: &View<'_, C, S>,
+    spacing: Spacing,
+    skip: u64,
+    out: &mut [picollo_step],
+) -> Result<usize, Failure> {
+    let steps = match spacing {
+        Spacing::Linear(width) => v.linear_steps(width),
+        Spacing::Logarithmic(first, base) => {
+            v.logarithmic_steps(first, base).map_err(query_error)?
+        }
+    };
+    let mut n = 0;
+    let steps = steps.skip(usize::try_from(skip).unwrap_or(usize::MAX));
+    for (slot, step) in out.iter_mut().zip(steps) {
+        *slot = step.into();
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// The body of both step functions.
+///
+/// # Safety
+/// As `picollo_histogram_linear_steps`.
+unsafe fn steps(
+    h: *const picollo_histogram,
+    spacing: Spacing,
+    cursor: *mut u64,
+    out: *mut picollo_step,
+    cap: usize,
+    written: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let cursor = try_mut!(cursor)?;
+        if cap == 0 {
+            return Err(Failure::invalid(
+                "cap is 0: the batch must hold at least one step",
+            ));
+        }
+        let out = try_slice_mut!(out, cap)?;
+        let skip = *cursor;
+        let n =
+            h.with_view(|view| dispatch_view!(view, v => fill_steps(&v, spacing, skip, out)))??;
+        if n == 0 {
+            return Err(Failure::out_of_range("no more steps"));
+        }
+        *cursor = skip + n as u64;
+        out!(written?, n)
+    })
+}
+
+/// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …) up to the step
+/// holding the largest recorded value, empty steps included (HdrHistogram's linear
+/// iteration); each bucket counts in the step holding its midpoint. Batches as
+/// `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
+/// consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
+/// NULL) and advances `*cursor` (the number of steps returned so far); after the last step
+/// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. Each call
+/// costs O(storage_len + `*cursor`): take big batches.
+///
+/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` 0 or `cap` 0.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
+/// `cap` writable entries; `written` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_linear_steps(
+    h: *const picollo_histogram,
+    width: u64,
+    cursor: *mut u64,
+    out: *mut picollo_step,
+    cap: usize,
+    written: *mut usize,
+) -> picollo_status {
+    let Some(width) = NonZeroU64::new(width) else {
+        return boundary!({
+            Err(Failure::invalid(
+                "width is 0: a step holds at least one value",
+            ))
+        });
+    };
+    // SAFETY: forwarded contract.
+    unsafe { steps(h, Spacing::Linear(width), cursor, out, cap, written) }
+}
+
+/// Iterates in geometric steps `[0, first)`, `[first, first·base)`, `[first·base,
+/// first·base²)`, … (bounds rounded up to integers) up to the step holding the largest
+/// recorded value, empty steps included (HdrHistogram's logarithmic iteration); each
+/// bucket counts in the step holding its midpoint. Batches as
+/// `picollo_histogram_linear_steps`.
+///
+/// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a
+/// `base` that is not a finite number above 1.
+///
+/// # Safety
+/// As `picollo_histogram_linear_steps`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_log_steps(
+    h: *const picollo_histogram,
+    first: u64,
+    base: f64,
+    cursor: *mut u64,
+    out: *mut picollo_step,
+    cap: usize,
+    written: *mut usize,
+) -> picollo_status {
+    let Some(first) = NonZeroU64::new(first) else {
+        return boundary!({
+            Err(Failure::invalid(
+                "first is 0: the first step holds at least one value",
+            ))
+        });
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        steps(
+            h,
+            Spacing::Logarithmic(first, base),
+            cursor,
+            out,
+            cap,
+            written,
+        )
+    }
+}
