@@ -28,7 +28,7 @@ from ctypes import (
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
 #: The oldest minor version with every function declared here (6: the histogram of
-#: doubles, `FLOAT_SIGNATURES`).
+#: doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
 ABI_VERSION_MINOR = 6
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
@@ -227,6 +227,16 @@ class picollo_otlp_options(Structure):
     ]
 
 
+class picollo_step(Structure):
+    _fields_ = [
+        ("lower", c_uint64),
+        ("highest", c_uint64),
+        ("count", c_uint64),
+        ("cumulative_count", c_uint64),
+        ("percentile", c_double),
+    ]
+
+
 # --- the histogram of doubles (ABI 1.6) ---
 
 
@@ -329,6 +339,7 @@ EXPECTED_SIZES = {
     picollo_label: 16,
     picollo_openmetrics_options: 48,
     picollo_otlp_options: 112,
+    picollo_step: 40,
     picollo_float_config: 48,
     picollo_float_info: 17 * 8 + 4 * 4,
     picollo_float_percentile: 72,
@@ -584,6 +595,28 @@ SIGNATURES = {
         status_t,
         [HistogramP, POINTER(picollo_otlp_options), c_uint32, c_uint8_p, c_size_t, c_size_p],
     ),
+    # --- queries by value, other precisions, steps over values (ABI 1.6) ---
+    "picollo_histogram_rank_of": (status_t, [HistogramP, c_uint64, POINTER(c_double)]),
+    "picollo_histogram_quantile_of": (status_t, [HistogramP, c_uint64, POINTER(c_double)]),
+    "picollo_histogram_count_between": (
+        status_t,
+        [HistogramP, c_uint64, c_uint64, POINTER(c_uint64)],
+    ),
+    "picollo_histogram_equivalent_range": (
+        status_t,
+        [HistogramP, c_uint64, POINTER(c_uint64), POINTER(c_uint64)],
+    ),
+    "picollo_histogram_add_rebinned": (status_t, [HistogramP, HistogramP]),
+    "picollo_histogram_downsample": (status_t, [HistogramP, c_double, POINTER(HistogramP)]),
+    "picollo_histogram_linear_steps": (
+        status_t,
+        [HistogramP, c_uint64, POINTER(c_uint64), POINTER(picollo_step), c_size_t, c_size_p],
+    ),
+    "picollo_histogram_log_steps": (
+        status_t,
+        [HistogramP, c_uint64, c_double, POINTER(c_uint64), POINTER(picollo_step), c_size_t,
+         c_size_p],
+    ),
 }
 
 
@@ -607,6 +640,7 @@ FLOAT_SIGNATURES = {
     "picollo_float_histogram_reset": (status_t, [FloatHistogramP]),
     "picollo_float_histogram_set_value_selection": (status_t, [FloatHistogramP, c_uint32]),
     "picollo_float_histogram_add": (status_t, [FloatHistogramP, FloatHistogramP]),
+    "picollo_float_histogram_add_rebinned": (status_t, [FloatHistogramP, FloatHistogramP]),
     "picollo_float_histogram_get_info": (
         status_t,
         [FloatHistogramP, POINTER(picollo_float_info)],

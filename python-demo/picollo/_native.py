@@ -61,6 +61,7 @@ from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads th
     picollo_otlp_options,
     picollo_percentile,
     picollo_snapshot,
+    picollo_step,
     picollo_summary,
     status_t,
 )
