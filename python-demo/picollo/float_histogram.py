@@ -219,7 +219,8 @@ class FloatHistogram:
         """Add ``other``'s counts, its NaN, infinity and outside counts, sum and extremes
         (same relative error; any range, storage, mode and counter width: buckets outside
         this range count as underflow/overflow). `LayoutMismatchError` for another
-        relative error. ``h.add(h)`` doubles every count. Returns self."""
+        relative error (`add_rebinned` takes any). ``h.add(h)`` doubles every count.
+        Returns self."""
         if not isinstance(other, FloatHistogram):
             raise TypeError(f"expected a FloatHistogram, not {type(other).__name__}")
         if other is self:
@@ -230,6 +231,21 @@ class FloatHistogram:
         return self
 
     merge = add
+
+    def add_rebinned(self, other: "FloatHistogram") -> "FloatHistogram":
+        """Add ``other``'s counts whatever its relative error, re-binned into this
+        histogram's buckets (exact into a coarser or the same precision; into a finer one
+        each of ``other``'s buckets shared equally among those it covers, so the result
+        carries ``other``'s relative error), with its zero, NaN, infinity and outside
+        counts, sum and extremes, as `add`. Returns self."""
+        if not isinstance(other, FloatHistogram):
+            raise TypeError(f"expected a FloatHistogram, not {type(other).__name__}")
+        if other is self:
+            # The library takes no histogram as both source and destination.
+            with self.copy() as twin:
+                return self.add_rebinned(twin)
+        check(n.lib.picollo_float_histogram_add_rebinned(self._ptr, other._ptr))
+        return self
 
     def __iadd__(self, other: "FloatHistogram") -> "FloatHistogram":
         return self.add(other)
