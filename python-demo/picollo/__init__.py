@@ -12,6 +12,12 @@ apart, exact ``min``/``max``/``sum``), dense or sparse: ``FloatHistogram(0.01)``
 A `Histogram`'s trackable range is ``min_trackable``/``max_trackable`` (its ``min`` and
 ``max`` properties are deprecated aliases of them, not recorded extremes).
 
+Queries by value: ``h.rank_of(v)``, ``h.quantile_of(v)`` (the inverse of a percentile),
+``h.count_between(lo, hi)``, ``h.equivalent_range(v)``, and steps of values as `Step`s
+(``h.linear_steps(width)``, ``h.log_steps(first, base)``). Other precisions:
+``h.downsample(0.01)`` and ``h.add_rebinned(other)`` (any relative error;
+`FloatHistogram.add_rebinned` too).
+
 Threads: ``Histogram(mode="thread-local")`` (or "interlocked", "approximate") takes records
 from any number of threads at once; `ApproxCounter` is the approximate counter on its own.
 perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
@@ -50,7 +56,16 @@ from ._errors import (
     status_str,
 )
 from ._native import lib as _lib
-from ._types import MODES, STANDARD_RANKS, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from ._types import (
+    MODES,
+    STANDARD_RANKS,
+    VALUE_SELECTIONS,
+    Bucket,
+    Info,
+    Percentile,
+    Step,
+    Summary,
+)
 from ._float_types import (
     FLOAT_MODES,
     FLOAT_STORAGES,
@@ -92,6 +107,7 @@ __all__ = [
     "STANDARD_RANKS",
     "Snapshot",
     "Status",
+    "Step",
     "Summary",
     "UnavailableError",
     "UnencodableError",

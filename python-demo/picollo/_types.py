@@ -1,4 +1,4 @@
-"""Plain Python values copied out of the C structs: Percentile, Bucket, Info, Summary."""
+"""Plain Python values copied out of the C structs: Percentile, Bucket, Step, Info, Summary."""
 
 from __future__ import annotations
 
@@ -80,6 +80,30 @@ class Bucket:
     @property
     def upper(self) -> int:
         """Exclusive upper bound (a Python int, so 2**64 for the topmost bucket)."""
+        return self.highest + 1
+
+    def __contains__(self, value: int) -> bool:
+        return self.lower <= value <= self.highest
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of values, ``lower..=highest``, and the counts of the buckets whose midpoint
+    lies in it (`picollo_step`), from `Histogram.linear_steps` and `Histogram.log_steps`."""
+
+    lower: int
+    highest: int  # inclusive: the next step starts at highest + 1
+    count: int
+    cumulative_count: int  # counts up to the end of this step
+    percentile: float  # cumulative_count over the count in range, in percent
+
+    @classmethod
+    def _from_c(cls, s: n.picollo_step) -> "Step":
+        return cls(*(getattr(s, f.name) for f in fields(cls)))
+
+    @property
+    def upper(self) -> int:
+        """Exclusive upper bound (a Python int, so 2**64 for a step ending at the top)."""
         return self.highest + 1
 
     def __contains__(self, value: int) -> bool:

@@ -10,6 +10,7 @@ from array import array
 from typing import Any, Iterable, Iterator
 
 from . import _native as n
+from ._by_value import ByValue
 from ._convert import ranks_array, real, u32, u64, u64_buffer
 from ._errors import ClosedError, Status, check, error_for
 from ._text import encode, fetch_text
@@ -146,7 +147,7 @@ def _percentiles(query, handle, ranks: Iterable[float]) -> list[Percentile]:
     return [Percentile._from_c(p) for p in out]
 
 
-class Histogram:
+class Histogram(ByValue):
     """An HDR histogram with a guaranteed relative error per bucket.
 
     >>> with Histogram(relative_error=0.01, min=10_000, max=30_000, counter_bits=32) as h:
@@ -158,7 +159,8 @@ class Histogram:
     the properties `min_trackable` and `max_trackable`; to bucket resolution: the first
     and last buckets may reach a little past them) count as underflow/overflow, never as
     errors. ``str(h)`` is the Markdown summary table and
-    iterating yields the non-empty buckets. ``close()`` (or leaving ``with``) frees it;
+    iterating yields the non-empty buckets. Queries by value (`rank_of`, `quantile_of`,
+    `count_between`, `equivalent_range`, `linear_steps`, `log_steps`) come from `ByValue`. ``close()`` (or leaving ``with``) frees it;
     later use raises `ClosedError`.
 
     Threads: ``mode`` chooses who may record at once (``record`` keeps the GIL for its
@@ -355,6 +357,30 @@ class Histogram:
         would go below zero. Returns self."""
         check(n.lib.picollo_histogram_subtract(self._ptr, self._other(other)))
         return self
+
+    def add_rebinned(self, other: "Histogram") -> "Histogram":
+        """Add ``other``'s counts whatever its relative error (and range, counter width
+        and mode), re-binned into this histogram's buckets. Into a coarser (or the same)
+        precision each of ``other``'s buckets lands whole in the bucket holding all its
+        values: exactly what recording the values here would have given. Into a finer one
+        a bucket's count is shared equally among the buckets it covers (the remainder to
+        the lowest), so the result carries ``other``'s relative error. Counts outside this
+        range go to underflow/overflow; ``h.add_rebinned(h)`` doubles every count. Returns
+        self."""
+        check(n.lib.picollo_histogram_add_rebinned(self._ptr, self._other(other)))
+        return self
+
+    def downsample(self, relative_error: float) -> "Histogram":
+        """A new histogram at a coarser precision: exactly the one the recorded values
+        would have made at ``relative_error`` (clamped to 1e-6..0.1 as at creation), with
+        this one's range, value selection and underflow/overflow/saturated counts, 64-bit
+        counters, single-writer mode. `LayoutMismatchError` for a precision finer than
+        this one's (use `add_rebinned` into a finer histogram to spread counts knowingly);
+        `InvalidArgumentError` for a relative error that is NaN or not positive."""
+        out = n.HistogramP()
+        check(n.lib.picollo_histogram_downsample(
+            self._ptr, real(relative_error, "relative_error"), ctypes.byref(out)))
+        return Histogram._adopt(out)
 
     def __iadd__(self, other: "Histogram") -> "Histogram":
         return self.add(other)
