@@ -8,6 +8,11 @@
 // Picollo.Metrics: HdrHistogram, HdrHistogramBuilder (HdrHistogram.Factory),
 // HdrHistogramSummary, HdrHistogramSnapshot and NanoScope, in Metrics/*.cs, with the C types
 // they hand out (Percentile, Bucket, ValueSelection, ConcurrencyMode) declared here.
+// Beside it, FloatHistogram (its builder, summary and snapshot, Metrics/Float*.cs) over
+// picollo_float_histogram, for doubles; its C types (FloatPercentile, FloatBucket, the raw
+// config, info and summary) are declared here too, as are HistogramStep and TextFormat of the
+// value queries (Metrics/HdrHistogramQueries.cs, HdrHistogramSteps.cs). scripts/check_bindings.py
+// reads the declarations of the C ABI from this file and the four Picollo*.cs beside it only.
 // PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
 // HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
 // pipelines (interval collection, OpenMetrics, OTLP), PicolloPerf.cs and Perf/*.cs the
@@ -18,6 +23,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text;
 using Picollo.Metrics;
@@ -91,6 +97,115 @@ namespace Picollo.Metrics
         public override string ToString()
         {
             return string.Format("[{0:N0}, {1:N0}] {2:N0}", Lower, Highest, Count);
+        }
+    }
+
+    /// <summary>picollo_text_format: a text form of a histogram's summary
+    /// (<see cref="HdrHistogram.ToText"/>).</summary>
+    public enum TextFormat : uint
+    {
+        /// <summary>The Markdown table (<see cref="HdrHistogram.Table"/>).</summary>
+        Table = 0,
+        /// <summary>The one-line summary, named by the title (<see cref="HdrHistogramSummary.Line"/>).</summary>
+        OneLine = 1,
+        /// <summary>A JSON object (<see cref="HdrHistogramSummary.Json"/>); the title is not used.</summary>
+        Json = 2,
+    }
+
+    /// <summary>picollo_step (40 bytes): one step of values of <see cref="HdrHistogram.LinearSteps"/>
+    /// or <see cref="HdrHistogram.LogarithmicSteps"/>, with the counts of the buckets whose
+    /// midpoint lies in it.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct HistogramStep
+    {
+        /// <summary>First value of the step.</summary>
+        public ulong Lower;
+        /// <summary>Last value of the step (inclusive: the next one starts at Highest + 1).</summary>
+        public ulong Highest;
+        /// <summary>Counts of the buckets whose midpoint lies in [Lower, Highest].</summary>
+        public ulong Count;
+        /// <summary>Counts up to the end of this step.</summary>
+        public ulong CumulativeCount;
+        /// <summary>CumulativeCount over the count in range, in percent.</summary>
+        public double Percentile;
+
+        public override string ToString()
+        {
+            return string.Format(CultureInfo.InvariantCulture, "[{0:N0}, {1:N0}] {2:N0} ({3:N0}, {4:0.####}%)",
+                                 Lower, Highest, Count, CumulativeCount, Percentile);
+        }
+    }
+
+    /// <summary>picollo_float_storage: how a <see cref="FloatHistogram"/> keeps its counters.</summary>
+    public enum FloatStorage : uint
+    {
+        /// <summary>One counter per bucket of the range, allocated at creation.</summary>
+        Dense = 0,
+        /// <summary>One block per octave of magnitude, allocated when a value first lands in
+        /// it (the default): memory follows the data.</summary>
+        Sparse = 1,
+    }
+
+    /// <summary>picollo_float_mode: who may record into a <see cref="FloatHistogram"/> at once.</summary>
+    public enum FloatConcurrencyMode : uint
+    {
+        /// <summary>One recording thread at a time; reads from any.</summary>
+        SingleWriter = 0,
+        /// <summary>Any number of recording threads (atomic adds).</summary>
+        Interlocked = 1,
+    }
+
+    /// <summary>picollo_float_percentile (72 bytes): a percentile of a <see cref="FloatHistogram"/>
+    /// and the bucket it fell in.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FloatPercentile
+    {
+        /// <summary>The rank asked for, in percent.</summary>
+        public double Rank;
+        /// <summary>The reported value (per the value selection; 0 for the zero bucket).</summary>
+        public double Value;
+        /// <summary>The largest distance from Value to a value of its bucket.</summary>
+        public double PlusMinus;
+        /// <summary>The smallest value of the bucket (signed).</summary>
+        public double Lowest;
+        /// <summary>The largest value of the bucket (signed).</summary>
+        public double Highest;
+        public ulong Count;
+        /// <summary>Values up to and including this bucket.</summary>
+        public ulong CumulativeCount;
+        /// <summary>The count the rank points at: max(1, ceil(rank/100 · total)).</summary>
+        public ulong RankCount;
+        /// <summary>−1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.</summary>
+        public int Side;
+        public uint Reserved;
+
+        /// <summary><c>P99=0.0123457 ±6.1e-06 [0.0123396, 0.0123518] 17</c>: rank, value, ±,
+        /// the bucket's closed interval and count (values to 6 significant digits).</summary>
+        public override string ToString()
+        {
+            return string.Format(CultureInfo.InvariantCulture, "P{0}={1:G6} ±{2:G2} [{3:G6}, {4:G6}] {5:N0}",
+                                 Rank, Value, PlusMinus, Lowest, Highest, Count);
+        }
+    }
+
+    /// <summary>picollo_float_bucket (40 bytes): a non-empty bucket of a <see cref="FloatHistogram"/>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FloatBucket
+    {
+        /// <summary>The smallest value it holds (signed).</summary>
+        public double Lowest;
+        /// <summary>The largest value it holds (signed).</summary>
+        public double Highest;
+        /// <summary>The value it reports (per the value selection; 0 for the zero bucket).</summary>
+        public double Value;
+        public ulong Count;
+        /// <summary>−1 negative, 0 the zero bucket, 1 positive.</summary>
+        public int Side;
+        public uint Reserved;
+
+        public override string ToString()
+        {
+            return string.Format(CultureInfo.InvariantCulture, "[{0:G6}, {1:G6}] {2:N0}", Lowest, Highest, Count);
         }
     }
 }
@@ -256,6 +371,129 @@ namespace Picollo
         }
     }
 
+    /// <summary>picollo_float_config (48 bytes): the configuration of a <see cref="FloatHistogram"/>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FloatHistogramConfig
+    {
+        public uint StructSize;
+        public uint CounterBits;
+        public double RelativeError;
+        /// <summary>Smallest magnitude kept in buckets, &gt; 0 (subnormals allowed).</summary>
+        public double MinMagnitude;
+        /// <summary>Largest magnitude kept in buckets, finite and &gt;= MinMagnitude.</summary>
+        public double MaxMagnitude;
+        public uint Storage;
+        public uint Mode;
+        public uint ValueSelection;
+        public uint Reserved;
+
+        /// <summary>The library's defaults (u64 counters, relative error 0.001, every finite
+        /// magnitude, sparse, single writer, midpoints), struct_size set by the library.</summary>
+        public static FloatHistogramConfig Default { get { return Native.picollo_float_config_default(); } }
+    }
+
+    /// <summary>picollo_float_info (152 bytes), filled by picollo_float_histogram_get_info.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FloatHistogramInfo
+    {
+        public ulong Total;
+        public ulong Zero;
+        public ulong NaN;
+        public ulong PositiveInfinity;
+        public ulong NegativeInfinity;
+        public ulong Underflow;
+        public ulong Overflow;
+        public ulong Saturated;
+        public double Sum;
+        /// <summary>Smallest value in buckets, exact (NaN when empty).</summary>
+        public double Min;
+        /// <summary>Largest value in buckets, exact (NaN when empty).</summary>
+        public double Max;
+        public double MinMagnitude;
+        public double MaxMagnitude;
+        public double RelativeError;
+        public ulong BucketsPerOctave;
+        public ulong StorageLen;
+        public ulong FootprintBytes;
+        public uint CounterBits;
+        public uint Mode;
+        public uint Storage;
+        public uint ValueSelection;
+    }
+
+    /// <summary>picollo_float_summary (1280 bytes): 16 percentiles as 16 fields (as in
+    /// <see cref="SummaryData"/>), the counts beside the buckets, the exact sum and extremes.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct FloatSummaryData
+    {
+        public const int Count = 16;
+
+        public FloatPercentile P00, P01, P02, P03, P04, P05, P06, P07;
+        public FloatPercentile P08, P09, P10, P11, P12, P13, P14, P15;
+        public ulong Total;
+        public ulong Zero;
+        public ulong NaN;
+        public ulong PositiveInfinity;
+        public ulong NegativeInfinity;
+        public ulong Underflow;
+        public ulong Overflow;
+        public ulong Saturated;
+        public double Sum;
+        public double Min;
+        public double Max;
+        public double Mean;
+        /// <summary>Population standard deviation over bucket midpoints (the C field stdev).</summary>
+        public double Stdev;
+        public double Precision;
+        public double MinMagnitude;
+        public double MaxMagnitude;
+
+        /// <summary>The i-th standard percentile (0 .. 15), as <see cref="SummaryData"/>'s.</summary>
+        public unsafe FloatPercentile this[int i]
+        {
+            get
+            {
+                if ((uint)i >= Count) throw new ArgumentOutOfRangeException("i");
+                fixed (FloatPercentile* p = &P00) return p[i];
+            }
+        }
+    }
+
+    /// <summary>picollo_recorder_kind: how a recorder counts a bucket in place.</summary>
+    public enum RecorderKind : uint
+    {
+        /// <summary>A relaxed load, then a store of one more (single writer; thread-local shard).</summary>
+        Plain = 0,
+        /// <summary>A relaxed load, then an atomic add of 1 (interlocked).</summary>
+        Atomic = 1,
+        /// <summary>No direct path: every record calls Record (approximate mode).</summary>
+        Call = 2,
+    }
+
+    /// <summary>picollo_recorder (64 bytes): where the calling thread's records of one
+    /// histogram go (picollo_histogram_recorder), for code that counts buckets in place as the
+    /// header's inline picollo_recorder_record does. Raw: the pointers live as long as the
+    /// histogram, and the thread rules of picollo_histogram_recorder apply.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct RecorderData
+    {
+        /// <summary>The picollo_histogram*.</summary>
+        public IntPtr Histogram;
+        /// <summary>The picollo_record_fn for everything the in-place path does not take.</summary>
+        public IntPtr Record;
+        /// <summary>The first of Len counters (uint or ulong per CounterBits); zero for Call.</summary>
+        public IntPtr Cells;
+        public ulong Len;
+        /// <summary>Logical index of the first counter's bucket in the whole u64 layout.</summary>
+        public ulong FirstIndex;
+        /// <summary>A counter holding this count or more takes Record.</summary>
+        public ulong Limit;
+        public uint BlockScale;
+        public uint CounterBits;
+        public uint Kind;
+        public uint Reserved;
+    }
+
     // ---------------------------------------------------------------------------------------
     // The C ABI, one declaration per exported function. Public so tests can make raw calls.
     // ---------------------------------------------------------------------------------------
@@ -385,6 +623,150 @@ namespace Picollo
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_table(HistogramHandle h, byte[] title, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_text(HistogramHandle h, TextFormat format, byte[] title, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        // The fast record paths. picollo_record_fn is `void (*)(picollo_histogram*, uint64_t)`:
+        // a plain function pointer (RecordFn calls one through the marshaller, which costs
+        // what picollo_histogram_record costs; it is here for completeness and tests).
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate void RecordFn(IntPtr h, ulong value);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern IntPtr picollo_histogram_record_fn(HistogramHandle h);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_recorder(HistogramHandle h, out RecorderData recorder);
+
+        // Queries by value and other precisions (Metrics/HdrHistogramQueries.cs, HdrHistogramSteps.cs).
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_rank_of(HistogramHandle h, ulong value, out double rank);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_quantile_of(HistogramHandle h, ulong value, out double quantile);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_count_between(HistogramHandle h, ulong lo, ulong hi, out ulong count);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_equivalent_range(HistogramHandle h, ulong value, out ulong lowest, out ulong highest);
+
+        /// <summary>Two handles: raw pointers, pinned by Handles.Call2 (see picollo_histogram_add).</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_add_rebinned(IntPtr dst, IntPtr src);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_downsample(HistogramHandle h, double relativeError, out HistogramHandle result);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_linear_steps(HistogramHandle h, ulong width, ref ulong cursor,
+                                                                   [Out] HistogramStep[] output, UIntPtr cap, out UIntPtr written);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_log_steps(HistogramHandle h, ulong first, double logBase, ref ulong cursor,
+                                                                [Out] HistogramStep[] output, UIntPtr cap, out UIntPtr written);
+
+        // The float histogram (Metrics/FloatHistogram*.cs).
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern FloatHistogramConfig picollo_float_config_default();
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_new(ref FloatHistogramConfig config, out FloatHistogramHandle handle);
+
+        /// <summary>Raw form, for tests that must see what the library writes (or not).</summary>
+        [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_float_histogram_new")]
+        public static extern Status picollo_float_histogram_new_raw(ref FloatHistogramConfig config, out IntPtr handle);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern void picollo_float_histogram_free(IntPtr h);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern void picollo_float_histogram_record(FloatHistogramHandle h, double value);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern void picollo_float_histogram_record_f32(FloatHistogramHandle h, float value);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern void picollo_float_histogram_record_n(FloatHistogramHandle h, double value, ulong count);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern unsafe Status picollo_float_histogram_record_many(FloatHistogramHandle h, double* values, UIntPtr n);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern unsafe Status picollo_float_histogram_record_many_f32(FloatHistogramHandle h, float* values, UIntPtr n);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_reset(FloatHistogramHandle h);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_set_value_selection(FloatHistogramHandle h, uint selection);
+
+        /// <summary>Two handles: raw pointers, pinned by Handles.Call2.</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_add(IntPtr dst, IntPtr src);
+
+        /// <summary>Two handles: raw pointers, pinned by Handles.Call2.</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_add_rebinned(IntPtr dst, IntPtr src);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_get_info(FloatHistogramHandle h, out FloatHistogramInfo info);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_percentile(FloatHistogramHandle h, double rank, out FloatPercentile p);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern unsafe Status picollo_float_histogram_percentiles(FloatHistogramHandle h, double* ranks, UIntPtr n, FloatPercentile* output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_summary(FloatHistogramHandle h, out FloatSummaryData summary);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_rank_of(FloatHistogramHandle h, double x, out double rank);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_quantile_of(FloatHistogramHandle h, double x, out double quantile);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_count_between(FloatHistogramHandle h, double lo, double hi, out ulong count);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_equivalent_range(FloatHistogramHandle h, double x, out double lowest, out double highest);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_next_buckets(FloatHistogramHandle h, ref ulong cursor, [Out] FloatBucket[] output,
+                                                                         UIntPtr capacity, out UIntPtr written);
+
+        /// <summary>format: 0 the Markdown table, 1 the one-line summary (TextFormat.Table, OneLine).</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_text(FloatHistogramHandle h, uint format, byte[] title, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_summary_table(ref FloatSummaryData summary, byte[] title, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_summary_diff(ref FloatSummaryData a, ref FloatSummaryData b, byte[] title, byte[] nameA, byte[] nameB,
+                                                               byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_summary_line(ref FloatSummaryData summary, byte[] name, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_snapshot_new(FloatHistogramHandle h, out FloatSnapshotHandle snapshot);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern void picollo_float_snapshot_free(IntPtr s);
+
+        /// <summary>Two handles: raw pointers, pinned by Handles.Call2.</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_snapshot_update(IntPtr s, IntPtr h, uint deltas);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_snapshot_summary(FloatSnapshotHandle s, out FloatSummaryData summary);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -420,6 +802,34 @@ namespace Picollo
         protected override bool ReleaseHandle()
         {
             Native.picollo_snapshot_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>Owns a picollo_float_histogram*.</summary>
+    public sealed class FloatHistogramHandle : SafeHandle
+    {
+        public FloatHistogramHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.picollo_float_histogram_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>Owns a picollo_float_snapshot*.</summary>
+    public sealed class FloatSnapshotHandle : SafeHandle
+    {
+        public FloatSnapshotHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            Native.picollo_float_snapshot_free(handle);
             return true;
         }
     }
