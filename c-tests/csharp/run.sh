@@ -47,6 +47,7 @@ cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
 c_sizes="$("$build/sizes" | grep '^struct sizes:')" || die "sizes printed no 'struct sizes:' line"
 c_hdr_sizes="$("$build/sizes" | grep '^hdr struct sizes:')" || die "sizes printed no 'hdr struct sizes:' line"
 c_metrics_sizes="$("$build/sizes" | grep '^metrics struct sizes:')" || die "sizes printed no 'metrics struct sizes:' line"
+c_query_sizes="$("$build/sizes" | grep '^query struct sizes:')" || die "sizes printed no 'query struct sizes:' line"
 
 project_sources "$dotnet_dir/Picollo/Picollo.csproj"
 mcs -nologo -warnaserror -unsafe -target:library -out:"$build/Picollo.dll" "${sources[@]}"
@@ -85,6 +86,9 @@ cs_hdr_sizes="$(grep '^hdr struct sizes:' "$out")" || die "the C# HdrHistogram l
 cs_metrics_sizes="$(grep '^metrics struct sizes:' "$out")" || die "the C# metrics layout line is missing"
 [[ "$cs_metrics_sizes" == "$c_metrics_sizes" ]] \
     || die "metrics option struct layout differs: C says '$c_metrics_sizes', C# says '$cs_metrics_sizes'"
+cs_query_sizes="$(grep '^query struct sizes:' "$out")" || die "the C# step/recorder layout line is missing"
+[[ "$cs_query_sizes" == "$c_query_sizes" ]] \
+    || die "picollo_step/picollo_recorder layout differs: C says '$c_query_sizes', C# says '$cs_query_sizes'"
 grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"
 grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"

@@ -1,6 +1,6 @@
 /* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs,
- * HdrTests.cs and MetricsTests.cs print from Marshal.SizeOf/OffsetOf; run.sh requires each
- * line to be identical to the C# one. */
+ * HdrTests.cs, MetricsTests.cs and QueryTests.cs print from
+ * Marshal.SizeOf/OffsetOf; run.sh requires each line to be identical to the C# one. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,5 +29,10 @@ int main(void)
            offsetof(struct picollo_openmetrics_options, created_unix_nanos),
            offsetof(struct picollo_otlp_options, start_time_unix_nano),
            offsetof(struct picollo_otlp_options, scale), offsetof(struct picollo_otlp_options, unit_ratio));
+    printf("query struct sizes: step=%zu recorder=%zu step.percentile@%zu recorder.len@%zu "
+           "recorder.block_scale@%zu recorder.kind@%zu\n",
+           sizeof(struct picollo_step), sizeof(struct picollo_recorder),
+           offsetof(struct picollo_step, percentile), offsetof(struct picollo_recorder, len),
+           offsetof(struct picollo_recorder, block_scale), offsetof(struct picollo_recorder, kind));
     return 0;
 }

@@ -1,0 +1,100 @@
+// HdrHistogram's queries by value and across precisions, named as HdrHistogram.NET names
+// them where it has them: RankOf and QuantileOf (the inverse of a percentile), CountBetween
+// (getCountBetweenValues), the equivalent range of a value (Lowest/HighestEquivalentValue),
+// AddRebinned and Downsample (other relative errors), and ToText (the summary as a table, a
+// line or JSON in one call). The step iterations are in HdrHistogramSteps.cs.
+
+using System;
+
+namespace Picollo.Metrics
+{
+    public sealed partial class HdrHistogram
+    {
+        /// <summary>The number of values in range at or below <paramref name="value"/>: buckets
+        /// below count whole, the value's own bucket in part, as if its values were spread
+        /// evenly over it (exact for width-1 buckets: values below twice the block size).
+        /// Underflow and overflow are not counted, as in percentiles.</summary>
+        public double RankOf(ulong value)
+        {
+            double r;
+            PicolloException.Check(Native.picollo_histogram_rank_of(_handle, value, out r));
+            return r;
+        }
+
+        /// <summary>The fraction (0..1) of the values in range at or below value: the inverse
+        /// of a percentile (<see cref="RankOf"/> over the count in range).</summary>
+        /// <exception cref="PicolloException">Empty when the range holds no value.</exception>
+        public double QuantileOf(ulong value)
+        {
+            double q;
+            PicolloException.Check(Native.picollo_histogram_quantile_of(_handle, value, out q));
+            return q;
+        }
+
+        /// <summary>The count of every bucket that holds a value in [lo, hi] (whole buckets, as
+        /// HdrHistogram's getCountBetweenValues: exact when lo and hi are bucket bounds).</summary>
+        /// <exception cref="PicolloException">InvalidArgument when lo &gt; hi.</exception>
+        public ulong CountBetween(ulong lo, ulong hi)
+        {
+            ulong n;
+            PicolloException.Check(Native.picollo_histogram_count_between(_handle, lo, hi, out n));
+            return n;
+        }
+
+        /// <summary>The smallest and largest values of the bucket value falls in under this
+        /// layout, recorded or not, in range or not; the next bucket starts at highest + 1.</summary>
+        public void GetEquivalentRange(ulong value, out ulong lowest, out ulong highest)
+        {
+            PicolloException.Check(Native.picollo_histogram_equivalent_range(_handle, value, out lowest, out highest));
+        }
+
+        /// <summary>The smallest value sharing value's bucket: two values share a bucket when
+        /// their lowest equivalent values are equal.</summary>
+        public ulong LowestEquivalentValue(ulong value)
+        {
+            ulong lo, hi;
+            GetEquivalentRange(value, out lo, out hi);
+            return lo;
+        }
+
+        /// <summary>The largest value sharing value's bucket.</summary>
+        public ulong HighestEquivalentValue(ulong value)
+        {
+            ulong lo, hi;
+            GetEquivalentRange(value, out lo, out hi);
+            return hi;
+        }
+
+        /// <summary>Add every count of other whatever its relative error (and range, counter
+        /// width and mode), re-binned into this layout: into a coarser (or the same) one
+        /// exactly what recording other's values here would have given; into a finer one each
+        /// source bucket is shared among the buckets it covers (the result keeps other's
+        /// error). Other may be this histogram (its counts double).</summary>
+        public void AddRebinned(HdrHistogram other)
+        {
+            PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add_rebinned));
+        }
+
+        /// <summary>A new histogram at the coarser <paramref name="relativeError"/>: exactly the
+        /// one the recorded values would have made at that precision, with this range, value
+        /// selection and outside counts, 64-bit counters and one writer. The caller disposes it.</summary>
+        /// <exception cref="PicolloException">InvalidArgument for NaN or a relative error that
+        /// is not positive; LayoutMismatch for one finer than this histogram's (use AddRebinned
+        /// into a finer histogram to spread counts knowingly).</exception>
+        public HdrHistogram Downsample(double relativeError)
+        {
+            HistogramHandle h;
+            Status st = Native.picollo_histogram_downsample(_handle, relativeError, out h);
+            return Hdr.Adopt(st, h);
+        }
+
+        /// <summary>The summary as text in one call: the Markdown table headed by
+        /// <paramref name="title"/>, the one-line summary named by it, or JSON (no title).</summary>
+        public string ToText(TextFormat format, string title = null)
+        {
+            byte[] t = Utf8.ToNative(title);
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                Native.picollo_histogram_text(_handle, format, t, buf, len, out needed));
+        }
+    }
+}
