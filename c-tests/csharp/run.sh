@@ -47,6 +47,7 @@ cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
 c_sizes="$("$build/sizes" | grep '^struct sizes:')" || die "sizes printed no 'struct sizes:' line"
 c_hdr_sizes="$("$build/sizes" | grep '^hdr struct sizes:')" || die "sizes printed no 'hdr struct sizes:' line"
 c_metrics_sizes="$("$build/sizes" | grep '^metrics struct sizes:')" || die "sizes printed no 'metrics struct sizes:' line"
+c_float_sizes="$("$build/sizes" | grep '^float struct sizes:')" || die "sizes printed no 'float struct sizes:' line"
 c_query_sizes="$("$build/sizes" | grep '^query struct sizes:')" || die "sizes printed no 'query struct sizes:' line"
 
 project_sources "$dotnet_dir/Picollo/Picollo.csproj"
@@ -86,6 +87,9 @@ cs_hdr_sizes="$(grep '^hdr struct sizes:' "$out")" || die "the C# HdrHistogram l
 cs_metrics_sizes="$(grep '^metrics struct sizes:' "$out")" || die "the C# metrics layout line is missing"
 [[ "$cs_metrics_sizes" == "$c_metrics_sizes" ]] \
     || die "metrics option struct layout differs: C says '$c_metrics_sizes', C# says '$cs_metrics_sizes'"
+cs_float_sizes="$(grep '^float struct sizes:' "$out")" || die "the C# float histogram layout line is missing"
+[[ "$cs_float_sizes" == "$c_float_sizes" ]] \
+    || die "float histogram struct layout differs: C says '$c_float_sizes', C# says '$cs_float_sizes'"
 cs_query_sizes="$(grep '^query struct sizes:' "$out")" || die "the C# step/recorder layout line is missing"
 [[ "$cs_query_sizes" == "$c_query_sizes" ]] \
     || die "picollo_step/picollo_recorder layout differs: C says '$c_query_sizes', C# says '$cs_query_sizes'"

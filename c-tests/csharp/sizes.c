@@ -1,5 +1,5 @@
 /* Prints the C layout of the structs the C# binding mirrors, in the format Tests.cs,
- * HdrTests.cs, MetricsTests.cs and QueryTests.cs print from
+ * HdrTests.cs, MetricsTests.cs, FloatTests.cs and QueryTests.cs print from
  * Marshal.SizeOf/OffsetOf; run.sh requires each line to be identical to the C# one. */
 #include <stddef.h>
 #include <stdio.h>
@@ -29,6 +29,21 @@ int main(void)
            offsetof(struct picollo_openmetrics_options, created_unix_nanos),
            offsetof(struct picollo_otlp_options, start_time_unix_nano),
            offsetof(struct picollo_otlp_options, scale), offsetof(struct picollo_otlp_options, unit_ratio));
+    printf("float struct sizes: config=%zu info=%zu percentile=%zu summary=%zu bucket=%zu "
+           "config.min_magnitude@%zu config.storage@%zu info.sum@%zu info.buckets_per_octave@%zu "
+           "info.counter_bits@%zu percentile.count@%zu percentile.side@%zu summary.total@%zu "
+           "summary.sum@%zu summary.max_magnitude@%zu bucket.count@%zu bucket.side@%zu\n",
+           sizeof(struct picollo_float_config), sizeof(struct picollo_float_info),
+           sizeof(struct picollo_float_percentile), sizeof(struct picollo_float_summary),
+           sizeof(struct picollo_float_bucket), offsetof(struct picollo_float_config, min_magnitude),
+           offsetof(struct picollo_float_config, storage), offsetof(struct picollo_float_info, sum),
+           offsetof(struct picollo_float_info, buckets_per_octave),
+           offsetof(struct picollo_float_info, counter_bits),
+           offsetof(struct picollo_float_percentile, count),
+           offsetof(struct picollo_float_percentile, side), offsetof(struct picollo_float_summary, total),
+           offsetof(struct picollo_float_summary, sum),
+           offsetof(struct picollo_float_summary, max_magnitude),
+           offsetof(struct picollo_float_bucket, count), offsetof(struct picollo_float_bucket, side));
     printf("query struct sizes: step=%zu recorder=%zu step.percentile@%zu recorder.len@%zu "
            "recorder.block_scale@%zu recorder.kind@%zu\n",
            sizeof(struct picollo_step), sizeof(struct picollo_recorder),

@@ -3,8 +3,9 @@
 // (PicolloApprox.cs), HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs
 // the metrics pipelines (PicolloMetrics.cs), HistogramApiTests.cs the announcement's API
 // beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes), SeedTests.cs
-// the announcement's own snippets (SeedSnippets.cs) against the outputs it shows, QueryTests.cs
-// the queries by value, other precisions, steps and the fast record paths.
+// the announcement's own snippets (SeedSnippets.cs) against the outputs it shows, FloatTests.cs
+// and FloatApiTests.cs the float histogram (FloatHistogram), QueryTests.cs the queries by value, other precisions,
+// steps and the fast record paths.
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -580,6 +581,7 @@ static partial class Tests
         MetricsGroups();  // MetricsTests.cs: collect, OpenMetrics, OTLP
         HistogramApiGroups();  // HistogramApiTests.cs: buckets, bucket percentiles, spans, summaries, scopes
         QueryGroups();    // QueryTests.cs: rank/count queries, downsample, add_rebinned, steps, record paths
+        FloatGroups();    // FloatTests.cs, FloatApiTests.cs: FloatHistogram
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);
         SeedGroups();     // SeedTests.cs: the announcement's snippets and what they print
