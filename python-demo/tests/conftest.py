@@ -31,6 +31,23 @@ def getting_started_values() -> np.ndarray:
     return demo.first_distribution(np.random.default_rng(0), 1_000_000)
 
 
+@pytest.fixture(scope="session")
+def mixed_values() -> np.ndarray:
+    """30,000 uint64 values for the queries by value, rebinning and steps: 12,000 below
+    1024 (the width-1 buckets at the default 0.1 %, many repeated), 12,000 log-normal up to
+    about 10**10, 6,000 spread over 2**20 .. 2**64 - 1, and the edges 0, 1023, 1024, 1025,
+    2**63, 2**64 - 2 and 2**64 - 1. No value repeats 8,192 times, so the approximate mode
+    counts them exactly."""
+    rng = np.random.default_rng(17)
+    small = np.concatenate([rng.geometric(0.01, 8_000) - 1, rng.integers(0, 1024, 4_000)])
+    medium = np.rint(rng.lognormal(10.0, 2.5, 12_000))
+    large = 2.0 ** rng.uniform(20.0, 63.9, 6_000)
+    edges = [0, 1023, 1024, 1025, 2**63, 2**64 - 2, 2**64 - 1]
+    values = np.concatenate([small.astype(np.uint64), medium.astype(np.uint64),
+                             large.astype(np.uint64), np.array(edges, dtype=np.uint64)])
+    return rng.permutation(values)
+
+
 @pytest.fixture
 def getting_started(getting_started_values):
     """relative error 1 %, u32, 10,000..30,000, the million values and one 40,000."""
