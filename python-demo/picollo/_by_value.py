@@ -16,10 +16,11 @@ from ._convert import real, u64
 from ._errors import Status, check, error_for
 from ._types import Step
 
-#: Steps fetched per native call by `ByValue.linear_steps` and `ByValue.log_steps`. Each
-#: call walks the whole histogram again (the library keeps no iterator between calls), so
-#: batches are large.
-STEP_BATCH = 1024
+#: Steps fetched per native call by `ByValue.linear_steps` and `ByValue.log_steps` (40
+#: bytes each). Each call walks the buckets and the steps before it again (the cursor is
+#: only a step count), so batches are large: a million steps of width 1 take about twice as
+#: long in batches of 1024 as in batches of 4096.
+STEP_BATCH = 4096
 
 
 def _batch_size(batch: Any) -> int:

@@ -376,7 +376,7 @@ class Histogram(ByValue):
         this one's range, value selection and underflow/overflow/saturated counts, 64-bit
         counters, single-writer mode. `LayoutMismatchError` for a precision finer than
         this one's (use `add_rebinned` into a finer histogram to spread counts knowingly);
-        `InvalidArgumentError` for a relative error that is NaN or not positive."""
+        `InvalidArgumentError` for a relative error that is NaN, infinite or not positive."""
         out = n.HistogramP()
         check(n.lib.picollo_histogram_downsample(
             self._ptr, real(relative_error, "relative_error"), ctypes.byref(out)))

@@ -78,7 +78,7 @@ def test_downsample_to_a_finer_precision_or_a_bad_one_raises(mixed_values):
         assert e.value.status == picollo.Status.LAYOUT_MISMATCH
         with pytest.raises(LayoutMismatchError):
             h.downsample(1e-9)  # clamped to 1e-6: still finer
-        for bad in (0.0, -0.01, math.nan, -math.inf):
+        for bad in (0.0, -0.01, math.nan, math.inf, -math.inf):
             with pytest.raises(InvalidArgumentError):
                 h.downsample(bad)
         for bad in ("0.01", None):
