@@ -53,6 +53,8 @@ pub enum ConfigError {
         /// The requested largest magnitude.
         max: f64,
     },
+    /// Sparse storage in the thread-local mode, whose per-thread shards are dense.
+    SparseThreadLocal,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -78,6 +80,10 @@ impl core::fmt::Display for ConfigError {
             ConfigError::StorageLength { expected, actual } => write!(
                 f,
                 "storage holds {actual} counters but this configuration needs {expected}"
+            ),
+            ConfigError::SparseThreadLocal => f.write_str(
+                "sparse storage is offered in the single-writer, interlocked and approximate \
+                 modes, not the thread-local one (its per-thread shards are dense)",
             ),
             ConfigError::OutOfMemory { bytes } => {
                 write!(f, "{}", crate::OutOfMemory { bytes })

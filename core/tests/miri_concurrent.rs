@@ -1,8 +1,9 @@
 //! Small, fast runs of the unsafe paths of the concurrent histograms, sized for Miri
 //! (`scripts/miri.sh`): the thread-local record fast path through raw shard pointers,
 //! hand-off and fold at thread exit, a histogram dropped while a thread that recorded into
-//! it lives on (its weak links must not touch freed shards), and the seqlock read, reset
-//! and held-read paths. They also run, in milliseconds, with the normal tests.
+//! it lives on (its weak links must not touch freed shards), the seqlock read, reset
+//! and held-read paths, and sparse blocks made by racing threads. They also run, in
+//! milliseconds, with the normal tests.
 #![cfg(not(loom))]
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,4 +106,32 @@ fn seqlock_reads_racing_resets_and_records_stay_whole() {
     stop.store(true, Ordering::Relaxed);
     writer.join().unwrap();
     resetter.join().unwrap();
+}
+
+#[test]
+fn sparse_blocks_made_by_racing_threads_are_shared_read_reset_and_freed() {
+    use picollo::concurrent::SparseCells;
+    let shape = config().validate().unwrap();
+    let cells = SparseCells::new(shape).unwrap();
+    let h = Arc::new(AtomicHistogram::<u32, _>::from_shape(shape, cells).unwrap());
+    let threads: Vec<_> = (0..2u64)
+        .map(|t| {
+            let h = h.clone();
+            std::thread::spawn(move || {
+                for v in 1..=20 {
+                    h.record(v * 4 + t);
+                }
+            })
+        })
+        .collect();
+    threads.into_iter().for_each(|t| t.join().unwrap());
+    let mut scratch = vec![0u32; h.storage_len()];
+    // Values 4..=81: every one in the range 1..=100.
+    assert_eq!(h.read_into(&mut scratch).unwrap().total_count(), 40);
+    h.reset();
+    assert_eq!(h.total_count(), 0);
+    let cells = SparseCells::new(shape).unwrap();
+    let single = SharedHistogram::<u64, _>::from_shape(shape, cells).unwrap();
+    single.record(7);
+    assert_eq!(single.query_in_place(|v| v.total_count()), 1);
 }

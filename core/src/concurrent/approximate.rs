@@ -38,7 +38,7 @@ pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
 
 source_over_seq_counts!(ApproxHistogram, INTERLOCKED_MAX);
 
-impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> ApproxHistogram<C, S> {
+impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
     pub fn from_storage(
         config: Config,

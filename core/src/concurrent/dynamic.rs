@@ -3,7 +3,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::{Collect, ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source};
+use super::{Collect, ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source, Storage};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::Counter;
 use crate::merge::MergeError;
@@ -181,6 +181,58 @@ fast_record!(
     Inner::U64(ConcurrentHistogram::Approximate(_)),
     |h, v| false
 );
+fast_record!(
+    sparse_single_u32,
+    sparse_single_u32_for,
+    Inner::U32(ConcurrentHistogram::SparseSingleWriter(s)),
+    |h, v| s.record_fast(v)
+);
+fast_record!(
+    sparse_single_u64,
+    sparse_single_u64_for,
+    Inner::U64(ConcurrentHistogram::SparseSingleWriter(s)),
+    |h, v| s.record_fast(v)
+);
+fast_record!(
+    sparse_interlocked_u32,
+    sparse_interlocked_u32_for,
+    Inner::U32(ConcurrentHistogram::SparseInterlocked(s)),
+    |h, v| s.record_fast(v)
+);
+fast_record!(
+    sparse_interlocked_u64,
+    sparse_interlocked_u64_for,
+    Inner::U64(ConcurrentHistogram::SparseInterlocked(s)),
+    |h, v| s.record_fast(v)
+);
+#[cfg(feature = "std")]
+fast_record!(
+    sparse_approx_u32,
+    sparse_approx_u32_for,
+    Inner::U32(ConcurrentHistogram::SparseApproximate(s)),
+    |h, v| s.record_fast(v)
+);
+#[cfg(feature = "std")]
+fast_record!(
+    sparse_approx_u64,
+    sparse_approx_u64_for,
+    Inner::U64(ConcurrentHistogram::SparseApproximate(s)),
+    |h, v| s.record_fast(v)
+);
+#[cfg(not(feature = "std"))]
+fast_record!(
+    sparse_approx_u32,
+    sparse_approx_u32_for,
+    Inner::U32(ConcurrentHistogram::SparseApproximate(_)),
+    |h, v| false
+);
+#[cfg(not(feature = "std"))]
+fast_record!(
+    sparse_approx_u64,
+    sparse_approx_u64_for,
+    Inner::U64(ConcurrentHistogram::SparseApproximate(_)),
+    |h, v| false
+);
 
 #[derive(Debug)]
 enum Inner {
@@ -237,6 +289,12 @@ impl Inner {
             Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64,
             Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32,
             Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64,
+            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32,
+            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64,
+            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => sparse_interlocked_u32,
+            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => sparse_interlocked_u64,
+            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32,
+            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64,
         }
     }
 
@@ -253,6 +311,16 @@ impl Inner {
             Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64_for::<G>,
             Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32_for::<G>,
             Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64_for::<G>,
+            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32_for::<G>,
+            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64_for::<G>,
+            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
+                sparse_interlocked_u32_for::<G>
+            }
+            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
+                sparse_interlocked_u64_for::<G>
+            }
+            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32_for::<G>,
+            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64_for::<G>,
         }
     }
 }
@@ -309,11 +377,26 @@ impl DynHistogram {
         Self::with_shape(config.validate()?, bits, mode)
     }
 
-    /// A heap-allocated histogram of a checked `shape`.
+    /// A heap-allocated histogram of a checked `shape` (dense storage).
     pub fn with_shape(shape: Shape, bits: CounterBits, mode: Mode) -> Result<Self, ConfigError> {
+        Self::with_storage(shape, bits, mode, Storage::Dense)
+    }
+
+    /// A heap-allocated histogram of a checked `shape` over `storage` (see
+    /// [`ConcurrentHistogram::with_storage`]).
+    pub fn with_storage(
+        shape: Shape,
+        bits: CounterBits,
+        mode: Mode,
+        storage: Storage,
+    ) -> Result<Self, ConfigError> {
         let inner = match bits {
-            CounterBits::U32 => Inner::U32(ConcurrentHistogram::with_shape(shape, mode)?),
-            CounterBits::U64 => Inner::U64(ConcurrentHistogram::with_shape(shape, mode)?),
+            CounterBits::U32 => {
+                Inner::U32(ConcurrentHistogram::with_storage(shape, mode, storage)?)
+            }
+            CounterBits::U64 => {
+                Inner::U64(ConcurrentHistogram::with_storage(shape, mode, storage)?)
+            }
         };
         Ok(DynHistogram {
             fast: inner.fast_record(),
@@ -391,7 +474,11 @@ impl DynHistogram {
                         Some(cells) => direct::<$c>(DirectKind::Plain, cells),
                         None => CALL,
                     },
-                    ConcurrentHistogram::Approximate(_) => CALL,
+                    // Sparse cells are not one array.
+                    ConcurrentHistogram::Approximate(_)
+                    | ConcurrentHistogram::SparseSingleWriter(_)
+                    | ConcurrentHistogram::SparseInterlocked(_)
+                    | ConcurrentHistogram::SparseApproximate(_) => CALL,
                 }
             };
         }
@@ -479,7 +566,13 @@ impl DynHistogram {
         each_width!(&self.inner, h => h.mode())
     }
 
-    /// Bytes of counters now (thread-local: every shard included).
+    /// The storage kind.
+    pub fn storage(&self) -> Storage {
+        each_width!(&self.inner, h => h.storage())
+    }
+
+    /// Bytes of counters now (thread-local: every shard included; sparse: the blocks
+    /// made so far and the block directory).
     pub fn footprint_in_bytes(&self) -> usize {
         each_width!(&self.inner, h => h.footprint_in_bytes())
     }

@@ -35,7 +35,7 @@ pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
 
 source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
 
-impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> AtomicHistogram<C, S> {
+impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
     pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
         Self::from_shape(config.validate()?, storage)

@@ -3,6 +3,7 @@
 
 use super::cell::AtomicCounter;
 use super::seqlock::SeqCounts;
+use super::store::CellStore;
 use crate::view::{sealed::Sealed, Counts, View};
 
 /// A concurrent histogram's live cells, read by a [`View`] one bucket at a time (relaxed
@@ -10,7 +11,10 @@ use crate::view::{sealed::Sealed, Counts, View};
 /// increment in flight, about to be moved to the saturated count) reads as the ceiling,
 /// as it does in a copy.
 pub struct Cells<'c, C: AtomicCounter> {
+    /// Dense cells (empty for sparse storage, read through `sparse`).
     cells: &'c [C::Atomic],
+    sparse: Option<&'c dyn CellStore<C>>,
+    len: usize,
     ceiling: C,
 }
 
@@ -19,18 +23,22 @@ impl<C: AtomicCounter> Sealed for Cells<'_, C> {}
 impl<C: AtomicCounter> Counts<C> for Cells<'_, C> {
     #[inline]
     fn len(&self) -> usize {
-        self.cells.len()
+        self.len
     }
     #[inline]
     fn get(&self, i: usize) -> C {
-        C::load(&self.cells[i]).min(self.ceiling)
+        let count = match self.sparse {
+            None => C::load(&self.cells[i]),
+            Some(store) => store.existing_cell(i).map_or(C::ZERO, C::load),
+        };
+        count.min(self.ceiling)
     }
 }
 
 /// A view of live cells.
 pub type LiveView<'a, C> = View<'a, C, Cells<'a, C>>;
 
-impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
+impl<C: AtomicCounter, S: CellStore<C>> SeqCounts<C, S> {
     /// Run `query` on a view of the cells themselves, under the seqlock protocol: a query
     /// that a reset overlapped is run again (holding resets off after a few tries, so
     /// back-to-back resets cannot starve it), so its result never mixes counts from before
@@ -44,8 +52,14 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         ceiling: C,
         mut query: impl FnMut(LiveView<'_, C>) -> R,
     ) -> R {
+        let dense = self.counts.as_dense();
         let cells = Cells {
-            cells: self.counts.as_ref(),
+            cells: dense.unwrap_or(&[]),
+            sparse: match dense {
+                Some(_) => None,
+                None => Some(&self.counts),
+            },
+            len: self.counts.cells_len(),
             ceiling,
         };
         self.read_consistently(|| {

@@ -114,6 +114,7 @@ mod seqlock;
 mod single_writer;
 #[cfg(feature = "alloc")]
 mod snapshot;
+mod store;
 #[cfg(feature = "std")]
 mod thread_local;
 #[cfg(feature = "std")]
@@ -139,6 +140,9 @@ pub use seqlock::loom_set_optimistic_reads;
 pub use single_writer::SharedHistogram;
 #[cfg(feature = "alloc")]
 pub use snapshot::ConcurrentSnapshot;
+#[cfg(feature = "alloc")]
+pub use store::SparseCells;
+pub use store::{CellStore, Storage};
 #[cfg(feature = "std")]
 pub use thread_local::LocalHistogram;
 

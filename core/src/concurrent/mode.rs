@@ -1,7 +1,8 @@
 //! One type for every mode, chosen at construction (the C ABI's one handle).
 
 use super::{
-    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, Collect, SharedHistogram, Source,
+    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, Collect, SharedHistogram,
+    Source, SparseCells, Storage,
 };
 use crate::config::{Config, ConfigError};
 use crate::histogram::MergeError;
@@ -52,6 +53,12 @@ pub enum ConcurrentHistogram<C: AtomicCounter> {
     ThreadLocal(super::LocalHistogram<C>),
     /// [`Mode::Approximate`].
     Approximate(ApproxHistogram<C>),
+    /// [`Mode::SingleWriter`] over [`Storage::Sparse`].
+    SparseSingleWriter(SharedHistogram<C, SparseCells<C>>),
+    /// [`Mode::Interlocked`] over [`Storage::Sparse`].
+    SparseInterlocked(AtomicHistogram<C, SparseCells<C>>),
+    /// [`Mode::Approximate`] over [`Storage::Sparse`].
+    SparseApproximate(ApproxHistogram<C, SparseCells<C>>),
 }
 
 /// `match` over the modes, binding the histogram to `$h`.
@@ -63,6 +70,9 @@ macro_rules! each {
             #[cfg(feature = "std")]
             ConcurrentHistogram::ThreadLocal($h) => $e,
             ConcurrentHistogram::Approximate($h) => $e,
+            ConcurrentHistogram::SparseSingleWriter($h) => $e,
+            ConcurrentHistogram::SparseInterlocked($h) => $e,
+            ConcurrentHistogram::SparseApproximate($h) => $e,
         }
     };
 }
@@ -73,8 +83,32 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
         Self::with_shape(config.validate()?, mode)
     }
 
-    /// A heap-allocated histogram of a checked `shape` counting in `mode`.
+    /// A heap-allocated histogram of a checked `shape` counting in `mode` (dense storage).
     pub fn with_shape(shape: Shape, mode: Mode) -> Result<Self, ConfigError> {
+        Self::with_storage(shape, mode, Storage::Dense)
+    }
+
+    /// A heap-allocated histogram of a checked `shape` counting in `mode` over `storage`:
+    /// dense cells allocated now, or sparse blocks allocated as values first land in them
+    /// ([`SparseCells`]). [`ConfigError::SparseThreadLocal`] for sparse storage in the
+    /// thread-local mode.
+    pub fn with_storage(shape: Shape, mode: Mode, storage: Storage) -> Result<Self, ConfigError> {
+        if storage == Storage::Sparse {
+            let cells = || SparseCells::<C>::new(shape);
+            return Ok(match mode {
+                Mode::SingleWriter => {
+                    Self::SparseSingleWriter(SharedHistogram::from_shape(shape, cells()?)?)
+                }
+                Mode::Interlocked => {
+                    Self::SparseInterlocked(AtomicHistogram::from_shape(shape, cells()?)?)
+                }
+                #[cfg(feature = "std")]
+                Mode::ThreadLocal => return Err(ConfigError::SparseThreadLocal),
+                Mode::Approximate(p) => {
+                    Self::SparseApproximate(ApproxHistogram::from_shape(shape, p, cells()?)?)
+                }
+            });
+        }
         let cells = || super::cell::zeroed_cells::<C>(shape.len());
         Ok(match mode {
             Mode::SingleWriter => Self::SingleWriter(SharedHistogram::from_shape(shape, cells()?)?),
@@ -90,11 +124,22 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     /// The mode.
     pub fn mode(&self) -> Mode {
         match self {
-            Self::SingleWriter(_) => Mode::SingleWriter,
-            Self::Interlocked(_) => Mode::Interlocked,
+            Self::SingleWriter(_) | Self::SparseSingleWriter(_) => Mode::SingleWriter,
+            Self::Interlocked(_) | Self::SparseInterlocked(_) => Mode::Interlocked,
             #[cfg(feature = "std")]
             Self::ThreadLocal(_) => Mode::ThreadLocal,
             Self::Approximate(h) => Mode::Approximate(h.policy()),
+            Self::SparseApproximate(h) => Mode::Approximate(h.policy()),
+        }
+    }
+
+    /// The storage kind.
+    pub fn storage(&self) -> Storage {
+        match self {
+            Self::SparseSingleWriter(_)
+            | Self::SparseInterlocked(_)
+            | Self::SparseApproximate(_) => Storage::Sparse,
+            _ => Storage::Dense,
         }
     }
 
@@ -110,6 +155,9 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
             Self::SingleWriter(h) => h.record(v),
             Self::Interlocked(h) => h.record(v),
             Self::Approximate(h) => h.record_n(v, 1),
+            Self::SparseSingleWriter(h) => h.record(v),
+            Self::SparseInterlocked(h) => h.record(v),
+            Self::SparseApproximate(h) => h.record_n(v, 1),
         }
     }
 
@@ -119,6 +167,7 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     pub fn record_with(&self, v: u64, rng: &mut super::XorShift64) {
         match self {
             Self::Approximate(h) => h.record_with(v, rng),
+            Self::SparseApproximate(h) => h.record_with(v, rng),
             _ => self.record(v),
         }
     }
@@ -146,6 +195,9 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
             Self::SingleWriter(h) => Some(h.query_in_place(query)),
             Self::Interlocked(h) => Some(h.query_in_place(query)),
             Self::Approximate(h) => Some(h.query_in_place(query)),
+            Self::SparseSingleWriter(h) => Some(h.query_in_place(query)),
+            Self::SparseInterlocked(h) => Some(h.query_in_place(query)),
+            Self::SparseApproximate(h) => Some(h.query_in_place(query)),
             #[cfg(feature = "std")]
             Self::ThreadLocal(_) => None,
         }
@@ -165,6 +217,7 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     pub fn subtract<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
         match self {
             Self::SingleWriter(h) => h.subtract(other),
+            Self::SparseSingleWriter(h) => h.subtract(other),
             _ => Err(MergeError::Unsupported),
         }
     }

@@ -38,14 +38,16 @@ pub(crate) struct SeqCounts<C: AtomicCounter, S> {
     _counter: PhantomData<C>,
 }
 
-impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
+impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// Over `storage` (length `config.storage_len()`), which is zeroed.
     pub(crate) fn from_storage(shape: Shape, storage: S) -> Result<Self, ConfigError> {
-        shape.check_len(storage.as_ref().len())?;
+        shape.check_len(storage.cells_len())?;
         fork::init();
-        for c in storage.as_ref() {
-            C::store(c, C::ZERO);
-        }
+        storage.for_each_run(&mut |_, run| {
+            for c in run {
+                C::store(c, C::ZERO);
+            }
+        });
         Ok(SeqCounts {
             shape,
             version: Version::new(),
@@ -55,22 +57,26 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         })
     }
 
-    /// The cell for `v`, `None` when `v` is outside the range.
+    /// The cell for `v` (its sparse block made on first touch); `None` when `v` is
+    /// outside the range or its block cannot be allocated (see
+    /// [`SeqCounts::record_outside_atomic`]).
     #[inline(always)]
     pub(crate) fn cell(&self, v: u64) -> Option<&C::Atomic> {
-        self.counts.as_ref().get(self.shape.offset(v))
+        self.counts.get_or_make(self.shape.offset(v))
     }
 
-    /// The first cell.
+    /// The first cell of dense storage; null for sparse storage.
     pub(crate) fn cells_ptr(&self) -> *const C::Atomic {
-        self.counts.as_ref().as_ptr()
+        self.counts
+            .as_dense()
+            .map_or(core::ptr::null(), <[C::Atomic]>::as_ptr)
     }
 
-    /// The storage offset and cell for `v`, `None` when `v` is outside the range.
+    /// The storage offset and cell for `v`, as [`SeqCounts::cell`].
     #[inline(always)]
     pub(crate) fn offset_and_cell(&self, v: u64) -> Option<(usize, &C::Atomic)> {
         let offset = self.shape.offset(v);
-        self.counts.as_ref().get(offset).map(|c| (offset, c))
+        self.counts.get_or_make(offset).map(|c| (offset, c))
     }
 
     /// Count `n` occurrences of `v` with a compare-exchange, saturating at
@@ -110,11 +116,18 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         }
     }
 
-    /// Count `n` out-of-range occurrences of `v` as underflow or overflow (any thread).
+    /// Count `n` occurrences of `v` that have no cell: underflow or overflow for a value
+    /// outside the range, saturated for one whose sparse block could not be allocated
+    /// (any thread).
     #[cold]
     #[inline(never)]
     pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
-        self.outside.add_atomic(self.shape.outside_kind(v), n);
+        let kind = if self.shape.offset(v) < self.shape.len() {
+            SAT
+        } else {
+            self.shape.outside_kind(v)
+        };
+        self.outside.add_atomic(kind, n);
     }
 
     /// Copy the counts into `scratch` with the seqlock protocol: the copy never mixes
@@ -166,8 +179,20 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
     #[inline]
     fn try_copy(&self, scratch: &mut [C]) -> Option<([u64; 3], u64)> {
         let v = self.version.read_begin();
-        for (dst, c) in scratch.iter_mut().zip(self.counts.as_ref()) {
-            *dst = C::load(c);
+        match self.counts.as_dense() {
+            Some(cells) => {
+                for (dst, c) in scratch.iter_mut().zip(cells) {
+                    *dst = C::load(c);
+                }
+            }
+            None => {
+                scratch.fill(C::ZERO);
+                self.counts.for_each_run(&mut |start, run| {
+                    for (dst, c) in scratch[start..].iter_mut().zip(run) {
+                        *dst = C::load(c);
+                    }
+                });
+            }
         }
         let outside = self.outside.load();
         self.version
@@ -182,9 +207,11 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         // A fork waits for the reset to end: a child must not start with an odd version.
         let _section = fork::enter();
         let odd = self.version.write_begin();
-        for c in self.counts.as_ref() {
-            C::swap(c, C::ZERO);
-        }
+        self.counts.for_each_run(&mut |_, run| {
+            for c in run {
+                C::swap(c, C::ZERO);
+            }
+        });
         self.outside.take();
         self.version.write_end(odd);
     }
@@ -204,9 +231,12 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.shape.check_len(scratch.len())?;
         let _section = fork::enter();
         let odd = self.version.write_begin();
-        for (dst, c) in scratch.iter_mut().zip(self.counts.as_ref()) {
-            *dst = C::swap(c, C::ZERO);
-        }
+        scratch.fill(C::ZERO);
+        self.counts.for_each_run(&mut |start, run| {
+            for (dst, c) in scratch[start..].iter_mut().zip(run) {
+                *dst = C::swap(c, C::ZERO);
+            }
+        });
         let outside = self.outside.take();
         self.version.write_end(odd);
         let resets = self.version.resets(odd.wrapping_sub(1));
@@ -218,9 +248,9 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SeqCounts<C, S> {
         self.version.resets(self.version.read_begin())
     }
 
-    /// Bytes of counters.
+    /// Bytes of counters (allocated now, for sparse storage).
     pub(crate) fn footprint(&self) -> usize {
-        self.shape.len() * C::BYTES
+        self.counts.footprint()
     }
 }
 
@@ -237,7 +267,7 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
 /// merges through it. `$ceiling` names the `AtomicCounter` constant its buckets stop at.
 macro_rules! source_over_seq_counts {
     ($ty:ident, $ceiling:ident) => {
-        impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> super::Source<C> for $ty<C, S> {
+        impl<C: AtomicCounter, S: super::CellStore<C>> super::Source<C> for $ty<C, S> {
             fn shape(&self) -> crate::Shape {
                 self.counts.shape
             }
@@ -257,7 +287,7 @@ macro_rules! source_over_seq_counts {
             }
         }
 
-        impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> super::Collect<C> for $ty<C, S> {
+        impl<C: AtomicCounter, S: super::CellStore<C>> super::Collect<C> for $ty<C, S> {
             /// Every bucket taken by an atomic swap to zero inside the seqlock's write
             /// section; the type's docs say what a record racing it becomes in this mode.
             fn collect_into<'a>(
@@ -268,7 +298,7 @@ macro_rules! source_over_seq_counts {
             }
         }
 
-        impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> $ty<C, S> {
+        impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
             /// Clear every count; a reader never sees it half done (it retries). The type's
             /// docs say what a record racing the reset becomes in this mode.
             pub fn reset(&self) {

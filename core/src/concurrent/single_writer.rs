@@ -41,7 +41,7 @@ pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
 
 source_over_seq_counts!(SharedHistogram, MAX);
 
-impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
+impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
     pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
         Self::from_shape(config.validate()?, storage)
@@ -115,9 +115,16 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
         }
     }
 
+    /// Count `n` occurrences of `v` that have no cell: underflow or overflow outside the
+    /// range, saturated where a sparse block could not be allocated.
     #[cold]
     fn record_outside(&self, v: u64, n: u64) {
-        let kind = self.counts.shape.outside_kind(v);
+        let shape = &self.counts.shape;
+        let kind = if shape.offset(v) < shape.len() {
+            SAT
+        } else {
+            shape.outside_kind(v)
+        };
         self.counts.outside.add_plain(kind, n);
     }
 
@@ -125,15 +132,16 @@ impl<C: AtomicCounter, S: AsRef<[C::Atomic]>> SharedHistogram<C, S> {
     /// the writer thread. Fails without changing anything if some count would go below
     /// zero, like [`crate::Histogram::subtract`].
     pub fn subtract<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        let (shape, cells) = (&self.counts.shape, self.counts.counts.as_ref());
+        let (shape, cells) = (&self.counts.shape, &self.counts.counts);
+        let count = |o| cells.existing_cell(o).map_or(0, |c| C::load(c).to_u64());
         let mine = self.counts.outside.load();
-        let left = plan_subtract(shape, mine, other, |o| C::load(&cells[o]).to_u64())?;
+        let left = plan_subtract(shape, mine, other, count)?;
         for (o, n) in stored_counts(shape, other) {
-            // Checked by plan_subtract: the count is at least n, so the difference fits C.
-            C::store(
-                &cells[o],
-                C::from_u64_wrapping(C::load(&cells[o]).to_u64() - n),
-            );
+            // Checked by plan_subtract: the count is at least n (so the cell exists when n
+            // is not 0), and the difference fits C.
+            if let Some(c) = cells.existing_cell(o) {
+                C::store(c, C::from_u64_wrapping(C::load(c).to_u64() - n));
+            }
         }
         for which in [UNDER, OVER, SAT] {
             self.counts

@@ -217,6 +217,7 @@ impl FloatShape {
         self.layout.bucket(self.first + offset)
     }
 
+    #[cfg(test)]
     /// Blocks (octaves) of sparse storage the range touches.
     pub(crate) fn blocks(&self) -> usize {
         let scale = self.layout.scale();

@@ -1,0 +1,206 @@
+//! Sparse storage of the integer histogram: blocks made on first touch hold exactly what
+//! dense cells hold, in every mode that offers it (single writer, interlocked,
+//! approximate), through records, reads in place and by copy, resets, collects, merges and
+//! subtraction; threads racing to make a block lose nothing; memory follows the data.
+#![cfg(not(loom))]
+
+mod common;
+
+use common::SplitMix64;
+use picollo::concurrent::{
+    ApproxPolicy, Collect, ConcurrentHistogram, CounterBits, DirectKind, DynHistogram, Mode,
+    Source, Storage,
+};
+use picollo::{Config, ConfigError, Histogram};
+
+/// Latency-like values: a log-normal-ish body around 50 µs in ns, a tail to seconds, some
+/// values outside a narrow range's bounds.
+fn latencies(n: usize, seed: u64) -> Vec<u64> {
+    let mut rng = SplitMix64(seed);
+    (0..n)
+        .map(|_| {
+            let octave = 12 + rng.below(8) + rng.below(4) * rng.below(2) * 3;
+            (1u64 << octave) + rng.below(1 << octave)
+        })
+        .collect()
+}
+
+fn modes() -> [Mode; 3] {
+    [
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        // Exact below 2^40 per bucket: the comparison with dense cells is exact.
+        Mode::Approximate(ApproxPolicy::new().with_threshold(40)),
+    ]
+}
+
+fn copy<S: Source<u64>>(h: &S) -> Histogram<u64, Vec<u64>> {
+    h.try_with_copy(|v| {
+        let mut out: Histogram<u64, Vec<u64>> = v.shape().config().build().unwrap();
+        out.add(&v).unwrap();
+        out
+    })
+    .unwrap()
+}
+
+#[test]
+fn sparse_cells_hold_what_dense_cells_hold_in_every_mode() {
+    let config = Config::new().with_relative_error(0.0001);
+    let values = latencies(50_000, 3);
+    for mode in modes() {
+        let shape = config.validate().unwrap();
+        let dense = ConcurrentHistogram::<u64>::with_storage(shape, mode, Storage::Dense).unwrap();
+        let sparse =
+            ConcurrentHistogram::<u64>::with_storage(shape, mode, Storage::Sparse).unwrap();
+        assert_eq!(
+            (dense.storage(), sparse.storage()),
+            (Storage::Dense, Storage::Sparse)
+        );
+        assert_eq!(sparse.mode(), mode);
+        let before = sparse.footprint_in_bytes();
+        for &v in &values {
+            dense.record(v);
+            sparse.record(v);
+        }
+        dense.record_n(u64::MAX, 3);
+        sparse.record_n(u64::MAX, 3);
+        let (d, s) = (copy(&dense), copy(&sparse));
+        assert_eq!(d.view().counts(), s.view().counts(), "{mode:?}");
+        assert_eq!(d.view().summary(), s.view().summary());
+        assert_eq!(sparse.total_count(), values.len() as u64 + 3);
+        // Reads in place agree with the copy.
+        let in_place = sparse.query_in_place(|v| v.summary()).unwrap();
+        assert_eq!(in_place, s.view().summary());
+        // Memory: the blocks the data touched (about 12 octaves of 64 KiB at 0.01 %,
+        // 32 KiB blocks) and the small directory; dense is the whole range.
+        let footprint = sparse.footprint_in_bytes();
+        assert!(before < 4096, "directory {before}");
+        assert!(
+            footprint * 3 < dense.footprint_in_bytes(),
+            "{footprint} vs {}",
+            dense.footprint_in_bytes()
+        );
+        // Reset keeps the blocks and clears them; collect takes exactly what was there.
+        sparse.reset();
+        assert_eq!(sparse.total_count(), 0);
+        assert_eq!(sparse.footprint_in_bytes(), footprint);
+        for &v in &values[..1000] {
+            sparse.record(v);
+        }
+        let interval = sparse.try_collect().unwrap();
+        assert_eq!(interval.view().total_count(), 1000);
+        assert_eq!(sparse.total_count(), 0);
+    }
+}
+
+#[test]
+fn merges_subtraction_and_outside_counts() {
+    let config = Config::new()
+        .with_relative_error(0.001)
+        .with_range(1_000, 1_000_000_000);
+    let shape = config.validate().unwrap();
+    let values = latencies(20_000, 9);
+    let mut expected: Histogram<u64, Vec<u64>> = config.build().unwrap();
+    for &v in &values {
+        expected.record(v);
+    }
+    let sparse =
+        ConcurrentHistogram::<u32>::with_storage(shape, Mode::SingleWriter, Storage::Sparse)
+            .unwrap();
+    sparse.add(&expected.view()).unwrap();
+    sparse.record(5); // underflow
+    sparse.record(u64::MAX); // overflow
+    let got = sparse
+        .try_with_copy(|v| (v.outside(), v.total_count()))
+        .unwrap();
+    assert_eq!(got.0[..2], [1, 1]);
+    assert_eq!(got.1, expected.view().total_count());
+    // Subtracting everything leaves zeros; subtracting more is refused, changing nothing.
+    sparse.subtract(&expected.view()).unwrap();
+    assert_eq!(sparse.total_count(), 0);
+    assert!(sparse.subtract(&expected.view()).is_err());
+    assert_eq!(sparse.total_count(), 0);
+}
+
+#[test]
+fn threads_racing_for_blocks_lose_nothing() {
+    let config = Config::new().with_relative_error(0.001);
+    let shape = config.validate().unwrap();
+    for mode in [
+        Mode::Interlocked,
+        Mode::Approximate(ApproxPolicy::new().with_threshold(40)),
+    ] {
+        let sparse =
+            ConcurrentHistogram::<u64>::with_storage(shape, mode, Storage::Sparse).unwrap();
+        let mut expected: Histogram<u64, Vec<u64>> = config.build().unwrap();
+        let per_thread: Vec<Vec<u64>> = (0..4).map(|t| latencies(20_000, 100 + t)).collect();
+        for values in &per_thread {
+            for &v in values {
+                expected.record(v);
+            }
+        }
+        std::thread::scope(|s| {
+            for values in &per_thread {
+                let sparse = &sparse;
+                s.spawn(move || values.iter().for_each(|&v| sparse.record(v)));
+            }
+        });
+        assert_eq!(
+            copy(&sparse).view().counts(),
+            expected.view().counts(),
+            "{mode:?}"
+        );
+    }
+}
+
+#[test]
+fn the_thread_local_mode_refuses_sparse_storage() {
+    let shape = Config::new().validate().unwrap();
+    let err = ConcurrentHistogram::<u64>::with_storage(shape, Mode::ThreadLocal, Storage::Sparse)
+        .unwrap_err();
+    assert_eq!(err, ConfigError::SparseThreadLocal);
+    assert!(err.to_string().contains("thread-local"));
+}
+
+#[test]
+fn a_dyn_histogram_over_sparse_cells_records_through_every_path() {
+    extern "C" fn general(h: &DynHistogram, v: u64) {
+        h.record(v);
+    }
+    struct General;
+    impl picollo::concurrent::GeneralPath for General {
+        fn record(h: &DynHistogram, v: u64) {
+            h.record(v);
+        }
+    }
+    let shape = Config::new().with_relative_error(0.01).validate().unwrap();
+    let values = latencies(10_000, 5);
+    for bits in [CounterBits::U32, CounterBits::U64] {
+        for mode in modes() {
+            let h = DynHistogram::with_storage(shape, bits, mode, Storage::Sparse).unwrap();
+            assert_eq!(h.storage(), Storage::Sparse);
+            // No cell array for code outside Rust: every inline record calls.
+            assert_eq!(h.direct_path().kind, DirectKind::Call);
+            let f = h.record_fn::<General>();
+            for &v in &values {
+                h.record_or(v, general);
+                // SAFETY: `f` came from `h`.
+                unsafe { f(&h, v) };
+                h.record(v);
+            }
+            let total = h
+                .with_view(|v| picollo::dyn_view!(v, v => v.total_count()))
+                .unwrap();
+            assert_eq!(total, 3 * values.len() as u64, "{bits:?} {mode:?}");
+            let dense = DynHistogram::with_storage(shape, bits, mode, Storage::Dense).unwrap();
+            for &v in &values {
+                dense.record_n(v, 3);
+            }
+            let summary = |h: &DynHistogram| {
+                h.with_view(|v| picollo::dyn_view!(v, v => v.summary()))
+                    .unwrap()
+            };
+            assert_eq!(summary(&h), summary(&dense));
+        }
+    }
+}
