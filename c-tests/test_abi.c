@@ -89,7 +89,7 @@ static void test_struct_layouts(void)
     CHECK(sizeof(picollo_histogram_config) == 48);
     CHECK(offsetof(picollo_histogram_config, relative_error) == 8);
     CHECK(offsetof(picollo_histogram_config, max_trackable) == 24);
-    CHECK(offsetof(picollo_histogram_config, reserved) == 44);
+    CHECK(offsetof(picollo_histogram_config, storage) == 44);
     CHECK(sizeof(picollo_percentile) == 88);
     CHECK(offsetof(picollo_percentile, rank_count) == 80);
     CHECK(sizeof(picollo_summary) == 16 * 88 + 9 * 8);

@@ -1,8 +1,8 @@
 /*
  * test_abi_config.c: the default configuration, picollo_histogram_new with every bad
  * configuration (NULLs, struct_size, relative error, range, counter width, value selection,
- * mode, reserved), clamping, and the layout facts of DESIGN §2 and the seed seen through
- * picollo_histogram_get_info and a percentile.
+ * mode, storage), clamping, the layout facts of DESIGN §2 and the seed seen through
+ * picollo_histogram_get_info and a percentile, and sparse storage against dense.
  */
 #include <float.h>
 #include <math.h>
@@ -29,7 +29,7 @@ static void test_config_default(void)
     CHECK(c.value_selection == PICOLLO_VALUE_SELECTION_MIDPOINT);
     CHECK(c.mode == PICOLLO_MODE_SINGLE_WRITER);
     CHECK(c.approx_threshold == 0);
-    CHECK(c.reserved == 0);
+    CHECK(c.storage == PICOLLO_STORAGE_DENSE);
 
     /* The default config creates a histogram over the whole u64 range. */
     if (EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK) && CHECK(h != NULL)) {
@@ -214,8 +214,8 @@ static void test_bad_configs(void)
             c.mode = bad[k]; /* 4, 5, 100, ... */
             REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "mode", "mode");
             c = base;
-            c.reserved = bad[k];
-            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "reserved", "reserved");
+            c.storage = bad[k];
+            REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "storage", "storage");
         }
     }
 
@@ -294,9 +294,88 @@ static void test_layout_facts(void)
     }
 }
 
+/* Sparse storage: the same counts as dense cells in every mode that offers it, through
+ * every record path, for memory that follows the data. */
+static void test_sparse_storage(void)
+{
+    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
+                                     PICOLLO_MODE_APPROXIMATE};
+    static picollo_bucket a[4096], b[4096];
+    size_t m, k, bits;
+    for (bits = 32; bits <= 64; bits += 32) {
+        for (m = 0; m < 3; m++) {
+            picollo_histogram_config c = picollo_histogram_config_default();
+            picollo_histogram *dense = NULL, *sparse = NULL;
+            picollo_histogram_info di, si;
+            picollo_recorder r;
+            picollo_summary sa, sb;
+            picollo_record_fn f;
+            uint64_t seed = 77 + m, v;
+            size_t ca = 0, cb = 0, na = 0, nb = 0;
+            c.relative_error = 0.0001;
+            c.counter_bits = (uint32_t)bits;
+            c.mode = modes[m];
+            c.approx_threshold = modes[m] == PICOLLO_MODE_APPROXIMATE ? 40 : 0;
+            EXPECT(picollo_histogram_new(&c, &dense), PICOLLO_STATUS_OK);
+            c.storage = PICOLLO_STORAGE_SPARSE;
+            EXPECT(picollo_histogram_new(&c, &sparse), PICOLLO_STATUS_OK);
+            if (!dense || !sparse) {
+                return;
+            }
+            si = info_of(sparse);
+            CHECKF(si.footprint_bytes < 4096, "empty sparse footprint %llu",
+                   (unsigned long long)si.footprint_bytes);
+            EXPECT(picollo_histogram_recorder(sparse, &r), PICOLLO_STATUS_OK);
+            CHECK(r.kind == PICOLLO_RECORDER_KIND_CALL && r.cells == NULL);
+            f = picollo_histogram_record_fn(sparse);
+            for (k = 0; k < 30000; k++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                /* Latency-like: 2^12 .. 2^22 ns, a few far outliers. */
+                v = ((uint64_t)1 << (12 + (seed >> 60) % 10)) + ((seed >> 20) & 0xfff) * 997;
+                if (k % 1000 == 0) {
+                    v = UINT64_MAX - k;
+                }
+                picollo_histogram_record_n(dense, v, 3);
+                picollo_histogram_record(sparse, v);
+                f(sparse, v);
+                picollo_recorder_record(&r, v);
+            }
+            di = info_of(dense);
+            si = info_of(sparse);
+            CHECK(di.total == si.total && di.total == 90000);
+            CHECKF(si.footprint_bytes * 4 < di.footprint_bytes, "sparse %llu vs dense %llu bytes",
+                   (unsigned long long)si.footprint_bytes, (unsigned long long)di.footprint_bytes);
+            CHECK(si.storage_len == di.storage_len);
+            EXPECT(picollo_histogram_next_buckets(dense, &ca, a, 4096, &na), PICOLLO_STATUS_OK);
+            EXPECT(picollo_histogram_next_buckets(sparse, &cb, b, 4096, &nb), PICOLLO_STATUS_OK);
+            CHECKF(na == nb && memcmp(a, b, na * sizeof a[0]) == 0, "buckets (bits %zu, mode %u)",
+                   bits, modes[m]);
+            EXPECT(picollo_histogram_summary(dense, &sa), PICOLLO_STATUS_OK);
+            EXPECT(picollo_histogram_summary(sparse, &sb), PICOLLO_STATUS_OK);
+            CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
+            /* Reset keeps the blocks and clears them. */
+            EXPECT(picollo_histogram_reset(sparse), PICOLLO_STATUS_OK);
+            CHECK(info_of(sparse).total == 0);
+            CHECK(info_of(sparse).footprint_bytes == si.footprint_bytes);
+            picollo_histogram_free(dense);
+            picollo_histogram_free(sparse);
+        }
+    }
+    /* Not in the thread-local mode, whose shards are dense. */
+    {
+        picollo_histogram_config c = picollo_histogram_config_default();
+        picollo_histogram *h = NULL;
+        c.storage = PICOLLO_STORAGE_SPARSE;
+        c.mode = PICOLLO_MODE_THREAD_LOCAL;
+        EXPECT_MSG(picollo_histogram_new(&c, &h), PICOLLO_STATUS_INVALID_ARGUMENT, "thread-local");
+        CHECK(h == NULL);
+    }
+}
+
 void test_configs(void)
 {
     test_config_default();
     test_bad_configs();
     test_layout_facts();
+    test_sparse_storage();
 }

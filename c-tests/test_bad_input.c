@@ -288,16 +288,23 @@ static picollo_status hist_new_mode_max(void) { return hist_new_mode(UINT32_MAX,
 static picollo_status hist_new_threshold_63(void) { return hist_new_mode(PICOLLO_MODE_APPROXIMATE, 63); }
 static picollo_status hist_new_threshold_max(void) { return hist_new_mode(PICOLLO_MODE_APPROXIMATE, UINT32_MAX); }
 static picollo_status hist_new_threshold_wrong_mode(void) { return hist_new_mode(PICOLLO_MODE_SINGLE_WRITER, 5); }
-static picollo_status hist_new_reserved(void)
+static picollo_status hist_new_storage_2(void)
 {
     picollo_histogram_config c = picollo_histogram_config_default();
-    c.reserved = 1;
+    c.storage = 2;
+    return new_with(c);
+}
+static picollo_status hist_new_sparse_thread_local(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.storage = PICOLLO_STORAGE_SPARSE;
+    c.mode = PICOLLO_MODE_THREAD_LOCAL;
     return new_with(c);
 }
 static picollo_status hist_config_default(void)
 {
     picollo_histogram_config c = picollo_histogram_config_default();
-    CHECK(c.struct_size == sizeof c && c.reserved == 0);
+    CHECK(c.struct_size == sizeof c && c.storage == PICOLLO_STORAGE_DENSE);
     return PICOLLO_STATUS_OK;
 }
 static picollo_status hist_free_null(void)
@@ -2531,7 +2538,8 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_new, hist_new_threshold_63, INVAL, "approx_threshold"),
     ROW(picollo_histogram_new, hist_new_threshold_max, INVAL, "4294967295"),
     ROW(picollo_histogram_new, hist_new_threshold_wrong_mode, INVAL, "approx_threshold"),
-    ROW(picollo_histogram_new, hist_new_reserved, INVAL, "reserved"),
+    ROW(picollo_histogram_new, hist_new_storage_2, INVAL, "storage"),
+    ROW(picollo_histogram_new, hist_new_sparse_thread_local, INVAL, "thread-local"),
     ROW(picollo_histogram_config_default, hist_config_default, OK, NULL),
     ROW(picollo_histogram_free, hist_free_null, OK, NULL),
 

@@ -551,6 +551,28 @@ enum picollo_float_mode
 typedef uint32_t picollo_float_mode;
 #endif // __cplusplus
 
+// How a histogram keeps its counters (`picollo_histogram_config.storage`).
+enum picollo_storage
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // One counter per bucket of the range, allocated at creation: no allocation while
+  // recording.
+  PICOLLO_STORAGE_DENSE = 0,
+  // Blocks of counters allocated when a value first lands in them (a compare-and-swap
+  // decides between threads racing to make one): memory follows the range of the data,
+  // not the configured range (`picollo_histogram_info.footprint_bytes` says how much).
+  // A record into a block that exists costs a pointer load more; the inline recorder
+  // (`picollo_histogram_recorder`) calls for every record. A block that cannot be
+  // allocated counts its records as saturated. Single-writer, interlocked and
+  // approximate modes.
+  PICOLLO_STORAGE_SPARSE = 1,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_storage;
+#endif // __cplusplus
+
 // A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
 // Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
 // `picollo_approx_counter_free`.
@@ -846,8 +868,10 @@ typedef struct picollo_histogram_config {
   // Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
   // Must be 0 in the other modes.
   uint32_t approx_threshold;
-  // Reserved: must be zero.
-  uint32_t reserved;
+  // A `picollo_storage` value: dense cells for the whole range (0, the default) or
+  // sparse blocks made when a value first lands in them (1; not in the thread-local
+  // mode). Added in ABI 1.6, in the place of a field that had to be zero.
+  uint32_t storage;
 } picollo_histogram_config;
 
 // A record function specialised for one histogram's counter width and mode, from
@@ -1797,7 +1821,7 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
 // Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
-// midpoint values, single writer.
+// midpoint values, single writer, dense storage.
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
 // Writes the Markdown table of a histogram's summary into `buf` (`##### title` heading

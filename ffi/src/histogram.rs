@@ -72,10 +72,12 @@ pub unsafe extern "C" fn picollo_histogram_new(
     boundary!({
         let config = read_sized!(config)?;
         let out = try_mut!(out)?;
-        let (config, bits, mode) = parse_config(&config)?;
+        let (config, bits, mode, storage) = parse_config(&config)?;
+        let shape = config.validate().map_err(config_error)?;
         set_boxed(
             out,
-            Histogram::new(config, bits_from_c(bits), mode).map_err(config_error)?,
+            Histogram::with_storage(shape, bits_from_c(bits), mode, storage)
+                .map_err(config_error)?,
         );
         Ok(())
     })

@@ -1,6 +1,6 @@
 //! `picollo_histogram_config`: the options of `picollo_histogram_new`.
 
-use picollo_core::concurrent::Mode;
+use picollo_core::concurrent::{Mode, Storage};
 use picollo_core::Config;
 
 use crate::any_histogram::config_error;
@@ -36,8 +36,28 @@ pub struct picollo_histogram_config {
     /// Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
     /// Must be 0 in the other modes.
     pub approx_threshold: u32,
-    /// Reserved: must be zero.
-    pub reserved: u32,
+    /// A `picollo_storage` value: dense cells for the whole range (0, the default) or
+    /// sparse blocks made when a value first lands in them (1; not in the thread-local
+    /// mode). Added in ABI 1.6, in the place of a field that had to be zero.
+    pub storage: u32,
+}
+
+/// How a histogram keeps its counters (`picollo_histogram_config.storage`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_storage {
+    /// One counter per bucket of the range, allocated at creation: no allocation while
+    /// recording.
+    Dense = 0,
+    /// Blocks of counters allocated when a value first lands in them (a compare-and-swap
+    /// decides between threads racing to make one): memory follows the range of the data,
+    /// not the configured range (`picollo_histogram_info.footprint_bytes` says how much).
+    /// A record into a block that exists costs a pointer load more; the inline recorder
+    /// (`picollo_histogram_recorder`) calls for every record. A block that cannot be
+    /// allocated counts its records as saturated. Single-writer, interlocked and
+    /// approximate modes.
+    Sparse = 1,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
@@ -46,7 +66,7 @@ unsafe impl StructSized for picollo_histogram_config {
 }
 
 /// Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
-/// midpoint values, single writer.
+/// midpoint values, single writer, dense storage.
 #[no_mangle]
 pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config {
     picollo_histogram_config {
@@ -58,12 +78,14 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
         value_selection: 0,
         mode: picollo_mode::SingleWriter as u32,
         approx_threshold: 0,
-        reserved: 0,
+        storage: picollo_storage::Dense as u32,
     }
 }
 
-/// Validate a C config into a core `Config`, the counter width and the mode.
-pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u32, Mode), Failure> {
+/// Validate a C config into a core `Config`, the counter width, the mode and the storage.
+pub(crate) fn parse_config(
+    cfg: &picollo_histogram_config,
+) -> Result<(Config, u32, Mode, Storage), Failure> {
     if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
         return Err(Failure::invalid(format!(
             "counter_bits is {}: it must be 32 or 64",
@@ -96,13 +118,19 @@ pub(crate) fn parse_config(cfg: &picollo_histogram_config) -> Result<(Config, u3
             cfg.mode
         ))
     })?;
-    if cfg.reserved != 0 {
-        return Err(Failure::invalid("reserved must be zero"));
-    }
+    let storage = match cfg.storage {
+        0 => Storage::Dense,
+        1 => Storage::Sparse,
+        n => {
+            return Err(Failure::invalid(format!(
+                "storage is {n}: it must be 0 (dense) or 1 (sparse)"
+            )))
+        }
+    };
     let config = Config::new()
         .with_relative_error(cfg.relative_error)
         .with_range(cfg.min_trackable, cfg.max_trackable)
         .with_value_selection(selection);
     config.validate().map_err(config_error)?;
-    Ok((config, cfg.counter_bits, mode))
+    Ok((config, cfg.counter_bits, mode, storage))
 }
