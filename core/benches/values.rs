@@ -9,16 +9,20 @@
 //! - `f64`: the float histogram, dense, magnitudes 1e-9..=1e12 (both signs), keeping its
 //!   exact extremes and compensated sum;
 //! - `dense` / `sparse`: the float histogram over every finite magnitude, dense counters
-//!   (about 17 MB) or blocks allocated per octave on first touch.
+//!   (about 17 MB) or blocks allocated per octave on first touch;
+//! - `int dense` / `int sparse`: the integer single-writer histogram at 0.01 % over the
+//!   whole `u64` range, dense cells (1.7 MB of `u32`) or `SparseCells` (blocks of 4,096
+//!   cells made on first touch).
 //!
 //! The contenders take turns within each pass; each reports its best of `PASSES` in ns per
-//! record. Last line: `bench values: f64=<ns> u64=<ns> sparse=<ns> dense=<ns>
-//! sparse_bytes=<n> dense_bytes=<n>`.
+//! record. The line before last: `bench values int: sparse=<ns> dense=<ns> sparse_bytes=<n>
+//! dense_bytes=<n>`; the last line: `bench values: f64=<ns> u64=<ns> sparse=<ns>
+//! dense=<ns> sparse_bytes=<n> dense_bytes=<n>` (the float histogram's storage kinds).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use picollo::concurrent::{SharedHistogram, Source};
+use picollo::concurrent::{SharedHistogram, Source, SparseCells};
 use picollo::float::{FloatConfig, FloatHistogram, Storage};
 use picollo::Config;
 
@@ -82,7 +86,16 @@ fn main() {
             .with_storage(Storage::Sparse),
     )
     .unwrap();
-    let mut best = [f64::INFINITY; 4];
+    let full = Config::new()
+        .with_relative_error(0.0001)
+        .validate()
+        .unwrap();
+    let int_dense = SharedHistogram::<u32>::new(full.config()).unwrap();
+    let int_sparse =
+        SharedHistogram::<u32, _>::from_shape(full, SparseCells::new(full).unwrap()).unwrap();
+    // The float contenders and the integer storage kinds in separate rounds, so that
+    // neither pair's memory evicts the other's between turns.
+    let mut best = [f64::INFINITY; 6];
     for _ in 0..PASSES {
         let runs = [
             time(|| ints.iter().for_each(|&v| black_box(&int).record(v))),
@@ -94,8 +107,19 @@ fn main() {
             *b = b.min(r);
         }
     }
+    for _ in 0..PASSES {
+        let runs = [
+            time(|| ints.iter().for_each(|&v| black_box(&int_dense).record(v))),
+            time(|| ints.iter().for_each(|&v| black_box(&int_sparse).record(v))),
+        ];
+        for (b, r) in best[4..].iter_mut().zip(runs) {
+            *b = b.min(r);
+        }
+    }
     let total = (PASSES * N) as u64;
     assert_eq!(int.with_copy(|v| v.total_count()), total);
+    assert_eq!(int_dense.with_copy(|v| v.total_count()), total);
+    assert_eq!(int_sparse.with_copy(|v| v.total_count()), total);
     for h in [&float, &dense, &sparse] {
         assert_eq!(
             h.counts().unwrap().total_count(),
@@ -103,7 +127,7 @@ fn main() {
             "every value counted"
         );
     }
-    let [u64_ns, f64_ns, dense_ns, sparse_ns] = best;
+    let [u64_ns, f64_ns, dense_ns, sparse_ns, int_dense_ns, int_sparse_ns] = best;
     println!(
         "values: {N} latency-like values r^3 * {MAX}, relative error {ERROR}, u32 counters, \
          best of {PASSES}"
@@ -121,6 +145,21 @@ fn main() {
         "  f64 sparse, every magnitude         {sparse_ns:6.2} ns   {:>10} B   {:.2}x dense",
         sparse.footprint_in_bytes(),
         sparse_ns / dense_ns
+    );
+    println!(
+        "  u64 dense, 0.01 %, whole u64 range   {int_dense_ns:6.2} ns   {:>10} B",
+        int_dense.footprint_in_bytes()
+    );
+    println!(
+        "  u64 sparse, 0.01 %, whole u64 range  {int_sparse_ns:6.2} ns   {:>10} B   {:.2}x dense",
+        int_sparse.footprint_in_bytes(),
+        int_sparse_ns / int_dense_ns
+    );
+    println!(
+        "bench values int: sparse={int_sparse_ns:.2} dense={int_dense_ns:.2} sparse_bytes={} \
+         dense_bytes={}",
+        int_sparse.footprint_in_bytes(),
+        int_dense.footprint_in_bytes()
     );
     println!(
         "bench values: f64={f64_ns:.2} u64={u64_ns:.2} sparse={sparse_ns:.2} dense={dense_ns:.2} \

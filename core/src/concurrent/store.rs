@@ -149,8 +149,11 @@ impl<C: AtomicCounter> SparseCells<C> {
     /// The cell of `offset < len`, if its block exists.
     #[inline(always)]
     fn get_in_range(&self, offset: usize) -> Option<&C::Atomic> {
+        debug_assert!(offset < self.len);
         let (block, within) = self.place(offset);
-        let p = self.blocks.get(block)?.load(Ordering::Acquire);
+        // SAFETY: `offset < len` (the callers check it), so `block` is below the number
+        // of blocks `with_geometry` made for `first..first + len`.
+        let p = unsafe { self.blocks.get_unchecked(block) }.load(Ordering::Acquire);
         if p.is_null() {
             return None;
         }
