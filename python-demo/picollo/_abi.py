@@ -109,7 +109,7 @@ class picollo_histogram_config(Structure):
         ("value_selection", c_uint32),
         ("mode", c_uint32),
         ("approx_threshold", c_uint32),
-        ("reserved", c_uint32),
+        ("storage", c_uint32),  # picollo_storage; Histogram leaves it 0 (dense)
     ]
 
 

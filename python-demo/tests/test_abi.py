@@ -59,7 +59,7 @@ def test_larger_struct_size_needs_a_zero_tail(size):
     assert "struct_size" in last_error_message()
 
 
-@pytest.mark.parametrize("field,value", [("reserved", 1), ("mode", 4), ("counter_bits", 8),
+@pytest.mark.parametrize("field,value", [("storage", 2), ("mode", 4), ("counter_bits", 8),
                                          ("value_selection", 4), ("approx_threshold", 0)])
 def test_config_fields(field, value):
     cfg = lib.picollo_histogram_config_default()
