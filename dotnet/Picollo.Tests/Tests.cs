@@ -5,7 +5,7 @@
 // beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes), SeedTests.cs
 // the announcement's own snippets (SeedSnippets.cs) against the outputs it shows, FloatTests.cs
 // and FloatApiTests.cs the float histogram (FloatHistogram), QueryTests.cs the queries by value, other precisions,
-// steps and the fast record paths.
+// steps and the fast record paths, StorageTests.cs sparse storage against dense.
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -98,7 +98,7 @@ static partial class Tests
         Equal((uint)config, HistogramConfig.Default.StructSize, "config_default().struct_size is the C# size");
         Equal(1u, Native.picollo_abi_version() >> 16, "ABI major version");
         var d = HistogramConfig.Default;
-        Check(d.CounterBits == 64 && d.RelativeError == 0.001 && d.MaxTrackable == ulong.MaxValue && d.Reserved == 0,
+        Check(d.CounterBits == 64 && d.RelativeError == 0.001 && d.MaxTrackable == ulong.MaxValue && d.Storage == (uint)HistogramStorage.Dense,
               "config_default fields");
     }
 
@@ -581,6 +581,7 @@ static partial class Tests
         MetricsGroups();  // MetricsTests.cs: collect, OpenMetrics, OTLP
         HistogramApiGroups();  // HistogramApiTests.cs: buckets, bucket percentiles, spans, summaries, scopes
         QueryGroups();    // QueryTests.cs: rank/count queries, downsample, add_rebinned, steps, record paths
+        StorageGroups();  // StorageTests.cs: sparse storage against dense
         FloatGroups();    // FloatTests.cs, FloatApiTests.cs: FloatHistogram
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);

@@ -100,6 +100,18 @@ namespace Picollo.Metrics
         }
     }
 
+    /// <summary>picollo_storage: how an <see cref="HdrHistogram"/> keeps its counters.</summary>
+    public enum HistogramStorage : uint
+    {
+        /// <summary>One counter per bucket of the range, allocated at creation: no allocation
+        /// while recording (the default).</summary>
+        Dense = 0,
+        /// <summary>Blocks of counters allocated when a value first lands in them: memory
+        /// follows the range of the data (<see cref="HistogramInfo.FootprintBytes"/>). Not in
+        /// the thread-local mode; the inline recorder calls for every record.</summary>
+        Sparse = 1,
+    }
+
     /// <summary>picollo_text_format: a text form of a histogram's summary
     /// (<see cref="HdrHistogram.ToText"/>).</summary>
     public enum TextFormat : uint
@@ -314,7 +326,8 @@ namespace Picollo
         public uint ValueSelection;
         public uint Mode;
         public uint ApproxThreshold;
-        public uint Reserved;
+        /// <summary>A <see cref="HistogramStorage"/> value (ABI 1.6; a reserved zero before).</summary>
+        public uint Storage;
 
         /// <summary>The library's defaults, with struct_size set by the library itself.</summary>
         public static HistogramConfig Default { get { return Native.picollo_histogram_config_default(); } }

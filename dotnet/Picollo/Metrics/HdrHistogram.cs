@@ -39,11 +39,12 @@ namespace Picollo.Metrics
 
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
                             int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint,
-                            ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0)
-            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold)) { }
+                            ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0,
+                            HistogramStorage storage = HistogramStorage.Dense)
+            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold, storage)) { }
 
         static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel,
-                                          ConcurrencyMode mode, uint approxThreshold)
+                                          ConcurrencyMode mode, uint approxThreshold, HistogramStorage storage)
         {
             var c = HistogramConfig.Default;
             c.RelativeError = relativeError;
@@ -53,6 +54,7 @@ namespace Picollo.Metrics
             c.ValueSelection = (uint)sel;
             c.Mode = (uint)mode;
             c.ApproxThreshold = approxThreshold;
+            c.Storage = (uint)storage;
             return c;
         }
 

@@ -8,7 +8,7 @@ namespace Picollo.Metrics
 {
     /// <summary>Builds an <see cref="HdrHistogram"/>; start from <see cref="HdrHistogram.Factory"/>.
     /// Unset fields keep the library's defaults (relative error 0.001, the whole u64 range,
-    /// 64-bit counters, midpoint values, one writer).</summary>
+    /// 64-bit counters, midpoint values, one writer, dense storage).</summary>
     public sealed class HdrHistogramBuilder
     {
         HistogramConfig _config = HistogramConfig.Default;
@@ -23,6 +23,13 @@ namespace Picollo.Metrics
         public HdrHistogramBuilder WithUInt32Storage() { _config.CounterBits = 32; return this; }
         public HdrHistogramBuilder WithUInt64Storage() { _config.CounterBits = 64; return this; }
         public HdrHistogramBuilder WithValueSelection(ValueSelection s) { _config.ValueSelection = (uint)s; return this; }
+
+        /// <summary>Counters for the whole range allocated at creation (the default).</summary>
+        public HdrHistogramBuilder WithDenseStorage() { _config.Storage = (uint)HistogramStorage.Dense; return this; }
+
+        /// <summary>Blocks of counters allocated when a value first lands in them: memory
+        /// follows the data, not the range (not with <see cref="WithThreadLocal"/>).</summary>
+        public HdrHistogramBuilder WithSparseStorage() { _config.Storage = (uint)HistogramStorage.Sparse; return this; }
 
         /// <summary>The concurrency mode; <paramref name="approxThreshold"/> (T, 1..62, 0 for
         /// the default 13) only for <see cref="ConcurrencyMode.Approximate"/>.</summary>
