@@ -322,6 +322,13 @@ static void test_sparse_storage(void)
             if (!dense || !sparse) {
                 return;
             }
+            {
+                uint32_t kind = 9;
+                EXPECT(picollo_histogram_get_storage(sparse, &kind), PICOLLO_STATUS_OK);
+                CHECK(kind == PICOLLO_STORAGE_SPARSE);
+                EXPECT(picollo_histogram_get_storage(dense, &kind), PICOLLO_STATUS_OK);
+                CHECK(kind == PICOLLO_STORAGE_DENSE);
+            }
             si = info_of(sparse);
             CHECKF(si.footprint_bytes < 4096, "empty sparse footprint %llu",
                    (unsigned long long)si.footprint_bytes);

@@ -582,6 +582,12 @@ static picollo_status log_steps_null_out(void)
     uint64_t c = 0;
     return picollo_histogram_log_steps(h, 1, 2.0, &c, NULL, 1, NULL);
 }
+static picollo_status storage_null_h(void)
+{
+    uint32_t k;
+    return picollo_histogram_get_storage(NULL, &k);
+}
+static picollo_status storage_null_out(void) { return picollo_histogram_get_storage(h, NULL); }
 static picollo_status add_null_dst(void) { return picollo_histogram_add(NULL, h); }
 static picollo_status add_null_src(void) { return picollo_histogram_add(empty, NULL); }
 static picollo_status add_same(void) { return picollo_histogram_add(h, h); }
@@ -2566,6 +2572,8 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_get_info, info_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_get_info, info_null_out, NULLP, "`out`"),
 
+    ROW(picollo_histogram_get_storage, storage_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_get_storage, storage_null_out, NULLP, "`out`"),
     ROW(picollo_histogram_add, add_null_dst, NULLP, "`dst`"),
     ROW(picollo_histogram_add, add_null_src, NULLP, "`src`"),
     ROW(picollo_histogram_add, add_same, INVAL, "same"),

@@ -750,7 +750,8 @@ typedef struct picollo_float_info {
   uint64_t buckets_per_octave;
   // Buckets per sign in the range.
   uint64_t storage_len;
-  // Bytes of counters allocated now (sparse: what the data touched).
+  // Bytes of counters allocated now, both signs (sparse: the blocks the data touched and
+  // the block directories, one pointer per octave of the range).
   uint64_t footprint_bytes;
   // 32 or 64.
   uint32_t counter_bits;
@@ -895,7 +896,8 @@ typedef struct picollo_histogram_info {
   uint64_t max_trackable;
   // Number of counters (buckets) in storage.
   uint64_t storage_len;
-  // Bytes taken by the counters.
+  // Bytes taken by the counters now (thread-local: every shard; sparse storage: the
+  // blocks made so far and the block directory).
   uint64_t footprint_bytes;
   // Buckets per block (a power of two).
   uint64_t block_size;
@@ -1799,6 +1801,13 @@ picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
+
+// Writes to `*out` how `h` keeps its counters: a `picollo_storage` value (what
+// `picollo_histogram_config.storage` asked for).
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
 
 // Adds every count of `src` into `dst` (same relative error, any range, counter width and
 // mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
@@ -2843,9 +2852,10 @@ void picollo_snapshot_free(struct picollo_snapshot *s);
 // ("unknown status" for a code this library does not know).
 const char *picollo_status_str(uint32_t status);
 
-// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …) up to the step
-// holding the largest recorded value, empty steps included (HdrHistogram's linear
-// iteration); each bucket counts in the step holding its midpoint. Batches as
+// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …), empty steps
+// included (HdrHistogram's linear iteration), up to the step holding the midpoint of the
+// highest non-empty bucket; each bucket counts in the step holding its midpoint (so the
+// last step holds the last count). Batches as
 // `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
 // consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
 // NULL) and advances `*cursor` (the number of steps returned so far); after the last step
@@ -2865,10 +2875,11 @@ picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               size_t *written);
 
 // Iterates in geometric steps `[0, first)`, `[first, first·base)`, `[first·base,
-// first·base²)`, … (bounds rounded up to integers) up to the step holding the largest
-// recorded value, empty steps included (HdrHistogram's logarithmic iteration); each
-// bucket counts in the step holding its midpoint. Batches as
-// `picollo_histogram_linear_steps`.
+// first·base²)`, …, empty steps included (HdrHistogram's logarithmic iteration), up to the
+// step holding the midpoint of the highest non-empty bucket; each bucket counts in the
+// step holding its midpoint. Step `k ≥ 1` ends before `max(ceil(first · base^k), end of
+// step k − 1 plus 1)`: with a base near 1 the first steps are one value wide until the
+// geometric bounds outgrow them. Batches as `picollo_histogram_linear_steps`.
 //
 // Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a
 // `base` that is not a finite number above 1.

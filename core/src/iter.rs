@@ -261,14 +261,20 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         }
     }
 
-    /// Steps of `width` values (`[0, w)`, `[w, 2w)`, …) up to the one holding the largest
-    /// recorded value; each bucket counts in the step holding its midpoint.
+    /// Steps of `width` values (`[0, w)`, `[w, 2w)`, …), empty ones included, up to the one
+    /// holding the midpoint of the highest non-empty bucket; each bucket counts in the
+    /// step holding its midpoint (so the last step holds the last count; values of that
+    /// bucket above its midpoint lie beyond it).
     pub fn linear_steps(&self, width: NonZeroU64) -> Steps<'a, C, S> {
         self.steps(Spacing::Linear(width.get()))
     }
 
-    /// Geometric steps `[0, first)`, `[first, first·base)`, `[first·base, first·base²)`, …
-    /// up to the one holding the largest recorded value. `base` must be finite and above 1.
+    /// Geometric steps `[0, first)`, `[first, first·base)`, `[first·base, first·base²)`, …,
+    /// empty ones included, up to the one holding the midpoint of the highest non-empty
+    /// bucket (as [`View::linear_steps`]). Step `k ≥ 1` ends at `ceil(first · base^k)`, but
+    /// at least one value past the previous end: with a base near 1 the first steps are
+    /// one value wide until the geometric bounds outgrow them. `base` must be finite and
+    /// above 1.
     pub fn logarithmic_steps(
         &self,
         first: NonZeroU64,

@@ -400,7 +400,8 @@ pub struct picollo_float_info {
     pub buckets_per_octave: u64,
     /// Buckets per sign in the range.
     pub storage_len: u64,
-    /// Bytes of counters allocated now (sparse: what the data touched).
+    /// Bytes of counters allocated now, both signs (sparse: the blocks the data touched and
+    /// the block directories, one pointer per octave of the range).
     pub footprint_bytes: u64,
     /// 32 or 64.
     pub counter_bits: u32,

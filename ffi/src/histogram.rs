@@ -7,7 +7,7 @@ use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_from_c, selection_to_c};
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
-use crate::histogram_config::{parse_config, picollo_histogram_config};
+use crate::histogram_config::{parse_config, picollo_histogram_config, picollo_storage};
 use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
@@ -300,6 +300,25 @@ fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
         })
     })?;
     Ok(info)
+}
+
+/// Writes to `*out` how `h` keeps its counters: a `picollo_storage` value (what
+/// `picollo_histogram_config.storage` asked for).
+///
+/// # Safety
+/// `h` is NULL or a live handle; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_get_storage(
+    h: *const picollo_histogram,
+    out: *mut u32,
+) -> picollo_status {
+    boundary!({
+        let storage = match try_ref!(h)?.storage() {
+            picollo_core::concurrent::Storage::Dense => picollo_storage::Dense,
+            picollo_core::concurrent::Storage::Sparse => picollo_storage::Sparse,
+        };
+        crate::args::out!(out, storage as u32)
+    })
 }
 
 /// Adds every count of `src` into `dst` (same relative error, any range, counter width and

@@ -110,9 +110,10 @@ unsafe fn steps(
     })
 }
 
-/// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …) up to the step
-/// holding the largest recorded value, empty steps included (HdrHistogram's linear
-/// iteration); each bucket counts in the step holding its midpoint. Batches as
+/// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …), empty steps
+/// included (HdrHistogram's linear iteration), up to the step holding the midpoint of the
+/// highest non-empty bucket; each bucket counts in the step holding its midpoint (so the
+/// last step holds the last count). Batches as
 /// `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
 /// consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
 /// NULL) and advances `*cursor` (the number of steps returned so far); after the last step
@@ -145,10 +146,11 @@ pub unsafe extern "C" fn picollo_histogram_linear_steps(
 }
 
 /// Iterates in geometric steps `[0, first)`, `[first, first·base)`, `[first·base,
-/// first·base²)`, … (bounds rounded up to integers) up to the step holding the largest
-/// recorded value, empty steps included (HdrHistogram's logarithmic iteration); each
-/// bucket counts in the step holding its midpoint. Batches as
-/// `picollo_histogram_linear_steps`.
+/// first·base²)`, …, empty steps included (HdrHistogram's logarithmic iteration), up to the
+/// step holding the midpoint of the highest non-empty bucket; each bucket counts in the
+/// step holding its midpoint. Step `k ≥ 1` ends before `max(ceil(first · base^k), end of
+/// step k − 1 plus 1)`: with a base near 1 the first steps are one value wide until the
+/// geometric bounds outgrow them. Batches as `picollo_histogram_linear_steps`.
 ///
 /// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a
 /// `base` that is not a finite number above 1.

@@ -243,7 +243,8 @@ pub struct picollo_histogram_info {
     pub max_trackable: u64,
     /// Number of counters (buckets) in storage.
     pub storage_len: u64,
-    /// Bytes taken by the counters.
+    /// Bytes taken by the counters now (thread-local: every shard; sparse storage: the
+    /// blocks made so far and the block directory).
     pub footprint_bytes: u64,
     /// Buckets per block (a power of two).
     pub block_size: u64,

@@ -23,8 +23,15 @@ from .compare import Field, Signature, compare_enum, compare_function, compare_s
 from .ctype import ANY, CType
 from .header import Header
 
-#: The binding files: the test programs in the same folder declare nothing of the ABI.
+#: The binding files: every `Picollo*.cs` of the binding's folder (the test programs in
+#: their own folders declare nothing of the ABI). These must be there.
 BINDING_FILES = ("Picollo.cs", "PicolloApprox.cs", "PicolloPerf.cs", "PicolloHdr.cs", "PicolloMetrics.cs")
+
+
+def binding_files(folder: Path) -> list[str]:
+    """The required files and any other `Picollo*.cs` beside them, in a stable order."""
+    extra = sorted(p.name for p in folder.glob("Picollo*.cs") if p.name not in BINDING_FILES)
+    return list(BINDING_FILES) + extra
 
 #: C# field names that differ from the C name by more than case and underscores.
 FIELD_ALIASES = {
@@ -273,7 +280,7 @@ def signatures(src: Source, types: Types) -> list[Signature]:
 def check(folder: Path, header: Header) -> tuple[list[str], set[str]]:
     """Mismatches, and the names of the functions the binding declares."""
     sources = [Source(folder / name, (folder / name).read_text(encoding="utf-8"))
-               for name in BINDING_FILES]
+               for name in binding_files(folder)]
     types, errors = collect_types(sources, header)
     declared: set[str] = set()
     for src in sources:

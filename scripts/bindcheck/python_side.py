@@ -20,6 +20,8 @@ from .compare import Field, Signature, compare_enum, compare_function, compare_s
 from .ctype import ANY, CType
 from .header import Header
 
+#: The ctypes mirror modules that must be there; any other `_*_abi.py` beside them (say a
+#: `_float_abi.py`) is read too.
 ABI_MODULES = ("_abi", "_perf_abi")
 _PACKAGE = "_picollo_bindings_under_check"
 
@@ -47,7 +49,9 @@ def load_modules(package_dir: Path) -> list[types.ModuleType]:
     package = types.ModuleType(_PACKAGE)
     package.__path__ = [str(package_dir)]
     sys.modules[_PACKAGE] = package
-    return [importlib.import_module(f"{_PACKAGE}.{m}") for m in ABI_MODULES]
+    extra = sorted(p.stem for p in Path(package_dir).glob("_*_abi.py")
+                   if p.stem not in ABI_MODULES)
+    return [importlib.import_module(f"{_PACKAGE}.{m}") for m in (*ABI_MODULES, *extra)]
 
 
 def ctype_of(t) -> CType | None:

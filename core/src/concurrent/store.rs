@@ -100,6 +100,8 @@ pub struct SparseCells<C: AtomicCounter> {
     blocks: Box<[AtomicPtr<C::Atomic>]>,
     /// The logical index of storage offset 0.
     first: usize,
+    /// The block of logical index `first` (`first >> bits`).
+    first_block: usize,
     len: usize,
     bits: u32,
 }
@@ -124,6 +126,7 @@ impl<C: AtomicCounter> SparseCells<C> {
         Ok(SparseCells {
             blocks,
             first,
+            first_block: first >> bits,
             len,
             bits,
         })
@@ -141,7 +144,7 @@ impl<C: AtomicCounter> SparseCells<C> {
     fn place(&self, offset: usize) -> (usize, usize) {
         let index = self.first + offset;
         (
-            (index >> self.bits) - (self.first >> self.bits),
+            (index >> self.bits) - self.first_block,
             index & ((1 << self.bits) - 1),
         )
     }
@@ -192,7 +195,7 @@ impl<C: AtomicCounter> SparseCells<C> {
     /// Where block `block` meets the range: the storage offset of its first cell in the
     /// range, how many of its cells come before that, and how many lie in the range.
     fn block_span(&self, block: usize) -> (usize, usize, usize) {
-        let block_start = ((self.first >> self.bits) + block) << self.bits;
+        let block_start = (self.first_block + block) << self.bits;
         let start = block_start.max(self.first);
         let end = (block_start + (1 << self.bits)).min(self.first + self.len);
         (start - self.first, start - block_start, end - start)
