@@ -519,6 +519,13 @@ static picollo_status downsample_finer(void)
     CHECK(out == NULL);
     return st;
 }
+static picollo_status downsample_inf(void)
+{
+    picollo_histogram *out = NULL;
+    picollo_status st = picollo_histogram_downsample(h, INFINITY, &out);
+    CHECK(out == NULL);
+    return st;
+}
 static picollo_status downsample_null_h(void)
 {
     picollo_histogram *out = NULL;
@@ -2597,7 +2604,8 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_add_rebinned, rebinned_null_src, NULLP, "`src`"),
     ROW(picollo_histogram_downsample, downsample_nan, INVAL, "NaN"),
     ROW(picollo_histogram_downsample, downsample_zero, INVAL, NULL),
-    ROW(picollo_histogram_downsample, downsample_finer, ST(LAYOUT_MISMATCH), NULL),
+    ROW(picollo_histogram_downsample, downsample_finer, ST(LAYOUT_MISMATCH), "coarse"),
+    ROW(picollo_histogram_downsample, downsample_inf, INVAL, "inf"),
     ROW(picollo_histogram_downsample, downsample_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_downsample, downsample_null_out, NULLP, "`out`"),
 

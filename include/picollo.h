@@ -2131,7 +2131,7 @@ picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
 // counters and single-writer mode. Free it with `picollo_histogram_free`. `h` is read as
 // one consistent copy.
 //
-// Errors: `INVALID_ARGUMENT` for a relative error that is NaN or not positive;
+// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
 // `LAYOUT_MISMATCH` for one finer than `h`'s (it could only spread counts over buckets the
 // data never told apart: use `picollo_histogram_add_rebinned` into a finer histogram to
 // do that knowingly); `OUT_OF_MEMORY`.
@@ -2859,8 +2859,10 @@ const char *picollo_status_str(uint32_t status);
 // `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
 // consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
 // NULL) and advances `*cursor` (the number of steps returned so far); after the last step
-// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. Each call
-// costs O(storage_len + `*cursor`): take big batches.
+// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. A call
+// resumes without walking the steps before `*cursor` (it passes their buckets in one
+// sweep): O(storage_len + batch) (logarithmic steps with a base near 1 walk their first,
+// one-value steps, until the geometric bounds outgrow them).
 //
 // Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` 0 or `cap` 0.
 //

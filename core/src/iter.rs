@@ -162,18 +162,70 @@ impl<C, S: ?Sized> Steps<'_, C, S> {
                 if self.step == 0 {
                     first as u128
                 } else {
-                    // first · base^step, computed from scratch so rounding does not pile up.
-                    let f = first as f64 * libm_powi(base, self.step as i32);
-                    let end = if f >= 1.9e19 {
-                        u128::MAX
-                    } else {
-                        crate::fmath::ceil_nonneg(f)
-                    };
-                    end.max(self.lower + 1)
+                    geometric_bound(first, base, self.step).max(self.lower + 1)
                 }
             }
         };
         end.min(1u128 << 64)
+    }
+}
+
+/// `ceil(first · base^step)`, computed from scratch (so rounding does not pile up),
+/// `u128::MAX` beyond `u64`.
+fn geometric_bound(first: u64, base: f64, step: u32) -> u128 {
+    let f = first as f64 * libm_powi(base, step as i32);
+    if f >= 1.9e19 {
+        u128::MAX
+    } else {
+        crate::fmath::ceil_nonneg(f)
+    }
+}
+
+impl<C: Counter, S: Counts<C> + ?Sized> Steps<'_, C, S> {
+    /// Move past `n` steps without producing them: linear steps jump straight to their
+    /// bound; logarithmic ones walk while a step's bound can still be the previous one's
+    /// plus one, then jump (from there on each bound is `ceil(first · base^k)`). The
+    /// buckets of the skipped steps are then passed in one sweep, so skipping costs the
+    /// buckets it passes, not the steps.
+    fn skip_steps(&mut self, mut n: usize) {
+        const TOP: u128 = 1 << 64;
+        match self.spacing {
+            Spacing::Linear(width) => {
+                self.lower = (self.lower + n as u128 * width as u128).min(TOP);
+            }
+            Spacing::Logarithmic { first, base } => {
+                while n > 0 && self.lower < TOP {
+                    // From a step whose geometric bound is past the previous bound, and
+                    // whose next bounds grow by two or more each (`first·base^k·(base − 1)
+                    // ≥ 2`: one, with room for rounding), the bounds are the geometric
+                    // ones.
+                    let geometric = self.step >= 1
+                        && first as f64 * libm_powi(base, self.step as i32) * (base - 1.0) >= 2.0
+                        && geometric_bound(first, base, self.step) > self.lower;
+                    let room = u32::MAX - self.step;
+                    if geometric && (n as u64) <= u64::from(room) {
+                        // Bounds from here on are ceil(first·base^k), each past the
+                        // previous one by at least one: the last skipped step's bound.
+                        self.step += n as u32 - 1;
+                        self.lower = self.upper();
+                        self.step += 1;
+                        n = 0;
+                    } else {
+                        self.lower = self.upper();
+                        self.step = self.step.saturating_add(1);
+                        n -= 1;
+                    }
+                }
+            }
+        }
+        while self.next_bucket < self.end_bucket {
+            let b = self.view.shape.bucket(self.next_bucket);
+            if b.midpoint() as u128 >= self.lower {
+                break;
+            }
+            self.cumulative += self.view.counts.get(self.next_bucket).to_u64() as u128;
+            self.next_bucket += 1;
+        }
     }
 }
 
@@ -222,6 +274,13 @@ impl<C: Counter, S: Counts<C> + ?Sized> Iterator for Steps<'_, C, S> {
         self.lower = upper;
         self.step = self.step.saturating_add(1);
         Some(item)
+    }
+
+    fn nth(&mut self, n: usize) -> Option<StepCount> {
+        if n > 0 {
+            self.skip_steps(n);
+        }
+        self.next()
     }
 }
 

@@ -277,3 +277,58 @@ fn iterators_can_be_cloned_and_resumed() {
     let s0 = steps.next().unwrap();
     assert_eq!(steps.clone().next().unwrap().lower as u128, s0.upper);
 }
+
+#[test]
+fn skipping_steps_lands_where_walking_them_does() {
+    // A resumed walk (the C ABI's batches skip the steps already returned) must see the
+    // very steps a walk from the start sees, for bases near 1 (where bounds grow by one
+    // before the geometric ones take over) and far from it.
+    const N: usize = 20_000;
+    fn check<I: Iterator<Item = StepCount>>(steps: impl Fn() -> I, what: &str) {
+        let all: Vec<_> = steps().take(N).collect();
+        for k in [0usize, 1, 2, 5, 50, 460, 461, 999, 1_000, 5_000, N - 1] {
+            if k >= all.len() {
+                // The walk ended before N steps: nothing lies past its end.
+                assert_eq!(steps().nth(k), None, "{what} past the end");
+                continue;
+            }
+            assert_eq!(steps().nth(k).as_ref(), Some(&all[k]), "{what} step {k}");
+            // Skipping twice is skipping the sum (and the step between).
+            let (a, b) = (k / 3, k - k / 3);
+            let mut it = steps();
+            let _ = it.nth(a);
+            if a + 1 + b < all.len() {
+                assert_eq!(
+                    it.nth(b).as_ref(),
+                    Some(&all[a + 1 + b]),
+                    "{what} {a} then {b}"
+                );
+            }
+        }
+    }
+    for config in configs() {
+        let h = sample(config, 20_000, 17);
+        let view = h.view();
+        for width in [1u64, 977, 1 << 40] {
+            let w = NonZeroU64::new(width).unwrap();
+            check(
+                || view.linear_steps(w),
+                &format!("linear {width} {config:?}"),
+            );
+        }
+        for (first, base) in [
+            (1, 2.0),
+            (3, 1.01),
+            (1, 1.0001),
+            (7, 1.5),
+            (1_000, 10.0),
+            (1, 1.000_001),
+        ] {
+            let f = NonZeroU64::new(first).unwrap();
+            check(
+                || view.logarithmic_steps(f, base).unwrap(),
+                &format!("log {first} {base} {config:?}"),
+            );
+        }
+    }
+}

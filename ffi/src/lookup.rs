@@ -135,7 +135,7 @@ pub unsafe extern "C" fn picollo_histogram_add_rebinned(
 /// counters and single-writer mode. Free it with `picollo_histogram_free`. `h` is read as
 /// one consistent copy.
 ///
-/// Errors: `INVALID_ARGUMENT` for a relative error that is NaN or not positive;
+/// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
 /// `LAYOUT_MISMATCH` for one finer than `h`'s (it could only spread counts over buckets the
 /// data never told apart: use `picollo_histogram_add_rebinned` into a finer histogram to
 /// do that knowingly); `OUT_OF_MEMORY`.
@@ -151,10 +151,23 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     boundary!({
         let h = try_ref!(h)?;
         let out = try_mut!(out)?;
-        Config::new()
+        let target = Config::new()
             .with_relative_error(relative_error)
             .validate()
-            .map_err(config_error)?;
+            .map_err(config_error)?
+            .layout();
+        let mine = h.shape().layout();
+        if target.block_scale() > mine.block_scale() {
+            return Err(Failure::new(
+                picollo_status::LayoutMismatch,
+                format_args!(
+                    "downsample needs a precision at least as coarse as the histogram's: \
+                     {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
+                    target.relative_error() * 100.0,
+                    mine.relative_error() * 100.0
+                ),
+            ));
+        }
         let coarse = h
             .with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?
             .map_err(merge_error)?;

@@ -117,8 +117,10 @@ unsafe fn steps(
 /// `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
 /// consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
 /// NULL) and advances `*cursor` (the number of steps returned so far); after the last step
-/// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. Each call
-/// costs O(storage_len + `*cursor`): take big batches.
+/// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. A call
+/// resumes without walking the steps before `*cursor` (it passes their buckets in one
+/// sweep): O(storage_len + batch) (logarithmic steps with a base near 1 walk their first,
+/// one-value steps, until the geometric bounds outgrow them).
 ///
 /// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` 0 or `cap` 0.
 ///
