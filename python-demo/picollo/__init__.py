@@ -58,6 +58,7 @@ from ._errors import (
 from ._native import lib as _lib
 from ._types import (
     MODES,
+    STORAGES,
     STANDARD_RANKS,
     VALUE_SELECTIONS,
     Bucket,
@@ -101,6 +102,7 @@ __all__ = [
     "LayoutMismatchError",
     "OutOfMemoryError",
     "MODES",
+    "STORAGES",
     "PermissionDeniedError",
     "Percentile",
     "PicolloError",

@@ -416,6 +416,7 @@ SIGNATURES = {
     "picollo_histogram_reset": (status_t, [HistogramP]),
     "picollo_histogram_set_value_selection": (status_t, [HistogramP, c_uint32]),
     "picollo_histogram_get_info": (status_t, [HistogramP, POINTER(picollo_histogram_info)]),
+    "picollo_histogram_get_storage": (status_t, [HistogramP, POINTER(c_uint32)]),
     "picollo_histogram_add": (status_t, [HistogramP, HistogramP]),
     "picollo_histogram_subtract": (status_t, [HistogramP, HistogramP]),
     "picollo_histogram_percentile": (

@@ -21,6 +21,9 @@ VALUE_SELECTIONS = ("midpoint", "lower", "upper", "interpolated")
 #: Concurrency mode names, in `picollo_mode` order (see `Histogram`).
 MODES = ("single", "interlocked", "thread-local", "approximate")
 
+#: `Histogram` storage kinds, in `picollo_storage` order.
+STORAGES = ("dense", "sparse")
+
 
 @dataclass(frozen=True)
 class Percentile:

@@ -14,7 +14,7 @@ from ._by_value import ByValue
 from ._convert import ranks_array, real, u32, u64, u64_buffer
 from ._errors import ClosedError, Status, check, error_for
 from ._text import encode, fetch_text
-from ._types import MODES, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from ._types import MODES, STORAGES, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
 
 #: Non-empty buckets fetched per native call by `Histogram.buckets_with_values`.
 BUCKET_BATCH = 256
@@ -42,6 +42,12 @@ def _mode_code(mode: Any) -> int:
         if name in MODES:
             return MODES.index(name)
     raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+
+
+def _storage_code(storage: Any) -> int:
+    if isinstance(storage, str) and storage.lower() in STORAGES:
+        return STORAGES.index(storage.lower())
+    raise ValueError(f"storage {storage!r} is not one of {', '.join(STORAGES)}")
 
 
 def _form_code(form: Any) -> int:
@@ -198,6 +204,7 @@ class Histogram(ByValue):
         approx_threshold: int | None = None,
         min_trackable: int | None = None,
         max_trackable: int | None = None,
+        storage: str = "dense",
     ):
         config = n.lib.picollo_histogram_config_default()
         config.relative_error = real(relative_error, "relative_error")
@@ -206,6 +213,7 @@ class Histogram(ByValue):
         config.counter_bits = u32(counter_bits, "counter_bits")
         config.value_selection = _selection_code(value_selection)
         config.mode = _mode_code(mode)
+        config.storage = _storage_code(storage)
         if approx_threshold is not None:
             # The library refuses a threshold outside the approximate mode, with its reason.
             config.approx_threshold = u32(approx_threshold, "approx_threshold")
@@ -404,7 +412,7 @@ class Histogram(ByValue):
         return {"relative_error": i.relative_error, "min_trackable": i.min_trackable,
                 "max_trackable": i.max_trackable, "counter_bits": i.counter_bits,
                 "value_selection": i.value_selection, "mode": i.mode,
-                "approx_threshold": i.approx_threshold or None}
+                "approx_threshold": i.approx_threshold or None, "storage": self.storage}
 
     # --- HdrHistogram's V2 encoding and .hgrm text ---------------------------------------
 
@@ -507,7 +515,8 @@ class Histogram(ByValue):
 
     @property
     def footprint(self) -> int:
-        """Bytes taken by the counters."""
+        """Bytes taken by the counters now (sparse storage: the blocks made so far and
+        the block directory)."""
         return self.info().footprint_bytes
 
     @property
@@ -547,6 +556,15 @@ class Histogram(ByValue):
     def mode(self) -> str:
         """The concurrency mode: single, interlocked, thread-local or approximate."""
         return self.info().mode
+
+    @property
+    def storage(self) -> str:
+        """How the counters are kept: ``"dense"`` (one per bucket of the range, made at
+        creation) or ``"sparse"`` (blocks made when a value first lands in them; see
+        `footprint`)."""
+        out = ctypes.c_uint32()
+        check(n.lib.picollo_histogram_get_storage(self._ptr, ctypes.byref(out)))
+        return STORAGES[out.value]
 
     @property
     def approx_threshold(self) -> int:
