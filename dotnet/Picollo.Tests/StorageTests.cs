@@ -68,6 +68,8 @@ static partial class Tests
             dense.RecordMany(values);
             Check(sparse.Info.FootprintBytes < dense.Info.FootprintBytes, "values below 10^9 touch a part of the u64 range");
             Equal(dense.Info.StorageLength, sparse.Info.StorageLength, "the same storage length (the layout of the range)");
+            Equal(HistogramStorage.Sparse, sparse.Storage, "the sparse histogram says so");
+            Equal(HistogramStorage.Dense, dense.Storage, "the dense histogram says so");
             using (var intoSparse = new HdrHistogram(0.001, storage: HistogramStorage.Sparse))
             using (var intoDense = new HdrHistogram(0.001))
             {

@@ -553,6 +553,9 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_get_info(HistogramHandle h, out HistogramInfo info);
 
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_get_storage(HistogramHandle h, out uint storage);
+
         /// <summary>Raw form (NULL handle tests).</summary>
         [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_histogram_get_info")]
         public static extern Status picollo_histogram_info_raw(IntPtr h, out HistogramInfo info);

@@ -105,6 +105,17 @@ namespace Picollo.Metrics
             }
         }
 
+        /// <summary>How the counters are kept: dense (made at creation) or sparse (blocks made when a value first lands in them).</summary>
+        public HistogramStorage Storage
+        {
+            get
+            {
+                uint storage;
+                PicolloException.Check(Native.picollo_histogram_get_storage(_handle, out storage));
+                return (HistogramStorage)storage;
+            }
+        }
+
         public ulong TotalCount { get { return Info.Total; } }
         public ulong UnderflowCount { get { return Info.Underflow; } }
         public ulong OverflowCount { get { return Info.Overflow; } }
