@@ -156,6 +156,8 @@ pub(crate) use cell::{
 pub(crate) use fork::{enter as fork_section, init as fork_init};
 #[cfg(feature = "alloc")]
 pub(crate) use seqlock::{read_consistently, Version};
+#[cfg(feature = "alloc")]
+pub(crate) use store::{free_blocks, publish_block};
 
 use crate::config::{Config, ConfigError};
 use crate::counter::Counter;

@@ -170,25 +170,9 @@ impl<C: AtomicCounter> SparseCells<C> {
     #[inline(never)]
     fn make_block(&self, offset: usize) -> Option<&C::Atomic> {
         let (block, within) = self.place(offset);
-        let size = 1usize << self.bits;
-        let slot = self.blocks.get(block)?;
-        let cells = super::cell::zeroed_cells::<C>(size).ok()?;
-        let fresh = Box::into_raw(cells) as *mut C::Atomic;
-        let p = match slot.compare_exchange(
-            core::ptr::null_mut(),
-            fresh,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            Ok(_) => fresh,
-            Err(winner) => {
-                // SAFETY: `fresh` came from `Box::into_raw` of a box of `size` cells just
-                // above and was never published.
-                drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(fresh, size)) });
-                winner
-            }
-        };
-        // SAFETY: as in `get_in_range`: `p` is the block's published first cell of `size`.
+        let p = publish_block::<C>(self.blocks.get(block)?, 1 << self.bits)?;
+        // SAFETY: as in `get_in_range`: `p` is the block's published first cell of
+        // `2^bits`, and `within` is below that.
         Some(unsafe { &*p.add(within) })
     }
 
@@ -213,15 +197,6 @@ impl<C: AtomicCounter> SparseCells<C> {
         Some((start, unsafe {
             core::slice::from_raw_parts(p.add(skip), len)
         }))
-    }
-
-    /// The runs from the highest storage offset down.
-    pub(crate) fn for_each_run_rev(&self, f: &mut dyn FnMut(usize, &[C::Atomic])) {
-        for block in (0..self.blocks.len()).rev() {
-            if let Some((start, run)) = self.run(block) {
-                f(start, run);
-            }
-        }
     }
 }
 
@@ -275,14 +250,54 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
 #[cfg(feature = "alloc")]
 impl<C: AtomicCounter> Drop for SparseCells<C> {
     fn drop(&mut self) {
-        let size = 1usize << self.bits;
-        for slot in self.blocks.iter_mut() {
-            let p = *slot.get_mut();
-            if !p.is_null() {
-                // SAFETY: a published block: from `Box::into_raw` of `size` cells in
-                // `make_block`, freed only here, once (`&mut self`: no other user).
-                drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(p, size)) });
-            }
+        // SAFETY: every block was published by `publish_block` with `2^bits` cells;
+        // `&mut self`: no other user, and this is the only free.
+        unsafe { free_blocks::<C>(&mut self.blocks, 1 << self.bits) };
+    }
+}
+
+/// Make a zeroed block of `size` cells and publish it in `slot`, unless another thread
+/// published one first (a compare-and-swap decides; the loser frees its copy): the
+/// published block's first cell. `None` when the block cannot be allocated.
+#[cfg(feature = "alloc")]
+pub(crate) fn publish_block<C: AtomicCounter>(
+    slot: &AtomicPtr<C::Atomic>,
+    size: usize,
+) -> Option<*mut C::Atomic> {
+    let cells = super::cell::zeroed_cells::<C>(size).ok()?;
+    let fresh = Box::into_raw(cells) as *mut C::Atomic;
+    match slot.compare_exchange(
+        core::ptr::null_mut(),
+        fresh,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    ) {
+        Ok(_) => Some(fresh),
+        Err(winner) => {
+            // SAFETY: `fresh` came from `Box::into_raw` of a box of `size` cells just
+            // above and was never published.
+            drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(fresh, size)) });
+            Some(winner)
+        }
+    }
+}
+
+/// Free every block published in `blocks`.
+///
+/// # Safety
+/// Each non-null pointer of `blocks` came from [`publish_block`] with `size`, and nothing
+/// uses the blocks any more (nor frees them again).
+#[cfg(feature = "alloc")]
+pub(crate) unsafe fn free_blocks<C: AtomicCounter>(
+    blocks: &mut [AtomicPtr<C::Atomic>],
+    size: usize,
+) {
+    for slot in blocks.iter_mut() {
+        let p = *slot.get_mut();
+        if !p.is_null() {
+            // SAFETY: the caller's promise: from `Box::into_raw` of `size` cells in
+            // `publish_block`, freed only here.
+            drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(p, size)) });
         }
     }
 }

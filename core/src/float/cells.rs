@@ -2,86 +2,189 @@
 //! or sparse (one block per octave, allocated when a value first lands in it).
 
 use alloc::boxed::Box;
+use core::sync::atomic::{AtomicPtr, Ordering};
 
 use super::config::{FloatShape, Storage};
-use crate::concurrent::{AtomicCounter, CellStore, SparseCells};
+use crate::concurrent::{free_blocks, publish_block, AtomicCounter};
 use crate::oom::OutOfMemory;
 
 /// The counters of one sign: storage offsets `0..shape.len()`.
-pub(crate) enum Cells<C: AtomicCounter> {
+pub(crate) struct Cells<C: AtomicCounter> {
+    shape: FloatShape,
+    kind: Kind<C>,
+}
+
+enum Kind<C: AtomicCounter> {
     Dense(Box<[C::Atomic]>),
-    /// One block per octave (aligned to the octave, so a cell's place is the low bits of
-    /// its bucket index).
-    Sparse(SparseCells<C>),
+    /// Per octave of the range: null until first touched, then the first of the octave's
+    /// `buckets_per_octave` cells (the whole octave, even where the range begins or ends
+    /// inside it, so a cell's place is the low bits of its bucket index) from a leaked
+    /// `Box<[C::Atomic]>`, freed on drop.
+    Sparse(Box<[AtomicPtr<C::Atomic>]>),
 }
 
 impl<C: AtomicCounter> Cells<C> {
     pub(crate) fn new(shape: FloatShape) -> Result<Self, OutOfMemory> {
-        Ok(match shape.config().storage() {
-            Storage::Dense => Cells::Dense(crate::concurrent::zeroed_cells::<C>(shape.len())?),
-            Storage::Sparse => Cells::Sparse(SparseCells::with_geometry(
-                shape.first_index(),
-                shape.len(),
-                shape.layout().scale(),
-            )?),
-        })
+        let kind = match shape.config().storage() {
+            Storage::Dense => Kind::Dense(crate::concurrent::zeroed_cells::<C>(shape.len())?),
+            Storage::Sparse => Kind::Sparse(
+                crate::oom::try_vec(shape.blocks(), || AtomicPtr::new(core::ptr::null_mut()))?
+                    .into_boxed_slice(),
+            ),
+        };
+        Ok(Cells { shape, kind })
     }
 
     /// The cell of storage offset `offset < len`, if it exists (a sparse block not yet
     /// touched has none: its counts are zero).
-    #[cfg(test)]
+    #[inline(always)]
     pub(crate) fn get(&self, offset: usize) -> Option<&C::Atomic> {
-        match self {
-            Cells::Dense(cells) => cells.get(offset),
-            Cells::Sparse(blocks) => blocks.existing_cell(offset),
+        match &self.kind {
+            Kind::Dense(cells) => cells.get(offset),
+            Kind::Sparse(blocks) => {
+                let (block, within) = self.place(offset);
+                let p = blocks.get(block)?.load(Ordering::Acquire);
+                if p.is_null() {
+                    return None;
+                }
+                // SAFETY: a non-null block pointer is the first of `buckets_per_octave`
+                // cells (published with Release after they were made), alive until `self`
+                // is dropped; `within` is below `buckets_per_octave`.
+                Some(unsafe { &*p.add(within) })
+            }
         }
     }
 
-    /// The cell of storage offset `offset`, allocating its sparse block on first touch.
-    /// `None` only when the block cannot be allocated.
+    /// The block (octave of the range) and the place in it of storage offset `offset`.
+    #[inline(always)]
+    fn place(&self, offset: usize) -> (usize, usize) {
+        let layout = self.shape.layout();
+        let index = self.shape.first_index() + offset;
+        let block = (index >> layout.scale()) - (self.shape.first_index() >> layout.scale());
+        (block, index & (layout.buckets_per_octave() - 1))
+    }
+
+    /// The cell of storage offset `offset`, allocating its block on first touch (sparse;
+    /// a compare-and-swap decides between threads that race to allocate it, the loser
+    /// frees its copy). `None` only when the block cannot be allocated.
     ///
     /// # Safety
     /// `offset < shape.len()` (as `FloatShape::offset_of_bits` gives): the range test the
-    /// caller made is not repeated for dense storage.
+    /// caller made is not repeated here.
     #[inline(always)]
     pub(crate) unsafe fn get_or_make(&self, offset: usize) -> Option<&C::Atomic> {
-        match self {
-            Cells::Dense(cells) => {
-                debug_assert!(offset < cells.len());
+        debug_assert!(offset < self.shape.len());
+        match &self.kind {
+            Kind::Dense(cells) => {
                 // SAFETY: `offset < shape.len()` (the caller's promise), the length of the
                 // dense cells (`Cells::new`).
                 Some(unsafe { cells.get_unchecked(offset) })
             }
-            Cells::Sparse(blocks) => blocks.get_or_make(offset),
+            Kind::Sparse(_) => match self.get(offset) {
+                Some(c) => Some(c),
+                None => self.make_block(offset),
+            },
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn make_block(&self, offset: usize) -> Option<&C::Atomic> {
+        let Kind::Sparse(blocks) = &self.kind else {
+            return None;
+        };
+        let (block, within) = self.place(offset);
+        let size = self.shape.layout().buckets_per_octave();
+        let p = publish_block::<C>(blocks.get(block)?, size)?;
+        // SAFETY: as in `get`: `p` is the block's published first cell of `size`, and
+        // `within` is below that.
+        Some(unsafe { &*p.add(within) })
+    }
+
+    /// Where a block's cells meet the range: the storage offset of its first cell in the
+    /// range, how many of its cells come before that, and how many lie in the range.
+    fn block_span(&self, block: usize) -> (usize, usize, usize) {
+        let layout = self.shape.layout();
+        let first = self.shape.first_index();
+        let octave_start = ((first >> layout.scale()) + block) << layout.scale();
+        let start = octave_start.max(first);
+        let end = (octave_start + layout.buckets_per_octave()).min(first + self.shape.len());
+        (start - first, start - octave_start, end - start)
     }
 
     /// Each run of cells that exists, with the storage offset of its first cell, in
     /// storage order.
     pub(crate) fn for_each_run(&self, mut f: impl FnMut(usize, &[C::Atomic])) {
-        match self {
-            Cells::Dense(cells) => f(0, cells),
-            Cells::Sparse(blocks) => blocks.for_each_run(&mut f),
+        match &self.kind {
+            Kind::Dense(cells) => f(0, cells),
+            Kind::Sparse(blocks) => {
+                for (block, slot) in blocks.iter().enumerate() {
+                    let p = slot.load(Ordering::Acquire);
+                    if !p.is_null() {
+                        let (start, skip, len) = self.block_span(block);
+                        // SAFETY: as in `get`: the block's published cells, of which
+                        // `skip..skip + len` lie in the range.
+                        f(start, unsafe {
+                            core::slice::from_raw_parts(p.add(skip), len)
+                        });
+                    }
+                }
+            }
         }
     }
 
     /// The same runs from the highest storage offset down (for the negative side, whose
     /// values fall as their magnitudes rise).
     pub(crate) fn for_each_run_rev(&self, mut f: impl FnMut(usize, &[C::Atomic])) {
-        match self {
-            Cells::Dense(cells) => f(0, cells),
-            Cells::Sparse(blocks) => blocks.for_each_run_rev(&mut f),
+        match &self.kind {
+            Kind::Dense(cells) => f(0, cells),
+            Kind::Sparse(blocks) => {
+                for (block, slot) in blocks.iter().enumerate().rev() {
+                    let p = slot.load(Ordering::Acquire);
+                    if !p.is_null() {
+                        let (start, skip, len) = self.block_span(block);
+                        // SAFETY: as in `for_each_run`.
+                        f(start, unsafe {
+                            core::slice::from_raw_parts(p.add(skip), len)
+                        });
+                    }
+                }
+            }
         }
     }
 
     /// Bytes of counters allocated now (and of the block directory).
     pub(crate) fn footprint(&self) -> usize {
-        match self {
-            Cells::Dense(cells) => cells.len() * C::BYTES,
-            Cells::Sparse(blocks) => blocks.footprint(),
+        match &self.kind {
+            Kind::Dense(cells) => cells.len() * C::BYTES,
+            Kind::Sparse(blocks) => {
+                let size = self.shape.layout().buckets_per_octave();
+                let made = blocks
+                    .iter()
+                    .filter(|p| !p.load(Ordering::Relaxed).is_null())
+                    .count();
+                made * size * C::BYTES + blocks.len() * core::mem::size_of::<AtomicPtr<C::Atomic>>()
+            }
         }
     }
 }
+
+impl<C: AtomicCounter> Drop for Cells<C> {
+    fn drop(&mut self) {
+        let size = self.shape.layout().buckets_per_octave();
+        if let Kind::Sparse(blocks) = &mut self.kind {
+            // SAFETY: every block was published by `publish_block` with
+            // `buckets_per_octave` cells; `&mut self`: no other user, the only free.
+            unsafe { free_blocks::<C>(blocks, size) };
+        }
+    }
+}
+
+// SAFETY: the cells are atomics and the block pointers `AtomicPtr`s: sharing them between
+// threads is what they are for; the blocks are owned by `Cells` and freed only by `drop`.
+unsafe impl<C: AtomicCounter> Send for Cells<C> {}
+// SAFETY: as above.
+unsafe impl<C: AtomicCounter> Sync for Cells<C> {}
 
 #[cfg(test)]
 mod tests {
@@ -95,7 +198,6 @@ mod tests {
             .validate()
             .unwrap();
         let sparse = Cells::<u32>::new(shape).unwrap();
-        // The block directory only: one pointer per octave of the range.
         assert_eq!(
             sparse.footprint(),
             shape.blocks() * core::mem::size_of::<usize>()

@@ -217,7 +217,6 @@ impl FloatShape {
         self.layout.bucket(self.first + offset)
     }
 
-    #[cfg(test)]
     /// Blocks (octaves) of sparse storage the range touches.
     pub(crate) fn blocks(&self) -> usize {
         let scale = self.layout.scale();
