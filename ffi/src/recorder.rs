@@ -21,7 +21,9 @@ pub enum picollo_recorder_kind {
     /// A relaxed atomic load, then a relaxed atomic store of one more (the single-writer
     /// mode; the thread-local mode, on the thread's own shard).
     Plain = 0,
-    /// A relaxed atomic load, then a relaxed atomic add of 1 (the interlocked mode).
+    /// A relaxed atomic add of 1, nothing read before it (the interlocked mode); when the
+    /// count it returns is `limit` or more, a relaxed atomic subtract of 1 takes it back
+    /// and the value goes through `record`.
     Atomic = 1,
     /// No direct path: every record calls `record` (the approximate mode; the
     /// thread-local mode at its shard cap).
@@ -50,7 +52,8 @@ pub struct picollo_recorder {
     pub len: u64,
     /// Logical index of the first counter's bucket in the whole `u64` layout.
     pub first_index: u64,
-    /// A counter holding this count or more takes `record`.
+    /// A counter holding this count or more takes `record` (with
+    /// `PICOLLO_RECORDER_KIND_ATOMIC`: an add that finds it is taken back first).
     pub limit: u64,
     /// log2 of the layout's block size.
     pub block_scale: u32,
@@ -130,14 +133,18 @@ mod tests {
                     // SAFETY: `offset < len` counters of this width, live while the
                     // histogram is (the recorder's contract).
                     let cell = unsafe { &*(r.cells as *const $atomic).add(offset as usize) };
-                    let c = cell.load(std::sync::atomic::Ordering::Relaxed);
-                    if (c as u64) < r.limit {
-                        if r.kind == picollo_recorder_kind::Plain as u32 {
-                            cell.store(c + 1, std::sync::atomic::Ordering::Relaxed);
-                        } else {
-                            cell.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let relaxed = std::sync::atomic::Ordering::Relaxed;
+                    if r.kind == picollo_recorder_kind::Plain as u32 {
+                        let c = cell.load(relaxed);
+                        if (c as u64) < r.limit {
+                            cell.store(c + 1, relaxed);
+                            return;
                         }
-                        return;
+                    } else {
+                        if (cell.fetch_add(1, relaxed) as u64) < r.limit {
+                            return;
+                        }
+                        cell.fetch_sub(1, relaxed);
                     }
                 }};
             }
@@ -191,6 +198,50 @@ mod tests {
                 unsafe { picollo_histogram_free(h) };
             }
         }
+    }
+
+    #[test]
+    fn an_atomic_add_at_the_limit_is_taken_back_and_recorded_by_the_library() {
+        let mut cfg = picollo_histogram_config_default();
+        cfg.counter_bits = 32;
+        cfg.mode = 1;
+        cfg.max_trackable = 1_000_000;
+        let mut h = std::ptr::null_mut();
+        // SAFETY: a valid config and out-pointer.
+        let created = unsafe { picollo_histogram_new(&cfg, &mut h) };
+        assert_eq!(created, picollo_status::Ok);
+        let mut r = std::mem::MaybeUninit::<picollo_recorder>::uninit();
+        // SAFETY: a live handle and room for a recorder.
+        let status = unsafe { picollo_histogram_recorder(h, r.as_mut_ptr()) };
+        assert_eq!(status, picollo_status::Ok);
+        // SAFETY: written on success.
+        let r = unsafe { r.assume_init() };
+        assert_eq!(r.kind, picollo_recorder_kind::Atomic as u32);
+        let info = |h| {
+            let mut info = picollo_histogram_info::default();
+            // SAFETY: a live handle and a valid out-pointer.
+            unsafe { crate::histogram::picollo_histogram_get_info(h, &mut info) };
+            (info.total, info.saturated)
+        };
+        // Just below the limit: the inline add keeps; at it and past it, the add is taken
+        // back and the library counts the record (still in the bucket below the ceiling).
+        // SAFETY: a live handle.
+        unsafe { crate::histogram::picollo_histogram_record_n(h, 777, r.limit - 1) };
+        for _ in 0..3 {
+            record_inline(&r, 777);
+        }
+        assert_eq!(info(h), (r.limit + 2, 0));
+        // Fill the bucket to its ceiling: further records count as saturated, and the
+        // bucket's cell ends at the ceiling, not above it.
+        // SAFETY: a live handle.
+        unsafe { crate::histogram::picollo_histogram_record_n(h, 777, u64::from(u32::MAX)) };
+        let (total, saturated) = info(h);
+        for _ in 0..5 {
+            record_inline(&r, 777);
+        }
+        assert_eq!(info(h), (total, saturated + 5));
+        // SAFETY: created above, freed once.
+        unsafe { picollo_histogram_free(h) };
     }
 
     #[test]

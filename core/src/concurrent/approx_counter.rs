@@ -4,7 +4,7 @@
 //! the true count, and updates get rarer as the count grows, so threads hitting the same
 //! counter stop fighting over its cache line.
 
-use super::cell::{add_n_atomic, increment_atomic_loaded, settle};
+use super::cell::{add_n_atomic, increment_atomic, settle};
 use super::cell::{AtomicCounter, Cell64};
 
 /// How an approximate counter counts.
@@ -110,7 +110,7 @@ impl ApproxPolicy {
         let c = C::load(cell);
         let count = c.to_u64();
         if count >> self.threshold == 0 {
-            return if increment_atomic_loaded::<C>(cell, c) {
+            return if increment_atomic::<C>(cell) {
                 settle::<C>(cell)
             } else {
                 0
@@ -151,7 +151,7 @@ fn add_step<C: AtomicCounter>(cell: &C::Atomic, step: u64) -> u64 {
 /// Which buckets of an approximate histogram have seen two threads collide, to 1/1024:
 /// bit `g` stands for the buckets whose storage offset is `g` modulo 1,024 (in big
 /// histograms, buckets a block or more apart: rarely more than one of them hot). A
-/// bucket counts exactly (a load, then one `fetch_add`, like the interlocked mode) until a
+/// bucket counts exactly (a load, then one `fetch_add`, as the interlocked mode's add) until a
 /// record's add finds a count other than the one it loaded just before (another thread
 /// wrote in between); from then on the buckets of its group count approximately at or
 /// above `2^T`, for the histogram's life. So a histogram written by one thread, or by

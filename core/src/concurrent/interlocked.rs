@@ -1,6 +1,6 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
-use super::cell::{increment_atomic, increment_atomic_far_below, AtomicCounter};
+use super::cell::{increment_atomic, AtomicCounter};
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
 use crate::shape::Shape;
@@ -56,40 +56,38 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
         self.counts.cells_ptr()
     }
 
-    /// Count one occurrence of `v` (any thread, any time): a load and one `fetch_add`
-    /// (see `increment_atomic`). A bucket saturates at
-    /// [`AtomicCounter::INTERLOCKED_MAX`]; what does not fit is counted as saturated.
+    /// Count one occurrence of `v` (any thread, any time): one `fetch_add` (see
+    /// `increment_atomic`). A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`]; what
+    /// does not fit is counted as saturated.
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.record_slow(v);
+            self.counts.record_outside_atomic(v, 1);
         }
     }
 
-    /// Count one occurrence of `v` and return true when `v` is in the range and its bucket
-    /// far below the ceiling (a load and an add whose result is unused, see
-    /// `increment_atomic`); otherwise return false, recording nothing.
+    /// Count one occurrence of `v` and return true when `v` is in the range (one
+    /// `fetch_add`; the rare add that finds its bucket at the ceiling settles it, out of
+    /// line); otherwise return false, recording nothing.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
         match self.counts.cell(v) {
-            Some(c) => increment_atomic_far_below::<C>(c),
+            Some(c) => {
+                if increment_atomic::<C>(c) {
+                    self.settle(c);
+                }
+                true
+            }
             None => false,
         }
     }
 
-    /// The records [`AtomicHistogram::record_fast`] declines: outside the range, or near
-    /// the ceiling.
+    /// An add found its bucket at the ceiling: bring it back, counting the surplus as
+    /// saturated.
     #[cold]
     #[inline(never)]
-    fn record_slow(&self, v: u64) {
-        match self.counts.cell(v) {
-            Some(c) => {
-                if increment_atomic::<C>(c) {
-                    self.counts.settle_atomic(c);
-                }
-            }
-            None => self.counts.record_outside_atomic(v, 1),
-        }
+    fn settle(&self, c: &C::Atomic) {
+        self.counts.settle_atomic(c);
     }
 
     /// Count `n` occurrences of `v` (one compare-exchange loop), saturating at
