@@ -6,6 +6,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static void test_config_default(void)
     CHECK(c.mode == PICOLLO_MODE_SINGLE_WRITER);
     CHECK(c.approx_threshold == 0);
     CHECK(c.storage == PICOLLO_STORAGE_DENSE);
+    CHECK(c.exact_extremes == 0 && c.reserved == 0);
 
     /* The default config creates a histogram over the whole u64 range. */
     if (EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK) && CHECK(h != NULL)) {
@@ -94,15 +96,27 @@ static void test_bad_configs(void)
     EXPECT_MSG(picollo_histogram_new(&base, NULL), PICOLLO_STATUS_NULL_POINTER, "out");
     EXPECT(picollo_histogram_new(NULL, NULL), PICOLLO_STATUS_NULL_POINTER);
 
-    /* struct_size: zero and too small are refused. */
+    /* struct_size: zero and too small are refused, but for the size older headers gave
+     * the struct (ABI 1.0 to 1.6: up to `storage`). */
     {
-        const uint32_t sizes[] = {0, 1, 4, sizeof(picollo_histogram_config) - 1,
-                                  sizeof(picollo_histogram_config) - 8};
+        const uint32_t older = (uint32_t)offsetof(picollo_histogram_config, exact_extremes);
+        const uint32_t sizes[] = {0, 1, 4, older - 8, older - 1, older + 1,
+                                  sizeof(picollo_histogram_config) - 1};
         for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             c = base;
             c.struct_size = sizes[k];
             REFUSE(&c, PICOLLO_STATUS_STRUCT_SIZE, "struct_size", "struct_size too small");
         }
+        /* An older caller's struct: the fields past it are not read (they read as 0). */
+        c = base;
+        c.struct_size = older;
+        c.exact_extremes = 7;
+        c.reserved = 9;
+        ACCEPT(&c, 512, "the ABI 1.6 struct");
+        c.struct_size = sizeof c;
+        REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "exact_extremes", "exact_extremes 7");
+        c.exact_extremes = 1;
+        REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, "reserved", "reserved 9");
     }
     /* Too large (a caller built against a newer header): accepted only when every byte this
      * library does not know is zero. */
@@ -379,8 +393,71 @@ static void test_sparse_storage(void)
     }
 }
 
+/* Exact extremes: kept in every mode and storage, through every record function. */
+static void test_exact_extremes(void)
+{
+    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
+                                     PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
+    size_t m, s, bits;
+    for (bits = 32; bits <= 64; bits += 32) {
+        for (m = 0; m < 4; m++) {
+            for (s = 0; s < 2; s++) {
+                picollo_histogram_config c = picollo_histogram_config_default();
+                picollo_histogram *h = NULL, *plain = NULL;
+                picollo_recorder r;
+                uint64_t lo = 1, hi = 1;
+                uint64_t v[] = {900, 70000, 5, 1u << 30};
+                c.counter_bits = (uint32_t)bits;
+                c.mode = modes[m];
+                c.storage = (uint32_t)s;
+                c.min_trackable = 100;
+                c.max_trackable = 1000000;
+                if (s == 1 && modes[m] == PICOLLO_MODE_THREAD_LOCAL) {
+                    continue;
+                }
+                EXPECT(picollo_histogram_new(&c, &plain), PICOLLO_STATUS_OK);
+                c.exact_extremes = 1;
+                if (!EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK) || !plain) {
+                    return;
+                }
+                EXPECT_MSG(picollo_histogram_exact_extremes(plain, &lo, &hi),
+                           PICOLLO_STATUS_UNSUPPORTED, "exact_extremes = 1");
+                EXPECT(picollo_histogram_exact_extremes(h, &lo, &hi), PICOLLO_STATUS_EMPTY);
+                CHECK(lo == 1 && hi == 1);
+                /* The inline recorder calls the library, which notes the value. */
+                EXPECT(picollo_histogram_recorder(h, &r), PICOLLO_STATUS_OK);
+                CHECK(r.kind == PICOLLO_RECORDER_KIND_CALL);
+                picollo_recorder_record(&r, 12345);
+                picollo_histogram_record(h, 50);      /* underflow: not an extreme */
+                picollo_histogram_record(h, 5000000); /* overflow: not either */
+                EXPECT(picollo_histogram_exact_extremes(h, &lo, &hi), PICOLLO_STATUS_OK);
+                CHECKF(lo == 12345 && hi == 12345, "%llu..%llu", (unsigned long long)lo,
+                       (unsigned long long)hi);
+                picollo_histogram_record_fn(h)(h, 777);
+                picollo_histogram_record_n(h, 999999, 4);
+                EXPECT(picollo_histogram_record_many(h, v, 4), PICOLLO_STATUS_OK);
+                EXPECT(picollo_histogram_exact_extremes(h, &lo, NULL), PICOLLO_STATUS_OK);
+                EXPECT(picollo_histogram_exact_extremes(h, NULL, &hi), PICOLLO_STATUS_OK);
+                CHECKF(lo == 777 && hi == 999999, "%llu..%llu", (unsigned long long)lo,
+                       (unsigned long long)hi);
+                /* A merge from a histogram without them brings its buckets' bounds. */
+                picollo_histogram_record(plain, 101);
+                EXPECT(picollo_histogram_add(h, plain), PICOLLO_STATUS_OK);
+                EXPECT(picollo_histogram_exact_extremes(h, &lo, &hi), PICOLLO_STATUS_OK);
+                CHECKF(lo <= 101 && lo >= 100 && hi == 999999, "%llu..%llu",
+                       (unsigned long long)lo, (unsigned long long)hi);
+                EXPECT(picollo_histogram_reset(h), PICOLLO_STATUS_OK);
+                EXPECT(picollo_histogram_exact_extremes(h, &lo, &hi), PICOLLO_STATUS_EMPTY);
+                picollo_histogram_free(h);
+                picollo_histogram_free(plain);
+            }
+        }
+    }
+}
+
 void test_configs(void)
 {
+    test_exact_extremes();
     test_config_default();
     test_bad_configs();
     test_layout_facts();

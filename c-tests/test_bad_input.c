@@ -595,6 +595,47 @@ static picollo_status storage_null_h(void)
     return picollo_histogram_get_storage(NULL, &k);
 }
 static picollo_status storage_null_out(void) { return picollo_histogram_get_storage(h, NULL); }
+static picollo_status extremes_null_h(void)
+{
+    uint64_t a, b;
+    return picollo_histogram_exact_extremes(NULL, &a, &b);
+}
+/* `h` keeps no exact extremes. */
+static picollo_status extremes_untracked(void)
+{
+    uint64_t a, b;
+    return picollo_histogram_exact_extremes(h, &a, &b);
+}
+static picollo_status extremes_empty(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    picollo_histogram *t = NULL;
+    picollo_status st;
+    uint64_t a = 0, b = 0;
+    c.exact_extremes = 1;
+    c.min_trackable = 10;
+    if (picollo_histogram_new(&c, &t) != PICOLLO_STATUS_OK) {
+        return PICOLLO_STATUS_PANIC;
+    }
+    picollo_histogram_record(t, 3); /* underflow only */
+    st = picollo_histogram_exact_extremes(t, &a, &b);
+    picollo_histogram_free(t);
+    return st;
+}
+static picollo_status extremes_null_outs(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    picollo_histogram *t = NULL;
+    picollo_status st;
+    c.exact_extremes = 1;
+    if (picollo_histogram_new(&c, &t) != PICOLLO_STATUS_OK) {
+        return PICOLLO_STATUS_PANIC;
+    }
+    picollo_histogram_record(t, 3);
+    st = picollo_histogram_exact_extremes(t, NULL, NULL);
+    picollo_histogram_free(t);
+    return st;
+}
 static picollo_status add_null_dst(void) { return picollo_histogram_add(NULL, h); }
 static picollo_status add_null_src(void) { return picollo_histogram_add(empty, NULL); }
 static picollo_status add_same(void) { return picollo_histogram_add(h, h); }
@@ -2581,6 +2622,10 @@ static const bad_row rows[] = {
 
     ROW(picollo_histogram_get_storage, storage_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_get_storage, storage_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_exact_extremes, extremes_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_exact_extremes, extremes_untracked, ST(UNSUPPORTED), "exact_extremes = 1"),
+    ROW(picollo_histogram_exact_extremes, extremes_empty, ST(EMPTY), "range"),
+    ROW(picollo_histogram_exact_extremes, extremes_null_outs, OK, NULL),
     ROW(picollo_histogram_add, add_null_dst, NULLP, "`dst`"),
     ROW(picollo_histogram_add, add_null_src, NULLP, "`src`"),
     ROW(picollo_histogram_add, add_same, INVAL, "same"),

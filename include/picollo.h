@@ -20,7 +20,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 6
+#define PICOLLO_ABI_VERSION_MINOR 7
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
@@ -510,7 +510,9 @@ enum picollo_recorder_kind
   // A relaxed atomic load, then a relaxed atomic store of one more (the single-writer
   // mode; the thread-local mode, on the thread's own shard).
   PICOLLO_RECORDER_KIND_PLAIN = 0,
-  // A relaxed atomic load, then a relaxed atomic add of 1 (the interlocked mode).
+  // A relaxed atomic add of 1, nothing read before it (the interlocked mode); when the
+  // count it returns is `limit` or more, a relaxed atomic subtract of 1 takes it back
+  // and the value goes through `record`.
   PICOLLO_RECORDER_KIND_ATOMIC = 1,
   // No direct path: every record calls `record` (the approximate mode; the
   // thread-local mode at its shard cap).
@@ -873,6 +875,14 @@ typedef struct picollo_histogram_config {
   // sparse blocks made when a value first lands in them (1; not in the thread-local
   // mode). Added in ABI 1.6, in the place of a field that had to be zero.
   uint32_t storage;
+  // 1: keep the exact smallest and largest value recorded in the range
+  // (`picollo_histogram_exact_extremes`), at the cost of a load and a compare of two
+  // words per record (the inline recorder then calls the library); 0 (the default): keep
+  // none. Added in ABI 1.7: a caller built against an older header passes the smaller
+  // struct of its `sizeof`, and this field reads as 0.
+  uint32_t exact_extremes;
+  // Zero.
+  uint32_t reserved;
 } picollo_histogram_config;
 
 // A record function specialised for one histogram's counter width and mode, from
@@ -1236,7 +1246,8 @@ typedef struct picollo_recorder {
   uint64_t len;
   // Logical index of the first counter's bucket in the whole `u64` layout.
   uint64_t first_index;
-  // A counter holding this count or more takes `record`.
+  // A counter holding this count or more takes `record` (with
+  // `PICOLLO_RECORDER_KIND_ATOMIC`: an add that finds it is taken back first).
   uint64_t limit;
   // log2 of the layout's block size.
   uint32_t block_scale;
@@ -1808,6 +1819,23 @@ picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
+
+// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and
+// `*max`, for a histogram made with `picollo_histogram_config.exact_extremes = 1`: every
+// value recorded in the range (saturated records too; not underflow or overflow values)
+// since creation or the last reset, through any record function. Merges bring the
+// source's exact extremes when it keeps them, else the bounds of its lowest and highest
+// non-empty buckets (a V2 blob added, its bucket midpoints). Subtract and collect leave
+// them. Either out-pointer may be NULL.
+//
+// Errors: NULL `h`; `UNSUPPORTED` when `h` does not keep exact extremes; `EMPTY` when no
+// value was recorded in its range (nothing written then).
+//
+// # Safety
+// `h` is NULL or a live handle; `min` and `max` are NULL or writable.
+picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h,
+                                                uint64_t *min,
+                                                uint64_t *max);
 
 // Adds every count of `src` into `dst` (same relative error, any range, counter width and
 // mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
@@ -3054,8 +3082,8 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 #define PICOLLO_RECORDER_INLINE
 // Records `value` through a recorder from `picollo_histogram_recorder`, on the thread and
 // for the lifetime that function states: in range and below `r->limit`, the bucket is
-// counted in place (a relaxed atomic load, then a store of one more or an atomic add of
-// one); everything else calls `r->record`. Never fails; the same guarantees as
+// counted in place (a relaxed atomic load, then a store of one more; or an atomic add of
+// one, taken back when it finds the limit); everything else calls `r->record`. Never fails; the same guarantees as
 // `picollo_histogram_record`.
 static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t value) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -3069,25 +3097,35 @@ static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t v
     if (offset < r->len) {
       if (r->counter_bits == 32) {
         uint32_t *cell = (uint32_t *)r->cells + offset;
-        uint32_t count = __atomic_load_n(cell, __ATOMIC_RELAXED);
-        if (count < r->limit) {
-          if (r->kind == PICOLLO_RECORDER_KIND_PLAIN) {
+        if (r->kind == PICOLLO_RECORDER_KIND_PLAIN) {
+          uint32_t count = __atomic_load_n(cell, __ATOMIC_RELAXED);
+          if (count < r->limit) {
             __atomic_store_n(cell, count + 1, __ATOMIC_RELAXED);
-          } else {
-            __atomic_fetch_add(cell, 1, __ATOMIC_RELAXED);
+            return;
           }
-          return;
+        } else {
+          // Add first, read nothing before (a load would fetch the line shared, then the
+          // add fetch it again to own it); an add that finds the limit is taken back.
+          if (__atomic_fetch_add(cell, 1, __ATOMIC_RELAXED) < r->limit) {
+            return;
+          }
+          __atomic_fetch_sub(cell, 1, __ATOMIC_RELAXED);
         }
       } else {
         uint64_t *cell = (uint64_t *)r->cells + offset;
-        uint64_t count = __atomic_load_n(cell, __ATOMIC_RELAXED);
-        if (count < r->limit) {
-          if (r->kind == PICOLLO_RECORDER_KIND_PLAIN) {
+        if (r->kind == PICOLLO_RECORDER_KIND_PLAIN) {
+          uint64_t count = __atomic_load_n(cell, __ATOMIC_RELAXED);
+          if (count < r->limit) {
             __atomic_store_n(cell, count + 1, __ATOMIC_RELAXED);
-          } else {
-            __atomic_fetch_add(cell, 1, __ATOMIC_RELAXED);
+            return;
           }
-          return;
+        } else {
+          // Add first, read nothing before (a load would fetch the line shared, then the
+          // add fetch it again to own it); an add that finds the limit is taken back.
+          if (__atomic_fetch_add(cell, 1, __ATOMIC_RELAXED) < r->limit) {
+            return;
+          }
+          __atomic_fetch_sub(cell, 1, __ATOMIC_RELAXED);
         }
       }
     }

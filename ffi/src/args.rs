@@ -132,6 +132,9 @@ pub(crate) unsafe fn write_out<T>(
 pub(crate) unsafe trait StructSized: Copy {
     /// The C name of the struct (a config struct's `<NAME>_default()` initialises it).
     const NAME: &'static str;
+    /// The sizes the struct had in older ABIs, accepted from callers built against those
+    /// headers: the fields added since read as zero.
+    const OLDER_SIZES: &'static [usize] = &[];
 }
 
 /// The largest `struct_size` looked at (a page, as the kernel caps `perf_event_attr`): a
@@ -139,9 +142,10 @@ pub(crate) unsafe trait StructSized: Copy {
 pub(crate) const MAX_STRUCT_SIZE: usize = 4096;
 
 /// Read a caller's config honouring its `struct_size`: smaller than this library's struct
-/// is refused; larger (a caller built against a newer header) is accepted only when every
-/// byte this library does not know is zero, as the kernel does for `perf_event_attr`, and
-/// only up to [`MAX_STRUCT_SIZE`].
+/// is accepted when it is one of the struct's [`StructSized::OLDER_SIZES`] (a caller built
+/// against an older header), the fields it does not have reading as zero; larger (a caller built against a newer
+/// header) is accepted only when every byte this library does not know is zero, as the
+/// kernel does for `perf_event_attr`, and only up to [`MAX_STRUCT_SIZE`].
 ///
 /// # Safety
 /// `p` is NULL or points to `p->struct_size` readable bytes (at least 4).
@@ -168,12 +172,25 @@ pub(crate) unsafe fn read_sized_from<T: StructSized>(
         let extra = unsafe { std::slice::from_raw_parts(p.cast::<u8>().add(ours), size - ours) };
         extra.iter().all(|&b| b == 0)
     };
-    if size < ours || (size > ours && !extra_zero()) {
+    if (size < ours && !T::OLDER_SIZES.contains(&size)) || (size > ours && !extra_zero()) {
         return Err(Failure::struct_size(format_args!(
             "struct_size is {struct_size} but this library's {name} has {ours} bytes (a \
              larger struct is accepted only if the fields this library does not know are \
-             zero): initialise it with {name}_default()"
+             zero, a smaller one only at a size older headers gave it: {:?}): initialise \
+             it with {name}_default()",
+            T::OLDER_SIZES
         )));
+    }
+    if size < ours {
+        let mut value = std::mem::MaybeUninit::<T>::zeroed();
+        // SAFETY: the caller promises `size` readable bytes at `p`; `value` has room for
+        // `ours > size` bytes; the two do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(p.cast::<u8>(), value.as_mut_ptr().cast::<u8>(), size)
+        };
+        // SAFETY: every byte is initialised (zeroed, then partly copied) and any bit
+        // pattern is a valid T (the `StructSized` contract).
+        return Ok(unsafe { value.assume_init() });
     }
     // SAFETY: at least size_of::<T>() readable bytes (checked above); any bit pattern is a
     // valid T (the `StructSized` contract).

@@ -72,13 +72,12 @@ pub unsafe extern "C" fn picollo_histogram_new(
     boundary!({
         let config = read_sized!(config)?;
         let out = try_mut!(out)?;
+        let extremes = config.exact_extremes == 1;
         let (config, bits, mode, storage) = parse_config(&config)?;
         let shape = config.validate().map_err(config_error)?;
-        set_boxed(
-            out,
-            Histogram::with_storage(shape, bits_from_c(bits), mode, storage)
-                .map_err(config_error)?,
-        );
+        let h = Histogram::with_storage(shape, bits_from_c(bits), mode, storage)
+            .map_err(config_error)?;
+        set_boxed(out, if extremes { h.with_exact_extremes() } else { h });
         Ok(())
     })
 }
@@ -318,6 +317,45 @@ pub unsafe extern "C" fn picollo_histogram_get_storage(
             picollo_core::concurrent::Storage::Sparse => picollo_storage::Sparse,
         };
         crate::args::out!(out, storage as u32)
+    })
+}
+
+/// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and
+/// `*max`, for a histogram made with `picollo_histogram_config.exact_extremes = 1`: every
+/// value recorded in the range (saturated records too; not underflow or overflow values)
+/// since creation or the last reset, through any record function. Merges bring the
+/// source's exact extremes when it keeps them, else the bounds of its lowest and highest
+/// non-empty buckets (a V2 blob added, its bucket midpoints). Subtract and collect leave
+/// them. Either out-pointer may be NULL.
+///
+/// Errors: NULL `h`; `UNSUPPORTED` when `h` does not keep exact extremes; `EMPTY` when no
+/// value was recorded in its range (nothing written then).
+///
+/// # Safety
+/// `h` is NULL or a live handle; `min` and `max` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_exact_extremes(
+    h: *const picollo_histogram,
+    min: *mut u64,
+    max: *mut u64,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        if !h.tracks_extremes() {
+            return Err(Failure::new(
+                picollo_status::Unsupported,
+                "this histogram keeps no exact extremes: create it with \
+                 picollo_histogram_config.exact_extremes = 1",
+            ));
+        }
+        let Some((lo, hi)) = h.exact_extremes() else {
+            return Err(Failure::new(
+                picollo_status::Empty,
+                "no value was recorded in the histogram's range",
+            ));
+        };
+        crate::args::out!(min?, lo)?;
+        crate::args::out!(max?, hi)
     })
 }
 

@@ -40,6 +40,14 @@ pub struct picollo_histogram_config {
     /// sparse blocks made when a value first lands in them (1; not in the thread-local
     /// mode). Added in ABI 1.6, in the place of a field that had to be zero.
     pub storage: u32,
+    /// 1: keep the exact smallest and largest value recorded in the range
+    /// (`picollo_histogram_exact_extremes`), at the cost of a load and a compare of two
+    /// words per record (the inline recorder then calls the library); 0 (the default): keep
+    /// none. Added in ABI 1.7: a caller built against an older header passes the smaller
+    /// struct of its `sizeof`, and this field reads as 0.
+    pub exact_extremes: u32,
+    /// Zero.
+    pub reserved: u32,
 }
 
 /// How a histogram keeps its counters (`picollo_histogram_config.storage`).
@@ -63,6 +71,11 @@ pub enum picollo_storage {
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
 unsafe impl StructSized for picollo_histogram_config {
     const NAME: &'static str = "picollo_histogram_config";
+    /// ABI 1.0 to 1.6: the struct ended with `storage` (before 1.6 `reserved`).
+    const OLDER_SIZES: &'static [usize] = &[std::mem::offset_of!(
+        picollo_histogram_config,
+        exact_extremes
+    )];
 }
 
 /// Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
@@ -79,6 +92,8 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
         mode: picollo_mode::SingleWriter as u32,
         approx_threshold: 0,
         storage: picollo_storage::Dense as u32,
+        exact_extremes: 0,
+        reserved: 0,
     }
 }
 
@@ -86,6 +101,12 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
 pub(crate) fn parse_config(
     cfg: &picollo_histogram_config,
 ) -> Result<(Config, u32, Mode, Storage), Failure> {
+    if cfg.exact_extremes > 1 || cfg.reserved != 0 {
+        return Err(Failure::invalid(format!(
+            "exact_extremes is {} and reserved {}: exact_extremes must be 0 or 1, reserved 0",
+            cfg.exact_extremes, cfg.reserved
+        )));
+    }
     if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
         return Err(Failure::invalid(format!(
             "counter_bits is {}: it must be 32 or 64",

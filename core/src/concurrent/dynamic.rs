@@ -3,6 +3,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::cell::{AtomicCounter, Cell64};
 use super::{Collect, ConcurrentHistogram, ConcurrentSnapshot, LiveView, Mode, Source, Storage};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::Counter;
@@ -32,8 +33,112 @@ pub struct DynHistogram {
     /// The record fast path of `inner`'s width and mode, chosen once at construction
     /// ([`FastRecord`]): a record pays one indirect call instead of a match over width ×
     /// mode. Invariant: it is the `FastRecord` of `inner`'s variant (only `with_shape`
-    /// sets either).
+    /// sets either), or [`tracked`] when `extremes` is set.
     fast: FastRecord,
+    /// The `FastRecord` of `inner`'s variant (what [`tracked`] calls after noting).
+    inner_fast: FastRecord,
+    /// The exact extremes, when asked for ([`DynHistogram::with_exact_extremes`]).
+    extremes: Option<Extremes>,
+}
+
+/// The smallest and largest value recorded in the range, exact: two cells lowered and
+/// raised with a compare-exchange only when a value passes them (after the first records,
+/// a load and a compare each, the cells' line shared by every writer and rarely written).
+#[derive(Debug)]
+struct Extremes {
+    /// The smallest value seen (`u64::MAX` while none).
+    lo: Cell64,
+    /// The largest value seen (0 while none).
+    hi: Cell64,
+    /// The smallest value of the range (its first bucket's lowest).
+    first: u64,
+    /// The largest value of the range less `first`.
+    span: u64,
+}
+
+impl Extremes {
+    fn new(shape: Shape) -> Self {
+        let first = shape.bucket(0).lower;
+        let last = shape.bucket(shape.len().saturating_sub(1)).highest;
+        Extremes {
+            lo: u64::new_cell(u64::MAX),
+            hi: u64::new_cell(0),
+            first,
+            span: last - first,
+        }
+    }
+
+    /// Take `v` into the extremes when it is in the range.
+    #[inline(always)]
+    fn note(&self, v: u64) {
+        if v.wrapping_sub(self.first) > self.span {
+            return;
+        }
+        if v < u64::load(&self.lo) {
+            self.lower(v);
+        }
+        if v > u64::load(&self.hi) {
+            self.raise(v);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn lower(&self, v: u64) {
+        let mut old = u64::load(&self.lo);
+        while v < old {
+            match u64::compare_exchange(&self.lo, old, v) {
+                Ok(_) => return,
+                Err(seen) => old = seen,
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn raise(&self, v: u64) {
+        let mut old = u64::load(&self.hi);
+        while v > old {
+            match u64::compare_exchange(&self.hi, old, v) {
+                Ok(_) => return,
+                Err(seen) => old = seen,
+            }
+        }
+    }
+
+    fn get(&self) -> Option<(u64, u64)> {
+        let (lo, hi) = (u64::load(&self.lo), u64::load(&self.hi));
+        (lo <= hi).then_some((lo, hi))
+    }
+
+    fn clear(&self) {
+        u64::store(&self.lo, u64::MAX);
+        u64::store(&self.hi, 0);
+    }
+}
+
+/// The record of a histogram with exact extremes: note, then the mode's own fast path.
+///
+/// # Safety
+/// As [`FastRecord`] (`h.inner_fast` is the `FastRecord` of its variant).
+unsafe extern "C" fn tracked(h: &DynHistogram, v: u64, general: GeneralRecord) {
+    if let Some(e) = &h.extremes {
+        e.note(v);
+    }
+    // SAFETY: `inner_fast` is the `FastRecord` of `inner`'s variant (set together).
+    unsafe { (h.inner_fast)(h, v, general) }
+}
+
+/// [`tracked`] as a [`RecordFn`] handing declined records to `G`.
+///
+/// # Safety
+/// As [`RecordFn`].
+unsafe extern "C" fn tracked_for<G: GeneralPath>(h: &DynHistogram, v: u64) {
+    extern "C" fn general<G: GeneralPath>(h: &DynHistogram, v: u64) {
+        G::record(h, v)
+    }
+    // SAFETY: as this function's own contract.
+    unsafe { tracked(h, v, general::<G>) }
 }
 
 impl core::fmt::Debug for DynHistogram {
@@ -328,7 +433,7 @@ impl Inner {
 /// How the calling thread can record into a [`DynHistogram`] without a call, for code
 /// outside Rust that inlines the record (the C header's `picollo_recorder_record`): find
 /// the storage offset of `v` with the layout, then, in range, count in `cells` as `kind`
-/// says when the cell holds less than `limit`; anything else goes through
+/// says while the cell holds less than `limit`; anything else goes through
 /// [`DynHistogram::record`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DirectPath {
@@ -349,8 +454,10 @@ pub enum DirectKind {
     /// mode (the writer's thread, one at a time) and the thread-local mode (the thread's
     /// own shard, on that thread only).
     Plain,
-    /// A relaxed atomic load, then a relaxed `fetch_add` of 1: the interlocked mode, any
-    /// thread.
+    /// A relaxed `fetch_add` of 1, nothing read before it: the interlocked mode, any
+    /// thread. When the count it returns is `limit` or more, a relaxed `fetch_sub` of 1
+    /// takes the add back and the record goes through [`DynHistogram::record`] (which
+    /// settles a bucket at its ceiling): every step adds or moves counts, none is lost.
     Atomic,
     /// No direct path: every record goes through [`DynHistogram::record`] (the
     /// approximate mode; the thread-local mode at its shard cap).
@@ -398,16 +505,68 @@ impl DynHistogram {
                 Inner::U64(ConcurrentHistogram::with_storage(shape, mode, storage)?)
             }
         };
+        let fast = inner.fast_record();
         Ok(DynHistogram {
-            fast: inner.fast_record(),
+            fast,
+            inner_fast: fast,
+            extremes: None,
             inner,
             selection: AtomicU8::new(selection_index(shape.value_selection())),
         })
     }
 
+    /// The same histogram keeping the exact smallest and largest value recorded in its
+    /// range ([`DynHistogram::exact_extremes`]), from its next record on (make it so
+    /// before recording). A record then also loads and compares two words (and writes one
+    /// only when a value passes it); the header's inline recorder calls the library.
+    ///
+    /// What the extremes cover: every value recorded in the range (a saturated record
+    /// too; underflow and overflow values are not in the range) since creation or the
+    /// last [`DynHistogram::reset`], through any record call. Merges take the source's
+    /// exact extremes when it keeps them, else the bounds of its lowest and highest
+    /// non-empty buckets; V2 blobs added contribute their bucket midpoints (what they
+    /// record). [`DynHistogram::subtract`] and [`DynHistogram::collect`] leave them.
+    pub fn with_exact_extremes(mut self) -> Self {
+        self.extremes = Some(Extremes::new(self.shape()));
+        self.fast = tracked;
+        self
+    }
+
+    /// Whether the histogram keeps exact extremes ([`DynHistogram::with_exact_extremes`]).
+    pub fn tracks_extremes(&self) -> bool {
+        self.extremes.is_some()
+    }
+
+    /// The exact smallest and largest value recorded in the range (see
+    /// [`DynHistogram::with_exact_extremes`]); `None` when none was or the histogram does
+    /// not keep them.
+    pub fn exact_extremes(&self) -> Option<(u64, u64)> {
+        self.extremes.as_ref()?.get()
+    }
+
+    #[inline(always)]
+    fn note(&self, v: u64) {
+        if let Some(e) = &self.extremes {
+            e.note(v);
+        }
+    }
+
+    /// Take the extremes of a view merged in: its own exact ones when given, else its
+    /// lowest and highest non-empty buckets' bounds.
+    fn note_merged<C: Counter>(&self, view: &View<'_, C>, exact: Option<(u64, u64)>) {
+        if let Some(e) = &self.extremes {
+            let bounds = exact.or_else(|| Some((view.min_recorded()?, view.max_recorded()?)));
+            if let Some((lo, hi)) = bounds {
+                e.note(lo);
+                e.note(hi);
+            }
+        }
+    }
+
     /// Count one occurrence of `v`.
     #[inline]
     pub fn record(&self, v: u64) {
+        self.note(v);
         each_width!(&self.inner, h => h.record(v));
     }
 
@@ -433,6 +592,9 @@ impl DynHistogram {
     /// width and mode that [`DynHistogram::record`] makes on each call (one indirect
     /// call). The C ABI gives it to C callers as `picollo_histogram_record_fn`.
     pub fn record_fn<G: GeneralPath>(&self) -> RecordFn {
+        if self.extremes.is_some() {
+            return tracked_for::<G>;
+        }
         self.inner.record_fn::<G>()
     }
 
@@ -482,6 +644,10 @@ impl DynHistogram {
                 }
             };
         }
+        // Exact extremes are kept by the library's record.
+        if self.extremes.is_some() {
+            return CALL;
+        }
         match &self.inner {
             Inner::U32(h) => by_mode!(h, u32),
             Inner::U64(h) => by_mode!(h, u64),
@@ -490,22 +656,37 @@ impl DynHistogram {
 
     /// Count `n` occurrences of `v` (exact in every mode; saturating).
     pub fn record_n(&self, v: u64, n: u64) {
+        if n != 0 {
+            self.note(v);
+        }
         each_width!(&self.inner, h => h.record_n(v, n));
     }
 
     /// Record `v` with coordinated-omission correction (see
     /// [`crate::Histogram::record_corrected`]).
     pub fn record_corrected(&self, v: u64, expected_interval: u64) {
+        self.note(v);
+        // The smallest value the correction adds: `v − k·interval` for the largest k that
+        // leaves it at least `interval`.
+        if expected_interval != 0 && v >= expected_interval {
+            self.note(v % expected_interval + expected_interval);
+        }
         each_width!(&self.inner, h => h.record_corrected(v, expected_interval));
     }
 
     /// Count every value of `values`.
     pub fn record_many(&self, values: &[u64]) {
+        if let Some(e) = &self.extremes {
+            values.iter().for_each(|&v| e.note(v));
+        }
         each_width!(&self.inner, h => values.iter().for_each(|&v| h.record(v)));
     }
 
-    /// Reset (see the module docs for each mode's semantics).
+    /// Reset (see the module docs for each mode's semantics); the exact extremes too.
     pub fn reset(&self) {
+        if let Some(e) = &self.extremes {
+            e.clear();
+        }
         each_width!(&self.inner, h => h.reset());
     }
 
@@ -595,8 +776,11 @@ impl DynHistogram {
     /// Add every count of `src` (same relative error, any range, width and mode), read
     /// as one consistent copy; the counts land like records.
     pub fn add(&self, src: &DynHistogram) -> Result<(), MergeError> {
+        let exact = src.exact_extremes();
         each_width!(&src.inner, s => s.try_with_copy(|view| {
-            each_width!(&self.inner, d => d.add(&view))
+            each_width!(&self.inner, d => d.add(&view))?;
+            self.note_merged(&view, exact);
+            Ok(())
         }))?
     }
 
@@ -604,7 +788,9 @@ impl DynHistogram {
     /// [`DynHistogram::add`] does for another handle: e.g. to put a decoded V2 histogram or
     /// the sum of a log behind a handle.
     pub fn add_view<C: Counter>(&self, view: &View<'_, C>) -> Result<(), MergeError> {
-        each_width!(&self.inner, d => d.add(view))
+        each_width!(&self.inner, d => d.add(view))?;
+        self.note_merged(view, None);
+        Ok(())
     }
 
     /// Add every count of `src` whatever its relative error (and range, width and mode),
@@ -614,7 +800,9 @@ impl DynHistogram {
     pub fn add_rebinned(&self, src: &DynHistogram) -> Result<(), MergeError> {
         let layout = self.shape().layout();
         let copy = src.with_view(|v| dyn_view!(v, v => v.rebinned(layout)))??;
-        self.add_view(&copy.view())
+        each_width!(&self.inner, d => d.add(&copy.view()))?;
+        self.note_merged(&copy.view(), src.exact_extremes());
+        Ok(())
     }
 
     /// Add the counts of a V2 blob (plain or compressed) whatever this histogram's layout,
@@ -876,6 +1064,121 @@ mod tests {
                     assert_eq!(counts(&local), (2, 1));
                 });
             });
+        }
+    }
+
+    extern "C" fn plain_record(h: &DynHistogram, v: u64) {
+        h.record(v)
+    }
+
+    struct Plain;
+    impl GeneralPath for Plain {
+        fn record(h: &DynHistogram, v: u64) {
+            h.record(v)
+        }
+    }
+
+    #[test]
+    fn exact_extremes_follow_every_record_path_in_every_width_mode_and_storage() {
+        let config = Config::new().with_range(100, 1_000_000);
+        let modes = [
+            Mode::SingleWriter,
+            Mode::Interlocked,
+            Mode::ThreadLocal,
+            Mode::Approximate(super::super::ApproxPolicy::new()),
+        ];
+        for bits in [CounterBits::U32, CounterBits::U64] {
+            for mode in modes {
+                for storage in [Storage::Dense, Storage::Sparse] {
+                    let Ok(h) =
+                        DynHistogram::with_storage(config.validate().unwrap(), bits, mode, storage)
+                    else {
+                        continue; // sparse thread-local is refused
+                    };
+                    let h = h.with_exact_extremes();
+                    let what = alloc::format!("{bits:?} {mode:?} {storage:?}");
+                    assert!(h.tracks_extremes());
+                    assert_eq!(h.exact_extremes(), None, "{what}");
+                    assert_eq!(h.direct_path().kind, DirectKind::Call, "{what}");
+                    // Outside the range: counted as underflow/overflow, not an extreme.
+                    h.record(5);
+                    h.record(5_000_000);
+                    assert_eq!(h.exact_extremes(), None, "{what}");
+                    h.record_or(12_345, plain_record);
+                    assert_eq!(h.exact_extremes(), Some((12_345, 12_345)), "{what}");
+                    // SAFETY: `h`'s own record function.
+                    unsafe { (h.record_fn::<Plain>())(&h, 12_301) };
+                    h.record_n(99_999, 0); // nothing recorded, no extreme
+                    h.record_n(77_777, 2);
+                    h.record_many(&[150, 3, 20_000]);
+                    assert_eq!(h.exact_extremes(), Some((150, 77_777)), "{what}");
+                    // The correction's smallest value: 880_000 − 87·10_000 = 10_000 + 0.
+                    h.record_corrected(880_000, 10_000);
+                    assert_eq!(h.exact_extremes(), Some((150, 880_000)), "{what}");
+                    // Merged: the source's exact extremes, or its buckets' bounds.
+                    let exact = DynHistogram::new(config, bits, Mode::Interlocked)
+                        .unwrap()
+                        .with_exact_extremes();
+                    exact.record(101);
+                    h.add(&exact).unwrap();
+                    assert_eq!(h.exact_extremes(), Some((101, 880_000)), "{what}");
+                    let plain = DynHistogram::new(config, bits, Mode::Interlocked).unwrap();
+                    plain.record(999_000);
+                    h.add(&plain).unwrap();
+                    let top = config
+                        .validate()
+                        .unwrap()
+                        .layout()
+                        .bucket_of(999_000)
+                        .highest;
+                    assert_eq!(h.exact_extremes(), Some((101, top)), "{what}");
+                    h.reset();
+                    assert_eq!(h.exact_extremes(), None, "{what}");
+                    h.record(4_242);
+                    assert_eq!(h.exact_extremes(), Some((4_242, 4_242)), "{what}");
+                }
+            }
+        }
+        // Without the option: nothing kept, and the direct path stays direct.
+        let h = DynHistogram::new(config, CounterBits::U32, Mode::Interlocked).unwrap();
+        h.record(500);
+        assert!(!h.tracks_extremes());
+        assert_eq!(h.exact_extremes(), None);
+        assert_eq!(h.direct_path().kind, DirectKind::Atomic);
+    }
+
+    #[test]
+    fn exact_extremes_of_racing_threads_are_the_true_ones() {
+        let config = Config::new();
+        for mode in [Mode::Interlocked, Mode::ThreadLocal] {
+            let h = DynHistogram::new(config, CounterBits::U64, mode)
+                .unwrap()
+                .with_exact_extremes();
+            let (lo, hi) = std::thread::scope(|s| {
+                let handles: alloc::vec::Vec<_> = (0..4u64)
+                    .map(|t| {
+                        let h = &h;
+                        s.spawn(move || {
+                            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ t;
+                            let (mut lo, mut hi) = (u64::MAX, 0);
+                            for _ in 0..20_000 {
+                                x ^= x << 13;
+                                x ^= x >> 7;
+                                x ^= x << 17;
+                                let v = x >> (x % 64);
+                                h.record(v);
+                                (lo, hi) = (lo.min(v), hi.max(v));
+                            }
+                            (lo, hi)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|j| j.join().unwrap())
+                    .fold((u64::MAX, 0), |(a, b), (c, d)| (a.min(c), b.max(d)))
+            });
+            assert_eq!(h.exact_extremes(), Some((lo, hi)), "{mode:?}");
         }
     }
 }
