@@ -21,7 +21,9 @@
  *
  * Each mode is measured three ways: picollo_histogram_record; the function
  * picollo_histogram_record_fn hands out for the handle (`_fn`); the header's inline
- * recorder, picollo_recorder_record (`_inline`).
+ * recorder, picollo_recorder_record (`_inline`). The single-writer and interlocked modes
+ * are measured again with exact extremes kept (`_extremes`; two ways: the inline recorder
+ * of such a histogram calls the library).
  *
  * Usage: bench_record [--quick] [threads...]   (default threads: 1 and the CPU count)
  * Last lines: `bench c: mode=<name> error=<e> threads=<n> ns=<ns>`, one per contender.
@@ -178,8 +180,9 @@ static double run_once(const target *t, void *(*body)(void *), int threads,
     return (last - first) * 1e9 / (double)per_thread;
 }
 
-static picollo_histogram *make(uint32_t mode, double error) {
+static picollo_histogram *make(uint32_t mode, uint32_t extremes, double error) {
     picollo_histogram_config cfg = picollo_histogram_config_default();
+    cfg.exact_extremes = extremes;
     cfg.counter_bits = 32;
     cfg.relative_error = error;
     cfg.max_trackable = MAX_VALUE;
@@ -252,11 +255,14 @@ int main(int argc, char **argv) {
         const char *fn_name;
         const char *inline_name;
         uint32_t mode;
+        uint32_t extremes; /* exact_extremes: the inline recorder would only call */
     } modes[] = {
-        {"single", "single_fn", "single_inline", PICOLLO_MODE_SINGLE_WRITER},
-        {"interlocked", "interlocked_fn", "interlocked_inline", PICOLLO_MODE_INTERLOCKED},
-        {"local", "local_fn", "local_inline", PICOLLO_MODE_THREAD_LOCAL},
-        {"approx", "approx_fn", "approx_inline", PICOLLO_MODE_APPROXIMATE},
+        {"single", "single_fn", "single_inline", PICOLLO_MODE_SINGLE_WRITER, 0},
+        {"interlocked", "interlocked_fn", "interlocked_inline", PICOLLO_MODE_INTERLOCKED, 0},
+        {"local", "local_fn", "local_inline", PICOLLO_MODE_THREAD_LOCAL, 0},
+        {"approx", "approx_fn", "approx_inline", PICOLLO_MODE_APPROXIMATE, 0},
+        {"single_extremes", "single_extremes_fn", NULL, PICOLLO_MODE_SINGLE_WRITER, 1},
+        {"interlocked_extremes", "interlocked_extremes_fn", NULL, PICOLLO_MODE_INTERLOCKED, 1},
     };
     const double errors[] = {0.01, 0.0005};
     printf("ns per record per thread through libpicollo.so (best of %d, %zu records per "
@@ -277,17 +283,20 @@ int main(int argc, char **argv) {
                     continue;
                 }
                 memset(&t[n], 0, sizeof t[n]);
-                t[n].h = make(modes[m].mode, errors[e]);
+                t[n].h = make(modes[m].mode, modes[m].extremes, errors[e]);
                 names[n] = modes[m].name;
                 bodies[n] = run_picollo;
                 n++;
                 memset(&t[n], 0, sizeof t[n]);
-                t[n].h = make(modes[m].mode, errors[e]);
+                t[n].h = make(modes[m].mode, modes[m].extremes, errors[e]);
                 names[n] = modes[m].fn_name;
                 bodies[n] = run_picollo_fn;
                 n++;
+                if (modes[m].inline_name == NULL) {
+                    continue;
+                }
                 memset(&t[n], 0, sizeof t[n]);
-                t[n].h = make(modes[m].mode, errors[e]);
+                t[n].h = make(modes[m].mode, modes[m].extremes, errors[e]);
                 names[n] = modes[m].inline_name;
                 bodies[n] = run_picollo_inline;
                 n++;

@@ -33,10 +33,8 @@ pub struct DynHistogram {
     /// The record fast path of `inner`'s width and mode, chosen once at construction
     /// ([`FastRecord`]): a record pays one indirect call instead of a match over width ×
     /// mode. Invariant: it is the `FastRecord` of `inner`'s variant (only `with_shape`
-    /// sets either), or [`tracked`] when `extremes` is set.
+    /// sets either), the one that notes the extremes first when `extremes` is set.
     fast: FastRecord,
-    /// The `FastRecord` of `inner`'s variant (what [`tracked`] calls after noting).
-    inner_fast: FastRecord,
     /// The exact extremes, when asked for ([`DynHistogram::with_exact_extremes`]).
     extremes: Option<Extremes>,
 }
@@ -117,30 +115,6 @@ impl Extremes {
     }
 }
 
-/// The record of a histogram with exact extremes: note, then the mode's own fast path.
-///
-/// # Safety
-/// As [`FastRecord`] (`h.inner_fast` is the `FastRecord` of its variant).
-unsafe extern "C" fn tracked(h: &DynHistogram, v: u64, general: GeneralRecord) {
-    if let Some(e) = &h.extremes {
-        e.note(v);
-    }
-    // SAFETY: `inner_fast` is the `FastRecord` of `inner`'s variant (set together).
-    unsafe { (h.inner_fast)(h, v, general) }
-}
-
-/// [`tracked`] as a [`RecordFn`] handing declined records to `G`.
-///
-/// # Safety
-/// As [`RecordFn`].
-unsafe extern "C" fn tracked_for<G: GeneralPath>(h: &DynHistogram, v: u64) {
-    extern "C" fn general<G: GeneralPath>(h: &DynHistogram, v: u64) {
-        G::record(h, v)
-    }
-    // SAFETY: as this function's own contract.
-    unsafe { tracked(h, v, general::<G>) }
-}
-
 impl core::fmt::Debug for DynHistogram {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DynHistogram")
@@ -188,8 +162,15 @@ pub type RecordFn = unsafe extern "C" fn(h: &DynHistogram, v: u64);
 /// `$decline!()` to hand `$h` and `$v` to the general path.
 macro_rules! fast_record {
     ($name:ident, $name_for:ident, $variant:pat, |$h:ident, $v:ident| $e:expr) => {
-        /// A [`FastRecord`]: see its contract.
-        unsafe extern "C" fn $name($h: &DynHistogram, $v: u64, general: GeneralRecord) {
+        /// A [`FastRecord`]: see its contract. `TRACK`: note the exact extremes first.
+        unsafe extern "C" fn $name<const TRACK: bool>(
+            $h: &DynHistogram,
+            $v: u64,
+            general: GeneralRecord,
+        ) {
+            if TRACK {
+                $h.note($v);
+            }
             match &$h.inner {
                 $variant => {
                     if !$e {
@@ -201,9 +182,15 @@ macro_rules! fast_record {
             }
         }
 
-        /// A [`RecordFn`]: see its contract.
+        /// A [`RecordFn`]: see its contract. `TRACK`: note the exact extremes first.
         #[inline]
-        unsafe extern "C" fn $name_for<G: GeneralPath>($h: &DynHistogram, $v: u64) {
+        unsafe extern "C" fn $name_for<G: GeneralPath, const TRACK: bool>(
+            $h: &DynHistogram,
+            $v: u64,
+        ) {
+            if TRACK {
+                $h.note($v);
+            }
             match &$h.inner {
                 $variant => {
                     if !$e {
@@ -382,50 +369,62 @@ macro_rules! each_width {
 
 impl Inner {
     /// The [`FastRecord`] of this width and mode.
-    fn fast_record(&self) -> FastRecord {
+    fn fast_record<const TRACK: bool>(&self) -> FastRecord {
         match self {
-            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32,
-            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64,
-            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32,
-            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64,
+            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32::<TRACK>,
+            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64::<TRACK>,
+            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32::<TRACK>,
+            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64::<TRACK>,
             #[cfg(feature = "std")]
-            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32,
+            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32::<TRACK>,
             #[cfg(feature = "std")]
-            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64,
-            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32,
-            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64,
-            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32,
-            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64,
-            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => sparse_interlocked_u32,
-            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => sparse_interlocked_u64,
-            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32,
-            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64,
+            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64::<TRACK>,
+            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32::<TRACK>,
+            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64::<TRACK>,
+            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32::<TRACK>,
+            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64::<TRACK>,
+            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
+                sparse_interlocked_u32::<TRACK>
+            }
+            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
+                sparse_interlocked_u64::<TRACK>
+            }
+            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32::<TRACK>,
+            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64::<TRACK>,
         }
     }
 
     /// The [`RecordFn`] of this width and mode for general path `G`.
-    fn record_fn<G: GeneralPath>(&self) -> RecordFn {
+    fn record_fn<G: GeneralPath, const TRACK: bool>(&self) -> RecordFn {
         match self {
-            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32_for::<G>,
-            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64_for::<G>,
-            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32_for::<G>,
-            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64_for::<G>,
+            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32_for::<G, TRACK>,
+            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64_for::<G, TRACK>,
+            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32_for::<G, TRACK>,
+            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64_for::<G, TRACK>,
             #[cfg(feature = "std")]
-            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32_for::<G>,
+            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32_for::<G, TRACK>,
             #[cfg(feature = "std")]
-            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64_for::<G>,
-            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32_for::<G>,
-            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64_for::<G>,
-            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32_for::<G>,
-            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64_for::<G>,
+            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64_for::<G, TRACK>,
+            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32_for::<G, TRACK>,
+            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64_for::<G, TRACK>,
+            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => {
+                sparse_single_u32_for::<G, TRACK>
+            }
+            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => {
+                sparse_single_u64_for::<G, TRACK>
+            }
             Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u32_for::<G>
+                sparse_interlocked_u32_for::<G, TRACK>
             }
             Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u64_for::<G>
+                sparse_interlocked_u64_for::<G, TRACK>
             }
-            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32_for::<G>,
-            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64_for::<G>,
+            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => {
+                sparse_approx_u32_for::<G, TRACK>
+            }
+            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => {
+                sparse_approx_u64_for::<G, TRACK>
+            }
         }
     }
 }
@@ -505,10 +504,8 @@ impl DynHistogram {
                 Inner::U64(ConcurrentHistogram::with_storage(shape, mode, storage)?)
             }
         };
-        let fast = inner.fast_record();
         Ok(DynHistogram {
-            fast,
-            inner_fast: fast,
+            fast: inner.fast_record::<false>(),
             extremes: None,
             inner,
             selection: AtomicU8::new(selection_index(shape.value_selection())),
@@ -528,7 +525,7 @@ impl DynHistogram {
     /// record). [`DynHistogram::subtract`] and [`DynHistogram::collect`] leave them.
     pub fn with_exact_extremes(mut self) -> Self {
         self.extremes = Some(Extremes::new(self.shape()));
-        self.fast = tracked;
+        self.fast = self.inner.fast_record::<true>();
         self
     }
 
@@ -593,9 +590,9 @@ impl DynHistogram {
     /// call). The C ABI gives it to C callers as `picollo_histogram_record_fn`.
     pub fn record_fn<G: GeneralPath>(&self) -> RecordFn {
         if self.extremes.is_some() {
-            return tracked_for::<G>;
+            return self.inner.record_fn::<G, true>();
         }
-        self.inner.record_fn::<G>()
+        self.inner.record_fn::<G, false>()
     }
 
     /// How the calling thread can record without a call ([`DirectPath`]). In the
