@@ -5,7 +5,8 @@
 // beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes), SeedTests.cs
 // the announcement's own snippets (SeedSnippets.cs) against the outputs it shows, FloatTests.cs
 // and FloatApiTests.cs the float histogram (FloatHistogram), QueryTests.cs the queries by value, other precisions,
-// steps and the fast record paths, StorageTests.cs sparse storage against dense.
+// steps and the fast record paths, StorageTests.cs sparse storage against dense, ExtremesTests.cs
+// the exact recorded extremes.
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -89,7 +90,7 @@ static partial class Tests
         // Same format as run.sh's C probe, which compares the two lines.
         Console.WriteLine("struct sizes: config={0} info={1} percentile={2} summary={3} bucket={4} summary.total@{5} info.relative_error@{6} config.relative_error@{7}",
                           config, info, pct, summary, bucket, total, infoErr, cfgErr);
-        Equal(48, config, "sizeof(picollo_histogram_config)");
+        Equal(56, config, "sizeof(picollo_histogram_config)");
         Equal(96, info, "sizeof(picollo_histogram_info)");
         Equal(88, pct, "sizeof(picollo_percentile)");
         Equal(16 * 88 + 9 * 8, summary, "sizeof(picollo_summary)");
@@ -98,8 +99,8 @@ static partial class Tests
         Equal((uint)config, HistogramConfig.Default.StructSize, "config_default().struct_size is the C# size");
         Equal(1u, Native.picollo_abi_version() >> 16, "ABI major version");
         var d = HistogramConfig.Default;
-        Check(d.CounterBits == 64 && d.RelativeError == 0.001 && d.MaxTrackable == ulong.MaxValue && d.Storage == (uint)HistogramStorage.Dense,
-              "config_default fields");
+        Check(d.CounterBits == 64 && d.RelativeError == 0.001 && d.MaxTrackable == ulong.MaxValue && d.Storage == (uint)HistogramStorage.Dense
+              && d.ExactExtremes == 0 && d.Reserved == 0, "config_default fields");
     }
 
     static void RecordAndCounts()
@@ -289,7 +290,7 @@ static partial class Tests
         Throws(Status.InvalidArgument, () => new HdrHistogram(0.01, counterBits: 16), "counter bits 16");
         Throws(Status.InvalidArgument, () => new HdrHistogram(0.01, valueSelection: (ValueSelection)9), "unknown value selection");
 
-        foreach (uint size in new uint[] { 0, 4, 40 })
+        foreach (uint size in new uint[] { 0, 4, 40, 47, 52 })
         {
             var c = HistogramConfig.Default;
             c.StructSize = size;
@@ -303,7 +304,7 @@ static partial class Tests
         }
         // A caller built against a newer, larger struct: accepted while the fields this
         // library does not know are zero, refused otherwise (perf_event_attr's rule).
-        foreach (int size in new[] { 56, 1000 })
+        foreach (int size in new[] { 64, 1000 })
         {
             var c = HistogramConfig.Default;
             c.StructSize = (uint)size;
@@ -319,6 +320,33 @@ static partial class Tests
                 Marshal.WriteByte(buf, size - 1, 1);
                 st = Native.picollo_histogram_new_ptr(buf, out raw);
                 Equal(Status.StructSize, st, "larger struct_size " + size + " with non-zero tail");
+            }
+            finally
+            {
+                Marshal.FreeHGlobal(buf);
+            }
+        }
+        // A caller built against the ABI 1.6 header passes 48 bytes (the struct ended with
+        // storage): accepted, the fields it lacks read as zero (no exact extremes), and the
+        // bytes past its struct are never read.
+        {
+            var c = HistogramConfig.Default;
+            c.ExactExtremes = uint.MaxValue;
+            c.Reserved = uint.MaxValue;
+            c.StructSize = 48;
+            IntPtr buf = Marshal.AllocHGlobal(Marshal.SizeOf(typeof(HistogramConfig)));
+            try
+            {
+                Marshal.StructureToPtr(c, buf, false);
+                IntPtr raw;
+                Status st = Native.picollo_histogram_new_ptr(buf, out raw);
+                Equal(Status.Ok, st, "struct_size 48 (ABI 1.6)");
+                if (st == Status.Ok)
+                {
+                    Equal(Status.Unsupported, Native.picollo_histogram_exact_extremes_raw(raw, IntPtr.Zero, IntPtr.Zero),
+                          "struct_size 48: no exact extremes, whatever lies past the struct");
+                    Native.picollo_histogram_free(raw);
+                }
             }
             finally
             {
@@ -582,6 +610,7 @@ static partial class Tests
         HistogramApiGroups();  // HistogramApiTests.cs: buckets, bucket percentiles, spans, summaries, scopes
         QueryGroups();    // QueryTests.cs: rank/count queries, downsample, add_rebinned, steps, record paths
         StorageGroups();  // StorageTests.cs: sparse storage against dense
+        ExtremesGroups(); // ExtremesTests.cs: exact recorded extremes
         FloatGroups();    // FloatTests.cs, FloatApiTests.cs: FloatHistogram
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);

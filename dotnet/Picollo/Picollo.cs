@@ -314,7 +314,7 @@ namespace Picollo
     // managed and native layouts coincide and the marshaller pins instead of copying.
     // ---------------------------------------------------------------------------------------
 
-    /// <summary>picollo_histogram_config (48 bytes).</summary>
+    /// <summary>picollo_histogram_config (56 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct HistogramConfig
     {
@@ -328,6 +328,12 @@ namespace Picollo
         public uint ApproxThreshold;
         /// <summary>A <see cref="HistogramStorage"/> value (ABI 1.6; a reserved zero before).</summary>
         public uint Storage;
+        /// <summary>1: keep the exact smallest and largest value recorded in the range
+        /// (<see cref="HdrHistogram.RecordedMin"/>, <see cref="HdrHistogram.RecordedMax"/>); 0
+        /// (the default): keep none (ABI 1.7).</summary>
+        public uint ExactExtremes;
+        /// <summary>Zero.</summary>
+        public uint Reserved;
 
         /// <summary>The library's defaults, with struct_size set by the library itself.</summary>
         public static HistogramConfig Default { get { return Native.picollo_histogram_config_default(); } }
@@ -477,7 +483,7 @@ namespace Picollo
     {
         /// <summary>A relaxed load, then a store of one more (single writer; thread-local shard).</summary>
         Plain = 0,
-        /// <summary>A relaxed load, then an atomic add of 1 (interlocked).</summary>
+        /// <summary>An atomic add of 1, taken back (then Record) when it finds the limit (interlocked).</summary>
         Atomic = 1,
         /// <summary>No direct path: every record calls Record (approximate mode).</summary>
         Call = 2,
@@ -555,6 +561,13 @@ namespace Picollo
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_get_storage(HistogramHandle h, out uint storage);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_exact_extremes(HistogramHandle h, out ulong min, out ulong max);
+
+        /// <summary>Raw form (NULL handle and NULL out-pointer tests).</summary>
+        [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_histogram_exact_extremes")]
+        public static extern Status picollo_histogram_exact_extremes_raw(IntPtr h, IntPtr min, IntPtr max);
 
         /// <summary>Raw form (NULL handle tests).</summary>
         [DllImport(Lib, CallingConvention = Cdecl, EntryPoint = "picollo_histogram_get_info")]

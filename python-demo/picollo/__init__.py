@@ -10,7 +10,9 @@ Doubles: `FloatHistogram` takes floats of both signs (zero, NaN and infinities c
 apart, exact ``min``/``max``/``sum``), dense or sparse: ``FloatHistogram(0.01)``,
 ``h.record_many(np_array)``, ``h.percentile(99)``, ``h.summary().line("latency")``.
 A `Histogram`'s trackable range is ``min_trackable``/``max_trackable`` (its ``min`` and
-``max`` properties are deprecated aliases of them, not recorded extremes).
+``max`` properties are deprecated aliases of them, not recorded extremes); the exact
+smallest and largest values recorded in that range are ``recorded_min``/``recorded_max``
+of a ``Histogram(..., exact_extremes=True)`` (None while nothing was recorded).
 
 Queries by value: ``h.rank_of(v)``, ``h.quantile_of(v)`` (the inverse of a percentile),
 ``h.count_between(lo, hi)``, ``h.equivalent_range(v)``, and steps of values as `Step`s

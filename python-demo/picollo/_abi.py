@@ -27,9 +27,10 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (6: the histogram of
-#: doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 6
+#: The oldest minor version with every function declared here (7: the exact extremes,
+#: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
+#: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
+ABI_VERSION_MINOR = 7
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -109,7 +110,9 @@ class picollo_histogram_config(Structure):
         ("value_selection", c_uint32),
         ("mode", c_uint32),
         ("approx_threshold", c_uint32),
-        ("storage", c_uint32),  # picollo_storage; Histogram leaves it 0 (dense)
+        ("storage", c_uint32),  # picollo_storage (ABI 1.6)
+        ("exact_extremes", c_uint32),  # 0 or 1 (ABI 1.7)
+        ("reserved", c_uint32),
     ]
 
 
@@ -330,7 +333,7 @@ class picollo_float_bucket(Structure):
 
 # Sizes as the C compiler lays the header out on LP64 (all fields naturally aligned).
 EXPECTED_SIZES = {
-    picollo_histogram_config: 48,
+    picollo_histogram_config: 56,
     picollo_histogram_info: 96,
     picollo_percentile: 88,
     picollo_summary: 16 * 88 + 9 * 8,
@@ -617,6 +620,11 @@ SIGNATURES = {
         status_t,
         [HistogramP, c_uint64, c_double, POINTER(c_uint64), POINTER(picollo_step), c_size_t,
          c_size_p],
+    ),
+    # --- exact extremes (ABI 1.7) ---
+    "picollo_histogram_exact_extremes": (
+        status_t,
+        [HistogramP, POINTER(c_uint64), POINTER(c_uint64)],
     ),
 }
 

@@ -56,7 +56,9 @@ class UnavailableError(PicolloError):
 
 
 class UnsupportedError(UnavailableError):
-    """UNSUPPORTED: not supported on this machine (the kernel said ENOENT/EOPNOTSUPP)."""
+    """UNSUPPORTED: not supported on this machine (the kernel said ENOENT/EOPNOTSUPP), or
+    not by this histogram (`Histogram.subtract` in a concurrent mode; `Histogram.recorded_min`
+    and `recorded_max` of a histogram made without ``exact_extremes=True``)."""
 
 
 class PermissionDeniedError(UnavailableError, PermissionError):

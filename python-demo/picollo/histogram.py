@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 from . import _native as n
 from ._by_value import ByValue
 from ._convert import ranks_array, real, u32, u64, u64_buffer
-from ._errors import ClosedError, Status, check, error_for
+from ._errors import ClosedError, Status, UnsupportedError, check, error_for
 from ._text import encode, fetch_text
 from ._types import MODES, STORAGES, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
 
@@ -77,7 +77,8 @@ def _either(short: Any, long: Any, name: str, default: int) -> tuple[Any, str]:
 def _deprecated(old: str, new: str) -> None:
     warnings.warn(
         f"Histogram.{old} is the trackable range's bound, not a recorded extreme; "
-        f"use Histogram.{new}", DeprecationWarning, stacklevel=3)
+        f"use Histogram.{new} (or Histogram.recorded_{old}, the {old}imum value recorded, "
+        f"with exact_extremes=True)", DeprecationWarning, stacklevel=3)
 
 
 def _blob(data: Any) -> tuple[bytes, Any]:
@@ -164,7 +165,9 @@ class Histogram(ByValue):
     ``[min, max]`` (the keywords ``min``/``max``, or ``min_trackable``/``max_trackable``;
     the properties `min_trackable` and `max_trackable`; to bucket resolution: the first
     and last buckets may reach a little past them) count as underflow/overflow, never as
-    errors. ``str(h)`` is the Markdown summary table and
+    errors. ``exact_extremes=True`` also keeps the exact smallest and largest value
+    recorded in the range (`recorded_min`, `recorded_max`; a load and a compare per
+    record). ``str(h)`` is the Markdown summary table and
     iterating yields the non-empty buckets. Queries by value (`rank_of`, `quantile_of`,
     `count_between`, `equivalent_range`, `linear_steps`, `log_steps`) come from `ByValue`. ``close()`` (or leaving ``with``) frees it;
     later use raises `ClosedError`.
@@ -205,6 +208,7 @@ class Histogram(ByValue):
         min_trackable: int | None = None,
         max_trackable: int | None = None,
         storage: str = "dense",
+        exact_extremes: bool = False,
     ):
         config = n.lib.picollo_histogram_config_default()
         config.relative_error = real(relative_error, "relative_error")
@@ -214,6 +218,7 @@ class Histogram(ByValue):
         config.value_selection = _selection_code(value_selection)
         config.mode = _mode_code(mode)
         config.storage = _storage_code(storage)
+        config.exact_extremes = 1 if exact_extremes else 0
         if approx_threshold is not None:
             # The library refuses a threshold outside the approximate mode, with its reason.
             config.approx_threshold = u32(approx_threshold, "approx_threshold")
@@ -412,7 +417,8 @@ class Histogram(ByValue):
         return {"relative_error": i.relative_error, "min_trackable": i.min_trackable,
                 "max_trackable": i.max_trackable, "counter_bits": i.counter_bits,
                 "value_selection": i.value_selection, "mode": i.mode,
-                "approx_threshold": i.approx_threshold or None, "storage": self.storage}
+                "approx_threshold": i.approx_threshold or None, "storage": self.storage,
+                "exact_extremes": self.exact_extremes}
 
     # --- HdrHistogram's V2 encoding and .hgrm text ---------------------------------------
 
@@ -484,7 +490,10 @@ class Histogram(ByValue):
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its configuration and its counts in compressed V2 (so `encode`'s
-        limits apply: `UnencodableError` for saturated counts)."""
+        limits apply: `UnencodableError` for saturated counts). V2 holds no extremes: an
+        unpickled histogram made with ``exact_extremes=True`` keeps them again, starting
+        from the midpoints of its lowest and highest non-empty buckets (as `add_encoded`
+        brings them), not the exact values recorded before pickling."""
         return _unpickle, (self._config(), self.encode_v2("compressed"))
 
     # --- facts -------------------------------------------------------------------------
@@ -538,15 +547,63 @@ class Histogram(ByValue):
 
     @property
     def min(self) -> int:
-        """Deprecated: `min_trackable` (the range's bound, not the smallest value recorded)."""
+        """Deprecated: `min_trackable` (the range's bound, not the smallest value recorded:
+        that is `recorded_min`)."""
         _deprecated("min", "min_trackable")
         return self.min_trackable
 
     @property
     def max(self) -> int:
-        """Deprecated: `max_trackable` (the range's bound, not the largest value recorded)."""
+        """Deprecated: `max_trackable` (the range's bound, not the largest value recorded:
+        that is `recorded_max`)."""
         _deprecated("max", "max_trackable")
         return self.max_trackable
+
+    @property
+    def exact_extremes(self) -> bool:
+        """Whether this histogram keeps the exact smallest and largest value recorded in
+        its range (made with ``exact_extremes=True``): `recorded_min`, `recorded_max`."""
+        status = n.lib.picollo_histogram_exact_extremes(self._ptr, None, None)
+        if status == Status.UNSUPPORTED:
+            return False
+        if status not in (Status.OK, Status.EMPTY):
+            raise error_for(status)
+        return True
+
+    def _recorded_extremes(self, name: str) -> tuple[int, int] | None:
+        """``(smallest, largest)`` recorded in the range, None when nothing was."""
+        lo, hi = ctypes.c_uint64(), ctypes.c_uint64()
+        status = n.lib.picollo_histogram_exact_extremes(
+            self._ptr, ctypes.byref(lo), ctypes.byref(hi))
+        if status == Status.EMPTY:
+            return None
+        if status == Status.UNSUPPORTED:
+            raise UnsupportedError(
+                status, f"Histogram.{name} needs a histogram that keeps exact extremes: "
+                "create it with Histogram(..., exact_extremes=True)")
+        check(status)
+        return lo.value, hi.value
+
+    @property
+    def recorded_min(self) -> int | None:
+        """The smallest value recorded, exact: a recorded value, not the trackable range
+        (that is `min_trackable`). Only values inside the range count (underflow and
+        overflow never do), since creation or the last `reset`; merges (`add`, `copy`,
+        `add_rebinned`) bring the source's exact extremes, or the bounds of its lowest and
+        highest non-empty buckets when it keeps none (`add_encoded`: the midpoints of the
+        blob's); `subtract` and `collect` leave them. None when no value was recorded in the range.
+        `UnsupportedError` unless the histogram was made with ``exact_extremes=True``."""
+        extremes = self._recorded_extremes("recorded_min")
+        return None if extremes is None else extremes[0]
+
+    @property
+    def recorded_max(self) -> int | None:
+        """The largest value recorded, exact: a recorded value, not the trackable range
+        (that is `max_trackable`). The rules of `recorded_min` apply: values inside the
+        range only, since creation or the last `reset`; None when none was recorded;
+        `UnsupportedError` unless the histogram was made with ``exact_extremes=True``."""
+        extremes = self._recorded_extremes("recorded_max")
+        return None if extremes is None else extremes[1]
 
     @property
     def counter_bits(self) -> int:

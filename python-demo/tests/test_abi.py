@@ -21,7 +21,7 @@ lib = n.lib
 def test_struct_sizes_and_abi_version():
     for cls, size in n.EXPECTED_SIZES.items():
         assert ctypes.sizeof(cls) == size
-    assert lib.picollo_histogram_config_default().struct_size == 48
+    assert lib.picollo_histogram_config_default().struct_size == 56
     assert picollo.abi_version()[0] == 1
     assert n.picollo_summary.total.offset == 16 * 88
 
@@ -34,7 +34,7 @@ def new(config):
     return status
 
 
-@pytest.mark.parametrize("size", [0, 4, 47])
+@pytest.mark.parametrize("size", [0, 4, 47, 49, 52, 55])
 def test_struct_size_too_small(size):
     cfg = lib.picollo_histogram_config_default()
     cfg.struct_size = size
@@ -42,7 +42,25 @@ def test_struct_size_too_small(size):
     assert "struct_size" in last_error_message()
 
 
-@pytest.mark.parametrize("size", [49, 56, 1024])
+def test_abi_1_6_struct_size_is_accepted_without_exact_extremes():
+    """A caller built against the ABI 1.6 header passes 48 bytes (the struct ended with
+    `storage`): accepted, the fields it lacks read as zero, so no exact extremes are kept;
+    the bytes past its struct are never read."""
+    cfg = lib.picollo_histogram_config_default()
+    cfg.struct_size = 48
+    buf = ctypes.create_string_buffer(ctypes.sizeof(cfg))
+    ctypes.memmove(buf, ctypes.byref(cfg), 48)
+    buf[48:56] = b"\xff" * 8  # exact_extremes and reserved: garbage past a 1.6 struct
+    out = n.HistogramP()
+    assert lib.picollo_histogram_new(ctypes.cast(buf, ctypes.POINTER(type(cfg))),
+                                     ctypes.byref(out)) == Status.OK
+    try:
+        assert lib.picollo_histogram_exact_extremes(out, None, None) == Status.UNSUPPORTED
+    finally:
+        lib.picollo_histogram_free(out)
+
+
+@pytest.mark.parametrize("size", [57, 64, 1024])
 def test_larger_struct_size_needs_a_zero_tail(size):
     """A caller built against a newer header passes a bigger struct: accepted while the
     fields this library does not know are zero (the kernel's perf_event_attr rule)."""
@@ -60,12 +78,15 @@ def test_larger_struct_size_needs_a_zero_tail(size):
 
 
 @pytest.mark.parametrize("field,value", [("storage", 2), ("mode", 4), ("counter_bits", 8),
-                                         ("value_selection", 4), ("approx_threshold", 0)])
+                                         ("value_selection", 4), ("approx_threshold", 0),
+                                         ("exact_extremes", 1), ("exact_extremes", 2),
+                                         ("reserved", 1)])
 def test_config_fields(field, value):
     cfg = lib.picollo_histogram_config_default()
+    assert (cfg.exact_extremes, cfg.reserved) == (0, 0)
     setattr(cfg, field, value)
-    expected = Status.OK if field == "approx_threshold" else Status.INVALID_ARGUMENT
-    assert new(cfg) == expected
+    ok = field == "approx_threshold" or (field, value) == ("exact_extremes", 1)
+    assert new(cfg) == (Status.OK if ok else Status.INVALID_ARGUMENT)
 
 
 def test_null_arguments():
@@ -82,6 +103,7 @@ def test_null_arguments():
     lib.picollo_snapshot_free(n.SnapshotP())
     assert lib.picollo_histogram_reset(null) == Status.NULL_POINTER
     assert lib.picollo_histogram_get_info(null, None) == Status.NULL_POINTER
+    assert lib.picollo_histogram_exact_extremes(null, None, None) == Status.NULL_POINTER
     assert lib.picollo_histogram_summary(null, None) == Status.NULL_POINTER
     assert lib.picollo_summary_table(None, None, None, 0, None) == Status.NULL_POINTER
     with picollo.Histogram() as h:

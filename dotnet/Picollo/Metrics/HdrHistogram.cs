@@ -40,11 +40,11 @@ namespace Picollo.Metrics
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
                             int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint,
                             ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0,
-                            HistogramStorage storage = HistogramStorage.Dense)
-            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold, storage)) { }
+                            HistogramStorage storage = HistogramStorage.Dense, bool exactExtremes = false)
+            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold, storage, exactExtremes)) { }
 
         static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel,
-                                          ConcurrencyMode mode, uint approxThreshold, HistogramStorage storage)
+                                          ConcurrencyMode mode, uint approxThreshold, HistogramStorage storage, bool exactExtremes)
         {
             var c = HistogramConfig.Default;
             c.RelativeError = relativeError;
@@ -55,6 +55,7 @@ namespace Picollo.Metrics
             c.Mode = (uint)mode;
             c.ApproxThreshold = approxThreshold;
             c.Storage = (uint)storage;
+            c.ExactExtremes = exactExtremes ? 1u : 0u;
             return c;
         }
 
@@ -114,6 +115,50 @@ namespace Picollo.Metrics
                 PicolloException.Check(Native.picollo_histogram_get_storage(_handle, out storage));
                 return (HistogramStorage)storage;
             }
+        }
+
+        /// <summary>Whether the histogram keeps the exact smallest and largest value recorded in
+        /// its range (made with <see cref="HdrHistogramBuilder.WithExactExtremes"/> or
+        /// <c>exactExtremes: true</c>): <see cref="RecordedMin"/>, <see cref="RecordedMax"/>.</summary>
+        public bool ExactExtremes
+        {
+            get
+            {
+                ulong min, max;
+                Status st = Native.picollo_histogram_exact_extremes(_handle, out min, out max);
+                if (st == Status.Unsupported) return false;
+                if (st != Status.Empty) PicolloException.Check(st);
+                return true;
+            }
+        }
+
+        /// <summary>The smallest value recorded, exact: a recorded value, not the trackable
+        /// range (that is <see cref="HistogramInfo.MinTrackable"/>). Only values inside the range
+        /// count (underflow and overflow never do), since creation or the last Reset; Add and
+        /// AddRebinned bring the other histogram's exact extremes, or the bounds of its lowest and
+        /// highest non-empty buckets when it keeps none; Subtract and Collect leave them. Null when
+        /// no value was recorded in the range. Throws <see cref="PicolloException"/> with
+        /// <see cref="Status.Unsupported"/> unless the histogram keeps exact extremes
+        /// (<see cref="ExactExtremes"/>).</summary>
+        public ulong? RecordedMin { get { ulong min, max; return TryGetRecordedExtremes(out min, out max) ? min : (ulong?)null; } }
+
+        /// <summary>The largest value recorded, exact: a recorded value, not the trackable range
+        /// (that is <see cref="HistogramInfo.MaxTrackable"/>). As <see cref="RecordedMin"/>: values
+        /// inside the range only, since creation or the last Reset; null when none was recorded;
+        /// <see cref="Status.Unsupported"/> unless the histogram keeps exact extremes.</summary>
+        public ulong? RecordedMax { get { ulong min, max; return TryGetRecordedExtremes(out min, out max) ? max : (ulong?)null; } }
+
+        /// <summary>Both recorded extremes from one call (see <see cref="RecordedMin"/>): false,
+        /// and zeros, when no value was recorded in the range.</summary>
+        public bool TryGetRecordedExtremes(out ulong min, out ulong max)
+        {
+            Status st = Native.picollo_histogram_exact_extremes(_handle, out min, out max);
+            if (st == Status.Empty) { min = max = 0; return false; }
+            if (st == Status.Unsupported)
+                throw new PicolloException(st, Utf8.FromNative(Native.picollo_last_error_message())
+                    + " (HdrHistogram.Factory.WithExactExtremes(), or exactExtremes: true)");
+            PicolloException.Check(st);
+            return true;
         }
 
         public ulong TotalCount { get { return Info.Total; } }

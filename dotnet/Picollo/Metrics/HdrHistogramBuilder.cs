@@ -8,7 +8,7 @@ namespace Picollo.Metrics
 {
     /// <summary>Builds an <see cref="HdrHistogram"/>; start from <see cref="HdrHistogram.Factory"/>.
     /// Unset fields keep the library's defaults (relative error 0.001, the whole u64 range,
-    /// 64-bit counters, midpoint values, one writer, dense storage).</summary>
+    /// 64-bit counters, midpoint values, one writer, dense storage, no exact extremes).</summary>
     public sealed class HdrHistogramBuilder
     {
         HistogramConfig _config = HistogramConfig.Default;
@@ -30,6 +30,11 @@ namespace Picollo.Metrics
         /// <summary>Blocks of counters allocated when a value first lands in them: memory
         /// follows the data, not the range (not with <see cref="WithThreadLocal"/>).</summary>
         public HdrHistogramBuilder WithSparseStorage() { _config.Storage = (uint)HistogramStorage.Sparse; return this; }
+
+        /// <summary>Keep the exact smallest and largest value recorded in the range
+        /// (<see cref="HdrHistogram.RecordedMin"/>, <see cref="HdrHistogram.RecordedMax"/>), at
+        /// the cost of a load and a compare per record (the inline recorder then calls the library).</summary>
+        public HdrHistogramBuilder WithExactExtremes() { _config.ExactExtremes = 1; return this; }
 
         /// <summary>The concurrency mode; <paramref name="approxThreshold"/> (T, 1..62, 0 for
         /// the default 13) only for <see cref="ConcurrencyMode.Approximate"/>.</summary>
