@@ -267,3 +267,26 @@ fn contended_buckets_switch_to_approximate_counting() {
     // Only the hot bucket's group can have switched.
     assert!(h.contended_groups() <= 1);
 }
+
+/// A write between two adds of one thread to one bucket is how a record finds contention
+/// (here an exact `record_n` plays the other thread): the bucket's group switches, and
+/// nothing else does.
+#[test]
+fn a_write_between_two_adds_of_a_thread_marks_the_bucket_group() {
+    let config = Config::new()
+        .with_relative_error(0.01)
+        .with_range(0, 1 << 20);
+    let h = ApproxHistogram::<u32>::new(config).unwrap();
+    for _ in 0..1_000 {
+        h.record(1_000); // one thread, adds in a row: nothing foreign
+    }
+    h.record(2_000);
+    h.record(1_000); // another bucket in between: no memory of 1,000's count, no verdict
+    assert_eq!(h.contended_groups(), 0);
+    h.record_n(1_000, 5);
+    h.record(1_000);
+    assert_eq!(h.contended_groups(), 1);
+    let mut scratch = vec![0u32; h.storage_len()];
+    let view = h.read_into(&mut scratch).unwrap();
+    assert_eq!(view.total_count(), 1_000 + 1 + 1 + 5 + 1, "exact below 2^T");
+}

@@ -151,9 +151,10 @@ fn add_step<C: AtomicCounter>(cell: &C::Atomic, step: u64) -> u64 {
 /// Which buckets of an approximate histogram have seen two threads collide, to 1/1024:
 /// bit `g` stands for the buckets whose storage offset is `g` modulo 1,024 (in big
 /// histograms, buckets a block or more apart: rarely more than one of them hot). A
-/// bucket counts exactly (a load, then one `fetch_add`, as the interlocked mode's add) until a
-/// record's add finds a count other than the one it loaded just before (another thread
-/// wrote in between); from then on the buckets of its group count approximately at or
+/// bucket counts exactly (one `fetch_add`, as the interlocked mode) until a thread sees
+/// that another wrote to it between two of its own adds to it in a row (with the
+/// per-thread generator; with a caller's generator, between a load and the add just
+/// after it); from then on the buckets of its group count approximately at or
 /// above `2^T`, for the histogram's life. So a histogram written by one thread, or by
 /// threads that keep to their own buckets, stays exact at about the interlocked mode's
 /// cost, and a bucket threads fight over (where such races are frequent) stops taking a
@@ -206,21 +207,36 @@ impl ApproxPolicy {
     /// takes more than the common path: the cell near its ceiling.
     ///
     /// While the cell's group has seen no collision (see [`Collisions`]): one exact
-    /// interlocked increment, and a collision when the count the add found is not the one
-    /// loaded just before it (another thread wrote in between). Otherwise the approximate
-    /// step with `coins`' numbers. `Some` holds what did not fit below
+    /// interlocked increment, and a collision when another thread's write is seen to have
+    /// reached the cell between two of this thread's adds (coins that remember their
+    /// thread's last add: the add comes first, nothing read before it, as in the
+    /// interlocked mode) or between the load and the add (the others). Otherwise the
+    /// approximate step with `coins`' numbers. `Some` holds what did not fit below
     /// [`AtomicCounter::INTERLOCKED_MAX`].
     #[inline(always)]
-    pub(crate) fn bump_unless_contended<C: AtomicCounter>(
+    pub(crate) fn bump_unless_contended<C: AtomicCounter, K: Coins>(
         &self,
         offset: usize,
         cell: &C::Atomic,
         collisions: &Collisions,
-        coins: &mut impl Coins,
+        coins: &mut K,
     ) -> Option<u64> {
         let (word, bit) = Collisions::place(offset);
-        let before = C::load(cell);
         let calm = u32::load(&collisions.0[word]) & bit == 0;
+        if calm && K::REMEMBERS_ADDS {
+            let found = C::fetch_add(cell, C::from_u64_wrapping(1));
+            let address = core::ptr::from_ref(cell) as usize;
+            if coins.foreign_write(address, found.to_u64()) {
+                collisions.mark(offset);
+            }
+            // The count returned is exact: at the ceiling, settle (see `increment_atomic`).
+            return Some(if found >= C::INTERLOCKED_MAX {
+                settle::<C>(cell)
+            } else {
+                0
+            });
+        }
+        let before = C::load(cell);
         if !calm && before.to_u64() >> self.threshold != 0 {
             return Some(self.flip::<C>(cell, before, || coins.next()));
         }
@@ -276,8 +292,18 @@ impl XorShift64 {
 
 /// Where an approximate histogram's record flips its coins.
 pub(crate) trait Coins {
+    /// Whether [`Coins::foreign_write`] remembers the thread's last add.
+    const REMEMBERS_ADDS: bool = false;
+
     /// The next random number.
     fn next(&mut self) -> u64;
+
+    /// Note this thread's add to the cell at `address` that found `found`; true when a
+    /// write of another thread reached the cell since this thread's previous add to it
+    /// (see `tls::foreign_write_since_last_add`). Only with `REMEMBERS_ADDS`.
+    fn foreign_write(&mut self, _address: usize, _found: u64) -> bool {
+        false
+    }
 }
 
 impl Coins for XorShift64 {
@@ -293,9 +319,16 @@ pub(crate) struct ThreadCoins;
 
 #[cfg(feature = "std")]
 impl Coins for ThreadCoins {
+    const REMEMBERS_ADDS: bool = true;
+
     #[inline(always)]
     fn next(&mut self) -> u64 {
         thread_rng_next()
+    }
+
+    #[inline(always)]
+    fn foreign_write(&mut self, address: usize, found: u64) -> bool {
+        super::tls::foreign_write_since_last_add(address, found)
     }
 }
 

@@ -14,10 +14,11 @@ use crate::shape::{Shape, SAT};
 /// at T = 13, unbiased); bucket *values* keep the layout's precision.
 ///
 /// Uncontended, it counts exactly (the end note of the .NET Dynamic PGO write-up): each
-/// record is a load and one `fetch_add`, and only when the add finds a count other than
-/// the one loaded just before it (another thread wrote in between) does the bucket's group
-/// (one of 1,024, by storage offset) switch to approximate counting above `2^T`, for the
-/// histogram's life.
+/// record is one `fetch_add`, nothing read before it, and only when a thread finds that
+/// another wrote to a bucket between two of its own adds to it in a row does the bucket's
+/// group (one of 1,024, by storage offset) switch to approximate counting above `2^T`, for
+/// the histogram's life. (With a caller's generator, [`ApproxHistogram::record_with`], a
+/// record loads the bucket first and a collision is a write between that load and the add.)
 /// A histogram written by one thread, or by threads that keep to their own buckets, is
 /// exact at the interlocked mode's cost; see [`ApproxHistogram::contended_groups`].
 ///
@@ -103,7 +104,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
         };
         match self
             .policy
-            .bump_unless_contended::<C>(offset, c, &self.collisions, coins)
+            .bump_unless_contended::<C, _>(offset, c, &self.collisions, coins)
         {
             Some(0) => true,
             Some(excess) => {

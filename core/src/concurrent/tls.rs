@@ -1,12 +1,13 @@
 //! The thread-local words the record paths read: the thread-local mode's last
-//! (histogram id, shard cells) pair and the approximate mode's generator state.
+//! (histogram id, shard cells) pair, and the approximate mode's generator state and its
+//! last (cell, count expected next) pair.
 //!
 //! Inside a shared library (`libpicollo.so`) std's `thread_local!` uses the general-dynamic
 //! TLS model: every access calls `__tls_get_addr`, which cost the thread-local mode more
 //! than the rest of its record through the C ABI. On x86-64 Linux these words therefore
 //! live in a TLS block of our own, declared in assembly and reached with the initial-exec
 //! model: the thread pointer (`%fs:0`) plus an offset the dynamic linker fixes once at load
-//! time, two instructions and no call. The block is 24 bytes of static TLS (`.tbss`,
+//! time, two instructions and no call. The block is 40 bytes of static TLS (`.tbss`,
 //! zeroed for every thread); a library loaded with `dlopen` takes them from the surplus
 //! glibc reserves for that. Elsewhere (other targets, Miri, loom) `thread_local!` holds
 //! them.
@@ -30,31 +31,35 @@ impl Last {
     };
 }
 
-/// The thread's words: laid out as the assembly block (24 bytes, 8-aligned).
+/// The thread's words: laid out as the assembly block (40 bytes, 8-aligned).
 #[derive(Clone, Copy)]
 #[repr(C)]
 struct Words {
     last: Last,
     /// The approximate mode's xorshift state; 0 until first use.
     rng: u64,
+    /// The approximate mode's last exact add: the cell's address (0: none).
+    add_cell: usize,
+    /// The count that cell holds after that add.
+    add_count: u64,
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux", not(miri), not(loom)))]
 mod imp {
     use super::Words;
 
-    // 24 zero bytes of TLS per thread. Hidden: reached only from this library, so the
+    // 40 zero bytes of TLS per thread. Hidden: reached only from this library, so the
     // symbol is neither exported nor interposable. The name carries a version so that
     // two incompatible copies linked into one program would not share it.
     core::arch::global_asm!(
         ".pushsection .tbss,\"awT\",@nobits",
         ".p2align 3",
-        ".globl picollo_record_tls_v1",
-        ".hidden picollo_record_tls_v1",
-        ".type picollo_record_tls_v1, @object",
-        ".size picollo_record_tls_v1, 24",
-        "picollo_record_tls_v1:",
-        ".zero 24",
+        ".globl picollo_record_tls_v2",
+        ".hidden picollo_record_tls_v2",
+        ".type picollo_record_tls_v2, @object",
+        ".size picollo_record_tls_v2, 40",
+        "picollo_record_tls_v2:",
+        ".zero 40",
         ".popsection",
     );
 
@@ -63,14 +68,14 @@ mod imp {
     fn words() -> *mut Words {
         let p: *mut Words;
         // SAFETY: the x86-64 initial-exec sequence: `%fs:0` holds the thread pointer (the
-        // psABI's TLS variant II), and the GOT slot of `picollo_record_tls_v1@GOTTPOFF`
+        // psABI's TLS variant II), and the GOT slot of `picollo_record_tls_v2@GOTTPOFF`
         // holds the block's offset from it, set by the dynamic linker before any code of
         // this library runs. It only reads; the result is the same for every call on one
         // thread, hence `pure`.
         unsafe {
             core::arch::asm!(
                 "mov {p}, qword ptr fs:[0]",
-                "add {p}, qword ptr [rip + picollo_record_tls_v1@GOTTPOFF]",
+                "add {p}, qword ptr [rip + picollo_record_tls_v2@GOTTPOFF]",
                 p = out(reg) p,
                 options(pure, readonly, nostack),
             );
@@ -80,7 +85,7 @@ mod imp {
 
     #[inline(always)]
     pub(super) fn read<R>(f: impl FnOnce(&Words) -> R) -> R {
-        // SAFETY: `words()` points to this thread's 24-byte, 8-aligned block (the layout
+        // SAFETY: `words()` points to this thread's 40-byte, 8-aligned block (the layout
         // of `Words`, all-zero valid), which lives as long as the thread and which no
         // other thread touches; no `&mut` to it exists (only `write` makes one, briefly,
         // and neither function calls out while holding its reference).
@@ -103,6 +108,8 @@ mod imp {
     const ZERO: Words = Words {
         last: Last::EMPTY,
         rng: 0,
+        add_cell: 0,
+        add_count: 0,
     };
 
     #[cfg(not(loom))]
@@ -156,6 +163,19 @@ pub(crate) fn set_rng_state(state: u64) {
     imp::write(|w| w.rng = state);
 }
 
+/// Note that this thread's add to the cell at `cell` found `found`, and say whether
+/// another write reached that cell since this thread's previous add to it (when that add
+/// was this thread's last one): the count found is not the one that add left.
+#[inline(always)]
+pub(crate) fn foreign_write_since_last_add(cell: usize, found: u64) -> bool {
+    let foreign = imp::read(|w| w.add_cell == cell && w.add_count != found);
+    imp::write(|w| {
+        w.add_cell = cell;
+        w.add_count = found.wrapping_add(1);
+    });
+    foreign
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +202,15 @@ mod tests {
         .unwrap();
         assert_eq!((last(), rng_state()), (here, 99));
         set_last(Last::EMPTY);
+    }
+
+    #[test]
+    fn a_foreign_write_shows_between_two_adds_of_this_thread_to_one_cell() {
+        assert!(!foreign_write_since_last_add(0x100, 7)); // first add: nothing to compare
+        assert!(!foreign_write_since_last_add(0x100, 8)); // found what it left
+        assert!(foreign_write_since_last_add(0x100, 10)); // someone added in between
+        assert!(!foreign_write_since_last_add(0x200, 3)); // another cell: no memory of it
+        assert!(!foreign_write_since_last_add(0x100, 42)); // the memo moved to 0x200
+        assert!(!foreign_write_since_last_add(0x100, 43));
     }
 }
