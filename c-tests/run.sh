@@ -203,8 +203,10 @@ gcc -std=gnu11 -O2 -Wall -Wextra -Werror -pthread -Iinclude c-tests/bench_record
     cat "$build/bench_record.out" >&2
     die "bench_record failed"
 }
-[[ "$(grep -c '^bench c: mode=' "$build/bench_record.out")" == 42 ]] ||
-    die "bench_record printed $(grep -c '^bench c: mode=' "$build/bench_record.out") figures, not 42"
+# Per precision: 1 thread 4 modes x 3 ways + 2 exact-extremes modes x 2 ways; 2 threads
+# 3 modes x 3 ways + 1 x 2 (no single writer).
+[[ "$(grep -c '^bench c: mode=' "$build/bench_record.out")" == 54 ]] ||
+    die "bench_record printed $(grep -c '^bench c: mode=' "$build/bench_record.out") figures, not 54"
 
 step "include/picollo.h is cbindgen's output"
 cbindgen --quiet --config ffi/cbindgen.toml --crate picollo-ffi --output "$tmp/picollo.h"
