@@ -143,9 +143,10 @@ pub(crate) const MAX_STRUCT_SIZE: usize = 4096;
 
 /// Read a caller's config honouring its `struct_size`: smaller than this library's struct
 /// is accepted when it is one of the struct's [`StructSized::OLDER_SIZES`] (a caller built
-/// against an older header), the fields it does not have reading as zero; larger (a caller built against a newer
-/// header) is accepted only when every byte this library does not know is zero, as the
-/// kernel does for `perf_event_attr`, and only up to [`MAX_STRUCT_SIZE`].
+/// against an older header), the fields it does not have reading as zero; larger (a caller
+/// built against a newer header) is accepted only when every byte this library does not
+/// know is zero, as the kernel does for `perf_event_attr`, and only up to
+/// [`MAX_STRUCT_SIZE`].
 ///
 /// # Safety
 /// `p` is NULL or points to `p->struct_size` readable bytes (at least 4).

@@ -73,31 +73,21 @@ impl Extremes {
             return;
         }
         if v < u64::load(&self.lo) {
-            self.lower(v);
+            Self::move_to(&self.lo, v, |v, old| v < old);
         }
         if v > u64::load(&self.hi) {
-            self.raise(v);
+            Self::move_to(&self.hi, v, |v, old| v > old);
         }
     }
 
+    /// Store `v` in `cell` while `passes(v, what the cell holds)` (a compare-exchange
+    /// loop: racing writers leave the extreme of them all).
     #[cold]
     #[inline(never)]
-    fn lower(&self, v: u64) {
-        let mut old = u64::load(&self.lo);
-        while v < old {
-            match u64::compare_exchange(&self.lo, old, v) {
-                Ok(_) => return,
-                Err(seen) => old = seen,
-            }
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn raise(&self, v: u64) {
-        let mut old = u64::load(&self.hi);
-        while v > old {
-            match u64::compare_exchange(&self.hi, old, v) {
+    fn move_to(cell: &Cell64, v: u64, passes: fn(u64, u64) -> bool) {
+        let mut old = u64::load(cell);
+        while passes(v, old) {
+            match u64::compare_exchange(cell, old, v) {
                 Ok(_) => return,
                 Err(seen) => old = seen,
             }
@@ -548,9 +538,14 @@ impl DynHistogram {
         }
     }
 
-    /// Take the extremes of a view merged in: its own exact ones when given, else its
+    /// Add every count of `view`, and take its extremes: `exact` when given, else its
     /// lowest and highest non-empty buckets' bounds.
-    fn note_merged<C: Counter>(&self, view: &View<'_, C>, exact: Option<(u64, u64)>) {
+    fn add_counts<C: Counter>(
+        &self,
+        view: &View<'_, C>,
+        exact: Option<(u64, u64)>,
+    ) -> Result<(), MergeError> {
+        each_width!(&self.inner, d => d.add(view))?;
         if let Some(e) = &self.extremes {
             let bounds = exact.or_else(|| Some((view.min_recorded()?, view.max_recorded()?)));
             if let Some((lo, hi)) = bounds {
@@ -558,6 +553,7 @@ impl DynHistogram {
                 e.note(hi);
             }
         }
+        Ok(())
     }
 
     /// Count one occurrence of `v`.
@@ -673,10 +669,10 @@ impl DynHistogram {
 
     /// Count every value of `values`.
     pub fn record_many(&self, values: &[u64]) {
-        if let Some(e) = &self.extremes {
-            values.iter().for_each(|&v| e.note(v));
-        }
-        each_width!(&self.inner, h => values.iter().for_each(|&v| h.record(v)));
+        each_width!(&self.inner, h => values.iter().for_each(|&v| {
+            self.note(v);
+            h.record(v)
+        }));
     }
 
     /// Reset (see the module docs for each mode's semantics); the exact extremes too.
@@ -774,20 +770,14 @@ impl DynHistogram {
     /// as one consistent copy; the counts land like records.
     pub fn add(&self, src: &DynHistogram) -> Result<(), MergeError> {
         let exact = src.exact_extremes();
-        each_width!(&src.inner, s => s.try_with_copy(|view| {
-            each_width!(&self.inner, d => d.add(&view))?;
-            self.note_merged(&view, exact);
-            Ok(())
-        }))?
+        each_width!(&src.inner, s => s.try_with_copy(|view| self.add_counts(&view, exact)))?
     }
 
     /// Add every count of `view` (same relative error, any range and counter width), as
     /// [`DynHistogram::add`] does for another handle: e.g. to put a decoded V2 histogram or
     /// the sum of a log behind a handle.
     pub fn add_view<C: Counter>(&self, view: &View<'_, C>) -> Result<(), MergeError> {
-        each_width!(&self.inner, d => d.add(view))?;
-        self.note_merged(view, None);
-        Ok(())
+        self.add_counts(view, None)
     }
 
     /// Add every count of `src` whatever its relative error (and range, width and mode),
@@ -797,9 +787,7 @@ impl DynHistogram {
     pub fn add_rebinned(&self, src: &DynHistogram) -> Result<(), MergeError> {
         let layout = self.shape().layout();
         let copy = src.with_view(|v| dyn_view!(v, v => v.rebinned(layout)))??;
-        each_width!(&self.inner, d => d.add(&copy.view()))?;
-        self.note_merged(&copy.view(), src.exact_extremes());
-        Ok(())
+        self.add_counts(&copy.view(), src.exact_extremes())
     }
 
     /// Add the counts of a V2 blob (plain or compressed) whatever this histogram's layout,
