@@ -50,10 +50,17 @@ sys.exit(1 if bad else 0)
 ' || die "manifest metadata is incomplete (above)"
 
 step "cargo package --workspace (pack and verify every publishable crate)"
-cargo package --workspace --allow-dirty >"$target/package.log" 2>&1 || {
+mkdir -p "$target"
+# Verifying fetches the index and the dependencies again: a second try when the first
+# fails, with the first failure shown (a flaky network is not a packaging error).
+if ! cargo package --workspace --allow-dirty >"$target/package.log" 2>&1; then
+    echo "package: cargo package failed once; its last lines, then a second try:" >&2
     tail -n 40 "$target/package.log" >&2
-    die "cargo package failed (log: $target/package.log)"
-}
+    cargo package --workspace --allow-dirty >"$target/package.log" 2>&1 || {
+        tail -n 40 "$target/package.log" >&2
+        die "cargo package failed twice (log: $target/package.log)"
+    }
+fi
 grep -E '^ *(Packaged|Verifying)' "$target/package.log"
 pkgdir="$target/package"
 contents() { tar tzf "$pkgdir/$1-0.1.0.crate"; }

@@ -12,13 +12,18 @@ bash scripts/setup.sh || exit 1
 passed=0
 failed=0
 failures=()
+# Each stage's output is also kept, so that a failed stage's last lines are printed again
+# at the end, where a CI log that keeps only its tail still shows them.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
 stage() {
   local name=$1
   shift
   echo
   echo "=== $name: $*"
   local start=$SECONDS
-  if "$@"; then
+  "$@" 2>&1 | tee "$logs/$name.log"
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
     passed=$((passed + 1))
     echo "=== $name: ok ($((SECONDS - start)) s)"
   else
@@ -47,6 +52,10 @@ stage fuzz bash scripts/fuzz.sh
 stage sanitize bash scripts/sanitize.sh
 
 echo
+for name in "${failures[@]}"; do
+  echo "=== $name failed; its last 60 lines again:"
+  tail -n 60 "$logs/$name.log" | sed 's/^/  | /'
+done
 if [ $failed -ne 0 ]; then
   echo "failed stages: ${failures[*]}"
 fi
