@@ -3,7 +3,10 @@
 # and held-read paths, and the thread-local shards (raw-pointer record fast path, hand-off,
 # fold, a histogram dropped while its writer lives). A focused subset, a few minutes:
 #   - core/tests/miri_concurrent.rs (small runs sized for Miri), under 8 thread schedules;
-#   - the `concurrent::dynamic` unit tests (every mode and counter width through one type).
+#   - the `concurrent::dynamic` unit tests (every mode and counter width through one type);
+#   - the float histogram's record path and exact sums (`float::histogram`, `float::octaves`:
+#     raw pointers biased by the exponent, chunks, the carry protocol), sized for Miri (the
+#     octaves test over 2,000 exponents runs natively only: minutes under Miri).
 # Needs nightly; installs miri and rust-src for it when missing; skips loudly without nightly.
 # A separate target dir keeps Miri's builds from invalidating the normal ones.
 set -euo pipefail
@@ -21,5 +24,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/miri"
 cargo +nightly miri setup
 flags="${MIRIFLAGS:--Zmiri-strict-provenance}"
 MIRIFLAGS="$flags -Zmiri-many-seeds=0..8" cargo +nightly miri test -p picollo --test miri_concurrent
-MIRIFLAGS="$flags" cargo +nightly miri test -p picollo --lib concurrent::dynamic
+MIRIFLAGS="$flags" cargo +nightly miri test -p picollo --lib -- concurrent::dynamic float::histogram \
+    float::octaves::tests::carries float::octaves::tests::chunks float::octaves::tests::rounding \
+    float::octaves::tests::subnormals
 echo "miri.sh: OK"

@@ -7,7 +7,7 @@
 //! - `u64`: the integer single-writer histogram over atomic cells (`SharedHistogram`, the
 //!   same kind of cells the float histogram uses), range 0..=7,716,549,600;
 //! - `f64`: the float histogram, dense, magnitudes 1e-9..=1e12 (both signs), keeping its
-//!   exact extremes and compensated sum;
+//!   exact extremes and exact sum;
 //! - `dense` / `sparse`: the float histogram over every finite magnitude, dense counters
 //!   (about 17 MB) or blocks allocated per octave on first touch;
 //! - `int dense` / `int sparse`: the integer single-writer histogram at 0.01 % over the

@@ -535,3 +535,136 @@ fn an_interval_dwarfed_by_earlier_values_keeps_its_sum() {
         assert!((d2.sum() - 0.3).abs() < 1e-12, "{mode:?}: {}", d2.sum());
     }
 }
+
+/// The correctly rounded sum of `values` (Shewchuk's exact partials with the final
+/// round-half-even step, as Python's `math.fsum`), for sums whose partials stay finite.
+fn fsum(values: &[f64]) -> f64 {
+    let mut partials: Vec<f64> = Vec::new();
+    for &v in values {
+        let mut x = v;
+        let mut kept = 0;
+        for k in 0..partials.len() {
+            let mut y = partials[k];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                partials[kept] = lo;
+                kept += 1;
+            }
+            x = hi;
+        }
+        partials.truncate(kept);
+        partials.push(x);
+    }
+    let Some(mut hi) = partials.pop() else {
+        return 0.0;
+    };
+    let mut lo = 0.0;
+    while let Some(y) = partials.pop() {
+        let x = hi;
+        hi = x + y;
+        lo = y - (hi - x);
+        if lo != 0.0 {
+            break;
+        }
+    }
+    if let Some(&next) = partials.last() {
+        if (lo < 0.0 && next < 0.0) || (lo > 0.0 && next > 0.0) {
+            let y = lo * 2.0;
+            let x = hi + y;
+            if y == x - hi {
+                hi = x;
+            }
+        }
+    }
+    hi
+}
+
+#[test]
+fn the_reference_sum_rounds_correctly() {
+    assert_eq!(fsum(&[1e100, 1.0, -1e100, 1e-100]), 1.0 + 1e-100);
+    assert_eq!(fsum(&[2f64.powi(53), 1.0]), 2f64.powi(53));
+    assert_eq!(fsum(&[2f64.powi(53), 1.0, 1e-300]), 2f64.powi(53) + 2.0);
+    assert_eq!(fsum(&[0.1; 10]), 1.0);
+}
+
+#[test]
+fn single_writer_sums_are_exact_sums_rounded_once() {
+    let mut rng = SplitMix64(99);
+    let mut sets = datasets();
+    // Cancellation a running double sum cannot survive, carries within one exponent, and
+    // a spread of magnitudes where each small term alone rounds away.
+    sets.push((
+        "cancelling",
+        (0..3_000)
+            .flat_map(|i| [1e300, f64::from(i) * 1e-3, -1e300])
+            .collect(),
+    ));
+    sets.push(("one-exponent-carries", vec![1.9999999999999998; 5_000]));
+    sets.push((
+        "small-beside-large",
+        std::iter::once(1e16)
+            .chain((0..4_096).map(|_| 0.25 + rng.next_f64() * 0.5))
+            .collect(),
+    ));
+    for storage in [Storage::Dense, Storage::Sparse] {
+        for (name, values) in &sets {
+            let in_buckets: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+            if !in_buckets.iter().map(|x| x.abs()).sum::<f64>().is_finite() {
+                // Beyond a double: the overflow tests cover these.
+                continue;
+            }
+            let h = FloatHistogram::<u64>::new(
+                FloatConfig::new()
+                    .with_relative_error(0.01)
+                    .with_storage(storage),
+            )
+            .unwrap();
+            h.record_many(values);
+            let c = h.counts().unwrap();
+            assert_eq!(c.sum(), fsum(&in_buckets), "{name} {storage:?}");
+            let mean = c.mean();
+            assert!(
+                (mean - fsum(&in_buckets) / in_buckets.len() as f64).abs() <= mean.abs() * 1e-15,
+                "{name}: mean {mean}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_reader_never_sees_a_sum_torn_by_a_carry() {
+    // 1.0 adds 2^52 units to its exponent: a carry every 2,048 records. A reader pairing
+    // a carried low word with the old high word (or the reverse) would see the sum jump
+    // by 2,048 against the count.
+    let h = FloatHistogram::<u64>::new(
+        FloatConfig::new()
+            .with_relative_error(0.01)
+            .with_range(0.5, 4.0),
+    )
+    .unwrap();
+    let n = if cfg!(miri) { 5_000 } else { 2_000_000 };
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for _ in 0..n {
+                h.record(1.0);
+            }
+        });
+        // Each copy takes the counts before the sum, and a record counts before it adds to
+        // the sum: a sum lies between its own copy's count less the one record in flight
+        // and the next copy's count.
+        let mut last = 0.0;
+        while last < n as f64 {
+            let c = h.counts().unwrap();
+            let (sum, count) = (c.sum(), c.total_count() as f64);
+            assert!(
+                last <= count && count <= sum + 1.0 && sum <= n as f64,
+                "sum {sum} with count {count}; the copy before summed {last}"
+            );
+            last = sum;
+        }
+    });
+}

@@ -19,8 +19,9 @@ use crate::status::picollo_status;
 /// satisfies Y(1−E) ≤ Y' ≤ Y(1+E), E the layout's relative error (subnormals included).
 /// `±0.0` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted apart and
 /// never enter quantiles; nonzero magnitudes outside the range count as underflow and
-/// overflow. The smallest and largest values in buckets are kept exactly, with a running
-/// sum (compensated in the single-writer mode, striped in the interlocked one).
+/// overflow. The smallest and largest values in buckets are kept exactly, and their sum
+/// (exact, rounded once when read, in the single-writer mode; a running sum per stripe in
+/// the interlocked one).
 ///
 /// Threads: queries, snapshots and `picollo_float_histogram_add` with this histogram as
 /// the source run on any thread at once, while writers record, each on one consistent
@@ -401,7 +402,9 @@ pub struct picollo_float_info {
     /// Buckets per sign in the range.
     pub storage_len: u64,
     /// Bytes of counters allocated now, both signs (sparse: the blocks the data touched and
-    /// the block directories, one pointer per octave of the range).
+    /// the block directories, one pointer per octave of the range), and of the single
+    /// writer's exact sums (16 bytes per sign and exponent: every exponent of the range
+    /// beside dense counters, chunks of 64 exponents the data touched beside sparse ones).
     pub footprint_bytes: u64,
     /// 32 or 64.
     pub counter_bits: u32,

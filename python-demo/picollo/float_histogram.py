@@ -103,8 +103,8 @@ class FloatHistogram:
     bucket of its sign, and a reported quantile is within ``relative_error`` of the true
     one. ``±0.0`` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted
     apart and never enter quantiles; magnitudes outside the range count as underflow and
-    overflow. `min`, `max` and `sum` are kept exactly (the sum compensated in the single
-    mode). ``str(h)`` is the Markdown summary table and iterating yields the non-empty
+    overflow. `min`, `max` and `sum` are kept exactly (the sum exact and rounded once in
+    the single mode, a running sum in the interlocked one). ``str(h)`` is the Markdown summary table and iterating yields the non-empty
     buckets in value order. ``close()`` (or leaving ``with``) frees it; later use raises
     `ClosedError`.
 
@@ -360,7 +360,7 @@ class FloatHistogram:
 
     @property
     def footprint_bytes(self) -> int:
-        """Bytes of counters allocated now (sparse: what the data touched)."""
+        """Bytes of counters and exact sums allocated now (sparse: what the data touched)."""
         return self.info().footprint_bytes
 
     @property

@@ -158,11 +158,15 @@ def test_sparse_footprint_follows_the_data_dense_follows_the_range():
         for h in (dense, sparse):
             h.record_many(narrow)
         assert list(dense) == list(sparse)
-        # Dense: one 64-bit counter per bucket of the whole range, for both signs.
-        assert dense.footprint_bytes == 2 * dense.storage_len * 8
-        # Sparse: one octave's block (512 counters) beside the block directory.
-        assert sparse.footprint_bytes - empty == sparse.buckets_per_octave * 8
-        assert sparse.footprint_bytes * 100 < dense.footprint_bytes  # 38 KB vs 17 MB
+        # Dense: one 64-bit counter per bucket of the whole range, for both signs, and
+        # the exact sum's 16 bytes per sign and binary exponent (1..=2046).
+        sums = 2 * 2046 * 16
+        assert dense.footprint_bytes == 2 * dense.storage_len * 8 + sums
+        # Sparse: one octave's block (512 counters) beside the block directory, and one
+        # chunk of the exact sum (64 exponents of 16 bytes) beside its directory.
+        chunk = 64 * 16
+        assert sparse.footprint_bytes - empty == sparse.buckets_per_octave * 8 + chunk
+        assert sparse.footprint_bytes * 100 < dense.footprint_bytes  # 39 KB vs 17 MB
         with picollo.FloatHistogram(0.001, storage="sparse", counter_bits=32) as small:
             small.record_many(narrow)
-            assert small.footprint_bytes - empty == small.buckets_per_octave * 4
+            assert small.footprint_bytes - empty == small.buckets_per_octave * 4 + chunk

@@ -148,12 +148,16 @@ pub use thread_local::LocalHistogram;
 
 // What the floating-point histogram shares with these modes: cells, counter steps, the
 // seqlock version and the fork guard.
+#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+pub(crate) use cell::backoff;
 #[cfg(feature = "alloc")]
 pub(crate) use cell::{
     add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, zeroed_cells, Cell64,
 };
 #[cfg(feature = "alloc")]
 pub(crate) use fork::{enter as fork_section, init as fork_init};
+#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+pub(crate) use seqlock::{acquire_fence, release_fence};
 #[cfg(feature = "alloc")]
 pub(crate) use seqlock::{read_consistently, Version};
 #[cfg(feature = "alloc")]

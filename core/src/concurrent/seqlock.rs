@@ -444,6 +444,21 @@ mod native {
 
     use super::Version;
 
+    #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
+    /// A release fence: the cell stores before it are seen by any thread whose acquire
+    /// fence follows its load of a cell store after it.
+    #[inline(always)]
+    pub(crate) fn release_fence() {
+        fence(Ordering::Release);
+    }
+
+    #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
+    /// An acquire fence (the other half of [`release_fence`]).
+    #[inline(always)]
+    pub(crate) fn acquire_fence() {
+        fence(Ordering::Acquire);
+    }
+
     impl Version {
         /// Start a read: an even version, after waiting out a reset in progress.
         #[inline]
@@ -508,6 +523,45 @@ mod native {
         }
     }
 }
+
+#[cfg(any(
+    loom,
+    all(
+        not(picollo_force_cs),
+        target_has_atomic = "32",
+        target_has_atomic = "64"
+    )
+))]
+#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
+pub(crate) use native::{acquire_fence, release_fence};
+
+#[cfg(all(
+    not(loom),
+    feature = "critical-section",
+    any(
+        picollo_force_cs,
+        not(all(target_has_atomic = "32", target_has_atomic = "64"))
+    )
+))]
+mod cs_fences {
+    //! With critical sections every cell access is fully ordered: the fences are no-ops.
+    #[allow(dead_code)] // used by the float histogram's sums
+    #[inline(always)]
+    pub(crate) fn release_fence() {}
+    #[allow(dead_code)] // used by the float histogram's sums
+    #[inline(always)]
+    pub(crate) fn acquire_fence() {}
+}
+#[cfg(all(
+    not(loom),
+    feature = "critical-section",
+    any(
+        picollo_force_cs,
+        not(all(target_has_atomic = "32", target_has_atomic = "64"))
+    )
+))]
+#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
+pub(crate) use cs_fences::{acquire_fence, release_fence};
 
 #[cfg(all(
     not(loom),

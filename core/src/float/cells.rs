@@ -4,35 +4,121 @@
 use alloc::boxed::Box;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
+use super::config::FloatMode;
 use super::config::{FloatShape, Storage};
+use super::octaves::{OctaveSums, SumStorage};
 use crate::concurrent::{free_blocks, publish_block, AtomicCounter};
 use crate::oom::OutOfMemory;
 
-/// The counters of one sign: storage offsets `0..shape.len()`.
+/// The counters of one sign: storage offsets `0..shape.len()`; and the single writer's
+/// exact sum of the values counted in them.
 pub(crate) struct Cells<C: AtomicCounter> {
     shape: FloatShape,
     kind: Kind<C>,
+    sums: OctaveSums,
 }
 
 enum Kind<C: AtomicCounter> {
-    Dense(Box<[C::Atomic]>),
+    Dense(RawSlice<C::Atomic>),
     /// Per octave of the range: null until first touched, then the first of the octave's
     /// `buckets_per_octave` cells (the whole octave, even where the range begins or ends
     /// inside it, so a cell's place is the low bits of its bucket index) from a leaked
     /// `Box<[C::Atomic]>`, freed on drop.
-    Sparse(Box<[AtomicPtr<C::Atomic>]>),
+    Sparse(RawSlice<AtomicPtr<C::Atomic>>),
+}
+
+/// A boxed slice held through a raw pointer, so that raw pointers into it (the record's,
+/// see `Hot` in `histogram.rs`) stay valid when its owner moves: moving a `Box` asserts
+/// unique access to its contents (Stacked Borrows), which would invalidate them.
+pub(crate) struct RawSlice<T> {
+    ptr: core::ptr::NonNull<T>,
+    len: usize,
+}
+
+impl<T> RawSlice<T> {
+    pub(crate) fn new(b: Box<[T]>) -> Self {
+        let len = b.len();
+        let ptr = Box::into_raw(b) as *mut T;
+        RawSlice {
+            // SAFETY: `Box::into_raw` never gives null (a dangling, aligned pointer when
+            // empty).
+            ptr: unsafe { core::ptr::NonNull::new_unchecked(ptr) },
+            len,
+        }
+    }
+
+    /// The first element (no reference made on the way).
+    pub(crate) fn as_ptr(&self) -> *const T {
+        self.ptr.as_ptr()
+    }
+}
+
+impl<T> core::ops::Deref for RawSlice<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` elements from one boxed slice, alive until `drop`; only shared
+        // references are made (the elements are atomics where they are written).
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> core::ops::DerefMut for RawSlice<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` excludes every other user.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> Drop for RawSlice<T> {
+    fn drop(&mut self) {
+        // SAFETY: the pointer and length of the box `new` took apart, freed only here.
+        drop(unsafe {
+            Box::from_raw(core::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr(),
+                self.len,
+            ))
+        });
+    }
+}
+
+// SAFETY: a `RawSlice` owns its elements as the `Box` did.
+unsafe impl<T: Send> Send for RawSlice<T> {}
+// SAFETY: as above; shared access gives `&[T]` only.
+unsafe impl<T: Sync> Sync for RawSlice<T> {}
+
+/// The single writer keeps exact sums, flat beside dense counters and in chunks made on
+/// first use beside sparse ones; the interlocked mode keeps none (its sum is striped).
+fn sum_storage(shape: FloatShape) -> SumStorage {
+    match (shape.config().mode(), shape.config().storage()) {
+        (FloatMode::Interlocked, _) => SumStorage::None,
+        (FloatMode::SingleWriter, Storage::Dense) => SumStorage::Flat,
+        (FloatMode::SingleWriter, Storage::Sparse) => SumStorage::Chunked,
+    }
 }
 
 impl<C: AtomicCounter> Cells<C> {
     pub(crate) fn new(shape: FloatShape) -> Result<Self, OutOfMemory> {
         let kind = match shape.config().storage() {
-            Storage::Dense => Kind::Dense(crate::concurrent::zeroed_cells::<C>(shape.len())?),
-            Storage::Sparse => Kind::Sparse(
+            Storage::Dense => Kind::Dense(RawSlice::new(crate::concurrent::zeroed_cells::<C>(
+                shape.len(),
+            )?)),
+            Storage::Sparse => Kind::Sparse(RawSlice::new(
                 crate::oom::try_vec(shape.blocks(), || AtomicPtr::new(core::ptr::null_mut()))?
                     .into_boxed_slice(),
-            ),
+            )),
         };
-        Ok(Cells { shape, kind })
+        let (low, high) = shape.range();
+        Ok(Cells {
+            shape,
+            kind,
+            sums: OctaveSums::new(low, high, sum_storage(shape))?,
+        })
+    }
+
+    /// The single writer's exact sum of this sign's values.
+    #[inline(always)]
+    pub(crate) fn sums(&self) -> &OctaveSums {
+        &self.sums
     }
 
     /// The cell of storage offset `offset < len`, if it exists (a sparse block not yet
@@ -52,6 +138,29 @@ impl<C: AtomicCounter> Cells<C> {
                 // is dropped; `within` is below `buckets_per_octave`.
                 Some(unsafe { &*p.add(within) })
             }
+        }
+    }
+
+    /// Sparse storage: where the record finds a normal magnitude's block pointer, at this
+    /// plus its biased exponent (wrapping arithmetic: the pointer itself may lie outside
+    /// the directory); null for dense storage. A normal magnitude's bucket index shifted
+    /// by the scale is its biased exponent plus 52 (`FloatLayout::index`), whose block is
+    /// that less the first bucket's octave.
+    pub(crate) fn sparse_biased_blocks(&self) -> *const AtomicPtr<C::Atomic> {
+        match &self.kind {
+            Kind::Dense(_) => core::ptr::null(),
+            Kind::Sparse(blocks) => blocks
+                .as_ptr()
+                .wrapping_add(52)
+                .wrapping_sub(self.shape.first_index() >> self.shape.layout().scale()),
+        }
+    }
+
+    /// The first dense cell, or null for sparse storage (the record's path reads it).
+    pub(crate) fn dense_ptr(&self) -> *const C::Atomic {
+        match &self.kind {
+            Kind::Dense(cells) => cells.as_ptr(),
+            Kind::Sparse(_) => core::ptr::null(),
         }
     }
 
@@ -95,6 +204,12 @@ impl<C: AtomicCounter> Cells<C> {
         };
         let (block, within) = self.place(offset);
         let size = self.shape.layout().buckets_per_octave();
+        // The octave's exact-sum words first (chunked sums), so that a record finding the
+        // block made (Acquire) finds them made too.
+        let octave = (self.shape.first_index() + offset) >> self.shape.layout().scale();
+        if !self.sums.make_for(octave.saturating_sub(52) as u64) {
+            return None;
+        }
         let p = publish_block::<C>(blocks.get(block)?, size)?;
         // SAFETY: as in `get`: `p` is the block's published first cell of `size`, and
         // `within` is below that.
@@ -153,19 +268,21 @@ impl<C: AtomicCounter> Cells<C> {
         }
     }
 
-    /// Bytes of counters allocated now (and of the block directory).
+    /// Bytes of counters allocated now (and of the block directory and the sums).
     pub(crate) fn footprint(&self) -> usize {
-        match &self.kind {
-            Kind::Dense(cells) => cells.len() * C::BYTES,
-            Kind::Sparse(blocks) => {
-                let size = self.shape.layout().buckets_per_octave();
-                let made = blocks
-                    .iter()
-                    .filter(|p| !p.load(Ordering::Relaxed).is_null())
-                    .count();
-                made * size * C::BYTES + blocks.len() * core::mem::size_of::<AtomicPtr<C::Atomic>>()
+        self.sums.footprint()
+            + match &self.kind {
+                Kind::Dense(cells) => cells.len() * C::BYTES,
+                Kind::Sparse(blocks) => {
+                    let size = self.shape.layout().buckets_per_octave();
+                    let made = blocks
+                        .iter()
+                        .filter(|p| !p.load(Ordering::Relaxed).is_null())
+                        .count();
+                    made * size * C::BYTES
+                        + blocks.len() * core::mem::size_of::<AtomicPtr<C::Atomic>>()
+                }
             }
-        }
     }
 }
 
@@ -198,9 +315,11 @@ mod tests {
             .validate()
             .unwrap();
         let sparse = Cells::<u32>::new(shape).unwrap();
+        let sums = sparse.sums().footprint();
+        assert!(sums > 0 && sums <= 2 * 2047 * 8, "{sums}");
         assert_eq!(
             sparse.footprint(),
-            shape.blocks() * core::mem::size_of::<usize>()
+            shape.blocks() * core::mem::size_of::<usize>() + sums
         );
         let offset = shape.offset_of_bits(1.5f64.to_bits()).unwrap();
         assert!(sparse.get(offset).is_none());
@@ -220,7 +339,10 @@ mod tests {
             .validate()
             .unwrap();
         let dense = Cells::<u64>::new(dense_shape).unwrap();
-        assert_eq!(dense.footprint(), dense_shape.len() * 8);
+        assert_eq!(
+            dense.footprint(),
+            dense_shape.len() * 8 + dense.sums().footprint()
+        );
         assert!(dense.get(0).is_some());
     }
 

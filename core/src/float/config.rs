@@ -136,13 +136,28 @@ impl FloatConfig {
         }
         let layout = FloatLayout::clamped(e);
         let (first, last) = (layout.index(min), layout.index(max));
+        let low_bits = layout.bucket(first).lower.to_bits();
+        let high_bits = layout.bucket(last).highest().to_bits();
+        // The normal magnitudes of the range; none (an empty test) when it has none.
+        let normal_low = low_bits.max(f64::MIN_POSITIVE.to_bits());
+        let (normal_low, normal_span) = if normal_low <= high_bits {
+            (normal_low, high_bits - normal_low)
+        } else {
+            (u64::MAX, 0)
+        };
+        let scale = layout.scale();
         Ok(FloatShape {
             config: *self,
             layout,
             first,
             len: last - first + 1,
-            low_bits: layout.bucket(first).lower.to_bits(),
-            high_bits: layout.bucket(last).highest().to_bits(),
+            low_bits,
+            high_bits,
+            normal_low,
+            normal_span,
+            normal_shift: 52 - scale,
+            normal_base: (52usize << scale).wrapping_sub(first),
+            normal_mask: layout.buckets_per_octave() - 1,
         })
     }
 }
@@ -158,6 +173,16 @@ pub struct FloatShape {
     len: usize,
     low_bits: u64,
     high_bits: u64,
+    /// The normal magnitudes of the range as bits: `normal_low..=normal_low + normal_span`.
+    normal_low: u64,
+    normal_span: u64,
+    /// A normal magnitude's storage offset is `(bits >> normal_shift) + normal_base`
+    /// (wrapping): its bucket index (see `FloatLayout::index`) less `first`.
+    normal_shift: u32,
+    normal_base: usize,
+    /// `buckets_per_octave − 1`: a normal magnitude's place in its sparse block is
+    /// `(bits >> normal_shift) & normal_mask`.
+    normal_mask: usize,
 }
 
 impl FloatShape {
@@ -205,11 +230,37 @@ impl FloatShape {
         // A normal magnitude's index is its bits shifted, plus the 52 subnormal octaves
         // below (see `FloatLayout::index`): one shift and one add.
         if magnitude_bits >= f64::MIN_POSITIVE.to_bits() {
-            let scale = self.layout.scale();
-            let index = (magnitude_bits >> (52 - scale)) as usize + (52 << scale);
-            return Some(index - self.first);
+            return Some(
+                self.shifted_normal(magnitude_bits)
+                    .wrapping_add(self.normal_base),
+            );
         }
         Some(self.layout.index(f64::from_bits(magnitude_bits)) - self.first)
+    }
+
+    /// The range's normal magnitudes as bits, `(low, high)` inclusive; `None` when it has
+    /// none (a range of subnormals only).
+    pub(crate) fn normal_bits(&self) -> Option<(u64, u64)> {
+        (self.normal_low != u64::MAX)
+            .then_some((self.normal_low, self.normal_low + self.normal_span))
+    }
+
+    /// A normal magnitude's bits shifted so that its storage offset is this plus
+    /// [`FloatShape::normal_base`] (wrapping).
+    #[inline(always)]
+    pub(crate) fn shifted_normal(&self, magnitude_bits: u64) -> usize {
+        (magnitude_bits >> self.normal_shift) as usize
+    }
+
+    /// See [`FloatShape::shifted_normal`].
+    pub(crate) fn normal_base(&self) -> usize {
+        self.normal_base
+    }
+
+    /// A normal magnitude's place in its octave's sparse block (bits without the sign).
+    #[inline(always)]
+    pub(crate) fn place_of_normal(&self, magnitude_bits: u64) -> usize {
+        (magnitude_bits >> self.normal_shift) as usize & self.normal_mask
     }
 
     /// The bucket of magnitudes at storage offset `offset < len()`.

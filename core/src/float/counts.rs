@@ -121,7 +121,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             let specials: [u64; SPECIALS] = core::array::from_fn(|k| u64::load(&h.specials[k]));
             let s = &h.stats;
             let (sum, min, max) = (
-                s.sum(),
+                h.wide_sum(),
                 f64::from_bits(u64::load(&s.min)),
                 f64::from_bits(u64::load(&s.max)),
             );

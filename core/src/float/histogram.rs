@@ -2,12 +2,14 @@
 
 use super::cells::Cells;
 use super::config::{FloatConfig, FloatMode, FloatShape};
+use super::octaves::CHUNK;
 use super::sum::{WideSum, DOWN};
 use crate::concurrent::{
     add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, AtomicCounter, Cell64,
     Version,
 };
 use crate::config::{ConfigError, ValueSelection};
+use core::sync::atomic::Ordering;
 
 /// Indices of the counts kept beside the buckets.
 pub(crate) const ZERO: usize = 0;
@@ -22,11 +24,6 @@ pub(crate) const SPECIALS: usize = 7;
 /// Stripes of the interlocked mode's running sum: each thread adds into the stripe its
 /// stack address picks, so writers rarely share one.
 pub(crate) const STRIPES: usize = 16;
-
-/// Lanes of the single-writer mode's compensated sum, picked by the bucket: consecutive
-/// records rarely add into the same one, so each addition does not wait for the previous
-/// one to reach memory.
-const LANES: usize = 16;
 
 const SIGN: u64 = 1 << 63;
 
@@ -43,11 +40,12 @@ const SIGN: u64 = 1 << 63;
 /// - NaN, `+∞` and `−∞` are counted apart and never enter quantiles; nonzero magnitudes
 ///   below or above the range count as underflow and overflow, also outside quantiles.
 /// - Exact extremes and sum: the smallest and largest values in buckets (zero included)
-///   are kept exactly; the sum of those values is a compensated (Neumaier) running sum in
-///   the single-writer mode (within an ulp or two of the exact sum but for extreme
-///   cancellation), a plain running sum per stripe in the interlocked mode. Either reads
-///   `±∞` only when the true sum is beyond `f64::MAX`: what would overflow moves aside,
-///   scaled by `2^-256`. The mean is that sum over the count; the standard deviation is
+///   are kept exactly. In the single-writer mode their sum is exact, rounded once when
+///   read: per sign and binary exponent an integer sum of significands (see
+///   `octaves.rs`), which no cancellation or magnitude spread degrades. In the interlocked
+///   mode it is a plain running sum per stripe (a rounding per record). Merged sums add as
+///   doubles. The sum reads `±∞` only when the true sum is beyond `f64::MAX`: what would
+///   overflow moves aside, scaled by `2^-256`. The mean is that sum over the count; the standard deviation is
 ///   taken over bucket midpoints around that mean (scaled by a power of two, so neither
 ///   huge nor tiny magnitudes overflow or vanish).
 /// - Storage dense or sparse ([`super::Storage`]); mode single writer or interlocked
@@ -68,6 +66,8 @@ pub struct FloatHistogram<C: AtomicCounter = u64> {
     pub(crate) specials: [Cell64; SPECIALS],
     pub(crate) stats: Stats,
     pub(crate) version: Version,
+    /// What the single writer's record reads, per sign (positive, negative).
+    hot: [Hot<C>; 2],
     /// The value selection queries use now (index into [`SELECTIONS`]).
     selection: core::sync::atomic::AtomicU8,
 }
@@ -79,28 +79,68 @@ const SELECTIONS: [ValueSelection; 4] = [
     ValueSelection::Interpolated,
 ];
 
-/// The running sum and the extremes, as bits of doubles in atomic cells.
+/// Per sign, what the single writer's record reads: the magnitudes it takes whole, and
+/// where their counts and sums are.
+struct Hot<C: AtomicCounter> {
+    /// Magnitudes (bits) `gate_lo..=gate_hi`: normal, in the range, and not a new extreme,
+    /// so the record need not look at the range or the extremes (see
+    /// [`FloatHistogram::set_gates`]). None (`u64::MAX`, 0) until a value lands. Each bound
+    /// is either within the range's normal magnitudes or that empty one, so a record that
+    /// reads one bound before a change and the other after (a merge or reset on another
+    /// thread) still takes only magnitudes of the range.
+    gate_lo: Cell64,
+    gate_hi: Cell64,
+    /// The sign's first dense cell less `shape.normal_base()` cells, so that a normal
+    /// magnitude's cell is at this plus `shape.shifted_normal(bits)` (wrapping arithmetic:
+    /// the pointer itself may lie outside the cells); null when sparse.
+    dense: *const C::Atomic,
+    /// The sign's [`Cells::sparse_biased_blocks`] (null when dense).
+    blocks: *const core::sync::atomic::AtomicPtr<C::Atomic>,
+    /// The sign's exact sums: [`super::octaves::OctaveSums::flat_biased_base`] beside
+    /// dense cells, [`super::octaves::OctaveSums::chunk_directory`] beside sparse ones
+    /// (null in the interlocked mode, whose gates stay empty).
+    sums: *const Cell64,
+    sum_chunks: *const core::sync::atomic::AtomicPtr<Cell64>,
+}
+
+impl<C: AtomicCounter> Hot<C> {
+    fn new(cells: &Cells<C>, shape: FloatShape) -> Self {
+        let dense = cells.dense_ptr();
+        Hot {
+            gate_lo: u64::new_cell(u64::MAX),
+            gate_hi: u64::new_cell(0),
+            dense: if dense.is_null() {
+                dense
+            } else {
+                dense.wrapping_add(shape.normal_base())
+            },
+            blocks: cells.sparse_biased_blocks(),
+            sums: cells.sums().flat_biased_base(),
+            sum_chunks: cells.sums().chunk_directory(),
+        }
+    }
+}
+
+// SAFETY: the pointers are into the heap storage of the histogram's own `Cells` (atomics,
+// `Send` and `Sync`), alive and unmoved as long as the histogram.
+unsafe impl<C: AtomicCounter> Send for Hot<C> {}
+// SAFETY: as above.
+unsafe impl<C: AtomicCounter> Sync for Hot<C> {}
+
+/// The running sums beside the exact ones and the extremes, as bits of doubles in atomic
+/// cells.
 pub(crate) struct Stats {
-    /// Single writer: `LANES` compensated (Neumaier) sums, `sum[k]` with `compensation[k]`;
-    /// interlocked: one plain sum per stripe (each on its own cache line).
+    /// The interlocked mode's plain sum per stripe (each on its own cache line), and what
+    /// merges add (stripe 0); the single writer's records add to the exact sums of
+    /// [`Cells`] instead.
     pub(crate) sum: [Padded; STRIPES],
-    pub(crate) compensation: [Padded; LANES],
-    /// What the lanes or stripes could not hold without overflowing, scaled by `2^-256`
-    /// (see [`super::sum`]).
+    /// What the stripes could not hold without overflowing, scaled by `2^-256` (see
+    /// [`super::sum`]).
     pub(crate) big: Cell64,
     /// `+∞` and `−∞` until a value lands.
     pub(crate) min: Cell64,
     pub(crate) max: Cell64,
-    /// The values the single writer's record adds to its sum unchecked: `[min, max]`
-    /// while no magnitude beyond [`GATE_LIMIT`] has landed (a lane then cannot overflow:
-    /// it would take 2^223 records), else none (`+∞`, `−∞`). The extremes and the
-    /// overflow check happen outside it.
-    pub(crate) gate_lo: Cell64,
-    pub(crate) gate_hi: Cell64,
 }
-
-/// `2^800`: see [`Stats::gate_lo`].
-const GATE_LIMIT: f64 = f64::from_bits((1023 + 800) << 52);
 
 #[repr(align(64))]
 pub(crate) struct Padded(pub(crate) Cell64);
@@ -109,48 +149,18 @@ impl Stats {
     fn new() -> Self {
         Stats {
             sum: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
-            compensation: core::array::from_fn(|_| Padded(u64::new_cell(0f64.to_bits()))),
             big: u64::new_cell(0f64.to_bits()),
             min: u64::new_cell(f64::INFINITY.to_bits()),
             max: u64::new_cell(f64::NEG_INFINITY.to_bits()),
-            gate_lo: u64::new_cell(f64::INFINITY.to_bits()),
-            gate_hi: u64::new_cell(f64::NEG_INFINITY.to_bits()),
         }
-    }
-
-    /// The running sum: the stripes and the compensations added, compensated, and the
-    /// part moved aside.
-    pub(crate) fn sum(&self) -> WideSum {
-        // One load of each cell, however many passes the sum takes.
-        let parts: [f64; STRIPES + LANES] = core::array::from_fn(|k| {
-            let cell = match k.checked_sub(STRIPES) {
-                None => &self.sum[k].0,
-                Some(k) => &self.compensation[k].0,
-            };
-            f64::from_bits(u64::load(cell))
-        });
-        WideSum::of(
-            || parts.iter().copied(),
-            f64::from_bits(u64::load(&self.big)),
-        )
     }
 
     fn clear(&self) {
-        for c in self
-            .sum
-            .iter()
-            .chain(self.compensation.iter())
-            .map(|s| &s.0)
-            .chain([&self.big])
-        {
+        for c in self.sum.iter().map(|s| &s.0).chain([&self.big]) {
             u64::store(c, 0f64.to_bits());
         }
-        for c in [&self.min, &self.gate_lo] {
-            u64::store(c, f64::INFINITY.to_bits());
-        }
-        for c in [&self.max, &self.gate_hi] {
-            u64::store(c, f64::NEG_INFINITY.to_bits());
-        }
+        u64::store(&self.min, f64::INFINITY.to_bits());
+        u64::store(&self.max, f64::NEG_INFINITY.to_bits());
     }
 }
 
@@ -176,13 +186,17 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             .iter()
             .position(|&s| s == shape.config().value_selection())
             .unwrap_or(0) as u8;
+        let (pos, neg) = (Cells::new(shape)?, Cells::new(shape)?);
+        // The cells' heap storage stays where it is when they move into the histogram.
+        let hot = [Hot::new(&pos, shape), Hot::new(&neg, shape)];
         Ok(FloatHistogram {
             shape,
-            pos: Cells::new(shape)?,
-            neg: Cells::new(shape)?,
+            pos,
+            neg,
             specials: core::array::from_fn(|_| u64::new_cell(0)),
             stats: Stats::new(),
             version: Version::new(),
+            hot,
             selection: core::sync::atomic::AtomicU8::new(selection),
         })
     }
@@ -210,7 +224,8 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     }
 
     /// Bytes of counters allocated now (both signs; sparse: the blocks touched and the
-    /// block directory).
+    /// block directory), and of the single writer's exact sums (16 bytes per sign and
+    /// exponent: every exponent of the range when dense, chunks of 64 touched when sparse).
     pub fn footprint_in_bytes(&self) -> usize {
         self.pos.footprint() + self.neg.footprint()
     }
@@ -218,32 +233,56 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Count one occurrence of `x` (see the type's docs for where it lands).
     #[inline]
     pub fn record(&self, x: f64) {
-        match self.mode() {
-            FloatMode::SingleWriter => self.record_single(x),
-            FloatMode::Interlocked => self.record_general(x),
-        }
+        // The interlocked mode's gates stay empty: its records take the general path.
+        self.record_single(x)
     }
 
-    /// The single-writer record: in range and the bucket not full, a load and a store and
-    /// the sum and extremes; anything else on the general path (nothing changed before).
+    /// The single-writer record: a magnitude inside its sign's gate (normal, in range, not
+    /// a new extreme), its cell made and not full: a load and a store of the count, one
+    /// add to the exact sum; anything else on the general path (nothing changed before).
     #[inline(always)]
     fn record_single(&self, x: f64) {
         let bits = x.to_bits();
+        let negative = (bits >> 63) as usize;
         let magnitude = bits & !SIGN;
-        if let Some(offset) = self.shape.offset_of_bits(magnitude) {
-            let cells = if bits == magnitude {
-                &self.pos
-            } else {
-                &self.neg
-            };
-            // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
-            if let Some(cell) = unsafe { cells.get_or_make(offset) } {
-                let next = C::load(cell).increment();
-                if next != C::ZERO {
-                    C::store(cell, next);
-                    self.track_single(x, offset % LANES);
-                    return;
+        let hot = &self.hot[negative];
+        if magnitude >= u64::load(&hot.gate_lo) && magnitude <= u64::load(&hot.gate_hi) {
+            let e = (magnitude >> 52) as usize;
+            let (cell, lo) = if hot.dense.is_null() {
+                // SAFETY: a magnitude in the gate is normal and in the range, so the slot
+                // of its exponent is in the block directory (`sparse_biased_blocks`).
+                let block = unsafe { &*hot.blocks.wrapping_add(e) }.load(Ordering::Acquire);
+                if block.is_null() {
+                    return self.record_general(x);
                 }
+                // SAFETY: the chunk directory covers every exponent; a block is published
+                // after its exponent's chunk of sums (`Cells::make_block`), and the Acquire
+                // load above makes that chunk visible: it is made, `2·CHUNK` words alive as
+                // long as the cells. A made block is the octave's `buckets_per_octave`
+                // cells, published with Release after they were made; the place is below
+                // that.
+                unsafe {
+                    let chunk = (*hot.sum_chunks.add(e / CHUNK)).load(Ordering::Relaxed);
+                    debug_assert!(!chunk.is_null());
+                    (
+                        &*block.add(self.shape.place_of_normal(magnitude)),
+                        chunk.add(2 * (e % CHUNK)) as *const Cell64,
+                    )
+                }
+            } else {
+                let cell = hot.dense.wrapping_add(self.shape.shifted_normal(magnitude));
+                // SAFETY: a magnitude in the gate is normal and in the range, so its
+                // storage offset is below `shape.len()`, the dense cells' length, and
+                // `cell` is that offset's cell (see `Hot::dense`).
+                (unsafe { &*cell }, hot.sums.wrapping_add(2 * e))
+            };
+            let next = C::load(cell).increment();
+            if next != C::ZERO {
+                C::store(cell, next);
+                // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
+                // (flat sums cover the range's exponents).
+                unsafe { super::octaves::add_significand(lo, magnitude) };
+                return;
             }
         }
         self.record_general(x);
@@ -273,86 +312,70 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         self.record_special(x, 1);
     }
 
-    /// The single writer's sum (compensated, in lane `lane`) and extremes for one `x`.
-    #[inline(always)]
-    fn track_single(&self, x: f64, lane: usize) {
-        let s = &self.stats;
-        let (lo, hi) = (
-            f64::from_bits(u64::load(&s.gate_lo)),
-            f64::from_bits(u64::load(&s.gate_hi)),
-        );
-        // Past the first records a value is rarely a new extreme: one test, not taken.
-        if x < lo || x > hi {
-            return self.track_single_slow(x, 1, lane);
-        }
-        // Inside the gate no lane can overflow (see `Stats::gate_lo`).
-        let (sum_cell, lost_cell) = (&s.sum[lane].0, &s.compensation[lane].0);
-        let sum = f64::from_bits(u64::load(sum_cell));
-        let t = sum + x;
-        let lost = if sum.abs() >= x.abs() {
-            (sum - t) + x
-        } else {
-            (x - t) + sum
-        };
-        u64::store(sum_cell, t.to_bits());
-        u64::store(
-            lost_cell,
-            (f64::from_bits(u64::load(lost_cell)) + lost).to_bits(),
-        );
-    }
-
-    /// The single writer's sum and extremes for `n` times `x`, checked: a new extreme, a
-    /// huge magnitude, a record of many.
+    /// The single writer's exact sum and extremes for `n` times `x` (finite, in buckets).
     #[cold]
     #[inline(never)]
-    fn track_single_slow(&self, x: f64, n: u64, lane: usize) {
+    fn track_single(&self, x: f64, n: u64) {
         let s = &self.stats;
-        let (sum_cell, lost_cell) = (&s.sum[lane].0, &s.compensation[lane].0);
-        let amount = if n == 1 { x } else { x * n as f64 };
-        let sum = f64::from_bits(u64::load(sum_cell));
-        let t = sum + amount;
-        if t.is_finite() {
-            let lost = if sum.abs() >= amount.abs() {
-                (sum - t) + amount
+        let bits = x.to_bits();
+        let magnitude = bits & !SIGN;
+        if magnitude != 0 {
+            let cells = if bits == magnitude {
+                &self.pos
             } else {
-                (amount - t) + sum
+                &self.neg
             };
-            u64::store(sum_cell, t.to_bits());
-            u64::store(
-                lost_cell,
-                (f64::from_bits(u64::load(lost_cell)) + lost).to_bits(),
-            );
-        } else {
-            self.spill(lane, x, n);
+            if !cells.sums().add(magnitude, n) {
+                // Beyond 2^126 units in one exponent: a running sum takes it.
+                self.add_sum_shared(0, x, n);
+            }
         }
         let (min, max) = (
             f64::from_bits(u64::load(&s.min)),
             f64::from_bits(u64::load(&s.max)),
         );
-        if x < min {
-            u64::store(&s.min, x.to_bits());
+        if x < min || x > max {
+            if x < min {
+                u64::store(&s.min, x.to_bits());
+            }
+            if x > max {
+                u64::store(&s.max, x.to_bits());
+            }
+            self.set_gates();
         }
-        if x > max {
-            u64::store(&s.max, x.to_bits());
-        }
-        self.set_gate();
     }
 
-    /// Open the single writer's fast path to `[min, max]`, or close it while a magnitude
-    /// beyond [`GATE_LIMIT`] has been seen.
-    fn set_gate(&self) {
+    /// Set each sign's gate from the extremes: the normal magnitudes in the range whose
+    /// values lie within `[min, max]` (for a positive value `min ≤ x ≤ max` bounds its
+    /// magnitude by `min` when `min > 0` and by `max`; for a negative one by `|max|` when
+    /// `max < 0` and by `|min|`); empty while there are no extremes or no normal range,
+    /// and always in the interlocked mode (whose records all take the general path).
+    fn set_gates(&self) {
         let s = &self.stats;
         let (min, max) = (
             f64::from_bits(u64::load(&s.min)),
             f64::from_bits(u64::load(&s.max)),
         );
-        let (lo, hi) = if min >= -GATE_LIMIT && max <= GATE_LIMIT {
-            (min, max)
-        } else {
-            (f64::INFINITY, f64::NEG_INFINITY)
-        };
-        u64::store(&s.gate_lo, lo.to_bits());
-        u64::store(&s.gate_hi, hi.to_bits());
+        let mag = |x: f64| x.abs().to_bits();
+        let sides = [
+            // Positive magnitudes: at least `min`'s when `min > 0`, at most `max`'s.
+            (max > 0.0).then(|| (if min > 0.0 { mag(min) } else { 0 }, mag(max))),
+            // Negative: at least `|max|` when `max < 0`, at most `|min|`.
+            (min < 0.0).then(|| (if max < 0.0 { mag(max) } else { 0 }, mag(min))),
+        ];
+        for (hot, side) in self.hot.iter().zip(sides) {
+            let gate = match (side, self.shape.normal_bits()) {
+                _ if self.mode() != FloatMode::SingleWriter => None,
+                (Some((lo, hi)), Some((low, high))) => {
+                    let (lo, hi) = (lo.max(low), hi.min(high));
+                    (lo <= hi).then_some((lo, hi))
+                }
+                _ => None,
+            };
+            let (lo, hi) = gate.unwrap_or((u64::MAX, 0));
+            u64::store(&hot.gate_lo, lo);
+            u64::store(&hot.gate_hi, hi);
+        }
     }
 
     /// Count one occurrence of an `f32` (converted exactly).
@@ -471,7 +494,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     fn track(&self, x: f64, n: u64) {
         let s = &self.stats;
         match self.mode() {
-            FloatMode::SingleWriter => self.track_single_slow(x, n, 0),
+            FloatMode::SingleWriter => self.track_single(x, n),
             FloatMode::Interlocked => {
                 let probe = 0u8;
                 let address = &probe as *const u8 as usize;
@@ -501,19 +524,17 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         }
     }
 
-    /// Lane (or stripe) `lane` plus `n · x` would overflow a double: move the lane, its
-    /// compensation and the new amount, scaled, to the part aside. Readers retry around
-    /// it (it bumps the version as a reset does), so none counts a part twice or never.
+    /// Stripe `stripe` plus `n · x` would overflow a double: move the stripe and the new
+    /// amount, scaled, to the part aside. Readers retry around it (it bumps the version as
+    /// a reset does), so none counts a part twice or never.
     #[cold]
     #[inline(never)]
-    fn spill(&self, lane: usize, x: f64, n: u64) {
+    fn spill(&self, stripe: usize, x: f64, n: u64) {
         let s = &self.stats;
         let _section = crate::concurrent::fork_section();
         let odd = self.version.write_begin();
-        let moved = f64::from_bits(u64::swap(&s.sum[lane].0, 0f64.to_bits()));
-        // The interlocked mode's compensations stay zero.
-        let lost = f64::from_bits(u64::swap(&s.compensation[lane % LANES].0, 0f64.to_bits()));
-        let scaled = (moved * DOWN + lost * DOWN) + (x * DOWN) * n as f64;
+        let moved = f64::from_bits(u64::swap(&s.sum[stripe].0, 0f64.to_bits()));
+        let scaled = moved * DOWN + (x * DOWN) * n as f64;
         update(&s.big, |old| Some(old + scaled));
         self.version.write_end(odd);
     }
@@ -535,7 +556,10 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         for c in &self.specials {
             u64::swap(c, 0);
         }
+        self.pos.sums().clear();
+        self.neg.sums().clear();
         self.stats.clear();
+        self.set_gates();
         self.version.write_end(odd);
     }
 
@@ -701,9 +725,23 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         }
         update(&s.min, |old| (min < old).then_some(min));
         update(&s.max, |old| (max > old).then_some(max));
-        if self.mode() == FloatMode::SingleWriter {
-            self.set_gate();
-        }
+        self.set_gates();
+    }
+
+    /// The sum of the values in buckets: the exact sums (rounded once), the stripes and the
+    /// part moved aside, added compensated.
+    pub(crate) fn wide_sum(&self) -> WideSum {
+        let s = &self.stats;
+        let exact = super::octaves::exact_sum(self.pos.sums(), self.neg.sums());
+        // One load of each cell, however many passes the sum takes.
+        let parts: [f64; STRIPES + 1] = core::array::from_fn(|k| match s.sum.get(k) {
+            Some(p) => f64::from_bits(u64::load(&p.0)),
+            None => exact.small,
+        });
+        WideSum::of(
+            || parts.iter().copied(),
+            f64::from_bits(u64::load(&s.big)) + exact.big,
+        )
     }
 
     /// Run `attempt` on the live state under the seqlock, again if a reset overlapped it.
@@ -724,5 +762,87 @@ fn update(cell: &Cell64, f: impl Fn(f64) -> Option<f64>) {
             Ok(_) => return,
             Err(seen) => old = seen,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::float::Storage;
+
+    /// Small enough for Miri: both storage kinds, both signs, the gates opening and
+    /// moving, subnormals, a reset and a merge, against plain reference values.
+    #[test]
+    fn the_record_path_keeps_counts_extremes_and_the_exact_sum() {
+        // Coarse buckets (8 an octave) over few octaves: Miri copies every cell after
+        // each record. Subnormals in a range of their own.
+        let normal = [3.0, 2.5, -1.0, 7.0, -8.5, -2.0, 3.0, 1e9, 0.0, -0.0, 2.75];
+        let tiny = [1e-309, -3e-310, 5e-324, 0.0, 2.5e-308, -5e-324];
+        for storage in [Storage::Dense, Storage::Sparse] {
+            for (values, low, high) in [(&normal[..], 0.5, 1e11), (&tiny[..], 4e-324, 1e-307)] {
+                let config = FloatConfig::new()
+                    .with_relative_error(0.2)
+                    .with_range(low, high)
+                    .with_storage(storage);
+                let h = FloatHistogram::<u32>::new(config).unwrap();
+                for (k, &x) in values.iter().enumerate() {
+                    h.record(x);
+                    let seen = &values[..=k];
+                    let c = h.counts().unwrap();
+                    assert_eq!(c.total_count(), seen.len() as u64, "{storage:?} {x}");
+                    let min = seen.iter().copied().fold(f64::INFINITY, f64::min);
+                    let max = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    assert_eq!((c.min(), c.max()), (Some(min), Some(max)), "{storage:?}");
+                }
+                // Both sets sum exactly in doubles in this order.
+                let sum: f64 = values.iter().sum();
+                assert_eq!(h.counts().unwrap().sum(), sum, "{storage:?}");
+                // The gates follow the extremes: past them, values still count and move
+                // them.
+                let half = high / 2.0;
+                h.record(-half);
+                h.record(half);
+                let c = h.counts().unwrap();
+                assert_eq!((c.min(), c.max(), c.sum()), (Some(-half), Some(half), sum));
+                // A merge moves the extremes; a reset closes the gates again.
+                let other = FloatHistogram::<u64>::new(config).unwrap();
+                other.record(-high);
+                h.add(&other).unwrap();
+                assert_eq!(h.counts().unwrap().min(), Some(-high));
+                h.record(-half);
+                assert_eq!(h.counts().unwrap().min(), Some(-high));
+                h.reset();
+                assert_eq!(u64::load(&h.hot[0].gate_lo), u64::MAX);
+                h.record(values[0]);
+                let c = h.counts().unwrap();
+                assert_eq!(
+                    (c.min(), c.max(), c.sum(), c.total_count()),
+                    (Some(values[0]), Some(values[0]), values[0], 1)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn interlocked_records_never_take_the_single_writer_path() {
+        let h = FloatHistogram::<u32>::new(
+            FloatConfig::new()
+                .with_relative_error(0.2)
+                .with_range(0.5, 8.0)
+                .with_mode(FloatMode::Interlocked),
+        )
+        .unwrap();
+        for x in [1.0, 2.0, -3.0, 1.5] {
+            h.record(x);
+        }
+        for hot in &h.hot {
+            assert!(
+                u64::load(&hot.gate_lo) > u64::load(&hot.gate_hi),
+                "gate open"
+            );
+        }
+        let c = h.counts().unwrap();
+        assert_eq!((c.total_count(), c.sum()), (4, 1.5));
+        assert_eq!((c.min(), c.max()), (Some(-3.0), Some(2.0)));
     }
 }

@@ -22,6 +22,7 @@ mod config;
 mod counts;
 mod histogram;
 mod layout;
+mod octaves;
 mod sum;
 mod summary;
 

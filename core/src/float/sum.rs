@@ -1,7 +1,8 @@
 //! The running sum of a float histogram, which does not overflow where the true sum does
-//! not: it is held as `small + big · 2^256`. Records add into `small` (lanes or stripes of
-//! it); an addition that would overflow a double moves that lane's part, scaled by
-//! `2^-256`, into `big` instead. Scaling by a power of two is exact (but for values below
+//! not: it is held as `small + big · 2^256`. Interlocked records and merges add into
+//! `small` (stripes of it; the single writer's exact sums are read into it, see
+//! `octaves.rs`); an addition that would overflow a double moves that stripe's part,
+//! scaled by `2^-256`, into `big` instead. Scaling by a power of two is exact (but for values below
 //! `2^-766`, which then round to the nearest multiple of `2^-1074 · 2^256`: nothing next to
 //! the magnitudes that overflow), and `big` cannot overflow: `f64::MAX · 2^64 · 2^-256`
 //! fits a double with room to spare.
