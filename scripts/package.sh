@@ -51,18 +51,34 @@ sys.exit(1 if bad else 0)
 
 step "cargo package --workspace (pack and verify every publishable crate)"
 mkdir -p "$target"
+# Cargo unpacks the packed workspace crates it verifies against under its home, in a
+# folder named after the local registry's path, and keeps an unpacked crate of the same
+# name and version there from an earlier run at the same path: the verify then builds
+# against old sources (a CI failure: picollo-ffi against a picollo without `float`).
+# Those unpacked copies (overlay folders start with '-'; crates.io's are left alone) go.
+# The verify builds go to a target folder of their own, emptied first: cargo never
+# rebuilds a registry crate of an unchanged version whatever its sources, so one built
+# from old sources would stay.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for crate in picollo picollo-ffi picollo-cli; do
+    rm -rf "$cargo_home"/registry/src/-*/"$crate"-[0-9]*
+done
+verify_target="$target/package-verify"
+rm -rf "$verify_target"
 # Verifying fetches the index and the dependencies again: a second try when the first
 # fails, with the first failure shown (a flaky network is not a packaging error).
-if ! cargo package --workspace --allow-dirty >"$target/package.log" 2>&1; then
+if ! CARGO_TARGET_DIR="$verify_target" cargo package --workspace --allow-dirty \
+    >"$target/package.log" 2>&1; then
     echo "package: cargo package failed once; its last lines, then a second try:" >&2
     tail -n 40 "$target/package.log" >&2
-    cargo package --workspace --allow-dirty >"$target/package.log" 2>&1 || {
+    CARGO_TARGET_DIR="$verify_target" cargo package --workspace --allow-dirty \
+        >"$target/package.log" 2>&1 || {
         tail -n 40 "$target/package.log" >&2
         die "cargo package failed twice (log: $target/package.log)"
     }
 fi
 grep -E '^ *(Packaged|Verifying)' "$target/package.log"
-pkgdir="$target/package"
+pkgdir="$verify_target/package"
 contents() { tar tzf "$pkgdir/$1-0.1.0.crate"; }
 for crate in picollo picollo-ffi picollo-cli; do
     list="$(contents "$crate")"
