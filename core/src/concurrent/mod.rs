@@ -110,6 +110,8 @@ mod interlocked;
 mod live;
 #[cfg(feature = "alloc")]
 mod mode;
+#[cfg(feature = "alloc")]
+mod raw_slice;
 mod seqlock;
 mod single_writer;
 #[cfg(feature = "alloc")]
@@ -156,6 +158,8 @@ pub(crate) use cell::{
 };
 #[cfg(feature = "alloc")]
 pub(crate) use fork::{enter as fork_section, init as fork_init};
+#[cfg(feature = "alloc")]
+pub(crate) use raw_slice::RawSlice;
 #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
 pub(crate) use seqlock::{acquire_fence, release_fence};
 #[cfg(feature = "alloc")]

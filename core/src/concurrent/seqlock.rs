@@ -62,7 +62,18 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// [`SeqCounts::record_outside_atomic`]).
     #[inline(always)]
     pub(crate) fn cell(&self, v: u64) -> Option<&C::Atomic> {
-        self.counts.get_or_make(self.shape.offset(v))
+        let index = self.shape.layout().index(v);
+        let offset = index.wrapping_sub(self.shape.first_index());
+        self.counts.get_or_make_at(index, offset)
+    }
+
+    /// The cell for `v` if it exists: as [`SeqCounts::cell`], but `None` also where the
+    /// sparse block of `v` is not made yet (a hot path without the call that makes it).
+    #[inline(always)]
+    pub(crate) fn existing_cell(&self, v: u64) -> Option<&C::Atomic> {
+        let index = self.shape.layout().index(v);
+        let offset = index.wrapping_sub(self.shape.first_index());
+        self.counts.existing_cell_at(index, offset)
     }
 
     /// The first cell of dense storage; null for sparse storage.
@@ -75,8 +86,11 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// The storage offset and cell for `v`, as [`SeqCounts::cell`].
     #[inline(always)]
     pub(crate) fn offset_and_cell(&self, v: u64) -> Option<(usize, &C::Atomic)> {
-        let offset = self.shape.offset(v);
-        self.counts.get_or_make(offset).map(|c| (offset, c))
+        let index = self.shape.layout().index(v);
+        let offset = index.wrapping_sub(self.shape.first_index());
+        self.counts
+            .get_or_make_at(index, offset)
+            .map(|c| (offset, c))
     }
 
     /// Count `n` occurrences of `v` with a compare-exchange, saturating at

@@ -69,13 +69,14 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
         }
     }
 
-    /// Count one occurrence of `v` and return true when `v` is in the range and its bucket
-    /// not full (a load and a store); otherwise return false, recording nothing. A caller
+    /// Count one occurrence of `v` and return true when `v` is in the range, its bucket
+    /// not full and (sparse storage) its block made (a load and a store); otherwise
+    /// return false, recording nothing. A caller
     /// whose only work after a false is a call of [`SharedHistogram::record`] keeps its
     /// hot path free of calls.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        if let Some(c) = self.counts.cell(v) {
+        if let Some(c) = self.counts.existing_cell(v) {
             let next = C::load(c).increment();
             // The flags of the add decide: no separate compare with the maximum.
             if next != C::ZERO {
@@ -86,8 +87,8 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
         false
     }
 
-    /// The records [`SharedHistogram::record_fast`] declines: outside the range, or into
-    /// a full bucket (counted as saturated).
+    /// The records [`SharedHistogram::record_fast`] declines: outside the range, into a
+    /// full bucket (counted as saturated), or the first into a sparse block (made here).
     #[cold]
     #[inline(never)]
     fn record_slow(&self, v: u64) {

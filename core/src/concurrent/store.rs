@@ -2,6 +2,8 @@
 //! sparse blocks allocated when a value first lands in them.
 
 #[cfg(feature = "alloc")]
+use super::raw_slice::RawSlice;
+#[cfg(feature = "alloc")]
 use alloc::boxed::Box;
 #[cfg(feature = "alloc")]
 use core::sync::atomic::{AtomicPtr, Ordering};
@@ -36,6 +38,23 @@ pub trait CellStore<C: AtomicCounter>: sealed::Sealed<C> {
     /// past the end, or when the block cannot be allocated (the record then counts as
     /// saturated: nothing is lost).
     fn get_or_make(&self, offset: usize) -> Option<&C::Atomic>;
+
+    /// The cell for a record of logical index `index`, whose storage offset is `offset`
+    /// (`index` less the shape's first index, wrapped): as [`CellStore::get_or_make`]
+    /// of `offset`. A sparse store finds the block from `index` directly.
+    #[inline(always)]
+    fn get_or_make_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
+        let _ = index;
+        self.get_or_make(offset)
+    }
+
+    /// As [`CellStore::existing_cell`] of `offset`, the storage offset of logical index
+    /// `index` (see [`CellStore::get_or_make_at`]).
+    #[inline(always)]
+    fn existing_cell_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
+        let _ = index;
+        self.existing_cell(offset)
+    }
 
     /// Each run of cells that exists, with the storage offset of its first cell, in
     /// storage order (a dense store is one run).
@@ -97,7 +116,12 @@ pub struct SparseCells<C: AtomicCounter> {
     /// Per block: null until first touched, then the first of its `2^bits` cells (the
     /// whole block, even where the range begins or ends inside it) from a leaked
     /// `Box<[C::Atomic]>`, freed on drop.
-    blocks: Box<[AtomicPtr<C::Atomic>]>,
+    blocks: RawSlice<AtomicPtr<C::Atomic>>,
+    /// The directory's first slot less `first_block` slots (wrapping: never dereferenced
+    /// itself), so that the slot of logical index `i` is `biased + (i >> bits)`.
+    biased: *const AtomicPtr<C::Atomic>,
+    /// `2^bits - 1`: a cell's place in its block is `index & mask`.
+    mask: usize,
     /// The logical index of storage offset 0.
     first: usize,
     /// The block of logical index `first` (`first >> bits`).
@@ -123,8 +147,12 @@ impl<C: AtomicCounter> SparseCells<C> {
         };
         let blocks = crate::oom::try_vec(blocks, || AtomicPtr::new(core::ptr::null_mut()))?
             .into_boxed_slice();
+        let blocks = RawSlice::new(blocks);
+        let biased = blocks.as_ptr().wrapping_sub(first >> bits);
         Ok(SparseCells {
             blocks,
+            biased,
+            mask: (1 << bits) - 1,
             first,
             first_block: first >> bits,
             len,
@@ -147,6 +175,25 @@ impl<C: AtomicCounter> SparseCells<C> {
             (index >> self.bits) - self.first_block,
             index & ((1 << self.bits) - 1),
         )
+    }
+
+    /// The cell of logical index `index`, whose storage offset is below `len`, if its
+    /// block exists.
+    #[inline(always)]
+    fn get_at_index(&self, index: usize) -> Option<&C::Atomic> {
+        debug_assert!(index.wrapping_sub(self.first) < self.len);
+        // SAFETY: `index` lies in `first..first + len` (the callers check its offset), so
+        // `index >> bits` lies in `first_block..=last block`, and `biased` plus it is one
+        // of the directory's slots (the box is never moved out of or reallocated).
+        let slot = unsafe { &*self.biased.wrapping_add(index >> self.bits) };
+        let p = slot.load(Ordering::Acquire);
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: a non-null block pointer is the first of `2^bits` cells (published with
+        // Release after they were made), alive until `self` is dropped; `index & mask` is
+        // below `2^bits`.
+        Some(unsafe { &*p.add(index & self.mask) })
     }
 
     /// The cell of `offset < len`, if its block exists.
@@ -225,6 +272,23 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
             Some(c) => Some(c),
             None => self.make_block(offset),
         }
+    }
+    #[inline(always)]
+    fn get_or_make_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
+        if offset >= self.len {
+            return None;
+        }
+        match self.get_at_index(index) {
+            Some(c) => Some(c),
+            None => self.make_block(offset),
+        }
+    }
+    #[inline(always)]
+    fn existing_cell_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
+        if offset >= self.len {
+            return None;
+        }
+        self.get_at_index(index)
     }
     fn for_each_run(&self, f: &mut dyn FnMut(usize, &[C::Atomic])) {
         for block in 0..self.blocks.len() {

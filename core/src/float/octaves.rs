@@ -30,9 +30,8 @@
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
-use super::cells::RawSlice;
 use super::sum::WideSum;
-use crate::concurrent::{acquire_fence, release_fence, AtomicCounter, Cell64};
+use crate::concurrent::{acquire_fence, release_fence, AtomicCounter, Cell64, RawSlice};
 use crate::oom::OutOfMemory;
 
 /// Bit 63 of `lo`: a carry in progress.
