@@ -17,14 +17,46 @@ use crate::view::View;
 ///
 /// Values outside `[min_trackable, max_trackable]` (to bucket resolution) are counted as
 /// underflow or overflow; recording never fails and never panics.
+///
+/// `EXACT`: whether it keeps the exact smallest and largest value recorded
+/// ([`Histogram::with_exact_extremes`]); a compile-time choice, so a histogram without
+/// them pays nothing for it.
 #[derive(Clone, Debug)]
-pub struct Histogram<C: Counter, S> {
+pub struct Histogram<C: Counter, S, const EXACT: bool = false> {
     shape: Shape,
     /// Underflow, overflow and saturated counts (indexed by `UNDER`, `OVER`, `SAT`).
     outside: [u64; 3],
     resets: u64,
     counts: S,
+    /// The exact extremes, kept when `EXACT` ([`Histogram::with_exact_extremes`]).
+    extremes: Extremes,
     _counter: PhantomData<C>,
+}
+
+/// The smallest and largest value recorded in the range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Extremes {
+    /// The smallest value seen (`u64::MAX` while none).
+    lo: u64,
+    /// The largest value seen (0 while none).
+    hi: u64,
+}
+
+impl Extremes {
+    const NONE: Extremes = Extremes {
+        lo: u64::MAX,
+        hi: 0,
+    };
+
+    #[inline(always)]
+    fn note(&mut self, v: u64) {
+        self.lo = self.lo.min(v);
+        self.hi = self.hi.max(v);
+    }
+
+    fn get(&self) -> Option<(u64, u64)> {
+        (self.lo <= self.hi).then_some((self.lo, self.hi))
+    }
 }
 
 impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
@@ -42,12 +74,38 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         Ok(Self::over(shape, storage))
     }
 
+    /// The same histogram keeping the exact smallest and largest value recorded in its
+    /// range ([`Histogram::exact_extremes`]) from its next record on (make it so before
+    /// recording). A record in the range then also lowers and raises two words (a
+    /// compare and a conditional move each).
+    ///
+    /// What they cover: every value recorded in the range (a saturated record too;
+    /// underflow and overflow values are not in the range) since creation or the last
+    /// [`Histogram::reset`], through any record call. [`Histogram::add`] takes the bounds
+    /// of the source's lowest and highest buckets that land in the range,
+    /// [`Histogram::add_histogram`] the source's exact extremes when it keeps them; V2
+    /// blobs added contribute their bucket midpoints (what they record);
+    /// [`Histogram::subtract`] leaves them as they are.
+    pub fn with_exact_extremes(self) -> Histogram<C, S, true> {
+        Histogram {
+            shape: self.shape,
+            outside: self.outside,
+            resets: self.resets,
+            counts: self.counts,
+            extremes: Extremes::NONE,
+            _counter: PhantomData,
+        }
+    }
+}
+
+impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, EXACT> {
     const fn over(shape: Shape, counts: S) -> Self {
         Histogram {
             shape,
             outside: [0; 3],
             resets: 0,
             counts,
+            extremes: Extremes::NONE,
             _counter: PhantomData,
         }
     }
@@ -59,6 +117,9 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         // ends of the range.
         match self.counts.as_mut().get_mut(self.shape.offset(v)) {
             Some(c) => {
+                if EXACT {
+                    self.extremes.note(v);
+                }
                 // A full bucket wraps to zero: keep it at MAX instead (the add's own flags
                 // decide, no separate compare) and count the record as saturated.
                 let next = c.increment();
@@ -77,6 +138,15 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     /// [`Histogram::saturated_count`].
     #[inline]
     pub fn record_n(&mut self, v: u64, n: u64) {
+        if EXACT && n != 0 && self.shape.offset(v) < self.shape.len() {
+            self.extremes.note(v);
+        }
+        self.add_n(v, n);
+    }
+
+    /// [`Histogram::record_n`] without noting the extremes.
+    #[inline]
+    fn add_n(&mut self, v: u64, n: u64) {
         match self.counts.as_mut().get_mut(self.shape.offset(v)) {
             Some(c) => {
                 let (sum, excess) = c.saturating_add_u64(n);
@@ -113,10 +183,11 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
     }
 
-    /// Clear every count (buckets, underflow, overflow, saturated).
+    /// Clear every count (buckets, underflow, overflow, saturated) and the exact extremes.
     pub fn reset(&mut self) {
         self.counts.as_mut().fill(C::ZERO);
         self.outside = [0; 3];
+        self.extremes = Extremes::NONE;
         self.resets = self.resets.wrapping_add(1);
     }
 
@@ -127,15 +198,53 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
 
     /// Add every count of `other` (same relative error, any range): counts that fall outside
     /// this histogram's range go to its underflow/overflow. Buckets saturate as in
-    /// [`Histogram::record_n`].
+    /// [`Histogram::record_n`]. Exact extremes, when kept, take the bounds of the lowest
+    /// and highest buckets of `other` that land in this range (a view knows no exact
+    /// values; [`Histogram::add_histogram`] takes a histogram's exact extremes).
     pub fn add<C2: Counter>(&mut self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        self.add_counts(other, None)
+    }
+
+    /// Add every count of `other`, as [`Histogram::add`]; exact extremes, when kept, take
+    /// `other`'s exact extremes where it keeps them and they lie in this range, else the
+    /// bounds of its buckets, as `add`.
+    pub fn add_histogram<C2: Counter, S2: AsRef<[C2]>, const E2: bool>(
+        &mut self,
+        other: &Histogram<C2, S2, E2>,
+    ) -> Result<(), MergeError> {
+        self.add_counts(&other.view(), other.exact_extremes())
+    }
+
+    /// [`Histogram::add`], with the source's exact extremes when it has them.
+    fn add_counts<C2: Counter>(
+        &mut self,
+        other: &View<'_, C2>,
+        exact: Option<(u64, u64)>,
+    ) -> Result<(), MergeError> {
         let mut added = [0; 3];
+        // The lowest values of the buckets that land in this range (each bucket is
+        // recorded at its lowest value), noted apart from the extremes.
+        let mut landed = Extremes::NONE;
+        let shape = self.shape;
+        let inside = move |v: u64| shape.offset(v) < shape.len();
         add_view(
-            self.shape.layout(),
+            shape.layout(),
             other,
-            |v, n| self.record_n(v, n),
+            |v, n| {
+                if EXACT && n != 0 && inside(v) {
+                    landed.note(v);
+                }
+                self.add_n(v, n)
+            },
             |o| added = o,
         )?;
+        if EXACT && landed.lo <= landed.hi {
+            let lo = exact.map(|e| e.0).filter(|&v| inside(v));
+            let hi = exact.map(|e| e.1).filter(|&v| inside(v));
+            let hi_bound = || shape.bucket(shape.offset(landed.hi)).highest;
+            self.extremes.note(lo.unwrap_or(landed.lo));
+            self.extremes.note(hi.unwrap_or_else(hi_bound));
+        }
         for which in [UNDER, OVER, SAT] {
             self.outside[which] = self.outside[which].saturating_add(added[which]);
         }
@@ -165,16 +274,16 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
         self.outside = outside;
     }
 
-    /// A histogram of `shape` holding `counts` (length `shape.len()`, checked by the
-    /// caller) and the `outside` counts as they are.
-    #[cfg(feature = "alloc")]
     /// Add to the underflow, overflow and saturated counts (saturating).
+    #[cfg(feature = "alloc")]
     pub(crate) fn add_outside(&mut self, outside: [u64; 3]) {
         for (mine, n) in self.outside.iter_mut().zip(outside) {
             *mine = mine.saturating_add(n);
         }
     }
 
+    /// A histogram of `shape` holding `counts` (length `shape.len()`, checked by the
+    /// caller) and the `outside` counts as they are.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn from_parts(shape: Shape, counts: S, outside: [u64; 3]) -> Self {
         let mut h = Self::over(shape, counts);
@@ -239,7 +348,7 @@ pub(crate) fn corrected_runs(shape: &Shape, v: u64, interval: u64, mut add: impl
     }
 }
 
-impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
+impl<C: Counter, S: AsRef<[C]>, const EXACT: bool> Histogram<C, S, EXACT> {
     /// A read-only view for queries, reports and iteration.
     #[inline]
     pub fn view(&self) -> View<'_, C> {
@@ -280,6 +389,23 @@ impl<C: Counter, S: AsRef<[C]>> Histogram<C, S> {
     /// Counts that `record_n` could not add because a bucket was full.
     pub fn saturated_count(&self) -> u64 {
         self.view().saturated_count()
+    }
+
+    /// Whether the histogram keeps exact extremes ([`Histogram::with_exact_extremes`]).
+    pub const fn tracks_extremes(&self) -> bool {
+        EXACT
+    }
+
+    /// The exact smallest and largest value recorded in the range (see
+    /// [`Histogram::with_exact_extremes`]); `None` when none was or the histogram does
+    /// not keep them. [`View::min_recorded`] and [`View::max_recorded`] give bucket
+    /// bounds instead, with or without this.
+    pub fn exact_extremes(&self) -> Option<(u64, u64)> {
+        if EXACT {
+            self.extremes.get()
+        } else {
+            None
+        }
     }
 
     /// How many times [`Histogram::reset`] ran (wrapping), so snapshots can tell.

@@ -20,7 +20,7 @@ pub trait Sink {
     fn total(&self) -> u64;
 }
 
-impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Sink for Histogram<C, S> {
+impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Sink for Histogram<C, S, EXACT> {
     #[inline]
     fn record(&mut self, value: u64) {
         Histogram::record(self, value);

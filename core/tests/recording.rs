@@ -8,6 +8,7 @@ use picollo::{Config, Counter, Histogram};
 
 type H32 = Histogram<u32, Vec<u32>>;
 type H64 = Histogram<u64, Vec<u64>>;
+type Exact32 = Histogram<u32, Vec<u32>, true>;
 
 fn seed_range() -> H32 {
     common::seed_config().build().unwrap()
@@ -365,4 +366,82 @@ fn reset_clears_everything() {
     assert_eq!(h.view().percentile_value(50.0), Ok(24_960));
     h.reset();
     assert_eq!(h.reset_count(), 2);
+}
+
+#[test]
+fn exact_extremes_follow_every_record_in_the_range_and_only_when_asked() {
+    let config = Config::new()
+        .with_relative_error(0.01)
+        .with_range(1_000, 1_000_000);
+    let mut plain: H32 = Histogram::new(config).unwrap();
+    let mut exact: Exact32 = Histogram::new(config).unwrap().with_exact_extremes();
+    assert!(!plain.tracks_extremes() && exact.tracks_extremes());
+    assert_eq!(exact.exact_extremes(), None);
+
+    let mut rng = SplitMix64(7);
+    let (mut lo, mut hi) = (u64::MAX, 0);
+    for i in 0..20_000u64 {
+        let v = 1_000 + rng.below(999_000);
+        match i % 3 {
+            0 => exact.record(v),
+            1 => exact.record_n(v, 2),
+            _ => exact.record_corrected(v, 0),
+        }
+        plain.record(v);
+        (lo, hi) = (lo.min(v), hi.max(v));
+    }
+    // Outside the range, and n = 0: not recorded in the range, so not extremes.
+    exact.record(5);
+    exact.record(u64::MAX);
+    exact.record_n(1_000, 0);
+    assert_eq!(exact.exact_extremes(), Some((lo, hi)));
+    assert_eq!(plain.exact_extremes(), None);
+    // Bucket bounds differ from the exact values (1 % buckets are wide here).
+    let view = exact.view();
+    assert!(view.min_recorded().unwrap() <= lo && view.max_recorded().unwrap() >= hi);
+
+    // A histogram's exact extremes merge as they are; a view's as its bucket bounds.
+    let mut merged: Exact32 = Histogram::new(config).unwrap().with_exact_extremes();
+    merged.add_histogram(&exact).unwrap();
+    assert_eq!(merged.exact_extremes(), Some((lo, hi)));
+    let mut wider: Exact32 = Histogram::new(config).unwrap().with_exact_extremes();
+    wider.record(500_000);
+    wider.add(&plain.view()).unwrap();
+    let (vlo, vhi) = (plain.view().min_recorded(), plain.view().max_recorded());
+    assert_eq!(wider.exact_extremes(), Some((vlo.unwrap(), vhi.unwrap())));
+    wider.add_histogram(&exact).unwrap();
+    assert_eq!(
+        wider.exact_extremes(),
+        Some((vlo.unwrap(), vhi.unwrap().max(hi)))
+    );
+    assert_eq!(
+        wider.total_count(),
+        plain.total_count() + exact.total_count() + 1
+    );
+
+    // A source's extremes outside this range are not taken.
+    let narrow = Config::new()
+        .with_relative_error(0.01)
+        .with_range(2_000, 3_000);
+    let mut small: Exact32 = Histogram::new(narrow).unwrap().with_exact_extremes();
+    small.add_histogram(&exact).unwrap();
+    let bounds = (small.view().min_recorded(), small.view().max_recorded());
+    assert_eq!(
+        small.exact_extremes(),
+        Some((bounds.0.unwrap(), bounds.1.unwrap()))
+    );
+    // A full-range histogram takes the source's exact extremes.
+    let full = Config::new().with_relative_error(0.01);
+    let mut all: Exact32 = Histogram::new(full).unwrap().with_exact_extremes();
+    all.add_histogram(&exact).unwrap();
+    assert_eq!(all.exact_extremes(), Some((lo, hi)));
+
+    // Subtract leaves them; reset clears them and keeps tracking on.
+    merged.subtract(&plain.view()).unwrap();
+    assert_eq!(merged.exact_extremes(), Some((lo, hi)));
+    exact.reset();
+    assert_eq!(exact.exact_extremes(), None);
+    assert!(exact.tracks_extremes());
+    exact.record(4_321);
+    assert_eq!(exact.exact_extremes(), Some((4_321, 4_321)));
 }

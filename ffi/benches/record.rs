@@ -80,11 +80,16 @@ trait Contender {
     fn footprint_bytes(&self) -> usize;
 }
 
-struct Picollo(picollo_core::Histogram<u32, Vec<u32>>);
+/// The plain histogram; `EXACT`: keeping the exact extremes too.
+struct Picollo<const EXACT: bool>(picollo_core::Histogram<u32, Vec<u32>, EXACT>);
 
-impl Contender for Picollo {
+impl<const EXACT: bool> Contender for Picollo<EXACT> {
     fn name(&self) -> &'static str {
-        "picollo"
+        if EXACT {
+            "picollo (exact)"
+        } else {
+            "picollo"
+        }
     }
     #[inline(never)]
     fn record_all(&mut self, values: &[u64]) {
@@ -283,9 +288,21 @@ fn main() {
         failed: 0,
     };
     let mut ffi = Ffi::new();
+    let mut exact = Picollo(
+        config
+            .build::<u32>()
+            .expect("picollo config")
+            .with_exact_extremes(),
+    );
 
-    let mut contenders: [&mut dyn Contender; 5] =
-        [&mut picollo, &mut hdr, &mut iop32, &mut iop64, &mut ffi];
+    let mut contenders: [&mut dyn Contender; 6] = [
+        &mut picollo,
+        &mut hdr,
+        &mut iop32,
+        &mut iop64,
+        &mut ffi,
+        &mut exact,
+    ];
 
     // Warm up: page in the counters and the values, settle the clock.
     for c in contenders.iter_mut() {
@@ -323,6 +340,7 @@ fn main() {
         assert_eq!(total, expected, "{} lost values", c.name());
     }
     println!("hdrhistogram uses record(); histogram uses Histogram32::increment (u32 counters)");
+    println!("picollo (exact) keeps the exact smallest and largest value too");
     println!(
         "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2}",
         best[0], best[1], best[2], best[4]

@@ -799,7 +799,7 @@ pub(crate) fn for_each_count(
     })
 }
 
-impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
+impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, EXACT> {
     /// Add the counts of a V2 blob (plain or compressed) into this histogram, whatever its
     /// layout: each HdrHistogram bucket's count is recorded at the bucket's midpoint, so
     /// counts land in this histogram's bucket of that value (or its underflow/overflow) and
