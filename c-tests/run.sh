@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # c-tests/run.sh: the C ABI from the C side.
 #  1. builds libpicollo (release) and checks that include/picollo.h compiles as C99 and C++17;
-#  2. builds test_abi.c (C99) and test_abi.cpp (C++17) against include/ and target/release,
-#     linked to the shared and to the static library, and runs all four normally and under
+#  2. builds test_abi.c (C99) and test_abi.cpp (C++17; its float histogram part records from
+#     std::threads) against include/ and target/release, linked to the shared and to the
+#     static library, and runs all four normally and under
 #     valgrind memcheck (any error, definite leaks included, fails);
 #  2b. checks that c-tests/test_bad_input.c has a row for every function of the header
 #     (scripts/check_matrix.py), then builds that matrix of hostile calls (shared and
@@ -74,7 +75,7 @@ g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -c "$build/header_only.cpp" -o "$
 
 step "compile test_abi.c and test_abi.cpp (shared and static)"
 cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -pthread -Iinclude)
-cxxflags=(-std=c++17 -Wall -Wextra -Werror -O1 -g -Iinclude)
+cxxflags=(-std=c++17 -Wall -Wextra -Werror -O1 -g -pthread -Iinclude)
 # What a Rust staticlib needs from the system (`rustc --print native-static-libs`).
 native_libs=(-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
 objects=()
@@ -91,8 +92,8 @@ g++ "${cxxflags[@]}" -c c-tests/test_abi.cpp -o "$build/test_abi_cpp.o"
 shared_link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")
 gcc -pthread "${objects[@]}" "${shared_link[@]}" -lm -o "$build/test_abi_shared"
 gcc -pthread "${objects[@]}" "$static" "${native_libs[@]}" -o "$build/test_abi_static"
-g++ "$build/test_abi_cpp.o" "${shared_link[@]}" -o "$build/test_abi_cpp_shared"
-g++ "$build/test_abi_cpp.o" "$static" "${native_libs[@]}" -o "$build/test_abi_cpp_static"
+g++ -pthread "$build/test_abi_cpp.o" "${shared_link[@]}" -o "$build/test_abi_cpp_shared"
+g++ -pthread "$build/test_abi_cpp.o" "$static" "${native_libs[@]}" -o "$build/test_abi_cpp_static"
 tests=(test_abi_shared test_abi_static test_abi_cpp_shared test_abi_cpp_static)
 for t in "${tests[@]}"; do
     if [[ $t == *_shared ]]; then

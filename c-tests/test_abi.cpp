@@ -4,6 +4,7 @@
 // the last line is "N passed, M failed" and the exit status is non-zero when anything failed.
 #include "picollo.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -401,6 +403,126 @@ void test_snapshot() {
     EXPECT_ERROR(PICOLLO_STATUS_LAYOUT_MISMATCH, snap.update(other, false));
 }
 
+// A float histogram behind a unique_ptr: signed values, NaN and infinities counted apart,
+// the exact extremes and the exact sum (rounded once), percentiles within the stated
+// error, in both storages and both modes (the interlocked one from two std::threads).
+struct FloatFree {
+    void operator()(picollo_float_histogram *h) const noexcept { picollo_float_histogram_free(h); }
+};
+using FloatPtr = std::unique_ptr<picollo_float_histogram, FloatFree>;
+
+FloatPtr make_float(uint32_t storage, uint32_t mode) {
+    picollo_float_config c = picollo_float_config_default();
+    c.relative_error = 0.001;
+    c.storage = storage;
+    c.mode = mode;
+    picollo_float_histogram *raw = nullptr;
+    picollo::check(picollo_float_histogram_new(&c, &raw));
+    return FloatPtr(raw);
+}
+
+picollo_float_info float_info(const FloatPtr &h) {
+    picollo_float_info i{};
+    picollo::check(picollo_float_histogram_get_info(h.get(), &i));
+    return i;
+}
+
+void test_float_histogram() {
+    // Signed values over many octaves, with values whose naive double sum loses everything
+    // but the exact sum keeps: 1e16 + 1 - 1e16 is 1, not 0.
+    std::vector<double> values;
+    uint64_t state = 11;
+    for (int k = 0; k < 20000; ++k) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        double u = static_cast<double>(state >> 11) / 9007199254740992.0;
+        double magnitude = std::ldexp(1.0 + u, static_cast<int>(state % 80) - 40);
+        values.push_back(k % 3 == 0 ? -magnitude : magnitude);
+    }
+    for (uint32_t storage : {uint32_t(PICOLLO_FLOAT_STORAGE_DENSE), uint32_t(PICOLLO_FLOAT_STORAGE_SPARSE)}) {
+        FloatPtr h = make_float(storage, PICOLLO_FLOAT_MODE_SINGLE_WRITER);
+        picollo::check(picollo_float_histogram_record_many(h.get(), values.data(), values.size()));
+        picollo_float_histogram_record(h.get(), std::nan(""));
+        picollo_float_histogram_record(h.get(), INFINITY);
+        picollo_float_histogram_record(h.get(), -INFINITY);
+        picollo_float_histogram_record_f32(h.get(), 0.0f);
+        picollo_float_info i = float_info(h);
+        auto mm = std::minmax_element(values.begin(), values.end());
+        EXPECT_TRUE(i.total == values.size() + 1 && i.zero == 1 && i.nan == 1);
+        EXPECT_TRUE(i.positive_infinity == 1 && i.negative_infinity == 1);
+        EXPECT_TRUE(i.min == *mm.first && i.max == *mm.second);
+
+        // The median within the relative error of the true one (its bucket's rule).
+        std::vector<double> sorted = values;
+        sorted.push_back(0.0);
+        std::sort(sorted.begin(), sorted.end());
+        picollo_float_percentile p{};
+        picollo::check(picollo_float_histogram_percentile(h.get(), 50.0, &p));
+        double truth = sorted[(sorted.size() + 1) / 2 - 1];
+        EXPECT_TRUE(std::fabs(p.value - truth) <= std::fabs(truth) * i.relative_error * 1.000001);
+        EXPECT_TRUE(p.lowest <= truth && truth <= p.highest);
+
+        // Exact sum, rounded once: cancellation keeps the 1.
+        FloatPtr c = make_float(storage, PICOLLO_FLOAT_MODE_SINGLE_WRITER);
+        for (double v : {1e16, 1.0, -1e16, 0.1, -0.1}) {
+            picollo_float_histogram_record(c.get(), v);
+        }
+        double naive = 0;
+        for (double v : {1e16, 1.0, -1e16, 0.1, -0.1}) {
+            naive += v;
+        }
+        picollo_float_info ci = float_info(c);
+        EXPECT_TRUE(ci.sum == 1.0 && naive != 1.0);
+        EXPECT_TRUE(ci.min == -1e16 && ci.max == 1e16);
+    }
+
+    // Interlocked: two threads, nothing lost, extremes exact.
+    FloatPtr shared = make_float(PICOLLO_FLOAT_STORAGE_SPARSE, PICOLLO_FLOAT_MODE_INTERLOCKED);
+    auto writer = [&shared](double sign) {
+        for (int k = 1; k <= 50000; ++k) {
+            picollo_float_histogram_record(shared.get(), sign * k * 0.25);
+        }
+    };
+    std::thread a(writer, 1.0), b(writer, -1.0);
+    a.join();
+    b.join();
+    picollo_float_info si = float_info(shared);
+    EXPECT_TRUE(si.total == 100000 && si.min == -12500.0 && si.max == 12500.0);
+    EXPECT_TRUE(si.sum == 0.0);
+}
+
+// Integer exact extremes: the recorded values themselves, not bucket bounds.
+void test_exact_extremes() {
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.relative_error = 0.01;
+    c.min_trackable = 1000;
+    c.max_trackable = 1000000;
+    c.exact_extremes = 1;
+    picollo_histogram *raw = nullptr;
+    picollo::check(picollo_histogram_new(&c, &raw));
+    std::unique_ptr<picollo_histogram, picollo::HistogramFree> h(raw);
+    uint64_t lo = 0, hi = 0;
+    EXPECT_TRUE(picollo_histogram_exact_extremes(h.get(), &lo, &hi) == PICOLLO_STATUS_EMPTY);
+    std::vector<uint64_t> values = seed_values(5000, 3);
+    for (uint64_t &v : values) {
+        v = v * 37 + 1001;
+    }
+    picollo::check(picollo_histogram_record_many(h.get(), values.data(), values.size()));
+    picollo_histogram_record(h.get(), 5);        // underflow: not an extreme
+    picollo_histogram_record(h.get(), 99999999); // overflow: not one either
+    picollo::check(picollo_histogram_exact_extremes(h.get(), &lo, &hi));
+    auto mm = std::minmax_element(values.begin(), values.end());
+    EXPECT_TRUE(lo == *mm.first && hi == *mm.second);
+    picollo_percentile p0{};
+    picollo::check(picollo_histogram_percentile(h.get(), 0.0, &p0));
+    EXPECT_TRUE(p0.lower <= lo && lo <= p0.highest && p0.lower != p0.highest);
+    picollo::check(picollo_histogram_reset(h.get()));
+    EXPECT_TRUE(picollo_histogram_exact_extremes(h.get(), &lo, &hi) == PICOLLO_STATUS_EMPTY);
+
+    picollo::Histogram plain;
+    EXPECT_ERROR(PICOLLO_STATUS_UNSUPPORTED,
+                 picollo::check(picollo_histogram_exact_extremes(plain.get(), &lo, &hi)));
+}
+
 // The header's inline recorder compiles as C++ and counts like picollo_histogram_record.
 void test_inline_recorder() {
     picollo::Options o;
@@ -425,6 +547,8 @@ int main() {
         test_errors_and_ownership();
         test_snapshot();
         test_inline_recorder();
+        test_float_histogram();
+        test_exact_extremes();
     } catch (const std::exception &e) {
         ++failed;
         std::fprintf(stderr, "FAIL: unexpected exception: %s\n", e.what());

@@ -101,7 +101,7 @@ for san in "${sanitizers[@]}"; do
             objs+=("$build/asan_$src.o")
         done
         gcc "${flags[@]}" -pthread "${objs[@]}" "$lib" "${native_libs[@]}" -o "$build/test_abi_asan"
-        g++ -std=c++17 -Wall -Wextra -Werror -O1 -g -Iinclude "${flags[@]}" \
+        g++ -std=c++17 -Wall -Wextra -Werror -O1 -g -pthread -Iinclude "${flags[@]}" \
             c-tests/test_abi.cpp "$lib" "${native_libs[@]}" -o "$build/test_abi_cpp_asan"
         tobjs=()
         for src in "${thread_sources[@]}"; do
