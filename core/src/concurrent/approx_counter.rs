@@ -203,18 +203,43 @@ impl Collisions {
 
 impl ApproxPolicy {
     /// One increment of the cell at storage offset `offset` of a histogram whose
-    /// collisions `collisions` tracks, or `None` (nothing changed, no coin used) where it
-    /// takes more than the common path: the cell near its ceiling.
-    ///
-    /// While the cell's group has seen no collision (see [`Collisions`]): one exact
-    /// interlocked increment, and a collision when another thread's write is seen to have
-    /// reached the cell between two of this thread's adds (coins that remember their
-    /// thread's last add: the add comes first, nothing read before it, as in the
-    /// interlocked mode) or between the load and the add (the others). Otherwise the
-    /// approximate step with `coins`' numbers. `Some` holds what did not fit below
-    /// [`AtomicCounter::INTERLOCKED_MAX`].
+    /// collisions `collisions` tracks, first part: while the cell's group has seen no
+    /// collision (see [`Collisions`]) and the coins remember their thread's last add, one
+    /// exact interlocked increment (nothing read before it, as in the interlocked mode),
+    /// and a collision when another thread's write is seen to have reached the cell
+    /// between two of this thread's adds. It calls nothing, so a caller keeps it free of
+    /// register saves and sends the rest out of line: [`calm_aftermath`] after a
+    /// collision seen or at the ceiling, [`ApproxPolicy::bump_collided`] otherwise.
     #[inline(always)]
-    pub(crate) fn bump_unless_contended<C: AtomicCounter, K: Coins>(
+    pub(crate) fn bump_if_calm<C: AtomicCounter, K: Coins>(
+        &self,
+        offset: usize,
+        cell: &C::Atomic,
+        collisions: &Collisions,
+        coins: &mut K,
+    ) -> Calm<C> {
+        let (word, bit) = Collisions::place(offset);
+        if !K::REMEMBERS_ADDS || u32::load(&collisions.0[word]) & bit != 0 {
+            return Calm::No;
+        }
+        let found = C::fetch_add(cell, C::from_u64_wrapping(1));
+        let address = core::ptr::from_ref(cell) as usize;
+        let foreign = coins.foreign_write(address, found.to_u64());
+        if !foreign && found < C::INTERLOCKED_MAX {
+            Calm::Done
+        } else {
+            Calm::Noted { found, foreign }
+        }
+    }
+
+    /// The increment where [`ApproxPolicy::bump_if_calm`] did nothing: the group has
+    /// collided (or the coins do not remember adds). At or above `2^T` in a collided
+    /// group, the approximate step with `coins`' numbers; otherwise an exact add, and a
+    /// collision when another write came between the load and the add. `Some` holds what
+    /// did not fit below [`AtomicCounter::INTERLOCKED_MAX`]; `None` (nothing changed, no
+    /// coin used) where it takes more than the common path: the cell near its ceiling.
+    #[inline]
+    pub(crate) fn bump_collided<C: AtomicCounter, K: Coins>(
         &self,
         offset: usize,
         cell: &C::Atomic,
@@ -223,19 +248,6 @@ impl ApproxPolicy {
     ) -> Option<u64> {
         let (word, bit) = Collisions::place(offset);
         let calm = u32::load(&collisions.0[word]) & bit == 0;
-        if calm && K::REMEMBERS_ADDS {
-            let found = C::fetch_add(cell, C::from_u64_wrapping(1));
-            let address = core::ptr::from_ref(cell) as usize;
-            if coins.foreign_write(address, found.to_u64()) {
-                collisions.mark(offset);
-            }
-            // The count returned is exact: at the ceiling, settle (see `increment_atomic`).
-            return Some(if found >= C::INTERLOCKED_MAX {
-                settle::<C>(cell)
-            } else {
-                0
-            });
-        }
         let before = C::load(cell);
         if !calm && before.to_u64() >> self.threshold != 0 {
             return Some(self.flip::<C>(cell, before, || coins.next()));
@@ -249,6 +261,39 @@ impl ApproxPolicy {
             collisions.mark(offset);
         }
         Some(0)
+    }
+}
+
+/// What [`ApproxPolicy::bump_if_calm`] did.
+pub(crate) enum Calm<C> {
+    /// Counted exactly; nothing more to do.
+    Done,
+    /// Counted exactly, and the add found `found`: at the ceiling, or after `foreign`
+    /// (another thread's write since this thread's last add): finish with
+    /// [`calm_aftermath`].
+    Noted { found: C, foreign: bool },
+    /// Nothing done: the group has collided (or the coins do not remember adds).
+    No,
+}
+
+/// After a calm add that found `found`: mark the group when `foreign`, and settle a cell
+/// at the ceiling (see `increment_atomic`); what did not fit below
+/// [`AtomicCounter::INTERLOCKED_MAX`].
+#[inline]
+pub(crate) fn calm_aftermath<C: AtomicCounter>(
+    offset: usize,
+    cell: &C::Atomic,
+    collisions: &Collisions,
+    found: C,
+    foreign: bool,
+) -> u64 {
+    if foreign {
+        collisions.mark(offset);
+    }
+    if found >= C::INTERLOCKED_MAX {
+        settle::<C>(cell)
+    } else {
+        0
     }
 }
 

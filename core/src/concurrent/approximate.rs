@@ -1,6 +1,6 @@
 //! The histogram whose every bucket is a scalable approximate counter.
 
-use super::approx_counter::{ApproxPolicy, Coins, Collisions, XorShift64};
+use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
 use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
 use crate::config::{Config, ConfigError};
@@ -98,14 +98,59 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     }
 
     #[inline(always)]
-    fn record_fast_with(&self, v: u64, coins: &mut impl Coins) -> bool {
+    fn record_fast_with<K: Coins>(&self, v: u64, coins: &mut K) -> bool {
         let Some((offset, c)) = self.counts.offset_and_cell(v) else {
             return false;
         };
-        match self
+        let collisions = &self.collisions;
+        match self.policy.bump_if_calm(offset, c, collisions, coins) {
+            Calm::Done => true,
+            Calm::Noted { found, foreign } => {
+                self.after_calm(offset, c, found, foreign);
+                true
+            }
+            // A caller's generator never takes the calm path: its step stays inline.
+            Calm::No if !K::REMEMBERS_ADDS => {
+                let bumped = self
+                    .policy
+                    .bump_collided::<C, K>(offset, c, collisions, coins);
+                self.counted(bumped)
+            }
+            Calm::No => {
+                self.record_collided(v, offset, c, coins);
+                true
+            }
+        }
+    }
+
+    /// After a calm add that saw a collision or reached the ceiling: mark the group,
+    /// settle the cell, count what did not fit as saturated.
+    #[cold]
+    #[inline(never)]
+    fn after_calm(&self, offset: usize, c: &C::Atomic, found: C, foreign: bool) {
+        let excess = calm_aftermath::<C>(offset, c, &self.collisions, found, foreign);
+        if excess != 0 {
+            self.saturated(excess);
+        }
+    }
+
+    /// [`ApproxHistogram::record_fast_with`] where the cell's group has collided: the
+    /// approximate step, or an exact add near the ceiling. Out of line, and it counts `v`
+    /// whatever happens, so that the calm path around it saves no registers.
+    #[inline(never)]
+    fn record_collided<K: Coins>(&self, v: u64, offset: usize, c: &C::Atomic, coins: &mut K) {
+        let bumped = self
             .policy
-            .bump_unless_contended::<C, _>(offset, c, &self.collisions, coins)
-        {
+            .bump_collided::<C, K>(offset, c, &self.collisions, coins);
+        if !self.counted(bumped) {
+            self.record_n(v, 1);
+        }
+    }
+
+    /// Whether an increment counted (`Some`), noting what did not fit as saturated.
+    #[inline(always)]
+    fn counted(&self, bumped: Option<u64>) -> bool {
+        match bumped {
             Some(0) => true,
             Some(excess) => {
                 self.saturated(excess);
