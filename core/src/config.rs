@@ -40,6 +40,14 @@ pub enum ConfigError {
         /// What was given.
         actual: usize,
     },
+    /// Sparse cells made for another range: their first bucket is not the
+    /// configuration's.
+    StorageFirstIndex {
+        /// The configuration's first bucket (logical index).
+        expected: usize,
+        /// The first bucket the cells were made for.
+        actual: usize,
+    },
     /// The storage could not be allocated.
     OutOfMemory {
         /// The size asked for, in bytes.
@@ -80,6 +88,11 @@ impl core::fmt::Display for ConfigError {
             ConfigError::StorageLength { expected, actual } => write!(
                 f,
                 "storage holds {actual} counters but this configuration needs {expected}"
+            ),
+            ConfigError::StorageFirstIndex { expected, actual } => write!(
+                f,
+                "the sparse cells were made for a range starting at bucket {actual}, but this \
+                 configuration's starts at bucket {expected}"
             ),
             ConfigError::SparseThreadLocal => f.write_str(
                 "sparse storage is offered in the single-writer, interlocked and approximate \

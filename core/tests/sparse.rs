@@ -204,3 +204,35 @@ fn a_dyn_histogram_over_sparse_cells_records_through_every_path() {
         }
     }
 }
+
+#[test]
+fn sparse_cells_made_for_another_range_are_refused_and_never_reach_outside_themselves() {
+    use picollo::concurrent::{AtomicHistogram, CellStore, SharedHistogram, SparseCells};
+    // Two ranges with as many buckets, starting at different buckets.
+    let a = Config::new().with_relative_error(0.1).with_range(1, 100);
+    let b = Config::new()
+        .with_relative_error(0.1)
+        .with_range(2_048, 45_056);
+    let (sa, sb) = (a.validate().unwrap(), b.validate().unwrap());
+    assert_eq!(sa.len(), sb.len());
+    assert_ne!(sa.first_index(), sb.first_index());
+    let refused = SharedHistogram::<u64, _>::from_shape(sb, SparseCells::new(sa).unwrap());
+    assert!(matches!(
+        refused.err(),
+        Some(ConfigError::StorageFirstIndex { expected, actual })
+            if expected == sb.first_index() && actual == sa.first_index()
+    ));
+    let refused = AtomicHistogram::<u32, _>::from_shape(sb, SparseCells::new(sa).unwrap());
+    assert!(refused.is_err());
+    assert!(SharedHistogram::<u64, _>::from_shape(sa, SparseCells::new(sa).unwrap()).is_ok());
+
+    // Called directly with an index outside the cells and a lying offset: nothing.
+    let cells = SparseCells::<u64>::new(sa).unwrap();
+    for index in [0, sa.first_index() + sa.len(), 1 << 40, usize::MAX] {
+        assert!(CellStore::<u64>::existing_cell_at(&cells, index, 0).is_none());
+        assert!(CellStore::<u64>::get_or_make_at(&cells, index, 0).is_none());
+    }
+    let inside = sa.first_index() + 3;
+    assert!(CellStore::<u64>::get_or_make_at(&cells, inside, usize::MAX).is_some());
+    assert!(CellStore::<u64>::existing_cell_at(&cells, inside, usize::MAX).is_some());
+}

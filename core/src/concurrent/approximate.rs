@@ -80,8 +80,9 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     }
 
     /// Count one occurrence of `v` and return true, or return false, changing nothing,
-    /// when `v` is outside the range or its bucket near the ceiling (then count it with
-    /// [`ApproxHistogram::record_n`], exact).
+    /// when `v` is outside the range or its sparse block cannot be made (then count it
+    /// with [`ApproxHistogram::record_n`]). A bucket near the ceiling is counted here,
+    /// exactly, out of line.
     #[cfg(feature = "std")]
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {

@@ -41,7 +41,7 @@ pub(crate) struct SeqCounts<C: AtomicCounter, S> {
 impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// Over `storage` (length `config.storage_len()`), which is zeroed.
     pub(crate) fn from_storage(shape: Shape, storage: S) -> Result<Self, ConfigError> {
-        shape.check_len(storage.cells_len())?;
+        storage.fits(shape)?;
         fork::init();
         storage.for_each_run(&mut |_, run| {
             for c in run {

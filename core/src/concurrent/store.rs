@@ -41,7 +41,9 @@ pub trait CellStore<C: AtomicCounter>: sealed::Sealed<C> {
 
     /// The cell for a record of logical index `index`, whose storage offset is `offset`
     /// (`index` less the shape's first index, wrapped): as [`CellStore::get_or_make`]
-    /// of `offset`. A sparse store finds the block from `index` directly.
+    /// of `offset`. A sparse store works from `index` alone (and its own first index):
+    /// it finds the block from `index` directly, and a wrong `offset` cannot make it
+    /// reach outside its cells.
     #[inline(always)]
     fn get_or_make_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
         let _ = index;
@@ -54,6 +56,12 @@ pub trait CellStore<C: AtomicCounter>: sealed::Sealed<C> {
     fn existing_cell_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
         let _ = index;
         self.existing_cell(offset)
+    }
+
+    /// Check that these cells can hold the counts of `shape`: as many cells (and, for
+    /// sparse cells, made for the same first bucket).
+    fn fits(&self, shape: crate::Shape) -> Result<(), crate::config::ConfigError> {
+        shape.check_len(self.cells_len())
     }
 
     /// Each run of cells that exists, with the storage offset of its first cell, in
@@ -177,14 +185,14 @@ impl<C: AtomicCounter> SparseCells<C> {
         )
     }
 
-    /// The cell of logical index `index`, whose storage offset is below `len`, if its
-    /// block exists.
+    /// The cell of logical index `index`, whose storage offset (`index - first`) is below
+    /// `len`, if its block exists.
     #[inline(always)]
     fn get_at_index(&self, index: usize) -> Option<&C::Atomic> {
         debug_assert!(index.wrapping_sub(self.first) < self.len);
-        // SAFETY: `index` lies in `first..first + len` (the callers check its offset), so
-        // `index >> bits` lies in `first_block..=last block`, and `biased` plus it is one
-        // of the directory's slots (the box is never moved out of or reallocated).
+        // SAFETY: `index` lies in `first..first + len` (the callers check `index - first`
+        // themselves), so `index >> bits` lies in `first_block..=last block`, and `biased`
+        // plus it is one of the directory's slots (never moved out of or reallocated).
         let slot = unsafe { &*self.biased.wrapping_add(index >> self.bits) };
         let p = slot.load(Ordering::Acquire);
         if p.is_null() {
@@ -273,8 +281,10 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
             None => self.make_block(offset),
         }
     }
+    /// The caller's `offset` is not trusted: it is computed here from `index`.
     #[inline(always)]
-    fn get_or_make_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
+    fn get_or_make_at(&self, index: usize, _offset: usize) -> Option<&C::Atomic> {
+        let offset = index.wrapping_sub(self.first);
         if offset >= self.len {
             return None;
         }
@@ -283,12 +293,24 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
             None => self.make_block(offset),
         }
     }
+    /// The caller's `offset` is not trusted: it is computed here from `index`.
     #[inline(always)]
-    fn existing_cell_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
-        if offset >= self.len {
+    fn existing_cell_at(&self, index: usize, _offset: usize) -> Option<&C::Atomic> {
+        if index.wrapping_sub(self.first) >= self.len {
             return None;
         }
         self.get_at_index(index)
+    }
+    fn fits(&self, shape: crate::Shape) -> Result<(), crate::config::ConfigError> {
+        shape.check_len(self.len)?;
+        if self.first == shape.first_index() {
+            Ok(())
+        } else {
+            Err(crate::config::ConfigError::StorageFirstIndex {
+                expected: shape.first_index(),
+                actual: self.first,
+            })
+        }
     }
     fn for_each_run(&self, f: &mut dyn FnMut(usize, &[C::Atomic])) {
         for block in 0..self.blocks.len() {
