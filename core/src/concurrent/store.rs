@@ -204,29 +204,12 @@ impl<C: AtomicCounter> SparseCells<C> {
         Some(unsafe { &*p.add(index & self.mask) })
     }
 
-    /// The cell of `offset < len`, if its block exists.
-    #[inline(always)]
-    fn get_in_range(&self, offset: usize) -> Option<&C::Atomic> {
-        debug_assert!(offset < self.len);
-        let (block, within) = self.place(offset);
-        // SAFETY: `offset < len` (the callers check it), so `block` is below the number
-        // of blocks `with_geometry` made for `first..first + len`.
-        let p = unsafe { self.blocks.get_unchecked(block) }.load(Ordering::Acquire);
-        if p.is_null() {
-            return None;
-        }
-        // SAFETY: a non-null block pointer is the first of `2^bits` cells (published with
-        // Release after they were made), alive until `self` is dropped; `within` is below
-        // `2^bits`.
-        Some(unsafe { &*p.add(within) })
-    }
-
     #[cold]
     #[inline(never)]
     fn make_block(&self, offset: usize) -> Option<&C::Atomic> {
         let (block, within) = self.place(offset);
         let p = publish_block::<C>(self.blocks.get(block)?, 1 << self.bits)?;
-        // SAFETY: as in `get_in_range`: `p` is the block's published first cell of
+        // SAFETY: as in `get_at_index`: `p` is the block's published first cell of
         // `2^bits`, and `within` is below that.
         Some(unsafe { &*p.add(within) })
     }
@@ -247,7 +230,7 @@ impl<C: AtomicCounter> SparseCells<C> {
             return None;
         }
         let (start, skip, len) = self.block_span(block);
-        // SAFETY: as in `get_in_range`: the block's published `2^bits` cells, of which
+        // SAFETY: as in `get_at_index`: the block's published `2^bits` cells, of which
         // `skip..skip + len` lie in the range (`block_span`).
         Some((start, unsafe {
             core::slice::from_raw_parts(p.add(skip), len)
@@ -266,20 +249,11 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
     }
     #[inline(always)]
     fn existing_cell(&self, offset: usize) -> Option<&C::Atomic> {
-        if offset >= self.len {
-            return None;
-        }
-        self.get_in_range(offset)
+        self.existing_cell_at(self.first.wrapping_add(offset), offset)
     }
     #[inline(always)]
     fn get_or_make(&self, offset: usize) -> Option<&C::Atomic> {
-        if offset >= self.len {
-            return None;
-        }
-        match self.get_in_range(offset) {
-            Some(c) => Some(c),
-            None => self.make_block(offset),
-        }
+        self.get_or_make_at(self.first.wrapping_add(offset), offset)
     }
     /// The caller's `offset` is not trusted: it is computed here from `index`.
     #[inline(always)]
@@ -288,10 +262,7 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
         if offset >= self.len {
             return None;
         }
-        match self.get_at_index(index) {
-            Some(c) => Some(c),
-            None => self.make_block(offset),
-        }
+        self.get_at_index(index).or_else(|| self.make_block(offset))
     }
     /// The caller's `offset` is not trusted: it is computed here from `index`.
     #[inline(always)]
