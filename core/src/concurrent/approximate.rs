@@ -142,7 +142,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     fn record_collided<K: Coins>(&self, v: u64, offset: usize, c: &C::Atomic, coins: &mut K) {
         let bumped = self
             .policy
-            .bump_collided::<C, K>(offset, c, &self.collisions, coins);
+            .bump_marked::<C, K>(offset, c, &self.collisions, coins);
         if !self.counted(bumped) {
             self.record_n(v, 1);
         }
