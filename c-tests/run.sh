@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # c-tests/run.sh: the C ABI from the C side.
-#  1. builds libpicollo (release) and checks that include/picollo.h compiles as C99 and C++17;
+#  1. builds libpicollo (release) and checks that include/picollo.h compiles as C99 and C++17,
+#     and that GCC calls the record functions through the GOT (the header's `noplt`), or
+#     through the PLT with PICOLLO_USE_PLT;
 #  2. builds test_abi.c (C99) and test_abi.cpp (C++17; its float histogram part records from
 #     std::threads) against include/ and target/release, linked to the shared and to the
 #     static library, and runs all four normally and under
@@ -72,6 +74,42 @@ printf '#include "picollo.h"\nint main(void) { return picollo_abi_version() == P
 cp "$build/header_only.c" "$build/header_only.cpp"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -c "$build/header_only.c" -o "$build/header_c.o"
 g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -c "$build/header_only.cpp" -o "$build/header_cpp.o"
+
+step "GCC calls the record functions through the GOT, not the PLT (the header's noplt)"
+cat >"$build/noplt.c" <<'EOF_NOPLT'
+#include "picollo.h"
+void calls(picollo_histogram *h, picollo_float_histogram *f, picollo_approx_counter *c) {
+    picollo_histogram_record(h, 1);
+    picollo_histogram_record_n(h, 1, 2);
+    picollo_float_histogram_record(f, 1.0);
+    picollo_float_histogram_record_n(f, 1.0, 2);
+    picollo_approx_counter_increment(c);
+}
+EOF_NOPLT
+cp "$build/noplt.c" "$build/noplt.cpp"
+record_fns="picollo_histogram_record picollo_histogram_record_n picollo_float_histogram_record"
+record_fns="$record_fns picollo_float_histogram_record_n picollo_approx_counter_increment"
+# The relocation type of each call from position-independent code: GOTPCRELX (through the
+# GOT) with the header's noplt, PLT32 with PICOLLO_USE_PLT.
+for unit in noplt.c noplt.cpp; do
+    compiler=gcc
+    [[ $unit == *.cpp ]] && compiler=g++
+    for flavour in got plt; do
+        extra=()
+        want=GOTPCRELX
+        if [[ $flavour == plt ]]; then
+            extra=(-DPICOLLO_USE_PLT)
+            want=PLT32
+        fi
+        "$compiler" -O2 -fPIC -Wall -Wextra -Werror -Iinclude "${extra[@]}" \
+            -c "$build/$unit" -o "$build/$unit.$flavour.o"
+        relocs="$(readelf -rW "$build/$unit.$flavour.o")"
+        for fn in $record_fns; do
+            grep -Eq "R_X86_64_(REX_)?$want +[0-9a-f]+ +$fn([^a-z_]|$)" <<<"$relocs" ||
+                die "$unit ($flavour): the call of $fn is not a $want relocation: $(grep -E " $fn([^a-z_]|$)" <<<"$relocs")"
+        done
+    done
+done
 
 step "compile test_abi.c and test_abi.cpp (shared and static)"
 cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -pthread -Iinclude)

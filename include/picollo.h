@@ -3082,6 +3082,28 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 #endif  /* PICOLLO_H */
 
 // (After the include guard of the declarations, so it has one of its own.)
+// GCC on x86-64 ELF: the record functions are called through the GOT, not the PLT
+// (`noplt`, what `-fno-plt` does for every call), saving position-independent callers
+// one indirect jump per record. PICOLLO_USE_PLT keeps the PLT (for lazy binding).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+#if __GNUC__ >= 6 && !defined(PICOLLO_RECORD_NOPLT) && !defined(PICOLLO_USE_PLT)
+#define PICOLLO_RECORD_NOPLT
+#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((noplt)) void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
+__attribute__((noplt)) void picollo_histogram_record_n(struct picollo_histogram *h,
+                                                       uint64_t value, uint64_t count);
+__attribute__((noplt)) void picollo_float_histogram_record(struct picollo_float_histogram *h,
+                                                           double value);
+__attribute__((noplt)) void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
+                                                             double value, uint64_t count);
+__attribute__((noplt)) void picollo_approx_counter_increment(struct picollo_approx_counter *c);
+#ifdef __cplusplus
+}
+#endif
+#endif
+#endif
 #if !defined(PICOLLO_RECORDER_INLINE) && !defined(PICOLLO_NO_INLINE_RECORDER)
 #define PICOLLO_RECORDER_INLINE
 // Records `value` through a recorder from `picollo_histogram_recorder`, on the thread and
