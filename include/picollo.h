@@ -3117,7 +3117,15 @@ static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t v
     // The bucket index of the layout: ORing in the block size makes the operand nonzero
     // and the step 0 below two blocks (where values are their own index).
     uint32_t scale = r->block_scale;
-    uint32_t top = 63u - (uint32_t)__builtin_clzll(value | ((uint64_t)1 << scale));
+    uint64_t operand = value | ((uint64_t)1 << scale);
+#if defined(__x86_64__) && !defined(__LZCNT__)
+    // `bsr` leaves its destination unchanged for a zero source, so the CPU waits for the
+    // destination's last writer: give it its own source as destination.
+    __asm__("bsr %0, %0" : "+r"(operand));
+    uint32_t top = (uint32_t)operand;
+#else
+    uint32_t top = 63u - (uint32_t)__builtin_clzll(operand);
+#endif
     uint32_t step = top - scale;
     uint64_t offset = ((uint64_t)step << scale) + (value >> step) - r->first_index;
     if (offset < r->len) {

@@ -115,7 +115,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     pub fn record(&mut self, v: u64) {
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
-        match self.counts.as_mut().get_mut(self.shape.offset(v)) {
+        match self.counts.as_mut().get_mut(self.shape.fast_offset(v)) {
             Some(c) => {
                 if EXACT {
                     self.extremes.note(v);
@@ -138,7 +138,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// [`Histogram::saturated_count`].
     #[inline]
     pub fn record_n(&mut self, v: u64, n: u64) {
-        if EXACT && n != 0 && self.shape.offset(v) < self.shape.len() {
+        if EXACT && n != 0 && self.shape.fast_offset(v) < self.shape.len() {
             self.extremes.note(v);
         }
         self.add_n(v, n);
@@ -147,7 +147,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// [`Histogram::record_n`] without noting the extremes.
     #[inline]
     fn add_n(&mut self, v: u64, n: u64) {
-        match self.counts.as_mut().get_mut(self.shape.offset(v)) {
+        match self.counts.as_mut().get_mut(self.shape.fast_offset(v)) {
             Some(c) => {
                 let (sum, excess) = c.saturating_add_u64(n);
                 *c = sum;

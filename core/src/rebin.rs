@@ -43,7 +43,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
                 continue;
             }
             let b = shape.bucket(i);
-            let (first, last) = (layout.index(b.lower), layout.index(b.highest));
+            let (first, last) = (layout.fast_index(b.lower), layout.fast_index(b.highest));
             if first == last {
                 out.record_n(b.lower, count);
                 continue;

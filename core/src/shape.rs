@@ -106,6 +106,12 @@ impl Shape {
         self.layout.index(v).wrapping_sub(self.first_index)
     }
 
+    /// [`Shape::offset`] for the record paths (see [`crate::Layout::fast_index`]).
+    #[inline(always)]
+    pub fn fast_offset(&self, v: u64) -> usize {
+        self.layout.fast_index(v).wrapping_sub(self.first_index)
+    }
+
     /// Storage offset of a logical bucket index, `None` outside the stored range.
     #[inline]
     pub const fn offset_of_logical(&self, logical: usize) -> Option<usize> {

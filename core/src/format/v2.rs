@@ -381,7 +381,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             if v > i64::MAX as u64 {
                 return Err(V2Error::ValueTooLarge(v));
             }
-            w.push(target.index(v) as u64, count, b.lower)
+            w.push(target.fast_index(v) as u64, count, b.lower)
         };
         let first = self.shape.bucket(0);
         if self.outside[UNDER] != 0 && first.lower > 0 {
