@@ -243,14 +243,14 @@ fast_record!(
     local_u32,
     local_u32_for,
     Inner::U32(ConcurrentHistogram::ThreadLocal(s)),
-    |h, v| s.record_leaf(v)
+    |h, v| s.record_fast(v)
 );
 #[cfg(feature = "std")]
 fast_record!(
     local_u64,
     local_u64_for,
     Inner::U64(ConcurrentHistogram::ThreadLocal(s)),
-    |h, v| s.record_leaf(v)
+    |h, v| s.record_fast(v)
 );
 #[cfg(feature = "std")]
 fast_record!(

@@ -29,7 +29,7 @@
 
 use core::cell::RefCell;
 
-use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
+use super::cell::{add_n_atomic, add_n_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::fork;
 use super::tls::{self, Last};
@@ -294,7 +294,7 @@ impl<C: AtomicCounter> ShardSet<C> {
     #[inline(never)]
     fn add_to_acc(&self, offset: usize, n: u64) {
         // `offset < acc.len()` always (the shape's length); `get` keeps a panic path out of
-        // `LocalHistogram::record_fast`, which runs without a panic guard behind the C ABI.
+        // the record paths that reach here.
         let excess = match self.acc.get(offset) {
             Some(cell) => add_n_atomic::<C>(cell, n, C::MAX),
             None => n,
@@ -445,17 +445,19 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.record_slow(self.shape.offset(v), v, 1);
+            self.record_slow(self.shape.fast_offset(v), v, 1);
         }
     }
 
     /// Count one occurrence of `v` and return true when this thread's shard is the one it
-    /// used last and `v` lies in the range: integer operations, one thread-local load and
-    /// one plain load + store, nothing that can panic or allocate. Otherwise return false,
-    /// recording nothing ([`LocalHistogram::record`] then takes the slow path).
+    /// used last, `v` lies in the range and its bucket is not full: integer operations, one
+    /// thread-local load and one plain load + store, nothing that can panic, allocate or
+    /// call. Otherwise return false, recording nothing ([`LocalHistogram::record`] then
+    /// takes the slow path). A leaf, so a caller (the C ABI's record) saves no registers
+    /// around it.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        let offset = self.shape.offset(v);
+        let offset = self.shape.fast_offset(v);
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: `base` came from `Last` with this histogram's id (ids are never
@@ -463,27 +465,6 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 // this histogram (cells of `C::Atomic`), kept alive by the registry until the
                 // thread lets it go or the histogram is dropped (`&self`: it is not);
                 // `offset < shape.len()`.
-                let c = unsafe { &*base.add(offset) };
-                if increment_plain::<C>(c) != 0 {
-                    self.shared.add_to_acc(offset, 1);
-                }
-                return true;
-            }
-        }
-        false
-    }
-
-    /// As [`LocalHistogram::record_fast`], but a full bucket also returns false (its
-    /// record is then the slow path's), so this path calls nothing: for callers whose
-    /// fast path must be a leaf (the C ABI's record, which would otherwise save registers
-    /// around that call on every record). Rust's own `record` keeps `record_fast`, measured
-    /// steadier inline.
-    #[inline(always)]
-    pub(crate) fn record_leaf(&self, v: u64) -> bool {
-        let offset = self.shape.offset(v);
-        if offset < self.shape.len() {
-            if let Some(base) = self.my_cells() {
-                // SAFETY: as in `record_fast`.
                 let c = unsafe { &*base.add(offset) };
                 let next = C::load(c).increment();
                 if next != C::ZERO {
@@ -498,7 +479,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// Count `n` occurrences of `v`, saturating (see the type's docs).
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        let offset = self.shape.offset(v);
+        let offset = self.shape.fast_offset(v);
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: as in `record`.
