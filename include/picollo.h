@@ -1500,7 +1500,9 @@ picollo_status picollo_float_histogram_summary(const struct picollo_float_histog
 
 // Writes to `*out` the number of values in buckets at or below `x`: whole buckets below
 // count fully, the bucket that holds `x` in part, as if its values were spread evenly
-// over its interval (`count · (x − lowest) / (highest − lowest)`). `x` may be ±∞.
+// over the part of its interval within the exact extremes (`[lo, hi]` = `[max(lowest,
+// min), min(highest, max)]`: `count · (x − lo) / (hi − lo)`, all of it from `hi` on), so
+// `x` at or above the largest value gives every value. `x` may be ±∞.
 //
 // Errors: `INVALID_ARGUMENT` for NaN.
 //

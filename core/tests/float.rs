@@ -170,6 +170,46 @@ fn exact_sum(values: &[f64]) -> (f64, f64) {
 }
 
 #[test]
+fn ranks_take_values_to_lie_within_the_exact_extremes() {
+    for sign in [1.0, -1.0] {
+        let h = FloatHistogram::<u32>::new(FloatConfig::new().with_relative_error(0.01)).unwrap();
+        for _ in 0..100 {
+            h.record(sign);
+        }
+        let counts = h.counts().unwrap();
+        // Every value is `sign`: at it, all of them; just below it, none.
+        assert_eq!(counts.rank_of(sign).unwrap(), 100.0, "{sign}");
+        assert_eq!(counts.quantile_of(sign).unwrap(), 1.0, "{sign}");
+        // The next double below `sign` (a smaller magnitude for 1, a larger one for -1).
+        let below = if sign > 0.0 {
+            f64::from_bits(sign.to_bits() - 1)
+        } else {
+            f64::from_bits(sign.to_bits() + 1)
+        };
+        assert_eq!(counts.rank_of(below).unwrap(), 0.0, "{sign}");
+    }
+    // Two values in one bucket: the bucket's part between them holds both, spread evenly.
+    let h = FloatHistogram::<u32>::new(FloatConfig::new().with_relative_error(0.01)).unwrap();
+    let (a, b) = (1000.0, 1004.0);
+    let layout = h.shape().layout();
+    assert_eq!(layout.index(a), layout.index(b), "one bucket");
+    h.record(a);
+    h.record(b);
+    let counts = h.counts().unwrap();
+    assert_eq!(counts.rank_of(a - 0.5).unwrap(), 0.0);
+    assert!((counts.rank_of(1002.0).unwrap() - 1.0).abs() < 1e-12);
+    assert_eq!(counts.rank_of(b).unwrap(), 2.0);
+    // A delta has no extremes: its buckets count over their whole interval.
+    let before = h.counts().unwrap();
+    h.record(b);
+    let delta = h.counts().unwrap().delta(&before).unwrap();
+    let bucket = delta.buckets().next().unwrap();
+    assert_eq!(delta.min(), None);
+    let mid = bucket.lowest + (bucket.highest - bucket.lowest) / 2.0;
+    assert!((delta.rank_of(mid).unwrap() - 0.5).abs() < 1e-9);
+}
+
+#[test]
 fn ranks_of_values_and_counts_between_agree_with_exact_counts() {
     let mut rng = SplitMix64(7);
     let values: Vec<f64> = (0..10_000)

@@ -422,8 +422,9 @@ class FloatHistogram:
 
     def rank_of(self, x: float) -> float:
         """The number of values in buckets at or below ``x``: whole buckets below, and the
-        bucket holding ``x`` in part (its values taken as spread evenly over it). ``x`` may
-        be ±∞; NaN raises `InvalidArgumentError`."""
+        bucket holding ``x`` in part (its values taken as spread evenly over the part of it
+        between `min` and `max`, so at or above `max` every value counts). ``x`` may be ±∞;
+        NaN raises `InvalidArgumentError`."""
         out = ctypes.c_double()
         check(n.lib.picollo_float_histogram_rank_of(
             self._ptr, real(x, "x"), ctypes.byref(out)))

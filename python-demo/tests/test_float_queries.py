@@ -170,3 +170,15 @@ def test_sparse_footprint_follows_the_data_dense_follows_the_range():
         with picollo.FloatHistogram(0.001, storage="sparse", counter_bits=32) as small:
             small.record_many(narrow)
             assert small.footprint_bytes - empty == small.buckets_per_octave * 4 + chunk
+
+
+@pytest.mark.parametrize("value", [1.0, -1.0, 3e-310, -7.5e200])
+def test_a_value_recorded_alone_is_at_or_below_itself_every_time(value):
+    # The bucket's values are taken to lie between the exact extremes: at the one value
+    # recorded, all of them; just below it, none.
+    with picollo.FloatHistogram(relative_error=0.01) as h:
+        for _ in range(100):
+            h.record(value)
+        assert h.rank_of(value) == 100.0
+        assert h.quantile_of(value) == 1.0
+        assert h.rank_of(np.nextafter(value, -np.inf)) == 0.0

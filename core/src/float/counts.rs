@@ -375,25 +375,29 @@ impl FloatCounts {
     }
 
     /// The number of values in buckets at or below `x`, counting the bucket that holds
-    /// `x` in part: values are taken as spread evenly over their bucket's interval, so it
-    /// adds `count · (x − lowest) / (highest − lowest)` for that bucket (all of it at its
-    /// highest value; for a bucket of one value, all of it at that value). Whole buckets
-    /// below count fully. `x` may be any number but NaN (`QueryError::InvalidValue`).
+    /// `x` in part: values are taken as spread evenly over the part of their bucket's
+    /// interval that lies within the exact extremes (`[max(lowest, min), min(highest,
+    /// max)]`: no value lies outside them), so it adds `count · (x − lo) / (hi − lo)` for
+    /// that bucket over that part `[lo, hi]`, all of it from `hi` on (for a part of one
+    /// value, all of it at that value). Whole buckets below count fully; `x` at or above
+    /// the largest value gives every value. Without extremes (a delta) the part is the
+    /// whole bucket. `x` may be any number but NaN (`QueryError::InvalidValue`).
     pub fn rank_of(&self, x: f64) -> Result<f64, QueryError> {
         if x.is_nan() {
             return Err(QueryError::InvalidValue(x));
         }
+        let (min, max) = (
+            self.min().unwrap_or(f64::NEG_INFINITY),
+            self.max().unwrap_or(f64::INFINITY),
+        );
         let mut rank = 0.0;
         for b in self.iter() {
-            if b.highest <= x {
+            let (lo, hi) = (b.lowest.max(min), b.highest.min(max));
+            if hi <= x {
                 rank += b.count as f64;
-            } else if b.lowest <= x {
-                let width = b.highest - b.lowest;
-                let share = if width > 0.0 {
-                    (x - b.lowest) / width
-                } else {
-                    1.0
-                };
+            } else if lo <= x {
+                // lo <= x < hi: the part holds more than one value.
+                let share = (x - lo) / (hi - lo);
                 rank += b.count as f64 * share.clamp(0.0, 1.0);
             } else {
                 break;

@@ -221,7 +221,8 @@ namespace Picollo.Metrics
 
         /// <summary>The number of values in buckets at or below <paramref name="x"/>: buckets
         /// below count whole, x's own bucket in part, as if its values were spread evenly over
-        /// it. x may be ±∞.</summary>
+        /// the part of it between the exact Min and Max (so at or above Max every value
+        /// counts). x may be ±∞.</summary>
         /// <exception cref="PicolloException">InvalidArgument for NaN.</exception>
         public double RankOf(double x)
         {
