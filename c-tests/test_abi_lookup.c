@@ -267,6 +267,35 @@ static void test_float_rebinned(void)
         CHECKF(a.percentiles[i].value == b.percentiles[i].value, "P%g: %g vs %g",
                a.percentiles[i].rank, a.percentiles[i].value, b.percentiles[i].value);
     }
+    /* Downsampling the fine histogram is recording at the coarser precision too. */
+    {
+        picollo_float_histogram *down = NULL;
+        picollo_float_info fine_info, down_info, direct_info;
+        EXPECT(picollo_float_histogram_downsample(fine, 0.01, &down), PICOLLO_STATUS_OK);
+        CHECK(down != NULL);
+        EXPECT(picollo_float_histogram_summary(down, &a), PICOLLO_STATUS_OK);
+        CHECK(a.total == b.total && a.zero == b.zero && a.nan == b.nan);
+        CHECK(fabs(a.sum - b.sum) <= 1e-12 * fabs(b.sum));
+        CHECK(a.min == b.min && a.max == b.max);
+        for (i = 0; i < PICOLLO_SUMMARY_PERCENTILES; i++) {
+            CHECKF(a.percentiles[i].value == b.percentiles[i].value, "downsample P%g: %g vs %g",
+                   a.percentiles[i].rank, a.percentiles[i].value, b.percentiles[i].value);
+        }
+        EXPECT(picollo_float_histogram_get_info(fine, &fine_info), PICOLLO_STATUS_OK);
+        EXPECT(picollo_float_histogram_get_info(down, &down_info), PICOLLO_STATUS_OK);
+        EXPECT(picollo_float_histogram_get_info(direct, &direct_info), PICOLLO_STATUS_OK);
+        CHECK(down_info.relative_error == direct_info.relative_error);
+        CHECK(down_info.buckets_per_octave == direct_info.buckets_per_octave);
+        CHECK(down_info.min_magnitude == direct_info.min_magnitude);
+        CHECK(down_info.max_magnitude == direct_info.max_magnitude);
+        /* The fine histogram is unchanged, and a finer precision is refused. */
+        CHECK(fine_info.total == b.total);
+        picollo_float_histogram_free(down);
+        down = NULL;
+        EXPECT(picollo_float_histogram_downsample(fine, 0.00001, &down),
+               PICOLLO_STATUS_LAYOUT_MISMATCH);
+        CHECK(down == NULL);
+    }
     picollo_float_histogram_free(fine);
     picollo_float_histogram_free(direct);
     picollo_float_histogram_free(rebinned);

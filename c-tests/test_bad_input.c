@@ -2304,6 +2304,19 @@ static picollo_status fsummary_null_out(void) { return picollo_float_histogram_s
 static picollo_status frebinned_null_dst(void) { return picollo_float_histogram_add_rebinned(NULL, fh); }
 static picollo_status frebinned_null_src(void) { return picollo_float_histogram_add_rebinned(fempty, NULL); }
 static picollo_status frebinned_same(void) { return picollo_float_histogram_add_rebinned(fh, fh); }
+static picollo_status fdownsample_with(picollo_float_histogram *of, double relative_error)
+{
+    picollo_float_histogram *out = NULL;
+    picollo_status st = picollo_float_histogram_downsample(of, relative_error, &out);
+    CHECK(out == NULL);
+    return st;
+}
+static picollo_status fdownsample_nan(void) { return fdownsample_with(fh, NAN); }
+static picollo_status fdownsample_zero(void) { return fdownsample_with(fh, 0.0); }
+static picollo_status fdownsample_finer(void) { return fdownsample_with(fh, 1e-5); }
+static picollo_status fdownsample_inf(void) { return fdownsample_with(fh, INFINITY); }
+static picollo_status fdownsample_null_h(void) { return fdownsample_with(NULL, 0.01); }
+static picollo_status fdownsample_null_out(void) { return picollo_float_histogram_downsample(fh, 0.01, NULL); }
 static picollo_status frank_nan(void)
 {
     double v;
@@ -2497,6 +2510,12 @@ static const bad_row rows[] = {
     ROW(picollo_float_histogram_add_rebinned, frebinned_null_dst, NULLP, "`dst`"),
     ROW(picollo_float_histogram_add_rebinned, frebinned_null_src, NULLP, "`src`"),
     ROW(picollo_float_histogram_add_rebinned, frebinned_same, INVAL, "same"),
+    ROW(picollo_float_histogram_downsample, fdownsample_nan, INVAL, "NaN"),
+    ROW(picollo_float_histogram_downsample, fdownsample_zero, INVAL, NULL),
+    ROW(picollo_float_histogram_downsample, fdownsample_finer, ST(LAYOUT_MISMATCH), "coarse"),
+    ROW(picollo_float_histogram_downsample, fdownsample_inf, INVAL, "inf"),
+    ROW(picollo_float_histogram_downsample, fdownsample_null_h, NULLP, "`h`"),
+    ROW(picollo_float_histogram_downsample, fdownsample_null_out, NULLP, "`out`"),
     ROW(picollo_float_histogram_get_info, finfo_null_h, NULLP, "`h`"),
     ROW(picollo_float_histogram_get_info, finfo_null_out, NULLP, "`out`"),
     ROW(picollo_float_histogram_percentile, fpercentile_nan, INVAL, "NaN"),

@@ -20,7 +20,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 7
+#define PICOLLO_ABI_VERSION_MINOR 8
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 // whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
@@ -2186,6 +2186,24 @@ picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
 // Both are NULL or live handles.
 picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
                                                     const struct picollo_float_histogram *src);
+
+// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
+// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
+// made at that precision (every bucket lands whole in the coarser one that holds it),
+// with `h`'s range, storage, value selection, zero, NaN, infinity and outside counts, sum
+// and extremes, 64-bit counters and single-writer mode. Values `h` counted as underflow
+// or overflow stay so. Free it with `picollo_float_histogram_free`. `h` is read as one
+// consistent copy.
+//
+// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
+// `LAYOUT_MISMATCH` for one finer than `h`'s (use `picollo_float_histogram_add_rebinned`
+// into a finer histogram to spread counts knowingly); `OUT_OF_MEMORY`.
+//
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_float_histogram_downsample(const struct picollo_float_histogram *h,
+                                                  double relative_error,
+                                                  struct picollo_float_histogram **out);
 
 // Takes the interval: the counts recorded into `h` since its previous collect or reset
 // (underflow, overflow and saturated counts included) move into a new histogram, and `h`

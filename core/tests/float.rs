@@ -8,7 +8,7 @@ mod common;
 
 use common::{exact_rank_count, SplitMix64};
 use picollo::float::{FloatConfig, FloatHistogram, FloatMode, Side, Storage};
-use picollo::{ValueSelection, STANDARD_RANKS};
+use picollo::{MergeError, ValueSelection, STANDARD_RANKS};
 
 /// A named dataset of doubles (NaN and infinities included where the name says).
 fn datasets() -> Vec<(&'static str, Vec<f64>)> {
@@ -429,6 +429,63 @@ fn f32_values_and_the_reports() {
     let mut diff = String::new();
     s.write_diff(&s, &mut diff, "Same", "A", "B").unwrap();
     assert!(diff.contains("| D-value:"), "{diff}");
+}
+
+#[test]
+fn downsampling_is_recording_at_the_coarser_precision() {
+    let mut rng = SplitMix64(4242);
+    let values: Vec<f64> = (0..20_000)
+        .map(|i| {
+            // Inside the range (values the fine histogram counted as underflow or overflow
+            // stay so, even where the coarser edge buckets reach a little further).
+            let m = 10f64.powf(rng.next_f64() * 22.0 - 11.0);
+            if i % 3 == 0 {
+                -m
+            } else {
+                m
+            }
+        })
+        .chain([0.0, -0.0, f64::NAN, f64::INFINITY, 1e-30, 1e30])
+        .collect();
+    for storage in [Storage::Dense, Storage::Sparse] {
+        let config = FloatConfig::new()
+            .with_range(1e-12, 1e12)
+            .with_storage(storage)
+            .with_value_selection(ValueSelection::Upper);
+        let fine = FloatHistogram::<u32>::new(config.with_relative_error(0.0005)).unwrap();
+        fine.record_many(&values);
+        for e in [0.0005, 0.001, 0.02, 0.1] {
+            let coarse = fine.downsample(e).unwrap();
+            let direct = FloatHistogram::<u64>::new(config.with_relative_error(e)).unwrap();
+            direct.record_many(&values);
+            assert_eq!(coarse.shape().layout(), direct.shape().layout(), "e {e}");
+            assert_eq!(coarse.shape().range(), direct.shape().range(), "e {e}");
+            assert_eq!(coarse.shape().config().storage(), storage);
+            assert_eq!(coarse.value_selection(), ValueSelection::Upper);
+            let (a, b) = (coarse.counts().unwrap(), direct.counts().unwrap());
+            assert!(a.buckets().eq(b.buckets()), "{storage:?} e {e}");
+            let specials = |c: &picollo::float::FloatCounts| {
+                (
+                    c.zero_count(),
+                    c.nan_count(),
+                    c.positive_infinity_count(),
+                    c.underflow_count(),
+                    c.overflow_count(),
+                    c.min(),
+                    c.max(),
+                )
+            };
+            assert_eq!(specials(&a), specials(&b), "{storage:?} e {e}");
+            assert!((a.sum() - b.sum()).abs() <= 1e-12 * b.sum().abs().max(1.0));
+        }
+        // A finer precision, or none, is refused.
+        for e in [0.0001, f64::NAN, -0.01, 0.0] {
+            assert!(
+                matches!(fine.downsample(e), Err(MergeError::LayoutMismatch { .. })),
+                "{e}"
+            );
+        }
+    }
 }
 
 #[test]

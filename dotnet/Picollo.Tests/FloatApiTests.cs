@@ -1,5 +1,5 @@
-// Tests of FloatHistogram's API beyond what it counts (FloatTests.cs): Add and AddRebinned
-// against direct recording, interlocked writers against one thread, snapshots with deltas,
+// Tests of FloatHistogram's API beyond what it counts (FloatTests.cs): Add, AddRebinned and
+// Downsample against direct recording, interlocked writers against one thread, snapshots with deltas,
 // the texts, the builder, and every configuration and argument error with its status.
 // Part of the Tests program (Tests.cs holds Main and the check helpers).
 
@@ -54,6 +54,15 @@ static partial class Tests
                           "spread into 1e-4 and back into 0.01: each source bucket's counts stayed inside it");
                 }
             }
+            using (var down = fine.Downsample(0.01))
+            {
+                Check(down.BucketsWithValues.SequenceEqual(direct.BucketsWithValues), "downsample from 1e-4 to 0.01: the buckets of recording at 0.01");
+                Check(down.Min == direct.Min && down.Max == direct.Max && down.TotalCount == direct.TotalCount, "downsample: extremes and total");
+                Check(Math.Abs(down.Sum - fine.Sum) <= 1e-12 * Math.Abs(fine.Sum), "downsample keeps the sum");
+                Check(down.RelativeError == direct.RelativeError && down.CounterBits == 64 && down.Mode == FloatConcurrencyMode.SingleWriter, "downsample: the coarser precision, u64, one writer");
+            }
+            Throws(Status.LayoutMismatch, () => coarse.Downsample(1e-4), "downsample to a finer precision");
+            Throws(Status.InvalidArgument, () => coarse.Downsample(double.NaN), "downsample to NaN");
             Throws(Status.LayoutMismatch, () => coarse.Add(fine), "add with another relative error");
             Throws(Status.InvalidArgument, () => coarse.Add(coarse), "add a float histogram to itself");
             Throws(Status.InvalidArgument, () => coarse.AddRebinned(coarse), "add_rebinned a float histogram to itself");

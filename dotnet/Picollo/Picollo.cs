@@ -743,6 +743,9 @@ namespace Picollo
         public static extern Status picollo_float_histogram_add_rebinned(IntPtr dst, IntPtr src);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_histogram_downsample(FloatHistogramHandle h, double relativeError, out FloatHistogramHandle result);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_float_histogram_get_info(FloatHistogramHandle h, out FloatHistogramInfo info);
 
         [DllImport(Lib, CallingConvention = Cdecl)]

@@ -93,7 +93,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 7;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 8;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
 /// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
 /// incompatible.

@@ -1,13 +1,14 @@
 //! Queries by value (rank, quantile, count between, equivalent range) and histograms of
 //! another precision (adding re-binned counts, downsampling).
 
+use picollo_core::float::{FloatConfig, FloatHistogram};
 use picollo_core::Config;
 
 use crate::any_histogram::{config_error, dispatch_view, merge_error};
 use crate::args::out;
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::float::{each_float, picollo_float_histogram};
+use crate::float::{each_float, picollo_float_histogram, AnyFloat};
 use crate::handle::{set_boxed, try_mut, try_ref};
 use crate::hdr::handle_of;
 use crate::histogram::picollo_histogram;
@@ -195,5 +196,52 @@ pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
         }
         let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
         each_float!(dst, d => each_float!(src, s => d.add_rebinned(s))).map_err(merge_error)
+    })
+}
+
+/// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
+/// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
+/// made at that precision (every bucket lands whole in the coarser one that holds it),
+/// with `h`'s range, storage, value selection, zero, NaN, infinity and outside counts, sum
+/// and extremes, 64-bit counters and single-writer mode. Values `h` counted as underflow
+/// or overflow stay so. Free it with `picollo_float_histogram_free`. `h` is read as one
+/// consistent copy.
+///
+/// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
+/// `LAYOUT_MISMATCH` for one finer than `h`'s (use `picollo_float_histogram_add_rebinned`
+/// into a finer histogram to spread counts knowingly); `OUT_OF_MEMORY`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_downsample(
+    h: *const picollo_float_histogram,
+    relative_error: f64,
+    out: *mut *mut picollo_float_histogram,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        let target = FloatConfig::new()
+            .with_relative_error(relative_error)
+            .validate()
+            .map_err(config_error)?
+            .layout();
+        let mine = each_float!(h, f => f.shape().layout());
+        if target.scale() > mine.scale() {
+            return Err(Failure::new(
+                picollo_status::LayoutMismatch,
+                format_args!(
+                    "downsample needs a precision at least as coarse as the histogram's: \
+                     {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
+                    target.relative_error() * 100.0,
+                    mine.relative_error() * 100.0
+                ),
+            ));
+        }
+        let coarse: FloatHistogram<u64> =
+            each_float!(h, f => f.downsample(relative_error)).map_err(merge_error)?;
+        set_boxed(out, AnyFloat::U64(coarse));
+        Ok(())
     })
 }

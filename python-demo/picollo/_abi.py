@@ -30,7 +30,7 @@ ABI_VERSION_MAJOR = 1
 #: The oldest minor version with every function declared here (7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 7
+ABI_VERSION_MINOR = 8
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -650,6 +650,8 @@ FLOAT_SIGNATURES = {
     "picollo_float_histogram_set_value_selection": (status_t, [FloatHistogramP, c_uint32]),
     "picollo_float_histogram_add": (status_t, [FloatHistogramP, FloatHistogramP]),
     "picollo_float_histogram_add_rebinned": (status_t, [FloatHistogramP, FloatHistogramP]),
+    "picollo_float_histogram_downsample": (
+        status_t, [FloatHistogramP, c_double, POINTER(FloatHistogramP)]),
     "picollo_float_histogram_get_info": (
         status_t,
         [FloatHistogramP, POINTER(picollo_float_info)],

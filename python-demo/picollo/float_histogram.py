@@ -140,10 +140,21 @@ class FloatHistogram:
         config.value_selection = _selection_code(value_selection)
         handle = n.FloatHistogramP()
         check(n.lib.picollo_float_histogram_new(ctypes.byref(config), ctypes.byref(handle)))
+        self._own(handle)
+
+    def _own(self, handle: Any) -> None:
+        """Take ``handle`` (freed when this object is closed or collected)."""
         self._h = handle
         self._box = [handle, ctypes.cast(handle, ctypes.c_void_p).value]
         self._finalizer = weakref.finalize(self, n.lib.picollo_float_histogram_free, handle)
         self.record = _make_record(self._box)
+
+    @classmethod
+    def _adopt(cls, handle: Any) -> "FloatHistogram":
+        """A histogram for a handle the library just made for us (we free it)."""
+        h = cls.__new__(cls)
+        h._own(handle)
+        return h
 
     @property
     def _ptr(self) -> Any:
@@ -246,6 +257,19 @@ class FloatHistogram:
                 return self.add_rebinned(twin)
         check(n.lib.picollo_float_histogram_add_rebinned(self._ptr, other._ptr))
         return self
+
+    def downsample(self, relative_error: float) -> "FloatHistogram":
+        """A new histogram at a coarser precision: exactly the one the recorded values
+        would have made at ``relative_error`` (clamped to 1e-6..0.1 as at creation), with
+        this one's range, storage, value selection, zero, NaN, infinity and outside counts,
+        sum and extremes, 64-bit counters, single-writer mode (values counted as underflow
+        or overflow stay so). `LayoutMismatchError` for a precision finer than this one's
+        (use `add_rebinned` into a finer histogram to spread counts knowingly);
+        `InvalidArgumentError` for a relative error that is NaN, infinite or not positive."""
+        out = n.FloatHistogramP()
+        check(n.lib.picollo_float_histogram_downsample(
+            self._ptr, real(relative_error, "relative_error"), ctypes.byref(out)))
+        return FloatHistogram._adopt(out)
 
     def __iadd__(self, other: "FloatHistogram") -> "FloatHistogram":
         return self.add(other)

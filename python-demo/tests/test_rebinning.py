@@ -235,3 +235,38 @@ def test_float_add_rebinned_of_itself_doubles(doubles, float_config):
         assert float_buckets(h) == [(lo, hi, 2 * c, s) for lo, hi, c, s in before]
         assert (h.total, h.nan) == (2 * total, 2 * nan)
         assert h.sum == 2 * total_sum or (math.isnan(h.sum) and math.isnan(total_sum))
+
+
+# --- FloatHistogram.downsample -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("coarser", [0.001, 0.004, 0.03, 0.1])
+def test_float_downsample_is_the_histogram_recorded_at_the_coarser_precision(
+        doubles, float_config, coarser):
+    with float_recorded(doubles, 0.001, value_selection="upper", **float_config) as src, \
+            src.downsample(coarser) as down, \
+            float_recorded(doubles, coarser, storage=float_config["storage"]) as direct:
+        assert float_buckets(down) == float_buckets(direct)
+        assert float_counts(down) == float_counts(direct) == float_counts(src)
+        assert down.sum == src.sum
+        info = down.info()
+        assert (info.counter_bits, info.mode) == (64, "single")
+        assert info.storage == float_config["storage"]
+        assert info.relative_error == direct.info().relative_error
+        assert down.value_selection == "upper"
+        # The source is unchanged.
+        assert float_buckets(src) == float_buckets(float_recorded(doubles, 0.001,
+                                                                  **float_config))
+
+
+def test_float_downsample_to_a_finer_precision_or_a_bad_one_raises(doubles):
+    with float_recorded(doubles, 0.001) as h:
+        with pytest.raises(LayoutMismatchError):
+            h.downsample(1e-5)
+        for bad in (math.nan, math.inf, 0.0, -0.01):
+            with pytest.raises(InvalidArgumentError):
+                h.downsample(bad)
+        with pytest.raises(TypeError):
+            h.downsample("0.01")
+    with pytest.raises(picollo.ClosedError):
+        h.downsample(0.01)

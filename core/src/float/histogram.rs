@@ -675,6 +675,43 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         Ok(())
     }
 
+    /// A new single-writer histogram of this one's range and storage at the coarser
+    /// `relative_error` (clamped as at creation), with `u64` counters: exactly what
+    /// recording the same values at that precision would have made (into a coarser layout
+    /// every bucket lands whole, see [`FloatHistogram::add_rebinned`]), with the counts
+    /// beside the buckets, the sum, the extremes and the value selection. Values this
+    /// histogram counted as underflow or overflow stay so, even where the coarser
+    /// layout's edge buckets reach a little past the range. `Err(LayoutMismatch)` for a
+    /// precision that is not a number, not positive, or finer
+    /// than this one's (it could only spread counts over buckets the data never told apart:
+    /// `add_rebinned` into a finer histogram does that knowingly); `Err(OutOfMemory)`.
+    pub fn downsample(
+        &self,
+        relative_error: f64,
+    ) -> Result<FloatHistogram<u64>, crate::MergeError> {
+        let mine = self.shape.layout();
+        let mismatch = |other: f64| crate::MergeError::LayoutMismatch {
+            this: mine.relative_error(),
+            other,
+        };
+        let config = self
+            .shape
+            .config()
+            .with_relative_error(relative_error)
+            .with_mode(FloatMode::SingleWriter)
+            .with_value_selection(self.value_selection());
+        let shape = config.validate().map_err(|_| mismatch(relative_error))?;
+        if shape.layout().scale() > mine.scale() {
+            return Err(mismatch(shape.layout().relative_error()));
+        }
+        let coarse = FloatHistogram::<u64>::new(config).map_err(|e| match e {
+            ConfigError::OutOfMemory { bytes } => crate::MergeError::OutOfMemory { bytes },
+            _ => mismatch(relative_error),
+        })?;
+        coarse.add_rebinned(self)?;
+        Ok(coarse)
+    }
+
     /// Count `n` occurrences of `x` in its bucket (or outside), without the sum and
     /// extremes (a merge adds the source's own).
     fn record_counts_only(&self, x: f64, n: u64) {

@@ -33,12 +33,23 @@ namespace Picollo.Metrics
         {
             FloatHistogramHandle h;
             Status st = Native.picollo_float_histogram_new(ref config, out h);
+            _handle = Adopted(st, h);
+        }
+
+        FloatHistogram(FloatHistogramHandle adopted)
+        {
+            _handle = adopted;
+        }
+
+        /// <summary>The handle a call made for us, or its error (disposing the handle).</summary>
+        static FloatHistogramHandle Adopted(Status st, FloatHistogramHandle h)
+        {
             if (st != Status.Ok)
             {
                 if (h != null) h.Dispose();
                 PicolloException.Check(st);
             }
-            _handle = h;
+            return h;
         }
 
         /// <summary>A histogram keeping magnitudes in [<paramref name="minMagnitude"/>,

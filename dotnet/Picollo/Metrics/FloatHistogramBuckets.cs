@@ -85,6 +85,21 @@ namespace Picollo.Metrics
             PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_float_histogram_add_rebinned));
         }
 
+        /// <summary>A new histogram at the coarser <paramref name="relativeError"/>: exactly the
+        /// one the recorded values would have made at that precision, with this range, storage,
+        /// value selection, zero, NaN, infinity and outside counts, sum and extremes, 64-bit
+        /// counters and one writer (values counted as underflow or overflow stay so). The caller
+        /// disposes it.</summary>
+        /// <exception cref="PicolloException">InvalidArgument for NaN or a relative error that
+        /// is not positive; LayoutMismatch for one finer than this histogram's (use AddRebinned
+        /// into a finer histogram to spread counts knowingly).</exception>
+        public FloatHistogram Downsample(double relativeError)
+        {
+            FloatHistogramHandle h;
+            Status st = Native.picollo_float_histogram_downsample(_handle, relativeError, out h);
+            return new FloatHistogram(Adopted(st, h));
+        }
+
         static FloatHistogram Checked(FloatHistogram h)
         {
             if (h == null) throw new ArgumentNullException("other");
