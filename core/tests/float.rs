@@ -765,3 +765,32 @@ fn a_reader_never_sees_a_sum_torn_by_a_carry() {
         }
     });
 }
+
+#[test]
+fn equivalent_ranges_are_the_buckets_of_values() {
+    let shape = FloatConfig::new()
+        .with_relative_error(0.01)
+        .with_range(1e-6, 1e6)
+        .validate()
+        .unwrap();
+    let layout = shape.layout();
+    let mut rng = SplitMix64(17);
+    for i in 0..5_000 {
+        let m = 10f64.powf(rng.next_f64() * 11.8 - 5.9);
+        let x = if i % 2 == 0 { m } else { -m };
+        let (lo, hi) = shape.equivalent_range(x).unwrap();
+        assert!(lo <= x && x <= hi, "{x}: [{lo}, {hi}]");
+        // Both ends share x's bucket; the doubles just outside do not.
+        let bucket = |v: f64| (v < 0.0, layout.index(v.abs()));
+        assert_eq!(bucket(lo), bucket(x), "{x}");
+        assert_eq!(bucket(hi), bucket(x), "{x}");
+        let (below, above) = (lo - lo.abs() * 1e-15, hi + hi.abs() * 1e-15);
+        assert_ne!(bucket(below), bucket(x), "{x}: {below}");
+        assert_ne!(bucket(above), bucket(x), "{x}: {above}");
+    }
+    assert_eq!(shape.equivalent_range(0.0), Some((0.0, 0.0)));
+    assert_eq!(shape.equivalent_range(-0.0), Some((0.0, 0.0)));
+    for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-9, -1e9] {
+        assert_eq!(shape.equivalent_range(x), None, "{x}");
+    }
+}

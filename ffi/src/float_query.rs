@@ -335,23 +335,13 @@ pub unsafe extern "C" fn picollo_float_histogram_equivalent_range(
             )));
         }
         let shape = each_float!(h, f => f.shape());
-        let (lo, hi) = if x == 0.0 {
-            (0.0, 0.0)
-        } else {
-            let offset = shape.offset_of_bits(x.abs().to_bits()).ok_or_else(|| {
-                let (min, max) = shape.range();
-                Failure::new(
-                    picollo_status::OutOfRange,
-                    format_args!("|{x:e}| is outside the range {min:e}..={max:e}"),
-                )
-            })?;
-            let b = shape.bucket(offset);
-            if x > 0.0 {
-                (b.lower, b.highest())
-            } else {
-                (-b.highest(), -b.lower)
-            }
-        };
+        let (lo, hi) = shape.equivalent_range(x).ok_or_else(|| {
+            let (min, max) = shape.range();
+            Failure::new(
+                picollo_status::OutOfRange,
+                format_args!("|{x:e}| is outside the range {min:e}..={max:e}"),
+            )
+        })?;
         out!(lowest?, lo)?;
         out!(highest?, hi)
     })

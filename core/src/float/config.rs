@@ -268,6 +268,25 @@ impl FloatShape {
         self.layout.bucket(self.first + offset)
     }
 
+    /// The smallest and largest value that share `x`'s bucket (HdrHistogram's lowest and
+    /// highest equivalent values; signed: `(−highest, −lower)` for a negative `x`, `(0, 0)`
+    /// for zero); `None` for a value that is not finite or whose magnitude lies outside
+    /// the range.
+    pub fn equivalent_range(&self, x: f64) -> Option<(f64, f64)> {
+        if x == 0.0 {
+            return Some((0.0, 0.0));
+        }
+        if !x.is_finite() {
+            return None;
+        }
+        let b = self.bucket(self.offset_of_bits(x.abs().to_bits())?);
+        Some(if x > 0.0 {
+            (b.lower, b.highest())
+        } else {
+            (-b.highest(), -b.lower)
+        })
+    }
+
     /// Blocks (octaves) of sparse storage the range touches.
     pub(crate) fn blocks(&self) -> usize {
         let scale = self.layout.scale();

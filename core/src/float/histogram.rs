@@ -58,6 +58,14 @@ const SIGN: u64 = 1 << 63;
 ///
 /// `f32` values record through [`FloatHistogram::record_f32`] (exact conversion).
 ///
+/// Beside the modes above, what the integer histogram has and this one does not:
+/// HdrHistogram V2 blobs, interval logs and `.hgrm` (formats of integers), `collect`,
+/// OpenMetrics and OTLP export, and linear and logarithmic steps. Summaries, tables,
+/// diffs, snapshots with deltas ([`super::FloatCounts::delta`]), merges
+/// ([`FloatHistogram::add`], [`FloatHistogram::add_rebinned`],
+/// [`FloatHistogram::downsample`]), queries by value (including
+/// [`FloatShape::equivalent_range`]) and both storages match it.
+///
 /// [`FloatLayout::relative_error`]: super::FloatLayout::relative_error
 pub struct FloatHistogram<C: AtomicCounter = u64> {
     pub(crate) shape: FloatShape,
