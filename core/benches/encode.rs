@@ -10,6 +10,8 @@
 //! `cargo bench -p picollo --bench encode`; the last line is
 //! `bench encode: picollo_encode=<µs> hdr_encode=<µs> picollo_decode=<µs> hdr_decode=<µs>`.
 
+mod report;
+
 use std::hint::black_box;
 
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
@@ -69,7 +71,6 @@ fn main() {
         hdr_encode / picollo_encode,
         hdr_decode / picollo_decode
     );
-    println!(
-        "bench encode: picollo_encode={picollo_encode:.1} hdr_encode={hdr_encode:.1} picollo_decode={picollo_decode:.1} hdr_decode={hdr_decode:.1}"
-    );
+    report::report(&format!("bench encode: picollo_encode={picollo_encode:.1} hdr_encode={hdr_encode:.1} picollo_decode={picollo_decode:.1} hdr_decode={hdr_decode:.1}"
+    ));
 }

@@ -18,6 +18,8 @@
 //! last line is `bench export: collect=<µs> openmetrics=<µs> otlp=<µs>
 //! record_during_collect=<ns> record=<ns>`.
 
+mod report;
+
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -162,7 +164,6 @@ fn main() {
         bytes,
         buckets
     );
-    println!(
-        "bench export: collect={collect:.1} openmetrics={openmetrics:.1} otlp={otlp:.1} record_during_collect={record_during_collect:.2} record={record:.2}"
-    );
+    report::report(&format!("bench export: collect={collect:.1} openmetrics={openmetrics:.1} otlp={otlp:.1} record_during_collect={record_during_collect:.2} record={record:.2}"
+    ));
 }

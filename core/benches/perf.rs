@@ -9,6 +9,8 @@
 //! `bench perf: syscall_read=<ns> rdpmc_read=<ns|n/a> perf_event2_read=<ns> scope=<ns>`
 //! (3 counters).
 
+mod report;
+
 use std::hint::black_box;
 
 use perf_event::events::Software;
@@ -187,7 +189,7 @@ fn main() {
             summary.0 / r
         );
     }
-    println!(
+    report::report(&format!(
         "bench perf: syscall_read={:.0} rdpmc_read={} perf_event2_read={:.0} scope={:.0}",
         summary.0,
         summary
@@ -195,5 +197,5 @@ fn main() {
             .map_or_else(|| "n/a".to_string(), |r| format!("{r:.0}")),
         summary.2,
         scope
-    );
+    ));
 }

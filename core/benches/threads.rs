@@ -11,6 +11,8 @@
 //!
 //! `cargo bench -p picollo --bench threads` (add `-- 4 8 16` for more thread counts).
 
+mod report;
+
 use picollo::concurrent::Source;
 use std::hint::black_box;
 use std::sync::Barrier;
@@ -205,8 +207,7 @@ fn main() {
         c.interlocked[1] / c.approx[1],
         c.hdr_sync[1] / c.local[1]
     );
-    println!(
-        "bench threads: single1={:.2} interlocked1={:.2} interlocked2={:.2} local1={:.2} local2={:.2} approx2={:.2} hdr_sync2={:.2}",
+    report::report(&format!("bench threads: single1={:.2} interlocked1={:.2} interlocked2={:.2} local1={:.2} local2={:.2} approx2={:.2} hdr_sync2={:.2}",
         c.single1, c.interlocked[0], c.interlocked[1], c.local[0], c.local[1], c.approx[1], c.hdr_sync[1]
-    );
+    ));
 }

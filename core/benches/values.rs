@@ -19,6 +19,8 @@
 //! dense_bytes=<n>`; the last line: `bench values: f64=<ns> u64=<ns> sparse=<ns>
 //! dense=<ns> sparse_bytes=<n> dense_bytes=<n>` (the float histogram's storage kinds).
 
+mod report;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -155,16 +157,16 @@ fn main() {
         int_sparse.footprint_in_bytes(),
         int_sparse_ns / int_dense_ns
     );
-    println!(
+    report::report(&format!(
         "bench values int: sparse={int_sparse_ns:.2} dense={int_dense_ns:.2} sparse_bytes={} \
          dense_bytes={}",
         int_sparse.footprint_in_bytes(),
         int_dense.footprint_in_bytes()
-    );
-    println!(
+    ));
+    report::report(&format!(
         "bench values: f64={f64_ns:.2} u64={u64_ns:.2} sparse={sparse_ns:.2} dense={dense_ns:.2} \
          sparse_bytes={} dense_bytes={}",
         sparse.footprint_in_bytes(),
         dense.footprint_in_bytes()
-    );
+    ));
 }

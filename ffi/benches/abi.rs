@@ -21,6 +21,9 @@
 //! `bench abi: single=<ns> interlocked=<ns> local=<ns> approx=<ns> local2=<ns> rust_local=<ns>`
 //! `bench query: summary=<µs> percentile=<µs> storage_len=<n>` (a full-range 0.1 % histogram).
 
+#[path = "../../core/benches/report/mod.rs"]
+mod report;
+
 use std::ffi::{c_void, CStr};
 use std::hint::black_box;
 use std::sync::Barrier;
@@ -451,9 +454,8 @@ fn main() {
         assert_eq!(status, picollo_status::Ok);
         black_box(p);
     });
-    println!(
-        "bench abi: single={:.2} interlocked={:.2} local={:.2} approx={:.2} local2={:.2} rust_local={:.2}",
+    report::report(&format!("bench abi: single={:.2} interlocked={:.2} local={:.2} approx={:.2} local2={:.2} rust_local={:.2}",
         ns1[0], ns1[2], ns1[4], ns1[6], ns2[1], ns1[10]
-    );
-    println!("bench query: summary={summary_us:.1} percentile={percentile_us:.1} storage_len={storage_len}");
+    ));
+    report::report(&format!("bench query: summary={summary_us:.1} percentile={percentile_us:.1} storage_len={storage_len}"));
 }

@@ -15,6 +15,9 @@
 //! crate is `picollo_core` here); `picollo_histogram_record` is called through a
 //! `black_box`ed `extern "C" fn` pointer, so every call really crosses the C ABI.
 
+#[path = "../../core/benches/report/mod.rs"]
+mod report;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -341,8 +344,8 @@ fn main() {
     }
     println!("hdrhistogram uses record(); histogram uses Histogram32::increment (u32 counters)");
     println!("picollo (exact) keeps the exact smallest and largest value too");
-    println!(
+    report::report(&format!(
         "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2}",
         best[0], best[1], best[2], best[4]
-    );
+    ));
 }
