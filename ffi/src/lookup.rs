@@ -158,17 +158,11 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
             .map_err(config_error)?
             .layout();
         let mine = h.shape().layout();
-        if target.block_scale() > mine.block_scale() {
-            return Err(Failure::new(
-                picollo_status::LayoutMismatch,
-                format_args!(
-                    "downsample needs a precision at least as coarse as the histogram's: \
-                     {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
-                    target.relative_error() * 100.0,
-                    mine.relative_error() * 100.0
-                ),
-            ));
-        }
+        coarser_or_mismatch(
+            relative_error,
+            (target.block_scale(), target.relative_error()),
+            (mine.block_scale(), mine.relative_error()),
+        )?;
         let coarse = h
             .with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?
             .map_err(merge_error)?;
@@ -228,20 +222,36 @@ pub unsafe extern "C" fn picollo_float_histogram_downsample(
             .map_err(config_error)?
             .layout();
         let mine = each_float!(h, f => f.shape().layout());
-        if target.scale() > mine.scale() {
-            return Err(Failure::new(
-                picollo_status::LayoutMismatch,
-                format_args!(
-                    "downsample needs a precision at least as coarse as the histogram's: \
-                     {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
-                    target.relative_error() * 100.0,
-                    mine.relative_error() * 100.0
-                ),
-            ));
-        }
+        coarser_or_mismatch(
+            relative_error,
+            (target.scale(), target.relative_error()),
+            (mine.scale(), mine.relative_error()),
+        )?;
         let coarse: FloatHistogram<u64> =
             each_float!(h, f => f.downsample(relative_error)).map_err(merge_error)?;
         set_boxed(out, AnyFloat::U64(coarse));
         Ok(())
     })
+}
+
+/// `Ok` when the layout `relative_error` gives (`target`: its log2 of buckets per block or
+/// octave, and its relative error) is at least as coarse as the histogram's (`mine`), else
+/// the `LAYOUT_MISMATCH` a downsample to it fails with.
+fn coarser_or_mismatch(
+    relative_error: f64,
+    target: (u32, f64),
+    mine: (u32, f64),
+) -> Result<(), Failure> {
+    if target.0 <= mine.0 {
+        return Ok(());
+    }
+    Err(Failure::new(
+        picollo_status::LayoutMismatch,
+        format_args!(
+            "downsample needs a precision at least as coarse as the histogram's: \
+             {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
+            target.1 * 100.0,
+            mine.1 * 100.0
+        ),
+    ))
 }

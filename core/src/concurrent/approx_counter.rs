@@ -251,24 +251,11 @@ impl ApproxPolicy {
         self.bump_in_group::<C, K>(offset, cell, collisions, coins, calm)
     }
 
-    /// [`ApproxPolicy::bump_collided`] for a cell whose group is known to have collided
-    /// (the per-thread generator's path, which has just read the group's bit): the same
-    /// step, without reading the bit again.
-    #[inline(always)]
-    pub(crate) fn bump_marked<C: AtomicCounter, K: Coins>(
-        &self,
-        offset: usize,
-        cell: &C::Atomic,
-        collisions: &Collisions,
-        coins: &mut K,
-    ) -> Option<u64> {
-        self.bump_in_group::<C, K>(offset, cell, collisions, coins, false)
-    }
-
     /// The step of [`ApproxPolicy::bump_collided`] once the group's state (`calm`: no
-    /// collision seen yet) is known.
+    /// collision seen yet) is known: the per-thread generator's path, which has just read
+    /// the group's bit, passes `false` and so does not read it again.
     #[inline(always)]
-    fn bump_in_group<C: AtomicCounter, K: Coins>(
+    pub(crate) fn bump_in_group<C: AtomicCounter, K: Coins>(
         &self,
         offset: usize,
         cell: &C::Atomic,

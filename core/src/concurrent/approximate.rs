@@ -140,9 +140,10 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     /// whatever happens, so that the calm path around it saves no registers.
     #[inline(never)]
     fn record_collided<K: Coins>(&self, v: u64, offset: usize, c: &C::Atomic, coins: &mut K) {
+        // The group has collided (the calm path just read its bit).
         let bumped = self
             .policy
-            .bump_marked::<C, K>(offset, c, &self.collisions, coins);
+            .bump_in_group::<C, K>(offset, c, &self.collisions, coins, false);
         if !self.counted(bumped) {
             self.record_n(v, 1);
         }

@@ -2,6 +2,8 @@
 //! distributions, and the exact order statistics the percentiles are checked against.
 #![allow(dead_code)]
 
+pub mod counting;
+
 use picollo::{Config, Histogram};
 
 /// SplitMix64: small, fast, deterministic, good enough to drive property tests.
