@@ -279,8 +279,17 @@ static void test_float_rebinned(void)
     {
         picollo_float_histogram *down = NULL;
         picollo_float_info fine_info, down_info, direct_info;
+        picollo_float_summary before, after;
+        EXPECT(picollo_float_histogram_summary(fine, &before), PICOLLO_STATUS_OK);
         EXPECT(picollo_float_histogram_downsample(fine, 0.01, &down), PICOLLO_STATUS_OK);
         CHECK(down != NULL);
+        EXPECT(picollo_float_histogram_summary(fine, &after), PICOLLO_STATUS_OK);
+        /* The source is unchanged. */
+        CHECK(before.total == after.total && before.nan == after.nan && before.sum == after.sum);
+        CHECK(before.min == after.min && before.max == after.max);
+        for (i = 0; i < PICOLLO_SUMMARY_PERCENTILES; i++) {
+            CHECK(before.percentiles[i].value == after.percentiles[i].value);
+        }
         check_same_float_summary("downsample", down, direct);
         EXPECT(picollo_float_histogram_get_info(fine, &fine_info), PICOLLO_STATUS_OK);
         EXPECT(picollo_float_histogram_get_info(down, &down_info), PICOLLO_STATUS_OK);

@@ -16,6 +16,17 @@
 #include <stdint.h>
 #include <stddef.h>
 
+// GCC on x86-64 ELF: the record functions are called through the GOT, not the PLT
+// (`noplt`, what `-fno-plt` does for every call), saving position-independent callers one
+// indirect jump per record. PICOLLO_USE_PLT keeps the PLT (for lazy binding).
+#ifndef PICOLLO_RECORD_ATTR
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && __GNUC__ >= 6 && !defined(PICOLLO_USE_PLT)
+#define PICOLLO_RECORD_ATTR __attribute__((noplt))
+#else
+#define PICOLLO_RECORD_ATTR
+#endif
+#endif
+
 // Major ABI version: bumped on incompatible changes.
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
@@ -1331,7 +1342,7 @@ void picollo_approx_counter_free(struct picollo_approx_counter *c);
 //
 // # Safety
 // `c` is NULL or a live handle.
-void picollo_approx_counter_increment(struct picollo_approx_counter *c);
+PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
 // Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
 // ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
@@ -1402,7 +1413,9 @@ void picollo_float_histogram_free(struct picollo_float_histogram *h);
 //
 // # Safety
 // `h` is NULL or a live handle.
-void picollo_float_histogram_record(struct picollo_float_histogram *h, double value);
+PICOLLO_RECORD_ATTR
+void picollo_float_histogram_record(struct picollo_float_histogram *h,
+                                    double value);
 
 // Records one `float` (converted exactly). As `picollo_float_histogram_record`.
 //
@@ -1415,6 +1428,7 @@ void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float
 //
 // # Safety
 // As `picollo_float_histogram_record`.
+PICOLLO_RECORD_ATTR
 void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
                                       double value,
                                       uint64_t count);
@@ -1750,7 +1764,7 @@ void picollo_histogram_free(struct picollo_histogram *h);
 //
 // # Safety
 // `h` is NULL or a live handle.
-void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
+PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
 // Returns the record function of `h`'s counter width and mode, for callers that record
 // many values into one histogram: calling it saves the dispatch over width and mode that
@@ -1776,7 +1790,10 @@ picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h)
 //
 // # Safety
 // As `picollo_histogram_record`.
-void picollo_histogram_record_n(struct picollo_histogram *h, uint64_t value, uint64_t count);
+PICOLLO_RECORD_ATTR
+void picollo_histogram_record_n(struct picollo_histogram *h,
+                                uint64_t value,
+                                uint64_t count);
 
 // Records `value` with coordinated-omission correction: also records `value − k·interval`
 // for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
@@ -3102,28 +3119,6 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 #endif  /* PICOLLO_H */
 
 // (After the include guard of the declarations, so it has one of its own.)
-// GCC on x86-64 ELF: the record functions are called through the GOT, not the PLT
-// (`noplt`, what `-fno-plt` does for every call), saving position-independent callers
-// one indirect jump per record. PICOLLO_USE_PLT keeps the PLT (for lazy binding).
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
-#if __GNUC__ >= 6 && !defined(PICOLLO_RECORD_NOPLT) && !defined(PICOLLO_USE_PLT)
-#define PICOLLO_RECORD_NOPLT
-#ifdef __cplusplus
-extern "C" {
-#endif
-__attribute__((noplt)) void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
-__attribute__((noplt)) void picollo_histogram_record_n(struct picollo_histogram *h,
-                                                       uint64_t value, uint64_t count);
-__attribute__((noplt)) void picollo_float_histogram_record(struct picollo_float_histogram *h,
-                                                           double value);
-__attribute__((noplt)) void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
-                                                             double value, uint64_t count);
-__attribute__((noplt)) void picollo_approx_counter_increment(struct picollo_approx_counter *c);
-#ifdef __cplusplus
-}
-#endif
-#endif
-#endif
 #if !defined(PICOLLO_RECORDER_INLINE) && !defined(PICOLLO_NO_INLINE_RECORDER)
 #define PICOLLO_RECORDER_INLINE
 // Records `value` through a recorder from `picollo_histogram_recorder`, on the thread and

@@ -119,6 +119,7 @@ pub unsafe extern "C" fn picollo_approx_counter_free(c: *mut picollo_approx_coun
 ///
 /// # Safety
 /// `c` is NULL or a live handle.
+/// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx_counter) {
     // The counter is an atomic: a shared reference is all any thread needs.

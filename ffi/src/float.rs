@@ -228,6 +228,7 @@ pub unsafe extern "C" fn picollo_float_histogram_free(h: *mut picollo_float_hist
 ///
 /// # Safety
 /// `h` is NULL or a live handle.
+/// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record(
     h: *mut picollo_float_histogram,
@@ -259,6 +260,7 @@ pub unsafe extern "C" fn picollo_float_histogram_record_f32(
 ///
 /// # Safety
 /// As `picollo_float_histogram_record`.
+/// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record_n(
     h: *mut picollo_float_histogram,

@@ -98,6 +98,7 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
 ///
 /// # Safety
 /// `h` is NULL or a live handle.
+/// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
     // Only a shared reference: every mode records through atomics or per-thread shards.
@@ -177,6 +178,7 @@ unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 ///
 /// # Safety
 /// As `picollo_histogram_record`.
+/// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_n(
     h: *mut picollo_histogram,

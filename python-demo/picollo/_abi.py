@@ -27,7 +27,8 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (7: the exact extremes,
+#: The oldest minor version with every function declared here (8:
+#: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
 ABI_VERSION_MINOR = 8

@@ -202,11 +202,15 @@ def _read_function_pointer(m: re.Match, header: Header) -> None:
     header.typedefs[m.group("name")] = "void *"
 
 
+#: Attribute macros a declaration may start with (`PICOLLO_RECORD_ATTR`): not part of the type.
+_ATTRIBUTE_MACROS = re.compile(r"^(?:[A-Z][A-Z0-9_]*_ATTR\s+)+")
+
+
 def _read_function(m: re.Match, header: Header) -> None:
     params_text = m.group("params").strip()
     params = () if params_text in ("", "void") else tuple(
         parse_decl(p, header) for p in params_text.split(","))
-    ret = m.group("ret").strip()
+    ret = _ATTRIBUTE_MACROS.sub("", m.group("ret").strip())
     header.functions[m.group("name")] = Function(
         m.group("name"), parse_type(ret, header), " ".join(ret.split()), params)
 

@@ -690,7 +690,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// beside the buckets, the sum, the extremes and the value selection. Values this
     /// histogram counted as underflow or overflow stay so, even where the coarser
     /// layout's edge buckets reach a little past the range. `Err(LayoutMismatch)` for a
-    /// precision that is not a number, not positive, or finer
+    /// precision that is not a number, not positive, infinite, or finer
     /// than this one's (it could only spread counts over buckets the data never told apart:
     /// `add_rebinned` into a finer histogram does that knowingly); `Err(OutOfMemory)`.
     pub fn downsample(
