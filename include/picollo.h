@@ -1769,8 +1769,8 @@ PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, u
 // Returns the record function of `h`'s counter width and mode, for callers that record
 // many values into one histogram: calling it saves the dispatch over width and mode that
 // `picollo_histogram_record` makes on each call (one indirect jump, about a fifth of a
-// call on x86-64; the dense single-writer mode without exact extremes, checked first,
-// saves about half as much). Same guarantees as `picollo_histogram_record` (never fails; values
+// call on x86-64; the dense single-writer and thread-local modes without exact extremes,
+// run inline there after a few bit tests, save less). Same guarantees as `picollo_histogram_record` (never fails; values
 // outside the range count as underflow/overflow; threads: see `picollo_histogram`).
 //
 // Call the function only with `h` itself (or another live handle of the same counter
