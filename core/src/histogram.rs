@@ -71,7 +71,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     pub fn from_shape(shape: Shape, mut storage: S) -> Result<Self, ConfigError> {
         shape.check_len(storage.as_ref().len())?;
         storage.as_mut().fill(C::ZERO);
-        Ok(Self::over(shape, storage))
+        Ok(Self::over(shape.for_this_cpu(), storage))
     }
 
     /// The same histogram keeping the exact smallest and largest value recorded in its
@@ -437,7 +437,9 @@ impl<C: Counter, const N: usize> Histogram<C, [C; N]> {
     /// assert_eq!(h.total_count(), 1);
     /// ```
     ///
-    /// `N` must be `config.storage_len()`.
+    /// `N` must be `config.storage_len()`. Built at compile time, its records take the
+    /// logarithm with `bsr`, right on every x86-64 ([`crate::Log2`]; the other constructors
+    /// ask the CPU for `lzcnt`).
     pub const fn new_array(config: Config) -> Result<Self, ConfigError> {
         let shape = match config.validate() {
             Ok(shape) => shape,
@@ -474,7 +476,7 @@ impl<C: Counter, const N: usize> Histogram<C, heapless::Vec<C, N>> {
                 expected: shape.len(),
                 actual: N,
             })?;
-        Ok(Self::over(shape, storage))
+        Ok(Self::over(shape.for_this_cpu(), storage))
     }
 }
 
@@ -485,7 +487,7 @@ impl<C: Counter> Histogram<C, alloc::vec::Vec<C>> {
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         let shape = config.validate()?;
         Ok(Self::over(
-            shape,
+            shape.for_this_cpu(),
             crate::oom::try_vec(shape.len(), || C::ZERO)?,
         ))
     }

@@ -105,7 +105,7 @@ pub use format::hgrm::HgrmOptions;
 pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};
-pub use layout::{Bucket, Layout};
+pub use layout::{Bucket, Layout, Log2};
 pub use oom::OutOfMemory;
 pub use percentile::{Percentile, QueryError};
 pub use shape::Shape;

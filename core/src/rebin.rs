@@ -37,13 +37,17 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         })?;
         debug_assert_eq!(out.layout(), layout);
         let shape = self.shape();
+        let log2 = crate::layout::Log2::for_this_cpu();
         for i in 0..self.counts.len() {
             let count = self.counts.get(i).to_u64();
             if count == 0 {
                 continue;
             }
             let b = shape.bucket(i);
-            let (first, last) = (layout.fast_index(b.lower), layout.fast_index(b.highest));
+            let (first, last) = (
+                layout.fast_index(b.lower, log2),
+                layout.fast_index(b.highest, log2),
+            );
             if first == last {
                 out.record_n(b.lower, count);
                 continue;

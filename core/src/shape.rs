@@ -6,7 +6,7 @@
 //! re-derives a layout from a float afterwards.
 
 use crate::config::{Config, ConfigError, ValueSelection};
-use crate::layout::{Bucket, Layout};
+use crate::layout::{Bucket, Layout, Log2};
 
 /// Which outside count an out-of-range value belongs to; also the index of that count in
 /// `[u64; 3]` arrays of (underflow, overflow, saturated).
@@ -29,12 +29,26 @@ pub(crate) const SAT: usize = 2;
 /// assert!(shape.offset(40_000) >= shape.len()); // outside: overflow
 /// # Ok::<(), picollo::ConfigError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// It also carries how its record paths take a logarithm ([`Log2`]): `bsr` as validated,
+/// the best instruction of this CPU once the plain [`crate::Histogram`] takes it
+/// ([`Shape::for_this_cpu`]).
+/// That choice is not part of the shape's identity: shapes that differ only in it are
+/// equal.
+#[derive(Clone, Copy, Debug)]
 pub struct Shape {
     config: Config,
     layout: Layout,
     first_index: usize,
     len: usize,
+    log2: Log2,
+}
+
+impl PartialEq for Shape {
+    fn eq(&self, other: &Shape) -> bool {
+        (self.config, self.layout, self.first_index, self.len)
+            == (other.config, other.layout, other.first_index, other.len)
+    }
 }
 
 impl Shape {
@@ -55,6 +69,7 @@ impl Shape {
             layout,
             first_index: layout.index(min),
             len: layout.index(max) - layout.index(min) + 1,
+            log2: Log2::ANY_CPU,
         })
     }
 
@@ -106,10 +121,32 @@ impl Shape {
         self.layout.index(v).wrapping_sub(self.first_index)
     }
 
-    /// [`Shape::offset`] for the record paths (see [`crate::Layout::fast_index`]).
+    /// This shape with the logarithm this CPU takes best (`lzcnt` where there is one): what
+    /// the plain histogram's constructors keep.
+    pub fn for_this_cpu(mut self) -> Shape {
+        self.log2 = Log2::for_this_cpu();
+        self
+    }
+
+    /// How the record paths take a logarithm ([`Shape::for_this_cpu`]).
+    pub const fn log2(&self) -> Log2 {
+        self.log2
+    }
+
+    /// [`Shape::offset`] for the record paths, with this shape's [`Log2`] (see
+    /// [`crate::Layout::fast_index`]).
     #[inline(always)]
     pub fn fast_offset(&self, v: u64) -> usize {
-        self.layout.fast_index(v).wrapping_sub(self.first_index)
+        self.fast_offset_with(v, self.log2)
+    }
+
+    /// [`Shape::offset`] for the record paths, with `log2`: a constant one
+    /// ([`Log2::ANY_CPU`]) leaves no choice to make at run time.
+    #[inline(always)]
+    pub fn fast_offset_with(&self, v: u64, log2: Log2) -> usize {
+        self.layout
+            .fast_index(v, log2)
+            .wrapping_sub(self.first_index)
     }
 
     /// Storage offset of a logical bucket index, `None` outside the stored range.

@@ -445,3 +445,26 @@ fn exact_extremes_follow_every_record_in_the_range_and_only_when_asked() {
     exact.record(4_321);
     assert_eq!(exact.exact_extremes(), Some((4_321, 4_321)));
 }
+
+#[test]
+fn the_plain_histogram_takes_this_cpus_logarithm_and_counts_as_the_const_index_does() {
+    use picollo::Log2;
+    let config = Config::new().with_relative_error(0.001);
+    let fast = Histogram::<u64, Vec<u64>>::new(config).unwrap();
+    assert_eq!(fast.shape().log2(), Log2::for_this_cpu());
+    // A shape straight from validation takes `bsr`, and compares equal all the same.
+    let validated = config.validate().unwrap();
+    assert_eq!(validated.log2(), Log2::ANY_CPU);
+    assert_eq!(validated, fast.shape());
+    // Its counts are those the const index (`Shape::offset`) gives.
+    let mut h = Histogram::<u64, Vec<u64>>::new(config).unwrap();
+    let mut expected = vec![0u64; validated.len()];
+    let mut rng = SplitMix64(99);
+    for _ in 0..50_000 {
+        let x = rng.next_u64();
+        let v = x >> (x % 64);
+        h.record(v);
+        expected[validated.offset(v)] += 1;
+    }
+    assert!(h.counts() == expected.as_slice());
+}

@@ -6,6 +6,7 @@ use core::marker::PhantomData;
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
 use crate::config::ConfigError;
+use crate::layout::Log2;
 use crate::shape::{Shape, SAT};
 use crate::view::View;
 
@@ -62,7 +63,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// [`SeqCounts::record_outside_atomic`]).
     #[inline(always)]
     pub(crate) fn cell(&self, v: u64) -> Option<&C::Atomic> {
-        let index = self.shape.layout().fast_index(v);
+        let index = self.shape.layout().fast_index(v, Log2::ANY_CPU);
         let offset = index.wrapping_sub(self.shape.first_index());
         self.counts.get_or_make_at(index, offset)
     }
@@ -71,7 +72,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// sparse block of `v` is not made yet (a hot path without the call that makes it).
     #[inline(always)]
     pub(crate) fn existing_cell(&self, v: u64) -> Option<&C::Atomic> {
-        let index = self.shape.layout().fast_index(v);
+        let index = self.shape.layout().fast_index(v, Log2::ANY_CPU);
         let offset = index.wrapping_sub(self.shape.first_index());
         self.counts.existing_cell_at(index, offset)
     }
@@ -86,7 +87,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// The storage offset and cell for `v`, as [`SeqCounts::cell`].
     #[inline(always)]
     pub(crate) fn offset_and_cell(&self, v: u64) -> Option<(usize, &C::Atomic)> {
-        let index = self.shape.layout().fast_index(v);
+        let index = self.shape.layout().fast_index(v, Log2::ANY_CPU);
         let offset = index.wrapping_sub(self.shape.first_index());
         self.counts
             .get_or_make_at(index, offset)
@@ -136,7 +137,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     #[cold]
     #[inline(never)]
     pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
-        let kind = if self.shape.fast_offset(v) < self.shape.len() {
+        let kind = if self.shape.fast_offset_with(v, Log2::ANY_CPU) < self.shape.len() {
             SAT
         } else {
             self.shape.outside_kind(v)

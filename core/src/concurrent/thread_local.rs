@@ -35,6 +35,7 @@ use super::fork;
 use super::tls::{self, Last};
 use super::Source;
 use crate::config::{Config, ConfigError};
+use crate::layout::Log2;
 use crate::merge::{add_view, MergeError};
 use crate::shape::{Shape, SAT};
 use crate::view::View;
@@ -445,7 +446,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.record_slow(self.shape.fast_offset(v), v, 1);
+            self.record_slow(self.shape.fast_offset_with(v, Log2::ANY_CPU), v, 1);
         }
     }
 
@@ -457,7 +458,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// around it.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        let offset = self.shape.fast_offset(v);
+        let offset = self.shape.fast_offset_with(v, Log2::ANY_CPU);
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: `base` came from `Last` with this histogram's id (ids are never
@@ -479,7 +480,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// Count `n` occurrences of `v`, saturating (see the type's docs).
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        let offset = self.shape.fast_offset(v);
+        let offset = self.shape.fast_offset_with(v, Log2::ANY_CPU);
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: as in `record`.

@@ -368,6 +368,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
     ) -> Result<(), V2Error> {
         let target_scale = target.block_scale();
         let g = layout.block_scale();
+        let log2 = crate::layout::Log2::for_this_cpu();
         // The value whose HdrHistogram bucket receives a Picollo bucket's count.
         let pick = |b: Bucket| {
             if target_scale >= g {
@@ -381,7 +382,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             if v > i64::MAX as u64 {
                 return Err(V2Error::ValueTooLarge(v));
             }
-            w.push(target.fast_index(v) as u64, count, b.lower)
+            w.push(target.fast_index(v, log2) as u64, count, b.lower)
         };
         let first = self.shape.bucket(0);
         if self.outside[UNDER] != 0 && first.lower > 0 {
