@@ -433,20 +433,10 @@ fn f32_values_and_the_reports() {
 
 #[test]
 fn downsampling_is_recording_at_the_coarser_precision() {
-    let mut rng = SplitMix64(4242);
-    let values: Vec<f64> = (0..20_000)
-        .map(|i| {
-            // Inside the range (values the fine histogram counted as underflow or overflow
-            // stay so, even where the coarser edge buckets reach a little further).
-            let m = 10f64.powf(rng.next_f64() * 22.0 - 11.0);
-            if i % 3 == 0 {
-                -m
-            } else {
-                m
-            }
-        })
-        .chain([0.0, -0.0, f64::NAN, f64::INFINITY, 1e-30, 1e30])
-        .collect();
+    // Inside the range (values the fine histogram counted as underflow or overflow stay
+    // so, even where the coarser edge buckets reach a little further), and specials.
+    let mut values = SplitMix64(4242).signed_log_uniform(20_000, (-11.0, 11.0), 3);
+    values.extend([0.0, -0.0, f64::NAN, f64::INFINITY, 1e-30, 1e30]);
     for storage in [Storage::Dense, Storage::Sparse] {
         let config = FloatConfig::new()
             .with_range(1e-12, 1e12)
@@ -490,18 +480,8 @@ fn downsampling_is_recording_at_the_coarser_precision() {
 
 #[test]
 fn rebinning_into_a_coarser_layout_is_recording_there() {
-    let mut rng = SplitMix64(99);
-    let values: Vec<f64> = (0..20_000)
-        .map(|i| {
-            let m = 10f64.powf(rng.next_f64() * 40.0 - 20.0);
-            if i % 4 == 0 {
-                -m
-            } else {
-                m
-            }
-        })
-        .chain([0.0, f64::NAN])
-        .collect();
+    let mut values = SplitMix64(99).signed_log_uniform(20_000, (-20.0, 20.0), 4);
+    values.extend([0.0, f64::NAN]);
     let fine = FloatHistogram::<u64>::new(FloatConfig::new().with_relative_error(0.0001)).unwrap();
     fine.record_many(&values);
     for e in [0.001, 0.01, 0.1] {

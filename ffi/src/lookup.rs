@@ -2,7 +2,7 @@
 //! another precision (adding re-binned counts, downsampling).
 
 use picollo_core::float::{FloatConfig, FloatHistogram};
-use picollo_core::Config;
+use picollo_core::{Config, MergeError};
 
 use crate::any_histogram::{config_error, dispatch_view, merge_error};
 use crate::args::out;
@@ -152,20 +152,13 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     boundary!({
         let h = try_ref!(h)?;
         let out = try_mut!(out)?;
-        let target = Config::new()
+        Config::new()
             .with_relative_error(relative_error)
             .validate()
-            .map_err(config_error)?
-            .layout();
-        let mine = h.shape().layout();
-        coarser_or_mismatch(
-            relative_error,
-            (target.block_scale(), target.relative_error()),
-            (mine.block_scale(), mine.relative_error()),
-        )?;
+            .map_err(config_error)?;
         let coarse = h
             .with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?
-            .map_err(merge_error)?;
+            .map_err(|e| downsample_error(relative_error, e))?;
         set_boxed(out, handle_of(&coarse)?);
         Ok(())
     })
@@ -216,42 +209,31 @@ pub unsafe extern "C" fn picollo_float_histogram_downsample(
     boundary!({
         let h = try_ref!(h)?;
         let out = try_mut!(out)?;
-        let target = FloatConfig::new()
+        FloatConfig::new()
             .with_relative_error(relative_error)
             .validate()
-            .map_err(config_error)?
-            .layout();
-        let mine = each_float!(h, f => f.shape().layout());
-        coarser_or_mismatch(
-            relative_error,
-            (target.scale(), target.relative_error()),
-            (mine.scale(), mine.relative_error()),
-        )?;
-        let coarse: FloatHistogram<u64> =
-            each_float!(h, f => f.downsample(relative_error)).map_err(merge_error)?;
+            .map_err(config_error)?;
+        let coarse: FloatHistogram<u64> = each_float!(h, f => f.downsample(relative_error))
+            .map_err(|e| downsample_error(relative_error, e))?;
         set_boxed(out, AnyFloat::U64(coarse));
         Ok(())
     })
 }
 
-/// `Ok` when the layout `relative_error` gives (`target`: its log2 of buckets per block or
-/// octave, and its relative error) is at least as coarse as the histogram's (`mine`), else
-/// the `LAYOUT_MISMATCH` a downsample to it fails with.
-fn coarser_or_mismatch(
-    relative_error: f64,
-    target: (u32, f64),
-    mine: (u32, f64),
-) -> Result<(), Failure> {
-    if target.0 <= mine.0 {
-        return Ok(());
-    }
-    Err(Failure::new(
-        picollo_status::LayoutMismatch,
-        format_args!(
-            "downsample needs a precision at least as coarse as the histogram's: \
-             {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
-            target.1 * 100.0,
-            mine.1 * 100.0
+/// A downsample's failure as its status: the core refuses a precision finer than the
+/// histogram's with `LayoutMismatch` (the arguments were validated before), which this
+/// words for the caller who asked for `relative_error`.
+fn downsample_error(relative_error: f64, e: MergeError) -> Failure {
+    match e {
+        MergeError::LayoutMismatch { this, other } => Failure::new(
+            picollo_status::LayoutMismatch,
+            format_args!(
+                "downsample needs a precision at least as coarse as the histogram's: \
+                 {relative_error} gives buckets within {:.4}%, finer than its {:.4}%",
+                other * 100.0,
+                this * 100.0
+            ),
         ),
-    ))
+        e => merge_error(e),
+    }
 }

@@ -28,6 +28,26 @@ impl SplitMix64 {
         self.next_u64() % n
     }
 
+    /// `n` doubles whose magnitudes are log-uniform over `10^lowest .. 10^highest`, every
+    /// `negative_every`-th one (from the first) negative.
+    pub fn signed_log_uniform(
+        &mut self,
+        n: usize,
+        (lowest, highest): (f64, f64),
+        negative_every: usize,
+    ) -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let m = 10f64.powf(self.next_f64() * (highest - lowest) + lowest);
+                if i % negative_every == 0 {
+                    -m
+                } else {
+                    m
+                }
+            })
+            .collect()
+    }
+
     /// A value of random magnitude: every bit width `0..=64` equally likely, so small,
     /// medium and huge values all get probed.
     pub fn any_magnitude(&mut self) -> u64 {
