@@ -9,30 +9,9 @@ use picollo::perf::{
 };
 use picollo::Summary;
 
-/// xorshift64*: enough randomness for branch prediction to fail half the time.
-fn random_bytes(n: usize, mut seed: u64) -> Vec<u8> {
-    (0..n)
-        .map(|_| {
-            seed ^= seed >> 12;
-            seed ^= seed << 25;
-            seed ^= seed >> 27;
-            (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
-
-/// The branch: taken for half of the random bytes, unpredictable until they are sorted.
-/// black_box in one arm keeps the compiler from turning the branch into a select.
-fn branchy(values: &[u8], mut acc: f64) -> f64 {
-    for &v in values {
-        if v >= 128 {
-            acc += 100.0;
-        } else {
-            acc = std::hint::black_box(acc * 0.9999);
-        }
-    }
-    acc
-}
+#[path = "common/branchy.rs"]
+mod branchy;
+use branchy::{branchy, random_bytes};
 
 /// Cycles and branch misses, or task-clock where the machine has no hardware counters.
 fn open_session() -> Result<Session, PerfError> {

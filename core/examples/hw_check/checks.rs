@@ -1,0 +1,140 @@
+//! The verdicts of the hardware check, apart from the counters that feed them: each takes
+//! figures (read from real counters by `main.rs`, or made up by `core/tests/hw_check.rs`)
+//! and says whether real counters behaved as they must.
+
+use std::fmt;
+
+/// What one check concluded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The counters behaved; the figures measured.
+    Pass(String),
+    /// They did not; what was wrong, with the figures.
+    Fail(String),
+    /// The check could not run here; why.
+    Skip(String),
+}
+
+impl Outcome {
+    /// A failed check.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Fail(_))
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Pass(s) => write!(f, "ok: {s}"),
+            Outcome::Fail(s) => write!(f, "FAILED: {s}"),
+            Outcome::Skip(s) => write!(f, "skipped: {s}"),
+        }
+    }
+}
+
+/// The IPC a chain of dependent adds may show: one add a cycle, plus the loop's few
+/// instructions per 256 adds, and some slack for the cycles a read pair adds.
+pub const CHAIN_IPC: (f64, f64) = (0.75, 1.3);
+
+/// The dependent add chain retires about one instruction a cycle (`cycles` and
+/// `instructions` are the medians per chain), and at least the adds it holds.
+pub fn chain_ipc(cycles: u64, instructions: u64, adds: u64) -> Outcome {
+    if cycles == 0 {
+        return Outcome::Fail(format!("0 cycles counted for {adds} dependent adds"));
+    }
+    let ipc = instructions as f64 / cycles as f64;
+    let figures = format!("cycles={cycles} instructions={instructions} ipc={ipc:.3}");
+    if instructions < adds {
+        return Outcome::Fail(format!(
+            "fewer instructions than the {adds} adds: {figures}"
+        ));
+    }
+    if ipc < CHAIN_IPC.0 || ipc > CHAIN_IPC.1 {
+        let (lo, hi) = CHAIN_IPC;
+        return Outcome::Fail(format!("IPC outside [{lo}, {hi}]: {figures}"));
+    }
+    Outcome::Pass(figures)
+}
+
+/// One multiplexed group's reading of the same work: the scaled count and the group's
+/// time enabled and running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scaled {
+    /// The count scaled by enabled / running.
+    pub scaled: u64,
+    /// Time the group was enabled (ns).
+    pub enabled: u64,
+    /// Time it ran on the PMU (ns).
+    pub running: u64,
+}
+
+/// The largest multiplex scaling error allowed on a steady loop.
+pub const MULTIPLEX_ERROR: f64 = 0.15;
+
+/// More groups than counters were multiplexed, and each scaled count lands within
+/// [`MULTIPLEX_ERROR`] of the `reference` count of the same work measured alone.
+pub fn multiplex_scaling(reference: u64, groups: &[Scaled]) -> Outcome {
+    if reference == 0 {
+        return Outcome::Fail("the reference count is 0".into());
+    }
+    let multiplexed = groups.iter().filter(|g| g.running < g.enabled).count();
+    let never_ran = groups.iter().filter(|g| g.running == 0).count();
+    let error = |g: &Scaled| (g.scaled as f64 - reference as f64).abs() / reference as f64;
+    let worst = groups
+        .iter()
+        .filter(|g| g.running > 0)
+        .map(error)
+        .fold(0.0, f64::max);
+    let figures = format!(
+        "{} groups, {multiplexed} multiplexed, {never_ran} never ran, reference={reference}, \
+         worst scaling error={:.2}%",
+        groups.len(),
+        worst * 100.0
+    );
+    if multiplexed == 0 {
+        return Outcome::Fail(format!("no group was multiplexed: {figures}"));
+    }
+    if never_ran == groups.len() || worst > MULTIPLEX_ERROR {
+        return Outcome::Fail(format!("scaled counts are off: {figures}"));
+    }
+    Outcome::Pass(figures)
+}
+
+/// Sorting the bytes makes the branch predictable: the median branch misses of a pass
+/// over `n` unsorted bytes is at least a tenth of `n` and ten times the sorted pass's.
+pub fn sorted_branch_misses(unsorted: u64, sorted: u64, n: u64) -> Outcome {
+    let ratio = unsorted as f64 / sorted.max(1) as f64;
+    let figures = format!("unsorted={unsorted} sorted={sorted} ratio={ratio:.1}x ({n} bytes)");
+    if unsorted < n / 10 || ratio < 10.0 {
+        return Outcome::Fail(format!("sorting did not cut the misses: {figures}"));
+    }
+    Outcome::Pass(figures)
+}
+
+/// The rdpmc read and the `read(2)` group read, from the perf bench's summary line
+/// (`bench perf: syscall_read=<ns> rdpmc_read=<ns|n/a> …`). `rdpmc_allowed` is sysfs'
+/// `rdpmc` setting (1 or 2 allow it for our own events). The ratio is a figure, not a
+/// verdict: only a missing rdpmc path where it is allowed fails.
+pub fn rdpmc_read(bench_line: &str, rdpmc_allowed: bool) -> Outcome {
+    let field = |name: &str| {
+        bench_line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+    };
+    let Some(syscall) = field("syscall_read").and_then(|v| v.parse::<f64>().ok()) else {
+        return Outcome::Fail(format!("no syscall_read figure in {bench_line:?}"));
+    };
+    match field("rdpmc_read").map(|v| v.parse::<f64>()) {
+        Some(Ok(rdpmc)) if rdpmc > 0.0 => Outcome::Pass(format!(
+            "read(2) group read {syscall:.0} ns, rdpmc {rdpmc:.0} ns: rdpmc {:.1}x faster \
+             (goal 5x)",
+            syscall / rdpmc
+        )),
+        _ if rdpmc_allowed => Outcome::Fail(format!(
+            "sysfs allows rdpmc but the bench read no rdpmc figure: {bench_line:?}"
+        )),
+        _ => Outcome::Skip(format!(
+            "sysfs rdpmc is 0 (rdpmc off); read(2) group read {syscall:.0} ns"
+        )),
+    }
+}

@@ -1,0 +1,174 @@
+//! The hardware check: what this machine's PMU offers, then the checks that need real
+//! counters (IPC of a dependent add chain, multiplex scaling with more groups than counters,
+//! branch misses of sorted and unsorted bytes). Without a hardware PMU each check says why
+//! it is skipped and the program exits 0; with one, a failed check exits 1. Every line
+//! starts `hw-check:`. `scripts/hw-check.sh` runs it with the hardware tests and the perf
+//! bench.
+//!
+//! `cargo run --release -p picollo --features perf --example hw_check`
+//! `… --example hw_check -- rdpmc '<the bench perf: line>'` judges the perf bench's line.
+
+use std::process::ExitCode;
+
+use picollo::perf::{discover, HardwareEvent, PerfError, PmuInfo, RecordKind, SessionBuilder};
+use picollo::time::add_chain;
+
+#[path = "../common/branchy.rs"]
+mod branchy;
+mod checks;
+
+use checks::{Outcome, Scaled};
+
+/// The checks `main` runs, by name, in order.
+const CHECKS: [&str; 3] = ["chain-ipc", "multiplex", "sorted-branch-misses"];
+
+fn say(what: &str, outcome: &Outcome) {
+    println!("hw-check: {what}: {outcome}");
+}
+
+/// CPU model, logical CPUs and kernel, as /proc tells them.
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name")?.split_once(':'))
+        .map_or("unknown CPU", |(_, m)| m.trim())
+        .to_string();
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    format!("{model}, {cpus} logical CPUs, Linux {}", kernel.trim())
+}
+
+/// Median per run of `work` of one hardware event's corrected delta.
+fn median_of(
+    events: &[HardwareEvent],
+    runs: usize,
+    mut work: impl FnMut(),
+) -> Result<Vec<u64>, PerfError> {
+    let mut b = SessionBuilder::new().with_kernel(false);
+    for &e in events {
+        b = b.with_hardware(e);
+    }
+    let mut s = b.open()?;
+    for _ in 0..runs {
+        s.read(true)?;
+        work();
+        s.read(true)?;
+        s.record_kind(RecordKind::Corrected);
+    }
+    let medians = s.counters().iter().map(|c| {
+        let v = c.histogram().view();
+        v.percentile_value(50.0).unwrap_or(0)
+    });
+    Ok(medians.collect())
+}
+
+fn chain_ipc() -> Result<Outcome, PerfError> {
+    const BLOCKS: u64 = 1_000;
+    let events = [HardwareEvent::CpuCycles, HardwareEvent::Instructions];
+    let m = median_of(&events, 200, || {
+        std::hint::black_box(add_chain(std::hint::black_box(BLOCKS)));
+    })?;
+    Ok(checks::chain_ipc(m[0], m[1], 256 * BLOCKS))
+}
+
+/// One group alone, then `groups` groups at once, all counting branch instructions of the
+/// same chain (one branch per block of 256 adds, none on a fixed counter).
+fn multiplex(groups: usize) -> Result<Outcome, PerfError> {
+    const BLOCKS: u64 = 400_000;
+    let open = || {
+        SessionBuilder::new()
+            .with_kernel(false)
+            .with_calibration(false)
+            .with_hardware(HardwareEvent::BranchInstructions)
+            .open()
+    };
+    let mut alone = open()?;
+    alone.read(true)?;
+    std::hint::black_box(add_chain(BLOCKS));
+    alone.read(true)?;
+    let reference = alone.counters()[0].delta().scaled;
+    drop(alone);
+    let mut sessions = (0..groups).map(|_| open()).collect::<Result<Vec<_>, _>>()?;
+    for s in &mut sessions {
+        s.read(true)?;
+    }
+    std::hint::black_box(add_chain(BLOCKS));
+    let mut readings = Vec::with_capacity(groups);
+    for s in &mut sessions {
+        s.read(true)?;
+        let d = s.counters()[0].delta();
+        let (scaled, enabled, running) = (d.scaled, d.enabled, d.running);
+        readings.push(Scaled {
+            scaled,
+            enabled,
+            running,
+        });
+    }
+    Ok(checks::multiplex_scaling(reference, &readings))
+}
+
+fn sorted_branch_misses() -> Result<Outcome, PerfError> {
+    const BYTES: usize = 1_000_000;
+    let mut values = branchy::random_bytes(BYTES, 0x9e37_79b9_7f4a_7c15);
+    let pass = |v: &[u8]| {
+        median_of(&[HardwareEvent::BranchMisses], 30, || {
+            std::hint::black_box(branchy::branchy(v, 0.0));
+        })
+    };
+    let unsorted = pass(&values)?[0];
+    values.sort_unstable();
+    let sorted = pass(&values)?[0];
+    Ok(checks::sorted_branch_misses(unsorted, sorted, BYTES as u64))
+}
+
+/// Run every check; an error opening or reading counters is a failed check.
+fn run_checks(info: &PmuInfo) -> bool {
+    let groups = match info.programmable_counters {
+        0 => 10,
+        p => p as usize + 2,
+    };
+    let results = [chain_ipc(), multiplex(groups), sorted_branch_misses()];
+    let mut failed = false;
+    for (name, r) in CHECKS.iter().zip(results) {
+        let outcome = r.unwrap_or_else(|e| Outcome::Fail(format!("perf error: {e}")));
+        failed |= outcome.failed();
+        say(name, &outcome);
+    }
+    !failed
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let info = discover();
+    if let [mode, line] = args.as_slice() {
+        if mode == "rdpmc" {
+            let outcome = checks::rdpmc_read(line, matches!(info.rdpmc, Some(1 | 2)));
+            say("rdpmc-read", &outcome);
+            return ExitCode::from(u8::from(outcome.failed()));
+        }
+    }
+    println!("hw-check: machine: {}", machine());
+    println!("hw-check: discover: {}", info.describe());
+    if !info.present() || info.cycles_errno != 0 {
+        let why = match info.present() {
+            false => info.describe(),
+            true => format!(
+                "a PMU is present but hardware events may not be opened here \
+                 (errno {}; see perf_event_paranoid)",
+                info.cycles_errno
+            ),
+        };
+        println!("hw-check: pmu: absent");
+        for name in CHECKS {
+            say(name, &Outcome::Skip(why.clone()));
+        }
+        return ExitCode::SUCCESS;
+    }
+    println!("hw-check: pmu: present");
+    if run_checks(&info) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
