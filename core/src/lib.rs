@@ -86,6 +86,8 @@ mod oom;
 #[cfg(feature = "alloc")]
 mod rebin;
 
+#[cfg(all(feature = "std", target_os = "linux"))]
+pub mod bench;
 mod format;
 pub mod percentile;
 #[cfg(all(feature = "perf", target_os = "linux"))]

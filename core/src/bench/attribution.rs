@@ -1,0 +1,100 @@
+//! Tail attribution: what the slow operations did differently. Samples are split into
+//! bands of time per operation (≤ P50, P50–P90, P90–P99, > P99, the boundaries being the
+//! highest value of each percentile's bucket), and every metric's mean is taken per band.
+
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+use super::meter::SCALE;
+use super::result::BenchResult;
+
+/// The bands' names and the ranks that close them.
+const BANDS: [(&str, f64); 4] = [
+    ("≤ P50", 50.0),
+    ("P50–P90", 90.0),
+    ("P90–P99", 99.0),
+    ("> P99", 100.0),
+];
+
+/// One band of samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// `≤ P50`, `P50–P90`, `P90–P99` or `> P99`.
+    pub label: &'static str,
+    /// Samples in the band.
+    pub samples: u64,
+    /// Per metric, the mean per operation in its unit (NaN for an empty band).
+    pub means: Vec<f64>,
+}
+
+/// Every metric's mean per band of time per operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribution {
+    /// The metrics' names, time first.
+    pub metrics: Vec<String>,
+    /// The four bands, fastest first.
+    pub bands: Vec<Band>,
+}
+
+impl Attribution {
+    /// The attribution of a result's samples.
+    pub fn of(r: &BenchResult) -> Self {
+        let view = r.time().histogram.view();
+        let bound = |rank: f64| {
+            let p = view.percentile(rank).ok()?;
+            Some(p.highest)
+        };
+        let limits: Vec<u64> = BANDS[..3]
+            .iter()
+            .map(|&(_, rank)| bound(rank).unwrap_or(u64::MAX))
+            .collect();
+        let n = r.metrics.len();
+        let mut sums = vec![vec![0f64; n]; 4];
+        let mut counts = [0u64; 4];
+        for row in r.rows() {
+            let band = limits.iter().position(|&l| row[0] <= l).unwrap_or(3);
+            counts[band] += 1;
+            for (s, &v) in sums[band].iter_mut().zip(row) {
+                *s += v as f64;
+            }
+        }
+        let bands = BANDS
+            .iter()
+            .zip(sums)
+            .zip(counts)
+            .map(|((&(label, _), s), c)| Band {
+                label,
+                samples: c,
+                means: s.iter().map(|x| x / c as f64 / SCALE as f64).collect(),
+            });
+        Attribution {
+            metrics: r.metrics.iter().map(|m| m.metric.name.clone()).collect(),
+            bands: bands.collect(),
+        }
+    }
+
+    /// For each counter, how its mean in the slowest non-empty band compares with `≤ P50`:
+    /// `"> P99: 14.0× the Hardware:BranchMisses of ≤ P50"`, largest ratio first.
+    pub fn findings(&self) -> Vec<String> {
+        let fast = &self.bands[0];
+        let Some(slow) = self.bands[1..].iter().rev().find(|b| b.samples > 0) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(f64, String)> = (1..self.metrics.len())
+            .filter(|&i| fast.means[i] > 0.0 && slow.means[i].is_finite())
+            .map(|i| {
+                let ratio = slow.means[i] / fast.means[i];
+                let text = std::format!(
+                    "{}: {ratio:.1}× the {} of {}",
+                    slow.label,
+                    self.metrics[i],
+                    fast.label
+                );
+                (ratio, text)
+            })
+            .collect();
+        found.sort_by(|a, b| b.0.total_cmp(&a.0));
+        found.into_iter().map(|(_, t)| t).collect()
+    }
+}

@@ -1,0 +1,151 @@
+//! The conditions a run was measured under, for the report's header, and the default
+//! meter (which counters the machine allows).
+
+use std::boxed::Box;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use super::meter::{ClockMeter, Meter};
+use super::{Bench, BenchError, WarmUp};
+
+/// What the figures depend on: the machine, its frequency policy, the PMU, the clock, the
+/// placement and the batch; with warnings where they spoil the figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Conditions {
+    /// `model name` of /proc/cpuinfo.
+    pub cpu_model: String,
+    /// Logical CPUs.
+    pub cpus: usize,
+    /// The kernel release.
+    pub kernel: String,
+    /// cpufreq's governor of CPU 0, where readable.
+    pub governor: Option<String>,
+    /// Boost / turbo: `on` or `off`, where readable.
+    pub boost: Option<String>,
+    /// The PMU as discovery describes it (`n/a` without feature `perf`).
+    pub pmu: String,
+    /// The CPU the run was pinned to.
+    pub pinned_cpu: Option<usize>,
+    /// The clock: source and frequency.
+    pub clock: String,
+    /// The kernel's clocksource.
+    pub clocksource: Option<String>,
+    /// Operations per sample.
+    pub batch: u64,
+    /// The warm-up.
+    pub warm_up: WarmUp,
+    /// What spoils the figures, each a sentence.
+    pub warnings: Vec<String>,
+}
+
+fn read_trimmed(path: &str) -> Option<String> {
+    let s = std::fs::read_to_string(path).ok()?;
+    Some(s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// Boost from cpufreq (`1` on) or intel_pstate (`no_turbo` 0 on).
+fn boost() -> Option<String> {
+    let on = |b: bool| if b { "on" } else { "off" }.to_string();
+    if let Some(v) = read_trimmed("/sys/devices/system/cpu/cpufreq/boost") {
+        return Some(on(v == "1"));
+    }
+    read_trimmed("/sys/devices/system/cpu/intel_pstate/no_turbo").map(|v| on(v == "0"))
+}
+
+impl Conditions {
+    /// Read the machine's side; the run's side (batch, warm-up, clock) is filled in by it.
+    pub fn of_machine(pinned_cpu: Option<usize>) -> Self {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find_map(|l| l.strip_prefix("model name")?.split_once(':'))
+            .map_or("unknown", |(_, m)| m.trim())
+            .to_string();
+        Conditions {
+            cpu_model,
+            cpus: std::thread::available_parallelism().map_or(0, |n| n.get()),
+            kernel: read_trimmed("/proc/sys/kernel/osrelease").unwrap_or_default(),
+            governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+            boost: boost(),
+            pmu: pmu_line(),
+            pinned_cpu,
+            clocksource: read_trimmed(
+                "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+            ),
+            ..Conditions::default()
+        }
+    }
+
+    /// Add the warnings the conditions themselves call for.
+    pub fn warn_about_machine(&mut self) {
+        if self.governor.as_deref().is_some_and(|g| g != "performance") {
+            let g = self.governor.as_deref().unwrap_or_default();
+            self.warnings.push(std::format!(
+                "frequency scaling is on (governor {g}): figures move with the clock"
+            ));
+        }
+        if self.boost.as_deref() == Some("on") {
+            self.warnings
+                .push("boost/turbo is on: the clock rises and falls with load".into());
+        }
+        if !self.warm_up.converged {
+            self.warnings.push(std::format!(
+                "high variance during warm-up: the median still moved {:.1} % when its \
+                 budget ran out",
+                self.warm_up.last_change * 100.0
+            ));
+        }
+    }
+}
+
+#[cfg(feature = "perf")]
+fn pmu_line() -> String {
+    crate::perf::discover().describe()
+}
+
+#[cfg(not(feature = "perf"))]
+fn pmu_line() -> String {
+    "n/a (built without feature perf)".into()
+}
+
+/// The meter a run uses, with the warnings its choice calls for.
+#[cfg(not(feature = "perf"))]
+pub(crate) fn default_meter(_: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+    let why = "time only: built without feature perf".to_string();
+    Ok((Box::new(ClockMeter::new()), std::vec![why]))
+}
+
+/// The meter a run uses: the counters asked for, or the default hardware set, falling back
+/// to software counters (and to time alone) with the reason.
+#[cfg(feature = "perf")]
+pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+    use super::meter::PerfMeter;
+    use crate::perf::SoftwareEvent;
+    use crate::perf::{CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent};
+    match &b.counters {
+        Some(events) if events.is_empty() => return Ok((Box::new(ClockMeter::new()), Vec::new())),
+        Some(events) => return Ok((Box::new(PerfMeter::open(events)?), Vec::new())),
+        None => {}
+    }
+    let l1d = CacheEvent::new(CacheLevel::L1D, CacheOp::Read, CacheResult::Miss);
+    let hardware: [Event; 4] = [
+        HardwareEvent::CpuCycles.into(),
+        HardwareEvent::Instructions.into(),
+        HardwareEvent::BranchMisses.into(),
+        l1d.into(),
+    ];
+    let software: [Event; 3] = [
+        SoftwareEvent::TaskClock.into(),
+        SoftwareEvent::PageFaults.into(),
+        SoftwareEvent::ContextSwitches.into(),
+    ];
+    let mut warnings = Vec::new();
+    for set in [&hardware[..], &hardware[..3], &software[..]] {
+        match PerfMeter::open(set) {
+            Ok(m) => return Ok((Box::new(m), warnings)),
+            Err(e) => warnings.push(std::format!("{e}; trying fewer counters")),
+        }
+    }
+    warnings.push("no counters could be opened: time only".into());
+    Ok((Box::new(ClockMeter::new()), warnings))
+}

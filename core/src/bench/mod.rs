@@ -1,0 +1,195 @@
+//! The benchmark harness: measure a function in one call and get the distribution of its
+//! time, and of every counter, per operation (Linux, feature `std`; counters with `perf`).
+//!
+//! ```no_run
+//! use picollo::bench::{black_box, Bench};
+//! let result = Bench::new("sum")
+//!     .run(|| {
+//!         black_box((0..100u64).map(black_box).sum::<u64>());
+//!     })
+//!     .unwrap();
+//! println!("{result}"); // conditions, a table of every metric, tail attribution
+//! ```
+//!
+//! A run measures the cost of a read pair (its median over empty pairs, subtracted from
+//! every batch), picks the batch size `k` (the smallest whose read-pair overhead is ≤ 1 %
+//! of a batch, or the one given; `k = 1` records every call), warms up until the median of
+//! consecutive windows of batches moves less than 2 % (or the warm-up budget is spent),
+//! then records each batch's figures divided by `k` into one histogram per metric. Every
+//! figure is kept in thousandths of its unit (picoseconds for time). [`compare`] tells
+//! whether two results differ, with a confidence interval per percentile and a rank test.
+
+mod attribution;
+mod compare;
+mod conditions;
+mod error;
+mod meter;
+mod report;
+mod result;
+mod run;
+pub mod stats;
+
+use std::string::String;
+use std::time::Duration;
+#[cfg(feature = "perf")]
+use std::vec::Vec;
+
+pub use attribution::{Attribution, Band};
+pub use compare::{compare, Comparison, Verdict};
+pub use conditions::Conditions;
+pub use error::BenchError;
+#[cfg(feature = "perf")]
+pub use meter::PerfMeter;
+pub use meter::{ClockMeter, Measured, Meter, Metric, SCALE};
+pub use result::{BenchResult, MetricResult};
+pub use run::{choose_batch, per_op, read_overhead, WarmUp, MAX_BATCH, WARMUP_STABLE};
+
+/// Keeps the compiler from optimizing away a value or the work that made it.
+#[inline]
+pub fn black_box<T>(x: T) -> T {
+    core::hint::black_box(x)
+}
+
+/// A benchmark's settings: build with [`Bench::new`] and the `with_` methods, then
+/// [`Bench::run`].
+#[derive(Clone, Debug)]
+pub struct Bench {
+    name: String,
+    #[cfg(feature = "perf")]
+    counters: Option<Vec<crate::perf::Event>>,
+    warmup: Duration,
+    samples: usize,
+    budget: Duration,
+    batch: Option<u64>,
+    pin: Option<usize>,
+    nice: Option<i32>,
+    relative_error: f64,
+}
+
+impl Bench {
+    /// Defaults: the default counters, up to 1 s of warm-up, 2,000 samples within 5 s, an
+    /// automatic batch, no pinning, relative error 0.01 % (exact below 16.384 units, so
+    /// a figure of a few nanoseconds shows its three decimals as measured).
+    pub fn new(name: &str) -> Self {
+        Bench {
+            name: name.into(),
+            #[cfg(feature = "perf")]
+            counters: None,
+            warmup: Duration::from_secs(1),
+            samples: 2_000,
+            budget: Duration::from_secs(5),
+            batch: None,
+            pin: None,
+            nice: None,
+            relative_error: 0.0001,
+        }
+    }
+
+    /// The counters to read beside time (an empty list: time only). Without this, cycles,
+    /// instructions, branch misses and L1D read misses where the PMU allows them, otherwise
+    /// task-clock, page faults and context switches.
+    #[cfg(feature = "perf")]
+    pub fn with_counters(mut self, events: &[crate::perf::Event]) -> Self {
+        self.counters = Some(events.to_vec());
+        self
+    }
+
+    /// The most time the warm-up may take.
+    pub fn with_warmup(mut self, budget: Duration) -> Self {
+        self.warmup = budget;
+        self
+    }
+
+    /// How many samples (batches) to record at most.
+    pub fn with_samples(mut self, samples: usize) -> Self {
+        self.samples = samples;
+        self
+    }
+
+    /// The most time the samples may take (at least one sample is taken).
+    pub fn with_time_budget(mut self, budget: Duration) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Operations per sample; 1 records every call. Without this, the batch is chosen.
+    pub fn with_batch(mut self, k: u64) -> Self {
+        self.batch = Some(k);
+        self
+    }
+
+    /// Run on this CPU (the calling thread stays pinned after the run).
+    pub fn with_pinned_cpu(mut self, cpu: usize) -> Self {
+        self.pin = Some(cpu);
+        self
+    }
+
+    /// Run at this nice value (the calling thread keeps it after the run).
+    pub fn with_nice(mut self, nice: i32) -> Self {
+        self.nice = Some(nice);
+        self
+    }
+
+    /// The histograms' relative error (as [`crate::Config::with_relative_error`]).
+    pub fn with_relative_error(mut self, relative_error: f64) -> Self {
+        self.relative_error = relative_error;
+        self
+    }
+
+    /// The name the report shows.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Measure `op`, one operation per call.
+    pub fn run(&self, mut op: impl FnMut()) -> Result<BenchResult, BenchError> {
+        self.run_batched(|k| {
+            for _ in 0..k {
+                op();
+            }
+        })
+    }
+
+    /// Measure `work(k)`, which runs `k` operations (the C ABI's callback form).
+    pub fn run_batched(&self, work: impl FnMut(u64)) -> Result<BenchResult, BenchError> {
+        self.check()?;
+        self.apply_placement()?;
+        let (mut meter, warnings) = conditions::default_meter(self)?;
+        let mut r = self.run_with(&mut *meter, work)?;
+        r.conditions.warnings.splice(0..0, warnings);
+        Ok(r)
+    }
+
+    /// Measure `work(k)` with any meter (a simulated one in tests).
+    pub fn run_with<M: Meter + ?Sized>(
+        &self,
+        meter: &mut M,
+        work: impl FnMut(u64),
+    ) -> Result<BenchResult, BenchError> {
+        self.check()?;
+        run::run(self, meter, work)
+    }
+
+    fn check(&self) -> Result<(), BenchError> {
+        if self.samples == 0 {
+            return Err(BenchError::invalid("samples must be at least 1"));
+        }
+        if self.batch == Some(0) || self.batch.is_some_and(|k| k > MAX_BATCH) {
+            return Err(BenchError::invalid("batch must be 1 to 2^24"));
+        }
+        crate::Config::new()
+            .with_relative_error(self.relative_error)
+            .build::<u64>()?;
+        Ok(())
+    }
+
+    fn apply_placement(&self) -> Result<(), BenchError> {
+        if let Some(cpu) = self.pin {
+            crate::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
+        }
+        if let Some(nice) = self.nice {
+            crate::time::set_current_thread_nice(nice).map_err(BenchError::os("set nice"))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,411 @@
+//! The benchmark harness on a simulated clock and simulated counters (known deltas in,
+//! exact histograms out), its statistics on seeded data, and one run on this machine's
+//! clock and software counters.
+#![cfg(all(feature = "std", target_os = "linux"))]
+
+mod common;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use common::SplitMix64;
+use picollo::bench::stats::{difference_interval, mann_whitney, quantile_interval, Z_99};
+use picollo::bench::{compare, Bench, BenchResult, Measured, Meter, Metric, Verdict, SCALE};
+use picollo::Config;
+
+/// What one simulated operation costs: nanoseconds and events of the second metric.
+type Cost = (u64, u64);
+
+/// A meter whose readings are made up: a read pair costs `overhead` (ns, events), and each
+/// operation run since `start` costs what `cost` says for it (by its number since the
+/// meter was made). `multiplexed` marks the counter as multiplexed.
+struct SimMeter<F: FnMut(u64) -> Cost> {
+    ops: Rc<Cell<u64>>,
+    started_at: u64,
+    overhead: Cost,
+    cost: F,
+    multiplexed: bool,
+}
+
+impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
+    fn metrics(&self) -> Vec<Metric> {
+        vec![
+            Metric {
+                name: "time".into(),
+                unit: "ns",
+            },
+            Metric {
+                name: "misses".into(),
+                unit: "events",
+            },
+        ]
+    }
+
+    fn start(&mut self) -> Result<(), picollo::bench::BenchError> {
+        self.started_at = self.ops.get();
+        Ok(())
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), picollo::bench::BenchError> {
+        let (mut ns, mut events) = self.overhead;
+        for op in self.started_at..self.ops.get() {
+            let (n, e) = (self.cost)(op);
+            ns += n;
+            events += e;
+        }
+        out[0] = Measured {
+            value: ns * SCALE,
+            multiplexed: false,
+        };
+        out[1] = Measured {
+            value: events * SCALE,
+            multiplexed: self.multiplexed,
+        };
+        Ok(())
+    }
+
+    fn clock(&self) -> String {
+        "simulated".into()
+    }
+}
+
+/// A meter and the work that advances it (each call of the work runs `k` operations).
+fn sim<F: FnMut(u64) -> Cost>(overhead: Cost, cost: F) -> (SimMeter<F>, impl FnMut(u64)) {
+    let ops = Rc::new(Cell::new(0));
+    let counter = ops.clone();
+    let meter = SimMeter {
+        ops,
+        started_at: 0,
+        overhead,
+        cost,
+        multiplexed: false,
+    };
+    (meter, move |k| counter.set(counter.get() + k))
+}
+
+fn quick(name: &str) -> Bench {
+    Bench::new(name)
+        .with_samples(500)
+        .with_warmup(Duration::from_millis(200))
+}
+
+#[test]
+fn the_read_pair_overhead_is_subtracted_exactly() {
+    let (mut meter, work) = sim((40, 3), |_| (7, 2));
+    let r = quick("op")
+        .with_batch(1)
+        .run_with(&mut meter, work)
+        .unwrap();
+    assert_eq!(r.samples, 500);
+    assert_eq!(r.metrics[0].overhead, 40 * SCALE);
+    assert_eq!(r.metrics[1].overhead, 3 * SCALE);
+    for (m, per_op) in r.metrics.iter().zip([7_000, 2_000]) {
+        let v = m.histogram.view();
+        assert_eq!(v.total_count(), 500);
+        assert_eq!(v.min_recorded(), Some(per_op), "{}", m.metric.name);
+        assert_eq!(v.max_recorded(), Some(per_op), "{}", m.metric.name);
+    }
+    assert_eq!(r.time().percentile(50.0), Some(7.0));
+}
+
+#[test]
+fn batching_divides_exactly() {
+    // Operations alternate 3 and 4 ns, 1 and 2 events: a batch of 8 averages 3.5 and 1.5.
+    let (mut meter, work) = sim((10, 5), |op| (3 + op % 2, 1 + op % 2));
+    let r = quick("op")
+        .with_batch(8)
+        .run_with(&mut meter, work)
+        .unwrap();
+    assert_eq!(r.conditions.batch, 8);
+    let rows: Vec<&[u64]> = r.rows().collect();
+    assert_eq!(rows.len(), 500);
+    assert!(
+        rows.iter().all(|row| row == &[3_500, 1_500]),
+        "{:?}",
+        &rows[..3]
+    );
+}
+
+#[test]
+fn the_automatic_batch_keeps_the_overhead_at_one_percent() {
+    // A 50 ns read pair and 2 ns operations: 1 % needs 2,500 operations a batch.
+    let (mut meter, work) = sim((50, 0), |_| (2, 0));
+    let r = quick("op").run_with(&mut meter, work).unwrap();
+    assert_eq!(r.conditions.batch, 2_500);
+    assert_eq!(r.time().percentile(50.0), Some(2.0));
+    // Without overhead every call is recorded.
+    let (mut meter, work) = sim((0, 0), |_| (2, 0));
+    assert_eq!(
+        quick("op")
+            .run_with(&mut meter, work)
+            .unwrap()
+            .conditions
+            .batch,
+        1
+    );
+}
+
+#[test]
+fn a_steady_operation_warms_up_in_two_windows() {
+    let (mut meter, work) = sim((5, 0), |_| (100, 0));
+    let r = quick("op")
+        .with_batch(1)
+        .run_with(&mut meter, work)
+        .unwrap();
+    assert!(r.conditions.warm_up.converged);
+    assert_eq!(r.conditions.warm_up.batches, 20);
+    assert!(!r.to_string().contains("high variance during warm-up"));
+}
+
+#[test]
+fn an_unsteady_operation_is_warned_about() {
+    // Windows of 10 and 20 ns in turn: the median never settles.
+    let (mut meter, work) = sim((0, 0), |op| (if (op / 10) % 2 == 0 { 10 } else { 20 }, 0));
+    let b = quick("op")
+        .with_batch(1)
+        .with_warmup(Duration::from_millis(20));
+    let r = b.with_samples(10).run_with(&mut meter, work).unwrap();
+    assert!(!r.conditions.warm_up.converged);
+    assert!(
+        r.to_string()
+            .contains("warning: high variance during warm-up"),
+        "{r}"
+    );
+}
+
+#[test]
+fn multiplexed_counters_are_flagged_and_warned_about() {
+    let (mut meter, work) = sim((0, 0), |_| (10, 3));
+    meter.multiplexed = true;
+    let r = quick("op")
+        .with_batch(1)
+        .run_with(&mut meter, work)
+        .unwrap();
+    assert!(!r.metrics[0].multiplexed);
+    assert!(r.metrics[1].multiplexed);
+    let report = r.to_string();
+    assert!(report.contains("misses was multiplexed"), "{report}");
+    assert!(report.contains("(multiplexed)"), "{report}");
+}
+
+#[test]
+fn tail_attribution_finds_what_the_slow_operations_did() {
+    // 199 in 200 operations take 10 ns and miss once; 1 takes 100 ns and misses 20 times.
+    let (mut meter, work) = sim((0, 0), |op| if op % 200 == 7 { (100, 20) } else { (10, 1) });
+    let r = quick("op")
+        .with_batch(1)
+        .with_samples(5_000)
+        .run_with(&mut meter, work)
+        .unwrap();
+    let a = r.attribution();
+    assert_eq!(a.bands[0].label, "≤ P50");
+    assert_eq!(a.bands[0].means, vec![10.0, 1.0]);
+    assert_eq!(a.bands[3].label, "> P99");
+    assert_eq!(a.bands[3].means, vec![100.0, 20.0]);
+    assert_eq!(a.bands[3].samples, 25);
+    assert_eq!(
+        a.findings(),
+        vec!["> P99: 20.0× the misses of ≤ P50".to_string()]
+    );
+    assert!(r.to_string().contains("- > P99: 20.0× the misses of ≤ P50"));
+}
+
+/// A result of `n` operations with seeded noise: `base` ns ± 10 % uniformly.
+fn noisy(name: &str, base: u64, seed: u64) -> BenchResult {
+    let mut rng = SplitMix64(seed);
+    let (mut meter, work) = sim((0, 0), move |_| (base + rng.below(base / 5), 1));
+    quick(name)
+        .with_batch(1)
+        .with_samples(400)
+        .with_relative_error(0.001)
+        .run_with(&mut meter, work)
+        .unwrap()
+}
+
+#[test]
+fn compare_calls_a_twice_longer_operation_slower_every_time() {
+    for trial in 0..20 {
+        let (a, b) = (noisy("A", 100, trial), noisy("B", 200, 1_000 + trial));
+        let c = compare(&a, &b);
+        assert!(
+            matches!(c.verdict, Verdict::Slower(p) if (90.0..110.0).contains(&p)),
+            "{c}"
+        );
+        let text = c.to_string();
+        assert!(text.contains("verdict: B is slower than A by"), "{text}");
+        assert!(text.ends_with("(99 % confidence)\n"), "{text}");
+        // Every percentile's interval excludes 0 (marked), between P0 and P100.
+        let time = &c.metrics[0];
+        assert!(time.rows[1..5].iter().all(|r| r.excludes_zero()), "{text}");
+        let back = compare(&b, &a);
+        assert!(matches!(back.verdict, Verdict::Faster(p) if (45.0..55.0).contains(&p)));
+    }
+}
+
+#[test]
+fn compare_finds_no_difference_between_identical_operations() {
+    let same = (0..20)
+        .filter(|&t| {
+            compare(&noisy("A", 100, t), &noisy("B", 100, 500 + t)).verdict == Verdict::NoDifference
+        })
+        .count();
+    assert!(same >= 18, "{same} of 20");
+    let c = compare(&noisy("A", 100, 1), &noisy("B", 100, 2));
+    if c.verdict == Verdict::NoDifference {
+        assert!(c
+            .to_string()
+            .contains("verdict: no difference between A and B (99 % confidence)"));
+    }
+}
+
+#[test]
+fn a_quantile_interval_covers_the_true_quantile() {
+    // Uniform integers in [0, 100,000): the median is 50,000. A 99 % interval from 1,001
+    // values misses it in about 1 of 100 trials.
+    let mut covered = 0;
+    for seed in 0..100 {
+        let mut rng = SplitMix64(seed);
+        let mut h = Config::new()
+            .with_relative_error(0.001)
+            .build::<u64>()
+            .unwrap();
+        for _ in 0..1_001 {
+            h.record(rng.below(100_000));
+        }
+        let (lo, hi) = quantile_interval(&h.view(), 0.5, Z_99).unwrap();
+        assert!(lo < hi);
+        covered += usize::from(lo <= 50_000 && 50_000 <= hi);
+    }
+    assert!(covered >= 95, "{covered} of 100");
+}
+
+#[test]
+fn the_difference_interval_and_rank_test_see_a_shift() {
+    let mut rng = SplitMix64(7);
+    let mut a = Config::new().build::<u64>().unwrap();
+    let mut b = Config::new().build::<u64>().unwrap();
+    for _ in 0..2_000 {
+        a.record(1_000 + rng.below(1_000));
+        b.record(1_300 + rng.below(1_000));
+    }
+    let (lo, hi) = difference_interval(&a.view(), &b.view(), 0.5).unwrap();
+    assert!(lo > 150.0 && hi < 450.0, "[{lo}, {hi}] around 300");
+    let t = mann_whitney(&a.view(), &b.view()).unwrap();
+    assert!(t.z > Z_99 && t.superiority > 0.6, "{t:?}");
+    // Against itself: U is exactly half the pairs.
+    let same = mann_whitney(&a.view(), &a.view()).unwrap();
+    assert_eq!(same.z, 0.0);
+    assert_eq!(same.superiority, 0.5);
+    // Histograms of two layouts are not compared.
+    let other = Config::new()
+        .with_relative_error(0.01)
+        .build::<u64>()
+        .unwrap();
+    assert!(mann_whitney(&a.view(), &other.view()).is_none());
+}
+
+#[test]
+fn bad_settings_are_refused_with_a_message() {
+    let (mut meter, _) = sim((0, 0), |_| (1, 0));
+    let e = Bench::new("x")
+        .with_samples(0)
+        .run_with(&mut meter, |_| {})
+        .unwrap_err();
+    assert!(e.message().contains("samples"), "{e}");
+    let e = Bench::new("x")
+        .with_batch(0)
+        .run_with(&mut meter, |_| {})
+        .unwrap_err();
+    assert!(e.message().contains("batch"), "{e}");
+    let e = Bench::new("x").with_batch(1 << 30).run(|| {}).unwrap_err();
+    assert!(e.message().contains("batch"), "{e}");
+}
+
+#[test]
+fn the_report_json_and_log_carry_every_metric() {
+    let (mut meter, work) = sim((2, 1), |_| (10, 3));
+    let r = quick("steady op")
+        .with_batch(1)
+        .run_with(&mut meter, work)
+        .unwrap();
+    let report = r.to_string();
+    for line in [
+        "##### steady op",
+        "- machine: ",
+        "- PMU: ",
+        "- clock: simulated",
+        "- batch: 1 op(s) per sample, 500 samples",
+    ] {
+        assert!(report.contains(line), "{line} in {report}");
+    }
+    assert!(
+        report.contains("| time (ns) | 10.000 | 10.000 |"),
+        "{report}"
+    );
+    assert!(report.contains("| misses (events) | 3.000 |"), "{report}");
+    let mut json = String::new();
+    r.write_json(&mut json).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["batch"], 1);
+    assert_eq!(v["metrics"][1]["name"], "misses");
+    assert_eq!(v["metrics"][0]["overhead"], 2_000);
+    let mut log = String::new();
+    r.write_log(&mut log).unwrap();
+    let tags: Vec<String> = picollo::hdr::LogReader::new(&log)
+        .map(|i| i.unwrap().tag.unwrap())
+        .collect();
+    assert_eq!(tags, ["time", "misses"]);
+    let mut line = String::new();
+    r.write_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("steady op: time P50=10.000 P99=10.000 mean=10."),
+        "{line}"
+    );
+}
+
+/// Here: a busy loop twice as long takes 1.6–2.5× the median task-clock (time on the CPU,
+/// which preemption by other tests does not inflate; wall time where built without perf).
+#[test]
+fn twice_the_loop_takes_about_twice_the_time_on_this_machine() {
+    let spin = |n: u64| {
+        move || {
+            let mut x = 0u64;
+            for i in 0..n {
+                x = picollo::bench::black_box(x ^ i);
+            }
+        }
+    };
+    let b = Bench::new("spin")
+        .with_samples(200)
+        .with_batch(1)
+        .with_time_budget(Duration::from_secs(2))
+        .with_warmup(Duration::from_millis(300));
+    #[cfg(feature = "perf")]
+    let (b, metric) = (
+        b.with_counters(&[picollo::perf::SoftwareEvent::TaskClock.into()]),
+        "Software:TaskClock",
+    );
+    #[cfg(not(feature = "perf"))]
+    let metric = "time";
+    // Three runs of each in turn; the least disturbed (lowest) median of each is compared.
+    let median = |r: &BenchResult| r.metric(metric).unwrap().percentile(50.0).unwrap();
+    let (mut short, mut long) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        short.push(b.run(spin(20_000)).unwrap());
+        long.push(b.run(spin(40_000)).unwrap());
+    }
+    let least = |runs: &[BenchResult]| runs.iter().map(median).fold(f64::MAX, f64::min);
+    let ratio = least(&long) / least(&short);
+    let (short, long) = (&short[0], &long[0]);
+    assert!(
+        (1.6..=2.5).contains(&ratio),
+        "{metric}: {ratio}\n{short}\n{long}"
+    );
+    assert_eq!(
+        compare(short, long).verdict.word(),
+        "slower",
+        "{}",
+        compare(short, long)
+    );
+}
