@@ -1,6 +1,6 @@
 //! The hardware check: what this machine's PMU offers, then the checks that need real
 //! counters (IPC of a dependent add chain, multiplex scaling with more groups than counters,
-//! branch misses of sorted and unsorted bytes). Without a hardware PMU each check says why
+//! branch misses of sorted and unsorted bytes, and the benchmark harness on the chain). Without a hardware PMU each check says why
 //! it is skipped and the program exits 0; with one, a failed check exits 1. Every line
 //! starts `hw-check:`. `scripts/hw-check.sh` runs it with the hardware tests and the perf
 //! bench.
@@ -10,6 +10,7 @@
 
 use std::process::ExitCode;
 
+use picollo::bench::Bench;
 use picollo::perf::{discover, HardwareEvent, PerfError, PmuInfo, RecordKind, SessionBuilder};
 use picollo::time::add_chain;
 
@@ -20,7 +21,12 @@ mod checks;
 use checks::{Outcome, Scaled};
 
 /// The checks `main` runs, by name, in order.
-const CHECKS: [&str; 3] = ["chain-ipc", "multiplex", "sorted-branch-misses"];
+const CHECKS: [&str; 4] = [
+    "chain-ipc",
+    "multiplex",
+    "sorted-branch-misses",
+    "harness-chain-ipc",
+];
 
 fn say(what: &str, outcome: &Outcome) {
     println!("hw-check: {what}: {outcome}");
@@ -122,13 +128,38 @@ fn sorted_branch_misses() -> Result<Outcome, PerfError> {
     Ok(checks::sorted_branch_misses(unsorted, sorted, BYTES as u64))
 }
 
+/// The benchmark harness on the same chain: its per-op medians of cycles and instructions.
+fn harness_chain_ipc() -> Result<Outcome, PerfError> {
+    const BLOCKS: u64 = 100;
+    let events = [
+        HardwareEvent::CpuCycles.into(),
+        HardwareEvent::Instructions.into(),
+    ];
+    let bench = Bench::new("add chain")
+        .with_counters(&events)
+        .with_samples(500);
+    let r = match bench.run(|| {
+        std::hint::black_box(add_chain(std::hint::black_box(BLOCKS)));
+    }) {
+        Ok(r) => r,
+        Err(e) => return Ok(Outcome::Fail(format!("the harness failed: {e}"))),
+    };
+    let median = |i: usize| r.metrics[i].percentile(50.0).unwrap_or(0.0) as u64;
+    Ok(checks::chain_ipc(median(1), median(2), 256 * BLOCKS))
+}
+
 /// Run every check; an error opening or reading counters is a failed check.
 fn run_checks(info: &PmuInfo) -> bool {
     let groups = match info.programmable_counters {
         0 => 10,
         p => p as usize + 2,
     };
-    let results = [chain_ipc(), multiplex(groups), sorted_branch_misses()];
+    let results = [
+        chain_ipc(),
+        multiplex(groups),
+        sorted_branch_misses(),
+        harness_chain_ipc(),
+    ];
     let mut failed = false;
     for (name, r) in CHECKS.iter().zip(results) {
         let outcome = r.unwrap_or_else(|e| Outcome::Fail(format!("perf error: {e}")));
