@@ -1,9 +1,9 @@
 // Picollo for .NET: a P/Invoke binding of libpicollo (include/picollo.h).
 //
 // Layers, bottom up:
-//   Native            every [DllImport] of the C ABI, nothing else;
+//   Native            every [DllImport] of the C ABI, nothing else (internal);
 //   blittable structs field-for-field copies of the C structs (checked against the C sizeof);
-//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free.
+//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free (internal).
 // The API a C# caller uses is the one of the Picollo .NET announcement, namespace
 // Picollo.Metrics: HdrHistogram, HdrHistogramBuilder (HdrHistogram.Factory),
 // HdrHistogramSummary, HdrHistogramSnapshot and NanoScope, in Metrics/*.cs, with the C types
@@ -494,7 +494,7 @@ namespace Picollo
     /// header's inline picollo_recorder_record does. Raw: the pointers live as long as the
     /// histogram, and the thread rules of picollo_histogram_recorder apply.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct RecorderData
+    internal struct RecorderData
     {
         /// <summary>The picollo_histogram*.</summary>
         public IntPtr Histogram;
@@ -514,10 +514,11 @@ namespace Picollo
     }
 
     // ---------------------------------------------------------------------------------------
-    // The C ABI, one declaration per exported function. Public so tests can make raw calls.
+    // The C ABI, one declaration per exported function. Internal: the public API is the
+    // classes above it; the test programs make raw calls through InternalsVisibleTo.
     // ---------------------------------------------------------------------------------------
 
-    public static partial class Native
+    internal static partial class Native
     {
         const string Lib = "picollo";
         const CallingConvention Cdecl = CallingConvention.Cdecl;
@@ -807,7 +808,7 @@ namespace Picollo
 
     /// <summary>Owns a picollo_histogram*. The marshaller AddRefs it around each call, so a
     /// Dispose racing a call cannot free the histogram under it.</summary>
-    public sealed class HistogramHandle : SafeHandle
+    internal sealed class HistogramHandle : SafeHandle
     {
         public HistogramHandle() : base(IntPtr.Zero, true) { }
 
@@ -825,7 +826,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_snapshot*.</summary>
-    public sealed class SnapshotHandle : SafeHandle
+    internal sealed class SnapshotHandle : SafeHandle
     {
         public SnapshotHandle() : base(IntPtr.Zero, true) { }
 
@@ -839,7 +840,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_float_histogram*.</summary>
-    public sealed class FloatHistogramHandle : SafeHandle
+    internal sealed class FloatHistogramHandle : SafeHandle
     {
         public FloatHistogramHandle() : base(IntPtr.Zero, true) { }
 
@@ -853,7 +854,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_float_snapshot*.</summary>
-    public sealed class FloatSnapshotHandle : SafeHandle
+    internal sealed class FloatSnapshotHandle : SafeHandle
     {
         public FloatSnapshotHandle() : base(IntPtr.Zero, true) { }
 

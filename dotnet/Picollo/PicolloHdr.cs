@@ -44,7 +44,7 @@ namespace Picollo
         public uint Reserved;
     }
 
-    public static partial class Native
+    internal static partial class Native
     {
         // V2: histograms in, bytes out (binary forms) or text (base64); blobs in as byte arrays
         // with their length (no NUL needed).
@@ -104,7 +104,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_log_writer*.</summary>
-    public sealed class LogWriterHandle : SafeHandle
+    internal sealed class LogWriterHandle : SafeHandle
     {
         public LogWriterHandle() : base(IntPtr.Zero, true) { }
 
@@ -118,7 +118,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_log_reader* (and, inside it, the library's copy of the text).</summary>
-    public sealed class LogReaderHandle : SafeHandle
+    internal sealed class LogReaderHandle : SafeHandle
     {
         public LogReaderHandle() : base(IntPtr.Zero, true) { }
 

@@ -94,7 +94,7 @@ namespace Picollo
         Cumulative = 2,
     }
 
-    public static partial class Native
+    internal static partial class Native
     {
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_collect(HistogramHandle h, out HistogramHandle output);
@@ -145,7 +145,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_openmetrics_writer*.</summary>
-    public sealed class OpenMetricsWriterHandle : SafeHandle
+    internal sealed class OpenMetricsWriterHandle : SafeHandle
     {
         public OpenMetricsWriterHandle() : base(IntPtr.Zero, true) { }
 
@@ -479,7 +479,7 @@ namespace Picollo
             else _out = output;
         }
 
-        public OpenMetricsWriterHandle Handle { get { return _handle; } }
+        internal OpenMetricsWriterHandle Handle { get { return _handle; } }
 
         /// <summary>Start a family: its metadata (# TYPE, # UNIT, # HELP) and the options its
         /// points share. Every point of a family needs the same layout and range.</summary>

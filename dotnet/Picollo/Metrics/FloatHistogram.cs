@@ -76,8 +76,8 @@ namespace Picollo.Metrics
             return c;
         }
 
-        /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
-        public FloatHistogramHandle Handle { get { return _handle; } }
+        /// <summary>The handle the binding passes to <see cref="Native"/>.</summary>
+        internal FloatHistogramHandle Handle { get { return _handle; } }
 
         public void Dispose() { _handle.Dispose(); }
 

@@ -27,7 +27,7 @@ namespace Picollo.Metrics
             _source = source;
         }
 
-        public FloatSnapshotHandle Handle { get { return _handle; } }
+        internal FloatSnapshotHandle Handle { get { return _handle; } }
 
         /// <summary>The histogram this snapshot copies.</summary>
         public FloatHistogram Source { get { return _source; } }

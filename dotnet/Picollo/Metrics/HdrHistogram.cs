@@ -69,8 +69,8 @@ namespace Picollo.Metrics
         /// <summary>The object that owns the native histogram (null when this wrapper owns it).</summary>
         public object Owner { get { return _owner; } }
 
-        /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
-        public HistogramHandle Handle { get { return _handle; } }
+        /// <summary>The handle the binding passes to <see cref="Native"/>.</summary>
+        internal HistogramHandle Handle { get { return _handle; } }
 
         public void Dispose() { _handle.Dispose(); }
 

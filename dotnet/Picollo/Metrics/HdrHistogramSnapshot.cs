@@ -27,7 +27,7 @@ namespace Picollo.Metrics
             _source = source;
         }
 
-        public SnapshotHandle Handle { get { return _handle; } }
+        internal SnapshotHandle Handle { get { return _handle; } }
 
         /// <summary>The histogram this snapshot copies.</summary>
         public HdrHistogram Source { get { return _source; } }
