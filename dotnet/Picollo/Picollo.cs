@@ -224,7 +224,8 @@ namespace Picollo.Metrics
 
 namespace Picollo
 {
-    /// <summary>picollo_status: the result of a fallible call (0 = OK).</summary>
+    /// <summary>picollo_status: the result of a fallible call (0 = OK). The binding throws each
+    /// other status as the .NET exception of its kind (<see cref="PicolloException.For"/>).</summary>
     public enum Status : uint
     {
         Ok = 0,
@@ -242,71 +243,10 @@ namespace Picollo
         OsError = 12,
         Panic = 13,
         OutOfMemory = 14,
-        /// <summary>The input is not valid V2, base64 or interval log text (thrown as
-        /// <see cref="PicolloFormatException"/>).</summary>
+        /// <summary>The input is not valid V2, base64 or interval log text.</summary>
         FormatError = 15,
-        /// <summary>The histogram cannot be written in the requested format (thrown as
-        /// <see cref="PicolloUnencodableException"/>).</summary>
+        /// <summary>The histogram cannot be written in the requested format.</summary>
         Unencodable = 16,
-    }
-
-    /// <summary>A non-OK status, with the library's message for it. The statuses of the
-    /// HdrHistogram formats have subclasses: <see cref="PicolloFormatException"/> and
-    /// <see cref="PicolloUnencodableException"/>.</summary>
-    public class PicolloException : Exception
-    {
-        public Status Status { get; private set; }
-        public string NativeMessage { get; private set; }
-
-        public PicolloException(Status status, string nativeMessage)
-            : base(string.Format("picollo: {0} ({1}): {2}", status, (uint)status, nativeMessage))
-        {
-            Status = status;
-            NativeMessage = nativeMessage;
-        }
-
-        /// <summary>The exception for a status: the subclass it has, if any.</summary>
-        public static PicolloException For(Status status, string nativeMessage)
-        {
-            switch (status)
-            {
-                case Status.FormatError: return new PicolloFormatException(nativeMessage);
-                case Status.Unencodable: return new PicolloUnencodableException(nativeMessage);
-                default: return new PicolloException(status, nativeMessage);
-            }
-        }
-
-        /// <summary>Throw for any status but OK. Call right after the failing call, on the same
-        /// thread: the message is thread-local and the next Picollo call replaces it.</summary>
-        internal static void Check(Status status)
-        {
-            if (status != Status.Ok)
-                throw For(status, Utf8.FromNative(Native.picollo_last_error_message()));
-        }
-    }
-
-    /// <summary><see cref="Status.FormatError"/>: the input is not valid V2, base64 or interval
-    /// log text. The message says what is wrong and, for a log, on which line.</summary>
-    public sealed class PicolloFormatException : PicolloException
-    {
-        public PicolloFormatException(string nativeMessage) : base(Status.FormatError, nativeMessage)
-        {
-            var m = System.Text.RegularExpressions.Regex.Match(nativeMessage ?? "", @"^line (\d+): ");
-            long line;
-            if (m.Success && long.TryParse(m.Groups[1].Value, out line)) LineNumber = line;
-        }
-
-        /// <summary>The 1-based log line of the error (log messages start "line N: "), or
-        /// null for V2 and base64 errors.</summary>
-        public long? LineNumber { get; private set; }
-    }
-
-    /// <summary><see cref="Status.Unencodable"/>: the histogram cannot be written in that format
-    /// (saturated counts, a bucket count above 2^63 − 1, a value above 2^63 − 1); nothing was
-    /// written.</summary>
-    public sealed class PicolloUnencodableException : PicolloException
-    {
-        public PicolloUnencodableException(string nativeMessage) : base(Status.Unencodable, nativeMessage) { }
     }
 
     // ---------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ namespace Picollo.Metrics
         public static FloatHistogramBuilder Factory { get { return new FloatHistogramBuilder(); } }
 
         /// <summary>A histogram of this configuration (start from <see cref="FloatHistogramConfig.Default"/>).</summary>
-        /// <exception cref="PicolloException">InvalidArgument for a bad field (the message
+        /// <exception cref="ArgumentException">InvalidArgument for a bad field (the message
         /// names it), StructSize for a struct_size that is not the library's.</exception>
         public FloatHistogram(FloatHistogramConfig config)
         {
@@ -191,7 +191,7 @@ namespace Picollo.Metrics
         internal static double? OrNull(double x) { return double.IsNaN(x) ? (double?)null : x; }
 
         // Percentiles: ranks in percent (0..100); a batch needs strictly increasing ranks and
-        // answers from one copy of the counts. An empty histogram throws Status.Empty.
+        // answers from one copy of the counts. An empty histogram throws InvalidOperationException (Empty).
 
         public FloatPercentile GetPercentile(double rank)
         {
@@ -234,7 +234,7 @@ namespace Picollo.Metrics
         /// below count whole, x's own bucket in part, as if its values were spread evenly over
         /// the part of it between the exact Min and Max (so at or above Max every value
         /// counts). x may be ±∞.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN.</exception>
+        /// <exception cref="ArgumentException">NaN (InvalidArgument).</exception>
         public double RankOf(double x)
         {
             double r;
@@ -244,7 +244,8 @@ namespace Picollo.Metrics
 
         /// <summary>The fraction (0..1) of the values in buckets at or below x: the inverse of
         /// a percentile (<see cref="RankOf"/> over the total).</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN; Empty when no value is in a bucket.</exception>
+        /// <exception cref="ArgumentException">NaN (InvalidArgument).</exception>
+        /// <exception cref="InvalidOperationException">no value is in a bucket (Empty).</exception>
         public double QuantileOf(double x)
         {
             double q;
@@ -254,7 +255,7 @@ namespace Picollo.Metrics
 
         /// <summary>The count of every bucket that holds a value in [lo, hi] (whole buckets:
         /// exact when lo and hi are bucket bounds).</summary>
-        /// <exception cref="PicolloException">InvalidArgument for a NaN bound or lo &gt; hi.</exception>
+        /// <exception cref="ArgumentException">a NaN bound or lo &gt; hi (InvalidArgument).</exception>
         public ulong CountBetween(double lo, double hi)
         {
             ulong n;
@@ -264,8 +265,8 @@ namespace Picollo.Metrics
 
         /// <summary>The smallest and largest values of the bucket x falls in (signed; [0, 0]
         /// for zero), recorded or not.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN or ±∞; OutOfRange for a
-        /// nonzero magnitude outside the range.</exception>
+        /// <exception cref="ArgumentException">NaN or ±∞ (InvalidArgument); an
+        /// ArgumentOutOfRangeException for a nonzero magnitude outside the range (OutOfRange).</exception>
         public void GetEquivalentRange(double x, out double lowest, out double highest)
         {
             PicolloException.Check(Native.picollo_float_histogram_equivalent_range(_handle, x, out lowest, out highest));

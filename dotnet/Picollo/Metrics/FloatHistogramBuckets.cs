@@ -70,8 +70,8 @@ namespace Picollo.Metrics
         /// <summary>Add every count of other (same relative error; any range, storage, mode and
         /// counter width), with its NaN, infinity and outside counts, sum and extremes; its
         /// buckets outside this range count as underflow/overflow.</summary>
-        /// <exception cref="PicolloException">LayoutMismatch for another relative error;
-        /// InvalidArgument for this histogram itself.</exception>
+        /// <exception cref="ArgumentException">another relative error (LayoutMismatch); this
+        /// histogram itself (InvalidArgument).</exception>
         public void Add(FloatHistogram other)
         {
             PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_float_histogram_add));
@@ -90,8 +90,8 @@ namespace Picollo.Metrics
         /// value selection, zero, NaN, infinity and outside counts, sum and extremes, 64-bit
         /// counters and one writer (values counted as underflow or overflow stay so). The caller
         /// disposes it.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN or a relative error that
-        /// is not positive; LayoutMismatch for one finer than this histogram's (use AddRebinned
+        /// <exception cref="ArgumentException">NaN or a relative error that is not positive
+        /// (InvalidArgument); one finer than this histogram's (LayoutMismatch) (use AddRebinned
         /// into a finer histogram to spread counts knowingly).</exception>
         public FloatHistogram Downsample(double relativeError)
         {

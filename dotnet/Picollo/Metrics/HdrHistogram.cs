@@ -15,7 +15,7 @@ namespace Picollo.Metrics
     /// once, and Reset from any thread (a bucket then holds at most what was recorded since).
     /// In every mode queries and snapshots may run on other threads while writers record:
     /// each answers from one consistent copy of the counts. Subtract works in the
-    /// single-writer mode only (the others throw <see cref="Status.Unsupported"/>: use a
+    /// single-writer mode only (the others throw <see cref="NotSupportedException"/>: use a
     /// snapshot with deltas).</para></summary>
     public sealed partial class HdrHistogram : IDisposable
     {
@@ -137,15 +137,15 @@ namespace Picollo.Metrics
         /// count (underflow and overflow never do), since creation or the last Reset; Add and
         /// AddRebinned bring the other histogram's exact extremes, or the bounds of its lowest and
         /// highest non-empty buckets when it keeps none; Subtract and Collect leave them. Null when
-        /// no value was recorded in the range. Throws <see cref="PicolloException"/> with
-        /// <see cref="Status.Unsupported"/> unless the histogram keeps exact extremes
+        /// no value was recorded in the range. Throws <see cref="NotSupportedException"/>
+        /// (Unsupported) unless the histogram keeps exact extremes
         /// (<see cref="ExactExtremes"/>).</summary>
         public ulong? RecordedMin { get { ulong min, max; return TryGetRecordedExtremes(out min, out max) ? min : (ulong?)null; } }
 
         /// <summary>The largest value recorded, exact: a recorded value, not the trackable range
         /// (that is <see cref="HistogramInfo.MaxTrackable"/>). As <see cref="RecordedMin"/>: values
         /// inside the range only, since creation or the last Reset; null when none was recorded;
-        /// <see cref="Status.Unsupported"/> unless the histogram keeps exact extremes.</summary>
+        /// <see cref="NotSupportedException"/> unless the histogram keeps exact extremes.</summary>
         public ulong? RecordedMax { get { ulong min, max; return TryGetRecordedExtremes(out min, out max) ? max : (ulong?)null; } }
 
         /// <summary>Both recorded extremes from one call (see <see cref="RecordedMin"/>): false,
@@ -155,7 +155,7 @@ namespace Picollo.Metrics
             Status st = Native.picollo_histogram_exact_extremes(_handle, out min, out max);
             if (st == Status.Empty) { min = max = 0; return false; }
             if (st == Status.Unsupported)
-                throw new PicolloException(st, Utf8.FromNative(Native.picollo_last_error_message())
+                throw PicolloException.For(st, Utf8.FromNative(Native.picollo_last_error_message())
                     + " (HdrHistogram.Factory.WithExactExtremes(), or exactExtremes: true)");
             PicolloException.Check(st);
             return true;
@@ -182,7 +182,7 @@ namespace Picollo.Metrics
 
         // Percentiles. Ranks are percent (0..100); a batch needs strictly increasing ranks and
         // answers from one copy of the counts, so its results agree with each other. The
-        // scalar forms are a batch of one. An empty histogram throws Status.Empty.
+        // scalar forms are a batch of one. An empty histogram throws InvalidOperationException (Empty).
 
         /// <summary>The percentile at <paramref name="rank"/>, with its bucket.</summary>
         public Percentile GetPercentile(double rank)

@@ -13,7 +13,7 @@ namespace Picollo.Metrics
     public sealed partial class HdrHistogram
     {
         /// <summary>Steps of <paramref name="width"/> values: [0, width), [width, 2·width), …
-        /// Lazy: a bad width (0) throws <see cref="PicolloException"/> (InvalidArgument) when
+        /// Lazy: a bad width (0) throws <see cref="ArgumentException"/> (InvalidArgument) when
         /// the enumeration starts. An empty histogram has no step.</summary>
         public IEnumerable<HistogramStep> LinearSteps(ulong width)
         {
@@ -23,7 +23,7 @@ namespace Picollo.Metrics
 
         /// <summary>Geometric steps [0, first), [first, first·logBase), [first·logBase,
         /// first·logBase²), … (bounds rounded up to integers). Lazy: first 0 or a logBase that
-        /// is not a finite number above 1 throws <see cref="PicolloException"/> (InvalidArgument)
+        /// is not a finite number above 1 throws <see cref="ArgumentException"/> (InvalidArgument)
         /// when the enumeration starts.</summary>
         public IEnumerable<HistogramStep> LogarithmicSteps(ulong first, double logBase)
         {
