@@ -809,6 +809,17 @@ namespace Picollo
 
     internal static class Handles
     {
+        /// <summary>The handle a constructor-like call made, or its error: the library's
+        /// message read first (the next call on this thread replaces it), then the handle, if
+        /// any was made, freed.</summary>
+        public static T Adopt<T>(Status st, T made) where T : SafeHandle
+        {
+            if (st == Status.Ok) return made;
+            string message = Utf8.FromNative(Native.picollo_last_error_message());
+            if (made != null) made.Dispose();
+            throw PicolloException.For(st, message);
+        }
+
         /// <summary>Call with both handles' pointers, each kept alive (AddRef) for the call;
         /// ObjectDisposedException if either is disposed, with no reference leaked.</summary>
         public static Status Call2(SafeHandle a, SafeHandle b, Func<IntPtr, IntPtr, Status> call)

@@ -62,12 +62,7 @@ namespace Picollo
         {
             ApproxCounterHandle h;
             Status st = Native.picollo_approx_counter_new(threshold, maxShift, exactWhenUncontended ? 1u : 0u, out h);
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = h;
+            _handle = Handles.Adopt(st, h);
         }
 
         internal ApproxCounterHandle Handle { get { return _handle; } }

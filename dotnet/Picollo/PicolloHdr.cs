@@ -137,13 +137,7 @@ namespace Picollo
         /// read before anything else runs on this thread).</summary>
         public static HdrHistogram Adopt(Status st, HistogramHandle h)
         {
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (h != null) h.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            return new HdrHistogram(h, null);
+            return new HdrHistogram(Handles.Adopt(st, h), null);
         }
 
         /// <summary>Binary output: ask the size with (NULL, 0), then write into an array of
@@ -289,13 +283,7 @@ namespace Picollo
             if (output == null) throw new ArgumentNullException("output");
             LogWriterHandle w;
             Status st = Native.picollo_log_writer_new(out w);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (w != null) w.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            _handle = w;
+            _handle = Handles.Adopt(st, w);
             _out = output;
         }
 
@@ -391,13 +379,7 @@ namespace Picollo
             byte[] bytes = Hdr.Utf8Bytes(text);
             LogReaderHandle r;
             Status st = Native.picollo_log_reader_new(bytes, Hdr.Len(bytes), out r);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (r != null) r.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            _handle = r;
+            _handle = Handles.Adopt(st, r);
         }
 
         /// <summary>Reads the rest of <paramref name="reader"/> now.</summary>

@@ -333,13 +333,7 @@ namespace Picollo
             if (histogram == null) throw new ArgumentNullException("histogram");
             HistogramHandle h;
             Status st = Native.picollo_histogram_collect(histogram.Handle, out h);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (h != null) h.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            return new HdrHistogram(h, null);
+            return Hdr.Adopt(st, h);
         }
 
         /// <summary><see cref="Collect"/> into this snapshot (no allocation): afterwards it
@@ -464,13 +458,7 @@ namespace Picollo
         {
             OpenMetricsWriterHandle w;
             Status st = Native.picollo_openmetrics_writer_new(out w);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (w != null) w.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            _handle = w;
+            _handle = Handles.Adopt(st, w);
             if (output == null)
             {
                 _own = new StringBuilder();

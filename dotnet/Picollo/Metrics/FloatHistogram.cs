@@ -33,23 +33,12 @@ namespace Picollo.Metrics
         {
             FloatHistogramHandle h;
             Status st = Native.picollo_float_histogram_new(ref config, out h);
-            _handle = Adopted(st, h);
+            _handle = Handles.Adopt(st, h);
         }
 
         FloatHistogram(FloatHistogramHandle adopted)
         {
             _handle = adopted;
-        }
-
-        /// <summary>The handle a call made for us, or its error (disposing the handle).</summary>
-        static FloatHistogramHandle Adopted(Status st, FloatHistogramHandle h)
-        {
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            return h;
         }
 
         /// <summary>A histogram keeping magnitudes in [<paramref name="minMagnitude"/>,
@@ -212,13 +201,7 @@ namespace Picollo.Metrics
                 PicolloException.Check(Native.picollo_float_histogram_percentiles(_handle, r, Ranks.Count(ranks), o));
         }
 
-        public FloatPercentile[] GetPercentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new FloatPercentile[ranks.Length];
-            GetPercentiles(ranks, output);
-            return output;
-        }
+        public FloatPercentile[] GetPercentiles(params double[] ranks) { return Ranks.ToArray<FloatPercentile>(ranks, GetPercentiles); }
 
         public double[] GetPercentileValues(params double[] ranks)
         {

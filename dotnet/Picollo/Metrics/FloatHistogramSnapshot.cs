@@ -18,12 +18,7 @@ namespace Picollo.Metrics
         {
             FloatSnapshotHandle s;
             Status st = Native.picollo_float_snapshot_new(source.Handle, out s);
-            if (st != Status.Ok)
-            {
-                if (s != null) s.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = s;
+            _handle = Handles.Adopt(st, s);
             _source = source;
         }
 

@@ -29,12 +29,7 @@ namespace Picollo.Metrics
         {
             HistogramHandle h;
             Status st = Native.picollo_histogram_new(ref config, out h);
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = h;
+            _handle = Handles.Adopt(st, h);
         }
 
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
@@ -215,22 +210,10 @@ namespace Picollo.Metrics
         }
 
         /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
-        public Percentile[] GetPercentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new Percentile[ranks.Length];
-            GetPercentiles(ranks, output);
-            return output;
-        }
+        public Percentile[] GetPercentiles(params double[] ranks) { return Ranks.ToArray<Percentile>(ranks, GetPercentiles); }
 
         /// <summary><see cref="GetPercentileValues(ReadOnlySpan{double}, Span{ulong})"/> into a new array.</summary>
-        public ulong[] GetPercentileValues(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new ulong[ranks.Length];
-            GetPercentileValues(ranks, output);
-            return output;
-        }
+        public ulong[] GetPercentileValues(params double[] ranks) { return Ranks.ToArray<ulong>(ranks, GetPercentileValues); }
 
         /// <summary>The standard summary (16 percentiles, totals, moments), filled into
         /// <paramref name="reuseInstance"/> when one is given (no allocation), else into a new one.</summary>
@@ -253,36 +236,12 @@ namespace Picollo.Metrics
         public override string ToString() { return _handle.IsClosed ? "HdrHistogram (disposed)" : Table(); }
 
         /// <summary>Add every count of other (same relative error; any range and counter width).</summary>
-        public void Add(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add)); }
+        public void Add(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_histogram_add)); }
 
         /// <summary>Subtract every count of other; nothing changes if a count would go negative.</summary>
-        public void Subtract(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_subtract)); }
-
-        static HdrHistogram Checked(HdrHistogram h)
-        {
-            if (h == null) throw new ArgumentNullException("other");
-            return h;
-        }
+        public void Subtract(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_histogram_subtract)); }
 
         /// <summary>A copy of the counts that <see cref="HdrHistogramSnapshot.Update"/> refreshes in place.</summary>
         public HdrHistogramSnapshot GetSnapshot() { return new HdrHistogramSnapshot(this); }
-    }
-
-    /// <summary>The checks and pointers the span forms of the percentile queries share.</summary>
-    internal static class Ranks
-    {
-        /// <summary>Whether there is anything to ask the library: false for no ranks; an
-        /// ArgumentException when the output's length differs from the ranks'.</summary>
-        public static bool Fit(ReadOnlySpan<double> ranks, int outputLength)
-        {
-            if (outputLength != ranks.Length)
-                throw new ArgumentException(string.Format("{0} ranks but room for {1} results: lengths must match",
-                                                          ranks.Length, outputLength), "output");
-            return ranks.Length > 0;
-        }
-
-        public static ref T First<T>(ReadOnlySpan<T> span) { return ref System.Runtime.InteropServices.MemoryMarshal.GetReference(span); }
-        public static ref T First<T>(Span<T> span) { return ref System.Runtime.InteropServices.MemoryMarshal.GetReference(span); }
-        public static UIntPtr Count(ReadOnlySpan<double> ranks) { return new UIntPtr((uint)ranks.Length); }
     }
 }

@@ -72,7 +72,7 @@ namespace Picollo.Metrics
         /// error). Other may be this histogram (its counts double).</summary>
         public void AddRebinned(HdrHistogram other)
         {
-            PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add_rebinned));
+            PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_histogram_add_rebinned));
         }
 
         /// <summary>A new histogram at the coarser <paramref name="relativeError"/>: exactly the

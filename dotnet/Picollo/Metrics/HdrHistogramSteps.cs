@@ -39,18 +39,9 @@ namespace Picollo.Metrics
         {
             using (var copy = CopyForReading())
             {
-                ulong cursor = 0;
-                var output = new HistogramStep[FirstStepBatch];
-                while (true)
-                {
-                    UIntPtr written;
-                    Status st = next(copy.Handle, ref cursor, output, out written);
-                    if (st == Status.OutOfRange) yield break;
-                    PicolloException.Check(st);
-                    int n = (int)written.ToUInt64();
-                    for (int i = 0; i < n; i++) yield return output[i];
-                    if (n == output.Length && output.Length < LastStepBatch) output = new HistogramStep[output.Length * 4];
-                }
+                var steps = Batches.Read((ref ulong cursor, HistogramStep[] output, out UIntPtr written) =>
+                    next(copy.Handle, ref cursor, output, out written), 0UL, FirstStepBatch, LastStepBatch);
+                foreach (var step in steps) yield return step;
             }
         }
     }

@@ -110,12 +110,7 @@ namespace Picollo.Perf
             PerfConfig config = _config;
             SessionHandle h;
             Status st = PerfNative.picollo_perf_session_new(ref config, out h);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (h != null) h.Dispose();
-                throw PicolloException.For(st, message);
-            }
+            h = Handles.Adopt(st, h);
             try
             {
                 foreach (var add in _counters) PicolloException.Check(add(h));
