@@ -102,9 +102,7 @@ namespace Picollo.Metrics
 
         public void RecordMany(double[] values, int offset, int count)
         {
-            if (values == null) throw new ArgumentNullException("values");
-            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
-            RecordMany(new ReadOnlySpan<double>(values, offset, count));
+            RecordMany(Ranks.Slice(values, offset, count));
         }
 
         /// <summary>Clear every count, the sum and the extremes (see the class summary for

@@ -81,10 +81,9 @@ namespace Picollo.Metrics
 
         public unsafe void RecordMany(ulong[] values, int offset, int count)
         {
-            if (values == null) throw new ArgumentNullException("values");
-            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
-            if (count == 0) return;
-            fixed (ulong* p = &values[offset])
+            ReadOnlySpan<ulong> slice = Ranks.Slice(values, offset, count);
+            if (slice.Length == 0) return;
+            fixed (ulong* p = &Ranks.First(slice))
                 PicolloException.Check(Native.picollo_histogram_record_many(_handle, p, new UIntPtr((uint)count)));
         }
 

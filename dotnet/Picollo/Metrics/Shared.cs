@@ -1,6 +1,7 @@
 // What HdrHistogram and FloatHistogram (and their summaries and snapshots) share, written once,
 // generic over what differs (the bucket, percentile and summary structs, the cursor type):
-//   Ranks         the checks and pointers of the percentile batches, and their array forms;
+//   Ranks         the checks and pointers of the span calls (percentile batches, RecordMany)
+//                 and the array forms of the percentile batches;
 //   Batches       a cursor walk over picollo_*_next_buckets and the steps, batch by batch;
 //   SummaryText   the Markdown table, line and diff of a summary struct;
 //   Copies        a private histogram filled from a live one, disposed if the fill fails;
@@ -14,7 +15,7 @@ using System.Runtime.InteropServices;
 
 namespace Picollo.Metrics
 {
-    /// <summary>The checks and pointers the span forms of the percentile queries share.</summary>
+    /// <summary>The checks and pointers the span calls share (the percentile batches, RecordMany).</summary>
     internal static class Ranks
     {
         /// <summary>Whether there is anything to ask the library: false for no ranks; an
@@ -30,6 +31,15 @@ namespace Picollo.Metrics
         public static ref T First<T>(ReadOnlySpan<T> span) { return ref MemoryMarshal.GetReference(span); }
         public static ref T First<T>(Span<T> span) { return ref MemoryMarshal.GetReference(span); }
         public static UIntPtr Count(ReadOnlySpan<double> ranks) { return new UIntPtr((uint)ranks.Length); }
+
+        /// <summary>values[offset, offset + count), checked: ArgumentNullException for no
+        /// array, ArgumentOutOfRangeException for a slice that leaves it.</summary>
+        public static ReadOnlySpan<T> Slice<T>(T[] values, int offset, int count)
+        {
+            if (values == null) throw new ArgumentNullException("values");
+            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
+            return new ReadOnlySpan<T>(values, offset, count);
+        }
 
         /// <summary>A span form of a percentile query: results for the ranks, into output.</summary>
         public delegate void Query<T>(ReadOnlySpan<double> ranks, Span<T> output);
