@@ -16,7 +16,8 @@
 // PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
 // HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
 // pipelines (interval collection, OpenMetrics, OTLP), PicolloPerf.cs and Perf/*.cs the
-// perf_event counters (Picollo.Perf).
+// perf_event counters (Picollo.Perf). Exceptions.cs maps each picollo_status to the .NET
+// exception of its kind; Metrics/Shared.cs holds what the integer and float classes share.
 //
 // Built by Picollo.csproj (dotnet build / dotnet pack), or with mono's mcs:
 // `mcs -unsafe -target:library -out:Picollo.dll *.cs */*.cs` (c-tests/csharp/run.sh).

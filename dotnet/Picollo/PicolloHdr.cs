@@ -6,8 +6,9 @@
 //   h.OutputPercentileDistribution(...)  the .hgrm percentile distribution;
 //   HistogramLogWriter / HistogramLogReader  interval logs (format 1.3), and
 //   HistogramLogReader.Sum        the sum of a log's intervals of one tag and time window.
-// Malformed input throws PicolloFormatException (a log's names the line); a histogram the
-// format cannot hold throws PicolloUnencodableException.
+// Malformed input throws PicolloFormatException, a FormatException (a log's names the line);
+// a histogram the format cannot hold throws PicolloUnencodableException, an
+// InvalidOperationException; a refused argument (a tag, a time, a ratio) an ArgumentException.
 
 using System;
 using System.Collections.Generic;
