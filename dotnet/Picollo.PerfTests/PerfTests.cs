@@ -28,10 +28,14 @@ static partial class PerfTests
             call();
             Check(false, what + ": no exception, expected " + expected);
         }
-        catch (PicolloException e)
+        catch (Exception caught) when (caught is IPicolloError)
         {
+            var e = (IPicolloError)caught;
             Check(e.Status == expected && e.NativeMessage.Contains(needle),
                   string.Format("{0}: expected {1} with \"{2}\", got {3} \"{4}\"", what, expected, needle, e.Status, e.NativeMessage));
+            // A bad argument is an ArgumentException whether the binding or the library found it.
+            Check(expected != Status.InvalidArgument || caught is ArgumentException,
+                  what + ": InvalidArgument thrown as " + caught.GetType().Name + ", not an ArgumentException");
         }
         catch (Exception e)
         {
@@ -237,7 +241,7 @@ static partial class PerfTests
             PerfEventCounterSession.Factory.WithSoftwareCounter(PerfSoftwareCounterId.TaskClock).WithRawCounter(0x7fff0000u, 1).Create();
             Check(false, "a bogus raw type opened");
         }
-        catch (PicolloException e)
+        catch (PicolloArgumentException e)
         {
             Check(e.Status == Status.InvalidArgument && e.NativeMessage.Contains("Raw:2147418112:0x1: unknown perf event type 2147418112"),
                   "bogus raw type: " + e.Status + " " + e.NativeMessage);
@@ -265,8 +269,9 @@ static partial class PerfTests
         {
             s = PerfEventCounterSession.Factory.WithFixedCounters().WithHardwareCounter(PerfHardwareCounterId.BranchMisses).Create();
         }
-        catch (PicolloException e)
+        catch (Exception caught) when (caught is IPicolloError)
         {
+            var e = (IPicolloError)caught;
             if (e.Status == Status.Unsupported || e.Status == Status.PermissionDenied)
             {
                 // The refusal itself is checked: the right status, and a reason naming the counter.

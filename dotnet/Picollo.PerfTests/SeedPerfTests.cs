@@ -59,14 +59,14 @@ static partial class PerfTests
 
     /// <summary>Run a snippet, echo what it printed, and return its lines and the refusal (if
     /// the session could not be made).</summary>
-    static List<string> RunSeed(string name, Action snippet, out PicolloException refused)
+    static List<string> RunSeed(string name, Action snippet, out IPicolloError refused)
     {
         var saved = Console.Out;
         var text = new StringWriter();
-        PicolloException caught = null;
+        IPicolloError caught = null;
         Console.SetOut(text);
         try { snippet(); }
-        catch (PicolloException e) { caught = e; }
+        catch (Exception e) when (e is IPicolloError) { caught = (IPicolloError)e; }
         finally { Console.SetOut(saved); }
         refused = caught;
         Console.WriteLine("----- seed " + name + " -----");
@@ -77,7 +77,7 @@ static partial class PerfTests
     }
 
     /// <summary>The PMU lines the snippets start with; true when the snippet went on to count.</summary>
-    static bool PmuLinesAndRefusal(string name, List<string> output, PicolloException refused)
+    static bool PmuLinesAndRefusal(string name, List<string> output, IPicolloError refused)
     {
         uint fixedCounters, programmable;
         bool pmu = PerfEventCounterSession.TryGetNumberOfCounters(out fixedCounters, out programmable);
@@ -140,7 +140,7 @@ static partial class PerfTests
         Check(GettingStartedTableProblems(expected, expected.Skip(1).Where(l => !l.StartsWith("| 92.5")).ToList()).Count == 1,
               "the table checks refuse a missing row");
 
-        PicolloException refused;
+        IPicolloError refused;
         var output = RunSeed("PerfSessionGettingStarted", SeedPerf.PerfSessionGettingStarted, out refused);
         Check(Shape(output.Last(l => l.StartsWith("CPU PMU: f"))) == Shape(expected[0]), "PerfSessionGettingStarted: the PMU line's form");
         if (!PmuLinesAndRefusal("PerfSessionGettingStarted", output, refused)) return;
@@ -154,7 +154,7 @@ static partial class PerfTests
         Check(SortedTableProblems(expected, expected).Count == 0, "the diff table checks take the announcement's output");
         Check(SortedTableProblems(expected, expected.Take(expected.Count - 1).ToList()).Count == 1, "the diff table checks refuse a missing row");
 
-        PicolloException refused;
+        IPicolloError refused;
         var output = RunSeed("PerfSessionSorted", SeedPerf.PerfSessionSorted, out refused);
         if (!PmuLinesAndRefusal("PerfSessionSorted", output, refused)) return;
         // The announcement's listing starts at the tables (it leaves the two PMU lines out).
@@ -170,7 +170,7 @@ static partial class PerfTests
                               + ") is not in ../shared/seeds nor at $PICOLLO_SEED_ANNOUNCEMENT");
             Group("seed perf snippets, run only", () =>
             {
-                PicolloException refused;
+                IPicolloError refused;
                 RunSeed("PerfSessionGettingStarted", SeedPerf.PerfSessionGettingStarted, out refused);
                 RunSeed("PerfSessionSorted", SeedPerf.PerfSessionSorted, out refused);
             });

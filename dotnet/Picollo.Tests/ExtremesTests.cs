@@ -204,7 +204,7 @@ static partial class Tests
                 h.TryGetRecordedExtremes(out min, out max);
                 Check(false, "TryGetRecordedExtremes without exact extremes: no exception");
             }
-            catch (PicolloException e)
+            catch (PicolloNotSupportedException e)
             {
                 Check(e.Status == Status.Unsupported && e.Message.Contains("WithExactExtremes") && e.Message.Contains("exactExtremes: true"),
                       "the Unsupported message says how to make one that keeps them: " + e.Message);

@@ -116,7 +116,14 @@ static partial class Tests
         Equal(16u, (uint)Status.Unencodable, "UNENCODABLE is 16");
         Check(PicolloException.For(Status.FormatError, "x") is PicolloFormatException, "FORMAT_ERROR maps to PicolloFormatException");
         Check(PicolloException.For(Status.Unencodable, "x") is PicolloUnencodableException, "UNENCODABLE maps to PicolloUnencodableException");
-        Check(PicolloException.For(Status.Empty, "x").GetType() == typeof(PicolloException), "other statuses stay PicolloException");
+        foreach (Status st in Enum.GetValues(typeof(Status)))
+        {
+            if (st == Status.Ok) continue;
+            Exception e = PicolloException.For(st, "x");
+            var carried = e as IPicolloError;
+            Check(KindOf(st).IsInstanceOfType(e) && carried != null && carried.Status == st && carried.NativeMessage == "x",
+                  st + " is thrown as a " + KindOf(st).Name + " carrying the status, got " + e.GetType().Name);
+        }
         foreach (var st in new[] { Status.FormatError, Status.Unencodable })
         {
             string text = Utf8.FromNative(Native.picollo_status_str((uint)st));
@@ -269,7 +276,7 @@ static partial class Tests
             Throws<PicolloUnencodableException>(() => HistogramEncoding.Encode(h), "encode of saturated counts");
             Throws<PicolloUnencodableException>(() => HistogramEncoding.EncodeBinary(h, false), "plain encode of saturated counts");
             try { HistogramEncoding.EncodeBinary(h); }
-            catch (PicolloException e)
+            catch (PicolloUnencodableException e)
             {
                 Check(e.Status == Status.Unencodable && !string.IsNullOrEmpty(e.NativeMessage),
                       "unencodable status and message: " + e.Status + " " + e.NativeMessage);
@@ -279,7 +286,7 @@ static partial class Tests
             {
                 w.WriteHeader();
                 int length = sw.ToString().Length;
-                Throws<PicolloException>(() => w.Append(h, null, 0, 1), "a log interval of saturated counts");
+                Throws<PicolloUnencodableException>(() => w.Append(h, null, 0, 1), "a log interval of saturated counts");
                 Equal(length, sw.ToString().Length, "a refused interval writes nothing");
             }
         }
@@ -503,11 +510,11 @@ static partial class Tests
             {
                 w.WriteHeader(null, 100.0);
                 int length = refused.ToString().Length;
-                Throws<PicolloException>(() => w.Append(h, "two words", 100.0, 1.0), "a tag with a space");
-                Throws<PicolloException>(() => w.Append(h, "a,b", 100.0, 1.0), "a tag with a comma");
-                Throws<PicolloException>(() => w.Append(h, null, 50.0, 1.0), "a start before the base time");
-                Throws<PicolloException>(() => w.Append(h, null, 100.0, -1.0), "a negative length");
-                Throws<PicolloException>(() => { w.MaxValueUnitRatio = 0; }, "unit ratio 0");
+                Throws<ArgumentException>(() => w.Append(h, "two words", 100.0, 1.0), "a tag with a space");
+                Throws<ArgumentException>(() => w.Append(h, "a,b", 100.0, 1.0), "a tag with a comma");
+                Throws<ArgumentException>(() => w.Append(h, null, 50.0, 1.0), "a start before the base time");
+                Throws<ArgumentException>(() => w.Append(h, null, 100.0, -1.0), "a negative length");
+                Throws<ArgumentException>(() => { w.MaxValueUnitRatio = 0; }, "unit ratio 0");
                 Equal(length, refused.ToString().Length, "refused calls write nothing");
                 w.Append(h, "ok", 101.0, 1.0);
                 Check(refused.ToString().EndsWith("\n") && refused.ToString().Contains("Tag=ok,1.000,1.000,"), "the writer goes on after refusals");

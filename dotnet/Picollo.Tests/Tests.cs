@@ -35,7 +35,27 @@ static partial class Tests
               string.Format("{0}: expected {1}, got {2}", what, expected, actual));
     }
 
-    /// <summary>The call must raise a PicolloException with this status and a message.</summary>
+    /// <summary>The .NET type a status must be thrown as: one type per kind of error, whether
+    /// the binding or the library found it (a bad argument is an ArgumentException both ways).</summary>
+    static Type KindOf(Status status)
+    {
+        switch (status)
+        {
+            case Status.OutOfRange: return typeof(ArgumentOutOfRangeException);
+            case Status.NullPointer: case Status.InvalidArgument: case Status.StructSize: case Status.BufferTooSmall:
+            case Status.LayoutMismatch: case Status.WouldGoNegative: case Status.InvalidUtf8:
+                return typeof(ArgumentException);
+            case Status.Empty: case Status.Unencodable: return typeof(InvalidOperationException);
+            case Status.Unsupported: return typeof(NotSupportedException);
+            case Status.PermissionDenied: return typeof(UnauthorizedAccessException);
+            case Status.OutOfMemory: return typeof(OutOfMemoryException);
+            case Status.FormatError: return typeof(FormatException);
+            default: return typeof(PicolloException);
+        }
+    }
+
+    /// <summary>The call must raise the exception of this status's kind (<see cref="KindOf"/>),
+    /// carrying the status and a message.</summary>
     static void Throws(Status expected, Action call, string what)
     {
         try
@@ -43,10 +63,13 @@ static partial class Tests
             call();
             Check(false, what + ": no exception, expected " + expected);
         }
-        catch (PicolloException e)
+        catch (Exception caught) when (caught is IPicolloError)
         {
+            var e = (IPicolloError)caught;
             Check(e.Status == expected && !string.IsNullOrEmpty(e.NativeMessage),
                   string.Format("{0}: expected {1}, got {2} \"{3}\"", what, expected, e.Status, e.NativeMessage));
+            Check(KindOf(expected).IsInstanceOfType(caught),
+                  string.Format("{0}: {1} thrown as {2}, expected a {3}", what, expected, caught.GetType().Name, KindOf(expected).Name));
         }
         catch (Exception e)
         {

@@ -246,7 +246,7 @@ static partial class Tests
                     h.Subtract(single);
                     Check(false, mode + ": subtract did not throw");
                 }
-                catch (PicolloException e)
+                catch (PicolloNotSupportedException e)
                 {
                     Check(e.Status == Status.Unsupported && e.NativeMessage.Contains("single-writer"),
                           mode + ": subtract is UNSUPPORTED with the reason: " + e.NativeMessage);

@@ -1,9 +1,9 @@
 // Picollo for .NET: a P/Invoke binding of libpicollo (include/picollo.h).
 //
 // Layers, bottom up:
-//   Native            every [DllImport] of the C ABI, nothing else;
+//   Native            every [DllImport] of the C ABI, nothing else (internal);
 //   blittable structs field-for-field copies of the C structs (checked against the C sizeof);
-//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free.
+//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free (internal).
 // The API a C# caller uses is the one of the Picollo .NET announcement, namespace
 // Picollo.Metrics: HdrHistogram, HdrHistogramBuilder (HdrHistogram.Factory),
 // HdrHistogramSummary, HdrHistogramSnapshot and NanoScope, in Metrics/*.cs, with the C types
@@ -16,7 +16,8 @@
 // PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
 // HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
 // pipelines (interval collection, OpenMetrics, OTLP), PicolloPerf.cs and Perf/*.cs the
-// perf_event counters (Picollo.Perf).
+// perf_event counters (Picollo.Perf). Exceptions.cs maps each picollo_status to the .NET
+// exception of its kind; Metrics/Shared.cs holds what the integer and float classes share.
 //
 // Built by Picollo.csproj (dotnet build / dotnet pack), or with mono's mcs:
 // `mcs -unsafe -target:library -out:Picollo.dll *.cs */*.cs` (c-tests/csharp/run.sh).
@@ -224,7 +225,8 @@ namespace Picollo.Metrics
 
 namespace Picollo
 {
-    /// <summary>picollo_status: the result of a fallible call (0 = OK).</summary>
+    /// <summary>picollo_status: the result of a fallible call (0 = OK). The binding throws each
+    /// other status as the .NET exception of its kind (<see cref="PicolloException.For"/>).</summary>
     public enum Status : uint
     {
         Ok = 0,
@@ -242,71 +244,10 @@ namespace Picollo
         OsError = 12,
         Panic = 13,
         OutOfMemory = 14,
-        /// <summary>The input is not valid V2, base64 or interval log text (thrown as
-        /// <see cref="PicolloFormatException"/>).</summary>
+        /// <summary>The input is not valid V2, base64 or interval log text.</summary>
         FormatError = 15,
-        /// <summary>The histogram cannot be written in the requested format (thrown as
-        /// <see cref="PicolloUnencodableException"/>).</summary>
+        /// <summary>The histogram cannot be written in the requested format.</summary>
         Unencodable = 16,
-    }
-
-    /// <summary>A non-OK status, with the library's message for it. The statuses of the
-    /// HdrHistogram formats have subclasses: <see cref="PicolloFormatException"/> and
-    /// <see cref="PicolloUnencodableException"/>.</summary>
-    public class PicolloException : Exception
-    {
-        public Status Status { get; private set; }
-        public string NativeMessage { get; private set; }
-
-        public PicolloException(Status status, string nativeMessage)
-            : base(string.Format("picollo: {0} ({1}): {2}", status, (uint)status, nativeMessage))
-        {
-            Status = status;
-            NativeMessage = nativeMessage;
-        }
-
-        /// <summary>The exception for a status: the subclass it has, if any.</summary>
-        public static PicolloException For(Status status, string nativeMessage)
-        {
-            switch (status)
-            {
-                case Status.FormatError: return new PicolloFormatException(nativeMessage);
-                case Status.Unencodable: return new PicolloUnencodableException(nativeMessage);
-                default: return new PicolloException(status, nativeMessage);
-            }
-        }
-
-        /// <summary>Throw for any status but OK. Call right after the failing call, on the same
-        /// thread: the message is thread-local and the next Picollo call replaces it.</summary>
-        internal static void Check(Status status)
-        {
-            if (status != Status.Ok)
-                throw For(status, Utf8.FromNative(Native.picollo_last_error_message()));
-        }
-    }
-
-    /// <summary><see cref="Status.FormatError"/>: the input is not valid V2, base64 or interval
-    /// log text. The message says what is wrong and, for a log, on which line.</summary>
-    public sealed class PicolloFormatException : PicolloException
-    {
-        public PicolloFormatException(string nativeMessage) : base(Status.FormatError, nativeMessage)
-        {
-            var m = System.Text.RegularExpressions.Regex.Match(nativeMessage ?? "", @"^line (\d+): ");
-            long line;
-            if (m.Success && long.TryParse(m.Groups[1].Value, out line)) LineNumber = line;
-        }
-
-        /// <summary>The 1-based log line of the error (log messages start "line N: "), or
-        /// null for V2 and base64 errors.</summary>
-        public long? LineNumber { get; private set; }
-    }
-
-    /// <summary><see cref="Status.Unencodable"/>: the histogram cannot be written in that format
-    /// (saturated counts, a bucket count above 2^63 − 1, a value above 2^63 − 1); nothing was
-    /// written.</summary>
-    public sealed class PicolloUnencodableException : PicolloException
-    {
-        public PicolloUnencodableException(string nativeMessage) : base(Status.Unencodable, nativeMessage) { }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -494,7 +435,7 @@ namespace Picollo
     /// header's inline picollo_recorder_record does. Raw: the pointers live as long as the
     /// histogram, and the thread rules of picollo_histogram_recorder apply.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct RecorderData
+    internal struct RecorderData
     {
         /// <summary>The picollo_histogram*.</summary>
         public IntPtr Histogram;
@@ -514,10 +455,11 @@ namespace Picollo
     }
 
     // ---------------------------------------------------------------------------------------
-    // The C ABI, one declaration per exported function. Public so tests can make raw calls.
+    // The C ABI, one declaration per exported function. Internal: the public API is the
+    // classes above it; the test programs make raw calls through InternalsVisibleTo.
     // ---------------------------------------------------------------------------------------
 
-    public static partial class Native
+    internal static partial class Native
     {
         const string Lib = "picollo";
         const CallingConvention Cdecl = CallingConvention.Cdecl;
@@ -807,7 +749,7 @@ namespace Picollo
 
     /// <summary>Owns a picollo_histogram*. The marshaller AddRefs it around each call, so a
     /// Dispose racing a call cannot free the histogram under it.</summary>
-    public sealed class HistogramHandle : SafeHandle
+    internal sealed class HistogramHandle : SafeHandle
     {
         public HistogramHandle() : base(IntPtr.Zero, true) { }
 
@@ -825,7 +767,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_snapshot*.</summary>
-    public sealed class SnapshotHandle : SafeHandle
+    internal sealed class SnapshotHandle : SafeHandle
     {
         public SnapshotHandle() : base(IntPtr.Zero, true) { }
 
@@ -839,7 +781,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_float_histogram*.</summary>
-    public sealed class FloatHistogramHandle : SafeHandle
+    internal sealed class FloatHistogramHandle : SafeHandle
     {
         public FloatHistogramHandle() : base(IntPtr.Zero, true) { }
 
@@ -853,7 +795,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_float_snapshot*.</summary>
-    public sealed class FloatSnapshotHandle : SafeHandle
+    internal sealed class FloatSnapshotHandle : SafeHandle
     {
         public FloatSnapshotHandle() : base(IntPtr.Zero, true) { }
 
@@ -868,6 +810,17 @@ namespace Picollo
 
     internal static class Handles
     {
+        /// <summary>The handle a constructor-like call made, or its error: the library's
+        /// message read first (the next call on this thread replaces it), then the handle, if
+        /// any was made, freed.</summary>
+        public static T Adopt<T>(Status st, T made) where T : SafeHandle
+        {
+            if (st == Status.Ok) return made;
+            string message = Utf8.FromNative(Native.picollo_last_error_message());
+            if (made != null) made.Dispose();
+            throw PicolloException.For(st, message);
+        }
+
         /// <summary>Call with both handles' pointers, each kept alive (AddRef) for the call;
         /// ObjectDisposedException if either is disposed, with no reference leaked.</summary>
         public static Status Call2(SafeHandle a, SafeHandle b, Func<IntPtr, IntPtr, Status> call)

@@ -6,7 +6,7 @@ using System.Runtime.InteropServices;
 
 namespace Picollo
 {
-    public static partial class Native
+    internal static partial class Native
     {
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_approx_counter_new(uint threshold, uint maxShift, uint exactWhenUncontended, out ApproxCounterHandle counter);
@@ -31,7 +31,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_approx_counter*.</summary>
-    public sealed class ApproxCounterHandle : SafeHandle
+    internal sealed class ApproxCounterHandle : SafeHandle
     {
         public ApproxCounterHandle() : base(IntPtr.Zero, true) { }
 
@@ -62,15 +62,10 @@ namespace Picollo
         {
             ApproxCounterHandle h;
             Status st = Native.picollo_approx_counter_new(threshold, maxShift, exactWhenUncontended ? 1u : 0u, out h);
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = h;
+            _handle = Handles.Adopt(st, h);
         }
 
-        public ApproxCounterHandle Handle { get { return _handle; } }
+        internal ApproxCounterHandle Handle { get { return _handle; } }
 
         /// <summary>Count one event (approximately above 2^T). From any thread.</summary>
         public void Increment() { Native.picollo_approx_counter_increment(_handle); }

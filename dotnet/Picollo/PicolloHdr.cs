@@ -6,8 +6,9 @@
 //   h.OutputPercentileDistribution(...)  the .hgrm percentile distribution;
 //   HistogramLogWriter / HistogramLogReader  interval logs (format 1.3), and
 //   HistogramLogReader.Sum        the sum of a log's intervals of one tag and time window.
-// Malformed input throws PicolloFormatException (a log's names the line); a histogram the
-// format cannot hold throws PicolloUnencodableException.
+// Malformed input throws PicolloFormatException, a FormatException (a log's names the line);
+// a histogram the format cannot hold throws PicolloUnencodableException, an
+// InvalidOperationException; a refused argument (a tag, a time, a ratio) an ArgumentException.
 
 using System;
 using System.Collections.Generic;
@@ -44,7 +45,7 @@ namespace Picollo
         public uint Reserved;
     }
 
-    public static partial class Native
+    internal static partial class Native
     {
         // V2: histograms in, bytes out (binary forms) or text (base64); blobs in as byte arrays
         // with their length (no NUL needed).
@@ -104,7 +105,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_log_writer*.</summary>
-    public sealed class LogWriterHandle : SafeHandle
+    internal sealed class LogWriterHandle : SafeHandle
     {
         public LogWriterHandle() : base(IntPtr.Zero, true) { }
 
@@ -118,7 +119,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_log_reader* (and, inside it, the library's copy of the text).</summary>
-    public sealed class LogReaderHandle : SafeHandle
+    internal sealed class LogReaderHandle : SafeHandle
     {
         public LogReaderHandle() : base(IntPtr.Zero, true) { }
 
@@ -137,13 +138,7 @@ namespace Picollo
         /// read before anything else runs on this thread).</summary>
         public static HdrHistogram Adopt(Status st, HistogramHandle h)
         {
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (h != null) h.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            return new HdrHistogram(h, null);
+            return new HdrHistogram(Handles.Adopt(st, h), null);
         }
 
         /// <summary>Binary output: ask the size with (NULL, 0), then write into an array of
@@ -289,13 +284,7 @@ namespace Picollo
             if (output == null) throw new ArgumentNullException("output");
             LogWriterHandle w;
             Status st = Native.picollo_log_writer_new(out w);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (w != null) w.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            _handle = w;
+            _handle = Handles.Adopt(st, w);
             _out = output;
         }
 
@@ -391,13 +380,7 @@ namespace Picollo
             byte[] bytes = Hdr.Utf8Bytes(text);
             LogReaderHandle r;
             Status st = Native.picollo_log_reader_new(bytes, Hdr.Len(bytes), out r);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (r != null) r.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            _handle = r;
+            _handle = Handles.Adopt(st, r);
         }
 
         /// <summary>Reads the rest of <paramref name="reader"/> now.</summary>

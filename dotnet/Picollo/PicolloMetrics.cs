@@ -94,7 +94,7 @@ namespace Picollo
         Cumulative = 2,
     }
 
-    public static partial class Native
+    internal static partial class Native
     {
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_collect(HistogramHandle h, out HistogramHandle output);
@@ -145,7 +145,7 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_openmetrics_writer*.</summary>
-    public sealed class OpenMetricsWriterHandle : SafeHandle
+    internal sealed class OpenMetricsWriterHandle : SafeHandle
     {
         public OpenMetricsWriterHandle() : base(IntPtr.Zero, true) { }
 
@@ -333,13 +333,7 @@ namespace Picollo
             if (histogram == null) throw new ArgumentNullException("histogram");
             HistogramHandle h;
             Status st = Native.picollo_histogram_collect(histogram.Handle, out h);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (h != null) h.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            return new HdrHistogram(h, null);
+            return Hdr.Adopt(st, h);
         }
 
         /// <summary><see cref="Collect"/> into this snapshot (no allocation): afterwards it
@@ -464,13 +458,7 @@ namespace Picollo
         {
             OpenMetricsWriterHandle w;
             Status st = Native.picollo_openmetrics_writer_new(out w);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (w != null) w.Dispose();
-                throw PicolloException.For(st, message);
-            }
-            _handle = w;
+            _handle = Handles.Adopt(st, w);
             if (output == null)
             {
                 _own = new StringBuilder();
@@ -479,7 +467,7 @@ namespace Picollo
             else _out = output;
         }
 
-        public OpenMetricsWriterHandle Handle { get { return _handle; } }
+        internal OpenMetricsWriterHandle Handle { get { return _handle; } }
 
         /// <summary>Start a family: its metadata (# TYPE, # UNIT, # HELP) and the options its
         /// points share. Every point of a family needs the same layout and range.</summary>

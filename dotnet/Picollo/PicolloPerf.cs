@@ -150,7 +150,7 @@ namespace Picollo.Perf
         public uint Reserved;
     }
 
-    public static class PerfNative
+    internal static class PerfNative
     {
         const string Lib = "picollo";
         const CallingConvention Cdecl = CallingConvention.Cdecl;
@@ -197,7 +197,7 @@ namespace Picollo.Perf
     }
 
     /// <summary>Owns a picollo_perf_session*.</summary>
-    public sealed class SessionHandle : SafeHandle
+    internal sealed class SessionHandle : SafeHandle
     {
         public SessionHandle() : base(IntPtr.Zero, true) { }
 

@@ -27,29 +27,18 @@ namespace Picollo.Metrics
         public static FloatHistogramBuilder Factory { get { return new FloatHistogramBuilder(); } }
 
         /// <summary>A histogram of this configuration (start from <see cref="FloatHistogramConfig.Default"/>).</summary>
-        /// <exception cref="PicolloException">InvalidArgument for a bad field (the message
+        /// <exception cref="ArgumentException">InvalidArgument for a bad field (the message
         /// names it), StructSize for a struct_size that is not the library's.</exception>
         public FloatHistogram(FloatHistogramConfig config)
         {
             FloatHistogramHandle h;
             Status st = Native.picollo_float_histogram_new(ref config, out h);
-            _handle = Adopted(st, h);
+            _handle = Handles.Adopt(st, h);
         }
 
         FloatHistogram(FloatHistogramHandle adopted)
         {
             _handle = adopted;
-        }
-
-        /// <summary>The handle a call made for us, or its error (disposing the handle).</summary>
-        static FloatHistogramHandle Adopted(Status st, FloatHistogramHandle h)
-        {
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            return h;
         }
 
         /// <summary>A histogram keeping magnitudes in [<paramref name="minMagnitude"/>,
@@ -76,8 +65,8 @@ namespace Picollo.Metrics
             return c;
         }
 
-        /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
-        public FloatHistogramHandle Handle { get { return _handle; } }
+        /// <summary>The handle the binding passes to <see cref="Native"/>.</summary>
+        internal FloatHistogramHandle Handle { get { return _handle; } }
 
         public void Dispose() { _handle.Dispose(); }
 
@@ -113,9 +102,7 @@ namespace Picollo.Metrics
 
         public void RecordMany(double[] values, int offset, int count)
         {
-            if (values == null) throw new ArgumentNullException("values");
-            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
-            RecordMany(new ReadOnlySpan<double>(values, offset, count));
+            RecordMany(Ranks.Slice(values, offset, count));
         }
 
         /// <summary>Clear every count, the sum and the extremes (see the class summary for
@@ -191,7 +178,7 @@ namespace Picollo.Metrics
         internal static double? OrNull(double x) { return double.IsNaN(x) ? (double?)null : x; }
 
         // Percentiles: ranks in percent (0..100); a batch needs strictly increasing ranks and
-        // answers from one copy of the counts. An empty histogram throws Status.Empty.
+        // answers from one copy of the counts. An empty histogram throws InvalidOperationException (Empty).
 
         public FloatPercentile GetPercentile(double rank)
         {
@@ -212,13 +199,7 @@ namespace Picollo.Metrics
                 PicolloException.Check(Native.picollo_float_histogram_percentiles(_handle, r, Ranks.Count(ranks), o));
         }
 
-        public FloatPercentile[] GetPercentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new FloatPercentile[ranks.Length];
-            GetPercentiles(ranks, output);
-            return output;
-        }
+        public FloatPercentile[] GetPercentiles(params double[] ranks) { return Ranks.ToArray<FloatPercentile>(ranks, GetPercentiles); }
 
         public double[] GetPercentileValues(params double[] ranks)
         {
@@ -234,7 +215,7 @@ namespace Picollo.Metrics
         /// below count whole, x's own bucket in part, as if its values were spread evenly over
         /// the part of it between the exact Min and Max (so at or above Max every value
         /// counts). x may be ±∞.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN.</exception>
+        /// <exception cref="ArgumentException">NaN (InvalidArgument).</exception>
         public double RankOf(double x)
         {
             double r;
@@ -244,7 +225,8 @@ namespace Picollo.Metrics
 
         /// <summary>The fraction (0..1) of the values in buckets at or below x: the inverse of
         /// a percentile (<see cref="RankOf"/> over the total).</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN; Empty when no value is in a bucket.</exception>
+        /// <exception cref="ArgumentException">NaN (InvalidArgument).</exception>
+        /// <exception cref="InvalidOperationException">no value is in a bucket (Empty).</exception>
         public double QuantileOf(double x)
         {
             double q;
@@ -254,7 +236,7 @@ namespace Picollo.Metrics
 
         /// <summary>The count of every bucket that holds a value in [lo, hi] (whole buckets:
         /// exact when lo and hi are bucket bounds).</summary>
-        /// <exception cref="PicolloException">InvalidArgument for a NaN bound or lo &gt; hi.</exception>
+        /// <exception cref="ArgumentException">a NaN bound or lo &gt; hi (InvalidArgument).</exception>
         public ulong CountBetween(double lo, double hi)
         {
             ulong n;
@@ -264,8 +246,8 @@ namespace Picollo.Metrics
 
         /// <summary>The smallest and largest values of the bucket x falls in (signed; [0, 0]
         /// for zero), recorded or not.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN or ±∞; OutOfRange for a
-        /// nonzero magnitude outside the range.</exception>
+        /// <exception cref="ArgumentException">NaN or ±∞ (InvalidArgument); an
+        /// ArgumentOutOfRangeException for a nonzero magnitude outside the range (OutOfRange).</exception>
         public void GetEquivalentRange(double x, out double lowest, out double highest)
         {
             PicolloException.Check(Native.picollo_float_histogram_equivalent_range(_handle, x, out lowest, out highest));

@@ -25,17 +25,9 @@ namespace Picollo.Metrics
 
         IEnumerable<FloatBucket> BatchIterator(int batch)
         {
-            ulong cursor = 0;
-            var output = new FloatBucket[batch];
-            while (true)
-            {
-                UIntPtr written;
-                Status st = Native.picollo_float_histogram_next_buckets(_handle, ref cursor, output, new UIntPtr((uint)batch), out written);
-                if (st == Status.OutOfRange) yield break;
-                PicolloException.Check(st);
-                int n = (int)written.ToUInt64();
-                for (int i = 0; i < n; i++) yield return output[i];
-            }
+            return Batches.Read((ref ulong cursor, FloatBucket[] output, out UIntPtr written) =>
+                Native.picollo_float_histogram_next_buckets(_handle, ref cursor, output, new UIntPtr((uint)output.Length), out written),
+                0UL, batch, batch);
         }
 
         IEnumerable<FloatBucket> ReadBuckets()
@@ -54,27 +46,17 @@ namespace Picollo.Metrics
             config.MinMagnitude = info.MinMagnitude;
             config.MaxMagnitude = info.MaxMagnitude;
             config.ValueSelection = info.ValueSelection;
-            var copy = new FloatHistogram(config);
-            try
-            {
-                copy.Add(this);
-                return copy;
-            }
-            catch
-            {
-                copy.Dispose();
-                throw;
-            }
+            return Copies.Filled(new FloatHistogram(config), copy => copy.Add(this));
         }
 
         /// <summary>Add every count of other (same relative error; any range, storage, mode and
         /// counter width), with its NaN, infinity and outside counts, sum and extremes; its
         /// buckets outside this range count as underflow/overflow.</summary>
-        /// <exception cref="PicolloException">LayoutMismatch for another relative error;
-        /// InvalidArgument for this histogram itself.</exception>
+        /// <exception cref="ArgumentException">another relative error (LayoutMismatch); this
+        /// histogram itself (InvalidArgument).</exception>
         public void Add(FloatHistogram other)
         {
-            PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_float_histogram_add));
+            PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_float_histogram_add));
         }
 
         /// <summary>Add every count of other whatever its relative error, re-binned into this
@@ -82,7 +64,7 @@ namespace Picollo.Metrics
         /// buckets it covers into a finer one (the result keeps other's error).</summary>
         public void AddRebinned(FloatHistogram other)
         {
-            PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_float_histogram_add_rebinned));
+            PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_float_histogram_add_rebinned));
         }
 
         /// <summary>A new histogram at the coarser <paramref name="relativeError"/>: exactly the
@@ -90,20 +72,14 @@ namespace Picollo.Metrics
         /// value selection, zero, NaN, infinity and outside counts, sum and extremes, 64-bit
         /// counters and one writer (values counted as underflow or overflow stay so). The caller
         /// disposes it.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN or a relative error that
-        /// is not positive; LayoutMismatch for one finer than this histogram's (use AddRebinned
+        /// <exception cref="ArgumentException">NaN or a relative error that is not positive
+        /// (InvalidArgument); one finer than this histogram's (LayoutMismatch) (use AddRebinned
         /// into a finer histogram to spread counts knowingly).</exception>
         public FloatHistogram Downsample(double relativeError)
         {
             FloatHistogramHandle h;
             Status st = Native.picollo_float_histogram_downsample(_handle, relativeError, out h);
-            return new FloatHistogram(Adopted(st, h));
-        }
-
-        static FloatHistogram Checked(FloatHistogram h)
-        {
-            if (h == null) throw new ArgumentNullException("other");
-            return h;
+            return new FloatHistogram(Handles.Adopt(st, h));
         }
 
         /// <summary>The standard summary (16 percentiles, the counts beside the buckets, exact

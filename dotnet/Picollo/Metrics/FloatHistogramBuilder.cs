@@ -2,7 +2,7 @@
 // is for the integer one:
 //   FloatHistogram.Factory.WithRelativeError(0.01).WithMagnitudes(1e-9, 1e3).Create()
 // Every With* only sets a field of the C config; Create hands it to picollo_float_histogram_new,
-// which judges it (a bad value throws PicolloException with the library's reason).
+// which judges it (a bad value throws ArgumentException with the library's reason).
 
 namespace Picollo.Metrics
 {

@@ -18,16 +18,11 @@ namespace Picollo.Metrics
         {
             FloatSnapshotHandle s;
             Status st = Native.picollo_float_snapshot_new(source.Handle, out s);
-            if (st != Status.Ok)
-            {
-                if (s != null) s.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = s;
+            _handle = Handles.Adopt(st, s);
             _source = source;
         }
 
-        public FloatSnapshotHandle Handle { get { return _handle; } }
+        internal FloatSnapshotHandle Handle { get { return _handle; } }
 
         /// <summary>The histogram this snapshot copies.</summary>
         public FloatHistogram Source { get { return _source; } }

@@ -76,31 +76,18 @@ namespace Picollo.Metrics
         public double MaxMagnitude { get { return Data.MaxMagnitude; } }
 
         /// <summary>The Markdown table (with a <c>##### title</c> heading unless title is null/empty).</summary>
-        public string Table(string title = null)
-        {
-            byte[] t = Utf8.ToNative(title);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_float_summary_table(ref Data, t, buf, len, out needed));
-        }
+        public string Table(string title = null) { return SummaryText.Render<FloatSummaryData>(Data, title, Native.picollo_float_summary_table); }
 
         /// <summary>The diff table of other against this: percentiles side by side with Δ%,
         /// Mean, StDev, Min, Max, Precision, Total and the D-value (Cohen's d).</summary>
         public string Diff(FloatHistogramSummary other, string title = null, string nameA = null, string nameB = null)
         {
-            if (other == null) throw new ArgumentNullException("other");
-            byte[] t = Utf8.ToNative(title), a = Utf8.ToNative(nameA), b = Utf8.ToNative(nameB);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_float_summary_diff(ref Data, ref other.Data, t, a, b, buf, len, out needed));
+            return SummaryText.Diff<FloatSummaryData>(Data, Operands.Other(other).Data, title, nameA, nameB, Native.picollo_float_summary_diff);
         }
 
         /// <summary>One line: <c>name: Total=…, Mean=…, Min=…, P50=…, P90=…, P99=…, P99.9=…, Max=…</c>
         /// (just <c>Total=0</c> when empty), then the counts beside the buckets that are not zero.</summary>
-        public string Line(string name = null)
-        {
-            byte[] n = Utf8.ToNative(name);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_float_summary_line(ref Data, n, buf, len, out needed));
-        }
+        public string Line(string name = null) { return SummaryText.Render<FloatSummaryData>(Data, name, Native.picollo_float_summary_line); }
 
         public override string ToString() { return Line(); }
 

@@ -15,7 +15,7 @@ namespace Picollo.Metrics
     /// once, and Reset from any thread (a bucket then holds at most what was recorded since).
     /// In every mode queries and snapshots may run on other threads while writers record:
     /// each answers from one consistent copy of the counts. Subtract works in the
-    /// single-writer mode only (the others throw <see cref="Status.Unsupported"/>: use a
+    /// single-writer mode only (the others throw <see cref="NotSupportedException"/>: use a
     /// snapshot with deltas).</para></summary>
     public sealed partial class HdrHistogram : IDisposable
     {
@@ -29,12 +29,7 @@ namespace Picollo.Metrics
         {
             HistogramHandle h;
             Status st = Native.picollo_histogram_new(ref config, out h);
-            if (st != Status.Ok)
-            {
-                if (h != null) h.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = h;
+            _handle = Handles.Adopt(st, h);
         }
 
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
@@ -69,8 +64,8 @@ namespace Picollo.Metrics
         /// <summary>The object that owns the native histogram (null when this wrapper owns it).</summary>
         public object Owner { get { return _owner; } }
 
-        /// <summary>The handle, for raw calls through <see cref="Native"/>.</summary>
-        public HistogramHandle Handle { get { return _handle; } }
+        /// <summary>The handle the binding passes to <see cref="Native"/>.</summary>
+        internal HistogramHandle Handle { get { return _handle; } }
 
         public void Dispose() { _handle.Dispose(); }
 
@@ -86,10 +81,9 @@ namespace Picollo.Metrics
 
         public unsafe void RecordMany(ulong[] values, int offset, int count)
         {
-            if (values == null) throw new ArgumentNullException("values");
-            if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
-            if (count == 0) return;
-            fixed (ulong* p = &values[offset])
+            ReadOnlySpan<ulong> slice = Ranks.Slice(values, offset, count);
+            if (slice.Length == 0) return;
+            fixed (ulong* p = &Ranks.First(slice))
                 PicolloException.Check(Native.picollo_histogram_record_many(_handle, p, new UIntPtr((uint)count)));
         }
 
@@ -137,15 +131,15 @@ namespace Picollo.Metrics
         /// count (underflow and overflow never do), since creation or the last Reset; Add and
         /// AddRebinned bring the other histogram's exact extremes, or the bounds of its lowest and
         /// highest non-empty buckets when it keeps none; Subtract and Collect leave them. Null when
-        /// no value was recorded in the range. Throws <see cref="PicolloException"/> with
-        /// <see cref="Status.Unsupported"/> unless the histogram keeps exact extremes
+        /// no value was recorded in the range. Throws <see cref="NotSupportedException"/>
+        /// (Unsupported) unless the histogram keeps exact extremes
         /// (<see cref="ExactExtremes"/>).</summary>
         public ulong? RecordedMin { get { ulong min, max; return TryGetRecordedExtremes(out min, out max) ? min : (ulong?)null; } }
 
         /// <summary>The largest value recorded, exact: a recorded value, not the trackable range
         /// (that is <see cref="HistogramInfo.MaxTrackable"/>). As <see cref="RecordedMin"/>: values
         /// inside the range only, since creation or the last Reset; null when none was recorded;
-        /// <see cref="Status.Unsupported"/> unless the histogram keeps exact extremes.</summary>
+        /// <see cref="NotSupportedException"/> unless the histogram keeps exact extremes.</summary>
         public ulong? RecordedMax { get { ulong min, max; return TryGetRecordedExtremes(out min, out max) ? max : (ulong?)null; } }
 
         /// <summary>Both recorded extremes from one call (see <see cref="RecordedMin"/>): false,
@@ -155,7 +149,7 @@ namespace Picollo.Metrics
             Status st = Native.picollo_histogram_exact_extremes(_handle, out min, out max);
             if (st == Status.Empty) { min = max = 0; return false; }
             if (st == Status.Unsupported)
-                throw new PicolloException(st, Utf8.FromNative(Native.picollo_last_error_message())
+                throw PicolloException.For(st, Utf8.FromNative(Native.picollo_last_error_message())
                     + " (HdrHistogram.Factory.WithExactExtremes(), or exactExtremes: true)");
             PicolloException.Check(st);
             return true;
@@ -182,7 +176,7 @@ namespace Picollo.Metrics
 
         // Percentiles. Ranks are percent (0..100); a batch needs strictly increasing ranks and
         // answers from one copy of the counts, so its results agree with each other. The
-        // scalar forms are a batch of one. An empty histogram throws Status.Empty.
+        // scalar forms are a batch of one. An empty histogram throws InvalidOperationException (Empty).
 
         /// <summary>The percentile at <paramref name="rank"/>, with its bucket.</summary>
         public Percentile GetPercentile(double rank)
@@ -215,22 +209,10 @@ namespace Picollo.Metrics
         }
 
         /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
-        public Percentile[] GetPercentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new Percentile[ranks.Length];
-            GetPercentiles(ranks, output);
-            return output;
-        }
+        public Percentile[] GetPercentiles(params double[] ranks) { return Ranks.ToArray<Percentile>(ranks, GetPercentiles); }
 
         /// <summary><see cref="GetPercentileValues(ReadOnlySpan{double}, Span{ulong})"/> into a new array.</summary>
-        public ulong[] GetPercentileValues(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new ulong[ranks.Length];
-            GetPercentileValues(ranks, output);
-            return output;
-        }
+        public ulong[] GetPercentileValues(params double[] ranks) { return Ranks.ToArray<ulong>(ranks, GetPercentileValues); }
 
         /// <summary>The standard summary (16 percentiles, totals, moments), filled into
         /// <paramref name="reuseInstance"/> when one is given (no allocation), else into a new one.</summary>
@@ -253,36 +235,12 @@ namespace Picollo.Metrics
         public override string ToString() { return _handle.IsClosed ? "HdrHistogram (disposed)" : Table(); }
 
         /// <summary>Add every count of other (same relative error; any range and counter width).</summary>
-        public void Add(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add)); }
+        public void Add(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_histogram_add)); }
 
         /// <summary>Subtract every count of other; nothing changes if a count would go negative.</summary>
-        public void Subtract(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_subtract)); }
-
-        static HdrHistogram Checked(HdrHistogram h)
-        {
-            if (h == null) throw new ArgumentNullException("other");
-            return h;
-        }
+        public void Subtract(HdrHistogram other) { PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_histogram_subtract)); }
 
         /// <summary>A copy of the counts that <see cref="HdrHistogramSnapshot.Update"/> refreshes in place.</summary>
         public HdrHistogramSnapshot GetSnapshot() { return new HdrHistogramSnapshot(this); }
-    }
-
-    /// <summary>The checks and pointers the span forms of the percentile queries share.</summary>
-    internal static class Ranks
-    {
-        /// <summary>Whether there is anything to ask the library: false for no ranks; an
-        /// ArgumentException when the output's length differs from the ranks'.</summary>
-        public static bool Fit(ReadOnlySpan<double> ranks, int outputLength)
-        {
-            if (outputLength != ranks.Length)
-                throw new ArgumentException(string.Format("{0} ranks but room for {1} results: lengths must match",
-                                                          ranks.Length, outputLength), "output");
-            return ranks.Length > 0;
-        }
-
-        public static ref T First<T>(ReadOnlySpan<T> span) { return ref System.Runtime.InteropServices.MemoryMarshal.GetReference(span); }
-        public static ref T First<T>(Span<T> span) { return ref System.Runtime.InteropServices.MemoryMarshal.GetReference(span); }
-        public static UIntPtr Count(ReadOnlySpan<double> ranks) { return new UIntPtr((uint)ranks.Length); }
     }
 }

@@ -54,17 +54,9 @@ namespace Picollo.Metrics
 
         IEnumerable<Bucket> BatchIterator(int batch)
         {
-            UIntPtr cursor = UIntPtr.Zero;
-            var output = new Bucket[batch];
-            while (true)
-            {
-                UIntPtr written;
-                Status st = Native.picollo_histogram_next_buckets(_handle, ref cursor, output, new UIntPtr((uint)batch), out written);
-                if (st == Status.OutOfRange) yield break;
-                PicolloException.Check(st);
-                int n = (int)written.ToUInt64();
-                for (int i = 0; i < n; i++) yield return output[i];
-            }
+            return Batches.Read((ref UIntPtr cursor, Bucket[] output, out UIntPtr written) =>
+                Native.picollo_histogram_next_buckets(_handle, ref cursor, output, new UIntPtr((uint)output.Length), out written),
+                UIntPtr.Zero, batch, batch);
         }
 
         /// <summary>A single-writer 64-bit histogram of this one's layout, range and value
@@ -77,17 +69,7 @@ namespace Picollo.Metrics
             config.MinTrackable = info.MinTrackable;
             config.MaxTrackable = info.MaxTrackable;
             config.ValueSelection = info.ValueSelection;
-            var copy = new HdrHistogram(config);
-            try
-            {
-                copy.Add(this);
-                return copy;
-            }
-            catch
-            {
-                copy.Dispose();
-                throw;
-            }
+            return Copies.Filled(new HdrHistogram(config), copy => copy.Add(this));
         }
 
         IEnumerable<Bucket> ReadBuckets(bool includeEmpty)

@@ -2,7 +2,7 @@
 //   Picollo.Metrics.HdrHistogram.Factory.WithRelativeError(0.01).WithUInt32Storage()
 //       .WithMinTrackableValue(10000).WithMaxTrackableValue(30000).Create()
 // Every With* only sets a field of the C config; Create hands it to picollo_histogram_new,
-// which judges it (a bad value throws PicolloException with the library's reason).
+// which judges it (a bad value throws ArgumentException with the library's reason).
 
 namespace Picollo.Metrics
 {

@@ -23,7 +23,7 @@ namespace Picollo.Metrics
 
         /// <summary>The fraction (0..1) of the values in range at or below value: the inverse
         /// of a percentile (<see cref="RankOf"/> over the count in range).</summary>
-        /// <exception cref="PicolloException">Empty when the range holds no value.</exception>
+        /// <exception cref="InvalidOperationException">the range holds no value (Empty).</exception>
         public double QuantileOf(ulong value)
         {
             double q;
@@ -33,7 +33,7 @@ namespace Picollo.Metrics
 
         /// <summary>The count of every bucket that holds a value in [lo, hi] (whole buckets, as
         /// HdrHistogram's getCountBetweenValues: exact when lo and hi are bucket bounds).</summary>
-        /// <exception cref="PicolloException">InvalidArgument when lo &gt; hi.</exception>
+        /// <exception cref="ArgumentException">lo &gt; hi (InvalidArgument).</exception>
         public ulong CountBetween(ulong lo, ulong hi)
         {
             ulong n;
@@ -72,14 +72,14 @@ namespace Picollo.Metrics
         /// error). Other may be this histogram (its counts double).</summary>
         public void AddRebinned(HdrHistogram other)
         {
-            PicolloException.Check(Handles.Call2(_handle, Checked(other).Handle, Native.picollo_histogram_add_rebinned));
+            PicolloException.Check(Handles.Call2(_handle, Operands.Other(other).Handle, Native.picollo_histogram_add_rebinned));
         }
 
         /// <summary>A new histogram at the coarser <paramref name="relativeError"/>: exactly the
         /// one the recorded values would have made at that precision, with this range, value
         /// selection and outside counts, 64-bit counters and one writer. The caller disposes it.</summary>
-        /// <exception cref="PicolloException">InvalidArgument for NaN or a relative error that
-        /// is not positive; LayoutMismatch for one finer than this histogram's (use AddRebinned
+        /// <exception cref="ArgumentException">NaN or a relative error that is not positive
+        /// (InvalidArgument); one finer than this histogram's (LayoutMismatch) (use AddRebinned
         /// into a finer histogram to spread counts knowingly).</exception>
         public HdrHistogram Downsample(double relativeError)
         {

@@ -18,16 +18,11 @@ namespace Picollo.Metrics
         {
             SnapshotHandle s;
             Status st = Native.picollo_snapshot_new(source.Handle, out s);
-            if (st != Status.Ok)
-            {
-                if (s != null) s.Dispose();
-                PicolloException.Check(st);
-            }
-            _handle = s;
+            _handle = Handles.Adopt(st, s);
             _source = source;
         }
 
-        public SnapshotHandle Handle { get { return _handle; } }
+        internal SnapshotHandle Handle { get { return _handle; } }
 
         /// <summary>The histogram this snapshot copies.</summary>
         public HdrHistogram Source { get { return _source; } }
@@ -60,13 +55,7 @@ namespace Picollo.Metrics
         }
 
         /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
-        public Percentile[] GetPercentiles(params double[] ranks)
-        {
-            if (ranks == null) throw new ArgumentNullException("ranks");
-            var output = new Percentile[ranks.Length];
-            GetPercentiles(ranks, output);
-            return output;
-        }
+        public Percentile[] GetPercentiles(params double[] ranks) { return Ranks.ToArray<Percentile>(ranks, GetPercentiles); }
 
         public void Dispose() { _handle.Dispose(); }
     }

@@ -13,7 +13,7 @@ namespace Picollo.Metrics
     public sealed partial class HdrHistogram
     {
         /// <summary>Steps of <paramref name="width"/> values: [0, width), [width, 2·width), …
-        /// Lazy: a bad width (0) throws <see cref="PicolloException"/> (InvalidArgument) when
+        /// Lazy: a bad width (0) throws <see cref="ArgumentException"/> (InvalidArgument) when
         /// the enumeration starts. An empty histogram has no step.</summary>
         public IEnumerable<HistogramStep> LinearSteps(ulong width)
         {
@@ -23,7 +23,7 @@ namespace Picollo.Metrics
 
         /// <summary>Geometric steps [0, first), [first, first·logBase), [first·logBase,
         /// first·logBase²), … (bounds rounded up to integers). Lazy: first 0 or a logBase that
-        /// is not a finite number above 1 throws <see cref="PicolloException"/> (InvalidArgument)
+        /// is not a finite number above 1 throws <see cref="ArgumentException"/> (InvalidArgument)
         /// when the enumeration starts.</summary>
         public IEnumerable<HistogramStep> LogarithmicSteps(ulong first, double logBase)
         {
@@ -39,18 +39,9 @@ namespace Picollo.Metrics
         {
             using (var copy = CopyForReading())
             {
-                ulong cursor = 0;
-                var output = new HistogramStep[FirstStepBatch];
-                while (true)
-                {
-                    UIntPtr written;
-                    Status st = next(copy.Handle, ref cursor, output, out written);
-                    if (st == Status.OutOfRange) yield break;
-                    PicolloException.Check(st);
-                    int n = (int)written.ToUInt64();
-                    for (int i = 0; i < n; i++) yield return output[i];
-                    if (n == output.Length && output.Length < LastStepBatch) output = new HistogramStep[output.Length * 4];
-                }
+                var steps = Batches.Read((ref ulong cursor, HistogramStep[] output, out UIntPtr written) =>
+                    next(copy.Handle, ref cursor, output, out written), 0UL, FirstStepBatch, LastStepBatch);
+                foreach (var step in steps) yield return step;
             }
         }
     }

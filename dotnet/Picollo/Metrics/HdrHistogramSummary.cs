@@ -74,29 +74,16 @@ namespace Picollo.Metrics
         public ulong MaxTrackable { get { return Data.MaxTrackable; } }
 
         /// <summary>The Markdown table (with a <c>##### title</c> heading unless title is null/empty).</summary>
-        public string Table(string title = null)
-        {
-            byte[] t = Utf8.ToNative(title);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_table(ref Data, t, buf, len, out needed));
-        }
+        public string Table(string title = null) { return SummaryText.Render<SummaryData>(Data, title, Native.picollo_summary_table); }
 
         /// <summary>The diff table of other against this: Δ%, Mean, StDev, Precision, Total, D-value.</summary>
         public string Diff(HdrHistogramSummary other, string title = null, string nameA = null, string nameB = null)
         {
-            if (other == null) throw new ArgumentNullException("other");
-            byte[] t = Utf8.ToNative(title), a = Utf8.ToNative(nameA), b = Utf8.ToNative(nameB);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_diff(ref Data, ref other.Data, t, a, b, buf, len, out needed));
+            return SummaryText.Diff<SummaryData>(Data, Operands.Other(other).Data, title, nameA, nameB, Native.picollo_summary_diff);
         }
 
         /// <summary>One line: <c>name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…</c>.</summary>
-        public string Line(string name = null)
-        {
-            byte[] n = Utf8.ToNative(name);
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_line(ref Data, n, buf, len, out needed));
-        }
+        public string Line(string name = null) { return SummaryText.Render<SummaryData>(Data, name, Native.picollo_summary_line); }
 
         public string Json()
         {

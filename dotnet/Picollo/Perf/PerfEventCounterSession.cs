@@ -45,7 +45,7 @@ namespace Picollo.Perf
             _counters = new PerfEventCounterCollection(this);
         }
 
-        public SessionHandle Handle { get { return _handle; } }
+        internal SessionHandle Handle { get { return _handle; } }
 
         /// <summary>The counters, in the order they were added (fixed counters: cycles,
         /// instructions, reference cycles).</summary>

@@ -99,20 +99,18 @@ namespace Picollo.Perf
         public PerfConfig Config { get { return _config; } }
 
         /// <summary>The session, its counters open as one group and (by default) counting.</summary>
-        /// <exception cref="PicolloException">a bad option or counter (InvalidArgument: no
-        /// counter, a duplicate, an unknown id), or a counter this machine cannot count
-        /// (Unsupported, PermissionDenied), with the library's reason naming it.</exception>
+        /// <exception cref="ArgumentException">a bad option or counter (InvalidArgument: no
+        /// counter, a duplicate, an unknown id), with the library's reason naming it.</exception>
+        /// <exception cref="NotSupportedException">a counter this machine cannot count
+        /// (Unsupported), its reason naming it.</exception>
+        /// <exception cref="UnauthorizedAccessException">the OS refuses to count it
+        /// (PermissionDenied), its reason naming it.</exception>
         public PerfEventCounterSession Create()
         {
             PerfConfig config = _config;
             SessionHandle h;
             Status st = PerfNative.picollo_perf_session_new(ref config, out h);
-            if (st != Status.Ok)
-            {
-                string message = Utf8.FromNative(Native.picollo_last_error_message());
-                if (h != null) h.Dispose();
-                throw PicolloException.For(st, message);
-            }
+            h = Handles.Adopt(st, h);
             try
             {
                 foreach (var add in _counters) PicolloException.Check(add(h));

@@ -1,4 +1,5 @@
-// The test programs exercise internal helpers (status checks, handle wrappers) directly.
+// The test programs reach the internal layer directly: the raw P/Invoke declarations (Native,
+// PerfNative), the SafeHandles, the status checks.
 using System.Runtime.CompilerServices;
 
 [assembly: InternalsVisibleTo("Picollo.Tests")]
