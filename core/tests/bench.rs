@@ -409,3 +409,31 @@ fn twice_the_loop_takes_about_twice_the_time_on_this_machine() {
         compare(short, long)
     );
 }
+
+#[test]
+fn a_result_is_made_from_rows_measured_elsewhere() {
+    let metrics = vec![
+        Metric {
+            name: "time".into(),
+            unit: "ns",
+        },
+        Metric {
+            name: "faults".into(),
+            unit: "events",
+        },
+    ];
+    let rows = vec![5_000, 1_000, 7_000, 3_000, 6_000, 2_000];
+    let warm = picollo::bench::WarmUp {
+        batches: 2,
+        converged: true,
+        last_change: 0.0,
+    };
+    let b = Bench::new("cmd");
+    let r = BenchResult::from_rows(&b, metrics.clone(), rows, "wall".into(), warm).unwrap();
+    assert_eq!(r.samples, 3);
+    assert_eq!(r.time().percentile(50.0), Some(6.0));
+    assert_eq!(r.metric("faults").unwrap().percentile(100.0), Some(3.0));
+    assert_eq!(r.conditions.batch, 1);
+    let e = BenchResult::from_rows(&b, metrics, vec![1, 2, 3], "wall".into(), warm).unwrap_err();
+    assert!(e.message().contains("whole samples"), "{e}");
+}

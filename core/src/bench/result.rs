@@ -7,7 +7,7 @@ use std::vec::Vec;
 use super::attribution::Attribution;
 use super::conditions::Conditions;
 use super::meter::{Metric, SCALE};
-use super::{Bench, WarmUp};
+use super::{Bench, BenchError, WarmUp};
 use crate::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
@@ -77,6 +77,41 @@ impl BenchResult {
             metrics,
             rows,
         }
+    }
+
+    /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
+    /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
+    /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
+    /// is empty or not a whole number of samples.
+    pub fn from_rows(
+        bench: &Bench,
+        metrics: Vec<Metric>,
+        rows: Vec<u64>,
+        clock: String,
+        warm_up: WarmUp,
+    ) -> Result<Self, BenchError> {
+        let n = metrics.len();
+        if n == 0 || rows.is_empty() || rows.len() % n != 0 {
+            return Err(BenchError::invalid(
+                "rows must hold whole samples of every metric",
+            ));
+        }
+        let config = crate::Config::new().with_relative_error(bench.relative_error);
+        let mut results = Vec::with_capacity(n);
+        for (i, metric) in metrics.into_iter().enumerate() {
+            let mut histogram = config.build()?;
+            rows.iter()
+                .skip(i)
+                .step_by(n)
+                .for_each(|&v| histogram.record(v));
+            results.push(MetricResult {
+                metric,
+                histogram,
+                overhead: 0,
+                multiplexed: false,
+            });
+        }
+        Ok(Self::new(bench, clock, 1, warm_up, results, rows))
     }
 
     /// The metric of this name (`time`, `Hardware:Instructions`, …).
