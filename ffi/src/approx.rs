@@ -86,7 +86,6 @@ fn policy_of(threshold: u32, max_shift: u32, exact: u32) -> Result<ApproxPolicy,
 ///
 /// Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
 /// `exact_when_uncontended` other than 0 or 1.
-///
 /// # Safety
 /// `out` is NULL or writable.
 #[no_mangle]
@@ -106,7 +105,6 @@ pub unsafe extern "C" fn picollo_approx_counter_new(
 
 /// Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
 /// other thread uses it.
-///
 /// # Safety
 /// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 #[no_mangle]
@@ -116,7 +114,6 @@ pub unsafe extern "C" fn picollo_approx_counter_free(c: *mut picollo_approx_coun
 
 /// Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
 /// Thread-safe. Never fails; a NULL handle is ignored.
-///
 /// # Safety
 /// `c` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -131,7 +128,6 @@ pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx
 
 /// Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
 /// ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
-///
 /// # Safety
 /// `c` is NULL or a live handle.
 #[no_mangle]
@@ -144,7 +140,6 @@ pub unsafe extern "C" fn picollo_approx_counter_add(c: *mut picollo_approx_count
 
 /// Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
 /// of increments plus everything added). Thread-safe.
-///
 /// # Safety
 /// `c` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -161,7 +156,6 @@ pub unsafe extern "C" fn picollo_approx_counter_get(
 /// Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
 /// discard it). One atomic swap: an increment racing the reset is counted either in the
 /// count taken or in the new count, never lost and never in both. Thread-safe.
-///
 /// # Safety
 /// `c` is NULL or a live handle; `taken` is NULL or writable.
 #[no_mangle]
@@ -177,7 +171,6 @@ pub unsafe extern "C" fn picollo_approx_counter_reset(
 
 /// Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
 /// `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
-///
 /// # Safety
 /// `c` is NULL or a live handle; each output is NULL or writable.
 #[no_mangle]

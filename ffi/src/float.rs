@@ -191,7 +191,6 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
 /// magnitudes that are not 0 < min <= max < ∞, counter bits other than 32/64, an unknown
 /// storage, mode or value selection, a non-zero `reserved`; `OUT_OF_MEMORY` when dense
 /// counters cannot be allocated.
-///
 /// # Safety
 /// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 /// writable.
@@ -214,7 +213,6 @@ pub unsafe extern "C" fn picollo_float_histogram_new(
 }
 
 /// Frees a float histogram. NULL is accepted and ignored. Free each handle exactly once.
-///
 /// # Safety
 /// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 #[no_mangle]
@@ -225,7 +223,6 @@ pub unsafe extern "C" fn picollo_float_histogram_free(h: *mut picollo_float_hist
 /// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the
 /// range as underflow/overflow, a full bucket as saturated; a NULL handle is ignored.
 /// Threads: see `picollo_float_histogram`.
-///
 /// # Safety
 /// `h` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -242,7 +239,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record(
 }
 
 /// Records one `float` (converted exactly). As `picollo_float_histogram_record`.
-///
 /// # Safety
 /// As `picollo_float_histogram_record`.
 #[no_mangle]
@@ -257,7 +253,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_f32(
 
 /// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
 /// (never wraps) and the excess counts as saturated. A NULL handle is ignored.
-///
 /// # Safety
 /// As `picollo_float_histogram_record`.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -275,7 +270,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_n(
 }
 
 /// Records `n` doubles from an array in one call. `values` may be NULL only when `n` is 0.
-///
 /// # Safety
 /// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 #[no_mangle]
@@ -294,7 +288,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_many(
 
 /// Records `n` floats from an array in one call (each converted exactly). `values` may be
 /// NULL only when `n` is 0.
-///
 /// # Safety
 /// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 #[no_mangle]
@@ -312,7 +305,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_many_f32(
 }
 
 /// Clears every count, the sum and the extremes. Threads: see `picollo_float_histogram`.
-///
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -326,7 +318,6 @@ pub unsafe extern "C" fn picollo_float_histogram_reset(
 }
 
 /// Chooses how buckets report values (a `picollo_value_selection`); any thread.
-///
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -349,7 +340,6 @@ pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
 /// `src`'s buckets outside `dst`'s range count as `dst`'s underflow/overflow.
 /// `LAYOUT_MISMATCH` when the relative errors differ; `dst` and `src` may not be the same
 /// handle. `src` is read as one consistent copy.
-///
 /// # Safety
 /// Both are NULL or live handles.
 #[no_mangle]
@@ -421,7 +411,6 @@ pub struct picollo_float_info {
 crate::handle::caller_owned!(picollo_float_info);
 
 /// Writes the facts of a float histogram to `*out` (from one consistent copy).
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]

@@ -188,7 +188,6 @@ impl From<&picollo_float_summary> for FloatSummary {
 ///
 /// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when no
 /// value is in a bucket. `*out` is written only on success.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -204,7 +203,6 @@ pub unsafe extern "C" fn picollo_float_histogram_percentile(
 /// Writes the percentiles for `n` strictly increasing ranks (0..100) in one walk; they
 /// agree with each other. Errors as `picollo_float_histogram_percentile`, and
 /// `INVALID_ARGUMENT` for ranks not strictly increasing.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
 /// entries (either may be NULL when `n` is 0).
@@ -231,7 +229,6 @@ pub unsafe extern "C" fn picollo_float_histogram_percentiles(
 
 /// Writes the standard summary of a float histogram to `*out`. An empty histogram gives
 /// zero counts, NaN mean, stdev and extremes.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -254,7 +251,6 @@ pub unsafe extern "C" fn picollo_float_histogram_summary(
 /// `x` at or above the largest value gives every value. `x` may be ±∞.
 ///
 /// Errors: `INVALID_ARGUMENT` for NaN.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -274,7 +270,6 @@ pub unsafe extern "C" fn picollo_float_histogram_rank_of(
 /// (`picollo_float_histogram_rank_of` over the total).
 ///
 /// Errors: `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -295,7 +290,6 @@ pub unsafe extern "C" fn picollo_float_histogram_quantile_of(
 /// bounds).
 ///
 /// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -317,7 +311,6 @@ pub unsafe extern "C" fn picollo_float_histogram_count_between(
 ///
 /// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a nonzero magnitude outside
 /// the histogram's range.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
 #[no_mangle]
@@ -373,7 +366,6 @@ caller_owned!(picollo_float_bucket);
 /// and advances `*cursor` past them. Returns `OUT_OF_RANGE` (writing nothing) when no
 /// bucket is left. Each call reads one consistent copy; buckets filled meanwhile behind the
 /// cursor are not revisited.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
 /// `capacity` writable entries (NULL only when `capacity` is 0).
@@ -444,7 +436,6 @@ pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
 ///
 /// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`;
 /// `BUFFER_TOO_SMALL` when the text was truncated.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
 /// or has `len` writable bytes; `needed` is NULL or writable.
@@ -477,7 +468,6 @@ pub unsafe extern "C" fn picollo_float_histogram_text(
 
 /// Writes the Markdown table of a float summary into `buf` (`##### title` heading unless
 /// `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
-///
 /// # Safety
 /// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
 /// is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -501,7 +491,6 @@ pub unsafe extern "C" fn picollo_float_summary_table(
 /// side with Δ%, Mean, StDev, Min, Max, Precision, Total and the D-value (Cohen's d).
 /// `name_a`/`name_b` head the columns (NULL means "A"/"B"). Buffer rules as
 /// `picollo_summary_table`.
-///
 /// # Safety
 /// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
 /// NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -532,7 +521,6 @@ pub unsafe extern "C" fn picollo_float_summary_diff(
 /// P99=…, P99.9=…, Max=…` (just `Total=0` when empty; then the counts beside the buckets
 /// that are not zero: NaN, ±∞, underflow, overflow, saturated; no newline). `name` NULL means none. Buffer rules
 /// as `picollo_summary_table`.
-///
 /// # Safety
 /// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
 /// is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -574,7 +562,6 @@ impl Castable for picollo_float_snapshot {
 
 /// Creates a snapshot of `h`, taken now with full counts: on success `*out` holds a new
 /// handle for `picollo_float_snapshot_free`.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -598,7 +585,6 @@ pub unsafe extern "C" fn picollo_float_snapshot_new(
 }
 
 /// Frees a float snapshot. NULL is accepted and ignored.
-///
 /// # Safety
 /// `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
 #[no_mangle]
@@ -610,7 +596,6 @@ pub unsafe extern "C" fn picollo_float_snapshot_free(s: *mut picollo_float_snaps
 /// and no change otherwise). With `deltas` non-zero the snapshot then holds what was
 /// recorded since the previous refresh (its extremes unknown: NaN in the summary); a reset
 /// in between gives the counts since the reset.
-///
 /// # Safety
 /// `s` is NULL or a live snapshot; `h` is NULL or a live handle.
 #[no_mangle]
@@ -642,7 +627,6 @@ pub unsafe extern "C" fn picollo_float_snapshot_update(
 }
 
 /// Writes the standard summary of a float snapshot to `*out`.
-///
 /// # Safety
 /// `s` is NULL or a live snapshot; `out` is NULL or writable.
 #[no_mangle]

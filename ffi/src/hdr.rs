@@ -96,7 +96,6 @@ fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
 /// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE` (nothing
 /// written) for saturated counts, a bucket count above 2^63 − 1 or a non-empty bucket above
 /// 2^63 − 1; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 /// or writable.
@@ -146,7 +145,6 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 /// is not a V2 histogram (the message says why: bad base64, unknown cookie, an older
 /// encoding, a `DoubleHistogram`, truncated or corrupt data, a range beyond the decoder's
 /// limit of 2^23 counters); `OUT_OF_MEMORY`.
-///
 /// # Safety
 /// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 #[no_mangle]
@@ -174,7 +172,6 @@ pub unsafe extern "C" fn picollo_histogram_decode_v2(
 /// Errors: NULL `h`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` as
 /// `picollo_histogram_decode_v2`; `OUT_OF_MEMORY` for a compressed input that cannot be
 /// inflated.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
 #[no_mangle]

@@ -75,7 +75,6 @@ impl Castable for picollo_log_writer {
 
 /// Creates an interval log writer with nothing written yet, base time 0 and HdrHistogram's
 /// max unit ratio of 10^6: on success `*out` holds a handle for `picollo_log_writer_free`.
-///
 /// # Safety
 /// `out` is NULL or writable.
 #[no_mangle]
@@ -89,7 +88,6 @@ pub unsafe extern "C" fn picollo_log_writer_new(
 }
 
 /// Frees a log writer and the text it still holds. NULL is accepted and ignored.
-///
 /// # Safety
 /// `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 #[no_mangle]
@@ -104,7 +102,6 @@ pub unsafe extern "C" fn picollo_log_writer_free(w: *mut picollo_log_writer) {
 ///
 /// Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a time that is negative or
 /// infinite.
-///
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call.
 #[no_mangle]
@@ -124,7 +121,6 @@ pub unsafe extern "C" fn picollo_log_writer_header(
 /// line. Readers skip comments.
 ///
 /// Errors: NULL `w` or `text`; `INVALID_UTF8`.
-///
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
 /// a NUL-terminated string.
@@ -145,7 +141,6 @@ pub unsafe extern "C" fn picollo_log_writer_comment(
 /// maximum in the recorded unit). Applies to the intervals written after it.
 ///
 /// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not a finite number above 0.
-///
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call.
 #[no_mangle]
@@ -167,7 +162,6 @@ pub unsafe extern "C" fn picollo_log_writer_set_max_unit_ratio(
 /// infinite), a negative or non-finite length, a tag holding a comma, space, CR or LF;
 /// `INVALID_UTF8` for a tag that is not UTF-8; `UNENCODABLE` as
 /// `picollo_histogram_encode_v2`. On error nothing is written.
-///
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
 /// live handle; `tag` is NULL or a NUL-terminated string.
@@ -201,7 +195,6 @@ pub unsafe extern "C" fn picollo_log_writer_interval(
 ///
 /// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
 /// `len`.
-///
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
 /// has `len` writable bytes; `needed` is NULL or writable.
@@ -288,7 +281,6 @@ unsafe impl StructSized for picollo_log_interval {
 /// handle for `picollo_log_reader_free`; the caller's text may be freed.
 ///
 /// Errors: NULL `out`; NULL `text` with a non-zero `len`; `OUT_OF_MEMORY`.
-///
 /// # Safety
 /// `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 #[no_mangle]
@@ -320,7 +312,6 @@ pub unsafe extern "C" fn picollo_log_reader_new(
 }
 
 /// Frees a log reader. NULL is accepted and ignored.
-///
 /// # Safety
 /// `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 #[no_mangle]
@@ -341,7 +332,6 @@ pub unsafe extern "C" fn picollo_log_reader_free(r: *mut picollo_log_reader) {
 /// Errors: NULL `r` or `info`; `STRUCT_SIZE` when `info->struct_size` is less than
 /// `sizeof(picollo_log_interval)`; `OUT_OF_RANGE`; `FORMAT_ERROR`; `OUT_OF_MEMORY` (the
 /// reader stays on the line, so a later call tries it again).
-///
 /// # Safety
 /// `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
 /// writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
@@ -397,7 +387,6 @@ pub unsafe extern "C" fn picollo_log_reader_next(
 /// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf`
 /// ("" when it had none, before the first call, and after a call that failed). Buffer rules
 /// as `picollo_summary_table`.
-///
 /// # Safety
 /// `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 /// or writable.
@@ -418,7 +407,6 @@ pub unsafe extern "C" fn picollo_log_reader_tag(
 /// when absent) to `*start_time` and `*base_time`; either may be NULL. The headers before
 /// the first interval are read by `picollo_log_reader_new`; one further down counts once
 /// `picollo_log_reader_next` has passed it.
-///
 /// # Safety
 /// `r` is NULL or a live handle; the outputs are NULL or writable.
 #[no_mangle]
@@ -448,7 +436,6 @@ pub unsafe extern "C" fn picollo_log_reader_times(
 /// Errors: NULL `out`; NULL `text` with a non-zero `len`; `INVALID_UTF8` for a tag that is
 /// not UTF-8; `EMPTY` (nothing written) when no interval matches; `FORMAT_ERROR` for the
 /// first line that cannot be read (the message starts "line N: "); `OUT_OF_MEMORY`.
-///
 /// # Safety
 /// `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
 /// string; `out` is NULL or writable.

@@ -175,7 +175,6 @@ fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
 /// Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
 /// `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
 /// error or record kind, non-zero `reserved`.
-///
 /// # Safety
 /// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 /// writable.
@@ -194,7 +193,6 @@ pub unsafe extern "C" fn picollo_perf_session_new(
 
 /// Frees a session: closes its counters and frees its histograms (every handle from
 /// `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
-///
 /// # Safety
 /// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 #[no_mangle]
@@ -208,7 +206,6 @@ pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session)
 /// Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
 /// session (the message names it) or a session already open. Whether the machine can
 /// count it is known at open (or ask `picollo_perf_counter_supported` first).
-///
 /// # Safety
 /// `s` is NULL or a live session not used by another thread during the call.
 #[no_mangle]
@@ -225,7 +222,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_hardware(
 /// Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
 /// `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
 /// `picollo_perf_session_add_hardware`.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -243,7 +239,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_cache(
 
 /// Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
 /// as for `picollo_perf_session_add_hardware`.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -261,7 +256,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_software(
 /// tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
 /// type). The kernel judges it at open: an unknown type or config fails there. Errors as for
 /// `picollo_perf_session_add_hardware`.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -285,7 +279,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
 
 /// Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
 /// if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -314,7 +307,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
 ///
 /// Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
 /// duplicate or an open session.
-///
 /// # Safety
 /// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 #[no_mangle]
@@ -348,7 +340,6 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
 /// allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
 /// type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
 /// counter and the cause. On failure the session stays unopened and unchanged.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]

@@ -18,7 +18,6 @@ use crate::status::picollo_status;
 /// for a hot path).
 ///
 /// Errors: NULL `out`.
-///
 /// # Safety
 /// `out` is NULL or writable.
 #[no_mangle]
@@ -29,7 +28,6 @@ pub unsafe extern "C" fn picollo_perf_discover(out: *mut picollo_perf_info) -> p
 /// Writes discovery as one line into `buf`, snprintf-style (see `picollo_summary_table` for the
 /// buffer rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine
 /// without one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
-///
 /// # Safety
 /// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
@@ -49,7 +47,6 @@ pub unsafe extern "C" fn picollo_perf_describe(
 /// PMU…)".
 ///
 /// Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
-///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
 #[no_mangle]

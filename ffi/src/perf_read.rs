@@ -22,7 +22,6 @@ use crate::status::picollo_status;
 ///
 /// Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
 /// `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
-///
 /// # Safety
 /// `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 #[no_mangle]
@@ -42,7 +41,6 @@ pub unsafe extern "C" fn picollo_perf_session_read(
 /// Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
 /// `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
 /// (when `n` is smaller: nothing is written to `out`).
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
 /// `n` is 0); `count` is NULL or writable.
@@ -78,7 +76,6 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
 /// record_kind`, by default the scaled delta) into its histogram.
 ///
 /// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
 /// by another thread during the call.
@@ -94,7 +91,6 @@ pub unsafe extern "C" fn picollo_perf_session_record(
 
 /// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
 /// histogram.
-///
 /// # Safety
 /// As `picollo_perf_session_record`.
 #[no_mangle]
@@ -110,7 +106,6 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
 
 /// Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
 /// `OS_ERROR` if the ioctl fails.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -125,7 +120,6 @@ pub unsafe extern "C" fn picollo_perf_session_enable(
 
 /// Stops counting (the whole group); readings keep their last values. Errors as for
 /// `picollo_perf_session_enable`.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -140,7 +134,6 @@ pub unsafe extern "C" fn picollo_perf_session_disable(
 
 /// Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
 /// 0). Errors as for `picollo_perf_session_enable`.
-///
 /// # Safety
 /// As `picollo_perf_session_record`.
 #[no_mangle]
@@ -156,7 +149,6 @@ pub unsafe extern "C" fn picollo_perf_session_reset(
 
 /// Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
 /// else 0.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -171,7 +163,6 @@ pub unsafe extern "C" fn picollo_perf_session_is_open(
 }
 
 /// Writes the number of counters added so far (open or not) to `*out`.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -189,7 +180,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_count(
 /// snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
 /// length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
 /// past the end.
-///
 /// # Safety
 /// `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
 /// NULL or writable.
@@ -212,7 +202,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_name(
 /// open session to `*out`.
 ///
 /// Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -241,7 +230,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_values(
 /// Like the session, it is used by one thread at a time.
 ///
 /// Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -260,7 +248,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
 /// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
 /// session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
 /// open.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -277,7 +264,6 @@ pub unsafe extern "C" fn picollo_perf_session_derived(
 
 /// Writes the same ratios over the means of the counters' histograms (every recorded interval).
 /// Works before open too (NaN everywhere while the histograms are empty).
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]

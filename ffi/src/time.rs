@@ -128,7 +128,6 @@ pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> p
 ///
 /// Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
 /// already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-///
 /// # Safety
 /// `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
 /// still live and not used by another thread; `elapsed` is NULL or writable.
