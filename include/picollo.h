@@ -459,11 +459,9 @@ enum picollo_v2_form
  {
   // Uncompressed V2 bytes (cookie 0x1c849313).
   PICOLLO_V2_FORM_PLAIN = 0,
-  // zlib-compressed V2 bytes (cookie 0x1c849314), what HdrHistogram's
-  // `encodeIntoCompressedByteBuffer` writes.
+  // zlib-compressed V2 bytes (cookie 0x1c849314), as `encodeIntoCompressedByteBuffer` writes.
   PICOLLO_V2_FORM_COMPRESSED = 1,
-  // The base64 text of the compressed form (`"HISTFAAA..."`), what interval logs carry
-  // and HdrHistogram's `encode()` functions return.
+  // The base64 text of the compressed form (`"HISTFAAA..."`), as interval logs carry it.
   PICOLLO_V2_FORM_BASE64 = 2,
 };
 #ifndef __cplusplus
@@ -567,23 +565,9 @@ enum picollo_storage
 typedef uint32_t picollo_storage;
 #endif // __cplusplus
 
-// A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
-// Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
-// `picollo_approx_counter_free`.
-//
-// Counting: below 2^T (the threshold) every increment adds 1, so small counts are exact.
-// From 2^T on, an increment adds 2^k with probability 2^-k, where
-// k = floor(log2(count)) − T + 1 (capped at `max_shift`): the expected value stays the
-// true count, and updates get rarer as the count grows, so threads hitting one counter
-// stop fighting over its cache line. With T = 13 the error is about 2 % at two standard
-// deviations.
-//
-// Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
-// from any number of threads at once (the calls that change the count take a non-const
-// pointer, as the histogram's record functions do, but need no caller lock); each thread
-// flips its coins with its own generator, seeded differently per thread on its first
-// increment. `picollo_approx_counter_free` must not race any other call on the same
-// counter.
+// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
+// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
+// any number of threads at once, with no lock; `_free` must not race any other call.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
 // A histogram of doubles (opaque). Create with `picollo_float_histogram_new`, free with
@@ -616,24 +600,13 @@ typedef struct picollo_float_snapshot picollo_float_snapshot;
 // "Histograms and threads"). `_free` must not race any other call on the handle.
 typedef struct picollo_histogram picollo_histogram;
 
-// An interval log reader (opaque) over its own copy of a log's text: create with
-// `picollo_log_reader_new`, call `picollo_log_reader_next` for each interval, free with
-// `picollo_log_reader_free`. Reads HdrHistogram logs of format 1.2 and 1.3 from any
-// implementation. A reader is used by one thread at a time.
+// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
+// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
 typedef struct picollo_log_reader picollo_log_reader;
 
-// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory.
-// Create with `picollo_log_writer_new`, write the header, comments and intervals, move the
-// text out with `picollo_log_writer_take` (as often as wanted: to a file, a socket), free
-// with `picollo_log_writer_free`. A writer is used by one thread at a time.
-//
-// ```text
-// #[Histogram log format version 1.3]
-// #[StartTime: 1700000000.000 (seconds since epoch), 2023-11-14T22:13:20Z]
-// #[BaseTime: 1700000000.000 (seconds since epoch)]
-// "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
-// Tag=api,0.127,1.007,2.769,HISTFAAA...
-// ```
+// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
+// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
+// frees it. Threads: one thread at a time.
 typedef struct picollo_log_writer picollo_log_writer;
 
 // An OpenMetrics exposition writer (opaque) for several families and points: create with
@@ -882,9 +855,7 @@ typedef struct picollo_log_interval {
   uint32_t struct_size;
   // Significant digits of the interval's histogram (1 to 5).
   uint32_t significant_digits;
-  // Start in seconds: the line's timestamp plus the log's base time, so absolute (since the
-  // epoch) when the log has a `BaseTime`, or a `StartTime` and timestamps more than a year
-  // before it (then relative to it), as HdrHistogram's readers do; else as written.
+  // Start in seconds: the line's timestamp plus the log's base time (docs/c-api.md, "Interval logs").
   double start;
   // Length in seconds.
   double length;
@@ -1241,19 +1212,9 @@ extern "C" {
 // Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 uint32_t picollo_abi_version(void);
 
-// Creates an approximate counter at zero: on success `*out` holds a new handle for
-// `picollo_approx_counter_free`.
-//
-// - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
-// - `max_shift`: the cap on k, 1..62, so updates happen at least once every 2^max_shift
-//   increments on average. 0 means the default, 10 (at least every 1,024).
-// - `exact_when_uncontended`: 1 tries an exact `count + 1` with one compare-exchange
-//   first and flips a coin only when it fails (another thread got there first), so a
-//   counter used by one thread stays exact; it costs an atomic read-modify-write per
-//   increment, which the approximate counter otherwise avoids. 0 (the default) or 1.
-//
-// Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
-// `exact_when_uncontended` other than 0 or 1.
+// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
+// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
+// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
 // # Safety
 // `out` is NULL or writable.
 picollo_status picollo_approx_counter_new(uint32_t threshold,
@@ -1261,39 +1222,34 @@ picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           uint32_t exact_when_uncontended,
                                           struct picollo_approx_counter **out);
 
-// Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
-// other thread uses it.
+// Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
 // # Safety
 // `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 void picollo_approx_counter_free(struct picollo_approx_counter *c);
 
-// Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
-// Thread-safe. Never fails; a NULL handle is ignored.
+// Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
-// Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
-// ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
+// Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle.
 void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 
-// Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
-// of increments plus everything added). Thread-safe.
+// Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
 
-// Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
-// discard it). One atomic swap: an increment racing the reset is counted either in the
-// count taken or in the new count, never lost and never in both. Thread-safe.
+// Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
+// swap, so a racing increment counts once, before or after. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle; `taken` is NULL or writable.
 picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
 
-// Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
-// `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
+// Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
+// of which may be NULL.
 // # Safety
 // `c` is NULL or a live handle; each output is NULL or writable.
 picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
@@ -1568,26 +1524,10 @@ picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
 picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
                                               struct picollo_float_summary *out);
 
-// Encodes `h` in HdrHistogram's V2 format, in the `form` given (a `picollo_v2_form`), so
-// that any HdrHistogram implementation (Java, C, Rust, Python `hdrh`, JavaScript, .NET)
-// can decode it.
-//
-// - `PICOLLO_V2_FORM_PLAIN`, `PICOLLO_V2_FORM_COMPRESSED`: binary bytes, no NUL. `*needed`
-//   (if not NULL) receives the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and
-//   nothing is written (a truncated blob is useless). `(NULL, 0)` asks for the size.
-// - `PICOLLO_V2_FORM_BASE64`: the base64 text of the compressed form, written like every
-//   text function: at most `len − 1` bytes and a NUL, `*needed` = the length without the
-//   NUL, `BUFFER_TOO_SMALL` when truncated, `(NULL, 0)` asks for the size.
-//
-// Layouts: a histogram whose relative error is that of HdrHistogram's 1 to 5 significant
-// digits (block size 16, 128, 1024, 16384, 131072; e.g. relative error 0.5/1024 for 3
-// digits) encodes bucket for bucket; any other layout encodes at the nearest finer
-// HdrHistogram layout, each count at its bucket's midpoint. Underflow and overflow counts
-// are written as values just outside the trackable range.
-//
-// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE` (nothing
-// written) for saturated counts, a bucket count above 2^63 − 1 or a non-empty bucket above
-// 2^63 − 1; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
+// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
+// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
+// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
 // # Safety
 // `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 // or writable.
@@ -1597,36 +1537,19 @@ picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            size_t len,
                                            size_t *needed);
 
-// Decodes an HdrHistogram V2 histogram into a new histogram: on success `*out` holds a
-// handle for `picollo_histogram_free` (64-bit counters, single-writer mode).
-//
-// `data` holds `len` bytes (no NUL terminator is needed): plain V2, compressed V2 (told apart
-// by their cookie), or the base64 text of either: data whose first byte is not that of an
-// HdrHistogram cookie (0x1c; 0x0c for a `DoubleHistogram`, refused) is read as base64, with
-// surrounding ASCII whitespace ignored. The histogram has the layout of the header's significant digits
-// (relative error 2^-5, 2^-8, 2^-11, 2^-15 or 2^-18 for 1 to 5 digits) and covers 0 up to
-// the header's highest trackable value at least; every count of the input is kept.
-//
-// Errors: NULL `out`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` for anything that
-// is not a V2 histogram (the message says why: bad base64, unknown cookie, an older
-// encoding, a `DoubleHistogram`, truncated or corrupt data, a range beyond the decoder's
-// limit of 2^23 counters); `OUT_OF_MEMORY`.
+// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
+// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
+// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
+// `OUT_OF_MEMORY`.
 // # Safety
 // `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
 
-// Adds the counts of an HdrHistogram V2 histogram (the forms `picollo_histogram_decode_v2`
-// accepts) into `h`, whatever its layout, counter width and mode: each HdrHistogram
-// bucket's count is recorded at the bucket's midpoint, landing in `h`'s bucket of that value
-// (or its underflow/overflow), like `picollo_histogram_record_n` (threads: see
-// `picollo_histogram`). Exact when the layouts match. The input is checked whole first: on
-// error nothing was added.
-//
-// Errors: NULL `h`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` as
-// `picollo_histogram_decode_v2`; `OUT_OF_MEMORY` for a compressed input that cannot be
-// inflated.
+// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
+// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
+// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 // # Safety
 // `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
 picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
@@ -1778,59 +1701,42 @@ picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Creates an interval log writer with nothing written yet, base time 0 and HdrHistogram's
-// max unit ratio of 10^6: on success `*out` holds a handle for `picollo_log_writer_free`.
+// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
+// frees with `picollo_log_writer_free`.
 // # Safety
 // `out` is NULL or writable.
 picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
 
-// Frees a log writer and the text it still holds. NULL is accepted and ignored.
+// Frees a log writer and the text it still holds; NULL is ignored.
 // # Safety
 // `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 void picollo_log_writer_free(struct picollo_log_writer *w);
 
-// Writes the log's header: the version line (`#[Histogram log format version 1.3]`), a
-// `StartTime` line unless `start_time` is NaN, a `BaseTime` line unless `base_time` is NaN,
-// then the legend. Times are seconds since the epoch. With a base time, the starts passed to
-// `picollo_log_writer_interval` later are absolute and written relative to it.
-//
-// Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a time that is negative or
-// infinite.
+// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
+// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
+// for a negative or infinite time.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
                                          double start_time,
                                          double base_time);
 
-// Writes a comment line: `#` and `text`; each line break in `text` starts another comment
-// line. Readers skip comments.
-//
-// Errors: NULL `w` or `text`; `INVALID_UTF8`.
+// Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
 // a NUL-terminated string.
-picollo_status picollo_log_writer_comment(struct picollo_log_writer *w, const char *text);
+picollo_status picollo_log_writer_comment(struct picollo_log_writer *w,
+                                          const char *text);
 
-// Sets the ratio the `Interval_Max` column is divided by (HdrHistogram's
-// `maxValueUnitRatio`; the default 10^6 turns nanoseconds into milliseconds; 1 writes the
-// maximum in the recorded unit). Applies to the intervals written after it.
-//
-// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not a finite number above 0.
+// Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
+// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
 
-// Writes one interval line: `[Tag=tag,]start,length,max,histogram` with the histogram `h`
-// in base64 of compressed V2 (see `picollo_histogram_encode_v2`) and as its max the highest
-// value of its highest non-empty bucket divided by the max unit ratio (0 when empty).
-// `start` and `length` are seconds; when the header gave a base time, `start` is absolute
-// (seconds since the epoch) and is written relative to the base time, else it is written
-// as given. `tag` NULL or "" writes no tag. `h` is read as one consistent copy.
-//
-// Errors: NULL `w` or `h`; `INVALID_ARGUMENT` for a start before the base time (or NaN,
-// infinite), a negative or non-finite length, a tag holding a comma, space, CR or LF;
-// `INVALID_UTF8` for a tag that is not UTF-8; `UNENCODABLE` as
-// `picollo_histogram_encode_v2`. On error nothing is written.
+// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
+// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
+// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
 // live handle; `tag` is NULL or a NUL-terminated string.
@@ -1840,14 +1746,9 @@ picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
                                            double start,
                                            double length);
 
-// Moves the text written so far into `buf` and clears it from the writer: at most
-// `len − 1` bytes and a NUL; `*needed` (if not NULL) receives the pending length without the
-// NUL, so `(NULL, 0)` asks for the size. On `BUFFER_TOO_SMALL` nothing is taken (`buf` holds
-// a truncated copy): call again with a larger buffer. With nothing pending, a buffer of
-// at least 1 byte receives "".
-//
-// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
-// `len`.
+// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
+// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
+// `buf` with a length.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
 // has `len` writable bytes; `needed` is NULL or writable.
@@ -1856,36 +1757,24 @@ picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
                                        size_t len,
                                        size_t *needed);
 
-// Creates a reader over a copy of `text` (`len` bytes; no NUL terminator needed; bytes that
-// are not UTF-8 spoil only their line), and reads the header lines before the first
-// interval, so `picollo_log_reader_times` knows them at once. On success `*out` holds a
-// handle for `picollo_log_reader_free`; the caller's text may be freed.
-//
-// Errors: NULL `out`; NULL `text` with a non-zero `len`; `OUT_OF_MEMORY`.
+// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
+// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
+// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
 // # Safety
 // `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 picollo_status picollo_log_reader_new(const char *text,
                                       size_t len,
                                       struct picollo_log_reader **out);
 
-// Frees a log reader. NULL is accepted and ignored.
+// Frees a log reader; NULL is ignored.
 // # Safety
 // `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 void picollo_log_reader_free(struct picollo_log_reader *r);
 
-// Reads the next interval: fills `*info` and, unless `out` is NULL, stores in `*out` a new
-// histogram of the interval's counts (64-bit counters, single-writer mode, the layout of its
-// significant digits) to free with `picollo_histogram_free`. With `out` NULL the histogram
-// is decoded (to check the line) but not kept. Comment, header, legend and blank lines
-// are skipped (`StartTime` and `BaseTime` headers update `picollo_log_reader_times`).
-//
-// At the end of the log: `OUT_OF_RANGE`, nothing written. A line that cannot be read:
-// `FORMAT_ERROR`, with a message starting "line N: " that says why; nothing is written and
-// the reader moves past the line, so the next call goes on with the lines after it.
-//
-// Errors: NULL `r` or `info`; `STRUCT_SIZE` when `info->struct_size` is less than
-// `sizeof(picollo_log_interval)`; `OUT_OF_RANGE`; `FORMAT_ERROR`; `OUT_OF_MEMORY` (the
-// reader stays on the line, so a later call tries it again).
+// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
+// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
+// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
+// `OUT_OF_MEMORY` (the line tried again next call).
 // # Safety
 // `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
 // writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
@@ -1893,9 +1782,8 @@ picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
                                        struct picollo_log_interval *info,
                                        struct picollo_histogram **out);
 
-// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf`
-// ("" when it had none, before the first call, and after a call that failed). Buffer rules
-// as `picollo_summary_table`.
+// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
+// none or after a failed call).
 // # Safety
 // `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 // or writable.
@@ -1904,27 +1792,18 @@ picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
                                       size_t len,
                                       size_t *needed);
 
-// Writes the `StartTime` and `BaseTime` headers read so far (seconds since the epoch; NaN
-// when absent) to `*start_time` and `*base_time`; either may be NULL. The headers before
-// the first interval are read by `picollo_log_reader_new`; one further down counts once
-// `picollo_log_reader_next` has passed it.
+// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
+// and `*base_time`; either may be NULL.
 // # Safety
 // `r` is NULL or a live handle; the outputs are NULL or writable.
 picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
                                         double *start_time,
                                         double *base_time);
 
-// Sums the intervals of a log (`text`, `len` bytes, no NUL needed) that match: those tagged
-// `tag` (NULL or "": the untagged ones, as HdrHistogram's log processor does without `-tag`)
-// that start in `[from, to)` seconds (the starts `picollo_log_reader_next` reports; NaN
-// leaves that end open). On success `*out` holds a new histogram (64-bit counters,
-// single-writer mode) to free with `picollo_histogram_free`: the layout of the first match,
-// a range wide enough for every match (intervals of other precisions are re-binned at their
-// buckets' midpoints).
-//
-// Errors: NULL `out`; NULL `text` with a non-zero `len`; `INVALID_UTF8` for a tag that is
-// not UTF-8; `EMPTY` (nothing written) when no interval matches; `FORMAT_ERROR` for the
-// first line that cannot be read (the message starts "line N: "); `OUT_OF_MEMORY`.
+// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
+// in `[from, to)` (NaN: open) into a new histogram the caller frees with
+// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
+// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
 // # Safety
 // `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
 // string; `out` is NULL or writable.
