@@ -526,8 +526,7 @@ enum picollo_float_storage
  {
   // One counter per bucket of the range, allocated at creation.
   PICOLLO_FLOAT_STORAGE_DENSE = 0,
-  // One block per octave of magnitude, allocated when a value first lands in it (the
-  // default): memory follows the data.
+  // One block per octave of magnitude, made when a value first lands in it (the default).
   PICOLLO_FLOAT_STORAGE_SPARSE = 1,
 };
 #ifndef __cplusplus
@@ -570,23 +569,10 @@ typedef uint32_t picollo_storage;
 // any number of threads at once, with no lock; `_free` must not race any other call.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
-// A histogram of doubles (opaque). Create with `picollo_float_histogram_new`, free with
-// `picollo_float_histogram_free`.
-//
-// A nonzero finite value whose magnitude is in the configured range (to bucket
-// resolution) lands in a bucket of its sign; a reported quantile Y' of a true quantile Y
-// satisfies Y(1−E) ≤ Y' ≤ Y(1+E), E the layout's relative error (subnormals included).
-// `±0.0` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted apart and
-// never enter quantiles; nonzero magnitudes outside the range count as underflow and
-// overflow. The smallest and largest values in buckets are kept exactly, and their sum
-// (exact, rounded once when read, in the single-writer mode; a running sum per stripe in
-// the interlocked one).
-//
-// Threads: queries, snapshots and `picollo_float_histogram_add` with this histogram as
-// the source run on any thread at once, while writers record, each on one consistent
-// copy of the non-empty buckets. `PICOLLO_FLOAT_MODE_SINGLE_WRITER`: one recording thread
-// at a time (reset from it); `PICOLLO_FLOAT_MODE_INTERLOCKED`: any number, reset from any
-// thread. `picollo_float_histogram_free` must not race any other call on the handle.
+// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
+// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
+// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
+// any. `_free` must not race any other call on the handle.
 typedef struct picollo_float_histogram picollo_float_histogram;
 
 // A copy of a float histogram's counts, refreshed in place, optionally as the deltas
@@ -628,22 +614,17 @@ typedef struct picollo_perf_session picollo_perf_session;
 // allocating, `_free` frees it. Threads: one thread at a time.
 typedef struct picollo_snapshot picollo_snapshot;
 
-// Configuration for `picollo_float_histogram_new`. Start from
-// `picollo_float_config_default` (which sets `struct_size`), then change fields.
+// Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 typedef struct picollo_float_config {
-  // `sizeof(picollo_float_config)` as the caller knows it (as in
-  // `picollo_histogram_config`).
+  // `sizeof(picollo_float_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
   // Counter width: 32 or 64 bits.
   uint32_t counter_bits;
-  // Tolerated relative error, e.g. 0.001 for 0.1 %. Finite and > 0; values outside
-  // [1e-6, 0.1] are clamped.
+  // Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
   double relative_error;
-  // Smallest magnitude kept in buckets, > 0 (subnormals allowed): smaller nonzero
-  // magnitudes count as underflow.
+  // Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
   double min_magnitude;
-  // Largest magnitude kept in buckets, finite and >= `min_magnitude`: larger ones count
-  // as overflow.
+  // Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
   double max_magnitude;
   // A `picollo_float_storage` value.
   uint32_t storage;
@@ -679,20 +660,17 @@ typedef struct picollo_float_info {
   double min;
   // Largest value in buckets, exact (NaN when empty).
   double max;
-  // Smallest magnitude kept in buckets, to bucket resolution.
+  // Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
   double min_magnitude;
-  // Largest magnitude kept in buckets, to bucket resolution.
+  // Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
   double max_magnitude;
-  // The layout's guaranteed relative error.
+  // Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
   double relative_error;
   // Buckets per octave of magnitude (a power of two).
   uint64_t buckets_per_octave;
   // Buckets per sign in the range.
   uint64_t storage_len;
-  // Bytes of counters allocated now, both signs (sparse: the blocks the data touched and
-  // the block directories, one pointer per octave of the range), and of the single
-  // writer's exact sums (16 bytes per sign and exponent: every exponent of the range
-  // beside dense counters, chunks of 64 exponents the data touched beside sparse ones).
+  // Bytes of counters and exact sums allocated now, both signs (docs/c-api.md, "Float histograms").
   uint64_t footprint_bytes;
   // 32 or 64.
   uint32_t counter_bits;
@@ -1264,31 +1242,26 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
 const char *picollo_last_error_message(void);
 
 // Returns the default configuration: u64 counters, relative error 0.001, every finite
-// magnitude (the smallest subnormal to DBL_MAX), sparse storage, single writer, midpoints.
+// magnitude, sparse storage, single writer, midpoints.
 struct picollo_float_config picollo_float_config_default(void);
 
-// Creates a float histogram: on success `*out` holds a new handle for
-// `picollo_float_histogram_free`.
-//
-// Errors: NULL `config` or `out`; `STRUCT_SIZE` for a `struct_size` that is not this
-// library's; `INVALID_ARGUMENT` for a relative error that is NaN, infinite or <= 0,
-// magnitudes that are not 0 < min <= max < ∞, counter bits other than 32/64, an unknown
-// storage, mode or value selection, a non-zero `reserved`; `OUT_OF_MEMORY` when dense
-// counters cannot be allocated.
+// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
+// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
+// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
 // # Safety
 // `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 // writable.
 picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
                                            struct picollo_float_histogram **out);
 
-// Frees a float histogram. NULL is accepted and ignored. Free each handle exactly once.
+// Frees a float histogram; NULL is ignored. Free each handle exactly once.
 // # Safety
 // `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 void picollo_float_histogram_free(struct picollo_float_histogram *h);
 
-// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the
-// range as underflow/overflow, a full bucket as saturated; a NULL handle is ignored.
-// Threads: see `picollo_float_histogram`.
+// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
+// as underflow/overflow, a full bucket as saturated; NULL is ignored.
 // # Safety
 // `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR
@@ -1300,8 +1273,7 @@ void picollo_float_histogram_record(struct picollo_float_histogram *h,
 // As `picollo_float_histogram_record`.
 void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
 
-// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
-// (never wraps) and the excess counts as saturated. A NULL handle is ignored.
+// Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
 // # Safety
 // As `picollo_float_histogram_record`.
 PICOLLO_RECORD_ATTR
@@ -1309,22 +1281,21 @@ void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
                                       double value,
                                       uint64_t count);
 
-// Records `n` doubles from an array in one call. `values` may be NULL only when `n` is 0.
+// Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
 // # Safety
 // `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h,
                                                    const double *values,
                                                    size_t n);
 
-// Records `n` floats from an array in one call (each converted exactly). `values` may be
-// NULL only when `n` is 0.
+// Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
 // # Safety
 // `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
                                                        const float *values,
                                                        size_t n);
 
-// Clears every count, the sum and the extremes. Threads: see `picollo_float_histogram`.
+// Clears every count, the sum and the extremes (single writer: from the writing thread).
 // # Safety
 // `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
@@ -1335,17 +1306,15 @@ picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
 picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
                                                            uint32_t selection);
 
-// Adds every count of `src` into `dst` (same relative error; any range, storage, mode
-// and counter width), with its NaN, infinity and outside counts, its sum and extremes;
-// `src`'s buckets outside `dst`'s range count as `dst`'s underflow/overflow.
-// `LAYOUT_MISMATCH` when the relative errors differ; `dst` and `src` may not be the same
-// handle. `src` is read as one consistent copy.
+// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
+// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
+// and `src` must differ. Threads: `src` is read as one copy.
 // # Safety
 // Both are NULL or live handles.
 picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
                                            const struct picollo_float_histogram *src);
 
-// Writes the facts of a float histogram to `*out` (from one consistent copy).
+// Writes the facts of `h` to `*out`, from one consistent copy.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h,
