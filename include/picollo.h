@@ -33,9 +33,7 @@
 // Minor ABI version: bumped when functions or fields are added compatibly.
 #define PICOLLO_ABI_VERSION_MINOR 8
 
-// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
-// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
-// incompatible.
+// ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
 
 // The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
@@ -604,9 +602,9 @@ typedef struct picollo_log_writer picollo_log_writer;
 typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
 #if defined(__linux__)
-// A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
-// `picollo_perf_session_free`. Not thread-safe: it counts the thread that opened it (by
-// default) and must be used by that thread only.
+// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
+// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
+// thread that opened it, and only that thread uses it.
 typedef struct picollo_perf_session picollo_perf_session;
 #endif
 
@@ -930,23 +928,19 @@ typedef struct picollo_otlp_options {
 // Options of a perf session. Start from `picollo_perf_config_default` (which sets
 // `struct_size`), then change fields. Flags are 0 or 1.
 typedef struct picollo_perf_config {
-  // `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
-  // struct is refused; larger (built against a newer header) is accepted when the fields
-  // this library does not know are zero.
+  // `sizeof(picollo_perf_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
   // Whom to count: 0 = the calling thread (default), or a pid/tid.
   int32_t pid;
   // Which CPU: -1 = any (default).
   int32_t cpu;
-  // 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
-  // group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
+  // 1: the group is always on the PMU or not at all (a read fails with `OS_ERROR` if it does not fit).
   uint32_t pinned;
   // 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
   uint32_t include_kernel;
   // 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
   uint32_t enabled;
-  // 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
-  // `corrected` deltas subtract it.
+  // 1 (default): measure the cost of back-to-back reads at open; `corrected` deltas subtract it.
   uint32_t calibrate;
   // 1 (default): map each hardware counter's page for the rdpmc fast path.
   uint32_t rdpmc;
@@ -978,8 +972,7 @@ typedef struct picollo_perf_info {
   uint32_t programmable_counters;
   // Their width in bits (0 when unknown).
   uint32_t programmable_width;
-  // `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
-  // -1 when unreadable or absent.
+  // `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 mmapped events, 2 always, -1 unreadable.
   int32_t rdpmc;
   // `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
   int32_t paranoid;
@@ -999,8 +992,7 @@ typedef struct picollo_perf_info {
 typedef struct picollo_perf_delta {
   // `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
   uint64_t raw;
-  // `raw` scaled by the interval's enabled/running time; equals `raw` unless
-  // multiplexed, 0 when the counter never ran in the interval.
+  // `raw` scaled by the interval's enabled/running time (`raw` unless multiplexed; 0 if never ran).
   uint64_t scaled;
   // `scaled` minus the calibrated cost of one read, floored at 0.
   uint64_t corrected;
@@ -1034,15 +1026,13 @@ typedef struct picollo_perf_counter_values {
   struct picollo_perf_reading previous;
   // `current − previous`.
   struct picollo_perf_delta delta;
-  // Calibrated cost of one read through the syscall, in this counter's unit (0 when not
-  // calibrated).
+  // Calibrated cost of one read through the syscall, in this counter's unit (0: not calibrated).
   uint64_t overhead_syscall;
   // Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
   uint64_t overhead_rdpmc;
   // The kernel's id of the counter (its key in a group read).
   uint64_t id;
-  // 1 when the counter was multiplexed during the latest interval (running < enabled):
-  // `delta.scaled` is then an estimate.
+  // 1 when multiplexed in the latest interval (running < enabled): `delta.scaled` is an estimate.
   uint32_t multiplexed;
   // 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
   uint32_t has_page;
@@ -1169,8 +1159,8 @@ typedef struct picollo_step {
 } picollo_step;
 
 #if defined(__linux__)
-// A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
-// Treat the fields as private.
+// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
+// the fields as private.
 typedef struct picollo_scope {
   // The histogram it records into; NULL once ended.
   struct picollo_histogram *histogram;
@@ -1235,10 +1225,8 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
                                              uint32_t *max_shift,
                                              uint32_t *exact_when_uncontended);
 
-// Returns the message of the last failed call on this thread ("" if none).
-//
-// The text is NUL-terminated, owned by the library and valid until the next Picollo call
-// on the same thread. Never NULL.
+// Returns the message of the last failed call on this thread ("" if none): never NULL, owned
+// by the library, valid until the next Picollo call on this thread.
 const char *picollo_last_error_message(void);
 
 // Returns the default configuration: u64 counters, relative error 0.001, every finite
@@ -2069,19 +2057,15 @@ picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       size_t *needed);
 
 #if defined(__linux__)
-// Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
-// only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
-// 0.001 recording scaled deltas.
+// Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
+// open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
 struct picollo_perf_config picollo_perf_config_default(void);
 #endif
 
 #if defined(__linux__)
-// Creates a session with no counters: on success `*out` holds a handle for
-// `picollo_perf_session_free`.
-//
-// Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
-// `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
-// error or record kind, non-zero `reserved`.
+// Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
+// pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
 // # Safety
 // `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 // writable.
@@ -2090,28 +2074,24 @@ picollo_status picollo_perf_session_new(const struct picollo_perf_config *config
 #endif
 
 #if defined(__linux__)
-// Frees a session: closes its counters and frees its histograms (every handle from
-// `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
+// Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
+// is ignored.
 // # Safety
 // `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 void picollo_perf_session_free(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Adds a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
-// before `picollo_perf_session_open`; the first one leads the group.
-//
-// Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
-// session (the message names it) or a session already open. Whether the machine can
-// count it is known at open (or ask `picollo_perf_counter_supported` first).
+// Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
+// counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
+// or an open session (whether the machine counts it is known at open).
 // # Safety
 // `s` is NULL or a live session not used by another thread during the call.
 picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
-// Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
-// `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
+// Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 // `picollo_perf_session_add_hardware`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
@@ -2122,18 +2102,16 @@ picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
-// as for `picollo_perf_session_add_hardware`.
+// Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
+// `picollo_perf_session_add_hardware`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
-// Adds a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
-// tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
-// type). The kernel judges it at open: an unknown type or config fails there. Errors as for
-// `picollo_perf_session_add_hardware`.
+// Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
+// kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
@@ -2144,82 +2122,60 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
-// if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
+// Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
+// already there).
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Adds a counter by name as `picollo_perf_session_counter_name` writes it:
-// `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
-// `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
-//
-// Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
-// duplicate or an open session.
+// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
+// `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
+// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
 // # Safety
 // `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
 #endif
 
 #if defined(__linux__)
-// Opens every counter as one group (the first leads), maps pages for rdpmc, calibrates
-// the read overhead (per the config) and takes a first reading (deltas start at 0).
-//
-// Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
-// `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
-// vPMU: ENOENT), `PERMISSION_DENIED` (the message gives perf_event_paranoid and what it
-// allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
-// type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
-// counter and the cause. On failure the session stays unopened and unchanged.
+// Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
+// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
+// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
+// message names the counter and the cause.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Looks at the machine and writes what it found to `*out`: CPUID, the PMUs in sysfs, the rdpmc
-// and perf_event_paranoid settings and a trial open of cycles. Takes a few system calls (not
-// for a hot path).
-//
-// Errors: NULL `out`.
+// Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
+// perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
 // # Safety
 // `out` is NULL or writable.
 picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 #endif
 
 #if defined(__linux__)
-// Writes discovery as one line into `buf`, snprintf-style (see `picollo_summary_table` for the
-// buffer rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine
-// without one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
+// Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
 // # Safety
 // `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 #endif
 
 #if defined(__linux__)
-// Tells whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
-// `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
-// thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
-// return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
-// the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
-// PMU…)".
-//
-// Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
+// Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
+// `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
+// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
 // # Safety
 // `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_counter_supported(const char *name);
 #endif
 
 #if defined(__linux__)
-// Reads every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
-// page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
-// reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
-// `picollo_perf_read_path` taken.
-//
-// Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
-// `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
+// Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
+// of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
+// `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
 // # Safety
 // `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
@@ -2228,9 +2184,8 @@ picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
-// `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
-// (when `n` is smaller: nothing is written to `out`).
+// Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
+// be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
 // # Safety
 // `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
 // `n` is 0); `count` is NULL or writable.
@@ -2241,9 +2196,7 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Records each counter's latest value of the configured kind (`picollo_perf_config.
-// record_kind`, by default the scaled delta) into its histogram.
-//
+// Records each counter's latest value of the configured `record_kind` into its histogram.
 // Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
 // # Safety
 // As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
@@ -2252,40 +2205,36 @@ picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
-// histogram.
+// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
 // # Safety
 // As `picollo_perf_session_record`.
 picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
 #endif
 
 #if defined(__linux__)
-// Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
-// `OS_ERROR` if the ioctl fails.
+// Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Stops counting (the whole group); readings keep their last values. Errors as for
-// `picollo_perf_session_enable`.
+// Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
-// 0). Errors as for `picollo_perf_session_enable`.
+// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
+// as `_enable`.
 // # Safety
 // As `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
-// else 0.
+// Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
@@ -2300,10 +2249,8 @@ picollo_status picollo_perf_session_counter_count(const struct picollo_perf_sess
 #endif
 
 #if defined(__linux__)
-// Writes the name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
-// snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
-// length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
-// past the end.
+// Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
+// `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
 // # Safety
 // `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
 // NULL or writable.
@@ -2315,9 +2262,7 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
 #endif
 
 #if defined(__linux__)
-// Writes the readings, delta, calibrated overheads and flags of counter `index` of an
-// open session to `*out`.
-//
+// Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 // Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
@@ -2327,13 +2272,9 @@ picollo_status picollo_perf_session_counter_values(const struct picollo_perf_ses
 #endif
 
 #if defined(__linux__)
-// Lends the histogram of counter `index`: a BORROWED handle, usable with every
-// `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
-// It exists from the moment the counter is added, is owned by the session and stays
-// valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
-// Like the session, it is used by one thread at a time.
-//
-// Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
+// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
+// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
+// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
@@ -2342,9 +2283,8 @@ picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_sessio
 #endif
 
 #if defined(__linux__)
-// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
-// session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
-// open.
+// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
+// or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
@@ -2352,8 +2292,7 @@ picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s
 #endif
 
 #if defined(__linux__)
-// Writes the same ratios over the means of the counters' histograms (every recorded interval).
-// Works before open too (NaN everywhere while the histograms are empty).
+// Writes the same ratios over the means of the counters' histograms (before open too: NaN).
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
@@ -2562,14 +2501,12 @@ picollo_status picollo_percentile_format(const struct picollo_percentile *p,
                                          size_t *needed);
 
 #if defined(__linux__)
-// Returns the ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
-// monotonic nanoseconds. Never fails.
+// Returns the ticks now, unserialized: `rdtsc` on x86-64 Linux, else monotonic nanoseconds.
 uint64_t picollo_ticks(void);
 #endif
 
 #if defined(__linux__)
-// Returns the ticks at the start of a region: earlier instructions complete first (`lfence;
-// rdtsc`).
+// Returns the ticks at the start of a region, after earlier instructions (`lfence; rdtsc`).
 uint64_t picollo_ticks_begin(void);
 #endif
 
@@ -2584,38 +2521,33 @@ uint64_t picollo_monotonic_nanos(void);
 #endif
 
 #if defined(__linux__)
-// Returns the ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
-// first call takes that long), 10^9 when ticks are monotonic nanoseconds.
+// Returns the ticks per second, measured once against `CLOCK_MONOTONIC_RAW` (the first call
+// takes about 20 ms); 10^9 when ticks are nanoseconds.
 uint64_t picollo_tick_frequency(void);
 #endif
 
 #if defined(__linux__)
-// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
-// for any tick count (10^6 s of ticks converts exactly).
+// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating.
 uint64_t picollo_ticks_to_nanos(uint64_t ticks);
 #endif
 
 #if defined(__linux__)
-// Returns `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
-// intermediate overflow; 0 when `frequency` is 0.
+// Returns `ticks × per_second / frequency` rounded down, saturating, without intermediate
+// overflow; 0 when `frequency` is 0.
 uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_second);
 #endif
 
 #if defined(__linux__)
-// Starts measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
-// `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
-// first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
-// a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
-// another thread) when the scope ends.
+// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
+// (the tick frequency is measured first, once per process). Never fails; `h` must still be
+// live, and not used by another thread, when the scope ends.
 struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
 #endif
 
 #if defined(__linux__)
-// Ends a scope: records the elapsed time into its histogram once, writes it to `*elapsed`
-// (if not NULL) and mark the scope ended.
-//
-// Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
-// already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
+// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
+// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
+// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
 // # Safety
 // `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
 // still live and not used by another thread; `elapsed` is NULL or writable.
@@ -2623,22 +2555,20 @@ picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed)
 #endif
 
 #if defined(__linux__)
-// Runs a chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
-// ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
+// Runs 256 dependent additions per block (known work, ≈ 256 × `blocks` cycles) and returns
+// 256 × `blocks`.
 uint64_t picollo_add_chain(uint64_t blocks);
 #endif
 
 #if defined(__linux__)
-// Pins the calling thread to CPU `cpu` (`sched_setaffinity`).
-//
-// Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
-// `OS_ERROR` otherwise.
+// Pins the calling thread to CPU `cpu`. Errors: `INVALID_ARGUMENT` for a CPU that does not
+// exist or is not allowed; `OS_ERROR`.
 picollo_status picollo_pin_thread(uint32_t cpu);
 #endif
 
 #if defined(__linux__)
-// Sets the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
-// (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
+// Sets the calling thread's nice value (-20..19). Errors: `PERMISSION_DENIED` when raising the
+// priority without CAP_SYS_NICE or RLIMIT_NICE.
 picollo_status picollo_set_thread_nice(int32_t nice);
 #endif
 
