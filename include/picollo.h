@@ -7,7 +7,8 @@
  * Conventions: handles are opaque, created by *_new and freed once by *_free (NULL is
  * accepted); fallible calls return picollo_status (0 = OK) and leave a message for
  * picollo_last_error_message(); outputs are written through pointers on success; text is
- * written snprintf-style into caller buffers; the record functions never fail.
+ * written snprintf-style into caller buffers; the record functions never fail. The
+ * conventions in full and the longer explanations: docs/c-api.md in the repository.
  */
 
 #ifndef PICOLLO_H
