@@ -46,7 +46,7 @@ uint64_t rng_next(uint64_t *state);
 /* Uniform in [0, 1). */
 double rng_unit(uint64_t *state);
 
-/* An independent model of the bucket layout (DESIGN §2), to check the library against. */
+/* An independent model of the bucket layout (docs/concepts.md), to check the library against. */
 typedef struct layout_model {
     unsigned scale;      /* log2(block_size) */
     uint64_t block_size; /* buckets per block */

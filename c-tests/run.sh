@@ -304,7 +304,7 @@ run_installed() {
 }
 run_installed "pkgconfig_smoke (pkg-config flags)" "$build/pkgconfig_smoke"
 
-step "the same program from CMake: find_package(PkgConfig) + pkg_check_modules (the README's snippet)"
+step "the same program from CMake: find_package(PkgConfig) + pkg_check_modules (the snippet of docs/install.md)"
 cmake_build="$build/cmake"
 if ! PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
     cmake -S c-tests/cmake -B "$cmake_build" -DCMAKE_BUILD_TYPE=Release >"$build/cmake.log" 2>&1 ||

@@ -257,7 +257,7 @@ void expect_error(picollo_status status, int line, const char *what, Body &&body
 
 bool contains(const std::string &s, const char *needle) { return s.find(needle) != std::string::npos; }
 
-// The seed's getting-started values, deterministic (SplitMix64).
+// The Picollo .NET announcement's getting-started values, deterministic (SplitMix64).
 std::vector<uint64_t> seed_values(size_t n, uint64_t state) {
     auto next = [&state] {
         uint64_t z = (state += 0x9E3779B97F4A7C15ull);

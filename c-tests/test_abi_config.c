@@ -1,7 +1,7 @@
 /*
  * test_abi_config.c: the default configuration, picollo_histogram_new with every bad
  * configuration (NULLs, struct_size, relative error, range, counter width, value selection,
- * mode, storage), clamping, the layout facts of DESIGN §2 and the seed seen through
+ * mode, storage), clamping, the layout facts of docs/concepts.md and the Picollo .NET announcement seen through
  * picollo_histogram_get_info and a percentile, and sparse storage against dense.
  */
 #include <float.h>
@@ -245,7 +245,7 @@ static void test_bad_configs(void)
     REFUSE(&c, PICOLLO_STATUS_INVALID_ARGUMENT, NULL, "many faults, right size");
 }
 
-/* Layout facts from DESIGN §2 and the seed, seen through the ABI. */
+/* Layout facts from docs/concepts.md and the announcement, seen through the ABI. */
 static void test_layout_facts(void)
 {
     static const struct {
@@ -280,7 +280,7 @@ static void test_layout_facts(void)
         CHECKF(i.storage_len == storage, "e=%g: storage %llu, model %llu", cases[k].e,
                (unsigned long long)i.storage_len, (unsigned long long)storage);
         if (cases[k].storage != 0) {
-            CHECKF(i.storage_len == cases[k].storage, "e=%g: storage %llu, DESIGN says %llu",
+            CHECKF(i.storage_len == cases[k].storage, "e=%g: storage %llu, the table says %llu",
                    cases[k].e, (unsigned long long)i.storage_len,
                    (unsigned long long)cases[k].storage);
         }
@@ -290,7 +290,7 @@ static void test_layout_facts(void)
         picollo_histogram_free(h);
     }
 
-    /* The seed's figures: e = 0.01 → 0.7813 %; 24,900 in 10,000..30,000 → storage 83,
+    /* The announcement's figures: e = 0.01 → 0.7813 %; 24,900 in 10,000..30,000 → storage 83,
      * logical 609, bucket [24,832, 25,088), midpoint 24,960. */
     {
         picollo_histogram *h = make_histogram(32, 0.01, 10000, 30000);

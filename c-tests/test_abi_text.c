@@ -12,7 +12,7 @@
 
 #include "text_protocol.h"
 
-/* The seed's getting-started distribution, 10,000 values, plus one value each side. */
+/* The Picollo .NET announcement's getting-started distribution, 10,000 values, plus one value each side. */
 static picollo_histogram *seed_histogram(void)
 {
     picollo_histogram *h = make_histogram(32, 0.01, 10000, 30000);
@@ -267,7 +267,7 @@ static void test_line_json_format(void)
         picollo_histogram_free(e);
     }
 
-    /* A percentile: the seed's P99 line. */
+    /* A percentile: the announcement's P99 line. */
     {
         picollo_histogram *one = make_histogram(32, 0.01, 10000, 30000);
         picollo_percentile p;

@@ -7,7 +7,8 @@
  * Conventions: handles are opaque, created by *_new and freed once by *_free (NULL is
  * accepted); fallible calls return picollo_status (0 = OK) and leave a message for
  * picollo_last_error_message(); outputs are written through pointers on success; text is
- * written snprintf-style into caller buffers; the record functions never fail.
+ * written snprintf-style into caller buffers; the record functions never fail. The
+ * conventions in full and the longer explanations: docs/c-api.md in the repository.
  */
 
 #ifndef PICOLLO_H
@@ -33,9 +34,7 @@
 // Minor ABI version: bumped when functions or fields are added compatibly.
 #define PICOLLO_ABI_VERSION_MINOR 8
 
-// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
-// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
-// incompatible.
+// ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
 
 // The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
@@ -113,33 +112,23 @@ enum picollo_value_selection
 typedef uint32_t picollo_value_selection;
 #endif // __cplusplus
 
-// Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
-// same functions; what differs is who may record at once, what a record costs, and
-// whether counts are exact. Reads (queries, snapshots) are allowed from any thread in
-// every mode; see `picollo_histogram` for what readers and resets see while writers run.
+// Concurrency mode of a histogram (`picollo_histogram_config.mode`): who may record at once,
+// what a record costs, whether counts are exact. Reads run on any thread in every mode.
 enum picollo_mode
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-  // One writer at a time, serialised by the caller (plain load + store: the fastest);
-  // reads from any thread. Reset from the writer thread (from another thread a racing
-  // record may survive as "old + 1"). The only mode with `picollo_histogram_subtract`.
+  // One writer at a time, serialised by the caller (plain load + store: the fastest). Reset from
+  // the writer's thread. The only mode with `picollo_histogram_subtract`.
   PICOLLO_MODE_SINGLE_WRITER = 0,
-  // Any number of writers, one relaxed atomic add per record: exact, but writers
-  // hitting the same cache lines slow each other down. Reset from any thread.
+  // Any number of writers, one relaxed atomic add per record: exact. Reset from any thread.
   PICOLLO_MODE_INTERLOCKED = 1,
-  // Any number of writers, each recording into its own shard with a plain load + store
-  // (no contention); reads sum the shards. Exact. A thread's shard outlives the thread:
-  // nothing is lost when it exits, and memory follows the number of threads recording
-  // at once. Reset from any thread. Costs one bucket array per recording thread.
+  // Any number of writers, each into its own shard (no contention); reads sum the shards. Exact;
+  // a shard outlives its thread. Reset from any thread.
   PICOLLO_MODE_THREAD_LOCAL = 2,
-  // Any number of writers; each bucket is a scalable approximate counter (see
-  // `picollo_approx_counter`): exact below 2^T counts per bucket
-  // (`picollo_histogram_config.approx_threshold`, default T = 13), then unbiased
-  // probabilistic steps, about 2 % error at two standard deviations, with far less
-  // contention on hot buckets. `record_n`, `record_corrected`'s corrections and `add`
-  // add exactly. Reset from any thread.
+  // Any number of writers; each bucket a scalable approximate counter (`picollo_approx_counter`):
+  // exact below 2^T, then about 2 % error at 2σ. Reset from any thread.
   PICOLLO_MODE_APPROXIMATE = 3,
 };
 #ifndef __cplusplus
@@ -469,11 +458,9 @@ enum picollo_v2_form
  {
   // Uncompressed V2 bytes (cookie 0x1c849313).
   PICOLLO_V2_FORM_PLAIN = 0,
-  // zlib-compressed V2 bytes (cookie 0x1c849314), what HdrHistogram's
-  // `encodeIntoCompressedByteBuffer` writes.
+  // zlib-compressed V2 bytes (cookie 0x1c849314), as `encodeIntoCompressedByteBuffer` writes.
   PICOLLO_V2_FORM_COMPRESSED = 1,
-  // The base64 text of the compressed form (`"HISTFAAA..."`), what interval logs carry
-  // and HdrHistogram's `encode()` functions return.
+  // The base64 text of the compressed form (`"HISTFAAA..."`), as interval logs carry it.
   PICOLLO_V2_FORM_BASE64 = 2,
 };
 #ifndef __cplusplus
@@ -518,15 +505,12 @@ enum picollo_recorder_kind
   : uint32_t
 #endif // __cplusplus
  {
-  // A relaxed atomic load, then a relaxed atomic store of one more (the single-writer
-  // mode; the thread-local mode, on the thread's own shard).
+  // A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
   PICOLLO_RECORDER_KIND_PLAIN = 0,
-  // A relaxed atomic add of 1, nothing read before it (the interlocked mode); when the
-  // count it returns is `limit` or more, a relaxed atomic subtract of 1 takes it back
-  // and the value goes through `record`.
+  // A relaxed atomic add of 1 (interlocked); an add that finds `limit` is taken back and the
+  // value goes through `record`.
   PICOLLO_RECORDER_KIND_ATOMIC = 1,
-  // No direct path: every record calls `record` (the approximate mode; the
-  // thread-local mode at its shard cap).
+  // No direct path: every record calls `record` (approximate; thread-local at its shard cap).
   PICOLLO_RECORDER_KIND_CALL = 2,
 };
 #ifndef __cplusplus
@@ -541,8 +525,7 @@ enum picollo_float_storage
  {
   // One counter per bucket of the range, allocated at creation.
   PICOLLO_FLOAT_STORAGE_DENSE = 0,
-  // One block per octave of magnitude, allocated when a value first lands in it (the
-  // default): memory follows the data.
+  // One block per octave of magnitude, made when a value first lands in it (the default).
   PICOLLO_FLOAT_STORAGE_SPARSE = 1,
 };
 #ifndef __cplusplus
@@ -570,117 +553,44 @@ enum picollo_storage
   : uint32_t
 #endif // __cplusplus
  {
-  // One counter per bucket of the range, allocated at creation: no allocation while
-  // recording.
+  // One counter per bucket of the range, allocated at creation: no allocation while recording.
   PICOLLO_STORAGE_DENSE = 0,
-  // Blocks of counters allocated when a value first lands in them (a compare-and-swap
-  // decides between threads racing to make one): memory follows the range of the data,
-  // not the configured range (`picollo_histogram_info.footprint_bytes` says how much).
-  // A record into a block that exists costs a pointer load more; the inline recorder
-  // (`picollo_histogram_recorder`) calls for every record. A block that cannot be
-  // allocated counts its records as saturated. Single-writer, interlocked and
-  // approximate modes.
+  // Blocks of counters made when a value first lands in them: memory follows the data, a record
+  // costs a pointer load more (docs/doubles-and-sparse.md). Not in the thread-local mode.
   PICOLLO_STORAGE_SPARSE = 1,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_storage;
 #endif // __cplusplus
 
-// A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
-// Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
-// `picollo_approx_counter_free`.
-//
-// Counting: below 2^T (the threshold) every increment adds 1, so small counts are exact.
-// From 2^T on, an increment adds 2^k with probability 2^-k, where
-// k = floor(log2(count)) − T + 1 (capped at `max_shift`): the expected value stays the
-// true count, and updates get rarer as the count grows, so threads hitting one counter
-// stop fighting over its cache line. With T = 13 the error is about 2 % at two standard
-// deviations.
-//
-// Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
-// from any number of threads at once (the calls that change the count take a non-const
-// pointer, as the histogram's record functions do, but need no caller lock); each thread
-// flips its coins with its own generator, seeded differently per thread on its first
-// increment. `picollo_approx_counter_free` must not race any other call on the same
-// counter.
+// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
+// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
+// any number of threads at once, with no lock; `_free` must not race any other call.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
-// A histogram of doubles (opaque). Create with `picollo_float_histogram_new`, free with
-// `picollo_float_histogram_free`.
-//
-// A nonzero finite value whose magnitude is in the configured range (to bucket
-// resolution) lands in a bucket of its sign; a reported quantile Y' of a true quantile Y
-// satisfies Y(1−E) ≤ Y' ≤ Y(1+E), E the layout's relative error (subnormals included).
-// `±0.0` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted apart and
-// never enter quantiles; nonzero magnitudes outside the range count as underflow and
-// overflow. The smallest and largest values in buckets are kept exactly, and their sum
-// (exact, rounded once when read, in the single-writer mode; a running sum per stripe in
-// the interlocked one).
-//
-// Threads: queries, snapshots and `picollo_float_histogram_add` with this histogram as
-// the source run on any thread at once, while writers record, each on one consistent
-// copy of the non-empty buckets. `PICOLLO_FLOAT_MODE_SINGLE_WRITER`: one recording thread
-// at a time (reset from it); `PICOLLO_FLOAT_MODE_INTERLOCKED`: any number, reset from any
-// thread. `picollo_float_histogram_free` must not race any other call on the handle.
+// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
+// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
+// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
+// any. `_free` must not race any other call on the handle.
 typedef struct picollo_float_histogram picollo_float_histogram;
 
-// A copy of a float histogram's counts, refreshed in place, optionally as the deltas
-// since the previous refresh (opaque). Create with `picollo_float_snapshot_new`, free
-// with `picollo_float_snapshot_free`. Not thread-safe: one thread at a time.
+// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas:
+// `_new` makes one, `_free` frees it. Threads: one thread at a time.
 typedef struct picollo_float_snapshot picollo_float_snapshot;
 
-// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
-// `picollo_histogram_free`.
-//
-// Threads, by mode (`picollo_histogram_config.mode`, see `picollo_mode`):
-// - every mode: queries (`_percentile*`, `_summary`, `_mean_stdev`, `_bucket`,
-//   `_next_bucket*`, `_get_info`, `_table`), `picollo_snapshot_new` / `_update` and
-//   `picollo_histogram_add` with this histogram as the source may run on any number of
-//   threads at once, while writers record. Each such call first makes one consistent copy
-//   of the counts and answers from it, so a batch of percentiles agrees with itself and
-//   with the total it reports; totals never exceed what was recorded, and a copy never
-//   mixes counts from before and after a reset.
-// - `PICOLLO_MODE_SINGLE_WRITER`: one thread records at a time (`_record*`, `_add` or
-//   `_subtract` into it); the caller serialises writers. Reads retry rather than see a
-//   half-done reset. `_reset` from the writing thread is exact; from another thread while
-//   the writer records, the bucket being incremented may keep its old count + 1 (a plain
-//   increment cannot be made safe against a reset): reset from the writer or choose
-//   another mode.
-// - `PICOLLO_MODE_INTERLOCKED`, `PICOLLO_MODE_THREAD_LOCAL`, `PICOLLO_MODE_APPROXIMATE`:
-//   any number of threads record at once, and `_reset` and `_add` may run on any thread
-//   meanwhile. A record racing a reset counts either before it (cleared) or after it,
-//   never both and never as "old + 1": after a reset a bucket holds at most what was
-//   recorded into it since the reset began. `_subtract` answers `UNSUPPORTED` (use a
-//   snapshot with deltas).
-// - thread-local: a thread's first record attaches it (one lock and, unless a shard of an
-//   exited thread is waiting, one allocation); when the thread exits its shard is handed
-//   to the next thread or folded into the histogram, counts included: nothing is lost and
-//   memory follows the number of threads recording at once, not the number ever seen.
-//   Writer threads may outlive the histogram (once they have stopped using it).
-//
-// `picollo_histogram_set_value_selection` may run on any thread (a query already running
-// keeps the selection it started with). `picollo_histogram_free` must not race any other
-// call on the same handle.
+// An HDR histogram (opaque): `picollo_histogram_new` makes one, `picollo_histogram_free`
+// frees it. Threads: queries and snapshots run on any thread in every mode; who may record,
+// reset, add and subtract at once depends on the mode (`picollo_mode`; docs/c-api.md,
+// "Histograms and threads"). `_free` must not race any other call on the handle.
 typedef struct picollo_histogram picollo_histogram;
 
-// An interval log reader (opaque) over its own copy of a log's text: create with
-// `picollo_log_reader_new`, call `picollo_log_reader_next` for each interval, free with
-// `picollo_log_reader_free`. Reads HdrHistogram logs of format 1.2 and 1.3 from any
-// implementation. A reader is used by one thread at a time.
+// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
+// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
 typedef struct picollo_log_reader picollo_log_reader;
 
-// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory.
-// Create with `picollo_log_writer_new`, write the header, comments and intervals, move the
-// text out with `picollo_log_writer_take` (as often as wanted: to a file, a socket), free
-// with `picollo_log_writer_free`. A writer is used by one thread at a time.
-//
-// ```text
-// #[Histogram log format version 1.3]
-// #[StartTime: 1700000000.000 (seconds since epoch), 2023-11-14T22:13:20Z]
-// #[BaseTime: 1700000000.000 (seconds since epoch)]
-// "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
-// Tag=api,0.127,1.007,2.769,HISTFAAA...
-// ```
+// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
+// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
+// frees it. Threads: one thread at a time.
 typedef struct picollo_log_writer picollo_log_writer;
 
 // An OpenMetrics exposition writer (opaque) for several families and points: create with
@@ -692,33 +602,27 @@ typedef struct picollo_log_writer picollo_log_writer;
 typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
 #if defined(__linux__)
-// A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
-// `picollo_perf_session_free`. Not thread-safe: it counts the thread that opened it (by
-// default) and must be used by that thread only.
+// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
+// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
+// thread that opened it, and only that thread uses it.
 typedef struct picollo_perf_session picollo_perf_session;
 #endif
 
-// A snapshot of a histogram (opaque): created with `picollo_snapshot_new`, refreshed with
-// `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`. A
-// snapshot is used by one thread at a time.
+// A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
+// allocating, `_free` frees it. Threads: one thread at a time.
 typedef struct picollo_snapshot picollo_snapshot;
 
-// Configuration for `picollo_float_histogram_new`. Start from
-// `picollo_float_config_default` (which sets `struct_size`), then change fields.
+// Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 typedef struct picollo_float_config {
-  // `sizeof(picollo_float_config)` as the caller knows it (as in
-  // `picollo_histogram_config`).
+  // `sizeof(picollo_float_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
   // Counter width: 32 or 64 bits.
   uint32_t counter_bits;
-  // Tolerated relative error, e.g. 0.001 for 0.1 %. Finite and > 0; values outside
-  // [1e-6, 0.1] are clamped.
+  // Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
   double relative_error;
-  // Smallest magnitude kept in buckets, > 0 (subnormals allowed): smaller nonzero
-  // magnitudes count as underflow.
+  // Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
   double min_magnitude;
-  // Largest magnitude kept in buckets, finite and >= `min_magnitude`: larger ones count
-  // as overflow.
+  // Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
   double max_magnitude;
   // A `picollo_float_storage` value.
   uint32_t storage;
@@ -754,20 +658,17 @@ typedef struct picollo_float_info {
   double min;
   // Largest value in buckets, exact (NaN when empty).
   double max;
-  // Smallest magnitude kept in buckets, to bucket resolution.
+  // Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
   double min_magnitude;
-  // Largest magnitude kept in buckets, to bucket resolution.
+  // Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
   double max_magnitude;
-  // The layout's guaranteed relative error.
+  // Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
   double relative_error;
   // Buckets per octave of magnitude (a power of two).
   uint64_t buckets_per_octave;
   // Buckets per sign in the range.
   uint64_t storage_len;
-  // Bytes of counters allocated now, both signs (sparse: the blocks the data touched and
-  // the block directories, one pointer per octave of the range), and of the single
-  // writer's exact sums (16 bytes per sign and exponent: every exponent of the range
-  // beside dense counters, chunks of 64 exponents the data touched beside sparse ones).
+  // Bytes of counters and exact sums allocated now, both signs (docs/c-api.md, "Float histograms").
   uint64_t footprint_bytes;
   // 32 or 64.
   uint32_t counter_bits;
@@ -803,12 +704,10 @@ typedef struct picollo_float_percentile {
   uint32_t reserved;
 } picollo_float_percentile;
 
-// The standard summary of a float histogram: 16 percentiles (the ranks of
-// `picollo_summary`), the counts beside the buckets, the exact sum and extremes, mean and
-// stdev.
+// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
+// beside the buckets, the exact sum and extremes, mean and stdev.
 typedef struct picollo_float_summary {
-  // One per standard rank: 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99,
-  // 99.999, 100.
+  // One per standard rank, 0 to 100, in increasing order.
   struct picollo_float_percentile percentiles[16];
   // Values in buckets (zero included).
   uint64_t total;
@@ -863,45 +762,33 @@ typedef struct picollo_float_bucket {
 // Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
 // (which sets `struct_size`), then change fields.
 typedef struct picollo_histogram_config {
-  // `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
-  // struct is refused; larger (built against a newer header) is accepted when the fields
-  // this library does not know are zero.
+  // `sizeof(picollo_histogram_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
   // Counter width: 32 or 64 bits.
   uint32_t counter_bits;
-  // Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
-  // outside [1e-6, 0.1] are clamped.
+  // Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
   double relative_error;
-  // Smallest trackable value, to bucket resolution: values sharing its bucket are counted
-  // inside the range, smaller ones as underflow.
+  // Smallest trackable value, to bucket resolution (smaller values count as underflow).
   uint64_t min_trackable;
-  // Largest trackable value, to bucket resolution: values sharing its bucket are counted
-  // inside the range, larger ones as overflow.
+  // Largest trackable value, to bucket resolution (larger values count as overflow).
   uint64_t max_trackable;
   // A `picollo_value_selection` value.
   uint32_t value_selection;
   // A `picollo_mode` value: how threads may record (see `picollo_mode`).
   uint32_t mode;
-  // Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
-  // Must be 0 in the other modes.
+  // Threshold T of the approximate mode (exact below 2^T), 1..62, 0 for 13; 0 in other modes.
   uint32_t approx_threshold;
-  // A `picollo_storage` value: dense cells for the whole range (0, the default) or
-  // sparse blocks made when a value first lands in them (1; not in the thread-local
-  // mode). Added in ABI 1.6, in the place of a field that had to be zero.
+  // A `picollo_storage` value: dense (0, the default) or sparse (1; not thread-local). ABI 1.6.
   uint32_t storage;
-  // 1: keep the exact smallest and largest value recorded in the range
-  // (`picollo_histogram_exact_extremes`), at the cost of a load and a compare of two
-  // words per record (the inline recorder then calls the library); 0 (the default): keep
-  // none. Added in ABI 1.7: a caller built against an older header passes the smaller
-  // struct of its `sizeof`, and this field reads as 0.
+  // 1: keep the exact smallest and largest value recorded (`picollo_histogram_exact_extremes`,
+  // a load and compare of two words per record); 0 (the default): none. ABI 1.7.
   uint32_t exact_extremes;
   // Zero.
   uint32_t reserved;
 } picollo_histogram_config;
 
-// A record function specialised for one histogram's counter width and mode, from
-// `picollo_histogram_record_fn`: `f(h, value)` records like `picollo_histogram_record(h,
-// value)`, without choosing the mode's path on every call.
+// A record function for one counter width and mode (`picollo_histogram_record_fn`):
+// `f(h, value)` records as `picollo_histogram_record(h, value)` does.
 typedef void (*picollo_record_fn)(struct picollo_histogram *h, uint64_t value);
 
 // Facts about a histogram: counts, range, layout, footprint.
@@ -920,8 +807,7 @@ typedef struct picollo_histogram_info {
   uint64_t max_trackable;
   // Number of counters (buckets) in storage.
   uint64_t storage_len;
-  // Bytes taken by the counters now (thread-local: every shard; sparse storage: the
-  // blocks made so far and the block directory).
+  // Bytes the counters take now (every shard; for sparse storage, the blocks made so far).
   uint64_t footprint_bytes;
   // Buckets per block (a power of two).
   uint64_t block_size;
@@ -943,9 +829,7 @@ typedef struct picollo_log_interval {
   uint32_t struct_size;
   // Significant digits of the interval's histogram (1 to 5).
   uint32_t significant_digits;
-  // Start in seconds: the line's timestamp plus the log's base time, so absolute (since the
-  // epoch) when the log has a `BaseTime`, or a `StartTime` and timestamps more than a year
-  // before it (then relative to it), as HdrHistogram's readers do; else as written.
+  // Start in seconds: the line's timestamp plus the log's base time (docs/c-api.md, "Interval logs").
   double start;
   // Length in seconds.
   double length;
@@ -1042,23 +926,19 @@ typedef struct picollo_otlp_options {
 // Options of a perf session. Start from `picollo_perf_config_default` (which sets
 // `struct_size`), then change fields. Flags are 0 or 1.
 typedef struct picollo_perf_config {
-  // `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
-  // struct is refused; larger (built against a newer header) is accepted when the fields
-  // this library does not know are zero.
+  // `sizeof(picollo_perf_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
   // Whom to count: 0 = the calling thread (default), or a pid/tid.
   int32_t pid;
   // Which CPU: -1 = any (default).
   int32_t cpu;
-  // 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
-  // group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
+  // 1: the group is always on the PMU or not at all (a read fails with `OS_ERROR` if it does not fit).
   uint32_t pinned;
   // 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
   uint32_t include_kernel;
   // 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
   uint32_t enabled;
-  // 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
-  // `corrected` deltas subtract it.
+  // 1 (default): measure the cost of back-to-back reads at open; `corrected` deltas subtract it.
   uint32_t calibrate;
   // 1 (default): map each hardware counter's page for the rdpmc fast path.
   uint32_t rdpmc;
@@ -1090,8 +970,7 @@ typedef struct picollo_perf_info {
   uint32_t programmable_counters;
   // Their width in bits (0 when unknown).
   uint32_t programmable_width;
-  // `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
-  // -1 when unreadable or absent.
+  // `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 mmapped events, 2 always, -1 unreadable.
   int32_t rdpmc;
   // `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
   int32_t paranoid;
@@ -1111,8 +990,7 @@ typedef struct picollo_perf_info {
 typedef struct picollo_perf_delta {
   // `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
   uint64_t raw;
-  // `raw` scaled by the interval's enabled/running time; equals `raw` unless
-  // multiplexed, 0 when the counter never ran in the interval.
+  // `raw` scaled by the interval's enabled/running time (`raw` unless multiplexed; 0 if never ran).
   uint64_t scaled;
   // `scaled` minus the calibrated cost of one read, floored at 0.
   uint64_t corrected;
@@ -1146,15 +1024,13 @@ typedef struct picollo_perf_counter_values {
   struct picollo_perf_reading previous;
   // `current − previous`.
   struct picollo_perf_delta delta;
-  // Calibrated cost of one read through the syscall, in this counter's unit (0 when not
-  // calibrated).
+  // Calibrated cost of one read through the syscall, in this counter's unit (0: not calibrated).
   uint64_t overhead_syscall;
   // Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
   uint64_t overhead_rdpmc;
   // The kernel's id of the counter (its key in a group read).
   uint64_t id;
-  // 1 when the counter was multiplexed during the latest interval (running < enabled):
-  // `delta.scaled` is then an estimate.
+  // 1 when multiplexed in the latest interval (running < enabled): `delta.scaled` is an estimate.
   uint32_t multiplexed;
   // 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
   uint32_t has_page;
@@ -1199,8 +1075,8 @@ typedef struct picollo_percentile {
   uint64_t rank_count;
 } picollo_percentile;
 
-// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5,
-// 99, 99.9, 99.99, 99.999, 100, then totals and moments. Filled in place.
+// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99,
+// 99.9, 99.99, 99.999, 100, then totals and moments.
 typedef struct picollo_summary {
   // One entry per standard rank, in increasing order.
   struct picollo_percentile percentiles[PICOLLO_SUMMARY_PERCENTILES];
@@ -1210,8 +1086,7 @@ typedef struct picollo_summary {
   uint64_t underflow;
   // Count of values above the range.
   uint64_t overflow;
-  // Counts that did not fit a full bucket (records, merges and thread-local sums past a
-  // bucket's ceiling; see `picollo_histogram_record_n`).
+  // Counts that did not fit a full bucket (docs/semantics.md, "Counters").
   uint64_t saturated;
   // Mean over bucket midpoints (NaN when empty).
   double mean;
@@ -1241,27 +1116,21 @@ typedef struct picollo_bucket {
   uint64_t count;
 } picollo_bucket;
 
-// Where the calling thread's records of one histogram go, filled by
-// `picollo_histogram_recorder` for `picollo_recorder_record`, the record function this
-// header defines `static inline`: it finds the bucket with the layout's few integer
-// operations and counts it in place, with no call into the library, and calls `record`
-// for everything else (values outside the range, buckets at `limit`, the approximate
-// mode). Plain data: copy it freely, but use it only as `picollo_histogram_recorder`
-// says (thread and lifetime).
+// Where the calling thread's records of one histogram go, for the header's `static inline`
+// `picollo_recorder_record` (docs/c-api.md, "The inline recorder"). Plain data: copy it
+// freely, but use it only on the thread and for the lifetime `picollo_histogram_recorder` says.
 typedef struct picollo_recorder {
   // The histogram.
   struct picollo_histogram *histogram;
   // `picollo_histogram_record_fn(histogram)`: the records the inline path does not take.
   picollo_record_fn record;
-  // The first of `len` counters (`uint32_t` or `uint64_t`, as `counter_bits` says);
-  // NULL with `PICOLLO_RECORDER_KIND_CALL`.
+  // The first of `len` counters (`uint32_t` or `uint64_t`, per `counter_bits`); NULL with `CALL`.
   void *cells;
   // Number of counters.
   uint64_t len;
   // Logical index of the first counter's bucket in the whole `u64` layout.
   uint64_t first_index;
-  // A counter holding this count or more takes `record` (with
-  // `PICOLLO_RECORDER_KIND_ATOMIC`: an add that finds it is taken back first).
+  // A counter at this count or more takes `record` (with `ATOMIC`: the add is taken back first).
   uint64_t limit;
   // log2 of the layout's block size.
   uint32_t block_scale;
@@ -1288,8 +1157,8 @@ typedef struct picollo_step {
 } picollo_step;
 
 #if defined(__linux__)
-// A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
-// Treat the fields as private.
+// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
+// the fields as private.
 typedef struct picollo_scope {
   // The histogram it records into; NULL once ended.
   struct picollo_histogram *histogram;
@@ -1309,20 +1178,9 @@ extern "C" {
 // Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 uint32_t picollo_abi_version(void);
 
-// Creates an approximate counter at zero: on success `*out` holds a new handle for
-// `picollo_approx_counter_free`.
-//
-// - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
-// - `max_shift`: the cap on k, 1..62, so updates happen at least once every 2^max_shift
-//   increments on average. 0 means the default, 10 (at least every 1,024).
-// - `exact_when_uncontended`: 1 tries an exact `count + 1` with one compare-exchange
-//   first and flips a coin only when it fails (another thread got there first), so a
-//   counter used by one thread stays exact; it costs an atomic read-modify-write per
-//   increment, which the approximate counter otherwise avoids. 0 (the default) or 1.
-//
-// Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
-// `exact_when_uncontended` other than 0 or 1.
-//
+// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
+// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
+// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
 // # Safety
 // `out` is NULL or writable.
 picollo_status picollo_approx_counter_new(uint32_t threshold,
@@ -1330,45 +1188,34 @@ picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           uint32_t exact_when_uncontended,
                                           struct picollo_approx_counter **out);
 
-// Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
-// other thread uses it.
-//
+// Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
 // # Safety
 // `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 void picollo_approx_counter_free(struct picollo_approx_counter *c);
 
-// Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
-// Thread-safe. Never fails; a NULL handle is ignored.
-//
+// Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
-// Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
-// ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
-//
+// Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle.
 void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 
-// Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
-// of increments plus everything added). Thread-safe.
-//
+// Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
 
-// Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
-// discard it). One atomic swap: an increment racing the reset is counted either in the
-// count taken or in the new count, never lost and never in both. Thread-safe.
-//
+// Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
+// swap, so a racing increment counts once, before or after. Thread-safe.
 // # Safety
 // `c` is NULL or a live handle; `taken` is NULL or writable.
 picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
 
-// Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
-// `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
-//
+// Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
+// of which may be NULL.
 // # Safety
 // `c` is NULL or a live handle; each output is NULL or writable.
 picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
@@ -1376,41 +1223,31 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
                                              uint32_t *max_shift,
                                              uint32_t *exact_when_uncontended);
 
-// Returns the message of the last failed call on this thread ("" if none).
-//
-// The text is NUL-terminated, owned by the library and valid until the next Picollo call
-// on the same thread. Never NULL.
+// Returns the message of the last failed call on this thread ("" if none): never NULL, owned
+// by the library, valid until the next Picollo call on this thread.
 const char *picollo_last_error_message(void);
 
 // Returns the default configuration: u64 counters, relative error 0.001, every finite
-// magnitude (the smallest subnormal to DBL_MAX), sparse storage, single writer, midpoints.
+// magnitude, sparse storage, single writer, midpoints.
 struct picollo_float_config picollo_float_config_default(void);
 
-// Creates a float histogram: on success `*out` holds a new handle for
-// `picollo_float_histogram_free`.
-//
-// Errors: NULL `config` or `out`; `STRUCT_SIZE` for a `struct_size` that is not this
-// library's; `INVALID_ARGUMENT` for a relative error that is NaN, infinite or <= 0,
-// magnitudes that are not 0 < min <= max < ∞, counter bits other than 32/64, an unknown
-// storage, mode or value selection, a non-zero `reserved`; `OUT_OF_MEMORY` when dense
-// counters cannot be allocated.
-//
+// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
+// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
+// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
 // # Safety
 // `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 // writable.
 picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
                                            struct picollo_float_histogram **out);
 
-// Frees a float histogram. NULL is accepted and ignored. Free each handle exactly once.
-//
+// Frees a float histogram; NULL is ignored. Free each handle exactly once.
 // # Safety
 // `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 void picollo_float_histogram_free(struct picollo_float_histogram *h);
 
-// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the
-// range as underflow/overflow, a full bucket as saturated; a NULL handle is ignored.
-// Threads: see `picollo_float_histogram`.
-//
+// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
+// as underflow/overflow, a full bucket as saturated; NULL is ignored.
 // # Safety
 // `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR
@@ -1418,14 +1255,11 @@ void picollo_float_histogram_record(struct picollo_float_histogram *h,
                                     double value);
 
 // Records one `float` (converted exactly). As `picollo_float_histogram_record`.
-//
 // # Safety
 // As `picollo_float_histogram_record`.
 void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
 
-// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
-// (never wraps) and the excess counts as saturated. A NULL handle is ignored.
-//
+// Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
 // # Safety
 // As `picollo_float_histogram_record`.
 PICOLLO_RECORD_ATTR
@@ -1433,69 +1267,55 @@ void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
                                       double value,
                                       uint64_t count);
 
-// Records `n` doubles from an array in one call. `values` may be NULL only when `n` is 0.
-//
+// Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
 // # Safety
 // `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h,
                                                    const double *values,
                                                    size_t n);
 
-// Records `n` floats from an array in one call (each converted exactly). `values` may be
-// NULL only when `n` is 0.
-//
+// Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
 // # Safety
 // `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
                                                        const float *values,
                                                        size_t n);
 
-// Clears every count, the sum and the extremes. Threads: see `picollo_float_histogram`.
-//
+// Clears every count, the sum and the extremes (single writer: from the writing thread).
 // # Safety
 // `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`); any thread.
-//
 // # Safety
 // `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
                                                            uint32_t selection);
 
-// Adds every count of `src` into `dst` (same relative error; any range, storage, mode
-// and counter width), with its NaN, infinity and outside counts, its sum and extremes;
-// `src`'s buckets outside `dst`'s range count as `dst`'s underflow/overflow.
-// `LAYOUT_MISMATCH` when the relative errors differ; `dst` and `src` may not be the same
-// handle. `src` is read as one consistent copy.
-//
+// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
+// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
+// and `src` must differ. Threads: `src` is read as one copy.
 // # Safety
 // Both are NULL or live handles.
 picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
                                            const struct picollo_float_histogram *src);
 
-// Writes the facts of a float histogram to `*out` (from one consistent copy).
-//
+// Writes the facts of `h` to `*out`, from one consistent copy.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h,
                                                 struct picollo_float_info *out);
 
-// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-//
-// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when no
-// value is in a bucket. `*out` is written only on success.
-//
+// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
+// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
                                                   double rank,
                                                   struct picollo_float_percentile *out);
 
-// Writes the percentiles for `n` strictly increasing ranks (0..100) in one walk; they
-// agree with each other. Errors as `picollo_float_histogram_percentile`, and
-// `INVALID_ARGUMENT` for ranks not strictly increasing.
-//
+// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
+// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
 // # Safety
 // `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
 // entries (either may be NULL when `n` is 0).
@@ -1504,45 +1324,31 @@ picollo_status picollo_float_histogram_percentiles(const struct picollo_float_hi
                                                    size_t n,
                                                    struct picollo_float_percentile *out);
 
-// Writes the standard summary of a float histogram to `*out`. An empty histogram gives
-// zero counts, NaN mean, stdev and extremes.
-//
+// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h,
                                                struct picollo_float_summary *out);
 
-// Writes to `*out` the number of values in buckets at or below `x`: whole buckets below
-// count fully, the bucket that holds `x` in part, as if its values were spread evenly
-// over the part of its interval within the exact extremes (`[lo, hi]` = `[max(lowest,
-// min), min(highest, max)]`: `count · (x − lo) / (hi − lo)`, all of it from `hi` on), so
-// `x` at or above the largest value gives every value. `x` may be ±∞.
-//
-// Errors: `INVALID_ARGUMENT` for NaN.
-//
+// Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
+// counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
+// `INVALID_ARGUMENT` for NaN.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h,
                                                double x,
                                                double *out);
 
-// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`
-// (`picollo_float_histogram_rank_of` over the total).
-//
-// Errors: `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-//
+// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
+// `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h,
                                                    double x,
                                                    double *out);
 
-// Writes to `*out` the count of every bucket that holds a value in `[lo, hi]` (whole
-// buckets, as HdrHistogram counts between values; exact when `lo` and `hi` are bucket
-// bounds).
-//
+// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 // Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-//
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h,
@@ -1550,12 +1356,8 @@ picollo_status picollo_float_histogram_count_between(const struct picollo_float_
                                                      double hi,
                                                      uint64_t *out);
 
-// Writes the smallest and largest values of the bucket `x` falls in (its lowest and
-// highest equivalent values; `[0, 0]` for zero), whether or not anything was recorded.
-//
-// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a nonzero magnitude outside
-// the histogram's range.
-//
+// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
+// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
 // # Safety
 // `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
 picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h,
@@ -1563,12 +1365,9 @@ picollo_status picollo_float_histogram_equivalent_range(const struct picollo_flo
                                                         double *lowest,
                                                         double *highest);
 
-// Iterates over the non-empty buckets in ascending value order, in batches: start with
-// `*cursor = 0`; each call fills up to `capacity` buckets into `out`, sets `*written`,
-// and advances `*cursor` past them. Returns `OUT_OF_RANGE` (writing nothing) when no
-// bucket is left. Each call reads one consistent copy; buckets filled meanwhile behind the
-// cursor are not revisited.
-//
+// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
+// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
+// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
 // # Safety
 // `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
 // `capacity` writable entries (NULL only when `capacity` is 0).
@@ -1578,13 +1377,9 @@ picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_h
                                                     size_t capacity,
                                                     size_t *written);
 
-// Writes a float histogram's summary into `buf` as the Markdown table (`format` 0, headed
-// by `title`) or the one-line summary (`format` 1, named `title`). Buffer rules as
-// `picollo_summary_table`.
-//
-// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`;
-// `BUFFER_TOO_SMALL` when the text was truncated.
-//
+// Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
+// one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
+// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 // # Safety
 // `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
 // or has `len` writable bytes; `needed` is NULL or writable.
@@ -1595,9 +1390,7 @@ picollo_status picollo_float_histogram_text(const struct picollo_float_histogram
                                             size_t len,
                                             size_t *needed);
 
-// Writes the Markdown table of a float summary into `buf` (`##### title` heading unless
-// `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
-//
+// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
 // # Safety
 // `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
 // is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -1607,11 +1400,8 @@ picollo_status picollo_float_summary_table(const struct picollo_float_summary *s
                                            size_t len,
                                            size_t *needed);
 
-// Writes the diff table of float summary `b` against `a` into `buf`: percentiles side by
-// side with Δ%, Mean, StDev, Min, Max, Precision, Total and the D-value (Cohen's d).
-// `name_a`/`name_b` head the columns (NULL means "A"/"B"). Buffer rules as
-// `picollo_summary_table`.
-//
+// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
+// Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
 // # Safety
 // `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
 // NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -1624,11 +1414,8 @@ picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
                                           size_t len,
                                           size_t *needed);
 
-// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, P90=…,
-// P99=…, P99.9=…, Max=…` (just `Total=0` when empty; then the counts beside the buckets
-// that are not zero: NaN, ±∞, underflow, overflow, saturated; no newline). `name` NULL means none. Buffer rules
-// as `picollo_summary_table`.
-//
+// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
+// `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
 // # Safety
 // `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
 // is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -1638,25 +1425,21 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
                                           size_t len,
                                           size_t *needed);
 
-// Creates a snapshot of `h`, taken now with full counts: on success `*out` holds a new
-// handle for `picollo_float_snapshot_free`.
-//
+// Takes a snapshot of `h` with full counts; the caller frees `*out` with
+// `picollo_float_snapshot_free`.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h,
                                           struct picollo_float_snapshot **out);
 
-// Frees a float snapshot. NULL is accepted and ignored.
-//
+// Frees a float snapshot; NULL is ignored.
 // # Safety
 // `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
 void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
 
-// Copies `h` again into `s` (a histogram of the same layout and range; `LAYOUT_MISMATCH`
-// and no change otherwise). With `deltas` non-zero the snapshot then holds what was
-// recorded since the previous refresh (its extremes unknown: NaN in the summary); a reset
-// in between gives the counts since the reset.
-//
+// Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
+// recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
+// changed.
 // # Safety
 // `s` is NULL or a live snapshot; `h` is NULL or a live handle.
 picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
@@ -1664,33 +1447,15 @@ picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
                                              uint32_t deltas);
 
 // Writes the standard summary of a float snapshot to `*out`.
-//
 // # Safety
 // `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
                                               struct picollo_float_summary *out);
 
-// Encodes `h` in HdrHistogram's V2 format, in the `form` given (a `picollo_v2_form`), so
-// that any HdrHistogram implementation (Java, C, Rust, Python `hdrh`, JavaScript, .NET)
-// can decode it.
-//
-// - `PICOLLO_V2_FORM_PLAIN`, `PICOLLO_V2_FORM_COMPRESSED`: binary bytes, no NUL. `*needed`
-//   (if not NULL) receives the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and
-//   nothing is written (a truncated blob is useless). `(NULL, 0)` asks for the size.
-// - `PICOLLO_V2_FORM_BASE64`: the base64 text of the compressed form, written like every
-//   text function: at most `len − 1` bytes and a NUL, `*needed` = the length without the
-//   NUL, `BUFFER_TOO_SMALL` when truncated, `(NULL, 0)` asks for the size.
-//
-// Layouts: a histogram whose relative error is that of HdrHistogram's 1 to 5 significant
-// digits (block size 16, 128, 1024, 16384, 131072; e.g. relative error 0.5/1024 for 3
-// digits) encodes bucket for bucket; any other layout encodes at the nearest finer
-// HdrHistogram layout, each count at its bucket's midpoint. Underflow and overflow counts
-// are written as values just outside the trackable range.
-//
-// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE` (nothing
-// written) for saturated counts, a bucket count above 2^63 − 1 or a non-empty bucket above
-// 2^63 − 1; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-//
+// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
+// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
+// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
+// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
 // # Safety
 // `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 // or writable.
@@ -1700,94 +1465,58 @@ picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            size_t len,
                                            size_t *needed);
 
-// Decodes an HdrHistogram V2 histogram into a new histogram: on success `*out` holds a
-// handle for `picollo_histogram_free` (64-bit counters, single-writer mode).
-//
-// `data` holds `len` bytes (no NUL terminator is needed): plain V2, compressed V2 (told apart
-// by their cookie), or the base64 text of either: data whose first byte is not that of an
-// HdrHistogram cookie (0x1c; 0x0c for a `DoubleHistogram`, refused) is read as base64, with
-// surrounding ASCII whitespace ignored. The histogram has the layout of the header's significant digits
-// (relative error 2^-5, 2^-8, 2^-11, 2^-15 or 2^-18 for 1 to 5 digits) and covers 0 up to
-// the header's highest trackable value at least; every count of the input is kept.
-//
-// Errors: NULL `out`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` for anything that
-// is not a V2 histogram (the message says why: bad base64, unknown cookie, an older
-// encoding, a `DoubleHistogram`, truncated or corrupt data, a range beyond the decoder's
-// limit of 2^23 counters); `OUT_OF_MEMORY`.
-//
+// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
+// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
+// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
+// `OUT_OF_MEMORY`.
 // # Safety
 // `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
 
-// Adds the counts of an HdrHistogram V2 histogram (the forms `picollo_histogram_decode_v2`
-// accepts) into `h`, whatever its layout, counter width and mode: each HdrHistogram
-// bucket's count is recorded at the bucket's midpoint, landing in `h`'s bucket of that value
-// (or its underflow/overflow), like `picollo_histogram_record_n` (threads: see
-// `picollo_histogram`). Exact when the layouts match. The input is checked whole first: on
-// error nothing was added.
-//
-// Errors: NULL `h`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` as
-// `picollo_histogram_decode_v2`; `OUT_OF_MEMORY` for a compressed input that cannot be
-// inflated.
-//
+// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
+// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
+// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 // # Safety
 // `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
 picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
                                         const uint8_t *data,
                                         size_t len);
 
-// Creates a histogram: on success `*out` holds a new handle for `picollo_histogram_free`.
-//
-// Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
-// library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
-// negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
-// value selection or mode, an approximate threshold outside 1..62 or given in another mode.
-//
+// Creates a histogram from `config`; the caller frees `*out` with `picollo_histogram_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a relative error that
+// is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
+// 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
+// or given in another mode.
 // # Safety
 // `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
 // NULL or writable.
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
 
-// Frees a histogram. NULL is accepted and ignored. Free each handle exactly once.
-//
+// Frees a histogram; NULL is ignored. Free each handle exactly once.
 // # Safety
 // `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
 void picollo_histogram_free(struct picollo_histogram *h);
 
-// Records one value: the hot path. Never fails: values outside the range count as
-// underflow/overflow; a record into a full bucket counts as saturated (see
-// `picollo_histogram_record_n`); a NULL handle is ignored. Threads: see
-// `picollo_histogram`.
-//
+// Records one value. Never fails: values outside the range count as underflow or overflow, a
+// full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
 // # Safety
 // `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
-// Returns the record function of `h`'s counter width and mode, for callers that record
-// many values into one histogram: calling it saves the dispatch over width and mode that
-// `picollo_histogram_record` makes on each call (one indirect jump, about a fifth of a
-// call on x86-64; the dense single-writer and thread-local modes without exact extremes,
-// run inline there after a few bit tests, save less). Same guarantees as `picollo_histogram_record` (never fails; values
-// outside the range count as underflow/overflow; threads: see `picollo_histogram`).
-//
-// Call the function only with `h` itself (or another live handle of the same counter
-// width and mode), never NULL: it reaches the histogram without checking the handle.
-// For a NULL `h`, returns a function that records nothing. Never returns NULL.
-//
+// Returns the record function of `h`'s counter width and mode, which skips the per-call
+// dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
+// with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
+// a function that records nothing. Never returns NULL.
 // # Safety
 // `h` is NULL or a live handle.
 picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h);
 
-// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
-// (never wraps) and the excess is counted in `saturated`: at its counter's maximum
-// (UINT32_MAX or UINT64_MAX) in the single-writer and thread-local modes, at that maximum
-// − 2^22 (4,290,772,991 for 32-bit counters) in the interlocked and approximate modes,
-// whose lock-free adds need the margin. Underflow, overflow and saturated counts stop at
-// UINT64_MAX. A NULL handle is ignored.
-//
+// Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
+// instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
+// NULL handle is ignored.
 // # Safety
 // As `picollo_histogram_record`.
 PICOLLO_RECORD_ATTR
@@ -1795,86 +1524,65 @@ void picollo_histogram_record_n(struct picollo_histogram *h,
                                 uint64_t value,
                                 uint64_t count);
 
-// Records `value` with coordinated-omission correction: also records `value − k·interval`
-// for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
-// `value` only. Cost is bounded by the number of buckets. A NULL handle is ignored.
-//
+// Records `value` with coordinated-omission correction: also `value − k·interval` for k ≥ 1
+// while at least `interval` (0: `value` only). Cost bounded by the bucket count; NULL ignored.
 // # Safety
 // As `picollo_histogram_record`.
 void picollo_histogram_record_corrected(struct picollo_histogram *h,
                                         uint64_t value,
                                         uint64_t expected_interval);
 
-// Records `n` values from an array in one call (for bindings where a call per value costs
-// more than the record itself). `values` may be NULL only when `n` is 0.
-//
+// Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
 // # Safety
 // `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
 picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              const uint64_t *values,
                                              size_t n);
 
-// Clears all counts (buckets, underflow, overflow, saturated). From any thread; see
-// `picollo_histogram` for what concurrent writers and readers see.
-//
+// Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
+// the mode states (docs/c-api.md, "Histograms and threads").
 // # Safety
 // `h` is NULL or a live handle.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
-// Chooses how buckets report values (a `picollo_value_selection`). Threads: see
-// `picollo_histogram`.
-//
+// Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
+// query already running keeps the selection it started with.
 // # Safety
 // `h` is NULL or a live handle.
 picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h,
                                                      uint32_t selection);
 
-// Writes the counts, range, layout and footprint of a histogram to `*out`.
-//
+// Writes the counts, range, layout and footprint of `h` to `*out`.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
-// Writes to `*out` how `h` keeps its counters: a `picollo_storage` value (what
-// `picollo_histogram_config.storage` asked for).
-//
+// Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
 
-// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and
-// `*max`, for a histogram made with `picollo_histogram_config.exact_extremes = 1`: every
-// value recorded in the range (saturated records too; not underflow or overflow values)
-// since creation or the last reset, through any record function. Merges bring the
-// source's exact extremes when it keeps them, else the bounds of its lowest and highest
-// non-empty buckets (a V2 blob added, its bucket midpoints). Subtract and collect leave
-// them. Either out-pointer may be NULL.
-//
-// Errors: NULL `h`; `UNSUPPORTED` when `h` does not keep exact extremes; `EMPTY` when no
-// value was recorded in its range (nothing written then).
-//
+// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
+// (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
+// "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
+// was recorded in range (nothing written).
 // # Safety
 // `h` is NULL or a live handle; `min` and `max` are NULL or writable.
 picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h,
                                                 uint64_t *min,
                                                 uint64_t *max);
 
-// Adds every count of `src` into `dst` (same relative error, any range, counter width and
-// mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
-// the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
-// as one consistent copy; the counts land in `dst` like records (threads: see
-// `picollo_histogram`).
-//
+// Adds every count of `src` into `dst` (same relative error; any range, width and mode);
+// counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
+// and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
 // # Safety
 // Both are NULL or live handles.
 picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
-// Subtracts every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
-// change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
-// the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
-//
+// Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
+// `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
 // # Safety
 // As `picollo_histogram_add`.
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
@@ -1884,9 +1592,8 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
 // midpoint values, single writer, dense storage.
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
-// Writes the Markdown table of a histogram's summary into `buf` (`##### title` heading
-// unless `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
-//
+// Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
+// is NULL or empty); text rules of docs/c-api.md, "Conventions".
 // # Safety
 // `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
 picollo_status picollo_histogram_table(const struct picollo_histogram *h,
@@ -1895,14 +1602,9 @@ picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        size_t len,
                                        size_t *needed);
 
-// Writes a histogram's summary into `buf` in `format` (a `picollo_text_format`): the
-// Markdown table headed by `title`, the one-line summary named `title`, or JSON (which
-// does not use `title`). `title` may be NULL (no heading, no name). Buffer rules as
-// `picollo_summary_table`.
-//
-// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown format; `INVALID_UTF8` for a title
-// that is not UTF-8; `BUFFER_TOO_SMALL` when the text was truncated.
-//
+// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
+// heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
+// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 // # Safety
 // `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
 // or has `len` writable bytes; `needed` is NULL or writable.
@@ -1913,21 +1615,9 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Writes HdrHistogram's percentile distribution of `h` (the `.hgrm` text of
-// `outputPercentileDistribution`, which HdrHistogram's plotters read) into `buf`:
-// `ticks_per_half_distance` rows per half of the distance left to 100 % (HdrHistogram's
-// default is 5), values, mean, deviation and max divided by `unit_ratio` (1.0 keeps the
-// recorded unit; 1000 turns ns into µs), and with `csv` non-zero the CSV form (no footer)
-// instead of the padded text. For a histogram with HdrHistogram's layout (see
-// `picollo_histogram_encode_v2`) the text is byte for byte HdrHistogram's. Rows show each
-// bucket's highest value whatever the value selection; underflow, overflow and saturated
-// counts are not in the distribution (the padded text names them in a last line when not
-// zero). Buffer rules as `picollo_summary_table`.
-//
-// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` outside 1..10000 (the
-// text has up to 65 × ticks rows) or a `unit_ratio` that is not a finite number above 0;
-// `BUFFER_TOO_SMALL` when the text was truncated.
-//
+// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
+// "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
+// outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
 // # Safety
 // `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 // or writable.
@@ -1939,65 +1629,42 @@ picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Creates an interval log writer with nothing written yet, base time 0 and HdrHistogram's
-// max unit ratio of 10^6: on success `*out` holds a handle for `picollo_log_writer_free`.
-//
+// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
+// frees with `picollo_log_writer_free`.
 // # Safety
 // `out` is NULL or writable.
 picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
 
-// Frees a log writer and the text it still holds. NULL is accepted and ignored.
-//
+// Frees a log writer and the text it still holds; NULL is ignored.
 // # Safety
 // `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 void picollo_log_writer_free(struct picollo_log_writer *w);
 
-// Writes the log's header: the version line (`#[Histogram log format version 1.3]`), a
-// `StartTime` line unless `start_time` is NaN, a `BaseTime` line unless `base_time` is NaN,
-// then the legend. Times are seconds since the epoch. With a base time, the starts passed to
-// `picollo_log_writer_interval` later are absolute and written relative to it.
-//
-// Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a time that is negative or
-// infinite.
-//
+// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
+// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
+// for a negative or infinite time.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
                                          double start_time,
                                          double base_time);
 
-// Writes a comment line: `#` and `text`; each line break in `text` starts another comment
-// line. Readers skip comments.
-//
-// Errors: NULL `w` or `text`; `INVALID_UTF8`.
-//
+// Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
 // a NUL-terminated string.
-picollo_status picollo_log_writer_comment(struct picollo_log_writer *w, const char *text);
+picollo_status picollo_log_writer_comment(struct picollo_log_writer *w,
+                                          const char *text);
 
-// Sets the ratio the `Interval_Max` column is divided by (HdrHistogram's
-// `maxValueUnitRatio`; the default 10^6 turns nanoseconds into milliseconds; 1 writes the
-// maximum in the recorded unit). Applies to the intervals written after it.
-//
-// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not a finite number above 0.
-//
+// Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
+// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
 
-// Writes one interval line: `[Tag=tag,]start,length,max,histogram` with the histogram `h`
-// in base64 of compressed V2 (see `picollo_histogram_encode_v2`) and as its max the highest
-// value of its highest non-empty bucket divided by the max unit ratio (0 when empty).
-// `start` and `length` are seconds; when the header gave a base time, `start` is absolute
-// (seconds since the epoch) and is written relative to the base time, else it is written
-// as given. `tag` NULL or "" writes no tag. `h` is read as one consistent copy.
-//
-// Errors: NULL `w` or `h`; `INVALID_ARGUMENT` for a start before the base time (or NaN,
-// infinite), a negative or non-finite length, a tag holding a comma, space, CR or LF;
-// `INVALID_UTF8` for a tag that is not UTF-8; `UNENCODABLE` as
-// `picollo_histogram_encode_v2`. On error nothing is written.
-//
+// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
+// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
+// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
 // live handle; `tag` is NULL or a NUL-terminated string.
@@ -2007,15 +1674,9 @@ picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
                                            double start,
                                            double length);
 
-// Moves the text written so far into `buf` and clears it from the writer: at most
-// `len − 1` bytes and a NUL; `*needed` (if not NULL) receives the pending length without the
-// NUL, so `(NULL, 0)` asks for the size. On `BUFFER_TOO_SMALL` nothing is taken (`buf` holds
-// a truncated copy): call again with a larger buffer. With nothing pending, a buffer of
-// at least 1 byte receives "".
-//
-// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
-// `len`.
-//
+// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
+// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
+// `buf` with a length.
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
 // has `len` writable bytes; `needed` is NULL or writable.
@@ -2024,39 +1685,24 @@ picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
                                        size_t len,
                                        size_t *needed);
 
-// Creates a reader over a copy of `text` (`len` bytes; no NUL terminator needed; bytes that
-// are not UTF-8 spoil only their line), and reads the header lines before the first
-// interval, so `picollo_log_reader_times` knows them at once. On success `*out` holds a
-// handle for `picollo_log_reader_free`; the caller's text may be freed.
-//
-// Errors: NULL `out`; NULL `text` with a non-zero `len`; `OUT_OF_MEMORY`.
-//
+// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
+// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
+// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
 // # Safety
 // `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 picollo_status picollo_log_reader_new(const char *text,
                                       size_t len,
                                       struct picollo_log_reader **out);
 
-// Frees a log reader. NULL is accepted and ignored.
-//
+// Frees a log reader; NULL is ignored.
 // # Safety
 // `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 void picollo_log_reader_free(struct picollo_log_reader *r);
 
-// Reads the next interval: fills `*info` and, unless `out` is NULL, stores in `*out` a new
-// histogram of the interval's counts (64-bit counters, single-writer mode, the layout of its
-// significant digits) to free with `picollo_histogram_free`. With `out` NULL the histogram
-// is decoded (to check the line) but not kept. Comment, header, legend and blank lines
-// are skipped (`StartTime` and `BaseTime` headers update `picollo_log_reader_times`).
-//
-// At the end of the log: `OUT_OF_RANGE`, nothing written. A line that cannot be read:
-// `FORMAT_ERROR`, with a message starting "line N: " that says why; nothing is written and
-// the reader moves past the line, so the next call goes on with the lines after it.
-//
-// Errors: NULL `r` or `info`; `STRUCT_SIZE` when `info->struct_size` is less than
-// `sizeof(picollo_log_interval)`; `OUT_OF_RANGE`; `FORMAT_ERROR`; `OUT_OF_MEMORY` (the
-// reader stays on the line, so a later call tries it again).
-//
+// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
+// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
+// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
+// `OUT_OF_MEMORY` (the line tried again next call).
 // # Safety
 // `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
 // writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
@@ -2064,10 +1710,8 @@ picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
                                        struct picollo_log_interval *info,
                                        struct picollo_histogram **out);
 
-// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf`
-// ("" when it had none, before the first call, and after a call that failed). Buffer rules
-// as `picollo_summary_table`.
-//
+// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
+// none or after a failed call).
 // # Safety
 // `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 // or writable.
@@ -2076,29 +1720,18 @@ picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
                                       size_t len,
                                       size_t *needed);
 
-// Writes the `StartTime` and `BaseTime` headers read so far (seconds since the epoch; NaN
-// when absent) to `*start_time` and `*base_time`; either may be NULL. The headers before
-// the first interval are read by `picollo_log_reader_new`; one further down counts once
-// `picollo_log_reader_next` has passed it.
-//
+// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
+// and `*base_time`; either may be NULL.
 // # Safety
 // `r` is NULL or a live handle; the outputs are NULL or writable.
 picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
                                         double *start_time,
                                         double *base_time);
 
-// Sums the intervals of a log (`text`, `len` bytes, no NUL needed) that match: those tagged
-// `tag` (NULL or "": the untagged ones, as HdrHistogram's log processor does without `-tag`)
-// that start in `[from, to)` seconds (the starts `picollo_log_reader_next` reports; NaN
-// leaves that end open). On success `*out` holds a new histogram (64-bit counters,
-// single-writer mode) to free with `picollo_histogram_free`: the layout of the first match,
-// a range wide enough for every match (intervals of other precisions are re-binned at their
-// buckets' midpoints).
-//
-// Errors: NULL `out`; NULL `text` with a non-zero `len`; `INVALID_UTF8` for a tag that is
-// not UTF-8; `EMPTY` (nothing written) when no interval matches; `FORMAT_ERROR` for the
-// first line that cannot be read (the message starts "line N: "); `OUT_OF_MEMORY`.
-//
+// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
+// in `[from, to)` (NaN: open) into a new histogram the caller frees with
+// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
+// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
 // # Safety
 // `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
 // string; `out` is NULL or writable.
@@ -2109,34 +1742,24 @@ picollo_status picollo_log_sum(const char *text,
                                double to,
                                struct picollo_histogram **out);
 
-// Writes to `*out` the number of values at or below `value` (its rank): whole buckets
-// below count fully, `value`'s own bucket in part, as if its values were spread evenly
-// over it (`count · (value − lowest + 1) / width`; exact for the width-1 buckets).
-// Underflow and overflow are not counted, as in percentiles.
-//
+// Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
+// counted in part (docs/doubles-and-sparse.md, "Queries by value").
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_rank_of(const struct picollo_histogram *h,
                                          uint64_t value,
                                          double *out);
 
-// Writes to `*out` the fraction (0..1) of the values in range at or below `value`
-// (`picollo_histogram_rank_of` over the count in range): the inverse of a percentile.
-//
-// Errors: `EMPTY` when the range holds no value.
-//
+// Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
+// of a percentile. Errors: `EMPTY` when the range holds no value.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h,
                                              uint64_t value,
                                              double *out);
 
-// Writes to `*out` the count of every bucket that holds a value in `[lo, hi]` (whole
-// buckets, as HdrHistogram's `getCountBetweenValues`: exact when `lo` and `hi` are bucket
-// bounds). Underflow and overflow are not counted.
-//
-// Errors: `INVALID_ARGUMENT` when `lo > hi`.
-//
+// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
+// as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_count_between(const struct picollo_histogram *h,
@@ -2144,11 +1767,8 @@ picollo_status picollo_histogram_count_between(const struct picollo_histogram *h
                                                uint64_t hi,
                                                uint64_t *out);
 
-// Writes the smallest and largest values of the bucket `value` falls in under `h`'s
-// layout (HdrHistogram's lowest and highest equivalent values), whether or not anything
-// was recorded and whether or not `value` is in `h`'s range. Two values share a bucket
-// when their lowest equivalents are equal; the next bucket starts at `highest + 1`.
-//
+// Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
+// lowest and highest equivalent values), recorded or not, in range or not.
 // # Safety
 // `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
 picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h,
@@ -2156,66 +1776,35 @@ picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram
                                                   uint64_t *lowest,
                                                   uint64_t *highest);
 
-// Adds every count of `src` into `dst` whatever their relative errors (and ranges,
-// counter widths and modes), re-binned into `dst`'s layout. Both layouts split every
-// octave into a power of two of aligned buckets, so:
-// - into a coarser (or the same) layout each source bucket lands whole in the bucket that
-//   holds all its values: exactly what recording the values into `dst` would have given;
-// - into a finer layout a source bucket's count is shared equally among the buckets it
-//   covers (the remainder to the lowest), so a value may land up to one source bucket
-//   away: the result carries `src`'s relative error.
-//
-// Counts outside `dst`'s range go to its underflow/overflow. `src` is read as one
-// consistent copy (it may be `dst`, which then doubles); the counts land like records
-// (threads: see `picollo_histogram`).
-//
-// Errors: `OUT_OF_MEMORY` for the re-binned copy.
-//
+// Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
+// errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
+// Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.
 // # Safety
 // Both are NULL or live handles.
 picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
                                               const struct picollo_histogram *src);
 
-// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
-// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
-// made at that precision, with `h`'s range, value selection and outside counts, 64-bit
-// counters and single-writer mode. Free it with `picollo_histogram_free`. `h` is read as
-// one consistent copy.
-//
-// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
-// `LAYOUT_MISMATCH` for one finer than `h`'s (it could only spread counts over buckets the
-// data never told apart: use `picollo_histogram_add_rebinned` into a finer histogram to
-// do that knowingly); `OUT_OF_MEMORY`.
-//
+// Creates in `*out` the histogram `h`'s values would have made at the coarser `relative_error`
+// (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
+// Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
+// one finer than `h`'s; `OUT_OF_MEMORY`.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
                                             double relative_error,
                                             struct picollo_histogram **out);
 
-// Adds every count of `src` into `dst` whatever their relative errors, re-binned into
-// `dst`'s layout as `picollo_histogram_add_rebinned` does for integers (exact into a
-// coarser layout; spread within each source bucket into a finer one), with `src`'s zero,
-// NaN, infinity and outside counts, its sum and extremes, as `picollo_float_histogram_add`.
-// `dst` and `src` may not be the same handle. `src` is read as one consistent copy.
-//
+// Adds every count of `src` into `dst` re-binned into `dst`'s layout, as
+// `picollo_histogram_add_rebinned` does, with the special counts, sum and extremes as
+// `picollo_float_histogram_add`. `dst` and `src` must differ; `src` is read as one copy.
 // # Safety
 // Both are NULL or live handles.
 picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
                                                     const struct picollo_float_histogram *src);
 
-// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
-// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
-// made at that precision (every bucket lands whole in the coarser one that holds it),
-// with `h`'s range, storage, value selection, zero, NaN, infinity and outside counts, sum
-// and extremes, 64-bit counters and single-writer mode. Values `h` counted as underflow
-// or overflow stay so. Free it with `picollo_float_histogram_free`. `h` is read as one
-// consistent copy.
-//
-// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
-// `LAYOUT_MISMATCH` for one finer than `h`'s (use `picollo_float_histogram_add_rebinned`
-// into a finer histogram to spread counts knowingly); `OUT_OF_MEMORY`.
-//
+// Creates in `*out` the float histogram `h`'s values would have made at the coarser
+// `relative_error` (64-bit, single writer); the caller frees it with
+// `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_downsample(const struct picollo_float_histogram *h,
@@ -2439,20 +2028,15 @@ picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       size_t *needed);
 
 #if defined(__linux__)
-// Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
-// only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
-// 0.001 recording scaled deltas.
+// Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
+// open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
 struct picollo_perf_config picollo_perf_config_default(void);
 #endif
 
 #if defined(__linux__)
-// Creates a session with no counters: on success `*out` holds a handle for
-// `picollo_perf_session_free`.
-//
-// Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
-// `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
-// error or record kind, non-zero `reserved`.
-//
+// Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
+// pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
 // # Safety
 // `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 // writable.
@@ -2461,32 +2045,25 @@ picollo_status picollo_perf_session_new(const struct picollo_perf_config *config
 #endif
 
 #if defined(__linux__)
-// Frees a session: closes its counters and frees its histograms (every handle from
-// `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
-//
+// Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
+// is ignored.
 // # Safety
 // `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 void picollo_perf_session_free(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Adds a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
-// before `picollo_perf_session_open`; the first one leads the group.
-//
-// Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
-// session (the message names it) or a session already open. Whether the machine can
-// count it is known at open (or ask `picollo_perf_counter_supported` first).
-//
+// Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
+// counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
+// or an open session (whether the machine counts it is known at open).
 // # Safety
 // `s` is NULL or a live session not used by another thread during the call.
 picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
-// Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
-// `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
+// Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 // `picollo_perf_session_add_hardware`.
-//
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
@@ -2496,20 +2073,16 @@ picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
-// as for `picollo_perf_session_add_hardware`.
-//
+// Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
+// `picollo_perf_session_add_hardware`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
-// Adds a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
-// tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
-// type). The kernel judges it at open: an unknown type or config fails there. Errors as for
-// `picollo_perf_session_add_hardware`.
-//
+// Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
+// kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
@@ -2520,89 +2093,60 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
-// if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
-//
+// Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
+// already there).
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Adds a counter by name as `picollo_perf_session_counter_name` writes it:
-// `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
-// `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
-//
-// Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
-// duplicate or an open session.
-//
+// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
+// `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
+// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
 // # Safety
 // `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
 #endif
 
 #if defined(__linux__)
-// Opens every counter as one group (the first leads), maps pages for rdpmc, calibrates
-// the read overhead (per the config) and takes a first reading (deltas start at 0).
-//
-// Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
-// `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
-// vPMU: ENOENT), `PERMISSION_DENIED` (the message gives perf_event_paranoid and what it
-// allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
-// type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
-// counter and the cause. On failure the session stays unopened and unchanged.
-//
+// Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
+// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
+// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
+// message names the counter and the cause.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Looks at the machine and writes what it found to `*out`: CPUID, the PMUs in sysfs, the rdpmc
-// and perf_event_paranoid settings and a trial open of cycles. Takes a few system calls (not
-// for a hot path).
-//
-// Errors: NULL `out`.
-//
+// Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
+// perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
 // # Safety
 // `out` is NULL or writable.
 picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 #endif
 
 #if defined(__linux__)
-// Writes discovery as one line into `buf`, snprintf-style (see `picollo_summary_table` for the
-// buffer rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine
-// without one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
-//
+// Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
 // # Safety
 // `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 #endif
 
 #if defined(__linux__)
-// Tells whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
-// `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
-// thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
-// return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
-// the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
-// PMU…)".
-//
-// Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
-//
+// Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
+// `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
+// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
 // # Safety
 // `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_counter_supported(const char *name);
 #endif
 
 #if defined(__linux__)
-// Reads every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
-// page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
-// reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
-// `picollo_perf_read_path` taken.
-//
-// Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
-// `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
-//
+// Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
+// of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
+// `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
 // # Safety
 // `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
@@ -2611,10 +2155,8 @@ picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
-// `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
-// (when `n` is smaller: nothing is written to `out`).
-//
+// Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
+// be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
 // # Safety
 // `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
 // `n` is 0); `count` is NULL or writable.
@@ -2625,11 +2167,8 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Records each counter's latest value of the configured kind (`picollo_perf_config.
-// record_kind`, by default the scaled delta) into its histogram.
-//
+// Records each counter's latest value of the configured `record_kind` into its histogram.
 // Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-//
 // # Safety
 // As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
 // by another thread during the call.
@@ -2637,45 +2176,36 @@ picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
-// histogram.
-//
+// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
 // # Safety
 // As `picollo_perf_session_record`.
 picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
 #endif
 
 #if defined(__linux__)
-// Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
-// `OS_ERROR` if the ioctl fails.
-//
+// Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Stops counting (the whole group); readings keep their last values. Errors as for
-// `picollo_perf_session_enable`.
-//
+// Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
 // # Safety
 // As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
-// 0). Errors as for `picollo_perf_session_enable`.
-//
+// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
+// as `_enable`.
 // # Safety
 // As `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
-// else 0.
-//
+// Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
@@ -2683,7 +2213,6 @@ picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s
 
 #if defined(__linux__)
 // Writes the number of counters added so far (open or not) to `*out`.
-//
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s,
@@ -2691,11 +2220,8 @@ picollo_status picollo_perf_session_counter_count(const struct picollo_perf_sess
 #endif
 
 #if defined(__linux__)
-// Writes the name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
-// snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
-// length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
-// past the end.
-//
+// Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
+// `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
 // # Safety
 // `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
 // NULL or writable.
@@ -2707,11 +2233,8 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
 #endif
 
 #if defined(__linux__)
-// Writes the readings, delta, calibrated overheads and flags of counter `index` of an
-// open session to `*out`.
-//
+// Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 // Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
-//
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_values(const struct picollo_perf_session *s,
@@ -2720,14 +2243,9 @@ picollo_status picollo_perf_session_counter_values(const struct picollo_perf_ses
 #endif
 
 #if defined(__linux__)
-// Lends the histogram of counter `index`: a BORROWED handle, usable with every
-// `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
-// It exists from the moment the counter is added, is owned by the session and stays
-// valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
-// Like the session, it is used by one thread at a time.
-//
-// Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
-//
+// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
+// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
+// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
@@ -2736,10 +2254,8 @@ picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_sessio
 #endif
 
 #if defined(__linux__)
-// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
-// session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
-// open.
-//
+// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
+// or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
@@ -2747,9 +2263,7 @@ picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s
 #endif
 
 #if defined(__linux__)
-// Writes the same ratios over the means of the counters' histograms (every recorded interval).
-// Works before open too (NaN everywhere while the histograms are empty).
-//
+// Writes the same ratios over the means of the counters' histograms (before open too: NaN).
 // # Safety
 // `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
@@ -2757,19 +2271,16 @@ picollo_status picollo_perf_session_derived_means(const struct picollo_perf_sess
 #endif
 
 // Writes the percentile at `rank` (percent, 0..100) to `*out`.
-//
-// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when the
-// histogram holds no value in its range. `*out` is written only on success.
-//
+// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
+// is in range.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
                                             double rank,
                                             struct picollo_percentile *out);
 
-// Writes the percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
-// 0..100; `out` receives `n` entries that agree with each other (same total).
-//
+// Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
+// Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
 // # Safety
 // `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
 // entries (either may be NULL when `n` is 0).
@@ -2778,8 +2289,7 @@ picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
                                              size_t n,
                                              struct picollo_percentile *out);
 
-// Writes the values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
-//
+// Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
 // # Safety
 // As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
 picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h,
@@ -2787,64 +2297,41 @@ picollo_status picollo_histogram_percentile_values(const struct picollo_histogra
                                                    size_t n,
                                                    uint64_t *out);
 
-// Fills `*out` with the standard summary (no allocation). An empty histogram gives zero
-// percentiles and NaN mean/stdev.
-//
+// Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_summary(const struct picollo_histogram *h,
                                          struct picollo_summary *out);
 
-// Writes the mean and population standard deviation over bucket midpoints (NaN when empty). Either
-// output may be NULL.
-//
+// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
+// either output may be NULL.
 // # Safety
 // `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
 picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h,
                                             double *mean,
                                             double *stdev);
 
-// Writes the bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
-// `OUT_OF_RANGE` past the end.
-//
+// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
+// Errors: `OUT_OF_RANGE` past the end.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         size_t storage_index,
                                         struct picollo_bucket *out);
 
-// Iterates over non-empty buckets one at a time: start with `*cursor = 0`; each call
-// writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
-// it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
-//
-// Cost: each call makes a consistent copy of the whole histogram (O(storage_len)), so
-// walking every bucket this way is O(non-empty buckets × storage_len), and with writers
-// running, successive buckets come from different copies. Prefer
-// `picollo_histogram_next_buckets`, which fills a batch from one copy; this call is that
-// one with a batch of one.
-//
+// Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
+// it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
+// `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
 // # Safety
 // `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
 picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
 
-// Iterates over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
-// consistent copy of the counts (as every query does), writes the next non-empty buckets
-// at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
-// `*written` (if not NULL) to how many and `*cursor` past the last storage index it
-// examined, and returns OK. A call that finds no non-empty bucket at or after `*cursor`
-// returns `OUT_OF_RANGE` and writes nothing (so `*written` is never 0 on OK).
-//
-// A batch that is not full means the copy held no further bucket: `*cursor` is then
-// `storage_len` and the next call returns `OUT_OF_RANGE` without copying. One call per
-// `cap` non-empty buckets, each O(storage_len): with `cap` ≥ the number of non-empty
-// buckets the whole iteration is one copy. The buckets of one batch are consistent with
-// each other; with writers running, different batches may come from different moments
-// (a reset between two calls shows in the later batches only).
-//
-// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` = 0.
-//
+// Writes up to `cap` next non-empty buckets at or after `*cursor` (start at 0) to `out`, from
+// one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
+// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
+// written) at the end (docs/c-api.md, "Iterating buckets and steps").
 // # Safety
 // `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
 // `cap` writable entries; `written` is NULL or writable.
@@ -2854,39 +2341,25 @@ picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t cap,
                                               size_t *written);
 
-// Fills `*out` with where the calling thread's records of `h` go, for
-// `picollo_recorder_record` (the header's inline record function): a record through it
-// costs what the same record costs inside the library, without the call.
-//
-// Use, by mode:
-// - single writer: on the thread that records (one at a time, as for
-//   `picollo_histogram_record`), until `h` is freed.
-// - interlocked: on any thread, until `h` is freed.
-// - thread-local: on the calling thread only, until it exits or `h` is freed (the
-//   counters are this thread's shard; the call attaches the thread as its first record
-//   does). Another thread gets its own recorder.
-// - approximate (and thread-local past its shard cap): every record calls `record`.
-//
-// Errors: NULL `h` or `out`.
-//
+// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`.
+// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
+// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
+// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
                                           struct picollo_recorder *out);
 
-// Takes a snapshot of `h` (full counts, one consistent copy; writers may keep recording):
-// `*out` receives a handle for `picollo_snapshot_free`.
-//
+// Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
+// with `picollo_snapshot_free`.
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
 
-// Refreshes the snapshot from `h` (the histogram it was made from, or one of the same
-// configuration). With `deltas` non-zero the snapshot then holds what was recorded since the
-// previous update (since the reset, if `h` was reset in between); with 0, the full counts.
-// Allocates nothing.
-//
+// Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
+// nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
+// the reset in between), else the full counts.
 // # Safety
 // `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
 // (writers may keep recording).
@@ -2895,15 +2368,12 @@ picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        uint32_t deltas);
 
 // Writes the snapshot's standard summary to `*out`.
-//
 // # Safety
 // `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s,
                                         struct picollo_summary *out);
 
-// Writes percentiles of the snapshot for `n` ranks to `out` (rules as
-// `picollo_histogram_percentiles`).
-//
+// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
 // # Safety
 // `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
 picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
@@ -2911,8 +2381,7 @@ picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
                                             size_t n,
                                             struct picollo_percentile *out);
 
-// Frees a snapshot. NULL is accepted and ignored.
-//
+// Frees a snapshot; NULL is ignored.
 // # Safety
 // `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
 void picollo_snapshot_free(struct picollo_snapshot *s);
@@ -2921,20 +2390,10 @@ void picollo_snapshot_free(struct picollo_snapshot *s);
 // ("unknown status" for a code this library does not know).
 const char *picollo_status_str(uint32_t status);
 
-// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …), empty steps
-// included (HdrHistogram's linear iteration), up to the step holding the midpoint of the
-// highest non-empty bucket; each bucket counts in the step holding its midpoint (so the
-// last step holds the last count). Batches as
-// `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
-// consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
-// NULL) and advances `*cursor` (the number of steps returned so far); after the last step
-// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. A call
-// resumes without walking the steps before `*cursor` (it passes their buckets in one
-// sweep): O(storage_len + batch) (logarithmic steps with a base near 1 walk their first,
-// one-value steps, until the geometric bounds outgrow them).
-//
-// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` 0 or `cap` 0.
-//
+// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
+// included) to `out`, in batches as `picollo_histogram_next_buckets`.
+// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
+// after the last step (docs/c-api.md, "Iterating buckets and steps").
 // # Safety
 // `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
 // `cap` writable entries; `written` is NULL or writable.
@@ -2945,16 +2404,10 @@ picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               size_t cap,
                                               size_t *written);
 
-// Iterates in geometric steps `[0, first)`, `[first, first·base)`, `[first·base,
-// first·base²)`, …, empty steps included (HdrHistogram's logarithmic iteration), up to the
-// step holding the midpoint of the highest non-empty bucket; each bucket counts in the
-// step holding its midpoint. Step `k ≥ 1` ends before `max(ceil(first · base^k), end of
-// step k − 1 plus 1)`: with a base near 1 the first steps are one value wide until the
-// geometric bounds outgrow them. Batches as `picollo_histogram_linear_steps`.
-//
-// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a
-// `base` that is not a finite number above 1.
-//
+// Writes up to `cap` next geometric steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
+// logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
+// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
+// that is not a finite number above 1.
 // # Safety
 // As `picollo_histogram_linear_steps`.
 picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
@@ -2965,14 +2418,9 @@ picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
                                            size_t cap,
                                            size_t *written);
 
-// Writes the Markdown table of a summary (`##### title` heading unless `title` is NULL or
-// empty) into `buf`.
-//
-// Writes at most `len − 1` bytes plus a NUL into `buf`, never splitting a UTF-8 character;
-// `*needed` (if not NULL) receives the full length without the NUL, so a call with
-// `(NULL, 0)` asks for the size. Returns `BUFFER_TOO_SMALL` when the text was truncated,
-// `NULL_POINTER` (writing nothing) for a NULL `buf` with a non-zero `len`.
-//
+// Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
+// NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
+// `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
 // # Safety
 // `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
 // is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -2982,10 +2430,8 @@ picollo_status picollo_summary_table(const struct picollo_summary *summary,
                                      size_t len,
                                      size_t *needed);
 
-// Writes the diff table of `b` against `a` into `buf`: percentiles side by side with Δ%, Mean,
-// StDev, Precision, Total and the D-value (Cohen's d, "n/a" when undefined). `name_a`/`name_b`
-// head the columns (NULL means "A"/"B"). Buffer rules as `picollo_summary_table`.
-//
+// Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
+// precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
 // # Safety
 // `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
 // NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -2998,9 +2444,7 @@ picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     size_t len,
                                     size_t *needed);
 
-// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` (no
-// newline). Buffer rules as `picollo_summary_table`.
-//
+// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
 // # Safety
 // As `picollo_summary_table`.
 picollo_status picollo_summary_line(const struct picollo_summary *summary,
@@ -3009,8 +2453,7 @@ picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     size_t len,
                                     size_t *needed);
 
-// Writes a summary as a JSON object into `buf`. Buffer rules as `picollo_summary_table`.
-//
+// Writes a summary as a JSON object into `buf`.
 // # Safety
 // `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
 // NULL or writable.
@@ -3019,9 +2462,7 @@ picollo_status picollo_summary_json(const struct picollo_summary *summary,
                                     size_t len,
                                     size_t *needed);
 
-// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190`. Buffer rules as
-// `picollo_summary_table`.
-//
+// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
 // # Safety
 // `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
 // writable.
@@ -3031,14 +2472,12 @@ picollo_status picollo_percentile_format(const struct picollo_percentile *p,
                                          size_t *needed);
 
 #if defined(__linux__)
-// Returns the ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
-// monotonic nanoseconds. Never fails.
+// Returns the ticks now, unserialized: `rdtsc` on x86-64 Linux, else monotonic nanoseconds.
 uint64_t picollo_ticks(void);
 #endif
 
 #if defined(__linux__)
-// Returns the ticks at the start of a region: earlier instructions complete first (`lfence;
-// rdtsc`).
+// Returns the ticks at the start of a region, after earlier instructions (`lfence; rdtsc`).
 uint64_t picollo_ticks_begin(void);
 #endif
 
@@ -3053,39 +2492,33 @@ uint64_t picollo_monotonic_nanos(void);
 #endif
 
 #if defined(__linux__)
-// Returns the ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
-// first call takes that long), 10^9 when ticks are monotonic nanoseconds.
+// Returns the ticks per second, measured once against `CLOCK_MONOTONIC_RAW` (the first call
+// takes about 20 ms); 10^9 when ticks are nanoseconds.
 uint64_t picollo_tick_frequency(void);
 #endif
 
 #if defined(__linux__)
-// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
-// for any tick count (10^6 s of ticks converts exactly).
+// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating.
 uint64_t picollo_ticks_to_nanos(uint64_t ticks);
 #endif
 
 #if defined(__linux__)
-// Returns `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
-// intermediate overflow; 0 when `frequency` is 0.
+// Returns `ticks × per_second / frequency` rounded down, saturating, without intermediate
+// overflow; 0 when `frequency` is 0.
 uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_second);
 #endif
 
 #if defined(__linux__)
-// Starts measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
-// `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
-// first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
-// a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
-// another thread) when the scope ends.
+// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
+// (the tick frequency is measured first, once per process). Never fails; `h` must still be
+// live, and not used by another thread, when the scope ends.
 struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
 #endif
 
 #if defined(__linux__)
-// Ends a scope: records the elapsed time into its histogram once, writes it to `*elapsed`
-// (if not NULL) and mark the scope ended.
-//
-// Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
-// already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-//
+// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
+// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
+// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
 // # Safety
 // `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
 // still live and not used by another thread; `elapsed` is NULL or writable.
@@ -3093,22 +2526,20 @@ picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed)
 #endif
 
 #if defined(__linux__)
-// Runs a chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
-// ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
+// Runs 256 dependent additions per block (known work, ≈ 256 × `blocks` cycles) and returns
+// 256 × `blocks`.
 uint64_t picollo_add_chain(uint64_t blocks);
 #endif
 
 #if defined(__linux__)
-// Pins the calling thread to CPU `cpu` (`sched_setaffinity`).
-//
-// Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
-// `OS_ERROR` otherwise.
+// Pins the calling thread to CPU `cpu`. Errors: `INVALID_ARGUMENT` for a CPU that does not
+// exist or is not allowed; `OS_ERROR`.
 picollo_status picollo_pin_thread(uint32_t cpu);
 #endif
 
 #if defined(__linux__)
-// Sets the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
-// (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
+// Sets the calling thread's nice value (-20..19). Errors: `PERMISSION_DENIED` when raising the
+// priority without CAP_SYS_NICE or RLIMIT_NICE.
 picollo_status picollo_set_thread_nice(int32_t nice);
 #endif
 

@@ -66,7 +66,7 @@ elapsed=$((SECONDS - start))
 
 fail() { echo "run_tests.sh: FAIL: $*" >&2; exit 1; }
 grep -Eq '^P99: P99=24,960 \[83 / 609\]: \[24,832, 25,088\) [0-9,]+$' "$log" \
-    || fail "the P99 line does not read like the seed's"
+    || fail "the P99 line does not read like the announcement's"
 grep -qx '##### Histogram Before' "$log" || fail "no 'Histogram Before' table"
 grep -Eq '^\| Percentile \| Value +\| ± +\| Count +\|$' "$log" || fail "no table header"
 grep -Eq '^\| Overflow +\| +\| +\| +1 \|$' "$log" || fail "no Overflow row"

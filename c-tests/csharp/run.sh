@@ -5,8 +5,8 @@
 # exactly the files of dotnet/Picollo/Picollo.csproj into Picollo.dll and of each test project
 # into its program with mono's mcs (the lists come from the .csproj files, so `dotnet build`
 # and this build compile the same sources), run them, and check the output (the struct sizes
-# C# sees at run time must equal the C compiler's, sizes.c and perf_sizes.c here; every seed
-# snippet ran). Where a .NET SDK is on PATH it also builds the projects and runs the tests
+# C# sees at run time must equal the C compiler's, sizes.c and perf_sizes.c here; every snippet
+# of the Picollo .NET announcement ran). Where a .NET SDK is on PATH it also builds the projects and runs the tests
 # with `dotnet run`. Needs: python3, cargo, cc, mcs and mono (Debian: apt-get install
 # mono-mcs mono-runtime).
 set -euo pipefail
@@ -28,7 +28,7 @@ python3 "$root/scripts/check_bindings.py" --csharp --quiet \
     || die "the C# binding does not match include/picollo.h (see above)"
 python3 "$root/scripts/csproj.py" check || die "the .NET projects under dotnet/ are not as expected (see above)"
 # The announcement's snippets the tests compile: its lines, adapted only where mcs must be.
-python3 "$here/seed_snippets.py" check || die "the seed snippets differ from the announcement (see above)"
+python3 "$here/seed_snippets.py" check || die "the announcement's snippets differ from their copies (see above)"
 # What each project compiles (SDK default globbing), as mcs arguments.
 project_sources() {
     local list
@@ -77,7 +77,7 @@ grep -Eq '^[0-9]+ passed, 0 failed$' "$out" || die "no '<N> passed, 0 failed' li
 grep -q '^| Percentile | Value ' "$out" || die "the Markdown table header is missing"
 grep -Eq '^\| Precision: +\| +0\.7813% ' "$out" || die "the 'Precision: 0.7813%' row is missing"
 grep -Eq '^\| Overflow +\|' "$out" || die "the Overflow row is missing"
-grep -q '^P99: P99=24,960 \[83 / 609\]: \[24,832, 25,088) 14,190$' "$out" || die "the seed's P99 line is missing"
+grep -q '^P99: P99=24,960 \[83 / 609\]: \[24,832, 25,088) 14,190$' "$out" || die "the announcement's P99 line is missing"
 grep -Eq '^\| D-value: +\|' "$out" || die "the diff table's D-value row is missing"
 cs_sizes="$(grep '^struct sizes:' "$out")" || die "the C# layout line is missing"
 [[ "$cs_sizes" == "$c_sizes" ]] || die "struct layout differs: C says '$c_sizes', C# says '$cs_sizes'"
@@ -98,7 +98,7 @@ grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"
 for snippet in GettingStarted GettingStartedSnapshot 'GettingStartedMonitoring(2)' GettingStartedPercentiles \
                GettingStartedCustomPercentiles GettingStartedScopes GettingStartedClockResolution; do
-    grep -qxF -- "----- seed $snippet -----" "$out" || die "the seed snippet $snippet did not run"
+    grep -qxF -- "----- seed $snippet -----" "$out" || die "the announcement's snippet $snippet did not run"
 done
 
 # The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
@@ -117,7 +117,7 @@ perf_out="$build/perf_output.txt"
 grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
 grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
 for snippet in PerfSessionGettingStarted PerfSessionSorted; do
-    grep -qxF -- "----- seed $snippet -----" "$perf_out" || die "the seed snippet $snippet did not run"
+    grep -qxF -- "----- seed $snippet -----" "$perf_out" || die "the announcement's snippet $snippet did not run"
 done
 cs_perf_sizes="$(grep '^perf struct sizes:' "$perf_out")" || die "the C# perf layout line is missing"
 [[ "$cs_perf_sizes" == "$c_perf_sizes" ]] \

@@ -4,7 +4,7 @@
     python3 c-tests/csharp/seed_snippets.py check            # every snippet, line for line
     python3 c-tests/csharp/seed_snippets.py show NAME        # a snippet as the announcement has it
 
-The announcement (the project's seed document 000, read from ../shared/seeds beside the
+The Picollo .NET announcement (document 000, read from ../shared/seeds beside the
 checkout, or from $PICOLLO_SEED_ANNOUNCEMENT; it is not copied into the repository) prints its listings with a line number glued to
 each line and the indentation lost: `13 for (int i = 0; i < 1000_000; i++)`. A listing of a
 `public static void` method is taken as a snippet; the copies are the methods of the same name

@@ -1,5 +1,5 @@
 //! Iteration: every bucket, the non-empty ones, bucket percentiles (rank at the middle of a
-//! bucket's counts, as the seed defines it), and linear and logarithmic steps.
+//! bucket's counts, as the Picollo .NET announcement defines it), and linear and logarithmic steps.
 
 mod common;
 

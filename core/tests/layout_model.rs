@@ -1,4 +1,4 @@
-//! The bucket layout against a brute-force model built from DESIGN §2's words rather than
+//! The bucket layout against a brute-force model built from the layout's definition rather than
 //! its bit tricks: blocks of `B` buckets, blocks 0 and 1 one value wide, each later block
 //! twice as wide as the one before, laid end to end from 0 up to 2^64.
 

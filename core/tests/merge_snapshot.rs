@@ -389,7 +389,7 @@ fn snapshot_buffers_of_the_wrong_length_are_refused() {
     assert!(snap.update(&shifted.view(), false).is_err());
 }
 
-/// The seed's snapshot example: no reset, a delta refresh instead, "exactly the same
+/// The announcement's snapshot example: no reset, a delta refresh instead, "exactly the same
 /// result" as the reset version.
 #[test]
 fn the_seeds_snapshot_example_matches_the_reset_version() {

@@ -1,6 +1,7 @@
-//! Percentiles against exact order statistics (DESIGN §3): the k-th smallest recorded value,
-//! `k = max(1, ceil(rank / 100 · n))`, must lie in the bucket a percentile reports, for every
-//! standard rank, every value selection, and data of many shapes and sizes.
+//! Percentiles against exact order statistics (docs/semantics.md, "Percentiles"): the k-th
+//! smallest recorded value, `k = max(1, ceil(rank / 100 · n))`, must lie in the bucket a
+//! percentile reports, for every standard rank, every value selection, and data of many
+//! shapes and sizes.
 
 mod common;
 

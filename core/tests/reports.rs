@@ -426,7 +426,7 @@ fn the_one_line_summary_has_the_documented_fields() {
         assert_eq!(ungroup(field.1), s.get(rank).unwrap().value, "{field:?}");
     }
 
-    // Without underflow the line is exactly the seed's shape.
+    // Without underflow the line is exactly the announcement's shape.
     let mut h = common::seed_config().build::<u32>().unwrap();
     h.record_n(20_000, 1_234);
     h.record(40_000);

@@ -1,4 +1,4 @@
-//! The figures of the seed (the Picollo announcement), reproduced: its getting-started data
+//! The figures of the Picollo .NET announcement, reproduced: its getting-started data
 //! is regenerated value for value with .NET's `Random(0)`, so its tables can be compared
 //! cell for cell.
 
@@ -49,7 +49,7 @@ fn value_24_900_lands_in_the_seeds_bucket() {
 #[test]
 fn p99_displays_like_the_seed() {
     let mut h = seed_config().build::<u32>().unwrap();
-    // 985,810 smaller values, then the seed's 14,190 in the P99 bucket.
+    // 985,810 smaller values, then the announcement's 14,190 in the P99 bucket.
     h.record_n(20_000, 985_810);
     h.record_n(24_900, 14_190);
     let p = h.view().percentile(99.0).unwrap();
@@ -85,7 +85,7 @@ fn footprints_match_design_section_2() {
     }
 }
 
-/// The P99 line of the seed's getting-started, from the regenerated data.
+/// The P99 line of the announcement's getting-started, from the regenerated data.
 #[test]
 fn getting_started_p99_is_the_seeds() {
     let (h, _) = seed_before();
@@ -104,8 +104,8 @@ fn getting_started_table_is_the_seeds() {
     s.write_table(&mut text, "Histogram Before").unwrap();
     assert_eq!(text.lines().next(), Some("##### Histogram Before"));
     let rows = table_cells(&text);
-    // The seed prints 999,001 as the P99.9 count: a floating-point off-by-one of the
-    // reference (99.9 / 100 · 10^6 is 999,000.0000000001 in f64). DESIGN §3 computes the
+    // The announcement prints 999,001 as the P99.9 count: a floating-point off-by-one of the
+    // reference (99.9 / 100 · 10^6 is 999,000.0000000001 in f64). Picollo computes the
     // rank count in integers, which gives 999,000.
     let expected = expected_rows(&[
         ["Percentile", "Value", "±", "Count"],
@@ -181,7 +181,7 @@ fn getting_started_diff_is_the_seeds() {
 
 #[test]
 fn getting_started_bucket_percentiles_are_the_seeds() {
-    // The seed's "Percentiles" example records the same million values, without the 40,000.
+    // The announcement's "Percentiles" example records the same million values, without the 40,000.
     let mut h = seed_config().build::<u32>().unwrap();
     let mut rng = common::DotNetRandom::new(0);
     for _ in 0..1_000_000 {

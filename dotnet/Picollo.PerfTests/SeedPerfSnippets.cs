@@ -1,4 +1,4 @@
-// The perf snippets of the Picollo .NET announcement (the seed document in ../shared/seeds),
+// The perf snippets of the Picollo .NET announcement (document 000 in ../shared/seeds),
 // copied line for line as SeedSnippets.cs copies the histogram ones (see there); SeedPerfTests
 // in PerfTests.cs runs them. "// ADAPTED(<name>): <why>" marks a line mono's mcs could not compile
 // as written.

@@ -1,5 +1,5 @@
 // Runs the announcement's perf snippets (SeedPerfSnippets.cs) and holds what they print
-// against the outputs the announcement shows (the seed document in ../shared/seeds, or
+// against the outputs the announcement shows (document 000 in ../shared/seeds, or
 // $PICOLLO_SEED_ANNOUNCEMENT, as Picollo.Tests/SeedTests.cs reads it): the PMU
 // line, then per counter a table of the announcement's shape (every number as '#') with its
 // exact total. Both snippets need a hardware PMU: without one, the check is that they say so

@@ -1,4 +1,4 @@
-// The snippets of the Picollo .NET announcement (the seed document in ../shared/seeds), copied
+// The snippets of the Picollo .NET announcement (document 000 in ../shared/seeds), copied
 // line for line: only the indentation, lost in the announcement's text, is restored. They are
 // test input: SeedTests.cs runs each one and checks what it prints, and
 // c-tests/csharp/seed_snippets.py checks that every line is still the announcement's.

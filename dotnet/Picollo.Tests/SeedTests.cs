@@ -1,6 +1,6 @@
 // Runs the announcement's histogram snippets (SeedSnippets.cs) and holds what they print
-// against the outputs the announcement shows, read from the same text: the project's seed
-// document 000 (../shared/seeds beside the checkout, or $PICOLLO_SEED_ANNOUNCEMENT), where
+// against the outputs the announcement shows, read from the same text: the Picollo .NET
+// announcement, document 000 (../shared/seeds beside the checkout, or $PICOLLO_SEED_ANNOUNCEMENT), where
 // c-tests/csharp/seed_snippets.py reads it too; it is not copied into the repository.
 // Without it the snippets still run and print, and the comparisons are skipped, loudly. Values that come from random data, the clock or the machine are held to
 // their shape only: every number becomes '#', so a table must have the announcement's rows,
@@ -26,7 +26,7 @@ static partial class Tests
     /// <summary>The announcement's file name in ../shared/seeds (as in seed_snippets.py).</summary>
     const string SeedDocument = "000_4ed0144c480b78fe.txt";
 
-    /// <summary>The announcement: $PICOLLO_SEED_ANNOUNCEMENT, else the seed document in
+    /// <summary>The announcement: $PICOLLO_SEED_ANNOUNCEMENT, else document 000 in
     /// shared/seeds beside a folder above the program (the checkout's parent); null if neither.</summary>
     static string SeedFile()
     {

@@ -1,6 +1,6 @@
-// Tests of the C# binding (Picollo.cs, Metrics/) against libpicollo, plus the seed's
-// getting-started; ThreadTests.cs adds the concurrency modes and the approximate counter
-// (PicolloApprox.cs), HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs
+// Tests of the C# binding (Picollo.cs, Metrics/) against libpicollo, plus the Picollo .NET
+// announcement's getting-started; ThreadTests.cs adds the concurrency modes and the
+// approximate counter (PicolloApprox.cs), HdrTests.cs the HdrHistogram formats (PicolloHdr.cs), MetricsTests.cs
 // the metrics pipelines (PicolloMetrics.cs), HistogramApiTests.cs the announcement's API
 // beyond the C calls (every bucket, bucket percentiles, spans, summaries, scopes), SeedTests.cs
 // the announcement's own snippets (SeedSnippets.cs) against the outputs it shows, FloatTests.cs
@@ -541,15 +541,15 @@ static partial class Tests
 
     // -------------------------------------------------------------------------------------
 
-    /// <summary>The seed's deviation: (0.5 − r)·spread + r'^k·tail, negative cast to 0.</summary>
+    /// <summary>The announcement's deviation: (0.5 − r)·spread + r'^k·tail, negative cast to 0.</summary>
     static ulong Deviation(Random rng, double spread, double tail, double power)
     {
         double d = (0.5 - rng.NextDouble()) * spread + Math.Pow(rng.NextDouble(), power) * tail;
         return d < 0 ? 0 : (ulong)d;
     }
 
-    /// <summary>The seed's GettingStarted and GettingStartedSnapshot, checked against the
-    /// seed's printed output (System.Random(0) is the same generator on mono).</summary>
+    /// <summary>The announcement's GettingStarted and GettingStartedSnapshot, checked against
+    /// its printed output (System.Random(0) is the same generator on mono).</summary>
     static void GettingStarted()
     {
         HdrHistogramSummary before, after;

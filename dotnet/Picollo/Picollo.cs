@@ -75,7 +75,7 @@ namespace Picollo.Metrics
         public ulong CumulativeCount;
         public ulong RankCount;
 
-        /// <summary>As the seed prints it: <c>P99=24,960 [83 / 609]: [24,832, 25,088) 14,190</c>.</summary>
+        /// <summary>As the Picollo .NET announcement prints it: <c>P99=24,960 [83 / 609]: [24,832, 25,088) 14,190</c>.</summary>
         public override string ToString()
         {
             Percentile self = this;

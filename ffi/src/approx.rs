@@ -9,23 +9,9 @@ use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::status::picollo_status;
 
-/// A scalable approximate counter (opaque, 64-bit): Dice, Lev & Moir's counter as .NET's
-/// Dynamic PGO uses it. Create with `picollo_approx_counter_new`, free with
-/// `picollo_approx_counter_free`.
-///
-/// Counting: below 2^T (the threshold) every increment adds 1, so small counts are exact.
-/// From 2^T on, an increment adds 2^k with probability 2^-k, where
-/// k = floor(log2(count)) − T + 1 (capped at `max_shift`): the expected value stays the
-/// true count, and updates get rarer as the count grows, so threads hitting one counter
-/// stop fighting over its cache line. With T = 13 the error is about 2 % at two standard
-/// deviations.
-///
-/// Threads: `picollo_approx_counter_increment`, `_add`, `_get` and `_reset` may be called
-/// from any number of threads at once (the calls that change the count take a non-const
-/// pointer, as the histogram's record functions do, but need no caller lock); each thread
-/// flips its coins with its own generator, seeded differently per thread on its first
-/// increment. `picollo_approx_counter_free` must not race any other call on the same
-/// counter.
+/// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
+/// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
+/// any number of threads at once, with no lock; `_free` must not race any other call.
 #[allow(non_camel_case_types)]
 pub struct picollo_approx_counter {
     _private: [u8; 0],
@@ -73,20 +59,9 @@ fn policy_of(threshold: u32, max_shift: u32, exact: u32) -> Result<ApproxPolicy,
     Ok(policy)
 }
 
-/// Creates an approximate counter at zero: on success `*out` holds a new handle for
-/// `picollo_approx_counter_free`.
-///
-/// - `threshold`: T, 1..62; counts below 2^T are exact. 0 means the default, 13.
-/// - `max_shift`: the cap on k, 1..62, so updates happen at least once every 2^max_shift
-///   increments on average. 0 means the default, 10 (at least every 1,024).
-/// - `exact_when_uncontended`: 1 tries an exact `count + 1` with one compare-exchange
-///   first and flips a coin only when it fails (another thread got there first), so a
-///   counter used by one thread stays exact; it costs an atomic read-modify-write per
-///   increment, which the approximate counter otherwise avoids. 0 (the default) or 1.
-///
-/// Errors: NULL `out`; `INVALID_ARGUMENT` for a threshold or max_shift above 62 or an
-/// `exact_when_uncontended` other than 0 or 1.
-///
+/// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
+/// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
+/// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
 /// # Safety
 /// `out` is NULL or writable.
 #[no_mangle]
@@ -104,9 +79,7 @@ pub unsafe extern "C" fn picollo_approx_counter_new(
     })
 }
 
-/// Frees a counter. NULL is accepted and ignored. Free each handle exactly once, when no
-/// other thread uses it.
-///
+/// Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
 /// # Safety
 /// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 #[no_mangle]
@@ -114,9 +87,7 @@ pub unsafe extern "C" fn picollo_approx_counter_free(c: *mut picollo_approx_coun
     free_boxed!(c)
 }
 
-/// Counts one event (approximately above 2^T, see `picollo_approx_counter`): the hot path.
-/// Thread-safe. Never fails; a NULL handle is ignored.
-///
+/// Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
 /// # Safety
 /// `c` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -129,9 +100,7 @@ pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx
     })
 }
 
-/// Adds `n` exactly, saturating at UINT64_MAX − 2^22 (the approximate and interlocked
-/// ceiling; the count never wraps). Thread-safe. A NULL handle is ignored.
-///
+/// Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
 /// # Safety
 /// `c` is NULL or a live handle.
 #[no_mangle]
@@ -142,9 +111,7 @@ pub unsafe extern "C" fn picollo_approx_counter_add(c: *mut picollo_approx_count
     })
 }
 
-/// Writes the current estimate to `*out` (one atomic load; an unbiased estimate of the number
-/// of increments plus everything added). Thread-safe.
-///
+/// Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
 /// # Safety
 /// `c` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -158,10 +125,8 @@ pub unsafe extern "C" fn picollo_approx_counter_get(
     })
 }
 
-/// Takes the count to zero and writes the count taken to `*taken` (which may be NULL to
-/// discard it). One atomic swap: an increment racing the reset is counted either in the
-/// count taken or in the new count, never lost and never in both. Thread-safe.
-///
+/// Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
+/// swap, so a racing increment counts once, before or after. Thread-safe.
 /// # Safety
 /// `c` is NULL or a live handle; `taken` is NULL or writable.
 #[no_mangle]
@@ -175,9 +140,8 @@ pub unsafe extern "C" fn picollo_approx_counter_reset(
     })
 }
 
-/// Writes the counter's policy to the outputs, each of which may be NULL. `*threshold` gets T,
-/// `*max_shift` the cap on k, `*exact_when_uncontended` 0 or 1 (defaults resolved: 13, 10, 0).
-///
+/// Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
+/// of which may be NULL.
 /// # Safety
 /// `c` is NULL or a live handle; each output is NULL or writable.
 #[no_mangle]

@@ -75,10 +75,8 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
-/// Returns the message of the last failed call on this thread ("" if none).
-///
-/// The text is NUL-terminated, owned by the library and valid until the next Picollo call
-/// on the same thread. Never NULL.
+/// Returns the message of the last failed call on this thread ("" if none): never NULL, owned
+/// by the library, valid until the next Picollo call on this thread.
 #[no_mangle]
 pub extern "C" fn picollo_last_error_message() -> *const c_char {
     LAST_ERROR

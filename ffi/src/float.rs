@@ -11,23 +11,10 @@ use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::status::picollo_status;
 
-/// A histogram of doubles (opaque). Create with `picollo_float_histogram_new`, free with
-/// `picollo_float_histogram_free`.
-///
-/// A nonzero finite value whose magnitude is in the configured range (to bucket
-/// resolution) lands in a bucket of its sign; a reported quantile Y' of a true quantile Y
-/// satisfies Y(1−E) ≤ Y' ≤ Y(1+E), E the layout's relative error (subnormals included).
-/// `±0.0` has a bucket of its own (reported as 0). NaN, +∞ and −∞ are counted apart and
-/// never enter quantiles; nonzero magnitudes outside the range count as underflow and
-/// overflow. The smallest and largest values in buckets are kept exactly, and their sum
-/// (exact, rounded once when read, in the single-writer mode; a running sum per stripe in
-/// the interlocked one).
-///
-/// Threads: queries, snapshots and `picollo_float_histogram_add` with this histogram as
-/// the source run on any thread at once, while writers record, each on one consistent
-/// copy of the non-empty buckets. `PICOLLO_FLOAT_MODE_SINGLE_WRITER`: one recording thread
-/// at a time (reset from it); `PICOLLO_FLOAT_MODE_INTERLOCKED`: any number, reset from any
-/// thread. `picollo_float_histogram_free` must not race any other call on the handle.
+/// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
+/// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
+/// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
+/// any. `_free` must not race any other call on the handle.
 #[allow(non_camel_case_types)]
 pub struct picollo_float_histogram {
     _private: [u8; 0],
@@ -69,8 +56,7 @@ impl AnyFloat {
 pub enum picollo_float_storage {
     /// One counter per bucket of the range, allocated at creation.
     Dense = 0,
-    /// One block per octave of magnitude, allocated when a value first lands in it (the
-    /// default): memory follows the data.
+    /// One block per octave of magnitude, made when a value first lands in it (the default).
     Sparse = 1,
 }
 
@@ -85,25 +71,20 @@ pub enum picollo_float_mode {
     Interlocked = 1,
 }
 
-/// Configuration for `picollo_float_histogram_new`. Start from
-/// `picollo_float_config_default` (which sets `struct_size`), then change fields.
+/// Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_float_config {
-    /// `sizeof(picollo_float_config)` as the caller knows it (as in
-    /// `picollo_histogram_config`).
+    /// `sizeof(picollo_float_config)` as the caller knows it (docs/c-api.md, "Config structs").
     pub struct_size: u32,
     /// Counter width: 32 or 64 bits.
     pub counter_bits: u32,
-    /// Tolerated relative error, e.g. 0.001 for 0.1 %. Finite and > 0; values outside
-    /// [1e-6, 0.1] are clamped.
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
     pub relative_error: f64,
-    /// Smallest magnitude kept in buckets, > 0 (subnormals allowed): smaller nonzero
-    /// magnitudes count as underflow.
+    /// Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
     pub min_magnitude: f64,
-    /// Largest magnitude kept in buckets, finite and >= `min_magnitude`: larger ones count
-    /// as overflow.
+    /// Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
     pub max_magnitude: f64,
     /// A `picollo_float_storage` value.
     pub storage: u32,
@@ -121,7 +102,7 @@ unsafe impl StructSized for picollo_float_config {
 }
 
 /// Returns the default configuration: u64 counters, relative error 0.001, every finite
-/// magnitude (the smallest subnormal to DBL_MAX), sparse storage, single writer, midpoints.
+/// magnitude, sparse storage, single writer, midpoints.
 #[no_mangle]
 pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
     let d = FloatConfig::new();
@@ -183,15 +164,10 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
     Ok((config, cfg.counter_bits))
 }
 
-/// Creates a float histogram: on success `*out` holds a new handle for
-/// `picollo_float_histogram_free`.
-///
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE` for a `struct_size` that is not this
-/// library's; `INVALID_ARGUMENT` for a relative error that is NaN, infinite or <= 0,
-/// magnitudes that are not 0 < min <= max < ∞, counter bits other than 32/64, an unknown
-/// storage, mode or value selection, a non-zero `reserved`; `OUT_OF_MEMORY` when dense
-/// counters cannot be allocated.
-///
+/// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
+/// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
+/// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
 /// # Safety
 /// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 /// writable.
@@ -213,8 +189,7 @@ pub unsafe extern "C" fn picollo_float_histogram_new(
     })
 }
 
-/// Frees a float histogram. NULL is accepted and ignored. Free each handle exactly once.
-///
+/// Frees a float histogram; NULL is ignored. Free each handle exactly once.
 /// # Safety
 /// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 #[no_mangle]
@@ -222,10 +197,8 @@ pub unsafe extern "C" fn picollo_float_histogram_free(h: *mut picollo_float_hist
     free_boxed!(h)
 }
 
-/// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the
-/// range as underflow/overflow, a full bucket as saturated; a NULL handle is ignored.
-/// Threads: see `picollo_float_histogram`.
-///
+/// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
+/// as underflow/overflow, a full bucket as saturated; NULL is ignored.
 /// # Safety
 /// `h` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -242,7 +215,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record(
 }
 
 /// Records one `float` (converted exactly). As `picollo_float_histogram_record`.
-///
 /// # Safety
 /// As `picollo_float_histogram_record`.
 #[no_mangle]
@@ -255,9 +227,7 @@ pub unsafe extern "C" fn picollo_float_histogram_record_f32(
     }
 }
 
-/// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
-/// (never wraps) and the excess counts as saturated. A NULL handle is ignored.
-///
+/// Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
 /// # Safety
 /// As `picollo_float_histogram_record`.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -274,8 +244,7 @@ pub unsafe extern "C" fn picollo_float_histogram_record_n(
     })
 }
 
-/// Records `n` doubles from an array in one call. `values` may be NULL only when `n` is 0.
-///
+/// Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
 /// # Safety
 /// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 #[no_mangle]
@@ -292,9 +261,7 @@ pub unsafe extern "C" fn picollo_float_histogram_record_many(
     })
 }
 
-/// Records `n` floats from an array in one call (each converted exactly). `values` may be
-/// NULL only when `n` is 0.
-///
+/// Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
 /// # Safety
 /// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 #[no_mangle]
@@ -311,8 +278,7 @@ pub unsafe extern "C" fn picollo_float_histogram_record_many_f32(
     })
 }
 
-/// Clears every count, the sum and the extremes. Threads: see `picollo_float_histogram`.
-///
+/// Clears every count, the sum and the extremes (single writer: from the writing thread).
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -326,7 +292,6 @@ pub unsafe extern "C" fn picollo_float_histogram_reset(
 }
 
 /// Chooses how buckets report values (a `picollo_value_selection`); any thread.
-///
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -344,12 +309,9 @@ pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
     })
 }
 
-/// Adds every count of `src` into `dst` (same relative error; any range, storage, mode
-/// and counter width), with its NaN, infinity and outside counts, its sum and extremes;
-/// `src`'s buckets outside `dst`'s range count as `dst`'s underflow/overflow.
-/// `LAYOUT_MISMATCH` when the relative errors differ; `dst` and `src` may not be the same
-/// handle. `src` is read as one consistent copy.
-///
+/// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
+/// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
+/// and `src` must differ. Threads: `src` is read as one copy.
 /// # Safety
 /// Both are NULL or live handles.
 #[no_mangle]
@@ -393,20 +355,17 @@ pub struct picollo_float_info {
     pub min: f64,
     /// Largest value in buckets, exact (NaN when empty).
     pub max: f64,
-    /// Smallest magnitude kept in buckets, to bucket resolution.
+    /// Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
     pub min_magnitude: f64,
-    /// Largest magnitude kept in buckets, to bucket resolution.
+    /// Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
     pub max_magnitude: f64,
-    /// The layout's guaranteed relative error.
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
     pub relative_error: f64,
     /// Buckets per octave of magnitude (a power of two).
     pub buckets_per_octave: u64,
     /// Buckets per sign in the range.
     pub storage_len: u64,
-    /// Bytes of counters allocated now, both signs (sparse: the blocks the data touched and
-    /// the block directories, one pointer per octave of the range), and of the single
-    /// writer's exact sums (16 bytes per sign and exponent: every exponent of the range
-    /// beside dense counters, chunks of 64 exponents the data touched beside sparse ones).
+    /// Bytes of counters and exact sums allocated now, both signs (docs/c-api.md, "Float histograms").
     pub footprint_bytes: u64,
     /// 32 or 64.
     pub counter_bits: u32,
@@ -420,8 +379,7 @@ pub struct picollo_float_info {
 
 crate::handle::caller_owned!(picollo_float_info);
 
-/// Writes the facts of a float histogram to `*out` (from one consistent copy).
-///
+/// Writes the facts of `h` to `*out`, from one consistent copy.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]

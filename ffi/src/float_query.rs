@@ -90,15 +90,13 @@ impl From<&picollo_float_percentile> for FloatPercentile {
     }
 }
 
-/// The standard summary of a float histogram: 16 percentiles (the ranks of
-/// `picollo_summary`), the counts beside the buckets, the exact sum and extremes, mean and
-/// stdev.
+/// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
+/// beside the buckets, the exact sum and extremes, mean and stdev.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_float_summary {
-    /// One per standard rank: 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99,
-    /// 99.999, 100.
+    /// One per standard rank, 0 to 100, in increasing order.
     pub percentiles: [picollo_float_percentile; 16],
     /// Values in buckets (zero included).
     pub total: u64,
@@ -184,11 +182,8 @@ impl From<&picollo_float_summary> for FloatSummary {
     }
 }
 
-/// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-///
-/// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when no
-/// value is in a bucket. `*out` is written only on success.
-///
+/// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
+/// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -201,10 +196,8 @@ pub unsafe extern "C" fn picollo_float_histogram_percentile(
     unsafe { picollo_float_histogram_percentiles(h, &rank, 1, out) }
 }
 
-/// Writes the percentiles for `n` strictly increasing ranks (0..100) in one walk; they
-/// agree with each other. Errors as `picollo_float_histogram_percentile`, and
-/// `INVALID_ARGUMENT` for ranks not strictly increasing.
-///
+/// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
+/// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
 /// # Safety
 /// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
 /// entries (either may be NULL when `n` is 0).
@@ -229,9 +222,7 @@ pub unsafe extern "C" fn picollo_float_histogram_percentiles(
     })
 }
 
-/// Writes the standard summary of a float histogram to `*out`. An empty histogram gives
-/// zero counts, NaN mean, stdev and extremes.
-///
+/// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -247,14 +238,9 @@ pub unsafe extern "C" fn picollo_float_histogram_summary(
     })
 }
 
-/// Writes to `*out` the number of values in buckets at or below `x`: whole buckets below
-/// count fully, the bucket that holds `x` in part, as if its values were spread evenly
-/// over the part of its interval within the exact extremes (`[lo, hi]` = `[max(lowest,
-/// min), min(highest, max)]`: `count · (x − lo) / (hi − lo)`, all of it from `hi` on), so
-/// `x` at or above the largest value gives every value. `x` may be ±∞.
-///
-/// Errors: `INVALID_ARGUMENT` for NaN.
-///
+/// Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
+/// counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
+/// `INVALID_ARGUMENT` for NaN.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -270,11 +256,8 @@ pub unsafe extern "C" fn picollo_float_histogram_rank_of(
     })
 }
 
-/// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`
-/// (`picollo_float_histogram_rank_of` over the total).
-///
-/// Errors: `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-///
+/// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
+/// `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -290,12 +273,8 @@ pub unsafe extern "C" fn picollo_float_histogram_quantile_of(
     })
 }
 
-/// Writes to `*out` the count of every bucket that holds a value in `[lo, hi]` (whole
-/// buckets, as HdrHistogram counts between values; exact when `lo` and `hi` are bucket
-/// bounds).
-///
+/// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 /// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-///
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -312,12 +291,8 @@ pub unsafe extern "C" fn picollo_float_histogram_count_between(
     })
 }
 
-/// Writes the smallest and largest values of the bucket `x` falls in (its lowest and
-/// highest equivalent values; `[0, 0]` for zero), whether or not anything was recorded.
-///
-/// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a nonzero magnitude outside
-/// the histogram's range.
-///
+/// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
+/// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
 /// # Safety
 /// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
 #[no_mangle]
@@ -368,12 +343,9 @@ pub struct picollo_float_bucket {
 
 caller_owned!(picollo_float_bucket);
 
-/// Iterates over the non-empty buckets in ascending value order, in batches: start with
-/// `*cursor = 0`; each call fills up to `capacity` buckets into `out`, sets `*written`,
-/// and advances `*cursor` past them. Returns `OUT_OF_RANGE` (writing nothing) when no
-/// bucket is left. Each call reads one consistent copy; buckets filled meanwhile behind the
-/// cursor are not revisited.
-///
+/// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
+/// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
+/// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
 /// # Safety
 /// `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
 /// `capacity` writable entries (NULL only when `capacity` is 0).
@@ -438,13 +410,9 @@ pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
     })
 }
 
-/// Writes a float histogram's summary into `buf` as the Markdown table (`format` 0, headed
-/// by `title`) or the one-line summary (`format` 1, named `title`). Buffer rules as
-/// `picollo_summary_table`.
-///
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`;
-/// `BUFFER_TOO_SMALL` when the text was truncated.
-///
+/// Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
+/// one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
+/// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 /// # Safety
 /// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
 /// or has `len` writable bytes; `needed` is NULL or writable.
@@ -475,9 +443,7 @@ pub unsafe extern "C" fn picollo_float_histogram_text(
     })
 }
 
-/// Writes the Markdown table of a float summary into `buf` (`##### title` heading unless
-/// `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
-///
+/// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
 /// # Safety
 /// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
 /// is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -497,11 +463,8 @@ pub unsafe extern "C" fn picollo_float_summary_table(
     })
 }
 
-/// Writes the diff table of float summary `b` against `a` into `buf`: percentiles side by
-/// side with Δ%, Mean, StDev, Min, Max, Precision, Total and the D-value (Cohen's d).
-/// `name_a`/`name_b` head the columns (NULL means "A"/"B"). Buffer rules as
-/// `picollo_summary_table`.
-///
+/// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
+/// Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
 /// # Safety
 /// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
 /// NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -528,11 +491,8 @@ pub unsafe extern "C" fn picollo_float_summary_diff(
     })
 }
 
-/// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, P90=…,
-/// P99=…, P99.9=…, Max=…` (just `Total=0` when empty; then the counts beside the buckets
-/// that are not zero: NaN, ±∞, underflow, overflow, saturated; no newline). `name` NULL means none. Buffer rules
-/// as `picollo_summary_table`.
-///
+/// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
+/// `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
 /// # Safety
 /// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
 /// is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -552,9 +512,8 @@ pub unsafe extern "C" fn picollo_float_summary_line(
     })
 }
 
-/// A copy of a float histogram's counts, refreshed in place, optionally as the deltas
-/// since the previous refresh (opaque). Create with `picollo_float_snapshot_new`, free
-/// with `picollo_float_snapshot_free`. Not thread-safe: one thread at a time.
+/// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas:
+/// `_new` makes one, `_free` frees it. Threads: one thread at a time.
 #[allow(non_camel_case_types)]
 pub struct picollo_float_snapshot {
     _private: [u8; 0],
@@ -572,9 +531,8 @@ impl Castable for picollo_float_snapshot {
     type RustType = FloatSnapshot;
 }
 
-/// Creates a snapshot of `h`, taken now with full counts: on success `*out` holds a new
-/// handle for `picollo_float_snapshot_free`.
-///
+/// Takes a snapshot of `h` with full counts; the caller frees `*out` with
+/// `picollo_float_snapshot_free`.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -597,8 +555,7 @@ pub unsafe extern "C" fn picollo_float_snapshot_new(
     })
 }
 
-/// Frees a float snapshot. NULL is accepted and ignored.
-///
+/// Frees a float snapshot; NULL is ignored.
 /// # Safety
 /// `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
 #[no_mangle]
@@ -606,11 +563,9 @@ pub unsafe extern "C" fn picollo_float_snapshot_free(s: *mut picollo_float_snaps
     free_boxed!(s)
 }
 
-/// Copies `h` again into `s` (a histogram of the same layout and range; `LAYOUT_MISMATCH`
-/// and no change otherwise). With `deltas` non-zero the snapshot then holds what was
-/// recorded since the previous refresh (its extremes unknown: NaN in the summary); a reset
-/// in between gives the counts since the reset.
-///
+/// Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
+/// recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
+/// changed.
 /// # Safety
 /// `s` is NULL or a live snapshot; `h` is NULL or a live handle.
 #[no_mangle]
@@ -642,7 +597,6 @@ pub unsafe extern "C" fn picollo_float_snapshot_update(
 }
 
 /// Writes the standard summary of a float snapshot to `*out`.
-///
 /// # Safety
 /// `s` is NULL or a live snapshot; `out` is NULL or writable.
 #[no_mangle]

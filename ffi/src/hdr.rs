@@ -21,11 +21,9 @@ use crate::status::picollo_status;
 pub enum picollo_v2_form {
     /// Uncompressed V2 bytes (cookie 0x1c849313).
     Plain = 0,
-    /// zlib-compressed V2 bytes (cookie 0x1c849314), what HdrHistogram's
-    /// `encodeIntoCompressedByteBuffer` writes.
+    /// zlib-compressed V2 bytes (cookie 0x1c849314), as `encodeIntoCompressedByteBuffer` writes.
     Compressed = 1,
-    /// The base64 text of the compressed form (`"HISTFAAA..."`), what interval logs carry
-    /// and HdrHistogram's `encode()` functions return.
+    /// The base64 text of the compressed form (`"HISTFAAA..."`), as interval logs carry it.
     Base64 = 2,
 }
 
@@ -76,27 +74,10 @@ fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
     hdr::binary_or_base64(data).map_err(v2_error)
 }
 
-/// Encodes `h` in HdrHistogram's V2 format, in the `form` given (a `picollo_v2_form`), so
-/// that any HdrHistogram implementation (Java, C, Rust, Python `hdrh`, JavaScript, .NET)
-/// can decode it.
-///
-/// - `PICOLLO_V2_FORM_PLAIN`, `PICOLLO_V2_FORM_COMPRESSED`: binary bytes, no NUL. `*needed`
-///   (if not NULL) receives the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and
-///   nothing is written (a truncated blob is useless). `(NULL, 0)` asks for the size.
-/// - `PICOLLO_V2_FORM_BASE64`: the base64 text of the compressed form, written like every
-///   text function: at most `len − 1` bytes and a NUL, `*needed` = the length without the
-///   NUL, `BUFFER_TOO_SMALL` when truncated, `(NULL, 0)` asks for the size.
-///
-/// Layouts: a histogram whose relative error is that of HdrHistogram's 1 to 5 significant
-/// digits (block size 16, 128, 1024, 16384, 131072; e.g. relative error 0.5/1024 for 3
-/// digits) encodes bucket for bucket; any other layout encodes at the nearest finer
-/// HdrHistogram layout, each count at its bucket's midpoint. Underflow and overflow counts
-/// are written as values just outside the trackable range.
-///
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE` (nothing
-/// written) for saturated counts, a bucket count above 2^63 − 1 or a non-empty bucket above
-/// 2^63 − 1; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-///
+/// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
+/// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
+/// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
+/// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
 /// # Safety
 /// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 /// or writable.
@@ -132,21 +113,10 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
     })
 }
 
-/// Decodes an HdrHistogram V2 histogram into a new histogram: on success `*out` holds a
-/// handle for `picollo_histogram_free` (64-bit counters, single-writer mode).
-///
-/// `data` holds `len` bytes (no NUL terminator is needed): plain V2, compressed V2 (told apart
-/// by their cookie), or the base64 text of either: data whose first byte is not that of an
-/// HdrHistogram cookie (0x1c; 0x0c for a `DoubleHistogram`, refused) is read as base64, with
-/// surrounding ASCII whitespace ignored. The histogram has the layout of the header's significant digits
-/// (relative error 2^-5, 2^-8, 2^-11, 2^-15 or 2^-18 for 1 to 5 digits) and covers 0 up to
-/// the header's highest trackable value at least; every count of the input is kept.
-///
-/// Errors: NULL `out`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` for anything that
-/// is not a V2 histogram (the message says why: bad base64, unknown cookie, an older
-/// encoding, a `DoubleHistogram`, truncated or corrupt data, a range beyond the decoder's
-/// limit of 2^23 counters); `OUT_OF_MEMORY`.
-///
+/// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
+/// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
+/// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
+/// `OUT_OF_MEMORY`.
 /// # Safety
 /// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 #[no_mangle]
@@ -164,17 +134,9 @@ pub unsafe extern "C" fn picollo_histogram_decode_v2(
     })
 }
 
-/// Adds the counts of an HdrHistogram V2 histogram (the forms `picollo_histogram_decode_v2`
-/// accepts) into `h`, whatever its layout, counter width and mode: each HdrHistogram
-/// bucket's count is recorded at the bucket's midpoint, landing in `h`'s bucket of that value
-/// (or its underflow/overflow), like `picollo_histogram_record_n` (threads: see
-/// `picollo_histogram`). Exact when the layouts match. The input is checked whole first: on
-/// error nothing was added.
-///
-/// Errors: NULL `h`, NULL `data` with a non-zero `len`; `FORMAT_ERROR` as
-/// `picollo_histogram_decode_v2`; `OUT_OF_MEMORY` for a compressed input that cannot be
-/// inflated.
-///
+/// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
+/// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
+/// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 /// # Safety
 /// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
 #[no_mangle]

@@ -12,38 +12,10 @@ use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
 
-/// An HDR histogram (opaque). Create with `picollo_histogram_new`, free with
-/// `picollo_histogram_free`.
-///
-/// Threads, by mode (`picollo_histogram_config.mode`, see `picollo_mode`):
-/// - every mode: queries (`_percentile*`, `_summary`, `_mean_stdev`, `_bucket`,
-///   `_next_bucket*`, `_get_info`, `_table`), `picollo_snapshot_new` / `_update` and
-///   `picollo_histogram_add` with this histogram as the source may run on any number of
-///   threads at once, while writers record. Each such call first makes one consistent copy
-///   of the counts and answers from it, so a batch of percentiles agrees with itself and
-///   with the total it reports; totals never exceed what was recorded, and a copy never
-///   mixes counts from before and after a reset.
-/// - `PICOLLO_MODE_SINGLE_WRITER`: one thread records at a time (`_record*`, `_add` or
-///   `_subtract` into it); the caller serialises writers. Reads retry rather than see a
-///   half-done reset. `_reset` from the writing thread is exact; from another thread while
-///   the writer records, the bucket being incremented may keep its old count + 1 (a plain
-///   increment cannot be made safe against a reset): reset from the writer or choose
-///   another mode.
-/// - `PICOLLO_MODE_INTERLOCKED`, `PICOLLO_MODE_THREAD_LOCAL`, `PICOLLO_MODE_APPROXIMATE`:
-///   any number of threads record at once, and `_reset` and `_add` may run on any thread
-///   meanwhile. A record racing a reset counts either before it (cleared) or after it,
-///   never both and never as "old + 1": after a reset a bucket holds at most what was
-///   recorded into it since the reset began. `_subtract` answers `UNSUPPORTED` (use a
-///   snapshot with deltas).
-/// - thread-local: a thread's first record attaches it (one lock and, unless a shard of an
-///   exited thread is waiting, one allocation); when the thread exits its shard is handed
-///   to the next thread or folded into the histogram, counts included: nothing is lost and
-///   memory follows the number of threads recording at once, not the number ever seen.
-///   Writer threads may outlive the histogram (once they have stopped using it).
-///
-/// `picollo_histogram_set_value_selection` may run on any thread (a query already running
-/// keeps the selection it started with). `picollo_histogram_free` must not race any other
-/// call on the same handle.
+/// An HDR histogram (opaque): `picollo_histogram_new` makes one, `picollo_histogram_free`
+/// frees it. Threads: queries and snapshots run on any thread in every mode; who may record,
+/// reset, add and subtract at once depends on the mode (`picollo_mode`; docs/c-api.md,
+/// "Histograms and threads"). `_free` must not race any other call on the handle.
 #[allow(non_camel_case_types)]
 pub struct picollo_histogram {
     _private: [u8; 0],
@@ -54,13 +26,11 @@ impl Castable for picollo_histogram {
     type RustType = Histogram;
 }
 
-/// Creates a histogram: on success `*out` holds a new handle for `picollo_histogram_free`.
-///
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE` if `config->struct_size` is not this
-/// library's size; `INVALID_ARGUMENT` for a relative error that is NaN, infinite, zero or
-/// negative, `min_trackable > max_trackable`, counter bits other than 32/64, an unknown
-/// value selection or mode, an approximate threshold outside 1..62 or given in another mode.
-///
+/// Creates a histogram from `config`; the caller frees `*out` with `picollo_histogram_free`.
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a relative error that
+/// is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
+/// 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
+/// or given in another mode.
 /// # Safety
 /// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
 /// NULL or writable.
@@ -82,8 +52,7 @@ pub unsafe extern "C" fn picollo_histogram_new(
     })
 }
 
-/// Frees a histogram. NULL is accepted and ignored. Free each handle exactly once.
-///
+/// Frees a histogram; NULL is ignored. Free each handle exactly once.
 /// # Safety
 /// `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
 #[no_mangle]
@@ -91,11 +60,8 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
     free_boxed!(h)
 }
 
-/// Records one value: the hot path. Never fails: values outside the range count as
-/// underflow/overflow; a record into a full bucket counts as saturated (see
-/// `picollo_histogram_record_n`); a NULL handle is ignored. Threads: see
-/// `picollo_histogram`.
-///
+/// Records one value. Never fails: values outside the range count as underflow or overflow, a
+/// full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
 /// # Safety
 /// `h` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -130,23 +96,15 @@ impl GeneralPath for Guarded {
     }
 }
 
-/// A record function specialised for one histogram's counter width and mode, from
-/// `picollo_histogram_record_fn`: `f(h, value)` records like `picollo_histogram_record(h,
-/// value)`, without choosing the mode's path on every call.
+/// A record function for one counter width and mode (`picollo_histogram_record_fn`):
+/// `f(h, value)` records as `picollo_histogram_record(h, value)` does.
 #[allow(non_camel_case_types)]
 pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogram, value: u64)>;
 
-/// Returns the record function of `h`'s counter width and mode, for callers that record
-/// many values into one histogram: calling it saves the dispatch over width and mode that
-/// `picollo_histogram_record` makes on each call (one indirect jump, about a fifth of a
-/// call on x86-64; the dense single-writer and thread-local modes without exact extremes,
-/// run inline there after a few bit tests, save less). Same guarantees as `picollo_histogram_record` (never fails; values
-/// outside the range count as underflow/overflow; threads: see `picollo_histogram`).
-///
-/// Call the function only with `h` itself (or another live handle of the same counter
-/// width and mode), never NULL: it reaches the histogram without checking the handle.
-/// For a NULL `h`, returns a function that records nothing. Never returns NULL.
-///
+/// Returns the record function of `h`'s counter width and mode, which skips the per-call
+/// dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
+/// with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
+/// a function that records nothing. Never returns NULL.
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -169,13 +127,9 @@ pub unsafe extern "C" fn picollo_histogram_record_fn(
 /// What `picollo_histogram_record_fn(NULL)` returns.
 unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 
-/// Records `count` occurrences of `value` (`count = 0` does nothing). A bucket saturates
-/// (never wraps) and the excess is counted in `saturated`: at its counter's maximum
-/// (UINT32_MAX or UINT64_MAX) in the single-writer and thread-local modes, at that maximum
-/// − 2^22 (4,290,772,991 for 32-bit counters) in the interlocked and approximate modes,
-/// whose lock-free adds need the margin. Underflow, overflow and saturated counts stop at
-/// UINT64_MAX. A NULL handle is ignored.
-///
+/// Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
+/// instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
+/// NULL handle is ignored.
 /// # Safety
 /// As `picollo_histogram_record`.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
@@ -191,10 +145,8 @@ pub unsafe extern "C" fn picollo_histogram_record_n(
     })
 }
 
-/// Records `value` with coordinated-omission correction: also records `value − k·interval`
-/// for k ≥ 1 while at least `interval` (HdrHistogram's definition). `interval = 0` records
-/// `value` only. Cost is bounded by the number of buckets. A NULL handle is ignored.
-///
+/// Records `value` with coordinated-omission correction: also `value − k·interval` for k ≥ 1
+/// while at least `interval` (0: `value` only). Cost bounded by the bucket count; NULL ignored.
 /// # Safety
 /// As `picollo_histogram_record`.
 #[no_mangle]
@@ -209,9 +161,7 @@ pub unsafe extern "C" fn picollo_histogram_record_corrected(
     })
 }
 
-/// Records `n` values from an array in one call (for bindings where a call per value costs
-/// more than the record itself). `values` may be NULL only when `n` is 0.
-///
+/// Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
 /// # Safety
 /// `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
 #[no_mangle]
@@ -227,9 +177,8 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
     })
 }
 
-/// Clears all counts (buckets, underflow, overflow, saturated). From any thread; see
-/// `picollo_histogram` for what concurrent writers and readers see.
-///
+/// Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
+/// the mode states (docs/c-api.md, "Histograms and threads").
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -240,9 +189,8 @@ pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> p
     })
 }
 
-/// Chooses how buckets report values (a `picollo_value_selection`). Threads: see
-/// `picollo_histogram`.
-///
+/// Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
+/// query already running keeps the selection it started with.
 /// # Safety
 /// `h` is NULL or a live handle.
 #[no_mangle]
@@ -260,8 +208,7 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
     })
 }
 
-/// Writes the counts, range, layout and footprint of a histogram to `*out`.
-///
+/// Writes the counts, range, layout and footprint of `h` to `*out`.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -304,9 +251,7 @@ fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
     Ok(info)
 }
 
-/// Writes to `*out` how `h` keeps its counters: a `picollo_storage` value (what
-/// `picollo_histogram_config.storage` asked for).
-///
+/// Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -323,17 +268,10 @@ pub unsafe extern "C" fn picollo_histogram_get_storage(
     })
 }
 
-/// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and
-/// `*max`, for a histogram made with `picollo_histogram_config.exact_extremes = 1`: every
-/// value recorded in the range (saturated records too; not underflow or overflow values)
-/// since creation or the last reset, through any record function. Merges bring the
-/// source's exact extremes when it keeps them, else the bounds of its lowest and highest
-/// non-empty buckets (a V2 blob added, its bucket midpoints). Subtract and collect leave
-/// them. Either out-pointer may be NULL.
-///
-/// Errors: NULL `h`; `UNSUPPORTED` when `h` does not keep exact extremes; `EMPTY` when no
-/// value was recorded in its range (nothing written then).
-///
+/// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
+/// (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
+/// "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
+/// was recorded in range (nothing written).
 /// # Safety
 /// `h` is NULL or a live handle; `min` and `max` are NULL or writable.
 #[no_mangle]
@@ -362,12 +300,9 @@ pub unsafe extern "C" fn picollo_histogram_exact_extremes(
     })
 }
 
-/// Adds every count of `src` into `dst` (same relative error, any range, counter width and
-/// mode): counts outside `dst`'s range go to its underflow/overflow. `LAYOUT_MISMATCH` when
-/// the relative errors differ. `dst` and `src` may not be the same handle. `src` is read
-/// as one consistent copy; the counts land in `dst` like records (threads: see
-/// `picollo_histogram`).
-///
+/// Adds every count of `src` into `dst` (same relative error; any range, width and mode);
+/// counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
+/// and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
 /// # Safety
 /// Both are NULL or live handles.
 #[no_mangle]
@@ -379,10 +314,8 @@ pub unsafe extern "C" fn picollo_histogram_add(
     unsafe { merge(dst, src, true) }
 }
 
-/// Subtracts every count of `src` from `dst` (for deltas). `WOULD_GO_NEGATIVE` (and no
-/// change) when some count of `dst` is smaller than `src`'s. Single-writer mode only, from
-/// the writing thread: the other modes answer `UNSUPPORTED` (use a snapshot with deltas).
-///
+/// Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
+/// `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
 /// # Safety
 /// As `picollo_histogram_add`.
 #[no_mangle]
@@ -395,7 +328,6 @@ pub unsafe extern "C" fn picollo_histogram_subtract(
 }
 
 /// The body of `picollo_histogram_add` and `_subtract`.
-///
 /// # Safety
 /// As `picollo_histogram_add`.
 unsafe fn merge(

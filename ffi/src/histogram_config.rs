@@ -14,37 +14,26 @@ use crate::types::picollo_mode;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_histogram_config {
-    /// `sizeof(picollo_histogram_config)` as the caller knows it. Smaller than this library's
-    /// struct is refused; larger (built against a newer header) is accepted when the fields
-    /// this library does not know are zero.
+    /// `sizeof(picollo_histogram_config)` as the caller knows it (docs/c-api.md, "Config structs").
     pub struct_size: u32,
     /// Counter width: 32 or 64 bits.
     pub counter_bits: u32,
-    /// Tolerated relative error, e.g. 0.001 for 0.1 %. Must be finite and > 0; values
-    /// outside [1e-6, 0.1] are clamped.
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
     pub relative_error: f64,
-    /// Smallest trackable value, to bucket resolution: values sharing its bucket are counted
-    /// inside the range, smaller ones as underflow.
+    /// Smallest trackable value, to bucket resolution (smaller values count as underflow).
     pub min_trackable: u64,
-    /// Largest trackable value, to bucket resolution: values sharing its bucket are counted
-    /// inside the range, larger ones as overflow.
+    /// Largest trackable value, to bucket resolution (larger values count as overflow).
     pub max_trackable: u64,
     /// A `picollo_value_selection` value.
     pub value_selection: u32,
     /// A `picollo_mode` value: how threads may record (see `picollo_mode`).
     pub mode: u32,
-    /// Threshold T of the approximate mode (exact counting below 2^T), 1..62; 0 means 13.
-    /// Must be 0 in the other modes.
+    /// Threshold T of the approximate mode (exact below 2^T), 1..62, 0 for 13; 0 in other modes.
     pub approx_threshold: u32,
-    /// A `picollo_storage` value: dense cells for the whole range (0, the default) or
-    /// sparse blocks made when a value first lands in them (1; not in the thread-local
-    /// mode). Added in ABI 1.6, in the place of a field that had to be zero.
+    /// A `picollo_storage` value: dense (0, the default) or sparse (1; not thread-local). ABI 1.6.
     pub storage: u32,
-    /// 1: keep the exact smallest and largest value recorded in the range
-    /// (`picollo_histogram_exact_extremes`), at the cost of a load and a compare of two
-    /// words per record (the inline recorder then calls the library); 0 (the default): keep
-    /// none. Added in ABI 1.7: a caller built against an older header passes the smaller
-    /// struct of its `sizeof`, and this field reads as 0.
+    /// 1: keep the exact smallest and largest value recorded (`picollo_histogram_exact_extremes`,
+    /// a load and compare of two words per record); 0 (the default): none. ABI 1.7.
     pub exact_extremes: u32,
     /// Zero.
     pub reserved: u32,
@@ -55,16 +44,10 @@ pub struct picollo_histogram_config {
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_storage {
-    /// One counter per bucket of the range, allocated at creation: no allocation while
-    /// recording.
+    /// One counter per bucket of the range, allocated at creation: no allocation while recording.
     Dense = 0,
-    /// Blocks of counters allocated when a value first lands in them (a compare-and-swap
-    /// decides between threads racing to make one): memory follows the range of the data,
-    /// not the configured range (`picollo_histogram_info.footprint_bytes` says how much).
-    /// A record into a block that exists costs a pointer load more; the inline recorder
-    /// (`picollo_histogram_recorder`) calls for every record. A block that cannot be
-    /// allocated counts its records as saturated. Single-writer, interlocked and
-    /// approximate modes.
+    /// Blocks of counters made when a value first lands in them: memory follows the data, a record
+    /// costs a pointer load more (docs/doubles-and-sparse.md). Not in the thread-local mode.
     Sparse = 1,
 }
 

@@ -50,9 +50,8 @@ impl picollo_text_format {
     }
 }
 
-/// Writes the Markdown table of a histogram's summary into `buf` (`##### title` heading
-/// unless `title` is NULL or empty). Buffer rules as `picollo_summary_table`.
-///
+/// Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
+/// is NULL or empty); text rules of docs/c-api.md, "Conventions".
 /// # Safety
 /// `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
 #[no_mangle]
@@ -76,14 +75,9 @@ pub unsafe extern "C" fn picollo_histogram_table(
     }
 }
 
-/// Writes a histogram's summary into `buf` in `format` (a `picollo_text_format`): the
-/// Markdown table headed by `title`, the one-line summary named `title`, or JSON (which
-/// does not use `title`). `title` may be NULL (no heading, no name). Buffer rules as
-/// `picollo_summary_table`.
-///
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown format; `INVALID_UTF8` for a title
-/// that is not UTF-8; `BUFFER_TOO_SMALL` when the text was truncated.
-///
+/// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
+/// heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
+/// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 /// # Safety
 /// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
 /// or has `len` writable bytes; `needed` is NULL or writable.
@@ -115,21 +109,9 @@ pub unsafe extern "C" fn picollo_histogram_text(
 /// for more memory than any plot needs.
 const MAX_HGRM_TICKS: u32 = 10_000;
 
-/// Writes HdrHistogram's percentile distribution of `h` (the `.hgrm` text of
-/// `outputPercentileDistribution`, which HdrHistogram's plotters read) into `buf`:
-/// `ticks_per_half_distance` rows per half of the distance left to 100 % (HdrHistogram's
-/// default is 5), values, mean, deviation and max divided by `unit_ratio` (1.0 keeps the
-/// recorded unit; 1000 turns ns into µs), and with `csv` non-zero the CSV form (no footer)
-/// instead of the padded text. For a histogram with HdrHistogram's layout (see
-/// `picollo_histogram_encode_v2`) the text is byte for byte HdrHistogram's. Rows show each
-/// bucket's highest value whatever the value selection; underflow, overflow and saturated
-/// counts are not in the distribution (the padded text names them in a last line when not
-/// zero). Buffer rules as `picollo_summary_table`.
-///
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance` outside 1..10000 (the
-/// text has up to 65 × ticks rows) or a `unit_ratio` that is not a finite number above 0;
-/// `BUFFER_TOO_SMALL` when the text was truncated.
-///
+/// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
+/// "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
+/// outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
 /// # Safety
 /// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 /// or writable.

@@ -94,9 +94,7 @@ pub use types::*;
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
 pub const PICOLLO_ABI_VERSION_MINOR: u32 = 8;
-/// ABI version of this header: major in the high 16 bits, minor in the low 16. A library
-/// whose `picollo_abi_version() >> 16` differs from `PICOLLO_ABI_VERSION_MAJOR` is
-/// incompatible.
+/// ABI version of this header: major in the high 16 bits, minor in the low 16.
 pub const PICOLLO_ABI_VERSION: u32 = (PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR;
 
 /// Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).

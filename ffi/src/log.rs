@@ -51,18 +51,9 @@ fn log_text(bytes: &[u8]) -> Cow<'_, str> {
 // ---------------------------------------------------------------------------------------
 // Writer
 
-/// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory.
-/// Create with `picollo_log_writer_new`, write the header, comments and intervals, move the
-/// text out with `picollo_log_writer_take` (as often as wanted: to a file, a socket), free
-/// with `picollo_log_writer_free`. A writer is used by one thread at a time.
-///
-/// ```text
-/// #[Histogram log format version 1.3]
-/// #[StartTime: 1700000000.000 (seconds since epoch), 2023-11-14T22:13:20Z]
-/// #[BaseTime: 1700000000.000 (seconds since epoch)]
-/// "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
-/// Tag=api,0.127,1.007,2.769,HISTFAAA...
-/// ```
+/// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
+/// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
+/// frees it. Threads: one thread at a time.
 #[allow(non_camel_case_types)]
 pub struct picollo_log_writer {
     _private: [u8; 0],
@@ -73,9 +64,8 @@ impl Castable for picollo_log_writer {
     type RustType = LogWriter<String>;
 }
 
-/// Creates an interval log writer with nothing written yet, base time 0 and HdrHistogram's
-/// max unit ratio of 10^6: on success `*out` holds a handle for `picollo_log_writer_free`.
-///
+/// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
+/// frees with `picollo_log_writer_free`.
 /// # Safety
 /// `out` is NULL or writable.
 #[no_mangle]
@@ -88,8 +78,7 @@ pub unsafe extern "C" fn picollo_log_writer_new(
     })
 }
 
-/// Frees a log writer and the text it still holds. NULL is accepted and ignored.
-///
+/// Frees a log writer and the text it still holds; NULL is ignored.
 /// # Safety
 /// `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 #[no_mangle]
@@ -97,14 +86,9 @@ pub unsafe extern "C" fn picollo_log_writer_free(w: *mut picollo_log_writer) {
     free_boxed!(w)
 }
 
-/// Writes the log's header: the version line (`#[Histogram log format version 1.3]`), a
-/// `StartTime` line unless `start_time` is NaN, a `BaseTime` line unless `base_time` is NaN,
-/// then the legend. Times are seconds since the epoch. With a base time, the starts passed to
-/// `picollo_log_writer_interval` later are absolute and written relative to it.
-///
-/// Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a time that is negative or
-/// infinite.
-///
+/// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
+/// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
+/// for a negative or infinite time.
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call.
 #[no_mangle]
@@ -120,11 +104,7 @@ pub unsafe extern "C" fn picollo_log_writer_header(
     })
 }
 
-/// Writes a comment line: `#` and `text`; each line break in `text` starts another comment
-/// line. Readers skip comments.
-///
-/// Errors: NULL `w` or `text`; `INVALID_UTF8`.
-///
+/// Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
 /// a NUL-terminated string.
@@ -140,12 +120,8 @@ pub unsafe extern "C" fn picollo_log_writer_comment(
     })
 }
 
-/// Sets the ratio the `Interval_Max` column is divided by (HdrHistogram's
-/// `maxValueUnitRatio`; the default 10^6 turns nanoseconds into milliseconds; 1 writes the
-/// maximum in the recorded unit). Applies to the intervals written after it.
-///
-/// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not a finite number above 0.
-///
+/// Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
+/// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call.
 #[no_mangle]
@@ -156,18 +132,9 @@ pub unsafe extern "C" fn picollo_log_writer_set_max_unit_ratio(
     boundary!({ try_mut!(w)?.set_max_unit_ratio(ratio).map_err(log_error) })
 }
 
-/// Writes one interval line: `[Tag=tag,]start,length,max,histogram` with the histogram `h`
-/// in base64 of compressed V2 (see `picollo_histogram_encode_v2`) and as its max the highest
-/// value of its highest non-empty bucket divided by the max unit ratio (0 when empty).
-/// `start` and `length` are seconds; when the header gave a base time, `start` is absolute
-/// (seconds since the epoch) and is written relative to the base time, else it is written
-/// as given. `tag` NULL or "" writes no tag. `h` is read as one consistent copy.
-///
-/// Errors: NULL `w` or `h`; `INVALID_ARGUMENT` for a start before the base time (or NaN,
-/// infinite), a negative or non-finite length, a tag holding a comma, space, CR or LF;
-/// `INVALID_UTF8` for a tag that is not UTF-8; `UNENCODABLE` as
-/// `picollo_histogram_encode_v2`. On error nothing is written.
-///
+/// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
+/// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
+/// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
 /// live handle; `tag` is NULL or a NUL-terminated string.
@@ -193,15 +160,9 @@ pub unsafe extern "C" fn picollo_log_writer_interval(
     })
 }
 
-/// Moves the text written so far into `buf` and clears it from the writer: at most
-/// `len − 1` bytes and a NUL; `*needed` (if not NULL) receives the pending length without the
-/// NUL, so `(NULL, 0)` asks for the size. On `BUFFER_TOO_SMALL` nothing is taken (`buf` holds
-/// a truncated copy): call again with a larger buffer. With nothing pending, a buffer of
-/// at least 1 byte receives "".
-///
-/// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
-/// `len`.
-///
+/// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
+/// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
+/// `buf` with a length.
 /// # Safety
 /// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
 /// has `len` writable bytes; `needed` is NULL or writable.
@@ -223,10 +184,8 @@ pub unsafe extern "C" fn picollo_log_writer_take(
 // ---------------------------------------------------------------------------------------
 // Reader
 
-/// An interval log reader (opaque) over its own copy of a log's text: create with
-/// `picollo_log_reader_new`, call `picollo_log_reader_next` for each interval, free with
-/// `picollo_log_reader_free`. Reads HdrHistogram logs of format 1.2 and 1.3 from any
-/// implementation. A reader is used by one thread at a time.
+/// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
+/// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
 #[allow(non_camel_case_types)]
 pub struct picollo_log_reader {
     _private: [u8; 0],
@@ -261,9 +220,7 @@ pub struct picollo_log_interval {
     pub struct_size: u32,
     /// Significant digits of the interval's histogram (1 to 5).
     pub significant_digits: u32,
-    /// Start in seconds: the line's timestamp plus the log's base time, so absolute (since the
-    /// epoch) when the log has a `BaseTime`, or a `StartTime` and timestamps more than a year
-    /// before it (then relative to it), as HdrHistogram's readers do; else as written.
+    /// Start in seconds: the line's timestamp plus the log's base time (docs/c-api.md, "Interval logs").
     pub start: f64,
     /// Length in seconds.
     pub length: f64,
@@ -282,13 +239,9 @@ unsafe impl StructSized for picollo_log_interval {
     const NAME: &'static str = "picollo_log_interval";
 }
 
-/// Creates a reader over a copy of `text` (`len` bytes; no NUL terminator needed; bytes that
-/// are not UTF-8 spoil only their line), and reads the header lines before the first
-/// interval, so `picollo_log_reader_times` knows them at once. On success `*out` holds a
-/// handle for `picollo_log_reader_free`; the caller's text may be freed.
-///
-/// Errors: NULL `out`; NULL `text` with a non-zero `len`; `OUT_OF_MEMORY`.
-///
+/// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
+/// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
+/// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
 /// # Safety
 /// `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 #[no_mangle]
@@ -319,8 +272,7 @@ pub unsafe extern "C" fn picollo_log_reader_new(
     })
 }
 
-/// Frees a log reader. NULL is accepted and ignored.
-///
+/// Frees a log reader; NULL is ignored.
 /// # Safety
 /// `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 #[no_mangle]
@@ -328,20 +280,10 @@ pub unsafe extern "C" fn picollo_log_reader_free(r: *mut picollo_log_reader) {
     free_boxed!(r)
 }
 
-/// Reads the next interval: fills `*info` and, unless `out` is NULL, stores in `*out` a new
-/// histogram of the interval's counts (64-bit counters, single-writer mode, the layout of its
-/// significant digits) to free with `picollo_histogram_free`. With `out` NULL the histogram
-/// is decoded (to check the line) but not kept. Comment, header, legend and blank lines
-/// are skipped (`StartTime` and `BaseTime` headers update `picollo_log_reader_times`).
-///
-/// At the end of the log: `OUT_OF_RANGE`, nothing written. A line that cannot be read:
-/// `FORMAT_ERROR`, with a message starting "line N: " that says why; nothing is written and
-/// the reader moves past the line, so the next call goes on with the lines after it.
-///
-/// Errors: NULL `r` or `info`; `STRUCT_SIZE` when `info->struct_size` is less than
-/// `sizeof(picollo_log_interval)`; `OUT_OF_RANGE`; `FORMAT_ERROR`; `OUT_OF_MEMORY` (the
-/// reader stays on the line, so a later call tries it again).
-///
+/// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
+/// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
+/// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
+/// `OUT_OF_MEMORY` (the line tried again next call).
 /// # Safety
 /// `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
 /// writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
@@ -394,10 +336,8 @@ pub unsafe extern "C" fn picollo_log_reader_next(
     })
 }
 
-/// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf`
-/// ("" when it had none, before the first call, and after a call that failed). Buffer rules
-/// as `picollo_summary_table`.
-///
+/// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
+/// none or after a failed call).
 /// # Safety
 /// `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
 /// or writable.
@@ -414,11 +354,8 @@ pub unsafe extern "C" fn picollo_log_reader_tag(
     })
 }
 
-/// Writes the `StartTime` and `BaseTime` headers read so far (seconds since the epoch; NaN
-/// when absent) to `*start_time` and `*base_time`; either may be NULL. The headers before
-/// the first interval are read by `picollo_log_reader_new`; one further down counts once
-/// `picollo_log_reader_next` has passed it.
-///
+/// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
+/// and `*base_time`; either may be NULL.
 /// # Safety
 /// `r` is NULL or a live handle; the outputs are NULL or writable.
 #[no_mangle]
@@ -437,18 +374,10 @@ pub unsafe extern "C" fn picollo_log_reader_times(
 // ---------------------------------------------------------------------------------------
 // Sum
 
-/// Sums the intervals of a log (`text`, `len` bytes, no NUL needed) that match: those tagged
-/// `tag` (NULL or "": the untagged ones, as HdrHistogram's log processor does without `-tag`)
-/// that start in `[from, to)` seconds (the starts `picollo_log_reader_next` reports; NaN
-/// leaves that end open). On success `*out` holds a new histogram (64-bit counters,
-/// single-writer mode) to free with `picollo_histogram_free`: the layout of the first match,
-/// a range wide enough for every match (intervals of other precisions are re-binned at their
-/// buckets' midpoints).
-///
-/// Errors: NULL `out`; NULL `text` with a non-zero `len`; `INVALID_UTF8` for a tag that is
-/// not UTF-8; `EMPTY` (nothing written) when no interval matches; `FORMAT_ERROR` for the
-/// first line that cannot be read (the message starts "line N: "); `OUT_OF_MEMORY`.
-///
+/// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
+/// in `[from, to)` (NaN: open) into a new histogram the caller frees with
+/// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
+/// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
 /// # Safety
 /// `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
 /// string; `out` is NULL or writable.

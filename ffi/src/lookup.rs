@@ -15,11 +15,8 @@ use crate::histogram::picollo_histogram;
 use crate::query::query_error;
 use crate::status::picollo_status;
 
-/// Writes to `*out` the number of values at or below `value` (its rank): whole buckets
-/// below count fully, `value`'s own bucket in part, as if its values were spread evenly
-/// over it (`count · (value − lowest + 1) / width`; exact for the width-1 buckets).
-/// Underflow and overflow are not counted, as in percentiles.
-///
+/// Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
+/// counted in part (docs/doubles-and-sparse.md, "Queries by value").
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -35,11 +32,8 @@ pub unsafe extern "C" fn picollo_histogram_rank_of(
     })
 }
 
-/// Writes to `*out` the fraction (0..1) of the values in range at or below `value`
-/// (`picollo_histogram_rank_of` over the count in range): the inverse of a percentile.
-///
-/// Errors: `EMPTY` when the range holds no value.
-///
+/// Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
+/// of a percentile. Errors: `EMPTY` when the range holds no value.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -57,12 +51,8 @@ pub unsafe extern "C" fn picollo_histogram_quantile_of(
     })
 }
 
-/// Writes to `*out` the count of every bucket that holds a value in `[lo, hi]` (whole
-/// buckets, as HdrHistogram's `getCountBetweenValues`: exact when `lo` and `hi` are bucket
-/// bounds). Underflow and overflow are not counted.
-///
-/// Errors: `INVALID_ARGUMENT` when `lo > hi`.
-///
+/// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
+/// as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -81,11 +71,8 @@ pub unsafe extern "C" fn picollo_histogram_count_between(
     })
 }
 
-/// Writes the smallest and largest values of the bucket `value` falls in under `h`'s
-/// layout (HdrHistogram's lowest and highest equivalent values), whether or not anything
-/// was recorded and whether or not `value` is in `h`'s range. Two values share a bucket
-/// when their lowest equivalents are equal; the next bucket starts at `highest + 1`.
-///
+/// Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
+/// lowest and highest equivalent values), recorded or not, in range or not.
 /// # Safety
 /// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
 #[no_mangle]
@@ -102,21 +89,9 @@ pub unsafe extern "C" fn picollo_histogram_equivalent_range(
     })
 }
 
-/// Adds every count of `src` into `dst` whatever their relative errors (and ranges,
-/// counter widths and modes), re-binned into `dst`'s layout. Both layouts split every
-/// octave into a power of two of aligned buckets, so:
-/// - into a coarser (or the same) layout each source bucket lands whole in the bucket that
-///   holds all its values: exactly what recording the values into `dst` would have given;
-/// - into a finer layout a source bucket's count is shared equally among the buckets it
-///   covers (the remainder to the lowest), so a value may land up to one source bucket
-///   away: the result carries `src`'s relative error.
-///
-/// Counts outside `dst`'s range go to its underflow/overflow. `src` is read as one
-/// consistent copy (it may be `dst`, which then doubles); the counts land like records
-/// (threads: see `picollo_histogram`).
-///
-/// Errors: `OUT_OF_MEMORY` for the re-binned copy.
-///
+/// Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
+/// errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
+/// Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.
 /// # Safety
 /// Both are NULL or live handles.
 #[no_mangle]
@@ -130,17 +105,10 @@ pub unsafe extern "C" fn picollo_histogram_add_rebinned(
     })
 }
 
-/// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
-/// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
-/// made at that precision, with `h`'s range, value selection and outside counts, 64-bit
-/// counters and single-writer mode. Free it with `picollo_histogram_free`. `h` is read as
-/// one consistent copy.
-///
-/// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
-/// `LAYOUT_MISMATCH` for one finer than `h`'s (it could only spread counts over buckets the
-/// data never told apart: use `picollo_histogram_add_rebinned` into a finer histogram to
-/// do that knowingly); `OUT_OF_MEMORY`.
-///
+/// Creates in `*out` the histogram `h`'s values would have made at the coarser `relative_error`
+/// (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
+/// Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
+/// one finer than `h`'s; `OUT_OF_MEMORY`.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -164,12 +132,9 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     })
 }
 
-/// Adds every count of `src` into `dst` whatever their relative errors, re-binned into
-/// `dst`'s layout as `picollo_histogram_add_rebinned` does for integers (exact into a
-/// coarser layout; spread within each source bucket into a finer one), with `src`'s zero,
-/// NaN, infinity and outside counts, its sum and extremes, as `picollo_float_histogram_add`.
-/// `dst` and `src` may not be the same handle. `src` is read as one consistent copy.
-///
+/// Adds every count of `src` into `dst` re-binned into `dst`'s layout, as
+/// `picollo_histogram_add_rebinned` does, with the special counts, sum and extremes as
+/// `picollo_float_histogram_add`. `dst` and `src` must differ; `src` is read as one copy.
 /// # Safety
 /// Both are NULL or live handles.
 #[no_mangle]
@@ -186,18 +151,9 @@ pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
     })
 }
 
-/// Creates in `*out` a copy of `h` at a coarser precision (`relative_error`, clamped to
-/// `[1e-6, 0.1]` as at creation): exactly the histogram the recorded values would have
-/// made at that precision (every bucket lands whole in the coarser one that holds it),
-/// with `h`'s range, storage, value selection, zero, NaN, infinity and outside counts, sum
-/// and extremes, 64-bit counters and single-writer mode. Values `h` counted as underflow
-/// or overflow stay so. Free it with `picollo_float_histogram_free`. `h` is read as one
-/// consistent copy.
-///
-/// Errors: `INVALID_ARGUMENT` for a relative error that is NaN, infinite or not positive;
-/// `LAYOUT_MISMATCH` for one finer than `h`'s (use `picollo_float_histogram_add_rebinned`
-/// into a finer histogram to spread counts knowingly); `OUT_OF_MEMORY`.
-///
+/// Creates in `*out` the float histogram `h`'s values would have made at the coarser
+/// `relative_error` (64-bit, single writer); the caller frees it with
+/// `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]

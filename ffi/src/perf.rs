@@ -29,9 +29,8 @@ unsafe impl StructSized for picollo_perf_config {
     const NAME: &'static str = "picollo_perf_config";
 }
 
-/// Returns the default options: this thread (`pid` 0) on any CPU (`cpu` -1), not pinned, user space
-/// only, enabled at open, calibrated, rdpmc where possible, histograms at relative error
-/// 0.001 recording scaled deltas.
+/// Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
+/// open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
 #[no_mangle]
 pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     picollo_perf_config {
@@ -49,9 +48,9 @@ pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     }
 }
 
-/// A perf_event counter session (opaque). Create with `picollo_perf_session_new`, free with
-/// `picollo_perf_session_free`. Not thread-safe: it counts the thread that opened it (by
-/// default) and must be used by that thread only.
+/// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
+/// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
+/// thread that opened it, and only that thread uses it.
 #[allow(non_camel_case_types)]
 pub struct picollo_perf_session {
     _private: [u8; 0],
@@ -169,13 +168,9 @@ fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
     })
 }
 
-/// Creates a session with no counters: on success `*out` holds a handle for
-/// `picollo_perf_session_free`.
-///
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE` (see `picollo_perf_config.struct_size`);
-/// `INVALID_ARGUMENT` for a flag other than 0/1, pid or cpu below -1, a bad relative
-/// error or record kind, non-zero `reserved`.
-///
+/// Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
+/// pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
 /// # Safety
 /// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
 /// writable.
@@ -192,9 +187,8 @@ pub unsafe extern "C" fn picollo_perf_session_new(
     })
 }
 
-/// Frees a session: closes its counters and frees its histograms (every handle from
-/// `picollo_perf_session_counter_histogram` becomes invalid). NULL is ignored.
-///
+/// Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
+/// is ignored.
 /// # Safety
 /// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 #[no_mangle]
@@ -202,13 +196,9 @@ pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session)
     free_boxed!(s)
 }
 
-/// Adds a generic hardware counter (a `picollo_perf_hardware_event`). Counters are added
-/// before `picollo_perf_session_open`; the first one leads the group.
-///
-/// Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a counter already in the
-/// session (the message names it) or a session already open. Whether the machine can
-/// count it is known at open (or ask `picollo_perf_counter_supported` first).
-///
+/// Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
+/// counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
+/// or an open session (whether the machine counts it is known at open).
 /// # Safety
 /// `s` is NULL or a live session not used by another thread during the call.
 #[no_mangle]
@@ -222,10 +212,8 @@ pub unsafe extern "C" fn picollo_perf_session_add_hardware(
     })
 }
 
-/// Adds a cache counter: `picollo_perf_cache_level` × `picollo_perf_cache_op` ×
-/// `picollo_perf_cache_result` (`HardwareCache:L1DReadMiss`). Errors as for
+/// Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 /// `picollo_perf_session_add_hardware`.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -241,9 +229,8 @@ pub unsafe extern "C" fn picollo_perf_session_add_cache(
     })
 }
 
-/// Adds a software counter (a `picollo_perf_software_event`; works without a PMU). Errors
-/// as for `picollo_perf_session_add_hardware`.
-///
+/// Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
+/// `picollo_perf_session_add_hardware`.
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -257,11 +244,8 @@ pub unsafe extern "C" fn picollo_perf_session_add_software(
     })
 }
 
-/// Adds a raw counter: `attr.type` and its config words, as `perf list` or the vendor's
-/// tables give them (type 4 is the core PMU's raw encoding; dynamic PMUs have their sysfs
-/// type). The kernel judges it at open: an unknown type or config fails there. Errors as for
-/// `picollo_perf_session_add_hardware`.
-///
+/// Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
+/// kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -283,9 +267,8 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
     })
 }
 
-/// Adds cycles, instructions and reference cycles (Intel's fixed counters), all or none:
-/// if any of them is already in the session, nothing is added (`INVALID_ARGUMENT`).
-///
+/// Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
+/// already there).
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -308,13 +291,9 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     })
 }
 
-/// Adds a counter by name as `picollo_perf_session_counter_name` writes it:
-/// `Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`, `Software:TaskClock`,
-/// `Raw:4:0x1c2` or `Raw:<type>:<config>:<config1>:<config2>`.
-///
-/// Errors: NULL `s` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a
-/// duplicate or an open session.
-///
+/// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
+/// `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
+/// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
 /// # Safety
 /// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 #[no_mangle]
@@ -339,16 +318,10 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
     })
 }
 
-/// Opens every counter as one group (the first leads), maps pages for rdpmc, calibrates
-/// the read overhead (per the config) and takes a first reading (deltas start at 0).
-///
-/// Errors: NULL `s`; `INVALID_ARGUMENT` when already open or without counters;
-/// `UNSUPPORTED` when the machine cannot count a counter (no hardware PMU, a VM without a
-/// vPMU: ENOENT), `PERMISSION_DENIED` (the message gives perf_event_paranoid and what it
-/// allows), `INVALID_ARGUMENT` for attributes the kernel rejects (EINVAL, e.g. a bogus raw
-/// type or config), `OS_ERROR` for the rest (EMFILE, EBUSY…). The message names the
-/// counter and the cause. On failure the session stays unopened and unchanged.
-///
+/// Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
+/// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
+/// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
+/// message names the counter and the cause.
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]

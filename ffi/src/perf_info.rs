@@ -13,12 +13,8 @@ use crate::perf_args::perf_failure;
 use crate::perf_types::picollo_perf_info;
 use crate::status::picollo_status;
 
-/// Looks at the machine and writes what it found to `*out`: CPUID, the PMUs in sysfs, the rdpmc
-/// and perf_event_paranoid settings and a trial open of cycles. Takes a few system calls (not
-/// for a hot path).
-///
-/// Errors: NULL `out`.
-///
+/// Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
+/// perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
 /// # Safety
 /// `out` is NULL or writable.
 #[no_mangle]
@@ -26,10 +22,7 @@ pub unsafe extern "C" fn picollo_perf_discover(out: *mut picollo_perf_info) -> p
     boundary!({ out!(out, (&discover()).into()) })
 }
 
-/// Writes discovery as one line into `buf`, snprintf-style (see `picollo_summary_table` for the
-/// buffer rules): `CPU PMU: fixedCounters=3, programmableCounters=8 (…)` or, on a machine
-/// without one, `no hardware PMU (CPUID 0xA version 0; hardware events → ENOENT)…`.
-///
+/// Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
 /// # Safety
 /// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
@@ -41,15 +34,9 @@ pub unsafe extern "C" fn picollo_perf_describe(
     boundary!({ write_text!(&discover().describe(), buf, len, needed) })
 }
 
-/// Tells whether the counter named `name` (`Hardware:CpuCycles`, `Software:TaskClock`, see
-/// `picollo_perf_session_add_named`) can be opened here, by a trial open (user space, this
-/// thread). `OK` when it can; otherwise the status `picollo_perf_session_open` would
-/// return (`UNSUPPORTED`, `PERMISSION_DENIED`…) with the message naming the counter and
-/// the cause, e.g. "Hardware:CpuCycles: not supported on this machine (ENOENT: no hardware
-/// PMU…)".
-///
-/// Errors: NULL `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
-///
+/// Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
+/// `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
+/// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
 #[no_mangle]

@@ -15,14 +15,9 @@ use crate::perf_histogram::lend;
 use crate::perf_types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};
 use crate::status::picollo_status;
 
-/// Reads every counter: through rdpmc when allowed and `force_syscall` is 0, else (or when a
-/// page says rdpmc is unavailable right now) one `read(2)` of the group. The previous
-/// reading becomes `previous`; deltas update. `*path` (if not NULL) receives the
-/// `picollo_perf_read_path` taken.
-///
-/// Errors: NULL `s`; `INVALID_ARGUMENT` when not open or `force_syscall` is not 0/1;
-/// `OS_ERROR` when the read fails or a pinned group cannot be scheduled.
-///
+/// Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
+/// of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
+/// `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
 /// # Safety
 /// `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 #[no_mangle]
@@ -39,10 +34,8 @@ pub unsafe extern "C" fn picollo_perf_session_read(
     })
 }
 
-/// Writes the latest deltas, one per counter in the order they were added, into `out[0..n)`.
-/// `*count` (if not NULL) receives the number of counters, even on `BUFFER_TOO_SMALL`
-/// (when `n` is smaller: nothing is written to `out`).
-///
+/// Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
+/// be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
 /// # Safety
 /// `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
 /// `n` is 0); `count` is NULL or writable.
@@ -74,11 +67,8 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
     })
 }
 
-/// Records each counter's latest value of the configured kind (`picollo_perf_config.
-/// record_kind`, by default the scaled delta) into its histogram.
-///
+/// Records each counter's latest value of the configured `record_kind` into its histogram.
 /// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-///
 /// # Safety
 /// As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
 /// by another thread during the call.
@@ -92,9 +82,7 @@ pub unsafe extern "C" fn picollo_perf_session_record(
     })
 }
 
-/// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its
-/// histogram.
-///
+/// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
 /// # Safety
 /// As `picollo_perf_session_record`.
 #[no_mangle]
@@ -108,9 +96,7 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
     })
 }
 
-/// Starts counting (the whole group). Errors: NULL `s`; `INVALID_ARGUMENT` when not open;
-/// `OS_ERROR` if the ioctl fails.
-///
+/// Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -123,9 +109,7 @@ pub unsafe extern "C" fn picollo_perf_session_enable(
     })
 }
 
-/// Stops counting (the whole group); readings keep their last values. Errors as for
-/// `picollo_perf_session_enable`.
-///
+/// Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
 /// # Safety
 /// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
@@ -138,9 +122,8 @@ pub unsafe extern "C" fn picollo_perf_session_disable(
     })
 }
 
-/// Zeroes the kernel's counts and every counter's histogram, and rebase the readings (deltas
-/// 0). Errors as for `picollo_perf_session_enable`.
-///
+/// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
+/// as `_enable`.
 /// # Safety
 /// As `picollo_perf_session_record`.
 #[no_mangle]
@@ -154,9 +137,7 @@ pub unsafe extern "C" fn picollo_perf_session_reset(
     })
 }
 
-/// Tells whether the session is open: `*out` = 1 after a successful `picollo_perf_session_open`,
-/// else 0.
-///
+/// Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -171,7 +152,6 @@ pub unsafe extern "C" fn picollo_perf_session_is_open(
 }
 
 /// Writes the number of counters added so far (open or not) to `*out`.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -185,11 +165,8 @@ pub unsafe extern "C" fn picollo_perf_session_counter_count(
     })
 }
 
-/// Writes the name of counter `index` (`Hardware:CpuCycles`, `Software:TaskClock`…), written
-/// snprintf-style: at most `len − 1` bytes and a NUL; `*needed` (if not NULL) gets the full
-/// length without the NUL; `BUFFER_TOO_SMALL` when truncated. `OUT_OF_RANGE` for an index
-/// past the end.
-///
+/// Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
+/// `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
 /// # Safety
 /// `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
 /// NULL or writable.
@@ -208,11 +185,8 @@ pub unsafe extern "C" fn picollo_perf_session_counter_name(
     })
 }
 
-/// Writes the readings, delta, calibrated overheads and flags of counter `index` of an
-/// open session to `*out`.
-///
+/// Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 /// Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
-///
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -234,14 +208,9 @@ pub unsafe extern "C" fn picollo_perf_session_counter_values(
     })
 }
 
-/// Lends the histogram of counter `index`: a BORROWED handle, usable with every
-/// `picollo_histogram_*` function (queries, tables, snapshots; recording and reset too).
-/// It exists from the moment the counter is added, is owned by the session and stays
-/// valid until `picollo_perf_session_free`: never pass it to `picollo_histogram_free`.
-/// Like the session, it is used by one thread at a time.
-///
-/// Errors: NULL `s` or `out`; `OUT_OF_RANGE`.
-///
+/// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
+/// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
+/// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -257,10 +226,8 @@ pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
     })
 }
 
-/// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where the
-/// session lacks a counter or a denominator is 0). Errors: NULL; `INVALID_ARGUMENT` when not
-/// open.
-///
+/// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
+/// or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
@@ -275,9 +242,7 @@ pub unsafe extern "C" fn picollo_perf_session_derived(
     })
 }
 
-/// Writes the same ratios over the means of the counters' histograms (every recorded interval).
-/// Works before open too (NaN everywhere while the histograms are empty).
-///
+/// Writes the same ratios over the means of the counters' histograms (before open too: NaN).
 /// # Safety
 /// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]

@@ -153,23 +153,19 @@ pub enum picollo_cpu_vendor {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_perf_config {
-    /// `sizeof(picollo_perf_config)` as the caller knows it. Smaller than this library's
-    /// struct is refused; larger (built against a newer header) is accepted when the fields
-    /// this library does not know are zero.
+    /// `sizeof(picollo_perf_config)` as the caller knows it (docs/c-api.md, "Config structs").
     pub struct_size: u32,
     /// Whom to count: 0 = the calling thread (default), or a pid/tid.
     pub pid: i32,
     /// Which CPU: -1 = any (default).
     pub cpu: i32,
-    /// 1: the group is on the PMU all the time or not at all (never multiplexed); a pinned
-    /// group that does not fit makes `picollo_perf_session_read` fail with `OS_ERROR`.
+    /// 1: the group is always on the PMU or not at all (a read fails with `OS_ERROR` if it does not fit).
     pub pinned: u32,
     /// 1: count kernel and hypervisor work too (needs perf_event_paranoid <= 1). Default 0.
     pub include_kernel: u32,
     /// 1 (default): counting starts at open; 0: only after `picollo_perf_session_enable`.
     pub enabled: u32,
-    /// 1 (default): measure the cost of back-to-back reads at open (needs `enabled`); the
-    /// `corrected` deltas subtract it.
+    /// 1 (default): measure the cost of back-to-back reads at open; `corrected` deltas subtract it.
     pub calibrate: u32,
     /// 1 (default): map each hardware counter's page for the rdpmc fast path.
     pub rdpmc: u32,
@@ -214,8 +210,7 @@ impl From<Reading> for picollo_perf_reading {
 pub struct picollo_perf_delta {
     /// `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
     pub raw: u64,
-    /// `raw` scaled by the interval's enabled/running time; equals `raw` unless
-    /// multiplexed, 0 when the counter never ran in the interval.
+    /// `raw` scaled by the interval's enabled/running time (`raw` unless multiplexed; 0 if never ran).
     pub scaled: u64,
     /// `scaled` minus the calibrated cost of one read, floored at 0.
     pub corrected: u64,
@@ -248,15 +243,13 @@ pub struct picollo_perf_counter_values {
     pub previous: picollo_perf_reading,
     /// `current − previous`.
     pub delta: picollo_perf_delta,
-    /// Calibrated cost of one read through the syscall, in this counter's unit (0 when not
-    /// calibrated).
+    /// Calibrated cost of one read through the syscall, in this counter's unit (0: not calibrated).
     pub overhead_syscall: u64,
     /// Calibrated cost of one read through rdpmc (0 when not calibrated or not possible).
     pub overhead_rdpmc: u64,
     /// The kernel's id of the counter (its key in a group read).
     pub id: u64,
-    /// 1 when the counter was multiplexed during the latest interval (running < enabled):
-    /// `delta.scaled` is then an estimate.
+    /// 1 when multiplexed in the latest interval (running < enabled): `delta.scaled` is an estimate.
     pub multiplexed: u32,
     /// 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
     pub has_page: u32,
@@ -322,8 +315,7 @@ pub struct picollo_perf_info {
     pub programmable_counters: u32,
     /// Their width in bits (0 when unknown).
     pub programmable_width: u32,
-    /// `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 for mmapped events, 2 always;
-    /// -1 when unreadable or absent.
+    /// `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 mmapped events, 2 always, -1 unreadable.
     pub rdpmc: i32,
     /// `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
     pub paranoid: i32,

@@ -34,10 +34,8 @@ pub(crate) fn query_error(e: QueryError) -> Failure {
 }
 
 /// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-///
-/// Errors: `INVALID_ARGUMENT` for a rank that is NaN, below 0 or above 100; `EMPTY` when the
-/// histogram holds no value in its range. `*out` is written only on success.
-///
+/// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
+/// is in range.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -50,9 +48,8 @@ pub unsafe extern "C" fn picollo_histogram_percentile(
     unsafe { picollo_histogram_percentiles(h, &rank, 1, out) }
 }
 
-/// Writes the percentiles for `n` ranks in one pass: `ranks` must be strictly increasing numbers in
-/// 0..100; `out` receives `n` entries that agree with each other (same total).
-///
+/// Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
+/// Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
 /// # Safety
 /// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
 /// entries (either may be NULL when `n` is 0).
@@ -88,8 +85,7 @@ pub(crate) fn percentiles_into(
     Ok(())
 }
 
-/// Writes the values only for `n` ranks (same rules as `picollo_histogram_percentiles`).
-///
+/// Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
 /// # Safety
 /// As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
 #[no_mangle]
@@ -112,9 +108,7 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
     })
 }
 
-/// Fills `*out` with the standard summary (no allocation). An empty histogram gives zero
-/// percentiles and NaN mean/stdev.
-///
+/// Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -130,9 +124,8 @@ pub unsafe extern "C" fn picollo_histogram_summary(
     })
 }
 
-/// Writes the mean and population standard deviation over bucket midpoints (NaN when empty). Either
-/// output may be NULL.
-///
+/// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
+/// either output may be NULL.
 /// # Safety
 /// `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
 #[no_mangle]
@@ -148,9 +141,8 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
     })
 }
 
-/// Writes the bucket at `storage_index` (0 .. `info.storage_len` − 1), empty or not.
-/// `OUT_OF_RANGE` past the end.
-///
+/// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
+/// Errors: `OUT_OF_RANGE` past the end.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -174,16 +166,9 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     })
 }
 
-/// Iterates over non-empty buckets one at a time: start with `*cursor = 0`; each call
-/// writes the next non-empty bucket at or after `*cursor` to `*out`, moves `*cursor` past
-/// it and returns OK; at the end it returns `OUT_OF_RANGE` and writes nothing.
-///
-/// Cost: each call makes a consistent copy of the whole histogram (O(storage_len)), so
-/// walking every bucket this way is O(non-empty buckets × storage_len), and with writers
-/// running, successive buckets come from different copies. Prefer
-/// `picollo_histogram_next_buckets`, which fills a batch from one copy; this call is that
-/// one with a batch of one.
-///
+/// Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
+/// it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
+/// `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
 /// # Safety
 /// `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
 #[no_mangle]
@@ -196,22 +181,10 @@ pub unsafe extern "C" fn picollo_histogram_next_bucket(
     unsafe { picollo_histogram_next_buckets(h, cursor, out, 1, std::ptr::null_mut()) }
 }
 
-/// Iterates over non-empty buckets in batches: start with `*cursor = 0`; each call makes one
-/// consistent copy of the counts (as every query does), writes the next non-empty buckets
-/// at or after `*cursor` to `out[0..]`, up to `cap` of them, in storage order, sets
-/// `*written` (if not NULL) to how many and `*cursor` past the last storage index it
-/// examined, and returns OK. A call that finds no non-empty bucket at or after `*cursor`
-/// returns `OUT_OF_RANGE` and writes nothing (so `*written` is never 0 on OK).
-///
-/// A batch that is not full means the copy held no further bucket: `*cursor` is then
-/// `storage_len` and the next call returns `OUT_OF_RANGE` without copying. One call per
-/// `cap` non-empty buckets, each O(storage_len): with `cap` ≥ the number of non-empty
-/// buckets the whole iteration is one copy. The buckets of one batch are consistent with
-/// each other; with writers running, different batches may come from different moments
-/// (a reset between two calls shows in the later batches only).
-///
-/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` = 0.
-///
+/// Writes up to `cap` next non-empty buckets at or after `*cursor` (start at 0) to `out`, from
+/// one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
+/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
+/// written) at the end (docs/c-api.md, "Iterating buckets and steps").
 /// # Safety
 /// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
 /// `cap` writable entries; `written` is NULL or writable.

@@ -18,25 +18,18 @@ caller_owned!(picollo_recorder);
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_recorder_kind {
-    /// A relaxed atomic load, then a relaxed atomic store of one more (the single-writer
-    /// mode; the thread-local mode, on the thread's own shard).
+    /// A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
     Plain = 0,
-    /// A relaxed atomic add of 1, nothing read before it (the interlocked mode); when the
-    /// count it returns is `limit` or more, a relaxed atomic subtract of 1 takes it back
-    /// and the value goes through `record`.
+    /// A relaxed atomic add of 1 (interlocked); an add that finds `limit` is taken back and the
+    /// value goes through `record`.
     Atomic = 1,
-    /// No direct path: every record calls `record` (the approximate mode; the
-    /// thread-local mode at its shard cap).
+    /// No direct path: every record calls `record` (approximate; thread-local at its shard cap).
     Call = 2,
 }
 
-/// Where the calling thread's records of one histogram go, filled by
-/// `picollo_histogram_recorder` for `picollo_recorder_record`, the record function this
-/// header defines `static inline`: it finds the bucket with the layout's few integer
-/// operations and counts it in place, with no call into the library, and calls `record`
-/// for everything else (values outside the range, buckets at `limit`, the approximate
-/// mode). Plain data: copy it freely, but use it only as `picollo_histogram_recorder`
-/// says (thread and lifetime).
+/// Where the calling thread's records of one histogram go, for the header's `static inline`
+/// `picollo_recorder_record` (docs/c-api.md, "The inline recorder"). Plain data: copy it
+/// freely, but use it only on the thread and for the lifetime `picollo_histogram_recorder` says.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -45,15 +38,13 @@ pub struct picollo_recorder {
     pub histogram: *mut picollo_histogram,
     /// `picollo_histogram_record_fn(histogram)`: the records the inline path does not take.
     pub record: picollo_record_fn,
-    /// The first of `len` counters (`uint32_t` or `uint64_t`, as `counter_bits` says);
-    /// NULL with `PICOLLO_RECORDER_KIND_CALL`.
+    /// The first of `len` counters (`uint32_t` or `uint64_t`, per `counter_bits`); NULL with `CALL`.
     pub cells: *mut core::ffi::c_void,
     /// Number of counters.
     pub len: u64,
     /// Logical index of the first counter's bucket in the whole `u64` layout.
     pub first_index: u64,
-    /// A counter holding this count or more takes `record` (with
-    /// `PICOLLO_RECORDER_KIND_ATOMIC`: an add that finds it is taken back first).
+    /// A counter at this count or more takes `record` (with `ATOMIC`: the add is taken back first).
     pub limit: u64,
     /// log2 of the layout's block size.
     pub block_scale: u32,
@@ -65,21 +56,10 @@ pub struct picollo_recorder {
     pub reserved: u32,
 }
 
-/// Fills `*out` with where the calling thread's records of `h` go, for
-/// `picollo_recorder_record` (the header's inline record function): a record through it
-/// costs what the same record costs inside the library, without the call.
-///
-/// Use, by mode:
-/// - single writer: on the thread that records (one at a time, as for
-///   `picollo_histogram_record`), until `h` is freed.
-/// - interlocked: on any thread, until `h` is freed.
-/// - thread-local: on the calling thread only, until it exits or `h` is freed (the
-///   counters are this thread's shard; the call attaches the thread as its first record
-///   does). Another thread gets its own recorder.
-/// - approximate (and thread-local past its shard cap): every record calls `record`.
-///
-/// Errors: NULL `h` or `out`.
-///
+/// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`.
+/// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
+/// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
+/// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]

@@ -10,9 +10,8 @@ use crate::query::percentiles_into;
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
-/// A snapshot of a histogram (opaque): created with `picollo_snapshot_new`, refreshed with
-/// `picollo_snapshot_update` without allocating, freed with `picollo_snapshot_free`. A
-/// snapshot is used by one thread at a time.
+/// A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
+/// allocating, `_free` frees it. Threads: one thread at a time.
 #[allow(non_camel_case_types)]
 pub struct picollo_snapshot {
     _private: [u8; 0],
@@ -34,9 +33,8 @@ pub(crate) fn mismatch() -> Failure {
     )
 }
 
-/// Takes a snapshot of `h` (full counts, one consistent copy; writers may keep recording):
-/// `*out` receives a handle for `picollo_snapshot_free`.
-///
+/// Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
+/// with `picollo_snapshot_free`.
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
@@ -52,11 +50,9 @@ pub unsafe extern "C" fn picollo_snapshot_new(
     })
 }
 
-/// Refreshes the snapshot from `h` (the histogram it was made from, or one of the same
-/// configuration). With `deltas` non-zero the snapshot then holds what was recorded since the
-/// previous update (since the reset, if `h` was reset in between); with 0, the full counts.
-/// Allocates nothing.
-///
+/// Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
+/// nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
+/// the reset in between), else the full counts.
 /// # Safety
 /// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
 /// (writers may keep recording).
@@ -73,7 +69,6 @@ pub unsafe extern "C" fn picollo_snapshot_update(
 }
 
 /// Writes the snapshot's standard summary to `*out`.
-///
 /// # Safety
 /// `s` is NULL or a live snapshot; `out` is NULL or writable.
 #[no_mangle]
@@ -89,9 +84,7 @@ pub unsafe extern "C" fn picollo_snapshot_summary(
     })
 }
 
-/// Writes percentiles of the snapshot for `n` ranks to `out` (rules as
-/// `picollo_histogram_percentiles`).
-///
+/// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
 /// # Safety
 /// `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
 #[no_mangle]
@@ -109,8 +102,7 @@ pub unsafe extern "C" fn picollo_snapshot_percentiles(
     })
 }
 
-/// Frees a snapshot. NULL is accepted and ignored.
-///
+/// Frees a snapshot; NULL is ignored.
 /// # Safety
 /// `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
 #[no_mangle]

@@ -110,20 +110,10 @@ unsafe fn steps(
     })
 }
 
-/// Iterates in steps of `width` values (`[0, width)`, `[width, 2·width)`, …), empty steps
-/// included (HdrHistogram's linear iteration), up to the step holding the midpoint of the
-/// highest non-empty bucket; each bucket counts in the step holding its midpoint (so the
-/// last step holds the last count). Batches as
-/// `picollo_histogram_next_buckets`: start with `*cursor = 0`; each call makes one
-/// consistent copy, writes the next steps (up to `cap`) to `out`, sets `*written` (if not
-/// NULL) and advances `*cursor` (the number of steps returned so far); after the last step
-/// it returns `OUT_OF_RANGE` and writes nothing. An empty histogram has no step. A call
-/// resumes without walking the steps before `*cursor` (it passes their buckets in one
-/// sweep): O(storage_len + batch) (logarithmic steps with a base near 1 walk their first,
-/// one-value steps, until the geometric bounds outgrow them).
-///
-/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` 0 or `cap` 0.
-///
+/// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
+/// included) to `out`, in batches as `picollo_histogram_next_buckets`.
+/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
+/// after the last step (docs/c-api.md, "Iterating buckets and steps").
 /// # Safety
 /// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
 /// `cap` writable entries; `written` is NULL or writable.
@@ -147,16 +137,10 @@ pub unsafe extern "C" fn picollo_histogram_linear_steps(
     unsafe { steps(h, Spacing::Linear(width), cursor, out, cap, written) }
 }
 
-/// Iterates in geometric steps `[0, first)`, `[first, first·base)`, `[first·base,
-/// first·base²)`, …, empty steps included (HdrHistogram's logarithmic iteration), up to the
-/// step holding the midpoint of the highest non-empty bucket; each bucket counts in the
-/// step holding its midpoint. Step `k ≥ 1` ends before `max(ceil(first · base^k), end of
-/// step k − 1 plus 1)`: with a base near 1 the first steps are one value wide until the
-/// geometric bounds outgrow them. Batches as `picollo_histogram_linear_steps`.
-///
-/// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a
-/// `base` that is not a finite number above 1.
-///
+/// Writes up to `cap` next geometric steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
+/// logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
+/// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
+/// that is not a finite number above 1.
 /// # Safety
 /// As `picollo_histogram_linear_steps`.
 #[no_mangle]

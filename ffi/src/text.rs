@@ -39,14 +39,9 @@ pub(crate) fn fmt_internal(_: std::fmt::Error) -> Failure {
     Failure::new(picollo_status::Panic, "formatting failed unexpectedly")
 }
 
-/// Writes the Markdown table of a summary (`##### title` heading unless `title` is NULL or
-/// empty) into `buf`.
-///
-/// Writes at most `len − 1` bytes plus a NUL into `buf`, never splitting a UTF-8 character;
-/// `*needed` (if not NULL) receives the full length without the NUL, so a call with
-/// `(NULL, 0)` asks for the size. Returns `BUFFER_TOO_SMALL` when the text was truncated,
-/// `NULL_POINTER` (writing nothing) for a NULL `buf` with a non-zero `len`.
-///
+/// Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
+/// NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
+/// `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
 /// # Safety
 /// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
 /// is NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -66,10 +61,8 @@ pub unsafe extern "C" fn picollo_summary_table(
     })
 }
 
-/// Writes the diff table of `b` against `a` into `buf`: percentiles side by side with Δ%, Mean,
-/// StDev, Precision, Total and the D-value (Cohen's d, "n/a" when undefined). `name_a`/`name_b`
-/// head the columns (NULL means "A"/"B"). Buffer rules as `picollo_summary_table`.
-///
+/// Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
+/// precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
 /// # Safety
 /// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
 /// NULL or has `len` writable bytes; `needed` is NULL or writable.
@@ -96,9 +89,7 @@ pub unsafe extern "C" fn picollo_summary_diff(
     })
 }
 
-/// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` (no
-/// newline). Buffer rules as `picollo_summary_table`.
-///
+/// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
 /// # Safety
 /// As `picollo_summary_table`.
 #[no_mangle]
@@ -117,8 +108,7 @@ pub unsafe extern "C" fn picollo_summary_line(
     })
 }
 
-/// Writes a summary as a JSON object into `buf`. Buffer rules as `picollo_summary_table`.
-///
+/// Writes a summary as a JSON object into `buf`.
 /// # Safety
 /// `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
 /// NULL or writable.
@@ -136,9 +126,7 @@ pub unsafe extern "C" fn picollo_summary_json(
     })
 }
 
-/// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190`. Buffer rules as
-/// `picollo_summary_table`.
-///
+/// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
 /// # Safety
 /// `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
 /// writable.

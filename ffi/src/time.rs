@@ -36,15 +36,13 @@ fn time_unit(unit: u32) -> Option<TimeUnit> {
     })
 }
 
-/// Returns the ticks now, unserialized (the cheapest read): the TSC (`rdtsc`) on x86-64 Linux, else
-/// monotonic nanoseconds. Never fails.
+/// Returns the ticks now, unserialized: `rdtsc` on x86-64 Linux, else monotonic nanoseconds.
 #[no_mangle]
 pub extern "C" fn picollo_ticks() -> u64 {
     boundary!({ time::ticks() })
 }
 
-/// Returns the ticks at the start of a region: earlier instructions complete first (`lfence;
-/// rdtsc`).
+/// Returns the ticks at the start of a region, after earlier instructions (`lfence; rdtsc`).
 #[no_mangle]
 pub extern "C" fn picollo_ticks_begin() -> u64 {
     boundary!({ time::ticks_begin() })
@@ -62,22 +60,21 @@ pub extern "C" fn picollo_monotonic_nanos() -> u64 {
     boundary!({ time::monotonic_nanos() })
 }
 
-/// Returns the ticks per second: measured once against `CLOCK_MONOTONIC_RAW` over about 20 ms (the
-/// first call takes that long), 10^9 when ticks are monotonic nanoseconds.
+/// Returns the ticks per second, measured once against `CLOCK_MONOTONIC_RAW` (the first call
+/// takes about 20 ms); 10^9 when ticks are nanoseconds.
 #[no_mangle]
 pub extern "C" fn picollo_tick_frequency() -> u64 {
     boundary!({ time::tick_frequency() })
 }
 
-/// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating: no overflow
-/// for any tick count (10^6 s of ticks converts exactly).
+/// Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating.
 #[no_mangle]
 pub extern "C" fn picollo_ticks_to_nanos(ticks: u64) -> u64 {
     boundary!({ time::ticks_to_nanos(ticks) })
 }
 
-/// Returns `ticks × per_second / frequency`, rounded down, saturating at UINT64_MAX, without
-/// intermediate overflow; 0 when `frequency` is 0.
+/// Returns `ticks × per_second / frequency` rounded down, saturating, without intermediate
+/// overflow; 0 when `frequency` is 0.
 #[no_mangle]
 pub extern "C" fn picollo_convert_ticks(ticks: u64, frequency: u64, per_second: u64) -> u64 {
     boundary!({ time::convert_ticks(ticks, frequency, per_second) })
@@ -85,8 +82,8 @@ pub extern "C" fn picollo_convert_ticks(ticks: u64, frequency: u64, per_second: 
 
 caller_owned!(picollo_scope);
 
-/// A running measurement (`picollo_scope_begin`), held by value on the caller's stack.
-/// Treat the fields as private.
+/// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
+/// the fields as private.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -101,11 +98,9 @@ pub struct picollo_scope {
     pub reserved: u32,
 }
 
-/// Starts measuring now; `picollo_scope_end` records the elapsed time in `unit` (a
-/// `picollo_time_unit`) into `h`. For units other than ticks the tick frequency is measured
-/// first (once per process) so the region does not pay for it. Never fails: a NULL `h` or
-/// a bad unit is reported by `picollo_scope_end`. `h` must still be live (and not used by
-/// another thread) when the scope ends.
+/// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
+/// (the tick frequency is measured first, once per process). Never fails; `h` must still be
+/// live, and not used by another thread, when the scope ends.
 #[no_mangle]
 pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> picollo_scope {
     let start: Option<u64> = boundary!({
@@ -123,12 +118,9 @@ pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> p
     }
 }
 
-/// Ends a scope: records the elapsed time into its histogram once, writes it to `*elapsed`
-/// (if not NULL) and mark the scope ended.
-///
-/// Errors: NULL `scope`; `NULL_POINTER` when its histogram is NULL (begun with NULL, or
-/// already ended); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-///
+/// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
+/// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
+/// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
 /// # Safety
 /// `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
 /// still live and not used by another thread; `elapsed` is NULL or writable.
@@ -161,8 +153,8 @@ pub unsafe extern "C" fn picollo_scope_end(
     })
 }
 
-/// Runs a chain of 256 dependent additions per block (native asm on x86-64 Linux): known work,
-/// ≈ 256 × `blocks` cycles on a PMU machine. Returns 256 × `blocks`.
+/// Runs 256 dependent additions per block (known work, ≈ 256 × `blocks` cycles) and returns
+/// 256 × `blocks`.
 #[no_mangle]
 pub extern "C" fn picollo_add_chain(blocks: u64) -> u64 {
     boundary!({ time::add_chain(blocks) })
@@ -177,10 +169,8 @@ fn os_failure(what: &str, e: std::io::Error) -> Failure {
     Failure::new(status, format_args!("{what}: {e}"))
 }
 
-/// Pins the calling thread to CPU `cpu` (`sched_setaffinity`).
-///
-/// Errors: `INVALID_ARGUMENT` for a CPU that does not exist or is not allowed (EINVAL);
-/// `OS_ERROR` otherwise.
+/// Pins the calling thread to CPU `cpu`. Errors: `INVALID_ARGUMENT` for a CPU that does not
+/// exist or is not allowed; `OS_ERROR`.
 #[no_mangle]
 pub extern "C" fn picollo_pin_thread(cpu: u32) -> picollo_status {
     boundary!({
@@ -189,8 +179,8 @@ pub extern "C" fn picollo_pin_thread(cpu: u32) -> picollo_status {
     })
 }
 
-/// Sets the calling thread's nice value (-20 highest … 19 lowest). Lowering the value
-/// (raising priority) needs CAP_SYS_NICE or RLIMIT_NICE: `PERMISSION_DENIED` otherwise.
+/// Sets the calling thread's nice value (-20..19). Errors: `PERMISSION_DENIED` when raising the
+/// priority without CAP_SYS_NICE or RLIMIT_NICE.
 #[no_mangle]
 pub extern "C" fn picollo_set_thread_nice(nice: i32) -> picollo_status {
     boundary!({

@@ -27,32 +27,22 @@ pub enum picollo_value_selection {
     Interpolated = 3,
 }
 
-/// Concurrency mode of a histogram (`picollo_histogram_config.mode`). Every mode has the
-/// same functions; what differs is who may record at once, what a record costs, and
-/// whether counts are exact. Reads (queries, snapshots) are allowed from any thread in
-/// every mode; see `picollo_histogram` for what readers and resets see while writers run.
+/// Concurrency mode of a histogram (`picollo_histogram_config.mode`): who may record at once,
+/// what a record costs, whether counts are exact. Reads run on any thread in every mode.
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_mode {
-    /// One writer at a time, serialised by the caller (plain load + store: the fastest);
-    /// reads from any thread. Reset from the writer thread (from another thread a racing
-    /// record may survive as "old + 1"). The only mode with `picollo_histogram_subtract`.
+    /// One writer at a time, serialised by the caller (plain load + store: the fastest). Reset from
+    /// the writer's thread. The only mode with `picollo_histogram_subtract`.
     SingleWriter = 0,
-    /// Any number of writers, one relaxed atomic add per record: exact, but writers
-    /// hitting the same cache lines slow each other down. Reset from any thread.
+    /// Any number of writers, one relaxed atomic add per record: exact. Reset from any thread.
     Interlocked = 1,
-    /// Any number of writers, each recording into its own shard with a plain load + store
-    /// (no contention); reads sum the shards. Exact. A thread's shard outlives the thread:
-    /// nothing is lost when it exits, and memory follows the number of threads recording
-    /// at once. Reset from any thread. Costs one bucket array per recording thread.
+    /// Any number of writers, each into its own shard (no contention); reads sum the shards. Exact;
+    /// a shard outlives its thread. Reset from any thread.
     ThreadLocal = 2,
-    /// Any number of writers; each bucket is a scalable approximate counter (see
-    /// `picollo_approx_counter`): exact below 2^T counts per bucket
-    /// (`picollo_histogram_config.approx_threshold`, default T = 13), then unbiased
-    /// probabilistic steps, about 2 % error at two standard deviations, with far less
-    /// contention on hot buckets. `record_n`, `record_corrected`'s corrections and `add`
-    /// add exactly. Reset from any thread.
+    /// Any number of writers; each bucket a scalable approximate counter (`picollo_approx_counter`):
+    /// exact below 2^T, then about 2 % error at 2σ. Reset from any thread.
     Approximate = 3,
 }
 
@@ -124,8 +114,8 @@ impl From<&picollo_percentile> for Percentile {
 /// Number of percentiles in a summary.
 pub const PICOLLO_SUMMARY_PERCENTILES: usize = 16;
 
-/// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5,
-/// 99, 99.9, 99.99, 99.999, 100, then totals and moments. Filled in place.
+/// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99,
+/// 99.9, 99.99, 99.999, 100, then totals and moments.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,8 +128,7 @@ pub struct picollo_summary {
     pub underflow: u64,
     /// Count of values above the range.
     pub overflow: u64,
-    /// Counts that did not fit a full bucket (records, merges and thread-local sums past a
-    /// bucket's ceiling; see `picollo_histogram_record_n`).
+    /// Counts that did not fit a full bucket (docs/semantics.md, "Counters").
     pub saturated: u64,
     /// Mean over bucket midpoints (NaN when empty).
     pub mean: f64,
@@ -243,8 +232,7 @@ pub struct picollo_histogram_info {
     pub max_trackable: u64,
     /// Number of counters (buckets) in storage.
     pub storage_len: u64,
-    /// Bytes taken by the counters now (thread-local: every shard; sparse storage: the
-    /// blocks made so far and the block directory).
+    /// Bytes the counters take now (every shard; for sparse storage, the blocks made so far).
     pub footprint_bytes: u64,
     /// Buckets per block (a power of two).
     pub block_size: u64,

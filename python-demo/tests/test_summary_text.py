@@ -36,7 +36,7 @@ def test_summary_fields(getting_started, getting_started_values):
     assert s.p(99.9) is s.percentiles[12]
     assert (s.p50, s.p90, s.p99, s.p999) == (s.p(50), s.p(90), s.p(99), s.p(99.9))
     assert s.p(0).rank_count == 1 and s.p(100).rank_count == 1_000_000
-    # the seed's rows (its P50/P99/P100 values are this data's too)
+    # the Picollo .NET announcement's rows (its P50/P99/P100 values are this data's too)
     assert [s.p(r).value for r in (0, 25, 50, 75, 90, 99, 100)] == [
         20_096, 20_352, 21_376, 22_912, 23_936, 24_960, 25_472]
     with pytest.raises(ValueError, match="standard rank"):

@@ -61,7 +61,7 @@ impl SplitMix64 {
 }
 
 /// .NET's `new Random(seed)` (the legacy subtractive generator that seeded instances still
-/// use), so the seed's getting-started data can be regenerated value for value.
+/// use), so the announcement's getting-started data can be regenerated value for value.
 pub struct DotNetRandom {
     state: [i32; 56],
     inext: usize,
@@ -131,27 +131,27 @@ impl DotNetRandom {
     }
 }
 
-/// The seed's first getting-started distribution: `20000 + (0.5 − r)·1000 + r²·5000`, the
-/// deviation cast to an unsigned integer (negative → 0).
+/// The announcement's first getting-started distribution:
+/// `20000 + (0.5 − r)·1000 + r²·5000`, the deviation cast to an unsigned integer (negative → 0).
 pub fn seed_first(rng: &mut DotNetRandom) -> u64 {
     let dev = (0.5 - rng.next_f64()) * 1000.0 + rng.next_f64().powi(2) * 5000.0;
     20_000 + dev as u64
 }
 
-/// The seed's second distribution: `19000 + (0.5 − r)·500 + r³·10000`.
+/// The announcement's second distribution: `19000 + (0.5 − r)·500 + r³·10000`.
 pub fn seed_second(rng: &mut DotNetRandom) -> u64 {
     let dev = (0.5 - rng.next_f64()) * 500.0 + rng.next_f64().powi(3) * 10_000.0;
     19_000 + dev as u64
 }
 
-/// The seed's histogram: relative error 0.01, u32 counters, range 10,000..30,000.
+/// The announcement's histogram: relative error 0.01, u32 counters, range 10,000..30,000.
 pub fn seed_config() -> Config {
     Config::new()
         .with_relative_error(0.01)
         .with_range(10_000, 30_000)
 }
 
-/// The seed's "Histogram Before": a million values of the first distribution and one
+/// The announcement's "Histogram Before": a million values of the first distribution and one
 /// value of 40,000 (overflow). Returns the histogram and the generator to go on with.
 pub fn seed_before() -> (Histogram<u32, Vec<u32>>, DotNetRandom) {
     let mut h = seed_config().build::<u32>().unwrap();
