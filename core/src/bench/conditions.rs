@@ -139,13 +139,20 @@ pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
         SoftwareEvent::PageFaults.into(),
         SoftwareEvent::ContextSwitches.into(),
     ];
-    let mut warnings = Vec::new();
-    for set in [&hardware[..], &hardware[..3], &software[..]] {
-        match PerfMeter::open(set) {
-            Ok(m) => return Ok((Box::new(m), warnings)),
-            Err(e) => warnings.push(std::format!("{e}; trying fewer counters")),
+    let full = PerfMeter::open(&hardware);
+    let hardware_error = match full.or_else(|_| PerfMeter::open(&hardware[..3])) {
+        Ok(m) => return Ok((Box::new(m), Vec::new())),
+        Err(e) => e,
+    };
+    let why = std::format!("hardware counters unavailable ({hardware_error})");
+    match PerfMeter::open(&software) {
+        Ok(m) => {
+            let instead = "counting task-clock, page faults and context switches instead";
+            Ok((Box::new(m), std::vec![std::format!("{why}: {instead}")]))
+        }
+        Err(e) => {
+            let warning = std::format!("{why}; software counters too ({e}): time only");
+            Ok((Box::new(ClockMeter::new()), std::vec![warning]))
         }
     }
-    warnings.push("no counters could be opened: time only".into());
-    Ok((Box::new(ClockMeter::new()), warnings))
 }

@@ -121,6 +121,16 @@ mod perf {
     use crate::bench::BenchError;
     use crate::perf::{Event, Session, SessionBuilder};
 
+    /// `ns` for the software clocks (task-clock, cpu-clock count nanoseconds), else
+    /// `events`.
+    fn unit_of(event: Event) -> &'static str {
+        use crate::perf::SoftwareEvent::{CpuClock, TaskClock};
+        match event {
+            Event::Software(TaskClock | CpuClock) => "ns",
+            _ => "events",
+        }
+    }
+
     /// Time plus a perf session's counters, read as one group (rdpmc where the page allows)
     /// around the clock's reads.
     pub struct PerfMeter {
@@ -150,7 +160,7 @@ mod perf {
             let mut m = self.clock.metrics();
             m.extend(self.session.counters().iter().map(|c| Metric {
                 name: c.name().to_string(),
-                unit: "events",
+                unit: unit_of(c.event()),
             }));
             m
         }

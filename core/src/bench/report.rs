@@ -10,6 +10,52 @@ use super::meter::SCALE;
 use super::result::{BenchResult, MetricResult};
 use super::stats::mean_interval;
 use crate::hdr::{LogError, LogWriter};
+use crate::GroupedF64;
+
+/// How a metric's figures are shown: time in the unit that suits its median (ns, µs, ms,
+/// s), three decimals; counters grouped, with three decimals below 1,000.
+#[derive(Clone, Copy)]
+struct Shown {
+    divisor: f64,
+    unit: &'static str,
+    decimals: usize,
+}
+
+impl Shown {
+    /// For figures in `unit` whose median is `typical`.
+    fn new(unit: &'static str, typical: f64) -> Self {
+        const TIME: [(f64, &str); 4] = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")];
+        if unit == "ns" {
+            let (divisor, unit) = TIME
+                .iter()
+                .copied()
+                .take_while(|&(d, _)| typical >= 10.0 * d || d == 1.0)
+                .last()
+                .unwrap_or(TIME[0]);
+            return Shown {
+                divisor,
+                unit,
+                decimals: 3,
+            };
+        }
+        let decimals = if typical < 1_000.0 { 3 } else { 0 };
+        Shown {
+            divisor: 1.0,
+            unit,
+            decimals,
+        }
+    }
+
+    /// For a metric of a result, by its median.
+    fn of(m: &MetricResult) -> Self {
+        Self::new(m.metric.unit, m.percentile(50.0).unwrap_or(0.0))
+    }
+
+    /// `v` (in the metric's unit) as shown.
+    fn show(self, v: f64) -> GroupedF64 {
+        GroupedF64(v / self.divisor, self.decimals)
+    }
+}
 
 /// The ranks of the report's table.
 const REPORTED: [(&str, f64); 5] = [
@@ -56,35 +102,34 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
 
 fn write_metric_row(m: &MetricResult, w: &mut dyn Write) -> fmt::Result {
     let view = m.histogram.view();
-    let unit = |v: u64| v as f64 / SCALE as f64;
-    write!(w, "| {} ({}) |", m.metric.name, m.metric.unit)?;
+    let shown = Shown::of(m);
+    let unit = |v: u64| shown.show(v as f64 / SCALE as f64);
+    write!(w, "| {} ({}) |", m.metric.name, shown.unit)?;
     for &(_, rank) in &REPORTED {
-        write!(
-            w,
-            " {:.3} |",
-            unit(view.percentile_value(rank).unwrap_or(0))
-        )?;
+        write!(w, " {} |", unit(view.percentile_value(rank).unwrap_or(0)))?;
     }
     let max = view.max_recorded().unwrap_or(0);
     let (mean, half) = mean_interval(&view).unwrap_or((f64::NAN, f64::NAN));
     let mark = if m.multiplexed { " (multiplexed)" } else { "" };
+    let scaled = |v: f64| shown.show(v / SCALE as f64);
     writeln!(
         w,
-        " {:.3} | {:.3} ± {:.3}{mark} |",
+        " {} | {} ± {}{mark} |",
         unit(max),
-        mean / SCALE as f64,
-        half / SCALE as f64
+        scaled(mean),
+        scaled(half)
     )
 }
 
-fn write_attribution(a: &Attribution, w: &mut dyn Write) -> fmt::Result {
+fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt::Result {
     writeln!(
         w,
         "\nWhat the slow operations did (mean per operation in each band of time):\n"
     )?;
+    let shown: std::vec::Vec<Shown> = r.metrics.iter().map(Shown::of).collect();
     write!(w, "| Band | Samples |")?;
-    for name in &a.metrics {
-        write!(w, " {name} |")?;
+    for (name, s) in a.metrics.iter().zip(&shown) {
+        write!(w, " {name} ({}) |", s.unit)?;
     }
     write!(w, "\n|---|---:|")?;
     for _ in &a.metrics {
@@ -93,8 +138,8 @@ fn write_attribution(a: &Attribution, w: &mut dyn Write) -> fmt::Result {
     writeln!(w)?;
     for b in &a.bands {
         write!(w, "| {} | {} |", b.label, b.samples)?;
-        for m in &b.means {
-            write!(w, " {m:.3} |")?;
+        for (m, s) in b.means.iter().zip(&shown) {
+            write!(w, " {} |", s.show(*m))?;
         }
         writeln!(w)?;
     }
@@ -118,7 +163,7 @@ impl BenchResult {
         for m in &self.metrics {
             write_metric_row(m, w)?;
         }
-        write_attribution(&self.attribution(), w)
+        write_attribution(self, &self.attribution(), w)
     }
 
     /// Every metric's full Markdown summary (the standard ranks), values per operation.
@@ -226,30 +271,35 @@ impl Display for BenchResult {
     }
 }
 
+/// `(b − a) / a` as shown: `+12.3%`, `0.0%` when both are 0, `—` when only `a` is.
+fn change(a: f64, b: f64) -> std::string::String {
+    match (a == 0.0, b == 0.0) {
+        (true, true) => "0.0%".into(),
+        (true, false) => "—".into(),
+        _ => std::format!("{:+.1}%", (b - a) / a * 100.0),
+    }
+}
+
 fn write_metric_diff(d: &MetricDiff, a: &str, b: &str, w: &mut dyn Write) -> fmt::Result {
-    writeln!(w, "\n{} ({} per op):\n", d.name, d.unit)?;
+    let typical = d.rows.iter().find(|r| r.rank == 50.0).map_or(0.0, |r| r.a);
+    let s = Shown::new(d.unit, typical);
+    writeln!(w, "\n{} ({} per op):\n", d.name, s.unit)?;
     writeln!(w, "| Percentile | {a} | {b} | Δ% | 99 % CI of {b} − {a} |")?;
     writeln!(w, "|---|---:|---:|---:|---|")?;
     for r in &d.rows {
-        write!(
-            w,
-            "| P{} | {:.3} | {:.3} | {:+.1}% |",
-            r.rank, r.a, r.b, r.change
-        )?;
+        let (va, vb, c) = (s.show(r.a), s.show(r.b), change(r.a, r.b));
+        write!(w, "| P{} | {va} | {vb} | {c} |", r.rank)?;
         match r.interval {
             Some((lo, hi)) => {
                 let mark = if r.excludes_zero() { " *" } else { "" };
-                writeln!(w, " [{lo:.3}, {hi:.3}]{mark} |")?
+                writeln!(w, " [{}, {}]{mark} |", s.show(lo), s.show(hi))?
             }
             None => writeln!(w, " — |")?,
         }
     }
     let (ma, mb) = d.means;
-    writeln!(
-        w,
-        "| Mean | {ma:.3} | {mb:.3} | {:+.1}% | |",
-        (mb - ma) / ma * 100.0
-    )?;
+    let c = change(ma, mb);
+    writeln!(w, "| Mean | {} | {} | {c} | |", s.show(ma), s.show(mb))?;
     match d.cohens_d {
         Some(x) => writeln!(w, "| Cohen's d | | | {x:+.3} | |"),
         None => writeln!(w, "| Cohen's d | | | n/a | |"),
