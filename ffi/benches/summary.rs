@@ -7,10 +7,11 @@
 mod report;
 
 /// The summary's order; lines of other benches come first.
-const ORDER: [&str; 9] = [
+const ORDER: [&str; 10] = [
     "record",
     "threads",
     "perf",
+    "harness",
     "encode",
     "export",
     "abi",
