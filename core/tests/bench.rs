@@ -437,3 +437,15 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
     let e = BenchResult::from_rows(&b, metrics, vec![1, 2, 3], "wall".into(), warm).unwrap_err();
     assert!(e.message().contains("whole samples"), "{e}");
 }
+
+#[test]
+fn metrics_at_zero_in_both_are_named_in_one_line() {
+    let run = |name: &str, ns: u64| {
+        let (mut meter, work) = sim((0, 0), move |_| (ns, 0));
+        quick(name).with_batch(1).run_with(&mut meter, work).unwrap()
+    };
+    let text = compare(&run("A", 10), &run("B", 20)).to_string();
+    assert!(text.contains("\nmisses: 0 per op in both.\n"), "{text}");
+    assert!(!text.contains("misses (events per op)"), "{text}");
+    assert!(text.contains("time (ns per op)"), "{text}");
+}

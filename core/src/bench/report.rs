@@ -330,12 +330,23 @@ impl Comparison {
 }
 
 impl Display for Comparison {
-    /// Per metric a diff table (`*` marks an interval that excludes 0), the rank test,
-    /// then the verdict line.
+    /// Per metric a diff table (`*` marks an interval that excludes 0; metrics that are 0
+    /// throughout in both are named in one line instead), the rank test, then the verdict
+    /// line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "##### {} against {}", self.b, self.a)?;
-        for d in &self.metrics {
+        let zero = |d: &&MetricDiff| d.means == (0.0, 0.0) && d.rows.iter().all(|r| r.b == 0.0);
+        for d in self.metrics.iter().filter(|d| !zero(d)) {
             write_metric_diff(d, &self.a, &self.b, f)?;
+        }
+        let zeros: std::vec::Vec<&str> = self
+            .metrics
+            .iter()
+            .filter(zero)
+            .map(|d| d.name.as_str())
+            .collect();
+        if !zeros.is_empty() {
+            writeln!(f, "\n{}: 0 per op in both.", zeros.join(", "))?;
         }
         if let Some(t) = self.rank_test {
             writeln!(
