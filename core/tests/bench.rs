@@ -204,10 +204,11 @@ fn tail_attribution_finds_what_the_slow_operations_did() {
     assert_eq!(a.bands[3].label, "> P99");
     assert_eq!(a.bands[3].means, vec![100.0, 20.0]);
     assert_eq!(a.bands[3].samples, 25);
-    assert_eq!(
-        a.findings(),
-        vec!["> P99: 20.0× the misses of ≤ P50".to_string()]
-    );
+    let findings = [
+        "> P99: 10.0× the time of ≤ P50",
+        "> P99: 20.0× the misses of ≤ P50",
+    ];
+    assert_eq!(a.findings(), findings);
     assert!(r.to_string().contains("- > P99: 20.0× the misses of ≤ P50"));
 }
 
@@ -442,10 +443,34 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
 fn metrics_at_zero_in_both_are_named_in_one_line() {
     let run = |name: &str, ns: u64| {
         let (mut meter, work) = sim((0, 0), move |_| (ns, 0));
-        quick(name).with_batch(1).run_with(&mut meter, work).unwrap()
+        quick(name)
+            .with_batch(1)
+            .run_with(&mut meter, work)
+            .unwrap()
     };
     let text = compare(&run("A", 10), &run("B", 20)).to_string();
     assert!(text.contains("\nmisses: 0 per op in both.\n"), "{text}");
     assert!(!text.contains("misses (events per op)"), "{text}");
     assert!(text.contains("time (ns per op)"), "{text}");
+}
+
+#[test]
+fn slow_operations_off_the_cpu_are_told_apart_from_slow_work() {
+    // A meter whose second metric is task-clock: the slow operations took 100 ns of time
+    // but only 10 ns on the CPU.
+    let (mut meter, work) = sim(
+        (0, 0),
+        |op| if op % 200 == 7 { (100, 10) } else { (10, 10) },
+    );
+    let mut r = quick("op")
+        .with_batch(1)
+        .with_samples(5_000)
+        .run_with(&mut meter, work)
+        .unwrap();
+    r.metrics[1].metric.name = "Software:TaskClock".into();
+    let findings = r.attribution().findings();
+    assert_eq!(findings[0], "> P99: 10.0× the time of ≤ P50");
+    let off = "> P99: 90 % of the time off the CPU (task-clock 10 % of the time): \
+               preemption or waiting, not work";
+    assert_eq!(findings.last().unwrap(), off, "{findings:?}");
 }

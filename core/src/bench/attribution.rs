@@ -74,27 +74,44 @@ impl Attribution {
         }
     }
 
-    /// For each counter, how its mean in the slowest non-empty band compares with `≤ P50`:
-    /// `"> P99: 14.0× the Hardware:BranchMisses of ≤ P50"`, largest ratio first.
+    /// How the slowest non-empty band compares with `≤ P50`: its time, then each counter,
+    /// largest ratio first (`"> P99: 14.0× the Hardware:BranchMisses of ≤ P50"`), and where
+    /// task-clock was counted and the band spent most of its time off the CPU, that share.
     pub fn findings(&self) -> Vec<String> {
         let fast = &self.bands[0];
         let Some(slow) = self.bands[1..].iter().rev().find(|b| b.samples > 0) else {
             return Vec::new();
         };
-        let mut found: Vec<(f64, String)> = (1..self.metrics.len())
-            .filter(|&i| fast.means[i] > 0.0 && slow.means[i].is_finite())
-            .map(|i| {
-                let ratio = slow.means[i] / fast.means[i];
-                let text = std::format!(
-                    "{}: {ratio:.1}× the {} of {}",
-                    slow.label,
-                    self.metrics[i],
-                    fast.label
-                );
-                (ratio, text)
-            })
-            .collect();
-        found.sort_by(|a, b| b.0.total_cmp(&a.0));
-        found.into_iter().map(|(_, t)| t).collect()
+        let ratio = |i: usize| slow.means[i] / fast.means[i];
+        let says = |i: usize| {
+            let (r, name) = (ratio(i), &self.metrics[i]);
+            std::format!("{}: {r:.1}× the {name} of {}", slow.label, fast.label)
+        };
+        let shown = |i: &usize| fast.means[*i] > 0.0 && slow.means[*i].is_finite();
+        let mut counters: Vec<usize> = (1..self.metrics.len()).filter(shown).collect();
+        counters.sort_by(|&a, &b| ratio(b).total_cmp(&ratio(a)));
+        let mut found: Vec<String> = [0usize].into_iter().filter(shown).map(says).collect();
+        found.extend(counters.into_iter().map(says));
+        found.extend(self.off_cpu(slow));
+        found
+    }
+
+    /// The share of `band`'s time spent off the CPU, from task-clock, when above half.
+    fn off_cpu(&self, band: &Band) -> Option<String> {
+        let clock = self
+            .metrics
+            .iter()
+            .position(|m| m == "Software:TaskClock")?;
+        let (time, on_cpu) = (band.means[0], band.means[clock]);
+        let off = 1.0 - on_cpu / time;
+        (off > 0.5).then(|| {
+            std::format!(
+                "{}: {:.0} % of the time off the CPU (task-clock {:.0} % of the time): \
+                 preemption or waiting, not work",
+                band.label,
+                off * 100.0,
+                on_cpu / time * 100.0
+            )
+        })
     }
 }
