@@ -474,3 +474,24 @@ fn slow_operations_off_the_cpu_are_told_apart_from_slow_work() {
                preemption or waiting, not work";
     assert_eq!(findings.last().unwrap(), off, "{findings:?}");
 }
+
+#[test]
+fn a_baseline_s_medians_are_subtracted_per_metric() {
+    // The harness around an empty call costs 3 ns and 1 event; the operation 10 and 4 more.
+    let (mut meter, work) = sim((0, 0), |_| (3, 1));
+    let empty = quick("empty call")
+        .with_batch(1)
+        .run_with(&mut meter, work)
+        .unwrap();
+    let (mut meter, work) = sim((0, 0), |_| (13, 5));
+    let b = quick("op").with_batch(1).with_baseline(&empty);
+    let r = b.run_with(&mut meter, work).unwrap();
+    assert_eq!(r.time().percentile(50.0), Some(10.0));
+    assert_eq!(r.metric("misses").unwrap().percentile(50.0), Some(4.0));
+    assert_eq!(r.metrics[0].baseline, 3 * SCALE);
+    let report = r.to_string();
+    assert!(
+        report.contains("- baseline: the medians of empty call subtracted"),
+        "{report}"
+    );
+}

@@ -34,6 +34,8 @@ pub struct Conditions {
     pub batch: u64,
     /// The warm-up.
     pub warm_up: WarmUp,
+    /// The result whose medians were subtracted per operation, by name.
+    pub baseline: Option<String>,
     /// What spoils the figures, each a sentence.
     pub warnings: Vec<String>,
 }

@@ -98,7 +98,10 @@ impl Meter for ClockMeter {
     fn clock(&self) -> String {
         let source = crate::time::tick_source();
         let ghz = self.frequency as f64 / 1e9;
-        std::format!("{source:?} at {ghz:.3} GHz (resolution {:.3} ns)", 1.0 / ghz)
+        std::format!(
+            "{source:?} at {ghz:.3} GHz (resolution {:.3} ns)",
+            1.0 / ghz
+        )
     }
 }
 

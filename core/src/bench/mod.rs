@@ -31,7 +31,6 @@ pub mod stats;
 
 use std::string::String;
 use std::time::Duration;
-#[cfg(feature = "perf")]
 use std::vec::Vec;
 
 pub use attribution::{Attribution, Band};
@@ -64,6 +63,7 @@ pub struct Bench {
     pin: Option<usize>,
     nice: Option<i32>,
     relative_error: f64,
+    baseline: Option<(String, Vec<(String, u64)>)>,
 }
 
 impl Bench {
@@ -82,6 +82,7 @@ impl Bench {
             pin: None,
             nice: None,
             relative_error: 0.0001,
+            baseline: None,
         }
     }
 
@@ -134,6 +135,27 @@ impl Bench {
     pub fn with_relative_error(mut self, relative_error: f64) -> Self {
         self.relative_error = relative_error;
         self
+    }
+
+    /// Subtract `baseline`'s median per operation from every figure of the metric of the
+    /// same name: the cost of what the measurement cannot avoid but the caller does not
+    /// want (a language binding's call of an empty function), floored at 0.
+    pub fn with_baseline(mut self, baseline: &BenchResult) -> Self {
+        let medians = baseline.metrics.iter().map(|m| {
+            let median = m.histogram.view().percentile_value(50.0).unwrap_or(0);
+            (m.metric.name.clone(), median)
+        });
+        self.baseline = Some((baseline.name.clone(), medians.collect()));
+        self
+    }
+
+    /// Per metric, the baseline's median to subtract (0 without one).
+    fn baseline_of(&self, metrics: &[Metric]) -> std::vec::Vec<u64> {
+        let find = |name: &str| {
+            let (_, medians) = self.baseline.as_ref()?;
+            medians.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+        };
+        metrics.iter().map(|m| find(&m.name).unwrap_or(0)).collect()
     }
 
     /// The name the report shows.

@@ -94,6 +94,12 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
         "- batch: {} op(s) per sample, {} samples, warm-up {} batches",
         c.batch, r.samples, c.warm_up.batches
     )?;
+    if let Some(b) = &c.baseline {
+        writeln!(
+            w,
+            "- baseline: the medians of {b} subtracted from every figure"
+        )?;
+    }
     for warning in &c.warnings {
         writeln!(w, "- warning: {warning}")?;
     }

@@ -19,6 +19,9 @@ pub struct MetricResult {
     pub histogram: Histogram<u64, Vec<u64>>,
     /// The read-pair overhead subtracted from every batch (thousandths of the unit).
     pub overhead: u64,
+    /// The baseline's median subtracted from every per-operation figure (thousandths of
+    /// the unit; 0 without a baseline).
+    pub baseline: u64,
     /// The counter was multiplexed in some batch (its figures are scaled estimates).
     pub multiplexed: bool,
 }
@@ -64,6 +67,7 @@ impl BenchResult {
         conditions.batch = batch;
         conditions.warm_up = warm_up;
         conditions.warn_about_machine();
+        conditions.baseline = bench.baseline.as_ref().map(|(name, _)| name.clone());
         for m in metrics.iter().filter(|m| m.multiplexed) {
             conditions.warnings.push(std::format!(
                 "{} was multiplexed: its figures are scaled by time enabled / running",
@@ -108,6 +112,7 @@ impl BenchResult {
                 metric,
                 histogram,
                 overhead: 0,
+                baseline: 0,
                 multiplexed: false,
             });
         }

@@ -147,6 +147,7 @@ pub fn sample<M: Meter + ?Sized, F: FnMut(u64)>(
     f: &mut F,
     k: u64,
     overhead: &[u64],
+    baseline: &[u64],
 ) -> Result<Samples, BenchError> {
     let metrics = overhead.len();
     let config = Config::new().with_relative_error(bench.relative_error);
@@ -165,7 +166,7 @@ pub fn sample<M: Meter + ?Sized, F: FnMut(u64)>(
         }
         batch(meter, f, k, &mut out)?;
         for (i, (o, &c)) in out.iter().zip(overhead).enumerate() {
-            let v = per_op(o.value, c, k);
+            let v = per_op(o.value, c, k).saturating_sub(baseline[i]);
             s.histograms[i].record(v);
             s.rows.push(v);
             s.multiplexed[i] |= o.multiplexed;
@@ -187,16 +188,18 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
         None => choose_batch(meter, &mut f, overhead[0], metrics.len())?,
     };
     let warm = warm_up(meter, &mut f, k, overhead[0], metrics.len(), bench.warmup)?;
-    let s = sample(bench, meter, &mut f, k, &overhead)?;
+    let baseline = bench.baseline_of(&metrics);
+    let s = sample(bench, meter, &mut f, k, &overhead, &baseline)?;
     let results = metrics
         .into_iter()
         .zip(s.histograms)
-        .zip(overhead.iter().zip(s.multiplexed))
+        .zip(overhead.iter().zip(s.multiplexed).zip(baseline))
         .map(
-            |((metric, histogram), (&overhead, multiplexed))| MetricResult {
+            |((metric, histogram), ((&overhead, multiplexed), baseline))| MetricResult {
                 metric,
                 histogram,
                 overhead,
+                baseline,
                 multiplexed,
             },
         );
