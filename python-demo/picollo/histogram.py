@@ -13,6 +13,7 @@ import weakref
 from array import array
 from typing import Any, Iterable, Iterator
 
+from . import _export
 from . import _native as n
 from ._base import HistogramBase, SnapshotBase, _percentiles, record_checked
 from ._by_value import ByValue, ValueSteps
@@ -618,23 +619,17 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
     def to_openmetrics(self, name: str, help: str = "", unit: str = "", **options: Any) -> str:
         """This histogram as an OpenMetrics exposition of one family; see
         `picollo.metrics.to_openmetrics` for the options."""
-        from .metrics import to_openmetrics
-
-        return to_openmetrics(self, name, help, unit, **options)
+        return _export.to_openmetrics(self._ptr, name, help, unit, **options)
 
     def prometheus_buckets(self, **options: Any) -> Any:
         """The cumulative buckets and sum a Prometheus client library exposes; see
         `picollo.metrics.prometheus_buckets`."""
-        from .metrics import prometheus_buckets
-
-        return prometheus_buckets(self, **options)
+        return _export.prometheus_buckets(self._ptr, **options)
 
     def to_otlp(self, format: str = "json", **options: Any) -> str | bytes:
         """This histogram as an OTLP ``ExportMetricsServiceRequest`` (JSON text or
         protobuf bytes); see `picollo.metrics.to_otlp` for the options."""
-        from .metrics import to_otlp
-
-        return to_otlp(self, format, **options)
+        return _export.to_otlp(self._ptr, format, **options)
 
 
 def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Percentile:
