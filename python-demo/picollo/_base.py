@@ -5,12 +5,12 @@ buckets, merging's checks and the snapshot's refresh."""
 from __future__ import annotations
 
 import ctypes
-import weakref
 from typing import Any, ClassVar, Generic, Iterable, Iterator, TypeVar
 
 from ._convert import ranks_array, real, u64
 from ._domain import Domain
 from ._errors import ClosedError, Status, check, error_for
+from ._handle import Handle
 from ._results import selection_code
 
 #: The result types of a histogram kind: percentile, bucket, summary, info (`Domain`).
@@ -18,7 +18,6 @@ P = TypeVar("P")
 B = TypeVar("B")
 S = TypeVar("S")
 I = TypeVar("I")  # noqa: E741
-H = TypeVar("H", bound="Handle")
 HB = TypeVar("HB", bound="HistogramBase[Any, Any, Any, Any]")
 SB = TypeVar("SB", bound="SnapshotBase[Any]")
 
@@ -31,49 +30,6 @@ def batch_size(batch: Any) -> int:
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
         raise ValueError(f"batch must be a positive int, not {batch!r}")
     return batch
-
-
-class Handle:
-    """A native object this one owns: freed by `close` (idempotent), on leaving ``with``,
-    or when collected; any later use raises `ClosedError`."""
-
-    _WHAT: ClassVar[str]  # how `ClosedError` names it
-
-    def _own(self, handle: Any, free: Any) -> None:
-        """Take ``handle`` (``free`` frees it when this object is closed or collected)."""
-        self._attach(handle)
-        self._finalizer = weakref.finalize(self, free, handle)
-
-    def _attach(self, handle: Any) -> None:
-        self._h = handle
-
-    @property
-    def _ptr(self) -> Any:
-        h = getattr(self, "_h", None)
-        if h is None:
-            raise ClosedError(self._WHAT)
-        return h
-
-    def _detach(self) -> None:
-        """Forget the handle (closed): every later call raises `ClosedError`."""
-        self._h = None
-
-    def close(self) -> None:
-        """Free the native object now (idempotent)."""
-        if getattr(self, "_h", None) is not None:
-            self._detach()
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_h", None) is None
-
-    def __enter__(self: H) -> H:
-        self._ptr  # entering a closed object is an error too
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 def of_kind(obj: Any, domain: Domain) -> Any:
