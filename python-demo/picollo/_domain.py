@@ -1,6 +1,6 @@
-"""`Domain`: what differs between the integer and the float histogram at the C ABI, as core's
-value-domain trait does for the library. Everything the two share (`_base`, `_by_value`,
-`_results`) is written once over it; `_types.INTEGER` and `_float_types.FLOAT` are the two.
+"""`Domain`: what differs between the integer and the float histogram at the C ABI, the one
+axis along which the two vary. Everything they share (`_base`, `_by_value`, `_results`) is
+written once over it; `_types.INTEGER` and `_float_types.FLOAT` are the two domains.
 """
 
 from __future__ import annotations
