@@ -58,11 +58,10 @@ from ._errors import (
     status_str,
 )
 from ._native import lib as _lib
+from ._results import STANDARD_RANKS, VALUE_SELECTIONS
 from ._types import (
     MODES,
     STORAGES,
-    STANDARD_RANKS,
-    VALUE_SELECTIONS,
     Bucket,
     Info,
     Percentile,

@@ -1,73 +1,80 @@
-"""A `Histogram` read along its values rather than its ranks: the rank of a value (the
-inverse of a percentile), counts between values, the bucket a value falls in, and steps of
-values (HdrHistogram's linear and logarithmic iterations).
+"""A histogram read along its values rather than its ranks, written once for both kinds
+over their `Domain`: the rank of a value (the inverse of a percentile), counts between
+values, the bucket a value falls in; and, for the integer histogram, steps of values
+(HdrHistogram's linear and logarithmic iterations).
 
-`ByValue` is a mixin only to keep `histogram.py` to one idea per file: it needs nothing of
-its host but ``_ptr`` (the live handle, `ClosedError` once closed).
+`ByValue` and `ValueSteps` are mixins only to keep the histogram modules to one idea per
+file: they need nothing of their host but ``_ptr`` (the live handle, `ClosedError` once
+closed) and ``_DOMAIN``. The hosts name the value argument and say what it means for their
+values; the call is made here.
 """
 
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
 from . import _native as n
+from ._base import batch_size
 from ._convert import real, u64
-from ._errors import Status, check, error_for
+from ._domain import Domain
+from ._errors import InvalidArgumentError, Status, check, error_for, last_error_message
 from ._types import Step
 
-#: Steps fetched per native call by `ByValue.linear_steps` and `ByValue.log_steps` (40
-#: bytes each). Each call walks the buckets and the steps before it again (the cursor is
-#: only a step count), so batches are large: a million steps of width 1 take about twice as
-#: long in batches of 1024 as in batches of 4096.
+#: Steps fetched per native call by `ValueSteps.linear_steps` and `ValueSteps.log_steps`
+#: (40 bytes each). Each call walks the buckets and the steps before it again (the cursor
+#: is only a step count), so batches are large: a million steps of width 1 take about
+#: twice as long in batches of 1024 as in batches of 4096.
 STEP_BATCH = 4096
 
 
-def _batch_size(batch: Any) -> int:
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be a positive int, not {batch!r}")
-    return batch
-
-
 class ByValue:
-    """Queries by value and steps over values, for `Histogram`."""
+    """Queries by value, for `Histogram` and `FloatHistogram`."""
 
     _ptr: Any  # the host's live handle
+    _DOMAIN: ClassVar[Domain]
 
-    def rank_of(self, value: int) -> float:
-        """The number of values in range at or below ``value``: whole buckets below, and
-        ``value``'s own bucket in part, its values taken as spread evenly over it (exact for
-        the width-1 buckets, and at a bucket's highest value). Underflow and overflow do
-        not count, as in percentiles."""
+    def _rank_of(self, value: Any, what: str) -> float:
+        d = self._DOMAIN
         out = ctypes.c_double()
-        check(n.lib.picollo_histogram_rank_of(self._ptr, u64(value), ctypes.byref(out)))
+        check(d.native.rank_of(self._ptr, d.value(value, what), ctypes.byref(out)))
         return out.value
 
-    def quantile_of(self, value: int) -> float:
-        """`rank_of` over the count in range: the fraction (0..1) of values at or below
-        ``value``, the inverse of a percentile. `EmptyHistogramError` when the range holds
-        no value."""
+    def _quantile_of(self, value: Any, what: str) -> float:
+        d = self._DOMAIN
         out = ctypes.c_double()
-        check(n.lib.picollo_histogram_quantile_of(self._ptr, u64(value), ctypes.byref(out)))
+        check(d.native.quantile_of(self._ptr, d.value(value, what), ctypes.byref(out)))
         return out.value
 
-    def count_between(self, lo: int, hi: int) -> int:
+    def count_between(self, lo: Any, hi: Any) -> int:
         """The count of every bucket holding a value in ``[lo, hi]`` (whole buckets, as
         HdrHistogram's ``getCountBetweenValues``: the exact count of ``[lowest of lo's
-        bucket, highest of hi's bucket]``). `InvalidArgumentError` when ``lo > hi``."""
+        bucket, highest of hi's bucket]``, so at least the count of ``[lo, hi]``).
+        `InvalidArgumentError` when ``lo > hi`` (or either is NaN)."""
+        d = self._DOMAIN
         out = ctypes.c_uint64()
-        check(n.lib.picollo_histogram_count_between(
-            self._ptr, u64(lo, "lo"), u64(hi, "hi"), ctypes.byref(out)))
+        check(d.native.count_between(
+            self._ptr, d.value(lo, "lo"), d.value(hi, "hi"), ctypes.byref(out)))
         return out.value
 
-    def equivalent_range(self, value: int) -> tuple[int, int]:
-        """``(lowest, highest)``: the values of the bucket ``value`` falls in under this
-        layout, recorded or not, in range or not (HdrHistogram's lowest and highest
-        equivalent values). The next bucket starts at ``highest + 1``."""
-        lowest, highest = ctypes.c_uint64(), ctypes.c_uint64()
-        check(n.lib.picollo_histogram_equivalent_range(
-            self._ptr, u64(value), ctypes.byref(lowest), ctypes.byref(highest)))
+    def _equivalent_range(self, value: Any, what: str) -> tuple[Any, Any]:
+        """``(lowest, highest)`` of the bucket ``value`` falls in under this layout;
+        `InvalidArgumentError` for a value that has no bucket (a float histogram's NaN,
+        ±∞ or magnitude outside the range)."""
+        d = self._DOMAIN
+        lowest, highest = d.c_value(), d.c_value()
+        status = d.native.equivalent_range(
+            self._ptr, d.value(value, what), ctypes.byref(lowest), ctypes.byref(highest))
+        if status == Status.OUT_OF_RANGE:
+            raise InvalidArgumentError(status, last_error_message())
+        check(status)
         return lowest.value, highest.value
+
+
+class ValueSteps:
+    """Steps over values, for `Histogram`."""
+
+    _ptr: Any  # the host's live handle
 
     def linear_steps(self, width: int, batch: int = STEP_BATCH) -> Iterator[Step]:
         """Steps of ``width`` values, ``[0, width)``, ``[width, 2·width)``, …, up to the
@@ -100,7 +107,7 @@ class ByValue:
         """The steps ``fetch`` writes, ``batch`` per native call (each batch from one
         consistent copy of the counts). The first batch is fetched now, so bad arguments
         raise here rather than at the first ``next``. An empty histogram has no step."""
-        size = _batch_size(batch)
+        size = batch_size(batch)
         cursor, written = ctypes.c_uint64(0), ctypes.c_size_t(0)
         out = (n.picollo_step * size)()
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-import weakref
 from typing import Any, Callable
 
-from ._errors import ClosedError, Status, check, error_for
+from ._errors import Status, check, error_for
+from ._handle import Handle
 
 
 def encode(text: str | None, what: str) -> bytes | None:
@@ -36,7 +36,7 @@ def fetch_text(call) -> str:
             raise error_for(status)  # the library contradicts itself: do not loop
 
 
-class TextWriterHandle:
+class TextWriterHandle(Handle):
     """A native writer that produces text drained by its ``_take`` function (the log and
     OpenMetrics writers): owns the handle (`close`, ``with``, freed when collected too),
     raises `ClosedError` after `close`, and after each successful call moves the new text
@@ -46,18 +46,10 @@ class TextWriterHandle:
                  what: str) -> None:
         handle = handle_type()
         check(new(ctypes.byref(handle)))
-        self._w = handle
-        self._finalizer = weakref.finalize(self, free, handle)
+        self._own(handle, free)
         self._take = take
-        self._what = what
+        self._WHAT = what
         self._kept: list[str] = []
-
-    @property
-    def _ptr(self) -> Any:
-        w = getattr(self, "_w", None)
-        if w is None:
-            raise ClosedError(self._what)
-        return w
 
     def _call(self, status: int) -> Any:
         """Check a call's status, then drain the text it wrote. Returns self."""
@@ -76,19 +68,3 @@ class TextWriterHandle:
         self._ptr
         return "".join(self._kept)
 
-    def close(self) -> None:
-        """Free the native writer (idempotent)."""
-        if getattr(self, "_w", None) is not None:
-            self._w = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_w", None) is None
-
-    def __enter__(self) -> Any:
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()

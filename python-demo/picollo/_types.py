@@ -1,22 +1,19 @@
-"""Plain Python values copied out of the C structs: Percentile, Bucket, Step, Info, Summary."""
+"""The integer histogram's results, plain Python values copied out of its C structs:
+Percentile, Bucket, Step, Info, Summary (what they share with the float histogram's is in
+`_results`)."""
 
 from __future__ import annotations
 
 import ctypes
 import json
-import math
 from dataclasses import dataclass, fields
-from typing import Any, Iterator
+from typing import Any
 
 from . import _native as n
-from ._text import encode, fetch_text
-
-#: The ranks of a summary, in order (`picollo_summary.percentiles`).
-STANDARD_RANKS = (0.0, 1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 92.5, 95.0, 97.5, 99.0,
-                  99.9, 99.99, 99.999, 100.0)
-
-#: `value_selection` names, in `picollo_value_selection` order.
-VALUE_SELECTIONS = ("midpoint", "lower", "upper", "interpolated")
+from ._convert import u64
+from ._domain import Domain, Natives
+from ._results import VALUE_SELECTIONS, CopiedStruct, SummaryBase, code_name
+from ._text import fetch_text
 
 #: Concurrency mode names, in `picollo_mode` order (see `Histogram`).
 MODES = ("single", "interlocked", "thread-local", "approximate")
@@ -26,7 +23,7 @@ STORAGES = ("dense", "sparse")
 
 
 @dataclass(frozen=True)
-class Percentile:
+class Percentile(CopiedStruct):
     """A percentile and the bucket it was found in (`picollo_percentile`).
 
     ``str(p)`` is the library's one-line form, e.g.
@@ -45,16 +42,8 @@ class Percentile:
     cumulative_count: int
     rank_count: int
 
-    @classmethod
-    def _from_c(cls, p: n.picollo_percentile) -> "Percentile":
-        return cls(*(getattr(p, f.name) for f in fields(cls)))
-
     def _to_c(self) -> n.picollo_percentile:
         return n.picollo_percentile(*(getattr(self, f.name) for f in fields(self)))
-
-    def __contains__(self, value: int) -> bool:
-        """Whether ``value`` lies in this percentile's bucket."""
-        return self.lower <= value <= self.highest
 
     def __int__(self) -> int:
         return self.value
@@ -66,7 +55,7 @@ class Percentile:
 
 
 @dataclass(frozen=True)
-class Bucket:
+class Bucket(CopiedStruct):
     """A storage bucket and its count (`picollo_bucket`); values ``lower..=highest``."""
 
     storage_index: int
@@ -76,21 +65,14 @@ class Bucket:
     value: int  # the midpoint
     count: int
 
-    @classmethod
-    def _from_c(cls, b: n.picollo_bucket) -> "Bucket":
-        return cls(*(getattr(b, f.name) for f in fields(cls)))
-
     @property
     def upper(self) -> int:
         """Exclusive upper bound (a Python int, so 2**64 for the topmost bucket)."""
         return self.highest + 1
 
-    def __contains__(self, value: int) -> bool:
-        return self.lower <= value <= self.highest
-
 
 @dataclass(frozen=True)
-class Step:
+class Step(CopiedStruct):
     """One step of values, ``lower..=highest``, and the counts of the buckets whose midpoint
     lies in it (`picollo_step`), from `Histogram.linear_steps` and `Histogram.log_steps`."""
 
@@ -100,17 +82,10 @@ class Step:
     cumulative_count: int  # counts up to the end of this step
     percentile: float  # cumulative_count over the count in range, in percent
 
-    @classmethod
-    def _from_c(cls, s: n.picollo_step) -> "Step":
-        return cls(*(getattr(s, f.name) for f in fields(cls)))
-
     @property
     def upper(self) -> int:
         """Exclusive upper bound (a Python int, so 2**64 for a step ending at the top)."""
         return self.highest + 1
-
-    def __contains__(self, value: int) -> bool:
-        return self.lower <= value <= self.highest
 
 
 @dataclass(frozen=True)
@@ -136,89 +111,35 @@ class Info:
     def _from_c(cls, i: n.picollo_histogram_info) -> "Info":
         values = {f.name: getattr(i, f.name) for f in fields(cls)}
         values["value_selection"] = VALUE_SELECTIONS[i.value_selection]
-        values["mode"] = MODES[i.mode] if i.mode < len(MODES) else str(i.mode)
+        values["mode"] = code_name(MODES, i.mode)
         return cls(**values)
 
 
-class Summary:
+class Summary(SummaryBase[Percentile]):
     """The standard summary (`picollo_summary`): 16 percentiles, totals and moments.
 
     ``str(summary)`` is the Markdown table; iterating yields the 16 percentiles;
-    ``summary.p(99)`` is the P99 entry.
+    ``summary.p(99)`` is the P99 entry. `diff` shows Δ%, Mean, StDev and the D-value;
+    `line` reads ``name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…``.
     """
 
-    __slots__ = ("_c", "percentiles", "total", "underflow", "overflow", "saturated",
-                 "mean", "stdev", "precision", "min_trackable", "max_trackable")
+    __slots__ = ("total", "underflow", "overflow", "saturated", "mean", "stdev", "precision",
+                 "min_trackable", "max_trackable")
+    _PERCENTILE = Percentile
+    _HISTOGRAM = "Histogram"
+    _C_TABLE = n.lib.picollo_summary_table
+    _C_DIFF = n.lib.picollo_summary_diff
+    _C_LINE = n.lib.picollo_summary_line
 
-    def __init__(self, c: n.picollo_summary):
-        self._c = c  # kept for the text functions, which take the C struct
-        self.percentiles = tuple(Percentile._from_c(p) for p in c.percentiles)
-        self.total: int = c.total
-        self.underflow: int = c.underflow
-        self.overflow: int = c.overflow
-        self.saturated: int = c.saturated
-        self.mean: float = c.mean
-        self.stdev: float = c.stdev
-        self.precision: float = c.precision
-        self.min_trackable: int = c.min_trackable
-        self.max_trackable: int = c.max_trackable
-
-    def p(self, rank: float) -> Percentile:
-        """The entry for a standard rank (0, 1, 5, …, 99.9, 99.99, 99.999, 100)."""
-        for r, pct in zip(STANDARD_RANKS, self.percentiles):
-            if math.isclose(r, rank, rel_tol=0, abs_tol=1e-9):
-                return pct
-        raise ValueError(
-            f"{rank!r} is not a standard rank {STANDARD_RANKS}; "
-            "use Histogram.percentile(rank) for any other rank"
-        )
-
-    @property
-    def p50(self) -> Percentile:
-        """The median entry, ``p(50)``."""
-        return self.p(50)
-
-    @property
-    def p90(self) -> Percentile:
-        return self.p(90)
-
-    @property
-    def p99(self) -> Percentile:
-        return self.p(99)
-
-    @property
-    def p999(self) -> Percentile:
-        """The P99.9 entry, ``p(99.9)``."""
-        return self.p(99.9)
-
-    def __len__(self) -> int:
-        return len(self.percentiles)
-
-    def __iter__(self) -> Iterator[Percentile]:
-        return iter(self.percentiles)
-
-    # --- text --------------------------------------------------------------------------
-
-    def table(self, title: str | None = None) -> str:
-        """The Markdown table (with a ``##### title`` heading when a title is given)."""
-        t = encode(title, "title")
-        return fetch_text(lambda buf, size, needed: n.lib.picollo_summary_table(
-            ctypes.byref(self._c), t, buf, size, needed))
-
-    def diff(self, other: "Summary", title: str | None = None,
-             name_a: str = "A", name_b: str = "B") -> str:
-        """The diff table of ``other`` against this summary (Δ%, Mean, StDev, D-value)."""
-        if not isinstance(other, Summary):
-            raise TypeError(f"diff() needs a Summary, not {type(other).__name__}")
-        t, a, b = encode(title, "title"), encode(name_a, "name_a"), encode(name_b, "name_b")
-        return fetch_text(lambda buf, size, needed: n.lib.picollo_summary_diff(
-            ctypes.byref(self._c), ctypes.byref(other._c), t, a, b, buf, size, needed))
-
-    def line(self, name: str = "") -> str:
-        """``name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…`` (no newline)."""
-        nm = encode(name, "name")
-        return fetch_text(lambda buf, size, needed: n.lib.picollo_summary_line(
-            ctypes.byref(self._c), nm, buf, size, needed))
+    total: int
+    underflow: int
+    overflow: int
+    saturated: int
+    mean: float
+    stdev: float
+    precision: float
+    min_trackable: int
+    max_trackable: int
 
     def json(self) -> str:
         """The summary as JSON text (see `to_dict` for it parsed)."""
@@ -229,9 +150,18 @@ class Summary:
         """The JSON summary parsed: minTrackableValue, totalCount, mean, percentiles…"""
         return json.loads(self.json())
 
-    def __str__(self) -> str:
-        return self.table()
-
     def __repr__(self) -> str:
         return (f"<Summary total={self.total:,} overflow={self.overflow:,} "
                 f"mean={self.mean:,.2f} p50={self.p(50).value:,} p99={self.p(99).value:,}>")
+
+
+#: The integer histogram's `Domain`: values ``0 .. 2**64 - 1`` as ``uint64_t``.
+INTEGER = Domain(
+    name="Histogram", value=u64, c_value=ctypes.c_uint64, c_cursor=ctypes.c_size_t,
+    c_handle=n.HistogramP, c_snapshot=n.SnapshotP,
+    percentile=Percentile, c_percentile=n.picollo_percentile,
+    bucket=Bucket, c_bucket=n.picollo_bucket,
+    info=Info, c_info=n.picollo_histogram_info,
+    summary=Summary, c_summary=n.picollo_summary,
+    native=Natives.named(n.lib, "picollo_histogram_", "picollo_snapshot_"),
+)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import ctypes
-import weakref
-from typing import Any
 
 from . import _native as n
 from ._convert import u32, u64
-from ._errors import ClosedError, check
+from ._errors import check
+from ._handle import Handle
 
 
-class ApproxCounter:
+class ApproxCounter(Handle):
     """A counter any number of threads increment at once, cheaply: exact below
     ``2**threshold`` (default 13, i.e. 8,192); above, each increment adds ``2**k`` with
     probability ``2**-k`` (k grows with the count, capped at ``max_shift``, default 10), so
@@ -30,6 +29,8 @@ class ApproxCounter:
     ``close()`` (or leaving ``with``) frees it; it must not race other calls.
     """
 
+    _WHAT = "approximate counter"
+
     def __init__(self, threshold: int | None = None, *, max_shift: int | None = None,
                  exact_when_uncontended: bool = False):
         t = 0 if threshold is None else u32(threshold, "threshold")
@@ -41,15 +42,7 @@ class ApproxCounter:
         handle = n.ApproxCounterP()
         check(n.lib.picollo_approx_counter_new(
             t, m, 1 if exact_when_uncontended else 0, ctypes.byref(handle)))
-        self._c = handle
-        self._finalizer = weakref.finalize(self, n.lib.picollo_approx_counter_free, handle)
-
-    @property
-    def _ptr(self) -> Any:
-        c = getattr(self, "_c", None)
-        if c is None:
-            raise ClosedError("approximate counter")
-        return c
+        self._own(handle, n.lib.picollo_approx_counter_free)
 
     def increment(self) -> None:
         """Count one event (approximately above ``2**threshold``)."""
@@ -96,23 +89,6 @@ class ApproxCounter:
     @property
     def exact_when_uncontended(self) -> bool:
         return self._policy()[2]
-
-    def close(self) -> None:
-        """Free the native counter now (idempotent)."""
-        if getattr(self, "_c", None) is not None:
-            self._c = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_c", None) is None
-
-    def __enter__(self) -> "ApproxCounter":
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self.closed:

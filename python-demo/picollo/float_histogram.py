@@ -1,23 +1,20 @@
 """`FloatHistogram`: the histogram of doubles (`picollo_float_histogram`); its snapshot is
-in `float_snapshot`."""
+in `float_snapshot`. What it shares with the integer `Histogram` is in `_base` (the handle,
+facts, percentiles, buckets) and `_by_value` (queries by value); this module adds what only
+doubles have: their recording, counts beside the buckets, exact sum and extremes."""
 
 from __future__ import annotations
 
 import ctypes
-import weakref
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from . import _native as n
-from ._convert import float_buffer, ranks_array, real, u32, u64
-from ._errors import (
-    ClosedError,
-    InvalidArgumentError,
-    Status,
-    check,
-    error_for,
-    last_error_message,
-)
+from ._base import HistogramBase, record_checked
+from ._by_value import ByValue
+from ._convert import float_buffer, real, u32, u64
+from ._errors import check
 from ._float_types import (
+    FLOAT,
     FLOAT_MODES,
     FLOAT_STORAGES,
     FloatBucket,
@@ -25,32 +22,12 @@ from ._float_types import (
     FloatPercentile,
     FloatSummary,
 )
+from ._results import name_code, selection_code
 from ._text import encode, fetch_text
-from .histogram import _selection_code
-
-if TYPE_CHECKING:
-    from .float_snapshot import FloatSnapshot
-
-#: Non-empty buckets fetched per native call by `FloatHistogram.buckets_with_values`.
-BUCKET_BATCH = 256
+from .float_snapshot import FloatSnapshot
 
 #: `picollo_float_histogram_text` formats.
 _TABLE, _LINE = 0, 1
-
-
-def _mode_code(mode: Any) -> int:
-    if isinstance(mode, str):
-        name = mode.lower().replace("_", "-")
-        name = {"single-writer": "single"}.get(name, name)
-        if name in FLOAT_MODES:
-            return FLOAT_MODES.index(name)
-    raise ValueError(f"mode {mode!r} is not one of {', '.join(FLOAT_MODES)}")
-
-
-def _storage_code(storage: Any) -> int:
-    if isinstance(storage, str) and storage.lower() in FLOAT_STORAGES:
-        return FLOAT_STORAGES.index(storage.lower())
-    raise ValueError(f"storage {storage!r} is not one of {', '.join(FLOAT_STORAGES)}")
 
 
 _record_native = n.pylib.picollo_float_histogram_record
@@ -62,7 +39,7 @@ def _make_record(box: list) -> Any:
     call, one test and the ctypes call (through `PyDLL`, the handle as its address).
     ``box`` is ``[handle, address]``, ``[None, None]`` once closed. ctypes converts any
     float, int or object with ``__float__`` (numpy scalars included) to a double; what it
-    refuses, a count, or a closed histogram goes through `_record_checked`, which says
+    refuses, a count, or a closed histogram goes through `record_checked`, which says
     what is wrong."""
     record = _record_native
 
@@ -73,25 +50,14 @@ def _make_record(box: list) -> Any:
                 return record(address, value)
             except ctypes.ArgumentError:
                 pass  # a str, say: the checked path names the problem
-        _record_checked(box, value, count)
+        record_checked(FloatHistogram, box, value, count)
 
     fast_record.__doc__ = FloatHistogram.record.__doc__
     return fast_record
 
 
-def _record_checked(box: list, value: Any, count: Any) -> None:
-    h = box[0]
-    if h is None:
-        raise ClosedError("float histogram")
-    v = real(value, "value")
-    c = u64(count, "count")
-    if c == 1:
-        n.lib.picollo_float_histogram_record(h, v)
-    else:
-        n.lib.picollo_float_histogram_record_n(h, v, c)
-
-
-class FloatHistogram:
+class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, FloatInfo],
+                     ByValue):
     """A histogram of doubles with a guaranteed relative error per bucket, for both signs.
 
     >>> with FloatHistogram(relative_error=0.01) as h:
@@ -117,6 +83,9 @@ class FloatHistogram:
     thread meanwhile, each on one consistent copy. `close` must not race other calls.
     """
 
+    _DOMAIN = FLOAT
+    _WHAT = "float histogram"
+
     def __init__(
         self,
         relative_error: float = 0.001,
@@ -135,53 +104,21 @@ class FloatHistogram:
         if max_magnitude is not None:
             config.max_magnitude = real(max_magnitude, "max_magnitude")
         config.counter_bits = u32(counter_bits, "counter_bits")
-        config.storage = _storage_code(storage)
-        config.mode = _mode_code(mode)
-        config.value_selection = _selection_code(value_selection)
+        config.storage = name_code(FLOAT_STORAGES, storage, "storage")
+        config.mode = name_code(FLOAT_MODES, mode, "mode", {"single-writer": "single"})
+        config.value_selection = selection_code(value_selection)
         handle = n.FloatHistogramP()
         check(n.lib.picollo_float_histogram_new(ctypes.byref(config), ctypes.byref(handle)))
         self._own(handle)
 
-    def _own(self, handle: Any) -> None:
-        """Take ``handle`` (freed when this object is closed or collected)."""
+    def _attach(self, handle: Any) -> None:
         self._h = handle
         self._box = [handle, ctypes.cast(handle, ctypes.c_void_p).value]
-        self._finalizer = weakref.finalize(self, n.lib.picollo_float_histogram_free, handle)
         self.record = _make_record(self._box)
 
-    @classmethod
-    def _adopt(cls, handle: Any) -> "FloatHistogram":
-        """A histogram for a handle the library just made for us (we free it)."""
-        h = cls.__new__(cls)
-        h._own(handle)
-        return h
-
-    @property
-    def _ptr(self) -> Any:
-        h = getattr(self, "_h", None)
-        if h is None:
-            raise ClosedError("float histogram")
-        return h
-
-    # --- lifetime ----------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Free the native histogram now (idempotent)."""
-        if getattr(self, "_h", None) is not None:
-            self._h = None
-            self._box[0] = self._box[1] = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_h", None) is None
-
-    def __enter__(self) -> "FloatHistogram":
-        self._ptr  # entering a closed histogram is an error too
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+    def _detach(self) -> None:
+        super()._detach()
+        self._box[0] = self._box[1] = None
 
     # --- recording ---------------------------------------------------------------------
 
@@ -193,7 +130,7 @@ class FloatHistogram:
         counted apart, never refused. One native call that keeps the GIL; for many values,
         `record_many` costs far less per value."""
         # Each histogram replaces this with its own fast function (`_make_record`).
-        _record_checked(self._box, value, count)
+        record_checked(FloatHistogram, self._box, value, count)
 
     def record_f32(self, value: float) -> None:
         """Record ``value`` as a C ``float``: rounded to single precision first (beyond
@@ -220,10 +157,6 @@ class FloatHistogram:
         del keep_alive
         return count
 
-    def reset(self) -> None:
-        """Clear every count, the sum and the extremes."""
-        check(n.lib.picollo_float_histogram_reset(self._ptr))
-
     # --- merging -----------------------------------------------------------------------
 
     def add(self, other: "FloatHistogram") -> "FloatHistogram":
@@ -232,13 +165,12 @@ class FloatHistogram:
         this range count as underflow/overflow). `LayoutMismatchError` for another
         relative error (`add_rebinned` takes any). ``h.add(h)`` doubles every count.
         Returns self."""
-        if not isinstance(other, FloatHistogram):
-            raise TypeError(f"expected a FloatHistogram, not {type(other).__name__}")
+        source = self._other(other)
         if other is self:
             # The library takes no histogram as both source and destination.
             with self.copy() as twin:
                 return self.add(twin)
-        check(n.lib.picollo_float_histogram_add(self._ptr, other._ptr))
+        check(n.lib.picollo_float_histogram_add(self._ptr, source))
         return self
 
     merge = add
@@ -249,34 +181,13 @@ class FloatHistogram:
         each of ``other``'s buckets shared equally among those it covers, so the result
         carries ``other``'s relative error), with its zero, NaN, infinity and outside
         counts, sum and extremes, as `add`. Returns self."""
-        if not isinstance(other, FloatHistogram):
-            raise TypeError(f"expected a FloatHistogram, not {type(other).__name__}")
+        source = self._other(other)
         if other is self:
             # The library takes no histogram as both source and destination.
             with self.copy() as twin:
                 return self.add_rebinned(twin)
-        check(n.lib.picollo_float_histogram_add_rebinned(self._ptr, other._ptr))
+        check(n.lib.picollo_float_histogram_add_rebinned(self._ptr, source))
         return self
-
-    def downsample(self, relative_error: float) -> "FloatHistogram":
-        """A new histogram at a coarser precision: exactly the one the recorded values
-        would have made at ``relative_error`` (clamped to 1e-6..0.1 as at creation), with
-        this one's range, storage, value selection, zero, NaN, infinity and outside counts,
-        sum and extremes, 64-bit counters, single-writer mode (values counted as underflow
-        or overflow stay so). `LayoutMismatchError` for a precision finer than this one's
-        (use `add_rebinned` into a finer histogram to spread counts knowingly);
-        `InvalidArgumentError` for a relative error that is NaN, infinite or not positive."""
-        out = n.FloatHistogramP()
-        check(n.lib.picollo_float_histogram_downsample(
-            self._ptr, real(relative_error, "relative_error"), ctypes.byref(out)))
-        return FloatHistogram._adopt(out)
-
-    def __iadd__(self, other: "FloatHistogram") -> "FloatHistogram":
-        return self.add(other)
-
-    def copy(self) -> "FloatHistogram":
-        """A new histogram with the same configuration and counts."""
-        return FloatHistogram(**self._config()).add(self)
 
     def _config(self) -> dict[str, Any]:
         """The keyword arguments that build an empty histogram of this configuration."""
@@ -286,17 +197,6 @@ class FloatHistogram:
                 "storage": i.storage, "mode": i.mode, "value_selection": i.value_selection}
 
     # --- facts -------------------------------------------------------------------------
-
-    def info(self) -> FloatInfo:
-        """Counts, exact sum and extremes, range, layout and footprint in one call."""
-        out = n.picollo_float_info()
-        check(n.lib.picollo_float_histogram_get_info(self._ptr, ctypes.byref(out)))
-        return FloatInfo._from_c(out)
-
-    @property
-    def total(self) -> int:
-        """Values in buckets (the zero bucket included): what the quantiles cover."""
-        return self.info().total
 
     @property
     def zero(self) -> int:
@@ -315,21 +215,6 @@ class FloatHistogram:
     @property
     def negative_infinity(self) -> int:
         return self.info().negative_infinity
-
-    @property
-    def underflow(self) -> int:
-        """Nonzero values whose magnitude is below the range."""
-        return self.info().underflow
-
-    @property
-    def overflow(self) -> int:
-        """Finite values whose magnitude is above the range."""
-        return self.info().overflow
-
-    @property
-    def saturated(self) -> int:
-        """Records that found their bucket full (or a sparse block unallocatable)."""
-        return self.info().saturated
 
     @property
     def sum(self) -> float:
@@ -388,50 +273,11 @@ class FloatHistogram:
         return self.info().footprint_bytes
 
     @property
-    def counter_bits(self) -> int:
-        return self.info().counter_bits
-
-    @property
-    def mode(self) -> str:
-        """single or interlocked."""
-        return self.info().mode
-
-    @property
     def storage(self) -> str:
         """dense or sparse."""
         return self.info().storage
 
-    @property
-    def value_selection(self) -> str:
-        """How percentiles report a bucket: midpoint, lower, upper or interpolated."""
-        return self.info().value_selection
-
-    @value_selection.setter
-    def value_selection(self, selection: str) -> None:
-        check(n.lib.picollo_float_histogram_set_value_selection(
-            self._ptr, _selection_code(selection)))
-
     # --- queries -----------------------------------------------------------------------
-
-    def percentile(self, rank: float) -> FloatPercentile:
-        """The percentile at ``rank`` (percent, 0..100): the bucket holding the
-        ``max(1, ceil(rank/100 · total))``-th smallest value in buckets.
-        `EmptyHistogramError` when no value is in a bucket; `InvalidArgumentError` (a
-        ValueError) for a bad rank."""
-        out = n.picollo_float_percentile()
-        check(n.lib.picollo_float_histogram_percentile(
-            self._ptr, real(rank, "rank"), ctypes.byref(out)))
-        return FloatPercentile._from_c(out)
-
-    def percentiles(self, ranks: Iterable[float]) -> list[FloatPercentile]:
-        """Percentiles for strictly increasing ranks, in one walk (they agree)."""
-        h = self._ptr
-        arr, count = ranks_array(ranks)
-        if count == 0:
-            return []
-        out = (n.picollo_float_percentile * count)()
-        check(n.lib.picollo_float_histogram_percentiles(h, arr, count, out))
-        return [FloatPercentile._from_c(p) for p in out]
 
     def percentile_values(self, ranks: Iterable[float]) -> list[float]:
         """Just the values for strictly increasing ranks."""
@@ -444,50 +290,25 @@ class FloatHistogram:
             raise ValueError(f"quantile {q!r} is outside 0..1")
         return self.percentile(q * 100.0).value
 
+    # --- queries by value (`count_between`: `_by_value`) ------------------------------
+
     def rank_of(self, x: float) -> float:
         """The number of values in buckets at or below ``x``: whole buckets below, and the
         bucket holding ``x`` in part (its values taken as spread evenly over the part of it
         between `min` and `max`, so at or above `max` every value counts). ``x`` may be ±∞;
         NaN raises `InvalidArgumentError`."""
-        out = ctypes.c_double()
-        check(n.lib.picollo_float_histogram_rank_of(
-            self._ptr, real(x, "x"), ctypes.byref(out)))
-        return out.value
+        return self._rank_of(x, "x")
 
     def quantile_of(self, x: float) -> float:
         """`rank_of` over the total: the fraction (0..1) of values at or below ``x``.
         `EmptyHistogramError` when no value is in a bucket."""
-        out = ctypes.c_double()
-        check(n.lib.picollo_float_histogram_quantile_of(
-            self._ptr, real(x, "x"), ctypes.byref(out)))
-        return out.value
-
-    def count_between(self, lo: float, hi: float) -> int:
-        """The count of every bucket holding a value in ``[lo, hi]`` (whole buckets, as
-        HdrHistogram counts: exact when ``lo`` and ``hi`` are bucket bounds, else at least
-        the exact count). `InvalidArgumentError` for NaN or ``lo > hi``."""
-        out = ctypes.c_uint64()
-        check(n.lib.picollo_float_histogram_count_between(
-            self._ptr, real(lo, "lo"), real(hi, "hi"), ctypes.byref(out)))
-        return out.value
+        return self._quantile_of(x, "x")
 
     def equivalent_range(self, x: float) -> tuple[float, float]:
         """``(lowest, highest)``: the values of the bucket ``x`` falls in (``(0, 0)`` for
         zero), recorded or not. `InvalidArgumentError` (a ValueError) for NaN, ±∞, or a
         nonzero magnitude outside the range."""
-        lowest, highest = ctypes.c_double(), ctypes.c_double()
-        status = n.lib.picollo_float_histogram_equivalent_range(
-            self._ptr, real(x, "x"), ctypes.byref(lowest), ctypes.byref(highest))
-        if status == Status.OUT_OF_RANGE:
-            raise InvalidArgumentError(status, last_error_message())
-        check(status)
-        return lowest.value, highest.value
-
-    def summary(self) -> FloatSummary:
-        """The standard summary: 16 percentiles, counts, exact sum and extremes, moments."""
-        out = n.picollo_float_summary()
-        check(n.lib.picollo_float_histogram_summary(self._ptr, ctypes.byref(out)))
-        return FloatSummary(out)
+        return self._equivalent_range(x, "x")
 
     def _text(self, form: int, title: str | None, what: str) -> str:
         h, t = self._ptr, encode(title, what)
@@ -506,14 +327,9 @@ class FloatHistogram:
              title: str | None = None, name_a: str = "A", name_b: str = "B") -> str:
         """The diff table of ``other`` (a histogram, snapshot or summary) against this
         histogram's summary."""
-        from .float_snapshot import FloatSnapshot
-
         if isinstance(other, (FloatHistogram, FloatSnapshot)):
             other = other.summary()
         return self.summary().diff(other, title, name_a, name_b)
-
-    def __str__(self) -> str:
-        return self.table()
 
     def __repr__(self) -> str:
         if self.closed:
@@ -523,34 +339,8 @@ class FloatHistogram:
                 f"{i.max_magnitude:g} u{i.counter_bits} {i.storage} mode={i.mode} "
                 f"total={i.total:,} nan={i.nan:,} min={i.min!r} max={i.max!r}>")
 
-    # --- buckets -----------------------------------------------------------------------
-
-    def buckets_with_values(self, batch: int = BUCKET_BATCH) -> Iterator[FloatBucket]:
-        """The non-empty buckets in ascending value order (negative, zero, positive),
-        fetched ``batch`` at a time (each batch from one consistent copy)."""
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise ValueError(f"batch must be a positive int, not {batch!r}")
-        cursor, written = ctypes.c_uint64(0), ctypes.c_size_t(0)
-        out = (n.picollo_float_bucket * batch)()
-        while True:
-            status = n.lib.picollo_float_histogram_next_buckets(
-                self._ptr, ctypes.byref(cursor), out, batch, ctypes.byref(written))
-            if status == Status.OUT_OF_RANGE:
-                return
-            if status != Status.OK:
-                raise error_for(status)
-            # Copied out before yielding: the next batch reuses `out`.
-            for bucket in [FloatBucket._from_c(b) for b in out[: written.value]]:
-                self._ptr  # closing the histogram ends the iteration (ClosedError)
-                yield bucket
-
-    def __iter__(self) -> Iterator[FloatBucket]:
-        return self.buckets_with_values()
-
     # --- snapshots ---------------------------------------------------------------------
 
-    def snapshot(self) -> "FloatSnapshot":
+    def snapshot(self) -> FloatSnapshot:
         """A copy of the counts that `FloatSnapshot.update` refreshes."""
-        from .float_snapshot import FloatSnapshot
-
         return FloatSnapshot(self)

@@ -1,4 +1,8 @@
-"""`Histogram` and `Snapshot`: one small class per C handle."""
+"""`Histogram` and `Snapshot`: one small class per C handle. What they share with the float
+histogram and its snapshot is in `_base` (the handle, facts, percentiles, buckets, the
+snapshot's refresh) and `_by_value` (queries by value); this module adds what only integers
+have: recording with buffered recorders, subtraction, HdrHistogram's V2 and .hgrm, exact
+extremes, steps of values and metrics exports."""
 
 from __future__ import annotations
 
@@ -9,59 +13,20 @@ import weakref
 from array import array
 from typing import Any, Iterable, Iterator
 
+from . import _export
 from . import _native as n
-from ._by_value import ByValue
+from ._base import HistogramBase, SnapshotBase, _percentiles, record_checked
+from ._by_value import ByValue, ValueSteps
+from ._hdr import HdrInterop
 from ._convert import ranks_array, real, u32, u64, u64_buffer
 from ._errors import ClosedError, Status, UnsupportedError, check, error_for
+from ._results import name_code, selection_code
 from ._text import encode, fetch_text
-from ._types import MODES, STORAGES, VALUE_SELECTIONS, Bucket, Info, Percentile, Summary
+from ._types import INTEGER, MODES, STORAGES, Bucket, Info, Percentile, Summary
 
-#: Non-empty buckets fetched per native call by `Histogram.buckets_with_values`.
-BUCKET_BATCH = 256
-
-
-def _selection_code(selection: Any) -> int:
-    if isinstance(selection, str):
-        try:
-            return VALUE_SELECTIONS.index(selection.lower())
-        except ValueError:
-            pass
-    elif not isinstance(selection, bool) and isinstance(selection, int):
-        if 0 <= selection < len(VALUE_SELECTIONS):
-            return selection
-    raise ValueError(
-        f"value_selection {selection!r} is not one of {', '.join(VALUE_SELECTIONS)}"
-    )
-
-
-def _mode_code(mode: Any) -> int:
-    if isinstance(mode, str):
-        name = mode.lower().replace("_", "-")
-        name = {"single-writer": "single", "threadlocal": "thread-local",
-                "approx": "approximate"}.get(name, name)
-        if name in MODES:
-            return MODES.index(name)
-    raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
-
-
-def _storage_code(storage: Any) -> int:
-    if isinstance(storage, str) and storage.lower() in STORAGES:
-        return STORAGES.index(storage.lower())
-    raise ValueError(f"storage {storage!r} is not one of {', '.join(STORAGES)}")
-
-
-def _form_code(form: Any) -> int:
-    if isinstance(form, str):
-        try:
-            return n.V2Form[form.upper()]
-        except KeyError:
-            pass
-    elif not isinstance(form, bool) and isinstance(form, int):
-        try:
-            return n.V2Form(form)
-        except ValueError:
-            pass
-    raise ValueError(f"form {form!r} is not one of plain, compressed, base64")
+#: `mode` spellings taken besides the names of `MODES`.
+_MODE_ALIASES = {"single-writer": "single", "threadlocal": "thread-local",
+                 "approx": "approximate"}
 
 
 def _either(short: Any, long: Any, name: str, default: int) -> tuple[Any, str]:
@@ -79,21 +44,6 @@ def _deprecated(old: str, new: str) -> None:
         f"Histogram.{old} is the trackable range's bound, not a recorded extreme; "
         f"use Histogram.{new} (or Histogram.recorded_{old}, the {old}imum value recorded, "
         f"with exact_extremes=True)", DeprecationWarning, stacklevel=3)
-
-
-def _blob(data: Any) -> tuple[bytes, Any]:
-    """``(bytes, uint8_t pointer to them)`` for a V2 blob or its base64 text; the caller
-    keeps the bytes alive for the call."""
-    if isinstance(data, str):
-        raw = data.encode("utf-8")  # base64 is ASCII; anything else is the library's to refuse
-    elif isinstance(data, bytes):
-        raw = data
-    else:
-        try:
-            raw = memoryview(data).tobytes()
-        except TypeError:
-            raise TypeError(f"expected V2 bytes or base64 text, not {type(data).__name__}") from None
-    return raw, ctypes.cast(ctypes.c_char_p(raw), n.c_uint8_p)
 
 
 def _unpickle(config: dict[str, Any], blob: bytes) -> "Histogram":
@@ -114,7 +64,7 @@ def _make_record(box: list) -> Any:
     one Python call, two comparisons and the ctypes call (through `PyDLL`, the handle as
     its address). ``box`` is ``[handle, address]``, ``[None, None]`` once closed; whatever
     the fast path does not take (a count, a value ctypes does not convert, a closed
-    histogram, values outside ``0 .. 2**64 - 1``) goes through `_record_checked`, which
+    histogram, values outside ``0 .. 2**64 - 1``) goes through `record_checked`, which
     says what is wrong."""
     record = _record_native
 
@@ -127,34 +77,14 @@ def _make_record(box: list) -> Any:
                 return record(address, value)
             except ctypes.ArgumentError:
                 pass  # a numpy integer, say: the checked path converts it
-        _record_checked(box, value, count)
+        record_checked(Histogram, box, value, count)
 
     fast_record.__doc__ = Histogram.record.__doc__
     return fast_record
 
 
-def _record_checked(box: list, value: Any, count: Any) -> None:
-    h = box[0]
-    if h is None:
-        raise ClosedError("histogram")
-    v = u64(value)
-    c = u64(count, "count")
-    if c == 1:
-        n.lib.picollo_histogram_record(h, v)
-    else:
-        n.lib.picollo_histogram_record_n(h, v, c)
-
-
-def _percentiles(query, handle, ranks: Iterable[float]) -> list[Percentile]:
-    arr, count = ranks_array(ranks)
-    if count == 0:
-        return []
-    out = (n.picollo_percentile * count)()
-    check(query(handle, arr, count, out))
-    return [Percentile._from_c(p) for p in out]
-
-
-class Histogram(ByValue):
+class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, ValueSteps,
+                HdrInterop):
     """An HDR histogram with a guaranteed relative error per bucket.
 
     >>> with Histogram(relative_error=0.01, min=10_000, max=30_000, counter_bits=32) as h:
@@ -169,7 +99,7 @@ class Histogram(ByValue):
     recorded in the range (`recorded_min`, `recorded_max`; a load and a compare per
     record). ``str(h)`` is the Markdown summary table and
     iterating yields the non-empty buckets. Queries by value (`rank_of`, `quantile_of`,
-    `count_between`, `equivalent_range`, `linear_steps`, `log_steps`) come from `ByValue`. ``close()`` (or leaving ``with``) frees it;
+    `count_between`, `equivalent_range`, `linear_steps`, `log_steps`) come from `ByValue` and `ValueSteps`. ``close()`` (or leaving ``with``) frees it;
     later use raises `ClosedError`.
 
     Threads: ``mode`` chooses who may record at once (``record`` keeps the GIL for its
@@ -195,6 +125,9 @@ class Histogram(ByValue):
     (use a `Snapshot` with deltas). `close` must not race other calls.
     """
 
+    _DOMAIN = INTEGER
+    _WHAT = "histogram"
+
     def __init__(
         self,
         relative_error: float = 0.001,
@@ -215,9 +148,9 @@ class Histogram(ByValue):
         config.min_trackable = u64(*_either(min, min_trackable, "min", 0))
         config.max_trackable = u64(*_either(max, max_trackable, "max", n.U64_MAX))
         config.counter_bits = u32(counter_bits, "counter_bits")
-        config.value_selection = _selection_code(value_selection)
-        config.mode = _mode_code(mode)
-        config.storage = _storage_code(storage)
+        config.value_selection = selection_code(value_selection)
+        config.mode = name_code(MODES, mode, "mode", _MODE_ALIASES)
+        config.storage = name_code(STORAGES, storage, "storage")
         config.exact_extremes = 1 if exact_extremes else 0
         if approx_threshold is not None:
             # The library refuses a threshold outside the approximate mode, with its reason.
@@ -259,8 +192,7 @@ class Histogram(ByValue):
         self._recorders[:] = alive
 
     def _detach(self) -> None:
-        """Forget the handle (closed): every later call raises `ClosedError`."""
-        self._h = None
+        super()._detach()
         box = getattr(self, "_box", None)
         if box is not None:
             box[0] = box[1] = None
@@ -269,17 +201,6 @@ class Histogram(ByValue):
         handle = n.HistogramP()
         check(n.lib.picollo_histogram_new(ctypes.byref(config), ctypes.byref(handle)))
         self._own(handle)
-
-    def _own(self, handle: Any) -> None:
-        self._attach(handle)
-        self._finalizer = weakref.finalize(self, n.lib.picollo_histogram_free, handle)
-
-    @classmethod
-    def _adopt(cls, handle: Any) -> "Histogram":
-        """A histogram for a handle the library just made for us (we free it)."""
-        h = cls.__new__(cls)
-        h._own(handle)
-        return h
 
     @property
     def _ptr(self) -> Any:
@@ -295,22 +216,9 @@ class Histogram(ByValue):
     def close(self) -> None:
         """Free the native histogram now (idempotent), after recording what its buffered
         recorders hold."""
-        if getattr(self, "_h", None) is not None:
-            if self._recorders:
-                self._flush_recorders(all_threads=True)
-            self._detach()
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_h", None) is None
-
-    def __enter__(self) -> "Histogram":
-        self._ptr  # entering a closed histogram is an error too
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        if getattr(self, "_h", None) is not None and self._recorders:
+            self._flush_recorders(all_threads=True)
+        super().close()
 
     # --- recording ---------------------------------------------------------------------
 
@@ -321,7 +229,7 @@ class Histogram(ByValue):
         raises. One native call that keeps the GIL (it never waits); for many values,
         `record_many` or a `buffered` recorder cost far less per value."""
         # Each histogram replaces this with its own fast function (`_make_record`).
-        _record_checked(self._box, value, count)
+        record_checked(Histogram, self._box, value, count)
 
     def buffered(self, size: int = 4096) -> "BufferedRecorder":
         """A recorder that collects values in a native ``uint64`` buffer and records them
@@ -383,33 +291,8 @@ class Histogram(ByValue):
         check(n.lib.picollo_histogram_add_rebinned(self._ptr, self._other(other)))
         return self
 
-    def downsample(self, relative_error: float) -> "Histogram":
-        """A new histogram at a coarser precision: exactly the one the recorded values
-        would have made at ``relative_error`` (clamped to 1e-6..0.1 as at creation), with
-        this one's range, value selection and underflow/overflow/saturated counts, 64-bit
-        counters, single-writer mode. `LayoutMismatchError` for a precision finer than
-        this one's (use `add_rebinned` into a finer histogram to spread counts knowingly);
-        `InvalidArgumentError` for a relative error that is NaN, infinite or not positive."""
-        out = n.HistogramP()
-        check(n.lib.picollo_histogram_downsample(
-            self._ptr, real(relative_error, "relative_error"), ctypes.byref(out)))
-        return Histogram._adopt(out)
-
-    def __iadd__(self, other: "Histogram") -> "Histogram":
-        return self.add(other)
-
     def __isub__(self, other: "Histogram") -> "Histogram":
         return self.subtract(other)
-
-    @staticmethod
-    def _other(other: Any) -> Any:
-        if not isinstance(other, Histogram):
-            raise TypeError(f"expected a Histogram, not {type(other).__name__}")
-        return other._ptr
-
-    def copy(self) -> "Histogram":
-        """A new histogram with the same configuration and counts."""
-        return Histogram(**self._config()).add(self)
 
     def _config(self) -> dict[str, Any]:
         """The keyword arguments that build an empty histogram of this configuration."""
@@ -420,73 +303,7 @@ class Histogram(ByValue):
                 "approx_threshold": i.approx_threshold or None, "storage": self.storage,
                 "exact_extremes": self.exact_extremes}
 
-    # --- HdrHistogram's V2 encoding and .hgrm text ---------------------------------------
-
-    def encode(self) -> str:
-        """The histogram as HdrHistogram writes it with ``encode()``: base64 text of the
-        compressed V2 form (``"HISTFAAA…"``), which every HdrHistogram port decodes.
-
-        Each bucket's count lands in the HdrHistogram bucket holding its midpoint, at the
-        nearest layout with 1 to 5 significant digits at least as fine as this one (the same
-        buckets when ``relative_error`` is 2**-5, 2**-8, 2**-11, 2**-15 or 2**-18), so
-        decoding back into this configuration puts every count where it was. Underflow and
-        overflow become counts just below and above the range. `UnencodableError` when
-        something has no place in V2: saturated counts, a count or a value above
-        ``2**63 - 1``."""
-        return self.encode_v2("base64").decode("ascii")
-
-    def encode_v2(self, form: str | int = "compressed") -> bytes:
-        """The V2 encoding as bytes: ``"compressed"`` (zlib, cookie 0x1c849314, what
-        HdrHistogram's ``encodeIntoCompressedByteBuffer`` writes), ``"plain"`` (cookie
-        0x1c849313) or ``"base64"`` (the ASCII of `encode`). See `encode` for the rules."""
-        h, code = self._ptr, _form_code(form)
-        needed = ctypes.c_size_t(0)
-        status = n.lib.picollo_histogram_encode_v2(h, code, None, 0, ctypes.byref(needed))
-        while True:
-            if status not in (Status.OK, Status.BUFFER_TOO_SMALL):
-                raise error_for(status)
-            if status == Status.OK and needed.value == 0:
-                return b""
-            # base64 is text: the library adds a NUL after it
-            size = needed.value + (1 if code == n.V2Form.BASE64 else 0)
-            buf = (ctypes.c_uint8 * size)()
-            status = n.lib.picollo_histogram_encode_v2(h, code, buf, size,
-                                                       ctypes.byref(needed))
-            if status == Status.OK:
-                return ctypes.string_at(buf, needed.value)
-            if status == Status.BUFFER_TOO_SMALL and needed.value < size:
-                raise error_for(status)  # the library contradicts itself: do not loop
-
-    @classmethod
-    def decode(cls, data: str | bytes) -> "Histogram":
-        """A histogram from HdrHistogram's V2 encoding: compressed or plain bytes, or the
-        base64 text of either (str or bytes; surrounding whitespace is ignored), as any
-        HdrHistogram port writes it. The result counts in 64 bits, single-writer mode, with
-        the blob's layout (its significant digits: 3 digits is ``relative_error`` 2**-11).
-        `FormatError` (a ValueError) when ``data`` is not V2."""
-        raw, ptr = _blob(data)
-        out = n.HistogramP()
-        check(n.lib.picollo_histogram_decode_v2(ptr, len(raw), ctypes.byref(out)))
-        return cls._adopt(out)
-
-    def add_encoded(self, data: str | bytes) -> "Histogram":
-        """Add the counts of a V2 blob (any form `decode` reads) into this histogram,
-        re-binned into its buckets; on an error nothing changes. Returns self."""
-        h = self._ptr
-        raw, ptr = _blob(data)
-        check(n.lib.picollo_histogram_add_v2(h, ptr, len(raw)))
-        return self
-
-    def to_hgrm(self, ticks: int = 5, unit_ratio: float = 1.0, csv: bool = False) -> str:
-        """HdrHistogram's percentile distribution (``outputPercentileDistribution``, the
-        ``.hgrm`` text its plotters read): ``ticks`` (1 to 10,000) rows per half of the
-        distance left to 100 %, values divided by ``unit_ratio`` (1000 shows ns as µs), CSV
-        when ``csv``. For HdrHistogram's layouts (see `encode`) the text is HdrHistogram's."""
-        h = self._ptr
-        t, r = u32(ticks, "ticks"), real(unit_ratio, "unit_ratio")
-        c = 1 if csv else 0
-        return fetch_text(lambda buf, size, needed: n.lib.picollo_histogram_hgrm(
-            h, t, r, c, buf, size, needed))
+    # --- pickling -----------------------------------------------------------------------
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its configuration and its counts in compressed V2 (so `encode`'s
@@ -497,30 +314,6 @@ class Histogram(ByValue):
         return _unpickle, (self._config(), self.encode_v2("compressed"))
 
     # --- facts -------------------------------------------------------------------------
-
-    def info(self) -> Info:
-        """Counts, range, layout and footprint in one call."""
-        out = n.picollo_histogram_info()
-        check(n.lib.picollo_histogram_get_info(self._ptr, ctypes.byref(out)))
-        return Info._from_c(out)
-
-    @property
-    def total(self) -> int:
-        """Count of values inside the range."""
-        return self.info().total
-
-    @property
-    def underflow(self) -> int:
-        return self.info().underflow
-
-    @property
-    def overflow(self) -> int:
-        return self.info().overflow
-
-    @property
-    def saturated(self) -> int:
-        """Counts lost to full buckets (`record_n` beyond the counter's maximum)."""
-        return self.info().saturated
 
     @property
     def footprint(self) -> int:
@@ -606,15 +399,6 @@ class Histogram(ByValue):
         return None if extremes is None else extremes[1]
 
     @property
-    def counter_bits(self) -> int:
-        return self.info().counter_bits
-
-    @property
-    def mode(self) -> str:
-        """The concurrency mode: single, interlocked, thread-local or approximate."""
-        return self.info().mode
-
-    @property
     def storage(self) -> str:
         """How the counters are kept: ``"dense"`` (one per bucket of the range, made at
         creation) or ``"sparse"`` (blocks made when a value first lands in them; see
@@ -627,16 +411,6 @@ class Histogram(ByValue):
     def approx_threshold(self) -> int:
         """T of the approximate mode (exact below ``2**T`` per bucket); 0 in the others."""
         return self.info().approx_threshold
-
-    @property
-    def value_selection(self) -> str:
-        """How percentiles report a bucket: midpoint, lower, upper or interpolated."""
-        return self.info().value_selection
-
-    @value_selection.setter
-    def value_selection(self, selection: str) -> None:
-        check(n.lib.picollo_histogram_set_value_selection(
-            self._ptr, _selection_code(selection)))
 
     def _moments(self) -> tuple[float, float]:
         mean, stdev = ctypes.c_double(), ctypes.c_double()
@@ -656,18 +430,6 @@ class Histogram(ByValue):
 
     # --- queries -----------------------------------------------------------------------
 
-    def percentile(self, rank: float) -> Percentile:
-        """The percentile at ``rank`` (percent, 0..100). `EmptyHistogramError` when no
-        value is in range; `InvalidArgumentError` (a ValueError) for a bad rank."""
-        out = n.picollo_percentile()
-        check(n.lib.picollo_histogram_percentile(
-            self._ptr, real(rank, "rank"), ctypes.byref(out)))
-        return Percentile._from_c(out)
-
-    def percentiles(self, ranks: Iterable[float]) -> list[Percentile]:
-        """Percentiles for strictly increasing ranks, in one pass."""
-        return _percentiles(n.lib.picollo_histogram_percentiles, self._ptr, ranks)
-
     def percentile_values(self, ranks: Iterable[float]) -> list[int]:
         """Just the values for strictly increasing ranks."""
         h = self._ptr
@@ -678,20 +440,32 @@ class Histogram(ByValue):
         check(n.lib.picollo_histogram_percentile_values(h, arr, count, out))
         return list(out)
 
-    def summary(self) -> Summary:
-        """The standard summary: 16 percentiles, totals, mean, stdev, precision, range."""
-        out = n.picollo_summary()
-        check(n.lib.picollo_histogram_summary(self._ptr, ctypes.byref(out)))
-        return Summary(out)
-
     def table(self, title: str | None = None) -> str:
         """The Markdown summary table (``##### title`` heading when given)."""
         h, t = self._ptr, encode(title, "title")
         return fetch_text(lambda buf, size, needed: n.lib.picollo_histogram_table(
             h, t, buf, size, needed))
 
-    def __str__(self) -> str:
-        return self.table()
+    # --- queries by value (`count_between`, `linear_steps`, `log_steps`: `_by_value`) ---
+
+    def rank_of(self, value: int) -> float:
+        """The number of values in range at or below ``value``: whole buckets below, and
+        ``value``'s own bucket in part, its values taken as spread evenly over it (exact for
+        the width-1 buckets, and at a bucket's highest value). Underflow and overflow do
+        not count, as in percentiles."""
+        return self._rank_of(value, "value")
+
+    def quantile_of(self, value: int) -> float:
+        """`rank_of` over the count in range: the fraction (0..1) of values at or below
+        ``value``, the inverse of a percentile. `EmptyHistogramError` when the range holds
+        no value."""
+        return self._quantile_of(value, "value")
+
+    def equivalent_range(self, value: int) -> tuple[int, int]:
+        """``(lowest, highest)``: the values of the bucket ``value`` falls in under this
+        layout, recorded or not, in range or not (HdrHistogram's lowest and highest
+        equivalent values). The next bucket starts at ``highest + 1``."""
+        return self._equivalent_range(value, "value")
 
     def __repr__(self) -> str:
         if self.closed:
@@ -717,28 +491,6 @@ class Histogram(ByValue):
         """Every storage bucket in order, empty ones included."""
         for i in range(self.info().storage_len):
             yield self.bucket(i)
-
-    def buckets_with_values(self, batch: int = BUCKET_BATCH) -> Iterator[Bucket]:
-        """The non-empty buckets in order, fetched ``batch`` at a time (each batch from
-        one consistent copy of the counts: one native call per batch)."""
-        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-            raise ValueError(f"batch must be a positive int, not {batch!r}")
-        cursor, written = ctypes.c_size_t(0), ctypes.c_size_t(0)
-        out = (n.picollo_bucket * batch)()
-        while True:
-            status = n.lib.picollo_histogram_next_buckets(
-                self._ptr, ctypes.byref(cursor), out, batch, ctypes.byref(written))
-            if status == Status.OUT_OF_RANGE:
-                return
-            if status != Status.OK:
-                raise error_for(status)
-            # Copied out before yielding: the next batch reuses `out`.
-            for bucket in [Bucket._from_c(b) for b in out[: written.value]]:
-                self._ptr  # closing the histogram ends the iteration (ClosedError)
-                yield bucket
-
-    def __iter__(self) -> Iterator[Bucket]:
-        return self.buckets_with_values()
 
     def bucket_percentiles(self, include_empty: bool = False) -> Iterator[Percentile]:
         """Each bucket as a percentile whose rank is the middle of its share of the counts,
@@ -774,23 +526,17 @@ class Histogram(ByValue):
     def to_openmetrics(self, name: str, help: str = "", unit: str = "", **options: Any) -> str:
         """This histogram as an OpenMetrics exposition of one family; see
         `picollo.metrics.to_openmetrics` for the options."""
-        from .metrics import to_openmetrics
-
-        return to_openmetrics(self, name, help, unit, **options)
+        return _export.to_openmetrics(self._ptr, name, help, unit, **options)
 
     def prometheus_buckets(self, **options: Any) -> Any:
         """The cumulative buckets and sum a Prometheus client library exposes; see
         `picollo.metrics.prometheus_buckets`."""
-        from .metrics import prometheus_buckets
-
-        return prometheus_buckets(self, **options)
+        return _export.prometheus_buckets(self._ptr, **options)
 
     def to_otlp(self, format: str = "json", **options: Any) -> str | bytes:
         """This histogram as an OTLP ``ExportMetricsServiceRequest`` (JSON text or
         protobuf bytes); see `picollo.metrics.to_otlp` for the options."""
-        from .metrics import to_otlp
-
-        return to_otlp(self, format, **options)
+        return _export.to_otlp(self._ptr, format, **options)
 
 
 def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Percentile:
@@ -815,82 +561,26 @@ def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Pe
         cumulative_count=min(before + b.count, n.U64_MAX), rank_count=min(target, n.U64_MAX))
 
 
-class Snapshot:
+class Snapshot(SnapshotBase[Summary]):
     """A copy of a histogram's counts, refreshed in place by `update` (no allocation in
     the library), optionally holding only what was recorded since the previous update."""
 
-    def __init__(self, histogram: Histogram):
-        if not isinstance(histogram, Histogram):
-            raise TypeError(f"expected a Histogram, not {type(histogram).__name__}")
-        handle = n.SnapshotP()
-        check(n.lib.picollo_snapshot_new(histogram._ptr, ctypes.byref(handle)))
-        self._s = handle
-        self._source = histogram
-        self._finalizer = weakref.finalize(self, n.lib.picollo_snapshot_free, handle)
-
-    @property
-    def _ptr(self) -> Any:
-        s = getattr(self, "_s", None)
-        if s is None:
-            raise ClosedError("snapshot")
-        return s
-
-    def update(self, deltas: bool = False, histogram: Histogram | None = None) -> "Snapshot":
-        """Refresh from the source histogram (or another of the same configuration).
-        With ``deltas=True`` the snapshot then holds only what was recorded since the
-        previous update; otherwise the full counts. Returns self."""
-        source = self._source if histogram is None else histogram
-        if not isinstance(source, Histogram):
-            raise TypeError(f"expected a Histogram, not {type(source).__name__}")
-        check(n.lib.picollo_snapshot_update(self._ptr, source._ptr, 1 if deltas else 0))
-        return self
+    _DOMAIN = INTEGER
+    _WHAT = "snapshot"
 
     def collect(self, histogram: Histogram | None = None) -> "Snapshot":
         """Interval collection into this snapshot (no allocation): it then holds the counts
         recorded since the previous collection from the source histogram (or another of
         the same configuration), which counts from zero again. Returns self."""
-        source = self._source if histogram is None else histogram
-        if not isinstance(source, Histogram):
-            raise TypeError(f"expected a Histogram, not {type(source).__name__}")
+        source = self._source_of(histogram)
         check(n.lib.picollo_snapshot_collect(self._ptr, source._ptr))
         return self
 
-    def summary(self) -> Summary:
-        out = n.picollo_summary()
-        check(n.lib.picollo_snapshot_summary(self._ptr, ctypes.byref(out)))
-        return Summary(out)
-
     def percentiles(self, ranks: Iterable[float]) -> list[Percentile]:
-        return _percentiles(n.lib.picollo_snapshot_percentiles, self._ptr, ranks)
+        return _percentiles(INTEGER, n.lib.picollo_snapshot_percentiles, self._ptr, ranks)
 
     def percentile(self, rank: float) -> Percentile:
         return self.percentiles([rank])[0]
-
-    @property
-    def total(self) -> int:
-        return self.summary().total
-
-    def table(self, title: str | None = None) -> str:
-        return self.summary().table(title)
-
-    def __str__(self) -> str:
-        return self.table()
-
-    def close(self) -> None:
-        if getattr(self, "_s", None) is not None:
-            self._s = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_s", None) is None
-
-    def __enter__(self) -> "Snapshot":
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 class BufferedRecorder:

@@ -21,13 +21,13 @@ import ctypes
 import datetime as _dt
 import math
 import os
-import weakref
 from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import _native as n
 from ._convert import real
-from ._errors import ClosedError, FormatError, Status, check, error_for
+from ._errors import FormatError, Status, check, error_for
+from ._handle import Handle
 from ._text import TextWriterHandle, encode, fetch_text
 from .histogram import Histogram
 
@@ -163,7 +163,7 @@ class Writer(TextWriterHandle):
         return super().text()
 
 
-class Reader:
+class Reader(Handle):
     """Reads an interval log: iterating yields an `Interval` per line that holds one
     (comments, headers, the legend and blank lines are skipped).
 
@@ -176,21 +176,15 @@ class Reader:
     and a header further down once the reader has passed it.
     """
 
+    _WHAT = "log reader"
+
     def __init__(self, source: Any, *, skip_bad_lines: bool = False):
         data = _log_bytes(source)
         handle = n.LogReaderP()
         check(n.lib.picollo_log_reader_new(data, len(data), ctypes.byref(handle)))
-        self._r = handle
-        self._finalizer = weakref.finalize(self, n.lib.picollo_log_reader_free, handle)
+        self._own(handle, n.lib.picollo_log_reader_free)
         self._skip = bool(skip_bad_lines)
         self.bad_lines: list[FormatError] = []
-
-    @property
-    def _ptr(self) -> Any:
-        r = getattr(self, "_r", None)
-        if r is None:
-            raise ClosedError("log reader")
-        return r
 
     def __iter__(self) -> "Reader":
         return self
@@ -239,21 +233,6 @@ class Reader:
         """The ``#[BaseTime: …]`` header (seconds since the epoch), or None."""
         return self._times()[1]
 
-    def close(self) -> None:
-        if getattr(self, "_r", None) is not None:
-            self._r = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_r", None) is None
-
-    def __enter__(self) -> "Reader":
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 def sum(source: Any, tag: str | None = None, start: Any = None,

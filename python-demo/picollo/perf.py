@@ -29,7 +29,6 @@ from . import _native as n
 from . import _perf_native as pn
 from ._convert import real, u32, u64
 from ._errors import (
-    ClosedError,
     PermissionDeniedError,
     Status,
     UnavailableError,
@@ -38,6 +37,7 @@ from ._errors import (
     error_for,
     last_error_message,
 )
+from ._handle import Handle
 from ._text import encode, fetch_text
 from .histogram import Histogram
 
@@ -255,7 +255,7 @@ class Counter:
         return f"<Counter {self.index}: {self.name}>"
 
 
-class Session:
+class Session(Handle):
     """A group of perf_event counters read together, one histogram per counter.
 
     ``Session(counters, pid=0, cpu=-1, pinned=False, include_kernel=False, enabled=True,
@@ -265,6 +265,8 @@ class Session:
     session) and call `open`. ``with`` closes it; closing frees the counters and their
     histograms.
     """
+
+    _WHAT = "perf session"
 
     def __init__(self, counters: Iterable[str] = (), *, pid: int = 0, cpu: int = -1,
                  pinned: bool = False, include_kernel: bool = False, enabled: bool = True,
@@ -284,9 +286,8 @@ class Session:
         config.record_kind = _record_kind(record_kind)
         handle = pn.SessionP()
         check(n.lib.picollo_perf_session_new(ctypes.byref(config), ctypes.byref(handle)))
-        self._s = handle
         self._borrowed: weakref.WeakSet[Histogram] = weakref.WeakSet()
-        self._finalizer = weakref.finalize(self, n.lib.picollo_perf_session_free, handle)
+        self._own(handle, n.lib.picollo_perf_session_free)
         if isinstance(counters, str):
             self.close()
             raise TypeError("counters must be a list of names, not one string")
@@ -299,13 +300,6 @@ class Session:
             except BaseException:
                 self.close()
                 raise
-
-    @property
-    def _ptr(self) -> Any:
-        s = getattr(self, "_s", None)
-        if s is None:
-            raise ClosedError("perf session")
-        return s
 
     # --- counters ----------------------------------------------------------------------
 
@@ -450,22 +444,12 @@ class Session:
     def close(self) -> None:
         """Close the counters and free the histograms (idempotent); histograms handed out
         by `Counter.histogram` become closed."""
-        if getattr(self, "_s", None) is not None:
-            for h in list(self._borrowed):
-                h._detach()
-            self._s = None
-            self._finalizer()
+        super().close()
 
-    @property
-    def closed(self) -> bool:
-        return getattr(self, "_s", None) is None
-
-    def __enter__(self) -> "Session":
-        self._ptr
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+    def _detach(self) -> None:
+        for h in list(self._borrowed):
+            h._detach()
+        super()._detach()
 
     def __repr__(self) -> str:
         if self.closed:
