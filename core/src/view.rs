@@ -7,7 +7,7 @@ use crate::config::ValueSelection;
 use crate::counter::Counter;
 pub use crate::counter::Counts;
 use crate::layout::{Bucket, Layout};
-use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
+use crate::percentile::{check_ranks, rank_to_count, single, Percentile, QueryError};
 use crate::scan::Scan;
 use crate::shape::{Shape, OVER, SAT, UNDER};
 use crate::summary::{Summary, STANDARD_RANKS};
@@ -155,10 +155,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
 
     /// The percentile at `rank` (in percent, `0..=100`).
     pub fn percentile(&self, rank: f64) -> Result<Percentile, QueryError> {
-        check_rank(rank)?;
-        let mut out = [Percentile::default()];
-        self.percentiles(&[rank], &mut out)?;
-        Ok(out[0])
+        single(rank, |ranks, out| self.percentiles(ranks, out))
     }
 
     /// The value at `rank`.

@@ -12,7 +12,7 @@ use crate::concurrent::AtomicCounter;
 use crate::config::ValueSelection;
 use crate::merge::MergeError;
 use crate::oom::OutOfMemory;
-use crate::percentile::{check_rank, check_ranks, rank_to_count, QueryError};
+use crate::percentile::{check_ranks, quantile_of_rank, rank_to_count, single, QueryError};
 use crate::summary::STANDARD_RANKS;
 
 /// Which side of zero a bucket is on.
@@ -308,10 +308,7 @@ impl FloatCounts {
 
     /// The percentile at `rank` (percent, `0..=100`).
     pub fn percentile(&self, rank: f64) -> Result<FloatPercentile, QueryError> {
-        check_rank(rank)?;
-        let mut out = [FloatPercentile::default()];
-        self.percentiles(&[rank], &mut out)?;
-        Ok(out[0])
+        single(rank, |ranks, out| self.percentiles(ranks, out))
     }
 
     /// The value at `rank`.
@@ -408,11 +405,7 @@ impl FloatCounts {
     /// The fraction of the values in buckets at or below `x` ([`FloatCounts::rank_of`]
     /// over the total), in `[0, 1]`; `Err(Empty)` when empty.
     pub fn quantile_of(&self, x: f64) -> Result<f64, QueryError> {
-        let total = self.total_wide();
-        if total == 0 {
-            return Err(QueryError::Empty);
-        }
-        Ok((self.rank_of(x)? / total as f64).clamp(0.0, 1.0))
+        quantile_of_rank(self.total_wide(), || self.rank_of(x))
     }
 
     /// The count of every bucket that holds a value in `[lo, hi]` (whole buckets, as
