@@ -317,12 +317,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         let scan = self.scan::<true>();
         let total = scan.total;
         if total == 0 {
-            for (p, &rank) in s.percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-                *p = Percentile {
-                    rank,
-                    ..Percentile::default()
-                };
-            }
+            s.percentiles = Summary::default().percentiles;
         } else {
             let percentiles = &mut s.percentiles;
             self.walk(&scan, &STANDARD_RANKS, |k, p| percentiles[k] = p);

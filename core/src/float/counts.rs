@@ -425,10 +425,7 @@ impl FloatCounts {
 
     /// The standard summary: 16 ranks, counts, sum, extremes, mean, stdev.
     pub fn summary(&self) -> super::FloatSummary {
-        let mut percentiles = [FloatPercentile::default(); 16];
-        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-            p.rank = rank;
-        }
+        let mut percentiles = super::FloatSummary::default().percentiles;
         if self.total_wide() != 0 {
             let _ = self.percentiles(&STANDARD_RANKS, &mut percentiles);
         }
