@@ -71,10 +71,13 @@ pub(crate) fn standard_position(rank: f64) -> Option<usize> {
     STANDARD_RANKS.iter().position(|&r| r == rank)
 }
 
-/// Positions in [`STANDARD_RANKS`] of P50, P99, P99.9 and P100.
+/// Position of P50 in [`STANDARD_RANKS`].
 pub(crate) const P50: usize = 5;
+/// Position of P99 in [`STANDARD_RANKS`].
 pub(crate) const P99: usize = 11;
+/// Position of P99.9 in [`STANDARD_RANKS`].
 pub(crate) const P999: usize = 12;
+/// Position of P100 in [`STANDARD_RANKS`].
 pub(crate) const P100: usize = 15;
 
 impl Summary {
