@@ -2,7 +2,6 @@
 
 use crate::format::numbers::Compact;
 use crate::layout::{Layout, DEFAULT_RELATIVE_ERROR, MAX_RELATIVE_ERROR, MIN_RELATIVE_ERROR};
-use crate::shape::Shape;
 
 /// Which value a bucket reports in percentiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -203,24 +202,9 @@ impl Config {
         self.value_selection
     }
 
-    /// Check the configuration: the relative error must be finite and above zero, and
-    /// `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped. The result,
-    /// a [`Shape`], carries everything a histogram derives from the configuration.
-    pub const fn validate(&self) -> Result<Shape, ConfigError> {
-        Shape::new(*self)
-    }
-
     /// The layout this configuration uses (lenient: an invalid error gives the default).
     pub const fn layout(&self) -> Layout {
         Layout::clamped(self.relative_error)
-    }
-
-    /// Counters needed for this configuration; 0 when it is invalid.
-    pub const fn storage_len(&self) -> usize {
-        match self.validate() {
-            Ok(shape) => shape.len(),
-            Err(_) => 0,
-        }
     }
 }
 

@@ -79,6 +79,35 @@ macro_rules! impl_counter {
 impl_counter!(u32);
 impl_counter!(u64);
 
+/// Where a view reads its counts: a slice of counters (a histogram's own storage or a
+/// copy), or a concurrent histogram's live cells (`concurrent::Cells`, read in place).
+pub trait Counts<C>: sealed::Sealed {
+    /// Number of storage buckets.
+    fn len(&self) -> usize;
+    /// Whether there are no buckets (never, for a validated shape).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The count of storage bucket `i < len()`.
+    fn get(&self, i: usize) -> C;
+}
+
+pub(crate) mod sealed {
+    pub trait Sealed {}
+    impl<C: super::Counter> Sealed for [C] {}
+}
+
+impl<C: Counter> Counts<C> for [C] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[C]>::len(self)
+    }
+    #[inline]
+    fn get(&self, i: usize) -> C {
+        self[i]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 use crate::counter::Counter;
 use crate::layout::Layout;
-use crate::percentile::QueryError;
+use crate::percentile::{quantile_of_rank, QueryError};
 use crate::view::{Counts, View};
 
 impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
@@ -41,11 +41,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
     /// The fraction of the values in the range at or below `v` ([`View::rank_of`] over
     /// the total), in `[0, 1]`. `Err(Empty)` when the range holds no value.
     pub fn quantile_of(&self, v: u64) -> Result<f64, QueryError> {
-        let total = self.total_wide();
-        if total == 0 {
-            return Err(QueryError::Empty);
-        }
-        Ok((self.rank_of(v) / total as f64).clamp(0.0, 1.0))
+        quantile_of_rank(self.total_wide(), || Ok(self.rank_of(v)))
     }
 
     /// The count of every bucket that holds a value in `lo..=hi` (whole buckets, as

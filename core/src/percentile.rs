@@ -139,6 +139,31 @@ pub(crate) fn check_ranks(ranks: &[f64], output: usize) -> Result<(), QueryError
     Ok(())
 }
 
+/// The percentile at one rank, from the batch query `batch` (a walk for one rank): what
+/// every kind of histogram answers for `percentile(rank)`.
+pub(crate) fn single<P: Copy + Default>(
+    rank: f64,
+    batch: impl FnOnce(&[f64], &mut [P]) -> Result<(), QueryError>,
+) -> Result<P, QueryError> {
+    check_rank(rank)?;
+    let mut out = [P::default()];
+    batch(&[rank], &mut out)?;
+    Ok(out[0])
+}
+
+/// A rank (how many of `total` values lie at or below a value) as a fraction in `[0, 1]`:
+/// what every kind of histogram answers for `quantile_of`. `Err(Empty)` when `total` is 0,
+/// before the rank is asked for.
+pub(crate) fn quantile_of_rank(
+    total: u128,
+    rank: impl FnOnce() -> Result<f64, QueryError>,
+) -> Result<f64, QueryError> {
+    if total == 0 {
+        return Err(QueryError::Empty);
+    }
+    Ok((rank()? / total as f64).clamp(0.0, 1.0))
+}
+
 /// The count a rank points at: `ceil(rank / 100 × total)` clamped to `[1, total]`, computed
 /// exactly in integers for the rank as given.
 ///

@@ -18,9 +18,8 @@
 //! a spread of exactly zero. Blocks are then combined pairwise (Chan, Golub and LeVeque),
 //! which stays accurate when the spread is tiny next to the mean.
 
-use crate::counter::Counter;
+use crate::counter::{Counter, Counts};
 use crate::shape::Shape;
-use crate::view::Counts;
 
 /// Blocks a layout can have: `1 + 64 − block_scale` with the smallest scale, 3.
 const MAX_BLOCKS: usize = 62;

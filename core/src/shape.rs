@@ -51,6 +51,25 @@ impl PartialEq for Shape {
     }
 }
 
+/// The configuration's way to its checked shape: it lives here, beside the checks, so that
+/// the configuration needs nothing of the shape.
+impl Config {
+    /// Check the configuration: the relative error must be finite and above zero, and
+    /// `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped. The result,
+    /// a [`Shape`], carries everything a histogram derives from the configuration.
+    pub const fn validate(&self) -> Result<Shape, ConfigError> {
+        Shape::new(*self)
+    }
+
+    /// Counters needed for this configuration; 0 when it is invalid.
+    pub const fn storage_len(&self) -> usize {
+        match self.validate() {
+            Ok(shape) => shape.len(),
+            Err(_) => 0,
+        }
+    }
+}
+
 impl Shape {
     /// Check `config` (see [`Config::validate`], which calls this).
     pub const fn new(config: Config) -> Result<Shape, ConfigError> {

@@ -1,5 +1,9 @@
 //! The standard summary: 16 percentiles and the aggregates, fixed size, no allocation.
 
+use core::fmt::{self, Write};
+
+use crate::format::domain::{self, Domain, Ranked};
+use crate::format::table::{Table, Units};
 use crate::percentile::Percentile;
 
 /// The ranks of a summary. 92.5 and 97.5 mirror 25 and 75 inside the last 10 %, and give
@@ -39,12 +43,11 @@ pub struct Summary {
 
 impl Default for Summary {
     fn default() -> Self {
-        let mut percentiles = [Percentile::default(); 16];
-        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-            p.rank = rank;
-        }
         Summary {
-            percentiles,
+            percentiles: ranked(|rank| Percentile {
+                rank,
+                ..Percentile::default()
+            }),
             total: 0,
             underflow: 0,
             overflow: 0,
@@ -58,31 +61,49 @@ impl Default for Summary {
     }
 }
 
+/// One percentile per standard rank, each made by `at_rank`.
+pub(crate) fn ranked<P>(at_rank: impl Fn(f64) -> P) -> [P; 16] {
+    core::array::from_fn(|k| at_rank(STANDARD_RANKS[k]))
+}
+
+/// The position of `rank` in [`STANDARD_RANKS`], `None` for any other rank.
+pub(crate) fn standard_position(rank: f64) -> Option<usize> {
+    STANDARD_RANKS.iter().position(|&r| r == rank)
+}
+
+/// Position of P50 in [`STANDARD_RANKS`].
+pub(crate) const P50: usize = 5;
+/// Position of P99 in [`STANDARD_RANKS`].
+pub(crate) const P99: usize = 11;
+/// Position of P99.9 in [`STANDARD_RANKS`].
+pub(crate) const P999: usize = 12;
+/// Position of P100 in [`STANDARD_RANKS`].
+pub(crate) const P100: usize = 15;
+
 impl Summary {
     /// The percentile for one of the standard ranks (`None` for any other rank).
     pub fn get(&self, rank: f64) -> Option<&Percentile> {
-        let k = STANDARD_RANKS.iter().position(|&r| r == rank)?;
-        Some(&self.percentiles[k])
+        Some(&self.percentiles[standard_position(rank)?])
     }
 
     /// The median.
     pub fn p50(&self) -> &Percentile {
-        &self.percentiles[5]
+        &self.percentiles[P50]
     }
 
     /// The 99th percentile.
     pub fn p99(&self) -> &Percentile {
-        &self.percentiles[11]
+        &self.percentiles[P99]
     }
 
     /// The 99.9th percentile.
     pub fn p999(&self) -> &Percentile {
-        &self.percentiles[12]
+        &self.percentiles[P999]
     }
 
     /// The largest value (P100).
     pub fn max(&self) -> &Percentile {
-        &self.percentiles[15]
+        &self.percentiles[P100]
     }
 
     /// Sample variance (n − 1 in the denominator), from the population stdev.
@@ -96,16 +117,115 @@ impl Summary {
     /// variances. `None` when it is undefined: fewer than 3 values in all, an empty side, or
     /// no spread at all.
     pub fn cohens_d(&self, other: &Summary) -> Option<f64> {
-        let (na, nb) = (self.total as f64, other.total as f64);
-        if na < 1.0 || nb < 1.0 || na + nb < 3.0 {
-            return None;
+        domain::cohens_d(self, other)
+    }
+
+    /// The Markdown table: a `##### title` line (omitted when `title` is empty), one row
+    /// per standard rank (`| Percentile | Value | ± | Count |`, Count being the count the
+    /// rank points at), Underflow/Overflow/Saturated rows when non-zero, then Mean/StDev,
+    /// Precision/Total and Range Min/Max (omitted for the full `0..=u64::MAX` range).
+    pub fn write_table(&self, w: &mut dyn Write, title: &str) -> fmt::Result {
+        self.write_table_scaled(w, title, 1.0)
+    }
+
+    /// [`Summary::write_table`] with every value (percentiles, ±, mean, stdev, range) divided
+    /// by `unit_ratio` (1000 shows nanoseconds as microseconds), with as many decimals as
+    /// the ratio has digits (3 for 1000, so nothing recorded is lost; mean and stdev get 2
+    /// more). A ratio of exactly 1 prints integers, as `write_table` does. Counts are not
+    /// scaled. A ratio that is not finite and above 0 is refused with `fmt::Error`.
+    pub fn write_table_scaled(
+        &self,
+        w: &mut dyn Write,
+        title: &str,
+        unit_ratio: f64,
+    ) -> fmt::Result {
+        crate::format::markdown::write_table(self, w, title, unit_ratio)
+    }
+
+    /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |` per
+    /// standard rank, then Mean, StDev, Precision, Total and the D-value (Cohen's d, `n/a`
+    /// when undefined). `name_a` and `name_b` head the value columns.
+    pub fn write_diff(
+        &self,
+        other: &Summary,
+        w: &mut dyn Write,
+        title: &str,
+        name_a: &str,
+        name_b: &str,
+    ) -> fmt::Result {
+        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b])
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The Markdown table under the title "Histogram summary".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_table(f, "Histogram summary")
+    }
+}
+
+/// Integer values print with thousands separators, or divided by a unit ratio.
+impl Domain for Summary {
+    type Value = u64;
+    type Style = Units;
+
+    fn style(_: &[&Self], unit_ratio: f64) -> Result<Units, fmt::Error> {
+        Units::new(unit_ratio)
+    }
+    fn write_value(style: Units, w: &mut dyn Write, v: u64) -> fmt::Result {
+        style.value(w, v)
+    }
+    fn write_plus_minus(style: Units, w: &mut dyn Write, v: u64) -> fmt::Result {
+        style.value(w, v)
+    }
+    fn write_stat(style: Units, w: &mut dyn Write, x: f64) -> fmt::Result {
+        style.stat(w, x)
+    }
+    fn as_f64(v: u64) -> f64 {
+        v as f64
+    }
+    fn ranked(&self, k: usize) -> Ranked<u64> {
+        let p = &self.percentiles[k];
+        Ranked {
+            rank: p.rank,
+            value: p.value,
+            plus_minus: p.plus_minus,
+            rank_count: p.rank_count,
         }
-        // (n − 1)·s² = n·σ² with the population σ; this also covers n = 1 (σ = 0).
-        let ss_a = na * self.stdev * self.stdev;
-        let ss_b = nb * other.stdev * other.stdev;
-        let pooled = crate::fmath::sqrt((ss_a + ss_b) / (na + nb - 2.0));
-        let d = (other.mean - self.mean) / pooled;
-        (pooled > 0.0 && d.is_finite()).then_some(d)
+    }
+    fn total(&self) -> u64 {
+        self.total
+    }
+    fn precision(&self) -> f64 {
+        self.precision
+    }
+    fn moments(&self) -> (f64, f64) {
+        (self.mean, self.stdev)
+    }
+    fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
+        [
+            ("Underflow", self.underflow),
+            ("Overflow", self.overflow),
+            ("Saturated", self.saturated),
+        ]
+        .into_iter()
+    }
+    fn stats(&self) -> impl Iterator<Item = [(&'static str, f64); 2]> {
+        [[("Mean:", self.mean), ("StDev:", self.stdev)]].into_iter()
+    }
+    /// Precision/Total, and the range unless it is the full `u64` one.
+    fn table_tail(&self, t: &mut Table<'_>, style: Units) -> fmt::Result {
+        crate::format::markdown::precision_total_row(t, self.precision, self.total)?;
+        // The full u64 range says nothing (and its 26-digit maximum would widen the table).
+        if self.min_trackable == 0 && self.max_trackable == u64::MAX {
+            return Ok(());
+        }
+        t.row([
+            &|c| c.write_str("Range Min:"),
+            &|c| style.value(c, self.min_trackable),
+            &|c| c.write_str("Max:"),
+            &|c| style.value(c, self.max_trackable),
+        ])
     }
 }
 

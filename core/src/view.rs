@@ -5,41 +5,12 @@
 
 use crate::config::ValueSelection;
 use crate::counter::Counter;
+pub use crate::counter::Counts;
 use crate::layout::{Bucket, Layout};
-use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
+use crate::percentile::{check_ranks, rank_to_count, single, Percentile, QueryError};
 use crate::scan::Scan;
 use crate::shape::{Shape, OVER, SAT, UNDER};
 use crate::summary::{Summary, STANDARD_RANKS};
-
-/// Where a [`View`] reads its counts: a slice of counters (a histogram's own storage or a
-/// copy), or a concurrent histogram's live cells
-/// ([`Cells`](crate::concurrent::Cells), read in place).
-pub trait Counts<C>: sealed::Sealed {
-    /// Number of storage buckets.
-    fn len(&self) -> usize;
-    /// Whether there are no buckets (never, for a validated shape).
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The count of storage bucket `i < len()`.
-    fn get(&self, i: usize) -> C;
-}
-
-pub(crate) mod sealed {
-    pub trait Sealed {}
-    impl<C: crate::Counter> Sealed for [C] {}
-}
-
-impl<C: Counter> Counts<C> for [C] {
-    #[inline]
-    fn len(&self) -> usize {
-        <[C]>::len(self)
-    }
-    #[inline]
-    fn get(&self, i: usize) -> C {
-        self[i]
-    }
-}
 
 /// A borrowed view of a histogram: its shape, counts and outside counts. Views of a
 /// histogram or of a copy (`S = [C]`, the default) are consistent; a view of live cells
@@ -184,10 +155,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
 
     /// The percentile at `rank` (in percent, `0..=100`).
     pub fn percentile(&self, rank: f64) -> Result<Percentile, QueryError> {
-        check_rank(rank)?;
-        let mut out = [Percentile::default()];
-        self.percentiles(&[rank], &mut out)?;
-        Ok(out[0])
+        single(rank, |ranks, out| self.percentiles(ranks, out))
     }
 
     /// The value at `rank`.
@@ -349,12 +317,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         let scan = self.scan::<true>();
         let total = scan.total;
         if total == 0 {
-            for (p, &rank) in s.percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-                *p = Percentile {
-                    rank,
-                    ..Percentile::default()
-                };
-            }
+            s.percentiles = Summary::default().percentiles;
         } else {
             let percentiles = &mut s.percentiles;
             self.walk(&scan, &STANDARD_RANKS, |k, p| percentiles[k] = p);

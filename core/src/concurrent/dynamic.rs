@@ -506,6 +506,28 @@ macro_rules! dyn_view {
     };
 }
 
+impl DirectPath {
+    /// No direct path: record through a call.
+    const CALL: DirectPath = DirectPath {
+        kind: DirectKind::Call,
+        cells: core::ptr::null(),
+        limit: 0,
+    };
+
+    /// The path over `cells` of counter width `C`, counted as `kind` says.
+    fn over<C: AtomicCounter>(kind: DirectKind, cells: *const C::Atomic) -> DirectPath {
+        let limit = match kind {
+            DirectKind::Plain => C::MAX.to_u64(),
+            _ => C::INTERLOCKED_MAX.to_u64() - super::cell::IN_FLIGHT_MAX,
+        };
+        DirectPath {
+            kind,
+            cells: cells as *const (),
+            limit,
+        }
+    }
+}
+
 impl DynHistogram {
     /// A heap-allocated histogram for `config` with `bits`-wide counters counting in `mode`.
     pub fn new(config: Config, bits: CounterBits, mode: Mode) -> Result<Self, ConfigError> {
@@ -661,50 +683,31 @@ impl DynHistogram {
     /// cells are its shard: valid on this thread only, until it exits or the histogram is
     /// dropped. Elsewhere the cells live as long as the histogram.
     pub fn direct_path(&self) -> DirectPath {
-        fn direct<C: super::AtomicCounter>(
-            kind: DirectKind,
-            cells: *const C::Atomic,
-        ) -> DirectPath {
-            let limit = match kind {
-                DirectKind::Plain => C::MAX.to_u64(),
-                _ => C::INTERLOCKED_MAX.to_u64() - super::cell::IN_FLIGHT_MAX,
-            };
-            DirectPath {
-                kind,
-                cells: cells as *const (),
-                limit,
-            }
-        }
-        const CALL: DirectPath = DirectPath {
-            kind: DirectKind::Call,
-            cells: core::ptr::null(),
-            limit: 0,
-        };
         macro_rules! by_mode {
             ($h:expr, $c:ty) => {
                 match $h {
                     ConcurrentHistogram::SingleWriter(h) => {
-                        direct::<$c>(DirectKind::Plain, h.cells_ptr())
+                        DirectPath::over::<$c>(DirectKind::Plain, h.cells_ptr())
                     }
                     ConcurrentHistogram::Interlocked(h) => {
-                        direct::<$c>(DirectKind::Atomic, h.cells_ptr())
+                        DirectPath::over::<$c>(DirectKind::Atomic, h.cells_ptr())
                     }
                     #[cfg(feature = "std")]
                     ConcurrentHistogram::ThreadLocal(h) => match h.this_thread_cells() {
-                        Some(cells) => direct::<$c>(DirectKind::Plain, cells),
-                        None => CALL,
+                        Some(cells) => DirectPath::over::<$c>(DirectKind::Plain, cells),
+                        None => DirectPath::CALL,
                     },
                     // Sparse cells are not one array.
                     ConcurrentHistogram::Approximate(_)
                     | ConcurrentHistogram::SparseSingleWriter(_)
                     | ConcurrentHistogram::SparseInterlocked(_)
-                    | ConcurrentHistogram::SparseApproximate(_) => CALL,
+                    | ConcurrentHistogram::SparseApproximate(_) => DirectPath::CALL,
                 }
             };
         }
         // Exact extremes are kept by the library's record.
         if self.extremes.is_some() {
-            return CALL;
+            return DirectPath::CALL;
         }
         match &self.inner {
             Inner::U32(h) => by_mode!(h, u32),

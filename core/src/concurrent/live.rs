@@ -4,7 +4,8 @@
 use super::cell::AtomicCounter;
 use super::seqlock::SeqCounts;
 use super::store::CellStore;
-use crate::view::{sealed::Sealed, Counts, View};
+use crate::counter::{sealed::Sealed, Counts};
+use crate::view::View;
 
 /// A concurrent histogram's live cells, read by a [`View`] one bucket at a time (relaxed
 /// loads) when a query reaches them. A bucket above the mode's ceiling (an interlocked

@@ -10,8 +10,9 @@ use super::layout::FloatBucket;
 use super::sum::{WideSum, DOWN};
 use crate::concurrent::AtomicCounter;
 use crate::config::ValueSelection;
+use crate::merge::MergeError;
 use crate::oom::OutOfMemory;
-use crate::percentile::{check_rank, check_ranks, rank_to_count, QueryError};
+use crate::percentile::{check_ranks, quantile_of_rank, rank_to_count, single, QueryError};
 use crate::summary::STANDARD_RANKS;
 
 /// Which side of zero a bucket is on.
@@ -89,35 +90,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         let selection = self.value_selection();
         let mut buckets = Vec::new();
         let copy = self.read(|h| {
-            buckets.clear();
-            let mut ok = true;
-            let mut push = |b: &mut Vec<(Side, usize, u64)>, item| {
-                if b.try_reserve(1).is_err() {
-                    ok = false;
-                } else {
-                    b.push(item);
-                }
-            };
-            h.neg.for_each_run_rev(|start, run| {
-                for (k, c) in run.iter().enumerate().rev() {
-                    let n = C::load(c).to_u64();
-                    if n != 0 {
-                        push(&mut buckets, (Side::Negative, start + k, n));
-                    }
-                }
-            });
-            let zero = u64::load(&h.specials[ZERO]);
-            if zero != 0 {
-                push(&mut buckets, (Side::Zero, 0, zero));
-            }
-            h.pos.for_each_run(|start, run| {
-                for (k, c) in run.iter().enumerate() {
-                    let n = C::load(c).to_u64();
-                    if n != 0 {
-                        push(&mut buckets, (Side::Positive, start + k, n));
-                    }
-                }
-            });
+            let ok = h.copy_buckets(&mut buckets);
             let specials: [u64; SPECIALS] = core::array::from_fn(|k| u64::load(&h.specials[k]));
             let s = &h.stats;
             let (sum, min, max) = (
@@ -143,6 +116,43 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             max,
             resets,
         })
+    }
+}
+
+impl<C: AtomicCounter> FloatHistogram<C> {
+    /// Copy the non-empty buckets into `buckets` (cleared first), ascending by value;
+    /// false when one could not be stored.
+    fn copy_buckets(&self, buckets: &mut Vec<(Side, usize, u64)>) -> bool {
+        buckets.clear();
+        let mut ok = true;
+        let mut push = |b: &mut Vec<(Side, usize, u64)>, item| {
+            if b.try_reserve(1).is_err() {
+                ok = false;
+            } else {
+                b.push(item);
+            }
+        };
+        self.neg.for_each_run_rev(|start, run| {
+            for (k, c) in run.iter().enumerate().rev() {
+                let n = C::load(c).to_u64();
+                if n != 0 {
+                    push(buckets, (Side::Negative, start + k, n));
+                }
+            }
+        });
+        let zero = u64::load(&self.specials[ZERO]);
+        if zero != 0 {
+            push(buckets, (Side::Zero, 0, zero));
+        }
+        self.pos.for_each_run(|start, run| {
+            for (k, c) in run.iter().enumerate() {
+                let n = C::load(c).to_u64();
+                if n != 0 {
+                    push(buckets, (Side::Positive, start + k, n));
+                }
+            }
+        });
+        ok
     }
 }
 
@@ -298,10 +308,7 @@ impl FloatCounts {
 
     /// The percentile at `rank` (percent, `0..=100`).
     pub fn percentile(&self, rank: f64) -> Result<FloatPercentile, QueryError> {
-        check_rank(rank)?;
-        let mut out = [FloatPercentile::default()];
-        self.percentiles(&[rank], &mut out)?;
-        Ok(out[0])
+        single(rank, |ranks, out| self.percentiles(ranks, out))
     }
 
     /// The value at `rank`.
@@ -347,18 +354,7 @@ impl FloatCounts {
                 return Err(QueryError::Empty);
             };
             let before = cumulative - b.count as u128;
-            let value = match self.selection {
-                ValueSelection::Interpolated => {
-                    // The k-th of the bucket's values at the centre of the k-th of `count`
-                    // equal slices of it.
-                    let kth = target
-                        .saturating_sub(before)
-                        .clamp(1, b.count.max(1) as u128);
-                    let f = (2 * kth - 1) as f64 / (2 * b.count.max(1)) as f64;
-                    (b.lowest + f * (b.highest - b.lowest)).clamp(b.lowest, b.highest)
-                }
-                s => b.value_at(s),
-            };
+            let value = b.selected(self.selection, target.saturating_sub(before));
             out[k] = FloatPercentile {
                 rank,
                 value,
@@ -409,11 +405,7 @@ impl FloatCounts {
     /// The fraction of the values in buckets at or below `x` ([`FloatCounts::rank_of`]
     /// over the total), in `[0, 1]`; `Err(Empty)` when empty.
     pub fn quantile_of(&self, x: f64) -> Result<f64, QueryError> {
-        let total = self.total_wide();
-        if total == 0 {
-            return Err(QueryError::Empty);
-        }
-        Ok((self.rank_of(x)? / total as f64).clamp(0.0, 1.0))
+        quantile_of_rank(self.total_wide(), || self.rank_of(x))
     }
 
     /// The count of every bucket that holds a value in `[lo, hi]` (whole buckets, as
@@ -433,10 +425,7 @@ impl FloatCounts {
 
     /// The standard summary: 16 ranks, counts, sum, extremes, mean, stdev.
     pub fn summary(&self) -> super::FloatSummary {
-        let mut percentiles = [FloatPercentile::default(); 16];
-        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-            p.rank = rank;
-        }
+        let mut percentiles = super::FloatSummary::default().percentiles;
         if self.total_wide() != 0 {
             let _ = self.percentiles(&STANDARD_RANKS, &mut percentiles);
         }
@@ -471,10 +460,10 @@ impl FloatCounts {
     /// the two gives this copy's counts (the earlier ones are gone). The extremes of an
     /// interval are not known: the delta has none. `Err(LayoutMismatch)` for copies of
     /// different layouts; `Err(WouldGoNegative)` when `earlier` has more somewhere.
-    pub fn delta(&self, earlier: &FloatCounts) -> Result<FloatCounts, crate::MergeError> {
+    pub fn delta(&self, earlier: &FloatCounts) -> Result<FloatCounts, MergeError> {
         let (a, b) = (self.shape.layout(), earlier.shape.layout());
         if a != b || self.shape.first_index() != earlier.shape.first_index() {
-            return Err(crate::MergeError::LayoutMismatch {
+            return Err(MergeError::LayoutMismatch {
                 this: a.relative_error(),
                 other: b.relative_error(),
             });
@@ -485,32 +474,43 @@ impl FloatCounts {
         if self.resets != earlier.resets {
             return Ok(out);
         }
+        out.buckets = self.bucket_deltas(earlier)?;
+        for (k, o) in out.specials.iter_mut().enumerate() {
+            *o = o
+                .checked_sub(earlier.specials[k])
+                .ok_or(MergeError::WouldGoNegative {
+                    logical_index: None,
+                })?;
+        }
+        out.sum = self.sum_delta(earlier, &out);
+        Ok(out)
+    }
+
+    /// This copy's buckets less `earlier`'s, bucket by bucket (both ascending by value),
+    /// keeping the non-empty ones; `Err(WouldGoNegative)` where `earlier` has more.
+    fn bucket_deltas(&self, earlier: &FloatCounts) -> Result<Vec<(Side, usize, u64)>, MergeError> {
         let key = |&(side, offset, _): &(Side, usize, u64)| match side {
             Side::Negative => (0u8, usize::MAX - offset),
             Side::Zero => (1, 0),
             Side::Positive => (2, offset),
         };
+        // A bucket of the earlier copy that this one no longer has, or fewer counts here.
+        let negative = |logical_index| MergeError::WouldGoNegative { logical_index };
         let mut older = earlier.buckets.iter().peekable();
         let mut kept = Vec::new();
         kept.try_reserve(self.buckets.len())
-            .map_err(|_| crate::OutOfMemory {
+            .map_err(|_| OutOfMemory {
                 bytes: self.buckets.len() * core::mem::size_of::<(Side, usize, u64)>(),
             })?;
         for b in &self.buckets {
             let mut n = b.2;
             if let Some(o) = older.peek() {
                 if key(o) < key(b) {
-                    // A bucket of the earlier copy that this one no longer has.
-                    return Err(crate::MergeError::WouldGoNegative {
-                        logical_index: None,
-                    });
+                    return Err(negative(None));
                 }
                 if key(o) == key(b) {
-                    n = n
-                        .checked_sub(o.2)
-                        .ok_or(crate::MergeError::WouldGoNegative {
-                            logical_index: Some((self.shape.first_index() + b.1) as u64),
-                        })?;
+                    let logical = (self.shape.first_index() + b.1) as u64;
+                    n = n.checked_sub(o.2).ok_or(negative(Some(logical)))?;
                     older.next();
                 }
             }
@@ -518,38 +518,34 @@ impl FloatCounts {
                 kept.push((b.0, b.1, n));
             }
         }
-        if older.next().is_some() {
-            return Err(crate::MergeError::WouldGoNegative {
-                logical_index: None,
-            });
+        match older.next() {
+            Some(_) => Err(negative(None)),
+            None => Ok(kept),
         }
-        for (k, o) in out.specials.iter_mut().enumerate() {
-            *o = o
-                .checked_sub(earlier.specials[k])
-                .ok_or(crate::MergeError::WouldGoNegative {
-                    logical_index: None,
-                })?;
-        }
-        out.buckets = kept;
-        out.sum = self.sum.minus(earlier.sum);
+    }
+
+    /// The sum of `out`, the delta of this copy and `earlier`: the difference of the two
+    /// running sums, unless their rounding could be off by more than the relative error of
+    /// what the interval's midpoints promise; then the sum of those midpoints.
+    fn sum_delta(&self, earlier: &FloatCounts, out: &FloatCounts) -> WideSum {
         // The running sums' rounding, bounded through the magnitudes they have summed
-        // (midpoints: within E of the values), against what the interval's midpoints
-        // promise.
+        // (midpoints: within E of the values).
         let magnitude = |c: &FloatCounts| -> f64 {
             c.iter()
                 .map(|b| b.count as f64 * (b.value_at(ValueSelection::Midpoint) * DOWN).abs())
                 .sum()
         };
         let rounding = 2.0 * f64::EPSILON * (magnitude(self) + magnitude(earlier));
-        let interval = magnitude(&out);
+        let interval = magnitude(out);
         if rounding > self.shape.layout().relative_error() * interval {
             let parts = || {
                 out.iter()
                     .map(|b| b.count as f64 * b.value_at(ValueSelection::Midpoint))
             };
-            out.sum = WideSum::of(parts, 0.0);
+            WideSum::of(parts, 0.0)
+        } else {
+            self.sum.minus(earlier.sum)
         }
-        Ok(out)
     }
 }
 
@@ -592,6 +588,21 @@ impl Signed {
         match self.side {
             Side::Zero => 0,
             _ => shape.first_index() + self.offset,
+        }
+    }
+
+    /// The value the bucket reports under `selection` for the `kth` of its values (what
+    /// interpolation places; the others ignore it).
+    fn selected(&self, selection: ValueSelection, kth: u128) -> f64 {
+        match selection {
+            ValueSelection::Interpolated => {
+                // The k-th of the bucket's values at the centre of the k-th of `count`
+                // equal slices of it.
+                let kth = kth.clamp(1, self.count.max(1) as u128);
+                let f = (2 * kth - 1) as f64 / (2 * self.count.max(1)) as f64;
+                (self.lowest + f * (self.highest - self.lowest)).clamp(self.lowest, self.highest)
+            }
+            s => self.value_at(s),
         }
     }
 

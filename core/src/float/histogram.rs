@@ -597,6 +597,13 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 }
             }
         }
+        self.add_beside_buckets(&copy);
+        Ok(())
+    }
+
+    /// Add the counts of `copy` beside its buckets (NaN, infinities, outside, saturated;
+    /// not zero, which is a bucket) and its exact sum and extremes, not the midpoints'.
+    fn add_beside_buckets(&self, copy: &super::FloatCounts) {
         for (which, n) in [
             (NAN, copy.nan_count()),
             (POS_INF, copy.positive_infinity_count()),
@@ -609,13 +616,11 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 self.add_special(which, n);
             }
         }
-        // The other histogram's exact sum and extremes, not the midpoints'.
         self.merge_stats(
             copy.wide_sum(),
             copy.min().unwrap_or(f64::INFINITY),
             copy.max().unwrap_or(f64::NEG_INFINITY),
         );
-        Ok(())
     }
 
     /// Add every count of `other` whatever its relative error, re-binned into this
@@ -663,23 +668,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 }
             }
         }
-        for (which, n) in [
-            (NAN, copy.nan_count()),
-            (POS_INF, copy.positive_infinity_count()),
-            (NEG_INF, copy.negative_infinity_count()),
-            (UNDER, copy.underflow_count()),
-            (OVER, copy.overflow_count()),
-            (SAT, copy.saturated_count()),
-        ] {
-            if n != 0 {
-                self.add_special(which, n);
-            }
-        }
-        self.merge_stats(
-            copy.wide_sum(),
-            copy.min().unwrap_or(f64::INFINITY),
-            copy.max().unwrap_or(f64::NEG_INFINITY),
-        );
+        self.add_beside_buckets(&copy);
         Ok(())
     }
 

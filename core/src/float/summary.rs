@@ -1,7 +1,12 @@
 //! The standard summary of a floating-point histogram.
 
+use core::fmt::{self, Display, Formatter, Write};
+
 use super::counts::FloatPercentile;
-use crate::summary::STANDARD_RANKS;
+use crate::format::domain::{self, Domain, Ranked};
+use crate::format::numbers::{significant_digits, Grouped, Rank, Significant};
+use crate::format::table::Table;
+use crate::summary::{ranked, standard_position, P50, P99};
 
 /// The standard summary of a [`super::FloatHistogram`]: 16 percentiles, the counts beside
 /// the buckets, the exact sum and extremes, mean and stdev. Renders as a Markdown table
@@ -9,7 +14,7 @@ use crate::summary::STANDARD_RANKS;
 /// ([`FloatSummary::write_diff`]) and a one-line summary ([`FloatSummary::write_line`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FloatSummary {
-    /// One percentile per entry of [`STANDARD_RANKS`].
+    /// One percentile per entry of [`crate::STANDARD_RANKS`].
     pub percentiles: [FloatPercentile; 16],
     /// Values in buckets (zero included): what the percentiles cover.
     pub total: u64,
@@ -47,12 +52,11 @@ pub struct FloatSummary {
 
 impl Default for FloatSummary {
     fn default() -> Self {
-        let mut percentiles = [FloatPercentile::default(); 16];
-        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-            p.rank = rank;
-        }
         FloatSummary {
-            percentiles,
+            percentiles: ranked(|rank| FloatPercentile {
+                rank,
+                ..FloatPercentile::default()
+            }),
             total: 0,
             zero: 0,
             nan: 0,
@@ -76,30 +80,154 @@ impl Default for FloatSummary {
 impl FloatSummary {
     /// The percentile for one of the standard ranks (`None` for any other rank).
     pub fn get(&self, rank: f64) -> Option<&FloatPercentile> {
-        let k = STANDARD_RANKS.iter().position(|&r| r == rank)?;
-        Some(&self.percentiles[k])
+        Some(&self.percentiles[standard_position(rank)?])
     }
 
     /// The median.
     pub fn p50(&self) -> &FloatPercentile {
-        &self.percentiles[5]
+        &self.percentiles[P50]
     }
 
     /// The 99th percentile.
     pub fn p99(&self) -> &FloatPercentile {
-        &self.percentiles[11]
+        &self.percentiles[P99]
     }
 
     /// Cohen's d of `other` against `self`, as [`crate::Summary::cohens_d`].
     pub fn cohens_d(&self, other: &FloatSummary) -> Option<f64> {
-        let (na, nb) = (self.total as f64, other.total as f64);
-        if na < 1.0 || nb < 1.0 || na + nb < 3.0 {
-            return None;
+        domain::cohens_d(self, other)
+    }
+
+    /// The Markdown table: a `##### title` line (omitted when `title` is empty), a row per
+    /// standard rank (`| Percentile | Value | ± | Count |`), rows for NaN, ±∞,
+    /// underflow, overflow and saturated counts when not zero, then Mean/StDev, Min/Max
+    /// (exact), Sum/Zero, Precision/Total.
+    pub fn write_table(&self, w: &mut dyn Write, title: &str) -> fmt::Result {
+        crate::format::markdown::write_table(self, w, title, 1.0)
+    }
+
+    /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |` per
+    /// standard rank, then Mean, StDev, Min, Max, Precision, Total and the D-value
+    /// (Cohen's d).
+    pub fn write_diff(
+        &self,
+        other: &FloatSummary,
+        w: &mut dyn Write,
+        title: &str,
+        name_a: &str,
+        name_b: &str,
+    ) -> fmt::Result {
+        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b])
+    }
+
+    /// One line: `name: Total=…, Mean=…, Min=…, P50=…, P90=…, P99=…, P99.9=…, Max=…`,
+    /// with NaN and ±∞ counts when not zero.
+    pub fn write_line(&self, w: &mut dyn Write, name: &str) -> fmt::Result {
+        let digits = significant_digits(self.precision);
+        if !name.is_empty() {
+            write!(w, "{name}: ")?;
         }
-        let ss_a = na * self.stdev * self.stdev;
-        let ss_b = nb * other.stdev * other.stdev;
-        let pooled = crate::fmath::sqrt((ss_a + ss_b) / (na + nb - 2.0));
-        let d = (other.mean - self.mean) / pooled;
-        (pooled > 0.0 && d.is_finite()).then_some(d)
+        write!(w, "Total={}", Grouped(self.total))?;
+        if self.total == 0 {
+            return Ok(());
+        }
+        write!(
+            w,
+            ", Mean={}, Min={}",
+            Significant(self.mean, digits),
+            Significant(self.min, digits)
+        )?;
+        for k in [5, 7, 11, 12] {
+            let p = &self.percentiles[k];
+            write!(w, ", P{}={}", Rank(p.rank), Significant(p.value, digits))?;
+        }
+        write!(w, ", Max={}", Significant(self.max, digits))?;
+        for (label, n) in self.outside() {
+            if n != 0 {
+                write!(w, ", {label}={}", Grouped(n))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Display for FloatSummary {
+    /// The Markdown table under the title "Histogram summary".
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.write_table(f, "Histogram summary")
+    }
+}
+
+/// Doubles print to the significant digits the layout resolves (the finer layout's, in a
+/// diff); a statistic a summary does not know (NaN) prints as `-`.
+impl Domain for FloatSummary {
+    type Value = f64;
+    /// Significant digits of a value.
+    type Style = usize;
+
+    fn style(summaries: &[&Self], _unit_ratio: f64) -> Result<usize, fmt::Error> {
+        let finest = summaries.iter().map(|s| s.precision).reduce(f64::min);
+        Ok(significant_digits(finest.unwrap_or(f64::NAN)))
+    }
+    fn write_value(digits: usize, w: &mut dyn Write, v: f64) -> fmt::Result {
+        write!(w, "{}", Significant(v, digits))
+    }
+    fn write_plus_minus(_: usize, w: &mut dyn Write, v: f64) -> fmt::Result {
+        write!(w, "{}", Significant(v, 3))
+    }
+    fn write_stat(digits: usize, w: &mut dyn Write, x: f64) -> fmt::Result {
+        match x.is_nan() {
+            true => w.write_str("-"),
+            false => write!(w, "{}", Significant(x, digits + 2)),
+        }
+    }
+    fn as_f64(v: f64) -> f64 {
+        v
+    }
+    fn ranked(&self, k: usize) -> Ranked<f64> {
+        let p = &self.percentiles[k];
+        Ranked {
+            rank: p.rank,
+            value: p.value,
+            plus_minus: p.plus_minus,
+            rank_count: p.rank_count,
+        }
+    }
+    fn total(&self) -> u64 {
+        self.total
+    }
+    fn precision(&self) -> f64 {
+        self.precision
+    }
+    fn moments(&self) -> (f64, f64) {
+        (self.mean, self.stdev)
+    }
+    fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
+        [
+            ("NaN", self.nan),
+            ("+Infinity", self.positive_infinity),
+            ("-Infinity", self.negative_infinity),
+            ("Underflow", self.underflow),
+            ("Overflow", self.overflow),
+            ("Saturated", self.saturated),
+        ]
+        .into_iter()
+    }
+    fn stats(&self) -> impl Iterator<Item = [(&'static str, f64); 2]> {
+        [
+            [("Mean:", self.mean), ("StDev:", self.stdev)],
+            [("Min:", self.min), ("Max:", self.max)],
+        ]
+        .into_iter()
+    }
+    /// Sum/Zero, then Precision/Total.
+    fn table_tail(&self, t: &mut Table<'_>, digits: usize) -> fmt::Result {
+        t.row([
+            &|c| c.write_str("Sum:"),
+            &|c| write!(c, "{}", Significant(self.sum, digits + 2)),
+            &|c| c.write_str("Zero:"),
+            &|c| write!(c, "{}", Grouped(self.zero)),
+        ])?;
+        crate::format::markdown::precision_total_row(t, self.precision, self.total)
     }
 }

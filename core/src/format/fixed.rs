@@ -28,14 +28,10 @@ impl Display for JsFixed {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let JsFixed(v, decimals) = *self;
         let decimals = decimals.min(MAX_DECIMALS);
-        let sign = if v.is_sign_negative() && !v.is_nan() {
-            "-"
-        } else {
-            ""
-        };
         if v.is_nan() {
             return f.pad("NaN");
         }
+        let sign = if v.is_sign_negative() { "-" } else { "" };
         if v.is_infinite() {
             return f.pad(if v < 0.0 { "-∞" } else { "∞" });
         }
@@ -58,20 +54,11 @@ impl Display for JsFixed {
                 break;
             }
         }
-        let mut first = 1;
-        if round_up {
-            let mut i = len;
-            loop {
-                if out[i] == b'9' {
-                    out[i] = b'0';
-                    i -= 1;
-                } else {
-                    out[i] += 1;
-                    break;
-                }
-            }
-            first = first.min(i);
-        }
+        let first = if round_up {
+            add_one(&mut out, len).min(1)
+        } else {
+            1
+        };
         let int_end = 1 + (top + 1) as usize;
         let mut text = Buf::<{ 2 + 1 + 309 + 1 + MAX_DECIMALS }>::new();
         text.write_str(sign)?;
@@ -84,6 +71,22 @@ impl Display for JsFixed {
             text.write_str(ascii(int_end..len + 1))?;
         }
         f.pad(text.as_str())
+    }
+}
+
+/// Add one at position `last` of the ASCII digits in `out`, carrying leftwards (the byte
+/// in front of the top digit takes a carry out of it); the position of the leftmost digit
+/// the carry reached.
+fn add_one(out: &mut [u8], last: usize) -> usize {
+    let mut i = last;
+    loop {
+        if out[i] == b'9' {
+            out[i] = b'0';
+            i -= 1;
+        } else {
+            out[i] += 1;
+            return i;
+        }
     }
 }
 

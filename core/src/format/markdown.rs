@@ -1,104 +1,79 @@
-//! The Markdown summary table.
+//! The Markdown summary table, for integer and floating-point summaries alike.
 
 use core::fmt::{self, Write};
 
+use super::domain::Domain;
 use super::numbers::{Grouped, Rank};
-use super::table::{blank, outside_rows, percent, Align, Table, Units};
-use crate::summary::Summary;
+use super::table::{blank, percent, Align, Table};
 
-impl Summary {
-    /// The Markdown table: a `##### title` line (omitted when `title` is empty), one row
-    /// per standard rank (`| Percentile | Value | ± | Count |`, Count being the count the
-    /// rank points at), Underflow/Overflow/Saturated rows when non-zero, then Mean/StDev,
-    /// Precision/Total and Range Min/Max (omitted for the full `0..=u64::MAX` range).
-    pub fn write_table(&self, w: &mut dyn Write, title: &str) -> fmt::Result {
-        self.write_table_scaled(w, title, 1.0)
-    }
-
-    /// [`Summary::write_table`] with every value (percentiles, ±, mean, stdev, range) divided
-    /// by `unit_ratio` (1000 shows nanoseconds as microseconds), with as many decimals as
-    /// the ratio has digits (3 for 1000, so nothing recorded is lost; mean and stdev get 2
-    /// more). A ratio of exactly 1 prints integers, as `write_table` does. Counts are not
-    /// scaled. A ratio that is not finite and above 0 is refused with `fmt::Error`.
-    pub fn write_table_scaled(
-        &self,
-        w: &mut dyn Write,
-        title: &str,
-        unit_ratio: f64,
-    ) -> fmt::Result {
-        use Align::*;
-        let units = Units::new(unit_ratio)?;
-        let mut t = Table::new(
-            ["Percentile", "Value", "±", "Count"],
-            [Left, Right, Left, Right],
-        );
-        self.table_rank_rows(&mut t, units)?;
-        t.row([&blank, &blank, &blank, &blank])?;
-        self.table_aggregate_rows(&mut t, units)?;
-        t.write(title, w)
-    }
-
-    /// One row per standard rank, then the outside counts that are not zero.
-    fn table_rank_rows(&self, t: &mut Table<'_>, units: Units) -> fmt::Result {
-        let empty = self.total == 0;
-        for p in &self.percentiles {
-            t.row([
-                &|c| write!(c, "{}", Rank(p.rank)),
-                &|c| match empty {
-                    true => c.write_str("-"),
-                    false => units.value(c, p.value),
-                },
-                &|c| match empty {
-                    true => c.write_str("-"),
-                    false => {
-                        c.write_char('±')?;
-                        units.value(c, p.plus_minus)
-                    }
-                },
-                &|c| write!(c, "{}", Grouped(p.rank_count)),
-            ])?;
-        }
-        for (label, n) in outside_rows(self) {
-            if n != 0 {
-                t.row([&|c| c.write_str(label), &blank, &blank, &|c| {
-                    write!(c, "{}", Grouped(n))
-                }])?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Mean/StDev, Precision/Total and the range.
-    fn table_aggregate_rows(&self, t: &mut Table<'_>, units: Units) -> fmt::Result {
+/// The Markdown table of `s`: a `##### title` line (omitted when `title` is empty), one row
+/// per standard rank (`| Percentile | Value | ± | Count |`, Count being the count the rank
+/// points at), a row per outside count that is not zero, a blank row, the statistics in
+/// pairs, then the domain's last rows. Values are divided by `unit_ratio` where the domain
+/// scales them.
+pub(crate) fn write_table<S: Domain>(
+    s: &S,
+    w: &mut dyn Write,
+    title: &str,
+    unit_ratio: f64,
+) -> fmt::Result {
+    use Align::*;
+    let style = S::style(&[s], unit_ratio)?;
+    let mut t = Table::new(
+        ["Percentile", "Value", "±", "Count"],
+        [Left, Right, Left, Right],
+    );
+    rank_rows(s, &mut t, style)?;
+    t.row([&blank, &blank, &blank, &blank])?;
+    for [(label_a, a), (label_b, b)] in s.stats() {
         t.row([
-            &|c| c.write_str("Mean:"),
-            &|c| units.stat(c, self.mean),
-            &|c| c.write_str("StDev:"),
-            &|c| units.stat(c, self.stdev),
+            &|c| c.write_str(label_a),
+            &|c| S::write_stat(style, c, a),
+            &|c| c.write_str(label_b),
+            &|c| S::write_stat(style, c, b),
         ])?;
-        t.row([
-            &|c| c.write_str("Precision:"),
-            &|c| percent(c, self.precision),
-            &|c| c.write_str("Total:"),
-            &|c| write!(c, "{}", Grouped(self.total)),
-        ])?;
-        // The full u64 range says nothing (and its 26-digit maximum would widen the table).
-        if self.min_trackable == 0 && self.max_trackable == u64::MAX {
-            return Ok(());
-        }
-        t.row([
-            &|c| c.write_str("Range Min:"),
-            &|c| units.value(c, self.min_trackable),
-            &|c| c.write_str("Max:"),
-            &|c| units.value(c, self.max_trackable),
-        ])?;
-        Ok(())
     }
+    s.table_tail(&mut t, style)?;
+    t.write(title, w)
 }
 
-impl fmt::Display for Summary {
-    /// The Markdown table under the title "Histogram summary".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_table(f, "Histogram summary")
+/// One row per standard rank, then the outside counts that are not zero.
+fn rank_rows<S: Domain>(s: &S, t: &mut Table<'_>, style: S::Style) -> fmt::Result {
+    let empty = s.total() == 0;
+    for k in 0..crate::STANDARD_RANKS.len() {
+        let p = s.ranked(k);
+        t.row([
+            &|c| write!(c, "{}", Rank(p.rank)),
+            &|c| match empty {
+                true => c.write_str("-"),
+                false => S::write_value(style, c, p.value),
+            },
+            &|c| match empty {
+                true => c.write_str("-"),
+                false => {
+                    c.write_char('±')?;
+                    S::write_plus_minus(style, c, p.plus_minus)
+                }
+            },
+            &|c| write!(c, "{}", Grouped(p.rank_count)),
+        ])?;
     }
+    for (label, n) in s.outside() {
+        if n != 0 {
+            t.row([&|c| c.write_str(label), &blank, &blank, &|c| {
+                write!(c, "{}", Grouped(n))
+            }])?;
+        }
+    }
+    Ok(())
+}
+
+/// The `| Precision: | … | Total: | … |` row.
+pub(crate) fn precision_total_row(t: &mut Table<'_>, precision: f64, total: u64) -> fmt::Result {
+    t.row([
+        &|c| c.write_str("Precision:"),
+        &|c| percent(c, precision),
+        &|c| c.write_str("Total:"),
+        &|c| write!(c, "{}", Grouped(total)),
+    ])
 }

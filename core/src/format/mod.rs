@@ -1,23 +1,23 @@
 //! Output formats, one file each: the Markdown summary table, the diff table, the one-line
 //! summary, JSON and HdrHistogram's `.hgrm` percentile distribution. Every format writes
 //! through `core::fmt::Write` from stack buffers (no allocation), so the caller picks the
-//! sink: a `String`, a fixed `heapless::String`, a C buffer.
+//! sink: a `String`, a fixed `heapless::String`, a C buffer. The Markdown and diff tables
+//! are written once for integer and floating-point summaries, over [`domain::Domain`].
 
-mod diff;
+pub(crate) mod diff;
+pub(crate) mod domain;
 mod fixed;
-#[cfg(feature = "alloc")]
-mod float;
 pub(crate) mod hgrm;
 mod json;
 mod line;
 #[cfg(feature = "alloc")]
 pub(crate) mod log;
-mod markdown;
+pub(crate) mod markdown;
 pub(crate) mod numbers;
 #[cfg(feature = "alloc")]
 pub(crate) mod openmetrics;
 #[cfg(feature = "alloc")]
 pub(crate) mod otlp;
-mod table;
+pub(crate) mod table;
 #[cfg(feature = "alloc")]
 pub(crate) mod v2;

@@ -141,6 +141,57 @@ impl Display for SignedPercent {
     }
 }
 
+/// A double with as many significant digits as the layout resolves (`digits`): grouped
+/// decimals for magnitudes from 0.001 to 10^15, scientific notation outside (`1.2346e-9`),
+/// `0` for zero.
+#[cfg(feature = "alloc")]
+pub(crate) struct Significant(pub f64, pub usize);
+
+#[cfg(feature = "alloc")]
+impl Display for Significant {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let Significant(v, digits) = *self;
+        if v == 0.0 {
+            return f.pad("0");
+        }
+        if !v.is_finite() {
+            return f.pad(if v.is_nan() {
+                "NaN"
+            } else if v > 0.0 {
+                "+∞"
+            } else {
+                "-∞"
+            });
+        }
+        let magnitude = v.abs();
+        let mut buf = Buf::<64>::new();
+        if (1e-3..1e15).contains(&magnitude) {
+            // Digits before the point: floor(log10 |v|) + 1.
+            let log = crate::fmath::log2(magnitude) * core::f64::consts::LOG10_2;
+            // floor, without std: truncation rounds negative values up.
+            let truncated = log as i64;
+            let floor = truncated - i64::from((truncated as f64) > log);
+            let int_digits = floor + 1;
+            let decimals = (digits as i64 - int_digits).clamp(0, 17) as usize;
+            write!(buf, "{}", GroupedF64(v, decimals))?;
+        } else {
+            write!(buf, "{:.*e}", digits.saturating_sub(1), v)?;
+        }
+        f.pad(buf.as_str())
+    }
+}
+
+/// Significant digits that show a value to the layout's resolution: one more than the
+/// decimal digits of `1 / precision`.
+#[cfg(feature = "alloc")]
+pub(crate) fn significant_digits(precision: f64) -> usize {
+    if precision.is_nan() || precision <= 0.0 {
+        return 6;
+    }
+    let log = crate::fmath::log2(1.0 / precision) * core::f64::consts::LOG10_2;
+    (crate::fmath::ceil_nonneg(log) as usize + 1).clamp(3, 17)
+}
+
 /// A fixed-capacity text buffer on the stack; writes past the end fail with `fmt::Error`.
 pub(crate) struct Buf<const N: usize> {
     bytes: [u8; N],

@@ -5,19 +5,18 @@
 use core::fmt::{self, Write};
 
 use super::numbers::{Buf, Grouped, GroupedF64};
-use crate::summary::Summary;
 
 #[derive(Clone, Copy)]
-pub(super) enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
 
-pub(super) type Cell = Buf<64>;
-pub(super) const MAX_ROWS: usize = 26;
+pub(crate) type Cell = Buf<64>;
+pub(crate) const MAX_ROWS: usize = 26;
 
 /// A 4-column table built on the stack, then written with aligned columns.
-pub(super) struct Table<'h> {
+pub(crate) struct Table<'h> {
     header: [&'h str; 4],
     align: [Align; 4],
     rows: [[Cell; 4]; MAX_ROWS],
@@ -25,7 +24,7 @@ pub(super) struct Table<'h> {
 }
 
 impl<'h> Table<'h> {
-    pub(super) fn new(header: [&'h str; 4], align: [Align; 4]) -> Self {
+    pub(crate) fn new(header: [&'h str; 4], align: [Align; 4]) -> Self {
         Table {
             header,
             align,
@@ -35,7 +34,7 @@ impl<'h> Table<'h> {
     }
 
     /// Append a row; each closure writes one cell.
-    pub(super) fn row(&mut self, cells: [&dyn Fn(&mut Cell) -> fmt::Result; 4]) -> fmt::Result {
+    pub(crate) fn row(&mut self, cells: [&dyn Fn(&mut Cell) -> fmt::Result; 4]) -> fmt::Result {
         let row = self.rows.get_mut(self.len).ok_or(fmt::Error)?;
         for (cell, write) in row.iter_mut().zip(cells) {
             write(cell)?;
@@ -44,7 +43,7 @@ impl<'h> Table<'h> {
         Ok(())
     }
 
-    pub(super) fn write(&self, title: &str, w: &mut dyn Write) -> fmt::Result {
+    pub(crate) fn write(&self, title: &str, w: &mut dyn Write) -> fmt::Result {
         if !title.is_empty() {
             writeln!(w, "##### {title}")?;
         }
@@ -112,22 +111,22 @@ impl Table<'_> {
     }
 }
 
-pub(super) fn write_repeat(w: &mut dyn Write, ch: char, n: usize) -> fmt::Result {
+pub(crate) fn write_repeat(w: &mut dyn Write, ch: char, n: usize) -> fmt::Result {
     (0..n).try_for_each(|_| w.write_char(ch))
 }
 
-pub(super) fn blank(_: &mut Cell) -> fmt::Result {
+pub(crate) fn blank(_: &mut Cell) -> fmt::Result {
     Ok(())
 }
 
 /// A precision in percent with 4 decimals, rounded half up (0.78125 % prints as 0.7813 %).
-pub(super) fn percent(w: &mut dyn Write, precision: f64) -> fmt::Result {
+pub(crate) fn percent(w: &mut dyn Write, precision: f64) -> fmt::Result {
     let scaled = crate::fmath::round(precision * 100.0 * 10_000.0) as u64;
     write!(w, "{}.{:04}%", scaled / 10_000, scaled % 10_000)
 }
 
 /// `(b − a) / a` in percent; a zero `a` gives 0 % when `b` is zero too, else not finite.
-pub(super) fn delta_percent(a: f64, b: f64) -> f64 {
+pub(crate) fn delta_percent(a: f64, b: f64) -> f64 {
     if a == b {
         0.0
     } else {
@@ -135,20 +134,11 @@ pub(super) fn delta_percent(a: f64, b: f64) -> f64 {
     }
 }
 
-/// The row label for a count below or above the range, and its value.
-pub(super) fn outside_rows(s: &Summary) -> [(&'static str, u64); 3] {
-    [
-        ("Underflow", s.underflow),
-        ("Overflow", s.overflow),
-        ("Saturated", s.saturated),
-    ]
-}
-
 /// How a report shows values: integers with separators (ratio 1), or divided by a unit
 /// ratio with as many decimals as the ratio has integer digits, so that one unit of the
 /// recorded value still shows (3 for 1000, 6 for 10^6, 4 for 1024), at most 9.
 #[derive(Clone, Copy)]
-pub(super) struct Units {
+pub(crate) struct Units {
     ratio: f64,
     decimals: usize,
 }
@@ -156,7 +146,7 @@ pub(super) struct Units {
 impl Units {
     /// Refuses (with `fmt::Error`, as the writers report it) a ratio that is not finite
     /// and above 0.
-    pub(super) fn new(ratio: f64) -> Result<Units, fmt::Error> {
+    pub(crate) fn new(ratio: f64) -> Result<Units, fmt::Error> {
         if !(ratio.is_finite() && ratio > 0.0) {
             return Err(fmt::Error);
         }
@@ -169,7 +159,7 @@ impl Units {
     }
 
     /// A recorded value.
-    pub(super) fn value(self, w: &mut dyn Write, v: u64) -> fmt::Result {
+    pub(crate) fn value(self, w: &mut dyn Write, v: u64) -> fmt::Result {
         if self.ratio == 1.0 {
             write!(w, "{}", Grouped(v))
         } else {
@@ -178,7 +168,7 @@ impl Units {
     }
 
     /// A statistic over values (mean, stdev): two more decimals than a value.
-    pub(super) fn stat(self, w: &mut dyn Write, v: f64) -> fmt::Result {
+    pub(crate) fn stat(self, w: &mut dyn Write, v: f64) -> fmt::Result {
         write!(w, "{}", GroupedF64(v / self.ratio, self.decimals + 2))
     }
 }

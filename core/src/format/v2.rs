@@ -358,6 +358,23 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         Ok(())
     }
 
+    /// Streams the stored counts into `w` when the target layout is this one: the storage
+    /// index plus the first logical index is the target index.
+    fn write_same_layout(&self, w: &mut PayloadWriter) -> Result<(), V2Error> {
+        let base = self.first_index() as u64;
+        for i in 0..self.counts.len() {
+            let c = self.counts.get(i).to_u64();
+            if c != 0 {
+                let b = self.shape.bucket(i);
+                if b.lower > i64::MAX as u64 {
+                    return Err(V2Error::ValueTooLarge(b.lower));
+                }
+                w.push(base + i as u64, c, b.lower)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Streams every count (underflow, buckets, overflow) into `w` in HdrHistogram index
     /// order.
     fn write_payload(
@@ -390,21 +407,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             emit(w, layout.bucket_of(v), self.outside[UNDER])?;
         }
         if target_scale == g {
-            // Same layout: the storage index plus the first logical index is the target index.
-            let base = self.first_index() as u64;
-            let n = self.counts.len();
-            let mut i = 0;
-            while i < n {
-                let c = self.counts.get(i).to_u64();
-                if c != 0 {
-                    let b = self.shape.bucket(i);
-                    if b.lower > i64::MAX as u64 {
-                        return Err(V2Error::ValueTooLarge(b.lower));
-                    }
-                    w.push(base + i as u64, c, b.lower)?;
-                }
-                i += 1;
-            }
+            self.write_same_layout(w)?;
         } else {
             for i in 0..self.counts.len() {
                 let c = self.counts.get(i).to_u64();
@@ -524,16 +527,7 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
     if !(1..=5).contains(&digits) {
         return Err(V2Error::SignificantDigits(digits));
     }
-    let lowest = be_u64(b, 16)? as i64;
-    let highest = be_u64(b, 24)? as i64;
-    if lowest < 1 {
-        return Err(V2Error::BadHeader("lowest discernible value below 1"));
-    }
-    if highest < 2 || highest / 2 < lowest {
-        return Err(V2Error::BadHeader(
-            "highest trackable value below twice the lowest discernible value",
-        ));
-    }
+    let (lowest, highest) = check_range(be_u64(b, 16)? as i64, be_u64(b, 24)? as i64)?;
     // The integer-to-double ratio: 1.0 for integer histograms, or the bits of the integer 1,
     // which hdr-histogram-js writes into this double field.
     let ratio_bits = be_u64(b, 32)?;
@@ -542,6 +536,32 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
             "integer-to-double ratio is not 1 (a DoubleHistogram's inner histogram)",
         ));
     }
+    check_payload_len(payload_len, b.len() - V2_HEADER_LEN, limits)?;
+    Ok(Header {
+        payload_len,
+        digits,
+        lowest,
+        highest,
+    })
+}
+
+/// The header's lowest discernible and highest trackable values, when `1 <= lowest` and
+/// `2 * lowest <= highest`.
+fn check_range(lowest: i64, highest: i64) -> Result<(u64, u64), V2Error> {
+    if lowest < 1 {
+        return Err(V2Error::BadHeader("lowest discernible value below 1"));
+    }
+    if highest < 2 || highest / 2 < lowest {
+        return Err(V2Error::BadHeader(
+            "highest trackable value below twice the lowest discernible value",
+        ));
+    }
+    Ok((lowest as u64, highest as u64))
+}
+
+/// `Ok` when the declared payload length is within the limit and the bytes after the
+/// header (`available`) hold it.
+fn check_payload_len(payload_len: usize, available: usize, limits: &Limits) -> Result<(), V2Error> {
     if payload_len > limits.max_payload_bytes {
         return Err(V2Error::TooLarge {
             size: payload_len as u64,
@@ -549,18 +569,13 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
             what: "payload bytes",
         });
     }
-    if b.len() - V2_HEADER_LEN < payload_len {
+    if available < payload_len {
         return Err(V2Error::LengthMismatch {
             declared: payload_len as u64,
-            actual: (b.len() - V2_HEADER_LEN) as u64,
+            actual: available as u64,
         });
     }
-    Ok(Header {
-        payload_len,
-        digits,
-        lowest: lowest as u64,
-        highest: highest as u64,
-    })
+    Ok(())
 }
 
 /// Reads one zigzag varint at `*at`; `None` when malformed or past the end.
@@ -670,6 +685,12 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
     let unit = h.lowest.ilog2();
     let limit = counts_limit(layout, unit, h.highest);
     let config = Config::new().with_relative_error(layout.relative_error());
+    let decoded = |histogram| Decoded {
+        histogram,
+        significant_digits: h.digits,
+        lowest_discernible: h.lowest,
+        highest_trackable: h.highest,
+    };
     if unit == 0 {
         // Every index the header allows, up to the end of the block holding `highest`.
         let block_top = layout.bucket_of_index(limit as usize - 1).highest;
@@ -682,50 +703,55 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
                 counts[i as usize] = c;
                 Ok(())
             })?;
-            return Ok(Decoded {
-                histogram,
-                significant_digits: h.digits,
-                lowest_discernible: h.lowest,
-                highest_trackable: h.highest,
-            });
+            return Ok(decoded(histogram));
         }
     }
-    // First pass: validate and find the highest non-empty index, without allocating.
+    let top_value = top_value(payload, layout, unit, limit)?;
+    let max = fitted_max(config, h.highest.max(top_value), top_value, limits)?;
+    let mut histogram = new_histogram(config.with_range(0, max))?;
+    walk_payload(payload, limit, |i, c| {
+        histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
+        Ok(())
+    })?;
+    Ok(decoded(histogram))
+}
+
+/// A first pass over the payload: validate it and find the highest non-empty bucket's
+/// top (a shifted layout's may reach past the header's highest value), without allocating;
+/// 0 when every count is zero.
+fn top_value(payload: &[u8], layout: Layout, unit: u32, limit: u64) -> Result<u64, V2Error> {
     let mut top: Option<u64> = None;
     walk_payload(payload, limit, |i, _| {
         hdr_bucket(layout, unit, i, limit)?;
         top = Some(i);
         Ok(())
     })?;
-    // The highest non-empty bucket's top: a shifted layout's may reach past `highest`.
-    let top_value = match top {
-        Some(i) => hdr_bucket(layout, unit, i, limit)?.highest,
-        None => 0,
-    };
-    // The header's range when it fits the limit, else only up to the data.
-    let mut max = h.highest.max(top_value);
-    if config.with_range(0, max).storage_len() > limits.max_buckets {
-        max = top_value;
-        let tight = config.with_range(0, max).storage_len();
-        if tight > limits.max_buckets {
-            return Err(V2Error::TooLarge {
-                size: tight as u64,
-                limit: limits.max_buckets as u64,
-                what: "buckets",
-            });
-        }
+    match top {
+        Some(i) => Ok(hdr_bucket(layout, unit, i, limit)?.highest),
+        None => Ok(0),
     }
-    let mut histogram = new_histogram(config.with_range(0, max))?;
-    walk_payload(payload, limit, |i, c| {
-        histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
-        Ok(())
-    })?;
-    Ok(Decoded {
-        histogram,
-        significant_digits: h.digits,
-        lowest_discernible: h.lowest,
-        highest_trackable: h.highest,
-    })
+}
+
+/// The top of the decoded range: the header's (`wanted`) when its buckets fit the limit,
+/// else only up to the data (`top_value`); `TooLarge` when not even that fits.
+fn fitted_max(
+    config: Config,
+    wanted: u64,
+    top_value: u64,
+    limits: &Limits,
+) -> Result<u64, V2Error> {
+    if config.with_range(0, wanted).storage_len() <= limits.max_buckets {
+        return Ok(wanted);
+    }
+    let tight = config.with_range(0, top_value).storage_len();
+    if tight > limits.max_buckets {
+        return Err(V2Error::TooLarge {
+            size: tight as u64,
+            limit: limits.max_buckets as u64,
+            what: "buckets",
+        });
+    }
+    Ok(top_value)
 }
 
 fn new_histogram(config: Config) -> Result<Histogram<u64, Vec<u64>>, V2Error> {

@@ -1,0 +1,79 @@
+//! The one place where the reports of an integer and a floating-point summary differ.
+
+use core::fmt::{self, Write};
+
+use super::table::Table;
+
+/// A summary's value domain: the `u64` values of an integer histogram ([`crate::Summary`])
+/// or the `f64` values of a floating-point one (`FloatSummary`).
+///
+/// The two kinds of summary differ in how a value prints and in which counts and
+/// statistics stand beside their 16 percentiles. Everything else a report does (a row per
+/// rank, the outside counts, the Δ% of the diff table, Cohen's d) is the same, written
+/// once over this trait: the Markdown table in `markdown.rs`, the diff table in `diff.rs`.
+/// It exists so that a report's layout changes in one place for both kinds.
+pub(crate) trait Domain {
+    /// A value: `u64` or `f64`.
+    type Value: Copy;
+    /// How values print: integers in a unit, doubles to the layout's significant digits.
+    type Style: Copy;
+
+    /// The style of a report over `summaries` (one, or the two sides of a diff), with
+    /// values divided by `unit_ratio` where the domain scales them (integers; a ratio that
+    /// is not finite and above 0 is refused with `fmt::Error`).
+    fn style(summaries: &[&Self], unit_ratio: f64) -> Result<Self::Style, fmt::Error>;
+    /// A value: a percentile, a bucket bound.
+    fn write_value(style: Self::Style, w: &mut dyn Write, v: Self::Value) -> fmt::Result;
+    /// The ± of a percentile, after the `±` sign.
+    fn write_plus_minus(style: Self::Style, w: &mut dyn Write, v: Self::Value) -> fmt::Result;
+    /// A statistic over values (mean, stdev, an extreme).
+    fn write_stat(style: Self::Style, w: &mut dyn Write, x: f64) -> fmt::Result;
+    /// A value as a double, for the Δ% of the diff table.
+    fn as_f64(v: Self::Value) -> f64;
+
+    /// The percentile of the `k`-th standard rank: rank, value, ± and the count the rank
+    /// points at.
+    fn ranked(&self, k: usize) -> Ranked<Self::Value>;
+    /// Values in buckets: what the percentiles cover.
+    fn total(&self) -> u64;
+    /// The layout's relative error.
+    fn precision(&self) -> f64;
+    /// Mean and population standard deviation (NaN when empty).
+    fn moments(&self) -> (f64, f64);
+    /// The counts beside the buckets, with their row labels, zeros included.
+    fn outside(&self) -> impl Iterator<Item = (&'static str, u64)>;
+    /// The statistics shown in pairs (a table row per pair, a diff row per statistic),
+    /// with their labels: Mean and StDev first.
+    fn stats(&self) -> impl Iterator<Item = [(&'static str, f64); 2]>;
+    /// The Markdown table's last rows, after the statistics.
+    fn table_tail(&self, t: &mut Table<'_>, style: Self::Style) -> fmt::Result;
+}
+
+/// What a report shows of one percentile.
+#[derive(Clone, Copy)]
+pub(crate) struct Ranked<V> {
+    /// The rank in percent.
+    pub(crate) rank: f64,
+    /// The reported value.
+    pub(crate) value: V,
+    /// The largest distance from `value` to a value of its bucket.
+    pub(crate) plus_minus: V,
+    /// The count the rank points at.
+    pub(crate) rank_count: u64,
+}
+
+/// Cohen's d of `b` against `a`: `(mean_b − mean_a) / s_pooled`, with
+/// `s_pooled = sqrt(((n_a − 1)·s_a² + (n_b − 1)·s_b²) / (n_a + n_b − 2))` over *sample*
+/// variances. `None` when it is undefined: fewer than 3 values in all, an empty side, or
+/// no spread at all.
+pub(crate) fn cohens_d<S: Domain>(a: &S, b: &S) -> Option<f64> {
+    let (na, nb) = (a.total() as f64, b.total() as f64);
+    if na < 1.0 || nb < 1.0 || na + nb < 3.0 {
+        return None;
+    }
+    let ((mean_a, sa), (mean_b, sb)) = (a.moments(), b.moments());
+    // (n − 1)·s² = n·σ² with the population σ; this also covers n = 1 (σ = 0).
+    let pooled = crate::fmath::sqrt((na * sa * sa + nb * sb * sb) / (na + nb - 2.0));
+    let d = (mean_b - mean_a) / pooled;
+    (pooled > 0.0 && d.is_finite()).then_some(d)
+}
