@@ -357,3 +357,40 @@ fn counters_are_named_and_their_fds_close_on_exec() {
         assert!(link.to_string_lossy().contains("perf_event"), "{link:?}");
     }
 }
+
+#[test]
+fn an_inherited_group_counts_a_spawned_command_from_its_exec_only() {
+    let mut s = SessionBuilder::new()
+        .with_software(SoftwareEvent::TaskClock)
+        .with_software(SoftwareEvent::PageFaults)
+        .with_enabled(false)
+        .with_inherit(true)
+        .with_enable_on_exec(true)
+        .with_calibration(false)
+        .open()
+        .expect("software counters open on any Linux");
+    std::hint::black_box(add_chain(2_000_000));
+    s.read(true).unwrap();
+    assert_eq!(
+        delta_of(&s, SoftwareEvent::TaskClock),
+        0,
+        "the opening thread never execs: its own work is not counted"
+    );
+    let status = std::process::Command::new("sh")
+        .args(["-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"])
+        .status()
+        .expect("sh runs");
+    assert!(status.success());
+    s.read(true).unwrap();
+    let task_clock = delta_of(&s, SoftwareEvent::TaskClock);
+    assert!(
+        task_clock > 1_000_000,
+        "the child's loop takes > 1 ms: {task_clock} ns"
+    );
+    let faults = delta_of(&s, SoftwareEvent::PageFaults);
+    assert!(faults > 10, "an exec faults its pages in: {faults}");
+    assert!(
+        !s.rdpmc_possible(),
+        "inherited counts are summed by read(2) only"
+    );
+}
