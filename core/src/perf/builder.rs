@@ -93,10 +93,12 @@ impl SessionBuilder {
         self
     }
 
-    /// Start counting when a task holding the group calls `execve` (perf's
-    /// `enable_on_exec`); use with `with_enabled(false)`. With [`Self::with_inherit`] on the
-    /// calling thread, this counts exactly the commands it spawns from their `exec` on,
-    /// while the caller itself is never counted.
+    /// Start counting when the target calls `execve` (perf's `enable_on_exec`); use with
+    /// `with_enabled(false)`. To count a command from its exec on, as `perf stat` does:
+    /// fork a child that waits (on a pipe, say), open the group on its pid
+    /// ([`Self::with_target`]) with [`Self::with_inherit`], then let it exec. (A group on
+    /// the calling thread that its spawned commands inherit is not reliable past the
+    /// first: the kernel may swap the two tasks' contexts when it switches between them.)
     pub fn with_enable_on_exec(mut self, enable_on_exec: bool) -> Self {
         self.enable_on_exec = enable_on_exec;
         self
