@@ -63,11 +63,11 @@ impl Counters {
         all.extend(HARDWARE.iter().map(|&e| Event::from(e)));
         let mut notes = Vec::new();
         let tries = [
-            (all, true, "counting software events only"),
+            (all, true, "trying software events only"),
             (
                 software.clone(),
                 true,
-                "counting user space only (context switches read 0)",
+                "trying user space only (context switches then read 0)",
             ),
             (
                 software,
