@@ -192,3 +192,14 @@ fn the_json_holds_every_command_its_counters_and_the_comparisons() {
     assert_eq!(comparisons[0]["tag"], "cmd3");
     assert_eq!(comparisons[0]["verdict"], "slower");
 }
+
+#[test]
+fn without_its_baseline_nothing_is_compared() {
+    let run = bench(&["--runs", "2", "--warmup", "0", "exit 1", "true", "true"]);
+    assert_eq!(run.code, Some(6), "{}", run.stderr);
+    assert!(run
+        .stdout
+        .contains("No comparison: the first command, the baseline, was not measured."));
+    assert!(!run.stdout.contains("verdict:"), "{}", run.stdout);
+    assert_eq!(run.stdout.matches("| time (ns) |").count(), 2);
+}

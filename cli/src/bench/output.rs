@@ -203,3 +203,16 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
         .collect();
     (!failed.is_empty()).then(|| failed.join("; "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_number_commands_from_1_and_replace_what_a_tag_cannot_hold() {
+        assert_eq!(tag(0, "time"), "cmd1:time");
+        assert_eq!(tag(11, "Software:TaskClock"), "cmd12:Software:TaskClock");
+        assert_eq!(tag(1, "a b,c"), "cmd2:a_b_c");
+        assert!(picollo::hdr::valid_tag(&tag(2, "x, y")));
+    }
+}
