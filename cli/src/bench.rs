@@ -102,6 +102,12 @@ impl Measurement {
 /// Measure every command, print the reports and comparisons, write the files asked for;
 /// a failed command makes the exit status 6 once everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    // An output that cannot be written fails now, not after the runs.
+    for path in [&args.export_log, &args.json].into_iter().flatten() {
+        if path != "-" {
+            std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
+        }
+    }
     let counters = Counters::choose();
     let per_command = u64::from(args.warmup) + u64::from(args.runs);
     let bar = progress_bar(per_command * args.commands.len() as u64);

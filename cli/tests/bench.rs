@@ -158,12 +158,12 @@ fn the_json_holds_every_command_its_counters_and_the_comparisons() {
     let path = json.to_str().unwrap();
     let run = bench(&[
         "--runs",
-        "5",
+        "10",
         "--json",
         path,
         "true",
         "exit 7",
-        "sleep 0.01",
+        "sleep 0.05",
     ]);
     assert_eq!(run.code, Some(6), "{}", run.stderr);
     let text = std::fs::read_to_string(&json).unwrap();
@@ -174,7 +174,7 @@ fn the_json_holds_every_command_its_counters_and_the_comparisons() {
     assert_eq!(commands[1]["failed"]["code"], 7);
     assert_eq!(commands[1]["failed"]["warmUp"], true);
     let third = &commands[2]["result"];
-    assert_eq!(third["samples"], 5);
+    assert_eq!(third["samples"], 10);
     let metrics = third["metrics"].as_array().unwrap();
     let faults = metrics
         .iter()
