@@ -22,7 +22,7 @@ use command::{run_once, Counters, Ran};
 pub const BENCH_HELP: &str = "\
 Runs:
   Each CMD is one shell string, run as `sh -c CMD` with stdin, stdout and stderr on
-  /dev/null: --warmup runs first (not measured), then --runs measured runs, one command
+  /dev/null (--show-output keeps picollo's stdout and stderr): --warmup runs first (not measured), then --runs measured runs, one command
   after the other. Each run forks a child held at a gate while its counters open, then
   lets it exec. Wall time runs from that release to the reap (the shell's exec and start
   included); user and system time are wait4's (the command and the children it waited
@@ -65,6 +65,9 @@ pub struct BenchArgs {
     /// Write the results and comparisons as JSON to this file
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Let the commands write to picollo's stdout and stderr (default: /dev/null)
+    #[arg(long)]
+    pub show_output: bool,
 }
 
 /// What became of one command.
@@ -159,7 +162,8 @@ fn measure(
     t0: Instant,
 ) -> Result<Outcome, Failure> {
     let once = |counters: &Counters| {
-        run_once(command, counters).map_err(|e| Failure::io(&format!("sh -c {command:?}"), &e))
+        run_once(command, counters, args.show_output)
+            .map_err(|e| Failure::io(&format!("sh -c {command:?}"), &e))
     };
     for run in 1..=args.warmup {
         if let Ran::Failed(status) = once(counters)? {

@@ -203,3 +203,25 @@ fn without_its_baseline_nothing_is_compared() {
     assert!(!run.stdout.contains("verdict:"), "{}", run.stdout);
     assert_eq!(run.stdout.matches("| time (ns) |").count(), 2);
 }
+
+#[test]
+fn what_the_commands_write_is_discarded_unless_shown() {
+    let echo = "echo out-of-the-command; echo err-of-the-command >&2";
+    let quiet = bench(&["--runs", "2", echo]);
+    assert_eq!(quiet.code, Some(0), "{}", quiet.stderr);
+    let lines = |text: &str, line: &str| text.lines().filter(|l| *l == line).count();
+    assert_eq!(lines(&quiet.stdout, "out-of-the-command"), 0);
+    assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
+    let shown = bench(&["--runs", "2", "--show-output", echo]);
+    assert_eq!(shown.code, Some(0), "{}", shown.stderr);
+    assert_eq!(
+        lines(&shown.stdout, "out-of-the-command"),
+        3,
+        "a warm-up and 2 runs"
+    );
+    assert_eq!(lines(&shown.stderr, "err-of-the-command"), 3);
+    let failed = bench(&["--runs", "2", "exit 1"]);
+    assert!(failed
+        .stderr
+        .contains("(--show-output shows what the commands write)"));
+}

@@ -1,7 +1,7 @@
 //! One run of one command: `sh -c CMD` forked and held at a gate while its counters open
 //! (a perf group on the child, inherited by all it spawns, enabled by its `exec`), then
 //! released, timed by the wall clock until it is reaped, with its user and system time
-//! from `wait4`. Its stdin, stdout and stderr are /dev/null.
+//! from `wait4`. Its stdin is /dev/null, and so are its stdout and stderr unless shown.
 
 use std::ffi::{c_char, CString};
 use std::fs::{File, OpenOptions};
@@ -101,9 +101,13 @@ impl Counters {
             unit: "ns",
         };
         let mut m = vec![ns("time"), ns("user"), ns("system")];
-        m.extend(self.events.iter().map(|e| Metric {
+        m.extend(self.events.iter().map(|&e| Metric {
             name: e.to_string(),
-            unit: "events",
+            unit: if e == SoftwareEvent::TaskClock.into() {
+                "ns"
+            } else {
+                "events"
+            },
         }));
         m
     }
@@ -130,13 +134,14 @@ pub enum Ran {
 
 /// Run `command` once through `sh -c` and measure it. Fails when the command holds a NUL,
 /// or `sh` cannot be forked, counted or waited for.
-pub fn run_once(command: &str, counters: &Counters) -> io::Result<Ran> {
+pub fn run_once(command: &str, counters: &Counters, show_output: bool) -> io::Result<Ran> {
     let argv = Argv::new(command)?;
     let null = OpenOptions::new()
         .read(true)
         .write(true)
         .open("/dev/null")?;
-    let (pid, gate) = fork_held(&argv, &null)?;
+    let quiet = if show_output { 1 } else { 3 };
+    let (pid, gate) = fork_held(&argv, &null, quiet)?;
     let session = match counters.open_on(pid) {
         Ok(s) => s,
         Err(e) => {
@@ -197,9 +202,9 @@ impl Argv {
 }
 
 /// Fork a child that waits for one byte on a pipe, then runs `argv` with its standard
-/// streams on `null`; the pid and the pipe's write end (the gate). A gate closed without
+/// fds below `quiet` (0: stdin, 1: stdout, 2: stderr) on `null`; the pid and the pipe's write end (the gate). A gate closed without
 /// a byte makes the child exit with 127 without running anything.
-fn fork_held(argv: &Argv, null: &File) -> io::Result<(i32, OwnedFd)> {
+fn fork_held(argv: &Argv, null: &File, quiet: RawFd) -> io::Result<(i32, OwnedFd)> {
     let mut fds = [0 as RawFd; 2];
     // SAFETY: `fds` is a live array of two fds for the kernel to fill.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -217,6 +222,7 @@ fn fork_held(argv: &Argv, null: &File) -> io::Result<(i32, OwnedFd)> {
                 wait_end.as_raw_fd(),
                 gate.as_raw_fd(),
                 null.as_raw_fd(),
+                quiet,
                 argv,
             )
         },
@@ -228,14 +234,14 @@ fn fork_held(argv: &Argv, null: &File) -> io::Result<(i32, OwnedFd)> {
 ///
 /// # Safety
 /// Call only in a freshly forked child, with open fds and a live `argv`.
-unsafe fn held_child(wait_end: RawFd, gate: RawFd, null: RawFd, argv: &Argv) -> ! {
+unsafe fn held_child(wait_end: RawFd, gate: RawFd, null: RawFd, quiet: RawFd, argv: &Argv) -> ! {
     let mut byte = 0u8;
     // SAFETY: plain fd calls on fds the child holds; `byte` is live for the read; `argv`
     // is NUL-terminated strings and a null-terminated array, both live.
     unsafe {
         libc::close(gate);
         if libc::read(wait_end, (&mut byte as *mut u8).cast(), 1) == 1 {
-            for fd in 0..3 {
+            for fd in 0..quiet {
                 libc::dup2(null, fd);
             }
             libc::execv(c"/bin/sh".as_ptr(), argv.pointers.as_ptr());

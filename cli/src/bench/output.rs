@@ -201,7 +201,11 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
             ))
         })
         .collect();
-    (!failed.is_empty()).then(|| failed.join("; "))
+    let hint = match args.show_output {
+        true => "",
+        false => " (--show-output shows what the commands write)",
+    };
+    (!failed.is_empty()).then(|| failed.join("; ") + hint)
 }
 
 #[cfg(test)]
