@@ -15,6 +15,8 @@ pub enum Exit {
     Format = 4,
     /// The selection (tag, time window) matched no interval.
     NoData = 5,
+    /// A benchmarked command exited non-zero or was killed.
+    Command = 6,
 }
 
 /// A failure to report on stderr, with its exit status.
@@ -50,6 +52,14 @@ impl Failure {
             message: message.into(),
         }
     }
+
+    /// A benchmarked command that failed (the message names it, its run and its status).
+    pub fn command(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::Command,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for Failure {
@@ -67,4 +77,6 @@ Exit status:
      cannot be loaded
   4  format error: an input is not an interval log nor a V2 histogram, or a line of it
      cannot be read (the message names the file, the line and the cause)
-  5  no data: the tag and time window selected no interval";
+  5  no data: the tag and time window selected no interval
+  6  a benchmarked command failed: it exited non-zero or was killed (picollo bench; the
+     message names the command, the run and its status)";

@@ -1,7 +1,9 @@
 //! `picollo`: reports, diffs, `.hgrm` distributions, percentile plots and conversions of
 //! HdrHistogram interval logs (format 1.2/1.3, from any HdrHistogram port) and of single
-//! V2 histograms (base64 text or raw bytes). See the crate README for examples.
+//! V2 histograms (base64 text or raw bytes); and benchmarks of whole commands. See the
+//! crate README for examples.
 
+mod bench;
 mod convert;
 mod diff;
 mod error;
@@ -37,7 +39,7 @@ Selection:
 #[command(
     name = "picollo",
     version,
-    about = "Reports, diffs, .hgrm, plots and conversions of HdrHistogram interval logs",
+    about = "Reports, diffs, .hgrm, plots and conversions of HdrHistogram interval logs; benchmarks of commands",
     after_help = EXIT_STATUS_HELP
 )]
 struct Cli {
@@ -62,6 +64,10 @@ enum Command {
     /// Re-write a log as a normalized format 1.3 log, summary JSON, OpenMetrics or OTLP/JSON
     #[command(after_help = format!("{CONVERT_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Convert(ConvertArgs),
+    /// Measure whole commands: the distribution of wall, user and system time and of
+    /// counters per run, one report per command, compared with the first and a verdict
+    #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", bench::BENCH_HELP))]
+    Bench(bench::BenchArgs),
 }
 
 /// The tag and time window options most commands share.
@@ -435,6 +441,7 @@ fn run(command: Command) -> Result<(), Failure> {
             emit(&hgrm::hgrm(&input, &filter, &options)?, None)
         }
         Command::Plot(args) => run_plot(args),
+        Command::Bench(args) => bench::run(&args),
         Command::Convert(args) => {
             check_window(args.from, args.until);
             let filter = Filter {

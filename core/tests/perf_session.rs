@@ -357,3 +357,80 @@ fn counters_are_named_and_their_fds_close_on_exec() {
         assert!(link.to_string_lossy().contains("perf_event"), "{link:?}");
     }
 }
+
+/// Fork `sh -c script`, held before its exec until a byte arrives on the returned fd.
+fn fork_held(script: &std::ffi::CStr) -> (i32, libc::c_int) {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` is a live array of two fds for the kernel to fill.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    let argv = [
+        c"sh".as_ptr(),
+        c"-c".as_ptr(),
+        script.as_ptr(),
+        std::ptr::null(),
+    ];
+    // SAFETY: the child makes async-signal-safe calls only, on memory made before the fork.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork");
+    if pid == 0 {
+        let mut byte = 0u8;
+        // SAFETY: in the child: fds it holds, a live byte, NUL-terminated strings in a
+        // null-terminated array.
+        unsafe {
+            libc::close(fds[1]);
+            if libc::read(fds[0], (&mut byte as *mut u8).cast(), 1) == 1 {
+                libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
+            }
+            libc::_exit(127);
+        }
+    }
+    // SAFETY: closing the read end the parent does not use.
+    unsafe { libc::close(fds[0]) };
+    (pid, fds[1])
+}
+
+#[test]
+fn an_inherited_group_on_a_held_child_counts_it_from_its_exec() {
+    // The loop runs in a subshell: a task the child creates, counted through inherit.
+    let (pid, gate) = fork_held(c"(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done); exit 0");
+    let mut s = SessionBuilder::new()
+        .with_target(pid, -1)
+        .with_software(SoftwareEvent::TaskClock)
+        .with_software(SoftwareEvent::PageFaults)
+        .with_enabled(false)
+        .with_inherit(true)
+        .with_enable_on_exec(true)
+        .with_calibration(false)
+        .open()
+        .expect("software counters open on any Linux");
+    s.read(true).unwrap();
+    assert_eq!(
+        delta_of(&s, SoftwareEvent::TaskClock),
+        0,
+        "not counted before its exec"
+    );
+    let mut status = 0;
+    // SAFETY: one byte from a live array to the gate we own, which we then close; then
+    // a wait for our child with a live status word.
+    unsafe {
+        assert_eq!(libc::write(gate, [1u8].as_ptr().cast(), 1), 1);
+        libc::close(gate);
+        assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
+    }
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{status:#x}"
+    );
+    s.read(true).unwrap();
+    let task_clock = delta_of(&s, SoftwareEvent::TaskClock);
+    assert!(
+        task_clock > 5_000_000,
+        "the subshell's loop takes > 5 ms: {task_clock} ns"
+    );
+    let faults = delta_of(&s, SoftwareEvent::PageFaults);
+    assert!(faults > 10, "an exec faults its pages in: {faults}");
+    assert!(
+        !s.rdpmc_possible(),
+        "inherited counts are summed by read(2) only"
+    );
+}

@@ -11,7 +11,8 @@ use super::group::MAX_GROUP_COUNTERS;
 ///
 /// Defaults: this thread (`pid = 0`) on any CPU (`cpu = -1`), not pinned, user space only
 /// (`exclude_kernel` and `exclude_hv`), enabled at open, histograms at 0.1 % relative
-/// error, read overhead calibrated at open, rdpmc fast path where the page allows it.
+/// error, read overhead calibrated at open, rdpmc fast path where the page allows it, not
+/// inherited by child tasks.
 ///
 /// A session is one perf group of at most [`MAX_GROUP_COUNTERS`] counters.
 #[derive(Clone, Debug)]
@@ -21,6 +22,8 @@ pub struct SessionBuilder {
     pub(crate) pinned: bool,
     pub(crate) kernel: bool,
     pub(crate) enabled: bool,
+    pub(crate) inherit: bool,
+    pub(crate) enable_on_exec: bool,
     pub(crate) relative_error: f64,
     pub(crate) calibrate: bool,
     pub(crate) rdpmc: bool,
@@ -44,6 +47,8 @@ impl SessionBuilder {
             pinned: false,
             kernel: false,
             enabled: true,
+            inherit: false,
+            enable_on_exec: false,
             relative_error: 0.001,
             calibrate: true,
             rdpmc: true,
@@ -76,6 +81,26 @@ impl SessionBuilder {
     /// [`Session::enable`](super::Session::enable).
     pub fn with_enabled(mut self, enabled: bool) -> Self {
         self.enabled = enabled;
+        self
+    }
+
+    /// Count the tasks the target creates after the open too (perf's `inherit`): each child
+    /// gets a copy of the group, and a read sums the target and its children (live and
+    /// exited). Reads then always go through `read(2)`: rdpmc would see the reader's own
+    /// counts only.
+    pub fn with_inherit(mut self, inherit: bool) -> Self {
+        self.inherit = inherit;
+        self
+    }
+
+    /// Start counting when the target calls `execve` (perf's `enable_on_exec`); use with
+    /// `with_enabled(false)`. To count a command from its exec on, as `perf stat` does:
+    /// fork a child that waits (on a pipe, say), open the group on its pid
+    /// ([`Self::with_target`]) with [`Self::with_inherit`], then let it exec. (A group on
+    /// the calling thread that its spawned commands inherit is not reliable past the
+    /// first: the kernel may swap the two tasks' contexts when it switches between them.)
+    pub fn with_enable_on_exec(mut self, enable_on_exec: bool) -> Self {
+        self.enable_on_exec = enable_on_exec;
         self
     }
 

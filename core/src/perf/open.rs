@@ -81,7 +81,8 @@ impl SessionBuilder {
     }
 
     /// Open one counter of the group (`leader` is `None` for the first) and its id, and map
-    /// its page where rdpmc may read it (PMU events only; a failed map means read(2)).
+    /// its page where rdpmc may read it (PMU events of a group not inherited only; a failed
+    /// map means read(2)).
     fn open_counter(
         &self,
         event: Event,
@@ -93,7 +94,7 @@ impl SessionBuilder {
         let id = fd
             .id()
             .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
-        let page = (self.rdpmc && cfg!(picollo_native) && !event.is_software())
+        let page = (self.rdpmc && !self.inherit && cfg!(picollo_native) && !event.is_software())
             .then(|| MmapPage::map(&fd).ok())
             .flatten();
         Ok((fd, id, page))
@@ -112,14 +113,43 @@ impl SessionBuilder {
         if !self.kernel {
             attr.flags |= sys::FLAG_EXCLUDE_KERNEL | sys::FLAG_EXCLUDE_HV;
         }
+        if self.inherit {
+            attr.flags |= sys::FLAG_INHERIT;
+        }
         // Only the leader carries these: members follow it, and the kernel rejects pinned
         // on a member.
         if leader && !self.enabled {
             attr.flags |= sys::FLAG_DISABLED;
         }
+        if leader && self.enable_on_exec {
+            attr.flags |= sys::FLAG_ENABLE_ON_EXEC;
+        }
         if leader && self.pinned {
             attr.flags |= sys::FLAG_PINNED;
         }
         attr
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perf::SoftwareEvent;
+
+    #[test]
+    fn inherit_marks_every_member_and_enable_on_exec_the_leader_only() {
+        let b = SessionBuilder::new()
+            .with_enabled(false)
+            .with_inherit(true)
+            .with_enable_on_exec(true);
+        let event = Event::from(SoftwareEvent::TaskClock);
+        let (leader, member) = (b.attr(event, true), b.attr(event, false));
+        let on_exec = sys::FLAG_DISABLED | sys::FLAG_ENABLE_ON_EXEC;
+        assert_eq!(leader.flags & on_exec, on_exec);
+        assert_eq!(member.flags & on_exec, 0);
+        assert_ne!(leader.flags & sys::FLAG_INHERIT, 0);
+        assert_ne!(member.flags & sys::FLAG_INHERIT, 0);
+        let plain = SessionBuilder::new().attr(event, true);
+        assert_eq!(plain.flags & (sys::FLAG_INHERIT | on_exec), 0);
     }
 }

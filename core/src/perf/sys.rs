@@ -16,9 +16,11 @@ pub(crate) const FORMAT_GROUP: u64 = 1 << 3;
 
 /// Bits of the attr's flag word (the C bitfield, lowest bit first).
 pub(crate) const FLAG_DISABLED: u64 = 1 << 0;
+pub(crate) const FLAG_INHERIT: u64 = 1 << 1;
 pub(crate) const FLAG_PINNED: u64 = 1 << 2;
 pub(crate) const FLAG_EXCLUDE_KERNEL: u64 = 1 << 5;
 pub(crate) const FLAG_EXCLUDE_HV: u64 = 1 << 6;
+pub(crate) const FLAG_ENABLE_ON_EXEC: u64 = 1 << 12;
 
 /// `PERF_FLAG_FD_CLOEXEC`.
 const FLAG_FD_CLOEXEC: libc::c_ulong = 1 << 3;

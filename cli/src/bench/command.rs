@@ -1,0 +1,279 @@
+//! One run of one command: `sh -c CMD` forked and held at a gate while its counters open
+//! (a perf group on the child, inherited by all it spawns, enabled by its `exec`), then
+//! released, timed by the wall clock until it is reaped, with its user and system time
+//! from `wait4`. Its stdin is /dev/null, and so are its stdout and stderr unless shown.
+
+use std::ffi::{c_char, CString};
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::time::Instant;
+
+use picollo::bench::{Metric, SCALE};
+use picollo::perf::{Event, HardwareEvent, PerfError, Session, SessionBuilder, SoftwareEvent};
+
+/// Counted for every command where the machine allows: always the software three, the
+/// hardware three where the PMU has them.
+const SOFTWARE: [SoftwareEvent; 3] = [
+    SoftwareEvent::TaskClock,
+    SoftwareEvent::PageFaults,
+    SoftwareEvent::ContextSwitches,
+];
+const HARDWARE: [HardwareEvent; 3] = [
+    HardwareEvent::CpuCycles,
+    HardwareEvent::Instructions,
+    HardwareEvent::BranchMisses,
+];
+
+/// The counters every run opens on its command, and what was given up on the way, each
+/// a sentence.
+pub struct Counters {
+    events: Vec<Event>,
+    kernel: bool,
+    /// Why counters are missing or count user space only.
+    pub notes: Vec<String>,
+}
+
+/// One group on task `pid` (0: this thread), disabled until the task's `exec`, inherited
+/// by the tasks it creates.
+fn open(events: &[Event], kernel: bool, pid: i32) -> Result<Session, PerfError> {
+    let mut b = SessionBuilder::new()
+        .with_target(pid, -1)
+        .with_kernel(kernel)
+        .with_enabled(false)
+        .with_inherit(true)
+        .with_enable_on_exec(true)
+        .with_calibration(false)
+        .with_rdpmc(false);
+    for &e in events {
+        b.add_counter(e)?;
+    }
+    b.open()
+}
+
+impl Counters {
+    /// Choose by trial: the software and hardware counters with kernel work included;
+    /// without the hardware ones where the PMU refuses them; then user space only where
+    /// the kernel's work may not be counted (`perf_event_paranoid`); then none.
+    pub fn choose() -> Self {
+        let software: Vec<Event> = SOFTWARE.iter().map(|&e| e.into()).collect();
+        let mut all = software.clone();
+        all.extend(HARDWARE.iter().map(|&e| Event::from(e)));
+        let mut notes = Vec::new();
+        let tries = [
+            (all, true, "trying software events only"),
+            (
+                software.clone(),
+                true,
+                "trying user space only (context switches then read 0)",
+            ),
+            (
+                software,
+                false,
+                "no counters: wall, user and system time only",
+            ),
+        ];
+        for (events, kernel, fallback) in tries {
+            match open(&events, kernel, 0) {
+                Ok(_) => {
+                    return Counters {
+                        events,
+                        kernel,
+                        notes,
+                    }
+                }
+                Err(e) => notes.push(format!("{e}; {fallback}")),
+            }
+        }
+        Counters {
+            events: Vec::new(),
+            kernel: false,
+            notes,
+        }
+    }
+
+    /// The metrics of a run's row: wall time, user time, system time, then each counter.
+    pub fn metrics(&self) -> Vec<Metric> {
+        let ns = |name: &str| Metric {
+            name: name.into(),
+            unit: "ns",
+        };
+        let mut m = vec![ns("time"), ns("user"), ns("system")];
+        m.extend(self.events.iter().map(|&e| Metric {
+            name: e.to_string(),
+            unit: if e == SoftwareEvent::TaskClock.into() {
+                "ns"
+            } else {
+                "events"
+            },
+        }));
+        m
+    }
+
+    /// The counters of child `pid` (none when the machine allows none).
+    fn open_on(&self, pid: i32) -> io::Result<Option<Session>> {
+        if self.events.is_empty() {
+            return Ok(None);
+        }
+        open(&self.events, self.kernel, pid)
+            .map(Some)
+            .map_err(io::Error::other)
+    }
+}
+
+/// What one run left.
+pub enum Ran {
+    /// Its row: every metric's figure in thousandths of the unit (time in picoseconds);
+    /// and per counter, whether it was multiplexed.
+    Measured(Vec<u64>, Vec<bool>),
+    /// It exited non-zero or was killed: its status.
+    Failed(ExitStatus),
+}
+
+/// Run `command` once through `sh -c` and measure it. Fails when the command holds a NUL,
+/// or `sh` cannot be forked, counted or waited for.
+pub fn run_once(command: &str, counters: &Counters, show_output: bool) -> io::Result<Ran> {
+    let argv = Argv::new(command)?;
+    let null = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")?;
+    let quiet = if show_output { 1 } else { 3 };
+    let (pid, gate) = fork_held(&argv, &null, quiet)?;
+    let session = match counters.open_on(pid) {
+        Ok(s) => s,
+        Err(e) => {
+            drop(gate); // the child sees the gate closed and exits without running
+            wait4(pid)?;
+            return Err(e);
+        }
+    };
+    let start = Instant::now();
+    release(gate)?;
+    let (status, usage) = wait4(pid)?;
+    let wall = start.elapsed();
+    if !status.success() {
+        return Ok(Ran::Failed(status));
+    }
+    let ps = |ns: u128| u64::try_from(ns).unwrap_or(u64::MAX).saturating_mul(SCALE);
+    let mut row = vec![
+        ps(wall.as_nanos()),
+        ps(timeval_ns(usage.ru_utime)),
+        ps(timeval_ns(usage.ru_stime)),
+    ];
+    let mut multiplexed = Vec::new();
+    if let Some(mut s) = session {
+        s.read(true).map_err(io::Error::other)?;
+        row.extend(s.deltas().map(|d| d.scaled.saturating_mul(SCALE)));
+        multiplexed.extend(s.deltas().map(|d| d.running < d.enabled));
+    }
+    Ok(Ran::Measured(row, multiplexed))
+}
+
+fn timeval_ns(t: libc::timeval) -> u128 {
+    t.tv_sec as u128 * 1_000_000_000 + t.tv_usec as u128 * 1_000
+}
+
+/// `sh -c CMD` as `execv` takes it, built before the fork (the child may not allocate).
+struct Argv {
+    _strings: [CString; 3],
+    pointers: [*const c_char; 4],
+}
+
+impl Argv {
+    fn new(command: &str) -> io::Result<Self> {
+        let c = CString::new(command).map_err(|_| {
+            io::Error::new(io::ErrorKind::InvalidInput, "the command holds a NUL byte")
+        })?;
+        let strings = [c"sh".to_owned(), c"-c".to_owned(), c];
+        let pointers = [
+            strings[0].as_ptr(),
+            strings[1].as_ptr(),
+            strings[2].as_ptr(),
+            std::ptr::null(),
+        ];
+        Ok(Argv {
+            _strings: strings,
+            pointers,
+        })
+    }
+}
+
+/// Fork a child that waits for one byte on a pipe, then runs `argv` with its standard
+/// fds below `quiet` (0: stdin, 1: stdout, 2: stderr) on `null`; the pid and the pipe's write end (the gate). A gate closed without
+/// a byte makes the child exit with 127 without running anything.
+fn fork_held(argv: &Argv, null: &File, quiet: RawFd) -> io::Result<(i32, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: `fds` is a live array of two fds for the kernel to fill.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded: both fds are open and ours alone.
+    let (wait_end, gate) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    // SAFETY: the child runs only async-signal-safe calls (close, read, dup2, execv, _exit)
+    // on memory prepared before the fork, so it is sound in a threaded process too.
+    match unsafe { libc::fork() } {
+        -1 => Err(io::Error::last_os_error()),
+        // SAFETY: in the child, as above; the fds and `argv` are live copies.
+        0 => unsafe {
+            held_child(
+                wait_end.as_raw_fd(),
+                gate.as_raw_fd(),
+                null.as_raw_fd(),
+                quiet,
+                argv,
+            )
+        },
+        pid => Ok((pid, gate)),
+    }
+}
+
+/// The child's side of [`fork_held`]; never returns.
+///
+/// # Safety
+/// Call only in a freshly forked child, with open fds and a live `argv`.
+unsafe fn held_child(wait_end: RawFd, gate: RawFd, null: RawFd, quiet: RawFd, argv: &Argv) -> ! {
+    let mut byte = 0u8;
+    // SAFETY: plain fd calls on fds the child holds; `byte` is live for the read; `argv`
+    // is NUL-terminated strings and a null-terminated array, both live.
+    unsafe {
+        libc::close(gate);
+        if libc::read(wait_end, (&mut byte as *mut u8).cast(), 1) == 1 {
+            for fd in 0..quiet {
+                libc::dup2(null, fd);
+            }
+            libc::execv(c"/bin/sh".as_ptr(), argv.pointers.as_ptr());
+        }
+        libc::_exit(127)
+    }
+}
+
+/// Let the held child go on to its `exec`.
+fn release(gate: OwnedFd) -> io::Result<()> {
+    // SAFETY: one byte from a live local to an fd we own.
+    let n = unsafe { libc::write(gate.as_raw_fd(), [1u8].as_ptr().cast(), 1) };
+    if n != 1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Reap child `pid` and take its resource usage (its own and its reaped descendants').
+fn wait4(pid: i32) -> io::Result<(ExitStatus, libc::rusage)> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain integers and timevals: all zeroes is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `status` and `usage` are live and writable for the call.
+        let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if rc == pid {
+            return Ok((ExitStatus::from_raw(status), usage));
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}

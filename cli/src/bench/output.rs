@@ -1,0 +1,222 @@
+//! What `picollo bench` writes: the text (a report per command, the comparisons, each
+//! ending with its verdict), the interval log (tags `cmdN:METRIC`), the JSON, and the
+//! failure message.
+
+use std::fmt::Write;
+
+use picollo::bench::{BenchResult, Comparison, Verdict};
+use picollo::hdr::LogWriter;
+
+use super::{BenchArgs, Measurement, Outcome};
+use crate::convert::json_string;
+use crate::error::Failure;
+
+/// How a failed command ended: `warm-up run 1 of 2 ended with exit status: 1`.
+fn failure_text(outcome: &Outcome, args: &BenchArgs) -> Option<String> {
+    let Outcome::Failed {
+        run,
+        warm_up,
+        status,
+    } = outcome
+    else {
+        return None;
+    };
+    let (kind, of) = match warm_up {
+        true => ("warm-up run", args.warmup),
+        false => ("measured run", args.runs),
+    };
+    Some(format!("{kind} {run} of {of} ended with {status}"))
+}
+
+/// One command's section: its report, or why it was not measured.
+fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs) {
+    match &m.outcome {
+        Outcome::Measured { result, .. } => {
+            let _ = result.write_report(out);
+        }
+        failed => {
+            let why = failure_text(failed, args).unwrap_or_default();
+            let _ = writeln!(out, "##### {}\n- not measured: {why}", m.command);
+        }
+    }
+}
+
+/// Each command's report (or its failure), then each comparison with its verdict.
+pub fn text(
+    measured: &[Measurement],
+    comparisons: &[(usize, Comparison)],
+    args: &BenchArgs,
+) -> String {
+    let mut out = String::new();
+    for (i, m) in measured.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_section(&mut out, m, args);
+    }
+    if measured.len() > 1 && measured[0].result().is_none() {
+        out.push_str("\nNo comparison: the first command, the baseline, was not measured.\n");
+    }
+    for (_, c) in comparisons {
+        let _ = write!(out, "\n{c}");
+    }
+    out
+}
+
+/// The tag of command `i` (0-based) and metric `name`: `cmd1:time`. Spaces and commas,
+/// which a tag cannot hold, become `_`.
+pub fn tag(i: usize, name: &str) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| if c == ' ' || c == ',' { '_' } else { c })
+        .collect();
+    format!("cmd{}:{name}", i + 1)
+}
+
+/// The interval log: per measured command, one interval per metric over its measured runs.
+pub fn log(measured: &[Measurement]) -> Result<String, Failure> {
+    let mut text = String::new();
+    let mut log = LogWriter::new(&mut text);
+    let fail = |e: picollo::hdr::LogError| Failure::format(format!("the log: {e}"));
+    log.header(None, None).map_err(fail)?;
+    log.comment(
+        "picollo bench: tag cmdN:METRIC holds METRIC of each measured run of command N, in \
+         thousandths of its unit (picoseconds for time, user and system)",
+    )
+    .map_err(fail)?;
+    for (i, m) in measured.iter().enumerate() {
+        log.comment(&format!("cmd{}: {}", i + 1, m.command))
+            .map_err(fail)?;
+    }
+    for (i, m) in measured.iter().enumerate() {
+        let Outcome::Measured {
+            result,
+            start,
+            length,
+        } = &m.outcome
+        else {
+            continue;
+        };
+        for metric in &result.metrics {
+            let tag = tag(i, &metric.metric.name);
+            let view = metric.histogram.view();
+            log.interval(Some(&tag), *start, *length, &view)
+                .map_err(fail)?;
+        }
+    }
+    Ok(text)
+}
+
+fn json_number(out: &mut String, v: f64) {
+    match v.is_finite() {
+        true => write!(out, "{v}").expect("a String takes any text"),
+        false => out.push_str("null"),
+    }
+}
+
+fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs) {
+    let _ = write!(out, "{{\"tag\":\"cmd{}\",\"command\":", i + 1);
+    json_string(out, &m.command);
+    match &m.outcome {
+        Outcome::Measured { result, .. } => {
+            out.push_str(",\"result\":");
+            let _ = BenchResult::write_json(result, out);
+        }
+        Outcome::Failed {
+            run,
+            warm_up,
+            status,
+        } => {
+            let _ = write!(
+                out,
+                ",\"failed\":{{\"run\":{run},\"warmUp\":{warm_up},\"status\":"
+            );
+            json_string(out, &status.to_string());
+            let code = status.code().map_or("null".into(), |c| c.to_string());
+            let _ = write!(out, ",\"code\":{code},\"message\":");
+            json_string(out, &failure_text(&m.outcome, args).unwrap_or_default());
+            out.push('}');
+        }
+    }
+    out.push('}');
+}
+
+fn json_comparison(out: &mut String, i: usize, c: &Comparison) {
+    let _ = write!(
+        out,
+        "{{\"baseline\":\"cmd1\",\"tag\":\"cmd{}\",\"verdict\":\"{}\",\"percent\":",
+        i + 1,
+        c.verdict.word()
+    );
+    match c.verdict {
+        Verdict::Faster(p) | Verdict::Slower(p) => json_number(out, p),
+        Verdict::NoDifference => out.push_str("null"),
+    }
+    out.push_str(",\"ratio\":");
+    json_number(out, c.ratio);
+    out.push_str(",\"z\":");
+    json_number(out, c.rank_test.map_or(f64::NAN, |t| t.z));
+    out.push_str(",\"line\":");
+    let mut line = String::new();
+    let _ = c.write_verdict(&mut line);
+    json_string(out, &line);
+    out.push('}');
+}
+
+/// `{"commands": [...], "comparisons": [...]}`.
+pub fn json(
+    measured: &[Measurement],
+    comparisons: &[(usize, Comparison)],
+    args: &BenchArgs,
+) -> String {
+    let mut out = String::from("{\"commands\":[");
+    for (i, m) in measured.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_command(&mut out, i, m, args);
+    }
+    out.push_str("],\"comparisons\":[");
+    for (k, (i, c)) in comparisons.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        json_comparison(&mut out, *i, c);
+    }
+    out.push_str("]}\n");
+    out
+}
+
+/// The exit message when some command failed: which, on which run, with what status.
+pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
+    let failed: Vec<String> = measured
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let why = failure_text(&m.outcome, args)?;
+            Some(format!(
+                "command {} ({:?}) not measured: {why}",
+                i + 1,
+                m.command
+            ))
+        })
+        .collect();
+    let hint = match args.show_output {
+        true => "",
+        false => " (--show-output shows what the commands write)",
+    };
+    (!failed.is_empty()).then(|| failed.join("; ") + hint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_number_commands_from_1_and_replace_what_a_tag_cannot_hold() {
+        assert_eq!(tag(0, "time"), "cmd1:time");
+        assert_eq!(tag(11, "Software:TaskClock"), "cmd12:Software:TaskClock");
+        assert_eq!(tag(1, "a b,c"), "cmd2:a_b_c");
+        assert!(picollo::hdr::valid_tag(&tag(2, "x, y")));
+    }
+}

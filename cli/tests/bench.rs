@@ -1,0 +1,227 @@
+//! `picollo bench`: whole commands measured, compared with a verdict; failing commands
+//! reported and not measured; usage errors; the log and the JSON it writes.
+
+mod common;
+
+use common::{picollo, Run};
+use picollo::hdr::LogReader;
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("picollo-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir.join(name)
+}
+
+fn bench(args: &[&str]) -> Run {
+    let mut all = vec!["bench"];
+    all.extend_from_slice(args);
+    picollo(&all, None)
+}
+
+#[test]
+fn a_twice_longer_sleep_is_called_slower() {
+    let run = bench(&["--runs", "15", "sleep 0.02", "sleep 0.04"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let last = run.stdout.lines().rev().find(|l| !l.is_empty()).unwrap();
+    assert!(
+        last.starts_with("verdict: sleep 0.04 is slower than sleep 0.02 by "),
+        "{last}"
+    );
+    assert!(last.ends_with("% (99 % confidence)"), "{last}");
+    assert!(
+        run.stdout.starts_with("##### sleep 0.02\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("\n##### sleep 0.04\n"));
+    assert!(run.stdout.contains("##### sleep 0.04 against sleep 0.02"));
+    assert!(run.stdout.contains("15 samples, warm-up 1 batches"));
+    assert!(
+        run.stderr.is_empty(),
+        "no progress bar off a terminal: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_command_that_exits_non_zero_is_reported_not_timed() {
+    let run = bench(&["--runs", "3", "--warmup", "0", "true", "exit 3"]);
+    assert_eq!(run.code, Some(6), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "##### exit 3\n- not measured: measured run 1 of 3 ended with exit status: 3\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.matches("| time (ns) |").count(),
+        1,
+        "true alone is timed"
+    );
+    assert!(!run.stdout.contains("verdict:"), "nothing to compare");
+    assert!(
+        run.stderr.contains(
+            "picollo: command 2 (\"exit 3\") not measured: measured run 1 of 3 ended with \
+             exit status: 3"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_run_that_failed_is_named_warm_up_or_measured() {
+    let flag = temp("ran-once");
+    let _ = std::fs::remove_file(&flag);
+    let script = format!(
+        "test -e {0} || {{ touch {0}; exit 0; }}; exit 4",
+        flag.display()
+    );
+    let run = bench(&["--runs", "3", "--warmup", "0", &script]);
+    assert_eq!(run.code, Some(6), "{}", run.stderr);
+    assert!(run
+        .stdout
+        .contains("- not measured: measured run 2 of 3 ended with exit status: 4"));
+    let run = bench(&["--runs", "3", "--warmup", "2", "kill -9 $$"]);
+    assert_eq!(run.code, Some(6), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("warm-up run 1 of 2 ended with signal: 9 (SIGKILL)"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("| time (ns) |"));
+}
+
+#[test]
+fn bad_options_exit_2() {
+    for args in [
+        &["--runs", "0", "true"][..],
+        &["--runs", "many", "true"],
+        &["--warmup", "-1", "true"],
+        &["--bogus", "true"],
+        &[],
+    ] {
+        let run = bench(args);
+        assert_eq!(run.code, Some(2), "bench {args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "bench {args:?}: {}", run.stdout);
+        assert!(
+            run.stderr.starts_with("error: "),
+            "bench {args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn the_log_has_one_tagged_interval_per_command_and_metric() {
+    let log = temp("two.hlog");
+    let path = log.to_str().unwrap();
+    let run = bench(&["--runs", "4", "--export-log", path, "true", "sleep 0.01"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let entries: Vec<_> = LogReader::new(&text).collect::<Result<_, _>>().unwrap();
+    let tags: Vec<&str> = entries.iter().filter_map(|e| e.tag.as_deref()).collect();
+    for tag in [
+        "cmd1:time",
+        "cmd1:user",
+        "cmd1:system",
+        "cmd2:time",
+        "cmd2:Software:TaskClock",
+    ] {
+        assert!(tags.contains(&tag), "{tag} in {tags:?}");
+    }
+    assert_eq!(tags.len(), entries.len(), "every interval is tagged");
+    assert!(entries.iter().all(|e| e.histogram.total_count() == 4));
+    assert!(text.contains("#cmd2: sleep 0.01\n"));
+    let report = common::ok(&["report", "--tag", "cmd2:time", "--unit-ratio", "1e9", path]);
+    assert!(report.contains("tag cmd2:time, 1 interval"), "{report}");
+    let median = report.lines().find(|l| l.starts_with("| 50 ")).unwrap();
+    let ms: f64 = median
+        .split('|')
+        .nth(2)
+        .unwrap()
+        .trim()
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!(
+        (10.0..100.0).contains(&ms),
+        "sleep 0.01 takes 10 ms or more: {median}"
+    );
+}
+
+#[test]
+fn the_json_holds_every_command_its_counters_and_the_comparisons() {
+    let json = temp("three.json");
+    let path = json.to_str().unwrap();
+    let run = bench(&[
+        "--runs",
+        "10",
+        "--json",
+        path,
+        "true",
+        "exit 7",
+        "sleep 0.05",
+    ]);
+    assert_eq!(run.code, Some(6), "{}", run.stderr);
+    let text = std::fs::read_to_string(&json).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).expect("the JSON parses");
+    let commands = v["commands"].as_array().unwrap();
+    assert_eq!(commands.len(), 3);
+    assert_eq!(commands[1]["tag"], "cmd2");
+    assert_eq!(commands[1]["failed"]["code"], 7);
+    assert_eq!(commands[1]["failed"]["warmUp"], true);
+    let third = &commands[2]["result"];
+    assert_eq!(third["samples"], 10);
+    let metrics = third["metrics"].as_array().unwrap();
+    let faults = metrics
+        .iter()
+        .find(|m| m["name"] == "Software:PageFaults")
+        .expect("software counters open on any Linux");
+    let p0 = faults["summary"]["percentiles"][0]["value"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        p0 > 0.0,
+        "every run of the command faults in pages: {faults}"
+    );
+    let comparisons = v["comparisons"].as_array().unwrap();
+    assert_eq!(comparisons.len(), 1, "the failed command is not compared");
+    assert_eq!(comparisons[0]["tag"], "cmd3");
+    assert_eq!(comparisons[0]["verdict"], "slower");
+}
+
+#[test]
+fn without_its_baseline_nothing_is_compared() {
+    let run = bench(&["--runs", "2", "--warmup", "0", "exit 1", "true", "true"]);
+    assert_eq!(run.code, Some(6), "{}", run.stderr);
+    assert!(run
+        .stdout
+        .contains("No comparison: the first command, the baseline, was not measured."));
+    assert!(!run.stdout.contains("verdict:"), "{}", run.stdout);
+    assert_eq!(run.stdout.matches("| time (ns) |").count(), 2);
+}
+
+#[test]
+fn what_the_commands_write_is_discarded_unless_shown() {
+    let echo = "echo out-of-the-command; echo err-of-the-command >&2";
+    let quiet = bench(&["--runs", "2", echo]);
+    assert_eq!(quiet.code, Some(0), "{}", quiet.stderr);
+    let lines = |text: &str, line: &str| text.lines().filter(|l| *l == line).count();
+    assert_eq!(lines(&quiet.stdout, "out-of-the-command"), 0);
+    assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
+    let shown = bench(&["--runs", "2", "--show-output", echo]);
+    assert_eq!(shown.code, Some(0), "{}", shown.stderr);
+    assert_eq!(
+        lines(&shown.stdout, "out-of-the-command"),
+        3,
+        "a warm-up and 2 runs"
+    );
+    assert_eq!(lines(&shown.stderr, "err-of-the-command"), 3);
+    let failed = bench(&["--runs", "2", "exit 1"]);
+    assert!(failed
+        .stderr
+        .contains("(--show-output shows what the commands write)"));
+}
