@@ -9,6 +9,13 @@ use std::vec::Vec;
 use super::meter::SCALE;
 use super::result::BenchResult;
 
+impl BenchResult {
+    /// The mean of every metric in each band of time per operation.
+    pub fn attribution(&self) -> Attribution {
+        Attribution::of(self)
+    }
+}
+
 /// The bands' names and the ranks that close them.
 const BANDS: [(&str, f64); 4] = [
     ("≤ P50", 50.0),
@@ -74,8 +81,8 @@ impl Attribution {
         }
     }
 
-    /// How the slowest non-empty band compares with `≤ P50`: its time, then each counter,
-    /// largest ratio first (`"> P99: 14.0× the Hardware:BranchMisses of ≤ P50"`), and where
+    /// How the slowest non-empty band compares with `≤ P50`: its time, then each counter
+    /// that moved by 10 % or more, largest ratio first (`"> P99: 14.0× the Hardware:BranchMisses of ≤ P50"`), and where
     /// task-clock was counted and the band spent most of its time off the CPU, that share.
     pub fn findings(&self) -> Vec<String> {
         let fast = &self.bands[0];
@@ -88,7 +95,9 @@ impl Attribution {
             std::format!("{}: {r:.1}× the {name} of {}", slow.label, fast.label)
         };
         let shown = |i: &usize| fast.means[*i] > 0.0 && slow.means[*i].is_finite();
-        let mut counters: Vec<usize> = (1..self.metrics.len()).filter(shown).collect();
+        // Counters that moved by less than 10 % say nothing about the slow operations.
+        let moved = |i: &usize| shown(i) && (ratio(*i) - 1.0).abs() >= 0.1;
+        let mut counters: Vec<usize> = (1..self.metrics.len()).filter(moved).collect();
         counters.sort_by(|&a, &b| ratio(b).total_cmp(&ratio(a)));
         let mut found: Vec<String> = [0usize].into_iter().filter(shown).map(says).collect();
         found.extend(counters.into_iter().map(says));

@@ -78,6 +78,8 @@ pub struct Comparison {
     pub a: String,
     /// B's name.
     pub b: String,
+    /// What one operation is called (A's: `op` or `run`).
+    pub operation: String,
     /// The metrics both results have, in A's order.
     pub metrics: Vec<MetricDiff>,
     /// The rank test on time per operation (`None` if either is empty).
@@ -133,6 +135,7 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
     Comparison {
         a: a.name.clone(),
         b: b.name.clone(),
+        operation: a.conditions.operation.clone(),
         metrics: metrics.collect(),
         rank_test,
         ratio,

@@ -34,6 +34,9 @@ pub struct Conditions {
     pub batch: u64,
     /// The warm-up.
     pub warm_up: WarmUp,
+    /// What one operation is called in the report: `op` for a function, `run` for a
+    /// command.
+    pub operation: String,
     /// The result whose medians were subtracted per operation, by name.
     pub baseline: Option<String>,
     /// What spoils the figures, each a sentence.
@@ -71,6 +74,7 @@ impl Conditions {
             boost: boost(),
             pmu: pmu_line(),
             pinned_cpu,
+            operation: "op".into(),
             clocksource: read_trimmed(
                 "/sys/devices/system/clocksource/clocksource0/current_clocksource",
             ),

@@ -46,9 +46,11 @@ impl Shown {
         }
     }
 
-    /// For a metric of a result, by its median.
+    /// For a metric of a result, by its median (or its mean, when larger: a metric that is
+    /// mostly 0 is shown in the unit of its other values).
     fn of(m: &MetricResult) -> Self {
-        Self::new(m.metric.unit, m.percentile(50.0).unwrap_or(0.0))
+        let median = m.percentile(50.0).unwrap_or(0.0);
+        Self::new(m.metric.unit, median.max(m.mean()))
     }
 
     /// `v` (in the metric's unit) as shown.
@@ -89,11 +91,18 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
     optional(w, "clocksource", &c.clocksource)?;
     optional(w, "pinned to CPU", &c.pinned_cpu)?;
     writeln!(w)?;
-    writeln!(
-        w,
-        "- batch: {} op(s) per sample, {} samples, warm-up {} batches",
-        c.batch, r.samples, c.warm_up.batches
-    )?;
+    match c.operation.as_str() {
+        "op" => writeln!(
+            w,
+            "- batch: {} op(s) per sample, {} samples, warm-up {} batches",
+            c.batch, r.samples, c.warm_up.batches
+        )?,
+        op => writeln!(
+            w,
+            "- {} {op}s measured, after {} warm-up {op}(s)",
+            r.samples, c.warm_up.batches
+        )?,
+    }
     if let Some(b) = &c.baseline {
         writeln!(
             w,
@@ -127,10 +136,19 @@ fn write_metric_row(m: &MetricResult, w: &mut dyn Write) -> fmt::Result {
     )
 }
 
+/// What the report calls one operation in prose: `operation` for `op`.
+fn noun(operation: &str) -> &str {
+    match operation {
+        "op" => "operation",
+        other => other,
+    }
+}
+
 fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt::Result {
+    let n = noun(&r.conditions.operation);
     writeln!(
         w,
-        "\nWhat the slow operations did (mean per operation in each band of time):\n"
+        "\nWhat the slow {n}s did (mean per {n} in each band of time):\n"
     )?;
     let shown: std::vec::Vec<Shown> = r.metrics.iter().map(Shown::of).collect();
     write!(w, "| Band | Samples |")?;
@@ -145,7 +163,10 @@ fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt
     for b in &a.bands {
         write!(w, "| {} | {} |", b.label, b.samples)?;
         for (m, s) in b.means.iter().zip(&shown) {
-            write!(w, " {} |", s.show(*m))?;
+            match b.samples {
+                0 => write!(w, " — |")?,
+                _ => write!(w, " {} |", s.show(*m))?,
+            }
         }
         writeln!(w)?;
     }
@@ -161,9 +182,10 @@ impl BenchResult {
     pub fn write_report(&self, w: &mut dyn Write) -> fmt::Result {
         write_conditions(self, w)?;
         writeln!(w)?;
+        let op = &self.conditions.operation;
         writeln!(
             w,
-            "| Metric (per op) | P0 | P50 | P90 | P99 | P99.9 | Max | Mean ± 95 % CI |"
+            "| Metric (per {op}) | P0 | P50 | P90 | P99 | P99.9 | Max | Mean ± 95 % CI |"
         )?;
         writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|")?;
         for m in &self.metrics {
@@ -176,10 +198,11 @@ impl BenchResult {
     pub fn write_summaries(&self, w: &mut dyn Write) -> fmt::Result {
         for m in &self.metrics {
             let title = std::format!(
-                "{}: {} ({} per op)",
+                "{}: {} ({} per {})",
                 self.name,
                 m.metric.name,
-                m.metric.unit
+                m.metric.unit,
+                self.conditions.operation
             );
             m.histogram
                 .view()
@@ -242,8 +265,9 @@ impl BenchResult {
         let mut log = LogWriter::new(w);
         log.header(None, None)?;
         log.comment(&std::format!(
-            "picollo bench {}: values are thousandths of each metric's unit per operation",
-            self.name
+            "picollo bench {}: values are thousandths of each metric's unit per {}",
+            self.name,
+            self.conditions.operation
         ))?;
         for m in &self.metrics {
             let tag: std::string::String = m
@@ -286,10 +310,11 @@ fn change(a: f64, b: f64) -> std::string::String {
     }
 }
 
-fn write_metric_diff(d: &MetricDiff, a: &str, b: &str, w: &mut dyn Write) -> fmt::Result {
+fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::Result {
+    let (a, b, op) = (&c.a, &c.b, &c.operation);
     let typical = d.rows.iter().find(|r| r.rank == 50.0).map_or(0.0, |r| r.a);
     let s = Shown::new(d.unit, typical);
-    writeln!(w, "\n{} ({} per op):\n", d.name, s.unit)?;
+    writeln!(w, "\n{} ({} per {op}):\n", d.name, s.unit)?;
     writeln!(w, "| Percentile | {a} | {b} | Δ% | 99 % CI of {b} − {a} |")?;
     writeln!(w, "|---|---:|---:|---:|---|")?;
     for r in &d.rows {
@@ -343,7 +368,7 @@ impl Display for Comparison {
         writeln!(f, "##### {} against {}", self.b, self.a)?;
         let zero = |d: &&MetricDiff| d.means == (0.0, 0.0) && d.rows.iter().all(|r| r.b == 0.0);
         for d in self.metrics.iter().filter(|d| !zero(d)) {
-            write_metric_diff(d, &self.a, &self.b, f)?;
+            write_metric_diff(self, d, f)?;
         }
         let zeros: std::vec::Vec<&str> = self
             .metrics
@@ -352,7 +377,12 @@ impl Display for Comparison {
             .map(|d| d.name.as_str())
             .collect();
         if !zeros.is_empty() {
-            writeln!(f, "\n{}: 0 per op in both.", zeros.join(", "))?;
+            writeln!(
+                f,
+                "\n{}: 0 per {} in both.",
+                zeros.join(", "),
+                self.operation
+            )?;
         }
         if let Some(t) = self.rank_test {
             writeln!(

@@ -4,7 +4,6 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::attribution::Attribution;
 use super::conditions::Conditions;
 use super::meter::{Metric, SCALE};
 use super::{Bench, BenchError, WarmUp};
@@ -86,7 +85,7 @@ impl BenchResult {
     /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
     /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
     /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
-    /// is empty or not a whole number of samples.
+    /// is empty or not a whole number of samples. The report calls each sample a `run`.
     pub fn from_rows(
         bench: &Bench,
         metrics: Vec<Metric>,
@@ -116,7 +115,9 @@ impl BenchResult {
                 multiplexed: false,
             });
         }
-        Ok(Self::new(bench, clock, 1, warm_up, results, rows))
+        let mut r = Self::new(bench, clock, 1, warm_up, results, rows);
+        r.conditions.operation = "run".into();
+        Ok(r)
     }
 
     /// The metric of this name (`time`, `Hardware:Instructions`, …).
@@ -132,10 +133,5 @@ impl BenchResult {
     /// Each sample's per-operation figures, one slice per sample in metric order.
     pub fn rows(&self) -> impl Iterator<Item = &[u64]> {
         self.rows.chunks_exact(self.metrics.len().max(1))
-    }
-
-    /// The mean of every metric in each band of time per operation.
-    pub fn attribution(&self) -> Attribution {
-        Attribution::of(self)
     }
 }
