@@ -10,11 +10,11 @@ use std::fmt;
 
 use picollo_core::concurrent::{CounterBits, Mode};
 use picollo_core::openmetrics::{
-    cumulative_buckets, Bounds, CumulativeBuckets, Family, HistogramOptions, OpenMetricsError,
-    OpenMetricsWriter, STANDARD_QUANTILES,
+    check_unit_ratio, cumulative_buckets, Bounds, CumulativeBuckets, Family, HistogramOptions,
+    OpenMetricsError, OpenMetricsWriter, STANDARD_QUANTILES,
 };
 use picollo_core::otlp::{
-    DataPoint, ExponentialHistogram, Metric, Request, Temporality, MAX_SCALE, MIN_SCALE,
+    check_scale, DataPoint, ExponentialHistogram, Metric, Request, Temporality,
 };
 use picollo_core::Shape;
 
@@ -222,34 +222,14 @@ unsafe fn om_options<'a>(o: &picollo_openmetrics_options) -> Result<OmOptions<'a
             )))
         }
     };
-    let ratio = o.unit_ratio;
-    if !(ratio.is_finite() && ratio > 0.0) {
-        return Err(Failure::invalid(format_args!(
-            "unit_ratio is {ratio:?}: it must be a finite number above 0"
-        )));
-    }
+    let ratio = check_unit_ratio(o.unit_ratio).map_err(Failure::invalid)?;
     // SAFETY: forwarded contract.
     let bounds = unsafe { crate::args::slice_from(o.bounds, o.bound_count, "bounds") }?;
-    let bounds = if bounds.is_empty() {
-        let e = o.coarse_relative_error;
-        if !(e > 0.0 && e < 1.0) {
-            return Err(Failure::invalid(format_args!(
-                "coarse_relative_error is {e:?}: it must be in (0, 1)"
-            )));
-        }
-        Bounds::Coarse(e)
-    } else {
-        if let Some(k) = bounds.windows(2).position(|p| p[0] >= p[1]) {
-            return Err(Failure::invalid(format_args!(
-                "bounds[{}] = {} is not above bounds[{k}] = {}: bounds must be strictly \
-                 increasing",
-                k + 1,
-                bounds[k + 1],
-                bounds[k]
-            )));
-        }
-        Bounds::Explicit(bounds)
+    let bounds = match bounds.is_empty() {
+        true => Bounds::Coarse(o.coarse_relative_error),
+        false => Bounds::Explicit(bounds),
     };
+    bounds.check().map_err(Failure::invalid)?;
     Ok(OmOptions {
         summary,
         options: HistogramOptions {
@@ -950,18 +930,11 @@ pub unsafe extern "C" fn picollo_histogram_otlp(
         check_attributes(&attributes, "attributes")?;
         check_attributes(&resource, "resource")?;
         let scale = o.scale;
-        if scale != PICOLLO_OTLP_SCALE_AUTO && !(MIN_SCALE..=MAX_SCALE).contains(&scale) {
-            return Err(Failure::invalid(format_args!(
-                "scale is {scale}: it must be in {MIN_SCALE}..{MAX_SCALE} or \
-                 PICOLLO_OTLP_SCALE_AUTO"
-            )));
+        if scale != PICOLLO_OTLP_SCALE_AUTO {
+            check_scale(scale)
+                .map_err(|e| Failure::invalid(format_args!("{e} or PICOLLO_OTLP_SCALE_AUTO")))?;
         }
-        let ratio = o.unit_ratio;
-        if !(ratio.is_finite() && ratio > 0.0) {
-            return Err(Failure::invalid(format_args!(
-                "unit_ratio is {ratio:?}: it must be a finite number above 0"
-            )));
-        }
+        let ratio = check_unit_ratio(o.unit_ratio).map_err(Failure::invalid)?;
         let (start, time) = (o.start_time_unix_nano, o.time_unix_nano);
         if time != 0 && start > time {
             return Err(Failure::invalid(format_args!(
@@ -975,7 +948,8 @@ pub unsafe extern "C" fn picollo_histogram_otlp(
         let histogram = copied_view!(copy, v => match scale {
             PICOLLO_OTLP_SCALE_AUTO => ExponentialHistogram::from_view(&v, ratio),
             s => ExponentialHistogram::with_scale(&v, s, ratio),
-        })?;
+        })?
+        .map_err(Failure::invalid)?;
         let points = [DataPoint {
             attributes: &attributes,
             start_time_unix_nano: start,
@@ -1579,6 +1553,7 @@ mod tests {
                 PICOLLO_OTLP_SCALE_AUTO => ExponentialHistogram::from_view(&v, 1e9),
                 s => ExponentialHistogram::with_scale(&v, s, 1e9),
             })
+            .unwrap()
             .unwrap();
             let attributes = [("method", "GET"), ("route", "/a\"b")];
             let points = [DataPoint {

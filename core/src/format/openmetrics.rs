@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+pub use super::option::{check_bounds, check_coarse_relative_error, check_unit_ratio, OptionError};
 use crate::counter::Counter;
 use crate::shape::Shape;
 use crate::view::View;
@@ -69,6 +70,15 @@ impl From<fmt::Error> for OpenMetricsError {
     }
 }
 
+impl From<OptionError> for OpenMetricsError {
+    fn from(e: OptionError) -> Self {
+        match e {
+            OptionError::UnitRatio(_) => OpenMetricsError::InvalidUnitRatio,
+            _ => OpenMetricsError::InvalidBounds,
+        }
+    }
+}
+
 /// The bucket bounds (`le`) of a histogram family.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bounds<'a> {
@@ -86,6 +96,16 @@ pub enum Bounds<'a> {
     Coarse(f64),
 }
 
+impl Bounds<'_> {
+    /// Explicit bounds strictly increasing, a coarse relative error in `(0, 1)`.
+    pub fn check(&self) -> Result<(), OptionError> {
+        match *self {
+            Bounds::Explicit(b) => check_bounds(b).map(drop),
+            Bounds::Coarse(e) => check_coarse_relative_error(e).map(drop),
+        }
+    }
+}
+
 /// What a histogram family shows besides its counts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HistogramOptions<'a> {
@@ -97,6 +117,15 @@ pub struct HistogramOptions<'a> {
     /// The `_created` time of every point, in nanoseconds since the Unix epoch (when the
     /// counting started, e.g. the last reset); `None` leaves `_created` out.
     pub created_unix_nanos: Option<u64>,
+}
+
+impl HistogramOptions<'_> {
+    /// The unit ratio a finite number above 0, then the bounds as [`Bounds::check`]: the
+    /// rules every family is held to (the error names the option that breaks its rule).
+    pub fn check(&self) -> Result<(), OptionError> {
+        check_unit_ratio(self.unit_ratio)?;
+        self.bounds.check()
+    }
 }
 
 impl Default for HistogramOptions<'_> {
@@ -201,7 +230,7 @@ impl<W: Write> OpenMetricsWriter<W> {
         family: &Family<'_>,
         options: &HistogramOptions<'o>,
     ) -> Result<FamilyWriter<'w, 'o, W>, OpenMetricsError> {
-        check_options(options)?;
+        options.check()?;
         self.start(family, "histogram", &HISTOGRAM_SUFFIXES)?;
         Ok(FamilyWriter {
             w: self,
@@ -402,27 +431,6 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
     }
 }
 
-fn check_unit_ratio(r: f64) -> Result<(), OpenMetricsError> {
-    if r.is_finite() && r > 0.0 {
-        Ok(())
-    } else {
-        Err(OpenMetricsError::InvalidUnitRatio)
-    }
-}
-
-fn check_options(o: &HistogramOptions<'_>) -> Result<(), OpenMetricsError> {
-    check_unit_ratio(o.unit_ratio)?;
-    let ok = match o.bounds {
-        Bounds::Explicit(b) => b.windows(2).all(|p| p[0] < p[1]),
-        Bounds::Coarse(e) => e > 0.0 && e < 1.0,
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(OpenMetricsError::InvalidBounds)
-    }
-}
-
 /// The bounds of [`Bounds::Coarse`]: walking the buckets up, each bound is the highest
 /// value of the last bucket that keeps `b - a <= e·(a + b)` from the previous bound `a`
 /// (or of the very next bucket when none does); the range's last bucket ends the list.
@@ -471,7 +479,7 @@ pub fn cumulative_buckets<C: Counter>(
     view: &View<'_, C>,
     options: &HistogramOptions<'_>,
 ) -> Result<CumulativeBuckets, OpenMetricsError> {
-    check_options(options)?;
+    options.check()?;
     let bounds = match options.bounds {
         Bounds::Explicit(b) => b.to_vec(),
         Bounds::Coarse(e) => coarse_bounds(&view.shape(), e),

@@ -5,6 +5,7 @@
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+pub use super::option::{check_scale, check_unit_ratio, OptionError};
 use crate::counter::Counter;
 use crate::fmath::{exp2, log2};
 use crate::view::View;
@@ -116,24 +117,27 @@ pub fn bucket_bounds(index: i32, scale: i32) -> (f64, f64) {
 
 impl ExponentialHistogram {
     /// Re-bin `view` at the scale [`scale_for`] picks for its layout's relative error;
-    /// values are divided by `unit_ratio` (1e9: nanoseconds exported as seconds; anything
-    /// but a finite positive ratio means 1).
-    pub fn from_view<C: Counter>(view: &View<'_, C>, unit_ratio: f64) -> Self {
+    /// values are divided by `unit_ratio` (1e9: nanoseconds exported as seconds).
+    ///
+    /// # Errors
+    /// [`OptionError::UnitRatio`] unless `unit_ratio` is a finite number above 0.
+    pub fn from_view<C: Counter>(view: &View<'_, C>, unit_ratio: f64) -> Result<Self, OptionError> {
         Self::with_scale(view, scale_for(view.layout().relative_error()), unit_ratio)
     }
 
-    /// Re-bin `view` at `scale` (clamped to `MIN_SCALE..=MAX_SCALE`).
-    pub fn with_scale<C: Counter>(view: &View<'_, C>, scale: i32, unit_ratio: f64) -> Self {
-        let scale = scale.clamp(MIN_SCALE, MAX_SCALE);
+    /// Re-bin `view` at `scale`; values are divided by `unit_ratio`.
+    ///
+    /// # Errors
+    /// [`OptionError::Scale`] for a scale outside `MIN_SCALE..=MAX_SCALE`;
+    /// [`OptionError::UnitRatio`] unless `unit_ratio` is a finite number above 0.
+    pub fn with_scale<C: Counter>(
+        view: &View<'_, C>,
+        scale: i32,
+        unit_ratio: f64,
+    ) -> Result<Self, OptionError> {
+        let scale = check_scale(scale)?;
+        let unit_ratio = check_unit_ratio(unit_ratio)?;
         let shape = view.shape();
-        let unit_ratio = if unit_ratio.is_finite() && unit_ratio > 0.0 {
-            unit_ratio
-        } else {
-            1.0
-        };
-        // Outside counts at the ends of the buckets, so they stay below and above every
-        // in-range midpoint.
-        let (lo, hi) = (shape.bucket(0).lower, shape.bucket(shape.len() - 1).highest);
         let mut out = ExponentialHistogram {
             scale,
             zero_count: 0,
@@ -144,46 +148,52 @@ impl ExponentialHistogram {
             min: None,
             max: None,
         };
-        let add = |out: &mut Self, at: u64, n: u64, low: u64, high: u64| {
-            if n == 0 {
-                return;
-            }
-            out.count = out.count.saturating_add(n);
-            out.sum += n as f64 * at as f64 / unit_ratio;
-            let (low, high) = (low as f64 / unit_ratio, high as f64 / unit_ratio);
-            out.min = Some(out.min.map_or(low, |m: f64| m.min(low)));
-            out.max = Some(out.max.map_or(high, |m: f64| m.max(high)));
-            let v = at as f64 / unit_ratio;
-            if v <= 0.0 {
-                out.zero_count = out.zero_count.saturating_add(n);
-                return;
-            }
-            let i = index_of(v, scale);
-            if out.bucket_counts.is_empty() {
-                out.offset = i;
-            } else if i < out.offset {
-                // Buckets arrive in increasing order (the mapping keeps order); kept
-                // general all the same.
-                let grow = (out.offset - i) as usize;
-                out.bucket_counts
-                    .splice(0..0, core::iter::repeat_n(0, grow));
-                out.offset = i;
-            }
-            let k = (i - out.offset) as usize;
-            if k >= out.bucket_counts.len() {
-                out.bucket_counts.resize(k + 1, 0);
-            }
-            out.bucket_counts[k] = out.bucket_counts[k].saturating_add(n);
-        };
-        add(&mut out, lo, view.underflow_count(), lo, lo);
+        // Outside counts at the ends of the buckets, so they stay below and above every
+        // in-range midpoint.
+        let (lo, hi) = (shape.bucket(0).lower, shape.bucket(shape.len() - 1).highest);
+        out.add(view.underflow_count(), lo, (lo, lo), unit_ratio);
         for (i, &c) in view.counts().iter().enumerate() {
             if c != C::ZERO {
                 let b = shape.bucket(i);
-                add(&mut out, b.midpoint(), c.to_u64(), b.lower, b.highest);
+                out.add(c.to_u64(), b.midpoint(), (b.lower, b.highest), unit_ratio);
             }
         }
-        add(&mut out, hi, view.overflow_count(), hi, hi);
-        out
+        out.add(view.overflow_count(), hi, (hi, hi), unit_ratio);
+        Ok(out)
+    }
+
+    /// Counts `n` values recorded at `at`, from a bucket spanning `low..=high` (recorded
+    /// units, divided by `unit_ratio` here).
+    fn add(&mut self, n: u64, at: u64, (low, high): (u64, u64), unit_ratio: f64) {
+        if n == 0 {
+            return;
+        }
+        self.count = self.count.saturating_add(n);
+        self.sum += n as f64 * at as f64 / unit_ratio;
+        let (low, high) = (low as f64 / unit_ratio, high as f64 / unit_ratio);
+        self.min = Some(self.min.map_or(low, |m| m.min(low)));
+        self.max = Some(self.max.map_or(high, |m| m.max(high)));
+        let v = at as f64 / unit_ratio;
+        if v <= 0.0 {
+            self.zero_count = self.zero_count.saturating_add(n);
+            return;
+        }
+        let i = index_of(v, self.scale);
+        if self.bucket_counts.is_empty() {
+            self.offset = i;
+        } else if i < self.offset {
+            // Buckets arrive in increasing order (the mapping keeps order); kept general
+            // all the same.
+            let grow = (self.offset - i) as usize;
+            self.bucket_counts
+                .splice(0..0, core::iter::repeat_n(0, grow));
+            self.offset = i;
+        }
+        let k = (i - self.offset) as usize;
+        if k >= self.bucket_counts.len() {
+            self.bucket_counts.resize(k + 1, 0);
+        }
+        self.bucket_counts[k] = self.bucket_counts[k].saturating_add(n);
     }
 
     /// `base = 2^(2^-scale)`.
