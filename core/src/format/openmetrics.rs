@@ -346,6 +346,31 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
         labels: &[(&str, &str)],
         view: &View<'_, C>,
     ) -> Result<&mut Self, OpenMetricsError> {
+        self.check_labels(labels)?;
+        self.check_shape(view.shape())?;
+        let series = Series {
+            name: &self.w.families[self.w.families.len() - 1][..self.name_len],
+            labels,
+        };
+        let out = &mut self.w.out;
+        let all = every_count(view);
+        let options = match self.kind {
+            Kind::Histogram(options) => {
+                series.buckets(out, view, &self.bounds, &options, all)?;
+                options
+            }
+            Kind::Summary(quantiles, options) => {
+                series.quantiles(out, view, quantiles, &options)?;
+                options
+            }
+        };
+        series.totals(out, view, &options, all)?;
+        Ok(self)
+    }
+
+    /// Label names as OpenMetrics allows them, none the family's own (`le`, `quantile`),
+    /// none twice.
+    fn check_labels(&self, labels: &[(&str, &str)]) -> Result<(), OpenMetricsError> {
         let own = match self.kind {
             Kind::Histogram(_) => "le",
             Kind::Summary(..) => "quantile",
@@ -358,7 +383,12 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
                 return Err(OpenMetricsError::DuplicateLabel);
             }
         }
-        let shape = view.shape();
+        Ok(())
+    }
+
+    /// The first point fixes the family's shape (and derives its bounds from it); every
+    /// later point must have the same buckets.
+    fn check_shape(&mut self, shape: Shape) -> Result<(), OpenMetricsError> {
         match self.shape {
             Some(s) if !s.same_buckets(&shape) => return Err(OpenMetricsError::ShapeMismatch),
             Some(_) => {}
@@ -372,63 +402,107 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
                 self.shape = Some(shape);
             }
         }
-        let name = &self.w.families[self.w.families.len() - 1][..self.name_len];
-        let out = &mut self.w.out;
-        let all = every_count(view);
-        let options = match self.kind {
-            Kind::Histogram(options) => {
-                for_each_cumulative(view, &self.bounds, |bound, cumulative| {
-                    write!(out, "{name}_bucket")?;
-                    write_labels(out, labels, Some(("le", Value::F(scaled(bound, &options)))))?;
-                    writeln!(out, " {cumulative}")
-                })?;
-                write!(out, "{name}_bucket")?;
-                write_labels(out, labels, Some(("le", Value::S("+Inf"))))?;
-                writeln!(out, " {all}")?;
-                options
-            }
-            Kind::Summary(quantiles, options) => {
-                let mut ranks = [0.0; 1];
-                let mut value = [0u64; 1];
-                for &q in quantiles {
-                    ranks[0] = q * 100.0;
-                    out.write_str(name)?;
-                    write_labels(out, labels, Some(("quantile", Value::F(q))))?;
-                    match view.percentile_values(&ranks, &mut value) {
-                        Ok(()) => {
-                            out.write_char(' ')?;
-                            write_f64(out, value[0] as f64 / options.unit_ratio)?;
-                            out.write_char('\n')?;
-                        }
-                        // No in-range values: OpenMetrics' NaN.
-                        Err(_) => out.write_str(" NaN\n")?,
-                    }
+        Ok(())
+    }
+}
+
+/// The name and labels every sample line of one point starts with.
+struct Series<'a> {
+    name: &'a str,
+    labels: &'a [(&'a str, &'a str)],
+}
+
+impl Series<'_> {
+    /// `<name><suffix>{labels,extra}` (no braces when there is no label at all).
+    fn start<W: Write>(
+        &self,
+        out: &mut W,
+        suffix: &str,
+        extra: Option<(&str, Value<'_>)>,
+    ) -> fmt::Result {
+        write!(out, "{}{suffix}", self.name)?;
+        write_labels(out, self.labels, extra)
+    }
+
+    /// The `_bucket` lines: the cumulative count at each bound, then `+Inf` with `all`.
+    fn buckets<W: Write, C: Counter>(
+        &self,
+        out: &mut W,
+        view: &View<'_, C>,
+        bounds: &[u64],
+        options: &HistogramOptions<'_>,
+        all: u64,
+    ) -> fmt::Result {
+        for_each_cumulative(view, bounds, |bound, cumulative| {
+            self.start(
+                out,
+                "_bucket",
+                Some(("le", Value::F(scaled(bound, options)))),
+            )?;
+            writeln!(out, " {cumulative}")
+        })?;
+        self.start(out, "_bucket", Some(("le", Value::S("+Inf"))))?;
+        writeln!(out, " {all}")
+    }
+
+    /// A summary's `quantile` lines: each quantile's value, NaN with no value in range.
+    fn quantiles<W: Write, C: Counter>(
+        &self,
+        out: &mut W,
+        view: &View<'_, C>,
+        quantiles: &[f64],
+        options: &HistogramOptions<'_>,
+    ) -> fmt::Result {
+        let mut value = [0u64; 1];
+        for &q in quantiles {
+            self.start(out, "", Some(("quantile", Value::F(q))))?;
+            match view.percentile_values(&[q * 100.0], &mut value) {
+                Ok(()) => {
+                    out.write_char(' ')?;
+                    write_f64(out, value[0] as f64 / options.unit_ratio)?;
+                    out.write_char('\n')?;
                 }
-                options
+                // No in-range values: OpenMetrics' NaN.
+                Err(_) => out.write_str(" NaN\n")?,
             }
-        };
-        write!(out, "{name}_count")?;
-        write_labels(out, labels, None)?;
+        }
+        Ok(())
+    }
+
+    /// `_count` (`all`), `_sum` and, when the options know it, `_created`.
+    fn totals<W: Write, C: Counter>(
+        &self,
+        out: &mut W,
+        view: &View<'_, C>,
+        options: &HistogramOptions<'_>,
+        all: u64,
+    ) -> fmt::Result {
+        self.start(out, "_count", None)?;
         writeln!(out, " {all}")?;
-        write!(out, "{name}_sum")?;
-        write_labels(out, labels, None)?;
+        self.start(out, "_sum", None)?;
         out.write_char(' ')?;
         write_f64(out, sum(view) / options.unit_ratio)?;
         out.write_char('\n')?;
         if let Some(ns) = options.created_unix_nanos {
-            write!(out, "{name}_created")?;
-            write_labels(out, labels, None)?;
-            let frac = ns % 1_000_000_000;
-            let mut digits = 9;
-            let mut f = frac;
-            while digits > 1 && f % 10 == 0 {
-                f /= 10;
-                digits -= 1;
-            }
-            writeln!(out, " {}.{f:0digits$}", ns / 1_000_000_000)?;
+            self.start(out, "_created", None)?;
+            out.write_char(' ')?;
+            write_seconds(out, ns)?;
+            out.write_char('\n')?;
         }
-        Ok(self)
+        Ok(())
     }
+}
+
+/// Nanoseconds as seconds with the fraction's trailing zeros dropped (at least one digit
+/// after the point): `1700000000.123`, `5.0`.
+fn write_seconds<W: Write>(out: &mut W, ns: u64) -> fmt::Result {
+    let mut fraction = ns % 1_000_000_000;
+    let mut digits = 9;
+    while digits > 1 && fraction % 10 == 0 {
+        fraction /= 10;
+        digits -= 1;
+    }
+    write!(out, "{}.{fraction:0digits$}", ns / 1_000_000_000)
 }
 
 /// The bounds of [`Bounds::Coarse`]: walking the buckets up, each bound is the highest
