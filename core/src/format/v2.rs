@@ -390,21 +390,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             emit(w, layout.bucket_of(v), self.outside[UNDER])?;
         }
         if target_scale == g {
-            // Same layout: the storage index plus the first logical index is the target index.
-            let base = self.first_index() as u64;
-            let n = self.counts.len();
-            let mut i = 0;
-            while i < n {
-                let c = self.counts.get(i).to_u64();
-                if c != 0 {
-                    let b = self.shape.bucket(i);
-                    if b.lower > i64::MAX as u64 {
-                        return Err(V2Error::ValueTooLarge(b.lower));
-                    }
-                    w.push(base + i as u64, c, b.lower)?;
-                }
-                i += 1;
-            }
+            self.write_same_layout(w)?;
         } else {
             for i in 0..self.counts.len() {
                 let c = self.counts.get(i).to_u64();
@@ -421,6 +407,26 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             }
         }
         w.flush()
+    }
+
+    /// The in-range counts into `w` when the target has this layout: the storage index plus
+    /// the first logical index is the target index.
+    fn write_same_layout(&self, w: &mut PayloadWriter) -> Result<(), V2Error> {
+        let base = self.first_index() as u64;
+        let n = self.counts.len();
+        let mut i = 0;
+        while i < n {
+            let c = self.counts.get(i).to_u64();
+            if c != 0 {
+                let b = self.shape.bucket(i);
+                if b.lower > i64::MAX as u64 {
+                    return Err(V2Error::ValueTooLarge(b.lower));
+                }
+                w.push(base + i as u64, c, b.lower)?;
+            }
+            i += 1;
+        }
+        Ok(())
     }
 
     /// HdrHistogram's compressed V2 encoding (cookie `0x1c849314`, zlib), what
@@ -524,6 +530,27 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
     if !(1..=5).contains(&digits) {
         return Err(V2Error::SignificantDigits(digits));
     }
+    let (lowest, highest) = header_range(b)?;
+    // The integer-to-double ratio: 1.0 for integer histograms, or the bits of the integer 1,
+    // which hdr-histogram-js writes into this double field.
+    let ratio_bits = be_u64(b, 32)?;
+    if ratio_bits != 1.0f64.to_bits() && ratio_bits != JS_RATIO_BITS {
+        return Err(V2Error::BadHeader(
+            "integer-to-double ratio is not 1 (a DoubleHistogram's inner histogram)",
+        ));
+    }
+    check_payload_len(payload_len, b.len() - V2_HEADER_LEN, limits)?;
+    Ok(Header {
+        payload_len,
+        digits,
+        lowest,
+        highest,
+    })
+}
+
+/// The lowest discernible and highest trackable values of a header: at least 1, and the
+/// highest at least twice the lowest.
+fn header_range(b: &[u8]) -> Result<(u64, u64), V2Error> {
     let lowest = be_u64(b, 16)? as i64;
     let highest = be_u64(b, 24)? as i64;
     if lowest < 1 {
@@ -534,14 +561,11 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
             "highest trackable value below twice the lowest discernible value",
         ));
     }
-    // The integer-to-double ratio: 1.0 for integer histograms, or the bits of the integer 1,
-    // which hdr-histogram-js writes into this double field.
-    let ratio_bits = be_u64(b, 32)?;
-    if ratio_bits != 1.0f64.to_bits() && ratio_bits != JS_RATIO_BITS {
-        return Err(V2Error::BadHeader(
-            "integer-to-double ratio is not 1 (a DoubleHistogram's inner histogram)",
-        ));
-    }
+    Ok((lowest as u64, highest as u64))
+}
+
+/// The declared payload length within the limit and the `available` bytes after the header.
+fn check_payload_len(payload_len: usize, available: usize, limits: &Limits) -> Result<(), V2Error> {
     if payload_len > limits.max_payload_bytes {
         return Err(V2Error::TooLarge {
             size: payload_len as u64,
@@ -549,18 +573,13 @@ fn parse_header(b: &[u8], limits: &Limits) -> Result<Header, V2Error> {
             what: "payload bytes",
         });
     }
-    if b.len() - V2_HEADER_LEN < payload_len {
+    if available < payload_len {
         return Err(V2Error::LengthMismatch {
             declared: payload_len as u64,
-            actual: (b.len() - V2_HEADER_LEN) as u64,
+            actual: available as u64,
         });
     }
-    Ok(Header {
-        payload_len,
-        digits,
-        lowest: lowest as u64,
-        highest: highest as u64,
-    })
+    Ok(())
 }
 
 /// Reads one zigzag varint at `*at`; `None` when malformed or past the end.
@@ -664,68 +683,102 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
     let mut scratch = Vec::new();
     let blob = plain_blob(bytes, limits, &mut scratch)?;
     let h = parse_header(blob, limits)?;
-    let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
     let g = HDR_BLOCK_SCALES[h.digits as usize - 1];
     let layout = Layout::from_block_scale(g).expect("HdrHistogram scales are valid");
     let unit = h.lowest.ilog2();
-    let limit = counts_limit(layout, unit, h.highest);
-    let config = Config::new().with_relative_error(layout.relative_error());
-    if unit == 0 {
-        // Every index the header allows, up to the end of the block holding `highest`.
-        let block_top = layout.bucket_of_index(limit as usize - 1).highest;
-        if config.with_range(0, block_top).storage_len() <= limits.max_buckets {
-            // One pass, straight into the counters (indices are storage offsets).
-            let mut histogram = new_histogram(config.with_range(0, block_top))?;
-            let counts = histogram.counts_mut();
-            walk_payload(payload, limit, |i, c| {
-                // In range: i < limit = counts.len(); each index appears once.
-                counts[i as usize] = c;
-                Ok(())
-            })?;
-            return Ok(Decoded {
-                histogram,
-                significant_digits: h.digits,
-                lowest_discernible: h.lowest,
-                highest_trackable: h.highest,
-            });
-        }
-    }
-    // First pass: validate and find the highest non-empty index, without allocating.
-    let mut top: Option<u64> = None;
-    walk_payload(payload, limit, |i, _| {
-        hdr_bucket(layout, unit, i, limit)?;
-        top = Some(i);
-        Ok(())
-    })?;
-    // The highest non-empty bucket's top: a shifted layout's may reach past `highest`.
-    let top_value = match top {
-        Some(i) => hdr_bucket(layout, unit, i, limit)?.highest,
-        None => 0,
+    let payload = Payload {
+        bytes: &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len],
+        layout,
+        unit,
+        limit: counts_limit(layout, unit, h.highest),
     };
-    // The header's range when it fits the limit, else only up to the data.
-    let mut max = h.highest.max(top_value);
-    if config.with_range(0, max).storage_len() > limits.max_buckets {
-        max = top_value;
-        let tight = config.with_range(0, max).storage_len();
-        if tight > limits.max_buckets {
-            return Err(V2Error::TooLarge {
-                size: tight as u64,
-                limit: limits.max_buckets as u64,
-                what: "buckets",
-            });
-        }
-    }
-    let mut histogram = new_histogram(config.with_range(0, max))?;
-    walk_payload(payload, limit, |i, c| {
-        histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
-        Ok(())
-    })?;
+    let histogram = match payload.direct(limits)? {
+        Some(histogram) => histogram,
+        None => payload.rebinned(h.highest, limits)?,
+    };
     Ok(Decoded {
         histogram,
         significant_digits: h.digits,
         lowest_discernible: h.lowest,
         highest_trackable: h.highest,
     })
+}
+
+/// A payload to decode: its bytes, HdrHistogram's layout and unit magnitude, and the bound
+/// on its indices.
+struct Payload<'b> {
+    bytes: &'b [u8],
+    layout: Layout,
+    unit: u32,
+    limit: u64,
+}
+
+impl Payload<'_> {
+    /// A Picollo configuration of HdrHistogram's relative error.
+    fn config(&self) -> Config {
+        Config::new().with_relative_error(self.layout.relative_error())
+    }
+
+    /// With unit magnitude 0, when every index the header allows fits the bucket limit: the
+    /// counts in one pass, straight into the counters (indices are storage offsets). `None`
+    /// otherwise.
+    fn direct(&self, limits: &Limits) -> Result<Option<Histogram<u64, Vec<u64>>>, V2Error> {
+        if self.unit != 0 {
+            return Ok(None);
+        }
+        let config = self.config();
+        // Every index the header allows, up to the end of the block holding `highest`.
+        let block_top = self.layout.bucket_of_index(self.limit as usize - 1).highest;
+        if config.with_range(0, block_top).storage_len() > limits.max_buckets {
+            return Ok(None);
+        }
+        let mut histogram = new_histogram(config.with_range(0, block_top))?;
+        let counts = histogram.counts_mut();
+        walk_payload(self.bytes, self.limit, |i, c| {
+            // In range: i < limit = counts.len(); each index appears once.
+            counts[i as usize] = c;
+            Ok(())
+        })?;
+        Ok(Some(histogram))
+    }
+
+    /// Each bucket recorded at its midpoint into a histogram up to the header's `highest`
+    /// (or only up to the data, when the header's range passes the bucket limit).
+    fn rebinned(&self, highest: u64, limits: &Limits) -> Result<Histogram<u64, Vec<u64>>, V2Error> {
+        let (layout, unit, limit) = (self.layout, self.unit, self.limit);
+        // First pass: validate and find the highest non-empty index, without allocating.
+        let mut top: Option<u64> = None;
+        walk_payload(self.bytes, limit, |i, _| {
+            hdr_bucket(layout, unit, i, limit)?;
+            top = Some(i);
+            Ok(())
+        })?;
+        // The highest non-empty bucket's top: a shifted layout's may reach past `highest`.
+        let top_value = match top {
+            Some(i) => hdr_bucket(layout, unit, i, limit)?.highest,
+            None => 0,
+        };
+        let config = self.config();
+        // The header's range when it fits the limit, else only up to the data.
+        let mut max = highest.max(top_value);
+        if config.with_range(0, max).storage_len() > limits.max_buckets {
+            max = top_value;
+            let tight = config.with_range(0, max).storage_len();
+            if tight > limits.max_buckets {
+                return Err(V2Error::TooLarge {
+                    size: tight as u64,
+                    limit: limits.max_buckets as u64,
+                    what: "buckets",
+                });
+            }
+        }
+        let mut histogram = new_histogram(config.with_range(0, max))?;
+        walk_payload(self.bytes, limit, |i, c| {
+            histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
+            Ok(())
+        })?;
+        Ok(histogram)
+    }
 }
 
 fn new_histogram(config: Config) -> Result<Histogram<u64, Vec<u64>>, V2Error> {
