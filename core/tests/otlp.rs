@@ -3,8 +3,8 @@
 #![cfg(feature = "std")]
 
 use picollo::otlp::{
-    bucket_bounds, bucket_relative_error, index_of, scale_for, DataPoint, ExponentialHistogram,
-    Metric, OptionError, Request, Temporality, MAX_SCALE, MIN_SCALE,
+    bucket_bounds, bucket_relative_error, index_of, scale_for, AttributeSet, DataPoint,
+    ExponentialHistogram, Metric, OptionError, Request, Temporality, MAX_SCALE, MIN_SCALE,
 };
 use picollo::{Config, Histogram};
 
@@ -410,4 +410,67 @@ fn a_bad_scale_or_unit_ratio_is_refused_with_the_option_named() {
         let x = ExponentialHistogram::with_scale(&view, scale, 1e-3).unwrap();
         assert_eq!(x.scale, scale);
     }
+}
+
+#[test]
+fn request_check_holds_names_attributes_and_times_to_otlps_rules() {
+    let h = latencies(0.01);
+    let x = ExponentialHistogram::from_view(&h.view(), 1e9).unwrap();
+    let request = |name, attributes, resource, times: (u64, u64)| {
+        let points = [DataPoint {
+            attributes,
+            start_time_unix_nano: times.0,
+            time_unix_nano: times.1,
+            histogram: &x,
+        }];
+        let metrics = [Metric {
+            name,
+            description: "",
+            unit: "s",
+            temporality: Temporality::Delta,
+            points: &points,
+        }];
+        Request {
+            resource,
+            scope_name: "",
+            scope_version: "",
+            metrics: &metrics,
+        }
+        .check()
+    };
+    let ok = [("a", "1"), ("b", "")];
+    assert_eq!(request("m", &ok, &ok, (1, 2)), Ok(()));
+    // An end of 0 is unset: not compared.
+    assert_eq!(request("m", &[], &[], (5, 0)), Ok(()));
+    let e = request("", &ok, &ok, (1, 2)).unwrap_err();
+    assert_eq!(e, OptionError::EmptyName);
+    assert_eq!(e.to_string(), "name is empty: an OTLP metric needs a name");
+    let e = request("m", &[("a", "1"), ("", "2")], &[], (1, 2)).unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::EmptyAttributeName {
+            set: AttributeSet::Point,
+            index: 1
+        }
+    );
+    assert_eq!(e.to_string(), "attributes[1].name is empty");
+    let e = request("m", &ok, &[("x", "1"), ("y", "2"), ("x", "3")], (1, 2)).unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::RepeatedAttributeName {
+            set: AttributeSet::Resource,
+            index: 2,
+            first: 0
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "resource[2].name is given twice (as resource[0].name)"
+    );
+    let e = request("m", &ok, &ok, (3, 2)).unwrap_err();
+    assert_eq!(e, OptionError::StartAfterTime { start: 3, time: 2 });
+    assert_eq!(
+        e.to_string(),
+        "start_time_unix_nano 3 is after time_unix_nano 2"
+    );
 }

@@ -1,5 +1,7 @@
 //! The rules of the exporters' options (OpenMetrics and OTLP), in one place: a Rust caller
 //! and the C ABI (and the bindings over it) are refused with the same rule and message.
+//! The OTLP request's own rules (a metric name, attribute names, the point's times) are here
+//! too; `Request::check` applies them all.
 
 use core::fmt;
 
@@ -25,6 +27,49 @@ pub enum OptionError {
     },
     /// An OTLP scale outside `MIN_SCALE..=MAX_SCALE`.
     Scale(i32),
+    /// An OTLP metric without a name.
+    EmptyName,
+    /// An OTLP attribute with an empty name.
+    EmptyAttributeName {
+        /// The set it belongs to.
+        set: AttributeSet,
+        /// Its index in the set.
+        index: usize,
+    },
+    /// An OTLP attribute name given twice in one set.
+    RepeatedAttributeName {
+        /// The set it belongs to.
+        set: AttributeSet,
+        /// The index of the second one.
+        index: usize,
+        /// The index of the first one.
+        first: usize,
+    },
+    /// An OTLP point whose start is after its end (`time`, when not 0).
+    StartAfterTime {
+        /// The start, nanoseconds since the Unix epoch.
+        start: u64,
+        /// The end, nanoseconds since the Unix epoch.
+        time: u64,
+    },
+}
+
+/// Which attributes of an OTLP request: a point's or the resource's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttributeSet {
+    /// A data point's attributes (its series).
+    Point,
+    /// The resource's attributes (e.g. `service.name`).
+    Resource,
+}
+
+impl fmt::Display for AttributeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Point => "attributes",
+            Self::Resource => "resource",
+        })
+    }
 }
 
 impl fmt::Display for OptionError {
@@ -47,6 +92,16 @@ impl fmt::Display for OptionError {
                 index - 1
             ),
             Self::Scale(s) => write!(f, "scale is {s}: it must be in {MIN_SCALE}..{MAX_SCALE}"),
+            Self::EmptyName => f.write_str("name is empty: an OTLP metric needs a name"),
+            Self::EmptyAttributeName { set, index } => write!(f, "{set}[{index}].name is empty"),
+            Self::RepeatedAttributeName { set, index, first } => write!(
+                f,
+                "{set}[{index}].name is given twice (as {set}[{first}].name)"
+            ),
+            Self::StartAfterTime { start, time } => write!(
+                f,
+                "start_time_unix_nano {start} is after time_unix_nano {time}"
+            ),
         }
     }
 }
@@ -87,5 +142,37 @@ pub fn check_scale(scale: i32) -> Result<i32, OptionError> {
     match (MIN_SCALE..=MAX_SCALE).contains(&scale) {
         true => Ok(scale),
         false => Err(OptionError::Scale(scale)),
+    }
+}
+
+/// `name` when it is not empty (an OTLP metric needs a name).
+pub fn check_name(name: &str) -> Result<&str, OptionError> {
+    match name.is_empty() {
+        true => Err(OptionError::EmptyName),
+        false => Ok(name),
+    }
+}
+
+/// Attribute names (the first of each pair) not empty and unique within the set.
+pub fn check_attributes(attributes: &[(&str, &str)], set: AttributeSet) -> Result<(), OptionError> {
+    for (index, (name, _)) in attributes.iter().enumerate() {
+        if name.is_empty() {
+            return Err(OptionError::EmptyAttributeName { set, index });
+        }
+        if let Some(first) = attributes[..index]
+            .iter()
+            .position(|(other, _)| other == name)
+        {
+            return Err(OptionError::RepeatedAttributeName { set, index, first });
+        }
+    }
+    Ok(())
+}
+
+/// A point's start not after its end; an end of 0 (unset) is not compared.
+pub fn check_times(start: u64, time: u64) -> Result<(), OptionError> {
+    match time != 0 && start > time {
+        true => Err(OptionError::StartAfterTime { start, time }),
+        false => Ok(()),
     }
 }

@@ -5,7 +5,10 @@
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-pub use super::option::{check_scale, check_unit_ratio, OptionError};
+pub use super::option::{
+    check_attributes, check_name, check_scale, check_times, check_unit_ratio, AttributeSet,
+    OptionError,
+};
 use crate::counter::Counter;
 use crate::fmath::{exp2, log2};
 use crate::view::View;
@@ -256,7 +259,8 @@ pub struct Metric<'a> {
     pub points: &'a [DataPoint<'a>],
 }
 
-/// An `ExportMetricsServiceRequest` with one resource and one instrumentation scope.
+/// An `ExportMetricsServiceRequest` with one resource and one instrumentation scope. The
+/// encoders write what they are given: [`Request::check`] holds it to OTLP's rules first.
 #[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {
     /// The resource's attributes (e.g. `service.name`).
@@ -269,7 +273,31 @@ pub struct Request<'a> {
     pub metrics: &'a [Metric<'a>],
 }
 
+impl DataPoint<'_> {
+    /// Attribute names not empty and unique ([`check_attributes`]), the start not after the
+    /// end ([`check_times`]).
+    pub fn check(&self) -> Result<(), OptionError> {
+        check_attributes(self.attributes, AttributeSet::Point)?;
+        check_times(self.start_time_unix_nano, self.time_unix_nano)
+    }
+}
+
+impl Metric<'_> {
+    /// A name ([`check_name`]), then every point ([`DataPoint::check`]).
+    pub fn check(&self) -> Result<(), OptionError> {
+        check_name(self.name)?;
+        self.points.iter().try_for_each(DataPoint::check)
+    }
+}
+
 impl Request<'_> {
+    /// What OTLP requires of a request and the encoders do not check: the resource's
+    /// attribute names ([`check_attributes`]), then every metric ([`Metric::check`]).
+    pub fn check(&self) -> Result<(), OptionError> {
+        check_attributes(self.resource, AttributeSet::Resource)?;
+        self.metrics.iter().try_for_each(Metric::check)
+    }
+
     /// The request as protobuf bytes (the binary OTLP/HTTP and gRPC payload). Fields at
     /// their default values are left out, as proto3 encoders do; `sum`, `min` and `max`
     /// (explicitly optional) are written when set.

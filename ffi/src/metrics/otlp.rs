@@ -6,13 +6,15 @@
 //! core (`ExponentialHistogram`): each bucket whole into the exponential bucket of its
 //! midpoint, values below or above the range at the range's ends, saturated counts left out;
 //! with the automatic scale a value is reported within about twice the histogram's relative
-//! error. The scale and the unit ratio are checked by the core's rules.
+//! error. The scale, unit ratio, name, attribute names and times are checked by the core's
+//! rules (`picollo::otlp::check_*`); the format, the temporality and `reserved` are the C
+//! encoding's own.
 
 use std::ffi::c_char;
 
 use picollo_core::otlp::{
-    check_scale, check_unit_ratio, Attribute, DataPoint, ExponentialHistogram, Metric, Request,
-    Temporality,
+    check_attributes, check_name, check_scale, check_times, check_unit_ratio, Attribute,
+    AttributeSet, DataPoint, ExponentialHistogram, Metric, Request, Temporality,
 };
 
 use super::labels::{picollo_label, try_labels};
@@ -132,21 +134,6 @@ pub extern "C" fn picollo_otlp_options_default() -> picollo_otlp_options {
     }
 }
 
-/// Attribute names must be non-empty and unique within a set.
-fn check_attributes(set: &[Attribute<'_>], what: &str) -> Result<(), Failure> {
-    for (k, (name, _)) in set.iter().enumerate() {
-        if name.is_empty() {
-            return Err(Failure::invalid(format_args!("{what}[{k}].name is empty")));
-        }
-        if set[..k].iter().any(|(other, _)| other == name) {
-            return Err(Failure::invalid(format_args!(
-                "{what}[{k}].name {name:?} is given twice"
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// A `picollo_otlp_format` from its number.
 fn otlp_format(format: u32) -> Result<picollo_otlp_format, Failure> {
     match format {
@@ -195,12 +182,7 @@ impl<'a> OtlpArgs<'a> {
         let temporality = temporality(o.temporality)?;
         let (name, description, unit, scope_name, scope_version) =
             (o.name, o.description, o.unit, o.scope_name, o.scope_version);
-        let name = try_str!(name)?;
-        if name.is_empty() {
-            return Err(Failure::invalid(
-                "name is empty: an OTLP metric needs a name",
-            ));
-        }
+        let name = check_name(try_str!(name)?).map_err(Failure::invalid)?;
         let (description, unit) = (try_str!(description, or "")?, try_str!(unit, or "")?);
         let scope = [
             try_str!(scope_name, or "")?,
@@ -210,8 +192,8 @@ impl<'a> OtlpArgs<'a> {
         let (resource, resource_count) = (o.resource, o.resource_count);
         let attributes = try_labels!(attributes, attribute_count)?;
         let resource = try_labels!(resource, resource_count)?;
-        check_attributes(&attributes, "attributes")?;
-        check_attributes(&resource, "resource")?;
+        check_attributes(&attributes, AttributeSet::Point).map_err(Failure::invalid)?;
+        check_attributes(&resource, AttributeSet::Resource).map_err(Failure::invalid)?;
         let (scale, unit_ratio) = scale_and_ratio(o)?;
         let (start, time) = times(o)?;
         Ok(OtlpArgs {
@@ -286,11 +268,7 @@ fn scale_and_ratio(o: &picollo_otlp_options) -> Result<(Option<i32>, f64), Failu
 /// `reserved` zero.
 fn times(o: &picollo_otlp_options) -> Result<(u64, u64), Failure> {
     let (start, time) = (o.start_time_unix_nano, o.time_unix_nano);
-    if time != 0 && start > time {
-        return Err(Failure::invalid(format_args!(
-            "start_time_unix_nano {start} is after time_unix_nano {time}"
-        )));
-    }
+    check_times(start, time).map_err(Failure::invalid)?;
     if o.reserved != 0 {
         return Err(Failure::invalid("reserved must be zero"));
     }
