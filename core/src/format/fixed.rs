@@ -40,15 +40,39 @@ impl Display for JsFixed {
             return f.pad(if v < 0.0 { "-∞" } else { "∞" });
         }
         let (digits, count, exponent) = shortest(v.abs())?;
-        let digits = digits[..count].iter().copied();
+        let placed = Placed::new(&digits[..count], exponent, decimals);
+        let mut text = Buf::<{ 2 + 1 + 309 + 1 + MAX_DECIMALS }>::new();
+        text.write_str(sign)?;
+        text.write_str(placed.integer())?;
+        if decimals > 0 {
+            text.write_char('.')?;
+            text.write_str(placed.fraction())?;
+        }
+        f.pad(text.as_str())
+    }
+}
 
-        // Positions 10^top down to 10^-decimals, one byte each, top = max(exponent, 0);
-        // one spare byte in front for a carry out of the top digit.
+/// Decimal digits at their positions, 10^top down to 10^-decimals (top = max(exponent, 0)),
+/// one ASCII byte each from `out[1]`, rounded half away from zero; `out[0]` is a spare byte
+/// for a carry out of the top digit.
+struct Placed {
+    out: [u8; 1 + 309 + MAX_DECIMALS],
+    /// The first byte written (0 after a carry out of the top digit, else 1).
+    first: usize,
+    /// The end of the integer part.
+    int_end: usize,
+    /// The last byte (the last decimal, or the units without decimals).
+    last: usize,
+}
+
+impl Placed {
+    /// `digits` (the first at 10^exponent) rounded to `decimals` decimals.
+    fn new(digits: &[u8], exponent: i32, decimals: usize) -> Placed {
         let top = exponent.max(0);
-        let len = (top + 1) as usize + decimals;
+        let last = (top + 1) as usize + decimals;
         let mut out = [b'0'; 1 + 309 + MAX_DECIMALS];
         let mut round_up = false;
-        for (k, d) in digits.enumerate() {
+        for (k, &d) in digits.iter().enumerate() {
             let position = exponent - k as i32;
             if position >= -(decimals as i32) {
                 out[1 + (top - position) as usize] = d;
@@ -60,7 +84,7 @@ impl Display for JsFixed {
         }
         let mut first = 1;
         if round_up {
-            let mut i = len;
+            let mut i = last;
             loop {
                 if out[i] == b'9' {
                     out[i] = b'0';
@@ -73,17 +97,27 @@ impl Display for JsFixed {
             first = first.min(i);
         }
         let int_end = 1 + (top + 1) as usize;
-        let mut text = Buf::<{ 2 + 1 + 309 + 1 + MAX_DECIMALS }>::new();
-        text.write_str(sign)?;
-        // The bytes are ASCII digits, so every slice is valid UTF-8.
-        let ascii =
-            |range: core::ops::Range<usize>| core::str::from_utf8(&out[range]).unwrap_or("");
-        text.write_str(ascii(first..int_end))?;
-        if decimals > 0 {
-            text.write_char('.')?;
-            text.write_str(ascii(int_end..len + 1))?;
+        Placed {
+            out,
+            first,
+            int_end,
+            last,
         }
-        f.pad(text.as_str())
+    }
+
+    /// The integer part's digits.
+    fn integer(&self) -> &str {
+        self.ascii(self.first..self.int_end)
+    }
+
+    /// The decimals (empty with none).
+    fn fraction(&self) -> &str {
+        self.ascii(self.int_end..self.last + 1)
+    }
+
+    fn ascii(&self, range: core::ops::Range<usize>) -> &str {
+        // The bytes are ASCII digits, so every slice is valid UTF-8.
+        core::str::from_utf8(&self.out[range]).unwrap_or("")
     }
 }
 
