@@ -1,5 +1,7 @@
 //! The cumulative buckets of a histogram family as numbers, for a Prometheus client library
-//! that builds its own families (Python `prometheus_client`'s `HistogramMetricFamily`).
+//! that builds its own families (Python `prometheus_client`'s `HistogramMetricFamily`). With
+//! derived bounds the bucket count depends only on the layout, range and
+//! `coarse_relative_error`, so it is the same at every scrape.
 
 use picollo_core::openmetrics::{cumulative_buckets, CumulativeBuckets};
 
@@ -12,16 +14,13 @@ use crate::handle::try_ref;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
-/// Writes the cumulative buckets of `h` as a Prometheus client library wants them (e.g.
-/// Python `prometheus_client`'s `HistogramMetricFamily`), those of the histogram family
-/// `picollo_histogram_openmetrics` writes with the same options: `le[i]` (exported units;
-/// the last is `+INFINITY`) and `cumulative[i]` for each of the `*count` buckets, and `*sum`
-/// (exported units; skipped when `sum` is NULL). `h` is read as one consistent copy.
+/// Writes the cumulative buckets of the histogram family `picollo_histogram_openmetrics`
+/// writes for `h` with these options, as numbers: `le[i]` and `cumulative[i]` for each of the
+/// `*count` buckets (the last `le` is `+INFINITY`), and `*sum` when `sum` is not NULL.
 ///
-/// Sizes: when `capacity` is below the bucket count, `BUFFER_TOO_SMALL` with `*count` set and
-/// nothing else written, so `(NULL, NULL, 0)` asks for the size (always at least 1, the
-/// `+Inf` bucket). With derived bounds the count depends only on the layout, range and
-/// `coarse_relative_error`.
+/// `le` and `sum` are in exported units; `h` is read as one consistent copy. When `capacity`
+/// is below the bucket count: `BUFFER_TOO_SMALL` with only `*count` written, so
+/// `(NULL, NULL, 0)` asks for the size (at least 1).
 ///
 /// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
 /// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
