@@ -593,12 +593,10 @@ typedef struct picollo_log_reader picollo_log_reader;
 // frees it. Threads: one thread at a time.
 typedef struct picollo_log_writer picollo_log_writer;
 
-// An OpenMetrics exposition writer (opaque) for several families and points: create with
-// `picollo_openmetrics_writer_new`, start each family with `picollo_openmetrics_writer_family`
-// and add its points with `picollo_openmetrics_writer_point`, end with
-// `picollo_openmetrics_writer_finish` (`# EOF`), move the text out with
-// `picollo_openmetrics_writer_take` (as often as wanted), free with
-// `picollo_openmetrics_writer_free`. A writer is used by one thread at a time.
+// An OpenMetrics exposition writer (opaque) for several families and points.
+//
+// `_new`, then per family `_family` and its `_point`s, `_finish` (`# EOF`); `_take` moves
+// the text out (as often as wanted); `_free`. A writer is used by one thread at a time.
 typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
 #if defined(__linux__)
@@ -1811,21 +1809,14 @@ picollo_status picollo_float_histogram_downsample(const struct picollo_float_his
                                                   double relative_error,
                                                   struct picollo_float_histogram **out);
 
-// Takes the interval: the counts recorded into `h` since its previous collect or reset
-// (underflow, overflow and saturated counts included) move into a new histogram, and `h`
-// goes on counting from zero. On success `*out` holds a new handle (64-bit counters,
-// single-writer mode, `h`'s layout, range and value selection) for
-// `picollo_histogram_free`. Writers never wait for a collect. What a concurrent record
-// sees, by mode:
-// - interlocked and thread-local: exact; each record lands in exactly one interval, so the
-//   intervals plus what is left add up to everything recorded, whatever writers do.
-// - single writer: exact from the writing thread (or while it does not record); from
-//   another thread the record in flight when a bucket is taken may count in this interval
-//   and again in the next.
-// - approximate: each counter update lands in exactly one interval; an interval's bucket is
-//   an estimate with the counter's error for that interval's count.
+// Moves the counts recorded into `h` since its previous collect or reset (outside and
+// saturated counts included) into a new histogram; `h` goes on counting from zero.
 //
-// A collect counts as a reset for snapshots taken with deltas.
+// `*out` gets a new handle (64-bit counters, single writer, `h`'s layout, range and value
+// selection) that the caller frees with `picollo_histogram_free`. Writers may keep
+// recording and never wait: a record lands in exactly one interval in the interlocked and
+// thread-local modes (single writer: when collected from the writing thread; approximate:
+// each counter update). A collect counts as a reset for snapshots taken with deltas.
 //
 // Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
 //
@@ -1834,10 +1825,10 @@ picollo_status picollo_float_histogram_downsample(const struct picollo_float_his
 picollo_status picollo_histogram_collect(struct picollo_histogram *h,
                                          struct picollo_histogram **out);
 
-// Takes the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
-// allocating nothing: `s` then holds the counts since the previous collect or reset, and
-// `h` counts from zero. `h` must have the configuration and counter width of the
-// histogram `s` was made from.
+// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
+// allocating nothing.
+//
+// `h` must have the configuration and counter width of the histogram `s` was made from.
 //
 // Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
 // counter width.
@@ -1851,28 +1842,15 @@ picollo_status picollo_snapshot_collect(struct picollo_snapshot *s, struct picol
 // relative error, unit ratio 1, no `_created`.
 struct picollo_openmetrics_options picollo_openmetrics_options_default(void);
 
-// Writes an OpenMetrics text exposition of `h` alone: one family (`# TYPE`, `# UNIT` when
-// `unit` is not NULL or "", `# HELP` when `help` is not NULL or ""), one point with these
-// `labels` (`label_count` of them; NULL with 0 for none) and `# EOF`.
+// Writes an OpenMetrics exposition of `h` alone: one family's metadata (`# UNIT` and
+// `# HELP` only when `unit` and `help` are not NULL or ""), one point with `labels` (NULL
+// with 0 for none), then `# EOF`.
 //
-// A histogram family (`opts->summary` 0) writes `<name>_bucket{…,le="…"}` at each bound
-// (cumulative; values below the range count in every bucket, values above it and
-// saturated counts only in `le="+Inf"`), then `<name>_count`, `<name>_sum` (buckets at their
-// midpoints) and `<name>_created` when `opts->created_unix_nanos` is set. A summary family
-// writes `<name>{…,quantile="…"}` (NaN with no value in range), `_count`, `_sum`,
-// `_created`. OpenMetrics histograms are cumulative: expose a read of the histogram, not a
-// collected interval. `h` is read as one consistent copy. Buffer rules as
-// `picollo_summary_table`.
+// `h` is read as one consistent copy; buffer rules as `picollo_summary_table`.
 //
-// Errors: NULL `h`, `name` or `opts`; NULL `labels` with a non-zero count, or a NULL label
-// name or value; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name outside
-// `[a-zA-Z_:][a-zA-Z0-9_:]*` or ending with a suffix of the family's samples (`_bucket`,
-// `_count`, `_sum`, `_created`, `_total`, `_info`), a unit with other characters than
-// `[a-zA-Z0-9_:]` or that the name does not end with (`_<unit>`), a label name outside
-// `[a-zA-Z_][a-zA-Z0-9_]*`, starting with `__`, equal to `le` (histogram) or `quantile`
-// (summary) or given twice, and bad options (`summary` not 0 or 1; bounds not strictly
-// increasing; `coarse_relative_error` outside (0, 1) when there are no bounds; a
-// `unit_ratio` that is not finite and above 0); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
+// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
+// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
+// option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
 //
 // # Safety
 // `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
@@ -1903,9 +1881,8 @@ picollo_status picollo_openmetrics_writer_new(struct picollo_openmetrics_writer 
 // `w` is NULL or a handle from `picollo_openmetrics_writer_new` not yet freed.
 void picollo_openmetrics_writer_free(struct picollo_openmetrics_writer *w);
 
-// Starts a family: writes its metadata (`# TYPE`, `# UNIT` and `# HELP` as
-// `picollo_histogram_openmetrics`) and makes it the family the next points go to. The
-// options (copied, bounds included) apply to every point of the family.
+// Starts a family: writes its metadata (as `picollo_histogram_openmetrics`); the next
+// points go to it, with these options (copied, bounds included).
 //
 // Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
 // (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
@@ -1921,15 +1898,15 @@ picollo_status picollo_openmetrics_writer_family(struct picollo_openmetrics_writ
                                                  const struct picollo_openmetrics_options *opts);
 
 // Writes one point of the current family: `h` (read as one consistent copy) with these
-// labels, as `picollo_histogram_openmetrics` writes it. Every point of a family must have
-// the layout and range of its first (the bounds are the family's); label sets are not
-// compared between points: giving the same one twice is the caller's error.
+// labels, as `picollo_histogram_openmetrics` writes it.
 //
-// Errors: NULL `w` or `h`; NULL `labels` with a non-zero count, or a NULL label name or
-// value; `INVALID_UTF8`; `INVALID_ARGUMENT` (nothing written) for a label
+// Label sets are not compared between points: giving one twice is the caller's error.
+//
+// Errors: NULL `w` or `h`, NULL `labels` with a non-zero count, a NULL label string;
+// `INVALID_UTF8`; `INVALID_ARGUMENT` (nothing written) for a label
 // `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
-// `LAYOUT_MISMATCH` for a histogram of another layout or range than the family's first
-// point; `OUT_OF_MEMORY`.
+// `LAYOUT_MISMATCH` for another layout or range than the family's first point;
+// `OUT_OF_MEMORY`.
 //
 // # Safety
 // `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
@@ -1949,10 +1926,8 @@ picollo_status picollo_openmetrics_writer_point(struct picollo_openmetrics_write
 picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writer *w);
 
 // Moves the text written so far into `buf` and clears it from the writer, as
-// `picollo_log_writer_take` does: at most `len − 1` bytes and a NUL; `*needed` (if not
-// NULL) receives the pending length without the NUL, so `(NULL, 0)` asks for the size. On
-// `BUFFER_TOO_SMALL` nothing is taken (`buf` holds a truncated copy). With nothing pending,
-// a buffer of at least 1 byte receives "".
+// `picollo_log_writer_take` does (buffer rules as `picollo_summary_table`; on
+// `BUFFER_TOO_SMALL` nothing is taken).
 //
 // Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
 // `len`.
@@ -1965,16 +1940,43 @@ picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer
                                                size_t len,
                                                size_t *needed);
 
-// Writes the cumulative buckets of `h` as a Prometheus client library wants them (e.g.
-// Python `prometheus_client`'s `HistogramMetricFamily`), those of the histogram family
-// `picollo_histogram_openmetrics` writes with the same options: `le[i]` (exported units;
-// the last is `+INFINITY`) and `cumulative[i]` for each of the `*count` buckets, and `*sum`
-// (exported units; skipped when `sum` is NULL). `h` is read as one consistent copy.
+// Returns the default OTLP options: cumulative, no name (set one), no times, attributes or
+// resource, the scale from the relative error, unit ratio 1.
+struct picollo_otlp_options picollo_otlp_options_default(void);
+
+// Writes `h` as an OTLP `ExportMetricsServiceRequest` (one resource, one scope, one
+// exponential-histogram metric of one point) in `format`, a `picollo_otlp_format`.
 //
-// Sizes: when `capacity` is below the bucket count, `BUFFER_TOO_SMALL` with `*count` set and
-// nothing else written, so `(NULL, NULL, 0)` asks for the size (always at least 1, the
-// `+Inf` bucket). With derived bounds the count depends only on the layout, range and
-// `coarse_relative_error`.
+// `h` is read as one consistent copy. Protobuf: bytes, no NUL; `*needed` (if not NULL) gets
+// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
+// `(NULL, 0)` asks for the size. JSON: NUL-terminated text, buffer rules as
+// `picollo_summary_table`.
+//
+// Errors: NULL `h`, `o` or `o->name`, NULL attribute arrays with a non-zero count or a NULL
+// attribute string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format
+// or temporality, an empty name, an empty or repeated attribute name, a scale outside
+// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
+// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
+// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+//
+// # Safety
+// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
+// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
+// `len` writable bytes; `needed` is NULL or writable.
+picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
+                                      const struct picollo_otlp_options *o,
+                                      uint32_t format,
+                                      uint8_t *buf,
+                                      size_t len,
+                                      size_t *needed);
+
+// Writes the cumulative buckets of the histogram family `picollo_histogram_openmetrics`
+// writes for `h` with these options, as numbers: `le[i]` and `cumulative[i]` for each of the
+// `*count` buckets (the last `le` is `+INFINITY`), and `*sum` when `sum` is not NULL.
+//
+// `le` and `sum` are in exported units; `h` is read as one consistent copy. When `capacity`
+// is below the bucket count: `BUFFER_TOO_SMALL` with only `*count` written, so
+// `(NULL, NULL, 0)` asks for the size (at least 1).
 //
 // Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
 // `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
@@ -1991,41 +1993,6 @@ picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogr
                                                     size_t capacity,
                                                     size_t *count,
                                                     double *sum);
-
-// Returns the default OTLP options: cumulative, no name (set one), no times, attributes or
-// resource, the scale from the relative error, unit ratio 1.
-struct picollo_otlp_options picollo_otlp_options_default(void);
-
-// Writes `h` as an OTLP `ExportMetricsServiceRequest` holding one resource, one scope and
-// one exponential-histogram metric of one point, in `format` (a `picollo_otlp_format`). `h`
-// is read as one consistent copy and re-binned into exponential buckets: each bucket whole
-// into the exponential bucket of its midpoint, values below or above the range at the
-// range's ends, saturated counts left out; with the automatic scale a value is reported
-// within about twice the histogram's relative error.
-//
-// - `PICOLLO_OTLP_FORMAT_PROTOBUF`: bytes, no NUL. `*needed` (if not NULL) receives the byte
-//   count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written. `(NULL, 0)`
-//   asks for the size.
-// - `PICOLLO_OTLP_FORMAT_JSON`: NUL-terminated text, buffer rules as
-//   `picollo_summary_table`.
-//
-// Errors: NULL `h` or `o`, a NULL `o->name`; NULL attribute arrays with a non-zero count or
-// a NULL attribute name or value; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an
-// unknown format or temporality, an empty name, an empty or repeated attribute name, a
-// scale outside -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` that is not
-// finite and above 0, a start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`;
-// `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-//
-// # Safety
-// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
-// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
-// `len` writable bytes; `needed` is NULL or writable.
-picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
-                                      const struct picollo_otlp_options *o,
-                                      uint32_t format,
-                                      uint8_t *buf,
-                                      size_t len,
-                                      size_t *needed);
 
 #if defined(__linux__)
 // Returns the default options: this thread on any CPU, not pinned, user space only, enabled at

@@ -331,21 +331,31 @@ fn otlp_request(points: &[OtlpPoint], temporality: Temporality, m: &MetricOption
 /// it), the sum of its selected intervals, from the first start to the last end.
 fn to_otlp_sums(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<String, Failure> {
     let sums = sums(input, filter)?;
-    let points: Vec<OtlpPoint> = sums
+    let points = sums
         .tags
         .iter()
         .map(|(tag, acc)| {
             let (start, end) = acc.time_span().expect("one interval at least");
             let h = acc.histogram().expect("one interval at least");
-            OtlpPoint {
+            Ok(OtlpPoint {
                 tag: tag.clone(),
                 start: unix_nanos(start),
                 time: unix_nanos(end),
-                histogram: ExponentialHistogram::from_view(&h.view(), m.unit_ratio),
-            }
+                histogram: exponential(input, &h.view(), m)?,
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, Failure>>()?;
     Ok(otlp_request(&points, Temporality::Cumulative, m))
+}
+
+/// `view` re-binned for OTLP at the scale of its relative error.
+fn exponential(
+    input: &Input,
+    view: &picollo::View<'_, u64>,
+    m: &MetricOptions,
+) -> Result<ExponentialHistogram, Failure> {
+    ExponentialHistogram::from_view(view, m.unit_ratio)
+        .map_err(|e| Failure::format(format!("{}: {e}", input.name)))
 }
 
 /// OTLP/JSON, delta: one point per selected interval, in log order.
@@ -356,7 +366,7 @@ fn to_otlp_deltas(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<S
             tag: interval.tag.clone(),
             start: unix_nanos(interval.start),
             time: unix_nanos(interval.end()),
-            histogram: ExponentialHistogram::from_view(&interval.histogram.view(), m.unit_ratio),
+            histogram: exponential(input, &interval.histogram.view(), m)?,
         });
         Ok(())
     })?;

@@ -128,7 +128,7 @@ fn main() {
     let mut bytes = 0;
     let mut buckets = 0;
     let otlp = best(|| {
-        let x = ExponentialHistogram::from_view(&view, 1e9);
+        let x = ExponentialHistogram::from_view(&view, 1e9).unwrap();
         let points = [DataPoint {
             attributes: &[("route", "/pay")],
             start_time_unix_nano: 1_700_000_000_000_000_000,

@@ -4,7 +4,7 @@
 
 use picollo::openmetrics::{
     cumulative_buckets, Bounds, Family, HistogramOptions, OpenMetricsError, OpenMetricsWriter,
-    STANDARD_QUANTILES,
+    OptionError, STANDARD_QUANTILES,
 };
 use picollo::{Config, Histogram};
 
@@ -396,5 +396,55 @@ fn cumulative_buckets_are_the_texts_samples_as_numbers() {
     assert_eq!(
         cumulative_buckets(&h.view(), &bad),
         Err(OpenMetricsError::InvalidBounds)
+    );
+}
+
+#[test]
+fn options_check_names_the_option_that_breaks_its_rule() {
+    let explicit = |bounds| HistogramOptions {
+        bounds: Bounds::Explicit(bounds),
+        ..Default::default()
+    };
+    assert_eq!(explicit(&[1, 5, 9]).check(), Ok(()));
+    assert_eq!(HistogramOptions::default().check(), Ok(()));
+    let e = explicit(&[1, 5, 5]).check().unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::BoundsNotIncreasing {
+            index: 2,
+            bound: 5,
+            previous: 5
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "bounds[2] = 5 is not above bounds[1] = 5: bounds must be strictly increasing"
+    );
+    for coarse in [0.0, 1.0, f64::INFINITY] {
+        let o = HistogramOptions {
+            bounds: Bounds::Coarse(coarse),
+            ..Default::default()
+        };
+        assert_eq!(o.check(), Err(OptionError::CoarseRelativeError(coarse)));
+        assert!(o
+            .check()
+            .unwrap_err()
+            .to_string()
+            .starts_with("coarse_relative_error is "));
+    }
+    let o = HistogramOptions {
+        unit_ratio: -2.0,
+        ..explicit(&[3, 2])
+    };
+    // The unit ratio is checked first; the writer's error keeps its kind.
+    assert_eq!(o.check(), Err(OptionError::UnitRatio(-2.0)));
+    assert_eq!(
+        o.check().unwrap_err().to_string(),
+        "unit_ratio is -2.0: it must be a finite number above 0"
+    );
+    let mut w = OpenMetricsWriter::new(String::new());
+    assert_eq!(
+        w.histogram(&Family::new("m"), &o).err(),
+        Some(OpenMetricsError::InvalidUnitRatio)
     );
 }

@@ -3,8 +3,8 @@
 #![cfg(feature = "std")]
 
 use picollo::otlp::{
-    bucket_bounds, bucket_relative_error, index_of, scale_for, DataPoint, ExponentialHistogram,
-    Metric, Request, Temporality, MAX_SCALE, MIN_SCALE,
+    bucket_bounds, bucket_relative_error, index_of, scale_for, AttributeSet, DataPoint,
+    ExponentialHistogram, Metric, OptionError, Request, Temporality, MAX_SCALE, MIN_SCALE,
 };
 use picollo::{Config, Histogram};
 
@@ -77,7 +77,7 @@ fn bucket_counts_add_up_and_quantiles_stay_within_the_stated_error() {
         h.record(1u64 << 60); // overflow
         let view = h.view();
         for ratio in [1.0, 1e9] {
-            let x = ExponentialHistogram::from_view(&view, ratio);
+            let x = ExponentialHistogram::from_view(&view, ratio).unwrap();
             assert_eq!(x.scale, scale_for(view.layout().relative_error()));
             let buckets: u64 = x.bucket_counts.iter().sum();
             assert_eq!(buckets + x.zero_count, x.count);
@@ -87,7 +87,7 @@ fn bucket_counts_add_up_and_quantiles_stay_within_the_stated_error() {
             assert!(*x.bucket_counts.first().unwrap() > 0 && *x.bucket_counts.last().unwrap() > 0);
             // Quantiles of in-range values: compare without the overflow count.
             let in_range = latencies(e);
-            let x = ExponentialHistogram::from_view(&in_range.view(), ratio);
+            let x = ExponentialHistogram::from_view(&in_range.view(), ratio).unwrap();
             let bound = bucket_relative_error(x.scale) * (1.0 + 1e-9);
             for q in [0.0, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0] {
                 let want = in_range.view().percentile_value(q * 100.0).unwrap() as f64 / ratio;
@@ -232,10 +232,10 @@ fn request<'a>(metrics: &'a [Metric<'a>]) -> Request<'a> {
 #[test]
 fn the_protobuf_request_decodes_back_to_the_data_points() {
     let h = latencies(0.001);
-    let x = ExponentialHistogram::from_view(&h.view(), 1e9);
+    let x = ExponentialHistogram::from_view(&h.view(), 1e9).unwrap();
     let mut empty_h = latencies(0.01);
     empty_h.reset();
-    let empty = ExponentialHistogram::from_view(&empty_h.view(), 1.0);
+    let empty = ExponentialHistogram::from_view(&empty_h.view(), 1.0).unwrap();
     let points = [
         DataPoint {
             attributes: &[("route", "/pay")],
@@ -333,7 +333,7 @@ fn the_protobuf_request_decodes_back_to_the_data_points() {
 #[test]
 fn the_json_request_follows_the_otlp_json_mapping() {
     let h = latencies(0.01);
-    let x = ExponentialHistogram::from_view(&h.view(), 1e9);
+    let x = ExponentialHistogram::from_view(&h.view(), 1e9).unwrap();
     let points = [DataPoint {
         attributes: &[("route", "/pay")],
         start_time_unix_nano: 1_700_000_000_000_000_001,
@@ -380,4 +380,97 @@ fn the_json_request_follows_the_otlp_json_mapping() {
     assert_eq!(dp["min"].as_f64(), x.min);
     assert_eq!(dp["max"].as_f64(), x.max);
     assert_eq!(dp["attributes"][0]["value"]["stringValue"], "/pay");
+}
+
+#[test]
+fn a_bad_scale_or_unit_ratio_is_refused_with_the_option_named() {
+    let h = latencies(0.01);
+    let view = h.view();
+    for scale in [MIN_SCALE - 1, MAX_SCALE + 1, i32::MIN, i32::MAX] {
+        let e = ExponentialHistogram::with_scale(&view, scale, 1.0).unwrap_err();
+        assert_eq!(e, OptionError::Scale(scale));
+        assert_eq!(
+            e.to_string(),
+            format!("scale is {scale}: it must be in -10..20")
+        );
+    }
+    for ratio in [0.0, -1.0, f64::INFINITY, f64::NEG_INFINITY] {
+        let e = ExponentialHistogram::from_view(&view, ratio).unwrap_err();
+        assert_eq!(e, OptionError::UnitRatio(ratio));
+        assert!(e.to_string().starts_with("unit_ratio is "), "{e}");
+        assert_eq!(
+            ExponentialHistogram::with_scale(&view, 3, ratio),
+            Err(OptionError::UnitRatio(ratio))
+        );
+    }
+    let nan = ExponentialHistogram::from_view(&view, f64::NAN).unwrap_err();
+    assert!(matches!(nan, OptionError::UnitRatio(r) if r.is_nan()));
+    // The ends of the range are accepted as they are, not clamped.
+    for scale in [MIN_SCALE, MAX_SCALE] {
+        let x = ExponentialHistogram::with_scale(&view, scale, 1e-3).unwrap();
+        assert_eq!(x.scale, scale);
+    }
+}
+
+#[test]
+fn request_check_holds_names_attributes_and_times_to_otlps_rules() {
+    let h = latencies(0.01);
+    let x = ExponentialHistogram::from_view(&h.view(), 1e9).unwrap();
+    let request = |name, attributes, resource, times: (u64, u64)| {
+        let points = [DataPoint {
+            attributes,
+            start_time_unix_nano: times.0,
+            time_unix_nano: times.1,
+            histogram: &x,
+        }];
+        let metrics = [Metric {
+            name,
+            description: "",
+            unit: "s",
+            temporality: Temporality::Delta,
+            points: &points,
+        }];
+        Request {
+            resource,
+            scope_name: "",
+            scope_version: "",
+            metrics: &metrics,
+        }
+        .check()
+    };
+    let ok = [("a", "1"), ("b", "")];
+    assert_eq!(request("m", &ok, &ok, (1, 2)), Ok(()));
+    // An end of 0 is unset: not compared.
+    assert_eq!(request("m", &[], &[], (5, 0)), Ok(()));
+    let e = request("", &ok, &ok, (1, 2)).unwrap_err();
+    assert_eq!(e, OptionError::EmptyName);
+    assert_eq!(e.to_string(), "name is empty: an OTLP metric needs a name");
+    let e = request("m", &[("a", "1"), ("", "2")], &[], (1, 2)).unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::EmptyAttributeName {
+            set: AttributeSet::Point,
+            index: 1
+        }
+    );
+    assert_eq!(e.to_string(), "attributes[1].name is empty");
+    let e = request("m", &ok, &[("x", "1"), ("y", "2"), ("x", "3")], (1, 2)).unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::RepeatedAttributeName {
+            set: AttributeSet::Resource,
+            index: 2,
+            first: 0
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "resource[2].name is given twice (as resource[0].name)"
+    );
+    let e = request("m", &ok, &ok, (3, 2)).unwrap_err();
+    assert_eq!(e, OptionError::StartAfterTime { start: 3, time: 2 });
+    assert_eq!(
+        e.to_string(),
+        "start_time_unix_nano 3 is after time_unix_nano 2"
+    );
 }

@@ -17,6 +17,8 @@ pub(crate) mod numbers;
 #[cfg(feature = "alloc")]
 pub(crate) mod openmetrics;
 #[cfg(feature = "alloc")]
+mod option;
+#[cfg(feature = "alloc")]
 pub(crate) mod otlp;
 pub(crate) mod table;
 #[cfg(feature = "alloc")]

@@ -1,10 +1,21 @@
 //! OpenMetrics text exposition: histograms as `histogram` (and optionally `summary`)
-//! families, several families per exposition, `# EOF` at the end.
+//! families, several families per exposition, `# EOF` at the end. The writer and its names
+//! are here; the options in `options.rs`, the numbers (bounds, cumulative counts, `_sum`) in
+//! `buckets.rs`, the sample lines in `text.rs`.
+
+mod buckets;
+mod options;
+mod text;
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+use self::buckets::{coarse_bounds, every_count};
+pub use self::buckets::{cumulative_buckets, CumulativeBuckets};
+pub use self::options::{Bounds, HistogramOptions};
+use self::text::{escape, Series};
+pub use super::option::{check_bounds, check_coarse_relative_error, check_unit_ratio, OptionError};
 use crate::counter::Counter;
 use crate::shape::Shape;
 use crate::view::View;
@@ -69,42 +80,11 @@ impl From<fmt::Error> for OpenMetricsError {
     }
 }
 
-/// The bucket bounds (`le`) of a histogram family.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Bounds<'a> {
-    /// These bounds, in recorded units, strictly increasing. The count at a bound is that
-    /// of the buckets whose highest value is at or below it: exact when the bound is a
-    /// bucket's highest value; otherwise the bucket that holds the bound is counted at the
-    /// next bound (at most one bucket's worth, within the layout's relative error).
-    Explicit(&'a [u64]),
-    /// Bounds derived from the layout at this coarser relative error (in `(0, 1)`): each
-    /// bound is a bucket's highest value, so every count is exact, and the set depends only
-    /// on the layout and range, so it is the same at every scrape. Consecutive bounds `a < b`
-    /// satisfy `b - a <= e·(a + b)` (the midpoint of `(a, b]` is within `e` of any value in
-    /// it) unless `b` is the very next bucket. A finer `e` than the layout's gives every
-    /// bucket its own bound.
-    Coarse(f64),
-}
-
-/// What a histogram family shows besides its counts.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HistogramOptions<'a> {
-    /// The bucket bounds.
-    pub bounds: Bounds<'a>,
-    /// Recorded values are divided by this for display (`le`, `_sum`, summary values):
-    /// `1e9` shows nanoseconds as seconds. Default 1.
-    pub unit_ratio: f64,
-    /// The `_created` time of every point, in nanoseconds since the Unix epoch (when the
-    /// counting started, e.g. the last reset); `None` leaves `_created` out.
-    pub created_unix_nanos: Option<u64>,
-}
-
-impl Default for HistogramOptions<'_> {
-    fn default() -> Self {
-        HistogramOptions {
-            bounds: Bounds::Coarse(0.05),
-            unit_ratio: 1.0,
-            created_unix_nanos: None,
+impl From<OptionError> for OpenMetricsError {
+    fn from(e: OptionError) -> Self {
+        match e {
+            OptionError::UnitRatio(_) => OpenMetricsError::InvalidUnitRatio,
+            _ => OpenMetricsError::InvalidBounds,
         }
     }
 }
@@ -201,7 +181,7 @@ impl<W: Write> OpenMetricsWriter<W> {
         family: &Family<'_>,
         options: &HistogramOptions<'o>,
     ) -> Result<FamilyWriter<'w, 'o, W>, OpenMetricsError> {
-        check_options(options)?;
+        options.check()?;
         self.start(family, "histogram", &HISTOGRAM_SUFFIXES)?;
         Ok(FamilyWriter {
             w: self,
@@ -317,6 +297,31 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
         labels: &[(&str, &str)],
         view: &View<'_, C>,
     ) -> Result<&mut Self, OpenMetricsError> {
+        self.check_labels(labels)?;
+        self.check_shape(view.shape())?;
+        let series = Series {
+            name: &self.w.families[self.w.families.len() - 1][..self.name_len],
+            labels,
+        };
+        let out = &mut self.w.out;
+        let all = every_count(view);
+        let options = match self.kind {
+            Kind::Histogram(options) => {
+                series.buckets(out, view, &self.bounds, &options, all)?;
+                options
+            }
+            Kind::Summary(quantiles, options) => {
+                series.quantiles(out, view, quantiles, &options)?;
+                options
+            }
+        };
+        series.totals(out, view, &options, all)?;
+        Ok(self)
+    }
+
+    /// Label names as OpenMetrics allows them, none the family's own (`le`, `quantile`),
+    /// none twice.
+    fn check_labels(&self, labels: &[(&str, &str)]) -> Result<(), OpenMetricsError> {
         let own = match self.kind {
             Kind::Histogram(_) => "le",
             Kind::Summary(..) => "quantile",
@@ -329,7 +334,12 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
                 return Err(OpenMetricsError::DuplicateLabel);
             }
         }
-        let shape = view.shape();
+        Ok(())
+    }
+
+    /// The first point fixes the family's shape (and derives its bounds from it); every
+    /// later point must have the same buckets.
+    fn check_shape(&mut self, shape: Shape) -> Result<(), OpenMetricsError> {
         match self.shape {
             Some(s) if !s.same_buckets(&shape) => return Err(OpenMetricsError::ShapeMismatch),
             Some(_) => {}
@@ -343,260 +353,8 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
                 self.shape = Some(shape);
             }
         }
-        let name = &self.w.families[self.w.families.len() - 1][..self.name_len];
-        let out = &mut self.w.out;
-        let all = every_count(view);
-        let options = match self.kind {
-            Kind::Histogram(options) => {
-                for_each_cumulative(view, &self.bounds, |bound, cumulative| {
-                    write!(out, "{name}_bucket")?;
-                    write_labels(out, labels, Some(("le", Value::F(scaled(bound, &options)))))?;
-                    writeln!(out, " {cumulative}")
-                })?;
-                write!(out, "{name}_bucket")?;
-                write_labels(out, labels, Some(("le", Value::S("+Inf"))))?;
-                writeln!(out, " {all}")?;
-                options
-            }
-            Kind::Summary(quantiles, options) => {
-                let mut ranks = [0.0; 1];
-                let mut value = [0u64; 1];
-                for &q in quantiles {
-                    ranks[0] = q * 100.0;
-                    out.write_str(name)?;
-                    write_labels(out, labels, Some(("quantile", Value::F(q))))?;
-                    match view.percentile_values(&ranks, &mut value) {
-                        Ok(()) => {
-                            out.write_char(' ')?;
-                            write_f64(out, value[0] as f64 / options.unit_ratio)?;
-                            out.write_char('\n')?;
-                        }
-                        // No in-range values: OpenMetrics' NaN.
-                        Err(_) => out.write_str(" NaN\n")?,
-                    }
-                }
-                options
-            }
-        };
-        write!(out, "{name}_count")?;
-        write_labels(out, labels, None)?;
-        writeln!(out, " {all}")?;
-        write!(out, "{name}_sum")?;
-        write_labels(out, labels, None)?;
-        out.write_char(' ')?;
-        write_f64(out, sum(view) / options.unit_ratio)?;
-        out.write_char('\n')?;
-        if let Some(ns) = options.created_unix_nanos {
-            write!(out, "{name}_created")?;
-            write_labels(out, labels, None)?;
-            let frac = ns % 1_000_000_000;
-            let mut digits = 9;
-            let mut f = frac;
-            while digits > 1 && f % 10 == 0 {
-                f /= 10;
-                digits -= 1;
-            }
-            writeln!(out, " {}.{f:0digits$}", ns / 1_000_000_000)?;
-        }
-        Ok(self)
-    }
-}
-
-fn check_unit_ratio(r: f64) -> Result<(), OpenMetricsError> {
-    if r.is_finite() && r > 0.0 {
         Ok(())
-    } else {
-        Err(OpenMetricsError::InvalidUnitRatio)
     }
-}
-
-fn check_options(o: &HistogramOptions<'_>) -> Result<(), OpenMetricsError> {
-    check_unit_ratio(o.unit_ratio)?;
-    let ok = match o.bounds {
-        Bounds::Explicit(b) => b.windows(2).all(|p| p[0] < p[1]),
-        Bounds::Coarse(e) => e > 0.0 && e < 1.0,
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(OpenMetricsError::InvalidBounds)
-    }
-}
-
-/// The bounds of [`Bounds::Coarse`]: walking the buckets up, each bound is the highest
-/// value of the last bucket that keeps `b - a <= e·(a + b)` from the previous bound `a`
-/// (or of the very next bucket when none does); the range's last bucket ends the list.
-pub(crate) fn coarse_bounds(shape: &Shape, e: f64) -> Vec<u64> {
-    let mut bounds = Vec::new();
-    let fits = |a: u64, b: u64| (b - a) as f64 <= e * (a as f64 + b as f64);
-    let mut candidate: Option<u64> = None;
-    for i in 0..shape.len() {
-        let h = shape.bucket(i).highest;
-        match bounds.last().copied() {
-            None => bounds.push(h),
-            Some(a) if fits(a, h) => candidate = Some(h),
-            Some(_) => match candidate.take() {
-                Some(c) => {
-                    bounds.push(c);
-                    if fits(c, h) {
-                        candidate = Some(h);
-                    } else {
-                        bounds.push(h);
-                    }
-                }
-                None => bounds.push(h),
-            },
-        }
-    }
-    if let Some(c) = candidate {
-        bounds.push(c);
-    }
-    bounds
-}
-
-/// The `_bucket` samples of a histogram family without the text: `(le, cumulative)` in
-/// exported units, the last `le` being `+∞`, and `_sum` in exported units. What a client
-/// library that builds its own families (Python's `prometheus_client`) needs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CumulativeBuckets {
-    /// `(le, cumulative count)`, `le` strictly increasing and ending with `f64::INFINITY`.
-    pub buckets: Vec<(f64, u64)>,
-    /// The family's `_sum` (buckets at their midpoints), divided by the unit ratio.
-    pub sum: f64,
-}
-
-/// The buckets and sum [`FamilyWriter::point`] writes for `view` in a histogram family with
-/// these options, as numbers: the same bounds, counts and sum as the text.
-pub fn cumulative_buckets<C: Counter>(
-    view: &View<'_, C>,
-    options: &HistogramOptions<'_>,
-) -> Result<CumulativeBuckets, OpenMetricsError> {
-    check_options(options)?;
-    let bounds = match options.bounds {
-        Bounds::Explicit(b) => b.to_vec(),
-        Bounds::Coarse(e) => coarse_bounds(&view.shape(), e),
-    };
-    let mut buckets = Vec::with_capacity(bounds.len() + 1);
-    for_each_cumulative(view, &bounds, |bound, cumulative| {
-        buckets.push((scaled(bound, options), cumulative));
-        Ok(())
-    })?;
-    buckets.push((f64::INFINITY, every_count(view)));
-    Ok(CumulativeBuckets {
-        buckets,
-        sum: sum(view) / options.unit_ratio,
-    })
-}
-
-/// Calls `each(bound, cumulative)` for every bound: the count of the values at or below it
-/// (underflow included; a bucket counts once its highest value is at or below the bound).
-fn for_each_cumulative<C: Counter>(
-    view: &View<'_, C>,
-    bounds: &[u64],
-    mut each: impl FnMut(u64, u64) -> fmt::Result,
-) -> fmt::Result {
-    let shape = view.shape();
-    let counts = view.counts();
-    let mut cumulative = u128::from(view.underflow_count());
-    let mut i = 0;
-    for &bound in bounds {
-        while i < counts.len() && shape.bucket(i).highest <= bound {
-            cumulative += u128::from(counts[i].to_u64());
-            i += 1;
-        }
-        each(bound, crate::view::saturate(cumulative))?;
-    }
-    Ok(())
-}
-
-/// Every record: in range, underflow, overflow and saturated (`+Inf` and `_count`).
-fn every_count<C: Counter>(view: &View<'_, C>) -> u64 {
-    let [under, over, sat] = view.outside();
-    crate::view::saturate(
-        u128::from(under) + view.total_wide() + u128::from(over) + u128::from(sat),
-    )
-}
-
-/// `_sum`: buckets at their midpoints, underflow at the range's low end, overflow at its
-/// high end; saturated counts left out.
-fn sum<C: Counter>(view: &View<'_, C>) -> f64 {
-    let shape = view.shape();
-    let (lo, hi) = shape.range();
-    let mut s =
-        view.underflow_count() as f64 * lo as f64 + view.overflow_count() as f64 * hi as f64;
-    for (i, &c) in view.counts().iter().enumerate() {
-        if c != C::ZERO {
-            s += c.to_u64() as f64 * shape.bucket(i).midpoint() as f64;
-        }
-    }
-    s
-}
-
-fn scaled(v: u64, o: &HistogramOptions<'_>) -> f64 {
-    v as f64 / o.unit_ratio
-}
-
-enum Value<'a> {
-    F(f64),
-    S(&'a str),
-}
-
-fn write_labels<W: Write>(
-    out: &mut W,
-    labels: &[(&str, &str)],
-    last: Option<(&str, Value<'_>)>,
-) -> fmt::Result {
-    if labels.is_empty() && last.is_none() {
-        return Ok(());
-    }
-    out.write_char('{')?;
-    for (k, (name, value)) in labels.iter().enumerate() {
-        if k > 0 {
-            out.write_char(',')?;
-        }
-        write!(out, "{name}=\"")?;
-        escape(out, value)?;
-        out.write_char('"')?;
-    }
-    if let Some((name, value)) = last {
-        if !labels.is_empty() {
-            out.write_char(',')?;
-        }
-        write!(out, "{name}=\"")?;
-        match value {
-            Value::F(v) => write_f64(out, v)?,
-            Value::S(s) => out.write_str(s)?,
-        }
-        out.write_char('"')?;
-    }
-    out.write_char('}')
-}
-
-/// A float as OpenMetrics writes it: the shortest digits that round-trip, always with a
-/// fraction or an exponent (`10.0`, `0.005`, `1e-7`), `+Inf`/`-Inf`/`NaN` otherwise.
-fn write_f64<W: Write>(out: &mut W, v: f64) -> fmt::Result {
-    if v.is_nan() {
-        out.write_str("NaN")
-    } else if v.is_infinite() {
-        out.write_str(if v > 0.0 { "+Inf" } else { "-Inf" })
-    } else {
-        write!(out, "{v:?}")
-    }
-}
-
-/// Escape a label value or help text: backslash, double quote and newline.
-fn escape<W: Write>(out: &mut W, s: &str) -> fmt::Result {
-    let mut rest = s;
-    while let Some(k) = rest.find(['\\', '"', '\n']) {
-        out.write_str(&rest[..k])?;
-        out.write_str(match rest.as_bytes()[k] {
-            b'\\' => "\\\\",
-            b'"' => "\\\"",
-            _ => "\\n",
-        })?;
-        rest = &rest[k + 1..];
-    }
-    out.write_str(rest)
 }
 
 /// `[a-zA-Z_:][a-zA-Z0-9_:]*`

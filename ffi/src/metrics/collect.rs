@@ -1,0 +1,76 @@
+//! Interval collection: the counts recorded since the previous collect move out of a live
+//! histogram, which goes on counting from zero. Writers never wait for a collect. What a
+//! record concurrent with a collect sees, by mode:
+//! - interlocked and thread-local: exact; each record lands in exactly one interval, so the
+//!   intervals plus what is left add up to everything recorded, whatever writers do.
+//! - single writer: exact from the writing thread (or while it does not record); from
+//!   another thread the record in flight when a bucket is taken may count in this interval
+//!   and again in the next.
+//! - approximate: each counter update lands in exactly one interval; an interval's bucket is
+//!   an estimate with the counter's error for that interval's count.
+//!
+//! A collect counts as a reset for snapshots taken with deltas.
+
+use picollo_core::concurrent::{CounterBits, Mode};
+
+use crate::any_histogram::{config_error, merge_error, Histogram};
+use crate::boundary::boundary;
+use crate::handle::{set_boxed, try_mut, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::snapshot::picollo_snapshot;
+use crate::status::picollo_status;
+
+/// Moves the counts recorded into `h` since its previous collect or reset (outside and
+/// saturated counts included) into a new histogram; `h` goes on counting from zero.
+///
+/// `*out` gets a new handle (64-bit counters, single writer, `h`'s layout, range and value
+/// selection) that the caller frees with `picollo_histogram_free`. Writers may keep
+/// recording and never wait: a record lands in exactly one interval in the interlocked and
+/// thread-local modes (single writer: when collected from the writing thread; approximate:
+/// each counter update). A collect counts as a reset for snapshots taken with deltas.
+///
+/// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
+///
+/// # Safety
+/// `h` is NULL or a live handle (writers may keep recording); `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_collect(
+    h: *mut picollo_histogram,
+    out: *mut *mut picollo_histogram,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        // The new handle first: once counts are taken, nothing may fail and lose them.
+        let interval = Histogram::with_shape(h.shape(), CounterBits::U64, Mode::SingleWriter)
+            .map_err(config_error)?;
+        let taken = h.collect()?;
+        interval.add_view(&taken.view()).map_err(merge_error)?;
+        interval.set_value_selection(h.value_selection());
+        set_boxed(out, interval);
+        Ok(())
+    })
+}
+
+/// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
+/// allocating nothing.
+///
+/// `h` must have the configuration and counter width of the histogram `s` was made from.
+///
+/// Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
+/// counter width.
+///
+/// # Safety
+/// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
+/// (writers may keep recording).
+#[no_mangle]
+pub unsafe extern "C" fn picollo_snapshot_collect(
+    s: *mut picollo_snapshot,
+    h: *mut picollo_histogram,
+) -> picollo_status {
+    boundary!({
+        let s = try_mut!(s)?;
+        let h = try_ref!(h)?;
+        s.collect(h).map_err(|_| crate::snapshot::mismatch())
+    })
+}

@@ -1,0 +1,49 @@
+//! Metrics pipelines over the C ABI, one file per core format (`core/src/format/`):
+//! interval collection ([`collect`]), the OpenMetrics text exposition ([`openmetrics`], one
+//! shot; [`openmetrics_writer`], several families), the cumulative buckets a Prometheus client
+//! library wants ([`prometheus`]) and OTLP exponential histograms ([`otlp`]). Labels and
+//! attributes share [`labels`]. The exporters read a histogram as one consistent copy
+//! ([`copy_of`]); every option they take is checked by the core's rules.
+
+mod collect;
+mod labels;
+mod openmetrics;
+mod openmetrics_writer;
+mod otlp;
+mod prometheus;
+#[cfg(test)]
+mod tests;
+
+pub use collect::*;
+pub use labels::*;
+pub use openmetrics::*;
+pub use openmetrics_writer::*;
+pub use otlp::*;
+pub use prometheus::*;
+
+use crate::any_histogram::{config_error, Histogram};
+use crate::error::Failure;
+use crate::snapshot::Snapshot;
+
+/// One consistent copy of `h`'s counts (the exporters read plain counts, not live cells).
+fn copy_of(h: &Histogram) -> Result<Snapshot, Failure> {
+    Snapshot::new(h).map_err(config_error)
+}
+
+/// `copied_view!(copy, v => expr)`: `Ok(expr)` on the view of a copy from [`copy_of`],
+/// whatever its counter width.
+macro_rules! copied_view {
+    ($copy:expr, $v:ident => $e:expr) => {
+        match $copy.view() {
+            $crate::any_histogram::AnyView::U32($v) => Ok($e),
+            $crate::any_histogram::AnyView::U64($v) => Ok($e),
+            // A snapshot's view is a copy, never live cells.
+            $crate::any_histogram::AnyView::LiveU32(_)
+            | $crate::any_histogram::AnyView::LiveU64(_) => Err($crate::error::Failure::new(
+                $crate::status::picollo_status::Panic,
+                "internal error: a snapshot gave a view of live cells",
+            )),
+        }
+    };
+}
+use copied_view;

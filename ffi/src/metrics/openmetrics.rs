@@ -1,0 +1,271 @@
+//! The OpenMetrics text exposition of one histogram (`picollo_histogram_openmetrics`), and
+//! what the writer (`openmetrics_writer`) and the Prometheus buckets (`prometheus`) share with
+//! it: the options struct, its check, the failures as statuses and one family's text.
+//!
+//! A histogram family (`summary` 0) writes `<name>_bucket{…,le="…"}` at each bound
+//! (cumulative; values below the range count in every bucket, values above it and saturated
+//! counts only in `le="+Inf"`), then `<name>_count`, `<name>_sum` (buckets at their
+//! midpoints) and `<name>_created` when `created_unix_nanos` is set. A summary family writes
+//! `<name>{…,quantile="…"}` (NaN with no value in range), `_count`, `_sum`, `_created`.
+//! OpenMetrics histograms are cumulative: expose a read of the histogram, not a collected
+//! interval.
+//!
+//! Refused names: a family name outside `[a-zA-Z_:][a-zA-Z0-9_:]*` or ending with a suffix of
+//! the family's samples (`_bucket`, `_count`, `_sum`, `_created`, `_total`, `_info`); a unit
+//! with other characters than `[a-zA-Z0-9_:]` or that the name does not end with
+//! (`_<unit>`); a label name outside `[a-zA-Z_][a-zA-Z0-9_]*`, starting with `__`, equal to
+//! `le` (histogram) or `quantile` (summary), or given twice. Refused options: `summary` not 0
+//! or 1, and what the core's `HistogramOptions::check` refuses (bounds not strictly
+//! increasing; `coarse_relative_error` outside (0, 1) when there are no bounds; a
+//! `unit_ratio` that is not finite and above 0).
+
+use std::cell::Cell;
+use std::ffi::c_char;
+use std::fmt;
+
+use picollo_core::openmetrics::{
+    check_unit_ratio, Bounds, Family, HistogramOptions, OpenMetricsError, OpenMetricsWriter,
+    STANDARD_QUANTILES,
+};
+
+use super::labels::{picollo_label, try_labels};
+use super::{copied_view, copy_of};
+use crate::any_histogram::Histogram;
+use crate::args::StructSized;
+use crate::boundary::boundary;
+use crate::buffer::write_text;
+use crate::error::Failure;
+use crate::handle::{caller_owned, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
+
+caller_owned!(picollo_openmetrics_options);
+
+/// Options of the OpenMetrics functions and of `picollo_histogram_prometheus_buckets`.
+/// Start from `picollo_openmetrics_options_default` (which sets `struct_size`), then change
+/// fields.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_openmetrics_options {
+    /// `sizeof(picollo_openmetrics_options)` as the caller knows it (rules as
+    /// `picollo_histogram_config.struct_size`).
+    pub struct_size: u32,
+    /// 0: a `histogram` family (cumulative buckets); 1: a `summary` family with the
+    /// quantiles 0.5, 0.9, 0.95, 0.99, 0.999 and 1 (the bounds are not used then).
+    pub summary: u32,
+    /// Explicit `le` bounds in recorded units, strictly increasing (`bound_count` of them);
+    /// NULL with 0: bounds derived from the layout at `coarse_relative_error`, each a
+    /// bucket's highest value so every count is exact, the same at every scrape.
+    pub bounds: *const u64,
+    /// The number of `bounds`.
+    pub bound_count: usize,
+    /// With no explicit bounds: the relative error the derived bounds keep, in (0, 1);
+    /// default 0.05.
+    pub coarse_relative_error: f64,
+    /// Recorded units per exported unit (1e9 shows nanoseconds as seconds): `le`, `_sum`
+    /// and quantile values are divided by it. Finite and above 0; default 1.
+    pub unit_ratio: f64,
+    /// The `_created` time of the points, nanoseconds since the Unix epoch; 0 leaves
+    /// `_created` out (the default).
+    pub created_unix_nanos: u64,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers, floats and a raw pointer (every
+// bit pattern is a valid raw pointer; it is only read through `try_slice!`).
+unsafe impl StructSized for picollo_openmetrics_options {
+    const NAME: &'static str = "picollo_openmetrics_options";
+}
+
+/// Returns the default OpenMetrics options: a histogram family, bounds derived at a 5 %
+/// relative error, unit ratio 1, no `_created`.
+#[no_mangle]
+pub extern "C" fn picollo_openmetrics_options_default() -> picollo_openmetrics_options {
+    picollo_openmetrics_options {
+        struct_size: std::mem::size_of::<picollo_openmetrics_options>() as u32,
+        summary: 0,
+        bounds: std::ptr::null(),
+        bound_count: 0,
+        coarse_relative_error: 0.05,
+        unit_ratio: 1.0,
+        created_unix_nanos: 0,
+    }
+}
+
+/// Checked OpenMetrics options: the family kind and the core's options.
+#[derive(Clone, Copy)]
+pub(crate) struct OmOptions<'a> {
+    pub(crate) summary: bool,
+    pub(crate) options: HistogramOptions<'a>,
+}
+
+/// Check the options as the core would, with messages naming the fields.
+///
+/// # Safety
+/// `o.bounds` is NULL or points to `o.bound_count` readable `uint64_t` valid for `'a`.
+pub(crate) unsafe fn om_options<'a>(
+    o: &picollo_openmetrics_options,
+) -> Result<OmOptions<'a>, Failure> {
+    let summary = match o.summary {
+        0 => false,
+        1 => true,
+        other => {
+            return Err(Failure::invalid(format_args!(
+                "summary is {other}: it must be 0 (histogram family) or 1 (summary family)"
+            )))
+        }
+    };
+    let ratio = check_unit_ratio(o.unit_ratio).map_err(Failure::invalid)?;
+    // SAFETY: forwarded contract.
+    let bounds = unsafe { crate::args::slice_from(o.bounds, o.bound_count, "bounds") }?;
+    let bounds = match bounds.is_empty() {
+        true => Bounds::Coarse(o.coarse_relative_error),
+        false => Bounds::Explicit(bounds),
+    };
+    bounds.check().map_err(Failure::invalid)?;
+    Ok(OmOptions {
+        summary,
+        options: HistogramOptions {
+            bounds,
+            unit_ratio: ratio,
+            created_unix_nanos: (o.created_unix_nanos != 0).then_some(o.created_unix_nanos),
+        },
+    })
+}
+
+/// `read_om_options!(opts)`: the checked options argument of an exported function.
+macro_rules! read_om_options {
+    ($p:expr) => {
+        $crate::args::read_sized!($p).and_then(|o| {
+            // SAFETY: the exported function's `# Safety` section makes the caller promise that
+            // `bounds` points to `bound_count` readable values (or is NULL with 0).
+            unsafe { $crate::metrics::openmetrics::om_options(&o) }
+        })
+    };
+}
+pub(crate) use read_om_options;
+
+/// An OpenMetrics failure as a status: a point whose histogram has another layout or range
+/// than its family's first point is a `LAYOUT_MISMATCH`; everything else is a bad argument.
+pub(crate) fn om_error(e: OpenMetricsError, family: &Family<'_>) -> Failure {
+    let what = match e {
+        OpenMetricsError::InvalidMetricName | OpenMetricsError::DuplicateFamily => {
+            format!("name {:?}", family.name)
+        }
+        OpenMetricsError::InvalidUnit => {
+            format!("unit {:?} of family {:?}", family.unit, family.name)
+        }
+        _ => format!("family {:?}", family.name),
+    };
+    let status = match e {
+        OpenMetricsError::ShapeMismatch => picollo_status::LayoutMismatch,
+        OpenMetricsError::Write => picollo_status::Panic,
+        _ => picollo_status::InvalidArgument,
+    };
+    Failure::new(status, format_args!("{what}: {e}"))
+}
+
+/// A sink that drops what is written while its gate is closed: the family's metadata lines
+/// when only a point is wanted.
+struct Gated<'a> {
+    out: &'a mut String,
+    open: &'a Cell<bool>,
+}
+
+impl fmt::Write for Gated<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.open.get() {
+            self.out.push_str(s);
+        }
+        Ok(())
+    }
+}
+
+/// The text of one family with one point: the metadata lines when `metadata`, then the
+/// point. Fails (writing nothing) as the core's writer does.
+pub(crate) fn family_text(
+    family: &Family<'_>,
+    o: &OmOptions<'_>,
+    labels: &[(&str, &str)],
+    h: &Histogram,
+    metadata: bool,
+) -> Result<String, Failure> {
+    let copy = copy_of(h)?;
+    let mut text = String::new();
+    let open = Cell::new(metadata);
+    {
+        let mut w = OpenMetricsWriter::new(Gated {
+            out: &mut text,
+            open: &open,
+        });
+        let mut f = match o.summary {
+            false => w.histogram(family, &o.options),
+            true => w.summary(family, &STANDARD_QUANTILES, &o.options),
+        }
+        .map_err(|e| om_error(e, family))?;
+        open.set(true);
+        copied_view!(copy, v => f.point(labels, &v).map(drop))?.map_err(|e| om_error(e, family))?;
+    }
+    Ok(text)
+}
+
+/// A family's metadata from the C strings (help and unit: NULL means none).
+macro_rules! try_family {
+    ($name:expr, $help:expr, $unit:expr) => {
+        (|| -> Result<_, $crate::error::Failure> {
+            Ok((
+                $crate::args::try_str!($name)?,
+                $crate::args::try_str!($help, or "")?,
+                $crate::args::try_str!($unit, or "")?,
+            ))
+        })()
+        .map(|(name, help, unit)| picollo_core::openmetrics::Family { name, help, unit })
+    };
+}
+pub(crate) use try_family;
+
+/// The `# EOF` line that ends an exposition, as the core writes it.
+pub(crate) fn eof() -> String {
+    OpenMetricsWriter::new(String::new())
+        .finish()
+        .unwrap_or_default()
+}
+
+/// Writes an OpenMetrics exposition of `h` alone: one family's metadata (`# UNIT` and
+/// `# HELP` only when `unit` and `help` are not NULL or ""), one point with `labels` (NULL
+/// with 0 for none), then `# EOF`.
+///
+/// `h` is read as one consistent copy; buffer rules as `picollo_summary_table`.
+///
+/// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
+/// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
+/// option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
+/// `labels` is NULL or has `label_count` labels whose strings are NUL-terminated; `opts` is
+/// NULL or has `opts->struct_size` readable bytes and `bound_count` readable bounds; `buf` is
+/// NULL or has `len` writable bytes; `needed` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_openmetrics(
+    h: *const picollo_histogram,
+    name: *const c_char,
+    help: *const c_char,
+    unit: *const c_char,
+    labels: *const picollo_label,
+    label_count: usize,
+    opts: *const picollo_openmetrics_options,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let family = try_family!(name, help, unit)?;
+        let labels = try_labels!(labels, label_count)?;
+        let o = read_om_options!(opts)?;
+        let mut text = family_text(&family, &o, &labels, h, true)?;
+        text.push_str(&eof());
+        write_text!(&text, buf, len, needed)
+    })
+}

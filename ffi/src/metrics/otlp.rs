@@ -1,0 +1,326 @@
+//! OTLP exponential histograms over the C ABI: one histogram as an
+//! `ExportMetricsServiceRequest` (one resource, one scope, one metric of one point), in
+//! protobuf or OTLP/JSON.
+//!
+//! The histogram is read as one consistent copy and re-binned into exponential buckets by the
+//! core (`ExponentialHistogram`): each bucket whole into the exponential bucket of its
+//! midpoint, values below or above the range at the range's ends, saturated counts left out;
+//! with the automatic scale a value is reported within about twice the histogram's relative
+//! error. The scale, unit ratio, name, attribute names and times are checked by the core's
+//! rules (`picollo::otlp::check_*`); the format, the temporality and `reserved` are the C
+//! encoding's own.
+
+use std::ffi::c_char;
+
+use picollo_core::otlp::{
+    check_attributes, check_name, check_scale, check_times, check_unit_ratio, Attribute,
+    AttributeSet, DataPoint, ExponentialHistogram, Metric, Request, Temporality,
+};
+
+use super::labels::{picollo_label, try_labels};
+use super::{copied_view, copy_of};
+use crate::any_histogram::Histogram;
+use crate::args::{read_sized, try_str, StructSized};
+use crate::boundary::boundary;
+use crate::buffer::{copy_bytes, copy_text};
+use crate::error::Failure;
+use crate::handle::{caller_owned, try_ref};
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
+
+caller_owned!(picollo_otlp_options);
+
+/// The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
+/// error (the coarsest whose buckets are at least as fine).
+pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
+
+/// How the points of an OTLP metric relate in time (`picollo_otlp_options.temporality`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_otlp_temporality {
+    /// The point holds only its interval (`start_time_unix_nano` to `time_unix_nano`):
+    /// export a collected interval (`picollo_histogram_collect`).
+    Delta = 1,
+    /// The point holds everything since a fixed start: export a read of the histogram.
+    Cumulative = 2,
+}
+
+/// The encoding `picollo_histogram_otlp` writes.
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_otlp_format {
+    /// The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
+    Protobuf = 0,
+    /// OTLP/JSON: the protobuf JSON mapping, lowerCamelCase names, 64-bit integers as
+    /// strings, enums as integers.
+    Json = 1,
+}
+
+/// Options of `picollo_histogram_otlp`. Start from `picollo_otlp_options_default` (which sets
+/// `struct_size`), then change fields. Strings are NUL-terminated UTF-8; NULL means "".
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct picollo_otlp_options {
+    /// `sizeof(picollo_otlp_options)` as the caller knows it (rules as
+    /// `picollo_histogram_config.struct_size`).
+    pub struct_size: u32,
+    /// A `picollo_otlp_temporality`: 1 delta, 2 cumulative (the default).
+    pub temporality: u32,
+    /// The metric name: required, not empty.
+    pub name: *const c_char,
+    /// The metric description.
+    pub description: *const c_char,
+    /// The metric unit (UCUM, e.g. "s").
+    pub unit: *const c_char,
+    /// Start of the point's interval (delta) or of the counting (cumulative), nanoseconds
+    /// since the Unix epoch.
+    pub start_time_unix_nano: u64,
+    /// End of the point's interval, nanoseconds since the Unix epoch; not before the start
+    /// (0 leaves both unchecked and unset as the protobuf default).
+    pub time_unix_nano: u64,
+    /// The point's attributes (`attribute_count`; NULL with 0 for none): names not empty,
+    /// each once.
+    pub attributes: *const picollo_label,
+    /// The number of `attributes`.
+    pub attribute_count: usize,
+    /// The resource's attributes (e.g. `service.name`), as `attributes`.
+    pub resource: *const picollo_label,
+    /// The number of `resource` attributes.
+    pub resource_count: usize,
+    /// The instrumentation scope's name.
+    pub scope_name: *const c_char,
+    /// The instrumentation scope's version.
+    pub scope_version: *const c_char,
+    /// The exponential histogram's scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the
+    /// default): the coarsest scale whose buckets keep the histogram's relative error.
+    pub scale: i32,
+    /// Reserved: must be zero.
+    pub reserved: u32,
+    /// Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
+    /// above 0; default 1.
+    pub unit_ratio: f64,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers, floats and raw pointers (every
+// bit pattern is a valid raw pointer; they are only read through the checked helpers).
+unsafe impl StructSized for picollo_otlp_options {
+    const NAME: &'static str = "picollo_otlp_options";
+}
+
+/// Returns the default OTLP options: cumulative, no name (set one), no times, attributes or
+/// resource, the scale from the relative error, unit ratio 1.
+#[no_mangle]
+pub extern "C" fn picollo_otlp_options_default() -> picollo_otlp_options {
+    picollo_otlp_options {
+        struct_size: std::mem::size_of::<picollo_otlp_options>() as u32,
+        temporality: picollo_otlp_temporality::Cumulative as u32,
+        name: std::ptr::null(),
+        description: std::ptr::null(),
+        unit: std::ptr::null(),
+        start_time_unix_nano: 0,
+        time_unix_nano: 0,
+        attributes: std::ptr::null(),
+        attribute_count: 0,
+        resource: std::ptr::null(),
+        resource_count: 0,
+        scope_name: std::ptr::null(),
+        scope_version: std::ptr::null(),
+        scale: PICOLLO_OTLP_SCALE_AUTO,
+        reserved: 0,
+        unit_ratio: 1.0,
+    }
+}
+
+/// A `picollo_otlp_format` from its number.
+fn otlp_format(format: u32) -> Result<picollo_otlp_format, Failure> {
+    match format {
+        0 => Ok(picollo_otlp_format::Protobuf),
+        1 => Ok(picollo_otlp_format::Json),
+        _ => Err(Failure::invalid(format_args!(
+            "format {format} is unknown: it must be a picollo_otlp_format (0 protobuf, 1 JSON)"
+        ))),
+    }
+}
+
+/// A `picollo_otlp_temporality` from its number, as the core's.
+fn temporality(t: u32) -> Result<Temporality, Failure> {
+    match t {
+        1 => Ok(Temporality::Delta),
+        2 => Ok(Temporality::Cumulative),
+        t => Err(Failure::invalid(format_args!(
+            "temporality is {t}: it must be 1 (delta) or 2 (cumulative)"
+        ))),
+    }
+}
+
+/// The checked contents of a `picollo_otlp_options`.
+struct OtlpArgs<'a> {
+    temporality: Temporality,
+    /// The metric's name, description and unit.
+    metric: [&'a str; 3],
+    /// The instrumentation scope's name and version.
+    scope: [&'a str; 2],
+    attributes: Vec<Attribute<'a>>,
+    resource: Vec<Attribute<'a>>,
+    /// `None`: the scale from the histogram's relative error.
+    scale: Option<i32>,
+    unit_ratio: f64,
+    start: u64,
+    time: u64,
+}
+
+impl<'a> OtlpArgs<'a> {
+    /// Every field of `o` checked, in the order the errors are documented.
+    ///
+    /// # Safety
+    /// The strings of `o` are NULL or NUL-terminated and its attribute arrays have their
+    /// counts of labels with NUL-terminated strings, all valid for `'a`.
+    unsafe fn read(o: &picollo_otlp_options) -> Result<Self, Failure> {
+        let temporality = temporality(o.temporality)?;
+        let (name, description, unit, scope_name, scope_version) =
+            (o.name, o.description, o.unit, o.scope_name, o.scope_version);
+        let name = check_name(try_str!(name)?).map_err(Failure::invalid)?;
+        let (description, unit) = (try_str!(description, or "")?, try_str!(unit, or "")?);
+        let scope = [
+            try_str!(scope_name, or "")?,
+            try_str!(scope_version, or "")?,
+        ];
+        let (attributes, attribute_count) = (o.attributes, o.attribute_count);
+        let (resource, resource_count) = (o.resource, o.resource_count);
+        let attributes = try_labels!(attributes, attribute_count)?;
+        let resource = try_labels!(resource, resource_count)?;
+        check_attributes(&attributes, AttributeSet::Point).map_err(Failure::invalid)?;
+        check_attributes(&resource, AttributeSet::Resource).map_err(Failure::invalid)?;
+        let (scale, unit_ratio) = scale_and_ratio(o)?;
+        let (start, time) = times(o)?;
+        Ok(OtlpArgs {
+            temporality,
+            metric: [name, description, unit],
+            scope,
+            attributes,
+            resource,
+            scale,
+            unit_ratio,
+            start,
+            time,
+        })
+    }
+
+    /// The histogram of the point: a consistent copy of `h` re-binned by the core.
+    fn histogram(&self, h: &Histogram) -> Result<ExponentialHistogram, Failure> {
+        let copy = copy_of(h)?;
+        copied_view!(copy, v => match self.scale {
+            None => ExponentialHistogram::from_view(&v, self.unit_ratio),
+            Some(s) => ExponentialHistogram::with_scale(&v, s, self.unit_ratio),
+        })?
+        .map_err(Failure::invalid)
+    }
+
+    /// `f` on the request of one metric with one point holding `histogram`.
+    fn with_request<R>(
+        &self,
+        histogram: &ExponentialHistogram,
+        f: impl FnOnce(&Request) -> R,
+    ) -> R {
+        let points = [DataPoint {
+            attributes: &self.attributes,
+            start_time_unix_nano: self.start,
+            time_unix_nano: self.time,
+            histogram,
+        }];
+        let [name, description, unit] = self.metric;
+        let metrics = [Metric {
+            name,
+            description,
+            unit,
+            temporality: self.temporality,
+            points: &points,
+        }];
+        let [scope_name, scope_version] = self.scope;
+        f(&Request {
+            resource: &self.resource,
+            scope_name,
+            scope_version,
+            metrics: &metrics,
+        })
+    }
+}
+
+/// The scale (`None`: automatic) and unit ratio of `o`, checked by the core's rules.
+fn scale_and_ratio(o: &picollo_otlp_options) -> Result<(Option<i32>, f64), Failure> {
+    let scale = match o.scale {
+        PICOLLO_OTLP_SCALE_AUTO => None,
+        s => Some(
+            check_scale(s)
+                .map_err(|e| Failure::invalid(format_args!("{e} or PICOLLO_OTLP_SCALE_AUTO")))?,
+        ),
+    };
+    Ok((
+        scale,
+        check_unit_ratio(o.unit_ratio).map_err(Failure::invalid)?,
+    ))
+}
+
+/// The start and end of `o`'s point: the start not after the end (unless the end is 0); then
+/// `reserved` zero.
+fn times(o: &picollo_otlp_options) -> Result<(u64, u64), Failure> {
+    let (start, time) = (o.start_time_unix_nano, o.time_unix_nano);
+    check_times(start, time).map_err(Failure::invalid)?;
+    if o.reserved != 0 {
+        return Err(Failure::invalid("reserved must be zero"));
+    }
+    Ok((start, time))
+}
+
+/// Writes `h` as an OTLP `ExportMetricsServiceRequest` (one resource, one scope, one
+/// exponential-histogram metric of one point) in `format`, a `picollo_otlp_format`.
+///
+/// `h` is read as one consistent copy. Protobuf: bytes, no NUL; `*needed` (if not NULL) gets
+/// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
+/// `(NULL, 0)` asks for the size. JSON: NUL-terminated text, buffer rules as
+/// `picollo_summary_table`.
+///
+/// Errors: NULL `h`, `o` or `o->name`, NULL attribute arrays with a non-zero count or a NULL
+/// attribute string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format
+/// or temporality, an empty name, an empty or repeated attribute name, a scale outside
+/// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
+/// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
+/// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
+/// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
+/// `len` writable bytes; `needed` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_otlp(
+    h: *const picollo_histogram,
+    o: *const picollo_otlp_options,
+    format: u32,
+    buf: *mut u8,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let o = read_sized!(o)?;
+        let format = otlp_format(format)?;
+        // SAFETY: the caller promises that the strings of `o` are NULL or NUL-terminated and
+        // its attribute arrays have their counts (this function's `# Safety`).
+        let args = unsafe { OtlpArgs::read(&o) }?;
+        let histogram = args.histogram(h)?;
+        args.with_request(&histogram, |request| match format {
+            // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
+            // `needed` is NULL or writable (this function's `# Safety`).
+            picollo_otlp_format::Protobuf => unsafe {
+                copy_bytes(&request.to_protobuf(), buf, len, needed, "buf")
+            },
+            // SAFETY: as above.
+            picollo_otlp_format::Json => unsafe {
+                copy_text(&request.to_json(), buf.cast(), len, needed, "buf")
+            },
+        })
+    })
+}

@@ -1,0 +1,80 @@
+//! The cumulative buckets of a histogram family as numbers, for a Prometheus client library
+//! that builds its own families (Python `prometheus_client`'s `HistogramMetricFamily`). With
+//! derived bounds the bucket count depends only on the layout, range and
+//! `coarse_relative_error`, so it is the same at every scrape.
+
+use picollo_core::openmetrics::{cumulative_buckets, CumulativeBuckets};
+
+use super::openmetrics::{picollo_openmetrics_options, read_om_options};
+use super::{copied_view, copy_of};
+use crate::args::out;
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::try_ref;
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
+
+/// Writes the cumulative buckets of the histogram family `picollo_histogram_openmetrics`
+/// writes for `h` with these options, as numbers: `le[i]` and `cumulative[i]` for each of the
+/// `*count` buckets (the last `le` is `+INFINITY`), and `*sum` when `sum` is not NULL.
+///
+/// `le` and `sum` are in exported units; `h` is read as one consistent copy. When `capacity`
+/// is below the bucket count: `BUFFER_TOO_SMALL` with only `*count` written, so
+/// `(NULL, NULL, 0)` asks for the size (at least 1).
+///
+/// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
+/// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
+/// `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
+///
+/// # Safety
+/// `h` is NULL or a live handle; `opts` as in `picollo_histogram_openmetrics`; `le` and
+/// `cumulative` are NULL or have `capacity` writable elements; `count` and `sum` are NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_prometheus_buckets(
+    h: *const picollo_histogram,
+    opts: *const picollo_openmetrics_options,
+    le: *mut f64,
+    cumulative: *mut u64,
+    capacity: usize,
+    count: *mut usize,
+    sum: *mut f64,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let o = read_om_options!(opts)?;
+        crate::args::require(le, capacity, "le")?;
+        crate::args::require(cumulative, capacity, "cumulative")?;
+        if count.is_null() {
+            return Err(Failure::null("count"));
+        }
+        if o.summary {
+            return Err(Failure::invalid(
+                "summary is 1: a summary family has no buckets (set it to 0)",
+            ));
+        }
+        let copy = copy_of(h)?;
+        let CumulativeBuckets {
+            buckets,
+            sum: total,
+        } = copied_view!(copy, v => cumulative_buckets(&v, &o.options))?
+            .map_err(|e| Failure::invalid(format_args!("options: {e}")))?;
+        out!(count, buckets.len())?;
+        if capacity < buckets.len() {
+            return Err(Failure::new(
+                picollo_status::BufferTooSmall,
+                format_args!(
+                    "capacity {capacity} is too small: {} buckets needed",
+                    buckets.len()
+                ),
+            ));
+        }
+        let le = crate::args::try_slice_mut!(le, buckets.len())?;
+        let cumulative = crate::args::try_slice_mut!(cumulative, buckets.len())?;
+        for (k, &(bound, c)) in buckets.iter().enumerate() {
+            le[k] = bound;
+            cumulative[k] = c;
+        }
+        out!(sum?, total)
+    })
+}
