@@ -45,6 +45,46 @@ fn machine() -> String {
     format!("{model}, {cpus} logical CPUs, Linux {}", kernel.trim())
 }
 
+/// The PMU-related CPU flags (/proc/cpuinfo) and the kernel's event sources (sysfs): the
+/// evidence of what a machine offers, whether or not counters open.
+fn evidence() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let family = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("cpu family")?.split_once(':'))
+        .map_or("?", |(_, f)| f.trim());
+    let flags: Vec<&str> = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("flags")?.split_once(':'))
+        .map(|(_, f)| f.split_whitespace())
+        .into_iter()
+        .flatten()
+        .filter(|f| {
+            matches!(
+                *f,
+                "hypervisor" | "arch_perfmon" | "perfctr_core" | "perfmon_v2"
+            )
+        })
+        .collect();
+    let mut sources: Vec<String> = std::fs::read_dir("/sys/bus/event_source/devices")
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    sources.sort();
+    format!(
+        "cpu family {family}; PMU flags: {}; event sources: {}",
+        if flags.is_empty() {
+            "none".into()
+        } else {
+            flags.join(" ")
+        },
+        sources.join(", ")
+    )
+}
+
 /// Median per run of `work` of one hardware event's corrected delta.
 fn median_of(
     events: &[HardwareEvent],
@@ -180,6 +220,7 @@ fn main() -> ExitCode {
         }
     }
     println!("hw-check: machine: {}", machine());
+    println!("hw-check: evidence: {}", evidence());
     println!("hw-check: discover: {}", info.describe());
     if !info.present() || info.cycles_errno != 0 {
         let why = match info.present() {
