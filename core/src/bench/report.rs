@@ -384,6 +384,11 @@ impl Display for Comparison {
                 self.operation
             )?;
         }
+        writeln!(
+            f,
+            "\n`*`: the interval excludes 0. `—`: no interval (P0 and P100, or too few samples \
+             for the percentile: n·q·(1−q) < 2)."
+        )?;
         if let Some(t) = self.rank_test {
             writeln!(
                 f,
