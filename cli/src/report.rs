@@ -59,24 +59,7 @@ pub fn windows(
     unit_ratio: f64,
 ) -> Result<String, Failure> {
     let first = filter.from.unwrap_or(0.0);
-    let mut sums: BTreeMap<i64, Accumulator> = BTreeMap::new();
-    select::for_each_selected(input, filter, |_, interval, origin| {
-        // Window k starts at origin + (first + k·length), computed the way the filter
-        // computes its bounds, so a start written as exactly a window's start falls in it.
-        let start_of = |k: i64| origin + (first + k as f64 * length);
-        let mut k = ((interval.start - origin - first) / length).floor() as i64;
-        while interval.start < start_of(k) {
-            k -= 1;
-        }
-        while interval.start >= start_of(k + 1) {
-            k += 1;
-        }
-        sums.entry(k)
-            .or_default()
-            .add_interval(&interval)
-            .map_err(|e| Failure::format(format!("{}: line {}: {e}", input.name, interval.line)))?;
-        Ok(())
-    })?;
+    let sums = window_sums(input, filter, first, length)?;
     let (Some(&lo), Some(&hi)) = (sums.keys().next(), sums.keys().next_back()) else {
         return Err(Failure::no_data(format!("{}: no window", input.name)));
     };
@@ -94,25 +77,7 @@ pub fn windows(
         let start = round_micros(first + k as f64 * length);
         let end = round_micros(first + (k + 1) as f64 * length);
         let mut row = vec![format!("{start:.3}"), format!("{end:.3}")];
-        match sums
-            .get(&k)
-            .and_then(|acc| Some((acc.intervals(), acc.histogram()?)))
-        {
-            Some((n, h)) => {
-                let s = h.view().summary();
-                row.push(n.to_string());
-                row.push(Grouped(s.total).to_string());
-                row.push(units.stat(s.mean));
-                for (rank, _) in ROW_RANKS {
-                    let p = s.get(rank).expect("a standard rank");
-                    row.push(units.value(p.value));
-                }
-            }
-            None => {
-                row.extend(["0", "0", "-"].map(String::from));
-                row.extend(ROW_RANKS.iter().map(|_| "-".to_string()));
-            }
-        }
+        row.extend(window_cells(sums.get(&k), &units));
         table.row(row);
     }
     let mut parts = Vec::new();
@@ -124,4 +89,53 @@ pub fn windows(
     let mut out = String::new();
     table.write(&format!("{} ({})", input.name, parts.join(", ")), &mut out);
     Ok(out)
+}
+
+/// The selected intervals summed per window: window k starts at origin + (first + k·length).
+fn window_sums(
+    input: &Input,
+    filter: &Filter,
+    first: f64,
+    length: f64,
+) -> Result<BTreeMap<i64, Accumulator>, Failure> {
+    let mut sums: BTreeMap<i64, Accumulator> = BTreeMap::new();
+    select::for_each_selected(input, filter, |_, interval, origin| {
+        // Computed the way the filter computes its bounds, so a start written as exactly a
+        // window's start falls in it.
+        let start_of = |k: i64| origin + (first + k as f64 * length);
+        let mut k = ((interval.start - origin - first) / length).floor() as i64;
+        while interval.start < start_of(k) {
+            k -= 1;
+        }
+        while interval.start >= start_of(k + 1) {
+            k += 1;
+        }
+        sums.entry(k)
+            .or_default()
+            .add_interval(&interval)
+            .map_err(|e| Failure::format(format!("{}: line {}: {e}", input.name, interval.line)))?;
+        Ok(())
+    })?;
+    Ok(sums)
+}
+
+/// A window's cells after its bounds: intervals, count, mean and the row ranks (dashes
+/// for a window with no interval).
+fn window_cells(sum: Option<&Accumulator>, units: &Units) -> Vec<String> {
+    let Some((n, h)) = sum.and_then(|acc| Some((acc.intervals(), acc.histogram()?))) else {
+        let mut row: Vec<String> = ["0", "0", "-"].map(String::from).into();
+        row.extend(ROW_RANKS.iter().map(|_| "-".to_string()));
+        return row;
+    };
+    let s = h.view().summary();
+    let mut row = vec![
+        n.to_string(),
+        Grouped(s.total).to_string(),
+        units.stat(s.mean),
+    ];
+    for (rank, _) in ROW_RANKS {
+        let p = s.get(rank).expect("a standard rank");
+        row.push(units.value(p.value));
+    }
+    row
 }
