@@ -184,12 +184,9 @@ fn write_png(path: &str, w: u32, h: u32, rgb: &[u8]) -> Result<(), Failure> {
     writer.finish().map_err(encode_error)
 }
 
-fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    curves: &[(String, Vec<(f64, f64)>)],
-    opts: &Options<'_>,
-) -> Result<(), String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+/// The axes' extent: the decades of percentile to show (at least 1) and the top of the
+/// value axis (5 % above the largest value; 1 when every value is 0).
+fn extent(curves: &[(String, Vec<(f64, f64)>)]) -> (f64, f64) {
     let decades = curves
         .iter()
         .filter_map(|(_, p)| p.last().map(|&(x, _)| x))
@@ -199,7 +196,16 @@ fn draw<DB: DrawingBackend>(
         .iter()
         .flat_map(|(_, p)| p.iter().map(|&(_, y)| y))
         .fold(0.0f64, f64::max);
-    let top = if top > 0.0 { top * 1.05 } else { 1.0 };
+    (decades, if top > 0.0 { top * 1.05 } else { 1.0 })
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &[(String, Vec<(f64, f64)>)],
+    opts: &Options<'_>,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let (decades, top) = extent(curves);
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(root)
         .caption(opts.title, ("sans-serif", 24))
@@ -209,14 +215,13 @@ fn draw<DB: DrawingBackend>(
         // A little room right of the last decade, so its label is not cut at the edge.
         .build_cartesian_2d(0.0..decades * 1.04, 0.0..top)
         .map_err(err)?;
-    let y_desc = match opts.unit_ratio {
-        1.0 => "value".to_string(),
-        r => format!("value / {r}"),
-    };
     chart
         .configure_mesh()
         .x_desc("percentile")
-        .y_desc(y_desc)
+        .y_desc(match opts.unit_ratio {
+            1.0 => "value".to_string(),
+            r => format!("value / {r}"),
+        })
         .x_labels(decades as usize + 1)
         .x_label_formatter(&|x| percentile_label(*x))
         .y_label_formatter(&|y| value_label(*y, top))
@@ -227,11 +232,9 @@ fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     for (k, (name, points)) in curves.iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
+        let line = LineSeries::new(points.iter().copied(), color.stroke_width(2));
         chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(2),
-            ))
+            .draw_series(line)
             .map_err(err)?
             .label(name.as_str())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(2)));
