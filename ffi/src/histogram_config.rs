@@ -84,18 +84,7 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
 pub(crate) fn parse_config(
     cfg: &picollo_histogram_config,
 ) -> Result<(Config, u32, Mode, Storage), Failure> {
-    if cfg.exact_extremes > 1 || cfg.reserved != 0 {
-        return Err(Failure::invalid(format!(
-            "exact_extremes is {} and reserved {}: exact_extremes must be 0 or 1, reserved 0",
-            cfg.exact_extremes, cfg.reserved
-        )));
-    }
-    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
-        return Err(Failure::invalid(format!(
-            "counter_bits is {}: it must be 32 or 64",
-            cfg.counter_bits
-        )));
-    }
+    check_fields(cfg)?;
     let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
         Failure::invalid(format!(
             "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
@@ -103,18 +92,7 @@ pub(crate) fn parse_config(
             cfg.value_selection
         ))
     })?;
-    if cfg.mode != picollo_mode::Approximate as u32 && cfg.approx_threshold != 0 {
-        return Err(Failure::invalid(format!(
-            "approx_threshold is {} but mode {} is not the approximate mode (3): it must be 0",
-            cfg.approx_threshold, cfg.mode
-        )));
-    }
-    if cfg.approx_threshold > 62 {
-        return Err(Failure::invalid(format!(
-            "approx_threshold is {}: it must be 1..62 (0 for the default, 13)",
-            cfg.approx_threshold
-        )));
-    }
+    check_approx(cfg)?;
     let mode = crate::convert::mode_from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
         Failure::invalid(format!(
             "mode is {}: it must be 0 (single writer), 1 (interlocked), 2 (thread-local) or \
@@ -137,4 +115,38 @@ pub(crate) fn parse_config(
         .with_value_selection(selection);
     config.validate().map_err(config_error)?;
     Ok((config, cfg.counter_bits, mode, storage))
+}
+
+/// The fields with a fixed set of values: exact_extremes and reserved, counter_bits.
+fn check_fields(cfg: &picollo_histogram_config) -> Result<(), Failure> {
+    if cfg.exact_extremes > 1 || cfg.reserved != 0 {
+        return Err(Failure::invalid(format!(
+            "exact_extremes is {} and reserved {}: exact_extremes must be 0 or 1, reserved 0",
+            cfg.exact_extremes, cfg.reserved
+        )));
+    }
+    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
+        return Err(Failure::invalid(format!(
+            "counter_bits is {}: it must be 32 or 64",
+            cfg.counter_bits
+        )));
+    }
+    Ok(())
+}
+
+/// approx_threshold: 0 outside the approximate mode, at most 62.
+fn check_approx(cfg: &picollo_histogram_config) -> Result<(), Failure> {
+    if cfg.mode != picollo_mode::Approximate as u32 && cfg.approx_threshold != 0 {
+        return Err(Failure::invalid(format!(
+            "approx_threshold is {} but mode {} is not the approximate mode (3): it must be 0",
+            cfg.approx_threshold, cfg.mode
+        )));
+    }
+    if cfg.approx_threshold > 62 {
+        return Err(Failure::invalid(format!(
+            "approx_threshold is {}: it must be 1..62 (0 for the default, 13)",
+            cfg.approx_threshold
+        )));
+    }
+    Ok(())
 }
