@@ -5,7 +5,10 @@
 
 use core::fmt;
 
-use super::otlp::{MAX_SCALE, MIN_SCALE};
+/// The smallest scale OTLP allows.
+pub const MIN_SCALE: i32 = -10;
+/// The largest scale OTLP allows.
+pub const MAX_SCALE: i32 = 20;
 
 /// An exporter option that breaks its rule. The message names the option as the C ABI's
 /// option structs do (`unit_ratio`, `bounds`, …) and says the rule.

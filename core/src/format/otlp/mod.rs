@@ -10,16 +10,11 @@ use alloc::vec::Vec;
 
 pub use super::option::{
     check_attributes, check_name, check_scale, check_times, check_unit_ratio, AttributeSet,
-    OptionError,
+    OptionError, MAX_SCALE, MIN_SCALE,
 };
 use crate::counter::Counter;
 use crate::fmath::{exp2, log2};
 use crate::view::View;
-
-/// The smallest scale OTLP allows.
-pub const MIN_SCALE: i32 = -10;
-/// The largest scale OTLP allows.
-pub const MAX_SCALE: i32 = 20;
 
 /// How the points of a metric relate in time (OTLP's `AggregationTemporality`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
