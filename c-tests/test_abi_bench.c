@@ -160,7 +160,8 @@ static void test_compare(const picollo_bench_result *a, const picollo_bench_resu
     EXPECT(picollo_bench_compare(a, b, text, sizeof text, NULL, &verdict, &ratio),
            PICOLLO_STATUS_OK);
     CHECKF(verdict == PICOLLO_BENCH_VERDICT_SLOWER, "verdict %u\n%s", (unsigned)verdict, text);
-    CHECKF(ratio > 1.4 && ratio < 3.0, "ratio of medians %.3f", ratio);
+    /* About 2 natively; memcheck's translated code stretches it (3.2 seen), hence the room. */
+    CHECKF(ratio > 1.3 && ratio < 5.0, "ratio of medians %.3f", ratio);
     last = strstr(text, "verdict: ");
     CHECKF(last && strncmp(last, "verdict: loop 4000 is slower than loop 2000 by ", 47) == 0,
            "%s", text);
