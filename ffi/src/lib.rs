@@ -29,6 +29,8 @@ mod args;
 #[cfg(target_os = "linux")]
 mod bench;
 #[cfg(target_os = "linux")]
+mod bench_args;
+#[cfg(target_os = "linux")]
 mod bench_text;
 mod boundary;
 mod buffer;
