@@ -82,6 +82,7 @@ void test_hdr(void);            /* test_abi_hdr.c */
 void test_metrics(void);        /* test_abi_metrics.c */
 void test_float(void);          /* test_abi_float.c */
 void test_lookup(void);         /* test_abi_lookup.c */
+void test_bench(void);          /* test_abi_bench.c */
 
 #define CHECK(cond) check_at(__LINE__, !!(cond), #cond, NULL)
 #define CHECKF(cond, ...) check_at(__LINE__, !!(cond), #cond, __VA_ARGS__)

@@ -6,7 +6,8 @@
  * model), test_abi_query.c, test_abi_merge.c (merges and snapshots), test_abi_text.c
  * (with text_protocol.c), test_abi_hdr.c (V2, .hgrm, interval logs), test_abi_metrics.c
  * (collect, OpenMetrics, Prometheus buckets, OTLP), test_abi_float.c (the float
- * histogram) and test_abi_lookup.c (queries by value, other precisions), and check.c for the checks and shared helpers.
+ * histogram), test_abi_lookup.c (queries by value, other precisions) and test_abi_bench.c
+ * (the benchmark harness), and check.c for the checks and shared helpers.
  *
  * Every check prints what failed; the last line is "N passed, M failed" and the exit status
  * is non-zero when anything failed.
@@ -153,5 +154,6 @@ int main(void)
     test_metrics();
     test_float();
     test_lookup();
+    test_bench();
     return check_finish();
 }

@@ -1,7 +1,8 @@
 // test_abi.cpp: the C header used from C++17 through a thin RAII wrapper: handles owned by
 // std::unique_ptr with deleters, failures as exceptions carrying the status and the library's
-// message, text as std::string via the size query, buckets as a range-for. Prints the table;
-// the last line is "N passed, M failed" and the exit status is non-zero when anything failed.
+// message, text as std::string via the size query, buckets as a range-for, a lambda measured
+// by the benchmark harness. Prints the table; the last line is "N passed, M failed" and the
+// exit status is non-zero when anything failed.
 #include "picollo.h"
 
 #include <algorithm>
@@ -538,6 +539,79 @@ void test_inline_recorder() {
     EXPECT_TRUE(i.underflow == 2 && i.total + i.underflow + i.overflow == 200000 / 7 + 1);
 }
 
+
+// The benchmark harness from C++: a lambda measured through a trampoline that keeps every
+// exception inside (the callback must not unwind into the library), the result owned by a
+// unique_ptr, its texts as std::string.
+struct BenchResultFree {
+    void operator()(picollo_bench_result *r) const noexcept { picollo_bench_result_free(r); }
+};
+using BenchResult = std::unique_ptr<picollo_bench_result, BenchResultFree>;
+
+template <class Work>
+BenchResult bench(const char *name, Work &work, bool &threw) {
+    picollo_bench_config c = picollo_bench_config_default();
+    c.name = name;
+    c.counters = "";
+    c.samples = 100;
+    c.batch = 2;
+    c.time_budget = 1.0;
+    c.warmup = 0.01;
+    struct Call {
+        Work *work;
+        bool *threw;
+    } call{&work, &threw};
+    auto trampoline = [](void *ctx, uint64_t iterations) noexcept {
+        Call *c = static_cast<Call *>(ctx);
+        try {
+            (*c->work)(iterations);
+        } catch (...) {
+            *c->threw = true;
+        }
+    };
+    picollo_bench_result *raw = nullptr;
+    picollo::check(picollo_bench_run(&c, trampoline, &call, &raw));
+    return BenchResult(raw);
+}
+
+void test_bench_lambda() {
+    uint64_t operations = 0;
+    volatile uint64_t sink = 0;
+    auto work = [&](uint64_t k) {
+        for (uint64_t i = 0; i < k; i++) {
+            for (uint64_t j = 0; j < 500; j++) {
+                sink = sink + j;
+            }
+        }
+        operations += k;
+    };
+    bool threw = false;
+    BenchResult r = bench("lambda", work, threw);
+    EXPECT_TRUE(!threw && operations > 0 && operations % 2 == 0);
+    size_t n = 0;
+    picollo::check(picollo_bench_result_metric_count(r.get(), &n));
+    EXPECT_TRUE(n == 1);
+    std::string line = picollo::text([&](char *b, size_t l, size_t *nd) {
+        return picollo_bench_result_text(r.get(), PICOLLO_BENCH_FORMAT_LINE, b, l, nd);
+    });
+    EXPECT_TRUE(line.rfind("lambda: time P50=", 0) == 0 && contains(line, "batch 2, "));
+    const picollo_histogram *h = nullptr;
+    picollo::check(picollo_bench_result_histogram(r.get(), 0, &h));
+    picollo_histogram_info info{};
+    picollo::check(picollo_histogram_get_info(h, &info));
+    EXPECT_TRUE(info.total >= 1 && info.total <= 100);
+    picollo_bench_verdict verdict = PICOLLO_BENCH_VERDICT_SLOWER;
+    std::string diff = picollo::text([&](char *b, size_t l, size_t *nd) {
+        return picollo_bench_compare(r.get(), r.get(), b, l, nd, nullptr, nullptr);
+    });
+    picollo::check(picollo_bench_compare(r.get(), r.get(), &diff[0], diff.size() + 1, nullptr,
+                                         &verdict, nullptr));
+    EXPECT_TRUE(verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE);
+    EXPECT_TRUE(contains(diff, "verdict: no difference between lambda and lambda"));
+    EXPECT_ERROR(PICOLLO_STATUS_OUT_OF_RANGE,
+                 picollo::check(picollo_bench_result_histogram(r.get(), 1, &h)));
+}
+
 } // namespace
 
 int main() {
@@ -549,6 +623,7 @@ int main() {
         test_inline_recorder();
         test_float_histogram();
         test_exact_extremes();
+        test_bench_lambda();
     } catch (const std::exception &e) {
         ++failed;
         std::fprintf(stderr, "FAIL: unexpected exception: %s\n", e.what());

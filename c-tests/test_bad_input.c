@@ -62,6 +62,7 @@ static picollo_approx_counter *approx;
 static picollo_perf_session *ps;     /* Software:TaskClock, never opened */
 static picollo_perf_session *ps_none; /* no counters */
 static picollo_perf_session *ps_open; /* Software:TaskClock, opened (NULL if it cannot be) */
+static picollo_bench_result *br;    /* a short time-only run of an empty callback */
 static picollo_summary sum;          /* of h */
 static picollo_percentile pct;       /* P50 of h */
 
@@ -2076,6 +2077,282 @@ static picollo_status means_before_open(void)
     return st;
 }
 
+/* ---- picollo_bench_* ---- */
+
+/* The measured work of the bench rows: counts the operations it is asked for. */
+static void bench_work(void *ctx, uint64_t iterations)
+{
+    if (ctx != NULL) {
+        *(uint64_t *)ctx += iterations;
+    }
+}
+
+/* A short run (time only, at most 20 samples of 1 op, no warm-up budget). */
+static picollo_bench_config bench_config(void)
+{
+    picollo_bench_config c = picollo_bench_config_default();
+    c.counters = "";
+    c.samples = 20;
+    c.batch = 1;
+    c.time_budget = 0.05;
+    c.warmup = 0.0;
+    return c;
+}
+
+/* picollo_bench_run on `c`: the callback must not have run when the call fails early, and
+ * a result made by mistake is freed. */
+static picollo_status bench_with(picollo_bench_config c)
+{
+    picollo_bench_result *out = NULL;
+    uint64_t ops = 0;
+    picollo_status st = picollo_bench_run(&c, bench_work, &ops, &out);
+    CHECK((st == PICOLLO_STATUS_OK) == (out != NULL));
+    CHECK(st == PICOLLO_STATUS_OK || st == PICOLLO_STATUS_UNSUPPORTED ||
+          st == PICOLLO_STATUS_PERMISSION_DENIED || ops == 0);
+    picollo_bench_result_free(out);
+    return st;
+}
+
+static picollo_status bench_default_ok(void)
+{
+    picollo_bench_config c = picollo_bench_config_default();
+    CHECK(c.struct_size == sizeof c && c.pinned_cpu == -1 && c.batch == 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status bench_null_config(void)
+{
+    picollo_bench_result *out = NULL;
+    return picollo_bench_run(NULL, bench_work, NULL, &out);
+}
+static picollo_status bench_null_work(void)
+{
+    picollo_bench_config c = bench_config();
+    picollo_bench_result *out = NULL;
+    return picollo_bench_run(&c, NULL, NULL, &out);
+}
+static picollo_status bench_null_out(void)
+{
+    picollo_bench_config c = bench_config();
+    return picollo_bench_run(&c, bench_work, NULL, NULL);
+}
+static picollo_status bench_size_0(void)
+{
+    picollo_bench_config c = bench_config();
+    c.struct_size = 0;
+    return bench_with(c);
+}
+static picollo_status bench_size_max(void)
+{
+    picollo_bench_config c = bench_config();
+    c.struct_size = UINT32_MAX;
+    return bench_with(c);
+}
+static picollo_status bench_bad_utf8_name(void)
+{
+    picollo_bench_config c = bench_config();
+    c.name = bad_utf8;
+    return bench_with(c);
+}
+static picollo_status bench_bad_utf8_counters(void)
+{
+    picollo_bench_config c = bench_config();
+    c.counters = bad_utf8;
+    return bench_with(c);
+}
+static picollo_status bench_unknown_counter(void)
+{
+    picollo_bench_config c = bench_config();
+    c.counters = "Software:TaskClock,Software:NoSuchThing";
+    return bench_with(c);
+}
+static picollo_status bench_empty_counter(void)
+{
+    picollo_bench_config c = bench_config();
+    c.counters = "Software:TaskClock,,Software:PageFaults";
+    return bench_with(c);
+}
+static picollo_status bench_duplicate_counter(void)
+{
+    picollo_bench_config c = bench_config();
+    c.counters = "Software:TaskClock,Software:TaskClock";
+    return bench_with(c);
+}
+static picollo_status bench_hardware_counter(void)
+{
+    picollo_bench_config c = bench_config();
+    c.counters = "Hardware:CpuCycles";
+    return bench_with(c);
+}
+static picollo_status bench_samples_0(void)
+{
+    picollo_bench_config c = bench_config();
+    c.samples = 0;
+    return bench_with(c);
+}
+static picollo_status bench_batch_max(void)
+{
+    picollo_bench_config c = bench_config();
+    c.batch = UINT64_MAX;
+    return bench_with(c);
+}
+static picollo_status bench_budget_nan(void)
+{
+    picollo_bench_config c = bench_config();
+    c.time_budget = NAN;
+    return bench_with(c);
+}
+static picollo_status bench_budget_inf(void)
+{
+    picollo_bench_config c = bench_config();
+    c.time_budget = INFINITY;
+    return bench_with(c);
+}
+static picollo_status bench_warmup_negative(void)
+{
+    picollo_bench_config c = bench_config();
+    c.warmup = -1e300;
+    return bench_with(c);
+}
+static picollo_status bench_error_nan(void)
+{
+    picollo_bench_config c = bench_config();
+    c.relative_error = NAN;
+    return bench_with(c);
+}
+static picollo_status bench_pinned_min(void)
+{
+    picollo_bench_config c = bench_config();
+    c.pinned_cpu = INT32_MIN;
+    return bench_with(c);
+}
+static picollo_status bench_pinned_beyond(void)
+{
+    picollo_bench_config c = bench_config();
+    c.pinned_cpu = INT32_MAX;
+    return bench_with(c);
+}
+static picollo_status bench_nice_flag_2(void)
+{
+    picollo_bench_config c = bench_config();
+    c.set_nice = 2;
+    return bench_with(c);
+}
+static picollo_status bench_nice_20(void)
+{
+    picollo_bench_config c = bench_config();
+    c.set_nice = 1;
+    c.nice = 20;
+    return bench_with(c);
+}
+static picollo_status bench_free_null(void)
+{
+    picollo_bench_result_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status bench_count_null(void)
+{
+    size_t n;
+    return picollo_bench_result_metric_count(NULL, &n);
+}
+static picollo_status bench_count_null_out(void) { return picollo_bench_result_metric_count(br, NULL); }
+static picollo_status bench_name_null(void)
+{
+    char buf[16];
+    return picollo_bench_result_metric_name(NULL, 0, buf, sizeof buf, NULL);
+}
+static picollo_status bench_name_index_max(void)
+{
+    char buf[16];
+    return picollo_bench_result_metric_name(br, SIZE_MAX, buf, sizeof buf, NULL);
+}
+static picollo_status bench_name_null_buf(void)
+{
+    return picollo_bench_result_metric_name(br, 0, NULL, 16, NULL);
+}
+static picollo_status bench_name_size_query(void)
+{
+    size_t needed = 0;
+    picollo_status st = picollo_bench_result_metric_name(br, 0, NULL, 0, &needed);
+    CHECK(needed == 4); /* "time" */
+    return st;
+}
+static picollo_status bench_unit_null(void)
+{
+    char buf[16];
+    return picollo_bench_result_metric_unit(NULL, 0, buf, sizeof buf, NULL);
+}
+static picollo_status bench_unit_index_max(void)
+{
+    char buf[16];
+    return picollo_bench_result_metric_unit(br, SIZE_MAX, buf, sizeof buf, NULL);
+}
+static picollo_status bench_unit_tiny(void)
+{
+    char buf[2];
+    picollo_status st = picollo_bench_result_metric_unit(br, 0, buf, sizeof buf, NULL);
+    CHECK(strcmp(buf, "n") == 0);
+    return st;
+}
+static picollo_status bench_histogram_null(void)
+{
+    const picollo_histogram *out = NULL;
+    return picollo_bench_result_histogram(NULL, 0, &out);
+}
+static picollo_status bench_histogram_null_out(void)
+{
+    return picollo_bench_result_histogram(br, 0, NULL);
+}
+static picollo_status bench_histogram_index_max(void)
+{
+    const picollo_histogram *out = NULL;
+    picollo_status st = picollo_bench_result_histogram(br, SIZE_MAX, &out);
+    CHECK(out == NULL);
+    return st;
+}
+static picollo_status bench_text_null(void)
+{
+    char buf[16];
+    return picollo_bench_result_text(NULL, PICOLLO_BENCH_FORMAT_LINE, buf, sizeof buf, NULL);
+}
+static picollo_status bench_text_format_max(void)
+{
+    char buf[16];
+    return picollo_bench_result_text(br, UINT32_MAX, buf, sizeof buf, NULL);
+}
+static picollo_status bench_text_null_buf(void)
+{
+    return picollo_bench_result_text(br, PICOLLO_BENCH_FORMAT_JSON, NULL, 16, NULL);
+}
+static picollo_status bench_text_size_query(void)
+{
+    size_t needed = 0;
+    picollo_status st = picollo_bench_result_text(br, PICOLLO_BENCH_FORMAT_LOG, NULL, 0, &needed);
+    CHECK(needed > 0);
+    return st;
+}
+static picollo_status bench_compare_null_a(void)
+{
+    char buf[16];
+    return picollo_bench_compare(NULL, br, buf, sizeof buf, NULL, NULL, NULL);
+}
+static picollo_status bench_compare_null_b(void)
+{
+    char buf[16];
+    return picollo_bench_compare(br, NULL, buf, sizeof buf, NULL, NULL, NULL);
+}
+static picollo_status bench_compare_null_buf(void)
+{
+    return picollo_bench_compare(br, br, NULL, 16, NULL, NULL, NULL);
+}
+static picollo_status bench_compare_size_query(void)
+{
+    picollo_bench_verdict v = 77;
+    double ratio = -1.0;
+    picollo_status st = picollo_bench_compare(br, br, NULL, 0, NULL, &v, &ratio);
+    CHECK(v == 77 && ratio == -1.0); /* outputs are written only on success */
+    return st;
+}
+
 /* ---- the table ---- */
 
 #define NULLP ST(NULL_POINTER)
@@ -3068,6 +3345,49 @@ static const bad_row rows[] = {
     ROW(picollo_perf_session_derived_means, means_null, NULLP, "`session`"),
     ROW(picollo_perf_session_derived_means, means_null_out, NULLP, "`out`"),
     ROW(picollo_perf_session_derived_means, means_before_open, OK, NULL),
+    ROW(picollo_bench_config_default, bench_default_ok, OK, NULL),
+    ROW(picollo_bench_run, bench_null_config, NULLP, "`config`"),
+    ROW(picollo_bench_run, bench_null_work, NULLP, "`work`"),
+    ROW(picollo_bench_run, bench_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_run, bench_size_0, SIZE, "picollo_bench_config_default"),
+    ROW(picollo_bench_run, bench_size_max, SIZE, "4096"),
+    ROW(picollo_bench_run, bench_bad_utf8_name, ST(INVALID_UTF8), "config->name"),
+    ROW(picollo_bench_run, bench_bad_utf8_counters, ST(INVALID_UTF8), "config->counters"),
+    ROW(picollo_bench_run, bench_unknown_counter, INVAL, "Software:NoSuchThing"),
+    ROW(picollo_bench_run, bench_empty_counter, INVAL, "not a counter name"),
+    ROW(picollo_bench_run, bench_duplicate_counter, INVAL | ST(PERMISSION_DENIED) | ST(UNSUPPORTED), "Software:TaskClock"),
+    ROW(picollo_bench_run, bench_hardware_counter, MACHINE, "Hardware:CpuCycles"),
+    ROW(picollo_bench_run, bench_samples_0, INVAL, "samples"),
+    ROW(picollo_bench_run, bench_batch_max, INVAL, "batch"),
+    ROW(picollo_bench_run, bench_budget_nan, INVAL, "time_budget"),
+    ROW(picollo_bench_run, bench_budget_inf, INVAL, "time_budget"),
+    ROW(picollo_bench_run, bench_warmup_negative, INVAL, "warmup"),
+    ROW(picollo_bench_run, bench_error_nan, INVAL, "relative error NaN"),
+    ROW(picollo_bench_run, bench_pinned_min, INVAL, "pinned_cpu"),
+    ROW(picollo_bench_run, bench_pinned_beyond, INVAL, "pin"),
+    ROW(picollo_bench_run, bench_nice_flag_2, INVAL, "set_nice"),
+    ROW(picollo_bench_run, bench_nice_20, INVAL, "nice must be -20 to 19"),
+    ROW(picollo_bench_result_free, bench_free_null, OK, NULL),
+    ROW(picollo_bench_result_metric_count, bench_count_null, NULLP, "`r`"),
+    ROW(picollo_bench_result_metric_count, bench_count_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_result_metric_name, bench_name_null, NULLP, "`r`"),
+    ROW(picollo_bench_result_metric_name, bench_name_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_bench_result_metric_name, bench_name_null_buf, NULLP, "`buf`"),
+    ROW(picollo_bench_result_metric_name, bench_name_size_query, SMALL, NULL),
+    ROW(picollo_bench_result_metric_unit, bench_unit_null, NULLP, "`r`"),
+    ROW(picollo_bench_result_metric_unit, bench_unit_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_bench_result_metric_unit, bench_unit_tiny, SMALL, NULL),
+    ROW(picollo_bench_result_histogram, bench_histogram_null, NULLP, "`r`"),
+    ROW(picollo_bench_result_histogram, bench_histogram_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_result_histogram, bench_histogram_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_bench_result_text, bench_text_null, NULLP, "`r`"),
+    ROW(picollo_bench_result_text, bench_text_format_max, INVAL, "4294967295"),
+    ROW(picollo_bench_result_text, bench_text_null_buf, NULLP, "`buf`"),
+    ROW(picollo_bench_result_text, bench_text_size_query, SMALL, NULL),
+    ROW(picollo_bench_compare, bench_compare_null_a, NULLP, "`a`"),
+    ROW(picollo_bench_compare, bench_compare_null_b, NULLP, "`b`"),
+    ROW(picollo_bench_compare, bench_compare_null_buf, NULLP, "`buf`"),
+    ROW(picollo_bench_compare, bench_compare_size_query, SMALL, NULL),
 };
 
 /* ---- the runner ---- */
@@ -3153,6 +3473,13 @@ static void make_fixtures(void)
         ps_open = NULL;
     }
     {
+        picollo_bench_config bc = bench_config();
+        if (picollo_bench_run(&bc, bench_work, NULL, &br) != PICOLLO_STATUS_OK) {
+            fprintf(stderr, "FATAL: cannot run the bench fixture: %s\n", picollo_last_error_message());
+            exit(2);
+        }
+    }
+    {
         picollo_openmetrics_options o = picollo_openmetrics_options_default();
         CHECK(picollo_openmetrics_writer_family(ow, "fixture", NULL, NULL, &o) == PICOLLO_STATUS_OK);
     }
@@ -3201,6 +3528,7 @@ static void free_fixtures(void)
     picollo_perf_session_free(ps);
     picollo_perf_session_free(ps_none);
     picollo_perf_session_free(ps_open);
+    picollo_bench_result_free(br);
 }
 
 int main(int argc, char **argv)

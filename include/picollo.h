@@ -32,7 +32,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 8
+#define PICOLLO_ABI_VERSION_MINOR 9
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -92,6 +92,31 @@ enum picollo_status
 #ifndef __cplusplus
 typedef uint32_t picollo_status;
 #endif // __cplusplus
+
+#if defined(__linux__)
+// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
+enum picollo_bench_verdict
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  // The rank test finds no difference.
+  PICOLLO_BENCH_VERDICT_NO_DIFFERENCE = 0,
+#endif
+#if defined(__linux__)
+  // B takes less time than A.
+  PICOLLO_BENCH_VERDICT_FASTER = 1,
+#endif
+#if defined(__linux__)
+  // B takes more time than A.
+  PICOLLO_BENCH_VERDICT_SLOWER = 2,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_bench_verdict;
+#endif // __cplusplus
+#endif
 
 // How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
 enum picollo_value_selection
@@ -563,10 +588,51 @@ enum picollo_storage
 typedef uint32_t picollo_storage;
 #endif // __cplusplus
 
+#if defined(__linux__)
+// A text form of a benchmark result (`picollo_bench_result_text`).
+enum picollo_bench_format
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+#if defined(__linux__)
+  // The report: conditions and warnings, a Markdown row per metric, tail attribution.
+  PICOLLO_BENCH_FORMAT_REPORT = 0,
+#endif
+#if defined(__linux__)
+  // Every metric's full Markdown summary.
+  PICOLLO_BENCH_FORMAT_SUMMARIES = 1,
+#endif
+#if defined(__linux__)
+  // A JSON object (values in thousandths of each unit, `"scale": 1000`).
+  PICOLLO_BENCH_FORMAT_JSON = 2,
+#endif
+#if defined(__linux__)
+  // An HdrHistogram interval log, one interval per metric tagged with its name.
+  PICOLLO_BENCH_FORMAT_LOG = 3,
+#endif
+#if defined(__linux__)
+  // One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
+  PICOLLO_BENCH_FORMAT_LINE = 4,
+#endif
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_bench_format;
+#endif // __cplusplus
+#endif
+
 // A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
 // exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
 // any number of threads at once, with no lock; `_free` must not race any other call.
 typedef struct picollo_approx_counter picollo_approx_counter;
+
+#if defined(__linux__)
+// What a benchmark measured (opaque): `picollo_bench_run` makes one,
+// `picollo_bench_result_free` frees it with the histograms it lends. Threads: never
+// changed after the run, so any number of threads may read it at once; `_free` must not
+// race another call on it.
+typedef struct picollo_bench_result picollo_bench_result;
+#endif
 
 // A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
 // `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
@@ -609,6 +675,44 @@ typedef struct picollo_perf_session picollo_perf_session;
 // A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
 // allocating, `_free` frees it. Threads: one thread at a time.
 typedef struct picollo_snapshot picollo_snapshot;
+
+#if defined(__linux__)
+// How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
+typedef struct picollo_bench_config {
+  // `sizeof(picollo_bench_config)`, set by `picollo_bench_config_default`.
+  uint32_t struct_size;
+  // The CPU to pin the calling thread to (it stays pinned after the run); -1: no pinning.
+  int32_t pinned_cpu;
+  // The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
+  const char *name;
+  // The counters beside time, comma-separated names as `picollo_perf_session_add_named`
+  // takes them (`Software:TaskClock,Hardware:Instructions`); "": time only; NULL: cycles,
+  // instructions, branch and L1D read misses where the PMU allows, else task-clock, page
+  // faults and context switches (the report says why).
+  const char *counters;
+  // The most samples (batches) to record, at least 1; default 2,000.
+  uint64_t samples;
+  // Operations per sample, 1 to 2^24 (1 records every call); 0: chosen so that the
+  // read pair costs at most 1 % of a batch (the default).
+  uint64_t batch;
+  // The most seconds the samples may take (at least one is taken); default 5.
+  double time_budget;
+  // The most seconds the warm-up may take; default 1.
+  double warmup;
+  // The histograms' relative error; default 0.0001.
+  double relative_error;
+  // The nice value (-20 to 19) to run at when `set_nice` is 1 (the thread keeps it).
+  int32_t nice;
+  // 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
+  uint32_t set_nice;
+} picollo_bench_config;
+#endif
+
+#if defined(__linux__)
+// The measured work: runs `iterations` operations with the caller's `ctx`; it must not
+// unwind or longjmp out.
+typedef void (*picollo_bench_work)(void *ctx, uint64_t iterations);
+#endif
 
 // Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 typedef struct picollo_float_config {
@@ -1220,6 +1324,111 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
                                              uint32_t *threshold,
                                              uint32_t *max_shift,
                                              uint32_t *exact_when_uncontended);
+
+#if defined(__linux__)
+// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
+// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
+struct picollo_bench_config picollo_bench_config_default(void);
+#endif
+
+#if defined(__linux__)
+// Measures `work(ctx, k)` (k operations per call) on the calling thread as `config` says,
+// and stores a new result in `*out` for `picollo_bench_result_free` (docs/c-api.md,
+// "Benchmarks"). `work` must not unwind or longjmp out (no C++ exception may leave it).
+// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
+// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
+// for a counter the machine cannot count; `OS_ERROR`. Linux only.
+// # Safety
+// `config` is NULL or a config (its strings NULL or NUL-terminated); `work` is safe to
+// call with `ctx`; `out` is NULL or writable.
+picollo_status picollo_bench_run(const struct picollo_bench_config *config,
+                                 picollo_bench_work work,
+                                 void *ctx,
+                                 struct picollo_bench_result **out);
+#endif
+
+#if defined(__linux__)
+// Frees a result and the histograms it lends; NULL is ignored.
+// # Safety
+// `r` is NULL or a result from `picollo_bench_run` not yet freed, used by no other thread.
+void picollo_bench_result_free(struct picollo_bench_result *r);
+#endif
+
+#if defined(__linux__)
+// Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
+// `r` or `out`.
+// # Safety
+// `r` is NULL or a live result; `out` is NULL or writable.
+picollo_status picollo_bench_result_metric_count(const struct picollo_bench_result *r, size_t *out);
+#endif
+
+#if defined(__linux__)
+// Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
+// `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
+// # Safety
+// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+// or writable.
+picollo_status picollo_bench_result_metric_name(const struct picollo_bench_result *r,
+                                                size_t index,
+                                                char *buf,
+                                                size_t len,
+                                                size_t *needed);
+#endif
+
+#if defined(__linux__)
+// Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
+// NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
+// # Safety
+// As `picollo_bench_result_metric_name`.
+picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r,
+                                                size_t index,
+                                                char *buf,
+                                                size_t len,
+                                                size_t *needed);
+#endif
+
+#if defined(__linux__)
+// Lends the histogram of metric `index`: per operation, in thousandths of its unit
+// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
+// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
+// NULL `r` or `out`; `OUT_OF_RANGE`.
+// # Safety
+// `r` is NULL or a live result; `out` is NULL or writable.
+picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
+                                              size_t index,
+                                              const struct picollo_histogram **out);
+#endif
+
+#if defined(__linux__)
+// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
+// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
+// `BUFFER_TOO_SMALL`.
+// # Safety
+// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+// or writable.
+picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
+                                         uint32_t format,
+                                         char *buf,
+                                         size_t len,
+                                         size_t *needed);
+#endif
+
+#if defined(__linux__)
+// Compares result `b` with result `a`: writes the diff tables (a 99 % interval per
+// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
+// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
+// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
+// # Safety
+// `a`, `b` are NULL or live results; `buf` is NULL or has `len` writable bytes; `needed`,
+// `verdict` and `ratio` are NULL or writable.
+picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
+                                     const struct picollo_bench_result *b,
+                                     char *buf,
+                                     size_t len,
+                                     size_t *needed,
+                                     picollo_bench_verdict *verdict,
+                                     double *ratio);
+#endif
 
 // Returns the message of the last failed call on this thread ("" if none): never NULL, owned
 // by the library, valid until the next Picollo call on this thread.

@@ -15,7 +15,8 @@
 //!   `picollo_snapshot_collect`), OpenMetrics text (`picollo_histogram_openmetrics`,
 //!   `picollo_openmetrics_writer_*`), Prometheus client buckets and OTLP exponential
 //!   histograms (`picollo_histogram_otlp`);
-//! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers.
+//! - Linux adds the perf_event layer (`picollo_perf_*`), timers, scopes and CPU helpers,
+//!   and the benchmark harness (`picollo_bench_*`).
 //!
 //! Inside, every exported body runs through one panic boundary (`boundary!`) and reaches
 //! its pointer arguments through a few checked helpers (`try_ref!`, `try_mut!`,
@@ -25,6 +26,12 @@
 mod any_histogram;
 mod approx;
 mod args;
+#[cfg(target_os = "linux")]
+mod bench;
+#[cfg(target_os = "linux")]
+mod bench_args;
+#[cfg(target_os = "linux")]
+mod bench_text;
 mod boundary;
 mod buffer;
 mod convert;
@@ -64,6 +71,10 @@ mod time;
 mod types;
 
 pub use approx::*;
+#[cfg(target_os = "linux")]
+pub use bench::*;
+#[cfg(target_os = "linux")]
+pub use bench_text::*;
 pub use error::picollo_last_error_message;
 pub use float::*;
 pub use float_query::*;
@@ -93,7 +104,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 8;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 9;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16.
 pub const PICOLLO_ABI_VERSION: u32 = (PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR;
 

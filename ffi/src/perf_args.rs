@@ -9,11 +9,11 @@ use picollo_core::perf::{
 use crate::error::Failure;
 use crate::status::picollo_status;
 
-/// The status of a perf error: unavailable events are `UNSUPPORTED` or
+/// The status of a perf error's kind: unavailable events are `UNSUPPORTED` or
 /// `PERMISSION_DENIED` (what a caller skips on), caller mistakes `INVALID_ARGUMENT`,
-/// everything the OS refused at run time `OS_ERROR`. The message names the counter.
-pub(crate) fn perf_failure(e: PerfError) -> Failure {
-    let status = match e.kind() {
+/// everything the OS refused at run time `OS_ERROR`.
+pub(crate) fn perf_status(kind: PerfErrorKind) -> picollo_status {
+    match kind {
         PerfErrorKind::Unsupported => picollo_status::Unsupported,
         PerfErrorKind::Permission => picollo_status::PermissionDenied,
         PerfErrorKind::InvalidArgument
@@ -28,8 +28,13 @@ pub(crate) fn perf_failure(e: PerfError) -> Failure {
         | PerfErrorKind::Os => picollo_status::OsError,
         // A kind added later: an operating-system refusal unless mapped above.
         _ => picollo_status::OsError,
-    };
-    Failure::new(status, e.message())
+    }
+}
+
+/// A perf error as a failure: its kind's status ([`perf_status`]), its message naming the
+/// counter.
+pub(crate) fn perf_failure(e: PerfError) -> Failure {
+    Failure::new(perf_status(e.kind()), e.message())
 }
 
 fn invalid(message: String) -> Failure {

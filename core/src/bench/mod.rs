@@ -36,7 +36,7 @@ use std::vec::Vec;
 pub use attribution::{Attribution, Band};
 pub use compare::{compare, Comparison, Verdict};
 pub use conditions::Conditions;
-pub use error::BenchError;
+pub use error::{BenchError, BenchErrorKind};
 #[cfg(feature = "perf")]
 pub use meter::PerfMeter;
 pub use meter::{ClockMeter, Measured, Meter, Metric, SCALE};
@@ -125,7 +125,7 @@ impl Bench {
         self
     }
 
-    /// Run at this nice value (the calling thread keeps it after the run).
+    /// Run at this nice value, -20 to 19 (the calling thread keeps it after the run).
     pub fn with_nice(mut self, nice: i32) -> Self {
         self.nice = Some(nice);
         self
@@ -198,6 +198,9 @@ impl Bench {
         }
         if self.batch == Some(0) || self.batch.is_some_and(|k| k > MAX_BATCH) {
             return Err(BenchError::invalid("batch must be 1 to 2^24"));
+        }
+        if self.nice.is_some_and(|n| !(-20..=19).contains(&n)) {
+            return Err(BenchError::invalid("nice must be -20 to 19"));
         }
         crate::Config::new()
             .with_relative_error(self.relative_error)

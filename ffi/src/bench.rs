@@ -1,0 +1,314 @@
+//! `picollo_bench_*`: the benchmark harness (`picollo::bench`) over the C ABI. A run takes a
+//! `picollo_bench_config` and the measured work as a C callback, and gives a
+//! `picollo_bench_result` whose per-metric histograms C reads with the `picollo_histogram_*`
+//! queries: each is a `picollo_histogram` (64-bit counters, single writer) filled from the
+//! core result's counts when the run ends, owned by the result and lent out.
+
+use std::ffi::{c_char, c_void};
+
+use picollo_core::bench::BenchResult;
+use picollo_core::concurrent::{CounterBits, Mode};
+
+use crate::any_histogram::{config_error, merge_error, Histogram};
+use crate::args::{out, read_sized, StructSized};
+use crate::bench_args::{bench_failure, bench_of};
+use crate::boundary::boundary;
+use crate::buffer::write_text;
+use crate::error::Failure;
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::histogram::picollo_histogram;
+use crate::status::picollo_status;
+
+/// How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct picollo_bench_config {
+    /// `sizeof(picollo_bench_config)`, set by `picollo_bench_config_default`.
+    pub struct_size: u32,
+    /// The CPU to pin the calling thread to (it stays pinned after the run); -1: no pinning.
+    pub pinned_cpu: i32,
+    /// The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
+    pub name: *const c_char,
+    /// The counters beside time, comma-separated names as `picollo_perf_session_add_named`
+    /// takes them (`Software:TaskClock,Hardware:Instructions`); "": time only; NULL: cycles,
+    /// instructions, branch and L1D read misses where the PMU allows, else task-clock, page
+    /// faults and context switches (the report says why).
+    pub counters: *const c_char,
+    /// The most samples (batches) to record, at least 1; default 2,000.
+    pub samples: u64,
+    /// Operations per sample, 1 to 2^24 (1 records every call); 0: chosen so that the
+    /// read pair costs at most 1 % of a batch (the default).
+    pub batch: u64,
+    /// The most seconds the samples may take (at least one is taken); default 5.
+    pub time_budget: f64,
+    /// The most seconds the warm-up may take; default 1.
+    pub warmup: f64,
+    /// The histograms' relative error; default 0.0001.
+    pub relative_error: f64,
+    /// The nice value (-20 to 19) to run at when `set_nice` is 1 (the thread keeps it).
+    pub nice: i32,
+    /// 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
+    pub set_nice: u32,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
+// which take every bit pattern (the pointers are checked when read).
+unsafe impl StructSized for picollo_bench_config {
+    const NAME: &'static str = "picollo_bench_config";
+}
+
+/// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
+/// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
+#[no_mangle]
+pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
+    picollo_bench_config {
+        struct_size: std::mem::size_of::<picollo_bench_config>() as u32,
+        pinned_cpu: -1,
+        name: std::ptr::null(),
+        counters: std::ptr::null(),
+        samples: 2_000,
+        batch: 0,
+        time_budget: 5.0,
+        warmup: 1.0,
+        relative_error: 0.0001,
+        nice: 0,
+        set_nice: 0,
+    }
+}
+
+/// What a benchmark measured (opaque): `picollo_bench_run` makes one,
+/// `picollo_bench_result_free` frees it with the histograms it lends. Threads: never
+/// changed after the run, so any number of threads may read it at once; `_free` must not
+/// race another call on it.
+#[allow(non_camel_case_types)]
+pub struct picollo_bench_result {
+    _private: [u8; 0],
+}
+
+impl Castable for picollo_bench_result {
+    type Ownership = Boxed;
+    type RustType = BenchRun;
+}
+
+/// The Rust value behind a `picollo_bench_result`: the core result and, per metric, the
+/// histogram lent to C.
+pub(crate) struct BenchRun {
+    pub(crate) result: BenchResult,
+    histograms: Vec<Histogram>,
+}
+
+impl BenchRun {
+    fn new(result: BenchResult) -> Result<Self, Failure> {
+        let histograms = result.metrics.iter().map(|m| {
+            let h = Histogram::new(m.histogram.config(), CounterBits::U64, Mode::SingleWriter)
+                .map_err(config_error)?;
+            h.add_view(&m.histogram.view()).map_err(merge_error)?;
+            Ok(h)
+        });
+        Ok(BenchRun {
+            histograms: histograms.collect::<Result<_, Failure>>()?,
+            result,
+        })
+    }
+
+    /// Metric `index`, or `OUT_OF_RANGE`.
+    fn metric(&self, index: usize) -> Result<usize, Failure> {
+        let n = self.result.metrics.len();
+        if index >= n {
+            return Err(Failure::out_of_range(format_args!(
+                "metric {index} does not exist: the result has {n}"
+            )));
+        }
+        Ok(index)
+    }
+}
+
+/// The measured work: runs `iterations` operations with the caller's `ctx`; it must not
+/// unwind or longjmp out.
+#[allow(non_camel_case_types)]
+pub type picollo_bench_work = Option<unsafe extern "C" fn(ctx: *mut c_void, iterations: u64)>;
+
+/// Measures `work(ctx, k)` (k operations per call) on the calling thread as `config` says,
+/// and stores a new result in `*out` for `picollo_bench_result_free` (docs/c-api.md,
+/// "Benchmarks"). `work` must not unwind or longjmp out (no C++ exception may leave it).
+/// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
+/// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
+/// for a counter the machine cannot count; `OS_ERROR`. Linux only.
+/// # Safety
+/// `config` is NULL or a config (its strings NULL or NUL-terminated); `work` is safe to
+/// call with `ctx`; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_run(
+    config: *const picollo_bench_config,
+    work: picollo_bench_work,
+    ctx: *mut c_void,
+    out: *mut *mut picollo_bench_result,
+) -> picollo_status {
+    boundary!({
+        let config = read_sized!(config)?;
+        let work = work.ok_or_else(|| Failure::null("work"))?;
+        let out = try_mut!(out)?;
+        // SAFETY: the strings of `config` are NULL or NUL-terminated, per the caller.
+        let bench = unsafe { bench_of(&config) }?;
+        // SAFETY: the caller promises `work` may be called with `ctx`, on this thread.
+        let result = bench.run_batched(|k| unsafe { work(ctx, k) });
+        set_boxed(out, BenchRun::new(result.map_err(bench_failure)?)?);
+        Ok(())
+    })
+}
+
+/// Frees a result and the histograms it lends; NULL is ignored.
+/// # Safety
+/// `r` is NULL or a result from `picollo_bench_run` not yet freed, used by no other thread.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_free(r: *mut picollo_bench_result) {
+    free_boxed!(r)
+}
+
+/// Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
+/// `r` or `out`.
+/// # Safety
+/// `r` is NULL or a live result; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_metric_count(
+    r: *const picollo_bench_result,
+    out: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let n = try_ref!(r)?.result.metrics.len();
+        out!(out, n)
+    })
+}
+
+/// Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
+/// `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
+/// # Safety
+/// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+/// or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_metric_name(
+    r: *const picollo_bench_result,
+    index: usize,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let r = try_ref!(r)?;
+        let name = &r.result.metrics[r.metric(index)?].metric.name;
+        write_text!(name, buf, len, needed)
+    })
+}
+
+/// Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
+/// NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
+/// # Safety
+/// As `picollo_bench_result_metric_name`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_metric_unit(
+    r: *const picollo_bench_result,
+    index: usize,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let r = try_ref!(r)?;
+        let unit = r.result.metrics[r.metric(index)?].metric.unit;
+        write_text!(unit, buf, len, needed)
+    })
+}
+
+/// Lends the histogram of metric `index`: per operation, in thousandths of its unit
+/// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
+/// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
+/// NULL `r` or `out`; `OUT_OF_RANGE`.
+/// # Safety
+/// `r` is NULL or a live result; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_histogram(
+    r: *const picollo_bench_result,
+    index: usize,
+    out: *mut *const picollo_histogram,
+) -> picollo_status {
+    boundary!({
+        let r = try_ref!(r)?;
+        let h: *const Histogram = &r.histograms[r.metric(index)?];
+        out!(out, h.cast::<picollo_histogram>())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ptr;
+
+    use super::*;
+    use crate::any_histogram::dispatch_view;
+    use crate::testing::last_error;
+
+    unsafe extern "C" fn count_calls(ctx: *mut c_void, iterations: u64) {
+        // SAFETY: the tests pass a `u64` counter as `ctx`.
+        unsafe { *ctx.cast::<u64>() += iterations };
+    }
+
+    fn quick_config() -> picollo_bench_config {
+        picollo_bench_config {
+            counters: c"".as_ptr(),
+            samples: 50,
+            batch: 3,
+            warmup: 0.0,
+            ..picollo_bench_config_default()
+        }
+    }
+
+    fn run(
+        config: &picollo_bench_config,
+        ops: &mut u64,
+    ) -> (picollo_status, *mut picollo_bench_result) {
+        let mut out = ptr::null_mut();
+        let ctx = (ops as *mut u64).cast::<c_void>();
+        // SAFETY: a valid config (static strings), a callback that takes a `u64` as ctx.
+        let st = unsafe { picollo_bench_run(config, Some(count_calls), ctx, &mut out) };
+        (st, out)
+    }
+
+    #[test]
+    fn the_lent_histogram_holds_exactly_the_results_counts() {
+        let mut ops = 0;
+        let (st, r) = run(&quick_config(), &mut ops);
+        assert_eq!(st, picollo_status::Ok, "{}", last_error());
+        // SAFETY: a live result from the run, freed below.
+        let run = unsafe { &*r.cast::<BenchRun>() };
+        let core = run.result.time().histogram.view().summary();
+        let lent = run.histograms[0]
+            .with_view(|v| dispatch_view!(v, v => v.summary()))
+            .unwrap();
+        assert_eq!(lent, core);
+        assert!(ops > 0 && ops % 3 == 0 && core.total <= 50);
+        // SAFETY: the result is live and freed once.
+        unsafe { picollo_bench_result_free(r) };
+    }
+
+    #[test]
+    fn bad_settings_fail_before_any_work() {
+        type Spoil = fn(&mut picollo_bench_config);
+        let cases: [(Spoil, &str); 6] = [
+            (|c| c.samples = 0, "samples"),
+            (|c| c.batch = (1 << 24) + 1, "batch"),
+            (|c| c.time_budget = f64::NAN, "time_budget"),
+            (|c| c.pinned_cpu = -2, "pinned_cpu"),
+            (|c| c.set_nice = 2, "set_nice"),
+            (|c| (c.set_nice, c.nice) = (1, 20), "nice"),
+        ];
+        for (spoil, needle) in cases {
+            let mut config = quick_config();
+            spoil(&mut config);
+            let mut ops = 0;
+            let (st, r) = run(&config, &mut ops);
+            assert_eq!(st, picollo_status::InvalidArgument, "{needle}");
+            assert!(last_error().contains(needle), "{}", last_error());
+            assert!(r.is_null() && ops == 0, "{needle}");
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Text of benchmark results into caller buffers (`picollo_bench_result_text`, by a
+//! `picollo_bench_format`) and the comparison of two results with its verdict
+//! (`picollo_bench_compare`).
+
+use std::ffi::c_char;
+use std::fmt::Write;
+
+use picollo_core::bench::{compare, Verdict};
+
+use crate::args::out;
+use crate::bench::{picollo_bench_result, BenchRun};
+use crate::boundary::boundary;
+use crate::buffer::write_text;
+use crate::error::Failure;
+use crate::handle::try_ref;
+use crate::status::picollo_status;
+use crate::text::{fmt_internal, rendered};
+
+/// A text form of a benchmark result (`picollo_bench_result_text`).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_bench_format {
+    /// The report: conditions and warnings, a Markdown row per metric, tail attribution.
+    Report = 0,
+    /// Every metric's full Markdown summary.
+    Summaries = 1,
+    /// A JSON object (values in thousandths of each unit, `"scale": 1000`).
+    Json = 2,
+    /// An HdrHistogram interval log, one interval per metric tagged with its name.
+    Log = 3,
+    /// One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
+    Line = 4,
+}
+
+impl picollo_bench_format {
+    fn from_u32(format: u32) -> Option<Self> {
+        Some(match format {
+            0 => picollo_bench_format::Report,
+            1 => picollo_bench_format::Summaries,
+            2 => picollo_bench_format::Json,
+            3 => picollo_bench_format::Log,
+            4 => picollo_bench_format::Line,
+            _ => return None,
+        })
+    }
+
+    /// `run` in this format.
+    fn render(self, run: &BenchRun) -> Result<String, Failure> {
+        let r = &run.result;
+        let text = rendered(|out| match self {
+            picollo_bench_format::Report => r.write_report(out),
+            picollo_bench_format::Summaries => r.write_summaries(out),
+            picollo_bench_format::Json => r.write_json(out),
+            picollo_bench_format::Log => r.write_log(out).map_err(|_| std::fmt::Error),
+            picollo_bench_format::Line => r.write_line(out),
+        });
+        text.map_err(fmt_internal)
+    }
+}
+
+/// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_bench_verdict {
+    /// The rank test finds no difference.
+    NoDifference = 0,
+    /// B takes less time than A.
+    Faster = 1,
+    /// B takes more time than A.
+    Slower = 2,
+}
+
+impl From<Verdict> for picollo_bench_verdict {
+    fn from(v: Verdict) -> Self {
+        match v {
+            Verdict::NoDifference => picollo_bench_verdict::NoDifference,
+            Verdict::Faster(_) => picollo_bench_verdict::Faster,
+            Verdict::Slower(_) => picollo_bench_verdict::Slower,
+        }
+    }
+}
+
+/// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
+/// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
+/// `BUFFER_TOO_SMALL`.
+/// # Safety
+/// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
+/// or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_text(
+    r: *const picollo_bench_result,
+    format: u32,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let r = try_ref!(r)?;
+        let format = picollo_bench_format::from_u32(format).ok_or_else(|| {
+            Failure::invalid(format_args!(
+                "format {format} is unknown: it must be a picollo_bench_format (0 report, 1 \
+                 summaries, 2 JSON, 3 log, 4 line)"
+            ))
+        })?;
+        write_text!(&format.render(r)?, buf, len, needed)
+    })
+}
+
+/// Compares result `b` with result `a`: writes the diff tables (a 99 % interval per
+/// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
+/// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
+/// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
+/// # Safety
+/// `a`, `b` are NULL or live results; `buf` is NULL or has `len` writable bytes; `needed`,
+/// `verdict` and `ratio` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_compare(
+    a: *const picollo_bench_result,
+    b: *const picollo_bench_result,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+    verdict: *mut picollo_bench_verdict,
+    ratio: *mut f64,
+) -> picollo_status {
+    boundary!({
+        let (a, b) = (try_ref!(a)?, try_ref!(b)?);
+        let c = compare(&a.result, &b.result);
+        let text = rendered(|out| write!(out, "{c}")).map_err(fmt_internal)?;
+        write_text!(&text, buf, len, needed)?;
+        out!(verdict?, c.verdict.into())?;
+        out!(ratio?, c.ratio)
+    })
+}
