@@ -145,6 +145,19 @@ static void test_texts(const picollo_bench_result *r)
     free(line);
 }
 
+/* Whether timing is checked: not under memcheck (run.sh sets PICOLLO_UNDER_VALGRIND), whose
+ * translated code stretches some samples far more than others (ratios of 1.02 and 3.2 seen for
+ * a loop twice as long); every other check still runs there. */
+static int timing_checked(void)
+{
+    const char *v = getenv("PICOLLO_UNDER_VALGRIND");
+    if (v && *v) {
+        printf("SKIPPED: the 2x loop's verdict and ratio: timing is not checked under valgrind\n");
+        return 0;
+    }
+    return 1;
+}
+
 /* B against A: the verdict, the ratio and the text's last line. */
 static void test_compare(const picollo_bench_result *a, const picollo_bench_result *b)
 {
@@ -159,12 +172,15 @@ static void test_compare(const picollo_bench_result *a, const picollo_bench_resu
     CHECKF(needed > 0 && needed < sizeof text, "needed %zu", needed);
     EXPECT(picollo_bench_compare(a, b, text, sizeof text, NULL, &verdict, &ratio),
            PICOLLO_STATUS_OK);
-    CHECKF(verdict == PICOLLO_BENCH_VERDICT_SLOWER, "verdict %u\n%s", (unsigned)verdict, text);
-    /* About 2 natively; memcheck's translated code stretches it (3.2 seen), hence the room. */
-    CHECKF(ratio > 1.3 && ratio < 5.0, "ratio of medians %.3f", ratio);
     last = strstr(text, "verdict: ");
-    CHECKF(last && strncmp(last, "verdict: loop 4000 is slower than loop 2000 by ", 47) == 0,
-           "%s", text);
+    CHECKF(last != NULL, "%s", text);
+    if (timing_checked()) {
+        CHECKF(verdict == PICOLLO_BENCH_VERDICT_SLOWER, "verdict %u\n%s", (unsigned)verdict,
+               text);
+        CHECKF(ratio > 1.3 && ratio < 5.0, "ratio of medians %.3f", ratio);
+        CHECKF(last && strncmp(last, "verdict: loop 4000 is slower than loop 2000 by ", 47) == 0,
+               "%s", text);
+    }
     /* A result against itself: no difference, a ratio of 1; outputs may be NULL. */
     EXPECT(picollo_bench_compare(a, a, text, sizeof text, NULL, &verdict, NULL), PICOLLO_STATUS_OK);
     CHECK(verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE);
