@@ -4,7 +4,7 @@
 
 use std::ffi::c_char;
 
-use picollo_core::float::{FloatCounts, FloatPercentile, FloatSummary, Side};
+use picollo_core::float::{FloatCounts, FloatPercentile, FloatShape, FloatSummary, Side};
 
 use crate::args::{out, try_slice, try_slice_mut, try_str};
 use crate::boundary::boundary;
@@ -343,6 +343,18 @@ pub struct picollo_float_bucket {
 
 caller_owned!(picollo_float_bucket);
 
+/// The position of a bucket in value order, the float cursor: negative buckets by falling
+/// offset, then zero, then positive ones.
+fn value_order_key(shape: &FloatShape, side: Side, index: usize) -> u64 {
+    let len = shape.len() as u64;
+    let offset = |index: usize| (index - shape.first_index()) as u64;
+    match side {
+        Side::Negative => len - offset(index),
+        Side::Zero => len + 1,
+        Side::Positive => len + 2 + offset(index),
+    }
+}
+
 /// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
 /// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
 /// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
@@ -365,26 +377,10 @@ pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
             return Err(Failure::invalid("capacity must be at least 1"));
         }
         let counts = h.counts()?;
-        let len = counts.shape().len() as u64;
-        // The position of a bucket in value order: negative buckets by falling offset,
-        // then zero, then positive ones.
-        let key = |side: Side, index: usize| -> u64 {
-            let offset = (index - counts.shape().first_index()) as u64;
-            match side {
-                Side::Negative => len - offset,
-                Side::Zero => len + 1,
-                Side::Positive => len + 2 + offset,
-            }
-        };
         let mut n = 0;
         let mut next = *cursor;
         for b in counts.buckets() {
-            let index = if b.side == Side::Zero {
-                counts.shape().first_index()
-            } else {
-                b.index
-            };
-            let k = key(b.side, index);
+            let k = value_order_key(&counts.shape(), b.side, b.index);
             if k < *cursor {
                 continue;
             }
