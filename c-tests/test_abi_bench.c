@@ -5,6 +5,7 @@
  * picollo_histogram_* queries, every text form, and the comparison of a 2x longer loop,
  * whose verdict must be "slower".
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,7 @@ static void test_config_default(void)
     CHECK(c.struct_size == sizeof c);
     CHECK(c.name == NULL && c.counters == NULL && c.pinned_cpu == -1 && c.set_nice == 0);
     CHECK(c.samples == 2000 && c.batch == 0 && c.time_budget == 5.0 && c.warmup == 1.0);
-    CHECK(c.relative_error == 0.0001);
+    CHECK(c.relative_error == 0.0001 && c.baseline == NULL);
 }
 
 /* Time only: every call runs one batch, the borrowed histogram holds one value per sample
@@ -189,6 +190,44 @@ static void test_compare(const picollo_bench_result *a, const picollo_bench_resu
     CHECK(ratio == 1.0);
 }
 
+/* `config.baseline`: B's run with A's medians subtracted says so, and its median drops by
+ * about A's; a config of the size before `baseline` (ABI 1.9) still runs, with none. */
+static void test_baseline(const picollo_bench_result *a, const picollo_bench_result *b)
+{
+    picollo_bench_config c = short_config("loop 4000 less 2000", "");
+    spin s = {4000, 0, 0, 0, 0};
+    picollo_bench_result *r = NULL;
+    const picollo_histogram *h = NULL, *hb = NULL;
+    picollo_percentile p, pb;
+    char *report;
+    c.baseline = a;
+    if (!EXPECT(picollo_bench_run(&c, spin_work, &s, &r), PICOLLO_STATUS_OK)) {
+        return;
+    }
+    report = text_of(r, PICOLLO_BENCH_FORMAT_REPORT);
+    CHECKF(report && strstr(report, "baseline: the medians of loop 2000 subtracted"), "%s",
+           report ? report : "");
+    free(report);
+    CHECK(picollo_bench_result_histogram(r, 0, &h) == PICOLLO_STATUS_OK);
+    CHECK(picollo_bench_result_histogram(b, 0, &hb) == PICOLLO_STATUS_OK);
+    CHECK(picollo_histogram_percentile(h, 50.0, &p) == PICOLLO_STATUS_OK);
+    CHECK(picollo_histogram_percentile(hb, 50.0, &pb) == PICOLLO_STATUS_OK);
+    if (timing_checked()) {
+        CHECKF(p.value < pb.value * 0.8, "P50 %llu ps with the baseline, %llu ps without",
+               (unsigned long long)p.value, (unsigned long long)pb.value);
+    }
+    picollo_bench_result_free(r);
+    r = NULL;
+    c = short_config("older config", "");
+    c.struct_size = (uint32_t)offsetof(picollo_bench_config, baseline);
+    c.baseline = a; /* past the caller's struct_size: never read */
+    CHECK(picollo_bench_run(&c, spin_work, &s, &r) == PICOLLO_STATUS_OK && r != NULL);
+    report = r ? text_of(r, PICOLLO_BENCH_FORMAT_REPORT) : NULL;
+    CHECK(report && strstr(report, "baseline") == NULL);
+    free(report);
+    picollo_bench_result_free(r);
+}
+
 /* The software counter task-clock beside time: its own histogram, in ns per operation. */
 static void test_task_clock(void)
 {
@@ -242,6 +281,7 @@ void test_bench(void)
     }
     if (a && b) {
         test_compare(a, b);
+        test_baseline(a, b);
     }
     picollo_bench_result_free(a);
     picollo_bench_result_free(b);

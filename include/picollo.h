@@ -32,7 +32,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 9
+#define PICOLLO_ABI_VERSION_MINOR 10
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -705,6 +705,10 @@ typedef struct picollo_bench_config {
   int32_t nice;
   // 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
   uint32_t set_nice;
+  // A result (borrowed during the call) whose median per operation of each metric is
+  // subtracted from every figure of the same metric, such as a binding's call overhead
+  // measured on an empty function; NULL (the default): none. Added in ABI 1.10.
+  const struct picollo_bench_result *baseline;
 } picollo_bench_config;
 #endif
 
@@ -1339,8 +1343,8 @@ struct picollo_bench_config picollo_bench_config_default(void);
 // (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
 // for a counter the machine cannot count; `OS_ERROR`. Linux only.
 // # Safety
-// `config` is NULL or a config (its strings NULL or NUL-terminated); `work` is safe to
-// call with `ctx`; `out` is NULL or writable.
+// `config` is NULL or a config (its strings NULL or NUL-terminated, its `baseline` NULL or
+// a live result); `work` is safe to call with `ctx`; `out` is NULL or writable.
 picollo_status picollo_bench_run(const struct picollo_bench_config *config,
                                  picollo_bench_work work,
                                  void *ctx,

@@ -50,12 +50,18 @@ pub struct picollo_bench_config {
     pub nice: i32,
     /// 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
     pub set_nice: u32,
+    /// A result (borrowed during the call) whose median per operation of each metric is
+    /// subtracted from every figure of the same metric, such as a binding's call overhead
+    /// measured on an empty function; NULL (the default): none. Added in ABI 1.10.
+    pub baseline: *const picollo_bench_result,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
 // which take every bit pattern (the pointers are checked when read).
 unsafe impl StructSized for picollo_bench_config {
     const NAME: &'static str = "picollo_bench_config";
+    /// The size before `baseline` (ABI 1.9).
+    const OLDER_SIZES: &'static [usize] = &[std::mem::offset_of!(picollo_bench_config, baseline)];
 }
 
 /// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
@@ -74,6 +80,7 @@ pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
         relative_error: 0.0001,
         nice: 0,
         set_nice: 0,
+        baseline: std::ptr::null(),
     }
 }
 
@@ -136,8 +143,8 @@ pub type picollo_bench_work = Option<unsafe extern "C" fn(ctx: *mut c_void, iter
 /// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
 /// for a counter the machine cannot count; `OS_ERROR`. Linux only.
 /// # Safety
-/// `config` is NULL or a config (its strings NULL or NUL-terminated); `work` is safe to
-/// call with `ctx`; `out` is NULL or writable.
+/// `config` is NULL or a config (its strings NULL or NUL-terminated, its `baseline` NULL or
+/// a live result); `work` is safe to call with `ctx`; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_run(
     config: *const picollo_bench_config,
@@ -150,7 +157,11 @@ pub unsafe extern "C" fn picollo_bench_run(
         let work = work.ok_or_else(|| Failure::null("work"))?;
         let out = try_mut!(out)?;
         // SAFETY: the strings of `config` are NULL or NUL-terminated, per the caller.
-        let bench = unsafe { bench_of(&config) }?;
+        let mut bench = unsafe { bench_of(&config) }?;
+        if !config.baseline.is_null() {
+            let baseline = try_ref!(config.baseline, "config->baseline")?;
+            bench = bench.with_baseline(&baseline.result);
+        }
         // SAFETY: the caller promises `work` may be called with `ctx`, on this thread.
         let result = bench.run_batched(|k| unsafe { work(ctx, k) });
         set_boxed(out, BenchRun::new(result.map_err(bench_failure)?)?);
