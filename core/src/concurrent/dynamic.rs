@@ -219,127 +219,48 @@ macro_rules! fast_record {
     };
 }
 
-// Each body yields whether it recorded `v` (false: the general path must).
-fast_record!(
-    single_u32,
-    single_u32_for,
-    Inner::U32(ConcurrentHistogram::SingleWriter(s)),
-    |h, v| s.record_fast(v)
-);
-fast_record!(
-    single_u64,
-    single_u64_for,
-    Inner::U64(ConcurrentHistogram::SingleWriter(s)),
-    |h, v| s.record_fast(v)
-);
-fast_record!(
-    interlocked_u32,
-    interlocked_u32_for,
-    Inner::U32(ConcurrentHistogram::Interlocked(s)),
-    |h, v| s.record_fast(v)
-);
-fast_record!(
-    interlocked_u64,
-    interlocked_u64_for,
-    Inner::U64(ConcurrentHistogram::Interlocked(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(feature = "std")]
-fast_record!(
-    local_u32,
-    local_u32_for,
-    Inner::U32(ConcurrentHistogram::ThreadLocal(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(feature = "std")]
-fast_record!(
-    local_u64,
-    local_u64_for,
-    Inner::U64(ConcurrentHistogram::ThreadLocal(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(feature = "std")]
-fast_record!(
-    approx_u32,
-    approx_u32_for,
-    Inner::U32(ConcurrentHistogram::Approximate(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(feature = "std")]
-fast_record!(
-    approx_u64,
-    approx_u64_for,
-    Inner::U64(ConcurrentHistogram::Approximate(s)),
-    |h, v| s.record_fast(v)
-);
-// Without `std` the approximate mode has no thread generator: its records take the
-// general path (an exact add).
-#[cfg(not(feature = "std"))]
-fast_record!(
-    approx_u32,
-    approx_u32_for,
-    Inner::U32(ConcurrentHistogram::Approximate(_)),
-    |h, v| false
-);
-#[cfg(not(feature = "std"))]
-fast_record!(
-    approx_u64,
-    approx_u64_for,
-    Inner::U64(ConcurrentHistogram::Approximate(_)),
-    |h, v| false
-);
-fast_record!(
-    sparse_single_u32,
-    sparse_single_u32_for,
-    Inner::U32(ConcurrentHistogram::SparseSingleWriter(s)),
-    |h, v| s.record_fast(v)
-);
-fast_record!(
-    sparse_single_u64,
-    sparse_single_u64_for,
-    Inner::U64(ConcurrentHistogram::SparseSingleWriter(s)),
-    |h, v| s.record_fast(v)
-);
-fast_record!(
-    sparse_interlocked_u32,
-    sparse_interlocked_u32_for,
-    Inner::U32(ConcurrentHistogram::SparseInterlocked(s)),
-    |h, v| s.record_fast(v)
-);
-fast_record!(
-    sparse_interlocked_u64,
-    sparse_interlocked_u64_for,
-    Inner::U64(ConcurrentHistogram::SparseInterlocked(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(feature = "std")]
-fast_record!(
-    sparse_approx_u32,
-    sparse_approx_u32_for,
-    Inner::U32(ConcurrentHistogram::SparseApproximate(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(feature = "std")]
-fast_record!(
-    sparse_approx_u64,
-    sparse_approx_u64_for,
-    Inner::U64(ConcurrentHistogram::SparseApproximate(s)),
-    |h, v| s.record_fast(v)
-);
-#[cfg(not(feature = "std"))]
-fast_record!(
-    sparse_approx_u32,
-    sparse_approx_u32_for,
-    Inner::U32(ConcurrentHistogram::SparseApproximate(_)),
-    |h, v| false
-);
-#[cfg(not(feature = "std"))]
-fast_record!(
-    sparse_approx_u64,
-    sparse_approx_u64_for,
-    Inner::U64(ConcurrentHistogram::SparseApproximate(_)),
-    |h, v| false
-);
+/// [`fast_record!`] for both counter widths of each mode: a row names the mode, the four
+/// functions (32-bit, 32-bit `_for`, 64-bit, 64-bit `_for`) and `|h, v, pattern| body`.
+macro_rules! fast_records {
+    ($($(#[$m:meta])* $mode:ident: $n32:ident $n32_for:ident $n64:ident $n64_for:ident,
+        |$h:ident, $v:ident, $s:pat_param| $e:expr;)*) => {
+        $(
+            $(#[$m])*
+            fast_record!($n32, $n32_for, Inner::U32(ConcurrentHistogram::$mode($s)), |$h, $v| $e);
+            $(#[$m])*
+            fast_record!($n64, $n64_for, Inner::U64(ConcurrentHistogram::$mode($s)), |$h, $v| $e);
+        )*
+    };
+}
+
+// Each body yields whether it recorded `v` (false: the general path must). Without `std`
+// the approximate modes have no thread generator: their records take the general path (an
+// exact add).
+fast_records! {
+    SingleWriter: single_u32 single_u32_for single_u64 single_u64_for,
+        |h, v, s| s.record_fast(v);
+    Interlocked: interlocked_u32 interlocked_u32_for interlocked_u64 interlocked_u64_for,
+        |h, v, s| s.record_fast(v);
+    #[cfg(feature = "std")]
+    ThreadLocal: local_u32 local_u32_for local_u64 local_u64_for,
+        |h, v, s| s.record_fast(v);
+    #[cfg(feature = "std")]
+    Approximate: approx_u32 approx_u32_for approx_u64 approx_u64_for,
+        |h, v, s| s.record_fast(v);
+    #[cfg(not(feature = "std"))]
+    Approximate: approx_u32 approx_u32_for approx_u64 approx_u64_for,
+        |h, v, _| false;
+    SparseSingleWriter: sparse_single_u32 sparse_single_u32_for sparse_single_u64
+        sparse_single_u64_for, |h, v, s| s.record_fast(v);
+    SparseInterlocked: sparse_interlocked_u32 sparse_interlocked_u32_for sparse_interlocked_u64
+        sparse_interlocked_u64_for, |h, v, s| s.record_fast(v);
+    #[cfg(feature = "std")]
+    SparseApproximate: sparse_approx_u32 sparse_approx_u32_for sparse_approx_u64
+        sparse_approx_u64_for, |h, v, s| s.record_fast(v);
+    #[cfg(not(feature = "std"))]
+    SparseApproximate: sparse_approx_u32 sparse_approx_u32_for sparse_approx_u64
+        sparse_approx_u64_for, |h, v, _| false;
+}
 
 #[derive(Debug)]
 enum Inner {
@@ -923,6 +844,24 @@ impl core::fmt::Debug for DynSnapshot {
     }
 }
 
+/// `|s, c| op` on a snapshot's and `h`'s inner histograms of the same counter width, then
+/// the snapshot takes `h`'s value selection; another width is an error and no change.
+macro_rules! from_source {
+    ($snap:expr, $h:expr, |$s:ident, $c:ident| $op:expr) => {{
+        match (&mut $snap.inner, &$h.inner) {
+            (SnapInner::U32($s), Inner::U32($c)) => $op?,
+            (SnapInner::U64($s), Inner::U64($c)) => $op?,
+            _ => {
+                return Err(ConfigError::StorageLength {
+                    expected: $snap.view_len(),
+                    actual: $h.storage_len(),
+                })
+            }
+        }
+        $snap.selection = $h.value_selection();
+        Ok(())
+    }};
+}
 impl DynSnapshot {
     /// A snapshot of `h`, taken now with full counts.
     pub fn new(h: &DynHistogram) -> Result<Self, ConfigError> {
@@ -940,36 +879,14 @@ impl DynSnapshot {
     /// change). With `deltas`, the snapshot then holds what was recorded since the previous
     /// refresh.
     pub fn update(&mut self, h: &DynHistogram, deltas: bool) -> Result<(), ConfigError> {
-        match (&mut self.inner, &h.inner) {
-            (SnapInner::U32(s), Inner::U32(c)) => s.update(c, deltas)?,
-            (SnapInner::U64(s), Inner::U64(c)) => s.update(c, deltas)?,
-            _ => {
-                return Err(ConfigError::StorageLength {
-                    expected: self.view_len(),
-                    actual: h.storage_len(),
-                })
-            }
-        }
-        self.selection = h.value_selection();
-        Ok(())
+        from_source!(self, h, |s, c| s.update(c, deltas))
     }
 
     /// Take the counts of `h` since its previous collect or reset into this snapshot,
     /// allocating nothing (see [`DynHistogram::collect`]); `h` counts from zero. Same
     /// configuration and counter width as the snapshot, otherwise an error and no change.
     pub fn collect(&mut self, h: &DynHistogram) -> Result<(), ConfigError> {
-        match (&mut self.inner, &h.inner) {
-            (SnapInner::U32(s), Inner::U32(c)) => s.collect(c)?,
-            (SnapInner::U64(s), Inner::U64(c)) => s.collect(c)?,
-            _ => {
-                return Err(ConfigError::StorageLength {
-                    expected: self.view_len(),
-                    actual: h.storage_len(),
-                })
-            }
-        }
-        self.selection = h.value_selection();
-        Ok(())
+        from_source!(self, h, |s, c| s.collect(c))
     }
 
     fn view_len(&self) -> usize {

@@ -1,9 +1,9 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
 use super::cell::{increment_atomic, AtomicCounter};
-use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
+use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+#[cfg(feature = "alloc")]
 use crate::config::{Config, ConfigError};
-use crate::shape::Shape;
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -33,21 +33,10 @@ pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
+seq_counts_constructors!(AtomicHistogram);
 source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
-    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
-    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
-        Self::from_shape(config.validate()?, storage)
-    }
-
-    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
-    pub fn from_shape(shape: Shape, storage: S) -> Result<Self, ConfigError> {
-        Ok(AtomicHistogram {
-            counts: SeqCounts::from_storage(shape, storage)?,
-        })
-    }
-
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts as
     /// [`AtomicHistogram::record_fast`] does: a relaxed atomic add of 1 to a cell found
     /// below [`DirectPath::limit`](super::DirectPath), everything else through

@@ -345,6 +345,32 @@ macro_rules! source_over_seq_counts {
         }
     };
 }
+
+/// The constructors of a mode over [`SeqCounts`] with nothing more to set: `from_storage`
+/// and `from_shape`.
+macro_rules! seq_counts_constructors {
+    ($ty:ident) => {
+        impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
+            /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
+            pub fn from_storage(
+                config: crate::Config,
+                storage: S,
+            ) -> Result<Self, crate::ConfigError> {
+                Self::from_shape(config.validate()?, storage)
+            }
+
+            /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed
+            /// here).
+            pub fn from_shape(shape: crate::Shape, storage: S) -> Result<Self, crate::ConfigError> {
+                Ok($ty {
+                    counts: SeqCounts::from_storage(shape, storage)?,
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use seq_counts_constructors;
 pub(crate) use source_over_seq_counts;
 
 /// The default storage: a box of cells with `alloc`, a borrowed slice without.

@@ -1,10 +1,11 @@
 //! The single-writer histogram whose reads may come from any thread.
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
-use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
+use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+#[cfg(feature = "alloc")]
 use crate::config::{Config, ConfigError};
 use crate::merge::{plan_subtract, stored_counts, MergeError};
-use crate::shape::{Shape, OVER, SAT, UNDER};
+use crate::shape::{OVER, SAT, UNDER};
 use crate::view::View;
 
 /// A histogram with **one writer at a time** whose reads may come from any thread.
@@ -39,21 +40,10 @@ pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
+seq_counts_constructors!(SharedHistogram);
 source_over_seq_counts!(SharedHistogram, MAX);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
-    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
-    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
-        Self::from_shape(config.validate()?, storage)
-    }
-
-    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
-    pub fn from_shape(shape: Shape, storage: S) -> Result<Self, ConfigError> {
-        Ok(SharedHistogram {
-            counts: SeqCounts::from_storage(shape, storage)?,
-        })
-    }
-
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts with a
     /// relaxed atomic load and store, as [`SharedHistogram::record_fast`] does, and hands
     /// full buckets and values outside the range to [`SharedHistogram::record`].
