@@ -170,6 +170,24 @@ static partial class PerfTests
         catch (ObjectDisposedException) { passed++; }
     }
 
+    /// <summary>The time histogram of a result no one else references (not inlined, so the
+    /// result is unreachable once this returns).</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    static BenchHistogram OrphanView() { return Bench.Run(() => Spin(1), Quick("orphan")).Histogram("time"); }
+
+    static void BenchViewKeepsResult()
+    {
+        BenchHistogram h = OrphanView();
+        ulong before = h.TotalCount;
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Check(!h.IsDisposed && !h.Owner.IsDisposed && h.TotalCount == before && before > 0 && h.Percentile(50) > 0,
+              "a histogram view keeps its result alive through a collection");
+        h.Owner.Dispose();
+        Check(h.IsDisposed, "disposing the owner disposes the view");
+    }
+
     static void BenchGroups()
     {
         Group("bench busy loop", BenchBusyLoop);
@@ -179,5 +197,6 @@ static partial class PerfTests
         Group("bench exception", BenchException);
         Group("bench bad options", BenchBadOptions);
         Group("bench dispose", BenchDispose);
+        Group("bench view keeps its result", BenchViewKeepsResult);
     }
 }
