@@ -1,4 +1,4 @@
-/* Prints the C layout of the perf structs the C# binding mirrors, in the format PerfTests.cs
+/* Prints the C layout of the perf and bench structs the C# binding mirrors, in the format PerfTests.cs
  * prints from Marshal.SizeOf/OffsetOf; run.sh requires the two lines to be identical. */
 #include <stddef.h>
 #include <stdio.h>
@@ -9,12 +9,14 @@ int main(void)
 {
     printf("perf struct sizes: config=%zu reading=%zu delta=%zu values=%zu derived=%zu info=%zu "
            "scope=%zu config.relative_error@%zu values.overhead_syscall@%zu info.rdpmc@%zu "
-           "scope.unit@%zu\n",
+           "scope.unit@%zu bench_config=%zu bench_config.time_budget@%zu bench_config.baseline@%zu\n",
            sizeof(struct picollo_perf_config), sizeof(struct picollo_perf_reading),
            sizeof(struct picollo_perf_delta), sizeof(struct picollo_perf_counter_values),
            sizeof(struct picollo_perf_derived), sizeof(struct picollo_perf_info),
            sizeof(struct picollo_scope), offsetof(struct picollo_perf_config, relative_error),
            offsetof(struct picollo_perf_counter_values, overhead_syscall),
-           offsetof(struct picollo_perf_info, rdpmc), offsetof(struct picollo_scope, unit));
+           offsetof(struct picollo_perf_info, rdpmc), offsetof(struct picollo_scope, unit),
+           sizeof(struct picollo_bench_config), offsetof(struct picollo_bench_config, time_budget),
+           offsetof(struct picollo_bench_config, baseline));
     return 0;
 }

@@ -54,13 +54,15 @@ static partial class PerfTests
         Func<Type, int> size = t => Marshal.SizeOf(t);
         Console.WriteLine(string.Format(
             "perf struct sizes: config={0} reading={1} delta={2} values={3} derived={4} info={5} scope={6} " +
-            "config.relative_error@{7} values.overhead_syscall@{8} info.rdpmc@{9} scope.unit@{10}",
+            "config.relative_error@{7} values.overhead_syscall@{8} info.rdpmc@{9} scope.unit@{10} " +
+            "bench_config={11} bench_config.time_budget@{12} bench_config.baseline@{13}",
             size(typeof(PerfConfig)), size(typeof(Reading)), size(typeof(Delta)), size(typeof(CounterValues)),
             size(typeof(Derived)), size(typeof(PmuInfo)), size(typeof(ScopeData)),
             (int)Marshal.OffsetOf(typeof(PerfConfig), "RelativeError"),
             (int)Marshal.OffsetOf(typeof(CounterValues), "OverheadSyscall"),
             (int)Marshal.OffsetOf(typeof(PmuInfo), "Rdpmc"),
-            (int)Marshal.OffsetOf(typeof(ScopeData), "Unit")));
+            (int)Marshal.OffsetOf(typeof(ScopeData), "Unit"), size(typeof(BenchConfig)),
+            (int)Marshal.OffsetOf(typeof(BenchConfig), "TimeBudget"), (int)Marshal.OffsetOf(typeof(BenchConfig), "Baseline")));
         var c = PerfConfig.Default;
         Check(c.StructSize == 48 && c.Pid == 0 && c.Cpu == -1 && c.Enabled == 1 && c.RelativeError == 0.001,
               "PerfConfig.Default");
@@ -351,6 +353,7 @@ static partial class PerfTests
         Group("hardware", Hardware);
         Group("scopes", Scopes);
         Group("timers", Timers);
+        BenchGroups();  // BenchTests.cs: the benchmark harness
         SeedGroups();   // SeedPerfTests.cs: the announcement's perf snippets
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;

@@ -12,11 +12,12 @@
 // picollo_float_histogram, for doubles; its C types (FloatPercentile, FloatBucket, the raw
 // config, info and summary) are declared here too, as are HistogramStep and TextFormat of the
 // value queries (Metrics/HdrHistogramQueries.cs, HdrHistogramSteps.cs). scripts/check_bindings.py
-// reads the declarations of the C ABI from this file and the four Picollo*.cs beside it only.
+// reads the declarations of the C ABI from this file and the Picollo*.cs beside it only.
 // PicolloApprox.cs adds the standalone approximate counter (ApproxCounter), PicolloHdr.cs the
 // HdrHistogram formats (V2 encoding, .hgrm, interval logs), PicolloMetrics.cs the metrics
 // pipelines (interval collection, OpenMetrics, OTLP), PicolloPerf.cs and Perf/*.cs the
-// perf_event counters (Picollo.Perf). Exceptions.cs maps each picollo_status to the .NET
+// perf_event counters (Picollo.Perf), PicolloBench.cs and Bench/*.cs the benchmark harness
+// (Bench.Run, Bench.Compare). Exceptions.cs maps each picollo_status to the .NET
 // exception of its kind; Metrics/Shared.cs holds what the integer and float classes share.
 //
 // Built by Picollo.csproj (dotnet build / dotnet pack), or with mono's mcs:

@@ -1,0 +1,202 @@
+// Tests of Picollo.Bench: a busy loop measured through a delegate (the time metric, its
+// histogram, the report naming the subtracted call overhead), a loop twice as long compared
+// as slower, task-clock as a second metric, an exception from the delegate rethrown by Run,
+// bad options as ArgumentException, the JSON and log forms, and Dispose.
+
+using System;
+using System.Linq;
+using Picollo;
+using Picollo.Perf;
+
+static partial class PerfTests
+{
+    /// <summary>Short runs: 0.1 s of warm-up, at most 0.3 s and 300 samples; time only
+    /// unless counters are given.</summary>
+    static BenchOptions Quick(string name, params string[] counters)
+    {
+        return new BenchOptions
+        {
+            Name = name, Counters = counters, Samples = 300,
+            TimeBudget = TimeSpan.FromSeconds(0.3), Warmup = TimeSpan.FromSeconds(0.1),
+        };
+    }
+
+    /// <summary>About 256 × blocks cycles of dependent additions.</summary>
+    static void Spin(ulong blocks) { CpuUtils.AddChain256(blocks); }
+
+    static void BenchBusyLoop()
+    {
+        using (BenchResult r = Bench.Run(() => Spin(8), Quick("spin8")))
+        {
+            Console.WriteLine("bench: " + r.Line());
+            Check(r.Name == "spin8" && r.Metrics.SequenceEqual(new[] { "time" }) && r.Unit("time") == "ns",
+                  "a time-only run has the one metric time, in ns: " + string.Join(",", r.Metrics));
+            BenchHistogram h = r.Histogram("time");
+            Check(h.TotalCount >= 1 && h.TotalCount <= 300, "1..Samples values in the time histogram: " + h.TotalCount);
+            Check(ReferenceEquals(h.Owner, r) && h.Metric == "time" && h.Unit == "ns", "the view names its result and metric");
+            double p50 = r.Percentile("time", 50), p99 = r.Percentile("time", 99);
+            Check(p50 > 0 && p50 <= p99 && p50 == h.GetPercentile(50).Value / 1000.0,
+                  string.Format("P50 {0} ns ≤ P99 {1} ns, in ns from the picoseconds", p50, p99));
+            string report = r.Table();
+            Check(report.StartsWith("##### spin8\n") && report.Contains("\n| time (ns) |"), "the report's heading and time row");
+            Check(report.Contains("- baseline: the medians of the empty delegate subtracted from every figure"),
+                  "the report names the subtracted call overhead:\n" + report);
+            Check(r.Line().StartsWith("spin8: time P50="), "the line form: " + r.Line());
+            Check(r.Summaries().Contains("| Percentile | Value "), "the summaries are Markdown tables");
+        }
+        var raw = Quick("empty");
+        raw.SubtractCallOverhead = false;
+        using (BenchResult r = Bench.Run(() => { }, raw))
+        {
+            Console.WriteLine(string.Format("bench: the empty delegate costs {0:F3} ns per call (median)", r.Percentile("time", 50)));
+            Check(!r.Table().Contains("- baseline:"), "no baseline line without SubtractCallOverhead");
+            Check(r.Name == "empty", "the name");
+        }
+        using (BenchResult r = Bench.Run(() => { }, new BenchOptions { Counters = new string[0], Samples = 50, TimeBudget = TimeSpan.FromSeconds(0.2), Warmup = TimeSpan.Zero }))
+            Check(r.Name == "bench", "the library's default name: " + r.Name);
+    }
+
+    static void BenchOperationsOverload()
+    {
+        ulong calls = 0, operations = 0;
+        var o = Quick("ops");
+        o.SubtractCallOverhead = false;
+        using (BenchResult r = Bench.Run(n => { calls++; operations += n; Spin(n); }, o))
+        {
+            Check(calls > 0 && operations >= calls, string.Format("{0} operations in {1} calls", operations, calls));
+            Check(r.Histogram("time").TotalCount <= calls, "at most one sample per call");
+        }
+    }
+
+    static void BenchCompareTwice()
+    {
+        int slower = 0;
+        for (int trial = 0; trial < 3 && slower < 2; trial++)
+        {
+            using (BenchResult a = Bench.Run(() => Spin(8), Quick("spin8")))
+            using (BenchResult b = Bench.Run(() => Spin(16), Quick("spin16")))
+            {
+                BenchComparison c = Bench.Compare(a, b);
+                string verdictLine = c.Text.TrimEnd('\n').Split('\n').Last();
+                Console.WriteLine(string.Format("bench compare trial {0}: {1}, ratio {2:F3}; {3}", trial + 1, c.Verdict, c.Ratio, verdictLine));
+                Check(verdictLine.StartsWith("verdict: "), "the comparison ends with the verdict line: " + verdictLine);
+                if (c.Verdict == BenchVerdict.Slower && c.Ratio >= 1.3 && c.Ratio <= 3.5
+                    && verdictLine.StartsWith("verdict: spin16 is slower than spin8 by ")) slower++;
+            }
+        }
+        Check(slower >= 2, "twice the loop compares Slower with a ratio in 1.3..3.5 in 2 of 3 trials: " + slower);
+    }
+
+    static void BenchTaskClock()
+    {
+        using (BenchResult r = Bench.Run(() => Spin(64), Quick("taskclock", "Software:TaskClock")))
+        {
+            Check(r.Metrics.SequenceEqual(new[] { "time", "Software:TaskClock" }) && r.Unit("Software:TaskClock") == "ns",
+                  "task-clock is the second metric, in ns: " + string.Join(",", r.Metrics));
+            Check(r.Histogram("Software:TaskClock").TotalCount == r.Histogram("time").TotalCount,
+                  "a task-clock value per sample");
+            string json = r.ToJson();
+            Check(json.StartsWith("{\"name\":\"taskclock\"") && json.Contains("{\"name\":\"time\",\"unit\":\"ns\"")
+                  && json.Contains("{\"name\":\"Software:TaskClock\",\"unit\":\"ns\""), "the JSON names both metrics");
+            string log = r.ToLog();
+            Check(log.Contains("Tag=time,") && log.Contains("Tag=Software:TaskClock,"), "the log tags an interval per metric");
+        }
+    }
+
+    sealed class OpFailed : Exception { public OpFailed() : base("op failed on purpose") { } }
+
+    static void ThrowOnThird(ref int calls)
+    {
+        if (++calls == 3) throw new OpFailed();
+    }
+
+    static void BenchException()
+    {
+        int calls = 0;
+        try
+        {
+            Bench.Run(() => ThrowOnThird(ref calls), Quick("throws"));
+            Check(false, "an exception in op is rethrown by Run");
+        }
+        catch (OpFailed e)
+        {
+            Check(calls == 3, "op is not called again after it threw: " + calls);
+            Check(e.StackTrace.Contains("ThrowOnThird"), "the rethrown exception keeps op's stack: " + e.StackTrace);
+        }
+    }
+
+    static void BenchBadOptions()
+    {
+        int calls = 0;
+        Action op = () => calls++;
+        Func<Func<BenchOptions, BenchOptions>, BenchOptions> spoil = f => f(Quick("bad"));
+        var cases = new[]
+        {
+            Tuple.Create("samples", spoil(o => { o.Samples = 0; return o; })),
+            Tuple.Create("batch", spoil(o => { o.Batch = (1UL << 24) + 1; return o; })),
+            Tuple.Create("time_budget", spoil(o => { o.TimeBudget = TimeSpan.FromSeconds(-1); return o; })),
+            Tuple.Create("nice", spoil(o => { o.Nice = 20; return o; })),
+            Tuple.Create("Hardware:Nope", spoil(o => { o.Counters = new[] { "Hardware:Nope" }; return o; })),
+            Tuple.Create("Counters", spoil(o => { o.Counters = new[] { "Software:TaskClock,Software:PageFaults" }; return o; })),
+            Tuple.Create("PinnedCpu", spoil(o => { o.PinnedCpu = -1; return o; })),
+        };
+        foreach (var c in cases)
+        {
+            try { Bench.Run(op, c.Item2).Dispose(); Check(false, c.Item1 + ": no exception"); }
+            catch (ArgumentException e) { Check(e.Message.Contains(c.Item1), c.Item1 + ": the message names it: " + e.Message); }
+        }
+        Check(calls == 0, "bad options fail before op runs: " + calls);
+        try { Bench.Run((Action)null); Check(false, "a null op"); }
+        catch (ArgumentNullException) { passed++; }
+        using (BenchResult r = Bench.Run(op, Quick("ok")))
+        {
+            try { r.Histogram("cycles"); Check(false, "an unknown metric"); }
+            catch (ArgumentException e) { Check(e.Message.Contains("'cycles'"), "an unknown metric: " + e.Message); }
+        }
+    }
+
+    static void BenchDispose()
+    {
+        BenchResult r = Bench.Run(() => Spin(1), Quick("dispose"));
+        BenchHistogram h = r.Histogram("time");
+        r.Dispose();
+        r.Dispose();   // twice: nothing
+        Check(r.IsDisposed && h.IsDisposed, "the result's dispose disposes its histogram views");
+        try { var n = h.TotalCount; Check(false, "a view used after the result's dispose: " + n); }
+        catch (ObjectDisposedException) { passed++; }
+        try { r.Table(); Check(false, "a result used after dispose"); }
+        catch (ObjectDisposedException) { passed++; }
+        try { Bench.Compare(r, r); Check(false, "compare with a disposed result"); }
+        catch (ObjectDisposedException) { passed++; }
+    }
+
+    /// <summary>The time histogram of a result no one else references (not inlined, so the
+    /// result is unreachable once this returns).</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    static BenchHistogram OrphanView() { return Bench.Run(() => Spin(1), Quick("orphan")).Histogram("time"); }
+
+    static void BenchViewKeepsResult()
+    {
+        BenchHistogram h = OrphanView();
+        ulong before = h.TotalCount;
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Check(!h.IsDisposed && !h.Owner.IsDisposed && h.TotalCount == before && before > 0 && h.Percentile(50) > 0,
+              "a histogram view keeps its result alive through a collection");
+        h.Owner.Dispose();
+        Check(h.IsDisposed, "disposing the owner disposes the view");
+    }
+
+    static void BenchGroups()
+    {
+        Group("bench busy loop", BenchBusyLoop);
+        Group("bench operations overload", BenchOperationsOverload);
+        Group("bench compare twice", BenchCompareTwice);
+        Group("bench task-clock", BenchTaskClock);
+        Group("bench exception", BenchException);
+        Group("bench bad options", BenchBadOptions);
+        Group("bench dispose", BenchDispose);
+        Group("bench view keeps its result", BenchViewKeepsResult);
+    }
+}

@@ -1,0 +1,129 @@
+// Bench: the harness of picollo_bench_run for delegates. The library calls back into a
+// trampoline with a batch size k; the trampoline calls the delegate k times. The cost of
+// that call is measured on an empty delegate with the same settings and passed as the run's
+// baseline, so the figures are the delegate's own work. An exception thrown by the delegate
+// never crosses the native frames: the trampoline keeps it, turns the rest of the run into
+// no-ops, and Run rethrows it once the library has returned.
+
+using System;
+using System.Runtime.ExceptionServices;
+using System.Runtime.InteropServices;
+
+namespace Picollo
+{
+    /// <summary>Benchmarks a delegate on the calling thread: warm-up, batch calibration, one
+    /// histogram per metric (time per operation and each counter's events per operation), the
+    /// report, and <see cref="Compare"/> for an A/B verdict (docs/benchmarks.md). Linux only.</summary>
+    public static class Bench
+    {
+        /// <summary>Measure <paramref name="op"/>, one call per operation. An exception from
+        /// <paramref name="op"/> ends the measurement and is rethrown here; bad options throw
+        /// <see cref="ArgumentException"/> before <paramref name="op"/> runs.</summary>
+        public static BenchResult Run(Action op, BenchOptions options = null)
+        {
+            if (op == null) throw new ArgumentNullException("op");
+            Action empty = () => { };
+            return Measure(new Trampoline(op), new Trampoline(empty), options ?? new BenchOptions());
+        }
+
+        /// <summary>Measure work that runs the given number of operations itself (its own loop,
+        /// no delegate call per operation); the call overhead subtracted is that of an empty
+        /// <c>Action&lt;ulong&gt;</c> per batch.</summary>
+        public static BenchResult Run(Action<ulong> operations, BenchOptions options = null)
+        {
+            if (operations == null) throw new ArgumentNullException("operations");
+            Action<ulong> empty = n => { };
+            return Measure(new Trampoline(operations), new Trampoline(empty), options ?? new BenchOptions());
+        }
+
+        /// <summary>B against A: the diff tables, the rank test and the closing
+        /// <c>verdict:</c> line, with the verdict and B's median time over A's.</summary>
+        public static BenchComparison Compare(BenchResult a, BenchResult b)
+        {
+            if (a == null) throw new ArgumentNullException("a");
+            if (b == null) throw new ArgumentNullException("b");
+            BenchVerdict verdict = BenchVerdict.NoDifference;
+            double ratio = double.NaN;
+            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_compare(a.Handle, b.Handle, buf, len, out needed, out verdict, out ratio));
+            return new BenchComparison(verdict, ratio, text);
+        }
+
+        /// <summary>The name of the empty delegate's run, which the report's baseline line shows.</summary>
+        const string OverheadName = "the empty delegate";
+
+        static BenchResult Measure(Trampoline op, Trampoline empty, BenchOptions options)
+        {
+            BenchConfig config = options.ToConfig();
+            byte[] name = Utf8.ToNative(options.Name);
+            byte[] counters = Utf8.ToNative(options.CounterList());
+            if (!options.SubtractCallOverhead) return RunOnce(config, options.Name, name, counters, null, op);
+            using (BenchResult overhead = RunOnce(config, OverheadName, Utf8.ToNative(OverheadName), counters, null, empty))
+                return RunOnce(config, options.Name, name, counters, overhead, op);
+        }
+
+        /// <summary>One picollo_bench_run of <paramref name="work"/>; rethrows what it threw.</summary>
+        static unsafe BenchResult RunOnce(BenchConfig config, string runName, byte[] name, byte[] counters,
+                                          BenchResult baseline, Trampoline work)
+        {
+            BenchResultHandle made;
+            Status st;
+            bool added = false;
+            try
+            {
+                if (baseline != null)
+                {
+                    baseline.Handle.DangerousAddRef(ref added);
+                    config.Baseline = baseline.Handle.DangerousGetHandle();
+                }
+                fixed (byte* n = name)
+                fixed (byte* c = counters)
+                {
+                    config.Name = (IntPtr)n;
+                    config.Counters = (IntPtr)c;
+                    st = BenchNative.picollo_bench_run(ref config, work.Pointer, IntPtr.Zero, out made);
+                }
+                GC.KeepAlive(work);
+            }
+            finally
+            {
+                if (added) baseline.Handle.DangerousRelease();
+            }
+            if (work.Error != null)
+            {
+                if (made != null) made.Dispose();
+                work.Error.Throw();
+            }
+            return new BenchResult(Handles.Adopt(st, made), runName);
+        }
+
+        /// <summary>The native callback: calls the delegate, keeps its first exception and
+        /// does nothing more once there is one.</summary>
+        sealed class Trampoline
+        {
+            readonly Action<ulong> _operations;
+            readonly BenchNative.Work _callback;
+
+            public Trampoline(Action op) : this(n => { for (ulong i = 0; i < n; i++) op(); }) { }
+
+            public Trampoline(Action<ulong> operations)
+            {
+                _operations = operations;
+                _callback = Call;
+                Pointer = Marshal.GetFunctionPointerForDelegate(_callback);
+            }
+
+            /// <summary>The function pointer; valid while this object is alive.</summary>
+            public IntPtr Pointer { get; private set; }
+
+            public ExceptionDispatchInfo Error { get; private set; }
+
+            void Call(IntPtr ctx, ulong iterations)
+            {
+                if (Error != null) return;
+                try { _operations(iterations); }
+                catch (Exception e) { Error = ExceptionDispatchInfo.Capture(e); }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+// BenchHistogram: a read-only view of the histogram a BenchResult lends for one metric. It
+// answers the queries of HdrHistogram and offers nothing that writes, because the library
+// lends the histogram read-only; the values are thousandths of the metric's unit.
+
+using System;
+using System.Collections.Generic;
+using Picollo.Metrics;
+
+namespace Picollo
+{
+    /// <summary>One metric's histogram in a <see cref="BenchResult"/>, per operation, in
+    /// thousandths of <see cref="Unit"/> (picoseconds for time). Borrowed: the result frees
+    /// it, and this view keeps the result alive (<see cref="Owner"/>) and is disposed with it.</summary>
+    public sealed class BenchHistogram
+    {
+        readonly HdrHistogram _histogram;
+
+        internal BenchHistogram(HdrHistogram borrowed, string metric, string unit)
+        {
+            _histogram = borrowed;
+            Metric = metric;
+            Unit = unit;
+        }
+
+        /// <summary>The metric's name (<c>time</c>, <c>Software:TaskClock</c>…).</summary>
+        public string Metric { get; private set; }
+
+        /// <summary>The metric's unit per operation (<c>ns</c> or <c>events</c>).</summary>
+        public string Unit { get; private set; }
+
+        /// <summary>The <see cref="BenchResult"/> that owns the histogram.</summary>
+        public BenchResult Owner { get { return (BenchResult)_histogram.Owner; } }
+
+        /// <summary>True once the result is disposed; every query then throws ObjectDisposedException.</summary>
+        public bool IsDisposed { get { return _histogram.IsDisposed; } }
+
+        /// <summary>How many samples were recorded (one value per sample).</summary>
+        public ulong TotalCount { get { return _histogram.TotalCount; } }
+
+        /// <summary>The mean in thousandths of the unit.</summary>
+        public double Mean { get { return _histogram.Mean; } }
+
+        /// <summary>The percentile at <paramref name="rank"/> (percent), in thousandths of the unit, with its bucket.</summary>
+        public Percentile GetPercentile(double rank) { return _histogram.GetPercentile(rank); }
+
+        /// <summary>The percentile at <paramref name="rank"/> (percent) in the unit (ns for time).</summary>
+        public double Percentile(double rank) { return _histogram.GetPercentileValue(rank) / 1000.0; }
+
+        /// <summary>The standard summary, in thousandths of the unit.</summary>
+        public HdrHistogramSummary GetSummary() { return _histogram.GetSummary(); }
+
+        /// <summary>The Markdown table of the raw values (thousandths of the unit).</summary>
+        public string Table(string title = null) { return _histogram.Table(title); }
+
+        /// <summary>The buckets that hold values, in value order.</summary>
+        public IEnumerable<Bucket> BucketsWithValues { get { return _histogram.BucketsWithValues; } }
+
+        /// <summary>The number of values at or below <paramref name="value"/> (thousandths of the unit), as <see cref="HdrHistogram.RankOf"/>.</summary>
+        public double RankOf(ulong value) { return _histogram.RankOf(value); }
+
+        /// <summary>The count of every bucket that holds a value in [lo, hi], as <see cref="HdrHistogram.CountBetween"/>.</summary>
+        public ulong CountBetween(ulong lo, ulong hi) { return _histogram.CountBetween(lo, hi); }
+
+        public override string ToString() { return Metric + " (" + Unit + " × 1000)"; }
+
+        /// <summary>The result is being freed: the borrowed handle becomes invalid (never freed here).</summary>
+        internal void Close() { _histogram.Dispose(); }
+    }
+
+    /// <summary>What <see cref="Bench.Compare"/> found: B against A.</summary>
+    public sealed class BenchComparison
+    {
+        internal BenchComparison(BenchVerdict verdict, double ratio, string text)
+        {
+            Verdict = verdict;
+            Ratio = ratio;
+            Text = text;
+        }
+
+        /// <summary>B's time per operation against A's (99 % confidence, Mann–Whitney).</summary>
+        public BenchVerdict Verdict { get; private set; }
+
+        /// <summary>B's median time per operation over A's.</summary>
+        public double Ratio { get; private set; }
+
+        /// <summary>The diff tables with a 99 % interval per percentile, the rank test and the
+        /// closing <c>verdict:</c> line.</summary>
+        public string Text { get; private set; }
+
+        public override string ToString() { return Text; }
+    }
+}

@@ -1,0 +1,117 @@
+// BenchResult: what Bench.Run measured, over a picollo_bench_result handle: the metrics'
+// names and units, the text forms, and a read-only view of each metric's histogram, which
+// the result lends and frees. BenchHistogram is that view; BenchComparison is what
+// Bench.Compare returns.
+
+using System;
+using System.Collections.Generic;
+using Picollo.Metrics;
+
+namespace Picollo
+{
+    /// <summary>The measurement of one <see cref="Bench.Run(Action, BenchOptions)"/>: metric 0
+    /// is <c>time</c> (ns per operation), then each counter (events per operation; task-clock
+    /// and cpu-clock in ns). Never changes, so any number of threads may read it at once;
+    /// Dispose (any number of times) frees it and its histograms, and must not race a read.</summary>
+    public sealed class BenchResult : IDisposable
+    {
+        readonly BenchResultHandle _handle;
+        readonly string[] _metrics;
+        readonly string[] _units;
+        readonly BenchHistogram[] _histograms;
+
+        /// <summary>Adopt a result; <paramref name="name"/> is the name it was run with (null:
+        /// the library's default, which the report's heading shows).</summary>
+        internal BenchResult(BenchResultHandle handle, string name)
+        {
+            _handle = handle;
+            Name = name ?? HeadingOf(Render(BenchFormat.Report));
+            UIntPtr n;
+            PicolloException.Check(BenchNative.picollo_bench_result_metric_count(handle, out n));
+            _metrics = new string[(int)n.ToUInt64()];
+            _units = new string[_metrics.Length];
+            _histograms = new BenchHistogram[_metrics.Length];
+            for (int i = 0; i < _metrics.Length; i++)
+            {
+                var index = new UIntPtr((uint)i);
+                _metrics[i] = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                    BenchNative.picollo_bench_result_metric_name(handle, index, buf, len, out needed));
+                _units[i] = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                    BenchNative.picollo_bench_result_metric_unit(handle, index, buf, len, out needed));
+                IntPtr raw;
+                PicolloException.Check(BenchNative.picollo_bench_result_histogram(handle, index, out raw));
+                _histograms[i] = new BenchHistogram(new HdrHistogram(new HistogramHandle(raw), this), _metrics[i], _units[i]);
+            }
+        }
+
+        internal BenchResultHandle Handle { get { return _handle; } }
+
+        /// <summary>The name the report shows.</summary>
+        public string Name { get; private set; }
+
+        /// <summary>The metrics' names, in order: <c>time</c>, then the counters.</summary>
+        public IReadOnlyList<string> Metrics { get { return _metrics; } }
+
+        /// <summary>The unit of a metric, per operation: <c>ns</c> or <c>events</c>.</summary>
+        public string Unit(string metric) { return _units[IndexOf(metric)]; }
+
+        /// <summary>A read-only view of a metric's histogram (values in thousandths of the
+        /// unit: picoseconds for time). It keeps this result alive, never frees the histogram,
+        /// and is disposed with the result.</summary>
+        public BenchHistogram Histogram(string metric) { return _histograms[IndexOf(metric)]; }
+
+        /// <summary>A metric's percentile (rank in percent, 0 to 100) in its unit, e.g. ns.</summary>
+        public double Percentile(string metric, double rank) { return Histogram(metric).Percentile(rank); }
+
+        /// <summary>The report: conditions and warnings, a Markdown row per metric, tail
+        /// attribution, and the baseline subtracted, if any.</summary>
+        public string Table() { return Render(BenchFormat.Report); }
+
+        /// <summary>Every metric's full Markdown summary.</summary>
+        public string Summaries() { return Render(BenchFormat.Summaries); }
+
+        /// <summary>One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.</summary>
+        public string Line() { return Render(BenchFormat.Line); }
+
+        /// <summary>A JSON object (values in thousandths of each unit, <c>"scale": 1000</c>).</summary>
+        public string ToJson() { return Render(BenchFormat.Json); }
+
+        /// <summary>An HdrHistogram interval log, one interval per metric tagged with its name,
+        /// which <c>picollo report/diff/plot</c> read.</summary>
+        public string ToLog() { return Render(BenchFormat.Log); }
+
+        public override string ToString() { return _handle.IsClosed ? "BenchResult (disposed)" : Line(); }
+
+        public bool IsDisposed { get { return _handle.IsClosed; } }
+
+        /// <summary>Free the result; its histogram views become disposed. Safe to repeat.</summary>
+        public void Dispose()
+        {
+            foreach (var h in _histograms) if (h != null) h.Close();
+            _handle.Dispose();
+        }
+
+        string Render(BenchFormat format)
+        {
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_result_text(_handle, (uint)format, buf, len, out needed));
+        }
+
+        /// <summary>The name in the report's first line, <c>##### name</c>.</summary>
+        static string HeadingOf(string report)
+        {
+            int end = report.IndexOf('\n');
+            string first = end < 0 ? report : report.Substring(0, end);
+            return first.StartsWith("##### ", StringComparison.Ordinal) ? first.Substring(6) : first;
+        }
+
+        int IndexOf(string metric)
+        {
+            if (metric == null) throw new ArgumentNullException("metric");
+            int i = Array.IndexOf(_metrics, metric);
+            if (i < 0)
+                throw new ArgumentException(string.Format("no metric '{0}' in this result ({1})", metric, string.Join(", ", _metrics)), "metric");
+            return i;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+// Picollo.Bench for .NET: the C layer of the benchmark harness (Linux): the verdict and
+// format enums, the blittable config, BenchNative's DllImports and the result handle. The
+// API a caller uses (Bench.Run, BenchOptions, BenchResult, Bench.Compare) is in Bench/*.cs:
+//
+//   using (BenchResult r = Bench.Run(() => Work(), new BenchOptions { Name = "work" }))
+//       Console.WriteLine(r.Table());
+
+using System;
+using System.Runtime.InteropServices;
+
+namespace Picollo
+{
+    /// <summary>picollo_bench_verdict: what <see cref="Bench.Compare"/> concludes about B's
+    /// time per operation against A's (99 % confidence).</summary>
+    public enum BenchVerdict : uint
+    {
+        /// <summary>The rank test finds no difference.</summary>
+        NoDifference = 0,
+        /// <summary>B takes less time than A.</summary>
+        Faster = 1,
+        /// <summary>B takes more time than A.</summary>
+        Slower = 2,
+    }
+
+    /// <summary>picollo_bench_format: a text form of a result.</summary>
+    internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4 }
+
+    /// <summary>picollo_bench_config (80 bytes); start from <see cref="Default"/>. The
+    /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct BenchConfig
+    {
+        public uint StructSize;
+        public int PinnedCpu;
+        public IntPtr Name;
+        public IntPtr Counters;
+        public ulong Samples;
+        public ulong Batch;
+        public double TimeBudget;
+        public double Warmup;
+        public double RelativeError;
+        public int Nice;
+        public uint SetNice;
+        public IntPtr Baseline;
+
+        public static BenchConfig Default { get { return BenchNative.picollo_bench_config_default(); } }
+    }
+
+    internal static class BenchNative
+    {
+        const string Lib = "picollo";
+        const CallingConvention Cdecl = CallingConvention.Cdecl;
+
+        /// <summary>picollo_bench_work: runs `iterations` operations; it must not throw.</summary>
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate void Work(IntPtr ctx, ulong iterations);
+
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern BenchConfig picollo_bench_config_default();
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_run(ref BenchConfig config, IntPtr work, IntPtr ctx, out BenchResultHandle result);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_bench_result_free(IntPtr r);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_count(BenchResultHandle r, out UIntPtr count);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_name(BenchResultHandle r, UIntPtr index, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_unit(BenchResultHandle r, UIntPtr index, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_histogram(BenchResultHandle r, UIntPtr index, out IntPtr histogram);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_text(BenchResultHandle r, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed, out BenchVerdict verdict, out double ratio);
+    }
+
+    /// <summary>Owns a picollo_bench_result* and, through it, the histograms it lends.</summary>
+    internal sealed class BenchResultHandle : SafeHandle
+    {
+        public BenchResultHandle() : base(IntPtr.Zero, true) { }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        protected override bool ReleaseHandle()
+        {
+            BenchNative.picollo_bench_result_free(handle);
+            return true;
+        }
+    }
+}
