@@ -1,0 +1,99 @@
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.10) as data: the config struct,
+the enums and the signatures of ``picollo_bench_*``.
+
+Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
+The work callback goes in as ``c_void_p`` (the header's function pointer type is a
+pointer as far as the ABI is concerned); `WORK` is its ctypes prototype.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char,
+    c_char_p,
+    c_double,
+    c_int32,
+    c_size_t,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+
+from ._abi import HistogramP, c_size_p, status_t
+
+#: The ABI minor version that has the harness with `picollo_bench_config.baseline`.
+BENCH_ABI_MINOR = 10
+
+
+class BenchVerdict(enum.IntEnum):
+    """`picollo_bench_verdict`: B against A on time per operation (99 % confidence)."""
+
+    NO_DIFFERENCE = 0
+    FASTER = 1
+    SLOWER = 2
+
+
+class BenchFormat(enum.IntEnum):
+    """`picollo_bench_format`: a text form of a result."""
+
+    REPORT = 0
+    SUMMARIES = 1
+    JSON = 2
+    LOG = 3
+    LINE = 4
+
+
+class picollo_bench_result(Structure):
+    """Opaque handle target."""
+
+
+BenchResultP = POINTER(picollo_bench_result)
+
+
+class picollo_bench_config(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("pinned_cpu", c_int32),
+        ("name", c_char_p),
+        ("counters", c_char_p),
+        ("samples", c_uint64),
+        ("batch", c_uint64),
+        ("time_budget", c_double),
+        ("warmup", c_double),
+        ("relative_error", c_double),
+        ("nice", c_int32),
+        ("set_nice", c_uint32),
+        ("baseline", BenchResultP),
+    ]
+
+
+if ctypes.sizeof(picollo_bench_config) != 80:
+    raise ImportError(f"picollo_bench_config is {ctypes.sizeof(picollo_bench_config)} bytes, "
+                      "expected 80")
+
+#: `picollo_bench_work`: ``void (*)(void *ctx, uint64_t iterations)``.
+WORK = CFUNCTYPE(None, c_void_p, c_uint64)
+
+#: Every harness function this binding calls: name -> (restype, argtypes).
+BENCH_SIGNATURES = {
+    "picollo_bench_config_default": (picollo_bench_config, []),
+    "picollo_bench_run": (
+        status_t, [POINTER(picollo_bench_config), c_void_p, c_void_p, POINTER(BenchResultP)]),
+    "picollo_bench_result_free": (None, [BenchResultP]),
+    "picollo_bench_result_metric_count": (status_t, [BenchResultP, c_size_p]),
+    "picollo_bench_result_metric_name": (
+        status_t, [BenchResultP, c_size_t, POINTER(c_char), c_size_t, c_size_p]),
+    "picollo_bench_result_metric_unit": (
+        status_t, [BenchResultP, c_size_t, POINTER(c_char), c_size_t, c_size_p]),
+    "picollo_bench_result_histogram": (status_t, [BenchResultP, c_size_t, POINTER(HistogramP)]),
+    "picollo_bench_result_text": (
+        status_t, [BenchResultP, c_uint32, POINTER(c_char), c_size_t, c_size_p]),
+    "picollo_bench_compare": (
+        status_t, [BenchResultP, BenchResultP, POINTER(c_char), c_size_t, c_size_p,
+                   POINTER(c_uint32), POINTER(c_double)]),
+}

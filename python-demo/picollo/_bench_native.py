@@ -1,0 +1,45 @@
+"""The benchmark harness of libpicollo (Linux, ABI 1.10 or later): the signatures of
+`_bench_abi` applied to the loaded library.
+
+On a library without the harness (another platform, an older ABI) importing this module
+raises ImportError naming what is missing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+from ._bench_abi import (  # noqa: F401 (re-exported: `bench` reads them here)
+    BENCH_ABI_MINOR,
+    BENCH_SIGNATURES,
+    WORK,
+    BenchFormat,
+    BenchResultP,
+    BenchVerdict,
+    picollo_bench_config,
+)
+from ._native import apply_signatures, lib, pylib
+
+
+def _missing(name: str) -> str:
+    v = lib.picollo_abi_version()
+    return (f"libpicollo (ABI {v >> 16}.{v & 0xFFFF}) has no {name}: the benchmark harness "
+            f"needs a Linux build of ABI 1.{BENCH_ABI_MINOR} or later")
+
+
+apply_signatures(BENCH_SIGNATURES, _missing)
+if lib.picollo_abi_version() & 0xFFFF < BENCH_ABI_MINOR:
+    raise ImportError(_missing("picollo_bench_config.baseline"))
+
+_default = lib.picollo_bench_config_default()
+if _default.struct_size != ctypes.sizeof(picollo_bench_config):
+    raise ImportError(
+        "picollo_bench_config size differs between library and binding: "
+        f"{_default.struct_size} vs {ctypes.sizeof(picollo_bench_config)}"
+    )
+
+#: `picollo_bench_run` through `ctypes.PyDLL`: the run keeps the GIL, so each batch's
+#: callback enters Python without taking it again (what the empty function's baseline
+#: measures stays the cost of the calls, not of a GIL hand-over).
+run = pylib.picollo_bench_run
+run.restype, run.argtypes = BENCH_SIGNATURES["picollo_bench_run"]

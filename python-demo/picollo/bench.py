@@ -1,0 +1,339 @@
+"""The benchmark harness (Linux): measure a function, get the distribution of its time and of
+every counter per call, compare two results with a verdict (docs/benchmarks.md).
+
+>>> from picollo import bench
+>>> data = list(range(1_000))
+>>> a = bench.run(lambda: sum(data), name="sum", time_budget=1.0)
+>>> b = bench.run(lambda: max(data), name="max", time_budget=1.0)
+>>> print(a.table())                  # conditions, a row per metric, tail attribution
+>>> a.percentile("time", 99)          # 4321.5 (ns per call)
+>>> c = bench.compare(a, b)
+>>> c.verdict, c.ratio                # ('faster', 0.71): b's median time over a's
+>>> print(c)                          # the diff tables and the closing `verdict:` line
+
+The library calls back with a batch size ``k`` and the binding calls ``fn()`` ``k`` times.
+That Python call costs tens of nanoseconds; by default `run` first measures an empty
+function with the same settings and subtracts its medians (the report's ``baseline`` line).
+The run holds the GIL between batches; other threads run only while ``fn`` runs Python.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import itertools
+import math
+import numbers
+import weakref
+from typing import Any, Callable, Sequence
+
+from . import _bench_native as bn
+from . import _native as n
+from ._convert import real, u64
+from ._errors import Status, check
+from ._handle import Handle
+from ._text import encode, fetch_text
+from .histogram import Histogram
+
+__all__ = ["BenchHistogram", "BenchResult", "Comparison", "compare", "run"]
+
+#: The name of the call-overhead run, which the report's baseline line shows.
+OVERHEAD_NAME = "the empty function"
+MAX_BATCH = 2**24
+_VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
+             bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower"}
+
+
+def run(fn: Callable[[], Any], *, name: str | None = None,
+        counters: Sequence[str] | None = None, batch: int | None = None,
+        samples: int = 2000, time_budget: float = 5.0, warmup: float = 1.0,
+        relative_error: float = 1e-4, pinned_cpu: int | None = None, nice: int | None = None,
+        subtract_call_overhead: bool = True) -> "BenchResult":
+    """Measure ``fn()`` (no arguments) on the calling thread.
+
+    ``counters``: None for the library's default set (cycles, instructions, branch and L1D
+    read misses where the PMU allows, else task-clock, page faults and context switches),
+    ``[]`` for time only, or names such as ``"Software:TaskClock"``. ``batch``: calls per
+    sample, 1 to 2**24 (None: the smallest batch whose read pair costs at most 1 % of it).
+    Sampling stops at ``samples`` or after ``time_budget`` seconds, whichever comes first;
+    warm-up takes at most ``warmup`` seconds. ``pinned_cpu`` and ``nice`` stay set on the
+    thread after the run. With ``subtract_call_overhead`` an empty function is measured
+    first with the same settings and its medians are subtracted from every figure.
+
+    An exception raised by ``fn`` (KeyboardInterrupt too) ends its calls: the rest of the run
+    calls nothing, and `run` raises it, with its traceback, once the library returns. Bad
+    arguments raise TypeError or ValueError before ``fn`` is called; a counter the machine
+    cannot count raises `picollo.UnavailableError`.
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, not {type(fn).__name__}")
+    if not isinstance(subtract_call_overhead, bool):
+        raise TypeError("subtract_call_overhead must be a bool")
+    config = _config(counters, batch, samples, time_budget, warmup, relative_error,
+                     pinned_cpu, nice)
+    label = "bench" if name is None else name
+    name_c = encode(label, "name")
+    if not subtract_call_overhead:
+        return _run_once(config, fn, label, name_c, None)
+    with _run_once(config, _empty, OVERHEAD_NAME, OVERHEAD_NAME.encode(), None) as overhead:
+        return _run_once(config, fn, label, name_c, overhead)
+
+
+def _empty() -> None:
+    """What the call overhead is measured on."""
+
+
+def _config(counters: Any, batch: Any, samples: Any, time_budget: Any, warmup: Any,
+            relative_error: Any, pinned_cpu: Any, nice: Any) -> bn.picollo_bench_config:
+    """The C config for `run`'s settings, each checked (TypeError, ValueError)."""
+    c = bn.lib.picollo_bench_config_default()
+    c.counters = _counter_list(counters)
+    c.batch = 0 if batch is None else _in_range(batch, "batch", 1, MAX_BATCH)
+    c.samples = _in_range(samples, "samples", 1, 2**64 - 1)
+    c.time_budget = _seconds(time_budget, "time_budget", allow_zero=False)
+    c.warmup = _seconds(warmup, "warmup", allow_zero=True)
+    c.relative_error = real(relative_error, "relative_error")
+    if not (math.isfinite(c.relative_error) and c.relative_error > 0):
+        raise ValueError(f"relative_error must be finite and above 0, not {relative_error!r}")
+    c.pinned_cpu = -1 if pinned_cpu is None else _in_range(pinned_cpu, "pinned_cpu", 0, 2**31 - 1)
+    if nice is not None:
+        if isinstance(nice, bool) or not isinstance(nice, numbers.Integral):
+            raise TypeError(f"nice must be an int or None, not {type(nice).__name__}")
+        if not -20 <= nice <= 19:
+            raise ValueError(f"nice must be -20 to 19, not {nice}")
+        c.nice, c.set_nice = int(nice), 1
+    return c
+
+
+def _counter_list(counters: Any) -> bytes | None:
+    """None (the default set), or the comma-separated names the config takes."""
+    if counters is None:
+        return None
+    if isinstance(counters, (str, bytes)) or not isinstance(counters, (list, tuple)):
+        raise TypeError("counters must be None or a list of names such as "
+                        f"['Software:TaskClock'], not {type(counters).__name__}")
+    for c in counters:
+        if not isinstance(c, str):
+            raise TypeError(f"a counter name must be a str, not {type(c).__name__}")
+        if not c or "," in c or "\0" in c:
+            raise ValueError(f"bad counter name {c!r}: non-empty, without ',' or NUL")
+    return ",".join(counters).encode("utf-8")
+
+
+def _in_range(value: Any, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"{what} must be {lo} to {hi}, not {value}")
+    v = u64(value, what)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be {lo} to {hi}, not {v}")
+    return v
+
+
+def _seconds(value: Any, what: str, allow_zero: bool) -> float:
+    v = real(value, what)
+    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        raise ValueError(f"{what} must be a finite number of seconds "
+                         f"{'at least' if allow_zero else 'above'} 0, not {value!r}")
+    return v
+
+
+class _Work:
+    """The C callback: calls ``fn`` ``iterations`` times; keeps the first exception and
+    does nothing more once there is one (no exception may cross the library's frames)."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+        self.error: BaseException | None = None
+        self.callback = bn.WORK(self._call)  # kept alive as long as this object
+        self.address = ctypes.cast(self.callback, ctypes.c_void_p).value
+
+    def _call(self, _ctx: Any, iterations: int) -> None:
+        if self.error is not None:
+            return
+        fn = self.fn
+        try:
+            for _ in itertools.repeat(None, iterations):
+                fn()
+        except BaseException as e:  # KeyboardInterrupt too: raised again by `run`
+            self.error = e
+
+
+def _run_once(config: bn.picollo_bench_config, fn: Callable[[], Any], label: str,
+              name_c: bytes | None, baseline: "BenchResult | None") -> "BenchResult":
+    """One `picollo_bench_run` of ``fn``; raises what ``fn`` raised."""
+    work = _Work(fn)
+    config.name = name_c
+    config.baseline = baseline._ptr if baseline is not None else None
+    out = bn.BenchResultP()
+    status = bn.run(ctypes.byref(config), work.address, None, ctypes.byref(out))
+    error, work.error = work.error, None
+    if error is not None:
+        if status == Status.OK:
+            bn.lib.picollo_bench_result_free(out)
+        try:
+            raise error
+        finally:
+            del error
+    check(status)
+    return BenchResult._adopt(out, label)
+
+
+class BenchResult(Handle):
+    """What a run measured: one histogram per metric (``"time"``, then each counter), per
+    call, in **thousandths** of the metric's unit (picoseconds for time), and the report in
+    several forms. Freed by `close`, on leaving ``with``, or when collected; the histograms
+    handed out by `histogram` keep it alive and are closed with it."""
+
+    _WHAT = "benchmark result"
+
+    @classmethod
+    def _adopt(cls, handle: Any, name: str) -> "BenchResult":
+        r = cls.__new__(cls)
+        r._own(handle, bn.lib.picollo_bench_result_free)
+        r.name = name
+        r._views: weakref.WeakSet[BenchHistogram] = weakref.WeakSet()
+        count = ctypes.c_size_t()
+        check(bn.lib.picollo_bench_result_metric_count(handle, ctypes.byref(count)))
+        r._metrics = tuple(r._string(bn.lib.picollo_bench_result_metric_name, i)
+                           for i in range(count.value))
+        r._units = tuple(r._string(bn.lib.picollo_bench_result_metric_unit, i)
+                         for i in range(count.value))
+        return r
+
+    def _string(self, query: Any, index: int) -> str:
+        h = self._ptr
+        return fetch_text(lambda buf, size, needed: query(h, index, buf, size, needed))
+
+    @property
+    def metrics(self) -> list[str]:
+        """The metrics' names: ``"time"``, then each counter (``"Software:TaskClock"``…)."""
+        self._ptr
+        return list(self._metrics)
+
+    def _index(self, metric: str) -> int:
+        self._ptr
+        if not isinstance(metric, str):
+            raise TypeError(f"a metric is named by a str, not {type(metric).__name__}")
+        try:
+            return self._metrics.index(metric)
+        except ValueError:
+            raise KeyError(f"no metric {metric!r}; this result has "
+                           f"{', '.join(self._metrics)}") from None
+
+    def unit(self, metric: str) -> str:
+        """The unit of a metric per call: ``"ns"`` or ``"events"``."""
+        return self._units[self._index(metric)]
+
+    def _text(self, form: bn.BenchFormat) -> str:
+        h = self._ptr
+        return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_result_text(
+            h, form, buf, size, needed))
+
+    def table(self) -> str:
+        """The report: conditions and warnings, a Markdown row per metric (P0, P50, P90,
+        P99, P99.9, max, mean with its 95 % interval), tail attribution."""
+        return self._text(bn.BenchFormat.REPORT)
+
+    def summaries(self) -> str:
+        """Every metric's full Markdown summary (the standard ranks)."""
+        return self._text(bn.BenchFormat.SUMMARIES)
+
+    def line(self) -> str:
+        """One line: the time's P50, P99 and mean with its 95 % interval, batch, samples."""
+        return self._text(bn.BenchFormat.LINE)
+
+    def to_json(self) -> str:
+        """A JSON object of the figures (values in thousandths of each unit, ``"scale"``)."""
+        return self._text(bn.BenchFormat.JSON)
+
+    def to_log(self) -> str:
+        """An HdrHistogram interval log, one interval per metric tagged with its name
+        (`picollo.log.Reader` and ``picollo report/diff/plot`` read it)."""
+        return self._text(bn.BenchFormat.LOG)
+
+    def histogram(self, metric: str = "time") -> "BenchHistogram":
+        """A read-only view of the metric's histogram (values in thousandths of the unit:
+        picoseconds for time). It keeps this result alive and is closed with it."""
+        index = self._index(metric)
+        handle = n.HistogramP()
+        check(bn.lib.picollo_bench_result_histogram(self._ptr, index, ctypes.byref(handle)))
+        view = BenchHistogram._borrowed(handle, self)
+        self._views.add(view)
+        return view
+
+    def percentile(self, metric: str, rank: float) -> float:
+        """The metric's percentile at ``rank`` (0..100) in its unit (ns for time) per call:
+        the histogram's value divided by 1,000."""
+        with self.histogram(metric) as h:
+            return h.percentile(rank).value / 1000
+
+    def _detach(self) -> None:
+        for view in list(self._views):
+            view._detach()
+        super()._detach()
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return f"<BenchResult {self.name!r} closed>"
+        return f"<BenchResult {self.name!r}: {', '.join(self._metrics)}>"
+
+
+def _read_only(name: str) -> Callable[..., Any]:
+    def refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{name}: a benchmark result's histogram is read-only "
+                        "(copy() gives a histogram of your own)")
+    refuse.__name__ = name
+    return refuse
+
+
+class BenchHistogram(Histogram):
+    """A read-only view of a histogram a `BenchResult` lends: every query of `Histogram`,
+    no record, reset or merge into it (TypeError). It never frees the native histogram;
+    `close` only ends the view, and closing the result closes it too."""
+
+    def _attach(self, handle: Any) -> None:
+        super()._attach(handle)
+        self.record = _read_only("record").__get__(self)
+
+    def copy(self) -> Histogram:
+        """A histogram of your own with the same configuration and counts."""
+        return Histogram(**self._config()).add(self)
+
+    def downsample(self, relative_error: float) -> Histogram:
+        """A histogram of your own at a coarser precision (see `Histogram.downsample`)."""
+        return self.copy().downsample(relative_error)
+
+
+for _name in ("record_n", "record_corrected", "record_many", "buffered", "reset", "add",
+              "merge", "subtract", "add_rebinned", "collect", "__iadd__", "__isub__"):
+    setattr(BenchHistogram, _name, _read_only(_name))
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """B against A: ``verdict`` is ``"faster"``, ``"slower"`` or ``"no difference"`` (time
+    per call, 99 % confidence), ``ratio`` B's median time over A's, ``text`` the diff tables
+    ending with the ``verdict:`` line (also what ``str()`` gives)."""
+
+    verdict: str
+    ratio: float
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def compare(a: BenchResult, b: BenchResult) -> Comparison:
+    """Compare result ``b`` with result ``a`` (percentiles with 99 % intervals of the
+    difference, Cohen's d, a Mann–Whitney rank test and the verdict)."""
+    for what, r in (("a", a), ("b", b)):
+        if not isinstance(r, BenchResult):
+            raise TypeError(f"{what} must be a BenchResult, not {type(r).__name__}")
+    ha, hb = a._ptr, b._ptr
+    verdict, ratio = ctypes.c_uint32(), ctypes.c_double()
+    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare(
+        ha, hb, buf, size, needed, ctypes.byref(verdict), ctypes.byref(ratio)))
+    return Comparison(_VERDICTS[bn.BenchVerdict(verdict.value)], ratio.value, text)
