@@ -1,0 +1,221 @@
+"""picollo.bench: real runs of busy loops on this machine (time and task-clock), the empty
+function's call overhead as the baseline, compare's verdict and ratio, exceptions from the
+measured function, bad arguments, and the result's forms (JSON, log, histogram views).
+
+The machine may be a loaded VM with two cores: the A/B tests take the best 2 of 3 trials
+and print their figures."""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import time
+
+import pytest
+
+import picollo
+
+if not sys.platform.startswith("linux"):
+    pytest.skip("the benchmark harness exists on Linux only", allow_module_level=True)
+
+from picollo import bench, log  # noqa: E402
+
+#: Short runs: the tests need distributions, not precision.
+QUICK = dict(samples=300, time_budget=0.5, warmup=0.1)
+
+
+def busy(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def loop200() -> None:
+    busy(200)
+
+
+def loop400() -> None:
+    busy(400)
+
+
+@pytest.fixture(scope="module")
+def task_clock_result():
+    with bench.run(loop200, name="loop200", counters=["Software:TaskClock"], **QUICK) as r:
+        yield r
+
+
+def test_a_busy_loop_has_its_time_histogram_and_names_the_baseline():
+    with bench.run(loop200, name="loop200", counters=[], **QUICK) as r:
+        assert r.name == "loop200"
+        assert r.metrics == ["time"]
+        assert r.unit("time") == "ns"
+        h = r.histogram("time")
+        assert 1 <= h.total <= QUICK["samples"]
+        table = r.table()
+        assert table.startswith("##### loop200\n")
+        assert "- baseline: the medians of the empty function subtracted from every figure" \
+            in table
+        median = r.percentile("time", 50)
+        assert median == h.percentile(50).value / 1000  # thousandths of ns in the histogram
+        assert 100 < median < 1_000_000, median  # 200 additions in Python: about 5-10 µs
+        assert r.line().startswith("loop200: time P50=")
+
+
+def test_without_the_call_overhead_no_baseline_is_named():
+    with bench.run(loop200, counters=[], subtract_call_overhead=False, **QUICK) as r:
+        assert "baseline" not in r.table()
+        assert r.name == "bench"
+
+
+def test_twice_the_loop_compares_slower():
+    good = 0
+    for trial in range(3):
+        with bench.run(loop200, name="loop200", counters=[], **QUICK) as a, \
+                bench.run(loop400, name="loop400", counters=[], **QUICK) as b:
+            c = bench.compare(a, b)
+            print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}; medians "
+                  f"{a.percentile('time', 50):.1f} / {b.percentile('time', 50):.1f} ns")
+            assert c.text.rstrip().splitlines()[-1].startswith("verdict: loop400 is ")
+            assert str(c) == c.text
+            good += c.verdict == "slower" and 1.3 <= c.ratio <= 3.5
+        if good >= 2:
+            break
+    assert good >= 2
+
+
+def test_identical_functions_are_not_called_slower_by_a_large_ratio():
+    good = 0
+    for trial in range(3):
+        with bench.run(loop200, name="first", counters=[], **QUICK) as a, \
+                bench.run(loop200, name="second", counters=[], **QUICK) as b:
+            c = bench.compare(a, b)
+            print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}")
+            assert c.verdict in ("faster", "slower", "no difference")
+            good += not (c.verdict == "slower" and c.ratio > 1.25)
+        if good >= 2:
+            break
+    assert good >= 2
+
+
+def test_task_clock_is_a_second_metric_in_ns(task_clock_result):
+    r = task_clock_result
+    assert r.metrics == ["time", "Software:TaskClock"]
+    assert r.unit("Software:TaskClock") == "ns"
+    time_p50 = r.percentile("time", 50)
+    cpu_p50 = r.percentile("Software:TaskClock", 50)
+    print(f"P50 time {time_p50:.1f} ns, task-clock {cpu_p50:.1f} ns")
+    assert 0.5 < cpu_p50 / time_p50 < 2.0  # a busy loop runs on the CPU all its time
+
+
+def test_json_parses_and_names_the_metrics(task_clock_result):
+    doc = json.loads(task_clock_result.to_json())
+    assert doc["name"] == "loop200"
+    assert doc["scale"] == 1000
+    assert [m["name"] for m in doc["metrics"]] == ["time", "Software:TaskClock"]
+    assert doc["batch"] >= 1
+
+
+def test_the_log_reads_back_with_one_tag_per_metric(task_clock_result):
+    r = task_clock_result
+    intervals = list(log.Reader(r.to_log()))
+    assert [iv.tag for iv in intervals] == r.metrics
+    for iv in intervals:
+        assert iv.histogram.total == r.histogram(iv.tag).total
+
+
+def test_a_histogram_view_is_read_only_and_keeps_its_result_alive():
+    r = bench.run(loop200, counters=[], samples=50, time_budget=0.2, warmup=0.05)
+    h = r.histogram("time")
+    total = h.total
+    del r
+    gc.collect()
+    assert h.total == total  # the view holds the result
+    with pytest.raises(TypeError, match="read-only"):
+        h.record(1)
+    for mutate in (lambda: h.record_many([1]), h.reset, lambda: h.add(h.copy())):
+        with pytest.raises(TypeError, match="read-only"):
+            mutate()
+    mine = h.copy()
+    mine.record(1)  # a copy is the caller's own
+    assert mine.total == total + 1 and h.total == total
+    owner = h._owner
+    owner.close()
+    owner.close()  # idempotent
+    assert h.closed
+    with pytest.raises(picollo.ClosedError):
+        h.total
+
+
+def test_an_exception_in_fn_is_raised_from_run():
+    calls = 0
+
+    def fails_on_the_fifth_call():
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise RuntimeError("the fifth call fails")
+
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="the fifth call fails") as info:
+        bench.run(fails_on_the_fifth_call, counters=[])
+    elapsed = time.monotonic() - start
+    print(f"a run whose fn raised took {elapsed:.2f} s")
+    assert calls == 5  # nothing called after the exception
+    assert any(e.name == "fails_on_the_fifth_call" for e in info.traceback)
+    assert elapsed < 3.0  # the rest of the run is no-ops, not 5 s of sampling
+
+
+def test_keyboard_interrupt_in_fn_is_raised_from_run():
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        bench.run(interrupted, counters=[], **QUICK)
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    (dict(fn=5), TypeError),
+    (dict(name=3), TypeError),
+    (dict(name="a\0b"), ValueError),
+    (dict(counters="Software:TaskClock"), TypeError),
+    (dict(counters=[1]), TypeError),
+    (dict(counters=["Software:TaskClock,Software:PageFaults"]), ValueError),
+    (dict(counters=["Software:NoSuchCounter"]), ValueError),
+    (dict(batch=0), ValueError),
+    (dict(batch=2**24 + 1), ValueError),
+    (dict(batch=1.5), TypeError),
+    (dict(samples=0), ValueError),
+    (dict(samples=-1), ValueError),
+    (dict(time_budget=0), ValueError),
+    (dict(time_budget=float("nan")), ValueError),
+    (dict(time_budget="1"), TypeError),
+    (dict(warmup=-1.0), ValueError),
+    (dict(relative_error=0.0), ValueError),
+    (dict(pinned_cpu=-1), ValueError),
+    (dict(nice=20), ValueError),
+    (dict(nice=1.5), TypeError),
+    (dict(subtract_call_overhead=1), TypeError),
+])
+def test_bad_arguments_raise_before_fn_runs(kwargs, error):
+    calls = []
+    fn = kwargs.pop("fn", lambda: calls.append(1))
+    with pytest.raises(error):
+        bench.run(fn, **kwargs)
+    assert calls == []
+
+
+def test_bad_queries_raise(task_clock_result):
+    with pytest.raises(KeyError, match="no metric 'cycles'"):
+        task_clock_result.unit("cycles")
+    with pytest.raises(TypeError):
+        task_clock_result.histogram(0)
+    with pytest.raises(TypeError):
+        bench.compare(task_clock_result, "loop")
+    closed = bench.run(loop200, counters=[], samples=10, time_budget=0.1, warmup=0.01)
+    closed.close()
+    with pytest.raises(picollo.ClosedError):
+        closed.table()
+    with pytest.raises(picollo.ClosedError):
+        bench.compare(task_clock_result, closed)
