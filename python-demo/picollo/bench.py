@@ -22,6 +22,7 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import itertools
+import json
 import math
 import numbers
 import weakref
@@ -58,7 +59,8 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
     Sampling stops at ``samples`` or after ``time_budget`` seconds, whichever comes first;
     warm-up takes at most ``warmup`` seconds. ``pinned_cpu`` and ``nice`` stay set on the
     thread after the run. With ``subtract_call_overhead`` an empty function is measured
-    first with the same settings and its medians are subtracted from every figure.
+    first with the same settings and its medians are subtracted from every figure; with an
+    automatic batch, a first short run of ``fn`` (one sample) picks the batch both share.
 
     An exception raised by ``fn`` (KeyboardInterrupt too) ends its calls: the rest of the run
     calls nothing, and `run` raises it, with its traceback, once the library returns. Bad
@@ -75,8 +77,20 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
     name_c = encode(label, "name")
     if not subtract_call_overhead:
         return _run_once(config, fn, label, name_c, None)
+    if config.batch == 0:
+        config.batch = _calibrated_batch(config, fn)
     with _run_once(config, _empty, OVERHEAD_NAME, OVERHEAD_NAME.encode(), None) as overhead:
         return _run_once(config, fn, label, name_c, overhead)
+
+
+def _calibrated_batch(config: bn.picollo_bench_config, fn: Callable[[], Any]) -> int:
+    """The batch the library chooses for ``fn`` (one sample, no warm-up), so that the empty
+    function's run and ``fn``'s share it: each batch also pays the callback's entry into
+    Python, which the baseline then subtracts exactly."""
+    probe = bn.picollo_bench_config.from_buffer_copy(config)
+    probe.samples, probe.warmup, probe.time_budget = 1, 0.0, 1e-3
+    with _run_once(probe, fn, "calibration", b"calibration", None) as r:
+        return int(json.loads(r.to_json())["batch"])
 
 
 def _empty() -> None:

@@ -69,6 +69,24 @@ def test_without_the_call_overhead_no_baseline_is_named():
         assert r.name == "bench"
 
 
+def test_the_empty_functions_call_overhead_is_subtracted():
+    with bench.run(lambda: None, counters=[], **QUICK) as subtracted, \
+            bench.run(lambda: None, counters=[], subtract_call_overhead=False, **QUICK) as raw:
+        cost = raw.percentile("time", 50)
+        left = subtracted.percentile("time", 50)
+        print(f"an empty lambda: {cost:.1f} ns per call (batch {json.loads(raw.to_json())['batch']}), "
+              f"{left:.1f} ns once its own baseline is subtracted")
+        assert cost > 5
+        assert left < 0.25 * cost
+
+
+def test_a_given_batch_is_used_and_reported():
+    with bench.run(loop200, counters=[], batch=3, **QUICK) as r:
+        assert json.loads(r.to_json())["batch"] == 3
+        assert "- batch: 3 op(s) per sample" in r.table()
+        assert r.histogram().total >= 1
+
+
 def test_twice_the_loop_compares_slower():
     good = 0
     for trial in range(3):
