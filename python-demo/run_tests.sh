@@ -4,8 +4,8 @@
 # source tree on sys.path); then test_loading.py against the source checkout (the workspace
 # build); then run the getting-started demo from the installed package and check its output
 # (the P99 line, both tables, the PNG plot), and the monitoring example for 2 seconds (writer
-# threads, a one-line summary per second from a snapshot with deltas), and the benchmark's
-# quick run.
+# threads, a one-line summary per second from a snapshot with deltas), the benchmark's
+# quick run, and the harness demo's quick run (two reports naming the baseline, a verdict).
 # Needs: cargo, and the project venv of scripts/setup.sh (.venv, or $PICOLLO_VENV).
 set -euo pipefail
 exec </dev/null
@@ -53,7 +53,8 @@ cargo build -q --release -p picollo-ffi
 # source package before the installed one.
 rm -rf "$work/examples"
 mkdir -p "$work/examples"
-cp python-demo/demo.py python-demo/monitoring.py python-demo/bench.py "$work/examples/"
+cp python-demo/demo.py python-demo/monitoring.py python-demo/bench.py python-demo/bench_demo.py \
+    "$work/examples/"
 
 echo "== demo.py (installed package)"
 plot="$repo/python-demo/out/percentiles.png"
@@ -92,4 +93,14 @@ trap 'rm -f "$log" "$mlog" "$blog"' EXIT
 "$tpy" "$work/examples/bench.py" --quick | tee "$blog"
 grep -Eq '^bench python: record=[0-9.]+ bare=[0-9.]+ buffered=[0-9.]+ record_many=[0-9.]+ summary=[0-9.]+ hdrh_record=[0-9.]+ hdrh_summary=[0-9.]+$' "$blog" \
     || fail "bench.py printed no 'bench python:' line"
-echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring; bench)"
+echo "== bench_demo.py --quick (installed package; the harness on unsorted and sorted bytes)"
+hlog="$(mktemp)"
+trap 'rm -f "$log" "$mlog" "$blog" "$hlog"' EXIT
+"$tpy" "$work/examples/bench_demo.py" --quick | tee "$hlog"
+grep -qx '##### unsorted' "$hlog" && grep -qx '##### sorted' "$hlog" \
+    || fail "bench_demo.py printed no report for unsorted and sorted"
+[ "$(grep -cx -- '- baseline: the medians of the empty function subtracted from every figure' "$hlog")" = 2 ] \
+    || fail "bench_demo.py's reports do not name the empty function's baseline"
+grep -Eq '^verdict: (sorted is (faster|slower) than unsorted by [0-9.]+%|no difference between unsorted and sorted) \(99 % confidence\)$' "$hlog" \
+    || fail "bench_demo.py printed no verdict line"
+echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring; bench; bench_demo)"
