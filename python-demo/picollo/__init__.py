@@ -22,7 +22,8 @@ Queries by value: ``h.rank_of(v)``, ``h.quantile_of(v)`` (the inverse of a perce
 
 Threads: ``Histogram(mode="thread-local")`` (or "interlocked", "approximate") takes records
 from any number of threads at once; `ApproxCounter` is the approximate counter on its own.
-perf_event counters, timers and scopes (Linux) are in `picollo.perf`.
+perf_event counters, timers and scopes (Linux) are in `picollo.perf`; the benchmark harness
+(Linux: ``bench.run(fn)``, ``bench.compare(a, b)``) in `picollo.bench`.
 
 HdrHistogram interop: ``h.encode()`` / ``Histogram.decode(text)`` (the V2 encoding every
 HdrHistogram port reads and writes), ``h.to_hgrm()`` (the .hgrm percentile distribution),
