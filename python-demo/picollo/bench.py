@@ -6,9 +6,9 @@ every counter per call, compare two results with a verdict (docs/benchmarks.md).
 >>> a = bench.run(lambda: sum(data), name="sum", time_budget=1.0)
 >>> b = bench.run(lambda: max(data), name="max", time_budget=1.0)
 >>> print(a.table())                  # conditions, a row per metric, tail attribution
->>> a.percentile("time", 99)          # 4321.5 (ns per call)
+>>> a.percentile("time", 99)          # a float: ns per call
 >>> c = bench.compare(a, b)
->>> c.verdict, c.ratio                # ('faster', 0.71): b's median time over a's
+>>> c.verdict, c.ratio                # "faster"/"slower"/"no difference", b's median over a's
 >>> print(c)                          # the diff tables and the closing `verdict:` line
 
 The library calls back with a batch size ``k`` and the binding calls ``fn()`` ``k`` times.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import pickle
 import sys
 import time
 
@@ -165,6 +166,9 @@ def test_a_histogram_view_is_read_only_and_keeps_its_result_alive():
     mine = h.copy()
     mine.record(1)  # a copy is the caller's own
     assert mine.total == total + 1 and h.total == total
+    unpickled = pickle.loads(pickle.dumps(h))
+    assert type(unpickled) is picollo.Histogram and unpickled.total == total
+    assert type(h.downsample(0.01)) is picollo.Histogram
     owner = h._owner
     owner.close()
     owner.close()  # idempotent
