@@ -114,11 +114,11 @@ impl SignedExponentialHistogram {
             return;
         }
         self.count = self.count.saturating_add(n);
+        if magnitude <= self.zero_threshold {
+            self.zero_count = self.zero_count.saturating_add(n);
+            return;
+        }
         let run = match side {
-            _ if magnitude <= self.zero_threshold => {
-                self.zero_count = self.zero_count.saturating_add(n);
-                return;
-            }
             Side::Negative => &mut self.negative,
             _ => &mut self.positive,
         };
