@@ -101,6 +101,25 @@ impl NativeOptions<'_> {
 /// (the re-binning keeps order), and a value is reported within about `e + x` of the truth,
 /// `e` the layout's relative error and `x = (base − 1)/(base + 1)` the schema's (below `e`
 /// with the automatic schema, unless `e` is below `MAX_SCHEMA`'s 0.135 %).
+///
+/// ```
+/// use picollo::prometheus::{NativeFamily, NativeHistogram, NativeMetric, NativeOptions};
+/// use picollo::{Config, Histogram};
+/// let mut h: Histogram<u64, Vec<u64>> = Config::new().with_relative_error(0.01).build()?;
+/// h.record(0);
+/// h.record(2_400_000); // 2.4 ms in nanoseconds
+/// let options = NativeOptions { unit_ratio: 1e9, ..Default::default() }; // ns as seconds
+/// let native = NativeHistogram::from_view(&h.view(), &options)?;
+/// assert_eq!((native.schema, native.count, native.zero_count), (6, 2, 1));
+/// // 2.4e-3 s lies in bucket −556: (2^(−557/64), 2^(−556/64)].
+/// assert_eq!((native.positive.offset, native.positive.counts.as_slice()), (-556, &[1][..]));
+/// let metrics = [NativeMetric { labels: &[("method", "get")], histogram: &native }];
+/// let mut body = Vec::new();
+/// NativeFamily { name: "rpc_latency_seconds", help: "", metrics: &metrics }
+///     .write_delimited(&mut body)?;
+/// assert_eq!(usize::from(body[0]) + 1, body.len()); // one delimited message
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct NativeHistogram {
     /// The schema, `MIN_SCHEMA..=MAX_SCHEMA`.
