@@ -83,6 +83,7 @@ void test_metrics(void);        /* test_abi_metrics.c */
 void test_float(void);          /* test_abi_float.c */
 void test_lookup(void);         /* test_abi_lookup.c */
 void test_bench(void);          /* test_abi_bench.c */
+void test_prometheus_native(void); /* test_abi_native.c */
 
 #define CHECK(cond) check_at(__LINE__, !!(cond), #cond, NULL)
 #define CHECKF(cond, ...) check_at(__LINE__, !!(cond), #cond, __VA_ARGS__)

@@ -152,6 +152,7 @@ int main(void)
     test_text();
     test_hdr();
     test_metrics();
+    test_prometheus_native();
     test_float();
     test_lookup();
     test_bench();

@@ -1717,6 +1717,166 @@ static picollo_status otlp_protobuf_short(void)
     return st;
 }
 
+/* ---- Prometheus native histograms ---- */
+
+static picollo_prometheus_native_options native(void)
+{
+    picollo_prometheus_native_options o = picollo_prometheus_native_options_default();
+    o.name = "rpc_latency_seconds";
+    return o;
+}
+static picollo_status native_default(void)
+{
+    picollo_prometheus_native_options o = picollo_prometheus_native_options_default();
+    return o.struct_size == sizeof o && o.schema == PICOLLO_PROMETHEUS_SCHEMA_AUTO
+               ? PICOLLO_STATUS_OK
+               : PICOLLO_STATUS_PANIC;
+}
+static picollo_status native_call(picollo_prometheus_native_options o)
+{
+    return picollo_histogram_prometheus_native(h, &o, (uint8_t *)text, sizeof text, NULL);
+}
+static picollo_status native_float_call(picollo_prometheus_native_options o)
+{
+    return picollo_float_histogram_prometheus_native(fh, &o, (uint8_t *)text, sizeof text, NULL);
+}
+static picollo_status native_null_h(void)
+{
+    picollo_prometheus_native_options o = native();
+    return picollo_histogram_prometheus_native(NULL, &o, NULL, 0, NULL);
+}
+static picollo_status native_null_o(void)
+{
+    return picollo_histogram_prometheus_native(h, NULL, NULL, 0, NULL);
+}
+static picollo_status native_null_name(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.name = NULL;
+    return native_call(o);
+}
+static picollo_status native_bad_name(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.name = "9lives";
+    return native_call(o);
+}
+static picollo_status native_bad_utf8_help(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.help = "\xff";
+    return native_call(o);
+}
+static picollo_status native_schema_9(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.schema = 9;
+    return native_call(o);
+}
+static picollo_status native_schema_max(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.schema = INT32_MAX;
+    return native_call(o);
+}
+static picollo_status native_ratio_nan(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.unit_ratio = NAN;
+    return native_call(o);
+}
+static picollo_status native_classic_1(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.classic_coarse_relative_error = 1.0;
+    return native_call(o);
+}
+static picollo_status native_size_0(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.struct_size = 0;
+    return native_call(o);
+}
+static picollo_status native_null_labels(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.label_count = 1;
+    return native_call(o);
+}
+static picollo_status native_label_le(void)
+{
+    const picollo_label l[] = {{"le", "1"}};
+    picollo_prometheus_native_options o = native();
+    o.labels = l;
+    o.label_count = 1;
+    return native_call(o);
+}
+static picollo_status native_label_twice(void)
+{
+    const picollo_label l[] = {{"a", "1"}, {"a", "2"}};
+    picollo_prometheus_native_options o = native();
+    o.labels = l;
+    o.label_count = 2;
+    return native_call(o);
+}
+static picollo_status native_null_label_value(void)
+{
+    const picollo_label l[] = {{"a", NULL}};
+    picollo_prometheus_native_options o = native();
+    o.labels = l;
+    o.label_count = 1;
+    return native_call(o);
+}
+static picollo_status native_null_buf(void)
+{
+    picollo_prometheus_native_options o = native();
+    return picollo_histogram_prometheus_native(h, &o, NULL, SIZE_MAX, NULL);
+}
+static picollo_status native_short(void)
+{
+    uint8_t b[8];
+    picollo_prometheus_native_options o = native();
+    picollo_status st;
+    memset(b, 0xA5, sizeof b);
+    st = picollo_histogram_prometheus_native(h, &o, b, sizeof b, NULL);
+    CHECK(b[0] == 0xA5 && b[7] == 0xA5);
+    return st;
+}
+static picollo_status native_float_null_h(void)
+{
+    picollo_prometheus_native_options o = native();
+    return picollo_float_histogram_prometheus_native(NULL, &o, NULL, 0, NULL);
+}
+static picollo_status native_float_null_o(void)
+{
+    return picollo_float_histogram_prometheus_native(fh, NULL, NULL, 0, NULL);
+}
+static picollo_status native_float_classic(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.classic_coarse_relative_error = 0.1;
+    return native_float_call(o);
+}
+static picollo_status native_float_schema_minus_5(void)
+{
+    picollo_prometheus_native_options o = native();
+    o.schema = -5;
+    return native_float_call(o);
+}
+static picollo_status native_float_label_reserved(void)
+{
+    const picollo_label l[] = {{"__name__", "x"}};
+    picollo_prometheus_native_options o = native();
+    o.labels = l;
+    o.label_count = 1;
+    return native_float_call(o);
+}
+static picollo_status native_float_short(void)
+{
+    picollo_prometheus_native_options o = native();
+    return picollo_float_histogram_prometheus_native(fh, &o, (uint8_t *)text, 4, NULL);
+}
+
 /* ---- time ---- */
 
 static picollo_status ticks(void)
@@ -3232,6 +3392,29 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_otlp, otlp_null_buf, NULLP, "`buf`"),
     ROW(picollo_histogram_otlp, otlp_null_buf_json, NULLP, "`buf`"),
     ROW(picollo_histogram_otlp, otlp_protobuf_short, SMALL, "8 bytes"),
+    ROW(picollo_prometheus_native_options_default, native_default, OK, NULL),
+    ROW(picollo_histogram_prometheus_native, native_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_prometheus_native, native_null_o, NULLP, "`o`"),
+    ROW(picollo_histogram_prometheus_native, native_null_name, NULLP, "`name`"),
+    ROW(picollo_histogram_prometheus_native, native_bad_name, INVAL, "name must match"),
+    ROW(picollo_histogram_prometheus_native, native_bad_utf8_help, ST(INVALID_UTF8), "`help`"),
+    ROW(picollo_histogram_prometheus_native, native_schema_9, INVAL, "schema is 9"),
+    ROW(picollo_histogram_prometheus_native, native_schema_max, INVAL, "2147483647"),
+    ROW(picollo_histogram_prometheus_native, native_ratio_nan, INVAL, "unit_ratio"),
+    ROW(picollo_histogram_prometheus_native, native_classic_1, INVAL, "coarse_relative_error"),
+    ROW(picollo_histogram_prometheus_native, native_size_0, SIZE, "struct_size is 0"),
+    ROW(picollo_histogram_prometheus_native, native_null_labels, NULLP, "`labels`"),
+    ROW(picollo_histogram_prometheus_native, native_label_le, INVAL, "labels[0].name"),
+    ROW(picollo_histogram_prometheus_native, native_label_twice, INVAL, "twice"),
+    ROW(picollo_histogram_prometheus_native, native_null_label_value, NULLP, "labels[0].value"),
+    ROW(picollo_histogram_prometheus_native, native_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_prometheus_native, native_short, SMALL, "8 bytes"),
+    ROW(picollo_float_histogram_prometheus_native, native_float_null_h, NULLP, "`h`"),
+    ROW(picollo_float_histogram_prometheus_native, native_float_null_o, NULLP, "`o`"),
+    ROW(picollo_float_histogram_prometheus_native, native_float_classic, INVAL, "integer histograms only"),
+    ROW(picollo_float_histogram_prometheus_native, native_float_schema_minus_5, INVAL, "schema is -5"),
+    ROW(picollo_float_histogram_prometheus_native, native_float_label_reserved, INVAL, "labels[0].name"),
+    ROW(picollo_float_histogram_prometheus_native, native_float_short, SMALL, "4 bytes"),
 
     ROW(picollo_ticks, ticks, OK, NULL),
     ROW(picollo_ticks_begin, ticks_begin_end, OK, NULL),

@@ -41,6 +41,10 @@
 // error (the coarsest whose buckets are at least as fine).
 #define PICOLLO_OTLP_SCALE_AUTO (-2147483647 - 1)
 
+// The `schema` of `picollo_prometheus_native_options` that picks the schema from the
+// histogram's relative error (the coarsest whose buckets are at least as fine; 8 at most).
+#define PICOLLO_PROMETHEUS_SCHEMA_AUTO (-2147483647 - 1)
+
 // Number of percentiles in a summary.
 #define PICOLLO_SUMMARY_PERCENTILES 16
 
@@ -1027,6 +1031,36 @@ typedef struct picollo_otlp_options {
   // above 0; default 1.
   double unit_ratio;
 } picollo_otlp_options;
+
+// Options of `picollo_histogram_prometheus_native` and
+// `picollo_float_histogram_prometheus_native`. Start from
+// `picollo_prometheus_native_options_default` (which sets `struct_size`), then change fields.
+// Strings are NUL-terminated UTF-8; NULL means "".
+typedef struct picollo_prometheus_native_options {
+  // `sizeof(picollo_prometheus_native_options)` as the caller knows it (rules as
+  // `picollo_histogram_config.struct_size`).
+  uint32_t struct_size;
+  // The schema, -4..8 (bucket bounds are powers of `2^(2^-schema)`), or
+  // `PICOLLO_PROMETHEUS_SCHEMA_AUTO` (the default).
+  int32_t schema;
+  // The family name: required, `[a-zA-Z_:][a-zA-Z0-9_:]*`, not ending with `_bucket`,
+  // `_count`, `_sum`, `_created`, `_total` or `_info`.
+  const char *name;
+  // The help text.
+  const char *help;
+  // The series' labels (`label_count`; NULL with 0 for none): names
+  // `[a-zA-Z_][a-zA-Z0-9_]*`, not `__`-prefixed, not `le`, each once.
+  const struct picollo_label *labels;
+  // The number of `labels`.
+  size_t label_count;
+  // Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
+  // above 0; default 1.
+  double unit_ratio;
+  // Integer histograms: 0 (the default) for native buckets only; in (0, 1) to add the
+  // classic buckets too, at bounds derived at this coarse relative error (as
+  // `picollo_openmetrics_options.coarse_relative_error`). Must be 0 for doubles.
+  double classic_coarse_relative_error;
+} picollo_prometheus_native_options;
 
 #if defined(__linux__)
 // Options of a perf session. Start from `picollo_perf_config_default` (which sets
@@ -2206,6 +2240,55 @@ picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogr
                                                     size_t capacity,
                                                     size_t *count,
                                                     double *sum);
+
+// Returns the default options: no name (set one), no help or labels, the schema from the
+// relative error, unit ratio 1, native buckets only.
+struct picollo_prometheus_native_options picollo_prometheus_native_options_default(void);
+
+// Writes `h` as Prometheus' protobuf exposition: one length-delimited `MetricFamily` of type
+// HISTOGRAM holding one native histogram (content type `application/vnd.google.protobuf;
+// proto=io.prometheus.client.MetricFamily; encoding=delimited`; bodies of several calls
+// concatenate into one exposition).
+//
+// `h` is read as one consistent copy and re-binned: each bucket whole into the native bucket
+// of its midpoint, values outside the range at its ends, saturated counts left out; zeros in
+// the zero bucket, whose threshold is positive. Bytes, no NUL; `*needed` (if not NULL) gets
+// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
+// `(NULL, 0)` asks for the size.
+//
+// Errors: NULL `h`, `o` or `o->name`, a NULL label array with a non-zero count or a NULL
+// label string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a schema outside
+// -4..8 (other than `PICOLLO_PROMETHEUS_SCHEMA_AUTO`), a `unit_ratio` not finite and above 0,
+// a classic coarse relative error outside (0, 1) and not 0, a name or label name Prometheus
+// refuses, a label name given twice; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`; `NULL_POINTER`
+// for a NULL `buf` with a non-zero `len`.
+//
+// # Safety
+// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
+// strings NULL or NUL-terminated and a label array of its count; `buf` is NULL or has `len`
+// writable bytes; `needed` is NULL or writable.
+picollo_status picollo_histogram_prometheus_native(const struct picollo_histogram *h,
+                                                   const struct picollo_prometheus_native_options *o,
+                                                   uint8_t *buf,
+                                                   size_t len,
+                                                   size_t *needed);
+
+// Writes the histogram of doubles `h` as Prometheus' protobuf exposition, as
+// `picollo_histogram_prometheus_native` does for integers: negative values in negative
+// buckets, `±0` and magnitudes below the range in the zero bucket (its threshold at least
+// the range's lowest magnitude); values above the range, NaN, the infinities and saturated
+// counts left out; the sum is the histogram's exact sum.
+//
+// Errors: those of `picollo_histogram_prometheus_native`; `INVALID_ARGUMENT` for a non-zero
+// `classic_coarse_relative_error` (classic buckets are for integer histograms).
+//
+// # Safety
+// As `picollo_histogram_prometheus_native`.
+picollo_status picollo_float_histogram_prometheus_native(const struct picollo_float_histogram *h,
+                                                         const struct picollo_prometheus_native_options *o,
+                                                         uint8_t *buf,
+                                                         size_t len,
+                                                         size_t *needed);
 
 #if defined(__linux__)
 // Returns the default options: this thread on any CPU, not pinned, user space only, enabled at

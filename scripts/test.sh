@@ -2,8 +2,9 @@
 # Runs every test: Rust (unit, integration, doc, no_std guard, loom models), lints, the C
 # and C++ ABI tests under valgrind, the hardware check (scripts/hw-check.sh: real counters
 # where the machine has a PMU, a loud skip where it has none), the header check, the cargo-c
-# install, the C# P/Invoke program, the Python tests and demo (from the wheel, installed into a fresh venv), and the
-# setup and the package install with Debian's own python3. Installs what it needs first
+# install, the C# P/Invoke program, the Python tests and demo (from the wheel, installed into a
+# fresh venv), Picollo's native histograms scraped by a real Prometheus (scripts/prometheus.sh),
+# the setup and the package install with Debian's own python3. Installs what it needs first
 # (scripts/setup.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +48,7 @@ stage c-perf bash c-tests/perf/run.sh
 stage hw-check bash scripts/hw-check.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
+stage prometheus bash scripts/prometheus.sh
 stage setup-debian bash scripts/test_setup_debian.sh
 stage interop-hgrm bash scripts/interop.sh
 stage interop-peers bash scripts/interop_peers.sh

@@ -1,5 +1,6 @@
 //! `picollo convert`: an input re-written as a normalized interval log, as summary JSON,
-//! as an OpenMetrics exposition or as an OTLP/JSON export request.
+//! as an OpenMetrics exposition, as an OTLP/JSON export request or as the protobuf
+//! exposition of Prometheus native histograms.
 
 use std::fmt::Write;
 
@@ -7,6 +8,7 @@ use clap::ValueEnum;
 use picollo::hdr::{Accumulator, LogWriter};
 use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
 use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
+use picollo::prometheus::{NativeFamily, NativeHistogram, NativeMetric, NativeOptions};
 use picollo::{Config, Histogram};
 
 use crate::error::Failure;
@@ -24,12 +26,18 @@ pub enum Target {
     Openmetrics,
     /// One OTLP/JSON `ExportMetricsServiceRequest`: one exponential histogram metric.
     OtlpJson,
+    /// Prometheus' protobuf exposition: one native-histogram family, one series per tag.
+    PrometheusNative,
 }
 
 impl Target {
-    /// Whether the target is a metric export (`openmetrics`, `otlp-json`).
+    /// Whether the target is a metric export (`openmetrics`, `otlp-json`,
+    /// `prometheus-native`).
     pub fn is_metric(self) -> bool {
-        matches!(self, Target::Openmetrics | Target::OtlpJson)
+        matches!(
+            self,
+            Target::Openmetrics | Target::OtlpJson | Target::PrometheusNative
+        )
     }
 }
 
@@ -54,6 +62,8 @@ pub struct MetricOptions {
     pub coarse: f64,
     /// OTLP: one delta point per interval instead of one cumulative point per tag.
     pub delta: bool,
+    /// Prometheus native: the schema (`None`: from the relative error).
+    pub schema: Option<i32>,
 }
 
 impl MetricOptions {
@@ -90,22 +100,47 @@ impl MetricOptions {
     }
 }
 
-/// Convert what `filter` selects of `input` to `target` (`metric` for the metric targets).
+impl MetricOptions {
+    /// Check the Prometheus name and the schema and unit ratio before any input is read.
+    pub fn check_prometheus_native(&self) -> Result<(), String> {
+        let options = NativeOptions {
+            schema: self.schema,
+            unit_ratio: self.unit_ratio,
+            classic: None,
+        };
+        options
+            .check()
+            .map_err(|e| format!("--schema/--unit-ratio: {e}"))?;
+        let family = NativeFamily {
+            name: &self.name,
+            help: &self.help,
+            metrics: &[],
+        };
+        family
+            .check()
+            .map_err(|e| format!("--name {:?}: {e}", self.name))
+    }
+}
+
+/// Convert what `filter` selects of `input` to `target` (`metric` for the metric targets):
+/// text, or bytes for `prometheus-native`.
 pub fn convert(
     input: &Input,
     filter: &Filter,
     target: Target,
     sum: bool,
     metric: &MetricOptions,
-) -> Result<String, Failure> {
-    match target {
+) -> Result<Vec<u8>, Failure> {
+    let text = match target {
         Target::Log => to_log(input, filter),
         Target::Json if sum => to_json_sums(input, filter),
         Target::Json => to_json(input, filter),
         Target::Openmetrics => to_openmetrics(input, filter, metric),
         Target::OtlpJson if metric.delta => to_otlp_deltas(input, filter, metric),
         Target::OtlpJson => to_otlp_sums(input, filter, metric),
-    }
+        Target::PrometheusNative => return to_prometheus_native(input, filter, metric),
+    };
+    text.map(String::into_bytes)
 }
 
 fn line_error(input: &Input, line: usize, e: impl std::fmt::Display) -> Failure {
@@ -269,6 +304,51 @@ fn to_openmetrics(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<S
         }
     }
     w.finish().map_err(failed)
+}
+
+/// The protobuf exposition of one native-histogram family (`--name`, `--help-text`), one
+/// series per tag (label `tag`; untagged intervals without it) holding the sum of the tag's
+/// selected intervals, at `--schema` or the schema of each sum's relative error.
+fn to_prometheus_native(
+    input: &Input,
+    filter: &Filter,
+    m: &MetricOptions,
+) -> Result<Vec<u8>, Failure> {
+    let sums = sums(input, filter)?;
+    let failed =
+        |e: picollo::prometheus::OptionError| Failure::format(format!("{}: {e}", input.name));
+    let options = NativeOptions {
+        schema: m.schema,
+        unit_ratio: m.unit_ratio,
+        classic: None,
+    };
+    let hists = sums
+        .tags
+        .iter()
+        .map(|(_, acc)| {
+            let h = acc.histogram().expect("one interval at least");
+            NativeHistogram::from_view(&h.view(), &options).map_err(failed)
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let labels: Vec<Vec<(&str, &str)>> = sums
+        .tags
+        .iter()
+        .map(|(tag, _)| tag.as_deref().map(|t| ("tag", t)).into_iter().collect())
+        .collect();
+    let metrics: Vec<NativeMetric<'_>> = labels
+        .iter()
+        .zip(&hists)
+        .map(|(labels, histogram)| NativeMetric { labels, histogram })
+        .collect();
+    let mut out = Vec::new();
+    NativeFamily {
+        name: &m.name,
+        help: &m.help,
+        metrics: &metrics,
+    }
+    .write_delimited(&mut out)
+    .map_err(failed)?;
+    Ok(out)
 }
 
 /// Seconds since the epoch as nanoseconds, to the microsecond (logs hold milliseconds or

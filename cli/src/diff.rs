@@ -16,8 +16,9 @@ pub struct Side<'a> {
 }
 
 /// The diff table of B against A, titled with both selections, its value columns headed
-/// by what tells the two sides apart (file, tag, window; `A` and `B` when nothing does).
-pub fn diff(a: &Side<'_>, b: &Side<'_>) -> Result<String, Failure> {
+/// by what tells the two sides apart (file, tag, window; `A` and `B` when nothing does),
+/// values divided by `unit_ratio` (checked by the argument parser).
+pub fn diff(a: &Side<'_>, b: &Side<'_>, unit_ratio: f64) -> Result<String, Failure> {
     let sum_a = select::sum(a.input, &a.filter)?;
     let sum_b = select::sum(b.input, &b.filter)?;
     let describe = |side: &Side<'_>, intervals: usize| {
@@ -43,8 +44,8 @@ pub fn diff(a: &Side<'_>, b: &Side<'_>) -> Result<String, Failure> {
         sum_b.histogram.view().summary(),
     );
     let mut out = String::new();
-    sa.write_diff(&sb, &mut out, &title, &name_a, &name_b)
-        .expect("a String takes any text");
+    sa.write_diff_scaled(&sb, &mut out, &title, [&name_a, &name_b], unit_ratio)
+        .expect("a String takes any text and the ratio was checked");
     Ok(out)
 }
 

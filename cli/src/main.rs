@@ -146,6 +146,10 @@ struct DiffArgs {
     /// End of B's window, seconds (overrides --to)
     #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
     b_to: Option<f64>,
+    /// Divide values by R (1000 shows nanoseconds as microseconds)
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
+          allow_negative_numbers = true)]
+    unit_ratio: f64,
 }
 
 const HGRM_HELP: &str = "\
@@ -241,6 +245,14 @@ Targets:
         start to its last end. With --delta: one delta point per selected interval.
         Times are the log's (absolute with a StartTime or BaseTime header) in Unix
         nanoseconds, to the microsecond.
+  prometheus-native
+        Prometheus' protobuf exposition (what a scrape with native histograms reads;
+        content type application/vnd.google.protobuf; proto=io.prometheus.client.
+        MetricFamily; encoding=delimited): one native-histogram family (--name,
+        --help-text), one series per tag (label tag) holding the sum of the tag's
+        selected intervals. --schema S (-4..8) sets the buckets' base 2^(2^-S); by
+        default the coarsest schema within the histogram's relative error. --unit-ratio
+        divides values (1e9 exports nanoseconds as seconds). Binary: use -o.
 
 Unlike the other commands, convert keeps every interval, tagged or not, unless --tag is
 given. The window's end is --until (--to names the target).";
@@ -289,6 +301,9 @@ struct ConvertArgs {
     /// OTLP: one delta point per interval instead of one cumulative point per tag
     #[arg(long)]
     delta: bool,
+    /// Prometheus native: the schema, -4..8 [default: the coarsest within the relative error]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    schema: Option<i32>,
 }
 
 impl ConvertArgs {
@@ -303,10 +318,21 @@ impl ConvertArgs {
         ];
         if !target.is_metric() {
             if let Some((option, _)) = given.iter().find(|(_, g)| *g) {
+                // --unit is refused for prometheus-native below, with its own message.
+                let native = match *option {
+                    "--unit" => "",
+                    _ => " (and prometheus-native)",
+                };
                 usage(&format!(
-                    "{option} applies to --to openmetrics or otlp-json only"
+                    "{option} applies to --to openmetrics or otlp-json only{native}"
                 ));
             }
+        }
+        if target == convert::Target::PrometheusNative && self.unit.is_some() {
+            usage("--unit applies to --to openmetrics or otlp-json only (name the unit in --name)");
+        }
+        if self.schema.is_some() && target != convert::Target::PrometheusNative {
+            usage("--schema applies to --to prometheus-native only");
         }
         if target != convert::Target::Openmetrics
             && (self.bounds.is_some() || self.coarse.is_some())
@@ -332,9 +358,15 @@ impl ConvertArgs {
             bounds: self.bounds.clone().map(|b| b.0),
             coarse: self.coarse.unwrap_or(0.05),
             delta: self.delta,
+            schema: self.schema,
         };
         if target == convert::Target::Openmetrics {
             if let Err(message) = metric.check_openmetrics() {
+                usage(&message);
+            }
+        }
+        if target == convert::Target::PrometheusNative {
+            if let Err(message) = metric.check_prometheus_native() {
                 usage(&message);
             }
         }
@@ -455,7 +487,7 @@ fn run(command: Command) -> Result<(), Failure> {
             let metric = args.metric();
             let input = Input::read(&args.log)?;
             let text = convert::convert(&input, &filter, args.to, args.sum, &metric)?;
-            emit(&text, args.output.as_deref())
+            emit_bytes(&text, args.output.as_deref())
         }
     }
 }
@@ -501,6 +533,7 @@ fn run_diff(args: DiffArgs) -> Result<(), Failure> {
             input: b,
             filter: fb,
         },
+        args.unit_ratio,
     )?;
     emit(&text, None)
 }
@@ -557,11 +590,16 @@ fn run_plot(args: PlotArgs) -> Result<(), Failure> {
 /// Write `text` to `path`, or to stdout. A closed stdout (`| head`) ends the program
 /// quietly, as it does for other filters.
 fn emit(text: &str, path: Option<&str>) -> Result<(), Failure> {
+    emit_bytes(text.as_bytes(), path)
+}
+
+/// [`emit`] for bytes (the binary conversions).
+fn emit_bytes(text: &[u8], path: Option<&str>) -> Result<(), Failure> {
     match path {
         Some(p) if p != "-" => std::fs::write(p, text).map_err(|e| Failure::io(p, &e)),
         _ => {
             let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            match out.write_all(text).and_then(|()| out.flush()) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 r => r.map_err(|e| Failure::io("<stdout>", &e)),
             }

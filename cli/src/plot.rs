@@ -94,19 +94,24 @@ fn load_font(explicit: Option<&str>) -> Result<(), Failure> {
 }
 
 /// A curve's points: `(log10(1 / (1 − p)), value)` from p = 0 to p = 1 − 1/N (the last
-/// rank below 100 % that still tells values apart), `STEPS_PER_DECADE` per decade.
+/// rank below 100 % that still tells values apart), `STEPS_PER_DECADE` per decade, then the
+/// maximum at that same x: the curve ends at the largest value, as HdrHistogram's plotter's
+/// does (its last finite row holds the maximum).
 fn points(selected: &Selected, units: Units) -> Vec<(f64, f64)> {
     let view = selected.histogram.view();
     let total = view.total_count().max(1) as f64;
     let last = total.log10();
     let steps = (last * STEPS_PER_DECADE as f64).ceil() as usize;
-    let mut out = Vec::with_capacity(steps + 1);
+    let mut out = Vec::with_capacity(steps + 2);
     for i in 0..=steps {
         let x = (i as f64 / STEPS_PER_DECADE as f64).min(last);
         let rank = (100.0 * (1.0 - 10f64.powf(-x))).clamp(0.0, 100.0);
         if let Ok(v) = view.percentile_value(rank) {
             out.push((x, units.scale(v)));
         }
+    }
+    if let Ok(max) = view.percentile_value(100.0) {
+        out.push((last, units.scale(max)));
     }
     out
 }

@@ -180,7 +180,7 @@ fn convert_writes_where_told_and_sum_needs_json() {
     assert_eq!(run.code, Some(2));
     assert!(
         run.stderr
-            .contains("[possible values: log, json, openmetrics, otlp-json]"),
+            .contains("[possible values: log, json, openmetrics, otlp-json"),
         "{}",
         run.stderr
     );
@@ -397,4 +397,159 @@ fn otlp_json_delta_one_point_per_interval() {
     assert_eq!(out.matches("\"stringValue\":\"db\"").count(), 3);
     assert_eq!(out.matches("\"count\":\"10\"").count(), 3);
     assert!(!out.contains("api"));
+}
+
+// The tests' protobuf decoder of the core crate, written from the wire format.
+#[path = "../../core/tests/common/protobuf.rs"]
+#[allow(dead_code)]
+mod protobuf;
+
+/// The native histogram of one series: (labels, count, sum, schema, zero_threshold, bucket
+/// total from the deltas).
+type Series = (Vec<(String, String)>, u64, f64, i64, f64, i64);
+
+/// The families of a delimited stream: (name, help, type, series).
+fn native_stream(bytes: &[u8]) -> Vec<(String, String, u64, Vec<Series>)> {
+    use protobuf::{all, decode, double, msg, one, read_varint, text, Field};
+    let varint = |f: &[(u32, Field)], n| match one(f, n) {
+        Some(Field::Varint(v)) => v,
+        other => panic!("field {n}: {other:?}"),
+    };
+    let unzigzag = |v: u64| ((v >> 1) as i64) ^ -((v & 1) as i64);
+    let (mut at, mut out) = (0, Vec::new());
+    while at < bytes.len() {
+        let n = read_varint(bytes, &mut at) as usize;
+        let family = decode(&bytes[at..at + n]);
+        at += n;
+        let series = all(&family, 4)
+            .into_iter()
+            .map(|m| {
+                let Field::Bytes(m) = m else { panic!() };
+                let m = decode(&m);
+                let labels = all(&m, 1)
+                    .into_iter()
+                    .map(|p| {
+                        let Field::Bytes(p) = p else { panic!() };
+                        let p = decode(&p);
+                        (text(&p, 1), text(&p, 2))
+                    })
+                    .collect();
+                let h = msg(&m, 7);
+                // Deltas add up to each bucket's count; the counts to the total.
+                let (mut count, mut total) = (0i64, 0i64);
+                for d in all(&h, 13) {
+                    let Field::Varint(d) = d else { panic!() };
+                    count += unzigzag(d);
+                    total += count;
+                }
+                let schema = unzigzag(varint(&h, 5));
+                let zero = varint(&h, 7) as i64;
+                (
+                    labels,
+                    varint(&h, 1),
+                    double(&h, 2).unwrap(),
+                    schema,
+                    double(&h, 6).unwrap(),
+                    total + zero,
+                )
+            })
+            .collect();
+        out.push((
+            text(&family, 1),
+            text(&family, 2),
+            varint(&family, 3),
+            series,
+        ));
+    }
+    out
+}
+
+#[test]
+fn prometheus_native_one_family_one_series_per_tag() {
+    let path = std::env::temp_dir().join(format!("picollo-native-{}.pb", std::process::id()));
+    let out = ok(&[
+        "convert",
+        "peer_hdrh.hlog",
+        "--to",
+        "prometheus-native",
+        "--name",
+        "rpc_latency_seconds",
+        "--help-text",
+        "RPC latency",
+        "--unit-ratio",
+        "1000",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.is_empty());
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let families = native_stream(&bytes);
+    assert_eq!(families.len(), 1);
+    let (name, help, kind, series) = &families[0];
+    assert_eq!(
+        (name.as_str(), help.as_str(), *kind),
+        ("rpc_latency_seconds", "RPC latency", 4)
+    );
+    let tags: Vec<&str> = series.iter().map(|s| s.0[0].1.as_str()).collect();
+    assert_eq!(tags, ["api", "db"]);
+    let api = &series[0];
+    assert_eq!(api.0, [("tag".to_string(), "api".to_string())]);
+    // api is 1..=300 (buckets one value wide): its count, and its sum in thousands.
+    assert_eq!(api.1, 300);
+    assert!((api.2 - 45.15).abs() < 1e-9, "{}", api.2);
+    // 3 significant digits: 0.05 %, finer than schema 8's 0.135 %, so schema 8.
+    assert_eq!(api.3, 8);
+    assert!(api.4 > 0.0);
+    assert_eq!(api.5, 300, "every value in a bucket");
+    assert_eq!((series[1].1, series[1].5), (30, 30));
+
+    // A schema given, and the rules of the options and the name.
+    let coarse = std::env::temp_dir().join(format!("picollo-native4-{}.pb", std::process::id()));
+    ok(&[
+        "convert",
+        "latency.hlog",
+        "--to",
+        "prometheus-native",
+        "--schema",
+        "-4",
+        "-o",
+        coarse.to_str().unwrap(),
+    ]);
+    let bytes = std::fs::read(&coarse).unwrap();
+    std::fs::remove_file(&coarse).unwrap();
+    let families = native_stream(&bytes);
+    assert_eq!(families[0].0, "picollo_histogram");
+    assert_eq!(families[0].3[0].0, []);
+    assert_eq!((families[0].3[0].3, families[0].3[0].5), (-4, 600));
+    for (args, needle) in [
+        (&["--schema", "9"][..], "schema is 9: it must be in -4..8"),
+        (&["--name", "9x"][..], "--name \"9x\""),
+        (&["--name", "x_bucket"][..], "must match [a-zA-Z_:]"),
+        (
+            &["--unit", "seconds"][..],
+            "--unit applies to --to openmetrics or otlp-json only",
+        ),
+    ] {
+        let mut all = vec!["convert", "latency.hlog", "--to", "prometheus-native"];
+        all.extend_from_slice(args);
+        let run = picollo(&all, None);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+    }
+    let run = picollo(
+        &[
+            "convert",
+            "latency.hlog",
+            "--to",
+            "otlp-json",
+            "--schema",
+            "3",
+        ],
+        None,
+    );
+    assert_eq!(run.code, Some(2));
+    assert!(run
+        .stderr
+        .contains("--schema applies to --to prometheus-native only"));
 }

@@ -77,3 +77,32 @@ fn an_empty_side_is_no_data() {
         run.stderr
     );
 }
+
+#[test]
+fn a_unit_ratio_divides_every_value_not_the_deltas() {
+    let out = ok(&[
+        "diff",
+        "latency.hlog",
+        "--a-to",
+        "3",
+        "--b-from",
+        "3",
+        "--unit-ratio",
+        "1000",
+    ]);
+    // As report shows them: 3 decimals for a ratio of 1000; Δ% and d do not change.
+    assert_eq!(row(&out, "50"), ["50", "1.049", "1.249", "+19.1%"]);
+    assert_eq!(row(&out, "100"), ["100", "1.099", "1.299", "+18.2%"]);
+    assert_eq!(row(&out, "D-value:")[3], "6.92");
+    let run = picollo(
+        &[
+            "diff",
+            "latency.hlog",
+            "latency_b.hlog",
+            "--unit-ratio",
+            "0",
+        ],
+        None,
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}

@@ -202,3 +202,31 @@ fn a_missing_font_is_an_io_error() {
     assert_eq!(run.code, Some(3));
     assert!(run.stderr.contains("not a TrueType"), "{}", run.stderr);
 }
+
+#[test]
+fn the_curve_reaches_the_maximum() {
+    // 999 values of 1000 and one of 1,000,000: only the maximum is far above the rest.
+    let mut h: picollo::Histogram<u64, Vec<u64>> = picollo::Config::new()
+        .with_range(1, 10_000_000)
+        .build()
+        .unwrap();
+    h.record_n(1000, 999);
+    h.record(1_000_000);
+    let text = h.view().encode_v2_base64().unwrap();
+    let path = temp("max.svg");
+    let run = picollo(
+        &["plot", "-", "-o", path.to_str().unwrap()],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    // The value axis is scaled to the curve: its labels go up to the maximum.
+    let top = elements(&svg)
+        .iter()
+        .filter(|(n, _, _)| n == "text")
+        .filter_map(|(_, _, t)| t.parse::<f64>().ok())
+        .fold(0.0f64, f64::max);
+    assert!(top >= 900_000.0, "highest value label {top}");
+    assert!(top <= 1_050_000.0, "highest value label {top}");
+}

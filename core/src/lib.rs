@@ -76,6 +76,13 @@ pub mod otlp {
     #[doc(inline)]
     pub use crate::format::otlp::*;
 }
+/// Prometheus native histograms: sparse exponential buckets of integer and floating-point
+/// histograms, and their protobuf exposition (delimited `MetricFamily` messages).
+#[cfg(feature = "alloc")]
+pub mod prometheus {
+    #[doc(inline)]
+    pub use crate::format::prometheus::*;
+}
 pub mod iter;
 pub mod layout;
 mod lookup;

@@ -153,7 +153,21 @@ impl Summary {
         name_a: &str,
         name_b: &str,
     ) -> fmt::Result {
-        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b])
+        self.write_diff_scaled(other, w, title, [name_a, name_b], 1.0)
+    }
+
+    /// [`Summary::write_diff`] with every value divided by `unit_ratio`, as
+    /// [`Summary::write_table_scaled`] divides them (Δ% and the D-value do not change). A
+    /// ratio that is not finite and above 0 is refused with `fmt::Error`.
+    pub fn write_diff_scaled(
+        &self,
+        other: &Summary,
+        w: &mut dyn Write,
+        title: &str,
+        [name_a, name_b]: [&str; 2],
+        unit_ratio: f64,
+    ) -> fmt::Result {
+        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], unit_ratio)
     }
 }
 

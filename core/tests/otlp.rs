@@ -8,6 +8,9 @@ use picollo::otlp::{
 };
 use picollo::{Config, Histogram};
 
+mod common;
+use common::protobuf::{all, decode, double, fixed, msg, one, read_varint, text, Field};
+
 fn latencies(relative_error: f64) -> Histogram<u64, Vec<u64>> {
     let mut h: Histogram<u64, Vec<u64>> = Config::new()
         .with_relative_error(relative_error)
@@ -106,97 +109,6 @@ fn bucket_counts_add_up_and_quantiles_stay_within_the_stated_error() {
             assert!((x.sum - mean).abs() <= 1e-9 * mean, "{} {mean}", x.sum);
         }
     }
-}
-
-/// A protobuf field: (number, value).
-#[derive(Debug, Clone, PartialEq)]
-enum Field {
-    Varint(u64),
-    Fixed64(u64),
-    Bytes(Vec<u8>),
-}
-
-fn read_varint(b: &[u8], at: &mut usize) -> u64 {
-    let (mut v, mut shift) = (0u64, 0);
-    loop {
-        let byte = b[*at];
-        *at += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return v;
-        }
-        shift += 7;
-    }
-}
-
-fn decode(b: &[u8]) -> Vec<(u32, Field)> {
-    let mut at = 0;
-    let mut out = Vec::new();
-    while at < b.len() {
-        let key = read_varint(b, &mut at);
-        let (field, wire) = ((key >> 3) as u32, key & 7);
-        let value = match wire {
-            0 => Field::Varint(read_varint(b, &mut at)),
-            1 => {
-                let v = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-                at += 8;
-                Field::Fixed64(v)
-            }
-            2 => {
-                let n = read_varint(b, &mut at) as usize;
-                at += n;
-                Field::Bytes(b[at - n..at].to_vec())
-            }
-            w => panic!("wire type {w}"),
-        };
-        out.push((field, value));
-    }
-    assert_eq!(at, b.len());
-    out
-}
-
-fn all(fields: &[(u32, Field)], n: u32) -> Vec<Field> {
-    fields
-        .iter()
-        .filter(|(f, _)| *f == n)
-        .map(|(_, v)| v.clone())
-        .collect()
-}
-
-fn one(fields: &[(u32, Field)], n: u32) -> Option<Field> {
-    let found = all(fields, n);
-    assert!(found.len() <= 1, "field {n} repeated");
-    found.into_iter().next()
-}
-
-fn msg(fields: &[(u32, Field)], n: u32) -> Vec<(u32, Field)> {
-    match one(fields, n) {
-        Some(Field::Bytes(b)) => decode(&b),
-        other => panic!("field {n}: {other:?}"),
-    }
-}
-
-fn text(fields: &[(u32, Field)], n: u32) -> String {
-    match one(fields, n) {
-        Some(Field::Bytes(b)) => String::from_utf8(b).unwrap(),
-        None => String::new(),
-        other => panic!("field {n}: {other:?}"),
-    }
-}
-
-fn fixed(fields: &[(u32, Field)], n: u32) -> u64 {
-    match one(fields, n) {
-        Some(Field::Fixed64(v)) => v,
-        None => 0,
-        other => panic!("field {n}: {other:?}"),
-    }
-}
-
-fn double(fields: &[(u32, Field)], n: u32) -> Option<f64> {
-    one(fields, n).map(|f| match f {
-        Field::Fixed64(v) => f64::from_bits(v),
-        other => panic!("field {n}: {other:?}"),
-    })
 }
 
 fn sint(fields: &[(u32, Field)], n: u32) -> i32 {

@@ -710,6 +710,7 @@ static partial class Tests
         Group("metrics: Prometheus buckets", PrometheusBucketsMatch);
         Group("metrics: OpenMetrics writer", OpenMetricsWriterFamilies);
         Group("metrics: OTLP", Otlp);
+        Group("metrics: Prometheus native histograms", PrometheusNativeHistograms);  // PrometheusNativeTests.cs
         Group("metrics: bad options", MetricsBadOptions);
     }
 }

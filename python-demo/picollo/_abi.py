@@ -27,15 +27,18 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (8:
+#: The oldest minor version with every function declared here (10: the Prometheus native
+#: histograms, `picollo_histogram_prometheus_native` and its float twin; 8:
 #: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 8
+ABI_VERSION_MINOR = 10
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
 OTLP_SCALE_AUTO = -(2**31)
+#: `PICOLLO_PROMETHEUS_SCHEMA_AUTO`: the native-histogram schema chosen from the relative error.
+PROMETHEUS_SCHEMA_AUTO = -(2**31)
 
 U64_MAX = 2**64 - 1
 
@@ -231,6 +234,19 @@ class picollo_otlp_options(Structure):
     ]
 
 
+class picollo_prometheus_native_options(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("schema", c_int32),
+        ("name", c_char_p),
+        ("help", c_char_p),
+        ("labels", POINTER(picollo_label)),
+        ("label_count", c_size_t),
+        ("unit_ratio", c_double),
+        ("classic_coarse_relative_error", c_double),
+    ]
+
+
 class picollo_step(Structure):
     _fields_ = [
         ("lower", c_uint64),
@@ -343,6 +359,7 @@ EXPECTED_SIZES = {
     picollo_label: 16,
     picollo_openmetrics_options: 48,
     picollo_otlp_options: 112,
+    picollo_prometheus_native_options: 56,
     picollo_step: 40,
     picollo_float_config: 48,
     picollo_float_info: 17 * 8 + 4 * 4,
@@ -600,6 +617,12 @@ SIGNATURES = {
         status_t,
         [HistogramP, POINTER(picollo_otlp_options), c_uint32, c_uint8_p, c_size_t, c_size_p],
     ),
+    # --- Prometheus native histograms (ABI 1.10) ---
+    "picollo_prometheus_native_options_default": (picollo_prometheus_native_options, []),
+    "picollo_histogram_prometheus_native": (
+        status_t,
+        [HistogramP, POINTER(picollo_prometheus_native_options), c_uint8_p, c_size_t, c_size_p],
+    ),
     # --- queries by value, other precisions, steps over values (ABI 1.6) ---
     "picollo_histogram_rank_of": (status_t, [HistogramP, c_uint64, POINTER(c_double)]),
     "picollo_histogram_quantile_of": (status_t, [HistogramP, c_uint64, POINTER(c_double)]),
@@ -693,6 +716,11 @@ FLOAT_SIGNATURES = {
     "picollo_float_histogram_text": (
         status_t,
         [FloatHistogramP, c_uint32, c_char_p, POINTER(c_char), c_size_t, c_size_p],
+    ),
+    "picollo_float_histogram_prometheus_native": (
+        status_t,
+        [FloatHistogramP, POINTER(picollo_prometheus_native_options), c_uint8_p, c_size_t,
+         c_size_p],
     ),
     "picollo_float_summary_table": (
         status_t,

@@ -205,3 +205,28 @@ def to_otlp(h: Any, format: str = "json", *, name: str,
     data = _fetch_bytes(lambda buf, size, needed: n.lib.picollo_histogram_otlp(
         h, ctypes.byref(o), fmt, buf, size, needed), is_text)
     return data.decode("utf-8") if is_text else data
+
+
+def to_prometheus_native(h: Any, function: Any, name: str, *, help: str = "",
+                         labels: Any = None, schema: int | None = None,
+                         unit_ratio: float = 1.0, classic_coarse: float | None = None) -> bytes:
+    """`picollo.metrics.to_prometheus_native` of the handle ``h`` through ``function``
+    (the integer or the float histogram's)."""
+    o = n.lib.picollo_prometheus_native_options_default()
+    kept = [encode(name, "name"), encode(help, "help")]
+    o.name, o.help = kept
+    label_array = Labels(labels, "labels")
+    o.labels, o.label_count = label_array.pointer, label_array.count
+    if schema is None:
+        o.schema = n.PROMETHEUS_SCHEMA_AUTO
+    else:
+        if isinstance(schema, bool) or not isinstance(schema, int):
+            raise TypeError(f"schema must be an int or None, not {type(schema).__name__}")
+        if not -2**31 < schema < 2**31:
+            raise ValueError(f"schema is {schema}: it must be in -4..8")
+        o.schema = schema  # the library refuses one outside -4 ..= 8
+    o.unit_ratio = real(unit_ratio, "unit_ratio")
+    if classic_coarse is not None:
+        o.classic_coarse_relative_error = real(classic_coarse, "classic_coarse")
+    return _fetch_bytes(lambda buf, size, needed: function(h, ctypes.byref(o), buf, size, needed),
+                        False)

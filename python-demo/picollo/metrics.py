@@ -1,4 +1,5 @@
-"""Histograms into metrics pipelines: OpenMetrics text, Prometheus client libraries, OTLP.
+"""Histograms into metrics pipelines: OpenMetrics text, Prometheus client libraries, OTLP,
+Prometheus native histograms.
 
 >>> from picollo import Histogram, metrics
 >>> h = Histogram(relative_error=0.01, min=1_000, max=10**10)      # nanoseconds
@@ -6,6 +7,7 @@
 >>> registry.register(metrics.PrometheusCollector({"rpc_latency_seconds": h}, unit_ratio=1e9))
 >>> body = metrics.to_otlp(h.collect(), "protobuf", name="rpc.latency", unit="s",
 ...                        temporality="delta", unit_ratio=1e9)
+>>> native = metrics.to_prometheus_native(h, "rpc_latency_seconds", unit_ratio=1e9)
 
 OpenMetrics and Prometheus histograms are cumulative: expose the histogram itself (a read),
 with ``created`` set to when its counting started. `Histogram.collect` (the counts since
@@ -20,23 +22,34 @@ seconds).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping
+import http.server
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import _export
 from . import _native as n
 from ._convert import real
 from ._export import Labels, Options, PrometheusBuckets, label_pairs
 from ._text import TextWriterHandle, encode
+from .float_histogram import FloatHistogram
 from .histogram import Histogram
 
 __all__ = [
+    "PROMETHEUS_PROTOBUF_CONTENT_TYPE",
     "OpenMetricsWriter",
     "PrometheusBuckets",
     "PrometheusCollector",
     "prometheus_buckets",
+    "prometheus_native_handler",
     "to_openmetrics",
     "to_otlp",
+    "to_prometheus_native",
 ]
+
+#: The HTTP content type of `to_prometheus_native`'s bytes: Prometheus' protobuf exposition
+#: (what it asks for first when native histograms are on).
+PROMETHEUS_PROTOBUF_CONTENT_TYPE = (
+    "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
+    "encoding=delimited")
 
 PrometheusBuckets.__module__ = __name__  # its public home (made in `_export`)
 
@@ -214,3 +227,72 @@ class PrometheusCollector:
         return [HistogramMetricFamily(name, self._help(name),
                                       labels=[k for k, _ in series[0][0]] if series else [])
                 for name, series in self._families.items()]
+
+
+def to_prometheus_native(histogram: Histogram | FloatHistogram, name: str, *, help: str = "",
+                         labels: Any = None, schema: int | None = None,
+                         unit_ratio: float = 1.0,
+                         classic_coarse: float | None = None) -> bytes:
+    """The whole body of a Prometheus scrape holding one native histogram: one
+    length-delimited ``io.prometheus.client.MetricFamily`` of type HISTOGRAM with one series
+    (serve it as `PROMETHEUS_PROTOBUF_CONTENT_TYPE`; bodies of several calls concatenated
+    are one exposition).
+
+    ``name`` is the family's (``[a-zA-Z_:][a-zA-Z0-9_:]*``, not ending with ``_bucket``,
+    ``_count``, ``_sum``, ``_created``, ``_total`` or ``_info``), ``labels`` a mapping or
+    ``(name, value)`` pairs (not ``le``, not ``__``-prefixed). ``schema`` None picks the
+    coarsest of -4..8 whose buckets are within the histogram's relative error; ``unit_ratio``
+    divides values (1e9: nanoseconds exposed as seconds). Each bucket goes whole into the
+    native bucket of its midpoint; zeros into the zero bucket, whose threshold is always
+    positive. A `FloatHistogram` keeps both signs (magnitudes below its range join the zero
+    bucket; NaN, infinities and values above the range are left out). ``classic_coarse``
+    (integer histograms) adds the classic buckets at bounds derived at that relative error.
+    Options, names and labels the format refuses raise `InvalidArgumentError`.
+    """
+    if isinstance(histogram, Histogram):
+        function = n.lib.picollo_histogram_prometheus_native
+    elif isinstance(histogram, FloatHistogram):
+        function = n.lib.picollo_float_histogram_prometheus_native
+    else:
+        raise TypeError(f"expected a Histogram or FloatHistogram, not {type(histogram).__name__}")
+    return _export.to_prometheus_native(
+        histogram._ptr, function, name, help=help, labels=labels, schema=schema,
+        unit_ratio=unit_ratio, classic_coarse=classic_coarse)
+
+
+def prometheus_native_handler(
+        body: Callable[[], bytes],
+        path: str = "/metrics") -> type[http.server.BaseHTTPRequestHandler]:
+    """A request handler class for `http.server` that answers ``GET path`` with ``body()``
+    (called at each scrape, e.g. concatenated `to_prometheus_native` bodies) as
+    `PROMETHEUS_PROTOBUF_CONTENT_TYPE`, and 404 elsewhere.
+
+    >>> handler = prometheus_native_handler(
+    ...     lambda: to_prometheus_native(h, "rpc_latency_seconds", unit_ratio=1e9))
+    >>> server = http.server.ThreadingHTTPServer(("127.0.0.1", 8000), handler)
+    >>> threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    Prometheus asks for this content type when started with
+    ``--enable-feature=native-histograms`` (2.40 to 2.x; 3.x: ``scrape_native_histograms``)
+    and reads the protobuf whatever it asked for, as it picks its parser by the answer's
+    content type. The ``prometheus_client`` package (0.26) writes native histograms only in
+    its OpenMetrics 2.0 text, which Prometheus 2.x does not read, and writes no protobuf:
+    serve native histograms with this handler, classic ones with `PrometheusCollector`.
+    """
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+            if self.path.split("?", 1)[0] != path:
+                self.send_error(404)
+                return
+            data = body()
+            self.send_response(200)
+            self.send_header("Content-Type", PROMETHEUS_PROTOBUF_CONTENT_TYPE)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # scrapes every second would fill the log
+
+    return Handler

@@ -117,7 +117,7 @@ impl FloatSummary {
         name_a: &str,
         name_b: &str,
     ) -> fmt::Result {
-        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b])
+        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], 1.0)
     }
 
     /// One line: `name: Total=…, Mean=…, Min=…, P50=…, P90=…, P99=…, P99.9=…, Max=…`,

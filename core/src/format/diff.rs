@@ -8,16 +8,18 @@ use super::table::{blank, delta_percent, percent, Align, Cell, Table};
 
 /// The diff table of `b` against `a`: `| Percentile | A | B | Δ% |` per standard rank, then
 /// a row per statistic of the domain (Mean, StDev, …), Precision, Total and the D-value
-/// (Cohen's d, `n/a` when undefined). `name_a` and `name_b` head the value columns.
+/// (Cohen's d, `n/a` when undefined). `name_a` and `name_b` head the value columns. Values
+/// are divided by `unit_ratio` where the domain scales them.
 pub(crate) fn write_diff<S: Domain>(
     a: &S,
     b: &S,
     w: &mut dyn Write,
     title: &str,
     [name_a, name_b]: [&str; 2],
+    unit_ratio: f64,
 ) -> fmt::Result {
     use Align::*;
-    let style = S::style(&[a, b], 1.0)?;
+    let style = S::style(&[a, b], unit_ratio)?;
     let mut t = Table::new(
         ["Percentile", name_a, name_b, "Δ%"],
         [Left, Right, Right, Right],

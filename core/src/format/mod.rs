@@ -1,5 +1,6 @@
 //! Output formats, one file each: the Markdown summary table, the diff table, the one-line
-//! summary, JSON and HdrHistogram's `.hgrm` percentile distribution. Every format writes
+//! summary, JSON and HdrHistogram's `.hgrm` percentile distribution; the metrics exports
+//! (OpenMetrics text, OTLP, Prometheus native histograms) over the protobuf wire primitives. Every format writes
 //! through `core::fmt::Write` from stack buffers (no allocation), so the caller picks the
 //! sink: a `String`, a fixed `heapless::String`, a C buffer. The Markdown and diff tables
 //! are written once for integer and floating-point summaries, over [`domain::Domain`].
@@ -20,6 +21,10 @@ pub(crate) mod openmetrics;
 mod option;
 #[cfg(feature = "alloc")]
 pub(crate) mod otlp;
+#[cfg(feature = "alloc")]
+pub(crate) mod prometheus;
+#[cfg(feature = "alloc")]
+mod protobuf;
 pub(crate) mod table;
 #[cfg(feature = "alloc")]
 pub(crate) mod v2;

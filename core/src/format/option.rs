@@ -1,7 +1,9 @@
-//! The rules of the exporters' options (OpenMetrics and OTLP), in one place: a Rust caller
-//! and the C ABI (and the bindings over it) are refused with the same rule and message.
-//! The OTLP request's own rules (a metric name, attribute names, the point's times) are here
-//! too; `Request::check` applies them all.
+//! The rules of the exporters' options (OpenMetrics, OTLP and Prometheus native histograms),
+//! in one place: a Rust caller and the C ABI (and the bindings over it) are refused with the
+//! same rule and message. The OTLP request's own rules (a metric name, attribute names, the
+//! point's times) are here too; `Request::check` applies them all. Prometheus' names (a
+//! family's metric name, its label names) are checked here for the OpenMetrics text and the
+//! native-histogram protobuf alike.
 
 use core::fmt;
 
@@ -9,6 +11,13 @@ use core::fmt;
 pub const MIN_SCALE: i32 = -10;
 /// The largest scale OTLP allows.
 pub const MAX_SCALE: i32 = 20;
+/// The smallest schema of a Prometheus native histogram (base `2^16`).
+pub const MIN_SCHEMA: i32 = -4;
+/// The largest schema of a Prometheus native histogram (base `2^(1/256)`).
+pub const MAX_SCHEMA: i32 = 8;
+/// Suffixes a histogram family's name may not end with (its samples', and other types').
+pub(crate) const HISTOGRAM_SUFFIXES: [&str; 6] =
+    ["_bucket", "_count", "_sum", "_created", "_total", "_info"];
 
 /// An exporter option that breaks its rule. The message names the option as the C ABI's
 /// option structs do (`unit_ratio`, `bounds`, …) and says the rule.
@@ -54,6 +63,27 @@ pub enum OptionError {
         start: u64,
         /// The end, nanoseconds since the Unix epoch.
         time: u64,
+    },
+    /// A Prometheus native-histogram schema outside `MIN_SCHEMA..=MAX_SCHEMA`.
+    Schema(i32),
+    /// Classic buckets asked of a histogram of doubles (they are offered for integer
+    /// histograms only).
+    ClassicBounds,
+    /// A Prometheus metric family name that does not match `[a-zA-Z_:][a-zA-Z0-9_:]*`, or
+    /// that ends with a suffix the family's own samples use (`_bucket`, `_count`, …).
+    MetricName,
+    /// A Prometheus label name that does not match `[a-zA-Z_][a-zA-Z0-9_]*`, starts with
+    /// `__` (reserved), or is the family's own label (`le`, `quantile`).
+    LabelName {
+        /// Its index in the label set.
+        index: usize,
+    },
+    /// A Prometheus label name given twice in one label set.
+    RepeatedLabelName {
+        /// The index of the second one.
+        index: usize,
+        /// The index of the first one.
+        first: usize,
     },
 }
 
@@ -104,6 +134,25 @@ impl fmt::Display for OptionError {
             Self::StartAfterTime { start, time } => write!(
                 f,
                 "start_time_unix_nano {start} is after time_unix_nano {time}"
+            ),
+            Self::Schema(s) => {
+                write!(f, "schema is {s}: it must be in {MIN_SCHEMA}..{MAX_SCHEMA}")
+            }
+            Self::ClassicBounds => f.write_str(
+                "classic buckets are offered for integer histograms only (leave them unset)",
+            ),
+            Self::MetricName => f.write_str(
+                "name must match [a-zA-Z_:][a-zA-Z0-9_:]* and not end with _bucket, _count, \
+                 _sum, _created, _total or _info",
+            ),
+            Self::LabelName { index } => write!(
+                f,
+                "labels[{index}].name must match [a-zA-Z_][a-zA-Z0-9_]*, not start with __ \
+                 and not be the family's own label (le, quantile)"
+            ),
+            Self::RepeatedLabelName { index, first } => write!(
+                f,
+                "labels[{index}].name is given twice (as labels[{first}].name)"
             ),
         }
     }
@@ -178,4 +227,41 @@ pub fn check_times(start: u64, time: u64) -> Result<(), OptionError> {
         true => Err(OptionError::StartAfterTime { start, time }),
         false => Ok(()),
     }
+}
+
+/// `schema` when Prometheus native histograms allow it (`MIN_SCHEMA..=MAX_SCHEMA`).
+pub fn check_schema(schema: i32) -> Result<i32, OptionError> {
+    match (MIN_SCHEMA..=MAX_SCHEMA).contains(&schema) {
+        true => Ok(schema),
+        false => Err(OptionError::Schema(schema)),
+    }
+}
+
+/// `name` when it is a Prometheus metric name (`[a-zA-Z_:][a-zA-Z0-9_:]*`) that does not
+/// end with one of `reserved` (the suffixes of the family's own samples).
+pub fn check_metric_name<'a>(name: &'a str, reserved: &[&str]) -> Result<&'a str, OptionError> {
+    let mut b = name.bytes();
+    let valid = matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b':')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b':');
+    match valid && !reserved.iter().any(|s| name.ends_with(s)) {
+        true => Ok(name),
+        false => Err(OptionError::MetricName),
+    }
+}
+
+/// Label names as Prometheus allows them (`[a-zA-Z_][a-zA-Z0-9_]*`, not `__`-prefixed),
+/// none the family's `own` label (`le` for histograms, `quantile` for summaries), none twice.
+pub fn check_labels(labels: &[(&str, &str)], own: &str) -> Result<(), OptionError> {
+    for (index, (name, _)) in labels.iter().enumerate() {
+        let mut b = name.bytes();
+        let valid = matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_')
+            && b.all(|c| c.is_ascii_alphanumeric() || c == b'_');
+        if !valid || name.starts_with("__") || *name == own {
+            return Err(OptionError::LabelName { index });
+        }
+        if let Some(first) = labels[..index].iter().position(|(other, _)| other == name) {
+            return Err(OptionError::RepeatedLabelName { index, first });
+        }
+    }
+    Ok(())
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod counting;
+pub mod protobuf;
 
 use picollo::{Config, Histogram};
 

@@ -1,7 +1,8 @@
 //! Metrics pipelines over the C ABI, one file per core format (`core/src/format/`):
 //! interval collection ([`collect`]), the OpenMetrics text exposition ([`openmetrics`], one
 //! shot; [`openmetrics_writer`], several families), the cumulative buckets a Prometheus client
-//! library wants ([`prometheus`]) and OTLP exponential histograms ([`otlp`]). Labels and
+//! library wants ([`prometheus`]), OTLP exponential histograms ([`otlp`]) and Prometheus
+//! native histograms in the protobuf exposition ([`prometheus_native`]). Labels and
 //! attributes share [`labels`]. The exporters read a histogram as one consistent copy
 //! ([`copy_of`]); every option they take is checked by the core's rules.
 
@@ -11,6 +12,7 @@ mod openmetrics;
 mod openmetrics_writer;
 mod otlp;
 mod prometheus;
+mod prometheus_native;
 #[cfg(test)]
 mod tests;
 
@@ -20,6 +22,7 @@ pub use openmetrics::*;
 pub use openmetrics_writer::*;
 pub use otlp::*;
 pub use prometheus::*;
+pub use prometheus_native::*;
 
 use crate::any_histogram::{config_error, Histogram};
 use crate::error::Failure;

@@ -58,20 +58,29 @@ pub fn cumulative_buckets<C: Counter>(
     options: &HistogramOptions<'_>,
 ) -> Result<CumulativeBuckets, OpenMetricsError> {
     options.check()?;
+    Ok(cumulative_buckets_checked(view, options))
+}
+
+/// [`cumulative_buckets`] for options already checked.
+pub(crate) fn cumulative_buckets_checked<C: Counter>(
+    view: &View<'_, C>,
+    options: &HistogramOptions<'_>,
+) -> CumulativeBuckets {
     let bounds = match options.bounds {
         Bounds::Explicit(b) => b.to_vec(),
         Bounds::Coarse(e) => coarse_bounds(&view.shape(), e),
     };
     let mut buckets = Vec::with_capacity(bounds.len() + 1);
-    for_each_cumulative(view, &bounds, |bound, cumulative| {
+    // The closure never fails: the walk's `fmt::Result` is always `Ok`.
+    let _ = for_each_cumulative(view, &bounds, |bound, cumulative| {
         buckets.push((scaled(bound, options), cumulative));
         Ok(())
-    })?;
+    });
     buckets.push((f64::INFINITY, every_count(view)));
-    Ok(CumulativeBuckets {
+    CumulativeBuckets {
         buckets,
         sum: sum(view) / options.unit_ratio,
-    })
+    }
 }
 
 /// Calls `each(bound, cumulative)` for every bound: the count of the values at or below it

@@ -11,11 +11,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+pub(crate) use self::buckets::cumulative_buckets_checked;
 use self::buckets::{coarse_bounds, every_count};
 pub use self::buckets::{cumulative_buckets, CumulativeBuckets};
 pub use self::options::{Bounds, HistogramOptions};
 use self::text::{escape, Series};
 pub use super::option::{check_bounds, check_coarse_relative_error, check_unit_ratio, OptionError};
+use super::option::{check_labels, check_metric_name, HISTOGRAM_SUFFIXES};
 use crate::counter::Counter;
 use crate::shape::Shape;
 use crate::view::View;
@@ -84,6 +86,9 @@ impl From<OptionError> for OpenMetricsError {
     fn from(e: OptionError) -> Self {
         match e {
             OptionError::UnitRatio(_) => OpenMetricsError::InvalidUnitRatio,
+            OptionError::MetricName => OpenMetricsError::InvalidMetricName,
+            OptionError::LabelName { .. } => OpenMetricsError::InvalidLabelName,
+            OptionError::RepeatedLabelName { .. } => OpenMetricsError::DuplicateLabel,
             _ => OpenMetricsError::InvalidBounds,
         }
     }
@@ -224,10 +229,7 @@ impl<W: Write> OpenMetricsWriter<W> {
         kind: &str,
         suffixes: &[&str],
     ) -> Result<(), OpenMetricsError> {
-        let name = family.name;
-        if !is_metric_name(name) || suffixes.iter().any(|s| name.ends_with(s)) {
-            return Err(OpenMetricsError::InvalidMetricName);
-        }
+        let name = check_metric_name(family.name, suffixes)?;
         if !family.unit.is_empty() {
             let unit_ok = family
                 .unit
@@ -263,9 +265,7 @@ impl<W: Write> OpenMetricsWriter<W> {
     }
 }
 
-/// Suffixes a histogram family's name may not end with (its samples', and other types').
-const HISTOGRAM_SUFFIXES: [&str; 6] = ["_bucket", "_count", "_sum", "_created", "_total", "_info"];
-/// The same for summaries.
+/// Suffixes a summary family's name may not end with (its samples', and other types').
 const SUMMARY_SUFFIXES: [&str; 5] = ["_count", "_sum", "_created", "_total", "_info"];
 
 #[derive(Clone, Copy, Debug)]
@@ -326,15 +326,7 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
             Kind::Histogram(_) => "le",
             Kind::Summary(..) => "quantile",
         };
-        for (k, (name, _)) in labels.iter().enumerate() {
-            if !is_label_name(name) || name.starts_with("__") || *name == own {
-                return Err(OpenMetricsError::InvalidLabelName);
-            }
-            if labels[..k].iter().any(|(other, _)| other == name) {
-                return Err(OpenMetricsError::DuplicateLabel);
-            }
-        }
-        Ok(())
+        Ok(check_labels(labels, own)?)
     }
 
     /// The first point fixes the family's shape (and derives its bounds from it); every
@@ -355,18 +347,4 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
         }
         Ok(())
     }
-}
-
-/// `[a-zA-Z_:][a-zA-Z0-9_:]*`
-fn is_metric_name(s: &str) -> bool {
-    let mut b = s.bytes();
-    matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b':')
-        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b':')
-}
-
-/// `[a-zA-Z_][a-zA-Z0-9_]*`
-fn is_label_name(s: &str) -> bool {
-    let mut b = s.bytes();
-    matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_')
-        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }

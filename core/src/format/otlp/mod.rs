@@ -5,9 +5,28 @@
 
 mod json;
 mod protobuf;
+// Where `crate::float` is.
+#[cfg(all(
+    any(
+        feature = "critical-section",
+        loom,
+        all(target_has_atomic = "32", target_has_atomic = "64")
+    ),
+    target_has_atomic = "ptr"
+))]
+mod signed;
 
 use alloc::vec::Vec;
 
+#[cfg(all(
+    any(
+        feature = "critical-section",
+        loom,
+        all(target_has_atomic = "32", target_has_atomic = "64")
+    ),
+    target_has_atomic = "ptr"
+))]
+pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
 pub use super::option::{
     check_attributes, check_name, check_scale, check_times, check_unit_ratio, AttributeSet,
     OptionError, MAX_SCALE, MIN_SCALE,
@@ -74,9 +93,16 @@ pub struct ExponentialHistogram {
 /// `(base − 1)/(base + 1)` of at most `relative_error`, within `MIN_SCALE..=MAX_SCALE`
 /// (`MAX_SCALE` when even it is coarser).
 pub fn scale_for(relative_error: f64) -> i32 {
-    (MIN_SCALE..=MAX_SCALE)
+    coarsest_scale(relative_error, MIN_SCALE, MAX_SCALE)
+}
+
+/// The smallest scale in `min..=max` whose buckets have a relative error of at most
+/// `relative_error` (`max` when even it is coarser): [`scale_for`] within other bounds
+/// (Prometheus' schemas are scales from −4 to 8).
+pub fn coarsest_scale(relative_error: f64, min: i32, max: i32) -> i32 {
+    (min..=max)
         .find(|&s| bucket_relative_error(s) <= relative_error)
-        .unwrap_or(MAX_SCALE)
+        .unwrap_or(max)
 }
 
 /// `base = 2^(2^-scale)` of a scale.
@@ -179,22 +205,12 @@ impl ExponentialHistogram {
             self.zero_count = self.zero_count.saturating_add(n);
             return;
         }
-        let i = index_of(v, self.scale);
-        if self.bucket_counts.is_empty() {
-            self.offset = i;
-        } else if i < self.offset {
-            // Buckets arrive in increasing order (the mapping keeps order); kept general
-            // all the same.
-            let grow = (self.offset - i) as usize;
-            self.bucket_counts
-                .splice(0..0, core::iter::repeat_n(0, grow));
-            self.offset = i;
-        }
-        let k = (i - self.offset) as usize;
-        if k >= self.bucket_counts.len() {
-            self.bucket_counts.resize(k + 1, 0);
-        }
-        self.bucket_counts[k] = self.bucket_counts[k].saturating_add(n);
+        add_count(
+            &mut self.offset,
+            &mut self.bucket_counts,
+            index_of(v, self.scale),
+            n,
+        );
     }
 
     /// `base = 2^(2^-scale)`.
@@ -224,6 +240,25 @@ impl ExponentialHistogram {
         }
         None
     }
+}
+
+/// Adds `n` to bucket `index` of the run `counts` (bucket `offset + k` at `k`), growing the
+/// run either way; an empty run starts at `index`.
+pub(crate) fn add_count(offset: &mut i32, counts: &mut Vec<u64>, index: i32, n: u64) {
+    if counts.is_empty() {
+        *offset = index;
+    } else if index < *offset {
+        // Buckets arrive in increasing order (the mapping keeps order); kept general all
+        // the same.
+        let grow = (*offset - index) as usize;
+        counts.splice(0..0, core::iter::repeat_n(0, grow));
+        *offset = index;
+    }
+    let k = (index - *offset) as usize;
+    if k >= counts.len() {
+        counts.resize(k + 1, 0);
+    }
+    counts[k] = counts[k].saturating_add(n);
 }
 
 /// A key-value attribute with a string value.

@@ -5,6 +5,7 @@
 use alloc::vec::Vec;
 
 use super::{Attribute, DataPoint, Metric, Request};
+use crate::format::protobuf::{self as wire, double_field, message, varint};
 
 impl Request<'_> {
     /// The request as protobuf bytes (the binary OTLP/HTTP and gRPC payload). Fields at
@@ -78,60 +79,29 @@ fn encode_point(out: &mut Vec<u8>, p: &DataPoint<'_>) {
     }
 }
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn tag(out: &mut Vec<u8>, field: u32, wire: u8) {
-    varint(out, (u64::from(field) << 3) | u64::from(wire));
-}
-
 fn zigzag(v: i32) -> u64 {
-    u64::from(((v << 1) ^ (v >> 31)) as u32)
+    wire::zigzag(i64::from(v))
 }
 
 /// A varint field, left out at 0 (proto3 default).
 fn varint_field(out: &mut Vec<u8>, field: u32, v: u64) {
     if v != 0 {
-        tag(out, field, 0);
-        varint(out, v);
+        wire::varint_field(out, field, v);
     }
 }
 
 /// A `fixed64` field, left out at 0.
 fn fixed64_field(out: &mut Vec<u8>, field: u32, v: u64) {
     if v != 0 {
-        tag(out, field, 1);
-        out.extend_from_slice(&v.to_le_bytes());
+        wire::fixed64_field(out, field, v);
     }
-}
-
-/// A `double` field with explicit presence (always written).
-fn double_field(out: &mut Vec<u8>, field: u32, v: f64) {
-    tag(out, field, 1);
-    out.extend_from_slice(&v.to_bits().to_le_bytes());
 }
 
 /// A string field, left out when empty.
 fn string(out: &mut Vec<u8>, field: u32, s: &str) {
     if !s.is_empty() {
-        tag(out, field, 2);
-        varint(out, s.len() as u64);
-        out.extend_from_slice(s.as_bytes());
+        wire::bytes_field(out, field, s.as_bytes());
     }
-}
-
-/// A length-delimited field whose body `body` writes (always written, even empty).
-fn message(out: &mut Vec<u8>, field: u32, body: impl FnOnce(&mut Vec<u8>)) {
-    let mut inner = Vec::new();
-    body(&mut inner);
-    tag(out, field, 2);
-    varint(out, inner.len() as u64);
-    out.extend_from_slice(&inner);
 }
 
 /// A `KeyValue` with an `AnyValue` holding a string.
@@ -140,9 +110,7 @@ fn key_value(out: &mut Vec<u8>, field: u32, (k, v): &Attribute<'_>) {
         string(kv, 1, k);
         message(kv, 2, |any| {
             // string_value = 1, written even when empty (it is a oneof member).
-            tag(any, 1, 2);
-            varint(any, v.len() as u64);
-            any.extend_from_slice(v.as_bytes());
+            wire::bytes_field(any, 1, v.as_bytes());
         });
     });
 }

@@ -1,0 +1,188 @@
+//! The protobuf exposition of native histograms: length-delimited
+//! `io.prometheus.client.MetricFamily` messages (proto2, so every field is written, defaults
+//! included), encoded by hand over the wire primitives of `format/protobuf.rs`.
+
+use alloc::vec::Vec;
+
+use super::{ExponentialBuckets, NativeHistogram, OptionError};
+use crate::format::option::{check_labels, check_metric_name, HISTOGRAM_SUFFIXES};
+use crate::format::protobuf::{
+    bytes_field, delimited, double_field, message, varint_field, zigzag,
+};
+
+/// The HTTP content type of the exposition (`Content-Type` of a scrape's answer; Prometheus
+/// asks for it in its `Accept` header when native histograms are on).
+pub const PROTOBUF_CONTENT_TYPE: &str =
+    "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited";
+
+/// `MetricType.HISTOGRAM`.
+const HISTOGRAM: u64 = 4;
+
+/// One series of a family: its labels and its histogram.
+#[derive(Clone, Copy, Debug)]
+pub struct NativeMetric<'a> {
+    /// The labels (names as [`check_labels`] allows, not `le`; values any text).
+    pub labels: &'a [(&'a str, &'a str)],
+    /// The counts.
+    pub histogram: &'a NativeHistogram,
+}
+
+/// A `MetricFamily` of type `HISTOGRAM`: a name, help text and its series.
+#[derive(Clone, Copy, Debug)]
+pub struct NativeFamily<'a> {
+    /// The family name (as [`check_metric_name`] allows, not ending with `_bucket`, `_count`,
+    /// `_sum`, `_created`, `_total` or `_info`).
+    pub name: &'a str,
+    /// The help text.
+    pub help: &'a str,
+    /// The series. Label sets are not compared between them: the same one twice is the
+    /// caller's error.
+    pub metrics: &'a [NativeMetric<'a>],
+}
+
+impl NativeFamily<'_> {
+    /// The name, then each series' label names.
+    pub fn check(&self) -> Result<(), OptionError> {
+        check_metric_name(self.name, &HISTOGRAM_SUFFIXES)?;
+        self.metrics
+            .iter()
+            .try_for_each(|m| check_labels(m.labels, "le"))
+    }
+
+    /// Appends the family to `out` as one message of a delimited stream (its length as a
+    /// varint, then the message): a scrape's body is such messages one after another.
+    ///
+    /// # Errors
+    /// [`NativeFamily::check`]'s; nothing is written then.
+    pub fn write_delimited(&self, out: &mut Vec<u8>) -> Result<(), OptionError> {
+        self.check()?;
+        delimited(out, |f| {
+            bytes_field(f, 1, self.name.as_bytes());
+            bytes_field(f, 2, self.help.as_bytes());
+            varint_field(f, 3, HISTOGRAM);
+            for m in self.metrics {
+                message(f, 4, |metric| encode_metric(metric, m));
+            }
+        });
+        Ok(())
+    }
+}
+
+fn encode_metric(out: &mut Vec<u8>, m: &NativeMetric<'_>) {
+    for (name, value) in m.labels {
+        message(out, 1, |pair| {
+            bytes_field(pair, 1, name.as_bytes());
+            bytes_field(pair, 2, value.as_bytes());
+        });
+    }
+    message(out, 7, |h| encode_histogram(h, m.histogram));
+}
+
+fn encode_histogram(out: &mut Vec<u8>, h: &NativeHistogram) {
+    varint_field(out, 1, h.count);
+    double_field(out, 2, h.sum);
+    // The classic buckets' finite bounds (`+Inf` is `sample_count`).
+    for &(le, cumulative) in h.classic.iter().flat_map(|c| &c.buckets) {
+        if le.is_finite() {
+            message(out, 3, |b| {
+                varint_field(b, 1, cumulative);
+                double_field(b, 2, le);
+            });
+        }
+    }
+    varint_field(out, 5, zigzag(i64::from(h.schema)));
+    double_field(out, 6, h.zero_threshold);
+    varint_field(out, 7, h.zero_count);
+    encode_run(out, [9, 10], &h.negative);
+    encode_run(out, [12, 13], &h.positive);
+    if h.negative.counts.is_empty() && h.positive.counts.is_empty() {
+        // A no-op span: the histogram is native even with nothing in its buckets.
+        encode_span(out, 12, (0, 0));
+    }
+}
+
+/// The spans (field `fields[0]`) and deltas (`fields[1]`) of a run of buckets.
+fn encode_run(out: &mut Vec<u8>, [span_field, delta_field]: [u32; 2], run: &ExponentialBuckets) {
+    let mut previous_end = None;
+    let mut previous_count = 0u64;
+    for (start, counts) in spans(run) {
+        // The first offset is the first index; later ones the gap after the previous span.
+        let offset = previous_end.map_or(start, |end| start - end);
+        encode_span(out, span_field, (offset, counts.len() as u32));
+        previous_end = Some(start + counts.len() as i32);
+        for &c in counts {
+            // The first count as is, then each as a change from the one before (wrapping,
+            // as the reader sums them).
+            let delta = (c as i64).wrapping_sub(previous_count as i64);
+            varint_field(out, delta_field, zigzag(delta));
+            previous_count = c;
+        }
+    }
+}
+
+fn encode_span(out: &mut Vec<u8>, field: u32, (offset, length): (i32, u32)) {
+    message(out, field, |s| {
+        varint_field(s, 1, zigzag(i64::from(offset)));
+        varint_field(s, 2, u64::from(length));
+    });
+}
+
+/// The spans of a run, `(first index, counts)`: a gap of more than two empty buckets ends a
+/// span (a new span costs more than two zero counts), shorter ones are written as zeros.
+fn spans(run: &ExponentialBuckets) -> impl Iterator<Item = (i32, &[u64])> {
+    let counts = &run.counts[..];
+    let mut k = 0;
+    core::iter::from_fn(move || {
+        while k < counts.len() && counts[k] == 0 {
+            k += 1;
+        }
+        if k == counts.len() {
+            return None;
+        }
+        let start = k;
+        let mut end = k + 1;
+        loop {
+            let next = counts[end..].iter().position(|&c| c != 0).map(|g| end + g);
+            match next {
+                Some(j) if j - end <= 2 => end = j + 1,
+                _ => break,
+            }
+        }
+        k = end;
+        Some((run.offset + start as i32, &counts[start..end]))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_of_more_than_two_empty_buckets_split_spans() {
+        let run = ExponentialBuckets {
+            offset: -3,
+            counts: alloc::vec![0, 5, 0, 0, 2, 0, 0, 0, 7, 1, 0],
+        };
+        let got: Vec<(i32, Vec<u64>)> = spans(&run).map(|(s, c)| (s, c.to_vec())).collect();
+        assert_eq!(
+            got,
+            alloc::vec![(-2, alloc::vec![5, 0, 0, 2]), (5, alloc::vec![7, 1])]
+        );
+    }
+
+    #[test]
+    fn deltas_run_across_spans_and_offsets_are_gaps() {
+        let run = ExponentialBuckets {
+            offset: -2,
+            counts: alloc::vec![5, 0, 0, 0, 7, 1],
+        };
+        let mut out = Vec::new();
+        encode_run(&mut out, [12, 13], &run);
+        // span {offset -2 (zigzag 3), length 1}, delta 5 (10), span {gap 3 (6), length 2},
+        // deltas +2 (4), −6 (11).
+        let expected = [
+            0x62, 4, 0x08, 3, 0x10, 1, 0x68, 10, 0x62, 4, 0x08, 6, 0x10, 2, 0x68, 4, 0x68, 11,
+        ];
+        assert_eq!(out, expected);
+    }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Picollo's native histograms scraped by a real Prometheus: installs Debian's prometheus when
+# it is missing (as scripts/setup.sh does, and stops the service the package starts), builds
+# libpicollo, then runs scripts/prometheus_native.py with the python-demo package of this
+# checkout: two exposition servers and a prometheus with native histograms on, all on
+# 127.0.0.1, queried through its HTTP API (see that script for the checks).
+set -euo pipefail
+exec </dev/null
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if ! command -v prometheus >/dev/null; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "prometheus.sh: installing Debian's prometheus"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    prometheus >/dev/null
+  if [ -d /run/systemd/system ]; then
+    $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+  elif [ -x /etc/init.d/prometheus ]; then
+    $SUDO /etc/init.d/prometheus stop >/dev/null 2>&1 || true
+  fi
+fi
+prometheus --version 2>&1 | head -1
+
+cargo build -q --release -p picollo-ffi
+target="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
+venv="${PICOLLO_VENV:-.venv}"
+py="$venv/bin/python"
+[ -x "$py" ] || py=python3
+# The source package (standard library only) with the workspace's library.
+export PYTHONPATH="$PWD/python-demo" PICOLLO_LIB="$target/release/libpicollo.so"
+"$py" scripts/prometheus_native.py
