@@ -9,6 +9,17 @@
  * picollo_last_error_message(); outputs are written through pointers on success; text is
  * written snprintf-style into caller buffers; the record functions never fail. The
  * conventions in full and the longer explanations: docs/c-api.md in the repository.
+ *
+ * Pointer arguments (the safety rule of every function; a function's comment says only what
+ * differs): each pointer is NULL or valid for the access the function documents. A handle is
+ * live (from its *_new, not yet freed) and not freed while the call runs (*_free: used by no
+ * other thread); a struct or value is readable (an input) or writable (an output); a config
+ * or options struct, readable for its struct_size bytes; a string, NUL-terminated; a buffer
+ * `buf`, `len` writable bytes (input bytes: `len` readable); an array, as many elements as
+ * its count argument (NULL only when that is 0). Pointers inside argument structs follow the
+ * same rule. Threads: the caller keeps a handle from being changed while another thread uses
+ * it, except histograms and the approximate counter, which take concurrent calls as their
+ * mode allows (docs/c-api.md, "Histograms and threads").
  */
 
 #ifndef PICOLLO_H
@@ -1287,43 +1298,29 @@ uint32_t picollo_abi_version(void);
 // Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
 // `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
 // (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
-// # Safety
-// `out` is NULL or writable.
 picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           uint32_t max_shift,
                                           uint32_t exact_when_uncontended,
                                           struct picollo_approx_counter **out);
 
 // Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
-// # Safety
-// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 void picollo_approx_counter_free(struct picollo_approx_counter *c);
 
 // Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
 // Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle.
 void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 
 // Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
 
 // Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
 // swap, so a racing increment counts once, before or after. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle; `taken` is NULL or writable.
 picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
 
 // Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
 // of which may be NULL.
-// # Safety
-// `c` is NULL or a live handle; each output is NULL or writable.
 picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
                                              uint32_t *threshold,
                                              uint32_t *max_shift,
@@ -1342,9 +1339,7 @@ struct picollo_bench_config picollo_bench_config_default(void);
 // Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
 // (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
 // for a counter the machine cannot count; `OS_ERROR`. Linux only.
-// # Safety
-// `config` is NULL or a config (its strings NULL or NUL-terminated, its `baseline` NULL or
-// a live result); `work` is safe to call with `ctx`; `out` is NULL or writable.
+// Safety: `work` is safe to call with `ctx` until the call returns.
 picollo_status picollo_bench_run(const struct picollo_bench_config *config,
                                  picollo_bench_work work,
                                  void *ctx,
@@ -1353,25 +1348,18 @@ picollo_status picollo_bench_run(const struct picollo_bench_config *config,
 
 #if defined(__linux__)
 // Frees a result and the histograms it lends; NULL is ignored.
-// # Safety
-// `r` is NULL or a result from `picollo_bench_run` not yet freed, used by no other thread.
 void picollo_bench_result_free(struct picollo_bench_result *r);
 #endif
 
 #if defined(__linux__)
 // Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
 // `r` or `out`.
-// # Safety
-// `r` is NULL or a live result; `out` is NULL or writable.
 picollo_status picollo_bench_result_metric_count(const struct picollo_bench_result *r, size_t *out);
 #endif
 
 #if defined(__linux__)
 // Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
 // `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-// # Safety
-// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_bench_result_metric_name(const struct picollo_bench_result *r,
                                                 size_t index,
                                                 char *buf,
@@ -1382,8 +1370,6 @@ picollo_status picollo_bench_result_metric_name(const struct picollo_bench_resul
 #if defined(__linux__)
 // Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
 // NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-// # Safety
-// As `picollo_bench_result_metric_name`.
 picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r,
                                                 size_t index,
                                                 char *buf,
@@ -1396,8 +1382,6 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 // (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
 // (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
 // NULL `r` or `out`; `OUT_OF_RANGE`.
-// # Safety
-// `r` is NULL or a live result; `out` is NULL or writable.
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
                                               size_t index,
                                               const struct picollo_histogram **out);
@@ -1407,9 +1391,6 @@ picollo_status picollo_bench_result_histogram(const struct picollo_bench_result 
 // Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
 // docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
 // `BUFFER_TOO_SMALL`.
-// # Safety
-// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
                                          uint32_t format,
                                          char *buf,
@@ -1422,9 +1403,6 @@ picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
 // percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
 // success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
 // may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
-// # Safety
-// `a`, `b` are NULL or live results; `buf` is NULL or has `len` writable bytes; `needed`,
-// `verdict` and `ratio` are NULL or writable.
 picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      const struct picollo_bench_result *b,
                                      char *buf,
@@ -1446,122 +1424,86 @@ struct picollo_float_config picollo_float_config_default(void);
 // Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
 // magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
 // non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
-// # Safety
-// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-// writable.
 picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
                                            struct picollo_float_histogram **out);
 
 // Frees a float histogram; NULL is ignored. Free each handle exactly once.
-// # Safety
-// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 void picollo_float_histogram_free(struct picollo_float_histogram *h);
 
 // Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
 // as underflow/overflow, a full bucket as saturated; NULL is ignored.
-// # Safety
-// `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR
 void picollo_float_histogram_record(struct picollo_float_histogram *h,
                                     double value);
 
 // Records one `float` (converted exactly). As `picollo_float_histogram_record`.
-// # Safety
-// As `picollo_float_histogram_record`.
 void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
 
 // Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
-// # Safety
-// As `picollo_float_histogram_record`.
 PICOLLO_RECORD_ATTR
 void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
                                       double value,
                                       uint64_t count);
 
 // Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
-// # Safety
-// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h,
                                                    const double *values,
                                                    size_t n);
 
 // Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
-// # Safety
-// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
                                                        const float *values,
                                                        size_t n);
 
 // Clears every count, the sum and the extremes (single writer: from the writing thread).
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`); any thread.
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
                                                            uint32_t selection);
 
 // Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
 // extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
 // and `src` must differ. Threads: `src` is read as one copy.
-// # Safety
-// Both are NULL or live handles.
 picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
                                            const struct picollo_float_histogram *src);
 
 // Writes the facts of `h` to `*out`, from one consistent copy.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h,
                                                 struct picollo_float_info *out);
 
 // Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
 // a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
                                                   double rank,
                                                   struct picollo_float_percentile *out);
 
 // Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
 // `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-// # Safety
-// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
-// entries (either may be NULL when `n` is 0).
 picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
                                                    const double *ranks,
                                                    size_t n,
                                                    struct picollo_float_percentile *out);
 
 // Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h,
                                                struct picollo_float_summary *out);
 
 // Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
 // counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
 // `INVALID_ARGUMENT` for NaN.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h,
                                                double x,
                                                double *out);
 
 // Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
 // `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h,
                                                    double x,
                                                    double *out);
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 // Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h,
                                                      double lo,
                                                      double hi,
@@ -1569,8 +1511,7 @@ picollo_status picollo_float_histogram_count_between(const struct picollo_float_
 
 // Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
 // Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
-// # Safety
-// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+// `lowest` or `highest` may be NULL (not written).
 picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h,
                                                         double x,
                                                         double *lowest,
@@ -1579,9 +1520,6 @@ picollo_status picollo_float_histogram_equivalent_range(const struct picollo_flo
 // Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
 // copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
 // are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
-// # Safety
-// `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
-// `capacity` writable entries (NULL only when `capacity` is 0).
 picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
                                                     uint64_t *cursor,
                                                     struct picollo_float_bucket *out,
@@ -1591,9 +1529,6 @@ picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_h
 // Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
 // one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
 // format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-// # Safety
-// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
-// or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
                                             uint32_t format,
                                             const char *title,
@@ -1602,9 +1537,6 @@ picollo_status picollo_float_histogram_text(const struct picollo_float_histogram
                                             size_t *needed);
 
 // Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
-// # Safety
-// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
-// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_summary_table(const struct picollo_float_summary *summary,
                                            const char *title,
                                            char *buf,
@@ -1613,9 +1545,6 @@ picollo_status picollo_float_summary_table(const struct picollo_float_summary *s
 
 // Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
 // Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
-// # Safety
-// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
-// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
                                           const struct picollo_float_summary *b,
                                           const char *title,
@@ -1627,9 +1556,6 @@ picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
 
 // Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
 // `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
-// # Safety
-// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
-// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_summary_line(const struct picollo_float_summary *summary,
                                           const char *name,
                                           char *buf,
@@ -1638,28 +1564,20 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
 
 // Takes a snapshot of `h` with full counts; the caller frees `*out` with
 // `picollo_float_snapshot_free`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h,
                                           struct picollo_float_snapshot **out);
 
 // Frees a float snapshot; NULL is ignored.
-// # Safety
-// `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
 void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
 
 // Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
 // recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
 // changed.
-// # Safety
-// `s` is NULL or a live snapshot; `h` is NULL or a live handle.
 picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
                                              const struct picollo_float_histogram *h,
                                              uint32_t deltas);
 
 // Writes the standard summary of a float snapshot to `*out`.
-// # Safety
-// `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
                                               struct picollo_float_summary *out);
 
@@ -1667,9 +1585,6 @@ picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapsho
 // HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
 // whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
 // `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
-// # Safety
-// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            uint32_t form,
                                            uint8_t *buf,
@@ -1680,8 +1595,6 @@ picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
 // writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
 // with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
 // `OUT_OF_MEMORY`.
-// # Safety
-// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
@@ -1689,8 +1602,6 @@ picollo_status picollo_histogram_decode_v2(const uint8_t *data,
 // Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
 // each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
 // `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
-// # Safety
-// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
 picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
                                         const uint8_t *data,
                                         size_t len);
@@ -1700,36 +1611,25 @@ picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
 // is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
 // 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
 // or given in another mode.
-// # Safety
-// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
-// NULL or writable.
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
 
 // Frees a histogram; NULL is ignored. Free each handle exactly once.
-// # Safety
-// `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
 void picollo_histogram_free(struct picollo_histogram *h);
 
 // Records one value. Never fails: values outside the range count as underflow or overflow, a
 // full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
-// # Safety
-// `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
 // Returns the record function of `h`'s counter width and mode, which skips the per-call
 // dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
 // with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
 // a function that records nothing. Never returns NULL.
-// # Safety
-// `h` is NULL or a live handle.
 picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h);
 
 // Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
 // instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
 // NULL handle is ignored.
-// # Safety
-// As `picollo_histogram_record`.
 PICOLLO_RECORD_ATTR
 void picollo_histogram_record_n(struct picollo_histogram *h,
                                 uint64_t value,
@@ -1737,49 +1637,35 @@ void picollo_histogram_record_n(struct picollo_histogram *h,
 
 // Records `value` with coordinated-omission correction: also `value − k·interval` for k ≥ 1
 // while at least `interval` (0: `value` only). Cost bounded by the bucket count; NULL ignored.
-// # Safety
-// As `picollo_histogram_record`.
 void picollo_histogram_record_corrected(struct picollo_histogram *h,
                                         uint64_t value,
                                         uint64_t expected_interval);
 
 // Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
-// # Safety
-// `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
 picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              const uint64_t *values,
                                              size_t n);
 
 // Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
 // the mode states (docs/c-api.md, "Histograms and threads").
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
 // query already running keeps the selection it started with.
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h,
                                                      uint32_t selection);
 
 // Writes the counts, range, layout and footprint of `h` to `*out`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
 // Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
 
 // Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
 // (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
 // "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
 // was recorded in range (nothing written).
-// # Safety
-// `h` is NULL or a live handle; `min` and `max` are NULL or writable.
 picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h,
                                                 uint64_t *min,
                                                 uint64_t *max);
@@ -1787,15 +1673,11 @@ picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *
 // Adds every count of `src` into `dst` (same relative error; any range, width and mode);
 // counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
 // and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
-// # Safety
-// Both are NULL or live handles.
 picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
 // Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
 // `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
-// # Safety
-// As `picollo_histogram_add`.
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
@@ -1805,8 +1687,6 @@ struct picollo_histogram_config picollo_histogram_config_default(void);
 
 // Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
 // is NULL or empty); text rules of docs/c-api.md, "Conventions".
-// # Safety
-// `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
 picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        const char *title,
                                        char *buf,
@@ -1816,9 +1696,6 @@ picollo_status picollo_histogram_table(const struct picollo_histogram *h,
 // Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
 // heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
 // format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-// # Safety
-// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
-// or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       uint32_t format,
                                       const char *title,
@@ -1829,9 +1706,6 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
 // Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
 // "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
 // outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
-// # Safety
-// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
                                       uint32_t ticks_per_half_distance,
                                       double unit_ratio,
@@ -1842,43 +1716,29 @@ picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
 
 // Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
 // frees with `picollo_log_writer_free`.
-// # Safety
-// `out` is NULL or writable.
 picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
 
 // Frees a log writer and the text it still holds; NULL is ignored.
-// # Safety
-// `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 void picollo_log_writer_free(struct picollo_log_writer *w);
 
 // Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
 // since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
 // for a negative or infinite time.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
                                          double start_time,
                                          double base_time);
 
 // Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
-// a NUL-terminated string.
 picollo_status picollo_log_writer_comment(struct picollo_log_writer *w,
                                           const char *text);
 
 // Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
 // Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
 
 // Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
 // `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
 // `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-// live handle; `tag` is NULL or a NUL-terminated string.
 picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
                                            const struct picollo_histogram *h,
                                            const char *tag,
@@ -1888,9 +1748,6 @@ picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
 // Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
 // NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
 // `buf` with a length.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-// has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
                                        char *buf,
                                        size_t len,
@@ -1899,33 +1756,24 @@ picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
 // Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
 // lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
 // Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
-// # Safety
-// `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 picollo_status picollo_log_reader_new(const char *text,
                                       size_t len,
                                       struct picollo_log_reader **out);
 
 // Frees a log reader; NULL is ignored.
-// # Safety
-// `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 void picollo_log_reader_free(struct picollo_log_reader *r);
 
 // Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
 // into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
 // `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
 // `OUT_OF_MEMORY` (the line tried again next call).
-// # Safety
-// `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
-// writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
+// Safety: `info->struct_size` is set by the caller.
 picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
                                        struct picollo_log_interval *info,
                                        struct picollo_histogram **out);
 
 // Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
 // none or after a failed call).
-// # Safety
-// `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
                                       char *buf,
                                       size_t len,
@@ -1933,8 +1781,6 @@ picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
 
 // Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
 // and `*base_time`; either may be NULL.
-// # Safety
-// `r` is NULL or a live handle; the outputs are NULL or writable.
 picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
                                         double *start_time,
                                         double *base_time);
@@ -1943,9 +1789,6 @@ picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
 // in `[from, to)` (NaN: open) into a new histogram the caller frees with
 // `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
 // `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
-// # Safety
-// `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
-// string; `out` is NULL or writable.
 picollo_status picollo_log_sum(const char *text,
                                size_t len,
                                const char *tag,
@@ -1955,33 +1798,26 @@ picollo_status picollo_log_sum(const char *text,
 
 // Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 // counted in part (docs/doubles-and-sparse.md, "Queries by value").
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_rank_of(const struct picollo_histogram *h,
                                          uint64_t value,
                                          double *out);
 
 // Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
 // of a percentile. Errors: `EMPTY` when the range holds no value.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h,
                                              uint64_t value,
                                              double *out);
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
 // as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_count_between(const struct picollo_histogram *h,
                                                uint64_t lo,
                                                uint64_t hi,
                                                uint64_t *out);
 
 // Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
-// lowest and highest equivalent values), recorded or not, in range or not.
-// # Safety
-// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+// lowest and highest equivalent values), recorded or not, in range or not. `lowest` or
+// `highest` may be NULL (not written).
 picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h,
                                                   uint64_t value,
                                                   uint64_t *lowest,
@@ -1990,8 +1826,6 @@ picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 // errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
 // Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.
-// # Safety
-// Both are NULL or live handles.
 picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
                                               const struct picollo_histogram *src);
 
@@ -1999,8 +1833,6 @@ picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
 // (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
 // Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
 // one finer than `h`'s; `OUT_OF_MEMORY`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
                                             double relative_error,
                                             struct picollo_histogram **out);
@@ -2008,16 +1840,12 @@ picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, as
 // `picollo_histogram_add_rebinned` does, with the special counts, sum and extremes as
 // `picollo_float_histogram_add`. `dst` and `src` must differ; `src` is read as one copy.
-// # Safety
-// Both are NULL or live handles.
 picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
                                                     const struct picollo_float_histogram *src);
 
 // Creates in `*out` the float histogram `h`'s values would have made at the coarser
 // `relative_error` (64-bit, single writer); the caller frees it with
 // `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_downsample(const struct picollo_float_histogram *h,
                                                   double relative_error,
                                                   struct picollo_float_histogram **out);
@@ -2032,9 +1860,6 @@ picollo_status picollo_float_histogram_downsample(const struct picollo_float_his
 // each counter update). A collect counts as a reset for snapshots taken with deltas.
 //
 // Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
-//
-// # Safety
-// `h` is NULL or a live handle (writers may keep recording); `out` is NULL or writable.
 picollo_status picollo_histogram_collect(struct picollo_histogram *h,
                                          struct picollo_histogram **out);
 
@@ -2045,10 +1870,6 @@ picollo_status picollo_histogram_collect(struct picollo_histogram *h,
 //
 // Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
 // counter width.
-//
-// # Safety
-// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-// (writers may keep recording).
 picollo_status picollo_snapshot_collect(struct picollo_snapshot *s, struct picollo_histogram *h);
 
 // Returns the default OpenMetrics options: a histogram family, bounds derived at a 5 %
@@ -2064,12 +1885,6 @@ struct picollo_openmetrics_options picollo_openmetrics_options_default(void);
 // Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
 // string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
 // option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
-//
-// # Safety
-// `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
-// `labels` is NULL or has `label_count` labels whose strings are NUL-terminated; `opts` is
-// NULL or has `opts->struct_size` readable bytes and `bound_count` readable bounds; `buf` is
-// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
                                              const char *name,
                                              const char *help,
@@ -2083,15 +1898,9 @@ picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
 
 // Creates an OpenMetrics writer with nothing written: on success `*out` holds a handle for
 // `picollo_openmetrics_writer_free`.
-//
-// # Safety
-// `out` is NULL or writable.
 picollo_status picollo_openmetrics_writer_new(struct picollo_openmetrics_writer **out);
 
 // Frees an OpenMetrics writer and the text it still holds. NULL is accepted and ignored.
-//
-// # Safety
-// `w` is NULL or a handle from `picollo_openmetrics_writer_new` not yet freed.
 void picollo_openmetrics_writer_free(struct picollo_openmetrics_writer *w);
 
 // Starts a family: writes its metadata (as `picollo_histogram_openmetrics`); the next
@@ -2100,10 +1909,6 @@ void picollo_openmetrics_writer_free(struct picollo_openmetrics_writer *w);
 // Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
 // (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
 // name already used in this exposition, or a finished writer; `OUT_OF_MEMORY`.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `name`, `help` and
-// `unit` are NULL or NUL-terminated; `opts` as in `picollo_histogram_openmetrics`.
 picollo_status picollo_openmetrics_writer_family(struct picollo_openmetrics_writer *w,
                                                  const char *name,
                                                  const char *help,
@@ -2120,11 +1925,6 @@ picollo_status picollo_openmetrics_writer_family(struct picollo_openmetrics_writ
 // `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
 // `LAYOUT_MISMATCH` for another layout or range than the family's first point;
 // `OUT_OF_MEMORY`.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-// live handle; `labels` is NULL or has `label_count` labels whose strings are
-// NUL-terminated.
 picollo_status picollo_openmetrics_writer_point(struct picollo_openmetrics_writer *w,
                                                 const struct picollo_histogram *h,
                                                 const struct picollo_label *labels,
@@ -2133,9 +1933,6 @@ picollo_status picollo_openmetrics_writer_point(struct picollo_openmetrics_write
 // Ends the exposition with `# EOF`; no family or point can follow.
 //
 // Errors: NULL `w`; `INVALID_ARGUMENT` when already finished.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writer *w);
 
 // Moves the text written so far into `buf` and clears it from the writer, as
@@ -2144,10 +1941,6 @@ picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writ
 //
 // Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
 // `len`.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-// has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer *w,
                                                char *buf,
                                                size_t len,
@@ -2171,11 +1964,6 @@ struct picollo_otlp_options picollo_otlp_options_default(void);
 // -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
 // start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
 // `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-//
-// # Safety
-// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
-// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
-// `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       const struct picollo_otlp_options *o,
                                       uint32_t format,
@@ -2194,11 +1982,6 @@ picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
 // Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
 // `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
 // `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
-//
-// # Safety
-// `h` is NULL or a live handle; `opts` as in `picollo_histogram_openmetrics`; `le` and
-// `cumulative` are NULL or have `capacity` writable elements; `count` and `sum` are NULL or
-// writable.
 picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogram *h,
                                                     const struct picollo_openmetrics_options *opts,
                                                     double *le,
@@ -2217,9 +2000,6 @@ struct picollo_perf_config picollo_perf_config_default(void);
 // Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
 // Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
 // pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
-// # Safety
-// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-// writable.
 picollo_status picollo_perf_session_new(const struct picollo_perf_config *config,
                                         struct picollo_perf_session **out);
 #endif
@@ -2227,8 +2007,6 @@ picollo_status picollo_perf_session_new(const struct picollo_perf_config *config
 #if defined(__linux__)
 // Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
 // is ignored.
-// # Safety
-// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 void picollo_perf_session_free(struct picollo_perf_session *s);
 #endif
 
@@ -2236,16 +2014,12 @@ void picollo_perf_session_free(struct picollo_perf_session *s);
 // Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
 // counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
 // or an open session (whether the machine counts it is known at open).
-// # Safety
-// `s` is NULL or a live session not used by another thread during the call.
 picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
 // Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 // `picollo_perf_session_add_hardware`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
                                               uint32_t level,
                                               uint32_t op,
@@ -2255,16 +2029,12 @@ picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
 #if defined(__linux__)
 // Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
 // `picollo_perf_session_add_hardware`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
 // Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
 // kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
                                             uint32_t type_,
                                             uint64_t config,
@@ -2275,8 +2045,6 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 #if defined(__linux__)
 // Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
 // already there).
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 #endif
 
@@ -2284,8 +2052,6 @@ picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 // Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 // `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
-// # Safety
-// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
 #endif
 
@@ -2294,23 +2060,17 @@ picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, co
 // Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
 // the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
 // message names the counter and the cause.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
 // perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
-// # Safety
-// `out` is NULL or writable.
 picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 #endif
 
 #if defined(__linux__)
 // Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
-// # Safety
-// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 #endif
 
@@ -2318,8 +2078,6 @@ picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 // Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
 // `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
-// # Safety
-// `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_counter_supported(const char *name);
 #endif
 
@@ -2327,8 +2085,6 @@ picollo_status picollo_perf_counter_supported(const char *name);
 // Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
 // of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
 // `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
-// # Safety
-// `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
                                          uint32_t force_syscall,
                                          uint32_t *path);
@@ -2337,9 +2093,6 @@ picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
 #if defined(__linux__)
 // Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
 // be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
-// # Safety
-// `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
-// `n` is 0); `count` is NULL or writable.
 picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
                                            struct picollo_perf_delta *out,
                                            size_t n,
@@ -2349,52 +2102,40 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 #if defined(__linux__)
 // Records each counter's latest value of the configured `record_kind` into its histogram.
 // Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-// # Safety
-// As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
-// by another thread during the call.
+// Threads: no other thread uses the histograms this session lends during the call.
 picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
-// # Safety
-// As `picollo_perf_session_record`.
+// Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
 #endif
 
 #if defined(__linux__)
 // Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
 // as `_enable`.
-// # Safety
-// As `picollo_perf_session_record`.
+// Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
 #endif
 
 #if defined(__linux__)
 // Writes the number of counters added so far (open or not) to `*out`.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s,
                                                   size_t *out);
 #endif
@@ -2402,9 +2143,6 @@ picollo_status picollo_perf_session_counter_count(const struct picollo_perf_sess
 #if defined(__linux__)
 // Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
 // `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
-// # Safety
-// `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
-// NULL or writable.
 picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s,
                                                  size_t index,
                                                  char *buf,
@@ -2415,8 +2153,6 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
 #if defined(__linux__)
 // Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 // Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_values(const struct picollo_perf_session *s,
                                                    size_t index,
                                                    struct picollo_perf_counter_values *out);
@@ -2426,8 +2162,6 @@ picollo_status picollo_perf_session_counter_values(const struct picollo_perf_ses
 // Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
 // `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
 // call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
                                                       size_t index,
                                                       struct picollo_histogram **out);
@@ -2436,16 +2170,12 @@ picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_sessio
 #if defined(__linux__)
 // Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
 // or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
                                             struct picollo_perf_derived *out);
 #endif
 
 #if defined(__linux__)
 // Writes the same ratios over the means of the counters' histograms (before open too: NaN).
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
                                                   struct picollo_perf_derived *out);
 #endif
@@ -2453,48 +2183,35 @@ picollo_status picollo_perf_session_derived_means(const struct picollo_perf_sess
 // Writes the percentile at `rank` (percent, 0..100) to `*out`.
 // Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
 // is in range.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
                                             double rank,
                                             struct picollo_percentile *out);
 
 // Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
 // Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-// # Safety
-// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
-// entries (either may be NULL when `n` is 0).
 picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
                                              const double *ranks,
                                              size_t n,
                                              struct picollo_percentile *out);
 
 // Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
-// # Safety
-// As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
 picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h,
                                                    const double *ranks,
                                                    size_t n,
                                                    uint64_t *out);
 
 // Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_summary(const struct picollo_histogram *h,
                                          struct picollo_summary *out);
 
 // Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
 // either output may be NULL.
-// # Safety
-// `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
 picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h,
                                             double *mean,
                                             double *stdev);
 
 // Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 // Errors: `OUT_OF_RANGE` past the end.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         size_t storage_index,
                                         struct picollo_bucket *out);
@@ -2502,8 +2219,6 @@ picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
 // Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
 // it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
 // `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
-// # Safety
-// `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
 picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
@@ -2512,9 +2227,6 @@ picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
 // one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
 // Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
 // written) at the end (docs/c-api.md, "Iterating buckets and steps").
-// # Safety
-// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-// `cap` writable entries; `written` is NULL or writable.
 picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t *cursor,
                                               struct picollo_bucket *out,
@@ -2525,45 +2237,32 @@ picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
 // Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
 // `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
 // only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
                                           struct picollo_recorder *out);
 
 // Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
 // with `picollo_snapshot_free`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
 
 // Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
 // nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
 // the reset in between), else the full counts.
-// # Safety
-// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-// (writers may keep recording).
 picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        const struct picollo_histogram *h,
                                        uint32_t deltas);
 
 // Writes the snapshot's standard summary to `*out`.
-// # Safety
-// `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s,
                                         struct picollo_summary *out);
 
 // Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
-// # Safety
-// `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
 picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
                                             const double *ranks,
                                             size_t n,
                                             struct picollo_percentile *out);
 
 // Frees a snapshot; NULL is ignored.
-// # Safety
-// `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
 void picollo_snapshot_free(struct picollo_snapshot *s);
 
 // Returns the text of a status code: a static, NUL-terminated string, never NULL
@@ -2574,9 +2273,6 @@ const char *picollo_status_str(uint32_t status);
 // included) to `out`, in batches as `picollo_histogram_next_buckets`.
 // Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
 // after the last step (docs/c-api.md, "Iterating buckets and steps").
-// # Safety
-// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-// `cap` writable entries; `written` is NULL or writable.
 picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               uint64_t width,
                                               uint64_t *cursor,
@@ -2588,8 +2284,6 @@ picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
 // logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
 // Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
 // that is not a finite number above 1.
-// # Safety
-// As `picollo_histogram_linear_steps`.
 picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
                                            uint64_t first,
                                            double base,
@@ -2601,9 +2295,6 @@ picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
 // Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
 // NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
 // `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
-// # Safety
-// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
-// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_summary_table(const struct picollo_summary *summary,
                                      const char *title,
                                      char *buf,
@@ -2612,9 +2303,6 @@ picollo_status picollo_summary_table(const struct picollo_summary *summary,
 
 // Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
 // precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
-// # Safety
-// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
-// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     const struct picollo_summary *b,
                                     const char *title,
@@ -2625,8 +2313,6 @@ picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     size_t *needed);
 
 // Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
-// # Safety
-// As `picollo_summary_table`.
 picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     const char *name,
                                     char *buf,
@@ -2634,18 +2320,12 @@ picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     size_t *needed);
 
 // Writes a summary as a JSON object into `buf`.
-// # Safety
-// `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
-// NULL or writable.
 picollo_status picollo_summary_json(const struct picollo_summary *summary,
                                     char *buf,
                                     size_t len,
                                     size_t *needed);
 
 // Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
-// # Safety
-// `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
-// writable.
 picollo_status picollo_percentile_format(const struct picollo_percentile *p,
                                          char *buf,
                                          size_t len,
@@ -2699,9 +2379,7 @@ struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t u
 // Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
 // (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
 // already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-// # Safety
-// `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
-// still live and not used by another thread; `elapsed` is NULL or writable.
+// Safety: `scope` is from `picollo_scope_begin`, its histogram live and used by no other thread.
 picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed);
 #endif
 

@@ -142,9 +142,7 @@ pub type picollo_bench_work = Option<unsafe extern "C" fn(ctx: *mut c_void, iter
 /// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
 /// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
 /// for a counter the machine cannot count; `OS_ERROR`. Linux only.
-/// # Safety
-/// `config` is NULL or a config (its strings NULL or NUL-terminated, its `baseline` NULL or
-/// a live result); `work` is safe to call with `ctx`; `out` is NULL or writable.
+/// Safety: `work` is safe to call with `ctx` until the call returns.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_run(
     config: *const picollo_bench_config,
@@ -170,8 +168,6 @@ pub unsafe extern "C" fn picollo_bench_run(
 }
 
 /// Frees a result and the histograms it lends; NULL is ignored.
-/// # Safety
-/// `r` is NULL or a result from `picollo_bench_run` not yet freed, used by no other thread.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_free(r: *mut picollo_bench_result) {
     free_boxed!(r)
@@ -179,8 +175,6 @@ pub unsafe extern "C" fn picollo_bench_result_free(r: *mut picollo_bench_result)
 
 /// Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
 /// `r` or `out`.
-/// # Safety
-/// `r` is NULL or a live result; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_metric_count(
     r: *const picollo_bench_result,
@@ -194,9 +188,6 @@ pub unsafe extern "C" fn picollo_bench_result_metric_count(
 
 /// Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
 /// `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_metric_name(
     r: *const picollo_bench_result,
@@ -214,8 +205,6 @@ pub unsafe extern "C" fn picollo_bench_result_metric_name(
 
 /// Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
 /// NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// As `picollo_bench_result_metric_name`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     r: *const picollo_bench_result,
@@ -235,8 +224,6 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
 /// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
 /// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
 /// NULL `r` or `out`; `OUT_OF_RANGE`.
-/// # Safety
-/// `r` is NULL or a live result; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_histogram(
     r: *const picollo_bench_result,

@@ -85,9 +85,6 @@ impl From<Verdict> for picollo_bench_verdict {
 /// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
 /// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
 /// `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_text(
     r: *const picollo_bench_result,
@@ -112,9 +109,6 @@ pub unsafe extern "C" fn picollo_bench_result_text(
 /// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
 /// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
 /// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
-/// # Safety
-/// `a`, `b` are NULL or live results; `buf` is NULL or has `len` writable bytes; `needed`,
-/// `verdict` and `ratio` are NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_compare(
     a: *const picollo_bench_result,

@@ -78,9 +78,6 @@ fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
 /// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
 /// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
 /// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
-/// # Safety
-/// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_encode_v2(
     h: *const picollo_histogram,
@@ -117,8 +114,6 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 /// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
 /// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
 /// `OUT_OF_MEMORY`.
-/// # Safety
-/// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_decode_v2(
     data: *const u8,
@@ -137,8 +132,6 @@ pub unsafe extern "C" fn picollo_histogram_decode_v2(
 /// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
 /// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
 /// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
-/// # Safety
-/// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add_v2(
     h: *mut picollo_histogram,

@@ -171,9 +171,6 @@ fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
 /// Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
 /// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
 /// pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
-/// # Safety
-/// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_new(
     config: *const picollo_perf_config,
@@ -189,8 +186,6 @@ pub unsafe extern "C" fn picollo_perf_session_new(
 
 /// Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
 /// is ignored.
-/// # Safety
-/// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session) {
     free_boxed!(s)
@@ -199,8 +194,6 @@ pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session)
 /// Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
 /// counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
 /// or an open session (whether the machine counts it is known at open).
-/// # Safety
-/// `s` is NULL or a live session not used by another thread during the call.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_hardware(
     s: *mut picollo_perf_session,
@@ -214,8 +207,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_hardware(
 
 /// Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 /// `picollo_perf_session_add_hardware`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_cache(
     s: *mut picollo_perf_session,
@@ -231,8 +222,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_cache(
 
 /// Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
 /// `picollo_perf_session_add_hardware`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_software(
     s: *mut picollo_perf_session,
@@ -246,8 +235,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_software(
 
 /// Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
 /// kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_raw(
     s: *mut picollo_perf_session,
@@ -269,8 +256,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
 
 /// Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
 /// already there).
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     s: *mut picollo_perf_session,
@@ -294,8 +279,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
 /// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 /// `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 /// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
-/// # Safety
-/// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_named(
     s: *mut picollo_perf_session,
@@ -322,8 +305,6 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
 /// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
 /// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
 /// message names the counter and the cause.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_open(s: *mut picollo_perf_session) -> picollo_status {
     boundary!({

@@ -60,8 +60,6 @@ pub struct picollo_recorder {
 /// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
 /// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
 /// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_recorder(
     h: *const picollo_histogram,

@@ -114,9 +114,6 @@ unsafe fn steps(
 /// included) to `out`, in batches as `picollo_histogram_next_buckets`.
 /// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
 /// after the last step (docs/c-api.md, "Iterating buckets and steps").
-/// # Safety
-/// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-/// `cap` writable entries; `written` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_linear_steps(
     h: *const picollo_histogram,
@@ -141,8 +138,6 @@ pub unsafe extern "C" fn picollo_histogram_linear_steps(
 /// logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
 /// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
 /// that is not a finite number above 1.
-/// # Safety
-/// As `picollo_histogram_linear_steps`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_log_steps(
     h: *const picollo_histogram,

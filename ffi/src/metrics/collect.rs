@@ -30,9 +30,6 @@ use crate::status::picollo_status;
 /// each counter update). A collect counts as a reset for snapshots taken with deltas.
 ///
 /// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
-///
-/// # Safety
-/// `h` is NULL or a live handle (writers may keep recording); `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_collect(
     h: *mut picollo_histogram,
@@ -59,10 +56,6 @@ pub unsafe extern "C" fn picollo_histogram_collect(
 ///
 /// Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
 /// counter width.
-///
-/// # Safety
-/// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-/// (writers may keep recording).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_collect(
     s: *mut picollo_snapshot,

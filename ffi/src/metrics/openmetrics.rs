@@ -240,12 +240,6 @@ pub(crate) fn eof() -> String {
 /// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
 /// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
 /// option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
-///
-/// # Safety
-/// `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
-/// `labels` is NULL or has `label_count` labels whose strings are NUL-terminated; `opts` is
-/// NULL or has `opts->struct_size` readable bytes and `bound_count` readable bounds; `buf` is
-/// NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_openmetrics(
     h: *const picollo_histogram,

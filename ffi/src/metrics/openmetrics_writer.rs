@@ -130,9 +130,6 @@ fn metadata(family: &Family<'_>, o: &OmOptions<'_>) -> Result<String, Failure> {
 
 /// Creates an OpenMetrics writer with nothing written: on success `*out` holds a handle for
 /// `picollo_openmetrics_writer_free`.
-///
-/// # Safety
-/// `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_new(
     out: *mut *mut picollo_openmetrics_writer,
@@ -144,9 +141,6 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_new(
 }
 
 /// Frees an OpenMetrics writer and the text it still holds. NULL is accepted and ignored.
-///
-/// # Safety
-/// `w` is NULL or a handle from `picollo_openmetrics_writer_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_free(w: *mut picollo_openmetrics_writer) {
     free_boxed!(w)
@@ -158,10 +152,6 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_free(w: *mut picollo_openmet
 /// Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
 /// (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
 /// name already used in this exposition, or a finished writer; `OUT_OF_MEMORY`.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `name`, `help` and
-/// `unit` are NULL or NUL-terminated; `opts` as in `picollo_histogram_openmetrics`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_family(
     w: *mut picollo_openmetrics_writer,
@@ -196,11 +186,6 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_family(
 /// `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
 /// `LAYOUT_MISMATCH` for another layout or range than the family's first point;
 /// `OUT_OF_MEMORY`.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-/// live handle; `labels` is NULL or has `label_count` labels whose strings are
-/// NUL-terminated.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_point(
     w: *mut picollo_openmetrics_writer,
@@ -232,9 +217,6 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_point(
 /// Ends the exposition with `# EOF`; no family or point can follow.
 ///
 /// Errors: NULL `w`; `INVALID_ARGUMENT` when already finished.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_finish(
     w: *mut picollo_openmetrics_writer,
@@ -255,10 +237,6 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_finish(
 ///
 /// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
 /// `len`.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-/// has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_take(
     w: *mut picollo_openmetrics_writer,

@@ -289,11 +289,6 @@ fn times(o: &picollo_otlp_options) -> Result<(u64, u64), Failure> {
 /// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
 /// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
 /// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-///
-/// # Safety
-/// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
-/// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
-/// `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_otlp(
     h: *const picollo_histogram,

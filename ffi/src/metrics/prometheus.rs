@@ -25,11 +25,6 @@ use crate::status::picollo_status;
 /// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
 /// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
 /// `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
-///
-/// # Safety
-/// `h` is NULL or a live handle; `opts` as in `picollo_histogram_openmetrics`; `le` and
-/// `cumulative` are NULL or have `capacity` writable elements; `count` and `sum` are NULL or
-/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_prometheus_buckets(
     h: *const picollo_histogram,
