@@ -1850,40 +1850,25 @@ picollo_status picollo_float_histogram_downsample(const struct picollo_float_his
                                                   double relative_error,
                                                   struct picollo_float_histogram **out);
 
-// Moves the counts recorded into `h` since its previous collect or reset (outside and
-// saturated counts included) into a new histogram; `h` goes on counting from zero.
-//
-// `*out` gets a new handle (64-bit counters, single writer, `h`'s layout, range and value
-// selection) that the caller frees with `picollo_histogram_free`. Writers may keep
-// recording and never wait: a record lands in exactly one interval in the interlocked and
-// thread-local modes (single writer: when collected from the writing thread; approximate:
-// each counter update). A collect counts as a reset for snapshots taken with deltas.
-//
-// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
+// Moves the counts recorded into `h` since its previous collect or reset into a new histogram
+// in `*out`; `h` counts on from zero (docs/c-api.md, "Metrics export"). Errors: NULL `h` or
+// `out`; `OUT_OF_MEMORY` (nothing taken). The caller frees `*out` with
+// `picollo_histogram_free`. Threads: writers may keep recording.
 picollo_status picollo_histogram_collect(struct picollo_histogram *h,
                                          struct picollo_histogram **out);
 
-// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
-// allocating nothing.
-//
-// `h` must have the configuration and counter width of the histogram `s` was made from.
-//
-// Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
-// counter width.
+// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`, allocating
+// nothing. Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) when `h`'s configuration
+// or counter width is not that of `s`'s histogram. Threads: writers may keep recording.
 picollo_status picollo_snapshot_collect(struct picollo_snapshot *s, struct picollo_histogram *h);
 
 // Returns the default OpenMetrics options: a histogram family, bounds derived at a 5 %
 // relative error, unit ratio 1, no `_created`.
 struct picollo_openmetrics_options picollo_openmetrics_options_default(void);
 
-// Writes an OpenMetrics exposition of `h` alone: one family's metadata (`# UNIT` and
-// `# HELP` only when `unit` and `help` are not NULL or ""), one point with `labels` (NULL
-// with 0 for none), then `# EOF`.
-//
-// `h` is read as one consistent copy; buffer rules as `picollo_summary_table`.
-//
-// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
-// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
+// Writes an OpenMetrics exposition of `h` alone (one family, one point with `labels`, `# EOF`)
+// into `buf` (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `name` or `opts`, or a NULL
+// label string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label or
 // option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
                                              const char *name,
@@ -1896,51 +1881,36 @@ picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
                                              size_t len,
                                              size_t *needed);
 
-// Creates an OpenMetrics writer with nothing written: on success `*out` holds a handle for
-// `picollo_openmetrics_writer_free`.
+// Creates an empty OpenMetrics writer in `*out`, for `picollo_openmetrics_writer_free`.
 picollo_status picollo_openmetrics_writer_new(struct picollo_openmetrics_writer **out);
 
-// Frees an OpenMetrics writer and the text it still holds. NULL is accepted and ignored.
+// Frees an OpenMetrics writer and the text it still holds; NULL is ignored.
 void picollo_openmetrics_writer_free(struct picollo_openmetrics_writer *w);
 
-// Starts a family: writes its metadata (as `picollo_histogram_openmetrics`); the next
-// points go to it, with these options (copied, bounds included).
-//
-// Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-// (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
-// name already used in this exposition, or a finished writer; `OUT_OF_MEMORY`.
+// Starts a family: writes its metadata as `picollo_histogram_openmetrics` does, and keeps a copy
+// of `opts` for its points. Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`;
+// `INVALID_ARGUMENT` (nothing written) for what `picollo_histogram_openmetrics` refuses, a name
+// used already, or a finished writer; `OUT_OF_MEMORY`.
 picollo_status picollo_openmetrics_writer_family(struct picollo_openmetrics_writer *w,
                                                  const char *name,
                                                  const char *help,
                                                  const char *unit,
                                                  const struct picollo_openmetrics_options *opts);
 
-// Writes one point of the current family: `h` (read as one consistent copy) with these
-// labels, as `picollo_histogram_openmetrics` writes it.
-//
-// Label sets are not compared between points: giving one twice is the caller's error.
-//
-// Errors: NULL `w` or `h`, NULL `labels` with a non-zero count, a NULL label string;
-// `INVALID_UTF8`; `INVALID_ARGUMENT` (nothing written) for a label
-// `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
-// `LAYOUT_MISMATCH` for another layout or range than the family's first point;
-// `OUT_OF_MEMORY`.
+// Writes one point of the current family: `h` with `labels` (a label set given twice is not
+// detected). Errors: NULL `w` or `h`, or a NULL label string; `INVALID_UTF8`; `INVALID_ARGUMENT`
+// (nothing written) for a refused label, no family, or a finished writer; `LAYOUT_MISMATCH` for
+// a layout or range other than the family's first point's; `OUT_OF_MEMORY`.
 picollo_status picollo_openmetrics_writer_point(struct picollo_openmetrics_writer *w,
                                                 const struct picollo_histogram *h,
                                                 const struct picollo_label *labels,
                                                 size_t label_count);
 
-// Ends the exposition with `# EOF`; no family or point can follow.
-//
-// Errors: NULL `w`; `INVALID_ARGUMENT` when already finished.
+// Ends the exposition with `# EOF`. Errors: NULL `w`; `INVALID_ARGUMENT` when finished already.
 picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writer *w);
 
-// Moves the text written so far into `buf` and clears it from the writer, as
-// `picollo_log_writer_take` does (buffer rules as `picollo_summary_table`; on
-// `BUFFER_TOO_SMALL` nothing is taken).
-//
-// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
-// `len`.
+// Moves the text written so far into `buf`, as `picollo_log_writer_take` does. Errors: NULL
+// `w`; `BUFFER_TOO_SMALL` (nothing taken).
 picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer *w,
                                                char *buf,
                                                size_t len,
@@ -1950,20 +1920,11 @@ picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer
 // resource, the scale from the relative error, unit ratio 1.
 struct picollo_otlp_options picollo_otlp_options_default(void);
 
-// Writes `h` as an OTLP `ExportMetricsServiceRequest` (one resource, one scope, one
-// exponential-histogram metric of one point) in `format`, a `picollo_otlp_format`.
-//
-// `h` is read as one consistent copy. Protobuf: bytes, no NUL; `*needed` (if not NULL) gets
-// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
-// `(NULL, 0)` asks for the size. JSON: NUL-terminated text, buffer rules as
-// `picollo_summary_table`.
-//
-// Errors: NULL `h`, `o` or `o->name`, NULL attribute arrays with a non-zero count or a NULL
-// attribute string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format
-// or temporality, an empty name, an empty or repeated attribute name, a scale outside
-// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
-// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
-// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+// Writes `h` as an OTLP `ExportMetricsServiceRequest` with one exponential-histogram point, in
+// `format` (a `picollo_otlp_format`: protobuf bytes, or JSON text), into `buf` (docs/c-api.md,
+// "Metrics export"). Errors: NULL `h`, `o`, `o->name` or an attribute string; `STRUCT_SIZE`;
+// `INVALID_UTF8`; `INVALID_ARGUMENT` for a format or option OTLP refuses (the message names
+// it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL` (protobuf: nothing written).
 picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       const struct picollo_otlp_options *o,
                                       uint32_t format,
@@ -1971,17 +1932,11 @@ picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Writes the cumulative buckets of the histogram family `picollo_histogram_openmetrics`
-// writes for `h` with these options, as numbers: `le[i]` and `cumulative[i]` for each of the
-// `*count` buckets (the last `le` is `+INFINITY`), and `*sum` when `sum` is not NULL.
-//
-// `le` and `sum` are in exported units; `h` is read as one consistent copy. When `capacity`
-// is below the bucket count: `BUFFER_TOO_SMALL` with only `*count` written, so
-// `(NULL, NULL, 0)` asks for the size (at least 1).
-//
-// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
-// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
-// `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
+// Writes the cumulative buckets that `picollo_histogram_openmetrics` would write for `h` as
+// numbers: `le[i]`, `cumulative[i]` for each of the `*count` buckets, and `*sum` unless NULL
+// (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `opts` or `count`; `STRUCT_SIZE`;
+// `INVALID_ARGUMENT` for bad options or `opts->summary` set; `BUFFER_TOO_SMALL` (only `*count`
+// written); `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogram *h,
                                                     const struct picollo_openmetrics_options *opts,
                                                     double *le,

@@ -231,14 +231,9 @@ pub(crate) fn eof() -> String {
         .unwrap_or_default()
 }
 
-/// Writes an OpenMetrics exposition of `h` alone: one family's metadata (`# UNIT` and
-/// `# HELP` only when `unit` and `help` are not NULL or ""), one point with `labels` (NULL
-/// with 0 for none), then `# EOF`.
-///
-/// `h` is read as one consistent copy; buffer rules as `picollo_summary_table`.
-///
-/// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
-/// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
+/// Writes an OpenMetrics exposition of `h` alone (one family, one point with `labels`, `# EOF`)
+/// into `buf` (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `name` or `opts`, or a NULL
+/// label string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label or
 /// option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_openmetrics(

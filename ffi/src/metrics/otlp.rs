@@ -275,20 +275,11 @@ fn times(o: &picollo_otlp_options) -> Result<(u64, u64), Failure> {
     Ok((start, time))
 }
 
-/// Writes `h` as an OTLP `ExportMetricsServiceRequest` (one resource, one scope, one
-/// exponential-histogram metric of one point) in `format`, a `picollo_otlp_format`.
-///
-/// `h` is read as one consistent copy. Protobuf: bytes, no NUL; `*needed` (if not NULL) gets
-/// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
-/// `(NULL, 0)` asks for the size. JSON: NUL-terminated text, buffer rules as
-/// `picollo_summary_table`.
-///
-/// Errors: NULL `h`, `o` or `o->name`, NULL attribute arrays with a non-zero count or a NULL
-/// attribute string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format
-/// or temporality, an empty name, an empty or repeated attribute name, a scale outside
-/// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
-/// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
-/// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
+/// Writes `h` as an OTLP `ExportMetricsServiceRequest` with one exponential-histogram point, in
+/// `format` (a `picollo_otlp_format`: protobuf bytes, or JSON text), into `buf` (docs/c-api.md,
+/// "Metrics export"). Errors: NULL `h`, `o`, `o->name` or an attribute string; `STRUCT_SIZE`;
+/// `INVALID_UTF8`; `INVALID_ARGUMENT` for a format or option OTLP refuses (the message names
+/// it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL` (protobuf: nothing written).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_otlp(
     h: *const picollo_histogram,
