@@ -1333,13 +1333,11 @@ struct picollo_bench_config picollo_bench_config_default(void);
 #endif
 
 #if defined(__linux__)
-// Measures `work(ctx, k)` (k operations per call) on the calling thread as `config` says,
-// and stores a new result in `*out` for `picollo_bench_result_free` (docs/c-api.md,
-// "Benchmarks"). `work` must not unwind or longjmp out (no C++ exception may leave it).
-// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
-// for a counter the machine cannot count; `OS_ERROR`. Linux only.
-// Safety: `work` is safe to call with `ctx` until the call returns.
+// Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
+// new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
+// NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a bad
+// setting or counter name; `UNSUPPORTED`, `PERMISSION_DENIED` or `OS_ERROR` for a counter.
+// Safety: `work` may be called with `ctx` during the call and never unwinds or longjmps out.
 picollo_status picollo_bench_run(const struct picollo_bench_config *config,
                                  picollo_bench_work work,
                                  void *ctx,
@@ -1378,10 +1376,9 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 #endif
 
 #if defined(__linux__)
-// Lends the histogram of metric `index`: per operation, in thousandths of its unit
-// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
-// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
-// NULL `r` or `out`; `OUT_OF_RANGE`.
+// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
+// BORROWED, read-only, valid until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
+// `OUT_OF_RANGE`.
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
                                               size_t index,
                                               const struct picollo_histogram **out);
@@ -1399,10 +1396,9 @@ picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
 #endif
 
 #if defined(__linux__)
-// Compares result `b` with result `a`: writes the diff tables (a 99 % interval per
-// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
-// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
-// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
+// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
+// verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
+// `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
 picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      const struct picollo_bench_result *b,
                                      char *buf,
@@ -1420,10 +1416,9 @@ const char *picollo_last_error_message(void);
 // magnitude, sparse storage, single writer, midpoints.
 struct picollo_float_config picollo_float_config_default(void);
 
-// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
-// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
-// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
-// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
+// Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the
+// domain its comment in `picollo_float_config` gives; `OUT_OF_MEMORY` (dense counters).
 picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
                                            struct picollo_float_histogram **out);
 
@@ -1581,20 +1576,18 @@ picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
 picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
                                               struct picollo_float_summary *out);
 
-// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
-// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
-// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
-// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
+// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
+// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
+// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            uint32_t form,
                                            uint8_t *buf,
                                            size_t len,
                                            size_t *needed);
 
-// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
-// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
-// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
-// `OUT_OF_MEMORY`.
+// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
+// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `data` or `out`;
+// `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
@@ -1606,11 +1599,9 @@ picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
                                         const uint8_t *data,
                                         size_t len);
 
-// Creates a histogram from `config`; the caller frees `*out` with `picollo_histogram_free`.
-// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a relative error that
-// is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
-// 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
-// or given in another mode.
+// Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
+// `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
+// comment in `picollo_histogram_config` gives, or `min_trackable > max_trackable`.
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
 
@@ -1621,10 +1612,9 @@ void picollo_histogram_free(struct picollo_histogram *h);
 // full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
 PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
-// Returns the record function of `h`'s counter width and mode, which skips the per-call
-// dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
-// with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
-// a function that records nothing. Never returns NULL.
+// Returns the record function of `h`'s counter width and mode, which skips the dispatch of
+// `picollo_histogram_record` (docs/c-api.md, "The record paths"); never NULL (for a NULL `h`, one
+// that records nothing). Call it with `h` or a live handle of the same width and mode.
 picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h);
 
 // Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
@@ -1662,10 +1652,9 @@ picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
 // Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
 
-// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
-// (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
-// "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
-// was recorded in range (nothing written).
+// Writes the exact smallest and largest value recorded in range to `*min` and `*max` (either may
+// be NULL), for a histogram made with `exact_extremes = 1`. Errors: NULL `h`; `UNSUPPORTED`
+// when `h` keeps none; `EMPTY` when nothing was recorded in range.
 picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h,
                                                 uint64_t *min,
                                                 uint64_t *max);
@@ -1763,10 +1752,9 @@ picollo_status picollo_log_reader_new(const char *text,
 // Frees a log reader; NULL is ignored.
 void picollo_log_reader_free(struct picollo_log_reader *r);
 
-// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
-// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
-// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
-// `OUT_OF_MEMORY` (the line tried again next call).
+// Reads the next interval into `*info` and, unless `out` is NULL, its counts into a new
+// histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
+// `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
 // Safety: `info->struct_size` is set by the caller.
 picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
                                        struct picollo_log_interval *info,
@@ -1785,10 +1773,10 @@ picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
                                         double *start_time,
                                         double *base_time);
 
-// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
-// in `[from, to)` (NaN: open) into a new histogram the caller frees with
-// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
-// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
+// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
+// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
+// Errors: NULL `text` or `out`; `INVALID_UTF8`; `EMPTY` when none matches; `FORMAT_ERROR`;
+// `OUT_OF_MEMORY`.
 picollo_status picollo_log_sum(const char *text,
                                size_t len,
                                const char *tag,
@@ -1829,10 +1817,9 @@ picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram
 picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
                                               const struct picollo_histogram *src);
 
-// Creates in `*out` the histogram `h`'s values would have made at the coarser `relative_error`
-// (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
-// Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
-// one finer than `h`'s; `OUT_OF_MEMORY`.
+// Creates in `*out`, for `picollo_histogram_free`, the 64-bit single-writer histogram that `h`'s
+// values make at the coarser `relative_error`. Errors: `INVALID_ARGUMENT` for an error that is
+// not finite and above 0; `LAYOUT_MISMATCH` for one finer than `h`'s; `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
                                             double relative_error,
                                             struct picollo_histogram **out);
@@ -2012,9 +1999,8 @@ picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, co
 
 #if defined(__linux__)
 // Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
-// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
-// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
-// message names the counter and the cause.
+// Errors (session unchanged; the message names the counter): NULL `s`; `INVALID_ARGUMENT`;
+// `UNSUPPORTED` (no PMU); `PERMISSION_DENIED`; `OS_ERROR`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 #endif
 
@@ -2178,20 +2164,18 @@ picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
 
-// Writes up to `cap` next non-empty buckets at or after `*cursor` (start at 0) to `out`, from
-// one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
-// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
-// written) at the end (docs/c-api.md, "Iterating buckets and steps").
+// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
+// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
+// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
 picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t *cursor,
                                               struct picollo_bucket *out,
                                               size_t cap,
                                               size_t *written);
 
-// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`.
-// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
-// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
-// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
+// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
+// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
+// NULL `h` or `out`.
 picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
                                           struct picollo_recorder *out);
 
@@ -2225,9 +2209,8 @@ void picollo_snapshot_free(struct picollo_snapshot *s);
 const char *picollo_status_str(uint32_t status);
 
 // Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
-// included) to `out`, in batches as `picollo_histogram_next_buckets`.
-// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
-// after the last step (docs/c-api.md, "Iterating buckets and steps").
+// included) to `out`, in batches as `picollo_histogram_next_buckets`. Errors: NULL `h`, `cursor`
+// or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE` after the last step.
 picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               uint64_t width,
                                               uint64_t *cursor,
@@ -2235,10 +2218,9 @@ picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               size_t cap,
                                               size_t *written);
 
-// Writes up to `cap` next geometric steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
-// logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
-// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
-// that is not a finite number above 1.
+// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
+// logarithmic iteration) to `out`, as `picollo_histogram_linear_steps`. Errors: as that, and
+// `INVALID_ARGUMENT` for `first` 0 or a `base` that is not finite and above 1.
 picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
                                            uint64_t first,
                                            double base,
@@ -2331,10 +2313,9 @@ struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t u
 #endif
 
 #if defined(__linux__)
-// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
-// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
-// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-// Safety: `scope` is from `picollo_scope_begin`, its histogram live and used by no other thread.
+// Ends a scope: records its elapsed time once into its histogram and to `*elapsed` unless NULL.
+// Errors: NULL `scope`, or its histogram (a scope ended already); `INVALID_ARGUMENT` for an
+// unknown unit. Safety: `scope`'s histogram is live and used by no other thread.
 picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed);
 #endif
 

@@ -136,13 +136,11 @@ impl BenchRun {
 #[allow(non_camel_case_types)]
 pub type picollo_bench_work = Option<unsafe extern "C" fn(ctx: *mut c_void, iterations: u64)>;
 
-/// Measures `work(ctx, k)` (k operations per call) on the calling thread as `config` says,
-/// and stores a new result in `*out` for `picollo_bench_result_free` (docs/c-api.md,
-/// "Benchmarks"). `work` must not unwind or longjmp out (no C++ exception may leave it).
-/// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-/// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
-/// for a counter the machine cannot count; `OS_ERROR`. Linux only.
-/// Safety: `work` is safe to call with `ctx` until the call returns.
+/// Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
+/// new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
+/// NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a bad
+/// setting or counter name; `UNSUPPORTED`, `PERMISSION_DENIED` or `OS_ERROR` for a counter.
+/// Safety: `work` may be called with `ctx` during the call and never unwinds or longjmps out.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_run(
     config: *const picollo_bench_config,
@@ -220,10 +218,9 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     })
 }
 
-/// Lends the histogram of metric `index`: per operation, in thousandths of its unit
-/// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
-/// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
-/// NULL `r` or `out`; `OUT_OF_RANGE`.
+/// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
+/// BORROWED, read-only, valid until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
+/// `OUT_OF_RANGE`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_histogram(
     r: *const picollo_bench_result,

@@ -105,10 +105,9 @@ pub unsafe extern "C" fn picollo_bench_result_text(
     })
 }
 
-/// Compares result `b` with result `a`: writes the diff tables (a 99 % interval per
-/// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
-/// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
-/// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
+/// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
+/// verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
+/// `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_compare(
     a: *const picollo_bench_result,

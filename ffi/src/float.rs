@@ -164,10 +164,9 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
     Ok((config, cfg.counter_bits))
 }
 
-/// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
-/// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
-/// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
+/// Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the
+/// domain its comment in `picollo_float_config` gives; `OUT_OF_MEMORY` (dense counters).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_new(
     config: *const picollo_float_config,

@@ -74,10 +74,9 @@ fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
     hdr::binary_or_base64(data).map_err(v2_error)
 }
 
-/// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
-/// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
-/// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
-/// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
+/// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
+/// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
+/// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_encode_v2(
     h: *const picollo_histogram,
@@ -110,10 +109,9 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
     })
 }
 
-/// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
-/// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
-/// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
-/// `OUT_OF_MEMORY`.
+/// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
+/// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `data` or `out`;
+/// `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_decode_v2(
     data: *const u8,

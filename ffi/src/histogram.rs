@@ -26,11 +26,9 @@ impl Castable for picollo_histogram {
     type RustType = Histogram;
 }
 
-/// Creates a histogram from `config`; the caller frees `*out` with `picollo_histogram_free`.
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a relative error that
-/// is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
-/// 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
-/// or given in another mode.
+/// Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
+/// `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
+/// comment in `picollo_histogram_config` gives, or `min_trackable > max_trackable`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_new(
     config: *const picollo_histogram_config,
@@ -94,10 +92,9 @@ impl GeneralPath for Guarded {
 #[allow(non_camel_case_types)]
 pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogram, value: u64)>;
 
-/// Returns the record function of `h`'s counter width and mode, which skips the per-call
-/// dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
-/// with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
-/// a function that records nothing. Never returns NULL.
+/// Returns the record function of `h`'s counter width and mode, which skips the dispatch of
+/// `picollo_histogram_record` (docs/c-api.md, "The record paths"); never NULL (for a NULL `h`, one
+/// that records nothing). Call it with `h` or a live handle of the same width and mode.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_fn(
     h: *const picollo_histogram,
@@ -245,10 +242,9 @@ pub unsafe extern "C" fn picollo_histogram_get_storage(
     })
 }
 
-/// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
-/// (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
-/// "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
-/// was recorded in range (nothing written).
+/// Writes the exact smallest and largest value recorded in range to `*min` and `*max` (either may
+/// be NULL), for a histogram made with `exact_extremes = 1`. Errors: NULL `h`; `UNSUPPORTED`
+/// when `h` keeps none; `EMPTY` when nothing was recorded in range.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_exact_extremes(
     h: *const picollo_histogram,

@@ -259,10 +259,9 @@ pub unsafe extern "C" fn picollo_log_reader_free(r: *mut picollo_log_reader) {
     free_boxed!(r)
 }
 
-/// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
-/// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
-/// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
-/// `OUT_OF_MEMORY` (the line tried again next call).
+/// Reads the next interval into `*info` and, unless `out` is NULL, its counts into a new
+/// histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
+/// `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
 /// Safety: `info->struct_size` is set by the caller.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_next(
@@ -346,10 +345,10 @@ pub unsafe extern "C" fn picollo_log_reader_times(
 // ---------------------------------------------------------------------------------------
 // Sum
 
-/// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
-/// in `[from, to)` (NaN: open) into a new histogram the caller frees with
-/// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
-/// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
+/// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
+/// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
+/// Errors: NULL `text` or `out`; `INVALID_UTF8`; `EMPTY` when none matches; `FORMAT_ERROR`;
+/// `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_sum(
     text: *const c_char,

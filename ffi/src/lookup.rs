@@ -96,10 +96,9 @@ pub unsafe extern "C" fn picollo_histogram_add_rebinned(
     })
 }
 
-/// Creates in `*out` the histogram `h`'s values would have made at the coarser `relative_error`
-/// (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
-/// Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
-/// one finer than `h`'s; `OUT_OF_MEMORY`.
+/// Creates in `*out`, for `picollo_histogram_free`, the 64-bit single-writer histogram that `h`'s
+/// values make at the coarser `relative_error`. Errors: `INVALID_ARGUMENT` for an error that is
+/// not finite and above 0; `LAYOUT_MISMATCH` for one finer than `h`'s; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_downsample(
     h: *const picollo_histogram,

@@ -302,9 +302,8 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
 }
 
 /// Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
-/// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
-/// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
-/// message names the counter and the cause.
+/// Errors (session unchanged; the message names the counter): NULL `s`; `INVALID_ARGUMENT`;
+/// `UNSUPPORTED` (no PMU); `PERMISSION_DENIED`; `OS_ERROR`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_open(s: *mut picollo_perf_session) -> picollo_status {
     boundary!({

@@ -166,10 +166,9 @@ pub unsafe extern "C" fn picollo_histogram_next_bucket(
     unsafe { picollo_histogram_next_buckets(h, cursor, out, 1, std::ptr::null_mut()) }
 }
 
-/// Writes up to `cap` next non-empty buckets at or after `*cursor` (start at 0) to `out`, from
-/// one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
-/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
-/// written) at the end (docs/c-api.md, "Iterating buckets and steps").
+/// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
+/// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
+/// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_next_buckets(
     h: *const picollo_histogram,

@@ -56,10 +56,9 @@ pub struct picollo_recorder {
     pub reserved: u32,
 }
 
-/// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`.
-/// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
-/// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
-/// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
+/// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
+/// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
+/// NULL `h` or `out`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_recorder(
     h: *const picollo_histogram,

@@ -118,10 +118,9 @@ pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> p
     }
 }
 
-/// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
-/// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
-/// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-/// Safety: `scope` is from `picollo_scope_begin`, its histogram live and used by no other thread.
+/// Ends a scope: records its elapsed time once into its histogram and to `*elapsed` unless NULL.
+/// Errors: NULL `scope`, or its histogram (a scope ended already); `INVALID_ARGUMENT` for an
+/// unknown unit. Safety: `scope`'s histogram is live and used by no other thread.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_scope_end(
     scope: *mut picollo_scope,
