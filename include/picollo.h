@@ -48,15 +48,14 @@
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
 
-// The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
-// error (the coarsest whose buckets are at least as fine).
+// `picollo_otlp_options.scale`: the coarsest scale at least as fine as the relative error.
 #define PICOLLO_OTLP_SCALE_AUTO (-2147483647 - 1)
 
 // Number of percentiles in a summary.
 #define PICOLLO_SUMMARY_PERCENTILES 16
 
-// Result of a fallible Picollo call. `PICOLLO_STATUS_OK` is zero; everything else is an
-// error whose details are in `picollo_last_error_message()`.
+// Result of a fallible call: `PICOLLO_STATUS_OK` (0), or an error explained by
+// `picollo_last_error_message()`.
 enum picollo_status
 #ifdef __cplusplus
   : uint32_t
@@ -148,8 +147,8 @@ enum picollo_value_selection
 typedef uint32_t picollo_value_selection;
 #endif // __cplusplus
 
-// Concurrency mode of a histogram (`picollo_histogram_config.mode`): who may record at once,
-// what a record costs, whether counts are exact. Reads run on any thread in every mode.
+// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
+// Reads run on any thread in every mode.
 enum picollo_mode
 #ifdef __cplusplus
   : uint32_t
@@ -632,59 +631,45 @@ typedef uint32_t picollo_bench_format;
 #endif // __cplusplus
 #endif
 
-// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
-// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
-// any number of threads at once, with no lock; `_free` must not race any other call.
+// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter").
+// Threads: any call but `_free` from any number of threads at once; `_free` races none.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
 #if defined(__linux__)
-// What a benchmark measured (opaque): `picollo_bench_run` makes one,
-// `picollo_bench_result_free` frees it with the histograms it lends. Threads: never
-// changed after the run, so any number of threads may read it at once; `_free` must not
-// race another call on it.
+// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
+// Threads: never changed after the run, read by any number at once; `_free` races none.
 typedef struct picollo_bench_result picollo_bench_result;
 #endif
 
-// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
-// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
-// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
-// any. `_free` must not race any other call on the handle.
+// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
+// queries on any thread; records as the mode allows; `_free` races no other call.
 typedef struct picollo_float_histogram picollo_float_histogram;
 
-// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas:
-// `_new` makes one, `_free` frees it. Threads: one thread at a time.
+// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas.
 typedef struct picollo_float_snapshot picollo_float_snapshot;
 
-// An HDR histogram (opaque): `picollo_histogram_new` makes one, `picollo_histogram_free`
-// frees it. Threads: queries and snapshots run on any thread in every mode; who may record,
-// reset, add and subtract at once depends on the mode (`picollo_mode`; docs/c-api.md,
-// "Histograms and threads"). `_free` must not race any other call on the handle.
+// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
+// adds as the mode allows (`picollo_mode`); `_free` races no other call.
 typedef struct picollo_histogram picollo_histogram;
 
-// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
-// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
+// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3.
 typedef struct picollo_log_reader picollo_log_reader;
 
-// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
-// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
-// frees it. Threads: one thread at a time.
+// An interval log writer (opaque): HdrHistogram's log format 1.3, into memory (docs/c-api.md,
+// "Interval logs").
 typedef struct picollo_log_writer picollo_log_writer;
 
-// An OpenMetrics exposition writer (opaque) for several families and points.
-//
-// `_new`, then per family `_family` and its `_point`s, `_finish` (`# EOF`); `_take` moves
-// the text out (as often as wanted); `_free`. A writer is used by one thread at a time.
+// An OpenMetrics exposition writer (opaque): `_new`, per family `_family` and its `_point`s,
+// `_finish`; `_take` moves the text out (docs/c-api.md, "Metrics export").
 typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
 #if defined(__linux__)
-// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
-// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
-// thread that opened it, and only that thread uses it.
+// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"); `_free` frees its
+// histograms too. By default it counts the thread that opened it, which alone uses it.
 typedef struct picollo_perf_session picollo_perf_session;
 #endif
 
-// A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
-// allocating, `_free` frees it. Threads: one thread at a time.
+// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 typedef struct picollo_snapshot picollo_snapshot;
 
 #if defined(__linux__)
@@ -876,8 +861,7 @@ typedef struct picollo_float_bucket {
   uint32_t reserved;
 } picollo_float_bucket;
 
-// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
-// (which sets `struct_size`), then change fields.
+// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 typedef struct picollo_histogram_config {
   // `sizeof(picollo_histogram_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
@@ -960,9 +944,8 @@ typedef struct picollo_log_interval {
   uint32_t reserved;
 } picollo_log_interval;
 
-// Options of the OpenMetrics functions and of `picollo_histogram_prometheus_buckets`.
-// Start from `picollo_openmetrics_options_default` (which sets `struct_size`), then change
-// fields.
+// Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
+// `picollo_openmetrics_options_default`.
 typedef struct picollo_openmetrics_options {
   // `sizeof(picollo_openmetrics_options)` as the caller knows it (rules as
   // `picollo_histogram_config.struct_size`).
@@ -996,8 +979,7 @@ typedef struct picollo_label {
   const char *value;
 } picollo_label;
 
-// Options of `picollo_histogram_otlp`. Start from `picollo_otlp_options_default` (which sets
-// `struct_size`), then change fields. Strings are NUL-terminated UTF-8; NULL means "".
+// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 typedef struct picollo_otlp_options {
   // `sizeof(picollo_otlp_options)` as the caller knows it (rules as
   // `picollo_histogram_config.struct_size`).
@@ -1040,8 +1022,7 @@ typedef struct picollo_otlp_options {
 } picollo_otlp_options;
 
 #if defined(__linux__)
-// Options of a perf session. Start from `picollo_perf_config_default` (which sets
-// `struct_size`), then change fields. Flags are 0 or 1.
+// Options of a perf session, from `picollo_perf_config_default`; flags are 0 or 1.
 typedef struct picollo_perf_config {
   // `sizeof(picollo_perf_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
@@ -1233,9 +1214,8 @@ typedef struct picollo_bucket {
   uint64_t count;
 } picollo_bucket;
 
-// Where the calling thread's records of one histogram go, for the header's `static inline`
-// `picollo_recorder_record` (docs/c-api.md, "The inline recorder"). Plain data: copy it
-// freely, but use it only on the thread and for the lifetime `picollo_histogram_recorder` says.
+// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
+// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
 typedef struct picollo_recorder {
   // The histogram.
   struct picollo_histogram *histogram;
@@ -1274,8 +1254,7 @@ typedef struct picollo_step {
 } picollo_step;
 
 #if defined(__linux__)
-// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
-// the fields as private.
+// A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
 typedef struct picollo_scope {
   // The histogram it records into; NULL once ended.
   struct picollo_histogram *histogram;

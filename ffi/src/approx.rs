@@ -9,9 +9,8 @@ use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::status::picollo_status;
 
-/// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
-/// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
-/// any number of threads at once, with no lock; `_free` must not race any other call.
+/// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter").
+/// Threads: any call but `_free` from any number of threads at once; `_free` races none.
 #[allow(non_camel_case_types)]
 pub struct picollo_approx_counter {
     _private: [u8; 0],

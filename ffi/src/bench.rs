@@ -84,10 +84,8 @@ pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
     }
 }
 
-/// What a benchmark measured (opaque): `picollo_bench_run` makes one,
-/// `picollo_bench_result_free` frees it with the histograms it lends. Threads: never
-/// changed after the run, so any number of threads may read it at once; `_free` must not
-/// race another call on it.
+/// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
+/// Threads: never changed after the run, read by any number at once; `_free` races none.
 #[allow(non_camel_case_types)]
 pub struct picollo_bench_result {
     _private: [u8; 0],

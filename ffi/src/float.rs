@@ -11,10 +11,8 @@ use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::status::picollo_status;
 
-/// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
-/// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
-/// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
-/// any. `_free` must not race any other call on the handle.
+/// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
+/// queries on any thread; records as the mode allows; `_free` races no other call.
 #[allow(non_camel_case_types)]
 pub struct picollo_float_histogram {
     _private: [u8; 0],

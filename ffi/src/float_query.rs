@@ -479,8 +479,7 @@ pub unsafe extern "C" fn picollo_float_summary_line(
     })
 }
 
-/// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas:
-/// `_new` makes one, `_free` frees it. Threads: one thread at a time.
+/// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas.
 #[allow(non_camel_case_types)]
 pub struct picollo_float_snapshot {
     _private: [u8; 0],

@@ -12,10 +12,8 @@ use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
 
-/// An HDR histogram (opaque): `picollo_histogram_new` makes one, `picollo_histogram_free`
-/// frees it. Threads: queries and snapshots run on any thread in every mode; who may record,
-/// reset, add and subtract at once depends on the mode (`picollo_mode`; docs/c-api.md,
-/// "Histograms and threads"). `_free` must not race any other call on the handle.
+/// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
+/// adds as the mode allows (`picollo_mode`); `_free` races no other call.
 #[allow(non_camel_case_types)]
 pub struct picollo_histogram {
     _private: [u8; 0],

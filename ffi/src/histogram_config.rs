@@ -8,8 +8,7 @@ use crate::args::StructSized;
 use crate::error::Failure;
 use crate::types::picollo_mode;
 
-/// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
-/// (which sets `struct_size`), then change fields.
+/// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]

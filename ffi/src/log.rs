@@ -51,9 +51,8 @@ fn log_text(bytes: &[u8]) -> Cow<'_, str> {
 // ---------------------------------------------------------------------------------------
 // Writer
 
-/// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
-/// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
-/// frees it. Threads: one thread at a time.
+/// An interval log writer (opaque): HdrHistogram's log format 1.3, into memory (docs/c-api.md,
+/// "Interval logs").
 #[allow(non_camel_case_types)]
 pub struct picollo_log_writer {
     _private: [u8; 0],
@@ -167,8 +166,7 @@ pub unsafe extern "C" fn picollo_log_writer_take(
 // ---------------------------------------------------------------------------------------
 // Reader
 
-/// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
-/// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
+/// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3.
 #[allow(non_camel_case_types)]
 pub struct picollo_log_reader {
     _private: [u8; 0],

@@ -48,9 +48,8 @@ pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     }
 }
 
-/// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
-/// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
-/// thread that opened it, and only that thread uses it.
+/// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"); `_free` frees its
+/// histograms too. By default it counts the thread that opened it, which alone uses it.
 #[allow(non_camel_case_types)]
 pub struct picollo_perf_session {
     _private: [u8; 0],

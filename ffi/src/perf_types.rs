@@ -147,8 +147,7 @@ pub enum picollo_cpu_vendor {
     Other = 2,
 }
 
-/// Options of a perf session. Start from `picollo_perf_config_default` (which sets
-/// `struct_size`), then change fields. Flags are 0 or 1.
+/// Options of a perf session, from `picollo_perf_config_default`; flags are 0 or 1.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -27,9 +27,8 @@ pub enum picollo_recorder_kind {
     Call = 2,
 }
 
-/// Where the calling thread's records of one histogram go, for the header's `static inline`
-/// `picollo_recorder_record` (docs/c-api.md, "The inline recorder"). Plain data: copy it
-/// freely, but use it only on the thread and for the lifetime `picollo_histogram_recorder` says.
+/// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
+/// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

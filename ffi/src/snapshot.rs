@@ -10,8 +10,7 @@ use crate::query::percentiles_into;
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
-/// A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
-/// allocating, `_free` frees it. Threads: one thread at a time.
+/// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 #[allow(non_camel_case_types)]
 pub struct picollo_snapshot {
     _private: [u8; 0],

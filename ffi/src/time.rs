@@ -82,8 +82,7 @@ pub extern "C" fn picollo_convert_ticks(ticks: u64, frequency: u64, per_second: 
 
 caller_owned!(picollo_scope);
 
-/// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
-/// the fields as private.
+/// A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

@@ -27,8 +27,8 @@ pub enum picollo_value_selection {
     Interpolated = 3,
 }
 
-/// Concurrency mode of a histogram (`picollo_histogram_config.mode`): who may record at once,
-/// what a record costs, whether counts are exact. Reads run on any thread in every mode.
+/// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
+/// Reads run on any thread in every mode.
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -41,9 +41,8 @@ use crate::status::picollo_status;
 
 caller_owned!(picollo_openmetrics_options);
 
-/// Options of the OpenMetrics functions and of `picollo_histogram_prometheus_buckets`.
-/// Start from `picollo_openmetrics_options_default` (which sets `struct_size`), then change
-/// fields.
+/// Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
+/// `picollo_openmetrics_options_default`.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -19,10 +19,8 @@ use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
-/// An OpenMetrics exposition writer (opaque) for several families and points.
-///
-/// `_new`, then per family `_family` and its `_point`s, `_finish` (`# EOF`); `_take` moves
-/// the text out (as often as wanted); `_free`. A writer is used by one thread at a time.
+/// An OpenMetrics exposition writer (opaque): `_new`, per family `_family` and its `_point`s,
+/// `_finish`; `_take` moves the text out (docs/c-api.md, "Metrics export").
 #[allow(non_camel_case_types)]
 pub struct picollo_openmetrics_writer {
     _private: [u8; 0],

@@ -30,8 +30,7 @@ use crate::status::picollo_status;
 
 caller_owned!(picollo_otlp_options);
 
-/// The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
-/// error (the coarsest whose buckets are at least as fine).
+/// `picollo_otlp_options.scale`: the coarsest scale at least as fine as the relative error.
 pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
 
 /// How the points of an OTLP metric relate in time (`picollo_otlp_options.temporality`).
@@ -58,8 +57,7 @@ pub enum picollo_otlp_format {
     Json = 1,
 }
 
-/// Options of `picollo_histogram_otlp`. Start from `picollo_otlp_options_default` (which sets
-/// `struct_size`), then change fields. Strings are NUL-terminated UTF-8; NULL means "".
+/// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
