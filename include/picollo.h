@@ -89,14 +89,11 @@ enum picollo_status
   PICOLLO_STATUS_OS_ERROR = 12,
   // A Rust panic was caught at the boundary: a bug in Picollo, please report it.
   PICOLLO_STATUS_PANIC = 13,
-  // Memory for a histogram, a copy of its counts or a result could not be allocated;
-  // nothing was changed.
+  // Memory for a histogram, a copy of its counts or a result ran out; nothing was changed.
   PICOLLO_STATUS_OUT_OF_MEMORY = 14,
-  // The input is not what it should be: not a V2 histogram, not base64, or an interval
-  // log line that cannot be read (the message says what, and for a log the line number).
+  // Not a V2 histogram, not base64, or an unreadable interval log line (the message says which).
   PICOLLO_STATUS_FORMAT_ERROR = 15,
-  // The histogram cannot be written in the format asked for (saturated counts, a bucket
-  // count above 2^63 − 1 or a value above 2^63 − 1 for V2); nothing was written.
+  // The format cannot hold the histogram (saturated, or over 2^63 − 1 in V2); none written.
   PICOLLO_STATUS_UNENCODABLE = 16,
 };
 #ifndef __cplusplus
@@ -154,16 +151,13 @@ enum picollo_mode
   : uint32_t
 #endif // __cplusplus
  {
-  // One writer at a time, serialised by the caller (plain load + store: the fastest). Reset from
-  // the writer's thread. The only mode with `picollo_histogram_subtract`.
+  // One writer at a time (load + store: the fastest); reset from it; the one with subtract.
   PICOLLO_MODE_SINGLE_WRITER = 0,
   // Any number of writers, one relaxed atomic add per record: exact. Reset from any thread.
   PICOLLO_MODE_INTERLOCKED = 1,
-  // Any number of writers, each into its own shard (no contention); reads sum the shards. Exact;
-  // a shard outlives its thread. Reset from any thread.
+  // Any number of writers, each into its own shard (no contention); exact; reset anywhere.
   PICOLLO_MODE_THREAD_LOCAL = 2,
-  // Any number of writers; each bucket a scalable approximate counter (`picollo_approx_counter`):
-  // exact below 2^T, then about 2 % error at 2σ. Reset from any thread.
+  // Any number of writers; buckets are approximate counters (exact below 2^T, then about 2 %).
   PICOLLO_MODE_APPROXIMATE = 3,
 };
 #ifndef __cplusplus
@@ -508,8 +502,7 @@ enum picollo_otlp_temporality
   : uint32_t
 #endif // __cplusplus
  {
-  // The point holds only its interval (`start_time_unix_nano` to `time_unix_nano`):
-  // export a collected interval (`picollo_histogram_collect`).
+  // The point holds its interval only (start to time): export a `picollo_histogram_collect`.
   PICOLLO_OTLP_TEMPORALITY_DELTA = 1,
   // The point holds everything since a fixed start: export a read of the histogram.
   PICOLLO_OTLP_TEMPORALITY_CUMULATIVE = 2,
@@ -526,8 +519,7 @@ enum picollo_otlp_format
  {
   // The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
   PICOLLO_OTLP_FORMAT_PROTOBUF = 0,
-  // OTLP/JSON: the protobuf JSON mapping, lowerCamelCase names, 64-bit integers as
-  // strings, enums as integers.
+  // OTLP/JSON: the protobuf JSON mapping (lowerCamelCase, 64-bit integers as strings).
   PICOLLO_OTLP_FORMAT_JSON = 1,
 };
 #ifndef __cplusplus
@@ -542,8 +534,7 @@ enum picollo_recorder_kind
  {
   // A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
   PICOLLO_RECORDER_KIND_PLAIN = 0,
-  // A relaxed atomic add of 1 (interlocked); an add that finds `limit` is taken back and the
-  // value goes through `record`.
+  // A relaxed atomic add of 1 (interlocked); one finding `limit` is taken back, then `record`.
   PICOLLO_RECORDER_KIND_ATOMIC = 1,
   // No direct path: every record calls `record` (approximate; thread-local at its shard cap).
   PICOLLO_RECORDER_KIND_CALL = 2,
@@ -590,8 +581,7 @@ enum picollo_storage
  {
   // One counter per bucket of the range, allocated at creation: no allocation while recording.
   PICOLLO_STORAGE_DENSE = 0,
-  // Blocks of counters made when a value first lands in them: memory follows the data, a record
-  // costs a pointer load more (docs/doubles-and-sparse.md). Not in the thread-local mode.
+  // Blocks of counters made when first used: memory follows the data; not thread-local.
   PICOLLO_STORAGE_SPARSE = 1,
 };
 #ifndef __cplusplus
@@ -681,15 +671,12 @@ typedef struct picollo_bench_config {
   int32_t pinned_cpu;
   // The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
   const char *name;
-  // The counters beside time, comma-separated names as `picollo_perf_session_add_named`
-  // takes them (`Software:TaskClock,Hardware:Instructions`); "": time only; NULL: cycles,
-  // instructions, branch and L1D read misses where the PMU allows, else task-clock, page
-  // faults and context switches (the report says why).
+  // Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
+  // NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
   const char *counters;
   // The most samples (batches) to record, at least 1; default 2,000.
   uint64_t samples;
-  // Operations per sample, 1 to 2^24 (1 records every call); 0: chosen so that the
-  // read pair costs at most 1 % of a batch (the default).
+  // Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
   uint64_t batch;
   // The most seconds the samples may take (at least one is taken); default 5.
   double time_budget;
@@ -701,9 +688,7 @@ typedef struct picollo_bench_config {
   int32_t nice;
   // 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
   uint32_t set_nice;
-  // A result (borrowed during the call) whose median per operation of each metric is
-  // subtracted from every figure of the same metric, such as a binding's call overhead
-  // measured on an empty function; NULL (the default): none. Added in ABI 1.10.
+  // A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
   const struct picollo_bench_result *baseline;
 } picollo_bench_config;
 #endif
@@ -881,8 +866,7 @@ typedef struct picollo_histogram_config {
   uint32_t approx_threshold;
   // A `picollo_storage` value: dense (0, the default) or sparse (1; not thread-local). ABI 1.6.
   uint32_t storage;
-  // 1: keep the exact smallest and largest value recorded (`picollo_histogram_exact_extremes`,
-  // a load and compare of two words per record); 0 (the default): none. ABI 1.7.
+  // 1: keep the exact extremes (`picollo_histogram_exact_extremes`); 0 (the default). ABI 1.7.
   uint32_t exact_extremes;
   // Zero.
   uint32_t reserved;
@@ -947,26 +931,19 @@ typedef struct picollo_log_interval {
 // Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
 // `picollo_openmetrics_options_default`.
 typedef struct picollo_openmetrics_options {
-  // `sizeof(picollo_openmetrics_options)` as the caller knows it (rules as
-  // `picollo_histogram_config.struct_size`).
+  // `sizeof(picollo_openmetrics_options)` as the caller knows it.
   uint32_t struct_size;
-  // 0: a `histogram` family (cumulative buckets); 1: a `summary` family with the
-  // quantiles 0.5, 0.9, 0.95, 0.99, 0.999 and 1 (the bounds are not used then).
+  // 0: a `histogram` family; 1: a `summary` of quantiles 0.5 … 0.999 and 1 (no bounds).
   uint32_t summary;
-  // Explicit `le` bounds in recorded units, strictly increasing (`bound_count` of them);
-  // NULL with 0: bounds derived from the layout at `coarse_relative_error`, each a
-  // bucket's highest value so every count is exact, the same at every scrape.
+  // `le` bounds in recorded units, increasing; NULL with 0: derived from the layout.
   const uint64_t *bounds;
   // The number of `bounds`.
   size_t bound_count;
-  // With no explicit bounds: the relative error the derived bounds keep, in (0, 1);
-  // default 0.05.
+  // The relative error of derived bounds, in (0, 1); default 0.05.
   double coarse_relative_error;
-  // Recorded units per exported unit (1e9 shows nanoseconds as seconds): `le`, `_sum`
-  // and quantile values are divided by it. Finite and above 0; default 1.
+  // Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
   double unit_ratio;
-  // The `_created` time of the points, nanoseconds since the Unix epoch; 0 leaves
-  // `_created` out (the default).
+  // The points' `_created`, nanoseconds since the Unix epoch; 0 (the default): none.
   uint64_t created_unix_nanos;
 } picollo_openmetrics_options;
 
@@ -981,8 +958,7 @@ typedef struct picollo_label {
 
 // Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 typedef struct picollo_otlp_options {
-  // `sizeof(picollo_otlp_options)` as the caller knows it (rules as
-  // `picollo_histogram_config.struct_size`).
+  // `sizeof(picollo_otlp_options)` as the caller knows it.
   uint32_t struct_size;
   // A `picollo_otlp_temporality`: 1 delta, 2 cumulative (the default).
   uint32_t temporality;
@@ -992,14 +968,11 @@ typedef struct picollo_otlp_options {
   const char *description;
   // The metric unit (UCUM, e.g. "s").
   const char *unit;
-  // Start of the point's interval (delta) or of the counting (cumulative), nanoseconds
-  // since the Unix epoch.
+  // Start of the interval (delta) or of the counting (cumulative), ns since the Unix epoch.
   uint64_t start_time_unix_nano;
-  // End of the point's interval, nanoseconds since the Unix epoch; not before the start
-  // (0 leaves both unchecked and unset as the protobuf default).
+  // End of the interval, ns since the Unix epoch, not before the start; 0: both unset.
   uint64_t time_unix_nano;
-  // The point's attributes (`attribute_count`; NULL with 0 for none): names not empty,
-  // each once.
+  // The point's attributes (`attribute_count` of them), names not empty and each once.
   const struct picollo_label *attributes;
   // The number of `attributes`.
   size_t attribute_count;
@@ -1011,13 +984,11 @@ typedef struct picollo_otlp_options {
   const char *scope_name;
   // The instrumentation scope's version.
   const char *scope_version;
-  // The exponential histogram's scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the
-  // default): the coarsest scale whose buckets keep the histogram's relative error.
+  // The scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the default).
   int32_t scale;
   // Reserved: must be zero.
   uint32_t reserved;
-  // Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
-  // above 0; default 1.
+  // Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
   double unit_ratio;
 } picollo_otlp_options;
 

@@ -30,15 +30,12 @@ pub struct picollo_bench_config {
     pub pinned_cpu: i32,
     /// The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
     pub name: *const c_char,
-    /// The counters beside time, comma-separated names as `picollo_perf_session_add_named`
-    /// takes them (`Software:TaskClock,Hardware:Instructions`); "": time only; NULL: cycles,
-    /// instructions, branch and L1D read misses where the PMU allows, else task-clock, page
-    /// faults and context switches (the report says why).
+    /// Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
+    /// NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
     pub counters: *const c_char,
     /// The most samples (batches) to record, at least 1; default 2,000.
     pub samples: u64,
-    /// Operations per sample, 1 to 2^24 (1 records every call); 0: chosen so that the
-    /// read pair costs at most 1 % of a batch (the default).
+    /// Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
     pub batch: u64,
     /// The most seconds the samples may take (at least one is taken); default 5.
     pub time_budget: f64,
@@ -50,9 +47,7 @@ pub struct picollo_bench_config {
     pub nice: i32,
     /// 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
     pub set_nice: u32,
-    /// A result (borrowed during the call) whose median per operation of each metric is
-    /// subtracted from every figure of the same metric, such as a binding's call overhead
-    /// measured on an empty function; NULL (the default): none. Added in ABI 1.10.
+    /// A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
     pub baseline: *const picollo_bench_result,
 }
 

@@ -20,8 +20,7 @@ caller_owned!(picollo_recorder);
 pub enum picollo_recorder_kind {
     /// A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
     Plain = 0,
-    /// A relaxed atomic add of 1 (interlocked); an add that finds `limit` is taken back and the
-    /// value goes through `record`.
+    /// A relaxed atomic add of 1 (interlocked); one finding `limit` is taken back, then `record`.
     Atomic = 1,
     /// No direct path: every record calls `record` (approximate; thread-local at its shard cap).
     Call = 2,

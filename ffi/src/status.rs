@@ -36,14 +36,11 @@ pub enum picollo_status {
     OsError = 12,
     /// A Rust panic was caught at the boundary: a bug in Picollo, please report it.
     Panic = 13,
-    /// Memory for a histogram, a copy of its counts or a result could not be allocated;
-    /// nothing was changed.
+    /// Memory for a histogram, a copy of its counts or a result ran out; nothing was changed.
     OutOfMemory = 14,
-    /// The input is not what it should be: not a V2 histogram, not base64, or an interval
-    /// log line that cannot be read (the message says what, and for a log the line number).
+    /// Not a V2 histogram, not base64, or an unreadable interval log line (the message says which).
     FormatError = 15,
-    /// The histogram cannot be written in the format asked for (saturated counts, a bucket
-    /// count above 2^63 − 1 or a value above 2^63 − 1 for V2); nothing was written.
+    /// The format cannot hold the histogram (saturated, or over 2^63 − 1 in V2); none written.
     Unencodable = 16,
 }
 

@@ -38,8 +38,7 @@ pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_otlp_temporality {
-    /// The point holds only its interval (`start_time_unix_nano` to `time_unix_nano`):
-    /// export a collected interval (`picollo_histogram_collect`).
+    /// The point holds its interval only (start to time): export a `picollo_histogram_collect`.
     Delta = 1,
     /// The point holds everything since a fixed start: export a read of the histogram.
     Cumulative = 2,
@@ -52,8 +51,7 @@ pub enum picollo_otlp_temporality {
 pub enum picollo_otlp_format {
     /// The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
     Protobuf = 0,
-    /// OTLP/JSON: the protobuf JSON mapping, lowerCamelCase names, 64-bit integers as
-    /// strings, enums as integers.
+    /// OTLP/JSON: the protobuf JSON mapping (lowerCamelCase, 64-bit integers as strings).
     Json = 1,
 }
 
@@ -62,8 +60,7 @@ pub enum picollo_otlp_format {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_otlp_options {
-    /// `sizeof(picollo_otlp_options)` as the caller knows it (rules as
-    /// `picollo_histogram_config.struct_size`).
+    /// `sizeof(picollo_otlp_options)` as the caller knows it.
     pub struct_size: u32,
     /// A `picollo_otlp_temporality`: 1 delta, 2 cumulative (the default).
     pub temporality: u32,
@@ -73,14 +70,11 @@ pub struct picollo_otlp_options {
     pub description: *const c_char,
     /// The metric unit (UCUM, e.g. "s").
     pub unit: *const c_char,
-    /// Start of the point's interval (delta) or of the counting (cumulative), nanoseconds
-    /// since the Unix epoch.
+    /// Start of the interval (delta) or of the counting (cumulative), ns since the Unix epoch.
     pub start_time_unix_nano: u64,
-    /// End of the point's interval, nanoseconds since the Unix epoch; not before the start
-    /// (0 leaves both unchecked and unset as the protobuf default).
+    /// End of the interval, ns since the Unix epoch, not before the start; 0: both unset.
     pub time_unix_nano: u64,
-    /// The point's attributes (`attribute_count`; NULL with 0 for none): names not empty,
-    /// each once.
+    /// The point's attributes (`attribute_count` of them), names not empty and each once.
     pub attributes: *const picollo_label,
     /// The number of `attributes`.
     pub attribute_count: usize,
@@ -92,13 +86,11 @@ pub struct picollo_otlp_options {
     pub scope_name: *const c_char,
     /// The instrumentation scope's version.
     pub scope_version: *const c_char,
-    /// The exponential histogram's scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the
-    /// default): the coarsest scale whose buckets keep the histogram's relative error.
+    /// The scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the default).
     pub scale: i32,
     /// Reserved: must be zero.
     pub reserved: u32,
-    /// Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
-    /// above 0; default 1.
+    /// Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
     pub unit_ratio: f64,
 }
 
