@@ -1245,9 +1245,9 @@ extern "C" {
 // Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 uint32_t picollo_abi_version(void);
 
-// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
-// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
-// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
+// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,
+// 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended` (0 or 1). Errors: NULL
+// `out`; `INVALID_ARGUMENT` for a value outside those.
 picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           uint32_t max_shift,
                                           uint32_t exact_when_uncontended,
@@ -1327,7 +1327,7 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 
 #if defined(__linux__)
 // Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
-// BORROWED, read-only, valid until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
+// BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
 // `OUT_OF_RANGE`.
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
                                               size_t index,
@@ -1335,9 +1335,8 @@ picollo_status picollo_bench_result_histogram(const struct picollo_bench_result 
 #endif
 
 #if defined(__linux__)
-// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
-// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
-// `BUFFER_TOO_SMALL`.
+// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
+// `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
                                          uint32_t format,
                                          char *buf,
@@ -1684,17 +1683,15 @@ picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
                                            double start,
                                            double length);
 
-// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
-// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
-// `buf` with a length.
+// Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
+// `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
 picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
                                        char *buf,
                                        size_t len,
                                        size_t *needed);
 
-// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
-// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
-// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
+// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
+// (no NUL needed; free `text` at will). Errors: NULL `text` or `out`; `OUT_OF_MEMORY`.
 picollo_status picollo_log_reader_new(const char *text,
                                       size_t len,
                                       struct picollo_log_reader **out);
@@ -1780,17 +1777,15 @@ picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
 picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
                                                     const struct picollo_float_histogram *src);
 
-// Creates in `*out` the float histogram `h`'s values would have made at the coarser
-// `relative_error` (64-bit, single writer); the caller frees it with
-// `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
+// Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at
+// the coarser `relative_error` (64-bit, single writer). Errors: as `picollo_histogram_downsample`.
 picollo_status picollo_float_histogram_downsample(const struct picollo_float_histogram *h,
                                                   double relative_error,
                                                   struct picollo_float_histogram **out);
 
-// Moves the counts recorded into `h` since its previous collect or reset into a new histogram
-// in `*out`; `h` counts on from zero (docs/c-api.md, "Metrics export"). Errors: NULL `h` or
-// `out`; `OUT_OF_MEMORY` (nothing taken). The caller frees `*out` with
-// `picollo_histogram_free`. Threads: writers may keep recording.
+// Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
+// `*out`, for `picollo_histogram_free`; `h` counts on from zero (docs/c-api.md, "Metrics export").
+// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing taken). Threads: writers keep recording.
 picollo_status picollo_histogram_collect(struct picollo_histogram *h,
                                          struct picollo_histogram **out);
 
@@ -1991,9 +1986,8 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Records each counter's latest value of the configured `record_kind` into its histogram.
-// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-// Threads: no other thread uses the histograms this session lends during the call.
+// Records each counter's latest value of the configured `record_kind` into its histogram. Errors:
+// NULL `s`; `INVALID_ARGUMENT` when not open. Threads: no other thread uses its histograms.
 picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 #endif
 
@@ -2014,9 +2008,8 @@ picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
-// as `_enable`.
-// Threads: as `picollo_perf_session_record`.
+// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
+// `_enable`. Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 #endif
 
@@ -2134,9 +2127,8 @@ picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
 picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
 
-// Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
-// nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
-// the reset in between), else the full counts.
+// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
+// recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
 picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        const struct picollo_histogram *h,
                                        uint32_t deltas);
@@ -2179,9 +2171,8 @@ picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
                                            size_t cap,
                                            size_t *written);
 
-// Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
-// NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
-// `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
+// Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
+// or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_summary_table(const struct picollo_summary *summary,
                                      const char *title,
                                      char *buf,
@@ -2296,11 +2287,9 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 // (After the include guard of the declarations, so it has one of its own.)
 #if !defined(PICOLLO_RECORDER_INLINE) && !defined(PICOLLO_NO_INLINE_RECORDER)
 #define PICOLLO_RECORDER_INLINE
-// Records `value` through a recorder from `picollo_histogram_recorder`, on the thread and
-// for the lifetime that function states: in range and below `r->limit`, the bucket is
-// counted in place (a relaxed atomic load, then a store of one more; or an atomic add of
-// one, taken back when it finds the limit); everything else calls `r->record`. Never fails; the same guarantees as
-// `picollo_histogram_record`.
+// Records `value` through a recorder from `picollo_histogram_recorder`, counting in place where
+// it can and calling `r->record` otherwise (docs/c-api.md, "The inline recorder"). Never fails;
+// the thread and lifetime rules of `picollo_histogram_recorder`.
 static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t value) {
 #if defined(__GNUC__) || defined(__clang__)
   if (r->kind != PICOLLO_RECORDER_KIND_CALL) {

@@ -58,9 +58,9 @@ fn policy_of(threshold: u32, max_shift: u32, exact: u32) -> Result<ApproxPolicy,
     Ok(policy)
 }
 
-/// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
-/// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
-/// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
+/// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,
+/// 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended` (0 or 1). Errors: NULL
+/// `out`; `INVALID_ARGUMENT` for a value outside those.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_new(
     threshold: u32,

@@ -212,7 +212,7 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
 }
 
 /// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
-/// BORROWED, read-only, valid until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
+/// BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
 /// `OUT_OF_RANGE`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_histogram(

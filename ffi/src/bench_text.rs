@@ -82,9 +82,8 @@ impl From<Verdict> for picollo_bench_verdict {
     }
 }
 
-/// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
-/// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
-/// `BUFFER_TOO_SMALL`.
+/// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
+/// `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_text(
     r: *const picollo_bench_result,

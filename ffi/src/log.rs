@@ -145,9 +145,8 @@ pub unsafe extern "C" fn picollo_log_writer_interval(
     })
 }
 
-/// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
-/// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
-/// `buf` with a length.
+/// Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
+/// `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_take(
     w: *mut picollo_log_writer,
@@ -220,9 +219,8 @@ unsafe impl StructSized for picollo_log_interval {
     const NAME: &'static str = "picollo_log_interval";
 }
 
-/// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
-/// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
-/// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
+/// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
+/// (no NUL needed; free `text` at will). Errors: NULL `text` or `out`; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_new(
     text: *const c_char,

@@ -137,9 +137,8 @@ pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
     })
 }
 
-/// Creates in `*out` the float histogram `h`'s values would have made at the coarser
-/// `relative_error` (64-bit, single writer); the caller frees it with
-/// `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
+/// Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at
+/// the coarser `relative_error` (64-bit, single writer). Errors: as `picollo_histogram_downsample`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_downsample(
     h: *const picollo_float_histogram,

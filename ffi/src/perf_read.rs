@@ -62,9 +62,8 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
     })
 }
 
-/// Records each counter's latest value of the configured `record_kind` into its histogram.
-/// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-/// Threads: no other thread uses the histograms this session lends during the call.
+/// Records each counter's latest value of the configured `record_kind` into its histogram. Errors:
+/// NULL `s`; `INVALID_ARGUMENT` when not open. Threads: no other thread uses its histograms.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_record(
     s: *mut picollo_perf_session,
@@ -110,9 +109,8 @@ pub unsafe extern "C" fn picollo_perf_session_disable(
     })
 }
 
-/// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
-/// as `_enable`.
-/// Threads: as `picollo_perf_session_record`.
+/// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
+/// `_enable`. Threads: as `picollo_perf_session_record`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_reset(
     s: *mut picollo_perf_session,

@@ -47,9 +47,8 @@ pub unsafe extern "C" fn picollo_snapshot_new(
     })
 }
 
-/// Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
-/// nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
-/// the reset in between), else the full counts.
+/// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
+/// recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_update(
     s: *mut picollo_snapshot,

@@ -39,9 +39,8 @@ pub(crate) fn fmt_internal(_: std::fmt::Error) -> Failure {
     Failure::new(picollo_status::Panic, "formatting failed unexpectedly")
 }
 
-/// Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
-/// NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
-/// `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
+/// Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
+/// or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_table(
     summary: *const picollo_summary,

@@ -20,10 +20,9 @@ use crate::histogram::picollo_histogram;
 use crate::snapshot::picollo_snapshot;
 use crate::status::picollo_status;
 
-/// Moves the counts recorded into `h` since its previous collect or reset into a new histogram
-/// in `*out`; `h` counts on from zero (docs/c-api.md, "Metrics export"). Errors: NULL `h` or
-/// `out`; `OUT_OF_MEMORY` (nothing taken). The caller frees `*out` with
-/// `picollo_histogram_free`. Threads: writers may keep recording.
+/// Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
+/// `*out`, for `picollo_histogram_free`; `h` counts on from zero (docs/c-api.md, "Metrics export").
+/// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing taken). Threads: writers keep recording.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_collect(
     h: *mut picollo_histogram,
