@@ -171,46 +171,26 @@ enum picollo_perf_hardware_event
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_CPU_CYCLES = 0,
-#endif
-#if defined(__linux__)
   // Retired instructions (a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_INSTRUCTIONS = 1,
-#endif
-#if defined(__linux__)
   // Last-level cache references.
   PICOLLO_PERF_HARDWARE_EVENT_CACHE_REFERENCES = 2,
-#endif
-#if defined(__linux__)
   // Last-level cache misses.
   PICOLLO_PERF_HARDWARE_EVENT_CACHE_MISSES = 3,
-#endif
-#if defined(__linux__)
   // Retired branch instructions.
   PICOLLO_PERF_HARDWARE_EVENT_BRANCH_INSTRUCTIONS = 4,
-#endif
-#if defined(__linux__)
   // Mispredicted branches.
   PICOLLO_PERF_HARDWARE_EVENT_BRANCH_MISSES = 5,
-#endif
-#if defined(__linux__)
   // Bus cycles.
   PICOLLO_PERF_HARDWARE_EVENT_BUS_CYCLES = 6,
-#endif
-#if defined(__linux__)
   // Cycles stalled in the front end.
   PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_FRONTEND = 7,
-#endif
-#if defined(__linux__)
   // Cycles stalled in the back end.
   PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_BACKEND = 8,
-#endif
-#if defined(__linux__)
   // Reference cycles at the nominal frequency (a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_REF_CPU_CYCLES = 9,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_hardware_event;
@@ -224,34 +204,20 @@ enum picollo_perf_cache_level
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Level-1 data cache.
   PICOLLO_PERF_CACHE_LEVEL_L1D = 0,
-#endif
-#if defined(__linux__)
   // Level-1 instruction cache.
   PICOLLO_PERF_CACHE_LEVEL_L1I = 1,
-#endif
-#if defined(__linux__)
   // Last-level cache.
   PICOLLO_PERF_CACHE_LEVEL_LL = 2,
-#endif
-#if defined(__linux__)
   // Data TLB.
   PICOLLO_PERF_CACHE_LEVEL_DTLB = 3,
-#endif
-#if defined(__linux__)
   // Instruction TLB.
   PICOLLO_PERF_CACHE_LEVEL_ITLB = 4,
-#endif
-#if defined(__linux__)
   // Branch prediction unit.
   PICOLLO_PERF_CACHE_LEVEL_BPU = 5,
-#endif
-#if defined(__linux__)
   // Local memory (NUMA node).
   PICOLLO_PERF_CACHE_LEVEL_NODE = 6,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_level;
@@ -265,18 +231,12 @@ enum picollo_perf_cache_op
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Loads.
   PICOLLO_PERF_CACHE_OP_READ = 0,
-#endif
-#if defined(__linux__)
   // Stores.
   PICOLLO_PERF_CACHE_OP_WRITE = 1,
-#endif
-#if defined(__linux__)
   // Prefetches.
   PICOLLO_PERF_CACHE_OP_PREFETCH = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_op;
@@ -290,14 +250,10 @@ enum picollo_perf_cache_result
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // All accesses.
   PICOLLO_PERF_CACHE_RESULT_ACCESS = 0,
-#endif
-#if defined(__linux__)
   // Misses only.
   PICOLLO_PERF_CACHE_RESULT_MISS = 1,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_result;
@@ -311,42 +267,24 @@ enum picollo_perf_software_event
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Wall-clock nanoseconds on a CPU timer.
   PICOLLO_PERF_SOFTWARE_EVENT_CPU_CLOCK = 0,
-#endif
-#if defined(__linux__)
   // Nanoseconds this task ran (`Software:TaskClock`).
   PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK = 1,
-#endif
-#if defined(__linux__)
   // All page faults.
   PICOLLO_PERF_SOFTWARE_EVENT_PAGE_FAULTS = 2,
-#endif
-#if defined(__linux__)
   // Context switches.
   PICOLLO_PERF_SOFTWARE_EVENT_CONTEXT_SWITCHES = 3,
-#endif
-#if defined(__linux__)
   // Migrations to another CPU.
   PICOLLO_PERF_SOFTWARE_EVENT_CPU_MIGRATIONS = 4,
-#endif
-#if defined(__linux__)
   // Minor page faults (no I/O).
   PICOLLO_PERF_SOFTWARE_EVENT_MINOR_PAGE_FAULTS = 5,
-#endif
-#if defined(__linux__)
   // Major page faults (I/O).
   PICOLLO_PERF_SOFTWARE_EVENT_MAJOR_PAGE_FAULTS = 6,
-#endif
-#if defined(__linux__)
   // Unaligned accesses fixed up by the kernel.
   PICOLLO_PERF_SOFTWARE_EVENT_ALIGNMENT_FAULTS = 7,
-#endif
-#if defined(__linux__)
   // Instructions emulated by the kernel.
   PICOLLO_PERF_SOFTWARE_EVENT_EMULATION_FAULTS = 8,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_software_event;
@@ -360,18 +298,12 @@ enum picollo_perf_read_path
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Not read yet.
   PICOLLO_PERF_READ_PATH_NONE = 0,
-#endif
-#if defined(__linux__)
   // One `read(2)` of the whole group.
   PICOLLO_PERF_READ_PATH_SYSCALL = 1,
-#endif
-#if defined(__linux__)
   // `rdpmc` through each counter's mmapped page.
   PICOLLO_PERF_READ_PATH_RDPMC = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_read_path;
@@ -386,22 +318,14 @@ enum picollo_perf_record_kind
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
   PICOLLO_PERF_RECORD_KIND_DELTA = 0,
-#endif
-#if defined(__linux__)
   // The delta less the calibrated read overhead, floored at 0 (`corrected`).
   PICOLLO_PERF_RECORD_KIND_CORRECTED = 1,
-#endif
-#if defined(__linux__)
   // The unscaled delta (`raw`).
   PICOLLO_PERF_RECORD_KIND_RAW_DELTA = 2,
-#endif
-#if defined(__linux__)
   // The current scaled count itself, not a delta.
   PICOLLO_PERF_RECORD_KIND_VALUE = 3,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_record_kind;
@@ -415,18 +339,12 @@ enum picollo_cpu_vendor
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // GenuineIntel.
   PICOLLO_CPU_VENDOR_INTEL = 0,
-#endif
-#if defined(__linux__)
   // AuthenticAMD or HygonGenuine.
   PICOLLO_CPU_VENDOR_AMD = 1,
-#endif
-#if defined(__linux__)
   // Anything else, or not x86-64.
   PICOLLO_CPU_VENDOR_OTHER = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_cpu_vendor;

@@ -64,6 +64,8 @@ mod perf_histogram;
 mod perf_info;
 #[cfg(target_os = "linux")]
 mod perf_read;
+// Compiled everywhere, each enum Linux-only by its own `cfg` (see the module's doc).
+mod perf_enums;
 #[cfg(target_os = "linux")]
 mod perf_types;
 mod query;
@@ -94,6 +96,7 @@ pub use log::*;
 pub use metrics::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
+pub use perf_enums::*;
 #[cfg(target_os = "linux")]
 pub use perf_info::*;
 #[cfg(target_os = "linux")]

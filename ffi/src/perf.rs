@@ -20,8 +20,9 @@ use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, Boxed, Castable};
 use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
+use crate::perf_enums::picollo_perf_record_kind;
 use crate::perf_histogram::{session_histogram, SessionHistogram};
-use crate::perf_types::{picollo_perf_config, picollo_perf_record_kind};
+use crate::perf_types::picollo_perf_config;
 use crate::status::picollo_status;
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
