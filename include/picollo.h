@@ -1324,9 +1324,8 @@ picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
 picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
                                                            uint32_t selection);
 
-// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
-// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-// and `src` must differ. Threads: `src` is read as one copy.
+// Adds every count, special count, sum and extreme of `src` into `dst` (same relative error,
+// `dst` not `src`). Errors: `LAYOUT_MISMATCH`. Threads: into `dst` as records are.
 picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
                                            const struct picollo_float_histogram *src);
 
@@ -1351,9 +1350,8 @@ picollo_status picollo_float_histogram_percentiles(const struct picollo_float_hi
 picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h,
                                                struct picollo_float_summary *out);
 
-// Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
-// counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
-// `INVALID_ARGUMENT` for NaN.
+// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
+// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
 picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h,
                                                double x,
                                                double *out);
@@ -1379,18 +1377,16 @@ picollo_status picollo_float_histogram_equivalent_range(const struct picollo_flo
                                                         double *lowest,
                                                         double *highest);
 
-// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
-// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
-// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
+// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
+// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
 picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
                                                     uint64_t *cursor,
                                                     struct picollo_float_bucket *out,
                                                     size_t capacity,
                                                     size_t *written);
 
-// Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
-// one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
-// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
+// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
                                             uint32_t format,
                                             const char *title,
@@ -1432,9 +1428,8 @@ picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *
 // Frees a float snapshot; NULL is ignored.
 void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
 
-// Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
-// recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
-// changed.
+// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
 picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
                                              const struct picollo_float_histogram *h,
                                              uint32_t deltas);
@@ -1459,9 +1454,8 @@ picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
 
-// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
-// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
-// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
+// Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
+// midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
                                         const uint8_t *data,
                                         size_t len);
@@ -1526,9 +1520,8 @@ picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *
                                                 uint64_t *min,
                                                 uint64_t *max);
 
-// Adds every count of `src` into `dst` (same relative error; any range, width and mode);
-// counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-// and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
+// Adds every count of `src` into `dst` (same relative error; any range, width, mode; not `dst`),
+// outside `dst`'s range as under/overflow. Errors: `LAYOUT_MISMATCH`. Threads: as records are.
 picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
@@ -1549,9 +1542,8 @@ picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        size_t len,
                                        size_t *needed);
 
-// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
-// heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
-// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+// NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       uint32_t format,
                                       const char *title,
@@ -1559,9 +1551,8 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
-// "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
-// outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
+// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
+// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
                                       uint32_t ticks_per_half_distance,
                                       double unit_ratio,
@@ -1577,9 +1568,8 @@ picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
 // Frees a log writer and the text it still holds; NULL is ignored.
 void picollo_log_writer_free(struct picollo_log_writer *w);
 
-// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
-// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
-// for a negative or infinite time.
+// Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
+// legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
 picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
                                          double start_time,
                                          double base_time);
@@ -1592,9 +1582,8 @@ picollo_status picollo_log_writer_comment(struct picollo_log_writer *w,
 // Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
 picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
 
-// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
-// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
-// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
+// Writes the interval line `[Tag=tag,]start,length,max,histogram` of `h` (`tag` NULL or "": none).
+// Errors (nothing written): NULL `w` or `h`; `INVALID_ARGUMENT`; `INVALID_UTF8`; `UNENCODABLE`.
 picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
                                            const struct picollo_histogram *h,
                                            const char *tag,
@@ -1961,9 +1950,8 @@ picollo_status picollo_perf_session_counter_values(const struct picollo_perf_ses
 #endif
 
 #if defined(__linux__)
-// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
-// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
-// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
+// Lends in `*out` the histogram of counter `index`: BORROWED, owned by the session until
+// `picollo_perf_session_free`. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
                                                       size_t index,
                                                       struct picollo_histogram **out);
@@ -1982,9 +1970,8 @@ picollo_status picollo_perf_session_derived_means(const struct picollo_perf_sess
                                                   struct picollo_perf_derived *out);
 #endif
 
-// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
-// is in range.
+// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
+// rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
 picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
                                             double rank,
                                             struct picollo_percentile *out);
@@ -2018,9 +2005,8 @@ picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         size_t storage_index,
                                         struct picollo_bucket *out);
 
-// Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
-// it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
-// `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
+// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
+// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
 picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
@@ -2165,9 +2151,8 @@ uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_
 #endif
 
 #if defined(__linux__)
-// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
-// (the tick frequency is measured first, once per process). Never fails; `h` must still be
-// live, and not used by another thread, when the scope ends.
+// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`.
+// Never fails; `h` stays live and unused by other threads until the scope ends.
 struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
 #endif
 

@@ -287,9 +287,8 @@ pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
     })
 }
 
-/// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
-/// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-/// and `src` must differ. Threads: `src` is read as one copy.
+/// Adds every count, special count, sum and extreme of `src` into `dst` (same relative error,
+/// `dst` not `src`). Errors: `LAYOUT_MISMATCH`. Threads: into `dst` as records are.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_add(
     dst: *mut picollo_float_histogram,

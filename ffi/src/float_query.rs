@@ -231,9 +231,8 @@ pub unsafe extern "C" fn picollo_float_histogram_summary(
     })
 }
 
-/// Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
-/// counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
-/// `INVALID_ARGUMENT` for NaN.
+/// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
+/// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_rank_of(
     h: *const picollo_float_histogram,
@@ -341,9 +340,8 @@ fn value_order_key(shape: &FloatShape, side: Side, index: usize) -> u64 {
     }
 }
 
-/// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
-/// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
-/// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
+/// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
+/// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
     h: *const picollo_float_histogram,
@@ -389,9 +387,8 @@ pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
     })
 }
 
-/// Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
-/// one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
-/// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+/// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_text(
     h: *const picollo_float_histogram,
@@ -525,9 +522,8 @@ pub unsafe extern "C" fn picollo_float_snapshot_free(s: *mut picollo_float_snaps
     free_boxed!(s)
 }
 
-/// Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
-/// recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
-/// changed.
+/// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+/// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_snapshot_update(
     s: *mut picollo_float_snapshot,

@@ -127,9 +127,8 @@ pub unsafe extern "C" fn picollo_histogram_decode_v2(
     })
 }
 
-/// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
-/// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
-/// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
+/// Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
+/// midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add_v2(
     h: *mut picollo_histogram,

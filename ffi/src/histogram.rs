@@ -269,9 +269,8 @@ pub unsafe extern "C" fn picollo_histogram_exact_extremes(
     })
 }
 
-/// Adds every count of `src` into `dst` (same relative error; any range, width and mode);
-/// counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-/// and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
+/// Adds every count of `src` into `dst` (same relative error; any range, width, mode; not `dst`),
+/// outside `dst`'s range as under/overflow. Errors: `LAYOUT_MISMATCH`. Threads: as records are.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add(
     dst: *mut picollo_histogram,

@@ -73,9 +73,8 @@ pub unsafe extern "C" fn picollo_histogram_table(
     }
 }
 
-/// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
-/// heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
-/// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+/// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+/// NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_text(
     h: *const picollo_histogram,
@@ -104,9 +103,8 @@ pub unsafe extern "C" fn picollo_histogram_text(
 /// for more memory than any plot needs.
 const MAX_HGRM_TICKS: u32 = 10_000;
 
-/// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
-/// "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
-/// outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
+/// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
+/// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_hgrm(
     h: *const picollo_histogram,

@@ -81,9 +81,8 @@ pub unsafe extern "C" fn picollo_log_writer_free(w: *mut picollo_log_writer) {
     free_boxed!(w)
 }
 
-/// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
-/// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
-/// for a negative or infinite time.
+/// Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
+/// legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_header(
     w: *mut picollo_log_writer,
@@ -120,9 +119,8 @@ pub unsafe extern "C" fn picollo_log_writer_set_max_unit_ratio(
     boundary!({ try_mut!(w)?.set_max_unit_ratio(ratio).map_err(log_error) })
 }
 
-/// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
-/// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
-/// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
+/// Writes the interval line `[Tag=tag,]start,length,max,histogram` of `h` (`tag` NULL or "": none).
+/// Errors (nothing written): NULL `w` or `h`; `INVALID_ARGUMENT`; `INVALID_UTF8`; `UNENCODABLE`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_interval(
     w: *mut picollo_log_writer,

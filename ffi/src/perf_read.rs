@@ -184,9 +184,8 @@ pub unsafe extern "C" fn picollo_perf_session_counter_values(
     })
 }
 
-/// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
-/// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
-/// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
+/// Lends in `*out` the histogram of counter `index`: BORROWED, owned by the session until
+/// `picollo_perf_session_free`. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
     s: *mut picollo_perf_session,

@@ -33,9 +33,8 @@ pub(crate) fn query_error(e: QueryError) -> Failure {
     Failure::new(status, e)
 }
 
-/// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-/// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
-/// is in range.
+/// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
+/// rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_percentile(
     h: *const picollo_histogram,
@@ -153,9 +152,8 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     })
 }
 
-/// Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
-/// it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
-/// `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
+/// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
+/// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_next_bucket(
     h: *const picollo_histogram,

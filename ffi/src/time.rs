@@ -97,9 +97,8 @@ pub struct picollo_scope {
     pub reserved: u32,
 }
 
-/// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
-/// (the tick frequency is measured first, once per process). Never fails; `h` must still be
-/// live, and not used by another thread, when the scope ends.
+/// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`.
+/// Never fails; `h` stays live and unused by other threads until the scope ends.
 #[no_mangle]
 pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> picollo_scope {
     let start: Option<u64> = boundary!({
