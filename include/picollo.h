@@ -1448,8 +1448,8 @@ picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            size_t *needed);
 
 // Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
-// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `data` or `out`;
-// `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
+// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `out`, or `data` with a
+// length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
@@ -1478,9 +1478,8 @@ PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, u
 // that records nothing). Call it with `h` or a live handle of the same width and mode.
 picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h);
 
-// Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
-// instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
-// NULL handle is ignored.
+// Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
+// the excess counted as saturated; a NULL handle is ignored.
 PICOLLO_RECORD_ATTR
 void picollo_histogram_record_n(struct picollo_histogram *h,
                                 uint64_t value,
@@ -1497,8 +1496,7 @@ picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              const uint64_t *values,
                                              size_t n);
 
-// Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
-// the mode states (docs/c-api.md, "Histograms and threads").
+// Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
@@ -1534,8 +1532,7 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
 // midpoint values, single writer, dense storage.
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
-// Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
-// is NULL or empty); text rules of docs/c-api.md, "Conventions".
+// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
 picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        const char *title,
                                        char *buf,
@@ -1598,7 +1595,8 @@ picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
                                        size_t *needed);
 
 // Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
-// (no NUL needed; free `text` at will). Errors: NULL `text` or `out`; `OUT_OF_MEMORY`.
+// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
+// `OUT_OF_MEMORY`.
 picollo_status picollo_log_reader_new(const char *text,
                                       size_t len,
                                       struct picollo_log_reader **out);
@@ -1629,8 +1627,8 @@ picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
 
 // Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
 // `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
-// Errors: NULL `text` or `out`; `INVALID_UTF8`; `EMPTY` when none matches; `FORMAT_ERROR`;
-// `OUT_OF_MEMORY`.
+// Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
+// `FORMAT_ERROR`; `OUT_OF_MEMORY`.
 picollo_status picollo_log_sum(const char *text,
                                size_t len,
                                const char *tag,

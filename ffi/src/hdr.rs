@@ -110,8 +110,8 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 }
 
 /// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
-/// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `data` or `out`;
-/// `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
+/// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `out`, or `data` with a
+/// length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_decode_v2(
     data: *const u8,

@@ -113,9 +113,8 @@ pub unsafe extern "C" fn picollo_histogram_record_fn(
 /// What `picollo_histogram_record_fn(NULL)` returns.
 unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 
-/// Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
-/// instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
-/// NULL handle is ignored.
+/// Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
+/// the excess counted as saturated; a NULL handle is ignored.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_n(
@@ -157,8 +156,7 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
     })
 }
 
-/// Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
-/// the mode states (docs/c-api.md, "Histograms and threads").
+/// Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> picollo_status {
     boundary!({

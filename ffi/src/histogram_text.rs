@@ -50,8 +50,7 @@ impl picollo_text_format {
     }
 }
 
-/// Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
-/// is NULL or empty); text rules of docs/c-api.md, "Conventions".
+/// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_table(
     h: *const picollo_histogram,

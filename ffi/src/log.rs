@@ -218,7 +218,8 @@ unsafe impl StructSized for picollo_log_interval {
 }
 
 /// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
-/// (no NUL needed; free `text` at will). Errors: NULL `text` or `out`; `OUT_OF_MEMORY`.
+/// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
+/// `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_new(
     text: *const c_char,
@@ -341,8 +342,8 @@ pub unsafe extern "C" fn picollo_log_reader_times(
 
 /// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
 /// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
-/// Errors: NULL `text` or `out`; `INVALID_UTF8`; `EMPTY` when none matches; `FORMAT_ERROR`;
-/// `OUT_OF_MEMORY`.
+/// Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
+/// `FORMAT_ERROR`; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_sum(
     text: *const c_char,
