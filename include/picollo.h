@@ -9,6 +9,17 @@
  * picollo_last_error_message(); outputs are written through pointers on success; text is
  * written snprintf-style into caller buffers; the record functions never fail. The
  * conventions in full and the longer explanations: docs/c-api.md in the repository.
+ *
+ * Pointer arguments (the safety rule of every function; a function's comment says only what
+ * differs): each pointer is NULL or valid for the access the function documents. A handle is
+ * live (from its *_new, not yet freed) and not freed while the call runs (*_free: used by no
+ * other thread); a struct or value is readable (an input) or writable (an output); a config
+ * or options struct, readable for its struct_size bytes; a string, NUL-terminated; a buffer
+ * `buf`, `len` writable bytes (input bytes: `len` readable); an array, as many elements as
+ * its count argument (NULL only when that is 0). Pointers inside argument structs follow the
+ * same rule. Threads: the caller keeps a handle from being changed while another thread uses
+ * it, except histograms and the approximate counter, which take concurrent calls as their
+ * mode allows (docs/c-api.md, "Histograms and threads").
  */
 
 #ifndef PICOLLO_H
@@ -37,8 +48,7 @@
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
 
-// The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
-// error (the coarsest whose buckets are at least as fine).
+// `picollo_otlp_options.scale`: the coarsest scale at least as fine as the relative error.
 #define PICOLLO_OTLP_SCALE_AUTO (-2147483647 - 1)
 
 // The `schema` of `picollo_prometheus_native_options` that picks the schema from the
@@ -48,8 +58,8 @@
 // Number of percentiles in a summary.
 #define PICOLLO_SUMMARY_PERCENTILES 16
 
-// Result of a fallible Picollo call. `PICOLLO_STATUS_OK` is zero; everything else is an
-// error whose details are in `picollo_last_error_message()`.
+// Result of a fallible call: `PICOLLO_STATUS_OK` (0), or an error explained by
+// `picollo_last_error_message()`.
 enum picollo_status
 #ifdef __cplusplus
   : uint32_t
@@ -83,14 +93,11 @@ enum picollo_status
   PICOLLO_STATUS_OS_ERROR = 12,
   // A Rust panic was caught at the boundary: a bug in Picollo, please report it.
   PICOLLO_STATUS_PANIC = 13,
-  // Memory for a histogram, a copy of its counts or a result could not be allocated;
-  // nothing was changed.
+  // Memory for a histogram, a copy of its counts or a result ran out; nothing was changed.
   PICOLLO_STATUS_OUT_OF_MEMORY = 14,
-  // The input is not what it should be: not a V2 histogram, not base64, or an interval
-  // log line that cannot be read (the message says what, and for a log the line number).
+  // Not a V2 histogram, not base64, or an unreadable interval log line (the message says which).
   PICOLLO_STATUS_FORMAT_ERROR = 15,
-  // The histogram cannot be written in the format asked for (saturated counts, a bucket
-  // count above 2^63 − 1 or a value above 2^63 − 1 for V2); nothing was written.
+  // The format cannot hold the histogram (saturated, or over 2^63 − 1 in V2); none written.
   PICOLLO_STATUS_UNENCODABLE = 16,
 };
 #ifndef __cplusplus
@@ -141,23 +148,20 @@ enum picollo_value_selection
 typedef uint32_t picollo_value_selection;
 #endif // __cplusplus
 
-// Concurrency mode of a histogram (`picollo_histogram_config.mode`): who may record at once,
-// what a record costs, whether counts are exact. Reads run on any thread in every mode.
+// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
+// Reads run on any thread in every mode.
 enum picollo_mode
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-  // One writer at a time, serialised by the caller (plain load + store: the fastest). Reset from
-  // the writer's thread. The only mode with `picollo_histogram_subtract`.
+  // One writer at a time (load + store: the fastest); reset from it; the one with subtract.
   PICOLLO_MODE_SINGLE_WRITER = 0,
   // Any number of writers, one relaxed atomic add per record: exact. Reset from any thread.
   PICOLLO_MODE_INTERLOCKED = 1,
-  // Any number of writers, each into its own shard (no contention); reads sum the shards. Exact;
-  // a shard outlives its thread. Reset from any thread.
+  // Any number of writers, each into its own shard (no contention); exact; reset anywhere.
   PICOLLO_MODE_THREAD_LOCAL = 2,
-  // Any number of writers; each bucket a scalable approximate counter (`picollo_approx_counter`):
-  // exact below 2^T, then about 2 % error at 2σ. Reset from any thread.
+  // Any number of writers; buckets are approximate counters (exact below 2^T, then about 2 %).
   PICOLLO_MODE_APPROXIMATE = 3,
 };
 #ifndef __cplusplus
@@ -171,46 +175,26 @@ enum picollo_perf_hardware_event
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_CPU_CYCLES = 0,
-#endif
-#if defined(__linux__)
   // Retired instructions (a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_INSTRUCTIONS = 1,
-#endif
-#if defined(__linux__)
   // Last-level cache references.
   PICOLLO_PERF_HARDWARE_EVENT_CACHE_REFERENCES = 2,
-#endif
-#if defined(__linux__)
   // Last-level cache misses.
   PICOLLO_PERF_HARDWARE_EVENT_CACHE_MISSES = 3,
-#endif
-#if defined(__linux__)
   // Retired branch instructions.
   PICOLLO_PERF_HARDWARE_EVENT_BRANCH_INSTRUCTIONS = 4,
-#endif
-#if defined(__linux__)
   // Mispredicted branches.
   PICOLLO_PERF_HARDWARE_EVENT_BRANCH_MISSES = 5,
-#endif
-#if defined(__linux__)
   // Bus cycles.
   PICOLLO_PERF_HARDWARE_EVENT_BUS_CYCLES = 6,
-#endif
-#if defined(__linux__)
   // Cycles stalled in the front end.
   PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_FRONTEND = 7,
-#endif
-#if defined(__linux__)
   // Cycles stalled in the back end.
   PICOLLO_PERF_HARDWARE_EVENT_STALLED_CYCLES_BACKEND = 8,
-#endif
-#if defined(__linux__)
   // Reference cycles at the nominal frequency (a fixed counter on Intel).
   PICOLLO_PERF_HARDWARE_EVENT_REF_CPU_CYCLES = 9,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_hardware_event;
@@ -224,34 +208,20 @@ enum picollo_perf_cache_level
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Level-1 data cache.
   PICOLLO_PERF_CACHE_LEVEL_L1D = 0,
-#endif
-#if defined(__linux__)
   // Level-1 instruction cache.
   PICOLLO_PERF_CACHE_LEVEL_L1I = 1,
-#endif
-#if defined(__linux__)
   // Last-level cache.
   PICOLLO_PERF_CACHE_LEVEL_LL = 2,
-#endif
-#if defined(__linux__)
   // Data TLB.
   PICOLLO_PERF_CACHE_LEVEL_DTLB = 3,
-#endif
-#if defined(__linux__)
   // Instruction TLB.
   PICOLLO_PERF_CACHE_LEVEL_ITLB = 4,
-#endif
-#if defined(__linux__)
   // Branch prediction unit.
   PICOLLO_PERF_CACHE_LEVEL_BPU = 5,
-#endif
-#if defined(__linux__)
   // Local memory (NUMA node).
   PICOLLO_PERF_CACHE_LEVEL_NODE = 6,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_level;
@@ -265,18 +235,12 @@ enum picollo_perf_cache_op
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Loads.
   PICOLLO_PERF_CACHE_OP_READ = 0,
-#endif
-#if defined(__linux__)
   // Stores.
   PICOLLO_PERF_CACHE_OP_WRITE = 1,
-#endif
-#if defined(__linux__)
   // Prefetches.
   PICOLLO_PERF_CACHE_OP_PREFETCH = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_op;
@@ -290,14 +254,10 @@ enum picollo_perf_cache_result
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // All accesses.
   PICOLLO_PERF_CACHE_RESULT_ACCESS = 0,
-#endif
-#if defined(__linux__)
   // Misses only.
   PICOLLO_PERF_CACHE_RESULT_MISS = 1,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_result;
@@ -311,42 +271,24 @@ enum picollo_perf_software_event
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Wall-clock nanoseconds on a CPU timer.
   PICOLLO_PERF_SOFTWARE_EVENT_CPU_CLOCK = 0,
-#endif
-#if defined(__linux__)
   // Nanoseconds this task ran (`Software:TaskClock`).
   PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK = 1,
-#endif
-#if defined(__linux__)
   // All page faults.
   PICOLLO_PERF_SOFTWARE_EVENT_PAGE_FAULTS = 2,
-#endif
-#if defined(__linux__)
   // Context switches.
   PICOLLO_PERF_SOFTWARE_EVENT_CONTEXT_SWITCHES = 3,
-#endif
-#if defined(__linux__)
   // Migrations to another CPU.
   PICOLLO_PERF_SOFTWARE_EVENT_CPU_MIGRATIONS = 4,
-#endif
-#if defined(__linux__)
   // Minor page faults (no I/O).
   PICOLLO_PERF_SOFTWARE_EVENT_MINOR_PAGE_FAULTS = 5,
-#endif
-#if defined(__linux__)
   // Major page faults (I/O).
   PICOLLO_PERF_SOFTWARE_EVENT_MAJOR_PAGE_FAULTS = 6,
-#endif
-#if defined(__linux__)
   // Unaligned accesses fixed up by the kernel.
   PICOLLO_PERF_SOFTWARE_EVENT_ALIGNMENT_FAULTS = 7,
-#endif
-#if defined(__linux__)
   // Instructions emulated by the kernel.
   PICOLLO_PERF_SOFTWARE_EVENT_EMULATION_FAULTS = 8,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_software_event;
@@ -360,18 +302,12 @@ enum picollo_perf_read_path
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Not read yet.
   PICOLLO_PERF_READ_PATH_NONE = 0,
-#endif
-#if defined(__linux__)
   // One `read(2)` of the whole group.
   PICOLLO_PERF_READ_PATH_SYSCALL = 1,
-#endif
-#if defined(__linux__)
   // `rdpmc` through each counter's mmapped page.
   PICOLLO_PERF_READ_PATH_RDPMC = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_read_path;
@@ -386,22 +322,14 @@ enum picollo_perf_record_kind
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
   PICOLLO_PERF_RECORD_KIND_DELTA = 0,
-#endif
-#if defined(__linux__)
   // The delta less the calibrated read overhead, floored at 0 (`corrected`).
   PICOLLO_PERF_RECORD_KIND_CORRECTED = 1,
-#endif
-#if defined(__linux__)
   // The unscaled delta (`raw`).
   PICOLLO_PERF_RECORD_KIND_RAW_DELTA = 2,
-#endif
-#if defined(__linux__)
   // The current scaled count itself, not a delta.
   PICOLLO_PERF_RECORD_KIND_VALUE = 3,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_record_kind;
@@ -415,18 +343,12 @@ enum picollo_cpu_vendor
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // GenuineIntel.
   PICOLLO_CPU_VENDOR_INTEL = 0,
-#endif
-#if defined(__linux__)
   // AuthenticAMD or HygonGenuine.
   PICOLLO_CPU_VENDOR_AMD = 1,
-#endif
-#if defined(__linux__)
   // Anything else, or not x86-64.
   PICOLLO_CPU_VENDOR_OTHER = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_cpu_vendor;
@@ -502,8 +424,7 @@ enum picollo_otlp_temporality
   : uint32_t
 #endif // __cplusplus
  {
-  // The point holds only its interval (`start_time_unix_nano` to `time_unix_nano`):
-  // export a collected interval (`picollo_histogram_collect`).
+  // The point holds its interval only (start to time): export a `picollo_histogram_collect`.
   PICOLLO_OTLP_TEMPORALITY_DELTA = 1,
   // The point holds everything since a fixed start: export a read of the histogram.
   PICOLLO_OTLP_TEMPORALITY_CUMULATIVE = 2,
@@ -520,8 +441,7 @@ enum picollo_otlp_format
  {
   // The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
   PICOLLO_OTLP_FORMAT_PROTOBUF = 0,
-  // OTLP/JSON: the protobuf JSON mapping, lowerCamelCase names, 64-bit integers as
-  // strings, enums as integers.
+  // OTLP/JSON: the protobuf JSON mapping (lowerCamelCase, 64-bit integers as strings).
   PICOLLO_OTLP_FORMAT_JSON = 1,
 };
 #ifndef __cplusplus
@@ -536,8 +456,7 @@ enum picollo_recorder_kind
  {
   // A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
   PICOLLO_RECORDER_KIND_PLAIN = 0,
-  // A relaxed atomic add of 1 (interlocked); an add that finds `limit` is taken back and the
-  // value goes through `record`.
+  // A relaxed atomic add of 1 (interlocked); one finding `limit` is taken back, then `record`.
   PICOLLO_RECORDER_KIND_ATOMIC = 1,
   // No direct path: every record calls `record` (approximate; thread-local at its shard cap).
   PICOLLO_RECORDER_KIND_CALL = 2,
@@ -584,8 +503,7 @@ enum picollo_storage
  {
   // One counter per bucket of the range, allocated at creation: no allocation while recording.
   PICOLLO_STORAGE_DENSE = 0,
-  // Blocks of counters made when a value first lands in them: memory follows the data, a record
-  // costs a pointer load more (docs/doubles-and-sparse.md). Not in the thread-local mode.
+  // Blocks of counters made when first used: memory follows the data; not thread-local.
   PICOLLO_STORAGE_SPARSE = 1,
 };
 #ifndef __cplusplus
@@ -625,59 +543,45 @@ typedef uint32_t picollo_bench_format;
 #endif // __cplusplus
 #endif
 
-// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
-// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
-// any number of threads at once, with no lock; `_free` must not race any other call.
+// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter").
+// Threads: any call but `_free` from any number of threads at once; `_free` races none.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
 #if defined(__linux__)
-// What a benchmark measured (opaque): `picollo_bench_run` makes one,
-// `picollo_bench_result_free` frees it with the histograms it lends. Threads: never
-// changed after the run, so any number of threads may read it at once; `_free` must not
-// race another call on it.
+// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
+// Threads: never changed after the run, read by any number at once; `_free` races none.
 typedef struct picollo_bench_result picollo_bench_result;
 #endif
 
-// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
-// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
-// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
-// any. `_free` must not race any other call on the handle.
+// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
+// queries on any thread; records as the mode allows; `_free` races no other call.
 typedef struct picollo_float_histogram picollo_float_histogram;
 
-// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas:
-// `_new` makes one, `_free` frees it. Threads: one thread at a time.
+// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas.
 typedef struct picollo_float_snapshot picollo_float_snapshot;
 
-// An HDR histogram (opaque): `picollo_histogram_new` makes one, `picollo_histogram_free`
-// frees it. Threads: queries and snapshots run on any thread in every mode; who may record,
-// reset, add and subtract at once depends on the mode (`picollo_mode`; docs/c-api.md,
-// "Histograms and threads"). `_free` must not race any other call on the handle.
+// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
+// adds as the mode allows (`picollo_mode`); `_free` races no other call.
 typedef struct picollo_histogram picollo_histogram;
 
-// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
-// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
+// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3.
 typedef struct picollo_log_reader picollo_log_reader;
 
-// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
-// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
-// frees it. Threads: one thread at a time.
+// An interval log writer (opaque): HdrHistogram's log format 1.3, into memory (docs/c-api.md,
+// "Interval logs").
 typedef struct picollo_log_writer picollo_log_writer;
 
-// An OpenMetrics exposition writer (opaque) for several families and points.
-//
-// `_new`, then per family `_family` and its `_point`s, `_finish` (`# EOF`); `_take` moves
-// the text out (as often as wanted); `_free`. A writer is used by one thread at a time.
+// An OpenMetrics exposition writer (opaque): `_new`, per family `_family` and its `_point`s,
+// `_finish`; `_take` moves the text out (docs/c-api.md, "Metrics export").
 typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
 #if defined(__linux__)
-// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
-// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
-// thread that opened it, and only that thread uses it.
+// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"); `_free` frees its
+// histograms too. By default it counts the thread that opened it, which alone uses it.
 typedef struct picollo_perf_session picollo_perf_session;
 #endif
 
-// A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
-// allocating, `_free` frees it. Threads: one thread at a time.
+// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 typedef struct picollo_snapshot picollo_snapshot;
 
 #if defined(__linux__)
@@ -689,15 +593,12 @@ typedef struct picollo_bench_config {
   int32_t pinned_cpu;
   // The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
   const char *name;
-  // The counters beside time, comma-separated names as `picollo_perf_session_add_named`
-  // takes them (`Software:TaskClock,Hardware:Instructions`); "": time only; NULL: cycles,
-  // instructions, branch and L1D read misses where the PMU allows, else task-clock, page
-  // faults and context switches (the report says why).
+  // Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
+  // NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
   const char *counters;
   // The most samples (batches) to record, at least 1; default 2,000.
   uint64_t samples;
-  // Operations per sample, 1 to 2^24 (1 records every call); 0: chosen so that the
-  // read pair costs at most 1 % of a batch (the default).
+  // Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
   uint64_t batch;
   // The most seconds the samples may take (at least one is taken); default 5.
   double time_budget;
@@ -709,9 +610,7 @@ typedef struct picollo_bench_config {
   int32_t nice;
   // 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
   uint32_t set_nice;
-  // A result (borrowed during the call) whose median per operation of each metric is
-  // subtracted from every figure of the same metric, such as a binding's call overhead
-  // measured on an empty function; NULL (the default): none. Added in ABI 1.10.
+  // A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
   const struct picollo_bench_result *baseline;
 } picollo_bench_config;
 #endif
@@ -869,8 +768,7 @@ typedef struct picollo_float_bucket {
   uint32_t reserved;
 } picollo_float_bucket;
 
-// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
-// (which sets `struct_size`), then change fields.
+// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 typedef struct picollo_histogram_config {
   // `sizeof(picollo_histogram_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
@@ -890,8 +788,7 @@ typedef struct picollo_histogram_config {
   uint32_t approx_threshold;
   // A `picollo_storage` value: dense (0, the default) or sparse (1; not thread-local). ABI 1.6.
   uint32_t storage;
-  // 1: keep the exact smallest and largest value recorded (`picollo_histogram_exact_extremes`,
-  // a load and compare of two words per record); 0 (the default): none. ABI 1.7.
+  // 1: keep the exact extremes (`picollo_histogram_exact_extremes`); 0 (the default). ABI 1.7.
   uint32_t exact_extremes;
   // Zero.
   uint32_t reserved;
@@ -953,30 +850,22 @@ typedef struct picollo_log_interval {
   uint32_t reserved;
 } picollo_log_interval;
 
-// Options of the OpenMetrics functions and of `picollo_histogram_prometheus_buckets`.
-// Start from `picollo_openmetrics_options_default` (which sets `struct_size`), then change
-// fields.
+// Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
+// `picollo_openmetrics_options_default`.
 typedef struct picollo_openmetrics_options {
-  // `sizeof(picollo_openmetrics_options)` as the caller knows it (rules as
-  // `picollo_histogram_config.struct_size`).
+  // `sizeof(picollo_openmetrics_options)` as the caller knows it.
   uint32_t struct_size;
-  // 0: a `histogram` family (cumulative buckets); 1: a `summary` family with the
-  // quantiles 0.5, 0.9, 0.95, 0.99, 0.999 and 1 (the bounds are not used then).
+  // 0: a `histogram` family; 1: a `summary` of quantiles 0.5 … 0.999 and 1 (no bounds).
   uint32_t summary;
-  // Explicit `le` bounds in recorded units, strictly increasing (`bound_count` of them);
-  // NULL with 0: bounds derived from the layout at `coarse_relative_error`, each a
-  // bucket's highest value so every count is exact, the same at every scrape.
+  // `le` bounds in recorded units, increasing; NULL with 0: derived from the layout.
   const uint64_t *bounds;
   // The number of `bounds`.
   size_t bound_count;
-  // With no explicit bounds: the relative error the derived bounds keep, in (0, 1);
-  // default 0.05.
+  // The relative error of derived bounds, in (0, 1); default 0.05.
   double coarse_relative_error;
-  // Recorded units per exported unit (1e9 shows nanoseconds as seconds): `le`, `_sum`
-  // and quantile values are divided by it. Finite and above 0; default 1.
+  // Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
   double unit_ratio;
-  // The `_created` time of the points, nanoseconds since the Unix epoch; 0 leaves
-  // `_created` out (the default).
+  // The points' `_created`, nanoseconds since the Unix epoch; 0 (the default): none.
   uint64_t created_unix_nanos;
 } picollo_openmetrics_options;
 
@@ -989,11 +878,9 @@ typedef struct picollo_label {
   const char *value;
 } picollo_label;
 
-// Options of `picollo_histogram_otlp`. Start from `picollo_otlp_options_default` (which sets
-// `struct_size`), then change fields. Strings are NUL-terminated UTF-8; NULL means "".
+// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 typedef struct picollo_otlp_options {
-  // `sizeof(picollo_otlp_options)` as the caller knows it (rules as
-  // `picollo_histogram_config.struct_size`).
+  // `sizeof(picollo_otlp_options)` as the caller knows it.
   uint32_t struct_size;
   // A `picollo_otlp_temporality`: 1 delta, 2 cumulative (the default).
   uint32_t temporality;
@@ -1003,14 +890,11 @@ typedef struct picollo_otlp_options {
   const char *description;
   // The metric unit (UCUM, e.g. "s").
   const char *unit;
-  // Start of the point's interval (delta) or of the counting (cumulative), nanoseconds
-  // since the Unix epoch.
+  // Start of the interval (delta) or of the counting (cumulative), ns since the Unix epoch.
   uint64_t start_time_unix_nano;
-  // End of the point's interval, nanoseconds since the Unix epoch; not before the start
-  // (0 leaves both unchecked and unset as the protobuf default).
+  // End of the interval, ns since the Unix epoch, not before the start; 0: both unset.
   uint64_t time_unix_nano;
-  // The point's attributes (`attribute_count`; NULL with 0 for none): names not empty,
-  // each once.
+  // The point's attributes (`attribute_count` of them), names not empty and each once.
   const struct picollo_label *attributes;
   // The number of `attributes`.
   size_t attribute_count;
@@ -1022,13 +906,11 @@ typedef struct picollo_otlp_options {
   const char *scope_name;
   // The instrumentation scope's version.
   const char *scope_version;
-  // The exponential histogram's scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the
-  // default): the coarsest scale whose buckets keep the histogram's relative error.
+  // The scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the default).
   int32_t scale;
   // Reserved: must be zero.
   uint32_t reserved;
-  // Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
-  // above 0; default 1.
+  // Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
   double unit_ratio;
 } picollo_otlp_options;
 
@@ -1063,8 +945,7 @@ typedef struct picollo_prometheus_native_options {
 } picollo_prometheus_native_options;
 
 #if defined(__linux__)
-// Options of a perf session. Start from `picollo_perf_config_default` (which sets
-// `struct_size`), then change fields. Flags are 0 or 1.
+// Options of a perf session, from `picollo_perf_config_default`; flags are 0 or 1.
 typedef struct picollo_perf_config {
   // `sizeof(picollo_perf_config)` as the caller knows it (docs/c-api.md, "Config structs").
   uint32_t struct_size;
@@ -1256,9 +1137,8 @@ typedef struct picollo_bucket {
   uint64_t count;
 } picollo_bucket;
 
-// Where the calling thread's records of one histogram go, for the header's `static inline`
-// `picollo_recorder_record` (docs/c-api.md, "The inline recorder"). Plain data: copy it
-// freely, but use it only on the thread and for the lifetime `picollo_histogram_recorder` says.
+// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
+// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
 typedef struct picollo_recorder {
   // The histogram.
   struct picollo_histogram *histogram;
@@ -1297,8 +1177,7 @@ typedef struct picollo_step {
 } picollo_step;
 
 #if defined(__linux__)
-// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
-// the fields as private.
+// A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
 typedef struct picollo_scope {
   // The histogram it records into; NULL once ended.
   struct picollo_histogram *histogram;
@@ -1318,46 +1197,32 @@ extern "C" {
 // Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 uint32_t picollo_abi_version(void);
 
-// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
-// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
-// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
-// # Safety
-// `out` is NULL or writable.
+// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,
+// 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended` (0 or 1). Errors: NULL
+// `out`; `INVALID_ARGUMENT` for a value outside those.
 picollo_status picollo_approx_counter_new(uint32_t threshold,
                                           uint32_t max_shift,
                                           uint32_t exact_when_uncontended,
                                           struct picollo_approx_counter **out);
 
 // Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
-// # Safety
-// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 void picollo_approx_counter_free(struct picollo_approx_counter *c);
 
 // Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
 
 // Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle.
 void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
 
 // Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
 
 // Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
 // swap, so a racing increment counts once, before or after. Thread-safe.
-// # Safety
-// `c` is NULL or a live handle; `taken` is NULL or writable.
 picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
 
 // Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
 // of which may be NULL.
-// # Safety
-// `c` is NULL or a live handle; each output is NULL or writable.
 picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
                                              uint32_t *threshold,
                                              uint32_t *max_shift,
@@ -1370,15 +1235,11 @@ struct picollo_bench_config picollo_bench_config_default(void);
 #endif
 
 #if defined(__linux__)
-// Measures `work(ctx, k)` (k operations per call) on the calling thread as `config` says,
-// and stores a new result in `*out` for `picollo_bench_result_free` (docs/c-api.md,
-// "Benchmarks"). `work` must not unwind or longjmp out (no C++ exception may leave it).
-// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
-// for a counter the machine cannot count; `OS_ERROR`. Linux only.
-// # Safety
-// `config` is NULL or a config (its strings NULL or NUL-terminated, its `baseline` NULL or
-// a live result); `work` is safe to call with `ctx`; `out` is NULL or writable.
+// Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
+// new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
+// NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a bad
+// setting or counter name; `UNSUPPORTED`, `PERMISSION_DENIED` or `OS_ERROR` for a counter.
+// Safety: `work` may be called with `ctx` during the call and never unwinds or longjmps out.
 picollo_status picollo_bench_run(const struct picollo_bench_config *config,
                                  picollo_bench_work work,
                                  void *ctx,
@@ -1387,25 +1248,18 @@ picollo_status picollo_bench_run(const struct picollo_bench_config *config,
 
 #if defined(__linux__)
 // Frees a result and the histograms it lends; NULL is ignored.
-// # Safety
-// `r` is NULL or a result from `picollo_bench_run` not yet freed, used by no other thread.
 void picollo_bench_result_free(struct picollo_bench_result *r);
 #endif
 
 #if defined(__linux__)
 // Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
 // `r` or `out`.
-// # Safety
-// `r` is NULL or a live result; `out` is NULL or writable.
 picollo_status picollo_bench_result_metric_count(const struct picollo_bench_result *r, size_t *out);
 #endif
 
 #if defined(__linux__)
 // Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
 // `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-// # Safety
-// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_bench_result_metric_name(const struct picollo_bench_result *r,
                                                 size_t index,
                                                 char *buf,
@@ -1416,8 +1270,6 @@ picollo_status picollo_bench_result_metric_name(const struct picollo_bench_resul
 #if defined(__linux__)
 // Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
 // NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-// # Safety
-// As `picollo_bench_result_metric_name`.
 picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r,
                                                 size_t index,
                                                 char *buf,
@@ -1426,24 +1278,17 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 #endif
 
 #if defined(__linux__)
-// Lends the histogram of metric `index`: per operation, in thousandths of its unit
-// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
-// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
-// NULL `r` or `out`; `OUT_OF_RANGE`.
-// # Safety
-// `r` is NULL or a live result; `out` is NULL or writable.
+// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
+// BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
+// `OUT_OF_RANGE`.
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
                                               size_t index,
                                               const struct picollo_histogram **out);
 #endif
 
 #if defined(__linux__)
-// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
-// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
-// `BUFFER_TOO_SMALL`.
-// # Safety
-// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
+// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
+// `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
                                          uint32_t format,
                                          char *buf,
@@ -1452,13 +1297,9 @@ picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
 #endif
 
 #if defined(__linux__)
-// Compares result `b` with result `a`: writes the diff tables (a 99 % interval per
-// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
-// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
-// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
-// # Safety
-// `a`, `b` are NULL or live results; `buf` is NULL or has `len` writable bytes; `needed`,
-// `verdict` and `ratio` are NULL or writable.
+// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
+// verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
+// `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
 picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      const struct picollo_bench_result *b,
                                      char *buf,
@@ -1476,126 +1317,87 @@ const char *picollo_last_error_message(void);
 // magnitude, sparse storage, single writer, midpoints.
 struct picollo_float_config picollo_float_config_default(void);
 
-// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
-// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
-// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
-// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
-// # Safety
-// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-// writable.
+// Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
+// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the
+// domain its comment in `picollo_float_config` gives; `OUT_OF_MEMORY` (dense counters).
 picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
                                            struct picollo_float_histogram **out);
 
 // Frees a float histogram; NULL is ignored. Free each handle exactly once.
-// # Safety
-// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 void picollo_float_histogram_free(struct picollo_float_histogram *h);
 
 // Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
 // as underflow/overflow, a full bucket as saturated; NULL is ignored.
-// # Safety
-// `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR
 void picollo_float_histogram_record(struct picollo_float_histogram *h,
                                     double value);
 
 // Records one `float` (converted exactly). As `picollo_float_histogram_record`.
-// # Safety
-// As `picollo_float_histogram_record`.
 void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
 
 // Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
-// # Safety
-// As `picollo_float_histogram_record`.
 PICOLLO_RECORD_ATTR
 void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
                                       double value,
                                       uint64_t count);
 
 // Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
-// # Safety
-// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h,
                                                    const double *values,
                                                    size_t n);
 
 // Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
-// # Safety
-// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
                                                        const float *values,
                                                        size_t n);
 
 // Clears every count, the sum and the extremes (single writer: from the writing thread).
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`); any thread.
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
                                                            uint32_t selection);
 
-// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
-// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-// and `src` must differ. Threads: `src` is read as one copy.
-// # Safety
-// Both are NULL or live handles.
+// Adds every count, special count, sum and extreme of `src` into `dst` (same relative error,
+// `dst` not `src`). Errors: `LAYOUT_MISMATCH`. Threads: into `dst` as records are.
 picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
                                            const struct picollo_float_histogram *src);
 
 // Writes the facts of `h` to `*out`, from one consistent copy.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h,
                                                 struct picollo_float_info *out);
 
 // Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
 // a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
                                                   double rank,
                                                   struct picollo_float_percentile *out);
 
 // Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
 // `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-// # Safety
-// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
-// entries (either may be NULL when `n` is 0).
 picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
                                                    const double *ranks,
                                                    size_t n,
                                                    struct picollo_float_percentile *out);
 
 // Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h,
                                                struct picollo_float_summary *out);
 
-// Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
-// counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
-// `INVALID_ARGUMENT` for NaN.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
+// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
+// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
 picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h,
                                                double x,
                                                double *out);
 
 // Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
 // `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h,
                                                    double x,
                                                    double *out);
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 // Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h,
                                                      double lo,
                                                      double hi,
@@ -1603,31 +1405,22 @@ picollo_status picollo_float_histogram_count_between(const struct picollo_float_
 
 // Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
 // Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
-// # Safety
-// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+// `lowest` or `highest` may be NULL (not written).
 picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h,
                                                         double x,
                                                         double *lowest,
                                                         double *highest);
 
-// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
-// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
-// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
-// # Safety
-// `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
-// `capacity` writable entries (NULL only when `capacity` is 0).
+// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
+// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
 picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
                                                     uint64_t *cursor,
                                                     struct picollo_float_bucket *out,
                                                     size_t capacity,
                                                     size_t *written);
 
-// Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
-// one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
-// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-// # Safety
-// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
-// or has `len` writable bytes; `needed` is NULL or writable.
+// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
+// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
                                             uint32_t format,
                                             const char *title,
@@ -1636,9 +1429,6 @@ picollo_status picollo_float_histogram_text(const struct picollo_float_histogram
                                             size_t *needed);
 
 // Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
-// # Safety
-// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
-// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_summary_table(const struct picollo_float_summary *summary,
                                            const char *title,
                                            char *buf,
@@ -1647,9 +1437,6 @@ picollo_status picollo_float_summary_table(const struct picollo_float_summary *s
 
 // Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
 // Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
-// # Safety
-// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
-// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
                                           const struct picollo_float_summary *b,
                                           const char *title,
@@ -1661,9 +1448,6 @@ picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
 
 // Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
 // `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
-// # Safety
-// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
-// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_float_summary_line(const struct picollo_float_summary *summary,
                                           const char *name,
                                           char *buf,
@@ -1672,98 +1456,64 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
 
 // Takes a snapshot of `h` with full counts; the caller frees `*out` with
 // `picollo_float_snapshot_free`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h,
                                           struct picollo_float_snapshot **out);
 
 // Frees a float snapshot; NULL is ignored.
-// # Safety
-// `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
 void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
 
-// Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
-// recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
-// changed.
-// # Safety
-// `s` is NULL or a live snapshot; `h` is NULL or a live handle.
+// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
 picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
                                              const struct picollo_float_histogram *h,
                                              uint32_t deltas);
 
 // Writes the standard summary of a float snapshot to `*out`.
-// # Safety
-// `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
                                               struct picollo_float_summary *out);
 
-// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
-// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
-// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
-// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
-// # Safety
-// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
+// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
+// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
+// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            uint32_t form,
                                            uint8_t *buf,
                                            size_t len,
                                            size_t *needed);
 
-// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
-// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
-// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
-// `OUT_OF_MEMORY`.
-// # Safety
-// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
+// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `out`, or `data` with a
+// length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
 
-// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
-// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
-// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
-// # Safety
-// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
+// Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
+// midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
                                         const uint8_t *data,
                                         size_t len);
 
-// Creates a histogram from `config`; the caller frees `*out` with `picollo_histogram_free`.
-// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a relative error that
-// is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
-// 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
-// or given in another mode.
-// # Safety
-// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
-// NULL or writable.
+// Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
+// `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
+// comment in `picollo_histogram_config` gives, or `min_trackable > max_trackable`.
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
                                      struct picollo_histogram **out);
 
 // Frees a histogram; NULL is ignored. Free each handle exactly once.
-// # Safety
-// `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
 void picollo_histogram_free(struct picollo_histogram *h);
 
 // Records one value. Never fails: values outside the range count as underflow or overflow, a
 // full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
-// # Safety
-// `h` is NULL or a live handle.
 PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
-// Returns the record function of `h`'s counter width and mode, which skips the per-call
-// dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
-// with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
-// a function that records nothing. Never returns NULL.
-// # Safety
-// `h` is NULL or a live handle.
+// Returns the record function of `h`'s counter width and mode, which skips the dispatch of
+// `picollo_histogram_record` (docs/c-api.md, "The record paths"); never NULL (for a NULL `h`, one
+// that records nothing). Call it with `h` or a live handle of the same width and mode.
 picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h);
 
-// Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
-// instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
-// NULL handle is ignored.
-// # Safety
-// As `picollo_histogram_record`.
+// Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
+// the excess counted as saturated; a NULL handle is ignored.
 PICOLLO_RECORD_ATTR
 void picollo_histogram_record_n(struct picollo_histogram *h,
                                 uint64_t value,
@@ -1771,65 +1521,44 @@ void picollo_histogram_record_n(struct picollo_histogram *h,
 
 // Records `value` with coordinated-omission correction: also `value − k·interval` for k ≥ 1
 // while at least `interval` (0: `value` only). Cost bounded by the bucket count; NULL ignored.
-// # Safety
-// As `picollo_histogram_record`.
 void picollo_histogram_record_corrected(struct picollo_histogram *h,
                                         uint64_t value,
                                         uint64_t expected_interval);
 
 // Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
-// # Safety
-// `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
 picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
                                              const uint64_t *values,
                                              size_t n);
 
-// Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
-// the mode states (docs/c-api.md, "Histograms and threads").
-// # Safety
-// `h` is NULL or a live handle.
+// Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
 // query already running keeps the selection it started with.
-// # Safety
-// `h` is NULL or a live handle.
 picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h,
                                                      uint32_t selection);
 
 // Writes the counts, range, layout and footprint of `h` to `*out`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
 // Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
 
-// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
-// (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
-// "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
-// was recorded in range (nothing written).
-// # Safety
-// `h` is NULL or a live handle; `min` and `max` are NULL or writable.
+// Writes the exact smallest and largest value recorded in range to `*min` and `*max` (either may
+// be NULL), for a histogram made with `exact_extremes = 1`. Errors: NULL `h`; `UNSUPPORTED`
+// when `h` keeps none; `EMPTY` when nothing was recorded in range.
 picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h,
                                                 uint64_t *min,
                                                 uint64_t *max);
 
-// Adds every count of `src` into `dst` (same relative error; any range, width and mode);
-// counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-// and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
-// # Safety
-// Both are NULL or live handles.
+// Adds every count of `src` into `dst` (same relative error; any range, width, mode; not `dst`),
+// outside `dst`'s range as under/overflow. Errors: `LAYOUT_MISMATCH`. Threads: as records are.
 picollo_status picollo_histogram_add(struct picollo_histogram *dst,
                                      const struct picollo_histogram *src);
 
 // Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
 // `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
-// # Safety
-// As `picollo_histogram_add`.
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
@@ -1837,22 +1566,15 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
 // midpoint values, single writer, dense storage.
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
-// Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
-// is NULL or empty); text rules of docs/c-api.md, "Conventions".
-// # Safety
-// `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
+// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
 picollo_status picollo_histogram_table(const struct picollo_histogram *h,
                                        const char *title,
                                        char *buf,
                                        size_t len,
                                        size_t *needed);
 
-// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
-// heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
-// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-// # Safety
-// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
-// or has `len` writable bytes; `needed` is NULL or writable.
+// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+// NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       uint32_t format,
                                       const char *title,
@@ -1860,12 +1582,8 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
-// "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
-// outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
-// # Safety
-// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
+// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
+// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
                                       uint32_t ticks_per_half_distance,
                                       double unit_ratio,
@@ -1876,90 +1594,60 @@ picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
 
 // Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
 // frees with `picollo_log_writer_free`.
-// # Safety
-// `out` is NULL or writable.
 picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
 
 // Frees a log writer and the text it still holds; NULL is ignored.
-// # Safety
-// `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 void picollo_log_writer_free(struct picollo_log_writer *w);
 
-// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
-// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
-// for a negative or infinite time.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call.
+// Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
+// legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
 picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
                                          double start_time,
                                          double base_time);
 
 // Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
-// a NUL-terminated string.
 picollo_status picollo_log_writer_comment(struct picollo_log_writer *w,
                                           const char *text);
 
 // Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
 // Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call.
 picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
 
-// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
-// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
-// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-// live handle; `tag` is NULL or a NUL-terminated string.
+// Writes the interval line `[Tag=tag,]start,length,max,histogram` of `h` (`tag` NULL or "": none).
+// Errors (nothing written): NULL `w` or `h`; `INVALID_ARGUMENT`; `INVALID_UTF8`; `UNENCODABLE`.
 picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
                                            const struct picollo_histogram *h,
                                            const char *tag,
                                            double start,
                                            double length);
 
-// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
-// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
-// `buf` with a length.
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-// has `len` writable bytes; `needed` is NULL or writable.
+// Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
+// `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
 picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
                                        char *buf,
                                        size_t len,
                                        size_t *needed);
 
-// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
-// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
-// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
-// # Safety
-// `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
+// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
+// `OUT_OF_MEMORY`.
 picollo_status picollo_log_reader_new(const char *text,
                                       size_t len,
                                       struct picollo_log_reader **out);
 
 // Frees a log reader; NULL is ignored.
-// # Safety
-// `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 void picollo_log_reader_free(struct picollo_log_reader *r);
 
-// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
-// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
-// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
-// `OUT_OF_MEMORY` (the line tried again next call).
-// # Safety
-// `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
-// writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
+// Reads the next interval into `*info` and, unless `out` is NULL, its counts into a new
+// histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
+// `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
+// Safety: `info->struct_size` is set by the caller.
 picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
                                        struct picollo_log_interval *info,
                                        struct picollo_histogram **out);
 
 // Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
 // none or after a failed call).
-// # Safety
-// `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-// or writable.
 picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
                                       char *buf,
                                       size_t len,
@@ -1967,19 +1655,14 @@ picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
 
 // Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
 // and `*base_time`; either may be NULL.
-// # Safety
-// `r` is NULL or a live handle; the outputs are NULL or writable.
 picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
                                         double *start_time,
                                         double *base_time);
 
-// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
-// in `[from, to)` (NaN: open) into a new histogram the caller frees with
-// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
-// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
-// # Safety
-// `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
-// string; `out` is NULL or writable.
+// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
+// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
+// Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
+// `FORMAT_ERROR`; `OUT_OF_MEMORY`.
 picollo_status picollo_log_sum(const char *text,
                                size_t len,
                                const char *tag,
@@ -1989,33 +1672,26 @@ picollo_status picollo_log_sum(const char *text,
 
 // Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 // counted in part (docs/doubles-and-sparse.md, "Queries by value").
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_rank_of(const struct picollo_histogram *h,
                                          uint64_t value,
                                          double *out);
 
 // Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
 // of a percentile. Errors: `EMPTY` when the range holds no value.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h,
                                              uint64_t value,
                                              double *out);
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
 // as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_count_between(const struct picollo_histogram *h,
                                                uint64_t lo,
                                                uint64_t hi,
                                                uint64_t *out);
 
 // Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
-// lowest and highest equivalent values), recorded or not, in range or not.
-// # Safety
-// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+// lowest and highest equivalent values), recorded or not, in range or not. `lowest` or
+// `highest` may be NULL (not written).
 picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h,
                                                   uint64_t value,
                                                   uint64_t *lowest,
@@ -2024,17 +1700,12 @@ picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 // errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
 // Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.
-// # Safety
-// Both are NULL or live handles.
 picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
                                               const struct picollo_histogram *src);
 
-// Creates in `*out` the histogram `h`'s values would have made at the coarser `relative_error`
-// (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
-// Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
-// one finer than `h`'s; `OUT_OF_MEMORY`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
+// Creates in `*out`, for `picollo_histogram_free`, the 64-bit single-writer histogram that `h`'s
+// values make at the coarser `relative_error`. Errors: `INVALID_ARGUMENT` for an error that is
+// not finite and above 0; `LAYOUT_MISMATCH` for one finer than `h`'s; `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
                                             double relative_error,
                                             struct picollo_histogram **out);
@@ -2042,68 +1713,34 @@ picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, as
 // `picollo_histogram_add_rebinned` does, with the special counts, sum and extremes as
 // `picollo_float_histogram_add`. `dst` and `src` must differ; `src` is read as one copy.
-// # Safety
-// Both are NULL or live handles.
 picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
                                                     const struct picollo_float_histogram *src);
 
-// Creates in `*out` the float histogram `h`'s values would have made at the coarser
-// `relative_error` (64-bit, single writer); the caller frees it with
-// `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
+// Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at
+// the coarser `relative_error` (64-bit, single writer). Errors: as `picollo_histogram_downsample`.
 picollo_status picollo_float_histogram_downsample(const struct picollo_float_histogram *h,
                                                   double relative_error,
                                                   struct picollo_float_histogram **out);
 
-// Moves the counts recorded into `h` since its previous collect or reset (outside and
-// saturated counts included) into a new histogram; `h` goes on counting from zero.
-//
-// `*out` gets a new handle (64-bit counters, single writer, `h`'s layout, range and value
-// selection) that the caller frees with `picollo_histogram_free`. Writers may keep
-// recording and never wait: a record lands in exactly one interval in the interlocked and
-// thread-local modes (single writer: when collected from the writing thread; approximate:
-// each counter update). A collect counts as a reset for snapshots taken with deltas.
-//
-// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
-//
-// # Safety
-// `h` is NULL or a live handle (writers may keep recording); `out` is NULL or writable.
+// Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
+// `*out`, for `picollo_histogram_free`; `h` counts on from zero (docs/c-api.md, "Metrics export").
+// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing taken). Threads: writers keep recording.
 picollo_status picollo_histogram_collect(struct picollo_histogram *h,
                                          struct picollo_histogram **out);
 
-// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
-// allocating nothing.
-//
-// `h` must have the configuration and counter width of the histogram `s` was made from.
-//
-// Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
-// counter width.
-//
-// # Safety
-// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-// (writers may keep recording).
+// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`, allocating
+// nothing. Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) when `h`'s configuration
+// or counter width is not that of `s`'s histogram. Threads: writers may keep recording.
 picollo_status picollo_snapshot_collect(struct picollo_snapshot *s, struct picollo_histogram *h);
 
 // Returns the default OpenMetrics options: a histogram family, bounds derived at a 5 %
 // relative error, unit ratio 1, no `_created`.
 struct picollo_openmetrics_options picollo_openmetrics_options_default(void);
 
-// Writes an OpenMetrics exposition of `h` alone: one family's metadata (`# UNIT` and
-// `# HELP` only when `unit` and `help` are not NULL or ""), one point with `labels` (NULL
-// with 0 for none), then `# EOF`.
-//
-// `h` is read as one consistent copy; buffer rules as `picollo_summary_table`.
-//
-// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
-// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
+// Writes an OpenMetrics exposition of `h` alone (one family, one point with `labels`, `# EOF`)
+// into `buf` (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `name` or `opts`, or a NULL
+// label string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label or
 // option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
-//
-// # Safety
-// `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
-// `labels` is NULL or has `label_count` labels whose strings are NUL-terminated; `opts` is
-// NULL or has `opts->struct_size` readable bytes and `bound_count` readable bounds; `buf` is
-// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
                                              const char *name,
                                              const char *help,
@@ -2115,73 +1752,36 @@ picollo_status picollo_histogram_openmetrics(const struct picollo_histogram *h,
                                              size_t len,
                                              size_t *needed);
 
-// Creates an OpenMetrics writer with nothing written: on success `*out` holds a handle for
-// `picollo_openmetrics_writer_free`.
-//
-// # Safety
-// `out` is NULL or writable.
+// Creates an empty OpenMetrics writer in `*out`, for `picollo_openmetrics_writer_free`.
 picollo_status picollo_openmetrics_writer_new(struct picollo_openmetrics_writer **out);
 
-// Frees an OpenMetrics writer and the text it still holds. NULL is accepted and ignored.
-//
-// # Safety
-// `w` is NULL or a handle from `picollo_openmetrics_writer_new` not yet freed.
+// Frees an OpenMetrics writer and the text it still holds; NULL is ignored.
 void picollo_openmetrics_writer_free(struct picollo_openmetrics_writer *w);
 
-// Starts a family: writes its metadata (as `picollo_histogram_openmetrics`); the next
-// points go to it, with these options (copied, bounds included).
-//
-// Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-// (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
-// name already used in this exposition, or a finished writer; `OUT_OF_MEMORY`.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `name`, `help` and
-// `unit` are NULL or NUL-terminated; `opts` as in `picollo_histogram_openmetrics`.
+// Starts a family: writes its metadata as `picollo_histogram_openmetrics` does, and keeps a copy
+// of `opts` for its points. Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`;
+// `INVALID_ARGUMENT` (nothing written) for what `picollo_histogram_openmetrics` refuses, a name
+// used already, or a finished writer; `OUT_OF_MEMORY`.
 picollo_status picollo_openmetrics_writer_family(struct picollo_openmetrics_writer *w,
                                                  const char *name,
                                                  const char *help,
                                                  const char *unit,
                                                  const struct picollo_openmetrics_options *opts);
 
-// Writes one point of the current family: `h` (read as one consistent copy) with these
-// labels, as `picollo_histogram_openmetrics` writes it.
-//
-// Label sets are not compared between points: giving one twice is the caller's error.
-//
-// Errors: NULL `w` or `h`, NULL `labels` with a non-zero count, a NULL label string;
-// `INVALID_UTF8`; `INVALID_ARGUMENT` (nothing written) for a label
-// `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
-// `LAYOUT_MISMATCH` for another layout or range than the family's first point;
-// `OUT_OF_MEMORY`.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-// live handle; `labels` is NULL or has `label_count` labels whose strings are
-// NUL-terminated.
+// Writes one point of the current family: `h` with `labels` (a label set given twice is not
+// detected). Errors: NULL `w` or `h`, or a NULL label string; `INVALID_UTF8`; `INVALID_ARGUMENT`
+// (nothing written) for a refused label, no family, or a finished writer; `LAYOUT_MISMATCH` for
+// a layout or range other than the family's first point's; `OUT_OF_MEMORY`.
 picollo_status picollo_openmetrics_writer_point(struct picollo_openmetrics_writer *w,
                                                 const struct picollo_histogram *h,
                                                 const struct picollo_label *labels,
                                                 size_t label_count);
 
-// Ends the exposition with `# EOF`; no family or point can follow.
-//
-// Errors: NULL `w`; `INVALID_ARGUMENT` when already finished.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call.
+// Ends the exposition with `# EOF`. Errors: NULL `w`; `INVALID_ARGUMENT` when finished already.
 picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writer *w);
 
-// Moves the text written so far into `buf` and clears it from the writer, as
-// `picollo_log_writer_take` does (buffer rules as `picollo_summary_table`; on
-// `BUFFER_TOO_SMALL` nothing is taken).
-//
-// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
-// `len`.
-//
-// # Safety
-// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-// has `len` writable bytes; `needed` is NULL or writable.
+// Moves the text written so far into `buf`, as `picollo_log_writer_take` does. Errors: NULL
+// `w`; `BUFFER_TOO_SMALL` (nothing taken).
 picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer *w,
                                                char *buf,
                                                size_t len,
@@ -2191,25 +1791,11 @@ picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer
 // resource, the scale from the relative error, unit ratio 1.
 struct picollo_otlp_options picollo_otlp_options_default(void);
 
-// Writes `h` as an OTLP `ExportMetricsServiceRequest` (one resource, one scope, one
-// exponential-histogram metric of one point) in `format`, a `picollo_otlp_format`.
-//
-// `h` is read as one consistent copy. Protobuf: bytes, no NUL; `*needed` (if not NULL) gets
-// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
-// `(NULL, 0)` asks for the size. JSON: NUL-terminated text, buffer rules as
-// `picollo_summary_table`.
-//
-// Errors: NULL `h`, `o` or `o->name`, NULL attribute arrays with a non-zero count or a NULL
-// attribute string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format
-// or temporality, an empty name, an empty or repeated attribute name, a scale outside
-// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
-// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
-// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-//
-// # Safety
-// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
-// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
-// `len` writable bytes; `needed` is NULL or writable.
+// Writes `h` as an OTLP `ExportMetricsServiceRequest` with one exponential-histogram point, in
+// `format` (a `picollo_otlp_format`: protobuf bytes, or JSON text), into `buf` (docs/c-api.md,
+// "Metrics export"). Errors: NULL `h`, `o`, `o->name` or an attribute string; `STRUCT_SIZE`;
+// `INVALID_UTF8`; `INVALID_ARGUMENT` for a format or option OTLP refuses (the message names
+// it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL` (protobuf: nothing written).
 picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       const struct picollo_otlp_options *o,
                                       uint32_t format,
@@ -2217,22 +1803,11 @@ picollo_status picollo_histogram_otlp(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
-// Writes the cumulative buckets of the histogram family `picollo_histogram_openmetrics`
-// writes for `h` with these options, as numbers: `le[i]` and `cumulative[i]` for each of the
-// `*count` buckets (the last `le` is `+INFINITY`), and `*sum` when `sum` is not NULL.
-//
-// `le` and `sum` are in exported units; `h` is read as one consistent copy. When `capacity`
-// is below the bucket count: `BUFFER_TOO_SMALL` with only `*count` written, so
-// `(NULL, NULL, 0)` asks for the size (at least 1).
-//
-// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
-// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
-// `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
-//
-// # Safety
-// `h` is NULL or a live handle; `opts` as in `picollo_histogram_openmetrics`; `le` and
-// `cumulative` are NULL or have `capacity` writable elements; `count` and `sum` are NULL or
-// writable.
+// Writes the cumulative buckets that `picollo_histogram_openmetrics` would write for `h` as
+// numbers: `le[i]`, `cumulative[i]` for each of the `*count` buckets, and `*sum` unless NULL
+// (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `opts` or `count`; `STRUCT_SIZE`;
+// `INVALID_ARGUMENT` for bad options or `opts->summary` set; `BUFFER_TOO_SMALL` (only `*count`
+// written); `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogram *h,
                                                     const struct picollo_openmetrics_options *opts,
                                                     double *le,
@@ -2300,9 +1875,6 @@ struct picollo_perf_config picollo_perf_config_default(void);
 // Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
 // Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
 // pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
-// # Safety
-// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-// writable.
 picollo_status picollo_perf_session_new(const struct picollo_perf_config *config,
                                         struct picollo_perf_session **out);
 #endif
@@ -2310,8 +1882,6 @@ picollo_status picollo_perf_session_new(const struct picollo_perf_config *config
 #if defined(__linux__)
 // Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
 // is ignored.
-// # Safety
-// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 void picollo_perf_session_free(struct picollo_perf_session *s);
 #endif
 
@@ -2319,16 +1889,12 @@ void picollo_perf_session_free(struct picollo_perf_session *s);
 // Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
 // counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
 // or an open session (whether the machine counts it is known at open).
-// # Safety
-// `s` is NULL or a live session not used by another thread during the call.
 picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
 // Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 // `picollo_perf_session_add_hardware`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
                                               uint32_t level,
                                               uint32_t op,
@@ -2338,16 +1904,12 @@ picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
 #if defined(__linux__)
 // Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
 // `picollo_perf_session_add_hardware`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
 #endif
 
 #if defined(__linux__)
 // Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
 // kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
                                             uint32_t type_,
                                             uint64_t config,
@@ -2358,8 +1920,6 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 #if defined(__linux__)
 // Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
 // already there).
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 #endif
 
@@ -2367,33 +1927,24 @@ picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 // Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 // `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
-// # Safety
-// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
 #endif
 
 #if defined(__linux__)
 // Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
-// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
-// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
-// message names the counter and the cause.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
+// Errors (session unchanged; the message names the counter): NULL `s`; `INVALID_ARGUMENT`;
+// `UNSUPPORTED` (no PMU); `PERMISSION_DENIED`; `OS_ERROR`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
 // perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
-// # Safety
-// `out` is NULL or writable.
 picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 #endif
 
 #if defined(__linux__)
 // Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
-// # Safety
-// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 #endif
 
@@ -2401,8 +1952,6 @@ picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
 // Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
 // `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
-// # Safety
-// `name` is NULL or a NUL-terminated string.
 picollo_status picollo_perf_counter_supported(const char *name);
 #endif
 
@@ -2410,8 +1959,6 @@ picollo_status picollo_perf_counter_supported(const char *name);
 // Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
 // of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
 // `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
-// # Safety
-// `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
                                          uint32_t force_syscall,
                                          uint32_t *path);
@@ -2420,9 +1967,6 @@ picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
 #if defined(__linux__)
 // Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
 // be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
-// # Safety
-// `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
-// `n` is 0); `count` is NULL or writable.
 picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
                                            struct picollo_perf_delta *out,
                                            size_t n,
@@ -2430,54 +1974,40 @@ picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
 #endif
 
 #if defined(__linux__)
-// Records each counter's latest value of the configured `record_kind` into its histogram.
-// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-// # Safety
-// As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
-// by another thread during the call.
+// Records each counter's latest value of the configured `record_kind` into its histogram. Errors:
+// NULL `s`; `INVALID_ARGUMENT` when not open. Threads: no other thread uses its histograms.
 picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
-// # Safety
-// As `picollo_perf_session_record`.
+// Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
 #endif
 
 #if defined(__linux__)
 // Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
-// # Safety
-// As `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
-// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
-// as `_enable`.
-// # Safety
-// As `picollo_perf_session_record`.
+// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
+// `_enable`. Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 #endif
 
 #if defined(__linux__)
 // Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
 #endif
 
 #if defined(__linux__)
 // Writes the number of counters added so far (open or not) to `*out`.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s,
                                                   size_t *out);
 #endif
@@ -2485,9 +2015,6 @@ picollo_status picollo_perf_session_counter_count(const struct picollo_perf_sess
 #if defined(__linux__)
 // Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
 // `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
-// # Safety
-// `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
-// NULL or writable.
 picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s,
                                                  size_t index,
                                                  char *buf,
@@ -2498,19 +2025,14 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
 #if defined(__linux__)
 // Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 // Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_counter_values(const struct picollo_perf_session *s,
                                                    size_t index,
                                                    struct picollo_perf_counter_values *out);
 #endif
 
 #if defined(__linux__)
-// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
-// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
-// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
+// Lends in `*out` the histogram of counter `index`: BORROWED, owned by the session until
+// `picollo_perf_session_free`. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
                                                       size_t index,
                                                       struct picollo_histogram **out);
@@ -2519,134 +2041,94 @@ picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_sessio
 #if defined(__linux__)
 // Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
 // or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
                                             struct picollo_perf_derived *out);
 #endif
 
 #if defined(__linux__)
 // Writes the same ratios over the means of the counters' histograms (before open too: NaN).
-// # Safety
-// `s` is NULL or a live session; `out` is NULL or writable.
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
                                                   struct picollo_perf_derived *out);
 #endif
 
-// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
-// is in range.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
+// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
+// rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
 picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
                                             double rank,
                                             struct picollo_percentile *out);
 
 // Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
 // Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-// # Safety
-// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
-// entries (either may be NULL when `n` is 0).
 picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
                                              const double *ranks,
                                              size_t n,
                                              struct picollo_percentile *out);
 
 // Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
-// # Safety
-// As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
 picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h,
                                                    const double *ranks,
                                                    size_t n,
                                                    uint64_t *out);
 
 // Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_summary(const struct picollo_histogram *h,
                                          struct picollo_summary *out);
 
 // Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
 // either output may be NULL.
-// # Safety
-// `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
 picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h,
                                             double *mean,
                                             double *stdev);
 
 // Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 // Errors: `OUT_OF_RANGE` past the end.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
                                         size_t storage_index,
                                         struct picollo_bucket *out);
 
-// Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
-// it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
-// `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
-// # Safety
-// `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
+// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
+// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
 picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
                                              size_t *cursor,
                                              struct picollo_bucket *out);
 
-// Writes up to `cap` next non-empty buckets at or after `*cursor` (start at 0) to `out`, from
-// one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
-// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
-// written) at the end (docs/c-api.md, "Iterating buckets and steps").
-// # Safety
-// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-// `cap` writable entries; `written` is NULL or writable.
+// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
+// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
+// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
 picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
                                               size_t *cursor,
                                               struct picollo_bucket *out,
                                               size_t cap,
                                               size_t *written);
 
-// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`.
-// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
-// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
-// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
+// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
+// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
+// NULL `h` or `out`.
 picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
                                           struct picollo_recorder *out);
 
 // Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
 // with `picollo_snapshot_free`.
-// # Safety
-// `h` is NULL or a live handle; `out` is NULL or writable.
 picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
                                     struct picollo_snapshot **out);
 
-// Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
-// nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
-// the reset in between), else the full counts.
-// # Safety
-// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-// (writers may keep recording).
+// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
+// recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
 picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
                                        const struct picollo_histogram *h,
                                        uint32_t deltas);
 
 // Writes the snapshot's standard summary to `*out`.
-// # Safety
-// `s` is NULL or a live snapshot; `out` is NULL or writable.
 picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s,
                                         struct picollo_summary *out);
 
 // Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
-// # Safety
-// `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
 picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
                                             const double *ranks,
                                             size_t n,
                                             struct picollo_percentile *out);
 
 // Frees a snapshot; NULL is ignored.
-// # Safety
-// `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
 void picollo_snapshot_free(struct picollo_snapshot *s);
 
 // Returns the text of a status code: a static, NUL-terminated string, never NULL
@@ -2654,12 +2136,8 @@ void picollo_snapshot_free(struct picollo_snapshot *s);
 const char *picollo_status_str(uint32_t status);
 
 // Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
-// included) to `out`, in batches as `picollo_histogram_next_buckets`.
-// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
-// after the last step (docs/c-api.md, "Iterating buckets and steps").
-// # Safety
-// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-// `cap` writable entries; `written` is NULL or writable.
+// included) to `out`, in batches as `picollo_histogram_next_buckets`. Errors: NULL `h`, `cursor`
+// or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE` after the last step.
 picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               uint64_t width,
                                               uint64_t *cursor,
@@ -2667,12 +2145,9 @@ picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
                                               size_t cap,
                                               size_t *written);
 
-// Writes up to `cap` next geometric steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
-// logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
-// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
-// that is not a finite number above 1.
-// # Safety
-// As `picollo_histogram_linear_steps`.
+// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
+// logarithmic iteration) to `out`, as `picollo_histogram_linear_steps`. Errors: as that, and
+// `INVALID_ARGUMENT` for `first` 0 or a `base` that is not finite and above 1.
 picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
                                            uint64_t first,
                                            double base,
@@ -2681,12 +2156,8 @@ picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
                                            size_t cap,
                                            size_t *written);
 
-// Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
-// NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
-// `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
-// # Safety
-// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
-// is NULL or has `len` writable bytes; `needed` is NULL or writable.
+// Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
+// or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_summary_table(const struct picollo_summary *summary,
                                      const char *title,
                                      char *buf,
@@ -2695,9 +2166,6 @@ picollo_status picollo_summary_table(const struct picollo_summary *summary,
 
 // Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
 // precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
-// # Safety
-// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
-// NULL or has `len` writable bytes; `needed` is NULL or writable.
 picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     const struct picollo_summary *b,
                                     const char *title,
@@ -2708,8 +2176,6 @@ picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     size_t *needed);
 
 // Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
-// # Safety
-// As `picollo_summary_table`.
 picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     const char *name,
                                     char *buf,
@@ -2717,18 +2183,12 @@ picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     size_t *needed);
 
 // Writes a summary as a JSON object into `buf`.
-// # Safety
-// `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
-// NULL or writable.
 picollo_status picollo_summary_json(const struct picollo_summary *summary,
                                     char *buf,
                                     size_t len,
                                     size_t *needed);
 
 // Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
-// # Safety
-// `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
-// writable.
 picollo_status picollo_percentile_format(const struct picollo_percentile *p,
                                          char *buf,
                                          size_t len,
@@ -2772,19 +2232,15 @@ uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_
 #endif
 
 #if defined(__linux__)
-// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
-// (the tick frequency is measured first, once per process). Never fails; `h` must still be
-// live, and not used by another thread, when the scope ends.
+// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`.
+// Never fails; `h` stays live and unused by other threads until the scope ends.
 struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
 #endif
 
 #if defined(__linux__)
-// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
-// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
-// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-// # Safety
-// `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
-// still live and not used by another thread; `elapsed` is NULL or writable.
+// Ends a scope: records its elapsed time once into its histogram and to `*elapsed` unless NULL.
+// Errors: NULL `scope`, or its histogram (a scope ended already); `INVALID_ARGUMENT` for an
+// unknown unit. Safety: `scope`'s histogram is live and used by no other thread.
 picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed);
 #endif
 
@@ -2815,11 +2271,9 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 // (After the include guard of the declarations, so it has one of its own.)
 #if !defined(PICOLLO_RECORDER_INLINE) && !defined(PICOLLO_NO_INLINE_RECORDER)
 #define PICOLLO_RECORDER_INLINE
-// Records `value` through a recorder from `picollo_histogram_recorder`, on the thread and
-// for the lifetime that function states: in range and below `r->limit`, the bucket is
-// counted in place (a relaxed atomic load, then a store of one more; or an atomic add of
-// one, taken back when it finds the limit); everything else calls `r->record`. Never fails; the same guarantees as
-// `picollo_histogram_record`.
+// Records `value` through a recorder from `picollo_histogram_recorder`, counting in place where
+// it can and calling `r->record` otherwise (docs/c-api.md, "The inline recorder"). Never fails;
+// the thread and lifetime rules of `picollo_histogram_recorder`.
 static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t value) {
 #if defined(__GNUC__) || defined(__clang__)
   if (r->kind != PICOLLO_RECORDER_KIND_CALL) {

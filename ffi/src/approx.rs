@@ -9,9 +9,8 @@ use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::status::picollo_status;
 
-/// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter"):
-/// exact below 2^T, then about 2 % error at 2σ (T = 13). Threads: every call but `_free` from
-/// any number of threads at once, with no lock; `_free` must not race any other call.
+/// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter").
+/// Threads: any call but `_free` from any number of threads at once; `_free` races none.
 #[allow(non_camel_case_types)]
 pub struct picollo_approx_counter {
     _private: [u8; 0],
@@ -59,11 +58,9 @@ fn policy_of(threshold: u32, max_shift: u32, exact: u32) -> Result<ApproxPolicy,
     Ok(policy)
 }
 
-/// Creates a counter at zero that the caller frees with `picollo_approx_counter_free`:
-/// `threshold` T (1..62, 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended`
-/// (0 or 1). Errors: NULL `out`; `INVALID_ARGUMENT` for a value out of those domains.
-/// # Safety
-/// `out` is NULL or writable.
+/// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,
+/// 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended` (0 or 1). Errors: NULL
+/// `out`; `INVALID_ARGUMENT` for a value outside those.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_new(
     threshold: u32,
@@ -80,16 +77,12 @@ pub unsafe extern "C" fn picollo_approx_counter_new(
 }
 
 /// Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
-/// # Safety
-/// `c` is NULL or a handle from `picollo_approx_counter_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_free(c: *mut picollo_approx_counter) {
     free_boxed!(c)
 }
 
 /// Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
-/// # Safety
-/// `c` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx_counter) {
@@ -101,8 +94,6 @@ pub unsafe extern "C" fn picollo_approx_counter_increment(c: *mut picollo_approx
 }
 
 /// Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
-/// # Safety
-/// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_add(c: *mut picollo_approx_counter, n: u64) {
     boundary!({
@@ -112,8 +103,6 @@ pub unsafe extern "C" fn picollo_approx_counter_add(c: *mut picollo_approx_count
 }
 
 /// Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
-/// # Safety
-/// `c` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_get(
     c: *const picollo_approx_counter,
@@ -127,8 +116,6 @@ pub unsafe extern "C" fn picollo_approx_counter_get(
 
 /// Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
 /// swap, so a racing increment counts once, before or after. Thread-safe.
-/// # Safety
-/// `c` is NULL or a live handle; `taken` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_reset(
     c: *mut picollo_approx_counter,
@@ -142,8 +129,6 @@ pub unsafe extern "C" fn picollo_approx_counter_reset(
 
 /// Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
 /// of which may be NULL.
-/// # Safety
-/// `c` is NULL or a live handle; each output is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_approx_counter_policy(
     c: *const picollo_approx_counter,

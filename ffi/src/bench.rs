@@ -30,15 +30,12 @@ pub struct picollo_bench_config {
     pub pinned_cpu: i32,
     /// The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
     pub name: *const c_char,
-    /// The counters beside time, comma-separated names as `picollo_perf_session_add_named`
-    /// takes them (`Software:TaskClock,Hardware:Instructions`); "": time only; NULL: cycles,
-    /// instructions, branch and L1D read misses where the PMU allows, else task-clock, page
-    /// faults and context switches (the report says why).
+    /// Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
+    /// NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
     pub counters: *const c_char,
     /// The most samples (batches) to record, at least 1; default 2,000.
     pub samples: u64,
-    /// Operations per sample, 1 to 2^24 (1 records every call); 0: chosen so that the
-    /// read pair costs at most 1 % of a batch (the default).
+    /// Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
     pub batch: u64,
     /// The most seconds the samples may take (at least one is taken); default 5.
     pub time_budget: f64,
@@ -50,9 +47,7 @@ pub struct picollo_bench_config {
     pub nice: i32,
     /// 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
     pub set_nice: u32,
-    /// A result (borrowed during the call) whose median per operation of each metric is
-    /// subtracted from every figure of the same metric, such as a binding's call overhead
-    /// measured on an empty function; NULL (the default): none. Added in ABI 1.10.
+    /// A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
     pub baseline: *const picollo_bench_result,
 }
 
@@ -84,10 +79,8 @@ pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
     }
 }
 
-/// What a benchmark measured (opaque): `picollo_bench_run` makes one,
-/// `picollo_bench_result_free` frees it with the histograms it lends. Threads: never
-/// changed after the run, so any number of threads may read it at once; `_free` must not
-/// race another call on it.
+/// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
+/// Threads: never changed after the run, read by any number at once; `_free` races none.
 #[allow(non_camel_case_types)]
 pub struct picollo_bench_result {
     _private: [u8; 0],
@@ -136,15 +129,11 @@ impl BenchRun {
 #[allow(non_camel_case_types)]
 pub type picollo_bench_work = Option<unsafe extern "C" fn(ctx: *mut c_void, iterations: u64)>;
 
-/// Measures `work(ctx, k)` (k operations per call) on the calling thread as `config` says,
-/// and stores a new result in `*out` for `picollo_bench_result_free` (docs/c-api.md,
-/// "Benchmarks"). `work` must not unwind or longjmp out (no C++ exception may leave it).
-/// Errors: NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-/// (a setting out of range, an unknown counter name); `UNSUPPORTED` or `PERMISSION_DENIED`
-/// for a counter the machine cannot count; `OS_ERROR`. Linux only.
-/// # Safety
-/// `config` is NULL or a config (its strings NULL or NUL-terminated, its `baseline` NULL or
-/// a live result); `work` is safe to call with `ctx`; `out` is NULL or writable.
+/// Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
+/// new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
+/// NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a bad
+/// setting or counter name; `UNSUPPORTED`, `PERMISSION_DENIED` or `OS_ERROR` for a counter.
+/// Safety: `work` may be called with `ctx` during the call and never unwinds or longjmps out.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_run(
     config: *const picollo_bench_config,
@@ -170,8 +159,6 @@ pub unsafe extern "C" fn picollo_bench_run(
 }
 
 /// Frees a result and the histograms it lends; NULL is ignored.
-/// # Safety
-/// `r` is NULL or a result from `picollo_bench_run` not yet freed, used by no other thread.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_free(r: *mut picollo_bench_result) {
     free_boxed!(r)
@@ -179,8 +166,6 @@ pub unsafe extern "C" fn picollo_bench_result_free(r: *mut picollo_bench_result)
 
 /// Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
 /// `r` or `out`.
-/// # Safety
-/// `r` is NULL or a live result; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_metric_count(
     r: *const picollo_bench_result,
@@ -194,9 +179,6 @@ pub unsafe extern "C" fn picollo_bench_result_metric_count(
 
 /// Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
 /// `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_metric_name(
     r: *const picollo_bench_result,
@@ -214,8 +196,6 @@ pub unsafe extern "C" fn picollo_bench_result_metric_name(
 
 /// Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
 /// NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// As `picollo_bench_result_metric_name`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     r: *const picollo_bench_result,
@@ -231,12 +211,9 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     })
 }
 
-/// Lends the histogram of metric `index`: per operation, in thousandths of its unit
-/// (picoseconds for time). BORROWED and read-only: valid until `picollo_bench_result_free`
-/// (never `picollo_histogram_free` it); every `picollo_histogram_*` query takes it. Errors:
-/// NULL `r` or `out`; `OUT_OF_RANGE`.
-/// # Safety
-/// `r` is NULL or a live result; `out` is NULL or writable.
+/// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
+/// BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
+/// `OUT_OF_RANGE`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_histogram(
     r: *const picollo_bench_result,

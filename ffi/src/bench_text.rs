@@ -82,12 +82,8 @@ impl From<Verdict> for picollo_bench_verdict {
     }
 }
 
-/// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`; text rules of
-/// docs/c-api.md, "Conventions". Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format;
-/// `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `r` is NULL or a live result; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
+/// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
+/// `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_text(
     r: *const picollo_bench_result,
@@ -108,13 +104,9 @@ pub unsafe extern "C" fn picollo_bench_result_text(
     })
 }
 
-/// Compares result `b` with result `a`: writes the diff tables (a 99 % interval per
-/// percentile), the rank test and the closing `verdict: …` line into `buf`, then (on
-/// success only) the verdict to `*verdict` and B's median time over A's to `*ratio` (each
-/// may be NULL). Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
-/// # Safety
-/// `a`, `b` are NULL or live results; `buf` is NULL or has `len` writable bytes; `needed`,
-/// `verdict` and `ratio` are NULL or writable.
+/// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
+/// verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
+/// `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_compare(
     a: *const picollo_bench_result,

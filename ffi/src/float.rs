@@ -11,10 +11,8 @@ use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::status::picollo_status;
 
-/// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"):
-/// `picollo_float_histogram_new` makes one, `picollo_float_histogram_free` frees it. Threads:
-/// queries run on any thread; single writer: one recording thread, reset from it; interlocked:
-/// any. `_free` must not race any other call on the handle.
+/// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
+/// queries on any thread; records as the mode allows; `_free` races no other call.
 #[allow(non_camel_case_types)]
 pub struct picollo_float_histogram {
     _private: [u8; 0],
@@ -164,13 +162,9 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
     Ok((config, cfg.counter_bits))
 }
 
-/// Creates a float histogram that the caller frees with `picollo_float_histogram_free`.
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a bad relative error,
-/// magnitudes not 0 < min <= max < ∞, counter bits, storage, mode, value selection or a
-/// non-zero `reserved`; `OUT_OF_MEMORY` for dense counters.
-/// # Safety
-/// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-/// writable.
+/// Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
+/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the
+/// domain its comment in `picollo_float_config` gives; `OUT_OF_MEMORY` (dense counters).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_new(
     config: *const picollo_float_config,
@@ -190,8 +184,6 @@ pub unsafe extern "C" fn picollo_float_histogram_new(
 }
 
 /// Frees a float histogram; NULL is ignored. Free each handle exactly once.
-/// # Safety
-/// `h` is NULL or a handle from `picollo_float_histogram_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_free(h: *mut picollo_float_histogram) {
     free_boxed!(h)
@@ -199,8 +191,6 @@ pub unsafe extern "C" fn picollo_float_histogram_free(h: *mut picollo_float_hist
 
 /// Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
 /// as underflow/overflow, a full bucket as saturated; NULL is ignored.
-/// # Safety
-/// `h` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record(
@@ -215,8 +205,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record(
 }
 
 /// Records one `float` (converted exactly). As `picollo_float_histogram_record`.
-/// # Safety
-/// As `picollo_float_histogram_record`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record_f32(
     h: *mut picollo_float_histogram,
@@ -228,8 +216,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_f32(
 }
 
 /// Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
-/// # Safety
-/// As `picollo_float_histogram_record`.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record_n(
@@ -245,8 +231,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_n(
 }
 
 /// Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
-/// # Safety
-/// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable doubles.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record_many(
     h: *mut picollo_float_histogram,
@@ -262,8 +246,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_many(
 }
 
 /// Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
-/// # Safety
-/// `h` as in `picollo_float_histogram_record`; `values` points to `n` readable floats.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_record_many_f32(
     h: *mut picollo_float_histogram,
@@ -279,8 +261,6 @@ pub unsafe extern "C" fn picollo_float_histogram_record_many_f32(
 }
 
 /// Clears every count, the sum and the extremes (single writer: from the writing thread).
-/// # Safety
-/// `h` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_reset(
     h: *mut picollo_float_histogram,
@@ -292,8 +272,6 @@ pub unsafe extern "C" fn picollo_float_histogram_reset(
 }
 
 /// Chooses how buckets report values (a `picollo_value_selection`); any thread.
-/// # Safety
-/// `h` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
     h: *mut picollo_float_histogram,
@@ -309,11 +287,8 @@ pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
     })
 }
 
-/// Adds every count of `src` into `dst` (same relative error), with its special counts, sum and
-/// extremes; outside `dst`'s range to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-/// and `src` must differ. Threads: `src` is read as one copy.
-/// # Safety
-/// Both are NULL or live handles.
+/// Adds every count, special count, sum and extreme of `src` into `dst` (same relative error,
+/// `dst` not `src`). Errors: `LAYOUT_MISMATCH`. Threads: into `dst` as records are.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_add(
     dst: *mut picollo_float_histogram,
@@ -380,8 +355,6 @@ pub struct picollo_float_info {
 crate::handle::caller_owned!(picollo_float_info);
 
 /// Writes the facts of `h` to `*out`, from one consistent copy.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_get_info(
     h: *const picollo_float_histogram,

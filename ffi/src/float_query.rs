@@ -184,8 +184,6 @@ impl From<&picollo_float_summary> for FloatSummary {
 
 /// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
 /// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_percentile(
     h: *const picollo_float_histogram,
@@ -198,9 +196,6 @@ pub unsafe extern "C" fn picollo_float_histogram_percentile(
 
 /// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
 /// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-/// # Safety
-/// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
-/// entries (either may be NULL when `n` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_percentiles(
     h: *const picollo_float_histogram,
@@ -223,8 +218,6 @@ pub unsafe extern "C" fn picollo_float_histogram_percentiles(
 }
 
 /// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_summary(
     h: *const picollo_float_histogram,
@@ -238,11 +231,8 @@ pub unsafe extern "C" fn picollo_float_histogram_summary(
     })
 }
 
-/// Writes to `*out` the number of values in buckets at or below `x` (±∞ allowed), `x`'s bucket
-/// counted in part within the exact extremes (docs/c-api.md, "Float histograms"). Errors:
-/// `INVALID_ARGUMENT` for NaN.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
+/// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
+/// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_rank_of(
     h: *const picollo_float_histogram,
@@ -258,8 +248,6 @@ pub unsafe extern "C" fn picollo_float_histogram_rank_of(
 
 /// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
 /// `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_quantile_of(
     h: *const picollo_float_histogram,
@@ -275,8 +263,6 @@ pub unsafe extern "C" fn picollo_float_histogram_quantile_of(
 
 /// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 /// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_count_between(
     h: *const picollo_float_histogram,
@@ -293,8 +279,7 @@ pub unsafe extern "C" fn picollo_float_histogram_count_between(
 
 /// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
 /// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
-/// # Safety
-/// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+/// `lowest` or `highest` may be NULL (not written).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_equivalent_range(
     h: *const picollo_float_histogram,
@@ -355,12 +340,8 @@ fn value_order_key(shape: &FloatShape, side: Side, index: usize) -> u64 {
     }
 }
 
-/// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, from one
-/// copy, as `picollo_histogram_next_buckets` does (buckets filled behind the cursor meanwhile
-/// are not revisited). Errors: `OUT_OF_RANGE` (nothing written) at the end.
-/// # Safety
-/// `h` is NULL or a live handle; `cursor` and `written` are NULL or writable; `out` has
-/// `capacity` writable entries (NULL only when `capacity` is 0).
+/// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
+/// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
     h: *const picollo_float_histogram,
@@ -406,12 +387,8 @@ pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
     })
 }
 
-/// Writes `h`'s summary into `buf` as the Markdown table (`format` 0, headed by `title`) or the
-/// one-line summary (1, named `title`). Errors: NULL `h`; `INVALID_ARGUMENT` for another
-/// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
-/// or has `len` writable bytes; `needed` is NULL or writable.
+/// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_text(
     h: *const picollo_float_histogram,
@@ -440,9 +417,6 @@ pub unsafe extern "C" fn picollo_float_histogram_text(
 }
 
 /// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
-/// # Safety
-/// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
-/// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_summary_table(
     summary: *const picollo_float_summary,
@@ -461,9 +435,6 @@ pub unsafe extern "C" fn picollo_float_summary_table(
 
 /// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
 /// Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
-/// # Safety
-/// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
-/// NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_summary_diff(
     a: *const picollo_float_summary,
@@ -489,9 +460,6 @@ pub unsafe extern "C" fn picollo_float_summary_diff(
 
 /// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
 /// `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
-/// # Safety
-/// `summary` is NULL or readable; `name` is NULL or a NUL-terminated UTF-8 string; `buf`
-/// is NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_summary_line(
     summary: *const picollo_float_summary,
@@ -508,8 +476,7 @@ pub unsafe extern "C" fn picollo_float_summary_line(
     })
 }
 
-/// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas:
-/// `_new` makes one, `_free` frees it. Threads: one thread at a time.
+/// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas.
 #[allow(non_camel_case_types)]
 pub struct picollo_float_snapshot {
     _private: [u8; 0],
@@ -529,8 +496,6 @@ impl Castable for picollo_float_snapshot {
 
 /// Takes a snapshot of `h` with full counts; the caller frees `*out` with
 /// `picollo_float_snapshot_free`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_snapshot_new(
     h: *const picollo_float_histogram,
@@ -552,18 +517,13 @@ pub unsafe extern "C" fn picollo_float_snapshot_new(
 }
 
 /// Frees a float snapshot; NULL is ignored.
-/// # Safety
-/// `s` is NULL or a handle from `picollo_float_snapshot_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_snapshot_free(s: *mut picollo_float_snapshot) {
     free_boxed!(s)
 }
 
-/// Copies `h` (same layout and range) into `s` again, with `deltas` non-zero as what was
-/// recorded since the previous refresh (extremes then NaN). Errors: `LAYOUT_MISMATCH`, nothing
-/// changed.
-/// # Safety
-/// `s` is NULL or a live snapshot; `h` is NULL or a live handle.
+/// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+/// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_snapshot_update(
     s: *mut picollo_float_snapshot,
@@ -593,8 +553,6 @@ pub unsafe extern "C" fn picollo_float_snapshot_update(
 }
 
 /// Writes the standard summary of a float snapshot to `*out`.
-/// # Safety
-/// `s` is NULL or a live snapshot; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_snapshot_summary(
     s: *const picollo_float_snapshot,

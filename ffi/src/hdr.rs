@@ -74,13 +74,9 @@ fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
     hdr::binary_or_base64(data).map_err(v2_error)
 }
 
-/// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`), which every
-/// HdrHistogram port decodes (docs/c-api.md, "HdrHistogram formats"). Binary forms are written
-/// whole or not at all, base64 as text. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown form;
-/// `UNENCODABLE` (nothing written); `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a length.
-/// # Safety
-/// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
+/// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
+/// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
+/// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_encode_v2(
     h: *const picollo_histogram,
@@ -113,12 +109,9 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
     })
 }
 
-/// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
-/// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
-/// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
-/// `OUT_OF_MEMORY`.
-/// # Safety
-/// `data` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+/// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
+/// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `out`, or `data` with a
+/// length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_decode_v2(
     data: *const u8,
@@ -134,11 +127,8 @@ pub unsafe extern "C" fn picollo_histogram_decode_v2(
     })
 }
 
-/// Adds the counts of a V2 histogram (any form `picollo_histogram_decode_v2` takes) into `h`,
-/// each at its bucket's midpoint; all or nothing. Errors: NULL `h`, NULL `data` with a length;
-/// `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
-/// # Safety
-/// `h` is NULL or a live handle; `data` is NULL or points to `len` readable bytes.
+/// Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
+/// midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add_v2(
     h: *mut picollo_histogram,

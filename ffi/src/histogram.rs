@@ -12,10 +12,8 @@ use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
 
-/// An HDR histogram (opaque): `picollo_histogram_new` makes one, `picollo_histogram_free`
-/// frees it. Threads: queries and snapshots run on any thread in every mode; who may record,
-/// reset, add and subtract at once depends on the mode (`picollo_mode`; docs/c-api.md,
-/// "Histograms and threads"). `_free` must not race any other call on the handle.
+/// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
+/// adds as the mode allows (`picollo_mode`); `_free` races no other call.
 #[allow(non_camel_case_types)]
 pub struct picollo_histogram {
     _private: [u8; 0],
@@ -26,14 +24,9 @@ impl Castable for picollo_histogram {
     type RustType = Histogram;
 }
 
-/// Creates a histogram from `config`; the caller frees `*out` with `picollo_histogram_free`.
-/// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a relative error that
-/// is NaN, infinite or not above 0, `min_trackable > max_trackable`, counter bits other than
-/// 32/64, an unknown value selection, mode or storage, an approximate threshold outside 1..62
-/// or given in another mode.
-/// # Safety
-/// `config` is NULL or points to a config of `config->struct_size` readable bytes; `out` is
-/// NULL or writable.
+/// Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
+/// `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
+/// comment in `picollo_histogram_config` gives, or `min_trackable > max_trackable`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_new(
     config: *const picollo_histogram_config,
@@ -53,8 +46,6 @@ pub unsafe extern "C" fn picollo_histogram_new(
 }
 
 /// Frees a histogram; NULL is ignored. Free each handle exactly once.
-/// # Safety
-/// `h` is NULL or a handle from `picollo_histogram_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
     free_boxed!(h)
@@ -62,8 +53,6 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
 
 /// Records one value. Never fails: values outside the range count as underflow or overflow, a
 /// full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
-/// # Safety
-/// `h` is NULL or a live handle.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
@@ -101,12 +90,9 @@ impl GeneralPath for Guarded {
 #[allow(non_camel_case_types)]
 pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogram, value: u64)>;
 
-/// Returns the record function of `h`'s counter width and mode, which skips the per-call
-/// dispatch of `picollo_histogram_record` (docs/c-api.md, "The record paths"). Call it only
-/// with `h` or a live handle of the same width and mode, never NULL; for a NULL `h` it returns
-/// a function that records nothing. Never returns NULL.
-/// # Safety
-/// `h` is NULL or a live handle.
+/// Returns the record function of `h`'s counter width and mode, which skips the dispatch of
+/// `picollo_histogram_record` (docs/c-api.md, "The record paths"); never NULL (for a NULL `h`, one
+/// that records nothing). Call it with `h` or a live handle of the same width and mode.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_fn(
     h: *const picollo_histogram,
@@ -127,11 +113,8 @@ pub unsafe extern "C" fn picollo_histogram_record_fn(
 /// What `picollo_histogram_record_fn(NULL)` returns.
 unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 
-/// Records `count` occurrences of `value` (0 does nothing). Never fails: a bucket saturates
-/// instead of wrapping, the excess counted as saturated (docs/semantics.md, "Counters"); a
-/// NULL handle is ignored.
-/// # Safety
-/// As `picollo_histogram_record`.
+/// Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
+/// the excess counted as saturated; a NULL handle is ignored.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_n(
@@ -147,8 +130,6 @@ pub unsafe extern "C" fn picollo_histogram_record_n(
 
 /// Records `value` with coordinated-omission correction: also `value − k·interval` for k ≥ 1
 /// while at least `interval` (0: `value` only). Cost bounded by the bucket count; NULL ignored.
-/// # Safety
-/// As `picollo_histogram_record`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_corrected(
     h: *mut picollo_histogram,
@@ -162,8 +143,6 @@ pub unsafe extern "C" fn picollo_histogram_record_corrected(
 }
 
 /// Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
-/// # Safety
-/// `h` as in `picollo_histogram_record`; `values` points to `n` readable `uint64_t`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record_many(
     h: *mut picollo_histogram,
@@ -177,10 +156,7 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
     })
 }
 
-/// Clears every count (buckets, underflow, overflow, saturated). Threads: from any thread, as
-/// the mode states (docs/c-api.md, "Histograms and threads").
-/// # Safety
-/// `h` is NULL or a live handle.
+/// Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> picollo_status {
     boundary!({
@@ -191,8 +167,6 @@ pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> p
 
 /// Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
 /// query already running keeps the selection it started with.
-/// # Safety
-/// `h` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_set_value_selection(
     h: *mut picollo_histogram,
@@ -209,8 +183,6 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
 }
 
 /// Writes the counts, range, layout and footprint of `h` to `*out`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_get_info(
     h: *const picollo_histogram,
@@ -252,8 +224,6 @@ fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
 }
 
 /// Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_get_storage(
     h: *const picollo_histogram,
@@ -268,12 +238,9 @@ pub unsafe extern "C" fn picollo_histogram_get_storage(
     })
 }
 
-/// Writes the exact smallest and largest value recorded in `h`'s range to `*min` and `*max`
-/// (either may be NULL), for a histogram made with `exact_extremes = 1` (docs/c-api.md,
-/// "Exact extremes"). Errors: NULL `h`; `UNSUPPORTED` when `h` keeps none; `EMPTY` when nothing
-/// was recorded in range (nothing written).
-/// # Safety
-/// `h` is NULL or a live handle; `min` and `max` are NULL or writable.
+/// Writes the exact smallest and largest value recorded in range to `*min` and `*max` (either may
+/// be NULL), for a histogram made with `exact_extremes = 1`. Errors: NULL `h`; `UNSUPPORTED`
+/// when `h` keeps none; `EMPTY` when nothing was recorded in range.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_exact_extremes(
     h: *const picollo_histogram,
@@ -300,11 +267,8 @@ pub unsafe extern "C" fn picollo_histogram_exact_extremes(
     })
 }
 
-/// Adds every count of `src` into `dst` (same relative error; any range, width and mode);
-/// counts outside `dst`'s range go to its underflow/overflow. Errors: `LAYOUT_MISMATCH`; `dst`
-/// and `src` must differ. Threads: `src` is read as one copy; into `dst` as records are.
-/// # Safety
-/// Both are NULL or live handles.
+/// Adds every count of `src` into `dst` (same relative error; any range, width, mode; not `dst`),
+/// outside `dst`'s range as under/overflow. Errors: `LAYOUT_MISMATCH`. Threads: as records are.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add(
     dst: *mut picollo_histogram,
@@ -316,8 +280,6 @@ pub unsafe extern "C" fn picollo_histogram_add(
 
 /// Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
 /// `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
-/// # Safety
-/// As `picollo_histogram_add`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_subtract(
     dst: *mut picollo_histogram,

@@ -8,8 +8,7 @@ use crate::args::StructSized;
 use crate::error::Failure;
 use crate::types::picollo_mode;
 
-/// Configuration for `picollo_histogram_new`. Start from `picollo_histogram_config_default`
-/// (which sets `struct_size`), then change fields.
+/// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,8 +31,7 @@ pub struct picollo_histogram_config {
     pub approx_threshold: u32,
     /// A `picollo_storage` value: dense (0, the default) or sparse (1; not thread-local). ABI 1.6.
     pub storage: u32,
-    /// 1: keep the exact smallest and largest value recorded (`picollo_histogram_exact_extremes`,
-    /// a load and compare of two words per record); 0 (the default): none. ABI 1.7.
+    /// 1: keep the exact extremes (`picollo_histogram_exact_extremes`); 0 (the default). ABI 1.7.
     pub exact_extremes: u32,
     /// Zero.
     pub reserved: u32,
@@ -46,8 +44,7 @@ pub struct picollo_histogram_config {
 pub enum picollo_storage {
     /// One counter per bucket of the range, allocated at creation: no allocation while recording.
     Dense = 0,
-    /// Blocks of counters made when a value first lands in them: memory follows the data, a record
-    /// costs a pointer load more (docs/doubles-and-sparse.md). Not in the thread-local mode.
+    /// Blocks of counters made when first used: memory follows the data; not thread-local.
     Sparse = 1,
 }
 

@@ -50,10 +50,7 @@ impl picollo_text_format {
     }
 }
 
-/// Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`
-/// is NULL or empty); text rules of docs/c-api.md, "Conventions".
-/// # Safety
-/// `h` is NULL or a live handle; other arguments as `picollo_summary_table`.
+/// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_table(
     h: *const picollo_histogram,
@@ -75,12 +72,8 @@ pub unsafe extern "C" fn picollo_histogram_table(
     }
 }
 
-/// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), `title` (may be NULL)
-/// heading the table or naming the line. Errors: NULL `h`; `INVALID_ARGUMENT` for an unknown
-/// format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `h` is NULL or a live handle; `title` is NULL or a NUL-terminated string; `buf` is NULL
-/// or has `len` writable bytes; `needed` is NULL or writable.
+/// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+/// NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_text(
     h: *const picollo_histogram,
@@ -109,12 +102,8 @@ pub unsafe extern "C" fn picollo_histogram_text(
 /// for more memory than any plot needs.
 const MAX_HGRM_TICKS: u32 = 10_000;
 
-/// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf` (docs/c-api.md,
-/// "HdrHistogram formats"). Errors: NULL `h`; `INVALID_ARGUMENT` for `ticks_per_half_distance`
-/// outside 1..10000 or a `unit_ratio` not finite above 0; `BUFFER_TOO_SMALL`.
-/// # Safety
-/// `h` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
+/// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
+/// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_hgrm(
     h: *const picollo_histogram,

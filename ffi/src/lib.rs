@@ -22,6 +22,14 @@
 //! its pointer arguments through a few checked helpers (`try_ref!`, `try_mut!`,
 //! `try_slice!`, `try_str!`, `out!`, `read_sized!`), each with its safety argument written
 //! once; handle types name the Rust value behind them through `handle::Castable`.
+//!
+//! Safety of the exported functions: one convention for every pointer argument, stated in
+//! the header's preamble (`ffi/cbindgen.toml`) and in docs/c-api.md ("Pointer arguments");
+//! a function's doc says only what differs from it.
+
+// The `# Safety` of every `unsafe extern "C" fn` is the pointer convention above, stated once
+// for the whole C API instead of per function.
+#![allow(clippy::missing_safety_doc)]
 
 mod any_histogram;
 mod approx;
@@ -56,6 +64,8 @@ mod perf_histogram;
 mod perf_info;
 #[cfg(target_os = "linux")]
 mod perf_read;
+// Compiled everywhere, each enum Linux-only by its own `cfg` (see the module's doc).
+mod perf_enums;
 #[cfg(target_os = "linux")]
 mod perf_types;
 mod query;
@@ -86,6 +96,7 @@ pub use log::*;
 pub use metrics::*;
 #[cfg(target_os = "linux")]
 pub use perf::*;
+pub use perf_enums::*;
 #[cfg(target_os = "linux")]
 pub use perf_info::*;
 #[cfg(target_os = "linux")]

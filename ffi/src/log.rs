@@ -51,9 +51,8 @@ fn log_text(bytes: &[u8]) -> Cow<'_, str> {
 // ---------------------------------------------------------------------------------------
 // Writer
 
-/// An interval log writer (opaque): HdrHistogram's log format 1.3, written into memory
-/// (docs/c-api.md, "Interval logs"). `_new` makes one, `_take` moves the text out, `_free`
-/// frees it. Threads: one thread at a time.
+/// An interval log writer (opaque): HdrHistogram's log format 1.3, into memory (docs/c-api.md,
+/// "Interval logs").
 #[allow(non_camel_case_types)]
 pub struct picollo_log_writer {
     _private: [u8; 0],
@@ -66,8 +65,6 @@ impl Castable for picollo_log_writer {
 
 /// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
 /// frees with `picollo_log_writer_free`.
-/// # Safety
-/// `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_new(
     out: *mut *mut picollo_log_writer,
@@ -79,18 +76,13 @@ pub unsafe extern "C" fn picollo_log_writer_new(
 }
 
 /// Frees a log writer and the text it still holds; NULL is ignored.
-/// # Safety
-/// `w` is NULL or a handle from `picollo_log_writer_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_free(w: *mut picollo_log_writer) {
     free_boxed!(w)
 }
 
-/// Writes the header: the version line, `StartTime` and `BaseTime` lines unless NaN (seconds
-/// since the epoch), then the legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written)
-/// for a negative or infinite time.
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call.
+/// Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
+/// legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_header(
     w: *mut picollo_log_writer,
@@ -105,9 +97,6 @@ pub unsafe extern "C" fn picollo_log_writer_header(
 }
 
 /// Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `text` is NULL or
-/// a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_comment(
     w: *mut picollo_log_writer,
@@ -122,8 +111,6 @@ pub unsafe extern "C" fn picollo_log_writer_comment(
 
 /// Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
 /// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_set_max_unit_ratio(
     w: *mut picollo_log_writer,
@@ -132,12 +119,8 @@ pub unsafe extern "C" fn picollo_log_writer_set_max_unit_ratio(
     boundary!({ try_mut!(w)?.set_max_unit_ratio(ratio).map_err(log_error) })
 }
 
-/// Writes one interval line `[Tag=tag,]start,length,max,histogram` of `h` (read as one copy;
-/// `tag` NULL or "" writes none). Errors, nothing written then: NULL `w` or `h`;
-/// `INVALID_ARGUMENT` for a bad start, length or tag; `INVALID_UTF8`; `UNENCODABLE`.
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-/// live handle; `tag` is NULL or a NUL-terminated string.
+/// Writes the interval line `[Tag=tag,]start,length,max,histogram` of `h` (`tag` NULL or "": none).
+/// Errors (nothing written): NULL `w` or `h`; `INVALID_ARGUMENT`; `INVALID_UTF8`; `UNENCODABLE`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_interval(
     w: *mut picollo_log_writer,
@@ -160,12 +143,8 @@ pub unsafe extern "C" fn picollo_log_writer_interval(
     })
 }
 
-/// Moves the text written so far into `buf` (text rules) and clears it from the writer. Errors:
-/// NULL `w`; `BUFFER_TOO_SMALL`, nothing taken (call again, larger); `NULL_POINTER` for a NULL
-/// `buf` with a length.
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-/// has `len` writable bytes; `needed` is NULL or writable.
+/// Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
+/// `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_writer_take(
     w: *mut picollo_log_writer,
@@ -184,8 +163,7 @@ pub unsafe extern "C" fn picollo_log_writer_take(
 // ---------------------------------------------------------------------------------------
 // Reader
 
-/// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3: `_new`
-/// makes one, `_next` reads each interval, `_free` frees it. Threads: one thread at a time.
+/// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3.
 #[allow(non_camel_case_types)]
 pub struct picollo_log_reader {
     _private: [u8; 0],
@@ -239,11 +217,9 @@ unsafe impl StructSized for picollo_log_interval {
     const NAME: &'static str = "picollo_log_interval";
 }
 
-/// Creates a reader over a copy of `len` bytes of `text` (no NUL needed) and reads the header
-/// lines; the caller frees `*out` with `picollo_log_reader_free` and may free `text` at once.
-/// Errors: NULL `out`; NULL `text` with a length; `OUT_OF_MEMORY`.
-/// # Safety
-/// `text` is NULL or points to `len` readable bytes; `out` is NULL or writable.
+/// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
+/// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
+/// `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_new(
     text: *const c_char,
@@ -273,20 +249,15 @@ pub unsafe extern "C" fn picollo_log_reader_new(
 }
 
 /// Frees a log reader; NULL is ignored.
-/// # Safety
-/// `r` is NULL or a handle from `picollo_log_reader_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_free(r: *mut picollo_log_reader) {
     free_boxed!(r)
 }
 
-/// Reads the next interval into `*info` and, unless `out` is NULL, a new histogram of its counts
-/// into `*out` for the caller to free with `picollo_histogram_free`. Errors: NULL `r` or `info`;
-/// `STRUCT_SIZE`; `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", the line skipped);
-/// `OUT_OF_MEMORY` (the line tried again next call).
-/// # Safety
-/// `r` is NULL or a live handle used by no other thread during the call; `info` is NULL or a
-/// writable `picollo_log_interval` with `struct_size` set; `out` is NULL or writable.
+/// Reads the next interval into `*info` and, unless `out` is NULL, its counts into a new
+/// histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
+/// `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
+/// Safety: `info->struct_size` is set by the caller.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_next(
     r: *mut picollo_log_reader,
@@ -338,9 +309,6 @@ pub unsafe extern "C" fn picollo_log_reader_next(
 
 /// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
 /// none or after a failed call).
-/// # Safety
-/// `r` is NULL or a live handle; `buf` is NULL or has `len` writable bytes; `needed` is NULL
-/// or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_tag(
     r: *const picollo_log_reader,
@@ -356,8 +324,6 @@ pub unsafe extern "C" fn picollo_log_reader_tag(
 
 /// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
 /// and `*base_time`; either may be NULL.
-/// # Safety
-/// `r` is NULL or a live handle; the outputs are NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_reader_times(
     r: *const picollo_log_reader,
@@ -374,13 +340,10 @@ pub unsafe extern "C" fn picollo_log_reader_times(
 // ---------------------------------------------------------------------------------------
 // Sum
 
-/// Sums the intervals of `len` bytes of log `text` tagged `tag` (NULL or "": untagged) that start
-/// in `[from, to)` (NaN: open) into a new histogram the caller frees with
-/// `picollo_histogram_free`. Errors: NULL `out`; NULL `text` with a length; `INVALID_UTF8`;
-/// `EMPTY` when none matches; `FORMAT_ERROR` ("line N: …"); `OUT_OF_MEMORY`.
-/// # Safety
-/// `text` is NULL or points to `len` readable bytes; `tag` is NULL or a NUL-terminated
-/// string; `out` is NULL or writable.
+/// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
+/// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
+/// Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
+/// `FORMAT_ERROR`; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_log_sum(
     text: *const c_char,

@@ -17,8 +17,6 @@ use crate::status::picollo_status;
 
 /// Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 /// counted in part (docs/doubles-and-sparse.md, "Queries by value").
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_rank_of(
     h: *const picollo_histogram,
@@ -34,8 +32,6 @@ pub unsafe extern "C" fn picollo_histogram_rank_of(
 
 /// Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
 /// of a percentile. Errors: `EMPTY` when the range holds no value.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_quantile_of(
     h: *const picollo_histogram,
@@ -53,8 +49,6 @@ pub unsafe extern "C" fn picollo_histogram_quantile_of(
 
 /// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
 /// as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_count_between(
     h: *const picollo_histogram,
@@ -72,9 +66,8 @@ pub unsafe extern "C" fn picollo_histogram_count_between(
 }
 
 /// Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
-/// lowest and highest equivalent values), recorded or not, in range or not.
-/// # Safety
-/// `h` is NULL or a live handle; `lowest` and `highest` are NULL or writable (NULL skips).
+/// lowest and highest equivalent values), recorded or not, in range or not. `lowest` or
+/// `highest` may be NULL (not written).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_equivalent_range(
     h: *const picollo_histogram,
@@ -92,8 +85,6 @@ pub unsafe extern "C" fn picollo_histogram_equivalent_range(
 /// Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 /// errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
 /// Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.
-/// # Safety
-/// Both are NULL or live handles.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_add_rebinned(
     dst: *mut picollo_histogram,
@@ -105,12 +96,9 @@ pub unsafe extern "C" fn picollo_histogram_add_rebinned(
     })
 }
 
-/// Creates in `*out` the histogram `h`'s values would have made at the coarser `relative_error`
-/// (64-bit, single writer); the caller frees it with `picollo_histogram_free`.
-/// Errors: `INVALID_ARGUMENT` for a NaN, infinite or non-positive error; `LAYOUT_MISMATCH` for
-/// one finer than `h`'s; `OUT_OF_MEMORY`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
+/// Creates in `*out`, for `picollo_histogram_free`, the 64-bit single-writer histogram that `h`'s
+/// values make at the coarser `relative_error`. Errors: `INVALID_ARGUMENT` for an error that is
+/// not finite and above 0; `LAYOUT_MISMATCH` for one finer than `h`'s; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_downsample(
     h: *const picollo_histogram,
@@ -135,8 +123,6 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
 /// Adds every count of `src` into `dst` re-binned into `dst`'s layout, as
 /// `picollo_histogram_add_rebinned` does, with the special counts, sum and extremes as
 /// `picollo_float_histogram_add`. `dst` and `src` must differ; `src` is read as one copy.
-/// # Safety
-/// Both are NULL or live handles.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
     dst: *mut picollo_float_histogram,
@@ -151,11 +137,8 @@ pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
     })
 }
 
-/// Creates in `*out` the float histogram `h`'s values would have made at the coarser
-/// `relative_error` (64-bit, single writer); the caller frees it with
-/// `picollo_float_histogram_free`. Errors: as `picollo_histogram_downsample`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
+/// Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at
+/// the coarser `relative_error` (64-bit, single writer). Errors: as `picollo_histogram_downsample`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_downsample(
     h: *const picollo_float_histogram,

@@ -20,8 +20,9 @@ use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, Boxed, Castable};
 use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
+use crate::perf_enums::picollo_perf_record_kind;
 use crate::perf_histogram::{session_histogram, SessionHistogram};
-use crate::perf_types::{picollo_perf_config, picollo_perf_record_kind};
+use crate::perf_types::picollo_perf_config;
 use crate::status::picollo_status;
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
@@ -48,9 +49,8 @@ pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     }
 }
 
-/// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"): `_new` makes one,
-/// `_free` frees it and its histograms. Threads: not thread-safe; by default it counts the
-/// thread that opened it, and only that thread uses it.
+/// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"); `_free` frees its
+/// histograms too. By default it counts the thread that opened it, which alone uses it.
 #[allow(non_camel_case_types)]
 pub struct picollo_perf_session {
     _private: [u8; 0],
@@ -171,9 +171,6 @@ fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
 /// Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
 /// Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
 /// pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
-/// # Safety
-/// `config` is NULL or points to `config->struct_size` readable bytes; `out` is NULL or
-/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_new(
     config: *const picollo_perf_config,
@@ -189,8 +186,6 @@ pub unsafe extern "C" fn picollo_perf_session_new(
 
 /// Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
 /// is ignored.
-/// # Safety
-/// `s` is NULL or a handle from `picollo_perf_session_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session) {
     free_boxed!(s)
@@ -199,8 +194,6 @@ pub unsafe extern "C" fn picollo_perf_session_free(s: *mut picollo_perf_session)
 /// Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
 /// counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
 /// or an open session (whether the machine counts it is known at open).
-/// # Safety
-/// `s` is NULL or a live session not used by another thread during the call.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_hardware(
     s: *mut picollo_perf_session,
@@ -214,8 +207,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_hardware(
 
 /// Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 /// `picollo_perf_session_add_hardware`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_cache(
     s: *mut picollo_perf_session,
@@ -231,8 +222,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_cache(
 
 /// Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
 /// `picollo_perf_session_add_hardware`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_software(
     s: *mut picollo_perf_session,
@@ -246,8 +235,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_software(
 
 /// Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
 /// kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_raw(
     s: *mut picollo_perf_session,
@@ -269,8 +256,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
 
 /// Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
 /// already there).
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     s: *mut picollo_perf_session,
@@ -294,8 +279,6 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
 /// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 /// `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 /// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
-/// # Safety
-/// `s` as in `picollo_perf_session_add_hardware`; `name` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_add_named(
     s: *mut picollo_perf_session,
@@ -319,11 +302,8 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
 }
 
 /// Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
-/// Errors, the session unchanged: NULL `s`; `INVALID_ARGUMENT` (open already, no counters, or
-/// the kernel's EINVAL); `UNSUPPORTED` (no PMU: ENOENT); `PERMISSION_DENIED`; `OS_ERROR`. The
-/// message names the counter and the cause.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
+/// Errors (session unchanged; the message names the counter): NULL `s`; `INVALID_ARGUMENT`;
+/// `UNSUPPORTED` (no PMU); `PERMISSION_DENIED`; `OS_ERROR`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_open(s: *mut picollo_perf_session) -> picollo_status {
     boundary!({

@@ -15,16 +15,12 @@ use crate::status::picollo_status;
 
 /// Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
 /// perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
-/// # Safety
-/// `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_discover(out: *mut picollo_perf_info) -> picollo_status {
     boundary!({ out!(out, (&discover()).into()) })
 }
 
 /// Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
-/// # Safety
-/// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_describe(
     buf: *mut c_char,
@@ -37,8 +33,6 @@ pub unsafe extern "C" fn picollo_perf_describe(
 /// Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
 /// `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
 /// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
-/// # Safety
-/// `name` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_counter_supported(name: *const c_char) -> picollo_status {
     boundary!({ is_counter_supported(parse_event(try_str!(name)?)?).map_err(perf_failure) })

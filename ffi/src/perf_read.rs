@@ -18,8 +18,6 @@ use crate::status::picollo_status;
 /// Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
 /// of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
 /// `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
-/// # Safety
-/// `s` as in `picollo_perf_session_add_hardware`; `path` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_read(
     s: *mut picollo_perf_session,
@@ -36,9 +34,6 @@ pub unsafe extern "C" fn picollo_perf_session_read(
 
 /// Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
 /// be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
-/// # Safety
-/// `s` is NULL or a live session; `out` points to `n` writable entries (NULL allowed when
-/// `n` is 0); `count` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_deltas(
     s: *const picollo_perf_session,
@@ -67,11 +62,8 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
     })
 }
 
-/// Records each counter's latest value of the configured `record_kind` into its histogram.
-/// Errors: NULL `s`; `INVALID_ARGUMENT` when not open.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`; no borrowed histogram of this session is used
-/// by another thread during the call.
+/// Records each counter's latest value of the configured `record_kind` into its histogram. Errors:
+/// NULL `s`; `INVALID_ARGUMENT` when not open. Threads: no other thread uses its histograms.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_record(
     s: *mut picollo_perf_session,
@@ -83,8 +75,7 @@ pub unsafe extern "C" fn picollo_perf_session_record(
 }
 
 /// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
-/// # Safety
-/// As `picollo_perf_session_record`.
+/// Threads: as `picollo_perf_session_record`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_record_kind(
     s: *mut picollo_perf_session,
@@ -97,8 +88,6 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
 }
 
 /// Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_enable(
     s: *mut picollo_perf_session,
@@ -110,8 +99,6 @@ pub unsafe extern "C" fn picollo_perf_session_enable(
 }
 
 /// Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
-/// # Safety
-/// As `picollo_perf_session_add_hardware`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_disable(
     s: *mut picollo_perf_session,
@@ -122,10 +109,8 @@ pub unsafe extern "C" fn picollo_perf_session_disable(
     })
 }
 
-/// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors:
-/// as `_enable`.
-/// # Safety
-/// As `picollo_perf_session_record`.
+/// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
+/// `_enable`. Threads: as `picollo_perf_session_record`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_reset(
     s: *mut picollo_perf_session,
@@ -138,8 +123,6 @@ pub unsafe extern "C" fn picollo_perf_session_reset(
 }
 
 /// Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
-/// # Safety
-/// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_is_open(
     s: *const picollo_perf_session,
@@ -152,8 +135,6 @@ pub unsafe extern "C" fn picollo_perf_session_is_open(
 }
 
 /// Writes the number of counters added so far (open or not) to `*out`.
-/// # Safety
-/// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_counter_count(
     s: *const picollo_perf_session,
@@ -167,9 +148,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_count(
 
 /// Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
 /// `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
-/// # Safety
-/// `s` is NULL or a live session; `buf` is NULL or has `len` writable bytes; `needed` is
-/// NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_counter_name(
     s: *const picollo_perf_session,
@@ -187,8 +165,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_name(
 
 /// Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 /// Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
-/// # Safety
-/// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_counter_values(
     s: *const picollo_perf_session,
@@ -208,11 +184,8 @@ pub unsafe extern "C" fn picollo_perf_session_counter_values(
     })
 }
 
-/// Lends the histogram of counter `index`: BORROWED, owned by the session, valid until
-/// `picollo_perf_session_free` (never `picollo_histogram_free` it); every `picollo_histogram_*`
-/// call takes it. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
-/// # Safety
-/// `s` is NULL or a live session; `out` is NULL or writable.
+/// Lends in `*out` the histogram of counter `index`: BORROWED, owned by the session until
+/// `picollo_perf_session_free`. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
     s: *mut picollo_perf_session,
@@ -228,8 +201,6 @@ pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
 
 /// Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
 /// or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
-/// # Safety
-/// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_derived(
     s: *const picollo_perf_session,
@@ -243,8 +214,6 @@ pub unsafe extern "C" fn picollo_perf_session_derived(
 }
 
 /// Writes the same ratios over the means of the counters' histograms (before open too: NaN).
-/// # Safety
-/// `s` is NULL or a live session; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_derived_means(
     s: *const picollo_perf_session,

@@ -33,11 +33,8 @@ pub(crate) fn query_error(e: QueryError) -> Failure {
     Failure::new(status, e)
 }
 
-/// Writes the percentile at `rank` (percent, 0..100) to `*out`.
-/// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY` when no value
-/// is in range.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
+/// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
+/// rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_percentile(
     h: *const picollo_histogram,
@@ -50,9 +47,6 @@ pub unsafe extern "C" fn picollo_histogram_percentile(
 
 /// Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
 /// Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-/// # Safety
-/// `h` is NULL or a live handle; `ranks` points to `n` doubles and `out` to `n` writable
-/// entries (either may be NULL when `n` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_percentiles(
     h: *const picollo_histogram,
@@ -86,8 +80,6 @@ pub(crate) fn percentiles_into(
 }
 
 /// Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
-/// # Safety
-/// As `picollo_histogram_percentiles`, with `out` pointing to `n` writable `uint64_t`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_percentile_values(
     h: *const picollo_histogram,
@@ -109,8 +101,6 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
 }
 
 /// Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_summary(
     h: *const picollo_histogram,
@@ -126,8 +116,6 @@ pub unsafe extern "C" fn picollo_histogram_summary(
 
 /// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
 /// either output may be NULL.
-/// # Safety
-/// `h` is NULL or a live handle; `mean`, `stdev` are NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_mean_stdev(
     h: *const picollo_histogram,
@@ -143,8 +131,6 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
 
 /// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 /// Errors: `OUT_OF_RANGE` past the end.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_bucket(
     h: *const picollo_histogram,
@@ -166,11 +152,8 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     })
 }
 
-/// Writes the next non-empty bucket at or after `*cursor` (start at 0) and moves `*cursor` past
-/// it; `OUT_OF_RANGE` at the end. Each call copies the histogram: prefer
-/// `picollo_histogram_next_buckets` (docs/c-api.md, "Iterating buckets and steps").
-/// # Safety
-/// `h` is NULL or a live handle; `cursor` and `out` are NULL or writable.
+/// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
+/// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_next_bucket(
     h: *const picollo_histogram,
@@ -181,13 +164,9 @@ pub unsafe extern "C" fn picollo_histogram_next_bucket(
     unsafe { picollo_histogram_next_buckets(h, cursor, out, 1, std::ptr::null_mut()) }
 }
 
-/// Writes up to `cap` next non-empty buckets at or after `*cursor` (start at 0) to `out`, from
-/// one copy, with their number in `*written` (may be NULL), and moves `*cursor` past them.
-/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing
-/// written) at the end (docs/c-api.md, "Iterating buckets and steps").
-/// # Safety
-/// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-/// `cap` writable entries; `written` is NULL or writable.
+/// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
+/// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
+/// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_next_buckets(
     h: *const picollo_histogram,

@@ -20,16 +20,14 @@ caller_owned!(picollo_recorder);
 pub enum picollo_recorder_kind {
     /// A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
     Plain = 0,
-    /// A relaxed atomic add of 1 (interlocked); an add that finds `limit` is taken back and the
-    /// value goes through `record`.
+    /// A relaxed atomic add of 1 (interlocked); one finding `limit` is taken back, then `record`.
     Atomic = 1,
     /// No direct path: every record calls `record` (approximate; thread-local at its shard cap).
     Call = 2,
 }
 
-/// Where the calling thread's records of one histogram go, for the header's `static inline`
-/// `picollo_recorder_record` (docs/c-api.md, "The inline recorder"). Plain data: copy it
-/// freely, but use it only on the thread and for the lifetime `picollo_histogram_recorder` says.
+/// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
+/// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -56,12 +54,9 @@ pub struct picollo_recorder {
     pub reserved: u32,
 }
 
-/// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`.
-/// Errors: NULL `h` or `out`. Threads and lifetime: single writer, on the recording thread until
-/// `h` is freed; interlocked, any thread until `h` is freed; thread-local, the calling thread
-/// only, until it exits or `h` is freed (docs/c-api.md, "The inline recorder").
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
+/// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
+/// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
+/// NULL `h` or `out`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_recorder(
     h: *const picollo_histogram,

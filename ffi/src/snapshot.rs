@@ -10,8 +10,7 @@ use crate::query::percentiles_into;
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
-/// A snapshot of a histogram (opaque): `_new` makes one, `_update` refreshes it without
-/// allocating, `_free` frees it. Threads: one thread at a time.
+/// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 #[allow(non_camel_case_types)]
 pub struct picollo_snapshot {
     _private: [u8; 0],
@@ -35,8 +34,6 @@ pub(crate) fn mismatch() -> Failure {
 
 /// Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
 /// with `picollo_snapshot_free`.
-/// # Safety
-/// `h` is NULL or a live handle; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_new(
     h: *const picollo_histogram,
@@ -50,12 +47,8 @@ pub unsafe extern "C" fn picollo_snapshot_new(
     })
 }
 
-/// Refreshes the snapshot from `h` (or a histogram of the same configuration), allocating
-/// nothing: with `deltas` non-zero it holds what was recorded since the previous update (or
-/// the reset in between), else the full counts.
-/// # Safety
-/// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-/// (writers may keep recording).
+/// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
+/// recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_update(
     s: *mut picollo_snapshot,
@@ -69,8 +62,6 @@ pub unsafe extern "C" fn picollo_snapshot_update(
 }
 
 /// Writes the snapshot's standard summary to `*out`.
-/// # Safety
-/// `s` is NULL or a live snapshot; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_summary(
     s: *const picollo_snapshot,
@@ -85,8 +76,6 @@ pub unsafe extern "C" fn picollo_snapshot_summary(
 }
 
 /// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
-/// # Safety
-/// `s` is NULL or a live snapshot; `ranks` points to `n` doubles, `out` to `n` entries.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_percentiles(
     s: *const picollo_snapshot,
@@ -103,8 +92,6 @@ pub unsafe extern "C" fn picollo_snapshot_percentiles(
 }
 
 /// Frees a snapshot; NULL is ignored.
-/// # Safety
-/// `s` is NULL or a snapshot from `picollo_snapshot_new` not yet freed.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_free(s: *mut picollo_snapshot) {
     free_boxed!(s)

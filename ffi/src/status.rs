@@ -2,8 +2,8 @@
 
 use std::ffi::{c_char, CStr};
 
-/// Result of a fallible Picollo call. `PICOLLO_STATUS_OK` is zero; everything else is an
-/// error whose details are in `picollo_last_error_message()`.
+/// Result of a fallible call: `PICOLLO_STATUS_OK` (0), or an error explained by
+/// `picollo_last_error_message()`.
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,14 +36,11 @@ pub enum picollo_status {
     OsError = 12,
     /// A Rust panic was caught at the boundary: a bug in Picollo, please report it.
     Panic = 13,
-    /// Memory for a histogram, a copy of its counts or a result could not be allocated;
-    /// nothing was changed.
+    /// Memory for a histogram, a copy of its counts or a result ran out; nothing was changed.
     OutOfMemory = 14,
-    /// The input is not what it should be: not a V2 histogram, not base64, or an interval
-    /// log line that cannot be read (the message says what, and for a log the line number).
+    /// Not a V2 histogram, not base64, or an unreadable interval log line (the message says which).
     FormatError = 15,
-    /// The histogram cannot be written in the format asked for (saturated counts, a bucket
-    /// count above 2^63 − 1 or a value above 2^63 − 1 for V2); nothing was written.
+    /// The format cannot hold the histogram (saturated, or over 2^63 − 1 in V2); none written.
     Unencodable = 16,
 }
 

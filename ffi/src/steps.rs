@@ -111,12 +111,8 @@ unsafe fn steps(
 }
 
 /// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
-/// included) to `out`, in batches as `picollo_histogram_next_buckets`.
-/// Errors: NULL `h`, `cursor` or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE`
-/// after the last step (docs/c-api.md, "Iterating buckets and steps").
-/// # Safety
-/// `h` is NULL or a live handle; `cursor` is NULL or writable; `out` is NULL or points to
-/// `cap` writable entries; `written` is NULL or writable.
+/// included) to `out`, in batches as `picollo_histogram_next_buckets`. Errors: NULL `h`, `cursor`
+/// or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE` after the last step.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_linear_steps(
     h: *const picollo_histogram,
@@ -137,12 +133,9 @@ pub unsafe extern "C" fn picollo_histogram_linear_steps(
     unsafe { steps(h, Spacing::Linear(width), cursor, out, cap, written) }
 }
 
-/// Writes up to `cap` next geometric steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
-/// logarithmic iteration) to `out`, in batches as `picollo_histogram_linear_steps`.
-/// Errors: as `picollo_histogram_linear_steps`, and `INVALID_ARGUMENT` for `first` 0 or a `base`
-/// that is not a finite number above 1.
-/// # Safety
-/// As `picollo_histogram_linear_steps`.
+/// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
+/// logarithmic iteration) to `out`, as `picollo_histogram_linear_steps`. Errors: as that, and
+/// `INVALID_ARGUMENT` for `first` 0 or a `base` that is not finite and above 1.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_log_steps(
     h: *const picollo_histogram,

@@ -39,12 +39,8 @@ pub(crate) fn fmt_internal(_: std::fmt::Error) -> Failure {
     Failure::new(picollo_status::Panic, "formatting failed unexpectedly")
 }
 
-/// Writes the Markdown table of a summary into `buf` (`##### title` heading unless `title` is
-/// NULL or empty). Text rules (docs/c-api.md, "Conventions"): `(NULL, 0)` asks for the size;
-/// `BUFFER_TOO_SMALL` when truncated; `NULL_POINTER` for a NULL `buf` with a length.
-/// # Safety
-/// `summary` is NULL or readable; `title` is NULL or a NUL-terminated UTF-8 string; `buf`
-/// is NULL or has `len` writable bytes; `needed` is NULL or writable.
+/// Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
+/// or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_table(
     summary: *const picollo_summary,
@@ -63,9 +59,6 @@ pub unsafe extern "C" fn picollo_summary_table(
 
 /// Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
 /// precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
-/// # Safety
-/// `a`, `b` are NULL or readable; the strings are NULL or NUL-terminated UTF-8; `buf` is
-/// NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_diff(
     a: *const picollo_summary,
@@ -90,8 +83,6 @@ pub unsafe extern "C" fn picollo_summary_diff(
 }
 
 /// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
-/// # Safety
-/// As `picollo_summary_table`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_line(
     summary: *const picollo_summary,
@@ -109,9 +100,6 @@ pub unsafe extern "C" fn picollo_summary_line(
 }
 
 /// Writes a summary as a JSON object into `buf`.
-/// # Safety
-/// `summary` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is
-/// NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_json(
     summary: *const picollo_summary,
@@ -127,9 +115,6 @@ pub unsafe extern "C" fn picollo_summary_json(
 }
 
 /// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
-/// # Safety
-/// `p` is NULL or readable; `buf` is NULL or has `len` writable bytes; `needed` is NULL or
-/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_percentile_format(
     p: *const picollo_percentile,

@@ -82,8 +82,7 @@ pub extern "C" fn picollo_convert_ticks(ticks: u64, frequency: u64, per_second: 
 
 caller_owned!(picollo_scope);
 
-/// A running measurement from `picollo_scope_begin`, held by value on the caller's stack; treat
-/// the fields as private.
+/// A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -98,9 +97,8 @@ pub struct picollo_scope {
     pub reserved: u32,
 }
 
-/// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`
-/// (the tick frequency is measured first, once per process). Never fails; `h` must still be
-/// live, and not used by another thread, when the scope ends.
+/// Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`.
+/// Never fails; `h` stays live and unused by other threads until the scope ends.
 #[no_mangle]
 pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> picollo_scope {
     let start: Option<u64> = boundary!({
@@ -118,12 +116,9 @@ pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> p
     }
 }
 
-/// Ends a scope: records the elapsed time into its histogram once and writes it to `*elapsed`
-/// (may be NULL). Errors: NULL `scope`; `NULL_POINTER` for a NULL histogram (or a scope ended
-/// already); `INVALID_ARGUMENT` for an unknown unit (nothing recorded).
-/// # Safety
-/// `scope` is NULL or a writable scope from `picollo_scope_begin`, whose histogram is
-/// still live and not used by another thread; `elapsed` is NULL or writable.
+/// Ends a scope: records its elapsed time once into its histogram and to `*elapsed` unless NULL.
+/// Errors: NULL `scope`, or its histogram (a scope ended already); `INVALID_ARGUMENT` for an
+/// unknown unit. Safety: `scope`'s histogram is live and used by no other thread.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_scope_end(
     scope: *mut picollo_scope,

@@ -27,22 +27,19 @@ pub enum picollo_value_selection {
     Interpolated = 3,
 }
 
-/// Concurrency mode of a histogram (`picollo_histogram_config.mode`): who may record at once,
-/// what a record costs, whether counts are exact. Reads run on any thread in every mode.
+/// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
+/// Reads run on any thread in every mode.
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_mode {
-    /// One writer at a time, serialised by the caller (plain load + store: the fastest). Reset from
-    /// the writer's thread. The only mode with `picollo_histogram_subtract`.
+    /// One writer at a time (load + store: the fastest); reset from it; the one with subtract.
     SingleWriter = 0,
     /// Any number of writers, one relaxed atomic add per record: exact. Reset from any thread.
     Interlocked = 1,
-    /// Any number of writers, each into its own shard (no contention); reads sum the shards. Exact;
-    /// a shard outlives its thread. Reset from any thread.
+    /// Any number of writers, each into its own shard (no contention); exact; reset anywhere.
     ThreadLocal = 2,
-    /// Any number of writers; each bucket a scalable approximate counter (`picollo_approx_counter`):
-    /// exact below 2^T, then about 2 % error at 2σ. Reset from any thread.
+    /// Any number of writers; buckets are approximate counters (exact below 2^T, then about 2 %).
     Approximate = 3,
 }
 

@@ -20,19 +20,9 @@ use crate::histogram::picollo_histogram;
 use crate::snapshot::picollo_snapshot;
 use crate::status::picollo_status;
 
-/// Moves the counts recorded into `h` since its previous collect or reset (outside and
-/// saturated counts included) into a new histogram; `h` goes on counting from zero.
-///
-/// `*out` gets a new handle (64-bit counters, single writer, `h`'s layout, range and value
-/// selection) that the caller frees with `picollo_histogram_free`. Writers may keep
-/// recording and never wait: a record lands in exactly one interval in the interlocked and
-/// thread-local modes (single writer: when collected from the writing thread; approximate:
-/// each counter update). A collect counts as a reset for snapshots taken with deltas.
-///
-/// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing is taken from `h`).
-///
-/// # Safety
-/// `h` is NULL or a live handle (writers may keep recording); `out` is NULL or writable.
+/// Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
+/// `*out`, for `picollo_histogram_free`; `h` counts on from zero (docs/c-api.md, "Metrics export").
+/// Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing taken). Threads: writers keep recording.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_collect(
     h: *mut picollo_histogram,
@@ -52,17 +42,9 @@ pub unsafe extern "C" fn picollo_histogram_collect(
     })
 }
 
-/// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`,
-/// allocating nothing.
-///
-/// `h` must have the configuration and counter width of the histogram `s` was made from.
-///
-/// Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) for another configuration or
-/// counter width.
-///
-/// # Safety
-/// `s` is NULL or a live snapshot not used by another thread; `h` is NULL or a live handle
-/// (writers may keep recording).
+/// Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`, allocating
+/// nothing. Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) when `h`'s configuration
+/// or counter width is not that of `s`'s histogram. Threads: writers may keep recording.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_collect(
     s: *mut picollo_snapshot,

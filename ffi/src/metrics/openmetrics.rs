@@ -41,33 +41,25 @@ use crate::status::picollo_status;
 
 caller_owned!(picollo_openmetrics_options);
 
-/// Options of the OpenMetrics functions and of `picollo_histogram_prometheus_buckets`.
-/// Start from `picollo_openmetrics_options_default` (which sets `struct_size`), then change
-/// fields.
+/// Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
+/// `picollo_openmetrics_options_default`.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_openmetrics_options {
-    /// `sizeof(picollo_openmetrics_options)` as the caller knows it (rules as
-    /// `picollo_histogram_config.struct_size`).
+    /// `sizeof(picollo_openmetrics_options)` as the caller knows it.
     pub struct_size: u32,
-    /// 0: a `histogram` family (cumulative buckets); 1: a `summary` family with the
-    /// quantiles 0.5, 0.9, 0.95, 0.99, 0.999 and 1 (the bounds are not used then).
+    /// 0: a `histogram` family; 1: a `summary` of quantiles 0.5 … 0.999 and 1 (no bounds).
     pub summary: u32,
-    /// Explicit `le` bounds in recorded units, strictly increasing (`bound_count` of them);
-    /// NULL with 0: bounds derived from the layout at `coarse_relative_error`, each a
-    /// bucket's highest value so every count is exact, the same at every scrape.
+    /// `le` bounds in recorded units, increasing; NULL with 0: derived from the layout.
     pub bounds: *const u64,
     /// The number of `bounds`.
     pub bound_count: usize,
-    /// With no explicit bounds: the relative error the derived bounds keep, in (0, 1);
-    /// default 0.05.
+    /// The relative error of derived bounds, in (0, 1); default 0.05.
     pub coarse_relative_error: f64,
-    /// Recorded units per exported unit (1e9 shows nanoseconds as seconds): `le`, `_sum`
-    /// and quantile values are divided by it. Finite and above 0; default 1.
+    /// Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
     pub unit_ratio: f64,
-    /// The `_created` time of the points, nanoseconds since the Unix epoch; 0 leaves
-    /// `_created` out (the default).
+    /// The points' `_created`, nanoseconds since the Unix epoch; 0 (the default): none.
     pub created_unix_nanos: u64,
 }
 
@@ -231,21 +223,10 @@ pub(crate) fn eof() -> String {
         .unwrap_or_default()
 }
 
-/// Writes an OpenMetrics exposition of `h` alone: one family's metadata (`# UNIT` and
-/// `# HELP` only when `unit` and `help` are not NULL or ""), one point with `labels` (NULL
-/// with 0 for none), then `# EOF`.
-///
-/// `h` is read as one consistent copy; buffer rules as `picollo_summary_table`.
-///
-/// Errors: NULL `h`, `name` or `opts`, NULL `labels` with a non-zero count, a NULL label
-/// string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label name or
+/// Writes an OpenMetrics exposition of `h` alone (one family, one point with `labels`, `# EOF`)
+/// into `buf` (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `name` or `opts`, or a NULL
+/// label string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a name, unit, label or
 /// option OpenMetrics refuses (the message names it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`.
-///
-/// # Safety
-/// `h` is NULL or a live handle; `name`, `help` and `unit` are NULL or NUL-terminated;
-/// `labels` is NULL or has `label_count` labels whose strings are NUL-terminated; `opts` is
-/// NULL or has `opts->struct_size` readable bytes and `bound_count` readable bounds; `buf` is
-/// NULL or has `len` writable bytes; `needed` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_openmetrics(
     h: *const picollo_histogram,

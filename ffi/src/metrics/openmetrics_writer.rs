@@ -19,10 +19,8 @@ use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
-/// An OpenMetrics exposition writer (opaque) for several families and points.
-///
-/// `_new`, then per family `_family` and its `_point`s, `_finish` (`# EOF`); `_take` moves
-/// the text out (as often as wanted); `_free`. A writer is used by one thread at a time.
+/// An OpenMetrics exposition writer (opaque): `_new`, per family `_family` and its `_point`s,
+/// `_finish`; `_take` moves the text out (docs/c-api.md, "Metrics export").
 #[allow(non_camel_case_types)]
 pub struct picollo_openmetrics_writer {
     _private: [u8; 0],
@@ -128,11 +126,7 @@ fn metadata(family: &Family<'_>, o: &OmOptions<'_>) -> Result<String, Failure> {
     Ok(text)
 }
 
-/// Creates an OpenMetrics writer with nothing written: on success `*out` holds a handle for
-/// `picollo_openmetrics_writer_free`.
-///
-/// # Safety
-/// `out` is NULL or writable.
+/// Creates an empty OpenMetrics writer in `*out`, for `picollo_openmetrics_writer_free`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_new(
     out: *mut *mut picollo_openmetrics_writer,
@@ -143,25 +137,16 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_new(
     })
 }
 
-/// Frees an OpenMetrics writer and the text it still holds. NULL is accepted and ignored.
-///
-/// # Safety
-/// `w` is NULL or a handle from `picollo_openmetrics_writer_new` not yet freed.
+/// Frees an OpenMetrics writer and the text it still holds; NULL is ignored.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_free(w: *mut picollo_openmetrics_writer) {
     free_boxed!(w)
 }
 
-/// Starts a family: writes its metadata (as `picollo_histogram_openmetrics`); the next
-/// points go to it, with these options (copied, bounds included).
-///
-/// Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT`
-/// (nothing written) for a name, unit or option `picollo_histogram_openmetrics` refuses, a
-/// name already used in this exposition, or a finished writer; `OUT_OF_MEMORY`.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `name`, `help` and
-/// `unit` are NULL or NUL-terminated; `opts` as in `picollo_histogram_openmetrics`.
+/// Starts a family: writes its metadata as `picollo_histogram_openmetrics` does, and keeps a copy
+/// of `opts` for its points. Errors: NULL `w`, `name` or `opts`; `STRUCT_SIZE`; `INVALID_UTF8`;
+/// `INVALID_ARGUMENT` (nothing written) for what `picollo_histogram_openmetrics` refuses, a name
+/// used already, or a finished writer; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_family(
     w: *mut picollo_openmetrics_writer,
@@ -186,21 +171,10 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_family(
     })
 }
 
-/// Writes one point of the current family: `h` (read as one consistent copy) with these
-/// labels, as `picollo_histogram_openmetrics` writes it.
-///
-/// Label sets are not compared between points: giving one twice is the caller's error.
-///
-/// Errors: NULL `w` or `h`, NULL `labels` with a non-zero count, a NULL label string;
-/// `INVALID_UTF8`; `INVALID_ARGUMENT` (nothing written) for a label
-/// `picollo_histogram_openmetrics` refuses, no family started, or a finished writer;
-/// `LAYOUT_MISMATCH` for another layout or range than the family's first point;
-/// `OUT_OF_MEMORY`.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `h` is NULL or a
-/// live handle; `labels` is NULL or has `label_count` labels whose strings are
-/// NUL-terminated.
+/// Writes one point of the current family: `h` with `labels` (a label set given twice is not
+/// detected). Errors: NULL `w` or `h`, or a NULL label string; `INVALID_UTF8`; `INVALID_ARGUMENT`
+/// (nothing written) for a refused label, no family, or a finished writer; `LAYOUT_MISMATCH` for
+/// a layout or range other than the family's first point's; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_point(
     w: *mut picollo_openmetrics_writer,
@@ -229,12 +203,7 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_point(
     })
 }
 
-/// Ends the exposition with `# EOF`; no family or point can follow.
-///
-/// Errors: NULL `w`; `INVALID_ARGUMENT` when already finished.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call.
+/// Ends the exposition with `# EOF`. Errors: NULL `w`; `INVALID_ARGUMENT` when finished already.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_finish(
     w: *mut picollo_openmetrics_writer,
@@ -249,16 +218,8 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_finish(
     })
 }
 
-/// Moves the text written so far into `buf` and clears it from the writer, as
-/// `picollo_log_writer_take` does (buffer rules as `picollo_summary_table`; on
-/// `BUFFER_TOO_SMALL` nothing is taken).
-///
-/// Errors: NULL `w`; `BUFFER_TOO_SMALL`; `NULL_POINTER` for a NULL `buf` with a non-zero
-/// `len`.
-///
-/// # Safety
-/// `w` is NULL or a live handle used by no other thread during the call; `buf` is NULL or
-/// has `len` writable bytes; `needed` is NULL or writable.
+/// Moves the text written so far into `buf`, as `picollo_log_writer_take` does. Errors: NULL
+/// `w`; `BUFFER_TOO_SMALL` (nothing taken).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_openmetrics_writer_take(
     w: *mut picollo_openmetrics_writer,

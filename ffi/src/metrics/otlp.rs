@@ -30,8 +30,7 @@ use crate::status::picollo_status;
 
 caller_owned!(picollo_otlp_options);
 
-/// The `scale` of `picollo_otlp_options` that picks the scale from the histogram's relative
-/// error (the coarsest whose buckets are at least as fine).
+/// `picollo_otlp_options.scale`: the coarsest scale at least as fine as the relative error.
 pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
 
 /// How the points of an OTLP metric relate in time (`picollo_otlp_options.temporality`).
@@ -39,8 +38,7 @@ pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_otlp_temporality {
-    /// The point holds only its interval (`start_time_unix_nano` to `time_unix_nano`):
-    /// export a collected interval (`picollo_histogram_collect`).
+    /// The point holds its interval only (start to time): export a `picollo_histogram_collect`.
     Delta = 1,
     /// The point holds everything since a fixed start: export a read of the histogram.
     Cumulative = 2,
@@ -53,19 +51,16 @@ pub enum picollo_otlp_temporality {
 pub enum picollo_otlp_format {
     /// The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
     Protobuf = 0,
-    /// OTLP/JSON: the protobuf JSON mapping, lowerCamelCase names, 64-bit integers as
-    /// strings, enums as integers.
+    /// OTLP/JSON: the protobuf JSON mapping (lowerCamelCase, 64-bit integers as strings).
     Json = 1,
 }
 
-/// Options of `picollo_histogram_otlp`. Start from `picollo_otlp_options_default` (which sets
-/// `struct_size`), then change fields. Strings are NUL-terminated UTF-8; NULL means "".
+/// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_otlp_options {
-    /// `sizeof(picollo_otlp_options)` as the caller knows it (rules as
-    /// `picollo_histogram_config.struct_size`).
+    /// `sizeof(picollo_otlp_options)` as the caller knows it.
     pub struct_size: u32,
     /// A `picollo_otlp_temporality`: 1 delta, 2 cumulative (the default).
     pub temporality: u32,
@@ -75,14 +70,11 @@ pub struct picollo_otlp_options {
     pub description: *const c_char,
     /// The metric unit (UCUM, e.g. "s").
     pub unit: *const c_char,
-    /// Start of the point's interval (delta) or of the counting (cumulative), nanoseconds
-    /// since the Unix epoch.
+    /// Start of the interval (delta) or of the counting (cumulative), ns since the Unix epoch.
     pub start_time_unix_nano: u64,
-    /// End of the point's interval, nanoseconds since the Unix epoch; not before the start
-    /// (0 leaves both unchecked and unset as the protobuf default).
+    /// End of the interval, ns since the Unix epoch, not before the start; 0: both unset.
     pub time_unix_nano: u64,
-    /// The point's attributes (`attribute_count`; NULL with 0 for none): names not empty,
-    /// each once.
+    /// The point's attributes (`attribute_count` of them), names not empty and each once.
     pub attributes: *const picollo_label,
     /// The number of `attributes`.
     pub attribute_count: usize,
@@ -94,13 +86,11 @@ pub struct picollo_otlp_options {
     pub scope_name: *const c_char,
     /// The instrumentation scope's version.
     pub scope_version: *const c_char,
-    /// The exponential histogram's scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the
-    /// default): the coarsest scale whose buckets keep the histogram's relative error.
+    /// The scale, -10..20, or `PICOLLO_OTLP_SCALE_AUTO` (the default).
     pub scale: i32,
     /// Reserved: must be zero.
     pub reserved: u32,
-    /// Recorded units per exported unit (1e9 exports nanoseconds as seconds): finite and
-    /// above 0; default 1.
+    /// Recorded units per exported unit (1e9: ns as seconds), finite and above 0; default 1.
     pub unit_ratio: f64,
 }
 
@@ -275,25 +265,11 @@ fn times(o: &picollo_otlp_options) -> Result<(u64, u64), Failure> {
     Ok((start, time))
 }
 
-/// Writes `h` as an OTLP `ExportMetricsServiceRequest` (one resource, one scope, one
-/// exponential-histogram metric of one point) in `format`, a `picollo_otlp_format`.
-///
-/// `h` is read as one consistent copy. Protobuf: bytes, no NUL; `*needed` (if not NULL) gets
-/// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
-/// `(NULL, 0)` asks for the size. JSON: NUL-terminated text, buffer rules as
-/// `picollo_summary_table`.
-///
-/// Errors: NULL `h`, `o` or `o->name`, NULL attribute arrays with a non-zero count or a NULL
-/// attribute string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format
-/// or temporality, an empty name, an empty or repeated attribute name, a scale outside
-/// -10..20 (other than `PICOLLO_OTLP_SCALE_AUTO`), a `unit_ratio` not finite and above 0, a
-/// start after the time, a non-zero `reserved`; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`;
-/// `NULL_POINTER` for a NULL `buf` with a non-zero `len`.
-///
-/// # Safety
-/// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
-/// strings NULL or NUL-terminated and attribute arrays of their counts; `buf` is NULL or has
-/// `len` writable bytes; `needed` is NULL or writable.
+/// Writes `h` as an OTLP `ExportMetricsServiceRequest` with one exponential-histogram point, in
+/// `format` (a `picollo_otlp_format`: protobuf bytes, or JSON text), into `buf` (docs/c-api.md,
+/// "Metrics export"). Errors: NULL `h`, `o`, `o->name` or an attribute string; `STRUCT_SIZE`;
+/// `INVALID_UTF8`; `INVALID_ARGUMENT` for a format or option OTLP refuses (the message names
+/// it); `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL` (protobuf: nothing written).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_otlp(
     h: *const picollo_histogram,

@@ -14,22 +14,11 @@ use crate::handle::try_ref;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
-/// Writes the cumulative buckets of the histogram family `picollo_histogram_openmetrics`
-/// writes for `h` with these options, as numbers: `le[i]` and `cumulative[i]` for each of the
-/// `*count` buckets (the last `le` is `+INFINITY`), and `*sum` when `sum` is not NULL.
-///
-/// `le` and `sum` are in exported units; `h` is read as one consistent copy. When `capacity`
-/// is below the bucket count: `BUFFER_TOO_SMALL` with only `*count` written, so
-/// `(NULL, NULL, 0)` asks for the size (at least 1).
-///
-/// Errors: NULL `h`, `opts` or `count`; NULL `le` or `cumulative` with a non-zero `capacity`;
-/// `STRUCT_SIZE`; `INVALID_ARGUMENT` for bad options (as `picollo_histogram_openmetrics`) or
-/// `opts->summary` set (a summary has no buckets); `BUFFER_TOO_SMALL`; `OUT_OF_MEMORY`.
-///
-/// # Safety
-/// `h` is NULL or a live handle; `opts` as in `picollo_histogram_openmetrics`; `le` and
-/// `cumulative` are NULL or have `capacity` writable elements; `count` and `sum` are NULL or
-/// writable.
+/// Writes the cumulative buckets that `picollo_histogram_openmetrics` would write for `h` as
+/// numbers: `le[i]`, `cumulative[i]` for each of the `*count` buckets, and `*sum` unless NULL
+/// (docs/c-api.md, "Metrics export"). Errors: NULL `h`, `opts` or `count`; `STRUCT_SIZE`;
+/// `INVALID_ARGUMENT` for bad options or `opts->summary` set; `BUFFER_TOO_SMALL` (only `*count`
+/// written); `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_prometheus_buckets(
     h: *const picollo_histogram,

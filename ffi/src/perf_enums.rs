@@ -1,0 +1,150 @@
+//! The enums of the perf ABI (`picollo_perf_*`, `picollo_cpu_vendor`), each Linux-only by its
+//! own `cfg`: this module is compiled everywhere so that cbindgen, which copies a module's
+//! `cfg` onto every variant of its enums, guards each enum once in the header.
+
+/// `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_hardware_event {
+    /// Core cycles (`Hardware:CpuCycles`; a fixed counter on Intel).
+    CpuCycles = 0,
+    /// Retired instructions (a fixed counter on Intel).
+    Instructions = 1,
+    /// Last-level cache references.
+    CacheReferences = 2,
+    /// Last-level cache misses.
+    CacheMisses = 3,
+    /// Retired branch instructions.
+    BranchInstructions = 4,
+    /// Mispredicted branches.
+    BranchMisses = 5,
+    /// Bus cycles.
+    BusCycles = 6,
+    /// Cycles stalled in the front end.
+    StalledCyclesFrontend = 7,
+    /// Cycles stalled in the back end.
+    StalledCyclesBackend = 8,
+    /// Reference cycles at the nominal frequency (a fixed counter on Intel).
+    RefCpuCycles = 9,
+}
+
+/// `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_cache_level {
+    /// Level-1 data cache.
+    L1d = 0,
+    /// Level-1 instruction cache.
+    L1i = 1,
+    /// Last-level cache.
+    Ll = 2,
+    /// Data TLB.
+    Dtlb = 3,
+    /// Instruction TLB.
+    Itlb = 4,
+    /// Branch prediction unit.
+    Bpu = 5,
+    /// Local memory (NUMA node).
+    Node = 6,
+}
+
+/// `PERF_COUNT_HW_CACHE_OP_*`.
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_cache_op {
+    /// Loads.
+    Read = 0,
+    /// Stores.
+    Write = 1,
+    /// Prefetches.
+    Prefetch = 2,
+}
+
+/// `PERF_COUNT_HW_CACHE_RESULT_*`.
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_cache_result {
+    /// All accesses.
+    Access = 0,
+    /// Misses only.
+    Miss = 1,
+}
+
+/// `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_software_event {
+    /// Wall-clock nanoseconds on a CPU timer.
+    CpuClock = 0,
+    /// Nanoseconds this task ran (`Software:TaskClock`).
+    TaskClock = 1,
+    /// All page faults.
+    PageFaults = 2,
+    /// Context switches.
+    ContextSwitches = 3,
+    /// Migrations to another CPU.
+    CpuMigrations = 4,
+    /// Minor page faults (no I/O).
+    MinorPageFaults = 5,
+    /// Major page faults (I/O).
+    MajorPageFaults = 6,
+    /// Unaligned accesses fixed up by the kernel.
+    AlignmentFaults = 7,
+    /// Instructions emulated by the kernel.
+    EmulationFaults = 8,
+}
+
+/// How `picollo_perf_session_read` read the counters.
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_read_path {
+    /// Not read yet.
+    None = 0,
+    /// One `read(2)` of the whole group.
+    Syscall = 1,
+    /// `rdpmc` through each counter's mmapped page.
+    Rdpmc = 2,
+}
+
+/// Which value `picollo_perf_session_record` puts into each counter's histogram
+/// (`picollo_perf_config.record_kind`).
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_record_kind {
+    /// The delta, scaled when multiplexed (`picollo_perf_delta.scaled`). The default.
+    Delta = 0,
+    /// The delta less the calibrated read overhead, floored at 0 (`corrected`).
+    Corrected = 1,
+    /// The unscaled delta (`raw`).
+    RawDelta = 2,
+    /// The current scaled count itself, not a delta.
+    Value = 3,
+}
+
+/// The CPU's vendor (`picollo_perf_info.vendor`).
+#[cfg(target_os = "linux")]
+#[allow(non_camel_case_types)]
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_cpu_vendor {
+    /// GenuineIntel.
+    Intel = 0,
+    /// AuthenticAMD or HygonGenuine.
+    Amd = 1,
+    /// Anything else, or not x86-64.
+    Other = 2,
+}
