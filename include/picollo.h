@@ -1820,45 +1820,20 @@ picollo_status picollo_histogram_prometheus_buckets(const struct picollo_histogr
 // relative error, unit ratio 1, native buckets only.
 struct picollo_prometheus_native_options picollo_prometheus_native_options_default(void);
 
-// Writes `h` as Prometheus' protobuf exposition: one length-delimited `MetricFamily` of type
-// HISTOGRAM holding one native histogram (content type `application/vnd.google.protobuf;
-// proto=io.prometheus.client.MetricFamily; encoding=delimited`; bodies of several calls
-// concatenate into one exposition).
-//
-// `h` is read as one consistent copy and re-binned: each bucket whole into the native bucket
-// of its midpoint, values outside the range at its ends, saturated counts left out; zeros in
-// the zero bucket, whose threshold is positive. Bytes, no NUL; `*needed` (if not NULL) gets
-// the byte count; when `len` is smaller, `BUFFER_TOO_SMALL` and nothing is written, so
-// `(NULL, 0)` asks for the size.
-//
-// Errors: NULL `h`, `o` or `o->name`, a NULL label array with a non-zero count or a NULL
-// label string; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a schema outside
-// -4..8 (other than `PICOLLO_PROMETHEUS_SCHEMA_AUTO`), a `unit_ratio` not finite and above 0,
-// a classic coarse relative error outside (0, 1) and not 0, a name or label name Prometheus
-// refuses, a label name given twice; `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL`; `NULL_POINTER`
-// for a NULL `buf` with a non-zero `len`.
-//
-// # Safety
-// `h` is NULL or a live handle; `o` is NULL or has `o->struct_size` readable bytes, with
-// strings NULL or NUL-terminated and a label array of its count; `buf` is NULL or has `len`
-// writable bytes; `needed` is NULL or writable.
+// Writes `h` as Prometheus' protobuf exposition (one length-delimited `MetricFamily` holding
+// one native histogram; bytes, no NUL) into `buf` (docs/c-api.md, "Metrics export"). Errors:
+// NULL `h`, `o`, `o->name` or a label string; `STRUCT_SIZE`; `INVALID_UTF8`;
+// `INVALID_ARGUMENT` for an option Prometheus refuses (the message names it);
+// `OUT_OF_MEMORY`; `BUFFER_TOO_SMALL` (nothing written).
 picollo_status picollo_histogram_prometheus_native(const struct picollo_histogram *h,
                                                    const struct picollo_prometheus_native_options *o,
                                                    uint8_t *buf,
                                                    size_t len,
                                                    size_t *needed);
 
-// Writes the histogram of doubles `h` as Prometheus' protobuf exposition, as
-// `picollo_histogram_prometheus_native` does for integers: negative values in negative
-// buckets, `±0` and magnitudes below the range in the zero bucket (its threshold at least
-// the range's lowest magnitude); values above the range, NaN, the infinities and saturated
-// counts left out; the sum is the histogram's exact sum.
-//
-// Errors: those of `picollo_histogram_prometheus_native`; `INVALID_ARGUMENT` for a non-zero
-// `classic_coarse_relative_error` (classic buckets are for integer histograms).
-//
-// # Safety
-// As `picollo_histogram_prometheus_native`.
+// Writes the histogram of doubles `h` as `picollo_histogram_prometheus_native` does, with
+// negative buckets and the zero bucket. Errors: as that function, and `INVALID_ARGUMENT` for
+// a non-zero `classic_coarse_relative_error`.
 picollo_status picollo_float_histogram_prometheus_native(const struct picollo_float_histogram *h,
                                                          const struct picollo_prometheus_native_options *o,
                                                          uint8_t *buf,
