@@ -32,7 +32,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 10
+#define PICOLLO_ABI_VERSION_MINOR 11
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -891,6 +891,11 @@ typedef struct picollo_histogram_config {
   uint32_t exact_extremes;
   // Zero.
   uint32_t reserved;
+  // HdrHistogram's lowest discernible value: the lowest buckets are `2^floor(log2(L))` wide
+  // (the unit) and the relative error holds above `2 · unit / relative_error`; values below
+  // the unit share the first bucket. 1 (the default) or 0 (what structs of older headers
+  // read as): exact integers at the bottom. At most `2^(64 - log2(block size)) - 1`. ABI 1.11.
+  uint64_t lowest_discernible;
 } picollo_histogram_config;
 
 // A record function for one counter width and mode (`picollo_histogram_record_fn`):
@@ -1769,6 +1774,13 @@ picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
+// Writes to `*out` the unit of `h`'s layout: the width of its lowest buckets, a power of two
+// (1 unless it was made with `picollo_histogram_config.lowest_discernible` above 1, or decoded
+// from a V2 histogram or log whose lowest discernible value is above 1). ABI 1.11.
+// # Safety
+// `h` is NULL or a live handle; `out` is NULL or writable.
+picollo_status picollo_histogram_get_unit(const struct picollo_histogram *h, uint64_t *out);
+
 // Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 // # Safety
 // `h` is NULL or a live handle; `out` is NULL or writable.
@@ -1800,7 +1812,7 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
 // Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
-// midpoint values, single writer, dense storage.
+// midpoint values, single writer, dense storage, lowest discernible value 1.
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
 // Writes the Markdown table of `h`'s summary into `buf` (`##### title` heading unless `title`

@@ -48,9 +48,10 @@ impl picollo_v2_form {
 pub(crate) fn v2_status(e: &V2Error) -> picollo_status {
     match e {
         V2Error::OutOfMemory(_) => picollo_status::OutOfMemory,
-        V2Error::CountTooLarge { .. } | V2Error::Saturated(_) | V2Error::ValueTooLarge(_) => {
-            picollo_status::Unencodable
-        }
+        V2Error::CountTooLarge { .. }
+        | V2Error::Saturated(_)
+        | V2Error::ValueTooLarge(_)
+        | V2Error::UnitTooLarge(_) => picollo_status::Unencodable,
         _ => picollo_status::FormatError,
     }
 }

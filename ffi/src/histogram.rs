@@ -251,6 +251,24 @@ fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
     Ok(info)
 }
 
+/// Writes to `*out` the unit of `h`'s layout: the width of its lowest buckets, a power of two
+/// (1 unless it was made with `picollo_histogram_config.lowest_discernible` above 1, or decoded
+/// from a V2 histogram or log whose lowest discernible value is above 1). ABI 1.11.
+/// # Safety
+/// `h` is NULL or a live handle; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_get_unit(
+    h: *const picollo_histogram,
+    out: *mut u64,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        *out = h.with_view(|view| dispatch_view!(view, v => v.layout().unit()))?;
+        Ok(())
+    })
+}
+
 /// Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 /// # Safety
 /// `h` is NULL or a live handle; `out` is NULL or writable.
