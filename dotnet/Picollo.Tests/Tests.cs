@@ -327,7 +327,7 @@ static partial class Tests
         }
         // A caller built against a newer, larger struct: accepted while the fields this
         // library does not know are zero, refused otherwise (perf_event_attr's rule).
-        foreach (int size in new[] { 64, 1000 })
+        foreach (int size in new[] { Marshal.SizeOf(typeof(HistogramConfig)) + 8, 1000 })
         {
             var c = HistogramConfig.Default;
             c.StructSize = (uint)size;
