@@ -30,9 +30,12 @@ pub const DEFAULT_RELATIVE_ERROR: f64 = 0.001;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     block_scale: u32,
-    /// `block_scale + log2(unit)`: values below `2^(fine_scale + 1)` lie in the unit-wide
-    /// buckets. Kept summed so that the index costs what it costs without a unit.
-    fine_scale: u32,
+    /// `log2(unit)`.
+    unit_scale: u32,
+    /// `B · unit = 2^(block_scale + unit_scale)`: values below twice this lie in the
+    /// unit-wide buckets. Kept whole so that the index ors it in with one operand from
+    /// memory, as cheap as the plain layout's `B`.
+    fine: u64,
 }
 
 /// One bucket: the values `lower..=highest` share it and are reported as one value.
@@ -94,10 +97,10 @@ impl Layout {
             ceil += 1;
         }
         let block_size = ceil.next_power_of_two();
-        let block_scale = block_size.trailing_zeros();
         Layout {
-            block_scale,
-            fine_scale: block_scale,
+            block_scale: block_size.trailing_zeros(),
+            unit_scale: 0,
+            fine: block_size,
         }
     }
 
@@ -106,7 +109,8 @@ impl Layout {
         if block_scale >= 3 && block_scale <= 19 {
             Some(Layout {
                 block_scale,
-                fine_scale: block_scale,
+                unit_scale: 0,
+                fine: 1 << block_scale,
             })
         } else {
             None
@@ -121,14 +125,15 @@ impl Layout {
         } else {
             Some(Layout {
                 block_scale: self.block_scale,
-                fine_scale: self.block_scale + unit_scale,
+                unit_scale,
+                fine: 1 << (self.block_scale + unit_scale),
             })
         }
     }
 
     /// `log2` of the unit, the width of the lowest buckets (0: exact integers below `2B`).
     pub const fn unit_scale(&self) -> u32 {
-        self.fine_scale - self.block_scale
+        self.unit_scale
     }
 
     /// The unit: the width of the lowest buckets, HdrHistogram's lowest discernible value.
@@ -177,7 +182,7 @@ impl Layout {
         // Or-ing in B·unit gives step log2(unit) below 2B·unit (blocks k and k + 1 of unit-
         // wide buckets), never a smaller step, and a nonzero operand: ilog2 is one
         // instruction, no zero check.
-        let step = (v | (1 << self.fine_scale)).ilog2() - scale;
+        let step = (v | self.fine).ilog2() - scale;
         ((step as usize) << scale) + (v >> step) as usize
     }
 
@@ -194,7 +199,7 @@ impl Layout {
     #[inline(always)]
     pub fn fast_index(&self, v: u64, log2: Log2) -> usize {
         let scale = self.block_scale;
-        let step = log2.floor_log2_less(v | (1 << self.fine_scale), scale);
+        let step = log2.floor_log2_less(v | self.fine, scale);
         ((step as usize) << scale) + (v >> step) as usize
     }
 
