@@ -134,10 +134,18 @@ fn merges_across_units_re_bin_as_merges_across_precisions_do() {
     let coarse_config = Config::new().with_lowest_discernible(1000);
     let mut coarse = filled(coarse_config, &vs);
     // Buckets do not line up: a plain add refuses.
-    assert!(matches!(
-        coarse.add(&fine.view()),
-        Err(MergeError::LayoutMismatch { .. })
-    ));
+    let refused = coarse.add(&fine.view()).unwrap_err();
+    assert_eq!(
+        refused,
+        MergeError::UnitMismatch {
+            this: 512,
+            other: 1
+        }
+    );
+    assert!(
+        refused.to_string().contains("different units (512 and 1"),
+        "{refused}"
+    );
     // Re-binned into the wider unit, the finer one gives exactly the coarser histogram.
     let rebinned = fine.view().rebinned(coarse.layout()).unwrap();
     let direct = filled(coarse_config, &vs);

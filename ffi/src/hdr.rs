@@ -115,7 +115,8 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 }
 
 /// Decodes `len` bytes of V2 (plain, compressed or base64) into a new histogram (64-bit, single
-/// writer) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
+/// writer; the header's layout, with the unit of its lowest discernible value, see
+/// `picollo_histogram_get_unit`) that the caller frees with `picollo_histogram_free`. Errors: NULL `out`, NULL `data`
 /// with a length; `FORMAT_ERROR` with the reason (docs/c-api.md, "HdrHistogram formats");
 /// `OUT_OF_MEMORY`.
 /// # Safety

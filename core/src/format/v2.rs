@@ -248,7 +248,8 @@ fn export_target(layout: Layout) -> Result<(u32, Layout), V2Error> {
 /// A decoded V2 histogram and what its header said.
 #[derive(Clone, Debug)]
 pub struct Decoded {
-    /// The counts, in the layout of the header's significant digits (see [`decode`]).
+    /// The counts, in the layout of the header's significant digits and the unit of its lowest
+    /// discernible value (see [`decode`]).
     pub histogram: Histogram<u64, Vec<u64>>,
     /// Significant digits from the header.
     pub significant_digits: u32,
