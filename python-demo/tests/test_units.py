@@ -48,3 +48,16 @@ def test_hdrh_logs_with_a_lowest_above_1_decode_into_hdrhs_own_buckets():
         back = hdrh.HdrHistogram.decode(h.encode_v2("base64"))
         assert back.lowest_trackable_value == 512
         assert back.get_value_at_percentile(50) == 7167
+
+
+def test_merges_across_units_re_bin_and_a_plain_add_says_why_it_refuses():
+    from picollo import LayoutMismatchError
+
+    with Histogram(lowest_discernible=1000) as coarse, Histogram() as fine:
+        fine.record_many([5, 700, 6683, 10**6])
+        with pytest.raises(LayoutMismatchError, match="different units \\(512 and 1"):
+            coarse.add(fine)
+        coarse.add_rebinned(fine)
+        assert coarse.total == 4
+        # 512 wide below 2 · 512 · 512; 10**6 lies in a 1024-wide bucket of unit 1.
+        assert [b.lower for b in coarse] == [0, 512, 6656, 999_424]
