@@ -476,3 +476,28 @@ fn a_lowest_discernible_value_decodes_into_the_peers_own_buckets_and_encodes_bac
         }
     }
 }
+
+#[test]
+fn a_unit_hdrhistogram_itself_refuses_is_refused_and_every_other_re_encodes() {
+    // HdrHistogram needs log2(unit) + block scale <= 61: at 5 digits (block 2^17) a lowest
+    // discernible value of 2^44 is the widest.
+    let blob = |lowest: u64| {
+        let mut b = config_for_digits(5)
+            .build::<u64>()
+            .unwrap()
+            .view()
+            .encode_v2()
+            .unwrap();
+        b[16..24].copy_from_slice(&lowest.to_be_bytes());
+        b[24..32].copy_from_slice(&(1u64 << 62).to_be_bytes());
+        b
+    };
+    let widest = hdr::decode(&blob(1 << 44)).unwrap();
+    assert_eq!(widest.histogram.layout().unit(), 1 << 44);
+    let back = hdr::decode(&widest.histogram.view().encode_v2().unwrap()).unwrap();
+    assert_eq!(back.lowest_discernible, 1 << 44);
+    assert!(matches!(
+        hdr::decode(&blob(1 << 45)),
+        Err(V2Error::BadHeader(why)) if why.contains("lowest discernible value too large")
+    ));
+}

@@ -693,10 +693,14 @@ fn hdr_bucket(layout: Layout, i: u64, limit: u64) -> Result<Bucket, V2Error> {
 }
 
 /// The layout a header describes: its digits' block scale and the unit of its lowest
-/// discernible value.
+/// discernible value; HdrHistogram's own limit, `log2(unit) + block scale <= 61`, holds (so
+/// whatever decodes re-encodes).
 fn header_layout(h: &Header) -> Result<Layout, V2Error> {
-    Layout::from_block_scale(HDR_BLOCK_SCALES[h.digits as usize - 1])
-        .and_then(|l| l.with_unit_scale(h.lowest.ilog2()))
+    let scale = HDR_BLOCK_SCALES[h.digits as usize - 1];
+    let unit_scale = h.lowest.ilog2();
+    Layout::from_block_scale(scale)
+        .and_then(|l| l.with_unit_scale(unit_scale))
+        .filter(|_| unit_scale + scale <= 61)
         .ok_or(V2Error::BadHeader(
             "lowest discernible value too large for the significant digits",
         ))
