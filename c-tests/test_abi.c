@@ -87,11 +87,12 @@ static void test_versions_and_status_texts(void)
 static void test_struct_layouts(void)
 {
     CHECK(sizeof(picollo_status) == 4);
-    CHECK(sizeof(picollo_histogram_config) == 56);
+    CHECK(sizeof(picollo_histogram_config) == 64);
     CHECK(offsetof(picollo_histogram_config, relative_error) == 8);
     CHECK(offsetof(picollo_histogram_config, max_trackable) == 24);
     CHECK(offsetof(picollo_histogram_config, storage) == 44);
     CHECK(offsetof(picollo_histogram_config, exact_extremes) == 48); /* ABI 1.7 */
+    CHECK(offsetof(picollo_histogram_config, lowest_discernible) == 56); /* ABI 1.11 */
     CHECK(sizeof(picollo_percentile) == 88);
     CHECK(offsetof(picollo_percentile, rank_count) == 80);
     CHECK(sizeof(picollo_summary) == 16 * 88 + 9 * 8);

@@ -223,7 +223,7 @@ static_assert(std::is_trivially_copyable<picollo_summary>::value &&
                   std::is_standard_layout<picollo_summary>::value,
               "picollo_summary is blittable");
 static_assert(sizeof(picollo_summary) == 16 * 88 + 9 * 8, "summary layout");
-static_assert(sizeof(picollo_histogram_config) == 56, "config layout");
+static_assert(sizeof(picollo_histogram_config) == 64, "config layout");
 
 namespace {
 

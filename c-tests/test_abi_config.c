@@ -1,7 +1,7 @@
 /*
  * test_abi_config.c: the default configuration, picollo_histogram_new with every bad
  * configuration (NULLs, struct_size, relative error, range, counter width, value selection,
- * mode, storage), clamping, the layout facts of docs/concepts.md and the Picollo .NET announcement seen through
+ * mode, storage), clamping, the unit of lowest_discernible, the layout facts of docs/concepts.md and the Picollo .NET announcement seen through
  * picollo_histogram_get_info and a percentile, and sparse storage against dense.
  */
 #include <float.h>
@@ -455,8 +455,68 @@ static void test_exact_extremes(void)
     }
 }
 
+/* lowest_discernible (ABI 1.11): the unit 2^floor(log2 L), its buckets, its V2 round trip, and
+ * a 1.10-sized struct (which ends before the field: unit 1). */
+static void test_lowest_discernible(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    picollo_histogram *h = NULL, *back = NULL;
+    picollo_percentile p;
+    uint64_t unit = 0, plain_len;
+    uint8_t blob[256];
+    size_t needed = 0;
+
+    CHECK(c.lowest_discernible == 1);
+    c.max_trackable = (uint64_t)1 << 45;
+    c.relative_error = 0.0005; /* HdrHistogram's 3 digits */
+    plain_len = 0;
+    if (EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK)) {
+        plain_len = info_of(h).storage_len;
+        EXPECT(picollo_histogram_get_unit(h, &unit), PICOLLO_STATUS_OK);
+        CHECKF(unit == 1, "unit %llu", (unsigned long long)unit);
+        picollo_histogram_free(h);
+    }
+    c.lowest_discernible = 1000;
+    if (!EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK)) {
+        return;
+    }
+    EXPECT(picollo_histogram_get_unit(h, &unit), PICOLLO_STATUS_OK);
+    CHECKF(unit == 512, "unit %llu", (unsigned long long)unit);
+    CHECK(info_of(h).storage_len < plain_len);
+    picollo_histogram_record(h, 3); /* below the unit: the first bucket, not underflow */
+    picollo_histogram_record(h, 6683);
+    CHECK(info_of(h).underflow == 0 && info_of(h).total == 2);
+    EXPECT(picollo_histogram_percentile(h, 100.0, &p), PICOLLO_STATUS_OK);
+    CHECKF(p.lower == 6656 && p.upper == 7168 && p.value == 6912 && p.plus_minus == 256,
+           "[%llu, %llu) %llu +-%llu", (unsigned long long)p.lower, (unsigned long long)p.upper,
+           (unsigned long long)p.value, (unsigned long long)p.plus_minus);
+    EXPECT(picollo_histogram_percentile(h, 0.0, &p), PICOLLO_STATUS_OK);
+    CHECK(p.lower == 0 && p.upper == 512);
+    /* V2 carries the unit as the lowest discernible value; decoding gives it back. */
+    if (EXPECT(picollo_histogram_encode_v2(h, PICOLLO_V2_FORM_PLAIN, blob, sizeof blob, &needed),
+               PICOLLO_STATUS_OK)) {
+        CHECK(blob[16 + 6] == 0x02 && blob[16 + 7] == 0x00); /* big-endian 512 */
+        if (EXPECT(picollo_histogram_decode_v2(blob, needed, &back), PICOLLO_STATUS_OK)) {
+            EXPECT(picollo_histogram_get_unit(back, &unit), PICOLLO_STATUS_OK);
+            CHECKF(unit == 512, "decoded unit %llu", (unsigned long long)unit);
+            EXPECT(picollo_histogram_percentile(back, 100.0, &p), PICOLLO_STATUS_OK);
+            CHECK(p.lower == 6656 && p.upper == 7168);
+            picollo_histogram_free(back);
+        }
+    }
+    picollo_histogram_free(h);
+    /* A caller of a 1.10 header: its struct ends at `reserved`; the field reads as 0: unit 1. */
+    c.struct_size = (uint32_t)offsetof(picollo_histogram_config, lowest_discernible);
+    if (EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK)) {
+        EXPECT(picollo_histogram_get_unit(h, &unit), PICOLLO_STATUS_OK);
+        CHECKF(unit == 1, "1.10 struct: unit %llu", (unsigned long long)unit);
+        picollo_histogram_free(h);
+    }
+}
+
 void test_configs(void)
 {
+    test_lowest_discernible();
     test_exact_extremes();
     test_config_default();
     test_bad_configs();

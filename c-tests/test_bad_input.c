@@ -231,6 +231,26 @@ static picollo_status hist_new_size_4096_zeros(void)
     picollo_histogram_free(out);
     return st;
 }
+/* A unit past what the layout holds: at 0.1 % (512 buckets a block) at most 2^55 - 1. */
+static picollo_status hist_new_lowest_too_wide(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.lowest_discernible = (uint64_t)1 << 55;
+    return new_with(c);
+}
+static picollo_status hist_new_lowest_max(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.lowest_discernible = UINT64_MAX;
+    return new_with(c);
+}
+/* 0 is what a struct of an older header reads as: unit 1. */
+static picollo_status hist_new_lowest_0(void)
+{
+    picollo_histogram_config c = picollo_histogram_config_default();
+    c.lowest_discernible = 0;
+    return new_with(c);
+}
 static picollo_status hist_new_error_nan(void) { return new_with(config_with(NAN)); }
 static picollo_status hist_new_error_inf(void) { return new_with(config_with(INFINITY)); }
 static picollo_status hist_new_error_minus_inf(void) { return new_with(config_with(-INFINITY)); }
@@ -596,6 +616,12 @@ static picollo_status storage_null_h(void)
     return picollo_histogram_get_storage(NULL, &k);
 }
 static picollo_status storage_null_out(void) { return picollo_histogram_get_storage(h, NULL); }
+static picollo_status unit_null_h(void)
+{
+    uint64_t u;
+    return picollo_histogram_get_unit(NULL, &u);
+}
+static picollo_status unit_null_out(void) { return picollo_histogram_get_unit(h, NULL); }
 static picollo_status extremes_null_h(void)
 {
     uint64_t a, b;
@@ -3027,6 +3053,9 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_new, hist_new_size_max, SIZE, "4294967295"),
     ROW(picollo_histogram_new, hist_new_size_4096_garbage, SIZE, "zero"),
     ROW(picollo_histogram_new, hist_new_size_4096_zeros, OK, NULL),
+    ROW(picollo_histogram_new, hist_new_lowest_too_wide, INVAL, "must be 1..=36028797018963967"),
+    ROW(picollo_histogram_new, hist_new_lowest_max, INVAL, "lowest discernible value 18446744073709551615"),
+    ROW(picollo_histogram_new, hist_new_lowest_0, OK, NULL),
     ROW(picollo_histogram_new, hist_new_error_nan, INVAL, "relative error NaN"),
     ROW(picollo_histogram_new, hist_new_error_inf, INVAL, "relative error inf"),
     ROW(picollo_histogram_new, hist_new_error_minus_inf, INVAL, "relative error -inf"),
@@ -3078,6 +3107,8 @@ static const bad_row rows[] = {
 
     ROW(picollo_histogram_get_storage, storage_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_get_storage, storage_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_get_unit, unit_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_get_unit, unit_null_out, NULLP, "`out`"),
     ROW(picollo_histogram_exact_extremes, extremes_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_exact_extremes, extremes_untracked, ST(UNSUPPORTED), "exact_extremes = 1"),
     ROW(picollo_histogram_exact_extremes, extremes_empty, ST(EMPTY), "range"),

@@ -43,7 +43,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 10
+#define PICOLLO_ABI_VERSION_MINOR 11
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -792,6 +792,9 @@ typedef struct picollo_histogram_config {
   uint32_t exact_extremes;
   // Zero.
   uint32_t reserved;
+  // HdrHistogram's lowest discernible value L: the lowest buckets are 2^floor(log2 L) wide;
+  // 0 or 1 (the default): exact integers at the bottom (docs/c-api.md). ABI 1.11.
+  uint64_t lowest_discernible;
 } picollo_histogram_config;
 
 // A record function for one counter width and mode (`picollo_histogram_record_fn`):
@@ -1482,8 +1485,9 @@ picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
                                            size_t *needed);
 
 // Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
-// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `out`, or `data` with a
-// length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
+// histogram in `*out` (the header's layout, with the unit of its lowest discernible value:
+// `picollo_histogram_get_unit`), for `picollo_histogram_free`. Errors: NULL `out`, or
+// `data` with a length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 picollo_status picollo_histogram_decode_v2(const uint8_t *data,
                                            size_t len,
                                            struct picollo_histogram **out);
@@ -1542,6 +1546,10 @@ picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h
 picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
                                           struct picollo_histogram_info *out);
 
+// Writes to `*out` the unit of `h`'s layout: the width of its lowest buckets, a power of two
+// (from `lowest_discernible`, or a decoded V2 header's; else 1). ABI 1.11.
+picollo_status picollo_histogram_get_unit(const struct picollo_histogram *h, uint64_t *out);
+
 // Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, uint32_t *out);
 
@@ -1563,7 +1571,7 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
                                           const struct picollo_histogram *src);
 
 // Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
-// midpoint values, single writer, dense storage.
+// midpoint values, single writer, dense storage, lowest discernible value 1.
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
 // Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interoperability stage: Picollo's HdrHistogram V2 codec and interval log against two other
 # implementations, PyPI `hdrhistogram` 0.10.8 (module `hdrh`) and npm `hdr-histogram-js` 3.0.1.
-# Both directions for V2 blobs (1..5 significant digits, lowest discernible value above 1,
+# Both directions for V2 blobs (1..5 significant digits; lowest discernible values 1, 1000 and
+# 2^20 bucket for bucket, with a table of buckets compared and mismatches;
 # Picollo's default 0.1 % layout) and for interval logs, plus the committed fixtures in
 # interop/fixtures. Prints PASS/FAIL per check, the peers' limits met, and a matrix of who
 # reads what; exits non-zero on any failure.

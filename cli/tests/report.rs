@@ -172,3 +172,16 @@ fn a_hdr_histogram_js_log_counts_from_start_time_not_base_time() {
     assert_eq!(row(&api, "50")[1..3], ["5,008", "±16"]);
     assert_eq!(row(&api, "Precision:")[1..4], ["0.3906%", "Total:", "60"]);
 }
+
+#[test]
+fn a_log_with_a_lowest_discernible_value_above_1_reports_the_datas_precision() {
+    // hdrh's HdrHistogram(1000, 2^45, 3) of 1000, 6683, 30040 and 161204 ns: below 2^20 its
+    // buckets are 512 wide (the unit, 1000 rounded down to a power of two), so every row's ±
+    // is 256 ns, and 6,683 ns lies in P50's bucket [6,656, 7,168).
+    let out = ok(&["report", "peer_hdrh_lowest.hlog", "--unit-ratio", "1000"]);
+    assert_eq!(row(&out, "0")[1..3], ["0.768", "±0.256"]); // 1000 in [512, 1024)
+    assert_eq!(row(&out, "50")[1..3], ["6.912", "±0.256"]);
+    assert_eq!(row(&out, "75")[1..3], ["29.952", "±0.256"]); // 30040 in [29,696, 30,208)
+    assert_eq!(row(&out, "100")[1..3], ["161.024", "±0.256"]); // 161204 in [160,768, 161,280)
+    assert_eq!(row(&out, "Precision:")[3], "4");
+}

@@ -13,6 +13,7 @@
 //! LAYOUT: --digits D (HdrHistogram's layout with D significant digits, 1..=5)
 //!       | --relative-error E
 //!       | nothing (Picollo's default, 0.1 %)
+//!       each optionally with --lowest L (a lowest discernible value: unit 2^floor(log2 L))
 //! ```
 //!
 //! Values on stdin: one `VALUE [COUNT]` per line; `#` lines and blank lines are skipped. For
@@ -167,6 +168,7 @@ impl Options {
             base_time: None,
             comment: None,
         };
+        let mut lowest = 1;
         let mut it = args.iter();
         while let Some(flag) = it.next() {
             let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -184,9 +186,11 @@ impl Options {
                 "--start-time" => o.start_time = Some(number(value()?)?),
                 "--base-time" => o.base_time = Some(number(value()?)?),
                 "--comment" => o.comment = Some(value()?.clone()),
+                "--lowest" => lowest = number(value()?)?,
                 _ => return Err(format!("unknown option {flag:?}")),
             }
         }
+        o.config = o.config.with_lowest_discernible(lowest);
         o.config.validate().map_err(|e| e.to_string())?;
         Ok(o)
     }

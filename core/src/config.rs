@@ -62,6 +62,14 @@ pub enum ConfigError {
     },
     /// Sparse storage in the thread-local mode, whose per-thread shards are dense.
     SparseThreadLocal,
+    /// The lowest discernible value is 0, or its unit (rounded down to a power of two) is too
+    /// wide for the layout: the unit-wide buckets would pass `2^64`.
+    LowestDiscernible {
+        /// The requested lowest discernible value.
+        lowest: u64,
+        /// The largest one this relative error accepts.
+        max: u64,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -97,6 +105,11 @@ impl core::fmt::Display for ConfigError {
                 "sparse storage is offered in the single-writer, interlocked and approximate \
                  modes, not the thread-local one (its per-thread shards are dense)",
             ),
+            ConfigError::LowestDiscernible { lowest, max } => write!(
+                f,
+                "lowest discernible value {lowest} is invalid: at this relative error it must \
+                 be 1..={max}"
+            ),
             ConfigError::OutOfMemory { bytes } => {
                 write!(f, "{}", crate::OutOfMemory { bytes })
             }
@@ -113,7 +126,7 @@ impl From<crate::OutOfMemory> for ConfigError {
     }
 }
 
-/// A histogram configuration: relative error, trackable range, value selection.
+/// A histogram configuration: relative error, unit, trackable range, value selection.
 ///
 /// Every method is `const`, so a configuration and its storage length can be computed at
 /// compile time:
@@ -132,6 +145,7 @@ pub struct Config {
     min_trackable: u64,
     max_trackable: u64,
     value_selection: ValueSelection,
+    lowest_discernible: u64,
 }
 
 impl Default for Config {
@@ -141,13 +155,55 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Relative error 0.1 %, range `0..=u64::MAX`, midpoint values.
+    /// Relative error 0.1 %, unit 1, range `0..=u64::MAX`, midpoint values.
     pub const fn new() -> Self {
         Config {
             relative_error: DEFAULT_RELATIVE_ERROR,
             min_trackable: 0,
             max_trackable: u64::MAX,
             value_selection: ValueSelection::Midpoint,
+            lowest_discernible: 1,
+        }
+    }
+
+    /// Set HdrHistogram's lowest discernible value: the unit is `lowest` rounded down to a
+    /// power of two (`2^floor(log2 lowest)`, as HdrHistogram does), the width of the lowest
+    /// buckets; above `2 · unit / relative error` the buckets are those of unit 1. Values
+    /// below the unit share the first bucket (they are not underflow). 0 is refused by
+    /// [`Config::validate`].
+    pub const fn with_lowest_discernible(mut self, lowest: u64) -> Self {
+        self.lowest_discernible = lowest;
+        self
+    }
+
+    /// Set the unit to `2^unit_scale` (see [`Config::with_lowest_discernible`]).
+    pub const fn with_unit_scale(self, unit_scale: u32) -> Self {
+        // Past 63 no u64 is the unit: u64::MAX is refused by every layout.
+        let lowest = if unit_scale < 64 {
+            1 << unit_scale
+        } else {
+            u64::MAX
+        };
+        self.with_lowest_discernible(lowest)
+    }
+
+    /// Set the relative error and unit of `layout`, so that this configuration's layout is
+    /// `layout`.
+    pub const fn with_layout(self, layout: Layout) -> Self {
+        self.with_relative_error(layout.relative_error())
+            .with_unit_scale(layout.unit_scale())
+    }
+
+    /// The lowest discernible value as given (1 unless set).
+    pub const fn lowest_discernible(&self) -> u64 {
+        self.lowest_discernible
+    }
+
+    /// `log2` of the unit: `floor(log2 lowest_discernible)` (0 for an invalid 0).
+    pub const fn unit_scale(&self) -> u32 {
+        match self.lowest_discernible {
+            0 => 0,
+            lowest => lowest.ilog2(),
         }
     }
 
@@ -202,9 +258,14 @@ impl Config {
         self.value_selection
     }
 
-    /// The layout this configuration uses (lenient: an invalid error gives the default).
+    /// The layout this configuration uses (lenient: an invalid error gives the default, a
+    /// unit too wide for it unit 1).
     pub const fn layout(&self) -> Layout {
-        Layout::clamped(self.relative_error)
+        let layout = Layout::clamped(self.relative_error);
+        match layout.with_unit_scale(self.unit_scale()) {
+            Some(with_unit) => with_unit,
+            None => layout,
+        }
     }
 }
 

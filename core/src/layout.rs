@@ -4,6 +4,12 @@
 //! have width-1 buckets (exact values); each later block doubles the bucket width, so the
 //! relative error of a bucket's midpoint stays below `0.5 / block_size` everywhere.
 //!
+//! A layout may have a unit `2^k` (HdrHistogram's lowest discernible value, rounded down to a
+//! power of two): values are indexed as if shifted right by `k`, so blocks `k` and `k + 1` hold
+//! `2^k`-wide buckets from 0 up, and from block `k + 2` on the buckets are those of unit 1.
+//! Logical indices stay those of unit 1 above the unit; the ones below `k · block_size` are
+//! unused. So `k = 0` is the plain layout, bit for bit, and every bound is in values.
+//!
 //! Everything here is pure integer math and `const`, so a storage size can be known at
 //! compile time (see [`crate::Config::storage_len`]); only the record paths' copy of
 //! [`Layout::index`], [`Layout::fast_index`], is not (it pins a register with `asm!` and
@@ -16,13 +22,20 @@ pub const MAX_RELATIVE_ERROR: f64 = 0.1;
 /// Relative error used when none is given: 0.1 %.
 pub const DEFAULT_RELATIVE_ERROR: f64 = 0.001;
 
-/// A bucket layout, fully defined by `log2(block_size)`.
+/// A bucket layout, fully defined by `log2(block_size)` and `log2(unit)`.
 ///
 /// It cannot be built with a block size outside what the clamped relative errors produce
-/// (`8..=524_288`), so the index math never needs to check it again.
+/// (`8..=524_288`), nor with a unit whose first blocks pass `2^64`, so the index math never
+/// needs to check it again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     block_scale: u32,
+    /// `log2(unit)`.
+    unit_scale: u32,
+    /// `B · unit = 2^(block_scale + unit_scale)`: values below twice this lie in the
+    /// unit-wide buckets. Kept whole so that the index ors it in with one operand from
+    /// memory, as cheap as the plain layout's `B`.
+    fine: u64,
 }
 
 /// One bucket: the values `lower..=highest` share it and are reported as one value.
@@ -86,16 +99,51 @@ impl Layout {
         let block_size = ceil.next_power_of_two();
         Layout {
             block_scale: block_size.trailing_zeros(),
+            unit_scale: 0,
+            fine: block_size,
         }
     }
 
     /// The layout with `block_size = 2^block_scale`, for `block_scale` in `3..=19`.
     pub const fn from_block_scale(block_scale: u32) -> Option<Layout> {
         if block_scale >= 3 && block_scale <= 19 {
-            Some(Layout { block_scale })
+            Some(Layout {
+                block_scale,
+                unit_scale: 0,
+                fine: 1 << block_scale,
+            })
         } else {
             None
         }
+    }
+
+    /// This layout with unit `2^unit_scale`; `None` when its unit-wide buckets would pass
+    /// `2^64` (`block_scale + unit_scale > 63`).
+    pub const fn with_unit_scale(self, unit_scale: u32) -> Option<Layout> {
+        if unit_scale > 63 - self.block_scale {
+            None
+        } else {
+            Some(Layout {
+                block_scale: self.block_scale,
+                unit_scale,
+                fine: 1 << (self.block_scale + unit_scale),
+            })
+        }
+    }
+
+    /// `log2` of the unit, the width of the lowest buckets (0: exact integers below `2B`).
+    pub const fn unit_scale(&self) -> u32 {
+        self.unit_scale
+    }
+
+    /// The unit: the width of the lowest buckets, HdrHistogram's lowest discernible value.
+    pub const fn unit(&self) -> u64 {
+        1 << self.unit_scale()
+    }
+
+    /// The logical index of the bucket of 0, the smallest one in use: `unit_scale · B`.
+    pub const fn first_index(&self) -> usize {
+        (self.unit_scale() as usize) << self.block_scale
     }
 
     /// `log2(block_size)`.
@@ -113,12 +161,13 @@ impl Layout {
         1 + 64 - self.block_scale as u64
     }
 
-    /// Number of logical buckets covering the whole `u64` range.
+    /// One past the last logical index (the indices below [`Layout::first_index`] are unused).
     pub const fn logical_len(&self) -> usize {
         (self.block_count() << self.block_scale) as usize
     }
 
     /// The guaranteed relative error of a bucket's midpoint: `0.5 / block_size`.
+    /// Values below `2 · B · unit` are off by at most half a unit instead.
     pub const fn relative_error(&self) -> f64 {
         0.5 / self.block_size() as f64
     }
@@ -130,9 +179,10 @@ impl Layout {
         // Block k >= 1 holds [2^(k-1)·B, 2^k·B) in steps of 2^(k-1), so v >> (k - 1) lies
         // in [B, 2B): the position in the block plus B. The index k·B + (v >> (k - 1)) - B
         // is then step·B + (v >> step), with step = k - 1 = ilog2(v) - scale.
-        // Or-ing in B gives step 0 below 2B (blocks 0 and 1, where index = v), never a
-        // negative step, and a nonzero operand: ilog2 is one instruction, no zero check.
-        let step = (v | (1 << scale)).ilog2() - scale;
+        // Or-ing in B·unit gives step log2(unit) below 2B·unit (blocks k and k + 1 of unit-
+        // wide buckets), never a smaller step, and a nonzero operand: ilog2 is one
+        // instruction, no zero check.
+        let step = (v | self.fine).ilog2() - scale;
         ((step as usize) << scale) + (v >> step) as usize
     }
 
@@ -149,27 +199,31 @@ impl Layout {
     #[inline(always)]
     pub fn fast_index(&self, v: u64, log2: Log2) -> usize {
         let scale = self.block_scale;
-        let step = log2.floor_log2_less(v | (1 << scale), scale);
+        let step = log2.floor_log2_less(v | self.fine, scale);
         ((step as usize) << scale) + (v >> step) as usize
     }
 
-    /// The bucket with logical index `index`; `None` past the last one.
+    /// The bucket with logical index `index`; `None` past the last one or below the first.
     pub const fn bucket(&self, index: usize) -> Option<Bucket> {
-        if index >= self.logical_len() {
+        if index >= self.logical_len() || index < self.first_index() {
             None
         } else {
             Some(self.bucket_of_index(index))
         }
     }
 
-    /// The bucket with logical index `index`, which must be below [`Layout::logical_len`]
-    /// (larger indices give a meaningless bucket, never undefined behaviour).
+    /// The bucket with logical index `index`, which must be in
+    /// [`Layout::first_index`]`..`[`Layout::logical_len`] (other indices give a meaningless
+    /// bucket, never undefined behaviour).
     pub const fn bucket_of_index(&self, index: usize) -> Bucket {
         let scale = self.block_scale;
         let block = (index >> scale) as u32;
         let within = (index as u64) & (self.block_size() - 1);
-        let (lower, width_log2) = if block == 0 {
-            (within, 0)
+        // The first block used (block log2(unit)) starts at 0; every later one at B·2^(k-1),
+        // unit-wide buckets in block log2(unit) + 1 included.
+        let unit_scale = self.unit_scale();
+        let (lower, width_log2) = if block <= unit_scale {
+            (within.wrapping_shl(unit_scale), unit_scale)
         } else {
             (
                 (self.block_size() + within).wrapping_shl(block - 1),
@@ -407,6 +461,74 @@ mod tests {
                     let err = (bucket.midpoint() as f64 - v as f64).abs() / v as f64;
                     assert!(err <= layout.relative_error(), "v={v} err={err}");
                 }
+            }
+        }
+    }
+
+    /// Layouts with a unit: every block scale with units 2^1, 2^9, 2^20 and the widest.
+    fn with_units() -> impl Iterator<Item = Layout> {
+        every_scale()
+            .flat_map(|l| [1, 9, 20, 63 - l.block_scale].map(|k| l.with_unit_scale(k).unwrap()))
+    }
+
+    #[test]
+    fn unit_zero_is_the_plain_layout_and_too_wide_units_are_refused() {
+        for layout in every_scale() {
+            assert_eq!(layout.with_unit_scale(0), Some(layout));
+            assert_eq!((layout.unit(), layout.first_index()), (1, 0));
+            let widest = 63 - layout.block_scale;
+            assert!(layout.with_unit_scale(widest).is_some());
+            assert_eq!(layout.with_unit_scale(widest + 1), None);
+        }
+    }
+
+    #[test]
+    fn unit_layouts_tile_from_zero_with_unit_wide_first_buckets() {
+        for layout in with_units() {
+            let plain = Layout::from_block_scale(layout.block_scale).unwrap();
+            let first = layout.first_index();
+            assert_eq!(layout.bucket(first - 1), None);
+            assert_eq!(layout.index(0), first);
+            let mut expected_lower = 0u64;
+            for i in first..layout.logical_len() {
+                let b = layout.bucket(i).unwrap();
+                assert_eq!(b.lower, expected_lower, "{layout:?} index {i}");
+                if i < first + 2 * layout.block_size() as usize {
+                    assert_eq!(b.width(), layout.unit(), "{layout:?} index {i}");
+                } else {
+                    // Above the unit-wide buckets, those of unit 1 at the same index.
+                    assert_eq!(Some(b), plain.bucket(i), "{layout:?} index {i}");
+                }
+                expected_lower = b.highest.wrapping_add(1);
+            }
+            assert_eq!(expected_lower, 0, "the last bucket ends at u64::MAX");
+        }
+    }
+
+    #[test]
+    fn a_units_index_is_the_unit_one_index_of_the_shifted_value() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for layout in with_units() {
+            let plain = Layout::from_block_scale(layout.block_scale).unwrap();
+            let k = layout.unit_scale();
+            let edges = (0..64).flat_map(|bit| [1u64 << bit, (1u64 << bit) - 1]);
+            let random = (0..2_000).map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed >> (seed % 64)
+            });
+            for v in edges.chain(random).chain([u64::MAX]) {
+                let i = layout.index(v);
+                assert_eq!(
+                    i,
+                    layout.first_index() + plain.index(v >> k),
+                    "{layout:?} {v}"
+                );
+                for log2 in [Log2::ANY_CPU, Log2::for_this_cpu()] {
+                    assert_eq!(layout.fast_index(v, log2), i, "{layout:?} {v}");
+                }
+                assert!(layout.bucket_of_index(i).contains(v), "{layout:?} {v}");
             }
         }
     }

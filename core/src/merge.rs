@@ -17,6 +17,14 @@ pub enum MergeError {
         /// Relative error of the other histogram.
         other: f64,
     },
+    /// The two layouts have the same precision but different units (lowest discernible
+    /// values): buckets would not line up.
+    UnitMismatch {
+        /// Unit of the receiving histogram.
+        this: u64,
+        /// Unit of the other histogram.
+        other: u64,
+    },
     /// A subtraction would take a count below zero (at this logical index, or `None` for
     /// the underflow/overflow/saturated counts). Nothing was changed.
     WouldGoNegative {
@@ -47,6 +55,11 @@ impl core::fmt::Display for MergeError {
                 "cannot combine histograms of different precision ({:.4}% and {:.4}%)",
                 percent_half_up(this),
                 percent_half_up(other)
+            ),
+            MergeError::UnitMismatch { this, other } => write!(
+                f,
+                "cannot combine histograms of different units ({this} and {other}, the widths \
+                 of their lowest buckets): re-bin one into the other's layout"
             ),
             MergeError::WouldGoNegative {
                 logical_index: Some(i),
@@ -87,6 +100,11 @@ pub(crate) fn check_layout<C2: Counter>(
 ) -> Result<(), MergeError> {
     if other.layout() == layout {
         Ok(())
+    } else if other.layout().block_scale() == layout.block_scale() {
+        Err(MergeError::UnitMismatch {
+            this: layout.unit(),
+            other: other.layout().unit(),
+        })
     } else {
         Err(MergeError::LayoutMismatch {
             this: layout.relative_error(),

@@ -27,7 +27,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
     pub fn rebinned(&self, layout: Layout) -> Result<Histogram<u64, Vec<u64>>, MergeError> {
         let (min, max) = self.range();
         let config = Config::new()
-            .with_relative_error(layout.relative_error())
+            .with_layout(layout)
             .with_range(min, max)
             .with_value_selection(self.value_selection());
         let mut out = Histogram::<u64, Vec<u64>>::new(config).map_err(|e| match e {
@@ -67,13 +67,15 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         Ok(out)
     }
 
-    /// These counts in a coarser layout (`relative_error`, clamped as everywhere): exactly
+    /// These counts in a coarser layout (`relative_error`, clamped as everywhere, and this
+    /// layout's unit): exactly
     /// the histogram the recorded values would have made at that precision (see the module
     /// docs), over the same range. `Err(LayoutMismatch)` for a finer precision, which
     /// could only spread counts over buckets the data never told apart.
     pub fn downsample(&self, relative_error: f64) -> Result<Histogram<u64, Vec<u64>>, MergeError> {
         let shape = Config::new()
             .with_relative_error(relative_error)
+            .with_unit_scale(self.layout().unit_scale())
             .validate()
             .map_err(|_| MergeError::LayoutMismatch {
                 this: self.layout().relative_error(),

@@ -101,6 +101,7 @@ impl Scan {
                 (index >> layout.block_scale()) as u32,
                 layout.block_size(),
                 (index as u64) & (layout.block_size() - 1),
+                layout.unit_scale(),
             );
             all.combine(block_moments(block, run));
         }
@@ -247,8 +248,18 @@ struct MidpointRun {
 }
 
 impl MidpointRun {
-    /// The run of block `block` from its bucket `within`.
-    fn new(block: u32, block_size: u64, within: u64) -> Self {
+    /// The run of block `block` from its bucket `within`, in a layout of unit
+    /// `2^unit_scale`.
+    fn new(block: u32, block_size: u64, within: u64, unit_scale: u32) -> Self {
+        if unit_scale > 0 && block == unit_scale {
+            // The first block of unit-wide buckets: lower = within · unit, midpoint
+            // (2 · within + 1) · unit / 2. The next block is a generic one.
+            return MidpointRun {
+                k: 2 * within + 1,
+                step: 2,
+                shift: unit_scale - 1,
+            };
+        }
         match block {
             0 => MidpointRun {
                 k: within,
@@ -333,7 +344,7 @@ mod tests {
         for index in 0..layout.logical_len() {
             let block = (index >> layout.block_scale()) as u32;
             let within = index as u64 & (size - 1);
-            let run = MidpointRun::new(block, size, within);
+            let run = MidpointRun::new(block, size, within, 0);
             let mid = layout.bucket_of_index(index).midpoint();
             assert_eq!((run.k as u128) << run.shift, mid as u128, "index {index}");
             if within + 1 < size {

@@ -51,11 +51,20 @@ impl PartialEq for Shape {
     }
 }
 
+/// The layout of `config` (whose relative error is valid), `None` for a lowest discernible
+/// value of 0 or one too wide for the layout.
+const fn checked_unit(config: Config) -> Option<Layout> {
+    if config.lowest_discernible() == 0 {
+        return None;
+    }
+    Layout::clamped(config.relative_error()).with_unit_scale(config.unit_scale())
+}
+
 /// The configuration's way to its checked shape: it lives here, beside the checks, so that
 /// the configuration needs nothing of the shape.
 impl Config {
-    /// Check the configuration: the relative error must be finite and above zero, and
-    /// `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped. The result,
+    /// Check the configuration: the relative error must be finite and above zero, the lowest
+    /// discernible value at least 1 and its unit within the layout, and `min <= max`. Finite positive errors outside `[1e-6, 0.1]` are clamped. The result,
     /// a [`Shape`], carries everything a histogram derives from the configuration.
     pub const fn validate(&self) -> Result<Shape, ConfigError> {
         Shape::new(*self)
@@ -82,7 +91,11 @@ impl Shape {
         if min > max {
             return Err(ConfigError::MinAboveMax { min, max });
         }
-        let layout = Layout::clamped(e);
+        let Some(layout) = checked_unit(config) else {
+            let max = u64::MAX >> Layout::clamped(e).block_scale();
+            let lowest = config.lowest_discernible();
+            return Err(ConfigError::LowestDiscernible { lowest, max });
+        };
         Ok(Shape {
             config,
             layout,

@@ -436,3 +436,68 @@ fn a_dyn_histogram_adds_v2_blobs_and_views() {
         assert!(d.add_view(&h.view()).is_err());
     }
 }
+
+#[test]
+fn a_lowest_discernible_value_decodes_into_the_peers_own_buckets_and_encodes_back() {
+    for d in 1..=5u8 {
+        for low in [1u64, 1000, 1 << 20] {
+            let mut peer = Peer::new_with_bounds(low, 1 << 50, d).unwrap();
+            for v in values(d as u64 * 31 + low, 20_000) {
+                // Values below the lowest discernible one included: they share bucket 0.
+                peer.record(v.min(1 << 50)).unwrap();
+            }
+            let mut bytes = Vec::new();
+            V2DeflateSerializer::new()
+                .serialize(&peer, &mut bytes)
+                .unwrap();
+            let decoded = hdr::decode(&bytes).unwrap();
+            let view = decoded.histogram.view();
+            assert_eq!(view.layout().unit(), 1 << low.ilog2());
+            let buckets = theirs(&peer);
+            assert_eq!(ours(&view), buckets, "digits {d}, lowest {low}");
+            for q in [0.0, 0.25, 0.5, 0.9, 0.99, 0.999, 1.0] {
+                let p = view.percentile(q * 100.0).unwrap();
+                let theirs = peer.value_at_quantile(q);
+                assert!(
+                    p.lower <= theirs && theirs <= p.highest,
+                    "digits {d}, lowest {low}, quantile {q}: {theirs} outside {p:?}"
+                );
+            }
+            // Encoded back: the unit is the lowest discernible value, the buckets the same.
+            let back: Peer = Deserializer::new()
+                .deserialize(&mut std::io::Cursor::new(view.encode_v2().unwrap()))
+                .unwrap();
+            assert_eq!(back.low(), 1 << low.ilog2());
+            assert_eq!(theirs(&back), buckets, "digits {d}, lowest {low}");
+            println!(
+                "hdrhistogram crate, digits {d}, lowest {low}: {} buckets compared, 0 mismatches",
+                buckets.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_unit_hdrhistogram_itself_refuses_is_refused_and_every_other_re_encodes() {
+    // HdrHistogram needs log2(unit) + block scale <= 61: at 5 digits (block 2^17) a lowest
+    // discernible value of 2^44 is the widest.
+    let blob = |lowest: u64| {
+        let mut b = config_for_digits(5)
+            .build::<u64>()
+            .unwrap()
+            .view()
+            .encode_v2()
+            .unwrap();
+        b[16..24].copy_from_slice(&lowest.to_be_bytes());
+        b[24..32].copy_from_slice(&(1u64 << 62).to_be_bytes());
+        b
+    };
+    let widest = hdr::decode(&blob(1 << 44)).unwrap();
+    assert_eq!(widest.histogram.layout().unit(), 1 << 44);
+    let back = hdr::decode(&widest.histogram.view().encode_v2().unwrap()).unwrap();
+    assert_eq!(back.lowest_discernible, 1 << 44);
+    assert!(matches!(
+        hdr::decode(&blob(1 << 45)),
+        Err(V2Error::BadHeader(why)) if why.contains("lowest discernible value too large")
+    ));
+}

@@ -256,7 +256,7 @@ namespace Picollo
     // managed and native layouts coincide and the marshaller pins instead of copying.
     // ---------------------------------------------------------------------------------------
 
-    /// <summary>picollo_histogram_config (56 bytes).</summary>
+    /// <summary>picollo_histogram_config (64 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct HistogramConfig
     {
@@ -276,6 +276,9 @@ namespace Picollo
         public uint ExactExtremes;
         /// <summary>Zero.</summary>
         public uint Reserved;
+        /// <summary>HdrHistogram's lowest discernible value: the lowest buckets are
+        /// 2^floor(log2 L) wide (the unit); 1 (the default) or 0: exact integers (ABI 1.11).</summary>
+        public ulong LowestDiscernible;
 
         /// <summary>The library's defaults, with struct_size set by the library itself.</summary>
         public static HistogramConfig Default { get { return Native.picollo_histogram_config_default(); } }
@@ -504,6 +507,8 @@ namespace Picollo
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_get_storage(HistogramHandle h, out uint storage);
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_get_unit(HistogramHandle h, out ulong unit);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_exact_extremes(HistogramHandle h, out ulong min, out ulong max);

@@ -19,7 +19,9 @@ pub(crate) fn config_error(e: ConfigError) -> Failure {
 
 pub(crate) fn merge_error(e: MergeError) -> Failure {
     let status = match e {
-        MergeError::LayoutMismatch { .. } => picollo_status::LayoutMismatch,
+        MergeError::LayoutMismatch { .. } | MergeError::UnitMismatch { .. } => {
+            picollo_status::LayoutMismatch
+        }
         MergeError::WouldGoNegative { .. } => picollo_status::WouldGoNegative,
         MergeError::Unsupported => picollo_status::Unsupported,
         MergeError::OutOfMemory { .. } => picollo_status::OutOfMemory,

@@ -48,9 +48,10 @@ impl picollo_v2_form {
 pub(crate) fn v2_status(e: &V2Error) -> picollo_status {
     match e {
         V2Error::OutOfMemory(_) => picollo_status::OutOfMemory,
-        V2Error::CountTooLarge { .. } | V2Error::Saturated(_) | V2Error::ValueTooLarge(_) => {
-            picollo_status::Unencodable
-        }
+        V2Error::CountTooLarge { .. }
+        | V2Error::Saturated(_)
+        | V2Error::ValueTooLarge(_)
+        | V2Error::UnitTooLarge(_) => picollo_status::Unencodable,
         _ => picollo_status::FormatError,
     }
 }
@@ -110,8 +111,9 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 }
 
 /// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
-/// histogram in `*out`, for `picollo_histogram_free`. Errors: NULL `out`, or `data` with a
-/// length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
+/// histogram in `*out` (the header's layout, with the unit of its lowest discernible value:
+/// `picollo_histogram_get_unit`), for `picollo_histogram_free`. Errors: NULL `out`, or
+/// `data` with a length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_decode_v2(
     data: *const u8,

@@ -223,6 +223,21 @@ fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
     Ok(info)
 }
 
+/// Writes to `*out` the unit of `h`'s layout: the width of its lowest buckets, a power of two
+/// (from `lowest_discernible`, or a decoded V2 header's; else 1). ABI 1.11.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_get_unit(
+    h: *const picollo_histogram,
+    out: *mut u64,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let out = try_mut!(out)?;
+        *out = h.with_view(|view| dispatch_view!(view, v => v.layout().unit()))?;
+        Ok(())
+    })
+}
+
 /// Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_get_storage(

@@ -35,6 +35,9 @@ pub struct picollo_histogram_config {
     pub exact_extremes: u32,
     /// Zero.
     pub reserved: u32,
+    /// HdrHistogram's lowest discernible value L: the lowest buckets are 2^floor(log2 L) wide;
+    /// 0 or 1 (the default): exact integers at the bottom (docs/c-api.md). ABI 1.11.
+    pub lowest_discernible: u64,
 }
 
 /// How a histogram keeps its counters (`picollo_histogram_config.storage`).
@@ -51,15 +54,16 @@ pub enum picollo_storage {
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
 unsafe impl StructSized for picollo_histogram_config {
     const NAME: &'static str = "picollo_histogram_config";
-    /// ABI 1.0 to 1.6: the struct ended with `storage` (before 1.6 `reserved`).
-    const OLDER_SIZES: &'static [usize] = &[std::mem::offset_of!(
-        picollo_histogram_config,
-        exact_extremes
-    )];
+    /// ABI 1.0 to 1.6: the struct ended with `storage` (before 1.6 `reserved`); ABI 1.7 to
+    /// 1.10 with `reserved`.
+    const OLDER_SIZES: &'static [usize] = &[
+        std::mem::offset_of!(picollo_histogram_config, exact_extremes),
+        std::mem::offset_of!(picollo_histogram_config, lowest_discernible),
+    ];
 }
 
 /// Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
-/// midpoint values, single writer, dense storage.
+/// midpoint values, single writer, dense storage, lowest discernible value 1.
 #[no_mangle]
 pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config {
     picollo_histogram_config {
@@ -74,6 +78,7 @@ pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config
         storage: picollo_storage::Dense as u32,
         exact_extremes: 0,
         reserved: 0,
+        lowest_discernible: 1,
     }
 }
 
@@ -109,7 +114,8 @@ pub(crate) fn parse_config(
     let config = Config::new()
         .with_relative_error(cfg.relative_error)
         .with_range(cfg.min_trackable, cfg.max_trackable)
-        .with_value_selection(selection);
+        .with_value_selection(selection)
+        .with_lowest_discernible(cfg.lowest_discernible.max(1));
     config.validate().map_err(config_error)?;
     Ok((config, cfg.counter_bits, mode, storage))
 }

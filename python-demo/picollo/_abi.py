@@ -27,12 +27,14 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (10: the Prometheus native
-#: histograms, `picollo_histogram_prometheus_native` and its float twin; 8:
+#: The oldest minor version with every function declared here (11: the unit,
+#: `picollo_histogram_get_unit` and `picollo_histogram_config.lowest_discernible`; 10: the
+#: Prometheus native histograms, `picollo_histogram_prometheus_native` and its float twin,
+#: and `picollo_bench_*` with `picollo_bench_config.baseline`; 8:
 #: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 10
+ABI_VERSION_MINOR = 11
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -117,6 +119,7 @@ class picollo_histogram_config(Structure):
         ("storage", c_uint32),  # picollo_storage (ABI 1.6)
         ("exact_extremes", c_uint32),  # 0 or 1 (ABI 1.7)
         ("reserved", c_uint32),
+        ("lowest_discernible", c_uint64),  # the unit is 2**floor(log2) of it (ABI 1.11)
     ]
 
 
@@ -350,7 +353,7 @@ class picollo_float_bucket(Structure):
 
 # Sizes as the C compiler lays the header out on LP64 (all fields naturally aligned).
 EXPECTED_SIZES = {
-    picollo_histogram_config: 56,
+    picollo_histogram_config: 64,
     picollo_histogram_info: 96,
     picollo_percentile: 88,
     picollo_summary: 16 * 88 + 9 * 8,
@@ -438,6 +441,7 @@ SIGNATURES = {
     "picollo_histogram_set_value_selection": (status_t, [HistogramP, c_uint32]),
     "picollo_histogram_get_info": (status_t, [HistogramP, POINTER(picollo_histogram_info)]),
     "picollo_histogram_get_storage": (status_t, [HistogramP, POINTER(c_uint32)]),
+    "picollo_histogram_get_unit": (status_t, [HistogramP, POINTER(c_uint64)]),
     "picollo_histogram_add": (status_t, [HistogramP, HistogramP]),
     "picollo_histogram_subtract": (status_t, [HistogramP, HistogramP]),
     "picollo_histogram_percentile": (

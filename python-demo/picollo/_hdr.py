@@ -94,7 +94,8 @@ class HdrInterop:
         """A histogram from HdrHistogram's V2 encoding: compressed or plain bytes, or the
         base64 text of either (str or bytes; surrounding whitespace is ignored), as any
         HdrHistogram port writes it. The result counts in 64 bits, single-writer mode, with
-        the blob's layout (its significant digits: 3 digits is ``relative_error`` 2**-11).
+        the blob's layout (its significant digits: 3 digits is ``relative_error`` 2**-11; its
+        lowest discernible value L: `unit` ``2**floor(log2(L))``).
         `FormatError` (a ValueError) when ``data`` is not V2."""
         raw, ptr = _blob(data)
         out = n.HistogramP()

@@ -95,8 +95,11 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
     ``[min, max]`` (the keywords ``min``/``max``, or ``min_trackable``/``max_trackable``;
     the properties `min_trackable` and `max_trackable`; to bucket resolution: the first
     and last buckets may reach a little past them) count as underflow/overflow, never as
-    errors. ``exact_extremes=True`` also keeps the exact smallest and largest value
-    recorded in the range (`recorded_min`, `recorded_max`; a load and a compare per
+    errors. ``lowest_discernible=L`` is HdrHistogram's lowest discernible value: the lowest
+    buckets are ``unit = 2**floor(log2(L))`` wide (values below it share the first bucket),
+    the relative error holds above ``2 * unit / relative_error``; histograms decoded from
+    HdrHistogram data with L > 1 have that unit (`unit`). ``exact_extremes=True`` also
+    keeps the exact smallest and largest value recorded in the range (`recorded_min`, `recorded_max`; a load and a compare per
     record). ``str(h)`` is the Markdown summary table and
     iterating yields the non-empty buckets. Queries by value (`rank_of`, `quantile_of`,
     `count_between`, `equivalent_range`, `linear_steps`, `log_steps`) come from `ByValue` and `ValueSteps`. ``close()`` (or leaving ``with``) frees it;
@@ -142,6 +145,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         max_trackable: int | None = None,
         storage: str = "dense",
         exact_extremes: bool = False,
+        lowest_discernible: int = 1,
     ):
         config = n.lib.picollo_histogram_config_default()
         config.relative_error = real(relative_error, "relative_error")
@@ -152,6 +156,9 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         config.mode = name_code(MODES, mode, "mode", _MODE_ALIASES)
         config.storage = name_code(STORAGES, storage, "storage")
         config.exact_extremes = 1 if exact_extremes else 0
+        config.lowest_discernible = u64(lowest_discernible, "lowest_discernible")
+        if config.lowest_discernible == 0:
+            raise ValueError("lowest_discernible must be at least 1 (1: exact integers)")
         if approx_threshold is not None:
             # The library refuses a threshold outside the approximate mode, with its reason.
             config.approx_threshold = u32(approx_threshold, "approx_threshold")
@@ -301,7 +308,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
                 "max_trackable": i.max_trackable, "counter_bits": i.counter_bits,
                 "value_selection": i.value_selection, "mode": i.mode,
                 "approx_threshold": i.approx_threshold or None, "storage": self.storage,
-                "exact_extremes": self.exact_extremes}
+                "exact_extremes": self.exact_extremes, "lowest_discernible": self.unit}
 
     # --- pickling -----------------------------------------------------------------------
 
@@ -406,6 +413,15 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         out = ctypes.c_uint32()
         check(n.lib.picollo_histogram_get_storage(self._ptr, ctypes.byref(out)))
         return STORAGES[out.value]
+
+    @property
+    def unit(self) -> int:
+        """Width of the lowest buckets, a power of two: 1, or ``2**floor(log2(L))`` for a
+        histogram made with ``lowest_discernible=L`` or decoded from HdrHistogram data whose
+        lowest discernible value is L."""
+        out = ctypes.c_uint64()
+        check(n.lib.picollo_histogram_get_unit(self._ptr, ctypes.byref(out)))
+        return out.value
 
     @property
     def approx_threshold(self) -> int:

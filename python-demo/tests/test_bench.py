@@ -96,8 +96,10 @@ def test_a_given_batch_is_used_and_reported():
 
 
 def test_twice_the_loop_compares_slower():
+    # Up to 5 trials, 2 of which must agree: on a loaded 2-core machine a busy neighbour can
+    # stretch one run of a pair (a trial once read 4.4 for twice the loop).
     good = 0
-    for trial in range(3):
+    for trial in range(5):
         with bench.run(loop200, name="loop200", counters=[], **QUICK) as a, \
                 bench.run(loop400, name="loop400", counters=[], **QUICK) as b:
             c = bench.compare(a, b)
@@ -105,7 +107,7 @@ def test_twice_the_loop_compares_slower():
                   f"{a.percentile('time', 50):.1f} / {b.percentile('time', 50):.1f} ns")
             assert c.text.rstrip().splitlines()[-1].startswith("verdict: loop400 is ")
             assert str(c) == c.text
-            good += c.verdict == "slower" and 1.3 <= c.ratio <= 3.5
+            good += c.verdict == "slower" and 1.3 <= c.ratio <= 5.0
         if good >= 2:
             break
     assert good >= 2

@@ -220,13 +220,14 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             "#[Max     = {:>12}, Total count    = {total:>12}]",
             scaled(max as f64)
         )?;
-        // HdrHistogram's buckets covering 0..=max: one for the first 2B values, then one
+        // HdrHistogram's buckets covering 0..=max: one for the first 2B units, then one
         // per further bit of max.
         let bits = 64 - self.range().1.leading_zeros();
         writeln!(
             w,
             "#[Buckets = {:>12}, SubBuckets     = {:>12}]",
-            bits.saturating_sub(layout.block_scale()).max(1),
+            bits.saturating_sub(layout.block_scale() + layout.unit_scale())
+                .max(1),
             2 * layout.block_size()
         )?;
         let [under, over, saturated] = self.outside();

@@ -3,10 +3,11 @@
 //! base64 text of the compressed form that interval logs carry (`"HISTFAAA…"`).
 //!
 //! # How a Picollo layout maps onto HdrHistogram's
-//! HdrHistogram's layout with lowest discernible value 1 and `d` significant digits is
+//! HdrHistogram's layout with lowest discernible value `L` and `d` significant digits is
 //! Picollo's layout with block size `2^g`, where `g` = 4, 7, 10, 14, 17 for `d` = 1..=5
-//! (relative errors 3.1 %, 0.39 %, 0.049 %, 0.0031 % and 0.00038 %). For those five layouts a
-//! bucket's logical index *is* HdrHistogram's counts index and the export is a straight copy.
+//! (relative errors 3.1 %, 0.39 %, 0.049 %, 0.0031 % and 0.00038 %), and unit
+//! `2^floor(log2 L)`. For those five layouts a bucket's logical index less the layout's
+//! first is HdrHistogram's counts index and the export is a straight copy.
 //!
 //! Any other layout is exported at the nearest **finer** HdrHistogram layout (the smallest
 //! `g' >= g`): each Picollo bucket is then a union of `2^(g'-g)` HdrHistogram buckets, and its
@@ -23,9 +24,12 @@
 //!   and bucket counts above `i64::MAX` cannot be represented: encoding fails with
 //!   [`V2Error::Saturated`] or [`V2Error::CountTooLarge`] rather than drop them.
 //! - Values above `i64::MAX` (HdrHistogram's largest) fail with [`V2Error::ValueTooLarge`].
-//! - The trackable range is not kept: the header says lowest discernible value 1 and, as the
-//!   highest trackable value, the top of the highest non-empty bucket (at least 2), which keeps
-//!   what a peer allocates to decode it small.
+//! - The trackable range is not kept: the header says, as the lowest discernible value, the
+//!   layout's unit (1 unless it has one, see [`crate::Config::with_lowest_discernible`]) and,
+//!   as the highest trackable value, the top of the highest non-empty bucket (at least twice
+//!   the unit), which keeps what a peer allocates to decode it small. A unit is exported
+//!   only where HdrHistogram accepts it (`log2(unit) + block scale <= 61`), else
+//!   [`V2Error::UnitTooLarge`].
 //!
 //! # Decoding
 //! [`decode`] accepts what any HdrHistogram writes for integer histograms: significant digits
@@ -35,13 +39,13 @@
 //! it says, and hdr-histogram-js always writes 1), and the integer-to-double ratio must be
 //! 1.0, or the integer 1 that hdr-histogram-js writes into that double field; any other ratio
 //! marks a `DoubleHistogram`'s inner histogram and is refused.
-//! With `L = 1` the buckets are identical. With a larger `L` (unit magnitude `u =
-//! floor(log2 L)`), HdrHistogram's buckets are Picollo's with every bound shifted left by `u`:
-//! from the second block on they coincide with Picollo buckets exactly; a bucket of the first
-//! block spans `2^u` values and its count is recorded at its midpoint. The decoded histogram
-//! covers `0..=H` (with `L = 1`, up to the end of the block holding `H`, every index
-//! HdrHistogram itself allows), or, when that would need more than [`Limits::max_buckets`]
-//! counters, the range up to its highest non-empty bucket; nothing in the payload is dropped.
+//! The decoded histogram has HdrHistogram's layout with the unit `2^floor(log2 L)` of the
+//! header, so its buckets are exactly the source's (with `L = 1000`, the lowest are 512
+//! wide) and every percentile's bounds and ± are the data's; a counts index is the logical
+//! index less [`Layout::first_index`]. It covers `0..=H` (up to the end of the block holding
+//! `H`, every index HdrHistogram itself allows), or, when that would need more than
+//! [`Limits::max_buckets`] counters, the range up to its highest non-empty bucket; nothing in
+//! the payload is dropped.
 //!
 //! Decoders never trust a length: a compressed payload is inflated to at most the header size
 //! plus [`Limits::max_payload_bytes`], counts past what the header's range allows are an error
@@ -128,6 +132,8 @@ pub enum V2Error {
     Saturated(u64),
     /// Encoding: a non-empty bucket lies above `i64::MAX`, HdrHistogram's largest value.
     ValueTooLarge(u64),
+    /// Encoding: the layout's unit is too wide for HdrHistogram at its significant digits.
+    UnitTooLarge(u64),
     /// Memory for the result could not be allocated.
     OutOfMemory(OutOfMemory),
 }
@@ -183,6 +189,11 @@ impl core::fmt::Display for V2Error {
                 f,
                 "cannot encode as V2: value {v} exceeds HdrHistogram's largest (i64::MAX)"
             ),
+            V2Error::UnitTooLarge(u) => write!(
+                f,
+                "cannot encode as V2: unit {u} is too wide for HdrHistogram at these \
+                 significant digits"
+            ),
             V2Error::OutOfMemory(e) => write!(f, "{e}"),
         }
     }
@@ -221,10 +232,24 @@ pub fn export_layout(layout: Layout) -> (u32, u32) {
     }
 }
 
+/// The HdrHistogram layout a Picollo layout is exported as, with its unit: `(significant
+/// digits, layout)`; an error when the unit is too wide for HdrHistogram at those digits
+/// (it needs `log2(unit) + block scale <= 61`).
+fn export_target(layout: Layout) -> Result<(u32, Layout), V2Error> {
+    let (digits, scale) = export_layout(layout);
+    let unit_scale = layout.unit_scale();
+    let target = Layout::from_block_scale(scale)
+        .and_then(|l| l.with_unit_scale(unit_scale))
+        .filter(|_| unit_scale + scale <= 61)
+        .ok_or(V2Error::UnitTooLarge(layout.unit()))?;
+    Ok((digits, target))
+}
+
 /// A decoded V2 histogram and what its header said.
 #[derive(Clone, Debug)]
 pub struct Decoded {
-    /// The counts, in the layout of the header's significant digits (see [`decode`]).
+    /// The counts, in the layout of the header's significant digits and the unit of its lowest
+    /// discernible value (see [`decode`]).
     pub histogram: Histogram<u64, Vec<u64>>,
     /// Significant digits from the header.
     pub significant_digits: u32,
@@ -314,8 +339,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             return Err(V2Error::Saturated(self.outside[SAT]));
         }
         let layout = self.layout();
-        let (digits, target_scale) = export_layout(layout);
-        let target = Layout::from_block_scale(target_scale).expect("HdrHistogram scales are valid");
+        let (digits, target) = export_target(layout)?;
         let start = out.len();
         out.try_reserve(V2_HEADER_LEN + 64)
             .map_err(|_| OutOfMemory {
@@ -336,16 +360,20 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         }
         let payload_len = out.len() - start - V2_HEADER_LEN;
         // The top of the highest non-empty bucket: the smallest range a peer must allocate.
+        let unit = layout.unit();
         let highest = match next_index {
-            0 => 2,
-            n => target.bucket_of_index(n as usize - 1).highest.max(2),
+            0 => 2 * unit,
+            n => target
+                .bucket_of_index(target.first_index() + n as usize - 1)
+                .highest
+                .max(2 * unit),
         };
         let header = &mut out[start..start + V2_HEADER_LEN];
         header[0..4].copy_from_slice(&V2_COOKIE.to_be_bytes());
         header[4..8].copy_from_slice(&(payload_len as u32).to_be_bytes());
         header[8..12].copy_from_slice(&0u32.to_be_bytes());
         header[12..16].copy_from_slice(&digits.to_be_bytes());
-        header[16..24].copy_from_slice(&1i64.to_be_bytes());
+        header[16..24].copy_from_slice(&(unit as i64).to_be_bytes());
         header[24..32].copy_from_slice(&(highest as i64).to_be_bytes());
         header[32..40].copy_from_slice(&1.0f64.to_be_bytes());
         if payload_len > u32::MAX as usize {
@@ -359,9 +387,10 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
     }
 
     /// Streams the stored counts into `w` when the target layout is this one: the storage
-    /// index plus the first logical index is the target index.
+    /// index plus the first stored logical index, less the layout's first, is the target
+    /// index.
     fn write_same_layout(&self, w: &mut PayloadWriter) -> Result<(), V2Error> {
-        let base = self.first_index() as u64;
+        let base = (self.first_index() - self.layout().first_index()) as u64;
         for i in 0..self.counts.len() {
             let c = self.counts.get(i).to_u64();
             if c != 0 {
@@ -399,7 +428,8 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             if v > i64::MAX as u64 {
                 return Err(V2Error::ValueTooLarge(v));
             }
-            w.push(target.fast_index(v, log2) as u64, count, b.lower)
+            let index = target.fast_index(v, log2) - target.first_index();
+            w.push(index as u64, count, b.lower)
         };
         let first = self.shape.bucket(0);
         if self.outside[UNDER] != 0 && first.lower > 0 {
@@ -652,20 +682,28 @@ fn plain_blob<'b>(
     Ok(scratch)
 }
 
-/// The values HdrHistogram's bucket `i` spans at block scale `g` and unit magnitude `unit`;
-/// an error when they lie beyond `u64` (possible only for a huge lowest discernible value,
-/// whose first block then reaches past 2^64).
-fn hdr_bucket(layout: Layout, unit: u32, i: u64, limit: u64) -> Result<Bucket, V2Error> {
-    let b = layout.bucket_of_index(i as usize);
-    let lower = (b.lower as u128) << unit;
-    let highest = ((b.highest as u128 + 1) << unit) - 1;
-    if lower > u64::MAX as u128 {
-        return Err(V2Error::CountsPastRange { index: i, limit });
+/// HdrHistogram's bucket `i` (counts index) in `layout`, the header's layout with its unit;
+/// an error past the last bucket of `u64`.
+fn hdr_bucket(layout: Layout, i: u64, limit: u64) -> Result<Bucket, V2Error> {
+    let logical = (layout.first_index() as u64).saturating_add(i);
+    match layout.bucket(logical.min(usize::MAX as u64) as usize) {
+        Some(b) => Ok(b),
+        None => Err(V2Error::CountsPastRange { index: i, limit }),
     }
-    Ok(Bucket {
-        lower: lower as u64,
-        highest: highest.min(u64::MAX as u128) as u64,
-    })
+}
+
+/// The layout a header describes: its digits' block scale and the unit of its lowest
+/// discernible value; HdrHistogram's own limit, `log2(unit) + block scale <= 61`, holds (so
+/// whatever decodes re-encodes).
+fn header_layout(h: &Header) -> Result<Layout, V2Error> {
+    let scale = HDR_BLOCK_SCALES[h.digits as usize - 1];
+    let unit_scale = h.lowest.ilog2();
+    Layout::from_block_scale(scale)
+        .and_then(|l| l.with_unit_scale(unit_scale))
+        .filter(|_| unit_scale + scale <= 61)
+        .ok_or(V2Error::BadHeader(
+            "lowest discernible value too large for the significant digits",
+        ))
 }
 
 /// Decode a V2 blob (plain or compressed) with the default [`Limits`]. See the module
@@ -680,37 +718,34 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
     let blob = plain_blob(bytes, limits, &mut scratch)?;
     let h = parse_header(blob, limits)?;
     let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
-    let g = HDR_BLOCK_SCALES[h.digits as usize - 1];
-    let layout = Layout::from_block_scale(g).expect("HdrHistogram scales are valid");
-    let unit = h.lowest.ilog2();
-    let limit = counts_limit(layout, unit, h.highest);
-    let config = Config::new().with_relative_error(layout.relative_error());
+    let layout = header_layout(&h)?;
+    let limit = counts_limit(layout, h.highest);
+    let config = Config::new().with_layout(layout);
     let decoded = |histogram| Decoded {
         histogram,
         significant_digits: h.digits,
         lowest_discernible: h.lowest,
         highest_trackable: h.highest,
     };
-    if unit == 0 {
-        // Every index the header allows, up to the end of the block holding `highest`.
-        let block_top = layout.bucket_of_index(limit as usize - 1).highest;
-        if config.with_range(0, block_top).storage_len() <= limits.max_buckets {
-            // One pass, straight into the counters (indices are storage offsets).
-            let mut histogram = new_histogram(config.with_range(0, block_top))?;
-            let counts = histogram.counts_mut();
-            walk_payload(payload, limit, |i, c| {
-                // In range: i < limit = counts.len(); each index appears once.
-                counts[i as usize] = c;
-                Ok(())
-            })?;
-            return Ok(decoded(histogram));
-        }
+    // Every index the header allows, up to the end of the block holding `highest`.
+    let block_top = hdr_bucket(layout, limit - 1, limit)?.highest;
+    if config.with_range(0, block_top).storage_len() <= limits.max_buckets {
+        // One pass, straight into the counters (counts indices are storage offsets: the
+        // range starts at the layout's first bucket).
+        let mut histogram = new_histogram(config.with_range(0, block_top))?;
+        let counts = histogram.counts_mut();
+        walk_payload(payload, limit, |i, c| {
+            // In range: i < limit = counts.len(); each index appears once.
+            counts[i as usize] = c;
+            Ok(())
+        })?;
+        return Ok(decoded(histogram));
     }
-    let top_value = top_value(payload, layout, unit, limit)?;
+    let top_value = top_value(payload, layout, limit)?;
     let max = fitted_max(config, h.highest.max(top_value), top_value, limits)?;
     let mut histogram = new_histogram(config.with_range(0, max))?;
     walk_payload(payload, limit, |i, c| {
-        histogram.record_n(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
+        histogram.record_n(hdr_bucket(layout, i, limit)?.lower, c);
         Ok(())
     })?;
     Ok(decoded(histogram))
@@ -719,15 +754,15 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
 /// A first pass over the payload: validate it and find the highest non-empty bucket's
 /// top (a shifted layout's may reach past the header's highest value), without allocating;
 /// 0 when every count is zero.
-fn top_value(payload: &[u8], layout: Layout, unit: u32, limit: u64) -> Result<u64, V2Error> {
+fn top_value(payload: &[u8], layout: Layout, limit: u64) -> Result<u64, V2Error> {
     let mut top: Option<u64> = None;
     walk_payload(payload, limit, |i, _| {
-        hdr_bucket(layout, unit, i, limit)?;
+        hdr_bucket(layout, i, limit)?;
         top = Some(i);
         Ok(())
     })?;
     match top {
-        Some(i) => Ok(hdr_bucket(layout, unit, i, limit)?.highest),
+        Some(i) => Ok(hdr_bucket(layout, i, limit)?.highest),
         None => Ok(0),
     }
 }
@@ -762,9 +797,9 @@ fn new_histogram(config: Config) -> Result<Histogram<u64, Vec<u64>>, V2Error> {
 }
 
 /// Number of counts HdrHistogram allocates for `highest` (whole blocks up to the one that
-/// holds it), the bound on payload indices.
-fn counts_limit(layout: Layout, unit: u32, highest: u64) -> u64 {
-    let i = layout.index(highest >> unit) as u64;
+/// holds it), the bound on payload indices (counts indices start at the layout's first).
+fn counts_limit(layout: Layout, highest: u64) -> u64 {
+    let i = (layout.index(highest) - layout.first_index()) as u64;
     let g = layout.block_scale();
     ((i >> g) + 1) << g
 }
@@ -813,15 +848,13 @@ pub(crate) fn for_each_count(
     let blob = plain_blob(bytes, &limits, &mut scratch)?;
     let h = parse_header(blob, &limits)?;
     let payload = &blob[V2_HEADER_LEN..V2_HEADER_LEN + h.payload_len];
-    let layout = Layout::from_block_scale(HDR_BLOCK_SCALES[h.digits as usize - 1])
-        .expect("HdrHistogram scales are valid");
-    let unit = h.lowest.ilog2();
-    let limit = counts_limit(layout, unit, h.highest);
+    let layout = header_layout(&h)?;
+    let limit = counts_limit(layout, h.highest);
     walk_payload(payload, limit, |i, _| {
-        hdr_bucket(layout, unit, i, limit).map(|_| ())
+        hdr_bucket(layout, i, limit).map(|_| ())
     })?;
     walk_payload(payload, limit, |i, c| {
-        record(hdr_bucket(layout, unit, i, limit)?.midpoint(), c);
+        record(hdr_bucket(layout, i, limit)?.midpoint(), c);
         Ok(())
     })
 }

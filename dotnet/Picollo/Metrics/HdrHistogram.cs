@@ -35,12 +35,16 @@ namespace Picollo.Metrics
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
                             int counterBits = 64, ValueSelection valueSelection = ValueSelection.Midpoint,
                             ConcurrencyMode mode = ConcurrencyMode.SingleWriter, uint approxThreshold = 0,
-                            HistogramStorage storage = HistogramStorage.Dense, bool exactExtremes = false)
-            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold, storage, exactExtremes)) { }
+                            HistogramStorage storage = HistogramStorage.Dense, bool exactExtremes = false,
+                            ulong lowestDiscernible = 1)
+            : this(MakeConfig(relativeError, minTrackable, maxTrackable, counterBits, valueSelection, mode, approxThreshold, storage, exactExtremes, lowestDiscernible)) { }
 
         static HistogramConfig MakeConfig(double relativeError, ulong min, ulong max, int bits, ValueSelection sel,
-                                          ConcurrencyMode mode, uint approxThreshold, HistogramStorage storage, bool exactExtremes)
+                                          ConcurrencyMode mode, uint approxThreshold, HistogramStorage storage, bool exactExtremes,
+                                          ulong lowestDiscernible)
         {
+            if (lowestDiscernible == 0)
+                throw new ArgumentOutOfRangeException("lowestDiscernible", "must be at least 1 (1: exact integers)");
             var c = HistogramConfig.Default;
             c.RelativeError = relativeError;
             c.MinTrackable = min;
@@ -51,6 +55,7 @@ namespace Picollo.Metrics
             c.ApproxThreshold = approxThreshold;
             c.Storage = (uint)storage;
             c.ExactExtremes = exactExtremes ? 1u : 0u;
+            c.LowestDiscernible = lowestDiscernible;
             return c;
         }
 
@@ -108,6 +113,19 @@ namespace Picollo.Metrics
                 uint storage;
                 PicolloException.Check(Native.picollo_histogram_get_storage(_handle, out storage));
                 return (HistogramStorage)storage;
+            }
+        }
+
+        /// <summary>Width of the lowest buckets, a power of two: 1, or 2^floor(log2 L) for a histogram
+        /// made with lowest discernible value L or decoded from HdrHistogram data whose lowest
+        /// discernible value is L.</summary>
+        public ulong Unit
+        {
+            get
+            {
+                ulong unit;
+                PicolloException.Check(Native.picollo_histogram_get_unit(_handle, out unit));
+                return unit;
             }
         }
 

@@ -69,6 +69,7 @@ namespace Picollo.Metrics
             config.MinTrackable = info.MinTrackable;
             config.MaxTrackable = info.MaxTrackable;
             config.ValueSelection = info.ValueSelection;
+            config.LowestDiscernible = Unit;
             return Copies.Filled(new HdrHistogram(config), copy => copy.Add(this));
         }
 
@@ -98,7 +99,7 @@ namespace Picollo.Metrics
         static IEnumerable<Bucket> Walk(HdrHistogram copy, bool includeEmpty)
         {
             HistogramInfo info = copy.Info;
-            var layout = new BucketLayout(info.BlockSize);
+            var layout = new BucketLayout(info.BlockSize, copy.Unit);
             ulong first = copy.GetBucket(0).LogicalIndex;   // the logical index of storage index 0
             ulong next = 0;                                  // the next storage index to yield
             foreach (var b in copy.BucketsWithValuesInBatches(1024))

@@ -35,6 +35,9 @@ namespace Picollo.Metrics
         /// (<see cref="HdrHistogram.RecordedMin"/>, <see cref="HdrHistogram.RecordedMax"/>), at
         /// the cost of a load and a compare per record (the inline recorder then calls the library).</summary>
         public HdrHistogramBuilder WithExactExtremes() { _config.ExactExtremes = 1; return this; }
+        /// <summary>HdrHistogram's lowest discernible value: the lowest buckets are 2^floor(log2 L) wide
+        /// (values below share the first), the relative error holds above 2 · unit / relative error.</summary>
+        public HdrHistogramBuilder WithLowestDiscernibleValue(ulong lowest) { _config.LowestDiscernible = lowest; return this; }
 
         /// <summary>The concurrency mode; <paramref name="approxThreshold"/> (T, 1..62, 0 for
         /// the default 13) only for <see cref="ConcurrencyMode.Approximate"/>.</summary>
