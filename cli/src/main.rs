@@ -309,6 +309,41 @@ struct ConvertArgs {
 impl ConvertArgs {
     /// The metric options, after checking they suit the target (usage errors otherwise).
     fn metric(&self) -> convert::MetricOptions {
+        self.refuse_options_of_other_targets();
+        let target = self.to;
+        let unit = self.unit.clone().unwrap_or_default();
+        let name = match (&self.name, target) {
+            (Some(n), _) => n.clone(),
+            (None, convert::Target::Openmetrics) if !unit.is_empty() => {
+                format!("{}_{unit}", convert::DEFAULT_NAME)
+            }
+            (None, _) => convert::DEFAULT_NAME.to_string(),
+        };
+        let metric = convert::MetricOptions {
+            name,
+            help: self.help_text.clone().unwrap_or_default(),
+            unit,
+            unit_ratio: self.unit_ratio.unwrap_or(1.0),
+            bounds: self.bounds.clone().map(|b| b.0),
+            coarse: self.coarse.unwrap_or(0.05),
+            delta: self.delta,
+            schema: self.schema,
+        };
+        if target == convert::Target::Openmetrics {
+            if let Err(message) = metric.check_openmetrics() {
+                usage(&message);
+            }
+        }
+        if target == convert::Target::PrometheusNative {
+            if let Err(message) = metric.check_prometheus_native() {
+                usage(&message);
+            }
+        }
+        metric
+    }
+
+    /// Exit with a usage error when an option of another target is given.
+    fn refuse_options_of_other_targets(&self) {
         let target = self.to;
         let given = [
             ("--name", self.name.is_some()),
@@ -342,35 +377,6 @@ impl ConvertArgs {
         if self.delta && target != convert::Target::OtlpJson {
             usage("--delta applies to --to otlp-json only");
         }
-        let unit = self.unit.clone().unwrap_or_default();
-        let name = match (&self.name, target) {
-            (Some(n), _) => n.clone(),
-            (None, convert::Target::Openmetrics) if !unit.is_empty() => {
-                format!("{}_{unit}", convert::DEFAULT_NAME)
-            }
-            (None, _) => convert::DEFAULT_NAME.to_string(),
-        };
-        let metric = convert::MetricOptions {
-            name,
-            help: self.help_text.clone().unwrap_or_default(),
-            unit,
-            unit_ratio: self.unit_ratio.unwrap_or(1.0),
-            bounds: self.bounds.clone().map(|b| b.0),
-            coarse: self.coarse.unwrap_or(0.05),
-            delta: self.delta,
-            schema: self.schema,
-        };
-        if target == convert::Target::Openmetrics {
-            if let Err(message) = metric.check_openmetrics() {
-                usage(&message);
-            }
-        }
-        if target == convert::Target::PrometheusNative {
-            if let Err(message) = metric.check_prometheus_native() {
-                usage(&message);
-            }
-        }
-        metric
     }
 }
 
