@@ -347,7 +347,7 @@ static partial class PerfTests
         Group("discovery", Discovery);
         Group("software session", SoftwareSession);
         Group("builder options", BuilderOptions);
-        Group("counters of the seed", CountersOfTheSeed);
+        Group("counters of the announcement's snippets", CountersOfTheSeed);
         Group("borrowed after dispose", BorrowedAfterDispose);
         Group("errors", Errors);
         Group("hardware", Hardware);

@@ -166,7 +166,7 @@ static partial class PerfTests
     {
         if (SeedFile() == null)
         {
-            Console.WriteLine("SKIPPED: the seed comparisons: the announcement (" + SeedDocument
+            Console.WriteLine("SKIPPED: the comparisons with the Picollo .NET announcement (" + SeedDocument
                               + ") is not in ../shared/seeds nor at $PICOLLO_SEED_ANNOUNCEMENT");
             Group("seed perf snippets, run only", () =>
             {

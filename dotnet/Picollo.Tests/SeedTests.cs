@@ -225,9 +225,9 @@ static partial class Tests
         if (SeedFile() == null)
         {
             // Run and print the snippets all the same (run.sh checks that each ran).
-            Console.WriteLine("SKIPPED: the seed comparisons: the announcement (" + SeedDocument
+            Console.WriteLine("SKIPPED: the comparisons with the Picollo .NET announcement (" + SeedDocument
                               + ") is not in ../shared/seeds nor at $PICOLLO_SEED_ANNOUNCEMENT");
-            Group("seed snippets, run only", () =>
+            Group("announcement snippets, run only", () =>
             {
                 RunSeed("GettingStarted", Seed.GettingStarted);
                 RunSeed("GettingStartedSnapshot", Seed.GettingStartedSnapshot);

@@ -27,7 +27,7 @@ import demo  # noqa: E402
 
 @pytest.fixture(scope="session")
 def getting_started_values() -> np.ndarray:
-    """The seed's first distribution, 1,000,000 values (numpy, seed 0)."""
+    """The first distribution of the Picollo .NET announcement, 1,000,000 values (numpy, seed 0)."""
     return demo.first_distribution(np.random.default_rng(0), 1_000_000)
 
 
