@@ -1232,12 +1232,6 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
                                              uint32_t *exact_when_uncontended);
 
 #if defined(__linux__)
-// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
-// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
-struct picollo_bench_config picollo_bench_config_default(void);
-#endif
-
-#if defined(__linux__)
 // Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
 // new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
 // NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a bad
@@ -1287,6 +1281,12 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
                                               size_t index,
                                               const struct picollo_histogram **out);
+#endif
+
+#if defined(__linux__)
+// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
+// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
+struct picollo_bench_config picollo_bench_config_default(void);
 #endif
 
 #if defined(__linux__)

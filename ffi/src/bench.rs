@@ -10,81 +10,14 @@ use picollo_core::bench::BenchResult;
 use picollo_core::concurrent::{CounterBits, Mode};
 
 use crate::any_histogram::{config_error, merge_error, Histogram};
-use crate::args::{out, read_sized, StructSized};
-use crate::bench_args::{bench_failure, bench_of};
+use crate::args::{out, read_sized};
+use crate::bench_args::{bench_failure, bench_of, picollo_bench_config, picollo_bench_result};
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-
-/// How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
-#[allow(non_camel_case_types)]
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct picollo_bench_config {
-    /// `sizeof(picollo_bench_config)`, set by `picollo_bench_config_default`.
-    pub struct_size: u32,
-    /// The CPU to pin the calling thread to (it stays pinned after the run); -1: no pinning.
-    pub pinned_cpu: i32,
-    /// The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
-    pub name: *const c_char,
-    /// Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
-    /// NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
-    pub counters: *const c_char,
-    /// The most samples (batches) to record, at least 1; default 2,000.
-    pub samples: u64,
-    /// Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
-    pub batch: u64,
-    /// The most seconds the samples may take (at least one is taken); default 5.
-    pub time_budget: f64,
-    /// The most seconds the warm-up may take; default 1.
-    pub warmup: f64,
-    /// The histograms' relative error; default 0.0001.
-    pub relative_error: f64,
-    /// The nice value (-20 to 19) to run at when `set_nice` is 1 (the thread keeps it).
-    pub nice: i32,
-    /// 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
-    pub set_nice: u32,
-    /// A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
-    pub baseline: *const picollo_bench_result,
-}
-
-// SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
-// which take every bit pattern (the pointers are checked when read).
-unsafe impl StructSized for picollo_bench_config {
-    const NAME: &'static str = "picollo_bench_config";
-    /// The size before `baseline` (ABI 1.9).
-    const OLDER_SIZES: &'static [usize] = &[std::mem::offset_of!(picollo_bench_config, baseline)];
-}
-
-/// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
-/// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
-#[no_mangle]
-pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
-    picollo_bench_config {
-        struct_size: std::mem::size_of::<picollo_bench_config>() as u32,
-        pinned_cpu: -1,
-        name: std::ptr::null(),
-        counters: std::ptr::null(),
-        samples: 2_000,
-        batch: 0,
-        time_budget: 5.0,
-        warmup: 1.0,
-        relative_error: 0.0001,
-        nice: 0,
-        set_nice: 0,
-        baseline: std::ptr::null(),
-    }
-}
-
-/// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
-/// Threads: never changed after the run, read by any number at once; `_free` races none.
-#[allow(non_camel_case_types)]
-pub struct picollo_bench_result {
-    _private: [u8; 0],
-}
 
 impl Castable for picollo_bench_result {
     type Ownership = Boxed;
@@ -233,6 +166,7 @@ mod tests {
 
     use super::*;
     use crate::any_histogram::dispatch_view;
+    use crate::bench_args::picollo_bench_config_default;
     use crate::testing::last_error;
 
     unsafe extern "C" fn count_calls(ctx: *mut c_void, iterations: u64) {

@@ -1,17 +1,84 @@
-//! A `picollo_bench_config` read into the harness's settings, and harness errors turned into
-//! statuses.
+//! `picollo_bench_config` (and the opaque `picollo_bench_result` it may name as a baseline),
+//! read into the harness's settings; harness errors turned into statuses.
 
+use std::ffi::c_char;
 use std::time::Duration;
 
 use picollo_core::bench::{Bench, BenchError, BenchErrorKind};
 use picollo_core::perf::Event;
 
-use crate::args::str_from;
-use crate::bench::picollo_bench_config;
+use crate::args::{str_from, StructSized};
 use crate::error::Failure;
 use crate::perf::parse_event;
 use crate::perf_args::perf_status;
 use crate::status::picollo_status;
+
+/// How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct picollo_bench_config {
+    /// `sizeof(picollo_bench_config)`, set by `picollo_bench_config_default`.
+    pub struct_size: u32,
+    /// The CPU to pin the calling thread to (it stays pinned after the run); -1: no pinning.
+    pub pinned_cpu: i32,
+    /// The name the report shows (NUL-terminated UTF-8, read during the call); NULL: "bench".
+    pub name: *const c_char,
+    /// Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
+    /// NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
+    pub counters: *const c_char,
+    /// The most samples (batches) to record, at least 1; default 2,000.
+    pub samples: u64,
+    /// Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
+    pub batch: u64,
+    /// The most seconds the samples may take (at least one is taken); default 5.
+    pub time_budget: f64,
+    /// The most seconds the warm-up may take; default 1.
+    pub warmup: f64,
+    /// The histograms' relative error; default 0.0001.
+    pub relative_error: f64,
+    /// The nice value (-20 to 19) to run at when `set_nice` is 1 (the thread keeps it).
+    pub nice: i32,
+    /// 1: run at `nice`; 0 (the default): leave the thread's priority as it is.
+    pub set_nice: u32,
+    /// A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
+    pub baseline: *const picollo_bench_result,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
+// which take every bit pattern (the pointers are checked when read).
+unsafe impl StructSized for picollo_bench_config {
+    const NAME: &'static str = "picollo_bench_config";
+    /// The size before `baseline` (ABI 1.9).
+    const OLDER_SIZES: &'static [usize] = &[std::mem::offset_of!(picollo_bench_config, baseline)];
+}
+
+/// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
+/// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
+#[no_mangle]
+pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
+    picollo_bench_config {
+        struct_size: std::mem::size_of::<picollo_bench_config>() as u32,
+        pinned_cpu: -1,
+        name: std::ptr::null(),
+        counters: std::ptr::null(),
+        samples: 2_000,
+        batch: 0,
+        time_budget: 5.0,
+        warmup: 1.0,
+        relative_error: 0.0001,
+        nice: 0,
+        set_nice: 0,
+        baseline: std::ptr::null(),
+    }
+}
+
+/// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
+/// Threads: never changed after the run, read by any number at once; `_free` races none.
+#[allow(non_camel_case_types)]
+pub struct picollo_bench_result {
+    _private: [u8; 0],
+}
 
 /// The status of a harness error.
 pub(crate) fn bench_failure(e: BenchError) -> Failure {

@@ -8,7 +8,8 @@ use std::fmt::Write;
 use picollo_core::bench::{compare, Verdict};
 
 use crate::args::out;
-use crate::bench::{picollo_bench_result, BenchRun};
+use crate::bench::BenchRun;
+use crate::bench_args::picollo_bench_result;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;

@@ -84,6 +84,8 @@ pub use approx::*;
 #[cfg(target_os = "linux")]
 pub use bench::*;
 #[cfg(target_os = "linux")]
+pub use bench_args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
+#[cfg(target_os = "linux")]
 pub use bench_text::*;
 pub use error::picollo_last_error_message;
 pub use float::*;
