@@ -219,8 +219,12 @@ gcc -pthread "$build/check.o" "$build/test_fork.o" "${shared_link[@]}" -lm -o "$
 run_test "test_fork" "$build/test_fork.out" timeout 600 "$build/test_fork"
 vlog="$build/test_fork.valgrind.log"
 # The children are not checked: fork leaves the memory of the parent's other threads behind.
+# --fair-sched=yes: valgrind runs one thread at a time, and its default lock can hand the
+# CPU back to the spinning resetter, reader and recorder threads again and again, so that
+# the main thread (sleeping 1 ms between its waits for a child) starved past the test's
+# 600 s alarm in some runs; the fair lock takes threads in turn.
 run_test "test_fork --quick (valgrind)" "$build/test_fork.valgrind.out" \
-    timeout 900 valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
+    timeout 900 valgrind --tool=memcheck --fair-sched=yes --error-exitcode=1 --leak-check=full \
     --errors-for-leak-kinds=definite --child-silent-after-fork=yes --log-file="$vlog" \
     "$build/test_fork" --quick
 grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
