@@ -19,7 +19,8 @@
  * its count argument (NULL only when that is 0). Pointers inside argument structs follow the
  * same rule. Threads: the caller keeps a handle from being changed while another thread uses
  * it, except histograms and the approximate counter, which take concurrent calls as their
- * mode allows (docs/c-api.md, "Histograms and threads").
+ * mode allows (docs/c-api.md, "Histograms and threads"). Only Linux builds export the
+ * perf_event, clock, scope, thread-placement and benchmark functions (docs/c-api.md).
  */
 
 #ifndef PICOLLO_H
@@ -104,30 +105,22 @@ enum picollo_status
 typedef uint32_t picollo_status;
 #endif // __cplusplus
 
-#if defined(__linux__)
 // The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
 enum picollo_bench_verdict
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // The rank test finds no difference.
   PICOLLO_BENCH_VERDICT_NO_DIFFERENCE = 0,
-#endif
-#if defined(__linux__)
   // B takes less time than A.
   PICOLLO_BENCH_VERDICT_FASTER = 1,
-#endif
-#if defined(__linux__)
   // B takes more time than A.
   PICOLLO_BENCH_VERDICT_SLOWER = 2,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_verdict;
 #endif // __cplusplus
-#endif
 
 // How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
 enum picollo_value_selection
@@ -168,7 +161,6 @@ enum picollo_mode
 typedef uint32_t picollo_mode;
 #endif // __cplusplus
 
-#if defined(__linux__)
 // `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
 enum picollo_perf_hardware_event
 #ifdef __cplusplus
@@ -199,9 +191,7 @@ enum picollo_perf_hardware_event
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_hardware_event;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
 enum picollo_perf_cache_level
 #ifdef __cplusplus
@@ -226,9 +216,7 @@ enum picollo_perf_cache_level
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_level;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // `PERF_COUNT_HW_CACHE_OP_*`.
 enum picollo_perf_cache_op
 #ifdef __cplusplus
@@ -245,9 +233,7 @@ enum picollo_perf_cache_op
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_op;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // `PERF_COUNT_HW_CACHE_RESULT_*`.
 enum picollo_perf_cache_result
 #ifdef __cplusplus
@@ -262,9 +248,7 @@ enum picollo_perf_cache_result
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_cache_result;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
 enum picollo_perf_software_event
 #ifdef __cplusplus
@@ -293,9 +277,7 @@ enum picollo_perf_software_event
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_software_event;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // How `picollo_perf_session_read` read the counters.
 enum picollo_perf_read_path
 #ifdef __cplusplus
@@ -312,9 +294,7 @@ enum picollo_perf_read_path
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_read_path;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // Which value `picollo_perf_session_record` puts into each counter's histogram
 // (`picollo_perf_config.record_kind`).
 enum picollo_perf_record_kind
@@ -334,9 +314,7 @@ enum picollo_perf_record_kind
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_record_kind;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // The CPU's vendor (`picollo_perf_info.vendor`).
 enum picollo_cpu_vendor
 #ifdef __cplusplus
@@ -353,36 +331,25 @@ enum picollo_cpu_vendor
 #ifndef __cplusplus
 typedef uint32_t picollo_cpu_vendor;
 #endif // __cplusplus
-#endif
 
-#if defined(__linux__)
 // The unit a scope records in (`picollo_scope_begin`).
 enum picollo_time_unit
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // Raw ticks (TSC on x86-64 Linux, else monotonic nanoseconds).
   PICOLLO_TIME_UNIT_TICKS = 0,
-#endif
-#if defined(__linux__)
   // Nanoseconds.
   PICOLLO_TIME_UNIT_NANOS = 1,
-#endif
-#if defined(__linux__)
   // Microseconds.
   PICOLLO_TIME_UNIT_MICROS = 2,
-#endif
-#if defined(__linux__)
   // Milliseconds.
   PICOLLO_TIME_UNIT_MILLIS = 3,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_time_unit;
 #endif // __cplusplus
-#endif
 
 // A text form of a histogram's summary (`picollo_histogram_text`).
 enum picollo_text_format
@@ -510,48 +477,34 @@ enum picollo_storage
 typedef uint32_t picollo_storage;
 #endif // __cplusplus
 
-#if defined(__linux__)
 // A text form of a benchmark result (`picollo_bench_result_text`).
 enum picollo_bench_format
 #ifdef __cplusplus
   : uint32_t
 #endif // __cplusplus
  {
-#if defined(__linux__)
   // The report: conditions and warnings, a Markdown row per metric, tail attribution.
   PICOLLO_BENCH_FORMAT_REPORT = 0,
-#endif
-#if defined(__linux__)
   // Every metric's full Markdown summary.
   PICOLLO_BENCH_FORMAT_SUMMARIES = 1,
-#endif
-#if defined(__linux__)
   // A JSON object (values in thousandths of each unit, `"scale": 1000`).
   PICOLLO_BENCH_FORMAT_JSON = 2,
-#endif
-#if defined(__linux__)
   // An HdrHistogram interval log, one interval per metric tagged with its name.
   PICOLLO_BENCH_FORMAT_LOG = 3,
-#endif
-#if defined(__linux__)
   // One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
   PICOLLO_BENCH_FORMAT_LINE = 4,
-#endif
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_format;
 #endif // __cplusplus
-#endif
 
 // A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter").
 // Threads: any call but `_free` from any number of threads at once; `_free` races none.
 typedef struct picollo_approx_counter picollo_approx_counter;
 
-#if defined(__linux__)
 // What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
 // Threads: never changed after the run, read by any number at once; `_free` races none.
 typedef struct picollo_bench_result picollo_bench_result;
-#endif
 
 // A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
 // queries on any thread; records as the mode allows; `_free` races no other call.
@@ -575,16 +528,13 @@ typedef struct picollo_log_writer picollo_log_writer;
 // `_finish`; `_take` moves the text out (docs/c-api.md, "Metrics export").
 typedef struct picollo_openmetrics_writer picollo_openmetrics_writer;
 
-#if defined(__linux__)
 // A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"); `_free` frees its
 // histograms too. By default it counts the thread that opened it, which alone uses it.
 typedef struct picollo_perf_session picollo_perf_session;
-#endif
 
 // A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 typedef struct picollo_snapshot picollo_snapshot;
 
-#if defined(__linux__)
 // How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
 typedef struct picollo_bench_config {
   // `sizeof(picollo_bench_config)`, set by `picollo_bench_config_default`.
@@ -613,13 +563,10 @@ typedef struct picollo_bench_config {
   // A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
   const struct picollo_bench_result *baseline;
 } picollo_bench_config;
-#endif
 
-#if defined(__linux__)
 // The measured work: runs `iterations` operations with the caller's `ctx`; it must not
 // unwind or longjmp out.
 typedef void (*picollo_bench_work)(void *ctx, uint64_t iterations);
-#endif
 
 // Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 typedef struct picollo_float_config {
@@ -947,7 +894,6 @@ typedef struct picollo_prometheus_native_options {
   double classic_coarse_relative_error;
 } picollo_prometheus_native_options;
 
-#if defined(__linux__)
 // Options of a perf session, from `picollo_perf_config_default`; flags are 0 or 1.
 typedef struct picollo_perf_config {
   // `sizeof(picollo_perf_config)` as the caller knows it (docs/c-api.md, "Config structs").
@@ -973,9 +919,7 @@ typedef struct picollo_perf_config {
   // Reserved: must be zero.
   uint32_t reserved;
 } picollo_perf_config;
-#endif
 
-#if defined(__linux__)
 // What `picollo_perf_discover` found on this machine.
 typedef struct picollo_perf_info {
   // 1 when a hardware PMU is usable (cycles open, or only permission stands in the way).
@@ -1007,9 +951,7 @@ typedef struct picollo_perf_info {
   // Every PMU in sysfs.
   uint32_t pmu_count;
 } picollo_perf_info;
-#endif
 
-#if defined(__linux__)
 // The change of one counter between the two latest reads.
 typedef struct picollo_perf_delta {
   // `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
@@ -1023,9 +965,7 @@ typedef struct picollo_perf_delta {
   // Running nanoseconds in the interval.
   uint64_t running;
 } picollo_perf_delta;
-#endif
 
-#if defined(__linux__)
 // One counter's state at one read.
 typedef struct picollo_perf_reading {
   // The kernel's 64-bit count (unscaled).
@@ -1037,9 +977,7 @@ typedef struct picollo_perf_reading {
   // `value × enabled / running` (equal to `value` unless multiplexed; 0 if it never ran).
   uint64_t scaled;
 } picollo_perf_reading;
-#endif
 
-#if defined(__linux__)
 // Everything about one counter of an open session (`picollo_perf_session_counter_values`).
 typedef struct picollo_perf_counter_values {
   // The latest reading.
@@ -1059,9 +997,7 @@ typedef struct picollo_perf_counter_values {
   // 1 when the counter's page is mapped for rdpmc (hardware, cache and raw events).
   uint32_t has_page;
 } picollo_perf_counter_values;
-#endif
 
-#if defined(__linux__)
 // Ratios between counters; NaN where a counter is missing or its denominator is 0.
 typedef struct picollo_perf_derived {
   // Instructions per cycle.
@@ -1071,7 +1007,6 @@ typedef struct picollo_perf_derived {
   // Branch misses per branch instruction.
   double branch_miss_ratio;
 } picollo_perf_derived;
-#endif
 
 // A percentile and the bucket it was found in.
 typedef struct picollo_percentile {
@@ -1179,7 +1114,6 @@ typedef struct picollo_step {
   double percentile;
 } picollo_step;
 
-#if defined(__linux__)
 // A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
 typedef struct picollo_scope {
   // The histogram it records into; NULL once ended.
@@ -1191,7 +1125,6 @@ typedef struct picollo_scope {
   // Reserved, zero.
   uint32_t reserved;
 } picollo_scope;
-#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -1231,7 +1164,6 @@ picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter
                                              uint32_t *max_shift,
                                              uint32_t *exact_when_uncontended);
 
-#if defined(__linux__)
 // Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
 // new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
 // NULL `config`, `work` or `out`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a bad
@@ -1241,20 +1173,14 @@ picollo_status picollo_bench_run(const struct picollo_bench_config *config,
                                  picollo_bench_work work,
                                  void *ctx,
                                  struct picollo_bench_result **out);
-#endif
 
-#if defined(__linux__)
 // Frees a result and the histograms it lends; NULL is ignored.
 void picollo_bench_result_free(struct picollo_bench_result *r);
-#endif
 
-#if defined(__linux__)
 // Writes the number of metrics to `*out`: time (metric 0) then each counter. Errors: NULL
 // `r` or `out`.
 picollo_status picollo_bench_result_metric_count(const struct picollo_bench_result *r, size_t *out);
-#endif
 
-#if defined(__linux__)
 // Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
 // `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_metric_name(const struct picollo_bench_result *r,
@@ -1262,9 +1188,7 @@ picollo_status picollo_bench_result_metric_name(const struct picollo_bench_resul
                                                 char *buf,
                                                 size_t len,
                                                 size_t *needed);
-#endif
 
-#if defined(__linux__)
 // Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
 // NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r,
@@ -1272,24 +1196,18 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
                                                 char *buf,
                                                 size_t len,
                                                 size_t *needed);
-#endif
 
-#if defined(__linux__)
 // Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
 // BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
 // `OUT_OF_RANGE`.
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
                                               size_t index,
                                               const struct picollo_histogram **out);
-#endif
 
-#if defined(__linux__)
 // Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
 // automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
 struct picollo_bench_config picollo_bench_config_default(void);
-#endif
 
-#if defined(__linux__)
 // Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
 // `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
@@ -1297,9 +1215,7 @@ picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
                                          char *buf,
                                          size_t len,
                                          size_t *needed);
-#endif
 
-#if defined(__linux__)
 // Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
 // verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
 // `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
@@ -1310,7 +1226,6 @@ picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      size_t *needed,
                                      picollo_bench_verdict *verdict,
                                      double *ratio);
-#endif
 
 // Returns the message of the last failed call on this thread ("" if none): never NULL, owned
 // by the library, valid until the next Picollo call on this thread.
@@ -1331,9 +1246,7 @@ void picollo_float_histogram_free(struct picollo_float_histogram *h);
 
 // Records one value. Never fails: NaN and ±∞ are counted apart, magnitudes outside the range
 // as underflow/overflow, a full bucket as saturated; NULL is ignored.
-PICOLLO_RECORD_ATTR
-void picollo_float_histogram_record(struct picollo_float_histogram *h,
-                                    double value);
+PICOLLO_RECORD_ATTR void picollo_float_histogram_record(struct picollo_float_histogram *h, double value);
 
 // Records one `float` (converted exactly). As `picollo_float_histogram_record`.
 void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
@@ -1345,9 +1258,7 @@ void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
                                       uint64_t count);
 
 // Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
-picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h,
-                                                   const double *values,
-                                                   size_t n);
+picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h, const double *values, size_t n);
 
 // Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
 picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
@@ -1358,8 +1269,7 @@ picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_hist
 picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`); any thread.
-picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h,
-                                                           uint32_t selection);
+picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_histogram *h, uint32_t selection);
 
 // Adds every count, special count, sum and extreme of `src` into `dst` (same relative error,
 // `dst` not `src`). Errors: `LAYOUT_MISMATCH`. Threads: into `dst` as records are.
@@ -1389,15 +1299,11 @@ picollo_status picollo_float_histogram_summary(const struct picollo_float_histog
 
 // Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
 // (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
-picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h,
-                                               double x,
-                                               double *out);
+picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h, double x, double *out);
 
 // Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
 // `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h,
-                                                   double x,
-                                                   double *out);
+picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h, double x, double *out);
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 // Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
@@ -1459,8 +1365,7 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
 
 // Takes a snapshot of `h` with full counts; the caller frees `*out` with
 // `picollo_float_snapshot_free`.
-picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h,
-                                          struct picollo_float_snapshot **out);
+picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h, struct picollo_float_snapshot **out);
 
 // Frees a float snapshot; NULL is ignored.
 void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
@@ -1488,21 +1393,16 @@ picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
 // histogram in `*out` (the header's layout, with the unit of its lowest discernible value:
 // `picollo_histogram_get_unit`), for `picollo_histogram_free`. Errors: NULL `out`, or
 // `data` with a length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
-picollo_status picollo_histogram_decode_v2(const uint8_t *data,
-                                           size_t len,
-                                           struct picollo_histogram **out);
+picollo_status picollo_histogram_decode_v2(const uint8_t *data, size_t len, struct picollo_histogram **out);
 
 // Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
 // midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
-picollo_status picollo_histogram_add_v2(struct picollo_histogram *h,
-                                        const uint8_t *data,
-                                        size_t len);
+picollo_status picollo_histogram_add_v2(struct picollo_histogram *h, const uint8_t *data, size_t len);
 
 // Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
 // `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
 // comment in `picollo_histogram_config` gives, or `min_trackable > max_trackable`.
-picollo_status picollo_histogram_new(const struct picollo_histogram_config *config,
-                                     struct picollo_histogram **out);
+picollo_status picollo_histogram_new(const struct picollo_histogram_config *config, struct picollo_histogram **out);
 
 // Frees a histogram; NULL is ignored. Free each handle exactly once.
 void picollo_histogram_free(struct picollo_histogram *h);
@@ -1518,33 +1418,24 @@ picollo_record_fn picollo_histogram_record_fn(const struct picollo_histogram *h)
 
 // Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
 // the excess counted as saturated; a NULL handle is ignored.
-PICOLLO_RECORD_ATTR
-void picollo_histogram_record_n(struct picollo_histogram *h,
-                                uint64_t value,
-                                uint64_t count);
+PICOLLO_RECORD_ATTR void picollo_histogram_record_n(struct picollo_histogram *h, uint64_t value, uint64_t count);
 
 // Records `value` with coordinated-omission correction: also `value − k·interval` for k ≥ 1
 // while at least `interval` (0: `value` only). Cost bounded by the bucket count; NULL ignored.
-void picollo_histogram_record_corrected(struct picollo_histogram *h,
-                                        uint64_t value,
-                                        uint64_t expected_interval);
+void picollo_histogram_record_corrected(struct picollo_histogram *h, uint64_t value, uint64_t expected_interval);
 
 // Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
-picollo_status picollo_histogram_record_many(struct picollo_histogram *h,
-                                             const uint64_t *values,
-                                             size_t n);
+picollo_status picollo_histogram_record_many(struct picollo_histogram *h, const uint64_t *values, size_t n);
 
 // Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);
 
 // Chooses how buckets report values (a `picollo_value_selection`). Threads: any thread; a
 // query already running keeps the selection it started with.
-picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h,
-                                                     uint32_t selection);
+picollo_status picollo_histogram_set_value_selection(struct picollo_histogram *h, uint32_t selection);
 
 // Writes the counts, range, layout and footprint of `h` to `*out`.
-picollo_status picollo_histogram_get_info(const struct picollo_histogram *h,
-                                          struct picollo_histogram_info *out);
+picollo_status picollo_histogram_get_info(const struct picollo_histogram *h, struct picollo_histogram_info *out);
 
 // Writes to `*out` the unit of `h`'s layout: the width of its lowest buckets, a power of two
 // (from `lowest_discernible`, or a decoded V2 header's; else 1). ABI 1.11.
@@ -1556,19 +1447,15 @@ picollo_status picollo_histogram_get_storage(const struct picollo_histogram *h, 
 // Writes the exact smallest and largest value recorded in range to `*min` and `*max` (either may
 // be NULL), for a histogram made with `exact_extremes = 1`. Errors: NULL `h`; `UNSUPPORTED`
 // when `h` keeps none; `EMPTY` when nothing was recorded in range.
-picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h,
-                                                uint64_t *min,
-                                                uint64_t *max);
+picollo_status picollo_histogram_exact_extremes(const struct picollo_histogram *h, uint64_t *min, uint64_t *max);
 
 // Adds every count of `src` into `dst` (same relative error; any range, width, mode; not `dst`),
 // outside `dst`'s range as under/overflow. Errors: `LAYOUT_MISMATCH`. Threads: as records are.
-picollo_status picollo_histogram_add(struct picollo_histogram *dst,
-                                     const struct picollo_histogram *src);
+picollo_status picollo_histogram_add(struct picollo_histogram *dst, const struct picollo_histogram *src);
 
 // Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
 // `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
-picollo_status picollo_histogram_subtract(struct picollo_histogram *dst,
-                                          const struct picollo_histogram *src);
+picollo_status picollo_histogram_subtract(struct picollo_histogram *dst, const struct picollo_histogram *src);
 
 // Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
 // midpoint values, single writer, dense storage, lowest discernible value 1.
@@ -1609,13 +1496,10 @@ void picollo_log_writer_free(struct picollo_log_writer *w);
 
 // Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
 // legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
-picollo_status picollo_log_writer_header(struct picollo_log_writer *w,
-                                         double start_time,
-                                         double base_time);
+picollo_status picollo_log_writer_header(struct picollo_log_writer *w, double start_time, double base_time);
 
 // Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
-picollo_status picollo_log_writer_comment(struct picollo_log_writer *w,
-                                          const char *text);
+picollo_status picollo_log_writer_comment(struct picollo_log_writer *w, const char *text);
 
 // Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
 // Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
@@ -1631,17 +1515,12 @@ picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
 
 // Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
 // `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
-picollo_status picollo_log_writer_take(struct picollo_log_writer *w,
-                                       char *buf,
-                                       size_t len,
-                                       size_t *needed);
+picollo_status picollo_log_writer_take(struct picollo_log_writer *w, char *buf, size_t len, size_t *needed);
 
 // Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
 // (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
 // `OUT_OF_MEMORY`.
-picollo_status picollo_log_reader_new(const char *text,
-                                      size_t len,
-                                      struct picollo_log_reader **out);
+picollo_status picollo_log_reader_new(const char *text, size_t len, struct picollo_log_reader **out);
 
 // Frees a log reader; NULL is ignored.
 void picollo_log_reader_free(struct picollo_log_reader *r);
@@ -1656,16 +1535,11 @@ picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
 
 // Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
 // none or after a failed call).
-picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r,
-                                      char *buf,
-                                      size_t len,
-                                      size_t *needed);
+picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r, char *buf, size_t len, size_t *needed);
 
 // Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
 // and `*base_time`; either may be NULL.
-picollo_status picollo_log_reader_times(const struct picollo_log_reader *r,
-                                        double *start_time,
-                                        double *base_time);
+picollo_status picollo_log_reader_times(const struct picollo_log_reader *r, double *start_time, double *base_time);
 
 // Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
 // `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
@@ -1680,15 +1554,11 @@ picollo_status picollo_log_sum(const char *text,
 
 // Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 // counted in part (docs/doubles-and-sparse.md, "Queries by value").
-picollo_status picollo_histogram_rank_of(const struct picollo_histogram *h,
-                                         uint64_t value,
-                                         double *out);
+picollo_status picollo_histogram_rank_of(const struct picollo_histogram *h, uint64_t value, double *out);
 
 // Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
 // of a percentile. Errors: `EMPTY` when the range holds no value.
-picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h,
-                                             uint64_t value,
-                                             double *out);
+picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h, uint64_t value, double *out);
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
 // as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
@@ -1708,8 +1578,7 @@ picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 // errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
 // Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.
-picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst,
-                                              const struct picollo_histogram *src);
+picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst, const struct picollo_histogram *src);
 
 // Creates in `*out`, for `picollo_histogram_free`, the 64-bit single-writer histogram that `h`'s
 // values make at the coarser `relative_error`. Errors: `INVALID_ARGUMENT` for an error that is
@@ -1733,8 +1602,7 @@ picollo_status picollo_float_histogram_downsample(const struct picollo_float_his
 // Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
 // `*out`, for `picollo_histogram_free`; `h` counts on from zero (docs/c-api.md, "Metrics export").
 // Errors: NULL `h` or `out`; `OUT_OF_MEMORY` (nothing taken). Threads: writers keep recording.
-picollo_status picollo_histogram_collect(struct picollo_histogram *h,
-                                         struct picollo_histogram **out);
+picollo_status picollo_histogram_collect(struct picollo_histogram *h, struct picollo_histogram **out);
 
 // Moves the interval of `h` (as `picollo_histogram_collect`) into the snapshot `s`, allocating
 // nothing. Errors: NULL `s` or `h`; `LAYOUT_MISMATCH` (nothing taken) when `h`'s configuration
@@ -1848,49 +1716,35 @@ picollo_status picollo_float_histogram_prometheus_native(const struct picollo_fl
                                                          size_t len,
                                                          size_t *needed);
 
-#if defined(__linux__)
 // Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
 // open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
 struct picollo_perf_config picollo_perf_config_default(void);
-#endif
 
-#if defined(__linux__)
 // Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
 // Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a flag other than 0/1,
 // pid or cpu below -1, a bad relative error or record kind, a non-zero `reserved`.
-picollo_status picollo_perf_session_new(const struct picollo_perf_config *config,
-                                        struct picollo_perf_session **out);
-#endif
+picollo_status picollo_perf_session_new(const struct picollo_perf_config *config, struct picollo_perf_session **out);
 
-#if defined(__linux__)
 // Frees a session, its counters and their histograms (borrowed handles become invalid); NULL
 // is ignored.
 void picollo_perf_session_free(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Adds a generic hardware counter (a `picollo_perf_hardware_event`) before open; the first
 // counter leads the group. Errors: NULL `s`; `INVALID_ARGUMENT` for an unknown id, a duplicate
 // or an open session (whether the machine counts it is known at open).
 picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s, uint32_t id);
-#endif
 
-#if defined(__linux__)
 // Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 // `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
                                               uint32_t level,
                                               uint32_t op,
                                               uint32_t result);
-#endif
 
-#if defined(__linux__)
 // Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
 // `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_software(struct picollo_perf_session *s, uint32_t id);
-#endif
 
-#if defined(__linux__)
 // Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
 // kernel judges them at open. Errors: as `picollo_perf_session_add_hardware`.
 picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
@@ -1898,104 +1752,69 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
                                             uint64_t config,
                                             uint64_t config1,
                                             uint64_t config2);
-#endif
 
-#if defined(__linux__)
 // Adds cycles, instructions and reference cycles, all or none (`INVALID_ARGUMENT` when any is
 // already there).
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 // `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);
-#endif
 
-#if defined(__linux__)
 // Opens every counter as one group, maps the rdpmc pages, calibrates and takes a first reading.
 // Errors (session unchanged; the message names the counter): NULL `s`; `INVALID_ARGUMENT`;
 // `UNSUPPORTED` (no PMU); `PERMISSION_DENIED`; `OS_ERROR`.
 picollo_status picollo_perf_session_open(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and
 // perf_event_paranoid, a trial open of cycles (a few system calls). Errors: NULL `out`.
 picollo_status picollo_perf_discover(struct picollo_perf_info *out);
-#endif
 
-#if defined(__linux__)
 // Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
-#endif
 
-#if defined(__linux__)
 // Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
 // `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name.
 picollo_status picollo_perf_counter_supported(const char *name);
-#endif
 
-#if defined(__linux__)
 // Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`
 // of the group; `*path` (may be NULL) gets the `picollo_perf_read_path` taken. Errors: NULL
 // `s`; `INVALID_ARGUMENT` when not open or `force_syscall` not 0/1; `OS_ERROR`.
-picollo_status picollo_perf_session_read(struct picollo_perf_session *s,
-                                         uint32_t force_syscall,
-                                         uint32_t *path);
-#endif
+picollo_status picollo_perf_session_read(struct picollo_perf_session *s, uint32_t force_syscall, uint32_t *path);
 
-#if defined(__linux__)
 // Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
 // be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
 picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
                                            struct picollo_perf_delta *out,
                                            size_t n,
                                            size_t *count);
-#endif
 
-#if defined(__linux__)
 // Records each counter's latest value of the configured `record_kind` into its histogram. Errors:
 // NULL `s`; `INVALID_ARGUMENT` when not open. Threads: no other thread uses its histograms.
 picollo_status picollo_perf_session_record(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
 // Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_record_kind(struct picollo_perf_session *s, uint32_t kind);
-#endif
 
-#if defined(__linux__)
 // Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
 picollo_status picollo_perf_session_enable(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
 picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
 // `_enable`. Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
-#endif
 
-#if defined(__linux__)
 // Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);
-#endif
 
-#if defined(__linux__)
 // Writes the number of counters added so far (open or not) to `*out`.
-picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s,
-                                                  size_t *out);
-#endif
+picollo_status picollo_perf_session_counter_count(const struct picollo_perf_session *s, size_t *out);
 
-#if defined(__linux__)
 // Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
 // `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
 picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s,
@@ -2003,36 +1822,26 @@ picollo_status picollo_perf_session_counter_name(const struct picollo_perf_sessi
                                                  char *buf,
                                                  size_t len,
                                                  size_t *needed);
-#endif
 
-#if defined(__linux__)
 // Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 // Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
 picollo_status picollo_perf_session_counter_values(const struct picollo_perf_session *s,
                                                    size_t index,
                                                    struct picollo_perf_counter_values *out);
-#endif
 
-#if defined(__linux__)
 // Lends in `*out` the histogram of counter `index`: BORROWED, owned by the session until
 // `picollo_perf_session_free`. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
 picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
                                                       size_t index,
                                                       struct picollo_histogram **out);
-#endif
 
-#if defined(__linux__)
 // Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
 // or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
-picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s,
-                                            struct picollo_perf_derived *out);
-#endif
+picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s, struct picollo_perf_derived *out);
 
-#if defined(__linux__)
 // Writes the same ratios over the means of the counters' histograms (before open too: NaN).
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
                                                   struct picollo_perf_derived *out);
-#endif
 
 // Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
 // rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
@@ -2054,14 +1863,11 @@ picollo_status picollo_histogram_percentile_values(const struct picollo_histogra
                                                    uint64_t *out);
 
 // Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
-picollo_status picollo_histogram_summary(const struct picollo_histogram *h,
-                                         struct picollo_summary *out);
+picollo_status picollo_histogram_summary(const struct picollo_histogram *h, struct picollo_summary *out);
 
 // Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
 // either output may be NULL.
-picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h,
-                                            double *mean,
-                                            double *stdev);
+picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h, double *mean, double *stdev);
 
 // Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 // Errors: `OUT_OF_RANGE` past the end.
@@ -2087,23 +1893,18 @@ picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
 // Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
 // (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
 // NULL `h` or `out`.
-picollo_status picollo_histogram_recorder(const struct picollo_histogram *h,
-                                          struct picollo_recorder *out);
+picollo_status picollo_histogram_recorder(const struct picollo_histogram *h, struct picollo_recorder *out);
 
 // Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
 // with `picollo_snapshot_free`.
-picollo_status picollo_snapshot_new(const struct picollo_histogram *h,
-                                    struct picollo_snapshot **out);
+picollo_status picollo_snapshot_new(const struct picollo_histogram *h, struct picollo_snapshot **out);
 
 // Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
 // recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
-picollo_status picollo_snapshot_update(struct picollo_snapshot *s,
-                                       const struct picollo_histogram *h,
-                                       uint32_t deltas);
+picollo_status picollo_snapshot_update(struct picollo_snapshot *s, const struct picollo_histogram *h, uint32_t deltas);
 
 // Writes the snapshot's standard summary to `*out`.
-picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s,
-                                        struct picollo_summary *out);
+picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s, struct picollo_summary *out);
 
 // Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
 picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
@@ -2166,84 +1967,54 @@ picollo_status picollo_summary_line(const struct picollo_summary *summary,
                                     size_t *needed);
 
 // Writes a summary as a JSON object into `buf`.
-picollo_status picollo_summary_json(const struct picollo_summary *summary,
-                                    char *buf,
-                                    size_t len,
-                                    size_t *needed);
+picollo_status picollo_summary_json(const struct picollo_summary *summary, char *buf, size_t len, size_t *needed);
 
 // Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
-picollo_status picollo_percentile_format(const struct picollo_percentile *p,
-                                         char *buf,
-                                         size_t len,
-                                         size_t *needed);
+picollo_status picollo_percentile_format(const struct picollo_percentile *p, char *buf, size_t len, size_t *needed);
 
-#if defined(__linux__)
 // Returns the ticks now, unserialized: `rdtsc` on x86-64 Linux, else monotonic nanoseconds.
 uint64_t picollo_ticks(void);
-#endif
 
-#if defined(__linux__)
 // Returns the ticks at the start of a region, after earlier instructions (`lfence; rdtsc`).
 uint64_t picollo_ticks_begin(void);
-#endif
 
-#if defined(__linux__)
 // Returns the ticks at the end of a region: the region completes first (`rdtscp; lfence`).
 uint64_t picollo_ticks_end(void);
-#endif
 
-#if defined(__linux__)
 // Returns `CLOCK_MONOTONIC` in nanoseconds.
 uint64_t picollo_monotonic_nanos(void);
-#endif
 
-#if defined(__linux__)
 // Returns the ticks per second, measured once against `CLOCK_MONOTONIC_RAW` (the first call
 // takes about 20 ms); 10^9 when ticks are nanoseconds.
 uint64_t picollo_tick_frequency(void);
-#endif
 
-#if defined(__linux__)
 // Converts ticks to nanoseconds at `picollo_tick_frequency()`, exact and saturating.
 uint64_t picollo_ticks_to_nanos(uint64_t ticks);
-#endif
 
-#if defined(__linux__)
 // Returns `ticks × per_second / frequency` rounded down, saturating, without intermediate
 // overflow; 0 when `frequency` is 0.
 uint64_t picollo_convert_ticks(uint64_t ticks, uint64_t frequency, uint64_t per_second);
-#endif
 
-#if defined(__linux__)
 // Starts measuring now, for `picollo_scope_end` to record the elapsed time in `unit` into `h`.
 // Never fails; `h` stays live and unused by other threads until the scope ends.
 struct picollo_scope picollo_scope_begin(struct picollo_histogram *h, uint32_t unit);
-#endif
 
-#if defined(__linux__)
 // Ends a scope: records its elapsed time once into its histogram and to `*elapsed` unless NULL.
 // Errors: NULL `scope`, or its histogram (a scope ended already); `INVALID_ARGUMENT` for an
 // unknown unit. Safety: `scope`'s histogram is live and used by no other thread.
 picollo_status picollo_scope_end(struct picollo_scope *scope, uint64_t *elapsed);
-#endif
 
-#if defined(__linux__)
 // Runs 256 dependent additions per block (known work, ≈ 256 × `blocks` cycles) and returns
 // 256 × `blocks`.
 uint64_t picollo_add_chain(uint64_t blocks);
-#endif
 
-#if defined(__linux__)
 // Pins the calling thread to CPU `cpu`. Errors: `INVALID_ARGUMENT` for a CPU that does not
 // exist or is not allowed; `OS_ERROR`.
 picollo_status picollo_pin_thread(uint32_t cpu);
-#endif
 
-#if defined(__linux__)
 // Sets the calling thread's nice value (-20..19). Errors: `PERMISSION_DENIED` when raising the
 // priority without CAP_SYS_NICE or RLIMIT_NICE.
 picollo_status picollo_set_thread_nice(int32_t nice);
-#endif
 
 #ifdef __cplusplus
 }  // extern "C"

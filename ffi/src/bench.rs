@@ -3,6 +3,7 @@
 //! `picollo_bench_result` whose per-metric histograms C reads with the `picollo_histogram_*`
 //! queries: each is a `picollo_histogram` (64-bit counters, single writer) filled from the
 //! core result's counts when the run ends, owned by the result and lent out.
+#![cfg(target_os = "linux")]
 
 use std::ffi::{c_char, c_void};
 

@@ -1,5 +1,6 @@
 //! `picollo_bench_config` (and the opaque `picollo_bench_result` it may name as a baseline),
 //! read into the harness's settings; harness errors turned into statuses.
+#![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 use std::time::Duration;

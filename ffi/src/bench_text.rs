@@ -1,6 +1,7 @@
 //! Text of benchmark results into caller buffers (`picollo_bench_result_text`, by a
 //! `picollo_bench_format`) and the comparison of two results with its verdict
 //! (`picollo_bench_compare`).
+#![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 use std::fmt::Write;

@@ -31,14 +31,15 @@
 // for the whole C API instead of per function.
 #![allow(clippy::missing_safety_doc)]
 
+// The Linux-only modules (the perf layer, timers and scopes, the benchmark harness) say so
+// with `#![cfg(target_os = "linux")]` at their top. cbindgen reads no inner attribute, so the
+// header declares their items without a guard of their own, and its preamble says once that
+// only Linux builds export them.
 mod any_histogram;
 mod approx;
 mod args;
-#[cfg(target_os = "linux")]
 mod bench;
-#[cfg(target_os = "linux")]
 mod bench_args;
-#[cfg(target_os = "linux")]
 mod bench_text;
 mod boundary;
 mod buffer;
@@ -54,19 +55,12 @@ mod histogram_text;
 mod log;
 mod lookup;
 mod metrics;
-#[cfg(target_os = "linux")]
 mod perf;
-#[cfg(target_os = "linux")]
 mod perf_args;
-#[cfg(target_os = "linux")]
-mod perf_histogram;
-#[cfg(target_os = "linux")]
-mod perf_info;
-#[cfg(target_os = "linux")]
-mod perf_read;
-// Compiled everywhere, each enum Linux-only by its own `cfg` (see the module's doc).
 mod perf_enums;
-#[cfg(target_os = "linux")]
+mod perf_histogram;
+mod perf_info;
+mod perf_read;
 mod perf_types;
 mod query;
 mod recorder;
@@ -76,16 +70,13 @@ mod steps;
 #[cfg(test)]
 mod testing;
 mod text;
-#[cfg(target_os = "linux")]
 mod time;
 mod types;
 
 pub use approx::*;
-#[cfg(target_os = "linux")]
 pub use bench::*;
 #[cfg(target_os = "linux")]
 pub use bench_args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
-#[cfg(target_os = "linux")]
 pub use bench_text::*;
 pub use error::picollo_last_error_message;
 pub use float::*;
@@ -96,21 +87,16 @@ pub use histogram_config::*;
 pub use histogram_text::*;
 pub use log::*;
 pub use metrics::*;
-#[cfg(target_os = "linux")]
 pub use perf::*;
 pub use perf_enums::*;
-#[cfg(target_os = "linux")]
 pub use perf_info::*;
-#[cfg(target_os = "linux")]
 pub use perf_read::*;
-#[cfg(target_os = "linux")]
 pub use perf_types::*;
 pub use query::*;
 pub use recorder::*;
 pub use snapshot::*;
 pub use status::{picollo_status, picollo_status_str};
 pub use text::*;
-#[cfg(target_os = "linux")]
 pub use time::*;
 pub use types::*;
 

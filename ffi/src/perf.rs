@@ -8,6 +8,7 @@
 //! session's list and, once open, the core session's counter that records into it, and
 //! freed with the session; the handle `picollo_perf_session_counter_histogram` lends out
 //! stays at one address for the session's whole life.
+#![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 

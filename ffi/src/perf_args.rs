@@ -1,5 +1,6 @@
 //! Arguments of the perf ABI read into core types (event ids, record kinds), and perf
 //! errors turned into failures.
+#![cfg(target_os = "linux")]
 
 use picollo_core::perf::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, HardwareEvent, PerfError, PerfErrorKind,

@@ -1,9 +1,7 @@
-//! The enums of the perf ABI (`picollo_perf_*`, `picollo_cpu_vendor`), each Linux-only by its
-//! own `cfg`: this module is compiled everywhere so that cbindgen, which copies a module's
-//! `cfg` onto every variant of its enums, guards each enum once in the header.
+//! The enums of the perf ABI (`picollo_perf_*`, `picollo_cpu_vendor`).
+#![cfg(target_os = "linux")]
 
 /// `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +29,6 @@ pub enum picollo_perf_hardware_event {
 }
 
 /// `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +50,6 @@ pub enum picollo_perf_cache_level {
 }
 
 /// `PERF_COUNT_HW_CACHE_OP_*`.
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +63,6 @@ pub enum picollo_perf_cache_op {
 }
 
 /// `PERF_COUNT_HW_CACHE_RESULT_*`.
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +74,6 @@ pub enum picollo_perf_cache_result {
 }
 
 /// `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +99,6 @@ pub enum picollo_perf_software_event {
 }
 
 /// How `picollo_perf_session_read` read the counters.
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +113,6 @@ pub enum picollo_perf_read_path {
 
 /// Which value `picollo_perf_session_record` puts into each counter's histogram
 /// (`picollo_perf_config.record_kind`).
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,7 +128,6 @@ pub enum picollo_perf_record_kind {
 }
 
 /// The CPU's vendor (`picollo_perf_info.vendor`).
-#[cfg(target_os = "linux")]
 #[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! that the core session's counter owns; the C ABI session keeps a second `Arc` of each, so
 //! the pointer it lends to C (`picollo_perf_session_counter_histogram`) stays valid from
 //! `add_*` until the session is freed, before and after open alike.
+#![cfg(target_os = "linux")]
 
 use std::sync::Arc;
 

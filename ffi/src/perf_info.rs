@@ -1,5 +1,6 @@
 //! Discovery: what this machine can count (`picollo_perf_discover`,
 //! `picollo_perf_describe`, `picollo_perf_counter_supported`).
+#![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 

@@ -1,5 +1,6 @@
 //! `picollo_perf_session_*` of an open session: read, deltas, record, enable/disable/reset,
 //! and the per-counter queries (name, values, the borrowed histogram, derived figures).
+#![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 

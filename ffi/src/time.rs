@@ -1,6 +1,7 @@
 //! Timers, scopes and CPU helpers: `picollo_ticks*`, `picollo_monotonic_nanos`,
 //! `picollo_scope_begin/end`, `picollo_add_chain`, `picollo_pin_thread`,
 //! `picollo_set_thread_nice`.
+#![cfg(target_os = "linux")]
 
 use picollo_core::time::{self, TimeUnit};
 
