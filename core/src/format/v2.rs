@@ -177,30 +177,59 @@ impl core::fmt::Display for V2Error {
                 f,
                 "V2 counts continue to index {index}, past the {limit} the header's range allows"
             ),
-            V2Error::CountTooLarge { value, count } => write!(
-                f,
-                "cannot encode as V2: count {count} at value {value} exceeds i64::MAX"
-            ),
-            V2Error::Saturated(n) => write!(
-                f,
-                "cannot encode as V2: {n} saturated counts have no bucket (use u64 counters)"
-            ),
-            V2Error::ValueTooLarge(v) => write!(
-                f,
-                "cannot encode as V2: value {v} exceeds HdrHistogram's largest (i64::MAX)"
-            ),
+            V2Error::OutOfMemory(e) => write!(f, "{e}"),
+            _ => self.fmt_unencodable(f),
+        }
+    }
+}
+
+impl V2Error {
+    /// The messages of the errors that refuse to encode a histogram HdrHistogram cannot hold.
+    fn fmt_unencodable(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("cannot encode as V2: ")?;
+        match self {
+            V2Error::CountTooLarge { value, count } => {
+                write!(f, "count {count} at value {value} exceeds i64::MAX")
+            }
+            V2Error::Saturated(n) => {
+                write!(f, "{n} saturated counts have no bucket (use u64 counters)")
+            }
+            V2Error::ValueTooLarge(v) => {
+                write!(f, "value {v} exceeds HdrHistogram's largest (i64::MAX)")
+            }
             V2Error::UnitTooLarge(u) => write!(
                 f,
-                "cannot encode as V2: unit {u} is too wide for HdrHistogram at these \
+                "unit {u} is too wide for HdrHistogram at these \
                  significant digits"
             ),
-            V2Error::OutOfMemory(e) => write!(f, "{e}"),
+            other => write!(f, "{other:?}"),
         }
     }
 }
 
 #[cfg(feature = "std")]
 impl std::error::Error for V2Error {}
+
+/// The fields of the 40-byte V2 header an encoder writes (the normalizing offset is 0 and
+/// the conversion ratio 1.0).
+struct V2Header {
+    payload_len: u32,
+    digits: u32,
+    unit: u64,
+    highest: u64,
+}
+
+impl V2Header {
+    fn write(&self, header: &mut [u8]) {
+        header[0..4].copy_from_slice(&V2_COOKIE.to_be_bytes());
+        header[4..8].copy_from_slice(&self.payload_len.to_be_bytes());
+        header[8..12].copy_from_slice(&0u32.to_be_bytes());
+        header[12..16].copy_from_slice(&self.digits.to_be_bytes());
+        header[16..24].copy_from_slice(&(self.unit as i64).to_be_bytes());
+        header[24..32].copy_from_slice(&(self.highest as i64).to_be_bytes());
+        header[32..40].copy_from_slice(&1.0f64.to_be_bytes());
+    }
+}
 
 /// Bounds a decoder keeps to whatever the input claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -359,6 +388,14 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             return Err(e);
         }
         let payload_len = out.len() - start - V2_HEADER_LEN;
+        if payload_len > u32::MAX as usize {
+            out.truncate(start);
+            return Err(V2Error::TooLarge {
+                size: payload_len as u64,
+                limit: u32::MAX as u64,
+                what: "payload bytes",
+            });
+        }
         // The top of the highest non-empty bucket: the smallest range a peer must allocate.
         let unit = layout.unit();
         let highest = match next_index {
@@ -368,21 +405,13 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
                 .highest
                 .max(2 * unit),
         };
-        let header = &mut out[start..start + V2_HEADER_LEN];
-        header[0..4].copy_from_slice(&V2_COOKIE.to_be_bytes());
-        header[4..8].copy_from_slice(&(payload_len as u32).to_be_bytes());
-        header[8..12].copy_from_slice(&0u32.to_be_bytes());
-        header[12..16].copy_from_slice(&digits.to_be_bytes());
-        header[16..24].copy_from_slice(&(unit as i64).to_be_bytes());
-        header[24..32].copy_from_slice(&(highest as i64).to_be_bytes());
-        header[32..40].copy_from_slice(&1.0f64.to_be_bytes());
-        if payload_len > u32::MAX as usize {
-            return Err(V2Error::TooLarge {
-                size: payload_len as u64,
-                limit: u32::MAX as u64,
-                what: "payload bytes",
-            });
-        }
+        let header = V2Header {
+            payload_len: payload_len as u32,
+            digits,
+            unit,
+            highest,
+        };
+        header.write(&mut out[start..start + V2_HEADER_LEN]);
         Ok(())
     }
 
