@@ -6,20 +6,16 @@ use picollo_core::concurrent::{ApproxCounter, ApproxPolicy};
 use crate::args::out;
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::status::picollo_status;
 
 /// A scalable approximate counter (opaque, 64-bit; docs/c-api.md, "The approximate counter").
 /// Threads: any call but `_free` from any number of threads at once; `_free` races none.
-#[allow(non_camel_case_types)]
 pub struct picollo_approx_counter {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_approx_counter {
-    type Ownership = Boxed;
-    type RustType = ApproxCounter;
-}
+crate::handle::boxed!(picollo_approx_counter => ApproxCounter);
 
 fn invalid(message: String) -> Failure {
     Failure::invalid(message)

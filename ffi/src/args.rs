@@ -137,6 +137,18 @@ pub(crate) unsafe trait StructSized: Copy {
     const OLDER_SIZES: &'static [usize] = &[];
 }
 
+/// Declare a config struct [`StructSized`] under its C name: `struct_sized!(picollo_x);`. The
+/// invocation carries the `// SAFETY:` argument that the struct meets the trait's contract.
+macro_rules! struct_sized {
+    ($t:ident) => {
+        // SAFETY: the `// SAFETY:` comment above the invocation argues the contract for `$t`.
+        unsafe impl $crate::args::StructSized for $t {
+            const NAME: &'static str = stringify!($t);
+        }
+    };
+}
+pub(crate) use struct_sized;
+
 /// The largest `struct_size` looked at (a page, as the kernel caps `perf_event_attr`): a
 /// garbage size must not make the library scan memory.
 pub(crate) const MAX_STRUCT_SIZE: usize = 4096;

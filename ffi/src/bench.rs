@@ -16,14 +16,11 @@ use crate::bench_args::{bench_failure, bench_of, picollo_bench_config, picollo_b
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
-impl Castable for picollo_bench_result {
-    type Ownership = Boxed;
-    type RustType = BenchRun;
-}
+crate::handle::boxed!(picollo_bench_result => BenchRun);
 
 /// The Rust value behind a `picollo_bench_result`: the core result and, per metric, the
 /// histogram lent to C.
@@ -60,7 +57,6 @@ impl BenchRun {
 
 /// The measured work: runs `iterations` operations with the caller's `ctx`; it must not
 /// unwind or longjmp out.
-#[allow(non_camel_case_types)]
 pub type picollo_bench_work = Option<unsafe extern "C" fn(ctx: *mut c_void, iterations: u64)>;
 
 /// Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a

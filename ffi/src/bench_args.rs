@@ -15,7 +15,6 @@ use crate::perf_args::perf_status;
 use crate::status::picollo_status;
 
 /// How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct picollo_bench_config {
@@ -76,7 +75,6 @@ pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
 
 /// What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
 /// Threads: never changed after the run, read by any number at once; `_free` races none.
-#[allow(non_camel_case_types)]
 pub struct picollo_bench_result {
     _private: [u8; 0],
 }

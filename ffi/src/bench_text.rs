@@ -19,7 +19,6 @@ use crate::status::picollo_status;
 use crate::text::{fmt_internal, rendered};
 
 /// A text form of a benchmark result (`picollo_bench_result_text`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_bench_format {
@@ -62,7 +61,6 @@ impl picollo_bench_format {
 }
 
 /// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_bench_verdict {

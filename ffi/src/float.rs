@@ -5,10 +5,10 @@
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 
 use crate::any_histogram::{config_error, merge_error};
-use crate::args::{read_sized, try_slice, StructSized};
+use crate::args::{read_sized, try_slice};
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
 use crate::status::picollo_status;
 
 /// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
@@ -18,10 +18,7 @@ pub struct picollo_float_histogram {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_float_histogram {
-    type Ownership = Boxed;
-    type RustType = AnyFloat;
-}
+crate::handle::boxed!(picollo_float_histogram => AnyFloat);
 
 /// The histogram behind a handle, of either counter width.
 pub(crate) enum AnyFloat {
@@ -95,9 +92,7 @@ pub struct picollo_float_config {
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and floats only.
-unsafe impl StructSized for picollo_float_config {
-    const NAME: &'static str = "picollo_float_config";
-}
+crate::args::struct_sized!(picollo_float_config);
 
 /// Returns the default configuration: u64 counters, relative error 0.001, every finite
 /// magnitude, sparse storage, single writer, midpoints.

@@ -31,6 +31,17 @@ macro_rules! caller_owned {
 }
 pub(crate) use caller_owned;
 
+/// Declare an opaque handle's Rust value: `boxed!(picollo_x => RustType)`.
+macro_rules! boxed {
+    ($c:ty => $rust:ty) => {
+        impl $crate::handle::Castable for $c {
+            type Ownership = $crate::handle::Boxed;
+            type RustType = $rust;
+        }
+    };
+}
+pub(crate) use boxed;
+
 caller_owned!(u32, u64, usize, f64);
 
 /// An output slot for a new handle (`picollo_histogram **out`).

@@ -15,7 +15,6 @@ use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
 /// A form of HdrHistogram's V2 encoding (`picollo_histogram_encode_v2`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_v2_form {

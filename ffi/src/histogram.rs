@@ -6,7 +6,7 @@ use crate::args::{read_sized, try_slice};
 use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_from_c, selection_to_c};
 use crate::error::Failure;
-use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
 use crate::histogram_config::{parse_config, picollo_histogram_config, picollo_storage};
 use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
@@ -19,10 +19,7 @@ pub struct picollo_histogram {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_histogram {
-    type Ownership = Boxed;
-    type RustType = Histogram;
-}
+crate::handle::boxed!(picollo_histogram => Histogram);
 
 /// Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
 /// `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its

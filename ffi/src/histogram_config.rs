@@ -9,7 +9,6 @@ use crate::error::Failure;
 use crate::types::picollo_mode;
 
 /// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_histogram_config {
@@ -41,7 +40,6 @@ pub struct picollo_histogram_config {
 }
 
 /// How a histogram keeps its counters (`picollo_histogram_config.storage`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_storage {

@@ -30,6 +30,8 @@
 // The `# Safety` of every `unsafe extern "C" fn` is the pointer convention above, stated once
 // for the whole C API instead of per function.
 #![allow(clippy::missing_safety_doc)]
+// C names are snake_case by convention, types included.
+#![allow(non_camel_case_types)]
 
 // The Linux-only modules (the perf layer, timers and scopes, the benchmark harness) say so
 // with `#![cfg(target_os = "linux")]` at their top. cbindgen reads no inner attribute, so the

@@ -10,11 +10,11 @@ use picollo_core::hdr::{
 };
 
 use crate::any_histogram::dispatch_view;
-use crate::args::{out, sized_out, try_bytes, try_str, StructSized};
+use crate::args::{out, sized_out, try_bytes, try_str};
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::hdr::{handle_of, v2_status};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
@@ -53,15 +53,11 @@ fn log_text(bytes: &[u8]) -> Cow<'_, str> {
 
 /// An interval log writer (opaque): HdrHistogram's log format 1.3, into memory (docs/c-api.md,
 /// "Interval logs").
-#[allow(non_camel_case_types)]
 pub struct picollo_log_writer {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_log_writer {
-    type Ownership = Boxed;
-    type RustType = LogWriter<String>;
-}
+crate::handle::boxed!(picollo_log_writer => LogWriter<String>);
 
 /// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
 /// frees with `picollo_log_writer_free`.
@@ -164,15 +160,11 @@ pub unsafe extern "C" fn picollo_log_writer_take(
 // Reader
 
 /// An interval log reader (opaque) over its own copy of a log of format 1.2 or 1.3.
-#[allow(non_camel_case_types)]
 pub struct picollo_log_reader {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_log_reader {
-    type Ownership = Boxed;
-    type RustType = Reader;
-}
+crate::handle::boxed!(picollo_log_reader => Reader);
 
 /// The Rust value behind a `picollo_log_reader`: the text and where the reading stands.
 pub(crate) struct Reader {
@@ -190,7 +182,6 @@ impl Reader {
 }
 
 /// One interval of a log, as `picollo_log_reader_next` reports it.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_log_interval {
@@ -213,9 +204,7 @@ pub struct picollo_log_interval {
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and floats only.
-unsafe impl StructSized for picollo_log_interval {
-    const NAME: &'static str = "picollo_log_interval";
-}
+crate::args::struct_sized!(picollo_log_interval);
 
 /// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
 /// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;

@@ -16,10 +16,10 @@ use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionB
 use picollo_core::Config;
 
 use crate::any_histogram::config_error;
-use crate::args::{read_sized, try_str, StructSized};
+use crate::args::{read_sized, try_str};
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, Boxed, Castable};
+use crate::handle::{free_boxed, set_boxed, try_mut};
 use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
 use crate::perf_enums::picollo_perf_record_kind;
 use crate::perf_histogram::{session_histogram, SessionHistogram};
@@ -27,9 +27,7 @@ use crate::perf_types::picollo_perf_config;
 use crate::status::picollo_status;
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
-unsafe impl StructSized for picollo_perf_config {
-    const NAME: &'static str = "picollo_perf_config";
-}
+crate::args::struct_sized!(picollo_perf_config);
 
 /// Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
 /// open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
@@ -52,15 +50,11 @@ pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
 
 /// A perf_event counter session (opaque; docs/c-api.md, "Perf sessions"); `_free` frees its
 /// histograms too. By default it counts the thread that opened it, which alone uses it.
-#[allow(non_camel_case_types)]
 pub struct picollo_perf_session {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_perf_session {
-    type Ownership = Boxed;
-    type RustType = PerfSession;
-}
+crate::handle::boxed!(picollo_perf_session => PerfSession);
 
 /// The Rust value behind a `picollo_perf_session` handle.
 pub(crate) struct PerfSession {

@@ -2,7 +2,6 @@
 #![cfg(target_os = "linux")]
 
 /// `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_hardware_event {
@@ -29,7 +28,6 @@ pub enum picollo_perf_hardware_event {
 }
 
 /// `PERF_COUNT_HW_CACHE_*`: which cache (`picollo_perf_session_add_cache`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_cache_level {
@@ -50,7 +48,6 @@ pub enum picollo_perf_cache_level {
 }
 
 /// `PERF_COUNT_HW_CACHE_OP_*`.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_cache_op {
@@ -63,7 +60,6 @@ pub enum picollo_perf_cache_op {
 }
 
 /// `PERF_COUNT_HW_CACHE_RESULT_*`.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_cache_result {
@@ -74,7 +70,6 @@ pub enum picollo_perf_cache_result {
 }
 
 /// `PERF_COUNT_SW_*`: counted by the kernel, available without a hardware PMU.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_software_event {
@@ -99,7 +94,6 @@ pub enum picollo_perf_software_event {
 }
 
 /// How `picollo_perf_session_read` read the counters.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_read_path {
@@ -113,7 +107,6 @@ pub enum picollo_perf_read_path {
 
 /// Which value `picollo_perf_session_record` puts into each counter's histogram
 /// (`picollo_perf_config.record_kind`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_perf_record_kind {
@@ -128,7 +121,6 @@ pub enum picollo_perf_record_kind {
 }
 
 /// The CPU's vendor (`picollo_perf_info.vendor`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_cpu_vendor {

@@ -10,7 +10,6 @@ use crate::handle::caller_owned;
 caller_owned!(picollo_perf_counter_values);
 
 /// Options of a perf session, from `picollo_perf_config_default`; flags are 0 or 1.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_perf_config {
@@ -39,7 +38,6 @@ pub struct picollo_perf_config {
 }
 
 /// One counter's state at one read.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct picollo_perf_reading {
@@ -65,7 +63,6 @@ impl From<Reading> for picollo_perf_reading {
 }
 
 /// The change of one counter between the two latest reads.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct picollo_perf_delta {
@@ -94,7 +91,6 @@ impl From<Delta> for picollo_perf_delta {
 }
 
 /// Everything about one counter of an open session (`picollo_perf_session_counter_values`).
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct picollo_perf_counter_values {
@@ -133,7 +129,6 @@ impl<H> From<&SessionCounter<H>> for picollo_perf_counter_values {
 }
 
 /// Ratios between counters; NaN where a counter is missing or its denominator is 0.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_perf_derived {
@@ -156,7 +151,6 @@ impl From<Derived> for picollo_perf_derived {
 }
 
 /// What `picollo_perf_discover` found on this machine.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct picollo_perf_info {

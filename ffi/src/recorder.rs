@@ -14,7 +14,6 @@ use crate::status::picollo_status;
 caller_owned!(picollo_recorder);
 
 /// How `picollo_recorder_record` counts a bucket (`picollo_recorder.kind`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_recorder_kind {
@@ -28,7 +27,6 @@ pub enum picollo_recorder_kind {
 
 /// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
 /// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct picollo_recorder {

@@ -4,22 +4,18 @@ use crate::any_histogram::{config_error, dispatch_view};
 use crate::args::{require, try_slice, try_slice_mut};
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::query::percentiles_into;
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
 /// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
-#[allow(non_camel_case_types)]
 pub struct picollo_snapshot {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_snapshot {
-    type Ownership = Boxed;
-    type RustType = Snapshot;
-}
+crate::handle::boxed!(picollo_snapshot => Snapshot);
 
 /// The Rust value behind a `picollo_snapshot` handle.
 pub(crate) use picollo_core::concurrent::DynSnapshot as Snapshot;

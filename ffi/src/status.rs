@@ -4,7 +4,6 @@ use std::ffi::{c_char, CStr};
 
 /// Result of a fallible call: `PICOLLO_STATUS_OK` (0), or an error explained by
 /// `picollo_last_error_message()`.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_status {

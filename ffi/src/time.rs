@@ -13,7 +13,6 @@ use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
 /// The unit a scope records in (`picollo_scope_begin`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_time_unit {
@@ -84,7 +83,6 @@ pub extern "C" fn picollo_convert_ticks(ticks: u64, frequency: u64, per_second: 
 caller_owned!(picollo_scope);
 
 /// A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct picollo_scope {

@@ -10,7 +10,6 @@ caller_owned!(picollo_label);
 
 /// A label (OpenMetrics) or attribute (OTLP): a name and a value, both NUL-terminated UTF-8
 /// strings, neither NULL.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct picollo_label {

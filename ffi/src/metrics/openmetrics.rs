@@ -31,7 +31,6 @@ use picollo_core::openmetrics::{
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
 use crate::any_histogram::Histogram;
-use crate::args::StructSized;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
@@ -43,7 +42,6 @@ caller_owned!(picollo_openmetrics_options);
 
 /// Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
 /// `picollo_openmetrics_options_default`.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_openmetrics_options {
@@ -65,9 +63,7 @@ pub struct picollo_openmetrics_options {
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers, floats and a raw pointer (every
 // bit pattern is a valid raw pointer; it is only read through `try_slice!`).
-unsafe impl StructSized for picollo_openmetrics_options {
-    const NAME: &'static str = "picollo_openmetrics_options";
-}
+crate::args::struct_sized!(picollo_openmetrics_options);
 
 /// Returns the default OpenMetrics options: a histogram family, bounds derived at a 5 %
 /// relative error, unit ratio 1, no `_created`.

@@ -15,21 +15,17 @@ use super::openmetrics::{
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
 /// An OpenMetrics exposition writer (opaque): `_new`, per family `_family` and its `_point`s,
 /// `_finish`; `_take` moves the text out (docs/c-api.md, "Metrics export").
-#[allow(non_camel_case_types)]
 pub struct picollo_openmetrics_writer {
     _private: [u8; 0],
 }
 
-impl Castable for picollo_openmetrics_writer {
-    type Ownership = Boxed;
-    type RustType = MetricsWriter;
-}
+crate::handle::boxed!(picollo_openmetrics_writer => MetricsWriter);
 
 /// The Rust value behind a `picollo_openmetrics_writer`.
 #[derive(Default)]

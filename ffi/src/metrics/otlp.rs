@@ -20,7 +20,7 @@ use picollo_core::otlp::{
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
 use crate::any_histogram::Histogram;
-use crate::args::{read_sized, try_str, StructSized};
+use crate::args::{read_sized, try_str};
 use crate::boundary::boundary;
 use crate::buffer::{copy_bytes, copy_text};
 use crate::error::Failure;
@@ -34,7 +34,6 @@ caller_owned!(picollo_otlp_options);
 pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
 
 /// How the points of an OTLP metric relate in time (`picollo_otlp_options.temporality`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_otlp_temporality {
@@ -45,7 +44,6 @@ pub enum picollo_otlp_temporality {
 }
 
 /// The encoding `picollo_histogram_otlp` writes.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_otlp_format {
@@ -56,7 +54,6 @@ pub enum picollo_otlp_format {
 }
 
 /// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_otlp_options {
@@ -96,9 +93,7 @@ pub struct picollo_otlp_options {
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers, floats and raw pointers (every
 // bit pattern is a valid raw pointer; they are only read through the checked helpers).
-unsafe impl StructSized for picollo_otlp_options {
-    const NAME: &'static str = "picollo_otlp_options";
-}
+crate::args::struct_sized!(picollo_otlp_options);
 
 /// Returns the default OTLP options: cumulative, no name (set one), no times, attributes or
 /// resource, the scale from the relative error, unit ratio 1.

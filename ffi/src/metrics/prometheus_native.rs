@@ -14,7 +14,7 @@ use picollo_core::prometheus::{
 
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
-use crate::args::{read_sized, try_str, StructSized};
+use crate::args::{read_sized, try_str};
 use crate::boundary::boundary;
 use crate::buffer::write_bytes;
 use crate::error::Failure;
@@ -33,7 +33,6 @@ pub const PICOLLO_PROMETHEUS_SCHEMA_AUTO: i32 = -2147483647 - 1;
 /// `picollo_float_histogram_prometheus_native`. Start from
 /// `picollo_prometheus_native_options_default` (which sets `struct_size`), then change fields.
 /// Strings are NUL-terminated UTF-8; NULL means "".
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_prometheus_native_options {
@@ -64,9 +63,7 @@ pub struct picollo_prometheus_native_options {
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers, floats and raw pointers (every
 // bit pattern is a valid raw pointer; they are only read through the checked helpers).
-unsafe impl StructSized for picollo_prometheus_native_options {
-    const NAME: &'static str = "picollo_prometheus_native_options";
-}
+crate::args::struct_sized!(picollo_prometheus_native_options);
 
 /// Returns the default options: no name (set one), no help or labels, the schema from the
 /// relative error, unit ratio 1, native buckets only.
