@@ -24,34 +24,30 @@ fn invalid(message: String) -> Failure {
 /// The policy for the C arguments (0 meaning the default for the two numbers).
 fn policy_of(threshold: u32, max_shift: u32, exact: u32) -> Result<ApproxPolicy, Failure> {
     let mut policy = ApproxPolicy::new();
-    match threshold {
-        0 => {}
-        1..=62 => policy = policy.with_threshold(threshold),
-        _ => {
-            return Err(invalid(format!(
-                "threshold is {threshold}: it must be 1..62 (0 for the default, 13)"
-            )))
-        }
+    if let Some(t) = shift_arg("threshold", threshold, 13)? {
+        policy = policy.with_threshold(t);
     }
-    match max_shift {
-        0 => {}
-        1..=62 => policy = policy.with_max_shift(max_shift),
-        _ => {
-            return Err(invalid(format!(
-                "max_shift is {max_shift}: it must be 1..62 (0 for the default, 10)"
-            )))
-        }
+    if let Some(m) = shift_arg("max_shift", max_shift, 10)? {
+        policy = policy.with_max_shift(m);
     }
     match exact {
-        0 => {}
-        1 => policy = policy.with_exact_when_uncontended(true),
-        _ => {
-            return Err(invalid(format!(
-                "exact_when_uncontended is {exact}: it must be 0 or 1"
-            )))
-        }
+        0 => Ok(policy),
+        1 => Ok(policy.with_exact_when_uncontended(true)),
+        _ => Err(invalid(format!(
+            "exact_when_uncontended is {exact}: it must be 0 or 1"
+        ))),
     }
-    Ok(policy)
+}
+
+/// A shift argument: `None` for 0 (the default, `default`), the value for 1..62.
+fn shift_arg(name: &str, value: u32, default: u32) -> Result<Option<u32>, Failure> {
+    match value {
+        0 => Ok(None),
+        1..=62 => Ok(Some(value)),
+        _ => Err(invalid(format!(
+            "{name} is {value}: it must be 1..62 (0 for the default, {default})"
+        ))),
+    }
 }
 
 /// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,

@@ -20,13 +20,8 @@ pub(crate) unsafe fn copy_text(
     needed: *mut usize,
     buf_name: &str,
 ) -> Result<(), Failure> {
-    if buf.is_null() && len > 0 {
-        return Err(Failure::null(buf_name));
-    }
-    if !needed.is_null() {
-        // SAFETY: non-NULL and writable per the caller.
-        unsafe { needed.write(text.len()) };
-    }
+    // SAFETY: `needed` is NULL or writable per the caller.
+    unsafe { announce(buf.is_null(), len, needed, text.len(), buf_name) }?;
     if len == 0 {
         // The usual way to ask for the size first: (NULL, 0).
         return Err(Failure::buffer_too_small(len, text.len() + 1));
@@ -42,6 +37,29 @@ pub(crate) unsafe fn copy_text(
     }
     if n < text.len() {
         return Err(Failure::buffer_too_small(len, text.len() + 1));
+    }
+    Ok(())
+}
+
+/// The start of every copy into a caller's buffer: a NULL `buf` with a length is refused
+/// (naming `buf_name`) before anything is written; otherwise `*needed`, if not NULL, gets
+/// `size`.
+///
+/// # Safety
+/// `needed` is NULL or writable.
+unsafe fn announce(
+    buf_is_null: bool,
+    len: usize,
+    needed: *mut usize,
+    size: usize,
+    buf_name: &str,
+) -> Result<(), Failure> {
+    if buf_is_null && len > 0 {
+        return Err(Failure::null(buf_name));
+    }
+    if !needed.is_null() {
+        // SAFETY: non-NULL and writable per the caller.
+        unsafe { needed.write(size) };
     }
     Ok(())
 }
@@ -71,13 +89,8 @@ pub(crate) unsafe fn copy_bytes(
     needed: *mut usize,
     buf_name: &str,
 ) -> Result<(), Failure> {
-    if buf.is_null() && len > 0 {
-        return Err(Failure::null(buf_name));
-    }
-    if !needed.is_null() {
-        // SAFETY: non-NULL and writable per the caller.
-        unsafe { needed.write(bytes.len()) };
-    }
+    // SAFETY: `needed` is NULL or writable per the caller.
+    unsafe { announce(buf.is_null(), len, needed, bytes.len(), buf_name) }?;
     if len < bytes.len() {
         return Err(Failure::buffer_too_small(len, bytes.len()));
     }

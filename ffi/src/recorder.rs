@@ -95,6 +95,22 @@ mod tests {
     use crate::types::picollo_histogram_info;
     use picollo_core::Layout;
 
+    /// A histogram of `cfg` and its recorder (free the histogram with `picollo_histogram_free`).
+    fn histogram_and_recorder(
+        cfg: &crate::histogram_config::picollo_histogram_config,
+    ) -> (*mut crate::histogram::picollo_histogram, picollo_recorder) {
+        let mut h = std::ptr::null_mut();
+        // SAFETY: a valid config and out-pointer.
+        let created = unsafe { picollo_histogram_new(cfg, &mut h) };
+        assert_eq!(created, picollo_status::Ok);
+        let mut r = std::mem::MaybeUninit::<picollo_recorder>::uninit();
+        // SAFETY: a live handle and room for a recorder.
+        let status = unsafe { picollo_histogram_recorder(h, r.as_mut_ptr()) };
+        assert_eq!(status, picollo_status::Ok);
+        // SAFETY: written on success.
+        (h, unsafe { r.assume_init() })
+    }
+
     /// What the header's inline function does, in Rust: the test that the fields say what
     /// it needs.
     fn record_inline(r: &picollo_recorder, v: u64) {
@@ -139,16 +155,7 @@ mod tests {
                 cfg.mode = mode;
                 cfg.min_trackable = 10;
                 cfg.max_trackable = 1_000_000;
-                let mut h = std::ptr::null_mut();
-                // SAFETY: a valid config and out-pointer.
-                let created = unsafe { picollo_histogram_new(&cfg, &mut h) };
-                assert_eq!(created, picollo_status::Ok);
-                let mut r = std::mem::MaybeUninit::<picollo_recorder>::uninit();
-                // SAFETY: a live handle and room for a recorder.
-                let status = unsafe { picollo_histogram_recorder(h, r.as_mut_ptr()) };
-                assert_eq!(status, picollo_status::Ok);
-                // SAFETY: written on success.
-                let r = unsafe { r.assume_init() };
+                let (h, r) = histogram_and_recorder(&cfg);
                 let expected_kind = match mode {
                     0 | 2 => picollo_recorder_kind::Plain,
                     1 => picollo_recorder_kind::Atomic,
@@ -179,16 +186,7 @@ mod tests {
         cfg.counter_bits = 32;
         cfg.mode = 1;
         cfg.max_trackable = 1_000_000;
-        let mut h = std::ptr::null_mut();
-        // SAFETY: a valid config and out-pointer.
-        let created = unsafe { picollo_histogram_new(&cfg, &mut h) };
-        assert_eq!(created, picollo_status::Ok);
-        let mut r = std::mem::MaybeUninit::<picollo_recorder>::uninit();
-        // SAFETY: a live handle and room for a recorder.
-        let status = unsafe { picollo_histogram_recorder(h, r.as_mut_ptr()) };
-        assert_eq!(status, picollo_status::Ok);
-        // SAFETY: written on success.
-        let r = unsafe { r.assume_init() };
+        let (h, r) = histogram_and_recorder(&cfg);
         assert_eq!(r.kind, picollo_recorder_kind::Atomic as u32);
         let info = |h| {
             let mut info = picollo_histogram_info::default();
