@@ -41,18 +41,10 @@ static atomic_int stop;
 static picollo_histogram *make(uint32_t mode, uint32_t bits, double relative_error,
                                uint64_t max)
 {
-    picollo_histogram_config c = picollo_histogram_config_default();
-    picollo_histogram *h = NULL;
-    c.mode = mode;
-    c.counter_bits = bits;
-    c.relative_error = relative_error;
+    picollo_histogram_config c = config_of(mode, bits, relative_error);
     c.min_trackable = 1;
     c.max_trackable = max;
-    if (picollo_histogram_new(&c, &h) != PICOLLO_STATUS_OK || h == NULL) {
-        fprintf(stderr, "FATAL: picollo_histogram_new: %s\n", picollo_last_error_message());
-        exit(2);
-    }
-    return h;
+    return new_or_exit(&c);
 }
 
 static uint64_t total(const picollo_histogram *h)
