@@ -204,13 +204,19 @@ picollo_histogram *make_histogram(uint32_t counter_bits, double relative_error, 
     return new_or_exit(&c);
 }
 
+/* A failed check naming `what` when a getter's status is not OK. */
+static void got(picollo_status st, const char *what)
+{
+    if (st != PICOLLO_STATUS_OK) {
+        check_at(__LINE__, 0, what, "%s", picollo_last_error_message());
+    }
+}
+
 picollo_histogram_info info_of(const picollo_histogram *h)
 {
     picollo_histogram_info i;
     memset(&i, 0, sizeof i);
-    if (picollo_histogram_get_info(h, &i) != PICOLLO_STATUS_OK) {
-        check_at(__LINE__, 0, "picollo_histogram_info", "%s", picollo_last_error_message());
-    }
+    got(picollo_histogram_get_info(h, &i), "picollo_histogram_info");
     return i;
 }
 
@@ -218,9 +224,7 @@ picollo_summary summary_of(const picollo_histogram *h)
 {
     picollo_summary s;
     memset(&s, 0, sizeof s);
-    if (picollo_histogram_summary(h, &s) != PICOLLO_STATUS_OK) {
-        check_at(__LINE__, 0, "picollo_histogram_summary", "%s", picollo_last_error_message());
-    }
+    got(picollo_histogram_summary(h, &s), "picollo_histogram_summary");
     return s;
 }
 
