@@ -5,6 +5,9 @@ use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer,
 use picollo::hdr::{self, Limits, V2Error, HDR_BLOCK_SCALES};
 use picollo::{Config, Histogram, View};
 
+mod common;
+use common::FIXTURE_VALUES;
+
 type Peer = hdrhistogram::Histogram<u64>;
 
 /// Deterministic latency-like values: a log-uniform spread over 1..2^40 plus small exact ones.
@@ -304,18 +307,6 @@ fn the_decoder_refuses_bad_input_with_a_reason() {
         assert!(!e.to_string().is_empty());
     }
 }
-
-/// The values behind the committed peer fixtures (interop/fixtures/README.md).
-const FIXTURE_VALUES: [(u64, u64); 8] = [
-    (0, 1),
-    (1, 2),
-    (7, 3),
-    (1000, 4),
-    (1001, 5),
-    (123_456, 6),
-    (1_000_000_000, 7),
-    (1_000_000_000_000, 8),
-];
 
 fn fixture_histogram(digits: u32, values: &[(u64, u64)]) -> Histogram<u64, Vec<u64>> {
     let mut h: Histogram<u64, Vec<u64>> = config_for_digits(digits).build().unwrap();

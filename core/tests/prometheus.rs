@@ -170,19 +170,7 @@ fn bucket_of(v: f64, schema: i32) -> i32 {
 }
 
 fn latencies() -> Histogram<u64, Vec<u64>> {
-    let mut h: Histogram<u64, Vec<u64>> = Config::new()
-        .with_relative_error(0.01)
-        .with_range(0, 3_600_000_000_000)
-        .build()
-        .unwrap();
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    for _ in 0..50_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let v = 10_000u64 << (x % 14);
-        h.record(v + (x >> 40) % v);
-    }
+    let mut h = common::xorshift_latencies(0.01, 50_000);
     h.record(0);
     h.record(0);
     h

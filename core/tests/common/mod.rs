@@ -5,7 +5,60 @@
 pub mod counting;
 pub mod protobuf;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use picollo::concurrent::DynHistogram;
 use picollo::{Config, Histogram};
+
+/// The values behind the committed peer fixtures (interop/fixtures/README.md), with their
+/// counts.
+pub const FIXTURE_VALUES: [(u64, u64); 8] = [
+    (0, 1),
+    (1, 2),
+    (7, 3),
+    (1000, 4),
+    (1001, 5),
+    (123_456, 6),
+    (1_000_000_000, 7),
+    (1_000_000_000_000, 8),
+];
+
+/// `n` log-uniform-ish latencies from 10 µs to about 100 ms, in nanoseconds (a fixed
+/// xorshift64 stream), in a histogram of range 0 ..= 1 h at `relative_error`.
+pub fn xorshift_latencies(relative_error: f64, n: usize) -> Histogram<u64, Vec<u64>> {
+    let mut h: Histogram<u64, Vec<u64>> = Config::new()
+        .with_relative_error(relative_error)
+        .with_range(0, 3_600_000_000_000)
+        .build()
+        .unwrap();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = 10_000u64 << (x % 14);
+        h.record(v + (x >> 40) % v);
+    }
+    h
+}
+
+/// `body`'s result, run while another thread records an LCG stream (each value shifted
+/// right by `shift`) into `h`; the writer stops when `body` returns.
+pub fn while_recording<R>(h: &DynHistogram, shift: u32, body: impl FnOnce() -> R) -> R {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut v = 1u64;
+            while !done.load(Ordering::Relaxed) {
+                v = v.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                h.record(v >> shift);
+            }
+        });
+        let result = body();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
 
 /// SplitMix64: small, fast, deterministic, good enough to drive property tests.
 pub struct SplitMix64(pub u64);
