@@ -41,8 +41,11 @@ const RANGES: [(u64, u64); 5] = [
     (77, 77),
 ];
 
+/// Two ranges (min, max) and their configurations.
+type RangePair = ((u64, u64), (u64, u64), Config, Config);
+
 /// Every ordered pair of `RANGES`, each with its configuration at relative error 1 %.
-fn range_pairs() -> Vec<((u64, u64), (u64, u64), Config, Config)> {
+fn range_pairs() -> Vec<RangePair> {
     let at = |(min, max): (u64, u64)| Config::new().with_relative_error(0.01).with_range(min, max);
     let mut pairs = Vec::new();
     for a in RANGES {
