@@ -52,8 +52,6 @@ c_query_sizes="$("$build/sizes" | grep '^query struct sizes:')" || die "sizes pr
 
 project_sources "$dotnet_dir/Picollo/Picollo.csproj"
 mcs -nologo -warnaserror -unsafe -target:library -out:"$build/Picollo.dll" "${sources[@]}"
-project_sources "$dotnet_dir/Picollo.Tests/Picollo.Tests.csproj"
-mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/Picollo.Tests.exe" "${sources[@]}"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.
@@ -62,18 +60,25 @@ cat > "$build/Picollo.dll.config" <<XML
   <dllmap dll="picollo" target="$lib" />
 </configuration>
 XML
-cp "$build/Picollo.dll.config" "$build/Picollo.Tests.exe.config"
 
-# From the build folder, so a mono crash dump (mono_crash.*.json) lands there.
-status=0
-(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/Picollo.Tests.exe" </dev/null >"$build/output.txt" 2>&1) || status=$?
-cat "$build/output.txt"
+# Compile the test program $1 (dotnet/$1/$1.csproj) against Picollo.dll, run it from the build
+# folder (so a mono crash dump, mono_crash.*.json, lands there) with its output in $2, print
+# that, and fail unless it exited 0 and printed "<N> passed, 0 failed".
+build_and_run() {
+    local program="$1" output="$2" status=0
+    project_sources "$dotnet_dir/$program/$program.csproj"
+    mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/$program.exe" "${sources[@]}"
+    cp "$build/Picollo.dll.config" "$build/$program.exe.config"
+    (cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    MONO_PATH="$build" \
+        timeout 600 mono --debug "$build/$program.exe" </dev/null >"$output" 2>&1) || status=$?
+    cat "$output"
+    [[ $status -eq 0 ]] || die "$program.exe exited with status $status"
+    grep -Eq '^[0-9]+ passed, 0 failed$' "$output" || die "no '<N> passed, 0 failed' line from $program"
+}
 
 out="$build/output.txt"
-[[ $status -eq 0 ]] || die "Picollo.Tests.exe exited with status $status"
-grep -Eq '^[0-9]+ passed, 0 failed$' "$out" || die "no '<N> passed, 0 failed' line"
+build_and_run Picollo.Tests "$out"
 grep -q '^| Percentile | Value ' "$out" || die "the Markdown table header is missing"
 grep -Eq '^\| Precision: +\| +0\.7813% ' "$out" || die "the 'Precision: 0.7813%' row is missing"
 grep -Eq '^\| Overflow +\|' "$out" || die "the Overflow row is missing"
@@ -104,17 +109,8 @@ done
 # The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"
 c_perf_sizes="$("$build/perf_sizes")"
-project_sources "$dotnet_dir/Picollo.PerfTests/Picollo.PerfTests.csproj"
-mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/Picollo.PerfTests.exe" "${sources[@]}"
-cp "$build/Picollo.dll.config" "$build/Picollo.PerfTests.exe.config"
-perf_status=0
-(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/Picollo.PerfTests.exe" </dev/null >"$build/perf_output.txt" 2>&1) || perf_status=$?
-cat "$build/perf_output.txt"
 perf_out="$build/perf_output.txt"
-[[ $perf_status -eq 0 ]] || die "Picollo.PerfTests.exe exited with status $perf_status"
-grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
+build_and_run Picollo.PerfTests "$perf_out"
 grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
 for snippet in PerfSessionGettingStarted PerfSessionSorted; do
     grep -qxF -- "----- seed $snippet -----" "$perf_out" || die "the announcement's snippet $snippet did not run"
