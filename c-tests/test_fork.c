@@ -134,6 +134,20 @@ static void *recorder(void *arg)
     return NULL;
 }
 
+/* Fork `forks` children in turn, each running `child` and checked to exit 0; after three
+ * failed children no more are forked. */
+static void fork_children(int forks, int (*child)(void *))
+{
+    int failed = 0;
+    for (int i = 0; i < forks; i++) {
+        int code = in_child(child, NULL);
+        if (!CHECKF(code == 0, "fork %d: child %s (%d)", i, code == -1 ? "hung" : "failed", code))
+            failed++;
+        if (failed > 2)
+            break;
+    }
+}
+
 static int reset_child(void *arg)
 {
     (void)arg;
@@ -158,14 +172,7 @@ static void test_fork_during_resets(int forks)
     pthread_create(&t[2], NULL, resetter, single_h);
     pthread_create(&t[3], NULL, reader, NULL);
     pthread_create(&t[4], NULL, recorder, atomic_h);
-    int failed = 0;
-    for (int i = 0; i < forks; i++) {
-        int code = in_child(reset_child, NULL);
-        if (!CHECKF(code == 0, "fork %d: child %s (%d)", i, code == -1 ? "hung" : "failed", code))
-            failed++;
-        if (failed > 2)
-            break;
-    }
+    fork_children(forks, reset_child);
     atomic_store(&stop, 1);
     for (int i = 0; i < 5; i++)
         pthread_join(t[i], NULL);
@@ -240,14 +247,7 @@ static void test_fork_thread_local(int forks)
     pthread_barrier_wait(&recorded);
     atomic_store(&stop, 0);
     pthread_create(&churn, NULL, churner, NULL);
-    int failed = 0;
-    for (int i = 0; i < forks; i++) {
-        int code = in_child(local_child, NULL);
-        if (!CHECKF(code == 0, "fork %d: child %s (%d)", i, code == -1 ? "hung" : "failed", code))
-            failed++;
-        if (failed > 2)
-            break;
-    }
+    fork_children(forks, local_child);
     atomic_store(&stop, 1);
     pthread_join(churn, NULL);
     pthread_barrier_wait(&released);
