@@ -23,6 +23,21 @@ pub const FIXTURE_VALUES: [(u64, u64); 8] = [
     (1_000_000_000_000, 8),
 ];
 
+/// Relative error 1 % over 100 ..= 1,000,000: the histograms several threads record into at
+/// once.
+pub fn contended_config() -> Config {
+    Config::new()
+        .with_relative_error(0.01)
+        .with_range(100, 1_000_000)
+}
+
+/// What thread `t` records at step `i`: spread over `0 .. spread + 2`, past both ends of
+/// `contended_config`'s range for a spread above it, threads often hitting the same buckets.
+pub fn contended_value(t: usize, i: u64, spread: u64) -> u64 {
+    let x = (i.wrapping_mul(2_654_435_761) ^ t as u64) % spread;
+    x + i % 3
+}
+
 /// `n` log-uniform-ish latencies from 10 µs to about 100 ms, in nanoseconds (a fixed
 /// xorshift64 stream), in a histogram of range 0 ..= 1 h at `relative_error`.
 pub fn xorshift_latencies(relative_error: f64, n: usize) -> Histogram<u64, Vec<u64>> {
