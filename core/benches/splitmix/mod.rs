@@ -1,5 +1,6 @@
-//! SplitMix64: the benches' small, fast, well-mixed deterministic generator, a fixed stream
-//! for a seed, the same in every run. Shared by both packages' benches.
+//! SplitMix64: a small, fast, well-mixed deterministic generator, a fixed stream for a seed,
+//! the same in every run. Shared by both packages' benches and the core crate's tests (which
+//! add their own draws from it in tests/common).
 
 /// The generator's state; `SplitMix64(seed)` starts a stream.
 pub struct SplitMix64(pub u64);
@@ -17,11 +18,5 @@ impl SplitMix64 {
     #[allow(dead_code)]
     pub fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-40 for the benches' n).
-    #[allow(dead_code)]
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }

@@ -75,23 +75,14 @@ pub fn while_recording<R>(h: &DynHistogram, shift: u32, body: impl FnOnce() -> R
     })
 }
 
-/// SplitMix64: small, fast, deterministic, good enough to drive property tests.
-pub struct SplitMix64(pub u64);
+// SplitMix64 (next_u64, next_f64: uniform in [0, 1) with 53 random bits), the generator
+// the benches use too: small, fast, deterministic, good enough to drive property tests.
+#[path = "../../benches/splitmix/mod.rs"]
+mod splitmix;
+pub use splitmix::SplitMix64;
 
+/// The tests' draws from the stream.
 impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)` with 53 random bits.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
     /// Uniform in `[0, n)` (`n > 0`); the tiny modulo bias does not matter here.
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
