@@ -170,31 +170,53 @@ uint64_t model_highest(layout_model m, uint64_t index)
     return model_lower(m, index) + (width - 1);
 }
 
-picollo_histogram *make_histogram(uint32_t counter_bits, double relative_error, uint64_t min,
-                                  uint64_t max)
+picollo_histogram_config config_of(uint32_t mode, uint32_t counter_bits, double relative_error)
 {
     picollo_histogram_config c = picollo_histogram_config_default();
-    picollo_histogram *h = NULL;
+    c.mode = mode;
     c.counter_bits = counter_bits;
     c.relative_error = relative_error;
-    c.min_trackable = min;
-    c.max_trackable = max;
-    if (picollo_histogram_new(&c, &h) != PICOLLO_STATUS_OK || h == NULL) {
-        fprintf(stderr, "FATAL: picollo_histogram_new(%u bits, e=%g, %llu..%llu): %s\n",
-                (unsigned)counter_bits, relative_error, (unsigned long long)min,
-                (unsigned long long)max, picollo_last_error_message());
+    return c;
+}
+
+picollo_histogram *new_or_exit(const picollo_histogram_config *c)
+{
+    picollo_histogram *h = NULL;
+    if (picollo_histogram_new(c, &h) != PICOLLO_STATUS_OK || h == NULL) {
+        fprintf(stderr,
+                "FATAL: picollo_histogram_new(mode %u, threshold %u, %u bits, e=%g, %llu..%llu): "
+                "%s\n",
+                (unsigned)c->mode, (unsigned)c->approx_threshold, (unsigned)c->counter_bits,
+                c->relative_error, (unsigned long long)c->min_trackable,
+                (unsigned long long)c->max_trackable, picollo_last_error_message());
         exit(2);
     }
     return h;
+}
+
+picollo_histogram *make_histogram(uint32_t counter_bits, double relative_error, uint64_t min,
+                                  uint64_t max)
+{
+    picollo_histogram_config c =
+        config_of(PICOLLO_MODE_SINGLE_WRITER, counter_bits, relative_error);
+    c.min_trackable = min;
+    c.max_trackable = max;
+    return new_or_exit(&c);
+}
+
+/* A failed check naming `what` when a getter's status is not OK. */
+static void got(picollo_status st, const char *what)
+{
+    if (st != PICOLLO_STATUS_OK) {
+        check_at(__LINE__, 0, what, "%s", picollo_last_error_message());
+    }
 }
 
 picollo_histogram_info info_of(const picollo_histogram *h)
 {
     picollo_histogram_info i;
     memset(&i, 0, sizeof i);
-    if (picollo_histogram_get_info(h, &i) != PICOLLO_STATUS_OK) {
-        check_at(__LINE__, 0, "picollo_histogram_info", "%s", picollo_last_error_message());
-    }
+    got(picollo_histogram_get_info(h, &i), "picollo_histogram_info");
     return i;
 }
 
@@ -202,9 +224,7 @@ picollo_summary summary_of(const picollo_histogram *h)
 {
     picollo_summary s;
     memset(&s, 0, sizeof s);
-    if (picollo_histogram_summary(h, &s) != PICOLLO_STATUS_OK) {
-        check_at(__LINE__, 0, "picollo_histogram_summary", "%s", picollo_last_error_message());
-    }
+    got(picollo_histogram_summary(h, &s), "picollo_histogram_summary");
     return s;
 }
 

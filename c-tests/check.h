@@ -60,6 +60,10 @@ uint64_t model_index(layout_model m, uint64_t v);
 uint64_t model_lower(layout_model m, uint64_t index);
 uint64_t model_highest(layout_model m, uint64_t index);
 
+/* The default configuration with this concurrency mode, counter width and relative error. */
+picollo_histogram_config config_of(uint32_t mode, uint32_t counter_bits, double relative_error);
+/* picollo_histogram_new(c); a message naming the configuration and exit(2) if it fails. */
+picollo_histogram *new_or_exit(const picollo_histogram_config *c);
 /* A histogram with the default config but these fields; aborts the run if creation fails. */
 picollo_histogram *make_histogram(uint32_t counter_bits, double relative_error, uint64_t min,
                                   uint64_t max);

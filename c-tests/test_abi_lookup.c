@@ -25,12 +25,9 @@ static uint64_t next_random(uint64_t *s)
 
 static picollo_histogram *make(double e, uint32_t bits, uint32_t mode)
 {
-    picollo_histogram_config cfg = picollo_histogram_config_default();
+    picollo_histogram_config c = config_of(mode, bits, e);
     picollo_histogram *h = NULL;
-    cfg.relative_error = e;
-    cfg.counter_bits = bits;
-    cfg.mode = mode;
-    if (!EXPECT(picollo_histogram_new(&cfg, &h), PICOLLO_STATUS_OK)) {
+    if (!EXPECT(picollo_histogram_new(&c, &h), PICOLLO_STATUS_OK)) {
         abort();
     }
     return h;
@@ -198,9 +195,8 @@ static void test_other_precisions(uint32_t bits, uint32_t mode)
     }
     /* Counts outside the range travel as outside counts. */
     {
-        picollo_histogram_config cfg = picollo_histogram_config_default();
+        picollo_histogram_config cfg = config_of(PICOLLO_MODE_SINGLE_WRITER, 64, 0.01);
         picollo_histogram *narrow = NULL;
-        cfg.relative_error = 0.01;
         cfg.min_trackable = 1000;
         cfg.max_trackable = 1000000;
         EXPECT(picollo_histogram_new(&cfg, &narrow), PICOLLO_STATUS_OK);

@@ -41,18 +41,10 @@ static atomic_int stop;
 static picollo_histogram *make(uint32_t mode, uint32_t bits, double relative_error,
                                uint64_t max)
 {
-    picollo_histogram_config c = picollo_histogram_config_default();
-    picollo_histogram *h = NULL;
-    c.mode = mode;
-    c.counter_bits = bits;
-    c.relative_error = relative_error;
+    picollo_histogram_config c = config_of(mode, bits, relative_error);
     c.min_trackable = 1;
     c.max_trackable = max;
-    if (picollo_histogram_new(&c, &h) != PICOLLO_STATUS_OK || h == NULL) {
-        fprintf(stderr, "FATAL: picollo_histogram_new: %s\n", picollo_last_error_message());
-        exit(2);
-    }
-    return h;
+    return new_or_exit(&c);
 }
 
 static uint64_t total(const picollo_histogram *h)
@@ -142,6 +134,20 @@ static void *recorder(void *arg)
     return NULL;
 }
 
+/* Fork `forks` children in turn, each running `child` and checked to exit 0; after three
+ * failed children no more are forked. */
+static void fork_children(int forks, int (*child)(void *))
+{
+    int failed = 0;
+    for (int i = 0; i < forks; i++) {
+        int code = in_child(child, NULL);
+        if (!CHECKF(code == 0, "fork %d: child %s (%d)", i, code == -1 ? "hung" : "failed", code))
+            failed++;
+        if (failed > 2)
+            break;
+    }
+}
+
 static int reset_child(void *arg)
 {
     (void)arg;
@@ -166,14 +172,7 @@ static void test_fork_during_resets(int forks)
     pthread_create(&t[2], NULL, resetter, single_h);
     pthread_create(&t[3], NULL, reader, NULL);
     pthread_create(&t[4], NULL, recorder, atomic_h);
-    int failed = 0;
-    for (int i = 0; i < forks; i++) {
-        int code = in_child(reset_child, NULL);
-        if (!CHECKF(code == 0, "fork %d: child %s (%d)", i, code == -1 ? "hung" : "failed", code))
-            failed++;
-        if (failed > 2)
-            break;
-    }
+    fork_children(forks, reset_child);
     atomic_store(&stop, 1);
     for (int i = 0; i < 5; i++)
         pthread_join(t[i], NULL);
@@ -248,14 +247,7 @@ static void test_fork_thread_local(int forks)
     pthread_barrier_wait(&recorded);
     atomic_store(&stop, 0);
     pthread_create(&churn, NULL, churner, NULL);
-    int failed = 0;
-    for (int i = 0; i < forks; i++) {
-        int code = in_child(local_child, NULL);
-        if (!CHECKF(code == 0, "fork %d: child %s (%d)", i, code == -1 ? "hung" : "failed", code))
-            failed++;
-        if (failed > 2)
-            break;
-    }
+    fork_children(forks, local_child);
     atomic_store(&stop, 1);
     pthread_join(churn, NULL);
     pthread_barrier_wait(&released);

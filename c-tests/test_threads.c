@@ -46,20 +46,11 @@ const char *mode_name(uint32_t mode)
 picollo_histogram *make_mode(uint32_t mode, uint32_t threshold, uint32_t bits, uint64_t min,
                              uint64_t max)
 {
-    picollo_histogram_config c = picollo_histogram_config_default();
-    picollo_histogram *h = NULL;
-    c.mode = mode;
+    picollo_histogram_config c = config_of(mode, bits, 0.01);
     c.approx_threshold = threshold;
-    c.counter_bits = bits;
-    c.relative_error = 0.01;
     c.min_trackable = min;
     c.max_trackable = max;
-    if (picollo_histogram_new(&c, &h) != PICOLLO_STATUS_OK || h == NULL) {
-        fprintf(stderr, "FATAL: picollo_histogram_new(%s): %s\n", mode_name(mode),
-                picollo_last_error_message());
-        exit(2);
-    }
-    return h;
+    return new_or_exit(&c);
 }
 
 picollo_bucket *collect_buckets(const picollo_histogram *h, size_t batch, size_t *n)

@@ -268,6 +268,21 @@ static int start_all(pthread_t *t, writer *w, int n, reader *r)
     return started + 1;
 }
 
+/* Join the writers (the first `writers` of the `started` threads), then stop the readers
+ * and join them. */
+static void join_all(pthread_t *t, int started, int writers, shared *s)
+{
+    int i;
+    for (i = 0; i < started && i < writers; i++) {
+        pthread_join(t[i], NULL);
+    }
+    FENCE();
+    ASTORE(&s->done, 1);
+    for (; i < started; i++) {
+        pthread_join(t[i], NULL);
+    }
+}
+
 static void check_readers(const reader *r, const char *what)
 {
     int i;
@@ -316,14 +331,7 @@ void test_readers_while_writing(void)
         s->progress[2] = s->want; /* no resets here */
         started = start_all(t, w, writers, r);
         CHECK(started == writers + 2);
-        for (i = 0; i < started && i < writers; i++) {
-            pthread_join(t[i], NULL);
-        }
-        FENCE();
-        ASTORE(&s->done, 1);
-        for (; i < started; i++) {
-            pthread_join(t[i], NULL);
-        }
+        join_all(t, started, writers, s);
         check_readers(r, mode_name(modes[m]));
         expected = sum_started(s);
         info = info_of(s->h);
@@ -452,14 +460,7 @@ void test_reset_while_writing(void)
             AADD(&s->progress[2], 1);
             pause_briefly();
         } while (ALOAD(&s->writers_done) < WRITERS);
-        for (i = 0; i < started && i < WRITERS; i++) {
-            pthread_join(t[i], NULL);
-        }
-        FENCE();
-        ASTORE(&s->done, 1);
-        for (; i < started; i++) {
-            pthread_join(t[i], NULL);
-        }
+        join_all(t, started, WRITERS, s);
         CHECKF(violations == 0, "%s: %lu violations in %lu resets; first: %s",
                mode_name(modes[m]), violations, resets, first);
         check_readers(r, mode_name(modes[m]));

@@ -83,6 +83,17 @@ for part in c-tests/test_abi_*.c; do
     abi_sources+=("$(basename "$part" .c)")
 done
 thread_sources=(check test_threads test_threads_reset test_threads_api)
+# Compile c-tests/<name>.c for each name after $1 with "${cflags[@]}" into $build/$1_<name>.o;
+# the objects' paths in the array `objects`.
+compile() {
+    local prefix="$1" src
+    shift
+    objects=()
+    for src in "$@"; do
+        gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/${prefix}_$src.o"
+        objects+=("$build/${prefix}_$src.o")
+    done
+}
 sanitizers=(${SANITIZERS:-address thread})
 
 for san in "${sanitizers[@]}"; do
@@ -95,20 +106,12 @@ for san in "${sanitizers[@]}"; do
         flags=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
         cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -pthread -Iinclude "${flags[@]}")
         step "C and C++ ABI tests and test_threads, gcc ${flags[*]}"
-        objs=()
-        for src in "${abi_sources[@]}"; do
-            gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/asan_$src.o"
-            objs+=("$build/asan_$src.o")
-        done
-        gcc "${flags[@]}" -pthread "${objs[@]}" "$lib" "${native_libs[@]}" -o "$build/test_abi_asan"
+        compile asan "${abi_sources[@]}"
+        gcc "${flags[@]}" -pthread "${objects[@]}" "$lib" "${native_libs[@]}" -o "$build/test_abi_asan"
         g++ -std=c++17 -Wall -Wextra -Werror -O1 -g -pthread -Iinclude "${flags[@]}" \
             c-tests/test_abi.cpp "$lib" "${native_libs[@]}" -o "$build/test_abi_cpp_asan"
-        tobjs=()
-        for src in "${thread_sources[@]}"; do
-            gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/asan_$src.o"
-            tobjs+=("$build/asan_$src.o")
-        done
-        gcc "${flags[@]}" -pthread "${tobjs[@]}" "$lib" "${native_libs[@]}" -o "$build/test_threads_asan"
+        compile asan "${thread_sources[@]}"
+        gcc "${flags[@]}" -pthread "${objects[@]}" "$lib" "${native_libs[@]}" -o "$build/test_threads_asan"
         gcc "${cflags[@]}" -c c-tests/test_bad_input.c -o "$build/asan_test_bad_input.o"
         gcc "${flags[@]}" -pthread "$build/asan_check.o" "$build/asan_test_bad_input.o" "$lib" \
             "${native_libs[@]}" -lm -o "$build/test_bad_input_asan"
@@ -132,15 +135,11 @@ for san in "${sanitizers[@]}"; do
         cflags=(-std=c99 -Wall -Wextra -Werror -Wno-tsan -pedantic -O1 -g -pthread -Iinclude
             "${flags[@]}")
         step "test_threads, gcc ${flags[*]}"
-        tobjs=()
-        for src in "${thread_sources[@]}"; do
-            gcc "${cflags[@]}" -c "c-tests/$src.c" -o "$build/tsan_$src.o"
-            tobjs+=("$build/tsan_$src.o")
-        done
+        compile tsan "${thread_sources[@]}"
         # Rust's (LLVM's) TSan calls __tsan_memcpy/memmove/memset, which gcc's libtsan lacks.
         gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fno-builtin "${flags[@]}" \
             -c c-tests/sanitize/tsan_mem_shim.c -o "$build/tsan_mem_shim.o"
-        gcc "${flags[@]}" -pthread "${tobjs[@]}" "$build/tsan_mem_shim.o" "$lib" "${native_libs[@]}" \
+        gcc "${flags[@]}" -pthread "${objects[@]}" "$build/tsan_mem_shim.o" "$lib" "${native_libs[@]}" \
             -o "$build/test_threads_tsan"
         export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1"
         # gcc's TSan runtime cannot map its shadow memory under the kernel's full address

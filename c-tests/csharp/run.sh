@@ -44,16 +44,19 @@ mkdir -p "$build"
 
 # The C side of the layout check.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
-c_sizes="$("$build/sizes" | grep '^struct sizes:')" || die "sizes printed no 'struct sizes:' line"
-c_hdr_sizes="$("$build/sizes" | grep '^hdr struct sizes:')" || die "sizes printed no 'hdr struct sizes:' line"
-c_metrics_sizes="$("$build/sizes" | grep '^metrics struct sizes:')" || die "sizes printed no 'metrics struct sizes:' line"
-c_float_sizes="$("$build/sizes" | grep '^float struct sizes:')" || die "sizes printed no 'float struct sizes:' line"
-c_query_sizes="$("$build/sizes" | grep '^query struct sizes:')" || die "sizes printed no 'query struct sizes:' line"
+"$build/sizes" >"$build/c_sizes.txt"
+
+# The line starting "$1" (struct sizes and offsets) must be in the C program's output $2 and
+# the same in the C# program's output $3; $4 names the structs for the message.
+same_layout() {
+    local c_line cs_line
+    c_line="$(grep "^$1" "$2")" || die "the C program printed no '$1' line"
+    cs_line="$(grep "^$1" "$3")" || die "the C# '$1' line is missing"
+    [[ "$cs_line" == "$c_line" ]] || die "$4 layout differs: C says '$c_line', C# says '$cs_line'"
+}
 
 project_sources "$dotnet_dir/Picollo/Picollo.csproj"
 mcs -nologo -warnaserror -unsafe -target:library -out:"$build/Picollo.dll" "${sources[@]}"
-project_sources "$dotnet_dir/Picollo.Tests/Picollo.Tests.csproj"
-mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/Picollo.Tests.exe" "${sources[@]}"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.
@@ -62,37 +65,35 @@ cat > "$build/Picollo.dll.config" <<XML
   <dllmap dll="picollo" target="$lib" />
 </configuration>
 XML
-cp "$build/Picollo.dll.config" "$build/Picollo.Tests.exe.config"
 
-# From the build folder, so a mono crash dump (mono_crash.*.json) lands there.
-status=0
-(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/Picollo.Tests.exe" </dev/null >"$build/output.txt" 2>&1) || status=$?
-cat "$build/output.txt"
+# Compile the test program $1 (dotnet/$1/$1.csproj) against Picollo.dll, run it from the build
+# folder (so a mono crash dump, mono_crash.*.json, lands there) with its output in $2, print
+# that, and fail unless it exited 0 and printed "<N> passed, 0 failed".
+build_and_run() {
+    local program="$1" output="$2" status=0
+    project_sources "$dotnet_dir/$program/$program.csproj"
+    mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/$program.exe" "${sources[@]}"
+    cp "$build/Picollo.dll.config" "$build/$program.exe.config"
+    (cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    MONO_PATH="$build" \
+        timeout 600 mono --debug "$build/$program.exe" </dev/null >"$output" 2>&1) || status=$?
+    cat "$output"
+    [[ $status -eq 0 ]] || die "$program.exe exited with status $status"
+    grep -Eq '^[0-9]+ passed, 0 failed$' "$output" || die "no '<N> passed, 0 failed' line from $program"
+}
 
 out="$build/output.txt"
-[[ $status -eq 0 ]] || die "Picollo.Tests.exe exited with status $status"
-grep -Eq '^[0-9]+ passed, 0 failed$' "$out" || die "no '<N> passed, 0 failed' line"
+build_and_run Picollo.Tests "$out"
 grep -q '^| Percentile | Value ' "$out" || die "the Markdown table header is missing"
 grep -Eq '^\| Precision: +\| +0\.7813% ' "$out" || die "the 'Precision: 0.7813%' row is missing"
 grep -Eq '^\| Overflow +\|' "$out" || die "the Overflow row is missing"
 grep -q '^P99: P99=24,960 \[83 / 609\]: \[24,832, 25,088) 14,190$' "$out" || die "the announcement's P99 line is missing"
 grep -Eq '^\| D-value: +\|' "$out" || die "the diff table's D-value row is missing"
-cs_sizes="$(grep '^struct sizes:' "$out")" || die "the C# layout line is missing"
-[[ "$cs_sizes" == "$c_sizes" ]] || die "struct layout differs: C says '$c_sizes', C# says '$cs_sizes'"
-cs_hdr_sizes="$(grep '^hdr struct sizes:' "$out")" || die "the C# HdrHistogram layout line is missing"
-[[ "$cs_hdr_sizes" == "$c_hdr_sizes" ]] \
-    || die "picollo_log_interval layout differs: C says '$c_hdr_sizes', C# says '$cs_hdr_sizes'"
-cs_metrics_sizes="$(grep '^metrics struct sizes:' "$out")" || die "the C# metrics layout line is missing"
-[[ "$cs_metrics_sizes" == "$c_metrics_sizes" ]] \
-    || die "metrics option struct layout differs: C says '$c_metrics_sizes', C# says '$cs_metrics_sizes'"
-cs_float_sizes="$(grep '^float struct sizes:' "$out")" || die "the C# float histogram layout line is missing"
-[[ "$cs_float_sizes" == "$c_float_sizes" ]] \
-    || die "float histogram struct layout differs: C says '$c_float_sizes', C# says '$cs_float_sizes'"
-cs_query_sizes="$(grep '^query struct sizes:' "$out")" || die "the C# step/recorder layout line is missing"
-[[ "$cs_query_sizes" == "$c_query_sizes" ]] \
-    || die "picollo_step/picollo_recorder layout differs: C says '$c_query_sizes', C# says '$cs_query_sizes'"
+same_layout 'struct sizes:' "$build/c_sizes.txt" "$out" "struct"
+same_layout 'hdr struct sizes:' "$build/c_sizes.txt" "$out" "picollo_log_interval"
+same_layout 'metrics struct sizes:' "$build/c_sizes.txt" "$out" "metrics option struct"
+same_layout 'float struct sizes:' "$build/c_sizes.txt" "$out" "float histogram struct"
+same_layout 'query struct sizes:' "$build/c_sizes.txt" "$out" "picollo_step/picollo_recorder"
 grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"
 grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"
@@ -103,25 +104,14 @@ done
 
 # The perf binding (Linux): a second program from the same Picollo.cs plus PicolloPerf.cs.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/perf_sizes" "$here/perf_sizes.c"
-c_perf_sizes="$("$build/perf_sizes")"
-project_sources "$dotnet_dir/Picollo.PerfTests/Picollo.PerfTests.csproj"
-mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/Picollo.PerfTests.exe" "${sources[@]}"
-cp "$build/Picollo.dll.config" "$build/Picollo.PerfTests.exe.config"
-perf_status=0
-(cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-MONO_PATH="$build" \
-    timeout 600 mono --debug "$build/Picollo.PerfTests.exe" </dev/null >"$build/perf_output.txt" 2>&1) || perf_status=$?
-cat "$build/perf_output.txt"
+"$build/perf_sizes" >"$build/c_perf_sizes.txt"
 perf_out="$build/perf_output.txt"
-[[ $perf_status -eq 0 ]] || die "Picollo.PerfTests.exe exited with status $perf_status"
-grep -Eq '^[0-9]+ passed, 0 failed$' "$perf_out" || die "no '<N> passed, 0 failed' line from PerfTests"
+build_and_run Picollo.PerfTests "$perf_out"
 grep -Eq '^(discovery: (CPU PMU: |no hardware PMU \())' "$perf_out" || die "no discovery line from PerfTests"
 for snippet in PerfSessionGettingStarted PerfSessionSorted; do
     grep -qxF -- "----- seed $snippet -----" "$perf_out" || die "the announcement's snippet $snippet did not run"
 done
-cs_perf_sizes="$(grep '^perf struct sizes:' "$perf_out")" || die "the C# perf layout line is missing"
-[[ "$cs_perf_sizes" == "$c_perf_sizes" ]] \
-    || die "perf struct layout differs: C says '$c_perf_sizes', C# says '$cs_perf_sizes'"
+same_layout 'perf struct sizes:' "$build/c_perf_sizes.txt" "$perf_out" "perf struct"
 
 # The same projects through a .NET SDK, where one is installed.
 if command -v dotnet >/dev/null 2>&1; then

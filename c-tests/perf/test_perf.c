@@ -98,24 +98,21 @@ static void test_config(void)
     EXPECT_STATUS(picollo_perf_session_new(&big.cfg, &s), PICOLLO_STATUS_STRUCT_SIZE,
                   "are zero");
 
-    struct picollo_perf_config bad = cfg;
-    bad.pinned = 2;
-    EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT, "pinned is 2");
-    bad = cfg;
-    bad.relative_error = 0.0;
-    EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT, "relative");
-    bad = cfg;
-    bad.relative_error = NAN;
-    EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT, "relative");
-    bad = cfg;
-    bad.record_kind = 9;
-    EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT, "record kind 9");
-    bad = cfg;
-    bad.reserved = 1;
-    EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT, "reserved");
-    bad = cfg;
-    bad.pid = -2;
-    EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT, "pid -2");
+    /* `cfg` with one field set to `value`: refused as an invalid argument naming `needle`. */
+#define REFUSED_FIELD(field, value, needle)                                                 \
+    do {                                                                                    \
+        struct picollo_perf_config bad = cfg;                                               \
+        bad.field = (value);                                                                \
+        EXPECT_STATUS(picollo_perf_session_new(&bad, &s), PICOLLO_STATUS_INVALID_ARGUMENT,  \
+                      needle);                                                              \
+    } while (0)
+    REFUSED_FIELD(pinned, 2, "pinned is 2");
+    REFUSED_FIELD(relative_error, 0.0, "relative");
+    REFUSED_FIELD(relative_error, NAN, "relative");
+    REFUSED_FIELD(record_kind, 9, "record kind 9");
+    REFUSED_FIELD(reserved, 1, "reserved");
+    REFUSED_FIELD(pid, -2, "pid -2");
+#undef REFUSED_FIELD
     CHECK(s == NULL, "outputs are written only on success");
     picollo_perf_session_free(NULL); /* accepted */
 }

@@ -410,58 +410,32 @@ type Series = (Vec<(String, String)>, u64, f64, i64, f64, i64);
 
 /// The families of a delimited stream: (name, help, type, series).
 fn native_stream(bytes: &[u8]) -> Vec<(String, String, u64, Vec<Series>)> {
-    use protobuf::{all, decode, double, msg, one, read_varint, text, Field};
-    let varint = |f: &[(u32, Field)], n| match one(f, n) {
-        Some(Field::Varint(v)) => v,
-        other => panic!("field {n}: {other:?}"),
+    use protobuf::{all, double, metric_families, unzigzag, varint, Field};
+    let series = |(labels, h): protobuf::MetricMessage| {
+        // Deltas add up to each bucket's count; the counts to the total.
+        let (mut count, mut total) = (0i64, 0i64);
+        for d in all(&h, 13) {
+            let Field::Varint(d) = d else { panic!() };
+            count += unzigzag(d);
+            total += count;
+        }
+        let schema = unzigzag(varint(&h, 5));
+        let zero = varint(&h, 7) as i64;
+        (
+            labels,
+            varint(&h, 1),
+            double(&h, 2).unwrap(),
+            schema,
+            double(&h, 6).unwrap(),
+            total + zero,
+        )
     };
-    let unzigzag = |v: u64| ((v >> 1) as i64) ^ -((v & 1) as i64);
-    let (mut at, mut out) = (0, Vec::new());
-    while at < bytes.len() {
-        let n = read_varint(bytes, &mut at) as usize;
-        let family = decode(&bytes[at..at + n]);
-        at += n;
-        let series = all(&family, 4)
-            .into_iter()
-            .map(|m| {
-                let Field::Bytes(m) = m else { panic!() };
-                let m = decode(&m);
-                let labels = all(&m, 1)
-                    .into_iter()
-                    .map(|p| {
-                        let Field::Bytes(p) = p else { panic!() };
-                        let p = decode(&p);
-                        (text(&p, 1), text(&p, 2))
-                    })
-                    .collect();
-                let h = msg(&m, 7);
-                // Deltas add up to each bucket's count; the counts to the total.
-                let (mut count, mut total) = (0i64, 0i64);
-                for d in all(&h, 13) {
-                    let Field::Varint(d) = d else { panic!() };
-                    count += unzigzag(d);
-                    total += count;
-                }
-                let schema = unzigzag(varint(&h, 5));
-                let zero = varint(&h, 7) as i64;
-                (
-                    labels,
-                    varint(&h, 1),
-                    double(&h, 2).unwrap(),
-                    schema,
-                    double(&h, 6).unwrap(),
-                    total + zero,
-                )
-            })
-            .collect();
-        out.push((
-            text(&family, 1),
-            text(&family, 2),
-            varint(&family, 3),
-            series,
-        ));
-    }
-    out
+    metric_families(bytes)
+        .into_iter()
+        .map(|(name, help, kind, metrics)| {
+            (name, help, kind, metrics.into_iter().map(series).collect())
+        })
+        .collect()
 }
 
 #[test]

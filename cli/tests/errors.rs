@@ -172,32 +172,38 @@ fn usage_errors_are_clap_s() {
 
 #[test]
 fn help_documents_exit_statuses_and_the_time_base() {
-    let run = picollo(&["--help"], None);
-    assert_eq!(run.code, Some(0));
-    for needle in [
-        "report",
-        "diff",
-        "hgrm",
-        "plot",
-        "convert",
-        "Exit status",
-        "5  no data",
-    ] {
-        assert!(run.stdout.contains(needle), "{needle:?} not in --help");
-    }
-    let run = picollo(&["report", "--help"], None);
-    assert_eq!(run.code, Some(0));
-    for needle in [
-        "StartTime",
-        "first interval",
-        "[from, to)",
-        "3  I/O error",
-        "4  format",
-    ] {
-        assert!(
-            run.stdout.contains(needle),
-            "{needle:?} not in report --help"
-        );
+    // (the arguments, what their help must say)
+    let helps: [(&[&str], &[&str]); 2] = [
+        (
+            &["--help"],
+            &[
+                "report",
+                "diff",
+                "hgrm",
+                "plot",
+                "convert",
+                "Exit status",
+                "5  no data",
+            ],
+        ),
+        (
+            &["report", "--help"],
+            &[
+                "StartTime",
+                "first interval",
+                "[from, to)",
+                "3  I/O error",
+                "4  format",
+            ],
+        ),
+    ];
+    for (args, needles) in helps {
+        let run = picollo(args, None);
+        assert_eq!(run.code, Some(0));
+        for needle in needles {
+            let what = args.join(" ");
+            assert!(run.stdout.contains(needle), "{needle:?} not in {what}");
+        }
     }
 }
 
@@ -206,49 +212,56 @@ fn metric_conversions_reject_bad_options() {
     fn convert<'a>(extra: &[&'a str]) -> Vec<&'a str> {
         [&["convert", "latency.hlog"][..], extra].concat()
     }
-    fails(
-        &convert(&["--to", "openmetrics", "--bounds", "10,5"]),
-        None,
-        2,
-        &["--bounds", "strictly increasing (10 is followed by 5)"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--bounds", "1,2,2"]),
-        None,
-        2,
-        &["strictly increasing"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--bounds", "1,x,3"]),
-        None,
-        2,
-        &["\"x\" is not a bound"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--bounds", ""]),
-        None,
-        2,
-        &["--bounds"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--coarse", "1.5"]),
-        None,
-        2,
-        &["not a relative error in (0, 1)"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--coarse", "0.1", "--bounds", "1"]),
-        None,
-        2,
-        &["cannot be used with"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--unit-ratio", "0"]),
-        None,
-        2,
-        &["--unit-ratio"],
-    );
-    // Names OpenMetrics refuses, and a unit the name does not end with.
+    // Usage errors (exit 2): the options after `convert latency.hlog`, what the error says
+    // (bad bounds, coarse error and unit ratio, a unit the name does not end with, options of
+    // one target given to another).
+    let refused: &[(&[&str], &[&str])] = &[
+        (
+            &["--to", "openmetrics", "--bounds", "10,5"],
+            &["--bounds", "strictly increasing (10 is followed by 5)"],
+        ),
+        (
+            &["--to", "openmetrics", "--bounds", "1,2,2"],
+            &["strictly increasing"],
+        ),
+        (
+            &["--to", "openmetrics", "--bounds", "1,x,3"],
+            &["\"x\" is not a bound"],
+        ),
+        (&["--to", "openmetrics", "--bounds", ""], &["--bounds"]),
+        (
+            &["--to", "openmetrics", "--coarse", "1.5"],
+            &["not a relative error in (0, 1)"],
+        ),
+        (
+            &["--to", "openmetrics", "--coarse", "0.1", "--bounds", "1"],
+            &["cannot be used with"],
+        ),
+        (
+            &["--to", "openmetrics", "--unit-ratio", "0"],
+            &["--unit-ratio"],
+        ),
+        (
+            &["--to", "openmetrics", "--name", "rpc", "--unit", "seconds"],
+            &["family name not suffixed"],
+        ),
+        (
+            &["--to", "otlp-json", "--bounds", "1,2"],
+            &["--bounds and --coarse apply to --to openmetrics only"],
+        ),
+        (
+            &["--to", "openmetrics", "--delta"],
+            &["--delta applies to --to otlp-json only"],
+        ),
+        (
+            &["--to", "json", "--name", "x"],
+            &["--name applies to --to openmetrics or otlp-json only"],
+        ),
+    ];
+    for (extra, needles) in refused {
+        fails(&convert(extra), None, 2, needles);
+    }
+    // Names OpenMetrics refuses.
     for name in ["rpc-latency", "9lives", "rpc_latency_bucket", "rpc_total"] {
         fails(
             &convert(&["--to", "openmetrics", "--name", name]),
@@ -257,31 +270,6 @@ fn metric_conversions_reject_bad_options() {
             &[name, "invalid OpenMetrics metric family name"],
         );
     }
-    fails(
-        &convert(&["--to", "openmetrics", "--name", "rpc", "--unit", "seconds"]),
-        None,
-        2,
-        &["family name not suffixed"],
-    );
-    // Options of one target given to another.
-    fails(
-        &convert(&["--to", "otlp-json", "--bounds", "1,2"]),
-        None,
-        2,
-        &["--bounds and --coarse apply to --to openmetrics only"],
-    );
-    fails(
-        &convert(&["--to", "openmetrics", "--delta"]),
-        None,
-        2,
-        &["--delta applies to --to otlp-json only"],
-    );
-    fails(
-        &convert(&["--to", "json", "--name", "x"]),
-        None,
-        2,
-        &["--name applies to --to openmetrics or otlp-json only"],
-    );
     // The selection still has to pick something (exit 5), for both targets.
     for to in ["openmetrics", "otlp-json"] {
         fails(

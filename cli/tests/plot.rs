@@ -175,32 +175,16 @@ fn legends_name_files_and_stdin_works() {
 #[test]
 fn a_missing_font_is_an_io_error() {
     let path = temp("font.svg");
-    let run = picollo(
-        &[
-            "plot",
-            "latency.hlog",
-            "-o",
-            path.to_str().unwrap(),
-            "--font",
-            "/nonexistent.ttf",
-        ],
-        None,
-    );
-    assert_eq!(run.code, Some(3));
-    assert!(run.stderr.contains("/nonexistent.ttf"), "{}", run.stderr);
-    let run = picollo(
-        &[
-            "plot",
-            "latency.hlog",
-            "-o",
-            path.to_str().unwrap(),
-            "--font",
-            "latency.hlog",
-        ],
-        None,
-    );
-    assert_eq!(run.code, Some(3));
-    assert!(run.stderr.contains("not a TrueType"), "{}", run.stderr);
+    // (the font given, what the error names)
+    for (font, named) in [
+        ("/nonexistent.ttf", "/nonexistent.ttf"),
+        ("latency.hlog", "not a TrueType"),
+    ] {
+        let out = path.to_str().unwrap();
+        let run = picollo(&["plot", "latency.hlog", "-o", out, "--font", font], None);
+        assert_eq!(run.code, Some(3));
+        assert!(run.stderr.contains(named), "{}", run.stderr);
+    }
 }
 
 #[test]

@@ -12,6 +12,7 @@
 //! `cargo bench -p picollo --bench threads` (add `-- 4 8 16` for more thread counts).
 
 mod report;
+mod splitmix;
 
 use picollo::concurrent::Source;
 use std::hint::black_box;
@@ -22,6 +23,7 @@ use picollo::concurrent::{
     ApproxHistogram, ApproxPolicy, AtomicHistogram, LocalHistogram, SharedHistogram,
 };
 use picollo::Config;
+use splitmix::SplitMix64;
 
 const MAX: u64 = 7_716_549_600;
 const N: usize = 1_000_000;
@@ -32,26 +34,11 @@ fn config() -> Config {
     Config::new().with_relative_error(0.0005).with_range(0, MAX)
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 fn values(contended: bool) -> Vec<u64> {
-    let mut rng = Rng(42);
+    let mut rng = SplitMix64(42);
     let mut v: Vec<u64> = (0..N)
         .map(|_| {
-            let r = rng.unit();
+            let r = rng.next_f64();
             if contended {
                 20_000 + (r * 1_000.0) as u64
             } else {
@@ -60,7 +47,7 @@ fn values(contended: bool) -> Vec<u64> {
         })
         .collect();
     for i in (1..v.len()).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         v.swap(i, j);
     }
     v

@@ -20,6 +20,7 @@
 //! dense=<ns> sparse_bytes=<n> dense_bytes=<n>` (the float histogram's storage kinds).
 
 mod report;
+mod splitmix;
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -27,6 +28,7 @@ use std::time::Instant;
 use picollo::concurrent::{SharedHistogram, Source, SparseCells};
 use picollo::float::{FloatConfig, FloatHistogram, Storage};
 use picollo::Config;
+use splitmix::SplitMix64;
 
 const N: usize = 1_000_000;
 const MAX: u64 = 7_716_549_600;
@@ -34,22 +36,15 @@ const PASSES: usize = 15;
 const ERROR: f64 = 0.0005;
 
 fn workload() -> Vec<u64> {
-    let mut state = 0x5EED_0005u64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64(0x5EED_0005);
     let mut values: Vec<u64> = (0..N)
         .map(|_| {
-            let r = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            let r = rng.next_f64();
             (r * r * r * MAX as f64) as u64
         })
         .collect();
     for i in (1..values.len()).rev() {
-        values.swap(i, (next() % (i as u64 + 1)) as usize);
+        values.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
     }
     values
 }

@@ -7,22 +7,18 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use picollo::concurrent::{
     ApproxPolicy, Collect, ConcurrentHistogram, ConcurrentSnapshot, LocalHistogram, Mode, Source,
 };
-use picollo::{Config, Counter, Histogram, View};
+use picollo::{Counter, Histogram, View};
+
+mod common;
+use common::contended_config as config;
 
 const WRITERS: usize = 2;
 const PER_WRITER: u64 = 150_000;
 
-fn config() -> Config {
-    Config::new()
-        .with_relative_error(0.01)
-        .with_range(100, 1_000_000)
-}
-
 /// What writer `t` records at step `i`: spread over the range and past both ends, the two
 /// writers often hitting the same buckets.
 fn value(t: usize, i: u64) -> u64 {
-    let x = (i.wrapping_mul(2_654_435_761) ^ t as u64) % 1_100_000;
-    x + i % 3
+    common::contended_value(t, i, 1_100_000)
 }
 
 fn expected(writers: usize, per_writer: u64) -> Histogram<u64, Vec<u64>> {

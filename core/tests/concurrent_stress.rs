@@ -6,22 +6,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Barrier;
 
 use picollo::concurrent::{ApproxPolicy, ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
-use picollo::{Config, Histogram};
+use picollo::Histogram;
+
+mod common;
+use common::contended_config as config;
 
 const THREADS: usize = 4;
 const PER_THREAD: u64 = 100_000;
 
-fn config() -> Config {
-    Config::new()
-        .with_relative_error(0.01)
-        .with_range(100, 1_000_000)
-}
-
 /// The value thread `t` records at step `i`: spread over the range and around it, with
 /// many threads hitting the same buckets.
 fn value(t: usize, i: u64) -> u64 {
-    let x = (i.wrapping_mul(2_654_435_761) ^ t as u64) % 1_200_000;
-    x + i % 3
+    common::contended_value(t, i, 1_200_000)
 }
 
 fn exact_modes() -> [Mode; 2] {

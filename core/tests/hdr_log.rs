@@ -3,6 +3,8 @@
 use picollo::hdr::{sum_log, LogErrorKind, LogReader, LogWriter, Selection, V2Error};
 use picollo::{Config, Histogram};
 
+mod common;
+
 fn hist(values: impl IntoIterator<Item = u64>) -> Histogram<u64, Vec<u64>> {
     let mut h = Config::new()
         .with_relative_error(0.5 / 1024.0)
@@ -176,16 +178,7 @@ fn logs_written_by_peers_read_with_their_times_tags_and_counts() {
     // interop/fixtures: the same three intervals written by Python's hdrh 0.10.8 (which
     // writes no tags) and by hdr-histogram-js 3.0.1; see the README there.
     let config = |g: u32| Config::new().with_relative_error(0.5 / (1u64 << g) as f64);
-    let first: &[(u64, u64)] = &[
-        (0, 1),
-        (1, 2),
-        (7, 3),
-        (1000, 4),
-        (1001, 5),
-        (123_456, 6),
-        (1_000_000_000, 7),
-        (1_000_000_000_000, 8),
-    ];
+    let first: &[(u64, u64)] = &common::FIXTURE_VALUES;
     // (tag, start after the base time, block scale, values × counts)
     type Expected<'a> = (Option<&'a str>, f64, u32, &'a [(u64, u64)]);
     let intervals: [Expected<'_>; 3] = [

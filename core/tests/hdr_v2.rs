@@ -5,6 +5,9 @@ use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer,
 use picollo::hdr::{self, Limits, V2Error, HDR_BLOCK_SCALES};
 use picollo::{Config, Histogram, View};
 
+mod common;
+use common::FIXTURE_VALUES;
+
 type Peer = hdrhistogram::Histogram<u64>;
 
 /// Deterministic latency-like values: a log-uniform spread over 1..2^40 plus small exact ones.
@@ -82,6 +85,19 @@ fn our_encodings_decode_in_the_rust_crate_with_identical_buckets() {
     }
 }
 
+/// The peer's V2 encoding: deflated, or plain.
+fn peer_bytes(peer: &Peer, deflate: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if deflate {
+        V2DeflateSerializer::new()
+            .serialize(peer, &mut bytes)
+            .unwrap();
+    } else {
+        V2Serializer::new().serialize(peer, &mut bytes).unwrap();
+    }
+    bytes
+}
+
 #[test]
 fn the_rust_crates_encodings_decode_into_identical_buckets() {
     for d in 1..=5u8 {
@@ -91,15 +107,7 @@ fn the_rust_crates_encodings_decode_into_identical_buckets() {
                 peer.record(v.clamp(low, high)).unwrap();
             }
             for deflate in [false, true] {
-                let mut bytes = Vec::new();
-                if deflate {
-                    V2DeflateSerializer::new()
-                        .serialize(&peer, &mut bytes)
-                        .unwrap();
-                } else {
-                    V2Serializer::new().serialize(&peer, &mut bytes).unwrap();
-                }
-                let decoded = hdr::decode(&bytes).unwrap();
+                let decoded = hdr::decode(&peer_bytes(&peer, deflate)).unwrap();
                 assert_eq!(decoded.significant_digits, d as u32);
                 assert_eq!(decoded.lowest_discernible, low);
                 assert_eq!(decoded.highest_trackable, peer.high());
@@ -126,11 +134,7 @@ fn a_larger_lowest_discernible_value_maps_by_shifted_buckets() {
         for &v in &vs {
             peer.record(v.max(low)).unwrap();
         }
-        let mut bytes = Vec::new();
-        V2DeflateSerializer::new()
-            .serialize(&peer, &mut bytes)
-            .unwrap();
-        let decoded = hdr::decode(&bytes).unwrap();
+        let decoded = hdr::decode(&peer_bytes(&peer, true)).unwrap();
         let view = decoded.histogram.view();
         assert_eq!(view.total_count(), peer.len());
         // Every peer bucket's count sits in our bucket of its midpoint.
@@ -305,18 +309,6 @@ fn the_decoder_refuses_bad_input_with_a_reason() {
     }
 }
 
-/// The values behind the committed peer fixtures (interop/fixtures/README.md).
-const FIXTURE_VALUES: [(u64, u64); 8] = [
-    (0, 1),
-    (1, 2),
-    (7, 3),
-    (1000, 4),
-    (1001, 5),
-    (123_456, 6),
-    (1_000_000_000, 7),
-    (1_000_000_000_000, 8),
-];
-
 fn fixture_histogram(digits: u32, values: &[(u64, u64)]) -> Histogram<u64, Vec<u64>> {
     let mut h: Histogram<u64, Vec<u64>> = config_for_digits(digits).build().unwrap();
     for &(v, c) in values {
@@ -446,11 +438,7 @@ fn a_lowest_discernible_value_decodes_into_the_peers_own_buckets_and_encodes_bac
                 // Values below the lowest discernible one included: they share bucket 0.
                 peer.record(v.min(1 << 50)).unwrap();
             }
-            let mut bytes = Vec::new();
-            V2DeflateSerializer::new()
-                .serialize(&peer, &mut bytes)
-                .unwrap();
-            let decoded = hdr::decode(&bytes).unwrap();
+            let decoded = hdr::decode(&peer_bytes(&peer, true)).unwrap();
             let view = decoded.histogram.view();
             assert_eq!(view.layout().unit(), 1 << low.ilog2());
             let buckets = theirs(&peer);

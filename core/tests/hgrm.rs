@@ -6,6 +6,8 @@
 use picollo::concurrent::{CounterBits, DynHistogram, Mode};
 use picollo::{dyn_view, Config, HgrmOptions, Histogram, ValueSelection};
 
+mod common;
+
 const HEADER: &str = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n";
 const CSV_HEADER: &str = "\"Value\",\"Percentile\",\"TotalCount\",\"1/(1-Percentile)\"\n";
 
@@ -387,17 +389,8 @@ fn live_views_print_what_a_copy_prints() {
 
 #[test]
 fn live_views_agree_with_their_total_while_writers_record() {
-    use std::sync::atomic::{AtomicBool, Ordering};
     let h = DynHistogram::new(Config::new(), CounterBits::U64, Mode::Interlocked).unwrap();
-    let done = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            let mut v = 1u64;
-            while !done.load(Ordering::Relaxed) {
-                v = v.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                h.record(v >> 44);
-            }
-        });
+    common::while_recording(&h, 44, || {
         while h.total_count().unwrap() == 0 {
             std::hint::spin_loop();
         }
@@ -418,6 +411,5 @@ fn live_views_agree_with_their_total_while_writers_record() {
             let last = rows.last().unwrap();
             assert_eq!((last.level, last.cumulative), (100.0, total));
         }
-        done.store(true, Ordering::Relaxed);
     });
 }

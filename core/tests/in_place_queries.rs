@@ -9,6 +9,8 @@ use std::cell::Cell;
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, DynSnapshot, Mode};
 use picollo::{dyn_view, Config, ConfigError, MergeError, OutOfMemory, Summary};
 
+mod common;
+
 struct Watching;
 
 thread_local! {
@@ -162,17 +164,8 @@ fn creation_reports_a_failed_allocation() {
 
 #[test]
 fn a_query_in_place_agrees_with_itself_while_writers_record() {
-    use std::sync::atomic::{AtomicBool, Ordering};
     let h = DynHistogram::new(Config::new(), CounterBits::U64, Mode::Interlocked).unwrap();
-    let done = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            let mut v = 1u64;
-            while !done.load(Ordering::Relaxed) {
-                v = v.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                h.record(v >> 40);
-            }
-        });
+    common::while_recording(&h, 40, || {
         for _ in 0..300 {
             let s = h
                 .with_view(|view| dyn_view!(view, v => v.summary()))
@@ -192,7 +185,6 @@ fn a_query_in_place_agrees_with_itself_while_writers_record() {
             }
             assert!(s.mean.is_finite() && s.stdev.is_finite());
         }
-        done.store(true, Ordering::Relaxed);
     });
 }
 

@@ -274,25 +274,20 @@ fn common_relative_errors_are_honoured() {
 fn out_of_range_relative_errors_are_clamped() {
     let finest = Layout::clamped(1e-6);
     let coarsest = Layout::clamped(0.1);
-    for e in [1e-9, 1e-7, 1e-300, f64::MIN_POSITIVE] {
-        assert_eq!(Layout::clamped(e), finest, "e={e}");
-        assert_eq!(
-            Config::new()
-                .with_relative_error(e)
-                .validate()
-                .map(|s| s.layout()),
-            Ok(finest)
-        );
-    }
-    for e in [0.5, 0.11, 1.0, 1e300] {
-        assert_eq!(Layout::clamped(e), coarsest, "e={e}");
-        assert_eq!(
-            Config::new()
-                .with_relative_error(e)
-                .validate()
-                .map(|s| s.layout()),
-            Ok(coarsest)
-        );
+    // Below the finest and above the coarsest: the nearest of the two.
+    let below: &[f64] = &[1e-9, 1e-7, 1e-300, f64::MIN_POSITIVE];
+    let above: &[f64] = &[0.5, 0.11, 1.0, 1e300];
+    for (errors, nearest) in [(below, finest), (above, coarsest)] {
+        for &e in errors {
+            assert_eq!(Layout::clamped(e), nearest, "e={e}");
+            assert_eq!(
+                Config::new()
+                    .with_relative_error(e)
+                    .validate()
+                    .map(|s| s.layout()),
+                Ok(nearest)
+            );
+        }
     }
     // The lenient const form maps what the strict one refuses to the default.
     for e in [0.0, -0.0, -1.0, f64::NAN, f64::NEG_INFINITY] {

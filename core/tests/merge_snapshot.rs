@@ -41,35 +41,42 @@ const RANGES: [(u64, u64); 5] = [
     (77, 77),
 ];
 
+/// Two ranges (min, max) and their configurations.
+type RangePair = ((u64, u64), (u64, u64), Config, Config);
+
+/// Every ordered pair of `RANGES`, each with its configuration at relative error 1 %.
+fn range_pairs() -> Vec<RangePair> {
+    let at = |(min, max): (u64, u64)| Config::new().with_relative_error(0.01).with_range(min, max);
+    let mut pairs = Vec::new();
+    for a in RANGES {
+        for b in RANGES {
+            pairs.push((a, b, at(a), at(b)));
+        }
+    }
+    pairs
+}
+
 #[test]
 fn adding_equals_recording_everything_into_one() {
-    for &(min_a, max_a) in &RANGES {
-        for &(min_b, max_b) in &RANGES {
-            let ca = Config::new()
-                .with_relative_error(0.01)
-                .with_range(min_a, max_a);
-            let cb = Config::new()
-                .with_relative_error(0.01)
-                .with_range(min_b, max_b);
-            let (da, db) = (mixed_data(3_000, 1), mixed_data(3_000, 2));
-            let mut a: H32 = filled(ca, &da);
-            let b: H64 = filled(cb, &db);
-            a.add(&b.view()).unwrap();
-            // What b kept in its buckets lands in a's buckets or a's outside counts; what b
-            // counted outside its own range stays outside.
-            let mut expected: H32 = filled(ca, &da);
-            let layout = cb.layout();
-            let (first_b, last_b) = (layout.index(min_b), layout.index(max_b));
-            for &v in &db {
-                if (first_b..=last_b).contains(&layout.index(v)) {
-                    expected.record(v);
-                }
+    for ((min_a, max_a), (min_b, max_b), ca, cb) in range_pairs() {
+        let (da, db) = (mixed_data(3_000, 1), mixed_data(3_000, 2));
+        let mut a: H32 = filled(ca, &da);
+        let b: H64 = filled(cb, &db);
+        a.add(&b.view()).unwrap();
+        // What b kept in its buckets lands in a's buckets or a's outside counts; what b
+        // counted outside its own range stays outside.
+        let mut expected: H32 = filled(ca, &da);
+        let layout = cb.layout();
+        let (first_b, last_b) = (layout.index(min_b), layout.index(max_b));
+        for &v in &db {
+            if (first_b..=last_b).contains(&layout.index(v)) {
+                expected.record(v);
             }
-            let (counts, under, over, sat) = state(&expected);
-            let what = format!("a {min_a}..{max_a} b {min_b}..{max_b}");
-            let outside = (under + b.underflow_count(), over + b.overflow_count());
-            assert_eq!(state(&a), (counts, outside.0, outside.1, sat), "{what}");
         }
+        let (counts, under, over, sat) = state(&expected);
+        let what = format!("a {min_a}..{max_a} b {min_b}..{max_b}");
+        let outside = (under + b.underflow_count(), over + b.overflow_count());
+        assert_eq!(state(&a), (counts, outside.0, outside.1, sat), "{what}");
     }
 }
 
@@ -155,22 +162,14 @@ fn different_relative_errors_do_not_merge() {
 
 #[test]
 fn subtract_undoes_add_exactly() {
-    for &(min_a, max_a) in &RANGES {
-        for &(min_b, max_b) in &RANGES {
-            let ca = Config::new()
-                .with_relative_error(0.01)
-                .with_range(min_a, max_a);
-            let cb = Config::new()
-                .with_relative_error(0.01)
-                .with_range(min_b, max_b);
-            let mut a: H64 = filled(ca, &mixed_data(2_000, 3));
-            let mut b: H32 = filled(cb, &mixed_data(2_000, 4));
-            b.record_n(min_b, u64::MAX); // some saturation to carry along
-            let original = state(&a);
-            a.add(&b.view()).unwrap();
-            a.subtract(&b.view()).unwrap();
-            assert_eq!(state(&a), original, "a {min_a}..{max_a} b {min_b}..{max_b}");
-        }
+    for ((min_a, max_a), (min_b, max_b), ca, cb) in range_pairs() {
+        let mut a: H64 = filled(ca, &mixed_data(2_000, 3));
+        let mut b: H32 = filled(cb, &mixed_data(2_000, 4));
+        b.record_n(min_b, u64::MAX); // some saturation to carry along
+        let original = state(&a);
+        a.add(&b.view()).unwrap();
+        a.subtract(&b.view()).unwrap();
+        assert_eq!(state(&a), original, "a {min_a}..{max_a} b {min_b}..{max_b}");
     }
 }
 

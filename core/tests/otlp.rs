@@ -6,26 +6,13 @@ use picollo::otlp::{
     bucket_bounds, bucket_relative_error, index_of, scale_for, AttributeSet, DataPoint,
     ExponentialHistogram, Metric, OptionError, Request, Temporality, MAX_SCALE, MIN_SCALE,
 };
-use picollo::{Config, Histogram};
+use picollo::Histogram;
 
 mod common;
 use common::protobuf::{all, decode, double, fixed, msg, one, read_varint, text, Field};
 
 fn latencies(relative_error: f64) -> Histogram<u64, Vec<u64>> {
-    let mut h: Histogram<u64, Vec<u64>> = Config::new()
-        .with_relative_error(relative_error)
-        .with_range(0, 3_600_000_000_000)
-        .build()
-        .unwrap();
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    for _ in 0..100_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        // Log-uniform-ish latencies from 10 µs to about 100 ms, in nanoseconds.
-        let v = 10_000u64 << (x % 14);
-        h.record(v + (x >> 40) % v);
-    }
+    let mut h = common::xorshift_latencies(relative_error, 100_000);
     h.record(0);
     h
 }

@@ -14,7 +14,7 @@ use picollo::prometheus::{
 use picollo::{Config, Histogram};
 
 mod common;
-use common::protobuf::{all, decode, double, msg, one, read_varint, text, Field};
+use common::protobuf::{all, decode, double, metric_families, unzigzag, varint, Field};
 
 /// What a reader gets from one histogram of the exposition.
 #[derive(Debug, Default)]
@@ -30,17 +30,6 @@ struct Read {
     positive_spans: Vec<(i32, u32)>,
     /// `(upper_bound, cumulative_count)` of the classic buckets.
     classic: Vec<(f64, u64)>,
-}
-
-fn varint(fields: &[(u32, Field)], n: u32) -> u64 {
-    match one(fields, n) {
-        Some(Field::Varint(v)) => v,
-        other => panic!("field {n}: {other:?}"),
-    }
-}
-
-fn unzigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
 /// The spans (field `span`) and deltas (`delta`) of one sign, as index -> count.
@@ -76,30 +65,16 @@ fn run(h: &[(u32, Field)], span: u32, delta: u32) -> (BTreeMap<i32, u64>, Vec<(i
 type Family = (String, String, u64, Vec<(Vec<(String, String)>, Read)>);
 
 fn read_stream(bytes: &[u8]) -> Vec<Family> {
-    let (mut at, mut families) = (0, Vec::new());
-    while at < bytes.len() {
-        let n = read_varint(bytes, &mut at) as usize;
-        let f = decode(&bytes[at..at + n]);
-        at += n;
-        let metrics = all(&f, 4)
-            .into_iter()
-            .map(|m| {
-                let Field::Bytes(m) = m else { panic!() };
-                let m = decode(&m);
-                let labels = all(&m, 1)
-                    .into_iter()
-                    .map(|p| {
-                        let Field::Bytes(p) = p else { panic!() };
-                        let p = decode(&p);
-                        (text(&p, 1), text(&p, 2))
-                    })
-                    .collect();
-                (labels, read_histogram(&msg(&m, 7)))
-            })
-            .collect();
-        families.push((text(&f, 1), text(&f, 2), varint(&f, 3), metrics));
-    }
-    families
+    metric_families(bytes)
+        .into_iter()
+        .map(|(name, help, kind, metrics)| {
+            let metrics = metrics
+                .into_iter()
+                .map(|(labels, h)| (labels, read_histogram(&h)))
+                .collect();
+            (name, help, kind, metrics)
+        })
+        .collect()
 }
 
 fn read_histogram(h: &[(u32, Field)]) -> Read {
@@ -170,19 +145,7 @@ fn bucket_of(v: f64, schema: i32) -> i32 {
 }
 
 fn latencies() -> Histogram<u64, Vec<u64>> {
-    let mut h: Histogram<u64, Vec<u64>> = Config::new()
-        .with_relative_error(0.01)
-        .with_range(0, 3_600_000_000_000)
-        .build()
-        .unwrap();
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    for _ in 0..50_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let v = 10_000u64 << (x % 14);
-        h.record(v + (x >> 40) % v);
-    }
+    let mut h = common::xorshift_latencies(0.01, 50_000);
     h.record(0);
     h.record(0);
     h

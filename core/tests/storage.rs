@@ -117,39 +117,21 @@ fn from_storage_clears_what_the_storage_held() {
 
 #[test]
 fn a_storage_of_the_wrong_length_is_refused() {
+    let wrong_length = |actual| ConfigError::StorageLength {
+        expected: LEN,
+        actual,
+    };
     for actual in [0, 1, LEN - 1, LEN + 1, 2 * LEN] {
-        let err = Histogram::<u32, Vec<u32>>::from_storage(CFG, vec![0; actual])
-            .err()
-            .unwrap();
-        assert_eq!(
-            err,
-            ConfigError::StorageLength {
-                expected: LEN,
-                actual
-            }
-        );
+        let err = Histogram::<u32, Vec<u32>>::from_storage(CFG, vec![0; actual]).err();
+        assert_eq!(err.unwrap(), wrong_length(actual));
         let mut backing = vec![0u64; actual];
-        let err = Histogram::<u64, &mut [u64]>::from_storage(CFG, &mut backing)
-            .err()
-            .unwrap();
-        assert_eq!(
-            err,
-            ConfigError::StorageLength {
-                expected: LEN,
-                actual
-            }
-        );
+        let err = Histogram::<u64, &mut [u64]>::from_storage(CFG, &mut backing).err();
+        assert_eq!(err.unwrap(), wrong_length(actual));
     }
     let err = Histogram::<u32, [u32; 3]>::from_storage(CFG, [0; 3])
         .err()
         .unwrap();
-    assert_eq!(
-        err,
-        ConfigError::StorageLength {
-            expected: LEN,
-            actual: 3
-        }
-    );
+    assert_eq!(err, wrong_length(3));
     let text = err.to_string();
     assert!(
         text.contains(&LEN.to_string()) && text.contains('3'),

@@ -24,19 +24,6 @@ static partial class Tests
         return BitConverter.Int64BitsToDouble(x > 0 ? b + 1 : b - 1);
     }
 
-    /// <summary>How many of the sorted values are below x (strictly, or at most x).</summary>
-    static int CountBelow(double[] sorted, double x, bool inclusive)
-    {
-        int lo = 0, hi = sorted.Length;
-        while (lo < hi)
-        {
-            int mid = (lo + hi) / 2;
-            if (sorted[mid] < x || (inclusive && sorted[mid] == x)) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    }
-
     static bool InBucket(FloatPercentile p, double v) { return p.Lowest <= v && v <= p.Highest; }
 
     static int Sign(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }

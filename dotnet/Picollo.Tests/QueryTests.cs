@@ -15,14 +15,16 @@ using Picollo.Metrics;
 
 static partial class Tests
 {
-    /// <summary>How many of the sorted values are below v (strictly, or at most v).</summary>
-    static long CountBelow(ulong[] sorted, ulong v, bool inclusive)
+    /// <summary>How many of the sorted values (integers or doubles without NaN) are below v
+    /// (strictly, or at most v).</summary>
+    static int CountBelow<T>(T[] sorted, T v, bool inclusive) where T : IComparable<T>
     {
         int lo = 0, hi = sorted.Length;
         while (lo < hi)
         {
             int mid = (lo + hi) / 2;
-            if (sorted[mid] < v || (inclusive && sorted[mid] == v)) lo = mid + 1;
+            int order = sorted[mid].CompareTo(v);
+            if (order < 0 || (inclusive && order == 0)) lo = mid + 1;
             else hi = mid;
         }
         return lo;

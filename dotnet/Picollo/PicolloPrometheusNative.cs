@@ -98,14 +98,8 @@ namespace Picollo
         /// <see cref="PicolloException"/> with the library's message.</summary>
         public static byte[] ToPrometheusNative(this HdrHistogram histogram, string name, PrometheusNativeOptions options = null)
         {
-            if (histogram == null) throw new ArgumentNullException("histogram");
-            if (name == null) throw new ArgumentNullException("name");
-            using (var pins = new Pins())
-            {
-                PrometheusNativeOptionsData o = (options ?? new PrometheusNativeOptions()).ToNative(name, pins);
-                return Bytes((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                    Native.picollo_histogram_prometheus_native(histogram.Handle, ref o, buf, len, out needed));
-            }
+            return Export(histogram, name, options, (ref PrometheusNativeOptionsData o, byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                Native.picollo_histogram_prometheus_native(histogram.Handle, ref o, buf, len, out needed));
         }
 
         /// <summary>The same for a histogram of doubles: negative buckets too; magnitudes below
@@ -113,13 +107,24 @@ namespace Picollo
         /// out. Classic buckets are refused.</summary>
         public static byte[] ToPrometheusNative(this FloatHistogram histogram, string name, PrometheusNativeOptions options = null)
         {
+            return Export(histogram, name, options, (ref PrometheusNativeOptionsData o, byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                Native.picollo_float_histogram_prometheus_native(histogram.Handle, ref o, buf, len, out needed));
+        }
+
+        /// <summary>One histogram's export call: the options as the library takes them, the
+        /// buffer and its length, the size needed.</summary>
+        delegate Status ExportCall(ref PrometheusNativeOptionsData options, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        /// <summary>The body <paramref name="export"/> writes for the histogram, its name and
+        /// options (both checked for null first).</summary>
+        static byte[] Export(object histogram, string name, PrometheusNativeOptions options, ExportCall export)
+        {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (name == null) throw new ArgumentNullException("name");
             using (var pins = new Pins())
             {
                 PrometheusNativeOptionsData o = (options ?? new PrometheusNativeOptions()).ToNative(name, pins);
-                return Bytes((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                    Native.picollo_float_histogram_prometheus_native(histogram.Handle, ref o, buf, len, out needed));
+                return Bytes((byte[] buf, UIntPtr len, out UIntPtr needed) => export(ref o, buf, len, out needed));
             }
         }
 

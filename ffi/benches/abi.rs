@@ -23,6 +23,9 @@
 
 #[path = "../../core/benches/report/mod.rs"]
 mod report;
+#[path = "../../core/benches/splitmix/mod.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
 
 use std::ffi::{c_void, CStr};
 use std::hint::black_box;
@@ -120,14 +123,10 @@ unsafe fn cast<F: Copy>(p: *mut c_void) -> F {
 
 /// Values `r³ · MAX_VALUE` from SplitMix64, one stream per seed.
 fn workload(seed: u64, n: usize) -> Vec<u64> {
-    let mut state = seed;
+    let mut rng = SplitMix64(seed);
     (0..n)
         .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            let r = ((z ^ (z >> 31)) >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+            let r = rng.next_f64();
             (r * r * r * MAX_VALUE as f64) as u64
         })
         .collect()

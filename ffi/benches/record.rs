@@ -17,6 +17,9 @@
 
 #[path = "../../core/benches/report/mod.rs"]
 mod report;
+#[path = "../../core/benches/splitmix/mod.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -35,27 +38,9 @@ const ROUNDS: usize = 5;
 /// Measurements per contender; the best one is reported.
 const RUNS: usize = 25;
 
-/// SplitMix64: a small, fast, well-mixed deterministic generator.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1) with 53 bits.
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-40 here).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
+/// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-40 here).
+fn below(rng: &mut SplitMix64, n: usize) -> usize {
+    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
 }
 
 /// The workload: `r³ · MAX_VALUE`, then a Fisher–Yates shuffle.
@@ -68,7 +53,7 @@ fn workload() -> Vec<u64> {
         })
         .collect();
     for i in (1..values.len()).rev() {
-        values.swap(i, rng.below(i + 1));
+        values.swap(i, below(&mut rng, i + 1));
     }
     values
 }

@@ -55,6 +55,11 @@ def record_checked(kind: type[HistogramBase[Any, Any, Any, Any]], box: list, val
         d.native.record_n(h, v, c)
 
 
+def _info_field(name: str, doc: str) -> property:
+    """A read-only property: the field ``name`` of ``self.info()``."""
+    return property(lambda self: getattr(self.info(), name), doc=doc)
+
+
 class HistogramBase(Handle, Generic[P, B, S, I]):
     """What a histogram does whatever its values (``_DOMAIN``): facts, percentiles, the
     summary, buckets, the value selection, reset, downsampling and copies."""
@@ -83,39 +88,18 @@ class HistogramBase(Handle, Generic[P, B, S, I]):
         check(d.native.get_info(self._ptr, ctypes.byref(out)))
         return d.info._from_c(out)
 
-    @property
-    def total(self) -> int:
-        """Values in the range, in buckets (a float histogram's zero bucket included):
-        what the percentiles cover."""
-        return self.info().total
-
-    @property
-    def underflow(self) -> int:
-        """Values below the range (for doubles: nonzero values whose magnitude is below
-        it)."""
-        return self.info().underflow
-
-    @property
-    def overflow(self) -> int:
-        """Values above the range (for doubles: finite values whose magnitude is above
-        it)."""
-        return self.info().overflow
-
-    @property
-    def saturated(self) -> int:
-        """Counts lost to full buckets (`record_n` beyond the counter's maximum; for
-        doubles also records that found a sparse block unallocatable)."""
-        return self.info().saturated
-
-    @property
-    def counter_bits(self) -> int:
-        return self.info().counter_bits
-
-    @property
-    def mode(self) -> str:
-        """The concurrency mode: single or interlocked (for integers also thread-local or
-        approximate)."""
-        return self.info().mode
+    total = _info_field("total", """Values in the range, in buckets (a float histogram's
+        zero bucket included): what the percentiles cover.""")
+    underflow = _info_field("underflow", """Values below the range (for doubles: nonzero
+        values whose magnitude is below it).""")
+    overflow = _info_field("overflow", """Values above the range (for doubles: finite values
+        whose magnitude is above it).""")
+    saturated = _info_field("saturated", """Counts lost to full buckets (`record_n` beyond the
+        counter's maximum; for doubles also records that found a sparse block
+        unallocatable).""")
+    counter_bits = _info_field("counter_bits", "The width of a bucket's counter: 32 or 64.")
+    mode = _info_field("mode", """The concurrency mode: single or interlocked (for integers
+        also thread-local or approximate).""")
 
     @property
     def value_selection(self) -> str:

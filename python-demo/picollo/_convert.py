@@ -63,6 +63,30 @@ def _is_native_u64_format(fmt: str, itemsize: int) -> bool:
     return code in ("Q", "L") and order in native_orders
 
 
+def _buffer_view(values: Any, what: str) -> memoryview | None:
+    """A memoryview of values, or None for an object without the buffer protocol; text
+    (str, bytes, bytearray) is refused: record_many() needs what."""
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError(f"record_many() needs {what}, not {type(values).__name__}")
+    try:
+        return memoryview(values)
+    except TypeError:
+        return None
+
+
+def _view_array(view: memoryview, c_type: Any) -> tuple[int, int, Any]:
+    """``(address, count, keep_alive)`` of a C-contiguous view of c_type items: the view's
+    memory itself when writable, a copy when read-only; (0, 0, None) when empty."""
+    count = view.nbytes // ctypes.sizeof(c_type)
+    if count == 0:
+        return 0, 0, None
+    if view.readonly:
+        data = (c_type * count).from_buffer_copy(view)
+    else:
+        data = (c_type * count).from_buffer(view)
+    return ctypes.addressof(data), count, (data, view)
+
+
 def u64_buffer(values: Any) -> tuple[int, int, Any]:
     """``(address, count, keep_alive)`` of contiguous native uint64 data for
     `picollo_histogram_record_many`.
@@ -76,22 +100,10 @@ def u64_buffer(values: Any) -> tuple[int, int, Any]:
     np = sys.modules.get("numpy")
     if np is not None and isinstance(values, np.ndarray):
         return _numpy_buffer(np, values)
-    if isinstance(values, (str, bytes, bytearray)):
-        raise TypeError(f"record_many() needs integers, not {type(values).__name__}")
-    try:
-        view = memoryview(values)
-    except TypeError:
-        view = None
+    view = _buffer_view(values, "integers")
     if view is not None:
         if _is_native_u64_format(view.format, view.itemsize) and view.c_contiguous:
-            count = view.nbytes // 8
-            if count == 0:
-                return 0, 0, None
-            if view.readonly:
-                data = (ctypes.c_uint64 * count).from_buffer_copy(view)
-            else:
-                data = (ctypes.c_uint64 * count).from_buffer(view)
-            return ctypes.addressof(data), count, (data, view)
+            return _view_array(view, ctypes.c_uint64)
         view.release()
     if isinstance(values, numbers.Number):
         raise TypeError("record_many() needs an iterable of integers; use record(value)")
@@ -156,24 +168,12 @@ def float_buffer(values: Any) -> tuple[int, int, Any, bool]:
     np = sys.modules.get("numpy")
     if np is not None and isinstance(values, np.ndarray):
         return _numpy_float_buffer(np, values)
-    if isinstance(values, (str, bytes, bytearray)):
-        raise TypeError(f"record_many() needs real numbers, not {type(values).__name__}")
-    try:
-        view = memoryview(values)
-    except TypeError:
-        view = None
+    view = _buffer_view(values, "real numbers")
     if view is not None:
         code = _native_float_code(view.format, view.itemsize)
         if code is not None and view.c_contiguous:
-            count = view.nbytes // view.itemsize
-            if count == 0:
-                return 0, 0, None, code == "f"
             c_type = ctypes.c_double if code == "d" else ctypes.c_float
-            if view.readonly:
-                data = (c_type * count).from_buffer_copy(view)
-            else:
-                data = (c_type * count).from_buffer(view)
-            return ctypes.addressof(data), count, (data, view), code == "f"
+            return (*_view_array(view, c_type), code == "f")
         view.release()
     if isinstance(values, numbers.Number):
         raise TypeError("record_many() needs an iterable of real numbers; use record(value)")

@@ -164,6 +164,15 @@ def _fetch_bytes(call: Callable[[Any, int, Any], int], text: bool) -> bytes:
             raise error_for(status)  # the library contradicts itself: do not loop
 
 
+def _int_or_auto(value: Any, what: str, auto: int) -> int:
+    """value, an int (not a bool), or auto for None; a TypeError for anything else."""
+    if value is None:
+        return auto
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int or None, not {type(value).__name__}")
+    return value
+
+
 def to_otlp(h: Any, format: str = "json", *, name: str,
             description: str = "", unit: str = "", temporality: str = "cumulative",
             start_time_unix_nano: int | None = None, time_unix_nano: int | None = None,
@@ -194,12 +203,7 @@ def to_otlp(h: Any, format: str = "json", *, name: str,
     point, res = Labels(attributes, "attributes"), Labels(resource, "resource")
     o.attributes, o.attribute_count = point.pointer, point.count
     o.resource, o.resource_count = res.pointer, res.count
-    if scale is None:
-        o.scale = n.OTLP_SCALE_AUTO
-    else:
-        if isinstance(scale, bool) or not isinstance(scale, int):
-            raise TypeError(f"scale must be an int or None, not {type(scale).__name__}")
-        o.scale = scale  # the library refuses one outside OTLP's -10 ..= 20
+    o.scale = _int_or_auto(scale, "scale", n.OTLP_SCALE_AUTO)  # the library refuses one outside -10 ..= 20
     o.unit_ratio = real(unit_ratio, "unit_ratio")
     is_text = fmt == n.OtlpFormat.JSON
     data = _fetch_bytes(lambda buf, size, needed: n.lib.picollo_histogram_otlp(
@@ -217,14 +221,10 @@ def to_prometheus_native(h: Any, function: Any, name: str, *, help: str = "",
     o.name, o.help = kept
     label_array = Labels(labels, "labels")
     o.labels, o.label_count = label_array.pointer, label_array.count
-    if schema is None:
-        o.schema = n.PROMETHEUS_SCHEMA_AUTO
-    else:
-        if isinstance(schema, bool) or not isinstance(schema, int):
-            raise TypeError(f"schema must be an int or None, not {type(schema).__name__}")
-        if not -2**31 < schema < 2**31:
-            raise ValueError(f"schema is {schema}: it must be in -4..8")
-        o.schema = schema  # the library refuses one outside -4 ..= 8
+    schema_value = _int_or_auto(schema, "schema", n.PROMETHEUS_SCHEMA_AUTO)
+    if schema is not None and not -2**31 < schema < 2**31:
+        raise ValueError(f"schema is {schema}: it must be in -4..8")
+    o.schema = schema_value  # the library refuses one outside -4 ..= 8
     o.unit_ratio = real(unit_ratio, "unit_ratio")
     if classic_coarse is not None:
         o.classic_coarse_relative_error = real(classic_coarse, "classic_coarse")

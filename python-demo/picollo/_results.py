@@ -72,6 +72,11 @@ class CopiedStruct:
         return getattr(self, self._LOW) <= value <= self.highest
 
 
+def _standard_entry(rank: float, doc: str) -> property:
+    """A read-only property: the summary's entry for the standard ``rank``."""
+    return property(lambda self: self.p(rank), doc=doc)
+
+
 class SummaryBase(Generic[P]):
     """The standard summary: 16 percentiles (`STANDARD_RANKS`) and the fields a subclass
     names in ``__slots__``, copied out of its C struct.
@@ -105,23 +110,10 @@ class SummaryBase(Generic[P]):
             f"use {self._HISTOGRAM}.percentile(rank) for any other rank"
         )
 
-    @property
-    def p50(self) -> P:
-        """The median entry, ``p(50)``."""
-        return self.p(50)
-
-    @property
-    def p90(self) -> P:
-        return self.p(90)
-
-    @property
-    def p99(self) -> P:
-        return self.p(99)
-
-    @property
-    def p999(self) -> P:
-        """The P99.9 entry, ``p(99.9)``."""
-        return self.p(99.9)
+    p50 = _standard_entry(50, "The median entry, ``p(50)``.")
+    p90 = _standard_entry(90, "The P90 entry, ``p(90)``.")
+    p99 = _standard_entry(99, "The P99 entry, ``p(99)``.")
+    p999 = _standard_entry(99.9, "The P99.9 entry, ``p(99.9)``.")
 
     def __len__(self) -> int:
         return len(self.percentiles)

@@ -57,6 +57,35 @@ def getting_started(getting_started_values):
         yield h
 
 
+U64_MAX = 2**64 - 1
+
+# Every counter width and concurrency mode of the integer histogram, as fixture params.
+BITS_AND_MODES = [pytest.param((bits, mode), id=f"u{bits}-{mode}")
+                  for bits in (32, 64) for mode in picollo.MODES]
+
+
+def recorded_histogram(bits_and_mode: tuple[int, str], values: np.ndarray):
+    """A fixture's body: yields a Histogram of these counter bits and mode holding values,
+    and closes it after the test."""
+    bits, mode = bits_and_mode
+    with picollo.Histogram(counter_bits=bits, mode=mode) as h:
+        h.record_many(values)
+        yield h
+
+
+def signed_doubles(seed: int, sd: float, n_normal: int, n_wide: int,
+                   extra: list[np.ndarray]) -> np.ndarray:
+    """n_normal values of N(0, sd), n_wide of both signs with magnitudes log-uniform over
+    1e-30 .. 1e30, then the extra arrays, shuffled (one generator of this seed)."""
+    rng = np.random.default_rng(seed)
+    values = np.concatenate([
+        rng.normal(0.0, sd, n_normal),
+        rng.choice([-1.0, 1.0], n_wide) * 10.0 ** rng.uniform(-30.0, 30.0, n_wide),
+        *extra,
+    ])
+    return rng.permutation(values)
+
+
 def pytest_report_header(config) -> list[str]:
     """Say up front which picollo and libpicollo are tested, and whether the hdrh peer
     tests (test_hdrh_peer.py) can run."""

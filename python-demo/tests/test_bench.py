@@ -95,36 +95,39 @@ def test_a_given_batch_is_used_and_reported():
         assert r.histogram().total >= 1
 
 
+def good_trials(trials: int, first, second, names: tuple[str, str], judge) -> int:
+    """Run first against second up to trials times, until judge(trial, a, b, comparison)
+    has counted 2 good trials; the number counted."""
+    good = 0
+    for trial in range(trials):
+        with bench.run(first, name=names[0], counters=[], **QUICK) as a, \
+                bench.run(second, name=names[1], counters=[], **QUICK) as b:
+            good += judge(trial, a, b, bench.compare(a, b))
+        if good >= 2:
+            break
+    return good
+
+
 def test_twice_the_loop_compares_slower():
     # Up to 5 trials, 2 of which must agree: on a loaded 2-core machine a busy neighbour can
     # stretch one run of a pair (a trial once read 4.4 for twice the loop).
-    good = 0
-    for trial in range(5):
-        with bench.run(loop200, name="loop200", counters=[], **QUICK) as a, \
-                bench.run(loop400, name="loop400", counters=[], **QUICK) as b:
-            c = bench.compare(a, b)
-            print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}; medians "
-                  f"{a.percentile('time', 50):.1f} / {b.percentile('time', 50):.1f} ns")
-            assert c.text.rstrip().splitlines()[-1].startswith("verdict: loop400 is ")
-            assert str(c) == c.text
-            good += c.verdict == "slower" and 1.3 <= c.ratio <= 5.0
-        if good >= 2:
-            break
-    assert good >= 2
+    def judge(trial, a, b, c) -> bool:
+        print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}; medians "
+              f"{a.percentile('time', 50):.1f} / {b.percentile('time', 50):.1f} ns")
+        assert c.text.rstrip().splitlines()[-1].startswith("verdict: loop400 is ")
+        assert str(c) == c.text
+        return c.verdict == "slower" and 1.3 <= c.ratio <= 5.0
+
+    assert good_trials(5, loop200, loop400, ("loop200", "loop400"), judge) >= 2
 
 
 def test_identical_functions_are_not_called_slower_by_a_large_ratio():
-    good = 0
-    for trial in range(3):
-        with bench.run(loop200, name="first", counters=[], **QUICK) as a, \
-                bench.run(loop200, name="second", counters=[], **QUICK) as b:
-            c = bench.compare(a, b)
-            print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}")
-            assert c.verdict in ("faster", "slower", "no difference")
-            good += not (c.verdict == "slower" and c.ratio > 1.25)
-        if good >= 2:
-            break
-    assert good >= 2
+    def judge(trial, a, b, c) -> bool:
+        print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}")
+        assert c.verdict in ("faster", "slower", "no difference")
+        return not (c.verdict == "slower" and c.ratio > 1.25)
+
+    assert good_trials(3, loop200, loop200, ("first", "second"), judge) >= 2
 
 
 def test_task_clock_is_a_second_metric_in_ns(task_clock_result):

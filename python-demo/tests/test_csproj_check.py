@@ -56,30 +56,26 @@ def test_a_stray_source_file_is_reported(csproj):
     assert any("Stray.cs belongs to no project" in p for p in csproj.check())
 
 
-def test_a_missing_native_asset_is_reported(csproj):
-    edit(csproj.LIBRARY, 'PackagePath="runtimes/linux-x64/native/"', 'PackagePath="lib/"')
-    assert any("runtimes/linux-x64/native/" in p for p in csproj.check())
+# Each edit (of the file a lambda picks from the module), and what check() must then say.
+EDITS_CHECK_REPORTS = [
+    pytest.param(lambda c: c.LIBRARY, 'PackagePath="runtimes/linux-x64/native/"',
+                 'PackagePath="lib/"', "runtimes/linux-x64/native/", id="missing-native-asset"),
+    pytest.param(lambda c: c.PROGRAMS[0], "<AllowUnsafeBlocks>true</AllowUnsafeBlocks>", "",
+                 "AllowUnsafeBlocks", id="unsafe-code-must-be-allowed"),
+    pytest.param(lambda c: c.PROGRAMS[1], '<ProjectReference Include="../Picollo/Picollo.csproj" />',
+                 "", "no ProjectReference", id="program-without-the-library-reference"),
+    pytest.param(lambda c: c.LIBRARY.parent / "Properties" / "AssemblyInfo.cs",
+                 '[assembly: InternalsVisibleTo("Picollo.PerfTests")]', "",
+                 'InternalsVisibleTo("Picollo.PerfTests")', id="internals-visible-to-each-program"),
+    pytest.param(lambda c: c.LIBRARY, "<Version>0.1.0</Version>", "<Version>9.9.9</Version>",
+                 "Version differs", id="version-apart-from-the-workspace"),
+]
 
 
-def test_unsafe_code_must_be_allowed(csproj):
-    edit(csproj.PROGRAMS[0], "<AllowUnsafeBlocks>true</AllowUnsafeBlocks>", "")
-    assert any("AllowUnsafeBlocks" in p for p in csproj.check())
-
-
-def test_a_test_program_without_the_library_reference_is_reported(csproj):
-    edit(csproj.PROGRAMS[1], '<ProjectReference Include="../Picollo/Picollo.csproj" />', "")
-    assert any("no ProjectReference" in p for p in csproj.check())
-
-
-def test_internals_must_be_visible_to_each_test_program(csproj):
-    info = csproj.LIBRARY.parent / "Properties" / "AssemblyInfo.cs"
-    edit(info, '[assembly: InternalsVisibleTo("Picollo.PerfTests")]', "")
-    assert any('InternalsVisibleTo("Picollo.PerfTests")' in p for p in csproj.check())
-
-
-def test_a_version_apart_from_the_workspace_is_reported(csproj):
-    edit(csproj.LIBRARY, "<Version>0.1.0</Version>", "<Version>9.9.9</Version>")
-    assert any("Version differs" in p for p in csproj.check())
+@pytest.mark.parametrize("where, old, new, report", EDITS_CHECK_REPORTS)
+def test_a_project_made_wrong_is_reported(csproj, where, old, new, report):
+    edit(where(csproj), old, new)
+    assert any(report in p for p in csproj.check())
 
 
 def test_explicit_compile_items_and_malformed_xml_are_refused(csproj):

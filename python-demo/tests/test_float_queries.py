@@ -7,19 +7,13 @@ import numpy as np
 import pytest
 
 import picollo
+from conftest import signed_doubles
 from picollo import EmptyHistogramError, InvalidArgumentError
 
 
 @pytest.fixture(scope="module")
 def data() -> np.ndarray:
-    rng = np.random.default_rng(11)
-    values = np.concatenate([
-        rng.normal(0.0, 50.0, 20_000),
-        rng.choice([-1.0, 1.0], 5_000) * 10.0 ** rng.uniform(-30.0, 30.0, 5_000),
-        np.zeros(300),
-        np.full(2_000, 42.0),
-    ])
-    return rng.permutation(values)
+    return signed_doubles(11, 50.0, 20_000, 5_000, [np.zeros(300), np.full(2_000, 42.0)])
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import picollo
+from conftest import BITS_AND_MODES, signed_doubles
 from picollo import InvalidArgumentError, LayoutMismatchError
 
 SETTINGS = [(bits, mode) for bits in (32, 64) for mode in picollo.MODES]
-CONFIGS = [pytest.param(s, id=f"u{s[0]}-{s[1]}") for s in SETTINGS]
 FLOAT_CONFIGS = [pytest.param((bits, mode, storage), id=f"u{bits}-{mode}-{storage}")
                  for bits in (32, 64) for mode in picollo.FLOAT_MODES
                  for storage in picollo.FLOAT_STORAGES]
@@ -28,16 +28,20 @@ def outside(h) -> tuple[int, int, int, int]:
     return i.total, i.underflow, i.overflow, i.saturated
 
 
-def recorded(values, relative_error: float, **config) -> picollo.Histogram:
-    h = picollo.Histogram(relative_error, **config)
+# The keyword arguments a (counter bits, mode[, storage]) param stands for.
+CONFIG_KEYWORDS = ("counter_bits", "mode", "storage")
+
+
+def recorded(values, relative_error: float, kind: type = picollo.Histogram, **config):
+    """A histogram of kind (Histogram or FloatHistogram) holding values."""
+    h = kind(relative_error, **config)
     h.record_many(values)
     return h
 
 
-@pytest.fixture(params=CONFIGS)
+@pytest.fixture(params=BITS_AND_MODES)
 def config(request) -> dict:
-    bits, mode = request.param
-    return {"counter_bits": bits, "mode": mode}
+    return dict(zip(CONFIG_KEYWORDS, request.param))
 
 
 # --- downsample --------------------------------------------------------------------------
@@ -164,13 +168,8 @@ def test_add_rebinned_takes_only_a_histogram():
 @pytest.fixture(scope="module")
 def doubles() -> np.ndarray:
     """Both signs over 1e-30 .. 1e30, a normal bulk, zeros, NaN and infinities."""
-    rng = np.random.default_rng(23)
-    values = np.concatenate([
-        rng.normal(0.0, 100.0, 10_000),
-        rng.choice([-1.0, 1.0], 4_000) * 10.0 ** rng.uniform(-30.0, 30.0, 4_000),
-        np.zeros(200), np.full(30, np.nan), np.full(20, np.inf), np.full(10, -np.inf),
-    ])
-    return rng.permutation(values)
+    return signed_doubles(23, 100.0, 10_000, 4_000, [
+        np.zeros(200), np.full(30, np.nan), np.full(20, np.inf), np.full(10, -np.inf)])
 
 
 def float_buckets(h) -> list[tuple[float, float, int, int]]:
@@ -184,15 +183,12 @@ def float_counts(h) -> tuple:
 
 
 def float_recorded(values, relative_error: float, **config) -> picollo.FloatHistogram:
-    h = picollo.FloatHistogram(relative_error, **config)
-    h.record_many(values)
-    return h
+    return recorded(values, relative_error, picollo.FloatHistogram, **config)
 
 
 @pytest.fixture(params=FLOAT_CONFIGS)
 def float_config(request) -> dict:
-    bits, mode, storage = request.param
-    return {"counter_bits": bits, "mode": mode, "storage": storage}
+    return dict(zip(CONFIG_KEYWORDS, request.param))
 
 
 def test_float_add_rebinned_into_a_coarser_precision_equals_recording_there(doubles,

@@ -9,29 +9,21 @@ import numpy as np
 import pytest
 
 import picollo
+from conftest import BITS_AND_MODES, U64_MAX, recorded_histogram
 from picollo import ClosedError, InvalidArgumentError, Step
 
-U64_MAX = 2**64 - 1
-CONFIGS = [pytest.param((bits, mode), id=f"u{bits}-{mode}")
-           for bits in (32, 64) for mode in picollo.MODES]
 
 
-@pytest.fixture(params=CONFIGS)
+@pytest.fixture(params=BITS_AND_MODES)
 def hist(request, mixed_values):
     """Every mixed value below 10**7 (linear steps over the rest would be too many)."""
-    bits, mode = request.param
-    with picollo.Histogram(counter_bits=bits, mode=mode) as h:
-        h.record_many(mixed_values[mixed_values < 10**7])
-        yield h
+    yield from recorded_histogram(request.param, mixed_values[mixed_values < 10**7])
 
 
-@pytest.fixture(params=CONFIGS)
+@pytest.fixture(params=BITS_AND_MODES)
 def wide(request, mixed_values):
     """Every mixed value, up to 2**64 - 1."""
-    bits, mode = request.param
-    with picollo.Histogram(counter_bits=bits, mode=mode) as h:
-        h.record_many(mixed_values)
-        yield h
+    yield from recorded_histogram(request.param, mixed_values)
 
 
 def check_steps(h: picollo.Histogram, steps: list[Step]) -> None:

@@ -7,19 +7,14 @@ import numpy as np
 import pytest
 
 import picollo
+from conftest import BITS_AND_MODES, U64_MAX, recorded_histogram
 from picollo import ClosedError, EmptyHistogramError, InvalidArgumentError
 
-U64_MAX = 2**64 - 1
-CONFIGS = [pytest.param((bits, mode), id=f"u{bits}-{mode}")
-           for bits in (32, 64) for mode in picollo.MODES]
 
 
-@pytest.fixture(params=CONFIGS)
+@pytest.fixture(params=BITS_AND_MODES)
 def hist(request, mixed_values):
-    bits, mode = request.param
-    with picollo.Histogram(counter_bits=bits, mode=mode) as h:
-        h.record_many(mixed_values)
-        yield h
+    yield from recorded_histogram(request.param, mixed_values)
 
 
 @pytest.fixture(scope="module")

@@ -5,25 +5,84 @@
 pub mod counting;
 pub mod protobuf;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use picollo::concurrent::DynHistogram;
 use picollo::{Config, Histogram};
 
-/// SplitMix64: small, fast, deterministic, good enough to drive property tests.
-pub struct SplitMix64(pub u64);
+/// The values behind the committed peer fixtures (interop/fixtures/README.md), with their
+/// counts.
+pub const FIXTURE_VALUES: [(u64, u64); 8] = [
+    (0, 1),
+    (1, 2),
+    (7, 3),
+    (1000, 4),
+    (1001, 5),
+    (123_456, 6),
+    (1_000_000_000, 7),
+    (1_000_000_000_000, 8),
+];
 
+/// Relative error 1 % over 100 ..= 1,000,000: the histograms several threads record into at
+/// once.
+pub fn contended_config() -> Config {
+    Config::new()
+        .with_relative_error(0.01)
+        .with_range(100, 1_000_000)
+}
+
+/// What thread `t` records at step `i`: spread over `0 .. spread + 2`, past both ends of
+/// `contended_config`'s range for a spread above it, threads often hitting the same buckets.
+pub fn contended_value(t: usize, i: u64, spread: u64) -> u64 {
+    let x = (i.wrapping_mul(2_654_435_761) ^ t as u64) % spread;
+    x + i % 3
+}
+
+/// `n` log-uniform-ish latencies from 10 µs to about 100 ms, in nanoseconds (a fixed
+/// xorshift64 stream), in a histogram of range 0 ..= 1 h at `relative_error`.
+pub fn xorshift_latencies(relative_error: f64, n: usize) -> Histogram<u64, Vec<u64>> {
+    let mut h: Histogram<u64, Vec<u64>> = Config::new()
+        .with_relative_error(relative_error)
+        .with_range(0, 3_600_000_000_000)
+        .build()
+        .unwrap();
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = 10_000u64 << (x % 14);
+        h.record(v + (x >> 40) % v);
+    }
+    h
+}
+
+/// `body`'s result, run while another thread records an LCG stream (each value shifted
+/// right by `shift`) into `h`; the writer stops when `body` returns.
+pub fn while_recording<R>(h: &DynHistogram, shift: u32, body: impl FnOnce() -> R) -> R {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut v = 1u64;
+            while !done.load(Ordering::Relaxed) {
+                v = v.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                h.record(v >> shift);
+            }
+        });
+        let result = body();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+// SplitMix64 (next_u64, next_f64: uniform in [0, 1) with 53 random bits), the generator
+// the benches use too: small, fast, deterministic, good enough to drive property tests.
+#[path = "../../benches/splitmix/mod.rs"]
+mod splitmix;
+pub use splitmix::SplitMix64;
+
+/// The tests' draws from the stream.
 impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)` with 53 random bits.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
     /// Uniform in `[0, n)` (`n > 0`); the tiny modulo bias does not matter here.
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n

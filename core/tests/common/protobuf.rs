@@ -91,3 +91,47 @@ pub fn double(fields: &[(u32, Field)], n: u32) -> Option<f64> {
         other => panic!("field {n}: {other:?}"),
     })
 }
+
+pub fn varint(fields: &[(u32, Field)], n: u32) -> u64 {
+    match one(fields, n) {
+        Some(Field::Varint(v)) => v,
+        other => panic!("field {n}: {other:?}"),
+    }
+}
+
+/// A zigzag-encoded signed integer (sint32, sint64).
+pub fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// A metric of a Prometheus MetricFamily: its label pairs and its histogram message.
+pub type MetricMessage = (Vec<(String, String)>, Vec<(u32, Field)>);
+
+/// The MetricFamily messages of a length-delimited stream (a varint length before each):
+/// (name, help, type, metrics).
+pub fn metric_families(bytes: &[u8]) -> Vec<(String, String, u64, Vec<MetricMessage>)> {
+    let (mut at, mut families) = (0, Vec::new());
+    while at < bytes.len() {
+        let n = read_varint(bytes, &mut at) as usize;
+        let f = decode(&bytes[at..at + n]);
+        at += n;
+        let metrics = all(&f, 4)
+            .into_iter()
+            .map(|m| {
+                let Field::Bytes(m) = m else { panic!() };
+                let m = decode(&m);
+                let labels = all(&m, 1)
+                    .into_iter()
+                    .map(|p| {
+                        let Field::Bytes(p) = p else { panic!() };
+                        let p = decode(&p);
+                        (text(&p, 1), text(&p, 2))
+                    })
+                    .collect();
+                (labels, msg(&m, 7))
+            })
+            .collect();
+        families.push((text(&f, 1), text(&f, 2), varint(&f, 3), metrics));
+    }
+    families
+}

@@ -110,15 +110,7 @@ namespace Picollo.Metrics
         public void Reset() { PicolloException.Check(Native.picollo_float_histogram_reset(_handle)); }
 
         /// <summary>The facts of one consistent copy: counts, sum, extremes, range, layout.</summary>
-        public FloatHistogramInfo Info
-        {
-            get
-            {
-                FloatHistogramInfo info;
-                PicolloException.Check(Native.picollo_float_histogram_get_info(_handle, out info));
-                return info;
-            }
-        }
+        public FloatHistogramInfo Info { get { return Getters.Get<FloatHistogramHandle, FloatHistogramInfo>(_handle, Native.picollo_float_histogram_get_info); } }
 
         /// <summary>Values in buckets, the zero bucket included: what percentiles cover.</summary>
         public ulong TotalCount { get { return Info.Total; } }

@@ -95,39 +95,15 @@ namespace Picollo.Metrics
         /// <summary>Clear every count (see the class summary for which thread may call it).</summary>
         public void Reset() { PicolloException.Check(Native.picollo_histogram_reset(_handle)); }
 
-        public HistogramInfo Info
-        {
-            get
-            {
-                HistogramInfo info;
-                PicolloException.Check(Native.picollo_histogram_get_info(_handle, out info));
-                return info;
-            }
-        }
+        public HistogramInfo Info { get { return Getters.Get<HistogramHandle, HistogramInfo>(_handle, Native.picollo_histogram_get_info); } }
 
         /// <summary>How the counters are kept: dense (made at creation) or sparse (blocks made when a value first lands in them).</summary>
-        public HistogramStorage Storage
-        {
-            get
-            {
-                uint storage;
-                PicolloException.Check(Native.picollo_histogram_get_storage(_handle, out storage));
-                return (HistogramStorage)storage;
-            }
-        }
+        public HistogramStorage Storage { get { return (HistogramStorage)Getters.Get<HistogramHandle, uint>(_handle, Native.picollo_histogram_get_storage); } }
 
         /// <summary>Width of the lowest buckets, a power of two: 1, or 2^floor(log2 L) for a histogram
         /// made with lowest discernible value L or decoded from HdrHistogram data whose lowest
         /// discernible value is L.</summary>
-        public ulong Unit
-        {
-            get
-            {
-                ulong unit;
-                PicolloException.Check(Native.picollo_histogram_get_unit(_handle, out unit));
-                return unit;
-            }
-        }
+        public ulong Unit { get { return Getters.Get<HistogramHandle, ulong>(_handle, Native.picollo_histogram_get_unit); } }
 
         /// <summary>Whether the histogram keeps the exact smallest and largest value recorded in
         /// its range (made with <see cref="HdrHistogramBuilder.WithExactExtremes"/> or

@@ -4,6 +4,7 @@
 //                 and the array forms of the percentile batches;
 //   Batches       a cursor walk over picollo_*_next_buckets and the steps, batch by batch;
 //   SummaryText   the Markdown table, line and diff of a summary struct;
+//   Getters       one fact of a handle through a picollo_*_get_* call;
 //   Copies        a private histogram filled from a live one, disposed if the fill fails;
 //   Operands      the null check of the other histogram or summary of a binary operation.
 // The public classes stay what they are (sealed, no common base in the public API); only
@@ -101,6 +102,20 @@ namespace Picollo.Metrics
         {
             byte[] t = Utf8.ToNative(title), na = Utf8.ToNative(nameA), nb = Utf8.ToNative(nameB);
             return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) => write(ref a, ref b, t, na, nb, buf, len, out needed));
+        }
+    }
+
+    /// <summary>The getters of a handle's facts (picollo_*_get_*): one value written through a
+    /// pointer, or an exception for the status.</summary>
+    internal static class Getters
+    {
+        public delegate Status Getter<H, T>(H handle, out T value);
+
+        public static T Get<H, T>(H handle, Getter<H, T> get)
+        {
+            T value;
+            PicolloException.Check(get(handle, out value));
+            return value;
         }
     }
 

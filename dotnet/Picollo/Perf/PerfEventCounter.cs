@@ -113,12 +113,24 @@ namespace Picollo.Perf
         /// <summary>The session is going: close the borrowed histogram wrappers.</summary>
         internal void Release() { foreach (var c in _counters) c.Histogram.Dispose(); }
 
-        public sealed class HardwareCounters
+        /// <summary>The counters of one kind by id: the one named <c>Kind:Id</c>, or null.</summary>
+        public abstract class CountersOfKind<TId>
         {
             readonly PerfEventCounterCollection _all;
-            internal HardwareCounters(PerfEventCounterCollection all) { _all = all; }
+            readonly string _prefix;
 
-            public PerfEventCounter this[PerfHardwareCounterId id] { get { return _all.Find("Hardware:" + id); } }
+            internal CountersOfKind(PerfEventCounterCollection all, string kind)
+            {
+                _all = all;
+                _prefix = kind + ":";
+            }
+
+            public PerfEventCounter this[TId id] { get { return _all.Find(_prefix + id); } }
+        }
+
+        public sealed class HardwareCounters : CountersOfKind<PerfHardwareCounterId>
+        {
+            internal HardwareCounters(PerfEventCounterCollection all) : base(all, "Hardware") { }
 
             public PerfEventCounter CpuCycles { get { return this[PerfHardwareCounterId.CpuCycles]; } }
             public PerfEventCounter Instructions { get { return this[PerfHardwareCounterId.Instructions]; } }
@@ -132,12 +144,9 @@ namespace Picollo.Perf
             public PerfEventCounter RefCpuCycles { get { return this[PerfHardwareCounterId.RefCpuCycles]; } }
         }
 
-        public sealed class SoftwareCounters
+        public sealed class SoftwareCounters : CountersOfKind<PerfSoftwareCounterId>
         {
-            readonly PerfEventCounterCollection _all;
-            internal SoftwareCounters(PerfEventCounterCollection all) { _all = all; }
-
-            public PerfEventCounter this[PerfSoftwareCounterId id] { get { return _all.Find("Software:" + id); } }
+            internal SoftwareCounters(PerfEventCounterCollection all) : base(all, "Software") { }
 
             public PerfEventCounter CpuClock { get { return this[PerfSoftwareCounterId.CpuClock]; } }
             public PerfEventCounter TaskClock { get { return this[PerfSoftwareCounterId.TaskClock]; } }
@@ -150,12 +159,9 @@ namespace Picollo.Perf
             public PerfEventCounter EmulationFaults { get { return this[PerfSoftwareCounterId.EmulationFaults]; } }
         }
 
-        public sealed class CacheCounters
+        public sealed class CacheCounters : CountersOfKind<PerfCacheCounterId>
         {
-            readonly PerfEventCounterCollection _all;
-            internal CacheCounters(PerfEventCounterCollection all) { _all = all; }
-
-            public PerfEventCounter this[PerfCacheCounterId id] { get { return _all.Find("HardwareCache:" + id); } }
+            internal CacheCounters(PerfEventCounterCollection all) : base(all, "HardwareCache") { }
         }
     }
 }

@@ -1,0 +1,22 @@
+//! SplitMix64: a small, fast, well-mixed deterministic generator, a fixed stream for a seed,
+//! the same in every run. Shared by both packages' benches and the core crate's tests (which
+//! add their own draws from it in tests/common).
+
+/// The generator's state; `SplitMix64(seed)` starts a stream.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1) with 53 bits.
+    #[allow(dead_code)]
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
