@@ -9,12 +9,12 @@ use picollo_core::view::Counts;
 use picollo_core::{Counter, View};
 
 use crate::any_histogram::dispatch_view;
-use crate::args::{out, try_slice_mut};
+
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{caller_owned, try_mut, try_ref};
+use crate::handle::caller_owned;
 use crate::histogram::picollo_histogram;
-use crate::query::query_error;
+use crate::query::{next_batch, query_error, BatchWords};
 use crate::status::picollo_status;
 
 /// One step of values and the counts of the buckets whose midpoint lies in it.
@@ -90,24 +90,19 @@ unsafe fn steps(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let cursor = try_mut!(cursor)?;
-        if cap == 0 {
-            return Err(Failure::invalid(
-                "cap is 0: the batch must hold at least one step",
-            ));
-        }
-        let out = try_slice_mut!(out, cap)?;
-        let skip = *cursor;
-        let n =
-            h.with_view(|view| dispatch_view!(view, v => fill_steps(&v, spacing, skip, out)))??;
-        if n == 0 {
-            return Err(Failure::out_of_range("no more steps"));
-        }
-        *cursor = skip + n as u64;
-        out!(written?, n)
-    })
+    let words = BatchWords {
+        zero_cap: "cap is 0: the batch must hold at least one step",
+        end: "no more steps",
+        written_required: false,
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        next_batch(h, cursor, (out, cap), written, words, |h, skip, out| {
+            let n =
+                h.with_view(|view| dispatch_view!(view, v => fill_steps(&v, spacing, skip, out)))??;
+            Ok((n, skip + n as u64))
+        })
+    }
 }
 
 /// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps

@@ -5,6 +5,27 @@ use picollo_core::{BucketCount, Percentile, Summary, STANDARD_RANKS};
 
 use crate::handle::caller_owned;
 
+/// `mirror!(c <=> core, |s| { fields } to_c { c_only: expr } to_core { core_only: expr })`:
+/// `From<&core> for c` and `From<&c> for core`, the C struct and the core struct it mirrors.
+/// Both copy the fields in braces; the fields after `to_c` and `to_core` are the ones only
+/// that side has or that convert, computed from `s`, the struct converted.
+macro_rules! mirror {
+    ($c:ident <=> $core:ident, |$s:ident| { $($f:ident),* $(,)? }
+     to_c { $($cf:ident: $ce:expr),* $(,)? } to_core { $($rf:ident: $re:expr),* $(,)? }) => {
+        impl From<&$core> for $c {
+            fn from($s: &$core) -> Self {
+                $c { $($f: $s.$f,)* $($cf: $ce,)* }
+            }
+        }
+        impl From<&$c> for $core {
+            fn from($s: &$c) -> Self {
+                $core { $($f: $s.$f,)* $($rf: $re,)* }
+            }
+        }
+    };
+}
+pub(crate) use mirror;
+
 caller_owned!(
     picollo_percentile,
     picollo_summary,
@@ -72,41 +93,10 @@ pub struct picollo_percentile {
     pub rank_count: u64,
 }
 
-impl From<&Percentile> for picollo_percentile {
-    fn from(p: &Percentile) -> Self {
-        picollo_percentile {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            storage_index: p.storage_index,
-            logical_index: p.logical_index,
-            lower: p.lower,
-            upper: p.upper,
-            highest: p.highest,
-            count: p.count,
-            cumulative_count: p.cumulative_count,
-            rank_count: p.rank_count,
-        }
-    }
-}
-
-impl From<&picollo_percentile> for Percentile {
-    fn from(p: &picollo_percentile) -> Self {
-        Percentile {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            storage_index: p.storage_index,
-            logical_index: p.logical_index,
-            lower: p.lower,
-            upper: p.upper,
-            highest: p.highest,
-            count: p.count,
-            cumulative_count: p.cumulative_count,
-            rank_count: p.rank_count,
-        }
-    }
-}
+mirror!(picollo_percentile <=> Percentile, |p| {
+    rank, value, plus_minus, storage_index, logical_index, lower, upper, highest, count,
+    cumulative_count, rank_count,
+} to_c {} to_core {});
 
 /// Number of percentiles in a summary.
 pub const PICOLLO_SUMMARY_PERCENTILES: usize = 16;
@@ -139,43 +129,21 @@ pub struct picollo_summary {
     pub max_trackable: u64,
 }
 
-impl From<&Summary> for picollo_summary {
-    fn from(s: &Summary) -> Self {
-        picollo_summary {
-            percentiles: s.percentiles.each_ref().map(picollo_percentile::from),
-            total: s.total,
-            underflow: s.underflow,
-            overflow: s.overflow,
-            saturated: s.saturated,
-            mean: s.mean,
-            stdev: s.stdev,
-            precision: s.precision,
-            min_trackable: s.min_trackable,
-            max_trackable: s.max_trackable,
-        }
-    }
-}
+mirror!(picollo_summary <=> Summary, |s| {
+    total, underflow, overflow, saturated, mean, stdev, precision, min_trackable, max_trackable,
+} to_c {
+    percentiles: s.percentiles.each_ref().map(picollo_percentile::from),
+} to_core {
+    percentiles: standard_ranks(s.percentiles.each_ref().map(Percentile::from)),
+});
 
-impl From<&picollo_summary> for Summary {
-    fn from(s: &picollo_summary) -> Self {
-        let mut percentiles = s.percentiles.each_ref().map(Percentile::from);
-        // The ranks are fixed; a caller-edited rank must not change the table's rows.
-        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-            p.rank = rank;
-        }
-        Summary {
-            percentiles,
-            total: s.total,
-            underflow: s.underflow,
-            overflow: s.overflow,
-            saturated: s.saturated,
-            mean: s.mean,
-            stdev: s.stdev,
-            precision: s.precision,
-            min_trackable: s.min_trackable,
-            max_trackable: s.max_trackable,
-        }
+/// `percentiles` at the standard ranks: the ranks are fixed, so a caller-edited rank does
+/// not change a table's rows.
+fn standard_ranks(mut percentiles: [Percentile; 16]) -> [Percentile; 16] {
+    for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
+        p.rank = rank;
     }
+    percentiles
 }
 
 /// A bucket and its count.
