@@ -11,7 +11,7 @@ use crate::args::{out, try_slice, try_slice_mut};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, picollo_float_histogram, AnyFloat};
-use crate::handle::{caller_owned, free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{caller_owned, free_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::histogram_text::{histogram_text, TextForms};
 use crate::query::{found_into, next_batch, query_error, BatchWords};
 use crate::status::picollo_status;
@@ -427,18 +427,12 @@ pub unsafe extern "C" fn picollo_float_snapshot_new(
     h: *const picollo_float_histogram,
     out: *mut *mut picollo_float_snapshot,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
+    query!(h, new out = |h| {
         let counts = h.counts()?;
-        set_boxed(
-            out,
-            FloatSnapshot {
-                shown: counts.clone(),
-                last: counts,
-            },
-        );
-        Ok(())
+        FloatSnapshot {
+            shown: counts.clone(),
+            last: counts,
+        }
     })
 }
 

@@ -10,7 +10,7 @@ use crate::args::query;
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, picollo_float_histogram, AnyFloat};
-use crate::handle::{set_boxed, try_mut, try_ref};
+use crate::handle::try_ref;
 use crate::hdr::handle_of;
 use crate::histogram::{merge_into, picollo_histogram};
 use crate::query::query_error;
@@ -96,18 +96,10 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     relative_error: f64,
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        Config::new()
-            .with_relative_error(relative_error)
-            .validate()
-            .map_err(config_error)?;
-        let coarse = h
-            .with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?
-            .map_err(|e| downsample_error(relative_error, e))?;
-        set_boxed(out, handle_of(&coarse)?);
-        Ok(())
+    query!(h, new out = |h| {
+        Config::new().with_relative_error(relative_error).validate().map_err(config_error)?;
+        let coarse = h.with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?;
+        handle_of(&coarse.map_err(|e| downsample_error(relative_error, e))?)?
     })
 }
 
@@ -137,17 +129,11 @@ pub unsafe extern "C" fn picollo_float_histogram_downsample(
     relative_error: f64,
     out: *mut *mut picollo_float_histogram,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        FloatConfig::new()
-            .with_relative_error(relative_error)
-            .validate()
-            .map_err(config_error)?;
-        let coarse: FloatHistogram<u64> = each_float!(h, f => f.downsample(relative_error))
-            .map_err(|e| downsample_error(relative_error, e))?;
-        set_boxed(out, AnyFloat::U64(coarse));
-        Ok(())
+    query!(h, new out = |h| {
+        FloatConfig::new().with_relative_error(relative_error).validate().map_err(config_error)?;
+        let coarse: Result<FloatHistogram<u64>, _> =
+            each_float!(h, f => f.downsample(relative_error));
+        AnyFloat::U64(coarse.map_err(|e| downsample_error(relative_error, e))?)
     })
 }
 

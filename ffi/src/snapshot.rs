@@ -4,7 +4,7 @@ use crate::any_histogram::{config_error, dispatch_view};
 use crate::args::query;
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
+use crate::handle::{free_boxed, try_mut, try_ref, Boxed, Castable};
 use crate::histogram::picollo_histogram;
 use crate::query::{percentiles_into, ranks_and_out};
 use crate::status::picollo_status;
@@ -39,12 +39,7 @@ pub unsafe extern "C" fn picollo_snapshot_new(
     h: *const picollo_histogram,
     out: *mut *mut picollo_snapshot,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        set_boxed(out, Snapshot::new(h).map_err(config_error)?);
-        Ok(())
-    })
+    query!(h, new out = |h| Snapshot::new(h).map_err(config_error)?)
 }
 
 /// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was

@@ -78,18 +78,22 @@ fn fill_steps<C: Counter, S: Counts<C> + ?Sized>(
     Ok(n)
 }
 
-/// The body of both step functions.
+/// The body of both step functions: `spacing` or why the arguments give none.
 ///
 /// # Safety
 /// As `picollo_histogram_linear_steps`.
 unsafe fn steps(
     h: *const picollo_histogram,
-    spacing: Spacing,
+    spacing: Result<Spacing, &str>,
     cursor: *mut u64,
     out: *mut picollo_step,
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
+    let spacing = match spacing {
+        Ok(spacing) => spacing,
+        Err(why) => return boundary!({ Err(Failure::invalid(why)) }),
+    };
     let words = BatchWords {
         zero_cap: "cap is 0: the batch must hold at least one step",
         end: "no more steps",
@@ -117,15 +121,10 @@ pub unsafe extern "C" fn picollo_histogram_linear_steps(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    let Some(width) = NonZeroU64::new(width) else {
-        return boundary!({
-            Err(Failure::invalid(
-                "width is 0: a step holds at least one value",
-            ))
-        });
-    };
+    let spacing = NonZeroU64::new(width).map(Spacing::Linear);
+    let spacing = spacing.ok_or("width is 0: a step holds at least one value");
     // SAFETY: forwarded contract.
-    unsafe { steps(h, Spacing::Linear(width), cursor, out, cap, written) }
+    unsafe { steps(h, spacing, cursor, out, cap, written) }
 }
 
 /// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
@@ -141,22 +140,8 @@ pub unsafe extern "C" fn picollo_histogram_log_steps(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    let Some(first) = NonZeroU64::new(first) else {
-        return boundary!({
-            Err(Failure::invalid(
-                "first is 0: the first step holds at least one value",
-            ))
-        });
-    };
+    let spacing = NonZeroU64::new(first).map(|first| Spacing::Logarithmic(first, base));
+    let spacing = spacing.ok_or("first is 0: the first step holds at least one value");
     // SAFETY: forwarded contract.
-    unsafe {
-        steps(
-            h,
-            Spacing::Logarithmic(first, base),
-            cursor,
-            out,
-            cap,
-            written,
-        )
-    }
+    unsafe { steps(h, spacing, cursor, out, cap, written) }
 }
