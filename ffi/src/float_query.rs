@@ -6,8 +6,7 @@ use std::ffi::c_char;
 
 use picollo_core::float::{FloatCounts, FloatPercentile, FloatShape, FloatSummary, Side};
 
-use crate::args::query;
-use crate::args::{out, try_slice, try_slice_mut};
+use crate::args::{out, query, try_slice, try_slice_mut};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, picollo_float_histogram, AnyFloat};

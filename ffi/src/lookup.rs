@@ -5,8 +5,7 @@ use picollo_core::float::{FloatConfig, FloatHistogram};
 use picollo_core::{Config, MergeError};
 
 use crate::any_histogram::{config_error, dispatch_view, merge_error};
-use crate::args::out;
-use crate::args::query;
+use crate::args::{out, query};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, picollo_float_histogram, AnyFloat};
