@@ -38,6 +38,7 @@ pub(crate) trait TextForms: Sized {
 
 impl TextForms for Summary {
     fn form(format: u32) -> Result<Render<Summary>, Failure> {
+        // The numbers of `picollo_text_format`.
         Ok(match format {
             0 => Summary::write_table,
             1 => Summary::write_line,
