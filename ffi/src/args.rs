@@ -324,3 +324,34 @@ macro_rules! sized_out {
     };
 }
 pub(crate) use sized_out;
+
+/// The body of a query that writes one value to an output slot. `query!(h, |h| value => out)`
+/// checks the handle `h`, computes `value` (which may use `?`), then writes it to the
+/// required slot `out`; `query!(h, out = |h| value)` checks `out` before computing;
+/// `query!(h, new out = |h| value)` stores `value` boxed as a new handle in `*out`.
+macro_rules! query {
+    ($h:ident, |$v:ident| $value:expr => $out:ident) => {
+        $crate::boundary::boundary!({
+            let $v = $crate::handle::try_ref!($h)?;
+            let value = $value;
+            $crate::args::out!($out, value)
+        })
+    };
+    ($h:ident, new $out:ident = |$v:ident| $value:expr) => {
+        $crate::boundary::boundary!({
+            let $v = $crate::handle::try_ref!($h)?;
+            let $out = $crate::handle::try_mut!($out)?;
+            $crate::handle::set_boxed($out, $value);
+            Ok(())
+        })
+    };
+    ($h:ident, $out:ident = |$v:ident| $value:expr) => {
+        $crate::boundary::boundary!({
+            let $v = $crate::handle::try_ref!($h)?;
+            let $out = $crate::handle::try_mut!($out)?;
+            *$out = $value;
+            Ok(())
+        })
+    };
+}
+pub(crate) use query;

@@ -4,16 +4,16 @@
 
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 
-use crate::any_histogram::{config_error, merge_error};
-use crate::args::{read_sized, try_slice};
+use crate::any_histogram::config_error;
+use crate::args::{query, read_sized, try_slice};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
+use crate::histogram::merge_into;
 use crate::status::picollo_status;
 
 /// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
 /// queries on any thread; records as the mode allows; `_free` races no other call.
-#[allow(non_camel_case_types)]
 pub struct picollo_float_histogram {
     _private: [u8; 0],
 }
@@ -45,7 +45,6 @@ impl AnyFloat {
 }
 
 /// How a float histogram keeps its counters (`picollo_float_config.storage`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_float_storage {
@@ -56,7 +55,6 @@ pub enum picollo_float_storage {
 }
 
 /// Who may record into a float histogram (`picollo_float_config.mode`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_float_mode {
@@ -67,7 +65,6 @@ pub enum picollo_float_mode {
 }
 
 /// Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_float_config {
@@ -289,17 +286,17 @@ pub unsafe extern "C" fn picollo_float_histogram_add(
     dst: *mut picollo_float_histogram,
     src: *const picollo_float_histogram,
 ) -> picollo_status {
-    boundary!({
-        if std::ptr::eq(dst, src) && !dst.is_null() {
-            return Err(Failure::invalid("dst and src are the same histogram"));
-        }
-        let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
-        each_float!(dst, d => each_float!(src, s => d.add(s))).map_err(merge_error)
-    })
+    // SAFETY: forwarded contract: both are NULL or live handles.
+    unsafe {
+        merge_into(
+            dst,
+            src,
+            |d, s| each_float!(d, d => each_float!(s, s => d.add(s))),
+        )
+    }
 }
 
 /// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_float_info {
@@ -355,45 +352,45 @@ pub unsafe extern "C" fn picollo_float_histogram_get_info(
     h: *const picollo_float_histogram,
     out: *mut picollo_float_info,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        let counts = h.counts()?;
-        let (bits, footprint) = match h {
-            AnyFloat::U32(f) => (32, f.footprint_in_bytes()),
-            AnyFloat::U64(f) => (64, f.footprint_in_bytes()),
-        };
-        let shape = counts.shape();
-        let config = shape.config();
-        *out = picollo_float_info {
-            total: counts.total_count(),
-            zero: counts.zero_count(),
-            nan: counts.nan_count(),
-            positive_infinity: counts.positive_infinity_count(),
-            negative_infinity: counts.negative_infinity_count(),
-            underflow: counts.underflow_count(),
-            overflow: counts.overflow_count(),
-            saturated: counts.saturated_count(),
-            sum: counts.sum(),
-            min: counts.min().unwrap_or(f64::NAN),
-            max: counts.max().unwrap_or(f64::NAN),
-            min_magnitude: shape.range().0,
-            max_magnitude: shape.range().1,
-            relative_error: shape.layout().relative_error(),
-            buckets_per_octave: shape.layout().buckets_per_octave() as u64,
-            storage_len: shape.len() as u64,
-            footprint_bytes: footprint as u64,
-            counter_bits: bits,
-            mode: match config.mode() {
-                FloatMode::SingleWriter => picollo_float_mode::SingleWriter as u32,
-                FloatMode::Interlocked => picollo_float_mode::Interlocked as u32,
-            },
-            storage: match config.storage() {
-                Storage::Dense => picollo_float_storage::Dense as u32,
-                Storage::Sparse => picollo_float_storage::Sparse as u32,
-            },
-            value_selection: crate::convert::selection_to_c(counts.value_selection()),
-        };
-        Ok(())
+    query!(h, out = |h| float_info(h)?)
+}
+
+/// The facts of `h`, from one consistent copy.
+fn float_info(h: &AnyFloat) -> Result<picollo_float_info, Failure> {
+    let counts = h.counts()?;
+    let (bits, footprint) = match h {
+        AnyFloat::U32(f) => (32, f.footprint_in_bytes()),
+        AnyFloat::U64(f) => (64, f.footprint_in_bytes()),
+    };
+    let shape = counts.shape();
+    let config = shape.config();
+    Ok(picollo_float_info {
+        total: counts.total_count(),
+        zero: counts.zero_count(),
+        nan: counts.nan_count(),
+        positive_infinity: counts.positive_infinity_count(),
+        negative_infinity: counts.negative_infinity_count(),
+        underflow: counts.underflow_count(),
+        overflow: counts.overflow_count(),
+        saturated: counts.saturated_count(),
+        sum: counts.sum(),
+        min: counts.min().unwrap_or(f64::NAN),
+        max: counts.max().unwrap_or(f64::NAN),
+        min_magnitude: shape.range().0,
+        max_magnitude: shape.range().1,
+        relative_error: shape.layout().relative_error(),
+        buckets_per_octave: shape.layout().buckets_per_octave() as u64,
+        storage_len: shape.len() as u64,
+        footprint_bytes: footprint as u64,
+        counter_bits: bits,
+        mode: match config.mode() {
+            FloatMode::SingleWriter => picollo_float_mode::SingleWriter as u32,
+            FloatMode::Interlocked => picollo_float_mode::Interlocked as u32,
+        },
+        storage: match config.storage() {
+            Storage::Dense => picollo_float_storage::Dense as u32,
+            Storage::Sparse => picollo_float_storage::Sparse as u32,
+        },
+        value_selection: crate::convert::selection_to_c(counts.value_selection()),
     })
 }

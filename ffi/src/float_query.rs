@@ -6,18 +6,18 @@ use std::ffi::c_char;
 
 use picollo_core::float::{FloatCounts, FloatPercentile, FloatShape, FloatSummary, Side};
 
-use crate::args::{out, try_slice, try_slice_mut, try_str};
+use crate::args::{out, query, try_slice, try_slice_mut};
 use crate::boundary::boundary;
-use crate::buffer::write_text;
 use crate::error::Failure;
-use crate::float::{each_float, picollo_float_histogram};
-use crate::handle::{caller_owned, free_boxed, set_boxed, try_mut, try_ref, Boxed, Castable};
-use crate::query::query_error;
+use crate::float::{each_float, picollo_float_histogram, AnyFloat};
+use crate::handle::{caller_owned, free_boxed, try_mut, try_ref};
+use crate::histogram_text::{histogram_text, TextForms};
+use crate::query::{found_into, next_batch, query_error, BatchWords};
 use crate::status::picollo_status;
-use crate::text::{fmt_internal, rendered};
+use crate::text::{fmt_internal, summary_diff, summary_text, CallerSummary, Render};
+use crate::types::mirror;
 
 /// A percentile of a float histogram: the value at a rank and its bucket.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_float_percentile {
@@ -53,46 +53,21 @@ fn side_code(side: Option<Side>) -> i32 {
     }
 }
 
-impl From<&FloatPercentile> for picollo_float_percentile {
-    fn from(p: &FloatPercentile) -> Self {
-        picollo_float_percentile {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            lowest: p.lowest,
-            highest: p.highest,
-            count: p.count,
-            cumulative_count: p.cumulative_count,
-            rank_count: p.rank_count,
-            side: side_code(p.side),
-            reserved: 0,
-        }
-    }
-}
-
-impl From<&picollo_float_percentile> for FloatPercentile {
-    fn from(p: &picollo_float_percentile) -> Self {
-        FloatPercentile {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            lowest: p.lowest,
-            highest: p.highest,
-            count: p.count,
-            cumulative_count: p.cumulative_count,
-            rank_count: p.rank_count,
-            side: Some(match p.side {
-                ..=-1 => Side::Negative,
-                0 => Side::Zero,
-                _ => Side::Positive,
-            }),
-        }
-    }
-}
+mirror!(picollo_float_percentile <=> FloatPercentile, |p| {
+    rank, value, plus_minus, lowest, highest, count, cumulative_count, rank_count,
+} to_c {
+    side: side_code(p.side),
+    reserved: 0,
+} to_core {
+    side: Some(match p.side {
+        ..=-1 => Side::Negative,
+        0 => Side::Zero,
+        _ => Side::Positive,
+    }),
+});
 
 /// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
 /// beside the buckets, the exact sum and extremes, mean and stdev.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_float_summary {
@@ -134,53 +109,14 @@ pub struct picollo_float_summary {
 
 caller_owned!(picollo_float_summary);
 
-impl From<&FloatSummary> for picollo_float_summary {
-    fn from(s: &FloatSummary) -> Self {
-        picollo_float_summary {
-            percentiles: std::array::from_fn(|k| (&s.percentiles[k]).into()),
-            total: s.total,
-            zero: s.zero,
-            nan: s.nan,
-            positive_infinity: s.positive_infinity,
-            negative_infinity: s.negative_infinity,
-            underflow: s.underflow,
-            overflow: s.overflow,
-            saturated: s.saturated,
-            sum: s.sum,
-            min: s.min,
-            max: s.max,
-            mean: s.mean,
-            stdev: s.stdev,
-            precision: s.precision,
-            min_magnitude: s.min_magnitude,
-            max_magnitude: s.max_magnitude,
-        }
-    }
-}
-
-impl From<&picollo_float_summary> for FloatSummary {
-    fn from(s: &picollo_float_summary) -> Self {
-        FloatSummary {
-            percentiles: std::array::from_fn(|k| (&s.percentiles[k]).into()),
-            total: s.total,
-            zero: s.zero,
-            nan: s.nan,
-            positive_infinity: s.positive_infinity,
-            negative_infinity: s.negative_infinity,
-            underflow: s.underflow,
-            overflow: s.overflow,
-            saturated: s.saturated,
-            sum: s.sum,
-            min: s.min,
-            max: s.max,
-            mean: s.mean,
-            stdev: s.stdev,
-            precision: s.precision,
-            min_magnitude: s.min_magnitude,
-            max_magnitude: s.max_magnitude,
-        }
-    }
-}
+mirror!(picollo_float_summary <=> FloatSummary, |s| {
+    total, zero, nan, positive_infinity, negative_infinity, underflow, overflow, saturated,
+    sum, min, max, mean, stdev, precision, min_magnitude, max_magnitude,
+} to_c {
+    percentiles: s.percentiles.each_ref().map(Into::into),
+} to_core {
+    percentiles: s.percentiles.each_ref().map(Into::into),
+});
 
 /// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
 /// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
@@ -208,12 +144,8 @@ pub unsafe extern "C" fn picollo_float_histogram_percentiles(
         let ranks = try_slice!(ranks, n)?;
         let out = try_slice_mut!(out, n)?;
         let counts = h.counts()?;
-        let mut found = crate::query::try_buffer(n, FloatPercentile::default())?;
-        counts.percentiles(ranks, &mut found).map_err(query_error)?;
-        for (o, p) in out.iter_mut().zip(&found) {
-            *o = p.into();
-        }
-        Ok(())
+        let find = |found: &mut [FloatPercentile]| counts.percentiles(ranks, found);
+        found_into(out, |found| find(found).map_err(query_error), |p| p.into())
     })
 }
 
@@ -223,12 +155,7 @@ pub unsafe extern "C" fn picollo_float_histogram_summary(
     h: *const picollo_float_histogram,
     out: *mut picollo_float_summary,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        *out = (&h.counts()?.summary()).into();
-        Ok(())
-    })
+    query!(h, out = |h| (&h.counts()?.summary()).into())
 }
 
 /// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
@@ -239,11 +166,7 @@ pub unsafe extern "C" fn picollo_float_histogram_rank_of(
     x: f64,
     out: *mut f64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let rank = h.counts()?.rank_of(x).map_err(query_error)?;
-        out!(out, rank)
-    })
+    query!(h, |h| h.counts()?.rank_of(x).map_err(query_error)? => out)
 }
 
 /// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
@@ -254,11 +177,7 @@ pub unsafe extern "C" fn picollo_float_histogram_quantile_of(
     x: f64,
     out: *mut f64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let q = h.counts()?.quantile_of(x).map_err(query_error)?;
-        out!(out, q)
-    })
+    query!(h, |h| h.counts()?.quantile_of(x).map_err(query_error)? => out)
 }
 
 /// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
@@ -270,11 +189,7 @@ pub unsafe extern "C" fn picollo_float_histogram_count_between(
     hi: f64,
     out: *mut u64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let n = h.counts()?.count_between(lo, hi).map_err(query_error)?;
-        out!(out, n)
-    })
+    query!(h, |h| h.counts()?.count_between(lo, hi).map_err(query_error)? => out)
 }
 
 /// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
@@ -308,7 +223,6 @@ pub unsafe extern "C" fn picollo_float_histogram_equivalent_range(
 }
 
 /// A non-empty bucket of a float histogram.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_float_bucket {
@@ -350,41 +264,75 @@ pub unsafe extern "C" fn picollo_float_histogram_next_buckets(
     capacity: usize,
     written: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let cursor = try_mut!(cursor)?;
-        let out = try_slice_mut!(out, capacity)?;
-        if capacity == 0 {
-            return Err(Failure::invalid("capacity must be at least 1"));
+    let words = BatchWords {
+        zero_cap: "capacity must be at least 1",
+        end: "no bucket left",
+        written_required: true,
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        next_batch(
+            h,
+            cursor,
+            (out, capacity),
+            written,
+            words,
+            |h, cursor, out| Ok(fill_buckets(&h.counts()?, cursor, out)),
+        )
+    }
+}
+
+/// Write the non-empty buckets of `counts` from value-order key `start` on into `out`, as
+/// many as fit; return how many and the key after the last one.
+fn fill_buckets(
+    counts: &FloatCounts,
+    start: u64,
+    out: &mut [picollo_float_bucket],
+) -> (usize, u64) {
+    let (mut n, mut next) = (0, start);
+    for b in counts.buckets() {
+        let k = value_order_key(&counts.shape(), b.side, b.index);
+        if k < start {
+            continue;
         }
-        let counts = h.counts()?;
-        let mut n = 0;
-        let mut next = *cursor;
-        for b in counts.buckets() {
-            let k = value_order_key(&counts.shape(), b.side, b.index);
-            if k < *cursor {
-                continue;
-            }
-            if n == out.len() {
-                break;
-            }
-            out[n] = picollo_float_bucket {
-                lowest: b.lowest,
-                highest: b.highest,
-                value: b.value,
-                count: b.count,
-                side: side_code(Some(b.side)),
-                reserved: 0,
-            };
-            n += 1;
-            next = k + 1;
+        if n == out.len() {
+            break;
         }
-        if n == 0 {
-            return Err(Failure::new(picollo_status::OutOfRange, "no bucket left"));
+        out[n] = picollo_float_bucket {
+            lowest: b.lowest,
+            highest: b.highest,
+            value: b.value,
+            count: b.count,
+            side: side_code(Some(b.side)),
+            reserved: 0,
+        };
+        n += 1;
+        next = k + 1;
+    }
+    (n, next)
+}
+
+impl CallerSummary for FloatSummary {
+    type C = picollo_float_summary;
+    const EMPTY_NAME_IS_DEFAULT: bool = false;
+    fn from_c(c: &picollo_float_summary) -> Self {
+        c.into()
+    }
+    fn fmt_error(e: std::fmt::Error) -> Failure {
+        fmt_internal(e)
+    }
+}
+
+impl TextForms for FloatSummary {
+    fn form(format: u32) -> Result<Render<FloatSummary>, Failure> {
+        match format {
+            0 => Ok(FloatSummary::write_table),
+            1 => Ok(FloatSummary::write_line),
+            _ => Err(Failure::invalid(format_args!(
+                "format {format} is unknown: 0 (table) or 1 (one line)"
+            ))),
         }
-        *cursor = next;
-        out!(written, n)
-    })
+    }
 }
 
 /// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
@@ -398,22 +346,9 @@ pub unsafe extern "C" fn picollo_float_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        if format > 1 {
-            return Err(Failure::invalid(format_args!(
-                "format {format} is unknown: 0 (table) or 1 (one line)"
-            )));
-        }
-        let title = try_str!(title, or "")?;
-        let summary = h.counts()?.summary();
-        let text = rendered(|out| match format {
-            0 => summary.write_table(out, title),
-            _ => summary.write_line(out, title),
-        })
-        .map_err(fmt_internal)?;
-        write_text!(&text, buf, len, needed)
-    })
+    let summary = |h: &AnyFloat| Ok(h.counts()?.summary());
+    // SAFETY: forwarded contract.
+    unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
 
 /// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
@@ -425,12 +360,9 @@ pub unsafe extern "C" fn picollo_float_summary_table(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = FloatSummary::from(try_ref!(summary)?);
-        let title = try_str!(title, or "")?;
-        let text = rendered(|out| s.write_table(out, title)).map_err(fmt_internal)?;
-        write_text!(&text, buf, len, needed)
-    })
+    let table = FloatSummary::write_table;
+    // SAFETY: forwarded contract.
+    unsafe { summary_text(summary, (title, "title"), (buf, len, needed), table) }
 }
 
 /// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
@@ -446,16 +378,9 @@ pub unsafe extern "C" fn picollo_float_summary_diff(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let a = FloatSummary::from(try_ref!(a)?);
-        let b = FloatSummary::from(try_ref!(b)?);
-        let title = try_str!(title, or "")?;
-        let name_a = try_str!(name_a, or "A")?;
-        let name_b = try_str!(name_b, or "B")?;
-        let text =
-            rendered(|out| a.write_diff(&b, out, title, name_a, name_b)).map_err(fmt_internal)?;
-        write_text!(&text, buf, len, needed)
-    })
+    let (names, out) = ((name_a, name_b), (buf, len, needed));
+    // SAFETY: forwarded contract.
+    unsafe { summary_diff((a, b), title, names, out, FloatSummary::write_diff) }
 }
 
 /// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
@@ -468,16 +393,12 @@ pub unsafe extern "C" fn picollo_float_summary_line(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = FloatSummary::from(try_ref!(summary)?);
-        let name = try_str!(name, or "")?;
-        let text = rendered(|out| s.write_line(out, name)).map_err(fmt_internal)?;
-        write_text!(&text, buf, len, needed)
-    })
+    let line = FloatSummary::write_line;
+    // SAFETY: forwarded contract.
+    unsafe { summary_text(summary, (name, "name"), (buf, len, needed), line) }
 }
 
 /// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas.
-#[allow(non_camel_case_types)]
 pub struct picollo_float_snapshot {
     _private: [u8; 0],
 }
@@ -489,10 +410,7 @@ pub(crate) struct FloatSnapshot {
     last: FloatCounts,
 }
 
-impl Castable for picollo_float_snapshot {
-    type Ownership = Boxed;
-    type RustType = FloatSnapshot;
-}
+crate::handle::boxed!(picollo_float_snapshot => FloatSnapshot);
 
 /// Takes a snapshot of `h` with full counts; the caller frees `*out` with
 /// `picollo_float_snapshot_free`.
@@ -501,18 +419,12 @@ pub unsafe extern "C" fn picollo_float_snapshot_new(
     h: *const picollo_float_histogram,
     out: *mut *mut picollo_float_snapshot,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
+    query!(h, new out = |h| {
         let counts = h.counts()?;
-        set_boxed(
-            out,
-            FloatSnapshot {
-                shown: counts.clone(),
-                last: counts,
-            },
-        );
-        Ok(())
+        FloatSnapshot {
+            shown: counts.clone(),
+            last: counts,
+        }
     })
 }
 
@@ -558,10 +470,5 @@ pub unsafe extern "C" fn picollo_float_snapshot_summary(
     s: *const picollo_float_snapshot,
     out: *mut picollo_float_summary,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s)?;
-        let out = try_mut!(out)?;
-        *out = (&s.shown.summary()).into();
-        Ok(())
-    })
+    query!(s, out = |s| (&s.shown.summary()).into())
 }

@@ -2,19 +2,19 @@
 //! text in `histogram_text`, the options in `histogram_config`.
 
 use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
-use crate::args::{read_sized, try_slice};
+use crate::args::{query, read_sized, try_slice};
 use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_from_c, selection_to_c};
 use crate::error::Failure;
-use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
+use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Castable};
 use crate::histogram_config::{parse_config, picollo_histogram_config, picollo_storage};
 use crate::status::picollo_status;
 use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
+use picollo_core::MergeError;
 
 /// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
 /// adds as the mode allows (`picollo_mode`); `_free` races no other call.
-#[allow(non_camel_case_types)]
 pub struct picollo_histogram {
     _private: [u8; 0],
 }
@@ -84,7 +84,6 @@ impl GeneralPath for Guarded {
 
 /// A record function for one counter width and mode (`picollo_histogram_record_fn`):
 /// `f(h, value)` records as `picollo_histogram_record(h, value)` does.
-#[allow(non_camel_case_types)]
 pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogram, value: u64)>;
 
 /// Returns the record function of `h`'s counter width and mode, which skips the dispatch of
@@ -185,12 +184,7 @@ pub unsafe extern "C" fn picollo_histogram_get_info(
     h: *const picollo_histogram,
     out: *mut picollo_histogram_info,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        *out = info_of(h)?;
-        Ok(())
-    })
+    query!(h, out = |h| info_of(h)?)
 }
 
 fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
@@ -227,12 +221,10 @@ pub unsafe extern "C" fn picollo_histogram_get_unit(
     h: *const picollo_histogram,
     out: *mut u64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        *out = h.with_view(|view| dispatch_view!(view, v => v.layout().unit()))?;
-        Ok(())
-    })
+    query!(
+        h,
+        out = |h| h.with_view(|view| dispatch_view!(view, v => v.layout().unit()))?
+    )
 }
 
 /// Writes to `*out` how `h` keeps its counters (a `picollo_storage` value).
@@ -287,7 +279,7 @@ pub unsafe extern "C" fn picollo_histogram_add(
     src: *const picollo_histogram,
 ) -> picollo_status {
     // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe { merge(dst, src, true) }
+    unsafe { merge_into(dst, src, Histogram::add) }
 }
 
 /// Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
@@ -298,26 +290,24 @@ pub unsafe extern "C" fn picollo_histogram_subtract(
     src: *const picollo_histogram,
 ) -> picollo_status {
     // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe { merge(dst, src, false) }
+    unsafe { merge_into(dst, src, Histogram::subtract) }
 }
 
-/// The body of `picollo_histogram_add` and `_subtract`.
+/// The body of the functions that merge `src` into another histogram `dst` with `merge`
+/// (`picollo_histogram_add`, `_subtract`, `picollo_float_histogram_add`, ...).
+///
 /// # Safety
-/// As `picollo_histogram_add`.
-unsafe fn merge(
-    dst: *mut picollo_histogram,
-    src: *const picollo_histogram,
-    add: bool,
+/// `dst` and `src` are NULL or live handles.
+pub(crate) unsafe fn merge_into<H: Castable>(
+    dst: *mut H,
+    src: *const H,
+    merge: impl FnOnce(&H::RustType, &H::RustType) -> Result<(), MergeError>,
 ) -> picollo_status {
     boundary!({
         if std::ptr::eq(dst, src) && !dst.is_null() {
             return Err(Failure::invalid("dst and src are the same histogram"));
         }
         let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
-        match add {
-            true => dst.add(src),
-            false => dst.subtract(src),
-        }
-        .map_err(merge_error)
+        merge(dst, src).map_err(merge_error)
     })
 }

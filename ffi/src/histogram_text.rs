@@ -7,17 +7,17 @@ use std::ffi::c_char;
 use picollo_core::{HgrmOptions, Summary};
 
 use crate::any_histogram::dispatch_view;
+use crate::any_histogram::Histogram;
 use crate::args::try_str;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
-use crate::handle::try_ref;
+use crate::handle::{try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-use crate::text::{fmt_internal, rendered};
+use crate::text::{fmt_internal, rendered, Render};
 
 /// A text form of a histogram's summary (`picollo_histogram_text`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_text_format {
@@ -29,25 +29,49 @@ pub enum picollo_text_format {
     Json = 2,
 }
 
-impl picollo_text_format {
-    fn from_u32(format: u32) -> Option<Self> {
-        Some(match format {
-            0 => picollo_text_format::Table,
-            1 => picollo_text_format::OneLine,
-            2 => picollo_text_format::Json,
-            _ => return None,
-        })
-    }
+/// A summary whose text forms `picollo_*histogram_text` pick by number.
+pub(crate) trait TextForms: Sized {
+    /// The writer of form `format`, or the failure naming the forms there are.
+    fn form(format: u32) -> Result<Render<Self>, Failure>;
+}
 
-    /// `summary` in this format.
-    fn render(self, summary: &Summary, title: &str) -> Result<String, Failure> {
-        rendered(|out| match self {
-            picollo_text_format::Table => summary.write_table(out, title),
-            picollo_text_format::OneLine => summary.write_line(out, title),
-            picollo_text_format::Json => summary.write_json(out),
+impl TextForms for Summary {
+    fn form(format: u32) -> Result<Render<Summary>, Failure> {
+        // The numbers of `picollo_text_format`.
+        Ok(match format {
+            0 => Summary::write_table,
+            1 => Summary::write_line,
+            2 => |s, out, _| s.write_json(out),
+            _ => {
+                return Err(Failure::invalid(format_args!(
+                    "format {format} is unknown: it must be a picollo_text_format (0 table, 1 \
+                     one line, 2 JSON)"
+                )))
+            }
         })
-        .map_err(fmt_internal)
     }
+}
+
+/// The body of the text functions of a histogram: `summary` of the histogram behind `h` in
+/// form `format`, under `title` (NULL: ""), into the buffer arguments.
+///
+/// # Safety
+/// The exported function's pointer contract for `h`, `title` and the buffer.
+pub(crate) unsafe fn histogram_text<H: Castable, S: TextForms>(
+    h: *const H,
+    format: u32,
+    title: *const c_char,
+    (buf, len, needed): (*mut c_char, usize, *mut usize),
+    summary: impl FnOnce(&H::RustType) -> Result<S, Failure>,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let render = S::form(format)?;
+        let title = try_str!(title, or "")?;
+        let summary = summary(h)?;
+        let text = rendered(|out| render(&summary, out, title)).map_err(fmt_internal)?;
+        write_text!(&text, buf, len, needed)
+    })
 }
 
 /// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
@@ -83,18 +107,9 @@ pub unsafe extern "C" fn picollo_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let format = picollo_text_format::from_u32(format).ok_or_else(|| {
-            Failure::invalid(format_args!(
-                "format {format} is unknown: it must be a picollo_text_format (0 table, 1 one \
-                 line, 2 JSON)"
-            ))
-        })?;
-        let title = try_str!(title, or "")?;
-        let summary = h.with_view(|view| dispatch_view!(view, v => v.summary()))?;
-        write_text!(&format.render(&summary, title)?, buf, len, needed)
-    })
+    let summary = |h: &Histogram| Ok(h.with_view(|view| dispatch_view!(view, v => v.summary()))?);
+    // SAFETY: forwarded contract.
+    unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
 
 /// The most rows per half distance `picollo_histogram_hgrm` accepts: the text has up to 65

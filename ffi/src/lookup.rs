@@ -5,13 +5,13 @@ use picollo_core::float::{FloatConfig, FloatHistogram};
 use picollo_core::{Config, MergeError};
 
 use crate::any_histogram::{config_error, dispatch_view, merge_error};
-use crate::args::out;
+use crate::args::{out, query};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, picollo_float_histogram, AnyFloat};
-use crate::handle::{set_boxed, try_mut, try_ref};
+use crate::handle::try_ref;
 use crate::hdr::handle_of;
-use crate::histogram::picollo_histogram;
+use crate::histogram::{merge_into, picollo_histogram};
 use crate::query::query_error;
 use crate::status::picollo_status;
 
@@ -23,11 +23,7 @@ pub unsafe extern "C" fn picollo_histogram_rank_of(
     value: u64,
     out: *mut f64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let rank = h.with_view(|view| dispatch_view!(view, v => v.rank_of(value)))?;
-        out!(out, rank)
-    })
+    query!(h, |h| h.with_view(|view| dispatch_view!(view, v => v.rank_of(value)))? => out)
 }
 
 /// Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
@@ -38,13 +34,10 @@ pub unsafe extern "C" fn picollo_histogram_quantile_of(
     value: u64,
     out: *mut f64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let q = h
-            .with_view(|view| dispatch_view!(view, v => v.quantile_of(value)))?
-            .map_err(query_error)?;
-        out!(out, q)
-    })
+    query!(h, |h| {
+        h.with_view(|view| dispatch_view!(view, v => v.quantile_of(value)))?
+            .map_err(query_error)?
+    } => out)
 }
 
 /// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
@@ -56,13 +49,10 @@ pub unsafe extern "C" fn picollo_histogram_count_between(
     hi: u64,
     out: *mut u64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let n = h
-            .with_view(|view| dispatch_view!(view, v => v.count_between(lo, hi)))?
-            .map_err(query_error)?;
-        out!(out, n)
-    })
+    query!(h, |h| {
+        h.with_view(|view| dispatch_view!(view, v => v.count_between(lo, hi)))?
+            .map_err(query_error)?
+    } => out)
 }
 
 /// Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
@@ -105,18 +95,10 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     relative_error: f64,
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        Config::new()
-            .with_relative_error(relative_error)
-            .validate()
-            .map_err(config_error)?;
-        let coarse = h
-            .with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?
-            .map_err(|e| downsample_error(relative_error, e))?;
-        set_boxed(out, handle_of(&coarse)?);
-        Ok(())
+    query!(h, new out = |h| {
+        Config::new().with_relative_error(relative_error).validate().map_err(config_error)?;
+        let coarse = h.with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?;
+        handle_of(&coarse.map_err(|e| downsample_error(relative_error, e))?)?
     })
 }
 
@@ -128,13 +110,14 @@ pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
     dst: *mut picollo_float_histogram,
     src: *const picollo_float_histogram,
 ) -> picollo_status {
-    boundary!({
-        if std::ptr::eq(dst, src) && !dst.is_null() {
-            return Err(Failure::invalid("dst and src are the same histogram"));
-        }
-        let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
-        each_float!(dst, d => each_float!(src, s => d.add_rebinned(s))).map_err(merge_error)
-    })
+    // SAFETY: forwarded contract: both are NULL or live handles.
+    unsafe {
+        merge_into(
+            dst,
+            src,
+            |d, s| each_float!(d, d => each_float!(s, s => d.add_rebinned(s))),
+        )
+    }
 }
 
 /// Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at
@@ -145,17 +128,11 @@ pub unsafe extern "C" fn picollo_float_histogram_downsample(
     relative_error: f64,
     out: *mut *mut picollo_float_histogram,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        FloatConfig::new()
-            .with_relative_error(relative_error)
-            .validate()
-            .map_err(config_error)?;
-        let coarse: FloatHistogram<u64> = each_float!(h, f => f.downsample(relative_error))
-            .map_err(|e| downsample_error(relative_error, e))?;
-        set_boxed(out, AnyFloat::U64(coarse));
-        Ok(())
+    query!(h, new out = |h| {
+        FloatConfig::new().with_relative_error(relative_error).validate().map_err(config_error)?;
+        let coarse: Result<FloatHistogram<u64>, _> =
+            each_float!(h, f => f.downsample(relative_error));
+        AnyFloat::U64(coarse.map_err(|e| downsample_error(relative_error, e))?)
     })
 }
 

@@ -4,10 +4,10 @@ use picollo_core::view::Counts;
 use picollo_core::{Counter, Percentile, QueryError, View};
 
 use crate::any_histogram::{dispatch_view, AnyView};
-use crate::args::{out, require, try_slice, try_slice_mut};
+use crate::args::{out, query, require, try_slice, try_slice_mut, write_out};
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{try_mut, try_ref};
+use crate::handle::{try_mut, try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 use crate::types::{picollo_bucket, picollo_percentile, picollo_summary};
@@ -56,11 +56,25 @@ pub unsafe extern "C" fn picollo_histogram_percentiles(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        require(ranks, n, "ranks")?;
-        require(out, n, "out")?;
-        let (ranks, out) = (try_slice!(ranks, n)?, try_slice_mut!(out, n)?);
+        // SAFETY: forwarded contract.
+        let (ranks, out) = unsafe { ranks_and_out(ranks, n, out) }?;
         h.with_view(|view| percentiles_into(view, ranks, out))?
     })
+}
+
+/// The `ranks` and `out` arrays, of `n` elements each, of a percentile query: both are
+/// checked for NULL before either is read.
+///
+/// # Safety
+/// The exported function's pointer contract for `ranks` and `out`.
+pub(crate) unsafe fn ranks_and_out<'a, O>(
+    ranks: *const f64,
+    n: usize,
+    out: *mut O,
+) -> Result<(&'a [f64], &'a mut [O]), Failure> {
+    require(ranks, n, "ranks")?;
+    require(out, n, "out")?;
+    Ok((try_slice!(ranks, n)?, try_slice_mut!(out, n)?))
 }
 
 /// The body of the percentile queries, shared by histograms and snapshots: `out` has the
@@ -70,11 +84,21 @@ pub(crate) fn percentiles_into(
     ranks: &[f64],
     out: &mut [picollo_percentile],
 ) -> Result<(), Failure> {
-    // Compute into a scratch buffer so `out` is written only on success.
-    let mut tmp = try_buffer(ranks.len(), Percentile::default())?;
-    dispatch_view!(view, v => v.percentiles(ranks, &mut tmp)).map_err(query_error)?;
-    for (o, p) in out.iter_mut().zip(tmp.iter()) {
-        *o = p.into();
+    let find = |tmp: &mut [Percentile]| dispatch_view!(view, v => v.percentiles(ranks, tmp));
+    found_into(out, |tmp| find(tmp).map_err(query_error), |p| p.into())
+}
+
+/// Fill `out` with what `find` writes into a scratch buffer of as many `P`s, each converted by
+/// `convert`: `out` is written only when `find` succeeds.
+pub(crate) fn found_into<P: Clone + Default, O>(
+    out: &mut [O],
+    find: impl FnOnce(&mut [P]) -> Result<(), Failure>,
+    convert: impl Fn(&P) -> O,
+) -> Result<(), Failure> {
+    let mut tmp = try_buffer(out.len(), P::default())?;
+    find(&mut tmp)?;
+    for (o, p) in out.iter_mut().zip(&tmp) {
+        *o = convert(p);
     }
     Ok(())
 }
@@ -89,14 +113,13 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        require(ranks, n, "ranks")?;
-        require(out, n, "out")?;
-        let (ranks, out) = (try_slice!(ranks, n)?, try_slice_mut!(out, n)?);
-        let mut tmp = try_buffer(n, 0u64)?;
-        h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, &mut tmp)))?
-            .map_err(query_error)?;
-        out.copy_from_slice(&tmp);
-        Ok(())
+        // SAFETY: forwarded contract.
+        let (ranks, out) = unsafe { ranks_and_out(ranks, n, out) }?;
+        let find = |tmp: &mut [u64]| {
+            h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, tmp)))?
+                .map_err(query_error)
+        };
+        found_into(out, find, |&v| v)
     })
 }
 
@@ -106,12 +129,10 @@ pub unsafe extern "C" fn picollo_histogram_summary(
     h: *const picollo_histogram,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        *out = (&h.with_view(|view| dispatch_view!(view, v => v.summary()))?).into();
-        Ok(())
-    })
+    query!(
+        h,
+        out = |h| (&h.with_view(|view| dispatch_view!(view, v => v.summary()))?).into()
+    )
 }
 
 /// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
@@ -137,19 +158,18 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     storage_index: usize,
     out: *mut picollo_bucket,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        let b = h
-            .with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))?
-            .ok_or_else(|| {
-                Failure::out_of_range(format_args!(
-                    "storage index {storage_index} is past the last bucket"
-                ))
-            })?;
-        *out = b.into();
-        Ok(())
-    })
+    query!(
+        h,
+        out = |h| {
+            h.with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))?
+                .ok_or_else(|| {
+                    Failure::out_of_range(format_args!(
+                        "storage index {storage_index} is past the last bucket"
+                    ))
+                })?
+                .into()
+        }
+    )
 }
 
 /// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
@@ -175,25 +195,60 @@ pub unsafe extern "C" fn picollo_histogram_next_buckets(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
+    let words = BatchWords {
+        zero_cap: "cap is 0: the batch must hold at least one bucket",
+        end: "no more non-empty buckets",
+        written_required: false,
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        next_batch(h, cursor, (out, cap), written, words, |h, cursor, out| {
+            if cursor >= h.storage_len() {
+                return Ok((0, cursor));
+            }
+            Ok(h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, cursor, out)))?)
+        })
+    }
+}
+
+/// What a batch call says of itself in its failures.
+pub(crate) struct BatchWords {
+    /// The failure for a batch of capacity 0.
+    pub(crate) zero_cap: &'static str,
+    /// The failure when nothing is left.
+    pub(crate) end: &'static str,
+    /// Whether a NULL `written` is a failure (else the count is not written).
+    pub(crate) written_required: bool,
+}
+
+/// The body of the batch calls: up to `cap` items from `*cursor` on into `out`, their number
+/// to `*written`, and `*cursor` moved past them. `fill` writes them and returns how many and
+/// the cursor after them; none is the end (`OUT_OF_RANGE`, nothing changed).
+///
+/// # Safety
+/// The exported function's pointer contract for every pointer.
+pub(crate) unsafe fn next_batch<H: Castable, T, K: Castable<RustType = K> + Copy>(
+    h: *const H,
+    cursor: *mut K,
+    (out, cap): (*mut T, usize),
+    written: *mut usize,
+    words: BatchWords,
+    fill: impl FnOnce(&H::RustType, K, &mut [T]) -> Result<(usize, K), Failure>,
+) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
         let cursor = try_mut!(cursor)?;
         if cap == 0 {
-            return Err(Failure::invalid(
-                "cap is 0: the batch must hold at least one bucket",
-            ));
+            return Err(Failure::invalid(words.zero_cap));
         }
         let out = try_slice_mut!(out, cap)?;
-        let (n, next) = if *cursor >= h.storage_len() {
-            (0, *cursor)
-        } else {
-            h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, *cursor, out)))?
-        };
+        let (n, next) = fill(h, *cursor, out)?;
         if n == 0 {
-            return Err(Failure::out_of_range("no more non-empty buckets"));
+            return Err(Failure::out_of_range(words.end));
         }
         *cursor = next;
-        out!(written?, n)
+        // SAFETY: the exported function's contract: `written` is NULL or writable.
+        unsafe { write_out(written, n, "written", words.written_required) }
     })
 }
 

@@ -1,12 +1,12 @@
 //! `picollo_snapshot_*`: a copy of a histogram refreshed in place, optionally as deltas.
 
 use crate::any_histogram::{config_error, dispatch_view};
-use crate::args::{require, try_slice, try_slice_mut};
+use crate::args::query;
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
+use crate::handle::{free_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
-use crate::query::percentiles_into;
+use crate::query::{percentiles_into, ranks_and_out};
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
@@ -35,12 +35,7 @@ pub unsafe extern "C" fn picollo_snapshot_new(
     h: *const picollo_histogram,
     out: *mut *mut picollo_snapshot,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
-        set_boxed(out, Snapshot::new(h).map_err(config_error)?);
-        Ok(())
-    })
+    query!(h, new out = |h| Snapshot::new(h).map_err(config_error)?)
 }
 
 /// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
@@ -63,12 +58,10 @@ pub unsafe extern "C" fn picollo_snapshot_summary(
     s: *const picollo_snapshot,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s)?;
-        let out = try_mut!(out)?;
-        *out = (&dispatch_view!(s.view(), v => v.summary())).into();
-        Ok(())
-    })
+    query!(
+        s,
+        out = |s| (&dispatch_view!(s.view(), v => v.summary())).into()
+    )
 }
 
 /// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
@@ -81,9 +74,9 @@ pub unsafe extern "C" fn picollo_snapshot_percentiles(
 ) -> picollo_status {
     boundary!({
         let s = try_ref!(s)?;
-        require(ranks, n, "ranks")?;
-        require(out, n, "out")?;
-        percentiles_into(s.view(), try_slice!(ranks, n)?, try_slice_mut!(out, n)?)
+        // SAFETY: forwarded contract.
+        let (ranks, out) = unsafe { ranks_and_out(ranks, n, out) }?;
+        percentiles_into(s.view(), ranks, out)
     })
 }
 

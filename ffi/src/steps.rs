@@ -9,16 +9,15 @@ use picollo_core::view::Counts;
 use picollo_core::{Counter, View};
 
 use crate::any_histogram::dispatch_view;
-use crate::args::{out, try_slice_mut};
+
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::handle::{caller_owned, try_mut, try_ref};
+use crate::handle::caller_owned;
 use crate::histogram::picollo_histogram;
-use crate::query::query_error;
+use crate::query::{next_batch, query_error, BatchWords};
 use crate::status::picollo_status;
 
 /// One step of values and the counts of the buckets whose midpoint lies in it.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_step {
@@ -78,36 +77,35 @@ fn fill_steps<C: Counter, S: Counts<C> + ?Sized>(
     Ok(n)
 }
 
-/// The body of both step functions.
+/// The body of both step functions: `spacing` or why the arguments give none.
 ///
 /// # Safety
 /// As `picollo_histogram_linear_steps`.
 unsafe fn steps(
     h: *const picollo_histogram,
-    spacing: Spacing,
+    spacing: Result<Spacing, &str>,
     cursor: *mut u64,
     out: *mut picollo_step,
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let cursor = try_mut!(cursor)?;
-        if cap == 0 {
-            return Err(Failure::invalid(
-                "cap is 0: the batch must hold at least one step",
-            ));
-        }
-        let out = try_slice_mut!(out, cap)?;
-        let skip = *cursor;
-        let n =
-            h.with_view(|view| dispatch_view!(view, v => fill_steps(&v, spacing, skip, out)))??;
-        if n == 0 {
-            return Err(Failure::out_of_range("no more steps"));
-        }
-        *cursor = skip + n as u64;
-        out!(written?, n)
-    })
+    let spacing = match spacing {
+        Ok(spacing) => spacing,
+        Err(why) => return boundary!({ Err(Failure::invalid(why)) }),
+    };
+    let words = BatchWords {
+        zero_cap: "cap is 0: the batch must hold at least one step",
+        end: "no more steps",
+        written_required: false,
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        next_batch(h, cursor, (out, cap), written, words, |h, skip, out| {
+            let n =
+                h.with_view(|view| dispatch_view!(view, v => fill_steps(&v, spacing, skip, out)))??;
+            Ok((n, skip + n as u64))
+        })
+    }
 }
 
 /// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
@@ -122,15 +120,10 @@ pub unsafe extern "C" fn picollo_histogram_linear_steps(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    let Some(width) = NonZeroU64::new(width) else {
-        return boundary!({
-            Err(Failure::invalid(
-                "width is 0: a step holds at least one value",
-            ))
-        });
-    };
+    let spacing = NonZeroU64::new(width).map(Spacing::Linear);
+    let spacing = spacing.ok_or("width is 0: a step holds at least one value");
     // SAFETY: forwarded contract.
-    unsafe { steps(h, Spacing::Linear(width), cursor, out, cap, written) }
+    unsafe { steps(h, spacing, cursor, out, cap, written) }
 }
 
 /// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
@@ -146,22 +139,8 @@ pub unsafe extern "C" fn picollo_histogram_log_steps(
     cap: usize,
     written: *mut usize,
 ) -> picollo_status {
-    let Some(first) = NonZeroU64::new(first) else {
-        return boundary!({
-            Err(Failure::invalid(
-                "first is 0: the first step holds at least one value",
-            ))
-        });
-    };
+    let spacing = NonZeroU64::new(first).map(|first| Spacing::Logarithmic(first, base));
+    let spacing = spacing.ok_or("first is 0: the first step holds at least one value");
     // SAFETY: forwarded contract.
-    unsafe {
-        steps(
-            h,
-            Spacing::Logarithmic(first, base),
-            cursor,
-            out,
-            cap,
-            written,
-        )
-    }
+    unsafe { steps(h, spacing, cursor, out, cap, written) }
 }

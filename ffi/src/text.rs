@@ -6,11 +6,11 @@ use std::fmt::Write;
 
 use picollo_core::{Percentile, Summary};
 
-use crate::args::try_str;
+use crate::args::{str_from, try_str};
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
-use crate::handle::try_ref;
+use crate::handle::{try_ref, Castable};
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
@@ -39,6 +39,81 @@ pub(crate) fn fmt_internal(_: std::fmt::Error) -> Failure {
     Failure::new(picollo_status::Panic, "formatting failed unexpectedly")
 }
 
+/// A core summary that a caller's C struct holds, for the text functions: `Summary` in a
+/// `picollo_summary`, `FloatSummary` in a `picollo_float_summary`.
+pub(crate) trait CallerSummary: Sized {
+    /// The C struct.
+    type C: Castable<RustType = Self::C>;
+    /// Whether an empty column name of a diff stands for "A" or "B", as NULL does.
+    const EMPTY_NAME_IS_DEFAULT: bool;
+    /// The summary `c` holds.
+    fn from_c(c: &Self::C) -> Self;
+    /// The failure when a caller's struct does not render.
+    fn fmt_error(e: std::fmt::Error) -> Failure;
+}
+
+impl CallerSummary for Summary {
+    type C = picollo_summary;
+    const EMPTY_NAME_IS_DEFAULT: bool = true;
+    fn from_c(c: &picollo_summary) -> Self {
+        c.into()
+    }
+    fn fmt_error(e: std::fmt::Error) -> Failure {
+        fmt_failed(e)
+    }
+}
+
+/// A writer of a summary's text under a title (or name).
+pub(crate) type Render<S> = fn(&S, &mut dyn Write, &str) -> std::fmt::Result;
+
+/// The body of the text functions of a caller's summary: `render` of `*summary` with the
+/// string argument `title` (called `title_name`; NULL as "") into the buffer arguments.
+///
+/// # Safety
+/// The exported function's pointer contract for `summary`, `title` and the buffer.
+pub(crate) unsafe fn summary_text<S: CallerSummary>(
+    summary: *const S::C,
+    (title, title_name): (*const c_char, &str),
+    (buf, len, needed): (*mut c_char, usize, *mut usize),
+    render: Render<S>,
+) -> picollo_status {
+    boundary!({
+        let s = S::from_c(try_ref!(summary)?);
+        // SAFETY: the exported function's contract: `title` is NULL or NUL-terminated.
+        let title = unsafe { str_from(title, title_name, Some("")) }?;
+        let text = rendered(|out| render(&s, out, title)).map_err(S::fmt_error)?;
+        write_text!(&text, buf, len, needed)
+    })
+}
+
+/// The write_diff of a summary type: `a.diff(b, w, title, name_a, name_b)`.
+pub(crate) type Diff<S> = fn(&S, &S, &mut dyn Write, &str, &str, &str) -> std::fmt::Result;
+
+/// The body of the diff functions: `diff` of `*b` against `*a`, headed by `title`, the
+/// columns by `name_a` and `name_b` (NULL: "A" and "B").
+///
+/// # Safety
+/// The exported function's pointer contract for every argument.
+pub(crate) unsafe fn summary_diff<S: CallerSummary>(
+    (a, b): (*const S::C, *const S::C),
+    title: *const c_char,
+    (name_a, name_b): (*const c_char, *const c_char),
+    (buf, len, needed): (*mut c_char, usize, *mut usize),
+    diff: Diff<S>,
+) -> picollo_status {
+    boundary!({
+        let (a, b) = (S::from_c(try_ref!(a)?), S::from_c(try_ref!(b)?));
+        let title = try_str!(title, or "")?;
+        let named = |name: &str| !(S::EMPTY_NAME_IS_DEFAULT && name.is_empty());
+        let name_a = Some(try_str!(name_a, or "A")?).filter(|n| named(n));
+        let name_b = Some(try_str!(name_b, or "B")?).filter(|n| named(n));
+        let (name_a, name_b) = (name_a.unwrap_or("A"), name_b.unwrap_or("B"));
+        let text =
+            rendered(|out| diff(&a, &b, out, title, name_a, name_b)).map_err(S::fmt_error)?;
+        write_text!(&text, buf, len, needed)
+    })
+}
+
 /// Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
 /// or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
@@ -49,12 +124,15 @@ pub unsafe extern "C" fn picollo_summary_table(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = Summary::from(try_ref!(summary)?);
-        let title = try_str!(title, or "")?;
-        let text = rendered(|out| s.write_table(out, title)).map_err(fmt_failed)?;
-        write_text!(&text, buf, len, needed)
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        summary_text(
+            summary,
+            (title, "title"),
+            (buf, len, needed),
+            Summary::write_table,
+        )
+    }
 }
 
 /// Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
@@ -70,16 +148,9 @@ pub unsafe extern "C" fn picollo_summary_diff(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let (a, b) = (Summary::from(try_ref!(a)?), Summary::from(try_ref!(b)?));
-        let title = try_str!(title, or "")?;
-        let name_a = Some(try_str!(name_a, or "")?).filter(|n| !n.is_empty());
-        let name_b = Some(try_str!(name_b, or "")?).filter(|n| !n.is_empty());
-        let (name_a, name_b) = (name_a.unwrap_or("A"), name_b.unwrap_or("B"));
-        let text =
-            rendered(|out| a.write_diff(&b, out, title, name_a, name_b)).map_err(fmt_failed)?;
-        write_text!(&text, buf, len, needed)
-    })
+    let (names, out) = ((name_a, name_b), (buf, len, needed));
+    // SAFETY: forwarded contract.
+    unsafe { summary_diff((a, b), title, names, out, Summary::write_diff) }
 }
 
 /// Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
@@ -91,12 +162,15 @@ pub unsafe extern "C" fn picollo_summary_line(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = Summary::from(try_ref!(summary)?);
-        let name = try_str!(name, or "")?;
-        let text = rendered(|out| s.write_line(out, name)).map_err(fmt_failed)?;
-        write_text!(&text, buf, len, needed)
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        summary_text(
+            summary,
+            (name, "name"),
+            (buf, len, needed),
+            Summary::write_line,
+        )
+    }
 }
 
 /// Writes a summary as a JSON object into `buf`.
@@ -107,11 +181,16 @@ pub unsafe extern "C" fn picollo_summary_json(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = Summary::from(try_ref!(summary)?);
-        let text = rendered(|out| s.write_json(out)).map_err(fmt_failed)?;
-        write_text!(&text, buf, len, needed)
-    })
+    let json: Render<Summary> = |s, out, _| s.write_json(out);
+    // SAFETY: forwarded contract; a NULL title is not read.
+    unsafe {
+        summary_text(
+            summary,
+            (std::ptr::null(), "title"),
+            (buf, len, needed),
+            json,
+        )
+    }
 }
 
 /// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.

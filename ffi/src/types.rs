@@ -5,6 +5,27 @@ use picollo_core::{BucketCount, Percentile, Summary, STANDARD_RANKS};
 
 use crate::handle::caller_owned;
 
+/// `mirror!(c <=> core, |s| { fields } to_c { c_only: expr } to_core { core_only: expr })`:
+/// `From<&core> for c` and `From<&c> for core`, the C struct and the core struct it mirrors.
+/// Both copy the fields in braces; the fields after `to_c` and `to_core` are the ones only
+/// that side has or that convert, computed from `s`, the struct converted.
+macro_rules! mirror {
+    ($c:ident <=> $core:ident, |$s:ident| { $($f:ident),* $(,)? }
+     to_c { $($cf:ident: $ce:expr),* $(,)? } to_core { $($rf:ident: $re:expr),* $(,)? }) => {
+        impl From<&$core> for $c {
+            fn from($s: &$core) -> Self {
+                $c { $($f: $s.$f,)* $($cf: $ce,)* }
+            }
+        }
+        impl From<&$c> for $core {
+            fn from($s: &$c) -> Self {
+                $core { $($f: $s.$f,)* $($rf: $re,)* }
+            }
+        }
+    };
+}
+pub(crate) use mirror;
+
 caller_owned!(
     picollo_percentile,
     picollo_summary,
@@ -13,7 +34,6 @@ caller_owned!(
 );
 
 /// How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_value_selection {
@@ -29,7 +49,6 @@ pub enum picollo_value_selection {
 
 /// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
 /// Reads run on any thread in every mode.
-#[allow(non_camel_case_types)]
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_mode {
@@ -44,7 +63,6 @@ pub enum picollo_mode {
 }
 
 /// A percentile and the bucket it was found in.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_percentile {
@@ -72,48 +90,16 @@ pub struct picollo_percentile {
     pub rank_count: u64,
 }
 
-impl From<&Percentile> for picollo_percentile {
-    fn from(p: &Percentile) -> Self {
-        picollo_percentile {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            storage_index: p.storage_index,
-            logical_index: p.logical_index,
-            lower: p.lower,
-            upper: p.upper,
-            highest: p.highest,
-            count: p.count,
-            cumulative_count: p.cumulative_count,
-            rank_count: p.rank_count,
-        }
-    }
-}
-
-impl From<&picollo_percentile> for Percentile {
-    fn from(p: &picollo_percentile) -> Self {
-        Percentile {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            storage_index: p.storage_index,
-            logical_index: p.logical_index,
-            lower: p.lower,
-            upper: p.upper,
-            highest: p.highest,
-            count: p.count,
-            cumulative_count: p.cumulative_count,
-            rank_count: p.rank_count,
-        }
-    }
-}
+mirror!(picollo_percentile <=> Percentile, |p| {
+    rank, value, plus_minus, storage_index, logical_index, lower, upper, highest, count,
+    cumulative_count, rank_count,
+} to_c {} to_core {});
 
 /// Number of percentiles in a summary.
 pub const PICOLLO_SUMMARY_PERCENTILES: usize = 16;
 
 /// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99,
 /// 99.9, 99.99, 99.999, 100, then totals and moments.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct picollo_summary {
@@ -139,47 +125,24 @@ pub struct picollo_summary {
     pub max_trackable: u64,
 }
 
-impl From<&Summary> for picollo_summary {
-    fn from(s: &Summary) -> Self {
-        picollo_summary {
-            percentiles: s.percentiles.each_ref().map(picollo_percentile::from),
-            total: s.total,
-            underflow: s.underflow,
-            overflow: s.overflow,
-            saturated: s.saturated,
-            mean: s.mean,
-            stdev: s.stdev,
-            precision: s.precision,
-            min_trackable: s.min_trackable,
-            max_trackable: s.max_trackable,
-        }
-    }
-}
+mirror!(picollo_summary <=> Summary, |s| {
+    total, underflow, overflow, saturated, mean, stdev, precision, min_trackable, max_trackable,
+} to_c {
+    percentiles: s.percentiles.each_ref().map(picollo_percentile::from),
+} to_core {
+    percentiles: standard_ranks(s.percentiles.each_ref().map(Percentile::from)),
+});
 
-impl From<&picollo_summary> for Summary {
-    fn from(s: &picollo_summary) -> Self {
-        let mut percentiles = s.percentiles.each_ref().map(Percentile::from);
-        // The ranks are fixed; a caller-edited rank must not change the table's rows.
-        for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
-            p.rank = rank;
-        }
-        Summary {
-            percentiles,
-            total: s.total,
-            underflow: s.underflow,
-            overflow: s.overflow,
-            saturated: s.saturated,
-            mean: s.mean,
-            stdev: s.stdev,
-            precision: s.precision,
-            min_trackable: s.min_trackable,
-            max_trackable: s.max_trackable,
-        }
+/// `percentiles` at the standard ranks: the ranks are fixed, so a caller-edited rank does
+/// not change a table's rows.
+fn standard_ranks(mut percentiles: [Percentile; 16]) -> [Percentile; 16] {
+    for (p, &rank) in percentiles.iter_mut().zip(STANDARD_RANKS.iter()) {
+        p.rank = rank;
     }
+    percentiles
 }
 
 /// A bucket and its count.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct picollo_bucket {
@@ -211,7 +174,6 @@ impl From<BucketCount> for picollo_bucket {
 }
 
 /// Facts about a histogram: counts, range, layout, footprint.
-#[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct picollo_histogram_info {
