@@ -1183,26 +1183,16 @@ picollo_status picollo_bench_result_metric_count(const struct picollo_bench_resu
 
 // Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
 // `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_bench_result_metric_name(const struct picollo_bench_result *r,
-                                                size_t index,
-                                                char *buf,
-                                                size_t len,
-                                                size_t *needed);
+picollo_status picollo_bench_result_metric_name(const struct picollo_bench_result *r, size_t index, char *buf, size_t len, size_t *needed);
 
 // Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
 // NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r,
-                                                size_t index,
-                                                char *buf,
-                                                size_t len,
-                                                size_t *needed);
+picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r, size_t index, char *buf, size_t len, size_t *needed);
 
 // Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
 // BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
 // `OUT_OF_RANGE`.
-picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r,
-                                              size_t index,
-                                              const struct picollo_histogram **out);
+picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r, size_t index, const struct picollo_histogram **out);
 
 // Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
 // automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
@@ -1210,11 +1200,7 @@ struct picollo_bench_config picollo_bench_config_default(void);
 
 // Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
 // `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
-picollo_status picollo_bench_result_text(const struct picollo_bench_result *r,
-                                         uint32_t format,
-                                         char *buf,
-                                         size_t len,
-                                         size_t *needed);
+picollo_status picollo_bench_result_text(const struct picollo_bench_result *r, uint32_t format, char *buf, size_t len, size_t *needed);
 
 // Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
 // verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
@@ -1238,8 +1224,7 @@ struct picollo_float_config picollo_float_config_default(void);
 // Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
 // Errors: NULL `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the
 // domain its comment in `picollo_float_config` gives; `OUT_OF_MEMORY` (dense counters).
-picollo_status picollo_float_histogram_new(const struct picollo_float_config *config,
-                                           struct picollo_float_histogram **out);
+picollo_status picollo_float_histogram_new(const struct picollo_float_config *config, struct picollo_float_histogram **out);
 
 // Frees a float histogram; NULL is ignored. Free each handle exactly once.
 void picollo_float_histogram_free(struct picollo_float_histogram *h);
@@ -1252,18 +1237,13 @@ PICOLLO_RECORD_ATTR void picollo_float_histogram_record(struct picollo_float_his
 void picollo_float_histogram_record_f32(struct picollo_float_histogram *h, float value);
 
 // Records `count` occurrences of `value` (0 does nothing); a full bucket saturates.
-PICOLLO_RECORD_ATTR
-void picollo_float_histogram_record_n(struct picollo_float_histogram *h,
-                                      double value,
-                                      uint64_t count);
+PICOLLO_RECORD_ATTR void picollo_float_histogram_record_n(struct picollo_float_histogram *h, double value, uint64_t count);
 
 // Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
 picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h, const double *values, size_t n);
 
 // Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
-picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h,
-                                                       const float *values,
-                                                       size_t n);
+picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h, const float *values, size_t n);
 
 // Clears every count, the sum and the extremes (single writer: from the writing thread).
 picollo_status picollo_float_histogram_reset(struct picollo_float_histogram *h);
@@ -1273,12 +1253,10 @@ picollo_status picollo_float_histogram_set_value_selection(struct picollo_float_
 
 // Adds every count, special count, sum and extreme of `src` into `dst` (same relative error,
 // `dst` not `src`). Errors: `LAYOUT_MISMATCH`. Threads: into `dst` as records are.
-picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst,
-                                           const struct picollo_float_histogram *src);
+picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst, const struct picollo_float_histogram *src);
 
 // Writes the facts of `h` to `*out`, from one consistent copy.
-picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h,
-                                                struct picollo_float_info *out);
+picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h, struct picollo_float_info *out);
 
 // Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
 // a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
@@ -1294,8 +1272,7 @@ picollo_status picollo_float_histogram_percentiles(const struct picollo_float_hi
                                                    struct picollo_float_percentile *out);
 
 // Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
-picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h,
-                                               struct picollo_float_summary *out);
+picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h, struct picollo_float_summary *out);
 
 // Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
 // (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
@@ -1307,18 +1284,12 @@ picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_hi
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
 // Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h,
-                                                     double lo,
-                                                     double hi,
-                                                     uint64_t *out);
+picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h, double lo, double hi, uint64_t *out);
 
 // Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
 // Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
 // `lowest` or `highest` may be NULL (not written).
-picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h,
-                                                        double x,
-                                                        double *lowest,
-                                                        double *highest);
+picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h, double x, double *lowest, double *highest);
 
 // Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
 // `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
@@ -1372,22 +1343,15 @@ void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
 
 // Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
 // since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
-picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s,
-                                             const struct picollo_float_histogram *h,
-                                             uint32_t deltas);
+picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s, const struct picollo_float_histogram *h, uint32_t deltas);
 
 // Writes the standard summary of a float snapshot to `*out`.
-picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s,
-                                              struct picollo_float_summary *out);
+picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s, struct picollo_float_summary *out);
 
 // Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
 // forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
 // NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h,
-                                           uint32_t form,
-                                           uint8_t *buf,
-                                           size_t len,
-                                           size_t *needed);
+picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h, uint32_t form, uint8_t *buf, size_t len, size_t *needed);
 
 // Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
 // histogram in `*out` (the header's layout, with the unit of its lowest discernible value:
@@ -1462,11 +1426,7 @@ picollo_status picollo_histogram_subtract(struct picollo_histogram *dst, const s
 struct picollo_histogram_config picollo_histogram_config_default(void);
 
 // Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
-picollo_status picollo_histogram_table(const struct picollo_histogram *h,
-                                       const char *title,
-                                       char *buf,
-                                       size_t len,
-                                       size_t *needed);
+picollo_status picollo_histogram_table(const struct picollo_histogram *h, const char *title, char *buf, size_t len, size_t *needed);
 
 // Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
 // NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
@@ -1529,9 +1489,7 @@ void picollo_log_reader_free(struct picollo_log_reader *r);
 // histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
 // `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
 // Safety: `info->struct_size` is set by the caller.
-picollo_status picollo_log_reader_next(struct picollo_log_reader *r,
-                                       struct picollo_log_interval *info,
-                                       struct picollo_histogram **out);
+picollo_status picollo_log_reader_next(struct picollo_log_reader *r, struct picollo_log_interval *info, struct picollo_histogram **out);
 
 // Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
 // none or after a failed call).
@@ -1545,12 +1503,7 @@ picollo_status picollo_log_reader_times(const struct picollo_log_reader *r, doub
 // `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
 // Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
 // `FORMAT_ERROR`; `OUT_OF_MEMORY`.
-picollo_status picollo_log_sum(const char *text,
-                               size_t len,
-                               const char *tag,
-                               double from,
-                               double to,
-                               struct picollo_histogram **out);
+picollo_status picollo_log_sum(const char *text, size_t len, const char *tag, double from, double to, struct picollo_histogram **out);
 
 // Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 // counted in part (docs/doubles-and-sparse.md, "Queries by value").
@@ -1562,18 +1515,12 @@ picollo_status picollo_histogram_quantile_of(const struct picollo_histogram *h, 
 
 // Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets,
 // as HdrHistogram counts). Errors: `INVALID_ARGUMENT` when `lo > hi`.
-picollo_status picollo_histogram_count_between(const struct picollo_histogram *h,
-                                               uint64_t lo,
-                                               uint64_t hi,
-                                               uint64_t *out);
+picollo_status picollo_histogram_count_between(const struct picollo_histogram *h, uint64_t lo, uint64_t hi, uint64_t *out);
 
 // Writes the smallest and largest value of `value`'s bucket under `h`'s layout (HdrHistogram's
 // lowest and highest equivalent values), recorded or not, in range or not. `lowest` or
 // `highest` may be NULL (not written).
-picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h,
-                                                  uint64_t value,
-                                                  uint64_t *lowest,
-                                                  uint64_t *highest);
+picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h, uint64_t value, uint64_t *lowest, uint64_t *highest);
 
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 // errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
@@ -1583,15 +1530,12 @@ picollo_status picollo_histogram_add_rebinned(struct picollo_histogram *dst, con
 // Creates in `*out`, for `picollo_histogram_free`, the 64-bit single-writer histogram that `h`'s
 // values make at the coarser `relative_error`. Errors: `INVALID_ARGUMENT` for an error that is
 // not finite and above 0; `LAYOUT_MISMATCH` for one finer than `h`'s; `OUT_OF_MEMORY`.
-picollo_status picollo_histogram_downsample(const struct picollo_histogram *h,
-                                            double relative_error,
-                                            struct picollo_histogram **out);
+picollo_status picollo_histogram_downsample(const struct picollo_histogram *h, double relative_error, struct picollo_histogram **out);
 
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, as
 // `picollo_histogram_add_rebinned` does, with the special counts, sum and extremes as
 // `picollo_float_histogram_add`. `dst` and `src` must differ; `src` is read as one copy.
-picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst,
-                                                    const struct picollo_float_histogram *src);
+picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogram *dst, const struct picollo_float_histogram *src);
 
 // Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at
 // the coarser `relative_error` (64-bit, single writer). Errors: as `picollo_histogram_downsample`.
@@ -1658,10 +1602,7 @@ picollo_status picollo_openmetrics_writer_finish(struct picollo_openmetrics_writ
 
 // Moves the text written so far into `buf`, as `picollo_log_writer_take` does. Errors: NULL
 // `w`; `BUFFER_TOO_SMALL` (nothing taken).
-picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer *w,
-                                               char *buf,
-                                               size_t len,
-                                               size_t *needed);
+picollo_status picollo_openmetrics_writer_take(struct picollo_openmetrics_writer *w, char *buf, size_t len, size_t *needed);
 
 // Returns the default OTLP options: cumulative, no name (set one), no times, attributes or
 // resource, the scale from the relative error, unit ratio 1.
@@ -1736,10 +1677,7 @@ picollo_status picollo_perf_session_add_hardware(struct picollo_perf_session *s,
 
 // Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
 // `picollo_perf_session_add_hardware`.
-picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s,
-                                              uint32_t level,
-                                              uint32_t op,
-                                              uint32_t result);
+picollo_status picollo_perf_session_add_cache(struct picollo_perf_session *s, uint32_t level, uint32_t op, uint32_t result);
 
 // Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
 // `picollo_perf_session_add_hardware`.
@@ -1786,10 +1724,7 @@ picollo_status picollo_perf_session_read(struct picollo_perf_session *s, uint32_
 
 // Writes the latest deltas, one per counter in the order added, to `out[0..n)`; `*count` (may
 // be NULL) gets the number of counters. Errors: `BUFFER_TOO_SMALL` (nothing written to `out`).
-picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s,
-                                           struct picollo_perf_delta *out,
-                                           size_t n,
-                                           size_t *count);
+picollo_status picollo_perf_session_deltas(const struct picollo_perf_session *s, struct picollo_perf_delta *out, size_t n, size_t *count);
 
 // Records each counter's latest value of the configured `record_kind` into its histogram. Errors:
 // NULL `s`; `INVALID_ARGUMENT` when not open. Threads: no other thread uses its histograms.
@@ -1817,11 +1752,7 @@ picollo_status picollo_perf_session_counter_count(const struct picollo_perf_sess
 
 // Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
 // `BUFFER_TOO_SMALL`; `OUT_OF_RANGE` past the end.
-picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s,
-                                                 size_t index,
-                                                 char *buf,
-                                                 size_t len,
-                                                 size_t *needed);
+picollo_status picollo_perf_session_counter_name(const struct picollo_perf_session *s, size_t index, char *buf, size_t len, size_t *needed);
 
 // Writes the readings, delta, calibrated overheads and flags of counter `index` to `*out`.
 // Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open; `OUT_OF_RANGE`.
@@ -1831,23 +1762,18 @@ picollo_status picollo_perf_session_counter_values(const struct picollo_perf_ses
 
 // Lends in `*out` the histogram of counter `index`: BORROWED, owned by the session until
 // `picollo_perf_session_free`. Errors: NULL `s` or `out`; `OUT_OF_RANGE`. Threads: as the session.
-picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s,
-                                                      size_t index,
-                                                      struct picollo_histogram **out);
+picollo_status picollo_perf_session_counter_histogram(struct picollo_perf_session *s, size_t index, struct picollo_histogram **out);
 
 // Writes the IPC, cache-miss and branch-miss ratios of the latest deltas (NaN where a counter
 // or denominator is missing). Errors: NULL; `INVALID_ARGUMENT` when not open.
 picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s, struct picollo_perf_derived *out);
 
 // Writes the same ratios over the means of the counters' histograms (before open too: NaN).
-picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s,
-                                                  struct picollo_perf_derived *out);
+picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s, struct picollo_perf_derived *out);
 
 // Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
 // rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
-picollo_status picollo_histogram_percentile(const struct picollo_histogram *h,
-                                            double rank,
-                                            struct picollo_percentile *out);
+picollo_status picollo_histogram_percentile(const struct picollo_histogram *h, double rank, struct picollo_percentile *out);
 
 // Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
 // Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
@@ -1857,10 +1783,7 @@ picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
                                              struct picollo_percentile *out);
 
 // Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
-picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h,
-                                                   const double *ranks,
-                                                   size_t n,
-                                                   uint64_t *out);
+picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h, const double *ranks, size_t n, uint64_t *out);
 
 // Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
 picollo_status picollo_histogram_summary(const struct picollo_histogram *h, struct picollo_summary *out);
@@ -1871,15 +1794,11 @@ picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h, d
 
 // Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 // Errors: `OUT_OF_RANGE` past the end.
-picollo_status picollo_histogram_bucket(const struct picollo_histogram *h,
-                                        size_t storage_index,
-                                        struct picollo_bucket *out);
+picollo_status picollo_histogram_bucket(const struct picollo_histogram *h, size_t storage_index, struct picollo_bucket *out);
 
 // Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
 // `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
-picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h,
-                                             size_t *cursor,
-                                             struct picollo_bucket *out);
+picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h, size_t *cursor, struct picollo_bucket *out);
 
 // Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
 // their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
@@ -1942,11 +1861,7 @@ picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
 
 // Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
 // or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_summary_table(const struct picollo_summary *summary,
-                                     const char *title,
-                                     char *buf,
-                                     size_t len,
-                                     size_t *needed);
+picollo_status picollo_summary_table(const struct picollo_summary *summary, const char *title, char *buf, size_t len, size_t *needed);
 
 // Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
 // precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
@@ -1960,11 +1875,7 @@ picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     size_t *needed);
 
 // Writes the one-line summary `name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…` into `buf`.
-picollo_status picollo_summary_line(const struct picollo_summary *summary,
-                                    const char *name,
-                                    char *buf,
-                                    size_t len,
-                                    size_t *needed);
+picollo_status picollo_summary_line(const struct picollo_summary *summary, const char *name, char *buf, size_t len, size_t *needed);
 
 // Writes a summary as a JSON object into `buf`.
 picollo_status picollo_summary_json(const struct picollo_summary *summary, char *buf, size_t len, size_t *needed);
