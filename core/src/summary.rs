@@ -2,7 +2,7 @@
 
 use core::fmt::{self, Write};
 
-use crate::format::domain::{self, Domain, Ranked};
+use crate::format::domain::{self, Domain};
 use crate::format::table::{Table, Units};
 use crate::percentile::Percentile;
 
@@ -198,24 +198,7 @@ impl Domain for Summary {
     fn as_f64(v: u64) -> f64 {
         v as f64
     }
-    fn ranked(&self, k: usize) -> Ranked<u64> {
-        let p = &self.percentiles[k];
-        Ranked {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            rank_count: p.rank_count,
-        }
-    }
-    fn total(&self) -> u64 {
-        self.total
-    }
-    fn precision(&self) -> f64 {
-        self.precision
-    }
-    fn moments(&self) -> (f64, f64) {
-        (self.mean, self.stdev)
-    }
+    domain::common_fields!();
     fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
         [
             ("Underflow", self.underflow),

@@ -3,7 +3,7 @@
 use core::fmt::{self, Display, Formatter, Write};
 
 use super::counts::FloatPercentile;
-use crate::format::domain::{self, Domain, Ranked};
+use crate::format::domain::{self, Domain};
 use crate::format::numbers::{significant_digits, Grouped, Rank, Significant};
 use crate::format::table::Table;
 use crate::summary::{ranked, standard_position, P50, P99};
@@ -184,24 +184,7 @@ impl Domain for FloatSummary {
     fn as_f64(v: f64) -> f64 {
         v
     }
-    fn ranked(&self, k: usize) -> Ranked<f64> {
-        let p = &self.percentiles[k];
-        Ranked {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            rank_count: p.rank_count,
-        }
-    }
-    fn total(&self) -> u64 {
-        self.total
-    }
-    fn precision(&self) -> f64 {
-        self.precision
-    }
-    fn moments(&self) -> (f64, f64) {
-        (self.mean, self.stdev)
-    }
+    domain::common_fields!();
     fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
         [
             ("NaN", self.nan),

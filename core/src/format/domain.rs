@@ -49,6 +49,33 @@ pub(crate) trait Domain {
     fn table_tail(&self, t: &mut Table<'_>, style: Self::Style) -> fmt::Result;
 }
 
+/// The [`Domain`] methods that read fields both summaries name alike (`percentiles` with
+/// `rank`, `value`, `plus_minus` and `rank_count`; `total`, `precision`, `mean`, `stdev`),
+/// for a `Domain` impl block.
+macro_rules! common_fields {
+    () => {
+        fn ranked(&self, k: usize) -> $crate::format::domain::Ranked<Self::Value> {
+            let p = &self.percentiles[k];
+            $crate::format::domain::Ranked {
+                rank: p.rank,
+                value: p.value,
+                plus_minus: p.plus_minus,
+                rank_count: p.rank_count,
+            }
+        }
+        fn total(&self) -> u64 {
+            self.total
+        }
+        fn precision(&self) -> f64 {
+            self.precision
+        }
+        fn moments(&self) -> (f64, f64) {
+            (self.mean, self.stdev)
+        }
+    };
+}
+pub(crate) use common_fields;
+
 /// What a report shows of one percentile.
 #[derive(Clone, Copy)]
 pub(crate) struct Ranked<V> {
