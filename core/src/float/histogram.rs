@@ -350,11 +350,9 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         let s = &self.stats;
         let bits = x.to_bits();
         let magnitude = bits & !SIGN;
-        if magnitude != 0 {
-            if !self.cells_of(bits).sums().add(magnitude, n) {
-                // Beyond 2^126 units in one exponent: a running sum takes it.
-                self.add_sum_shared(0, x, n);
-            }
+        // Beyond 2^126 units in one exponent: a running sum takes it.
+        if magnitude != 0 && !self.cells_of(bits).sums().add(magnitude, n) {
+            self.add_sum_shared(0, x, n);
         }
         let (min, max) = (
             f64::from_bits(u64::load(&s.min)),
