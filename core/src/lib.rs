@@ -34,24 +34,47 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(any(
-    feature = "critical-section",
-    loom,
-    all(target_has_atomic = "32", target_has_atomic = "64")
-))]
-pub mod concurrent;
+/// Builder methods that set one field each: `pub const fn name(mut self, field: T) -> Self`.
+macro_rules! const_setters {
+    ($($(#[$doc:meta])* fn $name:ident($field:ident: $ty:ty);)+) => {$(
+        $(#[$doc])*
+        pub const fn $name(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )+};
+}
+
+/// The items given, compiled where [`concurrent`] is: on targets with native 32- and 64-bit
+/// atomics, under loom, or with feature `critical-section`.
+macro_rules! if_concurrent {
+    ($($item:item)*) => {$(
+        #[cfg(any(
+            feature = "critical-section",
+            loom,
+            all(target_has_atomic = "32", target_has_atomic = "64")
+        ))]
+        $item
+    )*};
+}
+
+/// The items given, compiled where [`float`] is: where [`concurrent`] is, with feature
+/// `alloc` and pointer-wide atomics.
+macro_rules! if_float {
+    ($($item:item)*) => {$(
+        #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+        if_concurrent! { $item }
+    )*};
+}
+
+if_concurrent! {
+    pub mod concurrent;
+}
 pub mod config;
 pub mod counter;
-#[cfg(all(
-    feature = "alloc",
-    any(
-        feature = "critical-section",
-        loom,
-        all(target_has_atomic = "32", target_has_atomic = "64")
-    ),
-    target_has_atomic = "ptr"
-))]
-pub mod float;
+if_float! {
+    pub mod float;
+}
 mod fmath;
 pub mod histogram;
 /// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the

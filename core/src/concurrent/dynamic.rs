@@ -998,7 +998,7 @@ mod tests {
     fn only_the_paths_that_cannot_panic_skip_the_general_one() {
         let config = Config::new().with_range(0, 1_000);
         let counts = |h: &DynHistogram| {
-            h.with_view(|view| crate::dyn_view!(view, v => (v.total_count(), v.overflow_count())))
+            h.with_view(|view| dyn_view!(view, v => (v.total_count(), v.overflow_count())))
                 .unwrap()
         };
         for bits in [CounterBits::U32, CounterBits::U64] {
@@ -1045,7 +1045,7 @@ mod tests {
                     assert!(!fast(&h, 9), "{mode:?}: a full bucket is declined");
                     h.record(9);
                     let saturated =
-                        h.with_view(|view| crate::dyn_view!(view, v => v.saturated_count()));
+                        h.with_view(|view| dyn_view!(view, v => v.saturated_count()));
                     assert_eq!(saturated.unwrap(), 1, "{mode:?}");
                     assert!(fast(&h, 10), "{mode:?}: the bucket beside it is not full");
                 });
