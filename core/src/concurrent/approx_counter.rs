@@ -28,6 +28,17 @@ pub struct ApproxPolicy {
     exact_when_uncontended: bool,
 }
 
+/// A step exponent or threshold clamped to `1..=62`.
+const fn clamp_exponent(e: u32) -> u32 {
+    if e < 1 {
+        1
+    } else if e > 62 {
+        62
+    } else {
+        e
+    }
+}
+
 impl Default for ApproxPolicy {
     fn default() -> Self {
         Self::new()
@@ -51,25 +62,13 @@ impl ApproxPolicy {
 
     /// Set T (clamped to `1..=62`).
     pub const fn with_threshold(mut self, threshold: u32) -> Self {
-        self.threshold = if threshold < 1 {
-            1
-        } else if threshold > 62 {
-            62
-        } else {
-            threshold
-        };
+        self.threshold = clamp_exponent(threshold);
         self
     }
 
     /// Cap the step exponent (clamped to `1..=62`; `u32::MAX` for no cap).
     pub const fn with_max_shift(mut self, max_shift: u32) -> Self {
-        self.max_shift = if max_shift < 1 {
-            1
-        } else if max_shift > 62 {
-            62
-        } else {
-            max_shift
-        };
+        self.max_shift = clamp_exponent(max_shift);
         self
     }
 
