@@ -77,34 +77,33 @@ if_float! {
 }
 mod fmath;
 pub mod histogram;
-/// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
-/// interval log.
-#[cfg(feature = "alloc")]
-pub mod hdr {
-    #[doc(inline)]
-    pub use crate::format::log::*;
-    #[doc(inline)]
-    pub use crate::format::v2::*;
+/// Public modules that show modules of `format` under names of their own (feature `alloc`).
+macro_rules! format_modules {
+    ($($(#[$doc:meta])* $name:ident: $($inner:ident),+;)+) => {$(
+        $(#[$doc])*
+        #[cfg(feature = "alloc")]
+        pub mod $name {
+            $(
+                #[doc(inline)]
+                pub use crate::format::$inner::*;
+            )+
+        }
+    )+};
 }
-/// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
-#[cfg(feature = "alloc")]
-pub mod openmetrics {
-    #[doc(inline)]
-    pub use crate::format::openmetrics::*;
-}
-/// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
-/// (`ExportMetricsServiceRequest`).
-#[cfg(feature = "alloc")]
-pub mod otlp {
-    #[doc(inline)]
-    pub use crate::format::otlp::*;
-}
-/// Prometheus native histograms: sparse exponential buckets of integer and floating-point
-/// histograms, and their protobuf exposition (delimited `MetricFamily` messages).
-#[cfg(feature = "alloc")]
-pub mod prometheus {
-    #[doc(inline)]
-    pub use crate::format::prometheus::*;
+
+format_modules! {
+    /// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
+    /// interval log.
+    hdr: log, v2;
+    /// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
+    openmetrics: openmetrics;
+    /// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
+    /// (`ExportMetricsServiceRequest`).
+    otlp: otlp;
+    /// Prometheus native histograms: sparse exponential buckets of integer and
+    /// floating-point histograms, and their protobuf exposition (delimited `MetricFamily`
+    /// messages).
+    prometheus: prometheus;
 }
 pub mod iter;
 pub mod layout;

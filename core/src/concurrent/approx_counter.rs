@@ -179,6 +179,13 @@ impl Collisions {
         ((offset / 32) % Self::WORDS, 1 << (offset % 32))
     }
 
+    /// Whether the group of `offset` has seen no collision.
+    #[inline(always)]
+    fn calm(&self, offset: usize) -> bool {
+        let (word, bit) = Self::place(offset);
+        u32::load(&self.0[word]) & bit == 0
+    }
+
     /// Mark the group of `offset` (rare: at most once per group).
     #[cold]
     #[inline(never)]
@@ -217,8 +224,7 @@ impl ApproxPolicy {
         collisions: &Collisions,
         coins: &mut K,
     ) -> Calm<C> {
-        let (word, bit) = Collisions::place(offset);
-        if !K::REMEMBERS_ADDS || u32::load(&collisions.0[word]) & bit != 0 {
+        if !K::REMEMBERS_ADDS || !collisions.calm(offset) {
             return Calm::No;
         }
         let found = C::fetch_add(cell, C::from_u64_wrapping(1));
@@ -245,8 +251,7 @@ impl ApproxPolicy {
         collisions: &Collisions,
         coins: &mut K,
     ) -> Option<u64> {
-        let (word, bit) = Collisions::place(offset);
-        let calm = u32::load(&collisions.0[word]) & bit == 0;
+        let calm = collisions.calm(offset);
         self.bump_in_group::<C, K>(offset, cell, collisions, coins, calm)
     }
 

@@ -221,6 +221,8 @@ macro_rules! fast_record {
 
 /// [`fast_record!`] for both counter widths of each mode: a row names the mode, the four
 /// functions (32-bit, 32-bit `_for`, 64-bit, 64-bit `_for`) and `|h, v, pattern| body`.
+/// Also `Inner::fast_record` and `Inner::record_fn`, which pick the functions of a width
+/// and mode.
 macro_rules! fast_records {
     ($($(#[$m:meta])* $mode:ident: $n32:ident $n32_for:ident $n64:ident $n64_for:ident,
         |$h:ident, $v:ident, $s:pat_param| $e:expr;)*) => {
@@ -230,6 +232,32 @@ macro_rules! fast_records {
             $(#[$m])*
             fast_record!($n64, $n64_for, Inner::U64(ConcurrentHistogram::$mode($s)), |$h, $v| $e);
         )*
+
+        impl Inner {
+            /// The [`FastRecord`] of this width and mode.
+            fn fast_record<const TRACK: bool>(&self) -> FastRecord {
+                match self {
+                    $(
+                        $(#[$m])*
+                        Inner::U32(ConcurrentHistogram::$mode(_)) => $n32::<TRACK>,
+                        $(#[$m])*
+                        Inner::U64(ConcurrentHistogram::$mode(_)) => $n64::<TRACK>,
+                    )*
+                }
+            }
+
+            /// The [`RecordFn`] of this width and mode for general path `G`.
+            fn record_fn<G: GeneralPath, const TRACK: bool>(&self) -> RecordFn {
+                match self {
+                    $(
+                        $(#[$m])*
+                        Inner::U32(ConcurrentHistogram::$mode(_)) => $n32_for::<G, TRACK>,
+                        $(#[$m])*
+                        Inner::U64(ConcurrentHistogram::$mode(_)) => $n64_for::<G, TRACK>,
+                    )*
+                }
+            }
+        }
     };
 }
 
@@ -315,66 +343,6 @@ impl Inner {
             #[cfg(feature = "std")]
             Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => Direct(Direct::LOCAL | Direct::WIDE),
             _ => Direct::NO,
-        }
-    }
-
-    /// The [`FastRecord`] of this width and mode.
-    fn fast_record<const TRACK: bool>(&self) -> FastRecord {
-        match self {
-            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64::<TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32::<TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u32::<TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u64::<TRACK>
-            }
-            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64::<TRACK>,
-        }
-    }
-
-    /// The [`RecordFn`] of this width and mode for general path `G`.
-    fn record_fn<G: GeneralPath, const TRACK: bool>(&self) -> RecordFn {
-        match self {
-            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32_for::<G, TRACK>,
-            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64_for::<G, TRACK>,
-            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32_for::<G, TRACK>,
-            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64_for::<G, TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32_for::<G, TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64_for::<G, TRACK>,
-            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32_for::<G, TRACK>,
-            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64_for::<G, TRACK>,
-            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => {
-                sparse_single_u32_for::<G, TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => {
-                sparse_single_u64_for::<G, TRACK>
-            }
-            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u32_for::<G, TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u64_for::<G, TRACK>
-            }
-            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => {
-                sparse_approx_u32_for::<G, TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => {
-                sparse_approx_u64_for::<G, TRACK>
-            }
         }
     }
 }

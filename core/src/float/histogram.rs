@@ -286,9 +286,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 // `cell` is that offset's cell (see `Hot::dense`).
                 (unsafe { &*cell }, hot.sums.wrapping_add(2 * e))
             };
-            let next = C::load(cell).increment();
-            if next != C::ZERO {
-                C::store(cell, next);
+            if increment_plain::<C>(cell) == 0 {
                 // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
                 // (flat sums cover the range's exponents).
                 unsafe { super::octaves::add_significand(lo, magnitude) };
