@@ -878,62 +878,68 @@ mod tests {
     #[test]
     fn every_width_and_mode_records_merges_and_reports() {
         let config = Config::new().with_range(0, 1_000);
-        for bits in [CounterBits::U32, CounterBits::U64] {
-            for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
-                let h = DynHistogram::new(config, bits, mode).unwrap();
-                h.record(10);
-                h.record_n(20, 3);
-                h.record_many(&[30, 2_000]);
-                assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
-                assert_eq!(h.total_count(), Ok(5));
-                let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
-                other.add(&h).unwrap();
-                assert_eq!(other.total_count(), Ok(5));
-                h.set_value_selection(ValueSelection::Upper);
-                assert_eq!(h.value_selection(), ValueSelection::Upper);
-                h.with_view(|v| {
-                    dyn_view!(v, v => {
-                        assert_eq!(v.value_selection(), ValueSelection::Upper);
-                        assert_eq!(v.overflow_count(), 1);
-                    })
-                })
-                .unwrap();
-                let mut snap = DynSnapshot::new(&h).unwrap();
-                h.record(10);
-                snap.update(&h, true).unwrap();
-                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
-                let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
-                assert!(snap.update(&wrong, true).is_err());
-                h.reset();
-                assert_eq!(h.total_count(), Ok(0));
-            }
-        }
+        for_each_width_and_mode(config, |h, bits, mode| {
+        h.record(10);
+        h.record_n(20, 3);
+        h.record_many(&[30, 2_000]);
+        assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
+        assert_eq!(h.total_count(), Ok(5));
+        let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
+        other.add(&h).unwrap();
+        assert_eq!(other.total_count(), Ok(5));
+        h.set_value_selection(ValueSelection::Upper);
+        assert_eq!(h.value_selection(), ValueSelection::Upper);
+        h.with_view(|v| {
+            dyn_view!(v, v => {
+                assert_eq!(v.value_selection(), ValueSelection::Upper);
+                assert_eq!(v.overflow_count(), 1);
+            })
+        })
+        .unwrap();
+        let mut snap = DynSnapshot::new(&h).unwrap();
+        h.record(10);
+        snap.update(&h, true).unwrap();
+        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+        assert!(snap.update(&wrong, true).is_err());
+        h.reset();
+        assert_eq!(h.total_count(), Ok(0));
+        });
     }
 
     #[test]
     fn collect_takes_the_interval_in_every_width_and_mode() {
         let config = Config::new().with_range(0, 1_000);
+        for_each_width_and_mode(config, |h, bits, mode| {
+        h.record_many(&[10, 10, 20, 2_000]);
+        let first = h.collect().unwrap();
+        let v = first.view();
+        assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
+        assert_eq!(v.count(h.shape().offset(10)), Some(2));
+        assert_eq!(h.total_count(), Ok(0));
+        h.record(30);
+        let mut snap = DynSnapshot::new(&h).unwrap();
+        h.record(40);
+        snap.collect(&h).unwrap();
+        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
+        h.record(50);
+        // Deltas after a collect: what was recorded since it.
+        snap.update(&h, true).unwrap();
+        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+        assert!(snap.collect(&wrong).is_err());
+        assert_eq!(h.total_count(), Ok(1));
+        });
+    }
+
+    /// `check` on a new histogram of `config` in each counter width and exact mode.
+    fn for_each_width_and_mode(
+        config: Config,
+        mut check: impl FnMut(DynHistogram, CounterBits, Mode),
+    ) {
         for bits in [CounterBits::U32, CounterBits::U64] {
             for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
-                let h = DynHistogram::new(config, bits, mode).unwrap();
-                h.record_many(&[10, 10, 20, 2_000]);
-                let first = h.collect().unwrap();
-                let v = first.view();
-                assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
-                assert_eq!(v.count(h.shape().offset(10)), Some(2));
-                assert_eq!(h.total_count(), Ok(0));
-                h.record(30);
-                let mut snap = DynSnapshot::new(&h).unwrap();
-                h.record(40);
-                snap.collect(&h).unwrap();
-                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
-                h.record(50);
-                // Deltas after a collect: what was recorded since it.
-                snap.update(&h, true).unwrap();
-                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
-                let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
-                assert!(snap.collect(&wrong).is_err());
-                assert_eq!(h.total_count(), Ok(1));
+                check(DynHistogram::new(config, bits, mode).unwrap(), bits, mode);
             }
         }
     }
