@@ -4,13 +4,6 @@
 use super::Version;
 use crate::concurrent::cell::{backoff, AtomicCounter};
 
-#[allow(dead_code)] // used by the float histogram's sums
-#[inline(always)]
-pub(crate) fn release_fence() {}
-#[allow(dead_code)] // used by the float histogram's sums
-#[inline(always)]
-pub(crate) fn acquire_fence() {}
-
 impl Version {
     // With critical sections, every cell access is itself fully ordered, so the protocol
     // needs no fences: the same loads and stores, through the cells.
@@ -55,3 +48,10 @@ impl Version {
         u32::fetch_add(&self.held, u32::MAX);
     }
 }
+
+#[allow(dead_code)] // used by the float histogram's sums
+#[inline(always)]
+pub(crate) fn release_fence() {}
+#[allow(dead_code)] // used by the float histogram's sums
+#[inline(always)]
+pub(crate) fn acquire_fence() {}
