@@ -207,7 +207,8 @@ impl Config {
         }
     }
 
-    const_setters! {
+    setters! {
+        const
         /// Set the tolerated relative error (clamped to `[1e-6, 0.1]`; see
         /// [`Config::validate`]).
         fn with_relative_error(relative_error: f64);

@@ -34,11 +34,19 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-/// Builder methods that set one field each: `pub const fn name(mut self, field: T) -> Self`.
-macro_rules! const_setters {
-    ($($(#[$doc:meta])* fn $name:ident($field:ident: $ty:ty);)+) => {$(
+/// Builder methods that set one field each: `pub fn name(mut self, field: T) -> Self`, all
+/// of them `const fn` after a leading `const`.
+macro_rules! setters {
+    (const $($(#[$doc:meta])* fn $name:ident($field:ident: $ty:ty);)+) => {$(
         $(#[$doc])*
         pub const fn $name(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )+};
+    ($($(#[$doc:meta])* fn $name:ident($field:ident: $ty:ty);)+) => {$(
+        $(#[$doc])*
+        pub fn $name(mut self, $field: $ty) -> Self {
             self.$field = $field;
             self
         }

@@ -60,7 +60,8 @@ impl FloatConfig {
         }
     }
 
-    const_setters! {
+    setters! {
+        const
         /// The tolerated relative error (clamped to `[1e-6, 0.1]`; NaN, ∞ and values ≤ 0
         /// are refused by [`FloatConfig::validate`]).
         fn with_relative_error(relative_error: f64);
