@@ -72,6 +72,7 @@ pub(crate) fn comma_separated<T>(
 }
 
 /// A JSON string: quote, backslash and control characters escaped.
+#[cfg(feature = "alloc")] // OTLP/JSON and the bench report
 pub(crate) fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
     w.write_char('"')?;
     for c in s.chars() {
