@@ -207,35 +207,25 @@ impl Config {
         }
     }
 
-    /// Set the tolerated relative error (clamped to `[1e-6, 0.1]`; see [`Config::validate`]).
-    pub const fn with_relative_error(mut self, relative_error: f64) -> Self {
-        self.relative_error = relative_error;
-        self
-    }
-
-    /// Set the smallest value counted in a bucket. The range is kept to bucket resolution:
-    /// values sharing `min`'s bucket are counted inside, smaller ones as underflow.
-    pub const fn with_min(mut self, min_trackable: u64) -> Self {
-        self.min_trackable = min_trackable;
-        self
-    }
-
-    /// Set the largest value counted in a bucket. Values sharing `max`'s bucket are counted
-    /// inside, larger ones as overflow.
-    pub const fn with_max(mut self, max_trackable: u64) -> Self {
-        self.max_trackable = max_trackable;
-        self
+    setters! {
+        const
+        /// Set the tolerated relative error (clamped to `[1e-6, 0.1]`; see
+        /// [`Config::validate`]).
+        fn with_relative_error(relative_error: f64);
+        /// Set the smallest value counted in a bucket. The range is kept to bucket
+        /// resolution: values sharing `min`'s bucket are counted inside, smaller ones as
+        /// underflow.
+        fn with_min(min_trackable: u64);
+        /// Set the largest value counted in a bucket. Values sharing `max`'s bucket are
+        /// counted inside, larger ones as overflow.
+        fn with_max(max_trackable: u64);
+        /// Set which value a bucket reports.
+        fn with_value_selection(value_selection: ValueSelection);
     }
 
     /// Set both ends of the trackable range.
     pub const fn with_range(self, min_trackable: u64, max_trackable: u64) -> Self {
         self.with_min(min_trackable).with_max(max_trackable)
-    }
-
-    /// Set which value a bucket reports.
-    pub const fn with_value_selection(mut self, selection: ValueSelection) -> Self {
-        self.value_selection = selection;
-        self
     }
 
     /// The relative error as given.

@@ -1,6 +1,19 @@
 //! The few float functions the core needs, written out because `core` lacks them without
 //! `std` (no libm dependency for three functions).
 
+/// `(m, e)` with `x = m · 2^e` for a finite `x ≥ 0`, `m` an integer (53 bits, fewer for
+/// subnormals).
+pub(crate) fn integer_significand(x: f64) -> (u64, i32) {
+    let bits = x.to_bits();
+    let biased = (bits >> 52) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | 1 << 52, biased - 1075)
+    }
+}
+
 /// Square root, correctly rounded (as IEEE 754 and `f64::sqrt` define it), so reports that
 /// print a standard deviation agree to the last digit with other languages' `sqrt`. NaN for
 /// negative input.
@@ -13,15 +26,7 @@ pub(crate) fn sqrt(x: f64) -> f64 {
             f64::NAN
         };
     }
-    // x = m · 2^e with m an integer (53 bits, fewer for subnormals).
-    let bits = x.to_bits();
-    let biased = (bits >> 52) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    let (m, e) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | 1 << 52, biased - 1075)
-    };
+    let (m, e) = integer_significand(x);
     // Shift m up to 117 or 118 bits, keeping the exponent even so it halves exactly: the
     // integer square root then has 59 bits, 6 more than a double holds.
     let mut shift = (m as u128).leading_zeros() as i32 - 10;

@@ -34,54 +34,84 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(any(
-    feature = "critical-section",
-    loom,
-    all(target_has_atomic = "32", target_has_atomic = "64")
-))]
-pub mod concurrent;
+/// Builder methods that set one field each: `pub fn name(mut self, field: T) -> Self`, all
+/// of them `const fn` after a leading `const`.
+macro_rules! setters {
+    (const $($(#[$doc:meta])* fn $name:ident($field:ident: $ty:ty);)+) => {$(
+        $(#[$doc])*
+        pub const fn $name(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )+};
+    ($($(#[$doc:meta])* fn $name:ident($field:ident: $ty:ty);)+) => {$(
+        $(#[$doc])*
+        pub fn $name(mut self, $field: $ty) -> Self {
+            self.$field = $field;
+            self
+        }
+    )+};
+}
+
+/// The items given, compiled where [`concurrent`] is: on targets with native 32- and 64-bit
+/// atomics, under loom, or with feature `critical-section`.
+macro_rules! if_concurrent {
+    ($($item:item)*) => {$(
+        #[cfg(any(
+            feature = "critical-section",
+            loom,
+            all(target_has_atomic = "32", target_has_atomic = "64")
+        ))]
+        $item
+    )*};
+}
+
+/// The items given, compiled where [`float`] is: where [`concurrent`] is, with feature
+/// `alloc` and pointer-wide atomics.
+macro_rules! if_float {
+    ($($item:item)*) => {$(
+        #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+        if_concurrent! { $item }
+    )*};
+}
+
+if_concurrent! {
+    pub mod concurrent;
+}
 pub mod config;
 pub mod counter;
-#[cfg(all(
-    feature = "alloc",
-    any(
-        feature = "critical-section",
-        loom,
-        all(target_has_atomic = "32", target_has_atomic = "64")
-    ),
-    target_has_atomic = "ptr"
-))]
-pub mod float;
+if_float! {
+    pub mod float;
+}
 mod fmath;
 pub mod histogram;
-/// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
-/// interval log.
-#[cfg(feature = "alloc")]
-pub mod hdr {
-    #[doc(inline)]
-    pub use crate::format::log::*;
-    #[doc(inline)]
-    pub use crate::format::v2::*;
+/// Public modules that show modules of `format` under names of their own (feature `alloc`).
+macro_rules! format_modules {
+    ($($(#[$doc:meta])* $name:ident: $($inner:ident),+;)+) => {$(
+        $(#[$doc])*
+        #[cfg(feature = "alloc")]
+        pub mod $name {
+            $(
+                #[doc(inline)]
+                pub use crate::format::$inner::*;
+            )+
+        }
+    )+};
 }
-/// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
-#[cfg(feature = "alloc")]
-pub mod openmetrics {
-    #[doc(inline)]
-    pub use crate::format::openmetrics::*;
-}
-/// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
-/// (`ExportMetricsServiceRequest`).
-#[cfg(feature = "alloc")]
-pub mod otlp {
-    #[doc(inline)]
-    pub use crate::format::otlp::*;
-}
-/// Prometheus native histograms: sparse exponential buckets of integer and floating-point
-/// histograms, and their protobuf exposition (delimited `MetricFamily` messages).
-#[cfg(feature = "alloc")]
-pub mod prometheus {
-    #[doc(inline)]
-    pub use crate::format::prometheus::*;
+
+format_modules! {
+    /// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
+    /// interval log.
+    hdr: log, v2;
+    /// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
+    openmetrics: openmetrics;
+    /// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
+    /// (`ExportMetricsServiceRequest`).
+    otlp: otlp;
+    /// Prometheus native histograms: sparse exponential buckets of integer and
+    /// floating-point histograms, and their protobuf exposition (delimited `MetricFamily`
+    /// messages).
+    prometheus: prometheus;
 }
 pub mod iter;
 pub mod layout;

@@ -20,86 +20,72 @@ pub trait Sink {
     fn total(&self) -> u64;
 }
 
-impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Sink for Histogram<C, S, EXACT> {
-    #[inline]
-    fn record(&mut self, value: u64) {
-        Histogram::record(self, value);
-    }
-    fn reset(&mut self) {
-        Histogram::reset(self);
-    }
-    fn mean(&self) -> f64 {
-        self.view().mean()
-    }
-    fn total(&self) -> u64 {
-        self.total_count()
-    }
+/// One [`Sink`] impl per handle type of the histogram type `$owner`: `record` and `reset`
+/// are its own, `mean` and `total` the expressions given over `$h: &$owner`.
+macro_rules! sink {
+    (
+        impl $generics:tt $owner:ty: $($(#[$attr:meta])* $handle:ty),+;
+        |$h:ident| mean: $mean:expr, total: $total:expr
+    ) => {$(
+        $(#[$attr])*
+        sink!(@one $generics $owner: $handle; |$h| mean: $mean, total: $total);
+    )+};
+    (
+        @one [$($generics:tt)*] $owner:ty: $handle:ty;
+        |$h:ident| mean: $mean:expr, total: $total:expr
+    ) => {
+        impl<$($generics)*> Sink for $handle {
+            #[inline]
+            fn record(&mut self, value: u64) {
+                <$owner>::record(self, value);
+            }
+            fn reset(&mut self) {
+                <$owner>::reset(self);
+            }
+            fn mean(&self) -> f64 {
+                let $h: &$owner = self;
+                $mean
+            }
+            fn total(&self) -> u64 {
+                let $h: &$owner = self;
+                $total
+            }
+        }
+    };
 }
 
-/// A concurrent histogram records through `&self`, so the histogram itself, a shared
-/// reference to it and an `Arc` of it are all sinks; resetting one resets the histogram
-/// every other holder sees.
-#[cfg(all(
-    feature = "alloc",
-    any(
-        feature = "critical-section",
-        loom,
-        all(target_has_atomic = "32", target_has_atomic = "64")
-    )
-))]
-mod concurrent {
-    use super::Sink;
+sink!(
+    impl[C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool] Histogram<C, S, EXACT>:
+        Histogram<C, S, EXACT>;
+    |h| mean: h.view().mean(), total: Histogram::total_count(h)
+);
+
+// A concurrent histogram records through `&self`, so the histogram itself, a shared
+// reference to it and an `Arc` of it are all sinks; resetting one resets the histogram
+// every other holder sees. A thread-local histogram's copy failing to allocate aborts in
+// `mean` and `total` (the trait has no error to return).
+#[cfg(feature = "alloc")]
+if_concurrent! {
     use crate::concurrent::{AtomicCounter, ConcurrentHistogram, DynHistogram, Source};
 
-    macro_rules! concurrent_sink {
-        ($($handle:ty),+) => {$(
-            impl<C: AtomicCounter> Sink for $handle {
-                #[inline]
-                fn record(&mut self, value: u64) {
-                    ConcurrentHistogram::record(self, value);
-                }
-                fn reset(&mut self) {
-                    ConcurrentHistogram::reset(self);
-                }
-                fn mean(&self) -> f64 {
-                    <ConcurrentHistogram<C> as Source<C>>::summary(self).mean
-                }
-                fn total(&self) -> u64 {
-                    <ConcurrentHistogram<C> as Source<C>>::total_count(self)
-                }
-            }
-        )+};
-    }
-
-    concurrent_sink!(ConcurrentHistogram<C>, &ConcurrentHistogram<C>);
-    #[cfg(target_has_atomic = "ptr")]
-    concurrent_sink!(alloc::sync::Arc<ConcurrentHistogram<C>>);
-
-    macro_rules! dyn_sink {
-        ($($handle:ty),+) => {$(
-            impl Sink for $handle {
-                #[inline]
-                fn record(&mut self, value: u64) {
-                    DynHistogram::record(self, value);
-                }
-                fn reset(&mut self) {
-                    DynHistogram::reset(self);
-                }
-                // A thread-local histogram's copy failing to allocate aborts here, as
-                // the concurrent histograms' sinks do (the trait has no error to return).
-                fn mean(&self) -> f64 {
-                    DynHistogram::mean(self).unwrap_or_else(|e| crate::oom::abort(e))
-                }
-                fn total(&self) -> u64 {
-                    DynHistogram::total_count(self).unwrap_or_else(|e| crate::oom::abort(e))
-                }
-            }
-        )+};
-    }
-
-    dyn_sink!(DynHistogram, &DynHistogram);
-    #[cfg(target_has_atomic = "ptr")]
-    dyn_sink!(alloc::sync::Arc<DynHistogram>);
+    sink!(
+        impl[C: AtomicCounter] ConcurrentHistogram<C>:
+            ConcurrentHistogram<C>,
+            &ConcurrentHistogram<C>,
+            #[cfg(target_has_atomic = "ptr")]
+            alloc::sync::Arc<ConcurrentHistogram<C>>;
+        |h| mean: <ConcurrentHistogram<C> as Source<C>>::summary(h).mean,
+            total: <ConcurrentHistogram<C> as Source<C>>::total_count(h)
+    );
+    sink!(
+        impl[] DynHistogram:
+            DynHistogram,
+            &DynHistogram,
+            #[cfg(target_has_atomic = "ptr")]
+            alloc::sync::Arc<DynHistogram>;
+        |h| mean: DynHistogram::mean(h).unwrap_or_else(|e| crate::oom::abort(e)),
+            total: DynHistogram::total_count(h).unwrap_or_else(|e| crate::oom::abort(e))
+    );
 }
 
 #[cfg(all(test, feature = "std"))]

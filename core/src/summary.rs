@@ -2,7 +2,7 @@
 
 use core::fmt::{self, Write};
 
-use crate::format::domain::{self, Domain, Ranked};
+use crate::format::domain::{self, Domain};
 use crate::format::table::{Table, Units};
 use crate::percentile::Percentile;
 
@@ -80,22 +80,9 @@ pub(crate) const P999: usize = 12;
 /// Position of P100 in [`STANDARD_RANKS`].
 pub(crate) const P100: usize = 15;
 
+domain::summary_methods!(Summary, Percentile);
+
 impl Summary {
-    /// The percentile for one of the standard ranks (`None` for any other rank).
-    pub fn get(&self, rank: f64) -> Option<&Percentile> {
-        Some(&self.percentiles[standard_position(rank)?])
-    }
-
-    /// The median.
-    pub fn p50(&self) -> &Percentile {
-        &self.percentiles[P50]
-    }
-
-    /// The 99th percentile.
-    pub fn p99(&self) -> &Percentile {
-        &self.percentiles[P99]
-    }
-
     /// The 99.9th percentile.
     pub fn p999(&self) -> &Percentile {
         &self.percentiles[P999]
@@ -110,14 +97,6 @@ impl Summary {
     pub fn sample_variance(&self) -> Option<f64> {
         let n = self.total as f64;
         (n > 1.0 && self.stdev.is_finite()).then(|| self.stdev * self.stdev * n / (n - 1.0))
-    }
-
-    /// Cohen's d of `other` against `self`: `(mean_b − mean_a) / s_pooled`, with
-    /// `s_pooled = sqrt(((n_a − 1)·s_a² + (n_b − 1)·s_b²) / (n_a + n_b − 2))` over *sample*
-    /// variances. `None` when it is undefined: fewer than 3 values in all, an empty side, or
-    /// no spread at all.
-    pub fn cohens_d(&self, other: &Summary) -> Option<f64> {
-        domain::cohens_d(self, other)
     }
 
     /// The Markdown table: a `##### title` line (omitted when `title` is empty), one row
@@ -171,13 +150,6 @@ impl Summary {
     }
 }
 
-impl fmt::Display for Summary {
-    /// The Markdown table under the title "Histogram summary".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_table(f, "Histogram summary")
-    }
-}
-
 /// Integer values print with thousands separators, or divided by a unit ratio.
 impl Domain for Summary {
     type Value = u64;
@@ -198,24 +170,7 @@ impl Domain for Summary {
     fn as_f64(v: u64) -> f64 {
         v as f64
     }
-    fn ranked(&self, k: usize) -> Ranked<u64> {
-        let p = &self.percentiles[k];
-        Ranked {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            rank_count: p.rank_count,
-        }
-    }
-    fn total(&self) -> u64 {
-        self.total
-    }
-    fn precision(&self) -> f64 {
-        self.precision
-    }
-    fn moments(&self) -> (f64, f64) {
-        (self.mean, self.stdev)
-    }
+    domain::common_fields!();
     fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
         [
             ("Underflow", self.underflow),

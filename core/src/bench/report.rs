@@ -9,6 +9,7 @@ use super::compare::{Comparison, MetricDiff, Verdict};
 use super::meter::SCALE;
 use super::result::{BenchResult, MetricResult};
 use super::stats::mean_interval;
+use crate::format::json::{comma_separated, json_string};
 use crate::hdr::{LogError, LogWriter};
 use crate::GroupedF64;
 
@@ -234,28 +235,27 @@ impl BenchResult {
     /// was multiplexed and its summary (values in thousandths of the unit: `"scale": 1000`).
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
         write!(w, "{{\"name\":")?;
-        json_str(w, &self.name)?;
+        json_string(w, &self.name)?;
         write!(
             w,
             ",\"batch\":{},\"samples\":{},\"scale\":{SCALE},\"warnings\":[",
             self.conditions.batch, self.samples
         )?;
-        for (i, warning) in self.conditions.warnings.iter().enumerate() {
-            w.write_str(if i == 0 { "" } else { "," })?;
-            json_str(w, warning)?;
-        }
+        comma_separated(w, &self.conditions.warnings, |w, warning| {
+            json_string(w, warning)
+        })?;
         w.write_str("],\"metrics\":[")?;
-        for (i, m) in self.metrics.iter().enumerate() {
-            w.write_str(if i == 0 { "{\"name\":" } else { ",{\"name\":" })?;
-            json_str(w, &m.metric.name)?;
+        comma_separated(w, &self.metrics, |w, m| {
+            w.write_str("{\"name\":")?;
+            json_string(w, &m.metric.name)?;
             write!(
                 w,
                 ",\"unit\":\"{}\",\"overhead\":{},\"multiplexed\":{},\"summary\":",
                 m.metric.unit, m.overhead, m.multiplexed
             )?;
             m.histogram.view().summary().write_json(w)?;
-            w.write_str("}")?;
-        }
+            w.write_str("}")
+        })?;
         w.write_str("]}")
     }
 
@@ -280,19 +280,6 @@ impl BenchResult {
         }
         Ok(())
     }
-}
-
-fn json_str(w: &mut dyn Write, s: &str) -> fmt::Result {
-    w.write_char('"')?;
-    for c in s.chars() {
-        match c {
-            '"' => w.write_str("\\\"")?,
-            '\\' => w.write_str("\\\\")?,
-            c if (c as u32) < 0x20 => write!(w, "\\u{:04x}", c as u32)?,
-            c => w.write_char(c)?,
-        }
-    }
-    w.write_char('"')
 }
 
 impl Display for BenchResult {

@@ -28,6 +28,17 @@ pub struct ApproxPolicy {
     exact_when_uncontended: bool,
 }
 
+/// A step exponent or threshold clamped to `1..=62`.
+const fn clamp_exponent(e: u32) -> u32 {
+    if e < 1 {
+        1
+    } else if e > 62 {
+        62
+    } else {
+        e
+    }
+}
+
 impl Default for ApproxPolicy {
     fn default() -> Self {
         Self::new()
@@ -51,25 +62,13 @@ impl ApproxPolicy {
 
     /// Set T (clamped to `1..=62`).
     pub const fn with_threshold(mut self, threshold: u32) -> Self {
-        self.threshold = if threshold < 1 {
-            1
-        } else if threshold > 62 {
-            62
-        } else {
-            threshold
-        };
+        self.threshold = clamp_exponent(threshold);
         self
     }
 
     /// Cap the step exponent (clamped to `1..=62`; `u32::MAX` for no cap).
     pub const fn with_max_shift(mut self, max_shift: u32) -> Self {
-        self.max_shift = if max_shift < 1 {
-            1
-        } else if max_shift > 62 {
-            62
-        } else {
-            max_shift
-        };
+        self.max_shift = clamp_exponent(max_shift);
         self
     }
 
@@ -180,6 +179,13 @@ impl Collisions {
         ((offset / 32) % Self::WORDS, 1 << (offset % 32))
     }
 
+    /// Whether the group of `offset` has seen no collision.
+    #[inline(always)]
+    fn calm(&self, offset: usize) -> bool {
+        let (word, bit) = Self::place(offset);
+        u32::load(&self.0[word]) & bit == 0
+    }
+
     /// Mark the group of `offset` (rare: at most once per group).
     #[cold]
     #[inline(never)]
@@ -218,8 +224,7 @@ impl ApproxPolicy {
         collisions: &Collisions,
         coins: &mut K,
     ) -> Calm<C> {
-        let (word, bit) = Collisions::place(offset);
-        if !K::REMEMBERS_ADDS || u32::load(&collisions.0[word]) & bit != 0 {
+        if !K::REMEMBERS_ADDS || !collisions.calm(offset) {
             return Calm::No;
         }
         let found = C::fetch_add(cell, C::from_u64_wrapping(1));
@@ -246,8 +251,7 @@ impl ApproxPolicy {
         collisions: &Collisions,
         coins: &mut K,
     ) -> Option<u64> {
-        let (word, bit) = Collisions::place(offset);
-        let calm = u32::load(&collisions.0[word]) & bit == 0;
+        let calm = collisions.calm(offset);
         self.bump_in_group::<C, K>(offset, cell, collisions, coins, calm)
     }
 

@@ -221,6 +221,8 @@ macro_rules! fast_record {
 
 /// [`fast_record!`] for both counter widths of each mode: a row names the mode, the four
 /// functions (32-bit, 32-bit `_for`, 64-bit, 64-bit `_for`) and `|h, v, pattern| body`.
+/// Also `Inner::fast_record` and `Inner::record_fn`, which pick the functions of a width
+/// and mode.
 macro_rules! fast_records {
     ($($(#[$m:meta])* $mode:ident: $n32:ident $n32_for:ident $n64:ident $n64_for:ident,
         |$h:ident, $v:ident, $s:pat_param| $e:expr;)*) => {
@@ -230,6 +232,32 @@ macro_rules! fast_records {
             $(#[$m])*
             fast_record!($n64, $n64_for, Inner::U64(ConcurrentHistogram::$mode($s)), |$h, $v| $e);
         )*
+
+        impl Inner {
+            /// The [`FastRecord`] of this width and mode.
+            fn fast_record<const TRACK: bool>(&self) -> FastRecord {
+                match self {
+                    $(
+                        $(#[$m])*
+                        Inner::U32(ConcurrentHistogram::$mode(_)) => $n32::<TRACK>,
+                        $(#[$m])*
+                        Inner::U64(ConcurrentHistogram::$mode(_)) => $n64::<TRACK>,
+                    )*
+                }
+            }
+
+            /// The [`RecordFn`] of this width and mode for general path `G`.
+            fn record_fn<G: GeneralPath, const TRACK: bool>(&self) -> RecordFn {
+                match self {
+                    $(
+                        $(#[$m])*
+                        Inner::U32(ConcurrentHistogram::$mode(_)) => $n32_for::<G, TRACK>,
+                        $(#[$m])*
+                        Inner::U64(ConcurrentHistogram::$mode(_)) => $n64_for::<G, TRACK>,
+                    )*
+                }
+            }
+        }
     };
 }
 
@@ -315,66 +343,6 @@ impl Inner {
             #[cfg(feature = "std")]
             Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => Direct(Direct::LOCAL | Direct::WIDE),
             _ => Direct::NO,
-        }
-    }
-
-    /// The [`FastRecord`] of this width and mode.
-    fn fast_record<const TRACK: bool>(&self) -> FastRecord {
-        match self {
-            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64::<TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32::<TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => sparse_single_u64::<TRACK>,
-            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u32::<TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u64::<TRACK>
-            }
-            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u32::<TRACK>,
-            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => sparse_approx_u64::<TRACK>,
-        }
-    }
-
-    /// The [`RecordFn`] of this width and mode for general path `G`.
-    fn record_fn<G: GeneralPath, const TRACK: bool>(&self) -> RecordFn {
-        match self {
-            Inner::U32(ConcurrentHistogram::SingleWriter(_)) => single_u32_for::<G, TRACK>,
-            Inner::U64(ConcurrentHistogram::SingleWriter(_)) => single_u64_for::<G, TRACK>,
-            Inner::U32(ConcurrentHistogram::Interlocked(_)) => interlocked_u32_for::<G, TRACK>,
-            Inner::U64(ConcurrentHistogram::Interlocked(_)) => interlocked_u64_for::<G, TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U32(ConcurrentHistogram::ThreadLocal(_)) => local_u32_for::<G, TRACK>,
-            #[cfg(feature = "std")]
-            Inner::U64(ConcurrentHistogram::ThreadLocal(_)) => local_u64_for::<G, TRACK>,
-            Inner::U32(ConcurrentHistogram::Approximate(_)) => approx_u32_for::<G, TRACK>,
-            Inner::U64(ConcurrentHistogram::Approximate(_)) => approx_u64_for::<G, TRACK>,
-            Inner::U32(ConcurrentHistogram::SparseSingleWriter(_)) => {
-                sparse_single_u32_for::<G, TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseSingleWriter(_)) => {
-                sparse_single_u64_for::<G, TRACK>
-            }
-            Inner::U32(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u32_for::<G, TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseInterlocked(_)) => {
-                sparse_interlocked_u64_for::<G, TRACK>
-            }
-            Inner::U32(ConcurrentHistogram::SparseApproximate(_)) => {
-                sparse_approx_u32_for::<G, TRACK>
-            }
-            Inner::U64(ConcurrentHistogram::SparseApproximate(_)) => {
-                sparse_approx_u64_for::<G, TRACK>
-            }
         }
     }
 }
@@ -910,62 +878,68 @@ mod tests {
     #[test]
     fn every_width_and_mode_records_merges_and_reports() {
         let config = Config::new().with_range(0, 1_000);
-        for bits in [CounterBits::U32, CounterBits::U64] {
-            for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
-                let h = DynHistogram::new(config, bits, mode).unwrap();
-                h.record(10);
-                h.record_n(20, 3);
-                h.record_many(&[30, 2_000]);
-                assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
-                assert_eq!(h.total_count(), Ok(5));
-                let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
-                other.add(&h).unwrap();
-                assert_eq!(other.total_count(), Ok(5));
-                h.set_value_selection(ValueSelection::Upper);
-                assert_eq!(h.value_selection(), ValueSelection::Upper);
-                h.with_view(|v| {
-                    dyn_view!(v, v => {
-                        assert_eq!(v.value_selection(), ValueSelection::Upper);
-                        assert_eq!(v.overflow_count(), 1);
-                    })
-                })
-                .unwrap();
-                let mut snap = DynSnapshot::new(&h).unwrap();
-                h.record(10);
-                snap.update(&h, true).unwrap();
-                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
-                let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
-                assert!(snap.update(&wrong, true).is_err());
-                h.reset();
-                assert_eq!(h.total_count(), Ok(0));
-            }
-        }
+        for_each_width_and_mode(config, |h, bits, mode| {
+        h.record(10);
+        h.record_n(20, 3);
+        h.record_many(&[30, 2_000]);
+        assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
+        assert_eq!(h.total_count(), Ok(5));
+        let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
+        other.add(&h).unwrap();
+        assert_eq!(other.total_count(), Ok(5));
+        h.set_value_selection(ValueSelection::Upper);
+        assert_eq!(h.value_selection(), ValueSelection::Upper);
+        h.with_view(|v| {
+            dyn_view!(v, v => {
+                assert_eq!(v.value_selection(), ValueSelection::Upper);
+                assert_eq!(v.overflow_count(), 1);
+            })
+        })
+        .unwrap();
+        let mut snap = DynSnapshot::new(&h).unwrap();
+        h.record(10);
+        snap.update(&h, true).unwrap();
+        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+        assert!(snap.update(&wrong, true).is_err());
+        h.reset();
+        assert_eq!(h.total_count(), Ok(0));
+        });
     }
 
     #[test]
     fn collect_takes_the_interval_in_every_width_and_mode() {
         let config = Config::new().with_range(0, 1_000);
+        for_each_width_and_mode(config, |h, bits, mode| {
+        h.record_many(&[10, 10, 20, 2_000]);
+        let first = h.collect().unwrap();
+        let v = first.view();
+        assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
+        assert_eq!(v.count(h.shape().offset(10)), Some(2));
+        assert_eq!(h.total_count(), Ok(0));
+        h.record(30);
+        let mut snap = DynSnapshot::new(&h).unwrap();
+        h.record(40);
+        snap.collect(&h).unwrap();
+        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
+        h.record(50);
+        // Deltas after a collect: what was recorded since it.
+        snap.update(&h, true).unwrap();
+        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+        assert!(snap.collect(&wrong).is_err());
+        assert_eq!(h.total_count(), Ok(1));
+        });
+    }
+
+    /// `check` on a new histogram of `config` in each counter width and exact mode.
+    fn for_each_width_and_mode(
+        config: Config,
+        mut check: impl FnMut(DynHistogram, CounterBits, Mode),
+    ) {
         for bits in [CounterBits::U32, CounterBits::U64] {
             for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
-                let h = DynHistogram::new(config, bits, mode).unwrap();
-                h.record_many(&[10, 10, 20, 2_000]);
-                let first = h.collect().unwrap();
-                let v = first.view();
-                assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
-                assert_eq!(v.count(h.shape().offset(10)), Some(2));
-                assert_eq!(h.total_count(), Ok(0));
-                h.record(30);
-                let mut snap = DynSnapshot::new(&h).unwrap();
-                h.record(40);
-                snap.collect(&h).unwrap();
-                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
-                h.record(50);
-                // Deltas after a collect: what was recorded since it.
-                snap.update(&h, true).unwrap();
-                assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
-                let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
-                assert!(snap.collect(&wrong).is_err());
-                assert_eq!(h.total_count(), Ok(1));
+                check(DynHistogram::new(config, bits, mode).unwrap(), bits, mode);
             }
         }
     }
@@ -998,7 +972,7 @@ mod tests {
     fn only_the_paths_that_cannot_panic_skip_the_general_one() {
         let config = Config::new().with_range(0, 1_000);
         let counts = |h: &DynHistogram| {
-            h.with_view(|view| crate::dyn_view!(view, v => (v.total_count(), v.overflow_count())))
+            h.with_view(|view| dyn_view!(view, v => (v.total_count(), v.overflow_count())))
                 .unwrap()
         };
         for bits in [CounterBits::U32, CounterBits::U64] {
@@ -1045,7 +1019,7 @@ mod tests {
                     assert!(!fast(&h, 9), "{mode:?}: a full bucket is declined");
                     h.record(9);
                     let saturated =
-                        h.with_view(|view| crate::dyn_view!(view, v => v.saturated_count()));
+                        h.with_view(|view| dyn_view!(view, v => v.saturated_count()));
                     assert_eq!(saturated.unwrap(), 1, "{mode:?}");
                     assert!(fast(&h, 10), "{mode:?}: the bucket beside it is not full");
                 });

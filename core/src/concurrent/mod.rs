@@ -100,6 +100,36 @@
 //! `alloc`; [`SharedHistogram`], [`AtomicHistogram`] and [`ApproxHistogram`] also work
 //! over caller storage in plain `no_std`.
 
+/// The items given, compiled where the cells are native atomics (or loom's).
+macro_rules! if_native_cells {
+    ($($item:item)*) => {$(
+        #[cfg(any(
+            loom,
+            all(
+                not(picollo_force_cs),
+                target_has_atomic = "32",
+                target_has_atomic = "64"
+            )
+        ))]
+        $item
+    )*};
+}
+
+/// The items given, compiled where the cells are the critical-section ones (see `cell.rs`).
+macro_rules! if_cs_cells {
+    ($($item:item)*) => {$(
+        #[cfg(all(
+            not(loom),
+            feature = "critical-section",
+            any(
+                picollo_force_cs,
+                not(all(target_has_atomic = "32", target_has_atomic = "64"))
+            )
+        ))]
+        $item
+    )*};
+}
+
 mod approx_counter;
 mod approximate;
 mod cell;

@@ -66,15 +66,11 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// hot path free of calls.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        if let Some(c) = self.counts.existing_cell(v) {
-            let next = C::load(c).increment();
-            // The flags of the add decide: no separate compare with the maximum.
-            if next != C::ZERO {
-                C::store(c, next);
-                return true;
-            }
+        // A full bucket is left to `record`, which counts it as saturated.
+        match self.counts.existing_cell(v) {
+            Some(c) => increment_plain::<C>(c) == 0,
+            None => false,
         }
-        false
     }
 
     /// The records [`SharedHistogram::record_fast`] declines: outside the range, into a

@@ -29,7 +29,7 @@
 
 use core::cell::RefCell;
 
-use super::cell::{add_n_atomic, add_n_plain, Outside};
+use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::fork;
 use super::tls::{self, Last};
@@ -467,11 +467,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
                 // thread lets it go or the histogram is dropped (`&self`: it is not);
                 // `offset < shape.len()`.
                 let c = unsafe { &*base.add(offset) };
-                let next = C::load(c).increment();
-                if next != C::ZERO {
-                    C::store(c, next);
-                    return true;
-                }
+                return increment_plain::<C>(c) == 0;
             }
         }
         false

@@ -60,11 +60,17 @@ impl FloatConfig {
         }
     }
 
-    /// The tolerated relative error (clamped to `[1e-6, 0.1]`; NaN, ∞ and values ≤ 0 are
-    /// refused by [`FloatConfig::validate`]).
-    pub const fn with_relative_error(mut self, relative_error: f64) -> Self {
-        self.relative_error = relative_error;
-        self
+    setters! {
+        const
+        /// The tolerated relative error (clamped to `[1e-6, 0.1]`; NaN, ∞ and values ≤ 0
+        /// are refused by [`FloatConfig::validate`]).
+        fn with_relative_error(relative_error: f64);
+        /// Dense or sparse counters.
+        fn with_storage(storage: Storage);
+        /// Single writer or interlocked.
+        fn with_mode(mode: FloatMode);
+        /// How buckets report values.
+        fn with_value_selection(selection: ValueSelection);
     }
 
     /// The magnitudes kept in buckets, to bucket resolution, for both signs: a nonzero
@@ -72,24 +78,6 @@ impl FloatConfig {
     pub const fn with_range(mut self, min: f64, max: f64) -> Self {
         self.min_magnitude = min;
         self.max_magnitude = max;
-        self
-    }
-
-    /// Dense or sparse counters.
-    pub const fn with_storage(mut self, storage: Storage) -> Self {
-        self.storage = storage;
-        self
-    }
-
-    /// Single writer or interlocked.
-    pub const fn with_mode(mut self, mode: FloatMode) -> Self {
-        self.mode = mode;
-        self
-    }
-
-    /// How buckets report values.
-    pub const fn with_value_selection(mut self, selection: ValueSelection) -> Self {
-        self.selection = selection;
         self
     }
 

@@ -286,9 +286,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 // `cell` is that offset's cell (see `Hot::dense`).
                 (unsafe { &*cell }, hot.sums.wrapping_add(2 * e))
             };
-            let next = C::load(cell).increment();
-            if next != C::ZERO {
-                C::store(cell, next);
+            if increment_plain::<C>(cell) == 0 {
                 // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
                 // (flat sums cover the range's exponents).
                 unsafe { super::octaves::add_significand(lo, magnitude) };
@@ -301,25 +299,46 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Any record, in either mode: special values, full buckets, unallocatable blocks.
     #[inline(never)]
     fn record_general(&self, x: f64) {
-        let bits = x.to_bits();
-        let magnitude = bits & !SIGN;
-        if let Some(offset) = self.shape.offset_of_bits(magnitude) {
-            let cells = if bits == magnitude {
-                &self.pos
-            } else {
-                &self.neg
-            };
-            // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
-            if let Some(cell) = unsafe { cells.get_or_make(offset) } {
+        match self.bucket_cell(x) {
+            Some(Some(cell)) => {
                 if self.count(cell) {
                     self.track(x, 1);
                 }
-                return;
             }
-            self.add_special(SAT, 1);
-            return;
+            Some(None) => self.add_special(SAT, 1),
+            None => self.record_special(x, 1),
         }
-        self.record_special(x, 1);
+    }
+
+    /// The cells of a sign: `pos` for a value whose sign bit is clear, `neg` otherwise.
+    fn cells_of(&self, bits: u64) -> &Cells<C> {
+        if bits & SIGN == 0 {
+            &self.pos
+        } else {
+            &self.neg
+        }
+    }
+
+    /// The cell of `x`'s bucket, made if need be: `None` when `x` has no bucket (NaN, ±∞,
+    /// zero, outside the range), `Some(None)` when the block of its cell could not be made.
+    fn bucket_cell(&self, x: f64) -> Option<Option<&C::Atomic>> {
+        let bits = x.to_bits();
+        let offset = self.shape.offset_of_bits(bits & !SIGN)?;
+        // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
+        Some(unsafe { self.cells_of(bits).get_or_make(offset) })
+    }
+
+    /// Add `n` to a bucket's cell in the histogram's mode; what did not fit counts as
+    /// saturated and is returned.
+    fn add_to_cell(&self, cell: &C::Atomic, n: u64) -> u64 {
+        let excess = match self.mode() {
+            FloatMode::SingleWriter => add_n_plain::<C>(cell, n),
+            FloatMode::Interlocked => add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX),
+        };
+        if excess != 0 {
+            self.add_special(SAT, excess);
+        }
+        excess
     }
 
     /// The single writer's exact sum and extremes for `n` times `x` (finite, in buckets).
@@ -329,16 +348,9 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         let s = &self.stats;
         let bits = x.to_bits();
         let magnitude = bits & !SIGN;
-        if magnitude != 0 {
-            let cells = if bits == magnitude {
-                &self.pos
-            } else {
-                &self.neg
-            };
-            if !cells.sums().add(magnitude, n) {
-                // Beyond 2^126 units in one exponent: a running sum takes it.
-                self.add_sum_shared(0, x, n);
-            }
+        // Beyond 2^126 units in one exponent: a running sum takes it.
+        if magnitude != 0 && !self.cells_of(bits).sums().add(magnitude, n) {
+            self.add_sum_shared(0, x, n);
         }
         let (min, max) = (
             f64::from_bits(u64::load(&s.min)),
@@ -400,32 +412,16 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         if n == 0 {
             return;
         }
-        let bits = x.to_bits();
-        let magnitude = bits & !SIGN;
-        if let Some(offset) = self.shape.offset_of_bits(magnitude) {
-            let cells = if bits == magnitude {
-                &self.pos
-            } else {
-                &self.neg
-            };
-            // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
-            let Some(cell) = (unsafe { cells.get_or_make(offset) }) else {
-                self.add_special(SAT, n);
-                return;
-            };
-            let excess = match self.mode() {
-                FloatMode::SingleWriter => add_n_plain::<C>(cell, n),
-                FloatMode::Interlocked => add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX),
-            };
-            if excess != 0 {
-                self.add_special(SAT, excess);
+        match self.bucket_cell(x) {
+            Some(Some(cell)) => {
+                let excess = self.add_to_cell(cell, n);
+                if excess < n {
+                    self.track(x, n - excess);
+                }
             }
-            if excess < n {
-                self.track(x, n - excess);
-            }
-            return;
+            Some(None) => self.add_special(SAT, n),
+            None => self.record_special(x, n),
         }
-        self.record_special(x, n);
     }
 
     /// Count every value of `values`.
@@ -712,31 +708,11 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Count `n` occurrences of `x` in its bucket (or outside), without the sum and
     /// extremes (a merge adds the source's own).
     fn record_counts_only(&self, x: f64, n: u64) {
-        let bits = x.to_bits();
-        let magnitude = bits & !SIGN;
-        match self.shape.offset_of_bits(magnitude) {
-            Some(offset) => {
-                let cells = if bits == magnitude {
-                    &self.pos
-                } else {
-                    &self.neg
-                };
-                // SAFETY: `offset` comes from `offset_of_bits`: below `shape.len()`.
-                match unsafe { cells.get_or_make(offset) } {
-                    Some(cell) => {
-                        let excess = match self.mode() {
-                            FloatMode::SingleWriter => add_n_plain::<C>(cell, n),
-                            FloatMode::Interlocked => {
-                                add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX)
-                            }
-                        };
-                        if excess != 0 {
-                            self.add_special(SAT, excess);
-                        }
-                    }
-                    None => self.add_special(SAT, n),
-                }
+        match self.bucket_cell(x) {
+            Some(Some(cell)) => {
+                self.add_to_cell(cell, n);
             }
+            Some(None) => self.add_special(SAT, n),
             None => {
                 let which = if x.abs() < self.shape.range().0 {
                     UNDER

@@ -1,12 +1,12 @@
 //! The standard summary of a floating-point histogram.
 
-use core::fmt::{self, Display, Formatter, Write};
+use core::fmt::{self, Write};
 
 use super::counts::FloatPercentile;
-use crate::format::domain::{self, Domain, Ranked};
+use crate::format::domain::{self, Domain};
 use crate::format::numbers::{significant_digits, Grouped, Rank, Significant};
 use crate::format::table::Table;
-use crate::summary::{ranked, standard_position, P50, P99};
+use crate::summary::ranked;
 
 /// The standard summary of a [`super::FloatHistogram`]: 16 percentiles, the counts beside
 /// the buckets, the exact sum and extremes, mean and stdev. Renders as a Markdown table
@@ -77,27 +77,9 @@ impl Default for FloatSummary {
     }
 }
 
+domain::summary_methods!(FloatSummary, FloatPercentile);
+
 impl FloatSummary {
-    /// The percentile for one of the standard ranks (`None` for any other rank).
-    pub fn get(&self, rank: f64) -> Option<&FloatPercentile> {
-        Some(&self.percentiles[standard_position(rank)?])
-    }
-
-    /// The median.
-    pub fn p50(&self) -> &FloatPercentile {
-        &self.percentiles[P50]
-    }
-
-    /// The 99th percentile.
-    pub fn p99(&self) -> &FloatPercentile {
-        &self.percentiles[P99]
-    }
-
-    /// Cohen's d of `other` against `self`, as [`crate::Summary::cohens_d`].
-    pub fn cohens_d(&self, other: &FloatSummary) -> Option<f64> {
-        domain::cohens_d(self, other)
-    }
-
     /// The Markdown table: a `##### title` line (omitted when `title` is empty), a row per
     /// standard rank (`| Percentile | Value | ± | Count |`), rows for NaN, ±∞,
     /// underflow, overflow and saturated counts when not zero, then Mean/StDev, Min/Max
@@ -151,13 +133,6 @@ impl FloatSummary {
     }
 }
 
-impl Display for FloatSummary {
-    /// The Markdown table under the title "Histogram summary".
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        self.write_table(f, "Histogram summary")
-    }
-}
-
 /// Doubles print to the significant digits the layout resolves (the finer layout's, in a
 /// diff); a statistic a summary does not know (NaN) prints as `-`.
 impl Domain for FloatSummary {
@@ -184,24 +159,7 @@ impl Domain for FloatSummary {
     fn as_f64(v: f64) -> f64 {
         v
     }
-    fn ranked(&self, k: usize) -> Ranked<f64> {
-        let p = &self.percentiles[k];
-        Ranked {
-            rank: p.rank,
-            value: p.value,
-            plus_minus: p.plus_minus,
-            rank_count: p.rank_count,
-        }
-    }
-    fn total(&self) -> u64 {
-        self.total
-    }
-    fn precision(&self) -> f64 {
-        self.precision
-    }
-    fn moments(&self) -> (f64, f64) {
-        (self.mean, self.stdev)
-    }
+    domain::common_fields!();
     fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
         [
             ("NaN", self.nan),

@@ -49,6 +49,72 @@ pub(crate) trait Domain {
     fn table_tail(&self, t: &mut Table<'_>, style: Self::Style) -> fmt::Result;
 }
 
+/// The [`Domain`] methods that read fields both summaries name alike (`percentiles` with
+/// `rank`, `value`, `plus_minus` and `rank_count`; `total`, `precision`, `mean`, `stdev`),
+/// for a `Domain` impl block.
+macro_rules! common_fields {
+    () => {
+        fn ranked(&self, k: usize) -> $crate::format::domain::Ranked<Self::Value> {
+            let p = &self.percentiles[k];
+            $crate::format::domain::Ranked {
+                rank: p.rank,
+                value: p.value,
+                plus_minus: p.plus_minus,
+                rank_count: p.rank_count,
+            }
+        }
+        fn total(&self) -> u64 {
+            self.total
+        }
+        fn precision(&self) -> f64 {
+            self.precision
+        }
+        fn moments(&self) -> (f64, f64) {
+            (self.mean, self.stdev)
+        }
+    };
+}
+pub(crate) use common_fields;
+
+/// The methods and the `Display` that [`crate::Summary`] and `FloatSummary` share, for the
+/// summary type `$summary` of percentiles `$percentile`.
+macro_rules! summary_methods {
+    ($summary:ident, $percentile:ty) => {
+        impl $summary {
+            /// The percentile for one of the standard ranks (`None` for any other rank).
+            pub fn get(&self, rank: f64) -> Option<&$percentile> {
+                Some(&self.percentiles[$crate::summary::standard_position(rank)?])
+            }
+
+            /// The median.
+            pub fn p50(&self) -> &$percentile {
+                &self.percentiles[$crate::summary::P50]
+            }
+
+            /// The 99th percentile.
+            pub fn p99(&self) -> &$percentile {
+                &self.percentiles[$crate::summary::P99]
+            }
+
+            /// Cohen's d of `other` against `self`: `(mean_b − mean_a) / s_pooled`, with
+            /// `s_pooled = sqrt(((n_a − 1)·s_a² + (n_b − 1)·s_b²) / (n_a + n_b − 2))` over
+            /// *sample* variances. `None` when it is undefined: fewer than 3 values in all,
+            /// an empty side, or no spread at all.
+            pub fn cohens_d(&self, other: &$summary) -> Option<f64> {
+                $crate::format::domain::cohens_d(self, other)
+            }
+        }
+
+        impl core::fmt::Display for $summary {
+            /// The Markdown table under the title "Histogram summary".
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                self.write_table(f, "Histogram summary")
+            }
+        }
+    };
+}
+pub(crate) use summary_methods;
+
 /// What a report shows of one percentile.
 #[derive(Clone, Copy)]
 pub(crate) struct Ranked<V> {

@@ -128,14 +128,7 @@ fn shortest(v: f64) -> Result<([u8; 17], usize, i32), fmt::Error> {
 fn equals_decimal(v: f64, k: u64, f: i32) -> bool {
     // v = m · 2^e with m odd; k · 10^f = k · 5^f · 2^f with k · 5^f odd: the powers of two
     // must agree, then the odd parts.
-    let bits = v.to_bits();
-    let biased = (bits >> 52) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    let (m, e) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | 1 << 52, biased - 1075)
-    };
+    let (m, e) = crate::fmath::integer_significand(v);
     if m == 0 {
         return false;
     }

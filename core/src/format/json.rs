@@ -1,4 +1,4 @@
-//! The summary as a JSON object.
+//! The summary as a JSON object, and the pieces every JSON writer of the crate uses.
 
 use core::fmt::{self, Write};
 
@@ -28,19 +28,16 @@ impl Summary {
         w.write_str(",\"precision\":")?;
         json_f64(w, self.precision)?;
         w.write_str(",\"percentiles\":[")?;
-        for (k, p) in self.percentiles.iter().enumerate() {
-            if k > 0 {
-                w.write_char(',')?;
-            }
+        comma_separated(w, &self.percentiles, |w, p| {
             w.write_str("{\"rank\":")?;
             json_f64(w, p.rank)?;
             write!(
                 w,
                 ",\"value\":{},\"plusMinus\":{},\"lower\":{},\"upper\":{},\"count\":{},\
-                 \"cumulativeCount\":{},\"rankCount\":{}}}",
+             \"cumulativeCount\":{},\"rankCount\":{}}}",
                 p.value, p.plus_minus, p.lower, p.upper, p.count, p.cumulative_count, p.rank_count
-            )?;
-        }
+            )
+        })?;
         w.write_str("]}")
     }
 }
@@ -57,4 +54,37 @@ fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
     } else {
         w.write_str("null")
     }
+}
+
+/// The items, each written by `write_item`, separated by commas.
+pub(crate) fn comma_separated<T>(
+    w: &mut dyn Write,
+    items: impl IntoIterator<Item = T>,
+    mut write_item: impl FnMut(&mut dyn Write, T) -> fmt::Result,
+) -> fmt::Result {
+    for (k, item) in items.into_iter().enumerate() {
+        if k > 0 {
+            w.write_char(',')?;
+        }
+        write_item(w, item)?;
+    }
+    Ok(())
+}
+
+/// A JSON string: quote, backslash and control characters escaped.
+#[cfg(feature = "alloc")] // OTLP/JSON and the bench report
+pub(crate) fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
+    w.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '"' => w.write_str("\\\"")?,
+            '\\' => w.write_str("\\\\")?,
+            '\n' => w.write_str("\\n")?,
+            '\r' => w.write_str("\\r")?,
+            '\t' => w.write_str("\\t")?,
+            c if (c as u32) < 0x20 => write!(w, "\\u{:04x}", c as u32)?,
+            c => w.write_char(c)?,
+        }
+    }
+    w.write_char('"')
 }

@@ -9,7 +9,7 @@ pub(crate) mod diff;
 pub(crate) mod domain;
 mod fixed;
 pub(crate) mod hgrm;
-mod json;
+pub(crate) mod json;
 mod line;
 #[cfg(feature = "alloc")]
 pub(crate) mod log;

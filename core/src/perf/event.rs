@@ -302,29 +302,23 @@ impl fmt::Display for Event {
     }
 }
 
-impl From<HardwareEvent> for Event {
-    fn from(h: HardwareEvent) -> Self {
-        Event::Hardware(h)
-    }
+/// `From` each kind of event for [`Event`]: its variant.
+macro_rules! event_from {
+    ($($variant:ident($kind:ty)),+) => {$(
+        impl From<$kind> for Event {
+            fn from(e: $kind) -> Self {
+                Event::$variant(e)
+            }
+        }
+    )+};
 }
 
-impl From<CacheEvent> for Event {
-    fn from(c: CacheEvent) -> Self {
-        Event::Cache(c)
-    }
-}
-
-impl From<SoftwareEvent> for Event {
-    fn from(s: SoftwareEvent) -> Self {
-        Event::Software(s)
-    }
-}
-
-impl From<RawEvent> for Event {
-    fn from(r: RawEvent) -> Self {
-        Event::Raw(r)
-    }
-}
+event_from!(
+    Hardware(HardwareEvent),
+    Cache(CacheEvent),
+    Software(SoftwareEvent),
+    Raw(RawEvent)
+);
 
 #[cfg(test)]
 mod tests {

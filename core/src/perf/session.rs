@@ -12,6 +12,7 @@ use super::derived::Derived;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
 use super::group::{GroupBuffer, MAX_GROUP_COUNTERS};
+use super::sys::EventFd;
 use super::values::{Delta, ReadPath, Reading};
 
 /// Which value [`Session::record_kind`] puts into the histograms.
@@ -228,32 +229,32 @@ impl<H: Sink> Session<H> {
         }
     }
 
+    /// One ioctl on the group leader for the whole group; a failure names `request`.
+    fn group_ioctl(
+        &self,
+        request: &'static str,
+        ioctl: fn(&EventFd, bool) -> Result<(), i32>,
+    ) -> Result<(), PerfError> {
+        ioctl(&self.counters[0].fd, true).map_err(|e| PerfError::os(request, e))
+    }
+
     /// Start counting (the whole group).
     pub fn enable(&mut self) -> Result<(), PerfError> {
-        self.counters[0]
-            .fd
-            .enable(true)
-            .map_err(|e| PerfError::os("PERF_EVENT_IOC_ENABLE", e))?;
+        self.group_ioctl("PERF_EVENT_IOC_ENABLE", EventFd::enable)?;
         self.enabled = true;
         Ok(())
     }
 
     /// Stop counting (the whole group); readings keep their last values.
     pub fn disable(&mut self) -> Result<(), PerfError> {
-        self.counters[0]
-            .fd
-            .disable(true)
-            .map_err(|e| PerfError::os("PERF_EVENT_IOC_DISABLE", e))?;
+        self.group_ioctl("PERF_EVENT_IOC_DISABLE", EventFd::disable)?;
         self.enabled = false;
         Ok(())
     }
 
     /// Zero the kernel's counts and every histogram, and rebase the readings (deltas 0).
     pub fn reset(&mut self) -> Result<(), PerfError> {
-        self.counters[0]
-            .fd
-            .reset(true)
-            .map_err(|e| PerfError::os("PERF_EVENT_IOC_RESET", e))?;
+        self.group_ioctl("PERF_EVENT_IOC_RESET", EventFd::reset)?;
         for c in &mut self.counters {
             c.histogram.reset();
         }

@@ -42,32 +42,28 @@ pub fn monotonic_nanos() -> u64 {
     clock_nanos(libc::CLOCK_MONOTONIC)
 }
 
-/// Ticks now, unserialized (the cheapest read).
-#[inline]
-pub fn ticks() -> u64 {
-    #[cfg(picollo_native)]
-    return crate::native::rdtsc();
-    #[cfg(not(picollo_native))]
-    return monotonic_nanos();
+/// Tick readers: the native TSC read named, or [`monotonic_nanos`] without `native/`.
+macro_rules! ticks {
+    ($($(#[$doc:meta])* $name:ident => $native:ident;)+) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name() -> u64 {
+            #[cfg(picollo_native)]
+            return crate::native::$native();
+            #[cfg(not(picollo_native))]
+            return monotonic_nanos();
+        }
+    )+};
 }
 
-/// Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
-#[inline]
-pub fn ticks_begin() -> u64 {
-    #[cfg(picollo_native)]
-    return crate::native::tsc_begin();
-    #[cfg(not(picollo_native))]
-    return monotonic_nanos();
-}
-
-/// Ticks at the end of a region: the region completes first and later instructions wait
-/// (`rdtscp; lfence`).
-#[inline]
-pub fn ticks_end() -> u64 {
-    #[cfg(picollo_native)]
-    return crate::native::tsc_end();
-    #[cfg(not(picollo_native))]
-    return monotonic_nanos();
+ticks! {
+    /// Ticks now, unserialized (the cheapest read).
+    ticks => rdtsc;
+    /// Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
+    ticks_begin => tsc_begin;
+    /// Ticks at the end of a region: the region completes first and later instructions wait
+    /// (`rdtscp; lfence`).
+    ticks_end => tsc_end;
 }
 
 /// Ticks and the CPU they were read on (`rdtscp` and its IA32_TSC_AUX, which Linux sets

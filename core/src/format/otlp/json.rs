@@ -3,6 +3,7 @@
 use core::fmt::{self, Write};
 
 use super::{Attribute, DataPoint, Metric, Request};
+use crate::format::json::{comma_separated, json_string};
 
 impl Request<'_> {
     /// The request as OTLP/JSON: the protobuf JSON mapping with lowerCamelCase field names,
@@ -16,12 +17,7 @@ impl Request<'_> {
         w.write_str(",\"version\":")?;
         json_string(w, self.scope_version)?;
         w.write_str("},\"metrics\":[")?;
-        for (k, m) in self.metrics.iter().enumerate() {
-            if k > 0 {
-                w.write_char(',')?;
-            }
-            json_metric(w, m)?;
-        }
+        comma_separated(w, self.metrics, json_metric)?;
         w.write_str("]}]}]}")
     }
 
@@ -46,12 +42,7 @@ fn json_metric(w: &mut dyn Write, m: &Metric<'_>) -> fmt::Result {
         json_string(w, m.unit)?;
     }
     w.write_str(",\"exponentialHistogram\":{\"dataPoints\":[")?;
-    for (k, p) in m.points.iter().enumerate() {
-        if k > 0 {
-            w.write_char(',')?;
-        }
-        json_point(w, p)?;
-    }
+    comma_separated(w, m.points, json_point)?;
     write!(
         w,
         "],\"aggregationTemporality\":{}}}}}",
@@ -74,12 +65,7 @@ fn json_point(w: &mut dyn Write, p: &DataPoint<'_>) -> fmt::Result {
         ",\"scale\":{},\"zeroCount\":\"{}\",\"positive\":{{\"offset\":{},\"bucketCounts\":[",
         h.scale, h.zero_count, h.offset
     )?;
-    for (k, c) in h.bucket_counts.iter().enumerate() {
-        if k > 0 {
-            w.write_char(',')?;
-        }
-        write!(w, "\"{c}\"")?;
-    }
+    comma_separated(w, &h.bucket_counts, |w, c| write!(w, "\"{c}\""))?;
     w.write_str("]}")?;
     if let Some(min) = h.min {
         w.write_str(",\"min\":")?;
@@ -94,16 +80,13 @@ fn json_point(w: &mut dyn Write, p: &DataPoint<'_>) -> fmt::Result {
 
 fn json_attributes(w: &mut dyn Write, attributes: &[Attribute<'_>]) -> fmt::Result {
     w.write_char('[')?;
-    for (k, (key, value)) in attributes.iter().enumerate() {
-        if k > 0 {
-            w.write_char(',')?;
-        }
+    comma_separated(w, attributes, |w, (key, value)| {
         w.write_str("{\"key\":")?;
         json_string(w, key)?;
         w.write_str(",\"value\":{\"stringValue\":")?;
         json_string(w, value)?;
-        w.write_str("}}")?;
-    }
+        w.write_str("}}")
+    })?;
     w.write_char(']')
 }
 
@@ -121,21 +104,4 @@ fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
     } else {
         write!(w, "{v:?}")
     }
-}
-
-/// A JSON string: quote, backslash and control characters escaped.
-fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
-    w.write_char('"')?;
-    for c in s.chars() {
-        match c {
-            '"' => w.write_str("\\\"")?,
-            '\\' => w.write_str("\\\\")?,
-            '\n' => w.write_str("\\n")?,
-            '\r' => w.write_str("\\r")?,
-            '\t' => w.write_str("\\t")?,
-            c if (c as u32) < 0x20 => write!(w, "\\u{:04x}", c as u32)?,
-            c => w.write_char(c)?,
-        }
-    }
-    w.write_char('"')
 }

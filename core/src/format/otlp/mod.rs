@@ -5,28 +5,13 @@
 
 mod json;
 mod protobuf;
-// Where `crate::float` is.
-#[cfg(all(
-    any(
-        feature = "critical-section",
-        loom,
-        all(target_has_atomic = "32", target_has_atomic = "64")
-    ),
-    target_has_atomic = "ptr"
-))]
-mod signed;
+if_float! {
+    mod signed;
+    pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
+}
 
 use alloc::vec::Vec;
 
-#[cfg(all(
-    any(
-        feature = "critical-section",
-        loom,
-        all(target_has_atomic = "32", target_has_atomic = "64")
-    ),
-    target_has_atomic = "ptr"
-))]
-pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
 pub use super::option::{
     check_attributes, check_name, check_scale, check_times, check_unit_ratio, AttributeSet,
     OptionError, MAX_SCALE, MIN_SCALE,

@@ -5,8 +5,12 @@
 //! A schema is an OTLP scale limited to `MIN_SCHEMA..=MAX_SCHEMA` (base `2^(2^-schema)`),
 //! and Prometheus' bucket `i` holds `(base^(i−1), base^i]`, which is OTLP's bucket `i − 1`:
 //! the re-binning is the OTLP export's ([`ExponentialHistogram`],
-//! [`SignedExponentialHistogram`]) with every index moved up by one.
+//! [`SignedExponentialHistogram`](otlp::SignedExponentialHistogram)) with every index moved
+//! up by one.
 
+if_float! {
+    mod float;
+}
 mod protobuf;
 
 pub use self::protobuf::{NativeFamily, NativeMetric, PROTOBUF_CONTENT_TYPE};
@@ -17,15 +21,6 @@ pub use super::option::{
     MIN_SCHEMA,
 };
 pub use super::otlp::ExponentialBuckets;
-#[cfg(all(
-    any(
-        feature = "critical-section",
-        loom,
-        all(target_has_atomic = "32", target_has_atomic = "64")
-    ),
-    target_has_atomic = "ptr"
-))]
-use super::otlp::SignedExponentialHistogram;
 use super::otlp::{self, coarsest_scale, ExponentialHistogram};
 use crate::counter::Counter;
 use crate::view::View;
@@ -177,52 +172,6 @@ impl NativeHistogram {
             },
             negative: ExponentialBuckets::default(),
             classic,
-        })
-    }
-
-    /// A histogram of doubles as a native one: the re-binning of
-    /// [`SignedExponentialHistogram::with_scale`] with a zero threshold of
-    /// [`DEFAULT_ZERO_THRESHOLD`] or the range's lowest magnitude when that is higher.
-    ///
-    /// # Errors
-    /// The options' rules; [`OptionError::ClassicBounds`] when `classic` is set (the
-    /// classic buckets are offered for integer histograms only).
-    #[cfg(all(
-        any(
-            feature = "critical-section",
-            loom,
-            all(target_has_atomic = "32", target_has_atomic = "64")
-        ),
-        target_has_atomic = "ptr"
-    ))]
-    pub fn from_float(
-        counts: &crate::float::FloatCounts,
-        options: &NativeOptions<'_>,
-    ) -> Result<Self, OptionError> {
-        options.check()?;
-        if options.classic.is_some() {
-            return Err(OptionError::ClassicBounds);
-        }
-        let schema = options.schema_or(counts.shape().layout().relative_error());
-        let h = SignedExponentialHistogram::with_scale(
-            counts,
-            schema,
-            options.unit_ratio,
-            DEFAULT_ZERO_THRESHOLD,
-        )?;
-        let up = |b: ExponentialBuckets| ExponentialBuckets {
-            offset: b.offset + 1,
-            counts: b.counts,
-        };
-        Ok(NativeHistogram {
-            schema,
-            zero_threshold: h.zero_threshold,
-            zero_count: h.zero_count,
-            count: h.count,
-            sum: h.sum,
-            positive: up(h.positive),
-            negative: up(h.negative),
-            classic: None,
         })
     }
 
