@@ -370,32 +370,13 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         let layout = self.layout();
         let (digits, target) = export_target(layout)?;
         let start = out.len();
-        out.try_reserve(V2_HEADER_LEN + 64)
-            .map_err(|_| OutOfMemory {
-                bytes: V2_HEADER_LEN + 64,
-            })?;
-        out.extend_from_slice(&[0; V2_HEADER_LEN]);
-        let mut w = PayloadWriter {
-            out: core::mem::take(out),
-            next_index: 0,
-            pending: None,
+        let (payload_len, next_index) = match self.append_payload(out, layout, target) {
+            Ok(written) => written,
+            Err(e) => {
+                out.truncate(start);
+                return Err(e);
+            }
         };
-        let result = self.write_payload(&mut w, layout, target);
-        let next_index = w.next_index;
-        *out = w.out;
-        if let Err(e) = result {
-            out.truncate(start);
-            return Err(e);
-        }
-        let payload_len = out.len() - start - V2_HEADER_LEN;
-        if payload_len > u32::MAX as usize {
-            out.truncate(start);
-            return Err(V2Error::TooLarge {
-                size: payload_len as u64,
-                limit: u32::MAX as u64,
-                what: "payload bytes",
-            });
-        }
         // The top of the highest non-empty bucket: the smallest range a peer must allocate.
         let unit = layout.unit();
         let highest = match next_index {
@@ -406,13 +387,44 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
                 .max(2 * unit),
         };
         let header = V2Header {
-            payload_len: payload_len as u32,
+            payload_len,
             digits,
             unit,
             highest,
         };
         header.write(&mut out[start..start + V2_HEADER_LEN]);
         Ok(())
+    }
+
+    /// Appends a zeroed header and the payload in `target`'s indices to `out`: the payload's
+    /// length (refused past `u32::MAX` bytes) and the index after the last one written.
+    fn append_payload(
+        &self,
+        out: &mut Vec<u8>,
+        layout: Layout,
+        target: Layout,
+    ) -> Result<(u32, u64), V2Error> {
+        out.try_reserve(V2_HEADER_LEN + 64)
+            .map_err(|_| OutOfMemory {
+                bytes: V2_HEADER_LEN + 64,
+            })?;
+        out.extend_from_slice(&[0; V2_HEADER_LEN]);
+        let payload_start = out.len();
+        let mut w = PayloadWriter {
+            out: core::mem::take(out),
+            next_index: 0,
+            pending: None,
+        };
+        let result = self.write_payload(&mut w, layout, target);
+        *out = w.out;
+        result?;
+        let payload_len = out.len() - payload_start;
+        let payload_len = u32::try_from(payload_len).map_err(|_| V2Error::TooLarge {
+            size: payload_len as u64,
+            limit: u32::MAX as u64,
+            what: "payload bytes",
+        })?;
+        Ok((payload_len, w.next_index))
     }
 
     /// Streams the stored counts into `w` when the target layout is this one: the storage
