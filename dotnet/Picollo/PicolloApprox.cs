@@ -31,17 +31,9 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_approx_counter*.</summary>
-    internal sealed class ApproxCounterHandle : SafeHandle
+    internal sealed class ApproxCounterHandle : SafeHandleZeroIsInvalid
     {
-        public ApproxCounterHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_approx_counter_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_approx_counter_free(pointer); }
     }
 
     /// <summary>A counter any number of threads increment at once, cheaply: exact below 2^T

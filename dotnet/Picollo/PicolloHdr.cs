@@ -105,31 +105,15 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_log_writer*.</summary>
-    internal sealed class LogWriterHandle : SafeHandle
+    internal sealed class LogWriterHandle : SafeHandleZeroIsInvalid
     {
-        public LogWriterHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_log_writer_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_log_writer_free(pointer); }
     }
 
     /// <summary>Owns a picollo_log_reader* (and, inside it, the library's copy of the text).</summary>
-    internal sealed class LogReaderHandle : SafeHandle
+    internal sealed class LogReaderHandle : SafeHandleZeroIsInvalid
     {
-        public LogReaderHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_log_reader_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_log_reader_free(pointer); }
     }
 
     internal static class Hdr
@@ -139,28 +123,6 @@ namespace Picollo
         public static HdrHistogram Adopt(Status st, HistogramHandle h)
         {
             return new HdrHistogram(Handles.Adopt(st, h), null);
-        }
-
-        /// <summary>Binary output: ask the size with (NULL, 0), then write into an array of
-        /// exactly that size; retried when the histogram grew in between.</summary>
-        public static byte[] RenderBinary(Text.Writer write)
-        {
-            UIntPtr needed;
-            Status first = write(null, UIntPtr.Zero, out needed);
-            if (first != Status.BufferTooSmall) PicolloException.Check(first);
-            while (true)
-            {
-                int n = checked((int)needed.ToUInt64());
-                var buf = new byte[n];
-                Status st = write(buf, new UIntPtr((ulong)n), out needed);
-                if (st == Status.BufferTooSmall && needed.ToUInt64() > (ulong)n) continue;
-                PicolloException.Check(st);
-                int written = checked((int)needed.ToUInt64());
-                if (written == n) return buf;
-                var exact = new byte[written];
-                Array.Copy(buf, exact, written);
-                return exact;
-            }
         }
 
         public static byte[] Utf8Bytes(string text)
@@ -203,7 +165,7 @@ namespace Picollo
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             V2Form form = compressed ? V2Form.Compressed : V2Form.Plain;
-            return Hdr.RenderBinary((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+            return Text.RenderBytes((byte[] buf, UIntPtr len, out UIntPtr needed) =>
                 Native.picollo_histogram_encode_v2(histogram.Handle, form, buf, len, out needed));
         }
 

@@ -145,17 +145,9 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_openmetrics_writer*.</summary>
-    internal sealed class OpenMetricsWriterHandle : SafeHandle
+    internal sealed class OpenMetricsWriterHandle : SafeHandleZeroIsInvalid
     {
-        public OpenMetricsWriterHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_openmetrics_writer_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_openmetrics_writer_free(pointer); }
     }
 
     /// <summary>Builds labels: <c>Labels.Of("method", "get", "code", "200")</c>.</summary>
@@ -421,20 +413,8 @@ namespace Picollo
             using (var pins = new Pins())
             {
                 OtlpOptionsData o = (options ?? new OtlpOptions()).ToNative(name, pins);
-                UIntPtr needed;
-                Status st = Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Protobuf, null, UIntPtr.Zero, out needed);
-                if (st != Status.BufferTooSmall) PicolloException.Check(st);
-                while (true)
-                {
-                    int n = checked((int)needed.ToUInt64());
-                    var buf = new byte[n];
-                    st = Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Protobuf, buf, new UIntPtr((uint)n), out needed);
-                    if (st == Status.BufferTooSmall && needed.ToUInt64() > (ulong)n) continue;
-                    PicolloException.Check(st);
-                    int written = checked((int)needed.ToUInt64());
-                    if (written != n) System.Array.Resize(ref buf, written);
-                    return buf;
-                }
+                return Text.RenderBytes((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                    Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Protobuf, buf, len, out needed));
             }
         }
     }
