@@ -48,10 +48,7 @@ namespace Picollo.Metrics
         /// <summary>Percentiles of the copy for strictly increasing ranks; no allocation.</summary>
         public unsafe void GetPercentiles(ReadOnlySpan<double> ranks, Span<Percentile> output)
         {
-            if (!Ranks.Fit(ranks, output.Length)) return;
-            fixed (double* r = &Ranks.First(ranks))
-            fixed (Percentile* o = &Ranks.First(output))
-                PicolloException.Check(Native.picollo_snapshot_percentiles(_handle, r, Ranks.Count(ranks), o));
+            Ranks.Fill(_handle, ranks, output, (s, r, n, o) => Native.picollo_snapshot_percentiles(s, r, n, (Percentile*)o));
         }
 
         /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
