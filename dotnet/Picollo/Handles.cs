@@ -1,7 +1,8 @@
 // Picollo for .NET: what every handle class shares. Each native object the library allocates
 // is owned by one SafeHandleZeroIsInvalid subclass (HistogramHandle, SnapshotHandle, ... beside
 // the DllImports of Picollo*.cs) whose Free is the matching picollo_*_free; Handles adopts the
-// handle a constructor-like call made and pins two handles for a call taking both.
+// handle a constructor-like call made (or throws its error) and pins two handles for a call
+// taking both.
 
 using System;
 using System.Runtime.InteropServices;
@@ -33,6 +34,17 @@ namespace Picollo
 
     internal static class Handles
     {
+        /// <summary>A constructor-like call: the new object's handle through out.</summary>
+        public delegate Status Maker<T>(out T made);
+
+        /// <summary>The handle <paramref name="make"/> made, adopted (see <see cref="Adopt"/>).</summary>
+        public static T Made<T>(Maker<T> make) where T : SafeHandle
+        {
+            T made;
+            Status st = make(out made);
+            return Adopt(st, made);
+        }
+
         /// <summary>The handle a constructor-like call made, or its error: the library's
         /// message read first (the next call on this thread replaces it), then the handle, if
         /// any was made, freed.</summary>

@@ -52,9 +52,8 @@ namespace Picollo
         /// (exact while one thread uses the counter; an atomic read-modify-write per increment).</param>
         public ApproxCounter(uint threshold = 0, uint maxShift = 0, bool exactWhenUncontended = false)
         {
-            ApproxCounterHandle h;
-            Status st = Native.picollo_approx_counter_new(threshold, maxShift, exactWhenUncontended ? 1u : 0u, out h);
-            _handle = Handles.Adopt(st, h);
+            uint exact = exactWhenUncontended ? 1u : 0u;
+            _handle = Handles.Made((out ApproxCounterHandle h) => Native.picollo_approx_counter_new(threshold, maxShift, exact, out h));
         }
 
         internal ApproxCounterHandle Handle { get { return _handle; } }

@@ -125,6 +125,12 @@ namespace Picollo
             return new HdrHistogram(Handles.Adopt(st, h), null);
         }
 
+        /// <summary>The histogram <paramref name="make"/> made (see <see cref="Handles.Made"/>).</summary>
+        public static HdrHistogram Made(Handles.Maker<HistogramHandle> make)
+        {
+            return new HdrHistogram(Handles.Made(make), null);
+        }
+
         public static byte[] Utf8Bytes(string text)
         {
             if (text == null) throw new ArgumentNullException("text");
@@ -176,9 +182,7 @@ namespace Picollo
         public static HdrHistogram Decode(byte[] data)
         {
             if (data == null) throw new ArgumentNullException("data");
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_decode_v2(data, Hdr.Len(data), out h);
-            return Hdr.Adopt(st, h);
+            return Hdr.Made((out HistogramHandle h) => Native.picollo_histogram_decode_v2(data, Hdr.Len(data), out h));
         }
 
         /// <summary>A new histogram from base64 text of V2 (surrounding whitespace ignored).</summary>
@@ -244,9 +248,7 @@ namespace Picollo
         public HistogramLogWriter(TextWriter output)
         {
             if (output == null) throw new ArgumentNullException("output");
-            LogWriterHandle w;
-            Status st = Native.picollo_log_writer_new(out w);
-            _handle = Handles.Adopt(st, w);
+            _handle = Handles.Made<LogWriterHandle>(Native.picollo_log_writer_new);
             _out = output;
         }
 
@@ -340,9 +342,7 @@ namespace Picollo
         public HistogramLogReader(string text)
         {
             byte[] bytes = Hdr.Utf8Bytes(text);
-            LogReaderHandle r;
-            Status st = Native.picollo_log_reader_new(bytes, Hdr.Len(bytes), out r);
-            _handle = Handles.Adopt(st, r);
+            _handle = Handles.Made((out LogReaderHandle r) => Native.picollo_log_reader_new(bytes, Hdr.Len(bytes), out r));
         }
 
         /// <summary>Reads the rest of <paramref name="reader"/> now.</summary>

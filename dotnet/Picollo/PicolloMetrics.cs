@@ -323,9 +323,7 @@ namespace Picollo
         public static HdrHistogram Collect(this HdrHistogram histogram)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_collect(histogram.Handle, out h);
-            return Hdr.Adopt(st, h);
+            return Hdr.Made((out HistogramHandle h) => Native.picollo_histogram_collect(histogram.Handle, out h));
         }
 
         /// <summary><see cref="Collect"/> into this snapshot (no allocation): afterwards it
@@ -436,9 +434,7 @@ namespace Picollo
         /// <summary>A writer appending to <paramref name="output"/> (null: to its own buffer).</summary>
         public OpenMetricsWriter(System.IO.TextWriter output)
         {
-            OpenMetricsWriterHandle w;
-            Status st = Native.picollo_openmetrics_writer_new(out w);
-            _handle = Handles.Adopt(st, w);
+            _handle = Handles.Made<OpenMetricsWriterHandle>(Native.picollo_openmetrics_writer_new);
             if (output == null)
             {
                 _own = new StringBuilder();

@@ -31,9 +31,7 @@ namespace Picollo.Metrics
         /// names it), StructSize for a struct_size that is not the library's.</exception>
         public FloatHistogram(FloatHistogramConfig config)
         {
-            FloatHistogramHandle h;
-            Status st = Native.picollo_float_histogram_new(ref config, out h);
-            _handle = Handles.Adopt(st, h);
+            _handle = Handles.Made((out FloatHistogramHandle h) => Native.picollo_float_histogram_new(ref config, out h));
         }
 
         FloatHistogram(FloatHistogramHandle adopted)

@@ -27,9 +27,7 @@ namespace Picollo.Metrics
 
         public HdrHistogram(HistogramConfig config)
         {
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_new(ref config, out h);
-            _handle = Handles.Adopt(st, h);
+            _handle = Handles.Made((out HistogramHandle h) => Native.picollo_histogram_new(ref config, out h));
         }
 
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
@@ -198,10 +196,7 @@ namespace Picollo.Metrics
         /// <paramref name="reuseInstance"/> when one is given (no allocation), else into a new one.</summary>
         public HdrHistogramSummary GetSummary(HdrHistogramSummary reuseInstance = null)
         {
-            var s = reuseInstance ?? new HdrHistogramSummary();
-            PicolloException.Check(Native.picollo_histogram_summary(_handle, out s.Data));
-            s.Taken();
-            return s;
+            return Summaries.Of<HistogramHandle, SummaryData, HdrHistogramSummary>(_handle, reuseInstance, Native.picollo_histogram_summary);
         }
 
         /// <summary>The Markdown table (with a <c>##### title</c> heading unless title is null/empty).</summary>

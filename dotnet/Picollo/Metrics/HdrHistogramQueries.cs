@@ -58,9 +58,7 @@ namespace Picollo.Metrics
         /// into a finer histogram to spread counts knowingly).</exception>
         public HdrHistogram Downsample(double relativeError)
         {
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_downsample(_handle, relativeError, out h);
-            return Hdr.Adopt(st, h);
+            return Hdr.Made((out HistogramHandle h) => Native.picollo_histogram_downsample(_handle, relativeError, out h));
         }
 
         /// <summary>The summary as text in one call: the Markdown table headed by

@@ -7,6 +7,8 @@
 //   Getters       one fact of a handle through a picollo_*_get_* call, or one answer to a
 //                 query by value (a percentile, rank_of, quantile_of, count_between, the
 //                 equivalent range);
+//   Summaries     a summary class filled from a histogram or snapshot, reused when given;
+//   Snapshots     the refresh of a snapshot from its source, in full or as deltas;
 //   Copies        a private histogram filled from a live one, disposed if the fill fails;
 //   Operands      the null check of the other histogram or summary of a binary operation.
 // The public classes stay what they are (sealed, no common base in the public API); only
@@ -174,6 +176,37 @@ namespace Picollo.Metrics
             A lowest, highest;
             PicolloException.Check(range(handle, x, out lowest, out highest));
             return upper ? highest : lowest;
+        }
+    }
+
+    /// <summary>A summary class around its struct (HdrHistogramSummary, FloatHistogramSummary).</summary>
+    internal interface ISummaryOf<TData>
+    {
+        /// <summary>Hold <paramref name="data"/>, just filled by the library, taken now.</summary>
+        void Fill(TData data);
+    }
+
+    internal static class Summaries
+    {
+        /// <summary>The summary of a histogram or snapshot, into <paramref name="reuse"/> when
+        /// one is given (no allocation), else into a new one.</summary>
+        public static S Of<H, TData, S>(H handle, S reuse, Getters.Getter<H, TData> get) where S : class, ISummaryOf<TData>, new()
+        {
+            TData data = Getters.Get(handle, get);
+            var s = reuse ?? new S();
+            s.Fill(data);
+            return s;
+        }
+    }
+
+    internal static class Snapshots
+    {
+        /// <summary>Refresh <paramref name="snapshot"/> from <paramref name="source"/> through
+        /// picollo_*snapshot_update: the full counts, or (deltas) those since the previous update.</summary>
+        public static void Update(SafeHandle snapshot, SafeHandle source, bool deltas, Func<IntPtr, IntPtr, uint, Status> update)
+        {
+            uint d = deltas ? 1u : 0u;
+            PicolloException.Check(Handles.Call2(snapshot, source, (s, h) => update(s, h, d)));
         }
     }
 
