@@ -392,27 +392,27 @@ namespace Picollo
         /// <paramref name="name"/> with this histogram as one exponential-histogram point.</summary>
         public static string ToOtlpJson(this HdrHistogram histogram, string name, OtlpOptions options = null)
         {
-            if (histogram == null) throw new ArgumentNullException("histogram");
-            if (name == null) throw new ArgumentNullException("name");
-            using (var pins = new Pins())
-            {
-                OtlpOptionsData o = (options ?? new OtlpOptions()).ToNative(name, pins);
-                return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                    Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Json, buf, len, out needed));
-            }
+            return Otlp(histogram, name, options, OtlpFormat.Json, Text.Render);
         }
 
         /// <summary>The same request as protobuf bytes (the body of an OTLP/HTTP POST to
         /// /v1/metrics with Content-Type application/x-protobuf).</summary>
         public static byte[] ToOtlpProtobuf(this HdrHistogram histogram, string name, OtlpOptions options = null)
         {
+            return Otlp(histogram, name, options, OtlpFormat.Protobuf, Text.RenderBytes);
+        }
+
+        /// <summary>The request in <paramref name="format"/>, as <paramref name="render"/>
+        /// takes the library's output (text or bytes); histogram and name checked for null first.</summary>
+        static T Otlp<T>(HdrHistogram histogram, string name, OtlpOptions options, OtlpFormat format, Func<Text.Writer, T> render)
+        {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (name == null) throw new ArgumentNullException("name");
             using (var pins = new Pins())
             {
                 OtlpOptionsData o = (options ?? new OtlpOptions()).ToNative(name, pins);
-                return Text.RenderBytes((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                    Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Protobuf, buf, len, out needed));
+                return render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                    Native.picollo_histogram_otlp(histogram.Handle, ref o, format, buf, len, out needed));
             }
         }
     }
