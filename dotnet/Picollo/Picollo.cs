@@ -825,6 +825,18 @@ namespace Picollo
             return Encoding.UTF8.GetString(buf, 0, written);
         }
 
+        /// <summary>The call that hands over the text a native writer has made (picollo_*_take).</summary>
+        public delegate Status Taker<H>(H writer, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        /// <summary>Throw for a failed call <paramref name="st"/> of a native writer, else move
+        /// the text it made to <paramref name="output"/>.</summary>
+        public static void Drain<H>(Status st, H writer, Taker<H> take, System.IO.TextWriter output)
+        {
+            PicolloException.Check(st);
+            string text = Render((byte[] buf, UIntPtr len, out UIntPtr needed) => take(writer, buf, len, out needed));
+            if (text.Length > 0) output.Write(text);
+        }
+
         /// <summary>Binary output (no NUL): an array of exactly the bytes written.</summary>
         public static byte[] RenderBytes(Writer write)
         {

@@ -296,10 +296,7 @@ namespace Picollo
         /// <summary>Throw for a failed call, else move the text it produced to the output.</summary>
         void Drain(Status st)
         {
-            PicolloException.Check(st);
-            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_log_writer_take(_handle, buf, len, out needed));
-            if (text.Length > 0) _out.Write(text);
+            Text.Drain(st, _handle, Native.picollo_log_writer_take, _out);
         }
 
         public void Dispose() { _handle.Dispose(); }

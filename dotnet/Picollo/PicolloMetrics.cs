@@ -482,10 +482,7 @@ namespace Picollo
         /// <summary>Throw for a failed call, else move the text it produced to the output.</summary>
         void Drain(Status st)
         {
-            PicolloException.Check(st);
-            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_openmetrics_writer_take(_handle, buf, len, out needed));
-            if (text.Length > 0) _out.Write(text);
+            Text.Drain(st, _handle, Native.picollo_openmetrics_writer_take, _out);
         }
 
         /// <summary>The text written so far, when the writer has its own buffer.</summary>
