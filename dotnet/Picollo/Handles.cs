@@ -37,7 +37,7 @@ namespace Picollo
         /// <summary>A constructor-like call: the new object's handle through out.</summary>
         public delegate Status Maker<T>(out T made);
 
-        /// <summary>The handle <paramref name="make"/> made, adopted (see <see cref="Adopt"/>).</summary>
+        /// <summary>The handle <paramref name="make"/> made, adopted (see <see cref="Adopt{T}"/>).</summary>
         public static T Made<T>(Maker<T> make) where T : SafeHandle
         {
             T made;

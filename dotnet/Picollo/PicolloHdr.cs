@@ -125,7 +125,7 @@ namespace Picollo
             return new HdrHistogram(Handles.Adopt(st, h), null);
         }
 
-        /// <summary>The histogram <paramref name="make"/> made (see <see cref="Handles.Made"/>).</summary>
+        /// <summary>The histogram <paramref name="make"/> made (see <see cref="Handles.Made{T}"/>).</summary>
         public static HdrHistogram Made(Handles.Maker<HistogramHandle> make)
         {
             return new HdrHistogram(Handles.Made(make), null);
