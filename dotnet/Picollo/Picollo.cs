@@ -3,7 +3,8 @@
 // Layers, bottom up:
 //   Native            every [DllImport] of the C ABI, nothing else (internal);
 //   blittable structs field-for-field copies of the C structs (checked against the C sizeof);
-//   SafeHandles       own the native pointers; ReleaseHandle calls the matching _free (internal).
+//   SafeHandles       own the native pointers; each one's Free calls the matching _free, its
+//                     base (SafeHandleZeroIsInvalid) and the Handles helpers are in Handles.cs (internal).
 // The API a C# caller uses is the one of the Picollo .NET announcement, namespace
 // Picollo.Metrics: HdrHistogram, HdrHistogramBuilder (HdrHistogram.Factory),
 // HdrHistogramSummary, HdrHistogramSnapshot and NanoScope, in Metrics/*.cs, with the C types
@@ -755,95 +756,33 @@ namespace Picollo
 
     /// <summary>Owns a picollo_histogram*. The marshaller AddRefs it around each call, so a
     /// Dispose racing a call cannot free the histogram under it.</summary>
-    internal sealed class HistogramHandle : SafeHandle
+    internal sealed class HistogramHandle : SafeHandleZeroIsInvalid
     {
-        public HistogramHandle() : base(IntPtr.Zero, true) { }
+        public HistogramHandle() { }
 
         /// <summary>A handle another object owns (a perf session's counter histogram): never
         /// freed through this wrapper. The owner invalidates it before freeing the histogram.</summary>
-        internal HistogramHandle(IntPtr borrowed) : base(IntPtr.Zero, false) { SetHandle(borrowed); }
+        internal HistogramHandle(IntPtr borrowed) : base(borrowed) { }
 
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_histogram_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_histogram_free(pointer); }
     }
 
     /// <summary>Owns a picollo_snapshot*.</summary>
-    internal sealed class SnapshotHandle : SafeHandle
+    internal sealed class SnapshotHandle : SafeHandleZeroIsInvalid
     {
-        public SnapshotHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_snapshot_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_snapshot_free(pointer); }
     }
 
     /// <summary>Owns a picollo_float_histogram*.</summary>
-    internal sealed class FloatHistogramHandle : SafeHandle
+    internal sealed class FloatHistogramHandle : SafeHandleZeroIsInvalid
     {
-        public FloatHistogramHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_float_histogram_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_float_histogram_free(pointer); }
     }
 
     /// <summary>Owns a picollo_float_snapshot*.</summary>
-    internal sealed class FloatSnapshotHandle : SafeHandle
+    internal sealed class FloatSnapshotHandle : SafeHandleZeroIsInvalid
     {
-        public FloatSnapshotHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_float_snapshot_free(handle);
-            return true;
-        }
-    }
-
-    internal static class Handles
-    {
-        /// <summary>The handle a constructor-like call made, or its error: the library's
-        /// message read first (the next call on this thread replaces it), then the handle, if
-        /// any was made, freed.</summary>
-        public static T Adopt<T>(Status st, T made) where T : SafeHandle
-        {
-            if (st == Status.Ok) return made;
-            string message = Utf8.FromNative(Native.picollo_last_error_message());
-            if (made != null) made.Dispose();
-            throw PicolloException.For(st, message);
-        }
-
-        /// <summary>Call with both handles' pointers, each kept alive (AddRef) for the call;
-        /// ObjectDisposedException if either is disposed, with no reference leaked.</summary>
-        public static Status Call2(SafeHandle a, SafeHandle b, Func<IntPtr, IntPtr, Status> call)
-        {
-            bool refA = false, refB = false;
-            try
-            {
-                a.DangerousAddRef(ref refA);
-                b.DangerousAddRef(ref refB);
-                return call(a.DangerousGetHandle(), b.DangerousGetHandle());
-            }
-            finally
-            {
-                if (refB) b.DangerousRelease();
-                if (refA) a.DangerousRelease();
-            }
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_float_snapshot_free(pointer); }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -878,9 +817,39 @@ namespace Picollo
     {
         public delegate Status Writer(byte[] buf, UIntPtr len, out UIntPtr needed);
 
-        /// <summary>Ask for the size with (NULL, 0), then render into a buffer that fits. The
-        /// loop covers a histogram that grew between the two calls.</summary>
+        /// <summary>A text the library writes, snprintf-style (see <see cref="Fill"/>).</summary>
         public static string Render(Writer write)
+        {
+            int written;
+            byte[] buf = Fill(write, 1, out written);
+            return Encoding.UTF8.GetString(buf, 0, written);
+        }
+
+        /// <summary>The call that hands over the text a native writer has made (picollo_*_take).</summary>
+        public delegate Status Taker<H>(H writer, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        /// <summary>Throw for a failed call <paramref name="st"/> of a native writer, else move
+        /// the text it made to <paramref name="output"/>.</summary>
+        public static void Drain<H>(Status st, H writer, Taker<H> take, System.IO.TextWriter output)
+        {
+            PicolloException.Check(st);
+            string text = Render((byte[] buf, UIntPtr len, out UIntPtr needed) => take(writer, buf, len, out needed));
+            if (text.Length > 0) output.Write(text);
+        }
+
+        /// <summary>Binary output (no NUL): an array of exactly the bytes written.</summary>
+        public static byte[] RenderBytes(Writer write)
+        {
+            int written;
+            byte[] buf = Fill(write, 0, out written);
+            if (written != buf.Length) Array.Resize(ref buf, written);
+            return buf;
+        }
+
+        /// <summary>Ask for the size with (NULL, 0), then write into a buffer of that size and
+        /// <paramref name="room"/> more (1 for a text's NUL). The loop covers an object that
+        /// grew between the two calls.</summary>
+        static byte[] Fill(Writer write, int room, out int written)
         {
             UIntPtr needed;
             Status first = write(null, UIntPtr.Zero, out needed);
@@ -888,11 +857,12 @@ namespace Picollo
             while (true)
             {
                 int n = checked((int)needed.ToUInt64());
-                var buf = new byte[n + 1];
+                var buf = new byte[n + room];
                 Status st = write(buf, new UIntPtr((ulong)buf.Length), out needed);
-                if (st == Status.BufferTooSmall && needed.ToUInt64() >= (ulong)buf.Length) continue;
+                if (st == Status.BufferTooSmall && needed.ToUInt64() > (ulong)n) continue;
                 PicolloException.Check(st);
-                return Encoding.UTF8.GetString(buf, 0, (int)needed.ToUInt64());
+                written = checked((int)needed.ToUInt64());
+                return buf;
             }
         }
     }

@@ -31,17 +31,9 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_approx_counter*.</summary>
-    internal sealed class ApproxCounterHandle : SafeHandle
+    internal sealed class ApproxCounterHandle : SafeHandleZeroIsInvalid
     {
-        public ApproxCounterHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_approx_counter_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_approx_counter_free(pointer); }
     }
 
     /// <summary>A counter any number of threads increment at once, cheaply: exact below 2^T
@@ -60,9 +52,8 @@ namespace Picollo
         /// (exact while one thread uses the counter; an atomic read-modify-write per increment).</param>
         public ApproxCounter(uint threshold = 0, uint maxShift = 0, bool exactWhenUncontended = false)
         {
-            ApproxCounterHandle h;
-            Status st = Native.picollo_approx_counter_new(threshold, maxShift, exactWhenUncontended ? 1u : 0u, out h);
-            _handle = Handles.Adopt(st, h);
+            uint exact = exactWhenUncontended ? 1u : 0u;
+            _handle = Handles.Made((out ApproxCounterHandle h) => Native.picollo_approx_counter_new(threshold, maxShift, exact, out h));
         }
 
         internal ApproxCounterHandle Handle { get { return _handle; } }

@@ -67,16 +67,8 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_bench_result* and, through it, the histograms it lends.</summary>
-    internal sealed class BenchResultHandle : SafeHandle
+    internal sealed class BenchResultHandle : SafeHandleZeroIsInvalid
     {
-        public BenchResultHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            BenchNative.picollo_bench_result_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { BenchNative.picollo_bench_result_free(pointer); }
     }
 }

@@ -105,31 +105,15 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_log_writer*.</summary>
-    internal sealed class LogWriterHandle : SafeHandle
+    internal sealed class LogWriterHandle : SafeHandleZeroIsInvalid
     {
-        public LogWriterHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_log_writer_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_log_writer_free(pointer); }
     }
 
     /// <summary>Owns a picollo_log_reader* (and, inside it, the library's copy of the text).</summary>
-    internal sealed class LogReaderHandle : SafeHandle
+    internal sealed class LogReaderHandle : SafeHandleZeroIsInvalid
     {
-        public LogReaderHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_log_reader_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_log_reader_free(pointer); }
     }
 
     internal static class Hdr
@@ -141,26 +125,10 @@ namespace Picollo
             return new HdrHistogram(Handles.Adopt(st, h), null);
         }
 
-        /// <summary>Binary output: ask the size with (NULL, 0), then write into an array of
-        /// exactly that size; retried when the histogram grew in between.</summary>
-        public static byte[] RenderBinary(Text.Writer write)
+        /// <summary>The histogram <paramref name="make"/> made (see <see cref="Handles.Made{T}"/>).</summary>
+        public static HdrHistogram Made(Handles.Maker<HistogramHandle> make)
         {
-            UIntPtr needed;
-            Status first = write(null, UIntPtr.Zero, out needed);
-            if (first != Status.BufferTooSmall) PicolloException.Check(first);
-            while (true)
-            {
-                int n = checked((int)needed.ToUInt64());
-                var buf = new byte[n];
-                Status st = write(buf, new UIntPtr((ulong)n), out needed);
-                if (st == Status.BufferTooSmall && needed.ToUInt64() > (ulong)n) continue;
-                PicolloException.Check(st);
-                int written = checked((int)needed.ToUInt64());
-                if (written == n) return buf;
-                var exact = new byte[written];
-                Array.Copy(buf, exact, written);
-                return exact;
-            }
+            return new HdrHistogram(Handles.Made(make), null);
         }
 
         public static byte[] Utf8Bytes(string text)
@@ -203,7 +171,7 @@ namespace Picollo
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
             V2Form form = compressed ? V2Form.Compressed : V2Form.Plain;
-            return Hdr.RenderBinary((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+            return Text.RenderBytes((byte[] buf, UIntPtr len, out UIntPtr needed) =>
                 Native.picollo_histogram_encode_v2(histogram.Handle, form, buf, len, out needed));
         }
 
@@ -214,9 +182,7 @@ namespace Picollo
         public static HdrHistogram Decode(byte[] data)
         {
             if (data == null) throw new ArgumentNullException("data");
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_decode_v2(data, Hdr.Len(data), out h);
-            return Hdr.Adopt(st, h);
+            return Hdr.Made((out HistogramHandle h) => Native.picollo_histogram_decode_v2(data, Hdr.Len(data), out h));
         }
 
         /// <summary>A new histogram from base64 text of V2 (surrounding whitespace ignored).</summary>
@@ -282,9 +248,7 @@ namespace Picollo
         public HistogramLogWriter(TextWriter output)
         {
             if (output == null) throw new ArgumentNullException("output");
-            LogWriterHandle w;
-            Status st = Native.picollo_log_writer_new(out w);
-            _handle = Handles.Adopt(st, w);
+            _handle = Handles.Made<LogWriterHandle>(Native.picollo_log_writer_new);
             _out = output;
         }
 
@@ -332,10 +296,7 @@ namespace Picollo
         /// <summary>Throw for a failed call, else move the text it produced to the output.</summary>
         void Drain(Status st)
         {
-            PicolloException.Check(st);
-            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_log_writer_take(_handle, buf, len, out needed));
-            if (text.Length > 0) _out.Write(text);
+            Text.Drain(st, _handle, Native.picollo_log_writer_take, _out);
         }
 
         public void Dispose() { _handle.Dispose(); }
@@ -378,9 +339,7 @@ namespace Picollo
         public HistogramLogReader(string text)
         {
             byte[] bytes = Hdr.Utf8Bytes(text);
-            LogReaderHandle r;
-            Status st = Native.picollo_log_reader_new(bytes, Hdr.Len(bytes), out r);
-            _handle = Handles.Adopt(st, r);
+            _handle = Handles.Made((out LogReaderHandle r) => Native.picollo_log_reader_new(bytes, Hdr.Len(bytes), out r));
         }
 
         /// <summary>Reads the rest of <paramref name="reader"/> now.</summary>

@@ -145,17 +145,9 @@ namespace Picollo
     }
 
     /// <summary>Owns a picollo_openmetrics_writer*.</summary>
-    internal sealed class OpenMetricsWriterHandle : SafeHandle
+    internal sealed class OpenMetricsWriterHandle : SafeHandleZeroIsInvalid
     {
-        public OpenMetricsWriterHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            Native.picollo_openmetrics_writer_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { Native.picollo_openmetrics_writer_free(pointer); }
     }
 
     /// <summary>Builds labels: <c>Labels.Of("method", "get", "code", "200")</c>.</summary>
@@ -331,9 +323,7 @@ namespace Picollo
         public static HdrHistogram Collect(this HdrHistogram histogram)
         {
             if (histogram == null) throw new ArgumentNullException("histogram");
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_collect(histogram.Handle, out h);
-            return Hdr.Adopt(st, h);
+            return Hdr.Made((out HistogramHandle h) => Native.picollo_histogram_collect(histogram.Handle, out h));
         }
 
         /// <summary><see cref="Collect"/> into this snapshot (no allocation): afterwards it
@@ -402,39 +392,27 @@ namespace Picollo
         /// <paramref name="name"/> with this histogram as one exponential-histogram point.</summary>
         public static string ToOtlpJson(this HdrHistogram histogram, string name, OtlpOptions options = null)
         {
-            if (histogram == null) throw new ArgumentNullException("histogram");
-            if (name == null) throw new ArgumentNullException("name");
-            using (var pins = new Pins())
-            {
-                OtlpOptionsData o = (options ?? new OtlpOptions()).ToNative(name, pins);
-                return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                    Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Json, buf, len, out needed));
-            }
+            return Otlp(histogram, name, options, OtlpFormat.Json, Text.Render);
         }
 
         /// <summary>The same request as protobuf bytes (the body of an OTLP/HTTP POST to
         /// /v1/metrics with Content-Type application/x-protobuf).</summary>
         public static byte[] ToOtlpProtobuf(this HdrHistogram histogram, string name, OtlpOptions options = null)
         {
+            return Otlp(histogram, name, options, OtlpFormat.Protobuf, Text.RenderBytes);
+        }
+
+        /// <summary>The request in <paramref name="format"/>, as <paramref name="render"/>
+        /// takes the library's output (text or bytes); histogram and name checked for null first.</summary>
+        static T Otlp<T>(HdrHistogram histogram, string name, OtlpOptions options, OtlpFormat format, Func<Text.Writer, T> render)
+        {
             if (histogram == null) throw new ArgumentNullException("histogram");
             if (name == null) throw new ArgumentNullException("name");
             using (var pins = new Pins())
             {
                 OtlpOptionsData o = (options ?? new OtlpOptions()).ToNative(name, pins);
-                UIntPtr needed;
-                Status st = Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Protobuf, null, UIntPtr.Zero, out needed);
-                if (st != Status.BufferTooSmall) PicolloException.Check(st);
-                while (true)
-                {
-                    int n = checked((int)needed.ToUInt64());
-                    var buf = new byte[n];
-                    st = Native.picollo_histogram_otlp(histogram.Handle, ref o, OtlpFormat.Protobuf, buf, new UIntPtr((uint)n), out needed);
-                    if (st == Status.BufferTooSmall && needed.ToUInt64() > (ulong)n) continue;
-                    PicolloException.Check(st);
-                    int written = checked((int)needed.ToUInt64());
-                    if (written != n) System.Array.Resize(ref buf, written);
-                    return buf;
-                }
+                return render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                    Native.picollo_histogram_otlp(histogram.Handle, ref o, format, buf, len, out needed));
             }
         }
     }
@@ -456,9 +434,7 @@ namespace Picollo
         /// <summary>A writer appending to <paramref name="output"/> (null: to its own buffer).</summary>
         public OpenMetricsWriter(System.IO.TextWriter output)
         {
-            OpenMetricsWriterHandle w;
-            Status st = Native.picollo_openmetrics_writer_new(out w);
-            _handle = Handles.Adopt(st, w);
+            _handle = Handles.Made<OpenMetricsWriterHandle>(Native.picollo_openmetrics_writer_new);
             if (output == null)
             {
                 _own = new StringBuilder();
@@ -506,10 +482,7 @@ namespace Picollo
         /// <summary>Throw for a failed call, else move the text it produced to the output.</summary>
         void Drain(Status st)
         {
-            PicolloException.Check(st);
-            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_openmetrics_writer_take(_handle, buf, len, out needed));
-            if (text.Length > 0) _out.Write(text);
+            Text.Drain(st, _handle, Native.picollo_openmetrics_writer_take, _out);
         }
 
         /// <summary>The text written so far, when the writer has its own buffer.</summary>

@@ -197,17 +197,9 @@ namespace Picollo.Perf
     }
 
     /// <summary>Owns a picollo_perf_session*.</summary>
-    internal sealed class SessionHandle : SafeHandle
+    internal sealed class SessionHandle : SafeHandleZeroIsInvalid
     {
-        public SessionHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        protected override bool ReleaseHandle()
-        {
-            PerfNative.picollo_perf_session_free(handle);
-            return true;
-        }
+        protected override void Free(IntPtr pointer) { PerfNative.picollo_perf_session_free(pointer); }
     }
 
     /// <summary>Discovery: what this machine can count.</summary>

@@ -124,25 +124,7 @@ namespace Picollo
             using (var pins = new Pins())
             {
                 PrometheusNativeOptionsData o = (options ?? new PrometheusNativeOptions()).ToNative(name, pins);
-                return Bytes((byte[] buf, UIntPtr len, out UIntPtr needed) => export(ref o, buf, len, out needed));
-            }
-        }
-
-        /// <summary>Ask for the size with (NULL, 0), then fill a buffer that fits (again if
-        /// the histogram grew between the calls).</summary>
-        static byte[] Bytes(Text.Writer write)
-        {
-            UIntPtr needed;
-            Status st = write(null, UIntPtr.Zero, out needed);
-            if (st != Status.BufferTooSmall) PicolloException.Check(st);
-            while (true)
-            {
-                int n = checked((int)needed.ToUInt64());
-                var buf = new byte[n];
-                st = write(buf, new UIntPtr((ulong)n), out needed);
-                if (st == Status.BufferTooSmall && needed.ToUInt64() > (ulong)n) continue;
-                PicolloException.Check(st);
-                return buf;
+                return Text.RenderBytes((byte[] buf, UIntPtr len, out UIntPtr needed) => export(ref o, buf, len, out needed));
             }
         }
     }

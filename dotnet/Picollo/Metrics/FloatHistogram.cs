@@ -31,9 +31,7 @@ namespace Picollo.Metrics
         /// names it), StructSize for a struct_size that is not the library's.</exception>
         public FloatHistogram(FloatHistogramConfig config)
         {
-            FloatHistogramHandle h;
-            Status st = Native.picollo_float_histogram_new(ref config, out h);
-            _handle = Handles.Adopt(st, h);
+            _handle = Handles.Made((out FloatHistogramHandle h) => Native.picollo_float_histogram_new(ref config, out h));
         }
 
         FloatHistogram(FloatHistogramHandle adopted)
@@ -87,17 +85,13 @@ namespace Picollo.Metrics
         /// <summary>Record every value in one native call (a double[] converts implicitly).</summary>
         public unsafe void RecordMany(ReadOnlySpan<double> values)
         {
-            if (values.Length == 0) return;
-            fixed (double* p = &Ranks.First(values))
-                PicolloException.Check(Native.picollo_float_histogram_record_many(_handle, p, new UIntPtr((uint)values.Length)));
+            Ranks.Each(_handle, values, (h, p, n) => Native.picollo_float_histogram_record_many(h, (double*)p, n));
         }
 
         /// <summary>Record every float in one native call, each widened exactly.</summary>
         public unsafe void RecordMany(ReadOnlySpan<float> values)
         {
-            if (values.Length == 0) return;
-            fixed (float* p = &Ranks.First(values))
-                PicolloException.Check(Native.picollo_float_histogram_record_many_f32(_handle, p, new UIntPtr((uint)values.Length)));
+            Ranks.Each(_handle, values, (h, p, n) => Native.picollo_float_histogram_record_many_f32(h, (float*)p, n));
         }
 
         public void RecordMany(double[] values, int offset, int count)
@@ -172,12 +166,7 @@ namespace Picollo.Metrics
         // Percentiles: ranks in percent (0..100); a batch needs strictly increasing ranks and
         // answers from one copy of the counts. An empty histogram throws InvalidOperationException (Empty).
 
-        public FloatPercentile GetPercentile(double rank)
-        {
-            FloatPercentile p;
-            PicolloException.Check(Native.picollo_float_histogram_percentile(_handle, rank, out p));
-            return p;
-        }
+        public FloatPercentile GetPercentile(double rank) { return Getters.Get<FloatHistogramHandle, double, FloatPercentile>(_handle, rank, Native.picollo_float_histogram_percentile); }
 
         public double GetPercentileValue(double rank) { return GetPercentile(rank).Value; }
 
@@ -185,10 +174,7 @@ namespace Picollo.Metrics
         /// (as long as <paramref name="ranks"/>); no allocation.</summary>
         public unsafe void GetPercentiles(ReadOnlySpan<double> ranks, Span<FloatPercentile> output)
         {
-            if (!Ranks.Fit(ranks, output.Length)) return;
-            fixed (double* r = &Ranks.First(ranks))
-            fixed (FloatPercentile* o = &Ranks.First(output))
-                PicolloException.Check(Native.picollo_float_histogram_percentiles(_handle, r, Ranks.Count(ranks), o));
+            Ranks.Fill(_handle, ranks, output, (h, r, n, o) => Native.picollo_float_histogram_percentiles(h, r, n, (FloatPercentile*)o));
         }
 
         public FloatPercentile[] GetPercentiles(params double[] ranks) { return Ranks.ToArray<FloatPercentile>(ranks, GetPercentiles); }
@@ -208,33 +194,18 @@ namespace Picollo.Metrics
         /// the part of it between the exact Min and Max (so at or above Max every value
         /// counts). x may be ±∞.</summary>
         /// <exception cref="ArgumentException">NaN (InvalidArgument).</exception>
-        public double RankOf(double x)
-        {
-            double r;
-            PicolloException.Check(Native.picollo_float_histogram_rank_of(_handle, x, out r));
-            return r;
-        }
+        public double RankOf(double x) { return Getters.Get<FloatHistogramHandle, double, double>(_handle, x, Native.picollo_float_histogram_rank_of); }
 
         /// <summary>The fraction (0..1) of the values in buckets at or below x: the inverse of
         /// a percentile (<see cref="RankOf"/> over the total).</summary>
         /// <exception cref="ArgumentException">NaN (InvalidArgument).</exception>
         /// <exception cref="InvalidOperationException">no value is in a bucket (Empty).</exception>
-        public double QuantileOf(double x)
-        {
-            double q;
-            PicolloException.Check(Native.picollo_float_histogram_quantile_of(_handle, x, out q));
-            return q;
-        }
+        public double QuantileOf(double x) { return Getters.Get<FloatHistogramHandle, double, double>(_handle, x, Native.picollo_float_histogram_quantile_of); }
 
         /// <summary>The count of every bucket that holds a value in [lo, hi] (whole buckets:
         /// exact when lo and hi are bucket bounds).</summary>
         /// <exception cref="ArgumentException">a NaN bound or lo &gt; hi (InvalidArgument).</exception>
-        public ulong CountBetween(double lo, double hi)
-        {
-            ulong n;
-            PicolloException.Check(Native.picollo_float_histogram_count_between(_handle, lo, hi, out n));
-            return n;
-        }
+        public ulong CountBetween(double lo, double hi) { return Getters.Get<FloatHistogramHandle, double, ulong>(_handle, lo, hi, Native.picollo_float_histogram_count_between); }
 
         /// <summary>The smallest and largest values of the bucket x falls in (signed; [0, 0]
         /// for zero), recorded or not.</summary>
@@ -246,19 +217,9 @@ namespace Picollo.Metrics
         }
 
         /// <summary>The smallest value of x's bucket (see <see cref="GetEquivalentRange"/>).</summary>
-        public double LowestEquivalentValue(double x)
-        {
-            double lo, hi;
-            GetEquivalentRange(x, out lo, out hi);
-            return lo;
-        }
+        public double LowestEquivalentValue(double x) { return Getters.End<FloatHistogramHandle, double>(_handle, x, Native.picollo_float_histogram_equivalent_range, false); }
 
         /// <summary>The largest value of x's bucket (see <see cref="GetEquivalentRange"/>).</summary>
-        public double HighestEquivalentValue(double x)
-        {
-            double lo, hi;
-            GetEquivalentRange(x, out lo, out hi);
-            return hi;
-        }
+        public double HighestEquivalentValue(double x) { return Getters.End<FloatHistogramHandle, double>(_handle, x, Native.picollo_float_histogram_equivalent_range, true); }
     }
 }

@@ -77,19 +77,14 @@ namespace Picollo.Metrics
         /// into a finer histogram to spread counts knowingly).</exception>
         public FloatHistogram Downsample(double relativeError)
         {
-            FloatHistogramHandle h;
-            Status st = Native.picollo_float_histogram_downsample(_handle, relativeError, out h);
-            return new FloatHistogram(Handles.Adopt(st, h));
+            return new FloatHistogram(Handles.Made((out FloatHistogramHandle h) => Native.picollo_float_histogram_downsample(_handle, relativeError, out h)));
         }
 
         /// <summary>The standard summary (16 percentiles, the counts beside the buckets, exact
         /// sum and extremes, mean and stdev), into <paramref name="reuseInstance"/> when given.</summary>
         public FloatHistogramSummary GetSummary(FloatHistogramSummary reuseInstance = null)
         {
-            var s = reuseInstance ?? new FloatHistogramSummary();
-            PicolloException.Check(Native.picollo_float_histogram_summary(_handle, out s.Data));
-            s.Taken();
-            return s;
+            return Summaries.Of<FloatHistogramHandle, FloatSummaryData, FloatHistogramSummary>(_handle, reuseInstance, Native.picollo_float_histogram_summary);
         }
 
         /// <summary>A copy of the counts that <see cref="FloatHistogramSnapshot.Update"/> refreshes in place.</summary>

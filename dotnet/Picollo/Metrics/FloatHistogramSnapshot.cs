@@ -16,9 +16,7 @@ namespace Picollo.Metrics
 
         internal FloatHistogramSnapshot(FloatHistogram source)
         {
-            FloatSnapshotHandle s;
-            Status st = Native.picollo_float_snapshot_new(source.Handle, out s);
-            _handle = Handles.Adopt(st, s);
+            _handle = Handles.Made((out FloatSnapshotHandle s) => Native.picollo_float_snapshot_new(source.Handle, out s));
             _source = source;
         }
 
@@ -31,17 +29,13 @@ namespace Picollo.Metrics
         /// recorded since the previous update (since the reset, if it was reset in between).</summary>
         public void Update(bool deltas = false)
         {
-            uint d = deltas ? 1u : 0u;
-            PicolloException.Check(Handles.Call2(_handle, _source.Handle, (s, h) => Native.picollo_float_snapshot_update(s, h, d)));
+            Snapshots.Update(_handle, _source.Handle, deltas, Native.picollo_float_snapshot_update);
         }
 
         /// <summary>The standard summary of the copy, into <paramref name="reuseInstance"/> when given.</summary>
         public FloatHistogramSummary GetSummary(FloatHistogramSummary reuseInstance = null)
         {
-            var s = reuseInstance ?? new FloatHistogramSummary();
-            PicolloException.Check(Native.picollo_float_snapshot_summary(_handle, out s.Data));
-            s.Taken();
-            return s;
+            return Summaries.Of<FloatSnapshotHandle, FloatSummaryData, FloatHistogramSummary>(_handle, reuseInstance, Native.picollo_float_snapshot_summary);
         }
 
         public void Dispose() { _handle.Dispose(); }

@@ -11,7 +11,7 @@ namespace Picollo.Metrics
     /// ranks of <see cref="HdrHistogramSummary.StandardRanks"/>, the counts beside the buckets
     /// (zero, NaN, ±∞, underflow, overflow, saturated), the exact sum and extremes, mean and
     /// standard deviation. A new one is empty (zero counts, NaN moments and extremes).</summary>
-    public sealed class FloatHistogramSummary
+    public sealed class FloatHistogramSummary : ISummaryOf<FloatSummaryData>
     {
         /// <summary>The raw struct, filled by the library.</summary>
         public FloatSummaryData Data;
@@ -24,7 +24,11 @@ namespace Picollo.Metrics
         /// <summary>When the summary was last filled (UTC); default(DateTime) for a new one.</summary>
         public DateTime TimestampUtc { get; private set; }
 
-        internal void Taken() { TimestampUtc = DateTime.UtcNow; }
+        void ISummaryOf<FloatSummaryData>.Fill(FloatSummaryData data)
+        {
+            Data = data;
+            TimestampUtc = DateTime.UtcNow;
+        }
 
         public FloatPercentile this[int i] { get { return Data[i]; } }
 

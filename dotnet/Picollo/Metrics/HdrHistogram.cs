@@ -27,9 +27,7 @@ namespace Picollo.Metrics
 
         public HdrHistogram(HistogramConfig config)
         {
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_new(ref config, out h);
-            _handle = Handles.Adopt(st, h);
+            _handle = Handles.Made((out HistogramHandle h) => Native.picollo_histogram_new(ref config, out h));
         }
 
         public HdrHistogram(double relativeError = 0.001, ulong minTrackable = 0, ulong maxTrackable = ulong.MaxValue,
@@ -86,10 +84,7 @@ namespace Picollo.Metrics
 
         public unsafe void RecordMany(ulong[] values, int offset, int count)
         {
-            ReadOnlySpan<ulong> slice = Ranks.Slice(values, offset, count);
-            if (slice.Length == 0) return;
-            fixed (ulong* p = &Ranks.First(slice))
-                PicolloException.Check(Native.picollo_histogram_record_many(_handle, p, new UIntPtr((uint)count)));
+            Ranks.Each(_handle, Ranks.Slice(values, offset, count), (h, p, n) => Native.picollo_histogram_record_many(h, (ulong*)p, n));
         }
 
         /// <summary>Clear every count (see the class summary for which thread may call it).</summary>
@@ -173,12 +168,7 @@ namespace Picollo.Metrics
         // scalar forms are a batch of one. An empty histogram throws InvalidOperationException (Empty).
 
         /// <summary>The percentile at <paramref name="rank"/>, with its bucket.</summary>
-        public Percentile GetPercentile(double rank)
-        {
-            Percentile p;
-            PicolloException.Check(Native.picollo_histogram_percentile(_handle, rank, out p));
-            return p;
-        }
+        public Percentile GetPercentile(double rank) { return Getters.Get<HistogramHandle, double, Percentile>(_handle, rank, Native.picollo_histogram_percentile); }
 
         /// <summary>The value of the percentile at <paramref name="rank"/>.</summary>
         public ulong GetPercentileValue(double rank) { return GetPercentile(rank).Value; }
@@ -187,19 +177,13 @@ namespace Picollo.Metrics
         /// (as long as <paramref name="ranks"/>); no allocation.</summary>
         public unsafe void GetPercentiles(ReadOnlySpan<double> ranks, Span<Percentile> output)
         {
-            if (!Ranks.Fit(ranks, output.Length)) return;
-            fixed (double* r = &Ranks.First(ranks))
-            fixed (Percentile* o = &Ranks.First(output))
-                PicolloException.Check(Native.picollo_histogram_percentiles(_handle, r, Ranks.Count(ranks), o));
+            Ranks.Fill(_handle, ranks, output, (h, r, n, o) => Native.picollo_histogram_percentiles(h, r, n, (Percentile*)o));
         }
 
         /// <summary>Percentile values only, for strictly increasing ranks; no allocation.</summary>
         public unsafe void GetPercentileValues(ReadOnlySpan<double> ranks, Span<ulong> output)
         {
-            if (!Ranks.Fit(ranks, output.Length)) return;
-            fixed (double* r = &Ranks.First(ranks))
-            fixed (ulong* o = &Ranks.First(output))
-                PicolloException.Check(Native.picollo_histogram_percentile_values(_handle, r, Ranks.Count(ranks), o));
+            Ranks.Fill(_handle, ranks, output, (h, r, n, o) => Native.picollo_histogram_percentile_values(h, r, n, (ulong*)o));
         }
 
         /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>
@@ -212,10 +196,7 @@ namespace Picollo.Metrics
         /// <paramref name="reuseInstance"/> when one is given (no allocation), else into a new one.</summary>
         public HdrHistogramSummary GetSummary(HdrHistogramSummary reuseInstance = null)
         {
-            var s = reuseInstance ?? new HdrHistogramSummary();
-            PicolloException.Check(Native.picollo_histogram_summary(_handle, out s.Data));
-            s.Taken();
-            return s;
+            return Summaries.Of<HistogramHandle, SummaryData, HdrHistogramSummary>(_handle, reuseInstance, Native.picollo_histogram_summary);
         }
 
         /// <summary>The Markdown table (with a <c>##### title</c> heading unless title is null/empty).</summary>

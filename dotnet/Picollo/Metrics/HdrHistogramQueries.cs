@@ -14,32 +14,17 @@ namespace Picollo.Metrics
         /// below count whole, the value's own bucket in part, as if its values were spread
         /// evenly over it (exact for width-1 buckets: values below twice the block size).
         /// Underflow and overflow are not counted, as in percentiles.</summary>
-        public double RankOf(ulong value)
-        {
-            double r;
-            PicolloException.Check(Native.picollo_histogram_rank_of(_handle, value, out r));
-            return r;
-        }
+        public double RankOf(ulong value) { return Getters.Get<HistogramHandle, ulong, double>(_handle, value, Native.picollo_histogram_rank_of); }
 
         /// <summary>The fraction (0..1) of the values in range at or below value: the inverse
         /// of a percentile (<see cref="RankOf"/> over the count in range).</summary>
         /// <exception cref="InvalidOperationException">the range holds no value (Empty).</exception>
-        public double QuantileOf(ulong value)
-        {
-            double q;
-            PicolloException.Check(Native.picollo_histogram_quantile_of(_handle, value, out q));
-            return q;
-        }
+        public double QuantileOf(ulong value) { return Getters.Get<HistogramHandle, ulong, double>(_handle, value, Native.picollo_histogram_quantile_of); }
 
         /// <summary>The count of every bucket that holds a value in [lo, hi] (whole buckets, as
         /// HdrHistogram's getCountBetweenValues: exact when lo and hi are bucket bounds).</summary>
         /// <exception cref="ArgumentException">lo &gt; hi (InvalidArgument).</exception>
-        public ulong CountBetween(ulong lo, ulong hi)
-        {
-            ulong n;
-            PicolloException.Check(Native.picollo_histogram_count_between(_handle, lo, hi, out n));
-            return n;
-        }
+        public ulong CountBetween(ulong lo, ulong hi) { return Getters.Get<HistogramHandle, ulong, ulong>(_handle, lo, hi, Native.picollo_histogram_count_between); }
 
         /// <summary>The smallest and largest values of the bucket value falls in under this
         /// layout, recorded or not, in range or not; the next bucket starts at highest + 1.</summary>
@@ -50,20 +35,10 @@ namespace Picollo.Metrics
 
         /// <summary>The smallest value sharing value's bucket: two values share a bucket when
         /// their lowest equivalent values are equal.</summary>
-        public ulong LowestEquivalentValue(ulong value)
-        {
-            ulong lo, hi;
-            GetEquivalentRange(value, out lo, out hi);
-            return lo;
-        }
+        public ulong LowestEquivalentValue(ulong value) { return Getters.End<HistogramHandle, ulong>(_handle, value, Native.picollo_histogram_equivalent_range, false); }
 
         /// <summary>The largest value sharing value's bucket.</summary>
-        public ulong HighestEquivalentValue(ulong value)
-        {
-            ulong lo, hi;
-            GetEquivalentRange(value, out lo, out hi);
-            return hi;
-        }
+        public ulong HighestEquivalentValue(ulong value) { return Getters.End<HistogramHandle, ulong>(_handle, value, Native.picollo_histogram_equivalent_range, true); }
 
         /// <summary>Add every count of other whatever its relative error (and range, counter
         /// width and mode), re-binned into this layout: into a coarser (or the same) one
@@ -83,9 +58,7 @@ namespace Picollo.Metrics
         /// into a finer histogram to spread counts knowingly).</exception>
         public HdrHistogram Downsample(double relativeError)
         {
-            HistogramHandle h;
-            Status st = Native.picollo_histogram_downsample(_handle, relativeError, out h);
-            return Hdr.Adopt(st, h);
+            return Hdr.Made((out HistogramHandle h) => Native.picollo_histogram_downsample(_handle, relativeError, out h));
         }
 
         /// <summary>The summary as text in one call: the Markdown table headed by

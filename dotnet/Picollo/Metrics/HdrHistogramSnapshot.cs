@@ -16,9 +16,7 @@ namespace Picollo.Metrics
 
         internal HdrHistogramSnapshot(HdrHistogram source)
         {
-            SnapshotHandle s;
-            Status st = Native.picollo_snapshot_new(source.Handle, out s);
-            _handle = Handles.Adopt(st, s);
+            _handle = Handles.Made((out SnapshotHandle s) => Native.picollo_snapshot_new(source.Handle, out s));
             _source = source;
         }
 
@@ -31,27 +29,20 @@ namespace Picollo.Metrics
         /// recorded since the previous update.</summary>
         public void Update(bool deltas = false)
         {
-            uint d = deltas ? 1u : 0u;
-            PicolloException.Check(Handles.Call2(_handle, _source.Handle, (s, h) => Native.picollo_snapshot_update(s, h, d)));
+            Snapshots.Update(_handle, _source.Handle, deltas, Native.picollo_snapshot_update);
         }
 
         /// <summary>The standard summary of the copy, into <paramref name="reuseInstance"/>
         /// when given (no allocation), else into a new one.</summary>
         public HdrHistogramSummary GetSummary(HdrHistogramSummary reuseInstance = null)
         {
-            var s = reuseInstance ?? new HdrHistogramSummary();
-            PicolloException.Check(Native.picollo_snapshot_summary(_handle, out s.Data));
-            s.Taken();
-            return s;
+            return Summaries.Of<SnapshotHandle, SummaryData, HdrHistogramSummary>(_handle, reuseInstance, Native.picollo_snapshot_summary);
         }
 
         /// <summary>Percentiles of the copy for strictly increasing ranks; no allocation.</summary>
         public unsafe void GetPercentiles(ReadOnlySpan<double> ranks, Span<Percentile> output)
         {
-            if (!Ranks.Fit(ranks, output.Length)) return;
-            fixed (double* r = &Ranks.First(ranks))
-            fixed (Percentile* o = &Ranks.First(output))
-                PicolloException.Check(Native.picollo_snapshot_percentiles(_handle, r, Ranks.Count(ranks), o));
+            Ranks.Fill(_handle, ranks, output, (s, r, n, o) => Native.picollo_snapshot_percentiles(s, r, n, (Percentile*)o));
         }
 
         /// <summary><see cref="GetPercentiles(ReadOnlySpan{double}, Span{Percentile})"/> into a new array.</summary>

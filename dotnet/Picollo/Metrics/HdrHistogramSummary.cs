@@ -11,7 +11,7 @@ namespace Picollo.Metrics
     /// 95, 97.5, 99, 99.9, 99.99, 99.999, 100, then totals and moments, and when it was taken.
     /// Filled by <see cref="HdrHistogram.GetSummary"/> or <see cref="HdrHistogramSnapshot.GetSummary"/>;
     /// a new one is empty (zero counts, NaN moments).</summary>
-    public sealed class HdrHistogramSummary
+    public sealed class HdrHistogramSummary : ISummaryOf<SummaryData>
     {
         public static readonly double[] StandardRanks =
             { 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99, 99.999, 100 };
@@ -32,7 +32,11 @@ namespace Picollo.Metrics
         /// The C summary carries no time: this is the clock read right after the fill.</summary>
         public DateTime TimestampUtc { get; private set; }
 
-        internal void Taken() { TimestampUtc = DateTime.UtcNow; }
+        void ISummaryOf<SummaryData>.Fill(SummaryData data)
+        {
+            Data = data;
+            TimestampUtc = DateTime.UtcNow;
+        }
 
         public Percentile this[int i] { get { return Data[i]; } }
 

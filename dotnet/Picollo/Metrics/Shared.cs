@@ -1,10 +1,14 @@
 // What HdrHistogram and FloatHistogram (and their summaries and snapshots) share, written once,
 // generic over what differs (the bucket, percentile and summary structs, the cursor type):
-//   Ranks         the checks and pointers of the span calls (percentile batches, RecordMany)
-//                 and the array forms of the percentile batches;
+//   Ranks         the span calls (percentile batches, RecordMany): their checks, the pinning
+//                 and the one native call, and the array forms of the percentile batches;
 //   Batches       a cursor walk over picollo_*_next_buckets and the steps, batch by batch;
 //   SummaryText   the Markdown table, line and diff of a summary struct;
-//   Getters       one fact of a handle through a picollo_*_get_* call;
+//   Getters       one fact of a handle through a picollo_*_get_* call, or one answer to a
+//                 query by value (a percentile, rank_of, quantile_of, count_between, the
+//                 equivalent range);
+//   Summaries     a summary class filled from a histogram or snapshot, reused when given;
+//   Snapshots     the refresh of a snapshot from its source, in full or as deltas;
 //   Copies        a private histogram filled from a live one, disposed if the fill fails;
 //   Operands      the null check of the other histogram or summary of a binary operation.
 // The public classes stay what they are (sealed, no common base in the public API); only
@@ -40,6 +44,31 @@ namespace Picollo.Metrics
             if (values == null) throw new ArgumentNullException("values");
             if (offset < 0 || count < 0 || offset > values.Length - count) throw new ArgumentOutOfRangeException("count");
             return new ReadOnlySpan<T>(values, offset, count);
+        }
+
+        /// <summary>A native batch over ranks: n ranks in, n results written at output (the
+        /// caller's lambda casts it to the result struct's pointer).</summary>
+        public unsafe delegate Status Batch<H>(H handle, double* ranks, UIntPtr n, byte* output);
+
+        /// <summary>Results for the ranks into output, from one native call (nothing to do for
+        /// no ranks); no allocation when the call captures nothing.</summary>
+        public static unsafe void Fill<H, T>(H handle, ReadOnlySpan<double> ranks, Span<T> output, Batch<H> call) where T : struct
+        {
+            if (!Fit(ranks, output.Length)) return;
+            fixed (double* r = &First(ranks))
+            fixed (byte* o = &First(MemoryMarshal.AsBytes(output)))
+                PicolloException.Check(call(handle, r, Count(ranks), o));
+        }
+
+        /// <summary>A native call taking n values at once (picollo_*_record_many*).</summary>
+        public unsafe delegate Status Many<H>(H handle, byte* values, UIntPtr n);
+
+        /// <summary>Every value through one native call; nothing for none.</summary>
+        public static unsafe void Each<H, T>(H handle, ReadOnlySpan<T> values, Many<H> call) where T : struct
+        {
+            if (values.Length == 0) return;
+            fixed (byte* p = &First(MemoryMarshal.AsBytes(values)))
+                PicolloException.Check(call(handle, p, new UIntPtr((uint)values.Length)));
         }
 
         /// <summary>A span form of a percentile query: results for the ranks, into output.</summary>
@@ -116,6 +145,68 @@ namespace Picollo.Metrics
             T value;
             PicolloException.Check(get(handle, out value));
             return value;
+        }
+
+        /// <summary>A query of one argument (a rank, a value): one answer.</summary>
+        public delegate Status Query<H, A, T>(H handle, A arg, out T value);
+
+        public static T Get<H, A, T>(H handle, A arg, Query<H, A, T> get)
+        {
+            T value;
+            PicolloException.Check(get(handle, arg, out value));
+            return value;
+        }
+
+        /// <summary>A query over [lo, hi].</summary>
+        public delegate Status Between<H, A, T>(H handle, A lo, A hi, out T value);
+
+        public static T Get<H, A, T>(H handle, A lo, A hi, Between<H, A, T> get)
+        {
+            T value;
+            PicolloException.Check(get(handle, lo, hi, out value));
+            return value;
+        }
+
+        /// <summary>The smallest and largest values of the bucket x falls in.</summary>
+        public delegate Status Range<H, A>(H handle, A x, out A lowest, out A highest);
+
+        /// <summary>One end of x's bucket: its highest value when <paramref name="upper"/>, else its lowest.</summary>
+        public static A End<H, A>(H handle, A x, Range<H, A> range, bool upper)
+        {
+            A lowest, highest;
+            PicolloException.Check(range(handle, x, out lowest, out highest));
+            return upper ? highest : lowest;
+        }
+    }
+
+    /// <summary>A summary class around its struct (HdrHistogramSummary, FloatHistogramSummary).</summary>
+    internal interface ISummaryOf<TData>
+    {
+        /// <summary>Hold <paramref name="data"/>, just filled by the library, taken now.</summary>
+        void Fill(TData data);
+    }
+
+    internal static class Summaries
+    {
+        /// <summary>The summary of a histogram or snapshot, into <paramref name="reuse"/> when
+        /// one is given (no allocation), else into a new one.</summary>
+        public static S Of<H, TData, S>(H handle, S reuse, Getters.Getter<H, TData> get) where S : class, ISummaryOf<TData>, new()
+        {
+            TData data = Getters.Get(handle, get);
+            var s = reuse ?? new S();
+            s.Fill(data);
+            return s;
+        }
+    }
+
+    internal static class Snapshots
+    {
+        /// <summary>Refresh <paramref name="snapshot"/> from <paramref name="source"/> through
+        /// picollo_*snapshot_update: the full counts, or (deltas) those since the previous update.</summary>
+        public static void Update(SafeHandle snapshot, SafeHandle source, bool deltas, Func<IntPtr, IntPtr, uint, Status> update)
+        {
+            uint d = deltas ? 1u : 0u;
+            PicolloException.Check(Handles.Call2(snapshot, source, (s, h) => update(s, h, d)));
         }
     }
 

@@ -108,9 +108,7 @@ namespace Picollo.Perf
         public PerfEventCounterSession Create()
         {
             PerfConfig config = _config;
-            SessionHandle h;
-            Status st = PerfNative.picollo_perf_session_new(ref config, out h);
-            h = Handles.Adopt(st, h);
+            SessionHandle h = Handles.Made((out SessionHandle s) => PerfNative.picollo_perf_session_new(ref config, out s));
             try
             {
                 foreach (var add in _counters) PicolloException.Check(add(h));
