@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{golden, ok, picollo, row};
+use common::{fails, golden, ok, picollo, row};
 
 /// The non-empty buckets of a base64 V2 histogram: `(lowest, highest, count)`.
 fn buckets(base64: &str) -> Vec<(u64, u64, u64)> {
@@ -169,20 +169,14 @@ fn json_sums_per_tag() {
 
 #[test]
 fn convert_writes_where_told_and_sum_needs_json() {
-    let run = picollo(&["convert", "latency.hlog", "--to", "log", "--sum"], None);
-    assert_eq!(run.code, Some(2));
-    assert!(
-        run.stderr.contains("--sum applies to --to json only"),
-        "{}",
-        run.stderr
-    );
-    let run = picollo(&["convert", "latency.hlog", "--to", "yaml"], None);
-    assert_eq!(run.code, Some(2));
-    assert!(
-        run.stderr
-            .contains("[possible values: log, json, openmetrics, otlp-json"),
-        "{}",
-        run.stderr
+    let sum = ["convert", "latency.hlog", "--to", "log", "--sum"];
+    fails(&sum, None, 2, &["--sum applies to --to json only"]);
+    let yaml = ["convert", "latency.hlog", "--to", "yaml"];
+    fails(
+        &yaml,
+        None,
+        2,
+        &["[possible values: log, json, openmetrics, otlp-json"],
     );
     // A report row still reads the same after a trip through stdout and stdin.
     let log = ok(&["convert", "latency.hlog", "--to", "log"]);
@@ -507,23 +501,20 @@ fn prometheus_native_one_family_one_series_per_tag() {
     ] {
         let mut all = vec!["convert", "latency.hlog", "--to", "prometheus-native"];
         all.extend_from_slice(args);
-        let run = picollo(&all, None);
-        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+        fails(&all, None, 2, &[needle]);
     }
-    let run = picollo(
-        &[
-            "convert",
-            "latency.hlog",
-            "--to",
-            "otlp-json",
-            "--schema",
-            "3",
-        ],
+    let schema = [
+        "convert",
+        "latency.hlog",
+        "--to",
+        "otlp-json",
+        "--schema",
+        "3",
+    ];
+    fails(
+        &schema,
         None,
+        2,
+        &["--schema applies to --to prometheus-native only"],
     );
-    assert_eq!(run.code, Some(2));
-    assert!(run
-        .stderr
-        .contains("--schema applies to --to prometheus-native only"));
 }
