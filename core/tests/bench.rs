@@ -97,6 +97,11 @@ fn quick(name: &str) -> Bench {
         .with_warmup(Duration::from_millis(200))
 }
 
+/// A cost of `fast` for every operation but one in 200, which costs `slow`.
+fn one_slow_in_200(slow: Cost, fast: Cost) -> impl FnMut(u64) -> Cost {
+    move |op| if op % 200 == 7 { slow } else { fast }
+}
+
 /// `bench` run on a simulated meter (`sim`'s `overhead` and `cost`).
 fn run_sim(bench: Bench, overhead: Cost, cost: impl FnMut(u64) -> Cost) -> BenchResult {
     let (mut meter, work) = sim(overhead, cost);
@@ -197,17 +202,7 @@ fn tail_attribution_finds_what_the_slow_operations_did() {
     let _serial = serial();
     // 199 in 200 operations take 10 ns and miss once; 1 takes 100 ns and misses 20 times.
     let b = quick("op").with_batch(1).with_samples(5_000);
-    let r = run_sim(
-        b,
-        (0, 0),
-        |op| {
-            if op % 200 == 7 {
-                (100, 20)
-            } else {
-                (10, 1)
-            }
-        },
-    );
+    let r = run_sim(b, (0, 0), one_slow_in_200((100, 20), (10, 1)));
     let a = r.attribution();
     assert_eq!(a.bands[0].label, "≤ P50");
     assert_eq!(a.bands[0].means, vec![10.0, 1.0]);
@@ -473,17 +468,7 @@ fn slow_operations_off_the_cpu_are_told_apart_from_slow_work() {
     // A meter whose second metric is task-clock: the slow operations took 100 ns of time
     // but only 10 ns on the CPU.
     let b = quick("op").with_batch(1).with_samples(5_000);
-    let mut r = run_sim(
-        b,
-        (0, 0),
-        |op| {
-            if op % 200 == 7 {
-                (100, 10)
-            } else {
-                (10, 10)
-            }
-        },
-    );
+    let mut r = run_sim(b, (0, 0), one_slow_in_200((100, 10), (10, 10)));
     r.metrics[1].metric.name = "Software:TaskClock".into();
     let findings = r.attribution().findings();
     assert_eq!(findings[0], "> P99: 10.0× the time of ≤ P50");

@@ -472,17 +472,12 @@ fn raw_f64(text: &str, field: &str) -> f64 {
 fn check_json(s: &Summary) {
     let j = json(s);
     let obj = j.as_object().unwrap();
-    let counts = [
-        ("minTrackableValue", s.min_trackable),
-        ("maxTrackableValue", s.max_trackable),
-        ("totalCount", s.total),
-        ("underflowCount", s.underflow),
-        ("overflowCount", s.overflow),
-        ("saturatedCount", s.saturated),
-    ];
-    for (key, value) in counts {
-        assert_eq!(j[key].as_u64(), Some(value), "{key}");
-    }
+    assert_eq!(j["minTrackableValue"].as_u64(), Some(s.min_trackable));
+    assert_eq!(j["maxTrackableValue"].as_u64(), Some(s.max_trackable));
+    assert_eq!(j["totalCount"].as_u64(), Some(s.total));
+    assert_eq!(j["underflowCount"].as_u64(), Some(s.underflow));
+    assert_eq!(j["overflowCount"].as_u64(), Some(s.overflow));
+    assert_eq!(j["saturatedCount"].as_u64(), Some(s.saturated));
     assert_eq!(j["precision"].as_f64(), Some(s.precision));
     if s.total == 0 {
         assert!(j["mean"].is_null() && j["stDev"].is_null());
@@ -498,18 +493,13 @@ fn check_json(s: &Summary) {
     assert_eq!(ps.len(), 16);
     for ((p, jp), &rank) in s.percentiles.iter().zip(ps).zip(STANDARD_RANKS.iter()) {
         assert_eq!(jp["rank"].as_f64(), Some(rank));
-        let fields = [
-            ("value", p.value),
-            ("plusMinus", p.plus_minus),
-            ("lower", p.lower),
-            ("upper", p.upper),
-            ("count", p.count),
-            ("cumulativeCount", p.cumulative_count),
-            ("rankCount", p.rank_count),
-        ];
-        for (key, value) in fields {
-            assert_eq!(jp[key].as_u64(), Some(value), "{key}");
-        }
+        assert_eq!(jp["value"].as_u64(), Some(p.value));
+        assert_eq!(jp["plusMinus"].as_u64(), Some(p.plus_minus));
+        assert_eq!(jp["lower"].as_u64(), Some(p.lower));
+        assert_eq!(jp["upper"].as_u64(), Some(p.upper));
+        assert_eq!(jp["count"].as_u64(), Some(p.count));
+        assert_eq!(jp["cumulativeCount"].as_u64(), Some(p.cumulative_count));
+        assert_eq!(jp["rankCount"].as_u64(), Some(p.rank_count));
         assert_eq!(jp.as_object().unwrap().len(), 8);
     }
     assert_eq!(obj.len(), 10, "{obj:?}");
