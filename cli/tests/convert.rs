@@ -232,27 +232,19 @@ fn openmetrics_one_family_one_point_per_tag_with_explicit_bounds() {
          # HELP rpc_latency_seconds RPC latency\n"
     ));
     assert!(out.ends_with("\n# EOF\n"));
-    // api: 1..=100, 101..=200, 201..=300 in three intervals; bounds are shown in seconds.
-    assert_eq!(
-        om_buckets(&out, name, "tag=\"api\","),
-        [
-            ("0.1".to_string(), 100),
-            ("1.0".to_string(), 300),
-            ("6.0".to_string(), 300),
-            ("+Inf".to_string(), 300)
-        ]
-    );
+    // The cumulative counts at the bounds 0.1, 1.0, 6.0 and +Inf (shown in seconds):
+    // api: 1..=100, 101..=200, 201..=300 in three intervals;
     // db: 27 × 500, then 5000, 6000 and 7000 (one per interval). 6000 lies in the bucket
     // [6000, 6003], whose top is above the bound 6000: it counts at the next bound.
-    assert_eq!(
-        om_buckets(&out, name, "tag=\"db\","),
-        [
-            ("0.1".to_string(), 0),
-            ("1.0".to_string(), 27),
-            ("6.0".to_string(), 28),
-            ("+Inf".to_string(), 30)
-        ]
-    );
+    for (tag, counts) in [("api", [100, 300, 300, 300]), ("db", [0, 27, 28, 30])] {
+        let want: Vec<(String, u64)> = ["0.1", "1.0", "6.0", "+Inf"]
+            .map(String::from)
+            .into_iter()
+            .zip(counts)
+            .collect();
+        let labels = format!("tag=\"{tag}\",");
+        assert_eq!(om_buckets(&out, name, &labels), want, "{tag}");
+    }
     assert!(out.contains("rpc_latency_seconds_count{tag=\"api\"} 300\n"));
     // Values below 2048 have buckets of their own: the sum is exact, (1 + … + 300) / 1000.
     let api_sum: u64 = (1..=300).sum();
