@@ -167,13 +167,7 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         this range count as underflow/overflow). `LayoutMismatchError` for another
         relative error (`add_rebinned` takes any). ``h.add(h)`` doubles every count.
         Returns self."""
-        source = self._other(other)
-        if other is self:
-            # The library takes no histogram as both source and destination.
-            with self.copy() as twin:
-                return self.add(twin)
-        check(n.lib.picollo_float_histogram_add(self._ptr, source))
-        return self
+        return self._add_with(n.lib.picollo_float_histogram_add, other)
 
     merge = add
 
@@ -183,12 +177,17 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         each of ``other``'s buckets shared equally among those it covers, so the result
         carries ``other``'s relative error), with its zero, NaN, infinity and outside
         counts, sum and extremes, as `add`. Returns self."""
+        return self._add_with(n.lib.picollo_float_histogram_add_rebinned, other)
+
+    def _add_with(self, native: Any, other: "FloatHistogram") -> "FloatHistogram":
+        """``native(self, other)`` (`add` or `add_rebinned`), ``other`` checked; returns
+        self."""
         source = self._other(other)
         if other is self:
             # The library takes no histogram as both source and destination.
             with self.copy() as twin:
-                return self.add_rebinned(twin)
-        check(n.lib.picollo_float_histogram_add_rebinned(self._ptr, source))
+                return self._add_with(native, twin)
+        check(native(self._ptr, source))
         return self
 
     def _config(self) -> dict[str, Any]:

@@ -535,7 +535,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
     def to_otlp(self, format: str = "json", **options: Any) -> str | bytes:
         """This histogram as an OTLP ``ExportMetricsServiceRequest`` (JSON text or
         protobuf bytes); see `picollo.metrics.to_otlp` for the options."""
-        return _export.to_otlp(self._ptr, format, **options)
+        return _export.to_otlp(self, format, **options)
 
 
 def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Percentile:
