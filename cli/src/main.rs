@@ -96,6 +96,15 @@ impl Selection {
     }
 }
 
+/// `--unit-ratio` of the commands that show values.
+#[derive(Args)]
+struct UnitRatio {
+    /// Divide values by R (1000 shows nanoseconds as microseconds)
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
+          allow_negative_numbers = true)]
+    unit_ratio: f64,
+}
+
 #[derive(Args)]
 struct ReportArgs {
     /// The log (or histogram) to report on; - for stdin
@@ -105,10 +114,8 @@ struct ReportArgs {
     /// One row per window of S seconds (from --from, or the log's start) instead of one table
     #[arg(long, value_name = "S", value_parser = positive, allow_negative_numbers = true)]
     interval: Option<f64>,
-    /// Divide values by R (1000 shows nanoseconds as microseconds)
-    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
-          allow_negative_numbers = true)]
-    unit_ratio: f64,
+    #[command(flatten)]
+    scale: UnitRatio,
 }
 
 const DIFF_HELP: &str = "\
@@ -146,10 +153,8 @@ struct DiffArgs {
     /// End of B's window, seconds (overrides --to)
     #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
     b_to: Option<f64>,
-    /// Divide values by R (1000 shows nanoseconds as microseconds)
-    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
-          allow_negative_numbers = true)]
-    unit_ratio: f64,
+    #[command(flatten)]
+    scale: UnitRatio,
 }
 
 const HGRM_HELP: &str = "\
@@ -198,10 +203,8 @@ struct PlotArgs {
     #[arg(long, visible_alias = "until", value_name = "S", value_parser = seconds,
           allow_negative_numbers = true)]
     to: Option<f64>,
-    /// Divide values by R (1000 shows nanoseconds as microseconds)
-    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = positive,
-          allow_negative_numbers = true)]
-    unit_ratio: f64,
+    #[command(flatten)]
+    scale: UnitRatio,
     /// Title above the plot
     #[arg(long, default_value = "Percentile distribution")]
     title: String,
@@ -462,8 +465,8 @@ fn run(command: Command) -> Result<(), Failure> {
             let filter = args.selection.filter();
             let input = Input::read(&args.log)?;
             let text = match args.interval {
-                Some(s) => report::windows(&input, &filter, s, args.unit_ratio)?,
-                None => report::whole(&input, &filter, args.unit_ratio)?,
+                Some(s) => report::windows(&input, &filter, s, args.scale.unit_ratio)?,
+                None => report::whole(&input, &filter, args.scale.unit_ratio)?,
             };
             emit(&text, None)
         }
@@ -539,7 +542,7 @@ fn run_diff(args: DiffArgs) -> Result<(), Failure> {
             input: b,
             filter: fb,
         },
-        args.unit_ratio,
+        args.scale.unit_ratio,
     )?;
     emit(&text, None)
 }
@@ -586,7 +589,7 @@ fn run_plot(args: PlotArgs) -> Result<(), Failure> {
     }
     let opts = plot::Options {
         title: &args.title,
-        unit_ratio: args.unit_ratio,
+        unit_ratio: args.scale.unit_ratio,
         size: (args.width, args.height),
         font: args.font.as_deref(),
     };

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{golden, ok, picollo, row};
+use common::{fails, golden, ok, picollo, row};
 
 /// The non-empty buckets of a base64 V2 histogram: `(lowest, highest, count)`.
 fn buckets(base64: &str) -> Vec<(u64, u64, u64)> {
@@ -169,20 +169,14 @@ fn json_sums_per_tag() {
 
 #[test]
 fn convert_writes_where_told_and_sum_needs_json() {
-    let run = picollo(&["convert", "latency.hlog", "--to", "log", "--sum"], None);
-    assert_eq!(run.code, Some(2));
-    assert!(
-        run.stderr.contains("--sum applies to --to json only"),
-        "{}",
-        run.stderr
-    );
-    let run = picollo(&["convert", "latency.hlog", "--to", "yaml"], None);
-    assert_eq!(run.code, Some(2));
-    assert!(
-        run.stderr
-            .contains("[possible values: log, json, openmetrics, otlp-json"),
-        "{}",
-        run.stderr
+    let sum = ["convert", "latency.hlog", "--to", "log", "--sum"];
+    fails(&sum, None, 2, &["--sum applies to --to json only"]);
+    let yaml = ["convert", "latency.hlog", "--to", "yaml"];
+    fails(
+        &yaml,
+        None,
+        2,
+        &["[possible values: log, json, openmetrics, otlp-json"],
     );
     // A report row still reads the same after a trip through stdout and stdin.
     let log = ok(&["convert", "latency.hlog", "--to", "log"]);
@@ -238,27 +232,19 @@ fn openmetrics_one_family_one_point_per_tag_with_explicit_bounds() {
          # HELP rpc_latency_seconds RPC latency\n"
     ));
     assert!(out.ends_with("\n# EOF\n"));
-    // api: 1..=100, 101..=200, 201..=300 in three intervals; bounds are shown in seconds.
-    assert_eq!(
-        om_buckets(&out, name, "tag=\"api\","),
-        [
-            ("0.1".to_string(), 100),
-            ("1.0".to_string(), 300),
-            ("6.0".to_string(), 300),
-            ("+Inf".to_string(), 300)
-        ]
-    );
+    // The cumulative counts at the bounds 0.1, 1.0, 6.0 and +Inf (shown in seconds):
+    // api: 1..=100, 101..=200, 201..=300 in three intervals;
     // db: 27 × 500, then 5000, 6000 and 7000 (one per interval). 6000 lies in the bucket
     // [6000, 6003], whose top is above the bound 6000: it counts at the next bound.
-    assert_eq!(
-        om_buckets(&out, name, "tag=\"db\","),
-        [
-            ("0.1".to_string(), 0),
-            ("1.0".to_string(), 27),
-            ("6.0".to_string(), 28),
-            ("+Inf".to_string(), 30)
-        ]
-    );
+    for (tag, counts) in [("api", [100, 300, 300, 300]), ("db", [0, 27, 28, 30])] {
+        let want: Vec<(String, u64)> = ["0.1", "1.0", "6.0", "+Inf"]
+            .map(String::from)
+            .into_iter()
+            .zip(counts)
+            .collect();
+        let labels = format!("tag=\"{tag}\",");
+        assert_eq!(om_buckets(&out, name, &labels), want, "{tag}");
+    }
     assert!(out.contains("rpc_latency_seconds_count{tag=\"api\"} 300\n"));
     // Values below 2048 have buckets of their own: the sum is exact, (1 + … + 300) / 1000.
     let api_sum: u64 = (1..=300).sum();
@@ -507,23 +493,20 @@ fn prometheus_native_one_family_one_series_per_tag() {
     ] {
         let mut all = vec!["convert", "latency.hlog", "--to", "prometheus-native"];
         all.extend_from_slice(args);
-        let run = picollo(&all, None);
-        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+        fails(&all, None, 2, &[needle]);
     }
-    let run = picollo(
-        &[
-            "convert",
-            "latency.hlog",
-            "--to",
-            "otlp-json",
-            "--schema",
-            "3",
-        ],
+    let schema = [
+        "convert",
+        "latency.hlog",
+        "--to",
+        "otlp-json",
+        "--schema",
+        "3",
+    ];
+    fails(
+        &schema,
         None,
+        2,
+        &["--schema applies to --to prometheus-native only"],
     );
-    assert_eq!(run.code, Some(2));
-    assert!(run
-        .stderr
-        .contains("--schema applies to --to prometheus-native only"));
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{golden, ok, picollo, row};
+use common::{fails, golden, ok, row};
 
 #[test]
 fn two_windows_of_one_log() {
@@ -58,24 +58,13 @@ fn shared_options_apply_to_both_sides_unless_overridden() {
 
 #[test]
 fn one_log_needs_two_different_selections() {
-    let run = picollo(&["diff", "latency.hlog"], None);
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("--a-tag/--b-tag"), "{}", run.stderr);
+    fails(&["diff", "latency.hlog"], None, 2, &["--a-tag/--b-tag"]);
 }
 
 #[test]
 fn an_empty_side_is_no_data() {
-    let run = picollo(
-        &["diff", "peer_hdrh.hlog", "--a-tag", "api", "--b-tag", "web"],
-        None,
-    );
-    assert_eq!(run.code, Some(5));
-    assert!(
-        run.stderr
-            .contains("peer_hdrh.hlog: no intervals tagged web"),
-        "{}",
-        run.stderr
-    );
+    let args = ["diff", "peer_hdrh.hlog", "--a-tag", "api", "--b-tag", "web"];
+    fails(&args, None, 5, &["peer_hdrh.hlog: no intervals tagged web"]);
 }
 
 #[test]
@@ -94,15 +83,12 @@ fn a_unit_ratio_divides_every_value_not_the_deltas() {
     assert_eq!(row(&out, "50"), ["50", "1.049", "1.249", "+19.1%"]);
     assert_eq!(row(&out, "100"), ["100", "1.099", "1.299", "+18.2%"]);
     assert_eq!(row(&out, "D-value:")[3], "6.92");
-    let run = picollo(
-        &[
-            "diff",
-            "latency.hlog",
-            "latency_b.hlog",
-            "--unit-ratio",
-            "0",
-        ],
-        None,
-    );
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let zero = [
+        "diff",
+        "latency.hlog",
+        "latency_b.hlog",
+        "--unit-ratio",
+        "0",
+    ];
+    fails(&zero, None, 2, &[]);
 }

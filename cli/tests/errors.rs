@@ -3,20 +3,7 @@
 
 mod common;
 
-use common::picollo;
-
-fn fails(args: &[&str], stdin: Option<&[u8]>, code: i32, needles: &[&str]) {
-    let run = picollo(args, stdin);
-    assert_eq!(run.code, Some(code), "picollo {args:?}: {}", run.stderr);
-    assert!(run.stdout.is_empty(), "nothing on stdout: {}", run.stdout);
-    for needle in needles {
-        assert!(
-            run.stderr.contains(needle),
-            "picollo {args:?}: {needle:?} not in {:?}",
-            run.stderr
-        );
-    }
-}
+use common::{fails, picollo};
 
 #[test]
 fn a_missing_file_is_an_io_error() {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{golden, ok, picollo};
+use common::{fails, golden, ok, picollo};
 
 #[test]
 fn hgrm_of_a_tag() {
@@ -77,14 +77,8 @@ fn hgrm_as_csv_and_from_stdin() {
 
 #[test]
 fn hgrm_errors() {
-    let run = picollo(&["hgrm", "peer_hdrh.hlog"], None);
-    assert_eq!(run.code, Some(5));
-    assert!(
-        run.stderr.contains("no untagged intervals"),
-        "{}",
-        run.stderr
-    );
-    let run = picollo(&["hgrm", "latency.hlog", "--ticks", "0"], None);
-    assert_eq!(run.code, Some(2));
-    assert!(run.stderr.contains("--ticks"), "{}", run.stderr);
+    let untagged = ["hgrm", "peer_hdrh.hlog"];
+    fails(&untagged, None, 5, &["no untagged intervals"]);
+    let no_ticks = ["hgrm", "latency.hlog", "--ticks", "0"];
+    fails(&no_ticks, None, 2, &["--ticks"]);
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{ok, picollo};
+use common::{fails, ok, picollo};
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("picollo-plot-{}", std::process::id()));
@@ -181,9 +181,8 @@ fn a_missing_font_is_an_io_error() {
         ("latency.hlog", "not a TrueType"),
     ] {
         let out = path.to_str().unwrap();
-        let run = picollo(&["plot", "latency.hlog", "-o", out, "--font", font], None);
-        assert_eq!(run.code, Some(3));
-        assert!(run.stderr.contains(named), "{}", run.stderr);
+        let args = ["plot", "latency.hlog", "-o", out, "--font", font];
+        fails(&args, None, 3, &[named]);
     }
 }
 

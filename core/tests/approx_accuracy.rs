@@ -43,16 +43,29 @@ use picollo::Config;
 const THREADS: u64 = 4;
 const T: u32 = ApproxPolicy::DEFAULT_THRESHOLD;
 
+/// Runs `work(t)` on `threads` threads at once, `t` in `0..threads`.
+fn on_threads(threads: u64, work: impl Fn(u64) + Sync) {
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let work = &work;
+            s.spawn(move || work(t));
+        }
+    });
+}
+
+/// An approximate histogram of 32-bit counters at 1 % relative error over `min ..= max`,
+/// and its configuration.
+fn approx_histogram(min: u64, max: u64) -> (Config, ApproxHistogram<u32>) {
+    let config = Config::new().with_relative_error(0.01).with_range(min, max);
+    (config, ApproxHistogram::new(config).unwrap())
+}
+
 /// Relative errors `estimate / n − 1` of `runs` runs of `n` increments from 4 threads.
 fn measure(policy: ApproxPolicy, n: u64, runs: usize) -> Vec<f64> {
     (0..runs)
         .map(|_| {
             let c = ApproxCounter::with_policy(policy);
-            std::thread::scope(|s| {
-                for _ in 0..THREADS {
-                    s.spawn(|| (0..n / THREADS).for_each(|_| c.increment()));
-                }
-            });
+            on_threads(THREADS, |_| (0..n / THREADS).for_each(|_| c.increment()));
             c.get() as f64 / n as f64 - 1.0
         })
         .collect()
@@ -164,28 +177,16 @@ fn the_counter_is_unbiased_and_within_its_variance_bounds() {
 #[test]
 fn a_count_below_the_threshold_is_exact_from_many_threads() {
     let c = ApproxCounter::new();
-    std::thread::scope(|s| {
-        for _ in 0..4 {
-            s.spawn(|| (0..2_000).for_each(|_| c.increment()));
-        }
-    });
+    on_threads(4, |_| (0..2_000).for_each(|_| c.increment()));
     assert_eq!(c.get(), 8_000);
 }
 
 #[test]
 fn histogram_buckets_are_approximate_counters() {
-    let config = Config::new()
-        .with_relative_error(0.01)
-        .with_range(1, 1_000_000);
-    let h = ApproxHistogram::<u32>::new(config).unwrap();
-    std::thread::scope(|s| {
-        for t in 0..4u64 {
-            let h = &h;
-            s.spawn(move || {
-                for i in 0..250_000u64 {
-                    h.record(if i % 2 == 0 { 1_000 } else { 100 + t });
-                }
-            });
+    let (config, h) = approx_histogram(1, 1_000_000);
+    on_threads(4, |t| {
+        for i in 0..250_000u64 {
+            h.record(if i % 2 == 0 { 1_000 } else { 100 + t });
         }
     });
     let mut scratch = vec![0u32; h.storage_len()];
@@ -209,23 +210,15 @@ fn histogram_buckets_are_approximate_counters() {
 /// and no bucket group switches to approximate counting.
 #[test]
 fn an_uncontended_histogram_counts_exactly() {
-    let config = Config::new()
-        .with_relative_error(0.01)
-        .with_range(0, 1 << 20);
-    let h = ApproxHistogram::<u32>::new(config).unwrap();
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            for i in 0..300_000u64 {
-                h.record(if i % 3 == 0 { 5_000 } else { i % 1_000 });
-            }
-        });
+    let (config, h) = approx_histogram(0, 1 << 20);
+    on_threads(1, |_| {
+        for i in 0..300_000u64 {
+            h.record(if i % 3 == 0 { 5_000 } else { i % 1_000 });
+        }
     });
     // Threads that keep to their own buckets (far apart, in groups of their own) too.
-    std::thread::scope(|s| {
-        for t in 0..2u64 {
-            let h = &h;
-            s.spawn(move || (0..100_000).for_each(|_| h.record(600_000 + t * 200_000)));
-        }
+    on_threads(2, |t| {
+        (0..100_000).for_each(|_| h.record(600_000 + t * 200_000))
     });
     let mut scratch = vec![0u32; h.storage_len()];
     let view = h.read_into(&mut scratch).unwrap();
@@ -242,17 +235,9 @@ fn an_uncontended_histogram_counts_exactly() {
 /// `histogram_buckets_are_approximate_counters`.
 #[test]
 fn contended_buckets_switch_to_approximate_counting() {
-    let config = Config::new()
-        .with_relative_error(0.01)
-        .with_range(0, 1 << 20);
-    let h = ApproxHistogram::<u32>::new(config).unwrap();
+    let (_, h) = approx_histogram(0, 1 << 20);
     let per_thread = 500_000u64;
-    std::thread::scope(|s| {
-        for _ in 0..4 {
-            let h = &h;
-            s.spawn(move || (0..per_thread).for_each(|_| h.record(1_000)));
-        }
-    });
+    on_threads(4, |_| (0..per_thread).for_each(|_| h.record(1_000)));
     let mut scratch = vec![0u32; h.storage_len()];
     let view = h.read_into(&mut scratch).unwrap();
     let rel = view.total_count() as f64 / (4 * per_thread) as f64 - 1.0;
@@ -273,10 +258,7 @@ fn contended_buckets_switch_to_approximate_counting() {
 /// nothing else does.
 #[test]
 fn a_write_between_two_adds_of_a_thread_marks_the_bucket_group() {
-    let config = Config::new()
-        .with_relative_error(0.01)
-        .with_range(0, 1 << 20);
-    let h = ApproxHistogram::<u32>::new(config).unwrap();
+    let (_, h) = approx_histogram(0, 1 << 20);
     for _ in 0..1_000 {
         h.record(1_000); // one thread, adds in a row: nothing foreign
     }

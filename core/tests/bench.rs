@@ -97,14 +97,21 @@ fn quick(name: &str) -> Bench {
         .with_warmup(Duration::from_millis(200))
 }
 
+/// A cost of `fast` for every operation but one in 200, which costs `slow`.
+fn one_slow_in_200(slow: Cost, fast: Cost) -> impl FnMut(u64) -> Cost {
+    move |op| if op % 200 == 7 { slow } else { fast }
+}
+
+/// `bench` run on a simulated meter (`sim`'s `overhead` and `cost`).
+fn run_sim(bench: Bench, overhead: Cost, cost: impl FnMut(u64) -> Cost) -> BenchResult {
+    let (mut meter, work) = sim(overhead, cost);
+    bench.run_with(&mut meter, work).unwrap()
+}
+
 #[test]
 fn the_read_pair_overhead_is_subtracted_exactly() {
     let _serial = serial();
-    let (mut meter, work) = sim((40, 3), |_| (7, 2));
-    let r = quick("op")
-        .with_batch(1)
-        .run_with(&mut meter, work)
-        .unwrap();
+    let r = run_sim(quick("op").with_batch(1), (40, 3), |_| (7, 2));
     assert_eq!(r.samples, 500);
     assert_eq!(r.metrics[0].overhead, 40 * SCALE);
     assert_eq!(r.metrics[1].overhead, 3 * SCALE);
@@ -121,11 +128,9 @@ fn the_read_pair_overhead_is_subtracted_exactly() {
 fn batching_divides_exactly() {
     let _serial = serial();
     // Operations alternate 3 and 4 ns, 1 and 2 events: a batch of 8 averages 3.5 and 1.5.
-    let (mut meter, work) = sim((10, 5), |op| (3 + op % 2, 1 + op % 2));
-    let r = quick("op")
-        .with_batch(8)
-        .run_with(&mut meter, work)
-        .unwrap();
+    let r = run_sim(quick("op").with_batch(8), (10, 5), |op| {
+        (3 + op % 2, 1 + op % 2)
+    });
     assert_eq!(r.conditions.batch, 8);
     let rows: Vec<&[u64]> = r.rows().collect();
     assert_eq!(rows.len(), 500);
@@ -140,30 +145,18 @@ fn batching_divides_exactly() {
 fn the_automatic_batch_keeps_the_overhead_at_one_percent() {
     let _serial = serial();
     // A 50 ns read pair and 2 ns operations: 1 % needs 2,500 operations a batch.
-    let (mut meter, work) = sim((50, 0), |_| (2, 0));
-    let r = quick("op").run_with(&mut meter, work).unwrap();
+    let r = run_sim(quick("op"), (50, 0), |_| (2, 0));
     assert_eq!(r.conditions.batch, 2_500);
     assert_eq!(r.time().percentile(50.0), Some(2.0));
     // Without overhead every call is recorded.
-    let (mut meter, work) = sim((0, 0), |_| (2, 0));
-    assert_eq!(
-        quick("op")
-            .run_with(&mut meter, work)
-            .unwrap()
-            .conditions
-            .batch,
-        1
-    );
+    let r = run_sim(quick("op"), (0, 0), |_| (2, 0));
+    assert_eq!(r.conditions.batch, 1);
 }
 
 #[test]
 fn a_steady_operation_warms_up_in_two_windows() {
     let _serial = serial();
-    let (mut meter, work) = sim((5, 0), |_| (100, 0));
-    let r = quick("op")
-        .with_batch(1)
-        .run_with(&mut meter, work)
-        .unwrap();
+    let r = run_sim(quick("op").with_batch(1), (5, 0), |_| (100, 0));
     assert!(r.conditions.warm_up.converged);
     assert_eq!(r.conditions.warm_up.batches, 20);
     assert!(!r.to_string().contains("high variance during warm-up"));
@@ -173,11 +166,13 @@ fn a_steady_operation_warms_up_in_two_windows() {
 fn an_unsteady_operation_is_warned_about() {
     let _serial = serial();
     // Windows of 10 and 20 ns in turn: the median never settles.
-    let (mut meter, work) = sim((0, 0), |op| (if (op / 10) % 2 == 0 { 10 } else { 20 }, 0));
     let b = quick("op")
         .with_batch(1)
-        .with_warmup(Duration::from_millis(20));
-    let r = b.with_samples(10).run_with(&mut meter, work).unwrap();
+        .with_warmup(Duration::from_millis(20))
+        .with_samples(10);
+    let r = run_sim(b, (0, 0), |op| {
+        (if (op / 10) % 2 == 0 { 10 } else { 20 }, 0)
+    });
     assert!(!r.conditions.warm_up.converged);
     assert!(
         r.to_string()
@@ -206,12 +201,8 @@ fn multiplexed_counters_are_flagged_and_warned_about() {
 fn tail_attribution_finds_what_the_slow_operations_did() {
     let _serial = serial();
     // 199 in 200 operations take 10 ns and miss once; 1 takes 100 ns and misses 20 times.
-    let (mut meter, work) = sim((0, 0), |op| if op % 200 == 7 { (100, 20) } else { (10, 1) });
-    let r = quick("op")
-        .with_batch(1)
-        .with_samples(5_000)
-        .run_with(&mut meter, work)
-        .unwrap();
+    let b = quick("op").with_batch(1).with_samples(5_000);
+    let r = run_sim(b, (0, 0), one_slow_in_200((100, 20), (10, 1)));
     let a = r.attribution();
     assert_eq!(a.bands[0].label, "≤ P50");
     assert_eq!(a.bands[0].means, vec![10.0, 1.0]);
@@ -229,13 +220,11 @@ fn tail_attribution_finds_what_the_slow_operations_did() {
 /// A result of `n` operations with seeded noise: `base` ns ± 10 % uniformly.
 fn noisy(name: &str, base: u64, seed: u64) -> BenchResult {
     let mut rng = SplitMix64(seed);
-    let (mut meter, work) = sim((0, 0), move |_| (base + rng.below(base / 5), 1));
-    quick(name)
+    let b = quick(name)
         .with_batch(1)
         .with_samples(400)
-        .with_relative_error(0.001)
-        .run_with(&mut meter, work)
-        .unwrap()
+        .with_relative_error(0.001);
+    run_sim(b, (0, 0), move |_| (base + rng.below(base / 5), 1))
 }
 
 #[test]
@@ -348,11 +337,7 @@ fn bad_settings_are_refused_with_a_message() {
 #[test]
 fn the_report_json_and_log_carry_every_metric() {
     let _serial = serial();
-    let (mut meter, work) = sim((2, 1), |_| (10, 3));
-    let r = quick("steady op")
-        .with_batch(1)
-        .run_with(&mut meter, work)
-        .unwrap();
+    let r = run_sim(quick("steady op").with_batch(1), (2, 1), |_| (10, 3));
     let report = r.to_string();
     for line in [
         "##### steady op",
@@ -470,13 +455,7 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
 #[test]
 fn metrics_at_zero_in_both_are_named_in_one_line() {
     let _serial = serial();
-    let run = |name: &str, ns: u64| {
-        let (mut meter, work) = sim((0, 0), move |_| (ns, 0));
-        quick(name)
-            .with_batch(1)
-            .run_with(&mut meter, work)
-            .unwrap()
-    };
+    let run = |name: &str, ns: u64| run_sim(quick(name).with_batch(1), (0, 0), move |_| (ns, 0));
     let text = compare(&run("A", 10), &run("B", 20)).to_string();
     assert!(text.contains("\nmisses: 0 per op in both.\n"), "{text}");
     assert!(!text.contains("misses (events per op)"), "{text}");
@@ -488,15 +467,8 @@ fn slow_operations_off_the_cpu_are_told_apart_from_slow_work() {
     let _serial = serial();
     // A meter whose second metric is task-clock: the slow operations took 100 ns of time
     // but only 10 ns on the CPU.
-    let (mut meter, work) = sim(
-        (0, 0),
-        |op| if op % 200 == 7 { (100, 10) } else { (10, 10) },
-    );
-    let mut r = quick("op")
-        .with_batch(1)
-        .with_samples(5_000)
-        .run_with(&mut meter, work)
-        .unwrap();
+    let b = quick("op").with_batch(1).with_samples(5_000);
+    let mut r = run_sim(b, (0, 0), one_slow_in_200((100, 10), (10, 10)));
     r.metrics[1].metric.name = "Software:TaskClock".into();
     let findings = r.attribution().findings();
     assert_eq!(findings[0], "> P99: 10.0× the time of ≤ P50");
@@ -509,14 +481,9 @@ fn slow_operations_off_the_cpu_are_told_apart_from_slow_work() {
 fn a_baseline_s_medians_are_subtracted_per_metric() {
     let _serial = serial();
     // The harness around an empty call costs 3 ns and 1 event; the operation 10 and 4 more.
-    let (mut meter, work) = sim((0, 0), |_| (3, 1));
-    let empty = quick("empty call")
-        .with_batch(1)
-        .run_with(&mut meter, work)
-        .unwrap();
-    let (mut meter, work) = sim((0, 0), |_| (13, 5));
+    let empty = run_sim(quick("empty call").with_batch(1), (0, 0), |_| (3, 1));
     let b = quick("op").with_batch(1).with_baseline(&empty);
-    let r = b.run_with(&mut meter, work).unwrap();
+    let r = run_sim(b, (0, 0), |_| (13, 5));
     assert_eq!(r.time().percentile(50.0), Some(10.0));
     assert_eq!(r.metric("misses").unwrap().percentile(50.0), Some(4.0));
     assert_eq!(r.metrics[0].baseline, 3 * SCALE);

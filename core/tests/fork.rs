@@ -8,10 +8,13 @@
 #![cfg(all(target_os = "linux", not(loom)))]
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Barrier};
+use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::Parked;
 use picollo::concurrent::{AtomicHistogram, LocalHistogram, SharedHistogram, Source};
 use picollo::Config;
 
@@ -159,19 +162,10 @@ fn a_child_keeps_the_counts_of_threads_that_did_not_survive_and_reuses_their_sha
     let h = Arc::new(LocalHistogram::<u32>::with_limits(config(), PARKED + 1, PARKED + 1).unwrap());
     h.record_n(7, 10);
     // Writers that record K values each, then stay alive (parked) across the forks.
-    let recorded = Arc::new(Barrier::new(PARKED + 1));
-    let release = Arc::new(Barrier::new(PARKED + 1));
-    let parked: Vec<_> = (0..PARKED)
-        .map(|t| {
-            let (h, recorded, release) = (h.clone(), recorded.clone(), release.clone());
-            std::thread::spawn(move || {
-                (0..K).for_each(|i| h.record(1 + t as u64 * K + i));
-                recorded.wait();
-                release.wait();
-            })
-        })
-        .collect();
-    recorded.wait();
+    let parked = Parked::after(PARKED, |t| {
+        let h = h.clone();
+        move || (0..K).for_each(|i| h.record(1 + t as u64 * K + i))
+    });
     assert_eq!(h.shard_count(), PARKED + 1);
     assert_eq!(h.idle_shard_count(), 0);
 
@@ -244,8 +238,7 @@ fn a_child_keeps_the_counts_of_threads_that_did_not_survive_and_reuses_their_sha
     }
     stop.store(true, Ordering::Relaxed);
     threads.into_iter().for_each(|t| t.join().unwrap());
-    release.wait();
-    parked.into_iter().for_each(|t| t.join().unwrap());
+    parked.release();
     // The parent's histogram is untouched by the children.
     assert_eq!(h.total_count(), PARKED as u64 * K + 10);
 }

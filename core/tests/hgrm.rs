@@ -68,6 +68,15 @@ fn rows(text: &str) -> Vec<Row> {
         .collect()
 }
 
+/// 1..=`n` once each, at 3 significant digits over the whole range.
+fn three_digits_one_each(n: u64) -> Histogram<u64, Vec<u64>> {
+    let mut h = hdr_layout(3, u64::MAX);
+    for v in 1..=n {
+        h.record(v);
+    }
+    h
+}
+
 fn footer(text: &str) -> Vec<&str> {
     text.lines().filter(|l| l.starts_with("#[")).collect()
 }
@@ -75,10 +84,7 @@ fn footer(text: &str) -> Vec<&str> {
 #[test]
 fn rows_report_the_first_bucket_reaching_each_tick() {
     // 1..=1000 once each, 3 digits: every value is its own bucket (below 2B = 2048).
-    let mut h = hdr_layout(3, u64::MAX);
-    for v in 1..=1000 {
-        h.record(v);
-    }
+    let h = three_digits_one_each(1000);
     let text = h.view().to_hgrm(&HgrmOptions::default());
     let rows = rows(&text);
     let (last, ticks) = rows.split_last().unwrap();
@@ -111,10 +117,7 @@ fn rows_report_the_first_bucket_reaching_each_tick() {
 
 #[test]
 fn each_half_distance_gets_ticks_rows() {
-    let mut h = hdr_layout(3, u64::MAX);
-    for v in 1..=2000 {
-        h.record(v);
-    }
+    let h = three_digits_one_each(2000);
     for ticks in [1u32, 2, 5, 7] {
         let rows = rows(&h.view().to_hgrm(&options(ticks, 1.0, false)));
         // Halves [0, 50), [50, 75), [75, 87.5), [87.5, 93.75): `ticks` rows each, equally
@@ -176,10 +179,7 @@ fn a_bucket_gets_a_row_for_every_tick_it_reaches() {
 
 #[test]
 fn the_unit_ratio_divides_values_mean_deviation_and_max() {
-    let mut h = hdr_layout(3, u64::MAX);
-    for v in 1..=1000 {
-        h.record(v);
-    }
+    let h = three_digits_one_each(1000);
     let plain = h.view().to_hgrm(&HgrmOptions::default());
     let scaled = h.view().to_hgrm(&options(5, 1000.0, false));
     let (a, b) = (rows(&plain), rows(&scaled));

@@ -19,6 +19,11 @@ fn sample(config: Config, n: usize, seed: u64) -> H64 {
     h
 }
 
+/// Each of `configs` with `sample(config, n, seed)` recorded into it.
+fn samples(n: usize, seed: u64) -> impl Iterator<Item = (Config, H64)> {
+    configs().into_iter().map(move |c| (c, sample(c, n, seed)))
+}
+
 fn configs() -> [Config; 3] {
     [
         Config::new().with_relative_error(0.01),
@@ -31,8 +36,7 @@ fn configs() -> [Config; 3] {
 
 #[test]
 fn buckets_cover_the_whole_storage_in_order() {
-    for config in configs() {
-        let h = sample(config, 5_000, 1);
+    for (config, h) in samples(5_000, 1) {
         let view = h.view();
         let all: Vec<_> = view.buckets().collect();
         assert_eq!(view.buckets().size_hint(), (all.len(), Some(all.len())));
@@ -63,8 +67,7 @@ fn buckets_cover_the_whole_storage_in_order() {
 
 #[test]
 fn buckets_with_values_sum_to_the_total() {
-    for config in configs() {
-        let h = sample(config, 5_000, 2);
+    for (_, h) in samples(5_000, 2) {
         let view = h.view();
         let with: Vec<_> = view.buckets_with_values().collect();
         assert!(with.iter().all(|b| b.count > 0));
@@ -77,8 +80,7 @@ fn buckets_with_values_sum_to_the_total() {
 
 #[test]
 fn bucket_percentiles_follow_the_seeds_definition() {
-    for config in configs() {
-        let mut h = sample(config, 5_000, 3);
+    for (_, mut h) in samples(5_000, 3) {
         let total = h.total_count() as f64;
         for selection in [ValueSelection::Midpoint, ValueSelection::Interpolated] {
             h.set_value_selection(selection);
@@ -306,8 +308,7 @@ fn skipping_steps_lands_where_walking_them_does() {
             }
         }
     }
-    for config in configs() {
-        let h = sample(config, 20_000, 17);
+    for (config, h) in samples(20_000, 17) {
         let view = h.view();
         for width in [1u64, 977, 1 << 40] {
             let w = NonZeroU64::new(width).unwrap();

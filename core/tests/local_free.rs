@@ -7,8 +7,11 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 
+mod common;
+
+use common::Parked;
 use picollo::concurrent::{LocalHistogram, Source};
 use picollo::Config;
 
@@ -55,21 +58,14 @@ fn dropping_the_histogram_frees_every_shard_while_its_threads_live_on() {
         .with_relative_error(0.001)
         .with_range(1, 1 << 40);
     let h = Arc::new(LocalHistogram::<u64>::new(config).unwrap());
-    let recorded = Arc::new(Barrier::new(THREADS + 1));
-    let dropped = Arc::new(Barrier::new(THREADS + 1));
-    let threads: Vec<_> = (0..THREADS)
-        .map(|t| {
-            let (h, recorded, dropped) = (h.clone(), recorded.clone(), dropped.clone());
-            std::thread::spawn(move || {
-                (1..=1_000).for_each(|v| h.record(v * (t as u64 + 1)));
-                drop(h);
-                recorded.wait();
-                // Alive, attached, idle: the histogram is dropped meanwhile.
-                dropped.wait();
-            })
-        })
-        .collect();
-    recorded.wait();
+    // The threads stay alive, attached and idle while the histogram is dropped.
+    let threads = Parked::after(THREADS, |t| {
+        let h = h.clone();
+        move || {
+            (1..=1_000).for_each(|v| h.record(v * (t as u64 + 1)));
+            drop(h);
+        }
+    });
     assert_eq!(h.shard_count(), THREADS);
     assert_eq!(h.total_count(), THREADS as u64 * 1_000);
     let footprint = h.footprint_in_bytes();
@@ -86,6 +82,5 @@ fn dropping_the_histogram_frees_every_shard_while_its_threads_live_on() {
         "freed {freed} bytes of a {footprint}-byte footprint while the threads live"
     );
 
-    dropped.wait();
-    threads.into_iter().for_each(|t| t.join().unwrap());
+    threads.release();
 }

@@ -7,7 +7,11 @@
 //! thread does after the join too: the totals must be exact regardless.
 #![cfg(loom)]
 
+#[path = "common/loom_model.rs"]
+mod loom_model;
+
 use loom::sync::Arc;
+use loom_model::{model, spawn_with};
 use picollo::concurrent::{Collect, LocalHistogram, Source};
 use picollo::Config;
 
@@ -20,12 +24,6 @@ fn total(h: &LocalHistogram<u32>) -> u64 {
     h.read_into(&mut scratch).unwrap().total_count()
 }
 
-fn model(f: impl Fn() + Sync + Send + 'static) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(3);
-    builder.check(f);
-}
-
 #[test]
 fn exiting_threads_hand_off_or_fold_without_losing_counts() {
     for keep_idle in [0, 1] {
@@ -34,10 +32,7 @@ fn exiting_threads_hand_off_or_fold_without_losing_counts() {
             // 1: the first one is kept and may be handed to the second thread.
             let h = Arc::new(LocalHistogram::<u32>::with_limits(config(), 2, keep_idle).unwrap());
             let threads: Vec<_> = (0..2)
-                .map(|t| {
-                    let h = h.clone();
-                    loom::thread::spawn(move || h.record(t))
-                })
+                .map(|t| spawn_with(&h, move |h| h.record(t)))
                 .collect();
             // A reader racing registration, records and exits.
             let seen = total(&h);
@@ -55,10 +50,7 @@ fn exiting_threads_hand_off_or_fold_without_losing_counts() {
 fn a_reset_racing_a_record_and_an_exit_never_resurrects_counts() {
     model(|| {
         let h = Arc::new(LocalHistogram::<u32>::with_limits(config(), 1, 0).unwrap());
-        let writer = {
-            let h = h.clone();
-            loom::thread::spawn(move || h.record(1))
-        };
+        let writer = spawn_with(&h, move |h| h.record(1));
         h.reset();
         let after_reset = total(&h);
         writer.join().unwrap();
@@ -74,10 +66,7 @@ fn a_thread_past_the_shard_cap_falls_back_to_the_accumulator() {
     model(|| {
         let h = Arc::new(LocalHistogram::<u32>::with_limits(config(), 1, 1).unwrap());
         let threads: Vec<_> = (0..2)
-            .map(|_| {
-                let h = h.clone();
-                loom::thread::spawn(move || h.record(0))
-            })
+            .map(|_| spawn_with(&h, move |h| h.record(0)))
             .collect();
         for t in threads {
             t.join().unwrap();
@@ -93,13 +82,10 @@ fn a_collect_racing_records_and_exits_takes_each_record_once() {
         model(move || {
             let h = Arc::new(LocalHistogram::<u32>::with_limits(config(), 2, keep_idle).unwrap());
             h.record(0);
-            let writer = {
-                let h = h.clone();
-                loom::thread::spawn(move || {
-                    h.record(1);
-                    h.record(1);
-                })
-            };
+            let writer = spawn_with(&h, move |h| {
+                h.record(1);
+                h.record(1);
+            });
             let mut interval = [0u32; 2];
             let taken = h.collect_into(&mut interval).unwrap().counts().to_vec();
             writer.join().unwrap();

@@ -2,7 +2,11 @@
 //! copy. Run: `RUSTFLAGS="--cfg loom" cargo test -p picollo --release --test loom_seqlock`.
 #![cfg(loom)]
 
+#[path = "common/loom_model.rs"]
+mod loom_model;
+
 use loom::sync::Arc;
+use loom_model::{model, spawn_with};
 use picollo::concurrent::{AtomicHistogram, Collect, SharedHistogram, Source};
 use picollo::Config;
 
@@ -11,25 +15,20 @@ fn config() -> Config {
     Config::new().with_relative_error(0.1).with_range(0, 3)
 }
 
-/// Every interleaving with at most three preemptions (the reader's retry and hold paths make
-/// the unbounded space too large to explore in minutes).
-fn model(f: impl Fn() + Sync + Send + 'static) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(3);
-    builder.check(f);
+/// A seqlocked histogram with one count in bucket 1 and one in bucket 2.
+fn two_counts() -> Arc<SharedHistogram<u32>> {
+    let h = Arc::new(SharedHistogram::<u32>::new(config()).unwrap());
+    h.record(1);
+    h.record(2);
+    h
 }
 
 #[test]
 fn a_reader_sees_all_or_nothing_of_a_reset() {
     model(|| {
-        let h = Arc::new(SharedHistogram::<u32>::new(config()).unwrap());
         // Two buckets hold one count each before the race.
-        h.record(1);
-        h.record(2);
-        let resetter = {
-            let h = h.clone();
-            loom::thread::spawn(move || h.reset())
-        };
+        let h = two_counts();
+        let resetter = spawn_with(&h, move |h| h.reset());
         let mut scratch = [0u32; 4];
         let view = h.read_into(&mut scratch).unwrap();
         // Both counts (before the reset) or neither (after), never one of them.
@@ -47,10 +46,7 @@ fn interlocked_records_racing_a_reset_are_counted_once_or_cleared() {
     loom::model(|| {
         let h = Arc::new(AtomicHistogram::<u32>::new(config()).unwrap());
         h.record(1);
-        let writer = {
-            let h = h.clone();
-            loom::thread::spawn(move || h.record(1))
-        };
+        let writer = spawn_with(&h, move |h| h.record(1));
         h.reset();
         writer.join().unwrap();
         let mut scratch = [0u32; 4];
@@ -75,13 +71,10 @@ fn a_reader_holding_resets_off_throws_away_a_copy_spoiled_by_a_reset_that_slippe
         let h = Arc::new(SharedHistogram::<u32>::new(two).unwrap());
         h.record(0);
         h.record(1);
-        let resetter = {
-            let h = h.clone();
-            loom::thread::spawn(move || {
-                h.reset();
-                h.reset();
-            })
-        };
+        let resetter = spawn_with(&h, move |h| {
+            h.reset();
+            h.reset();
+        });
         let mut scratch = [0u32; 2];
         let c = h.read_into(&mut scratch).unwrap().counts().to_vec();
         assert!(c == [1, 1] || c == [0, 0], "half-cleared copy {c:?}");
@@ -98,13 +91,10 @@ fn interlocked_records_racing_a_collect_land_in_exactly_one_interval() {
     model(|| {
         let h = Arc::new(AtomicHistogram::<u32>::new(config()).unwrap());
         h.record(1);
-        let writer = {
-            let h = h.clone();
-            loom::thread::spawn(move || {
-                h.record(1);
-                h.record(5); // overflow: an outside count racing the collect
-            })
-        };
+        let writer = spawn_with(&h, move |h| {
+            h.record(1);
+            h.record(5); // overflow: an outside count racing the collect
+        });
         let mut interval = [0u32; 4];
         let taken = h.collect_into(&mut interval).unwrap();
         let (bucket, over) = (taken.counts()[1], taken.overflow_count());
@@ -122,17 +112,12 @@ fn interlocked_records_racing_a_collect_land_in_exactly_one_interval() {
 #[test]
 fn a_reader_sees_all_or_nothing_of_a_collect() {
     model(|| {
-        let h = Arc::new(SharedHistogram::<u32>::new(config()).unwrap());
-        h.record(1);
-        h.record(2);
-        let collector = {
-            let h = h.clone();
-            loom::thread::spawn(move || {
-                let mut interval = [0u32; 4];
-                let taken = h.collect_into(&mut interval).unwrap().total_count();
-                assert_eq!(taken, 2);
-            })
-        };
+        let h = two_counts();
+        let collector = spawn_with(&h, move |h| {
+            let mut interval = [0u32; 4];
+            let taken = h.collect_into(&mut interval).unwrap().total_count();
+            assert_eq!(taken, 2);
+        });
         let mut scratch = [0u32; 4];
         let c = h.read_into(&mut scratch).unwrap().counts().to_vec();
         assert!(

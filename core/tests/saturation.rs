@@ -243,23 +243,34 @@ trait Target<C> {
     fn read(&self) -> (Vec<u64>, [u64; 3], u64);
 }
 
+/// The `Target` methods that both histogram types have under the same names.
+macro_rules! same_named_target_methods {
+    ($ty:ident) => {
+        fn record_n(&mut self, v: u64, n: u64) {
+            $ty::record_n(self, v, n)
+        }
+        fn add(&mut self, other: &View<'_, u64>) {
+            $ty::add(self, other).unwrap()
+        }
+        fn reset(&mut self) {
+            $ty::reset(self)
+        }
+    };
+}
+
+/// `Target::read` of a view.
+fn read_view<C: AtomicCounter>(v: &View<'_, C>) -> (Vec<u64>, [u64; 3], u64) {
+    let counts = v.counts().iter().map(|c| c.to_u64()).collect();
+    (counts, v.outside(), v.total_count())
+}
+
 impl<C: AtomicCounter> Target<C> for Histogram<C, Vec<C>> {
     fn record(&mut self, v: u64, _: &mut XorShift64) {
         Histogram::record(self, v)
     }
-    fn record_n(&mut self, v: u64, n: u64) {
-        Histogram::record_n(self, v, n)
-    }
-    fn add(&mut self, other: &View<'_, u64>) {
-        Histogram::add(self, other).unwrap()
-    }
-    fn reset(&mut self) {
-        Histogram::reset(self)
-    }
+    same_named_target_methods!(Histogram);
     fn read(&self) -> (Vec<u64>, [u64; 3], u64) {
-        let v = self.view();
-        let counts = v.counts().iter().map(|c| c.to_u64()).collect();
-        (counts, v.outside(), v.total_count())
+        read_view(&self.view())
     }
 }
 
@@ -267,20 +278,9 @@ impl<C: AtomicCounter> Target<C> for ConcurrentHistogram<C> {
     fn record(&mut self, v: u64, rng: &mut XorShift64) {
         self.record_with(v, rng)
     }
-    fn record_n(&mut self, v: u64, n: u64) {
-        ConcurrentHistogram::record_n(self, v, n)
-    }
-    fn add(&mut self, other: &View<'_, u64>) {
-        ConcurrentHistogram::add(self, other).unwrap()
-    }
-    fn reset(&mut self) {
-        ConcurrentHistogram::reset(self)
-    }
+    same_named_target_methods!(ConcurrentHistogram);
     fn read(&self) -> (Vec<u64>, [u64; 3], u64) {
-        self.with_copy(|v| {
-            let counts = v.counts().iter().map(|c| c.to_u64()).collect();
-            (counts, v.outside(), v.total_count())
-        })
+        self.with_copy(|v| read_view(&v))
     }
 }
 

@@ -5,12 +5,13 @@ buckets, merging's checks and the snapshot's refresh."""
 from __future__ import annotations
 
 import ctypes
+from operator import attrgetter
 from typing import Any, ClassVar, Generic, Iterable, Iterator, TypeVar
 
 from ._convert import ranks_array, real, u64
 from ._domain import Domain
 from ._errors import ClosedError, Status, check, error_for
-from ._handle import Handle
+from ._handle import Handle, derived
 from ._results import selection_code
 
 #: The result types of a histogram kind: percentile, bucket, summary, info (`Domain`).
@@ -55,9 +56,9 @@ def record_checked(kind: type[HistogramBase[Any, Any, Any, Any]], box: list, val
         d.native.record_n(h, v, c)
 
 
-def _info_field(name: str, doc: str) -> property:
+def info_field(name: str, doc: str | None = None) -> property:
     """A read-only property: the field ``name`` of ``self.info()``."""
-    return property(lambda self: getattr(self.info(), name), doc=doc)
+    return derived("info", attrgetter(name), doc)
 
 
 class HistogramBase(Handle, Generic[P, B, S, I]):
@@ -88,17 +89,17 @@ class HistogramBase(Handle, Generic[P, B, S, I]):
         check(d.native.get_info(self._ptr, ctypes.byref(out)))
         return d.info._from_c(out)
 
-    total = _info_field("total", """Values in the range, in buckets (a float histogram's
+    total = info_field("total", """Values in the range, in buckets (a float histogram's
         zero bucket included): what the percentiles cover.""")
-    underflow = _info_field("underflow", """Values below the range (for doubles: nonzero
+    underflow = info_field("underflow", """Values below the range (for doubles: nonzero
         values whose magnitude is below it).""")
-    overflow = _info_field("overflow", """Values above the range (for doubles: finite values
+    overflow = info_field("overflow", """Values above the range (for doubles: finite values
         whose magnitude is above it).""")
-    saturated = _info_field("saturated", """Counts lost to full buckets (`record_n` beyond the
+    saturated = info_field("saturated", """Counts lost to full buckets (`record_n` beyond the
         counter's maximum; for doubles also records that found a sparse block
         unallocatable).""")
-    counter_bits = _info_field("counter_bits", "The width of a bucket's counter: 32 or 64.")
-    mode = _info_field("mode", """The concurrency mode: single or interlocked (for integers
+    counter_bits = info_field("counter_bits", "The width of a bucket's counter: 32 or 64.")
+    mode = info_field("mode", """The concurrency mode: single or interlocked (for integers
         also thread-local or approximate).""")
 
     @property

@@ -1,6 +1,7 @@
-"""The library's exporters on a histogram handle: OpenMetrics text, the buckets a Prometheus
-client library takes, OTLP. `Histogram`'s methods and `picollo.metrics` (which documents
-the options and checks that it is given a `Histogram`) both call these.
+"""The library's exporters: OpenMetrics text and the buckets a Prometheus client library
+takes (on a histogram handle), OTLP (`to_otlp`, on a `Histogram`, which it checks).
+`Histogram`'s methods and `picollo.metrics` (which documents the options; `to_otlp` is
+its own, documented here) both call these.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from . import _native as n
+from ._base import of_kind
 from ._convert import real, u64
 from ._errors import Status, error_for
 from ._text import encode, fetch_text
+from ._types import INTEGER
 
 _TEMPORALITIES = {"delta": n.OtlpTemporality.DELTA,
                   "cumulative": n.OtlpTemporality.CUMULATIVE}
@@ -173,13 +176,26 @@ def _int_or_auto(value: Any, what: str, auto: int) -> int:
     return value
 
 
-def to_otlp(h: Any, format: str = "json", *, name: str,
+def to_otlp(histogram: Histogram, format: str = "json", *, name: str,
             description: str = "", unit: str = "", temporality: str = "cumulative",
             start_time_unix_nano: int | None = None, time_unix_nano: int | None = None,
             attributes: Any = None, resource: Any = None, scope_name: str | None = None,
             scope_version: str | None = None, scale: int | None = None,
             unit_ratio: float = 1.0) -> str | bytes:
-    """`picollo.metrics.to_otlp` of the histogram handle ``h``."""
+    """An OTLP ``ExportMetricsServiceRequest`` with one exponential-histogram metric of one
+    point: OTLP/JSON text (``format="json"``) or protobuf bytes (``"protobuf"``, the
+    OTLP/HTTP and gRPC payload).
+
+    ``temporality`` is ``"cumulative"`` (export the histogram itself, ``start_time`` when
+    its counting began) or ``"delta"`` (export a `Histogram.collect` interval, ``start_time``
+    the previous collection). Times are nanoseconds since the epoch; ``time_unix_nano``
+    defaults to now, ``start_time_unix_nano`` to 0 (unknown). ``attributes`` are the
+    point's, ``resource`` the resource's (e.g. ``{"service.name": "api"}``), both mappings
+    or pairs. ``scale`` None picks the coarsest OTLP scale whose buckets are within the
+    histogram's relative error, so a quantile of the export is within about twice that
+    error; ``unit_ratio`` divides values (1e9: nanoseconds exported as seconds).
+    """
+    h = of_kind(histogram, INTEGER)._ptr
     fmt = {"json": n.OtlpFormat.JSON, "protobuf": n.OtlpFormat.PROTOBUF}.get(
         format.lower() if isinstance(format, str) else format)
     if fmt is None:

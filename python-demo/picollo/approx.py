@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ctypes
+from operator import itemgetter
 
 from . import _native as n
 from ._convert import u32, u64
 from ._errors import check
-from ._handle import Handle
+from ._handle import Handle, derived
 
 
 class ApproxCounter(Handle):
@@ -76,19 +77,9 @@ class ApproxCounter(Handle):
             self._ptr, ctypes.byref(t), ctypes.byref(m), ctypes.byref(e)))
         return t.value, m.value, bool(e.value)
 
-    @property
-    def threshold(self) -> int:
-        """T: counts below ``2**T`` are exact."""
-        return self._policy()[0]
-
-    @property
-    def max_shift(self) -> int:
-        """The cap on the step exponent k."""
-        return self._policy()[1]
-
-    @property
-    def exact_when_uncontended(self) -> bool:
-        return self._policy()[2]
+    threshold = derived("_policy", itemgetter(0), """T: counts below ``2**T`` are exact.""")
+    max_shift = derived("_policy", itemgetter(1), """The cap on the step exponent k.""")
+    exact_when_uncontended = derived("_policy", itemgetter(2))
 
     def __repr__(self) -> str:
         if self.closed:

@@ -6,13 +6,15 @@ doubles have: their recording, counts beside the buckets, exact sum and extremes
 from __future__ import annotations
 
 import ctypes
+from operator import attrgetter
 from typing import Any, Iterable
 
 from . import _native as n
-from ._base import HistogramBase, record_checked
+from ._base import HistogramBase, info_field, record_checked
 from ._by_value import ByValue
 from ._convert import float_buffer, real, u32, u64
 from ._errors import check
+from ._handle import derived
 from ._float_types import (
     FLOAT,
     FLOAT_MODES,
@@ -165,13 +167,7 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         this range count as underflow/overflow). `LayoutMismatchError` for another
         relative error (`add_rebinned` takes any). ``h.add(h)`` doubles every count.
         Returns self."""
-        source = self._other(other)
-        if other is self:
-            # The library takes no histogram as both source and destination.
-            with self.copy() as twin:
-                return self.add(twin)
-        check(n.lib.picollo_float_histogram_add(self._ptr, source))
-        return self
+        return self._add_with(n.lib.picollo_float_histogram_add, other)
 
     merge = add
 
@@ -181,12 +177,17 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         each of ``other``'s buckets shared equally among those it covers, so the result
         carries ``other``'s relative error), with its zero, NaN, infinity and outside
         counts, sum and extremes, as `add`. Returns self."""
+        return self._add_with(n.lib.picollo_float_histogram_add_rebinned, other)
+
+    def _add_with(self, native: Any, other: "FloatHistogram") -> "FloatHistogram":
+        """``native(self, other)`` (`add` or `add_rebinned`), ``other`` checked; returns
+        self."""
         source = self._other(other)
         if other is self:
             # The library takes no histogram as both source and destination.
             with self.copy() as twin:
-                return self.add_rebinned(twin)
-        check(n.lib.picollo_float_histogram_add_rebinned(self._ptr, source))
+                return self._add_with(native, twin)
+        check(native(self._ptr, source))
         return self
 
     def _config(self) -> dict[str, Any]:
@@ -198,38 +199,15 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
 
     # --- facts -------------------------------------------------------------------------
 
-    @property
-    def zero(self) -> int:
-        """``±0.0`` values (in `total`)."""
-        return self.info().zero
-
-    @property
-    def nan(self) -> int:
-        """NaN values (never in quantiles)."""
-        return self.info().nan
-
-    @property
-    def positive_infinity(self) -> int:
-        return self.info().positive_infinity
-
-    @property
-    def negative_infinity(self) -> int:
-        return self.info().negative_infinity
-
-    @property
-    def sum(self) -> float:
-        """Sum of the values in buckets (0 when empty)."""
-        return self.info().sum
-
-    @property
-    def min(self) -> float | None:
-        """The smallest value in buckets, exactly as recorded; None when empty."""
-        return self.info().min
-
-    @property
-    def max(self) -> float | None:
-        """The largest value in buckets, exactly as recorded; None when empty."""
-        return self.info().max
+    zero = info_field("zero", """``±0.0`` values (in `total`).""")
+    nan = info_field("nan", """NaN values (never in quantiles).""")
+    positive_infinity = info_field("positive_infinity")
+    negative_infinity = info_field("negative_infinity")
+    sum = info_field("sum", """Sum of the values in buckets (0 when empty).""")
+    min = info_field("min", """The smallest value in buckets, exactly as recorded; None when
+        empty.""")
+    max = info_field("max", """The largest value in buckets, exactly as recorded; None when
+        empty.""")
 
     @property
     def mean(self) -> float:
@@ -237,45 +215,19 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         i = self.info()
         return i.sum / i.total if i.total else float("nan")
 
-    @property
-    def stdev(self) -> float:
-        """Population standard deviation over bucket midpoints (NaN when empty)."""
-        return self.summary().stdev
-
-    @property
-    def relative_error(self) -> float:
-        """The layout's guaranteed relative error (``0.5 / buckets_per_octave``; at most
-        the one asked for)."""
-        return self.info().relative_error
-
-    @property
-    def min_magnitude(self) -> float:
-        """The smallest magnitude kept in buckets, to bucket resolution."""
-        return self.info().min_magnitude
-
-    @property
-    def max_magnitude(self) -> float:
-        """The largest magnitude kept in buckets, to bucket resolution."""
-        return self.info().max_magnitude
-
-    @property
-    def buckets_per_octave(self) -> int:
-        return self.info().buckets_per_octave
-
-    @property
-    def storage_len(self) -> int:
-        """Buckets per sign in the range."""
-        return self.info().storage_len
-
-    @property
-    def footprint_bytes(self) -> int:
-        """Bytes of counters and exact sums allocated now (sparse: what the data touched)."""
-        return self.info().footprint_bytes
-
-    @property
-    def storage(self) -> str:
-        """dense or sparse."""
-        return self.info().storage
+    stdev = derived("summary", attrgetter("stdev"), """Population standard deviation over
+        bucket midpoints (NaN when empty).""")
+    relative_error = info_field("relative_error", """The layout's guaranteed relative error
+        (``0.5 / buckets_per_octave``; at most the one asked for).""")
+    min_magnitude = info_field("min_magnitude", """The smallest magnitude kept in buckets, to
+        bucket resolution.""")
+    max_magnitude = info_field("max_magnitude", """The largest magnitude kept in buckets, to
+        bucket resolution.""")
+    buckets_per_octave = info_field("buckets_per_octave")
+    storage_len = info_field("storage_len", """Buckets per sign in the range.""")
+    footprint_bytes = info_field("footprint_bytes", """Bytes of counters and exact sums
+        allocated now (sparse: what the data touched).""")
+    storage = info_field("storage", """dense or sparse.""")
 
     # --- queries -----------------------------------------------------------------------
 

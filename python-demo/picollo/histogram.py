@@ -11,15 +11,17 @@ import threading
 import warnings
 import weakref
 from array import array
+from operator import itemgetter
 from typing import Any, Iterable, Iterator
 
 from . import _export
 from . import _native as n
-from ._base import HistogramBase, SnapshotBase, _percentiles, record_checked
+from ._base import HistogramBase, SnapshotBase, _percentiles, info_field, record_checked
 from ._by_value import ByValue, ValueSteps
 from ._hdr import HdrInterop
 from ._convert import ranks_array, real, u32, u64, u64_buffer
 from ._errors import ClosedError, Status, UnsupportedError, check, error_for
+from ._handle import derived
 from ._results import name_code, selection_code
 from ._text import encode, fetch_text
 from ._types import INTEGER, MODES, STORAGES, Bucket, Info, Percentile, Summary
@@ -322,28 +324,16 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
 
     # --- facts -------------------------------------------------------------------------
 
-    @property
-    def footprint(self) -> int:
-        """Bytes taken by the counters now (sparse storage: the blocks made so far and
-        the block directory)."""
-        return self.info().footprint_bytes
-
-    @property
-    def precision(self) -> float:
-        """Guaranteed relative error of a bucket's midpoint (0.5 / block size)."""
-        return self.info().relative_error
-
-    @property
-    def min_trackable(self) -> int:
-        """The smallest value of the trackable range (the ``min`` keyword), to bucket
-        resolution; smaller values count as underflow. Not the smallest value recorded."""
-        return self.info().min_trackable
-
-    @property
-    def max_trackable(self) -> int:
-        """The largest value of the trackable range (the ``max`` keyword), to bucket
-        resolution; larger values count as overflow. Not the largest value recorded."""
-        return self.info().max_trackable
+    footprint = info_field("footprint_bytes", """Bytes taken by the counters now (sparse
+        storage: the blocks made so far and the block directory).""")
+    precision = info_field("relative_error", """Guaranteed relative error of a bucket's
+        midpoint (0.5 / block size).""")
+    min_trackable = info_field("min_trackable", """The smallest value of the trackable range
+        (the ``min`` keyword), to bucket resolution; smaller values count as underflow. Not
+        the smallest value recorded.""")
+    max_trackable = info_field("max_trackable", """The largest value of the trackable range
+        (the ``max`` keyword), to bucket resolution; larger values count as overflow. Not
+        the largest value recorded.""")
 
     @property
     def min(self) -> int:
@@ -423,10 +413,8 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         check(n.lib.picollo_histogram_get_unit(self._ptr, ctypes.byref(out)))
         return out.value
 
-    @property
-    def approx_threshold(self) -> int:
-        """T of the approximate mode (exact below ``2**T`` per bucket); 0 in the others."""
-        return self.info().approx_threshold
+    approx_threshold = info_field("approx_threshold", """T of the approximate mode (exact
+        below ``2**T`` per bucket); 0 in the others.""")
 
     def _moments(self) -> tuple[float, float]:
         mean, stdev = ctypes.c_double(), ctypes.c_double()
@@ -434,15 +422,10 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
             self._ptr, ctypes.byref(mean), ctypes.byref(stdev)))
         return mean.value, stdev.value
 
-    @property
-    def mean(self) -> float:
-        """Mean over bucket midpoints (NaN when empty)."""
-        return self._moments()[0]
-
-    @property
-    def stdev(self) -> float:
-        """Population standard deviation over bucket midpoints (NaN when empty)."""
-        return self._moments()[1]
+    mean = derived("_moments", itemgetter(0), """Mean over bucket midpoints (NaN when
+        empty).""")
+    stdev = derived("_moments", itemgetter(1), """Population standard deviation over bucket
+        midpoints (NaN when empty).""")
 
     # --- queries -----------------------------------------------------------------------
 
@@ -552,7 +535,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
     def to_otlp(self, format: str = "json", **options: Any) -> str | bytes:
         """This histogram as an OTLP ``ExportMetricsServiceRequest`` (JSON text or
         protobuf bytes); see `picollo.metrics.to_otlp` for the options."""
-        return _export.to_otlp(self._ptr, format, **options)
+        return _export.to_otlp(self, format, **options)
 
 
 def _bucket_percentile(b: Bucket, before: int, total: int, selection: str) -> Percentile:

@@ -128,31 +128,8 @@ def prometheus_buckets(histogram: Histogram, *, bounds: Iterable[int] | None = N
                                       unit_ratio=unit_ratio)
 
 
-def to_otlp(histogram: Histogram, format: str = "json", *, name: str,
-            description: str = "", unit: str = "", temporality: str = "cumulative",
-            start_time_unix_nano: int | None = None, time_unix_nano: int | None = None,
-            attributes: Any = None, resource: Any = None, scope_name: str | None = None,
-            scope_version: str | None = None, scale: int | None = None,
-            unit_ratio: float = 1.0) -> str | bytes:
-    """An OTLP ``ExportMetricsServiceRequest`` with one exponential-histogram metric of one
-    point: OTLP/JSON text (``format="json"``) or protobuf bytes (``"protobuf"``, the
-    OTLP/HTTP and gRPC payload).
-
-    ``temporality`` is ``"cumulative"`` (export the histogram itself, ``start_time`` when
-    its counting began) or ``"delta"`` (export a `Histogram.collect` interval, ``start_time``
-    the previous collection). Times are nanoseconds since the epoch; ``time_unix_nano``
-    defaults to now, ``start_time_unix_nano`` to 0 (unknown). ``attributes`` are the
-    point's, ``resource`` the resource's (e.g. ``{"service.name": "api"}``), both mappings
-    or pairs. ``scale`` None picks the coarsest OTLP scale whose buckets are within the
-    histogram's relative error, so a quantile of the export is within about twice that
-    error; ``unit_ratio`` divides values (1e9: nanoseconds exported as seconds).
-    """
-    return _export.to_otlp(
-        _histogram(histogram), format, name=name, description=description, unit=unit,
-        temporality=temporality, start_time_unix_nano=start_time_unix_nano,
-        time_unix_nano=time_unix_nano, attributes=attributes, resource=resource,
-        scope_name=scope_name, scope_version=scope_version, scale=scale,
-        unit_ratio=unit_ratio)
+to_otlp = _export.to_otlp
+to_otlp.__module__ = __name__  # its public home (written in `_export`, which `Histogram` uses)
 
 
 class PrometheusCollector:

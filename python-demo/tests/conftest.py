@@ -107,3 +107,8 @@ def expected_rank_count(rank: float, total: int) -> int:
     scaled = round(rank * 1_000_000_000)
     target = -(-(scaled * total) // (100 * 1_000_000_000))
     return min(max(target, 1), max(total, 1))
+
+
+def buckets(h) -> list[tuple[int, int, int]]:
+    """A histogram's non-empty buckets as ``(lower, highest, count)``."""
+    return [(b.lower, b.highest, b.count) for b in h]

@@ -15,6 +15,7 @@ import io
 import numpy as np
 import pytest
 
+from conftest import buckets
 from picollo import Histogram, log
 
 hdrh = pytest.importorskip(
@@ -57,9 +58,6 @@ def recorded(h: HdrHistogram) -> list[tuple[int, int, int]]:
              h.get_highest_equivalent_value(i.value_iterated_to), i.count_at_value_iterated_to)
             for i in h.get_recorded_iterator()]
 
-
-def buckets(h: Histogram) -> list[tuple[int, int, int]]:
-    return [(b.lower, b.highest, b.count) for b in h]
 
 
 class Counts:

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from conftest import buckets
 from picollo import (
     ClosedError,
     FormatError,
@@ -23,9 +24,6 @@ THREE_DIGITS = 2**-11
 START = 1_700_000_000.0  # 2023-11-14T22:13:20Z
 BASE = START - 10
 
-
-def buckets(h: Histogram) -> list[tuple[int, int, int]]:
-    return [(b.lower, b.highest, b.count) for b in h]
 
 
 def make(seed: int, size: int = 1_000, relative_error: float = THREE_DIGITS) -> Histogram:

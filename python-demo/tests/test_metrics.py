@@ -11,6 +11,7 @@ import threading
 import numpy as np
 import pytest
 
+from conftest import buckets
 from picollo import ClosedError, Histogram, InvalidArgumentError, metrics
 from picollo.metrics import OpenMetricsWriter, PrometheusCollector, prometheus_buckets
 
@@ -29,9 +30,6 @@ def h():
         hist.record_many([1, 2, 3, 10**8, 10**9])
         yield hist
 
-
-def bucket_counts(h: Histogram) -> list[tuple[int, int, int]]:
-    return [(b.lower, b.highest, b.count) for b in h]
 
 
 def cumulative_at(h: Histogram, bound: int) -> int:
@@ -71,7 +69,7 @@ def test_collect_returns_the_interval_and_restarts_the_histogram():
         with Histogram(relative_error=0.01, min=1, max=10**6) as expected:
             expected.record_many(first)
             interval = h.collect()
-            assert bucket_counts(interval) == bucket_counts(expected)
+            assert buckets(interval) == buckets(expected)
         assert h.total == 0 and list(h) == []
         # The interval is a single-writer 64-bit histogram of the same layout and range.
         assert (interval.mode, interval.counter_bits) == ("single", 64)
@@ -115,7 +113,7 @@ def test_collect_loses_nothing_while_a_thread_records(mode):
         with Histogram(relative_error=0.01, min=1, max=10**7) as expected:
             expected.record_many(values)
             assert summed.total == len(values)
-            assert bucket_counts(summed) == bucket_counts(expected)
+            assert buckets(summed) == buckets(expected)
         assert intervals >= 1
 
 

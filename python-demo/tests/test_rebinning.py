@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import picollo
-from conftest import BITS_AND_MODES, signed_doubles
+from conftest import BITS_AND_MODES, buckets, signed_doubles
 from picollo import InvalidArgumentError, LayoutMismatchError
 
 SETTINGS = [(bits, mode) for bits in (32, 64) for mode in picollo.MODES]
@@ -18,9 +18,6 @@ FLOAT_CONFIGS = [pytest.param((bits, mode, storage), id=f"u{bits}-{mode}-{storag
                  for bits in (32, 64) for mode in picollo.FLOAT_MODES
                  for storage in picollo.FLOAT_STORAGES]
 
-
-def buckets(h) -> list[tuple[int, int, int]]:
-    return [(b.lower, b.highest, b.count) for b in h]
 
 
 def outside(h) -> tuple[int, int, int, int]:

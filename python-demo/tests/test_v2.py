@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import picollo
+from conftest import buckets
 from picollo import (
     ClosedError,
     FormatError,
@@ -30,9 +31,6 @@ COMPRESSED_COOKIE = 0x1C849314
 #: relative_error of the layouts identical to HdrHistogram's with 1..5 significant digits
 DIGITS_ERROR = {1: 2**-5, 2: 2**-8, 3: 2**-11, 4: 2**-15, 5: 2**-18}
 
-
-def buckets(h: Histogram) -> list[tuple[int, int, int]]:
-    return [(b.lower, b.highest, b.count) for b in h]
 
 
 def latency_like(seed: int, size: int = 20_000) -> np.ndarray:

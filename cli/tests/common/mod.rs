@@ -63,6 +63,20 @@ pub fn ok(args: &[&str]) -> String {
     run.stdout
 }
 
+/// Run and expect exit status `code`, nothing on stdout and each of `needles` in stderr.
+pub fn fails(args: &[&str], stdin: Option<&[u8]>, code: i32, needles: &[&str]) {
+    let run = picollo(args, stdin);
+    assert_eq!(run.code, Some(code), "picollo {args:?}: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "nothing on stdout: {}", run.stdout);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "picollo {args:?}: {needle:?} not in {:?}",
+            run.stderr
+        );
+    }
+}
+
 /// Compare `actual` with `tests/golden/NAME`. With `PICOLLO_BLESS=1` the file is written
 /// instead (to be reviewed by eye before it is committed).
 pub fn golden(name: &str, actual: &str) {

@@ -6,6 +6,8 @@ pub mod counting;
 pub mod protobuf;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Barrier};
+use std::thread::JoinHandle;
 
 use picollo::concurrent::DynHistogram;
 use picollo::{Config, Histogram};
@@ -55,6 +57,39 @@ pub fn xorshift_latencies(relative_error: f64, n: usize) -> Histogram<u64, Vec<u
         h.record(v + (x >> 40) % v);
     }
     h
+}
+
+/// Threads that did their work and stay alive, parked, until released.
+pub struct Parked {
+    threads: Vec<JoinHandle<()>>,
+    release: Arc<Barrier>,
+}
+
+impl Parked {
+    /// Starts `n` threads, each running what `work(t)` returns (`t` in `0..n`) and then
+    /// parking; returns once every one has done its work.
+    pub fn after<W: FnOnce() + Send + 'static>(n: usize, mut work: impl FnMut(usize) -> W) -> Self {
+        let done = Arc::new(Barrier::new(n + 1));
+        let release = Arc::new(Barrier::new(n + 1));
+        let threads = (0..n)
+            .map(|t| {
+                let (work, done, release) = (work(t), done.clone(), release.clone());
+                std::thread::spawn(move || {
+                    work();
+                    done.wait();
+                    release.wait();
+                })
+            })
+            .collect();
+        done.wait();
+        Parked { threads, release }
+    }
+
+    /// Lets the threads end, and joins them.
+    pub fn release(self) {
+        self.release.wait();
+        self.threads.into_iter().for_each(|t| t.join().unwrap());
+    }
 }
 
 /// `body`'s result, run while another thread records an LCG stream (each value shifted
