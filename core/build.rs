@@ -1,4 +1,5 @@
-//! Compiles `native/` (inline asm: rdpmc, rdtsc, rdtscp, lfence, cpuid, the mmap-page read
+//! Names the target's backends as cfgs (`backends`: which of `concurrent`, `float` and the two
+//! kinds of cells compile), and compiles `native/` (inline asm: rdpmc, rdtsc, rdtscp, lfence, cpuid, the mmap-page read
 //! loop, add_chain) when feature `perf` is on and the target is x86-64 Linux, and tells the
 //! crate so through `cfg(picollo_native)`. Every other target uses the read(2) path only.
 //! In the repository `core/native` links to the workspace's `native/`; `cargo package`
@@ -9,8 +10,50 @@
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(picollo_native)");
     println!("cargo:rerun-if-changed=build.rs");
+    backends();
     #[cfg(feature = "perf")]
     native();
+}
+
+/// Names, once, the conditions that pick which modules compile on the target:
+/// - `picollo_concurrent`: `concurrent` (native 32- and 64-bit atomics, loom, or feature
+///   `critical-section`);
+/// - `picollo_native_cells` / `picollo_cs_cells`: its cells are native atomics (or loom's),
+///   or critical sections (a target without those atomics, or `--cfg picollo_force_cs`);
+/// - `picollo_float`: `float` (`concurrent`, feature `alloc` and pointer-wide atomics).
+fn backends() {
+    let cfg = |name: &str| std::env::var_os(format!("CARGO_CFG_{}", name.to_uppercase())).is_some();
+    let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
+    let atomics = std::env::var("CARGO_CFG_TARGET_HAS_ATOMIC").unwrap_or_default();
+    let has = |width: &str| atomics.split(',').any(|w| w == width);
+    let (loom, force_cs, cs) = (
+        cfg("loom"),
+        cfg("picollo_force_cs"),
+        feature("CRITICAL_SECTION"),
+    );
+    let native_atomics = has("32") && has("64");
+    let concurrent = cs || loom || native_atomics;
+    let backends = [
+        ("picollo_concurrent", concurrent),
+        (
+            "picollo_native_cells",
+            loom || (!force_cs && native_atomics),
+        ),
+        (
+            "picollo_cs_cells",
+            !loom && cs && (force_cs || !native_atomics),
+        ),
+        (
+            "picollo_float",
+            concurrent && feature("ALLOC") && has("ptr"),
+        ),
+    ];
+    for (name, on) in backends {
+        println!("cargo:rustc-check-cfg=cfg({name})");
+        if on {
+            println!("cargo:rustc-cfg={name}");
+        }
+    }
 }
 
 #[cfg(feature = "perf")]

@@ -53,36 +53,12 @@ macro_rules! setters {
     )+};
 }
 
-/// The items given, compiled where [`concurrent`] is: on targets with native 32- and 64-bit
-/// atomics, under loom, or with feature `critical-section`.
-macro_rules! if_concurrent {
-    ($($item:item)*) => {$(
-        #[cfg(any(
-            feature = "critical-section",
-            loom,
-            all(target_has_atomic = "32", target_has_atomic = "64")
-        ))]
-        $item
-    )*};
-}
-
-/// The items given, compiled where [`float`] is: where [`concurrent`] is, with feature
-/// `alloc` and pointer-wide atomics.
-macro_rules! if_float {
-    ($($item:item)*) => {$(
-        #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
-        if_concurrent! { $item }
-    )*};
-}
-
-if_concurrent! {
-    pub mod concurrent;
-}
+#[cfg(picollo_concurrent)]
+pub mod concurrent;
 pub mod config;
 pub mod counter;
-if_float! {
-    pub mod float;
-}
+#[cfg(picollo_float)]
+pub mod float;
 mod fmath;
 pub mod histogram;
 /// Public modules that show modules of `format` under names of their own (feature `alloc`).

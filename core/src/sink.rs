@@ -64,29 +64,29 @@ sink!(
 // reference to it and an `Arc` of it are all sinks; resetting one resets the histogram
 // every other holder sees. A thread-local histogram's copy failing to allocate aborts in
 // `mean` and `total` (the trait has no error to return).
-#[cfg(feature = "alloc")]
-if_concurrent! {
-    use crate::concurrent::{AtomicCounter, ConcurrentHistogram, DynHistogram, Source};
+#[cfg(all(feature = "alloc", picollo_concurrent))]
+use crate::concurrent::{AtomicCounter, ConcurrentHistogram, DynHistogram, Source};
 
-    sink!(
-        impl[C: AtomicCounter] ConcurrentHistogram<C>:
-            ConcurrentHistogram<C>,
-            &ConcurrentHistogram<C>,
-            #[cfg(target_has_atomic = "ptr")]
-            alloc::sync::Arc<ConcurrentHistogram<C>>;
-        |h| mean: <ConcurrentHistogram<C> as Source<C>>::summary(h).mean,
-            total: <ConcurrentHistogram<C> as Source<C>>::total_count(h)
-    );
-    sink!(
-        impl[] DynHistogram:
-            DynHistogram,
-            &DynHistogram,
-            #[cfg(target_has_atomic = "ptr")]
-            alloc::sync::Arc<DynHistogram>;
-        |h| mean: DynHistogram::mean(h).unwrap_or_else(|e| crate::oom::abort(e)),
-            total: DynHistogram::total_count(h).unwrap_or_else(|e| crate::oom::abort(e))
-    );
-}
+#[cfg(all(feature = "alloc", picollo_concurrent))]
+sink!(
+    impl[C: AtomicCounter] ConcurrentHistogram<C>:
+        ConcurrentHistogram<C>,
+        &ConcurrentHistogram<C>,
+        #[cfg(target_has_atomic = "ptr")]
+        alloc::sync::Arc<ConcurrentHistogram<C>>;
+    |h| mean: <ConcurrentHistogram<C> as Source<C>>::summary(h).mean,
+        total: <ConcurrentHistogram<C> as Source<C>>::total_count(h)
+);
+#[cfg(all(feature = "alloc", picollo_concurrent))]
+sink!(
+    impl[] DynHistogram:
+        DynHistogram,
+        &DynHistogram,
+        #[cfg(target_has_atomic = "ptr")]
+        alloc::sync::Arc<DynHistogram>;
+    |h| mean: DynHistogram::mean(h).unwrap_or_else(|e| crate::oom::abort(e)),
+        total: DynHistogram::total_count(h).unwrap_or_else(|e| crate::oom::abort(e))
+);
 
 #[cfg(all(test, feature = "std"))]
 mod tests {

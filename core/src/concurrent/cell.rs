@@ -15,12 +15,10 @@
 
 use crate::counter::Counter;
 
-if_native_cells! {
-    mod native;
-}
-if_cs_cells! {
-    mod cs;
-}
+#[cfg(picollo_cs_cells)]
+mod cs;
+#[cfg(picollo_native_cells)]
+mod native;
 
 mod sealed {
     pub trait Sealed {}

@@ -879,31 +879,31 @@ mod tests {
     fn every_width_and_mode_records_merges_and_reports() {
         let config = Config::new().with_range(0, 1_000);
         for_each_width_and_mode(config, |h, bits, mode| {
-        h.record(10);
-        h.record_n(20, 3);
-        h.record_many(&[30, 2_000]);
-        assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
-        assert_eq!(h.total_count(), Ok(5));
-        let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
-        other.add(&h).unwrap();
-        assert_eq!(other.total_count(), Ok(5));
-        h.set_value_selection(ValueSelection::Upper);
-        assert_eq!(h.value_selection(), ValueSelection::Upper);
-        h.with_view(|v| {
-            dyn_view!(v, v => {
-                assert_eq!(v.value_selection(), ValueSelection::Upper);
-                assert_eq!(v.overflow_count(), 1);
+            h.record(10);
+            h.record_n(20, 3);
+            h.record_many(&[30, 2_000]);
+            assert_eq!((h.counter_bits(), h.mode()), (bits, mode));
+            assert_eq!(h.total_count(), Ok(5));
+            let other = DynHistogram::new(config, CounterBits::U64, Mode::Interlocked).unwrap();
+            other.add(&h).unwrap();
+            assert_eq!(other.total_count(), Ok(5));
+            h.set_value_selection(ValueSelection::Upper);
+            assert_eq!(h.value_selection(), ValueSelection::Upper);
+            h.with_view(|v| {
+                dyn_view!(v, v => {
+                    assert_eq!(v.value_selection(), ValueSelection::Upper);
+                    assert_eq!(v.overflow_count(), 1);
+                })
             })
-        })
-        .unwrap();
-        let mut snap = DynSnapshot::new(&h).unwrap();
-        h.record(10);
-        snap.update(&h, true).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
-        let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
-        assert!(snap.update(&wrong, true).is_err());
-        h.reset();
-        assert_eq!(h.total_count(), Ok(0));
+            .unwrap();
+            let mut snap = DynSnapshot::new(&h).unwrap();
+            h.record(10);
+            snap.update(&h, true).unwrap();
+            assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+            let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+            assert!(snap.update(&wrong, true).is_err());
+            h.reset();
+            assert_eq!(h.total_count(), Ok(0));
         });
     }
 
@@ -911,24 +911,24 @@ mod tests {
     fn collect_takes_the_interval_in_every_width_and_mode() {
         let config = Config::new().with_range(0, 1_000);
         for_each_width_and_mode(config, |h, bits, mode| {
-        h.record_many(&[10, 10, 20, 2_000]);
-        let first = h.collect().unwrap();
-        let v = first.view();
-        assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
-        assert_eq!(v.count(h.shape().offset(10)), Some(2));
-        assert_eq!(h.total_count(), Ok(0));
-        h.record(30);
-        let mut snap = DynSnapshot::new(&h).unwrap();
-        h.record(40);
-        snap.collect(&h).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
-        h.record(50);
-        // Deltas after a collect: what was recorded since it.
-        snap.update(&h, true).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
-        let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
-        assert!(snap.collect(&wrong).is_err());
-        assert_eq!(h.total_count(), Ok(1));
+            h.record_many(&[10, 10, 20, 2_000]);
+            let first = h.collect().unwrap();
+            let v = first.view();
+            assert_eq!((v.total_count(), v.overflow_count()), (3, 1));
+            assert_eq!(v.count(h.shape().offset(10)), Some(2));
+            assert_eq!(h.total_count(), Ok(0));
+            h.record(30);
+            let mut snap = DynSnapshot::new(&h).unwrap();
+            h.record(40);
+            snap.collect(&h).unwrap();
+            assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
+            h.record(50);
+            // Deltas after a collect: what was recorded since it.
+            snap.update(&h, true).unwrap();
+            assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+            let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
+            assert!(snap.collect(&wrong).is_err());
+            assert_eq!(h.total_count(), Ok(1));
         });
     }
 
@@ -1018,8 +1018,7 @@ mod tests {
                     h.record_n(9, u64::from(u32::MAX));
                     assert!(!fast(&h, 9), "{mode:?}: a full bucket is declined");
                     h.record(9);
-                    let saturated =
-                        h.with_view(|view| dyn_view!(view, v => v.saturated_count()));
+                    let saturated = h.with_view(|view| dyn_view!(view, v => v.saturated_count()));
                     assert_eq!(saturated.unwrap(), 1, "{mode:?}");
                     assert!(fast(&h, 10), "{mode:?}: the bucket beside it is not full");
                 });

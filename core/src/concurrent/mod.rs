@@ -100,36 +100,6 @@
 //! `alloc`; [`SharedHistogram`], [`AtomicHistogram`] and [`ApproxHistogram`] also work
 //! over caller storage in plain `no_std`.
 
-/// The items given, compiled where the cells are native atomics (or loom's).
-macro_rules! if_native_cells {
-    ($($item:item)*) => {$(
-        #[cfg(any(
-            loom,
-            all(
-                not(picollo_force_cs),
-                target_has_atomic = "32",
-                target_has_atomic = "64"
-            )
-        ))]
-        $item
-    )*};
-}
-
-/// The items given, compiled where the cells are the critical-section ones (see `cell.rs`).
-macro_rules! if_cs_cells {
-    ($($item:item)*) => {$(
-        #[cfg(all(
-            not(loom),
-            feature = "critical-section",
-            any(
-                picollo_force_cs,
-                not(all(target_has_atomic = "32", target_has_atomic = "64"))
-            )
-        ))]
-        $item
-    )*};
-}
-
 mod approx_counter;
 mod approximate;
 mod cell;
@@ -180,7 +150,7 @@ pub use thread_local::LocalHistogram;
 
 // What the floating-point histogram shares with these modes: cells, counter steps, the
 // seqlock version and the fork guard.
-#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+#[cfg(picollo_float)]
 pub(crate) use cell::backoff;
 #[cfg(feature = "alloc")]
 pub(crate) use cell::{
@@ -190,7 +160,7 @@ pub(crate) use cell::{
 pub(crate) use fork::{enter as fork_section, init as fork_init};
 #[cfg(feature = "alloc")]
 pub(crate) use raw_slice::RawSlice;
-#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+#[cfg(picollo_float)]
 pub(crate) use seqlock::{acquire_fence, release_fence};
 #[cfg(feature = "alloc")]
 pub(crate) use seqlock::{read_consistently, Version};

@@ -468,13 +468,11 @@ impl Version {
     }
 }
 
-if_native_cells! {
-    mod native;
-    #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
-    pub(crate) use native::{acquire_fence, release_fence};
-}
-if_cs_cells! {
-    mod cs;
-    #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
-    pub(crate) use cs::{acquire_fence, release_fence};
-}
+#[cfg(picollo_native_cells)]
+mod native;
+#[cfg(all(picollo_native_cells, picollo_float))] // the float histogram's sums
+pub(crate) use native::{acquire_fence, release_fence};
+#[cfg(picollo_cs_cells)]
+mod cs;
+#[cfg(all(picollo_cs_cells, picollo_float))] // the float histogram's sums
+pub(crate) use cs::{acquire_fence, release_fence};

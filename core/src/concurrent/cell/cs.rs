@@ -51,11 +51,7 @@ macro_rules! cs {
             fn swap(c: &CsCell<$t>, v: Self) -> Self {
                 c.update(|_| Some(v)).unwrap_or_else(|old| old)
             }
-            fn compare_exchange(
-                c: &CsCell<$t>,
-                current: Self,
-                new: Self,
-            ) -> Result<Self, Self> {
+            fn compare_exchange(c: &CsCell<$t>, current: Self, new: Self) -> Result<Self, Self> {
                 c.update(|old| (old == current).then_some(new))
             }
         }

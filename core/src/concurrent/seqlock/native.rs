@@ -6,7 +6,7 @@ use loom::sync::atomic::{fence, Ordering};
 
 use super::Version;
 
-#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
+#[cfg(picollo_float)] // the float histogram's sums
 /// A release fence: the cell stores before it are seen by any thread whose acquire
 /// fence follows its load of a cell store after it.
 #[inline(always)]
@@ -14,7 +14,7 @@ pub(crate) fn release_fence() {
     fence(Ordering::Release);
 }
 
-#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))] // the float histogram's sums
+#[cfg(picollo_float)] // the float histogram's sums
 /// An acquire fence (the other half of [`release_fence`]).
 #[inline(always)]
 pub(crate) fn acquire_fence() {

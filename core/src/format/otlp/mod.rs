@@ -5,10 +5,10 @@
 
 mod json;
 mod protobuf;
-if_float! {
-    mod signed;
-    pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
-}
+#[cfg(picollo_float)]
+mod signed;
+#[cfg(picollo_float)]
+pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
 
 use alloc::vec::Vec;
 

@@ -1,7 +1,7 @@
 //! The native histogram of a histogram of doubles.
 
-use super::{ExponentialBuckets, NativeHistogram, NativeOptions, OptionError};
 use super::DEFAULT_ZERO_THRESHOLD;
+use super::{ExponentialBuckets, NativeHistogram, NativeOptions, OptionError};
 use crate::format::otlp::SignedExponentialHistogram;
 
 impl NativeHistogram {

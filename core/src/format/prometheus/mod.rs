@@ -8,9 +8,8 @@
 //! [`SignedExponentialHistogram`](otlp::SignedExponentialHistogram)) with every index moved
 //! up by one.
 
-if_float! {
-    mod float;
-}
+#[cfg(picollo_float)]
+mod float;
 mod protobuf;
 
 pub use self::protobuf::{NativeFamily, NativeMetric, PROTOBUF_CONTENT_TYPE};
