@@ -1,7 +1,8 @@
-//! Names the target's backends as cfgs (`backends`: which of `concurrent`, `float` and the two
-//! kinds of cells compile), and compiles `native/` (inline asm: rdpmc, rdtsc, rdtscp, lfence, cpuid, the mmap-page read
-//! loop, add_chain) when feature `perf` is on and the target is x86-64 Linux, and tells the
-//! crate so through `cfg(picollo_native)`. Every other target uses the read(2) path only.
+//! Names the target's backends as cfgs (`backends`: which of `concurrent`, `float` and the
+//! two kinds of cells compile), and compiles `native/` (inline asm: rdpmc, rdtsc, rdtscp,
+//! lfence, cpuid, the mmap-page read loop, add_chain) when feature `perf` is on and the
+//! target is x86-64 Linux, and tells the crate so through `cfg(picollo_native)`. Every
+//! other target uses the read(2) path only.
 //! In the repository `core/native` links to the workspace's `native/`; `cargo package`
 //! follows the link, so the published crate carries the C sources themselves.
 //! The instructions use the single-colon `cargo:` form: Debian's cargo-c builds with an older
