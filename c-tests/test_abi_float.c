@@ -199,6 +199,13 @@ static void test_queries_and_text(void)
         EXPECT(picollo_float_summary_diff(&a, &b, "d", NULL, NULL, buf, sizeof buf, &needed),
                PICOLLO_STATUS_OK);
         CHECK(strstr(buf, "| Percentile | A ") != NULL && strstr(buf, "D-value") != NULL);
+        /* An empty column name heads its column as NULL does, as for integer summaries. */
+        EXPECT(picollo_float_summary_diff(&a, &b, "d", "", "", buf, sizeof buf, &needed),
+               PICOLLO_STATUS_OK);
+        CHECKF(strstr(buf, "| Percentile | A ") != NULL && strstr(buf, "| B ") != NULL, "%s", buf);
+        EXPECT(picollo_float_summary_diff(&a, &b, "d", "old", "", buf, sizeof buf, &needed),
+               PICOLLO_STATUS_OK);
+        CHECKF(strstr(buf, "| Percentile | old ") != NULL && strstr(buf, "| B ") != NULL, "%s", buf);
         /* A summary's line is the histogram's. */
         {
             char line[512];

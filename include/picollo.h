@@ -1316,7 +1316,7 @@ picollo_status picollo_float_summary_table(const struct picollo_float_summary *s
                                            size_t *needed);
 
 // Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
-// Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
+// Cohen's d); `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
 picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
                                           const struct picollo_float_summary *b,
                                           const char *title,
@@ -1864,7 +1864,7 @@ picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
 picollo_status picollo_summary_table(const struct picollo_summary *summary, const char *title, char *buf, size_t len, size_t *needed);
 
 // Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
-// precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
+// precision, total and Cohen's d; `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
 picollo_status picollo_summary_diff(const struct picollo_summary *a,
                                     const struct picollo_summary *b,
                                     const char *title,

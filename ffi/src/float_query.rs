@@ -14,7 +14,7 @@ use crate::handle::{caller_owned, free_boxed, try_mut, try_ref};
 use crate::histogram_text::{histogram_text, TextForms};
 use crate::query::{found_into, next_batch, query_error, BatchWords};
 use crate::status::picollo_status;
-use crate::text::{fmt_internal, summary_diff, summary_text, CallerSummary, Render};
+use crate::text::{summary_diff, summary_text, CallerSummary, Render};
 use crate::types::mirror;
 
 /// A percentile of a float histogram: the value at a rank and its bucket.
@@ -314,12 +314,8 @@ fn fill_buckets(
 
 impl CallerSummary for FloatSummary {
     type C = picollo_float_summary;
-    const EMPTY_NAME_IS_DEFAULT: bool = false;
     fn from_c(c: &picollo_float_summary) -> Self {
         c.into()
-    }
-    fn fmt_error(e: std::fmt::Error) -> Failure {
-        fmt_internal(e)
     }
 }
 
@@ -366,7 +362,7 @@ pub unsafe extern "C" fn picollo_float_summary_table(
 }
 
 /// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
-/// Cohen's d); `name_a`/`name_b` (NULL: "A"/"B") head the columns.
+/// Cohen's d); `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_summary_diff(
     a: *const picollo_float_summary,

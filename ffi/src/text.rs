@@ -40,26 +40,20 @@ pub(crate) fn fmt_internal(_: std::fmt::Error) -> Failure {
 }
 
 /// A core summary that a caller's C struct holds, for the text functions: `Summary` in a
-/// `picollo_summary`, `FloatSummary` in a `picollo_float_summary`.
+/// `picollo_summary`, `FloatSummary` in a `picollo_float_summary`. Both kinds follow the
+/// same rules: a struct that does not render is `INVALID_ARGUMENT`, and an empty column name
+/// of a diff stands for "A" or "B" as NULL does.
 pub(crate) trait CallerSummary: Sized {
     /// The C struct.
     type C: Castable<RustType = Self::C>;
-    /// Whether an empty column name of a diff stands for "A" or "B", as NULL does.
-    const EMPTY_NAME_IS_DEFAULT: bool;
     /// The summary `c` holds.
     fn from_c(c: &Self::C) -> Self;
-    /// The failure when a caller's struct does not render.
-    fn fmt_error(e: std::fmt::Error) -> Failure;
 }
 
 impl CallerSummary for Summary {
     type C = picollo_summary;
-    const EMPTY_NAME_IS_DEFAULT: bool = true;
     fn from_c(c: &picollo_summary) -> Self {
         c.into()
-    }
-    fn fmt_error(e: std::fmt::Error) -> Failure {
-        fmt_failed(e)
     }
 }
 
@@ -81,16 +75,25 @@ pub(crate) unsafe fn summary_text<S: CallerSummary>(
         let s = S::from_c(try_ref!(summary)?);
         // SAFETY: the exported function's contract: `title` is NULL or NUL-terminated.
         let title = unsafe { str_from(title, title_name, Some("")) }?;
-        let text = rendered(|out| render(&s, out, title)).map_err(S::fmt_error)?;
+        let text = rendered(|out| render(&s, out, title)).map_err(fmt_failed)?;
         write_text!(&text, buf, len, needed)
     })
+}
+
+/// A diff column's heading: the caller's name, or `default` for an empty one.
+fn column_name<'a>(given: &'a str, default: &'a str) -> &'a str {
+    if given.is_empty() {
+        default
+    } else {
+        given
+    }
 }
 
 /// The write_diff of a summary type: `a.diff(b, w, title, name_a, name_b)`.
 pub(crate) type Diff<S> = fn(&S, &S, &mut dyn Write, &str, &str, &str) -> std::fmt::Result;
 
 /// The body of the diff functions: `diff` of `*b` against `*a`, headed by `title`, the
-/// columns by `name_a` and `name_b` (NULL: "A" and "B").
+/// columns by `name_a` and `name_b` (NULL or empty: "A" and "B").
 ///
 /// # Safety
 /// The exported function's pointer contract for every argument.
@@ -104,12 +107,9 @@ pub(crate) unsafe fn summary_diff<S: CallerSummary>(
     boundary!({
         let (a, b) = (S::from_c(try_ref!(a)?), S::from_c(try_ref!(b)?));
         let title = try_str!(title, or "")?;
-        let named = |name: &str| !(S::EMPTY_NAME_IS_DEFAULT && name.is_empty());
-        let name_a = Some(try_str!(name_a, or "A")?).filter(|n| named(n));
-        let name_b = Some(try_str!(name_b, or "B")?).filter(|n| named(n));
-        let (name_a, name_b) = (name_a.unwrap_or("A"), name_b.unwrap_or("B"));
-        let text =
-            rendered(|out| diff(&a, &b, out, title, name_a, name_b)).map_err(S::fmt_error)?;
+        let name_a = column_name(try_str!(name_a, or "")?, "A");
+        let name_b = column_name(try_str!(name_b, or "")?, "B");
+        let text = rendered(|out| diff(&a, &b, out, title, name_a, name_b)).map_err(fmt_failed)?;
         write_text!(&text, buf, len, needed)
     })
 }
@@ -136,7 +136,7 @@ pub unsafe extern "C" fn picollo_summary_table(
 }
 
 /// Writes the diff table of `b` against `a` into `buf`: percentiles with Δ%, mean, stdev,
-/// precision, total and Cohen's d; `name_a`/`name_b` (NULL: "A"/"B") head the columns.
+/// precision, total and Cohen's d; `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_diff(
     a: *const picollo_summary,
