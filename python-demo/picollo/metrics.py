@@ -130,6 +130,9 @@ def prometheus_buckets(histogram: Histogram, *, bounds: Iterable[int] | None = N
 
 to_otlp = _export.to_otlp
 to_otlp.__module__ = __name__  # its public home (written in `_export`, which `Histogram` uses)
+# `_export` cannot import `Histogram` (which imports `_export`): its annotation names the
+# class as text; resolve it here, so that `typing.get_type_hints(to_otlp)` works.
+to_otlp.__annotations__["histogram"] = Histogram
 
 
 class PrometheusCollector:
