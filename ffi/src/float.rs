@@ -110,21 +110,8 @@ pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
 }
 
 fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failure> {
-    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
-        return Err(Failure::invalid(format_args!(
-            "counter_bits is {}: it must be 32 or 64",
-            cfg.counter_bits
-        )));
-    }
-    let storage = match cfg.storage {
-        0 => Storage::Dense,
-        1 => Storage::Sparse,
-        s => {
-            return Err(Failure::invalid(format_args!(
-                "storage is {s}: it must be 0 (dense) or 1 (sparse)"
-            )))
-        }
-    };
+    let counter_bits = crate::convert::config_counter_bits(cfg.counter_bits)?;
+    let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
     let mode = match cfg.mode {
         0 => FloatMode::SingleWriter,
         1 => FloatMode::Interlocked,
@@ -134,13 +121,7 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
             )))
         }
     };
-    let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
-        Failure::invalid(format_args!(
-            "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
-             (interpolated)",
-            cfg.value_selection
-        ))
-    })?;
+    let selection = crate::convert::config_selection(cfg.value_selection)?;
     if cfg.reserved != 0 {
         return Err(Failure::invalid("reserved must be 0"));
     }
@@ -151,7 +132,7 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
         .with_mode(mode)
         .with_value_selection(selection);
     config.validate().map_err(config_error)?;
-    Ok((config, cfg.counter_bits))
+    Ok((config, counter_bits))
 }
 
 /// Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
