@@ -16,6 +16,19 @@ pub(crate) fn require<T>(p: *const T, len: usize, name: &str) -> Result<(), Fail
     Ok(())
 }
 
+/// An output array of `capacity` elements must have room for the `needed` ones, checked
+/// before anything is written to it: else `BUFFER_TOO_SMALL` with the message `too_small` makes.
+pub(crate) fn check_room(
+    capacity: usize,
+    needed: usize,
+    too_small: impl FnOnce() -> String,
+) -> Result<(), Failure> {
+    if capacity < needed {
+        return Err(Failure::new(picollo_status::BufferTooSmall, too_small()));
+    }
+    Ok(())
+}
+
 /// `len` elements of `T` must fit the address space (`from_raw_parts`'s rule).
 fn check_len<T>(len: usize, name: &str) -> Result<(), Failure> {
     if len.saturating_mul(std::mem::size_of::<T>()) > isize::MAX as usize {

@@ -4,9 +4,8 @@
 
 use std::ffi::c_char;
 
-use crate::args::{out, try_slice_mut};
+use crate::args::{check_room, out, try_slice_mut};
 use crate::buffer::write_text;
-use crate::error::Failure;
 use crate::handle::try_mut;
 use crate::histogram::picollo_histogram;
 use crate::perf::{flag, invalid, picollo_perf_session, session};
@@ -43,15 +42,9 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
     session!(s => {
         let session = s.opened()?;
         out!(count?, session.len())?;
-        if n < session.len() {
-            return Err(Failure::new(
-                picollo_status::BufferTooSmall,
-                format_args!(
-                    "room for {n} deltas, the session has {} counters",
-                    session.len()
-                ),
-            ));
-        }
+        check_room(n, session.len(), || {
+            format!("room for {n} deltas, the session has {} counters", session.len())
+        })?;
         let out = try_slice_mut!(out, n)?;
         for (o, d) in out.iter_mut().zip(session.deltas()) {
             *o = d.into();
