@@ -341,8 +341,16 @@ pub(crate) use sized_out;
 /// The body of a query that writes one value to an output slot. `query!(h, |h| value => out)`
 /// checks the handle `h`, computes `value` (which may use `?`), then writes it to the
 /// required slot `out`; `query!(h, out = |h| value)` checks `out` before computing;
-/// `query!(h, new out = |h| value)` stores `value` boxed as a new handle in `*out`.
+/// `query!(h, new out = |h| value)` stores `value` boxed as a new handle in `*out`;
+/// `query!(h, |h| text => text(buf, len, needed))` writes the `&str` `text` into the caller's
+/// buffer (`write_text!`).
 macro_rules! query {
+    ($h:ident, |$v:ident| $text:expr => text($buf:ident, $len:ident, $needed:ident)) => {
+        $crate::boundary::boundary!({
+            let $v = $crate::handle::try_ref!($h)?;
+            $crate::buffer::write_text!($text, $buf, $len, $needed)
+        })
+    };
     ($h:ident, |$v:ident| $value:expr => $out:ident) => {
         $crate::boundary::boundary!({
             let $v = $crate::handle::try_ref!($h)?;
