@@ -148,6 +148,19 @@ pub(crate) unsafe trait StructSized: Copy {
     /// The sizes the struct had in older ABIs, accepted from callers built against those
     /// headers: the fields added since read as zero.
     const OLDER_SIZES: &'static [usize] = &[];
+
+    /// This library's struct with `struct_size` set to its size and every other field zero
+    /// (0, 0.0, NULL): what a config struct's `<NAME>_default()` starts from.
+    fn sized() -> Self {
+        // SAFETY: every bit pattern, all zeros included, is a valid value (the trait's
+        // contract).
+        let mut value: Self = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<Self>() as u32;
+        // SAFETY: the struct is `#[repr(C)]` and starts with its `u32` `struct_size` (the
+        // trait's contract), so its first 4 bytes are that field.
+        unsafe { std::ptr::from_mut(&mut value).cast::<u32>().write(size) };
+        value
+    }
 }
 
 /// Declare a config struct [`StructSized`] under its C name: `struct_sized!(picollo_x);`. The

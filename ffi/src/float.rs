@@ -5,7 +5,7 @@
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 
 use crate::any_histogram::config_error;
-use crate::args::{query, read_sized, try_slice};
+use crate::args::{query, read_sized, try_slice, StructSized};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
@@ -97,15 +97,13 @@ crate::args::struct_sized!(picollo_float_config);
 pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
     let d = FloatConfig::new();
     picollo_float_config {
-        struct_size: std::mem::size_of::<picollo_float_config>() as u32,
         counter_bits: 64,
         relative_error: d.relative_error(),
         min_magnitude: d.min_magnitude(),
         max_magnitude: d.max_magnitude(),
         storage: picollo_float_storage::Sparse as u32,
         mode: picollo_float_mode::SingleWriter as u32,
-        value_selection: 0,
-        reserved: 0,
+        ..picollo_float_config::sized()
     }
 }
 

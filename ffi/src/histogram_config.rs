@@ -65,18 +65,13 @@ unsafe impl StructSized for picollo_histogram_config {
 #[no_mangle]
 pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config {
     picollo_histogram_config {
-        struct_size: std::mem::size_of::<picollo_histogram_config>() as u32,
         counter_bits: 64,
         relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
-        min_trackable: 0,
         max_trackable: u64::MAX,
-        value_selection: 0,
         mode: picollo_mode::SingleWriter as u32,
-        approx_threshold: 0,
         storage: picollo_storage::Dense as u32,
-        exact_extremes: 0,
-        reserved: 0,
         lowest_discernible: 1,
+        ..picollo_histogram_config::sized()
     }
 }
 

@@ -16,7 +16,7 @@ use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionB
 use picollo_core::Config;
 
 use crate::any_histogram::config_error;
-use crate::args::{read_sized, try_str};
+use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut};
@@ -34,17 +34,13 @@ crate::args::struct_sized!(picollo_perf_config);
 #[no_mangle]
 pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     picollo_perf_config {
-        struct_size: std::mem::size_of::<picollo_perf_config>() as u32,
-        pid: 0,
         cpu: -1,
-        pinned: 0,
-        include_kernel: 0,
         enabled: 1,
         calibrate: 1,
         rdpmc: 1,
         relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
         record_kind: picollo_perf_record_kind::Delta as u32,
-        reserved: 0,
+        ..picollo_perf_config::sized()
     }
 }
 

@@ -14,7 +14,7 @@ use picollo_core::prometheus::{
 
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
-use crate::args::{read_sized, try_str};
+use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::buffer::write_bytes;
 use crate::error::Failure;
@@ -70,14 +70,9 @@ crate::args::struct_sized!(picollo_prometheus_native_options);
 #[no_mangle]
 pub extern "C" fn picollo_prometheus_native_options_default() -> picollo_prometheus_native_options {
     picollo_prometheus_native_options {
-        struct_size: std::mem::size_of::<picollo_prometheus_native_options>() as u32,
         schema: PICOLLO_PROMETHEUS_SCHEMA_AUTO,
-        name: std::ptr::null(),
-        help: std::ptr::null(),
-        labels: std::ptr::null(),
-        label_count: 0,
         unit_ratio: 1.0,
-        classic_coarse_relative_error: 0.0,
+        ..picollo_prometheus_native_options::sized()
     }
 }
 
