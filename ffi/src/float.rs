@@ -9,7 +9,6 @@ use crate::args::{query, read_sized, try_slice, StructSized};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
-use crate::histogram::merge_into;
 use crate::status::picollo_status;
 
 /// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
@@ -36,6 +35,21 @@ macro_rules! each_float {
     };
 }
 pub(crate) use each_float;
+
+/// `merge_floats!(dst, src, op)`: the body of a call that merges the float histogram `src`
+/// into `dst` with the core's `FloatHistogram::op`, whatever the two counter widths.
+macro_rules! merge_floats {
+    ($dst:ident, $src:ident, $op:ident) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$dst` and `$src` are NULL or live handles.
+        unsafe {
+            $crate::histogram::merge_into($dst, $src, |d, s| {
+                $crate::float::each_float!(d, d => $crate::float::each_float!(s, s => d.$op(s)))
+            })
+        }
+    };
+}
+pub(crate) use merge_floats;
 
 impl AnyFloat {
     /// One consistent copy of the counts.
@@ -265,14 +279,7 @@ pub unsafe extern "C" fn picollo_float_histogram_add(
     dst: *mut picollo_float_histogram,
     src: *const picollo_float_histogram,
 ) -> picollo_status {
-    // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe {
-        merge_into(
-            dst,
-            src,
-            |d, s| each_float!(d, d => each_float!(s, s => d.add(s))),
-        )
-    }
+    merge_floats!(dst, src, add)
 }
 
 /// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.
