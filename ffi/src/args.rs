@@ -17,7 +17,7 @@ pub(crate) fn require<T>(p: *const T, len: usize, name: &str) -> Result<(), Fail
 }
 
 /// An output array of `capacity` elements must have room for the `needed` ones, checked
-/// before anything is written to it: else `BUFFER_TOO_SMALL` with the message `too_small` makes.
+/// before anything is written to it: else `BUFFER_TOO_SMALL` with the message of `too_small`.
 pub(crate) fn check_room(
     capacity: usize,
     needed: usize,
