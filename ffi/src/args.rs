@@ -16,6 +16,19 @@ pub(crate) fn require<T>(p: *const T, len: usize, name: &str) -> Result<(), Fail
     Ok(())
 }
 
+/// An output array of `capacity` elements must have room for the `needed` ones, checked
+/// before anything is written to it: else `BUFFER_TOO_SMALL` with the message of `too_small`.
+pub(crate) fn check_room(
+    capacity: usize,
+    needed: usize,
+    too_small: impl FnOnce() -> String,
+) -> Result<(), Failure> {
+    if capacity < needed {
+        return Err(Failure::new(picollo_status::BufferTooSmall, too_small()));
+    }
+    Ok(())
+}
+
 /// `len` elements of `T` must fit the address space (`from_raw_parts`'s rule).
 fn check_len<T>(len: usize, name: &str) -> Result<(), Failure> {
     if len.saturating_mul(std::mem::size_of::<T>()) > isize::MAX as usize {
@@ -135,6 +148,19 @@ pub(crate) unsafe trait StructSized: Copy {
     /// The sizes the struct had in older ABIs, accepted from callers built against those
     /// headers: the fields added since read as zero.
     const OLDER_SIZES: &'static [usize] = &[];
+
+    /// This library's struct with `struct_size` set to its size and every other field zero
+    /// (0, 0.0, NULL): what a config struct's `<NAME>_default()` starts from.
+    fn sized() -> Self {
+        // SAFETY: every bit pattern, all zeros included, is a valid value (the trait's
+        // contract).
+        let mut value: Self = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<Self>() as u32;
+        // SAFETY: the struct is `#[repr(C)]` and starts with its `u32` `struct_size` (the
+        // trait's contract), so its first 4 bytes are that field.
+        unsafe { std::ptr::from_mut(&mut value).cast::<u32>().write(size) };
+        value
+    }
 }
 
 /// Declare a config struct [`StructSized`] under its C name: `struct_sized!(picollo_x);`. The
@@ -328,8 +354,16 @@ pub(crate) use sized_out;
 /// The body of a query that writes one value to an output slot. `query!(h, |h| value => out)`
 /// checks the handle `h`, computes `value` (which may use `?`), then writes it to the
 /// required slot `out`; `query!(h, out = |h| value)` checks `out` before computing;
-/// `query!(h, new out = |h| value)` stores `value` boxed as a new handle in `*out`.
+/// `query!(h, new out = |h| value)` stores `value` boxed as a new handle in `*out`;
+/// `query!(h, |h| text => text(buf, len, needed))` writes the `&str` `text` into the caller's
+/// buffer (`write_text!`).
 macro_rules! query {
+    ($h:ident, |$v:ident| $text:expr => text($buf:ident, $len:ident, $needed:ident)) => {
+        $crate::boundary::boundary!({
+            let $v = $crate::handle::try_ref!($h)?;
+            $crate::buffer::write_text!($text, $buf, $len, $needed)
+        })
+    };
     ($h:ident, |$v:ident| $value:expr => $out:ident) => {
         $crate::boundary::boundary!({
             let $v = $crate::handle::try_ref!($h)?;

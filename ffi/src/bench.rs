@@ -11,10 +11,9 @@ use picollo_core::bench::BenchResult;
 use picollo_core::concurrent::{CounterBits, Mode};
 
 use crate::any_histogram::{config_error, merge_error, Histogram};
-use crate::args::{out, read_sized};
+use crate::args::{out, query, read_sized};
 use crate::bench_args::{bench_failure, bench_of, picollo_bench_config, picollo_bench_result};
 use crate::boundary::boundary;
-use crate::buffer::write_text;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
@@ -101,10 +100,7 @@ pub unsafe extern "C" fn picollo_bench_result_metric_count(
     r: *const picollo_bench_result,
     out: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let n = try_ref!(r)?.result.metrics.len();
-        out!(out, n)
-    })
+    query!(r, |r| r.result.metrics.len() => out)
 }
 
 /// Writes the name of metric `index` (`time`, `Software:TaskClock`…) into `buf`. Errors: NULL
@@ -117,11 +113,7 @@ pub unsafe extern "C" fn picollo_bench_result_metric_name(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let r = try_ref!(r)?;
-        let name = &r.result.metrics[r.metric(index)?].metric.name;
-        write_text!(name, buf, len, needed)
-    })
+    query!(r, |r| &r.result.metrics[r.metric(index)?].metric.name => text(buf, len, needed))
 }
 
 /// Writes the unit of metric `index` (`ns` or `events`, per operation) into `buf`. Errors:
@@ -134,11 +126,7 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let r = try_ref!(r)?;
-        let unit = r.result.metrics[r.metric(index)?].metric.unit;
-        write_text!(unit, buf, len, needed)
-    })
+    query!(r, |r| r.result.metrics[r.metric(index)?].metric.unit => text(buf, len, needed))
 }
 
 /// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):

@@ -58,18 +58,12 @@ unsafe impl StructSized for picollo_bench_config {
 #[no_mangle]
 pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
     picollo_bench_config {
-        struct_size: std::mem::size_of::<picollo_bench_config>() as u32,
         pinned_cpu: -1,
-        name: std::ptr::null(),
-        counters: std::ptr::null(),
         samples: 2_000,
-        batch: 0,
         time_budget: 5.0,
         warmup: 1.0,
         relative_error: 0.0001,
-        nice: 0,
-        set_nice: 0,
-        baseline: std::ptr::null(),
+        ..picollo_bench_config::sized()
     }
 }
 

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use picollo_core::bench::{compare, Verdict};
 
-use crate::args::out;
+use crate::args::{out, query};
 use crate::bench::BenchRun;
 use crate::bench_args::picollo_bench_result;
 use crate::boundary::boundary;
@@ -35,14 +35,20 @@ pub enum picollo_bench_format {
 }
 
 impl picollo_bench_format {
-    fn from_u32(format: u32) -> Option<Self> {
-        Some(match format {
+    /// The format of the C value `format`, or the failure that lists the formats.
+    fn from_c(format: u32) -> Result<Self, Failure> {
+        Ok(match format {
             0 => picollo_bench_format::Report,
             1 => picollo_bench_format::Summaries,
             2 => picollo_bench_format::Json,
             3 => picollo_bench_format::Log,
             4 => picollo_bench_format::Line,
-            _ => return None,
+            _ => {
+                return Err(Failure::invalid(format_args!(
+                    "format {format} is unknown: it must be a picollo_bench_format (0 report, \
+                     1 summaries, 2 JSON, 3 log, 4 line)"
+                )))
+            }
         })
     }
 
@@ -92,16 +98,7 @@ pub unsafe extern "C" fn picollo_bench_result_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let r = try_ref!(r)?;
-        let format = picollo_bench_format::from_u32(format).ok_or_else(|| {
-            Failure::invalid(format_args!(
-                "format {format} is unknown: it must be a picollo_bench_format (0 report, 1 \
-                 summaries, 2 JSON, 3 log, 4 line)"
-            ))
-        })?;
-        write_text!(&format.render(r)?, buf, len, needed)
-    })
+    query!(r, |r| &picollo_bench_format::from_c(format)?.render(r)? => text(buf, len, needed))
 }
 
 /// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the

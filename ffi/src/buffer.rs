@@ -75,6 +75,17 @@ macro_rules! write_text {
 }
 pub(crate) use write_text;
 
+/// `take_text!(text, buf, len, needed)`: the pending text of a writer, `text` (a
+/// `&mut String`), moved into the caller's buffer: [`write_text!`], then `text` cleared only
+/// when all of it fit (a buffer too small takes nothing; call again, larger).
+macro_rules! take_text {
+    ($text:expr, $buf:expr, $len:expr, $needed:expr) => {{
+        let text: &mut String = $text;
+        $crate::buffer::write_text!(text, $buf, $len, $needed).map(|()| text.clear())
+    }};
+}
+pub(crate) use take_text;
+
 /// Write `bytes` into `buf` (capacity `len`, NULL allowed only when `len` is 0) whole, or
 /// nothing when they do not fit (binary data is useless truncated): `BUFFER_TOO_SMALL`.
 /// `*needed` (if not NULL) gets the byte count either way, so `(NULL, 0)` asks for the size.

@@ -4,6 +4,7 @@
 use picollo_core::concurrent::{ApproxPolicy, CounterBits, Mode};
 use picollo_core::ValueSelection;
 
+use crate::error::Failure;
 use crate::types::{picollo_mode, picollo_value_selection};
 
 /// The core value selection for a C `picollo_value_selection` value.
@@ -14,6 +15,17 @@ pub(crate) fn selection_from_c(v: u32) -> Option<ValueSelection> {
         x if x == picollo_value_selection::Upper as u32 => ValueSelection::Upper,
         x if x == picollo_value_selection::Interpolated as u32 => ValueSelection::Interpolated,
         _ => return None,
+    })
+}
+
+/// The core value selection of a config's `value_selection` field, or the failure that lists
+/// the values it may take.
+pub(crate) fn config_selection(value_selection: u32) -> Result<ValueSelection, Failure> {
+    selection_from_c(value_selection).ok_or_else(|| {
+        Failure::invalid(format_args!(
+            "value_selection is {value_selection}: it must be 0 (midpoint), 1 (lower), 2 \
+             (upper) or 3 (interpolated)"
+        ))
     })
 }
 
@@ -28,7 +40,29 @@ pub(crate) fn selection_to_c(s: ValueSelection) -> u32 {
     c as u32
 }
 
-/// The counter width for `counter_bits`, which the configuration check limited to 32 or 64.
+/// A config's `counter_bits`, which must be 32 or 64.
+pub(crate) fn config_counter_bits(counter_bits: u32) -> Result<u32, Failure> {
+    if counter_bits != 32 && counter_bits != 64 {
+        return Err(Failure::invalid(format_args!(
+            "counter_bits is {counter_bits}: it must be 32 or 64"
+        )));
+    }
+    Ok(counter_bits)
+}
+
+/// A config's `storage` field: 0 is `dense`, 1 is `sparse` (the integer and the float
+/// histograms' storage kinds).
+pub(crate) fn config_storage<S>(storage: u32, (dense, sparse): (S, S)) -> Result<S, Failure> {
+    match storage {
+        0 => Ok(dense),
+        1 => Ok(sparse),
+        s => Err(Failure::invalid(format_args!(
+            "storage is {s}: it must be 0 (dense) or 1 (sparse)"
+        ))),
+    }
+}
+
+/// The counter width for `counter_bits`, which [`config_counter_bits`] limited to 32 or 64.
 pub(crate) fn bits_from_c(bits: u32) -> CounterBits {
     if bits == 32 {
         CounterBits::U32

@@ -5,11 +5,10 @@
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 
 use crate::any_histogram::config_error;
-use crate::args::{query, read_sized, try_slice};
+use crate::args::{query, read_sized, try_slice, StructSized};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
-use crate::histogram::merge_into;
 use crate::status::picollo_status;
 
 /// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
@@ -36,6 +35,21 @@ macro_rules! each_float {
     };
 }
 pub(crate) use each_float;
+
+/// `merge_floats!(dst, src, op)`: the body of a call that merges the float histogram `src`
+/// into `dst` with the core's `FloatHistogram::op`, whatever the two counter widths.
+macro_rules! merge_floats {
+    ($dst:ident, $src:ident, $op:ident) => {
+        // SAFETY: the exported function's `# Safety` section makes the caller promise that
+        // `$dst` and `$src` are NULL or live handles.
+        unsafe {
+            $crate::histogram::merge_into($dst, $src, |d, s| {
+                $crate::float::each_float!(d, d => $crate::float::each_float!(s, s => d.$op(s)))
+            })
+        }
+    };
+}
+pub(crate) use merge_floats;
 
 impl AnyFloat {
     /// One consistent copy of the counts.
@@ -97,34 +111,19 @@ crate::args::struct_sized!(picollo_float_config);
 pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
     let d = FloatConfig::new();
     picollo_float_config {
-        struct_size: std::mem::size_of::<picollo_float_config>() as u32,
         counter_bits: 64,
         relative_error: d.relative_error(),
         min_magnitude: d.min_magnitude(),
         max_magnitude: d.max_magnitude(),
         storage: picollo_float_storage::Sparse as u32,
         mode: picollo_float_mode::SingleWriter as u32,
-        value_selection: 0,
-        reserved: 0,
+        ..picollo_float_config::sized()
     }
 }
 
 fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failure> {
-    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
-        return Err(Failure::invalid(format_args!(
-            "counter_bits is {}: it must be 32 or 64",
-            cfg.counter_bits
-        )));
-    }
-    let storage = match cfg.storage {
-        0 => Storage::Dense,
-        1 => Storage::Sparse,
-        s => {
-            return Err(Failure::invalid(format_args!(
-                "storage is {s}: it must be 0 (dense) or 1 (sparse)"
-            )))
-        }
-    };
+    let counter_bits = crate::convert::config_counter_bits(cfg.counter_bits)?;
+    let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
     let mode = match cfg.mode {
         0 => FloatMode::SingleWriter,
         1 => FloatMode::Interlocked,
@@ -134,13 +133,7 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
             )))
         }
     };
-    let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
-        Failure::invalid(format_args!(
-            "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
-             (interpolated)",
-            cfg.value_selection
-        ))
-    })?;
+    let selection = crate::convert::config_selection(cfg.value_selection)?;
     if cfg.reserved != 0 {
         return Err(Failure::invalid("reserved must be 0"));
     }
@@ -151,7 +144,7 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
         .with_mode(mode)
         .with_value_selection(selection);
     config.validate().map_err(config_error)?;
-    Ok((config, cfg.counter_bits))
+    Ok((config, counter_bits))
 }
 
 /// Creates a float histogram from `config` in `*out`, for `picollo_float_histogram_free`.
@@ -286,14 +279,7 @@ pub unsafe extern "C" fn picollo_float_histogram_add(
     dst: *mut picollo_float_histogram,
     src: *const picollo_float_histogram,
 ) -> picollo_status {
-    // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe {
-        merge_into(
-            dst,
-            src,
-            |d, s| each_float!(d, d => each_float!(s, s => d.add(s))),
-        )
-    }
+    merge_floats!(dst, src, add)
 }
 
 /// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.

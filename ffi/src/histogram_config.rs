@@ -65,18 +65,13 @@ unsafe impl StructSized for picollo_histogram_config {
 #[no_mangle]
 pub extern "C" fn picollo_histogram_config_default() -> picollo_histogram_config {
     picollo_histogram_config {
-        struct_size: std::mem::size_of::<picollo_histogram_config>() as u32,
         counter_bits: 64,
         relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
-        min_trackable: 0,
         max_trackable: u64::MAX,
-        value_selection: 0,
         mode: picollo_mode::SingleWriter as u32,
-        approx_threshold: 0,
         storage: picollo_storage::Dense as u32,
-        exact_extremes: 0,
-        reserved: 0,
         lowest_discernible: 1,
+        ..picollo_histogram_config::sized()
     }
 }
 
@@ -85,13 +80,7 @@ pub(crate) fn parse_config(
     cfg: &picollo_histogram_config,
 ) -> Result<(Config, u32, Mode, Storage), Failure> {
     check_fields(cfg)?;
-    let selection = crate::convert::selection_from_c(cfg.value_selection).ok_or_else(|| {
-        Failure::invalid(format!(
-            "value_selection is {}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
-             (interpolated)",
-            cfg.value_selection
-        ))
-    })?;
+    let selection = crate::convert::config_selection(cfg.value_selection)?;
     check_approx(cfg)?;
     let mode = crate::convert::mode_from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
         Failure::invalid(format!(
@@ -100,15 +89,7 @@ pub(crate) fn parse_config(
             cfg.mode
         ))
     })?;
-    let storage = match cfg.storage {
-        0 => Storage::Dense,
-        1 => Storage::Sparse,
-        n => {
-            return Err(Failure::invalid(format!(
-                "storage is {n}: it must be 0 (dense) or 1 (sparse)"
-            )))
-        }
-    };
+    let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
     let config = Config::new()
         .with_relative_error(cfg.relative_error)
         .with_range(cfg.min_trackable, cfg.max_trackable)
@@ -126,13 +107,7 @@ fn check_fields(cfg: &picollo_histogram_config) -> Result<(), Failure> {
             cfg.exact_extremes, cfg.reserved
         )));
     }
-    if cfg.counter_bits != 32 && cfg.counter_bits != 64 {
-        return Err(Failure::invalid(format!(
-            "counter_bits is {}: it must be 32 or 64",
-            cfg.counter_bits
-        )));
-    }
-    Ok(())
+    crate::convert::config_counter_bits(cfg.counter_bits).map(|_| ())
 }
 
 /// approx_threshold: 0 outside the approximate mode, at most 62.

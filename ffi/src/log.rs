@@ -10,9 +10,9 @@ use picollo_core::hdr::{
 };
 
 use crate::any_histogram::dispatch_view;
-use crate::args::{out, sized_out, try_bytes, try_str};
+use crate::args::{out, query, sized_out, try_bytes, try_str};
 use crate::boundary::boundary;
-use crate::buffer::write_text;
+use crate::buffer::take_text;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::hdr::{handle_of, v2_status};
@@ -148,12 +148,7 @@ pub unsafe extern "C" fn picollo_log_writer_take(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let w = try_mut!(w)?;
-        write_text!(w.get_ref(), buf, len, needed)?;
-        w.get_mut().clear();
-        Ok(())
-    })
+    boundary!({ take_text!(try_mut!(w)?.get_mut(), buf, len, needed) })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -305,10 +300,7 @@ pub unsafe extern "C" fn picollo_log_reader_tag(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let r = try_ref!(r)?;
-        write_text!(r.tag.as_deref().unwrap_or(""), buf, len, needed)
-    })
+    query!(r, |r| r.tag.as_deref().unwrap_or("") => text(buf, len, needed))
 }
 
 /// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`

@@ -8,10 +8,10 @@ use crate::any_histogram::{config_error, dispatch_view, merge_error};
 use crate::args::{out, query};
 use crate::boundary::boundary;
 use crate::error::Failure;
-use crate::float::{each_float, picollo_float_histogram, AnyFloat};
+use crate::float::{each_float, merge_floats, picollo_float_histogram, AnyFloat};
 use crate::handle::try_ref;
 use crate::hdr::handle_of;
-use crate::histogram::{merge_into, picollo_histogram};
+use crate::histogram::picollo_histogram;
 use crate::query::query_error;
 use crate::status::picollo_status;
 
@@ -110,14 +110,7 @@ pub unsafe extern "C" fn picollo_float_histogram_add_rebinned(
     dst: *mut picollo_float_histogram,
     src: *const picollo_float_histogram,
 ) -> picollo_status {
-    // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe {
-        merge_into(
-            dst,
-            src,
-            |d, s| each_float!(d, d => each_float!(s, s => d.add_rebinned(s))),
-        )
-    }
+    merge_floats!(dst, src, add_rebinned)
 }
 
 /// Creates in `*out`, for `picollo_float_histogram_free`, the float histogram of `h`'s values at

@@ -16,7 +16,7 @@ use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionB
 use picollo_core::Config;
 
 use crate::any_histogram::config_error;
-use crate::args::{read_sized, try_str};
+use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut};
@@ -34,17 +34,13 @@ crate::args::struct_sized!(picollo_perf_config);
 #[no_mangle]
 pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     picollo_perf_config {
-        struct_size: std::mem::size_of::<picollo_perf_config>() as u32,
-        pid: 0,
         cpu: -1,
-        pinned: 0,
-        include_kernel: 0,
         enabled: 1,
         calibrate: 1,
         rdpmc: 1,
         relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
         record_kind: picollo_perf_record_kind::Delta as u32,
-        reserved: 0,
+        ..picollo_perf_config::sized()
     }
 }
 
@@ -132,6 +128,25 @@ pub(crate) fn flag(value: u32, name: &str) -> Result<bool, Failure> {
     }
 }
 
+/// `session!(mut s => body)` (or `session!(s => body)` to read it): the body of a call on the
+/// session argument `s`, with `s` bound to the `&mut` (or `&`) session inside `body`; a NULL
+/// `s` is a failure naming it `session`.
+macro_rules! session {
+    (mut $s:ident => $body:expr) => {
+        $crate::boundary::boundary!({
+            let $s = $crate::handle::try_mut!($s, "session")?;
+            $body
+        })
+    };
+    ($s:ident => $body:expr) => {
+        $crate::boundary::boundary!({
+            let $s = $crate::handle::try_ref!($s, "session")?;
+            $body
+        })
+    };
+}
+pub(crate) use session;
+
 fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
     if c.pid < -1 || c.cpu < -1 {
         return Err(invalid(format!(
@@ -194,10 +209,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_hardware(
     s: *mut picollo_perf_session,
     id: u32,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.add(hardware_event(id)?.into())
-    })
+    session!(mut s => s.add(hardware_event(id)?.into()))
 }
 
 /// Adds a cache counter (level × op × result, e.g. `HardwareCache:L1DReadMiss`). Errors: as
@@ -209,10 +221,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_cache(
     op: u32,
     result: u32,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.add(cache_event(level, op, result)?.into())
-    })
+    session!(mut s => s.add(cache_event(level, op, result)?.into()))
 }
 
 /// Adds a software counter (a `picollo_perf_software_event`; no PMU needed). Errors: as
@@ -222,10 +231,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_software(
     s: *mut picollo_perf_session,
     id: u32,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.add(software_event(id)?.into())
-    })
+    session!(mut s => s.add(software_event(id)?.into()))
 }
 
 /// Adds a raw counter: `attr.type` and its config words (docs/c-api.md, "Perf sessions"); the
@@ -238,8 +244,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
     config1: u64,
     config2: u64,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
+    session!(mut s => {
         s.add(Event::Raw(RawEvent {
             type_,
             config,
@@ -255,8 +260,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_raw(
 pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
+    session!(mut s => {
         if let Some(e) = picollo_core::perf::FIXED_EVENTS
             .iter()
             .find(|e| s.builder.counters().contains(e))
@@ -279,10 +283,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_named(
     s: *mut picollo_perf_session,
     name: *const c_char,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.add(parse_event(try_str!(name)?)?)
-    })
+    session!(mut s => s.add(parse_event(try_str!(name)?)?))
 }
 
 /// An event from its name, or an error that lists the accepted forms.
@@ -301,8 +302,7 @@ pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
 /// `UNSUPPORTED` (no PMU); `PERMISSION_DENIED`; `OS_ERROR`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_open(s: *mut picollo_perf_session) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
+    session!(mut s => {
         if s.session.is_some() {
             return Err(invalid("the session is already open"));
         }

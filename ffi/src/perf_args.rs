@@ -42,48 +42,36 @@ fn invalid(message: String) -> Failure {
     Failure::invalid(message)
 }
 
+/// `by_id!(c_enum => Core, "what" id)`: the value of the core perf enum `Core` with the id
+/// `id` (a value of the C enum `c_enum`), or the failure naming the argument as `what` and
+/// the C enum with its range.
+macro_rules! by_id {
+    ($c_enum:ident => $core:ident, $what:literal $id:ident) => {
+        $core::from_id($id).ok_or_else(|| {
+            let (what, id, c_enum) = ($what, $id, stringify!($c_enum));
+            let last = $core::ALL.len() - 1;
+            invalid(format!(
+                "{what} {id} is unknown: it must be a {c_enum} (0..={last})"
+            ))
+        })
+    };
+}
+
 /// A hardware event from its C id.
 pub(crate) fn hardware_event(id: u32) -> Result<HardwareEvent, Failure> {
-    HardwareEvent::from_id(id).ok_or_else(|| {
-        invalid(format!(
-            "hardware event id {id} is unknown: it must be a picollo_perf_hardware_event \
-             (0..={})",
-            HardwareEvent::ALL.len() - 1
-        ))
-    })
+    by_id!(picollo_perf_hardware_event => HardwareEvent, "hardware event id" id)
 }
 
 /// A software event from its C id.
 pub(crate) fn software_event(id: u32) -> Result<SoftwareEvent, Failure> {
-    SoftwareEvent::from_id(id).ok_or_else(|| {
-        invalid(format!(
-            "software event id {id} is unknown: it must be a picollo_perf_software_event \
-             (0..={})",
-            SoftwareEvent::ALL.len() - 1
-        ))
-    })
+    by_id!(picollo_perf_software_event => SoftwareEvent, "software event id" id)
 }
 
 /// A cache event from its C level, operation and result.
 pub(crate) fn cache_event(level: u32, op: u32, result: u32) -> Result<CacheEvent, Failure> {
-    let level = CacheLevel::from_id(level).ok_or_else(|| {
-        invalid(format!(
-            "cache level {level} is unknown: it must be a picollo_perf_cache_level (0..={})",
-            CacheLevel::ALL.len() - 1
-        ))
-    })?;
-    let op = CacheOp::from_id(op).ok_or_else(|| {
-        invalid(format!(
-            "cache operation {op} is unknown: it must be a picollo_perf_cache_op (0..={})",
-            CacheOp::ALL.len() - 1
-        ))
-    })?;
-    let result = CacheResult::from_id(result).ok_or_else(|| {
-        invalid(format!(
-            "cache result {result} is unknown: it must be a picollo_perf_cache_result (0..={})",
-            CacheResult::ALL.len() - 1
-        ))
-    })?;
+    let level = by_id!(picollo_perf_cache_level => CacheLevel, "cache level" level)?;
+    let op = by_id!(picollo_perf_cache_op => CacheOp, "cache operation" op)?;
+    let result = by_id!(picollo_perf_cache_result => CacheResult, "cache result" result)?;
     Ok(CacheEvent::new(level, op, result))
 }
 

@@ -4,13 +4,11 @@
 
 use std::ffi::c_char;
 
-use crate::args::{out, try_slice_mut};
-use crate::boundary::boundary;
+use crate::args::{check_room, out, try_slice_mut};
 use crate::buffer::write_text;
-use crate::error::Failure;
-use crate::handle::{try_mut, try_ref};
+use crate::handle::try_mut;
 use crate::histogram::picollo_histogram;
-use crate::perf::{flag, invalid, picollo_perf_session};
+use crate::perf::{flag, invalid, picollo_perf_session, session};
 use crate::perf_args::{perf_failure, record_kind};
 use crate::perf_histogram::lend;
 use crate::perf_types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};
@@ -25,8 +23,7 @@ pub unsafe extern "C" fn picollo_perf_session_read(
     force_syscall: u32,
     path: *mut u32,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
+    session!(mut s => {
         let force = flag(force_syscall, "force_syscall")?;
         let taken = s.open_session()?.read(force).map_err(perf_failure)?;
         out!(path?, taken as u32)
@@ -42,19 +39,12 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
     n: usize,
     count: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
+    session!(s => {
         let session = s.opened()?;
         out!(count?, session.len())?;
-        if n < session.len() {
-            return Err(Failure::new(
-                picollo_status::BufferTooSmall,
-                format_args!(
-                    "room for {n} deltas, the session has {} counters",
-                    session.len()
-                ),
-            ));
-        }
+        check_room(n, session.len(), || {
+            format!("room for {n} deltas, the session has {} counters", session.len())
+        })?;
         let out = try_slice_mut!(out, n)?;
         for (o, d) in out.iter_mut().zip(session.deltas()) {
             *o = d.into();
@@ -69,10 +59,7 @@ pub unsafe extern "C" fn picollo_perf_session_deltas(
 pub unsafe extern "C" fn picollo_perf_session_record(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.record(s.record_kind)
-    })
+    session!(mut s => s.record(s.record_kind))
 }
 
 /// Records each counter's latest value of `kind` (a `picollo_perf_record_kind`) into its histogram.
@@ -82,10 +69,7 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
     s: *mut picollo_perf_session,
     kind: u32,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.record(record_kind(kind)?)
-    })
+    session!(mut s => s.record(record_kind(kind)?))
 }
 
 /// Starts counting the whole group. Errors: NULL `s`; `INVALID_ARGUMENT` when not open; `OS_ERROR`.
@@ -93,10 +77,7 @@ pub unsafe extern "C" fn picollo_perf_session_record_kind(
 pub unsafe extern "C" fn picollo_perf_session_enable(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.open_session()?.enable().map_err(perf_failure)
-    })
+    session!(mut s => s.open_session()?.enable().map_err(perf_failure))
 }
 
 /// Stops counting the whole group; readings keep their last values. Errors: as `_enable`.
@@ -104,10 +85,7 @@ pub unsafe extern "C" fn picollo_perf_session_enable(
 pub unsafe extern "C" fn picollo_perf_session_disable(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
-        s.open_session()?.disable().map_err(perf_failure)
-    })
+    session!(mut s => s.open_session()?.disable().map_err(perf_failure))
 }
 
 /// Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
@@ -116,8 +94,7 @@ pub unsafe extern "C" fn picollo_perf_session_disable(
 pub unsafe extern "C" fn picollo_perf_session_reset(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
+    session!(mut s => {
         // The core session resets the counters' histograms with the kernel counts.
         s.open_session()?.reset().map_err(perf_failure)
     })
@@ -129,10 +106,7 @@ pub unsafe extern "C" fn picollo_perf_session_is_open(
     s: *const picollo_perf_session,
     out: *mut u32,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
-        out!(out, u32::from(s.session.is_some()))
-    })
+    session!(s => out!(out, u32::from(s.session.is_some())))
 }
 
 /// Writes the number of counters added so far (open or not) to `*out`.
@@ -141,10 +115,7 @@ pub unsafe extern "C" fn picollo_perf_session_counter_count(
     s: *const picollo_perf_session,
     out: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
-        out!(out, s.builder.counters().len())
-    })
+    session!(s => out!(out, s.builder.counters().len()))
 }
 
 /// Writes the name of counter `index` (`Hardware:CpuCycles`…) into `buf`. Errors:
@@ -157,8 +128,7 @@ pub unsafe extern "C" fn picollo_perf_session_counter_name(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
+    session!(s => {
         let name = s.builder.counters()[s.index(index)?].to_string();
         write_text!(&name, buf, len, needed)
     })
@@ -172,8 +142,7 @@ pub unsafe extern "C" fn picollo_perf_session_counter_values(
     index: usize,
     out: *mut picollo_perf_counter_values,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
+    session!(s => {
         let k = s.index(index)?;
         let session = s.opened()?;
         let out = try_mut!(out)?;
@@ -193,8 +162,7 @@ pub unsafe extern "C" fn picollo_perf_session_counter_histogram(
     index: usize,
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
-    boundary!({
-        let s = try_mut!(s, "session")?;
+    session!(mut s => {
         let k = s.index(index)?;
         out!(out, lend(&s.histograms[k]))
     })
@@ -207,8 +175,7 @@ pub unsafe extern "C" fn picollo_perf_session_derived(
     s: *const picollo_perf_session,
     out: *mut picollo_perf_derived,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
+    session!(s => {
         let session = s.opened()?;
         out!(out, session.derived().into())
     })
@@ -220,8 +187,5 @@ pub unsafe extern "C" fn picollo_perf_session_derived_means(
     s: *const picollo_perf_session,
     out: *mut picollo_perf_derived,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s, "session")?;
-        out!(out, s.derived_means().into())
-    })
+    session!(s => out!(out, s.derived_means().into()))
 }

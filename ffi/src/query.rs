@@ -54,27 +54,31 @@ pub unsafe extern "C" fn picollo_histogram_percentiles(
     n: usize,
     out: *mut picollo_percentile,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        // SAFETY: forwarded contract.
-        let (ranks, out) = unsafe { ranks_and_out(ranks, n, out) }?;
-        h.with_view(|view| percentiles_into(view, ranks, out))?
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        rank_query((h, "h"), (ranks, n, out), |h, ranks, out| {
+            h.with_view(|view| percentiles_into(view, ranks, out))?
+        })
+    }
 }
 
-/// The `ranks` and `out` arrays, of `n` elements each, of a percentile query: both are
-/// checked for NULL before either is read.
+/// The body of the rank queries of histograms and snapshots: the handle `h` (named `name` when
+/// NULL), then its `ranks` and `out` arrays of `n` elements each, both checked for NULL before
+/// either is read, given to `query`.
 ///
 /// # Safety
-/// The exported function's pointer contract for `ranks` and `out`.
-pub(crate) unsafe fn ranks_and_out<'a, O>(
-    ranks: *const f64,
-    n: usize,
-    out: *mut O,
-) -> Result<(&'a [f64], &'a mut [O]), Failure> {
-    require(ranks, n, "ranks")?;
-    require(out, n, "out")?;
-    Ok((try_slice!(ranks, n)?, try_slice_mut!(out, n)?))
+/// The exported function's pointer contract for `h`, `ranks` and `out`.
+pub(crate) unsafe fn rank_query<H: Castable, O>(
+    (h, name): (*const H, &str),
+    (ranks, n, out): (*const f64, usize, *mut O),
+    query: impl FnOnce(&H::RustType, &[f64], &mut [O]) -> Result<(), Failure>,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h, name)?;
+        require(ranks, n, "ranks")?;
+        require(out, n, "out")?;
+        query(h, try_slice!(ranks, n)?, try_slice_mut!(out, n)?)
+    })
 }
 
 /// The body of the percentile queries, shared by histograms and snapshots: `out` has the
@@ -111,16 +115,16 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
     n: usize,
     out: *mut u64,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        // SAFETY: forwarded contract.
-        let (ranks, out) = unsafe { ranks_and_out(ranks, n, out) }?;
-        let find = |tmp: &mut [u64]| {
-            h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, tmp)))?
-                .map_err(query_error)
-        };
-        found_into(out, find, |&v| v)
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        rank_query((h, "h"), (ranks, n, out), |h, ranks, out| {
+            let find = |tmp: &mut [u64]| {
+                h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, tmp)))?
+                    .map_err(query_error)
+            };
+            found_into(out, find, |&v| v)
+        })
+    }
 }
 
 /// Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).

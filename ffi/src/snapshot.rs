@@ -6,7 +6,7 @@ use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
-use crate::query::{percentiles_into, ranks_and_out};
+use crate::query::{percentiles_into, rank_query};
 use crate::status::picollo_status;
 use crate::types::{picollo_percentile, picollo_summary};
 
@@ -72,12 +72,12 @@ pub unsafe extern "C" fn picollo_snapshot_percentiles(
     n: usize,
     out: *mut picollo_percentile,
 ) -> picollo_status {
-    boundary!({
-        let s = try_ref!(s)?;
-        // SAFETY: forwarded contract.
-        let (ranks, out) = unsafe { ranks_and_out(ranks, n, out) }?;
-        percentiles_into(s.view(), ranks, out)
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        rank_query((s, "s"), (ranks, n, out), |s, ranks, out| {
+            percentiles_into(s.view(), ranks, out)
+        })
+    }
 }
 
 /// Frees a snapshot; NULL is ignored.

@@ -14,8 +14,9 @@
 use picollo_core::concurrent::{CounterBits, Mode};
 
 use crate::any_histogram::{config_error, merge_error, Histogram};
+use crate::args::query;
 use crate::boundary::boundary;
-use crate::handle::{set_boxed, try_mut, try_ref};
+use crate::handle::{try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::snapshot::picollo_snapshot;
 use crate::status::picollo_status;
@@ -28,17 +29,14 @@ pub unsafe extern "C" fn picollo_histogram_collect(
     h: *mut picollo_histogram,
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let out = try_mut!(out)?;
+    query!(h, new out = |h| {
         // The new handle first: once counts are taken, nothing may fail and lose them.
         let interval = Histogram::with_shape(h.shape(), CounterBits::U64, Mode::SingleWriter)
             .map_err(config_error)?;
         let taken = h.collect()?;
         interval.add_view(&taken.view()).map_err(merge_error)?;
         interval.set_value_selection(h.value_selection());
-        set_boxed(out, interval);
-        Ok(())
+        interval
     })
 }
 

@@ -31,6 +31,7 @@ use picollo_core::openmetrics::{
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
 use crate::any_histogram::Histogram;
+use crate::args::StructSized;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
@@ -70,13 +71,9 @@ crate::args::struct_sized!(picollo_openmetrics_options);
 #[no_mangle]
 pub extern "C" fn picollo_openmetrics_options_default() -> picollo_openmetrics_options {
     picollo_openmetrics_options {
-        struct_size: std::mem::size_of::<picollo_openmetrics_options>() as u32,
-        summary: 0,
-        bounds: std::ptr::null(),
-        bound_count: 0,
         coarse_relative_error: 0.05,
         unit_ratio: 1.0,
-        created_unix_nanos: 0,
+        ..picollo_openmetrics_options::sized()
     }
 }
 

@@ -13,7 +13,7 @@ use super::openmetrics::{
     eof, family_text, om_error, picollo_openmetrics_options, read_om_options, try_family, OmOptions,
 };
 use crate::boundary::boundary;
-use crate::buffer::write_text;
+use crate::buffer::take_text;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
@@ -223,10 +223,5 @@ pub unsafe extern "C" fn picollo_openmetrics_writer_take(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let w = try_mut!(w)?;
-        write_text!(&w.text, buf, len, needed)?;
-        w.text.clear();
-        Ok(())
-    })
+    boundary!({ take_text!(&mut try_mut!(w)?.text, buf, len, needed) })
 }

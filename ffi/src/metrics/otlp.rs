@@ -20,7 +20,7 @@ use picollo_core::otlp::{
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
 use crate::any_histogram::Histogram;
-use crate::args::{read_sized, try_str};
+use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::buffer::{copy_bytes, copy_text};
 use crate::error::Failure;
@@ -100,22 +100,10 @@ crate::args::struct_sized!(picollo_otlp_options);
 #[no_mangle]
 pub extern "C" fn picollo_otlp_options_default() -> picollo_otlp_options {
     picollo_otlp_options {
-        struct_size: std::mem::size_of::<picollo_otlp_options>() as u32,
         temporality: picollo_otlp_temporality::Cumulative as u32,
-        name: std::ptr::null(),
-        description: std::ptr::null(),
-        unit: std::ptr::null(),
-        start_time_unix_nano: 0,
-        time_unix_nano: 0,
-        attributes: std::ptr::null(),
-        attribute_count: 0,
-        resource: std::ptr::null(),
-        resource_count: 0,
-        scope_name: std::ptr::null(),
-        scope_version: std::ptr::null(),
         scale: PICOLLO_OTLP_SCALE_AUTO,
-        reserved: 0,
         unit_ratio: 1.0,
+        ..picollo_otlp_options::sized()
     }
 }
 

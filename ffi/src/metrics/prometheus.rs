@@ -49,15 +49,12 @@ pub unsafe extern "C" fn picollo_histogram_prometheus_buckets(
         } = copied_view!(copy, v => cumulative_buckets(&v, &o.options))?
             .map_err(|e| Failure::invalid(format_args!("options: {e}")))?;
         out!(count, buckets.len())?;
-        if capacity < buckets.len() {
-            return Err(Failure::new(
-                picollo_status::BufferTooSmall,
-                format_args!(
-                    "capacity {capacity} is too small: {} buckets needed",
-                    buckets.len()
-                ),
-            ));
-        }
+        crate::args::check_room(capacity, buckets.len(), || {
+            format!(
+                "capacity {capacity} is too small: {} buckets needed",
+                buckets.len()
+            )
+        })?;
         let le = crate::args::try_slice_mut!(le, buckets.len())?;
         let cumulative = crate::args::try_slice_mut!(cumulative, buckets.len())?;
         for (k, &(bound, c)) in buckets.iter().enumerate() {

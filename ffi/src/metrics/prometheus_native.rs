@@ -14,12 +14,12 @@ use picollo_core::prometheus::{
 
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
-use crate::args::{read_sized, try_str};
+use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::buffer::write_bytes;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
-use crate::handle::{caller_owned, try_ref};
+use crate::handle::{caller_owned, try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
@@ -70,14 +70,9 @@ crate::args::struct_sized!(picollo_prometheus_native_options);
 #[no_mangle]
 pub extern "C" fn picollo_prometheus_native_options_default() -> picollo_prometheus_native_options {
     picollo_prometheus_native_options {
-        struct_size: std::mem::size_of::<picollo_prometheus_native_options>() as u32,
         schema: PICOLLO_PROMETHEUS_SCHEMA_AUTO,
-        name: std::ptr::null(),
-        help: std::ptr::null(),
-        labels: std::ptr::null(),
-        label_count: 0,
         unit_ratio: 1.0,
-        classic_coarse_relative_error: 0.0,
+        ..picollo_prometheus_native_options::sized()
     }
 }
 
@@ -152,17 +147,14 @@ pub unsafe extern "C" fn picollo_histogram_prometheus_native(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    boundary!({
-        let h = try_ref!(h)?;
-        let o = read_sized!(o)?;
-        // SAFETY: the caller promises that the strings of `o` are NULL or NUL-terminated and
-        // its label array has its count (the pointer convention of docs/c-api.md).
-        let args = unsafe { NativeArgs::read(&o) }?;
-        let copy = copy_of(h)?;
-        let histogram = copied_view!(copy, v => NativeHistogram::from_view(&v, &args.options))?
-            .map_err(Failure::invalid)?;
-        write_bytes!(&args.body(&histogram)?, buf, len, needed)
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        write_native(h, o, (buf, len, needed), |h, options| {
+            let copy = copy_of(h)?;
+            copied_view!(copy, v => NativeHistogram::from_view(&v, options))?
+                .map_err(Failure::invalid)
+        })
+    }
 }
 
 /// Writes the histogram of doubles `h` as `picollo_histogram_prometheus_native` does, with
@@ -176,13 +168,34 @@ pub unsafe extern "C" fn picollo_float_histogram_prometheus_native(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        write_native(h, o, (buf, len, needed), |h, options| {
+            NativeHistogram::from_float(&h.counts()?, options).map_err(Failure::invalid)
+        })
+    }
+}
+
+/// The body of both `*_prometheus_native` functions: the options `o` read and checked, the
+/// handle `h` re-binned with them by `native`, the family written into `buf` whole.
+///
+/// # Safety
+/// The exported functions' pointer contract for every pointer: `h` NULL or live, `o` NULL or a
+/// sized struct whose strings and label array follow docs/c-api.md, `buf` NULL or `len`
+/// writable bytes, `needed` NULL or writable.
+unsafe fn write_native<H: Castable>(
+    h: *const H,
+    o: *const picollo_prometheus_native_options,
+    (buf, len, needed): (*mut u8, usize, *mut usize),
+    native: impl FnOnce(&H::RustType, &NativeOptions) -> Result<NativeHistogram, Failure>,
+) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
         let o = read_sized!(o)?;
-        // SAFETY: as in `picollo_histogram_prometheus_native`.
+        // SAFETY: the caller promises that the strings of `o` are NULL or NUL-terminated and
+        // its label array has its count (the pointer convention of docs/c-api.md).
         let args = unsafe { NativeArgs::read(&o) }?;
-        let histogram =
-            NativeHistogram::from_float(&h.counts()?, &args.options).map_err(Failure::invalid)?;
+        let histogram = native(h, &args.options)?;
         write_bytes!(&args.body(&histogram)?, buf, len, needed)
     })
 }
