@@ -8,14 +8,7 @@ use super::{buckets, core_openmetrics, histogram, openmetrics};
 use crate::metrics::openmetrics::{om_options, picollo_openmetrics_options_default};
 use crate::metrics::{picollo_histogram_prometheus_buckets, picollo_openmetrics_options};
 use crate::status::picollo_status;
-use crate::testing::last_error;
-
-/// A change to the OpenMetrics options, the status it causes and a word of the message.
-type OmCase = (
-    fn(&mut picollo_openmetrics_options),
-    picollo_status,
-    &'static str,
-);
+use crate::testing::{last_error, Handle};
 
 #[test]
 fn one_shot_openmetrics_is_the_core_text() {
@@ -109,6 +102,11 @@ fn prometheus_buckets_are_the_texts_cumulative_counts() {
     // Explicit bounds are exported in exported units.
     let (_, n, le, ..) = buckets(&h, &explicit, 4);
     assert_eq!((n, &le[..3]), (4, &[1.0, 20.0, 50.0][..]));
+}
+
+#[test]
+fn prometheus_buckets_refuse_a_summary_and_a_null_count() {
+    let h = histogram(64, 1, (1..5_000).map(|v| v * 13));
     // A summary has no buckets; count is required.
     let mut summary = picollo_openmetrics_options_default();
     summary.summary = 1;
@@ -129,56 +127,35 @@ fn prometheus_buckets_are_the_texts_cumulative_counts() {
     assert_eq!(status, picollo_status::NullPointer);
 }
 
+/// Asserts that the options `change` makes from the defaults are refused by both the text
+/// and the bucket export with `status`, the text's message containing `word`.
+fn refused(
+    h: &Handle,
+    change: impl FnOnce(&mut picollo_openmetrics_options),
+    status: picollo_status,
+    word: &str,
+) {
+    let mut o = picollo_openmetrics_options_default();
+    change(&mut o);
+    let (got, message) = openmetrics(h, "m", None, None, &[], &o).err().unwrap();
+    assert_eq!(got, status, "{message}");
+    assert!(message.contains(word), "{message}");
+    assert_eq!(buckets(h, &o, 0).0, status);
+}
+
 #[test]
 fn bad_openmetrics_options_are_refused_with_their_field_named() {
     let h = histogram(64, 0, [1, 2, 3]);
     let bounds = [10u64, 10];
-    let cases: [OmCase; 8] = [
-        (
-            |o| o.summary = 2,
-            picollo_status::InvalidArgument,
-            "summary",
-        ),
-        (
-            |o| o.unit_ratio = 0.0,
-            picollo_status::InvalidArgument,
-            "unit_ratio",
-        ),
-        (
-            |o| o.unit_ratio = f64::NAN,
-            picollo_status::InvalidArgument,
-            "unit_ratio",
-        ),
-        (
-            |o| o.coarse_relative_error = 0.0,
-            picollo_status::InvalidArgument,
-            "coarse",
-        ),
-        (
-            |o| o.coarse_relative_error = 1.0,
-            picollo_status::InvalidArgument,
-            "coarse",
-        ),
-        (|o| o.bound_count = 1, picollo_status::NullPointer, "bounds"),
-        (
-            |o| o.struct_size -= 8,
-            picollo_status::StructSize,
-            "struct_size",
-        ),
-        (
-            |o| o.struct_size = 5000,
-            picollo_status::StructSize,
-            "struct_size",
-        ),
-    ];
-    for (change, status, word) in cases {
-        let mut o = picollo_openmetrics_options_default();
-        change(&mut o);
-        let (got, message) = openmetrics(&h, "m", None, None, &[], &o).err().unwrap();
-        assert_eq!(got, status, "{message}");
-        assert!(message.contains(word), "{message}");
-        assert_eq!(buckets(&h, &o, 0).0, status);
-    }
+    use picollo_status::{InvalidArgument as Invalid, NullPointer, StructSize};
+    refused(&h, |o| o.summary = 2, Invalid, "summary");
+    refused(&h, |o| o.unit_ratio = 0.0, Invalid, "unit_ratio");
+    refused(&h, |o| o.unit_ratio = f64::NAN, Invalid, "unit_ratio");
+    refused(&h, |o| o.coarse_relative_error = 0.0, Invalid, "coarse");
+    refused(&h, |o| o.coarse_relative_error = 1.0, Invalid, "coarse");
+    refused(&h, |o| o.bound_count = 1, NullPointer, "bounds");
+    refused(&h, |o| o.struct_size -= 8, StructSize, "struct_size");
+    refused(&h, |o| o.struct_size = 5000, StructSize, "struct_size");
     let mut o = picollo_openmetrics_options_default();
     o.bounds = bounds.as_ptr();
     o.bound_count = 2;

@@ -12,14 +12,6 @@ use crate::metrics::{
 use crate::status::picollo_status;
 use crate::testing::{last_error, Handle};
 
-/// A change to the OTLP options, the format, the status and a word of the message.
-type OtlpCase<'a> = (
-    Box<dyn Fn(&mut picollo_otlp_options) + 'a>,
-    u32,
-    picollo_status,
-    &'static str,
-);
-
 fn otlp(
     h: &Handle,
     o: &picollo_otlp_options,
@@ -39,6 +31,36 @@ fn otlp(
     assert_eq!((status, again), (picollo_status::Ok, needed));
     buf.truncate(needed);
     Ok(buf)
+}
+
+/// What core makes of the export `o` (named "rpc.duration" in "s" by scope "picollo") of
+/// `eh`: protobuf bytes and JSON text.
+fn core_request(eh: &ExponentialHistogram, o: &picollo_otlp_options) -> (Vec<u8>, String) {
+    let attributes = [("method", "GET"), ("route", "/a\"b")];
+    let points = [DataPoint {
+        attributes: &attributes,
+        start_time_unix_nano: o.start_time_unix_nano,
+        time_unix_nano: o.time_unix_nano,
+        histogram: eh,
+    }];
+    let metrics = [Metric {
+        name: "rpc.duration",
+        description: "",
+        unit: "s",
+        temporality: if o.temporality == 1 {
+            Temporality::Delta
+        } else {
+            Temporality::Cumulative
+        },
+        points: &points,
+    }];
+    let request = Request {
+        resource: &[("service.name", "picollo-test")],
+        scope_name: "picollo",
+        scope_version: "",
+        metrics: &metrics,
+    };
+    (request.to_protobuf(), request.to_json())
 }
 
 #[test]
@@ -68,33 +90,10 @@ fn otlp_is_the_core_request_in_both_formats() {
         })
         .unwrap()
         .unwrap();
-        let attributes = [("method", "GET"), ("route", "/a\"b")];
-        let points = [DataPoint {
-            attributes: &attributes,
-            start_time_unix_nano: o.start_time_unix_nano,
-            time_unix_nano: o.time_unix_nano,
-            histogram: &eh,
-        }];
-        let metrics = [Metric {
-            name: "rpc.duration",
-            description: "",
-            unit: "s",
-            temporality: if temporality == 1 {
-                Temporality::Delta
-            } else {
-                Temporality::Cumulative
-            },
-            points: &points,
-        }];
-        let request = Request {
-            resource: &[("service.name", "picollo-test")],
-            scope_name: "picollo",
-            scope_version: "",
-            metrics: &metrics,
-        };
-        assert_eq!(otlp(&h, &o, 0).unwrap(), request.to_protobuf());
-        let json = otlp(&h, &o, 1).unwrap();
-        assert_eq!(String::from_utf8(json).unwrap(), request.to_json());
+        let (protobuf, json) = core_request(&eh, &o);
+        assert_eq!(otlp(&h, &o, 0).unwrap(), protobuf);
+        let text = otlp(&h, &o, 1).unwrap();
+        assert_eq!(String::from_utf8(text).unwrap(), json);
         assert_eq!(eh.count, 2_999);
     }
     // Protobuf too small: nothing written.
@@ -108,98 +107,54 @@ fn otlp_is_the_core_request_in_both_formats() {
     assert!(needed > 4 && small == [0x5a; 4]);
 }
 
+/// Asserts that the options `change` makes from the defaults (named "m") are refused in
+/// `format` with `status` and a message containing `word`.
+fn refused(
+    h: &Handle,
+    change: impl FnOnce(&mut picollo_otlp_options),
+    format: u32,
+    status: picollo_status,
+    word: &str,
+) {
+    let mut o = picollo_otlp_options_default();
+    o.name = c"m".as_ptr();
+    change(&mut o);
+    let (got, message) = otlp(h, &o, format).err().unwrap();
+    assert_eq!(got, status, "{message}");
+    assert!(message.contains(word), "{message}");
+}
+
 #[test]
 fn bad_otlp_options_are_refused_with_their_field_named() {
+    use picollo_status::{InvalidArgument as Invalid, NullPointer};
     let h = histogram(64, 0, [1, 2, 3]);
     let name = c"m";
     let empty = c"";
     let dup = labels(&[("a", "1"), ("a", "2")]);
     let unnamed = labels(&[("", "1")]);
-    let otlp_cases: [OtlpCase<'_>; 11] = [
-        (
-            Box::new(|_| {}),
-            2,
-            picollo_status::InvalidArgument,
-            "format",
-        ),
-        (
-            Box::new(|o| o.temporality = 0),
-            0,
-            picollo_status::InvalidArgument,
-            "temporality",
-        ),
-        (
-            Box::new(|o| o.temporality = 3),
-            1,
-            picollo_status::InvalidArgument,
-            "temporality",
-        ),
-        (
-            Box::new(|o| o.scale = 21),
-            0,
-            picollo_status::InvalidArgument,
-            "scale",
-        ),
-        (
-            Box::new(|o| o.scale = -11),
-            0,
-            picollo_status::InvalidArgument,
-            "scale",
-        ),
-        (
-            Box::new(|o| o.unit_ratio = -1.0),
-            0,
-            picollo_status::InvalidArgument,
-            "unit_ratio",
-        ),
-        (
-            Box::new(|o| o.name = ptr::null()),
-            0,
-            picollo_status::NullPointer,
-            "name",
-        ),
-        (
-            Box::new(|o| o.name = empty.as_ptr()),
-            0,
-            picollo_status::InvalidArgument,
-            "name",
-        ),
-        (
-            Box::new(|o| {
-                o.attributes = dup.labels.as_ptr();
-                o.attribute_count = 2;
-            }),
-            0,
-            picollo_status::InvalidArgument,
-            "twice",
-        ),
-        (
-            Box::new(|o| {
-                o.resource = unnamed.labels.as_ptr();
-                o.resource_count = 1;
-            }),
-            1,
-            picollo_status::InvalidArgument,
-            "resource[0].name",
-        ),
-        (
-            Box::new(|o| {
-                o.start_time_unix_nano = 2;
-                o.time_unix_nano = 1;
-            }),
-            0,
-            picollo_status::InvalidArgument,
-            "start_time",
-        ),
-    ];
-    for (change, format, status, word) in otlp_cases {
-        let mut o = picollo_otlp_options_default();
-        o.name = name.as_ptr();
-        change(&mut o);
-        let (got, message) = otlp(&h, &o, format).err().unwrap();
-        assert_eq!(got, status, "{message}");
-        assert!(message.contains(word), "{message}");
-    }
+    refused(&h, |_| {}, 2, Invalid, "format");
+    refused(&h, |o| o.temporality = 0, 0, Invalid, "temporality");
+    refused(&h, |o| o.temporality = 3, 1, Invalid, "temporality");
+    refused(&h, |o| o.scale = 21, 0, Invalid, "scale");
+    refused(&h, |o| o.scale = -11, 0, Invalid, "scale");
+    refused(&h, |o| o.unit_ratio = -1.0, 0, Invalid, "unit_ratio");
+    refused(&h, |o| o.name = ptr::null(), 0, NullPointer, "name");
+    refused(&h, |o| o.name = empty.as_ptr(), 0, Invalid, "name");
+    let attributes = |o: &mut picollo_otlp_options| {
+        o.attributes = dup.labels.as_ptr();
+        o.attribute_count = 2;
+    };
+    refused(&h, attributes, 0, Invalid, "twice");
+    let resource = |o: &mut picollo_otlp_options| {
+        o.resource = unnamed.labels.as_ptr();
+        o.resource_count = 1;
+    };
+    refused(&h, resource, 1, Invalid, "resource[0].name");
+    let times = |o: &mut picollo_otlp_options| {
+        o.start_time_unix_nano = 2;
+        o.time_unix_nano = 1;
+    };
+    refused(&h, times, 0, Invalid, "start_time");
     let mut o = picollo_otlp_options_default();
     o.name = name.as_ptr();
     o.reserved = 1;
