@@ -1009,6 +1009,11 @@ mod tests {
                 });
             });
         }
+    }
+
+    #[test]
+    fn a_full_bucket_is_declined_by_the_inline_paths() {
+        let config = Config::new().with_range(0, 1_000);
         // A full bucket: the single-writer and thread-local paths (inline in `record_or`,
         // or a leaf through `fast`) decline the record, and the general path counts it.
         for mode in [Mode::SingleWriter, Mode::ThreadLocal] {
@@ -1037,6 +1042,51 @@ mod tests {
         }
     }
 
+    /// The exact extremes of `h` (made from `config` with counters of `bits`, tracking
+    /// extremes) through every record path, a merge and a reset.
+    fn extremes_follow_every_record_path(h: DynHistogram, config: Config, bits: CounterBits) {
+        let what = alloc::format!("{bits:?} {:?} {:?}", h.mode(), h.storage());
+        assert!(h.tracks_extremes());
+        assert_eq!(h.exact_extremes(), None, "{what}");
+        assert_eq!(h.direct_path().kind, DirectKind::Call, "{what}");
+        // Outside the range: counted as underflow/overflow, not an extreme.
+        h.record(5);
+        h.record(5_000_000);
+        assert_eq!(h.exact_extremes(), None, "{what}");
+        h.record_or(12_345, plain_record);
+        assert_eq!(h.exact_extremes(), Some((12_345, 12_345)), "{what}");
+        // SAFETY: `h`'s own record function.
+        unsafe { (h.record_fn::<Plain>())(&h, 12_301) };
+        h.record_n(99_999, 0); // nothing recorded, no extreme
+        h.record_n(77_777, 2);
+        h.record_many(&[150, 3, 20_000]);
+        assert_eq!(h.exact_extremes(), Some((150, 77_777)), "{what}");
+        // The correction's smallest value: 880_000 − 87·10_000 = 10_000 + 0.
+        h.record_corrected(880_000, 10_000);
+        assert_eq!(h.exact_extremes(), Some((150, 880_000)), "{what}");
+        // Merged: the source's exact extremes, or its buckets' bounds.
+        let exact = DynHistogram::new(config, bits, Mode::Interlocked)
+            .unwrap()
+            .with_exact_extremes();
+        exact.record(101);
+        h.add(&exact).unwrap();
+        assert_eq!(h.exact_extremes(), Some((101, 880_000)), "{what}");
+        let plain = DynHistogram::new(config, bits, Mode::Interlocked).unwrap();
+        plain.record(999_000);
+        h.add(&plain).unwrap();
+        let top = config
+            .validate()
+            .unwrap()
+            .layout()
+            .bucket_of(999_000)
+            .highest;
+        assert_eq!(h.exact_extremes(), Some((101, top)), "{what}");
+        h.reset();
+        assert_eq!(h.exact_extremes(), None, "{what}");
+        h.record(4_242);
+        assert_eq!(h.exact_extremes(), Some((4_242, 4_242)), "{what}");
+    }
+
     #[test]
     fn exact_extremes_follow_every_record_path_in_every_width_mode_and_storage() {
         // 1 %: small storage, so that the test also runs quickly under Miri.
@@ -1063,51 +1113,17 @@ mod tests {
                     else {
                         continue; // sparse thread-local is refused
                     };
-                    let h = h.with_exact_extremes();
-                    let what = alloc::format!("{bits:?} {mode:?} {storage:?}");
-                    assert!(h.tracks_extremes());
-                    assert_eq!(h.exact_extremes(), None, "{what}");
-                    assert_eq!(h.direct_path().kind, DirectKind::Call, "{what}");
-                    // Outside the range: counted as underflow/overflow, not an extreme.
-                    h.record(5);
-                    h.record(5_000_000);
-                    assert_eq!(h.exact_extremes(), None, "{what}");
-                    h.record_or(12_345, plain_record);
-                    assert_eq!(h.exact_extremes(), Some((12_345, 12_345)), "{what}");
-                    // SAFETY: `h`'s own record function.
-                    unsafe { (h.record_fn::<Plain>())(&h, 12_301) };
-                    h.record_n(99_999, 0); // nothing recorded, no extreme
-                    h.record_n(77_777, 2);
-                    h.record_many(&[150, 3, 20_000]);
-                    assert_eq!(h.exact_extremes(), Some((150, 77_777)), "{what}");
-                    // The correction's smallest value: 880_000 − 87·10_000 = 10_000 + 0.
-                    h.record_corrected(880_000, 10_000);
-                    assert_eq!(h.exact_extremes(), Some((150, 880_000)), "{what}");
-                    // Merged: the source's exact extremes, or its buckets' bounds.
-                    let exact = DynHistogram::new(config, bits, Mode::Interlocked)
-                        .unwrap()
-                        .with_exact_extremes();
-                    exact.record(101);
-                    h.add(&exact).unwrap();
-                    assert_eq!(h.exact_extremes(), Some((101, 880_000)), "{what}");
-                    let plain = DynHistogram::new(config, bits, Mode::Interlocked).unwrap();
-                    plain.record(999_000);
-                    h.add(&plain).unwrap();
-                    let top = config
-                        .validate()
-                        .unwrap()
-                        .layout()
-                        .bucket_of(999_000)
-                        .highest;
-                    assert_eq!(h.exact_extremes(), Some((101, top)), "{what}");
-                    h.reset();
-                    assert_eq!(h.exact_extremes(), None, "{what}");
-                    h.record(4_242);
-                    assert_eq!(h.exact_extremes(), Some((4_242, 4_242)), "{what}");
+                    extremes_follow_every_record_path(h.with_exact_extremes(), config, bits);
                 }
             }
         }
-        // Without the option: nothing kept, and the direct path stays direct.
+    }
+
+    #[test]
+    fn without_exact_extremes_nothing_is_kept_and_the_direct_path_stays() {
+        let config = Config::new()
+            .with_relative_error(0.01)
+            .with_range(100, 1_000_000);
         let h = DynHistogram::new(config, CounterBits::U32, Mode::Interlocked).unwrap();
         h.record(500);
         assert!(!h.tracks_extremes());
