@@ -346,8 +346,8 @@ macro_rules! source_over_seq_counts {
     };
 }
 
-/// The constructors of a mode over [`SeqCounts`] with nothing more to set: `from_storage`
-/// and `from_shape`.
+/// The constructors of a mode over [`SeqCounts`] with nothing more to set: `from_storage`,
+/// `from_shape` and, with `alloc`, `new` on the heap.
 macro_rules! seq_counts_constructors {
     ($ty:ident) => {
         impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
@@ -365,6 +365,15 @@ macro_rules! seq_counts_constructors {
                 Ok($ty {
                     counts: SeqCounts::from_storage(shape, storage)?,
                 })
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<C: AtomicCounter> $ty<C, alloc::boxed::Box<[C::Atomic]>> {
+            /// A heap-allocated histogram for `config`.
+            pub fn new(config: crate::Config) -> Result<Self, crate::ConfigError> {
+                let shape = config.validate()?;
+                Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
             }
         }
     };
