@@ -41,25 +41,14 @@ pub struct Summary {
     pub max_trackable: u64,
 }
 
-impl Default for Summary {
-    fn default() -> Self {
-        Summary {
-            percentiles: ranked(|rank| Percentile {
-                rank,
-                ..Percentile::default()
-            }),
-            total: 0,
-            underflow: 0,
-            overflow: 0,
-            saturated: 0,
-            mean: f64::NAN,
-            stdev: f64::NAN,
-            precision: 0.0,
-            min_trackable: 0,
-            max_trackable: u64::MAX,
-        }
+domain::summary_default!(
+    Summary,
+    Percentile,
+    with {
+        min_trackable: 0,
+        max_trackable: u64::MAX,
     }
-}
+);
 
 /// One percentile per standard rank, each made by `at_rank`.
 pub(crate) fn ranked<P>(at_rank: impl Fn(f64) -> P) -> [P; 16] {

@@ -6,7 +6,6 @@ use super::counts::FloatPercentile;
 use crate::format::domain::{self, Domain};
 use crate::format::numbers::{significant_digits, Grouped, Rank, Significant};
 use crate::format::table::Table;
-use crate::summary::ranked;
 
 /// The standard summary of a [`super::FloatHistogram`]: 16 percentiles, the counts beside
 /// the buckets, the exact sum and extremes, mean and stdev. Renders as a Markdown table
@@ -50,32 +49,21 @@ pub struct FloatSummary {
     pub max_magnitude: f64,
 }
 
-impl Default for FloatSummary {
-    fn default() -> Self {
-        FloatSummary {
-            percentiles: ranked(|rank| FloatPercentile {
-                rank,
-                ..FloatPercentile::default()
-            }),
-            total: 0,
-            zero: 0,
-            nan: 0,
-            positive_infinity: 0,
-            negative_infinity: 0,
-            underflow: 0,
-            overflow: 0,
-            saturated: 0,
-            sum: 0.0,
-            min: f64::NAN,
-            max: f64::NAN,
-            mean: f64::NAN,
-            stdev: f64::NAN,
-            precision: 0.0,
-            min_magnitude: f64::from_bits(1),
-            max_magnitude: f64::MAX,
-        }
+domain::summary_default!(
+    FloatSummary,
+    FloatPercentile,
+    with {
+        zero: 0,
+        nan: 0,
+        positive_infinity: 0,
+        negative_infinity: 0,
+        sum: 0.0,
+        min: f64::NAN,
+        max: f64::NAN,
+        min_magnitude: f64::from_bits(1),
+        max_magnitude: f64::MAX,
     }
-}
+);
 
 domain::summary_methods!(FloatSummary, FloatPercentile);
 

@@ -115,6 +115,34 @@ macro_rules! summary_methods {
 }
 pub(crate) use summary_methods;
 
+/// The `Default` of [`crate::Summary`] and `FloatSummary`, the summary of no values: each
+/// percentile of `$percentile` at its standard rank and otherwise default, no counts, mean
+/// and stdev not known (NaN), precision 0, and the fields of `$summary` alone as
+/// given after `with`.
+macro_rules! summary_default {
+    ($summary:ident, $percentile:ident, with { $($own:ident: $value:expr),+ $(,)? }) => {
+        impl Default for $summary {
+            fn default() -> Self {
+                $summary {
+                    percentiles: $crate::summary::ranked(|rank| $percentile {
+                        rank,
+                        ..$percentile::default()
+                    }),
+                    total: 0,
+                    underflow: 0,
+                    overflow: 0,
+                    saturated: 0,
+                    mean: f64::NAN,
+                    stdev: f64::NAN,
+                    precision: 0.0,
+                    $($own: $value),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use summary_default;
+
 /// What a report shows of one percentile.
 #[derive(Clone, Copy)]
 pub(crate) struct Ranked<V> {
