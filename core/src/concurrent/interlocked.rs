@@ -31,7 +31,11 @@ pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-seq_counts_constructors!(AtomicHistogram);
+seq_counts_constructors!(
+    AtomicHistogram {};
+    /// A heap-allocated histogram for `config`.
+    new
+);
 source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {

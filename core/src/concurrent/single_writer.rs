@@ -38,7 +38,11 @@ pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-seq_counts_constructors!(SharedHistogram);
+seq_counts_constructors!(
+    SharedHistogram {};
+    /// A heap-allocated histogram for `config`.
+    new
+);
 source_over_seq_counts!(SharedHistogram, MAX);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
