@@ -110,20 +110,6 @@ impl Summary {
         crate::format::markdown::write_table(self, w, title, unit_ratio)
     }
 
-    /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |` per
-    /// standard rank, then Mean, StDev, Precision, Total and the D-value (Cohen's d, `n/a`
-    /// when undefined). `name_a` and `name_b` head the value columns.
-    pub fn write_diff(
-        &self,
-        other: &Summary,
-        w: &mut dyn Write,
-        title: &str,
-        name_a: &str,
-        name_b: &str,
-    ) -> fmt::Result {
-        self.write_diff_scaled(other, w, title, [name_a, name_b], 1.0)
-    }
-
     /// [`Summary::write_diff`] with every value divided by `unit_ratio`, as
     /// [`Summary::write_table_scaled`] divides them (Δ% and the D-value do not change). A
     /// ratio that is not finite and above 0 is refused with `fmt::Error`.

@@ -76,20 +76,6 @@ impl FloatSummary {
         crate::format::markdown::write_table(self, w, title, 1.0)
     }
 
-    /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |` per
-    /// standard rank, then Mean, StDev, Min, Max, Precision, Total and the D-value
-    /// (Cohen's d).
-    pub fn write_diff(
-        &self,
-        other: &FloatSummary,
-        w: &mut dyn Write,
-        title: &str,
-        name_a: &str,
-        name_b: &str,
-    ) -> fmt::Result {
-        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], 1.0)
-    }
-
     /// One line: `name: Total=…, Mean=…, Min=…, P50=…, P90=…, P99=…, P99.9=…, Max=…`,
     /// with NaN and ±∞ counts when not zero.
     pub fn write_line(&self, w: &mut dyn Write, name: &str) -> fmt::Result {

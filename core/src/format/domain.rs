@@ -76,8 +76,9 @@ macro_rules! common_fields {
 }
 pub(crate) use common_fields;
 
-/// The methods and the `Display` that [`crate::Summary`] and `FloatSummary` share, for the
-/// summary type `$summary` of percentiles `$percentile`.
+/// The methods and the `Display` that [`crate::Summary`] and `FloatSummary` share (the
+/// queries, Cohen's d and the diff table at unit ratio 1), for the summary type `$summary`
+/// of percentiles `$percentile`.
 macro_rules! summary_methods {
     ($summary:ident, $percentile:ty) => {
         impl $summary {
@@ -102,6 +103,21 @@ macro_rules! summary_methods {
             /// an empty side, or no spread at all.
             pub fn cohens_d(&self, other: &$summary) -> Option<f64> {
                 $crate::format::domain::cohens_d(self, other)
+            }
+
+            /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |`
+            /// per standard rank, then a row per statistic (Mean, StDev; a `FloatSummary`
+            /// adds Min and Max), Precision, Total and the D-value (Cohen's d, `n/a` when
+            /// undefined). `name_a` and `name_b` head the value columns.
+            pub fn write_diff(
+                &self,
+                other: &$summary,
+                w: &mut dyn core::fmt::Write,
+                title: &str,
+                name_a: &str,
+                name_b: &str,
+            ) -> core::fmt::Result {
+                $crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], 1.0)
             }
         }
 
