@@ -41,25 +41,14 @@ pub struct Summary {
     pub max_trackable: u64,
 }
 
-impl Default for Summary {
-    fn default() -> Self {
-        Summary {
-            percentiles: ranked(|rank| Percentile {
-                rank,
-                ..Percentile::default()
-            }),
-            total: 0,
-            underflow: 0,
-            overflow: 0,
-            saturated: 0,
-            mean: f64::NAN,
-            stdev: f64::NAN,
-            precision: 0.0,
-            min_trackable: 0,
-            max_trackable: u64::MAX,
-        }
+domain::summary_default!(
+    Summary,
+    Percentile,
+    with {
+        min_trackable: 0,
+        max_trackable: u64::MAX,
     }
-}
+);
 
 /// One percentile per standard rank, each made by `at_rank`.
 pub(crate) fn ranked<P>(at_rank: impl Fn(f64) -> P) -> [P; 16] {
@@ -119,20 +108,6 @@ impl Summary {
         unit_ratio: f64,
     ) -> fmt::Result {
         crate::format::markdown::write_table(self, w, title, unit_ratio)
-    }
-
-    /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |` per
-    /// standard rank, then Mean, StDev, Precision, Total and the D-value (Cohen's d, `n/a`
-    /// when undefined). `name_a` and `name_b` head the value columns.
-    pub fn write_diff(
-        &self,
-        other: &Summary,
-        w: &mut dyn Write,
-        title: &str,
-        name_a: &str,
-        name_b: &str,
-    ) -> fmt::Result {
-        self.write_diff_scaled(other, w, title, [name_a, name_b], 1.0)
     }
 
     /// [`Summary::write_diff`] with every value divided by `unit_ratio`, as

@@ -2,9 +2,10 @@
 
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
-use super::seqlock::{alloc_or_slice, source_over_seq_counts, SeqCounts};
+use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+#[cfg(feature = "alloc")]
 use crate::config::{Config, ConfigError};
-use crate::shape::{Shape, SAT};
+use crate::shape::SAT;
 
 /// A histogram any number of threads record into, each bucket an approximate counter
 /// ([`ApproxPolicy`]) once threads contend for it: buckets below `2^T` (8,192 by default)
@@ -39,25 +40,13 @@ pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
 
 source_over_seq_counts!(ApproxHistogram, INTERLOCKED_MAX);
 
+seq_counts_constructors!(
+    ApproxHistogram { policy: ApproxPolicy }, collisions: Collisions::new();
+    /// A heap-allocated histogram for `config` counting with `policy`.
+    with_policy
+);
+
 impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
-    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
-    pub fn from_storage(
-        config: Config,
-        policy: ApproxPolicy,
-        storage: S,
-    ) -> Result<Self, ConfigError> {
-        Self::from_shape(config.validate()?, policy, storage)
-    }
-
-    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
-    pub fn from_shape(shape: Shape, policy: ApproxPolicy, storage: S) -> Result<Self, ConfigError> {
-        Ok(ApproxHistogram {
-            counts: SeqCounts::from_storage(shape, storage)?,
-            policy,
-            collisions: Collisions::new(),
-        })
-    }
-
     /// The counting policy.
     pub fn policy(&self) -> ApproxPolicy {
         self.policy
@@ -112,9 +101,10 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
             }
             // A caller's generator never takes the calm path: its step stays inline.
             Calm::No if !K::REMEMBERS_ADDS => {
+                let calm = collisions.calm(offset);
                 let bumped = self
                     .policy
-                    .bump_collided::<C, K>(offset, c, collisions, coins);
+                    .bump_in_group::<C, K>(offset, c, collisions, coins, calm);
                 self.counted(bumped)
             }
             Calm::No => {
@@ -181,11 +171,5 @@ impl<C: AtomicCounter> ApproxHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
     /// A heap-allocated histogram for `config` with the default policy (T = 13).
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         Self::with_policy(config, ApproxPolicy::new())
-    }
-
-    /// A heap-allocated histogram for `config` counting with `policy`.
-    pub fn with_policy(config: Config, policy: ApproxPolicy) -> Result<Self, ConfigError> {
-        let shape = config.validate()?;
-        Self::from_shape(shape, policy, super::cell::zeroed_cells::<C>(shape.len())?)
     }
 }

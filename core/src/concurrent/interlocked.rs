@@ -2,8 +2,6 @@
 
 use super::cell::{increment_atomic, AtomicCounter};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
-#[cfg(feature = "alloc")]
-use crate::config::{Config, ConfigError};
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -33,7 +31,11 @@ pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-seq_counts_constructors!(AtomicHistogram);
+seq_counts_constructors!(
+    AtomicHistogram {};
+    /// A heap-allocated histogram for `config`.
+    new
+);
 source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
@@ -84,14 +86,5 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
         self.counts.record_n_atomic(v, n);
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<C: AtomicCounter> AtomicHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
-    /// A heap-allocated histogram for `config`.
-    pub fn new(config: Config) -> Result<Self, ConfigError> {
-        let shape = config.validate()?;
-        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
     }
 }

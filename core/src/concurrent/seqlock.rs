@@ -346,25 +346,49 @@ macro_rules! source_over_seq_counts {
     };
 }
 
-/// The constructors of a mode over [`SeqCounts`] with nothing more to set: `from_storage`
-/// and `from_shape`.
+/// The constructors of a mode over [`SeqCounts`]: `from_storage` (a config checked here),
+/// `from_shape` and, with `alloc`, the heap constructor `$heap` (documented by `$doc`).
+/// Each takes the mode's own arguments `$arg` (stored in the fields of the same names)
+/// between the config or shape and the storage; the fields `$field` start as `$init`.
 macro_rules! seq_counts_constructors {
-    ($ty:ident) => {
+    (
+        $ty:ident { $($arg:ident: $arg_ty:ty),* } $(, $field:ident: $init:expr)*;
+        $(#[$doc:meta])* $heap:ident
+    ) => {
         impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
             /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
             pub fn from_storage(
                 config: crate::Config,
+                $($arg: $arg_ty,)*
                 storage: S,
             ) -> Result<Self, crate::ConfigError> {
-                Self::from_shape(config.validate()?, storage)
+                Self::from_shape(config.validate()?, $($arg,)* storage)
             }
 
             /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed
             /// here).
-            pub fn from_shape(shape: crate::Shape, storage: S) -> Result<Self, crate::ConfigError> {
+            pub fn from_shape(
+                shape: crate::Shape,
+                $($arg: $arg_ty,)*
+                storage: S,
+            ) -> Result<Self, crate::ConfigError> {
                 Ok($ty {
                     counts: SeqCounts::from_storage(shape, storage)?,
+                    $($arg,)*
+                    $($field: $init,)*
                 })
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<C: AtomicCounter> $ty<C, alloc::boxed::Box<[C::Atomic]>> {
+            $(#[$doc])*
+            pub fn $heap(
+                config: crate::Config,
+                $($arg: $arg_ty,)*
+            ) -> Result<Self, crate::ConfigError> {
+                let shape = config.validate()?;
+                Self::from_shape(shape, $($arg,)* super::cell::zeroed_cells::<C>(shape.len())?)
             }
         }
     };

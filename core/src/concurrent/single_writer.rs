@@ -2,8 +2,6 @@
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
-#[cfg(feature = "alloc")]
-use crate::config::{Config, ConfigError};
 use crate::merge::{plan_subtract, stored_counts, MergeError};
 use crate::shape::{OVER, SAT, UNDER};
 use crate::view::View;
@@ -40,7 +38,11 @@ pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
 }
 
-seq_counts_constructors!(SharedHistogram);
+seq_counts_constructors!(
+    SharedHistogram {};
+    /// A heap-allocated histogram for `config`.
+    new
+);
 source_over_seq_counts!(SharedHistogram, MAX);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
@@ -136,14 +138,5 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
                 .sub_plain(which, mine[which] - left[which]);
         }
         Ok(())
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<C: AtomicCounter> SharedHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
-    /// A heap-allocated histogram for `config`.
-    pub fn new(config: Config) -> Result<Self, ConfigError> {
-        let shape = config.validate()?;
-        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
     }
 }

@@ -6,7 +6,6 @@ use super::counts::FloatPercentile;
 use crate::format::domain::{self, Domain};
 use crate::format::numbers::{significant_digits, Grouped, Rank, Significant};
 use crate::format::table::Table;
-use crate::summary::ranked;
 
 /// The standard summary of a [`super::FloatHistogram`]: 16 percentiles, the counts beside
 /// the buckets, the exact sum and extremes, mean and stdev. Renders as a Markdown table
@@ -50,32 +49,21 @@ pub struct FloatSummary {
     pub max_magnitude: f64,
 }
 
-impl Default for FloatSummary {
-    fn default() -> Self {
-        FloatSummary {
-            percentiles: ranked(|rank| FloatPercentile {
-                rank,
-                ..FloatPercentile::default()
-            }),
-            total: 0,
-            zero: 0,
-            nan: 0,
-            positive_infinity: 0,
-            negative_infinity: 0,
-            underflow: 0,
-            overflow: 0,
-            saturated: 0,
-            sum: 0.0,
-            min: f64::NAN,
-            max: f64::NAN,
-            mean: f64::NAN,
-            stdev: f64::NAN,
-            precision: 0.0,
-            min_magnitude: f64::from_bits(1),
-            max_magnitude: f64::MAX,
-        }
+domain::summary_default!(
+    FloatSummary,
+    FloatPercentile,
+    with {
+        zero: 0,
+        nan: 0,
+        positive_infinity: 0,
+        negative_infinity: 0,
+        sum: 0.0,
+        min: f64::NAN,
+        max: f64::NAN,
+        min_magnitude: f64::from_bits(1),
+        max_magnitude: f64::MAX,
     }
-}
+);
 
 domain::summary_methods!(FloatSummary, FloatPercentile);
 
@@ -86,20 +74,6 @@ impl FloatSummary {
     /// (exact), Sum/Zero, Precision/Total.
     pub fn write_table(&self, w: &mut dyn Write, title: &str) -> fmt::Result {
         crate::format::markdown::write_table(self, w, title, 1.0)
-    }
-
-    /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |` per
-    /// standard rank, then Mean, StDev, Min, Max, Precision, Total and the D-value
-    /// (Cohen's d).
-    pub fn write_diff(
-        &self,
-        other: &FloatSummary,
-        w: &mut dyn Write,
-        title: &str,
-        name_a: &str,
-        name_b: &str,
-    ) -> fmt::Result {
-        crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], 1.0)
     }
 
     /// One line: `name: Total=…, Mean=…, Min=…, P50=…, P90=…, P99=…, P99.9=…, Max=…`,

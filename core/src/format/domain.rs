@@ -76,8 +76,9 @@ macro_rules! common_fields {
 }
 pub(crate) use common_fields;
 
-/// The methods and the `Display` that [`crate::Summary`] and `FloatSummary` share, for the
-/// summary type `$summary` of percentiles `$percentile`.
+/// The methods and the `Display` that [`crate::Summary`] and `FloatSummary` share (the
+/// queries, Cohen's d and the diff table at unit ratio 1), for the summary type `$summary`
+/// of percentiles `$percentile`.
 macro_rules! summary_methods {
     ($summary:ident, $percentile:ty) => {
         impl $summary {
@@ -103,6 +104,21 @@ macro_rules! summary_methods {
             pub fn cohens_d(&self, other: &$summary) -> Option<f64> {
                 $crate::format::domain::cohens_d(self, other)
             }
+
+            /// The diff table of `other` (B) against `self` (A): `| Percentile | A | B | Δ% |`
+            /// per standard rank, then a row per statistic (Mean, StDev; a `FloatSummary`
+            /// adds Min and Max), Precision, Total and the D-value (Cohen's d, `n/a` when
+            /// undefined). `name_a` and `name_b` head the value columns.
+            pub fn write_diff(
+                &self,
+                other: &$summary,
+                w: &mut dyn core::fmt::Write,
+                title: &str,
+                name_a: &str,
+                name_b: &str,
+            ) -> core::fmt::Result {
+                $crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], 1.0)
+            }
         }
 
         impl core::fmt::Display for $summary {
@@ -114,6 +130,34 @@ macro_rules! summary_methods {
     };
 }
 pub(crate) use summary_methods;
+
+/// The `Default` of [`crate::Summary`] and `FloatSummary`, the summary of no values: each
+/// percentile of `$percentile` at its standard rank and otherwise default, no counts, mean
+/// and stdev not known (NaN), precision 0, and the fields of `$summary` alone as
+/// given after `with`.
+macro_rules! summary_default {
+    ($summary:ident, $percentile:ident, with { $($own:ident: $value:expr),+ $(,)? }) => {
+        impl Default for $summary {
+            fn default() -> Self {
+                $summary {
+                    percentiles: $crate::summary::ranked(|rank| $percentile {
+                        rank,
+                        ..$percentile::default()
+                    }),
+                    total: 0,
+                    underflow: 0,
+                    overflow: 0,
+                    saturated: 0,
+                    mean: f64::NAN,
+                    stdev: f64::NAN,
+                    precision: 0.0,
+                    $($own: $value),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use summary_default;
 
 /// What a report shows of one percentile.
 #[derive(Clone, Copy)]

@@ -299,23 +299,20 @@ impl<W: Write> FamilyWriter<'_, '_, W> {
     ) -> Result<&mut Self, OpenMetricsError> {
         self.check_labels(labels)?;
         self.check_shape(view.shape())?;
+        let (Kind::Histogram(options) | Kind::Summary(_, options)) = self.kind;
         let series = Series {
             name: &self.w.families[self.w.families.len() - 1][..self.name_len],
             labels,
+            view,
+            options,
+            all: every_count(view),
         };
         let out = &mut self.w.out;
-        let all = every_count(view);
-        let options = match self.kind {
-            Kind::Histogram(options) => {
-                series.buckets(out, view, &self.bounds, &options, all)?;
-                options
-            }
-            Kind::Summary(quantiles, options) => {
-                series.quantiles(out, view, quantiles, &options)?;
-                options
-            }
-        };
-        series.totals(out, view, &options, all)?;
+        match self.kind {
+            Kind::Histogram(_) => series.buckets(out, &self.bounds)?,
+            Kind::Summary(quantiles, _) => series.quantiles(out, quantiles)?,
+        }
+        series.totals(out)?;
         Ok(self)
     }
 

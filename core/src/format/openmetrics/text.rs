@@ -8,13 +8,17 @@ use super::HistogramOptions;
 use crate::counter::Counter;
 use crate::view::View;
 
-/// The name and labels every sample line of one point starts with.
-pub(super) struct Series<'a> {
+/// One point of a family: the name and labels every sample line starts with, the view
+/// its values come from, the family's options and the count of every value in the view.
+pub(super) struct Series<'a, 'v, C: Counter> {
     pub(super) name: &'a str,
     pub(super) labels: &'a [(&'a str, &'a str)],
+    pub(super) view: &'a View<'v, C>,
+    pub(super) options: HistogramOptions<'a>,
+    pub(super) all: u64,
 }
 
-impl Series<'_> {
+impl<C: Counter> Series<'_, '_, C> {
     /// `<name><suffix>{labels,extra}` (no braces when there is no label at all).
     fn start<W: Write>(
         &self,
@@ -26,42 +30,27 @@ impl Series<'_> {
         write_labels(out, self.labels, extra)
     }
 
-    /// The `_bucket` lines: the cumulative count at each bound, then `+Inf` with `all`.
-    pub(super) fn buckets<W: Write, C: Counter>(
-        &self,
-        out: &mut W,
-        view: &View<'_, C>,
-        bounds: &[u64],
-        options: &HistogramOptions<'_>,
-        all: u64,
-    ) -> fmt::Result {
-        for_each_cumulative(view, bounds, |bound, cumulative| {
-            self.start(
-                out,
-                "_bucket",
-                Some(("le", Value::F(scaled(bound, options)))),
-            )?;
+    /// The `_bucket` lines: the cumulative count at each bound, then `+Inf` with every
+    /// value.
+    pub(super) fn buckets<W: Write>(&self, out: &mut W, bounds: &[u64]) -> fmt::Result {
+        for_each_cumulative(self.view, bounds, |bound, cumulative| {
+            let le = Value::F(scaled(bound, &self.options));
+            self.start(out, "_bucket", Some(("le", le)))?;
             writeln!(out, " {cumulative}")
         })?;
         self.start(out, "_bucket", Some(("le", Value::S("+Inf"))))?;
-        writeln!(out, " {all}")
+        writeln!(out, " {}", self.all)
     }
 
     /// A summary's `quantile` lines: each quantile's value, NaN with no value in range.
-    pub(super) fn quantiles<W: Write, C: Counter>(
-        &self,
-        out: &mut W,
-        view: &View<'_, C>,
-        quantiles: &[f64],
-        options: &HistogramOptions<'_>,
-    ) -> fmt::Result {
+    pub(super) fn quantiles<W: Write>(&self, out: &mut W, quantiles: &[f64]) -> fmt::Result {
         let mut value = [0u64; 1];
         for &q in quantiles {
             self.start(out, "", Some(("quantile", Value::F(q))))?;
-            match view.percentile_values(&[q * 100.0], &mut value) {
+            match self.view.percentile_values(&[q * 100.0], &mut value) {
                 Ok(()) => {
                     out.write_char(' ')?;
-                    write_f64(out, value[0] as f64 / options.unit_ratio)?;
+                    write_f64(out, value[0] as f64 / self.options.unit_ratio)?;
                     out.write_char('\n')?;
                 }
                 // No in-range values: OpenMetrics' NaN.
@@ -71,21 +60,15 @@ impl Series<'_> {
         Ok(())
     }
 
-    /// `_count` (`all`), `_sum` and, when the options know it, `_created`.
-    pub(super) fn totals<W: Write, C: Counter>(
-        &self,
-        out: &mut W,
-        view: &View<'_, C>,
-        options: &HistogramOptions<'_>,
-        all: u64,
-    ) -> fmt::Result {
+    /// `_count` (every value), `_sum` and, when the options know it, `_created`.
+    pub(super) fn totals<W: Write>(&self, out: &mut W) -> fmt::Result {
         self.start(out, "_count", None)?;
-        writeln!(out, " {all}")?;
+        writeln!(out, " {}", self.all)?;
         self.start(out, "_sum", None)?;
         out.write_char(' ')?;
-        write_f64(out, sum(view) / options.unit_ratio)?;
+        write_f64(out, sum(self.view) / self.options.unit_ratio)?;
         out.write_char('\n')?;
-        if let Some(ns) = options.created_unix_nanos {
+        if let Some(ns) = self.options.created_unix_nanos {
             self.start(out, "_created", None)?;
             out.write_char(' ')?;
             write_seconds(out, ns)?;
