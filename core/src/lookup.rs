@@ -106,6 +106,17 @@ impl Layout {
 mod tests {
     use crate::Config;
 
+    /// The `values` the histogram of range 100 ..= 1,000,000 counts in its buckets: those in
+    /// range and those in the buckets of its bounds.
+    fn in_range(values: &[u64], layout: &crate::Layout) -> alloc::vec::Vec<u64> {
+        let kept = |v: u64| {
+            (100..=1_000_000).contains(&v)
+                || layout.equivalent(v, 100)
+                || layout.equivalent(v, 1_000_000)
+        };
+        values.iter().copied().filter(|&v| kept(v)).collect()
+    }
+
     #[test]
     fn ranks_and_counts_match_exact_counts_to_bucket_resolution() {
         let config = Config::new()
@@ -118,15 +129,7 @@ mod tests {
         }
         let view = h.view();
         let layout = config.layout();
-        let in_range: alloc::vec::Vec<u64> = values
-            .iter()
-            .copied()
-            .filter(|&v| {
-                (100..=1_000_000).contains(&v)
-                    || layout.equivalent(v, 100)
-                    || layout.equivalent(v, 1_000_000)
-            })
-            .collect();
+        let in_range = in_range(&values, &layout);
         let at_or_below = |x: u64| in_range.iter().filter(|&&v| v <= x).count() as f64;
         for x in [0, 99, 100, 150, 1_000, 65_537, 999_999, 1_000_000, u64::MAX] {
             let r = view.rank_of(x);
