@@ -181,7 +181,7 @@ impl Collisions {
 
     /// Whether the group of `offset` has seen no collision.
     #[inline(always)]
-    pub(crate) fn calm(&self, offset: usize) -> bool {
+    fn calm(&self, offset: usize) -> bool {
         let (word, bit) = Self::place(offset);
         u32::load(&self.0[word]) & bit == 0
     }
@@ -215,7 +215,7 @@ impl ApproxPolicy {
     /// and a collision when another thread's write is seen to have reached the cell
     /// between two of this thread's adds. It calls nothing, so a caller keeps it free of
     /// register saves and sends the rest out of line: [`calm_aftermath`] after a
-    /// collision seen or at the ceiling, [`ApproxPolicy::bump_in_group`] otherwise.
+    /// collision seen or at the ceiling, [`ApproxPolicy::bump_collided`] otherwise.
     #[inline(always)]
     pub(crate) fn bump_if_calm<C: AtomicCounter, K: Coins>(
         &self,
@@ -238,13 +238,26 @@ impl ApproxPolicy {
     }
 
     /// The increment where [`ApproxPolicy::bump_if_calm`] did nothing: the group has
-    /// collided (or the coins do not remember adds), and `calm` says whether it has seen no
-    /// collision yet (the per-thread generator's path, which has just read the group's
-    /// bit, passes `false` and so does not read it again). At or above `2^T` in a collided
+    /// collided (or the coins do not remember adds). At or above `2^T` in a collided
     /// group, the approximate step with `coins`' numbers; otherwise an exact add, and a
     /// collision when another write came between the load and the add. `Some` holds what
     /// did not fit below [`AtomicCounter::INTERLOCKED_MAX`]; `None` (nothing changed, no
     /// coin used) where it takes more than the common path: the cell near its ceiling.
+    #[inline]
+    pub(crate) fn bump_collided<C: AtomicCounter, K: Coins>(
+        &self,
+        offset: usize,
+        cell: &C::Atomic,
+        collisions: &Collisions,
+        coins: &mut K,
+    ) -> Option<u64> {
+        let calm = collisions.calm(offset);
+        self.bump_in_group::<C, K>(offset, cell, collisions, coins, calm)
+    }
+
+    /// The step of [`ApproxPolicy::bump_collided`] once the group's state (`calm`: no
+    /// collision seen yet) is known: the per-thread generator's path, which has just read
+    /// the group's bit, passes `false` and so does not read it again.
     #[inline(always)]
     pub(crate) fn bump_in_group<C: AtomicCounter, K: Coins>(
         &self,

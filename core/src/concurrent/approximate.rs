@@ -101,10 +101,9 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
             }
             // A caller's generator never takes the calm path: its step stays inline.
             Calm::No if !K::REMEMBERS_ADDS => {
-                let calm = collisions.calm(offset);
                 let bumped = self
                     .policy
-                    .bump_in_group::<C, K>(offset, c, collisions, coins, calm);
+                    .bump_collided::<C, K>(offset, c, collisions, coins);
                 self.counted(bumped)
             }
             Calm::No => {
