@@ -18,13 +18,13 @@ pub(crate) fn selection_from_c(v: u32) -> Option<ValueSelection> {
     })
 }
 
-/// The core value selection of a config's `value_selection` field, or the failure that lists
-/// the values it may take.
-pub(crate) fn config_selection(value_selection: u32) -> Result<ValueSelection, Failure> {
-    selection_from_c(value_selection).ok_or_else(|| {
+/// The core value selection of the argument or config field `name` (`value`), or the failure
+/// that lists the values it may take: the one rule of every value selection the C ABI takes.
+pub(crate) fn selection_arg(value: u32, name: &str) -> Result<ValueSelection, Failure> {
+    selection_from_c(value).ok_or_else(|| {
         Failure::invalid(format_args!(
-            "value_selection is {value_selection}: it must be 0 (midpoint), 1 (lower), 2 \
-             (upper) or 3 (interpolated)"
+            "{name} is {value}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
+             (interpolated)"
         ))
     })
 }

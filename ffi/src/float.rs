@@ -133,7 +133,7 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
             )))
         }
     };
-    let selection = crate::convert::config_selection(cfg.value_selection)?;
+    let selection = crate::convert::selection_arg(cfg.value_selection, "value_selection")?;
     if cfg.reserved != 0 {
         return Err(Failure::invalid("reserved must be 0"));
     }
@@ -264,9 +264,7 @@ pub unsafe extern "C" fn picollo_float_histogram_set_value_selection(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        let s = crate::convert::selection_from_c(selection).ok_or_else(|| {
-            Failure::invalid(format_args!("value selection {selection} is unknown"))
-        })?;
+        let s = crate::convert::selection_arg(selection, "selection")?;
         each_float!(h, h => h.set_value_selection(s));
         Ok(())
     })

@@ -4,7 +4,7 @@
 use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
 use crate::args::{query, read_sized, try_slice};
 use crate::boundary::boundary;
-use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_from_c, selection_to_c};
+use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_arg, selection_to_c};
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Castable};
 use crate::histogram_config::{parse_config, picollo_histogram_config, picollo_storage};
@@ -170,9 +170,7 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        let s = selection_from_c(selection).ok_or_else(|| {
-            Failure::invalid(format_args!("value selection {selection} is unknown"))
-        })?;
+        let s = selection_arg(selection, "selection")?;
         h.set_value_selection(s);
         Ok(())
     })

@@ -80,7 +80,7 @@ pub(crate) fn parse_config(
     cfg: &picollo_histogram_config,
 ) -> Result<(Config, u32, Mode, Storage), Failure> {
     check_fields(cfg)?;
-    let selection = crate::convert::config_selection(cfg.value_selection)?;
+    let selection = crate::convert::selection_arg(cfg.value_selection, "value_selection")?;
     check_approx(cfg)?;
     let mode = crate::convert::mode_from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
         Failure::invalid(format!(
