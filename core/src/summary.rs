@@ -16,7 +16,9 @@ pub const STANDARD_RANKS: [f64; 16] = [
 ///
 /// It renders as the Markdown table ([`Summary::write_table`], also `Display`), the diff
 /// table against another summary ([`Summary::write_diff`]), a one-line log entry
-/// ([`Summary::write_line`]) and JSON ([`Summary::write_json`]).
+/// ([`Summary::write_line`]) and JSON ([`Summary::write_json`]: `minTrackableValue`,
+/// `maxTrackableValue`, `totalCount`, `underflowCount`, `overflowCount`, `saturatedCount`,
+/// `mean`, `stDev`, `precision`, and percentiles with `lower` and `upper` as their bounds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
     /// One percentile per entry of [`STANDARD_RANKS`].
@@ -170,6 +172,32 @@ impl Domain for Summary {
             &|c| c.write_str("Max:"),
             &|c| style.value(c, self.max_trackable),
         ])
+    }
+    fn write_json_value(w: &mut dyn Write, v: u64) -> fmt::Result {
+        write!(w, "{v}")
+    }
+    /// `minTrackableValue` and `maxTrackableValue`.
+    fn json_range(&self) -> [(&'static str, u64); 2] {
+        [
+            ("minTrackableValue", self.min_trackable),
+            ("maxTrackableValue", self.max_trackable),
+        ]
+    }
+    fn json_counts(&self) -> impl Iterator<Item = (&'static str, u64)> {
+        [
+            ("underflowCount", self.underflow),
+            ("overflowCount", self.overflow),
+            ("saturatedCount", self.saturated),
+        ]
+        .into_iter()
+    }
+    fn json_stats(&self) -> impl Iterator<Item = (&'static str, f64)> {
+        core::iter::empty()
+    }
+    /// `lower` and `upper` (exclusive, `u64::MAX` for the topmost bucket).
+    fn json_bounds(&self, k: usize) -> [(&'static str, u64); 2] {
+        let p = &self.percentiles[k];
+        [("lower", p.lower), ("upper", p.upper)]
     }
 }
 

@@ -10,7 +10,11 @@ use crate::format::table::Table;
 /// The standard summary of a [`super::FloatHistogram`]: 16 percentiles, the counts beside
 /// the buckets, the exact sum and extremes, mean and stdev. Renders as a Markdown table
 /// ([`FloatSummary::write_table`], also `Display`), a diff table
-/// ([`FloatSummary::write_diff`]) and a one-line summary ([`FloatSummary::write_line`]).
+/// ([`FloatSummary::write_diff`]), a one-line summary ([`FloatSummary::write_line`]) and
+/// JSON ([`FloatSummary::write_json`]: `minMagnitude`, `maxMagnitude`, `totalCount`,
+/// `zeroCount`, `nanCount`, `positiveInfinityCount`, `negativeInfinityCount`,
+/// `underflowCount`, `overflowCount`, `saturatedCount`, `sum`, `min`, `max`, `mean`,
+/// `stDev`, `precision`, and percentiles with `lowest` and `highest` as their bounds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FloatSummary {
     /// One percentile per entry of [`crate::STANDARD_RANKS`].
@@ -161,5 +165,36 @@ impl Domain for FloatSummary {
             &|c| write!(c, "{}", Grouped(self.zero)),
         ])?;
         crate::format::markdown::precision_total_row(t, self.precision, self.total)
+    }
+    fn write_json_value(w: &mut dyn Write, v: f64) -> fmt::Result {
+        crate::format::json::json_f64(w, v)
+    }
+    /// `minMagnitude` and `maxMagnitude`.
+    fn json_range(&self) -> [(&'static str, f64); 2] {
+        [
+            ("minMagnitude", self.min_magnitude),
+            ("maxMagnitude", self.max_magnitude),
+        ]
+    }
+    fn json_counts(&self) -> impl Iterator<Item = (&'static str, u64)> {
+        [
+            ("zeroCount", self.zero),
+            ("nanCount", self.nan),
+            ("positiveInfinityCount", self.positive_infinity),
+            ("negativeInfinityCount", self.negative_infinity),
+            ("underflowCount", self.underflow),
+            ("overflowCount", self.overflow),
+            ("saturatedCount", self.saturated),
+        ]
+        .into_iter()
+    }
+    /// The exact `sum`, `min` and `max`.
+    fn json_stats(&self) -> impl Iterator<Item = (&'static str, f64)> {
+        [("sum", self.sum), ("min", self.min), ("max", self.max)].into_iter()
+    }
+    /// `lowest` and `highest`, signed.
+    fn json_bounds(&self, k: usize) -> [(&'static str, f64); 2] {
+        let p = &self.percentiles[k];
+        [("lowest", p.lowest), ("highest", p.highest)]
     }
 }

@@ -47,10 +47,22 @@ pub(crate) trait Domain {
     fn stats(&self) -> impl Iterator<Item = [(&'static str, f64); 2]>;
     /// The Markdown table's last rows, after the statistics.
     fn table_tail(&self, t: &mut Table<'_>, style: Self::Style) -> fmt::Result;
+
+    /// A value as a JSON number: an integer, or a double with a fraction or an exponent.
+    fn write_json_value(w: &mut dyn Write, v: Self::Value) -> fmt::Result;
+    /// The JSON keys and values of the range, first in the object.
+    fn json_range(&self) -> [(&'static str, Self::Value); 2];
+    /// The JSON keys and values of the counts beside the buckets, after `totalCount`.
+    fn json_counts(&self) -> impl Iterator<Item = (&'static str, u64)>;
+    /// The JSON keys and values of the statistics only this domain has, before `mean`.
+    fn json_stats(&self) -> impl Iterator<Item = (&'static str, f64)>;
+    /// The JSON keys and values of the bounds of the `k`-th percentile's bucket.
+    fn json_bounds(&self, k: usize) -> [(&'static str, Self::Value); 2];
 }
 
 /// The [`Domain`] methods that read fields both summaries name alike (`percentiles` with
-/// `rank`, `value`, `plus_minus` and `rank_count`; `total`, `precision`, `mean`, `stdev`),
+/// `rank`, `value`, `plus_minus`, `count`, `cumulative_count` and `rank_count`; `total`,
+/// `precision`, `mean`, `stdev`),
 /// for a `Domain` impl block.
 macro_rules! common_fields {
     () => {
@@ -60,6 +72,8 @@ macro_rules! common_fields {
                 rank: p.rank,
                 value: p.value,
                 plus_minus: p.plus_minus,
+                count: p.count,
+                cumulative_count: p.cumulative_count,
                 rank_count: p.rank_count,
             }
         }
@@ -119,6 +133,15 @@ macro_rules! summary_methods {
             ) -> core::fmt::Result {
                 $crate::format::diff::write_diff(self, other, w, title, [name_a, name_b], 1.0)
             }
+
+            /// The summary as a JSON object (no trailing newline): its range, `totalCount`,
+            /// the counts beside the buckets, the statistics (`null` when not known),
+            /// `precision`, and `percentiles`: objects with `rank`, `value`, `plusMinus`, the
+            /// bucket's bounds, `count`, `cumulativeCount` and `rankCount`. The fields of
+            /// each kind are listed on its summary type.
+            pub fn write_json(&self, w: &mut dyn core::fmt::Write) -> core::fmt::Result {
+                $crate::format::json::write_json(self, w)
+            }
         }
 
         impl core::fmt::Display for $summary {
@@ -168,6 +191,10 @@ pub(crate) struct Ranked<V> {
     pub(crate) value: V,
     /// The largest distance from `value` to a value of its bucket.
     pub(crate) plus_minus: V,
+    /// The bucket's count.
+    pub(crate) count: u64,
+    /// Values up to and including the bucket.
+    pub(crate) cumulative_count: u64,
     /// The count the rank points at.
     pub(crate) rank_count: u64,
 }

@@ -2,50 +2,58 @@
 
 use core::fmt::{self, Write};
 
-use crate::summary::Summary;
+use super::domain::Domain;
 
-impl Summary {
-    /// The summary as a JSON object (no trailing newline). Fields: `minTrackableValue`,
-    /// `maxTrackableValue`, `totalCount`, `underflowCount`, `overflowCount`,
-    /// `saturatedCount`, `mean`, `stDev` (null when empty), `precision`, and `percentiles`:
-    /// objects with `rank`, `value`, `plusMinus`, `lower`, `upper` (exclusive, saturating),
-    /// `count`, `cumulativeCount`, `rankCount`.
-    pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
-        write!(
-            w,
-            "{{\"minTrackableValue\":{},\"maxTrackableValue\":{},\"totalCount\":{},\
-             \"underflowCount\":{},\"overflowCount\":{},\"saturatedCount\":{},\"mean\":",
-            self.min_trackable,
-            self.max_trackable,
-            self.total,
-            self.underflow,
-            self.overflow,
-            self.saturated
-        )?;
-        json_f64(w, self.mean)?;
-        w.write_str(",\"stDev\":")?;
-        json_f64(w, self.stdev)?;
-        w.write_str(",\"precision\":")?;
-        json_f64(w, self.precision)?;
-        w.write_str(",\"percentiles\":[")?;
-        comma_separated(w, &self.percentiles, |w, p| {
-            w.write_str("{\"rank\":")?;
-            json_f64(w, p.rank)?;
-            write!(
-                w,
-                ",\"value\":{},\"plusMinus\":{},\"lower\":{},\"upper\":{},\"count\":{},\
-             \"cumulativeCount\":{},\"rankCount\":{}}}",
-                p.value, p.plus_minus, p.lower, p.upper, p.count, p.cumulative_count, p.rank_count
-            )
-        })?;
-        w.write_str("]}")
+/// The summary `s` as a JSON object (no trailing newline): the domain's range fields,
+/// `totalCount`, the domain's counts beside the buckets and its own statistics, `mean`,
+/// `stDev`, `precision` (a statistic not known is `null`), and `percentiles`: objects with
+/// `rank`, `value`, `plusMinus`, the bucket's bounds as the domain names them, `count`,
+/// `cumulativeCount` and `rankCount`.
+pub(crate) fn write_json<S: Domain>(s: &S, w: &mut dyn Write) -> fmt::Result {
+    w.write_char('{')?;
+    for (key, v) in s.json_range() {
+        write!(w, "\"{key}\":")?;
+        S::write_json_value(w, v)?;
+        w.write_char(',')?;
     }
+    write!(w, "\"totalCount\":{}", s.total())?;
+    for (key, n) in s.json_counts() {
+        write!(w, ",\"{key}\":{n}")?;
+    }
+    let (mean, stdev) = s.moments();
+    let stats = s.json_stats().chain([("mean", mean), ("stDev", stdev)]);
+    for (key, x) in stats.chain([("precision", s.precision())]) {
+        write!(w, ",\"{key}\":")?;
+        json_f64(w, x)?;
+    }
+    w.write_str(",\"percentiles\":[")?;
+    comma_separated(w, 0..crate::STANDARD_RANKS.len(), |w, k| {
+        json_percentile(s, w, k)
+    })?;
+    w.write_str("]}")
+}
+
+/// The `k`-th percentile of `s` as a JSON object.
+fn json_percentile<S: Domain>(s: &S, w: &mut dyn Write, k: usize) -> fmt::Result {
+    let p = s.ranked(k);
+    w.write_str("{\"rank\":")?;
+    json_f64(w, p.rank)?;
+    let fields = [("value", p.value), ("plusMinus", p.plus_minus)];
+    for (key, v) in fields.into_iter().chain(s.json_bounds(k)) {
+        write!(w, ",\"{key}\":")?;
+        S::write_json_value(w, v)?;
+    }
+    write!(
+        w,
+        ",\"count\":{},\"cumulativeCount\":{},\"rankCount\":{}}}",
+        p.count, p.cumulative_count, p.rank_count
+    )
 }
 
 /// A finite double as a JSON number that reads back as a double, not an integer: always a
 /// fraction or an exponent (`5.0`, `1e300`, `1.5e-7`), the shortest digits that round-trip.
 /// Non-finite values have no JSON form and are written as `null`.
-fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
+pub(crate) fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
     if v.is_finite() {
         // Rust's `Debug` for f64 is the shortest round-trip form; it keeps `.0` on whole
         // numbers and switches to an exponent for very large or small magnitudes, and it
