@@ -100,7 +100,7 @@ fn check_json(s: &FloatSummary) {
 
 #[test]
 fn float_json_reads_back_as_the_summary() {
-    let mut h: FloatHistogram<u64> = FloatHistogram::new(FloatConfig::new()).unwrap();
+    let h: FloatHistogram<u64> = FloatHistogram::new(FloatConfig::new()).unwrap();
     for i in 1..=1000 {
         h.record(i as f64 * 0.37);
         h.record(-(i as f64) * 1.5e-3);
@@ -137,7 +137,7 @@ fn float_json_of_an_empty_histogram_has_null_statistics() {
 
 #[test]
 fn float_and_integer_json_share_their_common_fields() {
-    let mut h: FloatHistogram<u64> = FloatHistogram::new(FloatConfig::new()).unwrap();
+    let h: FloatHistogram<u64> = FloatHistogram::new(FloatConfig::new()).unwrap();
     h.record(2.5);
     let float: Value = serde_json::from_str(&json_text(&h.counts().unwrap().summary())).unwrap();
     let mut i = picollo::Config::new().build::<u64>().unwrap();
