@@ -568,6 +568,38 @@ typedef struct picollo_bench_config {
 // unwind or longjmp out.
 typedef void (*picollo_bench_work)(void *ctx, uint64_t iterations);
 
+// A bucket and its count.
+typedef struct picollo_bucket {
+  // Index in the histogram's storage.
+  uint64_t storage_index;
+  // Index over the whole u64 range.
+  uint64_t logical_index;
+  // Smallest value of the bucket.
+  uint64_t lower;
+  // Largest value of the bucket.
+  uint64_t highest;
+  // The bucket's midpoint.
+  uint64_t value;
+  // The bucket's count.
+  uint64_t count;
+} picollo_bucket;
+
+// A non-empty bucket of a float histogram.
+typedef struct picollo_float_bucket {
+  // The smallest value it holds (signed).
+  double lowest;
+  // The largest value it holds (signed).
+  double highest;
+  // The value it reports (per the value selection; 0 for the zero bucket).
+  double value;
+  // Its count.
+  uint64_t count;
+  // −1 negative, 0 the zero bucket, 1 positive.
+  int32_t side;
+  // Zero.
+  uint32_t reserved;
+} picollo_float_bucket;
+
 // Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 typedef struct picollo_float_config {
   // `sizeof(picollo_float_config)` as the caller knows it (docs/c-api.md, "Config structs").
@@ -635,85 +667,6 @@ typedef struct picollo_float_info {
   // A `picollo_value_selection` value.
   uint32_t value_selection;
 } picollo_float_info;
-
-// A percentile of a float histogram: the value at a rank and its bucket.
-typedef struct picollo_float_percentile {
-  // The rank asked for, in percent.
-  double rank;
-  // The reported value (per the value selection; 0 for the zero bucket).
-  double value;
-  // The largest distance from `value` to a value of its bucket.
-  double plus_minus;
-  // The smallest value of the bucket (signed).
-  double lowest;
-  // The largest value of the bucket (signed).
-  double highest;
-  // The bucket's count.
-  uint64_t count;
-  // Values up to and including this bucket.
-  uint64_t cumulative_count;
-  // The count the rank points at: max(1, ceil(rank/100 · total)).
-  uint64_t rank_count;
-  // −1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.
-  int32_t side;
-  // Zero.
-  uint32_t reserved;
-} picollo_float_percentile;
-
-// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
-// beside the buckets, the exact sum and extremes, mean and stdev.
-typedef struct picollo_float_summary {
-  // One per standard rank, 0 to 100, in increasing order.
-  struct picollo_float_percentile percentiles[16];
-  // Values in buckets (zero included).
-  uint64_t total;
-  // `±0.0` values.
-  uint64_t zero;
-  // NaN values.
-  uint64_t nan;
-  // `+∞` values.
-  uint64_t positive_infinity;
-  // `−∞` values.
-  uint64_t negative_infinity;
-  // Nonzero magnitudes below the range.
-  uint64_t underflow;
-  // Finite magnitudes above the range.
-  uint64_t overflow;
-  // Records that found their bucket full.
-  uint64_t saturated;
-  // Sum of the values in buckets.
-  double sum;
-  // Smallest value in buckets (NaN when empty).
-  double min;
-  // Largest value in buckets (NaN when empty).
-  double max;
-  // sum / total (NaN when empty).
-  double mean;
-  // Population standard deviation over bucket midpoints (NaN when empty).
-  double stdev;
-  // The layout's relative error.
-  double precision;
-  // Smallest magnitude kept in buckets.
-  double min_magnitude;
-  // Largest magnitude kept in buckets.
-  double max_magnitude;
-} picollo_float_summary;
-
-// A non-empty bucket of a float histogram.
-typedef struct picollo_float_bucket {
-  // The smallest value it holds (signed).
-  double lowest;
-  // The largest value it holds (signed).
-  double highest;
-  // The value it reports (per the value selection; 0 for the zero bucket).
-  double value;
-  // Its count.
-  uint64_t count;
-  // −1 negative, 0 the zero bucket, 1 positive.
-  int32_t side;
-  // Zero.
-  uint32_t reserved;
-} picollo_float_bucket;
 
 // Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 typedef struct picollo_histogram_config {
@@ -1059,21 +1012,68 @@ typedef struct picollo_summary {
   uint64_t max_trackable;
 } picollo_summary;
 
-// A bucket and its count.
-typedef struct picollo_bucket {
-  // Index in the histogram's storage.
-  uint64_t storage_index;
-  // Index over the whole u64 range.
-  uint64_t logical_index;
-  // Smallest value of the bucket.
-  uint64_t lower;
-  // Largest value of the bucket.
-  uint64_t highest;
-  // The bucket's midpoint.
-  uint64_t value;
+// A percentile of a float histogram: the value at a rank and its bucket.
+typedef struct picollo_float_percentile {
+  // The rank asked for, in percent.
+  double rank;
+  // The reported value (per the value selection; 0 for the zero bucket).
+  double value;
+  // The largest distance from `value` to a value of its bucket.
+  double plus_minus;
+  // The smallest value of the bucket (signed).
+  double lowest;
+  // The largest value of the bucket (signed).
+  double highest;
   // The bucket's count.
   uint64_t count;
-} picollo_bucket;
+  // Values up to and including this bucket.
+  uint64_t cumulative_count;
+  // The count the rank points at: max(1, ceil(rank/100 · total)).
+  uint64_t rank_count;
+  // −1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.
+  int32_t side;
+  // Zero.
+  uint32_t reserved;
+} picollo_float_percentile;
+
+// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
+// beside the buckets, the exact sum and extremes, mean and stdev.
+typedef struct picollo_float_summary {
+  // One per standard rank, 0 to 100, in increasing order.
+  struct picollo_float_percentile percentiles[16];
+  // Values in buckets (zero included).
+  uint64_t total;
+  // `±0.0` values.
+  uint64_t zero;
+  // NaN values.
+  uint64_t nan;
+  // `+∞` values.
+  uint64_t positive_infinity;
+  // `−∞` values.
+  uint64_t negative_infinity;
+  // Nonzero magnitudes below the range.
+  uint64_t underflow;
+  // Finite magnitudes above the range.
+  uint64_t overflow;
+  // Records that found their bucket full.
+  uint64_t saturated;
+  // Sum of the values in buckets.
+  double sum;
+  // Smallest value in buckets (NaN when empty).
+  double min;
+  // Largest value in buckets (NaN when empty).
+  double max;
+  // sum / total (NaN when empty).
+  double mean;
+  // Population standard deviation over bucket midpoints (NaN when empty).
+  double stdev;
+  // The layout's relative error.
+  double precision;
+  // Smallest magnitude kept in buckets.
+  double min_magnitude;
+  // Largest magnitude kept in buckets.
+  double max_magnitude;
+} picollo_float_summary;
 
 // Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
 // data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
@@ -1213,6 +1213,31 @@ picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      picollo_bench_verdict *verdict,
                                      double *ratio);
 
+// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
+// Errors: `OUT_OF_RANGE` past the end.
+picollo_status picollo_histogram_bucket(const struct picollo_histogram *h, size_t storage_index, struct picollo_bucket *out);
+
+// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
+// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
+picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h, size_t *cursor, struct picollo_bucket *out);
+
+// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
+// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
+// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
+picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
+                                              size_t *cursor,
+                                              struct picollo_bucket *out,
+                                              size_t cap,
+                                              size_t *written);
+
+// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
+// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
+picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
+                                                    uint64_t *cursor,
+                                                    struct picollo_float_bucket *out,
+                                                    size_t capacity,
+                                                    size_t *written);
+
 // Returns the message of the last failed call on this thread ("" if none): never NULL, owned
 // by the library, valid until the next Picollo call on this thread.
 const char *picollo_last_error_message(void);
@@ -1257,96 +1282,6 @@ picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst, 
 
 // Writes the facts of `h` to `*out`, from one consistent copy.
 picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h, struct picollo_float_info *out);
-
-// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
-// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
-picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
-                                                  double rank,
-                                                  struct picollo_float_percentile *out);
-
-// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
-// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
-                                                   const double *ranks,
-                                                   size_t n,
-                                                   struct picollo_float_percentile *out);
-
-// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
-picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h, struct picollo_float_summary *out);
-
-// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
-// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
-picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h, double x, double *out);
-
-// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
-// `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
-picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h, double x, double *out);
-
-// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
-// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
-picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h, double lo, double hi, uint64_t *out);
-
-// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
-// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
-// `lowest` or `highest` may be NULL (not written).
-picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h, double x, double *lowest, double *highest);
-
-// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
-// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
-picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
-                                                    uint64_t *cursor,
-                                                    struct picollo_float_bucket *out,
-                                                    size_t capacity,
-                                                    size_t *written);
-
-// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
-// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
-                                            uint32_t format,
-                                            const char *title,
-                                            char *buf,
-                                            size_t len,
-                                            size_t *needed);
-
-// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
-picollo_status picollo_float_summary_table(const struct picollo_float_summary *summary,
-                                           const char *title,
-                                           char *buf,
-                                           size_t len,
-                                           size_t *needed);
-
-// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
-// Cohen's d); `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
-picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
-                                          const struct picollo_float_summary *b,
-                                          const char *title,
-                                          const char *name_a,
-                                          const char *name_b,
-                                          char *buf,
-                                          size_t len,
-                                          size_t *needed);
-
-// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
-// `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
-picollo_status picollo_float_summary_line(const struct picollo_float_summary *summary,
-                                          const char *name,
-                                          char *buf,
-                                          size_t len,
-                                          size_t *needed);
-
-// Takes a snapshot of `h` with full counts; the caller frees `*out` with
-// `picollo_float_snapshot_free`.
-picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h, struct picollo_float_snapshot **out);
-
-// Frees a float snapshot; NULL is ignored.
-void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
-
-// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
-// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
-picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s, const struct picollo_float_histogram *h, uint32_t deltas);
-
-// Writes the standard summary of a float snapshot to `*out`.
-picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s, struct picollo_float_summary *out);
 
 // Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
 // forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
@@ -1437,6 +1372,15 @@ picollo_status picollo_histogram_text(const struct picollo_histogram *h,
                                       size_t len,
                                       size_t *needed);
 
+// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
+// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
+                                            uint32_t format,
+                                            const char *title,
+                                            char *buf,
+                                            size_t len,
+                                            size_t *needed);
+
 // Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
 // `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
@@ -1521,6 +1465,23 @@ picollo_status picollo_histogram_count_between(const struct picollo_histogram *h
 // lowest and highest equivalent values), recorded or not, in range or not. `lowest` or
 // `highest` may be NULL (not written).
 picollo_status picollo_histogram_equivalent_range(const struct picollo_histogram *h, uint64_t value, uint64_t *lowest, uint64_t *highest);
+
+// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
+// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
+picollo_status picollo_float_histogram_rank_of(const struct picollo_float_histogram *h, double x, double *out);
+
+// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
+// `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
+picollo_status picollo_float_histogram_quantile_of(const struct picollo_float_histogram *h, double x, double *out);
+
+// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
+// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
+picollo_status picollo_float_histogram_count_between(const struct picollo_float_histogram *h, double lo, double hi, uint64_t *out);
+
+// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
+// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
+// `lowest` or `highest` may be NULL (not written).
+picollo_status picollo_float_histogram_equivalent_range(const struct picollo_float_histogram *h, double x, double *lowest, double *highest);
 
 // Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 // errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
@@ -1792,22 +1753,21 @@ picollo_status picollo_histogram_summary(const struct picollo_histogram *h, stru
 // either output may be NULL.
 picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h, double *mean, double *stdev);
 
-// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
-// Errors: `OUT_OF_RANGE` past the end.
-picollo_status picollo_histogram_bucket(const struct picollo_histogram *h, size_t storage_index, struct picollo_bucket *out);
+// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
+// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
+picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
+                                                  double rank,
+                                                  struct picollo_float_percentile *out);
 
-// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
-// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
-picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h, size_t *cursor, struct picollo_bucket *out);
+// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
+// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
+picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
+                                                   const double *ranks,
+                                                   size_t n,
+                                                   struct picollo_float_percentile *out);
 
-// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
-// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
-// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
-picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
-                                              size_t *cursor,
-                                              struct picollo_bucket *out,
-                                              size_t cap,
-                                              size_t *written);
+// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
+picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h, struct picollo_float_summary *out);
 
 // Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
 // (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
@@ -1833,6 +1793,20 @@ picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
 
 // Frees a snapshot; NULL is ignored.
 void picollo_snapshot_free(struct picollo_snapshot *s);
+
+// Takes a snapshot of `h` with full counts; the caller frees `*out` with
+// `picollo_float_snapshot_free`.
+picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h, struct picollo_float_snapshot **out);
+
+// Frees a float snapshot; NULL is ignored.
+void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
+
+// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
+picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s, const struct picollo_float_histogram *h, uint32_t deltas);
+
+// Writes the standard summary of a float snapshot to `*out`.
+picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s, struct picollo_float_summary *out);
 
 // Returns the text of a status code: a static, NUL-terminated string, never NULL
 // ("unknown status" for a code this library does not know).
@@ -1882,6 +1856,32 @@ picollo_status picollo_summary_json(const struct picollo_summary *summary, char 
 
 // Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.
 picollo_status picollo_percentile_format(const struct picollo_percentile *p, char *buf, size_t len, size_t *needed);
+
+// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
+picollo_status picollo_float_summary_table(const struct picollo_float_summary *summary,
+                                           const char *title,
+                                           char *buf,
+                                           size_t len,
+                                           size_t *needed);
+
+// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
+// Cohen's d); `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
+picollo_status picollo_float_summary_diff(const struct picollo_float_summary *a,
+                                          const struct picollo_float_summary *b,
+                                          const char *title,
+                                          const char *name_a,
+                                          const char *name_b,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *needed);
+
+// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
+// `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
+picollo_status picollo_float_summary_line(const struct picollo_float_summary *summary,
+                                          const char *name,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *needed);
 
 // Returns the ticks now, unserialized: `rdtsc` on x86-64 Linux, else monotonic nanoseconds.
 uint64_t picollo_ticks(void);

@@ -1,6 +1,8 @@
 //! `picollo_float_histogram_*`: the histogram of doubles (negative and positive, a zero
 //! bucket, NaN and infinities apart, exact extremes and sum). Create, record, reset,
-//! merge, facts; the queries are in `float_query`.
+//! merge, facts. Its queries stand beside the integer histogram's, one idea a module:
+//! percentiles and summaries in `query`, buckets in `buckets`, queries by value in
+//! `lookup`, text in `text` and `histogram_text`, snapshots in `snapshot`.
 
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 

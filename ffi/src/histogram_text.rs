@@ -1,9 +1,11 @@
 //! Text of a histogram into caller buffers: `picollo_histogram_table`,
-//! `picollo_histogram_text`, which picks the format by a `picollo_text_format`, and
+//! `picollo_histogram_text` and `picollo_float_histogram_text`, which pick the format by a
+//! `picollo_text_format`, and
 //! `picollo_histogram_hgrm`, HdrHistogram's percentile distribution.
 
 use std::ffi::c_char;
 
+use picollo_core::float::FloatSummary;
 use picollo_core::{HgrmOptions, Summary};
 
 use crate::any_histogram::dispatch_view;
@@ -12,6 +14,7 @@ use crate::args::try_str;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
+use crate::float::{picollo_float_histogram, AnyFloat};
 use crate::handle::{try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
@@ -49,6 +52,18 @@ impl TextForms for Summary {
                 )))
             }
         })
+    }
+}
+
+impl TextForms for FloatSummary {
+    fn form(format: u32) -> Result<Render<FloatSummary>, Failure> {
+        match format {
+            0 => Ok(FloatSummary::write_table),
+            1 => Ok(FloatSummary::write_line),
+            _ => Err(Failure::invalid(format_args!(
+                "format {format} is unknown: 0 (table) or 1 (one line)"
+            ))),
+        }
     }
 }
 
@@ -108,6 +123,22 @@ pub unsafe extern "C" fn picollo_histogram_text(
     needed: *mut usize,
 ) -> picollo_status {
     let summary = |h: &Histogram| Ok(h.with_view(|view| dispatch_view!(view, v => v.summary()))?);
+    // SAFETY: forwarded contract.
+    unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
+}
+
+/// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
+/// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_text(
+    h: *const picollo_float_histogram,
+    format: u32,
+    title: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    let summary = |h: &AnyFloat| Ok(h.counts()?.summary());
     // SAFETY: forwarded contract.
     unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }

@@ -72,6 +72,70 @@ pub unsafe extern "C" fn picollo_histogram_equivalent_range(
     })
 }
 
+/// Writes to `*out` the number of values at or below `x` (±∞ allowed), `x`'s bucket counted in part
+/// (docs/c-api.md, "Float histograms"). Errors: `INVALID_ARGUMENT` for NaN.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_rank_of(
+    h: *const picollo_float_histogram,
+    x: f64,
+    out: *mut f64,
+) -> picollo_status {
+    query!(h, |h| h.counts()?.rank_of(x).map_err(query_error)? => out)
+}
+
+/// Writes to `*out` the fraction (0..1) of the values in buckets at or below `x`. Errors:
+/// `INVALID_ARGUMENT` for NaN; `EMPTY` when no value is in a bucket.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_quantile_of(
+    h: *const picollo_float_histogram,
+    x: f64,
+    out: *mut f64,
+) -> picollo_status {
+    query!(h, |h| h.counts()?.quantile_of(x).map_err(query_error)? => out)
+}
+
+/// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (whole buckets).
+/// Errors: `INVALID_ARGUMENT` for a NaN bound or `lo > hi`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_count_between(
+    h: *const picollo_float_histogram,
+    lo: f64,
+    hi: f64,
+    out: *mut u64,
+) -> picollo_status {
+    query!(h, |h| h.counts()?.count_between(lo, hi).map_err(query_error)? => out)
+}
+
+/// Writes the smallest and largest value of `x`'s bucket (`[0, 0]` for zero), recorded or not.
+/// Errors: `INVALID_ARGUMENT` for NaN or ±∞; `OUT_OF_RANGE` for a magnitude outside the range.
+/// `lowest` or `highest` may be NULL (not written).
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_histogram_equivalent_range(
+    h: *const picollo_float_histogram,
+    x: f64,
+    lowest: *mut f64,
+    highest: *mut f64,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        if !x.is_finite() {
+            return Err(Failure::invalid(format_args!(
+                "{x} has no bucket: it must be finite"
+            )));
+        }
+        let shape = each_float!(h, f => f.shape());
+        let (lo, hi) = shape.equivalent_range(x).ok_or_else(|| {
+            let (min, max) = shape.range();
+            Failure::new(
+                picollo_status::OutOfRange,
+                format_args!("|{x:e}| is outside the range {min:e}..={max:e}"),
+            )
+        })?;
+        out!(lowest?, lo)?;
+        out!(highest?, hi)
+    })
+}
+
 /// Adds every count of `src` into `dst` re-binned into `dst`'s layout, whatever their relative
 /// errors, ranges, widths and modes (docs/c-api.md, "Other precisions"). `src` may be `dst`.
 /// Errors: `OUT_OF_MEMORY`. Threads: `src` read as one copy; into `dst` as records are.

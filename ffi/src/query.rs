@@ -1,16 +1,20 @@
-//! Queries on a histogram: percentiles, summary, moments, buckets.
+//! Percentiles and summaries of integer and float histograms, moments, and the bodies the
+//! rank and batch calls share.
 
-use picollo_core::view::Counts;
-use picollo_core::{Counter, Percentile, QueryError, View};
+use picollo_core::float::FloatPercentile;
+use picollo_core::{Percentile, QueryError};
 
 use crate::any_histogram::{dispatch_view, AnyView};
 use crate::args::{out, query, require, try_slice, try_slice_mut, write_out};
 use crate::boundary::boundary;
 use crate::error::Failure;
+use crate::float::picollo_float_histogram;
 use crate::handle::{try_mut, try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-use crate::types::{picollo_bucket, picollo_percentile, picollo_summary};
+use crate::types::{
+    picollo_float_percentile, picollo_float_summary, picollo_percentile, picollo_summary,
+};
 
 /// `n` copies of `value` in a vector whose allocation failing is reported, not fatal (`n`
 /// comes from the caller).
@@ -154,65 +158,44 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
     })
 }
 
-/// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
-/// Errors: `OUT_OF_RANGE` past the end.
+/// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
+/// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
 #[no_mangle]
-pub unsafe extern "C" fn picollo_histogram_bucket(
-    h: *const picollo_histogram,
-    storage_index: usize,
-    out: *mut picollo_bucket,
+pub unsafe extern "C" fn picollo_float_histogram_percentile(
+    h: *const picollo_float_histogram,
+    rank: f64,
+    out: *mut picollo_float_percentile,
 ) -> picollo_status {
-    query!(
-        h,
-        out = |h| {
-            h.with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))?
-                .ok_or_else(|| {
-                    Failure::out_of_range(format_args!(
-                        "storage index {storage_index} is past the last bucket"
-                    ))
-                })?
-                .into()
-        }
-    )
+    // SAFETY: forwarded contract: one rank, one output slot.
+    unsafe { picollo_float_histogram_percentiles(h, &rank, 1, out) }
 }
 
-/// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
-/// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
+/// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
+/// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
 #[no_mangle]
-pub unsafe extern "C" fn picollo_histogram_next_bucket(
-    h: *const picollo_histogram,
-    cursor: *mut usize,
-    out: *mut picollo_bucket,
+pub unsafe extern "C" fn picollo_float_histogram_percentiles(
+    h: *const picollo_float_histogram,
+    ranks: *const f64,
+    n: usize,
+    out: *mut picollo_float_percentile,
 ) -> picollo_status {
-    // SAFETY: forwarded contract: one output slot; `written` is not wanted.
-    unsafe { picollo_histogram_next_buckets(h, cursor, out, 1, std::ptr::null_mut()) }
+    boundary!({
+        let h = try_ref!(h)?;
+        let ranks = try_slice!(ranks, n)?;
+        let out = try_slice_mut!(out, n)?;
+        let counts = h.counts()?;
+        let find = |found: &mut [FloatPercentile]| counts.percentiles(ranks, found);
+        found_into(out, |found| find(found).map_err(query_error), |p| p.into())
+    })
 }
 
-/// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
-/// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
-/// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
+/// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
 #[no_mangle]
-pub unsafe extern "C" fn picollo_histogram_next_buckets(
-    h: *const picollo_histogram,
-    cursor: *mut usize,
-    out: *mut picollo_bucket,
-    cap: usize,
-    written: *mut usize,
+pub unsafe extern "C" fn picollo_float_histogram_summary(
+    h: *const picollo_float_histogram,
+    out: *mut picollo_float_summary,
 ) -> picollo_status {
-    let words = BatchWords {
-        zero_cap: "cap is 0: the batch must hold at least one bucket",
-        end: "no more non-empty buckets",
-        written_required: false,
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        next_batch(h, cursor, (out, cap), written, words, |h, cursor, out| {
-            if cursor >= h.storage_len() {
-                return Ok((0, cursor));
-            }
-            Ok(h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, cursor, out)))?)
-        })
-    }
+    query!(h, out = |h| (&h.counts()?.summary()).into())
 }
 
 /// What a batch call says of itself in its failures.
@@ -254,29 +237,4 @@ pub(crate) unsafe fn next_batch<H: Castable, T, K: Castable<RustType = K> + Copy
         // SAFETY: the exported function's contract: `written` is NULL or writable.
         unsafe { write_out(written, n, "written", words.written_required) }
     })
-}
-
-/// Write the non-empty buckets of `v` from storage index `start` on into `out`, as many as
-/// fit; return how many and the storage index after the last one examined (the length
-/// when the scan ran off the end). Empty buckets are skipped on their counts alone, without
-/// computing their bounds.
-fn fill_buckets<C: Counter, S: Counts<C> + ?Sized>(
-    v: &View<'_, C, S>,
-    start: usize,
-    out: &mut [picollo_bucket],
-) -> (usize, usize) {
-    let len = v.shape().len();
-    let mut n = 0;
-    let mut i = start;
-    while i < len && n < out.len() {
-        if v.count(i) != Some(0) {
-            if let Some(b) = v.buckets().nth(i) {
-                out[n] = b.into();
-                n += 1;
-            }
-        }
-        i += 1;
-    }
-    // A full batch stops right after its last bucket; a short one has seen the whole copy.
-    (n, if n < out.len() { len } else { i })
 }

@@ -1,14 +1,18 @@
-//! `picollo_snapshot_*`: a copy of a histogram refreshed in place, optionally as deltas.
+//! `picollo_snapshot_*` and `picollo_float_snapshot_*`: a copy of a histogram refreshed in
+//! place, optionally as deltas.
+
+use picollo_core::float::FloatCounts;
 
 use crate::any_histogram::{config_error, dispatch_view};
 use crate::args::query;
 use crate::boundary::boundary;
 use crate::error::Failure;
+use crate::float::picollo_float_histogram;
 use crate::handle::{free_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::query::{percentiles_into, rank_query};
 use crate::status::picollo_status;
-use crate::types::{picollo_percentile, picollo_summary};
+use crate::types::{picollo_float_summary, picollo_percentile, picollo_summary};
 
 /// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 pub struct picollo_snapshot {
@@ -84,4 +88,79 @@ pub unsafe extern "C" fn picollo_snapshot_percentiles(
 #[no_mangle]
 pub unsafe extern "C" fn picollo_snapshot_free(s: *mut picollo_snapshot) {
     free_boxed!(s)
+}
+
+/// A copy of a float histogram's counts (opaque), refreshed in place, optionally as deltas.
+pub struct picollo_float_snapshot {
+    _private: [u8; 0],
+}
+
+/// The value behind a `picollo_float_snapshot`: the copy shown and the full copy the next
+/// delta is taken against.
+pub(crate) struct FloatSnapshot {
+    shown: FloatCounts,
+    last: FloatCounts,
+}
+
+crate::handle::boxed!(picollo_float_snapshot => FloatSnapshot);
+
+/// Takes a snapshot of `h` with full counts; the caller frees `*out` with
+/// `picollo_float_snapshot_free`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_snapshot_new(
+    h: *const picollo_float_histogram,
+    out: *mut *mut picollo_float_snapshot,
+) -> picollo_status {
+    query!(h, new out = |h| {
+        let counts = h.counts()?;
+        FloatSnapshot {
+            shown: counts.clone(),
+            last: counts,
+        }
+    })
+}
+
+/// Frees a float snapshot; NULL is ignored.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_snapshot_free(s: *mut picollo_float_snapshot) {
+    free_boxed!(s)
+}
+
+/// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+/// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_snapshot_update(
+    s: *mut picollo_float_snapshot,
+    h: *const picollo_float_histogram,
+    deltas: u32,
+) -> picollo_status {
+    boundary!({
+        let s = try_mut!(s)?;
+        let h = try_ref!(h)?;
+        let now = h.counts()?;
+        let shown = if deltas != 0 {
+            now.delta(&s.last)
+                .map_err(crate::any_histogram::merge_error)?
+        } else {
+            if now.shape() != s.last.shape() {
+                return Err(Failure::new(
+                    picollo_status::LayoutMismatch,
+                    "the histogram's layout or range differs from the snapshot's",
+                ));
+            }
+            now.clone()
+        };
+        s.shown = shown;
+        s.last = now;
+        Ok(())
+    })
+}
+
+/// Writes the standard summary of a float snapshot to `*out`.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_snapshot_summary(
+    s: *const picollo_float_snapshot,
+    out: *mut picollo_float_summary,
+) -> picollo_status {
+    query!(s, out = |s| (&s.shown.summary()).into())
 }

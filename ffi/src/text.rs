@@ -1,9 +1,11 @@
 //! Text of a summary and of a percentile into caller buffers, snprintf-style: the Markdown
-//! table, the diff table, the one-line summary, JSON, and a percentile's one-line form.
+//! table, the diff table, the one-line summary, JSON, and a percentile's one-line form, for
+//! integer and float summaries alike.
 
 use std::ffi::c_char;
 use std::fmt::Write;
 
+use picollo_core::float::FloatSummary;
 use picollo_core::{Percentile, Summary};
 
 use crate::args::{str_from, try_str};
@@ -12,7 +14,7 @@ use crate::buffer::write_text;
 use crate::error::Failure;
 use crate::handle::{try_ref, Castable};
 use crate::status::picollo_status;
-use crate::types::{picollo_percentile, picollo_summary};
+use crate::types::{picollo_float_summary, picollo_percentile, picollo_summary};
 
 /// The text `write` produces.
 pub(crate) fn rendered(
@@ -53,6 +55,13 @@ pub(crate) trait CallerSummary: Sized {
 impl CallerSummary for Summary {
     type C = picollo_summary;
     fn from_c(c: &picollo_summary) -> Self {
+        c.into()
+    }
+}
+
+impl CallerSummary for FloatSummary {
+    type C = picollo_float_summary;
+    fn from_c(c: &picollo_float_summary) -> Self {
         c.into()
     }
 }
@@ -206,4 +215,51 @@ pub unsafe extern "C" fn picollo_percentile_format(
         let text = rendered(|out| write!(out, "{p}")).map_err(fmt_failed)?;
         write_text!(&text, buf, len, needed)
     })
+}
+
+/// Writes the Markdown table of a float summary into `buf` (`##### title` unless NULL or empty).
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_summary_table(
+    summary: *const picollo_float_summary,
+    title: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    let table = FloatSummary::write_table;
+    // SAFETY: forwarded contract.
+    unsafe { summary_text(summary, (title, "title"), (buf, len, needed), table) }
+}
+
+/// Writes the diff table of float summary `b` against `a` into `buf` (Δ%, moments, extremes,
+/// Cohen's d); `name_a`/`name_b` (NULL or "": "A"/"B") head the columns.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_summary_diff(
+    a: *const picollo_float_summary,
+    b: *const picollo_float_summary,
+    title: *const c_char,
+    name_a: *const c_char,
+    name_b: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    let (names, out) = ((name_a, name_b), (buf, len, needed));
+    // SAFETY: forwarded contract.
+    unsafe { summary_diff((a, b), title, names, out, FloatSummary::write_diff) }
+}
+
+/// Writes the one-line float summary `name: Total=…, Mean=…, Min=…, P50=…, …, Max=…` into
+/// `buf`, with the counts beside the buckets that are not zero (`name` may be NULL).
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_summary_line(
+    summary: *const picollo_float_summary,
+    name: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    let line = FloatSummary::write_line;
+    // SAFETY: forwarded contract.
+    unsafe { summary_text(summary, (name, "name"), (buf, len, needed), line) }
 }

@@ -1,6 +1,7 @@
 //! Plain `#[repr(C)]` structs that cross the ABI: fixed size, blittable (no bool, no
 //! pointers), so .NET P/Invoke and ctypes map them field for field.
 
+use picollo_core::float::{FloatPercentile, FloatSummary, Side};
 use picollo_core::{BucketCount, Percentile, Summary, STANDARD_RANKS};
 
 use crate::handle::caller_owned;
@@ -24,7 +25,6 @@ macro_rules! mirror {
         }
     };
 }
-pub(crate) use mirror;
 
 caller_owned!(
     picollo_percentile,
@@ -206,3 +206,124 @@ pub struct picollo_histogram_info {
     /// Threshold T of the approximate mode; 0 in the other modes.
     pub approx_threshold: u32,
 }
+
+/// A percentile of a float histogram: the value at a rank and its bucket.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_float_percentile {
+    /// The rank asked for, in percent.
+    pub rank: f64,
+    /// The reported value (per the value selection; 0 for the zero bucket).
+    pub value: f64,
+    /// The largest distance from `value` to a value of its bucket.
+    pub plus_minus: f64,
+    /// The smallest value of the bucket (signed).
+    pub lowest: f64,
+    /// The largest value of the bucket (signed).
+    pub highest: f64,
+    /// The bucket's count.
+    pub count: u64,
+    /// Values up to and including this bucket.
+    pub cumulative_count: u64,
+    /// The count the rank points at: max(1, ceil(rank/100 · total)).
+    pub rank_count: u64,
+    /// −1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.
+    pub side: i32,
+    /// Zero.
+    pub reserved: u32,
+}
+
+caller_owned!(picollo_float_percentile);
+
+pub(crate) fn side_code(side: Option<Side>) -> i32 {
+    match side {
+        Some(Side::Negative) => -1,
+        Some(Side::Positive) => 1,
+        _ => 0,
+    }
+}
+
+mirror!(picollo_float_percentile <=> FloatPercentile, |p| {
+    rank, value, plus_minus, lowest, highest, count, cumulative_count, rank_count,
+} to_c {
+    side: side_code(p.side),
+    reserved: 0,
+} to_core {
+    side: Some(match p.side {
+        ..=-1 => Side::Negative,
+        0 => Side::Zero,
+        _ => Side::Positive,
+    }),
+});
+
+/// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
+/// beside the buckets, the exact sum and extremes, mean and stdev.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_float_summary {
+    /// One per standard rank, 0 to 100, in increasing order.
+    pub percentiles: [picollo_float_percentile; 16],
+    /// Values in buckets (zero included).
+    pub total: u64,
+    /// `±0.0` values.
+    pub zero: u64,
+    /// NaN values.
+    pub nan: u64,
+    /// `+∞` values.
+    pub positive_infinity: u64,
+    /// `−∞` values.
+    pub negative_infinity: u64,
+    /// Nonzero magnitudes below the range.
+    pub underflow: u64,
+    /// Finite magnitudes above the range.
+    pub overflow: u64,
+    /// Records that found their bucket full.
+    pub saturated: u64,
+    /// Sum of the values in buckets.
+    pub sum: f64,
+    /// Smallest value in buckets (NaN when empty).
+    pub min: f64,
+    /// Largest value in buckets (NaN when empty).
+    pub max: f64,
+    /// sum / total (NaN when empty).
+    pub mean: f64,
+    /// Population standard deviation over bucket midpoints (NaN when empty).
+    pub stdev: f64,
+    /// The layout's relative error.
+    pub precision: f64,
+    /// Smallest magnitude kept in buckets.
+    pub min_magnitude: f64,
+    /// Largest magnitude kept in buckets.
+    pub max_magnitude: f64,
+}
+
+caller_owned!(picollo_float_summary);
+
+mirror!(picollo_float_summary <=> FloatSummary, |s| {
+    total, zero, nan, positive_infinity, negative_infinity, underflow, overflow, saturated,
+    sum, min, max, mean, stdev, precision, min_magnitude, max_magnitude,
+} to_c {
+    percentiles: s.percentiles.each_ref().map(Into::into),
+} to_core {
+    percentiles: s.percentiles.each_ref().map(Into::into),
+});
+
+/// A non-empty bucket of a float histogram.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_float_bucket {
+    /// The smallest value it holds (signed).
+    pub lowest: f64,
+    /// The largest value it holds (signed).
+    pub highest: f64,
+    /// The value it reports (per the value selection; 0 for the zero bucket).
+    pub value: f64,
+    /// Its count.
+    pub count: u64,
+    /// −1 negative, 0 the zero bucket, 1 positive.
+    pub side: i32,
+    /// Zero.
+    pub reserved: u32,
+}
+
+caller_owned!(picollo_float_bucket);
