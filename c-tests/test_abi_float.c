@@ -187,7 +187,14 @@ static void test_queries_and_text(void)
                PICOLLO_STATUS_OK);
         CHECKF(strncmp(buf, "f: Total=2,007,", 15) == 0, "%s", buf);
         EXPECT(picollo_float_histogram_text(h, 2, "f", buf, sizeof buf, &needed),
+               PICOLLO_STATUS_OK);
+        CHECKF(strncmp(buf, "{\"minMagnitude\":", 15) == 0, "%s", buf);
+        CHECK(strstr(buf, "\"nanCount\":") != NULL && strstr(buf, "\"lowest\":") != NULL);
+        CHECK(buf[strlen(buf) - 1] == '}' && strlen(buf) == needed);
+        EXPECT(picollo_float_histogram_text(h, 3, "f", buf, sizeof buf, &needed),
                PICOLLO_STATUS_INVALID_ARGUMENT);
+        CHECKF(strstr(picollo_last_error_message(), "format 3 is unknown") != NULL, "%s",
+               picollo_last_error_message());
         EXPECT(picollo_float_histogram_text(h, 0, "f", buf, 10, &needed),
                PICOLLO_STATUS_BUFFER_TOO_SMALL);
         CHECK(needed > 10 && strlen(buf) == 9);
@@ -219,6 +226,18 @@ static void test_queries_and_text(void)
             EXPECT(picollo_float_summary_line(&a, "f", buf, 8, &needed),
                    PICOLLO_STATUS_BUFFER_TOO_SMALL);
             CHECK(needed == strlen(line) && strlen(buf) == 7);
+        }
+        /* A summary's JSON is the histogram's. */
+        {
+            char json[8192];
+            EXPECT(picollo_float_histogram_text(h, 2, NULL, json, sizeof json, NULL),
+                   PICOLLO_STATUS_OK);
+            EXPECT(picollo_float_summary_json(&a, buf, sizeof buf, &needed), PICOLLO_STATUS_OK);
+            CHECKF(strcmp(buf, json) == 0 && needed == strlen(json), "%s | %s", buf, json);
+            EXPECT(picollo_float_summary_json(&a, buf, 8, &needed),
+                   PICOLLO_STATUS_BUFFER_TOO_SMALL);
+            EXPECT(picollo_float_summary_json(NULL, buf, sizeof buf, &needed),
+                   PICOLLO_STATUS_NULL_POINTER);
         }
     }
     /* Merges: same relative error, another range; another relative error is refused. */

@@ -2898,6 +2898,28 @@ static picollo_status fsummary_line_null_buf(void)
     memset(&s, 0, sizeof s);
     return picollo_float_summary_line(&s, "x", NULL, 64, NULL);
 }
+static picollo_status fsummary_json_null(void)
+{
+    char buf[64];
+    return picollo_float_summary_json(NULL, buf, sizeof buf, NULL);
+}
+static picollo_status fsummary_json_null_buf(void)
+{
+    picollo_float_summary s;
+    memset(&s, 0, sizeof s);
+    return picollo_float_summary_json(&s, NULL, 64, NULL);
+}
+/* A garbage float summary (NaN, infinities, all-ones counts) writes JSON without failing. */
+static picollo_status fsummary_json_garbage(void)
+{
+    picollo_float_summary s;
+    static char big_text[16384];
+    memset(&s, 0xFF, sizeof s);
+    s.sum = INFINITY;
+    s.min = -INFINITY;
+    s.precision = -1e300;
+    return picollo_float_summary_json(&s, big_text, sizeof big_text, NULL);
+}
 static picollo_status fsummary_diff_null(void)
 {
     picollo_float_summary s;
@@ -3013,6 +3035,9 @@ static const bad_row rows[] = {
     ROW(picollo_float_summary_line, fsummary_line_null, NULLP, "`summary`"),
     ROW(picollo_float_summary_line, fsummary_line_utf8, ST(INVALID_UTF8), NULL),
     ROW(picollo_float_summary_line, fsummary_line_null_buf, NULLP, "`buf`"),
+    ROW(picollo_float_summary_json, fsummary_json_null, NULLP, "`summary`"),
+    ROW(picollo_float_summary_json, fsummary_json_null_buf, NULLP, "`buf`"),
+    ROW(picollo_float_summary_json, fsummary_json_garbage, OK, NULL),
     ROW(picollo_float_summary_diff, fsummary_diff_null, NULLP, "`b`"),
     ROW(picollo_float_summary_diff, fsummary_diff_utf8, ST(INVALID_UTF8), NULL),
     ROW(picollo_float_snapshot_new, fsnap_new_null, NULLP, "`h`"),

@@ -163,13 +163,20 @@ static partial class Tests
             Check(line.StartsWith("lat: Total=1,000, Mean=") && line.Contains(", P99=") && line.Contains(", Max=") && !line.Contains("\n"),
                   "float one-line summary: " + line);
             Check(line == s.Line("lat") && s.ToString("lat") == line && s.ToString() == s.Line(), "histogram line equals summary line");
+            string json = s.Json();
+            Check(json.StartsWith("{\"minMagnitude\":") && json.Contains(",\"totalCount\":1000,") && json.Contains(",\"nanCount\":0,")
+                  && json.Contains("\"lowest\":") && json.Contains("\"highest\":") && json.EndsWith("}]}"), "float JSON fields: " + json);
+            var jbuf = new byte[1 << 16];
+            UIntPtr jlen;
+            Equal(Status.Ok, Native.picollo_float_histogram_text(h.Handle, 2, null, jbuf, (UIntPtr)jbuf.Length, out jlen), "float text format 2 (JSON)");
+            Equal(json, System.Text.Encoding.UTF8.GetString(jbuf, 0, (int)jlen), "histogram JSON equals summary JSON");
             string diff = s.Diff(g.GetSummary(), "Before/after", "Before", "After");
             var dl = Lines(diff);
             Equal("##### Before/after", dl[0], "float diff heading");
             Check(dl[1].StartsWith("| Percentile | Before") && dl[1].Contains("After") && dl[1].Contains("Δ%"), "float diff header: " + dl[1]);
             Check(dl.Any(l => FirstCell(l) == "D-value:") && dl.Any(l => FirstCell(l).StartsWith("Min")), "float diff rows: D-value, Min");
             UIntPtr needed;
-            Equal(Status.InvalidArgument, Native.picollo_float_histogram_text(h.Handle, 2, null, null, UIntPtr.Zero, out needed), "float text format 2");
+            Equal(Status.InvalidArgument, Native.picollo_float_histogram_text(h.Handle, 3, null, null, UIntPtr.Zero, out needed), "float text format 3");
             Equal(Status.InvalidUtf8, Native.picollo_float_summary_table(ref s.Data, new byte[] { 0xff, 0 }, null, UIntPtr.Zero, out needed), "title not UTF-8");
             var p = h.GetPercentile(99);
             Check(System.Text.RegularExpressions.Regex.IsMatch(p.ToString(), @"^P99=\S+ ±\S+ \[\S+, \S+\] [\d,]+$"), "float percentile text: " + p);

@@ -737,6 +737,9 @@ namespace Picollo
         public static extern Status picollo_float_summary_line(ref FloatSummaryData summary, byte[] name, byte[] buf, UIntPtr len, out UIntPtr needed);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_float_summary_json(ref FloatSummaryData summary, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_float_snapshot_new(FloatHistogramHandle h, out FloatSnapshotHandle snapshot);
 
         [DllImport(Lib, CallingConvention = Cdecl)]

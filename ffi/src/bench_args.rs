@@ -9,6 +9,7 @@ use picollo_core::bench::{Bench, BenchError, BenchErrorKind};
 use picollo_core::perf::Event;
 
 use crate::args::{str_from, StructSized};
+use crate::choice::flag;
 use crate::error::Failure;
 use crate::perf::parse_event;
 use crate::perf_args::perf_status;
@@ -141,14 +142,8 @@ pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure
             )))
         }
     }
-    match c.set_nice {
-        0 => {}
-        1 => b = b.with_nice(c.nice),
-        flag => {
-            return Err(Failure::invalid(format_args!(
-                "config->set_nice is {flag}: it must be 0 or 1"
-            )))
-        }
+    if flag(c.set_nice, "config->set_nice")? {
+        b = b.with_nice(c.nice);
     }
     Ok(b)
 }

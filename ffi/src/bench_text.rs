@@ -13,6 +13,7 @@ use crate::bench::BenchRun;
 use crate::bench_args::picollo_bench_result;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
+use crate::choice::{c_enum, choice};
 use crate::error::Failure;
 use crate::handle::try_ref;
 use crate::status::picollo_status;
@@ -34,24 +35,15 @@ pub enum picollo_bench_format {
     Line = 4,
 }
 
-impl picollo_bench_format {
-    /// The format of the C value `format`, or the failure that lists the formats.
-    fn from_c(format: u32) -> Result<Self, Failure> {
-        Ok(match format {
-            0 => picollo_bench_format::Report,
-            1 => picollo_bench_format::Summaries,
-            2 => picollo_bench_format::Json,
-            3 => picollo_bench_format::Log,
-            4 => picollo_bench_format::Line,
-            _ => {
-                return Err(Failure::invalid(format_args!(
-                    "format {format} is unknown: it must be a picollo_bench_format (0 report, \
-                     1 summaries, 2 JSON, 3 log, 4 line)"
-                )))
-            }
-        })
-    }
+c_enum!(picollo_bench_format {
+    Report: "report",
+    Summaries: "summaries",
+    Json: "JSON",
+    Log: "log",
+    Line: "line"
+});
 
+impl picollo_bench_format {
     /// `run` in this format.
     fn render(self, run: &BenchRun) -> Result<String, Failure> {
         let r = &run.result;
@@ -98,7 +90,7 @@ pub unsafe extern "C" fn picollo_bench_result_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    query!(r, |r| &picollo_bench_format::from_c(format)?.render(r)? => text(buf, len, needed))
+    query!(r, |r| &choice::<picollo_bench_format>(format, "format")?.render(r)? => text(buf, len, needed))
 }
 
 /// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the

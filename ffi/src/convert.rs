@@ -4,29 +4,23 @@
 use picollo_core::concurrent::{ApproxPolicy, CounterBits, Mode};
 use picollo_core::ValueSelection;
 
+use crate::choice::choice;
 use crate::error::Failure;
-use crate::types::{picollo_mode, picollo_value_selection};
+use crate::types::{picollo_mode, picollo_storage, picollo_value_selection};
 
-/// The core value selection for a C `picollo_value_selection` value.
-pub(crate) fn selection_from_c(v: u32) -> Option<ValueSelection> {
-    Some(match v {
-        x if x == picollo_value_selection::Midpoint as u32 => ValueSelection::Midpoint,
-        x if x == picollo_value_selection::Lower as u32 => ValueSelection::Lower,
-        x if x == picollo_value_selection::Upper as u32 => ValueSelection::Upper,
-        x if x == picollo_value_selection::Interpolated as u32 => ValueSelection::Interpolated,
-        _ => return None,
-    })
+/// The core value selection of a C one.
+fn selection_of(c: picollo_value_selection) -> ValueSelection {
+    match c {
+        picollo_value_selection::Midpoint => ValueSelection::Midpoint,
+        picollo_value_selection::Lower => ValueSelection::Lower,
+        picollo_value_selection::Upper => ValueSelection::Upper,
+        picollo_value_selection::Interpolated => ValueSelection::Interpolated,
+    }
 }
 
-/// The core value selection of the argument or config field `name` (`value`), or the failure
-/// that lists the values it may take: the one rule of every value selection the C ABI takes.
+/// The core value selection of the argument or config field `name` (`value`), by [`choice`].
 pub(crate) fn selection_arg(value: u32, name: &str) -> Result<ValueSelection, Failure> {
-    selection_from_c(value).ok_or_else(|| {
-        Failure::invalid(format_args!(
-            "{name} is {value}: it must be 0 (midpoint), 1 (lower), 2 (upper) or 3 \
-             (interpolated)"
-        ))
-    })
+    choice(value, name).map(selection_of)
 }
 
 /// The C `picollo_value_selection` value of a core value selection.
@@ -50,16 +44,13 @@ pub(crate) fn config_counter_bits(counter_bits: u32) -> Result<u32, Failure> {
     Ok(counter_bits)
 }
 
-/// A config's `storage` field: 0 is `dense`, 1 is `sparse` (the integer and the float
-/// histograms' storage kinds).
+/// A config's `storage` field, a `picollo_storage` (the integer and the float histograms'
+/// storage kinds are numbered alike): `dense` or `sparse`.
 pub(crate) fn config_storage<S>(storage: u32, (dense, sparse): (S, S)) -> Result<S, Failure> {
-    match storage {
-        0 => Ok(dense),
-        1 => Ok(sparse),
-        s => Err(Failure::invalid(format_args!(
-            "storage is {s}: it must be 0 (dense) or 1 (sparse)"
-        ))),
-    }
+    Ok(match choice(storage, "storage")? {
+        picollo_storage::Dense => dense,
+        picollo_storage::Sparse => sparse,
+    })
 }
 
 /// The counter width for `counter_bits`, which [`config_counter_bits`] limited to 32 or 64.
@@ -79,23 +70,25 @@ pub(crate) fn bits_to_c(bits: CounterBits) -> u32 {
     }
 }
 
-/// The core mode for a C `picollo_mode` value and, for the approximate mode, its threshold
-/// T (0 means the default, 13).
-pub(crate) fn mode_from_c(mode: u32, threshold: u32) -> Option<Mode> {
-    Some(match mode {
-        x if x == picollo_mode::SingleWriter as u32 => Mode::SingleWriter,
-        x if x == picollo_mode::Interlocked as u32 => Mode::Interlocked,
-        x if x == picollo_mode::ThreadLocal as u32 => Mode::ThreadLocal,
-        x if x == picollo_mode::Approximate as u32 => {
+/// The core mode of the config field `mode`, by [`choice`], with the approximate mode's
+/// threshold T (0 means the default, 13).
+pub(crate) fn mode_arg(mode: u32, threshold: u32) -> Result<Mode, Failure> {
+    choice(mode, "mode").map(|c| mode_of(c, threshold))
+}
+
+fn mode_of(c: picollo_mode, threshold: u32) -> Mode {
+    match c {
+        picollo_mode::SingleWriter => Mode::SingleWriter,
+        picollo_mode::Interlocked => Mode::Interlocked,
+        picollo_mode::ThreadLocal => Mode::ThreadLocal,
+        picollo_mode::Approximate => {
             let p = ApproxPolicy::new();
-            Mode::Approximate(if threshold == 0 {
-                p
-            } else {
-                p.with_threshold(threshold)
+            Mode::Approximate(match threshold {
+                0 => p,
+                t => p.with_threshold(t),
             })
         }
-        _ => return None,
-    })
+    }
 }
 
 /// The C mode of a core mode, and its approximate threshold (0 in the other modes).
@@ -111,6 +104,42 @@ pub(crate) fn mode_to_c(mode: Mode) -> (picollo_mode, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::{flag, CEnum};
+
+    fn mode_from_c(mode: u32, threshold: u32) -> Option<Mode> {
+        mode_arg(mode, threshold).ok()
+    }
+
+    fn selection_from_c(v: u32) -> Option<ValueSelection> {
+        selection_arg(v, "selection").ok()
+    }
+
+    #[test]
+    fn an_unknown_enum_value_is_refused_with_every_value_listed() {
+        let refused = |r: Result<ValueSelection, Failure>| {
+            let e = r.expect_err("refused");
+            assert_eq!(e.status, crate::status::picollo_status::InvalidArgument);
+            e.message
+        };
+        assert_eq!(
+            refused(selection_arg(4, "value_selection")),
+            "value_selection 4 is unknown: it must be a picollo_value_selection: 0 (midpoint), \
+             1 (lower), 2 (upper) or 3 (interpolated)"
+        );
+        let two = choice::<picollo_storage>(u32::MAX, "storage").expect_err("refused");
+        assert_eq!(
+            two.message,
+            "storage 4294967295 is unknown: it must be a picollo_storage: 0 (dense) or 1 (sparse)"
+        );
+        for (e, word) in <picollo_mode as CEnum>::VALUES {
+            assert_eq!(
+                choice::<picollo_mode>(e.code(), "mode").ok(),
+                Some(*e),
+                "{word}"
+            );
+        }
+        assert!(flag(2, "pinned").is_err() && flag(1, "pinned").unwrap());
+    }
 
     #[test]
     fn modes_round_trip_through_their_c_values() {

@@ -9,6 +9,7 @@ use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, S
 use crate::any_histogram::config_error;
 use crate::args::{query, read_sized, try_slice, StructSized};
 use crate::boundary::boundary;
+use crate::choice::{c_enum, choice};
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
 use crate::status::picollo_status;
@@ -80,6 +81,11 @@ pub enum picollo_float_mode {
     Interlocked = 1,
 }
 
+c_enum!(picollo_float_mode {
+    SingleWriter: "single writer",
+    Interlocked: "interlocked"
+});
+
 /// Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,14 +132,9 @@ pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
 fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failure> {
     let counter_bits = crate::convert::config_counter_bits(cfg.counter_bits)?;
     let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
-    let mode = match cfg.mode {
-        0 => FloatMode::SingleWriter,
-        1 => FloatMode::Interlocked,
-        m => {
-            return Err(Failure::invalid(format_args!(
-                "mode is {m}: it must be 0 (single writer) or 1 (interlocked)"
-            )))
-        }
+    let mode = match choice(cfg.mode, "mode")? {
+        picollo_float_mode::SingleWriter => FloatMode::SingleWriter,
+        picollo_float_mode::Interlocked => FloatMode::Interlocked,
     };
     let selection = crate::convert::selection_arg(cfg.value_selection, "value_selection")?;
     if cfg.reserved != 0 {

@@ -9,6 +9,7 @@ use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
 use crate::args::try_slice;
 use crate::boundary::boundary;
 use crate::buffer::{copy_text, write_bytes};
+use crate::choice::{c_enum, choice};
 use crate::error::Failure;
 use crate::handle::{set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
@@ -26,21 +27,11 @@ pub enum picollo_v2_form {
     Base64 = 2,
 }
 
-impl picollo_v2_form {
-    fn from_u32(form: u32) -> Result<Self, Failure> {
-        Ok(match form {
-            0 => picollo_v2_form::Plain,
-            1 => picollo_v2_form::Compressed,
-            2 => picollo_v2_form::Base64,
-            _ => {
-                return Err(Failure::invalid(format_args!(
-                    "form {form} is unknown: it must be a picollo_v2_form (0 plain, 1 \
-                     compressed, 2 base64)"
-                )))
-            }
-        })
-    }
-}
+c_enum!(picollo_v2_form {
+    Plain: "plain",
+    Compressed: "compressed",
+    Base64: "base64"
+});
 
 /// The status of a V2 failure: what cannot be written is `UNENCODABLE`, a failed allocation
 /// `OUT_OF_MEMORY`, anything else a bad input (`FORMAT_ERROR`).
@@ -87,7 +78,7 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        let form = picollo_v2_form::from_u32(form)?;
+        let form: picollo_v2_form = choice(form, "form")?;
         if form == picollo_v2_form::Base64 {
             let text = h
                 .with_view(|view| dispatch_view!(view, v => v.encode_v2_base64()))?

@@ -7,9 +7,9 @@ use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_arg, selection_to_c};
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Castable};
-use crate::histogram_config::{parse_config, picollo_histogram_config, picollo_storage};
+use crate::histogram_config::{parse_config, picollo_histogram_config};
 use crate::status::picollo_status;
-use crate::types::picollo_histogram_info;
+use crate::types::{picollo_histogram_info, picollo_storage};
 use picollo_core::concurrent::{GeneralPath, RecordFn};
 use picollo_core::MergeError;
 

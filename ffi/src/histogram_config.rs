@@ -6,7 +6,7 @@ use picollo_core::Config;
 use crate::any_histogram::config_error;
 use crate::args::StructSized;
 use crate::error::Failure;
-use crate::types::picollo_mode;
+use crate::types::{picollo_mode, picollo_storage};
 
 /// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 #[repr(C)]
@@ -37,16 +37,6 @@ pub struct picollo_histogram_config {
     /// HdrHistogram's lowest discernible value L: the lowest buckets are 2^floor(log2 L) wide;
     /// 0 or 1 (the default): exact integers at the bottom (docs/c-api.md). ABI 1.11.
     pub lowest_discernible: u64,
-}
-
-/// How a histogram keeps its counters (`picollo_histogram_config.storage`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_storage {
-    /// One counter per bucket of the range, allocated at creation: no allocation while recording.
-    Dense = 0,
-    /// Blocks of counters made when first used: memory follows the data; not thread-local.
-    Sparse = 1,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
@@ -82,13 +72,7 @@ pub(crate) fn parse_config(
     check_fields(cfg)?;
     let selection = crate::convert::selection_arg(cfg.value_selection, "value_selection")?;
     check_approx(cfg)?;
-    let mode = crate::convert::mode_from_c(cfg.mode, cfg.approx_threshold).ok_or_else(|| {
-        Failure::invalid(format!(
-            "mode is {}: it must be 0 (single writer), 1 (interlocked), 2 (thread-local) or \
-             3 (approximate)",
-            cfg.mode
-        ))
-    })?;
+    let mode = crate::convert::mode_arg(cfg.mode, cfg.approx_threshold)?;
     let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
     let config = Config::new()
         .with_relative_error(cfg.relative_error)

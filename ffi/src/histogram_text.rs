@@ -5,67 +5,20 @@
 
 use std::ffi::c_char;
 
-use picollo_core::float::FloatSummary;
-use picollo_core::{HgrmOptions, Summary};
+use picollo_core::HgrmOptions;
 
 use crate::any_histogram::dispatch_view;
 use crate::any_histogram::Histogram;
 use crate::args::try_str;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
+use crate::choice::choice;
 use crate::error::Failure;
 use crate::float::{picollo_float_histogram, AnyFloat};
 use crate::handle::{try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-use crate::text::{fmt_internal, rendered, Render};
-
-/// A text form of a histogram's summary (`picollo_histogram_text`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_text_format {
-    /// The Markdown table (`picollo_histogram_table`, `picollo_summary_table`).
-    Table = 0,
-    /// The one-line summary (`picollo_summary_line`), named by the title.
-    OneLine = 1,
-    /// A JSON object (`picollo_summary_json`); the title is not used.
-    Json = 2,
-}
-
-/// A summary whose text forms `picollo_*histogram_text` pick by number.
-pub(crate) trait TextForms: Sized {
-    /// The writer of form `format`, or the failure naming the forms there are.
-    fn form(format: u32) -> Result<Render<Self>, Failure>;
-}
-
-impl TextForms for Summary {
-    fn form(format: u32) -> Result<Render<Summary>, Failure> {
-        // The numbers of `picollo_text_format`.
-        Ok(match format {
-            0 => Summary::write_table,
-            1 => Summary::write_line,
-            2 => |s, out, _| s.write_json(out),
-            _ => {
-                return Err(Failure::invalid(format_args!(
-                    "format {format} is unknown: it must be a picollo_text_format (0 table, 1 \
-                     one line, 2 JSON)"
-                )))
-            }
-        })
-    }
-}
-
-impl TextForms for FloatSummary {
-    fn form(format: u32) -> Result<Render<FloatSummary>, Failure> {
-        match format {
-            0 => Ok(FloatSummary::write_table),
-            1 => Ok(FloatSummary::write_line),
-            _ => Err(Failure::invalid(format_args!(
-                "format {format} is unknown: 0 (table) or 1 (one line)"
-            ))),
-        }
-    }
-}
+use crate::text::{fmt_internal, picollo_text_format, rendered, TextForms};
 
 /// The body of the text functions of a histogram: `summary` of the histogram behind `h` in
 /// form `format`, under `title` (NULL: ""), into the buffer arguments.
@@ -81,7 +34,7 @@ pub(crate) unsafe fn histogram_text<H: Castable, S: TextForms>(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        let render = S::form(format)?;
+        let render = S::writer(choice(format, "format")?);
         let title = try_str!(title, or "")?;
         let summary = summary(h)?;
         let text = rendered(|out| render(&summary, out, title)).map_err(fmt_internal)?;
@@ -127,8 +80,8 @@ pub unsafe extern "C" fn picollo_histogram_text(
     unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
 
-/// Writes `h`'s summary into `buf`, the Markdown table (`format` 0) or the line (1), with `title`.
-/// Errors: NULL `h`; `INVALID_ARGUMENT` for another format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+/// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+/// NULL), as `picollo_histogram_text` does.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_float_histogram_text(
     h: *const picollo_float_histogram,

@@ -46,6 +46,7 @@ mod bench_text;
 mod boundary;
 mod buckets;
 mod buffer;
+mod choice;
 mod convert;
 mod error;
 mod float;
@@ -105,7 +106,7 @@ pub use types::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 11;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 12;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16.
 pub const PICOLLO_ABI_VERSION: u32 = (PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR;
 

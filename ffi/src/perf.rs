@@ -18,6 +18,7 @@ use picollo_core::Config;
 use crate::any_histogram::config_error;
 use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
+use crate::choice::flag;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut};
 use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
@@ -117,14 +118,6 @@ impl PerfSession {
             let mean = self.histograms[k].mean().ok()?;
             mean.is_finite().then_some(mean)
         })
-    }
-}
-
-pub(crate) fn flag(value: u32, name: &str) -> Result<bool, Failure> {
-    match value {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(invalid(format!("{name} is {value}: it must be 0 or 1"))),
     }
 }
 

@@ -7,7 +7,9 @@ use picollo_core::perf::{
     RecordKind, SoftwareEvent,
 };
 
+use crate::choice::{choice, unknown_choice};
 use crate::error::Failure;
+use crate::perf_enums::picollo_perf_record_kind;
 use crate::status::picollo_status;
 
 /// The status of a perf error's kind: unavailable events are `UNSUPPORTED` or
@@ -38,21 +40,14 @@ pub(crate) fn perf_failure(e: PerfError) -> Failure {
     Failure::new(perf_status(e.kind()), e.message())
 }
 
-fn invalid(message: String) -> Failure {
-    Failure::invalid(message)
-}
-
 /// `by_id!(c_enum => Core, "what" id)`: the value of the core perf enum `Core` with the id
 /// `id` (a value of the C enum `c_enum`), or the failure naming the argument as `what` and
 /// the C enum with its range.
 macro_rules! by_id {
     ($c_enum:ident => $core:ident, $what:literal $id:ident) => {
         $core::from_id($id).ok_or_else(|| {
-            let (what, id, c_enum) = ($what, $id, stringify!($c_enum));
-            let last = $core::ALL.len() - 1;
-            invalid(format!(
-                "{what} {id} is unknown: it must be a {c_enum} (0..={last})"
-            ))
+            let values = $core::ALL.iter().map(|&e| (e as u32, e.as_str()));
+            unknown_choice($what, $id, stringify!($c_enum), values)
         })
     };
 }
@@ -77,16 +72,10 @@ pub(crate) fn cache_event(level: u32, op: u32, result: u32) -> Result<CacheEvent
 
 /// A record kind from its C value.
 pub(crate) fn record_kind(kind: u32) -> Result<RecordKind, Failure> {
-    Ok(match kind {
-        0 => RecordKind::Delta,
-        1 => RecordKind::Corrected,
-        2 => RecordKind::RawDelta,
-        3 => RecordKind::Value,
-        _ => {
-            return Err(invalid(format!(
-                "record kind {kind} is unknown: it must be 0 (delta), 1 (corrected), 2 (raw \
-                 delta) or 3 (value)"
-            )))
-        }
+    Ok(match choice(kind, "record kind")? {
+        picollo_perf_record_kind::Delta => RecordKind::Delta,
+        picollo_perf_record_kind::Corrected => RecordKind::Corrected,
+        picollo_perf_record_kind::RawDelta => RecordKind::RawDelta,
+        picollo_perf_record_kind::Value => RecordKind::Value,
     })
 }

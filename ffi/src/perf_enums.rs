@@ -1,6 +1,8 @@
 //! The enums of the perf ABI (`picollo_perf_*`, `picollo_cpu_vendor`).
 #![cfg(target_os = "linux")]
 
+use crate::choice::c_enum;
+
 /// `PERF_COUNT_HW_*`: a generic hardware event (`picollo_perf_session_add_hardware`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +121,13 @@ pub enum picollo_perf_record_kind {
     /// The current scaled count itself, not a delta.
     Value = 3,
 }
+
+c_enum!(picollo_perf_record_kind {
+    Delta: "delta",
+    Corrected: "corrected",
+    RawDelta: "raw delta",
+    Value: "value"
+});
 
 /// The CPU's vendor (`picollo_perf_info.vendor`).
 #[repr(u32)]

@@ -6,9 +6,10 @@ use std::ffi::c_char;
 
 use crate::args::{check_room, out, try_slice_mut};
 use crate::buffer::write_text;
+use crate::choice::flag;
 use crate::handle::try_mut;
 use crate::histogram::picollo_histogram;
-use crate::perf::{flag, invalid, picollo_perf_session, session};
+use crate::perf::{invalid, picollo_perf_session, session};
 use crate::perf_args::{perf_failure, record_kind};
 use crate::perf_histogram::lend;
 use crate::perf_types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};

@@ -11,6 +11,7 @@ use picollo_core::{Percentile, Summary};
 use crate::args::{str_from, try_str};
 use crate::boundary::boundary;
 use crate::buffer::write_text;
+use crate::choice::c_enum;
 use crate::error::Failure;
 use crate::handle::{try_ref, Castable};
 use crate::status::picollo_status;
@@ -68,6 +69,48 @@ impl CallerSummary for FloatSummary {
 
 /// A writer of a summary's text under a title (or name).
 pub(crate) type Render<S> = fn(&S, &mut dyn Write, &str) -> std::fmt::Result;
+
+/// A text form of a histogram's summary (`picollo_histogram_text`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_text_format {
+    /// The Markdown table (`picollo_histogram_table`, `picollo_summary_table`).
+    Table = 0,
+    /// The one-line summary (`picollo_summary_line`), named by the title.
+    OneLine = 1,
+    /// A JSON object (`picollo_summary_json`); the title is not used.
+    Json = 2,
+}
+
+c_enum!(picollo_text_format {
+    Table: "table",
+    OneLine: "one line",
+    Json: "JSON"
+});
+
+/// A summary whose text forms `picollo_*histogram_text` and the `picollo_*summary_*` calls
+/// write: every form of a `picollo_text_format`.
+pub(crate) trait TextForms: Sized {
+    /// The writer of `format`.
+    fn writer(format: picollo_text_format) -> Render<Self>;
+}
+
+/// The [`TextForms`] of summary types with `write_table`, `write_line` and `write_json`.
+macro_rules! text_forms {
+    ($($summary:ident),+) => {
+        $(impl TextForms for $summary {
+            fn writer(format: picollo_text_format) -> Render<$summary> {
+                match format {
+                    picollo_text_format::Table => $summary::write_table,
+                    picollo_text_format::OneLine => $summary::write_line,
+                    picollo_text_format::Json => |s, out, _| s.write_json(out),
+                }
+            }
+        })+
+    };
+}
+
+text_forms!(Summary, FloatSummary);
 
 /// The body of the text functions of a caller's summary: `render` of `*summary` with the
 /// string argument `title` (called `title_name`; NULL as "") into the buffer arguments.
@@ -182,7 +225,7 @@ pub unsafe extern "C" fn picollo_summary_line(
     }
 }
 
-/// Writes a summary as a JSON object into `buf`.
+/// Writes a summary as a JSON object into `buf` (fields: docs/c-api.md, "Text").
 #[no_mangle]
 pub unsafe extern "C" fn picollo_summary_json(
     summary: *const picollo_summary,
@@ -190,16 +233,33 @@ pub unsafe extern "C" fn picollo_summary_json(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    let json: Render<Summary> = |s, out, _| s.write_json(out);
+    // SAFETY: forwarded contract.
+    unsafe { summary_json::<Summary>(summary, (buf, len, needed)) }
+}
+
+/// Writes a float summary as a JSON object into `buf`, as `picollo_summary_json` does.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_float_summary_json(
+    summary: *const picollo_float_summary,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    // SAFETY: forwarded contract.
+    unsafe { summary_json::<FloatSummary>(summary, (buf, len, needed)) }
+}
+
+/// The body of the JSON calls: `*summary` as JSON into the buffer arguments.
+///
+/// # Safety
+/// The exported function's pointer contract for `summary` and the buffer.
+unsafe fn summary_json<S: CallerSummary + TextForms>(
+    summary: *const S::C,
+    out: (*mut c_char, usize, *mut usize),
+) -> picollo_status {
+    let json = S::writer(picollo_text_format::Json);
     // SAFETY: forwarded contract; a NULL title is not read.
-    unsafe {
-        summary_text(
-            summary,
-            (std::ptr::null(), "title"),
-            (buf, len, needed),
-            json,
-        )
-    }
+    unsafe { summary_text(summary, (std::ptr::null(), "title"), out, json) }
 }
 
 /// Writes a percentile as `P99=24,960 [83 / 609]: [24,832, 25,088) 14,190` into `buf`.

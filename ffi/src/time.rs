@@ -7,6 +7,7 @@ use picollo_core::time::{self, TimeUnit};
 
 use crate::args::out;
 use crate::boundary::boundary;
+use crate::choice::{c_enum, choice};
 use crate::error::Failure;
 use crate::handle::{caller_owned, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
@@ -26,13 +27,20 @@ pub enum picollo_time_unit {
     Millis = 3,
 }
 
-fn time_unit(unit: u32) -> Option<TimeUnit> {
-    Some(match unit {
-        0 => TimeUnit::Ticks,
-        1 => TimeUnit::Nanos,
-        2 => TimeUnit::Micros,
-        3 => TimeUnit::Millis,
-        _ => return None,
+c_enum!(picollo_time_unit {
+    Ticks: "ticks",
+    Nanos: "nanos",
+    Micros: "micros",
+    Millis: "millis"
+});
+
+/// The core unit of a scope's `unit` (a `picollo_time_unit`), by [`choice`].
+fn time_unit(unit: u32) -> Result<TimeUnit, Failure> {
+    Ok(match choice(unit, "scope unit")? {
+        picollo_time_unit::Ticks => TimeUnit::Ticks,
+        picollo_time_unit::Nanos => TimeUnit::Nanos,
+        picollo_time_unit::Micros => TimeUnit::Micros,
+        picollo_time_unit::Millis => TimeUnit::Millis,
     })
 }
 
@@ -101,7 +109,7 @@ pub struct picollo_scope {
 #[no_mangle]
 pub extern "C" fn picollo_scope_begin(h: *mut picollo_histogram, unit: u32) -> picollo_scope {
     let start: Option<u64> = boundary!({
-        if matches!(time_unit(unit), Some(u) if u != TimeUnit::Ticks) {
+        if matches!(time_unit(unit), Ok(u) if u != TimeUnit::Ticks) {
             time::tick_frequency();
         }
         Some(time::ticks_begin())
@@ -126,13 +134,7 @@ pub unsafe extern "C" fn picollo_scope_end(
     let end = time::ticks_end();
     boundary!({
         let scope = try_mut!(scope)?;
-        let unit = time_unit(scope.unit).ok_or_else(|| {
-            Failure::invalid(format_args!(
-                "scope unit {} is unknown: it must be a picollo_time_unit (0 ticks, 1 nanos, 2 \
-                 micros, 3 millis)",
-                scope.unit
-            ))
-        })?;
+        let unit = time_unit(scope.unit)?;
         // Only a shared reference: histograms record through atomics, other threads may too.
         let h = try_ref!(scope.histogram).map_err(|_| {
             Failure::new(

@@ -4,6 +4,7 @@
 use picollo_core::float::{FloatPercentile, FloatSummary, Side};
 use picollo_core::{BucketCount, Percentile, Summary, STANDARD_RANKS};
 
+use crate::choice::c_enum;
 use crate::handle::caller_owned;
 
 /// `mirror!(c <=> core, |s| { fields } to_c { c_only: expr } to_core { core_only: expr })`:
@@ -47,6 +48,13 @@ pub enum picollo_value_selection {
     Interpolated = 3,
 }
 
+c_enum!(picollo_value_selection {
+    Midpoint: "midpoint",
+    Lower: "lower",
+    Upper: "upper",
+    Interpolated: "interpolated",
+});
+
 /// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
 /// Reads run on any thread in every mode.
 #[repr(u32)]
@@ -61,6 +69,28 @@ pub enum picollo_mode {
     /// Any number of writers; buckets are approximate counters (exact below 2^T, then about 2 %).
     Approximate = 3,
 }
+
+c_enum!(picollo_mode {
+    SingleWriter: "single writer",
+    Interlocked: "interlocked",
+    ThreadLocal: "thread-local",
+    Approximate: "approximate",
+});
+
+/// How a histogram keeps its counters (`picollo_histogram_config.storage`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_storage {
+    /// One counter per bucket of the range, allocated at creation: no allocation while recording.
+    Dense = 0,
+    /// Blocks of counters made when first used: memory follows the data; not thread-local.
+    Sparse = 1,
+}
+
+c_enum!(picollo_storage {
+    Dense: "dense",
+    Sparse: "sparse"
+});
 
 /// A percentile and the bucket it was found in.
 #[repr(C)]

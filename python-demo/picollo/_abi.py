@@ -730,6 +730,10 @@ FLOAT_SIGNATURES = {
         status_t,
         [POINTER(picollo_float_summary), c_char_p, POINTER(c_char), c_size_t, c_size_p],
     ),
+    "picollo_float_summary_json": (
+        status_t,
+        [POINTER(picollo_float_summary), POINTER(c_char), c_size_t, c_size_p],
+    ),
     "picollo_float_summary_line": (
         status_t,
         [POINTER(picollo_float_summary), c_char_p, POINTER(c_char), c_size_t, c_size_p],

@@ -117,6 +117,7 @@ class FloatSummary(SummaryBase[FloatPercentile]):
     _C_TABLE = n.lib.picollo_float_summary_table
     _C_DIFF = n.lib.picollo_float_summary_diff
     _C_LINE = n.lib.picollo_float_summary_line
+    _C_JSON = n.lib.picollo_float_summary_json
 
     total: int
     zero: int

@@ -1,6 +1,6 @@
 """What the integer and the float histogram's result types share, written once: the copy
 out of a C struct, bucket membership, the standard summary (its percentiles by rank and its
-Markdown, diff and line text) and the names of the configuration's codes.
+Markdown, diff, line and JSON text) and the names of the configuration's codes.
 
 `_types` (integers) and `_float_types` (doubles) declare only what differs: their fields,
 their C structs and text functions, and their reprs.
@@ -9,6 +9,7 @@ their C structs and text functions, and their reprs.
 from __future__ import annotations
 
 import ctypes
+import json
 import math
 from dataclasses import fields
 from typing import Any, ClassVar, Generic, Iterator, Sequence, TypeVar
@@ -93,6 +94,7 @@ class SummaryBase(Generic[P]):
     _C_TABLE: ClassVar[Any]
     _C_DIFF: ClassVar[Any]
     _C_LINE: ClassVar[Any]
+    _C_JSON: ClassVar[Any]
 
     def __init__(self, c: Any):
         self._c = c  # kept for the text functions, which take the C struct
@@ -147,3 +149,13 @@ class SummaryBase(Generic[P]):
         nm = encode(name, "name")
         return fetch_text(lambda buf, size, needed: self._C_LINE(
             ctypes.byref(self._c), nm, buf, size, needed))
+
+    def json(self) -> str:
+        """The summary as JSON text (see `to_dict` for it parsed; docs/c-api.md, "Text",
+        lists the fields of each kind)."""
+        return fetch_text(lambda buf, size, needed: self._C_JSON(
+            ctypes.byref(self._c), buf, size, needed))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON summary parsed: totalCount, mean, stDev, percentiles… (NaN as None)."""
+        return json.loads(self.json())

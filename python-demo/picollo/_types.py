@@ -5,9 +5,7 @@ Percentile, Bucket, Step, Info, Summary (what they share with the float histogra
 from __future__ import annotations
 
 import ctypes
-import json
 from dataclasses import dataclass, fields
-from typing import Any
 
 from . import _native as n
 from ._convert import u64
@@ -130,6 +128,7 @@ class Summary(SummaryBase[Percentile]):
     _C_TABLE = n.lib.picollo_summary_table
     _C_DIFF = n.lib.picollo_summary_diff
     _C_LINE = n.lib.picollo_summary_line
+    _C_JSON = n.lib.picollo_summary_json
 
     total: int
     underflow: int
@@ -140,15 +139,6 @@ class Summary(SummaryBase[Percentile]):
     precision: float
     min_trackable: int
     max_trackable: int
-
-    def json(self) -> str:
-        """The summary as JSON text (see `to_dict` for it parsed)."""
-        return fetch_text(lambda buf, size, needed: n.lib.picollo_summary_json(
-            ctypes.byref(self._c), buf, size, needed))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON summary parsed: minTrackableValue, totalCount, mean, percentiles…"""
-        return json.loads(self.json())
 
     def __repr__(self) -> str:
         return (f"<Summary total={self.total:,} overflow={self.overflow:,} "

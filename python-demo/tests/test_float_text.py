@@ -55,6 +55,34 @@ def test_the_table_shows_percentiles_the_counts_apart_and_exact_extremes(latenci
     assert h.summary().table("Latency (s)") == table
 
 
+def test_the_json_is_the_summary_field_for_field(latencies):
+    s = latencies.summary()
+    d = s.to_dict()
+    assert d["minMagnitude"] == s.min_magnitude and d["maxMagnitude"] == s.max_magnitude
+    counts = {"totalCount": s.total, "zeroCount": s.zero, "nanCount": s.nan,
+              "positiveInfinityCount": s.positive_infinity,
+              "negativeInfinityCount": s.negative_infinity, "underflowCount": s.underflow,
+              "overflowCount": s.overflow, "saturatedCount": s.saturated}
+    assert {k: d[k] for k in counts} == counts
+    assert (d["nanCount"], d["positiveInfinityCount"], d["overflowCount"]) == (1, 1, 1)
+    assert (d["sum"], d["min"], d["max"]) == (s.sum, s.min, s.max)
+    assert (d["mean"], d["stDev"], d["precision"]) == (s.mean, s.stdev, s.precision)
+    assert len(d["percentiles"]) == 16
+    for j, p in zip(d["percentiles"], s):
+        assert (j["rank"], j["value"], j["plusMinus"], j["lowest"], j["highest"], j["count"],
+                j["cumulativeCount"], j["rankCount"]) == (
+            p.rank, p.value, p.plus_minus, p.lowest, p.highest, p.count,
+            p.cumulative_count, p.rank_count)
+    assert s.json() == picollo.FloatSummary.json(s) and "\n" not in s.json()
+
+
+def test_the_json_of_an_empty_histogram_has_nulls():
+    with picollo.FloatHistogram() as h:
+        d = h.summary().to_dict()
+    assert d["totalCount"] == 0 and d["sum"] == 0.0
+    assert d["min"] is None and d["max"] is None and d["mean"] is None
+
+
 def test_an_empty_histogram_has_dashes():
     with picollo.FloatHistogram() as h:
         r = rows(str(h))

@@ -98,7 +98,7 @@ namespace Picollo.Metrics
         /// then the counts beside the buckets that are not zero.</summary>
         public string Line(string name = null) { return Render(1, name); }
 
-        /// <summary>picollo_float_histogram_text: format 0 the table, 1 the line.</summary>
+        /// <summary>picollo_float_histogram_text: a TextFormat (0 the table, 1 the line, 2 JSON).</summary>
         string Render(uint format, string title)
         {
             byte[] t = Utf8.ToNative(title);

@@ -93,6 +93,14 @@ namespace Picollo.Metrics
         /// (just <c>Total=0</c> when empty), then the counts beside the buckets that are not zero.</summary>
         public string Line(string name = null) { return SummaryText.Render<FloatSummaryData>(Data, name, Native.picollo_float_summary_line); }
 
+        /// <summary>The summary as a JSON object: minMagnitude, maxMagnitude, the counts, the
+        /// exact sum and extremes, mean, stDev (null when unknown), precision, percentiles.</summary>
+        public string Json()
+        {
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                Native.picollo_float_summary_json(ref Data, buf, len, out needed));
+        }
+
         public override string ToString() { return Line(); }
 
         public string ToString(string name) { return Line(name); }

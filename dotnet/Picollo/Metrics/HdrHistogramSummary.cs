@@ -89,6 +89,8 @@ namespace Picollo.Metrics
         /// <summary>One line: <c>name: Total=…, Overflow=…, Mean=…, P0=…, …, P100=…</c>.</summary>
         public string Line(string name = null) { return SummaryText.Render<SummaryData>(Data, name, Native.picollo_summary_line); }
 
+        /// <summary>The summary as a JSON object: minTrackableValue, maxTrackableValue, the
+        /// counts, mean, stDev (null when empty), precision, percentiles.</summary>
         public string Json()
         {
             return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>

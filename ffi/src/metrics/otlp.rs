@@ -23,6 +23,7 @@ use crate::any_histogram::Histogram;
 use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::buffer::{copy_bytes, copy_text};
+use crate::choice::{c_enum, choice};
 use crate::error::Failure;
 use crate::handle::{caller_owned, try_ref};
 use crate::histogram::picollo_histogram;
@@ -43,6 +44,11 @@ pub enum picollo_otlp_temporality {
     Cumulative = 2,
 }
 
+c_enum!(picollo_otlp_temporality {
+    Delta: "delta",
+    Cumulative: "cumulative"
+});
+
 /// The encoding `picollo_histogram_otlp` writes.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +58,11 @@ pub enum picollo_otlp_format {
     /// OTLP/JSON: the protobuf JSON mapping (lowerCamelCase, 64-bit integers as strings).
     Json = 1,
 }
+
+c_enum!(picollo_otlp_format {
+    Protobuf: "protobuf",
+    Json: "JSON"
+});
 
 /// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 #[repr(C)]
@@ -107,26 +118,12 @@ pub extern "C" fn picollo_otlp_options_default() -> picollo_otlp_options {
     }
 }
 
-/// A `picollo_otlp_format` from its number.
-fn otlp_format(format: u32) -> Result<picollo_otlp_format, Failure> {
-    match format {
-        0 => Ok(picollo_otlp_format::Protobuf),
-        1 => Ok(picollo_otlp_format::Json),
-        _ => Err(Failure::invalid(format_args!(
-            "format {format} is unknown: it must be a picollo_otlp_format (0 protobuf, 1 JSON)"
-        ))),
-    }
-}
-
 /// A `picollo_otlp_temporality` from its number, as the core's.
 fn temporality(t: u32) -> Result<Temporality, Failure> {
-    match t {
-        1 => Ok(Temporality::Delta),
-        2 => Ok(Temporality::Cumulative),
-        t => Err(Failure::invalid(format_args!(
-            "temporality is {t}: it must be 1 (delta) or 2 (cumulative)"
-        ))),
-    }
+    Ok(match choice(t, "temporality")? {
+        picollo_otlp_temporality::Delta => Temporality::Delta,
+        picollo_otlp_temporality::Cumulative => Temporality::Cumulative,
+    })
 }
 
 /// The checked contents of a `picollo_otlp_options`.
@@ -265,7 +262,7 @@ pub unsafe extern "C" fn picollo_histogram_otlp(
     boundary!({
         let h = try_ref!(h)?;
         let o = read_sized!(o)?;
-        let format = otlp_format(format)?;
+        let format: picollo_otlp_format = choice(format, "format")?;
         // SAFETY: the caller promises that the strings of `o` are NULL or NUL-terminated and
         // its attribute arrays have their counts (this function's `# Safety`).
         let args = unsafe { OtlpArgs::read(&o) }?;
