@@ -72,6 +72,19 @@ pub enum ConfigError {
     },
 }
 
+impl ConfigError {
+    /// `e` as a relative error: the one rule of every histogram kind and every precision
+    /// argument. NaN, infinities, zero and negative values are refused; finite positive ones
+    /// are accepted (and clamped to `[1e-6, 0.1]` by the layout).
+    pub const fn check_relative_error(e: f64) -> Result<f64, ConfigError> {
+        // `e <= 0.0` is false for NaN, so NaN is named explicitly.
+        if e.is_nan() || e <= 0.0 || e == f64::INFINITY {
+            return Err(ConfigError::InvalidRelativeError(e));
+        }
+        Ok(e)
+    }
+}
+
 impl core::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {

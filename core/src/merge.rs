@@ -34,6 +34,9 @@ pub enum MergeError {
     /// The histogram's mode cannot do this (subtracting from a histogram other threads
     /// record into); nothing was changed.
     Unsupported,
+    /// The precision asked for (a downsample's relative error) is NaN, infinite, zero or
+    /// negative: the rule of [`crate::ConfigError::InvalidRelativeError`].
+    InvalidRelativeError(f64),
     /// The copy of the other histogram could not be allocated; nothing was changed.
     OutOfMemory {
         /// The size asked for, in bytes.
@@ -77,6 +80,9 @@ impl core::fmt::Display for MergeError {
                 "only a single-writer histogram can subtract: the other modes cannot take \
                  counts back while writers run (use a snapshot with deltas instead)",
             ),
+            MergeError::InvalidRelativeError(e) => {
+                write!(f, "{}", crate::ConfigError::InvalidRelativeError(e))
+            }
             MergeError::OutOfMemory { bytes } => {
                 write!(f, "{}", crate::OutOfMemory { bytes })
             }

@@ -14,7 +14,7 @@
 
 use alloc::vec::Vec;
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::counter::Counter;
 use crate::histogram::{Histogram, MergeError};
 use crate::layout::Layout;
@@ -71,8 +71,11 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
     /// layout's unit): exactly
     /// the histogram the recorded values would have made at that precision (see the module
     /// docs), over the same range. `Err(LayoutMismatch)` for a finer precision, which
-    /// could only spread counts over buckets the data never told apart.
+    /// could only spread counts over buckets the data never told apart;
+    /// `Err(InvalidRelativeError)` for one that is NaN, infinite or not positive.
     pub fn downsample(&self, relative_error: f64) -> Result<Histogram<u64, Vec<u64>>, MergeError> {
+        ConfigError::check_relative_error(relative_error)
+            .map_err(|_| MergeError::InvalidRelativeError(relative_error))?;
         let shape = Config::new()
             .with_relative_error(relative_error)
             .with_unit_scale(self.layout().unit_scale())
@@ -94,6 +97,8 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::string::ToString;
+
     use super::*;
     use crate::Config;
 
@@ -136,6 +141,23 @@ mod tests {
             assert_eq!(coarse.view().summary(), direct.view().summary());
         }
         assert!(fine.view().downsample(0.00001).is_err());
+    }
+
+    #[test]
+    fn a_precision_that_is_no_relative_error_is_refused_as_a_config_would_be() {
+        let h = record(Config::new(), &[1, 2, 3]);
+        for e in [f64::NAN, 0.0, -0.01, f64::INFINITY] {
+            let refused = h.view().downsample(e).unwrap_err();
+            assert!(
+                matches!(refused, MergeError::InvalidRelativeError(x) if x.to_bits() == e.to_bits())
+            );
+            let config = Config::new().with_relative_error(e).validate().unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                config.to_string(),
+                "one rule, one message"
+            );
+        }
     }
 
     #[test]

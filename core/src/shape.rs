@@ -82,11 +82,10 @@ impl Config {
 impl Shape {
     /// Check `config` (see [`Config::validate`], which calls this).
     pub const fn new(config: Config) -> Result<Shape, ConfigError> {
-        let e = config.relative_error();
-        // `e <= 0.0` is false for NaN, so NaN is named explicitly.
-        if e.is_nan() || e <= 0.0 || e == f64::INFINITY {
-            return Err(ConfigError::InvalidRelativeError(e));
-        }
+        let e = match ConfigError::check_relative_error(config.relative_error()) {
+            Ok(e) => e,
+            Err(err) => return Err(err),
+        };
         let (min, max) = (config.min_trackable(), config.max_trackable());
         if min > max {
             return Err(ConfigError::MinAboveMax { min, max });

@@ -468,12 +468,21 @@ fn downsampling_is_recording_at_the_coarser_precision() {
             assert_eq!(specials(&a), specials(&b), "{storage:?} e {e}");
             assert!((a.sum() - b.sum()).abs() <= 1e-12 * b.sum().abs().max(1.0));
         }
-        // A finer precision, or none, is refused.
-        for e in [0.0001, f64::NAN, -0.01, 0.0] {
+        // A finer precision is a layout mismatch; none at all, an invalid relative error
+        // (the rule of every config).
+        assert!(matches!(
+            fine.downsample(0.0001),
+            Err(MergeError::LayoutMismatch { .. })
+        ));
+        for e in [f64::NAN, -0.01, 0.0, f64::INFINITY] {
+            let refused = fine.downsample(e).unwrap_err();
             assert!(
-                matches!(fine.downsample(e), Err(MergeError::LayoutMismatch { .. })),
+                matches!(refused, MergeError::InvalidRelativeError(_)),
                 "{e}"
             );
+            assert!(refused
+                .to_string()
+                .contains("must be a finite number above 0"));
         }
     }
 }

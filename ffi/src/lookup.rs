@@ -1,10 +1,10 @@
 //! Queries by value (rank, quantile, count between, equivalent range) and histograms of
 //! another precision (adding re-binned counts, downsampling).
 
-use picollo_core::float::{FloatConfig, FloatHistogram};
-use picollo_core::{Config, MergeError};
+use picollo_core::float::FloatHistogram;
+use picollo_core::MergeError;
 
-use crate::any_histogram::{config_error, dispatch_view, merge_error};
+use crate::any_histogram::{dispatch_view, merge_error};
 use crate::args::{out, query};
 use crate::boundary::boundary;
 use crate::error::Failure;
@@ -160,7 +160,6 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
     query!(h, new out = |h| {
-        Config::new().with_relative_error(relative_error).validate().map_err(config_error)?;
         let coarse = h.with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?;
         handle_of(&coarse.map_err(|e| downsample_error(relative_error, e))?)?
     })
@@ -186,7 +185,6 @@ pub unsafe extern "C" fn picollo_float_histogram_downsample(
     out: *mut *mut picollo_float_histogram,
 ) -> picollo_status {
     query!(h, new out = |h| {
-        FloatConfig::new().with_relative_error(relative_error).validate().map_err(config_error)?;
         let coarse: Result<FloatHistogram<u64>, _> =
             each_float!(h, f => f.downsample(relative_error));
         AnyFloat::U64(coarse.map_err(|e| downsample_error(relative_error, e))?)
@@ -194,8 +192,8 @@ pub unsafe extern "C" fn picollo_float_histogram_downsample(
 }
 
 /// A downsample's failure as its status: the core refuses a precision finer than the
-/// histogram's with `LayoutMismatch` (the arguments were validated before), which this
-/// words for the caller who asked for `relative_error`.
+/// histogram's with `LayoutMismatch`, which this words for the caller who asked for
+/// `relative_error`; an invalid one (`INVALID_ARGUMENT`) and the rest as every merge's.
 fn downsample_error(relative_error: f64, e: MergeError) -> Failure {
     match e {
         MergeError::LayoutMismatch { this, other } => Failure::new(

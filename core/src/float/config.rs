@@ -114,10 +114,7 @@ impl FloatConfig {
     /// Check the settings: a relative error that is finite and above 0, and magnitudes
     /// with `0 < min ≤ max`, both finite.
     pub fn validate(&self) -> Result<FloatShape, ConfigError> {
-        let e = self.relative_error;
-        if e.is_nan() || e <= 0.0 || e.is_infinite() {
-            return Err(ConfigError::InvalidRelativeError(e));
-        }
+        let e = ConfigError::check_relative_error(self.relative_error)?;
         let (min, max) = (self.min_magnitude, self.max_magnitude);
         if !(min > 0.0 && min <= max && max.is_finite()) {
             return Err(ConfigError::InvalidMagnitudes { min, max });

@@ -675,13 +675,16 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// beside the buckets, the sum, the extremes and the value selection. Values this
     /// histogram counted as underflow or overflow stay so, even where the coarser
     /// layout's edge buckets reach a little past the range. `Err(LayoutMismatch)` for a
-    /// precision that is not a number, not positive, infinite, or finer
-    /// than this one's (it could only spread counts over buckets the data never told apart:
-    /// `add_rebinned` into a finer histogram does that knowingly); `Err(OutOfMemory)`.
+    /// precision finer than this one's (it could only spread counts over buckets the data
+    /// never told apart: `add_rebinned` into a finer histogram does that knowingly);
+    /// `Err(InvalidRelativeError)` for one that is NaN, infinite or not positive;
+    /// `Err(OutOfMemory)`.
     pub fn downsample(
         &self,
         relative_error: f64,
     ) -> Result<FloatHistogram<u64>, crate::MergeError> {
+        ConfigError::check_relative_error(relative_error)
+            .map_err(|_| crate::MergeError::InvalidRelativeError(relative_error))?;
         let mine = self.shape.layout();
         let mismatch = |other: f64| crate::MergeError::LayoutMismatch {
             this: mine.relative_error(),
