@@ -389,3 +389,18 @@ macro_rules! query {
     };
 }
 pub(crate) use query;
+
+/// The body of a `_new` from a config struct: `create!(config, out = |c| value)` reads the
+/// sized struct `config` (as `read_sized!`) into `c`, checks the output slot `out`, then
+/// stores `value` (which may use `?`) boxed as a new handle in `*out`.
+macro_rules! create {
+    ($config:ident, $out:ident = |$c:ident| $value:expr) => {
+        $crate::boundary::boundary!({
+            let $c = $crate::args::read_sized!($config)?;
+            let $out = $crate::handle::try_mut!($out)?;
+            $crate::handle::set_boxed($out, $value);
+            Ok(())
+        })
+    };
+}
+pub(crate) use create;

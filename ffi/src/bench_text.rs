@@ -13,35 +13,12 @@ use crate::bench::BenchRun;
 use crate::bench_args::picollo_bench_result;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
-use crate::choice::{c_enum, choice};
+use crate::choice::choice;
 use crate::error::Failure;
 use crate::handle::try_ref;
+use crate::linux_enums::{picollo_bench_format, picollo_bench_verdict};
 use crate::status::picollo_status;
 use crate::text::{fmt_internal, rendered};
-
-/// A text form of a benchmark result (`picollo_bench_result_text`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_bench_format {
-    /// The report: conditions and warnings, a Markdown row per metric, tail attribution.
-    Report = 0,
-    /// Every metric's full Markdown summary.
-    Summaries = 1,
-    /// A JSON object (values in thousandths of each unit, `"scale": 1000`).
-    Json = 2,
-    /// An HdrHistogram interval log, one interval per metric tagged with its name.
-    Log = 3,
-    /// One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
-    Line = 4,
-}
-
-c_enum!(picollo_bench_format {
-    Report: "report",
-    Summaries: "summaries",
-    Json: "JSON",
-    Log: "log",
-    Line: "line"
-});
 
 impl picollo_bench_format {
     /// `run` in this format.
@@ -56,18 +33,6 @@ impl picollo_bench_format {
         });
         text.map_err(fmt_internal)
     }
-}
-
-/// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_bench_verdict {
-    /// The rank test finds no difference.
-    NoDifference = 0,
-    /// B takes less time than A.
-    Faster = 1,
-    /// B takes more time than A.
-    Slower = 2,
 }
 
 impl From<Verdict> for picollo_bench_verdict {

@@ -17,10 +17,10 @@ pub(crate) trait CEnum: Copy + 'static {
     fn code(self) -> u32;
 }
 
-/// `c_enum!(picollo_x { Variant: "word", … })`: the [`CEnum`] of the C enum `picollo_x`. Every
-/// variant must be listed: a missing one fails to compile.
+/// `c_enum!(picollo_x: Variant = "word", …)`: the [`CEnum`] of the C enum `picollo_x`, one
+/// word per variant. Every variant must be listed: a missing one fails to compile.
 macro_rules! c_enum {
-    ($c:ident { $($v:ident: $word:literal),+ $(,)? }) => {
+    ($c:ident: $($v:ident = $word:literal),+ $(,)?) => {
         impl $crate::choice::CEnum for $c {
             const C_NAME: &'static str = stringify!($c);
             const VALUES: &'static [(Self, &'static str)] = &[$(($c::$v, $word)),+];

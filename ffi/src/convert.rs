@@ -5,8 +5,8 @@ use picollo_core::concurrent::{ApproxPolicy, CounterBits, Mode};
 use picollo_core::ValueSelection;
 
 use crate::choice::choice;
+use crate::enums::{picollo_mode, picollo_storage, picollo_value_selection};
 use crate::error::Failure;
-use crate::types::{picollo_mode, picollo_storage, picollo_value_selection};
 
 /// The core value selection of a C one.
 fn selection_of(c: picollo_value_selection) -> ValueSelection {

@@ -7,12 +7,14 @@
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 
 use crate::any_histogram::config_error;
-use crate::args::{query, read_sized, try_slice, StructSized};
+use crate::args::{create, query, try_slice, StructSized};
 use crate::boundary::boundary;
-use crate::choice::{c_enum, choice};
+use crate::choice::choice;
+use crate::enums::{picollo_float_mode, picollo_float_storage};
 use crate::error::Failure;
-use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref};
+use crate::handle::{free_boxed, hot_ref, try_ref};
 use crate::status::picollo_status;
+use crate::types::picollo_float_info;
 
 /// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
 /// queries on any thread; records as the mode allows; `_free` races no other call.
@@ -60,31 +62,6 @@ impl AnyFloat {
         Ok(each_float!(self, h => h.counts())?)
     }
 }
-
-/// How a float histogram keeps its counters (`picollo_float_config.storage`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_float_storage {
-    /// One counter per bucket of the range, allocated at creation.
-    Dense = 0,
-    /// One block per octave of magnitude, made when a value first lands in it (the default).
-    Sparse = 1,
-}
-
-/// Who may record into a float histogram (`picollo_float_config.mode`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_float_mode {
-    /// One recording thread at a time; reads from any.
-    SingleWriter = 0,
-    /// Any number of recording threads (atomic adds).
-    Interlocked = 1,
-}
-
-c_enum!(picollo_float_mode {
-    SingleWriter: "single writer",
-    Interlocked: "interlocked"
-});
 
 /// Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 #[repr(C)]
@@ -158,17 +135,16 @@ pub unsafe extern "C" fn picollo_float_histogram_new(
     config: *const picollo_float_config,
     out: *mut *mut picollo_float_histogram,
 ) -> picollo_status {
-    boundary!({
-        let config = read_sized!(config)?;
-        let out = try_mut!(out)?;
-        let (config, bits) = parse_config(&config)?;
-        let h = match bits {
-            32 => AnyFloat::U32(FloatHistogram::new(config).map_err(config_error)?),
-            _ => AnyFloat::U64(FloatHistogram::new(config).map_err(config_error)?),
-        };
-        set_boxed(out, h);
-        Ok(())
-    })
+    create!(
+        config,
+        out = |c| {
+            let (config, bits) = parse_config(&c)?;
+            match bits {
+                32 => AnyFloat::U32(FloatHistogram::new(config).map_err(config_error)?),
+                _ => AnyFloat::U64(FloatHistogram::new(config).map_err(config_error)?),
+            }
+        }
+    )
 }
 
 /// Frees a float histogram; NULL is ignored. Free each handle exactly once.
@@ -282,56 +258,6 @@ pub unsafe extern "C" fn picollo_float_histogram_add(
 ) -> picollo_status {
     merge_floats!(dst, src, add)
 }
-
-/// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct picollo_float_info {
-    /// Values in buckets (the zero bucket included): what quantiles cover.
-    pub total: u64,
-    /// `±0.0` values (in `total`).
-    pub zero: u64,
-    /// NaN values.
-    pub nan: u64,
-    /// `+∞` values.
-    pub positive_infinity: u64,
-    /// `−∞` values.
-    pub negative_infinity: u64,
-    /// Nonzero values with a magnitude below the range.
-    pub underflow: u64,
-    /// Finite values with a magnitude above the range.
-    pub overflow: u64,
-    /// Records that found their bucket full (or a sparse block unallocatable).
-    pub saturated: u64,
-    /// Sum of the values in buckets (0 when empty).
-    pub sum: f64,
-    /// Smallest value in buckets, exact (NaN when empty).
-    pub min: f64,
-    /// Largest value in buckets, exact (NaN when empty).
-    pub max: f64,
-    /// Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
-    pub min_magnitude: f64,
-    /// Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
-    pub max_magnitude: f64,
-    /// Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
-    pub relative_error: f64,
-    /// Buckets per octave of magnitude (a power of two).
-    pub buckets_per_octave: u64,
-    /// Buckets per sign in the range.
-    pub storage_len: u64,
-    /// Bytes of counters and exact sums allocated now, both signs (docs/c-api.md, "Float histograms").
-    pub footprint_bytes: u64,
-    /// 32 or 64.
-    pub counter_bits: u32,
-    /// A `picollo_float_mode` value.
-    pub mode: u32,
-    /// A `picollo_float_storage` value.
-    pub storage: u32,
-    /// A `picollo_value_selection` value.
-    pub value_selection: u32,
-}
-
-crate::handle::caller_owned!(picollo_float_info);
 
 /// Writes the facts of `h` to `*out`, from one consistent copy.
 #[no_mangle]

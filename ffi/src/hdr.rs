@@ -9,29 +9,12 @@ use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
 use crate::args::try_slice;
 use crate::boundary::boundary;
 use crate::buffer::{copy_text, write_bytes};
-use crate::choice::{c_enum, choice};
+use crate::choice::choice;
+use crate::enums::picollo_v2_form;
 use crate::error::Failure;
 use crate::handle::{set_boxed, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-
-/// A form of HdrHistogram's V2 encoding (`picollo_histogram_encode_v2`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_v2_form {
-    /// Uncompressed V2 bytes (cookie 0x1c849313).
-    Plain = 0,
-    /// zlib-compressed V2 bytes (cookie 0x1c849314), as `encodeIntoCompressedByteBuffer` writes.
-    Compressed = 1,
-    /// The base64 text of the compressed form (`"HISTFAAA..."`), as interval logs carry it.
-    Base64 = 2,
-}
-
-c_enum!(picollo_v2_form {
-    Plain: "plain",
-    Compressed: "compressed",
-    Base64: "base64"
-});
 
 /// The status of a V2 failure: what cannot be written is `UNENCODABLE`, a failed allocation
 /// `OUT_OF_MEMORY`, anything else a bad input (`FORMAT_ERROR`).
@@ -141,9 +124,9 @@ mod tests {
     use picollo_core::{Config, Histogram as CoreHistogram};
 
     use super::*;
+    use crate::enums::picollo_mode;
     use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
     use crate::testing::{last_error, Handle, THREE_DIGITS};
-    use crate::types::picollo_mode;
 
     const SW: u32 = picollo_mode::SingleWriter as u32;
 

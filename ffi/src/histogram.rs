@@ -2,14 +2,15 @@
 //! text in `histogram_text`, the options in `histogram_config`.
 
 use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
-use crate::args::{query, read_sized, try_slice};
+use crate::args::{create, query, try_slice};
 use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_arg, selection_to_c};
+use crate::enums::picollo_storage;
 use crate::error::Failure;
-use crate::handle::{free_boxed, hot_ref, set_boxed, try_mut, try_ref, Castable};
+use crate::handle::{free_boxed, hot_ref, try_ref, Castable};
 use crate::histogram_config::{parse_config, picollo_histogram_config};
 use crate::status::picollo_status;
-use crate::types::{picollo_histogram_info, picollo_storage};
+use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
 use picollo_core::MergeError;
 
@@ -29,17 +30,21 @@ pub unsafe extern "C" fn picollo_histogram_new(
     config: *const picollo_histogram_config,
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
-    boundary!({
-        let config = read_sized!(config)?;
-        let out = try_mut!(out)?;
-        let extremes = config.exact_extremes == 1;
-        let (config, bits, mode, storage) = parse_config(&config)?;
-        let shape = config.validate().map_err(config_error)?;
-        let h = Histogram::with_storage(shape, bits_from_c(bits), mode, storage)
-            .map_err(config_error)?;
-        set_boxed(out, if extremes { h.with_exact_extremes() } else { h });
-        Ok(())
-    })
+    create!(
+        config,
+        out = |c| {
+            let extremes = c.exact_extremes == 1;
+            let (config, bits, mode, storage) = parse_config(&c)?;
+            let shape = config.validate().map_err(config_error)?;
+            let h = Histogram::with_storage(shape, bits_from_c(bits), mode, storage)
+                .map_err(config_error)?;
+            if extremes {
+                h.with_exact_extremes()
+            } else {
+                h
+            }
+        }
+    )
 }
 
 /// Frees a histogram; NULL is ignored. Free each handle exactly once.

@@ -5,8 +5,8 @@ use picollo_core::Config;
 
 use crate::any_histogram::config_error;
 use crate::args::StructSized;
+use crate::enums::{picollo_mode, picollo_storage};
 use crate::error::Failure;
-use crate::types::{picollo_mode, picollo_storage};
 
 /// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 #[repr(C)]

@@ -13,12 +13,13 @@ use crate::args::try_str;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::choice::choice;
+use crate::enums::picollo_text_format;
 use crate::error::Failure;
 use crate::float::{picollo_float_histogram, AnyFloat};
 use crate::handle::{try_ref, Castable};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-use crate::text::{fmt_internal, picollo_text_format, rendered, TextForms};
+use crate::text::{fmt_internal, rendered, TextForms};
 
 /// The body of the text functions of a histogram: `summary` of the histogram behind `h` in
 /// form `format`, under `title` (NULL: ""), into the buffer arguments.

@@ -1,4 +1,5 @@
-//! The enums of the perf ABI (`picollo_perf_*`, `picollo_cpu_vendor`).
+//! The enums of the C ABI's Linux-only calls: perf sessions (`picollo_perf_*`,
+//! `picollo_cpu_vendor`), scopes (`picollo_time_unit`) and benchmarks (`picollo_bench_*`).
 #![cfg(target_os = "linux")]
 
 use crate::choice::c_enum;
@@ -122,12 +123,8 @@ pub enum picollo_perf_record_kind {
     Value = 3,
 }
 
-c_enum!(picollo_perf_record_kind {
-    Delta: "delta",
-    Corrected: "corrected",
-    RawDelta: "raw delta",
-    Value: "value"
-});
+c_enum!(picollo_perf_record_kind:
+    Delta = "delta", Corrected = "corrected", RawDelta = "raw delta", Value = "value");
 
 /// The CPU's vendor (`picollo_perf_info.vendor`).
 #[repr(u32)]
@@ -139,4 +136,52 @@ pub enum picollo_cpu_vendor {
     Amd = 1,
     /// Anything else, or not x86-64.
     Other = 2,
+}
+
+/// The unit a scope records in (`picollo_scope_begin`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_time_unit {
+    /// Raw ticks (TSC on x86-64 Linux, else monotonic nanoseconds).
+    Ticks = 0,
+    /// Nanoseconds.
+    Nanos = 1,
+    /// Microseconds.
+    Micros = 2,
+    /// Milliseconds.
+    Millis = 3,
+}
+
+c_enum!(picollo_time_unit:
+    Ticks = "ticks", Nanos = "nanos", Micros = "micros", Millis = "millis");
+
+/// A text form of a benchmark result (`picollo_bench_result_text`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_bench_format {
+    /// The report: conditions and warnings, a Markdown row per metric, tail attribution.
+    Report = 0,
+    /// Every metric's full Markdown summary.
+    Summaries = 1,
+    /// A JSON object (values in thousandths of each unit, `"scale": 1000`).
+    Json = 2,
+    /// An HdrHistogram interval log, one interval per metric tagged with its name.
+    Log = 3,
+    /// One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
+    Line = 4,
+}
+
+c_enum!(picollo_bench_format:
+    Report = "report", Summaries = "summaries", Json = "JSON", Log = "log", Line = "line");
+
+/// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_bench_verdict {
+    /// The rank test finds no difference.
+    NoDifference = 0,
+    /// B takes less time than A.
+    Faster = 1,
+    /// B takes more time than A.
+    Slower = 2,
 }

@@ -367,7 +367,7 @@ mod tests {
 
     use super::*;
     use crate::histogram::picollo_histogram_record;
-    use crate::testing::{last_error, text_of, Handle, THREE_DIGITS};
+    use crate::testing::{last_error, made, text_of, Handle, THREE_DIGITS};
 
     const T0: f64 = 1_700_000_000.0;
 
@@ -375,11 +375,7 @@ mod tests {
 
     impl Writer {
         fn new() -> Writer {
-            let mut w = ptr::null_mut();
-            // SAFETY: a writable slot.
-            let status = unsafe { picollo_log_writer_new(&mut w) };
-            assert_eq!(status, picollo_status::Ok);
-            Writer(w)
+            Writer(made(picollo_log_writer_new))
         }
 
         fn interval(

@@ -16,13 +16,12 @@ use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionB
 use picollo_core::Config;
 
 use crate::any_histogram::config_error;
-use crate::args::{read_sized, try_str, StructSized};
-use crate::boundary::boundary;
+use crate::args::{create, try_str, StructSized};
 use crate::choice::flag;
 use crate::error::Failure;
-use crate::handle::{free_boxed, set_boxed, try_mut};
+use crate::handle::free_boxed;
+use crate::linux_enums::picollo_perf_record_kind;
 use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
-use crate::perf_enums::picollo_perf_record_kind;
 use crate::perf_histogram::{session_histogram, SessionHistogram};
 use crate::perf_types::picollo_perf_config;
 use crate::status::picollo_status;
@@ -179,12 +178,7 @@ pub unsafe extern "C" fn picollo_perf_session_new(
     config: *const picollo_perf_config,
     out: *mut *mut picollo_perf_session,
 ) -> picollo_status {
-    boundary!({
-        let config = read_sized!(config)?;
-        let out = try_mut!(out)?;
-        set_boxed(out, parse_config(&config)?);
-        Ok(())
-    })
+    create!(config, out = |c| parse_config(&c)?)
 }
 
 /// Frees a session, its counters and their histograms (borrowed handles become invalid); NULL

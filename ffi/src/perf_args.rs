@@ -9,7 +9,7 @@ use picollo_core::perf::{
 
 use crate::choice::{choice, unknown_choice};
 use crate::error::Failure;
-use crate::perf_enums::picollo_perf_record_kind;
+use crate::linux_enums::picollo_perf_record_kind;
 use crate::status::picollo_status;
 
 /// The status of a perf error's kind: unavailable events are `UNSUPPORTED` or

@@ -1,5 +1,5 @@
 //! Plain `#[repr(C)]` structs of the perf ABI (`picollo_perf_*`; its enums are in
-//! `perf_enums`), and their conversions from the core types. Fields are u32/i32/u64/f64 only
+//! `linux_enums`), and their conversions from the core types. Fields are u32/i32/u64/f64 only
 //! (no bool): C#'s P/Invoke and ctypes map them field for field.
 #![cfg(target_os = "linux")]
 

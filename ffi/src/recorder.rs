@@ -7,23 +7,12 @@ use picollo_core::concurrent::DirectKind;
 use crate::any_histogram::Histogram;
 use crate::boundary::boundary;
 use crate::convert::bits_to_c;
+use crate::enums::picollo_recorder_kind;
 use crate::handle::{caller_owned, try_mut, try_ref};
 use crate::histogram::{picollo_histogram, picollo_histogram_record_fn, picollo_record_fn};
 use crate::status::picollo_status;
 
 caller_owned!(picollo_recorder);
-
-/// How `picollo_recorder_record` counts a bucket (`picollo_recorder.kind`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_recorder_kind {
-    /// A relaxed atomic load, then a relaxed store of one more (single writer; thread-local shard).
-    Plain = 0,
-    /// A relaxed atomic add of 1 (interlocked); one finding `limit` is taken back, then `record`.
-    Atomic = 1,
-    /// No direct path: every record calls `record` (approximate; thread-local at its shard cap).
-    Call = 2,
-}
 
 /// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
 /// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").

@@ -15,6 +15,16 @@ pub(crate) const THREE_DIGITS: f64 = 0.5 / 1024.0;
 /// A histogram handle, freed on drop.
 pub(crate) struct Handle(pub(crate) *mut picollo_histogram);
 
+/// A new handle from a `_new` that takes only its output slot (the writers), made or the
+/// test fails.
+pub(crate) fn made<T>(new: unsafe extern "C" fn(*mut *mut T) -> picollo_status) -> *mut T {
+    let mut p = ptr::null_mut();
+    // SAFETY: a writable output slot, as every such `_new` takes.
+    let status = unsafe { new(&mut p) };
+    assert_eq!(status, picollo_status::Ok);
+    p
+}
+
 impl Handle {
     /// A new histogram of the default config with these fields.
     pub(crate) fn new(counter_bits: u32, relative_error: f64, mode: u32) -> Handle {

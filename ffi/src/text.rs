@@ -11,7 +11,7 @@ use picollo_core::{Percentile, Summary};
 use crate::args::{str_from, try_str};
 use crate::boundary::boundary;
 use crate::buffer::write_text;
-use crate::choice::c_enum;
+use crate::enums::picollo_text_format;
 use crate::error::Failure;
 use crate::handle::{try_ref, Castable};
 use crate::status::picollo_status;
@@ -69,24 +69,6 @@ impl CallerSummary for FloatSummary {
 
 /// A writer of a summary's text under a title (or name).
 pub(crate) type Render<S> = fn(&S, &mut dyn Write, &str) -> std::fmt::Result;
-
-/// A text form of a histogram's summary (`picollo_histogram_text`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_text_format {
-    /// The Markdown table (`picollo_histogram_table`, `picollo_summary_table`).
-    Table = 0,
-    /// The one-line summary (`picollo_summary_line`), named by the title.
-    OneLine = 1,
-    /// A JSON object (`picollo_summary_json`); the title is not used.
-    Json = 2,
-}
-
-c_enum!(picollo_text_format {
-    Table: "table",
-    OneLine: "one line",
-    Json: "JSON"
-});
 
 /// A summary whose text forms `picollo_*histogram_text` and the `picollo_*summary_*` calls
 /// write: every form of a `picollo_text_format`.

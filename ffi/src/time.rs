@@ -7,32 +7,12 @@ use picollo_core::time::{self, TimeUnit};
 
 use crate::args::out;
 use crate::boundary::boundary;
-use crate::choice::{c_enum, choice};
+use crate::choice::choice;
 use crate::error::Failure;
 use crate::handle::{caller_owned, try_mut, try_ref};
 use crate::histogram::picollo_histogram;
+use crate::linux_enums::picollo_time_unit;
 use crate::status::picollo_status;
-
-/// The unit a scope records in (`picollo_scope_begin`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_time_unit {
-    /// Raw ticks (TSC on x86-64 Linux, else monotonic nanoseconds).
-    Ticks = 0,
-    /// Nanoseconds.
-    Nanos = 1,
-    /// Microseconds.
-    Micros = 2,
-    /// Milliseconds.
-    Millis = 3,
-}
-
-c_enum!(picollo_time_unit {
-    Ticks: "ticks",
-    Nanos: "nanos",
-    Micros: "micros",
-    Millis: "millis"
-});
 
 /// The core unit of a scope's `unit` (a `picollo_time_unit`), by [`choice`].
 fn time_unit(unit: u32) -> Result<TimeUnit, Failure> {

@@ -4,7 +4,6 @@
 use picollo_core::float::{FloatPercentile, FloatSummary, Side};
 use picollo_core::{BucketCount, Percentile, Summary, STANDARD_RANKS};
 
-use crate::choice::c_enum;
 use crate::handle::caller_owned;
 
 /// `mirror!(c <=> core, |s| { fields } to_c { c_only: expr } to_core { core_only: expr })`:
@@ -32,65 +31,8 @@ caller_owned!(
     picollo_summary,
     picollo_bucket,
     picollo_histogram_info,
+    picollo_float_info,
 );
-
-/// How a bucket's reported value is chosen (`picollo_histogram_config.value_selection`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_value_selection {
-    /// Bucket midpoint (default); ± is half the bucket width.
-    Midpoint = 0,
-    /// Smallest value of the bucket.
-    Lower = 1,
-    /// Largest value of the bucket (HdrHistogram's highest equivalent value).
-    Upper = 2,
-    /// Interpolated inside the bucket by the rank's position among its counts.
-    Interpolated = 3,
-}
-
-c_enum!(picollo_value_selection {
-    Midpoint: "midpoint",
-    Lower: "lower",
-    Upper: "upper",
-    Interpolated: "interpolated",
-});
-
-/// Concurrency mode of a histogram (`picollo_histogram_config.mode`; docs/concurrency.md).
-/// Reads run on any thread in every mode.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_mode {
-    /// One writer at a time (load + store: the fastest); reset from it; the one with subtract.
-    SingleWriter = 0,
-    /// Any number of writers, one relaxed atomic add per record: exact. Reset from any thread.
-    Interlocked = 1,
-    /// Any number of writers, each into its own shard (no contention); exact; reset anywhere.
-    ThreadLocal = 2,
-    /// Any number of writers; buckets are approximate counters (exact below 2^T, then about 2 %).
-    Approximate = 3,
-}
-
-c_enum!(picollo_mode {
-    SingleWriter: "single writer",
-    Interlocked: "interlocked",
-    ThreadLocal: "thread-local",
-    Approximate: "approximate",
-});
-
-/// How a histogram keeps its counters (`picollo_histogram_config.storage`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_storage {
-    /// One counter per bucket of the range, allocated at creation: no allocation while recording.
-    Dense = 0,
-    /// Blocks of counters made when first used: memory follows the data; not thread-local.
-    Sparse = 1,
-}
-
-c_enum!(picollo_storage {
-    Dense: "dense",
-    Sparse: "sparse"
-});
 
 /// A percentile and the bucket it was found in.
 #[repr(C)]
@@ -235,6 +177,54 @@ pub struct picollo_histogram_info {
     pub value_selection: u32,
     /// Threshold T of the approximate mode; 0 in the other modes.
     pub approx_threshold: u32,
+}
+
+/// Facts about a float histogram: counts, exact sum and extremes, range, layout, footprint.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_float_info {
+    /// Values in buckets (the zero bucket included): what quantiles cover.
+    pub total: u64,
+    /// `±0.0` values (in `total`).
+    pub zero: u64,
+    /// NaN values.
+    pub nan: u64,
+    /// `+∞` values.
+    pub positive_infinity: u64,
+    /// `−∞` values.
+    pub negative_infinity: u64,
+    /// Nonzero values with a magnitude below the range.
+    pub underflow: u64,
+    /// Finite values with a magnitude above the range.
+    pub overflow: u64,
+    /// Records that found their bucket full (or a sparse block unallocatable).
+    pub saturated: u64,
+    /// Sum of the values in buckets (0 when empty).
+    pub sum: f64,
+    /// Smallest value in buckets, exact (NaN when empty).
+    pub min: f64,
+    /// Largest value in buckets, exact (NaN when empty).
+    pub max: f64,
+    /// Smallest magnitude kept in buckets, above 0 (subnormals allowed); smaller ones underflow.
+    pub min_magnitude: f64,
+    /// Largest magnitude kept in buckets, finite, at least `min_magnitude`; larger ones overflow.
+    pub max_magnitude: f64,
+    /// Tolerated relative error, e.g. 0.001 for 0.1 %: finite and above 0; clamped to [1e-6, 0.1].
+    pub relative_error: f64,
+    /// Buckets per octave of magnitude (a power of two).
+    pub buckets_per_octave: u64,
+    /// Buckets per sign in the range.
+    pub storage_len: u64,
+    /// Bytes of counters and exact sums allocated now, both signs (docs/c-api.md, "Float histograms").
+    pub footprint_bytes: u64,
+    /// 32 or 64.
+    pub counter_bits: u32,
+    /// A `picollo_float_mode` value.
+    pub mode: u32,
+    /// A `picollo_float_storage` value.
+    pub storage: u32,
+    /// A `picollo_value_selection` value.
+    pub value_selection: u32,
 }
 
 /// A percentile of a float histogram: the value at a rank and its bucket.

@@ -23,7 +23,8 @@ use crate::any_histogram::Histogram;
 use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::buffer::{copy_bytes, copy_text};
-use crate::choice::{c_enum, choice};
+use crate::choice::choice;
+use crate::enums::{picollo_otlp_format, picollo_otlp_temporality};
 use crate::error::Failure;
 use crate::handle::{caller_owned, try_ref};
 use crate::histogram::picollo_histogram;
@@ -33,36 +34,6 @@ caller_owned!(picollo_otlp_options);
 
 /// `picollo_otlp_options.scale`: the coarsest scale at least as fine as the relative error.
 pub const PICOLLO_OTLP_SCALE_AUTO: i32 = -2147483647 - 1;
-
-/// How the points of an OTLP metric relate in time (`picollo_otlp_options.temporality`).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_otlp_temporality {
-    /// The point holds its interval only (start to time): export a `picollo_histogram_collect`.
-    Delta = 1,
-    /// The point holds everything since a fixed start: export a read of the histogram.
-    Cumulative = 2,
-}
-
-c_enum!(picollo_otlp_temporality {
-    Delta: "delta",
-    Cumulative: "cumulative"
-});
-
-/// The encoding `picollo_histogram_otlp` writes.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum picollo_otlp_format {
-    /// The protobuf bytes of an `ExportMetricsServiceRequest` (OTLP/HTTP and gRPC payload).
-    Protobuf = 0,
-    /// OTLP/JSON: the protobuf JSON mapping (lowerCamelCase, 64-bit integers as strings).
-    Json = 1,
-}
-
-c_enum!(picollo_otlp_format {
-    Protobuf: "protobuf",
-    Json: "JSON"
-});
 
 /// Options of `picollo_histogram_otlp`, from `picollo_otlp_options_default`; NULL strings are "".
 #[repr(C)]

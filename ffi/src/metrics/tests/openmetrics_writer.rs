@@ -14,17 +14,13 @@ use crate::metrics::{
     picollo_openmetrics_writer_point, picollo_openmetrics_writer_take,
 };
 use crate::status::picollo_status;
-use crate::testing::{last_error, text_of, Handle};
+use crate::testing::{last_error, made, text_of, Handle};
 
 struct Writer(*mut picollo_openmetrics_writer);
 
 impl Writer {
     fn new() -> Writer {
-        let mut w = ptr::null_mut();
-        // SAFETY: a writable slot.
-        let status = unsafe { picollo_openmetrics_writer_new(&mut w) };
-        assert_eq!(status, picollo_status::Ok);
-        Writer(w)
+        Writer(made(picollo_openmetrics_writer_new))
     }
 
     fn family(&self, name: &str, help: &str, o: &picollo_openmetrics_options) -> picollo_status {
