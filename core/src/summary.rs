@@ -148,11 +148,11 @@ impl Domain for Summary {
         v as f64
     }
     domain::common_fields!();
-    fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
+    fn outside(&self) -> impl Iterator<Item = (&'static str, &'static str, u64)> {
         [
-            ("Underflow", self.underflow),
-            ("Overflow", self.overflow),
-            ("Saturated", self.saturated),
+            ("Underflow", "underflowCount", self.underflow),
+            ("Overflow", "overflowCount", self.overflow),
+            ("Saturated", "saturatedCount", self.saturated),
         ]
         .into_iter()
     }
@@ -184,12 +184,7 @@ impl Domain for Summary {
         ]
     }
     fn json_counts(&self) -> impl Iterator<Item = (&'static str, u64)> {
-        [
-            ("underflowCount", self.underflow),
-            ("overflowCount", self.overflow),
-            ("saturatedCount", self.saturated),
-        ]
-        .into_iter()
+        core::iter::empty()
     }
     fn json_stats(&self) -> impl Iterator<Item = (&'static str, f64)> {
         core::iter::empty()

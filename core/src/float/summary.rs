@@ -102,7 +102,7 @@ impl FloatSummary {
             write!(w, ", P{}={}", Rank(p.rank), Significant(p.value, digits))?;
         }
         write!(w, ", Max={}", Significant(self.max, digits))?;
-        for (label, n) in self.outside() {
+        for (label, _, n) in self.outside() {
             if n != 0 {
                 write!(w, ", {label}={}", Grouped(n))?;
             }
@@ -138,14 +138,14 @@ impl Domain for FloatSummary {
         v
     }
     domain::common_fields!();
-    fn outside(&self) -> impl Iterator<Item = (&'static str, u64)> {
+    fn outside(&self) -> impl Iterator<Item = (&'static str, &'static str, u64)> {
         [
-            ("NaN", self.nan),
-            ("+Infinity", self.positive_infinity),
-            ("-Infinity", self.negative_infinity),
-            ("Underflow", self.underflow),
-            ("Overflow", self.overflow),
-            ("Saturated", self.saturated),
+            ("NaN", "nanCount", self.nan),
+            ("+Infinity", "positiveInfinityCount", self.positive_infinity),
+            ("-Infinity", "negativeInfinityCount", self.negative_infinity),
+            ("Underflow", "underflowCount", self.underflow),
+            ("Overflow", "overflowCount", self.overflow),
+            ("Saturated", "saturatedCount", self.saturated),
         ]
         .into_iter()
     }
@@ -176,17 +176,9 @@ impl Domain for FloatSummary {
             ("maxMagnitude", self.max_magnitude),
         ]
     }
+    /// `zeroCount`: the values in the zero bucket.
     fn json_counts(&self) -> impl Iterator<Item = (&'static str, u64)> {
-        [
-            ("zeroCount", self.zero),
-            ("nanCount", self.nan),
-            ("positiveInfinityCount", self.positive_infinity),
-            ("negativeInfinityCount", self.negative_infinity),
-            ("underflowCount", self.underflow),
-            ("overflowCount", self.overflow),
-            ("saturatedCount", self.saturated),
-        ]
-        .into_iter()
+        [("zeroCount", self.zero)].into_iter()
     }
     /// The exact `sum`, `min` and `max`.
     fn json_stats(&self) -> impl Iterator<Item = (&'static str, f64)> {

@@ -40,8 +40,9 @@ pub(crate) trait Domain {
     fn precision(&self) -> f64;
     /// Mean and population standard deviation (NaN when empty).
     fn moments(&self) -> (f64, f64);
-    /// The counts beside the buckets, with their row labels, zeros included.
-    fn outside(&self) -> impl Iterator<Item = (&'static str, u64)>;
+    /// The counts beside the buckets, zeros included, each with its row label and its JSON
+    /// key.
+    fn outside(&self) -> impl Iterator<Item = (&'static str, &'static str, u64)>;
     /// The statistics shown in pairs (a table row per pair, a diff row per statistic),
     /// with their labels: Mean and StDev first.
     fn stats(&self) -> impl Iterator<Item = [(&'static str, f64); 2]>;
@@ -52,7 +53,8 @@ pub(crate) trait Domain {
     fn write_json_value(w: &mut dyn Write, v: Self::Value) -> fmt::Result;
     /// The JSON keys and values of the range, first in the object.
     fn json_range(&self) -> [(&'static str, Self::Value); 2];
-    /// The JSON keys and values of the counts beside the buckets, after `totalCount`.
+    /// The JSON keys and values of the counts in buckets this domain names apart, between
+    /// `totalCount` and the counts beside the buckets.
     fn json_counts(&self) -> impl Iterator<Item = (&'static str, u64)>;
     /// The JSON keys and values of the statistics only this domain has, before `mean`.
     fn json_stats(&self) -> impl Iterator<Item = (&'static str, f64)>;

@@ -5,7 +5,8 @@ use core::fmt::{self, Write};
 use super::domain::Domain;
 
 /// The summary `s` as a JSON object (no trailing newline): the domain's range fields,
-/// `totalCount`, the domain's counts beside the buckets and its own statistics, `mean`,
+/// `totalCount`, the domain's own counts and the counts beside the buckets, its own
+/// statistics, `mean`,
 /// `stDev`, `precision` (a statistic not known is `null`), and `percentiles`: objects with
 /// `rank`, `value`, `plusMinus`, the bucket's bounds as the domain names them, `count`,
 /// `cumulativeCount` and `rankCount`.
@@ -17,7 +18,8 @@ pub(crate) fn write_json<S: Domain>(s: &S, w: &mut dyn Write) -> fmt::Result {
         w.write_char(',')?;
     }
     write!(w, "\"totalCount\":{}", s.total())?;
-    for (key, n) in s.json_counts() {
+    let outside = s.outside().map(|(_, key, n)| (key, n));
+    for (key, n) in s.json_counts().chain(outside) {
         write!(w, ",\"{key}\":{n}")?;
     }
     let (mean, stdev) = s.moments();

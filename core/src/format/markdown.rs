@@ -58,7 +58,7 @@ fn rank_rows<S: Domain>(s: &S, t: &mut Table<'_>, style: S::Style) -> fmt::Resul
             &|c| write!(c, "{}", Grouped(p.rank_count)),
         ])?;
     }
-    for (label, n) in s.outside() {
+    for (label, _, n) in s.outside() {
         if n != 0 {
             t.row([&|c| c.write_str(label), &blank, &blank, &|c| {
                 write!(c, "{}", Grouped(n))
