@@ -8,7 +8,7 @@ use picollo_core::hdr::{self, V2Error};
 use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
 use crate::args::try_slice;
 use crate::boundary::boundary;
-use crate::buffer::{copy_text, write_bytes};
+use crate::buffer::{copy_text, write_bytes, CallerBuffer};
 use crate::choice::choice;
 use crate::enums::picollo_v2_form;
 use crate::error::Failure;
@@ -66,9 +66,10 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
             let text = h
                 .with_view(|view| dispatch_view!(view, v => v.encode_v2_base64()))?
                 .map_err(v2_error)?;
+            let out = CallerBuffer::new(buf, len, needed, "buf").cast();
             // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
             // `needed` is NULL or writable (this function's `# Safety`).
-            return unsafe { copy_text(&text, buf.cast(), len, needed, "buf") };
+            return unsafe { copy_text(&text, out) };
         }
         let compressed = form == picollo_v2_form::Compressed;
         let bytes = h

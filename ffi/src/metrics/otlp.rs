@@ -22,7 +22,7 @@ use super::{copied_view, copy_of};
 use crate::any_histogram::Histogram;
 use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
-use crate::buffer::{copy_bytes, copy_text};
+use crate::buffer::{copy_bytes, copy_text, CallerBuffer};
 use crate::choice::choice;
 use crate::enums::{picollo_otlp_format, picollo_otlp_temporality};
 use crate::error::Failure;
@@ -238,16 +238,13 @@ pub unsafe extern "C" fn picollo_histogram_otlp(
         // its attribute arrays have their counts (this function's `# Safety`).
         let args = unsafe { OtlpArgs::read(&o) }?;
         let histogram = args.histogram(h)?;
+        let out = CallerBuffer::new(buf, len, needed, "buf");
         args.with_request(&histogram, |request| match format {
             // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
             // `needed` is NULL or writable (this function's `# Safety`).
-            picollo_otlp_format::Protobuf => unsafe {
-                copy_bytes(&request.to_protobuf(), buf, len, needed, "buf")
-            },
+            picollo_otlp_format::Protobuf => unsafe { copy_bytes(&request.to_protobuf(), out) },
             // SAFETY: as above.
-            picollo_otlp_format::Json => unsafe {
-                copy_text(&request.to_json(), buf.cast(), len, needed, "buf")
-            },
+            picollo_otlp_format::Json => unsafe { copy_text(&request.to_json(), out.cast()) },
         })
     })
 }
