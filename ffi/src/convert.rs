@@ -1,7 +1,7 @@
 //! The C enums' numbering, converted to and from the core's enums (the core does not know
 //! the C values).
 
-use picollo_core::concurrent::{ApproxPolicy, CounterBits, Mode};
+use picollo_core::concurrent::{ApproxPolicy, CounterBits, Mode, Storage};
 use picollo_core::ValueSelection;
 
 use crate::choice::choice;
@@ -44,12 +44,12 @@ pub(crate) fn config_counter_bits(counter_bits: u32) -> Result<u32, Failure> {
     Ok(counter_bits)
 }
 
-/// A config's `storage` field, a `picollo_storage` (the integer and the float histograms'
-/// storage kinds are numbered alike): `dense` or `sparse`.
-pub(crate) fn config_storage<S>(storage: u32, (dense, sparse): (S, S)) -> Result<S, Failure> {
+/// The core storage of a histogram config's `storage` field (a `picollo_storage`), by
+/// [`choice`].
+pub(crate) fn storage_arg(storage: u32) -> Result<Storage, Failure> {
     Ok(match choice(storage, "storage")? {
-        picollo_storage::Dense => dense,
-        picollo_storage::Sparse => sparse,
+        picollo_storage::Dense => Storage::Dense,
+        picollo_storage::Sparse => Storage::Sparse,
     })
 }
 

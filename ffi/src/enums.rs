@@ -62,6 +62,8 @@ pub enum picollo_float_storage {
     Sparse = 1,
 }
 
+c_enum!(picollo_float_storage: Dense = "dense", Sparse = "sparse");
+
 /// Who may record into a float histogram (`picollo_float_config.mode`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

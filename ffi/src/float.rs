@@ -108,7 +108,10 @@ pub extern "C" fn picollo_float_config_default() -> picollo_float_config {
 
 fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failure> {
     let counter_bits = crate::convert::config_counter_bits(cfg.counter_bits)?;
-    let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
+    let storage = match choice(cfg.storage, "storage")? {
+        picollo_float_storage::Dense => Storage::Dense,
+        picollo_float_storage::Sparse => Storage::Sparse,
+    };
     let mode = match choice(cfg.mode, "mode")? {
         picollo_float_mode::SingleWriter => FloatMode::SingleWriter,
         picollo_float_mode::Interlocked => FloatMode::Interlocked,

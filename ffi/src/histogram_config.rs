@@ -73,7 +73,7 @@ pub(crate) fn parse_config(
     let selection = crate::convert::selection_arg(cfg.value_selection, "value_selection")?;
     check_approx(cfg)?;
     let mode = crate::convert::mode_arg(cfg.mode, cfg.approx_threshold)?;
-    let storage = crate::convert::config_storage(cfg.storage, (Storage::Dense, Storage::Sparse))?;
+    let storage = crate::convert::storage_arg(cfg.storage)?;
     let config = Config::new()
         .with_relative_error(cfg.relative_error)
         .with_range(cfg.min_trackable, cfg.max_trackable)
