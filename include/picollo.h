@@ -349,7 +349,7 @@ enum picollo_time_unit
 typedef uint32_t picollo_time_unit;
 #endif // __cplusplus
 
-// A text form of a histogram's summary (`picollo_histogram_text`).
+// A text form of a summary (`picollo_histogram_text`, `picollo_float_histogram_text`).
 enum picollo_text_format
 #ifdef __cplusplus
   : uint32_t

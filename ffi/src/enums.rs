@@ -76,7 +76,7 @@ pub enum picollo_float_mode {
 
 c_enum!(picollo_float_mode: SingleWriter = "single writer", Interlocked = "interlocked");
 
-/// A text form of a histogram's summary (`picollo_histogram_text`).
+/// A text form of a summary (`picollo_histogram_text`, `picollo_float_histogram_text`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_text_format {
