@@ -36,7 +36,7 @@ macro_rules! c_enum {
 pub(crate) use c_enum;
 
 /// The value of `E` numbered `value`, if any.
-pub(crate) fn c_value<E: CEnum>(value: u32) -> Option<E> {
+fn c_value<E: CEnum>(value: u32) -> Option<E> {
     E::VALUES
         .iter()
         .map(|&(e, _)| e)

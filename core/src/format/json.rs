@@ -6,10 +6,9 @@ use super::domain::Domain;
 
 /// The summary `s` as a JSON object (no trailing newline): the domain's range fields,
 /// `totalCount`, the domain's own counts and the counts beside the buckets, its own
-/// statistics, `mean`,
-/// `stDev`, `precision` (a statistic not known is `null`), and `percentiles`: objects with
-/// `rank`, `value`, `plusMinus`, the bucket's bounds as the domain names them, `count`,
-/// `cumulativeCount` and `rankCount`.
+/// statistics, `mean`, `stDev`, `precision` (a statistic not known is `null`), and
+/// `percentiles`: objects with `rank`, `value`, `plusMinus`, the bucket's bounds as the
+/// domain names them, `count`, `cumulativeCount` and `rankCount`.
 pub(crate) fn write_json<S: Domain>(s: &S, w: &mut dyn Write) -> fmt::Result {
     w.write_char('{')?;
     for (key, v) in s.json_range() {
