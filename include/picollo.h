@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 12
+#define PICOLLO_ABI_VERSION_MINOR 13
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -109,12 +109,16 @@ enum picollo_bench_verdict
   : uint32_t
 #endif // __cplusplus
  {
-  // The rank test finds no difference.
+  // The interval of the change holds 0.
   PICOLLO_BENCH_VERDICT_NO_DIFFERENCE = 0,
-  // B takes less time than A.
+  // B takes less time than A, by at least the threshold.
   PICOLLO_BENCH_VERDICT_FASTER = 1,
-  // B takes more time than A.
+  // B takes more time than A, by at least the threshold.
   PICOLLO_BENCH_VERDICT_SLOWER = 2,
+  // B differs from A by less than the threshold (ABI 1.13).
+  PICOLLO_BENCH_VERDICT_WITHIN_NOISE = 3,
+  // Too few rounds for a 99 % verdict: 8 interleaved, 5 a side measured apart (ABI 1.13).
+  PICOLLO_BENCH_VERDICT_NOT_ENOUGH_ROUNDS = 4,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_verdict;
@@ -560,11 +564,51 @@ typedef struct picollo_bench_config {
   uint32_t set_nice;
   // A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
   const struct picollo_bench_result *baseline;
+  // The change in percent below which a comparison against the result calls a
+  // difference within noise; 0: the default, 1 %; negative: none (every difference
+  // at 99 % is faster or slower). ABI 1.13.
+  double threshold;
+  // Rounds to cut the samples into (a run), or to run both sides in (an interleaved
+  // comparison), 1 to 1,000,000; 0: 10 for a run, one per 0.1 s of `time_budget` (10 to
+  // 100) for a comparison. ABI 1.13.
+  uint64_t rounds;
+  // The seed of each interleaved round's order; 0: drawn from the clock. ABI 1.13.
+  uint64_t seed;
 } picollo_bench_config;
 
 // The measured work: runs `iterations` operations with the caller's `ctx`; it must not
 // unwind or longjmp out.
 typedef void (*picollo_bench_work)(void *ctx, uint64_t iterations);
+
+// The figures behind a comparison's verdict (`picollo_bench_compare_info`); set
+// `struct_size` to `sizeof(picollo_bench_comparison)` before the call. Percentages are of
+// A's median round; an interval end is ±infinity when the rounds are too few. ABI 1.13.
+typedef struct picollo_bench_comparison {
+  // `sizeof(picollo_bench_comparison)`, set by the caller.
+  uint32_t struct_size;
+  // The verdict (a `picollo_bench_verdict`).
+  uint32_t verdict;
+  // B's time per operation over A's: `1 + change / 100`.
+  double ratio;
+  // B's change against A in percent: the estimate of the shift of the rounds' medians.
+  double change;
+  // The 99 % interval of `change`: its lower end.
+  double change_low;
+  // Its upper end.
+  double change_high;
+  // The smallest change the comparison could tell from noise: half the interval, in %.
+  double noise_floor;
+  // The threshold in percent below which a difference is within noise (0: none).
+  double threshold;
+  // The rounds of A.
+  uint64_t rounds_a;
+  // The rounds of B.
+  uint64_t rounds_b;
+  // 1: the rounds were interleaved and judged in pairs; 0: measured apart.
+  uint32_t paired;
+  // How many warnings the comparison's text gives about its rounds (drift).
+  uint32_t warnings;
+} picollo_bench_comparison;
 
 // A bucket and its count.
 typedef struct picollo_bucket {
@@ -1172,6 +1216,22 @@ picollo_status picollo_bench_run(const struct picollo_bench_config *config,
                                  void *ctx,
                                  struct picollo_bench_result **out);
 
+// Compares `work_a(ctx_a, k)` with `work_b(ctx_b, k)` interleaved, on the calling thread as
+// `config` says: both warm up, then every round runs both back to back in a random order;
+// the two results, named `name_a` and `name_b` (NULL: "A", "B"), go to `*out_a` and
+// `*out_b` for `picollo_bench_result_free`, and `picollo_bench_compare` of the two judges
+// round against round (docs/c-api.md, "Benchmarks"). Errors: as `picollo_bench_run`; the
+// outputs are written only on success. Safety: as `picollo_bench_run`, for both callbacks.
+picollo_status picollo_bench_compare_run(const struct picollo_bench_config *config,
+                                         const char *name_a,
+                                         picollo_bench_work work_a,
+                                         void *ctx_a,
+                                         const char *name_b,
+                                         picollo_bench_work work_b,
+                                         void *ctx_b,
+                                         struct picollo_bench_result **out_a,
+                                         struct picollo_bench_result **out_b);
+
 // Frees a result and the histograms it lends; NULL is ignored.
 void picollo_bench_result_free(struct picollo_bench_result *r);
 
@@ -1193,16 +1253,18 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r, size_t index, const struct picollo_histogram **out);
 
 // Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
-// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
+// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
+// default rounds and threshold (1 %), a seed from the clock.
 struct picollo_bench_config picollo_bench_config_default(void);
 
 // Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
 // `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_text(const struct picollo_bench_result *r, uint32_t format, char *buf, size_t len, size_t *needed);
 
-// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
-// verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
-// `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
+// Writes result `b` against `a`, round against round (diff tables, method, warnings, `verdict:
+// …` line), into `buf`, then the verdict to `*verdict` and B's time over A's (`1 + change/100`)
+// to `*ratio`, each unless NULL. Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`,
+// `ratio` unwritten).
 picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      const struct picollo_bench_result *b,
                                      char *buf,
@@ -1210,6 +1272,13 @@ picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      size_t *needed,
                                      picollo_bench_verdict *verdict,
                                      double *ratio);
+
+// Writes the figures of result `b` against `a` (as `picollo_bench_compare` judges them) to
+// `*out`. Errors: NULL `a`, `b` or `out`; `STRUCT_SIZE` when `out->struct_size` is smaller
+// than this library's struct. Safety: `out->struct_size` is set by the caller.
+picollo_status picollo_bench_compare_info(const struct picollo_bench_result *a,
+                                          const struct picollo_bench_result *b,
+                                          struct picollo_bench_comparison *out);
 
 // Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 // Errors: `OUT_OF_RANGE` past the end.

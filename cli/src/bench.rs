@@ -1,31 +1,40 @@
 //! `picollo bench`: whole commands measured like hyperfine, with every figure's
-//! distribution: each command runs its warm-ups, then its measured runs, each through
-//! `sh -c`; per run the wall time, user and system time and the counters of the command
-//! (and of everything it spawns) go into one histogram per metric; then one report per
-//! command and, with two or more, each compared with the first and a verdict.
+//! distribution, interleaved: after the warm-ups, each round runs every command once in a
+//! random order (through `sh -c`, or without a shell), beside the shell alone, whose start
+//! is subtracted; per run the wall time, user and system time and the counters of the
+//! command (and of everything it spawns) go into one histogram per metric; then one report
+//! per command and, with two or more, each compared with the first round against round;
+//! with `--baseline`, each compared with its saved result, a CI gate.
 
 mod command;
 mod output;
+mod rounds;
+mod saved;
 
 use std::io::IsTerminal;
 use std::process::ExitStatus;
-use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use picollo::bench::{compare, Bench, BenchResult, Comparison, WarmUp};
+use picollo::bench::{compare, Bench, BenchResult, Comparison, Verdict, WarmUp};
+use picollo::concurrent::XorShift64;
 
 use crate::error::Failure;
-use command::{run_once, Counters, Ran};
+use command::Counters;
+use rounds::Track;
 
 /// `picollo bench --help`'s notes.
 pub const BENCH_HELP: &str = "\
 Runs:
-  Each CMD is one shell string, run as `sh -c CMD` with stdin, stdout and stderr on
-  /dev/null (--show-output keeps picollo's stdout and stderr): --warmup runs first (not measured), then --runs measured runs, one command
-  after the other. Each run forks a child held at a gate while its counters open, then
-  lets it exec. Wall time runs from that release to the reap (the shell's exec and start
-  included); user and system time are wait4's (the command and the children it waited
+  Each CMD is one shell string, run as `sh -c CMD` (--shell picks another shell; -N or
+  --shell=none runs its words without a shell, split at blanks with quotes and backslashes
+  as a shell does) with stdin, stdout and stderr on /dev/null (--show-output keeps
+  picollo's stdout and stderr). The runs are interleaved: --warmup rounds first (not
+  measured), then --runs measured rounds, each running every command once in a random
+  order, and beside them the shell alone (`sh -c ''`), whose median figures are
+  subtracted from every command's (not with --shell=none). Each run forks a child held at
+  a gate while its counters open, then lets it exec. Wall time runs from that release to
+  the reap; user and system time are wait4's (the command and the children it waited
   for). Counters (task-clock, page faults, context switches; cycles, instructions and
   branch misses where the PMU has them) are a perf group on the child, enabled by its
   exec and inherited by all it spawns, kernel work included where perf_event_paranoid
@@ -33,18 +42,26 @@ Runs:
 
 Output:
   One report per command (conditions, a table per metric, what the slow runs did
-  differently); with two or more commands, each compared with the first: Δ% per
-  percentile with a 99 % interval of the difference, Cohen's d, a Mann-Whitney test on
-  wall time and a last line `verdict: B is slower|faster than A by x% (99 % confidence)`
-  or `verdict: no difference between A and B (99 % confidence)`. A command that exits
-  non-zero (or is killed) is reported with its status and the run that failed, and is
-  not measured nor compared; the exit status is then 6.
+  differently); with two or more commands, each compared with the first, round against
+  round: Δ% per percentile with a 99 % interval of the difference, Cohen's d, the method
+  (the Wilcoxon signed-rank test on the rounds' paired differences of wall time), warnings
+  where the rounds drifted, and a last line `verdict: B is slower|faster than A by x %
+  [lo %, hi %], noise floor f % (99 % confidence)`; a change below --threshold percent is
+  `within noise`, an interval holding 0 `no difference`, fewer than 8 rounds `not enough
+  rounds`. A command that exits non-zero (or is killed) is reported with its status and the
+  run that failed, and is not measured nor compared; the exit status is then 6.
   --export-log writes one interval per command and metric, tagged cmdN:METRIC (cmd1 is
   the first command; METRIC is time, user, system or the counter's name, e.g.
   cmd2:Software:TaskClock), values in thousandths of the unit (picoseconds for times):
   `picollo report --tag cmd1:time --unit-ratio 1e6 LOG` shows microseconds.
   --json writes {\"commands\": [...], \"comparisons\": [...]}: per command its tag, the
-  command, and its result (the harness's JSON) or its failure.";
+  command, and its result (the harness's JSON, with its rounds) or its failure.
+
+CI gate:
+  --save FILE writes the JSON to FILE; a later `picollo bench --baseline FILE CMD...`
+  compares each command with the saved command of the same position (the rounds of the
+  two measurements apart: the Mann-Whitney test on their runs), after the comparisons
+  with the first command, and exits with 7 when one is slower by the threshold or more.";
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -68,6 +85,44 @@ pub struct BenchArgs {
     /// Let the commands write to picollo's stdout and stderr (default: /dev/null)
     #[arg(long)]
     pub show_output: bool,
+    /// The shell that runs each command with -c; `none`: run its words without a shell
+    #[arg(short = 'S', long, value_name = "SHELL", default_value = "sh")]
+    pub shell: String,
+    /// Run each command without a shell (--shell=none)
+    #[arg(short = 'N', conflicts_with = "shell")]
+    pub no_shell: bool,
+    /// A change below this percentage is `within noise` (0: every difference at 99 % is
+    /// faster or slower)
+    #[arg(long, value_name = "PERCENT", default_value_t = 1.0, value_parser = percent)]
+    pub threshold: f64,
+    /// Write the results as JSON to this file, for a later --baseline
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<String>,
+    /// Compare each command with the result saved in FILE (--save) at its position; exit
+    /// with 7 when one is slower by the threshold or more
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<String>,
+    /// The seed of the rounds' random orders (default: from the clock)
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+/// A threshold: a finite percentage, 0 or more.
+fn percent(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!("{s:?} is not a percentage of 0 or more")),
+    }
+}
+
+impl BenchArgs {
+    /// The shell the commands run through (`None`: none).
+    fn shell(&self) -> Option<&str> {
+        match self.no_shell || self.shell == "none" {
+            true => None,
+            false => Some(&self.shell),
+        }
+    }
 }
 
 /// What became of one command.
@@ -103,41 +158,92 @@ impl Measurement {
 }
 
 /// Measure every command, print the reports and comparisons, write the files asked for;
-/// a failed command makes the exit status 6 once everything else is written.
+/// a failed command makes the exit status 6, and a slower one against `--baseline` 7, once
+/// everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     // An output that cannot be written fails now, not after the runs.
-    for path in [&args.export_log, &args.json].into_iter().flatten() {
+    for path in [&args.export_log, &args.json, &args.save]
+        .into_iter()
+        .flatten()
+    {
         if path != "-" {
             std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
         }
     }
-    let counters = Counters::choose();
-    let per_command = u64::from(args.warmup) + u64::from(args.runs);
-    let bar = progress_bar(per_command * args.commands.len() as u64);
-    let t0 = Instant::now();
-    let mut measured = Vec::new();
-    for (i, command) in args.commands.iter().enumerate() {
-        bar.set_message(command.clone());
-        let outcome = measure(command, args, &counters, &bar, t0)?;
-        bar.set_position(per_command * (i as u64 + 1));
-        measured.push(Measurement {
-            command: command.clone(),
-            outcome,
-        });
-    }
-    bar.finish_and_clear();
-    let comparisons = comparisons(&measured);
+    let saved = match &args.baseline {
+        Some(path) => saved::load(path, args.threshold)?,
+        None => Vec::new(),
+    };
+    let measured = measure(args)?;
+    let mut comparisons = comparisons(&measured);
+    let gated = against_saved(&measured, &saved);
+    comparisons.extend(gated.iter().cloned());
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
     if let Some(path) = &args.export_log {
         crate::emit(&output::log(&measured)?, Some(path))?;
     }
-    if let Some(path) = &args.json {
+    for path in [&args.json, &args.save].into_iter().flatten() {
         crate::emit(&output::json(&measured, &comparisons, args), Some(path))?;
     }
-    match output::failures(&measured, args) {
-        Some(message) => Err(Failure::command(message)),
+    if let Some(message) = output::failures(&measured, args) {
+        return Err(Failure::command(message));
+    }
+    match output::slower(&gated) {
+        Some(message) => Err(Failure::slower(message)),
         None => Ok(()),
     }
+}
+
+/// The tracks of the commands and, through a shell, of the shell alone (last).
+fn tracks(args: &BenchArgs) -> Result<Vec<Track>, Failure> {
+    let shell = args.shell();
+    let mut all = args.commands.iter().map(|c| Track::new(c, shell));
+    let mut tracks: Vec<Track> = all.by_ref().collect::<Result<_, _>>()?;
+    if shell.is_some() {
+        tracks.push(Track::new("", shell)?);
+    }
+    Ok(tracks)
+}
+
+/// Run the rounds and make each command's outcome.
+fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
+    let counters = Counters::choose();
+    let mut tracks = tracks(args)?;
+    let per_round = tracks.len() as u64;
+    let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
+    let seed = args.seed.unwrap_or_else(picollo::time::ticks_begin);
+    let mut rng = XorShift64::new(seed);
+    let pairing = Some(rng.next() | 1);
+    rounds::interleave(&mut tracks, args, &counters, (&bar, &mut rng))?;
+    bar.finish_and_clear();
+    let probe = match args.shell() {
+        Some(_) => tracks.pop().map(|t| probe_medians(&t, args)).transpose()?,
+        None => None,
+    };
+    let outcome = |t: &Track| outcome(t, &counters, args, (probe.as_deref(), pairing));
+    let measured = tracks.iter().map(|t| Measurement {
+        command: t.command.clone(),
+        outcome: outcome(t),
+    });
+    Ok(measured.collect())
+}
+
+/// Per metric, the median figure of the shell alone.
+fn probe_medians(probe: &Track, args: &BenchArgs) -> Result<Vec<u64>, Failure> {
+    if let Some((run, _, status)) = probe.failed {
+        let shell = args.shell().unwrap_or("sh");
+        return Err(Failure::io(
+            &format!("{shell} -c ''"),
+            &std::io::Error::other(format!("run {run} ended with {status}")),
+        ));
+    }
+    let n = probe.multiplexed.len() + 3;
+    let median = |m: usize| {
+        let mut v: Vec<u64> = probe.rows.iter().skip(m).step_by(n).copied().collect();
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(0)
+    };
+    Ok((0..n).map(median).collect())
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.
@@ -153,81 +259,60 @@ fn progress_bar(runs: u64) -> ProgressBar {
     bar
 }
 
-/// The warm-ups, then the measured runs of one command; the first failed run ends it.
-fn measure(
-    command: &str,
-    args: &BenchArgs,
+/// What became of a track: its failure, or its result.
+fn outcome(
+    t: &Track,
     counters: &Counters,
-    bar: &ProgressBar,
-    t0: Instant,
-) -> Result<Outcome, Failure> {
-    let once = |counters: &Counters| {
-        run_once(command, counters, args.show_output)
-            .map_err(|e| Failure::io(&format!("sh -c {command:?}"), &e))
-    };
-    for run in 1..=args.warmup {
-        if let Ran::Failed(status) = once(counters)? {
-            let warm_up = true;
-            return Ok(Outcome::Failed {
-                run,
-                warm_up,
-                status,
-            });
-        }
-        bar.inc(1);
+    args: &BenchArgs,
+    (probe, pairing): (Option<&[u64]>, Option<u64>),
+) -> Outcome {
+    if let Some((run, warm_up, status)) = t.failed {
+        return Outcome::Failed {
+            run,
+            warm_up,
+            status,
+        };
     }
-    let start = t0.elapsed().as_secs_f64();
-    let (mut rows, mut multiplexed) = (Vec::new(), Vec::new());
-    for run in 1..=args.runs {
-        match once(counters)? {
-            Ran::Failed(status) => {
-                let warm_up = false;
-                return Ok(Outcome::Failed {
-                    run,
-                    warm_up,
-                    status,
-                });
-            }
-            Ran::Measured(row, m) => {
-                rows.extend(row);
-                multiplexed.resize(m.len(), false);
-                multiplexed.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
-            }
-        }
-        bar.inc(1);
-    }
-    let length = t0.elapsed().as_secs_f64() - start;
-    let result = Box::new(result(command, counters, rows, &multiplexed, args.warmup));
-    Ok(Outcome::Measured {
+    let mut result = Box::new(result(t, counters, args, probe));
+    result.pairing = pairing;
+    let start = t.runs.first().map_or(0.0, |r| r.0);
+    let end = t.runs.last().map_or(0.0, |r| r.0 + r.1);
+    Outcome::Measured {
         result,
         start,
-        length,
-    })
+        length: end - start,
+    }
 }
 
-/// The result of one command's rows: the counters' notes and multiplexing in its warnings.
-fn result(
-    command: &str,
-    counters: &Counters,
-    rows: Vec<u64>,
-    multiplexed: &[bool],
-    warmup: u32,
-) -> BenchResult {
+/// The result of one command's runs, less the shell's medians (`probe`): the counters'
+/// notes and multiplexing in its warnings, each run a round at the time it ran.
+fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]>) -> BenchResult {
     let warm_up = WarmUp {
-        batches: warmup.into(),
+        batches: args.warmup.into(),
         converged: true,
         last_change: 0.0,
     };
     let clock = "wall time by the monotonic clock, from the release of the held child (just \
          before its exec) to its reap; user and system time by wait4";
-    let mut r = BenchResult::from_rows(
-        &Bench::new(command),
-        counters.metrics(),
-        rows,
-        clock.into(),
-        warm_up,
-    )
-    .expect("every run gives one figure per metric, and there is at least one run");
+    let n = t.multiplexed.len() + 3;
+    let less = |(i, &v): (usize, &u64)| v.saturating_sub(probe.map_or(0, |p| p[i % n]));
+    let rows = t.rows.iter().enumerate().map(less).collect();
+    let bench = Bench::new(&t.command).with_threshold(args.threshold);
+    let mut r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock.into(), warm_up)
+        .expect("every run gives one figure per metric, and there is at least one run");
+    for (round, &(start, length, first)) in r.rounds.iter_mut().zip(&t.runs) {
+        (round.start, round.length, round.first) = (start, length, first);
+    }
+    if probe.is_some() {
+        let shell = args.shell().unwrap_or("sh");
+        r.conditions.baseline = Some(format!("`{shell} -c ''` (the shell's start)"));
+    }
+    note_counters(&mut r, counters, &t.multiplexed);
+    r
+}
+
+/// The counters' notes and the multiplexed counters, in `r`'s warnings.
+fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool]) {
     r.conditions.warnings.extend(counters.notes.iter().cloned());
     let counted = r.metrics.iter_mut().skip(3);
     for (m, _) in counted.zip(multiplexed).filter(|(_, &x)| x) {
@@ -237,16 +322,49 @@ fn result(
             m.metric.name
         ));
     }
-    r
 }
 
 /// Each measured command after the first against the first (none when it failed).
-fn comparisons(measured: &[Measurement]) -> Vec<(usize, Comparison)> {
+fn comparisons(measured: &[Measurement]) -> Vec<(Against, Comparison)> {
     let Some(first) = measured.first().and_then(Measurement::result) else {
         return Vec::new();
     };
     let others = measured.iter().enumerate().skip(1);
-    others
-        .filter_map(|(i, m)| Some((i, compare(first, m.result()?))))
-        .collect()
+    let compared =
+        others.filter_map(|(i, m)| Some((Against::First(i), compare(first, m.result()?))));
+    compared.collect()
+}
+
+/// Each measured command against its saved result (the same position), where both exist.
+fn against_saved(
+    measured: &[Measurement],
+    saved: &[Option<BenchResult>],
+) -> Vec<(Against, Comparison)> {
+    let pairs = measured.iter().zip(saved).enumerate();
+    let compared = pairs
+        .filter_map(|(i, (m, s))| Some((Against::Saved(i), compare(s.as_ref()?, m.result()?))));
+    compared.collect()
+}
+
+/// What a command (by index) is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The first command of this run.
+    First(usize),
+    /// Its own saved result (`--baseline`).
+    Saved(usize),
+}
+
+impl Against {
+    /// The command's index.
+    pub fn index(self) -> usize {
+        match self {
+            Against::First(i) | Against::Saved(i) => i,
+        }
+    }
+
+    /// A slower verdict of this comparison fails the gate.
+    pub fn gates(self, c: &Comparison) -> bool {
+        matches!(self, Against::Saved(_)) && matches!(c.verdict, Verdict::Slower(_))
+    }
 }

@@ -17,6 +17,8 @@ pub enum Exit {
     NoData = 5,
     /// A benchmarked command exited non-zero or was killed.
     Command = 6,
+    /// A benchmarked command is slower than its saved baseline by the threshold or more.
+    Slower = 7,
 }
 
 /// A failure to report on stderr, with its exit status.
@@ -62,6 +64,17 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// A benchmarked command slower than its baseline (the message names it and the
+    /// verdict).
+    pub fn slower(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::Slower,
+            message: message.into(),
+        }
+    }
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -79,4 +92,6 @@ Exit status:
      cannot be read (the message names the file, the line and the cause)
   5  no data: the tag and time window selected no interval
   6  a benchmarked command failed: it exited non-zero or was killed (picollo bench; the
-     message names the command, the run and its status)";
+     message names the command, the run and its status)
+  7  picollo bench --baseline: a command is slower than its saved result by the threshold
+     or more (the message names it and gives the verdict line)";

@@ -44,18 +44,32 @@ pub struct picollo_bench_config {
     pub set_nice: u32,
     /// A result (borrowed) whose median per operation is subtracted; NULL: none. ABI 1.10.
     pub baseline: *const picollo_bench_result,
+    /// The change in percent below which a comparison against the result calls a
+    /// difference within noise; 0: the default, 1 %; negative: none (every difference
+    /// at 99 % is faster or slower). ABI 1.13.
+    pub threshold: f64,
+    /// Rounds to cut the samples into (a run), or to run both sides in (an interleaved
+    /// comparison), 1 to 1,000,000; 0: 10 for a run, one per 0.1 s of `time_budget` (10 to
+    /// 100) for a comparison. ABI 1.13.
+    pub rounds: u64,
+    /// The seed of each interleaved round's order; 0: drawn from the clock. ABI 1.13.
+    pub seed: u64,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
 // which take every bit pattern (the pointers are checked when read).
 unsafe impl StructSized for picollo_bench_config {
     const NAME: &'static str = "picollo_bench_config";
-    /// The size before `baseline` (ABI 1.9).
-    const OLDER_SIZES: &'static [usize] = &[std::mem::offset_of!(picollo_bench_config, baseline)];
+    /// The sizes before `baseline` (ABI 1.9) and before `threshold` (ABI 1.10).
+    const OLDER_SIZES: &'static [usize] = &[
+        std::mem::offset_of!(picollo_bench_config, baseline),
+        std::mem::offset_of!(picollo_bench_config, threshold),
+    ];
 }
 
 /// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
-/// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001.
+/// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
+/// default rounds and threshold (1 %), a seed from the clock.
 #[no_mangle]
 pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
     picollo_bench_config {
@@ -145,7 +159,24 @@ pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure
     if flag(c.set_nice, "config->set_nice")? {
         b = b.with_nice(c.nice);
     }
-    Ok(b)
+    Ok(rounds_of(b, c))
+}
+
+/// `b` with the config's rounds, threshold and seed (0: the defaults; a negative
+/// threshold: none). The harness checks their ranges.
+fn rounds_of(mut b: Bench, c: &picollo_bench_config) -> Bench {
+    if c.rounds != 0 {
+        b = b.with_rounds(usize::try_from(c.rounds).unwrap_or(usize::MAX));
+    }
+    match c.threshold {
+        0.0 => {}
+        t if t.is_finite() && t < 0.0 => b = b.with_threshold(0.0),
+        t => b = b.with_threshold(t),
+    }
+    if c.seed != 0 {
+        b = b.with_seed(c.seed);
+    }
+    b
 }
 
 #[cfg(test)]

@@ -6,9 +6,10 @@
 use std::ffi::c_char;
 use std::fmt::Write;
 
-use picollo_core::bench::{compare, Verdict};
+use picollo_core::bench::shift::Design;
+use picollo_core::bench::{compare, Comparison, Verdict};
 
-use crate::args::{out, query};
+use crate::args::{out, query, sized_out};
 use crate::bench::BenchRun;
 use crate::bench_args::picollo_bench_result;
 use crate::boundary::boundary;
@@ -41,7 +42,62 @@ impl From<Verdict> for picollo_bench_verdict {
             Verdict::NoDifference => picollo_bench_verdict::NoDifference,
             Verdict::Faster(_) => picollo_bench_verdict::Faster,
             Verdict::Slower(_) => picollo_bench_verdict::Slower,
+            Verdict::WithinNoise(_) => picollo_bench_verdict::WithinNoise,
+            Verdict::NotEnoughRounds => picollo_bench_verdict::NotEnoughRounds,
         }
+    }
+}
+
+/// The figures behind a comparison's verdict (`picollo_bench_compare_info`); set
+/// `struct_size` to `sizeof(picollo_bench_comparison)` before the call. Percentages are of
+/// A's median round; an interval end is ±infinity when the rounds are too few. ABI 1.13.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct picollo_bench_comparison {
+    /// `sizeof(picollo_bench_comparison)`, set by the caller.
+    pub struct_size: u32,
+    /// The verdict (a `picollo_bench_verdict`).
+    pub verdict: u32,
+    /// B's time per operation over A's: `1 + change / 100`.
+    pub ratio: f64,
+    /// B's change against A in percent: the estimate of the shift of the rounds' medians.
+    pub change: f64,
+    /// The 99 % interval of `change`: its lower end.
+    pub change_low: f64,
+    /// Its upper end.
+    pub change_high: f64,
+    /// The smallest change the comparison could tell from noise: half the interval, in %.
+    pub noise_floor: f64,
+    /// The threshold in percent below which a difference is within noise (0: none).
+    pub threshold: f64,
+    /// The rounds of A.
+    pub rounds_a: u64,
+    /// The rounds of B.
+    pub rounds_b: u64,
+    /// 1: the rounds were interleaved and judged in pairs; 0: measured apart.
+    pub paired: u32,
+    /// How many warnings the comparison's text gives about its rounds (drift).
+    pub warnings: u32,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers and floats only.
+crate::args::struct_sized!(picollo_bench_comparison);
+
+/// The comparison's figures in the C struct (with the caller's `struct_size`).
+fn comparison_info(c: &Comparison, struct_size: u32) -> picollo_bench_comparison {
+    picollo_bench_comparison {
+        struct_size,
+        verdict: picollo_bench_verdict::from(c.verdict) as u32,
+        ratio: c.ratio,
+        change: c.change.estimate,
+        change_low: c.change.low,
+        change_high: c.change.high,
+        noise_floor: c.noise_floor,
+        threshold: c.threshold,
+        rounds_a: c.rounds.0 as u64,
+        rounds_b: c.rounds.1 as u64,
+        paired: u32::from(c.design == Design::Paired),
+        warnings: c.warnings.len() as u32,
     }
 }
 
@@ -58,9 +114,10 @@ pub unsafe extern "C" fn picollo_bench_result_text(
     query!(r, |r| &choice::<picollo_bench_format>(format, "format")?.render(r)? => text(buf, len, needed))
 }
 
-/// Writes result `b` against `a` (diff tables, rank test, `verdict: …` line) into `buf`, then the
-/// verdict to `*verdict` and B's median time over A's to `*ratio`, each unless NULL. Errors: NULL
-/// `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`, `ratio` unwritten).
+/// Writes result `b` against `a`, round against round (diff tables, method, warnings, `verdict:
+/// …` line), into `buf`, then the verdict to `*verdict` and B's time over A's (`1 + change/100`)
+/// to `*ratio`, each unless NULL. Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL` (`verdict`,
+/// `ratio` unwritten).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_compare(
     a: *const picollo_bench_result,
@@ -78,5 +135,22 @@ pub unsafe extern "C" fn picollo_bench_compare(
         write_text!(&text, buf, len, needed)?;
         out!(verdict?, c.verdict.into())?;
         out!(ratio?, c.ratio)
+    })
+}
+
+/// Writes the figures of result `b` against `a` (as `picollo_bench_compare` judges them) to
+/// `*out`. Errors: NULL `a`, `b` or `out`; `STRUCT_SIZE` when `out->struct_size` is smaller
+/// than this library's struct. Safety: `out->struct_size` is set by the caller.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_compare_info(
+    a: *const picollo_bench_result,
+    b: *const picollo_bench_result,
+    out: *mut picollo_bench_comparison,
+) -> picollo_status {
+    boundary!({
+        let (a, b) = (try_ref!(a)?, try_ref!(b)?);
+        let (out, struct_size) = sized_out!(out)?;
+        let c = compare(&a.result, &b.result);
+        out!(out, comparison_info(&c, struct_size))
     })
 }

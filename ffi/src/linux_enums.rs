@@ -178,10 +178,14 @@ c_enum!(picollo_bench_format:
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_bench_verdict {
-    /// The rank test finds no difference.
+    /// The interval of the change holds 0.
     NoDifference = 0,
-    /// B takes less time than A.
+    /// B takes less time than A, by at least the threshold.
     Faster = 1,
-    /// B takes more time than A.
+    /// B takes more time than A, by at least the threshold.
     Slower = 2,
+    /// B differs from A by less than the threshold (ABI 1.13).
+    WithinNoise = 3,
+    /// Too few rounds for a 99 % verdict: 8 interleaved, 5 a side measured apart (ABI 1.13).
+    NotEnoughRounds = 4,
 }

@@ -1,7 +1,8 @@
-//! One run of one command: `sh -c CMD` forked and held at a gate while its counters open
-//! (a perf group on the child, inherited by all it spawns, enabled by its `exec`), then
-//! released, timed by the wall clock until it is reaped, with its user and system time
-//! from `wait4`. Its stdin is /dev/null, and so are its stdout and stderr unless shown.
+//! One run of one command: `sh -c CMD` (or the command's own words, without a shell)
+//! forked and held at a gate while its counters open (a perf group on the child, inherited
+//! by all it spawns, enabled by its `exec`), then released, timed by the wall clock until
+//! it is reaped, with its user and system time from `wait4`. Its stdin is /dev/null, and so
+//! are its stdout and stderr unless shown.
 
 use std::ffi::{c_char, CString};
 use std::fs::{File, OpenOptions};
@@ -132,16 +133,14 @@ pub enum Ran {
     Failed(ExitStatus),
 }
 
-/// Run `command` once through `sh -c` and measure it. Fails when the command holds a NUL,
-/// or `sh` cannot be forked, counted or waited for.
-pub fn run_once(command: &str, counters: &Counters, show_output: bool) -> io::Result<Ran> {
-    let argv = Argv::new(command)?;
+/// Run `argv` once and measure it. Fails when it cannot be forked, counted or waited for.
+pub fn run_once(argv: &Argv, counters: &Counters, show_output: bool) -> io::Result<Ran> {
     let null = OpenOptions::new()
         .read(true)
         .write(true)
         .open("/dev/null")?;
     let quiet = if show_output { 1 } else { 3 };
-    let (pid, gate) = fork_held(&argv, &null, quiet)?;
+    let (pid, gate) = fork_held(argv, &null, quiet)?;
     let session = match counters.open_on(pid) {
         Ok(s) => s,
         Err(e) => {
@@ -176,24 +175,32 @@ fn timeval_ns(t: libc::timeval) -> u128 {
     t.tv_sec as u128 * 1_000_000_000 + t.tv_usec as u128 * 1_000
 }
 
-/// `sh -c CMD` as `execv` takes it, built before the fork (the child may not allocate).
-struct Argv {
-    _strings: [CString; 3],
-    pointers: [*const c_char; 4],
+/// A command line as `execvp` takes it, built before the fork (the child may not
+/// allocate).
+pub struct Argv {
+    _strings: Vec<CString>,
+    pointers: Vec<*const c_char>,
 }
 
 impl Argv {
-    fn new(command: &str) -> io::Result<Self> {
-        let c = CString::new(command).map_err(|_| {
-            io::Error::new(io::ErrorKind::InvalidInput, "the command holds a NUL byte")
-        })?;
-        let strings = [c"sh".to_owned(), c"-c".to_owned(), c];
-        let pointers = [
-            strings[0].as_ptr(),
-            strings[1].as_ptr(),
-            strings[2].as_ptr(),
-            std::ptr::null(),
-        ];
+    /// `SHELL -c COMMAND`; without a shell, the command's words split as a POSIX shell
+    /// splits them (quotes and backslashes; no expansion, no operators). Fails when a word
+    /// holds a NUL byte, the quotes do not close, or there is no word.
+    pub fn new(command: &str, shell: Option<&str>) -> io::Result<Self> {
+        let invalid = |why: &str| io::Error::new(io::ErrorKind::InvalidInput, why.to_string());
+        let words = match shell {
+            Some(shell) => vec![shell.to_string(), "-c".into(), command.into()],
+            None => shell_words::split(command).map_err(|_| invalid("its quotes do not close"))?,
+        };
+        if words.first().is_none_or(|w| w.is_empty()) {
+            return Err(invalid("there is no command to run"));
+        }
+        let strings = words.into_iter().map(CString::new);
+        let strings: Vec<CString> = strings
+            .collect::<Result<_, _>>()
+            .map_err(|_| invalid("the command holds a NUL byte"))?;
+        let mut pointers: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        pointers.push(std::ptr::null());
         Ok(Argv {
             _strings: strings,
             pointers,
@@ -230,7 +237,8 @@ fn fork_held(argv: &Argv, null: &File, quiet: RawFd) -> io::Result<(i32, OwnedFd
     }
 }
 
-/// The child's side of [`fork_held`]; never returns.
+/// The child's side of [`fork_held`]; never returns. A program that cannot be executed
+/// (not found, not executable) ends it with 127, as a shell does.
 ///
 /// # Safety
 /// Call only in a freshly forked child, with open fds and a live `argv`.
@@ -244,7 +252,7 @@ unsafe fn held_child(wait_end: RawFd, gate: RawFd, null: RawFd, quiet: RawFd, ar
             for fd in 0..quiet {
                 libc::dup2(null, fd);
             }
-            libc::execv(c"/bin/sh".as_ptr(), argv.pointers.as_ptr());
+            libc::execvp(argv.pointers[0], argv.pointers.as_ptr());
         }
         libc::_exit(127)
     }

@@ -4,10 +4,11 @@
 
 use std::fmt::Write;
 
+use picollo::bench::shift::Design;
 use picollo::bench::{BenchResult, Comparison, Verdict};
 use picollo::hdr::LogWriter;
 
-use super::{BenchArgs, Measurement, Outcome};
+use super::{Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
 use crate::error::Failure;
 
@@ -44,7 +45,7 @@ fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs) {
 /// Each command's report (or its failure), then each comparison with its verdict.
 pub fn text(
     measured: &[Measurement],
-    comparisons: &[(usize, Comparison)],
+    comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
 ) -> String {
     let mut out = String::new();
@@ -141,22 +142,36 @@ fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs) {
     out.push('}');
 }
 
-fn json_comparison(out: &mut String, i: usize, c: &Comparison) {
+fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
+    let i = against.index() + 1;
+    let baseline = match against {
+        Against::First(_) => "cmd1".to_string(),
+        Against::Saved(_) => format!("saved:cmd{i}"),
+    };
     let _ = write!(
         out,
-        "{{\"baseline\":\"cmd1\",\"tag\":\"cmd{}\",\"verdict\":\"{}\",\"percent\":",
-        i + 1,
+        "{{\"baseline\":\"{baseline}\",\"tag\":\"cmd{i}\",\"verdict\":\"{}\",\"percent\":",
         c.verdict.word()
     );
     match c.verdict {
-        Verdict::Faster(p) | Verdict::Slower(p) => json_number(out, p),
-        Verdict::NoDifference => out.push_str("null"),
+        Verdict::Faster(p) | Verdict::Slower(p) | Verdict::WithinNoise(p) => json_number(out, p),
+        Verdict::NoDifference | Verdict::NotEnoughRounds => out.push_str("null"),
     }
-    out.push_str(",\"ratio\":");
-    json_number(out, c.ratio);
-    out.push_str(",\"z\":");
-    json_number(out, c.rank_test.map_or(f64::NAN, |t| t.z));
-    out.push_str(",\"line\":");
+    let numbers = [
+        ("ratio", c.ratio),
+        ("change", c.change.estimate),
+        ("changeLow", c.change.low),
+        ("changeHigh", c.change.high),
+        ("noiseFloor", c.noise_floor),
+        ("threshold", c.threshold),
+    ];
+    for (key, v) in numbers {
+        let _ = write!(out, ",\"{key}\":");
+        json_number(out, v);
+    }
+    let paired = c.design == Design::Paired;
+    let (ra, rb) = c.rounds;
+    let _ = write!(out, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":");
     let mut line = String::new();
     let _ = c.write_verdict(&mut line);
     json_string(out, &line);
@@ -166,7 +181,7 @@ fn json_comparison(out: &mut String, i: usize, c: &Comparison) {
 /// `{"commands": [...], "comparisons": [...]}`.
 pub fn json(
     measured: &[Measurement],
-    comparisons: &[(usize, Comparison)],
+    comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
 ) -> String {
     let mut out = String::from("{\"commands\":[");
@@ -177,11 +192,11 @@ pub fn json(
         json_command(&mut out, i, m, args);
     }
     out.push_str("],\"comparisons\":[");
-    for (k, (i, c)) in comparisons.iter().enumerate() {
+    for (k, (against, c)) in comparisons.iter().enumerate() {
         if k > 0 {
             out.push(',');
         }
-        json_comparison(&mut out, *i, c);
+        json_comparison(&mut out, *against, c);
     }
     out.push_str("]}\n");
     out
@@ -206,6 +221,21 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
         false => " (--show-output shows what the commands write)",
     };
     (!failed.is_empty()).then(|| failed.join("; ") + hint)
+}
+
+/// The exit message when a command is slower than its saved result by the threshold or
+/// more: which, and its verdict line.
+pub fn slower(gated: &[(Against, Comparison)]) -> Option<String> {
+    let failing = gated.iter().filter(|(a, c)| a.gates(c)).map(|(a, c)| {
+        let mut line = String::new();
+        let _ = c.write_verdict(&mut line);
+        format!(
+            "command {} is slower than its baseline: {line}",
+            a.index() + 1
+        )
+    });
+    let lines: Vec<String> = failing.collect();
+    (!lines.is_empty()).then(|| lines.join("; "))
 }
 
 #[cfg(test)]

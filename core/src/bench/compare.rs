@@ -1,35 +1,61 @@
-//! Two results compared: per metric, each percentile's change with a 99 % interval of the
-//! difference, and Cohen's d; overall, a Mann–Whitney test on time per operation gives the
-//! verdict at 99 % confidence.
+//! Two results compared round against round: per metric, each percentile's change with a
+//! 99 % interval, the means and Cohen's d; overall, the shift of the rounds' median time
+//! per operation (paired where the two were interleaved, apart otherwise) gives the verdict,
+//! with its interval, the noise floor it could see through, and the threshold below which
+//! a change is called noise.
 
+use std::format;
 use std::string::String;
 use std::vec::Vec;
 
 use super::meter::SCALE;
 use super::result::{BenchResult, MetricResult};
-use super::stats::{difference_interval, mann_whitney, RankTest, Z_99};
+use super::rounds::drift;
+use super::shift::{shift, Design, Shift};
+use super::stats::{difference_interval, MIN_SPREAD};
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
+/// The change in percent below which a significant difference is `within noise`.
+pub const DEFAULT_THRESHOLD: f64 = 1.0;
 
-/// The overall answer about time per operation.
+/// The overall answer about time per operation, at 99 % confidence.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
-    /// B takes less time than A; by this many percent at the median.
+    /// B takes less time than A, by this many percent (at least the threshold).
     Faster(f64),
-    /// B takes more time than A; by this many percent at the median.
+    /// B takes more time than A, by this many percent (at least the threshold).
     Slower(f64),
-    /// The rank test finds no difference at 99 %.
+    /// B differs from A, by this signed percentage, less than the threshold.
+    WithinNoise(f64),
+    /// The interval of the change holds 0.
     NoDifference,
+    /// The rounds are too few for a 99 % interval (8 paired, 5 a side measured apart).
+    NotEnoughRounds,
 }
 
 impl Verdict {
-    /// `faster`, `slower` or `no difference`.
+    /// `faster`, `slower`, `within noise`, `no difference` or `not enough rounds`.
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Faster(_) => "faster",
             Verdict::Slower(_) => "slower",
+            Verdict::WithinNoise(_) => "within noise",
             Verdict::NoDifference => "no difference",
+            Verdict::NotEnoughRounds => "not enough rounds",
+        }
+    }
+
+    /// The verdict of a `change` in percent (its interval unbounded when the rounds were
+    /// too few) against `threshold` percent.
+    fn of(change: &Shift, threshold: f64) -> Self {
+        let p = change.estimate;
+        match change {
+            c if !c.half_width().is_finite() => Verdict::NotEnoughRounds,
+            c if !c.excludes_zero() => Verdict::NoDifference,
+            _ if p.abs() < threshold => Verdict::WithinNoise(p),
+            _ if p > 0.0 => Verdict::Slower(p),
+            _ => Verdict::Faster(-p),
         }
     }
 }
@@ -82,22 +108,111 @@ pub struct Comparison {
     pub operation: String,
     /// The metrics both results have, in A's order.
     pub metrics: Vec<MetricDiff>,
-    /// The rank test on time per operation (`None` if either is empty).
-    pub rank_test: Option<RankTest>,
-    /// B's median time over A's.
+    /// Paired rounds (the two were interleaved) or rounds measured apart.
+    pub design: Design,
+    /// The rounds of A and of B.
+    pub rounds: (usize, usize),
+    /// B's time per operation against A's, in percent of A's median round: the estimate
+    /// of the shift of the rounds' median times and its 99 % interval (unbounded when the
+    /// rounds are too few).
+    pub change: Shift,
+    /// B's time over A's: `1 + change.estimate / 100`.
     pub ratio: f64,
+    /// The smallest change in percent this comparison could tell from noise: half its
+    /// interval's width.
+    pub noise_floor: f64,
+    /// The change in percent below which a difference is `within noise` (A's setting).
+    pub threshold: f64,
     /// The verdict at 99 % confidence.
     pub verdict: Verdict,
+    /// What the rounds say about the machine (drift), each a sentence.
+    pub warnings: Vec<String>,
 }
 
-fn diff_metric(a: &MetricResult, b: &MetricResult) -> MetricDiff {
-    let (va, vb) = (a.histogram.view(), b.histogram.view());
+/// The two results of an interleaved comparison and their comparison.
+#[derive(Clone, Debug)]
+pub struct Interleaved {
+    /// The first side.
+    pub a: BenchResult,
+    /// The second side.
+    pub b: BenchResult,
+    /// B against A, round against round.
+    pub comparison: Comparison,
+}
+
+impl Interleaved {
+    pub(crate) fn new(a: BenchResult, b: BenchResult) -> Self {
+        let comparison = compare(&a, &b);
+        Interleaved { a, b, comparison }
+    }
+}
+
+/// Paired when both results come from one interleaved comparison.
+fn design_of(a: &BenchResult, b: &BenchResult) -> Design {
+    let paired = a.pairing.is_some() && a.pairing == b.pairing;
+    match paired && a.rounds.len() == b.rounds.len() {
+        true => Design::Paired,
+        false => Design::Unpaired,
+    }
+}
+
+/// Metric `metric`'s value at `rank` in each round.
+fn per_round(r: &BenchResult, metric: usize, rank: f64) -> Vec<f64> {
+    let values = r.rounds.iter().filter_map(|x| x.value(metric, rank));
+    values.map(|v| v as f64).collect()
+}
+
+/// The median of `values` (0 when empty).
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_unstable_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n => (v[(n - 1) / 2] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Where metric `name` stands in result `r`.
+fn index_of(r: &BenchResult, name: &str) -> Option<usize> {
+    r.metrics.iter().position(|m| m.metric.name == name)
+}
+
+/// A 99 % interval of `b − a` at `rank` of metric `name`, in thousandths of its unit.
+/// Rounds of one sample each (a command's runs) are the samples: the interval of the two
+/// quantiles' difference. Rounds of many samples: the shift of each round's percentile,
+/// given where every round holds enough samples for it (`n·q·(1−q)` of [`MIN_SPREAD`]).
+fn rank_interval(a: &BenchResult, b: &BenchResult, name: &str, rank: f64) -> Option<(f64, f64)> {
+    let (ia, ib) = (index_of(a, name)?, index_of(b, name)?);
+    let q = rank / 100.0;
+    let rounds = || a.rounds.iter().chain(&b.rounds);
+    if rounds().all(|r| r.samples == 1) {
+        let (va, vb) = (
+            a.metrics[ia].histogram.view(),
+            b.metrics[ib].histogram.view(),
+        );
+        return difference_interval(&va, &vb, q);
+    }
+    if !rounds().all(|r| r.samples as f64 * q * (1.0 - q) >= MIN_SPREAD) {
+        return None;
+    }
+    let (ra, rb) = (per_round(a, ia, rank), per_round(b, ib, rank));
+    let s = shift(design_of(a, b), &ra, &rb)?;
+    s.half_width().is_finite().then_some((s.low, s.high))
+}
+
+fn diff_metric(
+    a: &BenchResult,
+    b: &BenchResult,
+    ma: &MetricResult,
+    mb: &MetricResult,
+) -> MetricDiff {
+    let (va, vb) = (ma.histogram.view(), mb.histogram.view());
     let unit = |v: u64| v as f64 / SCALE as f64;
     let rows = COMPARED_RANKS.iter().map(|&rank| {
         let pa = unit(va.percentile_value(rank).unwrap_or(0));
         let pb = unit(vb.percentile_value(rank).unwrap_or(0));
         let interval = (rank > 0.0 && rank < 100.0)
-            .then(|| difference_interval(&va, &vb, rank / 100.0))
+            .then(|| rank_interval(a, b, &ma.metric.name, rank))
             .flatten()
             .map(|(lo, hi)| (lo / SCALE as f64, hi / SCALE as f64));
         DiffRow {
@@ -109,36 +224,72 @@ fn diff_metric(a: &MetricResult, b: &MetricResult) -> MetricDiff {
         }
     });
     MetricDiff {
-        name: a.metric.name.clone(),
-        unit: a.metric.unit,
+        name: ma.metric.name.clone(),
+        unit: ma.metric.unit,
         rows: rows.collect(),
-        means: (a.mean(), b.mean()),
+        means: (ma.mean(), mb.mean()),
         cohens_d: va.summary().cohens_d(&vb.summary()),
     }
 }
 
-/// Compare result `b` with result `a`.
+/// B's rounds' median time against A's, in percent of A's median round (floored at one
+/// thousandth of a nanosecond).
+fn change_of(a: &BenchResult, b: &BenchResult, design: Design) -> Shift {
+    let (ra, rb) = (per_round(a, 0, 50.0), per_round(b, 0, 50.0));
+    let percent = 100.0 / median(&ra).max(1.0);
+    let unbounded = Shift {
+        estimate: f64::NAN,
+        low: f64::NEG_INFINITY,
+        high: f64::INFINITY,
+    };
+    let s = shift(design, &ra, &rb).unwrap_or(unbounded);
+    Shift {
+        estimate: s.estimate * percent,
+        low: s.low * percent,
+        high: s.high * percent,
+    }
+}
+
+/// A sentence for each side whose rounds' median times drifted during its run.
+fn drift_warnings(a: &BenchResult, b: &BenchResult, design: Design) -> Vec<String> {
+    let consequence = match design {
+        Design::Paired => "the interleaved rounds keep it out of the verdict",
+        Design::Unpaired => {
+            "the interval holds it, but not a change of the machine between the two runs"
+        }
+    };
+    let drifted = [a, b].into_iter().filter_map(|r| {
+        let ratio = drift(&per_round(r, 0, 50.0))?;
+        Some(format!(
+            "{}'s rounds drifted: their median times agree less across the run than \
+             between neighbouring rounds (von Neumann ratio {ratio:.2}); {consequence}",
+            r.name
+        ))
+    });
+    drifted.collect()
+}
+
+/// Compare result `b` with result `a`, round against round; a difference smaller than
+/// A's threshold is `within noise`.
 pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
     let metrics = a.metrics.iter().filter_map(|ma| {
         let mb = b.metric(&ma.metric.name)?;
-        Some(diff_metric(ma, mb))
+        Some(diff_metric(a, b, ma, mb))
     });
-    let (ta, tb) = (a.time().histogram.view(), b.time().histogram.view());
-    let rank_test = mann_whitney(&ta, &tb);
-    let ratio = b.time().percentile(50.0).unwrap_or(f64::NAN)
-        / a.time().percentile(50.0).unwrap_or(f64::NAN);
-    let verdict = match rank_test {
-        Some(t) if t.z > Z_99 => Verdict::Slower((ratio - 1.0) * 100.0),
-        Some(t) if t.z < -Z_99 => Verdict::Faster((1.0 - ratio) * 100.0),
-        _ => Verdict::NoDifference,
-    };
+    let design = design_of(a, b);
+    let change = change_of(a, b, design);
     Comparison {
         a: a.name.clone(),
         b: b.name.clone(),
         operation: a.conditions.operation.clone(),
         metrics: metrics.collect(),
-        rank_test,
-        ratio,
-        verdict,
+        design,
+        rounds: (a.rounds.len(), b.rounds.len()),
+        ratio: 1.0 + change.estimate / 100.0,
+        noise_floor: change.half_width(),
+        threshold: a.threshold,
+        verdict: Verdict::of(&change, a.threshold),
+        warnings: drift_warnings(a, b, design),
+        change,
     }
 }

@@ -26,7 +26,9 @@ mod error;
 mod meter;
 mod report;
 mod result;
+mod rounds;
 mod run;
+pub mod shift;
 pub mod stats;
 
 use std::string::String;
@@ -34,19 +36,29 @@ use std::time::Duration;
 use std::vec::Vec;
 
 pub use attribution::{Attribution, Band};
-pub use compare::{compare, Comparison, Verdict};
+pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 pub use conditions::Conditions;
 pub use error::{BenchError, BenchErrorKind};
 #[cfg(feature = "perf")]
 pub use meter::PerfMeter;
 pub use meter::{ClockMeter, Measured, Meter, Metric, SCALE};
 pub use result::{BenchResult, MetricResult};
-pub use run::{choose_batch, per_op, read_overhead, WarmUp, MAX_BATCH, WARMUP_STABLE};
+pub use rounds::{drift, von_neumann, Round, ROUND_RANKS};
+pub use run::{choose_batch, per_op, read_overhead, WarmUp, MAX_BATCH, RUN_ROUNDS, WARMUP_STABLE};
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
 #[inline]
 pub fn black_box<T>(x: T) -> T {
     core::hint::black_box(x)
+}
+
+/// `op` as work that runs `k` operations a call.
+fn batched(op: &mut impl FnMut()) -> impl FnMut(u64) + '_ {
+    move |k| {
+        for _ in 0..k {
+            op();
+        }
+    }
 }
 
 /// A benchmark's settings: build with [`Bench::new`] and the `with_` methods, then
@@ -64,7 +76,16 @@ pub struct Bench {
     nice: Option<i32>,
     relative_error: f64,
     baseline: Option<(String, Vec<(String, u64)>)>,
+    rounds: Option<usize>,
+    threshold: f64,
+    seed: Option<u64>,
 }
+
+/// The most rounds a setting may ask for.
+pub const MAX_ROUNDS: usize = 1_000_000;
+/// An interleaved comparison without a set count of rounds runs one round per this many
+/// seconds of its time budget, 10 to 100.
+pub const ROUND_SECONDS: f64 = 0.1;
 
 impl Bench {
     /// Defaults: the default counters, up to 1 s of warm-up, 2,000 samples within 5 s, an
@@ -83,6 +104,9 @@ impl Bench {
             nice: None,
             relative_error: 0.0001,
             baseline: None,
+            rounds: None,
+            threshold: DEFAULT_THRESHOLD,
+            seed: None,
         }
     }
 
@@ -131,6 +155,42 @@ impl Bench {
         self
     }
 
+    /// How many rounds to cut the samples into: a run's (default [`RUN_ROUNDS`]), or an
+    /// interleaved comparison's, each round running both sides back to back (default one
+    /// round per [`ROUND_SECONDS`] of the time budget, 10 to 100). Comparisons judge round
+    /// against round.
+    pub fn with_rounds(mut self, rounds: usize) -> Self {
+        self.rounds = Some(rounds);
+        self
+    }
+
+    /// The change in percent below which a comparison against this result calls a
+    /// significant difference `within noise` rather than faster or slower (default
+    /// [`DEFAULT_THRESHOLD`]; 0 turns it off).
+    pub fn with_threshold(mut self, percent: f64) -> Self {
+        self.threshold = percent;
+        self
+    }
+
+    /// The seed of the order in which each interleaved round runs its two sides (default:
+    /// the clock's ticks).
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// The rounds of an interleaved comparison.
+    fn rounds_of_comparison(&self) -> usize {
+        let by_budget = (self.budget.as_secs_f64() / ROUND_SECONDS).round() as usize;
+        self.rounds.unwrap_or(by_budget.clamp(10, 100))
+    }
+
+    /// These settings under another name.
+    fn named(mut self, name: &str) -> Self {
+        self.name = name.into();
+        self
+    }
+
     /// The histograms' relative error (as [`crate::Config::with_relative_error`]).
     pub fn with_relative_error(mut self, relative_error: f64) -> Self {
         self.relative_error = relative_error;
@@ -165,11 +225,7 @@ impl Bench {
 
     /// Measure `op`, one operation per call.
     pub fn run(&self, mut op: impl FnMut()) -> Result<BenchResult, BenchError> {
-        self.run_batched(|k| {
-            for _ in 0..k {
-                op();
-            }
-        })
+        self.run_batched(batched(&mut op))
     }
 
     /// Measure `work(k)`, which runs `k` operations (the C ABI's callback form).
@@ -192,9 +248,57 @@ impl Bench {
         run::run(self, meter, work)
     }
 
+    /// Compare `a` with `b`, one operation a call each, interleaved: after both warm up,
+    /// every round runs both back to back in a random order, each for its share of the
+    /// samples and of the time budget; [`compare`] of the two results judges the rounds'
+    /// paired differences.
+    pub fn compare_fns(
+        &self,
+        (name_a, mut a): (&str, impl FnMut()),
+        (name_b, mut b): (&str, impl FnMut()),
+    ) -> Result<Interleaved, BenchError> {
+        self.compare_batched((name_a, batched(&mut a)), (name_b, batched(&mut b)))
+    }
+
+    /// [`Bench::compare_fns`] of `work(k)`, which runs `k` operations (the C ABI's form).
+    pub fn compare_batched(
+        &self,
+        a: (&str, impl FnMut(u64)),
+        b: (&str, impl FnMut(u64)),
+    ) -> Result<Interleaved, BenchError> {
+        self.check()?;
+        self.apply_placement()?;
+        let (mut meter, warnings) = conditions::default_meter(self)?;
+        let mut pair = self.compare_with(&mut *meter, a, b)?;
+        for r in [&mut pair.a, &mut pair.b] {
+            r.conditions.warnings.splice(0..0, warnings.iter().cloned());
+        }
+        Ok(pair)
+    }
+
+    /// [`Bench::compare_batched`] with any meter (a simulated one in tests).
+    pub fn compare_with<M: Meter + ?Sized>(
+        &self,
+        meter: &mut M,
+        a: (&str, impl FnMut(u64)),
+        b: (&str, impl FnMut(u64)),
+    ) -> Result<Interleaved, BenchError> {
+        self.check()?;
+        let (a, b) = run::interleave(self, meter, a, b)?;
+        Ok(Interleaved::new(a, b))
+    }
+
     fn check(&self) -> Result<(), BenchError> {
         if self.samples == 0 {
             return Err(BenchError::invalid("samples must be at least 1"));
+        }
+        if self.rounds.is_some_and(|r| r == 0 || r > MAX_ROUNDS) {
+            return Err(BenchError::invalid("rounds must be 1 to 1,000,000"));
+        }
+        if !(self.threshold.is_finite() && self.threshold >= 0.0) {
+            return Err(BenchError::invalid(
+                "threshold must be a finite percentage, 0 or more",
+            ));
         }
         if self.batch == Some(0) || self.batch.is_some_and(|k| k > MAX_BATCH) {
             return Err(BenchError::invalid("batch must be 1 to 2^24"));

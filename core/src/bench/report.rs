@@ -5,11 +5,13 @@
 use core::fmt::{self, Display, Write};
 
 use super::attribution::Attribution;
-use super::compare::{Comparison, MetricDiff, Verdict};
+use super::compare::{Comparison, Interleaved, MetricDiff, Verdict};
 use super::meter::SCALE;
 use super::result::{BenchResult, MetricResult};
+use super::rounds::ROUND_RANKS;
+use super::shift::{rounds_needed, Design};
 use super::stats::mean_interval;
-use crate::format::json::{comma_separated, json_string};
+use crate::format::json::{comma_separated, json_f64, json_string};
 use crate::hdr::{LogError, LogWriter};
 use crate::GroupedF64;
 
@@ -95,8 +97,11 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
     match c.operation.as_str() {
         "op" => writeln!(
             w,
-            "- batch: {} op(s) per sample, {} samples, warm-up {} batches",
-            c.batch, r.samples, c.warm_up.batches
+            "- batch: {} op(s) per sample, {} samples in {} rounds, warm-up {} batches",
+            c.batch,
+            r.samples,
+            r.rounds.len(),
+            c.warm_up.batches
         )?,
         op => writeln!(
             w,
@@ -256,11 +261,48 @@ impl BenchResult {
             m.histogram.view().summary().write_json(w)?;
             w.write_str("}")
         })?;
-        w.write_str("]}")
+        w.write_str("],")?;
+        self.write_rounds_json(w)?;
+        w.write_str("}")
+    }
+
+    /// `"threshold", "pairing"` (hex, or null) and `"rounds"`: each round's start and
+    /// length in seconds, samples, whether it ran first, and per metric its values at
+    /// `"roundRanks"` (thousandths of the unit).
+    fn write_rounds_json(&self, w: &mut dyn Write) -> fmt::Result {
+        write!(w, "\"threshold\":")?;
+        json_f64(w, self.threshold)?;
+        match self.pairing {
+            Some(p) => write!(w, ",\"pairing\":\"{p:016x}\"")?,
+            None => w.write_str(",\"pairing\":null")?,
+        }
+        w.write_str(",\"roundRanks\":[")?;
+        comma_separated(w, &ROUND_RANKS, |w, r| json_f64(w, *r))?;
+        w.write_str("],\"rounds\":[")?;
+        comma_separated(w, &self.rounds, |w, r| {
+            w.write_str("{\"start\":")?;
+            json_f64(w, r.start)?;
+            w.write_str(",\"length\":")?;
+            json_f64(w, r.length)?;
+            write!(
+                w,
+                ",\"samples\":{},\"first\":{},\"values\":[",
+                r.samples, r.first
+            )?;
+            comma_separated(w, &r.quantiles, |w, q| {
+                w.write_str("[")?;
+                comma_separated(w, q, |w, v| write!(w, "{v}"))?;
+                w.write_str("]")
+            })?;
+            w.write_str("]}")
+        })?;
+        w.write_str("]")
     }
 
     /// An interval log: one interval per metric, tagged with its name (spaces and commas
-    /// as `_`), values in thousandths of the unit, read by `picollo report/diff/plot`.
+    /// as `_`), values in thousandths of the unit, read by `picollo report/diff/plot`;
+    /// then a comment per round: `round N start=S length=L samples=K first=0|1`, and per
+    /// metric `TAG=v,…` at [`ROUND_RANKS`].
     pub fn write_log(&self, w: &mut dyn Write) -> Result<(), LogError> {
         let mut log = LogWriter::new(w);
         log.header(None, None)?;
@@ -269,17 +311,39 @@ impl BenchResult {
             self.name,
             self.conditions.operation
         ))?;
-        for m in &self.metrics {
-            let tag: std::string::String = m
-                .metric
-                .name
-                .chars()
-                .map(|c| if c == ' ' || c == ',' { '_' } else { c })
-                .collect();
-            log.interval(Some(&tag), 0.0, 1.0, &m.histogram.view())?;
+        let tags: std::vec::Vec<std::string::String> = self
+            .metrics
+            .iter()
+            .map(|m| log_tag(&m.metric.name))
+            .collect();
+        for (m, tag) in self.metrics.iter().zip(&tags) {
+            log.interval(Some(tag), 0.0, 1.0, &m.histogram.view())?;
+        }
+        for (i, r) in self.rounds.iter().enumerate() {
+            let mut line = std::format!(
+                "round {} start={:.6} length={:.6} samples={} first={}",
+                i + 1,
+                r.start,
+                r.length,
+                r.samples,
+                u8::from(r.first)
+            );
+            for (tag, q) in tags.iter().zip(&r.quantiles) {
+                let _ = write!(line, " {tag}=");
+                let _ = comma_separated(&mut line, q, |w, v| write!(w, "{v}"));
+            }
+            log.comment(&line)?;
         }
         Ok(())
     }
+}
+
+/// A metric's name as a log tag: spaces and commas, which a tag cannot hold, as `_`.
+fn log_tag(name: &str) -> std::string::String {
+    let tag = name
+        .chars()
+        .map(|c| if c == ' ' || c == ',' { '_' } else { c });
+    tag.collect()
 }
 
 impl Display for BenchResult {
@@ -324,33 +388,87 @@ fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::
     }
 }
 
+/// `p` percent with one decimal, or two below 1 (a noise floor of 0.04 %).
+fn pct(p: f64) -> std::string::String {
+    match p.abs() < 1.0 {
+        true => std::format!("{p:.2} %"),
+        false => std::format!("{p:.1} %"),
+    }
+}
+
+/// `[lo %, hi %]`.
+fn interval(lo: f64, hi: f64) -> std::string::String {
+    std::format!("[{}, {}]", pct(lo), pct(hi))
+}
+
 impl Comparison {
-    /// The verdict line.
+    /// The verdict line: `verdict: B is slower than A by 5.2 % [3.9 %, 6.6 %], noise floor
+    /// 1.1 % (99 % confidence)`, `… faster …`, `verdict: B is within noise of A: …`,
+    /// `verdict: no difference between A and B: …` or `verdict: not enough rounds …`.
     pub fn write_verdict(&self, w: &mut dyn Write) -> fmt::Result {
-        let (a, b) = (&self.a, &self.b);
+        let (a, b, c) = (&self.a, &self.b, &self.change);
+        let tail = std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor));
         match self.verdict {
-            Verdict::Faster(p) => write!(
-                w,
-                "verdict: {b} is faster than {a} by {p:.1}% (99 % confidence)"
-            ),
-            Verdict::Slower(p) => write!(
-                w,
-                "verdict: {b} is slower than {a} by {p:.1}% (99 % confidence)"
-            ),
-            Verdict::NoDifference => {
-                write!(
-                    w,
-                    "verdict: no difference between {a} and {b} (99 % confidence)"
-                )
+            Verdict::Faster(p) => {
+                let i = interval(-c.high, -c.low);
+                write!(w, "verdict: {b} is faster than {a} by {} {i}{tail}", pct(p))
             }
+            Verdict::Slower(p) => {
+                let i = interval(c.low, c.high);
+                write!(w, "verdict: {b} is slower than {a} by {} {i}{tail}", pct(p))
+            }
+            Verdict::WithinNoise(p) => write!(
+                w,
+                "verdict: {b} is within noise of {a}: {p:+.2} % {}, below the {} threshold{tail}",
+                interval(c.low, c.high),
+                pct(self.threshold)
+            ),
+            Verdict::NoDifference => write!(
+                w,
+                "verdict: no difference between {a} and {b}: {:+.2} % {}{tail}",
+                c.estimate,
+                interval(c.low, c.high)
+            ),
+            Verdict::NotEnoughRounds => write!(
+                w,
+                "verdict: not enough rounds to judge {b} against {a}: {} and {}, where 99 % \
+                 confidence needs {} interleaved or {} a side measured apart",
+                self.rounds.0,
+                self.rounds.1,
+                rounds_needed(Design::Paired),
+                rounds_needed(Design::Unpaired)
+            ),
+        }
+    }
+
+    /// How the verdict was reached: the rounds, their design and the test.
+    pub fn write_method(&self, w: &mut dyn Write) -> fmt::Result {
+        let (a, b) = (&self.a, &self.b);
+        let (ra, rb) = self.rounds;
+        match self.design {
+            Design::Paired => write!(
+                w,
+                "Method: {ra} interleaved rounds, {a} and {b} back to back in a random order \
+                 in each; the Wilcoxon signed-rank test on each round's difference of median \
+                 time, the Hodges–Lehmann estimate and its 99 % interval, in percent of \
+                 {a}'s median round."
+            ),
+            Design::Unpaired => write!(
+                w,
+                "Method: {ra} rounds of {a} and {rb} of {b}, measured apart; the \
+                 Mann–Whitney test on the rounds' median times, the Hodges–Lehmann estimate \
+                 and its 99 % interval, in percent of {a}'s median round. The interval holds \
+                 the spread between rounds, not a change of the machine between the two \
+                 measurements."
+            ),
         }
     }
 }
 
 impl Display for Comparison {
     /// Per metric a diff table (`*` marks an interval that excludes 0; metrics that are 0
-    /// throughout in both are named in one line instead), the rank test, then the verdict
-    /// line.
+    /// throughout in both are named in one line instead), the method, the warnings about
+    /// the rounds, then the verdict line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "##### {} against {}", self.b, self.a)?;
         let zero = |d: &&MetricDiff| d.means == (0.0, 0.0) && d.rows.iter().all(|r| r.b == 0.0);
@@ -374,16 +492,23 @@ impl Display for Comparison {
         writeln!(
             f,
             "\n`*`: the interval excludes 0. `—`: no interval (P0 and P100, or too few samples \
-             for the percentile: n·q·(1−q) < 2)."
+             in a round for the percentile: n·q·(1−q) < 2)."
         )?;
-        if let Some(t) = self.rank_test {
-            writeln!(
-                f,
-                "\nMann–Whitney on time: z = {:+.2}, P({} > {}) = {:.3}",
-                t.z, self.b, self.a, t.superiority
-            )?;
+        writeln!(f)?;
+        self.write_method(f)?;
+        writeln!(f)?;
+        for warning in &self.warnings {
+            writeln!(f, "- warning: {warning}")?;
         }
+        writeln!(f)?;
         self.write_verdict(f)?;
         writeln!(f)
+    }
+}
+
+impl Display for Interleaved {
+    /// The comparison.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.comparison.fmt(f)
     }
 }

@@ -6,6 +6,8 @@ use std::vec::Vec;
 
 use super::conditions::Conditions;
 use super::meter::{Metric, SCALE};
+use super::rounds::{Round, Span};
+use super::run::Samples;
 use super::{Bench, BenchError, WarmUp};
 use crate::Histogram;
 
@@ -49,22 +51,61 @@ pub struct BenchResult {
     pub samples: u64,
     /// One entry per metric, time first.
     pub metrics: Vec<MetricResult>,
+    /// The samples cut into rounds of time, in the order they ran.
+    pub rounds: Vec<Round>,
+    /// Shared by the two results of one interleaved comparison, whose rounds pair up
+    /// one to one; `None` for a result measured on its own.
+    pub pairing: Option<u64>,
+    /// The change in percent below which a comparison against this result calls a
+    /// difference `within noise` (0: never).
+    pub threshold: f64,
     rows: Vec<u64>,
 }
 
+/// How a result's samples were taken, beside the samples themselves.
+pub(crate) struct Parts {
+    pub clock: String,
+    pub batch: u64,
+    pub warm_up: WarmUp,
+    pub pairing: Option<u64>,
+}
+
 impl BenchResult {
-    pub(crate) fn new(
+    /// The result of measured samples `s` of `metrics`, less `overhead` and `baseline`.
+    pub(crate) fn measured(
         bench: &Bench,
-        clock: String,
-        batch: u64,
-        warm_up: WarmUp,
+        parts: Parts,
+        metrics: Vec<Metric>,
+        overhead: &[u64],
+        baseline: &[u64],
+        s: Samples,
+    ) -> Self {
+        let results =
+            metrics
+                .into_iter()
+                .zip(s.histograms)
+                .enumerate()
+                .map(|(i, (metric, histogram))| MetricResult {
+                    metric,
+                    histogram,
+                    overhead: overhead[i],
+                    baseline: baseline[i],
+                    multiplexed: s.multiplexed[i],
+                });
+        Self::new(bench, parts, results.collect(), s.rows, &s.spans)
+    }
+
+    fn new(
+        bench: &Bench,
+        parts: Parts,
         metrics: Vec<MetricResult>,
         rows: Vec<u64>,
+        spans: &[Span],
     ) -> Self {
         let mut conditions = Conditions::of_machine(bench.pin);
-        conditions.clock = clock;
-        conditions.batch = batch;
-        conditions.warm_up = warm_up;
+        conditions.clock = parts.clock;
+        conditions.batch = parts.batch;
+        conditions.warm_up = parts.warm_up;
         conditions.warn_about_machine();
         conditions.baseline = bench.baseline.as_ref().map(|(name, _)| name.clone());
         for m in metrics.iter().filter(|m| m.multiplexed) {
@@ -73,10 +114,14 @@ impl BenchResult {
                 m.metric.name
             ));
         }
+        let n = metrics.len().max(1);
         BenchResult {
             name: bench.name.clone(),
             conditions,
-            samples: (rows.len() / metrics.len().max(1)) as u64,
+            samples: (rows.len() / n) as u64,
+            rounds: spans.iter().map(|&s| Round::of(&rows, n, s)).collect(),
+            pairing: parts.pairing,
+            threshold: bench.threshold,
             metrics,
             rows,
         }
@@ -85,7 +130,9 @@ impl BenchResult {
     /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
     /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
     /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
-    /// is empty or not a whole number of samples. The report calls each sample a `run`.
+    /// is empty or not a whole number of samples. The report calls each sample a `run`,
+    /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
+    /// the runs were interleaved with another command's).
     pub fn from_rows(
         bench: &Bench,
         metrics: Vec<Metric>,
@@ -115,7 +162,20 @@ impl BenchResult {
                 multiplexed: false,
             });
         }
-        let mut r = Self::new(bench, clock, 1, warm_up, results, rows);
+        let spans: Vec<Span> = (0..rows.len() / n)
+            .map(|i| Span {
+                first_sample: i,
+                samples: 1,
+                ..Span::default()
+            })
+            .collect();
+        let parts = Parts {
+            clock,
+            batch: 1,
+            warm_up,
+            pairing: None,
+        };
+        let mut r = Self::new(bench, parts, results, rows, &spans);
         r.conditions.operation = "run".into();
         Ok(r)
     }

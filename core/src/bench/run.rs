@@ -6,8 +6,10 @@ use std::vec;
 use std::vec::Vec;
 
 use super::meter::{Measured, Meter};
-use super::result::{BenchResult, MetricResult};
+use super::result::{BenchResult, Parts};
+use super::rounds::Span;
 use super::{Bench, BenchError};
+use crate::concurrent::XorShift64;
 use crate::{Config, Histogram};
 
 /// The largest batch the automatic choice picks.
@@ -18,6 +20,9 @@ const OVERHEAD_PAIRS: usize = 101;
 const WINDOW: usize = 10;
 /// The warm-up ends when the medians of two windows in a row differ by less than this.
 pub const WARMUP_STABLE: f64 = 0.02;
+/// The rounds a run's samples are cut into unless set: enough for a 99 % verdict against
+/// another run's (5 a side), with room for rounds lost to a slow operation.
+pub const RUN_ROUNDS: usize = 10;
 
 /// What the warm-up found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -36,7 +41,7 @@ fn median(values: &mut [u64]) -> u64 {
 }
 
 /// One batch of `k` operations measured into `out`.
-fn batch<M: Meter + ?Sized, F: FnMut(u64)>(
+fn batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     meter: &mut M,
     f: &mut F,
     k: u64,
@@ -71,7 +76,7 @@ pub fn per_op(value: u64, overhead: u64, k: u64) -> u64 {
 /// The smallest batch whose read-pair overhead is at most 1 % of it: batches double until
 /// one takes 100 × the overhead, then `k = ⌈100 · overhead / cost of one op⌉`. An overhead of
 /// 0 gives 1.
-pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64)>(
+pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     meter: &mut M,
     f: &mut F,
     time_overhead: u64,
@@ -99,7 +104,7 @@ pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64)>(
 
 /// Warm up in windows of batches until two windows' median per-op times differ by less
 /// than [`WARMUP_STABLE`], or `budget` is spent (then `converged` is false).
-pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64)>(
+pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     meter: &mut M,
     f: &mut F,
     k: u64,
@@ -130,7 +135,8 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64)>(
     }
 }
 
-/// The measured samples: every metric's histogram and each sample's per-op figures.
+/// The measured samples: every metric's histogram, each sample's per-op figures, and the
+/// rounds they fall into.
 pub struct Samples {
     /// One histogram per metric.
     pub histograms: Vec<Histogram<u64, Vec<u64>>>,
@@ -138,41 +144,118 @@ pub struct Samples {
     pub rows: Vec<u64>,
     /// Per metric: multiplexed in some batch.
     pub multiplexed: Vec<bool>,
+    /// The rounds, in the order they ran.
+    pub spans: Vec<Span>,
 }
 
-/// Run batches of `k` until `bench`'s sample count or time budget is reached.
-pub fn sample<M: Meter + ?Sized, F: FnMut(u64)>(
-    bench: &Bench,
-    meter: &mut M,
-    f: &mut F,
-    k: u64,
-    overhead: &[u64],
-    baseline: &[u64],
-) -> Result<Samples, BenchError> {
-    let metrics = overhead.len();
-    let config = Config::new().with_relative_error(bench.relative_error);
-    let mut s = Samples {
-        histograms: (0..metrics)
-            .map(|_| config.build())
-            .collect::<Result<_, _>>()?,
-        rows: Vec::with_capacity(bench.samples.min(1 << 20) * metrics),
-        multiplexed: vec![false; metrics],
-    };
-    let mut out = vec![Measured::default(); metrics];
-    let start = Instant::now();
-    for n in 0..bench.samples {
-        if n >= 1 && start.elapsed() >= bench.budget {
-            break;
+impl Samples {
+    fn new(bench: &Bench, metrics: usize) -> Result<Self, BenchError> {
+        let config = Config::new().with_relative_error(bench.relative_error);
+        Ok(Samples {
+            histograms: (0..metrics)
+                .map(|_| config.build())
+                .collect::<Result<_, _>>()?,
+            rows: Vec::with_capacity(bench.samples.min(1 << 20) * metrics),
+            multiplexed: vec![false; metrics],
+            spans: Vec::new(),
+        })
+    }
+
+    /// Samples recorded so far.
+    fn count(&self) -> usize {
+        self.rows.len() / self.multiplexed.len().max(1)
+    }
+
+    /// Start a round at `start` seconds (`first`: this side ran first in it).
+    fn open_round(&mut self, start: f64, first: bool) {
+        self.spans.push(Span {
+            first_sample: self.count(),
+            start,
+            first,
+            ..Span::default()
+        });
+    }
+
+    /// End the open round at `end` seconds.
+    fn close_round(&mut self, end: f64) {
+        let count = self.count();
+        if let Some(s) = self.spans.last_mut() {
+            s.samples = count - s.first_sample;
+            s.length = end - s.start;
         }
-        batch(meter, f, k, &mut out)?;
-        for (i, (o, &c)) in out.iter().zip(overhead).enumerate() {
-            let v = per_op(o.value, c, k).saturating_sub(baseline[i]);
+        self.spans.retain(|s| s.samples > 0);
+    }
+}
+
+/// One side of a measurement: its work, its batch and the figures subtracted from it.
+pub(crate) struct Side<'a, F: ?Sized> {
+    pub work: &'a mut F,
+    pub k: u64,
+    pub overhead: &'a [u64],
+    pub baseline: &'a [u64],
+}
+
+impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
+    /// One batch, its per-op figures recorded into `s`.
+    fn record<M: Meter + ?Sized>(
+        &mut self,
+        meter: &mut M,
+        s: &mut Samples,
+        out: &mut [Measured],
+    ) -> Result<(), BenchError> {
+        batch(meter, self.work, self.k, out)?;
+        for (i, (o, &c)) in out.iter().zip(self.overhead).enumerate() {
+            let v = per_op(o.value, c, self.k).saturating_sub(self.baseline[i]);
             s.histograms[i].record(v);
             s.rows.push(v);
             s.multiplexed[i] |= o.multiplexed;
         }
+        Ok(())
     }
+}
+
+/// Run batches until `bench`'s sample count or time budget is reached, cut into
+/// `bench`'s rounds by whichever of the two is further along.
+pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
+    bench: &Bench,
+    meter: &mut M,
+    side: &mut Side<'_, F>,
+) -> Result<Samples, BenchError> {
+    let mut s = Samples::new(bench, side.overhead.len())?;
+    let mut out = vec![Measured::default(); side.overhead.len()];
+    let rounds = bench.rounds.unwrap_or(RUN_ROUNDS);
+    let (budget, start) = (bench.budget.as_secs_f64(), Instant::now());
+    let mut current = usize::MAX;
+    for n in 0..bench.samples {
+        let elapsed = start.elapsed().as_secs_f64();
+        if n >= 1 && elapsed >= budget {
+            break;
+        }
+        let progress = (n as f64 / bench.samples as f64).max(elapsed / budget);
+        let round = ((progress * rounds as f64) as usize).min(rounds - 1);
+        if round != current {
+            s.close_round(elapsed);
+            s.open_round(elapsed, false);
+            current = round;
+        }
+        side.record(meter, &mut s, &mut out)?;
+    }
+    s.close_round(start.elapsed().as_secs_f64());
     Ok(s)
+}
+
+/// The measured parts of one side: the batch, the warm-up, then its samples.
+fn measure_side<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
+    bench: &Bench,
+    meter: &mut M,
+    side: &mut Side<'_, F>,
+    warmup: Duration,
+) -> Result<WarmUp, BenchError> {
+    let metrics = side.overhead.len();
+    if bench.batch.is_none() {
+        side.k = choose_batch(meter, side.work, side.overhead[0], metrics)?;
+    }
+    warm_up(meter, side.work, side.k, side.overhead[0], metrics, warmup)
 }
 
 /// The whole run with `meter`: overhead, batch, warm-up, samples.
@@ -183,32 +266,122 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
 ) -> Result<BenchResult, BenchError> {
     let metrics = meter.metrics();
     let overhead = read_overhead(meter, metrics.len())?;
-    let k = match bench.batch {
-        Some(k) => k,
-        None => choose_batch(meter, &mut f, overhead[0], metrics.len())?,
-    };
-    let warm = warm_up(meter, &mut f, k, overhead[0], metrics.len(), bench.warmup)?;
     let baseline = bench.baseline_of(&metrics);
-    let s = sample(bench, meter, &mut f, k, &overhead, &baseline)?;
-    let results = metrics
-        .into_iter()
-        .zip(s.histograms)
-        .zip(overhead.iter().zip(s.multiplexed).zip(baseline))
-        .map(
-            |((metric, histogram), ((&overhead, multiplexed), baseline))| MetricResult {
-                metric,
-                histogram,
-                overhead,
-                baseline,
-                multiplexed,
-            },
-        );
-    Ok(BenchResult::new(
-        bench,
-        meter.clock(),
+    let mut side = Side {
+        work: &mut f,
+        k: bench.batch.unwrap_or(1),
+        overhead: &overhead,
+        baseline: &baseline,
+    };
+    let warm = measure_side(bench, meter, &mut side, bench.warmup)?;
+    let s = sample(bench, meter, &mut side)?;
+    let parts = Parts {
+        clock: meter.clock(),
+        batch: side.k,
+        warm_up: warm,
+        pairing: None,
+    };
+    Ok(BenchResult::measured(
+        bench, parts, metrics, &overhead, &baseline, s,
+    ))
+}
+
+/// A side of an interleaved comparison, its work behind a reference to `dyn FnMut` (one
+/// indirect call a batch).
+type Work<'a> = Side<'a, dyn FnMut(u64) + 'a>;
+
+/// One slot of an interleaved round: batches of `side` until `quota` samples or `budget`
+/// (at least one), into `s`, timed from `t0`.
+fn slot<M: Meter + ?Sized>(
+    meter: &mut M,
+    side: &mut Work<'_>,
+    s: &mut Samples,
+    (quota, budget): (usize, Duration),
+    (t0, first): (Instant, bool),
+) -> Result<(), BenchError> {
+    let mut out = vec![Measured::default(); side.overhead.len()];
+    let start = Instant::now();
+    s.open_round((start - t0).as_secs_f64(), first);
+    for n in 0..quota.max(1) {
+        if n >= 1 && start.elapsed() >= budget {
+            break;
+        }
+        side.record(meter, s, &mut out)?;
+    }
+    s.close_round(t0.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The rounds of an interleaved comparison: in each, both sides back to back in an order
+/// drawn by `rng`, each for its share of the samples and the time budget.
+fn rounds<M: Meter + ?Sized>(
+    bench: &Bench,
+    meter: &mut M,
+    (a, b): (&mut Work<'_>, &mut Work<'_>),
+    rng: &mut XorShift64,
+) -> Result<(Samples, Samples), BenchError> {
+    let metrics = a.overhead.len();
+    let (mut sa, mut sb) = (Samples::new(bench, metrics)?, Samples::new(bench, metrics)?);
+    let r = bench.rounds_of_comparison();
+    let share = (bench.samples.div_ceil(r), bench.budget / (2 * r as u32));
+    let t0 = Instant::now();
+    for _ in 0..r {
+        let a_first = rng.next() & 1 == 0;
+        if a_first {
+            slot(meter, a, &mut sa, share, (t0, true))?;
+        }
+        slot(meter, b, &mut sb, share, (t0, !a_first))?;
+        if !a_first {
+            slot(meter, a, &mut sa, share, (t0, false))?;
+        }
+    }
+    Ok((sa, sb))
+}
+
+/// An interleaved comparison with `meter`: the overhead, each side's batch and warm-up
+/// (half the warm-up budget each), then the rounds; the two results share a pairing.
+pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
+    bench: &Bench,
+    meter: &mut M,
+    (name_a, mut fa): (&str, FA),
+    (name_b, mut fb): (&str, FB),
+) -> Result<(BenchResult, BenchResult), BenchError> {
+    let metrics = meter.metrics();
+    let overhead = read_overhead(meter, metrics.len())?;
+    let baseline = bench.baseline_of(&metrics);
+    let k = bench.batch.unwrap_or(1);
+    let mut a: Work<'_> = Side {
+        work: &mut fa,
         k,
-        warm,
-        results.collect(),
-        s.rows,
+        overhead: &overhead,
+        baseline: &baseline,
+    };
+    let mut b: Work<'_> = Side {
+        work: &mut fb,
+        k,
+        overhead: &overhead,
+        baseline: &baseline,
+    };
+    let warmup = bench.warmup / 2;
+    let warm = [
+        measure_side(bench, meter, &mut a, warmup)?,
+        measure_side(bench, meter, &mut b, warmup)?,
+    ];
+    let mut rng = XorShift64::new(bench.seed.unwrap_or_else(crate::time::ticks_begin));
+    let pairing = Some(rng.next() | 1);
+    let (sa, sb) = rounds(bench, meter, (&mut a, &mut b), &mut rng)?;
+    let result = |name: &str, k, warm_up, s| {
+        let parts = Parts {
+            clock: meter.clock(),
+            batch: k,
+            warm_up,
+            pairing,
+        };
+        let named = bench.clone().named(name);
+        BenchResult::measured(&named, parts, metrics.clone(), &overhead, &baseline, s)
+    };
+    Ok((
+        result(name_a, a.k, warm[0], sa),
+        result(name_b, b.k, warm[1], sb),
     ))
 }

@@ -1,0 +1,144 @@
+//! The runs of every command, interleaved: the warm-ups, then `--runs` rounds, each running
+//! every command once in a random order, and with them the shell alone (`SHELL -c ''`),
+//! whose start is subtracted from every command's figures. A machine that drifts during
+//! the benchmark then drifts under every command alike.
+
+use std::process::ExitStatus;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use picollo::concurrent::XorShift64;
+
+use super::command::{run_once, Argv, Counters, Ran};
+use super::BenchArgs;
+use crate::error::Failure;
+
+/// One run's figures, metric after metric, and per counter whether it was multiplexed.
+type Figures = (Vec<u64>, Vec<bool>);
+
+/// When a run started and how long it took (seconds from the first round), and whether
+/// it ran first in its round.
+pub type RunTime = (f64, f64, bool);
+
+/// One command's runs so far.
+pub struct Track {
+    /// The command as given (`''` for the shell alone).
+    pub command: String,
+    argv: Argv,
+    /// Each measured run's figures, metric after metric.
+    pub rows: Vec<u64>,
+    /// Per counter: multiplexed in some run.
+    pub multiplexed: Vec<bool>,
+    /// Each measured run's start and length in seconds from the first round, and whether
+    /// it ran first in its round.
+    pub runs: Vec<RunTime>,
+    /// The run that failed (1-based), whether it was a warm-up, and its status.
+    pub failed: Option<(u32, bool, ExitStatus)>,
+}
+
+impl Track {
+    /// A command to run through `shell` (`None`: its own words, without a shell).
+    pub fn new(command: &str, shell: Option<&str>) -> Result<Self, Failure> {
+        let argv = Argv::new(command, shell).map_err(|e| Failure::io(command, &e))?;
+        Ok(Track {
+            command: command.into(),
+            argv,
+            rows: Vec::new(),
+            multiplexed: Vec::new(),
+            runs: Vec::new(),
+            failed: None,
+        })
+    }
+
+    /// Run once; `Some(row, multiplexed)` when it succeeded, else the status is kept as
+    /// the failure of `run` (a warm-up's when `warm_up`).
+    fn run(
+        &mut self,
+        args: &BenchArgs,
+        counters: &Counters,
+        (run, warm_up): (u32, bool),
+    ) -> Result<Option<Figures>, Failure> {
+        let ran = run_once(&self.argv, counters, args.show_output)
+            .map_err(|e| Failure::io(&format!("running {:?}", self.command), &e))?;
+        match ran {
+            Ran::Measured(row, m) => Ok(Some((row, m))),
+            Ran::Failed(status) => {
+                self.failed = Some((run, warm_up, status));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Keep a measured run that started at `start` seconds and ended now.
+    fn keep(&mut self, (row, m): Figures, start: f64, end: f64, first: bool) {
+        self.rows.extend(row);
+        self.multiplexed.resize(m.len(), false);
+        self.multiplexed
+            .iter_mut()
+            .zip(m)
+            .for_each(|(a, b)| *a |= b);
+        self.runs.push((start, end - start, first));
+    }
+}
+
+/// `0..n` in an order drawn from `rng` (Fisher–Yates).
+fn shuffled(n: usize, rng: &mut XorShift64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (rng.next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// The warm-ups, then the measured rounds, of every track not failed, each round in its own
+/// random order; a failed run drops its track from the rounds after it.
+pub fn interleave(
+    tracks: &mut [Track],
+    args: &BenchArgs,
+    counters: &Counters,
+    (bar, rng): (&ProgressBar, &mut XorShift64),
+) -> Result<(), Failure> {
+    for w in 1..=args.warmup {
+        for i in shuffled(tracks.len(), rng) {
+            if tracks[i].failed.is_none() {
+                tracks[i].run(args, counters, (w, true))?;
+            }
+            bar.inc(1);
+        }
+    }
+    let t0 = Instant::now();
+    for r in 1..=args.runs {
+        let mut first = true;
+        for i in shuffled(tracks.len(), rng) {
+            let track = &mut tracks[i];
+            if track.failed.is_none() {
+                let start = t0.elapsed().as_secs_f64();
+                if let Some(ran) = track.run(args, counters, (r, false))? {
+                    track.keep(ran, start, t0.elapsed().as_secs_f64(), first);
+                }
+                first = false;
+            }
+            bar.inc(1);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_order_holds_each_index_once_and_orders_vary() {
+        let mut rng = XorShift64::new(7);
+        let orders: Vec<Vec<usize>> = (0..50).map(|_| shuffled(3, &mut rng)).collect();
+        for o in &orders {
+            let mut sorted = o.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2]);
+        }
+        let firsts = |i| orders.iter().filter(|o| o[0] == i).count();
+        assert!((0..3).all(|i| firsts(i) >= 5), "{orders:?}");
+    }
+}

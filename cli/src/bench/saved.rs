@@ -1,0 +1,94 @@
+//! `--baseline FILE`: the results a `picollo bench --save FILE` (or `--json FILE`) wrote,
+//! rebuilt run by run from their rounds, so that a new measurement is judged against them
+//! round against round.
+
+use picollo::bench::{Bench, BenchResult, Metric, WarmUp};
+use serde_json::Value;
+
+use super::rounds::RunTime;
+use crate::error::Failure;
+
+/// Per saved command, its result (`None` where it was not measured), in command order.
+pub fn load(path: &str, threshold: f64) -> Result<Vec<Option<BenchResult>>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::io(path, &e))?;
+    let bad = |why: String| Failure::format(format!("{path}: {why}"));
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("not the JSON picollo bench writes: {e}")))?;
+    let commands = v["commands"]
+        .as_array()
+        .ok_or_else(|| bad("no \"commands\" list: not the JSON picollo bench writes".into()))?;
+    let each = commands.iter().enumerate().map(|(i, c)| {
+        let Some(result) = c.get("result") else {
+            return Ok(None);
+        };
+        let command = c["command"].as_str().unwrap_or("?");
+        let name = format!("{command} [{path}]");
+        rebuild(&name, result, threshold)
+            .map(Some)
+            .map_err(|why| bad(format!("command {}: {why}", i + 1)))
+    });
+    each.collect()
+}
+
+/// A metric's unit as the harness names it.
+fn unit(name: &str) -> Result<&'static str, String> {
+    match name {
+        "ns" => Ok("ns"),
+        "events" => Ok("events"),
+        other => Err(format!("unknown unit {other:?}")),
+    }
+}
+
+/// The metrics of a saved result.
+fn metrics(r: &Value) -> Result<Vec<Metric>, String> {
+    let list = r["metrics"].as_array().ok_or("no \"metrics\" list")?;
+    let metric = |m: &Value| {
+        let name = m["name"].as_str().ok_or("a metric without a name")?;
+        let unit = unit(m["unit"].as_str().unwrap_or_default())?;
+        Ok(Metric {
+            name: name.into(),
+            unit,
+        })
+    };
+    list.iter().map(metric).collect()
+}
+
+/// A saved round of one run: its figure of every metric (the median of one value), its
+/// start, length and whether it ran first.
+fn round(round: &Value, metrics: usize) -> Result<(Vec<u64>, RunTime), String> {
+    if round["samples"].as_u64() != Some(1) {
+        return Err("a round of more than one run: not a command's result".into());
+    }
+    let values = round["values"].as_array().ok_or("a round without values")?;
+    let median = |q: &Value| q.get(2).and_then(Value::as_u64);
+    let row: Option<Vec<u64>> = values.iter().map(median).collect();
+    let row = row
+        .filter(|r| r.len() == metrics)
+        .ok_or("a round's values are unreadable")?;
+    let time = |key: &str| round[key].as_f64().unwrap_or(0.0);
+    let first = round["first"].as_bool().unwrap_or(false);
+    Ok((row, (time("start"), time("length"), first)))
+}
+
+/// The result of one saved command, named `name`.
+fn rebuild(name: &str, r: &Value, threshold: f64) -> Result<BenchResult, String> {
+    let metrics = metrics(r)?;
+    let rounds = r["rounds"].as_array().ok_or("no \"rounds\" list")?;
+    let parsed: Vec<_> = rounds
+        .iter()
+        .map(|x| round(x, metrics.len()))
+        .collect::<Result<_, _>>()?;
+    let rows = parsed.iter().flat_map(|(row, _)| row.iter().copied());
+    let warm_up = WarmUp {
+        converged: true,
+        ..WarmUp::default()
+    };
+    let bench = Bench::new(name).with_threshold(threshold);
+    let clock = "saved by picollo bench".to_string();
+    let mut result = BenchResult::from_rows(&bench, metrics, rows.collect(), clock, warm_up)
+        .map_err(|e| e.to_string())?;
+    for (saved, (_, (start, length, first))) in result.rounds.iter_mut().zip(parsed) {
+        (saved.start, saved.length, saved.first) = (start, length, first);
+    }
+    Ok(result)
+}
