@@ -1,0 +1,383 @@
+//! The verdicts of comparisons judged round against round: on a simulated clock (a machine
+//! that drifts, a change of known size, the threshold, too few rounds), then on this
+//! machine's own clock (A/A comparisons of one function with itself, interleaved and
+//! measured apart, whose every verdict but `no difference` is false).
+#![cfg(all(feature = "std", target_os = "linux"))]
+
+mod common;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use common::SplitMix64;
+use picollo::bench::shift::Design;
+use picollo::bench::{
+    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, Verdict, SCALE,
+};
+
+/// One test at a time: the tests on this machine's clock must not share its two CPUs.
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A simulated clock: the work adds the nanoseconds it takes to `now`; a batch reads the
+/// difference (time only).
+struct Clock {
+    now: Rc<Cell<f64>>,
+    started: f64,
+}
+
+impl Meter for Clock {
+    fn metrics(&self) -> Vec<Metric> {
+        vec![Metric {
+            name: "time".into(),
+            unit: "ns",
+        }]
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.started = self.now.get();
+        Ok(())
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        let ns = self.now.get() - self.started;
+        out[0] = Measured {
+            value: (ns * SCALE as f64) as u64,
+            multiplexed: false,
+        };
+        Ok(())
+    }
+
+    fn clock(&self) -> String {
+        "simulated".into()
+    }
+}
+
+/// A clock and work on it: each operation costs `base` ns times `1 + drift · t` (t in
+/// simulated seconds: a machine slowing down), times `1 ± noise` uniformly.
+struct Machine {
+    now: Rc<Cell<f64>>,
+    drift: f64,
+    noise: f64,
+}
+
+impl Machine {
+    fn new(drift: f64, noise: f64) -> Self {
+        Machine {
+            now: Rc::new(Cell::new(0.0)),
+            drift,
+            noise,
+        }
+    }
+
+    fn clock(&self) -> Clock {
+        Clock {
+            now: self.now.clone(),
+            started: 0.0,
+        }
+    }
+
+    /// Work of `k` operations of `base` ns each, with noise seeded by `seed`.
+    fn work(&self, base: f64, seed: u64) -> impl FnMut(u64) {
+        let (now, drift, noise) = (self.now.clone(), self.drift, self.noise);
+        let mut rng = SplitMix64(seed);
+        move |k| {
+            for _ in 0..k {
+                let t = now.get() / 1e9;
+                let jitter = 1.0 + noise * (rng.below(2_001) as f64 / 1_000.0 - 1.0);
+                now.set(now.get() + base * (1.0 + drift * t) * jitter);
+            }
+        }
+    }
+}
+
+fn sim_bench() -> Bench {
+    Bench::new("sim")
+        .with_batch(10)
+        .with_samples(2_000)
+        .with_rounds(20)
+        .with_warmup(Duration::ZERO)
+        .with_relative_error(0.001)
+}
+
+/// An interleaved comparison of `base_a` ns against `base_b` ns on `m`.
+fn interleaved(m: &Machine, bench: &Bench, (base_a, base_b): (f64, f64), seed: u64) -> Comparison {
+    let mut clock = m.clock();
+    let a = ("A", m.work(base_a, seed));
+    let b = ("B", m.work(base_b, seed + 1));
+    let pair = bench
+        .clone()
+        .with_seed(seed)
+        .compare_with(&mut clock, a, b)
+        .unwrap();
+    pair.comparison
+}
+
+/// A run of `base` ns on `m`, measured on its own.
+fn alone(m: &Machine, bench: &Bench, name: &str, base: f64, seed: u64) -> BenchResult {
+    let mut clock = m.clock();
+    bench
+        .clone()
+        .run_with(&mut clock, m.work(base, seed))
+        .map(|mut r| {
+            r.name = name.into();
+            r
+        })
+        .unwrap()
+}
+
+#[test]
+fn interleaved_rounds_keep_a_drifting_machine_out_of_the_verdict() {
+    let _serial = serial();
+    // The machine slows down by 2 % a simulated millisecond: the second of two runs
+    // measured apart is slower, which rounds measured apart cannot tell from a change of
+    // code (they warn of the drift); interleaved, each round's difference holds only the
+    // drift between its two halves, as often one way as the other.
+    let bench = sim_bench();
+    let m = Machine::new(20.0, 0.01);
+    let (a, b) = (
+        alone(&m, &bench, "A", 100.0, 1),
+        alone(&m, &bench, "B", 100.0, 2),
+    );
+    let apart = compare(&a, &b);
+    assert_eq!(apart.design, Design::Unpaired);
+    assert!(matches!(apart.verdict, Verdict::Slower(_)), "{apart}");
+    assert!(
+        apart.warnings.iter().any(|w| w.contains("drifted")),
+        "{apart}"
+    );
+    let mut no_difference = 0;
+    for seed in 0..20 {
+        let c = interleaved(&Machine::new(20.0, 0.01), &bench, (100.0, 100.0), seed);
+        assert_eq!(c.design, Design::Paired);
+        assert_eq!(c.rounds, (20, 20));
+        assert!(
+            !matches!(c.verdict, Verdict::Faster(_) | Verdict::Slower(_)),
+            "{c}"
+        );
+        no_difference += usize::from(c.verdict == Verdict::NoDifference);
+    }
+    assert!(no_difference >= 18, "{no_difference} of 20");
+}
+
+#[test]
+fn a_change_of_known_size_is_found_within_its_interval() {
+    let _serial = serial();
+    let bench = sim_bench();
+    for seed in 0..10 {
+        let c = interleaved(&Machine::new(2.0, 0.05), &bench, (100.0, 105.0), seed);
+        let Verdict::Slower(p) = c.verdict else {
+            panic!("{c}")
+        };
+        assert!((4.0..6.0).contains(&p), "{c}");
+        assert!(c.change.low <= 5.0 && 5.0 <= c.change.high, "{c}");
+        assert!(c.noise_floor > 0.0 && c.noise_floor < 1.0, "{c}");
+        let back = interleaved(&Machine::new(2.0, 0.05), &bench, (105.0, 100.0), seed);
+        assert!(matches!(back.verdict, Verdict::Faster(p) if (4.0..6.0).contains(&p)));
+        let text = c.to_string();
+        assert!(text.contains("Method: 20 interleaved rounds"), "{text}");
+        assert!(text.contains("verdict: B is slower than A by "), "{text}");
+        assert!(text.ends_with("(99 % confidence)\n"), "{text}");
+    }
+}
+
+#[test]
+fn a_change_below_the_threshold_is_within_noise() {
+    let _serial = serial();
+    // 0.4 % more work without noise: significant, but below the 1 % threshold.
+    let c = interleaved(&Machine::new(0.0, 0.0), &sim_bench(), (1_000.0, 1_004.0), 3);
+    assert!(
+        matches!(c.verdict, Verdict::WithinNoise(p) if (0.3..0.5).contains(&p)),
+        "{c}"
+    );
+    let text = c.to_string();
+    assert!(
+        text.contains("verdict: B is within noise of A: +0.40 %"),
+        "{text}"
+    );
+    assert!(text.contains("below the 1.0 % threshold"), "{text}");
+    let off = sim_bench().with_threshold(0.0);
+    let c = interleaved(&Machine::new(0.0, 0.0), &off, (1_000.0, 1_004.0), 3);
+    assert!(
+        matches!(c.verdict, Verdict::Slower(p) if (0.3..0.5).contains(&p)),
+        "{c}"
+    );
+    assert_eq!(c.threshold, 0.0);
+}
+
+#[test]
+fn too_few_rounds_are_not_judged() {
+    let _serial = serial();
+    let one = sim_bench().with_rounds(1);
+    let m = Machine::new(0.0, 0.01);
+    let (a, b) = (
+        alone(&m, &one, "A", 100.0, 1),
+        alone(&m, &one, "B", 200.0, 2),
+    );
+    let c = compare(&a, &b);
+    assert_eq!(c.verdict, Verdict::NotEnoughRounds, "{c}");
+    assert!(c.to_string().contains(
+        "verdict: not enough rounds to judge B against A: 1 and 1, where 99 % confidence needs \
+         8 interleaved or 5 a side measured apart"
+    ));
+    let seven = sim_bench().with_rounds(7);
+    let c = interleaved(&m, &seven, (100.0, 200.0), 1);
+    assert_eq!(
+        (c.verdict, c.rounds),
+        (Verdict::NotEnoughRounds, (7, 7)),
+        "{c}"
+    );
+    let eight = interleaved(&m, &sim_bench().with_rounds(8), (100.0, 200.0), 1);
+    assert!(matches!(eight.verdict, Verdict::Slower(_)), "{eight}");
+}
+
+#[test]
+fn a_result_keeps_its_rounds_in_json_and_log() {
+    let _serial = serial();
+    let m = Machine::new(0.0, 0.0);
+    let r = alone(&m, &sim_bench(), "steady", 100.0, 1);
+    assert_eq!(r.rounds.len(), 20);
+    assert_eq!(r.rounds.iter().map(|x| x.samples).sum::<u64>(), r.samples);
+    let mut json = String::new();
+    r.write_json(&mut json).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["rounds"].as_array().unwrap().len(), 20);
+    assert_eq!(v["rounds"][3]["samples"], 100);
+    assert_eq!(
+        v["rounds"][3]["values"][0][2], 100_000,
+        "P50 of round 4: 100 ns"
+    );
+    assert_eq!(v["roundRanks"][2], 50.0);
+    assert_eq!(v["threshold"], 1.0);
+    assert!(v["pairing"].is_null());
+    let mut log = String::new();
+    r.write_log(&mut log).unwrap();
+    let rounds = log.lines().filter(|l| l.starts_with("#round ")).count();
+    assert_eq!(rounds, 20, "{log}");
+    assert!(
+        log.contains(" samples=100 first=0 time=100000,100000,100000,"),
+        "{log}"
+    );
+}
+
+/// `n` iterations of a loop the compiler keeps (about 1 ns each here).
+fn spin(n: u64) -> impl Fn() + Copy {
+    move || {
+        let mut x = 0u64;
+        for i in 0..n {
+            x = picollo::bench::black_box(x ^ i);
+        }
+    }
+}
+
+fn short(budget_ms: u64) -> Bench {
+    Bench::new("spin")
+        .with_time_budget(Duration::from_millis(budget_ms))
+        .with_warmup(Duration::from_millis(20))
+}
+
+/// The verdicts' words, counted, for the failure message and the log.
+fn tally(verdicts: &[Verdict]) -> String {
+    let mut words: Vec<&str> = verdicts.iter().map(Verdict::word).collect();
+    words.sort_unstable();
+    words.dedup();
+    let count = |w: &str| verdicts.iter().filter(|v| v.word() == w).count();
+    let parts: Vec<String> = words.iter().map(|w| format!("{w} {}", count(w))).collect();
+    parts.join(", ")
+}
+
+/// At most `false_at_most` of `verdicts` call a difference that matters (faster or
+/// slower); with `all_within_99`, at most 5 % see any (within noise too): a 99 % interval
+/// misses 0 in about 1 of 100 A/A comparisons, and 5 of 100 has a chance of 0.06 % at that
+/// rate.
+fn assert_false_at_most(
+    what: &str,
+    verdicts: &[Verdict],
+    false_at_most: usize,
+    all_within_99: bool,
+) {
+    let wrong = |v: &&Verdict| matches!(v, Verdict::Faster(_) | Verdict::Slower(_));
+    let seen = verdicts
+        .iter()
+        .filter(|v| **v != Verdict::NoDifference)
+        .count();
+    let n = verdicts.len();
+    println!(
+        "{what}: {seen} of {n} not `no difference` ({})",
+        tally(verdicts)
+    );
+    assert!(
+        verdicts.iter().filter(wrong).count() <= false_at_most,
+        "{what}: {}",
+        tally(verdicts)
+    );
+    assert!(
+        !all_within_99 || seen * 20 <= n,
+        "{what}: {}",
+        tally(verdicts)
+    );
+}
+
+#[test]
+fn interleaved_a_a_comparisons_on_this_machine_see_no_difference() {
+    let _serial = serial();
+    let op = spin(2_000);
+    let bench = short(100);
+    let verdicts: Vec<Verdict> = (0..100)
+        .map(|_| {
+            bench
+                .compare_fns(("A", op), ("B", op))
+                .unwrap()
+                .comparison
+                .verdict
+        })
+        .collect();
+    assert_false_at_most("interleaved A/A, 100 comparisons", &verdicts, 2, true);
+}
+
+#[test]
+fn a_a_runs_measured_apart_on_this_machine_see_no_difference() {
+    let _serial = serial();
+    let op = spin(2_000);
+    let bench = short(50);
+    let verdicts: Vec<Verdict> = (0..50)
+        .map(|_| {
+            let (a, b) = (bench.run(op).unwrap(), bench.run(op).unwrap());
+            compare(&a, &b).verdict
+        })
+        .collect();
+    // Runs measured apart differ by more than the rounds within each show (the machine
+    // between two runs is not the machine between two rounds): a shift is often
+    // significant, and the threshold calls it within noise.
+    assert_false_at_most(
+        "A/A runs measured apart, 50 comparisons",
+        &verdicts,
+        2,
+        false,
+    );
+}
+
+#[test]
+fn twice_the_loop_is_slower_interleaved_on_this_machine() {
+    let _serial = serial();
+    let pair = short(300)
+        .compare_fns(("short", spin(20_000)), ("long", spin(40_000)))
+        .unwrap();
+    let c = &pair.comparison;
+    assert!(
+        matches!(c.verdict, Verdict::Slower(p) if (60.0..150.0).contains(&p)),
+        "{c}"
+    );
+    assert_eq!(c.design, Design::Paired);
+    assert_eq!(pair.a.pairing, pair.b.pairing);
+    assert!(pair
+        .a
+        .rounds
+        .iter()
+        .zip(&pair.b.rounds)
+        .all(|(x, y)| x.first != y.first));
+}
