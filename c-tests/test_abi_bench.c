@@ -3,8 +3,10 @@
  * loop of a given length: time only and with the software counter task-clock (skipped,
  * saying why, where the machine refuses it), the borrowed histograms read through the
  * picollo_histogram_* queries, every text form, and the comparison of a 2x longer loop,
- * whose verdict must be "slower".
+ * whose verdict must be "slower", measured apart and interleaved (picollo_bench_compare_run),
+ * with the figures of picollo_bench_compare_info; A/A comparisons of one loop with itself.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +273,83 @@ static void test_bad_settings(void)
     CHECK(r == NULL && s.calls == 0);
 }
 
+/* An interleaved comparison of loops of `length_a` and `length_b` adds, `rounds` rounds
+ * (time only); its figures in `*info`; both results freed. */
+static picollo_status compare_loops(uint64_t length_a, uint64_t length_b, uint64_t rounds,
+                                    picollo_bench_comparison *info, char *text, size_t size)
+{
+    picollo_bench_config c = short_config(NULL, "");
+    spin sa = {length_a, 0, 0, 0, 0}, sb = {length_b, 0, 0, 0, 0};
+    picollo_bench_result *a = NULL, *b = NULL;
+    picollo_status st;
+    c.time_budget = 0.4;
+    c.rounds = rounds;
+    c.seed = 42;
+    st = picollo_bench_compare_run(&c, "loop A", spin_work, &sa, "loop B", spin_work, &sb, &a, &b);
+    if (st != PICOLLO_STATUS_OK) {
+        return st;
+    }
+    /* Every round gave each side at least one batch of 4. */
+    CHECK(sa.calls >= rounds && sb.calls >= rounds && sa.smallest_call == 4);
+    info->struct_size = sizeof *info;
+    EXPECT(picollo_bench_compare_info(a, b, info), PICOLLO_STATUS_OK);
+    EXPECT(picollo_bench_compare(a, b, text, size, NULL, NULL, NULL), PICOLLO_STATUS_OK);
+    picollo_bench_result_free(a);
+    picollo_bench_result_free(b);
+    return st;
+}
+
+/* Interleaved: twice the loop is slower, its interval around its change, paired rounds. */
+static void test_compare_run(void)
+{
+    char text[16384];
+    picollo_bench_comparison info;
+    if (!EXPECT(compare_loops(2000, 4000, 10, &info, text, sizeof text), PICOLLO_STATUS_OK)) {
+        return;
+    }
+    CHECK(info.paired == 1 && info.rounds_a == 10 && info.rounds_b == 10);
+    CHECK(info.threshold == 1.0);
+    CHECKF(info.change_low <= info.change && info.change <= info.change_high &&
+               info.noise_floor >= 0.0 && info.ratio == 1.0 + info.change / 100.0,
+           "%.3f [%.3f, %.3f] floor %.3f ratio %.4f", info.change, info.change_low,
+           info.change_high, info.noise_floor, info.ratio);
+    CHECKF(strstr(text, "Method: 10 interleaved rounds, loop A and loop B") != NULL, "%s", text);
+    if (timing_checked()) {
+        CHECKF(info.verdict == PICOLLO_BENCH_VERDICT_SLOWER && info.ratio > 1.3 && info.ratio < 3.0,
+               "verdict %u, ratio %.3f\n%s", (unsigned)info.verdict, info.ratio, text);
+        CHECK(strstr(text, "verdict: loop B is slower than loop A by ") != NULL);
+    }
+    /* Seven rounds cannot make a 99 % verdict, whatever they hold. */
+    if (EXPECT(compare_loops(2000, 4000, 7, &info, text, sizeof text), PICOLLO_STATUS_OK)) {
+        CHECK(info.verdict == PICOLLO_BENCH_VERDICT_NOT_ENOUGH_ROUNDS);
+        CHECK(isinf(info.change_low) && isinf(info.change_high) && isinf(info.noise_floor));
+        CHECK(strstr(text, "verdict: not enough rounds to judge loop B against loop A") != NULL);
+    }
+}
+
+/* A/A: ten interleaved comparisons of one loop with itself; at most one verdict may call a
+ * difference that matters (a 99 % interval misses 0 about once in 100). */
+static void test_compare_run_a_a(void)
+{
+    char text[16384];
+    picollo_bench_comparison info;
+    int i, wrong = 0;
+    if (!timing_checked()) {
+        return;
+    }
+    for (i = 0; i < 10; i++) {
+        if (!EXPECT(compare_loops(2000, 2000, 10, &info, text, sizeof text), PICOLLO_STATUS_OK)) {
+            return;
+        }
+        if (info.verdict == PICOLLO_BENCH_VERDICT_FASTER ||
+            info.verdict == PICOLLO_BENCH_VERDICT_SLOWER) {
+            wrong++;
+            printf("bench A/A: %s\n", strstr(text, "verdict: "));
+        }
+    }
+    CHECKF(wrong <= 1, "%d of 10 A/A comparisons called a difference", wrong);
+}
+
 void test_bench(void)
 {
     picollo_bench_result *a, *b;
@@ -289,4 +368,6 @@ void test_bench(void)
     picollo_bench_result_free(b);
     picollo_bench_result_free(NULL);
     test_task_clock();
+    test_compare_run();
+    test_compare_run_a_a();
 }

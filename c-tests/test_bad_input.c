@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2539,6 +2540,118 @@ static picollo_status bench_compare_size_query(void)
     return st;
 }
 
+/* picollo_bench_compare_run of `bench_work` against itself on `c`, names `name_a` and
+ * "B": the callbacks must not have run when the call fails early, both results or none. */
+static picollo_status bench_pair_with(picollo_bench_config c, const char *name_a)
+{
+    picollo_bench_result *a = NULL, *b = NULL;
+    uint64_t ops = 0;
+    picollo_status st = picollo_bench_compare_run(&c, name_a, bench_work, &ops, "B", bench_work,
+                                                  &ops, &a, &b);
+    CHECK((st == PICOLLO_STATUS_OK) == (a != NULL) && (a != NULL) == (b != NULL));
+    CHECK(st == PICOLLO_STATUS_OK || ops == 0);
+    picollo_bench_result_free(a);
+    picollo_bench_result_free(b);
+    return st;
+}
+static picollo_status bench_pair_ok(void) { return bench_pair_with(bench_config(), NULL); }
+static picollo_status bench_pair_null_config(void)
+{
+    picollo_bench_result *a = NULL, *b = NULL;
+    return picollo_bench_compare_run(NULL, "A", bench_work, NULL, "B", bench_work, NULL, &a, &b);
+}
+static picollo_status bench_pair_null_work_a(void)
+{
+    picollo_bench_config c = bench_config();
+    picollo_bench_result *a = NULL, *b = NULL;
+    return picollo_bench_compare_run(&c, "A", NULL, NULL, "B", bench_work, NULL, &a, &b);
+}
+static picollo_status bench_pair_null_work_b(void)
+{
+    picollo_bench_config c = bench_config();
+    picollo_bench_result *a = NULL, *b = NULL;
+    return picollo_bench_compare_run(&c, "A", bench_work, NULL, "B", NULL, NULL, &a, &b);
+}
+static picollo_status bench_pair_null_out_b(void)
+{
+    picollo_bench_config c = bench_config();
+    picollo_bench_result *a = NULL;
+    picollo_status st =
+        picollo_bench_compare_run(&c, "A", bench_work, NULL, "B", bench_work, NULL, &a, NULL);
+    CHECK(a == NULL);
+    return st;
+}
+static picollo_status bench_pair_bad_utf8_name(void)
+{
+    return bench_pair_with(bench_config(), "\xff");
+}
+static picollo_status bench_pair_rounds_max(void)
+{
+    picollo_bench_config c = bench_config();
+    c.rounds = UINT64_MAX;
+    return bench_pair_with(c, NULL);
+}
+static picollo_status bench_pair_threshold_nan(void)
+{
+    picollo_bench_config c = bench_config();
+    c.threshold = NAN;
+    return bench_pair_with(c, NULL);
+}
+static picollo_status bench_pair_threshold_minus_inf(void)
+{
+    picollo_bench_config c = bench_config();
+    c.threshold = -INFINITY;
+    return bench_pair_with(c, NULL);
+}
+static picollo_status bench_pair_size_1_10(void)
+{
+    picollo_bench_config c = bench_config();
+    c.struct_size = (uint32_t)offsetof(picollo_bench_config, threshold);
+    c.threshold = NAN; /* past the caller's struct_size: never read */
+    return bench_pair_with(c, NULL);
+}
+static picollo_status bench_pair_size_between(void)
+{
+    picollo_bench_config c = bench_config();
+    c.struct_size = (uint32_t)offsetof(picollo_bench_config, rounds);
+    return bench_pair_with(c, NULL);
+}
+/* A comparison struct of `struct_size` with a verdict of 77 (any output overwrites it). */
+static picollo_bench_comparison comparison_of_size(size_t struct_size)
+{
+    picollo_bench_comparison info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = (uint32_t)struct_size;
+    info.verdict = 77;
+    return info;
+}
+static picollo_status bench_info_null_a(void)
+{
+    picollo_bench_comparison info = comparison_of_size(sizeof info);
+    return picollo_bench_compare_info(NULL, br, &info);
+}
+static picollo_status bench_info_null_b(void)
+{
+    picollo_bench_comparison info = comparison_of_size(sizeof info);
+    return picollo_bench_compare_info(br, NULL, &info);
+}
+static picollo_status bench_info_null_out(void) { return picollo_bench_compare_info(br, br, NULL); }
+static picollo_status bench_info_small(void)
+{
+    picollo_bench_comparison info = comparison_of_size(sizeof info - 8);
+    picollo_status st = picollo_bench_compare_info(br, br, &info);
+    CHECK(info.verdict == 77); /* written only on success */
+    return st;
+}
+static picollo_status bench_info_ok(void)
+{
+    picollo_bench_comparison info = comparison_of_size(sizeof info);
+    picollo_status st = picollo_bench_compare_info(br, br, &info);
+    CHECK(info.struct_size == sizeof info && info.paired == 0 && info.ratio == 1.0);
+    CHECK(info.verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE);
+    return st;
+}
+
 /* ---- the table ---- */
 
 #define NULLP ST(NULL_POINTER)
@@ -3627,6 +3740,22 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare, bench_compare_null_b, NULLP, "`b`"),
     ROW(picollo_bench_compare, bench_compare_null_buf, NULLP, "`buf`"),
     ROW(picollo_bench_compare, bench_compare_size_query, SMALL, NULL),
+    ROW(picollo_bench_compare_run, bench_pair_ok, OK, NULL),
+    ROW(picollo_bench_compare_run, bench_pair_null_config, NULLP, "`config`"),
+    ROW(picollo_bench_compare_run, bench_pair_null_work_a, NULLP, "`work_a`"),
+    ROW(picollo_bench_compare_run, bench_pair_null_work_b, NULLP, "`work_b`"),
+    ROW(picollo_bench_compare_run, bench_pair_null_out_b, NULLP, "`out_b`"),
+    ROW(picollo_bench_compare_run, bench_pair_bad_utf8_name, ST(INVALID_UTF8), "name_a"),
+    ROW(picollo_bench_compare_run, bench_pair_rounds_max, INVAL, "rounds"),
+    ROW(picollo_bench_compare_run, bench_pair_threshold_nan, INVAL, "threshold"),
+    ROW(picollo_bench_compare_run, bench_pair_threshold_minus_inf, INVAL, "threshold"),
+    ROW(picollo_bench_compare_run, bench_pair_size_1_10, OK, NULL),
+    ROW(picollo_bench_compare_run, bench_pair_size_between, SIZE, "picollo_bench_config_default"),
+    ROW(picollo_bench_compare_info, bench_info_null_a, NULLP, "`a`"),
+    ROW(picollo_bench_compare_info, bench_info_null_b, NULLP, "`b`"),
+    ROW(picollo_bench_compare_info, bench_info_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_compare_info, bench_info_small, SIZE, "sizeof(picollo_bench_comparison)"),
+    ROW(picollo_bench_compare_info, bench_info_ok, OK, NULL),
 };
 
 /* ---- the runner ---- */
