@@ -1,11 +1,11 @@
 """The benchmark harness from Python: one pass of a branchy loop over random bytes, before
-and after sorting them, measured by `picollo.bench` and compared.
+and after sorting them, compared by `picollo.bench.compare_fns` in interleaved rounds.
 
-    python bench_demo.py           # 1 s warm-up and up to 5 s of samples per run
+    python bench_demo.py           # 1 s warm-up and up to 5 s of samples
     python bench_demo.py --quick   # short budgets (the demo, the tests)
 
-Each run first measures an empty function with the same settings and subtracts its medians
-(Python's call overhead), so the figures are the loop's own. Counters are the library's
+An empty function is measured first with the same settings and its medians are subtracted
+from both sides (Python's call overhead), so the figures are the loop's own. Counters are the library's
 default set: hardware ones where the PMU allows, else task-clock, page faults and context
 switches (the report says which, and why).
 """
@@ -38,14 +38,16 @@ def main() -> None:
     rng = random.Random(1)
     data = [rng.randrange(256) for _ in range(SIZE)]
     ordered = sorted(data)
-    with bench.run(lambda: branchy(data), name="unsorted", **budget) as a, \
-            bench.run(lambda: branchy(ordered), name="sorted", **budget) as b:
+    c = bench.compare_fns(lambda: branchy(data), lambda: branchy(ordered),
+                          name_a="unsorted", name_b="sorted", **budget)
+    with c.a as a, c.b as b:
         print(a.table())
         print(b.table())
-        c = bench.compare(a, b)
         print(c)
-        print(f"sorted: {c.verdict}; its median time is {c.ratio:.2f}x unsorted's "
-              f"({b.percentile('time', 50):,.1f} ns against {a.percentile('time', 50):,.1f} ns)")
+        print(f"sorted: {c.verdict}; its time is {c.ratio:.2f}x unsorted's "
+              f"[{1 + c.interval[0] / 100:.2f}, {1 + c.interval[1] / 100:.2f}] over "
+              f"{c.rounds[0]} interleaved rounds ({b.percentile('time', 50):,.1f} ns against "
+              f"{a.percentile('time', 50):,.1f} ns at the median)")
 
 
 if __name__ == "__main__":

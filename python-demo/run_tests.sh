@@ -101,6 +101,6 @@ grep -qx '##### unsorted' "$hlog" && grep -qx '##### sorted' "$hlog" \
     || fail "bench_demo.py printed no report for unsorted and sorted"
 [ "$(grep -cx -- '- baseline: the medians of the empty function subtracted from every figure' "$hlog")" = 2 ] \
     || fail "bench_demo.py's reports do not name the empty function's baseline"
-grep -Eq '^verdict: (sorted is (faster|slower) than unsorted by [0-9.]+%|no difference between unsorted and sorted) \(99 % confidence\)$' "$hlog" \
+grep -Eq '^verdict: (sorted is (faster|slower) than unsorted by [0-9.]+ % \[.*\]|sorted is within noise of unsorted: .*|no difference between unsorted and sorted: .*), noise floor [0-9.]+ % \(99 % confidence\)$' "$hlog" \
     || fail "bench_demo.py printed no verdict line"
 echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring; bench; bench_demo)"

@@ -1,7 +1,8 @@
 // Tests of Picollo.Bench: a busy loop measured through a delegate (the time metric, its
 // histogram, the report naming the subtracted call overhead), a loop twice as long compared
-// as slower, task-clock as a second metric, an exception from the delegate rethrown by Run,
-// bad options as ArgumentException, the JSON and log forms, and Dispose.
+// as slower (measured apart and interleaved), A/A interleaved comparisons, task-clock as a
+// second metric, an exception from the delegate rethrown by Run and Compare, bad options as
+// ArgumentException, the JSON and log forms, and Dispose.
 
 using System;
 using System.Linq;
@@ -188,11 +189,76 @@ static partial class PerfTests
         Check(h.IsDisposed, "disposing the owner disposes the view");
     }
 
+    /// <summary>Short interleaved comparisons: ten rounds within 0.3 s, time only.</summary>
+    static BenchOptions Paired()
+    {
+        return new BenchOptions
+        {
+            Counters = new string[0], Samples = 500, Rounds = 10,
+            TimeBudget = TimeSpan.FromSeconds(0.3), Warmup = TimeSpan.FromSeconds(0.05),
+        };
+    }
+
+    static void BenchCompareInterleaved()
+    {
+        using (BenchComparison c = Bench.Compare(() => Spin(8), () => Spin(16), Paired(), "spin8", "spin16"))
+        {
+            string verdictLine = c.Text.TrimEnd('\n').Split('\n').Last();
+            Console.WriteLine("bench interleaved: " + verdictLine);
+            Check(c.Paired && c.RoundsA == 10 && c.RoundsB == 10, "ten paired rounds");
+            Check(c.Verdict == BenchVerdict.Slower && c.Ratio >= 1.3 && c.Ratio <= 3.5,
+                  "twice the loop is Slower interleaved: " + c.Verdict + ", ratio " + c.Ratio);
+            Check(c.ChangeLow <= c.Change && c.Change <= c.ChangeHigh && Math.Abs(c.Ratio - (1 + c.Change / 100)) < 1e-9,
+                  string.Format("the change {0} lies in its interval [{1}, {2}]", c.Change, c.ChangeLow, c.ChangeHigh));
+            Check(c.Text.Contains("Method: 10 interleaved rounds, spin8 and spin16") && verdictLine.StartsWith("verdict: spin16 is slower than spin8 by "),
+                  "the method and the verdict line name both: " + verdictLine);
+            Check(c.A.Name == "spin8" && c.B.Name == "spin16" && c.A.Table().Contains("- baseline: the medians of the empty delegate"),
+                  "the comparison's results, with the call overhead subtracted");
+            Check(c.A.ToJson().Contains("\"rounds\":[{\"start\":"), "a result's JSON keeps its rounds");
+        }
+        var seven = Paired();
+        seven.Rounds = 7;
+        using (BenchComparison c = Bench.Compare(() => Spin(8), () => Spin(16), seven))
+            Check(c.Verdict == BenchVerdict.NotEnoughRounds && double.IsInfinity(c.NoiseFloor), "seven rounds are not enough: " + c.Verdict);
+        var off = Paired();
+        off.Threshold = 0;
+        off.Seed = 9;
+        using (BenchComparison c = Bench.Compare(() => Spin(8), () => Spin(8), off))
+            Check(c.Threshold == 0.0, "a threshold of 0 turns it off: " + c.Threshold);
+    }
+
+    static void BenchCompareAA()
+    {
+        // 20 A/A comparisons of one delegate: a 99 % interval misses 0 about once in 100;
+        // at most 2 may see a difference, at most 1 call it one that matters.
+        Action op = () => Spin(8);
+        int seen = 0, wrong = 0;
+        for (int i = 0; i < 20; i++)
+            using (BenchComparison c = Bench.Compare(op, op, Paired()))
+            {
+                if (c.Verdict != BenchVerdict.NoDifference) seen++;
+                if (c.Verdict == BenchVerdict.Faster || c.Verdict == BenchVerdict.Slower) wrong++;
+            }
+        Console.WriteLine(string.Format("bench A/A: {0} of 20 interleaved comparisons saw a difference, {1} called one", seen, wrong));
+        Check(seen <= 2 && wrong <= 1, string.Format("A/A: {0} saw a difference, {1} called one", seen, wrong));
+        int calls = 0;
+        try
+        {
+            Bench.Compare(() => Spin(1), () => ThrowOnThird(ref calls), Paired()).Dispose();
+            Check(false, "an exception in b is rethrown by Compare");
+        }
+        catch (OpFailed) { Check(calls == 3, "b is not called again after it threw: " + calls); }
+        try { Bench.Compare(op, op, new BenchOptions { Rounds = 0 }).Dispose(); Check(false, "Rounds 0"); }
+        catch (ArgumentOutOfRangeException e) { Check(e.ParamName == "Rounds", "Rounds 0 is refused: " + e.ParamName); }
+    }
+
     static void BenchGroups()
     {
         Group("bench busy loop", BenchBusyLoop);
         Group("bench operations overload", BenchOperationsOverload);
         Group("bench compare twice", BenchCompareTwice);
+        Group("bench compare interleaved", BenchCompareInterleaved);
+        Group("bench compare A/A", BenchCompareAA);
         Group("bench task-clock", BenchTaskClock);
         Group("bench exception", BenchException);
         Group("bench bad options", BenchBadOptions);

@@ -14,18 +14,22 @@ namespace Picollo
     /// time per operation against A's (99 % confidence).</summary>
     public enum BenchVerdict : uint
     {
-        /// <summary>The rank test finds no difference.</summary>
+        /// <summary>The 99 % interval of the change holds 0.</summary>
         NoDifference = 0,
-        /// <summary>B takes less time than A.</summary>
+        /// <summary>B takes less time than A, by at least the threshold.</summary>
         Faster = 1,
-        /// <summary>B takes more time than A.</summary>
+        /// <summary>B takes more time than A, by at least the threshold.</summary>
         Slower = 2,
+        /// <summary>B differs from A by less than the threshold.</summary>
+        WithinNoise = 3,
+        /// <summary>Too few rounds for a 99 % verdict: 8 interleaved, 5 a side measured apart.</summary>
+        NotEnoughRounds = 4,
     }
 
     /// <summary>picollo_bench_format: a text form of a result.</summary>
     internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4 }
 
-    /// <summary>picollo_bench_config (80 bytes); start from <see cref="Default"/>. The
+    /// <summary>picollo_bench_config (104 bytes); start from <see cref="Default"/>. The
     /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct BenchConfig
@@ -42,8 +46,29 @@ namespace Picollo
         public int Nice;
         public uint SetNice;
         public IntPtr Baseline;
+        public double Threshold;
+        public ulong Rounds;
+        public ulong Seed;
 
         public static BenchConfig Default { get { return BenchNative.picollo_bench_config_default(); } }
+    }
+
+    /// <summary>picollo_bench_comparison: the figures behind a comparison's verdict.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct BenchComparisonInfo
+    {
+        public uint StructSize;
+        public BenchVerdict Verdict;
+        public double Ratio;
+        public double Change;
+        public double ChangeLow;
+        public double ChangeHigh;
+        public double NoiseFloor;
+        public double Threshold;
+        public ulong RoundsA;
+        public ulong RoundsB;
+        public uint Paired;
+        public uint Warnings;
     }
 
     internal static class BenchNative
@@ -64,6 +89,8 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_histogram(BenchResultHandle r, UIntPtr index, out IntPtr histogram);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_text(BenchResultHandle r, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed, out BenchVerdict verdict, out double ratio);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_run(ref BenchConfig config, byte[] nameA, IntPtr workA, IntPtr ctxA, byte[] nameB, IntPtr workB, IntPtr ctxB, out BenchResultHandle a, out BenchResultHandle b);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_info(BenchResultHandle a, BenchResultHandle b, ref BenchComparisonInfo info);
     }
 
     /// <summary>Owns a picollo_bench_result* and, through it, the histograms it lends.</summary>

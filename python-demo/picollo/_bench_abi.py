@@ -1,5 +1,5 @@
-"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.10) as data: the config struct,
-the enums and the signatures of ``picollo_bench_*``.
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.13) as data: the config and
+comparison structs, the enums and the signatures of ``picollo_bench_*``.
 
 Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
 The work callback goes in as ``c_void_p`` (the header's function pointer type is a
@@ -26,8 +26,9 @@ from ctypes import (
 
 from ._abi import HistogramP, c_size_p, status_t
 
-#: The ABI minor version that has the harness with `picollo_bench_config.baseline`.
-BENCH_ABI_MINOR = 10
+#: The ABI minor version that has the harness with interleaved comparisons
+#: (`picollo_bench_compare_run`, `picollo_bench_config.threshold`).
+BENCH_ABI_MINOR = 13
 
 
 class BenchVerdict(enum.IntEnum):
@@ -36,6 +37,8 @@ class BenchVerdict(enum.IntEnum):
     NO_DIFFERENCE = 0
     FASTER = 1
     SLOWER = 2
+    WITHIN_NOISE = 3
+    NOT_ENOUGH_ROUNDS = 4
 
 
 class BenchFormat(enum.IntEnum):
@@ -69,12 +72,32 @@ class picollo_bench_config(Structure):
         ("nice", c_int32),
         ("set_nice", c_uint32),
         ("baseline", BenchResultP),
+        ("threshold", c_double),
+        ("rounds", c_uint64),
+        ("seed", c_uint64),
     ]
 
 
-if ctypes.sizeof(picollo_bench_config) != 80:
+if ctypes.sizeof(picollo_bench_config) != 104:
     raise ImportError(f"picollo_bench_config is {ctypes.sizeof(picollo_bench_config)} bytes, "
-                      "expected 80")
+                      "expected 104")
+
+
+class picollo_bench_comparison(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("verdict", c_uint32),
+        ("ratio", c_double),
+        ("change", c_double),
+        ("change_low", c_double),
+        ("change_high", c_double),
+        ("noise_floor", c_double),
+        ("threshold", c_double),
+        ("rounds_a", c_uint64),
+        ("rounds_b", c_uint64),
+        ("paired", c_uint32),
+        ("warnings", c_uint32),
+    ]
 
 #: `picollo_bench_work`: ``void (*)(void *ctx, uint64_t iterations)``.
 WORK = CFUNCTYPE(None, c_void_p, c_uint64)
@@ -96,4 +119,9 @@ BENCH_SIGNATURES = {
     "picollo_bench_compare": (
         status_t, [BenchResultP, BenchResultP, POINTER(c_char), c_size_t, c_size_p,
                    POINTER(c_uint32), POINTER(c_double)]),
+    "picollo_bench_compare_run": (
+        status_t, [POINTER(picollo_bench_config), c_char_p, c_void_p, c_void_p, c_char_p,
+                   c_void_p, c_void_p, POINTER(BenchResultP), POINTER(BenchResultP)]),
+    "picollo_bench_compare_info": (
+        status_t, [BenchResultP, BenchResultP, POINTER(picollo_bench_comparison)]),
 }

@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo (Linux, ABI 1.10 or later): the signatures of
+"""The benchmark harness of libpicollo (Linux, ABI 1.13 or later): the signatures of
 `_bench_abi` applied to the loaded library.
 
 On a library without the harness (another platform, an older ABI) importing this module
@@ -16,6 +16,7 @@ from ._bench_abi import (  # noqa: F401 (re-exported: `bench` reads them here)
     BenchFormat,
     BenchResultP,
     BenchVerdict,
+    picollo_bench_comparison,
     picollo_bench_config,
 )
 from ._native import apply_signatures, lib, pylib
@@ -29,7 +30,7 @@ def _missing(name: str) -> str:
 
 apply_signatures(BENCH_SIGNATURES, _missing)
 if lib.picollo_abi_version() & 0xFFFF < BENCH_ABI_MINOR:
-    raise ImportError(_missing("picollo_bench_config.baseline"))
+    raise ImportError(_missing("picollo_bench_config.threshold"))
 
 _default = lib.picollo_bench_config_default()
 if _default.struct_size != ctypes.sizeof(picollo_bench_config):
@@ -43,3 +44,7 @@ if _default.struct_size != ctypes.sizeof(picollo_bench_config):
 #: measures stays the cost of the calls, not of a GIL hand-over).
 run = pylib.picollo_bench_run
 run.restype, run.argtypes = BENCH_SIGNATURES["picollo_bench_run"]
+
+#: `picollo_bench_compare_run`, likewise through `ctypes.PyDLL`.
+compare_run = pylib.picollo_bench_compare_run
+compare_run.restype, compare_run.argtypes = BENCH_SIGNATURES["picollo_bench_compare_run"]

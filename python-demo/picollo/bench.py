@@ -1,15 +1,15 @@
 """The benchmark harness (Linux): measure a function, get the distribution of its time and of
-every counter per call, compare two results with a verdict (docs/benchmarks.md).
+every counter per call, compare two functions interleaved, or two results, with a verdict
+(docs/benchmarks.md).
 
 >>> from picollo import bench
 >>> data = list(range(1_000))
+>>> c = bench.compare_fns(lambda: sum(data), lambda: max(data), name_a="sum", name_b="max")
+>>> c.verdict, c.change, c.interval   # "faster"/"slower"/..., B against A in % and its 99 % interval
+>>> print(c)                          # the diff tables, the method and the `verdict:` line
 >>> a = bench.run(lambda: sum(data), name="sum", time_budget=1.0)
->>> b = bench.run(lambda: max(data), name="max", time_budget=1.0)
 >>> print(a.table())                  # conditions, a row per metric, tail attribution
 >>> a.percentile("time", 99)          # a float: ns per call
->>> c = bench.compare(a, b)
->>> c.verdict, c.ratio                # "faster"/"slower"/"no difference", b's median over a's
->>> print(c)                          # the diff tables and the closing `verdict:` line
 
 The library calls back with a batch size ``k`` and the binding calls ``fn()`` ``k`` times.
 That Python call costs tens of nanoseconds; by default `run` first measures an empty
@@ -36,20 +36,23 @@ from ._handle import Handle
 from ._text import encode, fetch_text
 from .histogram import Histogram
 
-__all__ = ["BenchHistogram", "BenchResult", "Comparison", "compare", "run"]
+__all__ = ["BenchHistogram", "BenchResult", "Comparison", "compare", "compare_fns", "run"]
 
 #: The name of the call-overhead run, which the report's baseline line shows.
 OVERHEAD_NAME = "the empty function"
 MAX_BATCH = 2**24
 _VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
-             bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower"}
+             bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower",
+             bn.BenchVerdict.WITHIN_NOISE: "within noise",
+             bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds"}
 
 
 def run(fn: Callable[[], Any], *, name: str | None = None,
         counters: Sequence[str] | None = None, batch: int | None = None,
         samples: int = 2000, time_budget: float = 5.0, warmup: float = 1.0,
         relative_error: float = 1e-4, pinned_cpu: int | None = None, nice: int | None = None,
-        subtract_call_overhead: bool = True) -> "BenchResult":
+        subtract_call_overhead: bool = True, rounds: int | None = None,
+        threshold: float = 1.0) -> "BenchResult":
     """Measure ``fn()`` (no arguments) on the calling thread.
 
     ``counters``: None for the library's default set (cycles, instructions, branch and L1D
@@ -62,6 +65,10 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
     first with the same settings and its medians are subtracted from every figure; with an
     automatic batch, a first short run of ``fn`` (one sample) picks the batch both share.
 
+    The samples are cut into ``rounds`` rounds of time (default 10), which `compare`
+    judges against another result's; a change below ``threshold`` percent is then called
+    "within noise" (0: never).
+
     An exception raised by ``fn`` (KeyboardInterrupt too) ends its calls: the rest of the run
     calls nothing, and `run` raises it, with its traceback, once the library returns. Bad
     arguments raise TypeError or ValueError before ``fn`` is called; a counter the machine
@@ -73,6 +80,7 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
         raise TypeError("subtract_call_overhead must be a bool")
     config = _config(counters, batch, samples, time_budget, warmup, relative_error,
                      pinned_cpu, nice)
+    _rounds(config, rounds, threshold, None)
     label = "bench" if name is None else name
     name_c = encode(label, "name")
     if not subtract_call_overhead:
@@ -83,12 +91,81 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
         return _run_once(config, fn, label, name_c, overhead)
 
 
+def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "A",
+                name_b: str = "B", counters: Sequence[str] | None = None,
+                batch: int | None = None, samples: int = 2000, time_budget: float = 5.0,
+                warmup: float = 1.0, relative_error: float = 1e-4,
+                pinned_cpu: int | None = None, nice: int | None = None,
+                rounds: int | None = None, threshold: float = 1.0, seed: int | None = None,
+                subtract_call_overhead: bool = True) -> "Comparison":
+    """Compare ``fb()`` with ``fa()`` interleaved on the calling thread: both warm up, then
+    every round (``rounds``; default one per 0.1 s of ``time_budget``, 10 to 100) calls
+    both back to back in a random order (``seed`` fixes it), each for its share of
+    ``samples`` and ``time_budget``. The verdict judges the rounds' paired differences of
+    median time per call; a change below ``threshold`` percent is "within noise" (0:
+    never). With ``subtract_call_overhead`` both share one batch, and an empty function
+    measured with it first has its medians subtracted from both. The other settings, the
+    errors and exceptions are `run`'s. The comparison keeps both results (``a``, ``b``).
+    """
+    for what, f in (("fa", fa), ("fb", fb)):
+        if not callable(f):
+            raise TypeError(f"{what} must be callable, not {type(f).__name__}")
+    if not isinstance(subtract_call_overhead, bool):
+        raise TypeError("subtract_call_overhead must be a bool")
+    config = _config(counters, batch, samples, time_budget, warmup, relative_error,
+                     pinned_cpu, nice)
+    _rounds(config, rounds, threshold, seed)
+    names = (encode(name_a, "name_a"), encode(name_b, "name_b"))
+    if not subtract_call_overhead:
+        return _compare_once(config, (fa, fb), (name_a, name_b), names)
+    if config.batch == 0:
+        config.batch = max(_calibrated_batch(config, fa), _calibrated_batch(config, fb))
+    overhead_config = bn.picollo_bench_config.from_buffer_copy(config)
+    with _run_once(overhead_config, _empty, OVERHEAD_NAME, OVERHEAD_NAME.encode(),
+                   None) as overhead:
+        config.baseline = overhead._ptr
+        return _compare_once(config, (fa, fb), (name_a, name_b), names)
+
+
+def _rounds(config: bn.picollo_bench_config, rounds: Any, threshold: Any, seed: Any) -> None:
+    """Set the config's rounds, threshold and seed, each checked (TypeError, ValueError)."""
+    config.rounds = 0 if rounds is None else _in_range(rounds, "rounds", 1, 1_000_000)
+    t = real(threshold, "threshold")
+    if not math.isfinite(t) or t < 0:
+        raise ValueError(f"threshold must be a finite percentage, 0 or more, not {threshold!r}")
+    config.threshold = -1.0 if t == 0 else t
+    config.seed = 0 if seed is None else _in_range(seed, "seed", 1, 2**64 - 1)
+
+
+def _compare_once(config: bn.picollo_bench_config, fns: tuple[Callable[[], Any], ...],
+                  labels: tuple[str, str], names: tuple[bytes, bytes]) -> "Comparison":
+    """One `picollo_bench_compare_run` of the two functions; raises what either raised."""
+    works = [_Work(f) for f in fns]
+    out_a, out_b = bn.BenchResultP(), bn.BenchResultP()
+    status = bn.compare_run(ctypes.byref(config), names[0], works[0].address, None,
+                            names[1], works[1].address, None, ctypes.byref(out_a),
+                            ctypes.byref(out_b))
+    error = works[0].error or works[1].error
+    works[0].error = works[1].error = None
+    if error is not None:
+        if status == Status.OK:
+            bn.lib.picollo_bench_result_free(out_a)
+            bn.lib.picollo_bench_result_free(out_b)
+        try:
+            raise error
+        finally:
+            del error
+    check(status)
+    a, b = BenchResult._adopt(out_a, labels[0]), BenchResult._adopt(out_b, labels[1])
+    return compare(a, b)
+
+
 def _calibrated_batch(config: bn.picollo_bench_config, fn: Callable[[], Any]) -> int:
     """The batch the library chooses for ``fn`` (one sample, no warm-up), so that the empty
     function's run and ``fn``'s share it: each batch also pays the callback's entry into
     Python, which the baseline then subtracts exactly."""
     probe = bn.picollo_bench_config.from_buffer_copy(config)
-    probe.samples, probe.warmup, probe.time_budget = 1, 0.0, 1e-3
+    probe.samples, probe.warmup, probe.time_budget, probe.rounds = 1, 0.0, 1e-3, 1
     with _run_once(probe, fn, "calibration", b"calibration", None) as r:
         return int(json.loads(r.to_json())["batch"])
 
@@ -328,26 +405,43 @@ for _name in ("record_n", "record_corrected", "record_many", "buffered", "reset"
 
 @dataclasses.dataclass(frozen=True)
 class Comparison:
-    """B against A: ``verdict`` is ``"faster"``, ``"slower"`` or ``"no difference"`` (time
-    per call, 99 % confidence), ``ratio`` B's median time over A's, ``text`` the diff tables
-    ending with the ``verdict:`` line (also what ``str()`` gives)."""
+    """B against A, round against round: ``verdict`` is ``"faster"``, ``"slower"``,
+    ``"within noise"`` (a change below ``threshold`` percent), ``"no difference"`` or
+    ``"not enough rounds"`` (time per call, 99 % confidence); ``ratio`` B's time over A's
+    (``1 + change / 100``); ``change`` B against A in percent of A's median round, with
+    its 99 % ``interval`` (low, high; infinite with too few rounds); ``noise_floor`` the
+    smallest change it could tell from noise (half the interval); ``rounds`` of A and B;
+    ``paired`` when they were interleaved; ``text`` the diff tables, the method and the
+    ``verdict:`` line (also what ``str()`` gives); ``a`` and ``b`` the two results."""
 
     verdict: str
     ratio: float
     text: str
+    change: float = math.nan
+    interval: tuple[float, float] = (-math.inf, math.inf)
+    noise_floor: float = math.inf
+    threshold: float = 1.0
+    rounds: tuple[int, int] = (0, 0)
+    paired: bool = False
+    a: "BenchResult | None" = None
+    b: "BenchResult | None" = None
 
     def __str__(self) -> str:
         return self.text
 
 
 def compare(a: BenchResult, b: BenchResult) -> Comparison:
-    """Compare result ``b`` with result ``a`` (percentiles with 99 % intervals of the
-    difference, Cohen's d, a Mann–Whitney rank test and the verdict)."""
+    """Compare result ``b`` with result ``a``, round against round (paired where the two
+    were interleaved): percentiles with 99 % intervals of the difference, Cohen's d, the
+    method and the verdict."""
     for what, r in (("a", a), ("b", b)):
         if not isinstance(r, BenchResult):
             raise TypeError(f"{what} must be a BenchResult, not {type(r).__name__}")
     ha, hb = a._ptr, b._ptr
-    verdict, ratio = ctypes.c_uint32(), ctypes.c_double()
     text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare(
-        ha, hb, buf, size, needed, ctypes.byref(verdict), ctypes.byref(ratio)))
-    return Comparison(_VERDICTS[bn.BenchVerdict(verdict.value)], ratio.value, text)
+        ha, hb, buf, size, needed, None, None))
+    info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
+    check(bn.lib.picollo_bench_compare_info(ha, hb, ctypes.byref(info)))
+    return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
+                      info.change, (info.change_low, info.change_high), info.noise_floor,
+                      info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), a, b)

@@ -36,8 +36,8 @@ namespace Picollo
             return Measure(new Trampoline(operations), new Trampoline(empty), options ?? new BenchOptions());
         }
 
-        /// <summary>B against A: the diff tables, the rank test and the closing
-        /// <c>verdict:</c> line, with the verdict and B's median time over A's.</summary>
+        /// <summary>B against A, round against round: the diff tables, the method and the
+        /// closing <c>verdict:</c> line, with the verdict, the change and its interval.</summary>
         public static BenchComparison Compare(BenchResult a, BenchResult b)
         {
             if (a == null) throw new ArgumentNullException("a");
@@ -46,7 +46,30 @@ namespace Picollo
             double ratio = double.NaN;
             string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
                 BenchNative.picollo_bench_compare(a.Handle, b.Handle, buf, len, out needed, out verdict, out ratio));
-            return new BenchComparison(verdict, ratio, text);
+            var info = new BenchComparisonInfo { StructSize = (uint)Marshal.SizeOf(typeof(BenchComparisonInfo)) };
+            PicolloException.Check(BenchNative.picollo_bench_compare_info(a.Handle, b.Handle, ref info));
+            return new BenchComparison(info, text, a, b);
+        }
+
+        /// <summary>Compare <paramref name="b"/> with <paramref name="a"/> interleaved: both
+        /// warm up, then every round calls both back to back in a random order; the verdict
+        /// judges the rounds' paired differences of median time. With SubtractCallOverhead an
+        /// empty delegate's medians are subtracted from both. Dispose the comparison to free
+        /// its two results. Exceptions and bad options as <see cref="Run(Action, BenchOptions)"/>.</summary>
+        public static BenchComparison Compare(Action a, Action b, BenchOptions options = null,
+                                              string nameA = "A", string nameB = "B")
+        {
+            if (a == null) throw new ArgumentNullException("a");
+            if (b == null) throw new ArgumentNullException("b");
+            options = options ?? new BenchOptions();
+            BenchConfig config = options.ToConfig();
+            byte[] counters = Utf8.ToNative(options.CounterList());
+            var pair = new Trampoline[] { new Trampoline(a), new Trampoline(b) };
+            var names = new string[] { nameA, nameB };
+            if (!options.SubtractCallOverhead) return CompareOnce(config, counters, null, pair, names);
+            Action empty = () => { };
+            using (BenchResult overhead = RunOnce(config, OverheadName, Utf8.ToNative(OverheadName), counters, null, new Trampoline(empty)))
+                return CompareOnce(config, counters, overhead, pair, names);
         }
 
         /// <summary>The name of the empty delegate's run, which the report's baseline line shows.</summary>
@@ -95,6 +118,45 @@ namespace Picollo
                 work.Error.Throw();
             }
             return new BenchResult(Handles.Adopt(st, made), runName);
+        }
+
+        /// <summary>One picollo_bench_compare_run of the two trampolines; rethrows what either threw.</summary>
+        static unsafe BenchComparison CompareOnce(BenchConfig config, byte[] counters, BenchResult baseline,
+                                                  Trampoline[] pair, string[] names)
+        {
+            BenchResultHandle ha, hb;
+            Status st;
+            bool added = false;
+            try
+            {
+                if (baseline != null)
+                {
+                    baseline.Handle.DangerousAddRef(ref added);
+                    config.Baseline = baseline.Handle.DangerousGetHandle();
+                }
+                fixed (byte* c = counters)
+                {
+                    config.Counters = (IntPtr)c;
+                    st = BenchNative.picollo_bench_compare_run(ref config, Utf8.ToNative(names[0]), pair[0].Pointer, IntPtr.Zero,
+                                                               Utf8.ToNative(names[1]), pair[1].Pointer, IntPtr.Zero, out ha, out hb);
+                }
+                GC.KeepAlive(pair);
+            }
+            finally
+            {
+                if (added) baseline.Handle.DangerousRelease();
+            }
+            ExceptionDispatchInfo error = pair[0].Error ?? pair[1].Error;
+            if (error != null)
+            {
+                if (ha != null) ha.Dispose();
+                if (hb != null) hb.Dispose();
+                error.Throw();
+            }
+            var ra = new BenchResult(Handles.Adopt(st, ha), names[0]);
+            var comparison = Compare(ra, new BenchResult(Handles.Adopt(st, hb), names[1]));
+            comparison.OwnsResults = true;
+            return comparison;
         }
 
         /// <summary>The native callback: calls the delegate, keeps its first exception and

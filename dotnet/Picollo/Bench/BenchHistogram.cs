@@ -67,25 +67,77 @@ namespace Picollo
         internal void Close() { _histogram.Dispose(); }
     }
 
-    /// <summary>What <see cref="Bench.Compare"/> found: B against A.</summary>
-    public sealed class BenchComparison
+    /// <summary>What <see cref="Bench.Compare(BenchResult, BenchResult)"/> found: B against A,
+    /// round against round (paired where the two were interleaved). Disposing it disposes
+    /// the results an interleaved comparison made.</summary>
+    public sealed class BenchComparison : IDisposable
     {
-        internal BenchComparison(BenchVerdict verdict, double ratio, string text)
+        internal BenchComparison(BenchComparisonInfo info, string text, BenchResult a, BenchResult b)
         {
-            Verdict = verdict;
-            Ratio = ratio;
+            Verdict = info.Verdict;
+            Ratio = info.Ratio;
+            Change = info.Change;
+            ChangeLow = info.ChangeLow;
+            ChangeHigh = info.ChangeHigh;
+            NoiseFloor = info.NoiseFloor;
+            Threshold = info.Threshold;
+            RoundsA = info.RoundsA;
+            RoundsB = info.RoundsB;
+            Paired = info.Paired != 0;
             Text = text;
+            A = a;
+            B = b;
         }
 
-        /// <summary>B's time per operation against A's (99 % confidence, Mann–Whitney).</summary>
+        /// <summary>B's time per operation against A's at 99 % confidence.</summary>
         public BenchVerdict Verdict { get; private set; }
 
-        /// <summary>B's median time per operation over A's.</summary>
+        /// <summary>B's time per operation over A's: 1 + Change / 100.</summary>
         public double Ratio { get; private set; }
 
-        /// <summary>The diff tables with a 99 % interval per percentile, the rank test and the
-        /// closing <c>verdict:</c> line.</summary>
+        /// <summary>B against A in percent of A's median round: the shift of the rounds' median times.</summary>
+        public double Change { get; private set; }
+
+        /// <summary>The 99 % interval of <see cref="Change"/>: its lower end (−∞ with too few rounds).</summary>
+        public double ChangeLow { get; private set; }
+
+        /// <summary>Its upper end (+∞ with too few rounds).</summary>
+        public double ChangeHigh { get; private set; }
+
+        /// <summary>The smallest change in percent the comparison could tell from noise.</summary>
+        public double NoiseFloor { get; private set; }
+
+        /// <summary>The change in percent below which a difference is within noise (0: none).</summary>
+        public double Threshold { get; private set; }
+
+        /// <summary>The rounds of A.</summary>
+        public ulong RoundsA { get; private set; }
+
+        /// <summary>The rounds of B.</summary>
+        public ulong RoundsB { get; private set; }
+
+        /// <summary>The rounds were interleaved and judged in pairs.</summary>
+        public bool Paired { get; private set; }
+
+        /// <summary>The diff tables with a 99 % interval per percentile, the method, the
+        /// warnings about the rounds and the closing <c>verdict:</c> line.</summary>
         public string Text { get; private set; }
+
+        /// <summary>A's result (an interleaved comparison's own, else the one given).</summary>
+        public BenchResult A { get; private set; }
+
+        /// <summary>B's result.</summary>
+        public BenchResult B { get; private set; }
+
+        internal bool OwnsResults { get; set; }
+
+        /// <summary>Frees the results of an interleaved comparison (not those given to Compare).</summary>
+        public void Dispose()
+        {
+            if (!OwnsResults) return;
+            A.Dispose();
+            B.Dispose();
+        }
 
         public override string ToString() { return Text; }
     }

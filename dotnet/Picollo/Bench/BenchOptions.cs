@@ -7,9 +7,11 @@ using System.Collections.Generic;
 
 namespace Picollo
 {
-    /// <summary>The settings of <see cref="Bench.Run(Action, BenchOptions)"/>; null keeps the
-    /// library's default (2,000 samples within 5 s, an automatic batch, up to 1 s of warm-up,
-    /// relative error 0.0001, no pinning, the priority unchanged).</summary>
+    /// <summary>The settings of <see cref="Bench.Run(Action, BenchOptions)"/> and of an
+    /// interleaved <see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/>;
+    /// null keeps the library's default (2,000 samples within 5 s, an automatic batch, up to
+    /// 1 s of warm-up, relative error 0.0001, no pinning, the priority unchanged, the default
+    /// rounds, a threshold of 1 %).</summary>
     public sealed class BenchOptions
     {
         /// <summary>The name the report shows; null: "bench".</summary>
@@ -47,6 +49,18 @@ namespace Picollo
         /// and subtract its medians from every figure (true by default); the report names it.</summary>
         public bool SubtractCallOverhead { get; set; }
 
+        /// <summary>Rounds, 1 to 1,000,000: a run's samples are cut into this many (default
+        /// 10); <see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/> runs
+        /// both sides in each (default one per 0.1 s of the time budget, 10 to 100).</summary>
+        public ulong? Rounds { get; set; }
+
+        /// <summary>The change in percent below which a comparison calls a difference
+        /// within noise (default 1; 0: never).</summary>
+        public double? Threshold { get; set; }
+
+        /// <summary>The seed of each interleaved round's order (default: from the clock); not 0.</summary>
+        public ulong? Seed { get; set; }
+
         public BenchOptions() { SubtractCallOverhead = true; }
 
         /// <summary>The C config; its name and counters point into the arrays the caller pins.</summary>
@@ -67,6 +81,30 @@ namespace Picollo
             {
                 c.Nice = Nice.Value;
                 c.SetNice = 1;
+            }
+            return WithRounds(c);
+        }
+
+        /// <summary>The rounds, threshold and seed in the C config (which takes a threshold of
+        /// 0 as its default and a negative one as none).</summary>
+        BenchConfig WithRounds(BenchConfig c)
+        {
+            if (Rounds.HasValue)
+            {
+                if (Rounds.Value == 0) throw new ArgumentOutOfRangeException("Rounds", Rounds.Value, "rounds are 1 to 1,000,000");
+                c.Rounds = Rounds.Value;
+            }
+            if (Threshold.HasValue)
+            {
+                double t = Threshold.Value;
+                if (double.IsNaN(t) || double.IsInfinity(t) || t < 0)
+                    throw new ArgumentOutOfRangeException("Threshold", t, "the threshold is a finite percentage, 0 or more");
+                c.Threshold = t == 0 ? -1.0 : t;
+            }
+            if (Seed.HasValue)
+            {
+                if (Seed.Value == 0) throw new ArgumentOutOfRangeException("Seed", Seed.Value, "a seed is not 0");
+                c.Seed = Seed.Value;
             }
             return c;
         }
