@@ -9,6 +9,8 @@ use std::io;
 /// Exit status of a failed run (2, usage, is clap's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
+    /// A bad argument clap cannot see (a command that cannot be split into words).
+    Usage = 2,
     /// A file could not be read or written (also: the plot font could not be loaded).
     Io = 3,
     /// An input is not a log nor a histogram, or a line of it cannot be read.
@@ -65,6 +67,14 @@ impl Failure {
 }
 
 impl Failure {
+    /// A bad argument (the message names it and says why).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::Usage,
+            message: message.into(),
+        }
+    }
+
     /// A benchmarked command slower than its baseline (the message names it and the
     /// verdict).
     pub fn slower(message: impl Into<String>) -> Self {
@@ -85,7 +95,8 @@ impl fmt::Display for Failure {
 pub const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0  success
-  2  usage error (unknown option, bad value, missing argument)
+  2  usage error (unknown option, bad value, missing argument, a command that cannot
+     be split into words)
   3  I/O error: an input or output file cannot be read or written, or the plot font
      cannot be loaded
   4  format error: an input is not an interval log nor a V2 histogram, or a line of it

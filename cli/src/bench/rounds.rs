@@ -39,7 +39,8 @@ pub struct Track {
 impl Track {
     /// A command to run through `shell` (`None`: its own words, without a shell).
     pub fn new(command: &str, shell: Option<&str>) -> Result<Self, Failure> {
-        let argv = Argv::new(command, shell).map_err(|e| Failure::io(command, &e))?;
+        let argv = Argv::new(command, shell)
+            .map_err(|e| Failure::usage(format!("command {command:?}: {e}")))?;
         Ok(Track {
             command: command.into(),
             argv,

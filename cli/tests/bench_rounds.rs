@@ -1,0 +1,198 @@
+//! `picollo bench` in interleaved rounds: A/A comparisons of identical commands, the runs of
+//! each round side by side in time, commands without a shell, the shell's start
+//! subtracted, and the CI gate of a saved baseline (exit 7 only for a slower command).
+
+mod common;
+
+use std::sync::{Mutex, MutexGuard};
+
+use common::{picollo, Run};
+
+/// One test at a time: a test's commands must not share the two CPUs with another's (a
+/// saved baseline measured on a quiet machine and a run beside a busy neighbour differ).
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("picollo-rounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir.join(name)
+}
+
+fn bench(args: &[&str]) -> Run {
+    let mut all = vec!["bench"];
+    all.extend_from_slice(args);
+    picollo(&all, None)
+}
+
+/// The parsed JSON picollo wrote to `path`.
+fn json_of(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("the JSON parses")
+}
+
+/// A command that keeps a CPU busy for about 10 ms (awk's own loop, no sleep).
+const BUSY: &str = "awk 'BEGIN { for (i = 0; i < 200000; i++) s += i }'";
+
+#[test]
+fn identical_commands_compared_twenty_times_see_no_difference() {
+    let _serial = serial();
+    // A 99 % interval misses 0 about once in 100: of 20 A/A comparisons at most 2 may see
+    // a difference, and at most 1 call it one that matters.
+    let json = temp("aa.json");
+    let mut verdicts = Vec::new();
+    for _ in 0..20 {
+        let run = bench(&["--runs", "10", "--json", json.to_str().unwrap(), BUSY, BUSY]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let v = json_of(&json);
+        assert_eq!(v["comparisons"][0]["paired"], true);
+        verdicts.push(v["comparisons"][0]["verdict"].as_str().unwrap().to_string());
+    }
+    let count = |w: &str| verdicts.iter().filter(|v| *v == w).count();
+    println!("20 A/A comparisons of commands: {verdicts:?}");
+    assert!(count("no difference") >= 18, "{verdicts:?}");
+    assert!(count("faster") + count("slower") <= 1, "{verdicts:?}");
+}
+
+#[test]
+fn each_round_runs_every_command_before_the_next_round_starts() {
+    let _serial = serial();
+    let json = temp("rounds.json");
+    let path = json.to_str().unwrap();
+    let run = bench(&[
+        "--runs",
+        "8",
+        "--warmup",
+        "0",
+        "--json",
+        path,
+        "true",
+        "sleep 0.01",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v = json_of(&json);
+    let rounds = |i: usize| {
+        v["commands"][i]["result"]["rounds"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let (a, b) = (rounds(0), rounds(1));
+    assert_eq!((a.len(), b.len()), (8, 8));
+    let start = |r: &serde_json::Value| r["start"].as_f64().unwrap();
+    let end = |r: &serde_json::Value| start(r) + r["length"].as_f64().unwrap();
+    for i in 0..7 {
+        let this_round_ends = end(&a[i]).max(end(&b[i]));
+        assert!(
+            this_round_ends <= start(&a[i + 1]).min(start(&b[i + 1])),
+            "round {i}"
+        );
+    }
+    let pairing = &v["commands"][0]["result"]["pairing"];
+    assert!(pairing.is_string() && *pairing == v["commands"][1]["result"]["pairing"]);
+    assert!(run
+        .stdout
+        .contains("Method: 8 interleaved rounds, true and sleep 0.01"));
+    assert!(run
+        .stdout
+        .contains("- baseline: the medians of `sh -c ''` (the shell's start) subtracted"));
+}
+
+#[test]
+fn a_command_runs_without_a_shell_with_n() {
+    let _serial = serial();
+    let run = bench(&["-N", "--runs", "3", "sleep 0.01", "sleep 0.02"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(!run.stdout.contains("- baseline:"), "nothing to subtract");
+    assert!(run.stdout.contains("##### sleep 0.02 against sleep 0.01"));
+    assert!(run.stdout.contains("verdict: not enough rounds to judge"));
+    let shell = bench(&["--shell", "none", "--runs", "1", "printf '%s' 'a b'"]);
+    assert_eq!(shell.code, Some(0), "{}", shell.stderr);
+    let missing = bench(&["-N", "--runs", "2", "--warmup", "0", "no-such-program-here"]);
+    assert_eq!(missing.code, Some(6), "{}", missing.stderr);
+    assert!(
+        missing.stdout.contains("ended with exit status: 127"),
+        "{}",
+        missing.stdout
+    );
+    let unclosed = bench(&["-N", "--runs", "2", "sleep '1"]);
+    assert_eq!(unclosed.code, Some(2), "{}", unclosed.stderr);
+    assert!(
+        unclosed.stderr.contains("its quotes do not close"),
+        "{}",
+        unclosed.stderr
+    );
+    assert_eq!(bench(&["-N", "--shell", "bash", "true"]).code, Some(2));
+}
+
+#[test]
+fn a_saved_baseline_gates_only_a_slower_command() {
+    let _serial = serial();
+    let base = temp("base.json");
+    let path = base.to_str().unwrap();
+    let saved = bench(&["--runs", "10", "--save", path, "sleep 0.01"]);
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    let slower = bench(&["--runs", "10", "--baseline", path, "sleep 0.03"]);
+    assert_eq!(slower.code, Some(7), "{}", slower.stdout);
+    assert!(slower.stderr.contains("command 1 is slower than its baseline: verdict: sleep 0.03 is slower than sleep 0.01 ["), "{}", slower.stderr);
+    assert!(
+        slower.stdout.contains("measured apart"),
+        "{}",
+        slower.stdout
+    );
+    let faster = bench(&["--runs", "10", "--baseline", path, "sleep 0.001"]);
+    assert_eq!(faster.code, Some(0), "{}", faster.stderr);
+    assert!(
+        faster.stdout.contains("is faster than sleep 0.01 ["),
+        "{}",
+        faster.stdout
+    );
+    let json = temp("gate.json");
+    let same = bench(&[
+        "--runs",
+        "10",
+        "--threshold",
+        "10",
+        "--baseline",
+        path,
+        "--json",
+        json.to_str().unwrap(),
+        "sleep 0.01",
+    ]);
+    assert_eq!(same.code, Some(0), "{}", same.stdout);
+    let v = json_of(&json);
+    assert_eq!(v["comparisons"][0]["baseline"], "saved:cmd1");
+    assert_eq!(v["comparisons"][0]["paired"], false);
+    assert_eq!(v["comparisons"][0]["threshold"], 10.0);
+    assert_ne!(v["comparisons"][0]["verdict"], "slower");
+}
+
+#[test]
+fn a_baseline_that_is_not_a_saved_run_is_refused() {
+    let _serial = serial();
+    let bad = temp("not-json.json");
+    std::fs::write(&bad, "{\"commands\": 3}").unwrap();
+    let run = bench(&["--runs", "2", "--baseline", bad.to_str().unwrap(), "true"]);
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no \"commands\" list"),
+        "{}",
+        run.stderr
+    );
+    let missing = bench(&[
+        "--runs",
+        "2",
+        "--baseline",
+        "/nonexistent/base.json",
+        "true",
+    ]);
+    assert_eq!(missing.code, Some(3), "{}", missing.stderr);
+    for threshold in ["-1", "nan", "x"] {
+        assert_eq!(
+            bench(&["--threshold", threshold, "true"]).code,
+            Some(2),
+            "{threshold}"
+        );
+    }
+}
