@@ -7,7 +7,8 @@
 //! `PICOLLO_VERDICT_BUDGET` in seconds, default the harness's 5, shorten it).
 //!
 //! The last line: `bench verdicts: aa_false=<n>/<trials> detect5=<n>/<trials>
-//! detect2=<n>/<trials> floor=<median noise floor of the A/A comparisons, %>`.
+//! detect2=<n>/<trials> floor=<median noise floor of the A/A comparisons, %>
+//! aa_within_noise=<n> wrong_way=<faster verdicts of the 5 % and 2 % series>`.
 
 use std::hint::black_box;
 use std::time::Duration;
