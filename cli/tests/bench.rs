@@ -3,23 +3,12 @@
 
 mod common;
 
-use common::{picollo, Run};
+use common::{bench, serial, temp};
 use picollo::hdr::LogReader;
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("picollo-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir.join(name)
-}
-
-fn bench(args: &[&str]) -> Run {
-    let mut all = vec!["bench"];
-    all.extend_from_slice(args);
-    picollo(&all, None)
-}
 
 #[test]
 fn a_twice_longer_sleep_is_called_slower() {
+    let _serial = serial();
     let run = bench(&["--runs", "15", "sleep 0.02", "sleep 0.04"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let last = run.stdout.lines().rev().find(|l| !l.is_empty()).unwrap();
@@ -47,6 +36,7 @@ fn a_twice_longer_sleep_is_called_slower() {
 
 #[test]
 fn a_command_that_exits_non_zero_is_reported_not_timed() {
+    let _serial = serial();
     let run = bench(&["--runs", "3", "--warmup", "0", "true", "exit 3"]);
     assert_eq!(run.code, Some(6), "{}", run.stderr);
     assert!(
@@ -74,6 +64,7 @@ fn a_command_that_exits_non_zero_is_reported_not_timed() {
 
 #[test]
 fn the_run_that_failed_is_named_warm_up_or_measured() {
+    let _serial = serial();
     let flag = temp("ran-once");
     let _ = std::fs::remove_file(&flag);
     let script = format!(
@@ -118,6 +109,7 @@ fn bad_options_exit_2() {
 
 #[test]
 fn the_log_has_one_tagged_interval_per_command_and_metric() {
+    let _serial = serial();
     let log = temp("two.hlog");
     let path = log.to_str().unwrap();
     let run = bench(&["--runs", "4", "--export-log", path, "true", "sleep 0.01"]);
@@ -156,6 +148,7 @@ fn the_log_has_one_tagged_interval_per_command_and_metric() {
 
 #[test]
 fn the_json_holds_every_command_its_counters_and_the_comparisons() {
+    let _serial = serial();
     let json = temp("three.json");
     let path = json.to_str().unwrap();
     let run = bench(&[
@@ -197,6 +190,7 @@ fn the_json_holds_every_command_its_counters_and_the_comparisons() {
 
 #[test]
 fn without_its_baseline_nothing_is_compared() {
+    let _serial = serial();
     let run = bench(&["--runs", "2", "--warmup", "0", "exit 1", "true", "true"]);
     assert_eq!(run.code, Some(6), "{}", run.stderr);
     assert!(run
@@ -208,6 +202,7 @@ fn without_its_baseline_nothing_is_compared() {
 
 #[test]
 fn what_the_commands_write_is_discarded_unless_shown() {
+    let _serial = serial();
     let echo = "echo out-of-the-command; echo err-of-the-command >&2";
     let quiet = bench(&["--runs", "2", echo]);
     assert_eq!(quiet.code, Some(0), "{}", quiet.stderr);

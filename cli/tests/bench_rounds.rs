@@ -4,28 +4,7 @@
 
 mod common;
 
-use std::sync::{Mutex, MutexGuard};
-
-use common::{picollo, Run};
-
-/// One test at a time: a test's commands must not share the two CPUs with another's (a
-/// saved baseline measured on a quiet machine and a run beside a busy neighbour differ).
-fn serial() -> MutexGuard<'static, ()> {
-    static SERIAL: Mutex<()> = Mutex::new(());
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("picollo-rounds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir.join(name)
-}
-
-fn bench(args: &[&str]) -> Run {
-    let mut all = vec!["bench"];
-    all.extend_from_slice(args);
-    picollo(&all, None)
-}
+use common::{bench, serial, temp};
 
 /// The parsed JSON picollo wrote to `path`.
 fn json_of(path: &std::path::Path) -> serde_json::Value {

@@ -74,13 +74,9 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
     arguments raise TypeError or ValueError before ``fn`` is called; a counter the machine
     cannot count raises `picollo.UnavailableError`.
     """
-    if not callable(fn):
-        raise TypeError(f"fn must be callable, not {type(fn).__name__}")
-    if not isinstance(subtract_call_overhead, bool):
-        raise TypeError("subtract_call_overhead must be a bool")
-    config = _config(counters, batch, samples, time_budget, warmup, relative_error,
-                     pinned_cpu, nice)
-    _rounds(config, rounds, threshold, None)
+    config = _prepared({"fn": fn}, subtract_call_overhead,
+                       (counters, batch, samples, time_budget, warmup, relative_error,
+                        pinned_cpu, nice), (rounds, threshold, None))
     label = "bench" if name is None else name
     name_c = encode(label, "name")
     if not subtract_call_overhead:
@@ -107,14 +103,9 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
     measured with it first has its medians subtracted from both. The other settings, the
     errors and exceptions are `run`'s. The comparison keeps both results (``a``, ``b``).
     """
-    for what, f in (("fa", fa), ("fb", fb)):
-        if not callable(f):
-            raise TypeError(f"{what} must be callable, not {type(f).__name__}")
-    if not isinstance(subtract_call_overhead, bool):
-        raise TypeError("subtract_call_overhead must be a bool")
-    config = _config(counters, batch, samples, time_budget, warmup, relative_error,
-                     pinned_cpu, nice)
-    _rounds(config, rounds, threshold, seed)
+    config = _prepared({"fa": fa, "fb": fb}, subtract_call_overhead,
+                       (counters, batch, samples, time_budget, warmup, relative_error,
+                        pinned_cpu, nice), (rounds, threshold, seed))
     names = (encode(name_a, "name_a"), encode(name_b, "name_b"))
     if not subtract_call_overhead:
         return _compare_once(config, (fa, fb), (name_a, name_b), names)
@@ -125,6 +116,20 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
                    None) as overhead:
         config.baseline = overhead._ptr
         return _compare_once(config, (fa, fb), (name_a, name_b), names)
+
+
+def _prepared(fns: dict[str, Any], subtract_call_overhead: Any, settings: tuple[Any, ...],
+              rounds: tuple[Any, Any, Any]) -> bn.picollo_bench_config:
+    """The C config of a run or a comparison, every argument checked first (TypeError,
+    ValueError): the functions, the flag, `_config`'s settings, then the rounds'."""
+    for what, f in fns.items():
+        if not callable(f):
+            raise TypeError(f"{what} must be callable, not {type(f).__name__}")
+    if not isinstance(subtract_call_overhead, bool):
+        raise TypeError("subtract_call_overhead must be a bool")
+    config = _config(*settings)
+    _rounds(config, *rounds)
+    return config
 
 
 def _rounds(config: bn.picollo_bench_config, rounds: Any, threshold: Any, seed: Any) -> None:

@@ -50,6 +50,28 @@ pub fn picollo(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
+/// One test at a time, for the tests that time commands: a test's commands must not share
+/// the two CPUs with another's (a saved baseline measured on a quiet machine and a run beside
+/// a busy neighbour differ).
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `picollo bench ARGS`.
+pub fn bench(args: &[&str]) -> Run {
+    let mut all = vec!["bench"];
+    all.extend_from_slice(args);
+    picollo(&all, None)
+}
+
+/// A path named `name` in a temporary folder of this test process.
+pub fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("picollo-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir.join(name)
+}
+
 /// Run and expect success; the standard output.
 pub fn ok(args: &[&str]) -> String {
     let run = picollo(args, None);

@@ -85,12 +85,13 @@ namespace Picollo
                 return RunOnce(config, options.Name, name, counters, overhead, op);
         }
 
-        /// <summary>One picollo_bench_run of <paramref name="work"/>; rethrows what it threw.</summary>
-        static unsafe BenchResult RunOnce(BenchConfig config, string runName, byte[] name, byte[] counters,
-                                          BenchResult baseline, Trampoline work)
+        /// <summary>A call of the library with a config.</summary>
+        delegate Status ConfigCall(ref BenchConfig config);
+
+        /// <summary>Call <paramref name="call"/> with <paramref name="config"/>'s baseline set to
+        /// <paramref name="baseline"/> (none when null), kept alive for the call.</summary>
+        static Status WithBaseline(BenchConfig config, BenchResult baseline, ConfigCall call)
         {
-            BenchResultHandle made;
-            Status st;
             bool added = false;
             try
             {
@@ -99,19 +100,30 @@ namespace Picollo
                     baseline.Handle.DangerousAddRef(ref added);
                     config.Baseline = baseline.Handle.DangerousGetHandle();
                 }
-                fixed (byte* n = name)
-                fixed (byte* c = counters)
-                {
-                    config.Name = (IntPtr)n;
-                    config.Counters = (IntPtr)c;
-                    st = BenchNative.picollo_bench_run(ref config, work.Pointer, IntPtr.Zero, out made);
-                }
-                GC.KeepAlive(work);
+                return call(ref config);
             }
             finally
             {
                 if (added) baseline.Handle.DangerousRelease();
             }
+        }
+
+        /// <summary>One picollo_bench_run of <paramref name="work"/>; rethrows what it threw.</summary>
+        static unsafe BenchResult RunOnce(BenchConfig config, string runName, byte[] name, byte[] counters,
+                                          BenchResult baseline, Trampoline work)
+        {
+            BenchResultHandle made = null;
+            Status st = WithBaseline(config, baseline, (ref BenchConfig c) =>
+            {
+                fixed (byte* n = name)
+                fixed (byte* list = counters)
+                {
+                    c.Name = (IntPtr)n;
+                    c.Counters = (IntPtr)list;
+                    return BenchNative.picollo_bench_run(ref c, work.Pointer, IntPtr.Zero, out made);
+                }
+            });
+            GC.KeepAlive(work);
             if (work.Error != null)
             {
                 if (made != null) made.Dispose();
@@ -124,28 +136,17 @@ namespace Picollo
         static unsafe BenchComparison CompareOnce(BenchConfig config, byte[] counters, BenchResult baseline,
                                                   Trampoline[] pair, string[] names)
         {
-            BenchResultHandle ha, hb;
-            Status st;
-            bool added = false;
-            try
+            BenchResultHandle ha = null, hb = null;
+            Status st = WithBaseline(config, baseline, (ref BenchConfig c) =>
             {
-                if (baseline != null)
+                fixed (byte* list = counters)
                 {
-                    baseline.Handle.DangerousAddRef(ref added);
-                    config.Baseline = baseline.Handle.DangerousGetHandle();
+                    c.Counters = (IntPtr)list;
+                    return BenchNative.picollo_bench_compare_run(ref c, Utf8.ToNative(names[0]), pair[0].Pointer, IntPtr.Zero,
+                                                                 Utf8.ToNative(names[1]), pair[1].Pointer, IntPtr.Zero, out ha, out hb);
                 }
-                fixed (byte* c = counters)
-                {
-                    config.Counters = (IntPtr)c;
-                    st = BenchNative.picollo_bench_compare_run(ref config, Utf8.ToNative(names[0]), pair[0].Pointer, IntPtr.Zero,
-                                                               Utf8.ToNative(names[1]), pair[1].Pointer, IntPtr.Zero, out ha, out hb);
-                }
-                GC.KeepAlive(pair);
-            }
-            finally
-            {
-                if (added) baseline.Handle.DangerousRelease();
-            }
+            });
+            GC.KeepAlive(pair);
             ExceptionDispatchInfo error = pair[0].Error ?? pair[1].Error;
             if (error != null)
             {
