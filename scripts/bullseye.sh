@@ -103,7 +103,7 @@ stage() {
   dir="$root/opt/picollo-test"
   rm -rf "$dir"
   mkdir -p "$dir/prefix"
-  cp "$out"/wheels/picollo-0.1.0-cp39-abi3-manylinux_2_17_"$arch".whl "$dir/"
+  cp "$out"/wheels/picollo-0.1.0-cp39-abi3-manylinux2014_"$arch".manylinux_2_17_"$arch".whl "$dir/"
   tar xzf "$out/picollo-0.1.0-linux-$arch-glibc2.17.tar.gz" -C "$dir/prefix"
   pc="$(PKG_CONFIG_LIBDIR="$dir/prefix/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dir/prefix" \
     pkg-config --cflags --libs picollo)"

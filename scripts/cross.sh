@@ -4,9 +4,10 @@
 # wrapper of cargo-zigbuild (PyPI `cargo-zigbuild`), which adapts rustc's linker arguments.
 #
 #   scripts/cross.sh tools          the tools venv (.cache/cross/venv: cargo-zigbuild, ziglang,
-#                                   auditwheel) and the Rust standard library for aarch64
-#   scripts/cross.sh wheel ARCH     the Python wheel picollo-0.1.0-cp39-abi3-manylinux_2_17_ARCH
-#                                   (pip wheel ./python-demo) in target/cross/wheels/
+#                                   auditwheel, wheel) and the Rust standard library for aarch64
+#   scripts/cross.sh wheel ARCH     the Python wheel (pip wheel ./python-demo) in
+#                                   target/cross/wheels/, tagged manylinux_2_17_ARCH and its
+#                                   legacy alias manylinux2014_ARCH, which pip < 20.3 reads
 #   scripts/cross.sh clib ARCH      `cargo cinstall` (lib, include, pkg-config; prefix
 #                                   /usr/local) under target/cross/clib-ARCH/ and its tarball
 #                                   target/cross/picollo-0.1.0-linux-ARCH-glibc2.17.tar.gz
@@ -24,6 +25,7 @@ GLIBC=2.17
 ZIGLANG_VERSION=0.17.1
 CARGO_ZIGBUILD_VERSION=0.24.1
 AUDITWHEEL_VERSION=6.8.2
+WHEEL_VERSION=0.48.0
 cache="$root/.cache/cross"
 venv="$cache/venv"
 out="${CARGO_TARGET_DIR:-$root/target}/cross"
@@ -33,7 +35,7 @@ unavailable() { echo "cross: UNAVAILABLE: $*" >&2; exit 2; }
 
 tools() {
   local pins=("ziglang==$ZIGLANG_VERSION" "cargo-zigbuild==$CARGO_ZIGBUILD_VERSION"
-              "auditwheel==$AUDITWHEEL_VERSION")
+              "auditwheel==$AUDITWHEEL_VERSION" "wheel==$WHEEL_VERSION")
   if ! "$venv/bin/python" -c "import importlib.metadata as m, sys
 sys.exit(any(m.version(n) != v for n, v in (p.split('==') for p in sys.argv[1:])))" \
       "${pins[@]}" 2>/dev/null; then
@@ -85,8 +87,13 @@ wheel() {
     die "pip wheel for $arch failed (log: $log)"
   fi
   rm -rf python-demo/build
-  built=("$dist"/picollo-*_"$arch".whl)
+  built=("$dist"/picollo-*-manylinux_2_17_"$arch".whl)
   [[ -f "${built[0]}" ]] || die "pip wheel wrote no $arch wheel into $dist"
+  "$venv/bin/python" -m wheel tags --remove --platform-tag \
+    "manylinux_${GLIBC/./_}_$arch.manylinux2014_$arch" "${built[0]}" >"$log" 2>&1 ||
+    { cat "$log" >&2; die "wheel tags failed on ${built[0]}"; }
+  built=("$dist"/picollo-*-manylinux2014_"$arch".manylinux_2_17_"$arch".whl)
+  [[ -f "${built[0]}" ]] || die "wheel tags wrote no manylinux2014_$arch wheel into $dist"
   echo "${built[0]}"
 }
 

@@ -2,8 +2,8 @@
 # The packages users install, built by scripts/cross.sh and tried where they install:
 #  1. the wheels picollo-0.1.0-cp39-abi3-manylinux_2_17_{x86_64,aarch64}: `auditwheel show`
 #     must find each consistent with manylinux_2_17_<arch>; each keeps its metadata, licence
-#     files, py.typed and the abi3 tag; the library inside is for the wheel's machine, needs
-#     no GLIBC_ symbol version above 2.17 (objdump -T), holds no object of the host's gcc
+#     files, py.typed, the abi3 tag and the manylinux2014 alias; the library inside is for
+#     the wheel's machine, needs no GLIBC_ symbol version above 2.17 (objdump -T), holds no object of the host's gcc
 #     (.comment), and where core's native/ was compiled the cc crate used zig for it;
 #  2. the `cargo cinstall` tarballs of the C library for both, with the same checks and the
 #     SONAME libpicollo.so.0;
@@ -67,7 +67,8 @@ check_native() {
 # check_wheel WHEEL ARCH: auditwheel's tag, the contents, the library inside.
 check_wheel() {
   local wheel=$1 arch=$2 tag="manylinux_${GLIBC/./_}_$2" report unpacked
-  [[ "${wheel##*/}" == "picollo-0.1.0-cp39-abi3-$tag.whl" ]] || die "unexpected wheel name ${wheel##*/}"
+  [[ "${wheel##*/}" == "picollo-0.1.0-cp39-abi3-manylinux2014_$arch.$tag.whl" ]] ||
+    die "unexpected wheel name ${wheel##*/}"
   report="$(.cache/cross/venv/bin/auditwheel show "$wheel")" || die "auditwheel show $wheel failed"
   echo "$report"
   [[ "$(tr -s ' \n' ' ' <<<"$report")" == *"consistent with the following platform tag: \"$tag\""* ]] ||
@@ -87,9 +88,11 @@ for line in ("Requires-Python: >=3.9", "License-Expression: MIT OR Apache-2.0",
              "License-File: LICENSE-MIT", "License-File: LICENSE-APACHE", "Classifier: Typing :: Typed"):
     if line not in meta.splitlines():
         bad.append(f"METADATA lacks '{line}'")
-if f"Tag: cp39-abi3-{tag}" not in z.read(info + "WHEEL").decode().splitlines():
-    bad.append(f"WHEEL has no 'Tag: cp39-abi3-{tag}'")
-print("\n".join(f"  {b}" for b in bad) or f"{arch} wheel: {len(names)} files; METADATA, licences, py.typed, tag cp39-abi3-{tag}")
+tags = sorted(line for line in z.read(info + "WHEEL").decode().splitlines() if line.startswith("Tag:"))
+if tags != sorted([f"Tag: cp39-abi3-{tag}", f"Tag: cp39-abi3-manylinux2014_{arch}"]):
+    bad.append(f"WHEEL has {tags}")
+print("\n".join(f"  {b}" for b in bad) or
+      f"{arch} wheel: {len(names)} files; METADATA, licences, py.typed; {', '.join(tags)}")
 z.extract("picollo/libpicollo.abi3.so", dest)
 sys.exit(1 if bad else 0)
 PY
