@@ -123,14 +123,17 @@ def native_assets(lib: ET.Element, props: dict[str, str]) -> list[str]:
     if len(copied) != 1:
         problems.append("Picollo.csproj: libpicollo.so is not copied to the output")
     elif not copied[0].get("Include", "").startswith("$(PicolloNativeDir)"):
-        problems.append("Picollo.csproj: the library copied to the output is not $(PicolloNativeDir)'s")
+        problems.append("Picollo.csproj: the library copied to the output is not "
+                        "$(PicolloNativeDir)'s")
     default = props.get("PicolloNativeDir", "").replace("$(MSBuildThisFileDirectory)", "")
-    if (LIBRARY.parent / default / "libpicollo.so").resolve() != ROOT / "target" / "release" / "libpicollo.so":
+    workspace_lib = ROOT / "target" / "release" / "libpicollo.so"
+    if (LIBRARY.parent / default / "libpicollo.so").resolve() != workspace_lib:
         problems.append("Picollo.csproj: PicolloNativeDir does not default to target/release/")
     packed = [n.get("PackagePath") for n in native if n.get("Pack") == "true"]
     for rid in RUNTIMES:
         if packed.count(f"runtimes/{rid}/native/") != 1:
-            problems.append(f"Picollo.csproj: libpicollo.so is not packed at runtimes/{rid}/native/")
+            problems.append(
+                f"Picollo.csproj: libpicollo.so is not packed at runtimes/{rid}/native/")
     return problems
 
 
@@ -142,7 +145,8 @@ def evaluated(project: Path, root: ET.Element, overrides: dict[str, str]) -> dic
         for p in group:
             condition = p.get("Condition")
             if condition is not None and condition != f"'$({p.tag})' == ''":
-                raise ProjectError(f"{project.name}: the condition {condition!r} is not understood here")
+                raise ProjectError(
+                    f"{project.name}: the condition {condition!r} is not understood here")
             if p.tag in overrides or (condition is not None and props.get(p.tag)):
                 continue
             props[p.tag] = expand(p.text or "", props)
@@ -164,33 +168,42 @@ def nuspec(props: dict[str, str], framework: str) -> bytes:
     ET.SubElement(meta, "description").text = props["Description"]
     ET.SubElement(meta, "tags").text = props.get("PackageTags", "").replace(";", " ")
     ET.SubElement(ET.SubElement(meta, "dependencies"), "group", targetFramework=framework)
-    return ET.tostring(package, encoding="utf-8", xml_declaration=True)
+    return xml(package)
+
+
+OPC = "http://schemas.openxmlformats.org/package/2006/"
+NUGET_MANIFEST = "http://schemas.microsoft.com/packaging/2010/07/manifest"
+DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
+
+
+def xml(element: ET.Element) -> bytes:
+    return ET.tostring(element, encoding="utf-8", xml_declaration=True)
 
 
 def opc_parts(package_id: str, props: dict[str, str], names: list[str]) -> dict[str, bytes]:
     """[Content_Types].xml, _rels/.rels and the core properties, as `dotnet pack` writes them
     (the core properties' name is a digest here, a random GUID there)."""
-    core = f"package/services/metadata/core-properties/{hashlib.sha1(package_id.encode()).hexdigest()[:32]}.psmdcp"
-    types = ET.Element("Types", xmlns="http://schemas.openxmlformats.org/package/2006/content-types")
-    ET.SubElement(types, "Default", Extension="rels",
-                  ContentType="application/vnd.openxmlformats-package.relationships+xml")
-    ET.SubElement(types, "Default", Extension="psmdcp",
-                  ContentType="application/vnd.openxmlformats-package.core-properties+xml")
+    digest = hashlib.sha1(package_id.encode()).hexdigest()[:32]
+    core = f"package/services/metadata/core-properties/{digest}.psmdcp"
+    types = ET.Element("Types", xmlns=OPC + "content-types")
+    for ext, kind in (("rels", "application/vnd.openxmlformats-package.relationships+xml"),
+                      ("psmdcp", "application/vnd.openxmlformats-package.core-properties+xml")):
+        ET.SubElement(types, "Default", Extension=ext, ContentType=kind)
     for ext in sorted({n.rsplit(".", 1)[-1] for n in names}):
         ET.SubElement(types, "Default", Extension=ext, ContentType="application/octet")
-    rels = ET.Element("Relationships", xmlns="http://schemas.openxmlformats.org/package/2006/relationships")
-    ET.SubElement(rels, "Relationship", Type="http://schemas.microsoft.com/packaging/2010/07/manifest",
-                  Target=f"/{package_id}.nuspec", Id="R1")
-    ET.SubElement(rels, "Relationship", Target=f"/{core}", Id="R2",
-                  Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties")
-    cp = "http://schemas.openxmlformats.org/package/2006/metadata/core-properties"
-    dc = "http://purl.org/dc/elements/1.1/"
-    props_xml = ET.Element(f"{{{cp}}}coreProperties")
-    for tag, text in ((f"{{{dc}}}creator", props["Authors"]), (f"{{{dc}}}description", props["Description"]),
-                      (f"{{{dc}}}identifier", package_id), (f"{{{cp}}}version", props["Version"])):
-        ET.SubElement(props_xml, tag).text = text
-    xml = lambda e: ET.tostring(e, encoding="utf-8", xml_declaration=True)
-    return {"[Content_Types].xml": xml(types), "_rels/.rels": xml(rels), core: xml(props_xml)}
+    rels = ET.Element("Relationships", xmlns=OPC + "relationships")
+    ET.SubElement(rels, "Relationship", Type=NUGET_MANIFEST, Target=f"/{package_id}.nuspec",
+                  Id="R1")
+    ET.SubElement(rels, "Relationship", Type=OPC + "relationships/metadata/core-properties",
+                  Target=f"/{core}", Id="R2")
+    cp = OPC + "metadata/core-properties"
+    properties_xml = ET.Element(f"{{{cp}}}coreProperties")
+    for tag, text in ((f"{{{DUBLIN_CORE}}}creator", props["Authors"]),
+                      (f"{{{DUBLIN_CORE}}}description", props["Description"]),
+                      (f"{{{DUBLIN_CORE}}}identifier", package_id),
+                      (f"{{{cp}}}version", props["Version"])):
+        ET.SubElement(properties_xml, tag).text = text
+    return {"[Content_Types].xml": xml(types), "_rels/.rels": xml(rels), core: xml(properties_xml)}
 
 
 def pack(project: Path, out: Path, dll: Path, doc: Path, overrides: dict[str, str]) -> list[str]:
@@ -225,7 +238,8 @@ def main(argv: list[str]) -> int:
                 print(path)
             return 0
         if len(argv) >= 4 and argv[0] == "pack":
-            overrides = dict(a[3:].split("=", 1) for a in argv[4:] if a.startswith("-p:") and "=" in a[3:])
+            overrides = dict(a[3:].split("=", 1) for a in argv[4:]
+                             if a.startswith("-p:") and "=" in a[3:])
             if len(overrides) != len(argv) - 4:
                 raise ProjectError("pack: options are -p:Name=Value")
             for name in pack(LIBRARY, Path(argv[1]), Path(argv[2]), Path(argv[3]), overrides):
