@@ -71,7 +71,8 @@ check_wheel() {
     die "unexpected wheel name ${wheel##*/}"
   report="$(.cache/cross/venv/bin/auditwheel show "$wheel")" || die "auditwheel show $wheel failed"
   echo "$report"
-  [[ "$(tr -s ' \n' ' ' <<<"$report")" == *"consistent with the following platform tag: \"$tag\""* ]] ||
+  report="$(tr -s ' \n' ' ' <<<"$report")"
+  [[ "$report" == *"consistent with the following platform tag: \"$tag\""* ]] ||
     die "auditwheel does not find ${wheel##*/} consistent with $tag"
   unpacked="$(mktemp -d)"
   python3 - "$wheel" "$arch" "$tag" "$unpacked" <<'PY' || die "the $arch wheel's contents (above)"
@@ -85,10 +86,11 @@ need += ["picollo/py.typed", "picollo/__init__.py", "picollo/libpicollo.abi3.so"
 bad = [f"missing {n}" for n in need if n not in names]
 meta = z.read(info + "METADATA").decode() if info + "METADATA" in names else ""
 for line in ("Requires-Python: >=3.9", "License-Expression: MIT OR Apache-2.0",
-             "License-File: LICENSE-MIT", "License-File: LICENSE-APACHE", "Classifier: Typing :: Typed"):
+             "License-File: LICENSE-MIT", "License-File: LICENSE-APACHE",
+             "Classifier: Typing :: Typed"):
     if line not in meta.splitlines():
         bad.append(f"METADATA lacks '{line}'")
-tags = sorted(line for line in z.read(info + "WHEEL").decode().splitlines() if line.startswith("Tag:"))
+tags = sorted(t for t in z.read(info + "WHEEL").decode().splitlines() if t.startswith("Tag:"))
 if tags != sorted([f"Tag: cp39-abi3-{tag}", f"Tag: cp39-abi3-manylinux2014_{arch}"]):
     bad.append(f"WHEEL has {tags}")
 print("\n".join(f"  {b}" for b in bad) or
@@ -117,11 +119,11 @@ build_and_check() {
   local arch wheel tarball
   for arch in "${ARCHES[@]}"; do
     step "$arch: the wheel (pip wheel ./python-demo through zig)"
-    wheel="$(bash scripts/cross.sh wheel "$arch" | tail -n 1)"
+    wheel="$(bash scripts/cross.sh wheel "$arch" | tail -n 1)" || die "cross.sh wheel $arch (above)"
     check_wheel "$wheel" "$arch"
     check_native "$out/cargo-$arch" "$arch"
     step "$arch: the C library (cargo cinstall through zig)"
-    tarball="$(bash scripts/cross.sh clib "$arch" | tail -n 1)"
+    tarball="$(bash scripts/cross.sh clib "$arch" | tail -n 1)" || die "cross.sh clib $arch (above)"
     check_clib "$tarball" "$arch"
     check_native "$out/cargo-c-$arch" "$arch"
   done
