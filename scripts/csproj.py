@@ -3,6 +3,7 @@
 
     python3 scripts/csproj.py sources dotnet/Picollo/Picollo.csproj   # the files it compiles
     python3 scripts/csproj.py check                                  # the projects' shape
+    python3 scripts/csproj.py pack OUT.nupkg DLL XML [-p:Name=Value]  # the NuGet package
 
 `sources` lists what an SDK-style project compiles by default: every *.cs file under the
 project's folder except bin/ and obj/. The mono build (c-tests/csharp/run.sh) compiles exactly
@@ -10,16 +11,26 @@ that list, so `dotnet build` and mcs cannot drift apart; a project that changes 
 (EnableDefaultCompileItems, Compile items) is refused rather than half-understood.
 
 `check` verifies what `dotnet build`/`dotnet pack` rely on: the SDK, a target framework,
-unsafe code allowed, the library's native asset (libpicollo.so copied to the output and packed
-at runtimes/linux-x64/native/), the test programs' reference to the library and their names in
-the library's InternalsVisibleTo, and that every .cs file under dotnet/ belongs to one project.
+unsafe code allowed, the library's native assets (libpicollo.so copied to the output, and packed
+at runtimes/linux-x64/native/ and runtimes/linux-arm64/native/), the test programs' reference
+to the library and their names in the library's InternalsVisibleTo, and that every .cs file
+under dotnet/ belongs to one project.
+
+`pack` writes the package `dotnet pack` makes of dotnet/Picollo, for machines without a .NET
+SDK (c-tests/csharp/run.sh): the assembly DLL and its XML documentation (built by mcs) under
+lib/<framework>/, every `None` item with Pack="true" at its PackagePath (the properties in its
+Include evaluated as MSBuild would, with -p: overrides), the .nuspec from the project's package
+properties, and the OPC parts ([Content_Types].xml, _rels/.rels, the core properties). It prints
+the package's file list.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +38,8 @@ DOTNET = ROOT / "dotnet"
 LIBRARY = DOTNET / "Picollo" / "Picollo.csproj"
 PROGRAMS = [DOTNET / "Picollo.Tests" / "Picollo.Tests.csproj",
             DOTNET / "Picollo.PerfTests" / "Picollo.PerfTests.csproj"]
+#: The runtime identifiers the package carries libpicollo.so for.
+RUNTIMES = ("linux-x64", "linux-arm64")
 
 
 class ProjectError(Exception):
@@ -82,18 +95,7 @@ def check() -> list[str]:
     need(version is not None and props.get("Version") == version.group(1),
          "Picollo.csproj: Version differs from the Rust workspace's")
     need(bool(props.get("PackageLicenseExpression")), "Picollo.csproj: no PackageLicenseExpression")
-    native = [n for n in lib.iter("None") if (n.get("Include") or "").endswith("libpicollo.so")]
-    need(len(native) == 1, "Picollo.csproj: no <None Include=...libpicollo.so> item")
-    for n in native:
-        need(n.get("Pack") == "true", "Picollo.csproj: libpicollo.so is not packed")
-        need(n.get("PackagePath") == "runtimes/linux-x64/native/",
-             "Picollo.csproj: libpicollo.so is not packed at runtimes/linux-x64/native/")
-        need(n.get("CopyToOutputDirectory") in ("PreserveNewest", "Always"),
-             "Picollo.csproj: libpicollo.so is not copied to the output")
-        default = props.get("PicolloNativeDir", "").replace("$(MSBuildThisFileDirectory)", "")
-        need((LIBRARY.parent / default / "libpicollo.so").resolve()
-             == (ROOT / "target" / "release" / "libpicollo.so"),
-             "Picollo.csproj: PicolloNativeDir does not default to target/release/")
+    problems += native_assets(lib, props)
     visible = set()
     for cs in sources(LIBRARY):
         visible |= set(re.findall(r'InternalsVisibleTo\("([^"]+)"\)', cs.read_text()))
@@ -112,11 +114,136 @@ def check() -> list[str]:
     return problems
 
 
+def native_assets(lib: ET.Element, props: dict[str, str]) -> list[str]:
+    """What check() requires of the libpicollo.so items: one copied to the output from
+    target/release/, one packed for each of RUNTIMES."""
+    problems = []
+    native = [n for n in lib.iter("None") if (n.get("Include") or "").endswith("libpicollo.so")]
+    copied = [n for n in native if n.get("CopyToOutputDirectory") in ("PreserveNewest", "Always")]
+    if len(copied) != 1:
+        problems.append("Picollo.csproj: libpicollo.so is not copied to the output")
+    elif not copied[0].get("Include", "").startswith("$(PicolloNativeDir)"):
+        problems.append("Picollo.csproj: the library copied to the output is not "
+                        "$(PicolloNativeDir)'s")
+    default = props.get("PicolloNativeDir", "").replace("$(MSBuildThisFileDirectory)", "")
+    workspace_lib = ROOT / "target" / "release" / "libpicollo.so"
+    if (LIBRARY.parent / default / "libpicollo.so").resolve() != workspace_lib:
+        problems.append("Picollo.csproj: PicolloNativeDir does not default to target/release/")
+    packed = [n.get("PackagePath") for n in native if n.get("Pack") == "true"]
+    for rid in RUNTIMES:
+        if packed.count(f"runtimes/{rid}/native/") != 1:
+            problems.append(
+                f"Picollo.csproj: libpicollo.so is not packed at runtimes/{rid}/native/")
+    return problems
+
+
+def evaluated(project: Path, root: ET.Element, overrides: dict[str, str]) -> dict[str, str]:
+    """The project's properties as MSBuild evaluates them, for the forms it uses: $(Name)
+    references, and defaults under Condition="'$(Name)' == ''"; -p: overrides win."""
+    props = {"MSBuildThisFileDirectory": f"{project.parent}/", **overrides}
+    for group in root.iter("PropertyGroup"):
+        for p in group:
+            condition = p.get("Condition")
+            if condition is not None and condition != f"'$({p.tag})' == ''":
+                raise ProjectError(
+                    f"{project.name}: the condition {condition!r} is not understood here")
+            if p.tag in overrides or (condition is not None and props.get(p.tag)):
+                continue
+            props[p.tag] = expand(p.text or "", props)
+    return props
+
+
+def expand(text: str, props: dict[str, str]) -> str:
+    """`text` with each $(Name) replaced by the property's value (empty when undefined)."""
+    return re.sub(r"\$\((\w+)\)", lambda m: props.get(m.group(1), ""), text)
+
+
+def nuspec(props: dict[str, str], framework: str) -> bytes:
+    ns = "http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd"
+    package = ET.Element("package", xmlns=ns)
+    meta = ET.SubElement(package, "metadata")
+    for tag, key in (("id", "PackageId"), ("version", "Version"), ("authors", "Authors")):
+        ET.SubElement(meta, tag).text = props[key]
+    ET.SubElement(meta, "license", type="expression").text = props["PackageLicenseExpression"]
+    ET.SubElement(meta, "description").text = props["Description"]
+    ET.SubElement(meta, "tags").text = props.get("PackageTags", "").replace(";", " ")
+    ET.SubElement(ET.SubElement(meta, "dependencies"), "group", targetFramework=framework)
+    return xml(package)
+
+
+OPC = "http://schemas.openxmlformats.org/package/2006/"
+NUGET_MANIFEST = "http://schemas.microsoft.com/packaging/2010/07/manifest"
+DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
+
+
+def xml(element: ET.Element) -> bytes:
+    return ET.tostring(element, encoding="utf-8", xml_declaration=True)
+
+
+def opc_parts(package_id: str, props: dict[str, str], names: list[str]) -> dict[str, bytes]:
+    """[Content_Types].xml, _rels/.rels and the core properties, as `dotnet pack` writes them
+    (the core properties' name is a digest here, a random GUID there)."""
+    digest = hashlib.sha1(package_id.encode()).hexdigest()[:32]
+    core = f"package/services/metadata/core-properties/{digest}.psmdcp"
+    types = ET.Element("Types", xmlns=OPC + "content-types")
+    for ext, kind in (("rels", "application/vnd.openxmlformats-package.relationships+xml"),
+                      ("psmdcp", "application/vnd.openxmlformats-package.core-properties+xml")):
+        ET.SubElement(types, "Default", Extension=ext, ContentType=kind)
+    for ext in sorted({n.rsplit(".", 1)[-1] for n in names}):
+        ET.SubElement(types, "Default", Extension=ext, ContentType="application/octet")
+    rels = ET.Element("Relationships", xmlns=OPC + "relationships")
+    ET.SubElement(rels, "Relationship", Type=NUGET_MANIFEST, Target=f"/{package_id}.nuspec",
+                  Id="R1")
+    ET.SubElement(rels, "Relationship", Type=OPC + "relationships/metadata/core-properties",
+                  Target=f"/{core}", Id="R2")
+    cp = OPC + "metadata/core-properties"
+    properties_xml = ET.Element(f"{{{cp}}}coreProperties")
+    for tag, text in ((f"{{{DUBLIN_CORE}}}creator", props["Authors"]),
+                      (f"{{{DUBLIN_CORE}}}description", props["Description"]),
+                      (f"{{{DUBLIN_CORE}}}identifier", package_id),
+                      (f"{{{cp}}}version", props["Version"])):
+        ET.SubElement(properties_xml, tag).text = text
+    return {"[Content_Types].xml": xml(types), "_rels/.rels": xml(rels), core: xml(properties_xml)}
+
+
+def pack(project: Path, out: Path, dll: Path, doc: Path, overrides: dict[str, str]) -> list[str]:
+    """Write the package of `project` to `out`; returns its file names, sorted."""
+    root = load(project)
+    props = evaluated(project, root, overrides)
+    framework, package_id = props["TargetFramework"], props["PackageId"]
+    files = {f"lib/{framework}/{props['AssemblyName']}.dll": dll,
+             f"lib/{framework}/{props['AssemblyName']}.xml": doc}
+    for item in root.iter("None"):
+        if item.get("Pack") == "true":
+            source = Path(expand(item.get("Include", ""), props))
+            files[item.get("PackagePath", "") + source.name] = source
+    for name, source in files.items():
+        if not source.is_file():
+            raise ProjectError(f"pack: {source} is missing (it goes to {name})")
+    parts = opc_parts(package_id, props, list(files))
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(f"{package_id}.nuspec", nuspec(props, framework))
+        for name, source in sorted(files.items()):
+            z.write(source, name)  # a symbolic link is read through, as MSBuild copies it
+        for name, data in parts.items():
+            z.writestr(name, data)
+    with zipfile.ZipFile(out) as z:
+        return sorted(z.namelist())
+
+
 def main(argv: list[str]) -> int:
     try:
         if len(argv) == 2 and argv[0] == "sources":
             for path in sources(Path(argv[1]).resolve()):
                 print(path)
+            return 0
+        if len(argv) >= 4 and argv[0] == "pack":
+            overrides = dict(a[3:].split("=", 1) for a in argv[4:]
+                             if a.startswith("-p:") and "=" in a[3:])
+            if len(overrides) != len(argv) - 4:
+                raise ProjectError("pack: options are -p:Name=Value")
+            for name in pack(LIBRARY, Path(argv[1]), Path(argv[2]), Path(argv[3]), overrides):
+                print(name)
             return 0
         if argv == ["check"]:
             problems = check()

@@ -2,7 +2,8 @@
 # Installs what the demo and the tests need, skipping what is already there:
 # Debian packages (valgrind, mono, cargo-c, pkg-config, cmake; the DejaVu font `picollo plot` draws
 # its text with; python3-venv for the project venv and the interop stages, nodejs and npm for
-# the interop stages: .hgrm and peers; prometheus for the Python metrics test), the project
+# the interop stages: .hgrm and peers; prometheus for the Python metrics test; debootstrap and
+# qemu-user-static for the wheels stage's Debian 11 roots), the project
 # venv .venv with the Python packages of python-demo/requirements.txt (pytest, numpy,
 # matplotlib, hdrhistogram 0.10.8 for the Python binding's peer tests, prometheus-client and
 # opentelemetry-proto for its metrics tests) and cbindgen (pinned: the committed header is
@@ -34,6 +35,9 @@ command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
+# The wheels stage: Debian 11 roots, the arm64 one run by qemu (scripts/bullseye.sh).
+command -v debootstrap >/dev/null || need_apt+=(debootstrap)
+[ -x /usr/bin/qemu-aarch64-static ] || need_apt+=(qemu-user-static)
 # Debian's python3 is externally managed: the project's packages and the interop stage's
 # peers go into venvs, and `python3 -m venv` needs ensurepip, which Debian ships in
 # python3-venv.

@@ -6,8 +6,10 @@
 # into its program with mono's mcs (the lists come from the .csproj files, so `dotnet build`
 # and this build compile the same sources), run them, and check the output (the struct sizes
 # C# sees at run time must equal the C compiler's, sizes.c and perf_sizes.c here; every snippet
-# of the Picollo .NET announcement ran). Where a .NET SDK is on PATH it also builds the projects and runs the tests
-# with `dotnet run`. Needs: python3, cargo, cc, mcs and mono (Debian: apt-get install
+# of the Picollo .NET announcement ran). The tests load libpicollo.so from the NuGet package
+# nuget.sh makes (runtimes/linux-x64/native/ and runtimes/linux-arm64/native/, the glibc 2.17
+# builds of scripts/cross.sh) and checks. Where a .NET SDK is on PATH it also builds the
+# projects and runs the tests with `dotnet run`. Needs: python3, cargo, cc, mcs and mono (Debian: apt-get install
 # mono-mcs mono-runtime).
 set -euo pipefail
 
@@ -15,7 +17,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 dotnet_dir="$root/dotnet"
 build="$here/build"
-lib="$root/target/release/libpicollo.so"
+workspace_lib="$root/target/release/libpicollo.so"
 
 die() { echo "csharp: FAIL: $*" >&2; exit 1; }
 
@@ -37,7 +39,7 @@ project_sources() {
 }
 
 (cd "$root" && cargo build --release -p picollo-ffi)
-[[ -f "$lib" ]] || die "$lib was not built"
+[[ -f "$workspace_lib" ]] || die "$workspace_lib was not built"
 
 rm -rf "$build"
 mkdir -p "$build"
@@ -56,7 +58,15 @@ same_layout() {
 }
 
 project_sources "$dotnet_dir/Picollo/Picollo.csproj"
-mcs -nologo -warnaserror -unsafe -target:library -out:"$build/Picollo.dll" "${sources[@]}"
+# With its XML documentation, as `dotnet pack` packs it (GenerateDocumentationFile); mcs reads
+# two crefs Roslyn accepts as bad or ambiguous (CS1584, CS0419), and CS1591 is the project's
+# NoWarn.
+mcs -nologo -warnaserror -unsafe -nowarn:1591,1584,419 -doc:"$build/Picollo.xml" -target:library \
+    -out:"$build/Picollo.dll" "${sources[@]}"
+
+# The NuGet package (nuget.sh): the tests load the library from its runtimes/<rid>/native/.
+lib="$(bash "$here/nuget.sh" "$build")" || die "the NuGet package (above)"
+echo "csharp: the tests load $lib"
 
 # DllImport("picollo"): mono maps it through the dllmap to this very file; LD_LIBRARY_PATH
 # covers a mono that ignores the map.
@@ -74,7 +84,7 @@ build_and_run() {
     project_sources "$dotnet_dir/$program/$program.csproj"
     mcs -nologo -warnaserror -unsafe -r:"$build/Picollo.dll" -out:"$build/$program.exe" "${sources[@]}"
     cp "$build/Picollo.dll.config" "$build/$program.exe.config"
-    (cd "$build" && LD_LIBRARY_PATH="$root/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    (cd "$build" && LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     MONO_PATH="$build" \
         timeout 600 mono --debug "$build/$program.exe" </dev/null >"$output" 2>&1) || status=$?
     cat "$output"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,11 @@ def test_a_stray_source_file_is_reported(csproj):
 EDITS_CHECK_REPORTS = [
     pytest.param(lambda c: c.LIBRARY, 'PackagePath="runtimes/linux-x64/native/"',
                  'PackagePath="lib/"', "runtimes/linux-x64/native/", id="missing-native-asset"),
+    pytest.param(lambda c: c.LIBRARY, 'PackagePath="runtimes/linux-arm64/native/"',
+                 'PackagePath="runtimes/linux-x64/native/"', "runtimes/linux-arm64/native/",
+                 id="missing-arm64-native-asset"),
+    pytest.param(lambda c: c.LIBRARY, 'Pack="false"\n          CopyToOutputDirectory="PreserveNewest"',
+                 'Pack="false"', "not copied to the output", id="library-not-copied-to-the-output"),
     pytest.param(lambda c: c.PROGRAMS[0], "<AllowUnsafeBlocks>true</AllowUnsafeBlocks>", "",
                  "AllowUnsafeBlocks", id="unsafe-code-must-be-allowed"),
     pytest.param(lambda c: c.PROGRAMS[1], '<ProjectReference Include="../Picollo/Picollo.csproj" />',
@@ -85,3 +91,44 @@ def test_explicit_compile_items_and_malformed_xml_are_refused(csproj):
     edit(csproj.PROGRAMS[0], "<!--", "<!-- -- ")
     with pytest.raises(csproj.ProjectError, match="not readable XML"):
         csproj.sources(csproj.PROGRAMS[0])
+
+
+def packing_inputs(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """Two runtime folders with a libpicollo.so each (their names as contents), an assembly
+    and its documentation; returns the -p: overrides naming the folders, the DLL, the XML."""
+    overrides = {}
+    for prop, rid in (("PicolloLinuxX64Dir", "linux-x64"), ("PicolloLinuxArm64Dir", "linux-arm64")):
+        (tmp_path / rid).mkdir()
+        (tmp_path / rid / "libpicollo.so").write_text(rid)
+        overrides[prop] = f"{tmp_path / rid}/"
+    (tmp_path / "Picollo.dll").write_bytes(b"MZ assembly")
+    (tmp_path / "Picollo.xml").write_text("<doc />")
+    return overrides, tmp_path / "Picollo.dll", tmp_path / "Picollo.xml"
+
+
+def test_pack_puts_each_runtime_library_at_its_path(csproj, tmp_path):
+    overrides, dll, doc = packing_inputs(tmp_path)
+    names = csproj.pack(csproj.LIBRARY, tmp_path / "p.nupkg", dll, doc, overrides)
+    assert [n for n in names if not n.startswith("package/services/")] == sorted([
+        "Picollo.nuspec", "[Content_Types].xml", "_rels/.rels", "lib/net8.0/Picollo.dll",
+        "lib/net8.0/Picollo.xml", "runtimes/linux-arm64/native/libpicollo.so",
+        "runtimes/linux-x64/native/libpicollo.so"])
+    with zipfile.ZipFile(tmp_path / "p.nupkg") as z:
+        for rid in ("linux-x64", "linux-arm64"):
+            assert z.read(f"runtimes/{rid}/native/libpicollo.so") == rid.encode()
+        nuspec = z.read("Picollo.nuspec").decode()
+    for part in ("<id>Picollo</id>", "<version>0.1.0</version>",
+                 '<license type="expression">MIT OR Apache-2.0</license>',
+                 '<group targetFramework="net8.0" />'):
+        assert part in nuspec
+
+
+def test_pack_refuses_a_missing_library_and_a_condition_it_cannot_read(csproj, tmp_path):
+    overrides, dll, doc = packing_inputs(tmp_path)
+    (tmp_path / "linux-arm64" / "libpicollo.so").unlink()
+    with pytest.raises(csproj.ProjectError, match="runtimes/linux-arm64/native/libpicollo.so"):
+        csproj.pack(csproj.LIBRARY, tmp_path / "p.nupkg", dll, doc, overrides)
+    edit(csproj.LIBRARY, "<PicolloLinuxX64Dir Condition=\"'$(PicolloLinuxX64Dir)' == ''\"",
+         "<PicolloLinuxX64Dir Condition=\"Exists('x')\"")
+    with pytest.raises(csproj.ProjectError, match="not understood"):
+        csproj.pack(csproj.LIBRARY, tmp_path / "p.nupkg", dll, doc, {})
