@@ -45,11 +45,12 @@ static inline uint64_t mul_shift(uint64_t a, uint32_t mult, uint32_t shift) {
     return (uint64_t)(((unsigned __int128)a * mult) >> shift);
 }
 
-/* count × enabled / running in 128 bits, saturating; running == 0 means the event never ran
- * (multiplexed out the whole time): there is nothing to scale, the answer is 0. */
+/* count × enabled / running in 128 bits, saturating. Equal times (0 and 0 included: times
+ * that did not move) mean the event was not multiplexed: the count stands. running == 0 <
+ * enabled means it never ran (multiplexed out the whole time): the answer is 0. */
 static inline uint64_t scale(uint64_t count, uint64_t enabled, uint64_t running) {
-    if (running == 0) return 0;
     if (enabled == running) return count;
+    if (running == 0) return 0;
     unsigned __int128 v = (unsigned __int128)count * enabled / running;
     return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
@@ -82,7 +83,7 @@ static inline __attribute__((always_inline)) uint32_t read_loop(
         }
         /* The counter register holds only pmc_width bits; its top bit is the sign. */
         count += picollo_native_sign_extend(pmc(ctx, idx - 1), LOAD(pmc_width));
-        if ((caps & PICOLLO_CAP_USER_TIME) && enabled != running) {
+        if (caps & PICOLLO_CAP_USER_TIME) {
             cyc = tsc(ctx);
             time_offset = LOAD(time_offset);
             time_mult = LOAD(time_mult);
@@ -100,8 +101,10 @@ static inline __attribute__((always_inline)) uint32_t read_loop(
         }
     }
 
-    if ((caps & PICOLLO_CAP_USER_TIME) && enabled != running) {
-        /* Times advance since the kernel last wrote them: extrapolate with the TSC. */
+    if (caps & PICOLLO_CAP_USER_TIME) {
+        /* The kernel writes the times only at schedule-in, enable and interrupts: between
+         * two reads they are stale, and equal when the event is not multiplexed. Bring both
+         * to now with the page's clock, so the interval between two reads has its length. */
         if (caps & PICOLLO_CAP_USER_TIME_SHORT)
             cyc = time_cycles + ((cyc - time_cycles) & time_mask);
         uint64_t delta = time_offset + mul_shift(cyc, time_mult, time_shift);

@@ -43,9 +43,9 @@ enum {
 
 typedef struct picollo_page_reading {
     uint64_t count;    /* offset + sign-extended pmc: the 64-bit count, unscaled */
-    uint64_t enabled;  /* time enabled, extrapolated to now when multiplexed */
+    uint64_t enabled;  /* time enabled, brought to now when the page has cap_user_time */
     uint64_t running;  /* time running, likewise */
-    uint64_t scaled;   /* count × enabled / running; count when equal; 0 when running == 0 */
+    uint64_t scaled;   /* count × enabled / running; count when equal; 0 when 0 == running < enabled */
     uint32_t status;   /* PICOLLO_PAGE_* */
     uint32_t retries;  /* how often the seqlock made us start over */
 } picollo_page_reading;
