@@ -304,14 +304,15 @@ fn probe_counters(c: &mut CpuidCounters) {
 #[cfg(not(target_arch = "aarch64"))]
 fn probe_counters(_: &mut CpuidCounters) {}
 
-/// How many copies of `event` one group of this thread's counters can hold: members join a
-/// disabled group until the kernel refuses one (at most 64); 0 when none opens.
+/// How many copies of `event` one group of this thread's counters can hold: members join
+/// until the kernel refuses one (at most 64); 0 when none opens. The group counts while it
+/// is probed: the kernel leaves disabled events out of its check.
 #[cfg_attr(not(any(test, target_arch = "aarch64")), allow(dead_code))]
 fn group_capacity(event: Event) -> u32 {
     use super::sys::{self, PerfEventAttr};
     let (type_, config, ..) = event.encoding();
     let mut attr = PerfEventAttr::new(type_, config);
-    attr.flags = sys::FLAG_DISABLED | sys::FLAG_EXCLUDE_KERNEL | sys::FLAG_EXCLUDE_HV;
+    attr.flags = sys::FLAG_EXCLUDE_KERNEL | sys::FLAG_EXCLUDE_HV;
     let Ok(leader) = sys::open(&mut attr.clone(), 0, -1, None) else {
         return 0;
     };
