@@ -2,11 +2,11 @@
 # Runs every test: Rust (unit, integration, doc, no_std guard, loom models), lints, the C
 # and C++ ABI tests under valgrind, the hardware check (scripts/hw-check.sh: real counters
 # where the machine has a PMU, a loud skip where it has none), the same paths against QEMU's
-# emulated arm64 PMU (scripts/pmu-emulated.sh: a loud skip without QEMU), the header check, the cargo-c
-# install, the C# P/Invoke program, the Python tests and demo (from the wheel, installed into a
-# fresh venv), Picollo's native histograms scraped by a real Prometheus (scripts/prometheus.sh),
-# the setup and the package install with Debian's own python3. Installs what it needs first
-# (scripts/setup.sh).
+# emulated arm64 PMU (scripts/pmu-emulated.sh: a loud skip without QEMU), the header check,
+# the cargo-c install, the C# P/Invoke program, the Python tests and demo (from the wheel,
+# installed into a fresh venv), Picollo's native histograms scraped by a real Prometheus
+# (scripts/prometheus.sh), the setup and the package install with Debian's own python3.
+# Installs what it needs first (scripts/setup.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
