@@ -29,6 +29,12 @@ start=$SECONDS
 mkdir -p "$work"
 
 say() { echo "pmu-emulated: $*"; }
+# Run one step and say how long it took.
+step() {
+    local t=$SECONDS
+    "$@"
+    say "$1: $((SECONDS - t)) s"
+}
 skip() { say "SKIPPED: $*"; exit 0; }
 fail() { say "FAILED: $*"; exit 1; }
 
@@ -180,15 +186,19 @@ judge() {
     exit $failed
 }
 
-command -v dpkg-deb >/dev/null || skip "no dpkg-deb: the guest is built from Debian packages"
-install_host_packages
-command -v qemu-system-aarch64 >/dev/null || skip "no qemu-system-aarch64 after installing qemu-system-arm"
-if ! rustup target list --installed 2>/dev/null | grep -qx $triple; then
+# rustup's aarch64 standard library.
+add_rust_target() {
+    rustup target list --installed 2>/dev/null | grep -qx $triple && return 0
     rustup target add $triple >"$work/rustup.log" 2>&1 ||
         { tail -n 5 "$work/rustup.log"; skip "rustup could not add the $triple target"; }
-fi
-fetch_guest_packages
-unpack_guest
-cross_build
-boot
+}
+
+command -v dpkg-deb >/dev/null || skip "no dpkg-deb: the guest is built from Debian packages"
+step install_host_packages
+command -v qemu-system-aarch64 >/dev/null || skip "no qemu-system-aarch64 after installing qemu-system-arm"
+step add_rust_target
+step fetch_guest_packages
+step unpack_guest
+step cross_build
+step boot
 judge
