@@ -45,7 +45,8 @@ typedef struct picollo_mmap_page {
 /* Outcome of a page read. Anything but OK means: use read(2) for this counter. */
 enum {
     PICOLLO_PAGE_OK = 0,
-    PICOLLO_PAGE_NO_RDPMC = 1,       /* cap_user_rdpmc is clear (sysfs rdpmc=0, software event) */
+    PICOLLO_PAGE_NO_RDPMC = 1,       /* cap_user_rdpmc is clear (x86 sysfs rdpmc=0; arm64
+                                        perf_user_access=0; a software event) */
     PICOLLO_PAGE_NOT_SCHEDULED = 2,  /* index == 0: the event is not on a counter now */
     PICOLLO_PAGE_CONTENDED = 3,      /* the seqlock kept changing: gave up after many tries */
 };

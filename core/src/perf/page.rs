@@ -1,5 +1,6 @@
 //! The rdpmc fast path: read a counter through its mmapped `perf_event_mmap_page` with the
-//! seqlock loop of `native/` (x86-64 Linux). Any status but OK sends the caller to read(2).
+//! seqlock loop of `native/` (x86-64 Linux: `rdpmc`; arm64 Linux: `mrs` of the counter
+//! register). Any status but OK sends the caller to read(2).
 
 use crate::native::{self, PageReading, PAGE_OK};
 
@@ -13,8 +14,9 @@ pub(crate) fn read(page: &MmapPage) -> Option<Reading> {
     let mut out = PageReading::default();
     // SAFETY: `page` maps at least one whole page (≥ the 96-byte head the C reads) for as
     // long as `page` lives; the C only reads it, field by field through volatile loads,
-    // and writes `out`, which is live and exclusive here. rdpmc runs only when the kernel
-    // set cap_user_rdpmc, i.e. when it allows user-space rdpmc on this event.
+    // and writes `out`, which is live and exclusive here. The counter read (rdpmc, or mrs
+    // on arm64) runs only when the kernel set cap_user_rdpmc, i.e. when it allows user
+    // space to read this event's counter.
     let status = unsafe { native::picollo_native_page_read(page.as_ptr().cast(), &mut out) };
     (status == PAGE_OK).then_some(Reading {
         value: out.count,

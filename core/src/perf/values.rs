@@ -25,7 +25,8 @@ pub enum ReadPath {
     None = 0,
     /// One `read(2)` of the whole group.
     Syscall = 1,
-    /// `rdpmc` through each counter's mmapped page.
+    /// The user-space read through each counter's mmapped page (`rdpmc` on x86-64, `mrs`
+    /// on arm64).
     Rdpmc = 2,
 }
 
