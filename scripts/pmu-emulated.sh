@@ -79,7 +79,8 @@ fetch_guest_packages() {
         -o Dir::State="$PWD/$apt" -o Dir::State::status="$PWD/$apt/status"
         -o Dir::Cache="$PWD/$apt/cache" -o Dir::Etc::SourceList="$PWD/$apt/sources.list"
         -o Dir::Etc::SourceParts=/nonexistent -o Debug::NoLocking=1)
-    if ! ls "$work"/debs/linux-image-*.deb >/dev/null 2>&1; then
+    if [ ! -f "$work/debs/complete" ]; then
+        rm -f "$work"/debs/*.deb
         apt-get -qq "${opts[@]}" update >"$work/apt-arm64.log" 2>&1 ||
             { tail -n 5 "$work/apt-arm64.log"; skip "no arm64 package lists from deb.debian.org ($suite)"; }
         local kernel
@@ -90,6 +91,7 @@ fetch_guest_packages() {
             python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libc6 libffi8 \
             zlib1g libexpat1 libgcc-s1) >>"$work/apt-arm64.log" 2>&1 ||
             { tail -n 5 "$work/apt-arm64.log"; skip "apt-get download of the guest's packages failed"; }
+        touch "$work/debs/complete"
     fi
 }
 
