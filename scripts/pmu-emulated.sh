@@ -80,7 +80,7 @@ fetch_guest_packages() {
         -o Dir::Cache="$PWD/$apt/cache" -o Dir::Etc::SourceList="$PWD/$apt/sources.list"
         -o Dir::Etc::SourceParts=/nonexistent -o Debug::NoLocking=1)
     if [ ! -f "$work/debs/complete" ]; then
-        rm -f "$work"/debs/*.deb
+        rm -f "$work"/debs/*.deb "$work/vmlinuz"
         apt-get -qq "${opts[@]}" update >"$work/apt-arm64.log" 2>&1 ||
             { tail -n 5 "$work/apt-arm64.log"; skip "no arm64 package lists from deb.debian.org ($suite)"; }
         local kernel
