@@ -2,8 +2,10 @@
 //! on arm64) against `read(2)` on the same counters, and a raw event against the generic
 //! event it encodes, both in one group.
 
-use picollo::perf::{rdpmc_setting, Event, HardwareEvent, PerfError, ReadPath, Session};
-use picollo::perf::{PerfErrorKind, SessionBuilder};
+use picollo::perf::{
+    rdpmc_setting, Event, HardwareEvent, PerfError, PerfErrorKind, ReadPath, Session,
+    SessionBuilder,
+};
 use picollo::time::{add_chain, ticks_begin, ticks_end, ticks_to_nanos};
 
 use crate::checks::{self, Outcome, PathDelta};
