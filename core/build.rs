@@ -1,8 +1,8 @@
 //! Names the target's backends as cfgs (`backends`: which of `concurrent`, `float` and the
-//! two kinds of cells compile), and compiles `native/` (inline asm: rdpmc, rdtsc, rdtscp,
-//! lfence, cpuid, the mmap-page read loop, add_chain) when feature `perf` is on and the
-//! target is x86-64 Linux, and tells the crate so through `cfg(picollo_native)`. Every
-//! other target uses the read(2) path only.
+//! two kinds of cells compile), and compiles `native/` (inline asm: the counter read, the
+//! tick clock, fences, cpuid on x86-64, the mmap-page read loop, add_chain) when feature
+//! `perf` is on and the target is x86-64 or arm64 Linux, and tells the crate so through
+//! `cfg(picollo_native)`. Every other target uses the read(2) path only.
 //! In the repository `core/native` links to the workspace's `native/`; `cargo package`
 //! follows the link, so the published crate carries the C sources themselves.
 //! The instructions use the single-colon `cargo:` form: Debian's cargo-c builds with an older
@@ -61,7 +61,7 @@ fn backends() {
 fn native() {
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    if arch != "x86_64" || os != "linux" {
+    if !matches!(arch.as_str(), "x86_64" | "aarch64") || os != "linux" {
         return;
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("native");

@@ -925,7 +925,7 @@ typedef struct picollo_perf_info {
   uint32_t hypervisor;
   // Intel architectural perfmon version (CPUID 0xA); 0 = none.
   uint32_t arch_perfmon_version;
-  // Fixed counters per logical CPU (0 without a PMU, and on AMD).
+  // Fixed counters per logical CPU (0 without a PMU, and on AMD; 1 on arm64: the cycle counter).
   uint32_t fixed_counters;
   // Their width in bits.
   uint32_t fixed_width;
@@ -933,7 +933,8 @@ typedef struct picollo_perf_info {
   uint32_t programmable_counters;
   // Their width in bits (0 when unknown).
   uint32_t programmable_width;
-  // `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 mmapped events, 2 always, -1 unreadable.
+  // User-space counter reads: `/sys/bus/event_source/devices/cpu/rdpmc` on x86 (0 off, 1 mmapped
+  // events, 2 always), `/proc/sys/kernel/perf_user_access` on arm64 (0 off, 1 on); -1 unreadable.
   int32_t rdpmc;
   // `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
   int32_t paranoid;
@@ -941,7 +942,8 @@ typedef struct picollo_perf_info {
   uint32_t paranoid_known;
   // errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
   int32_t cycles_errno;
-  // Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
+  // Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel; `armv8_pmuv3*` and
+  // others with a `cpus` file on arm64).
   uint32_t core_pmu_count;
   // Every PMU in sysfs.
   uint32_t pmu_count;

@@ -1,5 +1,5 @@
-//! Declarations of `native/picollo_native.c` (x86-64 Linux with feature `perf`) and thin safe
-//! wrappers. The page-read types mirror the C header field for field.
+//! Declarations of `native/picollo_native.c` (x86-64 and arm64 Linux with feature `perf`) and
+//! thin safe wrappers. The page-read types mirror the C header field for field.
 
 /// Mirror of `picollo_mmap_page`: the head of the kernel's `perf_event_mmap_page`.
 #[repr(C)]
@@ -60,6 +60,10 @@ pub(crate) struct PageReading {
 pub(crate) type PmcSource = unsafe extern "C" fn(ctx: *mut core::ffi::c_void, counter: u32) -> u64;
 pub(crate) type TscSource = unsafe extern "C" fn(ctx: *mut core::ffi::c_void) -> u64;
 
+/// Instructions each block of [`add_chain`] retires: 256 adds, the loop's decrement and
+/// its branch (`PICOLLO_ADD_CHAIN_BLOCK_INSTRUCTIONS`).
+pub(crate) const ADD_CHAIN_BLOCK_INSTRUCTIONS: u64 = 258;
+
 extern "C" {
     pub(crate) fn picollo_native_page_read(page: *const MmapPageHead, out: *mut PageReading)
         -> u32;
@@ -72,13 +76,17 @@ extern "C" {
         out: *mut PageReading,
     ) -> u32;
     fn picollo_native_sign_extend(raw: u64, width: u32) -> u64;
-    fn picollo_native_rdtsc() -> u64;
-    fn picollo_native_rdtscp(aux: *mut u32) -> u64;
-    fn picollo_native_tsc_begin() -> u64;
-    fn picollo_native_tsc_end() -> u64;
-    fn picollo_native_lfence();
-    fn picollo_native_cpuid(leaf: u32, subleaf: u32, out: *mut u32);
+    fn picollo_native_ticks() -> u64;
+    fn picollo_native_ticks_begin() -> u64;
+    fn picollo_native_ticks_end() -> u64;
+    fn picollo_native_fence();
     fn picollo_native_add_chain(blocks: u64) -> u64;
+    #[cfg(target_arch = "x86_64")]
+    fn picollo_native_rdtscp(aux: *mut u32) -> u64;
+    #[cfg(target_arch = "x86_64")]
+    fn picollo_native_cpuid(leaf: u32, subleaf: u32, out: *mut u32);
+    #[cfg(target_arch = "aarch64")]
+    fn picollo_native_tick_frequency() -> u64;
 }
 
 /// `(raw << (64 - width)) >> (64 - width)` as signed; width outside 1..64 keeps `raw`.
@@ -88,15 +96,17 @@ pub(crate) fn sign_extend(raw: u64, width: u32) -> u64 {
     unsafe { picollo_native_sign_extend(raw, width) }
 }
 
-/// The time-stamp counter (`rdtsc`), not serialized.
+/// The tick clock, not serialized: `rdtsc` on x86-64, `cntvct_el0` on arm64.
 #[inline]
-pub(crate) fn rdtsc() -> u64 {
-    // SAFETY: rdtsc reads a register; x86-64 Linux lets user space execute it.
-    unsafe { picollo_native_rdtsc() }
+pub(crate) fn ticks() -> u64 {
+    // SAFETY: one register read; Linux lets user space read the tick clock on both
+    // architectures.
+    unsafe { picollo_native_ticks() }
 }
 
 /// `rdtscp`: waits for earlier instructions; also returns IA32_TSC_AUX (the cpu number on
 /// Linux).
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn rdtscp() -> (u64, u32) {
     let mut aux = 0u32;
@@ -105,28 +115,38 @@ pub(crate) fn rdtscp() -> (u64, u32) {
     (t, aux)
 }
 
-/// `lfence; rdtsc`: a region start that earlier instructions cannot drift past.
+/// A region start that earlier instructions cannot drift past (`lfence; rdtsc`, or `isb;
+/// mrs cntvct_el0`).
 #[inline]
-pub(crate) fn tsc_begin() -> u64 {
+pub(crate) fn ticks_begin() -> u64 {
     // SAFETY: register reads and a fence; no memory is touched.
-    unsafe { picollo_native_tsc_begin() }
+    unsafe { picollo_native_ticks_begin() }
 }
 
-/// `rdtscp; lfence`: a region end that later instructions cannot drift before.
+/// A region end that later instructions cannot drift before (`rdtscp; lfence`, or `isb;
+/// mrs cntvct_el0; isb`).
 #[inline]
-pub(crate) fn tsc_end() -> u64 {
+pub(crate) fn ticks_end() -> u64 {
     // SAFETY: register reads and a fence; no memory is touched.
-    unsafe { picollo_native_tsc_end() }
+    unsafe { picollo_native_ticks_end() }
 }
 
-/// `lfence`.
+/// `lfence` on x86-64, `isb` on arm64.
 #[allow(dead_code)]
-pub(crate) fn lfence() {
+pub(crate) fn fence() {
     // SAFETY: a fence instruction; no memory is touched.
-    unsafe { picollo_native_lfence() }
+    unsafe { picollo_native_fence() }
+}
+
+/// The tick clock's frequency as the CPU states it (`cntfrq_el0`).
+#[cfg(target_arch = "aarch64")]
+pub(crate) fn tick_frequency() -> u64 {
+    // SAFETY: one register read, allowed to user space on arm64 Linux.
+    unsafe { picollo_native_tick_frequency() }
 }
 
 /// `cpuid(leaf, subleaf)` as `[eax, ebx, ecx, edx]`.
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn cpuid(leaf: u32, subleaf: u32) -> [u32; 4] {
     let mut out = [0u32; 4];
     // SAFETY: `out` has room for the four u32 the C side writes; cpuid is always available
@@ -135,7 +155,8 @@ pub(crate) fn cpuid(leaf: u32, subleaf: u32) -> [u32; 4] {
     out
 }
 
-/// 256 dependent adds per block; returns 256 × blocks.
+/// 256 dependent adds per block, [`ADD_CHAIN_BLOCK_INSTRUCTIONS`] instructions; returns
+/// 256 × blocks.
 pub(crate) fn add_chain(blocks: u64) -> u64 {
     // SAFETY: register arithmetic only.
     unsafe { picollo_native_add_chain(blocks) }

@@ -6,7 +6,10 @@
 #[allow(dead_code)]
 mod checks;
 
-use checks::{chain_ipc, multiplex_scaling, rdpmc_read, sorted_branch_misses, Outcome, Scaled};
+use checks::{
+    chain_ipc, harness_instructions, multiplex_scaling, raw_matches_generic, rdpmc_read,
+    sorted_branch_misses, user_read, Outcome, PathDelta, Scaled, EXACT_ERROR, MULTIPLEX_ERROR,
+};
 
 /// Asserts that the outcome `$o` is a `$verdict` whose text holds `$text`.
 macro_rules! assert_outcome {
@@ -48,7 +51,7 @@ fn multiplexed_groups_scaled_near_the_reference_pass() {
         group(100_200, 300, 100),
     ];
     assert_outcome!(
-        multiplex_scaling(100_000, &groups),
+        multiplex_scaling(100_000, &groups, MULTIPLEX_ERROR),
         Pass,
         "worst scaling error=1.50%"
     );
@@ -57,21 +60,35 @@ fn multiplexed_groups_scaled_near_the_reference_pass() {
 #[test]
 fn scaling_off_by_more_than_the_bound_fails() {
     let groups = [group(100_000, 300, 100), group(130_000, 300, 100)];
-    assert_outcome!(multiplex_scaling(100_000, &groups), Fail, "30.00%");
+    assert_outcome!(
+        multiplex_scaling(100_000, &groups, MULTIPLEX_ERROR),
+        Fail,
+        "30.00%"
+    );
 }
 
 #[test]
 fn groups_that_were_never_multiplexed_fail_the_multiplex_check() {
     let groups = [group(100_000, 300, 300), group(100_000, 300, 300)];
     assert_outcome!(
-        multiplex_scaling(100_000, &groups),
+        multiplex_scaling(100_000, &groups, MULTIPLEX_ERROR),
         Fail,
         "no group was multiplexed"
     );
     // Groups that never ran are left out of the error, but all of them never running fails.
-    assert!(!multiplex_scaling(100_000, &[group(0, 300, 0), group(99_000, 300, 150)]).failed());
-    assert!(multiplex_scaling(100_000, &[group(0, 300, 0), group(0, 300, 0)]).failed());
-    assert!(multiplex_scaling(0, &[group(5, 300, 100)]).failed());
+    assert!(!multiplex_scaling(
+        100_000,
+        &[group(0, 300, 0), group(99_000, 300, 150)],
+        MULTIPLEX_ERROR
+    )
+    .failed());
+    assert!(multiplex_scaling(
+        100_000,
+        &[group(0, 300, 0), group(0, 300, 0)],
+        MULTIPLEX_ERROR
+    )
+    .failed());
+    assert!(multiplex_scaling(0, &[group(5, 300, 100)], MULTIPLEX_ERROR).failed());
 }
 
 #[test]
@@ -95,4 +112,66 @@ fn the_rdpmc_figure_is_read_from_the_bench_line() {
     assert!(rdpmc_read(without, true).failed());
     assert_outcome!(rdpmc_read(without, false), Skip, "rdpmc off");
     assert!(rdpmc_read("bench perf: nothing here", true).failed());
+}
+
+#[test]
+fn an_exact_pmu_is_held_to_one_percent_when_multiplexed() {
+    let groups = [group(100_900, 300, 100), group(99_500, 300, 120)];
+    assert!(!multiplex_scaling(100_000, &groups, EXACT_ERROR).failed());
+    let off = [group(100_000, 300, 100), group(101_500, 300, 100)];
+    assert_outcome!(multiplex_scaling(100_000, &off, EXACT_ERROR), Fail, "1.50%");
+    assert!(
+        !multiplex_scaling(100_000, &off, MULTIPLEX_ERROR).failed(),
+        "within silicon's bound"
+    );
+}
+
+fn path(name: &str, user: u64, syscall: u64, exact: bool) -> PathDelta {
+    PathDelta {
+        name: name.into(),
+        user,
+        syscall,
+        exact,
+    }
+}
+
+#[test]
+fn the_user_read_and_read2_must_agree_on_exact_counters() {
+    let same = [
+        path("Hardware:Instructions", 258_176, 258_176, true),
+        path("Hardware:CpuCycles", 300_100, 300_350, false),
+    ];
+    assert_outcome!(user_read(&same, true, 20.0, 1_300.0), Pass, "65.0x");
+    // Instructions counted differently by the two paths: one of them is wrong.
+    let differ = [path("Hardware:Instructions", 258_176, 258_177, true)];
+    assert_outcome!(user_read(&differ, true, 20.0, 1_300.0), Fail, "disagree");
+    // A delta of 0 (the stale-time bug turned every user-read delta into 0).
+    let zero = [path("Hardware:Instructions", 0, 258_176, true)];
+    assert_outcome!(user_read(&zero, true, 20.0, 1_300.0), Fail, "a delta is 0");
+    assert_outcome!(user_read(&same, false, 20.0, 1_300.0), Fail, "refused");
+    assert!(user_read(&[], true, 20.0, 1_300.0).failed());
+}
+
+#[test]
+fn a_raw_event_must_count_what_its_generic_event_counts() {
+    assert_outcome!(
+        raw_matches_generic("Raw:4:0x8", 258_000, 258_000),
+        Pass,
+        "generic=258000"
+    );
+    assert!(raw_matches_generic("Raw:4:0x8", 258_000, 259_000).failed());
+    assert!(raw_matches_generic("Raw:4:0x8", 0, 0).failed());
+}
+
+#[test]
+fn the_harness_must_find_a_known_instruction_count_and_its_double() {
+    assert_outcome!(
+        harness_instructions(25_803.0, 51_606.0, 25_800, EXACT_ERROR),
+        Pass,
+        "ratio 2.0000"
+    );
+    // Overhead left in (a read pair's 600 instructions per op), or a ratio off 2.
+    assert!(harness_instructions(26_400.0, 52_200.0, 25_800, EXACT_ERROR).failed());
+    assert!(harness_instructions(25_800.0, 48_000.0, 25_800, EXACT_ERROR).failed());
+    assert!(harness_instructions(0.0, 0.0, 25_800, EXACT_ERROR).failed());
 }

@@ -162,7 +162,7 @@ pub struct picollo_perf_info {
     pub hypervisor: u32,
     /// Intel architectural perfmon version (CPUID 0xA); 0 = none.
     pub arch_perfmon_version: u32,
-    /// Fixed counters per logical CPU (0 without a PMU, and on AMD).
+    /// Fixed counters per logical CPU (0 without a PMU, and on AMD; 1 on arm64: the cycle counter).
     pub fixed_counters: u32,
     /// Their width in bits.
     pub fixed_width: u32,
@@ -170,7 +170,8 @@ pub struct picollo_perf_info {
     pub programmable_counters: u32,
     /// Their width in bits (0 when unknown).
     pub programmable_width: u32,
-    /// `/sys/bus/event_source/devices/cpu/rdpmc`: 0 off, 1 mmapped events, 2 always, -1 unreadable.
+    /// User-space counter reads: `/sys/bus/event_source/devices/cpu/rdpmc` on x86 (0 off, 1 mmapped
+    /// events, 2 always), `/proc/sys/kernel/perf_user_access` on arm64 (0 off, 1 on); -1 unreadable.
     pub rdpmc: i32,
     /// `/proc/sys/kernel/perf_event_paranoid` (valid when `paranoid_known` is 1).
     pub paranoid: i32,
@@ -178,7 +179,8 @@ pub struct picollo_perf_info {
     pub paranoid_known: u32,
     /// errno of a trial open of `Hardware:CpuCycles` (0 = it opened; 2 = ENOENT: no PMU).
     pub cycles_errno: i32,
-    /// Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel).
+    /// Core PMUs in sysfs (`cpu`, or `cpu_core` and `cpu_atom` on hybrid Intel; `armv8_pmuv3*` and
+    /// others with a `cpus` file on arm64).
     pub core_pmu_count: u32,
     /// Every PMU in sysfs.
     pub pmu_count: u32,

@@ -71,9 +71,14 @@ pub struct Scaled {
 /// The largest multiplex scaling error allowed on a steady loop.
 pub const MULTIPLEX_ERROR: f64 = 0.15;
 
-/// More groups than counters were multiplexed, and each scaled count lands within
-/// [`MULTIPLEX_ERROR`] of the `reference` count of the same work measured alone.
-pub fn multiplex_scaling(reference: u64, groups: &[Scaled]) -> Outcome {
+/// The largest error allowed where the PMU counts exactly (an emulator whose instructions
+/// are its clock): multiplexed scaling, and the harness's per-operation instructions.
+pub const EXACT_ERROR: f64 = 0.01;
+
+/// More groups than counters were multiplexed, and each scaled count lands within `bound`
+/// ([`MULTIPLEX_ERROR`] on silicon, [`EXACT_ERROR`] on a PMU that counts exactly) of the
+/// `reference` count of the same work measured alone.
+pub fn multiplex_scaling(reference: u64, groups: &[Scaled], bound: f64) -> Outcome {
     if reference == 0 {
         return Outcome::Fail("the reference count is 0".into());
     }
@@ -94,8 +99,83 @@ pub fn multiplex_scaling(reference: u64, groups: &[Scaled]) -> Outcome {
     if multiplexed == 0 {
         return Outcome::Fail(format!("no group was multiplexed: {figures}"));
     }
-    if never_ran == groups.len() || worst > MULTIPLEX_ERROR {
+    if never_ran == groups.len() || worst > bound {
         return Outcome::Fail(format!("scaled counts are off: {figures}"));
+    }
+    Outcome::Pass(figures)
+}
+
+/// One counter read through the user-space path (rdpmc or mrs on its mmapped page) and
+/// through `read(2)` around the same work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathDelta {
+    /// The counter's name.
+    pub name: String,
+    /// Its delta between two user-space reads.
+    pub user: u64,
+    /// Its delta between the two `read(2)` reads that follow them.
+    pub syscall: u64,
+    /// The count is exact (instructions): the two deltas must be equal.
+    pub exact: bool,
+}
+
+/// The user-space read and `read(2)` agree: every exact counter's two deltas are equal
+/// and not 0, the others' are not 0; the cost of one read on each path (`user_ns`,
+/// `syscall_ns`) is a figure, not a verdict. `user_path` says whether the user-space read
+/// was taken (`false`: the page refused it).
+pub fn user_read(deltas: &[PathDelta], user_path: bool, user_ns: f64, syscall_ns: f64) -> Outcome {
+    let list: Vec<String> = deltas
+        .iter()
+        .map(|d| format!("{} {}/{}", d.name, d.user, d.syscall))
+        .collect();
+    let figures = format!(
+        "deltas user/read(2): {}; a session read of them costs {user_ns:.0} ns user, \
+         {syscall_ns:.0} ns read(2): {:.1}x",
+        list.join(", "),
+        syscall_ns / user_ns.max(f64::MIN_POSITIVE)
+    );
+    if !user_path {
+        return Outcome::Fail(format!("the page refused the user-space read: {figures}"));
+    }
+    if deltas.is_empty() || deltas.iter().any(|d| d.user == 0 || d.syscall == 0) {
+        return Outcome::Fail(format!("a delta is 0: {figures}"));
+    }
+    if deltas.iter().any(|d| d.exact && d.user != d.syscall) {
+        return Outcome::Fail(format!("the two paths disagree: {figures}"));
+    }
+    Outcome::Pass(figures)
+}
+
+/// A raw event counts what the generic event it encodes counts: the raw and generic deltas
+/// of one group read agree within a thousandth.
+pub fn raw_matches_generic(name: &str, raw: u64, generic: u64) -> Outcome {
+    let figures = format!("{name}={raw}, generic={generic}");
+    let off = raw.abs_diff(generic) as f64 / generic.max(1) as f64;
+    if generic == 0 || off > 0.001 {
+        return Outcome::Fail(format!("the raw event does not match: {figures}"));
+    }
+    Outcome::Pass(figures)
+}
+
+/// The harness's per-operation instructions medians of an operation of `truth`
+/// instructions (`one`) and of one twice as long (`two`): each within `bound` of its truth
+/// after the harness subtracted its read overhead, and their ratio within `bound` of 2.
+pub fn harness_instructions(one: f64, two: f64, truth: u64, bound: f64) -> Outcome {
+    let ratio = two / one.max(f64::MIN_POSITIVE);
+    let off = |v: f64, t: f64| (v - t).abs() / t;
+    let (e1, e2) = (off(one, truth as f64), off(two, 2.0 * truth as f64));
+    let figures = format!(
+        "per op {one:.1} and {two:.1} instructions for {truth} and {} ({:.3}% and {:.3}% \
+         off), ratio {ratio:.4}",
+        2 * truth,
+        e1 * 100.0,
+        e2 * 100.0
+    );
+    if truth == 0 || e1 > bound || e2 > bound || off(ratio, 2.0) > bound {
+        return Outcome::Fail(format!(
+            "not within {}% of the truth: {figures}",
+            bound * 100.0
+        ));
     }
     Outcome::Pass(figures)
 }

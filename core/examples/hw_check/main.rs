@@ -1,31 +1,44 @@
 //! The hardware check: what this machine's PMU offers, then the checks that need real
 //! counters (IPC of a dependent add chain, multiplex scaling with more groups than counters,
-//! branch misses of sorted and unsorted bytes, and the benchmark harness on the chain). Without a hardware PMU each check says why
-//! it is skipped and the program exits 0; with one, a failed check exits 1. Every line
-//! starts `hw-check:`. `scripts/hw-check.sh` runs it with the hardware tests and the perf
-//! bench.
+//! branch misses of sorted and unsorted bytes, the benchmark harness on the chain, the
+//! user-space read against read(2), a raw event against its generic one, and the harness's
+//! instructions per operation against the chain's known count). Each check uses the events
+//! this PMU opens and is skipped, with the reason, where they do not (an emulated PMU has no
+//! branch events). Without a hardware PMU each check says why it is skipped and the program
+//! exits 0; with one, a failed check exits 1. Every line starts `hw-check:`.
+//! `scripts/hw-check.sh` runs it with the hardware tests and the perf bench;
+//! `scripts/pmu-emulated.sh` runs it in an arm64 guest with `exact`.
 //!
-//! `cargo run --release -p picollo --features perf --example hw_check`
+//! `cargo run --release -p picollo --features perf --example hw_check [-- exact]`: `exact`
+//! says the PMU counts exactly (an emulator with a fixed instruction clock) and holds the
+//! multiplexed counts to 1 %.
 //! `… --example hw_check -- rdpmc '<the bench perf: line>'` judges the perf bench's line.
 
 use std::process::ExitCode;
 
 use picollo::bench::Bench;
-use picollo::perf::{discover, HardwareEvent, PerfError, PmuInfo, RecordKind, SessionBuilder};
-use picollo::time::add_chain;
+use picollo::perf::{
+    discover, is_counter_supported, supported_counters, Event, HardwareEvent, PerfError, PmuInfo,
+    RecordKind, SessionBuilder,
+};
+use picollo::time::{add_chain, ADD_CHAIN_BLOCK_INSTRUCTIONS};
 
 #[path = "../common/branchy.rs"]
 mod branchy;
 mod checks;
+mod paths;
 
 use checks::{Outcome, Scaled};
 
 /// The checks `main` runs, by name, in order.
-const CHECKS: [&str; 4] = [
+const CHECKS: [&str; 7] = [
     "chain-ipc",
     "multiplex",
     "sorted-branch-misses",
     "harness-chain-ipc",
+    "user-read",
+    "raw-events",
+    "harness-instructions",
 ];
 
 fn say(what: &str, outcome: &Outcome) {
@@ -119,14 +132,23 @@ fn chain_ipc() -> Result<Outcome, PerfError> {
 }
 
 /// One group alone, then `groups` groups at once, all counting branch instructions of the
-/// same chain (one branch per block of 256 adds, none on a fixed counter).
-fn multiplex(groups: usize) -> Result<Outcome, PerfError> {
+/// same chain (one branch per block of 256 adds, none on a fixed counter), or instructions
+/// where branch events do not open; scaled counts within `bound` of the one alone.
+fn multiplex(groups: usize, bound: f64) -> Result<Outcome, PerfError> {
     const BLOCKS: u64 = 400_000;
+    let wanted = [
+        HardwareEvent::BranchInstructions.into(),
+        HardwareEvent::Instructions.into(),
+    ];
+    let event = supported_counters(&wanted)
+        .first()
+        .copied()
+        .unwrap_or(wanted[0]);
     let open = || {
         SessionBuilder::new()
             .with_kernel(false)
             .with_calibration(false)
-            .with_hardware(HardwareEvent::BranchInstructions)
+            .with_counter(event)
             .open()
     };
     let mut alone = open()?;
@@ -151,11 +173,16 @@ fn multiplex(groups: usize) -> Result<Outcome, PerfError> {
             running,
         });
     }
-    Ok(checks::multiplex_scaling(reference, &readings))
+    Ok(checks::multiplex_scaling(reference, &readings, bound))
 }
 
 fn sorted_branch_misses() -> Result<Outcome, PerfError> {
     const BYTES: usize = 1_000_000;
+    if let Err(e) = is_counter_supported(HardwareEvent::BranchMisses) {
+        return Ok(Outcome::Skip(format!(
+            "this PMU counts no branch misses: {e}"
+        )));
+    }
     let mut values = branchy::random_bytes(BYTES, 0x9e37_79b9_7f4a_7c15);
     let pass = |v: &[u8]| {
         median_of(&[HardwareEvent::BranchMisses], 30, || {
@@ -168,37 +195,100 @@ fn sorted_branch_misses() -> Result<Outcome, PerfError> {
     Ok(checks::sorted_branch_misses(unsorted, sorted, BYTES as u64))
 }
 
-/// The benchmark harness on the same chain: its per-op medians of cycles and instructions.
+/// The benchmark harness on the same chain, with its default counters (those of cycles,
+/// instructions, branch misses and L1D read misses that open here): its per-op medians of
+/// cycles and instructions.
 fn harness_chain_ipc() -> Result<Outcome, PerfError> {
     const BLOCKS: u64 = 100;
-    let events = [
-        HardwareEvent::CpuCycles.into(),
-        HardwareEvent::Instructions.into(),
-    ];
-    let bench = Bench::new("add chain")
-        .with_counters(&events)
-        .with_samples(500);
+    let bench = Bench::new("add chain").with_samples(500);
     let r = match bench.run(|| {
         std::hint::black_box(add_chain(std::hint::black_box(BLOCKS)));
     }) {
         Ok(r) => r,
         Err(e) => return Ok(Outcome::Fail(format!("the harness failed: {e}"))),
     };
-    let median = |i: usize| r.metrics[i].percentile(50.0).unwrap_or(0.0) as u64;
-    Ok(checks::chain_ipc(median(1), median(2), 256 * BLOCKS))
+    let median = |event: HardwareEvent| {
+        let name = Event::from(event).to_string();
+        let m = r.metrics.iter().find(|m| m.metric.name == name)?;
+        Some(m.percentile(50.0).unwrap_or(0.0) as u64)
+    };
+    match (
+        median(HardwareEvent::CpuCycles),
+        median(HardwareEvent::Instructions),
+    ) {
+        (Some(cycles), Some(instructions)) => {
+            Ok(checks::chain_ipc(cycles, instructions, 256 * BLOCKS))
+        }
+        _ => {
+            let names: Vec<&str> = r.metrics.iter().map(|m| m.metric.name.as_str()).collect();
+            Ok(Outcome::Fail(format!(
+                "the harness's default counters lack cycles or instructions: {}",
+                names.join(", ")
+            )))
+        }
+    }
 }
 
-/// Run every check; an error opening or reading counters is a failed check.
-fn run_checks(info: &PmuInfo) -> bool {
+/// Per-operation instructions medians of the harness on a chain of `blocks`.
+fn harness_per_op(blocks: u64) -> Result<f64, String> {
+    let events: [Event; 1] = [HardwareEvent::Instructions.into()];
+    let bench = Bench::new("add chain")
+        .with_counters(&events)
+        .with_samples(300);
+    let r = bench
+        .run(|| {
+            std::hint::black_box(add_chain(std::hint::black_box(blocks)));
+        })
+        .map_err(|e| format!("the harness failed: {e}"))?;
+    r.metrics[1]
+        .percentile(50.0)
+        .ok_or_else(|| "no instructions recorded".into())
+}
+
+/// The harness's instructions per operation of a chain of known count, and of one twice as
+/// long, against the truth (instructions count exactly on silicon and on the emulator).
+fn harness_instructions() -> Result<Outcome, PerfError> {
+    const BLOCKS: u64 = 100;
+    let Some(per_block) = ADD_CHAIN_BLOCK_INSTRUCTIONS else {
+        return Ok(Outcome::Skip(
+            "add_chain is a Rust loop in this build: no known instruction count".into(),
+        ));
+    };
+    let measured = harness_per_op(BLOCKS).and_then(|one| Ok((one, harness_per_op(2 * BLOCKS)?)));
+    let (one, two) = match measured {
+        Ok(m) => m,
+        Err(e) => return Ok(Outcome::Fail(e)),
+    };
+    // PLACE FOR the interleaved A/B comparison of the two chains on instructions: when the
+    // harness has one, its verdict must find the 2x chain different, with a ratio of 2
+    // within checks::EXACT_ERROR.
+    Ok(checks::harness_instructions(
+        one,
+        two,
+        per_block * BLOCKS,
+        checks::EXACT_ERROR,
+    ))
+}
+
+/// Run every check; an error opening or reading counters is a failed check. `exact`: the
+/// PMU counts exactly, multiplexed counts must land within 1 %.
+fn run_checks(info: &PmuInfo, exact: bool) -> bool {
     let groups = match info.programmable_counters {
         0 => 10,
         p => p as usize + 2,
     };
+    let bound = match exact {
+        true => checks::EXACT_ERROR,
+        false => checks::MULTIPLEX_ERROR,
+    };
     let results = [
         chain_ipc(),
-        multiplex(groups),
+        multiplex(groups, bound),
         sorted_branch_misses(),
         harness_chain_ipc(),
+        paths::user_read(),
+        paths::raw_events(),
+        harness_instructions(),
     ];
     let mut failed = false;
     for (name, r) in CHECKS.iter().zip(results) {
@@ -238,7 +328,8 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     println!("hw-check: pmu: present");
-    if run_checks(&info) {
+    let exact = args.first().is_some_and(|a| a == "exact");
+    if run_checks(&info, exact) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -145,8 +145,16 @@ pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
         SoftwareEvent::PageFaults.into(),
         SoftwareEvent::ContextSwitches.into(),
     ];
-    let full = PerfMeter::open(&hardware);
-    let hardware_error = match full.or_else(|_| PerfMeter::open(&hardware[..3])) {
+    // The default events that open here (cycles and instructions alone where branch and
+    // cache events are missing); all of them when none does, for the error's reason.
+    let available = crate::perf::supported_counters(&hardware);
+    let wanted = if available.is_empty() {
+        &hardware[..]
+    } else {
+        &available[..]
+    };
+    let full = PerfMeter::open(wanted);
+    let hardware_error = match full.or_else(|_| PerfMeter::open(&wanted[..wanted.len().min(3)])) {
         Ok(m) => return Ok((Box::new(m), Vec::new())),
         Err(e) => e,
     };

@@ -41,7 +41,9 @@ pub use crate::Sink as CounterSink;
 pub use builder::SessionBuilder;
 pub use counter::{CounterHistogram, SessionCounter};
 pub use derived::Derived;
-pub use discovery::{discover, is_counter_supported, number_of_counters, CpuVendor, PmuInfo};
+pub use discovery::{
+    discover, is_counter_supported, number_of_counters, supported_counters, CpuVendor, PmuInfo,
+};
 pub use error::{PerfError, PerfErrorKind};
 pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,

@@ -13,6 +13,7 @@ use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
 use super::session::Session;
 use super::sys::{self, EventFd, MmapPage, PerfEventAttr};
+use super::system;
 
 impl SessionBuilder {
     /// Open every counter as one group, each recording into a [`super::CounterHistogram`]
@@ -81,22 +82,28 @@ impl SessionBuilder {
     }
 
     /// Open one counter of the group (`leader` is `None` for the first) and its id, and map
-    /// its page where rdpmc may read it (PMU events of a group not inherited only; a failed
-    /// map means read(2)).
+    /// its page where user space may read it (PMU events of a group not inherited only; a
+    /// failed map means read(2)). A counter of a task (not CPU-wide) that gets a page also
+    /// asks its PMU for user-space reads where the PMU wants that asked (arm64).
     fn open_counter(
         &self,
         event: Event,
         leader: Option<&EventFd>,
     ) -> Result<(EventFd, u64, Option<MmapPage>), PerfError> {
         let mut attr = self.attr(event, leader.is_none());
+        let mapped = self.rdpmc && !self.inherit && cfg!(picollo_native) && !event.is_software();
+        if mapped && self.pid != -1 {
+            let [config, config1, config2] = user_read_bits(event);
+            attr.config |= config;
+            attr.config1 |= config1;
+            attr.config2 |= config2;
+        }
         let fd = sys::open(&mut attr, self.pid, self.cpu, leader)
             .map_err(|e| PerfError::open_failed(event, e, attr.size))?;
         let id = fd
             .id()
             .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
-        let page = (self.rdpmc && !self.inherit && cfg!(picollo_native) && !event.is_software())
-            .then(|| MmapPage::map(&fd).ok())
-            .flatten();
+        let page = mapped.then(|| MmapPage::map(&fd).ok()).flatten();
         Ok((fd, id, page))
     }
 
@@ -129,6 +136,26 @@ impl SessionBuilder {
         }
         attr
     }
+}
+
+/// The config bits that ask for user-space reads of `event`'s counter, from the sysfs
+/// format of its PMU: a core PMU for hardware, cache and `PERF_TYPE_RAW` events, the PMU of
+/// its type for other raw events. None where the PMU has no `rdpmc` format (x86).
+fn user_read_bits(event: Event) -> [u64; 3] {
+    let root = system::SYSFS_PMUS;
+    let (type_, ..) = event.encoding();
+    let core = matches!(
+        type_,
+        sys::TYPE_HARDWARE | sys::TYPE_HW_CACHE | sys::TYPE_RAW
+    );
+    system::sysfs_pmus()
+        .iter()
+        .filter(|p| match core {
+            true => system::is_core_pmu(root, &p.name),
+            false => p.type_ == type_,
+        })
+        .find_map(|p| system::user_read_bits(root, &p.name))
+        .unwrap_or([0; 3])
 }
 
 #[cfg(test)]

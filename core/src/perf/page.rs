@@ -1,5 +1,6 @@
 //! The rdpmc fast path: read a counter through its mmapped `perf_event_mmap_page` with the
-//! seqlock loop of `native/` (x86-64 Linux). Any status but OK sends the caller to read(2).
+//! seqlock loop of `native/` (x86-64 Linux: `rdpmc`; arm64 Linux: `mrs` of the counter
+//! register). Any status but OK sends the caller to read(2).
 
 use crate::native::{self, PageReading, PAGE_OK};
 
@@ -13,8 +14,9 @@ pub(crate) fn read(page: &MmapPage) -> Option<Reading> {
     let mut out = PageReading::default();
     // SAFETY: `page` maps at least one whole page (≥ the 96-byte head the C reads) for as
     // long as `page` lives; the C only reads it, field by field through volatile loads,
-    // and writes `out`, which is live and exclusive here. rdpmc runs only when the kernel
-    // set cap_user_rdpmc, i.e. when it allows user-space rdpmc on this event.
+    // and writes `out`, which is live and exclusive here. The counter read (rdpmc, or mrs
+    // on arm64) runs only when the kernel set cap_user_rdpmc, i.e. when it allows user
+    // space to read this event's counter.
     let status = unsafe { native::picollo_native_page_read(page.as_ptr().cast(), &mut out) };
     (status == PAGE_OK).then_some(Reading {
         value: out.count,
@@ -31,7 +33,7 @@ mod tests {
     use core::cell::UnsafeCell;
     use core::ffi::c_void;
 
-    use super::super::values::Delta;
+    use super::super::values::{Delta, Reading};
     use crate::native::PageReading;
     use crate::native::{
         picollo_native_page_read_with, sign_extend, MmapPageHead, CAP_USER_RDPMC, CAP_USER_TIME,
@@ -229,6 +231,40 @@ mod tests {
         let delta = ((0x1_0000_0000u64 + 500) * 3).wrapping_sub(1_000);
         assert_eq!(r.enabled, 3_000 + delta);
         assert_eq!(r.running, 1_000 + delta);
+    }
+
+    /// Two reads of a page whose times the kernel last wrote at schedule-in: equal and
+    /// stale, as they are between reads of a counter that is not multiplexed.
+    fn two_stale_reads(capabilities: u64) -> Delta {
+        let mut head = page(0, 1, 48);
+        head.capabilities = capabilities;
+        head.time_mult = 1 << 10; // 1 ns per tick at shift 10
+        head.time_shift = 10;
+        head.time_offset = (-8_000i64) as u64;
+        let (a, _) = read_fake_tsc(head, 100, 10_000, quiet);
+        let (b, _) = read_fake_tsc(head, 1_100, 10_500, quiet);
+        let reading = |r: PageReading| Reading::new(r.count, r.enabled, r.running);
+        Delta::between(&reading(a), &reading(b), 0)
+    }
+
+    #[test]
+    fn stale_equal_times_are_extrapolated_so_deltas_keep_their_count() {
+        // cap_user_time: the times move with the clock even when enabled == running, so
+        // the interval has its 500 ns and the delta its 1,000 counts.
+        let d = two_stale_reads(CAP_USER_RDPMC | CAP_USER_TIME);
+        assert_eq!((d.enabled, d.running), (500, 500));
+        assert_eq!((d.raw, d.scaled), (1_000, 1_000));
+        assert!(!d.multiplexed());
+    }
+
+    #[test]
+    fn stale_equal_times_without_a_clock_keep_the_delta_unscaled() {
+        // No cap_user_time: the times cannot be brought forward and the interval shows 0
+        // ns enabled and running; nothing says the counter was multiplexed, so the delta
+        // is the raw count, not 0.
+        let d = two_stale_reads(CAP_USER_RDPMC);
+        assert_eq!((d.enabled, d.running), (0, 0));
+        assert_eq!((d.raw, d.scaled), (1_000, 1_000));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::io;
 pub(crate) const TYPE_HARDWARE: u32 = 0;
 pub(crate) const TYPE_SOFTWARE: u32 = 1;
 pub(crate) const TYPE_HW_CACHE: u32 = 3;
+pub(crate) const TYPE_RAW: u32 = 4;
 
 /// `PERF_FORMAT_*`.
 pub(crate) const FORMAT_TOTAL_TIME_ENABLED: u64 = 1 << 0;

@@ -1,14 +1,16 @@
 //! Counter readings and the deltas between two of them: 64-bit, wrap-safe, scaled when the
 //! kernel multiplexed the counter (running < enabled), never dividing by zero.
 
-/// `count × enabled / running` in 128 bits, saturating at `u64::MAX`. `running == 0` means
-/// the counter was never on the PMU in that interval: there is nothing to scale, so 0.
+/// `count × enabled / running` in 128 bits, saturating at `u64::MAX`. Equal times (0 and 0
+/// included: an interval whose times did not move) mean the counter was not multiplexed:
+/// `count` stands. `running == 0` with `enabled > 0` means the counter was never on the PMU
+/// in that interval: there is nothing to scale, so 0.
 pub fn scale(count: u64, enabled: u64, running: u64) -> u64 {
-    if running == 0 {
-        return 0;
-    }
     if enabled == running {
         return count;
+    }
+    if running == 0 {
+        return 0;
     }
     let v = count as u128 * enabled as u128 / running as u128;
     u64::try_from(v).unwrap_or(u64::MAX)
@@ -23,7 +25,8 @@ pub enum ReadPath {
     None = 0,
     /// One `read(2)` of the whole group.
     Syscall = 1,
-    /// `rdpmc` through each counter's mmapped page.
+    /// The user-space read through each counter's mmapped page (`rdpmc` on x86-64, `mrs`
+    /// on arm64).
     Rdpmc = 2,
 }
 
@@ -38,7 +41,7 @@ pub struct Reading {
     /// Nanoseconds it was actually on the PMU.
     pub running: u64,
     /// `value` scaled by `enabled / running` (equal to `value` unless multiplexed; 0 when it
-    /// never ran).
+    /// was enabled and never ran).
     pub scaled: u64,
 }
 
@@ -66,7 +69,8 @@ pub struct Delta {
     /// `current − previous` of the raw count, modulo 2^64 (correct across a wrap).
     pub raw: u64,
     /// `raw` scaled by the interval's `enabled / running`; equals `raw` when not
-    /// multiplexed, 0 when the counter never ran in the interval.
+    /// multiplexed (equal times, or times that did not move), 0 when the counter never ran
+    /// in the interval.
     pub scaled: u64,
     /// `scaled` minus the calibrated cost of a read, floored at 0.
     pub corrected: u64,
@@ -104,7 +108,11 @@ mod tests {
 
     #[test]
     fn scaling_never_divides_by_zero_and_never_overflows() {
-        assert_eq!(scale(1_000, 0, 0), 0);
+        assert_eq!(
+            scale(1_000, 0, 0),
+            1_000,
+            "times that did not move: not multiplexed"
+        );
         assert_eq!(scale(1_000, 500, 0), 0);
         assert_eq!(scale(1_000, 500, 500), 1_000);
         assert_eq!(scale(1_000, 1_000, 250), 4_000);
@@ -136,5 +144,17 @@ mod tests {
         // Never scheduled in the interval: scaled is 0, not a division by zero.
         let idle = Reading::new(350, 3_000, 1_250);
         assert_eq!(Delta::between(&after, &idle, 0).scaled, 0);
+    }
+
+    #[test]
+    fn a_delta_whose_times_did_not_move_keeps_its_count() {
+        // Two readings with the same stale times (a page the kernel has not rewritten):
+        // the interval shows 0 ns enabled and running, and nothing was multiplexed.
+        let before = Reading::new(100, 5_000, 5_000);
+        let after = Reading::new(600, 5_000, 5_000);
+        let d = Delta::between(&before, &after, 0);
+        assert_eq!((d.enabled, d.running), (0, 0));
+        assert_eq!((d.raw, d.scaled), (500, 500));
+        assert!(!d.multiplexed());
     }
 }

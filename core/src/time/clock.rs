@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TickSource {
-    /// The CPU's time-stamp counter (rdtsc), at [`tick_frequency`] Hz.
+    /// The CPU's tick clock, at [`tick_frequency`] Hz: the time-stamp counter (rdtsc) on
+    /// x86-64, the virtual counter (`cntvct_el0`) on arm64.
     Tsc = 0,
     /// `CLOCK_MONOTONIC` nanoseconds (no native TSC helpers on this build): 1 GHz.
     Monotonic = 1,
@@ -58,39 +59,57 @@ macro_rules! ticks {
 
 ticks! {
     /// Ticks now, unserialized (the cheapest read).
-    ticks => rdtsc;
-    /// Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`).
-    ticks_begin => tsc_begin;
+    ticks => ticks;
+    /// Ticks at the start of a region: earlier instructions complete first (`lfence; rdtsc`,
+    /// or `isb; mrs cntvct_el0`).
+    ticks_begin => ticks_begin;
     /// Ticks at the end of a region: the region completes first and later instructions wait
-    /// (`rdtscp; lfence`).
-    ticks_end => tsc_end;
+    /// (`rdtscp; lfence`, or `isb; mrs cntvct_el0; isb`).
+    ticks_end => ticks_end;
 }
 
-/// Ticks and the CPU they were read on (`rdtscp` and its IA32_TSC_AUX, which Linux sets
-/// to the CPU number; `sched_getcpu` on the monotonic source).
+/// Ticks and the CPU they were read on: `rdtscp` and its IA32_TSC_AUX (which Linux sets to
+/// the CPU number) on x86-64; the end-of-region ticks and `sched_getcpu` elsewhere.
 #[inline]
 pub fn ticks_and_cpu() -> (u64, u32) {
-    #[cfg(picollo_native)]
+    #[cfg(all(picollo_native, target_arch = "x86_64"))]
     {
         let (t, aux) = crate::native::rdtscp();
         (t, aux & 0xFFF)
     }
-    #[cfg(not(picollo_native))]
+    #[cfg(not(all(picollo_native, target_arch = "x86_64")))]
     {
+        let t = ticks_end();
         // SAFETY: no arguments, no memory.
         let cpu = unsafe { libc::sched_getcpu() };
-        (monotonic_nanos(), cpu.max(0) as u32)
+        (t, cpu.max(0) as u32)
     }
 }
 
-/// Ticks per second: 10^9 for the monotonic source; for the TSC, measured once against
-/// `CLOCK_MONOTONIC_RAW` over ~20 ms (the first call takes that long).
+/// Ticks per second: 10^9 for the monotonic source; `cntfrq_el0` for arm64's virtual
+/// counter; for x86-64's TSC, measured once against `CLOCK_MONOTONIC_RAW` over ~20 ms (the
+/// first call takes that long).
 pub fn tick_frequency() -> u64 {
     static FREQUENCY: OnceLock<u64> = OnceLock::new();
     *FREQUENCY.get_or_init(|| match tick_source() {
         TickSource::Monotonic => 1_000_000_000,
-        TickSource::Tsc => measure_tsc_frequency(),
+        TickSource::Tsc => cpu_tick_frequency(),
     })
+}
+
+/// The frequency arm64 states in `cntfrq_el0` (measured when it states 0).
+#[cfg(all(picollo_native, target_arch = "aarch64"))]
+fn cpu_tick_frequency() -> u64 {
+    match crate::native::tick_frequency() {
+        0 => measure_tsc_frequency(),
+        hz => hz,
+    }
+}
+
+/// The TSC's frequency, measured.
+#[cfg(not(all(picollo_native, target_arch = "aarch64")))]
+fn cpu_tick_frequency() -> u64 {
+    measure_tsc_frequency()
 }
 
 fn measure_tsc_frequency() -> u64 {

@@ -3,8 +3,20 @@
 
 use std::io;
 
+/// Instructions each block of [`add_chain`] retires where `native/` is built (256 adds, the
+/// loop's decrement and branch, all in asm: an exact figure to check instruction counters
+/// against); `None` for the Rust loop of other builds, whose count the compiler decides.
+pub const ADD_CHAIN_BLOCK_INSTRUCTIONS: Option<u64> = {
+    #[cfg(picollo_native)]
+    let n = Some(crate::native::ADD_CHAIN_BLOCK_INSTRUCTIONS);
+    #[cfg(not(picollo_native))]
+    let n = None;
+    n
+};
+
 /// A chain of 256 dependent additions per block (native asm where built, ≈ 256 cycles per
-/// block on a PMU machine; a Rust loop of opaque adds elsewhere). Returns 256 × blocks.
+/// block on a PMU machine and [`ADD_CHAIN_BLOCK_INSTRUCTIONS`] instructions; a Rust loop of
+/// opaque adds elsewhere). Returns 256 × blocks.
 #[inline]
 pub fn add_chain(blocks: u64) -> u64 {
     #[cfg(picollo_native)]

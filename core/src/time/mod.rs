@@ -1,9 +1,11 @@
 //! Clocks, scopes and CPU helpers for benchmarking (Linux, feature `std`).
 //!
 //! - [`monotonic_nanos`] reads `clock_gettime(CLOCK_MONOTONIC)`.
-//! - [`ticks`], [`ticks_begin`] and [`ticks_end`] read the time-stamp counter (`rdtsc`, `lfence;
-//!   rdtsc`, `rdtscp; lfence` from `native/`) where feature `perf` built it on x86-64,
-//!   else monotonic nanoseconds. [`tick_frequency`] is measured once.
+//! - [`ticks`], [`ticks_begin`] and [`ticks_end`] read the CPU's tick clock where feature
+//!   `perf` built `native/`: the time-stamp counter on x86-64 (`rdtsc`, `lfence; rdtsc`,
+//!   `rdtscp; lfence`), the virtual counter on arm64 (`cntvct_el0`, fenced by `isb`); else
+//!   monotonic nanoseconds. [`tick_frequency`] is measured once on x86-64 and read from
+//!   `cntfrq_el0` on arm64.
 //! - [`ticks_to_nanos`] and friends convert without overflow for any tick count.
 //! - A [`Scope`] records elapsed ticks/nanos/micros/millis into a histogram when dropped.
 //! - [`add_chain`], [`pin_current_thread`], [`set_current_thread_nice`].
@@ -20,5 +22,6 @@ pub use clock::{
 };
 pub use cpu::{
     add_chain, current_cpu, current_thread_nice, pin_current_thread, set_current_thread_nice,
+    ADD_CHAIN_BLOCK_INSTRUCTIONS,
 };
 pub use scope::{Scope, ScopeExt, TimeUnit};
