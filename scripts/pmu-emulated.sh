@@ -171,7 +171,8 @@ judge() {
         c-perf_sorted python; do
         grep -q "^=== guest: $name: exit 0$" "$log" || { say "FAILED: $name in the guest"; failed=1; }
     done
-    for name in chain-ipc multiplex harness-chain-ipc user-read raw-events harness-instructions; do
+    for name in chain-ipc multiplex harness-chain-ipc user-read raw-events harness-instructions \
+        harness-compare; do
         grep -q "^hw-check: $name: ok: " "$log" || { say "FAILED: hw_check's $name did not pass"; failed=1; }
     done
     grep -q '^hw-check: sorted-branch-misses: \(ok\|skipped\): ' "$log" ||
@@ -182,7 +183,7 @@ judge() {
         { say "FAILED: the C ABI's hardware test did not read through the page"; failed=1; }
     echo
     say "figures (emulated: QEMU $(qemu-system-aarch64 --version | head -n 1 | awk '{print $4}'), -icount shift=0):"
-    grep -E '^hw-check: (discover|multiplex|user-read|raw-events|harness-instructions):' "$log" |
+    grep -E '^hw-check: (discover|multiplex|user-read|raw-events|harness-instructions|harness-compare):' "$log" |
         sed 's/^/  /'
     say "$( [ $failed -eq 0 ] && echo ok || echo FAILED ) in $((SECONDS - start)) s"
     exit $failed

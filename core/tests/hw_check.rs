@@ -7,8 +7,9 @@
 mod checks;
 
 use checks::{
-    chain_ipc, harness_instructions, multiplex_scaling, raw_matches_generic, rdpmc_read,
-    sorted_branch_misses, user_read, Outcome, PathDelta, Scaled, EXACT_ERROR, MULTIPLEX_ERROR,
+    chain_ipc, harness_compare, harness_instructions, multiplex_scaling, raw_matches_generic,
+    rdpmc_read, sorted_branch_misses, user_read, Outcome, PathDelta, Scaled, EXACT_ERROR,
+    MULTIPLEX_ERROR,
 };
 
 /// Asserts that the outcome `$o` is a `$verdict` whose text holds `$text`.
@@ -174,4 +175,30 @@ fn the_harness_must_find_a_known_instruction_count_and_its_double() {
     assert!(harness_instructions(26_400.0, 52_200.0, 25_800, EXACT_ERROR).failed());
     assert!(harness_instructions(25_800.0, 48_000.0, 25_800, EXACT_ERROR).failed());
     assert!(harness_instructions(0.0, 0.0, 25_800, EXACT_ERROR).failed());
+}
+
+#[test]
+fn interleaved_comparisons_on_instructions_must_find_the_known_shift() {
+    let pass = |twice: (&str, (f64, f64)), same: (&str, (f64, f64))| {
+        let outcome = harness_compare(
+            (twice.0.to_string(), twice.1),
+            (same.0.to_string(), same.1),
+            25_800,
+            EXACT_ERROR,
+        );
+        !outcome.failed()
+    };
+    let twice = ("slower", (25_790.0, 25_820.0));
+    let same = ("no difference", (-3.0, 4.0));
+    assert!(pass(twice, same));
+    assert!(pass(twice, ("within noise", (0.0, 2.0))));
+    // The shift is off the truth by more than 1 %, or its interval reaches past it.
+    assert!(!pass(("slower", (25_000.0, 25_820.0)), same));
+    assert!(!pass(("slower", (26_400.0, 26_500.0)), same));
+    // The time verdict disagrees.
+    assert!(!pass(("no difference", (25_790.0, 25_820.0)), same));
+    assert!(!pass(twice, ("slower", (-3.0, 4.0))));
+    // The same chain's interval misses 0, or is far wider than the counts allow.
+    assert!(!pass(twice, ("no difference", (5.0, 9.0))));
+    assert!(!pass(twice, ("no difference", (-900.0, 900.0))));
 }

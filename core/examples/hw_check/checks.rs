@@ -180,6 +180,41 @@ pub fn harness_instructions(one: f64, two: f64, truth: u64, bound: f64) -> Outco
     Outcome::Pass(figures)
 }
 
+/// Interleaved comparisons on instructions: `twice` (a chain against one twice as long)
+/// and `same` (a chain against itself), each the time verdict's word and the 99 % interval
+/// of B − A at the median instructions per operation. The first interval lies within
+/// `bound` of the `truth` at both ends and its time is `slower`; the second holds 0 within
+/// `bound` of the truth and its time is neither `faster` nor `slower`.
+pub fn harness_compare(
+    (twice_word, twice): (String, (f64, f64)),
+    (same_word, same): (String, (f64, f64)),
+    truth: u64,
+    bound: f64,
+) -> Outcome {
+    let t = truth as f64;
+    let figures = format!(
+        "2x chain: time {twice_word}, instructions B − A in [{:.1}, {:.1}] for {truth}; \
+         same chain: time {same_word}, instructions B − A in [{:.1}, {:.1}]",
+        twice.0, twice.1, same.0, same.1
+    );
+    let near = |v: f64| (v - t).abs() <= bound * t;
+    let zero = |v: f64| v.abs() <= bound * t;
+    let ok = truth > 0
+        && near(twice.0)
+        && near(twice.1)
+        && twice_word == "slower"
+        && same.0 <= 0.0
+        && 0.0 <= same.1
+        && zero(same.0)
+        && zero(same.1)
+        && same_word != "faster"
+        && same_word != "slower";
+    match ok {
+        true => Outcome::Pass(figures),
+        false => Outcome::Fail(format!("not as the counts say: {figures}")),
+    }
+}
+
 /// Sorting the bytes makes the branch predictable: the median branch misses of a pass
 /// over `n` unsorted bytes is at least a tenth of `n` and ten times the sorted pass's.
 pub fn sorted_branch_misses(unsorted: u64, sorted: u64, n: u64) -> Outcome {

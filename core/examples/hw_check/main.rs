@@ -31,7 +31,7 @@ mod paths;
 use checks::{Outcome, Scaled};
 
 /// The checks `main` runs, by name, in order.
-const CHECKS: [&str; 7] = [
+const CHECKS: [&str; 8] = [
     "chain-ipc",
     "multiplex",
     "sorted-branch-misses",
@@ -39,6 +39,7 @@ const CHECKS: [&str; 7] = [
     "user-read",
     "raw-events",
     "harness-instructions",
+    "harness-compare",
 ];
 
 fn say(what: &str, outcome: &Outcome) {
@@ -259,15 +260,61 @@ fn harness_instructions() -> Result<Outcome, PerfError> {
         Ok(m) => m,
         Err(e) => return Ok(Outcome::Fail(e)),
     };
-    // PLACE FOR the interleaved A/B comparison of the two chains on instructions: when the
-    // harness has one, its verdict must find the 2x chain different, with a ratio of 2
-    // within checks::EXACT_ERROR.
     Ok(checks::harness_instructions(
         one,
         two,
         per_block * BLOCKS,
         checks::EXACT_ERROR,
     ))
+}
+
+/// An interleaved comparison of the chains of `a` and `b` blocks with the instructions
+/// counter: the time verdict's word and the 99 % interval of B − A at the median
+/// instructions per operation.
+fn compared_chains(a: u64, b: u64) -> Result<(String, (f64, f64)), String> {
+    let events: [Event; 1] = [HardwareEvent::Instructions.into()];
+    let chain = |blocks: u64| {
+        move || {
+            std::hint::black_box(add_chain(std::hint::black_box(blocks)));
+        }
+    };
+    let pair = Bench::new("add chains")
+        .with_counters(&events)
+        .with_samples(300)
+        .with_rounds(10)
+        .compare_fns(("A", chain(a)), ("B", chain(b)))
+        .map_err(|e| format!("the comparison failed: {e}"))?;
+    let c = &pair.comparison;
+    let p50 = c
+        .metrics
+        .get(1)
+        .and_then(|m| m.rows.iter().find(|r| r.rank == 50.0));
+    let interval = p50.and_then(|r| r.interval);
+    let interval = interval.ok_or_else(|| format!("no instructions interval at P50:\n{c}"))?;
+    Ok((c.verdict.word().to_string(), interval))
+}
+
+/// Interleaved comparisons on instructions: a chain against one twice as long (the
+/// instructions' shift at the median is the known count, time is slower) and against
+/// itself (a shift of 0, time not faster nor slower).
+fn harness_compare() -> Result<Outcome, PerfError> {
+    const BLOCKS: u64 = 100;
+    let Some(per_block) = ADD_CHAIN_BLOCK_INSTRUCTIONS else {
+        return Ok(Outcome::Skip(
+            "add_chain is a Rust loop in this build: no known instruction count".into(),
+        ));
+    };
+    let compared = compared_chains(BLOCKS, 2 * BLOCKS)
+        .and_then(|twice| Ok((twice, compared_chains(BLOCKS, BLOCKS)?)));
+    match compared {
+        Ok((twice, same)) => Ok(checks::harness_compare(
+            twice,
+            same,
+            per_block * BLOCKS,
+            checks::EXACT_ERROR,
+        )),
+        Err(e) => Ok(Outcome::Fail(e)),
+    }
 }
 
 /// Run every check; an error opening or reading counters is a failed check. `exact`: the
@@ -289,6 +336,7 @@ fn run_checks(info: &PmuInfo, exact: bool) -> bool {
         paths::user_read(),
         paths::raw_events(),
         harness_instructions(),
+        harness_compare(),
     ];
     let mut failed = false;
     for (name, r) in CHECKS.iter().zip(results) {
