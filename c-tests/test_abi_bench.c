@@ -83,7 +83,7 @@ static void test_config_default(void)
     picollo_bench_config c = picollo_bench_config_default();
     CHECK(c.struct_size == sizeof c);
     CHECK(c.name == NULL && c.counters == NULL && c.pinned_cpu == -1 && c.set_nice == 0);
-    CHECK(c.samples == 2000 && c.batch == 0 && c.time_budget == 5.0 && c.warmup == 1.0);
+    CHECK(c.samples == 1000000 && c.batch == 0 && c.time_budget == 5.0 && c.warmup == 1.0);
     CHECK(c.relative_error == 0.0001 && c.baseline == NULL);
 }
 

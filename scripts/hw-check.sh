@@ -20,7 +20,7 @@ failed=0
 fail() { echo "hw-check: FAILED: $*"; failed=1; }
 
 echo "hw-check: building the hw_check example"
-cargo build --release -q -p picollo --features perf --example hw_check || {
+cargo build --release -q -p picollo-bench --example hw_check || {
   fail "the hw_check example did not build"; exit 1; }
 check=target/release/examples/hw_check
 
@@ -33,7 +33,7 @@ if grep -q '^hw-check: pmu: absent' "$log/check.txt"; then
   why="$(sed -n 's/^hw-check: discover: //p' "$log/check.txt")"
   echo "hw-check: hardware tests: skipped: $why"
   echo "hw-check: rdpmc-read: skipped: $why"
-  echo "hw-check: summary: no PMU here; the same verdicts ran on simulated figures (core/tests/hw_check.rs)"
+  echo "hw-check: summary: no PMU here; the same verdicts ran on simulated figures (bench/tests/hw_check.rs)"
   exit $failed
 fi
 

@@ -121,8 +121,8 @@ cross_build() {
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static"
     local t="$work/root/t"
     # The static library is what C links (cargo drops the cdylib: crt-static forbids it).
-    cargo build -q "${profile[@]}" --target $triple -p picollo -p picollo-ffi --features picollo/perf \
-        --lib --example hw_check >"$work/build.log" 2>&1 ||
+    cargo build -q "${profile[@]}" --target $triple -p picollo -p picollo-ffi -p picollo-bench \
+        --features picollo/perf --lib --example hw_check >"$work/build.log" 2>&1 ||
         { cat "$work/build.log"; fail "the aarch64 build failed"; }
     cargo test -q --no-run "${profile[@]}" --target $triple -p picollo --features perf --lib \
         --test perf_session --test perf_group --message-format=json >"$work/tests.json" ||

@@ -16,8 +16,8 @@ use std::process::ExitStatus;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use picollo::bench::{compare, Bench, BenchResult, Comparison, Verdict, WarmUp};
 use picollo::concurrent::XorShift64;
+use picollo_bench::{compare, Bench, BenchResult, Comparison, Verdict, WarmUp};
 
 use crate::error::Failure;
 use command::Counters;

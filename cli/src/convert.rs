@@ -482,19 +482,9 @@ fn object(
     out.push_str("}\n");
 }
 
+/// A JSON string (core's escaping) appended to `out`.
 pub(crate) fn json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    picollo::text::json_string(out, s).expect("a String takes any text");
 }
 
 #[cfg(test)]
@@ -504,7 +494,7 @@ mod tests {
     #[test]
     fn json_strings_escape_quotes_backslashes_and_controls() {
         let mut out = String::new();
-        json_string(&mut out, "a\"b\\c\td");
-        assert_eq!(out, r#""a\"b\\c\u0009d""#);
+        json_string(&mut out, "a\"b\\c\td\u{1}");
+        assert_eq!(out, r#""a\"b\\c\td\u0001""#);
     }
 }

@@ -1,9 +1,8 @@
-//! A Markdown table of any width, laid out like core's report tables (cells padded to the
-//! column width, numbers right-aligned, `:---` / `---:` under the header), and values shown
-//! in a unit.
+//! A Markdown table of rows built at run time, laid out by core's report tables' writer
+//! (cells padded to the column width, numbers right-aligned, `:---` / `---:` under the
+//! header), and values shown in a unit.
 
-use std::fmt::Write;
-
+use picollo::text::write_markdown_table;
 use picollo::{Grouped, GroupedF64};
 
 /// Rows of text cells under a header; a column is right-aligned when `right[k]`.
@@ -29,46 +28,11 @@ impl Table {
         self.rows.push(cells);
     }
 
-    /// The table, under `##### title` when the title is not empty.
+    /// The table, under `##### title` when the title is not empty (core's Markdown layout).
     pub fn write(&self, title: &str, out: &mut String) {
-        if !title.is_empty() {
-            let _ = writeln!(out, "##### {title}");
-        }
-        let width = |k: usize| {
-            self.rows
-                .iter()
-                .map(|r| r[k].chars().count())
-                .chain([self.header[k].chars().count(), 3])
-                .max()
-                .unwrap_or(3)
-        };
-        let widths: Vec<usize> = (0..self.header.len()).map(width).collect();
-        let line = |out: &mut String, cells: &[String], aligned: bool| {
-            out.push('|');
-            for (k, cell) in cells.iter().enumerate() {
-                let pad = widths[k] - cell.chars().count();
-                if aligned && self.right[k] {
-                    let _ = write!(out, " {}{cell} |", " ".repeat(pad));
-                } else {
-                    let _ = write!(out, " {cell}{} |", " ".repeat(pad));
-                }
-            }
-            out.push('\n');
-        };
-        line(out, &self.header, false);
-        out.push('|');
-        for (k, &w) in widths.iter().enumerate() {
-            let dashes = "-".repeat(w - 1);
-            if self.right[k] {
-                let _ = write!(out, " {dashes}: |");
-            } else {
-                let _ = write!(out, " :{dashes} |");
-            }
-        }
-        out.push('\n');
-        for row in &self.rows {
-            line(out, row, true);
-        }
+        let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
+        write_markdown_table(out, title, &header, &self.right, &self.rows)
+            .expect("a String takes any text, and every row has a cell per column");
     }
 }
 

@@ -91,6 +91,13 @@ format_modules! {
 }
 pub mod iter;
 pub mod layout;
+/// The text helpers every Picollo format shares, for tools that write their own: JSON
+/// strings and numbers, comma-separated lists, and the Markdown table the reports are laid
+/// out as.
+pub mod text {
+    pub use crate::format::json::{comma_separated, json_f64, json_string};
+    pub use crate::format::table::{write_markdown_table, MAX_COLUMNS};
+}
 mod lookup;
 mod merge;
 #[cfg(picollo_native)]
@@ -99,8 +106,6 @@ mod oom;
 #[cfg(feature = "alloc")]
 mod rebin;
 
-#[cfg(all(feature = "std", target_os = "linux"))]
-pub mod bench;
 mod format;
 pub mod percentile;
 #[cfg(all(feature = "perf", target_os = "linux"))]

@@ -7,7 +7,7 @@
 
 use std::ffi::{c_char, c_void};
 
-use picollo_core::bench::{Bench, BenchResult};
+use picollo_bench::{Bench, BenchResult};
 use picollo_core::concurrent::{CounterBits, Mode};
 
 use crate::any_histogram::{config_error, merge_error, Histogram};

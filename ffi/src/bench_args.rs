@@ -5,7 +5,7 @@
 use std::ffi::c_char;
 use std::time::Duration;
 
-use picollo_core::bench::{Bench, BenchError, BenchErrorKind};
+use picollo_bench::{Bench, BenchError, BenchErrorKind};
 use picollo_core::perf::Event;
 
 use crate::args::{str_from, StructSized};
@@ -28,7 +28,8 @@ pub struct picollo_bench_config {
     /// Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
     /// NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
     pub counters: *const c_char,
-    /// The most samples (batches) to record, at least 1; default 2,000.
+    /// The most samples (batches) to record, at least 1; default 1,000,000 (the time budget
+    /// ends the run first).
     pub samples: u64,
     /// Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
     pub batch: u64,
@@ -67,14 +68,14 @@ unsafe impl StructSized for picollo_bench_config {
     ];
 }
 
-/// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
+/// Returns the default config: no name, the default counters, samples for 5 s, an
 /// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
 /// default rounds and threshold (1 %), a seed from the clock.
 #[no_mangle]
 pub extern "C" fn picollo_bench_config_default() -> picollo_bench_config {
     picollo_bench_config {
         pinned_cpu: -1,
-        samples: 2_000,
+        samples: 1_000_000,
         time_budget: 5.0,
         warmup: 1.0,
         relative_error: 0.0001,

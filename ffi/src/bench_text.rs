@@ -6,8 +6,8 @@
 use std::ffi::c_char;
 use std::fmt::Write;
 
-use picollo_core::bench::shift::Design;
-use picollo_core::bench::{compare, Comparison, Verdict};
+use picollo_bench::shift::Design;
+use picollo_bench::{compare, Comparison, Verdict};
 
 use crate::args::{out, query, sized_out};
 use crate::bench::BenchRun;

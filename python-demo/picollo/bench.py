@@ -49,7 +49,7 @@ _VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
 
 def run(fn: Callable[[], Any], *, name: str | None = None,
         counters: Sequence[str] | None = None, batch: int | None = None,
-        samples: int = 2000, time_budget: float = 5.0, warmup: float = 1.0,
+        samples: int = 1_000_000, time_budget: float = 5.0, warmup: float = 1.0,
         relative_error: float = 1e-4, pinned_cpu: int | None = None, nice: int | None = None,
         subtract_call_overhead: bool = True, rounds: int | None = None,
         threshold: float = 1.0) -> "BenchResult":
@@ -89,7 +89,7 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
 
 def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "A",
                 name_b: str = "B", counters: Sequence[str] | None = None,
-                batch: int | None = None, samples: int = 2000, time_budget: float = 5.0,
+                batch: int | None = None, samples: int = 1_000_000, time_budget: float = 5.0,
                 warmup: float = 1.0, relative_error: float = 1e-4,
                 pinned_cpu: int | None = None, nice: int | None = None,
                 rounds: int | None = None, threshold: float = 1.0, seed: int | None = None,

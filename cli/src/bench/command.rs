@@ -12,8 +12,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Instant;
 
-use picollo::bench::{Metric, SCALE};
 use picollo::perf::{Event, HardwareEvent, PerfError, Session, SessionBuilder, SoftwareEvent};
+use picollo_bench::{Metric, SCALE};
 
 /// Counted for every command where the machine allows: always the software three, the
 /// hardware three where the PMU has them.

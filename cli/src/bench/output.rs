@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use picollo::bench::shift::Design;
-use picollo::bench::{BenchResult, Comparison, Verdict};
 use picollo::hdr::LogWriter;
+use picollo_bench::shift::Design;
+use picollo_bench::{BenchResult, Comparison, Verdict};
 
 use super::{Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;

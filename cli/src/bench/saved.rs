@@ -2,7 +2,7 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
-use picollo::bench::{Bench, BenchResult, Metric, WarmUp};
+use picollo_bench::{Bench, BenchResult, Metric, WarmUp};
 use serde_json::Value;
 
 use super::rounds::RunTime;

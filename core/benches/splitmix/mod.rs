@@ -1,5 +1,5 @@
 //! SplitMix64: a small, fast, well-mixed deterministic generator, a fixed stream for a seed,
-//! the same in every run. Shared by both packages' benches and the core crate's tests (which
+//! the same in every run. Shared by the packages' benches and tests (the core crate's tests
 //! add their own draws from it in tests/common).
 
 /// The generator's state; `SplitMix64(seed)` starts a stream.
@@ -12,6 +12,12 @@ impl SplitMix64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, n)` (`n > 0`); the tiny modulo bias does not matter here.
+    #[allow(dead_code)]
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
     }
 
     /// Uniform in [0, 1) with 53 bits.

@@ -54,7 +54,7 @@ fn json_percentile<S: Domain>(s: &S, w: &mut dyn Write, k: usize) -> fmt::Result
 /// A finite double as a JSON number that reads back as a double, not an integer: always a
 /// fraction or an exponent (`5.0`, `1e300`, `1.5e-7`), the shortest digits that round-trip.
 /// Non-finite values have no JSON form and are written as `null`.
-pub(crate) fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
+pub fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
     if v.is_finite() {
         // Rust's `Debug` for f64 is the shortest round-trip form; it keeps `.0` on whole
         // numbers and switches to an exponent for very large or small magnitudes, and it
@@ -66,7 +66,7 @@ pub(crate) fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
 }
 
 /// The items, each written by `write_item`, separated by commas.
-pub(crate) fn comma_separated<T>(
+pub fn comma_separated<T>(
     w: &mut dyn Write,
     items: impl IntoIterator<Item = T>,
     mut write_item: impl FnMut(&mut dyn Write, T) -> fmt::Result,
@@ -80,9 +80,9 @@ pub(crate) fn comma_separated<T>(
     Ok(())
 }
 
-/// A JSON string: quote, backslash and control characters escaped.
-#[cfg(feature = "alloc")] // OTLP/JSON and the bench report
-pub(crate) fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
+/// A JSON string: quote, backslash and control characters escaped (`\n`, `\r`, `\t`, the
+/// others as `\u00XX`).
+pub fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
     w.write_char('"')?;
     for c in s.chars() {
         match c {

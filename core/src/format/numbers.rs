@@ -214,10 +214,11 @@ impl<const N: usize> Buf<N> {
     pub(crate) fn clear(&mut self) {
         self.len = 0;
     }
+}
 
-    /// Width in characters, for column alignment (`±` and `Δ` are one column each).
-    pub(crate) fn chars(&self) -> usize {
-        self.as_str().chars().count()
+impl<const N: usize> AsRef<str> for Buf<N> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
     }
 }
 

@@ -44,71 +44,78 @@ impl<'h> Table<'h> {
     }
 
     pub(crate) fn write(&self, title: &str, w: &mut dyn Write) -> fmt::Result {
-        if !title.is_empty() {
-            writeln!(w, "##### {title}")?;
-        }
-        let mut widths = [0usize; 4];
-        for (k, width) in widths.iter_mut().enumerate() {
-            *width = self.header[k].chars().count().max(3);
-            for row in &self.rows[..self.len] {
-                *width = (*width).max(row[k].chars());
-            }
-        }
-        let line = |w: &mut dyn Write, cells: [&str; 4], aligned: bool| -> fmt::Result {
-            w.write_char('|')?;
-            for ((cell, width), align) in cells.iter().zip(widths).zip(self.align) {
-                let pad = width.saturating_sub(cell.chars().count());
-                let right = aligned && matches!(align, Align::Right);
-                w.write_char(' ')?;
-                if right {
-                    write_repeat(w, ' ', pad)?;
-                }
-                w.write_str(cell)?;
-                if !right {
-                    write_repeat(w, ' ', pad)?;
-                }
-                w.write_str(" |")?;
-            }
-            w.write_char('\n')
-        };
-        line(w, self.header, false)?;
-        self.write_rule(w, widths)?;
-        for row in &self.rows[..self.len] {
-            line(
-                w,
-                [
-                    row[0].as_str(),
-                    row[1].as_str(),
-                    row[2].as_str(),
-                    row[3].as_str(),
-                ],
-                true,
-            )?;
-        }
-        Ok(())
+        let right = self.align.map(|a| matches!(a, Align::Right));
+        write_markdown_table(w, title, &self.header, &right, &self.rows[..self.len])
     }
 }
 
-impl Table<'_> {
-    /// The line under the header: dashes with a colon on the aligned side.
-    fn write_rule(&self, w: &mut dyn Write, widths: [usize; 4]) -> fmt::Result {
+/// The most columns [`write_markdown_table`] lays out.
+pub const MAX_COLUMNS: usize = 16;
+
+/// A Markdown table: `##### title` when the title is not empty, the header, the rule under
+/// it (`:---` for a left column, `---:` for a right one), then the rows, every column padded
+/// to its widest cell (3 at least) so the raw text lines up in a terminal and still renders
+/// as a table. Cells of a `right` column are right-aligned (the header never is). A row
+/// holds a cell per header column. More than [`MAX_COLUMNS`] columns, or a row of another
+/// width, is an error.
+pub fn write_markdown_table<R: AsRef<[C]>, C: AsRef<str>>(
+    w: &mut dyn Write,
+    title: &str,
+    header: &[&str],
+    right: &[bool],
+    rows: &[R],
+) -> fmt::Result {
+    let n = header.len();
+    if n > MAX_COLUMNS || right.len() != n || rows.iter().any(|r| r.as_ref().len() != n) {
+        return Err(fmt::Error);
+    }
+    let mut widths = [3usize; MAX_COLUMNS];
+    for (k, width) in widths[..n].iter_mut().enumerate() {
+        let cells = rows.iter().map(|r| r.as_ref()[k].as_ref().chars().count());
+        *width = cells.fold(header[k].chars().count().max(3), usize::max);
+    }
+    if !title.is_empty() {
+        writeln!(w, "##### {title}")?;
+    }
+    let line = |w: &mut dyn Write, cells: &mut dyn Iterator<Item = &str>, aligned: bool| {
         w.write_char('|')?;
-        for (width, align) in widths.iter().zip(self.align) {
+        for (k, cell) in cells.enumerate() {
+            let pad = widths[k].saturating_sub(cell.chars().count());
+            let (before, after) = match aligned && right[k] {
+                true => (pad, 0),
+                false => (0, pad),
+            };
             w.write_char(' ')?;
-            match align {
-                Align::Left => {
-                    w.write_char(':')?;
-                    write_repeat(w, '-', width - 1)?;
-                }
-                Align::Right => {
-                    write_repeat(w, '-', width - 1)?;
-                    w.write_char(':')?;
-                }
-            }
+            write_repeat(w, ' ', before)?;
+            w.write_str(cell)?;
+            write_repeat(w, ' ', after)?;
             w.write_str(" |")?;
         }
         w.write_char('\n')
+    };
+    line(w, &mut header.iter().copied(), false)?;
+    write_rule(w, &widths[..n], right)?;
+    for row in rows {
+        line(w, &mut row.as_ref().iter().map(|c| c.as_ref()), true)?;
     }
+    Ok(())
+}
+
+/// The line under the header: dashes with a colon on the aligned side.
+fn write_rule(w: &mut dyn Write, widths: &[usize], right: &[bool]) -> fmt::Result {
+    w.write_char('|')?;
+    for (&width, &right) in widths.iter().zip(right) {
+        w.write_char(' ')?;
+        if !right {
+            w.write_char(':')?;
+        }
+        write_repeat(w, '-', width - 1)?;
+        if right {
+            w.write_char(':')?;
+        }
+        w.write_str(" |")?;
+    }
+    w.write_char('\n')
 }
 
 pub(crate) fn write_repeat(w: &mut dyn Write, ch: char, n: usize) -> fmt::Result {

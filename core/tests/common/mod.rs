@@ -118,11 +118,6 @@ pub use splitmix::SplitMix64;
 
 /// The tests' draws from the stream.
 impl SplitMix64 {
-    /// Uniform in `[0, n)` (`n > 0`); the tiny modulo bias does not matter here.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
     /// `n` doubles whose magnitudes are log-uniform over `10^lowest .. 10^highest`, every
     /// `negative_every`-th one (from the first) negative.
     pub fn signed_log_uniform(

@@ -9,7 +9,7 @@ namespace Picollo
 {
     /// <summary>The settings of <see cref="Bench.Run(Action, BenchOptions)"/> and of an
     /// interleaved <see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/>;
-    /// null keeps the library's default (2,000 samples within 5 s, an automatic batch, up to
+    /// null keeps the library's default (samples for 5 s, at most 1,000,000, an automatic batch, up to
     /// 1 s of warm-up, relative error 0.0001, no pinning, the priority unchanged, the default
     /// rounds, a threshold of 1 %).</summary>
     public sealed class BenchOptions

@@ -2,17 +2,18 @@
 //! batch of one measures, and how far its median (automatic batch) lands from a ~10 ns
 //! operation timed by the loop. Figures, not assertions.
 //!
-//! `cargo bench -p picollo --bench harness`
+//! `cargo bench -p picollo-bench --bench harness`
 //!
 //! The last line: `bench harness: overhead_ns=<read pair> per_op_ns=<median at k=1>
 //! op10_error=<%>` (goal for op10_error: within ±5 %).
 
+#[path = "../../core/benches/report/mod.rs"]
 mod report;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use picollo::bench::{Bench, SCALE};
+use picollo_bench::{Bench, SCALE};
 
 /// A chain of `n` dependent multiplies (3 cycles each on current x86-64 cores), in
 /// registers, continuing from `x`: the loops below feed each call the previous result, so

@@ -1,5 +1,5 @@
 //! The verdicts of the hardware check, apart from the counters that feed them: each takes
-//! figures (read from real counters by `main.rs`, or made up by `core/tests/hw_check.rs`)
+//! figures (read from real counters by `main.rs`, or made up by `bench/tests/hw_check.rs`)
 //! and says whether real counters behaved as they must.
 
 use std::fmt;

@@ -11,9 +11,9 @@ use super::result::{BenchResult, MetricResult};
 use super::rounds::ROUND_RANKS;
 use super::shift::{rounds_needed, Design};
 use super::stats::mean_interval;
-use crate::format::json::{comma_separated, json_f64, json_string};
-use crate::hdr::{LogError, LogWriter};
-use crate::GroupedF64;
+use picollo::hdr::{LogError, LogWriter};
+use picollo::text::{comma_separated, json_f64, json_string};
+use picollo::GroupedF64;
 
 /// How a metric's figures are shown: time in the unit that suits its median (ns, µs, ms,
 /// s), three decimals; counters grouped, with three decimals below 1,000.

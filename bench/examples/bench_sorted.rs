@@ -5,13 +5,13 @@
 //! faults and context switches where it does not) with the tail attribution; the
 //! comparison ends with the verdict.
 //!
-//! `cargo run --release -p picollo --features perf --example bench_sorted`
+//! `cargo run --release -p picollo-bench --example bench_sorted`
 
 use std::time::Duration;
 
-use picollo::bench::{black_box, Bench, BenchError};
+use picollo_bench::{black_box, Bench, BenchError};
 
-#[path = "common/branchy.rs"]
+#[path = "../../core/examples/common/branchy.rs"]
 mod branchy;
 
 fn main() -> Result<(), BenchError> {

@@ -9,7 +9,7 @@ use super::meter::{Metric, SCALE};
 use super::rounds::{Round, Span};
 use super::run::Samples;
 use super::{Bench, BenchError, WarmUp};
-use crate::Histogram;
+use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
 #[derive(Clone, Debug)]
@@ -146,7 +146,7 @@ impl BenchResult {
                 "rows must hold whole samples of every metric",
             ));
         }
-        let config = crate::Config::new().with_relative_error(bench.relative_error);
+        let config = picollo::Config::new().with_relative_error(bench.relative_error);
         let mut results = Vec::with_capacity(n);
         for (i, metric) in metrics.into_iter().enumerate() {
             let mut histogram = config.build()?;

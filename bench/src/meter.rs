@@ -7,7 +7,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::BenchError;
-use crate::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
+use picollo::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
 /// Every metric is recorded in thousandths of its unit (picoseconds for `ns`), so a
 /// per-operation figure of a batch keeps three decimals.
@@ -96,7 +96,7 @@ impl Meter for ClockMeter {
     }
 
     fn clock(&self) -> String {
-        let source = crate::time::tick_source();
+        let source = picollo::time::tick_source();
         let ghz = self.frequency as f64 / 1e9;
         std::format!(
             "{source:?} at {ghz:.3} GHz (resolution {:.3} ns)",
@@ -122,13 +122,13 @@ mod perf {
     use std::vec::Vec;
 
     use super::{ClockMeter, Measured, Meter, Metric, SCALE};
-    use crate::bench::BenchError;
-    use crate::perf::{Event, Session, SessionBuilder};
+    use crate::BenchError;
+    use picollo::perf::{Event, Session, SessionBuilder};
 
     /// `ns` for the software clocks (task-clock, cpu-clock count nanoseconds), else
     /// `events`.
     fn unit_of(event: Event) -> &'static str {
-        use crate::perf::SoftwareEvent::{CpuClock, TaskClock};
+        use picollo::perf::SoftwareEvent::{CpuClock, TaskClock};
         match event {
             Event::Software(TaskClock | CpuClock) => "ns",
             _ => "events",

@@ -106,7 +106,7 @@ impl Conditions {
 
 #[cfg(feature = "perf")]
 fn pmu_line() -> String {
-    crate::perf::discover().describe()
+    picollo::perf::discover().describe()
 }
 
 #[cfg(not(feature = "perf"))]
@@ -126,8 +126,8 @@ pub(crate) fn default_meter(_: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
 #[cfg(feature = "perf")]
 pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
     use super::meter::PerfMeter;
-    use crate::perf::SoftwareEvent;
-    use crate::perf::{CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent};
+    use picollo::perf::SoftwareEvent;
+    use picollo::perf::{CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent};
     match &b.counters {
         Some(events) if events.is_empty() => return Ok((Box::new(ClockMeter::new()), Vec::new())),
         Some(events) => return Ok((Box::new(PerfMeter::open(events)?), Vec::new())),
@@ -147,7 +147,7 @@ pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
     ];
     // The default events that open here (cycles and instructions alone where branch and
     // cache events are missing); all of them when none does, for the error's reason.
-    let available = crate::perf::supported_counters(&hardware);
+    let available = picollo::perf::supported_counters(&hardware);
     let wanted = if available.is_empty() {
         &hardware[..]
     } else {

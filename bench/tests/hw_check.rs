@@ -1,4 +1,4 @@
-//! The hardware check's verdicts (`core/examples/hw_check/checks.rs`) on simulated
+//! The hardware check's verdicts (`bench/examples/hw_check/checks.rs`) on simulated
 //! figures: the same logic that judges real counters where a PMU exists, exercised on every
 //! machine.
 

@@ -1,19 +1,22 @@
 //! How often the harness's verdicts are right on this machine: interleaved comparisons of
 //! an operation with itself (A/A: every verdict but `no difference` is false), and of an
 //! operation with one doing 5 % and 2 % more work (each should be `slower`), all within the
-//! default budget. Figures, not assertions.
+//! default budget; then A/A comparisons of two runs measured apart, each with that budget.
+//! Figures, not assertions.
 //!
-//! `cargo bench -p picollo --bench verdicts` (`PICOLLO_VERDICT_TRIALS`, default 20, and
-//! `PICOLLO_VERDICT_BUDGET` in seconds, default the harness's 5, shorten it).
+//! `cargo bench -p picollo-bench --bench verdicts` (`PICOLLO_VERDICT_TRIALS`, default 20,
+//! `PICOLLO_VERDICT_APART`, default 50, and `PICOLLO_VERDICT_BUDGET` in seconds, default the
+//! harness's 5, shorten it).
 //!
 //! The last line: `bench verdicts: aa_false=<n>/<trials> detect5=<n>/<trials>
 //! detect2=<n>/<trials> floor=<median noise floor of the A/A comparisons, %>
-//! aa_within_noise=<n> wrong_way=<faster verdicts of the 5 % and 2 % series>`.
+//! aa_within_noise=<n> wrong_way=<faster verdicts of the 5 % and 2 % series>
+//! apart_false=<n>/<pairs> apart_within_noise=<n>`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use picollo::bench::{Bench, Comparison, Verdict};
+use picollo_bench::{compare, Bench, Comparison, Verdict};
 
 /// `n` dependent multiplies continuing from `x` (the chain's latency is the cost).
 #[inline(never)]
@@ -55,11 +58,31 @@ fn series(bench: &Bench, trials: usize, n_a: u64, n_b: u64) -> (Vec<Verdict>, Ve
     (runs.into_iter().map(|c| c.verdict).collect(), floors)
 }
 
+/// `pairs` comparisons of two runs of `chain(n)` measured one after the other.
+fn apart(bench: &Bench, pairs: usize, n: u64) -> Vec<Verdict> {
+    let run = || {
+        let mut x = 1u64;
+        bench
+            .run(|| x = chain(x, black_box(n)))
+            .expect("the run runs")
+    };
+    let verdicts = (0..pairs).map(|_| {
+        let (a, b) = (run(), run());
+        let c = compare(&a, &b);
+        let mut line = String::new();
+        let _ = c.write_verdict(&mut line);
+        println!("  {line}");
+        c.verdict
+    });
+    verdicts.collect()
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
     let trials = env_or("PICOLLO_VERDICT_TRIALS", 20.0) as usize;
+    let pairs = env_or("PICOLLO_VERDICT_APART", 50.0) as usize;
     let budget = env_or("PICOLLO_VERDICT_BUDGET", 5.0);
     let bench = Bench::new("verdicts").with_time_budget(Duration::from_secs_f64(budget));
     #[cfg(feature = "perf")]
@@ -72,20 +95,24 @@ fn main() {
     let (five, _) = series(&bench, trials, n, n * 105 / 100);
     println!("2 %: chain({n}) against chain({})", n * 102 / 100);
     let (two, _) = series(&bench, trials, n, n * 102 / 100);
+    println!("apart: two runs of chain({n}), one after the other");
+    let apart = apart(&bench, pairs, n);
     floors.sort_by(f64::total_cmp);
     let slower = |v: &Verdict| matches!(v, Verdict::Slower(_));
+    let faster = |v: &Verdict| matches!(v, Verdict::Faster(_));
+    let differs = |v: &Verdict| matches!(v, Verdict::Faster(_) | Verdict::Slower(_));
+    let noise = |v: &Verdict| matches!(v, Verdict::WithinNoise(_));
     println!(
-        "bench verdicts: aa_false={}/{trials} aa_within_noise={} detect5={}/{trials} \
-         detect2={}/{trials} wrong_way={} floor={:.2}",
-        count(&aa, |v| matches!(
-            v,
-            Verdict::Faster(_) | Verdict::Slower(_)
-        )),
-        count(&aa, |v| matches!(v, Verdict::WithinNoise(_))),
+        "bench verdicts: aa_false={}/{trials} detect5={}/{trials} detect2={}/{trials} \
+         floor={:.2} aa_within_noise={} wrong_way={} apart_false={}/{pairs} \
+         apart_within_noise={}",
+        count(&aa, differs),
         count(&five, slower),
         count(&two, slower),
-        count(&five, |v| matches!(v, Verdict::Faster(_)))
-            + count(&two, |v| matches!(v, Verdict::Faster(_))),
-        floors[floors.len() / 2]
+        floors[floors.len() / 2],
+        count(&aa, noise),
+        count(&five, faster) + count(&two, faster),
+        count(&apart, differs),
+        count(&apart, noise),
     );
 }

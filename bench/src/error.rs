@@ -3,7 +3,7 @@
 use std::fmt;
 use std::string::{String, ToString};
 
-use crate::ConfigError;
+use picollo::ConfigError;
 
 /// What kind of failure a [`BenchError`] is, for callers that map it to a code (the C
 /// ABI's statuses).
@@ -14,7 +14,7 @@ pub enum BenchErrorKind {
     Invalid,
     /// A counter would not open or read.
     #[cfg(feature = "perf")]
-    Counter(crate::perf::PerfErrorKind),
+    Counter(picollo::perf::PerfErrorKind),
     /// The OS refused a placement (pinning, nice).
     Os(std::io::ErrorKind),
     /// The report could not be formatted.
@@ -75,8 +75,8 @@ impl From<ConfigError> for BenchError {
 }
 
 #[cfg(feature = "perf")]
-impl From<crate::perf::PerfError> for BenchError {
-    fn from(e: crate::perf::PerfError) -> Self {
+impl From<picollo::perf::PerfError> for BenchError {
+    fn from(e: picollo::perf::PerfError) -> Self {
         BenchError {
             kind: BenchErrorKind::Counter(e.kind()),
             message: e.to_string(),

@@ -1,8 +1,10 @@
-//! The benchmark harness: measure a function in one call and get the distribution of its
-//! time, and of every counter, per operation (Linux, feature `std`; counters with `perf`).
+//! The Picollo benchmark harness: measure a function in one call and get the distribution
+//! of its time, and of every counter, per operation (Linux; counters with feature `perf`,
+//! on by default); compare two in interleaved rounds. It stands on the `picollo` crate's
+//! public API: histograms and their formats, the clocks, the perf_event layer.
 //!
 //! ```no_run
-//! use picollo::bench::{black_box, Bench};
+//! use picollo_bench::{black_box, Bench};
 //! let result = Bench::new("sum")
 //!     .run(|| {
 //!         black_box((0..100u64).map(black_box).sum::<u64>());
@@ -16,8 +18,11 @@
 //! of a batch, or the one given; `k = 1` records every call), warms up until the median of
 //! consecutive windows of batches moves less than 2 % (or the warm-up budget is spent),
 //! then records each batch's figures divided by `k` into one histogram per metric. Every
-//! figure is kept in thousandths of its unit (picoseconds for time). [`compare`] tells
-//! whether two results differ, with a confidence interval per percentile and a rank test.
+//! figure is kept in thousandths of its unit (picoseconds for time). The samples fall into
+//! rounds of time; [`Bench::compare_fns`] runs two functions in interleaved rounds, and
+//! [`compare`] tells whether two results differ, round against round, with a 99 % interval
+//! of the change, of each percentile's difference, and a noise floor.
+#![cfg(target_os = "linux")]
 
 mod attribution;
 mod compare;
@@ -67,7 +72,7 @@ fn batched(op: &mut impl FnMut()) -> impl FnMut(u64) + '_ {
 pub struct Bench {
     name: String,
     #[cfg(feature = "perf")]
-    counters: Option<Vec<crate::perf::Event>>,
+    counters: Option<Vec<picollo::perf::Event>>,
     warmup: Duration,
     samples: usize,
     budget: Duration,
@@ -81,6 +86,10 @@ pub struct Bench {
     seed: Option<u64>,
 }
 
+/// The most samples a run takes unless set: enough that the time budget, not the count,
+/// ends a run of any operation the harness can time (a batch is at least 100 read pairs),
+/// so that its rounds spread over the budget and see the machine change.
+pub const DEFAULT_SAMPLES: usize = 1_000_000;
 /// The most rounds a setting may ask for.
 pub const MAX_ROUNDS: usize = 1_000_000;
 /// An interleaved comparison without a set count of rounds runs one round per this many
@@ -88,16 +97,17 @@ pub const MAX_ROUNDS: usize = 1_000_000;
 pub const ROUND_SECONDS: f64 = 0.1;
 
 impl Bench {
-    /// Defaults: the default counters, up to 1 s of warm-up, 2,000 samples within 5 s, an
-    /// automatic batch, no pinning, relative error 0.01 % (exact below 16.384 units, so
-    /// a figure of a few nanoseconds shows its three decimals as measured).
+    /// Defaults: the default counters, up to 1 s of warm-up, samples for 5 s (at most
+    /// [`DEFAULT_SAMPLES`]), an automatic batch, no pinning, relative error 0.01 % (exact
+    /// below 16.384 units, so a figure of a few nanoseconds shows its three decimals as
+    /// measured).
     pub fn new(name: &str) -> Self {
         Bench {
             name: name.into(),
             #[cfg(feature = "perf")]
             counters: None,
             warmup: Duration::from_secs(1),
-            samples: 2_000,
+            samples: DEFAULT_SAMPLES,
             budget: Duration::from_secs(5),
             batch: None,
             pin: None,
@@ -114,7 +124,7 @@ impl Bench {
     /// instructions, branch misses and L1D read misses where the PMU allows them, otherwise
     /// task-clock, page faults and context switches.
     #[cfg(feature = "perf")]
-    pub fn with_counters(mut self, events: &[crate::perf::Event]) -> Self {
+    pub fn with_counters(mut self, events: &[picollo::perf::Event]) -> Self {
         self.counters = Some(events.to_vec());
         self
     }
@@ -191,7 +201,7 @@ impl Bench {
         self
     }
 
-    /// The histograms' relative error (as [`crate::Config::with_relative_error`]).
+    /// The histograms' relative error (as [`picollo::Config::with_relative_error`]).
     pub fn with_relative_error(mut self, relative_error: f64) -> Self {
         self.relative_error = relative_error;
         self
@@ -306,7 +316,7 @@ impl Bench {
         if self.nice.is_some_and(|n| !(-20..=19).contains(&n)) {
             return Err(BenchError::invalid("nice must be -20 to 19"));
         }
-        crate::Config::new()
+        picollo::Config::new()
             .with_relative_error(self.relative_error)
             .build::<u64>()?;
         Ok(())
@@ -314,10 +324,10 @@ impl Bench {
 
     fn apply_placement(&self) -> Result<(), BenchError> {
         if let Some(cpu) = self.pin {
-            crate::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
+            picollo::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
         }
         if let Some(nice) = self.nice {
-            crate::time::set_current_thread_nice(nice).map_err(BenchError::os("set nice"))?;
+            picollo::time::set_current_thread_nice(nice).map_err(BenchError::os("set nice"))?;
         }
         Ok(())
     }

@@ -2,8 +2,8 @@
 //! (binomial ranks), of the difference of two quantiles, of a mean, and the Mann–Whitney
 //! rank test with ties at bucket resolution.
 
-use crate::iter::BucketCount;
-use crate::View;
+use picollo::iter::BucketCount;
+use picollo::View;
 
 /// Two-sided 95 %: the normal quantile 0.975.
 pub const Z_95: f64 = 1.959_963_984_540_054;

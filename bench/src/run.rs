@@ -9,8 +9,8 @@ use super::meter::{Measured, Meter};
 use super::result::{BenchResult, Parts};
 use super::rounds::Span;
 use super::{Bench, BenchError};
-use crate::concurrent::XorShift64;
-use crate::{Config, Histogram};
+use picollo::concurrent::XorShift64;
+use picollo::{Config, Histogram};
 
 /// The largest batch the automatic choice picks.
 pub const MAX_BATCH: u64 = 1 << 24;
@@ -155,7 +155,7 @@ impl Samples {
             histograms: (0..metrics)
                 .map(|_| config.build())
                 .collect::<Result<_, _>>()?,
-            rows: Vec::with_capacity(bench.samples.min(1 << 20) * metrics),
+            rows: Vec::with_capacity(bench.samples.min(1 << 12) * metrics),
             multiplexed: vec![false; metrics],
             spans: Vec::new(),
         })
@@ -367,7 +367,7 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
         measure_side(bench, meter, &mut a, warmup)?,
         measure_side(bench, meter, &mut b, warmup)?,
     ];
-    let mut rng = XorShift64::new(bench.seed.unwrap_or_else(crate::time::ticks_begin));
+    let mut rng = XorShift64::new(bench.seed.unwrap_or_else(picollo::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
     let (sa, sb) = rounds(bench, meter, (&mut a, &mut b), &mut rng)?;
     let result = |name: &str, k, warm_up, s| {

@@ -16,14 +16,14 @@
 
 use std::process::ExitCode;
 
-use picollo::bench::Bench;
 use picollo::perf::{
     discover, is_counter_supported, supported_counters, Event, HardwareEvent, PerfError, PmuInfo,
     RecordKind, SessionBuilder,
 };
 use picollo::time::{add_chain, ADD_CHAIN_BLOCK_INSTRUCTIONS};
+use picollo_bench::Bench;
 
-#[path = "../common/branchy.rs"]
+#[path = "../../../core/examples/common/branchy.rs"]
 mod branchy;
 mod checks;
 mod paths;

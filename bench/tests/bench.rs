@@ -1,19 +1,20 @@
 //! The benchmark harness on a simulated clock and simulated counters (known deltas in,
 //! exact histograms out), its statistics on seeded data, and one run on this machine's
 //! clock and software counters.
-#![cfg(all(feature = "std", target_os = "linux"))]
+#![cfg(target_os = "linux")]
 
-mod common;
+#[path = "../../core/benches/splitmix/mod.rs"]
+mod splitmix;
 
 use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use common::SplitMix64;
-use picollo::bench::stats::{difference_interval, mann_whitney, quantile_interval, Z_99};
-use picollo::bench::{compare, Bench, BenchResult, Measured, Meter, Metric, Verdict, SCALE};
 use picollo::Config;
+use picollo_bench::stats::{difference_interval, mann_whitney, quantile_interval, Z_99};
+use picollo_bench::{compare, Bench, BenchResult, Measured, Meter, Metric, Verdict, SCALE};
+use splitmix::SplitMix64;
 
 /// One test at a time: the timing test must not share the two CPUs with the others.
 fn serial() -> MutexGuard<'static, ()> {
@@ -49,12 +50,12 @@ impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
         ]
     }
 
-    fn start(&mut self) -> Result<(), picollo::bench::BenchError> {
+    fn start(&mut self) -> Result<(), picollo_bench::BenchError> {
         self.started_at = self.ops.get();
         Ok(())
     }
 
-    fn stop(&mut self, out: &mut [Measured]) -> Result<(), picollo::bench::BenchError> {
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), picollo_bench::BenchError> {
         let (mut ns, mut events) = self.overhead;
         for op in self.started_at..self.ops.get() {
             let (n, e) = (self.cost)(op);
@@ -384,7 +385,7 @@ fn twice_the_loop_takes_about_twice_the_time_on_this_machine() {
         move || {
             let mut x = 0u64;
             for i in 0..n {
-                x = picollo::bench::black_box(x ^ i);
+                x = picollo_bench::black_box(x ^ i);
             }
         }
     };
@@ -438,7 +439,7 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
         },
     ];
     let rows = vec![5_000, 1_000, 7_000, 3_000, 6_000, 2_000];
-    let warm = picollo::bench::WarmUp {
+    let warm = picollo_bench::WarmUp {
         batches: 2,
         converged: true,
         last_change: 0.0,
