@@ -8,7 +8,7 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use super::meter::SCALE;
+use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
 use super::shift::{shift, Design, Shift};
@@ -88,7 +88,7 @@ pub struct MetricDiff {
     /// The metric's name.
     pub name: String,
     /// Its unit.
-    pub unit: &'static str,
+    pub unit: Unit,
     /// One row per rank of [`COMPARED_RANKS`].
     pub rows: Vec<DiffRow>,
     /// Means in the unit, A then B.

@@ -125,41 +125,21 @@ pub(crate) fn default_meter(_: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
 /// to software counters (and to time alone) with the reason.
 #[cfg(feature = "perf")]
 pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+    use super::counters;
     use super::meter::PerfMeter;
-    use picollo::perf::SoftwareEvent;
-    use picollo::perf::{CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent};
     match &b.counters {
         Some(events) if events.is_empty() => return Ok((Box::new(ClockMeter::new()), Vec::new())),
         Some(events) => return Ok((Box::new(PerfMeter::open(events)?), Vec::new())),
         None => {}
     }
-    let l1d = CacheEvent::new(CacheLevel::L1D, CacheOp::Read, CacheResult::Miss);
-    let hardware: [Event; 4] = [
-        HardwareEvent::CpuCycles.into(),
-        HardwareEvent::Instructions.into(),
-        HardwareEvent::BranchMisses.into(),
-        l1d.into(),
-    ];
-    let software: [Event; 3] = [
-        SoftwareEvent::TaskClock.into(),
-        SoftwareEvent::PageFaults.into(),
-        SoftwareEvent::ContextSwitches.into(),
-    ];
-    // The default events that open here (cycles and instructions alone where branch and
-    // cache events are missing); all of them when none does, for the error's reason.
-    let available = picollo::perf::supported_counters(&hardware);
-    let wanted = if available.is_empty() {
-        &hardware[..]
-    } else {
-        &available[..]
-    };
-    let full = PerfMeter::open(wanted);
+    let wanted = counters::default_hardware();
+    let full = PerfMeter::open(&wanted);
     let hardware_error = match full.or_else(|_| PerfMeter::open(&wanted[..wanted.len().min(3)])) {
         Ok(m) => return Ok((Box::new(m), Vec::new())),
         Err(e) => e,
     };
     let why = std::format!("hardware counters unavailable ({hardware_error})");
-    match PerfMeter::open(&software) {
+    match PerfMeter::open(&counters::software()) {
         Ok(m) => {
             let instead = "counting task-clock, page faults and context switches instead";
             Ok((Box::new(m), std::vec![std::format!("{why}: {instead}")]))

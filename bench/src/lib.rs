@@ -27,6 +27,8 @@
 mod attribution;
 mod compare;
 mod conditions;
+#[cfg(feature = "perf")]
+pub mod counters;
 mod error;
 mod meter;
 mod report;
@@ -46,7 +48,7 @@ pub use conditions::Conditions;
 pub use error::{BenchError, BenchErrorKind};
 #[cfg(feature = "perf")]
 pub use meter::PerfMeter;
-pub use meter::{ClockMeter, Measured, Meter, Metric, SCALE};
+pub use meter::{ClockMeter, Measured, Meter, Metric, Unit, SCALE};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, von_neumann, Round, ROUND_RANKS};
 pub use run::{choose_batch, per_op, read_overhead, WarmUp, MAX_BATCH, RUN_ROUNDS, WARMUP_STABLE};

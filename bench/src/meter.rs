@@ -13,13 +13,55 @@ use picollo::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 /// per-operation figure of a batch keeps three decimals.
 pub const SCALE: u64 = 1_000;
 
+/// What a metric's figures count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Nanoseconds: time, and the software clocks task-clock and cpu-clock.
+    Nanoseconds,
+    /// Events: every other counter.
+    Events,
+}
+
+impl Unit {
+    /// `ns` or `events`, as the reports, the JSON and the C ABI write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Nanoseconds => "ns",
+            Unit::Events => "events",
+        }
+    }
+
+    /// The unit [`Unit::as_str`] writes as `text`.
+    pub fn parse(text: &str) -> Option<Unit> {
+        [Unit::Nanoseconds, Unit::Events]
+            .into_iter()
+            .find(|u| u.as_str() == text)
+    }
+
+    /// The unit of a perf event's counts: the software clocks count nanoseconds.
+    #[cfg(feature = "perf")]
+    pub fn of(event: picollo::perf::Event) -> Unit {
+        use picollo::perf::{Event, SoftwareEvent::CpuClock, SoftwareEvent::TaskClock};
+        match event {
+            Event::Software(TaskClock | CpuClock) => Unit::Nanoseconds,
+            _ => Unit::Events,
+        }
+    }
+}
+
+impl core::fmt::Display for Unit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One metric a meter reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metric {
     /// Its name: `time`, or the counter's (`Hardware:Instructions`).
     pub name: String,
-    /// Its unit: `ns` for time, `events` for counters.
-    pub unit: &'static str,
+    /// What its figures count.
+    pub unit: Unit,
 }
 
 /// One metric's change over a batch, in thousandths of its unit.
@@ -109,7 +151,7 @@ impl Meter for ClockMeter {
 pub fn time_metric() -> Metric {
     Metric {
         name: "time".into(),
-        unit: "ns",
+        unit: Unit::Nanoseconds,
     }
 }
 
@@ -121,19 +163,9 @@ mod perf {
     use std::string::{String, ToString};
     use std::vec::Vec;
 
-    use super::{ClockMeter, Measured, Meter, Metric, SCALE};
+    use super::{ClockMeter, Measured, Meter, Metric, Unit, SCALE};
     use crate::BenchError;
     use picollo::perf::{Event, Session, SessionBuilder};
-
-    /// `ns` for the software clocks (task-clock, cpu-clock count nanoseconds), else
-    /// `events`.
-    fn unit_of(event: Event) -> &'static str {
-        use picollo::perf::SoftwareEvent::{CpuClock, TaskClock};
-        match event {
-            Event::Software(TaskClock | CpuClock) => "ns",
-            _ => "events",
-        }
-    }
 
     /// Time plus a perf session's counters, read as one group (rdpmc where the page allows)
     /// around the clock's reads.
@@ -164,7 +196,7 @@ mod perf {
             let mut m = self.clock.metrics();
             m.extend(self.session.counters().iter().map(|c| Metric {
                 name: c.name().to_string(),
-                unit: unit_of(c.event()),
+                unit: Unit::of(c.event()),
             }));
             m
         }

@@ -6,7 +6,7 @@ use core::fmt::{self, Display, Write};
 
 use super::attribution::Attribution;
 use super::compare::{Comparison, Interleaved, MetricDiff, Verdict};
-use super::meter::SCALE;
+use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::ROUND_RANKS;
 use super::shift::{rounds_needed, Design};
@@ -26,9 +26,9 @@ struct Shown {
 
 impl Shown {
     /// For figures in `unit` whose median is `typical`.
-    fn new(unit: &'static str, typical: f64) -> Self {
+    fn new(unit: Unit, typical: f64) -> Self {
         const TIME: [(f64, &str); 4] = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")];
-        if unit == "ns" {
+        if unit == Unit::Nanoseconds {
             let (divisor, unit) = TIME
                 .iter()
                 .copied()
@@ -44,7 +44,7 @@ impl Shown {
         let decimals = if typical < 1_000.0 { 3 } else { 0 };
         Shown {
             divisor: 1.0,
-            unit,
+            unit: unit.as_str(),
             decimals,
         }
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use picollo::Config;
 use picollo_bench::stats::{difference_interval, mann_whitney, quantile_interval, Z_99};
-use picollo_bench::{compare, Bench, BenchResult, Measured, Meter, Metric, Verdict, SCALE};
+use picollo_bench::{compare, Bench, BenchResult, Measured, Meter, Metric, Unit, Verdict, SCALE};
 use splitmix::SplitMix64;
 
 /// One test at a time: the timing test must not share the two CPUs with the others.
@@ -41,11 +41,11 @@ impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
         vec![
             Metric {
                 name: "time".into(),
-                unit: "ns",
+                unit: Unit::Nanoseconds,
             },
             Metric {
                 name: "misses".into(),
-                unit: "events",
+                unit: Unit::Events,
             },
         ]
     }
@@ -431,11 +431,11 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
     let metrics = vec![
         Metric {
             name: "time".into(),
-            unit: "ns",
+            unit: Unit::Nanoseconds,
         },
         Metric {
             name: "faults".into(),
-            unit: "events",
+            unit: Unit::Events,
         },
     ];
     let rows = vec![5_000, 1_000, 7_000, 3_000, 6_000, 2_000];

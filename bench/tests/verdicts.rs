@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use picollo_bench::shift::Design;
 use picollo_bench::{
-    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, Verdict, SCALE,
+    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, Unit, Verdict,
+    SCALE,
 };
 use splitmix::SplitMix64;
 
@@ -36,7 +37,7 @@ impl Meter for Clock {
     fn metrics(&self) -> Vec<Metric> {
         vec![Metric {
             name: "time".into(),
-            unit: "ns",
+            unit: Unit::Nanoseconds,
         }]
     }
 

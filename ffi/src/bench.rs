@@ -172,7 +172,7 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    query!(r, |r| r.result.metrics[r.metric(index)?].metric.unit => text(buf, len, needed))
+    query!(r, |r| r.result.metrics[r.metric(index)?].metric.unit.as_str() => text(buf, len, needed))
 }
 
 /// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):

@@ -12,21 +12,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Instant;
 
-use picollo::perf::{Event, HardwareEvent, PerfError, Session, SessionBuilder, SoftwareEvent};
-use picollo_bench::{Metric, SCALE};
-
-/// Counted for every command where the machine allows: always the software three, the
-/// hardware three where the PMU has them.
-const SOFTWARE: [SoftwareEvent; 3] = [
-    SoftwareEvent::TaskClock,
-    SoftwareEvent::PageFaults,
-    SoftwareEvent::ContextSwitches,
-];
-const HARDWARE: [HardwareEvent; 3] = [
-    HardwareEvent::CpuCycles,
-    HardwareEvent::Instructions,
-    HardwareEvent::BranchMisses,
-];
+use picollo::perf::{Event, PerfError, Session, SessionBuilder};
+use picollo_bench::{counters, Metric, Unit, SCALE};
 
 /// The counters every run opens on its command, and what was given up on the way, each
 /// a sentence.
@@ -55,13 +42,13 @@ fn open(events: &[Event], kernel: bool, pid: i32) -> Result<Session, PerfError> 
 }
 
 impl Counters {
-    /// Choose by trial: the software and hardware counters with kernel work included;
-    /// without the hardware ones where the PMU refuses them; then user space only where
-    /// the kernel's work may not be counted (`perf_event_paranoid`); then none.
+    /// Choose by trial: the harness's software and default hardware counters with kernel
+    /// work included; without the hardware ones where the PMU refuses them; then user space
+    /// only where the kernel's work may not be counted (`perf_event_paranoid`); then none.
     pub fn choose() -> Self {
-        let software: Vec<Event> = SOFTWARE.iter().map(|&e| e.into()).collect();
+        let software: Vec<Event> = counters::software().to_vec();
         let mut all = software.clone();
-        all.extend(HARDWARE.iter().map(|&e| Event::from(e)));
+        all.extend(counters::default_hardware());
         let mut notes = Vec::new();
         let tries = [
             (all, true, "trying software events only"),
@@ -99,16 +86,12 @@ impl Counters {
     pub fn metrics(&self) -> Vec<Metric> {
         let ns = |name: &str| Metric {
             name: name.into(),
-            unit: "ns",
+            unit: Unit::Nanoseconds,
         };
         let mut m = vec![ns("time"), ns("user"), ns("system")];
         m.extend(self.events.iter().map(|&e| Metric {
             name: e.to_string(),
-            unit: if e == SoftwareEvent::TaskClock.into() {
-                "ns"
-            } else {
-                "events"
-            },
+            unit: Unit::of(e),
         }));
         m
     }

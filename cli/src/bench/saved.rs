@@ -2,7 +2,7 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
-use picollo_bench::{Bench, BenchResult, Metric, WarmUp};
+use picollo_bench::{Bench, BenchResult, Metric, Unit, WarmUp};
 use serde_json::Value;
 
 use super::rounds::RunTime;
@@ -30,21 +30,13 @@ pub fn load(path: &str, threshold: f64) -> Result<Vec<Option<BenchResult>>, Fail
     each.collect()
 }
 
-/// A metric's unit as the harness names it.
-fn unit(name: &str) -> Result<&'static str, String> {
-    match name {
-        "ns" => Ok("ns"),
-        "events" => Ok("events"),
-        other => Err(format!("unknown unit {other:?}")),
-    }
-}
-
 /// The metrics of a saved result.
 fn metrics(r: &Value) -> Result<Vec<Metric>, String> {
     let list = r["metrics"].as_array().ok_or("no \"metrics\" list")?;
     let metric = |m: &Value| {
         let name = m["name"].as_str().ok_or("a metric without a name")?;
-        let unit = unit(m["unit"].as_str().unwrap_or_default())?;
+        let unit = m["unit"].as_str().unwrap_or_default();
+        let unit = Unit::parse(unit).ok_or_else(|| format!("unknown unit {unit:?}"))?;
         Ok(Metric {
             name: name.into(),
             unit,
