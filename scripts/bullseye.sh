@@ -36,7 +36,6 @@ QEMU=/usr/bin/qemu-aarch64-static
 LEFT_OUT=(
   "test_hdrh_peer.py:the peer hdrhistogram==0.10.8 requires Python >= 3.10"
   "test_metrics_otlp.py:opentelemetry-proto==1.45.2 and protobuf==7.36.2 require Python >= 3.10"
-  "test_type_hints.py:typing.get_type_hints evaluates the package's 'X | None' annotations only on Python >= 3.10"
 )
 # Left out of the venv: what those tests need, and matplotlib (only demo.py's plot uses it).
 NOT_INSTALLED='^(hdrhistogram|opentelemetry-proto|protobuf|matplotlib)\b'

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 from operator import attrgetter
-from typing import Any, ClassVar, Generic, Iterable, Iterator, TypeVar
+from typing import Any, ClassVar, Generic, Iterable, Iterator, Optional, TypeVar
 
 from ._convert import ranks_array, real, u64
 from ._domain import Domain
@@ -56,7 +56,7 @@ def record_checked(kind: type[HistogramBase[Any, Any, Any, Any]], box: list, val
         d.native.record_n(h, v, c)
 
 
-def info_field(name: str, doc: str | None = None) -> property:
+def info_field(name: str, doc: Optional[str] = None) -> property:
     """A read-only property: the field ``name`` of ``self.info()``."""
     return derived("info", attrgetter(name), doc)
 
@@ -244,7 +244,7 @@ class SnapshotBase(Handle, Generic[S]):
     def total(self) -> int:
         return self.summary().total
 
-    def table(self, title: str | None = None) -> str:
+    def table(self, title: Optional[str] = None) -> str:
         return self.summary().table(title)
 
     def __str__(self) -> str:

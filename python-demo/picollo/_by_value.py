@@ -12,7 +12,7 @@ values; the call is made here.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator, Optional
 
 from . import _native as n
 from ._base import batch_size
@@ -111,7 +111,7 @@ class ValueSteps:
         cursor, written = ctypes.c_uint64(0), ctypes.c_size_t(0)
         out = (n.picollo_step * size)()
 
-        def next_batch() -> list[Step] | None:
+        def next_batch() -> Optional[list[Step]]:
             status = fetch(self._ptr, ctypes.byref(cursor), out, size, ctypes.byref(written))
             if status == Status.OUT_OF_RANGE:
                 return None
@@ -122,8 +122,8 @@ class ValueSteps:
 
         return self._each_step(next_batch(), next_batch)
 
-    def _each_step(self, steps: list[Step] | None,
-                   next_batch: Callable[[], list[Step] | None]) -> Iterator[Step]:
+    def _each_step(self, steps: Optional[list[Step]],
+                   next_batch: Callable[[], Optional[list[Step]]]) -> Iterator[Step]:
         while steps is not None:
             for step in steps:
                 self._ptr  # closing the histogram ends the iteration (ClosedError)

@@ -12,7 +12,7 @@ import ctypes
 import numbers
 import operator
 import sys
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from ._native import U64_MAX
 
@@ -63,7 +63,7 @@ def _is_native_u64_format(fmt: str, itemsize: int) -> bool:
     return code in ("Q", "L") and order in native_orders
 
 
-def _buffer_view(values: Any, what: str) -> memoryview | None:
+def _buffer_view(values: Any, what: str) -> Optional[memoryview]:
     """A memoryview of values, or None for an object without the buffer protocol; text
     (str, bytes, bytearray) is refused: record_many() needs what."""
     if isinstance(values, (str, bytes, bytearray)):
@@ -143,7 +143,7 @@ def _numpy_buffer(np: Any, values: Any) -> tuple[int, int, Any]:
     return (values.ctypes.data if count else 0), count, values
 
 
-def _native_float_code(fmt: str, itemsize: int) -> str | None:
+def _native_float_code(fmt: str, itemsize: int) -> Optional[str]:
     """``"d"`` or ``"f"`` for a buffer of native-order doubles or floats, else None."""
     if itemsize not in (4, 8) or not fmt:
         return None

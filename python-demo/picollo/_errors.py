@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from ._abi import Status
 from ._native import lib
@@ -77,7 +78,7 @@ class FormatError(PicolloError, ValueError):
     def __init__(self, status: int, message: str):
         super().__init__(status, message)
         found = _LINE.search(message)
-        self.line: int | None = int(found.group(1)) if found else None
+        self.line: Optional[int] = int(found.group(1)) if found else None
 
 
 class UnencodableError(PicolloError, ValueError):

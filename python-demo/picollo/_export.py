@@ -11,7 +11,7 @@ import datetime as _dt
 import math
 import time as _time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Optional, Union
 
 from . import _native as n
 from ._base import of_kind
@@ -78,7 +78,7 @@ def _unix_nanos(value: Any, what: str) -> int:
 class Options:
     """A ``picollo_openmetrics_options`` from keyword arguments, and its bounds array."""
 
-    def __init__(self, bounds: Iterable[int] | None, coarse: float, unit_ratio: float,
+    def __init__(self, bounds: Optional[Iterable[int]], coarse: float, unit_ratio: float,
                  summary: bool, created: Any):
         o = n.lib.picollo_openmetrics_options_default()
         self.bounds = None
@@ -101,7 +101,7 @@ class Options:
 
 
 def to_openmetrics(h: Any, name: str, help: str = "", unit: str = "", *,
-                   labels: Any = None, bounds: Iterable[int] | None = None,
+                   labels: Any = None, bounds: Optional[Iterable[int]] = None,
                    coarse: float = 0.05, unit_ratio: float = 1.0, summary: bool = False,
                    created: Any = None) -> str:
     """`picollo.metrics.to_openmetrics` of the histogram handle ``h``."""
@@ -128,7 +128,7 @@ class PrometheusBuckets:
         return self.buckets[-1][1] if self.buckets else 0
 
 
-def prometheus_buckets(h: Any, *, bounds: Iterable[int] | None = None,
+def prometheus_buckets(h: Any, *, bounds: Optional[Iterable[int]] = None,
                        coarse: float = 0.05, unit_ratio: float = 1.0) -> PrometheusBuckets:
     """`picollo.metrics.prometheus_buckets` of the histogram handle ``h``."""
     options = Options(bounds, coarse, unit_ratio, False, None)
@@ -178,10 +178,10 @@ def _int_or_auto(value: Any, what: str, auto: int) -> int:
 
 def to_otlp(histogram: Histogram, format: str = "json", *, name: str,
             description: str = "", unit: str = "", temporality: str = "cumulative",
-            start_time_unix_nano: int | None = None, time_unix_nano: int | None = None,
-            attributes: Any = None, resource: Any = None, scope_name: str | None = None,
-            scope_version: str | None = None, scale: int | None = None,
-            unit_ratio: float = 1.0) -> str | bytes:
+            start_time_unix_nano: Optional[int] = None, time_unix_nano: Optional[int] = None,
+            attributes: Any = None, resource: Any = None, scope_name: Optional[str] = None,
+            scope_version: Optional[str] = None, scale: Optional[int] = None,
+            unit_ratio: float = 1.0) -> Union[str, bytes]:
     """An OTLP ``ExportMetricsServiceRequest`` with one exponential-histogram metric of one
     point: OTLP/JSON text (``format="json"``) or protobuf bytes (``"protobuf"``, the
     OTLP/HTTP and gRPC payload).
@@ -228,8 +228,8 @@ def to_otlp(histogram: Histogram, format: str = "json", *, name: str,
 
 
 def to_prometheus_native(h: Any, function: Any, name: str, *, help: str = "",
-                         labels: Any = None, schema: int | None = None,
-                         unit_ratio: float = 1.0, classic_coarse: float | None = None) -> bytes:
+                         labels: Any = None, schema: Optional[int] = None,
+                         unit_ratio: float = 1.0, classic_coarse: Optional[float] = None) -> bytes:
     """`picollo.metrics.to_prometheus_native` of the handle ``h`` through ``function``
     (the integer or the float histogram's)."""
     o = n.lib.picollo_prometheus_native_options_default()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, fields
+from typing import Optional
 
 from . import _native as n
 from ._convert import real
@@ -74,8 +75,8 @@ class FloatInfo:
     overflow: int
     saturated: int
     sum: float
-    min: float | None
-    max: float | None
+    min: Optional[float]
+    max: Optional[float]
     min_magnitude: float
     max_magnitude: float
     relative_error: float
@@ -128,8 +129,8 @@ class FloatSummary(SummaryBase[FloatPercentile]):
     overflow: int
     saturated: int
     sum: float
-    min: float | None
-    max: float | None
+    min: Optional[float]
+    max: Optional[float]
     mean: float
     stdev: float
     precision: float

@@ -5,14 +5,14 @@ follow."""
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, Callable, ClassVar, Optional, TypeVar
 
 from ._errors import ClosedError
 
 H = TypeVar("H", bound="Handle")
 
 
-def derived(method: str, pick: Callable[[Any], Any], doc: str | None = None) -> property:
+def derived(method: str, pick: Callable[[Any], Any], doc: Optional[str] = None) -> property:
     """A read-only property: ``pick`` of what ``self.<method>()`` returns (one field of
     ``self.info()``, one item of a tuple)."""
     return property(lambda self: pick(getattr(self, method)()), doc=doc)

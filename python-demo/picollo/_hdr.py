@@ -9,7 +9,7 @@ histogram for a handle the library made).
 from __future__ import annotations
 
 import ctypes
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Union
 
 from . import _native as n
 from ._convert import real, u32
@@ -67,7 +67,7 @@ class HdrInterop:
         ``2**63 - 1``."""
         return self.encode_v2("base64").decode("ascii")
 
-    def encode_v2(self, form: str | int = "compressed") -> bytes:
+    def encode_v2(self, form: Union[str, int] = "compressed") -> bytes:
         """The V2 encoding as bytes: ``"compressed"`` (zlib, cookie 0x1c849314, what
         HdrHistogram's ``encodeIntoCompressedByteBuffer`` writes), ``"plain"`` (cookie
         0x1c849313) or ``"base64"`` (the ASCII of `encode`). See `encode` for the rules."""
@@ -90,7 +90,7 @@ class HdrInterop:
                 raise error_for(status)  # the library contradicts itself: do not loop
 
     @classmethod
-    def decode(cls: type[T], data: str | bytes) -> T:
+    def decode(cls: type[T], data: Union[str, bytes]) -> T:
         """A histogram from HdrHistogram's V2 encoding: compressed or plain bytes, or the
         base64 text of either (str or bytes; surrounding whitespace is ignored), as any
         HdrHistogram port writes it. The result counts in 64 bits, single-writer mode, with
@@ -102,7 +102,7 @@ class HdrInterop:
         check(n.lib.picollo_histogram_decode_v2(ptr, len(raw), ctypes.byref(out)))
         return cls._adopt(out)
 
-    def add_encoded(self: T, data: str | bytes) -> T:
+    def add_encoded(self: T, data: Union[str, bytes]) -> T:
         """Add the counts of a V2 blob (any form `decode` reads) into this histogram,
         re-binned into its buckets; on an error nothing changes. Returns self."""
         h = self._ptr

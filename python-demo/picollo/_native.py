@@ -13,7 +13,7 @@ import os
 import sys
 from ctypes import c_uint32
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads them here)
     ABI_VERSION_MAJOR,
@@ -77,7 +77,7 @@ def _library_file_name() -> str:
     return "libpicollo.so"
 
 
-def bundled_library() -> Path | None:
+def bundled_library() -> Optional[Path]:
     """The library an installed wheel carries inside this package, if any.
 
     setuptools-rust names it like an extension module: ``libpicollo.abi3.so`` in the

@@ -12,7 +12,7 @@ import ctypes
 import json
 import math
 from dataclasses import fields
-from typing import Any, ClassVar, Generic, Iterator, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
 from ._text import encode, fetch_text
 
@@ -31,7 +31,7 @@ def code_name(names: Sequence[str], code: int) -> str:
     return names[code] if code < len(names) else str(code)
 
 
-def name_code(names: Sequence[str], name: Any, what: str, aliases: dict | None = None) -> int:
+def name_code(names: Sequence[str], name: Any, what: str, aliases: Optional[dict] = None) -> int:
     """The code of a configuration name (case, ``_`` for ``-`` and ``aliases`` forgiven)."""
     if isinstance(name, str):
         key = name.lower().replace("_", "-")
@@ -53,7 +53,7 @@ def selection_code(selection: Any) -> int:
     )
 
 
-def extreme(x: float) -> float | None:
+def extreme(x: float) -> Optional[float]:
     """An exact extreme as the library gives it: NaN (nothing known) becomes None."""
     return None if math.isnan(x) else x
 
@@ -128,13 +128,13 @@ class SummaryBase(Generic[P]):
 
     # --- text --------------------------------------------------------------------------
 
-    def table(self, title: str | None = None) -> str:
+    def table(self, title: Optional[str] = None) -> str:
         """The Markdown table (with a ``##### title`` heading when a title is given)."""
         t = encode(title, "title")
         return fetch_text(lambda buf, size, needed: self._C_TABLE(
             ctypes.byref(self._c), t, buf, size, needed))
 
-    def diff(self, other: SummaryBase[P], title: str | None = None,
+    def diff(self, other: SummaryBase[P], title: Optional[str] = None,
              name_a: str = "A", name_b: str = "B") -> str:
         """The diff table of ``other`` (a summary of the same kind) against this one."""
         kind = type(self)

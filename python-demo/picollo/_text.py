@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ._errors import Status, check, error_for
 from ._handle import Handle
 
 
-def encode(text: str | None, what: str) -> bytes | None:
+def encode(text: Optional[str], what: str) -> Optional[bytes]:
     """A Python string as the NUL-terminated UTF-8 the ABI takes (None stays NULL)."""
     if text is None:
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 from operator import itemgetter
+from typing import Optional
 
 from . import _native as n
 from ._convert import u32, u64
@@ -32,7 +33,7 @@ class ApproxCounter(Handle):
 
     _WHAT = "approximate counter"
 
-    def __init__(self, threshold: int | None = None, *, max_shift: int | None = None,
+    def __init__(self, threshold: Optional[int] = None, *, max_shift: Optional[int] = None,
                  exact_when_uncontended: bool = False):
         t = 0 if threshold is None else u32(threshold, "threshold")
         m = 0 if max_shift is None else u32(max_shift, "max_shift")

@@ -26,7 +26,7 @@ import json
 import math
 import numbers
 import weakref
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from . import _bench_native as bn
 from . import _native as n
@@ -47,11 +47,11 @@ _VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
              bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds"}
 
 
-def run(fn: Callable[[], Any], *, name: str | None = None,
-        counters: Sequence[str] | None = None, batch: int | None = None,
+def run(fn: Callable[[], Any], *, name: Optional[str] = None,
+        counters: Optional[Sequence[str]] = None, batch: Optional[int] = None,
         samples: int = 1_000_000, time_budget: float = 5.0, warmup: float = 1.0,
-        relative_error: float = 1e-4, pinned_cpu: int | None = None, nice: int | None = None,
-        subtract_call_overhead: bool = True, rounds: int | None = None,
+        relative_error: float = 1e-4, pinned_cpu: Optional[int] = None, nice: Optional[int] = None,
+        subtract_call_overhead: bool = True, rounds: Optional[int] = None,
         threshold: float = 1.0) -> "BenchResult":
     """Measure ``fn()`` (no arguments) on the calling thread.
 
@@ -88,11 +88,11 @@ def run(fn: Callable[[], Any], *, name: str | None = None,
 
 
 def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "A",
-                name_b: str = "B", counters: Sequence[str] | None = None,
-                batch: int | None = None, samples: int = 1_000_000, time_budget: float = 5.0,
+                name_b: str = "B", counters: Optional[Sequence[str]] = None,
+                batch: Optional[int] = None, samples: int = 1_000_000, time_budget: float = 5.0,
                 warmup: float = 1.0, relative_error: float = 1e-4,
-                pinned_cpu: int | None = None, nice: int | None = None,
-                rounds: int | None = None, threshold: float = 1.0, seed: int | None = None,
+                pinned_cpu: Optional[int] = None, nice: Optional[int] = None,
+                rounds: Optional[int] = None, threshold: float = 1.0, seed: Optional[int] = None,
                 subtract_call_overhead: bool = True) -> "Comparison":
     """Compare ``fb()`` with ``fa()`` interleaved on the calling thread: both warm up, then
     every round (``rounds``; default one per 0.1 s of ``time_budget``, 10 to 100) calls
@@ -201,7 +201,7 @@ def _config(counters: Any, batch: Any, samples: Any, time_budget: Any, warmup: A
     return c
 
 
-def _counter_list(counters: Any) -> bytes | None:
+def _counter_list(counters: Any) -> Optional[bytes]:
     """None (the default set), or the comma-separated names the config takes."""
     if counters is None:
         return None
@@ -239,7 +239,7 @@ class _Work:
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         self.fn = fn
-        self.error: BaseException | None = None
+        self.error: Optional[BaseException] = None
         self.callback = bn.WORK(self._call)  # kept alive as long as this object
         self.address = ctypes.cast(self.callback, ctypes.c_void_p).value
 
@@ -255,7 +255,7 @@ class _Work:
 
 
 def _run_once(config: bn.picollo_bench_config, fn: Callable[[], Any], label: str,
-              name_c: bytes | None, baseline: "BenchResult | None") -> "BenchResult":
+              name_c: Optional[bytes], baseline: "Optional[BenchResult]") -> "BenchResult":
     """One `picollo_bench_run` of ``fn``; raises what ``fn`` raised."""
     work = _Work(fn)
     config.name = name_c
@@ -428,8 +428,8 @@ class Comparison:
     threshold: float = 1.0
     rounds: tuple[int, int] = (0, 0)
     paired: bool = False
-    a: "BenchResult | None" = None
-    b: "BenchResult | None" = None
+    a: "Optional[BenchResult]" = None
+    b: "Optional[BenchResult]" = None
 
     def __str__(self) -> str:
         return self.text

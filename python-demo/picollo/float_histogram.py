@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ctypes
 from operator import attrgetter
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional, Union
 
 from . import _native as n
 from ._base import HistogramBase, info_field, record_checked
@@ -92,8 +92,8 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         self,
         relative_error: float = 0.001,
         *,
-        min_magnitude: float | None = None,
-        max_magnitude: float | None = None,
+        min_magnitude: Optional[float] = None,
+        max_magnitude: Optional[float] = None,
         counter_bits: int = 64,
         storage: str = "sparse",
         mode: str = "single",
@@ -262,12 +262,12 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         nonzero magnitude outside the range."""
         return self._equivalent_range(x, "x")
 
-    def _text(self, form: int, title: str | None, what: str) -> str:
+    def _text(self, form: int, title: Optional[str], what: str) -> str:
         h, t = self._ptr, encode(title, what)
         return fetch_text(lambda buf, size, needed: n.lib.picollo_float_histogram_text(
             h, form, t, buf, size, needed))
 
-    def table(self, title: str | None = None) -> str:
+    def table(self, title: Optional[str] = None) -> str:
         """The Markdown summary table (``##### title`` heading when given)."""
         return self._text(_TABLE, title, "title")
 
@@ -275,8 +275,8 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
         """The one-line summary (see `FloatSummary.line`), from the library."""
         return self._text(_LINE, name, "name")
 
-    def diff(self, other: "FloatHistogram | FloatSnapshot | FloatSummary",
-             title: str | None = None, name_a: str = "A", name_b: str = "B") -> str:
+    def diff(self, other: "Union[FloatHistogram, FloatSnapshot, FloatSummary]",
+             title: Optional[str] = None, name_a: str = "A", name_b: str = "B") -> str:
         """The diff table of ``other`` (a histogram, snapshot or summary) against this
         histogram's summary."""
         if isinstance(other, (FloatHistogram, FloatSnapshot)):

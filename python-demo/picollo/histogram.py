@@ -12,7 +12,7 @@ import warnings
 import weakref
 from array import array
 from operator import itemgetter
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Optional, Union
 
 from . import _export
 from . import _native as n
@@ -137,14 +137,14 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         self,
         relative_error: float = 0.001,
         *,
-        min: int | None = None,
-        max: int | None = None,
+        min: Optional[int] = None,
+        max: Optional[int] = None,
         counter_bits: int = 64,
         value_selection: str = "midpoint",
         mode: str = "single",
-        approx_threshold: int | None = None,
-        min_trackable: int | None = None,
-        max_trackable: int | None = None,
+        approx_threshold: Optional[int] = None,
+        min_trackable: Optional[int] = None,
+        max_trackable: Optional[int] = None,
         storage: str = "dense",
         exact_extremes: bool = False,
         lowest_discernible: int = 1,
@@ -360,7 +360,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
             raise error_for(status)
         return True
 
-    def _recorded_extremes(self, name: str) -> tuple[int, int] | None:
+    def _recorded_extremes(self, name: str) -> Optional[tuple[int, int]]:
         """``(smallest, largest)`` recorded in the range, None when nothing was."""
         lo, hi = ctypes.c_uint64(), ctypes.c_uint64()
         status = n.lib.picollo_histogram_exact_extremes(
@@ -375,7 +375,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         return lo.value, hi.value
 
     @property
-    def recorded_min(self) -> int | None:
+    def recorded_min(self) -> Optional[int]:
         """The smallest value recorded, exact: a recorded value, not the trackable range
         (that is `min_trackable`). Only values inside the range count (underflow and
         overflow never do), since creation or the last `reset`; merges (`add`, `copy`,
@@ -387,7 +387,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         return None if extremes is None else extremes[0]
 
     @property
-    def recorded_max(self) -> int | None:
+    def recorded_max(self) -> Optional[int]:
         """The largest value recorded, exact: a recorded value, not the trackable range
         (that is `max_trackable`). The rules of `recorded_min` apply: values inside the
         range only, since creation or the last `reset`; None when none was recorded;
@@ -439,7 +439,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         check(n.lib.picollo_histogram_percentile_values(h, arr, count, out))
         return list(out)
 
-    def table(self, title: str | None = None) -> str:
+    def table(self, title: Optional[str] = None) -> str:
         """The Markdown summary table (``##### title`` heading when given)."""
         h, t = self._ptr, encode(title, "title")
         return fetch_text(lambda buf, size, needed: n.lib.picollo_histogram_table(
@@ -532,7 +532,7 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
         `picollo.metrics.prometheus_buckets`."""
         return _export.prometheus_buckets(self._ptr, **options)
 
-    def to_otlp(self, format: str = "json", **options: Any) -> str | bytes:
+    def to_otlp(self, format: str = "json", **options: Any) -> Union[str, bytes]:
         """This histogram as an OTLP ``ExportMetricsServiceRequest`` (JSON text or
         protobuf bytes); see `picollo.metrics.to_otlp` for the options."""
         return _export.to_otlp(self, format, **options)
@@ -567,7 +567,7 @@ class Snapshot(SnapshotBase[Summary]):
     _DOMAIN = INTEGER
     _WHAT = "snapshot"
 
-    def collect(self, histogram: Histogram | None = None) -> "Snapshot":
+    def collect(self, histogram: Optional[Histogram] = None) -> "Snapshot":
         """Interval collection into this snapshot (no allocation): it then holds the counts
         recorded since the previous collection from the source histogram (or another of
         the same configuration), which counts from zero again. Returns self."""

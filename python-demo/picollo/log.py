@@ -22,7 +22,7 @@ import datetime as _dt
 import math
 import os
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from . import _native as n
 from ._convert import real
@@ -84,7 +84,7 @@ class Interval:
     ``significant_digits`` those of the encoded histogram, whose layout ``histogram`` has.
     """
 
-    tag: str | None
+    tag: Optional[str]
     start: float
     end: float
     histogram: Histogram
@@ -108,7 +108,7 @@ class Writer(TextWriterHandle):
     the file.
     """
 
-    def __init__(self, file: Any = None, *, max_unit_ratio: float | None = None):
+    def __init__(self, file: Any = None, *, max_unit_ratio: Optional[float] = None):
         if file is not None and not callable(getattr(file, "write", None)):
             raise TypeError(f"file must have a write() method, not {type(file).__name__}")
         super().__init__(n.LogWriterP, n.lib.picollo_log_writer_new,
@@ -145,7 +145,7 @@ class Writer(TextWriterHandle):
             self._ptr, real(ratio, "ratio")))
 
     def interval(self, histogram: Histogram, start: Any, length: Any,
-                 tag: str | None = None) -> "Writer":
+                 tag: Optional[str] = None) -> "Writer":
         """One interval line: ``start`` in seconds (absolute when the header had a base
         time), ``length`` in seconds, ``tag`` (no comma, space or line break; None or ""
         for none). `UnencodableError` when the histogram has no V2 form. Returns self."""
@@ -217,26 +217,26 @@ class Reader(Handle):
                         histogram=histogram, length=info.length, max=info.max,
                         line=info.line, significant_digits=info.significant_digits)
 
-    def _times(self) -> tuple[float | None, float | None]:
+    def _times(self) -> tuple[Optional[float], Optional[float]]:
         st, bt = ctypes.c_double(), ctypes.c_double()
         check(n.lib.picollo_log_reader_times(self._ptr, ctypes.byref(st), ctypes.byref(bt)))
         return (None if math.isnan(st.value) else st.value,
                 None if math.isnan(bt.value) else bt.value)
 
     @property
-    def start_time(self) -> float | None:
+    def start_time(self) -> Optional[float]:
         """The ``#[StartTime: …]`` header (seconds since the epoch), or None."""
         return self._times()[0]
 
     @property
-    def base_time(self) -> float | None:
+    def base_time(self) -> Optional[float]:
         """The ``#[BaseTime: …]`` header (seconds since the epoch), or None."""
         return self._times()[1]
 
 
 
-def sum(source: Any, tag: str | None = None, start: Any = None,
-        end: Any = None) -> Histogram | None:
+def sum(source: Any, tag: Optional[str] = None, start: Any = None,
+        end: Any = None) -> Optional[Histogram]:
     """The sum of a log's intervals with this ``tag`` (None: the untagged ones, as
     HdrHistogram's log processor without ``-tag``) that start in ``[start, end)`` (seconds,
     as `Interval.start` reports them; None: open), or None when no interval matches.

@@ -23,7 +23,7 @@ seconds).
 from __future__ import annotations
 
 import http.server
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from . import _export
 from . import _native as n
@@ -61,7 +61,7 @@ def _histogram(h: Any) -> Any:
 
 
 def to_openmetrics(histogram: Histogram, name: str, help: str = "", unit: str = "", *,
-                   labels: Any = None, bounds: Iterable[int] | None = None,
+                   labels: Any = None, bounds: Optional[Iterable[int]] = None,
                    coarse: float = 0.05, unit_ratio: float = 1.0, summary: bool = False,
                    created: Any = None) -> str:
     """An OpenMetrics exposition of one family with one point, ending with ``# EOF``.
@@ -98,7 +98,7 @@ class OpenMetricsWriter(TextWriterHandle):
                          n.lib.picollo_openmetrics_writer_take, "OpenMetrics writer")
 
     def family(self, name: str, help: str = "", unit: str = "", *,
-               bounds: Iterable[int] | None = None, coarse: float = 0.05,
+               bounds: Optional[Iterable[int]] = None, coarse: float = 0.05,
                unit_ratio: float = 1.0, summary: bool = False,
                created: Any = None) -> "OpenMetricsWriter":
         """Start a family (the options of `to_openmetrics`); its points follow. Returns
@@ -121,7 +121,7 @@ class OpenMetricsWriter(TextWriterHandle):
         return self.text()
 
 
-def prometheus_buckets(histogram: Histogram, *, bounds: Iterable[int] | None = None,
+def prometheus_buckets(histogram: Histogram, *, bounds: Optional[Iterable[int]] = None,
                        coarse: float = 0.05, unit_ratio: float = 1.0) -> PrometheusBuckets:
     """The buckets `to_openmetrics` would write for these options, as numbers."""
     return _export.prometheus_buckets(_histogram(histogram), bounds=bounds, coarse=coarse,
@@ -151,9 +151,9 @@ class PrometheusCollector:
     collected: Prometheus histograms are cumulative. Entries may be added later with `add`.
     """
 
-    def __init__(self, histograms: Mapping[str, Any] | None = None, *,
-                 documentation: str | Mapping[str, str] = "", unit_ratio: float = 1.0,
-                 bounds: Iterable[int] | None = None, coarse: float = 0.05):
+    def __init__(self, histograms: Optional[Mapping[str, Any]] = None, *,
+                 documentation: Union[str, Mapping[str, str]] = "", unit_ratio: float = 1.0,
+                 bounds: Optional[Iterable[int]] = None, coarse: float = 0.05):
         self._families: dict[str, list[tuple[list[tuple[str, str]], Histogram]]] = {}
         self._documentation = documentation
         self._options = {"bounds": None if bounds is None else list(bounds),
@@ -209,10 +209,10 @@ class PrometheusCollector:
                 for name, series in self._families.items()]
 
 
-def to_prometheus_native(histogram: Histogram | FloatHistogram, name: str, *, help: str = "",
-                         labels: Any = None, schema: int | None = None,
+def to_prometheus_native(histogram: Union[Histogram, FloatHistogram], name: str, *, help: str = "",
+                         labels: Any = None, schema: Optional[int] = None,
                          unit_ratio: float = 1.0,
-                         classic_coarse: float | None = None) -> bytes:
+                         classic_coarse: Optional[float] = None) -> bytes:
     """The whole body of a Prometheus scrape holding one native histogram: one
     length-delimited ``io.prometheus.client.MetricFamily`` of type HISTOGRAM with one series
     (serve it as `PROMETHEUS_PROTOBUF_CONTENT_TYPE`; bodies of several calls concatenated

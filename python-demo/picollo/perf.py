@@ -23,7 +23,7 @@ import contextlib
 import ctypes
 import dataclasses
 import weakref
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Optional, Union
 
 from . import _native as n
 from . import _perf_native as pn
@@ -147,18 +147,18 @@ class CounterValues:
 class Derived:
     """IPC and miss ratios; None where the session lacks a counter or a denominator is 0."""
 
-    ipc: float | None
-    cache_miss_ratio: float | None
-    branch_miss_ratio: float | None
+    ipc: Optional[float]
+    cache_miss_ratio: Optional[float]
+    branch_miss_ratio: Optional[float]
 
     @classmethod
     def _from_c(cls, d: pn.picollo_perf_derived) -> "Derived":
-        def opt(x: float) -> float | None:
+        def opt(x: float) -> Optional[float]:
             return None if x != x else x  # NaN → None
         return cls(opt(d.ipc), opt(d.cache_miss_ratio), opt(d.branch_miss_ratio))
 
     def __str__(self) -> str:
-        def pct(x: float | None) -> str:
+        def pct(x: Optional[float]) -> str:
             return "n/a" if x is None else f"{x * 100:.3f}%"
         ipc = "n/a" if self.ipc is None else f"{self.ipc:.3f}"
         return (f"IPC={ipc}, cache-miss={pct(self.cache_miss_ratio)}, "
@@ -178,15 +178,15 @@ class PmuInfo:
     fixed_width: int
     programmable_counters: int
     programmable_width: int
-    rdpmc: int | None
-    paranoid: int | None
+    rdpmc: Optional[int]
+    paranoid: Optional[int]
     cycles_errno: int
     core_pmu_count: int
     pmu_count: int
     description: str
 
     @property
-    def number_of_counters(self) -> tuple[int, int] | None:
+    def number_of_counters(self) -> Optional[tuple[int, int]]:
         """``(fixed, programmable)`` when a PMU is present."""
         return (self.fixed_counters, self.programmable_counters) if self.present else None
 
@@ -366,7 +366,7 @@ class Session(Handle):
     def __iter__(self) -> Iterator[Counter]:
         return iter(self.counters)
 
-    def __getitem__(self, key: int | str) -> Counter:
+    def __getitem__(self, key: Union[int, str]) -> Counter:
         counters = self.counters
         if isinstance(key, str):
             for c in counters:
@@ -399,7 +399,7 @@ class Session(Handle):
         check(n.lib.picollo_perf_session_deltas(self._ptr, out, count, None))
         return [Delta._from_c(d) for d in out[:count]]
 
-    def record(self, kind: str | None = None) -> None:
+    def record(self, kind: Optional[str] = None) -> None:
         """Record each counter's latest delta (or ``kind``: delta, corrected, raw_delta,
         value) into its histogram."""
         if kind is None:
@@ -522,7 +522,7 @@ class Scope:
 
     def __init__(self, unit: str):
         self.unit = unit
-        self.elapsed: int | None = None
+        self.elapsed: Optional[int] = None
 
 
 @contextlib.contextmanager
