@@ -35,6 +35,7 @@ mod report;
 mod result;
 mod rounds;
 mod run;
+mod samples;
 pub mod shift;
 pub mod stats;
 

@@ -7,7 +7,7 @@ use std::vec::Vec;
 use super::conditions::Conditions;
 use super::meter::{Metric, SCALE};
 use super::rounds::{Round, Span};
-use super::run::Samples;
+use super::samples::Samples;
 use super::{Bench, BenchError, WarmUp};
 use picollo::Histogram;
 

@@ -1,5 +1,6 @@
 //! The measuring loop: the read-pair overhead, the batch size, the warm-up, then the
-//! samples, each a batch whose per-operation figures go into every metric's histogram.
+//! samples, each a batch whose per-operation figures go into every metric's histogram; and
+//! the interleaved rounds of a comparison.
 
 use std::time::{Duration, Instant};
 use std::vec;
@@ -7,10 +8,9 @@ use std::vec::Vec;
 
 use super::meter::{Measured, Meter};
 use super::result::{BenchResult, Parts};
-use super::rounds::Span;
+use super::samples::Samples;
 use super::{Bench, BenchError};
 use picollo::concurrent::XorShift64;
-use picollo::{Config, Histogram};
 
 /// The largest batch the automatic choice picks.
 pub const MAX_BATCH: u64 = 1 << 24;
@@ -132,58 +132,6 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
             return Ok(w);
         }
         previous = Some(m);
-    }
-}
-
-/// The measured samples: every metric's histogram, each sample's per-op figures, and the
-/// rounds they fall into.
-pub struct Samples {
-    /// One histogram per metric.
-    pub histograms: Vec<Histogram<u64, Vec<u64>>>,
-    /// Per-op figures, metric after metric for each sample.
-    pub rows: Vec<u64>,
-    /// Per metric: multiplexed in some batch.
-    pub multiplexed: Vec<bool>,
-    /// The rounds, in the order they ran.
-    pub spans: Vec<Span>,
-}
-
-impl Samples {
-    fn new(bench: &Bench, metrics: usize) -> Result<Self, BenchError> {
-        let config = Config::new().with_relative_error(bench.relative_error);
-        Ok(Samples {
-            histograms: (0..metrics)
-                .map(|_| config.build())
-                .collect::<Result<_, _>>()?,
-            rows: Vec::with_capacity(bench.samples.min(1 << 12) * metrics),
-            multiplexed: vec![false; metrics],
-            spans: Vec::new(),
-        })
-    }
-
-    /// Samples recorded so far.
-    fn count(&self) -> usize {
-        self.rows.len() / self.multiplexed.len().max(1)
-    }
-
-    /// Start a round at `start` seconds (`first`: this side ran first in it).
-    fn open_round(&mut self, start: f64, first: bool) {
-        self.spans.push(Span {
-            first_sample: self.count(),
-            start,
-            first,
-            ..Span::default()
-        });
-    }
-
-    /// End the open round at `end` seconds.
-    fn close_round(&mut self, end: f64) {
-        let count = self.count();
-        if let Some(s) = self.spans.last_mut() {
-            s.samples = count - s.first_sample;
-            s.length = end - s.start;
-        }
-        self.spans.retain(|s| s.samples > 0);
     }
 }
 
