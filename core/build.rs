@@ -64,7 +64,10 @@ fn native() {
     if !matches!(arch.as_str(), "x86_64" | "aarch64") || os != "linux" {
         return;
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("native");
+    // Read when the script runs, not baked in when it is compiled: a package unpacked at
+    // another path may reuse a build script compiled for the first one.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = std::path::Path::new(&manifest).join("native");
     for file in ["picollo_native.c", "picollo_native.h"] {
         println!("cargo:rerun-if-changed={}", dir.join(file).display());
     }

@@ -2,9 +2,9 @@
 # The crates as crates.io and docs.rs would see them:
 #  1. every publishable crate's manifest has its metadata (description, license, readme,
 #     documentation, keywords, categories; no placeholder repository) and its license files;
-#  2. `cargo package --workspace` packs and verifies picollo, picollo-ffi and picollo-cli
-#     (each builds from its .crate alone; the unpublished picollo comes from cargo's local
-#     registry of the workspace);
+#  2. `cargo package --workspace` packs and verifies picollo, picollo-bench, picollo-ffi
+#     and picollo-cli (each builds from its .crate alone; the unpublished picollo comes
+#     from cargo's local registry of the workspace);
 #  3. the packed picollo carries native/ and builds with every feature from its own folder,
 #     with the rdpmc path (cfg picollo_native) compiled in;
 #  4. `cargo doc --workspace --no-deps` (default and all features) prints no warning;
@@ -42,8 +42,8 @@ for p in meta["packages"]:
     for f in ("LICENSE-MIT", "LICENSE-APACHE", p.get("readme") or "README.md"):
         if not os.path.isfile(os.path.join(folder, f)):
             bad.append(f"{name}: {f} missing in {folder}")
-if published != 3:
-    bad.append(f"expected 3 publishable crates, found {published}")
+if published != 4:
+    bad.append(f"expected 4 publishable crates, found {published}")
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
@@ -60,7 +60,7 @@ mkdir -p "$target"
 # rebuilds a registry crate of an unchanged version whatever its sources, so one built
 # from old sources would stay.
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
-for crate in picollo picollo-ffi picollo-cli; do
+for crate in picollo picollo-bench picollo-ffi picollo-cli; do
     rm -rf "$cargo_home"/registry/src/-*/"$crate"-[0-9]*
 done
 verify_target="$target/package-verify"
@@ -80,7 +80,7 @@ fi
 grep -E '^ *(Packaged|Verifying)' "$target/package.log"
 pkgdir="$verify_target/package"
 contents() { tar tzf "$pkgdir/$1-0.1.0.crate"; }
-for crate in picollo picollo-ffi picollo-cli; do
+for crate in picollo picollo-bench picollo-ffi picollo-cli; do
     list="$(contents "$crate")"
     for f in LICENSE-MIT LICENSE-APACHE README.md Cargo.toml; do
         grep -qx "$crate-0.1.0/$f" <<<"$list" || die "$crate.crate lacks $f"
@@ -99,6 +99,9 @@ unpacked="$(mktemp -d)"
 trap 'rm -rf "$unpacked"' EXIT
 check_target="$target/package-check"
 tar xzf "$pkgdir/picollo-0.1.0.crate" -C "$unpacked"
+# cargo packs every file with one fixed old mtime, so a build script compiled from an
+# earlier package would look fresh in the kept target folder: the unpacked files are new.
+find "$unpacked" -exec touch {} +
 (cd "$unpacked/picollo-0.1.0" && CARGO_TARGET_DIR="$check_target" cargo build --all-features) \
     >"$target/package-check.log" 2>&1 || {
     tail -n 40 "$target/package-check.log" >&2
