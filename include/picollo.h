@@ -47,15 +47,15 @@
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
 
+// Number of percentiles in a summary.
+#define PICOLLO_SUMMARY_PERCENTILES 16
+
 // `picollo_otlp_options.scale`: the coarsest scale at least as fine as the relative error.
 #define PICOLLO_OTLP_SCALE_AUTO (-2147483647 - 1)
 
 // The `schema` of `picollo_prometheus_native_options` that picks the schema from the
 // histogram's relative error (the coarsest whose buckets are at least as fine; 8 at most).
 #define PICOLLO_PROMETHEUS_SCHEMA_AUTO (-2147483647 - 1)
-
-// Number of percentiles in a summary.
-#define PICOLLO_SUMMARY_PERCENTILES 16
 
 // Result of a fallible call: `PICOLLO_STATUS_OK` (0), or an error explained by
 // `picollo_last_error_message()`.
@@ -548,7 +548,8 @@ typedef struct picollo_bench_config {
   // Counters beside time, comma-separated `picollo_perf_session_add_named` names; "": none.
   // NULL: a default set the PMU allows (docs/c-api.md, "Benchmarks").
   const char *counters;
-  // The most samples (batches) to record, at least 1; default 2,000.
+  // The most samples (batches) to record, at least 1; default 1,000,000 (the time budget
+  // ends the run first).
   uint64_t samples;
   // Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
   uint64_t batch;
@@ -609,38 +610,6 @@ typedef struct picollo_bench_comparison {
   // How many warnings the comparison's text gives about its rounds (drift).
   uint32_t warnings;
 } picollo_bench_comparison;
-
-// A bucket and its count.
-typedef struct picollo_bucket {
-  // Index in the histogram's storage.
-  uint64_t storage_index;
-  // Index over the whole u64 range.
-  uint64_t logical_index;
-  // Smallest value of the bucket.
-  uint64_t lower;
-  // Largest value of the bucket.
-  uint64_t highest;
-  // The bucket's midpoint.
-  uint64_t value;
-  // The bucket's count.
-  uint64_t count;
-} picollo_bucket;
-
-// A non-empty bucket of a float histogram.
-typedef struct picollo_float_bucket {
-  // The smallest value it holds (signed).
-  double lowest;
-  // The largest value it holds (signed).
-  double highest;
-  // The value it reports (per the value selection; 0 for the zero bucket).
-  double value;
-  // Its count.
-  uint64_t count;
-  // −1 negative, 0 the zero bucket, 1 positive.
-  int32_t side;
-  // Zero.
-  uint32_t reserved;
-} picollo_float_bucket;
 
 // Configuration for `picollo_float_histogram_new`: start from `picollo_float_config_default`.
 typedef struct picollo_float_config {
@@ -775,25 +744,190 @@ typedef struct picollo_histogram_info {
   uint32_t approx_threshold;
 } picollo_histogram_info;
 
-// One interval of a log, as `picollo_log_reader_next` reports it.
-typedef struct picollo_log_interval {
-  // Set by the caller to `sizeof(picollo_log_interval)` before the call (left as is).
-  uint32_t struct_size;
-  // Significant digits of the interval's histogram (1 to 5).
-  uint32_t significant_digits;
-  // Start in seconds: the line's timestamp plus the log's base time (docs/c-api.md, "Interval logs").
-  double start;
-  // Length in seconds.
-  double length;
-  // The `Interval_Max` column as written (already divided by the writer's unit ratio).
-  double max;
-  // 1-based line number of the interval in the text.
-  uint64_t line;
-  // 1 when the line has a tag (`picollo_log_reader_tag`), else 0.
-  uint32_t has_tag;
-  // Always 0.
+// A bucket and its count.
+typedef struct picollo_bucket {
+  // Index in the histogram's storage.
+  uint64_t storage_index;
+  // Index over the whole u64 range.
+  uint64_t logical_index;
+  // Smallest value of the bucket.
+  uint64_t lower;
+  // Largest value of the bucket.
+  uint64_t highest;
+  // The bucket's midpoint.
+  uint64_t value;
+  // The bucket's count.
+  uint64_t count;
+} picollo_bucket;
+
+// A non-empty bucket of a float histogram.
+typedef struct picollo_float_bucket {
+  // The smallest value it holds (signed).
+  double lowest;
+  // The largest value it holds (signed).
+  double highest;
+  // The value it reports (per the value selection; 0 for the zero bucket).
+  double value;
+  // Its count.
+  uint64_t count;
+  // −1 negative, 0 the zero bucket, 1 positive.
+  int32_t side;
+  // Zero.
   uint32_t reserved;
-} picollo_log_interval;
+} picollo_float_bucket;
+
+// A percentile and the bucket it was found in.
+typedef struct picollo_percentile {
+  // Rank in percent, 0..100.
+  double rank;
+  // Reported value (per the histogram's value selection).
+  uint64_t value;
+  // Largest distance from `value` to a value of the bucket.
+  uint64_t plus_minus;
+  // Index of the bucket in the histogram's storage.
+  uint64_t storage_index;
+  // Index of the bucket over the whole u64 range.
+  uint64_t logical_index;
+  // Smallest value of the bucket.
+  uint64_t lower;
+  // Exclusive upper bound (UINT64_MAX for the topmost bucket, whose bound is 2^64).
+  uint64_t upper;
+  // Largest value of the bucket.
+  uint64_t highest;
+  // Count of the bucket.
+  uint64_t count;
+  // Cumulative count through the bucket.
+  uint64_t cumulative_count;
+  // The count the rank points at: ceil(rank/100 × total), at least 1.
+  uint64_t rank_count;
+} picollo_percentile;
+
+// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99,
+// 99.9, 99.99, 99.999, 100, then totals and moments.
+typedef struct picollo_summary {
+  // One entry per standard rank, in increasing order.
+  struct picollo_percentile percentiles[PICOLLO_SUMMARY_PERCENTILES];
+  // Count of values inside the range.
+  uint64_t total;
+  // Count of values below the range.
+  uint64_t underflow;
+  // Count of values above the range.
+  uint64_t overflow;
+  // Counts that did not fit a full bucket (docs/semantics.md, "Counters").
+  uint64_t saturated;
+  // Mean over bucket midpoints (NaN when empty).
+  double mean;
+  // Population standard deviation over bucket midpoints (NaN when empty).
+  double stdev;
+  // Relative error of the layout (0.0078125 is 0.7813 %).
+  double precision;
+  // Smallest trackable value.
+  uint64_t min_trackable;
+  // Largest trackable value.
+  uint64_t max_trackable;
+} picollo_summary;
+
+// A percentile of a float histogram: the value at a rank and its bucket.
+typedef struct picollo_float_percentile {
+  // The rank asked for, in percent.
+  double rank;
+  // The reported value (per the value selection; 0 for the zero bucket).
+  double value;
+  // The largest distance from `value` to a value of its bucket.
+  double plus_minus;
+  // The smallest value of the bucket (signed).
+  double lowest;
+  // The largest value of the bucket (signed).
+  double highest;
+  // The bucket's count.
+  uint64_t count;
+  // Values up to and including this bucket.
+  uint64_t cumulative_count;
+  // The count the rank points at: max(1, ceil(rank/100 · total)).
+  uint64_t rank_count;
+  // −1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.
+  int32_t side;
+  // Zero.
+  uint32_t reserved;
+} picollo_float_percentile;
+
+// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
+// beside the buckets, the exact sum and extremes, mean and stdev.
+typedef struct picollo_float_summary {
+  // One per standard rank, 0 to 100, in increasing order.
+  struct picollo_float_percentile percentiles[16];
+  // Values in buckets (zero included).
+  uint64_t total;
+  // `±0.0` values.
+  uint64_t zero;
+  // NaN values.
+  uint64_t nan;
+  // `+∞` values.
+  uint64_t positive_infinity;
+  // `−∞` values.
+  uint64_t negative_infinity;
+  // Nonzero magnitudes below the range.
+  uint64_t underflow;
+  // Finite magnitudes above the range.
+  uint64_t overflow;
+  // Records that found their bucket full.
+  uint64_t saturated;
+  // Sum of the values in buckets.
+  double sum;
+  // Smallest value in buckets (NaN when empty).
+  double min;
+  // Largest value in buckets (NaN when empty).
+  double max;
+  // sum / total (NaN when empty).
+  double mean;
+  // Population standard deviation over bucket midpoints (NaN when empty).
+  double stdev;
+  // The layout's relative error.
+  double precision;
+  // Smallest magnitude kept in buckets.
+  double min_magnitude;
+  // Largest magnitude kept in buckets.
+  double max_magnitude;
+} picollo_float_summary;
+
+// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
+// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
+typedef struct picollo_recorder {
+  // The histogram.
+  struct picollo_histogram *histogram;
+  // `picollo_histogram_record_fn(histogram)`: the records the inline path does not take.
+  picollo_record_fn record;
+  // The first of `len` counters (`uint32_t` or `uint64_t`, per `counter_bits`); NULL with `CALL`.
+  void *cells;
+  // Number of counters.
+  uint64_t len;
+  // Logical index of the first counter's bucket in the whole `u64` layout.
+  uint64_t first_index;
+  // A counter at this count or more takes `record` (with `ATOMIC`: the add is taken back first).
+  uint64_t limit;
+  // log2 of the layout's block size.
+  uint32_t block_scale;
+  // 32 or 64.
+  uint32_t counter_bits;
+  // A `picollo_recorder_kind` value.
+  uint32_t kind;
+  // Zero.
+  uint32_t reserved;
+} picollo_recorder;
+
+// One step of values and the counts of the buckets whose midpoint lies in it.
+typedef struct picollo_step {
+  // First value of the step.
+  uint64_t lower;
+  // Last value of the step (inclusive: the next step starts at `highest + 1`).
+  uint64_t highest;
+  // Counts of the buckets whose midpoint lies in `[lower, highest]`.
+  uint64_t count;
+  // Counts up to the end of this step.
+  uint64_t cumulative_count;
+  // `cumulative_count` over the count in range, in percent.
+  double percentile;
+} picollo_step;
 
 // Options of the OpenMetrics functions and `picollo_histogram_prometheus_buckets`, from
 // `picollo_openmetrics_options_default`.
@@ -1005,158 +1139,25 @@ typedef struct picollo_perf_derived {
   double branch_miss_ratio;
 } picollo_perf_derived;
 
-// A percentile and the bucket it was found in.
-typedef struct picollo_percentile {
-  // Rank in percent, 0..100.
-  double rank;
-  // Reported value (per the histogram's value selection).
-  uint64_t value;
-  // Largest distance from `value` to a value of the bucket.
-  uint64_t plus_minus;
-  // Index of the bucket in the histogram's storage.
-  uint64_t storage_index;
-  // Index of the bucket over the whole u64 range.
-  uint64_t logical_index;
-  // Smallest value of the bucket.
-  uint64_t lower;
-  // Exclusive upper bound (UINT64_MAX for the topmost bucket, whose bound is 2^64).
-  uint64_t upper;
-  // Largest value of the bucket.
-  uint64_t highest;
-  // Count of the bucket.
-  uint64_t count;
-  // Cumulative count through the bucket.
-  uint64_t cumulative_count;
-  // The count the rank points at: ceil(rank/100 × total), at least 1.
-  uint64_t rank_count;
-} picollo_percentile;
-
-// The standard summary: percentiles at ranks 0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99,
-// 99.9, 99.99, 99.999, 100, then totals and moments.
-typedef struct picollo_summary {
-  // One entry per standard rank, in increasing order.
-  struct picollo_percentile percentiles[PICOLLO_SUMMARY_PERCENTILES];
-  // Count of values inside the range.
-  uint64_t total;
-  // Count of values below the range.
-  uint64_t underflow;
-  // Count of values above the range.
-  uint64_t overflow;
-  // Counts that did not fit a full bucket (docs/semantics.md, "Counters").
-  uint64_t saturated;
-  // Mean over bucket midpoints (NaN when empty).
-  double mean;
-  // Population standard deviation over bucket midpoints (NaN when empty).
-  double stdev;
-  // Relative error of the layout (0.0078125 is 0.7813 %).
-  double precision;
-  // Smallest trackable value.
-  uint64_t min_trackable;
-  // Largest trackable value.
-  uint64_t max_trackable;
-} picollo_summary;
-
-// A percentile of a float histogram: the value at a rank and its bucket.
-typedef struct picollo_float_percentile {
-  // The rank asked for, in percent.
-  double rank;
-  // The reported value (per the value selection; 0 for the zero bucket).
-  double value;
-  // The largest distance from `value` to a value of its bucket.
-  double plus_minus;
-  // The smallest value of the bucket (signed).
-  double lowest;
-  // The largest value of the bucket (signed).
-  double highest;
-  // The bucket's count.
-  uint64_t count;
-  // Values up to and including this bucket.
-  uint64_t cumulative_count;
-  // The count the rank points at: max(1, ceil(rank/100 · total)).
-  uint64_t rank_count;
-  // −1 for a negative bucket, 0 for the zero bucket, 1 for a positive one.
-  int32_t side;
-  // Zero.
-  uint32_t reserved;
-} picollo_float_percentile;
-
-// The standard summary of a float histogram: the 16 ranks of `picollo_summary`, the counts
-// beside the buckets, the exact sum and extremes, mean and stdev.
-typedef struct picollo_float_summary {
-  // One per standard rank, 0 to 100, in increasing order.
-  struct picollo_float_percentile percentiles[16];
-  // Values in buckets (zero included).
-  uint64_t total;
-  // `±0.0` values.
-  uint64_t zero;
-  // NaN values.
-  uint64_t nan;
-  // `+∞` values.
-  uint64_t positive_infinity;
-  // `−∞` values.
-  uint64_t negative_infinity;
-  // Nonzero magnitudes below the range.
-  uint64_t underflow;
-  // Finite magnitudes above the range.
-  uint64_t overflow;
-  // Records that found their bucket full.
-  uint64_t saturated;
-  // Sum of the values in buckets.
-  double sum;
-  // Smallest value in buckets (NaN when empty).
-  double min;
-  // Largest value in buckets (NaN when empty).
+// One interval of a log, as `picollo_log_reader_next` reports it.
+typedef struct picollo_log_interval {
+  // Set by the caller to `sizeof(picollo_log_interval)` before the call (left as is).
+  uint32_t struct_size;
+  // Significant digits of the interval's histogram (1 to 5).
+  uint32_t significant_digits;
+  // Start in seconds: the line's timestamp plus the log's base time (docs/c-api.md, "Interval logs").
+  double start;
+  // Length in seconds.
+  double length;
+  // The `Interval_Max` column as written (already divided by the writer's unit ratio).
   double max;
-  // sum / total (NaN when empty).
-  double mean;
-  // Population standard deviation over bucket midpoints (NaN when empty).
-  double stdev;
-  // The layout's relative error.
-  double precision;
-  // Smallest magnitude kept in buckets.
-  double min_magnitude;
-  // Largest magnitude kept in buckets.
-  double max_magnitude;
-} picollo_float_summary;
-
-// Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
-// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
-typedef struct picollo_recorder {
-  // The histogram.
-  struct picollo_histogram *histogram;
-  // `picollo_histogram_record_fn(histogram)`: the records the inline path does not take.
-  picollo_record_fn record;
-  // The first of `len` counters (`uint32_t` or `uint64_t`, per `counter_bits`); NULL with `CALL`.
-  void *cells;
-  // Number of counters.
-  uint64_t len;
-  // Logical index of the first counter's bucket in the whole `u64` layout.
-  uint64_t first_index;
-  // A counter at this count or more takes `record` (with `ATOMIC`: the add is taken back first).
-  uint64_t limit;
-  // log2 of the layout's block size.
-  uint32_t block_scale;
-  // 32 or 64.
-  uint32_t counter_bits;
-  // A `picollo_recorder_kind` value.
-  uint32_t kind;
-  // Zero.
+  // 1-based line number of the interval in the text.
+  uint64_t line;
+  // 1 when the line has a tag (`picollo_log_reader_tag`), else 0.
+  uint32_t has_tag;
+  // Always 0.
   uint32_t reserved;
-} picollo_recorder;
-
-// One step of values and the counts of the buckets whose midpoint lies in it.
-typedef struct picollo_step {
-  // First value of the step.
-  uint64_t lower;
-  // Last value of the step (inclusive: the next step starts at `highest + 1`).
-  uint64_t highest;
-  // Counts of the buckets whose midpoint lies in `[lower, highest]`.
-  uint64_t count;
-  // Counts up to the end of this step.
-  uint64_t cumulative_count;
-  // `cumulative_count` over the count in range, in percent.
-  double percentile;
-} picollo_step;
+} picollo_log_interval;
 
 // A running measurement from `picollo_scope_begin`, on the caller's stack; fields private.
 typedef struct picollo_scope {
@@ -1176,37 +1177,6 @@ extern "C" {
 
 // Returns the ABI version of the loaded library (see `PICOLLO_ABI_VERSION`).
 uint32_t picollo_abi_version(void);
-
-// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,
-// 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended` (0 or 1). Errors: NULL
-// `out`; `INVALID_ARGUMENT` for a value outside those.
-picollo_status picollo_approx_counter_new(uint32_t threshold,
-                                          uint32_t max_shift,
-                                          uint32_t exact_when_uncontended,
-                                          struct picollo_approx_counter **out);
-
-// Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
-void picollo_approx_counter_free(struct picollo_approx_counter *c);
-
-// Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
-PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
-
-// Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
-void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
-
-// Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
-picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
-
-// Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
-// swap, so a racing increment counts once, before or after. Thread-safe.
-picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
-
-// Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
-// of which may be NULL.
-picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
-                                             uint32_t *threshold,
-                                             uint32_t *max_shift,
-                                             uint32_t *exact_when_uncontended);
 
 // Measures `work(ctx, k)` (k operations a call) on the calling thread as `config` says, into a
 // new result in `*out` for `picollo_bench_result_free` (docs/c-api.md, "Benchmarks"). Errors:
@@ -1254,7 +1224,7 @@ picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_resul
 // `OUT_OF_RANGE`.
 picollo_status picollo_bench_result_histogram(const struct picollo_bench_result *r, size_t index, const struct picollo_histogram **out);
 
-// Returns the default config: no name, the default counters, 2,000 samples within 5 s, an
+// Returns the default config: no name, the default counters, samples for 5 s, an
 // automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
 // default rounds and threshold (1 %), a seed from the clock.
 struct picollo_bench_config picollo_bench_config_default(void);
@@ -1281,31 +1251,6 @@ picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
 picollo_status picollo_bench_compare_info(const struct picollo_bench_result *a,
                                           const struct picollo_bench_result *b,
                                           struct picollo_bench_comparison *out);
-
-// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
-// Errors: `OUT_OF_RANGE` past the end.
-picollo_status picollo_histogram_bucket(const struct picollo_histogram *h, size_t storage_index, struct picollo_bucket *out);
-
-// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
-// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
-picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h, size_t *cursor, struct picollo_bucket *out);
-
-// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
-// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
-// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
-picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
-                                              size_t *cursor,
-                                              struct picollo_bucket *out,
-                                              size_t cap,
-                                              size_t *written);
-
-// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
-// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
-picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
-                                                    uint64_t *cursor,
-                                                    struct picollo_float_bucket *out,
-                                                    size_t capacity,
-                                                    size_t *written);
 
 // Returns the message of the last failed call on this thread ("" if none): never NULL, owned
 // by the library, valid until the next Picollo call on this thread.
@@ -1351,21 +1296,6 @@ picollo_status picollo_float_histogram_add(struct picollo_float_histogram *dst, 
 
 // Writes the facts of `h` to `*out`, from one consistent copy.
 picollo_status picollo_float_histogram_get_info(const struct picollo_float_histogram *h, struct picollo_float_info *out);
-
-// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
-// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
-// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h, uint32_t form, uint8_t *buf, size_t len, size_t *needed);
-
-// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
-// histogram in `*out` (the header's layout, with the unit of its lowest discernible value:
-// `picollo_histogram_get_unit`), for `picollo_histogram_free`. Errors: NULL `out`, or
-// `data` with a length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
-picollo_status picollo_histogram_decode_v2(const uint8_t *data, size_t len, struct picollo_histogram **out);
-
-// Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
-// midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
-picollo_status picollo_histogram_add_v2(struct picollo_histogram *h, const uint8_t *data, size_t len);
 
 // Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
 // `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
@@ -1425,98 +1355,65 @@ picollo_status picollo_histogram_add(struct picollo_histogram *dst, const struct
 // `UNSUPPORTED` outside the single-writer mode. Threads: from `dst`'s writing thread.
 picollo_status picollo_histogram_subtract(struct picollo_histogram *dst, const struct picollo_histogram *src);
 
+// Creates a counter at zero in `*out`, for `picollo_approx_counter_free`: `threshold` T (1..62,
+// 0 for 13), `max_shift` (1..62, 0 for 10), `exact_when_uncontended` (0 or 1). Errors: NULL
+// `out`; `INVALID_ARGUMENT` for a value outside those.
+picollo_status picollo_approx_counter_new(uint32_t threshold,
+                                          uint32_t max_shift,
+                                          uint32_t exact_when_uncontended,
+                                          struct picollo_approx_counter **out);
+
+// Frees a counter; NULL is ignored. Free each handle once, when no other thread uses it.
+void picollo_approx_counter_free(struct picollo_approx_counter *c);
+
+// Counts one event (approximately from 2^T on). Never fails; NULL is ignored. Thread-safe.
+PICOLLO_RECORD_ATTR void picollo_approx_counter_increment(struct picollo_approx_counter *c);
+
+// Adds `n` exactly, saturating at UINT64_MAX − 2^22; NULL is ignored. Thread-safe.
+void picollo_approx_counter_add(struct picollo_approx_counter *c, uint64_t n);
+
+// Writes the current estimate (unbiased; one atomic load) to `*out`. Thread-safe.
+picollo_status picollo_approx_counter_get(const struct picollo_approx_counter *c, uint64_t *out);
+
+// Takes the count to zero and writes the count taken to `*taken` (may be NULL): one atomic
+// swap, so a racing increment counts once, before or after. Thread-safe.
+picollo_status picollo_approx_counter_reset(struct picollo_approx_counter *c, uint64_t *taken);
+
+// Writes T, the cap on k and `exact_when_uncontended` (defaults resolved) to the outputs, each
+// of which may be NULL.
+picollo_status picollo_approx_counter_policy(const struct picollo_approx_counter *c,
+                                             uint32_t *threshold,
+                                             uint32_t *max_shift,
+                                             uint32_t *exact_when_uncontended);
+
+// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
+// Errors: `OUT_OF_RANGE` past the end.
+picollo_status picollo_histogram_bucket(const struct picollo_histogram *h, size_t storage_index, struct picollo_bucket *out);
+
+// Writes the next non-empty bucket from `*cursor` (start at 0) and moves `*cursor` past it;
+// `OUT_OF_RANGE` at the end. Copies the histogram per call: `_next_buckets` copies per batch.
+picollo_status picollo_histogram_next_bucket(const struct picollo_histogram *h, size_t *cursor, struct picollo_bucket *out);
+
+// Writes up to `cap` next non-empty buckets from `*cursor` (start at 0) to `out`, from one copy,
+// their number to `*written` (may be NULL), and moves `*cursor` past them. Errors: NULL `h`,
+// `cursor` or `out`; `INVALID_ARGUMENT` for `cap` 0; `OUT_OF_RANGE` (nothing written) at the end.
+picollo_status picollo_histogram_next_buckets(const struct picollo_histogram *h,
+                                              size_t *cursor,
+                                              struct picollo_bucket *out,
+                                              size_t cap,
+                                              size_t *written);
+
+// Writes up to `capacity` next non-empty buckets in ascending value order to `out`, as
+// `picollo_histogram_next_buckets` does. Errors: `OUT_OF_RANGE` (nothing written) at the end.
+picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_histogram *h,
+                                                    uint64_t *cursor,
+                                                    struct picollo_float_bucket *out,
+                                                    size_t capacity,
+                                                    size_t *written);
+
 // Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
 // midpoint values, single writer, dense storage, lowest discernible value 1.
 struct picollo_histogram_config picollo_histogram_config_default(void);
-
-// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
-picollo_status picollo_histogram_table(const struct picollo_histogram *h, const char *title, char *buf, size_t len, size_t *needed);
-
-// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
-// NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_histogram_text(const struct picollo_histogram *h,
-                                      uint32_t format,
-                                      const char *title,
-                                      char *buf,
-                                      size_t len,
-                                      size_t *needed);
-
-// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
-// NULL), as `picollo_histogram_text` does.
-picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
-                                            uint32_t format,
-                                            const char *title,
-                                            char *buf,
-                                            size_t len,
-                                            size_t *needed);
-
-// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
-// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
-picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
-                                      uint32_t ticks_per_half_distance,
-                                      double unit_ratio,
-                                      uint32_t csv,
-                                      char *buf,
-                                      size_t len,
-                                      size_t *needed);
-
-// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
-// frees with `picollo_log_writer_free`.
-picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
-
-// Frees a log writer and the text it still holds; NULL is ignored.
-void picollo_log_writer_free(struct picollo_log_writer *w);
-
-// Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
-// legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
-picollo_status picollo_log_writer_header(struct picollo_log_writer *w, double start_time, double base_time);
-
-// Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
-picollo_status picollo_log_writer_comment(struct picollo_log_writer *w, const char *text);
-
-// Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
-// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
-picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
-
-// Writes the interval line `[Tag=tag,]start,length,max,histogram` of `h` (`tag` NULL or "": none).
-// Errors (nothing written): NULL `w` or `h`; `INVALID_ARGUMENT`; `INVALID_UTF8`; `UNENCODABLE`.
-picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
-                                           const struct picollo_histogram *h,
-                                           const char *tag,
-                                           double start,
-                                           double length);
-
-// Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
-// `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
-picollo_status picollo_log_writer_take(struct picollo_log_writer *w, char *buf, size_t len, size_t *needed);
-
-// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
-// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
-// `OUT_OF_MEMORY`.
-picollo_status picollo_log_reader_new(const char *text, size_t len, struct picollo_log_reader **out);
-
-// Frees a log reader; NULL is ignored.
-void picollo_log_reader_free(struct picollo_log_reader *r);
-
-// Reads the next interval into `*info` and, unless `out` is NULL, its counts into a new
-// histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
-// `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
-// Safety: `info->struct_size` is set by the caller.
-picollo_status picollo_log_reader_next(struct picollo_log_reader *r, struct picollo_log_interval *info, struct picollo_histogram **out);
-
-// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
-// none or after a failed call).
-picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r, char *buf, size_t len, size_t *needed);
-
-// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
-// and `*base_time`; either may be NULL.
-picollo_status picollo_log_reader_times(const struct picollo_log_reader *r, double *start_time, double *base_time);
-
-// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
-// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
-// Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
-// `FORMAT_ERROR`; `OUT_OF_MEMORY`.
-picollo_status picollo_log_sum(const char *text, size_t len, const char *tag, double from, double to, struct picollo_histogram **out);
 
 // Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 // counted in part (docs/doubles-and-sparse.md, "Queries by value").
@@ -1572,6 +1469,103 @@ picollo_status picollo_float_histogram_add_rebinned(struct picollo_float_histogr
 picollo_status picollo_float_histogram_downsample(const struct picollo_float_histogram *h,
                                                   double relative_error,
                                                   struct picollo_float_histogram **out);
+
+// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
+// rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
+picollo_status picollo_histogram_percentile(const struct picollo_histogram *h, double rank, struct picollo_percentile *out);
+
+// Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
+// Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
+picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
+                                             const double *ranks,
+                                             size_t n,
+                                             struct picollo_percentile *out);
+
+// Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
+picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h, const double *ranks, size_t n, uint64_t *out);
+
+// Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
+picollo_status picollo_histogram_summary(const struct picollo_histogram *h, struct picollo_summary *out);
+
+// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
+// either output may be NULL.
+picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h, double *mean, double *stdev);
+
+// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
+// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
+picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
+                                                  double rank,
+                                                  struct picollo_float_percentile *out);
+
+// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
+// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
+picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
+                                                   const double *ranks,
+                                                   size_t n,
+                                                   struct picollo_float_percentile *out);
+
+// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
+picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h, struct picollo_float_summary *out);
+
+// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
+// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
+// NULL `h` or `out`.
+picollo_status picollo_histogram_recorder(const struct picollo_histogram *h, struct picollo_recorder *out);
+
+// Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
+// with `picollo_snapshot_free`.
+picollo_status picollo_snapshot_new(const struct picollo_histogram *h, struct picollo_snapshot **out);
+
+// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
+// recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
+picollo_status picollo_snapshot_update(struct picollo_snapshot *s, const struct picollo_histogram *h, uint32_t deltas);
+
+// Writes the snapshot's standard summary to `*out`.
+picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s, struct picollo_summary *out);
+
+// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
+picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
+                                            const double *ranks,
+                                            size_t n,
+                                            struct picollo_percentile *out);
+
+// Frees a snapshot; NULL is ignored.
+void picollo_snapshot_free(struct picollo_snapshot *s);
+
+// Takes a snapshot of `h` with full counts; the caller frees `*out` with
+// `picollo_float_snapshot_free`.
+picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h, struct picollo_float_snapshot **out);
+
+// Frees a float snapshot; NULL is ignored.
+void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
+
+// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
+// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
+picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s, const struct picollo_float_histogram *h, uint32_t deltas);
+
+// Writes the standard summary of a float snapshot to `*out`.
+picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s, struct picollo_float_summary *out);
+
+// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
+// included) to `out`, in batches as `picollo_histogram_next_buckets`. Errors: NULL `h`, `cursor`
+// or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE` after the last step.
+picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
+                                              uint64_t width,
+                                              uint64_t *cursor,
+                                              struct picollo_step *out,
+                                              size_t cap,
+                                              size_t *written);
+
+// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
+// logarithmic iteration) to `out`, as `picollo_histogram_linear_steps`. Errors: as that, and
+// `INVALID_ARGUMENT` for `first` 0 or a `base` that is not finite and above 1.
+picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
+                                           uint64_t first,
+                                           double base,
+                                           uint64_t *cursor,
+                                           struct picollo_step *out,
+                                           size_t cap,
+                                           size_t *written);
 
 // Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
 // `*out`, for `picollo_histogram_free`; `h` counts on from zero (docs/c-api.md, "Metrics export").
@@ -1801,106 +1795,9 @@ picollo_status picollo_perf_session_derived(const struct picollo_perf_session *s
 // Writes the same ratios over the means of the counters' histograms (before open too: NaN).
 picollo_status picollo_perf_session_derived_means(const struct picollo_perf_session *s, struct picollo_perf_derived *out);
 
-// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for a
-// rank that is NaN or outside 0..100; `EMPTY` when no value is in range.
-picollo_status picollo_histogram_percentile(const struct picollo_histogram *h, double rank, struct picollo_percentile *out);
-
-// Writes the percentiles of `n` ranks, found in one pass over one copy, to `out[0..n]`.
-// Errors: as `picollo_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-picollo_status picollo_histogram_percentiles(const struct picollo_histogram *h,
-                                             const double *ranks,
-                                             size_t n,
-                                             struct picollo_percentile *out);
-
-// Writes the values only of `n` ranks to `out[0..n]` (rules of `picollo_histogram_percentiles`).
-picollo_status picollo_histogram_percentile_values(const struct picollo_histogram *h, const double *ranks, size_t n, uint64_t *out);
-
-// Fills `*out` with the standard summary, allocating nothing (empty: zero percentiles, NaN moments).
-picollo_status picollo_histogram_summary(const struct picollo_histogram *h, struct picollo_summary *out);
-
-// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
-// either output may be NULL.
-picollo_status picollo_histogram_mean_stdev(const struct picollo_histogram *h, double *mean, double *stdev);
-
-// Writes the percentile at `rank` (percent, 0..100) to `*out`. Errors: `INVALID_ARGUMENT` for
-// a rank that is NaN or outside 0..100; `EMPTY` when no value is in a bucket.
-picollo_status picollo_float_histogram_percentile(const struct picollo_float_histogram *h,
-                                                  double rank,
-                                                  struct picollo_float_percentile *out);
-
-// Writes the percentiles of `n` ranks, found in one walk, to `out`. Errors: as
-// `picollo_float_histogram_percentile`, and `INVALID_ARGUMENT` unless strictly increasing.
-picollo_status picollo_float_histogram_percentiles(const struct picollo_float_histogram *h,
-                                                   const double *ranks,
-                                                   size_t n,
-                                                   struct picollo_float_percentile *out);
-
-// Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
-picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h, struct picollo_float_summary *out);
-
-// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
-// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
-// NULL `h` or `out`.
-picollo_status picollo_histogram_recorder(const struct picollo_histogram *h, struct picollo_recorder *out);
-
-// Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
-// with `picollo_snapshot_free`.
-picollo_status picollo_snapshot_new(const struct picollo_histogram *h, struct picollo_snapshot **out);
-
-// Refreshes `s` from `h` (or a histogram of the same configuration) without allocating: what was
-// recorded since the previous update (or reset) with `deltas` non-zero, else the full counts.
-picollo_status picollo_snapshot_update(struct picollo_snapshot *s, const struct picollo_histogram *h, uint32_t deltas);
-
-// Writes the snapshot's standard summary to `*out`.
-picollo_status picollo_snapshot_summary(const struct picollo_snapshot *s, struct picollo_summary *out);
-
-// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).
-picollo_status picollo_snapshot_percentiles(const struct picollo_snapshot *s,
-                                            const double *ranks,
-                                            size_t n,
-                                            struct picollo_percentile *out);
-
-// Frees a snapshot; NULL is ignored.
-void picollo_snapshot_free(struct picollo_snapshot *s);
-
-// Takes a snapshot of `h` with full counts; the caller frees `*out` with
-// `picollo_float_snapshot_free`.
-picollo_status picollo_float_snapshot_new(const struct picollo_float_histogram *h, struct picollo_float_snapshot **out);
-
-// Frees a float snapshot; NULL is ignored.
-void picollo_float_snapshot_free(struct picollo_float_snapshot *s);
-
-// Copies `h` (same layout and range) into `s` again, or with `deltas` non-zero what was recorded
-// since the previous refresh (extremes NaN). Errors: `LAYOUT_MISMATCH`, nothing changed.
-picollo_status picollo_float_snapshot_update(struct picollo_float_snapshot *s, const struct picollo_float_histogram *h, uint32_t deltas);
-
-// Writes the standard summary of a float snapshot to `*out`.
-picollo_status picollo_float_snapshot_summary(const struct picollo_float_snapshot *s, struct picollo_float_summary *out);
-
 // Returns the text of a status code: a static, NUL-terminated string, never NULL
 // ("unknown status" for a code this library does not know).
 const char *picollo_status_str(uint32_t status);
-
-// Writes up to `cap` next steps of `width` values (HdrHistogram's linear iteration, empty steps
-// included) to `out`, in batches as `picollo_histogram_next_buckets`. Errors: NULL `h`, `cursor`
-// or `out`; `INVALID_ARGUMENT` for `width` or `cap` 0; `OUT_OF_RANGE` after the last step.
-picollo_status picollo_histogram_linear_steps(const struct picollo_histogram *h,
-                                              uint64_t width,
-                                              uint64_t *cursor,
-                                              struct picollo_step *out,
-                                              size_t cap,
-                                              size_t *written);
-
-// Writes up to `cap` next steps `[0, first)`, `[first, first·base)`, … (HdrHistogram's
-// logarithmic iteration) to `out`, as `picollo_histogram_linear_steps`. Errors: as that, and
-// `INVALID_ARGUMENT` for `first` 0 or a `base` that is not finite and above 1.
-picollo_status picollo_histogram_log_steps(const struct picollo_histogram *h,
-                                           uint64_t first,
-                                           double base,
-                                           uint64_t *cursor,
-                                           struct picollo_step *out,
-                                           size_t cap,
-                                           size_t *written);
 
 // Writes the Markdown table of a summary into `buf`, headed `##### title` unless `title` is NULL
 // or "". Errors: NULL `summary`; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
@@ -1954,6 +1851,110 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
                                           char *buf,
                                           size_t len,
                                           size_t *needed);
+
+// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
+// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
+// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
+picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h, uint32_t form, uint8_t *buf, size_t len, size_t *needed);
+
+// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
+// histogram in `*out` (the header's layout, with the unit of its lowest discernible value:
+// `picollo_histogram_get_unit`), for `picollo_histogram_free`. Errors: NULL `out`, or
+// `data` with a length; `FORMAT_ERROR` with the reason; `OUT_OF_MEMORY`.
+picollo_status picollo_histogram_decode_v2(const uint8_t *data, size_t len, struct picollo_histogram **out);
+
+// Adds the counts of a V2 histogram (as `picollo_histogram_decode_v2` takes) into `h` at bucket
+// midpoints, all or nothing. Errors: `FORMAT_ERROR`; `OUT_OF_MEMORY`. Threads: as records are.
+picollo_status picollo_histogram_add_v2(struct picollo_histogram *h, const uint8_t *data, size_t len);
+
+// Writes the Markdown table of `h`'s summary into `buf`, headed `##### title` unless NULL or "".
+picollo_status picollo_histogram_table(const struct picollo_histogram *h, const char *title, char *buf, size_t len, size_t *needed);
+
+// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+// NULL). Errors: NULL `h`; `INVALID_ARGUMENT` for a format; `INVALID_UTF8`; `BUFFER_TOO_SMALL`.
+picollo_status picollo_histogram_text(const struct picollo_histogram *h,
+                                      uint32_t format,
+                                      const char *title,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *needed);
+
+// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
+// NULL), as `picollo_histogram_text` does.
+picollo_status picollo_float_histogram_text(const struct picollo_float_histogram *h,
+                                            uint32_t format,
+                                            const char *title,
+                                            char *buf,
+                                            size_t len,
+                                            size_t *needed);
+
+// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
+// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
+picollo_status picollo_histogram_hgrm(const struct picollo_histogram *h,
+                                      uint32_t ticks_per_half_distance,
+                                      double unit_ratio,
+                                      uint32_t csv,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *needed);
+
+// Creates a log writer (nothing written, base time 0, max unit ratio 10^6) that the caller
+// frees with `picollo_log_writer_free`.
+picollo_status picollo_log_writer_new(struct picollo_log_writer **out);
+
+// Frees a log writer and the text it still holds; NULL is ignored.
+void picollo_log_writer_free(struct picollo_log_writer *w);
+
+// Writes the header: version, `StartTime` and `BaseTime` unless NaN (seconds since the epoch),
+// legend. Errors: NULL `w`; `INVALID_ARGUMENT` (nothing written) for a negative or infinite time.
+picollo_status picollo_log_writer_header(struct picollo_log_writer *w, double start_time, double base_time);
+
+// Writes `text` as comment lines (`#` before each line). Errors: NULL `w` or `text`; `INVALID_UTF8`.
+picollo_status picollo_log_writer_comment(struct picollo_log_writer *w, const char *text);
+
+// Sets what the `Interval_Max` column of later intervals is divided by (default 10^6: ns to ms).
+// Errors: NULL `w`; `INVALID_ARGUMENT` for a ratio that is not finite above 0.
+picollo_status picollo_log_writer_set_max_unit_ratio(struct picollo_log_writer *w, double ratio);
+
+// Writes the interval line `[Tag=tag,]start,length,max,histogram` of `h` (`tag` NULL or "": none).
+// Errors (nothing written): NULL `w` or `h`; `INVALID_ARGUMENT`; `INVALID_UTF8`; `UNENCODABLE`.
+picollo_status picollo_log_writer_interval(struct picollo_log_writer *w,
+                                           const struct picollo_histogram *h,
+                                           const char *tag,
+                                           double start,
+                                           double length);
+
+// Moves the text written so far into `buf` and clears it from the writer. Errors: NULL `w`;
+// `BUFFER_TOO_SMALL`, nothing taken (call again, larger).
+picollo_status picollo_log_writer_take(struct picollo_log_writer *w, char *buf, size_t len, size_t *needed);
+
+// Creates in `*out`, for `picollo_log_reader_free`, a reader over a copy of `len` bytes of `text`
+// (no NUL needed; free `text` at will). Errors: NULL `out`, or `text` with a length;
+// `OUT_OF_MEMORY`.
+picollo_status picollo_log_reader_new(const char *text, size_t len, struct picollo_log_reader **out);
+
+// Frees a log reader; NULL is ignored.
+void picollo_log_reader_free(struct picollo_log_reader *r);
+
+// Reads the next interval into `*info` and, unless `out` is NULL, its counts into a new
+// histogram in `*out` for `picollo_histogram_free`. Errors: NULL `r` or `info`; `STRUCT_SIZE`;
+// `OUT_OF_RANGE` at the end; `FORMAT_ERROR` ("line N: …", line skipped); `OUT_OF_MEMORY`.
+// Safety: `info->struct_size` is set by the caller.
+picollo_status picollo_log_reader_next(struct picollo_log_reader *r, struct picollo_log_interval *info, struct picollo_histogram **out);
+
+// Writes the tag of the interval the last `picollo_log_reader_next` returned into `buf` ("" when
+// none or after a failed call).
+picollo_status picollo_log_reader_tag(const struct picollo_log_reader *r, char *buf, size_t len, size_t *needed);
+
+// Writes the `StartTime` and `BaseTime` headers read so far (NaN when absent) to `*start_time`
+// and `*base_time`; either may be NULL.
+picollo_status picollo_log_reader_times(const struct picollo_log_reader *r, double *start_time, double *base_time);
+
+// Sums the intervals of log `text` tagged `tag` (NULL or "": untagged) that start in
+// `[from, to)` (NaN: open) into a new histogram in `*out`, for `picollo_histogram_free`.
+// Errors: NULL `out`, or `text` with a length; `INVALID_UTF8`; `EMPTY` when none matches;
+// `FORMAT_ERROR`; `OUT_OF_MEMORY`.
+picollo_status picollo_log_sum(const char *text, size_t len, const char *tag, double from, double to, struct picollo_histogram **out);
 
 // Returns the ticks now, unserialized: `rdtsc` on x86-64 Linux, else monotonic nanoseconds.
 uint64_t picollo_ticks(void);

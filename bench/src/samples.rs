@@ -59,4 +59,3 @@ impl Samples {
         self.spans.retain(|s| s.samples > 0);
     }
 }
-

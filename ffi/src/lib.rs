@@ -37,14 +37,9 @@
 // with `#![cfg(target_os = "linux")]` at their top. cbindgen reads no inner attribute, so the
 // header declares their items without a guard of their own, and its preamble says once that
 // only Linux builds export them.
-mod any_histogram;
-mod approx;
 mod args;
 mod bench;
-mod bench_args;
-mod bench_text;
 mod boundary;
-mod buckets;
 mod buffer;
 mod choice;
 mod convert;
@@ -52,58 +47,27 @@ mod enums;
 mod error;
 mod float;
 mod handle;
-mod hdr;
 mod histogram;
-mod histogram_config;
-mod histogram_text;
 mod linux_enums;
-mod log;
-mod lookup;
 mod metrics;
 mod perf;
-mod perf_args;
-mod perf_histogram;
-mod perf_info;
-mod perf_read;
-mod perf_types;
-mod query;
-mod recorder;
-mod snapshot;
 mod status;
-mod steps;
 #[cfg(test)]
 mod testing;
 mod text;
 mod time;
-mod types;
 
-pub use approx::*;
 pub use bench::*;
-#[cfg(target_os = "linux")]
-pub use bench_args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
-pub use bench_text::*;
-pub use buckets::*;
 pub use enums::*;
 pub use error::picollo_last_error_message;
 pub use float::*;
-pub use hdr::*;
 pub use histogram::*;
-pub use histogram_config::*;
-pub use histogram_text::*;
 pub use linux_enums::*;
-pub use log::*;
 pub use metrics::*;
 pub use perf::*;
-pub use perf_info::*;
-pub use perf_read::*;
-pub use perf_types::*;
-pub use query::*;
-pub use recorder::*;
-pub use snapshot::*;
 pub use status::{picollo_status, picollo_status_str};
 pub use text::*;
 pub use time::*;
-pub use types::*;
 
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;

@@ -3,10 +3,10 @@
 use std::ffi::{c_char, CStr};
 use std::ptr;
 
-use crate::any_histogram::{dispatch_view, Histogram};
 use crate::error::picollo_last_error_message;
+use crate::histogram::any::{dispatch_view, Histogram};
+use crate::histogram::config::picollo_histogram_config_default;
 use crate::histogram::{picollo_histogram, picollo_histogram_free, picollo_histogram_new};
-use crate::histogram_config::picollo_histogram_config_default;
 use crate::status::picollo_status;
 
 /// Relative error of HdrHistogram's 3 significant digits (block size 1024).

@@ -13,12 +13,12 @@
 
 use picollo_core::concurrent::{CounterBits, Mode};
 
-use crate::any_histogram::{config_error, merge_error, Histogram};
 use crate::args::query;
 use crate::boundary::boundary;
 use crate::handle::{try_mut, try_ref};
+use crate::histogram::any::{config_error, merge_error, Histogram};
 use crate::histogram::picollo_histogram;
-use crate::snapshot::picollo_snapshot;
+use crate::histogram::snapshot::picollo_snapshot;
 use crate::status::picollo_status;
 
 /// Moves the counts recorded into `h` since its previous collect or reset into a new histogram in
@@ -51,6 +51,7 @@ pub unsafe extern "C" fn picollo_snapshot_collect(
     boundary!({
         let s = try_mut!(s)?;
         let h = try_ref!(h)?;
-        s.collect(h).map_err(|_| crate::snapshot::mismatch())
+        s.collect(h)
+            .map_err(|_| crate::histogram::snapshot::mismatch())
     })
 }

@@ -24,9 +24,9 @@ pub use otlp::*;
 pub use prometheus::*;
 pub use prometheus_native::*;
 
-use crate::any_histogram::{config_error, Histogram};
 use crate::error::Failure;
-use crate::snapshot::Snapshot;
+use crate::histogram::any::{config_error, Histogram};
+use crate::histogram::snapshot::Snapshot;
 
 /// One consistent copy of `h`'s counts (the exporters read plain counts, not live cells).
 fn copy_of(h: &Histogram) -> Result<Snapshot, Failure> {
@@ -38,11 +38,11 @@ fn copy_of(h: &Histogram) -> Result<Snapshot, Failure> {
 macro_rules! copied_view {
     ($copy:expr, $v:ident => $e:expr) => {
         match $copy.view() {
-            $crate::any_histogram::AnyView::U32($v) => Ok($e),
-            $crate::any_histogram::AnyView::U64($v) => Ok($e),
+            $crate::histogram::any::AnyView::U32($v) => Ok($e),
+            $crate::histogram::any::AnyView::U64($v) => Ok($e),
             // A snapshot's view is a copy, never live cells.
-            $crate::any_histogram::AnyView::LiveU32(_)
-            | $crate::any_histogram::AnyView::LiveU64(_) => Err($crate::error::Failure::new(
+            $crate::histogram::any::AnyView::LiveU32(_)
+            | $crate::histogram::any::AnyView::LiveU64(_) => Err($crate::error::Failure::new(
                 $crate::status::picollo_status::Panic,
                 "internal error: a snapshot gave a view of live cells",
             )),

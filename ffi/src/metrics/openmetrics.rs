@@ -30,12 +30,12 @@ use picollo_core::openmetrics::{
 
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
-use crate::any_histogram::Histogram;
 use crate::args::StructSized;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::error::Failure;
 use crate::handle::{caller_owned, try_ref};
+use crate::histogram::any::Histogram;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 

@@ -19,7 +19,6 @@ use picollo_core::otlp::{
 
 use super::labels::{picollo_label, try_labels};
 use super::{copied_view, copy_of};
-use crate::any_histogram::Histogram;
 use crate::args::{read_sized, try_str, StructSized};
 use crate::boundary::boundary;
 use crate::buffer::{copy_bytes, copy_text, CallerBuffer};
@@ -27,6 +26,7 @@ use crate::choice::choice;
 use crate::enums::{picollo_otlp_format, picollo_otlp_temporality};
 use crate::error::Failure;
 use crate::handle::{caller_owned, try_ref};
+use crate::histogram::any::Histogram;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 

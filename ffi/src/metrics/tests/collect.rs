@@ -5,10 +5,10 @@ use std::ptr;
 use picollo_core::ValueSelection;
 
 use super::histogram;
-use crate::any_histogram::dispatch_view;
+use crate::histogram::any::dispatch_view;
+use crate::histogram::snapshot::{picollo_snapshot_free, picollo_snapshot_new, Snapshot};
 use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
 use crate::metrics::{picollo_histogram_collect, picollo_snapshot_collect};
-use crate::snapshot::{picollo_snapshot_free, picollo_snapshot_new, Snapshot};
 use crate::status::picollo_status;
 use crate::testing::{last_error, Handle};
 

@@ -3,16 +3,16 @@
 
 use picollo_core::float::FloatCounts;
 
-use crate::any_histogram::{config_error, dispatch_view};
 use crate::args::query;
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
 use crate::handle::{free_boxed, try_mut, try_ref};
+use crate::histogram::any::{config_error, dispatch_view};
 use crate::histogram::picollo_histogram;
-use crate::query::{percentiles_into, rank_query};
+use crate::histogram::query::{percentiles_into, rank_query};
+use crate::histogram::types::{picollo_float_summary, picollo_percentile, picollo_summary};
 use crate::status::picollo_status;
-use crate::types::{picollo_float_summary, picollo_percentile, picollo_summary};
 
 /// A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 pub struct picollo_snapshot {
@@ -140,7 +140,7 @@ pub unsafe extern "C" fn picollo_float_snapshot_update(
         let now = h.counts()?;
         let shown = if deltas != 0 {
             now.delta(&s.last)
-                .map_err(crate::any_histogram::merge_error)?
+                .map_err(crate::histogram::any::merge_error)?
         } else {
             if now.shape() != s.last.shape() {
                 return Err(Failure::new(

@@ -4,16 +4,16 @@
 use picollo_core::float::FloatHistogram;
 use picollo_core::MergeError;
 
-use crate::any_histogram::{dispatch_view, merge_error};
 use crate::args::{out, query};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, merge_floats, picollo_float_histogram, AnyFloat};
 use crate::handle::try_ref;
-use crate::hdr::handle_of;
+use crate::histogram::any::{dispatch_view, merge_error};
 use crate::histogram::picollo_histogram;
-use crate::query::query_error;
+use crate::histogram::query::query_error;
 use crate::status::picollo_status;
+use crate::text::hdr::handle_of;
 
 /// Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 /// counted in part (docs/doubles-and-sparse.md, "Queries by value").

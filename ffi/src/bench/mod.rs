@@ -5,17 +5,23 @@
 //! core result's counts when the run ends, owned by the result and lent out.
 #![cfg(target_os = "linux")]
 
+pub(crate) mod args;
+pub(crate) mod text;
+
+pub use args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
+pub use text::*;
+
 use std::ffi::{c_char, c_void};
 
 use picollo_bench::{Bench, BenchResult};
 use picollo_core::concurrent::{CounterBits, Mode};
 
-use crate::any_histogram::{config_error, merge_error, Histogram};
 use crate::args::{out, query, read_sized, str_from};
-use crate::bench_args::{bench_failure, bench_of, picollo_bench_config, picollo_bench_result};
+use crate::bench::args::{bench_failure, bench_of};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
+use crate::histogram::any::{config_error, merge_error, Histogram};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
@@ -196,8 +202,8 @@ mod tests {
     use std::ptr;
 
     use super::*;
-    use crate::any_histogram::dispatch_view;
-    use crate::bench_args::picollo_bench_config_default;
+    use crate::bench::args::picollo_bench_config_default;
+    use crate::histogram::any::dispatch_view;
     use crate::testing::last_error;
 
     unsafe extern "C" fn count_calls(ctx: *mut c_void, iterations: u64) {

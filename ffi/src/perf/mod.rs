@@ -10,20 +10,29 @@
 //! stays at one address for the session's whole life.
 #![cfg(target_os = "linux")]
 
+pub(crate) mod args;
+pub(crate) mod histogram;
+pub(crate) mod info;
+pub(crate) mod read;
+pub(crate) mod types;
+
+pub use info::*;
+pub use read::*;
+pub use types::*;
+
 use std::ffi::c_char;
 
 use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionBuilder};
 use picollo_core::Config;
 
-use crate::any_histogram::config_error;
 use crate::args::{create, try_str, StructSized};
 use crate::choice::flag;
 use crate::error::Failure;
 use crate::handle::free_boxed;
+use crate::histogram::any::config_error;
 use crate::linux_enums::picollo_perf_record_kind;
-use crate::perf_args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
-use crate::perf_histogram::{session_histogram, SessionHistogram};
-use crate::perf_types::picollo_perf_config;
+use crate::perf::args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
+use crate::perf::histogram::{session_histogram, SessionHistogram};
 use crate::status::picollo_status;
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.

@@ -5,7 +5,6 @@
 use picollo_core::concurrent::{CounterBits, Mode};
 use picollo_core::hdr::{self, V2Error};
 
-use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
 use crate::args::try_slice;
 use crate::boundary::boundary;
 use crate::buffer::{copy_text, write_bytes, CallerBuffer};
@@ -13,6 +12,7 @@ use crate::choice::choice;
 use crate::enums::picollo_v2_form;
 use crate::error::Failure;
 use crate::handle::{set_boxed, try_mut, try_ref};
+use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 

@@ -2,19 +2,19 @@
 //! bucket, NaN and infinities apart, exact extremes and sum). Create, record, reset,
 //! merge, facts. Its queries stand beside the integer histogram's, one idea a module:
 //! percentiles and summaries in `query`, buckets in `buckets`, queries by value in
-//! `lookup`, text in `text` and `histogram_text`, snapshots in `snapshot`.
+//! `lookup`, text in `text`, snapshots in `snapshot`.
 
 use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
 
-use crate::any_histogram::config_error;
 use crate::args::{create, query, try_slice, StructSized};
 use crate::boundary::boundary;
 use crate::choice::choice;
 use crate::enums::{picollo_float_mode, picollo_float_storage};
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, try_ref};
+use crate::histogram::any::config_error;
+use crate::histogram::types::picollo_float_info;
 use crate::status::picollo_status;
-use crate::types::picollo_float_info;
 
 /// A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
 /// queries on any thread; records as the mode allows; `_free` races no other call.

@@ -9,10 +9,10 @@ use crate::buffer::write_text;
 use crate::choice::flag;
 use crate::handle::try_mut;
 use crate::histogram::picollo_histogram;
+use crate::perf::args::{perf_failure, record_kind};
+use crate::perf::histogram::lend;
+use crate::perf::types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};
 use crate::perf::{invalid, picollo_perf_session, session};
-use crate::perf_args::{perf_failure, record_kind};
-use crate::perf_histogram::lend;
-use crate::perf_types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};
 use crate::status::picollo_status;
 
 /// Reads every counter, through rdpmc when allowed and `force_syscall` is 0, else one `read(2)`

@@ -10,8 +10,8 @@ use picollo_bench::shift::Design;
 use picollo_bench::{compare, Comparison, Verdict};
 
 use crate::args::{out, query, sized_out};
+use crate::bench::args::picollo_bench_result;
 use crate::bench::BenchRun;
-use crate::bench_args::picollo_bench_result;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::choice::choice;

@@ -9,15 +9,15 @@ use picollo_core::hdr::{
     self, LogError, LogErrorKind, LogPosition, LogReader, LogWriter, Selection,
 };
 
-use crate::any_histogram::dispatch_view;
 use crate::args::{out, query, sized_out, try_bytes, try_str};
 use crate::boundary::boundary;
 use crate::buffer::take_text;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
-use crate::hdr::{handle_of, v2_status};
+use crate::histogram::any::dispatch_view;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
+use crate::text::hdr::{handle_of, v2_status};
 
 /// The status of a log failure: a line that cannot be read is a `FORMAT_ERROR` (the message
 /// starts with "line N: "), a bad writer argument `INVALID_ARGUMENT`, a histogram that
@@ -133,7 +133,7 @@ pub unsafe extern "C" fn picollo_log_writer_interval(
         let (encoded, max) = h.with_view(
             |view| dispatch_view!(view, v => (v.encode_v2_base64(), hdr::interval_max(&v))),
         )?;
-        let encoded = encoded.map_err(crate::hdr::v2_error)?;
+        let encoded = encoded.map_err(crate::text::hdr::v2_error)?;
         w.interval_encoded(tag, start, length, max, &encoded)
             .map_err(log_error)
     })

@@ -2,6 +2,14 @@
 //! table, the diff table, the one-line summary, JSON, and a percentile's one-line form, for
 //! integer and float summaries alike.
 
+pub(crate) mod hdr;
+pub(crate) mod histogram;
+pub(crate) mod log;
+
+pub use hdr::*;
+pub use histogram::*;
+pub use log::*;
+
 use std::ffi::c_char;
 use std::fmt::Write;
 
@@ -14,8 +22,8 @@ use crate::buffer::write_text;
 use crate::enums::picollo_text_format;
 use crate::error::Failure;
 use crate::handle::{try_ref, Castable};
+use crate::histogram::types::{picollo_float_summary, picollo_percentile, picollo_summary};
 use crate::status::picollo_status;
-use crate::types::{picollo_float_summary, picollo_percentile, picollo_summary};
 
 /// The text `write` produces.
 pub(crate) fn rendered(

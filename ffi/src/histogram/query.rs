@@ -4,17 +4,17 @@
 use picollo_core::float::FloatPercentile;
 use picollo_core::{Percentile, QueryError};
 
-use crate::any_histogram::{dispatch_view, AnyView};
 use crate::args::{out, query, require, try_slice, try_slice_mut, write_out};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
 use crate::handle::{try_mut, try_ref, Castable};
+use crate::histogram::any::{dispatch_view, AnyView};
 use crate::histogram::picollo_histogram;
-use crate::status::picollo_status;
-use crate::types::{
+use crate::histogram::types::{
     picollo_float_percentile, picollo_float_summary, picollo_percentile, picollo_summary,
 };
+use crate::status::picollo_status;
 
 /// `n` copies of `value` in a vector whose allocation failing is reported, not fatal (`n`
 /// comes from the caller).

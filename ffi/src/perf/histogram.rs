@@ -9,8 +9,8 @@ use std::sync::Arc;
 use picollo_core::concurrent::{CounterBits, Mode};
 use picollo_core::Config;
 
-use crate::any_histogram::{config_error, Histogram};
 use crate::error::Failure;
+use crate::histogram::any::{config_error, Histogram};
 use crate::histogram::picollo_histogram;
 
 /// A counter's histogram: 64-bit counters, single writer (the session's thread records;

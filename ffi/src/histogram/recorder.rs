@@ -4,11 +4,11 @@
 
 use picollo_core::concurrent::DirectKind;
 
-use crate::any_histogram::Histogram;
 use crate::boundary::boundary;
 use crate::convert::bits_to_c;
 use crate::enums::picollo_recorder_kind;
 use crate::handle::{caller_owned, try_mut, try_ref};
+use crate::histogram::any::Histogram;
 use crate::histogram::{picollo_histogram, picollo_histogram_record_fn, picollo_record_fn};
 use crate::status::picollo_status;
 
@@ -79,14 +79,14 @@ pub unsafe extern "C" fn picollo_histogram_recorder(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::histogram::config::picollo_histogram_config_default;
+    use crate::histogram::types::picollo_histogram_info;
     use crate::histogram::{picollo_histogram_free, picollo_histogram_new};
-    use crate::histogram_config::picollo_histogram_config_default;
-    use crate::types::picollo_histogram_info;
     use picollo_core::Layout;
 
     /// A histogram of `cfg` and its recorder (free the histogram with `picollo_histogram_free`).
     fn histogram_and_recorder(
-        cfg: &crate::histogram_config::picollo_histogram_config,
+        cfg: &crate::histogram::config::picollo_histogram_config,
     ) -> (*mut crate::histogram::picollo_histogram, picollo_recorder) {
         let mut h = std::ptr::null_mut();
         // SAFETY: a valid config and out-pointer.

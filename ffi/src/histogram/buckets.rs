@@ -5,14 +5,14 @@ use picollo_core::float::{FloatCounts, FloatShape, Side};
 use picollo_core::view::Counts;
 use picollo_core::{Counter, View};
 
-use crate::any_histogram::dispatch_view;
 use crate::args::query;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
+use crate::histogram::any::dispatch_view;
 use crate::histogram::picollo_histogram;
-use crate::query::{next_batch, BatchWords};
+use crate::histogram::query::{next_batch, BatchWords};
+use crate::histogram::types::{picollo_bucket, picollo_float_bucket, side_code};
 use crate::status::picollo_status;
-use crate::types::{picollo_bucket, picollo_float_bucket, side_code};
 
 /// Writes the bucket at `storage_index` (below `info.storage_len`), empty or not.
 /// Errors: `OUT_OF_RANGE` past the end.

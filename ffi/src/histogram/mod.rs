@@ -1,16 +1,38 @@
-//! `picollo_histogram_*`: create, record, reset, merge. The queries are in `query`, the
-//! text in `histogram_text`, the options in `histogram_config`.
+//! `picollo_histogram_*`: create, record, reset, merge; beside them, one module each, the
+//! options (`config`), the handle's value (`any`), the queries (`query`, `lookup`,
+//! `buckets`, `steps`), snapshots, recorders, the approximate counter and the C structs
+//! (`types`). Their texts are in `crate::text`.
 
-use crate::any_histogram::{config_error, dispatch_view, merge_error, Histogram};
+pub(crate) mod any;
+pub(crate) mod approx;
+pub(crate) mod buckets;
+pub(crate) mod config;
+pub(crate) mod lookup;
+pub(crate) mod query;
+pub(crate) mod recorder;
+pub(crate) mod snapshot;
+pub(crate) mod steps;
+pub(crate) mod types;
+
+pub use approx::*;
+pub use buckets::*;
+pub use config::*;
+pub use lookup::*;
+pub use query::*;
+pub use recorder::*;
+pub use snapshot::*;
+pub use steps::*;
+pub use types::*;
+
 use crate::args::{create, query, try_slice};
 use crate::boundary::boundary;
 use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_arg, selection_to_c};
 use crate::enums::picollo_storage;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, try_ref, Castable};
-use crate::histogram_config::{parse_config, picollo_histogram_config};
+use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram};
+use crate::histogram::config::parse_config;
 use crate::status::picollo_status;
-use crate::types::picollo_histogram_info;
 use picollo_core::concurrent::{GeneralPath, RecordFn};
 use picollo_core::MergeError;
 

@@ -9,9 +9,9 @@ use picollo_core::perf::{discover, is_counter_supported};
 use crate::args::{out, try_str};
 use crate::boundary::boundary;
 use crate::buffer::write_text;
+use crate::perf::args::perf_failure;
 use crate::perf::parse_event;
-use crate::perf_args::perf_failure;
-use crate::perf_types::picollo_perf_info;
+use crate::perf::types::picollo_perf_info;
 use crate::status::picollo_status;
 
 /// Writes what the machine offers to `*out`: CPUID, the PMUs in sysfs, rdpmc and

@@ -8,13 +8,13 @@ use picollo_core::iter::StepCount;
 use picollo_core::view::Counts;
 use picollo_core::{Counter, View};
 
-use crate::any_histogram::dispatch_view;
+use crate::histogram::any::dispatch_view;
 
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::caller_owned;
 use crate::histogram::picollo_histogram;
-use crate::query::{next_batch, query_error, BatchWords};
+use crate::histogram::query::{next_batch, query_error, BatchWords};
 use crate::status::picollo_status;
 
 /// One step of values and the counts of the buckets whose midpoint lies in it.

@@ -3,10 +3,10 @@
 use picollo_core::concurrent::{Mode, Storage};
 use picollo_core::Config;
 
-use crate::any_histogram::config_error;
 use crate::args::StructSized;
 use crate::enums::{picollo_mode, picollo_storage};
 use crate::error::Failure;
+use crate::histogram::any::config_error;
 
 /// Configuration for `picollo_histogram_new`, from `picollo_histogram_config_default`.
 #[repr(C)]

@@ -7,8 +7,6 @@ use std::ffi::c_char;
 
 use picollo_core::HgrmOptions;
 
-use crate::any_histogram::dispatch_view;
-use crate::any_histogram::Histogram;
 use crate::args::try_str;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
@@ -17,6 +15,8 @@ use crate::enums::picollo_text_format;
 use crate::error::Failure;
 use crate::float::{picollo_float_histogram, AnyFloat};
 use crate::handle::{try_ref, Castable};
+use crate::histogram::any::dispatch_view;
+use crate::histogram::any::Histogram;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 use crate::text::{fmt_internal, rendered, TextForms};
@@ -143,13 +143,13 @@ mod tests {
     use std::ptr;
 
     use super::*;
+    use crate::histogram::config::picollo_histogram_config_default;
+    use crate::histogram::query::picollo_histogram_summary;
+    use crate::histogram::types::picollo_summary;
     use crate::histogram::{
         picollo_histogram_free, picollo_histogram_new, picollo_histogram_record,
     };
-    use crate::histogram_config::picollo_histogram_config_default;
-    use crate::query::picollo_histogram_summary;
     use crate::text::{picollo_summary_json, picollo_summary_line};
-    use crate::types::picollo_summary;
 
     /// The text one writer puts into a large buffer.
     fn text(write: impl FnOnce(*mut c_char, usize) -> picollo_status) -> String {

@@ -11,8 +11,8 @@ use picollo_core::perf::Event;
 use crate::args::{str_from, StructSized};
 use crate::choice::flag;
 use crate::error::Failure;
+use crate::perf::args::perf_status;
 use crate::perf::parse_event;
-use crate::perf_args::perf_status;
 use crate::status::picollo_status;
 
 /// How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
