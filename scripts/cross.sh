@@ -102,6 +102,7 @@ clib() {
   local tarball="$out/picollo-0.1.0-linux-$1-glibc$GLIBC.tar.gz"
   use_zig_for "$arch"
   rm -rf "$dest"
+  mkdir -p "$out"
   # Debian's cargo-c runs an older cargo than rustup's: its builds get a folder of their own.
   if ! CARGO_TARGET_DIR="$out/cargo-c-$arch" cargo cinstall --release -p picollo-ffi \
       --target "$target" --prefix /usr/local --libdir /usr/local/lib --destdir "$dest" \
