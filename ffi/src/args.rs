@@ -163,13 +163,19 @@ pub(crate) unsafe trait StructSized: Copy {
     }
 }
 
-/// Declare a config struct [`StructSized`] under its C name: `struct_sized!(picollo_x);`. The
-/// invocation carries the `// SAFETY:` argument that the struct meets the trait's contract.
+/// Declare a config struct [`StructSized`] under its C name: `struct_sized!(picollo_x);`, or
+/// `struct_sized!(picollo_x, older: [field, …]);` where older ABIs ended the struct before
+/// each of those fields (its [`StructSized::OLDER_SIZES`]). The invocation carries the
+/// `// SAFETY:` argument that the struct meets the trait's contract.
 macro_rules! struct_sized {
     ($t:ident) => {
+        $crate::args::struct_sized!($t, older: []);
+    };
+    ($t:ident, older: [$($field:ident),* $(,)?]) => {
         // SAFETY: the `// SAFETY:` comment above the invocation argues the contract for `$t`.
         unsafe impl $crate::args::StructSized for $t {
             const NAME: &'static str = stringify!($t);
+            const OLDER_SIZES: &'static [usize] = &[$(std::mem::offset_of!($t, $field)),*];
         }
     };
 }

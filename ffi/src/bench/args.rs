@@ -58,15 +58,9 @@ pub struct picollo_bench_config {
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
-// which take every bit pattern (the pointers are checked when read).
-unsafe impl StructSized for picollo_bench_config {
-    const NAME: &'static str = "picollo_bench_config";
-    /// The sizes before `baseline` (ABI 1.9) and before `threshold` (ABI 1.10).
-    const OLDER_SIZES: &'static [usize] = &[
-        std::mem::offset_of!(picollo_bench_config, baseline),
-        std::mem::offset_of!(picollo_bench_config, threshold),
-    ];
-}
+// which take every bit pattern (the pointers are checked when read). ABI 1.9 ended the
+// struct before `baseline`, ABI 1.10 to 1.12 before `threshold`.
+crate::args::struct_sized!(picollo_bench_config, older: [baseline, threshold]);
 
 /// Returns the default config: no name, the default counters, samples for 5 s, an
 /// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the

@@ -39,16 +39,10 @@ pub struct picollo_histogram_config {
     pub lowest_discernible: u64,
 }
 
-// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only.
-unsafe impl StructSized for picollo_histogram_config {
-    const NAME: &'static str = "picollo_histogram_config";
-    /// ABI 1.0 to 1.6: the struct ended with `storage` (before 1.6 `reserved`); ABI 1.7 to
-    /// 1.10 with `reserved`.
-    const OLDER_SIZES: &'static [usize] = &[
-        std::mem::offset_of!(picollo_histogram_config, exact_extremes),
-        std::mem::offset_of!(picollo_histogram_config, lowest_discernible),
-    ];
-}
+// SAFETY: `#[repr(C)]`, `struct_size: u32` first, integers and a float only. ABI 1.0 to
+// 1.6 ended the struct with `storage` (before 1.6 `reserved`), ABI 1.7 to 1.10 with
+// `reserved`.
+crate::args::struct_sized!(picollo_histogram_config, older: [exact_extremes, lowest_discernible]);
 
 /// Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
 /// midpoint values, single writer, dense storage, lowest discernible value 1.
