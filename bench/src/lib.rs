@@ -60,6 +60,17 @@ pub fn black_box<T>(x: T) -> T {
     core::hint::black_box(x)
 }
 
+/// Builder methods that each set one field: `fn with_x(x: T) => field = value;`.
+macro_rules! setters {
+    ($($(#[$doc:meta])* fn $name:ident($arg:ident: $ty:ty) => $field:ident = $value:expr;)+) => {$(
+        $(#[$doc])*
+        pub fn $name(mut self, $arg: $ty) -> Self {
+            self.$field = $value;
+            self
+        }
+    )+};
+}
+
 /// `op` as work that runs `k` operations a call.
 fn batched(op: &mut impl FnMut()) -> impl FnMut(u64) + '_ {
     move |k| {
@@ -132,64 +143,33 @@ impl Bench {
         self
     }
 
-    /// The most time the warm-up may take.
-    pub fn with_warmup(mut self, budget: Duration) -> Self {
-        self.warmup = budget;
-        self
-    }
-
-    /// How many samples (batches) to record at most.
-    pub fn with_samples(mut self, samples: usize) -> Self {
-        self.samples = samples;
-        self
-    }
-
-    /// The most time the samples may take (at least one sample is taken).
-    pub fn with_time_budget(mut self, budget: Duration) -> Self {
-        self.budget = budget;
-        self
-    }
-
-    /// Operations per sample; 1 records every call. Without this, the batch is chosen.
-    pub fn with_batch(mut self, k: u64) -> Self {
-        self.batch = Some(k);
-        self
-    }
-
-    /// Run on this CPU (the calling thread stays pinned after the run).
-    pub fn with_pinned_cpu(mut self, cpu: usize) -> Self {
-        self.pin = Some(cpu);
-        self
-    }
-
-    /// Run at this nice value, -20 to 19 (the calling thread keeps it after the run).
-    pub fn with_nice(mut self, nice: i32) -> Self {
-        self.nice = Some(nice);
-        self
-    }
-
-    /// How many rounds to cut the samples into: a run's (default [`RUN_ROUNDS`]), or an
-    /// interleaved comparison's, each round running both sides back to back (default one
-    /// round per [`ROUND_SECONDS`] of the time budget, 10 to 100). Comparisons judge round
-    /// against round.
-    pub fn with_rounds(mut self, rounds: usize) -> Self {
-        self.rounds = Some(rounds);
-        self
-    }
-
-    /// The change in percent below which a comparison against this result calls a
-    /// significant difference `within noise` rather than faster or slower (default
-    /// [`DEFAULT_THRESHOLD`]; 0 turns it off).
-    pub fn with_threshold(mut self, percent: f64) -> Self {
-        self.threshold = percent;
-        self
-    }
-
-    /// The seed of the order in which each interleaved round runs its two sides (default:
-    /// the clock's ticks).
-    pub fn with_seed(mut self, seed: u64) -> Self {
-        self.seed = Some(seed);
-        self
+    setters! {
+        /// The most time the warm-up may take.
+        fn with_warmup(budget: Duration) => warmup = budget;
+        /// How many samples (batches) to record at most.
+        fn with_samples(samples: usize) => samples = samples;
+        /// The most time the samples may take (at least one sample is taken).
+        fn with_time_budget(budget: Duration) => budget = budget;
+        /// Operations per sample; 1 records every call. Without this, the batch is chosen.
+        fn with_batch(k: u64) => batch = Some(k);
+        /// Run on this CPU (the calling thread stays pinned after the run).
+        fn with_pinned_cpu(cpu: usize) => pin = Some(cpu);
+        /// Run at this nice value, -20 to 19 (the calling thread keeps it after the run).
+        fn with_nice(nice: i32) => nice = Some(nice);
+        /// How many rounds to cut the samples into: a run's (default [`RUN_ROUNDS`]), or an
+        /// interleaved comparison's, each round running both sides back to back (default
+        /// one round per [`ROUND_SECONDS`] of the time budget, 10 to 100). Comparisons
+        /// judge round against round.
+        fn with_rounds(rounds: usize) => rounds = Some(rounds);
+        /// The change in percent below which a comparison against this result calls a
+        /// significant difference `within noise` rather than faster or slower (default
+        /// [`DEFAULT_THRESHOLD`]; 0 turns it off).
+        fn with_threshold(percent: f64) => threshold = percent;
+        /// The seed of the order in which each interleaved round runs its two sides
+        /// (default: the clock's ticks).
+        fn with_seed(seed: u64) => seed = Some(seed);
+        /// The histograms' relative error (as [`picollo::Config::with_relative_error`]).
+        fn with_relative_error(relative_error: f64) => relative_error = relative_error;
     }
 
     /// The rounds of an interleaved comparison.
@@ -201,12 +181,6 @@ impl Bench {
     /// These settings under another name.
     fn named(mut self, name: &str) -> Self {
         self.name = name.into();
-        self
-    }
-
-    /// The histograms' relative error (as [`picollo::Config::with_relative_error`]).
-    pub fn with_relative_error(mut self, relative_error: f64) -> Self {
-        self.relative_error = relative_error;
         self
     }
 

@@ -46,17 +46,13 @@ fn say(what: &str, outcome: &Outcome) {
     println!("hw-check: {what}: {outcome}");
 }
 
-/// CPU model, logical CPUs and kernel, as /proc tells them.
+/// CPU model, logical CPUs and kernel, as the harness's report reads them.
 fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("model name")?.split_once(':'))
-        .map_or("unknown CPU", |(_, m)| m.trim())
-        .to_string();
-    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    format!("{model}, {cpus} logical CPUs, Linux {}", kernel.trim())
+    let c = picollo_bench::Conditions::of_machine(None);
+    format!(
+        "{}, {} logical CPUs, Linux {}",
+        c.cpu_model, c.cpus, c.kernel
+    )
 }
 
 /// The PMU-related CPU flags (/proc/cpuinfo) and the kernel's event sources (sysfs): the
