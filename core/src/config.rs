@@ -62,6 +62,8 @@ pub enum ConfigError {
     },
     /// Sparse storage in the thread-local mode, whose per-thread shards are dense.
     SparseThreadLocal,
+    /// A floating-point histogram in a mode other than single writer or interlocked.
+    FloatMode,
     /// The lowest discernible value is 0, or its unit (rounded down to a power of two) is too
     /// wide for the layout: the unit-wide buckets would pass `2^64`.
     LowestDiscernible {
@@ -117,6 +119,10 @@ impl core::fmt::Display for ConfigError {
             ConfigError::SparseThreadLocal => f.write_str(
                 "sparse storage is offered in the single-writer, interlocked and approximate \
                  modes, not the thread-local one (its per-thread shards are dense)",
+            ),
+            ConfigError::FloatMode => f.write_str(
+                "a floating-point histogram records in the single-writer or interlocked mode \
+                 (its exact sum and extremes need every record)",
             ),
             ConfigError::LowestDiscernible { lowest, max } => write!(
                 f,

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{exact_rank_count, SplitMix64};
-use picollo::float::{FloatConfig, FloatHistogram, FloatMode, Side, Storage};
+use picollo::float::{FloatConfig, FloatHistogram, Mode, Side, Storage};
 use picollo::{MergeError, ValueSelection, STANDARD_RANKS};
 
 /// A named dataset of doubles (NaN and infinities included where the name says).
@@ -95,7 +95,7 @@ fn configs() -> Vec<FloatConfig> {
     out.push(
         FloatConfig::new()
             .with_relative_error(0.01)
-            .with_mode(FloatMode::Interlocked),
+            .with_mode(Mode::Interlocked),
     );
     out
 }
@@ -316,8 +316,7 @@ fn values_outside_the_magnitude_range_are_counted_apart() {
 
 #[test]
 fn interlocked_writers_lose_nothing() {
-    let h =
-        FloatHistogram::<u64>::new(FloatConfig::new().with_mode(FloatMode::Interlocked)).unwrap();
+    let h = FloatHistogram::<u64>::new(FloatConfig::new().with_mode(Mode::Interlocked)).unwrap();
     std::thread::scope(|s| {
         for t in 0..4 {
             let h = &h;
@@ -526,7 +525,7 @@ fn rebinning_into_a_coarser_layout_is_recording_there() {
 #[test]
 fn sums_near_the_largest_double_overflow_only_when_the_true_sum_does() {
     let huge = [1e308, -1.05e308, 1e308, -1.05e308];
-    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+    for mode in [Mode::SingleWriter, Mode::Interlocked] {
         for storage in [Storage::Dense, Storage::Sparse] {
             let h = FloatHistogram::<u64>::new(
                 FloatConfig::new().with_mode(mode).with_storage(storage),
@@ -600,7 +599,7 @@ fn stdev_of_magnitudes_near_the_largest_double() {
 
 #[test]
 fn an_interval_dwarfed_by_earlier_values_keeps_its_sum() {
-    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+    for mode in [Mode::SingleWriter, Mode::Interlocked] {
         let h = FloatHistogram::<u64>::new(FloatConfig::new().with_mode(mode)).unwrap();
         h.record(1e300);
         let before = h.counts().unwrap();
@@ -782,4 +781,30 @@ fn equivalent_ranges_are_the_buckets_of_values() {
     for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-9, -1e9] {
         assert_eq!(shape.equivalent_range(x), None, "{x}");
     }
+}
+
+#[test]
+fn a_float_histogram_takes_the_single_writer_or_interlocked_mode_of_the_one_mode_enum() {
+    use picollo::concurrent::ApproxPolicy;
+    use picollo::ConfigError;
+    for mode in [Mode::SingleWriter, Mode::Interlocked] {
+        let h = FloatHistogram::<u64>::new(FloatConfig::new().with_mode(mode)).unwrap();
+        assert_eq!(h.mode(), mode);
+    }
+    for mode in [Mode::ThreadLocal, Mode::Approximate(ApproxPolicy::new())] {
+        let e = FloatConfig::new().with_mode(mode).validate().unwrap_err();
+        assert_eq!(e, ConfigError::FloatMode, "{mode:?}");
+        assert!(
+            e.to_string().contains("single-writer or interlocked"),
+            "{e}"
+        );
+    }
+    // One storage enum for both kinds, each kind with its own default: dense for integers
+    // (the enum's), sparse for doubles (the float config's).
+    assert_eq!(FloatConfig::new().storage(), Storage::Sparse);
+    assert_eq!(Storage::default(), Storage::Dense);
+    assert_eq!(
+        picollo::float::Storage::Dense,
+        picollo::concurrent::Storage::Dense
+    );
 }

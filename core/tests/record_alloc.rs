@@ -7,7 +7,7 @@ mod common;
 
 use common::counting::{allocations_of, Counting};
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
-use picollo::float::{FloatConfig, FloatHistogram, FloatMode};
+use picollo::float::{FloatConfig, FloatHistogram};
 use picollo::{dyn_view, Config, Histogram};
 
 #[global_allocator]
@@ -73,7 +73,7 @@ fn recording_into_dense_counters_allocates_nothing() {
             }
         }
     }
-    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+    for mode in [Mode::SingleWriter, Mode::Interlocked] {
         let f = FloatHistogram::<u32>::new(
             FloatConfig::new()
                 .with_range(1e-6, 1e12)

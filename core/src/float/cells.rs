@@ -3,10 +3,9 @@
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
-use super::config::FloatMode;
-use super::config::{FloatShape, Storage};
+use super::config::{FloatShape, Writers};
 use super::octaves::{OctaveSums, SumStorage};
-use crate::concurrent::{free_blocks, publish_block, AtomicCounter, RawSlice};
+use crate::concurrent::{free_blocks, publish_block, AtomicCounter, RawSlice, Storage};
 use crate::oom::OutOfMemory;
 
 /// The counters of one sign: storage offsets `0..shape.len()`; and the single writer's
@@ -29,10 +28,10 @@ enum Kind<C: AtomicCounter> {
 /// The single writer keeps exact sums, flat beside dense counters and in chunks made on
 /// first use beside sparse ones; the interlocked mode keeps none (its sum is striped).
 fn sum_storage(shape: FloatShape) -> SumStorage {
-    match (shape.config().mode(), shape.config().storage()) {
-        (FloatMode::Interlocked, _) => SumStorage::None,
-        (FloatMode::SingleWriter, Storage::Dense) => SumStorage::Flat,
-        (FloatMode::SingleWriter, Storage::Sparse) => SumStorage::Chunked,
+    match (shape.writers(), shape.config().storage()) {
+        (Writers::Many, _) => SumStorage::None,
+        (Writers::One, Storage::Dense) => SumStorage::Flat,
+        (Writers::One, Storage::Sparse) => SumStorage::Chunked,
     }
 }
 

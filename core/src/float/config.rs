@@ -1,31 +1,17 @@
 //! The configuration of a floating-point histogram and its checked form.
 
 use super::layout::{FloatLayout, OCTAVES};
+use crate::concurrent::{Mode, Storage};
 use crate::config::{ConfigError, ValueSelection};
 use crate::layout::DEFAULT_RELATIVE_ERROR;
 
-/// How a floating-point histogram keeps its counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Storage {
-    /// One counter per bucket of the range, allocated up front: no allocation while
-    /// recording, memory set by the range.
-    Dense,
-    /// One block of counters per octave of magnitude, allocated when a value first lands
-    /// in it (a compare-and-swap in the concurrent mode): memory follows the range of the
-    /// data, so the whole range of doubles costs only what the data touches (the default).
-    #[default]
-    Sparse,
-}
-
-/// Whether a floating-point histogram takes records from one thread at a time or from
-/// many.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum FloatMode {
-    /// One recording thread at a time (plain load and store); reads from any thread.
-    #[default]
-    SingleWriter,
-    /// Any number of recording threads (atomic adds); reads from any thread.
-    Interlocked,
+/// How many threads record at once, of the two [`Mode`]s a floating-point histogram takes:
+/// [`Mode::SingleWriter`] (one at a time: plain load and store) or [`Mode::Interlocked`]
+/// (any number: atomic adds); read from the mode when the configuration is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Writers {
+    One,
+    Many,
 }
 
 /// The settings of a [`super::FloatHistogram`]: relative error, the range of magnitudes
@@ -36,7 +22,7 @@ pub struct FloatConfig {
     min_magnitude: f64,
     max_magnitude: f64,
     storage: Storage,
-    mode: FloatMode,
+    mode: Mode,
     selection: ValueSelection,
 }
 
@@ -55,7 +41,7 @@ impl FloatConfig {
             min_magnitude: f64::from_bits(1),
             max_magnitude: f64::MAX,
             storage: Storage::Sparse,
-            mode: FloatMode::SingleWriter,
+            mode: Mode::SingleWriter,
             selection: ValueSelection::Midpoint,
         }
     }
@@ -65,10 +51,14 @@ impl FloatConfig {
         /// The tolerated relative error (clamped to `[1e-6, 0.1]`; NaN, ∞ and values ≤ 0
         /// are refused by [`FloatConfig::validate`]).
         fn with_relative_error(relative_error: f64);
-        /// Dense or sparse counters.
+        /// Dense or sparse counters (the default: sparse, one block per octave of magnitude
+        /// allocated when a value first lands in it, so the whole range of doubles costs
+        /// only what the data touches).
         fn with_storage(storage: Storage);
-        /// Single writer or interlocked.
-        fn with_mode(mode: FloatMode);
+        /// [`Mode::SingleWriter`] (the default) or [`Mode::Interlocked`]; the thread-local
+        /// and approximate modes are refused by [`FloatConfig::validate`] (the exact sum and
+        /// extremes need every record).
+        fn with_mode(mode: Mode);
         /// How buckets report values.
         fn with_value_selection(selection: ValueSelection);
     }
@@ -102,7 +92,7 @@ impl FloatConfig {
     }
 
     /// The mode.
-    pub const fn mode(&self) -> FloatMode {
+    pub const fn mode(&self) -> Mode {
         self.mode
     }
 
@@ -111,10 +101,15 @@ impl FloatConfig {
         self.selection
     }
 
-    /// Check the settings: a relative error that is finite and above 0, and magnitudes
-    /// with `0 < min ≤ max`, both finite.
+    /// Check the settings: a relative error that is finite and above 0, magnitudes with
+    /// `0 < min ≤ max`, both finite, and the single-writer or interlocked mode.
     pub fn validate(&self) -> Result<FloatShape, ConfigError> {
         let e = ConfigError::check_relative_error(self.relative_error)?;
+        let writers = match self.mode {
+            Mode::SingleWriter => Writers::One,
+            Mode::Interlocked => Writers::Many,
+            _ => return Err(ConfigError::FloatMode),
+        };
         let (min, max) = (self.min_magnitude, self.max_magnitude);
         if !(min > 0.0 && min <= max && max.is_finite()) {
             return Err(ConfigError::InvalidMagnitudes { min, max });
@@ -133,6 +128,7 @@ impl FloatConfig {
         let scale = layout.scale();
         Ok(FloatShape {
             config: *self,
+            writers,
             layout,
             first,
             len: last - first + 1,
@@ -153,6 +149,7 @@ impl FloatConfig {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FloatShape {
     config: FloatConfig,
+    writers: Writers,
     layout: FloatLayout,
     first: usize,
     len: usize,
@@ -174,6 +171,11 @@ impl FloatShape {
     /// The configuration as given.
     pub const fn config(&self) -> FloatConfig {
         self.config
+    }
+
+    /// How many threads record at once (the checked mode).
+    pub(crate) const fn writers(&self) -> Writers {
+        self.writers
     }
 
     /// The layout.

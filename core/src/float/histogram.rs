@@ -1,12 +1,12 @@
 //! `FloatHistogram`: the floating-point histogram, recording and the state queries read.
 
 use super::cells::Cells;
-use super::config::{FloatConfig, FloatMode, FloatShape};
+use super::config::{FloatConfig, FloatShape, Writers};
 use super::octaves::CHUNK;
 use super::sum::{WideSum, DOWN};
 use crate::concurrent::{
     add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, AtomicCounter, Cell64,
-    Version,
+    Mode, Version,
 };
 use crate::config::{ConfigError, ValueSelection};
 use core::sync::atomic::Ordering;
@@ -49,7 +49,7 @@ const SIGN: u64 = 1 << 63;
 ///   taken over bucket midpoints around that mean (scaled by a power of two, so neither
 ///   huge nor tiny magnitudes overflow or vanish).
 /// - Storage dense or sparse ([`super::Storage`]); mode single writer or interlocked
-///   ([`FloatMode`]): every method takes `&self`. In the single-writer mode one thread
+///   ([`Mode::SingleWriter`], [`Mode::Interlocked`]): every method takes `&self`. In the single-writer mode one thread
 ///   records at a time; queries run on any thread meanwhile. Queries read the counters in
 ///   place and never mix counts from before and after a reset (they run again). A
 ///   thread-local or approximate mode is not offered: the exact sum and extremes this
@@ -216,8 +216,8 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         self.shape
     }
 
-    /// The mode.
-    pub fn mode(&self) -> FloatMode {
+    /// The mode: [`Mode::SingleWriter`] or [`Mode::Interlocked`].
+    pub fn mode(&self) -> Mode {
         self.shape.config().mode()
     }
 
@@ -331,9 +331,9 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Add `n` to a bucket's cell in the histogram's mode; what did not fit counts as
     /// saturated and is returned.
     fn add_to_cell(&self, cell: &C::Atomic, n: u64) -> u64 {
-        let excess = match self.mode() {
-            FloatMode::SingleWriter => add_n_plain::<C>(cell, n),
-            FloatMode::Interlocked => add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX),
+        let excess = match self.shape.writers() {
+            Writers::One => add_n_plain::<C>(cell, n),
+            Writers::Many => add_n_atomic::<C>(cell, n, C::INTERLOCKED_MAX),
         };
         if excess != 0 {
             self.add_special(SAT, excess);
@@ -387,7 +387,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         ];
         for (hot, side) in self.hot.iter().zip(sides) {
             let gate = match (side, self.shape.normal_bits()) {
-                _ if self.mode() != FloatMode::SingleWriter => None,
+                _ if self.shape.writers() != Writers::One => None,
                 (Some((lo, hi)), Some((low, high))) => {
                     let (lo, hi) = (lo.max(low), hi.min(high));
                     (lo <= hi).then_some((lo, hi))
@@ -434,15 +434,15 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// One increment of a bucket; false when it was full (then counted as saturated).
     #[inline(always)]
     fn count(&self, cell: &C::Atomic) -> bool {
-        match self.mode() {
-            FloatMode::SingleWriter => {
+        match self.shape.writers() {
+            Writers::One => {
                 if increment_plain::<C>(cell) == 0 {
                     return true;
                 }
                 self.add_special(SAT, 1);
                 false
             }
-            FloatMode::Interlocked => {
+            Writers::Many => {
                 if !increment_atomic::<C>(cell) {
                     return true;
                 }
@@ -481,9 +481,9 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Add to a count beside the buckets, saturating at `u64::MAX`.
     fn add_special(&self, which: usize, n: u64) {
         let c = &self.specials[which];
-        match self.mode() {
-            FloatMode::SingleWriter => u64::store(c, u64::load(c).saturating_add(n)),
-            FloatMode::Interlocked => {
+        match self.shape.writers() {
+            Writers::One => u64::store(c, u64::load(c).saturating_add(n)),
+            Writers::Many => {
                 let mut old = u64::load(c);
                 while old != u64::MAX {
                     match u64::compare_exchange(c, old, old.saturating_add(n)) {
@@ -499,9 +499,9 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     #[inline(always)]
     fn track(&self, x: f64, n: u64) {
         let s = &self.stats;
-        match self.mode() {
-            FloatMode::SingleWriter => self.track_single(x, n),
-            FloatMode::Interlocked => {
+        match self.shape.writers() {
+            Writers::One => self.track_single(x, n),
+            Writers::Many => {
                 let probe = 0u8;
                 let address = &probe as *const u8 as usize;
                 let stripe = ((address >> 12) ^ (address >> 20)) % STRIPES;
@@ -694,7 +694,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             .shape
             .config()
             .with_relative_error(relative_error)
-            .with_mode(FloatMode::SingleWriter)
+            .with_mode(Mode::SingleWriter)
             .with_value_selection(self.value_selection());
         let shape = config.validate().map_err(|_| mismatch(relative_error))?;
         if shape.layout().scale() > mine.scale() {
@@ -844,7 +844,7 @@ mod tests {
             FloatConfig::new()
                 .with_relative_error(0.2)
                 .with_range(0.5, 8.0)
-                .with_mode(FloatMode::Interlocked),
+                .with_mode(Mode::Interlocked),
         )
         .unwrap();
         for x in [1.0, 2.0, -3.0, 1.5] {

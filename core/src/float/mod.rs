@@ -26,7 +26,8 @@ mod octaves;
 mod sum;
 mod summary;
 
-pub use config::{FloatConfig, FloatMode, FloatShape, Storage};
+pub use crate::concurrent::{Mode, Storage};
+pub use config::{FloatConfig, FloatShape};
 pub use counts::{FloatBucketCount, FloatCounts, FloatPercentile, Side};
 pub use histogram::FloatHistogram;
 pub use layout::{FloatBucket, FloatLayout, OCTAVES};

@@ -4,7 +4,7 @@
 //! percentiles and summaries in `query`, buckets in `buckets`, queries by value in
 //! `lookup`, text in `text`, snapshots in `snapshot`.
 
-use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, FloatMode, Storage};
+use picollo_core::float::{FloatConfig, FloatCounts, FloatHistogram, Mode, Storage};
 
 use crate::args::{create, query, try_slice, StructSized};
 use crate::boundary::boundary;
@@ -113,8 +113,8 @@ fn parse_config(cfg: &picollo_float_config) -> Result<(FloatConfig, u32), Failur
         picollo_float_storage::Sparse => Storage::Sparse,
     };
     let mode = match choice(cfg.mode, "mode")? {
-        picollo_float_mode::SingleWriter => FloatMode::SingleWriter,
-        picollo_float_mode::Interlocked => FloatMode::Interlocked,
+        picollo_float_mode::SingleWriter => Mode::SingleWriter,
+        picollo_float_mode::Interlocked => Mode::Interlocked,
     };
     let selection = crate::convert::selection_arg(cfg.value_selection, "value_selection")?;
     if cfg.reserved != 0 {
@@ -299,9 +299,10 @@ fn float_info(h: &AnyFloat) -> Result<picollo_float_info, Failure> {
         storage_len: shape.len() as u64,
         footprint_bytes: footprint as u64,
         counter_bits: bits,
+        // A float histogram is single-writer or interlocked: its config was checked.
         mode: match config.mode() {
-            FloatMode::SingleWriter => picollo_float_mode::SingleWriter as u32,
-            FloatMode::Interlocked => picollo_float_mode::Interlocked as u32,
+            Mode::Interlocked => picollo_float_mode::Interlocked as u32,
+            _ => picollo_float_mode::SingleWriter as u32,
         },
         storage: match config.storage() {
             Storage::Dense => picollo_float_storage::Dense as u32,
