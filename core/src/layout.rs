@@ -255,10 +255,11 @@ impl Layout {
 /// `bsr` (any x86-64) or `lzcnt` (most since 2013). AMD's `bsr` costs several cycles of
 /// throughput where `lzcnt` costs one: the plain [`crate::Histogram`]'s record, a tight
 /// loop inlined into the caller, went from 2.25–2.35 to 1.56–1.6 ns on an EPYC, so its
-/// constructors ask the CPU once ([`Log2::for_this_cpu`]). The concurrent modes keep
-/// `bsr` ([`Log2::ANY_CPU`], a constant: no choice at run time): their records behind the C
-/// ABI pay a call each, which hides `bsr`'s cost, and testing the choice cost them
-/// 0.3–0.6 ns. Built with `lzcnt` enabled, or for another target, `ilog2` serves whatever
+/// constructors ask the CPU once ([`Log2::for_this_cpu`]). The concurrent modes' own
+/// records keep `bsr` ([`Log2::ANY_CPU`], a constant: testing a choice on each record cost
+/// them 0.3–0.6 ns); the run-time histogram behind the C ABI instead picks, once, record
+/// functions built for `lzcnt` and BMI2 where the CPU has them, in which the choice is a
+/// constant too. Built with `lzcnt` enabled, or for another target, `ilog2` serves whatever
 /// the choice. Either instruction writes its own source register, so that it waits on
 /// nothing but `x`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -280,6 +281,23 @@ impl Log2 {
     /// Whether this choice takes `lzcnt`.
     pub const fn uses_lzcnt(self) -> bool {
         self.lzcnt
+    }
+
+    /// `lzcnt` when `lzcnt` is true, as a constant: for code that runs only where the CPU
+    /// has it (the concurrent histograms' record functions built for `lzcnt` and BMI2,
+    /// chosen after [`Log2::cpu_has_lzcnt_and_bmi2`]). On a CPU without it, `lzcnt` runs as
+    /// `bsr` and the bucket would be wrong (never out of bounds: every index is checked).
+    #[cfg(all(picollo_concurrent, feature = "alloc"))]
+    pub(crate) const fn with_lzcnt(lzcnt: bool) -> Log2 {
+        Log2 { lzcnt }
+    }
+
+    /// Whether this CPU has `lzcnt` and BMI2 (x86-64, CPUID asked once): where the
+    /// concurrent histograms record through functions built for them. False where the
+    /// library is built with `lzcnt` (`ilog2` is then one `lzcnt` anyway) and elsewhere.
+    #[cfg(all(picollo_concurrent, feature = "alloc"))]
+    pub(crate) fn cpu_has_lzcnt_and_bmi2() -> bool {
+        cpu::has_lzcnt() && cpu::has_bmi2()
     }
 
     /// `⌊log2 x⌋` of a nonzero `x` (`x.ilog2()`).
@@ -353,9 +371,48 @@ mod cpu {
         }
     }
 
+    /// Whether this CPU has BMI2, asked once (meaningful where `has_lzcnt` is).
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
+    #[cfg(all(picollo_concurrent, feature = "alloc"))]
+    pub(super) fn has_bmi2() -> bool {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        /// 0 until asked, then 1 (no) or 2 (yes).
+        static BMI2: AtomicU8 = AtomicU8::new(0);
+        match BMI2.load(Ordering::Relaxed) {
+            0 => {
+                let has = ask_bmi2();
+                BMI2.store(if has { 2 } else { 1 }, Ordering::Relaxed);
+                has
+            }
+            known => known == 2,
+        }
+    }
+
+    /// CPUID leaf 7 subleaf 0, EBX bit 8: BMI2 (bit 3, BMI1, comes with it on every CPU
+    /// that has both).
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
+    #[cfg(all(picollo_concurrent, feature = "alloc"))]
+    fn ask_bmi2() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        let (bmi1, bmi2) = (1 << 3, 1 << 8);
+        #[allow(unused_unsafe)]
+        // SAFETY: CPUID exists on every x86-64 CPU; leaf 0 gives the highest basic leaf,
+        // and leaf 7 is asked only when it is there.
+        unsafe {
+            __cpuid(0).eax >= 7 && __cpuid_count(7, 0).ebx & (bmi1 | bmi2) == bmi1 | bmi2
+        }
+    }
+
     /// Built with `lzcnt` (or elsewhere): the choice does not matter, `ilog2` serves.
     #[cfg(not(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri))))]
     pub(super) fn has_lzcnt() -> bool {
+        false
+    }
+
+    /// As `has_lzcnt`: false where the choice does not matter.
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri))))]
+    #[cfg(all(picollo_concurrent, feature = "alloc"))]
+    pub(super) fn has_bmi2() -> bool {
         false
     }
 }

@@ -128,7 +128,7 @@ pub use iter::{BucketCount, StepCount};
 pub use layout::{Bucket, Layout, Log2};
 pub use oom::OutOfMemory;
 pub use percentile::{Percentile, QueryError};
-pub use shape::Shape;
+pub use shape::{Shape, Slot};
 pub use sink::Sink;
 pub use snapshot::Snapshot;
 pub use summary::{Summary, STANDARD_RANKS};

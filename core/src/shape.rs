@@ -44,6 +44,18 @@ pub struct Shape {
     log2: Log2,
 }
 
+/// Where a value is counted ([`Shape::slot`]): the logical index of its bucket in the
+/// layout and that bucket's storage offset (the index less the shape's first index,
+/// wrapped: `len()` or more for a value outside the range, so one compare catches both
+/// ends). Dense storage reads the offset; sparse storage finds its block from the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The bucket's logical index ([`crate::Layout::index`]).
+    pub index: usize,
+    /// The bucket's storage offset.
+    pub offset: usize,
+}
+
 impl PartialEq for Shape {
     fn eq(&self, other: &Shape) -> bool {
         (self.config, self.layout, self.first_index, self.len)
@@ -168,16 +180,31 @@ impl Shape {
     /// [`crate::Layout::fast_index`]).
     #[inline(always)]
     pub fn fast_offset(&self, v: u64) -> usize {
-        self.fast_offset_with(v, self.log2)
+        self.slot(v, self.log2).offset
     }
 
-    /// [`Shape::offset`] for the record paths, with `log2`: a constant one
-    /// ([`Log2::ANY_CPU`]) leaves no choice to make at run time.
+    /// Where a record of `v` counts ([`Slot`]), its logarithm taken with `log2`'s
+    /// instruction: the one value → slot step of every record path, of every mode and
+    /// both storages (a constant `log2` leaves no choice to make at run time).
     #[inline(always)]
-    pub fn fast_offset_with(&self, v: u64, log2: Log2) -> usize {
-        self.layout
-            .fast_index(v, log2)
-            .wrapping_sub(self.first_index)
+    pub fn slot(&self, v: u64, log2: Log2) -> Slot {
+        let index = self.layout.fast_index(v, log2);
+        Slot {
+            index,
+            offset: index.wrapping_sub(self.first_index),
+        }
+    }
+
+    /// Which count a record of `v` that found no cell goes to: saturated when `v` is in
+    /// the range (its bucket full, or its sparse block not allocated), else underflow or
+    /// overflow.
+    #[inline]
+    pub(crate) fn uncounted_kind(&self, v: u64) -> usize {
+        if self.slot(v, Log2::ANY_CPU).offset < self.len {
+            SAT
+        } else {
+            self.outside_kind(v)
+        }
     }
 
     /// Storage offset of a logical bucket index, `None` outside the stored range.

@@ -11,7 +11,7 @@ use picollo::concurrent::{
     ApproxPolicy, Collect, ConcurrentHistogram, CounterBits, DirectKind, DynHistogram, Mode,
     Source, Storage,
 };
-use picollo::{Config, ConfigError, Histogram};
+use picollo::{Config, ConfigError, Histogram, Slot};
 
 /// Latency-like values: a log-normal-ish body around 50 µs in ns, a tail to seconds, some
 /// values outside a narrow range's bounds.
@@ -164,15 +164,6 @@ fn the_thread_local_mode_refuses_sparse_storage() {
 
 #[test]
 fn a_dyn_histogram_over_sparse_cells_records_through_every_path() {
-    extern "C" fn general(h: &DynHistogram, v: u64) {
-        h.record(v);
-    }
-    struct General;
-    impl picollo::concurrent::GeneralPath for General {
-        fn record(h: &DynHistogram, v: u64) {
-            h.record(v);
-        }
-    }
     let shape = Config::new().with_relative_error(0.01).validate().unwrap();
     let values = latencies(10_000, 5);
     for bits in [CounterBits::U32, CounterBits::U64] {
@@ -181,12 +172,12 @@ fn a_dyn_histogram_over_sparse_cells_records_through_every_path() {
             assert_eq!(h.storage(), Storage::Sparse);
             // No cell array for code outside Rust: every inline record calls.
             assert_eq!(h.direct_path().kind, DirectKind::Call);
-            let f = h.record_fn::<General>();
+            let f = h.record_fn();
             for &v in &values {
-                h.record_or(v, general);
+                h.record(v);
                 // SAFETY: `f` came from `h`.
                 unsafe { f(&h, v) };
-                h.record(v);
+                h.record_n(v, 1);
             }
             let total = h
                 .with_view(|v| picollo::dyn_view!(v, v => v.total_count()))
@@ -228,11 +219,12 @@ fn sparse_cells_made_for_another_range_are_refused_and_never_reach_outside_thems
 
     // Called directly with an index outside the cells and a lying offset: nothing.
     let cells = SparseCells::<u64>::new(sa).unwrap();
+    let lying = |index, offset| Slot { index, offset };
     for index in [0, sa.first_index() + sa.len(), 1 << 40, usize::MAX] {
-        assert!(CellStore::<u64>::existing_cell_at(&cells, index, 0).is_none());
-        assert!(CellStore::<u64>::get_or_make_at(&cells, index, 0).is_none());
+        assert!(CellStore::<u64>::existing_slot(&cells, lying(index, 0)).is_none());
+        assert!(CellStore::<u64>::get_or_make_slot(&cells, lying(index, 0)).is_none());
     }
     let inside = sa.first_index() + 3;
-    assert!(CellStore::<u64>::get_or_make_at(&cells, inside, usize::MAX).is_some());
-    assert!(CellStore::<u64>::existing_cell_at(&cells, inside, usize::MAX).is_some());
+    assert!(CellStore::<u64>::get_or_make_slot(&cells, lying(inside, usize::MAX)).is_some());
+    assert!(CellStore::<u64>::existing_slot(&cells, lying(inside, usize::MAX)).is_some());
 }

@@ -5,6 +5,7 @@ use super::cell::AtomicCounter;
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
 #[cfg(feature = "alloc")]
 use crate::config::{Config, ConfigError};
+use crate::layout::Log2;
 use crate::shape::SAT;
 
 /// A histogram any number of threads record into, each bucket an approximate counter
@@ -64,7 +65,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.record_n(v, 1);
+            self.record_declined(v);
         }
     }
 
@@ -75,23 +76,40 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     #[cfg(feature = "std")]
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        self.record_fast_with(v, &mut super::approx_counter::ThreadCoins)
+        self.record_fast_in(v, Log2::ANY_CPU)
+    }
+
+    /// [`ApproxHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
+    /// C ABI's records choose it once per CPU).
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        self.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
+    }
+
+    /// The records the fast paths decline (outside the range, or a sparse block that
+    /// cannot be made): an exact add.
+    #[inline(always)]
+    pub(crate) fn record_declined(&self, v: u64) {
+        self.record_n(v, 1);
     }
 
     /// Count one occurrence of `v` with a caller-owned generator (one per thread; for
     /// `no_std`, or to control the seeds).
     #[inline(always)]
     pub fn record_with(&self, v: u64, rng: &mut XorShift64) {
-        if !self.record_fast_with(v, rng) {
-            self.record_n(v, 1);
+        if !self.record_fast_with(v, Log2::ANY_CPU, rng) {
+            self.record_declined(v);
         }
     }
 
     #[inline(always)]
-    fn record_fast_with<K: Coins>(&self, v: u64, coins: &mut K) -> bool {
-        let Some((offset, c)) = self.counts.offset_and_cell(v) else {
+    fn record_fast_with<K: Coins>(&self, v: u64, log2: Log2, coins: &mut K) -> bool {
+        let slot = self.counts.shape.slot(v, log2);
+        let Some(c) = self.counts.cell(slot) else {
             return false;
         };
+        let offset = slot.offset;
         let collisions = &self.collisions;
         match self.policy.bump_if_calm(offset, c, collisions, coins) {
             Calm::Done => true,

@@ -2,6 +2,7 @@
 
 use super::cell::{increment_atomic, AtomicCounter};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+use crate::layout::Log2;
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -53,7 +54,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.counts.record_outside_atomic(v, 1);
+            self.record_declined(v);
         }
     }
 
@@ -62,7 +63,21 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     /// line); otherwise return false, recording nothing.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        match self.counts.cell(v) {
+        self.record_fast_in(v, Log2::ANY_CPU)
+    }
+
+    /// The records [`AtomicHistogram::record_fast`] declines: underflow or overflow, or
+    /// saturated where a sparse block could not be allocated.
+    #[inline(always)]
+    pub(crate) fn record_declined(&self, v: u64) {
+        self.counts.record_outside_atomic(v, 1);
+    }
+
+    /// [`AtomicHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
+    /// C ABI's records choose it once per CPU).
+    #[inline(always)]
+    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        match self.counts.cell(self.counts.shape.slot(v, log2)) {
             Some(c) => {
                 if increment_atomic::<C>(c) {
                     self.settle(c);

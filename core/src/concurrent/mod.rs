@@ -129,8 +129,7 @@ pub use approximate::ApproxHistogram;
 pub use cell::AtomicCounter;
 #[cfg(feature = "alloc")]
 pub use dynamic::{
-    CounterBits, DirectKind, DirectPath, DynHistogram, DynSnapshot, DynView, GeneralPath,
-    GeneralRecord, RecordFn,
+    CounterBits, DirectKind, DirectPath, DynHistogram, DynSnapshot, DynView, RecordFn,
 };
 pub use interlocked::AtomicHistogram;
 pub use live::{Cells, LiveView};

@@ -178,6 +178,12 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
         each!(self, h => h.record_n(v, n))
     }
 
+    /// Count `n` records as saturated (a record its slow path could not count).
+    #[cfg(feature = "std")]
+    pub(crate) fn add_saturated(&self, n: u64) {
+        each!(self, h => h.add_saturated(n))
+    }
+
     /// Record `v` with coordinated-omission correction, as
     /// [`crate::Histogram::record_corrected`] defines it (exact in every mode: the
     /// corrections are added with `record_n`).

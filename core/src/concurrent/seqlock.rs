@@ -7,7 +7,7 @@ use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
 use crate::config::ConfigError;
 use crate::layout::Log2;
-use crate::shape::{Shape, SAT};
+use crate::shape::{Shape, Slot, SAT};
 use crate::view::View;
 
 /// Optimistic read attempts before a read holds resets off.
@@ -58,23 +58,19 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
         })
     }
 
-    /// The cell for `v` (its sparse block made on first touch); `None` when `v` is
-    /// outside the range or its block cannot be allocated (see
+    /// The cell of `slot` ([`Shape::slot`]), its sparse block made on first touch; `None`
+    /// when the slot is outside the range or its block cannot be allocated (see
     /// [`SeqCounts::record_outside_atomic`]).
     #[inline(always)]
-    pub(crate) fn cell(&self, v: u64) -> Option<&C::Atomic> {
-        let index = self.shape.layout().fast_index(v, Log2::ANY_CPU);
-        let offset = index.wrapping_sub(self.shape.first_index());
-        self.counts.get_or_make_at(index, offset)
+    pub(crate) fn cell(&self, slot: Slot) -> Option<&C::Atomic> {
+        self.counts.get_or_make_slot(slot)
     }
 
-    /// The cell for `v` if it exists: as [`SeqCounts::cell`], but `None` also where the
-    /// sparse block of `v` is not made yet (a hot path without the call that makes it).
+    /// The cell of `slot` if it exists: as [`SeqCounts::cell`], but `None` also where its
+    /// sparse block is not made yet (a hot path without the call that makes it).
     #[inline(always)]
-    pub(crate) fn existing_cell(&self, v: u64) -> Option<&C::Atomic> {
-        let index = self.shape.layout().fast_index(v, Log2::ANY_CPU);
-        let offset = index.wrapping_sub(self.shape.first_index());
-        self.counts.existing_cell_at(index, offset)
+    pub(crate) fn existing_cell(&self, slot: Slot) -> Option<&C::Atomic> {
+        self.counts.existing_slot(slot)
     }
 
     /// The first cell of dense storage; null for sparse storage.
@@ -84,21 +80,11 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
             .map_or(core::ptr::null(), <[C::Atomic]>::as_ptr)
     }
 
-    /// The storage offset and cell for `v`, as [`SeqCounts::cell`].
-    #[inline(always)]
-    pub(crate) fn offset_and_cell(&self, v: u64) -> Option<(usize, &C::Atomic)> {
-        let index = self.shape.layout().fast_index(v, Log2::ANY_CPU);
-        let offset = index.wrapping_sub(self.shape.first_index());
-        self.counts
-            .get_or_make_at(index, offset)
-            .map(|c| (offset, c))
-    }
-
     /// Count `n` occurrences of `v` with a compare-exchange, saturating at
     /// [`AtomicCounter::INTERLOCKED_MAX`] (what did not fit goes to the saturated count).
     #[inline]
     pub(crate) fn record_n_atomic(&self, v: u64, n: u64) {
-        match self.cell(v) {
+        match self.cell(self.shape.slot(v, Log2::ANY_CPU)) {
             Some(c) => {
                 let excess = add_n_atomic::<C>(c, n, C::INTERLOCKED_MAX);
                 if excess != 0 {
@@ -137,12 +123,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     #[cold]
     #[inline(never)]
     pub(crate) fn record_outside_atomic(&self, v: u64, n: u64) {
-        let kind = if self.shape.fast_offset_with(v, Log2::ANY_CPU) < self.shape.len() {
-            SAT
-        } else {
-            self.shape.outside_kind(v)
-        };
-        self.outside.add_atomic(kind, n);
+        self.outside.add_atomic(self.shape.uncounted_kind(v), n);
     }
 
     /// Copy the counts into `scratch` with the seqlock protocol: the copy never mixes
@@ -318,6 +299,12 @@ macro_rules! source_over_seq_counts {
             /// docs say what a record racing the reset becomes in this mode.
             pub fn reset(&self) {
                 self.counts.reset();
+            }
+
+            /// Count `n` records as saturated (a record its slow path could not count).
+            #[cfg(feature = "std")]
+            pub(crate) fn add_saturated(&self, n: u64) {
+                self.counts.add_outside([0, 0, n]);
             }
 
             /// Add every count of `other` (same relative error, any range), as

@@ -2,6 +2,7 @@
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+use crate::layout::Log2;
 use crate::merge::{plan_subtract, stored_counts, MergeError};
 use crate::shape::{OVER, SAT, UNDER};
 use crate::view::View;
@@ -57,7 +58,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.record_slow(v);
+            self.record_declined(v);
         }
     }
 
@@ -68,8 +69,15 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// hot path free of calls.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        // A full bucket is left to `record`, which counts it as saturated.
-        match self.counts.existing_cell(v) {
+        self.record_fast_in(v, Log2::ANY_CPU)
+    }
+
+    /// [`SharedHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
+    /// C ABI's records choose it once per CPU).
+    #[inline(always)]
+    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        // A full bucket is left to `record_declined`, which counts it as saturated.
+        match self.counts.existing_cell(self.counts.shape.slot(v, log2)) {
             Some(c) => increment_plain::<C>(c) == 0,
             None => false,
         }
@@ -79,8 +87,8 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// full bucket (counted as saturated), or the first into a sparse block (made here).
     #[cold]
     #[inline(never)]
-    fn record_slow(&self, v: u64) {
-        match self.counts.cell(v) {
+    pub(crate) fn record_declined(&self, v: u64) {
+        match self.counts.cell(self.counts.shape.slot(v, Log2::ANY_CPU)) {
             Some(c) => {
                 if increment_plain::<C>(c) != 0 {
                     self.counts.outside.add_plain(SAT, 1);
@@ -93,7 +101,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        match self.counts.cell(v) {
+        match self.counts.cell(self.counts.shape.slot(v, Log2::ANY_CPU)) {
             Some(c) => {
                 let excess = add_n_plain::<C>(c, n);
                 if excess != 0 {
@@ -108,12 +116,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// range, saturated where a sparse block could not be allocated.
     #[cold]
     fn record_outside(&self, v: u64, n: u64) {
-        let shape = &self.counts.shape;
-        let kind = if shape.offset(v) < shape.len() {
-            SAT
-        } else {
-            shape.outside_kind(v)
-        };
+        let kind = self.counts.shape.uncounted_kind(v);
         self.counts.outside.add_plain(kind, n);
     }
 

@@ -9,6 +9,7 @@ use alloc::boxed::Box;
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use super::cell::AtomicCounter;
+use crate::shape::Slot;
 
 /// How a histogram keeps its counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -39,23 +40,20 @@ pub trait CellStore<C: AtomicCounter>: sealed::Sealed<C> {
     /// saturated: nothing is lost).
     fn get_or_make(&self, offset: usize) -> Option<&C::Atomic>;
 
-    /// The cell for a record of logical index `index`, whose storage offset is `offset`
-    /// (`index` less the shape's first index, wrapped): as [`CellStore::get_or_make`]
-    /// of `offset`. A sparse store works from `index` alone (and its own first index):
-    /// it finds the block from `index` directly, and a wrong `offset` cannot make it
-    /// reach outside its cells.
+    /// The cell for a record in `slot` ([`crate::Shape::slot`]): as
+    /// [`CellStore::get_or_make`] of its offset. A sparse store works from the slot's
+    /// index alone (and its own first index): it finds the block from the index directly,
+    /// and a wrong offset cannot make it reach outside its cells.
     #[inline(always)]
-    fn get_or_make_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
-        let _ = index;
-        self.get_or_make(offset)
+    fn get_or_make_slot(&self, slot: Slot) -> Option<&C::Atomic> {
+        self.get_or_make(slot.offset)
     }
 
-    /// As [`CellStore::existing_cell`] of `offset`, the storage offset of logical index
-    /// `index` (see [`CellStore::get_or_make_at`]).
+    /// As [`CellStore::existing_cell`] of the slot's offset (see
+    /// [`CellStore::get_or_make_slot`]).
     #[inline(always)]
-    fn existing_cell_at(&self, index: usize, offset: usize) -> Option<&C::Atomic> {
-        let _ = index;
-        self.existing_cell(offset)
+    fn existing_slot(&self, slot: Slot) -> Option<&C::Atomic> {
+        self.existing_cell(slot.offset)
     }
 
     /// Check that these cells can hold the counts of `shape`: as many cells (and, for
@@ -175,6 +173,15 @@ impl<C: AtomicCounter> SparseCells<C> {
         Self::with_geometry(shape.first_index(), shape.len(), bits)
     }
 
+    /// The slot of storage offset `offset` (its logical index is `first + offset`).
+    #[inline(always)]
+    fn slot_of(&self, offset: usize) -> Slot {
+        Slot {
+            index: self.first.wrapping_add(offset),
+            offset,
+        }
+    }
+
     /// The block and the place in it of storage offset `offset`.
     #[inline(always)]
     fn place(&self, offset: usize) -> (usize, usize) {
@@ -249,28 +256,29 @@ impl<C: AtomicCounter> CellStore<C> for SparseCells<C> {
     }
     #[inline(always)]
     fn existing_cell(&self, offset: usize) -> Option<&C::Atomic> {
-        self.existing_cell_at(self.first.wrapping_add(offset), offset)
+        self.existing_slot(self.slot_of(offset))
     }
     #[inline(always)]
     fn get_or_make(&self, offset: usize) -> Option<&C::Atomic> {
-        self.get_or_make_at(self.first.wrapping_add(offset), offset)
+        self.get_or_make_slot(self.slot_of(offset))
     }
-    /// The caller's `offset` is not trusted: it is computed here from `index`.
+    /// The slot's offset is not trusted: it is computed here from its index.
     #[inline(always)]
-    fn get_or_make_at(&self, index: usize, _offset: usize) -> Option<&C::Atomic> {
+    fn get_or_make_slot(&self, slot: Slot) -> Option<&C::Atomic> {
+        let index = slot.index;
         let offset = index.wrapping_sub(self.first);
         if offset >= self.len {
             return None;
         }
         self.get_at_index(index).or_else(|| self.make_block(offset))
     }
-    /// The caller's `offset` is not trusted: it is computed here from `index`.
+    /// The slot's offset is not trusted: it is computed here from its index.
     #[inline(always)]
-    fn existing_cell_at(&self, index: usize, _offset: usize) -> Option<&C::Atomic> {
-        if index.wrapping_sub(self.first) >= self.len {
+    fn existing_slot(&self, slot: Slot) -> Option<&C::Atomic> {
+        if slot.index.wrapping_sub(self.first) >= self.len {
             return None;
         }
-        self.get_at_index(index)
+        self.get_at_index(slot.index)
     }
     fn fits(&self, shape: crate::Shape) -> Result<(), crate::config::ConfigError> {
         shape.check_len(self.len)?;

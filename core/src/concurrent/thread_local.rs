@@ -442,12 +442,24 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         )
     }
 
+    /// Count `n` records as saturated (a record its slow path could not count).
+    pub(crate) fn add_saturated(&self, n: u64) {
+        self.shared.outside.add_atomic(SAT, n);
+    }
+
     /// Count one occurrence of `v` (any thread).
     #[inline(always)]
     pub fn record(&self, v: u64) {
         if !self.record_fast(v) {
-            self.record_slow(self.shape.fast_offset_with(v, Log2::ANY_CPU), v, 1);
+            self.record_declined(v);
         }
+    }
+
+    /// The records [`LocalHistogram::record_fast`] declines: outside the range, into a
+    /// full bucket, or the first of this thread (or the first after another histogram's).
+    #[inline(always)]
+    pub(crate) fn record_declined(&self, v: u64) {
+        self.record_slow(self.shape.slot(v, Log2::ANY_CPU).offset, v, 1);
     }
 
     /// Count one occurrence of `v` and return true when this thread's shard is the one it
@@ -458,7 +470,14 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// around it.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        let offset = self.shape.fast_offset_with(v, Log2::ANY_CPU);
+        self.record_fast_in(v, Log2::ANY_CPU)
+    }
+
+    /// [`LocalHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
+    /// C ABI's records choose it once per CPU).
+    #[inline(always)]
+    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        let offset = self.shape.slot(v, log2).offset;
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: `base` came from `Last` with this histogram's id (ids are never
@@ -476,7 +495,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// Count `n` occurrences of `v`, saturating (see the type's docs).
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        let offset = self.shape.fast_offset_with(v, Log2::ANY_CPU);
+        let offset = self.shape.slot(v, Log2::ANY_CPU).offset;
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: as in `record`.

@@ -33,7 +33,7 @@ use crate::handle::{free_boxed, hot_ref, try_ref, Castable};
 use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram};
 use crate::histogram::config::parse_config;
 use crate::status::picollo_status;
-use picollo_core::concurrent::{GeneralPath, RecordFn};
+use picollo_core::concurrent::RecordFn;
 use picollo_core::MergeError;
 
 /// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
@@ -81,32 +81,12 @@ pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
     // Only a shared reference: every mode records through atomics or per-thread shards.
+    // Nothing unwinds out of it: a panic in a mode's slow path (a bug) stops in core, and
+    // the record counts as saturated.
     let Some(h) = hot_ref!(h) else {
         return;
     };
-    // The single-writer, interlocked and approximate records, and the thread-local one on
-    // its fast path, cannot panic: they run without the boundary's frame, through the
-    // function chosen for the histogram's width and mode when it was made. The rest (a
-    // thread's first record, a thread-local value outside the range) goes through it.
-    h.record_or(value, record_guarded);
-}
-
-/// The records the fast path hands over, behind the panic guard (so nothing unwinds out of
-/// it: it may be `extern "C"`).
-extern "C" fn record_guarded(h: &Histogram, value: u64) {
-    boundary!({
-        h.record(value);
-        Ok(())
-    })
-}
-
-/// The general path of the functions `picollo_histogram_record_fn` hands out.
-struct Guarded;
-
-impl GeneralPath for Guarded {
-    fn record(h: &Histogram, value: u64) {
-        record_guarded(h, value)
-    }
+    h.record(value);
 }
 
 /// A record function for one counter width and mode (`picollo_histogram_record_fn`):
@@ -123,7 +103,7 @@ pub unsafe extern "C" fn picollo_histogram_record_fn(
     let Some(h) = hot_ref!(h) else {
         return Some(record_nothing);
     };
-    let f: RecordFn = h.record_fn::<Guarded>();
+    let f: RecordFn = h.record_fn();
     // SAFETY: a `picollo_histogram *` points to the `Histogram` behind the handle, and
     // `&T` and `*mut T` pass alike (the same ABI for function pointers); the caller of the
     // returned function promises a live handle of this width and mode (the `RecordFn`
