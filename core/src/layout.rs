@@ -342,65 +342,51 @@ impl Log2 {
     }
 }
 
-/// Whether this CPU has `lzcnt`, asked once.
+/// Whether this CPU has `lzcnt` (and BMI2), asked once.
 mod cpu {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    pub(super) fn has_lzcnt() -> bool {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        /// 0 until asked, then 1 (no) or 2 (yes).
-        static LZCNT: AtomicU8 = AtomicU8::new(0);
-        match LZCNT.load(Ordering::Relaxed) {
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    /// `ask()`, asked once and kept in `known`: 0 until asked, then 1 (no) or 2 (yes).
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
+    fn once(known: &AtomicU8, ask: fn() -> bool) -> bool {
+        match known.load(Ordering::Relaxed) {
             0 => {
                 let has = ask();
-                LZCNT.store(if has { 2 } else { 1 }, Ordering::Relaxed);
+                known.store(if has { 2 } else { 1 }, Ordering::Relaxed);
                 has
             }
-            known => known == 2,
+            answer => answer == 2,
         }
     }
 
     /// CPUID leaf 0x8000_0001, ECX bit 5: LZCNT (AMD's ABM; Intel reports it there too).
     #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    fn ask() -> bool {
+    pub(super) fn has_lzcnt() -> bool {
         use core::arch::x86_64::__cpuid;
+        static LZCNT: AtomicU8 = AtomicU8::new(0);
         #[allow(unused_unsafe)]
         // SAFETY: CPUID exists on every x86-64 CPU; leaf 0x8000_0000 gives the highest
         // extended leaf, and 0x8000_0001 is asked only when it is there.
-        unsafe {
+        once(&LZCNT, || unsafe {
             __cpuid(0x8000_0000).eax >= 0x8000_0001 && __cpuid(0x8000_0001).ecx & (1 << 5) != 0
-        }
+        })
     }
 
-    /// Whether this CPU has BMI2, asked once (meaningful where `has_lzcnt` is).
+    /// CPUID leaf 7 subleaf 0, EBX bits 3 and 8: BMI1 and BMI2 (meaningful where
+    /// `has_lzcnt` is).
     #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
     #[cfg(all(picollo_concurrent, feature = "alloc"))]
     pub(super) fn has_bmi2() -> bool {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        /// 0 until asked, then 1 (no) or 2 (yes).
-        static BMI2: AtomicU8 = AtomicU8::new(0);
-        match BMI2.load(Ordering::Relaxed) {
-            0 => {
-                let has = ask_bmi2();
-                BMI2.store(if has { 2 } else { 1 }, Ordering::Relaxed);
-                has
-            }
-            known => known == 2,
-        }
-    }
-
-    /// CPUID leaf 7 subleaf 0, EBX bit 8: BMI2 (bit 3, BMI1, comes with it on every CPU
-    /// that has both).
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    #[cfg(all(picollo_concurrent, feature = "alloc"))]
-    fn ask_bmi2() -> bool {
         use core::arch::x86_64::{__cpuid, __cpuid_count};
-        let (bmi1, bmi2) = (1 << 3, 1 << 8);
+        static BMI2: AtomicU8 = AtomicU8::new(0);
+        const BMI1_AND_2: u32 = (1 << 3) | (1 << 8);
         #[allow(unused_unsafe)]
         // SAFETY: CPUID exists on every x86-64 CPU; leaf 0 gives the highest basic leaf,
         // and leaf 7 is asked only when it is there.
-        unsafe {
-            __cpuid(0).eax >= 7 && __cpuid_count(7, 0).ebx & (bmi1 | bmi2) == bmi1 | bmi2
-        }
+        once(&BMI2, || unsafe {
+            __cpuid(0).eax >= 7 && __cpuid_count(7, 0).ebx & BMI1_AND_2 == BMI1_AND_2
+        })
     }
 
     /// Built with `lzcnt` (or elsewhere): the choice does not matter, `ilog2` serves.

@@ -60,23 +60,16 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
         self.collisions.count()
     }
 
-    /// Count one occurrence of `v`, flipping coins with this thread's generator.
-    #[cfg(feature = "std")]
-    #[inline(always)]
-    pub fn record(&self, v: u64) {
-        if !self.record_fast(v) {
-            self.record_declined(v);
-        }
-    }
-
-    /// Count one occurrence of `v` and return true, or return false, changing nothing,
-    /// when `v` is outside the range or its sparse block cannot be made (then count it
-    /// with [`ApproxHistogram::record_n`]). A bucket near the ceiling is counted here,
-    /// exactly, out of line.
-    #[cfg(feature = "std")]
-    #[inline(always)]
-    pub fn record_fast(&self, v: u64) -> bool {
-        self.record_fast_in(v, Log2::ANY_CPU)
+    record_paths! {
+        /// Count one occurrence of `v`, flipping coins with this thread's generator.
+        #[cfg(feature = "std")]
+        fn record;
+        /// Count one occurrence of `v` and return true, or return false, changing nothing,
+        /// when `v` is outside the range or its sparse block cannot be made (then count it
+        /// with [`ApproxHistogram::record_n`]). A bucket near the ceiling is counted here,
+        /// exactly, out of line.
+        #[cfg(feature = "std")]
+        fn record_fast;
     }
 
     /// [`ApproxHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
@@ -85,6 +78,15 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     #[inline(always)]
     pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
         self.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
+    }
+
+    /// Without `std` there is no thread generator: the common path takes nothing (the
+    /// slow path adds exactly).
+    #[cfg(not(feature = "std"))]
+    #[inline(always)]
+    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        let _ = (v, log2);
+        false
     }
 
     /// The records the fast paths decline (outside the range, or a sparse block that

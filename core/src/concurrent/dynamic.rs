@@ -216,41 +216,43 @@ macro_rules! record_fns {
     };
 }
 
+/// The function of module `$m` ([`record_fns!`]) for `$v3` (built for `lzcnt` and BMI2)
+/// and `$track`, returned from the function it stands in when `$v3`.
+macro_rules! pick {
+    ($m:ident, $v3:ident, $track:ident) => {{
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if $v3 {
+            return $m::v3::<$track>;
+        }
+        $m::any::<$track>
+    }};
+}
+
 /// [`record_fns!`] for both counter widths of each mode: a row names the mode and the
 /// modules of its 32-bit and 64-bit functions. Also `Inner::record_fn`, which picks the
 /// function of a width and mode.
 macro_rules! all_record_fns {
-    ($($(#[$m:meta])* $mode:ident: $n32:ident $n64:ident,
-        |$h:ident, $v:ident, $s:pat_param, $log2:ident| $fast:expr, $slow:expr;)*) => {
+    ($($(#[$m:meta])* $mode:ident: $n32:ident $n64:ident;)*) => {
         $(
             $(#[$m])*
-            record_fns!($n32, Inner::U32(ConcurrentHistogram::$mode($s)), |$h, $v, $log2| $fast, $slow);
+            record_fns!($n32, Inner::U32(ConcurrentHistogram::$mode(s)), |h, v, log2|
+                s.record_fast_in(v, log2), s.record_declined(v));
             $(#[$m])*
-            record_fns!($n64, Inner::U64(ConcurrentHistogram::$mode($s)), |$h, $v, $log2| $fast, $slow);
+            record_fns!($n64, Inner::U64(ConcurrentHistogram::$mode(s)), |h, v, log2|
+                s.record_fast_in(v, log2), s.record_declined(v));
         )*
 
         impl Inner {
             /// The [`RecordFn`] of this width and mode (`TRACK`: noting exact extremes;
             /// `v3`: built for `lzcnt` and BMI2, which the CPU must have).
             fn record_fn<const TRACK: bool>(&self, v3: bool) -> RecordFn {
-                #[cfg(all(target_arch = "x86_64", not(miri)))]
-                if v3 {
-                    return match self {
-                        $(
-                            $(#[$m])*
-                            Inner::U32(ConcurrentHistogram::$mode(_)) => $n32::v3::<TRACK>,
-                            $(#[$m])*
-                            Inner::U64(ConcurrentHistogram::$mode(_)) => $n64::v3::<TRACK>,
-                        )*
-                    };
-                }
                 let _ = v3;
                 match self {
                     $(
                         $(#[$m])*
-                        Inner::U32(ConcurrentHistogram::$mode(_)) => $n32::any::<TRACK>,
+                        Inner::U32(ConcurrentHistogram::$mode(_)) => pick!($n32, v3, TRACK),
                         $(#[$m])*
-                        Inner::U64(ConcurrentHistogram::$mode(_)) => $n64::any::<TRACK>,
+                        Inner::U64(ConcurrentHistogram::$mode(_)) => pick!($n64, v3, TRACK),
                     )*
                 }
             }
@@ -258,33 +260,17 @@ macro_rules! all_record_fns {
     };
 }
 
-// Each row: the common path (which yields whether it recorded `v`), then the slow path.
-// Without `std` the approximate modes have no thread generator: their records take the
-// slow path (an exact add).
+// Without `std` the approximate modes have no thread generator: their common path takes
+// nothing, and the slow path adds exactly.
 all_record_fns! {
-    SingleWriter: single_u32 single_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
-    Interlocked: interlocked_u32 interlocked_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
+    SingleWriter: single_u32 single_u64;
+    Interlocked: interlocked_u32 interlocked_u64;
     #[cfg(feature = "std")]
-    ThreadLocal: local_u32 local_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
-    #[cfg(feature = "std")]
-    Approximate: approx_u32 approx_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
-    #[cfg(not(feature = "std"))]
-    Approximate: approx_u32 approx_u64,
-        |h, v, s, log2| { let _ = (s, log2); false }, s.record_declined(v);
-    SparseSingleWriter: sparse_single_u32 sparse_single_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
-    SparseInterlocked: sparse_interlocked_u32 sparse_interlocked_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
-    #[cfg(feature = "std")]
-    SparseApproximate: sparse_approx_u32 sparse_approx_u64,
-        |h, v, s, log2| s.record_fast_in(v, log2), s.record_declined(v);
-    #[cfg(not(feature = "std"))]
-    SparseApproximate: sparse_approx_u32 sparse_approx_u64,
-        |h, v, s, log2| { let _ = (s, log2); false }, s.record_declined(v);
+    ThreadLocal: local_u32 local_u64;
+    Approximate: approx_u32 approx_u64;
+    SparseSingleWriter: sparse_single_u32 sparse_single_u64;
+    SparseInterlocked: sparse_interlocked_u32 sparse_interlocked_u64;
+    SparseApproximate: sparse_approx_u32 sparse_approx_u64;
 }
 
 #[derive(Debug)]

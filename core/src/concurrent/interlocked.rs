@@ -48,22 +48,15 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
         self.counts.cells_ptr()
     }
 
-    /// Count one occurrence of `v` (any thread, any time): one `fetch_add` (see
-    /// `increment_atomic`). A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`]; what
-    /// does not fit is counted as saturated.
-    #[inline(always)]
-    pub fn record(&self, v: u64) {
-        if !self.record_fast(v) {
-            self.record_declined(v);
-        }
-    }
-
-    /// Count one occurrence of `v` and return true when `v` is in the range (one
-    /// `fetch_add`; the rare add that finds its bucket at the ceiling settles it, out of
-    /// line); otherwise return false, recording nothing.
-    #[inline(always)]
-    pub fn record_fast(&self, v: u64) -> bool {
-        self.record_fast_in(v, Log2::ANY_CPU)
+    record_paths! {
+        /// Count one occurrence of `v` (any thread, any time): one `fetch_add` (see
+        /// `increment_atomic`). A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
+        /// what does not fit is counted as saturated.
+        fn record;
+        /// Count one occurrence of `v` and return true when `v` is in the range (one
+        /// `fetch_add`; the rare add that finds its bucket at the ceiling settles it, out
+        /// of line); otherwise return false, recording nothing.
+        fn record_fast;
     }
 
     /// The records [`AtomicHistogram::record_fast`] declines: underflow or overflow, or

@@ -100,6 +100,28 @@
 //! `alloc`; [`SharedHistogram`], [`AtomicHistogram`] and [`ApproxHistogram`] also work
 //! over caller storage in plain `no_std`.
 
+/// A mode's `record` and `record_fast`, from its `record_fast_in` (the common path,
+/// taking the logarithm with a given [`crate::Log2`]) and `record_declined` (the slow
+/// path, out of line): the one rule of every mode, a record is the common path or else the
+/// slow one. The attributes before each name are that method's (its docs, a `cfg`).
+macro_rules! record_paths {
+    ($(#[$r:meta])* fn record; $(#[$f:meta])* fn record_fast;) => {
+        $(#[$r])*
+        #[inline(always)]
+        pub fn record(&self, v: u64) {
+            if !self.record_fast(v) {
+                self.record_declined(v);
+            }
+        }
+
+        $(#[$f])*
+        #[inline(always)]
+        pub fn record_fast(&self, v: u64) -> bool {
+            self.record_fast_in(v, crate::layout::Log2::ANY_CPU)
+        }
+    };
+}
+
 mod approx_counter;
 mod approximate;
 mod cell;

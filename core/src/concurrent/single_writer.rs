@@ -54,22 +54,14 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
         self.counts.cells_ptr()
     }
 
-    /// Count one occurrence of `v` (one writer at a time; see the type's docs).
-    #[inline(always)]
-    pub fn record(&self, v: u64) {
-        if !self.record_fast(v) {
-            self.record_declined(v);
-        }
-    }
-
-    /// Count one occurrence of `v` and return true when `v` is in the range, its bucket
-    /// not full and (sparse storage) its block made (a load and a store); otherwise
-    /// return false, recording nothing. A caller
-    /// whose only work after a false is a call of [`SharedHistogram::record`] keeps its
-    /// hot path free of calls.
-    #[inline(always)]
-    pub fn record_fast(&self, v: u64) -> bool {
-        self.record_fast_in(v, Log2::ANY_CPU)
+    record_paths! {
+        /// Count one occurrence of `v` (one writer at a time; see the type's docs).
+        fn record;
+        /// Count one occurrence of `v` and return true when `v` is in the range, its bucket
+        /// not full and (sparse storage) its block made (a load and a store); otherwise
+        /// return false, recording nothing. A caller whose only work after a false is a
+        /// call of [`SharedHistogram::record`] keeps its hot path free of calls.
+        fn record_fast;
     }
 
     /// [`SharedHistogram::record_fast`] taking the logarithm with `log2` (a constant: the

@@ -447,12 +447,16 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         self.shared.outside.add_atomic(SAT, n);
     }
 
-    /// Count one occurrence of `v` (any thread).
-    #[inline(always)]
-    pub fn record(&self, v: u64) {
-        if !self.record_fast(v) {
-            self.record_declined(v);
-        }
+    record_paths! {
+        /// Count one occurrence of `v` (any thread).
+        fn record;
+        /// Count one occurrence of `v` and return true when this thread's shard is the one
+        /// it used last, `v` lies in the range and its bucket is not full: integer
+        /// operations, one thread-local load and one plain load + store, nothing that can
+        /// panic, allocate or call. Otherwise return false, recording nothing
+        /// ([`LocalHistogram::record`] then takes the slow path). A leaf, so a caller (the
+        /// C ABI's record) saves no registers around it.
+        fn record_fast;
     }
 
     /// The records [`LocalHistogram::record_fast`] declines: outside the range, into a
@@ -460,17 +464,6 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     #[inline(always)]
     pub(crate) fn record_declined(&self, v: u64) {
         self.record_slow(self.shape.slot(v, Log2::ANY_CPU).offset, v, 1);
-    }
-
-    /// Count one occurrence of `v` and return true when this thread's shard is the one it
-    /// used last, `v` lies in the range and its bucket is not full: integer operations, one
-    /// thread-local load and one plain load + store, nothing that can panic, allocate or
-    /// call. Otherwise return false, recording nothing ([`LocalHistogram::record`] then
-    /// takes the slow path). A leaf, so a caller (the C ABI's record) saves no registers
-    /// around it.
-    #[inline(always)]
-    pub fn record_fast(&self, v: u64) -> bool {
-        self.record_fast_in(v, Log2::ANY_CPU)
     }
 
     /// [`LocalHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
