@@ -9,7 +9,9 @@
 //! Each measurement records every value `ROUNDS` times; the contenders take turns within a
 //! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
-//! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns>`.
+//! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns>` (`call`:
+//! an empty `extern "C"` function called the way `ffi` is, the floor of any record behind a
+//! call).
 //!
 //! The ABI comes from this package's rlib, named `picollo` like `libpicollo.so` (the core
 //! crate is `picollo_core` here); `picollo_histogram_record` is called through a
@@ -235,6 +237,38 @@ impl Contender for Ffi {
     }
 }
 
+/// An empty `extern "C"` function called as [`Ffi`] calls `picollo_histogram_record`: what
+/// the call alone costs (the floor of any record behind a call). It counts the calls it
+/// makes in the loop's caller, so its total is checked like the others'.
+struct EmptyCall {
+    call: RecordFn,
+    calls: u64,
+}
+
+/// Does nothing (never inlined: it is called through a pointer the optimiser cannot see).
+extern "C" fn empty(_: *mut picollo_histogram, _: u64) {}
+
+impl Contender for EmptyCall {
+    fn name(&self) -> &'static str {
+        "empty call"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        let call = self.call;
+        for &v in values {
+            // SAFETY: `empty` reads nothing.
+            unsafe { call(std::ptr::null_mut(), v) };
+        }
+        self.calls += values.len() as u64;
+    }
+    fn total(&self) -> u64 {
+        self.calls
+    }
+    fn footprint_bytes(&self) -> usize {
+        0
+    }
+}
+
 /// Best ns per record of each contender over `RUNS` runs of `ROUNDS` passes.
 fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
     let mut best = vec![f64::INFINITY; contenders.len()];
@@ -283,13 +317,19 @@ fn main() {
             .with_exact_extremes(),
     );
 
-    let mut contenders: [&mut dyn Contender; 6] = [
+    let mut call = EmptyCall {
+        call: black_box(empty as RecordFn),
+        calls: 0,
+    };
+
+    let mut contenders: [&mut dyn Contender; 7] = [
         &mut picollo,
         &mut hdr,
         &mut iop32,
         &mut iop64,
         &mut ffi,
         &mut exact,
+        &mut call,
     ];
 
     // Warm up: page in the counters and the values, settle the clock.
@@ -329,8 +369,9 @@ fn main() {
     }
     println!("hdrhistogram uses record(); histogram uses Histogram32::increment (u32 counters)");
     println!("picollo (exact) keeps the exact smallest and largest value too");
+    println!("empty call: an empty extern \"C\" function called as ffi calls the record");
     report::report(&format!(
-        "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2}",
-        best[0], best[1], best[2], best[4]
+        "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2}",
+        best[0], best[1], best[2], best[4], best[6]
     ));
 }
