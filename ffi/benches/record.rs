@@ -9,9 +9,10 @@
 //! Each measurement records every value `ROUNDS` times; the contenders take turns within a
 //! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
-//! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns>` (`call`:
-//! an empty `extern "C"` function called the way `ffi` is, the floor of any record behind a
-//! call).
+//! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns> fn=<ns>
+//! portable=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the floor
+//! of any record behind a call; `fn` and `portable`: the histogram's record function called
+//! directly, the one chosen for this CPU and the one for any x86-64).
 //!
 //! The ABI comes from this package's rlib, named `picollo` like `libpicollo.so` (the core
 //! crate is `picollo_core` here); `picollo_histogram_record` is called through a
@@ -237,6 +238,55 @@ impl Contender for Ffi {
     }
 }
 
+/// The histogram's own record function called directly (`picollo_histogram_record_fn`, no
+/// NULL test or dispatch): `portable` picks the one for any x86-64 instead of the one chosen
+/// for this CPU (built for `lzcnt` and BMI2 where it has them), side by side.
+struct FfiFn {
+    ffi: Ffi,
+    portable: bool,
+}
+
+impl FfiFn {
+    fn new(portable: bool) -> FfiFn {
+        let mut ffi = Ffi::new();
+        // SAFETY: a `picollo_histogram *` points to the `DynHistogram` behind the handle
+        // (the C ABI's own `picollo_histogram_record_fn` reads it so), live until `ffi` is
+        // dropped; the function is called only with this handle.
+        let h = unsafe { &*(ffi.h as *const picollo_core::concurrent::DynHistogram) };
+        let f = if portable {
+            h.portable_record_fn()
+        } else {
+            h.record_fn()
+        };
+        // SAFETY: `&DynHistogram` and `*mut picollo_histogram` pass alike (a pointer), as
+        // in `picollo_histogram_record_fn`.
+        ffi.record = black_box(unsafe {
+            std::mem::transmute::<picollo_core::concurrent::RecordFn, RecordFn>(f)
+        });
+        FfiFn { ffi, portable }
+    }
+}
+
+impl Contender for FfiFn {
+    fn name(&self) -> &'static str {
+        if self.portable {
+            "ffi fn, portable"
+        } else {
+            "ffi fn"
+        }
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        self.ffi.record_all(values)
+    }
+    fn total(&self) -> u64 {
+        self.ffi.total()
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.ffi.footprint_bytes()
+    }
+}
+
 /// An empty `extern "C"` function called as [`Ffi`] calls `picollo_histogram_record`: what
 /// the call alone costs (the floor of any record behind a call). It counts the calls it
 /// makes in the loop's caller, so its total is checked like the others'.
@@ -322,7 +372,9 @@ fn main() {
         calls: 0,
     };
 
-    let mut contenders: [&mut dyn Contender; 7] = [
+    let (mut ffi_fn, mut portable_fn) = (FfiFn::new(false), FfiFn::new(true));
+
+    let mut contenders: [&mut dyn Contender; 9] = [
         &mut picollo,
         &mut hdr,
         &mut iop32,
@@ -330,6 +382,8 @@ fn main() {
         &mut ffi,
         &mut exact,
         &mut call,
+        &mut ffi_fn,
+        &mut portable_fn,
     ];
 
     // Warm up: page in the counters and the values, settle the clock.
@@ -370,8 +424,14 @@ fn main() {
     println!("hdrhistogram uses record(); histogram uses Histogram32::increment (u32 counters)");
     println!("picollo (exact) keeps the exact smallest and largest value too");
     println!("empty call: an empty extern \"C\" function called as ffi calls the record");
+    println!(
+        "ffi fn: picollo_histogram_record_fn's function, built for lzcnt and BMI2, chosen where \
+         the CPU has them (lzcnt here: {}); ffi fn, portable: the one for any x86-64",
+        picollo_core::Log2::for_this_cpu().uses_lzcnt()
+    );
     report::report(&format!(
-        "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2}",
-        best[0], best[1], best[2], best[4], best[6]
+        "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2} \
+         fn={:.2} portable={:.2}",
+        best[0], best[1], best[2], best[4], best[6], best[7], best[8]
     ));
 }

@@ -490,6 +490,17 @@ impl DynHistogram {
         self.fast
     }
 
+    /// The portable record function of this histogram's width and mode (the one
+    /// [`DynHistogram::record_fn`] gives on a CPU without `lzcnt` and BMI2), for
+    /// benchmarks that measure it beside the one chosen for this CPU.
+    #[doc(hidden)]
+    pub fn portable_record_fn(&self) -> RecordFn {
+        if self.extremes.is_some() {
+            return self.inner.record_fn::<true>(false);
+        }
+        self.inner.record_fn::<false>(false)
+    }
+
     /// How the calling thread can record without a call ([`DirectPath`]). In the
     /// thread-local mode this attaches the thread (as its first record does), and the
     /// cells are its shard: valid on this thread only, until it exits or the histogram is
