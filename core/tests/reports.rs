@@ -493,13 +493,18 @@ fn check_json(s: &Summary) {
     assert_eq!(ps.len(), 16);
     for ((p, jp), &rank) in s.percentiles.iter().zip(ps).zip(STANDARD_RANKS.iter()) {
         assert_eq!(jp["rank"].as_f64(), Some(rank));
-        assert_eq!(jp["value"].as_u64(), Some(p.value));
-        assert_eq!(jp["plusMinus"].as_u64(), Some(p.plus_minus));
-        assert_eq!(jp["lower"].as_u64(), Some(p.lower));
-        assert_eq!(jp["upper"].as_u64(), Some(p.upper));
-        assert_eq!(jp["count"].as_u64(), Some(p.count));
-        assert_eq!(jp["cumulativeCount"].as_u64(), Some(p.cumulative_count));
-        assert_eq!(jp["rankCount"].as_u64(), Some(p.rank_count));
+        let fields = [
+            ("value", p.value),
+            ("plusMinus", p.plus_minus),
+            ("lower", p.lower),
+            ("upper", p.upper),
+            ("count", p.count),
+            ("cumulativeCount", p.cumulative_count),
+            ("rankCount", p.rank_count),
+        ];
+        for (key, n) in fields {
+            assert_eq!(jp[key].as_u64(), Some(n), "{key}");
+        }
         assert_eq!(jp.as_object().unwrap().len(), 8);
     }
     assert_eq!(obj.len(), 10, "{obj:?}");
