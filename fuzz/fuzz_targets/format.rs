@@ -107,25 +107,26 @@ fn json_number(v: &serde_json::Value, key: &str) -> serde_json::Number {
     }
 }
 
-/// A top-level field of the JSON summary: a count, or a double (`null` when not finite).
+/// A top-level field of the JSON summary by its key: a count, or a double (`null` when
+/// not finite).
 enum Field {
-    Count(u64),
-    Double(f64),
+    Count(&'static str, u64),
+    Double(&'static str, f64),
 }
 
-/// The summary's top-level fields by their JSON key, all but the percentiles.
-fn top_fields(s: &Summary) -> [(&'static str, Field); 9] {
+/// The summary's top-level fields, all but the percentiles.
+fn top_fields(s: &Summary) -> [Field; 9] {
     use Field::{Count, Double};
     [
-        ("minTrackableValue", Count(s.min_trackable)),
-        ("maxTrackableValue", Count(s.max_trackable)),
-        ("totalCount", Count(s.total)),
-        ("underflowCount", Count(s.underflow)),
-        ("overflowCount", Count(s.overflow)),
-        ("saturatedCount", Count(s.saturated)),
-        ("mean", Double(s.mean)),
-        ("stDev", Double(s.stdev)),
-        ("precision", Double(s.precision)),
+        Count("minTrackableValue", s.min_trackable),
+        Count("maxTrackableValue", s.max_trackable),
+        Count("totalCount", s.total),
+        Count("underflowCount", s.underflow),
+        Count("overflowCount", s.overflow),
+        Count("saturatedCount", s.saturated),
+        Double("mean", s.mean),
+        Double("stDev", s.stdev),
+        Double("precision", s.precision),
     ]
 }
 
@@ -134,19 +135,19 @@ fn check_json(s: &Summary) {
     s.write_json(&mut out).unwrap();
     let v: serde_json::Value =
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("invalid JSON ({e}): {out}"));
-    for (key, field) in top_fields(s) {
+    for field in top_fields(s) {
         match field {
-            Field::Count(want) => {
+            Field::Count(key, want) => {
                 assert_eq!(json_number(&v, key).as_u64(), Some(want), "{key} in {out}");
             }
-            Field::Double(want) if want.is_finite() => {
+            Field::Double(key, want) if want.is_finite() => {
                 let got = json_number(&v, key).as_f64().unwrap();
                 assert!(
                     got == want,
                     "{key}: {got} in the JSON, {want} in the summary"
                 );
             }
-            Field::Double(_) => assert!(v[key].is_null(), "{key} should be null in {out}"),
+            Field::Double(key, _) => assert!(v[key].is_null(), "{key} should be null in {out}"),
         }
     }
     let ps = v["percentiles"]
