@@ -248,9 +248,20 @@ static void *writer_thread(void *arg)
     return NULL;
 }
 
-/* Start `n` writers and two readers; returns how many threads started (all or a failure). */
-static int start_all(pthread_t *t, writer *w, int n, reader *r)
+/* The threads of one run: the writers, the query reader and the delta reader, their ids. */
+typedef struct crew {
+    writer w[WRITERS];
+    reader r[2];
+    pthread_t t[WRITERS + 2];
+} crew;
+
+/* Start `n` writers and the two readers of `c`; returns how many threads started (all or a
+ * failure). */
+static int start_all(crew *c, int n)
 {
+    pthread_t *t = c->t;
+    writer *w = c->w;
+    reader *r = c->r;
     int i, started = 0;
     for (i = 0; i < n; i++) {
         if (pthread_create(&t[started], NULL, writer_thread, &w[i]) != 0) {
@@ -283,6 +294,27 @@ static void join_all(pthread_t *t, int started, int writers, shared *s)
     }
 }
 
+/* Set `n` writers of `c` to record into `s` for at least `rounds` rounds and up to
+ * `max_rounds` (random values in slot 0 when `spread`, else the VALUES, one slot each), and
+ * its two readers to read it; the writers keep going until each other thread made
+ * SIZED(200, 10) iterations. */
+static void prepare(crew *c, shared *s, int n, size_t rounds, size_t max_rounds, int spread)
+{
+    writer *w = c->w;
+    reader *r = c->r;
+    int i;
+    memset(r, 0, sizeof c->r);
+    for (i = 0; i < n; i++) {
+        w[i].s = s;
+        w[i].index = i;
+        w[i].rounds = rounds;
+        w[i].max_rounds = max_rounds;
+        w[i].spread = spread;
+    }
+    r[0].s = r[1].s = s;
+    s->want = SIZED(200, 10);
+}
+
 static void check_readers(const reader *r, const char *what)
 {
     int i;
@@ -302,49 +334,38 @@ void test_readers_while_writing(void)
     unsigned m;
     for (m = 0; m < 4; m++) {
         shared *s = (shared *)calloc(1, sizeof *s);
-        writer w[WRITERS];
-        reader r[2];
-        pthread_t t[WRITERS + 2];
+        crew c;
         /* One writer in the single-writer mode. The approximate mode's buckets stay below
          * 2^13: at most 4 × 6,000 × 8 × 1.125 = 216,000 uniform values in 0..1.1·10^6, and
          * the widest buckets (8,192 values) take 1/134 of them, about 1,600. */
         int writers = modes[m] == PICOLLO_MODE_SINGLE_WRITER ? 1 : WRITERS;
         int approx = modes[m] == PICOLLO_MODE_APPROXIMATE;
         size_t rounds = approx ? SIZED(3000, 600) : SIZED(100000, 1500);
-        int started, i;
+        int started;
         uint64_t expected = 0;
         picollo_histogram_info info;
         if (!CHECK(s != NULL)) {
             return;
         }
         s->h = make_mode(modes[m], 0, 64, 10, 1000000);
-        memset(r, 0, sizeof r);
-        for (i = 0; i < writers; i++) {
-            w[i].s = s;
-            w[i].index = i;
-            w[i].rounds = rounds;
-            w[i].max_rounds = approx ? SIZED(6000, 1500) : 4 * rounds;
-            w[i].spread = 1;
-        }
-        r[0].s = r[1].s = s;
-        s->want = SIZED(200, 10);
+        prepare(&c, s, writers, rounds, approx ? SIZED(6000, 1500) : 4 * rounds, 1);
         s->progress[2] = s->want; /* no resets here */
-        started = start_all(t, w, writers, r);
+        started = start_all(&c, writers);
         CHECK(started == writers + 2);
-        join_all(t, started, writers, s);
-        check_readers(r, mode_name(modes[m]));
+        join_all(c.t, started, writers, s);
+        check_readers(c.r, mode_name(modes[m]));
         expected = sum_started(s);
         info = info_of(s->h);
         CHECKF(info.total + info.underflow + info.overflow == expected,
                "%s: %llu counted, %llu recorded", mode_name(modes[m]),
                (unsigned long long)(info.total + info.underflow + info.overflow),
                (unsigned long long)expected);
-        CHECKF(r[1].delta_sum == expected, "%s: the deltas add up to %llu, %llu recorded",
-               mode_name(modes[m]), (unsigned long long)r[1].delta_sum,
+        CHECKF(c.r[1].delta_sum == expected, "%s: the deltas add up to %llu, %llu recorded",
+               mode_name(modes[m]), (unsigned long long)c.r[1].delta_sum,
                (unsigned long long)expected);
         printf("%s, %d writer(s) + 2 readers: %llu records, %lu queries, %lu delta updates\n",
-               mode_name(modes[m]), writers, (unsigned long long)expected, r[0].iterations,
-               r[1].iterations);
+               mode_name(modes[m]), writers, (unsigned long long)expected, c.r[0].iterations,
+               c.r[1].iterations);
         picollo_histogram_free(s->h);
         free(s);
     }
@@ -379,9 +400,7 @@ void test_reset_while_writing(void)
     unsigned m;
     for (m = 0; m < 3; m++) {
         shared *s = (shared *)calloc(1, sizeof *s);
-        writer w[WRITERS];
-        reader r[2];
-        pthread_t t[WRITERS + 2];
+        crew c;
         /* Approximate at T = 20: at most 4 × 200,000 × 1.125 = 900,000 < 2^20 per bucket,
          * even unreset, so every add is exact (through the approximate record path). */
         int approx = modes[m] == PICOLLO_MODE_APPROXIMATE;
@@ -390,23 +409,14 @@ void test_reset_while_writing(void)
         char first[256] = "";
         picollo_bucket b[VALUES + 1];
         picollo_snapshot *snap = NULL;
-        int started, i;
+        int started;
         if (!CHECK(s != NULL)) {
             return;
         }
         s->h = make_mode(modes[m], approx ? 20 : 0, 64, 10, 1000000);
         CHECK(picollo_snapshot_new(s->h, &snap) == PICOLLO_STATUS_OK);
-        memset(r, 0, sizeof r);
-        for (i = 0; i < WRITERS; i++) {
-            w[i].s = s;
-            w[i].index = i;
-            w[i].rounds = rounds;
-            w[i].max_rounds = 4 * rounds;
-            w[i].spread = 0;
-        }
-        r[0].s = r[1].s = s;
-        s->want = SIZED(200, 10);
-        started = start_all(t, w, WRITERS, r);
+        prepare(&c, s, WRITERS, rounds, 4 * rounds, 0);
+        started = start_all(&c, WRITERS);
         CHECK(started == WRITERS + 2);
         do {
             uint64_t before[VALUES] = {0}, after[VALUES] = {0}, since = 0;
@@ -460,10 +470,10 @@ void test_reset_while_writing(void)
             AADD(&s->progress[2], 1);
             pause_briefly();
         } while (ALOAD(&s->writers_done) < WRITERS);
-        join_all(t, started, WRITERS, s);
+        join_all(c.t, started, WRITERS, s);
         CHECKF(violations == 0, "%s: %lu violations in %lu resets; first: %s",
                mode_name(modes[m]), violations, resets, first);
-        check_readers(r, mode_name(modes[m]));
+        check_readers(c.r, mode_name(modes[m]));
         /* Writers gone: one more reset empties it, and it counts exactly again. */
         CHECK(picollo_histogram_reset(s->h) == PICOLLO_STATUS_OK);
         CHECK(info_of(s->h).total == 0);

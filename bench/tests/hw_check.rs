@@ -28,6 +28,11 @@ fn group(scaled: u64, enabled: u64, running: u64) -> Scaled {
     }
 }
 
+/// The multiplex check of `groups` against a reference count of 100,000, at the bound.
+fn multiplex(groups: &[Scaled]) -> Outcome {
+    multiplex_scaling(100_000, groups, MULTIPLEX_ERROR)
+}
+
 #[test]
 fn a_dependent_chain_near_one_instruction_a_cycle_passes() {
     assert_outcome!(chain_ipc(260_000, 259_000, 256_000), Pass, "ipc=0.996");
@@ -51,44 +56,22 @@ fn multiplexed_groups_scaled_near_the_reference_pass() {
         group(98_500, 300, 100),
         group(100_200, 300, 100),
     ];
-    assert_outcome!(
-        multiplex_scaling(100_000, &groups, MULTIPLEX_ERROR),
-        Pass,
-        "worst scaling error=1.50%"
-    );
+    assert_outcome!(multiplex(&groups), Pass, "worst scaling error=1.50%");
 }
 
 #[test]
 fn scaling_off_by_more_than_the_bound_fails() {
     let groups = [group(100_000, 300, 100), group(130_000, 300, 100)];
-    assert_outcome!(
-        multiplex_scaling(100_000, &groups, MULTIPLEX_ERROR),
-        Fail,
-        "30.00%"
-    );
+    assert_outcome!(multiplex(&groups), Fail, "30.00%");
 }
 
 #[test]
 fn groups_that_were_never_multiplexed_fail_the_multiplex_check() {
     let groups = [group(100_000, 300, 300), group(100_000, 300, 300)];
-    assert_outcome!(
-        multiplex_scaling(100_000, &groups, MULTIPLEX_ERROR),
-        Fail,
-        "no group was multiplexed"
-    );
+    assert_outcome!(multiplex(&groups), Fail, "no group was multiplexed");
     // Groups that never ran are left out of the error, but all of them never running fails.
-    assert!(!multiplex_scaling(
-        100_000,
-        &[group(0, 300, 0), group(99_000, 300, 150)],
-        MULTIPLEX_ERROR
-    )
-    .failed());
-    assert!(multiplex_scaling(
-        100_000,
-        &[group(0, 300, 0), group(0, 300, 0)],
-        MULTIPLEX_ERROR
-    )
-    .failed());
+    assert!(!multiplex(&[group(0, 300, 0), group(99_000, 300, 150)]).failed());
+    assert!(multiplex(&[group(0, 300, 0), group(0, 300, 0)]).failed());
     assert!(multiplex_scaling(0, &[group(5, 300, 100)], MULTIPLEX_ERROR).failed());
 }
 
@@ -121,10 +104,7 @@ fn an_exact_pmu_is_held_to_one_percent_when_multiplexed() {
     assert!(!multiplex_scaling(100_000, &groups, EXACT_ERROR).failed());
     let off = [group(100_000, 300, 100), group(101_500, 300, 100)];
     assert_outcome!(multiplex_scaling(100_000, &off, EXACT_ERROR), Fail, "1.50%");
-    assert!(
-        !multiplex_scaling(100_000, &off, MULTIPLEX_ERROR).failed(),
-        "within silicon's bound"
-    );
+    assert!(!multiplex(&off).failed(), "within silicon's bound");
 }
 
 fn path(name: &str, user: u64, syscall: u64, exact: bool) -> PathDelta {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bench, serial, temp};
+use common::{assert_has, bench, bench_json, json_of, serial, temp};
 use picollo::hdr::LogReader;
 
 #[test]
@@ -39,12 +39,9 @@ fn a_command_that_exits_non_zero_is_reported_not_timed() {
     let _serial = serial();
     let run = bench(&["--runs", "3", "--warmup", "0", "true", "exit 3"]);
     assert_eq!(run.code, Some(6), "{}", run.stderr);
-    assert!(
-        run.stdout.contains(
-            "##### exit 3\n- not measured: measured run 1 of 3 ended with exit status: 3\n"
-        ),
-        "{}",
-        run.stdout
+    assert_has(
+        &run.stdout,
+        "##### exit 3\n- not measured: measured run 1 of 3 ended with exit status: 3\n",
     );
     assert_eq!(
         run.stdout.matches("\n| time (").count(),
@@ -52,13 +49,10 @@ fn a_command_that_exits_non_zero_is_reported_not_timed() {
         "true alone is timed"
     );
     assert!(!run.stdout.contains("verdict:"), "nothing to compare");
-    assert!(
-        run.stderr.contains(
-            "picollo: command 2 (\"exit 3\") not measured: measured run 1 of 3 ended with \
-             exit status: 3"
-        ),
-        "{}",
-        run.stderr
+    assert_has(
+        &run.stderr,
+        "picollo: command 2 (\"exit 3\") not measured: measured run 1 of 3 ended with \
+             exit status: 3",
     );
 }
 
@@ -78,11 +72,9 @@ fn the_run_that_failed_is_named_warm_up_or_measured() {
         .contains("- not measured: measured run 2 of 3 ended with exit status: 4"));
     let run = bench(&["--runs", "3", "--warmup", "2", "kill -9 $$"]);
     assert_eq!(run.code, Some(6), "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("warm-up run 1 of 2 ended with signal: 9 (SIGKILL)"),
-        "{}",
-        run.stdout
+    assert_has(
+        &run.stdout,
+        "warm-up run 1 of 2 ended with signal: 9 (SIGKILL)",
     );
     assert!(!run.stdout.contains("| time ("));
 }
@@ -149,20 +141,10 @@ fn the_log_has_one_tagged_interval_per_command_and_metric() {
 #[test]
 fn the_json_holds_every_command_its_counters_and_the_comparisons() {
     let _serial = serial();
-    let json = temp("three.json");
-    let path = json.to_str().unwrap();
-    let run = bench(&[
-        "--runs",
-        "10",
-        "--json",
-        path,
-        "true",
-        "exit 7",
-        "sleep 0.05",
-    ]);
+    let args = ["--runs", "10", "true", "exit 7", "sleep 0.05"];
+    let (run, json) = bench_json("three.json", &args);
     assert_eq!(run.code, Some(6), "{}", run.stderr);
-    let text = std::fs::read_to_string(&json).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&text).expect("the JSON parses");
+    let v = json_of(&json);
     let commands = v["commands"].as_array().unwrap();
     assert_eq!(commands.len(), 3);
     assert_eq!(commands[1]["tag"], "cmd2");

@@ -4,12 +4,7 @@
 
 mod common;
 
-use common::{bench, serial, temp};
-
-/// The parsed JSON picollo wrote to `path`.
-fn json_of(path: &std::path::Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("the JSON parses")
-}
+use common::{assert_has, bench, bench_json, json_of, serial, temp};
 
 /// A command that keeps a CPU busy for about 10 ms (awk's own loop, no sleep).
 const BUSY: &str = "awk 'BEGIN { for (i = 0; i < 200000; i++) s += i }'";
@@ -19,10 +14,9 @@ fn identical_commands_compared_twenty_times_see_no_difference() {
     let _serial = serial();
     // A 99 % interval misses 0 about once in 100: of 20 A/A comparisons at most 2 may see
     // a difference, and at most 1 call it one that matters.
-    let json = temp("aa.json");
     let mut verdicts = Vec::new();
     for _ in 0..20 {
-        let run = bench(&["--runs", "10", "--json", json.to_str().unwrap(), BUSY, BUSY]);
+        let (run, json) = bench_json("aa.json", &["--runs", "10", BUSY, BUSY]);
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         let v = json_of(&json);
         assert_eq!(v["comparisons"][0]["paired"], true);
@@ -37,18 +31,8 @@ fn identical_commands_compared_twenty_times_see_no_difference() {
 #[test]
 fn each_round_runs_every_command_before_the_next_round_starts() {
     let _serial = serial();
-    let json = temp("rounds.json");
-    let path = json.to_str().unwrap();
-    let run = bench(&[
-        "--runs",
-        "8",
-        "--warmup",
-        "0",
-        "--json",
-        path,
-        "true",
-        "sleep 0.01",
-    ]);
+    let args = ["--runs", "8", "--warmup", "0", "true", "sleep 0.01"];
+    let (run, json) = bench_json("rounds.json", &args);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let v = json_of(&json);
     let rounds = |i: usize| {
@@ -90,18 +74,10 @@ fn a_command_runs_without_a_shell_with_n() {
     assert_eq!(shell.code, Some(0), "{}", shell.stderr);
     let missing = bench(&["-N", "--runs", "2", "--warmup", "0", "no-such-program-here"]);
     assert_eq!(missing.code, Some(6), "{}", missing.stderr);
-    assert!(
-        missing.stdout.contains("ended with exit status: 127"),
-        "{}",
-        missing.stdout
-    );
+    assert_has(&missing.stdout, "ended with exit status: 127");
     let unclosed = bench(&["-N", "--runs", "2", "sleep '1"]);
     assert_eq!(unclosed.code, Some(2), "{}", unclosed.stderr);
-    assert!(
-        unclosed.stderr.contains("its quotes do not close"),
-        "{}",
-        unclosed.stderr
-    );
+    assert_has(&unclosed.stderr, "its quotes do not close");
     assert_eq!(bench(&["-N", "--shell", "bash", "true"]).code, Some(2));
 }
 
@@ -114,31 +90,24 @@ fn a_saved_baseline_gates_only_a_slower_command() {
     assert_eq!(saved.code, Some(0), "{}", saved.stderr);
     let slower = bench(&["--runs", "10", "--baseline", path, "sleep 0.03"]);
     assert_eq!(slower.code, Some(7), "{}", slower.stdout);
-    assert!(slower.stderr.contains("command 1 is slower than its baseline: verdict: sleep 0.03 is slower than sleep 0.01 ["), "{}", slower.stderr);
-    assert!(
-        slower.stdout.contains("measured apart"),
-        "{}",
-        slower.stdout
+    assert_has(
+        &slower.stderr,
+        "command 1 is slower than its baseline: verdict: sleep 0.03 is slower than sleep 0.01 [",
     );
+    assert_has(&slower.stdout, "measured apart");
     let faster = bench(&["--runs", "10", "--baseline", path, "sleep 0.001"]);
     assert_eq!(faster.code, Some(0), "{}", faster.stderr);
-    assert!(
-        faster.stdout.contains("is faster than sleep 0.01 ["),
-        "{}",
-        faster.stdout
-    );
-    let json = temp("gate.json");
-    let same = bench(&[
+    assert_has(&faster.stdout, "is faster than sleep 0.01 [");
+    let args = [
         "--runs",
         "10",
         "--threshold",
         "10",
         "--baseline",
         path,
-        "--json",
-        json.to_str().unwrap(),
         "sleep 0.01",
-    ]);
+    ];
+    let (same, json) = bench_json("gate.json", &args);
     assert_eq!(same.code, Some(0), "{}", same.stdout);
     let v = json_of(&json);
     assert_eq!(v["comparisons"][0]["baseline"], "saved:cmd1");
@@ -154,11 +123,7 @@ fn a_baseline_that_is_not_a_saved_run_is_refused() {
     std::fs::write(&bad, "{\"commands\": 3}").unwrap();
     let run = bench(&["--runs", "2", "--baseline", bad.to_str().unwrap(), "true"]);
     assert_eq!(run.code, Some(4), "{}", run.stderr);
-    assert!(
-        run.stderr.contains("no \"commands\" list"),
-        "{}",
-        run.stderr
-    );
+    assert_has(&run.stderr, "no \"commands\" list");
     let missing = bench(&[
         "--runs",
         "2",

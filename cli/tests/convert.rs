@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fails, golden, ok, picollo, row};
+use common::{fails, golden, ok, ok_line, picollo, row, words};
 
 /// The non-empty buckets of a base64 V2 histogram: `(lowest, highest, count)`.
 fn buckets(base64: &str) -> Vec<(u64, u64, u64)> {
@@ -116,16 +116,7 @@ fn a_converted_log_reports_what_the_original_does() {
 
 #[test]
 fn convert_selects_by_tag_and_window() {
-    let out = ok(&[
-        "convert",
-        "latency_b.hlog",
-        "--to",
-        "log",
-        "--from",
-        "1",
-        "--until",
-        "3",
-    ]);
+    let out = ok_line("convert latency_b.hlog --to log --from 1 --until 3");
     let intervals: Vec<&str> = out.lines().filter(|l| !l.starts_with(['#', '"'])).collect();
     // No StartTime: absolute timestamps stay absolute; the window counts from the first.
     assert_eq!(intervals.len(), 2);
@@ -285,18 +276,8 @@ fn openmetrics_defaults_derive_exact_bounds_for_untagged_intervals() {
         "a bound between the two groups"
     );
     // A coarser error gives fewer bounds, and the unit ratio divides le and _sum.
-    let coarse = ok(&[
-        "convert",
-        "latency.hlog",
-        "--to",
-        "openmetrics",
-        "--coarse",
-        "0.5",
-        "--unit-ratio",
-        "1000",
-        "--unit",
-        "ms",
-    ]);
+    let coarse =
+        ok_line("convert latency.hlog --to openmetrics --coarse 0.5 --unit-ratio 1000 --unit ms");
     assert!(coarse
         .starts_with("# TYPE picollo_histogram_ms histogram\n# UNIT picollo_histogram_ms ms\n"));
     let few = om_buckets(&coarse, "picollo_histogram_ms", "");
@@ -350,17 +331,9 @@ fn otlp_json_cumulative_one_point_per_tag() {
 
 #[test]
 fn otlp_json_delta_one_point_per_interval() {
-    let out = otlp(&[
-        "convert",
-        "latency.hlog",
-        "--to",
-        "otlp-json",
-        "--delta",
-        "--until",
-        "2",
-        "--unit-ratio",
-        "1000",
-    ]);
+    let out = otlp(&words(
+        "convert latency.hlog --to otlp-json --delta --until 2 --unit-ratio 1000",
+    ));
     golden("convert_latency_delta.otlp.json", &out);
     assert!(out.ends_with("\"aggregationTemporality\":1}}]}]}]}\n"));
     // Two intervals selected (starting at 0.005 and 1.005 s), 100 values each, in ms.
@@ -371,15 +344,9 @@ fn otlp_json_delta_one_point_per_interval() {
     assert!(out.contains(
         "\"startTimeUnixNano\":\"1700000101005000000\",\"timeUnixNano\":\"1700000102005000000\""
     ));
-    let out = otlp(&[
-        "convert",
-        "peer_hdrh.hlog",
-        "--to",
-        "otlp-json",
-        "--delta",
-        "--tag",
-        "db",
-    ]);
+    let out = otlp(&words(
+        "convert peer_hdrh.hlog --to otlp-json --delta --tag db",
+    ));
     assert_eq!(out.matches("\"stringValue\":\"db\"").count(), 3);
     assert_eq!(out.matches("\"count\":\"10\"").count(), 3);
     assert!(!out.contains("api"));

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fails, golden, ok, row};
+use common::{fails, golden, ok, ok_line, row};
 
 #[test]
 fn two_windows_of_one_log() {
@@ -69,16 +69,7 @@ fn an_empty_side_is_no_data() {
 
 #[test]
 fn a_unit_ratio_divides_every_value_not_the_deltas() {
-    let out = ok(&[
-        "diff",
-        "latency.hlog",
-        "--a-to",
-        "3",
-        "--b-from",
-        "3",
-        "--unit-ratio",
-        "1000",
-    ]);
+    let out = ok_line("diff latency.hlog --a-to 3 --b-from 3 --unit-ratio 1000");
     // As report shows them: 3 decimals for a ratio of 1000; Δ% and d do not change.
     assert_eq!(row(&out, "50"), ["50", "1.049", "1.249", "+19.1%"]);
     assert_eq!(row(&out, "100"), ["100", "1.099", "1.299", "+18.2%"]);

@@ -4,27 +4,29 @@
 
 mod common;
 
-use common::{fails, golden, ok, picollo};
+use common::{fails, golden, ok, ok_line, picollo};
+
+/// `picollo ARGS`, compared with the golden file `name`; its first lines must be `head`.
+fn hgrm_golden(args: &[&str], name: &str, head: &[&str]) -> String {
+    let out = ok(args);
+    golden(name, &out);
+    let first: Vec<&str> = out.lines().take(head.len()).collect();
+    assert_eq!(first, head);
+    out
+}
 
 #[test]
 fn hgrm_of_a_tag() {
-    let out = ok(&["hgrm", "peer_hdrh.hlog", "--tag", "api"]);
-    golden("hgrm_peer_api.hgrm", &out);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines[0],
-        "       Value     Percentile TotalCount 1/(1-Percentile)"
-    );
-    assert_eq!(lines[1], "");
     // 1..=300: at 10 % the 30th value, at 77.5 % the 233rd (ceil of 232.5).
-    assert_eq!(
-        lines[2],
-        "       1.000 0.000000000000          1           1.00"
-    );
-    assert_eq!(
-        lines[3],
-        "      30.000 0.100000000000         30           1.11"
-    );
+    let head = [
+        "       Value     Percentile TotalCount 1/(1-Percentile)",
+        "",
+        "       1.000 0.000000000000          1           1.00",
+        "      30.000 0.100000000000         30           1.11",
+    ];
+    let args = ["hgrm", "peer_hdrh.hlog", "--tag", "api"];
+    let out = hgrm_golden(&args, "hgrm_peer_api.hgrm", &head);
+    let lines: Vec<&str> = out.lines().collect();
     assert!(lines.contains(&"     233.000 0.775000000000        233           4.44"));
     assert!(lines.contains(&"     300.000 1.000000000000        300"));
     assert!(out.ends_with(
@@ -36,16 +38,7 @@ fn hgrm_of_a_tag() {
 
 #[test]
 fn hgrm_with_ticks_and_a_unit_ratio() {
-    let out = ok(&[
-        "hgrm",
-        "peer_hdrh.hlog",
-        "--tag",
-        "db",
-        "--ticks",
-        "3",
-        "--unit-ratio",
-        "1000",
-    ]);
+    let out = ok_line("hgrm peer_hdrh.hlog --tag db --ticks 3 --unit-ratio 1000");
     golden("hgrm_peer_db_ticks3_in_thousands.hgrm", &out);
     // Rows give the bucket's highest value: 7000 lies in [7000, 7003].
     assert!(
@@ -60,14 +53,13 @@ fn hgrm_with_ticks_and_a_unit_ratio() {
 
 #[test]
 fn hgrm_as_csv_and_from_stdin() {
-    let out = ok(&["hgrm", "latency.hlog", "--csv"]);
-    golden("hgrm_latency.csv", &out);
+    let head = [
+        "\"Value\",\"Percentile\",\"TotalCount\",\"1/(1-Percentile)\"",
+        "1000.000,0.000000000000,3,1.00",
+    ];
+    let args = ["hgrm", "latency.hlog", "--csv"];
+    let out = hgrm_golden(&args, "hgrm_latency.csv", &head);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines[0],
-        "\"Value\",\"Percentile\",\"TotalCount\",\"1/(1-Percentile)\""
-    );
-    assert_eq!(lines[1], "1000.000,0.000000000000,3,1.00");
     assert_eq!(lines.last(), Some(&"1299.000,1.000000000000,600,Infinity"));
     let bytes = std::fs::read(common::data_dir().join("latency.hlog")).unwrap();
     let run = picollo(&["hgrm", "-", "--csv"], Some(&bytes));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{golden, ok, picollo, row};
+use common::{golden, ok, ok_line, picollo, row};
 
 #[test]
 fn report_of_a_whole_log() {
@@ -38,16 +38,7 @@ fn report_per_window_has_one_row_per_window() {
 
 #[test]
 fn windows_without_intervals_show_as_empty_rows() {
-    let out = ok(&[
-        "report",
-        "latency.hlog",
-        "--interval",
-        "0.5",
-        "--from",
-        "1",
-        "--to",
-        "3",
-    ]);
+    let out = ok_line("report latency.hlog --interval 0.5 --from 1 --to 3");
     golden("report_latency_half_seconds.md", &out);
     // From 1 s: 1.005 falls in [1, 1.5), 2.005 in [2, 2.5); [1.5, 2) is empty.
     assert_eq!(row(&out, "1.500")[2..5], ["0", "0", "-"]);
@@ -61,16 +52,7 @@ fn windows_without_intervals_show_as_empty_rows() {
 
 #[test]
 fn a_window_and_a_unit_ratio() {
-    let out = ok(&[
-        "report",
-        "latency.hlog",
-        "--from",
-        "2",
-        "--to",
-        "4",
-        "--unit-ratio",
-        "1000",
-    ]);
+    let out = ok_line("report latency.hlog --from 2 --to 4 --unit-ratio 1000");
     golden("report_latency_2_4_s_in_thousands.md", &out);
     assert!(out.starts_with("##### latency.hlog (2–4 s, 2 intervals, 2.005–4.005 s)\n"));
     assert_eq!(row(&out, "50")[1], "1.099");

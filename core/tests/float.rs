@@ -150,19 +150,17 @@ fn reported_quantiles_are_within_the_relative_error_of_the_true_ones() {
     }
 }
 
-/// A sum good to a few ulps of the largest partial (Neumaier over sorted magnitudes), and
-/// the scale to compare it at (the sum of magnitudes).
+/// A sum good to a few ulps of the largest partial (compensated over sorted magnitudes:
+/// each addition's exact rounding error, by Knuth's two-sum, kept apart and added at the
+/// end), and the scale to compare it at (the sum of magnitudes).
 fn exact_sum(values: &[f64]) -> (f64, f64) {
     let mut by_magnitude = values.to_vec();
     by_magnitude.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
     let (mut sum, mut c, mut scale) = (0.0f64, 0.0f64, 0.0f64);
     for &x in &by_magnitude {
         let t = sum + x;
-        c += if sum.abs() >= x.abs() {
-            (sum - t) + x
-        } else {
-            (x - t) + sum
-        };
+        let z = t - sum;
+        c += (sum - (t - z)) + (x - z);
         sum = t;
         scale += x.abs();
     }

@@ -36,44 +36,54 @@ fn raw(text: &str, key: &str) -> f64 {
     }
 }
 
+/// A top-level field of the JSON form: a count, or a double.
+#[derive(Clone, Copy)]
+enum Field {
+    Count(u64),
+    Double(f64),
+}
+
+/// The summary's top-level fields, by their JSON key (all but the percentiles).
+fn fields(s: &FloatSummary) -> [(&'static str, Field); 16] {
+    use Field::{Count, Double};
+    [
+        ("totalCount", Count(s.total)),
+        ("zeroCount", Count(s.zero)),
+        ("nanCount", Count(s.nan)),
+        ("positiveInfinityCount", Count(s.positive_infinity)),
+        ("negativeInfinityCount", Count(s.negative_infinity)),
+        ("underflowCount", Count(s.underflow)),
+        ("overflowCount", Count(s.overflow)),
+        ("saturatedCount", Count(s.saturated)),
+        ("minMagnitude", Double(s.min_magnitude)),
+        ("maxMagnitude", Double(s.max_magnitude)),
+        ("sum", Double(s.sum)),
+        ("min", Double(s.min)),
+        ("max", Double(s.max)),
+        ("mean", Double(s.mean)),
+        ("stDev", Double(s.stdev)),
+        ("precision", Double(s.precision)),
+    ]
+}
+
 fn check_json(s: &FloatSummary) {
     let text = json_text(s);
     let j: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    let counts = [
-        ("totalCount", s.total),
-        ("zeroCount", s.zero),
-        ("nanCount", s.nan),
-        ("positiveInfinityCount", s.positive_infinity),
-        ("negativeInfinityCount", s.negative_infinity),
-        ("underflowCount", s.underflow),
-        ("overflowCount", s.overflow),
-        ("saturatedCount", s.saturated),
-    ];
-    for (key, n) in counts {
-        assert_eq!(j[key].as_u64(), Some(n), "{key} in {text}");
+    let fields = fields(s);
+    for (key, field) in fields {
+        match field {
+            Field::Count(n) => assert_eq!(j[key].as_u64(), Some(n), "{key} in {text}"),
+            Field::Double(x) => {
+                let exact = raw(&text, key);
+                assert!(
+                    exact == x || (exact.is_nan() && x.is_nan()),
+                    "{key}: {exact} against {x}"
+                );
+                assert!(same(double(&j[key]), x), "{key}: {} against {x}", j[key]);
+            }
+        }
     }
-    let doubles = [
-        ("minMagnitude", s.min_magnitude),
-        ("maxMagnitude", s.max_magnitude),
-        ("sum", s.sum),
-        ("min", s.min),
-        ("max", s.max),
-        ("mean", s.mean),
-        ("stDev", s.stdev),
-        ("precision", s.precision),
-    ];
-    for (key, x) in doubles {
-        let exact = raw(&text, key);
-        assert!(
-            exact == x || (exact.is_nan() && x.is_nan()),
-            "{key}: {exact} against {x}"
-        );
-        assert!(same(double(&j[key]), x), "{key}: {} against {x}", j[key]);
-    }
-    assert_eq!(
-        j.as_object().unwrap().len(),
-        counts.len() + doubles.len() + 1
-    );
+    assert_eq!(j.as_object().unwrap().len(), fields.len() + 1);
     let ps = j["percentiles"].as_array().unwrap();
     assert_eq!(ps.len(), STANDARD_RANKS.len());
     for ((p, jp), &rank) in s.percentiles.iter().zip(ps).zip(STANDARD_RANKS.iter()) {

@@ -3,7 +3,7 @@
 #![cfg(feature = "std")]
 
 use picollo::otlp::{
-    bucket_bounds, bucket_relative_error, index_of, scale_for, AttributeSet, DataPoint,
+    bucket_bounds, bucket_relative_error, index_of, scale_for, Attribute, AttributeSet, DataPoint,
     ExponentialHistogram, Metric, OptionError, Request, Temporality, MAX_SCALE, MIN_SCALE,
 };
 use picollo::Histogram;
@@ -128,6 +128,36 @@ fn request<'a>(metrics: &'a [Metric<'a>]) -> Request<'a> {
     }
 }
 
+/// A point of `histogram` from `start` to `end` (ns since the epoch), with `attributes`.
+fn point<'a>(
+    attributes: &'a [Attribute<'a>],
+    (start, end): (u64, u64),
+    histogram: &'a ExponentialHistogram,
+) -> DataPoint<'a> {
+    DataPoint {
+        attributes,
+        start_time_unix_nano: start,
+        time_unix_nano: end,
+        histogram,
+    }
+}
+
+/// A metric in seconds, named `name`, of `points`.
+fn metric<'a>(
+    name: &'a str,
+    description: &'a str,
+    temporality: Temporality,
+    points: &'a [DataPoint<'a>],
+) -> Metric<'a> {
+    Metric {
+        name,
+        description,
+        unit: "s",
+        temporality,
+        points,
+    }
+}
+
 #[test]
 fn the_protobuf_request_decodes_back_to_the_data_points() {
     let h = latencies(0.001);
@@ -135,27 +165,13 @@ fn the_protobuf_request_decodes_back_to_the_data_points() {
     let mut empty_h = latencies(0.01);
     empty_h.reset();
     let empty = ExponentialHistogram::from_view(&empty_h.view(), 1.0).unwrap();
+    let times = (1_700_000_000_000_000_000, 1_700_000_010_000_000_000);
     let points = [
-        DataPoint {
-            attributes: &[("route", "/pay")],
-            start_time_unix_nano: 1_700_000_000_000_000_000,
-            time_unix_nano: 1_700_000_010_000_000_000,
-            histogram: &x,
-        },
-        DataPoint {
-            attributes: &[],
-            start_time_unix_nano: 5,
-            time_unix_nano: 6,
-            histogram: &empty,
-        },
+        point(&[("route", "/pay")], times, &x),
+        point(&[], (5, 6), &empty),
     ];
-    let metrics = [Metric {
-        name: "http.server.duration",
-        description: "request latency",
-        unit: "s",
-        temporality: Temporality::Delta,
-        points: &points,
-    }];
+    let name = "http.server.duration";
+    let metrics = [metric(name, "request latency", Temporality::Delta, &points)];
     let bytes = request(&metrics).to_protobuf();
 
     let req = decode(&bytes);
@@ -233,19 +249,9 @@ fn the_protobuf_request_decodes_back_to_the_data_points() {
 fn the_json_request_follows_the_otlp_json_mapping() {
     let h = latencies(0.01);
     let x = ExponentialHistogram::from_view(&h.view(), 1e9).unwrap();
-    let points = [DataPoint {
-        attributes: &[("route", "/pay")],
-        start_time_unix_nano: 1_700_000_000_000_000_001,
-        time_unix_nano: 1_700_000_010_000_000_000,
-        histogram: &x,
-    }];
-    let metrics = [Metric {
-        name: "latency",
-        description: "",
-        unit: "s",
-        temporality: Temporality::Cumulative,
-        points: &points,
-    }];
+    let times = (1_700_000_000_000_000_001, 1_700_000_010_000_000_000);
+    let points = [point(&[("route", "/pay")], times, &x)];
+    let metrics = [metric("latency", "", Temporality::Cumulative, &points)];
     let json = request(&metrics).to_json();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let rm = &v["resourceMetrics"][0];
@@ -316,19 +322,8 @@ fn request_check_holds_names_attributes_and_times_to_otlps_rules() {
     let h = latencies(0.01);
     let x = ExponentialHistogram::from_view(&h.view(), 1e9).unwrap();
     let request = |name, attributes, resource, times: (u64, u64)| {
-        let points = [DataPoint {
-            attributes,
-            start_time_unix_nano: times.0,
-            time_unix_nano: times.1,
-            histogram: &x,
-        }];
-        let metrics = [Metric {
-            name,
-            description: "",
-            unit: "s",
-            temporality: Temporality::Delta,
-            points: &points,
-        }];
+        let points = [point(attributes, times, &x)];
+        let metrics = [metric(name, "", Temporality::Delta, &points)];
         Request {
             resource,
             scope_name: "",

@@ -8,7 +8,7 @@ use core::fmt::{self, Write};
 
 use common::{cells, Dist};
 use picollo::{Config, Histogram, Summary, STANDARD_RANKS};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 const RANK_LABELS: [&str; 16] = [
     "0", "1", "5", "10", "25", "50", "75", "90", "92.5", "95", "97.5", "99", "99.9", "99.99",
@@ -492,15 +492,21 @@ fn check_json(s: &Summary) {
     let ps = j["percentiles"].as_array().unwrap();
     assert_eq!(ps.len(), 16);
     for ((p, jp), &rank) in s.percentiles.iter().zip(ps).zip(STANDARD_RANKS.iter()) {
-        assert_eq!(jp["rank"].as_f64(), Some(rank));
-        assert_eq!(jp["value"].as_u64(), Some(p.value));
-        assert_eq!(jp["plusMinus"].as_u64(), Some(p.plus_minus));
-        assert_eq!(jp["lower"].as_u64(), Some(p.lower));
-        assert_eq!(jp["upper"].as_u64(), Some(p.upper));
-        assert_eq!(jp["count"].as_u64(), Some(p.count));
-        assert_eq!(jp["cumulativeCount"].as_u64(), Some(p.cumulative_count));
-        assert_eq!(jp["rankCount"].as_u64(), Some(p.rank_count));
-        assert_eq!(jp.as_object().unwrap().len(), 8);
+        // The rank as a double, then exactly these whole numbers: a JSON number equals
+        // `json!(n)` for an unsigned `n` when it reads back as that u64.
+        let mut rest = jp.clone();
+        let jp_rank = rest.as_object_mut().unwrap().remove("rank");
+        assert_eq!(jp_rank.and_then(|r| r.as_f64()), Some(rank));
+        let whole = json!({
+            "value": p.value,
+            "plusMinus": p.plus_minus,
+            "lower": p.lower,
+            "upper": p.upper,
+            "count": p.count,
+            "cumulativeCount": p.cumulative_count,
+            "rankCount": p.rank_count,
+        });
+        assert_eq!(rest, whole, "percentile {rank}");
     }
     assert_eq!(obj.len(), 10, "{obj:?}");
 }

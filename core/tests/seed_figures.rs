@@ -21,6 +21,13 @@ fn expected_rows(rows: &[[&str; 4]]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `text` is the table titled `title` whose rows are `rows`, cell for cell.
+fn assert_table(text: &str, title: &str, rows: &[[&str; 4]]) {
+    let heading = format!("##### {title}");
+    assert_eq!(text.lines().next(), Some(heading.as_str()));
+    assert_eq!(table_cells(text), expected_rows(rows), "\n{text}");
+}
+
 #[test]
 fn precision_of_one_percent_prints_as_0_7813_percent() {
     let h = seed_config().build::<u32>().unwrap();
@@ -96,47 +103,88 @@ fn getting_started_p99_is_the_seeds() {
     );
 }
 
+/// The percentile rows of the seed's table: rank, value, ± and count. The diff's Before
+/// column holds the same values. The announcement prints 999,001 as the P99.9 count: a
+/// floating-point off-by-one of the reference (99.9 / 100 · 10^6 is 999,000.0000000001 in
+/// f64). Picollo computes the rank count in integers, which gives 999,000.
+const SEED_PERCENTILES: [[&str; 4]; 16] = [
+    ["0", "20,096", "±128", "1"],
+    ["1", "20,096", "±128", "10,000"],
+    ["5", "20,096", "±128", "50,000"],
+    ["10", "20,096", "±128", "100,000"],
+    ["25", "20,352", "±128", "250,000"],
+    ["50", "21,376", "±128", "500,000"],
+    ["75", "22,912", "±128", "750,000"],
+    ["90", "23,936", "±128", "900,000"],
+    ["92.5", "24,192", "±128", "925,000"],
+    ["95", "24,448", "±128", "950,000"],
+    ["97.5", "24,704", "±128", "975,000"],
+    ["99", "24,960", "±128", "990,000"],
+    ["99.9", "25,472", "±128", "999,000"],
+    ["99.99", "25,472", "±128", "999,900"],
+    ["99.999", "25,472", "±128", "999,990"],
+    ["100", "25,472", "±128", "1,000,000"],
+];
+
+/// The empty row between a table's percentiles and its statistics.
+const BLANK: [&str; 4] = ["", "", "", ""];
+
 #[test]
 fn getting_started_table_is_the_seeds() {
     let (h, _) = seed_before();
-    let s = h.view().summary();
-    let mut text = String::new();
-    s.write_table(&mut text, "Histogram Before").unwrap();
-    assert_eq!(text.lines().next(), Some("##### Histogram Before"));
-    let rows = table_cells(&text);
-    // The announcement prints 999,001 as the P99.9 count: a floating-point off-by-one of the
-    // reference (99.9 / 100 · 10^6 is 999,000.0000000001 in f64). Picollo computes the
-    // rank count in integers, which gives 999,000.
-    let expected = expected_rows(&[
+    let mut rows = vec![
         ["Percentile", "Value", "±", "Count"],
         [":---------", "--------:", ":-----", "--------:"],
-        ["0", "20,096", "±128", "1"],
-        ["1", "20,096", "±128", "10,000"],
-        ["5", "20,096", "±128", "50,000"],
-        ["10", "20,096", "±128", "100,000"],
-        ["25", "20,352", "±128", "250,000"],
-        ["50", "21,376", "±128", "500,000"],
-        ["75", "22,912", "±128", "750,000"],
-        ["90", "23,936", "±128", "900,000"],
-        ["92.5", "24,192", "±128", "925,000"],
-        ["95", "24,448", "±128", "950,000"],
-        ["97.5", "24,704", "±128", "975,000"],
-        ["99", "24,960", "±128", "990,000"],
-        ["99.9", "25,472", "±128", "999,000"],
-        ["99.99", "25,472", "±128", "999,900"],
-        ["99.999", "25,472", "±128", "999,990"],
-        ["100", "25,472", "±128", "1,000,000"],
+    ];
+    rows.extend(SEED_PERCENTILES);
+    rows.extend([
         ["Overflow", "", "", "1"],
-        ["", "", "", ""],
+        BLANK,
         ["Mean:", "21,696.54", "StDev:", "1,482.39"],
         ["Precision:", "0.7813%", "Total:", "1,000,000"],
         ["Range Min:", "10,000", "Max:", "30,000"],
     ]);
-    assert_eq!(rows, expected, "\n{text}");
+    let mut text = String::new();
+    let s = h.view().summary();
+    s.write_table(&mut text, "Histogram Before").unwrap();
+    assert_table(&text, "Histogram Before", &rows);
 }
 
 #[test]
 fn getting_started_diff_is_the_seeds() {
+    // After and Δ% at each rank; Before is the table's Value column.
+    let after_and_change = [
+        ["19,072", "-5.1%"],
+        ["19,072", "-5.1%"],
+        ["19,072", "-5.1%"],
+        ["19,072", "-5.1%"],
+        ["19,328", "-5.0%"],
+        ["20,352", "-4.8%"],
+        ["23,168", "+1.1%"],
+        ["26,240", "+9.6%"],
+        ["27,008", "+11.6%"],
+        ["27,520", "+12.6%"],
+        ["28,288", "+14.5%"],
+        ["28,800", "+15.4%"],
+        ["29,056", "+14.1%"],
+        ["29,312", "+15.1%"],
+        ["29,312", "+15.1%"],
+        ["29,312", "+15.1%"],
+    ];
+    let percentiles = SEED_PERCENTILES.iter().zip(after_and_change);
+    let mut rows = vec![
+        ["Percentile", "Before", "After", "Δ%"],
+        [":---------", "--------:", "--------:", "------:"],
+    ];
+    rows.extend(percentiles.map(|(p, [after, change])| [p[0], p[1], after, change]));
+    rows.extend([
+        BLANK,
+        ["Mean:", "21,696.54", "21,518.53", "-0.8%"],
+        ["StDev:", "1,482.39", "2,822.16", "+90.4%"],
+        ["Precision:", "0.7813%", "0.7813%", "0.0%"],
+        ["Total:", "1,000,000", "2,000,000", "+100.0%"],
+        ["D-value:", "", "", "-0.07"],
+    ]);
     let (mut h, mut rng) = seed_before();
     let before = h.view().summary();
     h.reset();
@@ -148,35 +196,7 @@ fn getting_started_diff_is_the_seeds() {
     before
         .write_diff(&after, &mut text, "Getting Started Diff", "Before", "After")
         .unwrap();
-    assert_eq!(text.lines().next(), Some("##### Getting Started Diff"));
-    let rows = table_cells(&text);
-    let expected = expected_rows(&[
-        ["Percentile", "Before", "After", "Δ%"],
-        [":---------", "--------:", "--------:", "------:"],
-        ["0", "20,096", "19,072", "-5.1%"],
-        ["1", "20,096", "19,072", "-5.1%"],
-        ["5", "20,096", "19,072", "-5.1%"],
-        ["10", "20,096", "19,072", "-5.1%"],
-        ["25", "20,352", "19,328", "-5.0%"],
-        ["50", "21,376", "20,352", "-4.8%"],
-        ["75", "22,912", "23,168", "+1.1%"],
-        ["90", "23,936", "26,240", "+9.6%"],
-        ["92.5", "24,192", "27,008", "+11.6%"],
-        ["95", "24,448", "27,520", "+12.6%"],
-        ["97.5", "24,704", "28,288", "+14.5%"],
-        ["99", "24,960", "28,800", "+15.4%"],
-        ["99.9", "25,472", "29,056", "+14.1%"],
-        ["99.99", "25,472", "29,312", "+15.1%"],
-        ["99.999", "25,472", "29,312", "+15.1%"],
-        ["100", "25,472", "29,312", "+15.1%"],
-        ["", "", "", ""],
-        ["Mean:", "21,696.54", "21,518.53", "-0.8%"],
-        ["StDev:", "1,482.39", "2,822.16", "+90.4%"],
-        ["Precision:", "0.7813%", "0.7813%", "0.0%"],
-        ["Total:", "1,000,000", "2,000,000", "+100.0%"],
-        ["D-value:", "", "", "-0.07"],
-    ]);
-    assert_eq!(rows, expected, "\n{text}");
+    assert_table(&text, "Getting Started Diff", &rows);
 }
 
 #[test]

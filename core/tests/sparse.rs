@@ -43,6 +43,18 @@ fn copy<S: Source<u64>>(h: &S) -> Histogram<u64, Vec<u64>> {
     .unwrap()
 }
 
+/// A dense histogram of `config` holding `values`: what sparse cells must hold.
+fn dense_of<'a>(
+    config: Config,
+    values: impl IntoIterator<Item = &'a u64>,
+) -> Histogram<u64, Vec<u64>> {
+    let mut h: Histogram<u64, Vec<u64>> = config.build().unwrap();
+    for &v in values {
+        h.record(v);
+    }
+    h
+}
+
 #[test]
 fn sparse_cells_hold_what_dense_cells_hold_in_every_mode() {
     let config = Config::new().with_relative_error(0.0001);
@@ -95,15 +107,12 @@ fn sparse_cells_hold_what_dense_cells_hold_in_every_mode() {
 
 #[test]
 fn merges_subtraction_and_outside_counts() {
+    let values = latencies(20_000, 9);
     let config = Config::new()
         .with_relative_error(0.001)
         .with_range(1_000, 1_000_000_000);
+    let expected = dense_of(config, &values);
     let shape = config.validate().unwrap();
-    let values = latencies(20_000, 9);
-    let mut expected: Histogram<u64, Vec<u64>> = config.build().unwrap();
-    for &v in &values {
-        expected.record(v);
-    }
     let sparse =
         ConcurrentHistogram::<u32>::with_storage(shape, Mode::SingleWriter, Storage::Sparse)
             .unwrap();
@@ -132,13 +141,8 @@ fn threads_racing_for_blocks_lose_nothing() {
     ] {
         let sparse =
             ConcurrentHistogram::<u64>::with_storage(shape, mode, Storage::Sparse).unwrap();
-        let mut expected: Histogram<u64, Vec<u64>> = config.build().unwrap();
         let per_thread: Vec<Vec<u64>> = (0..4).map(|t| latencies(20_000, 100 + t)).collect();
-        for values in &per_thread {
-            for &v in values {
-                expected.record(v);
-            }
-        }
+        let expected = dense_of(config, per_thread.iter().flatten());
         std::thread::scope(|s| {
             for values in &per_thread {
                 let sparse = &sparse;

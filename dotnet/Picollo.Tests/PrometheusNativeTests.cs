@@ -5,9 +5,7 @@
 // options struct's size, and options the library refuses. Part of the Tests program.
 
 using System;
-using System.Collections.Generic;
 using System.Linq;
-using System.Runtime.InteropServices;
 using System.Text;
 using Picollo;
 using Picollo.Metrics;
@@ -64,7 +62,7 @@ static partial class Tests
 
     static void PrometheusNativeHistograms()
     {
-        Equal((uint)Marshal.SizeOf(typeof(PrometheusNativeOptionsData)), PrometheusNativeOptionsData.Default.StructSize,
+        Equal((uint)System.Runtime.InteropServices.Marshal.SizeOf(typeof(PrometheusNativeOptionsData)), PrometheusNativeOptionsData.Default.StructSize,
               "prometheus_native_options_default().struct_size is the C# size");
         using (var h = new HdrHistogram(0.01))
         {

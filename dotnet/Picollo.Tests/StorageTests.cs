@@ -7,7 +7,6 @@
 
 using System;
 using System.Linq;
-using System.Runtime.InteropServices;
 using Picollo;
 using Picollo.Metrics;
 
@@ -100,7 +99,7 @@ static partial class Tests
             RecorderData r;
             Equal(Status.Ok, Native.picollo_histogram_recorder(h.Handle, out r), "a sparse histogram's recorder");
             Check(r.Kind == (uint)RecorderKind.Call && r.Cells == IntPtr.Zero, "sparse: the recorder calls for every record (kind " + r.Kind + ")");
-            var call = (Native.RecordFn)Marshal.GetDelegateForFunctionPointer(r.Record, typeof(Native.RecordFn));
+            var call = (Native.RecordFn)System.Runtime.InteropServices.Marshal.GetDelegateForFunctionPointer(r.Record, typeof(Native.RecordFn));
             var values = QueryValues(113, 2000);
             foreach (var v in values) RecordInline(ref r, call, v);
             reference.RecordMany(values);

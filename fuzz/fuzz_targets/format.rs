@@ -107,34 +107,47 @@ fn json_number(v: &serde_json::Value, key: &str) -> serde_json::Number {
     }
 }
 
+/// A top-level field of the JSON summary by its key: a count, or a double (`null` when
+/// not finite).
+enum Field {
+    Count(&'static str, u64),
+    Double(&'static str, f64),
+}
+
+/// The summary's top-level fields, all but the percentiles.
+fn top_fields(s: &Summary) -> [Field; 9] {
+    use Field::{Count, Double};
+    [
+        Count("minTrackableValue", s.min_trackable),
+        Count("maxTrackableValue", s.max_trackable),
+        Count("totalCount", s.total),
+        Count("underflowCount", s.underflow),
+        Count("overflowCount", s.overflow),
+        Count("saturatedCount", s.saturated),
+        Double("mean", s.mean),
+        Double("stDev", s.stdev),
+        Double("precision", s.precision),
+    ]
+}
+
 fn check_json(s: &Summary) {
     let mut out = String::new();
     s.write_json(&mut out).unwrap();
     let v: serde_json::Value =
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("invalid JSON ({e}): {out}"));
-    for (key, want) in [
-        ("minTrackableValue", s.min_trackable),
-        ("maxTrackableValue", s.max_trackable),
-        ("totalCount", s.total),
-        ("underflowCount", s.underflow),
-        ("overflowCount", s.overflow),
-        ("saturatedCount", s.saturated),
-    ] {
-        assert_eq!(json_number(&v, key).as_u64(), Some(want), "{key} in {out}");
-    }
-    for (key, want) in [
-        ("mean", s.mean),
-        ("stDev", s.stdev),
-        ("precision", s.precision),
-    ] {
-        if want.is_finite() {
-            let got = json_number(&v, key).as_f64().unwrap();
-            assert!(
-                got == want,
-                "{key}: {got} in the JSON, {want} in the summary"
-            );
-        } else {
-            assert!(v[key].is_null(), "{key} should be null in {out}");
+    for field in top_fields(s) {
+        match field {
+            Field::Count(key, want) => {
+                assert_eq!(json_number(&v, key).as_u64(), Some(want), "{key} in {out}");
+            }
+            Field::Double(key, want) if want.is_finite() => {
+                let got = json_number(&v, key).as_f64().unwrap();
+                assert!(
+                    got == want,
+                    "{key}: {got} in the JSON, {want} in the summary"
+                );
+            }
+            Field::Double(key, _) => assert!(v[key].is_null(), "{key} should be null in {out}"),
         }
     }
     let ps = v["percentiles"]

@@ -10,15 +10,8 @@ import numpy as np
 import pytest
 
 from conftest import buckets
-from picollo import (
-    ClosedError,
-    FormatError,
-    Histogram,
-    InvalidArgumentError,
-    Status,
-    UnencodableError,
-    log,
-)
+from picollo import ClosedError, FormatError, Histogram, InvalidArgumentError, Status
+from picollo import UnencodableError, log
 
 THREE_DIGITS = 2**-11
 START = 1_700_000_000.0  # 2023-11-14T22:13:20Z

@@ -15,15 +15,8 @@ import pytest
 
 import picollo
 from conftest import buckets
-from picollo import (
-    ClosedError,
-    FormatError,
-    Histogram,
-    InvalidArgumentError,
-    Status,
-    UnencodableError,
-    V2Form,
-)
+from picollo import ClosedError, FormatError, Histogram, InvalidArgumentError, Status
+from picollo import UnencodableError, V2Form
 from picollo import _native as n
 
 PLAIN_COOKIE = 0x1C849313

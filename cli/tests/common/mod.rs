@@ -65,6 +65,30 @@ pub fn bench(args: &[&str]) -> Run {
     picollo(&all, None)
 }
 
+/// `picollo bench --json FILE ARGS`, FILE a temporary file named `name`: the run and FILE.
+pub fn bench_json(name: &str, args: &[&str]) -> (Run, PathBuf) {
+    let json = temp(name);
+    let mut all = vec!["--json", json.to_str().unwrap()];
+    all.extend_from_slice(args);
+    (bench(&all), json)
+}
+
+/// The parsed JSON picollo wrote to `path`.
+pub fn json_of(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("the JSON parses")
+}
+
+/// Assert that `text` holds `needle`; the message is `text`.
+#[track_caller]
+pub fn assert_has(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{text}");
+}
+
+/// The words of `line`, split at white space: `ok(&words("report a.hlog --from 2"))`.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// A path named `name` in a temporary folder of this test process.
 pub fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("picollo-tests-{}", std::process::id()));
@@ -83,6 +107,11 @@ pub fn ok(args: &[&str]) -> String {
     );
     assert!(run.stderr.is_empty(), "stderr: {}", run.stderr);
     run.stdout
+}
+
+/// `ok` of the words of `line`: `ok_line("report a.hlog --from 2")`.
+pub fn ok_line(line: &str) -> String {
+    ok(&words(line))
 }
 
 /// Run and expect exit status `code`, nothing on stdout and each of `needles` in stderr.
