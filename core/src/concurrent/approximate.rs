@@ -82,7 +82,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
 
     /// Without `std` there is no thread generator: the common path takes nothing (the
     /// slow path adds exactly).
-    #[cfg(not(feature = "std"))]
+    #[cfg(all(feature = "alloc", not(feature = "std")))]
     #[inline(always)]
     pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
         let _ = (v, log2);
