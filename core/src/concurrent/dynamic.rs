@@ -316,8 +316,9 @@ pub struct DirectPath {
     /// The first of `storage_len()` cells of the histogram's counter width; null with
     /// [`DirectKind::Call`].
     pub cells: *const (),
-    /// Cells holding this count or more take the general path (the counter's maximum for
-    /// plain adds; the interlocked ceiling less the in-flight margin for atomic ones).
+    /// Cells holding this count or more go through [`DynHistogram::record`] (the
+    /// counter's maximum for plain adds; the interlocked ceiling less the in-flight margin
+    /// for atomic ones).
     pub limit: u64,
 }
 
