@@ -77,8 +77,11 @@ pub(crate) unsafe fn mut_from<'a, C: Castable>(
 }
 
 /// Box `value` and store the new handle in `*out` (the caller frees it with `_free`).
-pub(crate) fn set_boxed<C: Castable<Ownership = Boxed>>(out: &mut *mut C, value: C::RustType) {
-    *out = Box::into_raw(Box::new(value)).cast::<C>();
+pub(crate) fn set_boxed<C: Castable<Ownership = Boxed>>(
+    out: &mut *mut C,
+    value: impl Into<C::RustType>,
+) {
+    *out = Box::into_raw(Box::new(value.into())).cast::<C>();
 }
 
 /// Drop the value behind a handle from [`set_boxed`]; NULL is ignored.

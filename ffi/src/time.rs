@@ -123,7 +123,7 @@ pub unsafe extern "C" fn picollo_scope_end(
             )
         })?;
         let value = unit.from_ticks(end.wrapping_sub(scope.start));
-        h.record(value);
+        h.changeable("picollo_scope_end")?.record(value);
         scope.histogram = std::ptr::null_mut();
         out!(elapsed?, value)
     })

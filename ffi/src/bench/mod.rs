@@ -21,7 +21,7 @@ use crate::bench::args::{bench_failure, bench_of};
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
-use crate::histogram::any::{config_error, merge_error, Histogram};
+use crate::histogram::any::{config_error, merge_error, Histogram, HistogramHandle};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
@@ -31,7 +31,7 @@ crate::handle::boxed!(picollo_bench_result => BenchRun);
 /// histogram lent to C.
 pub(crate) struct BenchRun {
     pub(crate) result: BenchResult,
-    histograms: Vec<Histogram>,
+    histograms: Vec<HistogramHandle>,
 }
 
 impl BenchRun {
@@ -40,7 +40,7 @@ impl BenchRun {
             let h = Histogram::new(m.histogram.config(), CounterBits::U64, Mode::SingleWriter)
                 .map_err(config_error)?;
             h.add_view(&m.histogram.view()).map_err(merge_error)?;
-            Ok(h)
+            Ok(HistogramHandle::lent(h, "a bench result", true))
         });
         Ok(BenchRun {
             histograms: histograms.collect::<Result<_, Failure>>()?,
@@ -192,7 +192,7 @@ pub unsafe extern "C" fn picollo_bench_result_histogram(
 ) -> picollo_status {
     boundary!({
         let r = try_ref!(r)?;
-        let h: *const Histogram = &r.histograms[r.metric(index)?];
+        let h: *const HistogramHandle = &r.histograms[r.metric(index)?];
         out!(out, h.cast::<picollo_histogram>())
     })
 }

@@ -50,6 +50,7 @@ macro_rules! merge_floats {
         unsafe {
             $crate::histogram::merge_into($dst, $src, |d, s| {
                 $crate::float::each_float!(d, d => $crate::float::each_float!(s, s => d.$op(s)))
+                    .map_err($crate::histogram::any::merge_error)
             })
         }
     };

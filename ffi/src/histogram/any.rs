@@ -29,3 +29,83 @@ pub(crate) fn merge_error(e: MergeError) -> Failure {
     };
     Failure::new(status, e)
 }
+
+/// The Rust value behind a `picollo_histogram` handle: the histogram, and who lends it when
+/// the caller does not own it. `picollo_histogram_free` leaves a lent handle to its owner
+/// ([`HistogramHandle::freeable`]). A read-only one (a bench result's) is also refused by the
+/// calls that change a histogram ([`HistogramHandle::changeable`]) and ignored by the records
+/// that return nothing; a perf session's counter histograms take records and resets.
+///
+/// `repr(C)` with the histogram first: a handle's address is its histogram's, which the
+/// record functions `picollo_histogram_record_fn` hands out take as `&Histogram`.
+#[repr(C)]
+pub(crate) struct HistogramHandle {
+    histogram: Histogram,
+    /// `None`: the caller owns the handle; else what lends it, for the messages.
+    lender: Option<&'static str>,
+    read_only: bool,
+}
+
+impl HistogramHandle {
+    /// A handle the caller owns and frees.
+    pub(crate) fn owned(histogram: Histogram) -> Self {
+        HistogramHandle {
+            histogram,
+            lender: None,
+            read_only: false,
+        }
+    }
+
+    /// A handle that `lender` (e.g. "a bench result") owns and lends out, read-only or not.
+    pub(crate) fn lent(histogram: Histogram, lender: &'static str, read_only: bool) -> Self {
+        HistogramHandle {
+            histogram,
+            lender: Some(lender),
+            read_only,
+        }
+    }
+
+    /// Whether the calls that change a histogram refuse this one.
+    #[inline(always)]
+    pub(crate) fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// The histogram, for a call that changes it (`what`); `INVALID_ARGUMENT` for a
+    /// read-only one.
+    pub(crate) fn changeable(&self, what: &str) -> Result<&Histogram, Failure> {
+        match self.lender {
+            Some(lender) if self.read_only => Err(Failure::invalid(format_args!(
+                "{what}: the histogram is lent by {lender} and read-only (copy it with \
+                 picollo_histogram_add into a histogram of your own to change it)"
+            ))),
+            _ => Ok(&self.histogram),
+        }
+    }
+
+    /// `Ok` for a handle the caller owns and frees; `INVALID_ARGUMENT` for a lent one.
+    pub(crate) fn freeable(&self) -> Result<(), Failure> {
+        match self.lender {
+            None => Ok(()),
+            Some(lender) => Err(Failure::invalid(format_args!(
+                "picollo_histogram_free: the histogram is lent by {lender}, which frees it \
+                 (the call did nothing)"
+            ))),
+        }
+    }
+}
+
+/// A new histogram becomes a handle its caller owns.
+impl From<Histogram> for HistogramHandle {
+    fn from(histogram: Histogram) -> Self {
+        HistogramHandle::owned(histogram)
+    }
+}
+
+impl core::ops::Deref for HistogramHandle {
+    type Target = Histogram;
+    #[inline(always)]
+    fn deref(&self) -> &Histogram {
+        &self.histogram
+    }
+}

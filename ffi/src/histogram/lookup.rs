@@ -146,6 +146,7 @@ pub unsafe extern "C" fn picollo_histogram_add_rebinned(
 ) -> picollo_status {
     boundary!({
         let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
+        let dst = dst.changeable("picollo_histogram_add_rebinned")?;
         dst.add_rebinned(src).map_err(merge_error)
     })
 }

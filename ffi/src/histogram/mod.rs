@@ -30,11 +30,10 @@ use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_arg, selection
 use crate::enums::picollo_storage;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, try_ref, Castable};
-use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram};
+use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram, HistogramHandle};
 use crate::histogram::config::parse_config;
 use crate::status::picollo_status;
 use picollo_core::concurrent::RecordFn;
-use picollo_core::MergeError;
 
 /// An HDR histogram (opaque). Threads: queries and snapshots on any thread; records, resets and
 /// adds as the mode allows (`picollo_mode`); `_free` races no other call.
@@ -42,7 +41,7 @@ pub struct picollo_histogram {
     _private: [u8; 0],
 }
 
-crate::handle::boxed!(picollo_histogram => Histogram);
+crate::handle::boxed!(picollo_histogram => HistogramHandle);
 
 /// Creates a histogram from `config` in `*out`, for `picollo_histogram_free`. Errors: NULL
 /// `config` or `out`; `STRUCT_SIZE`; `INVALID_ARGUMENT` for a field outside the domain its
@@ -60,33 +59,40 @@ pub unsafe extern "C" fn picollo_histogram_new(
             let shape = config.validate().map_err(config_error)?;
             let h = Histogram::with_storage(shape, bits_from_c(bits), mode, storage)
                 .map_err(config_error)?;
-            if extremes {
-                h.with_exact_extremes()
-            } else {
-                h
-            }
+            HistogramHandle::owned(if extremes { h.with_exact_extremes() } else { h })
         }
     )
 }
 
-/// Frees a histogram; NULL is ignored. Free each handle exactly once.
+/// Frees a histogram; NULL is ignored, and so is a lent (BORROWED) handle, which its owner
+/// frees (the call then leaves a message for `picollo_last_error_message`). Free each handle
+/// exactly once.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_free(h: *mut picollo_histogram) {
+    if let Some(handle) = hot_ref!(h) {
+        if let Err(lent) = handle.freeable() {
+            lent.report();
+            return;
+        }
+    }
     free_boxed!(h)
 }
 
 /// Records one value. Never fails: values outside the range count as underflow or overflow, a
-/// full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
+/// full bucket as saturated; a NULL or read-only handle (a bench result's) is ignored.
+/// Threads: as the mode allows.
 /// cbindgen:prefix=PICOLLO_RECORD_ATTR
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, value: u64) {
     // Only a shared reference: every mode records through atomics or per-thread shards.
     // Nothing unwinds out of it: a panic in a mode's slow path (a bug) stops in core, and
     // the record counts as saturated.
-    let Some(h) = hot_ref!(h) else {
-        return;
-    };
-    h.record(value);
+    // A read-only (lent) handle's records are ignored: a test of one byte beside the NULL
+    // test.
+    match hot_ref!(h) {
+        Some(h) if !h.is_read_only() => h.record(value),
+        _ => {}
+    }
 }
 
 /// A record function for one counter width and mode (`picollo_histogram_record_fn`):
@@ -100,8 +106,9 @@ pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogr
 pub unsafe extern "C" fn picollo_histogram_record_fn(
     h: *const picollo_histogram,
 ) -> picollo_record_fn {
-    let Some(h) = hot_ref!(h) else {
-        return Some(record_nothing);
+    let h = match hot_ref!(h) {
+        Some(h) if !h.is_read_only() => h,
+        _ => return Some(record_nothing),
     };
     let f: RecordFn = h.record_fn();
     // SAFETY: a `picollo_histogram *` points to the `Histogram` behind the handle, and
@@ -113,7 +120,7 @@ pub unsafe extern "C" fn picollo_histogram_record_fn(
     })
 }
 
-/// What `picollo_histogram_record_fn(NULL)` returns.
+/// What `picollo_histogram_record_fn` returns for NULL or a read-only (lent) handle.
 unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 
 /// Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
@@ -126,7 +133,9 @@ pub unsafe extern "C" fn picollo_histogram_record_n(
     count: u64,
 ) {
     boundary!({
-        try_ref!(h)?.record_n(value, count);
+        try_ref!(h)?
+            .changeable("picollo_histogram_record_n")?
+            .record_n(value, count);
         Ok(())
     })
 }
@@ -140,7 +149,8 @@ pub unsafe extern "C" fn picollo_histogram_record_corrected(
     expected_interval: u64,
 ) {
     boundary!({
-        try_ref!(h)?.record_corrected(value, expected_interval);
+        let h = try_ref!(h)?.changeable("picollo_histogram_record_corrected")?;
+        h.record_corrected(value, expected_interval);
         Ok(())
     })
 }
@@ -153,7 +163,7 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
     n: usize,
 ) -> picollo_status {
     boundary!({
-        let h = try_ref!(h)?;
+        let h = try_ref!(h)?.changeable("picollo_histogram_record_many")?;
         h.record_many(try_slice!(values, n)?);
         Ok(())
     })
@@ -163,7 +173,7 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> picollo_status {
     boundary!({
-        try_ref!(h)?.reset();
+        try_ref!(h)?.changeable("picollo_histogram_reset")?.reset();
         Ok(())
     })
 }
@@ -176,7 +186,7 @@ pub unsafe extern "C" fn picollo_histogram_set_value_selection(
     selection: u32,
 ) -> picollo_status {
     boundary!({
-        let h = try_ref!(h)?;
+        let h = try_ref!(h)?.changeable("picollo_histogram_set_value_selection")?;
         let s = selection_arg(selection, "selection")?;
         h.set_value_selection(s);
         Ok(())
@@ -284,7 +294,12 @@ pub unsafe extern "C" fn picollo_histogram_add(
     src: *const picollo_histogram,
 ) -> picollo_status {
     // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe { merge_into(dst, src, Histogram::add) }
+    unsafe {
+        merge_into(dst, src, |d, s| {
+            let d = d.changeable("picollo_histogram_add")?;
+            d.add(s).map_err(merge_error)
+        })
+    }
 }
 
 /// Subtracts every count of `src` from `dst`. Errors: `WOULD_GO_NEGATIVE` (nothing changed);
@@ -295,7 +310,12 @@ pub unsafe extern "C" fn picollo_histogram_subtract(
     src: *const picollo_histogram,
 ) -> picollo_status {
     // SAFETY: forwarded contract: both are NULL or live handles.
-    unsafe { merge_into(dst, src, Histogram::subtract) }
+    unsafe {
+        merge_into(dst, src, |d, s| {
+            let d = d.changeable("picollo_histogram_subtract")?;
+            d.subtract(s).map_err(merge_error)
+        })
+    }
 }
 
 /// The body of the functions that merge `src` into another histogram `dst` with `merge`
@@ -306,13 +326,13 @@ pub unsafe extern "C" fn picollo_histogram_subtract(
 pub(crate) unsafe fn merge_into<H: Castable>(
     dst: *mut H,
     src: *const H,
-    merge: impl FnOnce(&H::RustType, &H::RustType) -> Result<(), MergeError>,
+    merge: impl FnOnce(&H::RustType, &H::RustType) -> Result<(), Failure>,
 ) -> picollo_status {
     boundary!({
         if std::ptr::eq(dst, src) && !dst.is_null() {
             return Err(Failure::invalid("dst and src are the same histogram"));
         }
         let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
-        merge(dst, src).map_err(merge_error)
+        merge(dst, src)
     })
 }

@@ -33,7 +33,7 @@ pub unsafe extern "C" fn picollo_histogram_collect(
         // The new handle first: once counts are taken, nothing may fail and lose them.
         let interval = Histogram::with_shape(h.shape(), CounterBits::U64, Mode::SingleWriter)
             .map_err(config_error)?;
-        let taken = h.collect()?;
+        let taken = h.changeable("picollo_histogram_collect")?.collect()?;
         interval.add_view(&taken.view()).map_err(merge_error)?;
         interval.set_value_selection(h.value_selection());
         interval
@@ -50,7 +50,7 @@ pub unsafe extern "C" fn picollo_snapshot_collect(
 ) -> picollo_status {
     boundary!({
         let s = try_mut!(s)?;
-        let h = try_ref!(h)?;
+        let h = try_ref!(h)?.changeable("picollo_snapshot_collect")?;
         s.collect(h)
             .map_err(|_| crate::histogram::snapshot::mismatch())
     })

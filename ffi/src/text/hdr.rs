@@ -112,7 +112,7 @@ pub unsafe extern "C" fn picollo_histogram_add_v2(
     len: usize,
 ) -> picollo_status {
     boundary!({
-        let h = try_ref!(h)?;
+        let h = try_ref!(h)?.changeable("picollo_histogram_add_v2")?;
         let data = try_slice!(data, len)?;
         h.add_v2(&blob_of(data)?).map_err(v2_error)
     })

@@ -16,7 +16,7 @@ use crate::error::Failure;
 use crate::float::{picollo_float_histogram, AnyFloat};
 use crate::handle::{try_ref, Castable};
 use crate::histogram::any::dispatch_view;
-use crate::histogram::any::Histogram;
+use crate::histogram::any::HistogramHandle;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 use crate::text::{fmt_internal, rendered, TextForms};
@@ -76,7 +76,8 @@ pub unsafe extern "C" fn picollo_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    let summary = |h: &Histogram| Ok(h.with_view(|view| dispatch_view!(view, v => v.summary()))?);
+    let summary =
+        |h: &HistogramHandle| Ok(h.with_view(|view| dispatch_view!(view, v => v.summary()))?);
     // SAFETY: forwarded contract.
     unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
