@@ -126,7 +126,7 @@ static void *run_picollo_fn(void *arg) {
 static void *run_picollo_inline(void *arg) {
     job *j = arg;
     picollo_recorder r;
-    if (picollo_histogram_recorder(j->t->h, &r) != PICOLLO_STATUS_OK) {
+    if (picollo_histogram_get_recorder(j->t->h, PICOLLO_RECORDER_VERSION, &r) != PICOLLO_STATUS_OK) {
         fprintf(stderr, "picollo_histogram_recorder failed\n");
         exit(2);
     }

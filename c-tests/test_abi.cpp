@@ -531,7 +531,7 @@ void test_inline_recorder() {
     o.max = 100000;
     picollo::Histogram h(o);
     picollo_recorder r{};
-    picollo::check(picollo_histogram_recorder(h.get(), &r));
+    picollo::check(picollo_histogram_get_recorder(h.get(), PICOLLO_RECORDER_VERSION, &r));
     for (uint64_t v = 0; v < 200000; v += 7) {
         picollo_recorder_record(&r, v);
     }

@@ -346,7 +346,7 @@ static void test_sparse_storage(void)
             si = info_of(sparse);
             CHECKF(si.footprint_bytes < 4096, "empty sparse footprint %llu",
                    (unsigned long long)si.footprint_bytes);
-            EXPECT(picollo_histogram_recorder(sparse, &r), PICOLLO_STATUS_OK);
+            EXPECT(picollo_histogram_get_recorder(sparse, PICOLLO_RECORDER_VERSION, &r), PICOLLO_STATUS_OK);
             CHECK(r.kind == PICOLLO_RECORDER_KIND_CALL && r.cells == NULL);
             f = picollo_histogram_record_fn(sparse);
             for (k = 0; k < 30000; k++) {
@@ -425,7 +425,7 @@ static void test_exact_extremes(void)
                 EXPECT(picollo_histogram_exact_extremes(h, &lo, &hi), PICOLLO_STATUS_EMPTY);
                 CHECK(lo == 1 && hi == 1);
                 /* The inline recorder calls the library, which notes the value. */
-                EXPECT(picollo_histogram_recorder(h, &r), PICOLLO_STATUS_OK);
+                EXPECT(picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, &r), PICOLLO_STATUS_OK);
                 CHECK(r.kind == PICOLLO_RECORDER_KIND_CALL);
                 picollo_recorder_record(&r, 12345);
                 picollo_histogram_record(h, 50);      /* underflow: not an extreme */

@@ -398,7 +398,7 @@ static void test_recorder(void)
                                      PICOLLO_RECORDER_KIND_PLAIN, PICOLLO_RECORDER_KIND_CALL};
     uint32_t bits;
     size_t m;
-    EXPECT_MSG(picollo_histogram_recorder(NULL, NULL), PICOLLO_STATUS_NULL_POINTER, "h");
+    EXPECT_MSG(picollo_histogram_get_recorder(NULL, PICOLLO_RECORDER_VERSION, NULL), PICOLLO_STATUS_NULL_POINTER, "h");
     for (bits = 32; bits <= 64; bits += 32) {
         for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             picollo_histogram *inline_h = make_of_mode(modes[m], bits);
@@ -409,14 +409,14 @@ static void test_recorder(void)
             picollo_record_fn f = picollo_histogram_record_fn(fn_h);
             uint64_t seed = 77;
             size_t i;
-            EXPECT_MSG(picollo_histogram_recorder(inline_h, NULL), PICOLLO_STATUS_NULL_POINTER,
+            EXPECT_MSG(picollo_histogram_get_recorder(inline_h, PICOLLO_RECORDER_VERSION, NULL), PICOLLO_STATUS_NULL_POINTER,
                        "out");
-            if (!EXPECT(picollo_histogram_recorder(inline_h, &r), PICOLLO_STATUS_OK)) {
+            if (!EXPECT(picollo_histogram_get_recorder(inline_h, PICOLLO_RECORDER_VERSION, &r), PICOLLO_STATUS_OK)) {
                 continue;
             }
             info = info_of(inline_h);
             CHECKF(r.kind == kinds[m], "mode %u: kind %u", (unsigned)modes[m], (unsigned)r.kind);
-            CHECK(r.histogram == inline_h && r.record != NULL && r.reserved == 0);
+            CHECK(r.histogram == inline_h && r.record != NULL && r.fine_scale >= r.block_scale);
             CHECK(r.counter_bits == bits && r.len == info.storage_len);
             CHECK(((uint64_t)1 << r.block_scale) == info.block_size);
             CHECK((r.cells == NULL) == (r.kind == PICOLLO_RECORDER_KIND_CALL));
@@ -449,8 +449,8 @@ static void test_recorder(void)
         picollo_histogram_info i;
         picollo_histogram_record_n(h, 5000, UINT32_MAX - 1);
         picollo_histogram_record_n(a, 5000, 4290772991u - 1);
-        if (EXPECT(picollo_histogram_recorder(h, &rh), PICOLLO_STATUS_OK) &&
-            EXPECT(picollo_histogram_recorder(a, &ra), PICOLLO_STATUS_OK)) {
+        if (EXPECT(picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, &rh), PICOLLO_STATUS_OK) &&
+            EXPECT(picollo_histogram_get_recorder(a, PICOLLO_RECORDER_VERSION, &ra), PICOLLO_STATUS_OK)) {
             CHECK(rh.limit == UINT32_MAX && ra.limit == 4290772991u - (1u << 22));
             picollo_recorder_record(&rh, 5000);
             picollo_recorder_record(&rh, 5000);

@@ -398,9 +398,55 @@ static picollo_status record_fn_extremes(void)
 static picollo_status recorder_null_h(void)
 {
     picollo_recorder r;
+    return picollo_histogram_get_recorder(NULL, PICOLLO_RECORDER_VERSION, &r);
+}
+static picollo_status recorder_null_out(void) { return picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, NULL); }
+static picollo_status recorder_version_0(void)
+{
+    picollo_recorder r;
+    return picollo_histogram_get_recorder(h, 0, &r);
+}
+static picollo_status recorder_version_next(void)
+{
+    picollo_recorder r;
+    return picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION + 1, &r);
+}
+static picollo_status recorder_version_max(void)
+{
+    picollo_recorder r;
+    return picollo_histogram_get_recorder(h, UINT32_MAX, &r);
+}
+static picollo_status recorder_v1_null_h(void)
+{
+    picollo_recorder r;
     return picollo_histogram_recorder(NULL, &r);
 }
-static picollo_status recorder_null_out(void) { return picollo_histogram_recorder(h, NULL); }
+/* The entry point of headers without the unit: a layout with a unit gets the call kind. */
+static picollo_status recorder_v1_unit(void)
+{
+    picollo_histogram_config cfg = picollo_histogram_config_default();
+    picollo_histogram *u = NULL;
+    picollo_recorder r;
+    cfg.lowest_discernible = 1000;
+    CHECK(picollo_histogram_new(&cfg, &u) == PICOLLO_STATUS_OK);
+    picollo_status st = picollo_histogram_recorder(u, &r);
+    CHECK(st != PICOLLO_STATUS_OK ||
+          (r.kind == PICOLLO_RECORDER_KIND_CALL && r.cells == NULL && r.record != NULL));
+    picollo_histogram_free(u);
+    return st;
+}
+/* The header's bucket arithmetic at the ends of the u64 range: 0 is bucket 0, values below
+ * twice the block are their own buckets (unit 1), and UINT64_MAX is the last bucket. */
+static picollo_status recorder_index_extremes(void)
+{
+    picollo_recorder r;
+    picollo_histogram_info i = info_of(h);
+    CHECK(picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, &r) == PICOLLO_STATUS_OK);
+    CHECK(picollo_recorder_index(&r, 0) == 0);
+    CHECK(picollo_recorder_index(&r, 2 * i.block_size - 1) == 2 * i.block_size - 1);
+    CHECK(picollo_recorder_index(&r, UINT64_MAX) == (65 - r.block_scale) * i.block_size - 1);
+    return PICOLLO_STATUS_OK;
+}
 static picollo_status recorder_record_extremes(void)
 {
     /* Every width and mode: the inline recorder counts values outside the range as
@@ -417,7 +463,7 @@ static picollo_status recorder_record_extremes(void)
             cfg.max_trackable = 1000;
             cfg.mode = modes[m];
             CHECK(picollo_histogram_new(&cfg, &s) == PICOLLO_STATUS_OK);
-            CHECK(picollo_histogram_recorder(s, &r) == PICOLLO_STATUS_OK);
+            CHECK(picollo_histogram_get_recorder(s, PICOLLO_RECORDER_VERSION, &r) == PICOLLO_STATUS_OK);
             picollo_recorder_record(&r, 0);
             picollo_recorder_record(&r, 9);
             picollo_recorder_record(&r, 10);
@@ -2496,6 +2542,94 @@ static picollo_status bench_histogram_index_max(void)
     CHECK(out == NULL);
     return st;
 }
+/* The histograms the library lends: a bench result's first metric (read-only: each mutator
+ * is refused or ignored) and a perf session's first counter (it takes records and resets).
+ * Neither is freed by picollo_histogram_free, and each stays live (under ASan a freed one
+ * would fail the read after the call). */
+static picollo_histogram *lent_of(int which)
+{
+    picollo_histogram *o = NULL;
+    if (which == 0) {
+        const picollo_histogram *b = NULL;
+        CHECK(picollo_bench_result_histogram(br, 0, &b) == PICOLLO_STATUS_OK);
+        o = (picollo_histogram *)b;
+    } else {
+        CHECK(picollo_perf_session_counter_histogram(ps, 0, &o) == PICOLLO_STATUS_OK);
+    }
+    CHECK(o != NULL);
+    return o;
+}
+static uint64_t total_of(const picollo_histogram *x)
+{
+    picollo_histogram_info i;
+    CHECK(picollo_histogram_get_info(x, &i) == PICOLLO_STATUS_OK);
+    return i.total + i.underflow + i.overflow + i.saturated;
+}
+/* Runs `call` on the first `handles` lent handles: the same status from each, no count
+ * changed. */
+static picollo_status on_lent_handles(picollo_status (*call)(picollo_histogram *), int handles)
+{
+    picollo_status st = PICOLLO_STATUS_OK;
+    for (int which = 0; which < handles; which++) {
+        picollo_histogram *l = lent_of(which);
+        uint64_t before = total_of(l);
+        picollo_status s = call(l);
+        CHECK(which == 0 || s == st);
+        st = s;
+        CHECK(total_of(l) == before);
+    }
+    return st;
+}
+/* The read-only one: a bench result's. */
+static picollo_status on_lent(picollo_status (*call)(picollo_histogram *))
+{
+    return on_lent_handles(call, 1);
+}
+static picollo_status lent_free_call(picollo_histogram *l)
+{
+    picollo_histogram_free(l);
+    CHECK(strstr(picollo_last_error_message(), "lent by") != NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status lent_record_call(picollo_histogram *l)
+{
+    picollo_histogram_record(l, 5);
+    picollo_histogram_record_fn(l)(l, 5);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status lent_record_n_call(picollo_histogram *l)
+{
+    picollo_histogram_record_n(l, 5, 3);
+    picollo_histogram_record_corrected(l, 5, 1);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status lent_record_many_call(picollo_histogram *l)
+{
+    static const uint64_t values[] = {1, 2, 3};
+    return picollo_histogram_record_many(l, values, 3);
+}
+static picollo_status lent_reset_call(picollo_histogram *l) { return picollo_histogram_reset(l); }
+static picollo_status lent_add_call(picollo_histogram *l) { return picollo_histogram_add(l, h); }
+static picollo_status lent_recorder_call(picollo_histogram *l)
+{
+    picollo_recorder r;
+    return picollo_histogram_get_recorder(l, PICOLLO_RECORDER_VERSION, &r);
+}
+static picollo_status lent_collect_call(picollo_histogram *l)
+{
+    picollo_histogram *s = NULL;
+    picollo_status st = picollo_histogram_collect(l, &s);
+    CHECK(s == NULL);
+    return st;
+}
+static picollo_status lent_free(void) { return on_lent_handles(lent_free_call, 2); }
+static picollo_status lent_record(void) { return on_lent(lent_record_call); }
+static picollo_status lent_record_n(void) { return on_lent(lent_record_n_call); }
+static picollo_status lent_record_many(void) { return on_lent(lent_record_many_call); }
+static picollo_status lent_reset(void) { return on_lent(lent_reset_call); }
+static picollo_status lent_add(void) { return on_lent(lent_add_call); }
+static picollo_status lent_recorder(void) { return on_lent(lent_recorder_call); }
+static picollo_status lent_collect(void) { return on_lent(lent_collect_call); }
 static picollo_status bench_text_null(void)
 {
     char buf[16];
@@ -3224,9 +3358,15 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_record, record_extremes, OK, NULL),
     ROW(picollo_histogram_record_fn, record_fn_null, OK, NULL),
     ROW(picollo_histogram_record_fn, record_fn_extremes, OK, NULL),
-    ROW(picollo_histogram_recorder, recorder_null_h, NULLP, "`h`"),
-    ROW(picollo_histogram_recorder, recorder_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_get_recorder, recorder_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_get_recorder, recorder_null_out, NULLP, "`out`"),
+    ROW(picollo_histogram_get_recorder, recorder_version_0, INVAL, "PICOLLO_RECORDER_VERSION"),
+    ROW(picollo_histogram_get_recorder, recorder_version_next, ST(UNSUPPORTED), "newer"),
+    ROW(picollo_histogram_get_recorder, recorder_version_max, ST(UNSUPPORTED), "4294967295"),
+    ROW(picollo_histogram_recorder, recorder_v1_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_recorder, recorder_v1_unit, OK, NULL),
     ROW(picollo_recorder_record, recorder_record_extremes, OK, NULL),
+    ROW(picollo_recorder_index, recorder_index_extremes, OK, NULL),
     ROW(picollo_histogram_record_n, record_n_null, OK, NULL),
     ROW(picollo_histogram_record_n, record_n_saturates, OK, NULL),
     ROW(picollo_histogram_record_corrected, record_corrected_null, OK, NULL),
@@ -3730,6 +3870,14 @@ static const bad_row rows[] = {
     ROW(picollo_bench_result_metric_unit, bench_unit_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
     ROW(picollo_bench_result_metric_unit, bench_unit_tiny, SMALL, NULL),
     ROW(picollo_bench_result_histogram, bench_histogram_null, NULLP, "`r`"),
+    ROW(picollo_histogram_free, lent_free, OK, NULL),
+    ROW(picollo_histogram_record, lent_record, OK, NULL),
+    ROW(picollo_histogram_record_n, lent_record_n, OK, NULL),
+    ROW(picollo_histogram_record_many, lent_record_many, INVAL, "read-only"),
+    ROW(picollo_histogram_reset, lent_reset, INVAL, "lent by a bench result"),
+    ROW(picollo_histogram_add, lent_add, INVAL, "read-only"),
+    ROW(picollo_histogram_get_recorder, lent_recorder, INVAL, "read-only"),
+    ROW(picollo_histogram_collect, lent_collect, INVAL, "read-only"),
     ROW(picollo_bench_result_histogram, bench_histogram_null_out, NULLP, "`out`"),
     ROW(picollo_bench_result_histogram, bench_histogram_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
     ROW(picollo_bench_result_text, bench_text_null, NULLP, "`r`"),

@@ -157,7 +157,7 @@ static picollo_status write_sequence(picollo_histogram *h, uint64_t seed, size_t
     size_t nb = 0, i;
     picollo_recorder rec;
     picollo_record_fn record = picollo_histogram_record_fn(h);
-    picollo_status st = picollo_histogram_recorder(h, &rec);
+    picollo_status st = picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, &rec);
     for (i = 0; i < records; i++) {
         uint64_t v = rng_next(&seed) % 1100000;
         if (i % 16 == 0) {

@@ -42,10 +42,16 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 13
+#define PICOLLO_ABI_VERSION_MINOR 14
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
+
+// The arithmetic of the inline recorder this header compiles in, for
+// `picollo_histogram_get_recorder`: 2 finds a bucket with the layout's unit (`fine_scale`).
+// Headers of ABI 1.13 and older compile in version 1, which knows no unit: the library gives
+// them a direct path only for layouts of unit 1.
+#define PICOLLO_RECORDER_VERSION 2
 
 // Number of percentiles in a summary.
 #define PICOLLO_SUMMARY_PERCENTILES 16
@@ -891,7 +897,7 @@ typedef struct picollo_float_summary {
 } picollo_float_summary;
 
 // Where the calling thread's records of one histogram go, for `picollo_recorder_record`: plain
-// data, valid as `picollo_histogram_recorder` says (docs/c-api.md, "The inline recorder").
+// data, valid as `picollo_histogram_get_recorder` says (docs/c-api.md, "The inline recorder").
 typedef struct picollo_recorder {
   // The histogram.
   struct picollo_histogram *histogram;
@@ -911,8 +917,9 @@ typedef struct picollo_recorder {
   uint32_t counter_bits;
   // A `picollo_recorder_kind` value.
   uint32_t kind;
-  // Zero.
-  uint32_t reserved;
+  // log2 of the block size times the unit (`block_scale` plus log2 of the unit): values
+  // below twice `1 << fine_scale` lie in unit-wide buckets. ABI 1.14 (zero before).
+  uint32_t fine_scale;
 } picollo_recorder;
 
 // One step of values and the counts of the buckets whose midpoint lies in it.
@@ -1302,11 +1309,14 @@ picollo_status picollo_float_histogram_get_info(const struct picollo_float_histo
 // comment in `picollo_histogram_config` gives, or `min_trackable > max_trackable`.
 picollo_status picollo_histogram_new(const struct picollo_histogram_config *config, struct picollo_histogram **out);
 
-// Frees a histogram; NULL is ignored. Free each handle exactly once.
+// Frees a histogram; NULL is ignored, and so is a lent (BORROWED) handle, which its owner
+// frees (the call then leaves a message for `picollo_last_error_message`). Free each handle
+// exactly once.
 void picollo_histogram_free(struct picollo_histogram *h);
 
 // Records one value. Never fails: values outside the range count as underflow or overflow, a
-// full bucket as saturated; a NULL handle is ignored. Threads: as the mode allows.
+// full bucket as saturated; a NULL or read-only handle (a bench result's) is ignored.
+// Threads: as the mode allows.
 PICOLLO_RECORD_ATTR void picollo_histogram_record(struct picollo_histogram *h, uint64_t value);
 
 // Returns the record function of `h`'s counter width and mode, which skips the dispatch of
@@ -1507,9 +1517,16 @@ picollo_status picollo_float_histogram_percentiles(const struct picollo_float_hi
 // Writes the standard summary of `h` to `*out` (empty: zero counts, NaN moments and extremes).
 picollo_status picollo_float_histogram_summary(const struct picollo_float_histogram *h, struct picollo_float_summary *out);
 
-// Fills `*out` with where the calling thread's records of `h` go, for `picollo_recorder_record`
-// (docs/c-api.md, "The inline recorder": on which threads and how long it is valid). Errors:
-// NULL `h` or `out`.
+// Fills `*out` with where the calling thread's records of `h` go, for the inline
+// `picollo_recorder_record` of a header whose recorder arithmetic is `version` (pass
+// `PICOLLO_RECORDER_VERSION`; docs/c-api.md, "The inline recorder": on which threads and how
+// long it is valid). Errors: NULL `h` or `out`; `UNSUPPORTED` for a version this library does
+// not know (a newer header); `INVALID_ARGUMENT` for 0 or a read-only handle (a bench result's).
+picollo_status picollo_histogram_get_recorder(const struct picollo_histogram *h, uint32_t version, struct picollo_recorder *out);
+
+// `picollo_histogram_get_recorder(h, 1, out)`: for programs built with headers of ABI 1.13
+// and older, whose inline recorder knows no unit (layouts with a unit get `CALL`). New code
+// calls `picollo_histogram_get_recorder` with `PICOLLO_RECORDER_VERSION`.
 picollo_status picollo_histogram_recorder(const struct picollo_histogram *h, struct picollo_recorder *out);
 
 // Takes a snapshot of `h` (one consistent copy; writers may go on); the caller frees `*out`
@@ -2009,26 +2026,37 @@ picollo_status picollo_set_thread_nice(int32_t nice);
 // (After the include guard of the declarations, so it has one of its own.)
 #if !defined(PICOLLO_RECORDER_INLINE) && !defined(PICOLLO_NO_INLINE_RECORDER)
 #define PICOLLO_RECORDER_INLINE
-// Records `value` through a recorder from `picollo_histogram_recorder`, counting in place where
-// it can and calling `r->record` otherwise (docs/c-api.md, "The inline recorder"). Never fails;
-// the thread and lifetime rules of `picollo_histogram_recorder`.
+// The logical index of the bucket of `value` in the layout of `r`: the library's rule, in the
+// integer operations of its record paths (docs/c-api.md, "The inline recorder").
+static inline uint64_t picollo_recorder_index(const picollo_recorder *r, uint64_t value) {
+  uint32_t scale = r->block_scale;
+  // ORing in block size x unit makes the operand nonzero and the step log2(unit) below twice
+  // that, where the buckets are one unit wide.
+  uint64_t operand = value | ((uint64_t)1 << r->fine_scale);
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__LZCNT__)
+  // `bsr` leaves its destination unchanged for a zero source, so the CPU waits for the
+  // destination's last writer: give it its own source as destination.
+  __asm__("bsr %0, %0" : "+r"(operand));
+  uint32_t top = (uint32_t)operand;
+#elif defined(__GNUC__) || defined(__clang__)
+  uint32_t top = 63u - (uint32_t)__builtin_clzll(operand);
+#else
+  uint32_t top = 0;
+  while (operand >>= 1) {
+    top++;
+  }
+#endif
+  uint32_t step = top - scale;
+  return ((uint64_t)step << scale) + (value >> step);
+}
+
+// Records `value` through a recorder from `picollo_histogram_get_recorder`, counting in place
+// where it can and calling `r->record` otherwise (docs/c-api.md, "The inline recorder"). Never
+// fails; the thread and lifetime rules of `picollo_histogram_get_recorder`.
 static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t value) {
 #if defined(__GNUC__) || defined(__clang__)
   if (r->kind != PICOLLO_RECORDER_KIND_CALL) {
-    // The bucket index of the layout: ORing in the block size makes the operand nonzero
-    // and the step 0 below two blocks (where values are their own index).
-    uint32_t scale = r->block_scale;
-    uint64_t operand = value | ((uint64_t)1 << scale);
-#if defined(__x86_64__) && !defined(__LZCNT__)
-    // `bsr` leaves its destination unchanged for a zero source, so the CPU waits for the
-    // destination's last writer: give it its own source as destination.
-    __asm__("bsr %0, %0" : "+r"(operand));
-    uint32_t top = (uint32_t)operand;
-#else
-    uint32_t top = 63u - (uint32_t)__builtin_clzll(operand);
-#endif
-    uint32_t step = top - scale;
-    uint64_t offset = ((uint64_t)step << scale) + (value >> step) - r->first_index;
+    uint64_t offset = picollo_recorder_index(r, value) - r->first_index;
     if (offset < r->len) {
       if (r->counter_bits == 32) {
         uint32_t *cell = (uint32_t *)r->cells + offset;
