@@ -10,6 +10,10 @@
 #  2b. checks that c-tests/test_bad_input.c has a row for every function of the header
 #     (scripts/check_matrix.py), then builds that matrix of hostile calls (shared and
 #     static) and runs it normally and under valgrind memcheck;
+#  2c. builds test_record_paths.c (every record path against picollo_histogram_record over
+#     random configurations, and the header's inline arithmetic against the table the Rust
+#     layout writes) and runs it; builds it again against the ABI 1.13 header kept in
+#     c-tests/fixtures and runs that;
 #  3. builds test_threads (test_threads*.c: every concurrency mode from several pthreads) and
 #     runs it at full size, then at --quick size under valgrind memcheck (threads run one at
 #     a time there); builds test_fork.c (fork() with busy threads; free with parked
@@ -194,6 +198,20 @@ for t in test_bad_input_shared test_bad_input_static; do
     }
 done
 grep -E '^bad-input matrix:' "$build/test_bad_input_shared.out" || true
+
+step "test_record_paths: every record path counts each value where picollo_histogram_record does"
+# The layout's own answers (the Rust layout writes them), for the header's inline arithmetic.
+cargo run --release -q -p picollo --example layout_table -- 300 200 1 >"$build/layout_table.tsv"
+gcc "${cflags[@]}" c-tests/test_record_paths.c "${shared_link[@]}" -lm -o "$build/test_record_paths"
+run_test "test_record_paths" "$build/test_record_paths.out" \
+    "$build/test_record_paths" 1000 4000 1 "$build/layout_table.tsv"
+grep -E '^(integer paths|float paths|layout table):' "$build/test_record_paths.out"
+# A program compiled against the header of ABI 1.13 (no unit in its inline recorder).
+gcc "${cflags[@]}" -DPICOLLO_OLD_HEADER c-tests/test_record_paths.c "${shared_link[@]}" -lm \
+    -o "$build/test_record_paths_abi_1_13"
+run_test "test_record_paths (ABI 1.13 header)" "$build/test_record_paths_abi_1_13.out" \
+    "$build/test_record_paths_abi_1_13" 300 4000 2
+grep -E '^integer paths:' "$build/test_record_paths_abi_1_13.out"
 
 step "test_threads: one histogram, several pthreads, every mode"
 for src in test_threads test_threads_reset test_threads_api; do
