@@ -180,7 +180,16 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     pub fn record_corrected(&mut self, v: u64, expected_interval: u64) {
         self.record(v);
         let shape = self.shape;
-        corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
+        // Each run is added at its bucket's lowest value: the extremes take the exact
+        // smallest and largest added values in the range instead.
+        corrected_runs(&shape, v, expected_interval, |x, n| self.add_n(x, n));
+        if EXACT {
+            let (first, last) = (shape.bucket(0).lower, shape.bucket(shape.len() - 1).highest);
+            if let Some((lo, hi)) = corrected_extremes(v, expected_interval, first, last) {
+                self.extremes.note(lo);
+                self.extremes.note(hi);
+            }
+        }
     }
 
     /// Clear every count (buckets, underflow, overflow, saturated) and the exact extremes.
@@ -295,6 +304,25 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     pub fn into_storage(self) -> S {
         self.counts
     }
+}
+
+/// The smallest and largest of the values a corrected record adds
+/// ([`Histogram::record_corrected`]: `v − k·interval` for `k ≥ 1`, each at least `interval`)
+/// that lie in `lo..=hi`; `None` when none does.
+pub(crate) fn corrected_extremes(v: u64, interval: u64, lo: u64, hi: u64) -> Option<(u64, u64)> {
+    if interval == 0 || v / interval < 2 {
+        return None;
+    }
+    let (smallest, largest) = (v - (v / interval - 1) * interval, v - interval);
+    let (lo, hi) = (lo.max(smallest), hi.min(largest));
+    if lo > hi {
+        return None;
+    }
+    // Every added value is `smallest` plus a multiple of `interval`: round `lo` up and `hi`
+    // down to the sequence.
+    let first = smallest + (lo - smallest).div_ceil(interval) * interval;
+    let last = smallest + (hi - smallest) / interval * interval;
+    (first <= last).then_some((first, last))
 }
 
 /// The values coordinated-omission correction adds for `v` (HdrHistogram's rule:
@@ -498,5 +526,39 @@ impl Config {
     /// Build a heap-allocated histogram with counters of type `C`.
     pub fn build<C: Counter>(self) -> Result<Histogram<C, alloc::vec::Vec<C>>, ConfigError> {
         Histogram::new(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::corrected_extremes;
+
+    #[test]
+    fn corrected_extremes_are_those_of_the_added_values_in_the_range() {
+        for v in [0u64, 1, 5, 99, 100, 101, 1_000, 5_500, 12_345] {
+            for interval in [0u64, 1, 3, 7, 100, 300, 5_000] {
+                for (lo, hi) in [
+                    (0, u64::MAX),
+                    (1_000, 4_000),
+                    (50, 60),
+                    (7, 7),
+                    (3_000, 2_000),
+                ] {
+                    let added = (1..).map_while(|k| {
+                        let x = v.checked_sub(k * interval.max(1))?;
+                        (interval != 0 && x >= interval).then_some(x)
+                    });
+                    let expected = added.filter(|x| (lo..=hi).contains(x)).fold(None, |e, x| {
+                        let (a, b) = e.unwrap_or((x, x));
+                        Some((a.min(x), b.max(x)))
+                    });
+                    assert_eq!(
+                        corrected_extremes(v, interval, lo, hi),
+                        expected,
+                        "v {v} interval {interval} range {lo}..={hi}"
+                    );
+                }
+            }
+        }
     }
 }

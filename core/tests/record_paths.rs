@@ -408,3 +408,55 @@ fn every_float_record_path_counts_like_the_plain_record() {
         }
     }
 }
+
+/// A corrected record with a real interval adds `v − k·interval` down to `interval`: the
+/// concurrent modes count them, and keep the exact extremes of those in the range, as the
+/// plain histogram does.
+#[test]
+fn corrected_records_count_and_keep_extremes_like_the_plain_record() {
+    let mut rng = Rng(11);
+    for _ in 0..if cfg!(miri) { 2 } else { 200 } {
+        let mut case = draw_case(&mut rng);
+        case.extremes = !matches!(case.mode, Mode::Approximate(_));
+        let (min, max) = (case.config.min_trackable(), case.config.max_trackable());
+        let records: Vec<(u64, u64)> = (0..20)
+            .map(|_| {
+                let v = match rng.next() % 3 {
+                    0 => rng.between(min, max),
+                    1 => rng.next() >> (rng.next() % 64),
+                    _ => max.saturating_add(rng.next() % 1000),
+                };
+                (v, (v / (2 + rng.next() % 200)).max(1))
+            })
+            .collect();
+        let mut plain = case.config.build::<u64>().unwrap().with_exact_extremes();
+        records
+            .iter()
+            .for_each(|&(v, i)| plain.record_corrected(v, i));
+        let shape = case.config.validate().unwrap();
+        let h =
+            DynHistogram::with_storage(shape, CounterBits::U64, case.mode, case.storage).unwrap();
+        let h = if case.extremes {
+            h.with_exact_extremes()
+        } else {
+            h
+        };
+        records.iter().for_each(|&(v, i)| h.record_corrected(v, i));
+        let view = plain.view();
+        let cells: Vec<u64> = (0..view.shape().len())
+            .map(|i| view.count(i).unwrap())
+            .collect();
+        let expected = (
+            cells,
+            view.outside(),
+            plain.exact_extremes().filter(|_| case.extremes),
+        );
+        let counts = counts_of_dyn(&h);
+        assert!(
+            counts == expected,
+            "record_corrected: {} ({}; records {records:?})",
+            first_difference(&counts, &expected),
+            describe(&case, None)
+        );
+    }
+}

@@ -83,6 +83,16 @@ impl Extremes {
         }
     }
 
+    /// Take the smallest and largest in-range values a corrected record of `v` adds.
+    fn note_corrected(&self, v: u64, interval: u64) {
+        let last = self.first + self.span;
+        if let Some((lo, hi)) = crate::histogram::corrected_extremes(v, interval, self.first, last)
+        {
+            self.note(lo);
+            self.note(hi);
+        }
+    }
+
     /// Store `v` in `cell` while `passes(v, what the cell holds)` (a compare-exchange
     /// loop: racing writers leave the extreme of them all).
     #[cold]
@@ -550,11 +560,9 @@ impl DynHistogram {
     /// Record `v` with coordinated-omission correction (see
     /// [`crate::Histogram::record_corrected`]).
     pub fn record_corrected(&self, v: u64, expected_interval: u64) {
-        self.note(v);
-        // The smallest value the correction adds: `v − k·interval` for the largest k that
-        // leaves it at least `interval`.
-        if expected_interval != 0 && v >= expected_interval {
-            self.note(v % expected_interval + expected_interval);
+        if let Some(e) = &self.extremes {
+            e.note(v);
+            e.note_corrected(v, expected_interval);
         }
         each_width!(&self.inner, h => h.record_corrected(v, expected_interval));
     }
