@@ -6,7 +6,9 @@
 # into its program with mono's mcs (the lists come from the .csproj files, so `dotnet build`
 # and this build compile the same sources), run them, and check the output (the struct sizes
 # C# sees at run time must equal the C compiler's, sizes.c and perf_sizes.c here; every snippet
-# of the Picollo .NET announcement ran). The tests load libpicollo.so from the NuGet package
+# of the Picollo .NET announcement ran; the C# copies of the layout arithmetic gave the answers
+# of the Rust layout's own table, core/examples/layout_table.rs, which the tests read from the
+# file PICOLLO_LAYOUT_TABLE names). The tests load libpicollo.so from the NuGet package
 # nuget.sh makes (runtimes/linux-x64/native/ and runtimes/linux-arm64/native/, the glibc 2.17
 # builds of scripts/cross.sh) and checks. Where a .NET SDK is on PATH it also builds the
 # projects and runs the tests with `dotnet run`. Needs: python3, cargo, cc, mcs and mono (Debian: apt-get install
@@ -43,6 +45,11 @@ project_sources() {
 
 rm -rf "$build"
 mkdir -p "$build"
+
+# The layout's own answers (core/examples/layout_table.rs): the tests check the C# copies of
+# its arithmetic (the inline recorder's index, Metrics/BucketLayout.cs) against every row.
+(cd "$root" && cargo run --release -q -p picollo --example layout_table -- 300 200 1) > "$build/layout_table.tsv"
+export PICOLLO_LAYOUT_TABLE="$build/layout_table.tsv"
 
 # The C side of the layout check.
 cc -std=c99 -Wall -Werror -I"$root/include" -o "$build/sizes" "$here/sizes.c"
@@ -104,6 +111,9 @@ same_layout 'hdr struct sizes:' "$build/c_sizes.txt" "$out" "picollo_log_interva
 same_layout 'metrics struct sizes:' "$build/c_sizes.txt" "$out" "metrics option struct"
 same_layout 'float struct sizes:' "$build/c_sizes.txt" "$out" "float histogram struct"
 same_layout 'query struct sizes:' "$build/c_sizes.txt" "$out" "picollo_step/picollo_recorder"
+grep -Eq '^layout table: [0-9,]+ rows, ' "$out" || die "the layout table test did not run"
+grep -Eq '^record paths: [0-9]+ integer configurations .*: 0 mismatches$' "$out" || die "the integer record paths test did not pass"
+grep -Eq '^record paths: [0-9]+ float configurations .*: 0 mismatches$' "$out" || die "the float record paths test did not pass"
 grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"
 grep -q '^       Value     Percentile TotalCount 1/(1-Percentile)$' "$out" \
     || die "the .hgrm header line is missing"

@@ -45,9 +45,10 @@ int main(void)
            offsetof(struct picollo_float_summary, max_magnitude),
            offsetof(struct picollo_float_bucket, count), offsetof(struct picollo_float_bucket, side));
     printf("query struct sizes: step=%zu recorder=%zu step.percentile@%zu recorder.len@%zu "
-           "recorder.block_scale@%zu recorder.kind@%zu\n",
+           "recorder.block_scale@%zu recorder.kind@%zu recorder.fine_scale@%zu\n",
            sizeof(struct picollo_step), sizeof(struct picollo_recorder),
            offsetof(struct picollo_step, percentile), offsetof(struct picollo_recorder, len),
-           offsetof(struct picollo_recorder, block_scale), offsetof(struct picollo_recorder, kind));
+           offsetof(struct picollo_recorder, block_scale), offsetof(struct picollo_recorder, kind),
+           offsetof(struct picollo_recorder, fine_scale));
     return 0;
 }

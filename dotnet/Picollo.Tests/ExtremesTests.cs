@@ -181,7 +181,7 @@ static partial class Tests
                 foreach (var v in values) record(raw, v);
                 Check(Extremes(viaFn, lo, hi), mode + ": record_fn keeps the extremes, got " + ExtremesText(viaFn));
                 RecorderData r;
-                Equal(Status.Ok, Native.picollo_histogram_recorder(viaRecorder.Handle, out r), mode + ": recorder");
+                Equal(Status.Ok, Native.picollo_histogram_get_recorder(viaRecorder.Handle, Native.RecorderVersion, out r), mode + ": recorder");
                 Check(r.Kind == (uint)RecorderKind.Call && r.Cells == IntPtr.Zero, mode + ": with exact extremes the recorder calls for every record (kind " + r.Kind + ")");
                 var call = (Native.RecordFn)Marshal.GetDelegateForFunctionPointer(r.Record, typeof(Native.RecordFn));
                 foreach (var v in values) RecordInline(ref r, call, v);

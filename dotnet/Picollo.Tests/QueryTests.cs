@@ -3,8 +3,9 @@
 // values (exact below twice the block size), equivalent ranges against the layout, Downsample
 // and AddRebinned against direct recording bucket by bucket, linear and logarithmic steps
 // against the buckets they gather, the text formats, and the fast record paths of the C ABI
-// (picollo_histogram_record_fn, and picollo_histogram_recorder with the header's inline record
-// ported to C#). Part of the Tests program (Tests.cs holds Main and the check helpers).
+// (picollo_histogram_record_fn, and picollo_histogram_get_recorder with the header's inline
+// record ported to C#; RecordPathTests.cs checks both against the layout table). Part of the
+// Tests program (Tests.cs holds Main and the check helpers).
 
 using System;
 using System.Collections.Generic;
@@ -42,9 +43,10 @@ static partial class Tests
     static void QueryLayout()
     {
         Type step = typeof(HistogramStep), rec = typeof(RecorderData);
-        Console.WriteLine("query struct sizes: step={0} recorder={1} step.percentile@{2} recorder.len@{3} recorder.block_scale@{4} recorder.kind@{5}",
+        Console.WriteLine("query struct sizes: step={0} recorder={1} step.percentile@{2} recorder.len@{3} recorder.block_scale@{4} recorder.kind@{5} recorder.fine_scale@{6}",
                           Marshal.SizeOf(step), Marshal.SizeOf(rec), (int)Marshal.OffsetOf(step, "Percentile"),
-                          (int)Marshal.OffsetOf(rec, "Len"), (int)Marshal.OffsetOf(rec, "BlockScale"), (int)Marshal.OffsetOf(rec, "Kind"));
+                          (int)Marshal.OffsetOf(rec, "Len"), (int)Marshal.OffsetOf(rec, "BlockScale"), (int)Marshal.OffsetOf(rec, "Kind"),
+                          (int)Marshal.OffsetOf(rec, "FineScale"));
         Equal(40, Marshal.SizeOf(step), "sizeof(picollo_step)");
         Equal(64, Marshal.SizeOf(rec), "sizeof(picollo_recorder)");
     }
@@ -299,40 +301,64 @@ static partial class Tests
         }
     }
 
+    /// <summary>floor(log2 x) of a nonzero x.</summary>
+    static int Log2(ulong x)
+    {
+        int top = 0;
+        for (int shift = 32; shift > 0; shift >>= 1)
+            if ((x >> shift) != 0) { x >>= shift; top += shift; }
+        return top;
+    }
+
+    /// <summary>The header's picollo_recorder_index, in C#: the logical index of the bucket of
+    /// <paramref name="value"/> in the recorder's layout. ORing in 2^FineScale (block size
+    /// times unit) makes the operand nonzero and puts the values below twice that in
+    /// unit-wide buckets.</summary>
+    static ulong RecorderIndex(ref RecorderData r, ulong value)
+    {
+        int scale = (int)r.BlockScale;
+        ulong operand = value | (1UL << (int)r.FineScale);
+        int step = Log2(operand) - scale;
+        return ((ulong)step << scale) + (value >> step);
+    }
+
     /// <summary>The header's inline picollo_recorder_record, in C#: count the bucket in place
     /// when it is in range and below the limit, else call the recorder's function.</summary>
     static unsafe void RecordInline(ref RecorderData r, Native.RecordFn call, ulong value)
     {
         if (r.Kind != (uint)RecorderKind.Call)
         {
-            int scale = (int)r.BlockScale;
-            ulong v = value | (1UL << scale);
-            int top = 63;
-            while ((v >> top) == 0) top--;
-            int step = top - scale;
-            ulong offset = ((ulong)step << scale) + (value >> step) - r.FirstIndex;
+            ulong offset = RecorderIndex(ref r, value) - r.FirstIndex;
             if (offset < r.Len)
             {
+                // PLAIN: a load, then a store of one more below the limit. ATOMIC: add first; an
+                // add that finds the limit is taken back and the value goes through the call.
                 if (r.CounterBits == 32)
                 {
                     int* cell = (int*)r.Cells + offset;
-                    uint count = (uint)System.Threading.Volatile.Read(ref *cell);
-                    if (count < r.Limit)
+                    if (r.Kind == (uint)RecorderKind.Plain)
                     {
-                        if (r.Kind == (uint)RecorderKind.Plain) System.Threading.Volatile.Write(ref *cell, (int)(count + 1));
-                        else System.Threading.Interlocked.Increment(ref *cell);
-                        return;
+                        uint count = (uint)System.Threading.Volatile.Read(ref *cell);
+                        if (count < r.Limit) { System.Threading.Volatile.Write(ref *cell, (int)(count + 1)); return; }
+                    }
+                    else
+                    {
+                        if ((uint)System.Threading.Interlocked.Increment(ref *cell) - 1 < r.Limit) return;
+                        System.Threading.Interlocked.Decrement(ref *cell);
                     }
                 }
                 else
                 {
                     long* cell = (long*)r.Cells + offset;
-                    ulong count = (ulong)System.Threading.Volatile.Read(ref *cell);
-                    if (count < r.Limit)
+                    if (r.Kind == (uint)RecorderKind.Plain)
                     {
-                        if (r.Kind == (uint)RecorderKind.Plain) System.Threading.Volatile.Write(ref *cell, (long)(count + 1));
-                        else System.Threading.Interlocked.Increment(ref *cell);
-                        return;
+                        ulong count = (ulong)System.Threading.Volatile.Read(ref *cell);
+                        if (count < r.Limit) { System.Threading.Volatile.Write(ref *cell, (long)(count + 1)); return; }
+                    }
+                    else
+                    {
+                        if ((ulong)System.Threading.Interlocked.Increment(ref *cell) - 1 < r.Limit) return;
+                        System.Threading.Interlocked.Decrement(ref *cell);
                     }
                 }
             }
@@ -363,11 +389,11 @@ static partial class Tests
                         Check(viaFn.BucketsWithValues.SequenceEqual(reference.BucketsWithValues), what + ": record_fn fills the same buckets");
 
                     RecorderData r;
-                    Equal(Status.Ok, Native.picollo_histogram_recorder(viaRecorder.Handle, out r), what + ": recorder");
+                    Equal(Status.Ok, Native.picollo_histogram_get_recorder(viaRecorder.Handle, Native.RecorderVersion, out r), what + ": recorder");
                     var info = viaRecorder.Info;
                     var kind = mode == ConcurrencyMode.Interlocked ? RecorderKind.Atomic : mode == ConcurrencyMode.Approximate ? RecorderKind.Call : RecorderKind.Plain;
                     Check(r.Histogram == viaRecorder.Handle.DangerousGetHandle() && r.Record != IntPtr.Zero && r.CounterBits == (uint)bits
-                          && r.Kind == (uint)kind && r.Reserved == 0 && (1UL << (int)r.BlockScale) == info.BlockSize
+                          && r.Kind == (uint)kind && r.FineScale == r.BlockScale && (1UL << (int)r.BlockScale) == info.BlockSize
                           && r.Len == info.StorageLength && (kind == RecorderKind.Call) == (r.Cells == IntPtr.Zero),
                           string.Format("{0}: recorder fields (kind {1}, len {2}, scale {3}, cells {4})", what, r.Kind, r.Len, r.BlockScale, r.Cells));
                     var call = (Native.RecordFn)Marshal.GetDelegateForFunctionPointer(r.Record, typeof(Native.RecordFn));
@@ -379,7 +405,31 @@ static partial class Tests
                 }
             }
         RecorderData none;
-        Equal(Status.NullPointer, Native.picollo_histogram_recorder(new HistogramHandle(), out none), "recorder of a NULL handle");
+        Equal(Status.NullPointer, Native.picollo_histogram_get_recorder(new HistogramHandle(), Native.RecorderVersion, out none), "recorder of a NULL handle");
+    }
+
+    /// <summary>The recorder versions: 2 (this header's arithmetic) gives a direct path with a
+    /// unit; 1, the legacy picollo_histogram_recorder, only for unit 1; 0 and newer ones are refused.</summary>
+    static void RecorderVersions()
+    {
+        using (var unit = new HdrHistogram(0.01, lowestDiscernible: 1000))
+        using (var exact = new HdrHistogram(0.01))
+        {
+            RecorderData legacy, current;
+            Equal(512ul, unit.Unit, "lowest discernible 1000: unit 512");
+            Equal(Status.Ok, Native.picollo_histogram_recorder(unit.Handle, out legacy), "legacy recorder, unit 512");
+            Check(legacy.Kind == (uint)RecorderKind.Call && legacy.Cells == IntPtr.Zero,
+                  "legacy recorder, unit 512: CALL (its arithmetic knows no unit), kind " + legacy.Kind);
+            Equal(Status.Ok, Native.picollo_histogram_get_recorder(unit.Handle, Native.RecorderVersion, out current), "recorder version 2, unit 512");
+            Check(current.Kind == (uint)RecorderKind.Plain && current.Cells != IntPtr.Zero && current.FineScale == current.BlockScale + 9,
+                  string.Format("recorder version 2, unit 512: PLAIN with fine scale block scale + 9 (kind {0}, scales {1}, {2})",
+                                current.Kind, current.BlockScale, current.FineScale));
+            Equal(Status.Ok, Native.picollo_histogram_recorder(exact.Handle, out legacy), "legacy recorder, unit 1");
+            Check(legacy.Kind == (uint)RecorderKind.Plain && legacy.Cells != IntPtr.Zero && legacy.FineScale == legacy.BlockScale,
+                  "legacy recorder, unit 1: PLAIN, kind " + legacy.Kind);
+            Equal(Status.InvalidArgument, Native.picollo_histogram_get_recorder(exact.Handle, 0, out current), "recorder version 0");
+            Equal(Status.Unsupported, Native.picollo_histogram_get_recorder(exact.Handle, Native.RecorderVersion + 1, out current), "recorder version 3");
+        }
     }
 
     static void QueryGroups()
@@ -391,5 +441,6 @@ static partial class Tests
         Group("queries: steps", Steps);
         Group("queries: text formats", TextFormats);
         Group("queries: record_fn and recorder", FastRecordPaths);
+        Group("queries: recorder versions", RecorderVersions);
     }
 }

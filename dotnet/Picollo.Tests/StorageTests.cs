@@ -97,7 +97,7 @@ static partial class Tests
         using (var reference = new HdrHistogram(0.01))
         {
             RecorderData r;
-            Equal(Status.Ok, Native.picollo_histogram_recorder(h.Handle, out r), "a sparse histogram's recorder");
+            Equal(Status.Ok, Native.picollo_histogram_get_recorder(h.Handle, Native.RecorderVersion, out r), "a sparse histogram's recorder");
             Check(r.Kind == (uint)RecorderKind.Call && r.Cells == IntPtr.Zero, "sparse: the recorder calls for every record (kind " + r.Kind + ")");
             var call = (Native.RecordFn)System.Runtime.InteropServices.Marshal.GetDelegateForFunctionPointer(r.Record, typeof(Native.RecordFn));
             var values = QueryValues(113, 2000);

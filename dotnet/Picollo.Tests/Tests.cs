@@ -6,7 +6,8 @@
 // the announcement's own snippets (SeedSnippets.cs) against the outputs it shows, FloatTests.cs
 // and FloatApiTests.cs the float histogram (FloatHistogram), QueryTests.cs the queries by value, other precisions,
 // steps and the fast record paths, StorageTests.cs sparse storage against dense, ExtremesTests.cs
-// the exact recorded extremes.
+// the exact recorded extremes, RecordPathTests.cs every record path against Record and the
+// layout arithmetic against the layout's own table.
 // A console program: prints each failing check, ends with "N passed, M failed", exits 1 on
 // any failure. Run by c-tests/csharp/run.sh.
 
@@ -634,6 +635,7 @@ static partial class Tests
         QueryGroups();    // QueryTests.cs: rank/count queries, downsample, add_rebinned, steps, record paths
         StorageGroups();  // StorageTests.cs: sparse storage against dense
         ExtremesGroups(); // ExtremesTests.cs: exact recorded extremes
+        RecordPathGroups(); // RecordPathTests.cs: the layout table, every record path against Record
         FloatGroups();    // FloatTests.cs, FloatApiTests.cs: FloatHistogram
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);

@@ -431,14 +431,15 @@ namespace Picollo
         Plain = 0,
         /// <summary>An atomic add of 1, taken back (then Record) when it finds the limit (interlocked).</summary>
         Atomic = 1,
-        /// <summary>No direct path: every record calls Record (approximate mode).</summary>
+        /// <summary>No direct path: every record calls Record (approximate mode, thread-local at
+        /// its shard cap, sparse storage, exact extremes).</summary>
         Call = 2,
     }
 
     /// <summary>picollo_recorder (64 bytes): where the calling thread's records of one
-    /// histogram go (picollo_histogram_recorder), for code that counts buckets in place as the
-    /// header's inline picollo_recorder_record does. Raw: the pointers live as long as the
-    /// histogram, and the thread rules of picollo_histogram_recorder apply.</summary>
+    /// histogram go (picollo_histogram_get_recorder), for code that counts buckets in place as
+    /// the header's inline picollo_recorder_record does. Raw: the pointers live as long as the
+    /// histogram, and the thread rules of picollo_histogram_get_recorder apply.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct RecorderData
     {
@@ -456,7 +457,10 @@ namespace Picollo
         public uint BlockScale;
         public uint CounterBits;
         public uint Kind;
-        public uint Reserved;
+        /// <summary>log2 of the block size times the unit (BlockScale plus log2 of the unit):
+        /// values below twice <c>1 &lt;&lt; FineScale</c> lie in unit-wide buckets. ABI 1.14
+        /// (zero before).</summary>
+        public uint FineScale;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -614,6 +618,15 @@ namespace Picollo
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern IntPtr picollo_histogram_record_fn(HistogramHandle h);
+
+        /// <summary>PICOLLO_RECORDER_VERSION: the recorder arithmetic of the header's inline
+        /// picollo_recorder_index (version 2 finds a bucket with the layout's unit, FineScale).</summary>
+        public const uint RecorderVersion = 2;
+
+        /// <summary>Pass <see cref="RecorderVersion"/>: with 1 (picollo_histogram_recorder, the
+        /// arithmetic without the unit) layouts with a unit get Call.</summary>
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_histogram_get_recorder(HistogramHandle h, uint version, out RecorderData recorder);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_recorder(HistogramHandle h, out RecorderData recorder);
