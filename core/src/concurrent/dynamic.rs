@@ -148,6 +148,9 @@ macro_rules! each_width {
 /// and mode).
 pub type RecordFn = unsafe extern "C" fn(h: &DynHistogram, v: u64);
 
+/// The record function of [`DynHistogram::ignoring_records`].
+unsafe extern "C" fn ignore_record(_: &DynHistogram, _: u64) {}
+
 /// The records a fast path declines, counted by `slow` (the mode's slow path) out of
 /// line. A panic there would be a bug; with `std` it stops here, so that nothing unwinds
 /// out of an `extern "C"` record (which would abort the process), and the record counts
@@ -434,6 +437,15 @@ impl DynHistogram {
     pub fn with_exact_extremes(mut self) -> Self {
         self.extremes = Some(Extremes::new(self.shape()));
         self.fast = self.inner.record_fn::<true>(Log2::cpu_has_lzcnt_and_bmi2());
+        self
+    }
+
+    /// The same histogram with [`DynHistogram::record`] (and the function
+    /// [`DynHistogram::record_fn`] gives) doing nothing, for a histogram lent out read-only:
+    /// its records are dropped by the record function itself, so the records of every other
+    /// histogram pay no test for it. The other calls still change it.
+    pub fn ignoring_records(mut self) -> Self {
+        self.fast = ignore_record;
         self
     }
 

@@ -59,16 +59,16 @@ impl HistogramHandle {
     /// A handle that `lender` (e.g. "a bench result") owns and lends out, read-only or not.
     pub(crate) fn lent(histogram: Histogram, lender: &'static str, read_only: bool) -> Self {
         HistogramHandle {
-            histogram,
+            // The records of a read-only one are dropped by its record function: the record
+            // calls test nothing.
+            histogram: if read_only {
+                histogram.ignoring_records()
+            } else {
+                histogram
+            },
             lender: Some(lender),
             read_only,
         }
-    }
-
-    /// Whether the calls that change a histogram refuse this one.
-    #[inline(always)]
-    pub(crate) fn is_read_only(&self) -> bool {
-        self.read_only
     }
 
     /// The histogram, for a call that changes it (`what`); `INVALID_ARGUMENT` for a

@@ -87,11 +87,9 @@ pub unsafe extern "C" fn picollo_histogram_record(h: *mut picollo_histogram, val
     // Only a shared reference: every mode records through atomics or per-thread shards.
     // Nothing unwinds out of it: a panic in a mode's slow path (a bug) stops in core, and
     // the record counts as saturated.
-    // A read-only (lent) handle's records are ignored: a test of one byte beside the NULL
-    // test.
-    match hot_ref!(h) {
-        Some(h) if !h.is_read_only() => h.record(value),
-        _ => {}
+    // A read-only (lent) handle's record function ignores the record.
+    if let Some(h) = hot_ref!(h) {
+        h.record(value);
     }
 }
 
@@ -106,9 +104,8 @@ pub type picollo_record_fn = Option<unsafe extern "C" fn(h: *mut picollo_histogr
 pub unsafe extern "C" fn picollo_histogram_record_fn(
     h: *const picollo_histogram,
 ) -> picollo_record_fn {
-    let h = match hot_ref!(h) {
-        Some(h) if !h.is_read_only() => h,
-        _ => return Some(record_nothing),
+    let Some(h) = hot_ref!(h) else {
+        return Some(record_nothing);
     };
     let f: RecordFn = h.record_fn();
     // SAFETY: a `picollo_histogram *` points to the `Histogram` behind the handle, and
@@ -120,7 +117,7 @@ pub unsafe extern "C" fn picollo_histogram_record_fn(
     })
 }
 
-/// What `picollo_histogram_record_fn` returns for NULL or a read-only (lent) handle.
+/// What `picollo_histogram_record_fn(NULL)` returns.
 unsafe extern "C" fn record_nothing(_: *mut picollo_histogram, _: u64) {}
 
 /// Records `count` occurrences of `value` (0 does nothing). Never fails: a full bucket saturates,
