@@ -8,6 +8,7 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
+use super::apart::Apart;
 use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
@@ -32,10 +33,14 @@ pub enum Verdict {
     NoDifference,
     /// The rounds are too few for a 99 % interval (8 paired, 5 a side measured apart).
     NotEnoughRounds,
+    /// Results measured apart whose baseline holds fewer than two runs apart: the spread
+    /// between runs is unknown ([`crate::judge_apart`]).
+    NotEnoughRunsApart,
 }
 
 impl Verdict {
-    /// `faster`, `slower`, `within noise`, `no difference` or `not enough rounds`.
+    /// `faster`, `slower`, `within noise`, `no difference`, `not enough rounds` or `not
+    /// enough runs apart`.
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Faster(_) => "faster",
@@ -43,12 +48,13 @@ impl Verdict {
             Verdict::WithinNoise(_) => "within noise",
             Verdict::NoDifference => "no difference",
             Verdict::NotEnoughRounds => "not enough rounds",
+            Verdict::NotEnoughRunsApart => "not enough runs apart",
         }
     }
 
     /// The verdict of a `change` in percent (its interval unbounded when the rounds were
     /// too few) against `threshold` percent.
-    fn of(change: &Shift, threshold: f64) -> Self {
+    pub(crate) fn of(change: &Shift, threshold: f64) -> Self {
         let p = change.estimate;
         match change {
             c if !c.half_width().is_finite() => Verdict::NotEnoughRounds,
@@ -127,6 +133,8 @@ pub struct Comparison {
     pub verdict: Verdict,
     /// What the rounds say about the machine (drift), each a sentence.
     pub warnings: Vec<String>,
+    /// Set when the verdict was judged on runs apart ([`crate::judge_apart`]).
+    pub apart: Option<Apart>,
 }
 
 /// The two results of an interleaved comparison and their comparison.
@@ -291,5 +299,6 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
         verdict: Verdict::of(&change, a.threshold),
         warnings: drift_warnings(a, b, design),
         change,
+        apart: None,
     }
 }

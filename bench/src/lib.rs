@@ -24,6 +24,7 @@
 //! of the change, of each percentile's difference, and a noise floor.
 #![cfg(target_os = "linux")]
 
+mod apart;
 mod attribution;
 mod compare;
 mod conditions;
@@ -43,6 +44,7 @@ use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
+pub use apart::{judge_apart, median_round, t_995, Apart, RUNS_APART_NEEDED};
 pub use attribution::{Attribution, Band};
 pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 pub use conditions::Conditions;

@@ -4,6 +4,7 @@
 
 use core::fmt::{self, Display, Write};
 
+use super::apart::Apart;
 use super::attribution::Attribution;
 use super::compare::{Comparison, Interleaved, MetricDiff, Verdict};
 use super::meter::{Unit, SCALE};
@@ -438,6 +439,13 @@ impl Comparison {
                 rounds_needed(Design::Paired),
                 rounds_needed(Design::Unpaired)
             ),
+            Verdict::NotEnoughRunsApart => write!(
+                w,
+                "verdict: not enough runs apart to judge {b} against {a}: the baseline holds \
+                 {} and the spread between runs needs {}",
+                self.apart.as_ref().map_or(0, |x| x.runs),
+                crate::RUNS_APART_NEEDED
+            ),
         }
     }
 
@@ -445,6 +453,9 @@ impl Comparison {
     pub fn write_method(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b) = (&self.a, &self.b);
         let (ra, rb) = self.rounds;
+        if let Some(apart) = &self.apart {
+            return write_apart_method(w, (a, b), apart);
+        }
         match self.design {
             Design::Paired => write!(
                 w,
@@ -463,6 +474,26 @@ impl Comparison {
             ),
         }
     }
+}
+
+/// The method of a verdict judged on runs apart.
+fn write_apart_method(w: &mut dyn Write, (a, b): (&str, &str), apart: &Apart) -> fmt::Result {
+    write!(
+        w,
+        "Method: runs apart as the unit: {b}'s median round time against those of the runs \
+         apart {a} was saved from ({}; their spread between runs ",
+        apart.runs
+    )?;
+    match apart.spread.is_finite() {
+        true => write!(w, "{}", pct(apart.spread))?,
+        false => write!(w, "unknown")?,
+    }
+    write!(
+        w,
+        "); the 99 % prediction interval of one more run (Student's t on the log medians), \
+         which holds what changes between processes and moments, not only the spread \
+         between the rounds of one run. The table above compares the two runs' rounds."
+    )
 }
 
 impl Display for Comparison {

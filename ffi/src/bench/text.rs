@@ -43,7 +43,10 @@ impl From<Verdict> for picollo_bench_verdict {
             Verdict::Faster(_) => picollo_bench_verdict::Faster,
             Verdict::Slower(_) => picollo_bench_verdict::Slower,
             Verdict::WithinNoise(_) => picollo_bench_verdict::WithinNoise,
-            Verdict::NotEnoughRounds => picollo_bench_verdict::NotEnoughRounds,
+            // Only the CLI's saved baselines judge on runs apart.
+            Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart => {
+                picollo_bench_verdict::NotEnoughRounds
+            }
         }
     }
 }

@@ -1,0 +1,93 @@
+//! Verdicts about results measured apart (a saved baseline against a later run): the spread
+//! inside one run (its rounds) does not hold what changes between runs — the frequency, the
+//! placement and the neighbours of a process started later — so such a comparison is
+//! judged on runs apart as the unit. The baseline keeps the median round time of each run
+//! it was saved from (`k` runs apart); a new run is one more. Under no change, the new
+//! run's log median and the saved ones come from one distribution, and the new one lies in
+//! the 99 % prediction interval `mean ± t(0.995, k − 1) · s · √(1 + 1/k)` of the saved
+//! ones (`s` their standard deviation, Student's t): outside it, B differs. Fewer than two
+//! saved runs leave the spread between runs unknown: no verdict.
+
+use std::vec::Vec;
+
+use super::compare::{Comparison, Verdict};
+use super::shift::Shift;
+
+/// The least count of saved runs apart for a verdict.
+pub const RUNS_APART_NEEDED: usize = 2;
+
+/// How a comparison of results measured apart was judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Apart {
+    /// The runs apart the baseline holds.
+    pub runs: usize,
+    /// Their spread: the standard deviation of their log median times, in percent (NaN with
+    /// fewer than 2).
+    pub spread: f64,
+}
+
+/// Judge `c` (the baseline A against a new run B) on runs apart: `saved` holds the median
+/// round time of each run the baseline was saved from, `new` the new run's (any one unit).
+/// The change, its interval, the noise floor and the verdict become those of the new run
+/// against the saved runs' spread; with fewer than [`RUNS_APART_NEEDED`] runs (or a median
+/// that is not positive) the verdict is [`Verdict::NotEnoughRunsApart`].
+pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
+    let logs: Vec<f64> = saved.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect();
+    let k = logs.len();
+    c.apart = Some(Apart {
+        runs: saved.len(),
+        spread: f64::NAN,
+    });
+    if k < RUNS_APART_NEEDED || k != saved.len() || new <= 0.0 || !new.is_finite() {
+        c.verdict = Verdict::NotEnoughRunsApart;
+        return;
+    }
+    let mean = logs.iter().sum::<f64>() / k as f64;
+    let var = logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
+    let s = var.sqrt();
+    let half = t_995(k - 1) * s * (1.0 + 1.0 / k as f64).sqrt();
+    let d = new.ln() - mean;
+    let percent = |x: f64| x.exp_m1() * 100.0;
+    c.change = Shift {
+        estimate: percent(d),
+        low: percent(d - half),
+        high: percent(d + half),
+    };
+    c.ratio = 1.0 + c.change.estimate / 100.0;
+    c.noise_floor = c.change.half_width();
+    c.verdict = Verdict::of(&c.change, c.threshold);
+    c.apart = Some(Apart {
+        runs: k,
+        spread: percent(s),
+    });
+}
+
+/// The 0.995 quantile of Student's t with `df` degrees of freedom (two-sided 99 %): the
+/// table to 30, then the Cornish–Fisher expansion (within 0.001 of the exact value there).
+pub fn t_995(df: usize) -> f64 {
+    const TABLE: [f64; 30] = [
+        63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169, 3.106, 3.055, 3.012,
+        2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845, 2.831, 2.819, 2.807, 2.797, 2.787, 2.779,
+        2.771, 2.763, 2.756, 2.750,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df - 1],
+        _ => {
+            let (z, n) = (2.575_829_303_549_f64, df as f64);
+            let (z3, z5) = (z.powi(3), z.powi(5));
+            z + (z3 + z) / (4.0 * n) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * n * n)
+        }
+    }
+}
+
+/// The median of a result's median round times (metric 0, in thousandths of its unit): the
+/// figure of one run apart.
+pub fn median_round(r: &super::BenchResult) -> f64 {
+    let mut v: Vec<u64> = r.rounds.iter().filter_map(|x| x.value(0, 50.0)).collect();
+    v.sort_unstable();
+    match v.len() {
+        0 => f64::NAN,
+        n => (v[(n - 1) / 2] as f64 + v[n / 2] as f64) / 2.0,
+    }
+}

@@ -1,0 +1,139 @@
+//! Verdicts judged on runs apart: one saved run gives none; Student's quantiles as tabled;
+//! and the claim itself — identical code, its runs apart drawn with a spread between
+//! processes far above the spread inside one run, is called slower or faster about once in
+//! a hundred, while a real change well above that spread is found.
+
+use picollo_bench::{
+    compare, judge_apart, median_round, t_995, Bench, BenchResult, Metric, Unit, Verdict, WarmUp,
+    RUNS_APART_NEEDED,
+};
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A standard normal draw (Box–Muller).
+    fn normal(&mut self) -> f64 {
+        let u = |r: &mut Rng| ((r.next() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+        let (a, b) = (u(self), u(self));
+        (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
+    }
+}
+
+/// A command's result of 10 runs around `median` nanoseconds, each 0.1 % apart.
+fn run(name: &str, median: f64) -> BenchResult {
+    let rows = (0..10).map(|i| (median * (1.0 + (i as f64 - 4.5) * 0.001) * 1000.0) as u64);
+    let metric = Metric {
+        name: "time".into(),
+        unit: Unit::parse("ns").unwrap(),
+    };
+    let warm_up = WarmUp {
+        converged: true,
+        ..WarmUp::default()
+    };
+    BenchResult::from_rows(
+        &Bench::new(name),
+        vec![metric],
+        rows.collect(),
+        "test".into(),
+        warm_up,
+    )
+    .unwrap()
+}
+
+/// The verdict of a new run at `new` ns against saved runs apart at `saved` ns.
+fn gate(saved: &[f64], new: f64) -> Verdict {
+    let (a, b) = (run("A", saved[0]), run("B", new));
+    let mut c = compare(&a, &b);
+    let medians: Vec<f64> = saved.iter().map(|&m| median_round(&run("A", m))).collect();
+    judge_apart(&mut c, &medians, median_round(&b));
+    c.verdict
+}
+
+#[test]
+fn one_run_apart_gives_no_verdict() {
+    assert_eq!(RUNS_APART_NEEDED, 2);
+    // Three times slower, but within one run the spread is 0.1 %: only the runs apart say
+    // what a new process does.
+    assert_eq!(gate(&[1e6], 3e6), Verdict::NotEnoughRunsApart);
+    let a = run("A", 1e6);
+    let mut c = compare(&a, &run("B", 3e6));
+    judge_apart(&mut c, &[], median_round(&a));
+    assert_eq!(c.verdict, Verdict::NotEnoughRunsApart);
+    assert!(c
+        .to_string()
+        .contains("verdict: not enough runs apart to judge B against A"));
+    assert_eq!(
+        gate(&[1e6, 1.01e6], 3e6),
+        Verdict::Slower(gate_percent(&[1e6, 1.01e6], 3e6))
+    );
+}
+
+fn gate_percent(saved: &[f64], new: f64) -> f64 {
+    match gate(saved, new) {
+        Verdict::Slower(p) | Verdict::Faster(p) => p,
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
+fn student_quantiles_are_the_tabled_ones() {
+    // Two-sided 99 % quantiles of Student's t (any statistics table).
+    for (df, t) in [
+        (1, 63.657),
+        (4, 4.604),
+        (10, 3.169),
+        (30, 2.750),
+        (40, 2.704),
+        (60, 2.660),
+        (120, 2.617),
+    ] {
+        assert!(
+            (t_995(df) - t).abs() < 0.002,
+            "df {df}: {} against {t}",
+            t_995(df)
+        );
+    }
+    assert!(t_995(0).is_infinite());
+    assert!((t_995(100_000) - 2.5758).abs() < 1e-3);
+    assert!((1..200).all(|df| t_995(df + 1) < t_995(df)));
+}
+
+#[test]
+fn identical_code_apart_is_called_different_about_once_in_a_hundred() {
+    // Runs apart 2 % apart (between processes), rounds 0.1 % apart (inside a run): the
+    // rounds alone would call most of these comparisons different.
+    let base = compare(&run("A", 1e6), &run("B", 1e6));
+    let judged = |saved: &[f64], new: f64| {
+        let mut c = base.clone();
+        judge_apart(&mut c, saved, new);
+        c.verdict
+    };
+    let mut rng = Rng(44);
+    let (trials, spread) = (20_000, 0.02);
+    let (mut wrong, mut detected) = (0, 0);
+    for i in 0..trials {
+        let k = 3 + i % 6;
+        let mut draw = || 1e6 * (spread * rng.normal()).exp();
+        let saved: Vec<f64> = (0..k).map(|_| draw()).collect();
+        let (same, changed) = (draw(), draw() * 1.25);
+        let called = |v| matches!(v, Verdict::Slower(_) | Verdict::Faster(_));
+        wrong += usize::from(called(judged(&saved, same)));
+        detected += usize::from(matches!(judged(&saved, changed), Verdict::Slower(_)));
+    }
+    let rate = wrong as f64 / trials as f64;
+    println!(
+        "runs apart: {wrong} of {trials} identical comparisons called different; a 25 % change \
+         found in {detected}"
+    );
+    assert!((0.005..0.015).contains(&rate), "{wrong} of {trials}");
+    assert!(detected > trials / 2, "{detected} of {trials}");
+}
