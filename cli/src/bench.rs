@@ -17,7 +17,9 @@ use std::process::ExitStatus;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
-use picollo_bench::{compare, Bench, BenchResult, Comparison, Verdict, WarmUp};
+use picollo_bench::{
+    compare, judge_apart, median_round, Bench, BenchResult, Comparison, Verdict, WarmUp,
+};
 
 use crate::error::Failure;
 use command::Counters;
@@ -58,10 +60,16 @@ Output:
   command, and its result (the harness's JSON, with its rounds) or its failure.
 
 CI gate:
-  --save FILE writes the JSON to FILE; a later `picollo bench --baseline FILE CMD...`
-  compares each command with the saved command of the same position (the rounds of the
-  two measurements apart: the Mann-Whitney test on their runs), after the comparisons
-  with the first command, and exits with 7 when one is slower by the threshold or more.";
+  --save FILE writes the JSON to FILE, with each command's median run time as one run
+  apart; --save FILE --append keeps the runs apart FILE holds (of the same commands) and
+  adds this one. A later `picollo bench --baseline FILE CMD...` compares each command with
+  the saved command of the same position, after the comparisons with the first command:
+  its table compares the two measurements' runs, and its verdict is judged on runs apart
+  (a process started later runs apart by more than the spread inside one run shows): the
+  new median run time against the 99 % prediction interval of the saved ones (Student's t
+  on their logs). It exits with 7 when a command is slower by the threshold or more. A
+  baseline of fewer than 2 runs apart is not judged (`not enough runs apart`, a note on
+  stderr, exit 0): save the base 3 to 5 times with --append.";
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -98,8 +106,12 @@ pub struct BenchArgs {
     /// Write the results as JSON to this file, for a later --baseline
     #[arg(long, value_name = "FILE")]
     pub save: Option<String>,
-    /// Compare each command with the result saved in FILE (--save) at its position; exit
-    /// with 7 when one is slower by the threshold or more
+    /// With --save: keep the runs apart FILE already holds (saved from the same commands)
+    /// and add this run as one more
+    #[arg(long, requires = "save")]
+    pub append: bool,
+    /// Compare each command with the result saved in FILE (--save) at its position, judged
+    /// on the runs apart FILE holds; exit with 7 when one is slower by the threshold or more
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<String>,
     /// The seed of the rounds' random orders (default: from the clock)
@@ -161,6 +173,7 @@ impl Measurement {
 /// a failed command makes the exit status 6, and a slower one against `--baseline` 7, once
 /// everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    let earlier = earlier_runs(args)?;
     // An output that cannot be written fails now, not after the runs.
     for path in [&args.export_log, &args.json, &args.save]
         .into_iter()
@@ -183,15 +196,37 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         crate::emit(&output::log(&measured)?, Some(path))?;
     }
     for path in [&args.json, &args.save].into_iter().flatten() {
-        crate::emit(&output::json(&measured, &comparisons, args), Some(path))?;
+        crate::emit(
+            &output::json(&measured, &comparisons, args, &earlier),
+            Some(path),
+        )?;
     }
     if let Some(message) = output::failures(&measured, args) {
         return Err(Failure::command(message));
     }
+    output::unjudged(&gated);
     match output::slower(&gated) {
         Some(message) => Err(Failure::slower(message)),
         None => Ok(()),
     }
+}
+
+/// With `--save FILE --append`, the runs apart FILE holds per command (none when it does
+/// not exist yet); a file saved from other commands is refused.
+fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
+    let path = match (&args.save, args.append) {
+        (Some(path), true) if std::path::Path::new(path).exists() => path,
+        _ => return Ok(Vec::new()),
+    };
+    let saved = saved::load(path, args.threshold)?;
+    let commands: Vec<&str> = saved.iter().map(|s| s.command.as_str()).collect();
+    if commands != args.commands.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(Failure::usage(format!(
+            "--append: {path} was saved from the commands {commands:?}, not these: runs apart \
+             of other commands do not add up (save to another file)"
+        )));
+    }
+    Ok(saved.into_iter().map(|s| s.runs_apart).collect())
 }
 
 /// The tracks of the commands and, through a shell, of the shell alone (last).
@@ -335,14 +370,16 @@ fn comparisons(measured: &[Measurement]) -> Vec<(Against, Comparison)> {
     compared.collect()
 }
 
-/// Each measured command against its saved result (the same position), where both exist.
-fn against_saved(
-    measured: &[Measurement],
-    saved: &[Option<BenchResult>],
-) -> Vec<(Against, Comparison)> {
+/// Each measured command against its saved result (the same position), where both exist,
+/// judged on the runs apart the baseline holds.
+fn against_saved(measured: &[Measurement], saved: &[saved::Saved]) -> Vec<(Against, Comparison)> {
     let pairs = measured.iter().zip(saved).enumerate();
-    let compared = pairs
-        .filter_map(|(i, (m, s))| Some((Against::Saved(i), compare(s.as_ref()?, m.result()?))));
+    let compared = pairs.filter_map(|(i, (m, s))| {
+        let new = m.result()?;
+        let mut c = compare(s.result.as_ref()?, new);
+        judge_apart(&mut c, &s.runs_apart, median_round(new));
+        Some((Against::Saved(i), c))
+    });
     compared.collect()
 }
 

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use picollo::hdr::LogWriter;
 use picollo_bench::shift::Design;
-use picollo_bench::{BenchResult, Comparison, Verdict};
+use picollo_bench::{median_round, BenchResult, Comparison, Verdict};
 
 use super::{Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
@@ -115,12 +115,18 @@ fn json_number(out: &mut String, v: f64) {
     }
 }
 
-fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs) {
+fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs, earlier: &[f64]) {
     let _ = write!(out, "{{\"tag\":\"cmd{}\",\"command\":", i + 1);
     json_string(out, &m.command);
     match &m.outcome {
         Outcome::Measured { result, .. } => {
-            out.push_str(",\"result\":");
+            out.push_str(",\"runsApart\":[");
+            for m in earlier.iter().copied().chain([median_round(result)]) {
+                json_number(out, m);
+                out.push(',');
+            }
+            out.pop();
+            out.push_str("],\"result\":");
             let _ = BenchResult::write_json(result, out);
         }
         Outcome::Failed {
@@ -155,7 +161,9 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
     );
     match c.verdict {
         Verdict::Faster(p) | Verdict::Slower(p) | Verdict::WithinNoise(p) => json_number(out, p),
-        Verdict::NoDifference | Verdict::NotEnoughRounds => out.push_str("null"),
+        Verdict::NoDifference | Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart => {
+            out.push_str("null")
+        }
     }
     let numbers = [
         ("ratio", c.ratio),
@@ -179,17 +187,20 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
 }
 
 /// `{"commands": [...], "comparisons": [...]}`.
+/// With `--save --append`, `earlier` holds each command's runs apart saved before this run.
 pub fn json(
     measured: &[Measurement],
     comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
+    earlier: &[Vec<f64>],
 ) -> String {
     let mut out = String::from("{\"commands\":[");
     for (i, m) in measured.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        json_command(&mut out, i, m, args);
+        let runs = earlier.get(i).map_or(&[][..], Vec::as_slice);
+        json_command(&mut out, i, m, args, runs);
     }
     out.push_str("],\"comparisons\":[");
     for (k, (against, c)) in comparisons.iter().enumerate() {
@@ -221,6 +232,23 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
         false => " (--show-output shows what the commands write)",
     };
     (!failed.is_empty()).then(|| failed.join("; ") + hint)
+}
+
+/// A note on stderr for each command the gate could not judge (too few runs apart in its
+/// baseline): the gate passes it, and says so.
+pub fn unjudged(gated: &[(Against, Comparison)]) {
+    for (a, c) in gated
+        .iter()
+        .filter(|(_, c)| c.verdict == Verdict::NotEnoughRunsApart)
+    {
+        let runs = c.apart.as_ref().map_or(0, |x| x.runs);
+        eprintln!(
+            "picollo bench: command {} not judged against its baseline: it holds {runs} run(s) \
+             apart and the spread between runs needs {} (add runs with --save FILE --append)",
+            a.index() + 1,
+            picollo_bench::RUNS_APART_NEEDED
+        );
+    }
 }
 
 /// The exit message when a command is slower than its saved result by the threshold or

@@ -2,14 +2,22 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
-use picollo_bench::{Bench, BenchResult, Metric, Unit, WarmUp};
+use picollo_bench::{median_round, Bench, BenchResult, Metric, Unit, WarmUp};
 use serde_json::Value;
 
 use super::rounds::RunTime;
 use crate::error::Failure;
 
-/// Per saved command, its result (`None` where it was not measured), in command order.
-pub fn load(path: &str, threshold: f64) -> Result<Vec<Option<BenchResult>>, Failure> {
+/// One saved command: its result (`None` where it was not measured) and the median round
+/// time of each run apart it was saved from (`--save --append` adds one per run).
+pub struct Saved {
+    pub result: Option<BenchResult>,
+    pub command: String,
+    pub runs_apart: Vec<f64>,
+}
+
+/// The saved commands, in command order.
+pub fn load(path: &str, threshold: f64) -> Result<Vec<Saved>, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| Failure::io(path, &e))?;
     let bad = |why: String| Failure::format(format!("{path}: {why}"));
     let v: Value = serde_json::from_str(&text)
@@ -18,14 +26,35 @@ pub fn load(path: &str, threshold: f64) -> Result<Vec<Option<BenchResult>>, Fail
         .as_array()
         .ok_or_else(|| bad("no \"commands\" list: not the JSON picollo bench writes".into()))?;
     let each = commands.iter().enumerate().map(|(i, c)| {
-        let Some(result) = c.get("result") else {
-            return Ok(None);
-        };
-        let command = c["command"].as_str().unwrap_or("?");
+        let command = c["command"].as_str().unwrap_or("?").to_string();
         let name = format!("{command} [{path}]");
-        rebuild(&name, result, threshold)
-            .map(Some)
-            .map_err(|why| bad(format!("command {}: {why}", i + 1)))
+        let result = c.get("result").map(|r| rebuild(&name, r, threshold));
+        let result = result
+            .transpose()
+            .map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
+        let runs_apart = runs_apart(c, result.as_ref())
+            .map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
+        Ok(Saved {
+            result,
+            command,
+            runs_apart,
+        })
+    });
+    each.collect()
+}
+
+/// The saved runs apart of a command: its `runsApart` list, or (a file saved before runs
+/// apart were kept) its one run's median round time.
+fn runs_apart(c: &Value, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
+    let Some(list) = c.get("runsApart") else {
+        return Ok(result.map(median_round).into_iter().collect());
+    };
+    let list = list.as_array().ok_or("\"runsApart\" is not a list")?;
+    let each = list.iter().map(|x| match x.as_f64() {
+        Some(m) if m > 0.0 && m.is_finite() => Ok(m),
+        _ => Err(format!(
+            "\"runsApart\" holds {x}, not a positive median time"
+        )),
     });
     each.collect()
 }
