@@ -101,7 +101,7 @@ fn a_saved_baseline_gates_only_a_slower_command() {
     let base = temp("base.json");
     let path = base.to_str().unwrap();
     let _ = std::fs::remove_file(&base);
-    save_runs_apart(path, "sleep 0.01", 3);
+    save_runs_apart(path, "sleep 0.01", 5);
     let slower = bench(&["--runs", "10", "--baseline", path, "sleep 0.03"]);
     assert_eq!(slower.code, Some(7), "{}", slower.stdout);
     assert_has(
@@ -109,9 +109,10 @@ fn a_saved_baseline_gates_only_a_slower_command() {
         "command 1 is slower than its baseline: verdict: sleep 0.03 is slower than sleep 0.01 [",
     );
     assert_has(&slower.stdout, "Method: runs apart as the unit");
+    assert_has(&slower.stdout, "those of the runs apart sleep 0.01 [");
     assert_has(
         &slower.stdout,
-        "the median round times of the 3 runs sleep 0.01",
+        "] was saved from (5; their spread between runs ",
     );
     let faster = bench(&["--runs", "10", "--baseline", path, "sleep 0.001"]);
     assert_eq!(faster.code, Some(0), "{}", faster.stderr);
@@ -147,6 +148,10 @@ fn a_baseline_of_one_run_apart_is_not_judged() {
     assert_has(
         &run.stdout,
         "verdict: not enough runs apart to judge sleep 0.03 against sleep 0.01 [",
+    );
+    assert_has(
+        &run.stdout,
+        "the baseline holds 1 and the spread between runs needs 2",
     );
     assert_has(
         &run.stderr,
