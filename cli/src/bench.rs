@@ -12,7 +12,6 @@ mod rounds;
 mod saved;
 
 use std::io::IsTerminal;
-use std::process::ExitStatus;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -51,7 +50,8 @@ Output:
   [lo %, hi %], noise floor f % (99 % confidence)`; a change below --threshold percent is
   `within noise`, an interval holding 0 `no difference`, fewer than 8 rounds `not enough
   rounds`. A command that exits non-zero (or is killed) is reported with its status and the
-  run that failed, and is not measured nor compared; the exit status is then 6.
+  run that failed, one whose program cannot start (not found, not executable) with the
+  reason its exec gave, and is not measured nor compared; the exit status is then 6.
   --export-log writes one interval per command and metric, tagged cmdN:METRIC (cmd1 is
   the first command; METRIC is time, user, system or the counter's name, e.g.
   cmd2:Software:TaskClock), values in thousandths of the unit (picoseconds for times):
@@ -146,11 +146,11 @@ pub enum Outcome {
         start: f64,
         length: f64,
     },
-    /// Run `run` (1-based, of the warm-ups when `warm_up`) ended with `status`.
+    /// Run `run` (1-based, of the warm-ups when `warm_up`) ended so.
     Failed {
         run: u32,
         warm_up: bool,
-        status: ExitStatus,
+        ended: command::Ended,
     },
 }
 
@@ -265,11 +265,11 @@ fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
 
 /// Per metric, the median figure of the shell alone.
 fn probe_medians(probe: &Track, args: &BenchArgs) -> Result<Vec<u64>, Failure> {
-    if let Some((run, _, status)) = probe.failed {
+    if let Some((run, _, ended)) = &probe.failed {
         let shell = args.shell().unwrap_or("sh");
         return Err(Failure::io(
-            &format!("{shell} -c ''"),
-            &std::io::Error::other(format!("run {run} ended with {status}")),
+            &format!("the shell alone ({shell} -c '')"),
+            &std::io::Error::other(format!("run {run} {ended}")),
         ));
     }
     let n = probe.multiplexed.len() + 3;
@@ -301,11 +301,11 @@ fn outcome(
     args: &BenchArgs,
     (probe, pairing): (Option<&[u64]>, Option<u64>),
 ) -> Outcome {
-    if let Some((run, warm_up, status)) = t.failed {
+    if let Some((run, warm_up, ended)) = &t.failed {
         return Outcome::Failed {
-            run,
-            warm_up,
-            status,
+            run: *run,
+            warm_up: *warm_up,
+            ended: ended.clone(),
         };
     }
     let mut result = Box::new(result(t, counters, args, probe));

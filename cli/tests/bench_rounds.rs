@@ -75,7 +75,32 @@ fn a_command_runs_without_a_shell_with_n() {
     assert_eq!(shell.code, Some(0), "{}", shell.stderr);
     let missing = bench(&["-N", "--runs", "2", "--warmup", "0", "no-such-program-here"]);
     assert_eq!(missing.code, Some(6), "{}", missing.stderr);
-    assert_has(&missing.stdout, "ended with exit status: 127");
+    assert_has(
+        &missing.stdout,
+        "measured run 1 of 2 could not start: no-such-program-here: No such file or directory",
+    );
+    let (_, json) = bench_json(
+        "missing.json",
+        &["-N", "--runs", "1", "no-such-program-here"],
+    );
+    let failed = &json_of(&json)["commands"][0]["failed"];
+    assert_eq!(failed["code"], 127);
+    assert_has(
+        failed["notStarted"].as_str().unwrap(),
+        "No such file or directory",
+    );
+    let shell = bench(&["--shell", "no-such-shell-here", "--runs", "1", "true"]);
+    assert_eq!(shell.code, Some(3), "{}", shell.stderr);
+    assert_has(
+        &shell.stderr,
+        "run 1 could not start: no-such-shell-here: No such file or directory",
+    );
+    let failing = bench(&["--runs", "1", "--warmup", "0", "exit 3"]);
+    assert_eq!(failing.code, Some(6), "{}", failing.stderr);
+    assert_has(
+        &failing.stdout,
+        "measured run 1 of 1 ended with exit status: 3",
+    );
     let unclosed = bench(&["-N", "--runs", "2", "sleep '1"]);
     assert_eq!(unclosed.code, Some(2), "{}", unclosed.stderr);
     assert_has(&unclosed.stderr, "its quotes do not close");

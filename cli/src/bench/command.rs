@@ -112,8 +112,27 @@ pub enum Ran {
     /// Its row: every metric's figure in thousandths of the unit (time in picoseconds);
     /// and per counter, whether it was multiplexed.
     Measured(Vec<u64>, Vec<bool>),
-    /// It exited non-zero or was killed: its status.
-    Failed(ExitStatus),
+    /// It exited non-zero, was killed, or its program could not start.
+    Failed(Ended),
+}
+
+/// How a run that did not succeed ended: its status, and why its program could not start
+/// when that is the cause (the child's `exec` failed: not found, not executable).
+#[derive(Clone, Debug)]
+pub struct Ended {
+    pub status: ExitStatus,
+    pub not_started: Option<String>,
+}
+
+impl std::fmt::Display for Ended {
+    /// `ended with exit status: 1`, or `could not start: no-such: No such file or
+    /// directory (os error 2)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.not_started {
+            Some(why) => write!(f, "could not start: {why}"),
+            None => write!(f, "ended with {}", self.status),
+        }
+    }
 }
 
 /// Run `argv` once and measure it. Fails when it cannot be forked, counted or waited for.
@@ -123,7 +142,7 @@ pub fn run_once(argv: &Argv, counters: &Counters, show_output: bool) -> io::Resu
         .write(true)
         .open("/dev/null")?;
     let quiet = if show_output { 1 } else { 3 };
-    let (pid, gate) = fork_held(argv, &null, quiet)?;
+    let (pid, gate, exec_error) = fork_held(argv, &null, quiet)?;
     let session = match counters.open_on(pid) {
         Ok(s) => s,
         Err(e) => {
@@ -137,7 +156,11 @@ pub fn run_once(argv: &Argv, counters: &Counters, show_output: bool) -> io::Resu
     let (status, usage) = wait4(pid)?;
     let wall = start.elapsed();
     if !status.success() {
-        return Ok(Ran::Failed(status));
+        let not_started = exec_errno(&exec_error).map(|e| format!("{}: {e}", argv.program()));
+        return Ok(Ran::Failed(Ended {
+            status,
+            not_started,
+        }));
     }
     let ps = |ns: u128| u64::try_from(ns).unwrap_or(u64::MAX).saturating_mul(SCALE);
     let mut row = vec![
@@ -156,6 +179,16 @@ pub fn run_once(argv: &Argv, counters: &Counters, show_output: bool) -> io::Resu
 
 fn timeval_ns(t: libc::timeval) -> u128 {
     t.tv_sec as u128 * 1_000_000_000 + t.tv_usec as u128 * 1_000
+}
+
+/// The errno the child wrote before it gave up on its `exec` (nothing: the `exec` closed
+/// the pipe, or the child never tried).
+fn exec_errno(pipe: &OwnedFd) -> Option<io::Error> {
+    let mut errno = [0u8; 4];
+    // SAFETY: reads at most 4 bytes into a live local from an fd we own; the writer is
+    // gone (the child has been reaped), so the read does not block.
+    let n = unsafe { libc::read(pipe.as_raw_fd(), errno.as_mut_ptr().cast(), 4) };
+    (n == 4).then(|| io::Error::from_raw_os_error(i32::from_ne_bytes(errno)))
 }
 
 /// A command line as `execvp` takes it, built before the fork (the child may not
@@ -189,46 +222,66 @@ impl Argv {
             pointers,
         })
     }
+
+    /// The program: the shell, or the command's first word.
+    fn program(&self) -> std::borrow::Cow<'_, str> {
+        self._strings[0].to_string_lossy()
+    }
 }
 
-/// Fork a child that waits for one byte on a pipe, then runs `argv` with its standard
-/// fds below `quiet` (0: stdin, 1: stdout, 2: stderr) on `null`; the pid and the pipe's write end (the gate). A gate closed without
-/// a byte makes the child exit with 127 without running anything.
-fn fork_held(argv: &Argv, null: &File, quiet: RawFd) -> io::Result<(i32, OwnedFd)> {
+/// A pipe whose ends close on `exec`: (read end, write end).
+fn cloexec_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as RawFd; 2];
     // SAFETY: `fds` is a live array of two fds for the kernel to fill.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: pipe2 succeeded: both fds are open and ours alone.
-    let (wait_end, gate) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    // SAFETY: the child runs only async-signal-safe calls (close, read, dup2, execv, _exit)
-    // on memory prepared before the fork, so it is sound in a threaded process too.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Fork a child that waits for one byte on a pipe, then runs `argv` with its standard
+/// fds below `quiet` (0: stdin, 1: stdout, 2: stderr) on `null`: the pid, the pipe's write
+/// end (the gate), and the read end of a pipe where the child writes its errno when its
+/// `exec` fails. A gate closed without a byte makes the child exit with 127 without running
+/// anything.
+fn fork_held(argv: &Argv, null: &File, quiet: RawFd) -> io::Result<(i32, OwnedFd, OwnedFd)> {
+    let (wait_end, gate) = cloexec_pipe()?;
+    let (errors, error_end) = cloexec_pipe()?;
+    // SAFETY: the child runs only async-signal-safe calls (close, read, dup2, execvp,
+    // write, _exit) on memory prepared before the fork, so it is sound in a threaded
+    // process too.
     match unsafe { libc::fork() } {
         -1 => Err(io::Error::last_os_error()),
         // SAFETY: in the child, as above; the fds and `argv` are live copies.
         0 => unsafe {
-            held_child(
+            let fds = [
                 wait_end.as_raw_fd(),
                 gate.as_raw_fd(),
-                null.as_raw_fd(),
-                quiet,
-                argv,
-            )
+                error_end.as_raw_fd(),
+            ];
+            held_child(fds, null.as_raw_fd(), quiet, argv)
         },
-        pid => Ok((pid, gate)),
+        pid => Ok((pid, gate, errors)),
     }
 }
 
-/// The child's side of [`fork_held`]; never returns. A program that cannot be executed
-/// (not found, not executable) ends it with 127, as a shell does.
+/// The child's side of [`fork_held`] (`fds`: the gate's read and write ends, the errno
+/// pipe's write end); never returns. A program that cannot be executed (not found, not
+/// executable) ends it with 127, as a shell does, after writing the errno.
 ///
 /// # Safety
 /// Call only in a freshly forked child, with open fds and a live `argv`.
-unsafe fn held_child(wait_end: RawFd, gate: RawFd, null: RawFd, quiet: RawFd, argv: &Argv) -> ! {
+unsafe fn held_child(
+    [wait_end, gate, error_end]: [RawFd; 3],
+    null: RawFd,
+    quiet: RawFd,
+    argv: &Argv,
+) -> ! {
     let mut byte = 0u8;
-    // SAFETY: plain fd calls on fds the child holds; `byte` is live for the read; `argv`
-    // is NUL-terminated strings and a null-terminated array, both live.
+    // SAFETY: plain fd calls on fds the child holds; `byte` and `errno` are live for the
+    // read and the write; `argv` is NUL-terminated strings and a null-terminated array,
+    // both live.
     unsafe {
         libc::close(gate);
         if libc::read(wait_end, (&mut byte as *mut u8).cast(), 1) == 1 {
@@ -236,6 +289,8 @@ unsafe fn held_child(wait_end: RawFd, gate: RawFd, null: RawFd, quiet: RawFd, ar
                 libc::dup2(null, fd);
             }
             libc::execvp(argv.pointers[0], argv.pointers.as_ptr());
+            let errno = (*libc::__errno_location()).to_ne_bytes();
+            libc::write(error_end, errno.as_ptr().cast(), 4);
         }
         libc::_exit(127)
     }

@@ -12,12 +12,13 @@ use super::{Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
 use crate::error::Failure;
 
-/// How a failed command ended: `warm-up run 1 of 2 ended with exit status: 1`.
+/// How a failed command ended: `warm-up run 1 of 2 ended with exit status: 1`, or `…
+/// could not start: prog: No such file or directory (os error 2)`.
 fn failure_text(outcome: &Outcome, args: &BenchArgs) -> Option<String> {
     let Outcome::Failed {
         run,
         warm_up,
-        status,
+        ended,
     } = outcome
     else {
         return None;
@@ -26,7 +27,7 @@ fn failure_text(outcome: &Outcome, args: &BenchArgs) -> Option<String> {
         true => ("warm-up run", args.warmup),
         false => ("measured run", args.runs),
     };
-    Some(format!("{kind} {run} of {of} ended with {status}"))
+    Some(format!("{kind} {run} of {of} {ended}"))
 }
 
 /// One command's section: its report, or why it was not measured.
@@ -132,15 +133,20 @@ fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs, e
         Outcome::Failed {
             run,
             warm_up,
-            status,
+            ended,
         } => {
             let _ = write!(
                 out,
                 ",\"failed\":{{\"run\":{run},\"warmUp\":{warm_up},\"status\":"
             );
-            json_string(out, &status.to_string());
-            let code = status.code().map_or("null".into(), |c| c.to_string());
-            let _ = write!(out, ",\"code\":{code},\"message\":");
+            json_string(out, &ended.status.to_string());
+            let code = ended.status.code().map_or("null".into(), |c| c.to_string());
+            let _ = write!(out, ",\"code\":{code},\"notStarted\":");
+            match &ended.not_started {
+                Some(why) => json_string(out, why),
+                None => out.push_str("null"),
+            }
+            out.push_str(",\"message\":");
             json_string(out, &failure_text(&m.outcome, args).unwrap_or_default());
             out.push('}');
         }

@@ -3,13 +3,12 @@
 //! whose start is subtracted from every command's figures. A machine that drifts during
 //! the benchmark then drifts under every command alike.
 
-use std::process::ExitStatus;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
 use picollo::concurrent::XorShift64;
 
-use super::command::{run_once, Argv, Counters, Ran};
+use super::command::{run_once, Argv, Counters, Ended, Ran};
 use super::BenchArgs;
 use crate::error::Failure;
 
@@ -32,8 +31,8 @@ pub struct Track {
     /// Each measured run's start and length in seconds from the first round, and whether
     /// it ran first in its round.
     pub runs: Vec<RunTime>,
-    /// The run that failed (1-based), whether it was a warm-up, and its status.
-    pub failed: Option<(u32, bool, ExitStatus)>,
+    /// The run that failed (1-based), whether it was a warm-up, and how it ended.
+    pub failed: Option<(u32, bool, Ended)>,
 }
 
 impl Track {
@@ -63,8 +62,8 @@ impl Track {
             .map_err(|e| Failure::io(&format!("running {:?}", self.command), &e))?;
         match ran {
             Ran::Measured(row, m) => Ok(Some((row, m))),
-            Ran::Failed(status) => {
-                self.failed = Some((run, warm_up, status));
+            Ran::Failed(ended) => {
+                self.failed = Some((run, warm_up, ended));
                 Ok(None)
             }
         }
