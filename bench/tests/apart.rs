@@ -8,24 +8,14 @@ use picollo_bench::{
     RUNS_APART_NEEDED,
 };
 
-/// SplitMix64.
-struct Rng(u64);
+#[path = "../../core/benches/splitmix/mod.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A standard normal draw (Box–Muller).
-    fn normal(&mut self) -> f64 {
-        let u = |r: &mut Rng| ((r.next() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
-        let (a, b) = (u(self), u(self));
-        (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
-    }
+/// A standard normal draw (Box–Muller).
+fn normal(rng: &mut SplitMix64) -> f64 {
+    let (a, b) = (1.0 - rng.next_f64(), rng.next_f64());
+    (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
 }
 
 /// A command's result of 10 runs around `median` nanoseconds, each 0.1 % apart.
@@ -117,12 +107,12 @@ fn identical_code_apart_is_called_different_about_once_in_a_hundred() {
         judge_apart(&mut c, saved, new);
         c.verdict
     };
-    let mut rng = Rng(44);
+    let mut rng = SplitMix64(44);
     let (trials, spread) = (20_000, 0.02);
     let (mut wrong, mut detected) = (0, 0);
     for i in 0..trials {
         let k = 3 + i % 6;
-        let mut draw = || 1e6 * (spread * rng.normal()).exp();
+        let mut draw = || 1e6 * (spread * normal(&mut rng)).exp();
         let saved: Vec<f64> = (0..k).map(|_| draw()).collect();
         let (same, changed) = (draw(), draw() * 1.25);
         let called = |v| matches!(v, Verdict::Slower(_) | Verdict::Faster(_));

@@ -8,25 +8,24 @@
 //! saturated counts, and the same exact extremes. Float histograms: `record`, `record_n`,
 //! `record_many` and `record_f32` the same way.
 
-use picollo::concurrent::{ApproxPolicy, CounterBits, DirectKind, DynHistogram, Mode, Storage};
+mod common;
+
+use common::direct::{counts_of_dyn, record_direct, Counts};
+use common::SplitMix64;
+use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
 use picollo::float::{FloatConfig, FloatHistogram};
 use picollo::Config;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-/// SplitMix64.
-struct Rng(u64);
+/// The draws of these tests, from the shared generator.
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.next_f64()
     }
 
     fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
@@ -117,56 +116,6 @@ fn draw_values(case: &Case, rng: &mut Rng, n: usize) -> Vec<(u64, u64)> {
         });
     }
     v.into_iter().map(|x| (x, 1 + rng.next() % 3)).collect()
-}
-
-/// What a histogram holds: every counter by storage index, underflow, overflow, saturated,
-/// and the exact extremes.
-type Counts = (Vec<u64>, [u64; 3], Option<(u64, u64)>);
-
-fn counts_of_dyn(h: &DynHistogram) -> Counts {
-    let (cells, outside) = h
-        .with_view(|v| {
-            picollo::dyn_view!(v, v => {
-                let cells = (0..v.shape().len()).map(|i| v.count(i).unwrap()).collect();
-                (cells, v.outside())
-            })
-        })
-        .unwrap();
-    (cells, outside, h.exact_extremes())
-}
-
-/// The cell of `v` through the direct path, as the header's inline recorder finds and counts
-/// it; the records it declines go through `record`.
-fn record_direct(h: &DynHistogram, v: u64) {
-    let path = h.direct_path();
-    let shape = h.shape();
-    let offset = (shape.layout().index(v) as u64).wrapping_sub(shape.first_index() as u64);
-    if path.kind != DirectKind::Call && offset < shape.len() as u64 {
-        let relaxed = Ordering::Relaxed;
-        macro_rules! count {
-            ($atomic:ty) => {{
-                // SAFETY: `offset` is below `storage_len()` cells of this width, live while
-                // `h` is (DirectPath's contract; this thread is the recording one).
-                let cell = unsafe { &*path.cells.cast::<$atomic>().add(offset as usize) };
-                if path.kind == DirectKind::Plain {
-                    let c = cell.load(relaxed);
-                    if u64::from(c) < path.limit {
-                        cell.store(c + 1, relaxed);
-                        return;
-                    }
-                } else if u64::from(cell.fetch_add(1, relaxed)) < path.limit {
-                    return;
-                } else {
-                    cell.fetch_sub(1, relaxed);
-                }
-            }};
-        }
-        match h.counter_bits() {
-            CounterBits::U32 => count!(AtomicU32),
-            CounterBits::U64 => count!(AtomicU64),
-        }
-    }
-    h.record(v);
 }
 
 /// Records `values` into `h` through path `p` (of `DYN_PATHS`).
@@ -311,7 +260,7 @@ fn check_case(case: &Case, values: &[(u64, u64)], prefill: Option<u64>) -> usize
 
 #[test]
 fn every_integer_record_path_counts_like_the_plain_record() {
-    let mut rng = Rng(20_261_125);
+    let mut rng = Rng(SplitMix64(20_261_125));
     let (configs, values) = (
         if cfg!(miri) { 2 } else { 200 },
         if cfg!(miri) { 300 } else { 2_000 },
@@ -352,7 +301,7 @@ fn draw_float(rng: &mut Rng) -> f32 {
 
 #[test]
 fn every_float_record_path_counts_like_the_plain_record() {
-    let mut rng = Rng(7);
+    let mut rng = Rng(SplitMix64(7));
     let configs = if cfg!(miri) { 1 } else { 60 };
     for _ in 0..configs {
         let e = rng.log_uniform(1e-6, 0.1);
@@ -414,7 +363,7 @@ fn every_float_record_path_counts_like_the_plain_record() {
 /// plain histogram does.
 #[test]
 fn corrected_records_count_and_keep_extremes_like_the_plain_record() {
-    let mut rng = Rng(11);
+    let mut rng = Rng(SplitMix64(11));
     for _ in 0..if cfg!(miri) { 2 } else { 200 } {
         let mut case = draw_case(&mut rng);
         case.extremes = !matches!(case.mode, Mode::Approximate(_));

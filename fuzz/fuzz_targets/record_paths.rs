@@ -9,9 +9,12 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use picollo::concurrent::{ApproxPolicy, CounterBits, DirectKind, DynHistogram, Mode, Storage};
+#[path = "../../core/tests/common/direct.rs"]
+mod direct;
+
+use direct::{counts_of_dyn, record_direct, Counts};
+use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
 use picollo::Config;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -26,8 +29,6 @@ struct Input {
     extremes: bool,
     values: Vec<(u64, u8)>,
 }
-
-type Counts = (Vec<u64>, [u64; 3], Option<(u64, u64)>);
 
 fn config(input: &Input) -> Config {
     let e = 1e-6 * 10f64.powf(5.0 * f64::from(input.error) / 65535.0);
@@ -50,50 +51,6 @@ fn mode(input: &Input) -> Mode {
         2 => Mode::ThreadLocal,
         _ => Mode::Approximate(ApproxPolicy::new().with_threshold(20)),
     }
-}
-
-fn counts(h: &DynHistogram) -> Counts {
-    let (cells, outside) = h
-        .with_view(|v| {
-            picollo::dyn_view!(v, v => {
-                let cells = (0..v.shape().len()).map(|i| v.count(i).unwrap()).collect();
-                (cells, v.outside())
-            })
-        })
-        .unwrap();
-    (cells, outside, h.exact_extremes())
-}
-
-/// Counts `v` in its cell as the header's inline recorder does, or calls `record`.
-fn record_direct(h: &DynHistogram, v: u64) {
-    let (path, shape) = (h.direct_path(), h.shape());
-    let offset = (shape.layout().index(v) as u64).wrapping_sub(shape.first_index() as u64);
-    if path.kind != DirectKind::Call && offset < shape.len() as u64 {
-        macro_rules! count {
-            ($atomic:ty) => {{
-                // SAFETY: `offset` is below `storage_len()` cells of this width, live while
-                // `h` is, on the recording thread (DirectPath's contract).
-                let cell = unsafe { &*path.cells.cast::<$atomic>().add(offset as usize) };
-                let relaxed = Ordering::Relaxed;
-                if path.kind == DirectKind::Plain {
-                    let c = cell.load(relaxed);
-                    if u64::from(c) < path.limit {
-                        cell.store(c + 1, relaxed);
-                        return;
-                    }
-                } else if u64::from(cell.fetch_add(1, relaxed)) < path.limit {
-                    return;
-                } else {
-                    cell.fetch_sub(1, relaxed);
-                }
-            }};
-        }
-        match h.counter_bits() {
-            CounterBits::U32 => count!(AtomicU32),
-            CounterBits::U64 => count!(AtomicU64),
-        }
-    }
-    h.record(v);
 }
 
 fn record(path: usize, h: &DynHistogram, values: &[(u64, u64)]) {
@@ -152,6 +109,6 @@ fuzz_target!(|input: Input| {
         let h = DynHistogram::with_storage(shape, bits, mode, storage).unwrap();
         let h = if extremes { h.with_exact_extremes() } else { h };
         record(path, &h, &values);
-        assert!(counts(&h) == expected, "path {path} differs from the plain record ({config:?}, {bits:?}, {mode:?}, {storage:?})");
+        assert!(counts_of_dyn(&h) == expected, "path {path} differs from the plain record ({config:?}, {bits:?}, {mode:?}, {storage:?})");
     }
 });

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod counting;
+pub mod direct;
 pub mod protobuf;
 
 use std::sync::atomic::{AtomicBool, Ordering};
