@@ -9,6 +9,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::apart::Apart;
+use super::builds::Builds;
 use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
@@ -135,6 +136,8 @@ pub struct Comparison {
     pub warnings: Vec<String>,
     /// Set when the verdict was judged on runs apart ([`crate::judge_apart`]).
     pub apart: Option<Apart>,
+    /// Set when the verdict was judged with builds as the unit ([`crate::judge_builds`]).
+    pub builds: Option<Builds>,
 }
 
 /// The two results of an interleaved comparison and their comparison.
@@ -300,5 +303,6 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
         warnings: drift_warnings(a, b, design),
         change,
         apart: None,
+        builds: None,
     }
 }

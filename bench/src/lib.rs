@@ -26,6 +26,7 @@
 
 mod apart;
 mod attribution;
+mod builds;
 mod compare;
 mod conditions;
 #[cfg(feature = "perf")]
@@ -46,6 +47,7 @@ use std::vec::Vec;
 
 pub use apart::{judge_apart, median_round, t_995, Apart, RUNS_APART_NEEDED};
 pub use attribution::{Attribution, Band};
+pub use builds::{judge_build_times, judge_builds, Builds, BUILDS_NEEDED};
 pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 pub use conditions::Conditions;
 pub use error::{BenchError, BenchErrorKind};

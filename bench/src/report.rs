@@ -408,7 +408,7 @@ impl Comparison {
     /// `verdict: no difference between A and B: …` or `verdict: not enough rounds …`.
     pub fn write_verdict(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b, c) = (&self.a, &self.b, &self.change);
-        let tail = std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor));
+        let tail = self.verdict_tail();
         match self.verdict {
             Verdict::Faster(p) => {
                 let i = interval(-c.high, -c.low);
@@ -449,12 +449,29 @@ impl Comparison {
         }
     }
 
+    /// The end of a verdict line: `, noise floor 1.1 % (99 % confidence)`, or with builds as
+    /// the unit `; layout spread ±3.2 %, noise floor 0.4 % (99 %, 6 builds a side)`.
+    fn verdict_tail(&self) -> std::string::String {
+        match &self.builds {
+            None => std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor)),
+            Some(x) => std::format!(
+                "; layout spread ±{}, noise floor {} (99 %, {} builds a side)",
+                pct(x.layout_spread),
+                pct(x.noise_floor),
+                x.per_side
+            ),
+        }
+    }
+
     /// How the verdict was reached: the rounds, their design and the test.
     pub fn write_method(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b) = (&self.a, &self.b);
         let (ra, rb) = self.rounds;
         if let Some(apart) = &self.apart {
             return write_apart_method(w, (a, b), apart);
+        }
+        if let Some(builds) = &self.builds {
+            return write_builds_method(w, (a, b), builds.per_side);
         }
         match self.design {
             Design::Paired => write!(
@@ -474,6 +491,22 @@ impl Comparison {
             ),
         }
     }
+}
+
+/// The method of a verdict judged with builds as the unit.
+fn write_builds_method(w: &mut dyn Write, (a, b): (&str, &str), k: usize) -> fmt::Result {
+    write!(
+        w,
+        "Method: builds as the unit: {k} builds of {a} and {k} of {b} (one source each, \
+         different code layouts), every build in every interleaved round. Each build's figure \
+         is the median of its log round times less each round's mean over all builds; the \
+         two sides' mean figures differ by the change, with Student's t interval on the \
+         spread of the figures inside each side ({} degrees of freedom), which holds what \
+         layout moves, not only the rounds' noise. The layout spread is the spread between \
+         builds of one side beyond that noise; the noise floor, the interval the noise alone \
+         would leave. The table above pools each side's builds round against round.",
+        2 * k - 2
+    )
 }
 
 /// The method of a verdict judged on runs apart.

@@ -1,0 +1,172 @@
+//! Verdicts about sides of several builds each: the builds of one commit that differ only in
+//! code layout (relinked with shuffled sections, `picollo layouts`) run, every build of both
+//! sides, in each interleaved round. A layout moves a hot loop's time by several percent —
+//! more than the rounds' noise — so one build a side measures its layout as much as the
+//! change. Here the build is the unit: each build's figure is the median over its rounds of
+//! its log round time less that round's mean over all builds (the machine's drift, common
+//! to the round, cancels); the two sides' mean figures differ by the change, and the
+//! spread of the figures inside a side (the layouts and the rounds' noise together) gives
+//! Student's t interval with `2k − 2` degrees of freedom. The layout spread is that spread
+//! beyond what the rounds' noise explains; the noise floor is the interval the rounds'
+//! noise alone would leave.
+
+use std::vec::Vec;
+
+use super::apart::t_995;
+use super::compare::{Comparison, Verdict};
+use super::error::BenchError;
+use super::result::BenchResult;
+use super::shift::Shift;
+
+/// The least count of builds a side for a grouped verdict.
+pub const BUILDS_NEEDED: usize = 2;
+
+/// The two-sided 99 % quantile of the standard normal.
+const Z_995: f64 = 2.575_829_303_549;
+
+/// How a comparison of sides of several builds was judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Builds {
+    /// The builds of each side.
+    pub per_side: usize,
+    /// The standard deviation, in percent, between builds of one side that the rounds'
+    /// noise does not explain: what layout alone moves (0 when the noise explains it all).
+    pub layout_spread: f64,
+    /// Half the 99 % interval the rounds' noise alone would leave, in percent (NaN with
+    /// fewer than 2 rounds a build).
+    pub noise_floor: f64,
+}
+
+/// Each build's figure (see the module), the rounds' noise of one figure (the standard
+/// error of a median of `r` values: `1.2533 σ / √r`, σ from the pooled median absolute
+/// deviation) from `grid`, one row of log round times per build.
+fn figures(grid: &[Vec<f64>]) -> (Vec<f64>, f64) {
+    let rounds = grid[0].len();
+    let mean_of_round = |r: usize| grid.iter().map(|row| row[r]).sum::<f64>() / grid.len() as f64;
+    let drift: Vec<f64> = (0..rounds).map(mean_of_round).collect();
+    let mut deviations = Vec::new();
+    let figures = grid.iter().map(|row| {
+        let z: Vec<f64> = row.iter().zip(&drift).map(|(y, c)| y - c).collect();
+        let m = median(z.clone());
+        deviations.extend(z.iter().map(|x| (x - m).abs()));
+        m
+    });
+    let figures: Vec<f64> = figures.collect();
+    let sigma = 1.4826 * median(deviations);
+    let se = match rounds {
+        0 | 1 => f64::NAN,
+        r => 1.2533 * sigma / (r as f64).sqrt(),
+    };
+    (figures, se)
+}
+
+/// The median of `v` (NaN when empty).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_unstable_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n => (v[(n - 1) / 2] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Each build's round times (metric 0, the median of each round): `k` builds of equal
+/// rounds, build after build.
+fn build_times(r: &BenchResult, k: usize) -> Vec<Vec<f64>> {
+    let values: Vec<f64> = r
+        .rounds
+        .iter()
+        .map(|x| x.value(0, 50.0).map_or(f64::NAN, |v| v as f64))
+        .collect();
+    let per_build = (values.len() / k.max(1)).max(1);
+    values.chunks(per_build).map(<[f64]>::to_vec).collect()
+}
+
+/// Judge `c` (side A against side B) with builds as the unit: `a` and `b` hold the rounds of
+/// `k` builds each, build after build (each build's rounds in the order they ran, round `i`
+/// of every build in the same interleaved round); see [`judge_build_times`].
+///
+/// # Errors
+/// Rounds that do not split into `k` equal builds (or differ between the sides), and what
+/// [`judge_build_times`] refuses.
+pub fn judge_builds(
+    c: &mut Comparison,
+    a: &BenchResult,
+    b: &BenchResult,
+    k: usize,
+) -> Result<(), BenchError> {
+    let (na, nb) = (a.rounds.len(), b.rounds.len());
+    if k < BUILDS_NEEDED || na != nb || na % k != 0 || na == 0 {
+        return Err(BenchError::invalid(&std::format!(
+            "builds: {k} builds a side (at least {BUILDS_NEEDED}) must split {na} and {nb} \
+             rounds into equal builds"
+        )));
+    }
+    judge_build_times(c, &build_times(a, k), &build_times(b, k))
+}
+
+/// Judge `c` (side A against side B) with builds as the unit: `a[j][i]` is build `j` of side
+/// A's time in round `i` (any one unit), `b` side B's; round `i` of every build ran in the
+/// same interleaved round. The change, its interval, the noise floor and the verdict become
+/// the grouped ones, and `c.builds` says how.
+///
+/// # Errors
+/// Sides of fewer than [`BUILDS_NEEDED`] builds or of different sizes, builds of different
+/// or no rounds, or a time that is not positive.
+pub fn judge_build_times(
+    c: &mut Comparison,
+    a: &[Vec<f64>],
+    b: &[Vec<f64>],
+) -> Result<(), BenchError> {
+    let k = a.len();
+    let rounds = a.first().map_or(0, Vec::len);
+    let even = a.iter().chain(b).all(|x| x.len() == rounds);
+    if k < BUILDS_NEEDED || b.len() != k || rounds == 0 || !even {
+        return Err(BenchError::invalid(&std::format!(
+            "builds: sides of {k} and {} builds (at least {BUILDS_NEEDED} a side, as many in \
+             each) of equal rounds",
+            b.len()
+        )));
+    }
+    let log = |x: &f64| x.ln();
+    let grid: Vec<Vec<f64>> = a
+        .iter()
+        .chain(b)
+        .map(|x| x.iter().map(log).collect())
+        .collect();
+    if grid.iter().flatten().any(|y| !y.is_finite()) {
+        return Err(BenchError::invalid("builds: a round time is not positive"));
+    }
+    judge_grid(c, &grid, k);
+    Ok(())
+}
+
+/// The grouped verdict from `grid`, one row of log round times per build, side A's `k`
+/// builds then side B's.
+fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize) {
+    let (m, se) = figures(grid);
+    let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
+    let (ma, mb) = (mean(&m[..k]), mean(&m[k..]));
+    let squares = m[..k].iter().map(|x| (x - ma).powi(2));
+    let squares = squares.chain(m[k..].iter().map(|x| (x - mb).powi(2)));
+    let s2 = squares.sum::<f64>() / (2 * k - 2) as f64;
+    let scale = (2.0 / k as f64).sqrt();
+    let half = t_995(2 * k - 2) * s2.sqrt() * scale;
+    let percent = |x: f64| x.exp_m1() * 100.0;
+    let d = mb - ma;
+    c.change = Shift {
+        estimate: percent(d),
+        low: percent(d - half),
+        high: percent(d + half),
+    };
+    c.ratio = 1.0 + c.change.estimate / 100.0;
+    c.noise_floor = c.change.half_width();
+    c.verdict = Verdict::of(&c.change, c.threshold);
+    c.builds = Some(Builds {
+        per_side: k,
+        layout_spread: match se.is_finite() {
+            true => percent((s2 - se * se).max(0.0).sqrt()),
+            false => f64::NAN,
+        },
+        noise_floor: percent(Z_995 * se * scale),
+    });
+}
