@@ -10,6 +10,7 @@ mod command;
 mod output;
 mod rounds;
 mod saved;
+mod sides;
 
 use std::io::IsTerminal;
 
@@ -58,6 +59,20 @@ Output:
   `picollo report --tag cmd1:time --unit-ratio 1e6 LOG` shows microseconds.
   --json writes {\"commands\": [...], \"comparisons\": [...]}: per command its tag, the
   command, and its result (the harness's JSON, with its rounds) or its failure.
+
+Builds:
+  --builds K reads the commands as sides of K builds each, the builds of one commit that
+  differ only in code layout (`picollo layouts` makes them): the first K are side 1, the
+  next K side 2, and so on. Every build of every side runs in each round. Each side gets
+  one report, its builds pooled round against round, and a table of its builds' medians;
+  each side after the first is compared with side 1 with builds as the unit: each build's
+  median log run time less each round's mean over all builds, the two sides' means of
+  those compared by Student's t on their spread inside each side (2K − 2 degrees of
+  freedom), so that what layout alone moves is in the interval. Its verdict line adds the
+  layout spread (the spread between builds beyond the rounds' noise) and the noise floor
+  the rounds alone would leave: `...; layout spread ±3.2 %, noise floor 0.4 % (99 %, 6
+  builds a side)`. Commands that do not split into sides of K, or --builds with
+  --baseline, are usage errors (exit 2); a side with a failed build is not compared.
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run
@@ -114,6 +129,12 @@ pub struct BenchArgs {
     /// on the runs apart FILE holds; exit with 7 when one is slower by the threshold or more
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<String>,
+    /// The commands are sides of K builds each (the builds of one commit in different code
+    /// layouts, e.g. from `picollo layouts`): the first K are side 1, the next K side 2, …;
+    /// each side after the first is compared with side 1 with builds as the unit
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub builds: u32,
     /// The seed of the rounds' random orders (default: from the clock)
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -173,6 +194,7 @@ impl Measurement {
 /// a failed command makes the exit status 6, and a slower one against `--baseline` 7, once
 /// everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    sides::check(args)?;
     let earlier = earlier_runs(args)?;
     // An output that cannot be written fails now, not after the runs.
     for path in [&args.export_log, &args.json, &args.save]
@@ -188,7 +210,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         None => Vec::new(),
     };
     let measured = measure(args)?;
-    let mut comparisons = comparisons(&measured);
+    let mut comparisons = comparisons(&measured, args);
     let gated = against_saved(&measured, &saved);
     comparisons.extend(gated.iter().cloned());
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
@@ -359,8 +381,15 @@ fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool])
     }
 }
 
-/// Each measured command after the first against the first (none when it failed).
-fn comparisons(measured: &[Measurement]) -> Vec<(Against, Comparison)> {
+/// Each measured command after the first against the first (none when it failed); with
+/// `--builds`, each side after the first against side 1.
+fn comparisons(measured: &[Measurement], args: &BenchArgs) -> Vec<(Against, Comparison)> {
+    let k = args.builds as usize;
+    if k > 1 {
+        let sides = sides::sides(measured, k);
+        let compared = sides::comparisons(&sides, k).into_iter();
+        return compared.map(|(s, c)| (Against::Side(s), c)).collect();
+    }
     let Some(first) = measured.first().and_then(Measurement::result) else {
         return Vec::new();
     };
@@ -390,13 +419,15 @@ pub enum Against {
     First(usize),
     /// Its own saved result (`--baseline`).
     Saved(usize),
+    /// Side 1, with `--builds` (the index is the side's).
+    Side(usize),
 }
 
 impl Against {
     /// The command's index.
     pub fn index(self) -> usize {
         match self {
-            Against::First(i) | Against::Saved(i) => i,
+            Against::First(i) | Against::Saved(i) | Against::Side(i) => i,
         }
     }
 

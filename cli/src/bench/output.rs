@@ -8,7 +8,7 @@ use picollo::hdr::LogWriter;
 use picollo_bench::shift::Design;
 use picollo_bench::{median_round, BenchResult, Comparison, Verdict};
 
-use super::{Against, BenchArgs, Measurement, Outcome};
+use super::{sides, Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
 use crate::error::Failure;
 
@@ -43,6 +43,37 @@ fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs) {
     }
 }
 
+/// Each command's report, or why it was not measured.
+fn write_sections(out: &mut String, measured: &[Measurement], args: &BenchArgs) {
+    for (i, m) in measured.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_section(out, m, args);
+    }
+}
+
+/// With `--builds`: each side's pooled report (or its builds' failures), then the table of
+/// every side's builds.
+fn write_sides(out: &mut String, measured: &[Measurement], args: &BenchArgs, k: usize) {
+    for (s, side) in sides::sides(measured, k).iter().enumerate() {
+        if s > 0 {
+            out.push('\n');
+        }
+        match &side.result {
+            Some(result) => {
+                let _ = result.write_report(out);
+            }
+            None => {
+                let _ = writeln!(out, "##### {}\n- not measured: a build failed", side.name);
+                let builds = &measured[s * k..(s + 1) * k];
+                builds.iter().for_each(|m| write_section(out, m, args));
+            }
+        }
+    }
+    sides::write_builds(out, measured, k);
+}
+
 /// Each command's report (or its failure), then each comparison with its verdict.
 pub fn text(
     measured: &[Measurement],
@@ -50,11 +81,9 @@ pub fn text(
     args: &BenchArgs,
 ) -> String {
     let mut out = String::new();
-    for (i, m) in measured.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        write_section(&mut out, m, args);
+    match args.builds {
+        1 => write_sections(&mut out, measured, args),
+        k => write_sides(&mut out, measured, args, k as usize),
     }
     if measured.len() > 1 && measured[0].result().is_none() {
         out.push_str("\nNo comparison: the first command, the baseline, was not measured.\n");
@@ -156,13 +185,14 @@ fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs, e
 
 fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
     let i = against.index() + 1;
-    let baseline = match against {
-        Against::First(_) => "cmd1".to_string(),
-        Against::Saved(_) => format!("saved:cmd{i}"),
+    let (baseline, tag) = match against {
+        Against::First(_) => ("cmd1".to_string(), format!("cmd{i}")),
+        Against::Saved(_) => (format!("saved:cmd{i}"), format!("cmd{i}")),
+        Against::Side(_) => ("side1".to_string(), format!("side{i}")),
     };
     let _ = write!(
         out,
-        "{{\"baseline\":\"{baseline}\",\"tag\":\"cmd{i}\",\"verdict\":\"{}\",\"percent\":",
+        "{{\"baseline\":\"{baseline}\",\"tag\":\"{tag}\",\"verdict\":\"{}\",\"percent\":",
         c.verdict.word()
     );
     match c.verdict {
@@ -182,6 +212,17 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
     for (key, v) in numbers {
         let _ = write!(out, ",\"{key}\":");
         json_number(out, v);
+    }
+    if let Some(b) = &c.builds {
+        let _ = write!(
+            out,
+            ",\"builds\":{{\"perSide\":{},\"layoutSpread\":",
+            b.per_side
+        );
+        json_number(out, b.layout_spread);
+        out.push_str(",\"noiseFloor\":");
+        json_number(out, b.noise_floor);
+        out.push('}');
     }
     let paired = c.design == Design::Paired;
     let (ra, rb) = c.rounds;

@@ -1,0 +1,116 @@
+//! `--builds K`: the commands are sides of `K` builds each (the builds of one commit, in
+//! different code layouts): the first `K` are side 1, the next `K` side 2, and so on. Every
+//! build of every side runs in each interleaved round. A side's report pools its builds
+//! (round `i` of each build, build after build), the table under it gives each build's
+//! median, and each side after the first is compared with side 1 with builds as the unit.
+
+use std::fmt::Write;
+
+use picollo_bench::{compare, judge_builds, median_round, Bench, BenchResult, Comparison};
+
+use super::{BenchArgs, Measurement};
+use crate::error::Failure;
+
+/// One side: its name, and its builds' pooled result (`None` when a build failed).
+pub struct Side {
+    pub name: String,
+    pub result: Option<BenchResult>,
+}
+
+/// Refuse `--builds` that does not split the commands into whole sides.
+pub fn check(args: &BenchArgs) -> Result<(), Failure> {
+    let (n, k) = (args.commands.len(), args.builds as usize);
+    if k > 1 && n % k != 0 {
+        return Err(Failure::usage(format!(
+            "--builds {k}: {n} commands do not split into sides of {k} builds each (give \
+             each side the same number of builds)"
+        )));
+    }
+    if k > 1 && args.baseline.is_some() {
+        return Err(Failure::usage(
+            "--builds with --baseline: a baseline of several builds a side cannot be judged \
+             yet; gate each build's command, or compare both commits' builds in one run",
+        ));
+    }
+    Ok(())
+}
+
+/// The sides of `measured`, `k` builds each.
+pub fn sides(measured: &[Measurement], k: usize) -> Vec<Side> {
+    let each = measured.chunks(k).enumerate().map(|(s, builds)| {
+        let name = format!("side {}", s + 1);
+        let results: Option<Vec<&BenchResult>> = builds.iter().map(|m| m.result()).collect();
+        let result = results.map(|r| pooled(&name, &r));
+        Side { name, result }
+    });
+    each.collect()
+}
+
+/// The builds' results pooled into one, build after build, with each round's time and the
+/// first build's conditions (and every build's warnings, once each).
+fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
+    let first = builds[0];
+    let rows = builds.iter().flat_map(|r| r.rows().flatten().copied());
+    let metrics = first.metrics.iter().map(|m| m.metric.clone()).collect();
+    let bench = Bench::new(name).with_threshold(first.threshold);
+    let clock = first.conditions.clock.clone();
+    let warm_up = first.conditions.warm_up;
+    let mut r = BenchResult::from_rows(&bench, metrics, rows.collect(), clock, warm_up)
+        .expect("every build holds whole rows of the same metrics");
+    let rounds = builds.iter().flat_map(|b| b.rounds.iter());
+    for (pooled, round) in r.rounds.iter_mut().zip(rounds) {
+        (pooled.start, pooled.length, pooled.first) = (round.start, round.length, round.first);
+    }
+    r.conditions = first.conditions.clone();
+    for warning in builds.iter().flat_map(|b| &b.conditions.warnings) {
+        if !r.conditions.warnings.contains(warning) {
+            r.conditions.warnings.push(warning.clone());
+        }
+    }
+    r.pairing = first.pairing;
+    r
+}
+
+/// Each side after the first against side 1, with builds as the unit (none where a side
+/// was not measured).
+pub fn comparisons(sides: &[Side], k: usize) -> Vec<(usize, Comparison)> {
+    let Some(first) = sides.first().and_then(|s| s.result.as_ref()) else {
+        return Vec::new();
+    };
+    let others = sides.iter().enumerate().skip(1);
+    let compared = others.filter_map(|(s, side)| {
+        let b = side.result.as_ref()?;
+        let mut c = compare(first, b);
+        judge_builds(&mut c, first, b, k).ok()?;
+        Some((s, c))
+    });
+    compared.collect()
+}
+
+/// Per side, its builds' median run times (the medians of their rounds, in milliseconds) and each one's difference from the side's mean
+/// (what layout alone moves, and the rounds' noise).
+pub fn write_builds(out: &mut String, measured: &[Measurement], k: usize) {
+    for (s, builds) in measured.chunks(k).enumerate() {
+        let _ = writeln!(out, "\n##### Builds of side {}\n", s + 1);
+        let _ = writeln!(out, "| build | median run | against the side's mean |");
+        let _ = writeln!(out, "|---|---:|---:|");
+        let medians: Vec<f64> = builds
+            .iter()
+            .map(|m| m.result().map_or(f64::NAN, median_round))
+            .collect();
+        let logs = medians.iter().filter(|m| m.is_finite()).map(|m| m.ln());
+        let mean = (logs.clone().sum::<f64>() / logs.count() as f64).exp();
+        for (m, median) in builds.iter().zip(&medians) {
+            let _ = match median.is_finite() {
+                true => writeln!(
+                    out,
+                    "| `{}` | {:.3} ms | {:+.2} % |",
+                    m.command,
+                    median / 1e9,
+                    (median / mean - 1.0) * 100.0
+                ),
+                false => writeln!(out, "| `{}` | not measured | |", m.command),
+            };
+        }
+    }
+}
