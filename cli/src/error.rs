@@ -103,6 +103,7 @@ Exit status:
      cannot be read (the message names the file, the line and the cause)
   5  no data: the tag and time window selected no interval
   6  a benchmarked command failed: it exited non-zero or was killed (picollo bench; the
-     message names the command, the run and its status)
+     message names the command, the run and its status); picollo layouts: a link or build
+     failed
   7  picollo bench --baseline: a command is slower than its saved result by the threshold
      or more (the message names it and gives the verdict line)";

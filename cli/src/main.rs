@@ -9,6 +9,7 @@ mod diff;
 mod error;
 mod hgrm;
 mod input;
+mod layouts;
 mod plot;
 mod report;
 mod select;
@@ -68,6 +69,10 @@ enum Command {
     /// counters per run, one report per command, compared with the first and a verdict
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", bench::BENCH_HELP))]
     Bench(bench::BenchArgs),
+    /// K builds of one source in different code layouts (sections shuffled by lld or mold),
+    /// for `picollo bench --builds K`
+    #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", layouts::LAYOUTS_HELP))]
+    Layouts(layouts::LayoutsArgs),
 }
 
 /// The tag and time window options most commands share.
@@ -483,6 +488,7 @@ fn run(command: Command) -> Result<(), Failure> {
         }
         Command::Plot(args) => run_plot(args),
         Command::Bench(args) => bench::run(&args),
+        Command::Layouts(args) => layouts::run(&args),
         Command::Convert(args) => {
             check_window(args.from, args.until);
             let filter = Filter {
