@@ -204,11 +204,12 @@ fn cargo_build(args: &LayoutsArgs, seed: u64) -> Result<PathBuf, Failure> {
 /// The last executable cargo's JSON messages name.
 fn executable(messages: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(messages);
-    let lines = text
+    let messages = text
         .lines()
+        .rev()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok());
-    let paths = lines.filter_map(|v| v["executable"].as_str().map(str::to_string));
-    paths.last()
+    let mut paths = messages.filter_map(|v| v["executable"].as_str().map(str::to_string));
+    paths.next()
 }
 
 /// How many of the files differ in content.
