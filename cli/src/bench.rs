@@ -41,6 +41,10 @@ Runs:
   branch misses where the PMU has them) are a perf group on the child, enabled by its
   exec and inherited by all it spawns, kernel work included where perf_event_paranoid
   allows. What cannot be counted is said, with the reason, in each report's warnings.
+  Each run's environment holds PICOLLO_ENV_PAD of a length drawn per run below
+  --env-pad (4096 bytes by default; 0 leaves the environment as it is): the size of the
+  environment moves where the stack starts, which can bias a command by a few percent;
+  drawn anew per run, it spreads over the runs of every command alike.
 
 Output:
   One report per command (conditions, a table per metric, what the slow runs did
@@ -135,6 +139,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub builds: u32,
+    /// Each run's environment gets PICOLLO_ENV_PAD of a random length below BYTES, drawn
+    /// per run, so that what the environment's size moves (the stack's placement) spreads
+    /// over the runs instead of biasing one command; 0: the environment as it is
+    #[arg(long, value_name = "BYTES", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub env_pad: u32,
     /// The seed of the rounds' random orders (default: from the clock)
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -349,13 +359,12 @@ fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]
         converged: true,
         last_change: 0.0,
     };
-    let clock = "wall time by the monotonic clock, from the release of the held child (just \
-         before its exec) to its reap; user and system time by wait4";
+    let clock = clock(args);
     let n = t.multiplexed.len() + 3;
     let less = |(i, &v): (usize, &u64)| v.saturating_sub(probe.map_or(0, |p| p[i % n]));
     let rows = t.rows.iter().enumerate().map(less).collect();
     let bench = Bench::new(&t.command).with_threshold(args.threshold);
-    let mut r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock.into(), warm_up)
+    let mut r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock, warm_up)
         .expect("every run gives one figure per metric, and there is at least one run");
     for (round, &(start, length, first)) in r.rounds.iter_mut().zip(&t.runs) {
         (round.start, round.length, round.first) = (start, length, first);
@@ -366,6 +375,16 @@ fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]
     }
     note_counters(&mut r, counters, &t.multiplexed);
     r
+}
+
+/// How a command's runs were timed, and how their environment was padded.
+fn clock(args: &BenchArgs) -> String {
+    let clock = "wall time by the monotonic clock, from the release of the held child (just \
+         before its exec) to its reap; user and system time by wait4";
+    match args.env_pad {
+        0 => format!("{clock}; the environment as picollo's"),
+        n => format!("{clock}; each run's environment padded by PICOLLO_ENV_PAD of 0 to {} bytes, drawn per run", n - 1),
+    }
 }
 
 /// The counters' notes and the multiplexed counters, in `r`'s warnings.

@@ -88,3 +88,31 @@ fn a_failing_build_leaves_its_side_unmeasured_and_exits_6() {
     assert_has(&run.stdout, "##### side 2\n- not measured: a build failed");
     assert_eq!(json_of(&json)["comparisons"].as_array().unwrap().len(), 0);
 }
+
+/// The lengths of PICOLLO_ENV_PAD the runs of one command saw (a warm-up and 8 runs).
+fn pads(extra: &[&str]) -> Vec<usize> {
+    let file = common::temp(&format!("pads{}.txt", extra.len()));
+    let _ = std::fs::remove_file(&file);
+    let command = format!("echo ${{#PICOLLO_ENV_PAD}} >> {}", file.display());
+    let mut args = vec!["bench", "--runs", "8"];
+    args.extend(extra);
+    args.push(&command);
+    let run = common::picollo(&args, None);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    text.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+#[test]
+fn each_run_gets_an_environment_of_its_own_size() {
+    let _serial = serial();
+    let drawn = pads(&[]);
+    assert_eq!(drawn.len(), 9);
+    assert!(drawn.iter().all(|&n| n < 4096), "{drawn:?}");
+    let mut distinct = drawn.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() >= 5, "{drawn:?}");
+    assert!(pads(&["--env-pad", "10"]).iter().all(|&n| n < 10));
+    assert_eq!(pads(&["--env-pad", "0", "-w", "1"]), vec![0; 9]);
+}

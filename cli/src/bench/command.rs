@@ -196,7 +196,13 @@ fn exec_errno(pipe: &OwnedFd) -> Option<io::Error> {
 pub struct Argv {
     _strings: Vec<CString>,
     pointers: Vec<*const c_char>,
+    _environment: Vec<CString>,
+    environment: Vec<*const c_char>,
 }
+
+/// The variable whose length each run draws (`--env-pad`): what the environment's size
+/// moves (the stack's start and alignment) is then spread over the runs.
+pub const ENV_PAD: &str = "PICOLLO_ENV_PAD";
 
 impl Argv {
     /// `SHELL -c COMMAND`; without a shell, the command's words split as a POSIX shell
@@ -217,10 +223,35 @@ impl Argv {
             .map_err(|_| invalid("the command holds a NUL byte"))?;
         let mut pointers: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
         pointers.push(std::ptr::null());
-        Ok(Argv {
+        let mut argv = Argv {
             _strings: strings,
             pointers,
-        })
+            _environment: Vec::new(),
+            environment: Vec::new(),
+        };
+        argv.pad_environment(None);
+        Ok(argv)
+    }
+
+    /// The environment of the next runs: picollo's own, and with `Some(n)`, [`ENV_PAD`] set
+    /// to `n` bytes.
+    pub fn pad_environment(&mut self, pad: Option<usize>) {
+        use std::os::unix::ffi::OsStrExt;
+        let own = std::env::vars_os().filter(|(k, _)| k != ENV_PAD);
+        let pair = |(k, v): (std::ffi::OsString, std::ffi::OsString)| {
+            let mut bytes = k.as_bytes().to_vec();
+            bytes.push(b'=');
+            bytes.extend_from_slice(v.as_bytes());
+            CString::new(bytes).ok()
+        };
+        let mut env: Vec<CString> = own.filter_map(pair).collect();
+        if let Some(n) = pad {
+            let padded = format!("{ENV_PAD}={}", "x".repeat(n));
+            env.push(CString::new(padded).expect("no NUL byte"));
+        }
+        self.environment = env.iter().map(|s| s.as_ptr()).collect();
+        self.environment.push(std::ptr::null());
+        self._environment = env;
     }
 
     /// The program: the shell, or the command's first word.
@@ -248,7 +279,7 @@ fn cloexec_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 fn fork_held(argv: &Argv, null: &File, quiet: RawFd) -> io::Result<(i32, OwnedFd, OwnedFd)> {
     let (wait_end, gate) = cloexec_pipe()?;
     let (errors, error_end) = cloexec_pipe()?;
-    // SAFETY: the child runs only async-signal-safe calls (close, read, dup2, execvp,
+    // SAFETY: the child runs only async-signal-safe calls (close, read, dup2, execvpe,
     // write, _exit) on memory prepared before the fork, so it is sound in a threaded
     // process too.
     match unsafe { libc::fork() } {
@@ -280,15 +311,19 @@ unsafe fn held_child(
 ) -> ! {
     let mut byte = 0u8;
     // SAFETY: plain fd calls on fds the child holds; `byte` and `errno` are live for the
-    // read and the write; `argv` is NUL-terminated strings and a null-terminated array,
-    // both live.
+    // read and the write; `argv` is NUL-terminated strings and null-terminated arrays,
+    // all live.
     unsafe {
         libc::close(gate);
         if libc::read(wait_end, (&mut byte as *mut u8).cast(), 1) == 1 {
             for fd in 0..quiet {
                 libc::dup2(null, fd);
             }
-            libc::execvp(argv.pointers[0], argv.pointers.as_ptr());
+            libc::execvpe(
+                argv.pointers[0],
+                argv.pointers.as_ptr(),
+                argv.environment.as_ptr(),
+            );
             let errno = (*libc::__errno_location()).to_ne_bytes();
             libc::write(error_end, errno.as_ptr().cast(), 4);
         }

@@ -57,7 +57,10 @@ impl Track {
         args: &BenchArgs,
         counters: &Counters,
         (run, warm_up): (u32, bool),
+        rng: &mut XorShift64,
     ) -> Result<Option<Figures>, Failure> {
+        let pad = (args.env_pad > 0).then(|| (rng.next() % u64::from(args.env_pad)) as usize);
+        self.argv.pad_environment(pad);
         let ran = run_once(&self.argv, counters, args.show_output)
             .map_err(|e| Failure::io(&format!("running {:?}", self.command), &e))?;
         match ran {
@@ -102,7 +105,7 @@ pub fn interleave(
     for w in 1..=args.warmup {
         for i in shuffled(tracks.len(), rng) {
             if tracks[i].failed.is_none() {
-                tracks[i].run(args, counters, (w, true))?;
+                tracks[i].run(args, counters, (w, true), rng)?;
             }
             bar.inc(1);
         }
@@ -114,7 +117,7 @@ pub fn interleave(
             let track = &mut tracks[i];
             if track.failed.is_none() {
                 let start = t0.elapsed().as_secs_f64();
-                if let Some(ran) = track.run(args, counters, (r, false))? {
+                if let Some(ran) = track.run(args, counters, (r, false), rng)? {
                     track.keep(ran, start, t0.elapsed().as_secs_f64(), first);
                 }
                 first = false;
