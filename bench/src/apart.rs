@@ -48,6 +48,17 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
     let half = t_995(k - 1) * s * (1.0 + 1.0 / k as f64).sqrt();
     let d = new.ln() - mean;
     let percent = |x: f64| x.exp_m1() * 100.0;
+    judge_log_change(c, d, half);
+    c.apart = Some(Apart {
+        runs: k,
+        spread: percent(s),
+    });
+}
+
+/// The change, its interval, the noise floor and the verdict of `c` from a change of `d` in
+/// log time and the half-width `half` of its 99 % interval (both natural logs).
+pub(crate) fn judge_log_change(c: &mut Comparison, d: f64, half: f64) {
+    let percent = |x: f64| x.exp_m1() * 100.0;
     c.change = Shift {
         estimate: percent(d),
         low: percent(d - half),
@@ -56,10 +67,6 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
     c.ratio = 1.0 + c.change.estimate / 100.0;
     c.noise_floor = c.change.half_width();
     c.verdict = Verdict::of(&c.change, c.threshold);
-    c.apart = Some(Apart {
-        runs: k,
-        spread: percent(s),
-    });
 }
 
 /// The 0.995 quantile of Student's t with `df` degrees of freedom (two-sided 99 %): the

@@ -12,11 +12,10 @@
 
 use std::vec::Vec;
 
-use super::apart::t_995;
-use super::compare::{Comparison, Verdict};
+use super::apart::{judge_log_change, t_995};
+use super::compare::Comparison;
 use super::error::BenchError;
 use super::result::BenchResult;
-use super::shift::Shift;
 
 /// The least count of builds a side for a grouped verdict.
 pub const BUILDS_NEEDED: usize = 2;
@@ -153,14 +152,7 @@ fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize) {
     let half = t_995(2 * k - 2) * s2.sqrt() * scale;
     let percent = |x: f64| x.exp_m1() * 100.0;
     let d = mb - ma;
-    c.change = Shift {
-        estimate: percent(d),
-        low: percent(d - half),
-        high: percent(d + half),
-    };
-    c.ratio = 1.0 + c.change.estimate / 100.0;
-    c.noise_floor = c.change.half_width();
-    c.verdict = Verdict::of(&c.change, c.threshold);
+    judge_log_change(c, d, half);
     c.builds = Some(Builds {
         per_side: k,
         layout_spread: match se.is_finite() {

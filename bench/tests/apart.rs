@@ -4,39 +4,16 @@
 //! a hundred, while a real change well above that spread is found.
 
 use picollo_bench::{
-    compare, judge_apart, median_round, t_995, Bench, BenchResult, Metric, Unit, Verdict, WarmUp,
-    RUNS_APART_NEEDED,
+    compare, judge_apart, median_round, t_995, BenchResult, Verdict, RUNS_APART_NEEDED,
 };
 
-#[path = "../../core/benches/splitmix/mod.rs"]
-mod splitmix;
-use splitmix::SplitMix64;
-
-/// A standard normal draw (Box–Muller).
-fn normal(rng: &mut SplitMix64) -> f64 {
-    let (a, b) = (1.0 - rng.next_f64(), rng.next_f64());
-    (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
-}
+mod common;
+use common::{normal, time_result, SplitMix64};
 
 /// A command's result of 10 runs around `median` nanoseconds, each 0.1 % apart.
 fn run(name: &str, median: f64) -> BenchResult {
     let rows = (0..10).map(|i| (median * (1.0 + (i as f64 - 4.5) * 0.001) * 1000.0) as u64);
-    let metric = Metric {
-        name: "time".into(),
-        unit: Unit::parse("ns").unwrap(),
-    };
-    let warm_up = WarmUp {
-        converged: true,
-        ..WarmUp::default()
-    };
-    BenchResult::from_rows(
-        &Bench::new(name),
-        vec![metric],
-        rows.collect(),
-        "test".into(),
-        warm_up,
-    )
-    .unwrap()
+    time_result(name, rows.collect())
 }
 
 /// The verdict of a new run at `new` ns against saved runs apart at `saved` ns.

@@ -4,40 +4,18 @@
 //! hundred, and still find a change a few layout spreads wide; bad groupings are refused.
 
 use picollo_bench::{
-    compare, judge_build_times, judge_builds, Bench, BenchResult, Builds, Comparison, Metric, Unit,
-    Verdict, WarmUp, BUILDS_NEEDED,
+    compare, judge_build_times, judge_builds, BenchResult, Builds, Comparison, Verdict,
+    BUILDS_NEEDED,
 };
 
 use std::sync::OnceLock;
 
-#[path = "../../core/benches/splitmix/mod.rs"]
-mod splitmix;
-use splitmix::SplitMix64;
-
-/// A standard normal draw (Box–Muller).
-fn normal(rng: &mut SplitMix64) -> f64 {
-    let (a, b) = (1.0 - rng.next_f64(), rng.next_f64());
-    (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
-}
+mod common;
+use common::{normal, time_result, SplitMix64};
 
 /// A one-metric result of `rows` (ns × 1000), paired with the other side.
 fn result(name: &str, rows: Vec<u64>) -> BenchResult {
-    let metric = Metric {
-        name: "time".into(),
-        unit: Unit::parse("ns").unwrap(),
-    };
-    let warm_up = WarmUp {
-        converged: true,
-        ..WarmUp::default()
-    };
-    let mut r = BenchResult::from_rows(
-        &Bench::new(name),
-        vec![metric],
-        rows,
-        "test".into(),
-        warm_up,
-    )
-    .unwrap();
+    let mut r = time_result(name, rows);
     r.pairing = Some(7);
     r
 }

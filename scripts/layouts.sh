@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Code layout and the CI gate, measured on this machine. A hot loop (bench/layouts/loop.c,
+# and its Rust twin bench/layouts/spin) is built in 6 layouts a side with `picollo layouts`
+# (lld's --shuffle-sections, seeds 1-6 for side A and 101-106 for side B: identical source),
+# then judged by `picollo bench` as a CI gate would:
+#   spread        the layout spread between builds of identical source (--builds, 20 rounds)
+#   apart_false   a baseline saved 5 times (--save --append), then the same build gated in
+#                 TRIALS later processes (--baseline): verdicts `slower` or `faster`
+#   single_false  one build a side (A.i against B.i), TRIALS comparisons: `slower`/`faster`
+#   grouped_false 6 builds a side (--builds 6), TRIALS comparisons: `slower`/`faster`
+#   detect5       side B doing 5 % more iterations, 6 builds a side: `slower` (never `faster`)
+# and prints `bench layouts: spread=<%> apart_false=<n>/<n> single_false=<n>/<n>
+# grouped_false=<n>/<n> detect5=<n>/<n>` per language. It fails when the grouped or apart
+# A/A calls identical code different more than twice in TRIALS (1 % each is claimed), or a
+# grouped +5 % is found fewer than TRIALS − 2 times or ever the wrong way.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+trials=${LAYOUT_TRIALS:-20}
+k=6
+n=3000000
+n5=3150000
+
+command -v ld.lld >/dev/null || { echo "layouts: ld.lld missing (scripts/setup.sh installs lld)"; exit 1; }
+cargo build --release -q -p picollo-cli
+picollo="$PWD/target/release/picollo"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# The verdict word of comparison 0 in a `picollo bench --json` file.
+verdict() {
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["comparisons"][0]["verdict"])' "$1"
+}
+
+# measure NAME DIR PROG: every figure for the builds DIR/A/PROG.1-6 and DIR/B/PROG.101-106.
+measure() {
+  local name=$1 dir=$2 prog=$3 i t
+  local a=() b=() b5=()
+  for i in $(seq 1 $k); do
+    a+=("$dir/A/$prog.$i $n")
+    b+=("$dir/B/$prog.$((100 + i)) $n")
+    b5+=("$dir/B/$prog.$((100 + i)) $n5")
+  done
+  "$picollo" bench -N -r 20 --builds $k "${a[@]}" "${b[@]}" --json "$work/spread.json" >/dev/null
+  local spread
+  spread=$(python3 -c 'import json,sys; print("%.1f%%" % json.load(open(sys.argv[1]))["comparisons"][0]["builds"]["layoutSpread"])' "$work/spread.json")
+
+  rm -f "$work/base.json"
+  for t in 1 2 3 4 5; do
+    "$picollo" bench -N -r 10 "${a[0]}" --save "$work/base.json" --append >/dev/null
+  done
+  local apart=0 single=0 grouped=0 detect=0 wrong=0 v
+  for t in $(seq 1 "$trials"); do
+    "$picollo" bench -N -r 10 "${a[0]}" --baseline "$work/base.json" --json "$work/g.json" >/dev/null 2>&1 || true
+    v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["comparisons"][-1]["verdict"])' "$work/g.json")
+    [[ $v == slower || $v == faster ]] && apart=$((apart + 1))
+    i=$(( (t - 1) % k ))
+    "$picollo" bench -N -r 10 "${a[$i]}" "${b[$i]}" --json "$work/s.json" >/dev/null
+    v=$(verdict "$work/s.json")
+    [[ $v == slower || $v == faster ]] && single=$((single + 1))
+    "$picollo" bench -N -r 10 --builds $k "${a[@]}" "${b[@]}" --json "$work/aa.json" >/dev/null
+    v=$(verdict "$work/aa.json")
+    [[ $v == slower || $v == faster ]] && grouped=$((grouped + 1))
+    "$picollo" bench -N -r 10 --builds $k "${a[@]}" "${b5[@]}" --json "$work/ab.json" >/dev/null
+    v=$(verdict "$work/ab.json")
+    [[ $v == slower ]] && detect=$((detect + 1))
+    [[ $v == faster ]] && wrong=$((wrong + 1))
+  done
+  echo "bench layouts ($name): spread=$spread apart_false=$apart/$trials single_false=$single/$trials grouped_false=$grouped/$trials detect5=$detect/$trials"
+  local ok=1
+  [ "$apart" -le 2 ] || { echo "layouts ($name): the gate across processes called identical code different $apart times"; ok=0; }
+  [ "$grouped" -le 2 ] || { echo "layouts ($name): grouped A/A called identical code different $grouped times"; ok=0; }
+  [ "$detect" -ge $((trials - 2)) ] || { echo "layouts ($name): +5 % found only $detect times"; ok=0; }
+  [ "$wrong" -eq 0 ] || { echo "layouts ($name): +5 % called faster $wrong times"; ok=0; }
+  [ $ok -eq 1 ]
+}
+
+cc -O2 -ffunction-sections -c bench/layouts/loop.c -o "$work/loop.o"
+"$picollo" layouts -k $k --seed 1 -o "$work/c/A" -- cc "$work/loop.o" -o loop >/dev/null
+"$picollo" layouts -k $k --seed 101 -o "$work/c/B" -- cc "$work/loop.o" -o loop >/dev/null
+spin=(--cargo -- --release --quiet --manifest-path bench/layouts/spin/Cargo.toml --bin spin)
+export CARGO_TARGET_DIR="$work/target"
+"$picollo" layouts -k $k --seed 1 -o "$work/rust/A" "${spin[@]}" >/dev/null
+"$picollo" layouts -k $k --seed 101 -o "$work/rust/B" "${spin[@]}" >/dev/null
+
+status=0
+measure C "$work/c" loop || status=1
+measure Rust "$work/rust" spin || status=1
+exit $status
