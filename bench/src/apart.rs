@@ -10,6 +10,7 @@
 
 use std::vec::Vec;
 
+use super::builds::Builds;
 use super::compare::{Comparison, Verdict};
 use super::shift::Shift;
 
@@ -52,6 +53,61 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
     c.apart = Some(Apart {
         runs: k,
         spread: percent(s),
+    });
+}
+
+/// Judge `c` (a saved side of `K` builds against a new side of `K` builds, e.g. a base
+/// commit's layouts and a head's) on runs apart with builds as the unit: `saved[j][i]` is
+/// saved build `j`'s median time in run apart `i` (every build as many runs), `new[j]` the
+/// new build `j`'s. The change is the new builds' mean log median against the saved runs'
+/// mean; its variance adds the spread between the saved runs' means (one more run:
+/// `s²(1 + 1/k)`) and the layouts on both sides (`2 w / K`, `w` the spread between the saved
+/// builds' means over their runs), with Welch–Satterthwaite's degrees of freedom. Fewer than
+/// [`RUNS_APART_NEEDED`] runs apart, or builds of unequal runs, leave no verdict.
+pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
+    let k_builds = saved.len();
+    let runs = saved.first().map_or(0, Vec::len);
+    c.apart = Some(Apart {
+        runs,
+        spread: f64::NAN,
+    });
+    let positive = |v: &f64| *v > 0.0 && v.is_finite();
+    let even = saved
+        .iter()
+        .all(|b| b.len() == runs && b.iter().all(positive));
+    let fresh = new.len() == k_builds && new.iter().all(positive);
+    if runs < RUNS_APART_NEEDED || k_builds < 2 || !fresh || !even {
+        c.verdict = Verdict::NotEnoughRunsApart;
+        return;
+    }
+    let mean = |v: &mut dyn Iterator<Item = f64>, n: usize| v.sum::<f64>() / n as f64;
+    let run_means: Vec<f64> = (0..runs)
+        .map(|i| mean(&mut saved.iter().map(|b| b[i].ln()), k_builds))
+        .collect();
+    let grand = mean(&mut run_means.iter().copied(), runs);
+    let between = run_means.iter().map(|m| (m - grand).powi(2)).sum::<f64>() / (runs - 1) as f64;
+    // The saved runs measure the same K layouts again: the layouts' spread is that of the
+    // K builds' means over the runs, with K − 1 degrees of freedom.
+    let df_w = (k_builds - 1) as f64;
+    let build_mean = |b: &Vec<f64>| mean(&mut b.iter().map(|x| x.ln()), runs);
+    let w = saved.iter().map(|b| (build_mean(b) - grand).powi(2)).sum::<f64>() / df_w;
+    let (a, b) = (
+        between * (1.0 + 1.0 / runs as f64),
+        2.0 * w / k_builds as f64,
+    );
+    let df = (a + b).powi(2) / (a * a / (runs - 1) as f64 + b * b / df_w);
+    let t = t_995((df.floor() as usize).max(1));
+    let d = mean(&mut new.iter().map(|x| x.ln()), k_builds) - grand;
+    judge_log_change(c, d, t * (a + b).sqrt());
+    let percent = |x: f64| x.exp_m1() * 100.0;
+    c.apart = Some(Apart {
+        runs,
+        spread: percent(between.sqrt()),
+    });
+    c.builds = Some(Builds {
+        per_side: k_builds,
+        layout_spread: percent(w.sqrt()),
+        noise_floor: percent(t * a.sqrt()),
     });
 }
 

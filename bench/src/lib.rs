@@ -45,7 +45,7 @@ use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
-pub use apart::{judge_apart, median_round, t_995, Apart, RUNS_APART_NEEDED};
+pub use apart::{judge_apart, judge_apart_builds, median_round, t_995, Apart, RUNS_APART_NEEDED};
 pub use attribution::{Attribution, Band};
 pub use builds::{judge_build_times, judge_builds, Builds, BUILDS_NEEDED};
 pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};

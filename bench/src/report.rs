@@ -455,10 +455,14 @@ impl Comparison {
         match &self.builds {
             None => std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor)),
             Some(x) => std::format!(
-                "; layout spread ±{}, noise floor {} (99 %, {} builds a side)",
+                "; layout spread ±{}, noise floor {} (99 %, {} builds a side{})",
                 pct(x.layout_spread),
                 pct(x.noise_floor),
-                x.per_side
+                x.per_side,
+                match &self.apart {
+                    Some(apart) => std::format!(", {} runs apart", apart.runs),
+                    None => std::string::String::new(),
+                }
             ),
         }
     }
@@ -467,6 +471,9 @@ impl Comparison {
     pub fn write_method(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b) = (&self.a, &self.b);
         let (ra, rb) = self.rounds;
+        if let (Some(apart), Some(builds)) = (&self.apart, &self.builds) {
+            return write_apart_builds_method(w, (a, b), apart, builds.per_side);
+        }
         if let Some(apart) = &self.apart {
             return write_apart_method(w, (a, b), apart);
         }
@@ -506,6 +513,27 @@ fn write_builds_method(w: &mut dyn Write, (a, b): (&str, &str), k: usize) -> fmt
          builds of one side beyond that noise; the noise floor, the interval the noise alone \
          would leave. The table above pools each side's builds round against round.",
         2 * k - 2
+    )
+}
+
+/// The method of a verdict judged on runs apart with builds as the unit.
+fn write_apart_builds_method(
+    w: &mut dyn Write,
+    (a, b): (&str, &str),
+    apart: &Apart,
+    k: usize,
+) -> fmt::Result {
+    write!(
+        w,
+        "Method: runs apart and builds as the units: the mean log median time of {b}'s {k} \
+         builds against that of {a}'s {k} builds in each of the {} runs apart it was saved \
+         from; the interval adds the spread between those runs (one more run, as a \
+         prediction) and the spread between the saved builds (new layouts on both sides), \
+         with Welch–Satterthwaite's degrees of freedom. The layout spread is the spread \
+         between the saved builds' mean times; the noise floor, the interval the runs \
+         apart alone would leave. The table above compares the two measurements' rounds, \
+         builds pooled.",
+        apart.runs
     )
 }
 

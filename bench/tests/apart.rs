@@ -4,7 +4,8 @@
 //! a hundred, while a real change well above that spread is found.
 
 use picollo_bench::{
-    compare, judge_apart, median_round, t_995, BenchResult, Verdict, RUNS_APART_NEEDED,
+    compare, judge_apart, judge_apart_builds, median_round, t_995, BenchResult, Verdict,
+    RUNS_APART_NEEDED,
 };
 
 mod common;
@@ -103,4 +104,77 @@ fn identical_code_apart_is_called_different_about_once_in_a_hundred() {
     );
     assert!((0.005..0.015).contains(&rate), "{wrong} of {trials}");
     assert!(detected > trials / 2, "{detected} of {trials}");
+}
+
+/// A side of `k` builds measured in one run apart: each build's median, its layout
+/// (`layouts`, fixed per build) times the run's own shift (`sigma_run`) and noise.
+fn medians_of_run(layouts: &[f64], sigma_run: f64, rng: &mut SplitMix64) -> Vec<f64> {
+    let shift = (sigma_run * normal(rng)).exp();
+    let each = layouts
+        .iter()
+        .map(|l| 1e6 * l * shift * (0.003 * normal(rng)).exp());
+    each.collect()
+}
+
+/// Layouts of `k` builds of one source, `sigma` apart, and `factor` slower.
+fn layouts(k: usize, sigma: f64, factor: f64, rng: &mut SplitMix64) -> Vec<f64> {
+    (0..k)
+        .map(|_| factor * (sigma * normal(rng)).exp())
+        .collect()
+}
+
+/// The verdict of a gate: a base of 6 builds saved in 5 runs apart against a head of 6
+/// fresh builds (layouts 2 % apart, runs 1.5 % apart), the head `factor` slower.
+fn gate_builds(factor: f64, rng: &mut SplitMix64, template: &picollo_bench::Comparison) -> Verdict {
+    let base = layouts(6, 0.02, 1.0, rng);
+    let runs: Vec<Vec<f64>> = (0..5).map(|_| medians_of_run(&base, 0.015, rng)).collect();
+    let saved: Vec<Vec<f64>> = (0..6)
+        .map(|j| runs.iter().map(|r| r[j]).collect())
+        .collect();
+    let head = medians_of_run(&layouts(6, 0.02, factor, rng), 0.015, rng);
+    let mut c = template.clone();
+    judge_apart_builds(&mut c, &saved, &head);
+    c.verdict
+}
+
+#[test]
+fn builds_saved_apart_gate_fresh_builds_about_once_in_a_hundred_wrongly() {
+    let template = compare(&run("A", 1e6), &run("B", 1e6));
+    let mut rng = SplitMix64(11);
+    let trials = 20_000;
+    let wrong = (0..trials)
+        .filter(|_| gate_builds(1.0, &mut rng, &template) != Verdict::NoDifference)
+        .count();
+    let found = (0..1000)
+        .filter(|_| matches!(gate_builds(1.12, &mut rng, &template), Verdict::Slower(_)))
+        .count();
+    let rate = wrong as f64 / trials as f64;
+    println!("builds apart: {wrong} of {trials} identical gates called different; +12 % found {found}/1000");
+    // 1 % is claimed (Welch–Satterthwaite's t, close but not exact): 200 of 20,000,
+    // binomial spread ±14.
+    assert!((0.006..0.014).contains(&rate), "{wrong} of {trials}");
+    assert!(found > 500, "{found} of 1000");
+}
+
+#[test]
+fn builds_saved_apart_need_two_runs_and_equal_builds() {
+    let mut c = compare(&run("A", 1e6), &run("B", 1e6));
+    judge_apart_builds(&mut c, &[vec![1e6], vec![1e6]], &[1e6, 1e6]);
+    assert_eq!(c.verdict, Verdict::NotEnoughRunsApart);
+    judge_apart_builds(&mut c, &[vec![1e6, 1e6], vec![1e6]], &[1e6, 1e6]);
+    assert_eq!(c.verdict, Verdict::NotEnoughRunsApart);
+    judge_apart_builds(&mut c, &[vec![1e6, 1.01e6], vec![1e6, 1.02e6]], &[1e6]);
+    assert_eq!(c.verdict, Verdict::NotEnoughRunsApart);
+    let saved = [vec![1e6, 1.01e6], vec![1.02e6, 1.0e6]];
+    judge_apart_builds(&mut c, &saved, &[2e6, 2e6]);
+    assert!(matches!(c.verdict, Verdict::Slower(_)), "{:?}", c.verdict);
+    let line = c.to_string();
+    assert!(
+        line.contains("(99 %, 2 builds a side, 2 runs apart)"),
+        "{line}"
+    );
+    assert!(
+        line.contains("Method: runs apart and builds as the units"),
+        "{line}"
+    );
 }
