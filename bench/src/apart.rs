@@ -90,7 +90,11 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     // K builds' means over the runs, with K − 1 degrees of freedom.
     let df_w = (k_builds - 1) as f64;
     let build_mean = |b: &Vec<f64>| mean(&mut b.iter().map(|x| x.ln()), runs);
-    let w = saved.iter().map(|b| (build_mean(b) - grand).powi(2)).sum::<f64>() / df_w;
+    let w = saved
+        .iter()
+        .map(|b| (build_mean(b) - grand).powi(2))
+        .sum::<f64>()
+        / df_w;
     let (a, b) = (
         between * (1.0 + 1.0 / runs as f64),
         2.0 * w / k_builds as f64,

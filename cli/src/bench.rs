@@ -75,8 +75,12 @@ Builds:
   freedom), so that what layout alone moves is in the interval. Its verdict line adds the
   layout spread (the spread between builds beyond the rounds' noise) and the noise floor
   the rounds alone would leave: `...; layout spread ±3.2 %, noise floor 0.4 % (99 %, 6
-  builds a side)`. Commands that do not split into sides of K, or --builds with
-  --baseline, are usage errors (exit 2); a side with a failed build is not compared.
+  builds a side)`. With --save, each build keeps its runs apart; with --baseline, each
+  side is compared with its saved side, on runs apart and builds as the units (the new
+  builds' mean log median against the saved runs' means; the interval adds the spread
+  between runs and that between the saved builds, Welch–Satterthwaite degrees of freedom).
+  Commands that do not split into sides of K, or a baseline or --append file saved with
+  another --builds, are usage errors (exit 2); a side with a failed build is not compared.
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run
@@ -215,13 +219,20 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
         }
     }
-    let saved = match &args.baseline {
-        Some(path) => saved::load(path, args.threshold)?,
-        None => Vec::new(),
-    };
+    if let Some(path) = &args.baseline {
+        sides::same_builds(saved::load(path, None)?, path, args)?;
+    }
     let measured = measure(args)?;
+    let saved = match &args.baseline {
+        Some(path) => Some(saved::load(path, Some(args.threshold))?),
+        None => None,
+    };
     let mut comparisons = comparisons(&measured, args);
-    let gated = against_saved(&measured, &saved);
+    let gated = match (&saved, args.builds) {
+        (Some(saved), 1) => against_saved(&measured, &saved.commands),
+        (Some(saved), k) => sides::against_saved(&measured, &saved.commands, k as usize),
+        (None, _) => Vec::new(),
+    };
     comparisons.extend(gated.iter().cloned());
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
     if let Some(path) = &args.export_log {
@@ -250,7 +261,7 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
         (Some(path), true) if std::path::Path::new(path).exists() => path,
         _ => return Ok(Vec::new()),
     };
-    let saved = saved::load(path, args.threshold)?;
+    let saved = sides::same_builds(saved::load(path, None)?, path, args)?.commands;
     let commands: Vec<&str> = saved.iter().map(|s| s.command.as_str()).collect();
     if commands != args.commands.iter().map(String::as_str).collect::<Vec<_>>() {
         return Err(Failure::usage(format!(
@@ -440,18 +451,29 @@ pub enum Against {
     Saved(usize),
     /// Side 1, with `--builds` (the index is the side's).
     Side(usize),
+    /// Its own saved side, with `--builds` and `--baseline` (the index is the side's).
+    SavedSide(usize),
 }
 
 impl Against {
     /// The command's index.
     pub fn index(self) -> usize {
         match self {
-            Against::First(i) | Against::Saved(i) | Against::Side(i) => i,
+            Against::First(i) | Against::Saved(i) | Against::Side(i) | Against::SavedSide(i) => i,
         }
     }
 
     /// A slower verdict of this comparison fails the gate.
     pub fn gates(self, c: &Comparison) -> bool {
-        matches!(self, Against::Saved(_)) && matches!(c.verdict, Verdict::Slower(_))
+        let saved = matches!(self, Against::Saved(_) | Against::SavedSide(_));
+        saved && matches!(c.verdict, Verdict::Slower(_))
+    }
+
+    /// `command N` or `side N`.
+    pub fn label(self) -> String {
+        match self {
+            Against::Side(i) | Against::SavedSide(i) => format!("side {}", i + 1),
+            Against::First(i) | Against::Saved(i) => format!("command {}", i + 1),
+        }
     }
 }

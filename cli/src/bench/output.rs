@@ -189,6 +189,7 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
         Against::First(_) => ("cmd1".to_string(), format!("cmd{i}")),
         Against::Saved(_) => (format!("saved:cmd{i}"), format!("cmd{i}")),
         Against::Side(_) => ("side1".to_string(), format!("side{i}")),
+        Against::SavedSide(_) => (format!("saved:side{i}"), format!("side{i}")),
     };
     let _ = write!(
         out,
@@ -241,7 +242,7 @@ pub fn json(
     args: &BenchArgs,
     earlier: &[Vec<f64>],
 ) -> String {
-    let mut out = String::from("{\"commands\":[");
+    let mut out = format!("{{\"builds\":{},\"commands\":[", args.builds);
     for (i, m) in measured.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -290,9 +291,9 @@ pub fn unjudged(gated: &[(Against, Comparison)]) {
     {
         let runs = c.apart.as_ref().map_or(0, |x| x.runs);
         eprintln!(
-            "picollo bench: command {} not judged against its baseline: it holds {runs} run(s) \
-             apart and the spread between runs needs {} (add runs with --save FILE --append)",
-            a.index() + 1,
+            "picollo bench: {} not judged against its baseline: it holds {runs} run(s) apart \
+             and the spread between runs needs {} (add runs with --save FILE --append)",
+            a.label(),
             picollo_bench::RUNS_APART_NEEDED
         );
     }
@@ -304,10 +305,7 @@ pub fn slower(gated: &[(Against, Comparison)]) -> Option<String> {
     let failing = gated.iter().filter(|(a, c)| a.gates(c)).map(|(a, c)| {
         let mut line = String::new();
         let _ = c.write_verdict(&mut line);
-        format!(
-            "command {} is slower than its baseline: {line}",
-            a.index() + 1
-        )
+        format!("{} is slower than its baseline: {line}", a.label())
     });
     let lines: Vec<String> = failing.collect();
     (!lines.is_empty()).then(|| lines.join("; "))

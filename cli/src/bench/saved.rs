@@ -16,19 +16,49 @@ pub struct Saved {
     pub runs_apart: Vec<f64>,
 }
 
-/// The saved commands, in command order.
-pub fn load(path: &str, threshold: f64) -> Result<Vec<Saved>, Failure> {
+/// A saved file: its commands, in command order, and the builds a side they were saved
+/// with (`--builds`; 1 in a file saved without).
+pub struct Baseline {
+    pub commands: Vec<Saved>,
+    pub builds: usize,
+}
+
+/// The saved file at `path`, its results rebuilt (`Some(threshold)`: after the runs, for the
+/// comparisons), or only its commands and runs apart (`None`: before the runs, which then
+/// fork from a process without the saved histograms: a parent of a few hundred MB makes
+/// each child's exec, and so its wall time, measurably slower).
+pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| Failure::io(path, &e))?;
-    let bad = |why: String| Failure::format(format!("{path}: {why}"));
     let v: Value = serde_json::from_str(&text)
-        .map_err(|e| bad(format!("not the JSON picollo bench writes: {e}")))?;
+        .map_err(|e| Failure::format(format!("{path}: not the JSON picollo bench writes: {e}")))?;
+    let commands = commands(path, &v, threshold)?;
+    let builds = v.get("builds").map_or(Some(1), Value::as_u64);
+    match builds {
+        Some(k) if k >= 1 && commands.len() % k as usize == 0 => Ok(Baseline {
+            commands,
+            builds: k as usize,
+        }),
+        _ => Err(Failure::format(format!(
+            "{path}: \"builds\" is {}, which does not split its {} commands into sides",
+            v["builds"],
+            commands.len()
+        ))),
+    }
+}
+
+/// The saved commands of `v` (read from `path`), in command order.
+fn commands(path: &str, v: &Value, threshold: Option<f64>) -> Result<Vec<Saved>, Failure> {
+    let bad = |why: String| Failure::format(format!("{path}: {why}"));
     let commands = v["commands"]
         .as_array()
         .ok_or_else(|| bad("no \"commands\" list: not the JSON picollo bench writes".into()))?;
     let each = commands.iter().enumerate().map(|(i, c)| {
         let command = c["command"].as_str().unwrap_or("?").to_string();
         let name = format!("{command} [{path}]");
-        let result = c.get("result").map(|r| rebuild(&name, r, threshold));
+        // A file saved before runs apart were kept needs its result for its one run apart.
+        let threshold = threshold.or((c.get("runsApart").is_none()).then_some(0.0));
+        let saved = c.get("result").zip(threshold);
+        let result = saved.map(|(r, threshold)| rebuild(&name, r, threshold));
         let result = result
             .transpose()
             .map_err(|why| bad(format!("command {}: {why}", i + 1)))?;

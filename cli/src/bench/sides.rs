@@ -6,9 +6,12 @@
 
 use std::fmt::Write;
 
-use picollo_bench::{compare, judge_builds, median_round, Bench, BenchResult, Comparison};
+use picollo_bench::{
+    compare, judge_apart_builds, judge_builds, median_round, Bench, BenchResult, Comparison,
+};
 
-use super::{BenchArgs, Measurement};
+use super::saved::{Baseline, Saved};
+use super::{Against, BenchArgs, Measurement};
 use crate::error::Failure;
 
 /// One side: its name, and its builds' pooled result (`None` when a build failed).
@@ -26,13 +29,47 @@ pub fn check(args: &BenchArgs) -> Result<(), Failure> {
              each side the same number of builds)"
         )));
     }
-    if k > 1 && args.baseline.is_some() {
-        return Err(Failure::usage(
-            "--builds with --baseline: a baseline of several builds a side cannot be judged \
-             yet; gate each build's command, or compare both commits' builds in one run",
-        ));
-    }
     Ok(())
+}
+
+/// `saved` (read from `path`), when it was saved with this run's `--builds`.
+pub fn same_builds(saved: Baseline, path: &str, args: &BenchArgs) -> Result<Baseline, Failure> {
+    match saved.builds == args.builds as usize {
+        true => Ok(saved),
+        false => Err(Failure::usage(format!(
+            "{path} was saved with --builds {} and this run has --builds {}: sides of other \
+             builds do not compare (save again, or give the same --builds)",
+            saved.builds, args.builds
+        ))),
+    }
+}
+
+/// Each measured side against its saved side (the same position), where every build of
+/// both was measured: the rounds pooled for the table, the verdict judged on runs apart
+/// with builds as the unit.
+pub fn against_saved(
+    measured: &[Measurement],
+    saved: &[Saved],
+    k: usize,
+) -> Vec<(Against, Comparison)> {
+    let new_sides = sides(measured, k);
+    let pairs = new_sides.iter().zip(saved.chunks(k)).enumerate();
+    let compared = pairs.filter_map(|(s, (new, old))| {
+        let b = new.result.as_ref()?;
+        let old_results: Option<Vec<&BenchResult>> =
+            old.iter().map(|x| x.result.as_ref()).collect();
+        let a = pooled(&format!("saved side {}", s + 1), &old_results?);
+        let mut c = compare(&a, b);
+        let runs: Vec<Vec<f64>> = old.iter().map(|x| x.runs_apart.clone()).collect();
+        let builds = &measured[s * k..(s + 1) * k];
+        let medians: Vec<f64> = builds
+            .iter()
+            .filter_map(|m| m.result().map(median_round))
+            .collect();
+        judge_apart_builds(&mut c, &runs, &medians);
+        Some((Against::SavedSide(s), c))
+    });
+    compared.collect()
 }
 
 /// The sides of `measured`, `k` builds each.
