@@ -33,6 +33,7 @@ mod conditions;
 pub mod counters;
 mod error;
 mod meter;
+pub mod offsets;
 mod report;
 mod result;
 mod rounds;
@@ -102,6 +103,7 @@ pub struct Bench {
     rounds: Option<usize>,
     threshold: f64,
     seed: Option<u64>,
+    random_offsets: bool,
 }
 
 /// The most samples a run takes unless set: enough that the time budget, not the count,
@@ -135,6 +137,7 @@ impl Bench {
             rounds: None,
             threshold: DEFAULT_THRESHOLD,
             seed: None,
+            random_offsets: true,
         }
     }
 
@@ -174,6 +177,10 @@ impl Bench {
         fn with_seed(seed: u64) => seed = Some(seed);
         /// The histograms' relative error (as [`picollo::Config::with_relative_error`]).
         fn with_relative_error(relative_error: f64) => relative_error = relative_error;
+        /// Whether each slot of an interleaved comparison runs at a random stack depth and
+        /// with a random heap block held ([`offsets`]; default on): `false` keeps one
+        /// placement for the whole comparison.
+        fn with_random_offsets(on: bool) => random_offsets = on;
     }
 
     /// The rounds of an interleaved comparison.

@@ -7,6 +7,7 @@ use std::vec;
 use std::vec::Vec;
 
 use super::meter::{Measured, Meter};
+use super::offsets::Offsets;
 use super::result::{BenchResult, Parts};
 use super::samples::Samples;
 use super::{Bench, BenchError};
@@ -245,23 +246,28 @@ fn slot<M: Meter + ?Sized>(
     side: &mut Work<'_>,
     s: &mut Samples,
     (quota, budget): (usize, Duration),
-    (t0, first): (Instant, bool),
+    (t0, first, offsets): (Instant, bool, Offsets),
 ) -> Result<(), BenchError> {
     let mut out = vec![Measured::default(); side.overhead.len()];
     let start = Instant::now();
     s.open_round((start - t0).as_secs_f64(), first);
-    for n in 0..quota.max(1) {
-        if n >= 1 && start.elapsed() >= budget {
-            break;
+    let batches = || {
+        for n in 0..quota.max(1) {
+            if n >= 1 && start.elapsed() >= budget {
+                break;
+            }
+            side.record(meter, s, &mut out)?;
         }
-        side.record(meter, s, &mut out)?;
-    }
+        Ok::<(), BenchError>(())
+    };
+    offsets.apply(batches)?;
     s.close_round(t0.elapsed().as_secs_f64());
     Ok(())
 }
 
 /// The rounds of an interleaved comparison: in each, both sides back to back in an order
-/// drawn by `rng`, each for its share of the samples and the time budget.
+/// drawn by `rng`, each for its share of the samples and the time budget, each slot at
+/// stack and heap offsets of its own (unless the bench keeps them fixed).
 fn rounds<M: Meter + ?Sized>(
     bench: &Bench,
     meter: &mut M,
@@ -273,14 +279,19 @@ fn rounds<M: Meter + ?Sized>(
     let r = bench.rounds_of_comparison();
     let share = (bench.samples.div_ceil(r), bench.budget / (2 * r as u32));
     let t0 = Instant::now();
+    let draw = |rng: &mut XorShift64| match bench.random_offsets {
+        true => Offsets::draw(rng),
+        false => Offsets::default(),
+    };
     for _ in 0..r {
         let a_first = rng.next() & 1 == 0;
+        let (oa, ob) = (draw(rng), draw(rng));
         if a_first {
-            slot(meter, a, &mut sa, share, (t0, true))?;
+            slot(meter, a, &mut sa, share, (t0, true, oa))?;
         }
-        slot(meter, b, &mut sb, share, (t0, !a_first))?;
+        slot(meter, b, &mut sb, share, (t0, !a_first, ob))?;
         if !a_first {
-            slot(meter, a, &mut sa, share, (t0, false))?;
+            slot(meter, a, &mut sa, share, (t0, false, oa))?;
         }
     }
     Ok((sa, sb))
