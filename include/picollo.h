@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 14
+#define PICOLLO_ABI_VERSION_MINOR 15
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -125,6 +125,9 @@ enum picollo_bench_verdict
   PICOLLO_BENCH_VERDICT_WITHIN_NOISE = 3,
   // Too few rounds for a 99 % verdict: 8 interleaved, 5 a side measured apart (ABI 1.13).
   PICOLLO_BENCH_VERDICT_NOT_ENOUGH_ROUNDS = 4,
+  // Measured apart (not interleaved) without at least 2 runs apart to give the spread
+  // between runs: no verdict at 99 % (`picollo_bench_judge_apart`; ABI 1.15).
+  PICOLLO_BENCH_VERDICT_NOT_ENOUGH_RUNS_APART = 5,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_verdict;
@@ -581,6 +584,10 @@ typedef struct picollo_bench_config {
   uint64_t rounds;
   // The seed of each interleaved round's order; 0: drawn from the clock. ABI 1.13.
   uint64_t seed;
+  // 0 (the default): each slot of an interleaved comparison runs at a random stack depth
+  // with a random heap block held, so that no one placement favours a side; 1: one
+  // placement for the whole comparison. ABI 1.15.
+  uint32_t fixed_offsets;
 } picollo_bench_config;
 
 // The measured work: runs `iterations` operations with the caller's `ctx`; it must not
@@ -1258,6 +1265,26 @@ picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
 picollo_status picollo_bench_compare_info(const struct picollo_bench_result *a,
                                           const struct picollo_bench_result *b,
                                           struct picollo_bench_comparison *out);
+
+// Writes the figure of result `r` as one run apart to `*out`: the median of its rounds'
+// median time per operation, in nanoseconds (NaN without rounds). Save it per run (each a
+// fresh process) for `picollo_bench_judge_apart`. Errors: NULL `r` or `out`. ABI 1.15.
+picollo_status picollo_bench_result_median_round(const struct picollo_bench_result *r, double *out);
+
+// Judges result `b` against runs measured apart: `runs_apart[0..k]` holds the
+// `picollo_bench_result_median_round` of each earlier run (e.g. saved from earlier
+// processes). B's figure against the 99 % prediction interval of theirs (Student's t on
+// the logs): the method and the `verdict: …` line into `buf`, the figures to `*out`
+// unless NULL (`rounds_a` is `k`); fewer than 2 runs: `NOT_ENOUGH_RUNS_APART`. Errors:
+// NULL `b`, or `runs_apart` with `k` > 0; `INVALID_ARGUMENT` for a run apart that is not
+// a positive finite time; `STRUCT_SIZE`; `BUFFER_TOO_SMALL` (`*out` unwritten). ABI 1.15.
+picollo_status picollo_bench_judge_apart(const struct picollo_bench_result *b,
+                                         const double *runs_apart,
+                                         size_t k,
+                                         char *buf,
+                                         size_t len,
+                                         size_t *needed,
+                                         struct picollo_bench_comparison *out);
 
 // Returns the message of the last failed call on this thread ("" if none): never NULL, owned
 // by the library, valid until the next Picollo call on this thread.

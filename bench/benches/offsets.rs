@@ -52,7 +52,10 @@ fn series(trials: usize, budget: f64, on: bool) -> Vec<Comparison> {
 /// Verdicts other than `no difference`, the standard deviation of the estimates and the
 /// median noise floor.
 fn figures(c: &[Comparison]) -> (usize, f64, f64) {
-    let wrong = c.iter().filter(|c| c.verdict != Verdict::NoDifference).count();
+    let wrong = c
+        .iter()
+        .filter(|c| c.verdict != Verdict::NoDifference)
+        .count();
     let est: Vec<f64> = c.iter().map(|c| c.change.estimate).collect();
     let mean = est.iter().sum::<f64>() / est.len() as f64;
     let var = est.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (est.len() - 1) as f64;

@@ -1,7 +1,8 @@
 //! How often the harness's verdicts are right on this machine: interleaved comparisons of
 //! an operation with itself (A/A: every verdict but `no difference` is false), and of an
 //! operation with one doing 5 % and 2 % more work (each should be `slower`), all within the
-//! default budget; then A/A comparisons of two runs measured apart, each with that budget.
+//! default budget; then A/A comparisons of runs measured apart, each judged on five earlier
+//! runs apart (as a saved baseline), each with that budget.
 //! Figures, not assertions.
 //!
 //! `cargo bench -p picollo-bench --bench verdicts` (`PICOLLO_VERDICT_TRIALS`, default 20,
@@ -16,7 +17,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use picollo_bench::{compare, Bench, Comparison, Verdict};
+use picollo_bench::{compare, judge_apart, median_round, Bench, Comparison, Verdict};
 
 /// `n` dependent multiplies continuing from `x` (the chain's latency is the cost).
 #[inline(never)]
@@ -58,7 +59,9 @@ fn series(bench: &Bench, trials: usize, n_a: u64, n_b: u64) -> (Vec<Verdict>, Ve
     (runs.into_iter().map(|c| c.verdict).collect(), floors)
 }
 
-/// `pairs` comparisons of two runs of `chain(n)` measured one after the other.
+/// `pairs` runs of `chain(n)`, each judged on runs apart against five earlier runs of it
+/// (as a saved baseline is): a run measured apart never gets a verdict from its rounds
+/// alone.
 fn apart(bench: &Bench, pairs: usize, n: u64) -> Vec<Verdict> {
     let run = || {
         let mut x = 1u64;
@@ -66,9 +69,12 @@ fn apart(bench: &Bench, pairs: usize, n: u64) -> Vec<Verdict> {
             .run(|| x = chain(x, black_box(n)))
             .expect("the run runs")
     };
+    let saved: Vec<_> = (0..5).map(|_| run()).collect();
+    let medians: Vec<f64> = saved.iter().map(median_round).collect();
     let verdicts = (0..pairs).map(|_| {
-        let (a, b) = (run(), run());
-        let c = compare(&a, &b);
+        let b = run();
+        let mut c = compare(&saved[0], &b);
+        judge_apart(&mut c, &medians, median_round(&b));
         let mut line = String::new();
         let _ = c.write_verdict(&mut line);
         println!("  {line}");
@@ -95,7 +101,7 @@ fn main() {
     let (five, _) = series(&bench, trials, n, n * 105 / 100);
     println!("2 %: chain({n}) against chain({})", n * 102 / 100);
     let (two, _) = series(&bench, trials, n, n * 102 / 100);
-    println!("apart: two runs of chain({n}), one after the other");
+    println!("apart: runs of chain({n}) judged against five runs apart");
     let apart = apart(&bench, pairs, n);
     floors.sort_by(f64::total_cmp);
     let slower = |v: &Verdict| matches!(v, Verdict::Slower(_));

@@ -34,8 +34,9 @@ pub enum Verdict {
     NoDifference,
     /// The rounds are too few for a 99 % interval (8 paired, 5 a side measured apart).
     NotEnoughRounds,
-    /// Results measured apart whose baseline holds fewer than two runs apart: the spread
-    /// between runs is unknown ([`crate::judge_apart`]).
+    /// Results measured apart (not interleaved) without at least two runs apart to give
+    /// the spread between runs ([`crate::judge_apart`]): the rounds of two runs do not
+    /// hold what changes between them, so no verdict at 99 %.
     NotEnoughRunsApart,
 }
 
@@ -299,7 +300,10 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
         ratio: 1.0 + change.estimate / 100.0,
         noise_floor: change.half_width(),
         threshold: a.threshold,
-        verdict: Verdict::of(&change, a.threshold),
+        verdict: match (design, Verdict::of(&change, a.threshold)) {
+            (Design::Unpaired, v) if v != Verdict::NotEnoughRounds => Verdict::NotEnoughRunsApart,
+            (_, v) => v,
+        },
         warnings: drift_warnings(a, b, design),
         change,
         apart: None,

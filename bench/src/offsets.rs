@@ -82,7 +82,9 @@ mod tests {
         let mut rng = XorShift64::new(3);
         let draws: Vec<Offsets> = (0..100).map(|_| Offsets::draw(&mut rng)).collect();
         assert!(draws.iter().all(|o| (o.frames as u64) < STACK_FRAMES));
-        assert!(draws.iter().all(|o| (o.heap as u64) < HEAP_SPAN && o.heap % 16 == 0));
+        assert!(draws
+            .iter()
+            .all(|o| (o.heap as u64) < HEAP_SPAN && o.heap % 16 == 0));
         let frames: std::collections::BTreeSet<usize> = draws.iter().map(|o| o.frames).collect();
         assert!(frames.len() > 50);
     }

@@ -439,13 +439,23 @@ impl Comparison {
                 rounds_needed(Design::Paired),
                 rounds_needed(Design::Unpaired)
             ),
-            Verdict::NotEnoughRunsApart => write!(
-                w,
-                "verdict: not enough runs apart to judge {b} against {a}: the baseline holds \
-                 {} and the spread between runs needs {}",
-                self.apart.as_ref().map_or(0, |x| x.runs),
-                crate::RUNS_APART_NEEDED
-            ),
+            Verdict::NotEnoughRunsApart => match &self.apart {
+                Some(apart) => write!(
+                    w,
+                    "verdict: not enough runs apart to judge {b} against {a}: the baseline \
+                     holds {} and the spread between runs needs {}",
+                    apart.runs,
+                    crate::RUNS_APART_NEEDED
+                ),
+                None => write!(
+                    w,
+                    "verdict: not enough runs apart to judge {b} against {a}: measured apart, \
+                     {:+.2} % {} within their rounds, which do not hold what changes between \
+                     runs; interleave them, or judge on runs apart",
+                    c.estimate,
+                    interval(c.low, c.high)
+                ),
+            },
         }
     }
 

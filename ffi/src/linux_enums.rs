@@ -188,4 +188,7 @@ pub enum picollo_bench_verdict {
     WithinNoise = 3,
     /// Too few rounds for a 99 % verdict: 8 interleaved, 5 a side measured apart (ABI 1.13).
     NotEnoughRounds = 4,
+    /// Measured apart (not interleaved) without at least 2 runs apart to give the spread
+    /// between runs: no verdict at 99 % (`picollo_bench_judge_apart`; ABI 1.15).
+    NotEnoughRunsApart = 5,
 }

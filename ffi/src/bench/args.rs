@@ -55,12 +55,17 @@ pub struct picollo_bench_config {
     pub rounds: u64,
     /// The seed of each interleaved round's order; 0: drawn from the clock. ABI 1.13.
     pub seed: u64,
+    /// 0 (the default): each slot of an interleaved comparison runs at a random stack depth
+    /// with a random heap block held, so that no one placement favours a side; 1: one
+    /// placement for the whole comparison. ABI 1.15.
+    pub fixed_offsets: u32,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
 // which take every bit pattern (the pointers are checked when read). ABI 1.9 ended the
-// struct before `baseline`, ABI 1.10 to 1.12 before `threshold`.
-crate::args::struct_sized!(picollo_bench_config, older: [baseline, threshold]);
+// struct before `baseline`, ABI 1.10 to 1.12 before `threshold`, ABI 1.13 and 1.14 before
+// `fixed_offsets`.
+crate::args::struct_sized!(picollo_bench_config, older: [baseline, threshold, fixed_offsets]);
 
 /// Returns the default config: no name, the default counters, samples for 5 s, an
 /// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
@@ -154,7 +159,8 @@ pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure
     if flag(c.set_nice, "config->set_nice")? {
         b = b.with_nice(c.nice);
     }
-    Ok(rounds_of(b, c))
+    let fixed = flag(c.fixed_offsets, "config->fixed_offsets")?;
+    Ok(rounds_of(b.with_random_offsets(!fixed), c))
 }
 
 /// `b` with the config's rounds, threshold and seed (0: the defaults; a negative

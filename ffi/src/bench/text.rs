@@ -1,15 +1,15 @@
 //! Text of benchmark results into caller buffers (`picollo_bench_result_text`, by a
 //! `picollo_bench_format`) and the comparison of two results with its verdict
-//! (`picollo_bench_compare`).
+//! (`picollo_bench_compare`), and a result judged on runs apart (`picollo_bench_judge_apart`).
 #![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 use std::fmt::Write;
 
 use picollo_bench::shift::Design;
-use picollo_bench::{compare, Comparison, Verdict};
+use picollo_bench::{compare, judge_apart, median_round, BenchResult, Comparison, Verdict, SCALE};
 
-use crate::args::{out, query, sized_out};
+use crate::args::{out, query, sized_out, try_slice};
 use crate::bench::args::picollo_bench_result;
 use crate::bench::BenchRun;
 use crate::boundary::boundary;
@@ -43,10 +43,8 @@ impl From<Verdict> for picollo_bench_verdict {
             Verdict::Faster(_) => picollo_bench_verdict::Faster,
             Verdict::Slower(_) => picollo_bench_verdict::Slower,
             Verdict::WithinNoise(_) => picollo_bench_verdict::WithinNoise,
-            // Only the CLI's saved baselines judge on runs apart.
-            Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart => {
-                picollo_bench_verdict::NotEnoughRounds
-            }
+            Verdict::NotEnoughRounds => picollo_bench_verdict::NotEnoughRounds,
+            Verdict::NotEnoughRunsApart => picollo_bench_verdict::NotEnoughRunsApart,
         }
     }
 }
@@ -156,4 +154,66 @@ pub unsafe extern "C" fn picollo_bench_compare_info(
         let c = compare(&a.result, &b.result);
         out!(out, comparison_info(&c, struct_size))
     })
+}
+
+/// Writes the figure of result `r` as one run apart to `*out`: the median of its rounds'
+/// median time per operation, in nanoseconds (NaN without rounds). Save it per run (each a
+/// fresh process) for `picollo_bench_judge_apart`. Errors: NULL `r` or `out`. ABI 1.15.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_median_round(
+    r: *const picollo_bench_result,
+    out: *mut f64,
+) -> picollo_status {
+    query!(r, |r| median_round(&r.result) / SCALE as f64 => out)
+}
+
+/// Judges result `b` against runs measured apart: `runs_apart[0..k]` holds the
+/// `picollo_bench_result_median_round` of each earlier run (e.g. saved from earlier
+/// processes). B's figure against the 99 % prediction interval of theirs (Student's t on
+/// the logs): the method and the `verdict: …` line into `buf`, the figures to `*out`
+/// unless NULL (`rounds_a` is `k`); fewer than 2 runs: `NOT_ENOUGH_RUNS_APART`. Errors:
+/// NULL `b`, or `runs_apart` with `k` > 0; `INVALID_ARGUMENT` for a run apart that is not
+/// a positive finite time; `STRUCT_SIZE`; `BUFFER_TOO_SMALL` (`*out` unwritten). ABI 1.15.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_judge_apart(
+    b: *const picollo_bench_result,
+    runs_apart: *const f64,
+    k: usize,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+    out: *mut picollo_bench_comparison,
+) -> picollo_status {
+    boundary!({
+        let b = try_ref!(b)?;
+        let runs = try_slice!(runs_apart, k)?;
+        if let Some(bad) = runs.iter().find(|m| !(m.is_finite() && **m > 0.0)) {
+            return Err(Failure::invalid(format_args!(
+                "runs_apart holds {bad}: each must be a positive finite time in nanoseconds"
+            )));
+        }
+        let c = judged_apart(&b.result, runs);
+        let text = rendered(|w| {
+            c.write_method(w)?;
+            w.write_str("\n")?;
+            c.write_verdict(w)?;
+            w.write_str("\n")
+        });
+        write_text!(&text.map_err(fmt_internal)?, buf, len, needed)?;
+        if out.is_null() {
+            return Ok(());
+        }
+        let (out, struct_size) = sized_out!(out)?;
+        out!(out, comparison_info(&c, struct_size))
+    })
+}
+
+/// `b` judged against runs apart given in nanoseconds.
+fn judged_apart(b: &BenchResult, runs: &[f64]) -> Comparison {
+    let mut c = compare(b, b);
+    c.a = "the runs apart".into();
+    c.rounds.0 = runs.len();
+    let saved: Vec<f64> = runs.iter().map(|m| m * SCALE as f64).collect();
+    judge_apart(&mut c, &saved, median_round(b));
+    c
 }
