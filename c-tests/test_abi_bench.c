@@ -2,9 +2,11 @@
  * test_abi_bench.c: the benchmark harness (picollo_bench_*) with a real callback, a busy
  * loop of a given length: time only and with the software counter task-clock (skipped,
  * saying why, where the machine refuses it), the borrowed histograms read through the
- * picollo_histogram_* queries, every text form, and the comparison of a 2x longer loop,
- * whose verdict must be "slower", measured apart and interleaved (picollo_bench_compare_run),
- * with the figures of picollo_bench_compare_info; A/A comparisons of one loop with itself.
+ * picollo_histogram_* queries, every text form, and the comparison of a 2x longer loop:
+ * measured apart, its rounds' interval above 0 and no verdict (not enough runs apart);
+ * judged on runs apart (picollo_bench_judge_apart) and interleaved
+ * (picollo_bench_compare_run), "slower", with the figures of picollo_bench_compare_info;
+ * A/A comparisons of one loop with itself, with the random offsets on and off.
  */
 #include <math.h>
 #include <stddef.h>
@@ -177,21 +179,69 @@ static void test_compare(const picollo_bench_result *a, const picollo_bench_resu
            PICOLLO_STATUS_OK);
     last = strstr(text, "verdict: ");
     CHECKF(last != NULL, "%s", text);
-    if (timing_checked()) {
-        CHECKF(verdict == PICOLLO_BENCH_VERDICT_SLOWER, "verdict %u\n%s", (unsigned)verdict,
-               text);
-        /* Loose bounds: the verdict is the claim; under the sanitizers on a loaded 2-core
-         * machine one run read 1.289 for twice the loop. */
-        CHECKF(ratio > 1.15 && ratio < 5.0, "ratio of medians %.3f", ratio);
-        CHECKF(last && strncmp(last, "verdict: loop 4000 is slower than loop 2000 by ", 47) == 0,
-               "%s", text);
+    /* Two runs measured apart: their rounds do not hold what changes between runs, so no
+     * verdict, whatever the change. */
+    CHECKF(verdict == PICOLLO_BENCH_VERDICT_NOT_ENOUGH_RUNS_APART, "verdict %u\n%s",
+           (unsigned)verdict, text);
+    {
+        const char *line = "verdict: not enough runs apart to judge loop 4000 against loop 2000: "
+                           "measured apart, +";
+        CHECKF(last && strncmp(last, line, strlen(line)) == 0, "%s", text);
     }
-    /* A result against itself: no difference, a ratio of 1; outputs may be NULL. */
+    if (timing_checked()) {
+        /* Loose bounds: under the sanitizers on a loaded 2-core machine one run read 1.289
+         * for twice the loop. */
+        CHECKF(ratio > 1.15 && ratio < 5.0, "ratio of medians %.3f", ratio);
+    }
+    /* A result against itself (one measurement, its rounds paired with themselves): no
+     * difference, a ratio of 1; outputs may be NULL. */
     EXPECT(picollo_bench_compare(a, a, text, sizeof text, NULL, &verdict, NULL), PICOLLO_STATUS_OK);
     CHECK(verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE);
     CHECK(strstr(text, "verdict: no difference between loop 2000 and loop 2000") != NULL);
     EXPECT(picollo_bench_compare(a, a, text, sizeof text, NULL, NULL, &ratio), PICOLLO_STATUS_OK);
     CHECK(ratio == 1.0);
+}
+
+/* Judged on runs apart: the 2x loop against three runs apart of the short one is slower,
+ * and the short one against runs of the long one faster; one run apart gives no verdict; the
+ * figures say the runs apart were the unit. */
+static void test_judge_apart(const picollo_bench_result *a, const picollo_bench_result *b)
+{
+    char text[8192];
+    picollo_bench_comparison info;
+    double ma = 0.0, mb = 0.0, runs[3];
+    size_t needed = 0;
+    EXPECT(picollo_bench_result_median_round(a, &ma), PICOLLO_STATUS_OK);
+    EXPECT(picollo_bench_result_median_round(b, &mb), PICOLLO_STATUS_OK);
+    CHECKF(ma > 0.0 && mb > ma, "median rounds %.1f ns, %.1f ns", ma, mb);
+    /* Three runs apart 1 % around A's figure: B is judged against their spread. */
+    runs[0] = ma * 0.99;
+    runs[1] = ma;
+    runs[2] = ma * 1.01;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    EXPECT(picollo_bench_judge_apart(b, runs, 3, NULL, 0, &needed, &info),
+           PICOLLO_STATUS_BUFFER_TOO_SMALL);
+    CHECK(info.verdict == 0 && info.rounds_a == 0); /* unwritten */
+    CHECKF(needed > 0 && needed < sizeof text, "needed %zu", needed);
+    EXPECT(picollo_bench_judge_apart(b, runs, 3, text, sizeof text, NULL, &info),
+           PICOLLO_STATUS_OK);
+    CHECKF(strstr(text, "Method: runs apart as the unit") != NULL, "%s", text);
+    CHECK(info.rounds_a == 3 && info.paired == 0);
+    if (timing_checked()) {
+        CHECKF(info.verdict == PICOLLO_BENCH_VERDICT_SLOWER && info.change_low > 0.0,
+               "verdict %u\n%s", (unsigned)info.verdict, text);
+        CHECKF(strstr(text, "verdict: loop 4000 is slower than the runs apart by ") != NULL, "%s",
+               text);
+    }
+    /* One run apart: the spread between runs is unknown. NULL `out` is fine. */
+    EXPECT(picollo_bench_judge_apart(b, runs, 1, text, sizeof text, NULL, NULL), PICOLLO_STATUS_OK);
+    CHECKF(strstr(text, "verdict: not enough runs apart to judge loop 4000 against the runs "
+                        "apart: the baseline holds 1") != NULL, "%s", text);
+    EXPECT(picollo_bench_judge_apart(b, runs, 2, text, sizeof text, NULL, &info), PICOLLO_STATUS_OK);
+    CHECK(info.verdict != PICOLLO_BENCH_VERDICT_NOT_ENOUGH_RUNS_APART);
+    EXPECT(picollo_bench_judge_apart(b, NULL, 0, text, sizeof text, NULL, &info), PICOLLO_STATUS_OK);
+    CHECK(info.verdict == PICOLLO_BENCH_VERDICT_NOT_ENOUGH_RUNS_APART);
 }
 
 /* `config.baseline`: B's run with A's medians subtracted says so, and its median drops by
@@ -275,10 +325,14 @@ static void test_bad_settings(void)
 
 /* An interleaved comparison of loops of `length_a` and `length_b` adds, `rounds` rounds
  * (time only); its figures in `*info`; both results freed. */
+/* `picollo_bench_config.fixed_offsets` of the next compare_loops. */
+static uint32_t offsets_fixed;
+
 static picollo_status compare_loops(uint64_t length_a, uint64_t length_b, uint64_t rounds,
                                     picollo_bench_comparison *info, char *text, size_t size)
 {
     picollo_bench_config c = short_config(NULL, "");
+    c.fixed_offsets = offsets_fixed;
     spin sa = {length_a, 0, 0, 0, 0}, sb = {length_b, 0, 0, 0, 0};
     picollo_bench_result *a = NULL, *b = NULL;
     picollo_status st;
@@ -327,8 +381,9 @@ static void test_compare_run(void)
     }
 }
 
-/* A/A: ten interleaved comparisons of one loop with itself; at most one verdict may call a
- * difference that matters (a 99 % interval misses 0 about once in 100). */
+/* A/A: ten interleaved comparisons of one loop with itself, every other one with one
+ * placement kept (fixed_offsets); at most one verdict may call a difference that matters (a
+ * 99 % interval misses 0 about once in 100). */
 static void test_compare_run_a_a(void)
 {
     char text[16384];
@@ -338,7 +393,9 @@ static void test_compare_run_a_a(void)
         return;
     }
     for (i = 0; i < 10; i++) {
+        offsets_fixed = (uint32_t)(i & 1);
         if (!EXPECT(compare_loops(2000, 2000, 10, &info, text, sizeof text), PICOLLO_STATUS_OK)) {
+            offsets_fixed = 0;
             return;
         }
         if (info.verdict == PICOLLO_BENCH_VERDICT_FASTER ||
@@ -347,6 +404,7 @@ static void test_compare_run_a_a(void)
             printf("bench A/A: %s\n", strstr(text, "verdict: "));
         }
     }
+    offsets_fixed = 0;
     CHECKF(wrong <= 1, "%d of 10 A/A comparisons called a difference", wrong);
 }
 
@@ -362,6 +420,7 @@ void test_bench(void)
     }
     if (a && b) {
         test_compare(a, b);
+        test_judge_apart(a, b);
         test_baseline(a, b);
     }
     picollo_bench_result_free(a);

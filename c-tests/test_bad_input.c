@@ -2750,6 +2750,78 @@ static picollo_status bench_pair_size_between(void)
     c.struct_size = (uint32_t)offsetof(picollo_bench_config, rounds);
     return bench_pair_with(c, NULL);
 }
+static picollo_status bench_pair_size_1_14(void)
+{
+    picollo_bench_config c = bench_config();
+    c.struct_size = (uint32_t)offsetof(picollo_bench_config, fixed_offsets);
+    return bench_pair_with(c, NULL);
+}
+static picollo_status bench_pair_fixed_offsets_2(void)
+{
+    picollo_bench_config c = bench_config();
+    c.fixed_offsets = 2;
+    return bench_pair_with(c, NULL);
+}
+static picollo_status bench_median_round_ok(void)
+{
+    double m = 0.0;
+    picollo_status st = picollo_bench_result_median_round(br, &m);
+    CHECK(m >= 0.0); /* an empty callback's rounds may read 0 ns; never NaN */
+    return st;
+}
+static picollo_status bench_median_round_null_r(void)
+{
+    double m;
+    return picollo_bench_result_median_round(NULL, &m);
+}
+static picollo_status bench_median_round_null_out(void)
+{
+    return picollo_bench_result_median_round(br, NULL);
+}
+static picollo_status bench_judge_apart_ok(void)
+{
+    const double runs[3] = {1000.0, 1010.0, 990.0};
+    char buf[4096];
+    return picollo_bench_judge_apart(br, runs, 3, buf, sizeof buf, NULL, NULL);
+}
+static picollo_status bench_judge_apart_null_b(void)
+{
+    const double runs[2] = {1000.0, 1010.0};
+    char buf[4096];
+    return picollo_bench_judge_apart(NULL, runs, 2, buf, sizeof buf, NULL, NULL);
+}
+static picollo_status bench_judge_apart_null_runs(void)
+{
+    char buf[4096];
+    return picollo_bench_judge_apart(br, NULL, 2, buf, sizeof buf, NULL, NULL);
+}
+static picollo_status bench_judge_apart_zero_run(void)
+{
+    const double runs[2] = {1000.0, 0.0};
+    char buf[4096];
+    return picollo_bench_judge_apart(br, runs, 2, buf, sizeof buf, NULL, NULL);
+}
+static picollo_status bench_judge_apart_nan_run(void)
+{
+    const double runs[2] = {NAN, 1000.0};
+    char buf[4096];
+    return picollo_bench_judge_apart(br, runs, 2, buf, sizeof buf, NULL, NULL);
+}
+static picollo_status bench_judge_apart_small_buf(void)
+{
+    const double runs[2] = {1000.0, 1010.0};
+    char buf[8];
+    return picollo_bench_judge_apart(br, runs, 2, buf, sizeof buf, NULL, NULL);
+}
+static picollo_status bench_judge_apart_small_struct(void)
+{
+    const double runs[2] = {1000.0, 1010.0};
+    char buf[4096];
+    picollo_bench_comparison info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = 8;
+    return picollo_bench_judge_apart(br, runs, 2, buf, sizeof buf, NULL, &info);
+}
 /* A comparison struct of `struct_size` with a verdict of 77 (any output overwrites it). */
 static picollo_bench_comparison comparison_of_size(size_t struct_size)
 {
@@ -2781,7 +2853,8 @@ static picollo_status bench_info_ok(void)
 {
     picollo_bench_comparison info = comparison_of_size(sizeof info);
     picollo_status st = picollo_bench_compare_info(br, br, &info);
-    CHECK(info.struct_size == sizeof info && info.paired == 0 && info.ratio == 1.0);
+    /* A result against itself is one measurement, paired with itself. */
+    CHECK(info.struct_size == sizeof info && info.paired == 1 && info.ratio == 1.0);
     CHECK(info.verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE);
     return st;
 }
@@ -3899,6 +3972,18 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare_run, bench_pair_threshold_minus_inf, INVAL, "threshold"),
     ROW(picollo_bench_compare_run, bench_pair_size_1_10, OK, NULL),
     ROW(picollo_bench_compare_run, bench_pair_size_between, SIZE, "picollo_bench_config_default"),
+    ROW(picollo_bench_compare_run, bench_pair_size_1_14, OK, NULL),
+    ROW(picollo_bench_compare_run, bench_pair_fixed_offsets_2, INVAL, "fixed_offsets"),
+    ROW(picollo_bench_result_median_round, bench_median_round_ok, OK, NULL),
+    ROW(picollo_bench_result_median_round, bench_median_round_null_r, NULLP, "`r`"),
+    ROW(picollo_bench_result_median_round, bench_median_round_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_ok, OK, NULL),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_null_b, NULLP, "`b`"),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_null_runs, NULLP, "runs_apart"),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_zero_run, INVAL, "runs_apart holds 0"),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_nan_run, INVAL, "runs_apart holds NaN"),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_small_buf, SMALL, NULL),
+    ROW(picollo_bench_judge_apart, bench_judge_apart_small_struct, SIZE, "picollo_bench_comparison"),
     ROW(picollo_bench_compare_info, bench_info_null_a, NULLP, "`a`"),
     ROW(picollo_bench_compare_info, bench_info_null_b, NULLP, "`b`"),
     ROW(picollo_bench_compare_info, bench_info_null_out, NULLP, "`out`"),

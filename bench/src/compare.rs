@@ -161,7 +161,8 @@ impl Interleaved {
 
 /// Paired when both results come from one interleaved comparison.
 fn design_of(a: &BenchResult, b: &BenchResult) -> Design {
-    let paired = a.pairing.is_some() && a.pairing == b.pairing;
+    // A result against itself is one measurement: its rounds pair with themselves.
+    let paired = core::ptr::eq(a, b) || (a.pairing.is_some() && a.pairing == b.pairing);
     match paired && a.rounds.len() == b.rounds.len() {
         true => Design::Paired,
         false => Design::Unpaired,

@@ -211,6 +211,7 @@ pub unsafe extern "C" fn picollo_bench_judge_apart(
 /// `b` judged against runs apart given in nanoseconds.
 fn judged_apart(b: &BenchResult, runs: &[f64]) -> Comparison {
     let mut c = compare(b, b);
+    c.design = Design::Unpaired;
     c.a = "the runs apart".into();
     c.rounds.0 = runs.len();
     let saved: Vec<f64> = runs.iter().map(|m| m * SCALE as f64).collect();
