@@ -10,7 +10,8 @@ int main(void)
     printf("perf struct sizes: config=%zu reading=%zu delta=%zu values=%zu derived=%zu info=%zu "
            "scope=%zu config.relative_error@%zu values.overhead_syscall@%zu info.rdpmc@%zu "
            "scope.unit@%zu bench_config=%zu bench_config.time_budget@%zu bench_config.baseline@%zu "
-           "bench_config.seed@%zu bench_comparison=%zu bench_comparison.rounds_a@%zu\n",
+           "bench_config.seed@%zu bench_config.fixed_offsets@%zu bench_comparison=%zu "
+           "bench_comparison.rounds_a@%zu\n",
            sizeof(struct picollo_perf_config), sizeof(struct picollo_perf_reading),
            sizeof(struct picollo_perf_delta), sizeof(struct picollo_perf_counter_values),
            sizeof(struct picollo_perf_derived), sizeof(struct picollo_perf_info),
@@ -19,6 +20,7 @@ int main(void)
            offsetof(struct picollo_perf_info, rdpmc), offsetof(struct picollo_scope, unit),
            sizeof(struct picollo_bench_config), offsetof(struct picollo_bench_config, time_budget),
            offsetof(struct picollo_bench_config, baseline), offsetof(struct picollo_bench_config, seed),
+           offsetof(struct picollo_bench_config, fixed_offsets),
            sizeof(struct picollo_bench_comparison), offsetof(struct picollo_bench_comparison, rounds_a));
     return 0;
 }

@@ -1,8 +1,9 @@
 // Tests of Picollo.Bench: a busy loop measured through a delegate (the time metric, its
-// histogram, the report naming the subtracted call overhead), a loop twice as long compared
-// as slower (measured apart and interleaved), A/A interleaved comparisons, task-clock as a
-// second metric, an exception from the delegate rethrown by Run and Compare, bad options as
-// ArgumentException, the JSON and log forms, and Dispose.
+// histogram, the report naming the subtracted call overhead), a loop twice as long: measured
+// apart, not enough runs apart (its change still above 0), interleaved, slower; A/A
+// interleaved comparisons, task-clock as a second metric, an exception from the delegate
+// rethrown by Run and Compare, bad options as ArgumentException, the JSON and log forms, and
+// Dispose. Runs apart (JudgeApart, MedianRound) and RandomOffsets: BenchApartTests.cs.
 
 using System;
 using System.Linq;
@@ -71,21 +72,41 @@ static partial class PerfTests
 
     static void BenchCompareTwice()
     {
-        int slower = 0;
-        for (int trial = 0; trial < 3 && slower < 2; trial++)
+        // Two separate runs: never a verdict (their rounds do not hold what changes between
+        // runs), but the change and the rounds' interval are still there for information.
+        int above = 0;
+        for (int trial = 0; trial < 3 && above < 2; trial++)
         {
             using (BenchResult a = Bench.Run(() => Spin(8), Quick("spin8")))
             using (BenchResult b = Bench.Run(() => Spin(16), Quick("spin16")))
             {
                 BenchComparison c = Bench.Compare(a, b);
                 string verdictLine = c.Text.TrimEnd('\n').Split('\n').Last();
-                Console.WriteLine(string.Format("bench compare trial {0}: {1}, ratio {2:F3}; {3}", trial + 1, c.Verdict, c.Ratio, verdictLine));
-                Check(verdictLine.StartsWith("verdict: "), "the comparison ends with the verdict line: " + verdictLine);
-                if (c.Verdict == BenchVerdict.Slower && c.Ratio >= 1.3 && c.Ratio <= 3.5
-                    && verdictLine.StartsWith("verdict: spin16 is slower than spin8 by ")) slower++;
+                Console.WriteLine(string.Format("bench compare trial {0}: {1}, ratio {2:F3}, change [{3:F1}, {4:F1}] %; {5}",
+                                                trial + 1, c.Verdict, c.Ratio, c.ChangeLow, c.ChangeHigh, verdictLine));
+                Check(c.Verdict == BenchVerdict.NotEnoughRunsApart && !c.Paired,
+                      "two runs measured apart are not enough runs apart: " + c.Verdict);
+                Check(verdictLine.StartsWith("verdict: not enough runs apart to judge spin16 against spin8: measured apart, "),
+                      "the comparison ends with the verdict line: " + verdictLine);
+                Check(c.ChangeLow <= c.Change && c.Change <= c.ChangeHigh && Math.Abs(c.Ratio - (1 + c.Change / 100)) < 1e-9,
+                      string.Format("the change {0} lies in the rounds' interval [{1}, {2}]", c.Change, c.ChangeLow, c.ChangeHigh));
+                if (c.ChangeLow > 0 && c.Ratio >= 1.3 && c.Ratio <= 3.5) above++;
             }
         }
-        Check(slower >= 2, "twice the loop compares Slower with a ratio in 1.3..3.5 in 2 of 3 trials: " + slower);
+        Check(above >= 2, "twice the loop measured apart: a ratio in 1.3..3.5 and the rounds' interval above 0 in 2 of 3 trials: " + above);
+        using (BenchResult a = Bench.Run(() => Spin(8), WithRounds(Quick("few8"), 4)))
+        using (BenchResult b = Bench.Run(() => Spin(16), WithRounds(Quick("few16"), 4)))
+        {
+            BenchComparison c = Bench.Compare(a, b);
+            Check(c.Verdict == BenchVerdict.NotEnoughRounds && c.RoundsA == 4 && c.RoundsB == 4,
+                  "measured apart with 4 rounds a side: not enough rounds first: " + c.Verdict + ", " + c.RoundsA + ", " + c.RoundsB);
+        }
+    }
+
+    static BenchOptions WithRounds(BenchOptions o, ulong rounds)
+    {
+        o.Rounds = rounds;
+        return o;
     }
 
     static void BenchTaskClock()
@@ -264,5 +285,6 @@ static partial class PerfTests
         Group("bench bad options", BenchBadOptions);
         Group("bench dispose", BenchDispose);
         Group("bench view keeps its result", BenchViewKeepsResult);
+        BenchApartGroups();  // BenchApartTests.cs: runs apart and random offsets
     }
 }

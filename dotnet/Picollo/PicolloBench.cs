@@ -1,6 +1,7 @@
 // Picollo.Bench for .NET: the C layer of the benchmark harness (Linux): the verdict and
 // format enums, the blittable config, BenchNative's DllImports and the result handle. The
-// API a caller uses (Bench.Run, BenchOptions, BenchResult, Bench.Compare) is in Bench/*.cs:
+// API a caller uses (Bench.Run, BenchOptions, BenchResult, Bench.Compare, Bench.JudgeApart) is
+// in Bench/*.cs:
 //
 //   using (BenchResult r = Bench.Run(() => Work(), new BenchOptions { Name = "work" }))
 //       Console.WriteLine(r.Table());
@@ -10,8 +11,9 @@ using System.Runtime.InteropServices;
 
 namespace Picollo
 {
-    /// <summary>picollo_bench_verdict: what <see cref="Bench.Compare"/> concludes about B's
-    /// time per operation against A's (99 % confidence).</summary>
+    /// <summary>picollo_bench_verdict: what <see cref="Bench.Compare"/> (or
+    /// <see cref="Bench.JudgeApart"/>) concludes about B's time per operation against A's
+    /// (99 % confidence).</summary>
     public enum BenchVerdict : uint
     {
         /// <summary>The 99 % interval of the change holds 0.</summary>
@@ -24,12 +26,20 @@ namespace Picollo
         WithinNoise = 3,
         /// <summary>Too few rounds for a 99 % verdict: 8 interleaved, 5 a side measured apart.</summary>
         NotEnoughRounds = 4,
+        /// <summary>Measured apart (two separate runs, not an interleaved comparison) without
+        /// at least 2 runs apart to give the spread between runs: no verdict at 99 % (ABI
+        /// 1.15). <see cref="Bench.Compare(BenchResult, BenchResult)"/> of two results measured
+        /// apart always gives it (unless their rounds are too few), since the rounds of one run
+        /// do not hold what changes between runs; interleave the two
+        /// (<see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/>) or judge
+        /// a run on runs apart (<see cref="Bench.JudgeApart"/>).</summary>
+        NotEnoughRunsApart = 5,
     }
 
     /// <summary>picollo_bench_format: a text form of a result.</summary>
     internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4 }
 
-    /// <summary>picollo_bench_config (104 bytes); start from <see cref="Default"/>. The
+    /// <summary>picollo_bench_config (112 bytes); start from <see cref="Default"/>. The
     /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct BenchConfig
@@ -49,6 +59,9 @@ namespace Picollo
         public double Threshold;
         public ulong Rounds;
         public ulong Seed;
+        /// <summary>0: random stack and heap offsets per slot of an interleaved comparison; 1:
+        /// one placement for the whole comparison (ABI 1.15).</summary>
+        public uint FixedOffsets;
 
         public static BenchConfig Default { get { return BenchNative.picollo_bench_config_default(); } }
     }
@@ -91,6 +104,8 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed, out BenchVerdict verdict, out double ratio);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_run(ref BenchConfig config, byte[] nameA, IntPtr workA, IntPtr ctxA, byte[] nameB, IntPtr workB, IntPtr ctxB, out BenchResultHandle a, out BenchResultHandle b);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_info(BenchResultHandle a, BenchResultHandle b, ref BenchComparisonInfo info);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_median_round(BenchResultHandle r, out double median);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_judge_apart(BenchResultHandle b, double[] runsApart, UIntPtr k, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info);
     }
 
     /// <summary>Owns a picollo_bench_result* and, through it, the histograms it lends.</summary>

@@ -13,7 +13,9 @@ namespace Picollo
 {
     /// <summary>Benchmarks a delegate on the calling thread: warm-up, batch calibration, one
     /// histogram per metric (time per operation and each counter's events per operation), the
-    /// report, and <see cref="Compare"/> for an A/B verdict (docs/benchmarks.md). Linux only.</summary>
+    /// report, <see cref="Compare"/> for an A/B verdict (interleaved) and
+    /// <see cref="JudgeApart"/> for a run against earlier runs apart (docs/benchmarks.md).
+    /// Linux only.</summary>
     public static class Bench
     {
         /// <summary>Measure <paramref name="op"/>, one call per operation. An exception from
@@ -37,7 +39,17 @@ namespace Picollo
         }
 
         /// <summary>B against A, round against round: the diff tables, the method and the
-        /// closing <c>verdict:</c> line, with the verdict, the change and its interval.</summary>
+        /// closing <c>verdict:</c> line, with the verdict, the change and its interval.
+        /// <para>Two results of an interleaved comparison are judged in pairs. Two results
+        /// measured apart (two separate <see cref="Run(Action, BenchOptions)"/>s) always give
+        /// <see cref="BenchVerdict.NotEnoughRunsApart"/> (or
+        /// <see cref="BenchVerdict.NotEnoughRounds"/> with too few rounds): the rounds of one
+        /// run do not hold what changes between runs (another process, another moment, other
+        /// code and heap placements), so no 99 % verdict can come from them. The change and
+        /// its interval are still filled, the rounds' interval, for information. To tell two
+        /// pieces of work apart, interleave them with
+        /// <see cref="Compare(Action, Action, BenchOptions, string, string)"/>; to gate a new
+        /// run against earlier ones, use <see cref="JudgeApart"/>.</para></summary>
         public static BenchComparison Compare(BenchResult a, BenchResult b)
         {
             if (a == null) throw new ArgumentNullException("a");
@@ -51,9 +63,39 @@ namespace Picollo
             return new BenchComparison(info, text, a, b);
         }
 
+        /// <summary>Judge <paramref name="result"/> against runs measured apart:
+        /// <paramref name="runsApart"/> holds the <see cref="BenchResult.MedianRound"/> (ns) of
+        /// each earlier run of the same work, e.g. saved from earlier processes. The result's
+        /// own median round is set against the 99 % prediction interval of one more run
+        /// (Student's t on the logs of the runs apart), which holds what changes between
+        /// processes and moments, not only the spread between the rounds of one run.
+        /// <para>A CI gate: save the <see cref="BenchResult.MedianRound"/> of 3 to 5 runs of the
+        /// baseline, each its own process (a fresh start moves the time more than anything
+        /// inside one process does); then measure the change in a new process and judge it
+        /// with <c>JudgeApart(run, saved)</c>: <see cref="BenchVerdict.Slower"/> fails the gate.
+        /// Fewer than 2 runs apart give <see cref="BenchVerdict.NotEnoughRunsApart"/>.</para>
+        /// <para>The comparison's <see cref="BenchComparison.Text"/> holds the method and the
+        /// <c>verdict:</c> line, which calls the baseline "the runs apart";
+        /// <see cref="BenchComparison.RoundsA"/> is the count of runs apart, and
+        /// <see cref="BenchComparison.A"/> is null. A run apart that is not a positive finite
+        /// time throws <see cref="ArgumentException"/> (PicolloArgumentException).</para></summary>
+        public static BenchComparison JudgeApart(BenchResult result, double[] runsApart)
+        {
+            if (result == null) throw new ArgumentNullException("result");
+            if (runsApart == null) throw new ArgumentNullException("runsApart");
+            var runs = (double[])runsApart.Clone();
+            var k = new UIntPtr((ulong)runs.Length);
+            var info = new BenchComparisonInfo { StructSize = (uint)Marshal.SizeOf(typeof(BenchComparisonInfo)) };
+            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_judge_apart(result.Handle, runs, k, buf, len, out needed, ref info));
+            return new BenchComparison(info, text, null, result);
+        }
+
         /// <summary>Compare <paramref name="b"/> with <paramref name="a"/> interleaved: both
         /// warm up, then every round calls both back to back in a random order; the verdict
-        /// judges the rounds' paired differences of median time. With SubtractCallOverhead an
+        /// judges the rounds' paired differences of median time. Each slot runs at a random
+        /// stack depth with a random heap block held unless
+        /// <see cref="BenchOptions.RandomOffsets"/> is false. With SubtractCallOverhead an
         /// empty delegate's medians are subtracted from both. Dispose the comparison to free
         /// its two results. Exceptions and bad options as <see cref="Run(Action, BenchOptions)"/>.</summary>
         public static BenchComparison Compare(Action a, Action b, BenchOptions options = null,

@@ -68,8 +68,9 @@ namespace Picollo
     }
 
     /// <summary>What <see cref="Bench.Compare(BenchResult, BenchResult)"/> found: B against A,
-    /// round against round (paired where the two were interleaved). Disposing it disposes
-    /// the results an interleaved comparison made.</summary>
+    /// round against round (paired where the two were interleaved), or what
+    /// <see cref="Bench.JudgeApart"/> found: B against runs apart (A null). Disposing it
+    /// disposes the results an interleaved comparison made.</summary>
     public sealed class BenchComparison : IDisposable
     {
         internal BenchComparison(BenchComparisonInfo info, string text, BenchResult a, BenchResult b)
@@ -110,7 +111,7 @@ namespace Picollo
         /// <summary>The change in percent below which a difference is within noise (0: none).</summary>
         public double Threshold { get; private set; }
 
-        /// <summary>The rounds of A.</summary>
+        /// <summary>The rounds of A (judged on runs apart: the count of runs apart).</summary>
         public ulong RoundsA { get; private set; }
 
         /// <summary>The rounds of B.</summary>
@@ -123,7 +124,8 @@ namespace Picollo
         /// warnings about the rounds and the closing <c>verdict:</c> line.</summary>
         public string Text { get; private set; }
 
-        /// <summary>A's result (an interleaved comparison's own, else the one given).</summary>
+        /// <summary>A's result (an interleaved comparison's own, else the one given; null
+        /// when judged on runs apart).</summary>
         public BenchResult A { get; private set; }
 
         /// <summary>B's result.</summary>

@@ -11,7 +11,7 @@ namespace Picollo
     /// interleaved <see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/>;
     /// null keeps the library's default (samples for 5 s, at most 1,000,000, an automatic batch, up to
     /// 1 s of warm-up, relative error 0.0001, no pinning, the priority unchanged, the default
-    /// rounds, a threshold of 1 %).</summary>
+    /// rounds, a threshold of 1 %, random offsets in an interleaved comparison).</summary>
     public sealed class BenchOptions
     {
         /// <summary>The name the report shows; null: "bench".</summary>
@@ -61,7 +61,19 @@ namespace Picollo
         /// <summary>The seed of each interleaved round's order (default: from the clock); not 0.</summary>
         public ulong? Seed { get; set; }
 
-        public BenchOptions() { SubtractCallOverhead = true; }
+        /// <summary>Each slot of an interleaved
+        /// <see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/> runs at a
+        /// random stack depth with a random heap block held (true, the default), so that no one
+        /// placement of stack frames and allocations (cache sets, alignment, 4K aliasing)
+        /// favours a side by chance; false keeps one placement for the whole comparison.
+        /// <see cref="Bench.Run(Action, BenchOptions)"/> does not use it.</summary>
+        public bool RandomOffsets { get; set; }
+
+        public BenchOptions()
+        {
+            SubtractCallOverhead = true;
+            RandomOffsets = true;
+        }
 
         /// <summary>The C config; its name and counters point into the arrays the caller pins.</summary>
         internal BenchConfig ToConfig()
@@ -82,6 +94,7 @@ namespace Picollo
                 c.Nice = Nice.Value;
                 c.SetNice = 1;
             }
+            c.FixedOffsets = RandomOffsets ? 0u : 1u;
             return WithRounds(c);
         }
 

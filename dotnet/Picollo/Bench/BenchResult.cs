@@ -49,6 +49,21 @@ namespace Picollo
         /// <summary>The name the report shows.</summary>
         public string Name { get; private set; }
 
+        /// <summary>The figure of this result as one run apart: the median of its rounds'
+        /// median time per operation, in ns (NaN without rounds). Two results measured apart
+        /// cannot be judged against each other (<see cref="BenchVerdict.NotEnoughRunsApart"/>);
+        /// a CI gate saves this figure of 3 to 5 runs, each its own process, and judges a new
+        /// run against them with <see cref="Bench.JudgeApart"/>.</summary>
+        public double MedianRound
+        {
+            get
+            {
+                double median;
+                PicolloException.Check(BenchNative.picollo_bench_result_median_round(_handle, out median));
+                return median;
+            }
+        }
+
         /// <summary>The metrics' names, in order: <c>time</c>, then the counters.</summary>
         public IReadOnlyList<string> Metrics { get { return _metrics; } }
 
