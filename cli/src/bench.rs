@@ -80,7 +80,9 @@ Builds:
   builds' mean log median against the saved runs' means; the interval adds the spread
   between runs and that between the saved builds, Welch–Satterthwaite degrees of freedom).
   Commands that do not split into sides of K, or a baseline or --append file saved with
-  another --builds, are usage errors (exit 2); a side with a failed build is not compared.
+  another --builds, are usage errors (exit 2); a baseline whose builds of one side hold
+  different counts of runs apart is a format error (exit 4); a side with a failed build is
+  not compared.
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run

@@ -112,6 +112,23 @@ fn sides_saved_apart_gate_a_later_run_of_the_same_builds() {
     let mut append = vec!["bench", "--runs", "8", "--save", b, "--append"];
     append.extend(side);
     fails(&append, None, 2, &["was saved with --builds 2"]);
+    // A file whose builds hold different runs apart is not a baseline (a format error).
+    let mut uneven = json_of(&base);
+    uneven["commands"][0]["runsApart"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    let bad = common::temp("builds-uneven.json");
+    std::fs::write(&bad, uneven.to_string()).unwrap();
+    let mut gate = vec!["bench", "--runs", "8", "--builds", "2", "--baseline"];
+    gate.push(bad.to_str().unwrap());
+    gate.extend(side);
+    fails(
+        &gate,
+        None,
+        4,
+        &["the builds of side 1 hold [2, 3] runs apart"],
+    );
 }
 
 #[test]

@@ -34,16 +34,34 @@ pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
     let commands = commands(path, &v, threshold)?;
     let builds = v.get("builds").map_or(Some(1), Value::as_u64);
     match builds {
-        Some(k) if k >= 1 && commands.len() % k as usize == 0 => Ok(Baseline {
-            commands,
-            builds: k as usize,
-        }),
+        Some(k) if k >= 1 && commands.len() % k as usize == 0 => {
+            even_runs(path, &commands, k as usize)?;
+            Ok(Baseline {
+                commands,
+                builds: k as usize,
+            })
+        }
         _ => Err(Failure::format(format!(
             "{path}: \"builds\" is {}, which does not split its {} commands into sides",
             v["builds"],
             commands.len()
         ))),
     }
+}
+
+/// Every build of a side was saved in as many runs apart (`--append` adds one to each).
+fn even_runs(path: &str, commands: &[Saved], k: usize) -> Result<(), Failure> {
+    for (s, side) in commands.chunks(k).enumerate() {
+        let runs: Vec<usize> = side.iter().map(|c| c.runs_apart.len()).collect();
+        if runs.iter().any(|&n| n != runs[0]) {
+            return Err(Failure::format(format!(
+                "{path}: the builds of side {} hold {runs:?} runs apart: every build of a side \
+                 is saved in the same runs",
+                s + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The saved commands of `v` (read from `path`), in command order.
