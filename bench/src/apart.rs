@@ -40,7 +40,7 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
         spread: f64::NAN,
     });
     if k < RUNS_APART_NEEDED || k != saved.len() || new <= 0.0 || !new.is_finite() {
-        c.verdict = Verdict::NotEnoughRunsApart;
+        unjudged(c);
         return;
     }
     let mean = logs.iter().sum::<f64>() / k as f64;
@@ -77,7 +77,7 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         .all(|b| b.len() == runs && b.iter().all(positive));
     let fresh = new.len() == k_builds && new.iter().all(positive);
     if runs < RUNS_APART_NEEDED || k_builds < 2 || !fresh || !even {
-        c.verdict = Verdict::NotEnoughRunsApart;
+        unjudged(c);
         return;
     }
     let mean = |v: &mut dyn Iterator<Item = f64>, n: usize| v.sum::<f64>() / n as f64;
@@ -113,6 +113,17 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         layout_spread: percent(w.sqrt()),
         noise_floor: percent(t * a.sqrt()),
     });
+}
+
+/// `c` without a verdict on runs apart: the change unknown (NaN), not enough runs apart.
+fn unjudged(c: &mut Comparison) {
+    c.change = Shift {
+        estimate: f64::NAN,
+        low: f64::NAN,
+        high: f64::NAN,
+    };
+    (c.ratio, c.noise_floor) = (f64::NAN, f64::NAN);
+    c.verdict = Verdict::NotEnoughRunsApart;
 }
 
 /// The change, its interval, the noise floor and the verdict of `c` from a change of `d` in

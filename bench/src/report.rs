@@ -485,7 +485,11 @@ impl Comparison {
             return write_apart_builds_method(w, (a, b), apart, builds.per_side);
         }
         if let Some(apart) = &self.apart {
-            return write_apart_method(w, (a, b), apart);
+            write_apart_method(w, (a, b), apart)?;
+            return match self.metrics.is_empty() {
+                true => Ok(()),
+                false => write!(w, " The table above compares the two runs' rounds."),
+            };
         }
         if let Some(builds) = &self.builds {
             return write_builds_method(w, (a, b), builds.per_side);
@@ -551,8 +555,8 @@ fn write_apart_builds_method(
 fn write_apart_method(w: &mut dyn Write, (a, b): (&str, &str), apart: &Apart) -> fmt::Result {
     write!(
         w,
-        "Method: runs apart as the unit: {b}'s median round time against those of the runs \
-         apart {a} was saved from ({}; their spread between runs ",
+        "Method: runs apart as the unit: {b}'s median round time against the median round \
+         times of {} runs apart of {a} (their spread between runs ",
         apart.runs
     )?;
     match apart.spread.is_finite() {
@@ -563,7 +567,7 @@ fn write_apart_method(w: &mut dyn Write, (a, b): (&str, &str), apart: &Apart) ->
         w,
         "); the 99 % prediction interval of one more run (Student's t on the log medians), \
          which holds what changes between processes and moments, not only the spread \
-         between the rounds of one run. The table above compares the two runs' rounds."
+         between the rounds of one run."
     )
 }
 

@@ -134,10 +134,14 @@ fn a_saved_baseline_gates_only_a_slower_command() {
         "command 1 is slower than its baseline: verdict: sleep 0.03 is slower than sleep 0.01 [",
     );
     assert_has(&slower.stdout, "Method: runs apart as the unit");
-    assert_has(&slower.stdout, "those of the runs apart sleep 0.01 [");
     assert_has(
         &slower.stdout,
-        "] was saved from (5; their spread between runs ",
+        "against the median round times of 5 runs apart of sleep 0.01 [",
+    );
+    assert_has(&slower.stdout, "] (their spread between runs ");
+    assert_has(
+        &slower.stdout,
+        "The table above compares the two runs' rounds.",
     );
     let faster = bench(&["--runs", "10", "--baseline", path, "sleep 0.001"]);
     assert_eq!(faster.code, Some(0), "{}", faster.stderr);

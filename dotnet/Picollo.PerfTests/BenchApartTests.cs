@@ -52,7 +52,7 @@ static partial class PerfTests
                 Console.WriteLine(string.Format("bench judge apart on {0} run(s): {1}; {2}", runs.Length, c.Verdict, line));
                 Check(c.Verdict == BenchVerdict.NotEnoughRunsApart && c.RoundsA == (ulong)runs.Length,
                       string.Format("{0} run(s) apart are not enough: {1}, rounds_a {2}", runs.Length, c.Verdict, c.RoundsA));
-                Check(line.StartsWith("verdict: not enough runs apart to judge few against the runs apart: the baseline holds "
+                Check(line.StartsWith("verdict: not enough runs apart to judge few against the baseline: the baseline holds "
                                       + runs.Length + " and "), "the verdict line: " + line);
                 Check(c.Text.StartsWith("Method: runs apart as the unit: "), "the method first: " + c.Text);
                 Check(c.A == null && ReferenceEquals(c.B, r), "A is none, B the result judged");
@@ -116,7 +116,7 @@ static partial class PerfTests
                 BenchComparison c = Bench.JudgeApart(b, window);
                 string line = VerdictLine(c);
                 if (c.Verdict == BenchVerdict.Slower && c.ChangeLow > 0 && c.Ratio >= 1.3 && c.Ratio <= 3.5
-                    && line.StartsWith("verdict: spin16 is slower than the runs apart by ")) slower++;
+                    && line.StartsWith("verdict: spin16 is slower than the baseline by ")) slower++;
                 else Console.WriteLine("bench judge apart 2x: " + c.Verdict + ", " + line);
                 if (t == 0) Console.WriteLine("bench judge apart 2x: " + line);
             }

@@ -75,7 +75,7 @@ namespace Picollo
         /// with <c>JudgeApart(run, saved)</c>: <see cref="BenchVerdict.Slower"/> fails the gate.
         /// Fewer than 2 runs apart give <see cref="BenchVerdict.NotEnoughRunsApart"/>.</para>
         /// <para>The comparison's <see cref="BenchComparison.Text"/> holds the method and the
-        /// <c>verdict:</c> line, which calls the baseline "the runs apart";
+        /// <c>verdict:</c> line, which calls the saved runs "the baseline";
         /// <see cref="BenchComparison.RoundsA"/> is the count of runs apart, and
         /// <see cref="BenchComparison.A"/> is null. A run apart that is not a positive finite
         /// time throws <see cref="ArgumentException"/> (PicolloArgumentException).</para></summary>

@@ -212,7 +212,8 @@ pub unsafe extern "C" fn picollo_bench_judge_apart(
 fn judged_apart(b: &BenchResult, runs: &[f64]) -> Comparison {
     let mut c = compare(b, b);
     c.design = Design::Unpaired;
-    c.a = "the runs apart".into();
+    c.a = "the baseline".into();
+    (c.metrics, c.warnings) = (Vec::new(), Vec::new());
     c.rounds.0 = runs.len();
     let saved: Vec<f64> = runs.iter().map(|m| m * SCALE as f64).collect();
     judge_apart(&mut c, &saved, median_round(b));
