@@ -23,7 +23,8 @@ Queries by value: ``h.rank_of(v)``, ``h.quantile_of(v)`` (the inverse of a perce
 Threads: ``Histogram(mode="thread-local")`` (or "interlocked", "approximate") takes records
 from any number of threads at once; `ApproxCounter` is the approximate counter on its own.
 perf_event counters, timers and scopes (Linux) are in `picollo.perf`; the benchmark harness
-(Linux: ``bench.run(fn)``, ``bench.compare(a, b)``) in `picollo.bench`.
+(Linux: ``bench.run(fn)``, ``bench.compare_fns(fa, fb)`` interleaved, ``bench.judge_apart(r,
+saved)`` against earlier runs' ``median_round``) in `picollo.bench`.
 
 HdrHistogram interop: ``h.encode()`` / ``Histogram.decode(text)`` (the V2 encoding every
 HdrHistogram port reads and writes), ``h.to_hgrm()`` (the .hgrm percentile distribution),

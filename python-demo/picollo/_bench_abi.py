@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.13) as data: the config and
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.15) as data: the config and
 comparison structs, the enums and the signatures of ``picollo_bench_*``.
 
 Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
@@ -26,9 +26,11 @@ from ctypes import (
 
 from ._abi import HistogramP, c_size_p, status_t
 
-#: The ABI minor version that has the harness with interleaved comparisons
-#: (`picollo_bench_compare_run`, `picollo_bench_config.threshold`).
-BENCH_ABI_MINOR = 13
+#: The ABI minor version whose harness this binding declares: interleaved comparisons
+#: (`picollo_bench_compare_run`, `picollo_bench_config.threshold`; 1.13), runs apart
+#: (`picollo_bench_judge_apart`, `picollo_bench_result_median_round`,
+#: `picollo_bench_config.fixed_offsets`; 1.15).
+BENCH_ABI_MINOR = 15
 
 
 class BenchVerdict(enum.IntEnum):
@@ -39,6 +41,7 @@ class BenchVerdict(enum.IntEnum):
     SLOWER = 2
     WITHIN_NOISE = 3
     NOT_ENOUGH_ROUNDS = 4
+    NOT_ENOUGH_RUNS_APART = 5
 
 
 class BenchFormat(enum.IntEnum):
@@ -75,12 +78,13 @@ class picollo_bench_config(Structure):
         ("threshold", c_double),
         ("rounds", c_uint64),
         ("seed", c_uint64),
+        ("fixed_offsets", c_uint32),
     ]
 
 
-if ctypes.sizeof(picollo_bench_config) != 104:
+if ctypes.sizeof(picollo_bench_config) != 112:
     raise ImportError(f"picollo_bench_config is {ctypes.sizeof(picollo_bench_config)} bytes, "
-                      "expected 104")
+                      "expected 112")
 
 
 class picollo_bench_comparison(Structure):
@@ -124,4 +128,8 @@ BENCH_SIGNATURES = {
                    c_void_p, c_void_p, POINTER(BenchResultP), POINTER(BenchResultP)]),
     "picollo_bench_compare_info": (
         status_t, [BenchResultP, BenchResultP, POINTER(picollo_bench_comparison)]),
+    "picollo_bench_result_median_round": (status_t, [BenchResultP, POINTER(c_double)]),
+    "picollo_bench_judge_apart": (
+        status_t, [BenchResultP, POINTER(c_double), c_size_t, POINTER(c_char), c_size_t,
+                   c_size_p, POINTER(picollo_bench_comparison)]),
 }

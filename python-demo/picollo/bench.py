@@ -1,6 +1,6 @@
 """The benchmark harness (Linux): measure a function, get the distribution of its time and of
-every counter per call, compare two functions interleaved, or two results, with a verdict
-(docs/benchmarks.md).
+every counter per call, compare two functions interleaved with a verdict, or judge a run
+against runs measured apart (docs/benchmarks.md).
 
 >>> from picollo import bench
 >>> data = list(range(1_000))
@@ -11,6 +11,16 @@ every counter per call, compare two functions interleaved, or two results, with 
 >>> print(a.table())                  # conditions, a row per metric, tail attribution
 >>> a.percentile("time", 99)          # a float: ns per call
 
+Two results of separate runs (`compare` of two `run` results) get no verdict at 99 %:
+``"not enough runs apart"``, since the rounds of one run do not hold what changes from run
+to run (frequency, placement, neighbours); their change and interval are there for
+information. To gate a change across runs (CI), save `BenchResult.median_round` of 3 to 5
+runs, each in its own process, and judge a later run with `judge_apart`:
+
+>>> m = bench.run(f, time_budget=1.0).median_round  # in each of 3-5 processes: save m (ns)
+>>> c = bench.judge_apart(bench.run(f, time_budget=1.0), saved)  # later: saved = those m
+>>> c.verdict                         # "slower"/"faster"/... at 99 % over the runs' spread
+
 The library calls back with a batch size ``k`` and the binding calls ``fn()`` ``k`` times.
 That Python call costs tens of nanoseconds; by default `run` first measures an empty
 function with the same settings and subtracts its medians (the report's ``baseline`` line).
@@ -19,6 +29,7 @@ The run holds the GIL between batches; other threads run only while ``fn`` runs 
 
 from __future__ import annotations
 
+import collections.abc
 import ctypes
 import dataclasses
 import itertools
@@ -26,7 +37,7 @@ import json
 import math
 import numbers
 import weakref
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from . import _bench_native as bn
 from . import _native as n
@@ -36,7 +47,8 @@ from ._handle import Handle
 from ._text import encode, fetch_text
 from .histogram import Histogram
 
-__all__ = ["BenchHistogram", "BenchResult", "Comparison", "compare", "compare_fns", "run"]
+__all__ = ["BenchHistogram", "BenchResult", "Comparison", "compare", "compare_fns",
+           "judge_apart", "run"]
 
 #: The name of the call-overhead run, which the report's baseline line shows.
 OVERHEAD_NAME = "the empty function"
@@ -44,7 +56,8 @@ MAX_BATCH = 2**24
 _VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
              bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower",
              bn.BenchVerdict.WITHIN_NOISE: "within noise",
-             bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds"}
+             bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds",
+             bn.BenchVerdict.NOT_ENOUGH_RUNS_APART: "not enough runs apart"}
 
 
 def run(fn: Callable[[], Any], *, name: Optional[str] = None,
@@ -65,9 +78,12 @@ def run(fn: Callable[[], Any], *, name: Optional[str] = None,
     first with the same settings and its medians are subtracted from every figure; with an
     automatic batch, a first short run of ``fn`` (one sample) picks the batch both share.
 
-    The samples are cut into ``rounds`` rounds of time (default 10), which `compare`
-    judges against another result's; a change below ``threshold`` percent is then called
-    "within noise" (0: never).
+    The samples are cut into ``rounds`` rounds of time (default 10). The median of the
+    rounds' median time per call is `BenchResult.median_round`, the figure of this run for
+    `judge_apart`; a change below ``threshold`` percent is called "within noise" there (0:
+    never). `compare` of this result with another run's gives "not enough runs apart" (the
+    rounds of one run do not hold the spread between runs); use `compare_fns` or
+    `judge_apart` for a verdict.
 
     An exception raised by ``fn`` (KeyboardInterrupt too) ends its calls: the rest of the run
     calls nothing, and `run` raises it, with its traceback, once the library returns. Bad
@@ -93,19 +109,23 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
                 warmup: float = 1.0, relative_error: float = 1e-4,
                 pinned_cpu: Optional[int] = None, nice: Optional[int] = None,
                 rounds: Optional[int] = None, threshold: float = 1.0, seed: Optional[int] = None,
-                subtract_call_overhead: bool = True) -> "Comparison":
+                subtract_call_overhead: bool = True,
+                random_offsets: bool = True) -> "Comparison":
     """Compare ``fb()`` with ``fa()`` interleaved on the calling thread: both warm up, then
     every round (``rounds``; default one per 0.1 s of ``time_budget``, 10 to 100) calls
     both back to back in a random order (``seed`` fixes it), each for its share of
     ``samples`` and ``time_budget``. The verdict judges the rounds' paired differences of
     median time per call; a change below ``threshold`` percent is "within noise" (0:
     never). With ``subtract_call_overhead`` both share one batch, and an empty function
-    measured with it first has its medians subtracted from both. The other settings, the
-    errors and exceptions are `run`'s. The comparison keeps both results (``a``, ``b``).
+    measured with it first has its medians subtracted from both. With ``random_offsets``
+    (the default) each slot of a round runs at a random stack depth with a random heap
+    block held, so that no one placement in memory favours a side; False keeps one
+    placement for the whole comparison (a bool: TypeError otherwise). The other settings,
+    the errors and exceptions are `run`'s. The comparison keeps both results (``a``, ``b``).
     """
     config = _prepared({"fa": fa, "fb": fb}, subtract_call_overhead,
                        (counters, batch, samples, time_budget, warmup, relative_error,
-                        pinned_cpu, nice), (rounds, threshold, seed))
+                        pinned_cpu, nice), (rounds, threshold, seed), random_offsets)
     names = (encode(name_a, "name_a"), encode(name_b, "name_b"))
     if not subtract_call_overhead:
         return _compare_once(config, (fa, fb), (name_a, name_b), names)
@@ -119,16 +139,20 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
 
 
 def _prepared(fns: dict[str, Any], subtract_call_overhead: Any, settings: tuple[Any, ...],
-              rounds: tuple[Any, Any, Any]) -> bn.picollo_bench_config:
+              rounds: tuple[Any, Any, Any],
+              random_offsets: Any = True) -> bn.picollo_bench_config:
     """The C config of a run or a comparison, every argument checked first (TypeError,
-    ValueError): the functions, the flag, `_config`'s settings, then the rounds'."""
+    ValueError): the functions, the flags, `_config`'s settings, then the rounds'."""
     for what, f in fns.items():
         if not callable(f):
             raise TypeError(f"{what} must be callable, not {type(f).__name__}")
     if not isinstance(subtract_call_overhead, bool):
         raise TypeError("subtract_call_overhead must be a bool")
+    if not isinstance(random_offsets, bool):
+        raise TypeError("random_offsets must be a bool")
     config = _config(*settings)
     _rounds(config, *rounds)
+    config.fixed_offsets = 0 if random_offsets else 1
     return config
 
 
@@ -357,6 +381,15 @@ class BenchResult(Handle):
         self._views.add(view)
         return view
 
+    @property
+    def median_round(self) -> float:
+        """The figure of this run as one run apart: the median of its rounds' median time
+        per call, in ns (NaN without rounds). A CI gate saves it from 3 to 5 runs, each in
+        its own process, and judges a later run against them with `judge_apart`."""
+        out = ctypes.c_double()
+        check(bn.lib.picollo_bench_result_median_round(self._ptr, ctypes.byref(out)))
+        return out.value
+
     def percentile(self, metric: str, rank: float) -> float:
         """The metric's percentile at ``rank`` (0..100) in its unit (ns for time) per call:
         the histogram's value divided by 1,000."""
@@ -410,14 +443,18 @@ for _name in ("record_n", "record_corrected", "record_many", "buffered", "reset"
 
 @dataclasses.dataclass(frozen=True)
 class Comparison:
-    """B against A, round against round: ``verdict`` is ``"faster"``, ``"slower"``,
-    ``"within noise"`` (a change below ``threshold`` percent), ``"no difference"`` or
-    ``"not enough rounds"`` (time per call, 99 % confidence); ``ratio`` B's time over A's
+    """B against A: ``verdict`` is ``"faster"``, ``"slower"``, ``"within noise"`` (a change
+    below ``threshold`` percent), ``"no difference"``, ``"not enough rounds"`` or ``"not
+    enough runs apart"`` (time per call, 99 % confidence); ``ratio`` B's time over A's
     (``1 + change / 100``); ``change`` B against A in percent of A's median round, with
     its 99 % ``interval`` (low, high; infinite with too few rounds); ``noise_floor`` the
     smallest change it could tell from noise (half the interval); ``rounds`` of A and B;
     ``paired`` when they were interleaved; ``text`` the diff tables, the method and the
-    ``verdict:`` line (also what ``str()`` gives); ``a`` and ``b`` the two results."""
+    ``verdict:`` line (also what ``str()`` gives); ``a`` and ``b`` the two results.
+
+    From `judge_apart`, A is the runs apart: ``rounds`` is (the runs apart, B's rounds),
+    ``interval`` the 99 % prediction interval of one more run, ``a`` None and ``text`` the
+    method and the ``verdict:`` line."""
 
     verdict: str
     ratio: float
@@ -438,7 +475,15 @@ class Comparison:
 def compare(a: BenchResult, b: BenchResult) -> Comparison:
     """Compare result ``b`` with result ``a``, round against round (paired where the two
     were interleaved): percentiles with 99 % intervals of the difference, Cohen's d, the
-    method and the verdict."""
+    method and the verdict.
+
+    The verdict at 99 % is for results of one interleaved comparison (`compare_fns` gives
+    them). Two results measured apart (two `run` calls, even in one process) get ``"not
+    enough runs apart"`` (``"not enough rounds"`` with too few rounds): what changes from
+    run to run (frequency, placement in memory, neighbours) is not in either run's rounds,
+    so their interval would call A/A differences far more often than 1 %. Their ``change``
+    and ``interval`` (of the rounds) are still given, for information. Across runs, judge a
+    run against the `BenchResult.median_round` of earlier runs with `judge_apart`."""
     for what, r in (("a", a), ("b", b)):
         if not isinstance(r, BenchResult):
             raise TypeError(f"{what} must be a BenchResult, not {type(r).__name__}")
@@ -450,3 +495,37 @@ def compare(a: BenchResult, b: BenchResult) -> Comparison:
     return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
                       info.change, (info.change_low, info.change_high), info.noise_floor,
                       info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), a, b)
+
+
+def judge_apart(result: BenchResult, runs_apart: Iterable[float]) -> Comparison:
+    """Judge ``result`` against runs measured apart: ``runs_apart`` holds the
+    `BenchResult.median_round` (ns) of each earlier run, e.g. saved by a CI job from 3 to 5
+    runs of the baseline, each its own process (same settings). ``result``'s median round
+    is judged against the 99 % prediction interval of theirs (Student's t on the logs, the
+    spread between runs as the noise), so an unchanged function is called slower or faster
+    about once in 100 runs. Fewer than 2 runs apart give ``"not enough runs apart"``.
+
+    Returns a `Comparison` whose ``text`` is the method and the ``verdict:`` line, ``a``
+    None, ``b`` the result, ``rounds`` (the runs apart, the result's rounds). Raises
+    TypeError for a result that is not a `BenchResult` or runs that are not real numbers,
+    ValueError for a run apart that is not a positive finite time.
+    """
+    if not isinstance(result, BenchResult):
+        raise TypeError(f"result must be a BenchResult, not {type(result).__name__}")
+    if isinstance(runs_apart, (str, bytes, numbers.Number)) \
+            or not isinstance(runs_apart, collections.abc.Iterable):
+        raise TypeError("runs_apart must be an iterable of times in ns (median_round of "
+                        f"earlier runs), not {type(runs_apart).__name__}")
+    runs = [real(m, "a run apart") for m in runs_apart]
+    for m in runs:
+        if not (math.isfinite(m) and m > 0):
+            raise ValueError(f"a run apart must be a positive finite time in ns, not {m!r}")
+    saved = (ctypes.c_double * len(runs))(*runs)
+    info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
+    h = result._ptr
+    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_judge_apart(
+        h, saved, len(runs), buf, size, needed, ctypes.byref(info)))
+    return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
+                      info.change, (info.change_low, info.change_high), info.noise_floor,
+                      info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), None,
+                      result)

@@ -1,7 +1,8 @@
 """picollo.bench: real runs of busy loops on this machine (time and task-clock), the empty
-function's call overhead as the baseline, compare's verdict and ratio, interleaved
-comparisons (compare_fns: twice the loop, A/A), exceptions from the measured function, bad
-arguments, and the result's forms (JSON, log, histogram views).
+function's call overhead as the baseline, compare's change and ratio of two runs (no verdict
+at 99 %: "not enough runs apart"), interleaved comparisons (compare_fns: twice the loop,
+A/A), exceptions from the measured function, bad arguments, and the result's forms (JSON,
+log, histogram views). Runs apart (judge_apart, median_round) are in test_bench_apart.py.
 
 The machine may be a loaded VM with two cores: the A/B tests take the best 2 of 3 trials
 and print their figures."""
@@ -109,24 +110,32 @@ def good_trials(trials: int, first, second, names: tuple[str, str], judge) -> in
     return good
 
 
-def test_twice_the_loop_compares_slower():
-    # Up to 5 trials, 2 of which must agree: on a loaded 2-core machine a busy neighbour can
-    # stretch one run of a pair (a trial once read 4.4 for twice the loop).
+def test_twice_the_loop_measured_apart_has_a_change_above_zero_but_no_verdict():
+    # Two separate runs get no verdict at 99 % (their rounds do not hold the spread between
+    # runs), but still the change and its interval of the rounds. Up to 5 trials, 2 of
+    # which must agree: on a loaded 2-core machine a busy neighbour can stretch one run of a
+    # pair (a trial once read 4.4 for twice the loop).
     def judge(trial, a, b, c) -> bool:
-        print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}; medians "
+        print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}, change {c.change:+.1f} % "
+              f"[{c.interval[0]:+.1f}, {c.interval[1]:+.1f}]; medians "
               f"{a.percentile('time', 50):.1f} / {b.percentile('time', 50):.1f} ns")
-        assert c.text.rstrip().splitlines()[-1].startswith("verdict: loop400 is ")
+        assert c.verdict == "not enough runs apart" and not c.paired, c.text
+        assert c.text.rstrip().splitlines()[-1].startswith(
+            "verdict: not enough runs apart to judge loop400 against loop200: measured apart")
         assert str(c) == c.text
-        return c.verdict == "slower" and 1.3 <= c.ratio <= 5.0
+        assert c.ratio == pytest.approx(1 + c.change / 100)
+        return c.interval[0] > 0 and 1.3 <= c.ratio <= 5.0
 
     assert good_trials(5, loop200, loop400, ("loop200", "loop400"), judge) >= 2
 
 
-def test_identical_functions_are_not_called_slower_by_a_large_ratio():
+def test_identical_functions_measured_apart_get_no_verdict_nor_a_large_ratio():
     def judge(trial, a, b, c) -> bool:
         print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}")
-        assert c.verdict in ("faster", "slower", "no difference", "within noise")
-        return not (c.verdict == "slower" and c.ratio > 1.25)
+        assert c.verdict == "not enough runs apart", c.text
+        low, high = c.interval
+        assert low <= c.change <= high
+        return c.ratio <= 1.25
 
     assert good_trials(3, loop200, loop200, ("first", "second"), judge) >= 2
 
