@@ -127,7 +127,7 @@ pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};
 pub use layout::{Bucket, Layout, Log2};
 pub use oom::OutOfMemory;
-pub use percentile::{Percentile, QueryError};
+pub use percentile::{rank_to_count, Percentile, QueryError};
 pub use shape::{Shape, Slot};
 pub use sink::Sink;
 pub use snapshot::Snapshot;

@@ -172,7 +172,10 @@ pub(crate) fn quantile_of_rank(
 /// (`99.9` is 999/10, not 99.900000000000005684… — so P99.9 of 1,000,000 values is the
 /// 999,000th). Any other rank (a computed `200.0 / 3.0`, say) is taken at its exact binary
 /// value. No rounding happens before the ceiling either way.
-pub(crate) fn rank_to_count(rank: f64, total: u128) -> u128 {
+///
+/// Every percentile of Picollo's takes its rank through this rule, so a quantile computed
+/// elsewhere (of exact samples, say) agrees with a histogram's.
+pub fn rank_to_count(rank: f64, total: u128) -> u128 {
     let exact = match decimal_rank(rank) {
         Some((digits, scale)) => ceil_mul_div(total, digits, 100 * scale),
         None => binary_rank_count(rank, total),

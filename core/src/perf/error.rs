@@ -39,6 +39,8 @@ pub enum PerfErrorKind {
     BadRead = 11,
     /// Any other system error.
     Os = 12,
+    /// Picollo's QEMU plugin writes records of another version than this library reads.
+    EmulatorVersion = 13,
 }
 
 /// An error from the perf layer: a kind, the errno (0 when none), the counter it concerns

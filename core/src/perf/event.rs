@@ -128,6 +128,22 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// Counted by Picollo's QEMU plugin for the calling guest thread, exactly (no PMU
+    /// involved): user-space guest instructions, memory accesses, and the misses of a
+    /// modelled L1D cache ([`super::emulation`]).
+    EmulatedEvent {
+        /// Guest instructions executed (user space only).
+        Instructions = 0,
+        /// Guest memory loads (the plugin's `mem=on`).
+        Loads = 1,
+        /// Guest memory stores (the plugin's `mem=on`).
+        Stores = 2,
+        /// Loads and stores that missed the plugin's modelled L1D cache (`l1d=on`).
+        L1DMisses = 3,
+    }
+}
+
 /// A cache event: level × operation × result (`HardwareCache:L1DReadMiss`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CacheEvent {
@@ -177,6 +193,9 @@ pub enum Event {
     Software(SoftwareEvent),
     /// A raw event.
     Raw(RawEvent),
+    /// An exact count of the emulator's (QEMU user mode with Picollo's plugin): never a
+    /// perf_event.
+    Emulated(EmulatedEvent),
 }
 
 /// Cycles, instructions and reference cycles: the events Intel counts on fixed counters,
@@ -210,12 +229,25 @@ impl Event {
             Event::Cache(c) => (sys::TYPE_HW_CACHE, c.config(), 0, 0),
             Event::Software(s) => (sys::TYPE_SOFTWARE, s as u64, 0, 0),
             Event::Raw(r) => (r.type_, r.config, r.config1, r.config2),
+            Event::Emulated(e) => (sys::TYPE_EMULATED, e as u64, 0, 0),
         }
     }
 
     /// Counted by the kernel rather than the PMU: never readable with rdpmc.
     pub const fn is_software(self) -> bool {
         matches!(self, Event::Software(_))
+    }
+
+    /// Counted by the emulator, not by perf_event: read with a request to Picollo's QEMU
+    /// plugin ([`super::emulation`]).
+    pub const fn is_emulated(self) -> bool {
+        matches!(self, Event::Emulated(_))
+    }
+
+    /// Its counts are exact: the same work always gives the same count, so two counts
+    /// differ by exactly the work between them (the emulated events).
+    pub const fn is_exact(self) -> bool {
+        self.is_emulated()
     }
 
     /// Parse a name as [`fmt::Display`] writes it (`Hardware:CpuCycles`,
@@ -232,6 +264,10 @@ impl Event {
                 .iter()
                 .find(|s| s.as_str() == rest)
                 .map(|&s| Event::Software(s)),
+            "Emulated" => EmulatedEvent::ALL
+                .iter()
+                .find(|e| e.as_str() == rest)
+                .map(|&e| Event::Emulated(e)),
             "HardwareCache" => {
                 let level = CacheLevel::ALL
                     .iter()
@@ -290,6 +326,7 @@ impl fmt::Display for Event {
                 c.result.as_str()
             ),
             Event::Software(s) => write!(f, "Software:{}", s.as_str()),
+            Event::Emulated(e) => write!(f, "Emulated:{}", e.as_str()),
             Event::Raw(r) if r.config1 == 0 && r.config2 == 0 => {
                 write!(f, "Raw:{}:{:#x}", r.type_, r.config)
             }
@@ -317,7 +354,8 @@ event_from!(
     Hardware(HardwareEvent),
     Cache(CacheEvent),
     Software(SoftwareEvent),
-    Raw(RawEvent)
+    Raw(RawEvent),
+    Emulated(EmulatedEvent)
 );
 
 #[cfg(test)]
@@ -340,6 +378,10 @@ mod tests {
             "Software:TaskClock"
         );
         assert_eq!(Event::raw(4, 0x1c2).to_string(), "Raw:4:0x1c2");
+        assert_eq!(
+            Event::Emulated(EmulatedEvent::L1DMisses).to_string(),
+            "Emulated:L1DMisses"
+        );
     }
 
     #[test]
@@ -347,6 +389,7 @@ mod tests {
         let mut events: std::vec::Vec<Event> = std::vec::Vec::new();
         events.extend(HardwareEvent::ALL.iter().map(|&h| Event::Hardware(h)));
         events.extend(SoftwareEvent::ALL.iter().map(|&s| Event::Software(s)));
+        events.extend(EmulatedEvent::ALL.iter().map(|&e| Event::Emulated(e)));
         for &l in CacheLevel::ALL {
             for &o in CacheOp::ALL {
                 for &r in CacheResult::ALL {
@@ -368,6 +411,7 @@ mod tests {
         assert_eq!(Event::parse("HardwareCache:L1DReadMis"), None);
         assert_eq!(Event::parse("Raw:4"), None);
         assert_eq!(Event::parse("CpuCycles"), None);
+        assert_eq!(Event::parse("Emulated:Cycles"), None);
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod builder;
 mod counter;
 mod derived;
 mod discovery;
+mod emulated;
 mod error;
 mod event;
 mod group;
@@ -44,10 +45,11 @@ pub use derived::Derived;
 pub use discovery::{
     discover, is_counter_supported, number_of_counters, supported_counters, CpuVendor, PmuInfo,
 };
+pub use emulated::{emulation, EmulatedCounts, Emulation, L1dModel, RECORD_VERSION, SYSCALL};
 pub use error::{PerfError, PerfErrorKind};
 pub use event::{
-    CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, RawEvent, SoftwareEvent,
-    FIXED_EVENTS,
+    CacheEvent, CacheLevel, CacheOp, CacheResult, EmulatedEvent, Event, HardwareEvent, RawEvent,
+    SoftwareEvent, FIXED_EVENTS,
 };
 pub use group::MAX_GROUP_COUNTERS;
 pub use session::{RecordKind, Session};

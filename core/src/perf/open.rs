@@ -8,9 +8,10 @@ use std::vec::Vec;
 use crate::{Config, Sink};
 
 use super::builder::SessionBuilder;
-use super::counter::SessionCounter;
+use super::counter::{SessionCounter, Source};
+use super::emulated::Emulator;
 use super::error::{PerfError, PerfErrorKind};
-use super::event::Event;
+use super::event::{EmulatedEvent, Event};
 use super::session::Session;
 use super::sys::{self, EventFd, MmapPage, PerfEventAttr};
 use super::system;
@@ -44,14 +45,59 @@ impl SessionBuilder {
         mut make_sink: impl FnMut(Event) -> Result<H, PerfError>,
     ) -> Result<Session<H>, PerfError> {
         self.check()?;
+        let emulator = self.open_emulator()?;
         let mut counters: Vec<SessionCounter<H>> = Vec::with_capacity(self.events.len());
         for &event in &self.events {
             let sink = make_sink(event)?;
-            let leader = counters.first().map(|c| &c.fd);
-            let (fd, id, page) = self.open_counter(event, leader)?;
-            counters.push(SessionCounter::new(event, id, fd, page, sink));
+            let source = match event {
+                Event::Emulated(e) => Source::Emulated(e),
+                _ => {
+                    let leader = counters.iter().find_map(|c| match &c.source {
+                        Source::Perf { fd, .. } => Some(fd),
+                        Source::Emulated(_) => None,
+                    });
+                    self.open_counter(event, leader)?
+                }
+            };
+            counters.push(SessionCounter::new(event, source, sink));
         }
-        Session::start(counters, self.enabled, self.calibrate)
+        Session::start(counters, emulator, self.enabled, self.calibrate)
+    }
+
+    /// The probe of the emulated counters, if any: they count the calling thread's user
+    /// space from now on, so a description that asks for anything else is refused.
+    fn open_emulator(&self) -> Result<Option<Emulator>, PerfError> {
+        let emulated: Vec<EmulatedEvent> = self
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Emulated(e) => Some(*e),
+                _ => None,
+            })
+            .collect();
+        let Some(&first) = emulated.first() else {
+            return Ok(None);
+        };
+        let refused = [
+            (self.pid != 0, "another task (with_target)"),
+            (self.cpu != -1, "one CPU (with_target)"),
+            (self.inherit, "child tasks (with_inherit)"),
+            (self.enable_on_exec, "an exec (with_enable_on_exec)"),
+            (self.kernel, "kernel work (with_kernel)"),
+        ];
+        if let Some((_, what)) = refused.iter().find(|(asked, _)| *asked) {
+            return Err(PerfError::new(
+                PerfErrorKind::InvalidArgument,
+                0,
+                Some(Event::Emulated(first)),
+                format!(
+                    "{}: emulated counters count the calling thread's user-space work, not \
+                     {what}",
+                    Event::Emulated(first)
+                ),
+            ));
+        }
+        Emulator::open(&emulated, self.enabled).map(Some)
     }
 
     /// Open the group with counter `k` recording into `sinks[k]`: the session takes
@@ -85,11 +131,7 @@ impl SessionBuilder {
     /// its page where user space may read it (PMU events of a group not inherited only; a
     /// failed map means read(2)). A counter of a task (not CPU-wide) that gets a page also
     /// asks its PMU for user-space reads where the PMU wants that asked (arm64).
-    fn open_counter(
-        &self,
-        event: Event,
-        leader: Option<&EventFd>,
-    ) -> Result<(EventFd, u64, Option<MmapPage>), PerfError> {
+    fn open_counter(&self, event: Event, leader: Option<&EventFd>) -> Result<Source, PerfError> {
         let mut attr = self.attr(event, leader.is_none());
         let mapped = self.rdpmc && !self.inherit && cfg!(picollo_native) && !event.is_software();
         if mapped && self.pid != -1 {
@@ -104,7 +146,7 @@ impl SessionBuilder {
             .id()
             .map_err(|e| PerfError::os("PERF_EVENT_IOC_ID", e).for_event(event))?;
         let page = mapped.then(|| MmapPage::map(&fd).ok()).flatten();
-        Ok((fd, id, page))
+        Ok(Source::Perf { fd, id, page })
     }
 
     /// The attributes of `event` as a group member (or the leader), read as one group.
@@ -178,5 +220,45 @@ mod tests {
         assert_ne!(member.flags & sys::FLAG_INHERIT, 0);
         let plain = SessionBuilder::new().attr(event, true);
         assert_eq!(plain.flags & (sys::FLAG_INHERIT | on_exec), 0);
+    }
+
+    #[test]
+    fn emulated_counters_count_this_thread_s_user_space_only() {
+        let emulated = Event::Emulated(EmulatedEvent::Instructions);
+        let asks = [
+            ("another task", SessionBuilder::new().with_target(1, -1)),
+            ("one CPU", SessionBuilder::new().with_target(0, 0)),
+            ("child tasks", SessionBuilder::new().with_inherit(true)),
+            ("an exec", SessionBuilder::new().with_enable_on_exec(true)),
+            ("kernel work", SessionBuilder::new().with_kernel(true)),
+        ];
+        for (what, b) in asks {
+            let b = b
+                .with_software(SoftwareEvent::TaskClock)
+                .with_counter(emulated);
+            let e = b.open().unwrap_err();
+            assert_eq!(e.kind(), PerfErrorKind::InvalidArgument, "{e}");
+            assert_eq!(e.event(), Some(emulated));
+            assert!(e.message().contains(what), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_session_with_an_emulated_counter_opens_only_under_the_plugin() {
+        let emulated = Event::Emulated(EmulatedEvent::Instructions);
+        let b = SessionBuilder::new()
+            .with_software(SoftwareEvent::TaskClock)
+            .with_counter(emulated);
+        match (super::super::emulation().counts, b.open()) {
+            (Some(_), Ok(s)) => {
+                assert_eq!(s.counter(1).unwrap().raw_fd(), -1);
+                assert_eq!(s.counter(1).unwrap().id(), 0);
+            }
+            (None, Err(e)) => {
+                assert_eq!(e.event(), Some(emulated), "{e}");
+                assert!(e.message().contains("picollo emulate"), "{e}");
+            }
+            (under, opened) => panic!("under the plugin: {under:?}; opened: {opened:?}"),
+        }
     }
 }

@@ -7,8 +7,9 @@ use std::vec::Vec;
 
 use crate::Sink;
 
-use super::counter::{CounterHistogram, SessionCounter};
+use super::counter::{CounterHistogram, SessionCounter, Source};
 use super::derived::Derived;
+use super::emulated::Emulator;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
 use super::group::{GroupBuffer, MAX_GROUP_COUNTERS};
@@ -54,7 +55,11 @@ pub enum RecordKind {
 /// [`SessionBuilder`]: super::SessionBuilder
 pub struct Session<H = CounterHistogram> {
     counters: Vec<SessionCounter<H>>,
-    group: GroupBuffer,
+    /// The perf counters' group read (ids of the perf counters, in order); `None` when every
+    /// counter is emulated.
+    group: Option<GroupBuffer>,
+    /// The emulated counters' probe; `None` when none is emulated.
+    emulator: Option<Emulator>,
     scratch: heapless::Vec<Reading, MAX_GROUP_COUNTERS>,
     fast_path: bool,
     last_path: ReadPath,
@@ -73,24 +78,31 @@ impl<H: Sink> core::fmt::Debug for Session<H> {
 }
 
 impl<H: Sink> Session<H> {
-    /// A session over counters just opened as one group (the first leads): calibrated when
-    /// asked (and enabled), then read once so that deltas start at 0.
+    /// A session over counters just opened (the first perf counter leads the group; the
+    /// emulated ones read through `emulator`): calibrated when asked (and enabled), then
+    /// read once so that deltas start at 0.
     pub(crate) fn start(
         counters: Vec<SessionCounter<H>>,
+        emulator: Option<Emulator>,
         enabled: bool,
         calibrate: bool,
     ) -> Result<Session<H>, PerfError> {
         // The builder holds at most MAX_GROUP_COUNTERS: the error cannot be reached from it.
         let too_many = || PerfError::group_full(counters[counters.len() - 1].event, counters.len());
-        let group = GroupBuffer::new(counters.iter().map(|c| c.id)).ok_or_else(too_many)?;
+        let perf = || counters.iter().filter(|c| !c.event.is_emulated());
+        let group = match perf().next() {
+            Some(_) => Some(GroupBuffer::new(perf().map(|c| c.id())).ok_or_else(too_many)?),
+            None => None,
+        };
         let mut scratch = heapless::Vec::new();
         scratch
             .resize(counters.len(), Reading::default())
             .map_err(|()| too_many())?;
         let mut session = Session {
-            fast_path: counters.iter().all(|c| c.page.is_some()),
+            fast_path: group.is_some() && perf().all(|c| c.has_page()),
             counters,
             group,
+            emulator,
             scratch,
             last_path: ReadPath::None,
             enabled,
@@ -103,8 +115,10 @@ impl<H: Sink> Session<H> {
     }
 
     /// Read every counter: through rdpmc when allowed and not `force_syscall`, else (or
-    /// when any page says rdpmc is unavailable right now) one `read(2)` of the group.
-    /// Returns the path taken. The previous reading becomes `previous`, deltas update.
+    /// when any page says rdpmc is unavailable right now) one `read(2)` of the group; then
+    /// the emulated counters, with one request to the emulator. Returns the path the perf
+    /// counters took (`Syscall` for emulated counters alone). The previous reading becomes
+    /// `previous`, deltas update.
     pub fn read(&mut self, force_syscall: bool) -> Result<ReadPath, PerfError> {
         let path = if !force_syscall && self.fast_path && self.read_pages() {
             ReadPath::Rdpmc
@@ -112,6 +126,7 @@ impl<H: Sink> Session<H> {
             self.read_group()?;
             ReadPath::Syscall
         };
+        self.read_emulated()?;
         let slot = if path == ReadPath::Rdpmc { 1 } else { 0 };
         for (c, &r) in self.counters.iter_mut().zip(&self.scratch) {
             c.previous = c.current;
@@ -125,7 +140,10 @@ impl<H: Sink> Session<H> {
     #[cfg(picollo_native)]
     fn read_pages(&mut self) -> bool {
         for (c, out) in self.counters.iter().zip(self.scratch.iter_mut()) {
-            match c.page.as_ref().and_then(super::page::read) {
+            if c.event.is_emulated() {
+                continue;
+            }
+            match c.page().and_then(super::page::read) {
                 Some(r) => *out = r,
                 None => return false,
             }
@@ -133,33 +151,33 @@ impl<H: Sink> Session<H> {
         true
     }
 
-    #[cfg(not(picollo_native))]
-    fn read_pages(&mut self) -> bool {
-        false
+    /// The emulated counters' values into their readings (not multiplexed: no times).
+    fn read_emulated(&mut self) -> Result<(), PerfError> {
+        let Some(emulator) = self.emulator.as_mut() else {
+            return Ok(());
+        };
+        emulator.read()?;
+        for (c, out) in self.counters.iter().zip(self.scratch.iter_mut()) {
+            if let Source::Emulated(e) = c.source {
+                *out = Reading::new(emulator.value(e), 0, 0);
+            }
+        }
+        Ok(())
     }
 
     fn read_group(&mut self) -> Result<(), PerfError> {
-        let leader = &self.counters[0].fd;
-        let mut bytes = leader.read_into(self.group.words_mut());
+        let (Some(leader), Some(group)) = (leader_of(&self.counters), self.group.as_mut()) else {
+            return Ok(());
+        };
+        let mut bytes = leader.read_into(group.words_mut());
         if bytes == Err(libc::EINTR) {
-            bytes = leader.read_into(self.group.words_mut());
+            bytes = leader.read_into(group.words_mut());
         }
         let bytes = bytes.map_err(|e| PerfError::os("read of the counter group", e))?;
         if bytes == 0 {
-            return Err(PerfError::new(
-                PerfErrorKind::Unschedulable,
-                0,
-                Some(self.counters[0].event),
-                format!(
-                    "the pinned group of {} counter(s) led by {} cannot be scheduled (read \
-                     returned 0 bytes): it needs more counters than the PMU has free (an NMI \
-                     watchdog holds one); use fewer counters or do not pin",
-                    self.counters.len(),
-                    self.counters[0].name
-                ),
-            ));
+            return Err(unschedulable(&self.counters));
         }
-        let times = self.group.parse(bytes / 8).map_err(|e| {
+        let times = group.parse(bytes / 8).map_err(|e| {
             PerfError::new(
                 PerfErrorKind::BadRead,
                 0,
@@ -167,7 +185,9 @@ impl<H: Sink> Session<H> {
                 format!("malformed group read ({bytes} bytes): {e:?}"),
             )
         })?;
-        for (out, &v) in self.scratch.iter_mut().zip(self.group.values()) {
+        let perf = self.scratch.iter_mut().zip(&self.counters);
+        let perf = perf.filter(|(_, c)| !c.event.is_emulated());
+        for ((out, _), &v) in perf.zip(group.values()) {
             *out = Reading::new(v, times.enabled, times.running);
         }
         Ok(())
@@ -235,12 +255,16 @@ impl<H: Sink> Session<H> {
         request: &'static str,
         ioctl: fn(&EventFd, bool) -> Result<(), i32>,
     ) -> Result<(), PerfError> {
-        ioctl(&self.counters[0].fd, true).map_err(|e| PerfError::os(request, e))
+        match leader_of(&self.counters) {
+            Some(fd) => ioctl(fd, true).map_err(|e| PerfError::os(request, e)),
+            None => Ok(()),
+        }
     }
 
     /// Start counting (the whole group).
     pub fn enable(&mut self) -> Result<(), PerfError> {
         self.group_ioctl("PERF_EVENT_IOC_ENABLE", EventFd::enable)?;
+        self.emulator.as_mut().map_or(Ok(()), Emulator::enable)?;
         self.enabled = true;
         Ok(())
     }
@@ -248,6 +272,7 @@ impl<H: Sink> Session<H> {
     /// Stop counting (the whole group); readings keep their last values.
     pub fn disable(&mut self) -> Result<(), PerfError> {
         self.group_ioctl("PERF_EVENT_IOC_DISABLE", EventFd::disable)?;
+        self.emulator.as_mut().map_or(Ok(()), Emulator::disable)?;
         self.enabled = false;
         Ok(())
     }
@@ -255,6 +280,7 @@ impl<H: Sink> Session<H> {
     /// Zero the kernel's counts and every histogram, and rebase the readings (deltas 0).
     pub fn reset(&mut self) -> Result<(), PerfError> {
         self.group_ioctl("PERF_EVENT_IOC_RESET", EventFd::reset)?;
+        self.emulator.as_mut().map_or(Ok(()), Emulator::reset)?;
         for c in &mut self.counters {
             c.histogram.reset();
         }
@@ -326,4 +352,30 @@ impl<H: Sink> Session<H> {
                 .filter(|m| m.is_finite())
         })
     }
+}
+
+/// The group leader's fd: the first perf counter's (`None` when every counter is emulated).
+fn leader_of<H>(counters: &[SessionCounter<H>]) -> Option<&EventFd> {
+    counters.iter().find_map(|c| match &c.source {
+        Source::Perf { fd, .. } => Some(fd),
+        Source::Emulated(_) => None,
+    })
+}
+
+/// A pinned group the PMU could not hold (its read returned 0 bytes).
+fn unschedulable<H>(counters: &[SessionCounter<H>]) -> PerfError {
+    let leader = counters.iter().find(|c| !c.event.is_emulated());
+    let leader = leader.unwrap_or(&counters[0]);
+    PerfError::new(
+        PerfErrorKind::Unschedulable,
+        0,
+        Some(leader.event),
+        format!(
+            "the pinned group of {} counter(s) led by {} cannot be scheduled (read returned 0 \
+             bytes): it needs more counters than the PMU has free (an NMI watchdog holds one); \
+             use fewer counters or do not pin",
+            counters.len(),
+            leader.name
+        ),
+    )
 }

@@ -8,6 +8,9 @@ pub(crate) const TYPE_HARDWARE: u32 = 0;
 pub(crate) const TYPE_SOFTWARE: u32 = 1;
 pub(crate) const TYPE_HW_CACHE: u32 = 3;
 pub(crate) const TYPE_RAW: u32 = 4;
+/// The type [`super::Event::encoding`] gives emulated events: no PMU has it, and they are
+/// never passed to `perf_event_open`.
+pub(crate) const TYPE_EMULATED: u32 = u32::MAX;
 
 /// `PERF_FORMAT_*`.
 pub(crate) const FORMAT_TOTAL_TIME_ENABLED: u64 = 1 << 0;
