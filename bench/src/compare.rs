@@ -103,6 +103,36 @@ pub struct MetricDiff {
     pub means: (f64, f64),
     /// Cohen's d of B against A.
     pub cohens_d: Option<f64>,
+    /// For an exact metric (emulated counts), the difference without statistics.
+    pub exact: Option<ExactDiff>,
+}
+
+/// An exact metric in both results: each side's figure per operation where every one of its
+/// samples gave the same, and what follows from the two without statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactDiff {
+    /// A's figure per operation when all its samples agree, in the metric's unit.
+    pub a: Option<f64>,
+    /// B's, likewise.
+    pub b: Option<f64>,
+}
+
+impl ExactDiff {
+    /// `b − a` per operation, exactly, when both sides are constant.
+    pub fn difference(&self) -> Option<f64> {
+        Some(self.b? - self.a?)
+    }
+
+    /// `no difference`, `more` or `fewer` (B against A, every operation), or `varies` when
+    /// a side's operations counted differently (their percentiles are compared instead).
+    pub fn word(&self) -> &'static str {
+        match self.difference() {
+            None => "varies",
+            Some(d) if d > 0.0 => "more",
+            Some(d) if d < 0.0 => "fewer",
+            Some(_) => "no difference",
+        }
+    }
 }
 
 /// Result B against result A.
@@ -213,6 +243,15 @@ fn rank_interval(a: &BenchResult, b: &BenchResult, name: &str, rank: f64) -> Opt
     s.half_width().is_finite().then_some((s.low, s.high))
 }
 
+/// An exact metric's difference, when `name` is one.
+fn exact_diff(a: &BenchResult, b: &BenchResult, m: &MetricResult) -> Option<ExactDiff> {
+    let name = &m.metric.name;
+    m.metric.is_exact().then(|| ExactDiff {
+        a: a.constant(name),
+        b: b.constant(name),
+    })
+}
+
 fn diff_metric(
     a: &BenchResult,
     b: &BenchResult,
@@ -220,14 +259,19 @@ fn diff_metric(
     mb: &MetricResult,
 ) -> MetricDiff {
     let (va, vb) = (ma.histogram.view(), mb.histogram.view());
-    let unit = |v: u64| v as f64 / SCALE as f64;
+    let name = &ma.metric.name;
+    let exact = exact_diff(a, b, ma);
     let rows = COMPARED_RANKS.iter().map(|&rank| {
-        let pa = unit(va.percentile_value(rank).unwrap_or(0));
-        let pb = unit(vb.percentile_value(rank).unwrap_or(0));
-        let interval = (rank > 0.0 && rank < 100.0)
-            .then(|| rank_interval(a, b, &ma.metric.name, rank))
-            .flatten()
-            .map(|(lo, hi)| (lo / SCALE as f64, hi / SCALE as f64));
+        let pa = a.percentile(name, rank).unwrap_or(0.0);
+        let pb = b.percentile(name, rank).unwrap_or(0.0);
+        // Exact counts, constant on both sides, differ by exactly their difference.
+        let interval = match exact.and_then(|x| x.difference()) {
+            Some(d) => Some((d, d)),
+            None => (rank > 0.0 && rank < 100.0)
+                .then(|| rank_interval(a, b, name, rank))
+                .flatten()
+                .map(|(lo, hi)| (lo / SCALE as f64, hi / SCALE as f64)),
+        };
         DiffRow {
             rank,
             a: pa,
@@ -242,6 +286,7 @@ fn diff_metric(
         rows: rows.collect(),
         means: (ma.mean(), mb.mean()),
         cohens_d: va.summary().cohens_d(&vb.summary()),
+        exact,
     }
 }
 

@@ -104,9 +104,16 @@ impl Conditions {
     }
 }
 
+/// What the machine counts with: the PMU discovery's line, and the emulator's where the
+/// program runs under Picollo's QEMU plugin (its counts are the guest's, not the host's).
 #[cfg(feature = "perf")]
 fn pmu_line() -> String {
-    picollo::perf::discover().describe()
+    let pmu = picollo::perf::discover().describe();
+    let emulation = picollo::perf::emulation();
+    match emulation.counts {
+        Some(_) => std::format!("{pmu}; {}", emulation.description),
+        None => pmu,
+    }
 }
 
 #[cfg(not(feature = "perf"))]
@@ -131,6 +138,10 @@ pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
         Some(events) if events.is_empty() => return Ok((Box::new(ClockMeter::new()), Vec::new())),
         Some(events) => return Ok((Box::new(PerfMeter::open(events)?), Vec::new())),
         None => {}
+    }
+    let emulated = counters::emulated();
+    if !emulated.is_empty() {
+        return Ok((Box::new(PerfMeter::open(&emulated)?), Vec::new()));
     }
     let wanted = counters::default_hardware();
     let full = PerfMeter::open(&wanted);

@@ -1,10 +1,11 @@
-//! The counters a benchmark counts unless told otherwise, in one list each: the hardware
-//! set where the PMU has it, the software set where it does not. The harness's default
+//! The counters a benchmark counts unless told otherwise, in one list each: the emulated
+//! set under Picollo's QEMU plugin, the hardware set where the PMU has it, the software set
+//! where it does not. The harness's default
 //! meter and `picollo bench` both choose from these.
 
 use picollo::perf::{
-    supported_counters, CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent,
-    SoftwareEvent,
+    emulation, supported_counters, CacheEvent, CacheLevel, CacheOp, CacheResult, EmulatedEvent,
+    Event, HardwareEvent, SoftwareEvent,
 };
 
 /// Cycles, instructions, branch misses and L1D read misses.
@@ -36,4 +37,20 @@ pub fn default_hardware() -> Vec<Event> {
         true => hardware().to_vec(),
         false => available,
     }
+}
+
+/// Under Picollo's QEMU plugin, every emulated count it keeps (instructions, and loads,
+/// stores and L1D misses where it counts them); empty elsewhere.
+pub fn emulated() -> Vec<Event> {
+    let Some(counts) = emulation().counts else {
+        return Vec::new();
+    };
+    let all = [
+        EmulatedEvent::Instructions,
+        EmulatedEvent::Loads,
+        EmulatedEvent::Stores,
+        EmulatedEvent::L1DMisses,
+    ];
+    let counted = all.into_iter().filter(|&e| counts.get(e).is_some());
+    counted.map(Event::Emulated).collect()
 }

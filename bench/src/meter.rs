@@ -64,6 +64,18 @@ pub struct Metric {
     pub unit: Unit,
 }
 
+impl Metric {
+    /// Its figures are exact counts (an emulated counter's, `Emulated:*`): the same work
+    /// always gives the same figure, so two figures differ by exactly the work between
+    /// them and need no statistics.
+    pub fn is_exact(&self) -> bool {
+        #[cfg(feature = "perf")]
+        return picollo::perf::Event::parse(&self.name).is_some_and(|e| e.is_exact());
+        #[cfg(not(feature = "perf"))]
+        false
+    }
+}
+
 /// One metric's change over a batch, in thousandths of its unit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Measured {

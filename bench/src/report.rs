@@ -122,15 +122,23 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
     Ok(())
 }
 
-fn write_metric_row(m: &MetricResult, w: &mut dyn Write) -> fmt::Result {
+/// A metric's row of the report: its percentiles (exact ones for an exact metric, marked),
+/// max and mean.
+fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result {
+    let m = &r.metrics[i];
     let view = m.histogram.view();
     let shown = Shown::of(m);
     let unit = |v: u64| shown.show(v as f64 / SCALE as f64);
-    write!(w, "| {} ({}) |", m.metric.name, shown.unit)?;
+    let exact = if m.metric.is_exact() { ", exact" } else { "" };
+    write!(w, "| {} ({}{exact}) |", m.metric.name, shown.unit)?;
     for &(_, rank) in &REPORTED {
-        write!(w, " {} |", unit(view.percentile_value(rank).unwrap_or(0)))?;
+        let v = r.percentile_at(i, rank).unwrap_or(0.0);
+        write!(w, " {} |", shown.show(v))?;
     }
-    let max = view.max_recorded().unwrap_or(0);
+    let max = match m.metric.is_exact() {
+        true => r.figures(i).max().unwrap_or(0),
+        false => view.max_recorded().unwrap_or(0),
+    };
     let (mean, half) = mean_interval(&view).unwrap_or((f64::NAN, f64::NAN));
     let mark = if m.multiplexed { " (multiplexed)" } else { "" };
     let scaled = |v: f64| shown.show(v / SCALE as f64);
@@ -195,8 +203,8 @@ impl BenchResult {
             "| Metric (per {op}) | P0 | P50 | P90 | P99 | P99.9 | Max | Mean ± 95 % CI |"
         )?;
         writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|")?;
-        for m in &self.metrics {
-            write_metric_row(m, w)?;
+        for i in 0..self.metrics.len() {
+            write_metric_row(self, i, w)?;
         }
         write_attribution(self, &self.attribution(), w)
     }
@@ -237,8 +245,8 @@ impl BenchResult {
         )
     }
 
-    /// JSON: name, batch, samples, warnings and, per metric, its unit, overhead, whether it
-    /// was multiplexed and its summary (values in thousandths of the unit: `"scale": 1000`).
+    /// JSON: name, batch, samples, warnings and, per metric, its unit, whether its figures
+    /// are exact counts, overhead, whether it was multiplexed and its summary (values in thousandths of the unit: `"scale": 1000`).
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
         write!(w, "{{\"name\":")?;
         json_string(w, &self.name)?;
@@ -256,8 +264,11 @@ impl BenchResult {
             json_string(w, &m.metric.name)?;
             write!(
                 w,
-                ",\"unit\":\"{}\",\"overhead\":{},\"multiplexed\":{},\"summary\":",
-                m.metric.unit, m.overhead, m.multiplexed
+                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"multiplexed\":{},\"summary\":",
+                m.metric.unit,
+                m.metric.is_exact(),
+                m.overhead,
+                m.multiplexed
             )?;
             m.histogram.view().summary().write_json(w)?;
             w.write_str("}")
@@ -571,6 +582,45 @@ fn write_apart_method(w: &mut dyn Write, (a, b): (&str, &str), apart: &Apart) ->
     )
 }
 
+impl Comparison {
+    /// One line per exact metric (emulated counts), judged without statistics: `exact: B
+    /// takes 1 more Emulated:Instructions per operation than A: 4,050 against 4,049, on
+    /// every operation (B − A = +1, [1, 1])`, `exact: no difference in …`, or, where a
+    /// side's operations counted differently, that its percentiles are compared above.
+    pub fn write_exact(&self, w: &mut dyn Write) -> fmt::Result {
+        let (a, b, op) = (&self.a, &self.b, noun(&self.operation));
+        for d in &self.metrics {
+            let Some(x) = d.exact else { continue };
+            let name = &d.name;
+            let (Some(va), Some(vb), Some(diff)) = (x.a, x.b, x.difference()) else {
+                writeln!(
+                    w,
+                    "exact: {name} varies from {op} to {op} (the counts are exact, the \
+                     operations differ): compared by percentile above"
+                )?;
+                continue;
+            };
+            let s = Shown::new(d.unit, va.max(vb));
+            let (shown_a, shown_b, by) = (s.show(va), s.show(vb), s.show(diff.abs()));
+            let sign = if diff < 0.0 { "-" } else { "+" };
+            let tail = std::format!("(B − A = {sign}{by}, [{sign}{by}, {sign}{by}])");
+            match x.word() {
+                "no difference" => writeln!(
+                    w,
+                    "exact: no difference in {name} between {a} and {b}: {shown_a} per {op} \
+                     in both, on every {op} (B − A = 0, [0, 0])"
+                )?,
+                word => writeln!(
+                    w,
+                    "exact: {b} takes {by} {word} {name} per {op} than {a}: {shown_b} against \
+                     {shown_a}, on every {op} {tail}"
+                )?,
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Display for Comparison {
     /// Per metric a diff table (`*` marks an interval that excludes 0; metrics that are 0
     /// throughout in both are named in one line instead), the method, the warnings about
@@ -608,7 +658,8 @@ impl Display for Comparison {
         }
         writeln!(f)?;
         self.write_verdict(f)?;
-        writeln!(f)
+        writeln!(f)?;
+        self.write_exact(f)
     }
 }
 

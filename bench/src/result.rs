@@ -185,6 +185,47 @@ impl BenchResult {
         self.metrics.iter().find(|m| m.metric.name == name)
     }
 
+    /// Metric `index`'s figure in every sample, in thousandths of its unit, in the order
+    /// measured.
+    pub fn figures(&self, index: usize) -> impl Iterator<Item = u64> + '_ {
+        let n = self.metrics.len().max(1);
+        self.rows.iter().skip(index).step_by(n).copied()
+    }
+
+    /// The `rank` percentile (`0..=100`) of metric `name` in its unit: for an exact metric
+    /// ([`Metric::is_exact`]) the sample at that rank itself, else its histogram's bucket
+    /// value. `None` for a metric it does not have, or no samples.
+    pub fn percentile(&self, name: &str, rank: f64) -> Option<f64> {
+        let i = self.metrics.iter().position(|m| m.metric.name == name)?;
+        self.percentile_at(i, rank)
+    }
+
+    /// [`BenchResult::percentile`] of the metric at `index`.
+    pub fn percentile_at(&self, index: usize, rank: f64) -> Option<f64> {
+        let m = self.metrics.get(index)?;
+        if !m.metric.is_exact() {
+            return m.percentile(rank);
+        }
+        let mut values: Vec<u64> = self.figures(index).collect();
+        if values.is_empty() {
+            return None;
+        }
+        // The nearest rank, as every percentile of Picollo's takes it.
+        let at = picollo::rank_to_count(rank, values.len() as u128) as usize;
+        let (_, v, _) = values.select_nth_unstable(at - 1);
+        Some(*v as f64 / SCALE as f64)
+    }
+
+    /// An exact metric's figure per operation when every sample gave the same (in its
+    /// unit); `None` for a metric that varies, is not exact, or is missing.
+    pub fn constant(&self, name: &str) -> Option<f64> {
+        let i = self.metrics.iter().position(|m| m.metric.name == name)?;
+        let mut figures = self.figures(i);
+        let first = figures.next()?;
+        let exact = self.metrics[i].metric.is_exact();
+        (exact && figures.all(|v| v == first)).then_some(first as f64 / SCALE as f64)
+    }
+
     /// The time per operation.
     pub fn time(&self) -> &MetricResult {
         &self.metrics[0]

@@ -41,11 +41,10 @@ pub struct Span {
 }
 
 /// The `rank` percentile of sorted `values` by the nearest rank: the value at
-/// `⌈rank/100 · n⌉`, at least the first.
-fn nearest_rank(sorted: &[u64], rank: f64) -> u64 {
-    let n = sorted.len();
-    let at = ((rank / 100.0 * n as f64).ceil() as usize).clamp(1, n.max(1));
-    sorted.get(at - 1).copied().unwrap_or(0)
+/// `⌈rank/100 · n⌉` ([`picollo::rank_to_count`], the histograms' rule), at least the first.
+pub(crate) fn nearest_rank(sorted: &[u64], rank: f64) -> u64 {
+    let at = picollo::rank_to_count(rank, sorted.len() as u128) as usize;
+    sorted.get(at.max(1) - 1).copied().unwrap_or(0)
 }
 
 impl Round {
