@@ -2778,6 +2778,96 @@ static picollo_status bench_median_round_null_out(void)
 {
     return picollo_bench_result_median_round(br, NULL);
 }
+static picollo_status bench_exact_ok(void)
+{
+    uint32_t exact = 7;
+    picollo_status st = picollo_bench_result_metric_exact(br, 0, &exact);
+    CHECK(exact == 0); /* time is never exact */
+    return st;
+}
+static picollo_status bench_exact_null_r(void)
+{
+    uint32_t exact;
+    return picollo_bench_result_metric_exact(NULL, 0, &exact);
+}
+static picollo_status bench_exact_null_out(void) { return picollo_bench_result_metric_exact(br, 0, NULL); }
+static picollo_status bench_exact_index_max(void)
+{
+    uint32_t exact;
+    return picollo_bench_result_metric_exact(br, SIZE_MAX, &exact);
+}
+static picollo_status bench_percentile_ok(void)
+{
+    double v = -1.0;
+    picollo_status st = picollo_bench_result_percentile(br, 0, 50.0, &v);
+    CHECK(v >= 0.0);
+    return st;
+}
+static picollo_status bench_percentile_null_r(void)
+{
+    double v;
+    return picollo_bench_result_percentile(NULL, 0, 50.0, &v);
+}
+static picollo_status bench_percentile_null_out(void) { return picollo_bench_result_percentile(br, 0, 50.0, NULL); }
+static picollo_status bench_percentile_index_max(void)
+{
+    double v;
+    return picollo_bench_result_percentile(br, SIZE_MAX, 50.0, &v);
+}
+static picollo_status bench_percentile_rank_101(void)
+{
+    double v = 42.0;
+    picollo_status st = picollo_bench_result_percentile(br, 0, 101.0, &v);
+    CHECK(v == 42.0); /* written only on success */
+    return st;
+}
+static picollo_status bench_percentile_rank_nan(void)
+{
+    double v;
+    return picollo_bench_result_percentile(br, 0, NAN, &v);
+}
+static picollo_status bench_constant_not_exact(void)
+{
+    double v = 42.0;
+    picollo_status st = picollo_bench_result_constant(br, 0, &v);
+    CHECK(v == 42.0);
+    return st;
+}
+static picollo_status bench_constant_null_r(void)
+{
+    double v;
+    return picollo_bench_result_constant(NULL, 0, &v);
+}
+static picollo_status bench_constant_null_out(void) { return picollo_bench_result_constant(br, 0, NULL); }
+static picollo_status bench_constant_index_max(void)
+{
+    double v;
+    return picollo_bench_result_constant(br, SIZE_MAX, &v);
+}
+static picollo_status emulation_null_buf(void) { return picollo_perf_emulation_describe(NULL, 100, NULL); }
+static picollo_status emulation_size_query(void)
+{
+    size_t n = 0;
+    picollo_status st = picollo_perf_emulation_describe(NULL, 0, &n);
+    CHECK(n > 0);
+    return st;
+}
+static picollo_status supported_emulated(void) { return picollo_perf_counter_supported("Emulated:Instructions"); }
+static picollo_status supported_emulated_unknown(void) { return picollo_perf_counter_supported("Emulated:Cycles"); }
+static picollo_status open_emulated_kernel(void)
+{
+    picollo_perf_session *s = NULL;
+    picollo_perf_config c = picollo_perf_config_default();
+    picollo_status st;
+    c.include_kernel = 1;
+    st = picollo_perf_session_new(&c, &s);
+    if (CHECK(st == PICOLLO_STATUS_OK)) {
+        CHECK(picollo_perf_session_add_named(s, "Emulated:Instructions") == PICOLLO_STATUS_OK);
+        st = picollo_perf_session_open(s);
+    }
+    picollo_perf_session_free(s);
+    return st;
+}
 static picollo_status bench_judge_apart_ok(void)
 {
     const double runs[3] = {1000.0, 1010.0, 990.0};
@@ -3866,6 +3956,11 @@ static const bad_row rows[] = {
     ROW(picollo_perf_discover, discover_null, NULLP, "`out`"),
     ROW(picollo_perf_describe, describe_null_buf, NULLP, "`buf`"),
     ROW(picollo_perf_describe, describe_size_query, SMALL, NULL),
+    ROW(picollo_perf_emulation_describe, emulation_null_buf, NULLP, "`buf`"),
+    ROW(picollo_perf_emulation_describe, emulation_size_query, SMALL, NULL),
+    ROW(picollo_perf_counter_supported, supported_emulated, ST(UNSUPPORTED), "picollo emulate -- PROG"),
+    ROW(picollo_perf_counter_supported, supported_emulated_unknown, INVAL, "Emulated:Cycles"),
+    ROW(picollo_perf_session_open, open_emulated_kernel, INVAL, "not kernel work"),
     ROW(picollo_perf_counter_supported, supported_null, NULLP, "`name`"),
     ROW(picollo_perf_counter_supported, supported_bad_utf8, ST(INVALID_UTF8), "`name`"),
     ROW(picollo_perf_counter_supported, supported_unknown, INVAL, "Hardware:Nope"),
@@ -3974,6 +4069,20 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare_run, bench_pair_size_between, SIZE, "picollo_bench_config_default"),
     ROW(picollo_bench_compare_run, bench_pair_size_1_14, OK, NULL),
     ROW(picollo_bench_compare_run, bench_pair_fixed_offsets_2, INVAL, "fixed_offsets"),
+    ROW(picollo_bench_result_metric_exact, bench_exact_ok, OK, NULL),
+    ROW(picollo_bench_result_metric_exact, bench_exact_null_r, NULLP, "`r`"),
+    ROW(picollo_bench_result_metric_exact, bench_exact_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_result_metric_exact, bench_exact_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_bench_result_percentile, bench_percentile_ok, OK, NULL),
+    ROW(picollo_bench_result_percentile, bench_percentile_null_r, NULLP, "`r`"),
+    ROW(picollo_bench_result_percentile, bench_percentile_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_result_percentile, bench_percentile_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_bench_result_percentile, bench_percentile_rank_101, INVAL, "rank 101"),
+    ROW(picollo_bench_result_percentile, bench_percentile_rank_nan, INVAL, "rank NaN"),
+    ROW(picollo_bench_result_constant, bench_constant_not_exact, INVAL, "not exact"),
+    ROW(picollo_bench_result_constant, bench_constant_null_r, NULLP, "`r`"),
+    ROW(picollo_bench_result_constant, bench_constant_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_result_constant, bench_constant_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
     ROW(picollo_bench_result_median_round, bench_median_round_ok, OK, NULL),
     ROW(picollo_bench_result_median_round, bench_median_round_null_r, NULLP, "`r`"),
     ROW(picollo_bench_result_median_round, bench_median_round_null_out, NULLP, "`out`"),

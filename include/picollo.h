@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 15
+#define PICOLLO_ABI_VERSION_MINOR 16
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1233,6 +1233,24 @@ picollo_status picollo_bench_result_metric_name(const struct picollo_bench_resul
 // NULL `r`; `OUT_OF_RANGE`; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_metric_unit(const struct picollo_bench_result *r, size_t index, char *buf, size_t len, size_t *needed);
 
+// Writes to `*out` 1 when metric `index` counts exactly (an emulated counter,
+// `Emulated:*`: the same work always gives the same figure), else 0. Errors: NULL `r` or
+// `out`; `OUT_OF_RANGE`. ABI 1.16.
+picollo_status picollo_bench_result_metric_exact(const struct picollo_bench_result *r, size_t index, uint32_t *out);
+
+// Writes the `rank` percentile (0 to 100) of metric `index` per operation, in its unit, to
+// `*out`: for an exact metric the figure of the sample at that rank itself, else the
+// histogram's bucket value (as `picollo_bench_result_histogram` gives it, divided by 1000).
+// Errors: NULL `r` or `out`; `OUT_OF_RANGE`; `INVALID_ARGUMENT` for a rank outside 0..100
+// or NaN. ABI 1.16.
+picollo_status picollo_bench_result_percentile(const struct picollo_bench_result *r, size_t index, double rank, double *out);
+
+// Writes to `*out` the figure per operation (in its unit) that every sample of exact metric
+// `index` gave, or NaN when they differ. Two results' constants differ by exactly the work
+// between them. Errors: NULL `r` or `out`; `OUT_OF_RANGE`; `INVALID_ARGUMENT` for a metric
+// that is not exact. ABI 1.16.
+picollo_status picollo_bench_result_constant(const struct picollo_bench_result *r, size_t index, double *out);
+
 // Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
 // BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
 // `OUT_OF_RANGE`.
@@ -1779,6 +1797,12 @@ picollo_status picollo_perf_discover(struct picollo_perf_info *out);
 
 // Writes discovery as one line into `buf`, e.g. `no hardware PMU (CPUID 0xA version 0; …)`.
 picollo_status picollo_perf_describe(char *buf, size_t len, size_t *needed);
+
+// Writes into `buf` what the emulator counts for this process (`emulated by Picollo's QEMU
+// plugin: instructions, loads, stores`) or why it counts nothing (`not running under
+// Picollo's QEMU plugin: …`); `picollo_perf_counter_supported("Emulated:Instructions")` says
+// the same as a status. Errors: `BUFFER_TOO_SMALL`. ABI 1.16.
+picollo_status picollo_perf_emulation_describe(char *buf, size_t len, size_t *needed);
 
 // Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
 // `OK`, or the status `picollo_perf_session_open` would return, with the message. Errors: NULL

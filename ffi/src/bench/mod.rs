@@ -181,6 +181,69 @@ pub unsafe extern "C" fn picollo_bench_result_metric_unit(
     query!(r, |r| r.result.metrics[r.metric(index)?].metric.unit.as_str() => text(buf, len, needed))
 }
 
+/// Writes to `*out` 1 when metric `index` counts exactly (an emulated counter,
+/// `Emulated:*`: the same work always gives the same figure), else 0. Errors: NULL `r` or
+/// `out`; `OUT_OF_RANGE`. ABI 1.16.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_metric_exact(
+    r: *const picollo_bench_result,
+    index: usize,
+    out: *mut u32,
+) -> picollo_status {
+    query!(r, |r| u32::from(r.result.metrics[r.metric(index)?].metric.is_exact()) => out)
+}
+
+/// Writes the `rank` percentile (0 to 100) of metric `index` per operation, in its unit, to
+/// `*out`: for an exact metric the figure of the sample at that rank itself, else the
+/// histogram's bucket value (as `picollo_bench_result_histogram` gives it, divided by 1000).
+/// Errors: NULL `r` or `out`; `OUT_OF_RANGE`; `INVALID_ARGUMENT` for a rank outside 0..100
+/// or NaN. ABI 1.16.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_percentile(
+    r: *const picollo_bench_result,
+    index: usize,
+    rank: f64,
+    out: *mut f64,
+) -> picollo_status {
+    query!(
+        r,
+        out = |r| {
+            let index = r.metric(index)?;
+            if !(0.0..=100.0).contains(&rank) {
+                return Err(Failure::invalid(format_args!(
+                    "rank {rank} is not a percentile: 0 to 100"
+                )));
+            }
+            r.result.percentile_at(index, rank).unwrap_or(f64::NAN)
+        }
+    )
+}
+
+/// Writes to `*out` the figure per operation (in its unit) that every sample of exact metric
+/// `index` gave, or NaN when they differ. Two results' constants differ by exactly the work
+/// between them. Errors: NULL `r` or `out`; `OUT_OF_RANGE`; `INVALID_ARGUMENT` for a metric
+/// that is not exact. ABI 1.16.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_result_constant(
+    r: *const picollo_bench_result,
+    index: usize,
+    out: *mut f64,
+) -> picollo_status {
+    query!(
+        r,
+        out = |r| {
+            let metric = &r.result.metrics[r.metric(index)?].metric;
+            if !metric.is_exact() {
+                return Err(Failure::invalid(format_args!(
+                    "metric {index} ({}) is not exact: its figures vary with the machine",
+                    metric.name
+                )));
+            }
+            r.result.constant(&metric.name).unwrap_or(f64::NAN)
+        }
+    )
+}
+
 /// Lends in `*out` the histogram of metric `index` (per operation, in thousandths of its unit):
 /// BORROWED and read-only until `picollo_bench_result_free`. Errors: NULL `r` or `out`;
 /// `OUT_OF_RANGE`.

@@ -17,7 +17,9 @@ use crate::status::picollo_status;
 /// everything the OS refused at run time `OS_ERROR`.
 pub(crate) fn perf_status(kind: PerfErrorKind) -> picollo_status {
     match kind {
-        PerfErrorKind::Unsupported => picollo_status::Unsupported,
+        // A plugin of another record version: not countable with this library, as a
+        // missing event is not.
+        PerfErrorKind::Unsupported | PerfErrorKind::EmulatorVersion => picollo_status::Unsupported,
         PerfErrorKind::Permission => picollo_status::PermissionDenied,
         PerfErrorKind::InvalidArgument
         | PerfErrorKind::DuplicateCounter

@@ -4,7 +4,7 @@
 
 use std::ffi::c_char;
 
-use picollo_core::perf::{discover, is_counter_supported};
+use picollo_core::perf::{discover, emulation, is_counter_supported};
 
 use crate::args::{out, try_str};
 use crate::boundary::boundary;
@@ -29,6 +29,19 @@ pub unsafe extern "C" fn picollo_perf_describe(
     needed: *mut usize,
 ) -> picollo_status {
     boundary!({ write_text!(&discover().describe(), buf, len, needed) })
+}
+
+/// Writes into `buf` what the emulator counts for this process (`emulated by Picollo's QEMU
+/// plugin: instructions, loads, stores`) or why it counts nothing (`not running under
+/// Picollo's QEMU plugin: …`); `picollo_perf_counter_supported("Emulated:Instructions")` says
+/// the same as a status. Errors: `BUFFER_TOO_SMALL`. ABI 1.16.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_perf_emulation_describe(
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({ write_text!(&emulation().description, buf, len, needed) })
 }
 
 /// Tells by a trial open (user space, this thread) whether the counter `name` can be opened:
