@@ -3,7 +3,8 @@
 # Debian packages (valgrind, mono, cargo-c, pkg-config, cmake; the DejaVu font `picollo plot` draws
 # its text with; python3-venv for the project venv and the interop stages, nodejs and npm for
 # the interop stages: .hgrm and peers; prometheus for the Python metrics test; debootstrap and
-# qemu-user-static for the wheels stage's Debian 11 roots), the project
+# qemu-user-static for the wheels stage's Debian 11 roots; qemu-user, whose emulators load
+# Picollo's plugin, and the aarch64 cross compiler for the emulated counters), the project
 # venv .venv with the Python packages of python-demo/requirements.txt (pytest, numpy,
 # matplotlib, hdrhistogram 0.10.8 for the Python binding's peer tests, prometheus-client and
 # opentelemetry-proto for its metrics tests) and cbindgen (pinned: the committed header is
@@ -40,6 +41,11 @@ command -v npm >/dev/null || need_apt+=(npm)
 # The wheels stage: Debian 11 roots, the arm64 one run by qemu (scripts/bullseye.sh).
 command -v debootstrap >/dev/null || need_apt+=(debootstrap)
 [ -x /usr/bin/qemu-aarch64-static ] || need_apt+=(qemu-user-static)
+# Emulated counters (picollo emulate, scripts/emulate.sh): QEMU's user mode that loads
+# plugins (qemu-user; the static build cannot), and the aarch64 guests' compiler and libc.
+[ -x /usr/bin/qemu-x86_64 ] || need_apt+=(qemu-user)
+command -v aarch64-linux-gnu-gcc >/dev/null || need_apt+=(gcc-aarch64-linux-gnu)
+[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || need_apt+=(libc6-dev-arm64-cross)
 # Debian's python3 is externally managed: the project's packages and the interop stage's
 # peers go into venvs, and `python3 -m venv` needs ensurepip, which Debian ships in
 # python3-venv.

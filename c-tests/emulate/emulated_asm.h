@@ -1,0 +1,173 @@
+/*
+ * emulated_asm.h: loops of a known instruction count, in x86-64 and aarch64 assembly, so a
+ * test can assert exact numbers that no compiler choice moves.
+ *
+ * A bracket_* loop makes the request (PICOLLO_EMULATED_SYSCALL, fd) itself, runs its loop,
+ * and makes the request again, touching no memory but the loop's own in between: the two
+ * records it leaves in the pipe differ by exactly the loop. From the instruction after the
+ * first request to the second request included, both architectures run:
+ *   - BRACKET_BASE: a zero test and branch before the loop; after it, setting the number
+ *     (and on aarch64 the fd) and the request itself (x86-64: mov, syscall; aarch64: mov,
+ *     mov, svc) — 4 in all, on both;
+ *   - per step: CHAIN_STEP for a chain of adds (add, decrement, branch), ACCESS_STEP for a
+ *     strided load or store (access, advance, decrement, branch).
+ * access_passes runs several passes between requests, so that no other access (the test's
+ * own, reading the records) comes between one pass and the next.
+ */
+#ifndef EMULATED_ASM_H
+#define EMULATED_ASM_H
+
+#include "picollo_emulated.h"
+
+#define BRACKET_BASE 4
+#define CHAIN_STEP 3
+#define ACCESS_STEP 4
+
+#if defined(__x86_64__)
+
+/* n steps of a chain of adds (no request): CHAIN_STEP * n instructions and a constant. */
+static inline unsigned long chain_steps(unsigned long n)
+{
+    unsigned long x = 0;
+    __asm__ volatile("test %[n], %[n]\n\tjz 2f\n"
+                     "1:\n\tadd $1, %[x]\n\tdec %[n]\n\tjnz 1b\n"
+                     "2:"
+                     : [n] "+r"(n), [x] "+r"(x));
+    return x;
+}
+
+/* Request; n steps of a chain of adds; request. */
+static inline void bracket_chain(int fd, unsigned long n)
+{
+    unsigned long x = 0;
+    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
+                     "test %[n], %[n]\n\tjz 2f\n"
+                     "1:\n\tadd $1, %[x]\n\tdec %[n]\n\tjnz 1b\n"
+                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
+                     : [n] "+r"(n), [x] "+r"(x)
+                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
+                     : "rax", "rcx", "r11", "memory");
+}
+
+/* Request; n 8-byte loads at p, p + stride, ...; request. */
+static inline void bracket_loads(int fd, const void *p, unsigned long n, unsigned long stride)
+{
+    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
+                     "test %[n], %[n]\n\tjz 2f\n"
+                     "1:\n\tmov (%[p]), %%r8\n\tadd %[s], %[p]\n\tdec %[n]\n\tjnz 1b\n"
+                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
+                     : [n] "+r"(n), [p] "+r"(p)
+                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd), [s] "r"(stride)
+                     : "rax", "rcx", "r8", "r11", "memory");
+}
+
+/* Request; n 8-byte stores at p, p + stride, ...; request. */
+static inline void bracket_stores(int fd, void *p, unsigned long n, unsigned long stride)
+{
+    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
+                     "test %[n], %[n]\n\tjz 2f\n"
+                     "1:\n\tmov %[n], (%[p])\n\tadd %[s], %[p]\n\tdec %[n]\n\tjnz 1b\n"
+                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
+                     : [n] "+r"(n), [p] "+r"(p)
+                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd), [s] "r"(stride)
+                     : "rax", "rcx", "r11", "memory");
+}
+
+/* Request; then `passes` passes, each followed by a request: a pass is n 8-byte accesses
+ * at p, p + stride, ..., stores for the first `stores` passes, loads after. No memory but
+ * the passes' is touched from the first request to the last (instructions not fixed). */
+static inline void access_passes(int fd, void *p, unsigned long n, unsigned long stride,
+                                 unsigned long passes, unsigned long stores)
+{
+    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n"
+                     "1:\n\tmov %[n], %%r9\n\tmov %[p], %%r10\n\t"
+                     "test %%r9, %%r9\n\tjz 4f\n\ttest %[st], %[st]\n\tjz 3f\n"
+                     "2:\n\tmov %%r9, (%%r10)\n\tadd %[s], %%r10\n\tdec %%r9\n\tjnz 2b\n\t"
+                     "dec %[st]\n\tjmp 4f\n"
+                     "3:\n\tmov (%%r10), %%r8\n\tadd %[s], %%r10\n\tdec %%r9\n\tjnz 3b\n"
+                     "4:\n\tmov %[nr], %%eax\n\tsyscall\n\tdec %[ps]\n\tjnz 1b"
+                     : [ps] "+r"(passes), [st] "+r"(stores)
+                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd), [n] "r"(n),
+                       [p] "r"(p), [s] "r"(stride)
+                     : "rax", "rcx", "r8", "r9", "r10", "r11", "memory");
+}
+
+#elif defined(__aarch64__)
+
+/* n steps of a chain of adds (no request): CHAIN_STEP * n instructions and a constant. */
+static inline unsigned long chain_steps(unsigned long n)
+{
+    unsigned long x = 0;
+    __asm__ volatile("cbz %[n], 2f\n"
+                     "1:\n\tadd %[x], %[x], #1\n\tsubs %[n], %[n], #1\n\tb.ne 1b\n"
+                     "2:"
+                     : [n] "+r"(n), [x] "+r"(x)
+                     :
+                     : "cc");
+    return x;
+}
+
+/* Request; n steps of a chain of adds; request. */
+static inline void bracket_chain(int fd, unsigned long n)
+{
+    unsigned long x = 0;
+    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
+                     "cbz %[n], 2f\n"
+                     "1:\n\tadd %[x], %[x], #1\n\tsubs %[n], %[n], #1\n\tb.ne 1b\n"
+                     "2:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+                     : [n] "+r"(n), [x] "+r"(x)
+                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd)
+                     : "x0", "x8", "memory", "cc");
+}
+
+/* Request; n 8-byte loads at p, p + stride, ...; request. */
+static inline void bracket_loads(int fd, const void *p, unsigned long n, unsigned long stride)
+{
+    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
+                     "cbz %[n], 2f\n"
+                     "1:\n\tldr x9, [%[p]]\n\tadd %[p], %[p], %[s]\n\tsubs %[n], %[n], #1\n\t"
+                     "b.ne 1b\n"
+                     "2:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+                     : [n] "+r"(n), [p] "+r"(p)
+                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd), [s] "r"(stride)
+                     : "x0", "x8", "x9", "memory", "cc");
+}
+
+/* Request; n 8-byte stores at p, p + stride, ...; request. */
+static inline void bracket_stores(int fd, void *p, unsigned long n, unsigned long stride)
+{
+    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
+                     "cbz %[n], 2f\n"
+                     "1:\n\tstr %[n], [%[p]]\n\tadd %[p], %[p], %[s]\n\tsubs %[n], %[n], #1\n\t"
+                     "b.ne 1b\n"
+                     "2:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+                     : [n] "+r"(n), [p] "+r"(p)
+                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd), [s] "r"(stride)
+                     : "x0", "x8", "memory", "cc");
+}
+
+/* Request; then `passes` passes, each followed by a request: a pass is n 8-byte accesses
+ * at p, p + stride, ..., stores for the first `stores` passes, loads after. No memory but
+ * the passes' is touched from the first request to the last (instructions not fixed). */
+static inline void access_passes(int fd, void *p, unsigned long n, unsigned long stride,
+                                 unsigned long passes, unsigned long stores)
+{
+    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n"
+                     "1:\n\tmov x9, %[n]\n\tmov x10, %[p]\n\tcbz x9, 4f\n\tcbz %[st], 3f\n"
+                     "2:\n\tstr x9, [x10]\n\tadd x10, x10, %[s]\n\tsubs x9, x9, #1\n\t"
+                     "b.ne 2b\n\tsub %[st], %[st], #1\n\tb 4f\n"
+                     "3:\n\tldr x11, [x10]\n\tadd x10, x10, %[s]\n\tsubs x9, x9, #1\n\t"
+                     "b.ne 3b\n"
+                     "4:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
+                     "subs %[ps], %[ps], #1\n\tb.ne 1b"
+                     : [ps] "+r"(passes), [st] "+r"(stores)
+                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd), [n] "r"(n),
+                       [p] "r"(p), [s] "r"(stride)
+                     : "x0", "x8", "x9", "x10", "x11", "memory", "cc");
+}
+
+#else
+#error "emulated_asm.h: x86-64 or aarch64 only"
+#endif
+
+#endif
