@@ -81,4 +81,46 @@ fn native() {
         .flag_if_supported("-Wno-unused-parameter")
         .compile("picollo_native");
     println!("cargo:rustc-cfg=picollo_native");
+    qemu_plugin(&dir.join("qemu"));
+}
+
+/// Compiles Picollo's QEMU plugin (`native/qemu/`) into a shared object the crate embeds
+/// (`perf::qemu_plugin`): the library carries the plugin its emulated counters read, and
+/// writes it out where QEMU loads it from. Built with the target's C compiler, as QEMU runs
+/// on the target's machine and loads plugins of its own architecture.
+#[cfg(feature = "perf")]
+fn qemu_plugin(dir: &std::path::Path) {
+    // The plugin is one C file with its headers beside it.
+    let sources = std::fs::read_dir(dir).expect("native/qemu is there");
+    for entry in sources.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "c" || e == "h") {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("picollo_qemu_plugin.so");
+    let compiler = cc::Build::new().opt_level(2).get_compiler();
+    let status = compiler
+        .to_command()
+        .args([
+            "-shared",
+            "-fPIC",
+            "-fvisibility=hidden",
+            "-Wall",
+            "-Wextra",
+        ])
+        .arg("-I")
+        .arg(dir)
+        .arg("-o")
+        .arg(&out)
+        .arg(dir.join("picollo_qemu_plugin.c"))
+        // dlsym (the plugin API version QEMU offers) is in libdl before glibc 2.34.
+        .arg("-ldl")
+        .status()
+        .expect("the C compiler runs");
+    assert!(
+        status.success(),
+        "the QEMU plugin did not compile ({status})"
+    );
 }

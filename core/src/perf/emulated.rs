@@ -19,6 +19,8 @@ use super::sys::{errno, errno_name};
 pub const SYSCALL: i64 = 0x5049_436f;
 /// The first word of every record.
 const MAGIC: u64 = 0x5049_4330_454d_5531;
+/// `thread` of the record of a whole run (every thread's counts summed).
+pub const ALL_THREADS: u64 = u64::MAX;
 /// The record layout this build reads.
 pub const RECORD_VERSION: u64 = 1;
 /// Words in a record.
@@ -44,7 +46,8 @@ pub struct L1dModel {
 /// One record of the plugin: a thread's counts since it started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EmulatedCounts {
-    /// The guest thread's vCPU index (QEMU reuses the index of a thread that exited).
+    /// The guest thread's vCPU index (QEMU reuses the index of a thread that exited);
+    /// [`ALL_THREADS`] in the record of a whole run.
     pub thread: u64,
     /// Guest instructions executed, user space only.
     pub instructions: u64,
@@ -57,6 +60,16 @@ pub struct EmulatedCounts {
 }
 
 impl EmulatedCounts {
+    /// A record as the plugin writes it (96 bytes in the host's byte order), checked: the
+    /// file of its `totals=PATH` argument (the whole run, every thread), say.
+    pub fn from_record(bytes: &[u8]) -> Result<Self, PerfError> {
+        let mut words = [0u64; WORDS];
+        for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_ne_bytes(chunk.try_into().expect("chunks of 8 bytes"));
+        }
+        parse(&words, bytes.len() as isize, None)
+    }
+
     /// The count of `event`, or `None` where the plugin does not count it.
     pub fn get(&self, event: EmulatedEvent) -> Option<u64> {
         match event {
@@ -380,6 +393,14 @@ mod tests {
         assert!(v2.message().contains("record version 2"), "{v2}");
         let short = parse(&record(1, 0), 40, None).unwrap_err();
         assert_eq!(short.kind(), PerfErrorKind::BadRead);
+        let raw: std::vec::Vec<u8> = record(1, MEMORY)
+            .iter()
+            .flat_map(|w| w.to_ne_bytes())
+            .collect();
+        let whole = EmulatedCounts::from_record(&raw).unwrap();
+        assert_eq!(whole.memory, Some((200, 100)));
+        let cut = EmulatedCounts::from_record(&raw[..95]).unwrap_err();
+        assert_eq!(cut.kind(), PerfErrorKind::BadRead);
         let lost = parse(&record(1, INCOMPLETE), bytes, None).unwrap_err();
         assert!(lost.message().contains("uncounted"), "{lost}");
         let m = missing(EmulatedEvent::L1DMisses);

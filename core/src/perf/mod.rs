@@ -31,6 +31,8 @@ mod group;
 mod open;
 #[cfg(picollo_native)]
 mod page;
+#[cfg(picollo_native)]
+mod plugin;
 mod session;
 mod sys;
 mod system;
@@ -45,13 +47,17 @@ pub use derived::Derived;
 pub use discovery::{
     discover, is_counter_supported, number_of_counters, supported_counters, CpuVendor, PmuInfo,
 };
-pub use emulated::{emulation, EmulatedCounts, Emulation, L1dModel, RECORD_VERSION, SYSCALL};
+pub use emulated::{
+    emulation, EmulatedCounts, Emulation, L1dModel, ALL_THREADS, RECORD_VERSION, SYSCALL,
+};
 pub use error::{PerfError, PerfErrorKind};
 pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, EmulatedEvent, Event, HardwareEvent, RawEvent,
     SoftwareEvent, FIXED_EVENTS,
 };
 pub use group::MAX_GROUP_COUNTERS;
+#[cfg(picollo_native)]
+pub use plugin::{install_qemu_plugin, qemu_plugin};
 pub use session::{RecordKind, Session};
 pub use system::{paranoid_meaning, perf_event_paranoid, rdpmc_setting, SysfsPmu};
 pub use values::{scale, Delta, ReadPath, Reading};
