@@ -171,6 +171,20 @@ pub struct Comparison {
     pub builds: Option<Builds>,
 }
 
+impl Comparison {
+    /// B's change against A of exact metric `name` (an emulated count) at the median, in
+    /// percent of A's: exact, so it needs no interval. `None` where the comparison has no
+    /// such exact metric.
+    pub fn exact_change(&self, name: &str) -> Option<f64> {
+        let d = self
+            .metrics
+            .iter()
+            .find(|d| d.name == name && d.exact.is_some())?;
+        let p50 = d.rows.iter().find(|r| r.rank == 50.0)?;
+        Some((p50.b - p50.a) / p50.a * 100.0)
+    }
+}
+
 /// The two results of an interleaved comparison and their comparison.
 #[derive(Clone, Debug)]
 pub struct Interleaved {
@@ -243,6 +257,11 @@ fn rank_interval(a: &BenchResult, b: &BenchResult, name: &str, rank: f64) -> Opt
     s.half_width().is_finite().then_some((s.low, s.high))
 }
 
+/// The mean of metric `name` in `r` ([`BenchResult::mean_at`]).
+fn mean_of(r: &BenchResult, name: &str) -> f64 {
+    index_of(r, name).map_or(f64::NAN, |i| r.mean_at(i))
+}
+
 /// An exact metric's difference, when `name` is one.
 fn exact_diff(a: &BenchResult, b: &BenchResult, m: &MetricResult) -> Option<ExactDiff> {
     let name = &m.metric.name;
@@ -284,7 +303,7 @@ fn diff_metric(
         name: ma.metric.name.clone(),
         unit: ma.metric.unit,
         rows: rows.collect(),
-        means: (ma.mean(), mb.mean()),
+        means: (mean_of(a, name), mean_of(b, name)),
         cohens_d: va.summary().cohens_d(&vb.summary()),
         exact,
     }

@@ -199,9 +199,14 @@ impl Bench {
     /// same name: the cost of what the measurement cannot avoid but the caller does not
     /// want (a language binding's call of an empty function), floored at 0.
     pub fn with_baseline(mut self, baseline: &BenchResult) -> Self {
-        let medians = baseline.metrics.iter().map(|m| {
-            let median = m.histogram.view().percentile_value(50.0).unwrap_or(0);
-            (m.metric.name.clone(), median)
+        // The exact median of an exact metric (its histogram's bucket would shift every
+        // figure by a fraction).
+        let medians = baseline.metrics.iter().enumerate().map(|(i, m)| {
+            let median = baseline.percentile_at(i, 50.0).unwrap_or(0.0);
+            (
+                m.metric.name.clone(),
+                (median * SCALE as f64).round() as u64,
+            )
         });
         self.baseline = Some((baseline.name.clone(), medians.collect()));
         self

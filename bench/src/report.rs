@@ -139,7 +139,10 @@ fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result
         true => r.figures(i).max().unwrap_or(0),
         false => view.max_recorded().unwrap_or(0),
     };
-    let (mean, half) = mean_interval(&view).unwrap_or((f64::NAN, f64::NAN));
+    let (mut mean, half) = mean_interval(&view).unwrap_or((f64::NAN, f64::NAN));
+    if m.metric.is_exact() {
+        mean = r.mean_at(i) * SCALE as f64;
+    }
     let mark = if m.multiplexed { " (multiplexed)" } else { "" };
     let scaled = |v: f64| shown.show(v / SCALE as f64);
     writeln!(

@@ -216,6 +216,21 @@ impl BenchResult {
         Some(*v as f64 / SCALE as f64)
     }
 
+    /// The mean of the metric at `index` in its unit: of the samples themselves for an
+    /// exact metric, else of its histogram's buckets (NaN when empty).
+    pub fn mean_at(&self, index: usize) -> f64 {
+        let Some(m) = self.metrics.get(index) else {
+            return f64::NAN;
+        };
+        if !m.metric.is_exact() {
+            return m.mean();
+        }
+        let (sum, n) = self
+            .figures(index)
+            .fold((0u128, 0u64), |(s, n), v| (s + u128::from(v), n + 1));
+        sum as f64 / n as f64 / SCALE as f64
+    }
+
     /// An exact metric's figure per operation when every sample gave the same (in its
     /// unit); `None` for a metric that varies, is not exact, or is missing.
     pub fn constant(&self, name: &str) -> Option<f64> {
