@@ -21,6 +21,7 @@ use picollo_bench::{
     compare, judge_apart, median_round, Bench, BenchResult, Comparison, Verdict, WarmUp,
 };
 
+use crate::emulate::{Counted, EmulateWhat, Emulator};
 use crate::error::Failure;
 use command::Counters;
 use rounds::Track;
@@ -154,6 +155,13 @@ pub struct BenchArgs {
     /// The seed of the rounds' random orders (default: from the clock)
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Run each command under QEMU's user mode with Picollo's plugin: its guest's exact
+    /// counts per run (instructions; with `memory` loads and stores too; with `l1d` also
+    /// the misses of a modelled L1D). Implies -N and --env-pad 0; a --baseline gate judges
+    /// Emulated:Instructions
+    #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1,
+          default_missing_value = "instructions")]
+    pub emulate: Option<EmulateWhat>,
 }
 
 /// A threshold: a finite percentage, 0 or more.
@@ -165,11 +173,21 @@ fn percent(s: &str) -> Result<f64, String> {
 }
 
 impl BenchArgs {
-    /// The shell the commands run through (`None`: none).
+    /// The shell the commands run through (`None`: none, as always under `--emulate`: a
+    /// shell would be emulated, and the command it execs would run natively).
     fn shell(&self) -> Option<&str> {
-        match self.no_shell || self.shell == "none" {
+        match self.no_shell || self.shell == "none" || self.emulate.is_some() {
             true => None,
             false => Some(&self.shell),
+        }
+    }
+
+    /// The environment padding's bound: none under `--emulate`, where a count must not
+    /// depend on the environment's size.
+    pub fn env_pad(&self) -> u32 {
+        match self.emulate {
+            Some(_) => 0,
+            None => self.env_pad,
         }
     }
 }
@@ -274,21 +292,33 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
     Ok(saved.into_iter().map(|s| s.runs_apart).collect())
 }
 
-/// The tracks of the commands and, through a shell, of the shell alone (last).
-fn tracks(args: &BenchArgs) -> Result<Vec<Track>, Failure> {
+/// The tracks of the commands (under `emulator`, when given) and, through a shell, of the
+/// shell alone (last).
+fn tracks(args: &BenchArgs, emulator: Option<&Emulator>) -> Result<Vec<Track>, Failure> {
     let shell = args.shell();
-    let mut all = args.commands.iter().map(|c| Track::new(c, shell));
+    let each = args.commands.iter().enumerate();
+    let mut all = each.map(|(i, c)| Track::new(c, shell, emulator.map(|e| (e, i))));
     let mut tracks: Vec<Track> = all.by_ref().collect::<Result<_, _>>()?;
     if shell.is_some() {
-        tracks.push(Track::new("", shell)?);
+        tracks.push(Track::new("", shell, None)?);
     }
     Ok(tracks)
 }
 
+/// The counters every run opens, and the emulator under `--emulate`.
+fn counters(args: &BenchArgs) -> Result<(Counters, Option<Emulator>), Failure> {
+    let Some(what) = args.emulate else {
+        return Ok((Counters::choose(), None));
+    };
+    let emulator = Emulator::new(Counted::from(what), None, None)?;
+    let counters = Counters::emulated(emulator.counted().events());
+    Ok((counters, Some(emulator)))
+}
+
 /// Run the rounds and make each command's outcome.
 fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
-    let counters = Counters::choose();
-    let mut tracks = tracks(args)?;
+    let (counters, emulator) = counters(args)?;
+    let mut tracks = tracks(args, emulator.as_ref())?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
     let seed = args.seed.unwrap_or_else(picollo::time::ticks_begin);
@@ -394,7 +424,7 @@ fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]
 fn clock(args: &BenchArgs) -> String {
     let clock = "wall time by the monotonic clock, from the release of the held child (just \
          before its exec) to its reap; user and system time by wait4";
-    match args.env_pad {
+    match args.env_pad() {
         0 => format!("{clock}; the environment as picollo's"),
         n => format!("{clock}; each run's environment padded by PICOLLO_ENV_PAD of 0 to {} bytes, drawn per run", n - 1),
     }
@@ -444,6 +474,15 @@ fn against_saved(measured: &[Measurement], saved: &[saved::Saved]) -> Vec<(Again
     compared.collect()
 }
 
+/// The metric an emulated gate judges.
+pub const EXACT_GATE_NAME: &str = "Emulated:Instructions";
+
+/// Where the comparison has exact guest instructions, their change in percent (the gate's
+/// measure instead of time).
+pub fn exact_gate(c: &Comparison) -> Option<f64> {
+    c.exact_change(EXACT_GATE_NAME)
+}
+
 /// What a command (by index) is compared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Against {
@@ -465,10 +504,15 @@ impl Against {
         }
     }
 
-    /// A slower verdict of this comparison fails the gate.
+    /// This comparison fails the gate: against a saved result, a slower verdict; or, where
+    /// the commands were emulated, guest instructions more by the threshold or more (exact
+    /// counts: the time under an emulator does not gate).
     pub fn gates(self, c: &Comparison) -> bool {
         let saved = matches!(self, Against::Saved(_) | Against::SavedSide(_));
-        saved && matches!(c.verdict, Verdict::Slower(_))
+        match exact_gate(c) {
+            Some(change) => saved && change > 0.0 && change >= c.threshold,
+            None => saved && matches!(c.verdict, Verdict::Slower(_)),
+        }
     }
 
     /// `command N` or `side N`.

@@ -21,6 +21,8 @@ pub enum Exit {
     Command = 6,
     /// A benchmarked command is slower than its saved baseline by the threshold or more.
     Slower = 7,
+    /// QEMU or Picollo's plugin could not run a program (`picollo emulate`, `--emulate`).
+    Emulator = 8,
 }
 
 /// A failure to report on stderr, with its exit status.
@@ -75,6 +77,14 @@ impl Failure {
         }
     }
 
+    /// QEMU or the plugin could not run a program (the message says which and why).
+    pub fn emulator(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::Emulator,
+            message: message.into(),
+        }
+    }
+
     /// A benchmarked command slower than its baseline (the message names it and the
     /// verdict).
     pub fn slower(message: impl Into<String>) -> Self {
@@ -106,4 +116,6 @@ Exit status:
      message names the command, the run and its status); picollo layouts: a link or build
      failed
   7  picollo bench --baseline: a command is slower than its saved result by the threshold
-     or more (the message names it and gives the verdict line)";
+     or more (the message names it and gives the verdict line)
+  8  picollo emulate, picollo bench --emulate: QEMU or Picollo's plugin cannot run the
+     program (not found, refused, or no counts written; the message says which)";

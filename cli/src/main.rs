@@ -6,6 +6,7 @@
 mod bench;
 mod convert;
 mod diff;
+mod emulate;
 mod error;
 mod hgrm;
 mod input;
@@ -73,6 +74,10 @@ enum Command {
     /// for `picollo bench --builds K`
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", layouts::LAYOUTS_HELP))]
     Layouts(layouts::LayoutsArgs),
+    /// Run a program under QEMU's user mode with Picollo's plugin: exact counts of its
+    /// guest instructions (loads, stores, L1D misses), per thread and in total
+    #[command(after_help = emulate::EMULATE_HELP)]
+    Emulate(emulate::EmulateArgs),
 }
 
 /// The tag and time window options most commands share.
@@ -455,6 +460,16 @@ fn check_window(from: Option<f64>, to: Option<f64>) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Emulate(args) = &cli.command {
+        // The program's own exit status, or the emulator's failure.
+        return match emulate::run(args) {
+            Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+            Err(failure) => {
+                eprintln!("picollo: {failure}");
+                ExitCode::from(failure.exit as u8)
+            }
+        };
+    }
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -489,6 +504,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Plot(args) => run_plot(args),
         Command::Bench(args) => bench::run(&args),
         Command::Layouts(args) => layouts::run(&args),
+        Command::Emulate(_) => unreachable!("main runs picollo emulate itself"),
         Command::Convert(args) => {
             check_window(args.from, args.until);
             let filter = Filter {

@@ -12,7 +12,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Instant;
 
-use picollo::perf::{Event, PerfError, Session, SessionBuilder};
+use picollo::perf::{EmulatedEvent, Event, PerfError, Session, SessionBuilder};
 use picollo_bench::{counters, Metric, Unit, SCALE};
 
 /// The counters every run opens on its command, and what was given up on the way, each
@@ -20,6 +20,8 @@ use picollo_bench::{counters, Metric, Unit, SCALE};
 pub struct Counters {
     events: Vec<Event>,
     kernel: bool,
+    /// With `--emulate`: the emulated counts each run's totals give, after the counters.
+    emulated: Vec<EmulatedEvent>,
     /// Why counters are missing or count user space only.
     pub notes: Vec<String>,
 }
@@ -69,6 +71,7 @@ impl Counters {
                     return Counters {
                         events,
                         kernel,
+                        emulated: Vec::new(),
                         notes,
                     }
                 }
@@ -78,7 +81,22 @@ impl Counters {
         Counters {
             events: Vec::new(),
             kernel: false,
+            emulated: Vec::new(),
             notes,
+        }
+    }
+
+    /// Under `--emulate`: no perf counters (they would count the emulator), the emulated
+    /// counts `emulated` from each run's totals instead.
+    pub fn emulated(emulated: Vec<EmulatedEvent>) -> Self {
+        let note = "emulated: each command ran under QEMU's user mode with Picollo's plugin; \
+                    the Emulated:* counts are its guest's, exact, user space only; time, user \
+                    and system are the emulator's";
+        Counters {
+            events: Vec::new(),
+            kernel: false,
+            emulated,
+            notes: vec![note.into()],
         }
     }
 
@@ -89,11 +107,18 @@ impl Counters {
             unit: Unit::Nanoseconds,
         };
         let mut m = vec![ns("time"), ns("user"), ns("system")];
-        m.extend(self.events.iter().map(|&e| Metric {
+        let events = self.events.iter().copied();
+        let all = events.chain(self.emulated.iter().map(|&e| Event::Emulated(e)));
+        m.extend(all.map(|e| Metric {
             name: e.to_string(),
             unit: Unit::of(e),
         }));
         m
+    }
+
+    /// The emulated counts a run's row ends with.
+    pub fn emulated_events(&self) -> &[EmulatedEvent] {
+        &self.emulated
     }
 
     /// The counters of child `pid` (none when the machine allows none).
@@ -205,15 +230,25 @@ pub struct Argv {
 pub const ENV_PAD: &str = "PICOLLO_ENV_PAD";
 
 impl Argv {
-    /// `SHELL -c COMMAND`; without a shell, the command's words split as a POSIX shell
-    /// splits them (quotes and backslashes; no expansion, no operators). Fails when a word
-    /// holds a NUL byte, the quotes do not close, or there is no word.
-    pub fn new(command: &str, shell: Option<&str>) -> io::Result<Self> {
+    /// The words of `command`: `SHELL -c COMMAND`; without a shell, the command's words
+    /// split as a POSIX shell splits them (quotes and backslashes; no expansion, no
+    /// operators). Fails when the quotes do not close, or there is no word.
+    pub fn words(command: &str, shell: Option<&str>) -> io::Result<Vec<String>> {
         let invalid = |why: &str| io::Error::new(io::ErrorKind::InvalidInput, why.to_string());
         let words = match shell {
             Some(shell) => vec![shell.to_string(), "-c".into(), command.into()],
             None => shell_words::split(command).map_err(|_| invalid("its quotes do not close"))?,
         };
+        match words.first().is_none_or(|w| w.is_empty()) {
+            true => Err(invalid("there is no command to run")),
+            false => Ok(words),
+        }
+    }
+
+    /// A command line of these words (the first is the program). Fails when a word holds
+    /// a NUL byte, or there is no word.
+    pub fn from_words(words: Vec<String>) -> io::Result<Self> {
+        let invalid = |why: &str| io::Error::new(io::ErrorKind::InvalidInput, why.to_string());
         if words.first().is_none_or(|w| w.is_empty()) {
             return Err(invalid("there is no command to run"));
         }

@@ -225,6 +225,7 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
         json_number(out, b.noise_floor);
         out.push('}');
     }
+    json_exact(out, c);
     let paired = c.design == Design::Paired;
     let (ra, rb) = c.rounds;
     let _ = write!(out, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":");
@@ -232,6 +233,27 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
     let _ = c.write_verdict(&mut line);
     json_string(out, &line);
     out.push('}');
+}
+
+/// `,"exact":[{"metric": NAME, "a": A, "b": B, "difference": B − A, "verdict": WORD}]`:
+/// each exact metric's figures per run where every run of a side counted the same (else
+/// null), and its word (`no difference`, `more`, `fewer`, `varies`).
+fn json_exact(out: &mut String, c: &Comparison) {
+    out.push_str(",\"exact\":[");
+    let exact = c.metrics.iter().filter_map(|d| Some((d, d.exact?)));
+    for (k, (d, x)) in exact.enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"metric\":");
+        json_string(out, &d.name);
+        for (key, v) in [("a", x.a), ("b", x.b), ("difference", x.difference())] {
+            let _ = write!(out, ",\"{key}\":");
+            json_number(out, v.unwrap_or(f64::NAN));
+        }
+        let _ = write!(out, ",\"verdict\":\"{}\"}}", x.word());
+    }
+    out.push(']');
 }
 
 /// `{"commands": [...], "comparisons": [...]}`.
@@ -285,10 +307,9 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
 /// A note on stderr for each command the gate could not judge (too few runs apart in its
 /// baseline): the gate passes it, and says so.
 pub fn unjudged(gated: &[(Against, Comparison)]) {
-    for (a, c) in gated
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::NotEnoughRunsApart)
-    {
+    let unjudged =
+        |c: &Comparison| c.verdict == Verdict::NotEnoughRunsApart && super::exact_gate(c).is_none();
+    for (a, c) in gated.iter().filter(|(_, c)| unjudged(c)) {
         let runs = c.apart.as_ref().map_or(0, |x| x.runs);
         eprintln!(
             "picollo bench: {} not judged against its baseline: it holds {runs} run(s) apart \
@@ -304,6 +325,15 @@ pub fn unjudged(gated: &[(Against, Comparison)]) {
 pub fn slower(gated: &[(Against, Comparison)]) -> Option<String> {
     let failing = gated.iter().filter(|(a, c)| a.gates(c)).map(|(a, c)| {
         let mut line = String::new();
+        if super::exact_gate(c).is_some() {
+            let _ = c.write_exact(&mut line);
+            let line = line.lines().find(|l| l.contains(super::EXACT_GATE_NAME));
+            return format!(
+                "{} executes more instructions than its baseline: {}",
+                a.label(),
+                line.unwrap_or_default()
+            );
+        }
         let _ = c.write_verdict(&mut line);
         format!("{} is slower than its baseline: {line}", a.label())
     });

@@ -8,9 +8,13 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use picollo::concurrent::XorShift64;
 
+use std::path::PathBuf;
+
 use super::command::{run_once, Argv, Counters, Ended, Ran};
 use super::BenchArgs;
+use crate::emulate::{read_totals, Emulator};
 use crate::error::Failure;
+use picollo_bench::SCALE;
 
 /// One run's figures, metric after metric, and per counter whether it was multiplexed.
 type Figures = (Vec<u64>, Vec<bool>);
@@ -33,20 +37,37 @@ pub struct Track {
     pub runs: Vec<RunTime>,
     /// The run that failed (1-based), whether it was a warm-up, and how it ended.
     pub failed: Option<(u32, bool, Ended)>,
+    /// Under `--emulate`: where the plugin writes each run's totals.
+    totals: Option<PathBuf>,
 }
 
 impl Track {
-    /// A command to run through `shell` (`None`: its own words, without a shell).
-    pub fn new(command: &str, shell: Option<&str>) -> Result<Self, Failure> {
-        let argv = Argv::new(command, shell)
-            .map_err(|e| Failure::usage(format!("command {command:?}: {e}")))?;
+    /// A command to run through `shell` (`None`: its own words, without a shell); under
+    /// `emulator` its words run under QEMU, which writes each run's totals to a file of the
+    /// track's own (`index` tells the tracks apart).
+    pub fn new(
+        command: &str,
+        shell: Option<&str>,
+        emulator: Option<(&Emulator, usize)>,
+    ) -> Result<Self, Failure> {
+        let bad = |e: std::io::Error| Failure::usage(format!("command {command:?}: {e}"));
+        let words = Argv::words(command, shell).map_err(bad)?;
+        let (words, totals) = match emulator {
+            Some((e, index)) => {
+                let name = format!("picollo-bench-{}-{index}.counts", std::process::id());
+                let totals = std::env::temp_dir().join(name);
+                (e.command_line(&words, &totals)?, Some(totals))
+            }
+            None => (words, None),
+        };
         Ok(Track {
             command: command.into(),
-            argv,
+            argv: Argv::from_words(words).map_err(bad)?,
             rows: Vec::new(),
             multiplexed: Vec::new(),
             runs: Vec::new(),
             failed: None,
+            totals,
         })
     }
 
@@ -59,17 +80,42 @@ impl Track {
         (run, warm_up): (u32, bool),
         rng: &mut XorShift64,
     ) -> Result<Option<Figures>, Failure> {
-        let pad = (args.env_pad > 0).then(|| (rng.next() % u64::from(args.env_pad)) as usize);
+        let bound = args.env_pad();
+        let pad = (bound > 0).then(|| (rng.next() % u64::from(bound)) as usize);
         self.argv.pad_environment(pad);
+        if let Some(totals) = &self.totals {
+            let _ = std::fs::remove_file(totals);
+        }
         let ran = run_once(&self.argv, counters, args.show_output)
             .map_err(|e| Failure::io(&format!("running {:?}", self.command), &e))?;
         match ran {
-            Ran::Measured(row, m) => Ok(Some((row, m))),
+            Ran::Measured(mut row, m) => {
+                self.add_totals(&mut row, counters)?;
+                Ok(Some((row, m)))
+            }
             Ran::Failed(ended) => {
                 self.failed = Some((run, warm_up, ended));
                 Ok(None)
             }
         }
+    }
+
+    /// Under `--emulate`, the run's emulated counts (the plugin's totals) after its other
+    /// figures.
+    fn add_totals(&self, row: &mut Vec<u64>, counters: &Counters) -> Result<(), Failure> {
+        let Some(path) = &self.totals else {
+            return Ok(());
+        };
+        let counts = read_totals(path)
+            .map_err(|f| Failure::emulator(format!("command {:?}: {}", self.command, f.message)))?;
+        let _ = std::fs::remove_file(path);
+        for &e in counters.emulated_events() {
+            let v = counts.get(e).ok_or_else(|| {
+                Failure::emulator(format!("the plugin did not count {}", e.as_str()))
+            })?;
+            row.push(v.saturating_mul(SCALE));
+        }
+        Ok(())
     }
 
     /// Keep a measured run that started at `start` seconds and ended now.

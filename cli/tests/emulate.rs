@@ -1,0 +1,265 @@
+//! `picollo emulate` and `picollo bench --emulate`: programs run under QEMU's user mode with
+//! the plugin this picollo carries, counted exactly (a loop of known work, the same count
+//! on every run, one instruction more found on every comparison), the gate on exact
+//! instructions, and what is said when QEMU or the plugin cannot run a program. Without
+//! `qemu-x86_64` (Debian's qemu-user) each test says so and passes: scripts/setup.sh
+//! installs it, so the test command runs them all.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{assert_has, bench, bench_json, json_of, picollo, serial, temp};
+
+/// Why the emulated tests cannot run here, if they cannot.
+fn missing_qemu() -> Option<String> {
+    let found = Command::new("qemu-x86_64").arg("--version").output();
+    match found {
+        Ok(o) if o.status.success() => None,
+        _ => Some("qemu-x86_64 (Debian's qemu-user) is not on PATH".into()),
+    }
+}
+
+macro_rules! need_qemu {
+    () => {
+        if let Some(why) = missing_qemu() {
+            println!("SKIPPED: {why}");
+            return;
+        }
+    };
+}
+
+/// A guest of known work, built once: `work N X [STATUS]` runs N steps of a loop, then one
+/// `nop` more when X is 1 (its branch falls through) than when X is 0 (its branch jumps),
+/// and exits with STATUS (0 without).
+fn guest() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_guest).clone()
+}
+
+fn build_guest() -> PathBuf {
+    let dir = temp("emulate-guest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("work.c");
+    std::fs::write(
+        &source,
+        "#include <stdlib.h>\n\
+         int main(int argc, char **argv) {\n\
+           long n = atol(argv[1]);\n\
+           volatile long s = 0;\n\
+           for (long i = 0; i < n; i++) s += i;\n\
+           if (argc > 2 && atol(argv[2])) __asm__ volatile(\"nop\");\n\
+           return argc > 3 ? atoi(argv[3]) : 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let program = dir.join("work");
+    let built = Command::new("cc")
+        .args(["-O1", "-o"])
+        .arg(&program)
+        .arg(&source)
+        .status()
+        .expect("cc runs");
+    assert!(built.success());
+    program
+}
+
+/// `picollo emulate [OPTIONS] -- WORDS`: the run and the instructions it printed.
+fn emulate(options: &[&str], words: &[&str]) -> (common::Run, Option<u64>) {
+    let mut args = vec!["emulate"];
+    args.extend_from_slice(options);
+    args.push("--");
+    args.extend_from_slice(words);
+    let run = picollo(&args, None);
+    let count = run
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("picollo emulate: "))
+        .and_then(|l| l.split(' ').next())
+        .map(|n| n.replace(',', "").parse().unwrap());
+    (run, count)
+}
+
+#[test]
+fn a_loop_counts_the_same_on_every_run_and_exactly_its_steps_more() {
+    need_qemu!();
+    let g = guest();
+    let g = g.to_str().unwrap();
+    let count = |n: &str| {
+        let (run, c) = emulate(&[], &[g, n, "0", "5"]);
+        assert_eq!(run.code, Some(5), "the program's status: {}", run.stderr);
+        c.expect("a count")
+    };
+    let base = count("1000");
+    for _ in 0..3 {
+        assert_eq!(count("1000"), base, "the same work, the same count");
+    }
+    let (c2, c3) = (count("2000"), count("3000"));
+    let step = c2 - base;
+    assert_eq!(c3 - c2, step, "each 1,000 steps add the same");
+    assert!(
+        step % 1000 == 0 && (2000..=10_000).contains(&step),
+        "{step}"
+    );
+    println!("emulated: 1,000 loop steps are {step} instructions; the whole run {base}");
+}
+
+#[test]
+fn memory_and_the_l1d_model_are_counted_when_asked_and_written_as_json() {
+    need_qemu!();
+    let g = guest();
+    let json = temp("emulate-counts.json");
+    let path = json.to_str().unwrap();
+    let (run, _) = emulate(
+        &["--l1d", "--json", path],
+        &[g.to_str().unwrap(), "500", "0"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_has(&run.stderr, " loads, ");
+    assert_has(
+        &run.stderr,
+        " L1D misses (guest user space, every thread, exact)",
+    );
+    let v = json_of(&json);
+    for key in ["Instructions", "Loads", "Stores", "L1DMisses"] {
+        assert!(v[format!("Emulated:{key}")].as_u64().unwrap() > 0, "{v}");
+    }
+    assert_eq!(v["l1d"]["bytes"], 32768);
+    // 400 more steps (an argument of as many digits: the same startup): one load and one
+    // store each more, exactly (the volatile sum).
+    let (more, _) = emulate(
+        &["--memory", "--json", path],
+        &[g.to_str().unwrap(), "900", "0"],
+    );
+    assert_eq!(more.code, Some(0));
+    let w = json_of(&json);
+    let count = |x: &serde_json::Value, k: &str| x[format!("Emulated:{k}")].as_u64().unwrap();
+    assert_eq!(count(&w, "Loads") - count(&v, "Loads"), 400, "{v} then {w}");
+    assert_eq!(
+        count(&w, "Stores") - count(&v, "Stores"),
+        400,
+        "{v} then {w}"
+    );
+    assert!(w.get("Emulated:L1DMisses").is_none(), "{w}");
+}
+
+#[test]
+fn identical_commands_emulated_differ_by_0_and_one_nop_by_1_every_run() {
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let a = format!("{} 20000 0", g.display());
+    let b = format!("{} 20000 1", g.display());
+    // Twenty interleaved rounds of A, A again and B: each run's count against A's in its
+    // round, and the comparisons' exact verdicts.
+    let (run, json) = bench_json("emulated.json", &["--emulate", "-r", "20", &a, &a, &b]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v = json_of(&json);
+    let exact = |c: usize| v["comparisons"][c]["exact"][0].clone();
+    assert_eq!(exact(0)["metric"], "Emulated:Instructions", "{v}");
+    assert_eq!(
+        (exact(0)["difference"].clone(), exact(0)["verdict"].clone()),
+        (0.into(), "no difference".into())
+    );
+    assert_eq!(
+        (exact(1)["difference"].clone(), exact(1)["verdict"].clone()),
+        (1.into(), "more".into())
+    );
+    assert_has(&run.stdout, "(B − A = 0, [0, 0])");
+    assert_has(&run.stdout, "(B − A = +1, [+1, +1])");
+    // Per round: the instructions (metric 3, after time, user and system) of each command.
+    let per_run = |c: usize| -> Vec<u64> {
+        let rounds = v["commands"][c]["result"]["rounds"].as_array().unwrap();
+        rounds
+            .iter()
+            .map(|r| r["values"][3][0].as_u64().unwrap() / 1000)
+            .collect()
+    };
+    let (ra, raa, rb) = (per_run(0), per_run(1), per_run(2));
+    let same = ra.iter().zip(&raa).filter(|(x, y)| x == y).count();
+    let one = ra.iter().zip(&rb).filter(|(x, y)| **y == **x + 1).count();
+    println!("emulated, 20 rounds: A/A the same count in {same}/20, one nop more +1 in {one}/20");
+    assert_eq!((ra.len(), same, one), (20, 20, 20), "{ra:?} {raa:?} {rb:?}");
+}
+
+#[test]
+fn an_emulated_gate_judges_instructions_from_one_saved_run() {
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let base = temp("emulated-base.json");
+    let path = base.to_str().unwrap();
+    let a = format!("{} 20000 0", g.display());
+    let saved = bench(&["--emulate", "-r", "2", "--save", path, &a]);
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    let same = bench(&["--emulate", "-r", "2", "--baseline", path, &a]);
+    assert_eq!(same.code, Some(0), "{}", same.stderr);
+    assert!(!same.stderr.contains("not judged"), "{}", same.stderr);
+    let more = format!("{} 20001 1", g.display());
+    let strict = bench(&[
+        "--emulate",
+        "-r",
+        "2",
+        "--threshold",
+        "0",
+        "--baseline",
+        path,
+        &more,
+    ]);
+    assert_eq!(strict.code, Some(7), "{}", strict.stdout);
+    assert_has(
+        &strict.stderr,
+        "command 1 executes more instructions than its baseline: exact: ",
+    );
+    // Under the default 1 % threshold a few instructions more pass.
+    let loose = bench(&["--emulate", "-r", "2", "--baseline", path, &more]);
+    assert_eq!(loose.code, Some(0), "{}", loose.stderr);
+}
+
+#[test]
+fn what_cannot_run_under_the_emulator_says_why_with_status_8() {
+    need_qemu!();
+    let g = guest();
+    let g = g.to_str().unwrap();
+    let cases: [(&[&str], &[&str], &str); 5] = [
+        (
+            &["--plugin", "/nowhere/plugin.so"],
+            &[g, "1"],
+            "/nowhere/plugin.so does not exist",
+        ),
+        (
+            &["--qemu", "/usr/bin/qemu-x86_64-static"],
+            &[g, "1"],
+            "a static QEMU cannot load plugins",
+        ),
+        (&[], &["/etc/hostname"], "not an ELF program"),
+        (
+            &[],
+            &["no-such-program-here"],
+            "no-such-program-here: not found on PATH",
+        ),
+        (
+            &["--l1d", "1000:3:64"],
+            &[g, "1"],
+            "the plugin wrote no counts",
+        ),
+    ];
+    for (options, words, text) in cases {
+        let (run, _) = emulate(options, words);
+        assert_eq!(run.code, Some(8), "{options:?} {words:?}: {}", run.stderr);
+        assert_has(&run.stderr, text);
+    }
+    let nowhere = temp("emulate-empty-path");
+    std::fs::create_dir_all(&nowhere).unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_picollo"))
+        .args(["bench", "--emulate", "-r", "1", g])
+        .env("PATH", &nowhere)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(8));
+    assert_has(
+        &String::from_utf8_lossy(&run.stderr),
+        "qemu-x86_64 not found on PATH",
+    );
+}
