@@ -49,6 +49,27 @@ static inline void bracket_chain(int fd, unsigned long n)
                      : "rax", "rcx", "r11", "memory");
 }
 
+/* Instructions a step of bracket_crossing runs: nop, add, decrement, branch. */
+#define CROSSING_STEP 4
+
+/* Request; n steps of a loop whose second instruction (a 4-byte add after a 1-byte nop at
+ * the page's last 4 bytes) crosses into the next 4 KiB page; request. From the first
+ * request on, n > 0 runs BRACKET_BASE + 1 (the jump into the loop) + CROSSING_STEP * n.
+ * QEMU 7.2 ends a block before such an instruction yet still lists it to plugins: a count
+ * per listed instruction would make each step 5. */
+static inline void bracket_crossing(int fd, unsigned long n)
+{
+    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
+                     "test %[n], %[n]\n\tjz 2f\n\tjmp 1f\n\t"
+                     ".p2align 12\n\t.skip 4092, 0xcc\n"
+                     "1:\n\tnop\n\t.byte 0x49, 0x83, 0xc0, 0x01\n\t" /* add $1, %r8 */
+                     "dec %[n]\n\tjnz 1b\n"
+                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
+                     : [n] "+r"(n)
+                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
+                     : "rax", "rcx", "r8", "r11", "memory");
+}
+
 /* Request; n 8-byte loads at p, p + stride, ...; request. */
 static inline void bracket_loads(int fd, const void *p, unsigned long n, unsigned long stride)
 {
@@ -118,6 +139,28 @@ static inline void bracket_chain(int fd, unsigned long n)
                      : [n] "+r"(n), [x] "+r"(x)
                      : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd)
                      : "x0", "x8", "memory", "cc");
+}
+
+/* Instructions a step of bracket_crossing runs: nop, add, decrement, branch. */
+#define CROSSING_STEP 4
+
+/* Request; n steps of a loop whose second instruction (a 4-byte add after a 1-byte nop at
+ * the page's last 4 bytes) crosses into the next 4 KiB page; request. From the first
+ * request on, n > 0 runs BRACKET_BASE + 1 (the jump into the loop) + CROSSING_STEP * n.
+ * QEMU 7.2 ends a block before such an instruction yet still lists it to plugins: a count
+ * per listed instruction would make each step 5. */
+static inline void bracket_crossing(int fd, unsigned long n)
+{
+    unsigned long x = 0;
+    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
+                     "test %[n], %[n]\n\tjz 2f\n\tjmp 1f\n\t"
+                     ".p2align 12\n\t.skip 4092, 0xcc\n"
+                     "1:\n\tnop\n\t.byte 0x48, 0x83, 0xc0, 0x01\n\t" /* add $1, %rax */
+                     "dec %[n]\n\tjnz 1b\n"
+                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
+                     : [n] "+r"(n), "+a"(x)
+                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
+                     : "rcx", "r11", "memory");
 }
 
 /* Request; n 8-byte loads at p, p + stride, ...; request. */

@@ -19,13 +19,18 @@
 /* What a bracket_* loop measures: instructions, loads or stores. */
 enum what { INSTRUCTIONS, LOADS, STORES };
 
-/* One bracketed loop of n steps: `kind` 0 chain, 1 loads, 2 stores; the delta of `what`. */
+/* One bracketed loop of n steps: `kind` 0 chain, 1 loads, 2 stores, 3 (x86-64) a step
+ * with an instruction across a page boundary; the delta of `what`. */
 static unsigned long long bracket(int kind, unsigned long n, enum what what)
 {
     static unsigned long cells[1];
     picollo_emulated_counts d;
     if (kind == 0) {
         bracket_chain(guest_pipe[1], n);
+#if defined(__x86_64__)
+    } else if (kind == 3) {
+        bracket_crossing(guest_pipe[1], n);
+#endif
     } else if (kind == 1) {
         bracket_loads(guest_pipe[1], cells, n, 0);
     } else {
@@ -169,6 +174,13 @@ int main(void)
     for (unsigned long n = 0; n <= 100000; n = n ? n * 100 : 10) {
         exact_bracket(0, n, INSTRUCTIONS, CHAIN_STEP * n + BRACKET_BASE);
     }
+#if defined(__x86_64__)
+    for (unsigned long n = 10; n <= 100000; n *= 100) {
+        exact_bracket(3, n, INSTRUCTIONS, CROSSING_STEP * n + BRACKET_BASE + 1);
+    }
+    printf("emulated: a loop step with an instruction across a page boundary is exactly %d "
+           "instructions (n = 10, 1000, 100000)\n", CROSSING_STEP);
+#endif
     unsigned long long base = libc_exact(0, 0), step = libc_exact(1000, 0) - base;
     CHECK(step == CHAIN_STEP * 1000, "1000 chain steps through libc reads: %llu", step);
     printf("emulated: between two requests, n chain steps are exactly %dn + %d instructions "

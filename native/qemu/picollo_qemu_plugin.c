@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,6 +59,9 @@ typedef struct {
     uint64_t stores;
     uint64_t l1d_misses;
     picollo_l1d *l1d; /* allocated by the thread itself on its first access */
+    /* The address of the last listed instruction of the block that ran last, when QEMU may
+     * have dropped it (see `ghost_of`); 0 otherwise. */
+    uint64_t pending;
 } __attribute__((aligned(64))) slot;
 
 static slot slots[PICOLLO_PLUGIN_MAX_THREADS];
@@ -126,13 +130,25 @@ static uint64_t get(const uint64_t *counter)
     return __atomic_load_n(counter, __ATOMIC_RELAXED);
 }
 
-/* A block starts on a vCPU: all its instructions will run (`n` is its instruction count). */
-static void block_runs(unsigned int vcpu, void *n)
+/* What a block's exec callback knows of it: where it starts, its listed instructions, and
+ * the address of its last one when that one may be a dropped instruction (0: not). */
+typedef struct {
+    uint64_t start;
+    uint64_t n;
+    uint64_t ghost;
+} block;
+
+/* A block starts on a vCPU: all its instructions will run, and if the block before it
+ * listed an instruction that QEMU dropped (this block starts there), that one did not. */
+static void block_runs(unsigned int vcpu, void *udata)
 {
+    const block *b = udata;
     slot *s = slot_of(vcpu);
-    if (s != NULL) {
-        add(&s->instructions, (uintptr_t)n);
+    if (s == NULL) {
+        return;
     }
+    add(&s->instructions, b->n - (s->pending != 0 && s->pending == b->start));
+    s->pending = b->ghost;
 }
 
 /* The vCPU's cache model, made on its first access by its own thread. */
@@ -166,13 +182,42 @@ static void memory_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_
     }
 }
 
-/* A block is translated: count its instructions when it runs, and its accesses if asked. */
+/* Bytes of the guest pages a block's instructions are fetched from (x86's and arm64's 4 KiB). */
+#define GUEST_PAGE 4096u
+
+/* The address of `tb`'s last listed instruction when QEMU may have dropped it, else 0.
+ * QEMU 7.2's x86 translator ends a block before an instruction (not the block's first) that
+ * reaches past the block's first page, discarding what it fetched of it, yet still lists it
+ * to plugins, cut at the page's end. Such a block's last listed instruction ends exactly at
+ * a page's end; whether it ran shows when the next block starts: at its address, it did
+ * not. (A branch ending there jumps elsewhere; later QEMUs list no dropped instruction.) */
+static uint64_t ghost_of(const struct qemu_plugin_tb *tb, size_t n)
+{
+    const struct qemu_plugin_insn *last;
+    uint64_t at;
+    if (n < 2) {
+        return 0;
+    }
+    last = qemu_plugin_tb_get_insn(tb, n - 1);
+    at = qemu_plugin_insn_vaddr(last);
+    return (at + qemu_plugin_insn_size(last)) % GUEST_PAGE == 0 ? at : 0;
+}
+
+/* A block is translated: count its instructions when it runs, and its accesses if asked.
+ * Its description lives as long as the plugin (QEMU gives no notice of a block's end). */
 static void block_translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
+    block *b = malloc(sizeof *b);
     (void)id;
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, block_runs, QEMU_PLUGIN_CB_NO_REGS,
-                                         (void *)(uintptr_t)n);
+    if (b == NULL) {
+        __atomic_store_n(&incomplete, true, __ATOMIC_RELAXED); /* its instructions go uncounted */
+        return;
+    }
+    b->start = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+    b->n = n;
+    b->ghost = ghost_of(tb, n);
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, block_runs, QEMU_PLUGIN_CB_NO_REGS, b);
     for (size_t i = 0; config.memory && i < n; i++) {
         qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i), memory_access,
                                          QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
