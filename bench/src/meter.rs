@@ -175,7 +175,7 @@ mod perf {
     use std::string::{String, ToString};
     use std::vec::Vec;
 
-    use super::{ClockMeter, Measured, Meter, Metric, Unit, SCALE};
+    use super::{ticks_end, ClockMeter, Measured, Meter, Metric, Unit, SCALE};
     use crate::BenchError;
     use picollo::perf::{Event, Session, SessionBuilder};
 
@@ -219,8 +219,14 @@ mod perf {
         }
 
         fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
-            self.clock.stop(out)?;
+            // The ticks, then the counters, then the ticks' conversion: its instructions
+            // depend on the value and must not land in an exact count.
+            let end = ticks_end();
             self.session.read(false)?;
+            out[0] = Measured {
+                value: self.clock.elapsed_ps(end),
+                multiplexed: false,
+            };
             for (o, c) in out[1..].iter_mut().zip(self.session.counters()) {
                 let d = c.delta();
                 *o = Measured {

@@ -326,6 +326,13 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
         measure_side(bench, meter, &mut a, warmup)?,
         measure_side(bench, meter, &mut b, warmup)?,
     ];
+    // An exact figure per operation holds a share of each batch's fixed cost (the call into
+    // the work): one batch size for both sides keeps that share equal, so the two sides'
+    // exact figures differ by exactly their work.
+    if bench.batch.is_none() && metrics.iter().any(|m| m.is_exact()) {
+        let k = a.k.max(b.k);
+        (a.k, b.k) = (k, k);
+    }
     let mut rng = XorShift64::new(bench.seed.unwrap_or_else(picollo::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
     let (sa, sb) = rounds(bench, meter, (&mut a, &mut b), &mut rng)?;
