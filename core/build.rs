@@ -100,10 +100,12 @@ fn qemu_plugin(dir: &std::path::Path) {
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("picollo_qemu_plugin.so");
-    let compiler = cc::Build::new().opt_level(2).get_compiler();
-    let status = compiler
-        .to_command()
+    // The target's compiler alone, not its flags: a static build's (crt-static) would
+    // link the C library into the shared object.
+    let compiler = cc::Build::new().get_compiler();
+    let status = std::process::Command::new(compiler.path())
         .args([
+            "-O2",
             "-shared",
             "-fPIC",
             "-fvisibility=hidden",

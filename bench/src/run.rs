@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use std::vec;
 use std::vec::Vec;
 
-use super::meter::{Measured, Meter};
+use super::meter::{Measured, Meter, Metric};
 use super::offsets::Offsets;
 use super::result::{BenchResult, Parts};
 use super::samples::Samples;
@@ -136,12 +136,47 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     }
 }
 
-/// One side of a measurement: its work, its batch and the figures subtracted from it.
+/// One side of a measurement: its work, its batch and the figures subtracted from it (per
+/// metric, a batch's overhead; per operation, the baseline).
 pub(crate) struct Side<'a, F: ?Sized> {
     pub work: &'a mut F,
     pub k: u64,
-    pub overhead: &'a [u64],
+    pub overhead: Vec<u64>,
     pub baseline: &'a [u64],
+}
+
+/// Per metric, what a batch of `side`'s work adds beside its operations: the read pair's
+/// overhead, and for an exact metric the batch's whole fixed count (the read pair, the call
+/// into the work, its loop's setup). A compiled loop over `k` operations may be unrolled,
+/// so its count is linear in `k` only within a residue class: batches of `k` and `9k`
+/// share one modulo 8, and exact counts give the fixed part as `(9·c(k) − c(9k)) / 8`. A
+/// figure less it, over `k`, is then one operation's count, whatever the batch size and
+/// whatever code surrounds the work.
+fn fixed_counts<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
+    meter: &mut M,
+    side: &mut Side<'_, F>,
+    metrics: &[Metric],
+) -> Result<(), BenchError> {
+    const TRIES: usize = 3;
+    if !metrics.iter().any(Metric::is_exact) {
+        return Ok(());
+    }
+    let n = metrics.len();
+    let mut seen = vec![Vec::with_capacity(TRIES); n];
+    let (mut one, mut nine) = (vec![Measured::default(); n], vec![Measured::default(); n]);
+    // The median of three: a batch the program disturbs once (a first call that binds a
+    // symbol, say) does not move it.
+    for _ in 0..TRIES {
+        batch(meter, side.work, side.k, &mut one)?;
+        batch(meter, side.work, 9 * side.k, &mut nine)?;
+        for (s, (o, x)) in seen.iter_mut().zip(one.iter().zip(&nine)) {
+            s.push(o.value.saturating_mul(9).saturating_sub(x.value) / 8);
+        }
+    }
+    for (i, _) in metrics.iter().enumerate().filter(|(_, m)| m.is_exact()) {
+        side.overhead[i] = median(&mut seen[i]);
+    }
+    Ok(())
 }
 
 impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
@@ -153,7 +188,7 @@ impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
         out: &mut [Measured],
     ) -> Result<(), BenchError> {
         batch(meter, self.work, self.k, out)?;
-        for (i, (o, &c)) in out.iter().zip(self.overhead).enumerate() {
+        for (i, (o, &c)) in out.iter().zip(&self.overhead).enumerate() {
             let v = per_op(o.value, c, self.k).saturating_sub(self.baseline[i]);
             s.histograms[i].record(v);
             s.rows.push(v);
@@ -219,10 +254,11 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
     let mut side = Side {
         work: &mut f,
         k: bench.batch.unwrap_or(1),
-        overhead: &overhead,
+        overhead,
         baseline: &baseline,
     };
     let warm = measure_side(bench, meter, &mut side, bench.warmup)?;
+    fixed_counts(meter, &mut side, &metrics)?;
     let s = sample(bench, meter, &mut side)?;
     let parts = Parts {
         clock: meter.clock(),
@@ -231,7 +267,12 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
         pairing: None,
     };
     Ok(BenchResult::measured(
-        bench, parts, metrics, &overhead, &baseline, s,
+        bench,
+        parts,
+        metrics,
+        &side.overhead,
+        &baseline,
+        s,
     ))
 }
 
@@ -312,13 +353,13 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
     let mut a: Work<'_> = Side {
         work: &mut fa,
         k,
-        overhead: &overhead,
+        overhead: overhead.clone(),
         baseline: &baseline,
     };
     let mut b: Work<'_> = Side {
         work: &mut fb,
         k,
-        overhead: &overhead,
+        overhead,
         baseline: &baseline,
     };
     let warmup = bench.warmup / 2;
@@ -326,28 +367,29 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
         measure_side(bench, meter, &mut a, warmup)?,
         measure_side(bench, meter, &mut b, warmup)?,
     ];
-    // An exact figure per operation holds a share of each batch's fixed cost (the call into
-    // the work): one batch size for both sides keeps that share equal, so the two sides'
-    // exact figures differ by exactly their work.
-    if bench.batch.is_none() && metrics.iter().any(|m| m.is_exact()) {
+    // One batch size for both sides where a metric is exact: whatever of a batch's count
+    // is not linear in its size then weighs the same on both.
+    if bench.batch.is_none() && metrics.iter().any(Metric::is_exact) {
         let k = a.k.max(b.k);
         (a.k, b.k) = (k, k);
     }
+    fixed_counts(meter, &mut a, &metrics)?;
+    fixed_counts(meter, &mut b, &metrics)?;
     let mut rng = XorShift64::new(bench.seed.unwrap_or_else(picollo::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
     let (sa, sb) = rounds(bench, meter, (&mut a, &mut b), &mut rng)?;
-    let result = |name: &str, k, warm_up, s| {
+    let result = |name: &str, side: &Work<'_>, warm_up, s| {
         let parts = Parts {
             clock: meter.clock(),
-            batch: k,
+            batch: side.k,
             warm_up,
             pairing,
         };
         let named = bench.clone().named(name);
-        BenchResult::measured(&named, parts, metrics.clone(), &overhead, &baseline, s)
+        BenchResult::measured(&named, parts, metrics.clone(), &side.overhead, &baseline, s)
     };
     Ok((
-        result(name_a, a.k, warm[0], sa),
-        result(name_b, b.k, warm[1], sb),
+        result(name_a, &a, warm[0], sa),
+        result(name_b, &b, warm[1], sb),
     ))
 }
