@@ -3,7 +3,8 @@
 # and C++ ABI tests under valgrind, the hardware check (scripts/hw-check.sh: real counters
 # where the machine has a PMU, a loud skip where it has none), the same paths against QEMU's
 # emulated arm64 PMU (scripts/pmu-emulated.sh: a loud skip without QEMU), exact counts under
-# QEMU's user mode with Picollo's plugin (scripts/emulate.sh), the CI gate on
+# QEMU's user mode with Picollo's plugin (scripts/emulate.sh: the plugin; scripts/emulated-paths.sh:
+# the Rust harness, the C ABI and the Python binding on known counts), the CI gate on
 # builds of shuffled code layouts (scripts/layouts.sh), the header check,
 # the cargo-c install, the manylinux wheels and C libraries for x86_64 and aarch64 installed
 # in Debian 11 roots (scripts/wheels.sh), the C# P/Invoke program, the Python tests and demo
@@ -53,6 +54,7 @@ stage hw-check bash scripts/hw-check.sh
 stage layouts bash scripts/layouts.sh
 stage pmu-emulated bash scripts/pmu-emulated.sh
 stage emulate bash scripts/emulate.sh
+stage emulated-paths bash scripts/emulated-paths.sh
 stage wheels bash scripts/wheels.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
