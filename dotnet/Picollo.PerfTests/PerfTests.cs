@@ -4,6 +4,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using System.Runtime.InteropServices;
 using System.Threading;
 using Picollo;
@@ -345,8 +346,16 @@ static partial class PerfTests
         Check(Clock.MonotonicNanos >= n0, "monotonic nanos");
     }
 
-    static int Main()
+    /// <summary>Every group; with <c>--emulated</c> (under <c>picollo emulate</c>) the exact
+    /// metrics' groups only, EmulatedTests.cs.</summary>
+    static int Main(string[] args)
     {
+        if (args.Contains("--emulated"))
+        {
+            EmulatedGroups();
+            Console.WriteLine(passed + " passed, " + failed + " failed");
+            return failed == 0 ? 0 : 1;
+        }
         Group("layout", Layout);
         Group("discovery", Discovery);
         Group("software session", SoftwareSession);
@@ -359,6 +368,7 @@ static partial class PerfTests
         Group("timers", Timers);
         BenchGroups();  // BenchTests.cs: the benchmark harness
         SeedGroups();   // SeedPerfTests.cs: the announcement's perf snippets
+        EmulatedGroups();  // EmulatedTests.cs: exact metrics, natively (and under picollo emulate)
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }

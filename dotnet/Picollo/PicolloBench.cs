@@ -100,6 +100,9 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_name(BenchResultHandle r, UIntPtr index, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_unit(BenchResultHandle r, UIntPtr index, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_histogram(BenchResultHandle r, UIntPtr index, out IntPtr histogram);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_exact(BenchResultHandle r, UIntPtr index, out uint exact);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_percentile(BenchResultHandle r, UIntPtr index, double rank, out double value);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_constant(BenchResultHandle r, UIntPtr index, out double value);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_text(BenchResultHandle r, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed, out BenchVerdict verdict, out double ratio);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_run(ref BenchConfig config, byte[] nameA, IntPtr workA, IntPtr ctxA, byte[] nameB, IntPtr workB, IntPtr ctxB, out BenchResultHandle a, out BenchResultHandle b);

@@ -181,6 +181,7 @@ namespace Picollo.Perf
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_derived_means(SessionHandle s, out Derived d);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_discover(out PmuInfo info);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_describe(byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_emulation_describe(byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_counter_supported(byte[] name);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_ticks();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern ulong picollo_ticks_begin();
@@ -212,6 +213,18 @@ namespace Picollo.Perf
         {
             return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
                 PerfNative.picollo_perf_describe(buf, len, out needed));
+        }
+
+        /// <summary>What the emulator counts for this process, as one line: "emulated by
+        /// Picollo's QEMU plugin: instructions, loads, stores…" under <c>picollo emulate --
+        /// PROG</c>, else "not running under Picollo's QEMU plugin: …" with the reason. The
+        /// exact counters <c>Emulated:Instructions</c>, <c>Emulated:Loads</c>,
+        /// <c>Emulated:Stores</c> and <c>Emulated:L1DMisses</c> open only in the first case
+        /// (<see cref="IsSupported"/> says the same per counter); ABI 1.16.</summary>
+        public static string Emulation()
+        {
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                PerfNative.picollo_perf_emulation_describe(buf, len, out needed));
         }
 
         /// <summary>True when the named counter opens here; otherwise false with the reason.</summary>

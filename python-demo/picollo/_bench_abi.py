@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.15) as data: the config and
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.16) as data: the config and
 comparison structs, the enums and the signatures of ``picollo_bench_*``.
 
 Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
@@ -29,8 +29,10 @@ from ._abi import HistogramP, c_size_p, status_t
 #: The ABI minor version whose harness this binding declares: interleaved comparisons
 #: (`picollo_bench_compare_run`, `picollo_bench_config.threshold`; 1.13), runs apart
 #: (`picollo_bench_judge_apart`, `picollo_bench_result_median_round`,
-#: `picollo_bench_config.fixed_offsets`; 1.15).
-BENCH_ABI_MINOR = 15
+#: `picollo_bench_config.fixed_offsets`; 1.15), exact metrics
+#: (`picollo_bench_result_metric_exact`, `picollo_bench_result_percentile`,
+#: `picollo_bench_result_constant`; 1.16).
+BENCH_ABI_MINOR = 16
 
 
 class BenchVerdict(enum.IntEnum):
@@ -118,6 +120,10 @@ BENCH_SIGNATURES = {
     "picollo_bench_result_metric_unit": (
         status_t, [BenchResultP, c_size_t, POINTER(c_char), c_size_t, c_size_p]),
     "picollo_bench_result_histogram": (status_t, [BenchResultP, c_size_t, POINTER(HistogramP)]),
+    "picollo_bench_result_metric_exact": (status_t, [BenchResultP, c_size_t, POINTER(c_uint32)]),
+    "picollo_bench_result_percentile": (
+        status_t, [BenchResultP, c_size_t, c_double, POINTER(c_double)]),
+    "picollo_bench_result_constant": (status_t, [BenchResultP, c_size_t, POINTER(c_double)]),
     "picollo_bench_result_text": (
         status_t, [BenchResultP, c_uint32, POINTER(c_char), c_size_t, c_size_p]),
     "picollo_bench_compare": (

@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo (Linux, ABI 1.15 or later): the signatures of
+"""The benchmark harness of libpicollo (Linux, ABI 1.16 or later): the signatures of
 `_bench_abi` applied to the loaded library.
 
 On a library without the harness (another platform, an older ABI) importing this module
@@ -30,7 +30,7 @@ def _missing(name: str) -> str:
 
 apply_signatures(BENCH_SIGNATURES, _missing)
 if lib.picollo_abi_version() & 0xFFFF < BENCH_ABI_MINOR:
-    raise ImportError(_missing("picollo_bench_config.fixed_offsets"))
+    raise ImportError(_missing("picollo_bench_result_constant"))
 
 _default = lib.picollo_bench_config_default()
 if _default.struct_size != ctypes.sizeof(picollo_bench_config):

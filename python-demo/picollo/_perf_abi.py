@@ -149,6 +149,7 @@ PERF_SIGNATURES = {
     "picollo_perf_session_derived_means": (status_t, [SessionP, POINTER(picollo_perf_derived)]),
     "picollo_perf_discover": (status_t, [POINTER(picollo_perf_info)]),
     "picollo_perf_describe": (status_t, [POINTER(c_char), c_size_t, c_size_p]),
+    "picollo_perf_emulation_describe": (status_t, [POINTER(c_char), c_size_t, c_size_p]),
     "picollo_perf_counter_supported": (status_t, [c_char_p]),
     "picollo_ticks": (c_uint64, []),
     "picollo_ticks_begin": (c_uint64, []),

@@ -24,10 +24,14 @@ from ._perf_abi import (  # noqa: F401 (re-exported: `perf` reads them here)
     picollo_scope,
 )
 
-apply_signatures(
-    PERF_SIGNATURES,
-    lambda name: f"libpicollo has no {name}: the perf layer exists on Linux builds only",
-)
+
+def _missing(name: str) -> str:
+    v = lib.picollo_abi_version()
+    return (f"libpicollo (ABI {v >> 16}.{v & 0xFFFF}) has no {name}: the perf layer exists "
+            "on Linux builds only, its emulated counters from ABI 1.16")
+
+
+apply_signatures(PERF_SIGNATURES, _missing)
 
 _default = lib.picollo_perf_config_default()
 if _default.struct_size != ctypes.sizeof(picollo_perf_config):

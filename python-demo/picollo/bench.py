@@ -21,6 +21,19 @@ runs, each in its own process, and judge a later run with `judge_apart`:
 >>> c = bench.judge_apart(bench.run(f, time_budget=1.0), saved)  # later: saved = those m
 >>> c.verdict                         # "slower"/"faster"/... at 99 % over the runs' spread
 
+Under ``picollo emulate -- python ...`` (QEMU with Picollo's plugin) the counters
+``Emulated:Instructions`` and friends count exactly: the same work gives the same figure,
+so `BenchResult.constant` gives it, and a comparison's ``exact`` maps each such metric to an
+`ExactDiff` (``"no difference"``, ``"more"``, ``"fewer"`` or ``"varies"``), no statistics:
+
+>>> c = bench.compare_fns(f, g, counters=["Emulated:Instructions"], time_budget=0.3)
+>>> c.exact["Emulated:Instructions"].difference    # g's instructions per call minus f's
+
+Python code counts the same on every call once CPython's specializing interpreter has
+settled: for about 50 calls after a global of its module changes it runs slower paths, and
+the warm-up may end sooner (it stops once the time per call is steady), so a ``constant``
+of None right after such a change says so rather than that the work varies.
+
 The library calls back with a batch size ``k`` and the binding calls ``fn()`` ``k`` times.
 That Python call costs tens of nanoseconds; by default `run` first measures an empty
 function with the same settings and subtracts its medians (the report's ``baseline`` line).
@@ -29,35 +42,27 @@ The run holds the GIL between batches; other threads run only while ``fn`` runs 
 
 from __future__ import annotations
 
-import collections.abc
+import collections
 import ctypes
-import dataclasses
 import itertools
 import json
 import math
 import numbers
-import weakref
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from . import _bench_native as bn
-from . import _native as n
+from ._bench_compare import Comparison, ExactDiff, compare, judge_apart
+from ._bench_result import BenchHistogram, BenchResult
 from ._convert import real, u64
 from ._errors import Status, check
-from ._handle import Handle
-from ._text import encode, fetch_text
-from .histogram import Histogram
+from ._text import encode
 
-__all__ = ["BenchHistogram", "BenchResult", "Comparison", "compare", "compare_fns",
-           "judge_apart", "run"]
+__all__ = ["BenchHistogram", "BenchResult", "Comparison", "ExactDiff", "compare",
+           "compare_fns", "judge_apart", "run"]
 
 #: The name of the call-overhead run, which the report's baseline line shows.
 OVERHEAD_NAME = "the empty function"
 MAX_BATCH = 2**24
-_VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
-             bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower",
-             bn.BenchVerdict.WITHIN_NOISE: "within noise",
-             bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds",
-             bn.BenchVerdict.NOT_ENOUGH_RUNS_APART: "not enough runs apart"}
 
 
 def run(fn: Callable[[], Any], *, name: Optional[str] = None,
@@ -88,7 +93,8 @@ def run(fn: Callable[[], Any], *, name: Optional[str] = None,
     An exception raised by ``fn`` (KeyboardInterrupt too) ends its calls: the rest of the run
     calls nothing, and `run` raises it, with its traceback, once the library returns. Bad
     arguments raise TypeError or ValueError before ``fn`` is called; a counter the machine
-    cannot count raises `picollo.UnavailableError`.
+    cannot count raises `picollo.UnavailableError` (``Emulated:*`` outside ``picollo
+    emulate -- PROG``: `picollo.UnsupportedError`).
     """
     config = _prepared({"fn": fn}, subtract_call_overhead,
                        (counters, batch, samples, time_budget, warmup, relative_error,
@@ -257,9 +263,23 @@ def _seconds(value: Any, what: str, allow_zero: bool) -> float:
     return v
 
 
+#: Runs an iterator to its end, keeping nothing (a deque of length 0).
+_consume = collections.deque(maxlen=0).extend
+_starmap, _repeat = itertools.starmap, itertools.repeat
+
+
 class _Work:
     """The C callback: calls ``fn`` ``iterations`` times; keeps the first exception and
-    does nothing more once there is one (no exception may cross the library's frames)."""
+    does nothing more once there is one (no exception may cross the library's frames).
+
+    What runs per batch must do the same work every time, or exact counts (``Emulated:*``)
+    differ from sample to sample, and time with them. So ``fn`` is called from C
+    (`itertools.starmap`), not from a bytecode call site: every `_Work` shares this
+    class's code, and CPython's specializing interpreter would run a call site that last
+    saw another function (the empty one, the other side of a comparison) on its slow path
+    for dozens of calls after each switch. And the C functions are called as ``f(*args)``
+    (CALL_FUNCTION_EX, which CPython 3.11 never specializes): a plain call of one stays
+    adaptive and tries again to specialize, at a cost, once in up to 4,096 batches."""
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         self.fn = fn
@@ -270,10 +290,9 @@ class _Work:
     def _call(self, _ctx: Any, iterations: int) -> None:
         if self.error is not None:
             return
-        fn = self.fn
         try:
-            for _ in itertools.repeat(None, iterations):
-                fn()
+            calls = _starmap(*(self.fn, _repeat(*((), iterations))))
+            _consume(*(calls,))
         except BaseException as e:  # KeyboardInterrupt too: raised again by `run`
             self.error = e
 
@@ -296,236 +315,3 @@ def _run_once(config: bn.picollo_bench_config, fn: Callable[[], Any], label: str
             del error
     check(status)
     return BenchResult._adopt(out, label)
-
-
-class BenchResult(Handle):
-    """What a run measured: one histogram per metric (``"time"``, then each counter), per
-    call, in **thousandths** of the metric's unit (picoseconds for time), and the report in
-    several forms. Freed by `close`, on leaving ``with``, or when collected; the histograms
-    handed out by `histogram` keep it alive and are closed with it."""
-
-    _WHAT = "benchmark result"
-
-    @classmethod
-    def _adopt(cls, handle: Any, name: str) -> "BenchResult":
-        r = cls.__new__(cls)
-        r._own(handle, bn.lib.picollo_bench_result_free)
-        r.name = name
-        r._views: weakref.WeakSet[BenchHistogram] = weakref.WeakSet()
-        count = ctypes.c_size_t()
-        check(bn.lib.picollo_bench_result_metric_count(handle, ctypes.byref(count)))
-        r._metrics = tuple(r._string(bn.lib.picollo_bench_result_metric_name, i)
-                           for i in range(count.value))
-        r._units = tuple(r._string(bn.lib.picollo_bench_result_metric_unit, i)
-                         for i in range(count.value))
-        return r
-
-    def _string(self, query: Any, index: int) -> str:
-        h = self._ptr
-        return fetch_text(lambda buf, size, needed: query(h, index, buf, size, needed))
-
-    @property
-    def metrics(self) -> list[str]:
-        """The metrics' names: ``"time"``, then each counter (``"Software:TaskClock"``…)."""
-        self._ptr
-        return list(self._metrics)
-
-    def _index(self, metric: str) -> int:
-        self._ptr
-        if not isinstance(metric, str):
-            raise TypeError(f"a metric is named by a str, not {type(metric).__name__}")
-        try:
-            return self._metrics.index(metric)
-        except ValueError:
-            raise KeyError(f"no metric {metric!r}; this result has "
-                           f"{', '.join(self._metrics)}") from None
-
-    def unit(self, metric: str) -> str:
-        """The unit of a metric per call: ``"ns"`` or ``"events"``."""
-        return self._units[self._index(metric)]
-
-    def _text(self, form: bn.BenchFormat) -> str:
-        h = self._ptr
-        return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_result_text(
-            h, form, buf, size, needed))
-
-    def table(self) -> str:
-        """The report: conditions and warnings, a Markdown row per metric (P0, P50, P90,
-        P99, P99.9, max, mean with its 95 % interval), tail attribution."""
-        return self._text(bn.BenchFormat.REPORT)
-
-    def summaries(self) -> str:
-        """Every metric's full Markdown summary (the standard ranks)."""
-        return self._text(bn.BenchFormat.SUMMARIES)
-
-    def line(self) -> str:
-        """One line: the time's P50, P99 and mean with its 95 % interval, batch, samples."""
-        return self._text(bn.BenchFormat.LINE)
-
-    def to_json(self) -> str:
-        """A JSON object of the figures (values in thousandths of each unit, ``"scale"``)."""
-        return self._text(bn.BenchFormat.JSON)
-
-    def to_log(self) -> str:
-        """An HdrHistogram interval log, one interval per metric tagged with its name
-        (`picollo.log.Reader` and ``picollo report/diff/plot`` read it)."""
-        return self._text(bn.BenchFormat.LOG)
-
-    def histogram(self, metric: str = "time") -> "BenchHistogram":
-        """A read-only view of the metric's histogram (values in thousandths of the unit:
-        picoseconds for time). It keeps this result alive and is closed with it."""
-        index = self._index(metric)
-        handle = n.HistogramP()
-        check(bn.lib.picollo_bench_result_histogram(self._ptr, index, ctypes.byref(handle)))
-        view = BenchHistogram._borrowed(handle, self)
-        self._views.add(view)
-        return view
-
-    @property
-    def median_round(self) -> float:
-        """The figure of this run as one run apart: the median of its rounds' median time
-        per call, in ns (NaN without rounds). A CI gate saves it from 3 to 5 runs, each in
-        its own process, and judges a later run against them with `judge_apart`."""
-        out = ctypes.c_double()
-        check(bn.lib.picollo_bench_result_median_round(self._ptr, ctypes.byref(out)))
-        return out.value
-
-    def percentile(self, metric: str, rank: float) -> float:
-        """The metric's percentile at ``rank`` (0..100) in its unit (ns for time) per call:
-        the histogram's value divided by 1,000."""
-        with self.histogram(metric) as h:
-            return h.percentile(rank).value / 1000
-
-    def _detach(self) -> None:
-        for view in list(self._views):
-            view._detach()
-        super()._detach()
-
-    def __str__(self) -> str:
-        return self.table()
-
-    def __repr__(self) -> str:
-        if self.closed:
-            return f"<BenchResult {self.name!r} closed>"
-        return f"<BenchResult {self.name!r}: {', '.join(self._metrics)}>"
-
-
-def _read_only(name: str) -> Callable[..., Any]:
-    def refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(f"{name}: a benchmark result's histogram is read-only "
-                        "(copy() gives a histogram of your own)")
-    refuse.__name__ = name
-    return refuse
-
-
-class BenchHistogram(Histogram):
-    """A read-only view of a histogram a `BenchResult` lends: every query of `Histogram`,
-    no record, reset or merge into it (TypeError). It never frees the native histogram;
-    `close` only ends the view, and closing the result closes it too."""
-
-    def _attach(self, handle: Any) -> None:
-        super()._attach(handle)
-        self.record = _read_only("record").__get__(self)
-
-    def copy(self) -> Histogram:
-        """A histogram of your own with the same configuration and counts."""
-        return Histogram(**self._config()).add(self)
-
-    def downsample(self, relative_error: float) -> Histogram:
-        """A histogram of your own at a coarser precision (see `Histogram.downsample`)."""
-        return self.copy().downsample(relative_error)
-
-
-for _name in ("record_n", "record_corrected", "record_many", "buffered", "reset", "add",
-              "merge", "subtract", "add_rebinned", "collect", "__iadd__", "__isub__"):
-    setattr(BenchHistogram, _name, _read_only(_name))
-
-
-@dataclasses.dataclass(frozen=True)
-class Comparison:
-    """B against A: ``verdict`` is ``"faster"``, ``"slower"``, ``"within noise"`` (a change
-    below ``threshold`` percent), ``"no difference"``, ``"not enough rounds"`` or ``"not
-    enough runs apart"`` (time per call, 99 % confidence); ``ratio`` B's time over A's
-    (``1 + change / 100``); ``change`` B against A in percent of A's median round, with
-    its 99 % ``interval`` (low, high; infinite with too few rounds); ``noise_floor`` the
-    smallest change it could tell from noise (half the interval); ``rounds`` of A and B;
-    ``paired`` when they were interleaved; ``text`` the diff tables, the method and the
-    ``verdict:`` line (also what ``str()`` gives); ``a`` and ``b`` the two results.
-
-    From `judge_apart`, A is the runs apart: ``rounds`` is (the runs apart, B's rounds),
-    ``interval`` the 99 % prediction interval of one more run, ``a`` None and ``text`` the
-    method and the ``verdict:`` line."""
-
-    verdict: str
-    ratio: float
-    text: str
-    change: float = math.nan
-    interval: tuple[float, float] = (-math.inf, math.inf)
-    noise_floor: float = math.inf
-    threshold: float = 1.0
-    rounds: tuple[int, int] = (0, 0)
-    paired: bool = False
-    a: "Optional[BenchResult]" = None
-    b: "Optional[BenchResult]" = None
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def compare(a: BenchResult, b: BenchResult) -> Comparison:
-    """Compare result ``b`` with result ``a``, round against round (paired where the two
-    were interleaved): percentiles with 99 % intervals of the difference, Cohen's d, the
-    method and the verdict.
-
-    The verdict at 99 % is for results of one interleaved comparison (`compare_fns` gives
-    them). Two results measured apart (two `run` calls, even in one process) get ``"not
-    enough runs apart"`` (``"not enough rounds"`` with too few rounds): what changes from
-    run to run (frequency, placement in memory, neighbours) is not in either run's rounds,
-    so their interval would call A/A differences far more often than 1 %. Their ``change``
-    and ``interval`` (of the rounds) are still given, for information. Across runs, judge a
-    run against the `BenchResult.median_round` of earlier runs with `judge_apart`."""
-    for what, r in (("a", a), ("b", b)):
-        if not isinstance(r, BenchResult):
-            raise TypeError(f"{what} must be a BenchResult, not {type(r).__name__}")
-    ha, hb = a._ptr, b._ptr
-    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare(
-        ha, hb, buf, size, needed, None, None))
-    info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
-    check(bn.lib.picollo_bench_compare_info(ha, hb, ctypes.byref(info)))
-    return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
-                      info.change, (info.change_low, info.change_high), info.noise_floor,
-                      info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), a, b)
-
-
-def judge_apart(result: BenchResult, runs_apart: Iterable[float]) -> Comparison:
-    """Judge ``result`` against runs measured apart: ``runs_apart`` holds the
-    `BenchResult.median_round` (ns) of each earlier run, e.g. saved by a CI job from 3 to 5
-    runs of the baseline, each its own process (same settings). ``result``'s median round
-    is judged against the 99 % prediction interval of theirs (Student's t on the logs, the
-    spread between runs as the noise), so an unchanged function is called slower or faster
-    about once in 100 runs. Fewer than 2 runs apart give ``"not enough runs apart"``.
-
-    Returns a `Comparison` whose ``text`` is the method and the ``verdict:`` line, ``a``
-    None, ``b`` the result, ``rounds`` (the runs apart, the result's rounds). Raises
-    TypeError for a result that is not a `BenchResult` or runs that are not real numbers,
-    ValueError for a run apart that is not a positive finite time.
-    """
-    if not isinstance(result, BenchResult):
-        raise TypeError(f"result must be a BenchResult, not {type(result).__name__}")
-    if isinstance(runs_apart, (str, bytes, numbers.Number)) \
-            or not isinstance(runs_apart, collections.abc.Iterable):
-        raise TypeError("runs_apart must be an iterable of times in ns (median_round of "
-                        f"earlier runs), not {type(runs_apart).__name__}")
-    runs = [real(m, "a run apart") for m in runs_apart]
-    for m in runs:
-        if not (math.isfinite(m) and m > 0):
-            raise ValueError(f"a run apart must be a positive finite time in ns, not {m!r}")
-    saved = (ctypes.c_double * len(runs))(*runs)
-    info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
-    h = result._ptr
-    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_judge_apart(
-        h, saved, len(runs), buf, size, needed, ctypes.byref(info)))
-    return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
-                      info.change, (info.change_low, info.change_high), info.noise_floor,
-                      info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), None,
-                      result)

@@ -14,6 +14,11 @@ machine cannot count raises `UnavailableError` (`UnsupportedError` or
 `PermissionDeniedError`) at `open`, with a message naming the counter and the cause;
 `counter_supported(name)` asks beforehand.
 
+Under QEMU with Picollo's plugin (``picollo emulate -- python ...``) the exact counters
+``Emulated:Instructions``, ``Emulated:Loads``, ``Emulated:Stores`` and
+``Emulated:L1DMisses`` open like any other; `emulation()` says whether this process runs
+there. Natively they raise `UnsupportedError`.
+
 A session counts the thread that opened it (by default) and must be used from that thread.
 """
 
@@ -56,6 +61,7 @@ __all__ = [
     "convert_ticks",
     "counter_supported",
     "discover",
+    "emulation",
     "monotonic_nanos",
     "pin_thread",
     "scope",
@@ -221,6 +227,15 @@ def counter_supported(name: str) -> tuple[bool, str]:
     if status in (Status.UNSUPPORTED, Status.PERMISSION_DENIED):
         return False, last_error_message()
     raise error_for(status)
+
+
+def emulation() -> str:
+    """What the emulator counts for this process, as one line: ``"emulated by Picollo's
+    QEMU plugin: instructions, loads, stores..."`` under ``picollo emulate -- PROG``, else
+    ``"not running under Picollo's QEMU plugin: ..."`` with the reason. The ``Emulated:*``
+    counters open only in the first case (`counter_supported` says the same per counter)."""
+    return fetch_text(lambda buf, size, needed: n.lib.picollo_perf_emulation_describe(
+        buf, size, needed))
 
 
 # --- sessions ----------------------------------------------------------------------------

@@ -88,6 +88,7 @@ namespace Picollo
             Text = text;
             A = a;
             B = b;
+            Exact = ExactDiff.Between(a, b);
         }
 
         /// <summary>B's time per operation against A's at 99 % confidence.</summary>
@@ -121,8 +122,15 @@ namespace Picollo
         public bool Paired { get; private set; }
 
         /// <summary>The diff tables with a 99 % interval per percentile, the method, the
-        /// warnings about the rounds and the closing <c>verdict:</c> line.</summary>
+        /// warnings about the rounds, the <c>verdict:</c> line and an <c>exact:</c> line per
+        /// exact metric.</summary>
         public string Text { get; private set; }
+
+        /// <summary>Each exact metric both results have (an emulated count such as
+        /// <c>Emulated:Instructions</c>, under <c>picollo emulate -- PROG</c>) and what it says
+        /// without statistics; the <see cref="Text"/> ends with its <c>exact:</c> line. Empty
+        /// when judged on runs apart.</summary>
+        public IReadOnlyDictionary<string, ExactDiff> Exact { get; private set; }
 
         /// <summary>A's result (an interleaved comparison's own, else the one given; null
         /// when judged on runs apart).</summary>

@@ -11,13 +11,16 @@ namespace Picollo
 {
     /// <summary>The measurement of one <see cref="Bench.Run(Action, BenchOptions)"/>: metric 0
     /// is <c>time</c> (ns per operation), then each counter (events per operation; task-clock
-    /// and cpu-clock in ns). Never changes, so any number of threads may read it at once;
+    /// and cpu-clock in ns). An exact metric (an <c>Emulated:*</c> count) also keeps every
+    /// sample: its <see cref="Percentile"/> is exact and <see cref="Constant"/> gives the
+    /// figure all samples agree on. Never changes, so any number of threads may read it at once;
     /// Dispose (any number of times) frees it and its histograms, and must not race a read.</summary>
     public sealed class BenchResult : IDisposable
     {
         readonly BenchResultHandle _handle;
         readonly string[] _metrics;
         readonly string[] _units;
+        readonly bool[] _exact;
         readonly BenchHistogram[] _histograms;
 
         /// <summary>Adopt a result; <paramref name="name"/> is the name it was run with (null:
@@ -30,6 +33,7 @@ namespace Picollo
             PicolloException.Check(BenchNative.picollo_bench_result_metric_count(handle, out n));
             _metrics = new string[(int)n.ToUInt64()];
             _units = new string[_metrics.Length];
+            _exact = new bool[_metrics.Length];
             _histograms = new BenchHistogram[_metrics.Length];
             for (int i = 0; i < _metrics.Length; i++)
             {
@@ -38,6 +42,9 @@ namespace Picollo
                     BenchNative.picollo_bench_result_metric_name(handle, index, buf, len, out needed));
                 _units[i] = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
                     BenchNative.picollo_bench_result_metric_unit(handle, index, buf, len, out needed));
+                uint exact;
+                PicolloException.Check(BenchNative.picollo_bench_result_metric_exact(handle, index, out exact));
+                _exact[i] = exact != 0;
                 IntPtr raw;
                 PicolloException.Check(BenchNative.picollo_bench_result_histogram(handle, index, out raw));
                 _histograms[i] = new BenchHistogram(new HdrHistogram(new HistogramHandle(raw), this), _metrics[i], _units[i]);
@@ -75,8 +82,36 @@ namespace Picollo
         /// and is disposed with the result.</summary>
         public BenchHistogram Histogram(string metric) { return _histograms[IndexOf(metric)]; }
 
-        /// <summary>A metric's percentile (rank in percent, 0 to 100) in its unit, e.g. ns.</summary>
-        public double Percentile(string metric, double rank) { return Histogram(metric).Percentile(rank); }
+        /// <summary>A metric's percentile (rank in percent, 0 to 100) in its unit, e.g. ns: for an
+        /// exact metric (<see cref="IsExact"/>) the figure of the sample at that rank itself,
+        /// else the histogram's bucket value divided by 1000 (NaN for a metric without
+        /// samples). A rank outside 0 to 100 or NaN throws <see cref="ArgumentException"/>
+        /// (PicolloArgumentException).</summary>
+        public double Percentile(string metric, double rank)
+        {
+            UIntPtr index = new UIntPtr((uint)IndexOf(metric));
+            double value;
+            PicolloException.Check(BenchNative.picollo_bench_result_percentile(_handle, index, rank, out value));
+            return value;
+        }
+
+        /// <summary>Whether a metric counts exactly: an emulated counter (<c>Emulated:*</c>, under
+        /// <c>picollo emulate -- PROG</c>), whose figure for the same work is always the same.
+        /// Time and the perf counters are not.</summary>
+        public bool IsExact(string metric) { return _exact[IndexOf(metric)]; }
+
+        /// <summary>An exact metric's figure per operation when every sample gave the same, in
+        /// its unit; null when they differ (the operations did not all do the same work). Two
+        /// results' constants differ by exactly the work between them. A metric that is not
+        /// exact (<see cref="IsExact"/>) throws <see cref="ArgumentException"/>
+        /// (PicolloArgumentException): its figures vary with the machine.</summary>
+        public double? Constant(string metric)
+        {
+            UIntPtr index = new UIntPtr((uint)IndexOf(metric));
+            double value;
+            PicolloException.Check(BenchNative.picollo_bench_result_constant(_handle, index, out value));
+            return double.IsNaN(value) ? (double?)null : value;
+        }
 
         /// <summary>The report: conditions and warnings, a Markdown row per metric, tail
         /// attribution, and the baseline subtracted, if any.</summary>
@@ -119,6 +154,9 @@ namespace Picollo
             string first = end < 0 ? report : report.Substring(0, end);
             return first.StartsWith("##### ", StringComparison.Ordinal) ? first.Substring(6) : first;
         }
+
+        /// <summary>Whether this result has a metric of that name.</summary>
+        internal bool Has(string metric) { return Array.IndexOf(_metrics, metric) >= 0; }
 
         int IndexOf(string metric)
         {

@@ -1,0 +1,151 @@
+"""B against A (Linux): `Comparison`, what `picollo.bench.compare`, `compare_fns` and
+`judge_apart` give, with `ExactDiff` for each exact metric (an emulated count, judged without
+statistics). `picollo.bench` re-exports them."""
+
+from __future__ import annotations
+
+import collections.abc
+import ctypes
+import dataclasses
+import math
+import numbers
+import types
+from typing import Iterable, Mapping, Optional
+
+from . import _bench_native as bn
+from ._bench_result import BenchResult
+from ._convert import real
+from ._errors import check
+from ._text import fetch_text
+
+__all__ = ["Comparison", "ExactDiff", "compare", "judge_apart"]
+
+_VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
+             bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower",
+             bn.BenchVerdict.WITHIN_NOISE: "within noise",
+             bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds",
+             bn.BenchVerdict.NOT_ENOUGH_RUNS_APART: "not enough runs apart"}
+
+
+@dataclasses.dataclass(frozen=True)
+class ExactDiff:
+    """An exact metric (an emulated count) in both results of a comparison, judged without
+    statistics: ``a`` and ``b`` each side's figure per call where all its samples agree
+    (`BenchResult.constant`), else None; ``difference`` ``b - a`` where both are figures;
+    ``verdict`` ``"no difference"``, ``"more"`` or ``"fewer"`` (B against A, on every
+    call), or ``"varies"`` where a side's calls counted differently: the word of the
+    comparison text's ``exact:`` line."""
+
+    a: Optional[float]
+    b: Optional[float]
+    difference: Optional[float]
+    verdict: str
+
+    @classmethod
+    def of(cls, a: Optional[float], b: Optional[float]) -> "ExactDiff":
+        """The difference of two constants (None: that side varies)."""
+        if a is None or b is None:
+            return cls(a, b, None, "varies")
+        d = b - a
+        return cls(a, b, d, "more" if d > 0 else "fewer" if d < 0 else "no difference")
+
+
+def _exact_diffs(a: BenchResult, b: BenchResult) -> Mapping[str, ExactDiff]:
+    """An `ExactDiff` per exact metric of A that B has too, read-only, in A's order."""
+    both = [m for m in a.metrics if a.is_exact(m) and m in b.metrics and b.is_exact(m)]
+    return types.MappingProxyType({m: ExactDiff.of(a.constant(m), b.constant(m)) for m in both})
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """B against A: ``verdict`` is ``"faster"``, ``"slower"``, ``"within noise"`` (a change
+    below ``threshold`` percent), ``"no difference"``, ``"not enough rounds"`` or ``"not
+    enough runs apart"`` (time per call, 99 % confidence); ``ratio`` B's time over A's
+    (``1 + change / 100``); ``change`` B against A in percent of A's median round, with
+    its 99 % ``interval`` (low, high; infinite with too few rounds); ``noise_floor`` the
+    smallest change it could tell from noise (half the interval); ``rounds`` of A and B;
+    ``paired`` when they were interleaved; ``text`` the diff tables, the method, the
+    ``verdict:`` line and an ``exact:`` line per exact metric (also what ``str()`` gives);
+    ``a`` and ``b`` the two results; ``exact`` a read-only mapping of each exact metric both
+    results have (an emulated count such as ``"Emulated:Instructions"``) to its `ExactDiff`.
+
+    From `judge_apart`, A is the runs apart: ``rounds`` is (the runs apart, B's rounds),
+    ``interval`` the 99 % prediction interval of one more run, ``a`` None, ``exact`` empty
+    and ``text`` the method and the ``verdict:`` line."""
+
+    verdict: str
+    ratio: float
+    text: str
+    change: float = math.nan
+    interval: tuple[float, float] = (-math.inf, math.inf)
+    noise_floor: float = math.inf
+    threshold: float = 1.0
+    rounds: tuple[int, int] = (0, 0)
+    paired: bool = False
+    a: "Optional[BenchResult]" = None
+    b: "Optional[BenchResult]" = None
+    exact: Mapping[str, ExactDiff] = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({}), hash=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def compare(a: BenchResult, b: BenchResult) -> Comparison:
+    """Compare result ``b`` with result ``a``, round against round (paired where the two
+    were interleaved): percentiles with 99 % intervals of the difference, Cohen's d, the
+    method and the verdict.
+
+    The verdict at 99 % is for results of one interleaved comparison (`compare_fns` gives
+    them). Two results measured apart (two `run` calls, even in one process) get ``"not
+    enough runs apart"`` (``"not enough rounds"`` with too few rounds): what changes from
+    run to run (frequency, placement in memory, neighbours) is not in either run's rounds,
+    so their interval would call A/A differences far more often than 1 %. Their ``change``
+    and ``interval`` (of the rounds) are still given, for information. Across runs, judge a
+    run against the `BenchResult.median_round` of earlier runs with `judge_apart`."""
+    for what, r in (("a", a), ("b", b)):
+        if not isinstance(r, BenchResult):
+            raise TypeError(f"{what} must be a BenchResult, not {type(r).__name__}")
+    ha, hb = a._ptr, b._ptr
+    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare(
+        ha, hb, buf, size, needed, None, None))
+    info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
+    check(bn.lib.picollo_bench_compare_info(ha, hb, ctypes.byref(info)))
+    return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
+                      info.change, (info.change_low, info.change_high), info.noise_floor,
+                      info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), a, b,
+                      _exact_diffs(a, b))
+
+
+def judge_apart(result: BenchResult, runs_apart: Iterable[float]) -> Comparison:
+    """Judge ``result`` against runs measured apart: ``runs_apart`` holds the
+    `BenchResult.median_round` (ns) of each earlier run, e.g. saved by a CI job from 3 to 5
+    runs of the baseline, each its own process (same settings). ``result``'s median round
+    is judged against the 99 % prediction interval of theirs (Student's t on the logs, the
+    spread between runs as the noise), so an unchanged function is called slower or faster
+    about once in 100 runs. Fewer than 2 runs apart give ``"not enough runs apart"``.
+
+    Returns a `Comparison` whose ``text`` is the method and the ``verdict:`` line, ``a``
+    None, ``b`` the result, ``rounds`` (the runs apart, the result's rounds). Raises
+    TypeError for a result that is not a `BenchResult` or runs that are not real numbers,
+    ValueError for a run apart that is not a positive finite time.
+    """
+    if not isinstance(result, BenchResult):
+        raise TypeError(f"result must be a BenchResult, not {type(result).__name__}")
+    if isinstance(runs_apart, (str, bytes, numbers.Number)) \
+            or not isinstance(runs_apart, collections.abc.Iterable):
+        raise TypeError("runs_apart must be an iterable of times in ns (median_round of "
+                        f"earlier runs), not {type(runs_apart).__name__}")
+    runs = [real(m, "a run apart") for m in runs_apart]
+    for m in runs:
+        if not (math.isfinite(m) and m > 0):
+            raise ValueError(f"a run apart must be a positive finite time in ns, not {m!r}")
+    saved = (ctypes.c_double * len(runs))(*runs)
+    info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
+    h = result._ptr
+    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_judge_apart(
+        h, saved, len(runs), buf, size, needed, ctypes.byref(info)))
+    return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
+                      info.change, (info.change_low, info.change_high), info.noise_floor,
+                      info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), None,
+                      result)
