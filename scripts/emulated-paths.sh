@@ -56,6 +56,17 @@ else
     failed=1
 fi
 
+# The cost for Python: one loop of 2 million additions natively and under the emulator (the
+# interpreter's own start included in neither: the loop times itself).
+if [ -x "$python" ]; then
+    loop='import time; t = time.perf_counter(); s = 0
+for i in range(2000000): s += i
+print(time.perf_counter() - t)'
+    native=$("$python" -c "$loop")
+    emulated=$("$picollo" emulate -q -- "$python" -c "$loop")
+    say "$(awk -v e="$emulated" -v n="$native" 'BEGIN { printf "bench emulate python: native=%.3fs emulated=%.3fs slowdown=%.1f", n, e, e / n }')"
+fi
+
 # aarch64: static builds, as scripts/pmu-emulated.sh makes them.
 triple=aarch64-unknown-linux-gnu
 profile=(--config 'profile.pmu.inherits="dev"' --config profile.pmu.opt-level=2

@@ -85,6 +85,17 @@ Builds:
   different counts of runs apart is a format error (exit 4); a side with a failed build is
   not compared.
 
+Exact counts (--emulate):
+  --emulate[=instructions|memory|l1d] runs each command's words (no shell, no environment
+  padding) under QEMU's user mode with Picollo's plugin (picollo emulate) and adds each
+  run's exact guest counts, every thread summed: Emulated:Instructions, with memory
+  Emulated:Loads and Emulated:Stores, with l1d Emulated:L1DMisses of a modelled 32 KiB
+  8-way L1D. Time, user and system are then the emulator's. Each comparison ends with an
+  exact: line per counted metric (B − A per run, exactly, when every run of each side
+  counted the same), and with --baseline the gate judges Emulated:Instructions: more by
+  --threshold percent or more exits 7 (--threshold 0: any rise); one saved run suffices.
+  QEMU (Debian's qemu-user) or the plugin missing exits 8.
+
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run
   apart; --save FILE --append keeps the runs apart FILE holds (of the same commands) and
