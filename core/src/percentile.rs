@@ -168,7 +168,7 @@ pub(crate) fn quantile_of_rank(
 /// exactly in integers for the rank as given.
 ///
 /// "As given" means the decimal the caller wrote: an f64 rank that is the nearest double to
-/// a decimal with at most [`MAX_RANK_DECIMALS`] fractional digits stands for that decimal
+/// a decimal with at most 13 fractional digits stands for that decimal
 /// (`99.9` is 999/10, not 99.900000000000005684… — so P99.9 of 1,000,000 values is the
 /// 999,000th). Any other rank (a computed `200.0 / 3.0`, say) is taken at its exact binary
 /// value. No rounding happens before the ceiling either way.
