@@ -250,8 +250,9 @@ static partial class PerfTests
 
     static void BenchCompareAA()
     {
-        // 20 A/A comparisons of one delegate: a 99 % interval misses 0 about once in 100;
-        // at most 2 may see a difference, at most 1 call it one that matters.
+        // 20 A/A comparisons of one delegate: a 99 % interval misses 0 about once in 100, so
+        // 2 of 20 happen 1.7 % of the time and 3 of 20 0.1 %: at most 2 may see a difference
+        // or call it one that matters.
         Action op = () => Spin(8);
         int seen = 0, wrong = 0;
         for (int i = 0; i < 20; i++)
@@ -261,7 +262,7 @@ static partial class PerfTests
                 if (c.Verdict == BenchVerdict.Faster || c.Verdict == BenchVerdict.Slower) wrong++;
             }
         Console.WriteLine(string.Format("bench A/A: {0} of 20 interleaved comparisons saw a difference, {1} called one", seen, wrong));
-        Check(seen <= 2 && wrong <= 1, string.Format("A/A: {0} saw a difference, {1} called one", seen, wrong));
+        Check(seen <= 2 && wrong <= 2, string.Format("A/A: {0} saw a difference, {1} called one", seen, wrong));
         int calls = 0;
         try
         {
