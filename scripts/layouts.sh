@@ -7,11 +7,12 @@
 #   single_false  one build a side (A.i against B.i), TRIALS comparisons: `slower`/`faster`
 #   grouped_false 6 builds a side (--builds 6), TRIALS comparisons: `slower`/`faster`
 #   detect5       side B doing 5 % more iterations, 6 builds a side: `slower` (never `faster`)
-#   detectX       side B doing X % more, X = 4 × the layout spread (at least 5): the change
-#                 6 builds a side can hold against this machine's layouts
-#   apart_false   a baseline saved in 5 runs apart spread over the trials above (--save
-#                 --append, as a base saved at several moments), then the same build gated in
-#                 TRIALS later processes (--baseline): verdicts `slower` or `faster`
+#   detectX       side B doing X % more, X = 3 times the grouped A/A intervals' median
+#                 half-width (at least 5): the change 6 builds a side hold on this machine
+#   apart_false   the gate as a CI job uses it: a baseline of runs apart appended every 4
+#                 trials (--save --append, 5 in all) while the same build is gated in a new
+#                 process every trial (--baseline): verdicts `slower` or `faster` among those
+#                 judged (2 runs apart or more)
 # and prints `bench layouts: spread=<%> apart_false=<n>/<n> single_false=<n>/<n>
 # grouped_false=<n>/<n> detect5=<n>/<n> detectX=<n>/<n>` per language. It fails when the
 # grouped or apart A/A calls identical code different more than twice in TRIALS (1 % each is
@@ -36,9 +37,14 @@ last_verdict() {
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["comparisons"][-1]["verdict"])' "$1"
 }
 
+# Half the width, in percent, of the last comparison's 99 % interval in a --json file.
+half_width() {
+  python3 -c 'import json,sys; c = json.load(open(sys.argv[1]))["comparisons"][-1]; print((c["changeHigh"] - c["changeLow"]) / 2)' "$1"
+}
+
 # measure NAME DIR PROG: every figure for the builds DIR/A/PROG.1-6 and DIR/B/PROG.101-106.
 measure() {
-  local name=$1 dir=$2 prog=$3 i t
+  local name=$1 dir=$2 prog=$3 i t v
   local a=() b=() b5=() bbig=()
   for i in $(seq 1 $k); do
     a+=("$dir/A/$prog.$i $n")
@@ -48,20 +54,21 @@ measure() {
   "$picollo" bench -N -r 20 --builds $k "${a[@]}" "${b[@]}" --json "$work/spread.json" >/dev/null
   local spread
   spread=$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["comparisons"][0]["builds"]["layoutSpread"])' "$work/spread.json")
-  # A change 6 builds a side can hold against this layout spread: 4 times it, at least 5 %.
-  local big nbig
-  big=$(awk -v s="$spread" 'BEGIN { c = 4 * s; if (c < 5) c = 5; printf "%d", c + 0.5 }')
-  nbig=$((n * (100 + big) / 100))
-  for i in $(seq 1 $k); do bbig+=("$dir/B/$prog.$((100 + i)) $nbig"); done
 
-  # Pass 1: one build a side, 6 a side A/A, 6 a side +5 % and +big %; a run apart of A.1
-  # saved every 4 trials (5 in all, spread over the pass, as a base saved at several moments).
+  # Pass 1: one build a side and 6 a side, A/A; and the CI gate as it is used, its baseline
+  # growing while changes are gated: a run apart of A.1 appended every 4 trials (5 in all),
+  # and A.1 gated in a new process every trial against the runs apart saved so far (with
+  # fewer than 2 it is not judged).
   rm -f "$work/base.json"
-  local apart=0 single=0 grouped=0 detect=0 wrong=0 found=0 v
+  local apart=0 judged=0 single=0 grouped=0 detect=0 wrong=0 found=0 widths=()
   for t in $(seq 1 "$trials"); do
     if [ $(( (t - 1) % 4 )) -eq 0 ]; then
       "$picollo" bench -N -r 10 "${a[0]}" --save "$work/base.json" --append >/dev/null
     fi
+    "$picollo" bench -N -r 10 "${a[0]}" --baseline "$work/base.json" --json "$work/g.json" >/dev/null 2>&1 || true
+    v=$(last_verdict "$work/g.json")
+    [[ $v == slower || $v == faster ]] && apart=$((apart + 1))
+    [[ $v == "not enough runs apart" ]] || judged=$((judged + 1))
     i=$(( (t - 1) % k ))
     "$picollo" bench -N -r 10 "${a[$i]}" "${b[$i]}" --json "$work/s.json" >/dev/null
     v=$(last_verdict "$work/s.json")
@@ -69,6 +76,16 @@ measure() {
     "$picollo" bench -N -r 10 --builds $k "${a[@]}" "${b[@]}" --json "$work/aa.json" >/dev/null
     v=$(last_verdict "$work/aa.json")
     [[ $v == slower || $v == faster ]] && grouped=$((grouped + 1))
+    widths+=("$(half_width "$work/aa.json")")
+  done
+  # The change 6 builds a side hold on this machine: 3 times the A/A intervals' median
+  # half-width (layout spread and noise both in it), at least 5 %.
+  local big nbig
+  big=$(printf '%s\n' "${widths[@]}" | sort -g | awk '{ w[NR] = $1 } END { c = 3 * w[int((NR + 1) / 2)]; if (c < 5) c = 5; printf "%d", c + 0.999 }')
+  nbig=$((n * (100 + big) / 100))
+  for i in $(seq 1 $k); do bbig+=("$dir/B/$prog.$((100 + i)) $nbig"); done
+  # Pass 2: 6 a side, B doing 5 % and big % more.
+  for t in $(seq 1 "$trials"); do
     "$picollo" bench -N -r 10 --builds $k "${a[@]}" "${b5[@]}" --json "$work/ab.json" >/dev/null
     v=$(last_verdict "$work/ab.json")
     [[ $v == slower ]] && detect=$((detect + 1))
@@ -81,13 +98,7 @@ measure() {
     fi
   done
   [ "$big" -gt 5 ] || found=$detect
-  # Pass 2: the same build gated against the runs apart, each in a later process.
-  for t in $(seq 1 "$trials"); do
-    "$picollo" bench -N -r 10 "${a[0]}" --baseline "$work/base.json" --json "$work/g.json" >/dev/null 2>&1 || true
-    v=$(last_verdict "$work/g.json")
-    [[ $v == slower || $v == faster ]] && apart=$((apart + 1))
-  done
-  echo "bench layouts ($name): spread=$spread% apart_false=$apart/$trials single_false=$single/$trials grouped_false=$grouped/$trials detect5=$detect/$trials detect$big=$found/$trials"
+  echo "bench layouts ($name): spread=$spread% apart_false=$apart/$judged single_false=$single/$trials grouped_false=$grouped/$trials detect5=$detect/$trials detect$big=$found/$trials"
   local ok=1
   [ "$apart" -le 2 ] || { echo "layouts ($name): the gate across processes called identical code different $apart times"; ok=0; }
   [ "$grouped" -le 2 ] || { echo "layouts ($name): grouped A/A called identical code different $grouped times"; ok=0; }

@@ -11,26 +11,13 @@
  *   - 20 against the chain and one `nop` more: exactly 1 more per call, every time.
  * Natively it says why it cannot run and exits 77 (the status and message of the counter).
  */
+#include "emulated_guest.h" /* first: it defines _GNU_SOURCE */
+
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "emulated_asm.h"
 #include "picollo.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL line %d: %s: ", __LINE__, #cond);                                         \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
 
 /* `iterations` calls of a chain of *(unsigned long *)ctx steps. */
 static void chain(void *ctx, uint64_t iterations)
