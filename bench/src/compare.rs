@@ -280,11 +280,12 @@ fn diff_metric(
     let (va, vb) = (ma.histogram.view(), mb.histogram.view());
     let name = &ma.metric.name;
     let exact = exact_diff(a, b, ma);
+    // Exact counts, constant on both sides, differ by exactly their difference.
+    let exactly = exact.as_ref().and_then(ExactDiff::difference);
     let rows = COMPARED_RANKS.iter().map(|&rank| {
         let pa = a.percentile(name, rank).unwrap_or(0.0);
         let pb = b.percentile(name, rank).unwrap_or(0.0);
-        // Exact counts, constant on both sides, differ by exactly their difference.
-        let interval = match exact.and_then(|x| x.difference()) {
+        let interval = match exactly {
             Some(d) => Some((d, d)),
             None => (rank > 0.0 && rank < 100.0)
                 .then(|| rank_interval(a, b, name, rank))
