@@ -27,25 +27,8 @@ mkdir -p "$build"
 say() { echo "emulate: $*"; }
 skip() { say "SKIPPED: $*"; exit 0; }
 
-# Installs Debian packages that are missing: 0, or 1 having said why it could not.
-apt_install() {
-    local need=() p
-    for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
-    [ ${#need[@]} -eq 0 ] && return 0
-    command -v apt-get >/dev/null || { say "no apt-get to install ${need[*]}"; return 1; }
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then
-        sudo -n true 2>/dev/null || { say "installing ${need[*]} needs root (or sudo -n)"; return 1; }
-        sudo="sudo -n"
-    fi
-    say "installing ${need[*]}"
-    local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=300)
-    if ! $sudo "${apt[@]}" install -y --no-install-recommends "${need[@]}" >"$work/apt.log" 2>&1; then
-        $sudo "${apt[@]}" update >>"$work/apt.log" 2>&1
-        $sudo "${apt[@]}" install -y --no-install-recommends "${need[@]}" >>"$work/apt.log" 2>&1 ||
-            { tail -n 5 "$work/apt.log"; say "apt-get could not install ${need[*]}"; return 1; }
-    fi
-}
+# apt_install PACKAGE...: 0, or 1 having said why it could not.
+. scripts/apt_install.sh
 
 # The host's QEMU user mode (with plugins), the cross compiler and the aarch64 libc.
 install_host_packages() {

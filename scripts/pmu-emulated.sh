@@ -36,6 +36,7 @@ step() {
     say "$1: $((SECONDS - t)) s"
 }
 skip() { say "SKIPPED: $*"; exit 0; }
+. scripts/apt_install.sh
 fail() { say "FAILED: $*"; exit 1; }
 
 # Host packages: QEMU, the cross compiler and libc, cpio (the initramfs).
@@ -46,19 +47,7 @@ install_host_packages() {
     [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
     command -v cpio >/dev/null || need+=(cpio)
     [ ${#need[@]} -eq 0 ] && return 0
-    command -v apt-get >/dev/null || skip "no apt-get to install ${need[*]}"
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then
-        sudo -n true 2>/dev/null || skip "installing ${need[*]} needs root (or sudo -n)"
-        sudo="sudo -n"
-    fi
-    say "installing ${need[*]}"
-    local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=300)
-    if ! $sudo "${apt[@]}" install -y --no-install-recommends "${need[@]}" >"$work/apt.log" 2>&1; then
-        $sudo "${apt[@]}" update >>"$work/apt.log" 2>&1
-        $sudo "${apt[@]}" install -y --no-install-recommends "${need[@]}" >>"$work/apt.log" 2>&1 ||
-            { tail -n 5 "$work/apt.log"; skip "apt-get could not install ${need[*]}"; }
-    fi
+    apt_install "${need[@]}" || skip "the host packages ${need[*]} are missing"
 }
 
 # Debian's arm64 packages for the guest, fetched with apt into $work/debs through an apt
