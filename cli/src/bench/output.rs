@@ -214,6 +214,19 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
         let _ = write!(out, ",\"{key}\":");
         json_number(out, v);
     }
+    json_builds(out, c);
+    json_exact(out, c);
+    let paired = c.design == Design::Paired;
+    let (ra, rb) = c.rounds;
+    let _ = write!(out, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":");
+    let mut line = String::new();
+    let _ = c.write_verdict(&mut line);
+    json_string(out, &line);
+    out.push('}');
+}
+
+/// `,"builds":{"perSide": K, "layoutSpread": %, "noiseFloor": %}` when judged over builds.
+fn json_builds(out: &mut String, c: &Comparison) {
     if let Some(b) = &c.builds {
         let _ = write!(
             out,
@@ -225,14 +238,6 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
         json_number(out, b.noise_floor);
         out.push('}');
     }
-    json_exact(out, c);
-    let paired = c.design == Design::Paired;
-    let (ra, rb) = c.rounds;
-    let _ = write!(out, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":");
-    let mut line = String::new();
-    let _ = c.write_verdict(&mut line);
-    json_string(out, &line);
-    out.push('}');
 }
 
 /// `,"exact":[{"metric": NAME, "a": A, "b": B, "difference": B − A, "verdict": WORD}]`:

@@ -268,43 +268,49 @@ impl Event {
                 .iter()
                 .find(|e| e.as_str() == rest)
                 .map(|&e| Event::Emulated(e)),
-            "HardwareCache" => {
-                let level = CacheLevel::ALL
-                    .iter()
-                    .copied()
-                    .filter(|l| rest.starts_with(l.as_str()))
-                    .max_by_key(|l| l.as_str().len())?;
-                let rest = &rest[level.as_str().len()..];
-                let op = CacheOp::ALL
-                    .iter()
-                    .copied()
-                    .find(|o| rest.starts_with(o.as_str()))?;
-                let rest = &rest[op.as_str().len()..];
-                let result = CacheResult::ALL
-                    .iter()
-                    .copied()
-                    .find(|r| r.as_str() == rest)?;
-                Some(Event::cache(level, op, result))
-            }
-            "Raw" => {
-                let mut parts = rest.split(':');
-                let type_ = u32::try_from(parse_number(parts.next()?)?).ok()?;
-                let config = parse_number(parts.next()?)?;
-                let config1 = parts.next().map_or(Some(0), parse_number)?;
-                let config2 = parts.next().map_or(Some(0), parse_number)?;
-                if parts.next().is_some() {
-                    return None;
-                }
-                Some(Event::Raw(RawEvent {
-                    type_,
-                    config,
-                    config1,
-                    config2,
-                }))
-            }
+            "HardwareCache" => parse_cache(rest),
+            "Raw" => parse_raw(rest),
             _ => None,
         }
     }
+}
+
+/// `L1DReadMiss` and the like: the longest level that starts `rest`, an op, a result.
+fn parse_cache(rest: &str) -> Option<Event> {
+    let level = CacheLevel::ALL
+        .iter()
+        .copied()
+        .filter(|l| rest.starts_with(l.as_str()))
+        .max_by_key(|l| l.as_str().len())?;
+    let rest = &rest[level.as_str().len()..];
+    let op = CacheOp::ALL
+        .iter()
+        .copied()
+        .find(|o| rest.starts_with(o.as_str()))?;
+    let rest = &rest[op.as_str().len()..];
+    let result = CacheResult::ALL
+        .iter()
+        .copied()
+        .find(|r| r.as_str() == rest)?;
+    Some(Event::cache(level, op, result))
+}
+
+/// `TYPE:CONFIG[:CONFIG1[:CONFIG2]]`, each decimal or `0x` hex.
+fn parse_raw(rest: &str) -> Option<Event> {
+    let mut parts = rest.split(':');
+    let type_ = u32::try_from(parse_number(parts.next()?)?).ok()?;
+    let config = parse_number(parts.next()?)?;
+    let config1 = parts.next().map_or(Some(0), parse_number)?;
+    let config2 = parts.next().map_or(Some(0), parse_number)?;
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(Event::Raw(RawEvent {
+        type_,
+        config,
+        config1,
+        config2,
+    }))
 }
 
 fn parse_number(s: &str) -> Option<u64> {
