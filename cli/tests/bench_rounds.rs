@@ -13,8 +13,9 @@ const BUSY: &str = "awk 'BEGIN { for (i = 0; i < 200000; i++) s += i }'";
 #[test]
 fn identical_commands_compared_twenty_times_see_no_difference() {
     let _serial = serial();
-    // A 99 % interval misses 0 about once in 100: of 20 A/A comparisons at most 2 may see
-    // a difference, and at most 1 call it one that matters.
+    // A 99 % interval misses 0 about once in 100. Of 20 A/A comparisons, 3 or more misses
+    // come with a chance of 0.1 % when the claim holds (2 or more: 1.7 %, too often for a
+    // gate of every stop); a claim that broke (20 of 20, as once) fails here.
     let mut verdicts = Vec::new();
     for _ in 0..20 {
         let (run, json) = bench_json("aa.json", &["--runs", "10", BUSY, BUSY]);
@@ -23,10 +24,9 @@ fn identical_commands_compared_twenty_times_see_no_difference() {
         assert_eq!(v["comparisons"][0]["paired"], true);
         verdicts.push(v["comparisons"][0]["verdict"].as_str().unwrap().to_string());
     }
-    let count = |w: &str| verdicts.iter().filter(|v| *v == w).count();
     println!("20 A/A comparisons of commands: {verdicts:?}");
-    assert!(count("no difference") >= 18, "{verdicts:?}");
-    assert!(count("faster") + count("slower") <= 1, "{verdicts:?}");
+    let same = verdicts.iter().filter(|v| *v == "no difference").count();
+    assert!(same >= 18, "{verdicts:?}");
 }
 
 #[test]
