@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target of fuzz/ for FUZZ_SECONDS each (default 30, at most 60),
+# Runs every cargo-fuzz target of fuzz/ for FUZZ_SECONDS each (default 20, at most 60),
 # starting from a copy of the committed seed corpus (fuzz/corpus/<target>/) so that a run
 # leaves the tree clean. Any crash, panic, leak or timeout fails the run; the input that
 # caused it is kept under fuzz/artifacts/<target>/ (ignored by git) and printed with
@@ -20,7 +20,7 @@ rustup run nightly rustc --version >/dev/null 2>&1 ||
 cargo +nightly fuzz --version >/dev/null 2>&1 ||
     skip "cargo-fuzz not installed (cargo install cargo-fuzz --locked, or scripts/setup.sh)"
 
-seconds="${FUZZ_SECONDS:-30}"
+seconds="${FUZZ_SECONDS:-20}"
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -ge 1 ]] || { echo "fuzz: FUZZ_SECONDS must be a positive integer" >&2; exit 1; }
 ((seconds > 60)) && seconds=60
 targets=(${FUZZ_TARGETS:-config ops format decode record_paths})

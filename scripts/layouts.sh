@@ -4,7 +4,8 @@
 # (lld's --shuffle-sections, seeds 1-6 for side A and 101-106 for side B: identical source),
 # then judged by `picollo bench` as a CI gate would:
 #   spread        the layout spread between builds of identical source (--builds, 20 rounds)
-#   single_false  one build a side (A.i against B.i), TRIALS comparisons: `slower`/`faster`
+#   single_false  one build a side (A.i against B.i), TRIALS comparisons (LAYOUT_TRIALS,
+#                 default 12): `slower`/`faster`
 #   grouped_false 6 builds a side (--builds 6), TRIALS comparisons: `slower`/`faster`
 #   detect5       side B doing 5 % more iterations, 6 builds a side: `slower` (never `faster`)
 #   detectX       side B doing X % more, X = 3 times the grouped A/A intervals' median
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-trials=${LAYOUT_TRIALS:-20}
+trials=${LAYOUT_TRIALS:-12}
 k=6
 n=3000000
 n5=3150000
