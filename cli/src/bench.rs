@@ -113,6 +113,11 @@ pub struct BenchArgs {
     /// The commands to measure, each one shell string (quote it)
     #[arg(required = true, value_name = "CMD")]
     pub commands: Vec<String>,
+    /// A name for a command in its report, the comparisons, the log and the JSON, in place
+    /// of its text: once per command, in order (with --builds K: once per side); commands
+    /// after the last name go by their text
+    #[arg(short = 'n', long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
     /// Measured runs of each command
     #[arg(short, long, value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -184,6 +189,57 @@ fn percent(s: &str) -> Result<f64, String> {
 }
 
 impl BenchArgs {
+    /// What command `i` (0-based) is called: its `--name`, or its text (with `--builds`
+    /// the names are the sides', and a build goes by its text).
+    pub fn name_of(&self, i: usize) -> &str {
+        match (self.builds, self.names.get(i)) {
+            (1, Some(name)) => name,
+            _ => &self.commands[i],
+        }
+    }
+
+    /// What side `s` (0-based) of `--builds` is called: its `--name`, or `side N`.
+    pub fn side_name(&self, s: usize) -> String {
+        match self.names.get(s) {
+            Some(name) => name.clone(),
+            None => format!("side {}", s + 1),
+        }
+    }
+
+    /// Refuse a shell that is not an executable file (by its path, or found in `PATH`):
+    /// before any run, as a usage error that names it.
+    fn check_shell(&self) -> Result<(), Failure> {
+        let Some(shell) = self.shell() else {
+            return Ok(());
+        };
+        match command::find_program(shell) {
+            Ok(_) => Ok(()),
+            Err(why) => Err(Failure::usage(format!(
+                "--shell {shell}: {why} (give a shell's name or path, or -N to run the \
+                 commands without one)"
+            ))),
+        }
+    }
+
+    /// Refuse more names than commands (or sides), and an empty name.
+    fn check_names(&self) -> Result<(), Failure> {
+        let (units, what) = match self.builds {
+            1 => (self.commands.len(), "commands"),
+            k => (self.commands.len() / k as usize, "sides"),
+        };
+        if self.names.len() > units {
+            return Err(Failure::usage(format!(
+                "{} names (--name) for {units} {what}: give at most one name per {}",
+                self.names.len(),
+                what.trim_end_matches('s')
+            )));
+        }
+        match self.names.iter().any(|n| n.trim().is_empty()) {
+            true => Err(Failure::usage("--name: a name cannot be empty")),
+            false => Ok(()),
+        }
+    }
+
     /// The shell the commands run through (`None`: none, as always under `--emulate`: a
     /// shell would be emulated, and the command it execs would run natively).
     fn shell(&self) -> Option<&str> {
@@ -223,6 +279,8 @@ pub enum Outcome {
 /// One command and what became of it.
 pub struct Measurement {
     pub command: String,
+    /// Its `--name`, or its text.
+    pub name: String,
     pub outcome: Outcome,
 }
 
@@ -240,6 +298,8 @@ impl Measurement {
 /// everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     sides::check(args)?;
+    args.check_names()?;
+    args.check_shell()?;
     let earlier = earlier_runs(args)?;
     // An output that cannot be written fails now, not after the runs.
     for path in [&args.export_log, &args.json, &args.save]
@@ -261,7 +321,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let mut comparisons = comparisons(&measured, args);
     let gated = match (&saved, args.builds) {
         (Some(saved), 1) => against_saved(&measured, &saved.commands),
-        (Some(saved), k) => sides::against_saved(&measured, &saved.commands, k as usize),
+        (Some(saved), _) => sides::against_saved(&measured, &saved.commands, args),
         (None, _) => Vec::new(),
     };
     comparisons.extend(gated.iter().cloned());
@@ -308,7 +368,10 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
 fn tracks(args: &BenchArgs, emulator: Option<&Emulator>) -> Result<Vec<Track>, Failure> {
     let shell = args.shell();
     let each = args.commands.iter().enumerate();
-    let mut all = each.map(|(i, c)| Track::new(c, shell, emulator.map(|e| (e, i))));
+    let mut all = each.map(|(i, c)| {
+        let t = Track::new(c, shell, emulator.map(|e| (e, i)))?;
+        Ok(t.named(args.name_of(i)))
+    });
     let mut tracks: Vec<Track> = all.by_ref().collect::<Result<_, _>>()?;
     if shell.is_some() {
         tracks.push(Track::new("", shell, None)?);
@@ -344,6 +407,7 @@ fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
     let outcome = |t: &Track| outcome(t, &counters, args, (probe.as_deref(), pairing));
     let measured = tracks.iter().map(|t| Measurement {
         command: t.command.clone(),
+        name: t.name.clone(),
         outcome: outcome(t),
     });
     Ok(measured.collect())
@@ -417,7 +481,7 @@ fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]
     let n = t.multiplexed.len() + 3;
     let less = |(i, &v): (usize, &u64)| v.saturating_sub(probe.map_or(0, |p| p[i % n]));
     let rows = t.rows.iter().enumerate().map(less).collect();
-    let bench = Bench::new(&t.command).with_threshold(args.threshold);
+    let bench = Bench::new(&t.name).with_threshold(args.threshold);
     let mut r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock, warm_up)
         .expect("every run gives one figure per metric, and there is at least one run");
     for (round, &(start, length, first)) in r.rounds.iter_mut().zip(&t.runs) {
@@ -459,7 +523,7 @@ fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool])
 fn comparisons(measured: &[Measurement], args: &BenchArgs) -> Vec<(Against, Comparison)> {
     let k = args.builds as usize;
     if k > 1 {
-        let sides = sides::sides(measured, k);
+        let sides = sides::sides(measured, args);
         let compared = sides::comparisons(&sides, k).into_iter();
         return compared.map(|(s, c)| (Against::Side(s), c)).collect();
     }

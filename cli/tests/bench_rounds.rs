@@ -89,11 +89,31 @@ fn a_command_runs_without_a_shell_with_n() {
         failed["notStarted"].as_str().unwrap(),
         "No such file or directory",
     );
+    assert!(
+        !missing.stderr.contains("--show-output"),
+        "{}",
+        missing.stderr
+    );
+    // A file that is not executable: EACCES, named.
+    let plain = temp("not-executable");
+    std::fs::write(&plain, "true\n").unwrap();
+    let denied = bench(&["-N", "--runs", "1", plain.to_str().unwrap()]);
+    assert_eq!(denied.code, Some(6), "{}", denied.stderr);
+    assert_has(&denied.stdout, "could not start: ");
+    assert_has(&denied.stdout, "Permission denied");
+    // A shell that is not there: a usage error that names it, before any run.
     let shell = bench(&["--shell", "no-such-shell-here", "--runs", "1", "true"]);
-    assert_eq!(shell.code, Some(3), "{}", shell.stderr);
+    assert_eq!(shell.code, Some(2), "{}", shell.stderr);
     assert_has(
         &shell.stderr,
-        "run 1 could not start: no-such-shell-here: No such file or directory",
+        "--shell no-such-shell-here: not found in PATH",
+    );
+    let plain_shell = format!("--shell={}", plain.display());
+    let not_a_shell = bench(&[&plain_shell, "--runs", "1", "true"]);
+    assert_eq!(not_a_shell.code, Some(2), "{}", not_a_shell.stderr);
+    assert_has(
+        &not_a_shell.stderr,
+        "not-executable: not an executable file",
     );
     let failing = bench(&["--runs", "1", "--warmup", "0", "exit 3"]);
     assert_eq!(failing.code, Some(6), "{}", failing.stderr);
@@ -105,6 +125,55 @@ fn a_command_runs_without_a_shell_with_n() {
     assert_eq!(unclosed.code, Some(2), "{}", unclosed.stderr);
     assert_has(&unclosed.stderr, "its quotes do not close");
     assert_eq!(bench(&["-N", "--shell", "bash", "true"]).code, Some(2));
+}
+
+#[test]
+fn names_stand_for_commands_in_the_reports_verdicts_log_and_json() {
+    let _serial = serial();
+    let log = temp("named.hlog");
+    let args = [
+        "-N",
+        "--runs",
+        "3",
+        "-n",
+        "short",
+        "--name",
+        "long",
+        "sleep 0.001",
+        "sleep 0.002",
+        "true",
+        "--export-log",
+        log.to_str().unwrap(),
+    ];
+    let (run, json) = bench_json("named.json", &args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_has(&run.stdout, "##### short\n");
+    assert_has(&run.stdout, "##### long against short");
+    // A command without a name goes by its text.
+    assert_has(&run.stdout, "##### true against short");
+    assert!(!run.stdout.contains("##### sleep"), "{}", run.stdout);
+    let v = json_of(&json);
+    let command = |i: usize, key: &str| v["commands"][i][key].as_str().unwrap().to_string();
+    assert_eq!(
+        (command(0, "name"), command(0, "command")),
+        ("short".into(), "sleep 0.001".into())
+    );
+    assert_eq!(
+        (command(2, "name"), command(2, "command")),
+        ("true".into(), "true".into())
+    );
+    let line = v["comparisons"][0]["line"].as_str().unwrap();
+    assert_has(line, "long against short");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_has(&text, "#cmd1: short (sleep 0.001)");
+    assert_has(&text, "#cmd3: true\n");
+    // More names than commands, or an empty one: usage errors.
+    let many = bench(&["-n", "a", "-n", "b", "--runs", "1", "true"]);
+    assert_eq!(many.code, Some(2), "{}", many.stderr);
+    assert_has(&many.stderr, "2 names (--name) for 1 commands");
+    let empty = bench(&["-n", " ", "--runs", "1", "true"]);
+    assert_eq!(empty.code, Some(2), "{}", empty.stderr);
+    assert_has(&empty.stderr, "--name: a name cannot be empty");
 }
 
 /// Saves `command` `runs` times into `path` (`--save --append`): `runs` runs apart.

@@ -216,6 +216,29 @@ fn exec_errno(pipe: &OwnedFd) -> Option<io::Error> {
     (n == 4).then(|| io::Error::from_raw_os_error(i32::from_ne_bytes(errno)))
 }
 
+/// Where `program` is: itself when it holds a `/`, or the first executable file of its
+/// name in `PATH`; an error that says why not (not found, not executable, no such file).
+pub fn find_program(program: &str) -> Result<std::path::PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let path = std::path::PathBuf::from(program);
+        return match (path.exists(), executable(&path)) {
+            (false, _) => Err("no such file".into()),
+            (true, false) => Err("not an executable file".into()),
+            (true, true) => Ok(path),
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::env::split_paths(&path);
+    match dirs.map(|d| d.join(program)).find(|p| executable(p)) {
+        Some(found) => Ok(found),
+        None => Err("not found in PATH".into()),
+    }
+}
+
 /// A command line as `execvp` takes it, built before the fork (the child may not
 /// allocate).
 pub struct Argv {

@@ -38,7 +38,7 @@ fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs) {
         }
         failed => {
             let why = failure_text(failed, args).unwrap_or_default();
-            let _ = writeln!(out, "##### {}\n- not measured: {why}", m.command);
+            let _ = writeln!(out, "##### {}\n- not measured: {why}", m.name);
         }
     }
 }
@@ -56,7 +56,7 @@ fn write_sections(out: &mut String, measured: &[Measurement], args: &BenchArgs) 
 /// With `--builds`: each side's pooled report (or its builds' failures), then the table of
 /// every side's builds.
 fn write_sides(out: &mut String, measured: &[Measurement], args: &BenchArgs, k: usize) {
-    for (s, side) in sides::sides(measured, k).iter().enumerate() {
+    for (s, side) in sides::sides(measured, args).iter().enumerate() {
         if s > 0 {
             out.push('\n');
         }
@@ -116,7 +116,11 @@ pub fn log(measured: &[Measurement]) -> Result<String, Failure> {
     )
     .map_err(fail)?;
     for (i, m) in measured.iter().enumerate() {
-        log.comment(&format!("cmd{}: {}", i + 1, m.command))
+        let named = match m.name == m.command {
+            true => m.command.clone(),
+            false => format!("{} ({})", m.name, m.command),
+        };
+        log.comment(&format!("cmd{}: {named}", i + 1))
             .map_err(fail)?;
     }
     for (i, m) in measured.iter().enumerate() {
@@ -148,6 +152,8 @@ fn json_number(out: &mut String, v: f64) {
 fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs, earlier: &[f64]) {
     let _ = write!(out, "{{\"tag\":\"cmd{}\",\"command\":", i + 1);
     json_string(out, &m.command);
+    out.push_str(",\"name\":");
+    json_string(out, &m.name);
     match &m.outcome {
         Outcome::Measured { result, .. } => {
             out.push_str(",\"runsApart\":[");
@@ -298,13 +304,18 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
             Some(format!(
                 "command {} ({:?}) not measured: {why}",
                 i + 1,
-                m.command
+                m.name
             ))
         })
         .collect();
-    let hint = match args.show_output {
-        true => "",
-        false => " (--show-output shows what the commands write)",
+    // What a command wrote helps only one that started.
+    let started = |m: &Measurement| match &m.outcome {
+        Outcome::Failed { ended, .. } => ended.not_started.is_none(),
+        Outcome::Measured { .. } => false,
+    };
+    let hint = match !args.show_output && measured.iter().any(started) {
+        true => " (--show-output shows what the commands write)",
+        false => "",
     };
     (!failed.is_empty()).then(|| failed.join("; ") + hint)
 }

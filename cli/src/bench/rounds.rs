@@ -27,6 +27,8 @@ pub type RunTime = (f64, f64, bool);
 pub struct Track {
     /// The command as given (`''` for the shell alone).
     pub command: String,
+    /// What it is called (`--name`; the command by default).
+    pub name: String,
     argv: Argv,
     /// Each measured run's figures, metric after metric.
     pub rows: Vec<u64>,
@@ -42,6 +44,14 @@ pub struct Track {
 }
 
 impl Track {
+    /// The track called `name`.
+    pub fn named(self, name: &str) -> Self {
+        Track {
+            name: name.into(),
+            ..self
+        }
+    }
+
     /// A command to run through `shell` (`None`: its own words, without a shell); under
     /// `emulator` its words run under QEMU, which writes each run's totals to a file of the
     /// track's own (`index` tells the tracks apart).
@@ -62,6 +72,7 @@ impl Track {
         };
         Ok(Track {
             command: command.into(),
+            name: command.into(),
             argv: Argv::from_words(words).map_err(bad)?,
             rows: Vec::new(),
             multiplexed: Vec::new(),

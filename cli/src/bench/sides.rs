@@ -50,15 +50,16 @@ pub fn same_builds(saved: Baseline, path: &str, args: &BenchArgs) -> Result<Base
 pub fn against_saved(
     measured: &[Measurement],
     saved: &[Saved],
-    k: usize,
+    args: &BenchArgs,
 ) -> Vec<(Against, Comparison)> {
-    let new_sides = sides(measured, k);
+    let k = args.builds as usize;
+    let new_sides = sides(measured, args);
     let pairs = new_sides.iter().zip(saved.chunks(k)).enumerate();
     let compared = pairs.filter_map(|(s, (new, old))| {
         let b = new.result.as_ref()?;
         let old_results: Option<Vec<&BenchResult>> =
             old.iter().map(|x| x.result.as_ref()).collect();
-        let a = pooled(&format!("saved side {}", s + 1), &old_results?);
+        let a = pooled(&format!("saved {}", args.side_name(s)), &old_results?);
         let mut c = compare(&a, b);
         let runs: Vec<Vec<f64>> = old.iter().map(|x| x.runs_apart.clone()).collect();
         let builds = &measured[s * k..(s + 1) * k];
@@ -73,9 +74,10 @@ pub fn against_saved(
 }
 
 /// The sides of `measured`, `k` builds each.
-pub fn sides(measured: &[Measurement], k: usize) -> Vec<Side> {
+pub fn sides(measured: &[Measurement], args: &BenchArgs) -> Vec<Side> {
+    let k = args.builds as usize;
     let each = measured.chunks(k).enumerate().map(|(s, builds)| {
-        let name = format!("side {}", s + 1);
+        let name = args.side_name(s);
         let results: Option<Vec<&BenchResult>> = builds.iter().map(|m| m.result()).collect();
         let result = results.map(|r| pooled(&name, &r));
         Side { name, result }
