@@ -2398,6 +2398,12 @@ static picollo_status bench_unknown_counter(void)
     c.counters = "Software:TaskClock,Software:NoSuchThing";
     return bench_with(c);
 }
+static picollo_status bench_near_counter(void)
+{
+    picollo_bench_config c = bench_config();
+    c.counters = "software:taskclock,Software:PageFault";
+    return bench_with(c);
+}
 static picollo_status bench_empty_counter(void)
 {
     picollo_bench_config c = bench_config();
@@ -4014,7 +4020,8 @@ static const bad_row rows[] = {
     ROW(picollo_bench_run, bench_bad_utf8_name, ST(INVALID_UTF8), "config->name"),
     ROW(picollo_bench_run, bench_bad_utf8_counters, ST(INVALID_UTF8), "config->counters"),
     ROW(picollo_bench_run, bench_unknown_counter, INVAL, "Software:NoSuchThing"),
-    ROW(picollo_bench_run, bench_empty_counter, INVAL, "not a counter name"),
+    ROW(picollo_bench_run, bench_near_counter, INVAL, "did you mean `Software:PageFaults`?"),
+    ROW(picollo_bench_run, bench_empty_counter, INVAL, "an empty counter name"),
     ROW(picollo_bench_run, bench_duplicate_counter, INVAL | ST(PERMISSION_DENIED) | ST(UNSUPPORTED), "Software:TaskClock"),
     ROW(picollo_bench_run, bench_hardware_counter, MACHINE, "Hardware:CpuCycles"),
     ROW(picollo_bench_run, bench_samples_0, INVAL, "samples"),

@@ -1781,7 +1781,7 @@ picollo_status picollo_perf_session_add_raw(struct picollo_perf_session *s,
 // already there).
 picollo_status picollo_perf_session_add_fixed(struct picollo_perf_session *s);
 
-// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
+// Adds a counter by name, case aside (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 // `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 // `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
 picollo_status picollo_perf_session_add_named(struct picollo_perf_session *s, const char *name);

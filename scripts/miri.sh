@@ -24,7 +24,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/miri"
 cargo +nightly miri setup
 flags="${MIRIFLAGS:--Zmiri-strict-provenance}"
 MIRIFLAGS="$flags -Zmiri-many-seeds=0..8" cargo +nightly miri test -p picollo --test miri_concurrent
+# The lzcnt/BMI2 record functions are left to native runs: Miri detects no CPU feature, so
+# under it that test would compare the portable functions with themselves (for minutes).
 MIRIFLAGS="$flags" cargo +nightly miri test -p picollo --lib -- concurrent::dynamic float::histogram \
     float::octaves::tests::carries float::octaves::tests::chunks float::octaves::tests::rounding \
-    float::octaves::tests::subnormals
+    float::octaves::tests::subnormals --skip the_record_functions_for_lzcnt_and_bmi2
 echo "miri.sh: OK"

@@ -70,7 +70,7 @@ impl Metric {
     /// them and need no statistics.
     pub fn is_exact(&self) -> bool {
         #[cfg(feature = "perf")]
-        return picollo::perf::Event::parse(&self.name).is_some_and(|e| e.is_exact());
+        return picollo::perf::Event::parse(&self.name).is_ok_and(|e| e.is_exact());
         #[cfg(not(feature = "perf"))]
         false
     }

@@ -91,6 +91,10 @@ static partial class PerfTests
         Throws(Status.InvalidArgument, "Emulated:Cycles", () => Bench.Run(Ten, Quick("cycles", "Emulated:Cycles")).Dispose(),
                "Emulated:Cycles in a run");
         Throws(Status.InvalidArgument, "Emulated:Cycles", () => Pmu.IsSupported("Emulated:Cycles", out reason), "Emulated:Cycles");
+        // A near miss names the event meant; case does not matter.
+        Throws(Status.InvalidArgument, "did you mean `Emulated:Instructions`?",
+               () => Pmu.IsSupported("Emulated:Instruction", out reason), "Emulated:Instruction");
+        Check(Pmu.IsSupported("software:taskclock", out reason), "software:taskclock, case aside: " + reason);
     }
 
     /// <summary>The verdict and B − A of the library's <c>exact:</c> line for a metric (NaN

@@ -319,7 +319,10 @@ class Session(Handle):
     # --- counters ----------------------------------------------------------------------
 
     def add(self, name: str) -> "Session":
-        """Add a counter by name (``Hardware:CpuCycles``, ``Software:TaskClock``…)."""
+        """Add a counter by name (``Hardware:CpuCycles``, ``Software:TaskClock``…; case aside).
+
+        An unknown name raises InvalidArgumentError saying why, naming the event meant for a
+        near miss and listing what its class holds."""
         check(n.lib.picollo_perf_session_add_named(self._ptr, encode(name, "name")))
         return self
 

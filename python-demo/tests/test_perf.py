@@ -135,6 +135,20 @@ def test_disable_stops_counting_and_enable_resumes():
         assert s[0].delta.raw > 0
 
 
+def test_counter_names_case_aside_and_near_misses_named():
+    s = perf.Session()
+    s.add("software:pagefaults").add("SOFTWARE:TASKCLOCK")
+    assert len(s) == 2
+    with pytest.raises(picollo.InvalidArgumentError, match=r"did you mean `Software:ContextSwitches`\?"):
+        s.add("Software:ContextSwitch")
+    with pytest.raises(picollo.InvalidArgumentError, match=r"did you mean `Hardware:CpuCycles`\?"):
+        s.add("cpu-cycles")
+    with pytest.raises(picollo.InvalidArgumentError, match="the Software events: CpuClock, TaskClock"):
+        s.add("Software:Nothing")
+    with pytest.raises(picollo.InvalidArgumentError, match="an empty counter name"):
+        s.add("")
+
+
 def test_builder_style_and_errors():
     s = perf.Session(relative_error=0.01, record_kind="corrected")
     s.add_software(1).add_software(2)

@@ -6,6 +6,7 @@
 
 use core::fmt;
 
+use super::event_name::ParseEventError;
 use super::sys;
 
 macro_rules! named_enum {
@@ -252,71 +253,11 @@ impl Event {
 
     /// Parse a name as [`fmt::Display`] writes it (`Hardware:CpuCycles`,
     /// `HardwareCache:LLReadAccess`, `Software:TaskClock`, `Raw:4:0x1c2`,
-    /// `Raw:4:0x1c2:0x1:0x0`). Numbers may be decimal or `0x` hex.
-    pub fn parse(name: &str) -> Option<Event> {
-        let (class, rest) = name.split_once(':')?;
-        match class {
-            "Hardware" => HardwareEvent::ALL
-                .iter()
-                .find(|h| h.as_str() == rest)
-                .map(|&h| Event::Hardware(h)),
-            "Software" => SoftwareEvent::ALL
-                .iter()
-                .find(|s| s.as_str() == rest)
-                .map(|&s| Event::Software(s)),
-            "Emulated" => EmulatedEvent::ALL
-                .iter()
-                .find(|e| e.as_str() == rest)
-                .map(|&e| Event::Emulated(e)),
-            "HardwareCache" => parse_cache(rest),
-            "Raw" => parse_raw(rest),
-            _ => None,
-        }
-    }
-}
-
-/// `L1DReadMiss` and the like: the longest level that starts `rest`, an op, a result.
-fn parse_cache(rest: &str) -> Option<Event> {
-    let level = CacheLevel::ALL
-        .iter()
-        .copied()
-        .filter(|l| rest.starts_with(l.as_str()))
-        .max_by_key(|l| l.as_str().len())?;
-    let rest = &rest[level.as_str().len()..];
-    let op = CacheOp::ALL
-        .iter()
-        .copied()
-        .find(|o| rest.starts_with(o.as_str()))?;
-    let rest = &rest[op.as_str().len()..];
-    let result = CacheResult::ALL
-        .iter()
-        .copied()
-        .find(|r| r.as_str() == rest)?;
-    Some(Event::cache(level, op, result))
-}
-
-/// `TYPE:CONFIG[:CONFIG1[:CONFIG2]]`, each decimal or `0x` hex.
-fn parse_raw(rest: &str) -> Option<Event> {
-    let mut parts = rest.split(':');
-    let type_ = u32::try_from(parse_number(parts.next()?)?).ok()?;
-    let config = parse_number(parts.next()?)?;
-    let config1 = parts.next().map_or(Some(0), parse_number)?;
-    let config2 = parts.next().map_or(Some(0), parse_number)?;
-    if parts.next().is_some() {
-        return None;
-    }
-    Some(Event::Raw(RawEvent {
-        type_,
-        config,
-        config1,
-        config2,
-    }))
-}
-
-fn parse_number(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => s.parse().ok(),
+    /// `Raw:4:0x1c2:0x1:0x0`), the class and the name matched without regard to case.
+    /// Numbers may be decimal or `0x` hex. The error says why a name is not one, and for
+    /// a near miss (`Hardware:CpuCycle`, `cpu-cycles`) which event was meant.
+    pub fn parse(name: &str) -> Result<Event, ParseEventError> {
+        super::event_name::parse(name)
     }
 }
 
@@ -411,13 +352,15 @@ mod tests {
             config2: 3,
         }));
         for e in events {
-            assert_eq!(Event::parse(&e.to_string()), Some(e), "{e}");
+            assert_eq!(Event::parse(&e.to_string()), Ok(e), "{e}");
+            let lower = e.to_string().to_lowercase();
+            assert_eq!(Event::parse(&lower), Ok(e), "{lower}: case aside");
         }
-        assert_eq!(Event::parse("Hardware:Nope"), None);
-        assert_eq!(Event::parse("HardwareCache:L1DReadMis"), None);
-        assert_eq!(Event::parse("Raw:4"), None);
-        assert_eq!(Event::parse("CpuCycles"), None);
-        assert_eq!(Event::parse("Emulated:Cycles"), None);
+        assert!(Event::parse("Hardware:Nope").is_err());
+        assert!(Event::parse("HardwareCache:L1DReadMis").is_err());
+        assert!(Event::parse("Raw:4").is_err());
+        assert!(Event::parse("CpuCycles").is_err());
+        assert!(Event::parse("Emulated:Cycles").is_err());
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod discovery;
 mod emulated;
 mod error;
 mod event;
+mod event_name;
 mod group;
 mod open;
 #[cfg(picollo_native)]
@@ -55,6 +56,7 @@ pub use event::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, EmulatedEvent, Event, HardwareEvent, RawEvent,
     SoftwareEvent, FIXED_EVENTS,
 };
+pub use event_name::{named_events, EventClass, ParseEventError};
 pub use group::MAX_GROUP_COUNTERS;
 #[cfg(picollo_native)]
 pub use plugin::{install_qemu_plugin, qemu_plugin};

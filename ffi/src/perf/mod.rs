@@ -22,7 +22,9 @@ pub use types::*;
 
 use std::ffi::c_char;
 
-use picollo_core::perf::{Derived, Event, RawEvent, RecordKind, Session, SessionBuilder};
+use picollo_core::perf::{
+    Derived, Event, ParseEventError, RawEvent, RecordKind, Session, SessionBuilder,
+};
 use picollo_core::Config;
 
 use crate::args::{create, try_str, StructSized};
@@ -271,7 +273,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     })
 }
 
-/// Adds a counter by name (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
+/// Adds a counter by name, case aside (`Hardware:CpuCycles`, `HardwareCache:L1DReadMiss`,
 /// `Software:TaskClock`, `Raw:<type>:<config>[:<config1>:<config2>]`). Errors: NULL `s` or
 /// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name, a duplicate or an open session.
 #[no_mangle]
@@ -282,14 +284,12 @@ pub unsafe extern "C" fn picollo_perf_session_add_named(
     session!(mut s => s.add(parse_event(try_str!(name)?)?))
 }
 
-/// An event from its name, or an error that lists the accepted forms.
+/// An event from its name (case aside), or an error that says why it is not one, names the
+/// event meant for a near miss and lists what the class holds.
 pub(crate) fn parse_event(name: &str) -> Result<Event, Failure> {
-    Event::parse(name).ok_or_else(|| {
-        invalid(format!(
-            "`{name}` is not a counter name: expected Hardware:<Event>, \
-             HardwareCache:<Level><Op><Result>, Software:<Event> or Raw:<type>:<config>[:<config1>:<config2>] \
-             (e.g. Hardware:CpuCycles, HardwareCache:L1DReadMiss, Software:TaskClock)"
-        ))
+    Event::parse(name).map_err(|e| match e {
+        ParseEventError::Empty => invalid("an empty counter name (a comma too many in a list?)"),
+        e => invalid(format!("`{name}` is not a counter name: {e}")),
     })
 }
 
