@@ -14,7 +14,7 @@ use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
 use super::shift::{shift, Design, Shift};
-use super::stats::{difference_interval, MIN_SPREAD};
+use super::stats::{difference_interval, mann_whitney, MIN_SPREAD};
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -101,10 +101,17 @@ pub struct MetricDiff {
     pub rows: Vec<DiffRow>,
     /// Means in the unit, A then B.
     pub means: (f64, f64),
-    /// Cohen's d of B against A.
+    /// Cohen's d of B against A: the means' difference over the pooled standard
+    /// deviation, which a few outliers inflate (a 2x slowdown with a long tail can read 0.07).
     pub cohens_d: Option<f64>,
+    /// Cliff's delta of B against A: P(b > a) − P(b < a) over every pair of samples (values
+    /// in one bucket tie), −1 to 1; ranks only, so outliers move it no more than any other
+    /// sample (±0.147, ±0.33 and ±0.474 are the usual small, medium and large thresholds).
+    pub cliffs_delta: Option<f64>,
     /// For an exact metric (emulated counts), the difference without statistics.
     pub exact: Option<ExactDiff>,
+    /// Both sides' figures are whole counts ([`MetricResult::whole`]).
+    pub whole: bool,
 }
 
 /// An exact metric in both results: each side's figure per operation where every one of its
@@ -306,6 +313,8 @@ fn diff_metric(
         rows: rows.collect(),
         means: (mean_of(a, name), mean_of(b, name)),
         cohens_d: va.summary().cohens_d(&vb.summary()),
+        cliffs_delta: mann_whitney(&va, &vb).map(|t| 2.0 * t.superiority - 1.0),
+        whole: ma.whole(a.conditions.batch) && mb.whole(b.conditions.batch),
         exact,
     }
 }
@@ -328,6 +337,18 @@ fn change_of(a: &BenchResult, b: &BenchResult, design: Design) -> Shift {
     }
 }
 
+/// A sentence for each side whose measured code is known to be unoptimized.
+fn unoptimized_warnings(a: &BenchResult, b: &BenchResult) -> Vec<String> {
+    let sides = [a, b].into_iter().filter_map(|r| {
+        let why = r.conditions.unoptimized.as_ref()?;
+        Some(format!(
+            "{} is unoptimized code ({why}): the verdict is about it, not an optimized build",
+            r.name
+        ))
+    });
+    sides.collect()
+}
+
 /// A sentence for each side whose rounds' median times drifted during its run.
 fn drift_warnings(a: &BenchResult, b: &BenchResult, design: Design) -> Vec<String> {
     let consequence = match design {
@@ -337,10 +358,11 @@ fn drift_warnings(a: &BenchResult, b: &BenchResult, design: Design) -> Vec<Strin
         }
     };
     let drifted = [a, b].into_iter().filter_map(|r| {
-        let ratio = drift(&per_round(r, 0, 50.0))?;
+        let (ratio, size) = drift(&per_round(r, 0, 50.0))?;
         Some(format!(
-            "{}'s rounds drifted: their median times agree less across the run than \
-             between neighbouring rounds (von Neumann ratio {ratio:.2}); {consequence}",
+            "{}'s rounds drifted: their median times moved by {size:.0} % of the median \
+             round across the run, more than between neighbouring rounds (von Neumann ratio \
+             {ratio:.2}); {consequence}",
             r.name
         ))
     });
@@ -370,7 +392,7 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
             (Design::Unpaired, v) if v != Verdict::NotEnoughRounds => Verdict::NotEnoughRunsApart,
             (_, v) => v,
         },
-        warnings: drift_warnings(a, b, design),
+        warnings: [unoptimized_warnings(a, b), drift_warnings(a, b, design)].concat(),
         change,
         apart: None,
         builds: None,

@@ -41,6 +41,8 @@ pub struct Conditions {
     pub baseline: Option<String>,
     /// What spoils the figures, each a sentence.
     pub warnings: Vec<String>,
+    /// Why the measured code is known to be unoptimized ([`crate::Bench::with_unoptimized`]).
+    pub unoptimized: Option<String>,
 }
 
 fn read_trimmed(path: &str) -> Option<String> {
@@ -84,6 +86,12 @@ impl Conditions {
 
     /// Add the warnings the conditions themselves call for.
     pub fn warn_about_machine(&mut self) {
+        if let Some(why) = &self.unoptimized {
+            self.warnings.push(std::format!(
+                "the measured code is unoptimized ({why}): its figures are not those of an \
+                 optimized build"
+            ));
+        }
         if self.governor.as_deref().is_some_and(|g| g != "performance") {
             let g = self.governor.as_deref().unwrap_or_default();
             self.warnings.push(std::format!(

@@ -56,7 +56,7 @@ pub use error::{BenchError, BenchErrorKind};
 pub use meter::PerfMeter;
 pub use meter::{ClockMeter, Measured, Meter, Metric, Unit, SCALE};
 pub use result::{BenchResult, MetricResult};
-pub use rounds::{drift, von_neumann, Round, ROUND_RANKS};
+pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
 pub use run::{choose_batch, per_op, read_overhead, WarmUp, MAX_BATCH, RUN_ROUNDS, WARMUP_STABLE};
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
@@ -104,12 +104,19 @@ pub struct Bench {
     threshold: f64,
     seed: Option<u64>,
     random_offsets: bool,
+    unoptimized: Option<String>,
 }
 
 /// The most samples a run takes unless set: enough that the time budget, not the count,
 /// ends a run of any operation the harness can time (a batch is at least 100 read pairs),
 /// so that its rounds spread over the budget and see the machine change.
 pub const DEFAULT_SAMPLES: usize = 1_000_000;
+/// In a build with debug assertions (cargo's dev profile: `cargo run` without
+/// `--release`), why its code is unoptimized; `None` in a release build.
+pub const RUST_UNOPTIMIZED: Option<&str> = match cfg!(debug_assertions) {
+    true => Some("a Rust build with debug assertions, cargo's dev profile: run it with --release"),
+    false => None,
+};
 /// The most rounds a setting may ask for.
 pub const MAX_ROUNDS: usize = 1_000_000;
 /// An interleaved comparison without a set count of rounds runs one round per this many
@@ -138,6 +145,7 @@ impl Bench {
             threshold: DEFAULT_THRESHOLD,
             seed: None,
             random_offsets: true,
+            unoptimized: RUST_UNOPTIMIZED.map(Into::into),
         }
     }
 
@@ -181,6 +189,16 @@ impl Bench {
         /// with a random heap block held ([`offsets`]; default on): `false` keeps one
         /// placement for the whole comparison.
         fn with_random_offsets(on: bool) => random_offsets = on;
+    }
+
+    /// Why the measured code is known to be unoptimized (`None`: optimized, or nothing
+    /// says otherwise): every result then warns that its figures are not an optimized
+    /// build's, in the report, the JSON and each comparison. By default
+    /// [`RUST_UNOPTIMIZED`]: cargo builds the harness with the caller's profile. The C ABI
+    /// and the bindings set what they know of their caller instead.
+    pub fn with_unoptimized(mut self, why: Option<&str>) -> Self {
+        self.unoptimized = why.map(Into::into);
+        self
     }
 
     /// The rounds of an interleaved comparison.

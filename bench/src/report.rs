@@ -17,17 +17,28 @@ use picollo::text::{comma_separated, json_f64, json_string};
 use picollo::GroupedF64;
 
 /// How a metric's figures are shown: time in the unit that suits its median (ns, µs, ms,
-/// s), three decimals; counters grouped, with three decimals below 1,000.
+/// s), three decimals; counters grouped, with three decimals below 1,000; whole counts (a
+/// count per run or per single operation, [`MetricResult::whole`]) as whole numbers where
+/// a figure is one sample's (percentiles, max), with decimals where it is a mean.
 #[derive(Clone, Copy)]
 struct Shown {
     divisor: f64,
     unit: &'static str,
     decimals: usize,
+    whole: bool,
 }
 
 impl Shown {
-    /// For figures in `unit` whose median is `typical`.
-    fn new(unit: Unit, typical: f64) -> Self {
+    /// For figures in `unit` whose median is `typical`, whole counts or not.
+    fn new(unit: Unit, typical: f64, whole: bool) -> Self {
+        Shown {
+            whole,
+            ..Self::scaled(unit, typical)
+        }
+    }
+
+    /// The divisor, unit name and decimals for figures in `unit` whose median is `typical`.
+    fn scaled(unit: Unit, typical: f64) -> Self {
         const TIME: [(f64, &str); 4] = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")];
         if unit == Unit::Nanoseconds {
             let (divisor, unit) = TIME
@@ -40,6 +51,7 @@ impl Shown {
                 divisor,
                 unit,
                 decimals: 3,
+                whole: false,
             };
         }
         let decimals = if typical < 1_000.0 { 3 } else { 0 };
@@ -47,18 +59,31 @@ impl Shown {
             divisor: 1.0,
             unit: unit.as_str(),
             decimals,
+            whole: false,
         }
     }
 
-    /// For a metric of a result, by its median (or its mean, when larger: a metric that is
-    /// mostly 0 is shown in the unit of its other values).
-    fn of(m: &MetricResult) -> Self {
+    /// For a metric of result `r`, by its median (or its mean, when larger: a metric that
+    /// is mostly 0 is shown in the unit of its other values).
+    fn of(r: &BenchResult, m: &MetricResult) -> Self {
         let median = m.percentile(50.0).unwrap_or(0.0);
-        Self::new(m.metric.unit, median.max(m.mean()))
+        Self::new(
+            m.metric.unit,
+            median.max(m.mean()),
+            m.whole(r.conditions.batch),
+        )
     }
 
-    /// `v` (in the metric's unit) as shown.
+    /// A sample's figure `v` (in the metric's unit) as shown: a whole count rounded.
     fn show(self, v: f64) -> GroupedF64 {
+        match self.whole {
+            true => GroupedF64(v.round(), 0),
+            false => self.figure(v),
+        }
+    }
+
+    /// A mean or a difference `v` (in the metric's unit) as shown, whole counts or not.
+    fn figure(self, v: f64) -> GroupedF64 {
         GroupedF64(v / self.divisor, self.decimals)
     }
 }
@@ -127,7 +152,7 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
 fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result {
     let m = &r.metrics[i];
     let view = m.histogram.view();
-    let shown = Shown::of(m);
+    let shown = Shown::of(r, m);
     let unit = |v: u64| shown.show(v as f64 / SCALE as f64);
     let exact = if m.metric.is_exact() { ", exact" } else { "" };
     write!(w, "| {} ({}{exact}) |", m.metric.name, shown.unit)?;
@@ -144,7 +169,7 @@ fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result
         mean = r.mean_at(i) * SCALE as f64;
     }
     let mark = if m.multiplexed { " (multiplexed)" } else { "" };
-    let scaled = |v: f64| shown.show(v / SCALE as f64);
+    let scaled = |v: f64| shown.figure(v / SCALE as f64);
     writeln!(
         w,
         " {} | {} ± {}{mark} |",
@@ -168,7 +193,7 @@ fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt
         w,
         "\nWhat the slow {n}s did (mean per {n} in each band of time):\n"
     )?;
-    let shown: std::vec::Vec<Shown> = r.metrics.iter().map(Shown::of).collect();
+    let shown: std::vec::Vec<Shown> = r.metrics.iter().map(|m| Shown::of(r, m)).collect();
     write!(w, "| Band | Samples |")?;
     for (name, s) in a.metrics.iter().zip(&shown) {
         write!(w, " {name} ({}) |", s.unit)?;
@@ -183,7 +208,7 @@ fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt
         for (m, s) in b.means.iter().zip(&shown) {
             match b.samples {
                 0 => write!(w, " — |")?,
-                _ => write!(w, " {} |", s.show(*m))?,
+                _ => write!(w, " {} |", s.figure(*m))?,
             }
         }
         writeln!(w)?;
@@ -261,7 +286,12 @@ impl BenchResult {
         comma_separated(w, &self.conditions.warnings, |w, warning| {
             json_string(w, warning)
         })?;
-        w.write_str("],\"metrics\":[")?;
+        w.write_str("],\"unoptimized\":")?;
+        match &self.conditions.unoptimized {
+            Some(why) => json_string(w, why)?,
+            None => w.write_str("null")?,
+        }
+        w.write_str(",\"metrics\":[")?;
         comma_separated(w, &self.metrics, |w, m| {
             w.write_str("{\"name\":")?;
             json_string(w, &m.metric.name)?;
@@ -378,8 +408,10 @@ fn change(a: f64, b: f64) -> std::string::String {
 
 fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::Result {
     let (a, b, op) = (&c.a, &c.b, &c.operation);
-    let typical = d.rows.iter().find(|r| r.rank == 50.0).map_or(0.0, |r| r.a);
-    let s = Shown::new(d.unit, typical);
+    // One unit for both sides: that of the larger median or mean, as the reports choose.
+    let median = d.rows.iter().find(|r| r.rank == 50.0);
+    let medians = median.map_or(0.0, |r| r.a.max(r.b));
+    let s = Shown::new(d.unit, medians.max(d.means.0).max(d.means.1), d.whole);
     writeln!(w, "\n{} ({} per {op}):\n", d.name, s.unit)?;
     writeln!(w, "| Percentile | {a} | {b} | Δ% | 99 % CI of {b} − {a} |")?;
     writeln!(w, "|---|---:|---:|---:|---|")?;
@@ -389,17 +421,21 @@ fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::
         match r.interval {
             Some((lo, hi)) => {
                 let mark = if r.excludes_zero() { " *" } else { "" };
-                writeln!(w, " [{}, {}]{mark} |", s.show(lo), s.show(hi))?
+                writeln!(w, " [{}, {}]{mark} |", s.figure(lo), s.figure(hi))?
             }
             None => writeln!(w, " — |")?,
         }
     }
     let (ma, mb) = d.means;
     let c = change(ma, mb);
-    writeln!(w, "| Mean | {} | {} | {c} | |", s.show(ma), s.show(mb))?;
+    writeln!(w, "| Mean | {} | {} | {c} | |", s.figure(ma), s.figure(mb))?;
     match d.cohens_d {
-        Some(x) => writeln!(w, "| Cohen's d | | | {x:+.3} | |"),
-        None => writeln!(w, "| Cohen's d | | | n/a | |"),
+        Some(x) => writeln!(w, "| Cohen's d | | | {x:+.3} | |")?,
+        None => writeln!(w, "| Cohen's d | | | n/a | |")?,
+    }
+    match d.cliffs_delta {
+        Some(x) => writeln!(w, "| Cliff's delta | | | {x:+.3} | |"),
+        None => writeln!(w, "| Cliff's delta | | | n/a | |"),
     }
 }
 
@@ -603,7 +639,7 @@ impl Comparison {
                 )?;
                 continue;
             };
-            let s = Shown::new(d.unit, va.max(vb));
+            let s = Shown::new(d.unit, va.max(vb), false);
             let (shown_a, shown_b, by) = (s.show(va), s.show(vb), s.show(diff.abs()));
             let sign = if diff < 0.0 { "-" } else { "+" };
             let tail = std::format!("(B − A = {sign}{by}, [{sign}{by}, {sign}{by}])");

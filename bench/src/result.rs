@@ -5,7 +5,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::conditions::Conditions;
-use super::meter::{Metric, SCALE};
+use super::meter::{Metric, Unit, SCALE};
 use super::rounds::{Round, Span};
 use super::samples::Samples;
 use super::{Bench, BenchError, WarmUp};
@@ -28,6 +28,16 @@ pub struct MetricResult {
 }
 
 impl MetricResult {
+    /// Every figure is a whole count: events, one operation a sample (`batch` 1), nothing
+    /// fractional subtracted; its percentiles are then whole numbers too.
+    pub fn whole(&self, batch: u64) -> bool {
+        let integral = |v: u64| v % SCALE == 0;
+        self.metric.unit == Unit::Events
+            && batch == 1
+            && integral(self.overhead)
+            && integral(self.baseline)
+    }
+
     /// The `rank` percentile (`0..=100`) in the metric's unit; `None` when empty.
     pub fn percentile(&self, rank: f64) -> Option<f64> {
         let v = self.histogram.view().percentile_value(rank).ok()?;
@@ -106,6 +116,7 @@ impl BenchResult {
         conditions.clock = parts.clock;
         conditions.batch = parts.batch;
         conditions.warm_up = parts.warm_up;
+        conditions.unoptimized = bench.unoptimized.clone();
         conditions.warn_about_machine();
         conditions.baseline = bench.baseline.as_ref().map(|(name, _)| name.clone());
         for m in metrics.iter().filter(|m| m.multiplexed) {
@@ -132,7 +143,8 @@ impl BenchResult {
     /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
     /// is empty or not a whole number of samples. The report calls each sample a `run`,
     /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
-    /// the runs were interleaved with another command's).
+    /// the runs were interleaved with another command's). No note of an unoptimized build: the
+    /// harness's own build says nothing of code measured elsewhere.
     pub fn from_rows(
         bench: &Bench,
         metrics: Vec<Metric>,
@@ -175,7 +187,9 @@ impl BenchResult {
             warm_up,
             pairing: None,
         };
-        let mut r = Self::new(bench, parts, results, rows, &spans);
+        // Measured elsewhere: this build says nothing of the code that ran.
+        let elsewhere = bench.clone().with_unoptimized(None);
+        let mut r = Self::new(&elsewhere, parts, results, rows, &spans);
         r.conditions.operation = "run".into();
         Ok(r)
     }

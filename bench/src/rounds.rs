@@ -93,12 +93,47 @@ pub fn von_neumann(series: &[f64]) -> Option<f64> {
 }
 
 /// The ratio of [`von_neumann`] when it is below 2 by more than 2.576 of its standard
-/// deviation for values in no order (`√(4(n−2)/(n²−1))`): the series drifted, at 99 %.
-pub fn drift(series: &[f64]) -> Option<f64> {
+/// deviation for values in no order (`√(4(n−2)/(n²−1))`): the series is not in random
+/// order, at 99 %.
+pub fn ordered(series: &[f64]) -> Option<f64> {
     let ratio = von_neumann(series)?;
     let n = series.len() as f64;
     let sd = (4.0 * (n - 2.0) / (n * n - 1.0)).sqrt();
     (ratio < 2.0 - Z_99 * sd).then_some(ratio)
+}
+
+/// How far `series` moved across its run: the range of its medians of 5 neighbours (a
+/// lone outlier moves none of them), in percent of the whole series' median. `None` below
+/// 5 values or a median of 0.
+pub fn drift_size(series: &[f64]) -> Option<f64> {
+    let median = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_unstable_by(f64::total_cmp);
+        (v[(v.len() - 1) / 2] + v[v.len() / 2]) / 2.0
+    };
+    if series.len() < 5 {
+        return None;
+    }
+    let whole = median(series);
+    if whole <= 0.0 {
+        return None;
+    }
+    let local: Vec<f64> = series.windows(5).map(median).collect();
+    let (lo, hi) = local
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), &m| (l.min(m), h.max(m)));
+    Some((hi - lo) / whole * 100.0)
+}
+
+/// The smallest drift ([`drift_size`]) that is warned about: 5 % of the median round.
+pub const DRIFT_WARNED: f64 = 5.0;
+
+/// A drift worth a warning: the series is not in random order ([`ordered`], at 99 %) and
+/// moved by [`DRIFT_WARNED`] or more; its von Neumann ratio and size in percent.
+pub fn drift(series: &[f64]) -> Option<(f64, f64)> {
+    let ratio = ordered(series)?;
+    let size = drift_size(series)?;
+    (size >= DRIFT_WARNED).then_some((ratio, size))
 }
 
 #[cfg(test)]
@@ -132,9 +167,29 @@ mod tests {
     #[test]
     fn drift_is_told_apart_from_noise_in_no_order() {
         let trend: Vec<f64> = (0..20).map(|i| 100.0 + i as f64).collect();
-        assert!(drift(&trend).is_some_and(|r| r < 0.1));
+        assert!(ordered(&trend).is_some_and(|r| r < 0.1));
+        // From 102 to 117 in the medians of 5, of a median of 109.5: 13.7 %.
+        let (ratio, size) = drift(&trend).unwrap();
+        assert!(
+            ratio < 0.1 && (size - 15.0 / 109.5 * 100.0).abs() < 1e-9,
+            "{size}"
+        );
+        // A trend of 0.02 % a round: in order, but too small to warn about.
+        let slight: Vec<f64> = (0..20).map(|i| 100.0 + 0.02 * i as f64).collect();
+        assert!(ordered(&slight).is_some());
+        assert_eq!(drift(&slight), None);
+        // One round 10x the others: no drift (the medians of 5 do not see it).
+        let mut spike = [100.0; 20];
+        spike[9] = 1_000.0;
+        assert_eq!(drift_size(&spike), Some(0.0));
+        // A step of 10 % half way: a drift.
+        let step: Vec<f64> = (0..20)
+            .map(|i| if i < 10 { 100.0 } else { 110.0 })
+            .collect();
+        assert!(drift(&step).is_some_and(|(_, size)| (size - 10.0 / 105.0 * 100.0).abs() < 1e-9));
         // Alternating values: neighbours disagree more than the series does.
         let zigzag: Vec<f64> = (0..20).map(|i| 100.0 + (i % 2) as f64).collect();
+        assert_eq!(ordered(&zigzag), None);
         assert_eq!(drift(&zigzag), None);
         assert!(von_neumann(&zigzag).unwrap() > 3.0);
         assert_eq!(von_neumann(&[1.0, 1.0, 1.0, 1.0]), None);

@@ -359,7 +359,8 @@ fn the_report_json_and_log_carry_every_metric() {
         report.contains("| time (ns) | 10.000 | 10.000 |"),
         "{report}"
     );
-    assert!(report.contains("| misses (events) | 3.000 |"), "{report}");
+    // One operation a sample: whole counts.
+    assert!(report.contains("| misses (events) | 3 |"), "{report}");
     let mut json = String::new();
     r.write_json(&mut json).unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -456,6 +457,105 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
     assert_eq!(r.conditions.batch, 1);
     let e = BenchResult::from_rows(&b, metrics, vec![1, 2, 3], "wall".into(), warm).unwrap_err();
     assert!(e.message().contains("whole samples"), "{e}");
+}
+
+/// A result of `name` from per-run figures (time in ns, faults in events), as a command's.
+fn from_runs(name: &str, runs: &[(u64, u64)]) -> BenchResult {
+    let metrics = vec![
+        Metric {
+            name: "time".into(),
+            unit: Unit::Nanoseconds,
+        },
+        Metric {
+            name: "faults".into(),
+            unit: Unit::Events,
+        },
+    ];
+    let rows = runs.iter().flat_map(|&(t, f)| [t * SCALE, f * SCALE]);
+    let warm = picollo_bench::WarmUp {
+        batches: 1,
+        converged: true,
+        last_change: 0.0,
+    };
+    BenchResult::from_rows(
+        &Bench::new(name),
+        metrics,
+        rows.collect(),
+        "wall".into(),
+        warm,
+    )
+    .unwrap()
+}
+
+/// The comparison table's row `label` of metric `metric` (its cells).
+fn diff_row(text: &str, metric: &str, label: &str) -> Vec<String> {
+    let table = text.split(&format!("\n{metric} (")).nth(1).expect(metric);
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("| {label} |")));
+    let cells = line
+        .unwrap_or_else(|| panic!("{label} in {table}"))
+        .split('|');
+    cells
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+#[test]
+fn cliffs_delta_reads_a_doubling_that_outliers_hide_from_cohens_d() {
+    let _serial = serial();
+    // A: 1 ms runs with one run of 2 s; B: every run 2 ms. Cohen's d drowns in A's outlier;
+    // Cliff's delta sees every run of B above 99 of A's 100.
+    let mut a: Vec<(u64, u64)> = vec![(1_000_000, 10); 99];
+    a.push((2_000_000_000, 10));
+    let b = vec![(2_000_000, 10); 100];
+    let c = compare(&from_runs("A", &a), &from_runs("B", &b));
+    let d = c.metrics.iter().find(|d| d.name == "time").unwrap();
+    let (cohen, cliff) = (d.cohens_d.unwrap(), d.cliffs_delta.unwrap());
+    assert!(cohen.abs() < 0.2, "Cohen's d {cohen}");
+    assert!(
+        (cliff - 0.98).abs() < 1e-9,
+        "Cliff's delta {cliff}: 99·100 above, 100 below"
+    );
+    let text = c.to_string();
+    assert_eq!(
+        diff_row(&text, "time", "Cliff's delta"),
+        ["Cliff's delta", "+0.980"]
+    );
+    // A/A: the same runs on both sides tie pair for pair, 0.
+    let aa = compare(&from_runs("A", &b), &from_runs("B", &b));
+    assert_eq!(aa.metrics[0].cliffs_delta, Some(0.0));
+    // B against A the other way round: the sign turns.
+    let back = compare(&from_runs("B", &b), &from_runs("A", &a));
+    assert!((back.metrics[0].cliffs_delta.unwrap() + 0.98).abs() < 1e-9);
+}
+
+#[test]
+fn counts_per_run_are_whole_numbers_and_one_unit_serves_both_sides() {
+    let _serial = serial();
+    let a: Vec<(u64, u64)> = (0..20).map(|i| (800 + i, 186 + i % 3)).collect();
+    let b: Vec<(u64, u64)> = (0..20).map(|i| (3_000_000 + i, 187 + i % 3)).collect();
+    let (ra, rb) = (from_runs("A", &a), from_runs("B", &b));
+    let report = ra.to_string();
+    let faults = report
+        .lines()
+        .find(|l| l.starts_with("| faults (events)"))
+        .unwrap();
+    let cells: Vec<&str> = faults.split('|').map(str::trim).collect();
+    // P0, P50, P90, P99, P99.9, Max: whole; the mean keeps its decimals.
+    assert_eq!(
+        &cells[2..8],
+        ["186", "187", "188", "188", "188", "188"],
+        "{faults}"
+    );
+    assert!(cells[8].starts_with("186.9"), "{faults}");
+    let text = compare(&ra, &rb).to_string();
+    assert_eq!(diff_row(&text, "faults", "P50")[1..3], ["187", "188"]);
+    // Time: A's median is 0.8 µs, B's 3 ms: one unit for both, the larger side's (the unit
+    // that keeps it at 10 or more, as the reports choose), not A's ns.
+    assert!(text.contains("\ntime (µs per run):"), "{text}");
+    assert_eq!(diff_row(&text, "time", "P50")[1..3], ["0.809", "3,000.107"]);
 }
 
 #[test]

@@ -136,12 +136,12 @@ fn alone(m: &Machine, bench: &Bench, name: &str, base: f64, seed: u64) -> BenchR
 #[test]
 fn interleaved_rounds_keep_a_drifting_machine_out_of_the_verdict() {
     let _serial = serial();
-    // The machine slows down by 2 % a simulated millisecond: the second of two runs
+    // The machine slows down by 6 % a simulated millisecond: the second of two runs
     // measured apart is slower, which rounds measured apart cannot tell from a change of
     // code (they warn of the drift, and give no verdict); interleaved, each round's
     // difference holds only the drift between its two halves, as often one way as the other.
     let bench = sim_bench();
-    let m = Machine::new(20.0, 0.01);
+    let m = Machine::new(60.0, 0.01);
     let (a, b) = (
         alone(&m, &bench, "A", 100.0, 1),
         alone(&m, &bench, "B", 100.0, 2),
@@ -156,7 +156,7 @@ fn interleaved_rounds_keep_a_drifting_machine_out_of_the_verdict() {
     );
     let mut no_difference = 0;
     for seed in 0..20 {
-        let c = interleaved(&Machine::new(20.0, 0.01), &bench, (100.0, 100.0), seed);
+        let c = interleaved(&Machine::new(60.0, 0.01), &bench, (100.0, 100.0), seed);
         assert_eq!(c.design, Design::Paired);
         assert_eq!(c.rounds, (20, 20));
         assert!(
@@ -166,6 +166,24 @@ fn interleaved_rounds_keep_a_drifting_machine_out_of_the_verdict() {
         no_difference += usize::from(c.verdict == Verdict::NoDifference);
     }
     assert!(no_difference >= 18, "{no_difference} of 20");
+}
+
+#[test]
+fn a_steady_machine_rarely_draws_the_drift_warning_and_a_slow_one_always() {
+    let _serial = serial();
+    // 40 A/A comparisons on a machine of noise alone (±5 % an operation): the rounds come in
+    // no order, and the warning needs both order at 99 % and a move of 5 % of the median
+    // round; a machine slowing by 6 % a millisecond draws it every time.
+    let bench = sim_bench();
+    let warned = |drift: f64, seed: u64| {
+        let c = interleaved(&Machine::new(drift, 0.05), &bench, (100.0, 100.0), seed);
+        c.warnings.iter().any(|w| w.contains("drifted"))
+    };
+    let steady = (0..40).filter(|&seed| warned(0.0, seed)).count();
+    let drifting = (0..10).filter(|&seed| warned(60.0, 100 + seed)).count();
+    println!("drift warnings: {steady} of 40 steady A/A comparisons, {drifting} of 10 drifting");
+    assert!(steady <= 2, "{steady} of 40");
+    assert_eq!(drifting, 10);
 }
 
 #[test]

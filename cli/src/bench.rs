@@ -50,10 +50,10 @@ Runs:
 Output:
   One report per command (conditions, a table per metric, what the slow runs did
   differently); with two or more commands, each compared with the first, round against
-  round: Δ% per percentile with a 99 % interval of the difference, Cohen's d, the method
-  (the Wilcoxon signed-rank test on the rounds' paired differences of wall time), warnings
-  where the rounds drifted, and a last line `verdict: B is slower|faster than A by x %
-  [lo %, hi %], noise floor f % (99 % confidence)`; a change below --threshold percent is
+  round: Δ% per percentile with a 99 % interval of the difference, Cohen's d and Cliff's
+  delta, the method (the Wilcoxon signed-rank test on the rounds' paired differences of wall
+  time), warnings where the rounds drifted, and a last line `verdict: B is slower|faster than
+  A by x % [lo %, hi %], noise floor f % (99 % confidence)`; a change below --threshold percent is
   `within noise`, an interval holding 0 `no difference`, fewer than 8 rounds `not enough
   rounds`. A command that exits non-zero (or is killed) is reported with its status and the
   run that failed, one whose program cannot start (not found, not executable) with the

@@ -93,8 +93,8 @@ class Comparison:
 
 def compare(a: BenchResult, b: BenchResult) -> Comparison:
     """Compare result ``b`` with result ``a``, round against round (paired where the two
-    were interleaved): percentiles with 99 % intervals of the difference, Cohen's d, the
-    method and the verdict.
+    were interleaved): percentiles with 99 % intervals of the difference, Cohen's d and
+    Cliff's delta, the method and the verdict.
 
     The verdict at 99 % is for results of one interleaved comparison (`compare_fns` gives
     them). Two results measured apart (two `run` calls, even in one process) get ``"not
