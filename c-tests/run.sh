@@ -7,6 +7,8 @@
 #     std::threads) against include/ and target/release, linked to the shared and to the
 #     static library, and runs all four normally and under
 #     valgrind memcheck (any error, definite leaks included, fails);
+#  2a. builds test_build_note.c at -O0 and at -O2: the header's picollo_bench_config_default()
+#     notes an unoptimized caller in the one and not in the other;
 #  2b. checks that c-tests/test_bad_input.c has a row for every function of the header
 #     (scripts/check_matrix.py), then builds that matrix of hostile calls (shared and
 #     static) and runs it normally and under valgrind memcheck;
@@ -179,6 +181,14 @@ for t in "${tests[@]}"; do
         cat "$vlog" >&2
         die "valgrind reported errors for $t (log: $vlog)"
     }
+done
+
+step "test_build_note: the header's config notes a caller built without optimization"
+for o in O0 O2; do
+    gcc -std=c99 -Wall -Wextra -Werror -pedantic -$o -Iinclude c-tests/test_build_note.c \
+        "${shared_link[@]}" -o "$build/test_build_note_$o"
+    run_test "test_build_note -$o" "$build/test_build_note_$o.out" "$build/test_build_note_$o"
+    head -n 1 "$build/test_build_note_$o.out"
 done
 
 step "test_bad_input: hostile arguments to every function of the header (the matrix)"

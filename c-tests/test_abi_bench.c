@@ -89,6 +89,35 @@ static void test_config_default(void)
     CHECK(c.relative_error == 0.0001 && c.baseline == NULL);
 }
 
+/* A config that says its code is unoptimized gives a report, JSON and comparison that say so;
+ * one that does not, none (c-tests/test_build_note.c checks the header's macro at -O0 and -O2). */
+static void test_unoptimized_note(void)
+{
+    static const char why[] = "told by test_abi_bench";
+    picollo_bench_config told = short_config("told", "");
+    picollo_bench_config plain = (picollo_bench_config_default)();
+    picollo_bench_result *r = NULL;
+    CHECK(plain.unoptimized == NULL);
+    told.unoptimized = why;
+    told.time_budget = 0.2;
+    for (int i = 0; i < 2; i++) {
+        spin s = {100, 0, 0, 0, 0};
+        told.unoptimized = i == 0 ? why : NULL;
+        if (!CHECK(picollo_bench_run(&told, spin_work, &s, &r) == PICOLLO_STATUS_OK)) {
+            return;
+        }
+        char *report = text_of(r, PICOLLO_BENCH_FORMAT_REPORT);
+        char *json = text_of(r, PICOLLO_BENCH_FORMAT_JSON);
+        int warned = report && strstr(report, "- warning: the measured code is unoptimized (told by");
+        CHECK(i == 0 ? warned : report && !strstr(report, "unoptimized"));
+        CHECK(json && strstr(json, i == 0 ? "\"unoptimized\":\"told by test_abi_bench\""
+                                          : "\"unoptimized\":null"));
+        free(report);
+        free(json);
+        picollo_bench_result_free(r);
+    }
+}
+
 /* Time only: every call runs one batch, the borrowed histogram holds one value per sample
  * and agrees with the JSON; returns the result (NULL if the run failed). */
 static picollo_bench_result *run_time_only(const char *name, uint64_t length)
@@ -441,6 +470,7 @@ void test_bench(void)
     picollo_bench_result *a, *b;
     test_config_default();
     test_bad_settings();
+    test_unoptimized_note();
     /* A run takes milliseconds: one moment of a busy machine (a VM whose speed steps by up
      * to 2x) can slow the whole of one run, and then twice the loop reads faster than the
      * loop. Three tries for a pair whose medians keep the 2x loop above the loop; every check

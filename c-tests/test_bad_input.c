@@ -2352,6 +2352,17 @@ static picollo_status bench_default_ok(void)
     CHECK(c.struct_size == sizeof c && c.pinned_cpu == -1 && c.batch == 0);
     return PICOLLO_STATUS_OK;
 }
+static picollo_status bench_here_notes_the_build(void)
+{
+    picollo_bench_config c = picollo_bench_config_here();
+#ifdef __OPTIMIZE__
+    CHECK(c.unoptimized == NULL);
+#else
+    CHECK(c.unoptimized != NULL);
+#endif
+    CHECK(c.struct_size == sizeof c && c.pinned_cpu == -1 && c.batch == 0);
+    return PICOLLO_STATUS_OK;
+}
 static picollo_status bench_null_config(void)
 {
     picollo_bench_result *out = NULL;
@@ -2390,6 +2401,12 @@ static picollo_status bench_bad_utf8_counters(void)
 {
     picollo_bench_config c = bench_config();
     c.counters = bad_utf8;
+    return bench_with(c);
+}
+static picollo_status bench_bad_utf8_unoptimized(void)
+{
+    picollo_bench_config c = bench_config();
+    c.unoptimized = bad_utf8;
     return bench_with(c);
 }
 static picollo_status bench_unknown_counter(void)
@@ -4012,6 +4029,7 @@ static const bad_row rows[] = {
     ROW(picollo_perf_session_derived_means, means_null_out, NULLP, "`out`"),
     ROW(picollo_perf_session_derived_means, means_before_open, OK, NULL),
     ROW(picollo_bench_config_default, bench_default_ok, OK, NULL),
+    ROW(picollo_bench_config_here, bench_here_notes_the_build, OK, NULL),
     ROW(picollo_bench_run, bench_null_config, NULLP, "`config`"),
     ROW(picollo_bench_run, bench_null_work, NULLP, "`work`"),
     ROW(picollo_bench_run, bench_null_out, NULLP, "`out`"),
@@ -4019,6 +4037,7 @@ static const bad_row rows[] = {
     ROW(picollo_bench_run, bench_size_max, SIZE, "4096"),
     ROW(picollo_bench_run, bench_bad_utf8_name, ST(INVALID_UTF8), "config->name"),
     ROW(picollo_bench_run, bench_bad_utf8_counters, ST(INVALID_UTF8), "config->counters"),
+    ROW(picollo_bench_run, bench_bad_utf8_unoptimized, ST(INVALID_UTF8), "config->unoptimized"),
     ROW(picollo_bench_run, bench_unknown_counter, INVAL, "Software:NoSuchThing"),
     ROW(picollo_bench_run, bench_near_counter, INVAL, "did you mean `Software:PageFaults`?"),
     ROW(picollo_bench_run, bench_empty_counter, INVAL, "an empty counter name"),

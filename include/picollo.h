@@ -588,6 +588,11 @@ typedef struct picollo_bench_config {
   // with a random heap block held, so that no one placement favours a side; 1: one
   // placement for the whole comparison. ABI 1.15.
   uint32_t fixed_offsets;
+  // Why the measured code is known to be unoptimized (NUL-terminated UTF-8, read during
+  // the call), or NULL: every result then warns that its figures are not an optimized
+  // build's. The header's `picollo_bench_config_default()` sets it for a GCC or Clang
+  // caller compiled without optimization (`__OPTIMIZE__` undefined). ABI 1.16.
+  const char *unoptimized;
 } picollo_bench_config;
 
 // The measured work: runs `iterations` operations with the caller's `ctx`; it must not
@@ -2148,3 +2153,23 @@ static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t v
   r->record(r->histogram, value);
 }
 #endif  // PICOLLO_RECORDER_INLINE
+
+// The caller's build in every benchmark config: `picollo_bench_config_default()` is a macro for
+// an inline function of the caller's own translation unit, where GCC and Clang define
+// __OPTIMIZE__ when they optimize; without it, the config's `unoptimized` says so and every
+// report warns. (The function itself stays callable as `(picollo_bench_config_default)()`.)
+// PICOLLO_NO_BUILD_NOTE leaves this out.
+#if !defined(PICOLLO_BUILD_NOTE) && !defined(PICOLLO_NO_BUILD_NOTE)
+#define PICOLLO_BUILD_NOTE
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__OPTIMIZE__)
+#define PICOLLO_CALLER_UNOPTIMIZED "compiled without optimization: __OPTIMIZE__ undefined, e.g. -O0"
+#else
+#define PICOLLO_CALLER_UNOPTIMIZED NULL
+#endif
+static inline picollo_bench_config picollo_bench_config_here(void) {
+  picollo_bench_config c = (picollo_bench_config_default)();
+  c.unoptimized = PICOLLO_CALLER_UNOPTIMIZED;
+  return c;
+}
+#define picollo_bench_config_default() picollo_bench_config_here()
+#endif  // PICOLLO_BUILD_NOTE

@@ -45,6 +45,18 @@ echo "== pytest (python-demo/tests, the installed package)"
 # From the repository root: python-demo/ (the source package) is not on sys.path.
 PICOLLO_TEST_INSTALLED=1 "$tpy" -m pytest -q -rs -p no:cacheprovider python-demo/tests
 
+echo "== the harness under a CPython debug build (python3-dbg): its reports say so"
+if command -v python3-dbg >/dev/null; then
+    dpy="$work/venv-dbg/bin/python"
+    python3-dbg -m venv --clear "$work/venv-dbg"
+    "$dpy" -m pip install -q --disable-pip-version-check --no-compile "${wheel[0]}" pytest
+    # Without conftest.py (numpy): the test needs the package and tests/workloads.py only.
+    (cd python-demo/tests && PYTHONPATH=. "$dpy" -m pytest -q -rs -p no:cacheprovider \
+        --noconftest test_bench.py -k build_is_noted)
+else
+    echo "SKIPPED: python3-dbg is not installed (apt-get install python3-dbg)"
+fi
+
 echo "== pytest (test_loading.py, the source checkout and the workspace build)"
 cargo build -q --release -p picollo-ffi
 (cd python-demo && "$py" -m pytest -q -rs -p no:cacheprovider tests/test_loading.py)

@@ -4,7 +4,8 @@
 # its text with; python3-venv for the project venv and the interop stages, nodejs and npm for
 # the interop stages: .hgrm and peers; prometheus for the Python metrics test; debootstrap and
 # qemu-user-static for the wheels stage's Debian 11 roots; qemu-user, whose emulators load
-# Picollo's plugin, and the aarch64 cross compiler for the emulated counters), the project
+# Picollo's plugin, and the aarch64 cross compiler for the emulated counters; python3-dbg, a
+# CPython debug build the Python stage runs the harness under), the project
 # venv .venv with the Python packages of python-demo/requirements.txt (pytest, numpy,
 # matplotlib, hdrhistogram 0.10.8 for the Python binding's peer tests, prometheus-client and
 # opentelemetry-proto for its metrics tests) and cbindgen (pinned: the committed header is
@@ -33,6 +34,7 @@ command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ld.lld >/dev/null || need_apt+=(lld)
 command -v mold >/dev/null || need_apt+=(mold)
+command -v python3-dbg >/dev/null || need_apt+=(python3-dbg)
 command -v gcc >/dev/null || need_apt+=(gcc)
 command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)

@@ -45,6 +45,7 @@ stage clippy cargo clippy --workspace --all-targets --all-features -- -D warning
 stage rust-tests cargo test --workspace --all-features
 stage rust-tests-no-default cargo test -p picollo --no-default-features --lib
 stage no-std-guard cargo build --manifest-path core/no-std-check/Cargo.toml
+stage build-note bash scripts/build_note.sh
 stage package bash scripts/package.sh
 [ -f scripts/loom.sh ] && stage loom bash scripts/loom.sh
 [ -f scripts/miri.sh ] && stage miri bash scripts/miri.sh

@@ -39,7 +39,7 @@ namespace Picollo
     /// <summary>picollo_bench_format: a text form of a result.</summary>
     internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4 }
 
-    /// <summary>picollo_bench_config (112 bytes); start from <see cref="Default"/>. The
+    /// <summary>picollo_bench_config (120 bytes); start from <see cref="Default"/>. The
     /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct BenchConfig
@@ -62,6 +62,8 @@ namespace Picollo
         /// <summary>0: random stack and heap offsets per slot of an interleaved comparison; 1:
         /// one placement for the whole comparison (ABI 1.15).</summary>
         public uint FixedOffsets;
+        /// <summary>Why the measured code is unoptimized (UTF-8), or zero (ABI 1.16).</summary>
+        public IntPtr Unoptimized;
 
         public static BenchConfig Default { get { return BenchNative.picollo_bench_config_default(); } }
     }

@@ -31,7 +31,7 @@ from ._abi import HistogramP, c_size_p, status_t
 #: (`picollo_bench_judge_apart`, `picollo_bench_result_median_round`,
 #: `picollo_bench_config.fixed_offsets`; 1.15), exact metrics
 #: (`picollo_bench_result_metric_exact`, `picollo_bench_result_percentile`,
-#: `picollo_bench_result_constant`; 1.16).
+#: `picollo_bench_result_constant`, `picollo_bench_config.unoptimized`; 1.16).
 BENCH_ABI_MINOR = 16
 
 
@@ -81,12 +81,13 @@ class picollo_bench_config(Structure):
         ("rounds", c_uint64),
         ("seed", c_uint64),
         ("fixed_offsets", c_uint32),
+        ("unoptimized", c_char_p),
     ]
 
 
-if ctypes.sizeof(picollo_bench_config) != 112:
+if ctypes.sizeof(picollo_bench_config) != 120:
     raise ImportError(f"picollo_bench_config is {ctypes.sizeof(picollo_bench_config)} bytes, "
-                      "expected 112")
+                      "expected 120")
 
 
 class picollo_bench_comparison(Structure):

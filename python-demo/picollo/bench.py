@@ -48,6 +48,7 @@ import itertools
 import json
 import math
 import numbers
+import sys
 from typing import Any, Callable, Optional, Sequence
 
 from . import _bench_native as bn
@@ -144,6 +145,13 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
         return _compare_once(config, (fa, fb), (name_a, name_b), names)
 
 
+#: Why the measured code is unoptimized, as every run's config says it (None: nothing says
+#: so): a CPython debug build (``sys.gettotalrefcount`` exists), whose interpreter runs with
+#: assertions and without the release build's optimization.
+UNOPTIMIZED: Optional[bytes] = (b"a CPython debug build: sys.gettotalrefcount exists"
+                                 if hasattr(sys, "gettotalrefcount") else None)
+
+
 def _prepared(fns: dict[str, Any], subtract_call_overhead: Any, settings: tuple[Any, ...],
               rounds: tuple[Any, Any, Any],
               random_offsets: Any = True) -> bn.picollo_bench_config:
@@ -159,6 +167,7 @@ def _prepared(fns: dict[str, Any], subtract_call_overhead: Any, settings: tuple[
     config = _config(*settings)
     _rounds(config, *rounds)
     config.fixed_offsets = 0 if random_offsets else 1
+    config.unoptimized = UNOPTIMIZED
     return config
 
 

@@ -52,6 +52,22 @@ def test_a_busy_loop_has_its_time_histogram_and_names_the_baseline():
         assert r.line().startswith("loop200: time P50=")
 
 
+def test_the_interpreters_build_is_noted_only_when_unoptimized(monkeypatch):
+    # This interpreter: a debug build (sys.gettotalrefcount) is noted, a release build not;
+    # scripts/python-debug.sh runs this test under Debian's python3-dbg too.
+    debug = hasattr(sys, "gettotalrefcount")
+    with bench.run(loop200, counters=[], subtract_call_overhead=False, **QUICK) as r:
+        assert ("the measured code is unoptimized (a CPython debug build" in r.table()) == debug
+        assert (json.loads(r.to_json())["unoptimized"] is None) != debug
+    # What the binding passes reaches the report, the JSON and a comparison.
+    monkeypatch.setattr(bench, "UNOPTIMIZED", b"told by the test")
+    with bench.run(loop200, counters=[], subtract_call_overhead=False, **QUICK) as r:
+        assert "- warning: the measured code is unoptimized (told by the test)" in r.table()
+        assert json.loads(r.to_json())["unoptimized"] == "told by the test"
+    c = bench.compare_fns(loop200, loop200, counters=[], subtract_call_overhead=False, **QUICK)
+    assert "is unoptimized code (told by the test)" in c.text
+
+
 def test_without_the_call_overhead_no_baseline_is_named():
     with bench.run(loop200, counters=[], subtract_call_overhead=False, **QUICK) as r:
         assert "baseline" not in r.table()

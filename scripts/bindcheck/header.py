@@ -16,8 +16,9 @@ from pathlib import Path
 from .ctype import CType
 
 #: Macros defined for the preprocessor: the bindings mirror the Linux build, in C, and
-#: compare declarations only (the header's inline record function is C code, not ABI).
-PLATFORM_MACROS = frozenset({"__linux__", "PICOLLO_NO_INLINE_RECORDER"})
+#: compare declarations only (the header's inline record function and build note are C code,
+#: not ABI).
+PLATFORM_MACROS = frozenset({"__linux__", "PICOLLO_NO_INLINE_RECORDER", "PICOLLO_NO_BUILD_NOTE"})
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _QUALIFIERS = {"const", "volatile", "restrict", "struct", "enum", "union"}
@@ -116,6 +117,8 @@ def preprocess(text: str, constants: dict[str, int]) -> str:
             frames.pop()
         elif directive == "define" and live:
             name, _, value = rest.strip().partition(" ")
+            if "(" in name:
+                continue  # a function-like macro: no constant
             macros[name] = 1
             if value.strip():
                 try:

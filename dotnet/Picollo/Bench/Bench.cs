@@ -6,6 +6,8 @@
 // no-ops, and Run rethrows it once the library has returned.
 
 using System;
+using System.Diagnostics;
+using System.Reflection;
 using System.Runtime.ExceptionServices;
 using System.Runtime.InteropServices;
 
@@ -159,9 +161,11 @@ namespace Picollo
             {
                 fixed (byte* n = name)
                 fixed (byte* list = counters)
+                fixed (byte* u = work.Unoptimized)
                 {
                     c.Name = (IntPtr)n;
                     c.Counters = (IntPtr)list;
+                    c.Unoptimized = (IntPtr)u;
                     return BenchNative.picollo_bench_run(ref c, work.Pointer, IntPtr.Zero, out made);
                 }
             });
@@ -182,8 +186,10 @@ namespace Picollo
             Status st = WithBaseline(config, baseline, (ref BenchConfig c) =>
             {
                 fixed (byte* list = counters)
+                fixed (byte* u = pair[0].Unoptimized ?? pair[1].Unoptimized)
                 {
                     c.Counters = (IntPtr)list;
+                    c.Unoptimized = (IntPtr)u;
                     return BenchNative.picollo_bench_compare_run(ref c, Utf8.ToNative(names[0]), pair[0].Pointer, IntPtr.Zero,
                                                                  Utf8.ToNative(names[1]), pair[1].Pointer, IntPtr.Zero, out ha, out hb);
                 }
@@ -209,13 +215,31 @@ namespace Picollo
             readonly Action<ulong> _operations;
             readonly BenchNative.Work _callback;
 
-            public Trampoline(Action op) : this(n => { for (ulong i = 0; i < n; i++) op(); }) { }
+            public Trampoline(Action op) : this(n => { for (ulong i = 0; i < n; i++) op(); }, op) { }
 
-            public Trampoline(Action<ulong> operations)
+            public Trampoline(Action<ulong> operations) : this(operations, operations) { }
+
+            Trampoline(Action<ulong> operations, Delegate caller)
             {
                 _operations = operations;
                 _callback = Call;
                 Pointer = Marshal.GetFunctionPointerForDelegate(_callback);
+                Unoptimized = Utf8.ToNative(UnoptimizedReason(caller));
+            }
+
+            /// <summary>Why the caller's code is unoptimized, as the config's <c>unoptimized</c>
+            /// takes it (NUL-terminated UTF-8), or null.</summary>
+            public byte[] Unoptimized { get; private set; }
+
+            /// <summary>The caller's assembly built with the JIT optimizer off (a Debug build:
+            /// its DebuggableAttribute disables optimizations), said in a sentence; null
+            /// otherwise.</summary>
+            static string UnoptimizedReason(Delegate caller)
+            {
+                Assembly assembly = caller.Method.Module.Assembly;
+                var debuggable = (DebuggableAttribute)Attribute.GetCustomAttribute(assembly, typeof(DebuggableAttribute));
+                if (debuggable == null || !debuggable.IsJITOptimizerDisabled) return null;
+                return "the assembly " + assembly.GetName().Name + " was built with the JIT optimizer off, a Debug build";
             }
 
             /// <summary>The function pointer; valid while this object is alive.</summary>

@@ -59,13 +59,21 @@ pub struct picollo_bench_config {
     /// with a random heap block held, so that no one placement favours a side; 1: one
     /// placement for the whole comparison. ABI 1.15.
     pub fixed_offsets: u32,
+    /// Why the measured code is known to be unoptimized (NUL-terminated UTF-8, read during
+    /// the call), or NULL: every result then warns that its figures are not an optimized
+    /// build's. The header's `picollo_bench_config_default()` sets it for a GCC or Clang
+    /// caller compiled without optimization (`__OPTIMIZE__` undefined). ABI 1.16.
+    pub unoptimized: *const c_char,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
 // which take every bit pattern (the pointers are checked when read). ABI 1.9 ended the
 // struct before `baseline`, ABI 1.10 to 1.12 before `threshold`, ABI 1.13 and 1.14 before
-// `fixed_offsets`.
-crate::args::struct_sized!(picollo_bench_config, older: [baseline, threshold, fixed_offsets]);
+// `fixed_offsets`, ABI 1.15 before `unoptimized`.
+crate::args::struct_sized!(
+    picollo_bench_config,
+    older: [baseline, threshold, fixed_offsets, unoptimized]
+);
 
 /// Returns the default config: no name, the default counters, samples for 5 s, an
 /// automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
@@ -125,7 +133,7 @@ fn seconds(seconds: f64, field: &str) -> Result<Duration, Failure> {
 /// The harness's settings from a caller's config.
 ///
 /// # Safety
-/// `c.name` and `c.counters` are NULL or NUL-terminated strings.
+/// `c.name`, `c.counters` and `c.unoptimized` are NULL or NUL-terminated strings.
 pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure> {
     // SAFETY: the strings are NULL or NUL-terminated, per the caller.
     let name = unsafe { str_from(c.name, "config->name", Some("bench")) }?;
@@ -160,7 +168,14 @@ pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure
         b = b.with_nice(c.nice);
     }
     let fixed = flag(c.fixed_offsets, "config->fixed_offsets")?;
-    Ok(rounds_of(b.with_random_offsets(!fixed), c))
+    // The caller's build, as it says (never this library's own).
+    let unoptimized = match c.unoptimized.is_null() {
+        true => None,
+        // SAFETY: as above.
+        false => Some(unsafe { str_from(c.unoptimized, "config->unoptimized", None) }?),
+    };
+    let b = b.with_random_offsets(!fixed).with_unoptimized(unoptimized);
+    Ok(rounds_of(b, c))
 }
 
 /// `b` with the config's rounds, threshold and seed (0: the defaults; a negative
