@@ -31,7 +31,8 @@ COPIES = [ROOT / "dotnet" / "Picollo.Tests" / "SeedSnippets.cs",
 
 #: What mono's mcs (6.8) cannot take as the announcement writes it: name -> (why, rewrite).
 ADAPTATIONS = {
-    "digits": ("mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)",
+    "digits": ("mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 "
+               "compiles as 200000, 24_900 as 249900)",
                lambda line: re.sub(r"(?<=\d)_(?=\d)", "", line)),
     "collection": ("mcs has no collection expressions (C# 12)",
                    lambda line: re.sub(r"= \[(.*)\];", r"= new double[] { \1 };", line)),

@@ -45,7 +45,7 @@ static class SeedPerf
 
             .Create();
 
-        for (int i = 0; i < 10000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 10000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
         {
             // Record the current state of the counters
             // ForceSyscallRead forces the read to always use a syscall even if a RDPMC-based fast path is available.
@@ -79,7 +79,7 @@ static class SeedPerf
 
         Console.WriteLine($"CPU PMU: fixedCounters={fixedCounters}, programmableCounters={programmableCounters}");
 
-        var values = new byte[1000000]; // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        var values = new byte[1000000]; // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
         Random.Shared.NextBytes(values);
 
         var counterSession = PerfEventCounterSession.Factory

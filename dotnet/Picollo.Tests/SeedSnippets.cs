@@ -30,8 +30,8 @@ static class Seed
 
         var rng = new Random(0);
 
-        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
-            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
+            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
 
         h.Record(40000); // Outside the range
 
@@ -44,8 +44,8 @@ static class Seed
         h.Reset();
 
         // Different distribution
-        for (int i = 0; i < 2000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
-            h.Record(19000 + (ulong)((0.5 - rng.NextDouble()) * 500 + Math.Pow(rng.NextDouble(), 3) * 10000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 2000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
+            h.Record(19000 + (ulong)((0.5 - rng.NextDouble()) * 500 + Math.Pow(rng.NextDouble(), 3) * 10000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
 
         // h.GetSummary(summary); // Can avoid summary alloc and reuse in place
         var summary2 = h.GetSummary();
@@ -61,8 +61,8 @@ static class Seed
 
         var rng = new Random(0);
 
-        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
-            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
+            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
 
         h.Record(40000); // Outside the range
 
@@ -72,8 +72,8 @@ static class Seed
 
         // No reset: h.Reset();
 
-        for (int i = 0; i < 2000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
-            h.Record(19000 + (ulong)((0.5 - rng.NextDouble()) * 500 + Math.Pow(rng.NextDouble(), 3) * 10000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 2000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
+            h.Record(19000 + (ulong)((0.5 - rng.NextDouble()) * 500 + Math.Pow(rng.NextDouble(), 3) * 10000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
 
         snapshot.Update(deltas: true); // The snapshot contains the deltas since the previous snapshot
         var summary2 = snapshot.GetSummary();
@@ -96,7 +96,7 @@ static class Seed
             while (!cts.IsCancellationRequested)
             {
                 var drift = (ulong)DateTime.UtcNow.TimeOfDay.TotalMilliseconds & 16383;
-                h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * drift)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+                h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * drift)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
             }
         });
 
@@ -132,8 +132,8 @@ static class Seed
 
         var rng = new Random(0);
 
-        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
-            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
+            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
 
         // Enumerables to get detailed bucket info
         // h.Buckets
@@ -155,8 +155,8 @@ static class Seed
 
         var rng = new Random(0);
 
-        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
-            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (int i = 0; i < 1000000; i++) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
+            h.Record(20000 + (ulong)((0.5 - rng.NextDouble()) * 1000 + Math.Pow(rng.NextDouble(), 2) * 5000)); // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
 
         ReadOnlySpan<double> ranks = new double[] { 90.0, 91, 92, 93, 94, 95, 96, 97, 98 }; // ADAPTED(collection): mcs has no collection expressions (C# 12)
         var percentiles = new Percentile[ranks.Length];
@@ -212,7 +212,7 @@ static class Seed
     {
         var h = Picollo.Metrics.HdrHistogram.Factory.Create();
 
-        for (long last = Stopwatch.GetTimestamp(), n = 0; n < 1000000;) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a 0 (20_000 compiles as 200000)
+        for (long last = Stopwatch.GetTimestamp(), n = 0; n < 1000000;) // ADAPTED(digits): mcs 6.8 reads each _ in a number as a copy of the digit after it (20_000 compiles as 200000, 24_900 as 249900)
         {
             long now;
             while ((now = Stopwatch.GetTimestamp()) == last) ;
