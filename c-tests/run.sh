@@ -26,6 +26,8 @@
 #     temporary destdir and builds pkgconfig_smoke.c with `pkg-config --cflags --libs
 #     picollo`, and again from CMake (c-tests/cmake: find_package(PkgConfig)), then runs both
 #     against the installed library;
+#  5b. installs into a temporary prefix of its own (docs/install.md's steps) and runs the
+#     program built with the .pc file's libdir as its rpath, with no LD_LIBRARY_PATH;
 #  6. builds the no_std guard crate and links nostd_smoke.c against its static library;
 #  7. builds bench_record.c (the record benchmark c-tests/bench.sh runs) and runs it --quick.
 # Needs cargo, gcc, g++, valgrind, pkg-config, cmake, cbindgen and cargo-c (scripts/setup.sh
@@ -346,6 +348,27 @@ if ! PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
     die "the CMake build against the installed library failed (log: $build/cmake.log)"
 fi
 run_installed "pkgconfig_smoke (CMake)" "$cmake_build/pkgconfig_smoke"
+
+step "a prefix of one's own: the documented steps (docs/install.md), the program run with no variable set"
+prefix="$tmp/prefix"
+if ! CARGO_TARGET_DIR="$target/cargo-c" cargo cinstall --release -p picollo-ffi --prefix "$prefix" \
+    --libdir "$prefix/lib" >"$build/cinstall-prefix.log" 2>&1; then
+    tail -n 40 "$build/cinstall-prefix.log" >&2
+    die "cargo cinstall into $prefix failed (log: $build/cinstall-prefix.log)"
+fi
+own_flags="$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs picollo)"
+own_libdir="$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=libdir picollo)"
+# shellcheck disable=SC2086 # pkg-config output is a list of flags
+gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/pkgconfig_smoke.c $own_flags \
+    -Wl,-rpath,"$own_libdir" -o "$build/pkgconfig_smoke_prefix"
+deps="$(env -u LD_LIBRARY_PATH ldd "$build/pkgconfig_smoke_prefix")"
+grep -q "libpicollo.so.0 => $prefix/lib/libpicollo.so.0" <<<"$deps" ||
+    die "the program built into a prefix of its own does not load $prefix/lib/libpicollo.so.0"
+env -u LD_LIBRARY_PATH "$build/pkgconfig_smoke_prefix" >"$build/pkgconfig_smoke_prefix.out" 2>&1 || {
+    cat "$build/pkgconfig_smoke_prefix.out" >&2
+    die "the program built into a prefix of its own failed"
+}
+echo "pkgconfig_smoke (own prefix, rpath, no LD_LIBRARY_PATH): $(tail -n 1 "$build/pkgconfig_smoke_prefix.out")"
 
 step "the no_std guard crate, linked into C"
 cargo build --manifest-path core/no-std-check/Cargo.toml

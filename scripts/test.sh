@@ -10,7 +10,8 @@
 # in Debian 11 roots (scripts/wheels.sh), the C# P/Invoke program, the Python tests and demo
 # (from the wheel, installed into a fresh venv), Picollo's native histograms scraped by a
 # real Prometheus (scripts/prometheus.sh), the setup and the package install with Debian's
-# own python3. Installs what it needs first (scripts/setup.sh).
+# own python3, and every code block of the README and the docs run as written
+# (scripts/snippets.py). Installs what it needs first (scripts/setup.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,6 +60,7 @@ stage emulated-paths bash scripts/emulated-paths.sh
 stage wheels bash scripts/wheels.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
+stage snippets python3 scripts/snippets.py
 stage prometheus bash scripts/prometheus.sh
 stage setup-debian bash scripts/test_setup_debian.sh
 stage interop-hgrm bash scripts/interop.sh
