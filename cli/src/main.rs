@@ -215,6 +215,10 @@ struct PlotArgs {
     to: Option<f64>,
     #[command(flatten)]
     scale: UnitRatio,
+    /// The values' unit after --unit-ratio, named on the value axis (`value (µs)`); without
+    /// it the axis says `value`, or `value / R`
+    #[arg(long, value_name = "NAME")]
+    unit: Option<String>,
     /// Title above the plot
     #[arg(long, default_value = "Percentile distribution")]
     title: String,
@@ -612,6 +616,7 @@ fn run_plot(args: PlotArgs) -> Result<(), Failure> {
     let opts = plot::Options {
         title: &args.title,
         unit_ratio: args.scale.unit_ratio,
+        unit: args.unit.as_deref(),
         size: (args.width, args.height),
         font: args.font.as_deref(),
     };

@@ -37,6 +37,8 @@ pub struct Options<'a> {
     pub title: &'a str,
     /// Values are divided by this.
     pub unit_ratio: f64,
+    /// The values' unit after the division, for the axis.
+    pub unit: Option<&'a str>,
     /// Width and height in pixels.
     pub size: (u32, u32),
     /// A TrueType font file, instead of the default search.
@@ -128,6 +130,15 @@ fn percentile_label(x: f64) -> String {
     }
     let decimals = (k - 2).max(0) as usize;
     format!("{:.*}%", decimals, 100.0 - 10f64.powi(2 - k))
+}
+
+/// The value axis's description: `value (µs)` with a unit, else `value` or `value / R`.
+fn value_axis(opts: &Options<'_>) -> String {
+    match (opts.unit, opts.unit_ratio) {
+        (Some(unit), _) => format!("value ({unit})"),
+        (None, 1.0) => "value".to_string(),
+        (None, r) => format!("value / {r}"),
+    }
 }
 
 /// A y label with as many decimals as ticks a tenth of the axis apart need: `1200` on an
@@ -223,10 +234,7 @@ fn draw<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("percentile")
-        .y_desc(match opts.unit_ratio {
-            1.0 => "value".to_string(),
-            r => format!("value / {r}"),
-        })
+        .y_desc(value_axis(opts))
         .x_labels(decades as usize + 1)
         .x_label_formatter(&|x| percentile_label(*x))
         .y_label_formatter(&|y| value_label(*y, top))

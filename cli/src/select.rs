@@ -207,11 +207,23 @@ impl Seen {
             .describe_window()
             .map_or(String::new(), |w| format!(" starting {w}"));
         Failure::no_data(format!(
-            "{name}: no {asked}{window} (the input has {}, tags: {}, spanning {}–{} s)",
+            "{name}: no {asked}{window} (the input has {}, tags: {}, spanning {}–{} s){}",
             plural(self.total, "interval"),
             tags.join(", "),
             seconds(s),
-            seconds(e)
+            seconds(e),
+            self.tag_hint(filter)
         ))
+    }
+
+    /// Where only tagged intervals exist and none was asked for: which `--tag` to pass (a
+    /// time tag, as `picollo bench` and the harness write them, where there is one).
+    fn tag_hint(&self, filter: &Filter) -> String {
+        let tagged = || self.tags.iter().flatten();
+        let time = tagged().find(|t| t.ends_with(":time") || *t == "time");
+        match (&filter.tags, time.or_else(|| tagged().next())) {
+            (Tags::Untagged, Some(t)) => format!("; pass --tag {t} (or another tag above)"),
+            _ => String::new(),
+        }
     }
 }

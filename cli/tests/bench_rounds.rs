@@ -176,6 +176,45 @@ fn names_stand_for_commands_in_the_reports_verdicts_log_and_json() {
     assert_has(&empty.stderr, "--name: a name cannot be empty");
 }
 
+#[test]
+fn a_bench_log_starts_at_0_and_report_names_the_tag_to_pass() {
+    let _serial = serial();
+    let log = temp("starts.hlog");
+    for seed in ["1", "2", "3", "4"] {
+        let args = [
+            "-N",
+            "--runs",
+            "3",
+            "--seed",
+            seed,
+            "sleep 0.01",
+            "sleep 0.02",
+        ];
+        let run = bench(&[&args[..], &["--export-log", log.to_str().unwrap()]].concat());
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        // Whichever command ran first, the log's times start at 0: none before it.
+        let untagged = common::picollo(&["report", log.to_str().unwrap()], None);
+        assert_eq!(untagged.code, Some(5), "{}", untagged.stderr);
+        assert_has(&untagged.stderr, "spanning 0–");
+        assert_has(
+            &untagged.stderr,
+            "; pass --tag cmd1:time (or another tag above)",
+        );
+        let cmd2 = common::picollo(
+            &[
+                "report",
+                log.to_str().unwrap(),
+                "--tag",
+                "cmd2:time",
+                "--from",
+                "0",
+            ],
+            None,
+        );
+        assert_eq!(cmd2.code, Some(0), "seed {seed}: {}", cmd2.stderr);
+    }
+}
+
 /// Saves `command` `runs` times into `path` (`--save --append`): `runs` runs apart.
 fn save_runs_apart(path: &str, command: &str, runs: usize) {
     for _ in 0..runs {

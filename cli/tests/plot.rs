@@ -213,3 +213,21 @@ fn the_curve_reaches_the_maximum() {
     assert!(top >= 900_000.0, "highest value label {top}");
     assert!(top <= 1_050_000.0, "highest value label {top}");
 }
+
+#[test]
+fn the_value_axis_names_the_unit_or_the_ratio() {
+    let texts = |extra: &[&str], name: &str| {
+        let path = temp(name);
+        let mut args = vec!["plot", "peer_hdrh.hlog", "--tag", "api", "-o"];
+        args.push(path.to_str().unwrap());
+        args.extend_from_slice(extra);
+        ok(&args);
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let els = elements(&svg);
+        els.into_iter().map(|(_, _, text)| text).collect::<Vec<_>>()
+    };
+    let with_unit = texts(&["--unit-ratio", "1000", "--unit", "µs"], "unit.svg");
+    assert!(with_unit.iter().any(|t| t == "value (µs)"), "{with_unit:?}");
+    let ratio = texts(&["--unit-ratio", "1000"], "ratio.svg");
+    assert!(ratio.iter().any(|t| t == "value / 1000"), "{ratio:?}");
+}

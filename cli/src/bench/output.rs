@@ -123,23 +123,35 @@ pub fn log(measured: &[Measurement]) -> Result<String, Failure> {
         log.comment(&format!("cmd{}: {named}", i + 1))
             .map_err(fail)?;
     }
-    for (i, m) in measured.iter().enumerate() {
-        let Outcome::Measured {
-            result,
-            start,
-            length,
-        } = &m.outcome
-        else {
-            continue;
-        };
+    // The earliest first: a reader counts a log's times from its first interval, and every
+    // command's intervals then start at 0 or after.
+    let mut intervals: Vec<_> = measured
+        .iter()
+        .enumerate()
+        .filter_map(measured_span)
+        .collect();
+    intervals.sort_by(|a, b| a.2.total_cmp(&b.2));
+    for (i, result, start, length) in intervals {
         for metric in &result.metrics {
             let tag = tag(i, &metric.metric.name);
             let view = metric.histogram.view();
-            log.interval(Some(&tag), *start, *length, &view)
+            log.interval(Some(&tag), start, length, &view)
                 .map_err(fail)?;
         }
     }
     Ok(text)
+}
+
+/// Command `i`'s result, start and length, when it was measured.
+fn measured_span((i, m): (usize, &Measurement)) -> Option<(usize, &BenchResult, f64, f64)> {
+    match &m.outcome {
+        Outcome::Measured {
+            result,
+            start,
+            length,
+        } => Some((i, result, *start, *length)),
+        Outcome::Failed { .. } => None,
+    }
 }
 
 fn json_number(out: &mut String, v: f64) {
