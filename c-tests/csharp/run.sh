@@ -134,15 +134,19 @@ done
 same_layout 'perf struct sizes:' "$build/c_perf_sizes.txt" "$perf_out" "perf struct"
 
 # A Debug build of the caller (the JIT optimizer off) is named in its reports; an optimized
-# one is not: the same program compiled both ways, each told which it is.
+# one is not: the same program compiled both ways, each told which it is. Each runs as a
+# mono user's program would (docs/install.md): Picollo.dll and libpicollo.so copied beside
+# it, no dllmap, no LD_LIBRARY_PATH, no MONO_PATH.
+app="$build/app"
+rm -rf "$app" && mkdir -p "$app"
+cp "$build/Picollo.dll" "$lib" "$app/"
 for flags in "-debug" "-debug -optimize"; do
     kind="$([[ $flags == "-debug" ]] && echo debug || echo optimized)"
-    mcs -nologo -warnaserror $flags -r:"$build/Picollo.dll" -out:"$build/build_note_$kind.exe" "$here/build_note.cs"
-    cp "$build/Picollo.dll.config" "$build/build_note_$kind.exe.config"
-    (cd "$build" && LD_LIBRARY_PATH="$(dirname "$lib")" MONO_PATH="$build" \
-        timeout 120 mono "$build/build_note_$kind.exe" "$kind" </dev/null >"$build/build_note_$kind.txt" 2>&1) ||
-        { cat "$build/build_note_$kind.txt"; die "build_note ($flags) failed"; }
-    grep -E '^build note ' "$build/build_note_$kind.txt"
+    mcs -nologo -warnaserror $flags -r:"$app/Picollo.dll" -out:"$app/build_note_$kind.exe" "$here/build_note.cs"
+    (cd "$app" && env -u LD_LIBRARY_PATH -u MONO_PATH \
+        timeout 120 mono "$app/build_note_$kind.exe" "$kind" </dev/null >"$app/build_note_$kind.txt" 2>&1) ||
+        { cat "$app/build_note_$kind.txt"; die "build_note ($flags) failed"; }
+    grep -E '^build note ' "$app/build_note_$kind.txt"
 done
 
 # The same projects through a .NET SDK, where one is installed.
