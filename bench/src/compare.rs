@@ -289,9 +289,14 @@ fn diff_metric(
     let exact = exact_diff(a, b, ma);
     // Exact counts, constant on both sides, differ by exactly their difference.
     let exactly = exact.as_ref().and_then(ExactDiff::difference);
+    // P100 is the reports' Max (the top bucket's highest value), not its midpoint.
+    let at = |r: &BenchResult, rank: f64| match rank {
+        100.0 => index_of(r, name).and_then(|i| r.max_at(i)),
+        _ => r.percentile(name, rank),
+    };
     let rows = COMPARED_RANKS.iter().map(|&rank| {
-        let pa = a.percentile(name, rank).unwrap_or(0.0);
-        let pb = b.percentile(name, rank).unwrap_or(0.0);
+        let pa = at(a, rank).unwrap_or(0.0);
+        let pb = at(b, rank).unwrap_or(0.0);
         let interval = match exactly {
             Some(d) => Some((d, d)),
             None => (rank > 0.0 && rank < 100.0)

@@ -153,17 +153,13 @@ fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result
     let m = &r.metrics[i];
     let view = m.histogram.view();
     let shown = Shown::of(r, m);
-    let unit = |v: u64| shown.show(v as f64 / SCALE as f64);
     let exact = if m.metric.is_exact() { ", exact" } else { "" };
     write!(w, "| {} ({}{exact}) |", m.metric.name, shown.unit)?;
     for &(_, rank) in &REPORTED {
         let v = r.percentile_at(i, rank).unwrap_or(0.0);
         write!(w, " {} |", shown.show(v))?;
     }
-    let max = match m.metric.is_exact() {
-        true => r.figures(i).max().unwrap_or(0),
-        false => view.max_recorded().unwrap_or(0),
-    };
+    let max = r.max_at(i).unwrap_or(0.0);
     let (mut mean, half) = mean_interval(&view).unwrap_or((f64::NAN, f64::NAN));
     if m.metric.is_exact() {
         mean = r.mean_at(i) * SCALE as f64;
@@ -173,7 +169,7 @@ fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result
     writeln!(
         w,
         " {} | {} ± {}{mark} |",
-        unit(max),
+        shown.show(max),
         scaled(mean),
         scaled(half)
     )

@@ -214,6 +214,18 @@ impl BenchResult {
         self.percentile_at(i, rank)
     }
 
+    /// The largest figure of the metric at `index`, in its unit, as the report's Max and
+    /// the comparison's P100 both show it: an exact metric's largest sample, else the
+    /// highest value of the top bucket (`None` when empty).
+    pub fn max_at(&self, index: usize) -> Option<f64> {
+        let m = self.metrics.get(index)?;
+        let max = match m.metric.is_exact() {
+            true => self.figures(index).max()?,
+            false => m.histogram.view().max_recorded()?,
+        };
+        Some(max as f64 / SCALE as f64)
+    }
+
     /// [`BenchResult::percentile`] of the metric at `index`.
     pub fn percentile_at(&self, index: usize, rank: f64) -> Option<f64> {
         let m = self.metrics.get(index)?;

@@ -559,6 +559,30 @@ fn counts_per_run_are_whole_numbers_and_one_unit_serves_both_sides() {
 }
 
 #[test]
+fn the_comparisons_p100_is_the_reports_max() {
+    let _serial = serial();
+    let a: Vec<(u64, u64)> = (0..30).map(|i| (1_000_003 + 7_919 * i, 5)).collect();
+    let b: Vec<(u64, u64)> = (0..30).map(|i| (2_000_011 + 6_007 * i, 6)).collect();
+    let (ra, rb) = (from_runs("A", &a), from_runs("B", &b));
+    let max = |r: &BenchResult| {
+        let report = r.to_string();
+        let row = report
+            .lines()
+            .find(|l| l.starts_with("| time ("))
+            .unwrap()
+            .to_string();
+        row.split('|').map(str::trim).nth(7).unwrap().to_string()
+    };
+    let text = compare(&ra, &rb).to_string();
+    let p100 = diff_row(&text, "time", "P100");
+    assert_eq!(
+        (p100[1].as_str(), p100[2].as_str()),
+        (max(&ra).as_str(), max(&rb).as_str()),
+        "{text}"
+    );
+}
+
+#[test]
 fn metrics_at_zero_in_both_are_named_in_one_line() {
     let _serial = serial();
     let run = |name: &str, ns: u64| run_sim(quick(name).with_batch(1), (0, 0), move |_| (ns, 0));
