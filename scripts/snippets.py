@@ -22,7 +22,8 @@ A block that shows only a part of a program says so on its first line, where the
 sees it: `// fragment: REASON` (`/* ... */` in C, `#` in Python and shell); it is not run.
 Other directives are an HTML comment on the line before the fence:
   <!-- snippet: skip REASON -->      not run; the reason is printed with the counts
-  <!-- snippet: run -->              (sh) run with bash from the repository root
+  <!-- snippet: run -->              (sh) run with bash from the repository root, the
+                                     workspace's `picollo` (release) first on PATH
   <!-- snippet: pmu -->              run; where the machine has no hardware PMU and the
                                      block fails saying so, it counts as skipped, loudly
   <!-- snippet: excerpt REASON -->   (text) output of a run, shown as an excerpt
@@ -178,6 +179,7 @@ class Runner:
                         LD_LIBRARY_PATH=str(self.lib))
         self.rust: list[tuple[Block, str]] = []
         self.csharp_dll: Path | None = None
+        self.cli = ""
 
     def python(self) -> str:
         chosen = os.environ.get("PICOLLO_SNIPPET_PYTHON")
@@ -228,7 +230,14 @@ class Runner:
         return run(["mono", str(exe)], self.work, dict(self.env, MONO_PATH=str(self.work)))
 
     def sh(self, b: Block, n: int) -> str | None:
-        return run(["bash", "-euo", "pipefail", "-c", b.code], ROOT, self.env)
+        """From the repository root, with the workspace's `picollo` first on PATH."""
+        if not self.cli:
+            self.cli = run(["cargo", "build", "-q", "--release", "-p", "picollo-cli"], ROOT) or "built"
+        if self.cli != "built":
+            return "picollo did not build: " + self.cli
+        path = f"{ROOT / 'target' / 'release'}:{os.environ.get('PATH', '')}"
+        env = dict(self.env, PATH=path, TMPDIR=str(self.work))
+        return run(["bash", "-euo", "pipefail", "-c", b.code], ROOT, env)
 
     def rust_all(self) -> dict[int, str | None]:
         """Build every Rust block as a binary of one cargo project, then run each."""
