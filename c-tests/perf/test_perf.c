@@ -179,7 +179,8 @@ static void test_bad_ids_and_names(void)
     EXPECT_STATUS(picollo_perf_session_add_cache(s, 0, 3, 0), inval, "cache operation 3");
     EXPECT_STATUS(picollo_perf_session_add_cache(s, 0, 0, 2), inval, "cache result 2");
     EXPECT_STATUS(picollo_perf_session_add_named(s, "Software:Nope"), inval, "Software:Nope");
-    EXPECT_STATUS(picollo_perf_session_add_named(s, "TaskClock"), inval, "Hardware:<Event>");
+    EXPECT_STATUS(picollo_perf_session_add_named(s, "TaskClock"), inval, "did you mean `Software:TaskClock`?");
+    EXPECT_STATUS(picollo_perf_session_add_named(s, "Software:Nope"), inval, "the Software events: CpuClock, TaskClock");
     EXPECT_STATUS(picollo_perf_session_add_named(s, "Software:Task\xff"), PICOLLO_STATUS_INVALID_UTF8, "UTF-8");
     EXPECT_STATUS(picollo_perf_counter_supported("Hardware:Nope"), inval, "Hardware:Nope");
     size_t n = 99;
