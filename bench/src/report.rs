@@ -64,14 +64,13 @@ impl Shown {
     }
 
     /// For a metric of result `r`, by its median (or its mean, when larger: a metric that
-    /// is mostly 0 is shown in the unit of its other values).
-    fn of(r: &BenchResult, m: &MetricResult) -> Self {
-        let median = m.percentile(50.0).unwrap_or(0.0);
-        Self::new(
-            m.metric.unit,
-            median.max(m.mean()),
-            m.whole(r.conditions.batch),
-        )
+    /// is mostly 0 is shown in the unit of its other values), or by the largest of those in
+    /// `r` and the results shown with it (`among`), so that one metric has one unit.
+    fn of(r: &BenchResult, m: &MetricResult, among: &[&BenchResult]) -> Self {
+        let typical = |m: &MetricResult| m.percentile(50.0).unwrap_or(0.0).max(m.mean());
+        let others = among.iter().filter_map(|o| o.metric(&m.metric.name));
+        let largest = others.map(typical).fold(typical(m), f64::max);
+        Self::new(m.metric.unit, largest, m.whole(r.conditions.batch))
     }
 
     /// A sample's figure `v` (in the metric's unit) as shown: a whole count rounded.
@@ -149,10 +148,9 @@ fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
 
 /// A metric's row of the report: its percentiles (exact ones for an exact metric, marked),
 /// max and mean.
-fn write_metric_row(r: &BenchResult, i: usize, w: &mut dyn Write) -> fmt::Result {
+fn write_metric_row(r: &BenchResult, i: usize, shown: Shown, w: &mut dyn Write) -> fmt::Result {
     let m = &r.metrics[i];
     let view = m.histogram.view();
-    let shown = Shown::of(r, m);
     let exact = if m.metric.is_exact() { ", exact" } else { "" };
     write!(w, "| {} ({}{exact}) |", m.metric.name, shown.unit)?;
     for &(_, rank) in &REPORTED {
@@ -183,15 +181,18 @@ fn noun(operation: &str) -> &str {
     }
 }
 
-fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt::Result {
+fn write_attribution(
+    r: &BenchResult,
+    (a, shown): (&Attribution, &[Shown]),
+    w: &mut dyn Write,
+) -> fmt::Result {
     let n = noun(&r.conditions.operation);
     writeln!(
         w,
         "\nWhat the slow {n}s did (mean per {n} in each band of time):\n"
     )?;
-    let shown: std::vec::Vec<Shown> = r.metrics.iter().map(|m| Shown::of(r, m)).collect();
     write!(w, "| Band | Samples |")?;
-    for (name, s) in a.metrics.iter().zip(&shown) {
+    for (name, s) in a.metrics.iter().zip(shown) {
         write!(w, " {name} ({}) |", s.unit)?;
     }
     write!(w, "\n|---|---:|")?;
@@ -201,7 +202,7 @@ fn write_attribution(r: &BenchResult, a: &Attribution, w: &mut dyn Write) -> fmt
     writeln!(w)?;
     for b in &a.bands {
         write!(w, "| {} | {} |", b.label, b.samples)?;
-        for (m, s) in b.means.iter().zip(&shown) {
+        for (m, s) in b.means.iter().zip(shown) {
             match b.samples {
                 0 => write!(w, " — |")?,
                 _ => write!(w, " {} |", s.figure(*m))?,
@@ -219,6 +220,16 @@ impl BenchResult {
     /// The report: conditions, one row per metric (P0, P50, P90, P99, P99.9, max, mean with
     /// its 95 % interval, per operation), then the tail attribution.
     pub fn write_report(&self, w: &mut dyn Write) -> fmt::Result {
+        self.write_report_among(&[], w)
+    }
+
+    /// [`BenchResult::write_report`] of a result shown with `others` (the other commands
+    /// of one `picollo bench`, the other side of a comparison): each metric in the unit
+    /// that suits the largest of them all, as the comparison shows it.
+    pub fn write_report_among(&self, others: &[&BenchResult], w: &mut dyn Write) -> fmt::Result {
+        let shown: std::vec::Vec<Shown> = (self.metrics.iter())
+            .map(|m| Shown::of(self, m, others))
+            .collect();
         write_conditions(self, w)?;
         writeln!(w)?;
         let op = &self.conditions.operation;
@@ -227,10 +238,10 @@ impl BenchResult {
             "| Metric (per {op}) | P0 | P50 | P90 | P99 | P99.9 | Max | Mean ± 95 % CI |"
         )?;
         writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|")?;
-        for i in 0..self.metrics.len() {
-            write_metric_row(self, i, w)?;
+        for (i, &s) in shown.iter().enumerate() {
+            write_metric_row(self, i, s, w)?;
         }
-        write_attribution(self, &self.attribution(), w)
+        write_attribution(self, (&self.attribution(), &shown), w)
     }
 
     /// Every metric's full Markdown summary (the standard ranks), values per operation.

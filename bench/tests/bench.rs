@@ -556,6 +556,11 @@ fn counts_per_run_are_whole_numbers_and_one_unit_serves_both_sides() {
     // that keeps it at 10 or more, as the reports choose), not A's ns.
     assert!(text.contains("\ntime (µs per run):"), "{text}");
     assert_eq!(diff_row(&text, "time", "P50")[1..3], ["0.809", "3,000.107"]);
+    // A's report alone is in ns; shown with B's, in the comparison's µs.
+    assert!(report.contains("| time (ns) |"), "{report}");
+    let mut among = String::new();
+    ra.write_report_among(&[&rb], &mut among).unwrap();
+    assert!(among.contains("| time (µs) | 0.800 | 0.809 |"), "{among}");
 }
 
 #[test]

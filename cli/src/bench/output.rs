@@ -30,11 +30,12 @@ fn failure_text(outcome: &Outcome, args: &BenchArgs) -> Option<String> {
     Some(format!("{kind} {run} of {of} {ended}"))
 }
 
-/// One command's section: its report, or why it was not measured.
-fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs) {
+/// One command's section: its report (each metric in the unit of the largest of `all`,
+/// the results shown with it), or why it was not measured.
+fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs, all: &[&BenchResult]) {
     match &m.outcome {
         Outcome::Measured { result, .. } => {
-            let _ = result.write_report(out);
+            let _ = result.write_report_among(all, out);
         }
         failed => {
             let why = failure_text(failed, args).unwrap_or_default();
@@ -45,29 +46,34 @@ fn write_section(out: &mut String, m: &Measurement, args: &BenchArgs) {
 
 /// Each command's report, or why it was not measured.
 fn write_sections(out: &mut String, measured: &[Measurement], args: &BenchArgs) {
+    let all: Vec<&BenchResult> = measured.iter().filter_map(Measurement::result).collect();
     for (i, m) in measured.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        write_section(out, m, args);
+        write_section(out, m, args, &all);
     }
 }
 
 /// With `--builds`: each side's pooled report (or its builds' failures), then the table of
 /// every side's builds.
 fn write_sides(out: &mut String, measured: &[Measurement], args: &BenchArgs, k: usize) {
-    for (s, side) in sides::sides(measured, args).iter().enumerate() {
+    let sides = sides::sides(measured, args);
+    let all: Vec<&BenchResult> = sides.iter().filter_map(|s| s.result.as_ref()).collect();
+    for (s, side) in sides.iter().enumerate() {
         if s > 0 {
             out.push('\n');
         }
         match &side.result {
             Some(result) => {
-                let _ = result.write_report(out);
+                let _ = result.write_report_among(&all, out);
             }
             None => {
                 let _ = writeln!(out, "##### {}\n- not measured: a build failed", side.name);
                 let builds = &measured[s * k..(s + 1) * k];
-                builds.iter().for_each(|m| write_section(out, m, args));
+                builds
+                    .iter()
+                    .for_each(|m| write_section(out, m, args, &all));
             }
         }
     }
