@@ -177,7 +177,7 @@ class Runner:
         self.env = dict(os.environ, PICOLLO_LIB=str(self.lib / "libpicollo.so"),
                         PYTHONPATH=str(ROOT / "python-demo"),
                         LD_LIBRARY_PATH=str(self.lib))
-        self.rust: list[tuple[Block, str]] = []
+        self.rust: list[Block] = []
         self.csharp_dll: Path | None = None
         self.cli = ""
 
@@ -248,7 +248,7 @@ class Runner:
             'publish = false\n\n[dependencies]\n'
             f'picollo = {{ path = "{ROOT / "core"}" }}\n'
             f'picollo-bench = {{ path = "{ROOT / "bench"}" }}\n\n[workspace]\n')
-        for i, (b, _) in enumerate(self.rust):
+        for i, b in enumerate(self.rust):
             (project / "src" / "bin" / f"s{i}.rs").write_text(rust_source(b.code))
         # The workspace's lock file: the same versions of every dependency as its tests.
         shutil.copy(ROOT / "Cargo.lock", project / "Cargo.lock")
@@ -257,7 +257,7 @@ class Runner:
         # One build for all; where it fails, each block's own build says which failed.
         built = run(["cargo", "build", "-q", "--release", "--bins"], project, env)
         results = {}
-        for i, (b, _) in enumerate(self.rust):
+        for i, b in enumerate(self.rust):
             exe = target / "release" / f"s{i}"
             own = built and run(["cargo", "build", "-q", "--release", "--bin", f"s{i}"],
                                 project, env)
@@ -289,14 +289,14 @@ def main(argv: list[str]) -> int:
                 skipped[b.lang] += 1
                 continue
             if b.lang == "rust":
-                r.rust.append((b, ""))
+                r.rust.append(b)
                 continue
             check = {"c": r.c_like, "cpp": r.c_like, "python": r.py, "csharp": r.cs,
                      "sh": r.sh, "toml": lambda b, n: check_toml(b)}[b.lang]
             pending.append((b, check(b, n)))
         if r.rust:
             results = r.rust_all()
-            pending += [(b, results[i]) for i, (b, _) in enumerate(r.rust)]
+            pending += [(b, results[i]) for i, b in enumerate(r.rust)]
         for b, failed in pending:
             if failed and b.kind == "run-pmu" and NO_PMU in failed:
                 print(f"snippets: SKIPPED {b.where} ({b.lang}): no hardware PMU here, as the "

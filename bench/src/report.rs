@@ -31,35 +31,21 @@ struct Shown {
 impl Shown {
     /// For figures in `unit` whose median is `typical`, whole counts or not.
     fn new(unit: Unit, typical: f64, whole: bool) -> Self {
-        Shown {
-            whole,
-            ..Self::scaled(unit, typical)
-        }
-    }
-
-    /// The divisor, unit name and decimals for figures in `unit` whose median is `typical`.
-    fn scaled(unit: Unit, typical: f64) -> Self {
         const TIME: [(f64, &str); 4] = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")];
-        if unit == Unit::Nanoseconds {
-            let (divisor, unit) = TIME
-                .iter()
-                .copied()
-                .take_while(|&(d, _)| typical >= 10.0 * d || d == 1.0)
-                .last()
-                .unwrap_or(TIME[0]);
-            return Shown {
-                divisor,
-                unit,
-                decimals: 3,
-                whole: false,
-            };
-        }
-        let decimals = if typical < 1_000.0 { 3 } else { 0 };
+        let (divisor, name, decimals) = match unit {
+            Unit::Nanoseconds => {
+                let scale = TIME.iter().copied();
+                let fits = scale.take_while(|&(d, _)| typical >= 10.0 * d || d == 1.0);
+                let (divisor, name) = fits.last().unwrap_or(TIME[0]);
+                (divisor, name, 3)
+            }
+            Unit::Events => (1.0, unit.as_str(), if typical < 1_000.0 { 3 } else { 0 }),
+        };
         Shown {
-            divisor: 1.0,
-            unit: unit.as_str(),
+            divisor,
+            unit: name,
             decimals,
-            whole: false,
+            whole,
         }
     }
 

@@ -430,10 +430,9 @@ fn twice_the_loop_takes_about_twice_the_time_on_this_machine() {
     assert!(c.change.low > 0.0, "{c}");
 }
 
-#[test]
-fn a_result_is_made_from_rows_measured_elsewhere() {
-    let _serial = serial();
-    let metrics = vec![
+/// Two metrics, as a command's runs carry them: time in ns, faults in events.
+fn time_and_faults() -> Vec<Metric> {
+    vec![
         Metric {
             name: "time".into(),
             unit: Unit::Nanoseconds,
@@ -442,7 +441,13 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
             name: "faults".into(),
             unit: Unit::Events,
         },
-    ];
+    ]
+}
+
+#[test]
+fn a_result_is_made_from_rows_measured_elsewhere() {
+    let _serial = serial();
+    let metrics = time_and_faults();
     let rows = vec![5_000, 1_000, 7_000, 3_000, 6_000, 2_000];
     let warm = picollo_bench::WarmUp {
         batches: 2,
@@ -461,16 +466,7 @@ fn a_result_is_made_from_rows_measured_elsewhere() {
 
 /// A result of `name` from per-run figures (time in ns, faults in events), as a command's.
 fn from_runs(name: &str, runs: &[(u64, u64)]) -> BenchResult {
-    let metrics = vec![
-        Metric {
-            name: "time".into(),
-            unit: Unit::Nanoseconds,
-        },
-        Metric {
-            name: "faults".into(),
-            unit: Unit::Events,
-        },
-    ];
+    let metrics = time_and_faults();
     let rows = runs.iter().flat_map(|&(t, f)| [t * SCALE, f * SCALE]);
     let warm = picollo_bench::WarmUp {
         batches: 1,

@@ -90,6 +90,22 @@ pub(crate) unsafe fn bytes_from<'a>(
     unsafe { slice_from(p.cast::<u8>(), len, name) }
 }
 
+/// An optional string field: `None` for NULL, else its text ([`str_from`]'s UTF-8 failure
+/// naming `name`).
+///
+/// # Safety
+/// `p` is NULL or points to a NUL-terminated string valid for `'a`.
+pub(crate) unsafe fn optional_str<'a>(
+    p: *const c_char,
+    name: &str,
+) -> Result<Option<&'a str>, Failure> {
+    match p.is_null() {
+        true => Ok(None),
+        // SAFETY: `p` is non-NULL and NUL-terminated for 'a, per the caller.
+        false => unsafe { str_from(p, name, None) }.map(Some),
+    }
+}
+
 /// A `&str` from a NUL-terminated C string; NULL gives `when_null` (None: a NULL-pointer
 /// failure).
 ///

@@ -263,23 +263,21 @@ impl Event {
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:", self.class().as_str())?;
         match *self {
-            Event::Hardware(h) => write!(f, "Hardware:{}", h.as_str()),
-            Event::Cache(c) => write!(
-                f,
-                "HardwareCache:{}{}{}",
-                c.level.as_str(),
-                c.op.as_str(),
-                c.result.as_str()
-            ),
-            Event::Software(s) => write!(f, "Software:{}", s.as_str()),
-            Event::Emulated(e) => write!(f, "Emulated:{}", e.as_str()),
+            Event::Hardware(h) => f.write_str(h.as_str()),
+            Event::Cache(c) => {
+                let (l, o, r) = (c.level.as_str(), c.op.as_str(), c.result.as_str());
+                write!(f, "{l}{o}{r}")
+            }
+            Event::Software(s) => f.write_str(s.as_str()),
+            Event::Emulated(e) => f.write_str(e.as_str()),
             Event::Raw(r) if r.config1 == 0 && r.config2 == 0 => {
-                write!(f, "Raw:{}:{:#x}", r.type_, r.config)
+                write!(f, "{}:{:#x}", r.type_, r.config)
             }
             Event::Raw(r) => write!(
                 f,
-                "Raw:{}:{:#x}:{:#x}:{:#x}",
+                "{}:{:#x}:{:#x}:{:#x}",
                 r.type_, r.config, r.config1, r.config2
             ),
         }

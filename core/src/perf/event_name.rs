@@ -289,7 +289,7 @@ fn nearest(name: &str) -> Option<Event> {
     let has_class = name.contains(':');
     let distance = |e: &Event| {
         let whole = Folded::of(e)?;
-        let class_len = Folded::of(e.class_name())?.len;
+        let class_len = Folded::of(e.class().as_str())?.len;
         let candidate = match has_class {
             true => whole.as_bytes(),
             false => &whole.as_bytes()[class_len..],
@@ -323,16 +323,16 @@ fn edit_distance(a: &[u8], b: &[u8]) -> Option<usize> {
 }
 
 impl Event {
-    /// Its class's name (`Hardware` for `Hardware:CpuCycles`).
-    fn class_name(self) -> &'static str {
-        let class = match self {
+    /// Its class, the part of its name before the first `:` (`Hardware` for
+    /// `Hardware:CpuCycles`).
+    pub fn class(self) -> EventClass {
+        match self {
             Event::Hardware(_) => EventClass::Hardware,
             Event::Cache(_) => EventClass::HardwareCache,
             Event::Software(_) => EventClass::Software,
             Event::Emulated(_) => EventClass::Emulated,
             Event::Raw(_) => EventClass::Raw,
-        };
-        class.as_str()
+        }
     }
 }
 
@@ -369,24 +369,16 @@ mod tests {
             | Err(ParseEventError::UnknownClass { meant }) => meant.map(|e| e.to_string()),
             other => panic!("{name}: {other:?}"),
         };
-        assert_eq!(
-            meant("Hardware:CpuCycle").as_deref(),
-            Some("Hardware:CpuCycles")
-        );
-        assert_eq!(meant("cpu-cycles").as_deref(), Some("Hardware:CpuCycles"));
-        assert_eq!(
-            meant("Software:TaskClok").as_deref(),
-            Some("Software:TaskClock")
-        );
-        assert_eq!(
-            meant("HardwareCache:L1DReadMis").as_deref(),
-            Some("HardwareCache:L1DReadMiss")
-        );
-        assert_eq!(meant("page-faults").as_deref(), Some("Software:PageFaults"));
-        assert_eq!(
-            meant("Sofware:TaskClock").as_deref(),
-            Some("Software:TaskClock")
-        );
+        for (typed, event) in [
+            ("Hardware:CpuCycle", "Hardware:CpuCycles"),
+            ("cpu-cycles", "Hardware:CpuCycles"),
+            ("Software:TaskClok", "Software:TaskClock"),
+            ("HardwareCache:L1DReadMis", "HardwareCache:L1DReadMiss"),
+            ("page-faults", "Software:PageFaults"),
+            ("Sofware:TaskClock", "Software:TaskClock"),
+        ] {
+            assert_eq!(meant(typed).as_deref(), Some(event), "{typed}");
+        }
         assert_eq!(meant("Hardware:Nope"), None, "nothing near");
         assert_eq!(meant(&"x".repeat(500)), None, "too long to compare");
     }

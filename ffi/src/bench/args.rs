@@ -8,7 +8,7 @@ use std::time::Duration;
 use picollo_bench::{Bench, BenchError, BenchErrorKind};
 use picollo_core::perf::Event;
 
-use crate::args::{str_from, StructSized};
+use crate::args::{optional_str, str_from, StructSized};
 use crate::choice::flag;
 use crate::error::Failure;
 use crate::perf::args::perf_status;
@@ -137,11 +137,8 @@ fn seconds(seconds: f64, field: &str) -> Result<Duration, Failure> {
 pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure> {
     // SAFETY: the strings are NULL or NUL-terminated, per the caller.
     let name = unsafe { str_from(c.name, "config->name", Some("bench")) }?;
-    let list = match c.counters.is_null() {
-        true => None,
-        // SAFETY: as above.
-        false => Some(unsafe { str_from(c.counters, "config->counters", None) }?),
-    };
+    // SAFETY: as above.
+    let list = unsafe { optional_str(c.counters, "config->counters") }?;
     let samples = usize::try_from(c.samples)
         .map_err(|_| Failure::invalid("config->samples does not fit in memory"))?;
     let mut b = Bench::new(name)
@@ -169,11 +166,8 @@ pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure
     }
     let fixed = flag(c.fixed_offsets, "config->fixed_offsets")?;
     // The caller's build, as it says (never this library's own).
-    let unoptimized = match c.unoptimized.is_null() {
-        true => None,
-        // SAFETY: as above.
-        false => Some(unsafe { str_from(c.unoptimized, "config->unoptimized", None) }?),
-    };
+    // SAFETY: as above.
+    let unoptimized = unsafe { optional_str(c.unoptimized, "config->unoptimized") }?;
     let b = b.with_random_offsets(!fixed).with_unoptimized(unoptimized);
     Ok(rounds_of(b, c))
 }
