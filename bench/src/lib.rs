@@ -32,6 +32,7 @@ mod conditions;
 #[cfg(feature = "perf")]
 pub mod counters;
 mod error;
+pub mod html;
 mod meter;
 pub mod offsets;
 mod report;

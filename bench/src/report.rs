@@ -21,16 +21,16 @@ use picollo::GroupedF64;
 /// count per run or per single operation, [`MetricResult::whole`]) as whole numbers where
 /// a figure is one sample's (percentiles, max), with decimals where it is a mean.
 #[derive(Clone, Copy)]
-struct Shown {
+pub(crate) struct Shown {
     divisor: f64,
-    unit: &'static str,
+    pub(crate) unit: &'static str,
     decimals: usize,
     whole: bool,
 }
 
 impl Shown {
     /// For figures in `unit` whose median is `typical`, whole counts or not.
-    fn new(unit: Unit, typical: f64, whole: bool) -> Self {
+    pub(crate) fn new(unit: Unit, typical: f64, whole: bool) -> Self {
         const TIME: [(f64, &str); 4] = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")];
         let (divisor, name, decimals) = match unit {
             Unit::Nanoseconds => {
@@ -52,23 +52,44 @@ impl Shown {
     /// For a metric of result `r`, by its median (or its mean, when larger: a metric that
     /// is mostly 0 is shown in the unit of its other values), or by the largest of those in
     /// `r` and the results shown with it (`among`), so that one metric has one unit.
-    fn of(r: &BenchResult, m: &MetricResult, among: &[&BenchResult]) -> Self {
+    pub(crate) fn of(r: &BenchResult, m: &MetricResult, among: &[&BenchResult]) -> Self {
         let typical = |m: &MetricResult| m.percentile(50.0).unwrap_or(0.0).max(m.mean());
         let others = among.iter().filter_map(|o| o.metric(&m.metric.name));
         let largest = others.map(typical).fold(typical(m), f64::max);
         Self::new(m.metric.unit, largest, m.whole(r.conditions.batch))
     }
 
+    /// For both sides of a metric's diff: one unit, that of the larger median or mean, as
+    /// the reports choose.
+    pub(crate) fn of_diff(d: &MetricDiff) -> Self {
+        let median = d.rows.iter().find(|r| r.rank == 50.0);
+        let medians = median.map_or(0.0, |r| r.a.max(r.b));
+        Self::new(d.unit, medians.max(d.means.0).max(d.means.1), d.whole)
+    }
+
     /// A sample's figure `v` (in the metric's unit) as shown: a whole count rounded.
-    fn show(self, v: f64) -> GroupedF64 {
+    pub(crate) fn show(self, v: f64) -> GroupedF64 {
         match self.whole {
             true => GroupedF64(v.round(), 0),
             false => self.figure(v),
         }
     }
 
+    /// An axis tick `v` (in the metric's unit) as shown: as many decimals as its size
+    /// needs (none from 100 up).
+    pub(crate) fn tick(self, v: f64) -> std::string::String {
+        let x = v / self.divisor;
+        let decimals = match x.abs() {
+            a if a >= 100.0 || a == 0.0 => 0,
+            a if a >= 10.0 => 1,
+            a if a >= 1.0 => 2,
+            _ => 3,
+        };
+        std::format!("{}", GroupedF64(x, decimals))
+    }
+
     /// A mean or a difference `v` (in the metric's unit) as shown, whole counts or not.
-    fn figure(self, v: f64) -> GroupedF64 {
+    pub(crate) fn figure(self, v: f64) -> GroupedF64 {
         GroupedF64(v / self.divisor, self.decimals)
     }
 }
@@ -89,7 +110,7 @@ fn optional(w: &mut dyn Write, label: &str, v: &Option<impl Display>) -> fmt::Re
     }
 }
 
-fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
+pub(crate) fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
     let c = &r.conditions;
     writeln!(w, "##### {}", r.name)?;
     write!(
@@ -160,7 +181,7 @@ fn write_metric_row(r: &BenchResult, i: usize, shown: Shown, w: &mut dyn Write) 
 }
 
 /// What the report calls one operation in prose: `operation` for `op`.
-fn noun(operation: &str) -> &str {
+pub(crate) fn noun(operation: &str) -> &str {
     match operation {
         "op" => "operation",
         other => other,
@@ -391,7 +412,7 @@ impl Display for BenchResult {
 }
 
 /// `(b − a) / a` as shown: `+12.3%`, `0.0%` when both are 0, `—` when only `a` is.
-fn change(a: f64, b: f64) -> std::string::String {
+pub(crate) fn change(a: f64, b: f64) -> std::string::String {
     match (a == 0.0, b == 0.0) {
         (true, true) => "0.0%".into(),
         (true, false) => "—".into(),
@@ -401,10 +422,7 @@ fn change(a: f64, b: f64) -> std::string::String {
 
 fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::Result {
     let (a, b, op) = (&c.a, &c.b, &c.operation);
-    // One unit for both sides: that of the larger median or mean, as the reports choose.
-    let median = d.rows.iter().find(|r| r.rank == 50.0);
-    let medians = median.map_or(0.0, |r| r.a.max(r.b));
-    let s = Shown::new(d.unit, medians.max(d.means.0).max(d.means.1), d.whole);
+    let s = Shown::of_diff(d);
     writeln!(w, "\n{} ({} per {op}):\n", d.name, s.unit)?;
     writeln!(w, "| Percentile | {a} | {b} | Δ% | 99 % CI of {b} − {a} |")?;
     writeln!(w, "|---|---:|---:|---:|---|")?;

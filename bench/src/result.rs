@@ -242,6 +242,27 @@ impl BenchResult {
         Some(*v as f64 / SCALE as f64)
     }
 
+    /// [`BenchResult::percentile_at`] at each of `ranks` (strictly increasing, in
+    /// `[0, 100]`), in one walk over the histogram (one sort of an exact metric's figures);
+    /// `None` when the metric is missing or empty, or the ranks are not increasing.
+    pub fn percentiles_at(&self, index: usize, ranks: &[f64]) -> Option<Vec<f64>> {
+        let m = self.metrics.get(index)?;
+        let unit = |v: u64| v as f64 / SCALE as f64;
+        if !m.metric.is_exact() {
+            let mut out = std::vec![0u64; ranks.len()];
+            m.histogram.view().percentile_values(ranks, &mut out).ok()?;
+            return Some(out.into_iter().map(unit).collect());
+        }
+        let mut values: Vec<u64> = self.figures(index).collect();
+        if values.is_empty() || ranks.windows(2).any(|w| w[0] >= w[1]) {
+            return None;
+        }
+        values.sort_unstable();
+        let n = values.len() as u128;
+        let at = |rank: f64| values[picollo::rank_to_count(rank, n).max(1) as usize - 1];
+        Some(ranks.iter().map(|&rank| unit(at(rank))).collect())
+    }
+
     /// The mean of the metric at `index` in its unit: of the samples themselves for an
     /// exact metric, else of its histogram's buckets (NaN when empty).
     pub fn mean_at(&self, index: usize) -> f64 {

@@ -1,0 +1,212 @@
+//! A comparison's page: the verdict and its table first, the warnings, then per metric the
+//! shift of each percentile with its interval, both spectra and both sides' rounds; the
+//! method, the tail attribution of each side and the conditions last.
+
+use core::fmt::{self, Write};
+use std::string::String;
+use std::vec::Vec;
+
+use super::{attribution, conditions, metric_figures, number, Cell, Page, ShiftPoint, Table};
+use crate::compare::{Comparison, DiffRow, Interleaved, MetricDiff};
+use crate::html::{rank_label, shift};
+use crate::report::{change, Shown};
+use crate::result::BenchResult;
+
+impl Comparison {
+    /// This comparison as one HTML page, `a` and `b` the results it compared (for their
+    /// spectra, rounds and attribution): the verdict line and a table of every metric's
+    /// change at the median with its 99 % interval (significant rows marked), the warnings,
+    /// per metric the shift plot, both spectra and both sides' round medians, the method,
+    /// each side's tail attribution and conditions.
+    pub fn write_html(&self, a: &BenchResult, b: &BenchResult, w: &mut dyn Write) -> fmt::Result {
+        let mut page = Page::new(&std::format!(
+            "{} against {}: Picollo comparison",
+            self.b,
+            self.a
+        ));
+        let mut verdict = String::new();
+        self.write_verdict(&mut verdict)?;
+        page.paragraph(Some("verdict"), &verdict);
+        page.table(&self.verdict_table());
+        let mut warnings: Vec<String> = self.warnings.clone();
+        for r in [a, b] {
+            let w = r.conditions.warnings.iter();
+            warnings.extend(w.map(|w| std::format!("{}: {w}", r.name)));
+        }
+        if !warnings.is_empty() {
+            page.heading(2, "Warnings");
+            page.list("warnings", &warnings);
+        }
+        for d in &self.metrics {
+            self.metric_section(&mut page, d, (a, b));
+        }
+        page.heading(2, "Method");
+        let mut method = String::new();
+        self.write_method(&mut method)?;
+        self.write_exact(&mut method)?;
+        method
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .for_each(|l| page.paragraph(None, l));
+        attribution(&mut page, a, &[b]);
+        attribution(&mut page, b, &[a]);
+        for r in [a, b] {
+            page.heading(2, &std::format!("Conditions of {}", r.name));
+            page.list(&std::format!("conditions-{}", r.name), &conditions(r));
+        }
+        page.write(w)
+    }
+
+    /// One row per metric: both medians, the change, its 99 % interval (B − A, in the unit),
+    /// Cohen's d, Cliff's delta; the time row adds the noise floor and layout spread.
+    fn verdict_table(&self) -> Table {
+        let mut head = std::vec![
+            "Metric",
+            self.a.as_str(),
+            self.b.as_str(),
+            "Δ% at P50",
+            "99 % CI of B − A at P50",
+            "Cohen's d",
+            "Cliff's delta",
+            "Noise floor"
+        ];
+        if self.builds.is_some() {
+            head.push("Layout spread");
+        }
+        head.push("Significant");
+        let mut t = Table::new("verdict-table", &head);
+        for (i, d) in self.metrics.iter().enumerate() {
+            let s = Shown::of_diff(d);
+            let Some(r) = d.rows.iter().find(|r| r.rank == 50.0) else {
+                continue;
+            };
+            let ci = match r.interval {
+                Some((lo, hi)) => std::format!("[{}, {}]", s.figure(lo), s.figure(hi)),
+                None => "—".into(),
+            };
+            let effect = |x: Option<f64>| x.map_or("n/a".into(), |x| std::format!("{x:+.3}"));
+            let time = |text: String| if i == 0 { text } else { "—".into() };
+            let spread = self
+                .builds
+                .as_ref()
+                .map(|b| Cell::number(time(std::format!("±{:.2} %", b.layout_spread))));
+            let mut cells = std::vec![
+                Cell::text(std::format!(
+                    "{} ({} per {})",
+                    d.name,
+                    s.unit,
+                    self.operation
+                )),
+                number(s.show(r.a), &d.name, &self.a, 50.0),
+                number(s.show(r.b), &d.name, &self.b, 50.0),
+                Cell::number(change(r.a, r.b)),
+                Cell::number(ci)
+                    .with("metric", &d.name)
+                    .with("interval", "50"),
+                Cell::number(effect(d.cohens_d)),
+                Cell::number(effect(d.cliffs_delta)),
+                Cell::number(time(std::format!("{:.2} %", self.noise_floor))),
+            ];
+            cells.extend(spread);
+            cells.push(Cell::text(if r.excludes_zero() { "yes ✱" } else { "no" }));
+            t.row(r.excludes_zero(), cells);
+        }
+        t
+    }
+
+    /// A metric's section: its shift plot with the table of every percentile, then both
+    /// spectra and both sides' rounds.
+    fn metric_section(
+        &self,
+        page: &mut Page,
+        d: &MetricDiff,
+        (a, b): (&BenchResult, &BenchResult),
+    ) {
+        let Some(index) = a.metrics.iter().position(|m| m.metric.name == d.name) else {
+            page.heading(2, &d.name);
+            page.paragraph(
+                Some("note"),
+                &std::format!("{}: measured in {} only.", d.name, self.b),
+            );
+            return;
+        };
+        metric_figures(page, &[a, b], index);
+        let points: Vec<ShiftPoint> = d.rows.iter().map(shift_point).collect();
+        let floor = (index == 0).then_some(self.noise_floor);
+        let svg = shift(
+            &std::format!(
+                "{}: change of {} against {} per percentile",
+                d.name,
+                self.b,
+                self.a
+            ),
+            &points,
+            floor,
+        );
+        let significant: Vec<&str> = points
+            .iter()
+            .filter(|p| p.significant())
+            .map(|p| p.label.as_str())
+            .collect();
+        let caption = match significant.is_empty() {
+            true => std::format!("The change of {} at each percentile, with its 99 % interval; no interval excludes 0.", d.name),
+            false => std::format!("The change of {} at each percentile, with its 99 % interval (filled: the interval excludes 0, at {}).", d.name, significant.join(", ")),
+        };
+        page.figure(&svg, &caption, &self.shift_table(d));
+    }
+
+    /// Every percentile of a metric in both, its change and interval.
+    fn shift_table(&self, d: &MetricDiff) -> Table {
+        let s = Shown::of_diff(d);
+        let head = [
+            "Percentile",
+            self.a.as_str(),
+            self.b.as_str(),
+            "Δ%",
+            "99 % CI of B − A",
+            "Significant",
+        ];
+        let mut t = Table::new(&std::format!("shift-{}", d.name), &head);
+        for r in &d.rows {
+            let ci = match r.interval {
+                Some((lo, hi)) => std::format!("[{}, {}]", s.figure(lo), s.figure(hi)),
+                None => "—".into(),
+            };
+            let rank = std::format!("{}", r.rank);
+            t.row(
+                r.excludes_zero(),
+                std::vec![
+                    Cell::text(rank_label(r.rank)),
+                    number(s.show(r.a), &d.name, &self.a, r.rank),
+                    number(s.show(r.b), &d.name, &self.b, r.rank),
+                    Cell::number(change(r.a, r.b)),
+                    Cell::number(ci)
+                        .with("metric", &d.name)
+                        .with("interval", &rank),
+                    Cell::text(if r.excludes_zero() { "yes ✱" } else { "no" }),
+                ],
+            );
+        }
+        t
+    }
+}
+
+/// A diff row's change and interval in percent of A (no interval where A is 0).
+fn shift_point(r: &DiffRow) -> ShiftPoint {
+    let percent = |v: f64| v / r.a * 100.0;
+    ShiftPoint {
+        label: rank_label(r.rank),
+        change: if r.a == 0.0 { 0.0 } else { r.change },
+        interval: r
+            .interval
+            .filter(|_| r.a != 0.0)
+            .map(|(lo, hi)| (percent(lo), percent(hi))),
+    }
+}
+
+impl Interleaved {
+    /// [`Comparison::write_html`] of the interleaved pair.
+    pub fn write_html(&self, w: &mut dyn Write) -> fmt::Result {
+        self.comparison.write_html(&self.a, &self.b, w)
+    }
+}
