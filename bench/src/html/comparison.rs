@@ -58,7 +58,8 @@ impl Comparison {
     }
 
     /// One row per metric: both medians, the change, its 99 % interval (B − A, in the unit),
-    /// Cohen's d, Cliff's delta; the time row adds the noise floor and layout spread.
+    /// Cohen's d, Cliff's delta; the time row adds the noise floor (and the layout spread
+    /// with builds as the unit).
     fn verdict_table(&self) -> Table {
         let mut head = std::vec![
             "Metric",
@@ -76,42 +77,41 @@ impl Comparison {
         head.push("Significant");
         let mut t = Table::new("verdict-table", &head);
         for (i, d) in self.metrics.iter().enumerate() {
-            let s = Shown::of_diff(d);
-            let Some(r) = d.rows.iter().find(|r| r.rank == 50.0) else {
-                continue;
-            };
-            let ci = match r.interval {
-                Some((lo, hi)) => std::format!("[{}, {}]", s.figure(lo), s.figure(hi)),
-                None => "—".into(),
-            };
-            let effect = |x: Option<f64>| x.map_or("n/a".into(), |x| std::format!("{x:+.3}"));
-            let time = |text: String| if i == 0 { text } else { "—".into() };
-            let spread = self
-                .builds
-                .as_ref()
-                .map(|b| Cell::number(time(std::format!("±{:.2} %", b.layout_spread))));
-            let mut cells = std::vec![
-                Cell::text(std::format!(
-                    "{} ({} per {})",
-                    d.name,
-                    s.unit,
-                    self.operation
-                )),
-                number(s.show(r.a), &d.name, &self.a, 50.0),
-                number(s.show(r.b), &d.name, &self.b, 50.0),
-                Cell::number(change(r.a, r.b)),
-                Cell::number(ci)
-                    .with("metric", &d.name)
-                    .with("interval", "50"),
-                Cell::number(effect(d.cohens_d)),
-                Cell::number(effect(d.cliffs_delta)),
-                Cell::number(time(std::format!("{:.2} %", self.noise_floor))),
-            ];
-            cells.extend(spread);
-            cells.push(Cell::text(if r.excludes_zero() { "yes ✱" } else { "no" }));
-            t.row(r.excludes_zero(), cells);
+            if let Some(r) = d.rows.iter().find(|r| r.rank == 50.0) {
+                t.row(r.excludes_zero(), self.verdict_row(d, r, i == 0));
+            }
         }
         t
+    }
+
+    /// The verdict table's row of metric `d` at its median row `r`; `time`: the row of the
+    /// verdict's metric.
+    fn verdict_row(&self, d: &MetricDiff, r: &DiffRow, time: bool) -> Vec<Cell> {
+        let s = Shown::of_diff(d);
+        let effect = |x: Option<f64>| x.map_or("n/a".into(), |x| std::format!("{x:+.3}"));
+        let only_time = |text: String| if time { text } else { "—".into() };
+        let mut cells = std::vec![
+            Cell::text(std::format!(
+                "{} ({} per {})",
+                d.name,
+                s.unit,
+                self.operation
+            )),
+            number(s.show(r.a), &d.name, &self.a, 50.0),
+            number(s.show(r.b), &d.name, &self.b, 50.0),
+            Cell::number(change(r.a, r.b)),
+            Cell::number(interval_text(s, r)).with("metric", &d.name),
+            Cell::number(effect(d.cohens_d)),
+            Cell::number(effect(d.cliffs_delta)),
+            Cell::number(only_time(std::format!("{:.2} %", self.noise_floor))),
+        ];
+        if let Some(b) = &self.builds {
+            let spread = only_time(std::format!("±{:.2} %", b.layout_spread));
+            cells.push(Cell::number(spread));
+        }
+        let significant = if r.excludes_zero() { "yes ✱" } else { "no" };
+        cells.push(Cell::text(significant));
+        cells
     }
 
     /// A metric's section: its shift plot with the table of every percentile, then both
@@ -168,10 +168,7 @@ impl Comparison {
         ];
         let mut t = Table::new(&std::format!("shift-{}", d.name), &head);
         for r in &d.rows {
-            let ci = match r.interval {
-                Some((lo, hi)) => std::format!("[{}, {}]", s.figure(lo), s.figure(hi)),
-                None => "—".into(),
-            };
+            let ci = interval_text(s, r);
             let rank = std::format!("{}", r.rank);
             t.row(
                 r.excludes_zero(),
@@ -188,6 +185,14 @@ impl Comparison {
             );
         }
         t
+    }
+}
+
+/// A diff row's interval of B − A as shown (`[lo, hi]`), or `—`.
+fn interval_text(s: Shown, r: &DiffRow) -> String {
+    match r.interval {
+        Some((lo, hi)) => std::format!("[{}, {}]", s.figure(lo), s.figure(hi)),
+        None => "—".into(),
     }
 }
 

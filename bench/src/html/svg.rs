@@ -18,6 +18,16 @@ const R: f64 = 4.0;
 
 /// The marker shapes, in series order.
 const SHAPES: [&str; 6] = ["circle", "square", "triangle", "diamond", "cross", "plus"];
+/// The markers' outlines from their centre, in the order of [`SHAPES`] (about 8 pixels
+/// across).
+const SHAPE_PATHS: [&str; 6] = [
+    "m-4 0a4 4 0 1 0 8 0a4 4 0 1 0 -8 0",
+    "m-4 -4h8v8h-8z",
+    "m0 -5l4.5 9h-9z",
+    "m0 -5l5 5l-5 5l-5 -5z",
+    "m-4 -4l8 8m0 -8l-8 8",
+    "m-4 0h8m-4 -4v8",
+];
 /// The lines' dash patterns, in series order.
 const DASHES: [&str; 6] = ["", "7 3", "2 3", "9 3 2 3", "1 3", "12 4"];
 
@@ -324,56 +334,11 @@ fn marker_at(svg: &mut String, series: usize, (x, y): (f64, f64), hollow: bool, 
         true => std::format!("s{} hollow", series % 6),
         false => std::format!("s{}", series % 6),
     };
-    let d = match shape_name(series) {
-        "circle" => std::format!(
-            "M{:.1} {y:.1}a{R} {R} 0 1 0 {} 0a{R} {R} 0 1 0 {} 0",
-            x - R,
-            2.0 * R,
-            -2.0 * R
-        ),
-        "square" => std::format!(
-            "M{:.1} {:.1}h{}v{}h{}z",
-            x - R,
-            y - R,
-            2.0 * R,
-            2.0 * R,
-            -2.0 * R
-        ),
-        "triangle" => std::format!(
-            "M{x:.1} {:.1}L{:.1} {:.1}H{:.1}z",
-            y - R - 1.0,
-            x + R,
-            y + R,
-            x - R
-        ),
-        "diamond" => std::format!(
-            "M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z",
-            y - R - 1.0,
-            x + R + 1.0,
-            y + R + 1.0,
-            x - R - 1.0
-        ),
-        "cross" => std::format!(
-            "M{:.1} {:.1}l{} {}m0 {}l{} {}",
-            x - R,
-            y - R,
-            2.0 * R,
-            2.0 * R,
-            -2.0 * R,
-            -2.0 * R,
-            2.0 * R
-        ),
-        _ => std::format!(
-            "M{:.1} {y:.1}h{}M{x:.1} {:.1}v{}",
-            x - R,
-            2.0 * R,
-            y - R,
-            2.0 * R
-        ),
-    };
+    let shape = SHAPE_PATHS[series % SHAPE_PATHS.len()];
     let _ = write!(
         svg,
-        "<path class=\"{class}\" stroke-width=\"1.5\" d=\"{d}\"><title>{}</title></path>",
+        "<path class=\"{class}\" stroke-width=\"1.5\" d=\"M{x:.1} {y:.1}{shape}\">\
+         <title>{}</title></path>",
         escape(tip)
     );
 }
