@@ -64,6 +64,9 @@ Output:
   `picollo report --tag cmd1:time --unit-ratio 1e6 LOG` shows microseconds.
   --json writes {\"commands\": [...], \"comparisons\": [...]}: per command its tag, the
   command, and its result (the harness's JSON, with its rounds) or its failure.
+  --html writes one self-contained page (inline SVG, nothing fetched): every verdict, then
+  per comparison its table, and per metric the shift of each percentile with its 99 %
+  interval, both percentile spectra and both sides' round medians in run order.
 
 Builds:
   --builds K reads the commands as sides of K builds each, the builds of one commit that
@@ -132,6 +135,10 @@ pub struct BenchArgs {
     /// Write the results and comparisons as JSON to this file
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Write an HTML report to this file: every comparison's verdict, then each
+    /// comparison's figures (with one command, its result's); one file, nothing fetched
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// Let the commands write to picollo's stdout and stderr (default: /dev/null)
     #[arg(long)]
     pub show_output: bool,
@@ -302,7 +309,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     args.check_shell()?;
     let earlier = earlier_runs(args)?;
     // An output that cannot be written fails now, not after the runs.
-    for path in [&args.export_log, &args.json, &args.save]
+    for path in [&args.export_log, &args.json, &args.save, &args.html]
         .into_iter()
         .flatten()
     {
@@ -328,6 +335,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
     if let Some(path) = &args.export_log {
         crate::emit(&output::log(&measured)?, Some(path))?;
+    }
+    if let Some(path) = &args.html {
+        let page = output::html(&measured, &comparisons, saved.as_ref(), args);
+        crate::emit(&page, Some(path))?;
     }
     for path in [&args.json, &args.save].into_iter().flatten() {
         crate::emit(

@@ -17,8 +17,14 @@ pub struct Side<'a> {
 
 /// The diff table of B against A, titled with both selections, its value columns headed
 /// by what tells the two sides apart (file, tag, window; `A` and `B` when nothing does),
-/// values divided by `unit_ratio` (checked by the argument parser).
-pub fn diff(a: &Side<'_>, b: &Side<'_>, unit_ratio: f64) -> Result<String, Failure> {
+/// values divided by `unit_ratio` (checked by the argument parser); with `html`, also the
+/// page of both spectra and the table.
+pub fn diff(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    unit_ratio: f64,
+    html: bool,
+) -> Result<(String, Option<String>), Failure> {
     let sum_a = select::sum(a.input, &a.filter)?;
     let sum_b = select::sum(b.input, &b.filter)?;
     let describe = |side: &Side<'_>, intervals: usize| {
@@ -46,7 +52,11 @@ pub fn diff(a: &Side<'_>, b: &Side<'_>, unit_ratio: f64) -> Result<String, Failu
     let mut out = String::new();
     sa.write_diff_scaled(&sb, &mut out, &title, [&name_a, &name_b], unit_ratio)
         .expect("a String takes any text and the ratio was checked");
-    Ok(out)
+    let page = html.then(|| {
+        let sides = [(name_a.as_str(), &sum_a), (name_b.as_str(), &sum_b)];
+        crate::html::diff(sides, &title, &out, unit_ratio)
+    });
+    Ok((out, page))
 }
 
 /// Short column titles: the parts of the two selections that differ.

@@ -9,6 +9,7 @@ mod diff;
 mod emulate;
 mod error;
 mod hgrm;
+mod html;
 mod input;
 mod layouts;
 mod plot;
@@ -21,7 +22,7 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::error::{Failure, EXIT_STATUS_HELP};
+use crate::error::{Exit, Failure, EXIT_STATUS_HELP};
 use crate::input::Input;
 use crate::select::{Filter, Tags};
 
@@ -124,6 +125,10 @@ struct ReportArgs {
     /// One row per window of S seconds (from --from, or the log's start) instead of one table
     #[arg(long, value_name = "S", value_parser = positive, allow_negative_numbers = true)]
     interval: Option<f64>,
+    /// Also write an HTML page to FILE: per tag (every tag without --tag) the percentile
+    /// spectrum and each interval's P50, P99 and max over time
+    #[arg(long, value_name = "FILE")]
+    html: Option<String>,
     #[command(flatten)]
     scale: UnitRatio,
 }
@@ -163,6 +168,9 @@ struct DiffArgs {
     /// End of B's window, seconds (overrides --to)
     #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true)]
     b_to: Option<f64>,
+    /// Also write an HTML page to FILE: both sides' percentile spectra and the diff table
+    #[arg(long, value_name = "FILE")]
+    html: Option<String>,
     #[command(flatten)]
     scale: UnitRatio,
 }
@@ -488,11 +496,21 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Report(args) => {
             let filter = args.selection.filter();
             let input = Input::read(&args.log)?;
+            if let Some(path) = &args.html {
+                report_html(&args, &input, path)?;
+            }
             let text = match args.interval {
-                Some(s) => report::windows(&input, &filter, s, args.scale.unit_ratio)?,
-                None => report::whole(&input, &filter, args.scale.unit_ratio)?,
+                Some(s) => report::windows(&input, &filter, s, args.scale.unit_ratio),
+                None => report::whole(&input, &filter, args.scale.unit_ratio),
             };
-            emit(&text, None)
+            match text {
+                // The page drew every tag; the table had none untagged to show.
+                Err(f) if f.exit == Exit::NoData && args.html.is_some() => {
+                    eprintln!("picollo: no table: {}; the page shows every tag", f.message);
+                    Ok(())
+                }
+                text => emit(&text?, None),
+            }
         }
         Command::Diff(args) => run_diff(args),
         Command::Hgrm(args) => {
@@ -523,6 +541,22 @@ fn run(command: Command) -> Result<(), Failure> {
             let input = Input::read(&args.log)?;
             let text = convert::convert(&input, &filter, args.to, args.sum, &metric)?;
             emit_bytes(&text, args.output.as_deref())
+        }
+    }
+}
+
+/// `picollo report --html FILE`: the page (of every tag unless --tag picks one), written
+/// also when the selection is empty (it then says so, and the failure follows).
+fn report_html(args: &ReportArgs, input: &Input, path: &str) -> Result<(), Failure> {
+    let mut filter = args.selection.filter();
+    if args.selection.tag.is_none() {
+        filter.tags = Tags::All;
+    }
+    match html::report(input, &filter, args.scale.unit_ratio) {
+        Ok(page) => emit(&page, Some(path)),
+        Err((page, failure)) => {
+            emit(&page, Some(path))?;
+            Err(failure)
         }
     }
 }
@@ -559,7 +593,7 @@ fn run_diff(args: DiffArgs) -> Result<(), Failure> {
         }
         _ => &a,
     };
-    let text = diff::diff(
+    let (text, page) = diff::diff(
         &diff::Side {
             input: &a,
             filter: fa,
@@ -569,7 +603,11 @@ fn run_diff(args: DiffArgs) -> Result<(), Failure> {
             filter: fb,
         },
         args.scale.unit_ratio,
+        args.html.is_some(),
     )?;
+    if let (Some(path), Some(page)) = (&args.html, page) {
+        emit(&page, Some(path))?;
+    }
     emit(&text, None)
 }
 

@@ -19,17 +19,22 @@ impl Comparison {
     /// per metric the shift plot, both spectra and both sides' round medians, the method,
     /// each side's tail attribution and conditions.
     pub fn write_html(&self, a: &BenchResult, b: &BenchResult, w: &mut dyn Write) -> fmt::Result {
-        let mut page = Page::new(&std::format!(
-            "{} against {}: Picollo comparison",
-            self.b,
-            self.a
-        ));
+        let title = std::format!("{} against {}: Picollo comparison", self.b, self.a);
+        let mut page = Page::new(&title);
+        self.html_into(&mut page, Some((a, b)));
+        page.write(w)
+    }
+
+    /// [`Comparison::write_html`]'s sections added to `page`; without the results compared
+    /// (`sides` `None`), those that the comparison alone holds (verdict, table, warnings,
+    /// shift plots, method).
+    pub fn html_into(&self, page: &mut Page, sides: Option<(&BenchResult, &BenchResult)>) {
         let mut verdict = String::new();
-        self.write_verdict(&mut verdict)?;
+        let _ = self.write_verdict(&mut verdict);
         page.paragraph(Some("verdict"), &verdict);
         page.table(&self.verdict_table());
         let mut warnings: Vec<String> = self.warnings.clone();
-        for r in [a, b] {
+        for r in sides.iter().flat_map(|&(a, b)| [a, b]) {
             let w = r.conditions.warnings.iter();
             warnings.extend(w.map(|w| std::format!("{}: {w}", r.name)));
         }
@@ -38,23 +43,17 @@ impl Comparison {
             page.list("warnings", &warnings);
         }
         for d in &self.metrics {
-            self.metric_section(&mut page, d, (a, b));
+            self.metric_section(page, d, sides);
         }
         page.heading(2, "Method");
         let mut method = String::new();
-        self.write_method(&mut method)?;
-        self.write_exact(&mut method)?;
-        method
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .for_each(|l| page.paragraph(None, l));
-        attribution(&mut page, a, &[b]);
-        attribution(&mut page, b, &[a]);
-        for r in [a, b] {
-            page.heading(2, &std::format!("Conditions of {}", r.name));
-            page.list(&std::format!("conditions-{}", r.name), &conditions(r));
+        let _ = self.write_method(&mut method);
+        let _ = self.write_exact(&mut method);
+        let lines = method.lines().filter(|l| !l.trim().is_empty());
+        lines.for_each(|l| page.paragraph(None, l));
+        if let Some((a, b)) = sides {
+            sides_sections(page, a, b);
         }
-        page.write(w)
     }
 
     /// One row per metric: both medians, the change, its 99 % interval (B − A, in the unit),
@@ -120,17 +119,27 @@ impl Comparison {
         &self,
         page: &mut Page,
         d: &MetricDiff,
-        (a, b): (&BenchResult, &BenchResult),
+        sides: Option<(&BenchResult, &BenchResult)>,
     ) {
-        let Some(index) = a.metrics.iter().position(|m| m.metric.name == d.name) else {
-            page.heading(2, &d.name);
-            page.paragraph(
-                Some("note"),
-                &std::format!("{}: measured in {} only.", d.name, self.b),
-            );
-            return;
+        let found =
+            sides.map(|(a, b)| (a, b, a.metrics.iter().position(|m| m.metric.name == d.name)));
+        let index = match found {
+            Some((a, b, Some(index))) => {
+                metric_figures(page, &[a, b], index);
+                index
+            }
+            _ => {
+                let s = Shown::of_diff(d);
+                page.heading(
+                    2,
+                    &std::format!("{} ({} per {})", d.name, s.unit, self.operation),
+                );
+                self.metrics
+                    .iter()
+                    .position(|m| m.name == d.name)
+                    .unwrap_or(0)
+            }
         };
-        metric_figures(page, &[a, b], index);
         let points: Vec<ShiftPoint> = d.rows.iter().map(shift_point).collect();
         let floor = (index == 0).then_some(self.noise_floor);
         let svg = shift(
@@ -185,6 +194,16 @@ impl Comparison {
             );
         }
         t
+    }
+}
+
+/// Each side's tail attribution and conditions.
+fn sides_sections(page: &mut Page, a: &BenchResult, b: &BenchResult) {
+    attribution(page, a, &[b]);
+    attribution(page, b, &[a]);
+    for r in [a, b] {
+        page.heading(2, &std::format!("Conditions of {}", r.name));
+        page.list(&std::format!("conditions-{}", r.name), &conditions(r));
     }
 }
 

@@ -12,6 +12,9 @@ use super::svg::{Axis, Frame};
 /// The ranks a spectrum marks and tabulates (those its curve's count resolves).
 pub const MARKED_RANKS: [f64; 8] = [0.0, 50.0, 90.0, 99.0, 99.9, 99.99, 99.999, 100.0];
 
+/// Points of a line over time that get markers (none beyond).
+const MARKED_POINTS: usize = 200;
+
 /// Curve points per decade of `1/(1 − q)`.
 const STEPS_PER_DECADE: u32 = 20;
 
@@ -259,7 +262,7 @@ pub fn rounds(title: &str, y_label: &str, sides: &[(String, Vec<f64>)], show: Sh
     f.finish()
 }
 
-/// Values over time: each line's `(seconds, value)` points, with markers.
+/// Values over time: each line's `(seconds, value)` points, with markers up to 200 a line.
 pub fn over_time(
     title: &str,
     y_label: &str,
@@ -280,7 +283,13 @@ pub fn over_time(
     f.y_ticks(&labelled(&y, show.tick), y_label);
     for (i, (label, points)) in lines.iter().enumerate() {
         f.line(i, points);
-        for &(t, v) in points {
+        // Markers (and their tooltips) where they stay apart; a long log is its lines.
+        let marked = if points.len() <= MARKED_POINTS {
+            &points[..]
+        } else {
+            &[]
+        };
+        for &(t, v) in marked {
             f.marker(
                 i,
                 (t, v),

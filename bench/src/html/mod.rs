@@ -39,18 +39,24 @@ impl BenchResult {
     /// so in words in place of its figure.
     pub fn write_html(&self, w: &mut dyn Write) -> fmt::Result {
         let mut page = Page::new(&std::format!("{}: Picollo benchmark", self.name));
+        self.html_into(&mut page, &[]);
+        page.write(w)
+    }
+
+    /// [`BenchResult::write_html`]'s sections added to `page`, each metric in the unit that
+    /// suits it among this result and `among` (the others shown on the page).
+    pub fn html_into(&self, page: &mut Page, among: &[&BenchResult]) {
         let mut line = String::new();
-        self.write_line(&mut line)?;
+        let _ = self.write_line(&mut line);
         page.paragraph(Some("verdict"), &line);
         page.heading(2, "Conditions");
         page.list("conditions", &conditions(self));
         page.heading(2, "Every metric");
-        page.table(&summary_table(self, &[]));
+        page.table(&summary_table(self, among));
         for i in 0..self.metrics.len() {
-            metric_figures(&mut page, &[self], i);
+            metric_figures(page, &[self], i);
         }
-        attribution(&mut page, self, &[]);
-        page.write(w)
+        attribution(page, self, among);
     }
 
     /// The figure of the metric at `index` at `rank` (100: the maximum), in its unit.
@@ -168,14 +174,15 @@ fn metric_figures(page: &mut Page, sides: &[&BenchResult], index: usize) {
 fn spectrum_caption(name: &str, curves: &[Curve], show: &dyn Fn(f64) -> String) -> String {
     let mut text = std::format!("The percentile spectrum of {name}: the value at each percentile, each nine of the axis equally wide.");
     for c in curves {
-        let at = |rank: f64| c.at(rank).map_or("none".into(), show);
+        let said = [("median", 50.0), ("P99", 99.0), ("max", 100.0)];
+        let known = said
+            .iter()
+            .filter_map(|&(word, rank)| Some(std::format!("{word} {}", show(c.at(rank)?))));
         let _ = write!(
             text,
-            " {}: median {}, P99 {}, max {}.",
+            " {}: {}.",
             c.label,
-            at(50.0),
-            at(99.0),
-            at(100.0)
+            known.collect::<Vec<_>>().join(", ")
         );
     }
     text

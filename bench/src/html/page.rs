@@ -36,7 +36,7 @@ background:var(--bg);max-width:62rem;margin:1.5rem auto;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.25rem;margin-top:2rem}h3{font-size:1.05rem}
 .verdict{font-size:1.1rem;font-weight:600;border-left:4px solid var(--s0);padding:.3rem .7rem}
 .note{color:var(--muted)}
-table{border-collapse:collapse;margin:.5rem 0;font-size:.92rem}th,td{padding:.2rem .55rem;\
+table{border-collapse:collapse;margin:.5rem 0;font-size:.92rem;display:block;overflow-x:auto}th,td{padding:.2rem .55rem;\
 border-bottom:1px solid var(--grid);text-align:left;vertical-align:top}\
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.sig{background:var(--sig)}
@@ -48,7 +48,7 @@ svg{max-width:100%;height:auto;display:block}svg text{fill:currentColor;font-siz
 .s2{stroke:var(--s2);fill:var(--s2)}.s3{stroke:var(--s3);fill:var(--s3)}\
 .s4{stroke:var(--s4);fill:var(--s4)}.s5{stroke:var(--s5);fill:var(--s5)}
 .line{fill:none;stroke-width:1.6}.hollow{fill:var(--bg)}
-details{margin:.3rem 0 1rem}summary{cursor:pointer;color:var(--muted)}
+details{margin:.3rem 0 1rem}pre{overflow-x:auto;font-size:.85rem}summary{cursor:pointer;color:var(--muted)}
 @media print{body{max-width:none;margin:0}details{display:block}\
 details>*{display:block}tr.sig{outline:1px solid #000}}
 ";
@@ -108,8 +108,8 @@ impl Table {
         self.rows.push((significant, cells));
     }
 
-    fn write(&self, w: &mut dyn Write) -> fmt::Result {
-        write!(w, "<table id=\"{}\"><thead><tr>", escape(&self.id))?;
+    fn write(&self, id: &str, w: &mut dyn Write) -> fmt::Result {
+        write!(w, "<table id=\"{}\"><thead><tr>", escape(id))?;
         for h in &self.head {
             write!(w, "<th scope=\"col\">{}</th>", escape(h))?;
         }
@@ -130,10 +130,13 @@ impl Table {
     }
 }
 
-/// A page being written: its title and body.
+/// A page being written: its title and body, the level its headings start from, and the
+/// ids given so far (each id is made unique).
 pub struct Page {
     title: String,
     body: String,
+    base: u8,
+    ids: Vec<String>,
 }
 
 impl Page {
@@ -142,14 +145,38 @@ impl Page {
         let mut page = Page {
             title: title.into(),
             body: String::new(),
+            base: 0,
+            ids: Vec::new(),
         };
         page.heading(1, title);
         page
     }
 
-    /// A heading of `level` (1 to 3).
+    /// Headings from now on one level deeper (`true`), or back (`false`): a section that
+    /// holds a whole report (one comparison of several) nests its report's headings.
+    pub fn nest(&mut self, deeper: bool) {
+        self.base = match deeper {
+            true => (self.base + 1).min(4),
+            false => self.base.saturating_sub(1),
+        };
+    }
+
+    /// A heading of `level` (1 to 3), made deeper by the nesting.
     pub fn heading(&mut self, level: u8, text: &str) {
+        let level = (level + self.base).min(6);
         let _ = writeln!(self.body, "<h{level}>{}</h{level}>", escape(text));
+    }
+
+    /// `id`, or `id-2`, `id-3`… when the page already holds it.
+    fn unique(&mut self, id: &str) -> String {
+        let mut candidate = String::from(id);
+        let mut k = 1;
+        while self.ids.contains(&candidate) {
+            k += 1;
+            candidate = std::format!("{id}-{k}");
+        }
+        self.ids.push(candidate.clone());
+        candidate
     }
 
     /// A paragraph of `class` (`verdict`, `note`, or none).
@@ -162,9 +189,15 @@ impl Page {
         self.body.push_str("</p>\n");
     }
 
+    /// Text kept as it is written (a Markdown table), in a monospaced block.
+    pub fn preformatted(&mut self, text: &str) {
+        let _ = writeln!(self.body, "<pre>{}</pre>", escape(text));
+    }
+
     /// A bulleted list of `items`, with `id`.
     pub fn list(&mut self, id: &str, items: &[String]) {
-        let _ = write!(self.body, "<ul id=\"{}\">", escape(id));
+        let id = self.unique(id);
+        let _ = write!(self.body, "<ul id=\"{}\">", escape(&id));
         for item in items {
             let _ = write!(self.body, "<li>{}</li>", escape(item));
         }
@@ -173,7 +206,8 @@ impl Page {
 
     /// A table.
     pub fn table(&mut self, table: &Table) {
-        let _ = table.write(&mut self.body);
+        let id = self.unique(&table.id);
+        let _ = table.write(&id, &mut self.body);
     }
 
     /// A figure: its SVG (from [`super::svg`]), a caption that says in words what it shows,
@@ -186,7 +220,8 @@ impl Page {
         );
         self.body
             .push_str("<details><summary>The numbers</summary>");
-        let _ = numbers.write(&mut self.body);
+        let id = self.unique(&numbers.id);
+        let _ = numbers.write(&id, &mut self.body);
         self.body.push_str("</details></figure>\n");
     }
 

@@ -5,9 +5,11 @@
 use std::fmt::Write;
 
 use picollo::hdr::LogWriter;
+use picollo_bench::html::Page;
 use picollo_bench::shift::Design;
 use picollo_bench::{median_round, BenchResult, Comparison, Verdict};
 
+use super::saved::Baseline;
 use super::{sides, Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
 use crate::error::Failure;
@@ -98,6 +100,81 @@ pub fn text(
         let _ = write!(out, "\n{c}");
     }
     out
+}
+
+/// The results a comparison compared, where this run holds both: the first command and
+/// command `i`, a command's saved result and its new one, side 1 and side `s` (a saved side
+/// is pooled only inside its judgement: its comparison is drawn without them).
+fn compared<'a>(
+    against: Against,
+    measured: &'a [Measurement],
+    saved: Option<&'a Baseline>,
+    sides: &'a [sides::Side],
+) -> Option<(&'a BenchResult, &'a BenchResult)> {
+    match against {
+        Against::First(i) => Some((measured.first()?.result()?, measured.get(i)?.result()?)),
+        Against::Saved(i) => {
+            let old = saved?.commands.get(i)?.result.as_ref()?;
+            Some((old, measured.get(i)?.result()?))
+        }
+        Against::Side(s) => Some((
+            sides.first()?.result.as_ref()?,
+            sides.get(s)?.result.as_ref()?,
+        )),
+        Against::SavedSide(_) => None,
+    }
+}
+
+/// The HTML page (`--html`): the commands not measured and why, every comparison's verdict,
+/// then each comparison with both results' figures; with no comparison, each result.
+pub fn html(
+    measured: &[Measurement],
+    comparisons: &[(Against, Comparison)],
+    saved: Option<&Baseline>,
+    args: &BenchArgs,
+) -> String {
+    let names: Vec<&str> = measured.iter().map(|m| m.name.as_str()).collect();
+    let mut page = Page::new(&format!("picollo bench: {}", names.join(", ")));
+    let failed = measured
+        .iter()
+        .filter_map(|m| Some(format!("{}: {}", m.name, failure_text(&m.outcome, args)?)));
+    let failed: Vec<String> = failed.collect();
+    if !failed.is_empty() {
+        page.heading(2, "Not measured");
+        page.list("not-measured", &failed);
+    }
+    let sides = match args.builds {
+        1 => Vec::new(),
+        _ => sides::sides(measured, args),
+    };
+    if comparisons.is_empty() {
+        let all: Vec<&BenchResult> = measured.iter().filter_map(Measurement::result).collect();
+        for r in &all {
+            nested(&mut page, &r.name, |page| r.html_into(page, &all));
+        }
+    }
+    let verdicts = comparisons.iter().map(|(_, c)| {
+        let mut line = String::new();
+        let _ = c.write_verdict(&mut line);
+        line
+    });
+    page.list("verdicts", &verdicts.collect::<Vec<_>>());
+    for (against, c) in comparisons {
+        let pair = compared(*against, measured, saved, &sides);
+        let title = format!("{} against {}", c.b, c.a);
+        nested(&mut page, &title, |page| c.html_into(page, pair));
+    }
+    let mut out = String::new();
+    let _ = page.write(&mut out);
+    out
+}
+
+/// A section titled `title` whose headings nest one level below it.
+fn nested(page: &mut Page, title: &str, body: impl FnOnce(&mut Page)) {
+    page.heading(2, title);
+    page.nest(true);
+    body(page);
+    page.nest(false);
 }
 
 /// The tag of command `i` (0-based) and metric `name`: `cmd1:time`. Spaces and commas,
