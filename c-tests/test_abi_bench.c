@@ -170,12 +170,47 @@ static void test_texts(const picollo_bench_result *r)
     EXPECT(picollo_bench_result_text(r, PICOLLO_BENCH_FORMAT_LINE, small, sizeof small, &needed),
            PICOLLO_STATUS_BUFFER_TOO_SMALL);
     CHECK(line && needed == strlen(line) && strncmp(small, "loop 20", 8) == 0);
-    EXPECT_MSG(picollo_bench_result_text(r, 5, small, sizeof small, NULL),
+    EXPECT_MSG(picollo_bench_result_text(r, 6, small, sizeof small, NULL),
                PICOLLO_STATUS_INVALID_ARGUMENT, "picollo_bench_format");
     free(report);
     free(summaries);
     free(json);
     free(log);
+    free(line);
+}
+
+/* The HTML pages (ABI 1.17): a result's (PICOLLO_BENCH_FORMAT_HTML) holds the line the LINE
+ * format gives; a comparison's (picollo_bench_compare_html) the verdict line that
+ * picollo_bench_compare writes, as its first paragraph; both are whole documents, sized by
+ * `needed` as every text is. */
+static void test_html(const picollo_bench_result *a, const picollo_bench_result *b)
+{
+    char *page = text_of(a, PICOLLO_BENCH_FORMAT_HTML);
+    char *line = text_of(a, PICOLLO_BENCH_FORMAT_LINE);
+    char text[16384], small[16], expected[1024];
+    char *compared = NULL, *verdict, *end;
+    size_t needed = 0;
+    CHECK(page && strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">", 32) == 0);
+    CHECK(page && line && strstr(page, line) != NULL);
+    CHECK(page && strstr(page, "data-metric=\"time\" data-side=\"loop 2000\" data-rank=\"50\""));
+    CHECK(page && strcmp(page + strlen(page) - 8, "</html>\n") == 0);
+    EXPECT(picollo_bench_compare_html(a, b, NULL, 0, &needed), PICOLLO_STATUS_BUFFER_TOO_SMALL);
+    CHECKF(needed > 10000, "needed %zu", needed);
+    compared = malloc(needed + 1);
+    EXPECT(picollo_bench_compare_html(a, b, compared, needed + 1, NULL), PICOLLO_STATUS_OK);
+    CHECK(compared && strlen(compared) == needed);
+    EXPECT(picollo_bench_compare(a, b, text, sizeof text, NULL, NULL, NULL), PICOLLO_STATUS_OK);
+    verdict = strstr(text, "verdict: ");
+    end = verdict ? strchr(verdict, '\n') : NULL;
+    if (CHECK(verdict && end && end - verdict < 900)) {
+        snprintf(expected, sizeof expected, "<p class=\"verdict\">%.*s</p>", (int)(end - verdict),
+                 verdict);
+        CHECKF(strstr(compared, expected) != NULL, "%s not in the page", expected);
+    }
+    EXPECT_MSG(picollo_bench_compare_html(NULL, b, small, sizeof small, NULL),
+               PICOLLO_STATUS_NULL_POINTER, "a");
+    free(compared);
+    free(page);
     free(line);
 }
 
@@ -492,6 +527,7 @@ void test_bench(void)
     }
     if (a && b) {
         test_compare(a, b);
+        test_html(a, b);
         test_judge_apart(a, b);
         test_baseline(a);
     }

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 16
+#define PICOLLO_ABI_VERSION_MINOR 17
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -504,6 +504,10 @@ enum picollo_bench_format
   PICOLLO_BENCH_FORMAT_LOG = 3,
   // One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
   PICOLLO_BENCH_FORMAT_LINE = 4,
+  // One self-contained HTML page (inline SVG and CSS, nothing fetched): conditions, a
+  // table of every metric, per metric its percentile spectrum and its rounds, the tail
+  // attribution as bars (ABI 1.17).
+  PICOLLO_BENCH_FORMAT_HTML = 5,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_format;
@@ -1281,6 +1285,17 @@ picollo_status picollo_bench_compare(const struct picollo_bench_result *a,
                                      size_t *needed,
                                      picollo_bench_verdict *verdict,
                                      double *ratio);
+
+// Writes result `b` against `a` (as `picollo_bench_compare` judges them) as one
+// self-contained HTML page into `buf`: the verdict and a table of every metric's change,
+// the warnings, per metric the shift of each percentile with its 99 % interval, both
+// percentile spectra and both sides' rounds in run order, the method, each side's tail
+// attribution and conditions. Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL`. ABI 1.17.
+picollo_status picollo_bench_compare_html(const struct picollo_bench_result *a,
+                                          const struct picollo_bench_result *b,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *needed);
 
 // Writes the figures of result `b` against `a` (as `picollo_bench_compare` judges them) to
 // `*out`. Errors: NULL `a`, `b` or `out`; `STRUCT_SIZE` when `out->struct_size` is smaller

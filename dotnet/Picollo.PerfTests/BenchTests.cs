@@ -274,6 +274,42 @@ static partial class PerfTests
         catch (ArgumentOutOfRangeException e) { Check(e.ParamName == "Rounds", "Rounds 0 is refused: " + e.ParamName); }
     }
 
+    // The HTML pages (ABI 1.17): a comparison's holds its verdict line (the names escaped)
+    // and both sides' figures; a result's holds its one-line form; a judgement on runs apart
+    // has no result A to draw and throws.
+    static void BenchHtml()
+    {
+        using (BenchComparison c = Bench.Compare(() => Spin(8), () => Spin(16), Paired(), "spin <8>", "spin & 16"))
+        {
+            string verdictLine = c.Text.TrimEnd('\n').Split('\n').Last();
+            string page = c.Html();
+            string escaped = verdictLine.Replace("&", "&amp;").Replace("<", "&lt;").Replace(">", "&gt;");
+            Console.WriteLine(string.Format("bench html: a page of {0} characters for {1}", page.Length, verdictLine));
+            Check(page.StartsWith("<!DOCTYPE html>\n") && page.EndsWith("</html>\n"), "one whole document");
+            Check(page.Contains("<p class=\"verdict\">" + escaped + "</p>"), "the verdict line, escaped: " + escaped);
+            Check(page.Contains("spin &lt;8&gt; (circle)") && page.Contains("spin &amp; 16 (square)"), "both sides named in the legends");
+            string result = c.B.Html();
+            string line = c.B.Line().Replace("&", "&amp;").Replace("<", "&lt;").Replace(">", "&gt;");
+            Check(result.Contains(line), "a result's page holds its line: " + line);
+            string path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "picollo-bench-html-" + System.Diagnostics.Process.GetCurrentProcess().Id + ".html");
+            c.WriteHtml(path);
+            Check(System.IO.File.ReadAllText(path) == page, "WriteHtml writes the page");
+            System.IO.File.Delete(path);
+            using (BenchComparison apart = Bench.JudgeApart(c.B, new[] { 1.0, 2.0, 3.0 }))
+            {
+                try
+                {
+                    apart.Html();
+                    Check(false, "a judgement on runs apart has no page");
+                }
+                catch (InvalidOperationException e)
+                {
+                    Check(e.Message.Contains("no result A"), "the reason: " + e.Message);
+                }
+            }
+        }
+    }
+
     static void BenchGroups()
     {
         Group("bench busy loop", BenchBusyLoop);
@@ -286,6 +322,7 @@ static partial class PerfTests
         Group("bench bad options", BenchBadOptions);
         Group("bench dispose", BenchDispose);
         Group("bench view keeps its result", BenchViewKeepsResult);
+        Group("bench html pages", BenchHtml);
         BenchApartGroups();  // BenchApartTests.cs: runs apart and random offsets
     }
 }

@@ -37,7 +37,7 @@ namespace Picollo
     }
 
     /// <summary>picollo_bench_format: a text form of a result.</summary>
-    internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4 }
+    internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4, Html = 5 }
 
     /// <summary>picollo_bench_config (120 bytes); start from <see cref="Default"/>. The
     /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
@@ -108,6 +108,7 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_text(BenchResultHandle r, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed, out BenchVerdict verdict, out double ratio);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_run(ref BenchConfig config, byte[] nameA, IntPtr workA, IntPtr ctxA, byte[] nameB, IntPtr workB, IntPtr ctxB, out BenchResultHandle a, out BenchResultHandle b);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_html(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_info(BenchResultHandle a, BenchResultHandle b, ref BenchComparisonInfo info);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_median_round(BenchResultHandle r, out double median);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_judge_apart(BenchResultHandle b, double[] runsApart, UIntPtr k, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info);

@@ -169,10 +169,15 @@ pub enum picollo_bench_format {
     Log = 3,
     /// One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
     Line = 4,
+    /// One self-contained HTML page (inline SVG and CSS, nothing fetched): conditions, a
+    /// table of every metric, per metric its percentile spectrum and its rounds, the tail
+    /// attribution as bars (ABI 1.17).
+    Html = 5,
 }
 
 c_enum!(picollo_bench_format:
-    Report = "report", Summaries = "summaries", Json = "JSON", Log = "log", Line = "line");
+    Report = "report", Summaries = "summaries", Json = "JSON", Log = "log", Line = "line",
+    Html = "HTML");
 
 /// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
 #[repr(u32)]

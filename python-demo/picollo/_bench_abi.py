@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.16) as data: the config and
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.17) as data: the config and
 comparison structs, the enums and the signatures of ``picollo_bench_*``.
 
 Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
@@ -31,8 +31,9 @@ from ._abi import HistogramP, c_size_p, status_t
 #: (`picollo_bench_judge_apart`, `picollo_bench_result_median_round`,
 #: `picollo_bench_config.fixed_offsets`; 1.15), exact metrics
 #: (`picollo_bench_result_metric_exact`, `picollo_bench_result_percentile`,
-#: `picollo_bench_result_constant`, `picollo_bench_config.unoptimized`; 1.16).
-BENCH_ABI_MINOR = 16
+#: `picollo_bench_result_constant`, `picollo_bench_config.unoptimized`; 1.16), HTML pages
+#: (`PICOLLO_BENCH_FORMAT_HTML`, `picollo_bench_compare_html`; 1.17).
+BENCH_ABI_MINOR = 17
 
 
 class BenchVerdict(enum.IntEnum):
@@ -54,6 +55,7 @@ class BenchFormat(enum.IntEnum):
     JSON = 2
     LOG = 3
     LINE = 4
+    HTML = 5
 
 
 class picollo_bench_result(Structure):
@@ -133,6 +135,8 @@ BENCH_SIGNATURES = {
     "picollo_bench_compare_run": (
         status_t, [POINTER(picollo_bench_config), c_char_p, c_void_p, c_void_p, c_char_p,
                    c_void_p, c_void_p, POINTER(BenchResultP), POINTER(BenchResultP)]),
+    "picollo_bench_compare_html": (
+        status_t, [BenchResultP, BenchResultP, POINTER(c_char), c_size_t, c_size_p]),
     "picollo_bench_compare_info": (
         status_t, [BenchResultP, BenchResultP, POINTER(picollo_bench_comparison)]),
     "picollo_bench_result_median_round": (status_t, [BenchResultP, POINTER(c_double)]),

@@ -9,6 +9,7 @@ import ctypes
 import dataclasses
 import math
 import numbers
+import os
 import types
 from typing import Iterable, Mapping, Optional
 
@@ -89,6 +90,25 @@ class Comparison:
 
     def __str__(self) -> str:
         return self.text
+
+    def html(self) -> str:
+        """This comparison as one self-contained HTML page (inline SVG and CSS, nothing
+        fetched): the verdict and a table of every metric's change with its 99 % interval,
+        the warnings, per metric the shift of each percentile with its interval, both
+        percentile spectra and both sides' rounds in run order, the method, each side's tail
+        attribution and conditions. ValueError for a comparison from `judge_apart`, which
+        holds no result A to draw."""
+        if self.a is None or self.b is None:
+            raise ValueError("this comparison holds no result A (judge_apart compares with "
+                             "runs apart): write the new result's own page, b.html()")
+        ha, hb = self.a._ptr, self.b._ptr
+        return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare_html(
+            ha, hb, buf, size, needed))
+
+    def write_html(self, path: "str | os.PathLike[str]") -> None:
+        """Write `html` to ``path`` (UTF-8)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
 
 
 def compare(a: BenchResult, b: BenchResult) -> Comparison:

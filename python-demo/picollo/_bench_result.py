@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import os
 import weakref
 from typing import Any, Callable, Optional
 
@@ -100,6 +101,17 @@ class BenchResult(Handle):
         """An HdrHistogram interval log, one interval per metric tagged with its name
         (`picollo.log.Reader` and ``picollo report/diff/plot`` read it)."""
         return self._text(bn.BenchFormat.LOG)
+
+    def html(self) -> str:
+        """One self-contained HTML page (inline SVG and CSS, nothing fetched): conditions, a
+        table of every metric, per metric its percentile spectrum and its rounds in run
+        order, the tail attribution as bars."""
+        return self._text(bn.BenchFormat.HTML)
+
+    def write_html(self, path: "str | os.PathLike[str]") -> None:
+        """Write `html` to ``path`` (UTF-8)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html())
 
     def histogram(self, metric: str = "time") -> "BenchHistogram":
         """A read-only view of the metric's histogram (values in thousandths of the unit:

@@ -149,6 +149,24 @@ namespace Picollo
             B.Dispose();
         }
 
+        /// <summary>This comparison as one self-contained HTML page (inline SVG and CSS, nothing
+        /// fetched): the verdict and a table of every metric's change with its 99 % interval, the
+        /// warnings, per metric the shift of each percentile with its interval, both percentile
+        /// spectra and both sides' rounds in run order, the method, each side's tail attribution
+        /// and conditions. A comparison judged on runs apart holds no result A to draw:
+        /// <see cref="InvalidOperationException"/>.</summary>
+        public string Html()
+        {
+            if (A == null || B == null)
+                throw new InvalidOperationException(
+                    "this comparison holds no result A (judged on runs apart): write B.Html()");
+            return Picollo.Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_compare_html(A.Handle, B.Handle, buf, len, out needed));
+        }
+
+        /// <summary>Writes <see cref="Html"/> to <paramref name="path"/> (UTF-8).</summary>
+        public void WriteHtml(string path) { System.IO.File.WriteAllText(path, Html()); }
+
         public override string ToString() { return Text; }
     }
 }

@@ -130,6 +130,14 @@ namespace Picollo
         /// which <c>picollo report/diff/plot</c> read.</summary>
         public string ToLog() { return Render(BenchFormat.Log); }
 
+        /// <summary>One self-contained HTML page (inline SVG and CSS, nothing fetched):
+        /// conditions, a table of every metric, per metric its percentile spectrum and its rounds
+        /// in run order, the tail attribution as bars.</summary>
+        public string Html() { return Render(BenchFormat.Html); }
+
+        /// <summary>Writes <see cref="Html"/> to <paramref name="path"/> (UTF-8).</summary>
+        public void WriteHtml(string path) { System.IO.File.WriteAllText(path, Html()); }
+
         public override string ToString() { return _handle.IsClosed ? "BenchResult (disposed)" : Line(); }
 
         public bool IsDisposed { get { return _handle.IsClosed; } }

@@ -31,6 +31,7 @@ impl picollo_bench_format {
             picollo_bench_format::Json => r.write_json(out),
             picollo_bench_format::Log => r.write_log(out).map_err(|_| std::fmt::Error),
             picollo_bench_format::Line => r.write_line(out),
+            picollo_bench_format::Html => r.write_html(out),
         });
         text.map_err(fmt_internal)
     }
@@ -136,6 +137,27 @@ pub unsafe extern "C" fn picollo_bench_compare(
         write_text!(&text, buf, len, needed)?;
         out!(verdict?, c.verdict.into())?;
         out!(ratio?, c.ratio)
+    })
+}
+
+/// Writes result `b` against `a` (as `picollo_bench_compare` judges them) as one
+/// self-contained HTML page into `buf`: the verdict and a table of every metric's change,
+/// the warnings, per metric the shift of each percentile with its 99 % interval, both
+/// percentile spectra and both sides' rounds in run order, the method, each side's tail
+/// attribution and conditions. Errors: NULL `a` or `b`; `BUFFER_TOO_SMALL`. ABI 1.17.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_compare_html(
+    a: *const picollo_bench_result,
+    b: *const picollo_bench_result,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let (a, b) = (&try_ref!(a)?.result, &try_ref!(b)?.result);
+        let c = compare(a, b);
+        let page = rendered(|out| c.write_html(a, b, out)).map_err(fmt_internal)?;
+        write_text!(&page, buf, len, needed)
     })
 }
 
