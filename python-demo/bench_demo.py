@@ -3,6 +3,7 @@ and after sorting them, compared by `picollo.bench.compare_fns` in interleaved r
 
     python bench_demo.py           # 1 s warm-up and up to 5 s of samples
     python bench_demo.py --quick   # short budgets (the demo, the tests)
+    python bench_demo.py --html out/bench.html   # also the comparison as an HTML page
 
 An empty function is measured first with the same settings and its medians are subtracted
 from both sides (Python's call overhead), so the figures are the loop's own. Counters are the library's
@@ -32,6 +33,7 @@ def branchy(data: list[int]) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="short warm-up and time budget")
+    ap.add_argument("--html", metavar="FILE", help="write the comparison's HTML page to FILE")
     args = ap.parse_args()
     budget = dict(warmup=0.2, time_budget=0.5) if args.quick else dict(warmup=1.0, time_budget=5.0)
 
@@ -48,6 +50,9 @@ def main() -> None:
               f"[{1 + c.interval[0] / 100:.2f}, {1 + c.interval[1] / 100:.2f}] over "
               f"{c.rounds[0]} interleaved rounds ({b.percentile('time', 50):,.1f} ns against "
               f"{a.percentile('time', 50):,.1f} ns at the median)")
+        if args.html:
+            c.write_html(args.html)
+            print(f"the comparison's page: {args.html}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # The demo: the getting-started histogram (summary table, P99, diff table, percentile plot)
 # from Python through the C ABI, then the perf counters session where the machine allows, then
 # the benchmark harness (Linux) on a branchy loop over unsorted and sorted bytes, with short
-# budgets: both reports and the comparison's verdict.
+# budgets: both reports and the comparison's verdict, and the comparison's HTML page
+# (python-demo/out/bench.html).
 # Python runs in the project venv of scripts/setup.sh (.venv, or $PICOLLO_VENV), with the
 # binding from python-demo/ and the library from the workspace build.
 set -euo pipefail
@@ -18,5 +19,5 @@ if [ -f python-demo/perf_demo.py ]; then
 fi
 if [ "$(uname -s)" = Linux ]; then
   echo
-  "$py" python-demo/bench_demo.py --quick
+  "$py" python-demo/bench_demo.py --quick --html python-demo/out/bench.html
 fi

@@ -54,6 +54,8 @@ command -v aarch64-linux-gnu-gcc >/dev/null || need_apt+=(gcc-aarch64-linux-gnu)
 for py in "$base_python" python3; do
   "$py" -c "import ensurepip, venv" 2>/dev/null || { need_apt+=(python3-venv); break; }
 done
+# The browser that opens the HTML reports (scripts/html.sh, headless).
+command -v chromium >/dev/null || need_apt+=(chromium)
 # The Prometheus server the Python metrics test scrapes with (on 127.0.0.1 only).
 command -v prometheus >/dev/null || need_apt+=(prometheus)
 if [ ${#need_apt[@]} -gt 0 ]; then

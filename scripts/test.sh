@@ -60,6 +60,7 @@ stage emulated-paths bash scripts/emulated-paths.sh
 stage wheels bash scripts/wheels.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
+stage html bash scripts/html.sh
 stage snippets python3 scripts/snippets.py
 stage prometheus bash scripts/prometheus.sh
 stage setup-debian bash scripts/test_setup_debian.sh

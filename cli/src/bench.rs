@@ -333,19 +333,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     };
     comparisons.extend(gated.iter().cloned());
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
-    if let Some(path) = &args.export_log {
-        crate::emit(&output::log(&measured)?, Some(path))?;
-    }
-    if let Some(path) = &args.html {
-        let page = output::html(&measured, &comparisons, saved.as_ref(), args);
-        crate::emit(&page, Some(path))?;
-    }
-    for path in [&args.json, &args.save].into_iter().flatten() {
-        crate::emit(
-            &output::json(&measured, &comparisons, args, &earlier),
-            Some(path),
-        )?;
-    }
+    let done = Done {
+        measured: &measured,
+        comparisons: &comparisons,
+        saved: saved.as_ref(),
+    };
+    write_files(&done, args, &earlier)?;
     if let Some(message) = output::failures(&measured, args) {
         return Err(Failure::command(message));
     }
@@ -354,6 +347,29 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::slower(message)),
         None => Ok(()),
     }
+}
+
+/// What a run measured and compared, and the baseline it was compared with.
+struct Done<'a> {
+    measured: &'a [Measurement],
+    comparisons: &'a [(Against, Comparison)],
+    saved: Option<&'a saved::Baseline>,
+}
+
+/// The files asked for: `--export-log`, `--html`, `--json` and `--save`.
+fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[Vec<f64>]) -> Result<(), Failure> {
+    if let Some(path) = &args.export_log {
+        crate::emit(&output::log(done.measured)?, Some(path))?;
+    }
+    if let Some(path) = &args.html {
+        let page = output::html(done.measured, done.comparisons, done.saved, args);
+        crate::emit(&page, Some(path))?;
+    }
+    for path in [&args.json, &args.save].into_iter().flatten() {
+        let json = output::json(done.measured, done.comparisons, args, earlier);
+        crate::emit(&json, Some(path))?;
+    }
+    Ok(())
 }
 
 /// With `--save FILE --append`, the runs apart FILE holds per command (none when it does

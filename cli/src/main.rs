@@ -493,25 +493,7 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Report(args) => {
-            let filter = args.selection.filter();
-            let input = Input::read(&args.log)?;
-            if let Some(path) = &args.html {
-                report_html(&args, &input, path)?;
-            }
-            let text = match args.interval {
-                Some(s) => report::windows(&input, &filter, s, args.scale.unit_ratio),
-                None => report::whole(&input, &filter, args.scale.unit_ratio),
-            };
-            match text {
-                // The page drew every tag; the table had none untagged to show.
-                Err(f) if f.exit == Exit::NoData && args.html.is_some() => {
-                    eprintln!("picollo: no table: {}; the page shows every tag", f.message);
-                    Ok(())
-                }
-                text => emit(&text?, None),
-            }
-        }
+        Command::Report(args) => run_report(args),
         Command::Diff(args) => run_diff(args),
         Command::Hgrm(args) => {
             let filter = args.selection.filter();
@@ -542,6 +524,26 @@ fn run(command: Command) -> Result<(), Failure> {
             let text = convert::convert(&input, &filter, args.to, args.sum, &metric)?;
             emit_bytes(&text, args.output.as_deref())
         }
+    }
+}
+
+fn run_report(args: ReportArgs) -> Result<(), Failure> {
+    let filter = args.selection.filter();
+    let input = Input::read(&args.log)?;
+    if let Some(path) = &args.html {
+        report_html(&args, &input, path)?;
+    }
+    let text = match args.interval {
+        Some(s) => report::windows(&input, &filter, s, args.scale.unit_ratio),
+        None => report::whole(&input, &filter, args.scale.unit_ratio),
+    };
+    match text {
+        // The page drew every tag; the table had none untagged to show.
+        Err(f) if f.exit == Exit::NoData && args.html.is_some() => {
+            eprintln!("picollo: no table: {}; the page shows every tag", f.message);
+            Ok(())
+        }
+        text => emit(&text?, None),
     }
 }
 
