@@ -2696,6 +2696,29 @@ static picollo_status bench_compare_size_query(void)
     CHECK(v == 77 && ratio == -1.0); /* outputs are written only on success */
     return st;
 }
+static picollo_status bench_html_null_a(void)
+{
+    char buf[16];
+    return picollo_bench_compare_html(NULL, br, buf, sizeof buf, NULL);
+}
+static picollo_status bench_html_null_b(void)
+{
+    char buf[16];
+    return picollo_bench_compare_html(br, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status bench_html_null_buf(void)
+{
+    return picollo_bench_compare_html(br, br, NULL, 16, NULL);
+}
+static picollo_status bench_html_small(void)
+{
+    char buf[16];
+    size_t needed = 0;
+    picollo_status st = picollo_bench_compare_html(br, br, buf, sizeof buf, &needed);
+    /* Truncated like every text: the page's first 15 bytes, the whole length in `needed`. */
+    CHECK(strcmp(buf, "<!DOCTYPE html>") == 0 && needed > 1000);
+    return st;
+}
 
 /* picollo_bench_compare_run of `bench_work` against itself on `c`, names `name_a` and
  * "B": the callbacks must not have run when the call fails early, both results or none. */
@@ -4082,6 +4105,10 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare, bench_compare_null_b, NULLP, "`b`"),
     ROW(picollo_bench_compare, bench_compare_null_buf, NULLP, "`buf`"),
     ROW(picollo_bench_compare, bench_compare_size_query, SMALL, NULL),
+    ROW(picollo_bench_compare_html, bench_html_null_a, NULLP, "`a`"),
+    ROW(picollo_bench_compare_html, bench_html_null_b, NULLP, "`b`"),
+    ROW(picollo_bench_compare_html, bench_html_null_buf, NULLP, "`buf`"),
+    ROW(picollo_bench_compare_html, bench_html_small, SMALL, NULL),
     ROW(picollo_bench_compare_run, bench_pair_ok, OK, NULL),
     ROW(picollo_bench_compare_run, bench_pair_null_config, NULLP, "`config`"),
     ROW(picollo_bench_compare_run, bench_pair_null_work_a, NULLP, "`work_a`"),
