@@ -3,10 +3,10 @@
 //! browser, in light and dark mode and on paper. Every figure has a caption in words and
 //! the table of its numbers; series differ in colour, marker shape and dash.
 //!
-//! [`BenchResult::write_html`] and [`Comparison::write_html`] write the harness's pages; the
-//! [`Page`], its [`Table`]s and the figure functions ([`spectrum`], [`shift`], [`rounds`],
-//! [`over_time`], [`bars`]) are public so that other pages (`picollo report --html`'s of an
-//! interval log) are drawn by the same code.
+//! [`BenchResult::write_html`] and [`crate::Comparison::write_html`] write the harness's
+//! pages; the [`Page`], its [`Table`]s and the figure functions ([`spectrum`], [`shift`],
+//! [`rounds`], [`over_time`], [`bars`]) are public so that other pages (`picollo report
+//! --html`'s of an interval log) are drawn by the same code.
 
 mod comparison;
 mod figures;

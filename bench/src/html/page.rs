@@ -210,8 +210,8 @@ impl Page {
         let _ = table.write(&id, &mut self.body);
     }
 
-    /// A figure: its SVG (from [`super::svg`]), a caption that says in words what it shows,
-    /// and the table of its numbers, folded.
+    /// A figure: its SVG (from [`super::spectrum`] and the other figure functions), a
+    /// caption that says in words what it shows, and the table of its numbers, folded.
     pub fn figure(&mut self, svg: &str, caption: &str, numbers: &Table) {
         let _ = write!(
             self.body,
