@@ -7,7 +7,7 @@ use crate::counter::Counter;
 use crate::layout::Layout;
 pub use crate::merge::MergeError;
 use crate::merge::{add_view, plan_subtract, stored_counts};
-use crate::shape::{Shape, OVER, SAT, UNDER};
+use crate::shape::{Shape, SAT};
 use crate::view::View;
 
 /// An HDR histogram with one writer at a time (`&mut self` to record).
@@ -230,6 +230,13 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         other: &View<'_, C2>,
         exact: Option<(u64, u64)>,
     ) -> Result<(), MergeError> {
+        if self.shape.same_buckets(&other.shape) {
+            self.add_same_buckets(other);
+            if EXACT {
+                self.note_added_extremes(counted_lowest_values(other), exact);
+            }
+            return Ok(());
+        }
         let mut added = [0; 3];
         // The lowest values of the buckets that land in this range (each bucket is
         // recorded at its lowest value), noted apart from the extremes.
@@ -247,17 +254,54 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
             },
             |o| added = o,
         )?;
-        if EXACT && landed.lo <= landed.hi {
-            let lo = exact.map(|e| e.0).filter(|&v| inside(v));
-            let hi = exact.map(|e| e.1).filter(|&v| inside(v));
-            let hi_bound = || shape.bucket(shape.offset(landed.hi)).highest;
-            self.extremes.note(lo.unwrap_or(landed.lo));
-            self.extremes.note(hi.unwrap_or_else(hi_bound));
-        }
-        for which in [UNDER, OVER, SAT] {
-            self.outside[which] = self.outside[which].saturating_add(added[which]);
-        }
+        let landed = (landed.lo <= landed.hi).then_some((landed.lo, landed.hi));
+        self.note_added_extremes(landed, exact);
+        self.add_outside(added);
         Ok(())
+    }
+
+    /// [`Histogram::add`] of a view that stores the same buckets: counter by counter (a
+    /// loop the compiler vectorizes), each bucket saturating as `record_n` does, then the
+    /// view's outside counts.
+    fn add_same_buckets<C2: Counter>(&mut self, other: &View<'_, C2>) {
+        // Branch-free loops, so that they vectorize: whether any bucket would pass C's
+        // maximum; if none (the common case), plain sums; else each sum capped, what did
+        // not fit summed apart.
+        let max = C::MAX.to_u64();
+        let pairs = || self.counts.as_ref().iter().zip(other.counts());
+        let fits = |(m, n): (&C, &C2)| n.to_u64() <= max - m.to_u64();
+        let mut excess = 0u64;
+        if pairs().fold(true, |all, p| all & fits(p)) {
+            for (mine, theirs) in self.counts.as_mut().iter_mut().zip(other.counts()) {
+                *mine = C::from_u64_wrapping(mine.to_u64() + theirs.to_u64());
+            }
+        } else {
+            for (mine, theirs) in self.counts.as_mut().iter_mut().zip(other.counts()) {
+                let (m, n) = (mine.to_u64(), theirs.to_u64());
+                let sum = m.saturating_add(n).min(max);
+                *mine = C::from_u64_wrapping(sum);
+                excess = excess.saturating_add(n - (sum - m));
+            }
+        }
+        self.outside[SAT] = self.outside[SAT].saturating_add(excess);
+        self.add_outside(other.outside());
+    }
+
+    /// After an add whose counted buckets that landed in this range have `landed` as the
+    /// lowest values of the lowest and highest of them (`None`: none landed), note the exact
+    /// extremes when kept: the source's `exact` ones where they lie in this range, else
+    /// the lowest bucket's lower bound and the highest one's upper bound.
+    fn note_added_extremes(&mut self, landed: Option<(u64, u64)>, exact: Option<(u64, u64)>) {
+        let Some((lo, hi)) = landed.filter(|_| EXACT) else {
+            return;
+        };
+        let shape = self.shape;
+        let inside = |v: &u64| shape.offset(*v) < shape.len();
+        let exact_lo = exact.map(|e| e.0).filter(inside);
+        let exact_hi = exact.map(|e| e.1).filter(inside);
+        let hi_bound = || shape.bucket(shape.offset(hi)).highest;
+        self.extremes.note(exact_lo.unwrap_or(lo));
+        self.extremes.note(exact_hi.unwrap_or_else(hi_bound));
     }
 
     /// Remove every count of `other` (same relative error, any range), for deltas. Fails
@@ -284,7 +328,6 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     }
 
     /// Add to the underflow, overflow and saturated counts (saturating).
-    #[cfg(feature = "alloc")]
     pub(crate) fn add_outside(&mut self, outside: [u64; 3]) {
         for (mine, n) in self.outside.iter_mut().zip(outside) {
             *mine = mine.saturating_add(n);
@@ -527,6 +570,18 @@ impl Config {
     pub fn build<C: Counter>(self) -> Result<Histogram<C, alloc::vec::Vec<C>>, ConfigError> {
         Histogram::new(self)
     }
+}
+
+/// The lowest values of the lowest and the highest non-empty buckets of `view` (as
+/// [`View::buckets_with_values`] gives them), or `None` when every bucket is empty.
+fn counted_lowest_values<C: Counter>(view: &View<'_, C>) -> Option<(u64, u64)> {
+    let counts = view.counts();
+    let first = counts.iter().position(|c| c.to_u64() != 0)?;
+    let last = counts.iter().rposition(|c| c.to_u64() != 0)?;
+    Some((
+        view.shape.bucket(first).lower,
+        view.shape.bucket(last).lower,
+    ))
 }
 
 #[cfg(test)]

@@ -413,3 +413,62 @@ fn the_seeds_snapshot_example_matches_the_reset_version() {
     assert_eq!(after.p99().value, 28_800);
     assert_eq!(h.total_count(), 3_000_000, "the source keeps everything");
 }
+
+/// What a histogram holds, whatever its range: each non-empty bucket's lower bound and
+/// count, the underflow, overflow and saturated counts, the exact extremes.
+type Contents = (Vec<(u64, u64)>, [u64; 3], Option<(u64, u64)>);
+
+fn contents<C: Counter, const E: bool>(h: &Histogram<C, Vec<C>, E>) -> Contents {
+    let buckets = h
+        .view()
+        .buckets_with_values()
+        .map(|b| (b.lower, b.count))
+        .collect();
+    let outside = [h.underflow_count(), h.overflow_count(), h.saturated_count()];
+    (buckets, outside, h.exact_extremes())
+}
+
+#[test]
+fn the_same_buckets_add_counter_by_counter_as_the_general_path_does() {
+    // A receiver of the source's own buckets takes the counter-by-counter path; one of the
+    // whole range (other buckets) the general one. Both start from the same values (inside
+    // the narrow range), one bucket of each near its u32 maximum so that adding saturates,
+    // and keep exact extremes; the source counts some values outside its range.
+    for (seed, &(min, max)) in RANGES.iter().enumerate().filter(|(_, r)| r.0 < r.1) {
+        let narrow = Config::new().with_relative_error(0.01).with_range(min, max);
+        let wide = Config::new().with_relative_error(0.01);
+        let inside: Vec<u64> = mixed_data(2_000, 10 + seed as u64)
+            .into_iter()
+            .filter(|v| (min..=max).contains(v))
+            .collect();
+        let full = inside.first().copied().unwrap_or(min);
+        let mut same = narrow.build::<u32>().unwrap().with_exact_extremes();
+        let mut general = wide.build::<u32>().unwrap().with_exact_extremes();
+        for h in [&mut same, &mut general] {
+            inside.iter().for_each(|&v| h.record(v));
+            h.record_n(full, u64::from(u32::MAX) - 3);
+        }
+        let mut source: H64 = filled(narrow, &mixed_data(3_000, 20 + seed as u64));
+        source.record_n(full, 10);
+        same.add_histogram(&source).unwrap();
+        general.add_histogram(&source).unwrap();
+        let what = format!("range {min}..{max}");
+        assert_eq!(contents(&same), contents(&general), "{what}");
+        assert!(
+            same.saturated_count() >= 6,
+            "{what}: the full bucket saturated"
+        );
+        // Views (no exact extremes of the source): the bounds of its buckets, alike.
+        let (mut same_v, mut general_v) = (
+            narrow.build::<u64>().unwrap().with_exact_extremes(),
+            wide.build::<u64>().unwrap().with_exact_extremes(),
+        );
+        same_v.add(&source.view()).unwrap();
+        general_v.add(&source.view()).unwrap();
+        assert_eq!(
+            contents(&same_v),
+            contents(&general_v),
+            "{what}, from a view"
+        );
+    }
+}
