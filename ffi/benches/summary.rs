@@ -7,12 +7,13 @@
 mod report;
 
 /// The summary's order; lines of other benches come first.
-const ORDER: [&str; 10] = [
+const ORDER: [&str; 11] = [
     "record",
     "threads",
     "perf",
     "harness",
     "encode",
+    "ops",
     "export",
     "abi",
     "query",
