@@ -11,7 +11,7 @@ import math
 import numbers
 import os
 import types
-from typing import Iterable, Mapping, Optional
+from typing import Iterable, Mapping, Optional, Union
 
 from . import _bench_native as bn
 from ._bench_result import BenchResult
@@ -105,7 +105,7 @@ class Comparison:
         return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare_html(
             ha, hb, buf, size, needed))
 
-    def write_html(self, path: "str | os.PathLike[str]") -> None:
+    def write_html(self, path: "Union[str, os.PathLike[str]]") -> None:
         """Write `html` to ``path`` (UTF-8)."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.html())

@@ -8,7 +8,7 @@ import ctypes
 import math
 import os
 import weakref
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from . import _bench_native as bn
 from . import _native as n
@@ -108,7 +108,7 @@ class BenchResult(Handle):
         order, the tail attribution as bars."""
         return self._text(bn.BenchFormat.HTML)
 
-    def write_html(self, path: "str | os.PathLike[str]") -> None:
+    def write_html(self, path: "Union[str, os.PathLike[str]]") -> None:
         """Write `html` to ``path`` (UTF-8)."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.html())
