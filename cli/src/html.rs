@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use picollo::hdr::Accumulator;
 use picollo::GroupedF64;
-use picollo_bench::html::{over_time, spectrum, Cell, Curve, Page, Show, Table, MARKED_RANKS};
+use picollo_bench::html::{over_time, spectrum, spectrum_table, Cell, Curve, Page, Show, Table};
 
 use crate::error::Failure;
 use crate::input::Input;
@@ -42,9 +42,13 @@ fn tag_name(tag: &Option<String>) -> String {
 fn series(input: &Input, filter: &Filter) -> Result<BTreeMap<String, TagSeries>, Failure> {
     let mut tags: BTreeMap<String, TagSeries> = BTreeMap::new();
     for_each_selected(input, filter, |_, interval, origin| {
-        let view = interval.histogram.view();
-        let at = |rank: f64| view.percentile_value(rank).map_or(f64::NAN, |v| v as f64);
-        let point = [interval.start - origin, at(50.0), at(99.0), at(100.0)];
+        let mut at = [0u64; 3];
+        let read = interval
+            .histogram
+            .view()
+            .percentile_values(&[50.0, 99.0, 100.0], &mut at);
+        let v = |k: usize| read.map_or(f64::NAN, |()| at[k] as f64);
+        let point = [interval.start - origin, v(0), v(1), v(2)];
         let entry = tags
             .entry(tag_name(&interval.tag))
             .or_insert_with(|| TagSeries {
@@ -87,7 +91,7 @@ pub fn report(
         let svg = spectrum("Percentile spectrum per tag", "value", group, show);
         let labels: Vec<&str> = group.iter().map(|c| c.label.as_str()).collect();
         let caption = format!("The value at each percentile of the sum of each tag's intervals ({}), each nine of the axis equally wide.", labels.join(", "));
-        page.figure(&svg, &caption, &spectrum_numbers(group, unit_ratio));
+        page.figure(&svg, &caption, &spectrum_table("value", group, &value));
     }
     for (tag, s) in &tags {
         page.heading(2, &format!("{tag}, interval by interval"));
@@ -100,16 +104,8 @@ pub fn report(
 /// diff table (`text`, as the command prints it). `labels` name the sides as its columns do.
 pub fn diff(sides: [(&str, &Selected); 2], title: &str, text: &str, unit_ratio: f64) -> String {
     let mut page = Page::new(&format!("{title}: picollo diff"));
-    let curves: Vec<Curve> = sides
-        .iter()
-        .map(|(label, s)| {
-            let view = s.histogram.view();
-            Curve::of(label, view.total_count(), |ranks| {
-                let mut out = vec![0u64; ranks.len()];
-                view.percentile_values(ranks, &mut out).ok()?;
-                Some(out.into_iter().map(|v| v as f64).collect())
-            })
-        })
+    let curves: Vec<Curve> = (sides.iter())
+        .map(|(label, s)| Curve::of_view(label, &s.histogram.view()))
         .collect();
     let value = |v: f64| shown(v, unit_ratio);
     let show = Show {
@@ -121,7 +117,7 @@ pub fn diff(sides: [(&str, &Selected); 2], title: &str, text: &str, unit_ratio: 
         "The value at each percentile of {} and of {}, each nine of the axis equally wide.",
         sides[0].0, sides[1].0
     );
-    page.figure(&svg, &caption, &spectrum_numbers(&curves, unit_ratio));
+    page.figure(&svg, &caption, &spectrum_table("value", &curves, &value));
     page.heading(2, "The diff table");
     page.preformatted(text);
     written(&page)
@@ -145,14 +141,10 @@ fn nothing(mut page: Page, failure: &Failure) -> String {
 
 /// The spectrum of a tag's summed intervals.
 fn tag_curve(tag: &str, s: &TagSeries) -> Curve {
-    let sum = s.sum.histogram();
-    let count = sum.map_or(0, |h| h.view().total_count());
-    Curve::of(tag, count, |ranks| {
-        let view = sum?.view();
-        let mut out = vec![0u64; ranks.len()];
-        view.percentile_values(ranks, &mut out).ok()?;
-        Some(out.into_iter().map(|v| v as f64).collect())
-    })
+    match s.sum.histogram() {
+        Some(sum) => Curve::of_view(tag, &sum.view()),
+        None => Curve::of(tag, 0, |_| None),
+    }
 }
 
 /// One row per tag: intervals, values, and the values at P50 … max.
@@ -184,25 +176,6 @@ fn summary_table(curves: &[Curve], tags: &BTreeMap<String, TagSeries>, unit_rati
                 None => Cell::text("—"),
             });
         }
-        t.row(false, cells);
-    }
-    t
-}
-
-/// Each curve's value at the marked ranks it holds.
-fn spectrum_numbers(curves: &[Curve], unit_ratio: f64) -> Table {
-    let mut head = vec!["Percentile"];
-    head.extend(curves.iter().map(|c| c.label.as_str()));
-    let mut t = Table::new("spectrum", &head);
-    for rank in MARKED_RANKS {
-        if curves.iter().all(|c| c.at(rank).is_none()) {
-            continue;
-        }
-        let mut cells = vec![Cell::text(picollo_bench::html::rank_label(rank))];
-        cells.extend(curves.iter().map(|c| {
-            c.at(rank)
-                .map_or(Cell::text("—"), |v| Cell::number(shown(v, unit_ratio)))
-        }));
         t.row(false, cells);
     }
     t

@@ -154,7 +154,7 @@ impl Comparison {
         );
         let significant: Vec<&str> = points
             .iter()
-            .filter(|p| p.significant())
+            .filter(|p| p.significant)
             .map(|p| p.label.as_str())
             .collect();
         let caption = match significant.is_empty() {
@@ -225,6 +225,7 @@ fn shift_point(r: &DiffRow) -> ShiftPoint {
             .interval
             .filter(|_| r.a != 0.0)
             .map(|(lo, hi)| (percent(lo), percent(hi))),
+        significant: r.excludes_zero(),
     }
 }
 

@@ -8,6 +8,7 @@ use std::vec::Vec;
 
 use super::page::escape;
 use super::svg::{Axis, Frame};
+use picollo::View;
 
 /// The ranks a spectrum marks and tabulates (those its curve's count resolves).
 pub const MARKED_RANKS: [f64; 8] = [0.0, 50.0, 90.0, 99.0, 99.9, 99.99, 99.999, 100.0];
@@ -41,6 +42,15 @@ impl Curve {
             count,
             points,
         }
+    }
+
+    /// The curve of the values `view` counts, at its buckets' values (one walk).
+    pub fn of_view(label: &str, view: &View<'_, u64>) -> Self {
+        Curve::of(label, view.total_count(), |ranks| {
+            let mut out = std::vec![0u64; ranks.len()];
+            view.percentile_values(ranks, &mut out).ok()?;
+            Some(out.into_iter().map(|v| v as f64).collect())
+        })
     }
 
     /// The value at `rank` when the curve holds it.
@@ -152,13 +162,8 @@ pub struct ShiftPoint {
     pub change: f64,
     /// The 99 % interval of the change, in percent.
     pub interval: Option<(f64, f64)>,
-}
-
-impl ShiftPoint {
-    /// The interval excludes 0.
-    pub fn significant(&self) -> bool {
-        self.interval.is_some_and(|(lo, hi)| lo > 0.0 || hi < 0.0)
-    }
+    /// The interval excludes 0 (as the comparison judged it).
+    pub significant: bool,
 }
 
 /// The shift plot: each percentile's change with its interval (filled markers where the
@@ -200,7 +205,7 @@ pub fn shift(title: &str, points: &[ShiftPoint], noise_floor: Option<f64>) -> St
             }
             None => std::format!("{}: {:+.2} % (no interval)", p.label, p.change),
         };
-        f.marker(0, (i as f64, p.change), !p.significant(), &tip);
+        f.marker(0, (i as f64, p.change), !p.significant, &tip);
     }
     f.finish()
 }

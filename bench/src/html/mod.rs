@@ -188,8 +188,9 @@ fn spectrum_caption(name: &str, curves: &[Curve], show: &dyn Fn(f64) -> String) 
     text
 }
 
-/// The numbers of a spectrum: each curve's value at each [`MARKED_RANKS`] rank it holds.
-fn spectrum_table(name: &str, curves: &[Curve], show: &dyn Fn(f64) -> String) -> Table {
+/// The numbers of a spectrum of `name` (a metric, a log's values): each curve's value at
+/// each [`MARKED_RANKS`] rank it holds, its cell naming the metric, the curve and the rank.
+pub fn spectrum_table(name: &str, curves: &[Curve], show: &dyn Fn(f64) -> String) -> Table {
     let mut head = std::vec!["Percentile"];
     head.extend(curves.iter().map(|c| c.label.as_str()));
     let mut t = Table::new(&std::format!("spectrum-{name}"), &head);
