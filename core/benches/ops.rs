@@ -1,12 +1,13 @@
 //! Every operation after the record, next to the peers, in one process taking turns: one
 //! percentile, 16 percentiles, a merge, a V2 encode and decode (uncompressed), mean and
-//! standard deviation, and a walk over the non-empty buckets.
+//! standard deviation, and a walk over the non-empty buckets (each one's count times a
+//! value of it, summed).
 //!
 //! Workload: 10^6 log-normal latencies (median 50 µs, σ 1.2, in ns, capped at 10 s; the
 //! encode bench's) in three histograms of about the same resolution over 1 ns..10 s:
 //! Picollo at relative error 0.0005, `hdrhistogram` at 3 significant digits, iop's
-//! `histogram` at grouping power 10; u64 counts. Each figure is the best of 7 batches, in µs
-//! per call; the three take turns within each operation. A merge adds a second histogram of
+//! `histogram` at grouping power 10; u64 counts. The three take turns, a batch of 20 calls
+//! each per round for 21 rounds; each figure is the best batch, in µs per call. A merge adds a second histogram of
 //! 10^6 other values into an accumulator; Picollo's also into one of another range
 //! (`merge_general`: the bucket-by-bucket path every merge took before the counter-by-counter
 //! one for the same buckets).
@@ -23,7 +24,7 @@ use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use picollo::{hdr, Config, Histogram};
 
 mod common;
-use common::{best, values, N};
+use common::{turns, values, N};
 
 /// The 16 ranks of the many-percentiles query, in percent.
 const RANKS: [f64; 16] = [
@@ -58,6 +59,27 @@ struct Op {
 }
 
 impl Op {
+    /// Picollo's call and each peer's (where it has one), timed taking turns.
+    fn race<'f>(
+        name: &'static str,
+        ours: &'f mut dyn FnMut(),
+        hdr: Option<&'f mut dyn FnMut()>,
+        iop: Option<&'f mut dyn FnMut()>,
+    ) -> Op {
+        let has = (hdr.is_some(), iop.is_some());
+        let mut all: Vec<&mut dyn FnMut()> = vec![ours];
+        all.extend(hdr);
+        all.extend(iop);
+        let times = turns(&mut all);
+        let mut peers = times[1..].iter().copied();
+        Op {
+            name,
+            ours: times[0],
+            hdr: has.0.then(|| peers.next().unwrap()),
+            iop: has.1.then(|| peers.next().unwrap()),
+        }
+    }
+
     /// The fastest peer's time over Picollo's.
     fn ratio(&self) -> f64 {
         let peers = [self.hdr, self.iop].into_iter().flatten();
@@ -67,90 +89,87 @@ impl Op {
 
 fn queries(ours: &Ours, hdr: &Hdr, iop: &Iop) -> [Op; 3] {
     let quantiles: Vec<f64> = RANKS.iter().map(|r| r / 100.0).collect();
-    let p999 = Op {
-        name: "p999",
-        ours: best(|| {
+    let p999 = Op::race(
+        "p999",
+        &mut || {
             black_box(black_box(ours).view().percentile_value(99.9).unwrap());
-        }),
-        hdr: Some(best(|| {
+        },
+        Some(&mut || {
             black_box(black_box(hdr).value_at_quantile(0.999));
-        })),
-        iop: Some(best(|| {
-            black_box(black_box(iop).quantile_bucket(0.999).unwrap());
-        })),
-    };
-    let mut out = [0u64; 16];
-    let p16 = Op {
-        name: "p16",
-        ours: best(|| {
-            black_box(ours)
-                .view()
-                .percentile_values(&RANKS, &mut out)
-                .unwrap();
-            black_box(&out);
         }),
-        hdr: Some(best(|| {
+        Some(&mut || {
+            black_box(black_box(iop).quantile_bucket(0.999).unwrap());
+        }),
+    );
+    let mut out = [0u64; 16];
+    let p16 = Op::race(
+        "p16",
+        &mut || {
+            let view = black_box(ours).view();
+            view.percentile_values(&RANKS, &mut out).unwrap();
+            black_box(&out);
+        },
+        Some(&mut || {
             for q in &quantiles {
                 black_box(black_box(hdr).value_at_quantile(*q));
             }
-        })),
-        iop: Some(best(|| {
+        }),
+        Some(&mut || {
             black_box(black_box(iop).quantiles(&quantiles).unwrap());
-        })),
-    };
-    let meanstd = Op {
-        name: "meanstd",
-        ours: best(|| {
+        }),
+    );
+    let meanstd = Op::race(
+        "meanstd",
+        &mut || {
             let v = black_box(ours).view();
             black_box((v.mean(), v.stdev()));
-        }),
-        hdr: Some(best(|| {
+        },
+        Some(&mut || {
             black_box((black_box(hdr).mean(), hdr.stdev()));
-        })),
-        iop: None,
-    };
+        }),
+        None,
+    );
     [p999, p16, meanstd]
 }
 
+/// A walk over the non-empty buckets that reads each one's count and a value of it (the
+/// sum of count × value, what an export or a weighted statistic reads).
 fn walks(ours: &Ours, hdr: &Hdr, iop: &Iop) -> Op {
-    Op {
-        name: "iter",
-        ours: best(|| {
-            let n: u64 = black_box(ours)
-                .view()
-                .buckets_with_values()
-                .map(|b| b.count)
-                .sum();
-            black_box(n);
+    Op::race(
+        "iter",
+        &mut || {
+            let view = black_box(ours).view();
+            let walk = view.buckets_with_values();
+            black_box(walk.fold(0u64, |s, b| s.wrapping_add(b.count * b.value)));
+        },
+        Some(&mut || {
+            let walk = black_box(hdr).iter_recorded();
+            let weigh = |s: u64, v: hdrhistogram::iterators::IterationValue<u64>| {
+                s.wrapping_add(v.count_at_value() * v.value_iterated_to())
+            };
+            black_box(walk.fold(0u64, weigh));
         }),
-        hdr: Some(best(|| {
-            let n: u64 = black_box(hdr)
-                .iter_recorded()
-                .map(|v| v.count_at_value())
-                .sum();
-            black_box(n);
-        })),
-        iop: Some(best(|| {
-            let n: u64 = black_box(iop).iter().map(|b| b.count()).sum();
-            black_box(n);
-        })),
-    }
+        Some(&mut || {
+            let walk = black_box(iop).iter().filter(|b| b.count() != 0);
+            black_box(walk.fold(0u64, |s, b| s.wrapping_add(b.count() * b.end())));
+        }),
+    )
 }
 
 /// The merges, and Picollo's general path (`merge_general`).
 fn merges(a: &(Ours, Hdr, Iop), b: &(Ours, Hdr, Iop)) -> (Op, f64) {
     let (mut ours, mut hdr, mut iop) = (a.0.clone(), a.1.clone(), a.2.clone());
-    let merge = Op {
-        name: "merge",
-        ours: best(|| ours.add(&black_box(&b.0).view()).unwrap()),
-        hdr: Some(best(|| hdr.add(black_box(&b.1)).unwrap())),
-        iop: Some(best(|| iop.checked_add_assign(black_box(&b.2)).unwrap())),
-    };
     let wider = Config::new()
         .with_relative_error(0.0005)
         .with_range(0, MAX * 4);
     let mut other: Ours = wider.build().unwrap();
-    let general = best(|| other.add(&black_box(&b.0).view()).unwrap());
+    let merge = Op::race(
+        "merge",
+        &mut || ours.add(&black_box(&b.0).view()).unwrap(),
+        Some(&mut || hdr.add(black_box(&b.1)).unwrap()),
+        Some(&mut || iop.checked_add_assign(black_box(&b.2)).unwrap()),
+    );
+    let general = turns(&mut [&mut || other.add(&black_box(&b.0).view()).unwrap()])[0];
     (merge, general)
 }
 
@@ -159,34 +178,34 @@ fn codecs(ours: &Ours, hdr: &Hdr) -> [Op; 2] {
     let (mut our_blob, mut hdr_blob) = (Vec::new(), Vec::new());
     ours.view().encode_v2_into(&mut our_blob).unwrap();
     serializer.serialize(hdr, &mut hdr_blob).unwrap();
-    let encode = Op {
-        name: "encode",
-        ours: best(|| {
+    let encode = Op::race(
+        "encode",
+        &mut || {
             let mut out = Vec::new();
             black_box(ours).view().encode_v2_into(&mut out).unwrap();
             black_box(out);
-        }),
-        hdr: Some(best(|| {
+        },
+        Some(&mut || {
             let mut out = Vec::new();
             serializer.serialize(black_box(hdr), &mut out).unwrap();
             black_box(out);
-        })),
-        iop: None,
-    };
-    let mut deserializer = Deserializer::new();
-    let decode = Op {
-        name: "decode",
-        ours: best(|| {
-            black_box(hdr::decode(black_box(&our_blob)).unwrap());
         }),
-        hdr: Some(best(|| {
+        None,
+    );
+    let mut deserializer = Deserializer::new();
+    let decode = Op::race(
+        "decode",
+        &mut || {
+            black_box(hdr::decode(black_box(&our_blob)).unwrap());
+        },
+        Some(&mut || {
             let h: Hdr = deserializer
                 .deserialize(&mut std::io::Cursor::new(black_box(&hdr_blob)))
                 .unwrap();
             black_box(h);
-        })),
-        iop: None,
-    };
+        }),
+        None,
+    );
     [encode, decode]
 }
 

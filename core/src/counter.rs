@@ -29,10 +29,12 @@ pub trait Counter: Copy + Default + Eq + Ord + core::fmt::Debug + Send + Sync + 
     fn to_u64(self) -> u64;
     /// The low bits of `v` as a count (exact when `v <= MAX`).
     fn from_u64_wrapping(v: u64) -> Self;
+    /// The exact sum of `counts`, in a loop the compiler turns into vector adds.
+    fn sum_slice(counts: &[Self]) -> u128;
 }
 
 macro_rules! impl_counter {
-    ($t:ty) => {
+    ($t:ty, $sum:path) => {
         impl Counter for $t {
             const ZERO: Self = 0;
             const MAX: Self = <$t>::MAX;
@@ -72,12 +74,17 @@ macro_rules! impl_counter {
             fn from_u64_wrapping(v: u64) -> Self {
                 v as $t
             }
+
+            #[inline]
+            fn sum_slice(counts: &[Self]) -> u128 {
+                $sum(counts)
+            }
         }
     };
 }
 
-impl_counter!(u32);
-impl_counter!(u64);
+impl_counter!(u32, crate::sum::sum_u32);
+impl_counter!(u64, crate::sum::sum_u64);
 
 /// Where a view reads its counts: a slice of counters (a histogram's own storage or a
 /// copy), or a concurrent histogram's live cells (`concurrent::Cells`, read in place).
@@ -90,6 +97,32 @@ pub trait Counts<C>: sealed::Sealed {
     }
     /// The count of storage bucket `i < len()`.
     fn get(&self, i: usize) -> C;
+    /// `Σ` of the counts of storage buckets `first..end` (`first <= end <= len()`), exact.
+    /// Live cells are read one at a time; a slice is summed with vector adds.
+    fn sum(&self, first: usize, end: usize) -> u128
+    where
+        C: Counter,
+    {
+        (first..end).map(|i| self.get(i).to_u64() as u128).sum()
+    }
+    /// The counts of storage buckets `first..end` (`first <= end <= len()`), in order.
+    fn values(&self, first: usize, end: usize) -> impl Iterator<Item = C> + '_ {
+        (first..end).map(move |i| self.get(i))
+    }
+    /// The first storage bucket with a non-zero count.
+    fn first_nonzero(&self) -> Option<usize>
+    where
+        C: Counter,
+    {
+        (0..self.len()).find(|&i| self.get(i) != C::ZERO)
+    }
+    /// The last storage bucket with a non-zero count.
+    fn last_nonzero(&self) -> Option<usize>
+    where
+        C: Counter,
+    {
+        (0..self.len()).rev().find(|&i| self.get(i) != C::ZERO)
+    }
 }
 
 pub(crate) mod sealed {
@@ -105,6 +138,20 @@ impl<C: Counter> Counts<C> for [C] {
     #[inline]
     fn get(&self, i: usize) -> C {
         self[i]
+    }
+    #[inline]
+    fn sum(&self, first: usize, end: usize) -> u128 {
+        C::sum_slice(&self[first..end])
+    }
+    #[inline]
+    fn values(&self, first: usize, end: usize) -> impl Iterator<Item = C> + '_ {
+        self[first..end].iter().copied()
+    }
+    fn first_nonzero(&self) -> Option<usize> {
+        crate::sum::first_nonzero(self)
+    }
+    fn last_nonzero(&self) -> Option<usize> {
+        crate::sum::last_nonzero(self)
     }
 }
 

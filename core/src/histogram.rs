@@ -260,29 +260,11 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         Ok(())
     }
 
-    /// [`Histogram::add`] of a view that stores the same buckets: counter by counter (a
-    /// loop the compiler vectorizes), each bucket saturating as `record_n` does, then the
+    /// [`Histogram::add`] of a view that stores the same buckets: counter by counter,
+    /// each bucket saturating as `record_n` does (see [`crate::sum::add_counts`]), then the
     /// view's outside counts.
     fn add_same_buckets<C2: Counter>(&mut self, other: &View<'_, C2>) {
-        // Branch-free loops, so that they vectorize: whether any bucket would pass C's
-        // maximum; if none (the common case), plain sums; else each sum capped, what did
-        // not fit summed apart.
-        let max = C::MAX.to_u64();
-        let pairs = || self.counts.as_ref().iter().zip(other.counts());
-        let fits = |(m, n): (&C, &C2)| n.to_u64() <= max - m.to_u64();
-        let mut excess = 0u64;
-        if pairs().fold(true, |all, p| all & fits(p)) {
-            for (mine, theirs) in self.counts.as_mut().iter_mut().zip(other.counts()) {
-                *mine = C::from_u64_wrapping(mine.to_u64() + theirs.to_u64());
-            }
-        } else {
-            for (mine, theirs) in self.counts.as_mut().iter_mut().zip(other.counts()) {
-                let (m, n) = (mine.to_u64(), theirs.to_u64());
-                let sum = m.saturating_add(n).min(max);
-                *mine = C::from_u64_wrapping(sum);
-                excess = excess.saturating_add(n - (sum - m));
-            }
-        }
+        let excess = crate::sum::add_counts(self.counts.as_mut(), other.counts());
         self.outside[SAT] = self.outside[SAT].saturating_add(excess);
         self.add_outside(other.outside());
     }
@@ -576,8 +558,8 @@ impl Config {
 /// [`View::buckets_with_values`] gives them), or `None` when every bucket is empty.
 fn counted_lowest_values<C: Counter>(view: &View<'_, C>) -> Option<(u64, u64)> {
     let counts = view.counts();
-    let first = counts.iter().position(|c| c.to_u64() != 0)?;
-    let last = counts.iter().rposition(|c| c.to_u64() != 0)?;
+    let first = crate::sum::first_nonzero(counts)?;
+    let last = crate::sum::last_nonzero(counts)?;
     Some((
         view.shape.bucket(first).lower,
         view.shape.bucket(last).lower,

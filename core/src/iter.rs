@@ -298,7 +298,17 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     where
         C: 'a,
     {
-        self.buckets().filter(|b| b.count != 0)
+        let mut buckets = self.buckets();
+        // Up to the last counted bucket, found eight counts a step.
+        let end = self.counts.last_nonzero().map_or(0, |i| i + 1);
+        core::iter::from_fn(move || {
+            // Past the empty buckets first, so that bounds are found for counted ones only.
+            let counts = buckets.view.counts;
+            while buckets.next < end && counts.get(buckets.next) == C::ZERO {
+                buckets.next += 1;
+            }
+            (buckets.next < end).then(|| buckets.next()).flatten()
+        })
     }
 
     /// Every bucket as a percentile (rank at the middle of its counts).
@@ -349,10 +359,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     }
 
     fn steps(&self, spacing: Spacing) -> Steps<'a, C, S> {
-        let end_bucket = (0..self.counts.len())
-            .rev()
-            .find(|&i| self.counts.get(i) != C::ZERO)
-            .map_or(0, |i| i + 1);
+        let end_bucket = self.counts.last_nonzero().map_or(0, |i| i + 1);
         Steps {
             view: *self,
             spacing,

@@ -114,6 +114,7 @@ mod scan;
 pub mod shape;
 mod sink;
 pub mod snapshot;
+mod sum;
 pub mod summary;
 #[cfg(all(feature = "std", target_os = "linux"))]
 pub mod time;

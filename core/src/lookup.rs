@@ -25,11 +25,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         } else {
             (len, None)
         };
-        let mut below: u128 = 0;
-        for i in 0..full {
-            below += self.counts.get(i).to_u64() as u128;
-        }
-        let mut rank = below as f64;
+        let mut rank = self.counts.sum(0, full) as f64;
         if let Some(o) = partial {
             let b = shape.bucket(o);
             let count = self.counts.get(o).to_u64() as f64;
@@ -60,10 +56,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
         }
         let first = shape.offset(lo.max(min)).min(len - 1);
         let last = shape.offset(hi.min(max)).min(len - 1);
-        let n: u128 = (first..=last)
-            .map(|i| self.counts.get(i).to_u64() as u128)
-            .sum();
-        Ok(crate::view::saturate(n))
+        Ok(crate::view::saturate(self.counts.sum(first, last + 1)))
     }
 }
 

@@ -72,7 +72,7 @@ impl Scan {
             if MOMENTS {
                 sum_block_moments(counts, &mut block);
             } else {
-                block.count = sum_range(counts, first, end);
+                block.count = counts.sum(first, end);
             }
             scan.total += block.count;
             scan.blocks[scan.len] = block;
@@ -110,30 +110,6 @@ impl Scan {
         }
         (all.mean, crate::fmath::sqrt(all.m2 / all.n))
     }
-}
-
-/// `Σc` over storage offsets `first..end`, reading eight buckets at a time.
-#[inline]
-pub(crate) fn sum_range<C: Counter, S: Counts<C> + ?Sized>(
-    counts: &S,
-    first: usize,
-    end: usize,
-) -> u128 {
-    let mut sum = 0u128;
-    let mut i = first;
-    while i + 8 <= end {
-        let mut chunk = 0u128;
-        for k in 0..8 {
-            chunk += counts.get(i + k).to_u64() as u128;
-        }
-        sum += chunk;
-        i += 8;
-    }
-    while i < end {
-        sum += counts.get(i).to_u64() as u128;
-        i += 1;
-    }
-    sum
 }
 
 /// Fill `block.count`, `block.b` and `block.c` by walking its buckets downwards

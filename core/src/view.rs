@@ -72,11 +72,6 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         (storage_index < self.counts.len()).then(|| self.counts.get(storage_index).to_u64())
     }
 
-    /// The counts in storage order.
-    pub(crate) fn iter_counts(&self) -> impl Iterator<Item = C> + '_ {
-        (0..self.counts.len()).map(|i| self.counts.get(i))
-    }
-
     /// The checked shape: layout, range, storage length, value selection.
     pub fn shape(&self) -> Shape {
         self.shape
@@ -139,7 +134,7 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     }
 
     pub(crate) fn total_wide(&self) -> u128 {
-        crate::scan::sum_range(self.counts, 0, self.counts.len())
+        self.counts.sum(0, self.counts.len())
     }
 
     /// One pass over the counts: block totals, and with `MOMENTS` the sums the mean and
@@ -218,9 +213,21 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
                     b += 1;
                     (i, cumulative) = (blocks[b].first, before_block);
                 }
-                // Then to the first bucket of it whose cumulative count does.
+                // Then past the runs of it that stay below the target (a run's sum
+                // below the target keeps the walk below the block's total), and to the
+                // first bucket whose cumulative count reaches it.
                 let block_total = before_block + blocks[b].count;
-                while cumulative < target && i < blocks[b].end {
+                let end = blocks[b].end;
+                for run in RUNS {
+                    while i + run <= end {
+                        let sum = self.counts.sum(i, i + run);
+                        if cumulative + sum >= target {
+                            break;
+                        }
+                        (cumulative, i) = (cumulative + sum, i + run);
+                    }
+                }
+                while cumulative < target && i < end {
                     let left = block_total - cumulative;
                     count = (self.counts.get(i).to_u64() as u128).min(left) as u64;
                     cumulative += count as u128;
@@ -291,15 +298,13 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
 
     /// The lowest non-empty bucket's smallest value (values below the range not included).
     pub fn min_recorded(&self) -> Option<u64> {
-        let i = self.iter_counts().position(|c| c != C::ZERO)?;
+        let i = self.counts.first_nonzero()?;
         Some(self.shape.bucket(i).lower)
     }
 
     /// The highest non-empty bucket's largest value (values above the range not included).
     pub fn max_recorded(&self) -> Option<u64> {
-        let i = (0..self.counts.len())
-            .rev()
-            .find(|&i| self.counts.get(i) != C::ZERO)?;
+        let i = self.counts.last_nonzero()?;
         Some(self.shape.bucket(i).highest)
     }
 
@@ -331,6 +336,10 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
         (s.min_trackable, s.max_trackable) = self.shape.range();
     }
 }
+
+/// Buckets a percentile walk sums at a time inside the block a rank lands in: runs of
+/// 64 until the next would reach the target, then of 8, then single buckets.
+const RUNS: [usize; 2] = [64, 8];
 
 pub(crate) fn saturate(v: u128) -> u64 {
     u64::try_from(v).unwrap_or(u64::MAX)

@@ -31,6 +31,7 @@ pub fn values() -> Vec<u64> {
 }
 
 /// Best of `REPS` batches of `BATCH` calls, in µs per call.
+#[allow(dead_code)]
 pub fn best(mut f: impl FnMut()) -> f64 {
     (0..REPS)
         .map(|_| {
@@ -41,4 +42,25 @@ pub fn best(mut f: impl FnMut()) -> f64 {
             t.elapsed().as_secs_f64() * 1e6 / BATCH as f64
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// Rounds of [`turns`]: each contender times one batch per round.
+pub const ROUNDS: usize = 21;
+
+/// The contenders take turns, one batch each per round for `ROUNDS` rounds (a machine
+/// that changes speed for seconds at a time slows them all alike); each one's best batch,
+/// in µs per call, in the order given.
+#[allow(dead_code)]
+pub fn turns(contenders: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; contenders.len()];
+    for _ in 0..ROUNDS {
+        for (f, best) in contenders.iter_mut().zip(&mut best) {
+            let t = Instant::now();
+            for _ in 0..BATCH {
+                f();
+            }
+            *best = best.min(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
+        }
+    }
+    best
 }

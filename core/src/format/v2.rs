@@ -291,26 +291,111 @@ pub struct Decoded {
 // ---------------------------------------------------------------------------------------
 // Encoding
 
-/// Appends zigzag LEB128 as HdrHistogram writes it: 7-bit groups, at most 9 bytes, the
-/// ninth carrying bits 56..63 whole.
-#[inline]
-fn put_varint(out: &mut Vec<u8>, n: i64) {
+/// Bytes of the longest varint.
+const VARINT_MAX: usize = 9;
+
+/// Bytes a payload writer gathers before it appends them to its output (its stage holds
+/// one entry more).
+const STAGE: usize = 1024;
+
+/// Bytes of the longest entry: a run of zeros and a count.
+const ENTRY_MAX: usize = 2 * VARINT_MAX;
+
+/// Writes zigzag LEB128 as HdrHistogram does into `to` (room for [`VARINT_MAX`] bytes):
+/// 7-bit groups, at most 9 bytes, the ninth carrying bits 56..63 whole. Returns the bytes
+/// written.
+#[inline(always)]
+fn put_varint(to: &mut [u8], n: i64) -> usize {
     let mut z = ((n << 1) ^ (n >> 63)) as u64;
-    for _ in 0..8 {
+    for (k, byte) in to.iter_mut().enumerate().take(VARINT_MAX - 1) {
         if z < 0x80 {
-            out.push(z as u8);
-            return;
+            *byte = z as u8;
+            return k + 1;
         }
-        out.push((z as u8) | 0x80);
+        *byte = (z as u8) | 0x80;
         z >>= 7;
     }
-    out.push(z as u8);
+    to[VARINT_MAX - 1] = z as u8;
+    VARINT_MAX
+}
+
+/// Writes an entry into `stage` at `at` (at most [`STAGE`]): the run of `zeros` before
+/// it (a single zero as a zero count), then `count` (at most `i64::MAX`); returns where
+/// the next entry goes. A function of its arguments, so that a caller's loop keeps the
+/// position in a register.
+#[inline(always)]
+fn stage_entry(stage: &mut [u8; STAGE + ENTRY_MAX], at: usize, zeros: u64, count: u64) -> usize {
+    let mut at = at;
+    if zeros != 0 {
+        let n = if zeros == 1 { 0 } else { -(zeros as i64) };
+        at += put_varint(&mut stage[at..at + VARINT_MAX], n);
+    }
+    if count < SMALL {
+        stage_small(stage, at, count)
+    } else {
+        at + put_varint(&mut stage[at..at + VARINT_MAX], count as i64)
+    }
+}
+
+/// Counts below this are one or two bytes of varint (their zigzag is below 2^14).
+const SMALL: u64 = 1 << 13;
+
+/// Writes a count below [`SMALL`] into `stage` at `at` (at most [`STAGE`] + 2), in one or
+/// two bytes (both written, the second kept when it is needed): no branch on the count.
+/// Returns where the next entry goes.
+#[inline(always)]
+fn stage_small(stage: &mut [u8; STAGE + ENTRY_MAX], at: usize, count: u64) -> usize {
+    let z = count << 1; // the zigzag of a non-negative count
+    let more = (z >= 0x80) as u64;
+    let bytes = (z & 0x7f) | (more << 7) | ((z >> 7) << 8);
+    stage[at..at + 2].copy_from_slice(&(bytes as u16).to_le_bytes());
+    at + 1 + more as usize
+}
+
+/// Where a stream of counts stands: the zeros since the last entry, and the position in
+/// the writer's stage (kept here, in registers, until the stream ends).
+struct Run {
+    zeros: u64,
+    staged: usize,
+}
+
+impl Run {
+    /// Drains the writer's stage when an entry might not fit it.
+    #[inline(always)]
+    fn make_room(&mut self, w: &mut PayloadWriter) -> Result<(), V2Error> {
+        if self.staged > STAGE {
+            w.staged = self.staged;
+            w.drain()?;
+            self.staged = 0;
+        }
+        Ok(())
+    }
+
+    /// The next bucket's count: a zero lengthens the run; any other count is written
+    /// after the run. `Err(None)` for a count above `i64::MAX`.
+    #[inline(always)]
+    fn bucket(&mut self, w: &mut PayloadWriter, count: u64) -> Result<(), Option<V2Error>> {
+        if count == 0 {
+            self.zeros += 1;
+            return Ok(());
+        }
+        if count > i64::MAX as u64 {
+            return Err(None);
+        }
+        self.make_room(w).map_err(Some)?;
+        self.staged = stage_entry(&mut w.stage, self.staged, self.zeros, count);
+        self.zeros = 0;
+        Ok(())
+    }
 }
 
 /// Streams (HdrHistogram index, count) pairs in increasing index order into a payload,
-/// summing pairs that land on the same index and writing zero runs.
+/// summing pairs that land on the same index and writing zero runs. Bytes gather in a
+/// fixed stage and move to `out` a block at a time.
 struct PayloadWriter {
     out: Vec<u8>,
+    stage: [u8; STAGE + ENTRY_MAX],
+    staged: usize,
     /// Index the next written entry has.
     next_index: u64,
     /// Pending index and count, not yet written.
@@ -318,6 +403,16 @@ struct PayloadWriter {
 }
 
 impl PayloadWriter {
+    fn new(out: Vec<u8>) -> Self {
+        PayloadWriter {
+            out,
+            stage: [0; STAGE + ENTRY_MAX],
+            staged: 0,
+            next_index: 0,
+            pending: None,
+        }
+    }
+
     fn push(&mut self, index: u64, count: u64, value: u64) -> Result<(), V2Error> {
         match &mut self.pending {
             Some((i, c, _)) if *i == index => {
@@ -334,6 +429,8 @@ impl PayloadWriter {
         Ok(())
     }
 
+    /// Writes the pending pair, if any; `value` (a value of its bucket) names it when its
+    /// count does not fit a varint.
     fn flush(&mut self) -> Result<(), V2Error> {
         let Some((index, count, value)) = self.pending.take() else {
             return Ok(());
@@ -341,15 +438,40 @@ impl PayloadWriter {
         if count > i64::MAX as u64 {
             return Err(V2Error::CountTooLarge { value, count });
         }
-        let zeros = index - self.next_index;
-        if zeros == 1 {
-            self.out.push(0);
-        } else if zeros > 1 {
-            put_varint(&mut self.out, -(zeros as i64));
-        }
-        put_varint(&mut self.out, count as i64);
+        self.entry(index, count)
+    }
+
+    /// Writes a count of at most `i64::MAX` at `index`, past the last one written.
+    fn entry(&mut self, index: u64, count: u64) -> Result<(), V2Error> {
+        self.make_room()?;
+        self.staged = stage_entry(&mut self.stage, self.staged, index - self.next_index, count);
         self.next_index = index + 1;
         Ok(())
+    }
+
+    /// Drains the stage when an entry might not fit it.
+    #[inline(always)]
+    fn make_room(&mut self) -> Result<(), V2Error> {
+        if self.staged > STAGE {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
+    /// Moves the staged bytes to `out`.
+    fn drain(&mut self) -> Result<(), V2Error> {
+        self.out.try_reserve(self.staged).map_err(|_| OutOfMemory {
+            bytes: self.out.len().saturating_add(self.staged),
+        })?;
+        self.out.extend_from_slice(&self.stage[..self.staged]);
+        self.staged = 0;
+        Ok(())
+    }
+
+    /// Writes the pending pair and moves every staged byte to `out`.
+    fn finish(&mut self) -> Result<(), V2Error> {
+        self.flush()?;
+        self.drain()
     }
 }
 
@@ -410,11 +532,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             })?;
         out.extend_from_slice(&[0; V2_HEADER_LEN]);
         let payload_start = out.len();
-        let mut w = PayloadWriter {
-            out: core::mem::take(out),
-            next_index: 0,
-            pending: None,
-        };
+        let mut w = PayloadWriter::new(core::mem::take(out));
         let result = self.write_payload(&mut w, layout, target);
         *out = w.out;
         result?;
@@ -429,9 +547,78 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
 
     /// Streams the stored counts into `w` when the target layout is this one: the storage
     /// index plus the first stored logical index, less the layout's first, is the target
-    /// index.
+    /// index. Each index is written once, so no pair waits for a next one to add to it.
     fn write_same_layout(&self, w: &mut PayloadWriter) -> Result<(), V2Error> {
         let base = (self.first_index() - self.layout().first_index()) as u64;
+        let Some(last) = self.counts.last_nonzero() else {
+            return Ok(());
+        };
+        if self.shape.bucket(last).lower > i64::MAX as u64 {
+            return self.write_each_bucket(w, base);
+        }
+        w.flush()?;
+        // At least a byte per bucket up to the last non-empty one, most often (one or
+        // two per count, one per run of zeros): room for that once, not by doublings.
+        w.out.try_reserve(last + 1).map_err(|_| OutOfMemory {
+            bytes: w.out.len().saturating_add(last + 1),
+        })?;
+        // Zeros are counted, not indexed: the run before the first stored bucket is the
+        // gap from the last index written. The stage position stays in a register.
+        let mut run = Run {
+            zeros: base - w.next_index,
+            staged: w.staged,
+        };
+        let end = last + 1;
+        let mut i = 0;
+        while i + 8 <= end {
+            let group: [u64; 8] = core::array::from_fn(|k| self.counts.get(i + k).to_u64());
+            // Eight counted buckets with small counts, the body of a distribution: two
+            // bytes each at most, no zeros, so no branch on any of them.
+            let small = group
+                .iter()
+                .fold(true, |all, &c| all & (c.wrapping_sub(1) < SMALL - 1));
+            if run.zeros == 0 && small {
+                run.make_room(w)?;
+                for c in group {
+                    run.staged = stage_small(&mut w.stage, run.staged, c);
+                }
+            } else {
+                for c in group {
+                    run.bucket(w, c).map_err(|e| self.either(e))?;
+                }
+            }
+            i += 8;
+        }
+        for c in self.counts.values(i, end) {
+            run.bucket(w, c.to_u64()).map_err(|e| self.either(e))?;
+        }
+        (w.staged, w.next_index) = (run.staged, base + last as u64 + 1);
+        Ok(())
+    }
+
+    /// `e`, or (`None`) the error for the first count above `i64::MAX`.
+    fn either(&self, e: Option<V2Error>) -> V2Error {
+        e.unwrap_or_else(|| self.count_too_large())
+    }
+
+    /// The error for the first count above `i64::MAX` (there is one).
+    #[cold]
+    fn count_too_large(&self) -> V2Error {
+        let len = self.counts.len();
+        let i = self
+            .counts
+            .values(0, len)
+            .position(|c| c.to_u64() > i64::MAX as u64);
+        let i = i.unwrap_or(0);
+        V2Error::CountTooLarge {
+            value: self.shape.bucket(i).lower,
+            count: self.counts.get(i).to_u64(),
+        }
+    }
+
+    /// [`View::write_same_layout`] bucket by bucket, each value checked: the first bucket
+    /// past `i64::MAX` (or count past it) is the error.
+    fn write_each_bucket(&self, w: &mut PayloadWriter, base: u64) -> Result<(), V2Error> {
         for i in 0..self.counts.len() {
             let c = self.counts.get(i).to_u64();
             if c != 0 {
@@ -494,7 +681,7 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
                 None => return Err(V2Error::ValueTooLarge(u64::MAX)),
             }
         }
-        w.flush()
+        w.finish()
     }
 
     /// HdrHistogram's compressed V2 encoding (cookie `0x1c849314`, zlib), what
