@@ -11,7 +11,8 @@ floor a ctypes binding cannot go under, which ``Histogram.record`` is compared w
 ``FloatHistogram`` records the same values as doubles (sparse, relative error 0.1 %).
 The last line is the one scripts read:
 ``bench python: record=<ns> bare=<ns> buffered=<ns> record_many=<ns> summary=<us>
-hdrh_record=<ns> hdrh_summary=<us>``.
+hdrh_record=<ns> hdrh_summary=<us> percentile=<us> bare_percentile=<us> merge=<us>
+bare_merge=<us>``: a percentile and a merge through the binding and bare.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from array import array
 
 import picollo
-from picollo import _native
+from picollo import _abi, _native
 
 try:
     from hdrh.histogram import HdrHistogram
@@ -32,7 +33,8 @@ except ImportError:  # the figures are still worth having without the peer
 VALUES = 200_000
 PASSES = 7
 #: Calls per pass of each summary (hdrh's takes a fifth of a second).
-SUMMARY_CALLS = {"summary": 50, "float_summary": 50, "hdrh_summary": 2}
+SUMMARY_CALLS = {"summary": 50, "float_summary": 50, "hdrh_summary": 2, "percentile": 100,
+                 "bare_percentile": 100, "merge": 20, "bare_merge": 20}
 MAX_VALUE = 7_716_549_600
 STANDARD_RANKS = [0, 1, 5, 10, 25, 50, 75, 90, 92.5, 95, 97.5, 99, 99.9, 99.99, 99.999, 100]
 
@@ -56,6 +58,37 @@ def per_value(fn, values, best: dict, name: str) -> None:
     fn(values)
     ns = (time.perf_counter() - start) / len(values) * 1e9
     best[name] = min(best.get(name, float("inf")), ns)
+
+
+def calls_beside_bare(h, address: int) -> dict:
+    """A percentile and a merge through the binding, and the same C functions called bare
+    (``ctypes.PyDLL``, addresses): what the binding adds to a call."""
+    lib = ctypes.PyDLL(_native.lib._name)
+    bare_percentile_fn = lib.picollo_histogram_percentile
+    bare_percentile_fn.restype = ctypes.c_int
+    bare_percentile_fn.argtypes = [ctypes.c_void_p, ctypes.c_double, ctypes.c_void_p]
+    out = _abi.picollo_percentile()
+    out_address = ctypes.addressof(out)
+    bare_add_fn = lib.picollo_histogram_add
+    bare_add_fn.restype = ctypes.c_int
+    bare_add_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    dst = picollo.Histogram(0.001, max=MAX_VALUE, counter_bits=32)
+    dst_address = ctypes.cast(dst._h, ctypes.c_void_p).value
+
+    def percentile():
+        h.percentile(99.9)
+
+    def bare_percentile(keep=out):  # `keep`: the struct lives as long as the closure
+        bare_percentile_fn(address, 99.9, out_address)
+
+    def merge():
+        dst.add(h)
+
+    def bare_merge(keep=dst):  # `keep`: the receiver lives as long as the closure
+        bare_add_fn(dst_address, address)
+
+    return {"percentile": percentile, "bare_percentile": bare_percentile, "merge": merge,
+            "bare_merge": bare_merge}
 
 
 def main() -> int:
@@ -140,6 +173,7 @@ def main() -> int:
         fh.summary()
 
     queries = {"summary": picollo_summary, "float_summary": float_summary}
+    queries.update(calls_beside_bare(h, address))
     if hd is not None:
         queries["hdrh_summary"] = hdrh_summary
     us: dict[str, float] = {}
@@ -164,10 +198,16 @@ def main() -> int:
         "float_record_many": "FloatHistogram.record_many(array d)",
         "hdrh_record": "hdrh record_value",
     }
+    us_labels = {
+        "percentile": "Histogram.percentile(99.9)",
+        "bare_percentile": "bare picollo_histogram_percentile",
+        "merge": "Histogram.add (same buckets)",
+        "bare_merge": "bare picollo_histogram_add",
+    }
     for name, ns in best.items():
         print(f"  {labels[name]:<36} {ns:8.1f} ns/value")
     for name, t in us.items():
-        print(f"  {name:<36} {t:8.1f} us")
+        print(f"  {us_labels.get(name, name):<36} {t:8.1f} us")
     print(f"  Histogram.record / bare call: {best['record'] / best['bare']:.2f}x")
     print(f"  FloatHistogram.record / Histogram.record: "
           f"{best['float_record'] / best['record']:.2f}x")
@@ -178,7 +218,9 @@ def main() -> int:
         f"bench python: record={best['record']:.1f} bare={best['bare']:.1f} "
         f"buffered={best['buffered']:.1f} record_many={best['record_many']:.1f} "
         f"summary={us['summary']:.1f} hdrh_record={best.get('hdrh_record', float('nan')):.1f} "
-        f"hdrh_summary={us.get('hdrh_summary', float('nan')):.1f}"
+        f"hdrh_summary={us.get('hdrh_summary', float('nan')):.1f} "
+        f"percentile={us['percentile']:.2f} bare_percentile={us['bare_percentile']:.2f} "
+        f"merge={us['merge']:.2f} bare_merge={us['bare_merge']:.2f}"
     )
     h.close()
     fh.close()

@@ -112,6 +112,8 @@ same_layout 'metrics struct sizes:' "$build/c_sizes.txt" "$out" "metrics option 
 same_layout 'float struct sizes:' "$build/c_sizes.txt" "$out" "float histogram struct"
 same_layout 'query struct sizes:' "$build/c_sizes.txt" "$out" "picollo_step/picollo_recorder"
 grep -Eq '^layout table: [0-9,]+ rows, ' "$out" || die "the layout table test did not run"
+grep -Eq '^bench csharp: percentile=[0-9.]+ bare_percentile=[0-9.]+ merge=[0-9.]+ bare_merge=[0-9.]+$' "$out" \
+    || die "no 'bench csharp:' line (the binding's calls beside bare ones)"
 grep -Eq '^record paths: [0-9]+ integer configurations .*: 0 mismatches$' "$out" || die "the integer record paths test did not pass"
 grep -Eq '^record paths: [0-9]+ float configurations .*: 0 mismatches$' "$out" || die "the float record paths test did not pass"
 grep -q '^collect: 400,000 records by 1 writer(s), Interlocked, in [0-9]* intervals$' "$out" || die "the collect line is missing"

@@ -20,6 +20,9 @@
 //! Last lines, the ones scripts read:
 //! `bench abi: single=<ns> interlocked=<ns> local=<ns> approx=<ns> local2=<ns> rust_local=<ns>`
 //! `bench query: summary=<µs> percentile=<µs> storage_len=<n>` (a full-range 0.1 % histogram).
+//! `bench calls: rust_percentile=<µs> ffi_percentile=<µs> rust_merge=<µs> ffi_merge=<µs>`:
+//! the same percentile and merge in Rust and through the C ABI, taking turns (the
+//! difference is what the boundary costs a call).
 
 #[path = "../../core/benches/report/mod.rs"]
 mod report;
@@ -66,6 +69,7 @@ struct Lib {
         f64,
         *mut picollo_percentile,
     ) -> picollo_status,
+    add: unsafe extern "C" fn(*mut picollo_histogram, *const picollo_histogram) -> picollo_status,
 }
 
 impl Lib {
@@ -106,6 +110,7 @@ impl Lib {
                 get_info: cast(sym("picollo_histogram_get_info")),
                 summary: cast(sym("picollo_histogram_summary")),
                 percentile: cast(sym("picollo_histogram_percentile")),
+                add: cast(sym("picollo_histogram_add")),
             }
         }
     }
@@ -453,8 +458,71 @@ fn main() {
         assert_eq!(status, picollo_status::Ok);
         black_box(p);
     });
+    let calls = calls_beside_rust(&lib, &h, &spread[0]);
     report::report(&format!("bench abi: single={:.2} interlocked={:.2} local={:.2} approx={:.2} local2={:.2} rust_local={:.2}",
         ns1[0], ns1[2], ns1[4], ns1[6], ns2[1], ns1[10]
     ));
     report::report(&format!("bench query: summary={summary_us:.1} percentile={percentile_us:.1} storage_len={storage_len}"));
+    report::report(&format!(
+        "bench calls: rust_percentile={:.2} ffi_percentile={:.2} rust_merge={:.2} ffi_merge={:.2}",
+        calls[0], calls[1], calls[2], calls[3]
+    ));
+}
+
+/// µs per call of a percentile (P99.9) and of a merge (into a histogram of the same
+/// buckets) in Rust (`DynHistogram`, the type behind a handle) and through the C ABI, on
+/// the same counts (`values`, as `h` holds them), taking turns: `[rust, ffi]` for each.
+fn calls_beside_rust(lib: &Lib, h: &Abi<'_>, values: &[u64]) -> [f64; 4] {
+    use picollo_core::concurrent::{CounterBits, DynHistogram, Mode};
+    let config = Config::new()
+        .with_relative_error(0.001)
+        .with_range(0, u64::MAX);
+    let fresh = || DynHistogram::new(config, CounterBits::U32, Mode::SingleWriter).unwrap();
+    let (rust, rust_dst) = (fresh(), fresh());
+    values.iter().for_each(|&v| rust.record(v));
+    let abi_dst = Abi::new(lib, picollo_mode::SingleWriter, 0.001, u64::MAX);
+    let mut contenders: [(usize, Box<dyn Fn() + '_>); 4] = [
+        (
+            200,
+            Box::new(|| {
+                let p = rust.with_view(|v| picollo_core::dyn_view!(v, v => v.percentile(99.9)));
+                black_box(p.unwrap().unwrap());
+            }),
+        ),
+        (
+            200,
+            Box::new(|| {
+                let mut p = picollo_percentile::default();
+                // SAFETY: a live handle and a valid out-pointer.
+                let status = unsafe { (lib.percentile)(black_box(h.ptr()), 99.9, &mut p) };
+                assert_eq!(status, picollo_status::Ok);
+                black_box(p);
+            }),
+        ),
+        (20, Box::new(|| rust_dst.add(black_box(&rust)).unwrap())),
+        (
+            20,
+            Box::new(|| {
+                // SAFETY: two live handles, one writer of the receiver.
+                let status = unsafe { (lib.add)(abi_dst.ptr(), black_box(h.ptr())) };
+                assert_eq!(status, picollo_status::Ok);
+            }),
+        ),
+    ];
+    let mut best = [f64::INFINITY; 4];
+    for _ in 0..ROUNDS {
+        for ((calls, f), best) in contenders.iter_mut().zip(&mut best) {
+            *best = best.min(query_us_once(*calls, f));
+        }
+    }
+    best
+}
+
+/// µs per call of `f` over one batch of `calls`.
+fn query_us_once(calls: usize, f: &dyn Fn()) -> f64 {
+    let start = Instant::now();
+    for _ in 0..calls {
+        f();
+    }
+    start.elapsed().as_secs_f64() * 1e6 / calls as f64
 }

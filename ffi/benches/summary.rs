@@ -7,7 +7,7 @@
 mod report;
 
 /// The summary's order; lines of other benches come first.
-const ORDER: [&str; 11] = [
+const ORDER: [&str; 12] = [
     "record",
     "threads",
     "perf",
@@ -17,6 +17,7 @@ const ORDER: [&str; 11] = [
     "export",
     "abi",
     "query",
+    "calls",
     "values_int",
     "values",
 ];

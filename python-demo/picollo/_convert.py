@@ -41,6 +41,8 @@ def u32(value: Any, what: str) -> int:
 
 def real(value: Any, what: str) -> float:
     """A float from a real number (NaN and infinities pass: the library judges them)."""
+    if type(value) is float:  # the common case, without the ABC checks below
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
     return float(value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import json
 import math
+import struct
 from dataclasses import fields
 from typing import Any, ClassVar, Generic, Iterator, Optional, Sequence, TypeVar
 
@@ -58,6 +59,37 @@ def extreme(x: float) -> Optional[float]:
     return None if math.isnan(x) else x
 
 
+#: `struct` codes of the C field types whose values `struct` reads as ctypes gives them.
+_CODES = {ctypes.c_double: "d", ctypes.c_float: "f", ctypes.c_uint64: "Q", ctypes.c_int64: "q",
+          ctypes.c_uint32: "I", ctypes.c_int32: "i", ctypes.c_uint16: "H", ctypes.c_int16: "h",
+          ctypes.c_uint8: "B", ctypes.c_int8: "b", ctypes.c_bool: "?"}
+
+#: The readers `_reader` made, by (result class, C struct type).
+_READERS: dict = {}
+
+
+def _reader(names: tuple, ctype: Any) -> Any:
+    """A function from a C struct of type ``ctype`` to ``{name: value}`` for ``names``:
+    one ``struct`` unpack of the whole struct when its fields are all plain numbers (in
+    native layout, checked against ctypes' size), else one ``getattr`` per name."""
+    fields_ = getattr(ctype, "_fields_", ())
+    codes = [_CODES.get(t) for _, t, *_ in fields_]
+    if fields_ and all(codes):
+        layout = struct.Struct("@" + "".join(codes))
+        order = [name for name, *_ in fields_]
+        if layout.size == ctypes.sizeof(ctype) and set(names) <= set(order):
+            if tuple(order[: len(names)]) == names:  # the usual case: the same order
+                return lambda c: dict(zip(names, layout.unpack_from(c)))
+            at = [order.index(name) for name in names]
+
+            def reordered(c: Any) -> dict:
+                values = layout.unpack_from(c)
+                return {name: values[i] for name, i in zip(names, at)}
+
+            return reordered
+    return lambda c: {name: getattr(c, name) for name in names}
+
+
 class CopiedStruct:
     """A frozen dataclass whose fields are copied, by name, out of a C struct; values from
     its ``_LOW`` field (``lower`` or ``lowest``) to ``highest`` are in it."""
@@ -66,7 +98,16 @@ class CopiedStruct:
 
     @classmethod
     def _from_c(cls, c: Any) -> Any:
-        return cls(*(getattr(c, f.name) for f in fields(cls)))
+        # The instance is filled as the frozen dataclass's __init__ would fill it, without
+        # running it, from one read of the whole struct (see `_reader`): a query's result
+        # then costs the caller well under a microsecond of Python.
+        key = (cls, type(c))
+        read = _READERS.get(key)
+        if read is None:
+            read = _READERS[key] = _reader(tuple(f.name for f in fields(cls)), type(c))
+        obj = object.__new__(cls)
+        obj.__dict__.update(read(c))
+        return obj
 
     def __contains__(self, value: Any) -> bool:
         """Whether ``value`` lies in this bucket."""

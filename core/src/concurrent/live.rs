@@ -34,6 +34,31 @@ impl<C: AtomicCounter> Counts<C> for Cells<'_, C> {
         };
         count.min(self.ceiling)
     }
+    /// Dense cells in one loop of loads (no branch on sparse storage per cell, no 128-bit
+    /// add per cell: a run of 4,096 cells is summed in `u64` while an OR shows that no
+    /// count reached 2^32); sparse cells one at a time.
+    fn sum(&self, first: usize, end: usize) -> u128 {
+        if self.sparse.is_some() {
+            return (first..end).map(|i| self.get(i).to_u64() as u128).sum();
+        }
+        let mut total = 0u128;
+        for run in self.cells[first..end].chunks(1 << 12) {
+            let (mut sum, mut any) = (0u64, 0u64);
+            for cell in run {
+                let c = C::load(cell).min(self.ceiling).to_u64();
+                sum = sum.wrapping_add(c);
+                any |= c;
+            }
+            total += if any >> 32 == 0 {
+                sum as u128
+            } else {
+                run.iter()
+                    .map(|cell| C::load(cell).min(self.ceiling).to_u64() as u128)
+                    .sum()
+            };
+        }
+        total
+    }
 }
 
 /// A view of live cells.
