@@ -8,13 +8,16 @@
 //! histogram, as `hdrhistogram`'s `Deserializer` does.
 //!
 //! `cargo bench -p picollo --bench encode`; the last line is
-//! `bench encode: picollo_encode=<µs> hdr_encode=<µs> picollo_decode=<µs> hdr_decode=<µs>`.
+//! `bench encode: picollo_encode=<µs> hdr_encode=<µs> picollo_decode=<µs> hdr_decode=<µs>
+//! bytes=<picollo>/<hdrhistogram> level6=<µs>/<bytes> level9=<µs>/<bytes>`: Picollo's
+//! default deflate level (1) and `hdrhistogram`'s (6), then Picollo at levels 6 and 9.
 
 mod report;
 
 use std::hint::black_box;
 
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use picollo::hdr::Deflate;
 use picollo::{hdr, Config, Histogram};
 
 mod common;
@@ -63,6 +66,18 @@ fn main() {
             .unwrap();
         black_box(h);
     });
+    let level = |deflate: Deflate| {
+        let bytes = ours
+            .view()
+            .encode_v2_compressed_with(deflate)
+            .unwrap()
+            .len();
+        let us = best(|| {
+            black_box(ours.view().encode_v2_compressed_with(deflate).unwrap());
+        });
+        format!("{us:.1}/{bytes}")
+    };
+    let (level6, level9) = (level(Deflate::DEFAULT), level(Deflate::BEST));
     println!(
         "sizes: picollo={} bytes ({} buckets) hdrhistogram={} bytes; ratios: encode hdr/picollo={:.2} decode hdr/picollo={:.2}",
         our_blob.len(),
@@ -71,6 +86,7 @@ fn main() {
         hdr_encode / picollo_encode,
         hdr_decode / picollo_decode
     );
-    report::report(&format!("bench encode: picollo_encode={picollo_encode:.1} hdr_encode={hdr_encode:.1} picollo_decode={picollo_decode:.1} hdr_decode={hdr_decode:.1}"
+    report::report(&format!("bench encode: picollo_encode={picollo_encode:.1} hdr_encode={hdr_encode:.1} picollo_decode={picollo_decode:.1} hdr_decode={hdr_decode:.1} bytes={}/{} level6={level6} level9={level9}",
+        our_blob.len(), their_blob.len()
     ));
 }

@@ -489,3 +489,38 @@ fn a_unit_hdrhistogram_itself_refuses_is_refused_and_every_other_re_encodes() {
         Err(V2Error::BadHeader(why)) if why.contains("lowest discernible value too large")
     ));
 }
+
+#[test]
+fn every_deflate_level_reads_back_alike_and_the_levels_trade_size() {
+    use hdr::Deflate;
+    let mut h: Histogram<u64, Vec<u64>> = Config::new().build().unwrap();
+    values(11, 200_000).into_iter().for_each(|v| h.record(v));
+    let plain = h.view().encode_v2().unwrap();
+    let mut sizes = Vec::new();
+    for level in 0..=10 {
+        let deflate = Deflate::level(level).unwrap();
+        assert_eq!(deflate.get(), level);
+        let blob = h.view().encode_v2_compressed_with(deflate).unwrap();
+        let back = hdr::decode(&blob).unwrap().histogram;
+        assert_eq!(back.view().encode_v2().unwrap(), plain, "level {level}");
+        // The peer inflates every level too.
+        let peer: Peer = Deserializer::new()
+            .deserialize(&mut std::io::Cursor::new(&blob))
+            .unwrap();
+        assert_eq!(peer.len(), h.total_count(), "level {level}");
+        sizes.push(blob.len());
+    }
+    assert_eq!(Deflate::level(11), None);
+    assert_eq!(Deflate::default(), Deflate::FAST);
+    assert_eq!(
+        h.view().encode_v2_compressed().unwrap(),
+        h.view().encode_v2_compressed_with(Deflate::FAST).unwrap()
+    );
+    // Stored (level 0) is the largest; level 9 is no larger than level 1.
+    assert!(sizes[0] > sizes[1] && sizes[9] <= sizes[1], "{sizes:?}");
+    let text = h.view().encode_v2_base64_with(Deflate::BEST).unwrap();
+    assert_eq!(
+        hdr::decode_base64(&text).unwrap().histogram.total_count(),
+        200_000
+    );
+}
