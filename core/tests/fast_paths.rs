@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::SplitMix64;
+use common::{first_reaching, SplitMix64};
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode};
 use picollo::{dyn_view, hdr, rank_to_count, Config, Counter, Histogram};
 
@@ -147,15 +147,7 @@ fn check_queries<C: Counter>(rng: &mut SplitMix64, h: &Histogram<C, Vec<C>>, wha
     let mut out = vec![Default::default(); ranks.len()];
     view.percentiles(&ranks, &mut out).unwrap();
     for (&rank, p) in ranks.iter().zip(&out) {
-        let target = rank_to_count(rank, total);
-        let mut cumulative = 0u128;
-        let at = counts
-            .iter()
-            .position(|&c| {
-                cumulative += c as u128;
-                cumulative >= target
-            })
-            .unwrap();
+        let (at, cumulative) = first_reaching(&counts, rank_to_count(rank, total));
         let got = (p.storage_index, p.count, p.cumulative_count);
         let want = (at as u64, counts[at], saturate(cumulative));
         assert_eq!(got, want, "{what}: P{rank}");

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{exact_rank_count, kth, Dist, SplitMix64, ALL_DISTS};
+use common::{exact_rank_count, first_reaching, kth, Dist, SplitMix64, ALL_DISTS};
 use picollo::{Config, Histogram, Percentile, QueryError, ValueSelection, View, STANDARD_RANKS};
 
 const SELECTIONS: [ValueSelection; 4] = [
@@ -544,14 +544,7 @@ fn block_jumps_land_where_a_bucket_by_bucket_walk_lands() {
             view.percentiles(&ranks, &mut out).unwrap();
             for (&rank, p) in ranks.iter().zip(&out) {
                 let target = exact_rank_count(rank, total as u64) as u128;
-                let mut cumulative = 0u128;
-                let at = counts
-                    .iter()
-                    .position(|&c| {
-                        cumulative += c as u128;
-                        cumulative >= target
-                    })
-                    .unwrap();
+                let (at, cumulative) = first_reaching(counts, target);
                 let ctx = format!("scale {scale} [{lo}, {hi}] P{rank}");
                 assert_eq!(p.storage_index as usize, at, "{ctx}");
                 assert_eq!(p.count, counts[at], "{ctx}");

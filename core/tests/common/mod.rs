@@ -321,6 +321,21 @@ pub fn exact_rank_count(rank: f64, n: u64) -> u64 {
     k.max(1)
 }
 
+/// The first storage offset whose cumulative count reaches `target`, and that cumulative
+/// count: a percentile's bucket found by walking every count (the reference for the walks
+/// that skip).
+pub fn first_reaching(counts: &[u64], target: u128) -> (usize, u128) {
+    let mut cumulative = 0u128;
+    let at = counts
+        .iter()
+        .position(|&c| {
+            cumulative += c as u128;
+            cumulative >= target
+        })
+        .expect("the target is at most the total");
+    (at, cumulative)
+}
+
 /// The k-th smallest (1-based) of sorted data.
 pub fn kth(sorted: &[u64], k: u64) -> u64 {
     sorted[(k - 1) as usize]
