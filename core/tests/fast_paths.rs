@@ -292,8 +292,9 @@ fn live_percentiles_stay_consistent(mode: Mode, bits: CounterBits) {
     let ranks = [
         0.0, 1.0, 10.0, 25.0, 50.0, 75.0, 90.0, 99.0, 99.9, 99.99, 100.0,
     ];
-    // The writer's values spread evenly over 0..2^30.
-    common::while_recording(&h, 34, || {
+    // The writer's values spread evenly over 0..2^30. The reader returns what it found
+    // wrong (a panic here would leave the writer running).
+    let found = common::while_recording(&h, 34, || {
         let mut checked = 0;
         let mut out = [picollo::Percentile::default(); 11];
         while checked < 300 {
@@ -302,17 +303,32 @@ fn live_percentiles_stay_consistent(mode: Mode, bits: CounterBits) {
             if !ok.unwrap() {
                 continue; // nothing recorded yet
             }
-            for pair in out.windows(2) {
-                assert!(pair[0].storage_index <= pair[1].storage_index, "{mode:?}");
-                assert!(pair[0].cumulative_count <= pair[1].cumulative_count);
+            if let Some(wrong) = disagreement(&out) {
+                return Some(wrong);
             }
-            for p in &out {
-                assert!(p.cumulative_count >= p.rank_count, "{mode:?}: {p}");
-            }
-            assert_eq!(out[10].cumulative_count, out[10].rank_count, "{mode:?}");
             checked += 1;
         }
+        None
     });
+    assert_eq!(found, None, "{mode:?} {bits:?}");
+}
+
+/// What is wrong with percentiles of increasing ranks read at once, if anything: indices
+/// or cumulative counts going down, a bucket short of its rank's count, or P100 not
+/// ending at the total.
+fn disagreement(out: &[picollo::Percentile]) -> Option<String> {
+    for pair in out.windows(2) {
+        if pair[0].storage_index > pair[1].storage_index
+            || pair[0].cumulative_count > pair[1].cumulative_count
+        {
+            return Some(format!("out of order: {} then {}", pair[0], pair[1]));
+        }
+    }
+    if let Some(p) = out.iter().find(|p| p.cumulative_count < p.rank_count) {
+        return Some(format!("short of its rank: {p}"));
+    }
+    let last = out.last()?;
+    (last.cumulative_count != last.rank_count).then(|| format!("P100 past the total: {last}"))
 }
 
 #[test]
@@ -325,6 +341,64 @@ fn live_percentiles_agree_with_one_total_while_writers_record() {
     for mode in modes {
         for bits in [CounterBits::U32, CounterBits::U64] {
             live_percentiles_stay_consistent(mode, bits);
+        }
+    }
+}
+
+/// What a view answers, for comparing two of them.
+fn answers<C: Counter, S: picollo::view::Counts<C> + ?Sized>(
+    v: &picollo::View<'_, C, S>,
+    ranks: &[f64],
+) -> (u64, Option<(u64, u64)>, Vec<(u64, u64)>, Vec<u64>) {
+    let mut out = vec![0u64; ranks.len()];
+    let _ = v.percentile_values(ranks, &mut out);
+    let extremes = v.min_recorded().zip(v.max_recorded());
+    let walked = v
+        .buckets_with_values()
+        .map(|b| (b.lower, b.count))
+        .collect();
+    (v.total_count(), extremes, walked, out)
+}
+
+#[test]
+fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
+    use picollo::concurrent::Storage;
+    let modes = [
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::ThreadLocal,
+        Mode::Approximate(ApproxPolicy::default()),
+    ];
+    let mut rng = SplitMix64(4477);
+    for case in 0..40 {
+        let config = random_config(&mut rng);
+        let (min, max) = (config.min_trackable(), config.max_trackable());
+        let records: Vec<(u64, u64)> = (0..rng.below(3_000))
+            .map(|_| {
+                (
+                    min + (rng.next_u64() >> rng.below(64)).min(max - min),
+                    1 + rng.below(1_000),
+                )
+            })
+            .collect();
+        let mut plain: Histogram<u64, Vec<u64>> = config.build().unwrap();
+        records.iter().for_each(|&(v, n)| plain.record_n(v, n));
+        let ranks = random_ranks(&mut rng);
+        let want = answers(&plain.view(), &ranks);
+        for (mode, storage, bits) in modes.iter().flat_map(|&m| {
+            [Storage::Dense, Storage::Sparse]
+                .into_iter()
+                .flat_map(move |s| [CounterBits::U32, CounterBits::U64].map(|b| (m, s, b)))
+        }) {
+            let shape = config.validate().unwrap();
+            let h = match DynHistogram::with_storage(shape, bits, mode, storage) {
+                Err(picollo::ConfigError::SparseThreadLocal) => continue, // no such histogram
+                made => made.unwrap(),
+            };
+            records.iter().for_each(|&(v, n)| h.record_n(v, n));
+            let got = h.with_view(|v| dyn_view!(v, v => answers(&v, &ranks)));
+            let what = format!("case {case} {config:?} {mode:?} {storage:?} {bits:?}");
+            assert_eq!(got.unwrap(), want, "{what}");
         }
     }
 }
