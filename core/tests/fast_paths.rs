@@ -345,11 +345,15 @@ fn live_percentiles_agree_with_one_total_while_writers_record() {
     }
 }
 
+/// What a view answers: its total, its extremes, its counted buckets (lower bound and
+/// count) and its percentile values at the ranks asked.
+type Answers = (u64, Option<(u64, u64)>, Vec<(u64, u64)>, Vec<u64>);
+
 /// What a view answers, for comparing two of them.
 fn answers<C: Counter, S: picollo::view::Counts<C> + ?Sized>(
     v: &picollo::View<'_, C, S>,
     ranks: &[f64],
-) -> (u64, Option<(u64, u64)>, Vec<(u64, u64)>, Vec<u64>) {
+) -> Answers {
     let mut out = vec![0u64; ranks.len()];
     let _ = v.percentile_values(ranks, &mut out);
     let extremes = v.min_recorded().zip(v.max_recorded());
