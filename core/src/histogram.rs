@@ -3,7 +3,7 @@
 use core::marker::PhantomData;
 
 use crate::config::{Config, ConfigError, ValueSelection};
-use crate::counter::Counter;
+use crate::counter::{Counter, Counts};
 use crate::layout::Layout;
 pub use crate::merge::MergeError;
 use crate::merge::{add_view, plan_subtract, stored_counts};
@@ -558,8 +558,8 @@ impl Config {
 /// [`View::buckets_with_values`] gives them), or `None` when every bucket is empty.
 fn counted_lowest_values<C: Counter>(view: &View<'_, C>) -> Option<(u64, u64)> {
     let counts = view.counts();
-    let first = crate::sum::first_nonzero(counts)?;
-    let last = crate::sum::last_nonzero(counts)?;
+    let first = counts.first_nonzero()?;
+    let last = counts.last_nonzero()?;
     Some((
         view.shape.bucket(first).lower,
         view.shape.bucket(last).lower,

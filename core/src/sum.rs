@@ -30,13 +30,25 @@ pub(crate) fn sum_u32(counts: &[u32]) -> u128 {
 /// `Σ counts`, exact (see the module docs).
 #[inline]
 pub(crate) fn sum_u64(counts: &[u64]) -> u128 {
+    sum_checked(counts, wrapping_sum_and_or, sum_by_halves)
+}
+
+/// The exact sum of what `items` count, in runs of [`CHECKED_RUN`] (the module docs' rule,
+/// for any storage): `wrapping(run)` gives a run's sum modulo 2^64 and the OR of its
+/// counts; a run holding a count of 2^32 or more is summed again by `wide(run)`.
+#[inline]
+pub(crate) fn sum_checked<T>(
+    items: &[T],
+    wrapping: impl Fn(&[T]) -> (u64, u64),
+    wide: impl Fn(&[T]) -> u128,
+) -> u128 {
     let mut total = 0u128;
-    for run in counts.chunks(CHECKED_RUN) {
-        let (sum, any) = wrapping_sum_and_or(run);
+    for run in items.chunks(CHECKED_RUN) {
+        let (sum, any) = wrapping(run);
         total += if any >> 32 == 0 {
             sum as u128
         } else {
-            sum_by_halves(run)
+            wide(run)
         };
     }
     total

@@ -313,15 +313,9 @@ macro_rules! rust {
 
 /// µs per call of `f`, best of `ROUNDS` batches of `calls`.
 fn query_us(calls: usize, f: impl Fn()) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..ROUNDS {
-        let start = Instant::now();
-        for _ in 0..calls {
-            f();
-        }
-        best = best.min(start.elapsed().as_secs_f64() * 1e6 / calls as f64);
-    }
-    best
+    (0..ROUNDS)
+        .map(|_| query_us_once(calls, &f))
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn print(title: &str, contenders: &[Contender<'_>], ns: &[f64]) {

@@ -41,23 +41,15 @@ impl<C: AtomicCounter> Counts<C> for Cells<'_, C> {
         if self.sparse.is_some() {
             return (first..end).map(|i| self.get(i).to_u64() as u128).sum();
         }
-        let mut total = 0u128;
-        for run in self.cells[first..end].chunks(1 << 12) {
-            let (mut sum, mut any) = (0u64, 0u64);
-            for cell in run {
-                let c = C::load(cell).min(self.ceiling).to_u64();
-                sum = sum.wrapping_add(c);
-                any |= c;
-            }
-            total += if any >> 32 == 0 {
-                sum as u128
-            } else {
-                run.iter()
-                    .map(|cell| C::load(cell).min(self.ceiling).to_u64() as u128)
-                    .sum()
-            };
-        }
-        total
+        let load = |cell: &C::Atomic| C::load(cell).min(self.ceiling).to_u64();
+        crate::sum::sum_checked(
+            &self.cells[first..end],
+            |run| {
+                let or_sum = |(s, o): (u64, u64), c| (s.wrapping_add(c), o | c);
+                run.iter().map(load).fold((0, 0), or_sum)
+            },
+            |run| run.iter().map(|cell| load(cell) as u128).sum(),
+        )
     }
 }
 

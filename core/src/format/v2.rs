@@ -443,18 +443,13 @@ impl PayloadWriter {
 
     /// Writes a count of at most `i64::MAX` at `index`, past the last one written.
     fn entry(&mut self, index: u64, count: u64) -> Result<(), V2Error> {
-        self.make_room()?;
-        self.staged = stage_entry(&mut self.stage, self.staged, index - self.next_index, count);
+        let mut run = Run {
+            zeros: index - self.next_index,
+            staged: self.staged,
+        };
+        run.make_room(self)?;
+        self.staged = stage_entry(&mut self.stage, run.staged, run.zeros, count);
         self.next_index = index + 1;
-        Ok(())
-    }
-
-    /// Drains the stage when an entry might not fit it.
-    #[inline(always)]
-    fn make_room(&mut self) -> Result<(), V2Error> {
-        if self.staged > STAGE {
-            self.drain()?;
-        }
         Ok(())
     }
 
