@@ -198,6 +198,46 @@ static void test_v2_binary_buffers(void)
     picollo_histogram_free(h);
 }
 
+/* The deflate level is the caller's: every level from 0 (stored) to 10 decodes to the same
+ * buckets, level 1 is what encode_v2 writes, the plain form ignores the level, and a level
+ * above 10 is refused with the value named. */
+static void test_v2_levels(void)
+{
+    picollo_histogram *h = sample(64, THREE_DIGITS), *back;
+    size_t n1 = 0, plain_n = 0, sizes[11] = {0};
+    uint8_t *one = encoded(h, PICOLLO_V2_FORM_COMPRESSED, &n1);
+    uint8_t *plain = encoded(h, PICOLLO_V2_FORM_PLAIN, &plain_n);
+    uint8_t *buf = malloc(plain_n * 2 + 1024);
+    uint32_t level;
+
+    CHECK(buf != NULL);
+    for (level = 0; buf != NULL && level <= 10; level++) {
+        EXPECT(picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_COMPRESSED, level, buf,
+                                                 plain_n * 2 + 1024, &sizes[level]),
+               PICOLLO_STATUS_OK);
+        back = decoded(buf, sizes[level], PICOLLO_STATUS_OK);
+        CHECKF(back != NULL && same_buckets(h, back), "level %u", (unsigned)level);
+        picollo_histogram_free(back);
+        if (level == 1) {
+            CHECK(sizes[1] == n1 && memcmp(buf, one, n1) == 0);
+        }
+    }
+    CHECKF(sizes[0] > sizes[1] && sizes[1] > sizes[9], "sizes at levels 0, 1, 9: %zu %zu %zu",
+           sizes[0], sizes[1], sizes[9]);
+    if (buf != NULL) {
+        size_t n = 0;
+        EXPECT(picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_PLAIN, 9, buf, plain_n, &n),
+               PICOLLO_STATUS_OK);
+        CHECK(n == plain_n && memcmp(buf, plain, n) == 0);
+    }
+    EXPECT_MSG(picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_BASE64, 11, NULL, 0, NULL),
+               PICOLLO_STATUS_INVALID_ARGUMENT, "level is 11");
+    free(buf);
+    free(plain);
+    free(one);
+    picollo_histogram_free(h);
+}
+
 static void test_v2_bad_input(void)
 {
     picollo_histogram *h = sample(64, THREE_DIGITS), *target = make_histogram(64, 0.01, 0, UINT64_MAX);
@@ -652,6 +692,7 @@ void test_hdr(void)
     CHECK(PICOLLO_V2_FORM_PLAIN == 0 && PICOLLO_V2_FORM_COMPRESSED == 1 && PICOLLO_V2_FORM_BASE64 == 2);
     test_v2_round_trips();
     test_v2_binary_buffers();
+    test_v2_levels();
     test_v2_bad_input();
     test_add_v2();
     test_hgrm();

@@ -1047,6 +1047,27 @@ static picollo_status encode_saturated(void)
     return st;
 }
 
+static picollo_status level_null_h(void) { return picollo_histogram_encode_v2_level(NULL, PICOLLO_V2_FORM_PLAIN, 1, NULL, 0, NULL); }
+static picollo_status level_11(void) { return picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_COMPRESSED, 11, NULL, 0, NULL); }
+static picollo_status level_max(void) { return picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_PLAIN, UINT32_MAX, NULL, 0, NULL); }
+static picollo_status level_form_3(void) { return picollo_histogram_encode_v2_level(h, 3, 1, NULL, 0, NULL); }
+static picollo_status level_null_buf(void) { return picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_COMPRESSED, 9, NULL, 100, NULL); }
+static picollo_status level_size_query(void)
+{
+    picollo_status st;
+    needed = 0;
+    st = picollo_histogram_encode_v2_level(h, PICOLLO_V2_FORM_COMPRESSED, 0, NULL, 0, &needed);
+    CHECK(needed > 40);
+    return st;
+}
+static picollo_status level_saturated(void)
+{
+    picollo_histogram *s = saturated();
+    picollo_status st = picollo_histogram_encode_v2_level(s, PICOLLO_V2_FORM_COMPRESSED, 6, NULL, 0, NULL);
+    picollo_histogram_free(s);
+    return st;
+}
+
 static picollo_status decode_with(const void *data, size_t len)
 {
     picollo_histogram *out = NULL;
@@ -3738,6 +3759,13 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_encode_v2, encode_plain_short, SMALL, "8 bytes"),
     ROW(picollo_histogram_encode_v2, encode_base64_len_1, SMALL, "1 bytes"),
     ROW(picollo_histogram_encode_v2, encode_saturated, UNENC, "saturated"),
+    ROW(picollo_histogram_encode_v2_level, level_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_encode_v2_level, level_11, INVAL, "level is 11"),
+    ROW(picollo_histogram_encode_v2_level, level_max, INVAL, "level is 4294967295"),
+    ROW(picollo_histogram_encode_v2_level, level_form_3, INVAL, "form 3"),
+    ROW(picollo_histogram_encode_v2_level, level_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_encode_v2_level, level_size_query, SMALL, "0 bytes"),
+    ROW(picollo_histogram_encode_v2_level, level_saturated, UNENC, "saturated"),
     ROW(picollo_histogram_decode_v2, decode_null_data, NULLP, "`data`"),
     ROW(picollo_histogram_decode_v2, decode_null_data_max, NULLP, "`data`"),
     ROW(picollo_histogram_decode_v2, decode_huge_len, INVAL, "`data`"),

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 17
+#define PICOLLO_ABI_VERSION_MINOR 18
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1943,7 +1943,19 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
 // Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
 // forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
 // NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
+// The compressed forms are deflated at level 1 (`picollo_histogram_encode_v2_level` chooses).
 picollo_status picollo_histogram_encode_v2(const struct picollo_histogram *h, uint32_t form, uint8_t *buf, size_t len, size_t *needed);
+
+// `picollo_histogram_encode_v2` with the compressed forms deflated at zlib `level`: 0 (stored)
+// to 9 (smallest), 10 (miniz's slower extra); 1 is the default, 6 zlib's and HdrHistogram's.
+// Every level decodes alike; the plain form ignores it. Errors: those of `_encode_v2`;
+// `INVALID_ARGUMENT` for a level above 10.
+picollo_status picollo_histogram_encode_v2_level(const struct picollo_histogram *h,
+                                                 uint32_t form,
+                                                 uint32_t level,
+                                                 uint8_t *buf,
+                                                 size_t len,
+                                                 size_t *needed);
 
 // Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
 // histogram in `*out` (the header's layout, with the unit of its lowest discernible value:

@@ -164,6 +164,30 @@ static partial class Tests
             }
         }
 
+        // The deflate level is the caller's: every level decodes to the same buckets, the
+        // default is what EncodeBinary writes, the plain form ignores it, and 11 is refused.
+        using (var h = new HdrHistogram(ThreeDigits))
+        {
+            RecordSpread(h, 42, 5000);
+            var sizes = new int[11];
+            for (int level = 0; level <= 10; level++)
+            {
+                byte[] blob = HistogramEncoding.EncodeBinary(h, true, level);
+                sizes[level] = blob.Length;
+                using (var d = HistogramEncoding.Decode(blob)) SameBuckets(h, d, "level " + level);
+                Equal(Convert.ToBase64String(blob), HistogramEncoding.Encode(h, level), "base64 at level " + level);
+            }
+            Check(sizes[0] > sizes[1] && sizes[1] > sizes[9], "sizes by level: " + string.Join(",", sizes));
+            Check(HistogramEncoding.EncodeBinary(h).SequenceEqual(HistogramEncoding.EncodeBinary(h, true, HistogramEncoding.DefaultLevel)),
+                  "the default level is DefaultLevel");
+            Check(HistogramEncoding.EncodeBinary(h, false).SequenceEqual(HistogramEncoding.EncodeBinary(h, false, 9)),
+                  "the plain form ignores the level");
+            Throws<PicolloArgumentException>(() => HistogramEncoding.EncodeBinary(h, true, 11), "level 11");
+            try { HistogramEncoding.Encode(h, 11); }
+            catch (PicolloArgumentException e) { Check(e.Message.Contains("level is 11"), "level 11's message: " + e.Message); }
+            Throws<ArgumentOutOfRangeException>(() => HistogramEncoding.Encode(h, -1), "level -1");
+        }
+
         using (var h = new HdrHistogram(ThreeDigits))
         using (var d = HistogramEncoding.Decode(HistogramEncoding.Encode(h)))
             Check(d.TotalCount == 0 && !d.BucketsWithValues.Any(), "an empty histogram round-trips empty");

@@ -27,14 +27,15 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (11: the unit,
+#: The oldest minor version with every function declared here (18: the deflate level,
+#: `picollo_histogram_encode_v2_level`; 11: the unit,
 #: `picollo_histogram_get_unit` and `picollo_histogram_config.lowest_discernible`; 10: the
 #: Prometheus native histograms, `picollo_histogram_prometheus_native` and its float twin,
 #: and `picollo_bench_*` with `picollo_bench_config.baseline`; 8:
 #: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 11
+ABI_VERSION_MINOR = 18
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -530,6 +531,10 @@ SIGNATURES = {
     "picollo_histogram_encode_v2": (
         status_t,
         [HistogramP, c_uint32, c_uint8_p, c_size_t, c_size_p],
+    ),
+    "picollo_histogram_encode_v2_level": (
+        status_t,
+        [HistogramP, c_uint32, c_uint32, c_uint8_p, c_size_t, c_size_p],
     ),
     "picollo_histogram_decode_v2": (status_t, [c_uint8_p, c_size_t, POINTER(HistogramP)]),
     "picollo_histogram_add_v2": (status_t, [HistogramP, c_uint8_p, c_size_t]),

@@ -90,6 +90,15 @@ def test_hdrh_decodes_our_encode_with_the_same_buckets(digits):
         assert peer.get_max_value() == max(b.highest for b in h)
 
 
+@pytest.mark.parametrize("level", [0, 6, 9, 10])
+def test_hdrh_decodes_every_deflate_level(level):
+    with ours(3, values(3)) as h:
+        peer = HdrHistogram.decode(h.encode(level=level))
+        assert peer.get_total_count() == h.total
+        for b in h:
+            assert peer.get_count_at_value(b.value) == b.count, (level, b)
+
+
 def test_hdrh_decodes_other_layouts_at_the_next_finer_one():
     """Picollo's default (0.1 %, block size 512) goes out at 3 digits, each count in the
     HdrHistogram bucket that holds its bucket's midpoint."""

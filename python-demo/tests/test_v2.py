@@ -64,6 +64,36 @@ def test_binary_forms_carry_hdrhistograms_cookies_and_lengths(h3):
     assert struct.unpack(">d", plain[32:40])[0] == 1.0
 
 
+def test_the_deflate_level_is_the_callers_and_every_level_decodes_alike(h3):
+    plain = h3.encode_v2("plain")
+    sizes = []
+    for level in range(11):
+        blob = h3.encode_v2("compressed", level=level)
+        assert zlib.decompress(blob[8:]) == plain, level  # zlib itself inflates every level
+        with Histogram.decode(blob) as back:
+            assert buckets(back) == buckets(h3), level
+        text = h3.encode(level=level)
+        assert base64.b64decode(text, validate=True) == blob
+        sizes.append(len(blob))
+    assert sizes[0] > sizes[1] > sizes[9], sizes
+    assert h3.encode_v2("compressed", level=1) == h3.encode_v2("compressed")  # the default
+    assert h3.encode_v2("plain", level=9) == plain  # the plain form ignores the level
+
+
+@pytest.mark.parametrize("level, error, words", [
+    (11, InvalidArgumentError, "level is 11"),
+    (2**32 - 1, InvalidArgumentError, "level is 4294967295"),
+    (2**32, ValueError, "does not fit 32 bits"),
+    (-1, ValueError, "outside"),
+    (True, TypeError, "not bool"),
+    (1.0, TypeError, "must be an integer"),
+])
+def test_a_level_outside_0_to_10_is_refused(h3, level, error, words):
+    for form in ("plain", "compressed", "base64"):
+        with pytest.raises(error, match=words):
+            h3.encode_v2(form, level=level)
+
+
 @pytest.mark.parametrize("form", ["plain", "compressed", "base64", "PLAIN", V2Form.BASE64, 0, 1])
 def test_every_form_round_trips(h3, form):
     blob = h3.encode_v2(form)

@@ -3,7 +3,7 @@
 //! decoded histogram behind a new handle).
 
 use picollo_core::concurrent::{CounterBits, Mode};
-use picollo_core::hdr::{self, V2Error};
+use picollo_core::hdr::{self, Deflate, V2Error};
 
 use crate::args::try_slice;
 use crate::boundary::boundary;
@@ -51,6 +51,7 @@ fn blob_of(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, Failure> {
 /// Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
 /// forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:
 /// NULL `h`; `INVALID_ARGUMENT` for an unknown form; `UNENCODABLE`; `BUFFER_TOO_SMALL`.
+/// The compressed forms are deflated at level 1 (`picollo_histogram_encode_v2_level` chooses).
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_encode_v2(
     h: *const picollo_histogram,
@@ -61,27 +62,70 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        let form: picollo_v2_form = choice(form, "form")?;
-        if form == picollo_v2_form::Base64 {
-            let text = h
-                .with_view(|view| dispatch_view!(view, v => v.encode_v2_base64()))?
-                .map_err(v2_error)?;
-            let out = CallerBuffer::new(buf, len, needed, "buf").cast();
-            // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
-            // `needed` is NULL or writable (this function's `# Safety`).
-            return unsafe { copy_text(&text, out) };
-        }
-        let compressed = form == picollo_v2_form::Compressed;
-        let bytes = h
-            .with_view(|view| {
-                dispatch_view!(view, v => match compressed {
-                    true => v.encode_v2_compressed(),
-                    false => v.encode_v2(),
-                })
-            })?
-            .map_err(v2_error)?;
-        write_bytes!(&bytes, buf, len, needed)
+        // SAFETY: the caller's promises on `buf` and `needed` are this function's.
+        unsafe { encode(h, form, Deflate::FAST, buf, len, needed) }
     })
+}
+
+/// `picollo_histogram_encode_v2` with the compressed forms deflated at zlib `level`: 0 (stored)
+/// to 9 (smallest), 10 (miniz's slower extra); 1 is the default, 6 zlib's and HdrHistogram's.
+/// Every level decodes alike; the plain form ignores it. Errors: those of `_encode_v2`;
+/// `INVALID_ARGUMENT` for a level above 10.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_encode_v2_level(
+    h: *const picollo_histogram,
+    form: u32,
+    level: u32,
+    buf: *mut u8,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?;
+        let deflate = u8::try_from(level).ok().and_then(Deflate::level);
+        let deflate = deflate.ok_or_else(|| {
+            Failure::invalid(format_args!(
+                "level is {level}: a deflate level is 0 (stored) to 10"
+            ))
+        })?;
+        // SAFETY: the caller's promises on `buf` and `needed` are this function's.
+        unsafe { encode(h, form, deflate, buf, len, needed) }
+    })
+}
+
+/// The V2 encoding of `h` in `form` (compressed at `deflate`) written into the caller's
+/// buffer: the body of both encode functions.
+///
+/// # Safety
+/// `buf` is NULL or has `len` writable bytes; `needed` is NULL or writable.
+unsafe fn encode(
+    h: &Histogram,
+    form: u32,
+    deflate: Deflate,
+    buf: *mut u8,
+    len: usize,
+    needed: *mut usize,
+) -> Result<(), Failure> {
+    let form: picollo_v2_form = choice(form, "form")?;
+    if form == picollo_v2_form::Base64 {
+        let text = h
+            .with_view(|view| dispatch_view!(view, v => v.encode_v2_base64_with(deflate)))?
+            .map_err(v2_error)?;
+        let out = CallerBuffer::new(buf, len, needed, "buf").cast();
+        // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
+        // `needed` is NULL or writable (this function's `# Safety`).
+        return unsafe { copy_text(&text, out) };
+    }
+    let compressed = form == picollo_v2_form::Compressed;
+    let bytes = h
+        .with_view(|view| {
+            dispatch_view!(view, v => match compressed {
+                true => v.encode_v2_compressed_with(deflate),
+                false => v.encode_v2(),
+            })
+        })?
+        .map_err(v2_error)?;
+    write_bytes!(&bytes, buf, len, needed)
 }
 
 /// Decodes `len` bytes of V2 (plain, compressed or base64) into a new 64-bit single-writer
@@ -280,6 +324,93 @@ mod tests {
         // SAFETY: a NULL handle is refused.
         let status = unsafe {
             picollo_histogram_encode_v2(ptr::null(), 0, ptr::null_mut(), 0, ptr::null_mut())
+        };
+        assert_eq!(status, picollo_status::NullPointer);
+    }
+
+    /// `encode_v2_level` of `h` in `form` at `level`: the status and what was written.
+    fn encode_at(h: &Handle, form: picollo_v2_form, level: u32) -> (picollo_status, Vec<u8>) {
+        let mut buf = vec![0u8; 1 << 20];
+        let mut needed = 0;
+        // SAFETY: `buf` has `buf.len()` writable bytes.
+        let status = unsafe {
+            picollo_histogram_encode_v2_level(
+                h.0,
+                form as u32,
+                level,
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut needed,
+            )
+        };
+        buf.truncate(needed);
+        (status, buf)
+    }
+
+    #[test]
+    fn the_deflate_level_is_the_callers_and_every_level_decodes_alike() {
+        let h = sample(64, THREE_DIGITS, SW);
+        let core = |level| {
+            let deflate = Deflate::level(level).unwrap();
+            h.rust()
+                .with_view(|v| dispatch_view!(v, v => v.encode_v2_compressed_with(deflate)))
+                .unwrap()
+                .unwrap()
+        };
+        let mut sizes = Vec::new();
+        for level in 0..=10u8 {
+            let (status, blob) = encode_at(&h, picollo_v2_form::Compressed, level.into());
+            assert_eq!(status, picollo_status::Ok, "level {level}");
+            assert_eq!(blob, core(level), "level {level}: not the library's blob");
+            assert_eq!(
+                decode(&blob).unwrap().buckets(),
+                h.buckets(),
+                "level {level}"
+            );
+            let (status, text) = encode_at(&h, picollo_v2_form::Base64, level.into());
+            assert_eq!(status, picollo_status::Ok);
+            assert_eq!(
+                decode(&text).unwrap().buckets(),
+                h.buckets(),
+                "level {level}"
+            );
+            sizes.push(blob.len());
+        }
+        assert!(
+            sizes[0] > sizes[1] && sizes[1] > sizes[9],
+            "sizes by level: {sizes:?}"
+        );
+        // Level 1 is what encode_v2 writes; the plain form ignores the level.
+        assert_eq!(
+            encode_at(&h, picollo_v2_form::Compressed, 1).1,
+            encode(&h, picollo_v2_form::Compressed)
+        );
+        let plain = encode(&h, picollo_v2_form::Plain);
+        assert_eq!(
+            encode_at(&h, picollo_v2_form::Plain, 9),
+            (picollo_status::Ok, plain)
+        );
+        for level in [11, 256, u32::MAX] {
+            for form in [picollo_v2_form::Plain, picollo_v2_form::Compressed] {
+                let (status, _) = encode_at(&h, form, level);
+                assert_eq!(status, picollo_status::InvalidArgument, "level {level}");
+                assert!(
+                    last_error().contains(&format!("level is {level}")),
+                    "{}",
+                    last_error()
+                );
+            }
+        }
+        // SAFETY: a NULL handle is refused.
+        let status = unsafe {
+            picollo_histogram_encode_v2_level(
+                ptr::null(),
+                0,
+                1,
+                ptr::null_mut(),
+                0,
+                ptr::null_mut(),
+            )
         };
         assert_eq!(status, picollo_status::NullPointer);
     }
