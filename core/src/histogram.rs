@@ -243,9 +243,12 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         let mut landed = Extremes::NONE;
         let shape = self.shape;
         let inside = move |v: u64| shape.offset(v) < shape.len();
+        // Each bucket is recorded at its lowest value (no slot taken directly), so that the
+        // extremes see the values that land.
         add_view(
-            shape.layout(),
+            &shape,
             other,
+            |_, _| false,
             |v, n| {
                 if EXACT && n != 0 && inside(v) {
                     landed.note(v);

@@ -1,9 +1,9 @@
 //! Combining histograms: why a merge can fail, and the rules every kind shares for adding
 //! and subtracting another histogram's counts.
 
-use crate::counter::Counter;
+use crate::counter::{Counter, Counts};
 use crate::layout::Layout;
-use crate::shape::{Shape, OVER, SAT, UNDER};
+use crate::shape::{Shape, Slot, OVER, SAT, UNDER};
 use crate::view::View;
 
 /// Why two histograms could not be combined.
@@ -119,18 +119,30 @@ pub(crate) fn check_layout<C2: Counter>(
     }
 }
 
-/// Add `other` into a histogram of the same layout: `record_n(bucket lower bound, count)`
-/// for each non-empty bucket (counts outside the receiver's range land in its underflow or
-/// overflow like any record), then `add_outside` with `other`'s outside counts.
+/// Add `other` into a histogram of the same layout whose buckets are `shape`'s, counter by
+/// counter: each non-empty bucket's count goes to `add_at` (the receiver's slot for that
+/// bucket; `false` when it could not take it), or, where the receiver has no cell for it
+/// or `add_at` declined, to `record_n(bucket lower bound, count)` (underflow or overflow
+/// like any record); then `add_outside` with `other`'s outside counts.
 pub(crate) fn add_view<C2: Counter>(
-    layout: Layout,
+    shape: &Shape,
     other: &View<'_, C2>,
+    mut add_at: impl FnMut(Slot, u64) -> bool,
     mut record_n: impl FnMut(u64, u64),
     add_outside: impl FnOnce([u64; 3]),
 ) -> Result<(), MergeError> {
-    check_layout(layout, other)?;
-    for b in other.buckets_with_values() {
-        record_n(b.lower, b.count);
+    check_layout(shape.layout(), other)?;
+    let (from, counts) = (other.shape(), other.counts());
+    let end = counts.last_nonzero().map_or(0, |i| i + 1);
+    for (i, &c) in counts[..end].iter().enumerate() {
+        if c == C2::ZERO {
+            continue;
+        }
+        let (index, n) = (from.first_index() + i, c.to_u64());
+        let offset = index.wrapping_sub(shape.first_index());
+        if offset >= shape.len() || !add_at(Slot { index, offset }, n) {
+            record_n(from.bucket(i).lower, n);
+        }
     }
     add_outside(other.outside());
     Ok(())

@@ -406,3 +406,84 @@ fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
         }
     }
 }
+
+/// A histogram of `layout` over a random range (that of `near`, the whole range, or one
+/// shifted from it), holding random counts: mostly small, some beyond 2^32.
+fn random_source(rng: &mut SplitMix64, near: Config) -> Histogram<u64, Vec<u64>> {
+    let wide = Config::new().with_layout(near.layout());
+    let config = match rng.below(3) {
+        0 => near,
+        1 if wide.storage_len() <= 1 << 20 => wide,
+        _ => {
+            let min = near.min_trackable() >> rng.below(8);
+            let max = near.max_trackable().saturating_mul(1 + rng.below(4));
+            let shifted = wide.with_range(min, max);
+            if shifted.storage_len() <= 1 << 20 {
+                shifted
+            } else {
+                near
+            }
+        }
+    };
+    let mut h: Histogram<u64, Vec<u64>> = config.build().unwrap();
+    let (min, max) = (config.min_trackable(), config.max_trackable());
+    for _ in 0..rng.below(2_000) {
+        let n = if rng.below(50) == 0 {
+            1 << 40
+        } else {
+            1 + rng.below(1_000)
+        };
+        h.record_n(min + (rng.next_u64() >> rng.below(64)).min(max - min), n);
+    }
+    h
+}
+
+#[test]
+fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
+    use picollo::concurrent::Storage;
+    let modes = [
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::ThreadLocal,
+        Mode::Approximate(ApproxPolicy::default()),
+    ];
+    let mut rng = SplitMix64(4478);
+    for case in 0..40 {
+        let config = random_config(&mut rng);
+        let (min, max) = (config.min_trackable(), config.max_trackable());
+        let before: Vec<(u64, u64)> = (0..rng.below(500))
+            .map(|_| {
+                (
+                    min + (rng.next_u64() >> rng.below(64)).min(max - min),
+                    1 + rng.below(9),
+                )
+            })
+            .collect();
+        let source = random_source(&mut rng, config);
+        let ranks = random_ranks(&mut rng);
+        for (mode, storage, bits) in modes.iter().flat_map(|&m| {
+            [Storage::Dense, Storage::Sparse]
+                .into_iter()
+                .flat_map(move |s| [CounterBits::U32, CounterBits::U64].map(|b| (m, s, b)))
+        }) {
+            let shape = config.validate().unwrap();
+            let make = || DynHistogram::with_storage(shape, bits, mode, storage);
+            let (merged, reference) = match (make(), make()) {
+                (Err(picollo::ConfigError::SparseThreadLocal), _) => continue,
+                (a, b) => (a.unwrap(), b.unwrap()),
+            };
+            for h in [&merged, &reference] {
+                before.iter().for_each(|&(v, n)| h.record_n(v, n));
+            }
+            merged.add_view(&source.view()).unwrap();
+            for b in source.view().buckets_with_values() {
+                reference.record_n(b.lower, b.count);
+            }
+            let look = |h: &DynHistogram| {
+                h.with_view(|v| dyn_view!(v, v => (answers(&v, &ranks), v.outside())))
+            };
+            let what = format!("case {case} {config:?} {mode:?} {storage:?} {bits:?}");
+            assert_eq!(look(&merged).unwrap(), look(&reference).unwrap(), "{what}");
+        }
+    }
+}

@@ -183,6 +183,13 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     pub fn record_n(&self, v: u64, n: u64) {
         self.counts.record_n_atomic(v, n);
     }
+
+    /// Count `n` in the cell of `slot` as [`ApproxHistogram::record_n`] does; `false` (nothing
+    /// counted) when the slot has no cell.
+    #[inline]
+    pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
+        self.counts.add_n_atomic_at(slot, n)
+    }
 }
 
 #[cfg(feature = "alloc")]

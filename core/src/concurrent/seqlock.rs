@@ -84,15 +84,23 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     /// [`AtomicCounter::INTERLOCKED_MAX`] (what did not fit goes to the saturated count).
     #[inline]
     pub(crate) fn record_n_atomic(&self, v: u64, n: u64) {
-        match self.cell(self.shape.slot(v, Log2::ANY_CPU)) {
-            Some(c) => {
-                let excess = add_n_atomic::<C>(c, n, C::INTERLOCKED_MAX);
-                if excess != 0 {
-                    self.outside.add_atomic(SAT, excess);
-                }
-            }
-            None => self.record_outside_atomic(v, n),
+        if !self.add_n_atomic_at(self.shape.slot(v, Log2::ANY_CPU), n) {
+            self.record_outside_atomic(v, n);
         }
+    }
+
+    /// Count `n` in the cell of `slot` as [`SeqCounts::record_n_atomic`] does; `false`
+    /// (nothing counted) when the slot has no cell.
+    #[inline]
+    pub(crate) fn add_n_atomic_at(&self, slot: Slot, n: u64) -> bool {
+        let Some(c) = self.cell(slot) else {
+            return false;
+        };
+        let excess = add_n_atomic::<C>(c, n, C::INTERLOCKED_MAX);
+        if excess != 0 {
+            self.outside.add_atomic(SAT, excess);
+        }
+        true
     }
 
     /// An interlocked increment of `c` found the bucket at its ceiling: bring it back and
@@ -314,10 +322,10 @@ macro_rules! source_over_seq_counts {
                 &self,
                 other: &crate::View<'_, C2>,
             ) -> Result<(), crate::MergeError> {
-                let layout = self.counts.shape.layout();
                 crate::merge::add_view(
-                    layout,
+                    &self.counts.shape,
                     other,
+                    |slot, n| self.add_n_at(slot, n),
                     |v, n| self.record_n(v, n),
                     |o| self.counts.add_outside(o),
                 )

@@ -4,7 +4,7 @@ use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
 use crate::layout::Log2;
 use crate::merge::{plan_subtract, stored_counts, MergeError};
-use crate::shape::{OVER, SAT, UNDER};
+use crate::shape::{Slot, OVER, SAT, UNDER};
 use crate::view::View;
 
 /// A histogram with **one writer at a time** whose reads may come from any thread.
@@ -93,15 +93,23 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        match self.counts.cell(self.counts.shape.slot(v, Log2::ANY_CPU)) {
-            Some(c) => {
-                let excess = add_n_plain::<C>(c, n);
-                if excess != 0 {
-                    self.counts.outside.add_plain(SAT, excess);
-                }
-            }
-            None => self.record_outside(v, n),
+        if !self.add_n_at(self.counts.shape.slot(v, Log2::ANY_CPU), n) {
+            self.record_outside(v, n);
         }
+    }
+
+    /// Count `n` in the cell of `slot` as [`SharedHistogram::record_n`] does; `false`
+    /// (nothing counted) when the slot has no cell.
+    #[inline]
+    pub(crate) fn add_n_at(&self, slot: Slot, n: u64) -> bool {
+        let Some(c) = self.counts.cell(slot) else {
+            return false;
+        };
+        let excess = add_n_plain::<C>(c, n);
+        if excess != 0 {
+            self.counts.outside.add_plain(SAT, excess);
+        }
+        true
     }
 
     /// Count `n` occurrences of `v` that have no cell: underflow or overflow outside the

@@ -429,8 +429,9 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// [`crate::Histogram::add`] does; the counts land like this thread's records.
     pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
         add_view(
-            self.shape.layout(),
+            &self.shape,
             other,
+            |slot, n| self.add_n_mine(slot.offset, n),
             |v, n| self.record_n(v, n),
             |outside| {
                 for (which, n) in outside.into_iter().enumerate() {
@@ -489,18 +490,26 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
         let offset = self.shape.slot(v, Log2::ANY_CPU).offset;
-        if offset < self.shape.len() {
-            if let Some(base) = self.my_cells() {
-                // SAFETY: as in `record`.
-                let c = unsafe { &*base.add(offset) };
-                let excess = add_n_plain::<C>(c, n);
-                if excess != 0 {
-                    self.shared.add_to_acc(offset, excess);
-                }
-                return;
-            }
+        if !self.add_n_mine(offset, n) {
+            self.record_slow(offset, v, n);
         }
-        self.record_slow(offset, v, n);
+    }
+
+    /// Count `n` at storage offset `offset` in this thread's shard, as
+    /// [`LocalHistogram::record_n`] does; `false` (nothing counted) when the offset
+    /// is outside the range or this thread's shard is not the one used last here.
+    #[inline]
+    fn add_n_mine(&self, offset: usize, n: u64) -> bool {
+        let Some(base) = self.my_cells().filter(|_| offset < self.shape.len()) else {
+            return false;
+        };
+        // SAFETY: as in `record`.
+        let c = unsafe { &*base.add(offset) };
+        let excess = add_n_plain::<C>(c, n);
+        if excess != 0 {
+            self.shared.add_to_acc(offset, excess);
+        }
+        true
     }
 
     #[cold]
