@@ -19,7 +19,8 @@
  * with relaxed atomic adds into bins allocated on first use, the guarantee of Picollo's
  * interlocked mode.
  *
- * Each mode is measured three ways: picollo_histogram_record; the function
+ * Each mode is measured three ways: picollo_histogram_record (as the header compiles it
+ * since ABI 1.18: an inline call of the handle's record function); the function
  * picollo_histogram_record_fn hands out for the handle (`_fn`); the header's inline
  * recorder, picollo_recorder_record (`_inline`). The single-writer and interlocked modes
  * are measured again with exact extremes kept (`_extremes`; two ways: the inline recorder

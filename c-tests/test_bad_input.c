@@ -341,19 +341,39 @@ static picollo_histogram *scratch(void)
 {
     return make_histogram(64, 0.001, 0, UINT64_MAX);
 }
+/* `(picollo_histogram_record)`: the exported function, not the header's inline call. */
 static picollo_status record_null(void)
 {
-    picollo_histogram_record(NULL, UINT64_MAX);
+    (picollo_histogram_record)(NULL, UINT64_MAX);
     return PICOLLO_STATUS_OK;
 }
 static picollo_status record_extremes(void)
 {
     picollo_histogram *s = make_histogram(64, 0.001, 10, 1000);
     picollo_histogram_info i;
-    picollo_histogram_record(s, 0);
-    picollo_histogram_record(s, UINT64_MAX);
+    (picollo_histogram_record)(s, 0);
+    (picollo_histogram_record)(s, UINT64_MAX);
     i = info_of(s);
     CHECK(i.underflow == 1 && i.overflow == 1 && i.total == 0);
+    picollo_histogram_free(s);
+    return PICOLLO_STATUS_OK;
+}
+/* The header's inline call (what `picollo_histogram_record(h, v)` compiles to). */
+static picollo_status record_inline_null(void)
+{
+    picollo_histogram_record(NULL, UINT64_MAX);
+    picollo_histogram_record_inline(NULL, 0);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status record_inline_extremes(void)
+{
+    picollo_histogram *s = make_histogram(32, 0.001, 10, 1000);
+    picollo_histogram_info i;
+    picollo_histogram_record_inline(s, 0);
+    picollo_histogram_record_inline(s, UINT64_MAX);
+    picollo_histogram_record_inline(s, 500);
+    i = info_of(s);
+    CHECK(i.underflow == 1 && i.overflow == 1 && i.total == 1);
     picollo_histogram_free(s);
     return PICOLLO_STATUS_OK;
 }
@@ -2637,8 +2657,15 @@ static picollo_status lent_free_call(picollo_histogram *l)
 }
 static picollo_status lent_record_call(picollo_histogram *l)
 {
-    picollo_histogram_record(l, 5);
+    (picollo_histogram_record)(l, 5);
     picollo_histogram_record_fn(l)(l, 5);
+    return PICOLLO_STATUS_OK;
+}
+/* The header's inline call reaches the read-only handle's own record function. */
+static picollo_status lent_record_inline_call(picollo_histogram *l)
+{
+    picollo_histogram_record_inline(l, 5);
+    picollo_histogram_record(l, 7);
     return PICOLLO_STATUS_OK;
 }
 static picollo_status lent_record_n_call(picollo_histogram *l)
@@ -2668,6 +2695,7 @@ static picollo_status lent_collect_call(picollo_histogram *l)
 }
 static picollo_status lent_free(void) { return on_lent_handles(lent_free_call, 2); }
 static picollo_status lent_record(void) { return on_lent(lent_record_call); }
+static picollo_status lent_record_inline(void) { return on_lent(lent_record_inline_call); }
 static picollo_status lent_record_n(void) { return on_lent(lent_record_n_call); }
 static picollo_status lent_record_many(void) { return on_lent(lent_record_many_call); }
 static picollo_status lent_reset(void) { return on_lent(lent_reset_call); }
@@ -3586,6 +3614,8 @@ static const bad_row rows[] = {
 
     ROW(picollo_histogram_record, record_null, OK, NULL),
     ROW(picollo_histogram_record, record_extremes, OK, NULL),
+    ROW(picollo_histogram_record_inline, record_inline_null, OK, NULL),
+    ROW(picollo_histogram_record_inline, record_inline_extremes, OK, NULL),
     ROW(picollo_histogram_record_fn, record_fn_null, OK, NULL),
     ROW(picollo_histogram_record_fn, record_fn_extremes, OK, NULL),
     ROW(picollo_histogram_get_recorder, recorder_null_h, NULLP, "`h`"),
@@ -4117,6 +4147,7 @@ static const bad_row rows[] = {
     ROW(picollo_bench_result_histogram, bench_histogram_null, NULLP, "`r`"),
     ROW(picollo_histogram_free, lent_free, OK, NULL),
     ROW(picollo_histogram_record, lent_record, OK, NULL),
+    ROW(picollo_histogram_record_inline, lent_record_inline, OK, NULL),
     ROW(picollo_histogram_record_n, lent_record_n, OK, NULL),
     ROW(picollo_histogram_record_many, lent_record_many, INVAL, "read-only"),
     ROW(picollo_histogram_reset, lent_reset, INVAL, "lent by a bench result"),

@@ -8,7 +8,9 @@
  * up to 2^23, a trackable range, mode, counter width, storage, exact extremes) one histogram
  * per path receives the same values (0, UINT64_MAX, every power of two and its neighbours,
  * the range's and the unit's edges, random ones), each 1 to 3 times: picollo_histogram_record
- * (the reference), the function of picollo_histogram_record_fn, picollo_histogram_record_n,
+ * (the reference, the exported function), picollo_histogram_record as the header compiles
+ * it (an inline call of the handle's first word), the function of
+ * picollo_histogram_record_fn, picollo_histogram_record_n,
  * picollo_histogram_record_many, picollo_histogram_record_corrected (interval 0) and the
  * header's inline recorder. Their full bucket lists, totals, underflow, overflow, saturated
  * counts and exact extremes must be equal. Float histograms: record, record_n, record_many,
@@ -78,10 +80,10 @@ static double log_uniform(double lo, double hi)
 
 /* ---- integer histograms ---- */
 
-enum { REF, FN, N, MANY, CORRECTED, INLINE, INLINE_V1, PATHS };
+enum { REF, HEADER, FN, N, MANY, CORRECTED, INLINE, INLINE_V1, PATHS };
 static const char *const path_name[PATHS] = {
-    "record", "record_fn", "record_n", "record_many", "record_corrected(0)", "inline recorder",
-    "inline recorder (ABI 1.13 entry point)"};
+    "record", "record as the header compiles it", "record_fn", "record_n", "record_many",
+    "record_corrected(0)", "inline recorder", "inline recorder (ABI 1.13 entry point)"};
 
 typedef struct {
     picollo_histogram_config cfg;
@@ -207,7 +209,10 @@ static void record_path(int p, picollo_histogram *h, const uint64_t *values, con
     for (size_t i = 0; i < n; i++) {
         for (unsigned c = 0; c < count[i]; c++) {
             switch (p) {
-            case REF: picollo_histogram_record(h, values[i]); break;
+            /* The exported function, and the call as this header compiles it (ABI 1.18: the
+             * handle's record function, loaded from its first word). */
+            case REF: (picollo_histogram_record)(h, values[i]); break;
+            case HEADER: picollo_histogram_record(h, values[i]); break;
             case FN: f(h, values[i]); break;
             case N: break;
             case CORRECTED: picollo_histogram_record_corrected(h, values[i], 0); break;

@@ -2179,6 +2179,19 @@ static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t v
 #endif
   r->record(r->histogram, value);
 }
+
+// `picollo_histogram_record(h, value)` as C and C++ callers compile it (ABI 1.18): the first
+// word of every histogram handle is its record function (`picollo_histogram_record_fn(h)`),
+// loaded and called here with one indirect call, as a caller holding that function would; a
+// NULL handle is ignored, as by the exported function, which stays for its address, for
+// `(picollo_histogram_record)(h, value)` and for programs built against older headers.
+// Needs a library of ABI 1.18 or later (docs/c-api.md, "The record paths").
+static inline void picollo_histogram_record_inline(struct picollo_histogram *h, uint64_t value) {
+  if (h != NULL) {
+    (*(const picollo_record_fn *)(const void *)h)(h, value);
+  }
+}
+#define picollo_histogram_record(h, value) picollo_histogram_record_inline((h), (value))
 #endif  // PICOLLO_RECORDER_INLINE
 
 // The caller's build in every benchmark config: `picollo_bench_config_default()` is a macro for

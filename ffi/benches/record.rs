@@ -10,9 +10,13 @@
 //! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
 //! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns> fn=<ns>
-//! portable=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the floor
-//! of any record behind a call; `fn` and `portable`: the histogram's record function called
-//! directly, the one chosen for this CPU and the one for any x86-64).
+//! portable=<ns> c=<ns> c_fn=<ns> c_ffi=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the
+//! floor of any record behind a call; `fn` and `portable`: the histogram's record function
+//! called directly, the one chosen for this CPU and the one for any x86-64; `c`:
+//! `picollo_histogram_record(h, v)` in a C loop as the header compiles it; `c_fn` and `c_ffi`
+//! one C loop calling a function it holds, the record function or the exported
+//! `picollo_histogram_record`: the three C loops built together, so that their code placement
+//! is alike; `NaN` when no C compiler could build them).
 //!
 //! The ABI comes from this package's rlib, named `picollo` like `libpicollo.so` (the core
 //! crate is `picollo_core` here); `picollo_histogram_record` is called through a
@@ -319,6 +323,102 @@ impl Contender for EmptyCall {
     }
 }
 
+/// A loop of `c/header_record.c`: `(h, values, len, record function)`.
+type CLoop = unsafe extern "C" fn(*mut picollo_histogram, *const u64, usize, RecordFn);
+
+/// The loops of `c/header_record.c`, built here with `$CC` or `cc` at -O2 into a shared
+/// object and opened with `dlopen` (kept open for the process): the header's call and a
+/// held record function's, or why they could not be built.
+fn c_loops() -> Result<[CLoop; 2], String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let name = format!("picollo-header-record-{}.so", std::process::id());
+    let out = std::env::temp_dir().join(name);
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = std::process::Command::new(&cc)
+        .args(["-std=c99", "-O2", "-shared", "-fPIC", "-Wall", "-Werror"])
+        .arg(format!("-I{dir}/include"))
+        .arg(format!("{dir}/ffi/benches/c/header_record.c"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .map_err(|e| format!("{cc}: {e}"))?;
+    if !built.status.success() {
+        return Err(format!("{cc}: {}", String::from_utf8_lossy(&built.stderr)));
+    }
+    let path = std::ffi::CString::new(out.to_string_lossy().as_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path of an object that only defines two functions.
+    let lib = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    let _ = std::fs::remove_file(&out);
+    if lib.is_null() {
+        return Err("dlopen of the C loops failed".into());
+    }
+    let find = |symbol: &std::ffi::CStr| {
+        // SAFETY: `lib` is open and never closed.
+        let f = unsafe { libc::dlsym(lib, symbol.as_ptr()) };
+        // SAFETY: `header_record.c` defines both with the signature of `CLoop`.
+        (!f.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, CLoop>(f) })
+    };
+    let header = find(c"picollo_bench_header_record_all");
+    let held = find(c"picollo_bench_fn_record_all");
+    header
+        .zip(held)
+        .map(|(a, b)| [a, b])
+        .ok_or_else(|| "a C loop is missing".into())
+}
+
+/// A loop of `c/header_record.c` over a handle of its own: `c (header)` calls
+/// `picollo_histogram_record(h, v)` as the header compiles it in C; `c fn` and `c ffi` call a
+/// function the caller holds: the handle's record function, or the exported
+/// `picollo_histogram_record`.
+struct CCaller {
+    ffi: Ffi,
+    run: CLoop,
+    name: &'static str,
+}
+
+impl CCaller {
+    /// The three C contenders over `loops` (the header's and the held function's).
+    fn all(loops: [CLoop; 2]) -> Vec<CCaller> {
+        let fn_held = FfiFn::new(false).ffi;
+        vec![
+            CCaller {
+                ffi: Ffi::new(),
+                run: loops[0],
+                name: "c (header)",
+            },
+            CCaller {
+                ffi: fn_held,
+                run: loops[1],
+                name: "c fn",
+            },
+            CCaller {
+                ffi: Ffi::new(),
+                run: loops[1],
+                name: "c ffi",
+            },
+        ]
+    }
+}
+
+impl Contender for CCaller {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        let (h, f) = (self.ffi.h, self.ffi.record);
+        // SAFETY: a live handle used by this thread only, a record function for it (the
+        // header's loop calls its own); `values` has `len` values.
+        unsafe { (self.run)(h, values.as_ptr(), values.len(), f) };
+    }
+    fn total(&self) -> u64 {
+        self.ffi.total()
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.ffi.footprint_bytes()
+    }
+}
+
 /// Best ns per record of each contender over `RUNS` runs of `ROUNDS` passes.
 fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
     let mut best = vec![f64::INFINITY; contenders.len()];
@@ -373,8 +473,15 @@ fn main() {
     };
 
     let (mut ffi_fn, mut portable_fn) = (FfiFn::new(false), FfiFn::new(true));
+    let mut c_callers = match c_loops() {
+        Ok(loops) => CCaller::all(loops),
+        Err(why) => {
+            println!("c (header), c fn, c ffi: SKIPPED, the C loops could not be built: {why}");
+            Vec::new()
+        }
+    };
 
-    let mut contenders: [&mut dyn Contender; 9] = [
+    let mut contenders: Vec<&mut dyn Contender> = vec![
         &mut picollo,
         &mut hdr,
         &mut iop32,
@@ -385,6 +492,9 @@ fn main() {
         &mut ffi_fn,
         &mut portable_fn,
     ];
+    for c in &mut c_callers {
+        contenders.push(c);
+    }
 
     // Warm up: page in the counters and the values, settle the clock.
     for c in contenders.iter_mut() {
@@ -429,9 +539,23 @@ fn main() {
          the CPU has them (lzcnt here: {}); ffi fn, portable: the one for any x86-64",
         picollo_core::Log2::for_this_cpu().uses_lzcnt()
     );
+    println!(
+        "c (header): picollo_histogram_record(h, v) in C as the header compiles it (an inline \
+         call of the handle's record function); c fn: the same C loop calling the record \
+         function it holds; c ffi: that C loop calling picollo_histogram_record"
+    );
     report::report(&format!(
         "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2} \
-         fn={:.2} portable={:.2}",
-        best[0], best[1], best[2], best[4], best[6], best[7], best[8]
+         fn={:.2} portable={:.2} c={:.2} c_fn={:.2} c_ffi={:.2}",
+        best[0],
+        best[1],
+        best[2],
+        best[4],
+        best[6],
+        best[7],
+        best[8],
+        best.get(9).copied().unwrap_or(f64::NAN),
+        best.get(10).copied().unwrap_or(f64::NAN),
+        best.get(11).copied().unwrap_or(f64::NAN)
     ));
 }

@@ -27,20 +27,29 @@ pub enum CounterBits {
 /// A [`ConcurrentHistogram`] of either counter width, with a value selection that may change
 /// while other threads query it. Every method takes `&self`; the threading rules are the
 /// mode's (see the [module docs](super)).
+///
+/// `repr(C)` with the record function first: the address of a `DynHistogram` holds its
+/// [`RecordFn`] ([`DynHistogram::record_fn`]), which the C header's `picollo_histogram_record`
+/// loads and calls itself (docs/c-api.md, "The record paths").
+#[repr(C)]
 pub struct DynHistogram {
-    inner: Inner,
-    /// Index into [`SELECTIONS`] of the value selection queries use.
-    selection: AtomicU8,
     /// The record function of `inner`'s width and mode for this CPU ([`RecordFn`]), chosen
     /// once at construction: a record pays one indirect call instead of a match over
     /// width × mode. Invariant: it is the `RecordFn` of `inner`'s variant (only
-    /// `with_storage` and `with_exact_extremes` set it), the one that notes the extremes
-    /// first when `extremes` is set, the one built for `lzcnt` and BMI2 only where the CPU
-    /// has them.
+    /// `with_storage` and `with_exact_extremes` set it, and `ignoring_records` replaces it
+    /// before the histogram is shared), the one that notes the extremes first when
+    /// `extremes` is set, the one built for `lzcnt` and BMI2 only where the CPU has them.
+    /// It stays the first field, never changed once the histogram is shared.
     fast: RecordFn,
+    inner: Inner,
+    /// Index into [`SELECTIONS`] of the value selection queries use.
+    selection: AtomicU8,
     /// The exact extremes, when asked for ([`DynHistogram::with_exact_extremes`]).
     extremes: Option<Extremes>,
 }
+
+// The C header loads the record function from a handle's first word (see the type's docs).
+const _: () = assert!(core::mem::offset_of!(DynHistogram, fast) == 0);
 
 /// The smallest and largest value recorded in the range, exact: two cells lowered and
 /// raised with a compare-exchange only when a value passes them (after the first records,

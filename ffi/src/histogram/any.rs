@@ -46,6 +46,10 @@ pub(crate) struct HistogramHandle {
     read_only: bool,
 }
 
+// A handle's address is its histogram's, whose first word is its record function (the
+// header's `picollo_histogram_record_inline` reads it there).
+const _: () = assert!(std::mem::offset_of!(HistogramHandle, histogram) == 0);
+
 impl HistogramHandle {
     /// A handle the caller owns and frees.
     pub(crate) fn owned(histogram: Histogram) -> Self {
