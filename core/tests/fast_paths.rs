@@ -364,8 +364,9 @@ fn answers<C: Counter, S: picollo::view::Counts<C> + ?Sized>(
     (v.total_count(), extremes, walked, out)
 }
 
-#[test]
-fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
+/// Every mode × storage × counter width of `DynHistogram` (sparse thread-local histograms
+/// do not exist: their constructor refuses them).
+fn every_kind() -> Vec<(Mode, picollo::concurrent::Storage, CounterBits)> {
     use picollo::concurrent::Storage;
     let modes = [
         Mode::SingleWriter,
@@ -373,6 +374,14 @@ fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
         Mode::ThreadLocal,
         Mode::Approximate(ApproxPolicy::default()),
     ];
+    let storages = [Storage::Dense, Storage::Sparse];
+    let widths = [CounterBits::U32, CounterBits::U64];
+    let kinds = modes.iter().flat_map(|&m| storages.map(|s| (m, s)));
+    kinds.flat_map(|(m, s)| widths.map(|b| (m, s, b))).collect()
+}
+
+#[test]
+fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
     let mut rng = SplitMix64(4477);
     for case in 0..40 {
         let config = random_config(&mut rng);
@@ -389,11 +398,7 @@ fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
         records.iter().for_each(|&(v, n)| plain.record_n(v, n));
         let ranks = random_ranks(&mut rng);
         let want = answers(&plain.view(), &ranks);
-        for (mode, storage, bits) in modes.iter().flat_map(|&m| {
-            [Storage::Dense, Storage::Sparse]
-                .into_iter()
-                .flat_map(move |s| [CounterBits::U32, CounterBits::U64].map(|b| (m, s, b)))
-        }) {
+        for (mode, storage, bits) in every_kind() {
             let shape = config.validate().unwrap();
             let h = match DynHistogram::with_storage(shape, bits, mode, storage) {
                 Err(picollo::ConfigError::SparseThreadLocal) => continue, // no such histogram
@@ -440,13 +445,6 @@ fn random_source(rng: &mut SplitMix64, near: Config) -> Histogram<u64, Vec<u64>>
 
 #[test]
 fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
-    use picollo::concurrent::Storage;
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::default()),
-    ];
     let mut rng = SplitMix64(4478);
     for case in 0..40 {
         let config = random_config(&mut rng);
@@ -461,11 +459,7 @@ fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
             .collect();
         let source = random_source(&mut rng, config);
         let ranks = random_ranks(&mut rng);
-        for (mode, storage, bits) in modes.iter().flat_map(|&m| {
-            [Storage::Dense, Storage::Sparse]
-                .into_iter()
-                .flat_map(move |s| [CounterBits::U32, CounterBits::U64].map(|b| (m, s, b)))
-        }) {
+        for (mode, storage, bits) in every_kind() {
             let shape = config.validate().unwrap();
             let make = || DynHistogram::with_storage(shape, bits, mode, storage);
             let (merged, reference) = match (make(), make()) {
