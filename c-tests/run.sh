@@ -88,7 +88,7 @@ if [[ "$(uname -m)" == x86_64 ]]; then
     cat >"$build/noplt.c" <<'EOF_NOPLT'
 #include "picollo.h"
 void calls(picollo_histogram *h, picollo_float_histogram *f, picollo_approx_counter *c) {
-    picollo_histogram_record(h, 1);
+    (picollo_histogram_record)(h, 1); /* the exported function, not the header's inline call */
     picollo_histogram_record_n(h, 1, 2);
     picollo_float_histogram_record(f, 1.0);
     picollo_float_histogram_record_n(f, 1.0, 2);
