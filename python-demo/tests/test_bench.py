@@ -135,9 +135,10 @@ def test_twice_the_loop_measured_apart_has_a_change_above_zero_but_no_verdict():
 
 
 def test_identical_functions_measured_apart_get_no_verdict_nor_a_large_ratio():
-    # The verdict is checked in every trial. The ratio in 2 of up to 6: this VM's speed steps
+    # The verdict is checked in every trial. The ratio in 2 of up to 10: this VM's speed steps
     # between two levels about 1.8x apart for seconds at a time, so two short runs apart can
-    # land on different levels (a CI run once read 1.53 and 1.78 in a row).
+    # land on different levels (a CI run once read 1.53 and 1.78 in a row, another 1.06,
+    # 0.59, 1.94, 0.57, 1.74, 1.73 in six trials).
     def judge(trial, a, b, c) -> bool:
         print(f"trial {trial}: {c.verdict}, ratio {c.ratio:.2f}")
         assert c.verdict == "not enough runs apart", c.text
@@ -145,7 +146,7 @@ def test_identical_functions_measured_apart_get_no_verdict_nor_a_large_ratio():
         assert low <= c.change <= high
         return 1 / 1.3 <= c.ratio <= 1.3
 
-    assert good_trials(6, loop200, loop200, ("first", "second"), judge) >= 2
+    assert good_trials(10, loop200, loop200, ("first", "second"), judge) >= 2
 
 
 def test_task_clock_is_a_second_metric_in_ns(task_clock_result):
