@@ -364,6 +364,19 @@ fn answers<C: Counter, S: picollo::view::Counts<C> + ?Sized>(
     (v.total_count(), extremes, walked, out)
 }
 
+/// A value of `min..=max`, mostly near `min` (each magnitude about as likely).
+fn random_value(rng: &mut SplitMix64, min: u64, max: u64) -> u64 {
+    min + (rng.next_u64() >> rng.below(64)).min(max - min)
+}
+
+/// Up to `most` records `(value, count)` in the range of `config`, counts 1 to `counts`.
+fn random_records(rng: &mut SplitMix64, config: Config, most: u64, counts: u64) -> Vec<(u64, u64)> {
+    let (min, max) = (config.min_trackable(), config.max_trackable());
+    (0..rng.below(most))
+        .map(|_| (random_value(rng, min, max), 1 + rng.below(counts)))
+        .collect()
+}
+
 /// Every mode × storage × counter width of `DynHistogram` (sparse thread-local histograms
 /// do not exist: their constructor refuses them).
 fn every_kind() -> Vec<(Mode, picollo::concurrent::Storage, CounterBits)> {
@@ -385,15 +398,7 @@ fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
     let mut rng = SplitMix64(4477);
     for case in 0..40 {
         let config = random_config(&mut rng);
-        let (min, max) = (config.min_trackable(), config.max_trackable());
-        let records: Vec<(u64, u64)> = (0..rng.below(3_000))
-            .map(|_| {
-                (
-                    min + (rng.next_u64() >> rng.below(64)).min(max - min),
-                    1 + rng.below(1_000),
-                )
-            })
-            .collect();
+        let records = random_records(&mut rng, config, 3_000, 1_000);
         let mut plain: Histogram<u64, Vec<u64>> = config.build().unwrap();
         records.iter().for_each(|&(v, n)| plain.record_n(v, n));
         let ranks = random_ranks(&mut rng);
@@ -438,7 +443,7 @@ fn random_source(rng: &mut SplitMix64, near: Config) -> Histogram<u64, Vec<u64>>
         } else {
             1 + rng.below(1_000)
         };
-        h.record_n(min + (rng.next_u64() >> rng.below(64)).min(max - min), n);
+        h.record_n(random_value(rng, min, max), n);
     }
     h
 }
@@ -448,15 +453,7 @@ fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
     let mut rng = SplitMix64(4478);
     for case in 0..40 {
         let config = random_config(&mut rng);
-        let (min, max) = (config.min_trackable(), config.max_trackable());
-        let before: Vec<(u64, u64)> = (0..rng.below(500))
-            .map(|_| {
-                (
-                    min + (rng.next_u64() >> rng.below(64)).min(max - min),
-                    1 + rng.below(9),
-                )
-            })
-            .collect();
+        let before = random_records(&mut rng, config, 500, 9);
         let source = random_source(&mut rng, config);
         let ranks = random_ranks(&mut rng);
         for (mode, storage, bits) in every_kind() {
