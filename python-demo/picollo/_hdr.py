@@ -33,11 +33,6 @@ def _form_code(form: Any) -> int:
     raise ValueError(f"form {form!r} is not one of plain, compressed, base64")
 
 
-def _deflate_level(level: Optional[int]) -> int:
-    """The zlib level for the library: None is its default, 1; the library judges the rest."""
-    return 1 if level is None else u32(level, "level")
-
-
 def _blob(data: Any) -> tuple[bytes, Any]:
     """``(bytes, uint8_t pointer to them)`` for a V2 blob or its base64 text; the caller
     keeps the bytes alive for the call."""
@@ -83,10 +78,16 @@ class HdrInterop:
         HdrHistogram's default). Every level decodes alike; ``"plain"`` ignores it.
         ValueError (`InvalidArgumentError`) for a level outside 0..10."""
         h, code = self._ptr, _form_code(form)
-        deflate = _deflate_level(level)
+        if level is None:  # the library's default level
+            def encode(*args: Any) -> int:
+                return n.lib.picollo_histogram_encode_v2(h, code, *args)
+        else:
+            deflate = u32(level, "level")  # which levels exist is the library's to say
+
+            def encode(*args: Any) -> int:
+                return n.lib.picollo_histogram_encode_v2_level(h, code, deflate, *args)
         needed = ctypes.c_size_t(0)
-        encode = n.lib.picollo_histogram_encode_v2_level
-        status = encode(h, code, deflate, None, 0, ctypes.byref(needed))
+        status = encode(None, 0, ctypes.byref(needed))
         while True:
             if status not in (Status.OK, Status.BUFFER_TOO_SMALL):
                 raise error_for(status)
@@ -95,7 +96,7 @@ class HdrInterop:
             # base64 is text: the library adds a NUL after it
             size = needed.value + (1 if code == n.V2Form.BASE64 else 0)
             buf = (ctypes.c_uint8 * size)()
-            status = encode(h, code, deflate, buf, size, ctypes.byref(needed))
+            status = encode(buf, size, ctypes.byref(needed))
             if status == Status.OK:
                 return ctypes.string_at(buf, needed.value)
             if status == Status.BUFFER_TOO_SMALL and needed.value < size:

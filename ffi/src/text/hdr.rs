@@ -63,7 +63,7 @@ pub unsafe extern "C" fn picollo_histogram_encode_v2(
     boundary!({
         let h = try_ref!(h)?;
         // SAFETY: the caller's promises on `buf` and `needed` are this function's.
-        unsafe { encode(h, form, Deflate::FAST, buf, len, needed) }
+        unsafe { encode(h, form, Deflate::default(), buf, len, needed) }
     })
 }
 
