@@ -1,8 +1,14 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
 use super::cell::{increment_atomic, AtomicCounter};
+#[cfg(feature = "alloc")]
+use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+#[cfg(feature = "alloc")]
+use super::{CellStore, Storage};
 use crate::layout::Log2;
+#[cfg(feature = "alloc")]
+use crate::merge::MergeError;
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -70,7 +76,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     /// C ABI's records choose it once per CPU).
     #[inline(always)]
     pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        match self.counts.cell(self.counts.shape.slot(v, log2)) {
+        match self.counts.cell_of(v, log2) {
             Some(c) => {
                 if increment_atomic::<C>(c) {
                     self.settle(c);
@@ -101,5 +107,46 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     #[inline]
     pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
         self.counts.add_n_atomic_at(slot, n)
+    }
+}
+
+/// The interlocked mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
+/// handle): its cells are counted in place by C callers too (the direct path).
+#[cfg(feature = "alloc")]
+impl<C, S> RecordPath<C> for AtomicHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
+{
+    fn mode(&self) -> Mode {
+        Mode::Interlocked
+    }
+    fn storage(&self) -> Storage {
+        self.counts.counts.storage()
+    }
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        AtomicHistogram::record_fast_in(self, v, log2)
+    }
+    fn record_declined(&self, v: u64) {
+        AtomicHistogram::record_declined(self, v)
+    }
+    fn record_n(&self, v: u64, n: u64) {
+        AtomicHistogram::record_n(self, v, n)
+    }
+    fn add_saturated(&self, n: u64) {
+        self.counts.add_outside([0, 0, n]);
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.add(v), |v| self.add(v))
+    }
+    fn reset(&self) {
+        AtomicHistogram::reset(self)
+    }
+    fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
+        self.query_in_place(query);
+        true
+    }
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
     }
 }

@@ -133,6 +133,8 @@ mod live;
 #[cfg(feature = "alloc")]
 mod mode;
 #[cfg(feature = "alloc")]
+mod path;
+#[cfg(feature = "alloc")]
 mod raw_slice;
 mod seqlock;
 mod single_writer;
@@ -150,13 +152,13 @@ pub use approx_counter::{ApproxCounter, ApproxPolicy, XorShift64};
 pub use approximate::ApproxHistogram;
 pub use cell::AtomicCounter;
 #[cfg(feature = "alloc")]
-pub use dynamic::{
-    CounterBits, DirectKind, DirectPath, DynHistogram, DynSnapshot, DynView, RecordFn,
-};
+pub use dynamic::{CounterBits, DynHistogram, DynSnapshot, DynView, RecordFn};
 pub use interlocked::AtomicHistogram;
 pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]
-pub use mode::{ConcurrentHistogram, Mode};
+pub use mode::ConcurrentHistogram;
+#[cfg(feature = "alloc")]
+pub use path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use seqlock::loom_set_optimistic_reads;

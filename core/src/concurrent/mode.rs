@@ -1,30 +1,13 @@
-//! One type for every mode, chosen at construction (the C ABI's one handle).
+//! One type for every mode, chosen at construction.
 
-use super::{
-    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, Collect, SharedHistogram,
-    Source, SparseCells, Storage,
-};
+use alloc::boxed::Box;
+
+use super::path::{build, with_counts, RecordPath, Wrap};
+use super::{AtomicCounter, Collect, Mode, Source, Storage};
 use crate::config::{Config, ConfigError};
 use crate::histogram::MergeError;
 use crate::shape::Shape;
 use crate::view::View;
-
-/// How a [`ConcurrentHistogram`] counts. The threading rules of each mode are written once,
-/// in the [module docs](super).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Mode {
-    /// One writer at a time, reads from any thread ([`SharedHistogram`]).
-    #[default]
-    SingleWriter,
-    /// Relaxed atomic adds ([`AtomicHistogram`]).
-    Interlocked,
-    /// One shard per writer thread ([`super::LocalHistogram`]; needs `std`).
-    #[cfg(feature = "std")]
-    ThreadLocal,
-    /// Scalable approximate buckets ([`ApproxHistogram`]).
-    Approximate(ApproxPolicy),
-}
 
 /// A concurrent histogram of any [`Mode`], behind one type: `record` from any thread (one
 /// at a time in [`Mode::SingleWriter`]), consistent copies for queries and snapshots.
@@ -43,38 +26,19 @@ pub enum Mode {
 /// assert_eq!(snapshot.view().total_count(), 4_000);
 /// ```
 #[derive(Debug)]
-pub enum ConcurrentHistogram<C: AtomicCounter> {
-    /// [`Mode::SingleWriter`].
-    SingleWriter(SharedHistogram<C>),
-    /// [`Mode::Interlocked`].
-    Interlocked(AtomicHistogram<C>),
-    /// [`Mode::ThreadLocal`].
-    #[cfg(feature = "std")]
-    ThreadLocal(super::LocalHistogram<C>),
-    /// [`Mode::Approximate`].
-    Approximate(ApproxHistogram<C>),
-    /// [`Mode::SingleWriter`] over [`Storage::Sparse`].
-    SparseSingleWriter(SharedHistogram<C, SparseCells<C>>),
-    /// [`Mode::Interlocked`] over [`Storage::Sparse`].
-    SparseInterlocked(AtomicHistogram<C, SparseCells<C>>),
-    /// [`Mode::Approximate`] over [`Storage::Sparse`].
-    SparseApproximate(ApproxHistogram<C, SparseCells<C>>),
+pub struct ConcurrentHistogram<C: AtomicCounter> {
+    /// The mode's own type ([`RecordPath`]), chosen by [`build`].
+    path: Box<dyn RecordPath<C>>,
 }
 
-/// `match` over the modes, binding the histogram to `$h`.
-macro_rules! each {
-    ($self:expr, $h:ident => $e:expr) => {
-        match $self {
-            ConcurrentHistogram::SingleWriter($h) => $e,
-            ConcurrentHistogram::Interlocked($h) => $e,
-            #[cfg(feature = "std")]
-            ConcurrentHistogram::ThreadLocal($h) => $e,
-            ConcurrentHistogram::Approximate($h) => $e,
-            ConcurrentHistogram::SparseSingleWriter($h) => $e,
-            ConcurrentHistogram::SparseInterlocked($h) => $e,
-            ConcurrentHistogram::SparseApproximate($h) => $e,
-        }
-    };
+/// Boxes a mode's histogram as the trait object [`ConcurrentHistogram`] holds.
+struct Boxed;
+
+impl<C: AtomicCounter> Wrap<C> for Boxed {
+    type Out = Box<dyn RecordPath<C>>;
+    fn wrap<H: RecordPath<C> + 'static>(h: H) -> Self::Out {
+        Box::new(h)
+    }
 }
 
 impl<C: AtomicCounter> ConcurrentHistogram<C> {
@@ -90,57 +54,22 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
 
     /// A heap-allocated histogram of a checked `shape` counting in `mode` over `storage`:
     /// dense cells allocated now, or sparse blocks allocated as values first land in them
-    /// ([`SparseCells`]). [`ConfigError::SparseThreadLocal`] for sparse storage in the
-    /// thread-local mode.
+    /// ([`super::SparseCells`]). [`ConfigError::SparseThreadLocal`] for sparse storage in
+    /// the thread-local mode.
     pub fn with_storage(shape: Shape, mode: Mode, storage: Storage) -> Result<Self, ConfigError> {
-        if storage == Storage::Sparse {
-            let cells = || SparseCells::<C>::new(shape);
-            return Ok(match mode {
-                Mode::SingleWriter => {
-                    Self::SparseSingleWriter(SharedHistogram::from_shape(shape, cells()?)?)
-                }
-                Mode::Interlocked => {
-                    Self::SparseInterlocked(AtomicHistogram::from_shape(shape, cells()?)?)
-                }
-                #[cfg(feature = "std")]
-                Mode::ThreadLocal => return Err(ConfigError::SparseThreadLocal),
-                Mode::Approximate(p) => {
-                    Self::SparseApproximate(ApproxHistogram::from_shape(shape, p, cells()?)?)
-                }
-            });
-        }
-        let cells = || super::cell::zeroed_cells::<C>(shape.len());
-        Ok(match mode {
-            Mode::SingleWriter => Self::SingleWriter(SharedHistogram::from_shape(shape, cells()?)?),
-            Mode::Interlocked => Self::Interlocked(AtomicHistogram::from_shape(shape, cells()?)?),
-            #[cfg(feature = "std")]
-            Mode::ThreadLocal => Self::ThreadLocal(super::LocalHistogram::from_shape(shape)?),
-            Mode::Approximate(p) => {
-                Self::Approximate(ApproxHistogram::from_shape(shape, p, cells()?)?)
-            }
+        Ok(ConcurrentHistogram {
+            path: build::<C, Boxed>(shape, mode, storage)?,
         })
     }
 
     /// The mode.
     pub fn mode(&self) -> Mode {
-        match self {
-            Self::SingleWriter(_) | Self::SparseSingleWriter(_) => Mode::SingleWriter,
-            Self::Interlocked(_) | Self::SparseInterlocked(_) => Mode::Interlocked,
-            #[cfg(feature = "std")]
-            Self::ThreadLocal(_) => Mode::ThreadLocal,
-            Self::Approximate(h) => Mode::Approximate(h.policy()),
-            Self::SparseApproximate(h) => Mode::Approximate(h.policy()),
-        }
+        self.path.mode()
     }
 
     /// The storage kind.
     pub fn storage(&self) -> Storage {
-        match self {
-            Self::SparseSingleWriter(_)
-            | Self::SparseInterlocked(_)
-            | Self::SparseApproximate(_) => Storage::Sparse,
-            _ => Storage::Dense,
-        }
+        self.path.storage()
     }
 
     /// Count one occurrence of `v`. Without `std` there is no thread generator: the
@@ -148,40 +77,20 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     /// [`ConcurrentHistogram::record_with`] to flip coins with your own generator.
     #[inline]
     pub fn record(&self, v: u64) {
-        #[cfg(feature = "std")]
-        each!(self, h => h.record(v));
-        #[cfg(not(feature = "std"))]
-        match self {
-            Self::SingleWriter(h) => h.record(v),
-            Self::Interlocked(h) => h.record(v),
-            Self::Approximate(h) => h.record_n(v, 1),
-            Self::SparseSingleWriter(h) => h.record(v),
-            Self::SparseInterlocked(h) => h.record(v),
-            Self::SparseApproximate(h) => h.record_n(v, 1),
-        }
+        self.path.record(v)
     }
 
     /// Count one occurrence of `v`; the approximate mode flips its coins with `rng` (one
     /// generator per thread), the other modes ignore it.
     #[inline]
     pub fn record_with(&self, v: u64, rng: &mut super::XorShift64) {
-        match self {
-            Self::Approximate(h) => h.record_with(v, rng),
-            Self::SparseApproximate(h) => h.record_with(v, rng),
-            _ => self.record(v),
-        }
+        self.path.record_with(v, rng)
     }
 
     /// Count `n` occurrences of `v` (exact in every mode; saturating).
     #[inline]
     pub fn record_n(&self, v: u64, n: u64) {
-        each!(self, h => h.record_n(v, n))
-    }
-
-    /// Count `n` records as saturated (a record its slow path could not count).
-    #[cfg(feature = "std")]
-    pub(crate) fn add_saturated(&self, n: u64) {
-        each!(self, h => h.add_saturated(n))
+        self.path.record_n(v, n)
     }
 
     /// Record `v` with coordinated-omission correction, as
@@ -194,58 +103,50 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     }
 
     /// Run `query` on a view of the live cells (no copy; see
-    /// [`SharedHistogram::query_in_place`]); `None` in the thread-local mode, whose counts
-    /// are spread over shards and need a copy ([`Source::try_with_copy`]).
-    pub fn query_in_place<R>(&self, query: impl FnMut(super::LiveView<'_, C>) -> R) -> Option<R> {
-        match self {
-            Self::SingleWriter(h) => Some(h.query_in_place(query)),
-            Self::Interlocked(h) => Some(h.query_in_place(query)),
-            Self::Approximate(h) => Some(h.query_in_place(query)),
-            Self::SparseSingleWriter(h) => Some(h.query_in_place(query)),
-            Self::SparseInterlocked(h) => Some(h.query_in_place(query)),
-            Self::SparseApproximate(h) => Some(h.query_in_place(query)),
-            #[cfg(feature = "std")]
-            Self::ThreadLocal(_) => None,
-        }
+    /// [`super::SharedHistogram::query_in_place`]); `None` in the thread-local mode, whose
+    /// counts are spread over shards and need a copy ([`Source::try_with_copy`]).
+    pub fn query_in_place<R>(
+        &self,
+        mut query: impl FnMut(super::LiveView<'_, C>) -> R,
+    ) -> Option<R> {
+        let mut answer = None;
+        self.path.query_live(&mut |v| answer = Some(query(v)));
+        answer
     }
 
     /// Add every count of `other` (same relative error, any range), as
     /// [`crate::Histogram::add`] does; safe while other threads record (the added counts
     /// land like any other records).
     pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        each!(self, h => h.add(other))
+        with_counts(other, |c| self.path.add_counts(c))?
     }
 
     /// Remove every count of `other` (for deltas): single-writer mode only, from the
-    /// writer thread (see [`SharedHistogram::subtract`]). The other modes cannot take
-    /// counts back while writers run: they answer [`MergeError::Unsupported`]; use a
+    /// writer thread (see [`super::SharedHistogram::subtract`]). The other modes cannot
+    /// take counts back while writers run: they answer [`MergeError::Unsupported`]; use a
     /// [`super::ConcurrentSnapshot`] with deltas instead.
     pub fn subtract<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        match self {
-            Self::SingleWriter(h) => h.subtract(other),
-            Self::SparseSingleWriter(h) => h.subtract(other),
-            _ => Err(MergeError::Unsupported),
-        }
+        with_counts(other, |c| self.path.subtract_counts(c))?
     }
 
     /// Reset (see the module docs for each mode's semantics).
     pub fn reset(&self) {
-        each!(self, h => h.reset())
+        self.path.reset()
     }
 }
 
 impl<C: AtomicCounter> Source<C> for ConcurrentHistogram<C> {
     fn shape(&self) -> Shape {
-        each!(self, h => h.shape())
+        self.path.shape()
     }
     fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        each!(self, h => h.read_into(scratch))
+        self.path.read_into(scratch)
     }
     fn reset_count(&self) -> u64 {
-        each!(self, h => h.reset_count())
+        self.path.reset_count()
     }
     fn footprint_in_bytes(&self) -> usize {
-        each!(self, h => h.footprint_in_bytes())
+        self.path.footprint_in_bytes()
     }
 }
 
@@ -253,6 +154,6 @@ impl<C: AtomicCounter> Collect<C> for ConcurrentHistogram<C> {
     /// The mode's collect (see the [module docs](super#collect-take-the-counts-and-start-over)
     /// for each mode's guarantee).
     fn collect_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        each!(self, h => h.collect_into(scratch))
+        self.path.collect_into(scratch)
     }
 }

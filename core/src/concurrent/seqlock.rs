@@ -66,6 +66,20 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
         self.counts.get_or_make_slot(slot)
     }
 
+    /// The cell of `v` for a record, in one step from the value ([`SeqCounts::cell`] of
+    /// its slot, the logarithm taken with `log2`).
+    #[inline(always)]
+    pub(crate) fn cell_of(&self, v: u64, log2: Log2) -> Option<&C::Atomic> {
+        self.cell(self.shape.slot(v, log2))
+    }
+
+    /// The cell of `v` if it exists, in one step ([`SeqCounts::existing_cell`] of its
+    /// slot).
+    #[inline(always)]
+    pub(crate) fn existing_cell_of(&self, v: u64, log2: Log2) -> Option<&C::Atomic> {
+        self.existing_cell(self.shape.slot(v, log2))
+    }
+
     /// The cell of `slot` if it exists: as [`SeqCounts::cell`], but `None` also where its
     /// sparse block is not made yet (a hot path without the call that makes it).
     #[inline(always)]
@@ -307,12 +321,6 @@ macro_rules! source_over_seq_counts {
             /// docs say what a record racing the reset becomes in this mode.
             pub fn reset(&self) {
                 self.counts.reset();
-            }
-
-            /// Count `n` records as saturated (a record its slow path could not count).
-            #[cfg(feature = "std")]
-            pub(crate) fn add_saturated(&self, n: u64) {
-                self.counts.add_outside([0, 0, n]);
             }
 
             /// Add every count of `other` (same relative error, any range), as

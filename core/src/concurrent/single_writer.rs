@@ -1,7 +1,11 @@
 //! The single-writer histogram whose reads may come from any thread.
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
+#[cfg(feature = "alloc")]
+use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
 use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
+#[cfg(feature = "alloc")]
+use super::{CellStore, Storage};
 use crate::layout::Log2;
 use crate::merge::{plan_subtract, stored_counts, MergeError};
 use crate::shape::{Slot, OVER, SAT, UNDER};
@@ -69,7 +73,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     #[inline(always)]
     pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
         // A full bucket is left to `record_declined`, which counts it as saturated.
-        match self.counts.existing_cell(self.counts.shape.slot(v, log2)) {
+        match self.counts.existing_cell_of(v, log2) {
             Some(c) => increment_plain::<C>(c) == 0,
             None => false,
         }
@@ -80,7 +84,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     #[cold]
     #[inline(never)]
     pub(crate) fn record_declined(&self, v: u64) {
-        match self.counts.cell(self.counts.shape.slot(v, Log2::ANY_CPU)) {
+        match self.counts.cell_of(v, Log2::ANY_CPU) {
             Some(c) => {
                 if increment_plain::<C>(c) != 0 {
                     self.counts.outside.add_plain(SAT, 1);
@@ -141,5 +145,49 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
                 .sub_plain(which, mine[which] - left[which]);
         }
         Ok(())
+    }
+}
+
+/// The single-writer mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
+/// handle): its cells are counted in place by C callers too (the direct path).
+#[cfg(feature = "alloc")]
+impl<C, S> RecordPath<C> for SharedHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
+{
+    fn mode(&self) -> Mode {
+        Mode::SingleWriter
+    }
+    fn storage(&self) -> Storage {
+        self.counts.counts.storage()
+    }
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        SharedHistogram::record_fast_in(self, v, log2)
+    }
+    fn record_declined(&self, v: u64) {
+        SharedHistogram::record_declined(self, v)
+    }
+    fn record_n(&self, v: u64, n: u64) {
+        SharedHistogram::record_n(self, v, n)
+    }
+    fn add_saturated(&self, n: u64) {
+        self.counts.add_outside([0, 0, n]);
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.add(v), |v| self.add(v))
+    }
+    fn reset(&self) {
+        SharedHistogram::reset(self)
+    }
+    fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
+        self.query_in_place(query);
+        true
+    }
+    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.subtract(v), |v| self.subtract(v))
+    }
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
     }
 }

@@ -27,6 +27,8 @@
 //! not survive the fork become idle, counts included, ready for the child's new threads
 //! (see [`super::fork`]).
 
+use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+use super::Storage;
 use core::cell::RefCell;
 
 use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
@@ -681,5 +683,40 @@ impl<C: AtomicCounter> core::fmt::Debug for LocalHistogram<C> {
             .field("config", &self.shape.config())
             .field("shards", &self.shard_count())
             .finish_non_exhaustive()
+    }
+}
+
+/// The thread-local mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
+/// handle): queries sum the shards into a copy; the direct path is this thread's shard.
+impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {
+    fn mode(&self) -> Mode {
+        Mode::ThreadLocal
+    }
+    fn storage(&self) -> Storage {
+        Storage::Dense
+    }
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        LocalHistogram::record_fast_in(self, v, log2)
+    }
+    fn record_declined(&self, v: u64) {
+        LocalHistogram::record_declined(self, v)
+    }
+    fn record_n(&self, v: u64, n: u64) {
+        LocalHistogram::record_n(self, v, n)
+    }
+    fn add_saturated(&self, n: u64) {
+        LocalHistogram::add_saturated(self, n)
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.add(v), |v| self.add(v))
+    }
+    fn reset(&self) {
+        LocalHistogram::reset(self)
+    }
+    fn direct_path(&self) -> DirectPath {
+        match self.this_thread_cells() {
+            Some(cells) => DirectPath::over::<C>(DirectKind::Plain, cells),
+            None => DirectPath::CALL,
+        }
     }
 }

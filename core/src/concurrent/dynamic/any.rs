@@ -1,0 +1,214 @@
+//! A mode's histogram with its counter width hidden ([`AnyPath`]): what a
+//! [`super::DynHistogram`] holds. The two counter widths are named once, in [`Width`].
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use super::record::{pick, RecordFn};
+use super::snapshot::SnapInner;
+use super::{CounterBits, DynView};
+use crate::concurrent::path::{Counts, Wrap};
+use crate::concurrent::{
+    AtomicCounter, ConcurrentSnapshot, DirectPath, LiveView, Mode, RecordPath, Source, Storage,
+};
+use crate::config::{ConfigError, ValueSelection};
+use crate::histogram::Histogram;
+use crate::merge::MergeError;
+use crate::oom::OutOfMemory;
+use crate::shape::Shape;
+use crate::view::View;
+
+/// A [`RecordPath`] whose counter width is hidden: every method takes or gives what both
+/// widths share (a [`DynView`], [`Counts`], a `u64` histogram).
+pub(super) trait AnyPath: Send + Sync + core::fmt::Debug {
+    /// The record function of this mode's type ([`pick`]).
+    fn record_fn(&self, track: bool, v3: bool) -> RecordFn;
+    fn bits(&self) -> CounterBits;
+    fn mode(&self) -> Mode;
+    fn storage(&self) -> Storage;
+    fn shape(&self) -> Shape;
+    fn record(&self, v: u64);
+    fn record_n(&self, v: u64, n: u64);
+    #[cfg(test)]
+    fn add_saturated(&self, n: u64);
+    fn reset(&self);
+    fn reset_count(&self) -> u64;
+    fn footprint_in_bytes(&self) -> usize;
+    fn direct_path(&self) -> DirectPath;
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError>;
+    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError>;
+    /// `query` on the live cells where the mode reads them in place, else on a copy.
+    fn view(
+        &self,
+        selection: ValueSelection,
+        query: &mut dyn FnMut(DynView<'_>),
+    ) -> Result<(), OutOfMemory>;
+    /// `f` on a consistent copy of the counts.
+    fn copy(&self, f: &mut dyn FnMut(Counts<'_, '_>)) -> Result<(), OutOfMemory>;
+    /// The counts taken, widened to `u64`.
+    fn collect(&self) -> Result<Histogram<u64, Vec<u64>>, OutOfMemory>;
+    fn snapshot(&self) -> Result<SnapInner, ConfigError>;
+    /// `None` when `snap` has the other counter width.
+    fn update(&self, snap: &mut SnapInner, deltas: bool) -> Option<Result<(), ConfigError>>;
+    /// `None` when `snap` has the other counter width.
+    fn collect_into(&self, snap: &mut SnapInner) -> Option<Result<(), ConfigError>>;
+}
+
+/// A mode's histogram `H` of counter width `C`, as a [`super::DynHistogram`] holds it:
+/// `repr(transparent)`, so that the record functions reach the `H` at its address.
+#[repr(transparent)]
+#[derive(Debug)]
+pub(super) struct Held<C, H>(H, PhantomData<fn() -> C>);
+
+impl<C: Width, H: RecordPath<C>> AnyPath for Held<C, H> {
+    fn record_fn(&self, track: bool, v3: bool) -> RecordFn {
+        pick::<C, H>(track, v3)
+    }
+    fn bits(&self) -> CounterBits {
+        C::BITS
+    }
+    fn mode(&self) -> Mode {
+        RecordPath::mode(&self.0)
+    }
+    fn storage(&self) -> Storage {
+        RecordPath::storage(&self.0)
+    }
+    fn shape(&self) -> Shape {
+        Source::shape(&self.0)
+    }
+    fn record(&self, v: u64) {
+        RecordPath::record(&self.0, v)
+    }
+    fn record_n(&self, v: u64, n: u64) {
+        RecordPath::record_n(&self.0, v, n)
+    }
+    #[cfg(test)]
+    fn add_saturated(&self, n: u64) {
+        RecordPath::add_saturated(&self.0, n)
+    }
+    fn reset(&self) {
+        RecordPath::reset(&self.0)
+    }
+    fn reset_count(&self) -> u64 {
+        Source::reset_count(&self.0)
+    }
+    fn footprint_in_bytes(&self) -> usize {
+        Source::footprint_in_bytes(&self.0)
+    }
+    fn direct_path(&self) -> DirectPath {
+        RecordPath::direct_path(&self.0)
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        RecordPath::add_counts(&self.0, other)
+    }
+    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        RecordPath::subtract_counts(&self.0, other)
+    }
+    fn view(
+        &self,
+        selection: ValueSelection,
+        query: &mut dyn FnMut(DynView<'_>),
+    ) -> Result<(), OutOfMemory> {
+        if self
+            .0
+            .query_live(&mut |v| query(Width::live(v.with_value_selection(selection))))
+        {
+            return Ok(());
+        }
+        self.0
+            .try_with_copy(|v| query(Width::copy(v.with_value_selection(selection))))
+    }
+    fn copy(&self, f: &mut dyn FnMut(Counts<'_, '_>)) -> Result<(), OutOfMemory> {
+        self.0.try_with_copy(|v| f(Width::counts(&v)))
+    }
+    fn collect(&self) -> Result<Histogram<u64, Vec<u64>>, OutOfMemory> {
+        Width::widen(self.0.try_collect()?)
+    }
+    fn snapshot(&self) -> Result<SnapInner, ConfigError> {
+        Ok(Width::snap(ConcurrentSnapshot::new(&self.0)?))
+    }
+    fn update(&self, snap: &mut SnapInner, deltas: bool) -> Option<Result<(), ConfigError>> {
+        Some(Width::snap_mut(snap)?.update(&self.0, deltas))
+    }
+    fn collect_into(&self, snap: &mut SnapInner) -> Option<Result<(), ConfigError>> {
+        Some(Width::snap_mut(snap)?.collect(&self.0))
+    }
+}
+
+/// A counter width a [`super::DynHistogram`] can have: how its views, counts, snapshots
+/// and collected histograms take the width-blind forms.
+pub(super) trait Width: AtomicCounter {
+    const BITS: CounterBits;
+    fn copy(v: View<'_, Self>) -> DynView<'_>;
+    fn live(v: LiveView<'_, Self>) -> DynView<'_>;
+    fn counts<'v, 'a>(v: &'v View<'a, Self>) -> Counts<'v, 'a>;
+    fn widen(h: Histogram<Self, Vec<Self>>) -> Result<Histogram<u64, Vec<u64>>, OutOfMemory>;
+    fn snap(s: ConcurrentSnapshot<Self>) -> SnapInner;
+    fn snap_mut(s: &mut SnapInner) -> Option<&mut ConcurrentSnapshot<Self>>;
+}
+
+impl Width for u32 {
+    const BITS: CounterBits = CounterBits::U32;
+    fn copy(v: View<'_, u32>) -> DynView<'_> {
+        DynView::U32(v)
+    }
+    fn live(v: LiveView<'_, u32>) -> DynView<'_> {
+        DynView::LiveU32(v)
+    }
+    fn counts<'v, 'a>(v: &'v View<'a, u32>) -> Counts<'v, 'a> {
+        Counts::U32(v)
+    }
+    fn widen(h: Histogram<u32, Vec<u32>>) -> Result<Histogram<u64, Vec<u64>>, OutOfMemory> {
+        let view = h.view();
+        let mut wide = crate::oom::try_vec(view.shape().len(), || 0u64)?;
+        for (w, &n) in wide.iter_mut().zip(view.counts()) {
+            *w = u64::from(n);
+        }
+        Ok(Histogram::from_parts(view.shape(), wide, view.outside()))
+    }
+    fn snap(s: ConcurrentSnapshot<u32>) -> SnapInner {
+        SnapInner::U32(s)
+    }
+    fn snap_mut(s: &mut SnapInner) -> Option<&mut ConcurrentSnapshot<u32>> {
+        match s {
+            SnapInner::U32(s) => Some(s),
+            SnapInner::U64(_) => None,
+        }
+    }
+}
+
+impl Width for u64 {
+    const BITS: CounterBits = CounterBits::U64;
+    fn copy(v: View<'_, u64>) -> DynView<'_> {
+        DynView::U64(v)
+    }
+    fn live(v: LiveView<'_, u64>) -> DynView<'_> {
+        DynView::LiveU64(v)
+    }
+    fn counts<'v, 'a>(v: &'v View<'a, u64>) -> Counts<'v, 'a> {
+        Counts::U64(v)
+    }
+    fn widen(h: Histogram<u64, Vec<u64>>) -> Result<Histogram<u64, Vec<u64>>, OutOfMemory> {
+        Ok(h)
+    }
+    fn snap(s: ConcurrentSnapshot<u64>) -> SnapInner {
+        SnapInner::U64(s)
+    }
+    fn snap_mut(s: &mut SnapInner) -> Option<&mut ConcurrentSnapshot<u64>> {
+        match s {
+            SnapInner::U64(s) => Some(s),
+            SnapInner::U32(_) => None,
+        }
+    }
+}
+
+/// Boxes a mode's histogram as the [`AnyPath`] a [`super::DynHistogram`] holds.
+pub(super) struct Erased;
+
+impl<C: Width + 'static> Wrap<C> for Erased {
+    type Out = Box<dyn AnyPath>;
+    fn wrap<H: RecordPath<C> + 'static>(h: H) -> Self::Out {
+        Box::new(Held(h, PhantomData))
+    }
+}

@@ -1,0 +1,273 @@
+//! What every concurrency mode does, as one trait ([`RecordPath`]), and the one place that
+//! names every mode: the constructor over mode × storage ([`build`]).
+//!
+//! A mode is a type (`SharedHistogram`, `AtomicHistogram`, `LocalHistogram`,
+//! `ApproxHistogram`, each generic over its counter width and, but for the thread-local
+//! mode, its cell store) implementing [`RecordPath`] in its own file. [`super::ConcurrentHistogram`]
+//! and [`super::DynHistogram`] hold one behind a pointer; the record functions of the C
+//! ABI are generic over the mode's type ([`super::RecordFn`]). A new mode is a new type, its
+//! `RecordPath` impl and its rows in [`build`].
+
+use core::any::TypeId;
+
+use super::live::LiveView;
+use super::{
+    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, Collect, SharedHistogram,
+    Source, SparseCells, Storage, XorShift64,
+};
+use crate::config::ConfigError;
+use crate::counter::Counter;
+use crate::layout::Log2;
+use crate::merge::MergeError;
+use crate::shape::Shape;
+use crate::view::View;
+
+/// How a concurrent histogram counts. The threading rules of each mode are written once,
+/// in the [module docs](super).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Mode {
+    /// One writer at a time, reads from any thread ([`SharedHistogram`]).
+    #[default]
+    SingleWriter,
+    /// Relaxed atomic adds ([`AtomicHistogram`]).
+    Interlocked,
+    /// One shard per writer thread ([`super::LocalHistogram`]; needs `std`).
+    #[cfg(feature = "std")]
+    ThreadLocal,
+    /// Scalable approximate buckets ([`ApproxHistogram`]).
+    Approximate(ApproxPolicy),
+}
+
+/// The counts a merge adds or subtracts, of either counter width: what a mode's
+/// [`RecordPath::add_counts`] takes, so that the trait stays usable behind a pointer.
+#[derive(Clone, Copy, Debug)]
+pub enum Counts<'v, 'a> {
+    /// `u32` counters.
+    U32(&'v View<'a, u32>),
+    /// `u64` counters.
+    U64(&'v View<'a, u64>),
+}
+
+impl Counts<'_, '_> {
+    /// `f32` on `u32` counts, `f64` on `u64` counts (each mode's generic merge, named
+    /// twice so that it is compiled for both widths).
+    pub fn apply<R>(
+        self,
+        f32: impl FnOnce(&View<'_, u32>) -> R,
+        f64: impl FnOnce(&View<'_, u64>) -> R,
+    ) -> R {
+        match self {
+            Counts::U32(v) => f32(v),
+            Counts::U64(v) => f64(v),
+        }
+    }
+}
+
+/// Run `f` on `view` as [`Counts`]: as it is for `u32` and `u64` counters, through a copy
+/// widened to `u64` for any other [`Counter`] type; [`crate::OutOfMemory`] when that copy
+/// cannot be allocated.
+pub(crate) fn with_counts<C: Counter, R>(
+    view: &View<'_, C>,
+    f: impl FnOnce(Counts<'_, '_>) -> R,
+) -> Result<R, crate::OutOfMemory> {
+    let id = TypeId::of::<C>();
+    if id == TypeId::of::<u32>() {
+        // SAFETY: `C` is `u32` (same type id), so the two view types are the same type.
+        return Ok(f(Counts::U32(unsafe {
+            &*(view as *const View<'_, C>).cast::<View<'_, u32>>()
+        })));
+    }
+    if id == TypeId::of::<u64>() {
+        // SAFETY: `C` is `u64` (same type id), as above.
+        return Ok(f(Counts::U64(unsafe {
+            &*(view as *const View<'_, C>).cast::<View<'_, u64>>()
+        })));
+    }
+    let mut wide = crate::oom::try_vec(view.shape().len(), || 0u64)?;
+    for (w, &n) in wide.iter_mut().zip(view.counts()) {
+        *w = n.to_u64();
+    }
+    let h: crate::Histogram<u64, alloc::vec::Vec<u64>> =
+        crate::Histogram::from_parts(view.shape(), wide, view.outside());
+    Ok(f(Counts::U64(&h.view())))
+}
+
+/// What a concurrency mode does: its common record path and the path for what that
+/// declines, exact adds, merges, reset, queries in place and the direct path for code that
+/// inlines the record. Implemented by each mode's type in its own file; the queries on a
+/// consistent copy come from [`Source`], the take-and-reset from [`Collect`].
+///
+/// The record is the mode's one rule: [`RecordPath::record_fast_in`] (the common path, no
+/// call, no panic, no allocation) or else [`RecordPath::record_declined`] (out of line).
+pub trait RecordPath<C: AtomicCounter>:
+    Source<C> + Collect<C> + Send + Sync + core::fmt::Debug
+{
+    /// The mode.
+    fn mode(&self) -> Mode;
+
+    /// The storage kind.
+    fn storage(&self) -> Storage;
+
+    /// Count `v` on the common path, taking the logarithm with `log2`, and return true;
+    /// return false, counting nothing, where the mode leaves the record to
+    /// [`RecordPath::record_declined`].
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool;
+
+    /// Count `v` where [`RecordPath::record_fast_in`] declined it.
+    fn record_declined(&self, v: u64);
+
+    /// Count one occurrence of `v`: the common path, or else the declined one.
+    #[inline]
+    fn record(&self, v: u64) {
+        if !self.record_fast_in(v, Log2::ANY_CPU) {
+            self.record_declined(v);
+        }
+    }
+
+    /// Count one occurrence of `v`, flipping the approximate mode's coins with `rng`; the
+    /// other modes ignore it.
+    fn record_with(&self, v: u64, rng: &mut XorShift64) {
+        let _ = rng;
+        self.record(v);
+    }
+
+    /// Count `n` occurrences of `v` (exact in every mode; saturating).
+    fn record_n(&self, v: u64, n: u64);
+
+    /// Count `n` records as saturated (a record its slow path could not count).
+    fn add_saturated(&self, n: u64);
+
+    /// Add every count of `other` (same relative error, any range), landing like records.
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError>;
+
+    /// Remove every count of `other`: the single-writer mode, from the writer thread; the
+    /// other modes answer [`MergeError::Unsupported`].
+    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        let _ = other;
+        Err(MergeError::Unsupported)
+    }
+
+    /// Reset (see the [module docs](super) for each mode's semantics).
+    fn reset(&self);
+
+    /// Run `query` on the live cells read in place and return true; false (nothing run)
+    /// where the counts need a copy (the thread-local mode's shards).
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        let _ = query;
+        false
+    }
+
+    /// How the calling thread can count without a call ([`DirectPath`]); none by default.
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::CALL
+    }
+}
+
+/// Builds what a histogram of any mode becomes: [`build`] hands it each mode's type.
+pub(crate) trait Wrap<C: AtomicCounter> {
+    /// What the histogram becomes (a boxed trait object).
+    type Out;
+    /// Wrap `h`.
+    fn wrap<H: RecordPath<C> + 'static>(h: H) -> Self::Out;
+}
+
+/// The one place that names every mode: a histogram of `shape` counting in `mode` over
+/// `storage`, handed to `W`. [`ConfigError::SparseThreadLocal`] for sparse storage in the
+/// thread-local mode.
+pub(crate) fn build<C: AtomicCounter, W: Wrap<C>>(
+    shape: Shape,
+    mode: Mode,
+    storage: Storage,
+) -> Result<W::Out, ConfigError> {
+    let dense = || super::cell::zeroed_cells::<C>(shape.len());
+    let sparse = || SparseCells::<C>::new(shape);
+    Ok(match (mode, storage) {
+        (Mode::SingleWriter, Storage::Dense) => {
+            W::wrap(SharedHistogram::from_shape(shape, dense()?)?)
+        }
+        (Mode::SingleWriter, Storage::Sparse) => {
+            W::wrap(SharedHistogram::from_shape(shape, sparse()?)?)
+        }
+        (Mode::Interlocked, Storage::Dense) => {
+            W::wrap(AtomicHistogram::from_shape(shape, dense()?)?)
+        }
+        (Mode::Interlocked, Storage::Sparse) => {
+            W::wrap(AtomicHistogram::from_shape(shape, sparse()?)?)
+        }
+        #[cfg(feature = "std")]
+        (Mode::ThreadLocal, Storage::Dense) => {
+            W::wrap(super::LocalHistogram::<C>::from_shape(shape)?)
+        }
+        #[cfg(feature = "std")]
+        (Mode::ThreadLocal, Storage::Sparse) => return Err(ConfigError::SparseThreadLocal),
+        (Mode::Approximate(p), Storage::Dense) => {
+            W::wrap(ApproxHistogram::from_shape(shape, p, dense()?)?)
+        }
+        (Mode::Approximate(p), Storage::Sparse) => {
+            W::wrap(ApproxHistogram::from_shape(shape, p, sparse()?)?)
+        }
+    })
+}
+
+/// How the calling thread can record into a [`super::DynHistogram`] without a call, for
+/// code outside Rust that inlines the record (the C header's `picollo_recorder_record`):
+/// find the storage offset of `v` with the layout, then, in range, count in `cells` as
+/// `kind` says while the cell holds less than `limit`; anything else goes through
+/// [`super::DynHistogram::record`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DirectPath {
+    /// How a cell is counted.
+    pub kind: DirectKind,
+    /// The first of `storage_len()` cells of the histogram's counter width; null with
+    /// [`DirectKind::Call`].
+    pub cells: *const (),
+    /// Cells holding this count or more go through [`super::DynHistogram::record`] (the
+    /// counter's maximum for plain adds; the interlocked ceiling less the in-flight margin
+    /// for atomic ones).
+    pub limit: u64,
+}
+
+/// How a [`DirectPath`] counts a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectKind {
+    /// A relaxed atomic load, then a relaxed atomic store of one more: the single-writer
+    /// mode (the writer's thread, one at a time) and the thread-local mode (the thread's
+    /// own shard, on that thread only).
+    Plain,
+    /// A relaxed `fetch_add` of 1, nothing read before it: the interlocked mode, any
+    /// thread. When the count it returns is `limit` or more, a relaxed `fetch_sub` of 1
+    /// takes the add back and the record goes through [`super::DynHistogram::record`]
+    /// (which settles a bucket at its ceiling): every step adds or moves counts, none is
+    /// lost.
+    Atomic,
+    /// No direct path: every record goes through [`super::DynHistogram::record`] (the
+    /// approximate mode; the thread-local mode at its shard cap; sparse storage).
+    Call,
+}
+
+impl DirectPath {
+    /// No direct path: record through a call.
+    pub(crate) const CALL: DirectPath = DirectPath {
+        kind: DirectKind::Call,
+        cells: core::ptr::null(),
+        limit: 0,
+    };
+
+    /// The path over `cells` of counter width `C`, counted as `kind` says; no direct
+    /// path where `cells` is null (sparse storage, whose cells are not one array).
+    pub(crate) fn over<C: AtomicCounter>(kind: DirectKind, cells: *const C::Atomic) -> DirectPath {
+        if cells.is_null() {
+            return DirectPath::CALL;
+        }
+        let limit = match kind {
+            DirectKind::Plain => C::MAX.to_u64(),
+            _ => C::INTERLOCKED_MAX.to_u64() - super::cell::IN_FLIGHT_MAX,
+        };
+        DirectPath {
+            kind,
+            cells: cells as *const (),
+            limit,
+        }
+    }
+}
