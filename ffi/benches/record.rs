@@ -15,8 +15,9 @@
 //! called directly, the one chosen for this CPU and the one for any x86-64; `c`:
 //! `picollo_histogram_record(h, v)` in a C loop as the header compiles it; `c_fn` and `c_ffi`
 //! one C loop calling a function it holds, the record function or the exported
-//! `picollo_histogram_record`: the three C loops built together, so that their code placement
-//! is alike; `NaN` when no C compiler could build them).
+//! `picollo_histogram_record`: the three C loops built together by the package's build
+//! script and linked into this binary beside the Rust loops; `NaN` when no C compiler could
+//! build them).
 //!
 //! The ABI comes from this package's rlib, named `picollo` like `libpicollo.so` (the core
 //! crate is `picollo_core` here); `picollo_histogram_record` is called through a
@@ -326,44 +327,33 @@ impl Contender for EmptyCall {
 /// A loop of `c/header_record.c`: `(h, values, len, record function)`.
 type CLoop = unsafe extern "C" fn(*mut picollo_histogram, *const u64, usize, RecordFn);
 
-/// The loops of `c/header_record.c`, built here with `$CC` or `cc` at -O2 into a shared
-/// object and opened with `dlopen` (kept open for the process): the header's call and a
-/// held record function's, or why they could not be built.
+// The loops of `c/header_record.c`, linked into this binary by the package's build script.
+// The handle is opaque to C: only its address crosses.
+#[cfg(picollo_bench_c_loops)]
+#[allow(improper_ctypes)]
+extern "C" {
+    fn picollo_bench_header_record_all(
+        h: *mut picollo_histogram,
+        values: *const u64,
+        n: usize,
+        f: RecordFn,
+    );
+    fn picollo_bench_fn_record_all(
+        h: *mut picollo_histogram,
+        values: *const u64,
+        n: usize,
+        f: RecordFn,
+    );
+}
+
+/// The loops of `c/header_record.c`, compiled by the package's build script at -O2 and
+/// linked into this binary beside the Rust loops: the header's call and a held record
+/// function's, or why there are none.
 fn c_loops() -> Result<[CLoop; 2], String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let name = format!("picollo-header-record-{}.so", std::process::id());
-    let out = std::env::temp_dir().join(name);
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let built = std::process::Command::new(&cc)
-        .args(["-std=c99", "-O2", "-shared", "-fPIC", "-Wall", "-Werror"])
-        .arg(format!("-I{dir}/include"))
-        .arg(format!("{dir}/ffi/benches/c/header_record.c"))
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .map_err(|e| format!("{cc}: {e}"))?;
-    if !built.status.success() {
-        return Err(format!("{cc}: {}", String::from_utf8_lossy(&built.stderr)));
-    }
-    let path = std::ffi::CString::new(out.to_string_lossy().as_bytes()).unwrap();
-    // SAFETY: a NUL-terminated path of an object that only defines two functions.
-    let lib = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-    let _ = std::fs::remove_file(&out);
-    if lib.is_null() {
-        return Err("dlopen of the C loops failed".into());
-    }
-    let find = |symbol: &std::ffi::CStr| {
-        // SAFETY: `lib` is open and never closed.
-        let f = unsafe { libc::dlsym(lib, symbol.as_ptr()) };
-        // SAFETY: `header_record.c` defines both with the signature of `CLoop`.
-        (!f.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, CLoop>(f) })
-    };
-    let header = find(c"picollo_bench_header_record_all");
-    let held = find(c"picollo_bench_fn_record_all");
-    header
-        .zip(held)
-        .map(|(a, b)| [a, b])
-        .ok_or_else(|| "a C loop is missing".into())
+    #[cfg(picollo_bench_c_loops)]
+    return Ok([picollo_bench_header_record_all, picollo_bench_fn_record_all]);
+    #[cfg(not(picollo_bench_c_loops))]
+    Err("the build script found no C compiler for the C loops".into())
 }
 
 /// A loop of `c/header_record.c` over a handle of its own: `c (header)` calls

@@ -2,9 +2,9 @@
  * picollo_histogram_record(h, v) as a C caller writes it (the header's macro makes it an
  * inline call of the handle's record function), and `c_fn`, the same loop calling a record
  * function the caller holds (`picollo_histogram_record_fn(h)`, passed in): what the header's
- * call adds, with the loop's code placement alike. ffi/benches/record.rs builds this file
- * into a shared object with the system's C compiler at -O2 and calls the loops; they need
- * no symbol of the library. */
+ * call adds, with the loop's code placement alike. ffi/build.rs compiles this file with the
+ * system's C compiler at -O2 and links it into the record bench's binary beside the Rust
+ * loops; the loops need no symbol of the library. */
 #include <stddef.h>
 #include <stdint.h>
 
