@@ -220,6 +220,7 @@ where
     fn storage(&self) -> Storage {
         self.counts.counts.storage()
     }
+    #[inline(always)]
     fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
         ApproxHistogram::record_fast_in(self, v, log2)
     }

@@ -1,7 +1,6 @@
 //! A concurrent histogram whose counter width and mode are chosen at run time: the value
 //! behind a handle that other languages hold (the C ABI's `picollo_histogram`).
 
-use alloc::boxed::Box;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::path::{build, with_counts, Counts};
@@ -21,7 +20,7 @@ mod snapshot;
 #[cfg(all(test, feature = "std"))]
 mod tests;
 
-use any::{AnyPath, Erased};
+use any::{Erased, Stored};
 use extremes::Extremes;
 use record::ignore_record;
 pub use record::RecordFn;
@@ -55,8 +54,8 @@ pub struct DynHistogram {
     /// `extremes` is set, the one built for `lzcnt` and BMI2 only where the CPU has them.
     /// It stays the first field, never changed once the histogram is shared.
     fast: RecordFn,
-    /// The mode's own type ([`RecordPath`]), its counter width hidden.
-    inner: Box<dyn AnyPath>,
+    /// The mode's own type ([`RecordPath`]), stored in place, its counter width hidden.
+    inner: Stored,
     /// Index into [`SELECTIONS`] of the value selection queries use.
     selection: AtomicU8,
     /// The exact extremes, when asked for ([`DynHistogram::with_exact_extremes`]).
@@ -189,10 +188,8 @@ impl DynHistogram {
     /// `H` is the type `inner` was made of (the record function's contract).
     #[inline(always)]
     unsafe fn inner_as<C: AtomicCounter, H: RecordPath<C>>(&self) -> &H {
-        // SAFETY: `inner` points at a `Held<C, H>` (the caller's guarantee), which is
-        // `repr(transparent)` over its `H`; dropping the vtable of the pointer leaves the
-        // address of that `H`.
-        unsafe { &*(&*self.inner as *const dyn AnyPath).cast::<H>() }
+        // SAFETY: `inner` holds an `H` (the caller's guarantee).
+        unsafe { self.inner.as_mode::<H>() }
     }
 
     #[inline(always)]

@@ -695,6 +695,7 @@ impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {
     fn storage(&self) -> Storage {
         Storage::Dense
     }
+    #[inline(always)]
     fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
         LocalHistogram::record_fast_in(self, v, log2)
     }

@@ -1,9 +1,10 @@
 //! A mode's histogram with its counter width hidden ([`AnyPath`]): what a
 //! [`super::DynHistogram`] holds. The two counter widths are named once, in [`Width`].
 
-use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::cell::UnsafeCell;
 use core::marker::PhantomData;
+use core::mem::{align_of, size_of, MaybeUninit};
 
 use super::record::{pick, RecordFn};
 use super::snapshot::SnapInner;
@@ -203,12 +204,97 @@ impl Width for u64 {
     }
 }
 
-/// Boxes a mode's histogram as the [`AnyPath`] a [`super::DynHistogram`] holds.
+/// Room for the largest mode's histogram in a [`Stored`], in words: the sparse approximate
+/// mode's, 320 bytes on 64-bit targets.
+const WORDS: usize = 40;
+
+/// A mode's histogram stored in place, as a `Held<C, H>` (a [`super::DynHistogram`]'s
+/// record reaches its fields at a fixed offset from the handle, with no pointer to follow),
+/// seen as the [`AnyPath`] it is through [`core::ops::Deref`].
+pub(super) struct Stored {
+    /// The `Held<C, H>`, written once by [`Stored::new`] and dropped by `Drop`. In an
+    /// `UnsafeCell`: its cells change through shared references.
+    words: UnsafeCell<[MaybeUninit<u64>; WORDS]>,
+    /// The `dyn AnyPath` of the `Held<C, H>` at the given address (`erase::<C, H>`).
+    erase: unsafe fn(*const u64) -> *const dyn AnyPath,
+}
+
+// SAFETY: a `Stored` holds a `Held<C, H>` and shares it only as `&dyn AnyPath` (or `&H`),
+// and `AnyPath` requires `Send + Sync`, so sending or sharing the `Stored` sends or shares a
+// value that allows it.
+unsafe impl Send for Stored {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Stored {}
+
+/// The `dyn AnyPath` of the `Held<C, H>` at `p`.
+///
+/// # Safety
+/// `p` points at a live `Held<C, H>` (it is only ever called on a `Stored` made of one).
+unsafe fn erase<C: Width, H: RecordPath<C> + 'static>(p: *const u64) -> *const dyn AnyPath {
+    p.cast::<Held<C, H>>() as *const dyn AnyPath
+}
+
+impl Stored {
+    /// `h`, stored in place.
+    pub(super) fn new<C: Width, H: RecordPath<C> + 'static>(h: H) -> Stored {
+        const {
+            assert!(
+                size_of::<Held<C, H>>() <= WORDS * 8,
+                "raise WORDS for this mode"
+            );
+            assert!(align_of::<Held<C, H>>() <= align_of::<u64>());
+        }
+        let words = UnsafeCell::new([MaybeUninit::uninit(); WORDS]);
+        // SAFETY: the words are as large and as aligned as a `Held<C, H>` (checked above),
+        // and nothing else refers to them yet.
+        unsafe { words.get().cast::<Held<C, H>>().write(Held(h, PhantomData)) };
+        Stored {
+            words,
+            erase: erase::<C, H>,
+        }
+    }
+
+    /// The histogram as its own type `H`.
+    ///
+    /// # Safety
+    /// `H` is the type it was made of ([`Stored::new`]).
+    #[inline(always)]
+    pub(super) unsafe fn as_mode<H>(&self) -> &H {
+        // SAFETY: the words hold a `Held<C, H>` (the caller's guarantee), `repr(transparent)`
+        // over its `H`, alive as long as `self`.
+        unsafe { &*self.words.get().cast::<H>() }
+    }
+}
+
+impl core::ops::Deref for Stored {
+    type Target = dyn AnyPath;
+    fn deref(&self) -> &(dyn AnyPath + 'static) {
+        // SAFETY: `erase` is the function of the type `new` wrote into the words.
+        unsafe { &*(self.erase)(self.words.get().cast()) }
+    }
+}
+
+impl Drop for Stored {
+    fn drop(&mut self) {
+        // SAFETY: the words hold the value `new` wrote, dropped here once.
+        unsafe {
+            core::ptr::drop_in_place((self.erase)(self.words.get().cast()) as *mut dyn AnyPath)
+        }
+    }
+}
+
+impl core::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+/// Stores a mode's histogram as the [`AnyPath`] a [`super::DynHistogram`] holds.
 pub(super) struct Erased;
 
 impl<C: Width + 'static> Wrap<C> for Erased {
-    type Out = Box<dyn AnyPath>;
+    type Out = Stored;
     fn wrap<H: RecordPath<C> + 'static>(h: H) -> Self::Out {
-        Box::new(Held(h, PhantomData))
+        Stored::new(h)
     }
 }
