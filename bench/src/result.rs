@@ -5,10 +5,13 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::conditions::Conditions;
+use super::conditions::WarmUp;
+use super::error::BenchError;
 use super::meter::{Metric, Unit, SCALE};
+use super::plan::Plan;
 use super::rounds::{Round, Span};
 use super::samples::Samples;
-use super::{Bench, BenchError, WarmUp};
+use super::Bench;
 use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
@@ -72,6 +75,16 @@ pub struct BenchResult {
     rows: Vec<u64>,
 }
 
+/// `samples` rounds of one sample each, with no time.
+fn one_round_each(samples: usize) -> Vec<Span> {
+    let span = |i| Span {
+        first_sample: i,
+        samples: 1,
+        ..Span::default()
+    };
+    (0..samples).map(span).collect()
+}
+
 /// How a result's samples were taken, beside the samples themselves.
 pub(crate) struct Parts {
     pub clock: String,
@@ -83,7 +96,7 @@ pub(crate) struct Parts {
 impl BenchResult {
     /// The result of measured samples `s` of `metrics`, less `overhead` and `baseline`.
     pub(crate) fn measured(
-        bench: &Bench,
+        plan: &Plan,
         parts: Parts,
         metrics: Vec<Metric>,
         overhead: &[u64],
@@ -102,23 +115,23 @@ impl BenchResult {
                     baseline: baseline[i],
                     multiplexed: s.multiplexed[i],
                 });
-        Self::new(bench, parts, results.collect(), s.rows, &s.spans)
+        Self::new(plan, parts, results.collect(), s.rows, &s.spans)
     }
 
     fn new(
-        bench: &Bench,
+        plan: &Plan,
         parts: Parts,
         metrics: Vec<MetricResult>,
         rows: Vec<u64>,
         spans: &[Span],
     ) -> Self {
-        let mut conditions = Conditions::of_machine(bench.pin);
+        let mut conditions = Conditions::of_machine(plan.pin);
         conditions.clock = parts.clock;
         conditions.batch = parts.batch;
         conditions.warm_up = parts.warm_up;
-        conditions.unoptimized = bench.unoptimized.clone();
+        conditions.unoptimized = plan.unoptimized.clone();
         conditions.warn_about_machine();
-        conditions.baseline = bench.baseline.as_ref().map(|(name, _)| name.clone());
+        conditions.baseline = plan.baseline.as_ref().map(|(name, _)| name.clone());
         for m in metrics.iter().filter(|m| m.multiplexed) {
             conditions.warnings.push(std::format!(
                 "{} was multiplexed: its figures are scaled by time enabled / running",
@@ -127,12 +140,12 @@ impl BenchResult {
         }
         let n = metrics.len().max(1);
         BenchResult {
-            name: bench.name.clone(),
+            name: plan.name.clone(),
             conditions,
             samples: (rows.len() / n) as u64,
             rounds: spans.iter().map(|&s| Round::of(&rows, n, s)).collect(),
             pairing: parts.pairing,
-            threshold: bench.threshold,
+            threshold: plan.threshold,
             metrics,
             rows,
         }
@@ -158,7 +171,12 @@ impl BenchResult {
                 "rows must hold whole samples of every metric",
             ));
         }
-        let config = picollo::Config::new().with_relative_error(bench.relative_error);
+        // Measured elsewhere: this build says nothing of the code that ran.
+        let plan = Plan {
+            unoptimized: None,
+            ..bench.resolve()
+        };
+        let config = picollo::Config::new().with_relative_error(plan.relative_error);
         let mut results = Vec::with_capacity(n);
         for (i, metric) in metrics.into_iter().enumerate() {
             let mut histogram = config.build()?;
@@ -174,22 +192,14 @@ impl BenchResult {
                 multiplexed: false,
             });
         }
-        let spans: Vec<Span> = (0..rows.len() / n)
-            .map(|i| Span {
-                first_sample: i,
-                samples: 1,
-                ..Span::default()
-            })
-            .collect();
+        let spans = one_round_each(rows.len() / n);
         let parts = Parts {
             clock,
             batch: 1,
             warm_up,
             pairing: None,
         };
-        // Measured elsewhere: this build says nothing of the code that ran.
-        let elsewhere = bench.clone().with_unoptimized(None);
-        let mut r = Self::new(&elsewhere, parts, results, rows, &spans);
+        let mut r = Self::new(&plan, parts, results, rows, &spans);
         r.conditions.operation = "run".into();
         Ok(r)
     }
