@@ -55,9 +55,11 @@ pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 pub use conditions::Conditions;
 pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
+pub use meter::{
+    time_index, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
+};
 #[cfg(feature = "perf")]
-pub use meter::PerfMeter;
-pub use meter::{ClockMeter, Measured, Meter, Metric, Unit, SCALE};
+pub use meter::{PerfCounters, PerfMeter};
 pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};

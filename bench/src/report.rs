@@ -39,7 +39,9 @@ impl Shown {
                 let (divisor, name) = fits.last().unwrap_or(TIME[0]);
                 (divisor, name, 3)
             }
-            Unit::Events => (1.0, unit.as_str(), if typical < 1_000.0 { 3 } else { 0 }),
+            Unit::Events | Unit::Bytes => {
+                (1.0, unit.as_str(), if typical < 1_000.0 { 3 } else { 0 })
+            }
         };
         Shown {
             divisor,

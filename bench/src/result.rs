@@ -7,7 +7,7 @@ use std::vec::Vec;
 use super::conditions::Conditions;
 use super::conditions::WarmUp;
 use super::error::BenchError;
-use super::meter::{Metric, Unit, SCALE};
+use super::meter::{Metric, MetricKind, Unit, SCALE};
 use super::plan::Plan;
 use super::rounds::{Round, Span};
 use super::samples::Samples;
@@ -298,9 +298,19 @@ impl BenchResult {
         (exact && figures.all(|v| v == first)).then_some(first as f64 / SCALE as f64)
     }
 
-    /// The time per operation.
+    /// The time per operation: the metric of kind [`MetricKind::Time`] (the first metric
+    /// where none is).
     pub fn time(&self) -> &MetricResult {
-        &self.metrics[0]
+        &self.metrics[self.time_index()]
+    }
+
+    /// The index of [`BenchResult::time`] among the metrics.
+    pub fn time_index(&self) -> usize {
+        let time = self
+            .metrics
+            .iter()
+            .position(|m| m.metric.kind == MetricKind::Time);
+        time.unwrap_or(0)
     }
 
     /// Each sample's per-operation figures, one slice per sample in metric order.

@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use super::conditions::WarmUp;
 use super::error::BenchError;
-use super::meter::{Measured, Meter, Metric};
+use super::meter::{time_index, Measured, Meter, Metric};
 use super::offsets::Offsets;
 use super::plan::{Plan, MAX_BATCH};
 use super::result::{BenchResult, Parts};
@@ -72,13 +72,14 @@ pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     if time_overhead == 0 {
         return Ok(1);
     }
+    let time = time_index(&meter.metrics());
     let mut out = vec![Measured::default(); metrics];
     let mut n = 1u64;
     loop {
         let mut times = [0u64; 3];
         for t in &mut times {
             batch(meter, f, n, &mut out)?;
-            *t = out[0].value.saturating_sub(time_overhead);
+            *t = out[time].value.saturating_sub(time_overhead);
         }
         let t = median(&mut times);
         if t >= 100 * time_overhead || n >= MAX_BATCH {
@@ -100,6 +101,7 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     budget: Duration,
 ) -> Result<WarmUp, BenchError> {
     let start = Instant::now();
+    let time = time_index(&meter.metrics());
     let mut out = vec![Measured::default(); metrics];
     let mut w = WarmUp::default();
     let mut previous: Option<u64> = None;
@@ -107,7 +109,7 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
         let mut window = [0u64; WINDOW];
         for t in &mut window {
             batch(meter, f, k, &mut out)?;
-            *t = per_op(out[0].value, overhead, k);
+            *t = per_op(out[time].value, overhead, k);
         }
         w.batches += WINDOW as u64;
         let m = median(&mut window);
@@ -222,10 +224,11 @@ fn measure_side<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     warmup: Duration,
 ) -> Result<WarmUp, BenchError> {
     let metrics = side.overhead.len();
+    let time_overhead = side.overhead[time_index(&meter.metrics())];
     if plan.batch.is_none() {
-        side.k = choose_batch(meter, side.work, side.overhead[0], metrics)?;
+        side.k = choose_batch(meter, side.work, time_overhead, metrics)?;
     }
-    warm_up(meter, side.work, side.k, side.overhead[0], metrics, warmup)
+    warm_up(meter, side.work, side.k, time_overhead, metrics, warmup)
 }
 
 /// The whole run with `meter`: overhead, batch, warm-up, samples.
