@@ -93,6 +93,30 @@ fn batched(op: &mut impl FnMut()) -> impl FnMut(u64) + '_ {
     }
 }
 
+impl BenchResult {
+    /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
+    /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
+    /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
+    /// is empty or not a whole number of samples. The report calls each sample a `run`,
+    /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
+    /// the runs were interleaved with another command's). No note of an unoptimized build: the
+    /// harness's own build says nothing of code measured elsewhere.
+    pub fn from_rows(
+        bench: &Bench,
+        metrics: Vec<Metric>,
+        rows: Vec<u64>,
+        clock: String,
+        warm_up: WarmUp,
+    ) -> Result<Self, BenchError> {
+        // Measured elsewhere: this build says nothing of the code that ran.
+        let plan = Plan {
+            unoptimized: None,
+            ..bench.resolve()
+        };
+        BenchResult::from_plan_rows(plan, metrics, rows, clock, warm_up)
+    }
+}
+
 /// A benchmark's settings: build with [`Bench::new`] and the `with_` methods, then
 /// [`Bench::run`].
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::BenchError;
+use super::error::BenchError;
 use picollo::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
 /// Every metric is recorded in thousandths of its unit (picoseconds for `ns`), so a

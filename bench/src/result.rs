@@ -4,14 +4,12 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::conditions::Conditions;
-use super::conditions::WarmUp;
+use super::conditions::{Conditions, WarmUp};
 use super::error::BenchError;
 use super::meter::{Metric, MetricKind, Unit, SCALE};
 use super::plan::Plan;
 use super::rounds::{Round, Span};
 use super::samples::Samples;
-use super::Bench;
 use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
@@ -151,15 +149,9 @@ impl BenchResult {
         }
     }
 
-    /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
-    /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
-    /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
-    /// is empty or not a whole number of samples. The report calls each sample a `run`,
-    /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
-    /// the runs were interleaved with another command's). No note of an unoptimized build: the
-    /// harness's own build says nothing of code measured elsewhere.
-    pub fn from_rows(
-        bench: &Bench,
+    /// [`BenchResult::from_rows`] with the bench's settings resolved into `plan`.
+    pub(crate) fn from_plan_rows(
+        plan: Plan,
         metrics: Vec<Metric>,
         rows: Vec<u64>,
         clock: String,
@@ -171,11 +163,6 @@ impl BenchResult {
                 "rows must hold whole samples of every metric",
             ));
         }
-        // Measured elsewhere: this build says nothing of the code that ran.
-        let plan = Plan {
-            unoptimized: None,
-            ..bench.resolve()
-        };
         let config = picollo::Config::new().with_relative_error(plan.relative_error);
         let mut results = Vec::with_capacity(n);
         for (i, metric) in metrics.into_iter().enumerate() {
