@@ -13,6 +13,7 @@ use super::offsets::Offsets;
 use super::plan::{Plan, MAX_BATCH};
 use super::result::{BenchResult, Parts};
 use super::samples::Samples;
+use super::stats::upper_median as median;
 use picollo::concurrent::XorShift64;
 
 /// Empty read pairs the overhead is the median of.
@@ -21,11 +22,6 @@ const OVERHEAD_PAIRS: usize = 101;
 const WINDOW: usize = 10;
 /// The warm-up ends when the medians of two windows in a row differ by less than this.
 pub const WARMUP_STABLE: f64 = 0.02;
-
-fn median(values: &mut [u64]) -> u64 {
-    values.sort_unstable();
-    values.get(values.len() / 2).copied().unwrap_or(0)
-}
 
 /// One batch of `k` operations measured into `out`.
 fn batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
