@@ -160,9 +160,10 @@ pub fn t_995(df: usize) -> f64 {
     }
 }
 
-/// The median of a result's median round times (metric 0, in thousandths of its unit): the
-/// figure of one run apart.
+/// The median of a result's median round times (of its time metric, in thousandths of its
+/// unit): the figure of one run apart.
 pub fn median_round(r: &super::BenchResult) -> f64 {
-    let rounds = r.rounds.iter().filter_map(|x| x.value(0, 50.0));
+    let time = r.time_index();
+    let rounds = r.rounds.iter().filter_map(|x| x.value(time, 50.0));
     median(&mut rounds.map(|v| v as f64).collect::<Vec<_>>())
 }

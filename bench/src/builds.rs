@@ -60,13 +60,14 @@ fn figures(grid: &[Vec<f64>]) -> (Vec<f64>, f64) {
     (figures, se)
 }
 
-/// Each build's round times (metric 0, the median of each round): `k` builds of equal
+/// Each build's round times (of the time metric, the median of each round): `k` builds of equal
 /// rounds, build after build.
 fn build_times(r: &BenchResult, k: usize) -> Vec<Vec<f64>> {
+    let time = r.time_index();
     let values: Vec<f64> = r
         .rounds
         .iter()
-        .map(|x| x.value(0, 50.0).map_or(f64::NAN, |v| v as f64))
+        .map(|x| x.value(time, 50.0).map_or(f64::NAN, |v| v as f64))
         .collect();
     let per_build = (values.len() / k.max(1)).max(1);
     values.chunks(per_build).map(<[f64]>::to_vec).collect()

@@ -317,7 +317,8 @@ fn diff_metric(
 /// B's rounds' median time against A's, in percent of A's median round (floored at one
 /// thousandth of a nanosecond).
 fn change_of(a: &BenchResult, b: &BenchResult, design: Design) -> Shift {
-    let (ra, rb) = (per_round(a, 0, 50.0), per_round(b, 0, 50.0));
+    let time = |r: &BenchResult| per_round(r, r.time_index(), 50.0);
+    let (ra, rb) = (time(a), time(b));
     // NaN (no rounds) gives way to 1 as 0 did.
     let percent = 100.0 / median(&mut ra.clone()).max(1.0);
     let unbounded = Shift {
@@ -354,7 +355,7 @@ fn drift_warnings(a: &BenchResult, b: &BenchResult, design: Design) -> Vec<Strin
         }
     };
     let drifted = [a, b].into_iter().filter_map(|r| {
-        let (ratio, size) = drift(&per_round(r, 0, 50.0))?;
+        let (ratio, size) = drift(&per_round(r, r.time_index(), 50.0))?;
         Some(format!(
             "{}'s rounds drifted: their median times moved by {size:.0} % of the median \
              round across the run, more than between neighbouring rounds (von Neumann ratio \

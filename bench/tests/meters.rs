@@ -8,7 +8,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use picollo_bench::{
-    Bench, BenchError, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, SCALE,
+    median_round, Bench, BenchError, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit,
+    SCALE,
 };
 
 /// Bytes "allocated" by the work, as a test's allocator would count them.
@@ -216,6 +217,8 @@ fn time_is_found_by_kind_when_it_is_not_first() {
     assert_eq!(r.time_index(), 1);
     assert_eq!(r.time().metric.name, "wall");
     assert_eq!(r.time().percentile(50.0), Some(7.0));
+    // A run apart is judged on its rounds' median times, not on the first metric's.
+    assert_eq!(median_round(&r), 7.0 * SCALE as f64);
     // The bands are of time: the slow operations, which count no events, are the tail.
     let a = r.attribution();
     assert_eq!(a.bands[3].samples, 10);
