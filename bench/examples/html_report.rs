@@ -65,7 +65,7 @@ fn sixteen(
     scale: f64,
     x: &mut u64,
 ) -> Result<picollo_bench::BenchResult, Box<dyn std::error::Error>> {
-    use picollo_bench::{Bench, BenchResult, Metric, Round, Unit, WarmUp, ROUND_RANKS};
+    use picollo_bench::{Bench, BenchResult, Metric, MetricKind, Round, Unit, WarmUp, ROUND_RANKS};
     let mut next = || {
         *x ^= *x << 13;
         *x ^= *x >> 7;
@@ -80,11 +80,13 @@ fn sixteen(
     let mut metrics = vec![Metric {
         name: "time".into(),
         unit: unit("ns")?,
+        kind: MetricKind::Time,
     }];
     for i in 1..16 {
         metrics.push(Metric {
             name: format!("Counter{i}"),
             unit: unit("events")?,
+            kind: MetricKind::Counter,
         });
     }
     let rows: Vec<u64> = (0..20_000 * 16)

@@ -13,6 +13,7 @@ use std::vec::Vec;
 use super::builds::Builds;
 use super::compare::{Comparison, Verdict};
 use super::shift::Shift;
+use super::stats::median;
 
 /// The least count of saved runs apart for a verdict.
 pub const RUNS_APART_NEEDED: usize = 2;
@@ -159,13 +160,10 @@ pub fn t_995(df: usize) -> f64 {
     }
 }
 
-/// The median of a result's median round times (metric 0, in thousandths of its unit): the
-/// figure of one run apart.
+/// The median of a result's median round times (of its time metric, in thousandths of its
+/// unit): the figure of one run apart.
 pub fn median_round(r: &super::BenchResult) -> f64 {
-    let mut v: Vec<u64> = r.rounds.iter().filter_map(|x| x.value(0, 50.0)).collect();
-    v.sort_unstable();
-    match v.len() {
-        0 => f64::NAN,
-        n => (v[(n - 1) / 2] as f64 + v[n / 2] as f64) / 2.0,
-    }
+    let time = r.time_index();
+    let rounds = r.rounds.iter().filter_map(|x| x.value(time, 50.0));
+    median(&mut rounds.map(|v| v as f64).collect::<Vec<_>>())
 }

@@ -6,7 +6,7 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-use super::meter::SCALE;
+use super::meter::{MetricKind, SCALE};
 use super::result::BenchResult;
 
 impl BenchResult {
@@ -40,6 +40,9 @@ pub struct Band {
 pub struct Attribution {
     /// The metrics' names, time first.
     pub metrics: Vec<String>,
+    /// The metrics' kinds, in the same order: the bands are of [`MetricKind::Time`], and
+    /// [`MetricKind::OnCpuTime`] against it tells time off the CPU.
+    pub kinds: Vec<MetricKind>,
     /// The four bands, fastest first.
     pub bands: Vec<Band>,
 }
@@ -47,7 +50,8 @@ pub struct Attribution {
 impl Attribution {
     /// The attribution of a result's samples.
     pub fn of(r: &BenchResult) -> Self {
-        let view = r.time().histogram.view();
+        let time = r.time_index();
+        let view = r.metrics[time].histogram.view();
         let bound = |rank: f64| {
             let p = view.percentile(rank).ok()?;
             Some(p.highest)
@@ -60,7 +64,7 @@ impl Attribution {
         let mut sums = vec![vec![0f64; n]; 4];
         let mut counts = [0u64; 4];
         for row in r.rows() {
-            let band = limits.iter().position(|&l| row[0] <= l).unwrap_or(3);
+            let band = limits.iter().position(|&l| row[time] <= l).unwrap_or(3);
             counts[band] += 1;
             for (s, &v) in sums[band].iter_mut().zip(row) {
                 *s += v as f64;
@@ -77,6 +81,7 @@ impl Attribution {
             });
         Attribution {
             metrics: r.metrics.iter().map(|m| m.metric.name.clone()).collect(),
+            kinds: r.metrics.iter().map(|m| m.metric.kind).collect(),
             bands: bands.collect(),
         }
     }
@@ -97,21 +102,27 @@ impl Attribution {
         let shown = |i: &usize| fast.means[*i] > 0.0 && slow.means[*i].is_finite();
         // Counters that moved by less than 10 % say nothing about the slow operations.
         let moved = |i: &usize| shown(i) && (ratio(*i) - 1.0).abs() >= 0.1;
-        let mut counters: Vec<usize> = (1..self.metrics.len()).filter(moved).collect();
+        let time = self.index_of(MetricKind::Time).unwrap_or(0);
+        let others = (0..self.metrics.len()).filter(|&i| i != time);
+        let mut counters: Vec<usize> = others.filter(moved).collect();
         counters.sort_by(|&a, &b| ratio(b).total_cmp(&ratio(a)));
-        let mut found: Vec<String> = [0usize].into_iter().filter(shown).map(says).collect();
+        let mut found: Vec<String> = [time].into_iter().filter(shown).map(says).collect();
         found.extend(counters.into_iter().map(says));
         found.extend(self.off_cpu(slow));
         found
     }
 
-    /// The share of `band`'s time spent off the CPU, from task-clock, when above half.
+    /// The index of the first metric of `kind`.
+    fn index_of(&self, kind: MetricKind) -> Option<usize> {
+        self.kinds.iter().position(|&k| k == kind)
+    }
+
+    /// The share of `band`'s time spent off the CPU, from task-clock
+    /// ([`MetricKind::OnCpuTime`]), when above half.
     fn off_cpu(&self, band: &Band) -> Option<String> {
-        let clock = self
-            .metrics
-            .iter()
-            .position(|m| m == "Software:TaskClock")?;
-        let (time, on_cpu) = (band.means[0], band.means[clock]);
+        let clock = self.index_of(MetricKind::OnCpuTime)?;
+        let time = self.index_of(MetricKind::Time).unwrap_or(0);
+        let (time, on_cpu) = (band.means[time], band.means[clock]);
         let off = 1.0 - on_cpu / time;
         (off > 0.5).then(|| {
             std::format!(

@@ -16,6 +16,7 @@ use super::apart::{judge_log_change, t_995};
 use super::compare::Comparison;
 use super::error::BenchError;
 use super::result::BenchResult;
+use super::stats::median;
 
 /// The least count of builds a side for a grouped verdict.
 pub const BUILDS_NEEDED: usize = 2;
@@ -46,12 +47,12 @@ fn figures(grid: &[Vec<f64>]) -> (Vec<f64>, f64) {
     let mut deviations = Vec::new();
     let figures = grid.iter().map(|row| {
         let z: Vec<f64> = row.iter().zip(&drift).map(|(y, c)| y - c).collect();
-        let m = median(z.clone());
+        let m = median(&mut z.clone());
         deviations.extend(z.iter().map(|x| (x - m).abs()));
         m
     });
     let figures: Vec<f64> = figures.collect();
-    let sigma = 1.4826 * median(deviations);
+    let sigma = 1.4826 * median(&mut deviations);
     let se = match rounds {
         0 | 1 => f64::NAN,
         r => 1.2533 * sigma / (r as f64).sqrt(),
@@ -59,22 +60,14 @@ fn figures(grid: &[Vec<f64>]) -> (Vec<f64>, f64) {
     (figures, se)
 }
 
-/// The median of `v` (NaN when empty).
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_unstable_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n => (v[(n - 1) / 2] + v[n / 2]) / 2.0,
-    }
-}
-
-/// Each build's round times (metric 0, the median of each round): `k` builds of equal
+/// Each build's round times (of the time metric, the median of each round): `k` builds of equal
 /// rounds, build after build.
 fn build_times(r: &BenchResult, k: usize) -> Vec<Vec<f64>> {
+    let time = r.time_index();
     let values: Vec<f64> = r
         .rounds
         .iter()
-        .map(|x| x.value(0, 50.0).map_or(f64::NAN, |v| v as f64))
+        .map(|x| x.value(time, 50.0).map_or(f64::NAN, |v| v as f64))
         .collect();
     let per_build = (values.len() / k.max(1)).max(1);
     values.chunks(per_build).map(<[f64]>::to_vec).collect()

@@ -14,7 +14,7 @@ use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
 use super::shift::{shift, Design, Shift};
-use super::stats::{difference_interval, mann_whitney, MIN_SPREAD};
+use super::stats::{difference_interval, mann_whitney, median, MIN_SPREAD};
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -226,16 +226,6 @@ fn per_round(r: &BenchResult, metric: usize, rank: f64) -> Vec<f64> {
     values.map(|v| v as f64).collect()
 }
 
-/// The median of `values` (0 when empty).
-fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_unstable_by(f64::total_cmp);
-    match v.len() {
-        0 => 0.0,
-        n => (v[(n - 1) / 2] + v[n / 2]) / 2.0,
-    }
-}
-
 /// Where metric `name` stands in result `r`.
 fn index_of(r: &BenchResult, name: &str) -> Option<usize> {
     r.metrics.iter().position(|m| m.metric.name == name)
@@ -327,8 +317,10 @@ fn diff_metric(
 /// B's rounds' median time against A's, in percent of A's median round (floored at one
 /// thousandth of a nanosecond).
 fn change_of(a: &BenchResult, b: &BenchResult, design: Design) -> Shift {
-    let (ra, rb) = (per_round(a, 0, 50.0), per_round(b, 0, 50.0));
-    let percent = 100.0 / median(&ra).max(1.0);
+    let time = |r: &BenchResult| per_round(r, r.time_index(), 50.0);
+    let (ra, rb) = (time(a), time(b));
+    // NaN (no rounds) gives way to 1 as 0 did.
+    let percent = 100.0 / median(&mut ra.clone()).max(1.0);
     let unbounded = Shift {
         estimate: f64::NAN,
         low: f64::NEG_INFINITY,
@@ -363,7 +355,7 @@ fn drift_warnings(a: &BenchResult, b: &BenchResult, design: Design) -> Vec<Strin
         }
     };
     let drifted = [a, b].into_iter().filter_map(|r| {
-        let (ratio, size) = drift(&per_round(r, 0, 50.0))?;
+        let (ratio, size) = drift(&per_round(r, r.time_index(), 50.0))?;
         Some(format!(
             "{}'s rounds drifted: their median times moved by {size:.0} % of the median \
              round across the run, more than between neighbouring rounds (von Neumann ratio \

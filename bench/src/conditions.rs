@@ -5,8 +5,9 @@ use std::boxed::Box;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
+use super::error::BenchError;
 use super::meter::{ClockMeter, Meter};
-use super::{Bench, BenchError, WarmUp};
+use super::plan::Plan;
 
 /// What the figures depend on: the machine, its frequency policy, the PMU, the clock, the
 /// placement and the batch; with warnings where they spoil the figures.
@@ -43,6 +44,17 @@ pub struct Conditions {
     pub warnings: Vec<String>,
     /// Why the measured code is known to be unoptimized ([`crate::Bench::with_unoptimized`]).
     pub unoptimized: Option<String>,
+}
+
+/// What the warm-up found.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WarmUp {
+    /// Batches run.
+    pub batches: u64,
+    /// The medians of the last two windows differed by less than 2 %.
+    pub converged: bool,
+    /// Their relative difference.
+    pub last_change: f64,
 }
 
 fn read_trimmed(path: &str) -> Option<String> {
@@ -131,7 +143,7 @@ fn pmu_line() -> String {
 
 /// The meter a run uses, with the warnings its choice calls for.
 #[cfg(not(feature = "perf"))]
-pub(crate) fn default_meter(_: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+pub(crate) fn default_meter(_: &Plan) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
     let why = "time only: built without feature perf".to_string();
     Ok((Box::new(ClockMeter::new()), std::vec![why]))
 }
@@ -139,7 +151,7 @@ pub(crate) fn default_meter(_: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), 
 /// The meter a run uses: the counters asked for, or the default hardware set, falling back
 /// to software counters (and to time alone) with the reason.
 #[cfg(feature = "perf")]
-pub(crate) fn default_meter(b: &Bench) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+pub(crate) fn default_meter(b: &Plan) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
     use super::counters;
     use super::meter::PerfMeter;
     match &b.counters {

@@ -35,6 +35,7 @@ mod error;
 pub mod html;
 mod meter;
 pub mod offsets;
+mod plan;
 mod report;
 mod result;
 mod rounds;
@@ -52,13 +53,19 @@ pub use attribution::{Attribution, Band};
 pub use builds::{judge_build_times, judge_builds, Builds, BUILDS_NEEDED};
 pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 pub use conditions::Conditions;
+pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
+pub use meter::{
+    time_index, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
+};
 #[cfg(feature = "perf")]
-pub use meter::PerfMeter;
-pub use meter::{ClockMeter, Measured, Meter, Metric, Unit, SCALE};
+pub use meter::{PerfCounters, PerfMeter};
+pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
-pub use run::{choose_batch, per_op, read_overhead, WarmUp, MAX_BATCH, RUN_ROUNDS, WARMUP_STABLE};
+pub use run::{choose_batch, per_op, read_overhead, WARMUP_STABLE};
+
+use plan::Plan;
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
 #[inline]
@@ -83,6 +90,30 @@ fn batched(op: &mut impl FnMut()) -> impl FnMut(u64) + '_ {
         for _ in 0..k {
             op();
         }
+    }
+}
+
+impl BenchResult {
+    /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
+    /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
+    /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
+    /// is empty or not a whole number of samples. The report calls each sample a `run`,
+    /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
+    /// the runs were interleaved with another command's). No note of an unoptimized build: the
+    /// harness's own build says nothing of code measured elsewhere.
+    pub fn from_rows(
+        bench: &Bench,
+        metrics: Vec<Metric>,
+        rows: Vec<u64>,
+        clock: String,
+        warm_up: WarmUp,
+    ) -> Result<Self, BenchError> {
+        // Measured elsewhere: this build says nothing of the code that ran.
+        let plan = Plan {
+            unoptimized: None,
+            ..bench.resolve()
+        };
+        BenchResult::from_plan_rows(plan, metrics, rows, clock, warm_up)
     }
 }
 
@@ -118,11 +149,6 @@ pub const RUST_UNOPTIMIZED: Option<&str> = match cfg!(debug_assertions) {
     true => Some("a Rust build with debug assertions, cargo's dev profile: run it with --release"),
     false => None,
 };
-/// The most rounds a setting may ask for.
-pub const MAX_ROUNDS: usize = 1_000_000;
-/// An interleaved comparison without a set count of rounds runs one round per this many
-/// seconds of its time budget, 10 to 100.
-pub const ROUND_SECONDS: f64 = 0.1;
 
 impl Bench {
     /// Defaults: the default counters, up to 1 s of warm-up, samples for 5 s (at most
@@ -202,18 +228,6 @@ impl Bench {
         self
     }
 
-    /// The rounds of an interleaved comparison.
-    fn rounds_of_comparison(&self) -> usize {
-        let by_budget = (self.budget.as_secs_f64() / ROUND_SECONDS).round() as usize;
-        self.rounds.unwrap_or(by_budget.clamp(10, 100))
-    }
-
-    /// These settings under another name.
-    fn named(mut self, name: &str) -> Self {
-        self.name = name.into();
-        self
-    }
-
     /// Subtract `baseline`'s median per operation from every figure of the metric of the
     /// same name: the cost of what the measurement cannot avoid but the caller does not
     /// want (a language binding's call of an empty function), floored at 0.
@@ -231,15 +245,6 @@ impl Bench {
         self
     }
 
-    /// Per metric, the baseline's median to subtract (0 without one).
-    fn baseline_of(&self, metrics: &[Metric]) -> std::vec::Vec<u64> {
-        let find = |name: &str| {
-            let (_, medians) = self.baseline.as_ref()?;
-            medians.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
-        };
-        metrics.iter().map(|m| find(&m.name).unwrap_or(0)).collect()
-    }
-
     /// The name the report shows.
     pub fn name(&self) -> &str {
         &self.name
@@ -252,10 +257,10 @@ impl Bench {
 
     /// Measure `work(k)`, which runs `k` operations (the C ABI's callback form).
     pub fn run_batched(&self, work: impl FnMut(u64)) -> Result<BenchResult, BenchError> {
-        self.check()?;
-        self.apply_placement()?;
-        let (mut meter, warnings) = conditions::default_meter(self)?;
-        let mut r = self.run_with(&mut *meter, work)?;
+        let plan = self.plan()?;
+        plan.apply_placement()?;
+        let (mut meter, warnings) = conditions::default_meter(&plan)?;
+        let mut r = run::run(&plan, &mut *meter, work)?;
         r.conditions.warnings.splice(0..0, warnings);
         Ok(r)
     }
@@ -266,8 +271,7 @@ impl Bench {
         meter: &mut M,
         work: impl FnMut(u64),
     ) -> Result<BenchResult, BenchError> {
-        self.check()?;
-        run::run(self, meter, work)
+        run::run(&self.plan()?, meter, work)
     }
 
     /// Compare `a` with `b`, one operation a call each, interleaved: after both warm up,
@@ -288,10 +292,11 @@ impl Bench {
         a: (&str, impl FnMut(u64)),
         b: (&str, impl FnMut(u64)),
     ) -> Result<Interleaved, BenchError> {
-        self.check()?;
-        self.apply_placement()?;
-        let (mut meter, warnings) = conditions::default_meter(self)?;
-        let mut pair = self.compare_with(&mut *meter, a, b)?;
+        let plan = self.plan()?;
+        plan.apply_placement()?;
+        let (mut meter, warnings) = conditions::default_meter(&plan)?;
+        let (a, b) = run::interleave(&plan, &mut *meter, a, b)?;
+        let mut pair = Interleaved::new(a, b);
         for r in [&mut pair.a, &mut pair.b] {
             r.conditions.warnings.splice(0..0, warnings.iter().cloned());
         }
@@ -305,9 +310,38 @@ impl Bench {
         a: (&str, impl FnMut(u64)),
         b: (&str, impl FnMut(u64)),
     ) -> Result<Interleaved, BenchError> {
-        self.check()?;
-        let (a, b) = run::interleave(self, meter, a, b)?;
+        let (a, b) = run::interleave(&self.plan()?, meter, a, b)?;
         Ok(Interleaved::new(a, b))
+    }
+
+    /// The settings checked, and resolved into the plan a measurement follows.
+    fn plan(&self) -> Result<Plan, BenchError> {
+        self.check()?;
+        Ok(self.resolve())
+    }
+
+    /// The settings resolved into a plan, unchecked (for figures measured elsewhere, which
+    /// use only the name, the threshold, the baseline and the histograms' relative error).
+    fn resolve(&self) -> Plan {
+        Plan {
+            name: self.name.clone(),
+            #[cfg(feature = "perf")]
+            counters: self.counters.clone(),
+            warmup: self.warmup,
+            samples: self.samples,
+            budget: self.budget,
+            batch: self.batch,
+            pin: self.pin,
+            nice: self.nice,
+            relative_error: self.relative_error,
+            baseline: self.baseline.clone(),
+            run_rounds: self.rounds.unwrap_or(RUN_ROUNDS),
+            comparison_rounds: plan::comparison_rounds(self.rounds, self.budget),
+            threshold: self.threshold,
+            seed: self.seed,
+            random_offsets: self.random_offsets,
+            unoptimized: self.unoptimized.clone(),
+        }
     }
 
     fn check(&self) -> Result<(), BenchError> {
@@ -331,16 +365,6 @@ impl Bench {
         picollo::Config::new()
             .with_relative_error(self.relative_error)
             .build::<u64>()?;
-        Ok(())
-    }
-
-    fn apply_placement(&self) -> Result<(), BenchError> {
-        if let Some(cpu) = self.pin {
-            picollo::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
-        }
-        if let Some(nice) = self.nice {
-            picollo::time::set_current_thread_nice(nice).map_err(BenchError::os("set nice"))?;
-        }
         Ok(())
     }
 }

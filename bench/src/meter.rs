@@ -1,12 +1,13 @@
 //! What the harness reads around each batch: a [`Meter`] gives one value per metric
 //! between [`Meter::start`] and [`Meter::stop`]. [`ClockMeter`] reads the time-stamp counter
-//! (or the monotonic clock); `PerfMeter` (feature `perf`) adds perf counters. Tests drive
-//! the harness with a simulated meter.
+//! (or the monotonic clock); a [`Source`] of any other figures (perf counters, bytes
+//! allocated) goes beside a clock with [`Meter::with`]; `PerfMeter` (feature `perf`) is a
+//! clock with the perf counters beside it. Tests drive the harness with a simulated meter.
 
 use std::string::String;
 use std::vec::Vec;
 
-use super::BenchError;
+use super::error::BenchError;
 use picollo::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
 /// Every metric is recorded in thousandths of its unit (picoseconds for `ns`), so a
@@ -20,6 +21,8 @@ pub enum Unit {
     Nanoseconds,
     /// Events: every other counter.
     Events,
+    /// Bytes (of memory allocated, say).
+    Bytes,
 }
 
 impl Unit {
@@ -28,12 +31,13 @@ impl Unit {
         match self {
             Unit::Nanoseconds => "ns",
             Unit::Events => "events",
+            Unit::Bytes => "bytes",
         }
     }
 
     /// The unit [`Unit::as_str`] writes as `text`.
     pub fn parse(text: &str) -> Option<Unit> {
-        [Unit::Nanoseconds, Unit::Events]
+        [Unit::Nanoseconds, Unit::Events, Unit::Bytes]
             .into_iter()
             .find(|u| u.as_str() == text)
     }
@@ -55,6 +59,37 @@ impl core::fmt::Display for Unit {
     }
 }
 
+/// What a metric measures, which says what the harness does with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MetricKind {
+    /// The time of an operation by the meter's clock: the batch size, the warm-up, the
+    /// verdict and the bands of the tail attribution are judged on it.
+    Time,
+    /// The time the thread spent on a CPU (perf's task-clock): against [`MetricKind::Time`],
+    /// the tail attribution's share of time off the CPU.
+    OnCpuTime,
+    /// Any other figure that varies from run to run: a perf counter, a process's user or
+    /// system time, bytes allocated.
+    Counter,
+    /// An exact count (an emulated counter's, `Emulated:*`): the same work always gives the
+    /// same figure, so two figures differ by exactly the work between them.
+    Exact,
+}
+
+impl MetricKind {
+    /// The kind of a perf event's counts: task-clock is time on the CPU, an emulated count
+    /// is exact, every other event a counter.
+    #[cfg(feature = "perf")]
+    pub fn of(event: picollo::perf::Event) -> MetricKind {
+        use picollo::perf::{Event, SoftwareEvent::TaskClock};
+        match event {
+            Event::Software(TaskClock) => MetricKind::OnCpuTime,
+            e if e.is_exact() => MetricKind::Exact,
+            _ => MetricKind::Counter,
+        }
+    }
+}
+
 /// One metric a meter reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metric {
@@ -62,18 +97,59 @@ pub struct Metric {
     pub name: String,
     /// What its figures count.
     pub unit: Unit,
+    /// What it measures.
+    pub kind: MetricKind,
 }
 
 impl Metric {
-    /// Its figures are exact counts (an emulated counter's, `Emulated:*`): the same work
-    /// always gives the same figure, so two figures differ by exactly the work between
-    /// them and need no statistics.
-    pub fn is_exact(&self) -> bool {
-        #[cfg(feature = "perf")]
-        return picollo::perf::Event::parse(&self.name).is_ok_and(|e| e.is_exact());
-        #[cfg(not(feature = "perf"))]
-        false
+    /// A metric of this name, unit and kind.
+    pub fn new(name: &str, unit: Unit, kind: MetricKind) -> Self {
+        Metric {
+            name: name.into(),
+            unit,
+            kind,
+        }
     }
+
+    /// The metric of a perf event's counts (its name, unit and kind).
+    #[cfg(feature = "perf")]
+    pub fn of_event(event: picollo::perf::Event) -> Self {
+        Metric::new(&event.to_string(), Unit::of(event), MetricKind::of(event))
+    }
+
+    /// A metric known only by its name and unit (read back from a saved result): `time` is
+    /// [`MetricKind::Time`], a perf event's name has that event's kind, anything else is a
+    /// [`MetricKind::Counter`].
+    pub fn named(name: &str, unit: Unit) -> Self {
+        #[cfg(feature = "perf")]
+        let event = picollo::perf::Event::parse(name).ok().map(MetricKind::of);
+        #[cfg(not(feature = "perf"))]
+        let event = None;
+        let kind = match name {
+            "time" => MetricKind::Time,
+            _ => event.unwrap_or(MetricKind::Counter),
+        };
+        Metric::new(name, unit, kind)
+    }
+
+    /// The time metric, in nanoseconds.
+    pub fn time() -> Self {
+        Metric::new("time", Unit::Nanoseconds, MetricKind::Time)
+    }
+
+    /// Its figures are exact counts ([`MetricKind::Exact`]): the same work always gives
+    /// the same figure, so two figures differ by exactly the work between them and need no
+    /// statistics.
+    pub fn is_exact(&self) -> bool {
+        self.kind == MetricKind::Exact
+    }
+}
+
+/// The index of the time metric ([`MetricKind::Time`]) among `metrics`; the first where
+/// none is.
+pub fn time_index(metrics: &[Metric]) -> usize {
+    let time = metrics.iter().position(|m| m.kind == MetricKind::Time);
+    time.unwrap_or(0)
 }
 
 /// One metric's change over a batch, in thousandths of its unit.
@@ -85,9 +161,10 @@ pub struct Measured {
     pub multiplexed: bool,
 }
 
-/// A source of per-batch measurements. The first metric is time.
+/// A source of per-batch measurements, time among them ([`MetricKind::Time`], by
+/// convention the first).
 pub trait Meter {
-    /// The metrics, in the order [`Meter::stop`] writes them; the first is time in `ns`.
+    /// The metrics, in the order [`Meter::stop`] writes them; one is time in `ns`.
     fn metrics(&self) -> Vec<Metric>;
     /// Take the readings a batch starts from.
     fn start(&mut self) -> Result<(), BenchError>;
@@ -95,6 +172,85 @@ pub trait Meter {
     fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError>;
     /// What it reads time with, for the report (`Tsc at 2.445 GHz (resolution 0.409 ns)`).
     fn clock(&self) -> String;
+
+    /// Take the reading that ends a batch's time now, and keep it for [`Meter::stop`]: a
+    /// meter with a [`Source`] beside it halts its clock before the source reads, so that
+    /// time leaves the source's reading out, and converts after, so that the conversion's
+    /// work lands in no count. By default nothing: `stop` takes every reading.
+    fn halt(&mut self) -> Result<(), BenchError> {
+        Ok(())
+    }
+
+    /// This meter with `source`'s metrics after its own.
+    fn with<S: Source>(self, source: S) -> WithSource<Self, S>
+    where
+        Self: Sized,
+    {
+        WithSource::new(self, source)
+    }
+}
+
+/// Figures beside time: one type per kind of figure (perf counters, bytes allocated),
+/// read inside a clock's reads once put beside it with [`Meter::with`].
+pub trait Source {
+    /// The metrics, in the order [`Source::stop`] writes them.
+    fn metrics(&self) -> Vec<Metric>;
+    /// Take the readings a batch starts from (just before the clock's).
+    fn start(&mut self) -> Result<(), BenchError>;
+    /// Write each metric's change since [`Source::start`] into `out` (just after the
+    /// clock's reading).
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError>;
+}
+
+/// A meter with a [`Source`] beside it ([`Meter::with`]): the meter's metrics, then the
+/// source's, read start to stop as source, meter, work, meter, source.
+#[derive(Debug)]
+pub struct WithSource<M, S> {
+    meter: M,
+    source: S,
+    /// How many metrics the meter writes before the source's.
+    split: usize,
+}
+
+impl<M: Meter, S: Source> WithSource<M, S> {
+    /// `source` beside `meter`.
+    pub fn new(meter: M, source: S) -> Self {
+        let split = meter.metrics().len();
+        WithSource {
+            meter,
+            source,
+            split,
+        }
+    }
+}
+
+impl<M: Meter, S: Source> Meter for WithSource<M, S> {
+    fn metrics(&self) -> Vec<Metric> {
+        let mut m = self.meter.metrics();
+        m.extend(self.source.metrics());
+        m
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.source.start()?;
+        self.meter.start()
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        // The clock's reading, then the source's, then the clock's conversion.
+        self.meter.halt()?;
+        let (mine, theirs) = out.split_at_mut(self.split);
+        self.source.stop(theirs)?;
+        self.meter.stop(mine)
+    }
+
+    fn clock(&self) -> String {
+        self.meter.clock()
+    }
+
+    fn halt(&mut self) -> Result<(), BenchError> {
+        self.meter.halt()
+    }
 }
 
 /// Time alone, from the time-stamp counter where built (`lfence; rdtsc` … `rdtscp;
@@ -103,6 +259,8 @@ pub trait Meter {
 pub struct ClockMeter {
     frequency: u64,
     start: u64,
+    /// The reading [`Meter::halt`] took, for the next [`Meter::stop`].
+    end: Option<u64>,
 }
 
 impl ClockMeter {
@@ -111,6 +269,7 @@ impl ClockMeter {
         ClockMeter {
             frequency: tick_frequency(),
             start: 0,
+            end: None,
         }
     }
 
@@ -132,7 +291,7 @@ impl Default for ClockMeter {
 
 impl Meter for ClockMeter {
     fn metrics(&self) -> Vec<Metric> {
-        std::vec![time_metric()]
+        std::vec![Metric::time()]
     }
 
     fn start(&mut self) -> Result<(), BenchError> {
@@ -141,7 +300,7 @@ impl Meter for ClockMeter {
     }
 
     fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
-        let end = ticks_end();
+        let end = self.end.take().unwrap_or_else(ticks_end);
         out[0] = Measured {
             value: self.elapsed_ps(end),
             multiplexed: false,
@@ -157,36 +316,34 @@ impl Meter for ClockMeter {
             1.0 / ghz
         )
     }
-}
 
-/// The time metric.
-pub fn time_metric() -> Metric {
-    Metric {
-        name: "time".into(),
-        unit: Unit::Nanoseconds,
+    fn halt(&mut self) -> Result<(), BenchError> {
+        if self.end.is_none() {
+            self.end = Some(ticks_end());
+        }
+        Ok(())
     }
 }
 
 #[cfg(feature = "perf")]
-pub use perf::PerfMeter;
+pub use perf::{PerfCounters, PerfMeter};
 
 #[cfg(feature = "perf")]
 mod perf {
     use std::string::{String, ToString};
     use std::vec::Vec;
 
-    use super::{ticks_end, ClockMeter, Measured, Meter, Metric, Unit, SCALE};
-    use crate::BenchError;
+    use super::{ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE};
+    use crate::error::BenchError;
     use picollo::perf::{Event, Session, SessionBuilder};
 
-    /// Time plus a perf session's counters, read as one group (rdpmc where the page allows)
-    /// around the clock's reads.
-    pub struct PerfMeter {
-        clock: ClockMeter,
+    /// A perf session's counters as a [`Source`], read as one group (rdpmc where the page
+    /// allows).
+    pub struct PerfCounters {
         session: Session,
     }
 
-    impl PerfMeter {
+    impl PerfCounters {
         /// Open the counters for this thread (user space only, no calibration: the harness
         /// measures its own read overhead).
         pub fn open(events: &[Event]) -> Result<Self, BenchError> {
@@ -196,38 +353,30 @@ mod perf {
             for &e in events {
                 b = b.with_counter(e);
             }
-            Ok(PerfMeter {
-                clock: ClockMeter::new(),
-                session: b.open()?,
-            })
+            Ok(PerfCounters { session: b.open()? })
         }
     }
 
-    impl Meter for PerfMeter {
+    impl Source for PerfCounters {
         fn metrics(&self) -> Vec<Metric> {
-            let mut m = self.clock.metrics();
-            m.extend(self.session.counters().iter().map(|c| Metric {
-                name: c.name().to_string(),
-                unit: Unit::of(c.event()),
-            }));
-            m
+            let counters = self.session.counters().iter();
+            counters
+                .map(|c| Metric {
+                    name: c.name().to_string(),
+                    unit: Unit::of(c.event()),
+                    kind: MetricKind::of(c.event()),
+                })
+                .collect()
         }
 
         fn start(&mut self) -> Result<(), BenchError> {
             self.session.read(false)?;
-            self.clock.start()
+            Ok(())
         }
 
         fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
-            // The ticks, then the counters, then the ticks' conversion: its instructions
-            // depend on the value and must not land in an exact count.
-            let end = ticks_end();
             self.session.read(false)?;
-            out[0] = Measured {
-                value: self.clock.elapsed_ps(end),
-                multiplexed: false,
-            };
-            for (o, c) in out[1..].iter_mut().zip(self.session.counters()) {
+            for (o, c) in out.iter_mut().zip(self.session.counters()) {
                 let d = c.delta();
                 *o = Measured {
                     value: d.scaled.saturating_mul(SCALE),
@@ -236,9 +385,45 @@ mod perf {
             }
             Ok(())
         }
+    }
+
+    /// Time plus a perf session's counters: a clock meter (a [`ClockMeter`] unless built
+    /// with [`PerfMeter::over`]) with [`PerfCounters`] beside it.
+    pub struct PerfMeter<C = ClockMeter>(WithSource<C, PerfCounters>);
+
+    impl PerfMeter {
+        /// The counters of `events` for this thread beside a [`ClockMeter`].
+        pub fn open(events: &[Event]) -> Result<Self, BenchError> {
+            PerfMeter::over(ClockMeter::new(), events)
+        }
+    }
+
+    impl<C: Meter> PerfMeter<C> {
+        /// The counters of `events` for this thread beside `clock`.
+        pub fn over(clock: C, events: &[Event]) -> Result<Self, BenchError> {
+            Ok(PerfMeter(clock.with(PerfCounters::open(events)?)))
+        }
+    }
+
+    impl<C: Meter> Meter for PerfMeter<C> {
+        fn metrics(&self) -> Vec<Metric> {
+            self.0.metrics()
+        }
+
+        fn start(&mut self) -> Result<(), BenchError> {
+            self.0.start()
+        }
+
+        fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+            self.0.stop(out)
+        }
 
         fn clock(&self) -> String {
-            self.clock.clock()
+            self.0.clock()
+        }
+
+        fn halt(&mut self) -> Result<(), BenchError> {
+            self.0.halt()
         }
     }
 }

@@ -39,7 +39,9 @@ impl Shown {
                 let (divisor, name) = fits.last().unwrap_or(TIME[0]);
                 (divisor, name, 3)
             }
-            Unit::Events => (1.0, unit.as_str(), if typical < 1_000.0 { 3 } else { 0 }),
+            Unit::Events | Unit::Bytes => {
+                (1.0, unit.as_str(), if typical < 1_000.0 { 3 } else { 0 })
+            }
         };
         Shown {
             divisor,
@@ -500,23 +502,29 @@ impl Comparison {
                 rounds_needed(Design::Paired),
                 rounds_needed(Design::Unpaired)
             ),
-            Verdict::NotEnoughRunsApart => match &self.apart {
-                Some(apart) => write!(
-                    w,
-                    "verdict: not enough runs apart to judge {b} against {a}: the baseline \
-                     holds {} and the spread between runs needs {}",
-                    apart.runs,
-                    crate::RUNS_APART_NEEDED
-                ),
-                None => write!(
-                    w,
-                    "verdict: not enough runs apart to judge {b} against {a}: measured apart, \
-                     {:+.2} % {} within their rounds, which do not hold what changes between \
-                     runs; interleave them, or judge on runs apart",
-                    c.estimate,
-                    interval(c.low, c.high)
-                ),
-            },
+            Verdict::NotEnoughRunsApart => self.write_not_enough_apart(w),
+        }
+    }
+
+    /// The verdict line of [`Verdict::NotEnoughRunsApart`].
+    fn write_not_enough_apart(&self, w: &mut dyn Write) -> fmt::Result {
+        let (a, b, c) = (&self.a, &self.b, &self.change);
+        match &self.apart {
+            Some(apart) => write!(
+                w,
+                "verdict: not enough runs apart to judge {b} against {a}: the baseline \
+                 holds {} and the spread between runs needs {}",
+                apart.runs,
+                crate::RUNS_APART_NEEDED
+            ),
+            None => write!(
+                w,
+                "verdict: not enough runs apart to judge {b} against {a}: measured apart, \
+                 {:+.2} % {} within their rounds, which do not hold what changes between \
+                 runs; interleave them, or judge on runs apart",
+                c.estimate,
+                interval(c.low, c.high)
+            ),
         }
     }
 

@@ -4,11 +4,12 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::conditions::Conditions;
-use super::meter::{Metric, Unit, SCALE};
+use super::conditions::{Conditions, WarmUp};
+use super::error::BenchError;
+use super::meter::{Metric, MetricKind, Unit, SCALE};
+use super::plan::Plan;
 use super::rounds::{Round, Span};
 use super::samples::Samples;
-use super::{Bench, BenchError, WarmUp};
 use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
@@ -72,6 +73,16 @@ pub struct BenchResult {
     rows: Vec<u64>,
 }
 
+/// `samples` rounds of one sample each, with no time.
+fn one_round_each(samples: usize) -> Vec<Span> {
+    let span = |i| Span {
+        first_sample: i,
+        samples: 1,
+        ..Span::default()
+    };
+    (0..samples).map(span).collect()
+}
+
 /// How a result's samples were taken, beside the samples themselves.
 pub(crate) struct Parts {
     pub clock: String,
@@ -83,7 +94,7 @@ pub(crate) struct Parts {
 impl BenchResult {
     /// The result of measured samples `s` of `metrics`, less `overhead` and `baseline`.
     pub(crate) fn measured(
-        bench: &Bench,
+        plan: &Plan,
         parts: Parts,
         metrics: Vec<Metric>,
         overhead: &[u64],
@@ -102,23 +113,23 @@ impl BenchResult {
                     baseline: baseline[i],
                     multiplexed: s.multiplexed[i],
                 });
-        Self::new(bench, parts, results.collect(), s.rows, &s.spans)
+        Self::new(plan, parts, results.collect(), s.rows, &s.spans)
     }
 
     fn new(
-        bench: &Bench,
+        plan: &Plan,
         parts: Parts,
         metrics: Vec<MetricResult>,
         rows: Vec<u64>,
         spans: &[Span],
     ) -> Self {
-        let mut conditions = Conditions::of_machine(bench.pin);
+        let mut conditions = Conditions::of_machine(plan.pin);
         conditions.clock = parts.clock;
         conditions.batch = parts.batch;
         conditions.warm_up = parts.warm_up;
-        conditions.unoptimized = bench.unoptimized.clone();
+        conditions.unoptimized = plan.unoptimized.clone();
         conditions.warn_about_machine();
-        conditions.baseline = bench.baseline.as_ref().map(|(name, _)| name.clone());
+        conditions.baseline = plan.baseline.as_ref().map(|(name, _)| name.clone());
         for m in metrics.iter().filter(|m| m.multiplexed) {
             conditions.warnings.push(std::format!(
                 "{} was multiplexed: its figures are scaled by time enabled / running",
@@ -127,26 +138,20 @@ impl BenchResult {
         }
         let n = metrics.len().max(1);
         BenchResult {
-            name: bench.name.clone(),
+            name: plan.name.clone(),
             conditions,
             samples: (rows.len() / n) as u64,
             rounds: spans.iter().map(|&s| Round::of(&rows, n, s)).collect(),
             pairing: parts.pairing,
-            threshold: bench.threshold,
+            threshold: plan.threshold,
             metrics,
             rows,
         }
     }
 
-    /// A result from figures measured elsewhere (each run of a command, say): `rows` holds
-    /// each sample's figures in `metrics` order, in thousandths of each unit (time first,
-    /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
-    /// is empty or not a whole number of samples. The report calls each sample a `run`,
-    /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
-    /// the runs were interleaved with another command's). No note of an unoptimized build: the
-    /// harness's own build says nothing of code measured elsewhere.
-    pub fn from_rows(
-        bench: &Bench,
+    /// [`BenchResult::from_rows`] with the bench's settings resolved into `plan`.
+    pub(crate) fn from_plan_rows(
+        plan: Plan,
         metrics: Vec<Metric>,
         rows: Vec<u64>,
         clock: String,
@@ -158,7 +163,7 @@ impl BenchResult {
                 "rows must hold whole samples of every metric",
             ));
         }
-        let config = picollo::Config::new().with_relative_error(bench.relative_error);
+        let config = picollo::Config::new().with_relative_error(plan.relative_error);
         let mut results = Vec::with_capacity(n);
         for (i, metric) in metrics.into_iter().enumerate() {
             let mut histogram = config.build()?;
@@ -174,22 +179,14 @@ impl BenchResult {
                 multiplexed: false,
             });
         }
-        let spans: Vec<Span> = (0..rows.len() / n)
-            .map(|i| Span {
-                first_sample: i,
-                samples: 1,
-                ..Span::default()
-            })
-            .collect();
+        let spans = one_round_each(rows.len() / n);
         let parts = Parts {
             clock,
             batch: 1,
             warm_up,
             pairing: None,
         };
-        // Measured elsewhere: this build says nothing of the code that ran.
-        let elsewhere = bench.clone().with_unoptimized(None);
-        let mut r = Self::new(&elsewhere, parts, results, rows, &spans);
+        let mut r = Self::new(&plan, parts, results, rows, &spans);
         r.conditions.operation = "run".into();
         Ok(r)
     }
@@ -288,9 +285,19 @@ impl BenchResult {
         (exact && figures.all(|v| v == first)).then_some(first as f64 / SCALE as f64)
     }
 
-    /// The time per operation.
+    /// The time per operation: the metric of kind [`MetricKind::Time`] (the first metric
+    /// where none is).
     pub fn time(&self) -> &MetricResult {
-        &self.metrics[0]
+        &self.metrics[self.time_index()]
+    }
+
+    /// The index of [`BenchResult::time`] among the metrics.
+    pub fn time_index(&self) -> usize {
+        let time = self
+            .metrics
+            .iter()
+            .position(|m| m.metric.kind == MetricKind::Time);
+        time.unwrap_or(0)
     }
 
     /// Each sample's per-operation figures, one slice per sample in metric order.

@@ -4,7 +4,7 @@
 
 use std::vec::Vec;
 
-use super::stats::Z_99;
+use super::stats::{median, Z_99};
 
 /// The ranks each round keeps of every metric, in percent.
 pub const ROUND_RANKS: [f64; 8] = [0.0, 25.0, 50.0, 75.0, 90.0, 99.0, 99.9, 100.0];
@@ -106,11 +106,7 @@ pub fn ordered(series: &[f64]) -> Option<f64> {
 /// lone outlier moves none of them), in percent of the whole series' median. `None` below
 /// 5 values or a median of 0.
 pub fn drift_size(series: &[f64]) -> Option<f64> {
-    let median = |v: &[f64]| {
-        let mut v = v.to_vec();
-        v.sort_unstable_by(f64::total_cmp);
-        (v[(v.len() - 1) / 2] + v[v.len() / 2]) / 2.0
-    };
+    let median = |v: &[f64]| median(&mut v.to_vec());
     if series.len() < 5 {
         return None;
     }

@@ -6,40 +6,22 @@ use std::time::{Duration, Instant};
 use std::vec;
 use std::vec::Vec;
 
-use super::meter::{Measured, Meter, Metric};
+use super::conditions::WarmUp;
+use super::error::BenchError;
+use super::meter::{time_index, Measured, Meter, Metric};
 use super::offsets::Offsets;
+use super::plan::{Plan, MAX_BATCH};
 use super::result::{BenchResult, Parts};
 use super::samples::Samples;
-use super::{Bench, BenchError};
+use super::stats::upper_median as median;
 use picollo::concurrent::XorShift64;
 
-/// The largest batch the automatic choice picks.
-pub const MAX_BATCH: u64 = 1 << 24;
 /// Empty read pairs the overhead is the median of.
 const OVERHEAD_PAIRS: usize = 101;
 /// Batches per warm-up window.
 const WINDOW: usize = 10;
 /// The warm-up ends when the medians of two windows in a row differ by less than this.
 pub const WARMUP_STABLE: f64 = 0.02;
-/// The rounds a run's samples are cut into unless set: enough for a 99 % verdict against
-/// another run's (5 a side), with room for rounds lost to a slow operation.
-pub const RUN_ROUNDS: usize = 10;
-
-/// What the warm-up found.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WarmUp {
-    /// Batches run.
-    pub batches: u64,
-    /// The medians of the last two windows differed by less than 2 %.
-    pub converged: bool,
-    /// Their relative difference.
-    pub last_change: f64,
-}
-
-fn median(values: &mut [u64]) -> u64 {
-    values.sort_unstable();
-    values.get(values.len() / 2).copied().unwrap_or(0)
-}
 
 /// One batch of `k` operations measured into `out`.
 fn batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
@@ -86,13 +68,14 @@ pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     if time_overhead == 0 {
         return Ok(1);
     }
+    let time = time_index(&meter.metrics());
     let mut out = vec![Measured::default(); metrics];
     let mut n = 1u64;
     loop {
         let mut times = [0u64; 3];
         for t in &mut times {
             batch(meter, f, n, &mut out)?;
-            *t = out[0].value.saturating_sub(time_overhead);
+            *t = out[time].value.saturating_sub(time_overhead);
         }
         let t = median(&mut times);
         if t >= 100 * time_overhead || n >= MAX_BATCH {
@@ -114,6 +97,7 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     budget: Duration,
 ) -> Result<WarmUp, BenchError> {
     let start = Instant::now();
+    let time = time_index(&meter.metrics());
     let mut out = vec![Measured::default(); metrics];
     let mut w = WarmUp::default();
     let mut previous: Option<u64> = None;
@@ -121,7 +105,7 @@ pub fn warm_up<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
         let mut window = [0u64; WINDOW];
         for t in &mut window {
             batch(meter, f, k, &mut out)?;
-            *t = per_op(out[0].value, overhead, k);
+            *t = per_op(out[time].value, overhead, k);
         }
         w.batches += WINDOW as u64;
         let m = median(&mut window);
@@ -198,24 +182,24 @@ impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
     }
 }
 
-/// Run batches until `bench`'s sample count or time budget is reached, cut into
-/// `bench`'s rounds by whichever of the two is further along.
+/// Run batches until the plan's sample count or time budget is reached, cut into
+/// its rounds by whichever of the two is further along.
 pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
-    bench: &Bench,
+    plan: &Plan,
     meter: &mut M,
     side: &mut Side<'_, F>,
 ) -> Result<Samples, BenchError> {
-    let mut s = Samples::new(bench, side.overhead.len())?;
+    let mut s = Samples::new(plan, side.overhead.len())?;
     let mut out = vec![Measured::default(); side.overhead.len()];
-    let rounds = bench.rounds.unwrap_or(RUN_ROUNDS);
-    let (budget, start) = (bench.budget.as_secs_f64(), Instant::now());
+    let rounds = plan.run_rounds;
+    let (budget, start) = (plan.budget.as_secs_f64(), Instant::now());
     let mut current = usize::MAX;
-    for n in 0..bench.samples {
+    for n in 0..plan.samples {
         let elapsed = start.elapsed().as_secs_f64();
         if n >= 1 && elapsed >= budget {
             break;
         }
-        let progress = (n as f64 / bench.samples as f64).max(elapsed / budget);
+        let progress = (n as f64 / plan.samples as f64).max(elapsed / budget);
         let round = ((progress * rounds as f64) as usize).min(rounds - 1);
         if round != current {
             s.close_round(elapsed);
@@ -230,36 +214,37 @@ pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
 
 /// The measured parts of one side: the batch, the warm-up, then its samples.
 fn measure_side<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
-    bench: &Bench,
+    plan: &Plan,
     meter: &mut M,
     side: &mut Side<'_, F>,
     warmup: Duration,
 ) -> Result<WarmUp, BenchError> {
     let metrics = side.overhead.len();
-    if bench.batch.is_none() {
-        side.k = choose_batch(meter, side.work, side.overhead[0], metrics)?;
+    let time_overhead = side.overhead[time_index(&meter.metrics())];
+    if plan.batch.is_none() {
+        side.k = choose_batch(meter, side.work, time_overhead, metrics)?;
     }
-    warm_up(meter, side.work, side.k, side.overhead[0], metrics, warmup)
+    warm_up(meter, side.work, side.k, time_overhead, metrics, warmup)
 }
 
 /// The whole run with `meter`: overhead, batch, warm-up, samples.
 pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
-    bench: &Bench,
+    plan: &Plan,
     meter: &mut M,
     mut f: F,
 ) -> Result<BenchResult, BenchError> {
     let metrics = meter.metrics();
     let overhead = read_overhead(meter, metrics.len())?;
-    let baseline = bench.baseline_of(&metrics);
+    let baseline = plan.baseline_of(&metrics);
     let mut side = Side {
         work: &mut f,
-        k: bench.batch.unwrap_or(1),
+        k: plan.batch.unwrap_or(1),
         overhead,
         baseline: &baseline,
     };
-    let warm = measure_side(bench, meter, &mut side, bench.warmup)?;
+    let warm = measure_side(plan, meter, &mut side, plan.warmup)?;
     fixed_counts(meter, &mut side, &metrics)?;
-    let s = sample(bench, meter, &mut side)?;
+    let s = sample(plan, meter, &mut side)?;
     let parts = Parts {
         clock: meter.clock(),
         batch: side.k,
@@ -267,7 +252,7 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
         pairing: None,
     };
     Ok(BenchResult::measured(
-        bench,
+        plan,
         parts,
         metrics,
         &side.overhead,
@@ -308,19 +293,19 @@ fn slot<M: Meter + ?Sized>(
 
 /// The rounds of an interleaved comparison: in each, both sides back to back in an order
 /// drawn by `rng`, each for its share of the samples and the time budget, each slot at
-/// stack and heap offsets of its own (unless the bench keeps them fixed).
+/// stack and heap offsets of its own (unless the plan keeps them fixed).
 fn rounds<M: Meter + ?Sized>(
-    bench: &Bench,
+    plan: &Plan,
     meter: &mut M,
     (a, b): (&mut Work<'_>, &mut Work<'_>),
     rng: &mut XorShift64,
 ) -> Result<(Samples, Samples), BenchError> {
     let metrics = a.overhead.len();
-    let (mut sa, mut sb) = (Samples::new(bench, metrics)?, Samples::new(bench, metrics)?);
-    let r = bench.rounds_of_comparison();
-    let share = (bench.samples.div_ceil(r), bench.budget / (2 * r as u32));
+    let (mut sa, mut sb) = (Samples::new(plan, metrics)?, Samples::new(plan, metrics)?);
+    let r = plan.comparison_rounds;
+    let share = (plan.samples.div_ceil(r), plan.budget / (2 * r as u32));
     let t0 = Instant::now();
-    let draw = |rng: &mut XorShift64| match bench.random_offsets {
+    let draw = |rng: &mut XorShift64| match plan.random_offsets {
         true => Offsets::draw(rng),
         false => Offsets::default(),
     };
@@ -338,18 +323,42 @@ fn rounds<M: Meter + ?Sized>(
     Ok((sa, sb))
 }
 
+/// Both sides of an interleaved comparison made ready: each one's batch and warm-up (half
+/// the warm-up budget each), then each one's fixed counts.
+fn prepare<M: Meter + ?Sized>(
+    plan: &Plan,
+    meter: &mut M,
+    (a, b): (&mut Work<'_>, &mut Work<'_>),
+    metrics: &[Metric],
+) -> Result<[WarmUp; 2], BenchError> {
+    let warmup = plan.warmup / 2;
+    let warm = [
+        measure_side(plan, meter, a, warmup)?,
+        measure_side(plan, meter, b, warmup)?,
+    ];
+    // One batch size for both sides where a metric is exact: whatever of a batch's count
+    // is not linear in its size then weighs the same on both.
+    if plan.batch.is_none() && metrics.iter().any(Metric::is_exact) {
+        let k = a.k.max(b.k);
+        (a.k, b.k) = (k, k);
+    }
+    fixed_counts(meter, a, metrics)?;
+    fixed_counts(meter, b, metrics)?;
+    Ok(warm)
+}
+
 /// An interleaved comparison with `meter`: the overhead, each side's batch and warm-up
 /// (half the warm-up budget each), then the rounds; the two results share a pairing.
 pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
-    bench: &Bench,
+    plan: &Plan,
     meter: &mut M,
     (name_a, mut fa): (&str, FA),
     (name_b, mut fb): (&str, FB),
 ) -> Result<(BenchResult, BenchResult), BenchError> {
     let metrics = meter.metrics();
     let overhead = read_overhead(meter, metrics.len())?;
-    let baseline = bench.baseline_of(&metrics);
-    let k = bench.batch.unwrap_or(1);
+    let baseline = plan.baseline_of(&metrics);
+    let k = plan.batch.unwrap_or(1);
     let mut a: Work<'_> = Side {
         work: &mut fa,
         k,
@@ -362,22 +371,10 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
         overhead,
         baseline: &baseline,
     };
-    let warmup = bench.warmup / 2;
-    let warm = [
-        measure_side(bench, meter, &mut a, warmup)?,
-        measure_side(bench, meter, &mut b, warmup)?,
-    ];
-    // One batch size for both sides where a metric is exact: whatever of a batch's count
-    // is not linear in its size then weighs the same on both.
-    if bench.batch.is_none() && metrics.iter().any(Metric::is_exact) {
-        let k = a.k.max(b.k);
-        (a.k, b.k) = (k, k);
-    }
-    fixed_counts(meter, &mut a, &metrics)?;
-    fixed_counts(meter, &mut b, &metrics)?;
-    let mut rng = XorShift64::new(bench.seed.unwrap_or_else(picollo::time::ticks_begin));
+    let warm = prepare(plan, meter, (&mut a, &mut b), &metrics)?;
+    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
-    let (sa, sb) = rounds(bench, meter, (&mut a, &mut b), &mut rng)?;
+    let (sa, sb) = rounds(plan, meter, (&mut a, &mut b), &mut rng)?;
     let result = |name: &str, side: &Work<'_>, warm_up, s| {
         let parts = Parts {
             clock: meter.clock(),
@@ -385,7 +382,7 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
             warm_up,
             pairing,
         };
-        let named = bench.clone().named(name);
+        let named = plan.named(name);
         BenchResult::measured(&named, parts, metrics.clone(), &side.overhead, &baseline, s)
     };
     Ok((

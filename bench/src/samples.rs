@@ -4,8 +4,9 @@
 use std::vec;
 use std::vec::Vec;
 
+use super::error::BenchError;
+use super::plan::Plan;
 use super::rounds::Span;
-use super::{Bench, BenchError};
 use picollo::{Config, Histogram};
 
 /// The measured samples: every metric's histogram, each sample's per-op figures, and the
@@ -22,13 +23,13 @@ pub struct Samples {
 }
 
 impl Samples {
-    pub(crate) fn new(bench: &Bench, metrics: usize) -> Result<Self, BenchError> {
-        let config = Config::new().with_relative_error(bench.relative_error);
+    pub(crate) fn new(plan: &Plan, metrics: usize) -> Result<Self, BenchError> {
+        let config = Config::new().with_relative_error(plan.relative_error);
         Ok(Samples {
             histograms: (0..metrics)
                 .map(|_| config.build())
                 .collect::<Result<_, _>>()?,
-            rows: Vec::with_capacity(bench.samples.min(1 << 12) * metrics),
+            rows: Vec::with_capacity(plan.samples.min(1 << 12) * metrics),
             multiplexed: vec![false; metrics],
             spans: Vec::new(),
         })

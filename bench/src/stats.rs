@@ -14,6 +14,24 @@ pub const Z_99: f64 = 2.575_829_303_548_900_4;
 /// 99 % interval.
 pub const Z_99_5: f64 = 2.807_033_768_343_811;
 
+/// The median of figures: the mean of the two middle ones (NaN when there are none). The
+/// values are sorted in place.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_unstable_by(f64::total_cmp);
+    match values.len() {
+        0 => f64::NAN,
+        n => (values[(n - 1) / 2] + values[n / 2]) / 2.0,
+    }
+}
+
+/// The middle of whole figures, the higher of the two middle ones for an even count (0 when
+/// there are none): a figure that was measured, as a read pair's overhead or a warm-up
+/// window's time. The values are sorted in place.
+pub fn upper_median(values: &mut [u64]) -> u64 {
+    values.sort_unstable();
+    values.get(values.len() / 2).copied().unwrap_or(0)
+}
+
 /// The 1-based ranks `(lo, hi)` between which the `q` quantile of `n` values lies with the
 /// confidence of `z`: the order statistics around `n·q` at ±z binomial standard deviations
 /// (normal approximation), clamped to `[1, n]`. `n` must be at least 1.

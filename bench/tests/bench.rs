@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use picollo::Config;
 use picollo_bench::stats::{difference_interval, mann_whitney, quantile_interval, Z_99};
-use picollo_bench::{compare, Bench, BenchResult, Measured, Meter, Metric, Unit, Verdict, SCALE};
+use picollo_bench::{
+    compare, Bench, BenchResult, Measured, Meter, Metric, MetricKind, Unit, Verdict, SCALE,
+};
 use splitmix::SplitMix64;
 
 /// One test at a time: the timing test must not share the two CPUs with the others.
@@ -42,10 +44,12 @@ impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
             Metric {
                 name: "time".into(),
                 unit: Unit::Nanoseconds,
+                kind: MetricKind::Time,
             },
             Metric {
                 name: "misses".into(),
                 unit: Unit::Events,
+                kind: MetricKind::Counter,
             },
         ]
     }
@@ -436,10 +440,12 @@ fn time_and_faults() -> Vec<Metric> {
         Metric {
             name: "time".into(),
             unit: Unit::Nanoseconds,
+            kind: MetricKind::Time,
         },
         Metric {
             name: "faults".into(),
             unit: Unit::Events,
+            kind: MetricKind::Counter,
         },
     ]
 }
@@ -601,6 +607,7 @@ fn slow_operations_off_the_cpu_are_told_apart_from_slow_work() {
     let b = quick("op").with_batch(1).with_samples(5_000);
     let mut r = run_sim(b, (0, 0), one_slow_in_200((100, 10), (10, 10)));
     r.metrics[1].metric.name = "Software:TaskClock".into();
+    r.metrics[1].metric.kind = MetricKind::OnCpuTime;
     let findings = r.attribution().findings();
     assert_eq!(findings[0], "> P99: 10.0× the time of ≤ P50");
     let off = "> P99: 90 % of the time off the CPU (task-clock 10 % of the time): \

@@ -11,7 +11,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use picollo_bench::{Bench, BenchError, Comparison, Measured, Meter, Metric, Unit, SCALE};
+use picollo_bench::{
+    Bench, BenchError, Comparison, Measured, Meter, Metric, MetricKind, Unit, SCALE,
+};
 use splitmix::SplitMix64;
 
 /// Instructions one read of the simulated emulator costs (as the plugin's system call and
@@ -38,10 +40,12 @@ impl Meter for Emulator {
             Metric {
                 name: "time".into(),
                 unit: time,
+                kind: MetricKind::Time,
             },
             Metric {
                 name: "Emulated:Instructions".into(),
                 unit: events,
+                kind: MetricKind::Exact,
             },
         ]
     }

@@ -8,7 +8,9 @@ mod common;
 
 use common::SplitMix64;
 use picollo_bench::html::escape;
-use picollo_bench::{compare, Bench, BenchResult, Metric, Round, Unit, WarmUp, ROUND_RANKS};
+use picollo_bench::{
+    compare, Bench, BenchResult, Metric, MetricKind, Round, Unit, WarmUp, ROUND_RANKS,
+};
 
 /// A result of `metrics` metrics (time first, then event counts) over `samples` samples of
 /// log-normal-ish figures around `scale` (thousandths of the unit), in histograms of a
@@ -24,10 +26,12 @@ fn random_result(
     let mut list = vec![Metric {
         name: "time".into(),
         unit: Unit::parse("ns").unwrap(),
+        kind: MetricKind::Time,
     }];
     list.extend((1..metrics).map(|i| Metric {
         name: format!("Counter<{i}>&\"x\""),
         unit: Unit::parse("events").unwrap(),
+        kind: MetricKind::Counter,
     }));
     let rows: Vec<u64> = (0..samples * metrics)
         .map(|_| (scale * (1.5 * common::normal(rng)).exp()) as u64)

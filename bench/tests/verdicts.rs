@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use picollo_bench::shift::Design;
 use picollo_bench::{
-    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, Unit, Verdict,
-    SCALE,
+    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, MetricKind, Unit,
+    Verdict, SCALE,
 };
 use splitmix::SplitMix64;
 
@@ -38,6 +38,7 @@ impl Meter for Clock {
         vec![Metric {
             name: "time".into(),
             unit: Unit::Nanoseconds,
+            kind: MetricKind::Time,
         }]
     }
 

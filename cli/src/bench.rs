@@ -18,7 +18,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
 use picollo_bench::{
-    compare, judge_apart, median_round, Bench, BenchResult, Comparison, Verdict, WarmUp,
+    compare, judge_apart, median_round, stats::upper_median, Bench, BenchResult, Comparison,
+    Verdict, WarmUp,
 };
 
 use crate::emulate::{Counted, EmulateWhat, Emulator};
@@ -452,8 +453,7 @@ fn probe_medians(probe: &Track, args: &BenchArgs) -> Result<Vec<u64>, Failure> {
     let n = probe.multiplexed.len() + 3;
     let median = |m: usize| {
         let mut v: Vec<u64> = probe.rows.iter().skip(m).step_by(n).copied().collect();
-        v.sort_unstable();
-        v.get(v.len() / 2).copied().unwrap_or(0)
+        upper_median(&mut v)
     };
     Ok((0..n).map(median).collect())
 }

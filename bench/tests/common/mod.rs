@@ -1,7 +1,7 @@
 //! What the simulated-verdict tests share: normal draws and one-metric results made from
 //! rows of times.
 
-use picollo_bench::{Bench, BenchResult, Metric, Unit, WarmUp};
+use picollo_bench::{Bench, BenchResult, Metric, MetricKind, Unit, WarmUp};
 
 #[path = "../../../core/benches/splitmix/mod.rs"]
 mod splitmix;
@@ -19,6 +19,7 @@ pub fn time_result(name: &str, rows: Vec<u64>) -> BenchResult {
     let metric = Metric {
         name: "time".into(),
         unit: Unit::parse("ns").unwrap(),
+        kind: MetricKind::Time,
     };
     let warm_up = WarmUp {
         converged: true,

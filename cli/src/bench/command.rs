@@ -13,7 +13,7 @@ use std::process::ExitStatus;
 use std::time::Instant;
 
 use picollo::perf::{EmulatedEvent, Event, PerfError, Session, SessionBuilder};
-use picollo_bench::{counters, Metric, Unit, SCALE};
+use picollo_bench::{counters, Metric, MetricKind, Unit, SCALE};
 
 /// The counters every run opens on its command, and what was given up on the way, each
 /// a sentence.
@@ -102,17 +102,13 @@ impl Counters {
 
     /// The metrics of a run's row: wall time, user time, system time, then each counter.
     pub fn metrics(&self) -> Vec<Metric> {
-        let ns = |name: &str| Metric {
-            name: name.into(),
-            unit: Unit::Nanoseconds,
-        };
-        let mut m = vec![ns("time"), ns("user"), ns("system")];
+        // The process's user and system times are figures beside its wall time, not time
+        // on the CPU as task-clock counts it.
+        let ns = |name: &str| Metric::new(name, Unit::Nanoseconds, MetricKind::Counter);
+        let mut m = vec![Metric::time(), ns("user"), ns("system")];
         let events = self.events.iter().copied();
         let all = events.chain(self.emulated.iter().map(|&e| Event::Emulated(e)));
-        m.extend(all.map(|e| Metric {
-            name: e.to_string(),
-            unit: Unit::of(e),
-        }));
+        m.extend(all.map(Metric::of_event));
         m
     }
 

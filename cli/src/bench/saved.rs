@@ -114,10 +114,7 @@ fn metrics(r: &Value) -> Result<Vec<Metric>, String> {
         let name = m["name"].as_str().ok_or("a metric without a name")?;
         let unit = m["unit"].as_str().unwrap_or_default();
         let unit = Unit::parse(unit).ok_or_else(|| format!("unknown unit {unit:?}"))?;
-        Ok(Metric {
-            name: name.into(),
-            unit,
-        })
+        Ok(Metric::named(name, unit))
     };
     list.iter().map(metric).collect()
 }

@@ -1,0 +1,96 @@
+//! A benchmark's settings resolved once: [`crate::Bench`] checks its settings and fills in
+//! what they leave open (the rounds, the baseline's medians per metric) into a [`Plan`],
+//! and the measuring loop, its samples, its conditions and its result read the plan alone.
+
+use std::string::String;
+use std::time::Duration;
+use std::vec::Vec;
+
+use super::error::BenchError;
+use super::meter::Metric;
+
+/// The largest batch the automatic choice picks.
+pub const MAX_BATCH: u64 = 1 << 24;
+/// The rounds a run's samples are cut into unless set: enough for a 99 % verdict against
+/// another run's (5 a side), with room for rounds lost to a slow operation.
+pub const RUN_ROUNDS: usize = 10;
+/// The most rounds a setting may ask for.
+pub const MAX_ROUNDS: usize = 1_000_000;
+/// An interleaved comparison without a set count of rounds runs one round per this many
+/// seconds of its time budget, 10 to 100.
+pub const ROUND_SECONDS: f64 = 0.1;
+
+/// What one measurement does, every setting checked and every open one resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    /// The name the result carries.
+    pub name: String,
+    /// The counters asked for (`None`: the default set).
+    #[cfg(feature = "perf")]
+    pub counters: Option<Vec<picollo::perf::Event>>,
+    /// The most time the warm-up may take.
+    pub warmup: Duration,
+    /// The most samples.
+    pub samples: usize,
+    /// The most time the samples may take.
+    pub budget: Duration,
+    /// The batch asked for (`None`: chosen per side).
+    pub batch: Option<u64>,
+    /// The CPU to run on.
+    pub pin: Option<usize>,
+    /// The nice value to run at.
+    pub nice: Option<i32>,
+    /// The histograms' relative error.
+    pub relative_error: f64,
+    /// The baseline's name and its median per metric name (thousandths of the unit).
+    pub baseline: Option<(String, Vec<(String, u64)>)>,
+    /// The rounds a run's samples are cut into.
+    pub run_rounds: usize,
+    /// The rounds of an interleaved comparison.
+    pub comparison_rounds: usize,
+    /// The threshold of a comparison, in percent.
+    pub threshold: f64,
+    /// The seed of an interleaved comparison's order (`None`: the clock's ticks).
+    pub seed: Option<u64>,
+    /// Each slot of an interleaved comparison runs at random offsets.
+    pub random_offsets: bool,
+    /// Why the measured code is known to be unoptimized.
+    pub unoptimized: Option<String>,
+}
+
+/// The rounds of an interleaved comparison: `rounds` where set, else one per
+/// [`ROUND_SECONDS`] of `budget`, 10 to 100.
+pub(crate) fn comparison_rounds(rounds: Option<usize>, budget: Duration) -> usize {
+    let by_budget = (budget.as_secs_f64() / ROUND_SECONDS).round() as usize;
+    rounds.unwrap_or(by_budget.clamp(10, 100))
+}
+
+impl Plan {
+    /// The same plan under another name.
+    pub fn named(&self, name: &str) -> Self {
+        Plan {
+            name: name.into(),
+            ..self.clone()
+        }
+    }
+
+    /// Per metric, the baseline's median to subtract (0 without one).
+    pub fn baseline_of(&self, metrics: &[Metric]) -> Vec<u64> {
+        let find = |name: &str| {
+            let (_, medians) = self.baseline.as_ref()?;
+            medians.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+        };
+        metrics.iter().map(|m| find(&m.name).unwrap_or(0)).collect()
+    }
+
+    /// Pin the calling thread and set its nice value, as the plan says.
+    pub fn apply_placement(&self) -> Result<(), BenchError> {
+        if let Some(cpu) = self.pin {
+            picollo::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
+        }
+        if let Some(nice) = self.nice {
+            picollo::time::set_current_thread_nice(nice).map_err(BenchError::os("set nice"))?;
+        }
+        Ok(())
+    }
+}
