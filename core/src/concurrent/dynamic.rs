@@ -3,7 +3,8 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::path::{build, with_counts, Counts};
+use super::modes::build;
+use super::path::{with_counts, Counts};
 use super::{AtomicCounter, DirectPath, LiveView, Mode, RecordPath, Storage};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::Counter;

@@ -133,6 +133,8 @@ mod live;
 #[cfg(feature = "alloc")]
 mod mode;
 #[cfg(feature = "alloc")]
+mod modes;
+#[cfg(feature = "alloc")]
 mod path;
 #[cfg(feature = "alloc")]
 mod raw_slice;

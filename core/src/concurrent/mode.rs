@@ -2,7 +2,8 @@
 
 use alloc::boxed::Box;
 
-use super::path::{build, with_counts, RecordPath, Wrap};
+use super::modes::{build, Wrap};
+use super::path::{with_counts, RecordPath};
 use super::{AtomicCounter, Collect, Mode, Source, Storage};
 use crate::config::{Config, ConfigError};
 use crate::histogram::MergeError;

@@ -1,25 +1,19 @@
-//! What every concurrency mode does, as one trait ([`RecordPath`]), and the one place that
-//! names every mode: the constructor over mode × storage ([`build`]).
+//! What every concurrency mode does, as one trait ([`RecordPath`]).
 //!
 //! A mode is a type (`SharedHistogram`, `AtomicHistogram`, `LocalHistogram`,
 //! `ApproxHistogram`, each generic over its counter width and, but for the thread-local
 //! mode, its cell store) implementing [`RecordPath`] in its own file. [`super::ConcurrentHistogram`]
 //! and [`super::DynHistogram`] hold one behind a pointer; the record functions of the C
 //! ABI are generic over the mode's type ([`super::RecordFn`]). A new mode is a new type, its
-//! `RecordPath` impl and its rows in [`build`].
+//! `RecordPath` impl and its rows in `modes.rs`, the one place that names every mode.
 
 use core::any::TypeId;
 
 use super::live::LiveView;
-use super::{
-    ApproxHistogram, ApproxPolicy, AtomicCounter, AtomicHistogram, Collect, SharedHistogram,
-    Source, SparseCells, Storage, XorShift64,
-};
-use crate::config::ConfigError;
+use super::{ApproxPolicy, AtomicCounter, Collect, Source, Storage, XorShift64};
 use crate::counter::Counter;
 use crate::layout::Log2;
 use crate::merge::MergeError;
-use crate::shape::Shape;
 use crate::view::View;
 
 /// How a concurrent histogram counts. The threading rules of each mode are written once,
@@ -162,52 +156,6 @@ pub trait RecordPath<C: AtomicCounter>:
     fn direct_path(&self) -> DirectPath {
         DirectPath::CALL
     }
-}
-
-/// Builds what a histogram of any mode becomes: [`build`] hands it each mode's type.
-pub(crate) trait Wrap<C: AtomicCounter> {
-    /// What the histogram becomes (a boxed trait object).
-    type Out;
-    /// Wrap `h`.
-    fn wrap<H: RecordPath<C> + 'static>(h: H) -> Self::Out;
-}
-
-/// The one place that names every mode: a histogram of `shape` counting in `mode` over
-/// `storage`, handed to `W`. [`ConfigError::SparseThreadLocal`] for sparse storage in the
-/// thread-local mode.
-pub(crate) fn build<C: AtomicCounter, W: Wrap<C>>(
-    shape: Shape,
-    mode: Mode,
-    storage: Storage,
-) -> Result<W::Out, ConfigError> {
-    let dense = || super::cell::zeroed_cells::<C>(shape.len());
-    let sparse = || SparseCells::<C>::new(shape);
-    Ok(match (mode, storage) {
-        (Mode::SingleWriter, Storage::Dense) => {
-            W::wrap(SharedHistogram::from_shape(shape, dense()?)?)
-        }
-        (Mode::SingleWriter, Storage::Sparse) => {
-            W::wrap(SharedHistogram::from_shape(shape, sparse()?)?)
-        }
-        (Mode::Interlocked, Storage::Dense) => {
-            W::wrap(AtomicHistogram::from_shape(shape, dense()?)?)
-        }
-        (Mode::Interlocked, Storage::Sparse) => {
-            W::wrap(AtomicHistogram::from_shape(shape, sparse()?)?)
-        }
-        #[cfg(feature = "std")]
-        (Mode::ThreadLocal, Storage::Dense) => {
-            W::wrap(super::LocalHistogram::<C>::from_shape(shape)?)
-        }
-        #[cfg(feature = "std")]
-        (Mode::ThreadLocal, Storage::Sparse) => return Err(ConfigError::SparseThreadLocal),
-        (Mode::Approximate(p), Storage::Dense) => {
-            W::wrap(ApproxHistogram::from_shape(shape, p, dense()?)?)
-        }
-        (Mode::Approximate(p), Storage::Sparse) => {
-            W::wrap(ApproxHistogram::from_shape(shape, p, sparse()?)?)
-        }
-    })
 }
 
 /// How the calling thread can record into a [`super::DynHistogram`] without a call, for

@@ -9,7 +9,8 @@ use core::mem::{align_of, size_of, MaybeUninit};
 use super::record::{pick, RecordFn};
 use super::snapshot::SnapInner;
 use super::{CounterBits, DynView};
-use crate::concurrent::path::{Counts, Wrap};
+use crate::concurrent::modes::Wrap;
+use crate::concurrent::path::Counts;
 use crate::concurrent::{
     AtomicCounter, ConcurrentSnapshot, DirectPath, LiveView, Mode, RecordPath, Source, Storage,
 };
