@@ -148,10 +148,40 @@ impl<C: Counter> Counts<C> for [C] {
         self[first..end].iter().copied()
     }
     fn first_nonzero(&self) -> Option<usize> {
-        crate::sum::first_nonzero(self)
+        first_nonzero(self)
     }
     fn last_nonzero(&self) -> Option<usize> {
-        crate::sum::last_nonzero(self)
+        last_nonzero(self)
+    }
+}
+
+/// The index of the last non-zero count, reading eight counts a step.
+fn last_nonzero<C: Counter>(counts: &[C]) -> Option<usize> {
+    let whole = counts.len() - counts.len() % 8;
+    if let Some(i) = counts[whole..].iter().rposition(|&c| c != C::ZERO) {
+        return Some(whole + i);
+    }
+    let mut eights = counts[..whole].chunks_exact(8);
+    let at = eights.rposition(|e| e.iter().fold(0, |o, &c| o | c.to_u64()) != 0)?;
+    let last = counts[8 * at..8 * at + 8]
+        .iter()
+        .rposition(|&c| c != C::ZERO)?;
+    Some(8 * at + last)
+}
+
+/// The index of the first non-zero count, reading eight counts a step.
+fn first_nonzero<C: Counter>(counts: &[C]) -> Option<usize> {
+    let mut eights = counts.chunks_exact(8);
+    match eights
+        .by_ref()
+        .position(|e| e.iter().fold(0, |o, &c| o | c.to_u64()) != 0)
+    {
+        Some(at) => Some(8 * at + counts[8 * at..].iter().position(|&c| c != C::ZERO)?),
+        None => {
+            let tail = eights.remainder();
+            let i = tail.iter().position(|&c| c != C::ZERO)?;
+            Some(counts.len() - tail.len() + i)
+        }
     }
 }
 

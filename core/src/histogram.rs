@@ -264,10 +264,10 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     }
 
     /// [`Histogram::add`] of a view that stores the same buckets: counter by counter,
-    /// each bucket saturating as `record_n` does (see [`crate::sum::add_counts`]), then the
+    /// each bucket saturating as `record_n` does (see [`crate::merge::add_counts`]), then the
     /// view's outside counts.
     fn add_same_buckets<C2: Counter>(&mut self, other: &View<'_, C2>) {
-        let excess = crate::sum::add_counts(self.counts.as_mut(), other.counts());
+        let excess = crate::merge::add_counts(self.counts.as_mut(), other.counts());
         self.outside[SAT] = self.outside[SAT].saturating_add(excess);
         self.add_outside(other.outside());
     }

@@ -202,3 +202,46 @@ pub(crate) fn stored_counts<'a, C2: Counter>(
         .filter(|(_, c)| **c != C2::ZERO)
         .filter_map(move |(i, c)| Some((shape.offset_of_logical(first + i)?, c.to_u64())))
 }
+
+/// Adds `src` to `dst` counter by counter (equal lengths), each sum capped at `C::MAX`;
+/// returns what the caps held back (the caller counts it as saturated).
+///
+/// Each run of 4,096 is added wrapping while the same pass ORs the counts it adds: when
+/// the OR stays at or below half of `C::MAX`, no sum of the run can have passed `C::MAX`
+/// (a loop of plain adds, which the compiler vectorizes). Otherwise the run's adds are
+/// taken back (wrapping subtraction undoes wrapping addition) and done capped, one by one.
+pub(crate) fn add_counts<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> u64 {
+    debug_assert_eq!(dst.len(), src.len());
+    let half = C::MAX.to_u64() >> 1;
+    let mut excess = 0u64;
+    for (mine, theirs) in dst
+        .chunks_mut(crate::sum::CHECKED_RUN)
+        .zip(src.chunks(crate::sum::CHECKED_RUN))
+    {
+        let mut any = 0u64;
+        for (m, n) in mine.iter_mut().zip(theirs) {
+            any |= m.to_u64() | n.to_u64();
+            *m = C::from_u64_wrapping(m.to_u64().wrapping_add(n.to_u64()));
+        }
+        if any > half {
+            for (m, n) in mine.iter_mut().zip(theirs) {
+                *m = C::from_u64_wrapping(m.to_u64().wrapping_sub(n.to_u64()));
+            }
+            excess = excess.saturating_add(add_capped(mine, theirs));
+        }
+    }
+    excess
+}
+
+/// `dst += src` counter by counter, each sum capped at `C::MAX`; what the caps held back.
+fn add_capped<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> u64 {
+    let max = C::MAX.to_u64();
+    let mut excess = 0u64;
+    for (mine, theirs) in dst.iter_mut().zip(src) {
+        let (m, n) = (mine.to_u64(), theirs.to_u64());
+        let sum = m.saturating_add(n).min(max);
+        *mine = C::from_u64_wrapping(sum);
+        excess = excess.saturating_add(n - (sum - m));
+    }
+    excess
+}

@@ -1,5 +1,5 @@
-//! Exact sums of counters (the scan every query starts with) and counter-by-counter
-//! adds (a merge of the same buckets), at the speed of the memory they stream from.
+//! Exact sums of counters (the scan every query starts with), at the speed of the memory
+//! they stream from (the counter-by-counter adds of a merge are in `merge.rs`).
 //!
 //! A `u64` count can be as large as the sum's lane, so summing in `u64` lanes is exact only
 //! where no lane can wrap. Rather than widen every count (half the lanes, twice the
@@ -8,11 +8,9 @@
 //! and the sum is exact. Only a run holding a count of 2^32 or more is summed again, by
 //! halves (the low and the high 32 bits of each count in lanes of their own).
 
-use crate::counter::Counter;
-
 /// Counts summed together before the fast sum checks its premise: a run of at most 2^32
 /// counts below 2^32 each cannot carry out of a `u64`.
-const CHECKED_RUN: usize = 1 << 12;
+pub(crate) const CHECKED_RUN: usize = 1 << 12;
 
 /// Elements summed into one `u64` lane before it is widened: each adds below 2^32 (a
 /// `u32`, or half of a `u64`), so 2^31 of them cannot carry out.
@@ -122,74 +120,4 @@ fn wrapping_sum_and_or(run: &[u64]) -> (u64, u64) {
 fn wrapping_sum_and_or(run: &[u64]) -> (u64, u64) {
     run.iter()
         .fold((0u64, 0u64), |(s, o), &c| (s.wrapping_add(c), o | c))
-}
-
-/// Adds `src` to `dst` counter by counter (equal lengths), each sum capped at `C::MAX`;
-/// returns what the caps held back (the caller counts it as saturated).
-///
-/// Each run of 4,096 is added wrapping while the same pass ORs the counts it adds: when
-/// the OR stays at or below half of `C::MAX`, no sum of the run can have passed `C::MAX`
-/// (a loop of plain adds, which the compiler vectorizes). Otherwise the run's adds are
-/// taken back (wrapping subtraction undoes wrapping addition) and done capped, one by one.
-pub(crate) fn add_counts<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> u64 {
-    debug_assert_eq!(dst.len(), src.len());
-    let half = C::MAX.to_u64() >> 1;
-    let mut excess = 0u64;
-    for (mine, theirs) in dst.chunks_mut(CHECKED_RUN).zip(src.chunks(CHECKED_RUN)) {
-        let mut any = 0u64;
-        for (m, n) in mine.iter_mut().zip(theirs) {
-            any |= m.to_u64() | n.to_u64();
-            *m = C::from_u64_wrapping(m.to_u64().wrapping_add(n.to_u64()));
-        }
-        if any > half {
-            for (m, n) in mine.iter_mut().zip(theirs) {
-                *m = C::from_u64_wrapping(m.to_u64().wrapping_sub(n.to_u64()));
-            }
-            excess = excess.saturating_add(add_capped(mine, theirs));
-        }
-    }
-    excess
-}
-
-/// `dst += src` counter by counter, each sum capped at `C::MAX`; what the caps held back.
-fn add_capped<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> u64 {
-    let max = C::MAX.to_u64();
-    let mut excess = 0u64;
-    for (mine, theirs) in dst.iter_mut().zip(src) {
-        let (m, n) = (mine.to_u64(), theirs.to_u64());
-        let sum = m.saturating_add(n).min(max);
-        *mine = C::from_u64_wrapping(sum);
-        excess = excess.saturating_add(n - (sum - m));
-    }
-    excess
-}
-
-/// The index of the last non-zero count, reading eight counts a step.
-pub(crate) fn last_nonzero<C: Counter>(counts: &[C]) -> Option<usize> {
-    let whole = counts.len() - counts.len() % 8;
-    if let Some(i) = counts[whole..].iter().rposition(|&c| c != C::ZERO) {
-        return Some(whole + i);
-    }
-    let mut eights = counts[..whole].chunks_exact(8);
-    let at = eights.rposition(|e| e.iter().fold(0, |o, &c| o | c.to_u64()) != 0)?;
-    let last = counts[8 * at..8 * at + 8]
-        .iter()
-        .rposition(|&c| c != C::ZERO)?;
-    Some(8 * at + last)
-}
-
-/// The index of the first non-zero count, reading eight counts a step.
-pub(crate) fn first_nonzero<C: Counter>(counts: &[C]) -> Option<usize> {
-    let mut eights = counts.chunks_exact(8);
-    match eights
-        .by_ref()
-        .position(|e| e.iter().fold(0, |o, &c| o | c.to_u64()) != 0)
-    {
-        Some(at) => Some(8 * at + counts[8 * at..].iter().position(|&c| c != C::ZERO)?),
-        None => {
-            let tail = eights.remainder();
-            let i = tail.iter().position(|&c| c != C::ZERO)?;
-            Some(counts.len() - tail.len() + i)
-        }
-    }
 }

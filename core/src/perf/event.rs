@@ -6,7 +6,6 @@
 
 use core::fmt;
 
-use super::event_name::ParseEventError;
 use super::sys;
 
 macro_rules! named_enum {
@@ -249,15 +248,6 @@ impl Event {
     /// differ by exactly the work between them (the emulated events).
     pub const fn is_exact(self) -> bool {
         self.is_emulated()
-    }
-
-    /// Parse a name as [`fmt::Display`] writes it (`Hardware:CpuCycles`,
-    /// `HardwareCache:LLReadAccess`, `Software:TaskClock`, `Raw:4:0x1c2`,
-    /// `Raw:4:0x1c2:0x1:0x0`), the class and the name matched without regard to case.
-    /// Numbers may be decimal or `0x` hex. The error says why a name is not one, and for
-    /// a near miss (`Hardware:CpuCycle`, `cpu-cycles`) which event was meant.
-    pub fn parse(name: &str) -> Result<Event, ParseEventError> {
-        super::event_name::parse(name)
     }
 }
 
