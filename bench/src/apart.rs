@@ -10,23 +10,12 @@
 
 use std::vec::Vec;
 
-use super::builds::Builds;
-use super::compare::{Comparison, Verdict};
 use super::shift::Shift;
 use super::stats::median;
+use super::verdict::{Apart, Builds, Comparison, Verdict};
 
 /// The least count of saved runs apart for a verdict.
 pub const RUNS_APART_NEEDED: usize = 2;
-
-/// How a comparison of results measured apart was judged.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Apart {
-    /// The runs apart the baseline holds.
-    pub runs: usize,
-    /// Their spread: the standard deviation of their log median times, in percent (NaN with
-    /// fewer than 2).
-    pub spread: f64,
-}
 
 /// Judge `c` (the baseline A against a new run B) on runs apart: `saved` holds the median
 /// round time of each run the baseline was saved from, `new` the new run's (any one unit).

@@ -13,29 +13,16 @@
 use std::vec::Vec;
 
 use super::apart::{judge_log_change, t_995};
-use super::compare::Comparison;
 use super::error::BenchError;
 use super::result::BenchResult;
 use super::stats::median;
+use super::verdict::{Builds, Comparison};
 
 /// The least count of builds a side for a grouped verdict.
 pub const BUILDS_NEEDED: usize = 2;
 
 /// The two-sided 99 % quantile of the standard normal.
 const Z_995: f64 = 2.575_829_303_549;
-
-/// How a comparison of sides of several builds was judged.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Builds {
-    /// The builds of each side.
-    pub per_side: usize,
-    /// The standard deviation, in percent, between builds of one side that the rounds'
-    /// noise does not explain: what layout alone moves (0 when the noise explains it all).
-    pub layout_spread: f64,
-    /// Half the 99 % interval the rounds' noise alone would leave, in percent (NaN with
-    /// fewer than 2 rounds a build).
-    pub noise_floor: f64,
-}
 
 /// Each build's figure (see the module), the rounds' noise of one figure (the standard
 /// error of a median of `r` values: `1.2533 σ / √r`, σ from the pooled median absolute

@@ -43,15 +43,16 @@ mod run;
 mod samples;
 pub mod shift;
 pub mod stats;
+mod verdict;
 
 use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
-pub use apart::{judge_apart, judge_apart_builds, median_round, t_995, Apart, RUNS_APART_NEEDED};
+pub use apart::{judge_apart, judge_apart_builds, median_round, t_995, RUNS_APART_NEEDED};
 pub use attribution::{Attribution, Band};
-pub use builds::{judge_build_times, judge_builds, Builds, BUILDS_NEEDED};
-pub use compare::{compare, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
+pub use builds::{judge_build_times, judge_builds, BUILDS_NEEDED};
+pub use compare::compare;
 pub use conditions::Conditions;
 pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
@@ -64,6 +65,7 @@ pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
 pub use run::{choose_batch, per_op, read_overhead, WARMUP_STABLE};
+pub use verdict::{Apart, Builds, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 
 use plan::Plan;
 

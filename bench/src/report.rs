@@ -4,14 +4,13 @@
 
 use core::fmt::{self, Display, Write};
 
-use super::apart::Apart;
 use super::attribution::Attribution;
-use super::compare::{Comparison, Interleaved, MetricDiff, Verdict};
 use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::ROUND_RANKS;
 use super::shift::{rounds_needed, Design};
 use super::stats::mean_interval;
+use super::verdict::{Apart, Comparison, Interleaved, MetricDiff, Verdict};
 use picollo::hdr::{LogError, LogWriter};
 use picollo::text::{comma_separated, json_f64, json_string};
 use picollo::GroupedF64;

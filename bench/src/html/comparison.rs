@@ -7,10 +7,10 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::{attribution, conditions, metric_figures, number, Cell, Page, ShiftPoint, Table};
-use crate::compare::{Comparison, DiffRow, Interleaved, MetricDiff};
 use crate::html::{rank_label, shift};
 use crate::report::{change, Shown};
 use crate::result::BenchResult;
+use crate::verdict::{Comparison, DiffRow, Interleaved, MetricDiff};
 
 impl Comparison {
     /// This comparison as one HTML page, `a` and `b` the results it compared (for their

@@ -1,0 +1,220 @@
+//! What a comparison says: the verdict, each metric's differences, and how results
+//! measured apart or over several builds were judged. The types alone: `compare.rs`,
+//! `apart.rs` and `builds.rs` fill them in.
+
+use std::string::String;
+use std::vec::Vec;
+
+use super::meter::Unit;
+use super::result::BenchResult;
+use super::shift::{Design, Shift};
+
+/// The ranks a comparison shows.
+pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
+/// The change in percent below which a significant difference is `within noise`.
+pub const DEFAULT_THRESHOLD: f64 = 1.0;
+
+/// The overall answer about time per operation, at 99 % confidence.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// B takes less time than A, by this many percent (at least the threshold).
+    Faster(f64),
+    /// B takes more time than A, by this many percent (at least the threshold).
+    Slower(f64),
+    /// B differs from A, by this signed percentage, less than the threshold.
+    WithinNoise(f64),
+    /// The interval of the change holds 0.
+    NoDifference,
+    /// The rounds are too few for a 99 % interval (8 paired, 5 a side measured apart).
+    NotEnoughRounds,
+    /// Results measured apart (not interleaved) without at least two runs apart to give
+    /// the spread between runs ([`crate::judge_apart`]): the rounds of two runs do not
+    /// hold what changes between them, so no verdict at 99 %.
+    NotEnoughRunsApart,
+}
+
+impl Verdict {
+    /// `faster`, `slower`, `within noise`, `no difference`, `not enough rounds` or `not
+    /// enough runs apart`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Faster(_) => "faster",
+            Verdict::Slower(_) => "slower",
+            Verdict::WithinNoise(_) => "within noise",
+            Verdict::NoDifference => "no difference",
+            Verdict::NotEnoughRounds => "not enough rounds",
+            Verdict::NotEnoughRunsApart => "not enough runs apart",
+        }
+    }
+
+    /// The verdict of a `change` in percent (its interval unbounded when the rounds were
+    /// too few) against `threshold` percent.
+    pub(crate) fn of(change: &Shift, threshold: f64) -> Self {
+        let p = change.estimate;
+        match change {
+            c if !c.half_width().is_finite() => Verdict::NotEnoughRounds,
+            c if !c.excludes_zero() => Verdict::NoDifference,
+            _ if p.abs() < threshold => Verdict::WithinNoise(p),
+            _ if p > 0.0 => Verdict::Slower(p),
+            _ => Verdict::Faster(-p),
+        }
+    }
+}
+
+/// One percentile of one metric in both results.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DiffRow {
+    /// The rank, in percent.
+    pub rank: f64,
+    /// A's value, in the metric's unit.
+    pub a: f64,
+    /// B's value.
+    pub b: f64,
+    /// `(b − a) / a` in percent (NaN where `a` is 0).
+    pub change: f64,
+    /// A 99 % interval of `b − a` (ranks strictly between 0 and 100 only).
+    pub interval: Option<(f64, f64)>,
+}
+
+impl DiffRow {
+    /// The interval lies wholly on one side of 0.
+    pub fn excludes_zero(&self) -> bool {
+        self.interval.is_some_and(|(lo, hi)| lo > 0.0 || hi < 0.0)
+    }
+}
+
+/// One metric in both results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricDiff {
+    /// The metric's name.
+    pub name: String,
+    /// Its unit.
+    pub unit: Unit,
+    /// One row per rank of [`COMPARED_RANKS`].
+    pub rows: Vec<DiffRow>,
+    /// Means in the unit, A then B.
+    pub means: (f64, f64),
+    /// Cohen's d of B against A: the means' difference over the pooled standard
+    /// deviation, which a few outliers inflate (a 2x slowdown with a long tail can read 0.07).
+    pub cohens_d: Option<f64>,
+    /// Cliff's delta of B against A: P(b > a) − P(b < a) over every pair of samples (values
+    /// in one bucket tie), −1 to 1; ranks only, so outliers move it no more than any other
+    /// sample (±0.147, ±0.33 and ±0.474 are the usual small, medium and large thresholds).
+    pub cliffs_delta: Option<f64>,
+    /// For an exact metric (emulated counts), the difference without statistics.
+    pub exact: Option<ExactDiff>,
+    /// Both sides' figures are whole counts ([`MetricResult::whole`]).
+    pub whole: bool,
+}
+
+/// An exact metric in both results: each side's figure per operation where every one of its
+/// samples gave the same, and what follows from the two without statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactDiff {
+    /// A's figure per operation when all its samples agree, in the metric's unit.
+    pub a: Option<f64>,
+    /// B's, likewise.
+    pub b: Option<f64>,
+}
+
+impl ExactDiff {
+    /// `b − a` per operation, exactly, when both sides are constant.
+    pub fn difference(&self) -> Option<f64> {
+        Some(self.b? - self.a?)
+    }
+
+    /// `no difference`, `more` or `fewer` (B against A, every operation), or `varies` when
+    /// a side's operations counted differently (their percentiles are compared instead).
+    pub fn word(&self) -> &'static str {
+        match self.difference() {
+            None => "varies",
+            Some(d) if d > 0.0 => "more",
+            Some(d) if d < 0.0 => "fewer",
+            Some(_) => "no difference",
+        }
+    }
+}
+
+/// Result B against result A.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// A's name.
+    pub a: String,
+    /// B's name.
+    pub b: String,
+    /// What one operation is called (A's: `op` or `run`).
+    pub operation: String,
+    /// The metrics both results have, in A's order.
+    pub metrics: Vec<MetricDiff>,
+    /// Paired rounds (the two were interleaved) or rounds measured apart.
+    pub design: Design,
+    /// The rounds of A and of B.
+    pub rounds: (usize, usize),
+    /// B's time per operation against A's, in percent of A's median round: the estimate
+    /// of the shift of the rounds' median times and its 99 % interval (unbounded when the
+    /// rounds are too few).
+    pub change: Shift,
+    /// B's time over A's: `1 + change.estimate / 100`.
+    pub ratio: f64,
+    /// The smallest change in percent this comparison could tell from noise: half its
+    /// interval's width.
+    pub noise_floor: f64,
+    /// The change in percent below which a difference is `within noise` (A's setting).
+    pub threshold: f64,
+    /// The verdict at 99 % confidence.
+    pub verdict: Verdict,
+    /// What the rounds say about the machine (drift), each a sentence.
+    pub warnings: Vec<String>,
+    /// Set when the verdict was judged on runs apart ([`crate::judge_apart`]).
+    pub apart: Option<Apart>,
+    /// Set when the verdict was judged with builds as the unit ([`crate::judge_builds`]).
+    pub builds: Option<Builds>,
+}
+
+impl Comparison {
+    /// B's change against A of exact metric `name` (an emulated count) at the median, in
+    /// percent of A's: exact, so it needs no interval. `None` where the comparison has no
+    /// such exact metric.
+    pub fn exact_change(&self, name: &str) -> Option<f64> {
+        let d = self
+            .metrics
+            .iter()
+            .find(|d| d.name == name && d.exact.is_some())?;
+        let p50 = d.rows.iter().find(|r| r.rank == 50.0)?;
+        Some((p50.b - p50.a) / p50.a * 100.0)
+    }
+}
+
+/// The two results of an interleaved comparison and their comparison.
+#[derive(Clone, Debug)]
+pub struct Interleaved {
+    /// The first side.
+    pub a: BenchResult,
+    /// The second side.
+    pub b: BenchResult,
+    /// B against A, round against round.
+    pub comparison: Comparison,
+}
+
+/// How a comparison of results measured apart was judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Apart {
+    /// The runs apart the baseline holds.
+    pub runs: usize,
+    /// Their spread: the standard deviation of their log median times, in percent (NaN with
+    /// fewer than 2).
+    pub spread: f64,
+}
+
+/// How a comparison of sides of several builds was judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Builds {
+    /// The builds of each side.
+    pub per_side: usize,
+    /// The standard deviation, in percent, between builds of one side that the rounds'
+    /// noise does not explain: what layout alone moves (0 when the noise explains it all).
+    pub layout_spread: f64,
+    /// Half the 99 % interval the rounds' noise alone would leave, in percent (NaN with
+    /// fewer than 2 rounds a build).
+    pub noise_floor: f64,
+}
