@@ -31,6 +31,7 @@ mod compare;
 mod conditions;
 #[cfg(feature = "perf")]
 pub mod counters;
+pub mod engine;
 mod error;
 pub mod html;
 mod meter;

@@ -7,6 +7,7 @@ use std::vec;
 use std::vec::Vec;
 
 use super::conditions::WarmUp;
+use super::engine::{run_rounds, Rounds};
 use super::error::BenchError;
 use super::meter::{time_index, Measured, Meter, Metric};
 use super::offsets::Offsets;
@@ -291,35 +292,79 @@ fn slot<M: Meter + ?Sized>(
     Ok(())
 }
 
-/// The rounds of an interleaved comparison: in each, both sides back to back in an order
-/// drawn by `rng`, each for its share of the samples and the time budget, each slot at
-/// stack and heap offsets of its own (unless the plan keeps them fixed).
-fn rounds<M: Meter + ?Sized>(
+/// The two sides of an interleaved comparison as the engine's participants: each slot
+/// runs batches of one side for its share of the samples and the time budget, at stack and
+/// heap offsets of its own (unless the plan keeps them fixed).
+struct Pair<'p, 'w, 'f, M: ?Sized> {
+    plan: &'p Plan,
+    meter: &'p mut M,
+    sides: [&'w mut Work<'f>; 2],
+    samples: [Samples; 2],
+    /// Each side's offsets for the round being run.
+    offsets: [Offsets; 2],
+    share: (usize, Duration),
+    t0: Instant,
+}
+
+impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
+    type Error = BenchError;
+
+    /// A fair coin for which side goes first, then each side's offsets.
+    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
+        let a_first = rng.next() & 1 == 0;
+        for o in &mut self.offsets {
+            *o = match self.plan.random_offsets {
+                true => Offsets::draw(rng),
+                false => Offsets::default(),
+            };
+        }
+        if a_first {
+            vec![0, 1]
+        } else {
+            vec![1, 0]
+        }
+    }
+
+    fn slot(
+        &mut self,
+        _: usize,
+        i: usize,
+        first: bool,
+        _: &mut XorShift64,
+    ) -> Result<bool, BenchError> {
+        let timing = (self.t0, first, self.offsets[i]);
+        slot(
+            self.meter,
+            self.sides[i],
+            &mut self.samples[i],
+            self.share,
+            timing,
+        )?;
+        Ok(true)
+    }
+}
+
+/// The rounds of an interleaved comparison ([`run_rounds`]): in each, both sides back to
+/// back in an order drawn by `rng`.
+fn rounds<'f, M: Meter + ?Sized>(
     plan: &Plan,
     meter: &mut M,
-    (a, b): (&mut Work<'_>, &mut Work<'_>),
+    (a, b): (&mut Work<'f>, &mut Work<'f>),
     rng: &mut XorShift64,
 ) -> Result<(Samples, Samples), BenchError> {
     let metrics = a.overhead.len();
-    let (mut sa, mut sb) = (Samples::new(plan, metrics)?, Samples::new(plan, metrics)?);
     let r = plan.comparison_rounds;
-    let share = (plan.samples.div_ceil(r), plan.budget / (2 * r as u32));
-    let t0 = Instant::now();
-    let draw = |rng: &mut XorShift64| match plan.random_offsets {
-        true => Offsets::draw(rng),
-        false => Offsets::default(),
+    let mut pair = Pair {
+        plan,
+        meter,
+        sides: [a, b],
+        samples: [Samples::new(plan, metrics)?, Samples::new(plan, metrics)?],
+        offsets: [Offsets::default(); 2],
+        share: (plan.samples.div_ceil(r), plan.budget / (2 * r as u32)),
+        t0: Instant::now(),
     };
-    for _ in 0..r {
-        let a_first = rng.next() & 1 == 0;
-        let (oa, ob) = (draw(rng), draw(rng));
-        if a_first {
-            slot(meter, a, &mut sa, share, (t0, true, oa))?;
-        }
-        slot(meter, b, &mut sb, share, (t0, !a_first, ob))?;
-        if !a_first {
-            slot(meter, a, &mut sa, share, (t0, false, oa))?;
-        }
-    }
+    run_rounds(&mut pair, r, rng)?;
+    let [sa, sb] = pair.samples;
     Ok((sa, sb))
 }
 

@@ -14,6 +14,7 @@ use super::command::{run_once, Argv, Counters, Ended, Ran};
 use super::BenchArgs;
 use crate::emulate::{read_totals, Emulator};
 use crate::error::Failure;
+use picollo_bench::engine::{run_rounds, shuffled, Rounds};
 use picollo_bench::SCALE;
 
 /// One run's figures, metric after metric, and per counter whether it was multiplexed.
@@ -141,48 +142,64 @@ impl Track {
     }
 }
 
-/// `0..n` in an order drawn from `rng` (Fisher–Yates).
-fn shuffled(n: usize, rng: &mut XorShift64) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
-        order.swap(i, j);
+/// The tracks as the engine's participants: a warm-up pass or a measured one.
+struct Pass<'a> {
+    tracks: &'a mut [Track],
+    args: &'a BenchArgs,
+    counters: &'a Counters,
+    bar: &'a ProgressBar,
+    /// Warm-ups (nothing kept), or measured rounds timed from this instant.
+    measured: Option<Instant>,
+}
+
+impl Rounds for Pass<'_> {
+    type Error = Failure;
+
+    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
+        shuffled(self.tracks.len(), rng)
     }
-    order
+
+    fn slot(
+        &mut self,
+        round: usize,
+        i: usize,
+        first: bool,
+        rng: &mut XorShift64,
+    ) -> Result<bool, Failure> {
+        let track = &mut self.tracks[i];
+        let live = track.failed.is_none();
+        if live {
+            let run = (round as u32 + 1, self.measured.is_none());
+            let start = self.measured.map(|t0| t0.elapsed().as_secs_f64());
+            let ran = track.run(self.args, self.counters, run, rng)?;
+            if let (Some(ran), Some(start), Some(t0)) = (ran, start, self.measured) {
+                track.keep(ran, start, t0.elapsed().as_secs_f64(), first);
+            }
+        }
+        self.bar.inc(1);
+        Ok(live)
+    }
 }
 
 /// The warm-ups, then the measured rounds, of every track not failed, each round in its own
-/// random order; a failed run drops its track from the rounds after it.
+/// random order (the harness's engine, [`run_rounds`]); a failed run drops its track from
+/// the rounds after it.
 pub fn interleave(
     tracks: &mut [Track],
     args: &BenchArgs,
     counters: &Counters,
     (bar, rng): (&ProgressBar, &mut XorShift64),
 ) -> Result<(), Failure> {
-    for w in 1..=args.warmup {
-        for i in shuffled(tracks.len(), rng) {
-            if tracks[i].failed.is_none() {
-                tracks[i].run(args, counters, (w, true), rng)?;
-            }
-            bar.inc(1);
-        }
-    }
-    let t0 = Instant::now();
-    for r in 1..=args.runs {
-        let mut first = true;
-        for i in shuffled(tracks.len(), rng) {
-            let track = &mut tracks[i];
-            if track.failed.is_none() {
-                let start = t0.elapsed().as_secs_f64();
-                if let Some(ran) = track.run(args, counters, (r, false), rng)? {
-                    track.keep(ran, start, t0.elapsed().as_secs_f64(), first);
-                }
-                first = false;
-            }
-            bar.inc(1);
-        }
-    }
-    Ok(())
+    let mut pass = Pass {
+        tracks,
+        args,
+        counters,
+        bar,
+        measured: None,
+    };
+    run_rounds(&mut pass, args.warmup as usize, rng)?;
+    pass.measured = Some(Instant::now());
+    run_rounds(&mut pass, args.runs as usize, rng)
 }
 
 #[cfg(test)]

@@ -336,6 +336,17 @@ impl Event {
     }
 }
 
+impl Event {
+    /// Parse a name as [`fmt::Display`] writes it (`Hardware:CpuCycles`,
+    /// `HardwareCache:LLReadAccess`, `Software:TaskClock`, `Raw:4:0x1c2`,
+    /// `Raw:4:0x1c2:0x1:0x0`), the class and the name matched without regard to case.
+    /// Numbers may be decimal or `0x` hex. The error says why a name is not one, and for
+    /// a near miss (`Hardware:CpuCycle`, `cpu-cycles`) which event was meant.
+    pub fn parse(name: &str) -> Result<Event, ParseEventError> {
+        parse(name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,16 +449,5 @@ mod tests {
         assert_eq!(d("abc", "abc"), Some(0));
         assert_eq!(d("flaw", "lawn"), Some(2));
         assert_eq!(d(&"a".repeat(MAX + 1), "a"), None);
-    }
-}
-
-impl Event {
-    /// Parse a name as [`fmt::Display`] writes it (`Hardware:CpuCycles`,
-    /// `HardwareCache:LLReadAccess`, `Software:TaskClock`, `Raw:4:0x1c2`,
-    /// `Raw:4:0x1c2:0x1:0x0`), the class and the name matched without regard to case.
-    /// Numbers may be decimal or `0x` hex. The error says why a name is not one, and for
-    /// a near miss (`Hardware:CpuCycle`, `cpu-cycles`) which event was meant.
-    pub fn parse(name: &str) -> Result<Event, ParseEventError> {
-        parse(name)
     }
 }

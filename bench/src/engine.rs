@@ -1,0 +1,102 @@
+//! The one interleaving engine: rounds in which every participant runs once, in an order
+//! drawn for each round. `Bench::compare_fns` drives it with two functions (`run.rs`),
+//! `picollo bench` with commands (the CLI's tracks); a new kind of work is a new
+//! [`Rounds`] implementation.
+
+use picollo::concurrent::XorShift64;
+
+/// What the engine interleaves: participants that take turns, a slot each per round.
+pub trait Rounds {
+    /// Why a slot stopped the rounds.
+    type Error;
+
+    /// The order of the next round's slots (indices of participants), drawn from `rng`
+    /// along with whatever else the round draws before its first slot.
+    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize>;
+
+    /// Participant `i`'s slot in round `round` (0-based); `first`: no slot of this round
+    /// ran before it. `Ok(false)`: the participant sat the slot out (it failed before).
+    fn slot(
+        &mut self,
+        round: usize,
+        i: usize,
+        first: bool,
+        rng: &mut XorShift64,
+    ) -> Result<bool, Self::Error>;
+}
+
+/// Run `rounds` rounds of `work`: in each, its slots in the order it draws.
+pub fn run_rounds<R: Rounds + ?Sized>(
+    work: &mut R,
+    rounds: usize,
+    rng: &mut XorShift64,
+) -> Result<(), R::Error> {
+    for round in 0..rounds {
+        let mut first = true;
+        for i in work.order(rng) {
+            if work.slot(round, i, first, rng)? {
+                first = false;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `0..n` in an order drawn from `rng` (Fisher–Yates).
+pub fn shuffled(n: usize, rng: &mut XorShift64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (rng.next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the slots it is given; participant 1 sits out from round 1 on.
+    struct Log {
+        n: usize,
+        slots: Vec<(usize, usize, bool)>,
+    }
+
+    impl Rounds for Log {
+        type Error = ();
+        fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
+            shuffled(self.n, rng)
+        }
+        fn slot(
+            &mut self,
+            r: usize,
+            i: usize,
+            first: bool,
+            _: &mut XorShift64,
+        ) -> Result<bool, ()> {
+            if i == 1 && r >= 1 {
+                return Ok(false);
+            }
+            self.slots.push((r, i, first));
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn every_round_runs_each_participant_once_and_the_first_live_slot_opens_it() {
+        let mut log = Log {
+            n: 3,
+            slots: Vec::new(),
+        };
+        run_rounds(&mut log, 4, &mut XorShift64::new(11)).unwrap();
+        for r in 0..4 {
+            let ran: Vec<_> = log.slots.iter().filter(|s| s.0 == r).collect();
+            let mut who: Vec<usize> = ran.iter().map(|s| s.1).collect();
+            who.sort_unstable();
+            assert_eq!(who, if r == 0 { vec![0, 1, 2] } else { vec![0, 2] });
+            let firsts: Vec<bool> = ran.iter().map(|s| s.2).collect();
+            assert!(firsts[0], "round {r}");
+            assert!(firsts[1..].iter().all(|f| !f), "round {r}");
+        }
+    }
+}
