@@ -38,7 +38,7 @@ pub enum CounterBits {
     U64,
 }
 
-/// A [`ConcurrentHistogram`] of either counter width, with a value selection that may change
+/// A [`ConcurrentHistogram`](super::ConcurrentHistogram) of either counter width, with a value selection that may change
 /// while other threads query it. Every method takes `&self`; the threading rules are the
 /// mode's (see the [module docs](super)).
 ///
@@ -126,7 +126,7 @@ impl DynHistogram {
     }
 
     /// A heap-allocated histogram of a checked `shape` over `storage` (see
-    /// [`ConcurrentHistogram::with_storage`]).
+    /// [`ConcurrentHistogram::with_storage`](super::ConcurrentHistogram::with_storage)).
     pub fn with_storage(
         shape: Shape,
         bits: CounterBits,

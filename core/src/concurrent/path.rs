@@ -21,15 +21,15 @@ use crate::view::View;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Mode {
-    /// One writer at a time, reads from any thread ([`SharedHistogram`]).
+    /// One writer at a time, reads from any thread ([`super::SharedHistogram`]).
     #[default]
     SingleWriter,
-    /// Relaxed atomic adds ([`AtomicHistogram`]).
+    /// Relaxed atomic adds ([`super::AtomicHistogram`]).
     Interlocked,
     /// One shard per writer thread ([`super::LocalHistogram`]; needs `std`).
     #[cfg(feature = "std")]
     ThreadLocal,
-    /// Scalable approximate buckets ([`ApproxHistogram`]).
+    /// Scalable approximate buckets ([`super::ApproxHistogram`]).
     Approximate(ApproxPolicy),
 }
 
