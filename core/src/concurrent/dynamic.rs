@@ -5,7 +5,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::modes::build;
 use super::path::{with_counts, Counts};
-use super::{AtomicCounter, DirectPath, LiveView, Mode, RecordPath, Storage};
+use super::{DirectPath, LiveView, Mode, RecordPath, Storage};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::Counter;
 use crate::layout::Log2;
@@ -188,9 +188,9 @@ impl DynHistogram {
     /// # Safety
     /// `H` is the type `inner` was made of (the record function's contract).
     #[inline(always)]
-    unsafe fn inner_as<C: AtomicCounter, H: RecordPath<C>>(&self) -> &H {
+    unsafe fn inner_as<C: any::Width, H: RecordPath<C>>(&self) -> &H {
         // SAFETY: `inner` holds an `H` (the caller's guarantee).
-        unsafe { self.inner.as_mode::<H>() }
+        unsafe { self.inner.as_mode::<C, H>() }
     }
 
     #[inline(always)]

@@ -1,6 +1,7 @@
 //! A mode's histogram with its counter width hidden ([`AnyPath`]): what a
 //! [`super::DynHistogram`] holds. The two counter widths are named once, in [`Width`].
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
@@ -205,19 +206,28 @@ impl Width for u64 {
     }
 }
 
-/// Room for the largest mode's histogram in a [`Stored`], in words: the sparse approximate
-/// mode's, 320 bytes on 64-bit targets.
+/// Room for a mode's histogram in a [`Stored`], in words: the largest mode's with native
+/// atomics (the sparse approximate mode's, 320 bytes on 64-bit targets). A larger one (cells
+/// of a model checker, say) is boxed, and its records follow one more pointer.
 const WORDS: usize = 40;
+
+/// Whether a `T` is stored in place (else a `Box<T>` is).
+const fn fits<T>() -> bool {
+    size_of::<T>() <= WORDS * 8 && align_of::<T>() <= align_of::<u64>()
+}
 
 /// A mode's histogram stored in place, as a `Held<C, H>` (a [`super::DynHistogram`]'s
 /// record reaches its fields at a fixed offset from the handle, with no pointer to follow),
 /// seen as the [`AnyPath`] it is through [`core::ops::Deref`].
 pub(super) struct Stored {
-    /// The `Held<C, H>`, written once by [`Stored::new`] and dropped by `Drop`. In an
-    /// `UnsafeCell`: its cells change through shared references.
+    /// The `Held<C, H>` (or, where it does not fit, a `Box` of it), written once by
+    /// [`Stored::new`] and dropped by `Drop`. In an `UnsafeCell`: its cells change through
+    /// shared references.
     words: UnsafeCell<[MaybeUninit<u64>; WORDS]>,
-    /// The `dyn AnyPath` of the `Held<C, H>` at the given address (`erase::<C, H>`).
+    /// The `dyn AnyPath` of the words (`erase::<C, H>`).
     erase: unsafe fn(*const u64) -> *const dyn AnyPath,
+    /// Drops what the words hold (`drop_words::<C, H>`).
+    drop: unsafe fn(*mut u64),
 }
 
 // SAFETY: a `Stored` holds a `Held<C, H>` and shares it only as `&dyn AnyPath` (or `&H`),
@@ -227,43 +237,74 @@ unsafe impl Send for Stored {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for Stored {}
 
-/// The `dyn AnyPath` of the `Held<C, H>` at `p`.
+/// The `Held<C, H>` the words at `p` hold or point at.
 ///
 /// # Safety
-/// `p` points at a live `Held<C, H>` (it is only ever called on a `Stored` made of one).
+/// `p` points at the words of a live `Stored` made of a `Held<C, H>`.
+unsafe fn held<C: Width, H: RecordPath<C>>(p: *const u64) -> *const Held<C, H> {
+    if fits::<Held<C, H>>() {
+        p.cast::<Held<C, H>>()
+    } else {
+        // SAFETY: the words hold a `Box<Held<C, H>>` (`Stored::new`), per the caller.
+        unsafe { &**p.cast::<Box<Held<C, H>>>() }
+    }
+}
+
+/// The `dyn AnyPath` of the `Held<C, H>` of the words at `p`.
+///
+/// # Safety
+/// As [`held`].
 unsafe fn erase<C: Width, H: RecordPath<C> + 'static>(p: *const u64) -> *const dyn AnyPath {
-    p.cast::<Held<C, H>>() as *const dyn AnyPath
+    // SAFETY: the caller's guarantee.
+    unsafe { held::<C, H>(p) as *const dyn AnyPath }
+}
+
+/// Drop what the words at `p` hold.
+///
+/// # Safety
+/// As [`held`], and nothing uses the words after.
+unsafe fn drop_words<C: Width, H: RecordPath<C>>(p: *mut u64) {
+    // SAFETY: the words hold the value `Stored::new` wrote, dropped here once.
+    unsafe {
+        if fits::<Held<C, H>>() {
+            core::ptr::drop_in_place(p.cast::<Held<C, H>>())
+        } else {
+            core::ptr::drop_in_place(p.cast::<Box<Held<C, H>>>())
+        }
+    }
 }
 
 impl Stored {
-    /// `h`, stored in place.
+    /// `h`, stored in place (boxed where it does not fit).
     pub(super) fn new<C: Width, H: RecordPath<C> + 'static>(h: H) -> Stored {
-        const {
-            assert!(
-                size_of::<Held<C, H>>() <= WORDS * 8,
-                "raise WORDS for this mode"
-            );
-            assert!(align_of::<Held<C, H>>() <= align_of::<u64>());
-        }
+        const { assert!(fits::<Box<Held<C, H>>>()) };
         let words = UnsafeCell::new([MaybeUninit::uninit(); WORDS]);
-        // SAFETY: the words are as large and as aligned as a `Held<C, H>` (checked above),
-        // and nothing else refers to them yet.
-        unsafe { words.get().cast::<Held<C, H>>().write(Held(h, PhantomData)) };
+        let held = Held(h, PhantomData);
+        // SAFETY: the words are as large and as aligned as what is written (`fits`), and
+        // nothing else refers to them yet.
+        unsafe {
+            if fits::<Held<C, H>>() {
+                words.get().cast::<Held<C, H>>().write(held);
+            } else {
+                words.get().cast::<Box<Held<C, H>>>().write(Box::new(held));
+            }
+        }
         Stored {
             words,
             erase: erase::<C, H>,
+            drop: drop_words::<C, H>,
         }
     }
 
-    /// The histogram as its own type `H`.
+    /// The histogram as its own type `H` (of counter width `C`).
     ///
     /// # Safety
     /// `H` is the type it was made of ([`Stored::new`]).
     #[inline(always)]
-    pub(super) unsafe fn as_mode<H>(&self) -> &H {
-        // SAFETY: the words hold a `Held<C, H>` (the caller's guarantee), `repr(transparent)`
-        // over its `H`, alive as long as `self`.
-        unsafe { &*self.words.get().cast::<H>() }
+    pub(super) unsafe fn as_mode<C: Width, H: RecordPath<C>>(&self) -> &H {
+        // SAFETY: the words hold a `Held<C, H>` or its box (the caller's guarantee);
+        // `Held` is `repr(transparent)` over its `H`, alive as long as `self`.
+        unsafe { &*held::<C, H>(self.words.get().cast()).cast::<H>() }
     }
 }
 
@@ -277,10 +318,9 @@ impl core::ops::Deref for Stored {
 
 impl Drop for Stored {
     fn drop(&mut self) {
-        // SAFETY: the words hold the value `new` wrote, dropped here once.
-        unsafe {
-            core::ptr::drop_in_place((self.erase)(self.words.get().cast()) as *mut dyn AnyPath)
-        }
+        // SAFETY: `drop` is the function of the type `new` wrote; nothing uses the words
+        // after.
+        unsafe { (self.drop)(self.words.get().cast()) }
     }
 }
 

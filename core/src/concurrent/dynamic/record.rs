@@ -1,8 +1,9 @@
 //! The record functions of a [`DynHistogram`]: one generic function per mode type, counter
 //! width, CPU level and extremes choice, chosen once when the histogram is made.
 
+use super::any::Width;
 use super::DynHistogram;
-use crate::concurrent::{AtomicCounter, RecordPath};
+use crate::concurrent::RecordPath;
 use crate::layout::Log2;
 
 /// A record entry point of one mode's type ([`DynHistogram::record_fn`]): `f(h, v)` counts
@@ -22,7 +23,7 @@ pub(super) unsafe extern "C" fn ignore_record(_: &DynHistogram, _: u64) {}
 /// The record function of mode type `H`: `track` notes the exact extremes first; `v3` is
 /// built for `lzcnt` and BMI2 (`shlx`, `shrx`), which the CPU must have (elsewhere `bsr`
 /// takes the logarithm, right on every CPU).
-pub(super) fn pick<C: AtomicCounter, H: RecordPath<C>>(track: bool, v3: bool) -> RecordFn {
+pub(super) fn pick<C: Width, H: RecordPath<C>>(track: bool, v3: bool) -> RecordFn {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if v3 {
         return if track {
@@ -43,7 +44,7 @@ pub(super) fn pick<C: AtomicCounter, H: RecordPath<C>>(track: bool, v3: bool) ->
 #[inline(always)]
 unsafe fn record<C, H, const TRACK: bool, const LZCNT: bool>(h: &DynHistogram, v: u64)
 where
-    C: AtomicCounter,
+    C: Width,
     H: RecordPath<C>,
 {
     if TRACK {
@@ -57,10 +58,7 @@ where
 }
 
 /// A [`RecordFn`] for any CPU: see its contract.
-unsafe extern "C" fn any<C: AtomicCounter, H: RecordPath<C>, const TRACK: bool>(
-    h: &DynHistogram,
-    v: u64,
-) {
+unsafe extern "C" fn any<C: Width, H: RecordPath<C>, const TRACK: bool>(h: &DynHistogram, v: u64) {
     // SAFETY: the caller keeps the `RecordFn` contract; `bsr` runs anywhere.
     unsafe { record::<C, H, TRACK, false>(h, v) }
 }
@@ -68,7 +66,7 @@ unsafe extern "C" fn any<C: AtomicCounter, H: RecordPath<C>, const TRACK: bool>(
 /// A [`RecordFn`] for a CPU with `lzcnt` and BMI2: see its contract.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "lzcnt,bmi1,bmi2")]
-unsafe extern "C" fn lzcnt<C: AtomicCounter, H: RecordPath<C>, const TRACK: bool>(
+unsafe extern "C" fn lzcnt<C: Width, H: RecordPath<C>, const TRACK: bool>(
     h: &DynHistogram,
     v: u64,
 ) {
@@ -85,7 +83,7 @@ unsafe extern "C" fn lzcnt<C: AtomicCounter, H: RecordPath<C>, const TRACK: bool
 #[inline(never)]
 // Only Rust calls it (the record functions, with `H` known).
 #[allow(improper_ctypes_definitions)]
-extern "C" fn declined<C: AtomicCounter, H: RecordPath<C>>(inner: &H, v: u64) {
+extern "C" fn declined<C: Width, H: RecordPath<C>>(inner: &H, v: u64) {
     #[cfg(test)]
     super::tests::note_declined();
     stop_panics(|| inner.record_declined(v), || inner.add_saturated(1));
