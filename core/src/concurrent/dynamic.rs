@@ -285,11 +285,7 @@ impl DynHistogram {
             e.note(v);
             e.note_corrected(v, expected_interval);
         }
-        self.inner.record(v);
-        let shape = self.shape();
-        crate::histogram::corrected_runs(&shape, v, expected_interval, |x, n| {
-            self.inner.record_n(x, n)
-        });
+        self.inner.record_corrected(v, expected_interval);
     }
 
     /// Count every value of `values`.

@@ -98,9 +98,7 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     /// [`crate::Histogram::record_corrected`] defines it (exact in every mode: the
     /// corrections are added with `record_n`).
     pub fn record_corrected(&self, v: u64, expected_interval: u64) {
-        self.record(v);
-        let shape = self.shape();
-        crate::histogram::corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
+        self.path.record_corrected(v, expected_interval)
     }
 
     /// Run `query` on a view of the live cells (no copy; see

@@ -78,13 +78,23 @@ pub(crate) fn with_counts<C: Counter, R>(
             &*(view as *const View<'_, C>).cast::<View<'_, u64>>()
         })));
     }
+    Ok(f(Counts::U64(&widened(view)?.view())))
+}
+
+/// A copy of `view` with `u64` counters (same shape and outside counts);
+/// [`crate::OutOfMemory`] when it cannot be allocated.
+pub(crate) fn widened<C: Counter>(
+    view: &View<'_, C>,
+) -> Result<crate::Histogram<u64, alloc::vec::Vec<u64>>, crate::OutOfMemory> {
     let mut wide = crate::oom::try_vec(view.shape().len(), || 0u64)?;
     for (w, &n) in wide.iter_mut().zip(view.counts()) {
         *w = n.to_u64();
     }
-    let h: crate::Histogram<u64, alloc::vec::Vec<u64>> =
-        crate::Histogram::from_parts(view.shape(), wide, view.outside());
-    Ok(f(Counts::U64(&h.view())))
+    Ok(crate::Histogram::from_parts(
+        view.shape(),
+        wide,
+        view.outside(),
+    ))
 }
 
 /// What a concurrency mode does: its common record path and the path for what that
@@ -128,6 +138,15 @@ pub trait RecordPath<C: AtomicCounter>:
 
     /// Count `n` occurrences of `v` (exact in every mode; saturating).
     fn record_n(&self, v: u64, n: u64);
+
+    /// Record `v` with coordinated-omission correction, as
+    /// [`crate::Histogram::record_corrected`] defines it (exact in every mode: the
+    /// corrections are added with `record_n`).
+    fn record_corrected(&self, v: u64, expected_interval: u64) {
+        self.record(v);
+        let shape = self.shape();
+        crate::histogram::corrected_runs(&shape, v, expected_interval, |x, n| self.record_n(x, n));
+    }
 
     /// Count `n` records as saturated (a record its slow path could not count).
     fn add_saturated(&self, n: u64);

@@ -11,7 +11,7 @@ use super::record::{pick, RecordFn};
 use super::snapshot::SnapInner;
 use super::{CounterBits, DynView};
 use crate::concurrent::modes::Wrap;
-use crate::concurrent::path::Counts;
+use crate::concurrent::path::{widened, Counts};
 use crate::concurrent::{
     AtomicCounter, ConcurrentSnapshot, DirectPath, LiveView, Mode, RecordPath, Source, Storage,
 };
@@ -33,6 +33,7 @@ pub(super) trait AnyPath: Send + Sync + core::fmt::Debug {
     fn shape(&self) -> Shape;
     fn record(&self, v: u64);
     fn record_n(&self, v: u64, n: u64);
+    fn record_corrected(&self, v: u64, expected_interval: u64);
     #[cfg(test)]
     fn add_saturated(&self, n: u64);
     fn reset(&self);
@@ -85,6 +86,9 @@ impl<C: Width, H: RecordPath<C>> AnyPath for Held<C, H> {
     }
     fn record_n(&self, v: u64, n: u64) {
         RecordPath::record_n(&self.0, v, n)
+    }
+    fn record_corrected(&self, v: u64, expected_interval: u64) {
+        RecordPath::record_corrected(&self.0, v, expected_interval)
     }
     #[cfg(test)]
     fn add_saturated(&self, n: u64) {
@@ -163,12 +167,7 @@ impl Width for u32 {
         Counts::U32(v)
     }
     fn widen(h: Histogram<u32, Vec<u32>>) -> Result<Histogram<u64, Vec<u64>>, OutOfMemory> {
-        let view = h.view();
-        let mut wide = crate::oom::try_vec(view.shape().len(), || 0u64)?;
-        for (w, &n) in wide.iter_mut().zip(view.counts()) {
-            *w = u64::from(n);
-        }
-        Ok(Histogram::from_parts(view.shape(), wide, view.outside()))
+        widened(&h.view())
     }
     fn snap(s: ConcurrentSnapshot<u32>) -> SnapInner {
         SnapInner::U32(s)
