@@ -3,15 +3,11 @@
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
 #[cfg(feature = "alloc")]
-use super::path::{Counts, Mode, RecordPath};
-use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
-#[cfg(feature = "alloc")]
-use super::{CellStore, Storage};
+use super::path::Mode;
+use super::seqlock::{alloc_or_slice, mode_over_seq_counts, seq_counts_constructors, SeqCounts};
 #[cfg(feature = "alloc")]
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
-#[cfg(feature = "alloc")]
-use crate::merge::MergeError;
 use crate::shape::SAT;
 
 /// A histogram any number of threads record into, each bucket an approximate counter
@@ -45,7 +41,20 @@ pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     collisions: Collisions,
 }
 
-source_over_seq_counts!(ApproxHistogram, INTERLOCKED_MAX);
+mode_over_seq_counts!(
+    ApproxHistogram,
+    INTERLOCKED_MAX,
+    /// The approximate mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
+    /// handle); no direct path (its coins are the library's).
+    {
+        fn mode(&self) -> Mode {
+            Mode::Approximate(self.policy)
+        }
+        fn record_with(&self, v: u64, rng: &mut XorShift64) {
+            ApproxHistogram::record_with(self, v, rng)
+        }
+    }
+);
 
 seq_counts_constructors!(
     ApproxHistogram { policy: ApproxPolicy }, collisions: Collisions::new();
@@ -203,47 +212,5 @@ impl<C: AtomicCounter> ApproxHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
     /// A heap-allocated histogram for `config` with the default policy (T = 13).
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         Self::with_policy(config, ApproxPolicy::new())
-    }
-}
-
-/// The approximate mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-/// handle); no direct path (its coins are the library's).
-#[cfg(feature = "alloc")]
-impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
-{
-    fn mode(&self) -> Mode {
-        Mode::Approximate(self.policy)
-    }
-    fn storage(&self) -> Storage {
-        self.counts.counts.storage()
-    }
-    #[inline(always)]
-    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        ApproxHistogram::record_fast_in(self, v, log2)
-    }
-    fn record_declined(&self, v: u64) {
-        ApproxHistogram::record_declined(self, v)
-    }
-    fn record_n(&self, v: u64, n: u64) {
-        ApproxHistogram::record_n(self, v, n)
-    }
-    fn add_saturated(&self, n: u64) {
-        self.counts.add_outside([0, 0, n]);
-    }
-    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        other.apply(|v| self.add(v), |v| self.add(v))
-    }
-    fn reset(&self) {
-        ApproxHistogram::reset(self)
-    }
-    fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
-        self.query_in_place(query);
-        true
-    }
-    fn record_with(&self, v: u64, rng: &mut XorShift64) {
-        ApproxHistogram::record_with(self, v, rng)
     }
 }

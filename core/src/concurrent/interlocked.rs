@@ -2,13 +2,9 @@
 
 use super::cell::{increment_atomic, AtomicCounter};
 #[cfg(feature = "alloc")]
-use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
-use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
-#[cfg(feature = "alloc")]
-use super::{CellStore, Storage};
+use super::path::{DirectKind, DirectPath, Mode};
+use super::seqlock::{alloc_or_slice, mode_over_seq_counts, seq_counts_constructors, SeqCounts};
 use crate::layout::Log2;
-#[cfg(feature = "alloc")]
-use crate::merge::MergeError;
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -43,7 +39,20 @@ seq_counts_constructors!(
     /// A heap-allocated histogram for `config`.
     new
 );
-source_over_seq_counts!(AtomicHistogram, INTERLOCKED_MAX);
+mode_over_seq_counts!(
+    AtomicHistogram,
+    INTERLOCKED_MAX,
+    /// The interlocked mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
+    /// handle): its cells are counted in place by C callers too (the direct path).
+    {
+        fn mode(&self) -> Mode {
+            Mode::Interlocked
+        }
+        fn direct_path(&self) -> DirectPath {
+            DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
+        }
+    }
+);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts as
@@ -107,47 +116,5 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     #[inline]
     pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
         self.counts.add_n_atomic_at(slot, n)
-    }
-}
-
-/// The interlocked mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-/// handle): its cells are counted in place by C callers too (the direct path).
-#[cfg(feature = "alloc")]
-impl<C, S> RecordPath<C> for AtomicHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
-{
-    fn mode(&self) -> Mode {
-        Mode::Interlocked
-    }
-    fn storage(&self) -> Storage {
-        self.counts.counts.storage()
-    }
-    #[inline(always)]
-    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        AtomicHistogram::record_fast_in(self, v, log2)
-    }
-    fn record_declined(&self, v: u64) {
-        AtomicHistogram::record_declined(self, v)
-    }
-    fn record_n(&self, v: u64, n: u64) {
-        AtomicHistogram::record_n(self, v, n)
-    }
-    fn add_saturated(&self, n: u64) {
-        self.counts.add_outside([0, 0, n]);
-    }
-    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        other.apply(|v| self.add(v), |v| self.add(v))
-    }
-    fn reset(&self) {
-        AtomicHistogram::reset(self)
-    }
-    fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
-        self.query_in_place(query);
-        true
-    }
-    fn direct_path(&self) -> DirectPath {
-        DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
     }
 }

@@ -280,11 +280,50 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
     }
 }
 
-/// `Source` and `add` for a histogram kept in a [`SeqCounts`] field named `counts` (single
-/// writer, interlocked, approximate): it reads, counts resets, measures itself and takes
-/// merges through it. `$ceiling` names the `AtomicCounter` constant its buckets stop at.
-macro_rules! source_over_seq_counts {
-    ($ty:ident, $ceiling:ident) => {
+/// A mode kept in a [`SeqCounts`] field named `counts` (single writer, interlocked,
+/// approximate): its `Source`, `Collect`, `reset`, `add` and `query_in_place` go through the
+/// counts, and so does its [`RecordPath`](super::RecordPath) with `alloc`, but for the
+/// mode's own items `$own` (`mode`, and what it does beyond the default: a direct path, a
+/// subtraction, a caller's generator). The type has `record_fast_in`, `record_declined` and
+/// `record_n`; `$ceiling` names the `AtomicCounter` constant its buckets stop at.
+macro_rules! mode_over_seq_counts {
+    ($ty:ident, $ceiling:ident, $(#[$doc:meta])* { $($own:tt)* }) => {
+        $(#[$doc])*
+        #[cfg(feature = "alloc")]
+        impl<C, S> super::RecordPath<C> for $ty<C, S>
+        where
+            C: AtomicCounter,
+            S: super::CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
+        {
+            fn storage(&self) -> super::Storage {
+                self.counts.counts.storage()
+            }
+            #[inline(always)]
+            fn record_fast_in(&self, v: u64, log2: crate::layout::Log2) -> bool {
+                $ty::record_fast_in(self, v, log2)
+            }
+            fn record_declined(&self, v: u64) {
+                $ty::record_declined(self, v)
+            }
+            fn record_n(&self, v: u64, n: u64) {
+                $ty::record_n(self, v, n)
+            }
+            fn add_saturated(&self, n: u64) {
+                self.counts.add_outside([0, 0, n]);
+            }
+            fn add_counts(&self, other: super::Counts<'_, '_>) -> Result<(), crate::MergeError> {
+                other.apply(|v| self.add(v), |v| self.add(v))
+            }
+            fn reset(&self) {
+                $ty::reset(self)
+            }
+            fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
+                self.query_in_place(query);
+                true
+            }
+            $($own)*
+        }
+
         impl<C: AtomicCounter, S: super::CellStore<C>> super::Source<C> for $ty<C, S> {
             fn shape(&self) -> crate::Shape {
                 self.counts.shape
@@ -397,8 +436,8 @@ macro_rules! seq_counts_constructors {
     };
 }
 
+pub(crate) use mode_over_seq_counts;
 pub(crate) use seq_counts_constructors;
-pub(crate) use source_over_seq_counts;
 
 /// The default storage: a box of cells with `alloc`, a borrowed slice without.
 #[cfg(feature = "alloc")]

@@ -2,10 +2,8 @@
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 #[cfg(feature = "alloc")]
-use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
-use super::seqlock::{alloc_or_slice, seq_counts_constructors, source_over_seq_counts, SeqCounts};
-#[cfg(feature = "alloc")]
-use super::{CellStore, Storage};
+use super::path::{Counts, DirectKind, DirectPath, Mode};
+use super::seqlock::{alloc_or_slice, mode_over_seq_counts, seq_counts_constructors, SeqCounts};
 use crate::layout::Log2;
 use crate::merge::{plan_subtract, stored_counts, MergeError};
 use crate::shape::{Slot, OVER, SAT, UNDER};
@@ -48,7 +46,24 @@ seq_counts_constructors!(
     /// A heap-allocated histogram for `config`.
     new
 );
-source_over_seq_counts!(SharedHistogram, MAX);
+mode_over_seq_counts!(
+    SharedHistogram,
+    MAX,
+    /// The single-writer mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
+    /// handle): its cells are counted in place by C callers too (the direct path), and it
+    /// subtracts (from the writer thread).
+    {
+        fn mode(&self) -> Mode {
+            Mode::SingleWriter
+        }
+        fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+            other.apply(|v| self.subtract(v), |v| self.subtract(v))
+        }
+        fn direct_path(&self) -> DirectPath {
+            DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
+        }
+    }
+);
 
 impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts with a
@@ -145,50 +160,5 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
                 .sub_plain(which, mine[which] - left[which]);
         }
         Ok(())
-    }
-}
-
-/// The single-writer mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-/// handle): its cells are counted in place by C callers too (the direct path).
-#[cfg(feature = "alloc")]
-impl<C, S> RecordPath<C> for SharedHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
-{
-    fn mode(&self) -> Mode {
-        Mode::SingleWriter
-    }
-    fn storage(&self) -> Storage {
-        self.counts.counts.storage()
-    }
-    #[inline(always)]
-    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        SharedHistogram::record_fast_in(self, v, log2)
-    }
-    fn record_declined(&self, v: u64) {
-        SharedHistogram::record_declined(self, v)
-    }
-    fn record_n(&self, v: u64, n: u64) {
-        SharedHistogram::record_n(self, v, n)
-    }
-    fn add_saturated(&self, n: u64) {
-        self.counts.add_outside([0, 0, n]);
-    }
-    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        other.apply(|v| self.add(v), |v| self.add(v))
-    }
-    fn reset(&self) {
-        SharedHistogram::reset(self)
-    }
-    fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
-        self.query_in_place(query);
-        true
-    }
-    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        other.apply(|v| self.subtract(v), |v| self.subtract(v))
-    }
-    fn direct_path(&self) -> DirectPath {
-        DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
     }
 }
