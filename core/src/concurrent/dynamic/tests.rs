@@ -4,6 +4,9 @@ use super::record::stop_panics;
 use super::*;
 use crate::concurrent::{ApproxPolicy, DirectKind};
 use crate::dyn_view;
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// 5 %, 0..=1,000: about 100 buckets, so that the tests over every width and mode run
 /// in seconds under Miri too (the default 0.1 % is ten times the storage to zero and walk).
@@ -334,4 +337,69 @@ fn exact_extremes_of_racing_threads_are_the_true_ones() {
         });
         assert_eq!(h.exact_extremes(), Some((lo, hi)), "{mode:?}");
     }
+}
+
+/// Cells with room beside them: a mode's histogram over them is larger than a `Stored`'s
+/// words, as under loom, so it is boxed there.
+#[derive(Debug)]
+struct Padded {
+    cells: Box<[core::sync::atomic::AtomicU64]>,
+    _room: [u64; 48],
+}
+
+impl AsRef<[core::sync::atomic::AtomicU64]> for Padded {
+    fn as_ref(&self) -> &[core::sync::atomic::AtomicU64] {
+        &self.cells
+    }
+}
+
+/// The bucket counts and the outside counts of `v`, widened.
+fn counts_of<C: crate::Counter>(v: &View<'_, C>) -> (Vec<u64>, [u64; 3]) {
+    (v.counts().iter().map(|c| c.to_u64()).collect(), v.outside())
+}
+
+#[test]
+fn a_mode_that_does_not_fit_in_place_is_boxed_and_counts_and_drops_alike() {
+    use crate::concurrent::SharedHistogram;
+    type Big = SharedHistogram<u64, Padded>;
+    let shape = small().validate().unwrap();
+    let cells = (0..shape.len()).map(|_| Default::default()).collect();
+    let h = Big::from_shape(
+        shape,
+        Padded {
+            cells,
+            _room: [7; 48],
+        },
+    )
+    .unwrap();
+    assert!(
+        core::mem::size_of::<Big>() > 40 * 8,
+        "the test's mode fits in place"
+    );
+    let stored = any::Stored::new::<u64, Big>(h);
+    let mut plain = crate::Histogram::<u64, Vec<u64>>::new(small()).unwrap();
+    for v in [0, 1, 10, 500, 1_000, 2_000] {
+        stored.record(v);
+        plain.record(v);
+    }
+    stored.record_n(30, 4);
+    plain.record_n(30, 4);
+    assert_eq!(
+        (stored.mode(), stored.bits()),
+        (Mode::SingleWriter, CounterBits::U64)
+    );
+    let mut counts = (Vec::new(), [0; 3]);
+    stored
+        .copy(&mut |c| counts = c.apply(counts_of, counts_of))
+        .unwrap();
+    assert_eq!(counts, counts_of(&plain.view()));
+    assert_eq!(counts.1, [0, 1, 0]);
+    // SAFETY: `stored` was made of a `Big`.
+    let big = unsafe { stored.as_mode::<u64, Big>() };
+    assert_eq!(crate::concurrent::Source::shape(big), shape);
+    stored.reset();
+    stored
+        .copy(&mut |c| counts = c.apply(counts_of, counts_of))
+        .unwrap();
+    assert_eq!(counts, (vec![0; shape.len()], [0; 3]));
 }
