@@ -35,13 +35,16 @@ pub(crate) const SAT: usize = 2;
 /// ([`Shape::for_this_cpu`]).
 /// That choice is not part of the shape's identity: shapes that differ only in it are
 /// equal.
+///
+/// `repr(C)`, what a record reads first: the layout and the first index.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct Shape {
-    config: Config,
     layout: Layout,
     first_index: usize,
     len: usize,
     log2: Log2,
+    config: Config,
 }
 
 /// Where a value is counted ([`Shape::slot`]): the logical index of its bucket in the

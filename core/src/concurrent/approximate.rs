@@ -34,7 +34,10 @@ use crate::shape::SAT;
 ///
 /// A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`] (`u32`: 4,290,772,991), as in
 /// the interlocked mode; what does not fit is counted as saturated.
+///
+/// `repr(C)`, the counts first (what a record reads: see `SeqCounts`).
 #[derive(Debug)]
+#[repr(C)]
 pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
     counts: SeqCounts<C, S>,
     policy: ApproxPolicy,

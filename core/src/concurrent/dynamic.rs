@@ -44,8 +44,10 @@ pub enum CounterBits {
 ///
 /// `repr(C)` with the record function first: the address of a `DynHistogram` holds its
 /// [`RecordFn`] ([`DynHistogram::record_fn`]), which the C header's `picollo_histogram_record`
-/// loads and calls itself (docs/c-api.md, "The record paths").
-#[repr(C)]
+/// loads and calls itself (docs/c-api.md, "The record paths"). Aligned to a cache line: the
+/// record function and the fields the mode's record reads next (the cells and the layout,
+/// first in the stored histogram) share the first one.
+#[repr(C, align(64))]
 pub struct DynHistogram {
     /// The record function of `inner`'s type for this CPU ([`RecordFn`]), chosen once at
     /// construction: a record pays one indirect call instead of a dispatch over width ×

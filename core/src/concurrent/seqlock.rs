@@ -31,11 +31,16 @@ pub fn loom_set_optimistic_reads(n: u32) {
 
 /// Atomic buckets, outside counts and a seqlock version: the state of the single-writer,
 /// interlocked and approximate histograms, which differ only in how they add to a cell.
+///
+/// `repr(C)`, what a record reads first: the cells and then the shape (whose layout and
+/// first index come first), so that a record reads one cache line of a
+/// [`DynHistogram`](super::DynHistogram), which holds it at its start.
+#[repr(C)]
 pub(crate) struct SeqCounts<C: AtomicCounter, S> {
-    pub(crate) shape: Shape,
-    pub(crate) version: Version,
-    pub(crate) outside: Outside,
     pub(crate) counts: S,
+    pub(crate) shape: Shape,
+    pub(crate) outside: Outside,
+    pub(crate) version: Version,
     _counter: PhantomData<C>,
 }
 
