@@ -202,19 +202,19 @@ def gate():
     round per unit of work)."""
     start = time.monotonic()
     total = SAVED_RUNS + 2 * JUDGED
-    is_more = [(i + 1) * JUDGED // total > i * JUDGED // total for i in range(total)]
+    slower_at = [(i + 1) * JUDGED // total > i * JUDGED // total for i in range(total)]
     waiting = []
     try:
-        for more in is_more:
-            n = 300 if more else 200
+        for slower in slower_at:
+            n = 300 if slower else 200
             p, m = start_apart(n)
-            waiting.append((more, p, m * 200 / n))
-        pool = [(i, m) for i, (more, _, m) in enumerate(waiting) if not more]
+            waiting.append((slower, p, m * 200 / n))
+        pool = [(i, m) for i, (slower, _, m) in enumerate(waiting) if not slower]
         same, more = [], []
-        for i, (is_slower, p, m) in enumerate(waiting):
+        for i, (slower, p, m) in enumerate(waiting):
             others = [x for j, x in pool if j != i]
             saved = random.Random(i).sample(others, SAVED_RUNS)
-            (more if is_slower else same).append((*finish_apart(p, saved), m))
+            (more if slower else same).append((*finish_apart(p, saved), m))
     finally:
         for _, p, _ in waiting:
             if p.poll() is None:

@@ -34,7 +34,7 @@ pub fn loom_set_optimistic_reads(n: u32) {
 ///
 /// `repr(C)`, what a record reads first: the cells and then the shape (whose layout and
 /// first index come first), so that a record reads one cache line of a
-/// [`DynHistogram`](super::DynHistogram), which holds it at its start.
+/// [`DynHistogram`](super::DynHistogram), which holds it right after its record function.
 #[repr(C)]
 pub(crate) struct SeqCounts<C: AtomicCounter, S> {
     pub(crate) counts: S,

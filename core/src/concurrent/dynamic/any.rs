@@ -211,7 +211,7 @@ impl Width for u64 {
 const WORDS: usize = 40;
 
 /// Whether a `T` is stored in place (else a `Box<T>` is).
-const fn fits<T>() -> bool {
+pub(super) const fn fits<T>() -> bool {
     size_of::<T>() <= WORDS * 8 && align_of::<T>() <= align_of::<u64>()
 }
 
