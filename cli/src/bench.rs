@@ -22,7 +22,7 @@ use picollo_bench::{
     Verdict, WarmUp,
 };
 
-use crate::emulate::{Counted, EmulateWhat, Emulator};
+use crate::emulate::{Counted, EmulateWhat, Emulator, EmulatorPaths};
 use crate::error::Failure;
 use command::Counters;
 use rounds::Track;
@@ -98,7 +98,8 @@ Exact counts (--emulate):
   exact: line per counted metric (B − A per run, exactly, when every run of each side
   counted the same), and with --baseline the gate judges Emulated:Instructions: more by
   --threshold percent or more exits 7 (--threshold 0: any rise); one saved run suffices.
-  QEMU (Debian's qemu-user) or the plugin missing exits 8.
+  --qemu and --plugin name the emulator and the plugin, as for picollo emulate. QEMU
+  (Debian's qemu-user) or the plugin missing exits 8.
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run
@@ -186,6 +187,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1,
           default_missing_value = "instructions")]
     pub emulate: Option<EmulateWhat>,
+    // With --emulate: which QEMU and which plugin (--qemu, --plugin).
+    #[command(flatten)]
+    pub emulator: EmulatorPaths,
 }
 
 /// A threshold: a finite percentage, 0 or more.
@@ -410,9 +414,13 @@ fn tracks(args: &BenchArgs, emulator: Option<&Emulator>) -> Result<Vec<Track>, F
 /// The counters every run opens, and the emulator under `--emulate`.
 fn counters(args: &BenchArgs) -> Result<(Counters, Option<Emulator>), Failure> {
     let Some(what) = args.emulate else {
-        return Ok((Counters::choose(), None));
+        let EmulatorPaths { qemu, plugin } = &args.emulator;
+        return match qemu.is_some() || plugin.is_some() {
+            true => Err(Failure::usage("--qemu and --plugin go with --emulate")),
+            false => Ok((Counters::choose(), None)),
+        };
     };
-    let emulator = Emulator::new(Counted::from(what), None, None)?;
+    let emulator = Emulator::new(Counted::from(what), args.emulator.clone())?;
     let counters = Counters::emulated(emulator.counted().events());
     Ok((counters, Some(emulator)))
 }

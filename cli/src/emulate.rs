@@ -87,6 +87,17 @@ impl From<EmulateWhat> for Counted {
     }
 }
 
+/// Which QEMU and which plugin run a program (`picollo emulate`, `picollo bench --emulate`).
+#[derive(Args, Clone, Default)]
+pub struct EmulatorPaths {
+    /// The QEMU user-mode emulator to run (default: qemu-ARCH on PATH)
+    #[arg(long, value_name = "PATH")]
+    pub qemu: Option<PathBuf>,
+    /// The plugin to load (default: the one this picollo carries; or $PICOLLO_QEMU_PLUGIN)
+    #[arg(long, value_name = "PATH")]
+    pub plugin: Option<PathBuf>,
+}
+
 #[derive(Args)]
 pub struct EmulateArgs {
     /// Count loads and stores too
@@ -96,12 +107,8 @@ pub struct EmulateArgs {
     /// --memory)
     #[arg(long, value_name = "BYTES:WAYS:LINE", num_args = 0..=1, default_missing_value = "")]
     pub l1d: Option<String>,
-    /// The QEMU user-mode emulator to run (default: qemu-ARCH on PATH)
-    #[arg(long, value_name = "PATH")]
-    pub qemu: Option<PathBuf>,
-    /// The plugin to load (default: the one this picollo carries; or $PICOLLO_QEMU_PLUGIN)
-    #[arg(long, value_name = "PATH")]
-    pub plugin: Option<PathBuf>,
+    #[command(flatten)]
+    pub paths: EmulatorPaths,
     /// Also write the run's counts to FILE as JSON
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -143,11 +150,8 @@ fn failed(message: impl Into<String>) -> Failure {
 impl Emulator {
     /// The plugin given (it must exist), `$PICOLLO_QEMU_PLUGIN`, or the one this picollo
     /// carries, written out; QEMU as given, or found per program.
-    pub fn new(
-        counted: Counted,
-        qemu: Option<PathBuf>,
-        plugin: Option<PathBuf>,
-    ) -> Result<Self, Failure> {
+    pub fn new(counted: Counted, paths: EmulatorPaths) -> Result<Self, Failure> {
+        let EmulatorPaths { qemu, plugin } = paths;
         if let Some(q) = qemu
             .as_ref()
             .filter(|q| q.to_string_lossy().ends_with("-static"))
@@ -307,7 +311,7 @@ pub fn read_totals(path: &Path) -> Result<EmulatedCounts, Failure> {
 
 /// `picollo emulate`: run the program, print its counts; its exit status.
 pub fn run(args: &EmulateArgs) -> Result<i32, Failure> {
-    let mut emulator = Emulator::new(args.counted(), args.qemu.clone(), args.plugin.clone())?;
+    let mut emulator = Emulator::new(args.counted(), args.paths.clone())?;
     emulator.randomize = args.randomize;
     let dir = std::env::temp_dir();
     let totals = dir.join(format!("picollo-emulate-{}.counts", std::process::id()));

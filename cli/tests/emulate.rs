@@ -263,3 +263,37 @@ fn what_cannot_run_under_the_emulator_says_why_with_status_8() {
         "qemu-x86_64 not found on PATH",
     );
 }
+
+#[test]
+fn bench_runs_the_emulator_and_plugin_it_is_given_and_only_under_emulate() {
+    let alone = bench(&["--qemu", "/nowhere/qemu-x86_64", "true"]);
+    assert_eq!(alone.code, Some(2), "{}", alone.stderr);
+    assert_has(&alone.stderr, "--qemu and --plugin go with --emulate");
+    need_qemu!();
+    let g = guest();
+    let g = g.to_str().unwrap();
+    let plugin = bench(&["--emulate", "--plugin", "/nowhere/plugin.so", "-r", "1", g]);
+    assert_eq!(plugin.code, Some(8), "{}", plugin.stderr);
+    assert_has(&plugin.stderr, "/nowhere/plugin.so does not exist");
+    // With no QEMU on PATH, the one --qemu names runs the command.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let qemu = std::env::split_paths(&path)
+        .map(|dir| dir.join("qemu-x86_64"))
+        .find(|q| q.is_file())
+        .expect("qemu-x86_64 ran, so it is on PATH");
+    let nowhere = temp("bench-qemu-empty-path");
+    std::fs::create_dir_all(&nowhere).unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_picollo"))
+        .args(["bench", "--emulate", "-r", "1", "--qemu"])
+        .arg(&qemu)
+        .arg(format!("{g} 100 0"))
+        .env("PATH", &nowhere)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert_has(
+        &String::from_utf8_lossy(&run.stdout),
+        "Emulated:Instructions",
+    );
+}
