@@ -45,8 +45,7 @@ pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
 }
 
 mode_over_seq_counts!(
-    ApproxHistogram,
-    INTERLOCKED_MAX,
+    atomic ApproxHistogram,
     /// The approximate mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
     /// handle); no direct path (its coins are the library's).
     {
@@ -193,20 +192,6 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     #[inline(never)]
     fn saturated(&self, excess: u64) {
         self.counts.outside.add_atomic(SAT, excess);
-    }
-
-    /// Count `n` occurrences of `v` exactly (one atomic add), saturating like
-    /// [`crate::Histogram::record_n`].
-    #[inline]
-    pub fn record_n(&self, v: u64, n: u64) {
-        self.counts.record_n_atomic(v, n);
-    }
-
-    /// Count `n` in the cell of `slot` as [`ApproxHistogram::record_n`] does; `false` (nothing
-    /// counted) when the slot has no cell.
-    #[inline]
-    pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
-        self.counts.add_n_atomic_at(slot, n)
     }
 }
 

@@ -40,8 +40,7 @@ seq_counts_constructors!(
     new
 );
 mode_over_seq_counts!(
-    AtomicHistogram,
-    INTERLOCKED_MAX,
+    atomic AtomicHistogram,
     /// The interlocked mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
     /// handle): its cells are counted in place by C callers too (the direct path).
     {
@@ -102,19 +101,5 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
     #[inline(never)]
     fn settle(&self, c: &C::Atomic) {
         self.counts.settle_atomic(c);
-    }
-
-    /// Count `n` occurrences of `v` (one compare-exchange loop), saturating at
-    /// [`AtomicCounter::INTERLOCKED_MAX`]; what did not fit is counted as saturated.
-    #[inline]
-    pub fn record_n(&self, v: u64, n: u64) {
-        self.counts.record_n_atomic(v, n);
-    }
-
-    /// Count `n` in the cell of `slot` as [`AtomicHistogram::record_n`] does; `false` (nothing
-    /// counted) when the slot has no cell.
-    #[inline]
-    pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
-        self.counts.add_n_atomic_at(slot, n)
     }
 }

@@ -289,9 +289,32 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
 /// approximate): its `Source`, `Collect`, `reset`, `add` and `query_in_place` go through the
 /// counts, and so does its [`RecordPath`](super::RecordPath) with `alloc`, but for the
 /// mode's own items `$own` (`mode`, and what it does beyond the default: a direct path, a
-/// subtraction, a caller's generator). The type has `record_fast_in`, `record_declined` and
-/// `record_n`; `$ceiling` names the `AtomicCounter` constant its buckets stop at.
+/// subtraction, a caller's generator). The type has `record_fast_in`, `record_declined`,
+/// `record_n` and `add_n_at`; `$ceiling` names the `AtomicCounter` constant its buckets stop
+/// at. `atomic $ty` is a mode whose writers all add atomically (interlocked, approximate):
+/// its `record_n` and `add_n_at` are the counts' compare-exchange adds, its ceiling
+/// `INTERLOCKED_MAX`.
 macro_rules! mode_over_seq_counts {
+    (atomic $ty:ident, $(#[$doc:meta])* { $($own:tt)* }) => {
+        impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
+            /// Count `n` occurrences of `v` exactly (one compare-exchange loop, in the
+            /// approximate mode too), saturating at [`AtomicCounter::INTERLOCKED_MAX`]; what
+            /// did not fit is counted as saturated.
+            #[inline]
+            pub fn record_n(&self, v: u64, n: u64) {
+                self.counts.record_n_atomic(v, n);
+            }
+
+            /// Count `n` in the cell of `slot` as `record_n` does; `false` (nothing
+            /// counted) when the slot has no cell.
+            #[inline]
+            pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
+                self.counts.add_n_atomic_at(slot, n)
+            }
+        }
+
+        mode_over_seq_counts!($ty, INTERLOCKED_MAX, $(#[$doc])* { $($own)* });
+    };
     ($ty:ident, $ceiling:ident, $(#[$doc:meta])* { $($own:tt)* }) => {
         $(#[$doc])*
         #[cfg(feature = "alloc")]
