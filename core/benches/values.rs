@@ -28,26 +28,11 @@ use std::time::Instant;
 use picollo::concurrent::{SharedHistogram, Source, SparseCells};
 use picollo::float::{FloatConfig, FloatHistogram, Storage};
 use picollo::Config;
-use splitmix::SplitMix64;
 
-const N: usize = 1_000_000;
-const MAX: u64 = 7_716_549_600;
+use splitmix::{LATENCIES as N, LATENCY_MAX as MAX};
+
 const PASSES: usize = 15;
 const ERROR: f64 = 0.0005;
-
-fn workload() -> Vec<u64> {
-    let mut rng = SplitMix64(0x5EED_0005);
-    let mut values: Vec<u64> = (0..N)
-        .map(|_| {
-            let r = rng.next_f64();
-            (r * r * r * MAX as f64) as u64
-        })
-        .collect();
-    for i in (1..values.len()).rev() {
-        values.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-    }
-    values
-}
 
 // Not inlined: each contender's loop is compiled in a function of its own (one `time` per
 // closure), so the registers a loop gets do not depend on the other loops beside it in `main`.
@@ -62,7 +47,7 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let ints = workload();
+    let ints = splitmix::latencies(0x5EED_0005);
     let floats: Vec<f64> = ints.iter().map(|&v| v as f64).collect();
     let int =
         SharedHistogram::<u32>::new(Config::new().with_relative_error(ERROR).with_range(0, MAX))

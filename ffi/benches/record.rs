@@ -27,7 +27,6 @@
 mod report;
 #[path = "../../core/benches/splitmix/mod.rs"]
 mod splitmix;
-use splitmix::SplitMix64;
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -38,32 +37,22 @@ use picollo::{
     picollo_histogram_record, picollo_status,
 };
 
-const VALUES: usize = 1_000_000;
-const MAX_VALUE: u64 = 7_716_549_600;
+use splitmix::{LATENCIES as VALUES, LATENCY_MAX as MAX_VALUE};
+
 const RELATIVE_ERROR: f64 = 0.0005;
 /// Passes over the values in one measurement (5,000,000 records).
 const ROUNDS: usize = 5;
 /// Measurements per contender; the best one is reported.
 const RUNS: usize = 25;
 
-/// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-40 here).
-fn below(rng: &mut SplitMix64, n: usize) -> usize {
-    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
-}
-
-/// The workload: `r³ · MAX_VALUE`, then a Fisher–Yates shuffle.
-fn workload() -> Vec<u64> {
-    let mut rng = SplitMix64(0x5EED_0000_0000_0002);
-    let mut values: Vec<u64> = (0..VALUES)
-        .map(|_| {
-            let r = rng.next_f64();
-            (r * r * r * MAX_VALUE as f64) as u64
-        })
-        .collect();
-    for i in (1..values.len()).rev() {
-        values.swap(i, below(&mut rng, i + 1));
+/// Records each value with `record` (true: refused), counting the refusals.
+#[inline(always)]
+fn refused(values: &[u64], mut record: impl FnMut(u64) -> bool) -> u64 {
+    let mut refused = 0;
+    for &v in values {
+        refused += record(v) as u64;
     }
-    values
+    refused
 }
 
 /// One histogram under test.
@@ -115,11 +104,7 @@ impl Contender for Hdr {
     }
     #[inline(never)]
     fn record_all(&mut self, values: &[u64]) {
-        let mut failed = 0;
-        for &v in values {
-            failed += self.h.record(v).is_err() as u64;
-        }
-        self.failed += failed;
+        self.failed += refused(values, |v| self.h.record(v).is_err());
     }
     fn total(&self) -> u64 {
         self.h.len() + self.failed
@@ -141,11 +126,7 @@ impl Contender for Iop32 {
     }
     #[inline(never)]
     fn record_all(&mut self, values: &[u64]) {
-        let mut failed = 0;
-        for &v in values {
-            failed += self.h.increment(v).is_err() as u64;
-        }
-        self.failed += failed;
+        self.failed += refused(values, |v| self.h.increment(v).is_err());
     }
     fn total(&self) -> u64 {
         self.h.as_slice().iter().map(|&c| c as u64).sum::<u64>() + self.failed
@@ -167,11 +148,7 @@ impl Contender for Iop64 {
     }
     #[inline(never)]
     fn record_all(&mut self, values: &[u64]) {
-        let mut failed = 0;
-        for &v in values {
-            failed += self.h.increment(v).is_err() as u64;
-        }
-        self.failed += failed;
+        self.failed += refused(values, |v| self.h.increment(v).is_err());
     }
     fn total(&self) -> u64 {
         self.h.as_slice().iter().sum::<u64>() + self.failed
@@ -431,7 +408,7 @@ fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
 }
 
 fn main() {
-    let values = workload();
+    let values = splitmix::latencies(0x5EED_0000_0000_0002);
     let config = picollo_core::Config::new()
         .with_relative_error(RELATIVE_ERROR)
         .with_range(0, MAX_VALUE);

@@ -26,3 +26,29 @@ impl SplitMix64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 }
+
+/// How many values [`latencies`] draws.
+#[allow(dead_code)]
+pub const LATENCIES: usize = 1_000_000;
+/// The largest value [`latencies`] can draw (about 7.7 s in nanoseconds).
+#[allow(dead_code)]
+pub const LATENCY_MAX: u64 = 7_716_549_600;
+
+/// [`LATENCIES`] latency-like values `r³ · LATENCY_MAX` (`r` uniform in [0, 1)) from the
+/// stream of `seed`, then shuffled (Fisher–Yates, each index drawn by Lemire's
+/// multiply-shift; the bias is below 2^-40 here): the record benches' workload.
+#[allow(dead_code)]
+pub fn latencies(seed: u64) -> Vec<u64> {
+    let mut rng = SplitMix64(seed);
+    let mut values: Vec<u64> = (0..LATENCIES)
+        .map(|_| {
+            let r = rng.next_f64();
+            (r * r * r * LATENCY_MAX as f64) as u64
+        })
+        .collect();
+    for i in (1..values.len()).rev() {
+        let j = (rng.next_u64() as u128 * (i as u128 + 1)) >> 64;
+        values.swap(i, j as usize);
+    }
+    values
+}
