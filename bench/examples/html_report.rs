@@ -77,17 +77,13 @@ fn sixteen(
         (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
     };
     let unit = |u: &str| Unit::parse(u).ok_or("a unit");
-    let mut metrics = vec![Metric {
-        name: "time".into(),
-        unit: unit("ns")?,
-        kind: MetricKind::Time,
-    }];
+    let mut metrics = vec![Metric::new("time", unit("ns")?, MetricKind::Time)];
     for i in 1..16 {
-        metrics.push(Metric {
-            name: format!("Counter{i}"),
-            unit: unit("events")?,
-            kind: MetricKind::Counter,
-        });
+        metrics.push(Metric::new(
+            &format!("Counter{i}"),
+            unit("events")?,
+            MetricKind::Counter,
+        ));
     }
     let rows: Vec<u64> = (0..20_000 * 16)
         .map(|_| (scale * (0.3 * normal()).exp()) as u64)

@@ -41,16 +41,8 @@ struct SimMeter<F: FnMut(u64) -> Cost> {
 impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
     fn metrics(&self) -> Vec<Metric> {
         vec![
-            Metric {
-                name: "time".into(),
-                unit: Unit::Nanoseconds,
-                kind: MetricKind::Time,
-            },
-            Metric {
-                name: "misses".into(),
-                unit: Unit::Events,
-                kind: MetricKind::Counter,
-            },
+            Metric::new("time", Unit::Nanoseconds, MetricKind::Time),
+            Metric::new("misses", Unit::Events, MetricKind::Counter),
         ]
     }
 
@@ -437,16 +429,8 @@ fn twice_the_loop_takes_about_twice_the_time_on_this_machine() {
 /// Two metrics, as a command's runs carry them: time in ns, faults in events.
 fn time_and_faults() -> Vec<Metric> {
     vec![
-        Metric {
-            name: "time".into(),
-            unit: Unit::Nanoseconds,
-            kind: MetricKind::Time,
-        },
-        Metric {
-            name: "faults".into(),
-            unit: Unit::Events,
-            kind: MetricKind::Counter,
-        },
+        Metric::new("time", Unit::Nanoseconds, MetricKind::Time),
+        Metric::new("faults", Unit::Events, MetricKind::Counter),
     ]
 }
 

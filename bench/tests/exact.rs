@@ -37,16 +37,8 @@ impl Meter for Emulator {
         let events = Unit::parse("events").unwrap();
         let time = Unit::parse("ns").unwrap();
         vec![
-            Metric {
-                name: "time".into(),
-                unit: time,
-                kind: MetricKind::Time,
-            },
-            Metric {
-                name: "Emulated:Instructions".into(),
-                unit: events,
-                kind: MetricKind::Exact,
-            },
+            Metric::new("time", time, MetricKind::Time),
+            Metric::new("Emulated:Instructions", events, MetricKind::Exact),
         ]
     }
 

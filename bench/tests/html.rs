@@ -23,15 +23,17 @@ fn random_result(
     scale: f64,
 ) -> BenchResult {
     let error = [0.01, 0.001, 0.0001][(rng.next_f64() * 3.0) as usize % 3];
-    let mut list = vec![Metric {
-        name: "time".into(),
-        unit: Unit::parse("ns").unwrap(),
-        kind: MetricKind::Time,
-    }];
-    list.extend((1..metrics).map(|i| Metric {
-        name: format!("Counter<{i}>&\"x\""),
-        unit: Unit::parse("events").unwrap(),
-        kind: MetricKind::Counter,
+    let mut list = vec![Metric::new(
+        "time",
+        Unit::parse("ns").unwrap(),
+        MetricKind::Time,
+    )];
+    list.extend((1..metrics).map(|i| {
+        Metric::new(
+            &format!("Counter<{i}>&\"x\""),
+            Unit::parse("events").unwrap(),
+            MetricKind::Counter,
+        )
     }));
     let rows: Vec<u64> = (0..samples * metrics)
         .map(|_| (scale * (1.5 * common::normal(rng)).exp()) as u64)

@@ -35,11 +35,7 @@ struct Clock {
 
 impl Meter for Clock {
     fn metrics(&self) -> Vec<Metric> {
-        vec![Metric {
-            name: "time".into(),
-            unit: Unit::Nanoseconds,
-            kind: MetricKind::Time,
-        }]
+        vec![Metric::new("time", Unit::Nanoseconds, MetricKind::Time)]
     }
 
     fn start(&mut self) -> Result<(), BenchError> {

@@ -16,11 +16,7 @@ pub fn normal(rng: &mut SplitMix64) -> f64 {
 /// A result named `name` of one time metric, a round per row (nanoseconds × 1000).
 #[allow(dead_code)]
 pub fn time_result(name: &str, rows: Vec<u64>) -> BenchResult {
-    let metric = Metric {
-        name: "time".into(),
-        unit: Unit::parse("ns").unwrap(),
-        kind: MetricKind::Time,
-    };
+    let metric = Metric::new("time", Unit::parse("ns").unwrap(), MetricKind::Time);
     let warm_up = WarmUp {
         converged: true,
         ..WarmUp::default()
