@@ -4,10 +4,18 @@
 
 mod common;
 
-use common::{assert_has, bench, picollo, serial, temp};
+use common::{assert_has, picollo, serial, temp, Run};
 
-fn read(path: &std::path::Path) -> String {
-    std::fs::read_to_string(path).expect("the page was written")
+/// `picollo SUBCOMMAND --html FILE ARGS…` (`words` = SUBCOMMAND ARGS…), FILE a temporary
+/// file named `name`, asserted to exit with `code`: the run and the page it wrote.
+fn html(name: &str, words: &[&str], code: i32) -> (Run, String) {
+    let path = temp(name);
+    let mut all = vec![words[0], "--html", path.to_str().unwrap()];
+    all.extend_from_slice(&words[1..]);
+    let run = picollo(&all, None);
+    assert_eq!(run.code, Some(code), "{}", run.stderr);
+    let page = std::fs::read_to_string(&path).expect("the page was written");
+    (run, page)
 }
 
 /// The text of the cell `<td … data-tag="T" data-rank="R">`.
@@ -22,15 +30,9 @@ fn tag_cell<'a>(page: &'a str, tag: &str, rank: &str) -> &'a str {
 
 #[test]
 fn report_html_draws_every_tag_with_its_own_figures() {
-    let path = temp("report.html");
-    let run = picollo(
-        &["report", "peer_hdrh.hlog", "--html", path.to_str().unwrap()],
-        None,
-    );
     // No untagged intervals: no table on stdout, a note, and success.
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let (run, page) = html("report.html", &["report", "peer_hdrh.hlog"], 0);
     assert_has(&run.stderr, "the page shows every tag");
-    let page = read(&path);
     assert!(page.starts_with("<!DOCTYPE html>"));
     // api: 1..=300, one each: P50 is the 150th value, P99 the 297th, max 300.
     assert_eq!(tag_cell(&page, "api", "50"), "150");
@@ -56,42 +58,23 @@ fn report_html_draws_every_tag_with_its_own_figures() {
 
 #[test]
 fn report_html_of_one_tag_divides_by_the_unit_ratio() {
-    let path = temp("report_api.html");
-    let run = picollo(
-        &[
-            "report",
-            "peer_hdrh.hlog",
-            "--tag",
-            "api",
-            "--unit-ratio",
-            "100",
-            "--html",
-            path.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let page = read(&path);
+    let words = [
+        "report",
+        "peer_hdrh.hlog",
+        "--tag",
+        "api",
+        "--unit-ratio",
+        "100",
+    ];
+    let (_, page) = html("report_api.html", &words, 0);
     assert_eq!(tag_cell(&page, "api", "50"), "1.500");
     assert!(!page.contains("data-tag=\"db\""));
 }
 
 #[test]
 fn report_html_of_nothing_says_so_and_fails() {
-    let path = temp("empty.html");
-    let run = picollo(
-        &[
-            "report",
-            "latency.hlog",
-            "--tag",
-            "nope",
-            "--html",
-            path.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert_eq!(run.code, Some(5), "{}", run.stderr);
-    let page = read(&path);
+    let words = ["report", "latency.hlog", "--tag", "nope"];
+    let (_, page) = html("empty.html", &words, 5);
     assert_has(
         &page,
         "Nothing to draw: latency.hlog: no intervals tagged nope",
@@ -102,19 +85,7 @@ fn report_html_of_nothing_says_so_and_fails() {
 
 #[test]
 fn diff_html_has_both_spectra_and_the_printed_table() {
-    let path = temp("diff.html");
-    let run = picollo(
-        &[
-            "diff",
-            "latency.hlog",
-            "latency_b.hlog",
-            "--html",
-            path.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let page = read(&path);
+    let (run, page) = html("diff.html", &["diff", "latency.hlog", "latency_b.hlog"], 0);
     // The table on stdout, word for word in the page (escaped: it holds no markup).
     let first_row = run.stdout.lines().find(|l| l.starts_with("| 50 ")).unwrap();
     assert_has(&page, first_row);
@@ -125,28 +96,15 @@ fn diff_html_has_both_spectra_and_the_printed_table() {
 #[test]
 fn bench_html_holds_the_verdict_the_text_prints() {
     let _serial = serial();
-    let path = temp("bench.html");
-    let run = bench(&[
-        "-r",
-        "8",
-        "-w",
-        "0",
-        "-n",
-        "one",
-        "-n",
-        "two",
-        "--html",
-        path.to_str().unwrap(),
-        "true",
-        "true",
-    ]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let words = [
+        "bench", "-r", "8", "-w", "0", "-n", "one", "-n", "two", "true", "true",
+    ];
+    let (run, page) = html("bench.html", &words, 0);
     let verdict = run
         .stdout
         .lines()
         .find(|l| l.starts_with("verdict:"))
         .expect("a verdict line");
-    let page = read(&path);
     let escaped = verdict
         .replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -162,18 +120,11 @@ fn bench_html_holds_the_verdict_the_text_prints() {
 #[test]
 fn bench_html_of_one_command_is_its_report() {
     let _serial = serial();
-    let path = temp("bench_one.html");
-    let run = bench(&[
-        "-r",
-        "3",
-        "-w",
-        "0",
-        "--html",
-        path.to_str().unwrap(),
-        "true",
-    ]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let page = read(&path);
+    let (_, page) = html(
+        "bench_one.html",
+        &["bench", "-r", "3", "-w", "0", "true"],
+        0,
+    );
     assert_has(&page, "<h2>true</h2>");
     assert_has(
         &page,
