@@ -23,11 +23,7 @@ fn sides_of_builds_are_compared_with_builds_as_the_unit() {
         &run.stdout,
         "Method: builds as the unit: 2 builds of side 1 and 2 of side 2",
     );
-    let line = run
-        .stdout
-        .lines()
-        .rfind(|l| l.starts_with("verdict:"))
-        .unwrap();
+    let line = run.last_line("verdict:");
     assert!(line.contains("; layout spread ±"), "{line}");
     assert!(line.ends_with("(99 %, 2 builds a side)"), "{line}");
     let v = json_of(&json);
@@ -84,11 +80,7 @@ fn sides_saved_apart_gate_a_later_run_of_the_same_builds() {
     gate.extend(side);
     let (run, json) = bench_json("builds-gate.json", &gate);
     assert!(matches!(run.code, Some(0 | 7)), "{}", run.stderr);
-    let line = run
-        .stdout
-        .lines()
-        .rfind(|l| l.starts_with("verdict:"))
-        .unwrap();
+    let line = run.last_line("verdict:");
     assert!(line.contains("saved side 1"), "{line}");
     assert!(
         line.ends_with("(99 %, 2 builds a side, 3 runs apart)"),

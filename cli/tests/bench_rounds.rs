@@ -122,8 +122,7 @@ fn a_command_runs_without_a_shell_with_n() {
         "measured run 1 of 1 ended with exit status: 3",
     );
     let unclosed = bench(&["-N", "--runs", "2", "sleep '1"]);
-    assert_eq!(unclosed.code, Some(2), "{}", unclosed.stderr);
-    assert_has(&unclosed.stderr, "its quotes do not close");
+    unclosed.assert_exit(2, "its quotes do not close");
     assert_eq!(bench(&["-N", "--shell", "bash", "true"]).code, Some(2));
 }
 
@@ -169,11 +168,9 @@ fn names_stand_for_commands_in_the_reports_verdicts_log_and_json() {
     assert_has(&text, "#cmd3: true\n");
     // More names than commands, or an empty one: usage errors.
     let many = bench(&["-n", "a", "-n", "b", "--runs", "1", "true"]);
-    assert_eq!(many.code, Some(2), "{}", many.stderr);
-    assert_has(&many.stderr, "2 names (--name) for 1 commands");
+    many.assert_exit(2, "2 names (--name) for 1 commands");
     let empty = bench(&["-n", " ", "--runs", "1", "true"]);
-    assert_eq!(empty.code, Some(2), "{}", empty.stderr);
-    assert_has(&empty.stderr, "--name: a name cannot be empty");
+    empty.assert_exit(2, "--name: a name cannot be empty");
 }
 
 #[test]
@@ -194,8 +191,7 @@ fn a_bench_log_starts_at_0_and_report_names_the_tag_to_pass() {
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         // Whichever command ran first, the log's times start at 0: none before it.
         let untagged = common::picollo(&["report", log.to_str().unwrap()], None);
-        assert_eq!(untagged.code, Some(5), "{}", untagged.stderr);
-        assert_has(&untagged.stderr, "spanning 0–");
+        untagged.assert_exit(5, "spanning 0–");
         assert_has(
             &untagged.stderr,
             "; pass --tag cmd1:time (or another tag above)",
@@ -309,8 +305,7 @@ fn a_baseline_of_one_run_apart_is_not_judged() {
     let bad = temp("bad-runs.json");
     std::fs::write(&bad, broken.to_string()).unwrap();
     let run = bench(&["--runs", "2", "--baseline", bad.to_str().unwrap(), "true"]);
-    assert_eq!(run.code, Some(4), "{}", run.stderr);
-    assert_has(&run.stderr, "not a positive median time");
+    run.assert_exit(4, "not a positive median time");
 }
 
 #[test]

@@ -115,8 +115,7 @@ fn memory_and_the_l1d_model_are_counted_when_asked_and_written_as_json() {
         &["--l1d", "--json", path],
         &[g.to_str().unwrap(), "500", "0"],
     );
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_has(&run.stderr, " loads, ");
+    run.assert_exit(0, " loads, ");
     assert_has(
         &run.stderr,
         " L1D misses (guest user space, every thread, exact)",
@@ -267,14 +266,12 @@ fn what_cannot_run_under_the_emulator_says_why_with_status_8() {
 #[test]
 fn bench_runs_the_emulator_and_plugin_it_is_given_and_only_under_emulate() {
     let alone = bench(&["--qemu", "/nowhere/qemu-x86_64", "true"]);
-    assert_eq!(alone.code, Some(2), "{}", alone.stderr);
-    assert_has(&alone.stderr, "--qemu and --plugin go with --emulate");
+    alone.assert_exit(2, "--qemu and --plugin go with --emulate");
     need_qemu!();
     let g = guest();
     let g = g.to_str().unwrap();
     let plugin = bench(&["--emulate", "--plugin", "/nowhere/plugin.so", "-r", "1", g]);
-    assert_eq!(plugin.code, Some(8), "{}", plugin.stderr);
-    assert_has(&plugin.stderr, "/nowhere/plugin.so does not exist");
+    plugin.assert_exit(8, "/nowhere/plugin.so does not exist");
     // With no QEMU on PATH, the one --qemu names runs the command.
     let path = std::env::var_os("PATH").unwrap_or_default();
     let qemu = std::env::split_paths(&path)

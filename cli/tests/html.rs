@@ -100,11 +100,7 @@ fn bench_html_holds_the_verdict_the_text_prints() {
         "bench", "-r", "8", "-w", "0", "-n", "one", "-n", "two", "true", "true",
     ];
     let (run, page) = html("bench.html", &words, 0);
-    let verdict = run
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("verdict:"))
-        .expect("a verdict line");
+    let verdict = run.last_line("verdict:");
     let escaped = verdict
         .replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -15,6 +15,20 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// The last line of standard output that starts with `prefix` (there must be one).
+    pub fn last_line(&self, prefix: &str) -> &str {
+        let found = self.stdout.lines().rfind(|l| l.starts_with(prefix));
+        found.unwrap_or_else(|| panic!("a line {prefix}… in:\n{}", self.stdout))
+    }
+
+    /// Assert that the run exited with `code` and wrote `text` to standard error.
+    pub fn assert_exit(&self, code: i32, text: &str) {
+        assert_eq!(self.code, Some(code), "{}", self.stderr);
+        assert_has(&self.stderr, text);
+    }
+}
+
 /// The folder of the committed input logs; runs start there, so titles show bare names.
 pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
