@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_has, bench, bench_json, json_of, serial, temp};
+use common::{assert_has, bench, bench_json, fresh_temp, json_of, serial, temp};
 use picollo::hdr::LogReader;
 
 #[test]
@@ -59,8 +59,7 @@ fn a_command_that_exits_non_zero_is_reported_not_timed() {
 #[test]
 fn the_run_that_failed_is_named_warm_up_or_measured() {
     let _serial = serial();
-    let flag = temp("ran-once");
-    let _ = std::fs::remove_file(&flag);
+    let flag = fresh_temp("ran-once");
     let script = format!(
         "test -e {0} || {{ touch {0}; exit 0; }}; exit 4",
         flag.display()

@@ -62,8 +62,7 @@ fn groupings_that_do_not_split_are_usage_errors() {
 #[test]
 fn sides_saved_apart_gate_a_later_run_of_the_same_builds() {
     let _serial = serial();
-    let base = common::temp("builds-base.json");
-    let _ = std::fs::remove_file(&base);
+    let base = common::fresh_temp("builds-base.json");
     let b = base.to_str().unwrap();
     let side = [BUSY, BUSY];
     let mut save = vec!["--runs", "8", "--builds", "2", "--save", b, "--append"];
@@ -138,8 +137,7 @@ fn a_failing_build_leaves_its_side_unmeasured_and_exits_6() {
 
 /// The lengths of PICOLLO_ENV_PAD the runs of one command saw (a warm-up and 8 runs).
 fn pads(extra: &[&str]) -> Vec<usize> {
-    let file = common::temp(&format!("pads{}.txt", extra.len()));
-    let _ = std::fs::remove_file(&file);
+    let file = common::fresh_temp(&format!("pads{}.txt", extra.len()));
     let command = format!("echo ${{#PICOLLO_ENV_PAD}} >> {}", file.display());
     let mut args = vec!["bench", "--runs", "8"];
     args.extend(extra);
@@ -166,8 +164,7 @@ fn each_run_gets_an_environment_of_its_own_size() {
 
 /// The resident memory (kB) of picollo while its command ran, as the command read it.
 fn parent_rss(extra: &[&str], name: &str) -> u64 {
-    let file = common::temp(name);
-    let _ = std::fs::remove_file(&file);
+    let file = common::fresh_temp(name);
     let command = format!("grep VmRSS /proc/$PPID/status >> {}", file.display());
     let mut args = vec!["bench", "--runs", "1", "--warmup", "0"];
     args.extend(extra);

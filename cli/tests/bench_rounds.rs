@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_has, bench, bench_json, json_of, serial, temp};
+use common::{assert_has, bench, bench_json, fresh_temp, json_of, serial, temp};
 
 /// A command that keeps a CPU busy for about 10 ms (awk's own loop, no sleep).
 const BUSY: &str = "awk 'BEGIN { for (i = 0; i < 200000; i++) s += i }'";
@@ -227,9 +227,8 @@ fn save_runs_apart(path: &str, command: &str, runs: usize) {
 #[test]
 fn a_saved_baseline_gates_only_a_slower_command() {
     let _serial = serial();
-    let base = temp("base.json");
+    let base = fresh_temp("base.json");
     let path = base.to_str().unwrap();
-    let _ = std::fs::remove_file(&base);
     save_runs_apart(path, "sleep 0.01", 5);
     let slower = bench(&["--runs", "10", "--baseline", path, "sleep 0.03"]);
     assert_eq!(slower.code, Some(7), "{}", slower.stdout);
@@ -324,9 +323,8 @@ fn identical_code_gated_in_later_processes_rarely_fails() {
     // against one run apart are not judged, nor counted.
     // (Five saved back to back and gated minutes later miss it far more often on a machine
     // whose speed moves between levels: docs/benchmarks.md.)
-    let base = temp("aa-apart.json");
+    let base = fresh_temp("aa-apart.json");
     let path = base.to_str().unwrap();
-    let _ = std::fs::remove_file(&base);
     let mut verdicts = Vec::new();
     for gate in 0..23 {
         if gate % 3 == 0 && gate <= 18 {

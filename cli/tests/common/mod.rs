@@ -110,6 +110,14 @@ pub fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// [`temp`], with no file there yet (for a file the runs append to, or a save that must
+/// start empty).
+pub fn fresh_temp(name: &str) -> PathBuf {
+    let path = temp(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
 /// Run and expect success; the standard output.
 pub fn ok(args: &[&str]) -> String {
     let run = picollo(args, None);
