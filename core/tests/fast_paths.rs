@@ -333,11 +333,7 @@ fn disagreement(out: &[picollo::Percentile]) -> Option<String> {
 
 #[test]
 fn live_percentiles_agree_with_one_total_while_writers_record() {
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::Approximate(ApproxPolicy::default()),
-    ];
+    let modes = common::seqlock_modes();
     for mode in modes {
         for bits in [CounterBits::U32, CounterBits::U64] {
             live_percentiles_stay_consistent(mode, bits);

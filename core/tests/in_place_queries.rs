@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, DynSnapshot, Mode};
+use picollo::concurrent::{CounterBits, DynHistogram, DynSnapshot, Mode};
 use picollo::{dyn_view, Config, ConfigError, MergeError, OutOfMemory, Summary};
 
 mod common;
@@ -64,11 +64,7 @@ fn filled(mode: Mode, bits: CounterBits) -> DynHistogram {
 
 #[test]
 fn seqlock_modes_answer_queries_without_copying() {
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::Approximate(ApproxPolicy::default()),
-    ];
+    let modes = common::seqlock_modes();
     for bits in [CounterBits::U32, CounterBits::U64] {
         for mode in modes {
             let h = filled(mode, bits);

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread::JoinHandle;
 
-use picollo::concurrent::DynHistogram;
+use picollo::concurrent::{ApproxPolicy, DynHistogram, Mode};
 use picollo::{Config, Histogram};
 
 /// The values behind the committed peer fixtures (interop/fixtures/README.md), with their
@@ -348,4 +348,13 @@ pub fn cells(line: &str) -> Vec<&str> {
         .and_then(|l| l.strip_suffix('|'))
         .unwrap_or_else(|| panic!("not a table row: {line:?}"));
     inner.split('|').collect()
+}
+
+/// The modes whose cells are read with the seqlock protocol (all but the thread-local one).
+pub fn seqlock_modes() -> [Mode; 3] {
+    [
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::Approximate(ApproxPolicy::default()),
+    ]
 }
