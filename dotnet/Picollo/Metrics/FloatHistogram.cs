@@ -47,21 +47,8 @@ namespace Picollo.Metrics
                               FloatStorage storage = FloatStorage.Sparse,
                               FloatConcurrencyMode mode = FloatConcurrencyMode.SingleWriter,
                               ValueSelection valueSelection = ValueSelection.Midpoint)
-            : this(MakeConfig(relativeError, minMagnitude, maxMagnitude, counterBits, storage, mode, valueSelection)) { }
-
-        static FloatHistogramConfig MakeConfig(double relativeError, double min, double max, int bits,
-                                               FloatStorage storage, FloatConcurrencyMode mode, ValueSelection sel)
-        {
-            var c = FloatHistogramConfig.Default;
-            c.RelativeError = relativeError;
-            c.MinMagnitude = min;
-            c.MaxMagnitude = max;
-            c.CounterBits = (uint)bits;
-            c.Storage = (uint)storage;
-            c.Mode = (uint)mode;
-            c.ValueSelection = (uint)sel;
-            return c;
-        }
+            : this(Factory.WithRelativeError(relativeError).WithMagnitudes(minMagnitude, maxMagnitude).WithCounterBits(counterBits)
+                          .WithStorage(storage).WithMode(mode).WithValueSelection(valueSelection).Config) { }
 
         /// <summary>The handle the binding passes to <see cref="Native"/>.</summary>
         internal FloatHistogramHandle Handle { get { return _handle; } }

@@ -24,14 +24,19 @@ namespace Picollo.Metrics
         public FloatHistogramBuilder WithMagnitudes(double min, double max) { _config.MinMagnitude = min; _config.MaxMagnitude = max; return this; }
 
         /// <summary>32-bit counters: half the footprint; a bucket saturates at 2^32 − 1.</summary>
-        public FloatHistogramBuilder WithUInt32Counters() { _config.CounterBits = 32; return this; }
-        public FloatHistogramBuilder WithUInt64Counters() { _config.CounterBits = 64; return this; }
+        public FloatHistogramBuilder WithUInt32Counters() { return WithCounterBits(32); }
+        public FloatHistogramBuilder WithUInt64Counters() { return WithCounterBits(64); }
+
+        /// <summary>Any counter width, judged by the library at Create (32 or 64).</summary>
+        internal FloatHistogramBuilder WithCounterBits(int bits) { _config.CounterBits = (uint)bits; return this; }
 
         /// <summary>Counters for the whole range allocated at creation.</summary>
-        public FloatHistogramBuilder WithDenseStorage() { _config.Storage = (uint)FloatStorage.Dense; return this; }
+        public FloatHistogramBuilder WithDenseStorage() { return WithStorage(FloatStorage.Dense); }
 
         /// <summary>A block per octave, allocated when a value first lands in it (the default).</summary>
-        public FloatHistogramBuilder WithSparseStorage() { _config.Storage = (uint)FloatStorage.Sparse; return this; }
+        public FloatHistogramBuilder WithSparseStorage() { return WithStorage(FloatStorage.Sparse); }
+
+        internal FloatHistogramBuilder WithStorage(FloatStorage storage) { _config.Storage = (uint)storage; return this; }
 
         public FloatHistogramBuilder WithMode(FloatConcurrencyMode mode) { _config.Mode = (uint)mode; return this; }
         public FloatHistogramBuilder WithSingleWriter() { return WithMode(FloatConcurrencyMode.SingleWriter); }

@@ -32,15 +32,7 @@ namespace Picollo.Metrics
 
         public FloatPercentile this[int i] { get { return Data[i]; } }
 
-        public FloatPercentile[] Percentiles
-        {
-            get
-            {
-                var all = new FloatPercentile[FloatSummaryData.Count];
-                for (int i = 0; i < all.Length; i++) all[i] = Data[i];
-                return all;
-            }
-        }
+        public FloatPercentile[] Percentiles { get { return Summaries.Percentiles(FloatSummaryData.Count, i => Data[i]); } }
 
         public FloatPercentile P0 { get { return Data.P00; } }
         public FloatPercentile P1 { get { return Data.P01; } }

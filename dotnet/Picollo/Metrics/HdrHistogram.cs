@@ -43,18 +43,9 @@ namespace Picollo.Metrics
         {
             if (lowestDiscernible == 0)
                 throw new ArgumentOutOfRangeException("lowestDiscernible", "must be at least 1 (1: exact integers)");
-            var c = HistogramConfig.Default;
-            c.RelativeError = relativeError;
-            c.MinTrackable = min;
-            c.MaxTrackable = max;
-            c.CounterBits = (uint)bits;
-            c.ValueSelection = (uint)sel;
-            c.Mode = (uint)mode;
-            c.ApproxThreshold = approxThreshold;
-            c.Storage = (uint)storage;
-            c.ExactExtremes = exactExtremes ? 1u : 0u;
-            c.LowestDiscernible = lowestDiscernible;
-            return c;
+            return Factory.WithRelativeError(relativeError).WithRange(min, max).WithCounterBits(bits).WithValueSelection(sel)
+                          .WithMode(mode, approxThreshold).WithStorage(storage).WithExactExtremes(exactExtremes)
+                          .WithLowestDiscernibleValue(lowestDiscernible).Config;
         }
 
         /// <summary>Wrap a borrowed handle; <paramref name="owner"/> is kept alive with it.</summary>
@@ -101,7 +92,7 @@ namespace Picollo.Metrics
         public ulong Unit { get { return Getters.Get<HistogramHandle, ulong>(_handle, Native.picollo_histogram_get_unit); } }
 
         /// <summary>Whether the histogram keeps the exact smallest and largest value recorded in
-        /// its range (made with <see cref="HdrHistogramBuilder.WithExactExtremes"/> or
+        /// its range (made with <see cref="HdrHistogramBuilder.WithExactExtremes()"/> or
         /// <c>exactExtremes: true</c>): <see cref="RecordedMin"/>, <see cref="RecordedMax"/>.</summary>
         public bool ExactExtremes
         {

@@ -20,21 +20,29 @@ namespace Picollo.Metrics
 
         /// <summary>32-bit counters: half the footprint; a bucket saturates at 2^32 − 1
         /// (counted in <see cref="HdrHistogram.SaturatedCount"/>).</summary>
-        public HdrHistogramBuilder WithUInt32Storage() { _config.CounterBits = 32; return this; }
-        public HdrHistogramBuilder WithUInt64Storage() { _config.CounterBits = 64; return this; }
+        public HdrHistogramBuilder WithUInt32Storage() { return WithCounterBits(32); }
+        public HdrHistogramBuilder WithUInt64Storage() { return WithCounterBits(64); }
+
+        /// <summary>Any counter width, judged by the library at Create (32 or 64).</summary>
+        internal HdrHistogramBuilder WithCounterBits(int bits) { _config.CounterBits = (uint)bits; return this; }
+
         public HdrHistogramBuilder WithValueSelection(ValueSelection s) { _config.ValueSelection = (uint)s; return this; }
 
         /// <summary>Counters for the whole range allocated at creation (the default).</summary>
-        public HdrHistogramBuilder WithDenseStorage() { _config.Storage = (uint)HistogramStorage.Dense; return this; }
+        public HdrHistogramBuilder WithDenseStorage() { return WithStorage(HistogramStorage.Dense); }
 
         /// <summary>Blocks of counters allocated when a value first lands in them: memory
         /// follows the data, not the range (not with <see cref="WithThreadLocal"/>).</summary>
-        public HdrHistogramBuilder WithSparseStorage() { _config.Storage = (uint)HistogramStorage.Sparse; return this; }
+        public HdrHistogramBuilder WithSparseStorage() { return WithStorage(HistogramStorage.Sparse); }
+
+        internal HdrHistogramBuilder WithStorage(HistogramStorage storage) { _config.Storage = (uint)storage; return this; }
 
         /// <summary>Keep the exact smallest and largest value recorded in the range
         /// (<see cref="HdrHistogram.RecordedMin"/>, <see cref="HdrHistogram.RecordedMax"/>), at
         /// the cost of a load and a compare per record (the inline recorder then calls the library).</summary>
-        public HdrHistogramBuilder WithExactExtremes() { _config.ExactExtremes = 1; return this; }
+        public HdrHistogramBuilder WithExactExtremes() { return WithExactExtremes(true); }
+
+        internal HdrHistogramBuilder WithExactExtremes(bool keep) { _config.ExactExtremes = keep ? 1u : 0u; return this; }
         /// <summary>HdrHistogram's lowest discernible value: the lowest buckets are 2^floor(log2 L) wide
         /// (values below share the first), the relative error holds above 2 · unit / relative error.</summary>
         public HdrHistogramBuilder WithLowestDiscernibleValue(ulong lowest) { _config.LowestDiscernible = lowest; return this; }

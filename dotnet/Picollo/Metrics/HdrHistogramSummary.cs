@@ -40,15 +40,7 @@ namespace Picollo.Metrics
 
         public Percentile this[int i] { get { return Data[i]; } }
 
-        public Percentile[] Percentiles
-        {
-            get
-            {
-                var all = new Percentile[SummaryData.Count];
-                for (int i = 0; i < all.Length; i++) all[i] = Data[i];
-                return all;
-            }
-        }
+        public Percentile[] Percentiles { get { return Summaries.Percentiles(SummaryData.Count, i => Data[i]); } }
 
         public Percentile P0 { get { return Data.P00; } }
         public Percentile P1 { get { return Data.P01; } }

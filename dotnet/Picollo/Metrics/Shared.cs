@@ -7,7 +7,8 @@
 //   Getters       one fact of a handle through a picollo_*_get_* call, or one answer to a
 //                 query by value (a percentile, rank_of, quantile_of, count_between, the
 //                 equivalent range);
-//   Summaries     a summary class filled from a histogram or snapshot, reused when given;
+//   Summaries     a summary class filled from a histogram or snapshot, reused when given,
+//                 and the array of its standard percentiles;
 //   Snapshots     the refresh of a snapshot from its source, in full or as deltas;
 //   Copies        a private histogram filled from a live one, disposed if the fill fails;
 //   Operands      the null check of the other histogram or summary of a binary operation.
@@ -196,6 +197,15 @@ namespace Picollo.Metrics
             var s = reuse ?? new S();
             s.Fill(data);
             return s;
+        }
+
+        /// <summary>The standard percentiles of a summary struct (<paramref name="count"/> of
+        /// them, read by index), in a new array.</summary>
+        public static T[] Percentiles<T>(int count, Func<int, T> at)
+        {
+            var all = new T[count];
+            for (int i = 0; i < count; i++) all[i] = at(i);
+            return all;
         }
     }
 
