@@ -150,8 +150,7 @@ static partial class Tests
 
                     var batch = h.GetPercentiles(HdrHistogramSummary.StandardRanks);
                     var summary = h.GetSummary();
-                    int bad = 0;
-                    string firstBad = null;
+                    var bad = new Mismatches();
                     for (int k = 0; k < batch.Length; k++)
                     {
                         var p = batch[k];
@@ -162,11 +161,10 @@ static partial class Tests
                                   && p.CumulativeCount >= p.RankCount && p.CumulativeCount - p.Count < p.RankCount
                                   && p.Side == Sign(exact) && p.Count > 0 && p.Rank == HdrHistogramSummary.StandardRanks[k]
                                   && p.Equals(summary[k]) && p.Equals(h.GetPercentile(p.Rank));
-                        if (!ok && bad++ == 0)
-                            firstBad = string.Format("P{0}: rank count {1} (want ~{2}), exact {3:R} in [{4:R}, {5:R}]? value {6:R}, side {7}",
-                                                     p.Rank, p.RankCount, want, exact, p.Lowest, p.Highest, p.Value, p.Side);
+                        bad.Note(!ok, () => string.Format("P{0}: rank count {1} (want ~{2}), exact {3:R} in [{4:R}, {5:R}]? value {6:R}, side {7}",
+                                                          p.Rank, p.RankCount, want, exact, p.Lowest, p.Highest, p.Value, p.Side));
                     }
-                    Check(bad == 0, tag + ": every percentile holds its exact order statistic, within E·|Y|; " + bad + " do not, first " + firstBad);
+                    bad.CheckNone(tag + ": every percentile holds its exact order statistic, within E·|Y|; ", "do not");
                     Check(h.GetPercentileValues(1, 50, 99).SequenceEqual(new[] { batch[1].Value, batch[5].Value, batch[11].Value }),
                           tag + ": percentile values are the percentiles' values");
 
@@ -321,8 +319,8 @@ static partial class Tests
             var probes = new List<double> { 0, 1, -1, 1e-4, -1e4, 1e4 };
             for (int i = 0; i < 200; i++) probes.Add(values[r.Next(values.Length)]);
             for (int i = 0; i < 200; i++) probes.Add(LogUniform(r, -3.9, 3.9));
-            int badRange = 0, badRank = 0, badCount = 0;
-            string firstRank = null, firstCount = null;
+            int badRange = 0;
+            Mismatches badRank = new Mismatches(), badCount = new Mismatches();
             foreach (var x in probes)
             {
                 double lo, hi;
@@ -338,21 +336,19 @@ static partial class Tests
                 double expected = lo == hi ? upTo : below + (upTo - below) * (x - lo) / (hi - lo);
                 bool rankOk = below <= rank && rank <= upTo && Math.Abs(rank - expected) <= 1e-9 * total
                               && h.RankOf(hi) == upTo && Math.Abs(h.QuantileOf(x) - rank / total) <= 1e-15;
-                if (!rankOk && badRank++ == 0)
-                    firstRank = string.Format("x {0:R} in [{1:R}, {2:R}]: rank {3:R}, recorded {4} below and {5} up to its bucket's end, spread {6:R}",
-                                              x, lo, hi, rank, below, upTo, expected);
+                badRank.Note(!rankOk, () => string.Format("x {0:R} in [{1:R}, {2:R}]: rank {3:R}, recorded {4} below and {5} up to its bucket's end, spread {6:R}",
+                                                          x, lo, hi, rank, below, upTo, expected));
                 // Count between: every bucket from lo's to the upper probe's.
                 double y = probes[r.Next(probes.Count)];
                 double a = Math.Min(x, y), b = Math.Max(x, y);
                 double alo = h.LowestEquivalentValue(a), bhi = h.HighestEquivalentValue(b);
                 ulong count = h.CountBetween(a, b);
                 ulong exact = (ulong)(CountBelow(sorted, bhi, true) - CountBelow(sorted, alo, false));
-                if (count != exact && badCount++ == 0)
-                    firstCount = string.Format("[{0:R}, {1:R}] (buckets [{2:R}, {3:R}]): {4}, recorded {5}", a, b, alo, bhi, count, exact);
+                badCount.Note(count != exact, () => string.Format("[{0:R}, {1:R}] (buckets [{2:R}, {3:R}]): {4}, recorded {5}", a, b, alo, bhi, count, exact));
             }
             Equal(0, badRange, "equivalent ranges hold their value, start and end buckets, and are within the relative error");
-            Check(badRank == 0, "rank_of and quantile_of against counts of the recorded values: " + badRank + " wrong, first " + firstRank);
-            Check(badCount == 0, "count_between against counts of the recorded values: " + badCount + " wrong, first " + firstCount);
+            badRank.CheckNone("rank_of and quantile_of against counts of the recorded values: ");
+            badCount.CheckNone("count_between against counts of the recorded values: ");
 
             // Every recorded value in exactly one listed bucket.
             var buckets = h.BucketsWithValues.ToList();

@@ -65,8 +65,8 @@ static partial class Tests
                 if (h.RankOf(v) != CountBelow(sorted, v, true) || h.QuantileOf(v) != h.RankOf(v) / h.TotalCount) bad++;
             Equal(0, bad, "rank_of and quantile_of of every value below 1024: the exact count at or below it");
             var r = new Random(52);
-            int badCount = 0, badExact = 0, badRank = 0;
-            string firstCount = null, firstRank = null;
+            int badExact = 0;
+            Mismatches badCount = new Mismatches(), badRank = new Mismatches();
             for (int i = 0; i < 2000; i++)
             {
                 ulong a = (ulong)r.Next(0, 1024), b = (ulong)r.Next(0, 1024);
@@ -78,18 +78,18 @@ static partial class Tests
                 lo = Math.Min(a, b); hi = Math.Max(a, b);
                 ulong count = h.CountBetween(lo, hi);
                 long expected = CountBelow(sorted, h.HighestEquivalentValue(hi), true) - CountBelow(sorted, h.LowestEquivalentValue(lo), false);
-                if (count != (ulong)expected && badCount++ == 0) firstCount = string.Format("[{0}, {1}]: {2}, recorded {3}", lo, hi, count, expected);
+                badCount.Note(count != (ulong)expected, () => string.Format("[{0}, {1}]: {2}, recorded {3}", lo, hi, count, expected));
                 // The rank: buckets below whole, the value's own bucket in part.
                 ulong bl, bh;
                 h.GetEquivalentRange(a, out bl, out bh);
                 double below = CountBelow(sorted, bl, false), inBucket = CountBelow(sorted, bh, true) - below;
                 double want = below + inBucket * (a - bl + 1) / (bh - bl + 1), rank = h.RankOf(a);
-                if (Math.Abs(rank - want) > 1e-9 * values.Length && badRank++ == 0)
-                    firstRank = string.Format("rank_of({0}) in [{1}, {2}]: {3}, spread {4}", a, bl, bh, rank, want);
+                badRank.Note(Math.Abs(rank - want) > 1e-9 * values.Length,
+                             () => string.Format("rank_of({0}) in [{1}, {2}]: {3}, spread {4}", a, bl, bh, rank, want));
             }
             Equal(0, badExact, "count_between of values below 1024: the exact count");
-            Check(badCount == 0, "count_between anywhere: the counts of the buckets from lo's to hi's; " + badCount + " wrong, first " + firstCount);
-            Check(badRank == 0, "rank_of anywhere: whole buckets below, its own in part; " + badRank + " wrong, first " + firstRank);
+            badCount.CheckNone("count_between anywhere: the counts of the buckets from lo's to hi's; ");
+            badRank.CheckNone("rank_of anywhere: whole buckets below, its own in part; ");
             Equal((double)values.Length, h.RankOf(ulong.MaxValue), "rank_of(max) is the total");
             Equal(1.0, h.QuantileOf(ulong.MaxValue), "quantile_of(max) is 1");
             Equal((ulong)values.Length, h.CountBetween(0, ulong.MaxValue), "count_between(0, max) is the total");
@@ -121,8 +121,7 @@ static partial class Tests
             for (int k = 0; k < 64; k++) { probes.Add(1UL << k); probes.Add((1UL << k) - 1); probes.Add((1UL << k) + 1); }
             var bytes = new byte[8];
             for (int i = 0; i < 2000; i++) { r.NextBytes(bytes); probes.Add(BitConverter.ToUInt64(bytes, 0) >> r.Next(64)); }
-            int bad = 0;
-            string first = null;
+            var bad = new Mismatches();
             foreach (var v in probes)
             {
                 ulong lo, hi;
@@ -132,10 +131,9 @@ static partial class Tests
                           && h.LowestEquivalentValue(lo) == lo && h.HighestEquivalentValue(lo) == hi
                           && (hi == ulong.MaxValue || h.LowestEquivalentValue(hi + 1) == hi + 1)
                           && (v >= 1024 || width == 1) && (v < 1024 || (double)width / lo <= 2 * h.Info.RelativeError);
-                if (!ok && bad++ == 0) first = string.Format("{0}: [{1}, {2}]", v, lo, hi);
+                bad.Note(!ok, () => string.Format("{0}: [{1}, {2}]", v, lo, hi));
             }
-            Check(bad == 0, "equivalent ranges: aligned power-of-two buckets that hold their value and tile the u64 range, in range or not; "
-                            + bad + " wrong, first " + first);
+            bad.CheckNone("equivalent ranges: aligned power-of-two buckets that hold their value and tile the u64 range, in range or not; ");
             h.RecordMany(QueryValues(62, 5000));
             Check(h.BucketsWithValues.All(b => h.LowestEquivalentValue(b.Highest) == b.Lower && h.HighestEquivalentValue(b.Lower) == b.Highest),
                   "equivalent ranges are the histogram's buckets");
@@ -219,8 +217,7 @@ static partial class Tests
             while (lo < hi) { int mid = (lo + hi) / 2; if (steps[mid].Highest < m) lo = mid + 1; else hi = mid; }
             if (steps[lo].Lower <= m && m <= steps[lo].Highest) expected[lo] += b.Count;
         }
-        int bad = 0;
-        string first = null;
+        var bad = new Mismatches();
         ulong cumulative = 0;
         for (int i = 0; i < steps.Count; i++)
         {
@@ -228,9 +225,9 @@ static partial class Tests
             var s = steps[i];
             bool ok = s.Count == expected[i] && s.CumulativeCount == cumulative
                       && Math.Abs(s.Percentile - 100.0 * cumulative / h.TotalCount) <= 1e-9;
-            if (!ok && bad++ == 0) first = string.Format("step {0} {1}: expected count {2}", i, s, expected[i]);
+            bad.Note(!ok, () => string.Format("step {0} {1}: expected count {2}", i, s, expected[i]));
         }
-        Check(bad == 0, what + ": each bucket's count in the step holding its midpoint; " + bad + " wrong, first " + first);
+        bad.CheckNone(what + ": each bucket's count in the step holding its midpoint; ");
         Equal(h.TotalCount, cumulative, what + ": the steps hold every count");
         ulong top = Midpoint(buckets.Last());
         Check(steps.Last().Lower <= top && top <= steps.Last().Highest, what + ": the last step holds the top bucket's midpoint");

@@ -64,8 +64,8 @@ static partial class Tests
             return;
         }
         var rows = ReadLayoutTable(path);
-        int configs = 0, withUnit = 0, badConfig = 0, badIndex = 0, badLayout = 0, badRange = 0;
-        string firstConfig = null, firstIndex = null, firstLayout = null, firstRange = null;
+        int configs = 0, withUnit = 0;
+        Mismatches badConfig = new Mismatches(), badIndex = new Mismatches(), badLayout = new Mismatches(), badRange = new Mismatches();
         int at = 0;
         while (at < rows.Count)
         {
@@ -82,34 +82,33 @@ static partial class Tests
                 ulong blockSize = h.Info.BlockSize, unit = h.Unit;
                 bool configOk = st == Status.Ok && blockSize == c.BlockSize && unit == c.Unit
                                 && (1UL << (int)r.BlockScale) == blockSize && (1UL << (int)(r.FineScale - r.BlockScale)) == unit;
-                if (!configOk && badConfig++ == 0)
-                    firstConfig = string.Format("{0}: status {1}, block size {2} (table {3}), unit {4} (table {5}), scales {6}, {7}",
-                                                config, st, blockSize, c.BlockSize, unit, c.Unit, r.BlockScale, r.FineScale);
+                badConfig.Note(!configOk, () => string.Format("{0}: status {1}, block size {2} (table {3}), unit {4} (table {5}), scales {6}, {7}",
+                                                              config, st, blockSize, c.BlockSize, unit, c.Unit, r.BlockScale, r.FineScale));
                 var layout = new BucketLayout(blockSize, unit);
                 for (int i = at; i < end; i++)
                 {
                     var row = rows[i];
                     ulong index = RecorderIndex(ref r, row.Value);
-                    if (index != row.Index && badIndex++ == 0)
-                        firstIndex = string.Format("{0}, value {1}: index {2}, table {3}", config, row.Value, index, row.Index);
+                    badIndex.Note(index != row.Index, () => string.Format("{0}, value {1}: index {2}, table {3}", config, row.Value, index, row.Index));
                     var b = layout.At(row.Index, 0);
-                    if ((b.Lower != row.Lower || b.Highest != row.Highest || b.LogicalIndex != row.Index) && badLayout++ == 0)
-                        firstLayout = string.Format("{0}, index {1}: [{2}, {3}], table [{4}, {5}]", config, row.Index, b.Lower, b.Highest, row.Lower, row.Highest);
+                    badLayout.Note(b.Lower != row.Lower || b.Highest != row.Highest || b.LogicalIndex != row.Index,
+                                   () => string.Format("{0}, index {1}: [{2}, {3}], table [{4}, {5}]", config, row.Index, b.Lower, b.Highest, row.Lower, row.Highest));
                     ulong lo, hi;
                     h.GetEquivalentRange(row.Value, out lo, out hi);
-                    if ((lo != row.Lower || hi != row.Highest) && badRange++ == 0)
-                        firstRange = string.Format("{0}, value {1}: [{2}, {3}], table [{4}, {5}]", config, row.Value, lo, hi, row.Lower, row.Highest);
+                    badRange.Note(lo != row.Lower || hi != row.Highest,
+                                  () => string.Format("{0}, value {1}: [{2}, {3}], table [{4}, {5}]", config, row.Value, lo, hi, row.Lower, row.Highest));
                 }
             }
             at = end;
         }
         Console.WriteLine("layout table: {0:N0} rows, {1} configurations ({2} with a unit > 1): {3} config, {4} recorder index, "
-                          + "{5} BucketLayout bounds, {6} equivalent range mismatches", rows.Count, configs, withUnit, badConfig, badIndex, badLayout, badRange);
+                          + "{5} BucketLayout bounds, {6} equivalent range mismatches", rows.Count, configs, withUnit,
+                          badConfig.Count, badIndex.Count, badLayout.Count, badRange.Count);
         Check(rows.Count > 0 && withUnit > 0, "layout table: rows with a unit > 1 in " + path);
-        Check(badConfig == 0, "layout table: the histogram and its recorder have the table's block size and unit; " + badConfig + " wrong, first " + firstConfig);
-        Check(badIndex == 0, "layout table: the C# recorder index (picollo_recorder_index) is the table's index; " + badIndex + " wrong, first " + firstIndex);
-        Check(badLayout == 0, "layout table: BucketLayout.At(index) has the table's bounds; " + badLayout + " wrong, first " + firstLayout);
-        Check(badRange == 0, "layout table: the equivalent range of the value is the table's bucket; " + badRange + " wrong, first " + firstRange);
+        badConfig.CheckNone("layout table: the histogram and its recorder have the table's block size and unit; ");
+        badIndex.CheckNone("layout table: the C# recorder index (picollo_recorder_index) is the table's index; ");
+        badLayout.CheckNone("layout table: BucketLayout.At(index) has the table's bounds; ");
+        badRange.CheckNone("layout table: the equivalent range of the value is the table's bucket; ");
     }
 
     // ---- integer record paths --------------------------------------------------------------
@@ -131,6 +130,18 @@ static partial class Tests
     {
         ulong span = hi - lo + 1;
         return span == 0 ? RandomWord(r) : lo + RandomWord(r) % span;
+    }
+
+    /// <summary>Every value through <paramref name="recordMany"/> (a RecordMany(values, offset,
+    /// count)), in consecutive slices of 0 to 299 values.</summary>
+    static void RecordInSlices<T>(T[] values, Random rng, Action<T[], int, int> recordMany)
+    {
+        for (int i = 0; i < values.Length;)
+        {
+            int n = Math.Min(values.Length - i, rng.Next(0, 300));
+            recordMany(values, i, n);
+            i += n;
+        }
     }
 
     enum IntPath { Record, RecordN, RecordMany, RecordManySlices, RecordCorrectedNoOp, RecordCorrected, RecordFn, Recorder, LegacyRecorder }
@@ -168,10 +179,8 @@ static partial class Tests
         const int Configs = 240, RandomValues = 1300;
         var rng = new Random(141);
         var paths = (IntPath[])Enum.GetValues(typeof(IntPath));
-        var bad = new int[paths.Length];
-        var badExtremes = new int[paths.Length];
-        var first = new string[paths.Length];
-        var firstExtremes = new string[paths.Length];
+        var bad = Mismatches.Each(paths.Length);
+        var badExtremes = Mismatches.Each(paths.Length);
         int sparse = 0, withUnit = 0, withExtremes = 0, prefilled = 0, saturating = 0, direct = 0;
         long records = 0;
         var modes = new int[4];
@@ -256,14 +265,7 @@ static partial class Tests
                         case IntPath.Record: foreach (var v in expanded) h.Record(v); break;
                         case IntPath.RecordN: for (int i = 0; i < values.Count; i++) h.Record(values[i], (ulong)counts[i]); break;
                         case IntPath.RecordMany: h.RecordMany(expanded); break;
-                        case IntPath.RecordManySlices:
-                            for (int i = 0; i < expanded.Length;)
-                            {
-                                int n = Math.Min(expanded.Length - i, rng.Next(0, 300));
-                                h.RecordMany(expanded, i, n);
-                                i += n;
-                            }
-                            break;
+                        case IntPath.RecordManySlices: RecordInSlices(expanded, rng, h.RecordMany); break;
                         case IntPath.RecordCorrectedNoOp:
                             for (int i = 0; i < values.Count; i++)
                                 for (int c = 0; c < counts[i]; c++) h.RecordCorrected(values[i], noOp[i]);
@@ -302,16 +304,15 @@ static partial class Tests
                     bool corrected = p == IntPath.RecordCorrected;
                     string want = corrected ? correctedState : refState, wantExtremes = corrected ? correctedExtremes : refExtremes;
                     var wantBuckets = corrected ? correctedBuckets : refBuckets;
-                    if (pathExtremes != wantExtremes && badExtremes[(int)p]++ == 0)
-                        firstExtremes[(int)p] = string.Format("{0}: {1}, Record {2}", config, pathExtremes, wantExtremes);
-                    if ((state != want || !buckets.SequenceEqual(wantBuckets)) && bad[(int)p]++ == 0)
+                    badExtremes[(int)p].Note(pathExtremes != wantExtremes, () => string.Format("{0}: {1}, Record {2}", config, pathExtremes, wantExtremes));
+                    bad[(int)p].Note(state != want || !buckets.SequenceEqual(wantBuckets), () =>
                     {
                         int same = 0;
                         while (same < buckets.Count && same < wantBuckets.Count && buckets[same].Equals(wantBuckets[same])) same++;
-                        first[(int)p] = string.Format("{0}: {1}, Record {2}; {3} buckets, Record {4}, first difference {5} vs {6}", config, state, want,
-                                                      buckets.Count, wantBuckets.Count, same < buckets.Count ? buckets[same].ToString() : "none",
-                                                      same < wantBuckets.Count ? wantBuckets[same].ToString() : "none");
-                    }
+                        return string.Format("{0}: {1}, Record {2}; {3} buckets, Record {4}, first difference {5} vs {6}", config, state, want,
+                                             buckets.Count, wantBuckets.Count, same < buckets.Count ? buckets[same].ToString() : "none",
+                                             same < wantBuckets.Count ? wantBuckets[same].ToString() : "none");
+                    });
                 }
             }
             finally
@@ -324,11 +325,11 @@ static partial class Tests
                           + "32-bit {5}, 64-bit {6}; sparse {7}; unit > 1 {8}; exact extremes {9}; direct recorders {10}; near the limit {11}, saturating {12}), "
                           + "{13:N0} records per path, {14} paths: {15} mismatches",
                           Configs, modes[0], modes[1], modes[2], modes[3], bitsSeen[0], bitsSeen[1], sparse, withUnit, withExtremes, direct,
-                          prefilled, saturating, records, paths.Length - 1, bad.Sum() + badExtremes.Sum());
+                          prefilled, saturating, records, paths.Length - 1, bad.Sum(m => m.Count) + badExtremes.Sum(m => m.Count));
         foreach (var p in paths.Skip(1))
         {
-            Check(bad[(int)p] == 0, string.Format("record paths: {0}: the buckets and counts of Record; {1} configurations differ, first {2}", p, bad[(int)p], first[(int)p]));
-            Check(badExtremes[(int)p] == 0, string.Format("record paths: {0}: the exact extremes of Record; {1} configurations differ, first {2}", p, badExtremes[(int)p], firstExtremes[(int)p]));
+            bad[(int)p].CheckNone("record paths: " + p + ": the buckets and counts of Record; ", "configurations differ");
+            badExtremes[(int)p].CheckNone("record paths: " + p + ": the exact extremes of Record; ", "configurations differ");
         }
         Check(withUnit > 0 && direct > 0 && saturating > 0 && sparse > 0 && withExtremes > 0,
               "record paths: the configurations include units, direct recorders, saturation, sparse storage and exact extremes");
@@ -365,8 +366,7 @@ static partial class Tests
         const int Configs = 60, RandomValues = 1200;
         var rng = new Random(151);
         var paths = (FloatPath[])Enum.GetValues(typeof(FloatPath));
-        var bad = new int[paths.Length];
-        var first = new string[paths.Length];
+        var bad = Mismatches.Each(paths.Length);
         int dense = 0, interlocked = 0, narrow = 0, prefilled = 0, saturating = 0;
         long records = 0;
         for (int k = 0; k < Configs; k++)
@@ -438,14 +438,7 @@ static partial class Tests
                         case FloatPath.Record: foreach (var v in expanded) h.Record(v); break;
                         case FloatPath.RecordN: for (int i = 0; i < values.Count; i++) h.Record(values[i], (ulong)counts[i]); break;
                         case FloatPath.RecordManySpan: h.RecordMany(new ReadOnlySpan<double>(expanded)); break;
-                        case FloatPath.RecordManySlices:
-                            for (int i = 0; i < expanded.Length;)
-                            {
-                                int n = Math.Min(expanded.Length - i, rng.Next(0, 300));
-                                h.RecordMany(expanded, i, n);
-                                i += n;
-                            }
-                            break;
+                        case FloatPath.RecordManySlices: RecordInSlices(expanded, rng, h.RecordMany); break;
                         case FloatPath.RecordSingleReference: foreach (var v in expandedSingles) h.Record((double)v); break;
                         case FloatPath.RecordSingle: foreach (var v in expandedSingles) h.RecordSingle(v); break;
                         case FloatPath.RecordManySingle: h.RecordMany(new ReadOnlySpan<float>(expandedSingles)); break;
@@ -473,9 +466,9 @@ static partial class Tests
                     string want = single ? singleState : refState;
                     double wantSum = single ? singleSum : refSum;
                     var wantBuckets = single ? singleBuckets : refBuckets;
-                    if ((state != want || !sameSum(sum, wantSum) || !buckets.SequenceEqual(wantBuckets)) && bad[(int)p]++ == 0)
-                        first[(int)p] = string.Format("{0}: {1}, sum {2:R}; reference {3}, sum {4:R}; {5} buckets, reference {6}",
-                                                      config, state, sum, want, wantSum, buckets.Count, wantBuckets.Count);
+                    bad[(int)p].Note(state != want || !sameSum(sum, wantSum) || !buckets.SequenceEqual(wantBuckets),
+                                     () => string.Format("{0}: {1}, sum {2:R}; reference {3}, sum {4:R}; {5} buckets, reference {6}",
+                                                         config, state, sum, want, wantSum, buckets.Count, wantBuckets.Count));
                 }
             }
             finally
@@ -485,10 +478,10 @@ static partial class Tests
         }
         Console.WriteLine("record paths: {0} float configurations (interlocked {1}, dense {2}, narrowed ranges {3}; near the limit {4}, saturating {5}), "
                           + "{6:N0} records per path, {7} paths: {8} mismatches",
-                          Configs, interlocked, dense, narrow, prefilled, saturating, records, paths.Length - 2, bad.Sum());
+                          Configs, interlocked, dense, narrow, prefilled, saturating, records, paths.Length - 2, bad.Sum(m => m.Count));
         foreach (var p in paths)
             if (p != FloatPath.Record && p != FloatPath.RecordSingleReference)
-                Check(bad[(int)p] == 0, string.Format("float record paths: {0} as its reference; {1} configurations differ, first {2}", p, bad[(int)p], first[(int)p]));
+                bad[(int)p].CheckNone("float record paths: " + p + " as its reference; ", "configurations differ");
         Check(dense > 0 && saturating > 0, "float record paths: the configurations include dense storage and saturation");
     }
 

@@ -85,6 +85,30 @@ static partial class Tests
         catch (Exception e) { Check(false, what + ": expected " + typeof(E).Name + ", got " + e.GetType().Name); }
     }
 
+    /// <summary>The differences one check finds over many cases: how many, and the first one
+    /// described (the later ones are only counted).</summary>
+    sealed class Mismatches
+    {
+        public int Count;
+        public string First;
+
+        /// <summary>Count a difference where <paramref name="differs"/>; describe only the first.</summary>
+        public void Note(bool differs, Func<string> describe)
+        {
+            if (differs && Count++ == 0) First = describe();
+        }
+
+        /// <summary>The check that none was found; its failure reads
+        /// "<paramref name="what"/>N <paramref name="wrong"/>, first …".</summary>
+        public void CheckNone(string what, string wrong = "wrong")
+        {
+            Check(Count == 0, what + Count + " " + wrong + ", first " + First);
+        }
+
+        /// <summary>One tally per value of an enum (record paths), indexed by its number.</summary>
+        public static Mismatches[] Each(int n) { return Enumerable.Range(0, n).Select(_ => new Mismatches()).ToArray(); }
+    }
+
     /// <summary>Run one group of checks; an unexpected exception fails the group, not the run.</summary>
     static void Group(string name, Action body)
     {
