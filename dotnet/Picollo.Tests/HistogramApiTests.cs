@@ -4,7 +4,6 @@
 // place with their time, PrettyPrint's text, and the timing scopes (NanoScope).
 
 using System;
-using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
 using System.Linq;

@@ -5,7 +5,6 @@
 // Part of the Tests program (Tests.cs holds Main and the check helpers).
 
 using System;
-using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using Picollo;

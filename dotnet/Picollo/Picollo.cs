@@ -25,7 +25,6 @@
 // `mcs -unsafe -target:library -out:Picollo.dll *.cs */*.cs` (c-tests/csharp/run.sh).
 
 using System;
-using System.Collections.Generic;
 using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text;

@@ -8,7 +8,6 @@
 // PerfEventCounter.cs.
 
 using System;
-using Picollo.Metrics;
 
 namespace Picollo.Perf
 {
