@@ -25,29 +25,18 @@
 
 #if defined(__x86_64__)
 
-/* n steps of a chain of adds (no request): CHAIN_STEP * n instructions and a constant. */
-static inline unsigned long chain_steps(unsigned long n)
-{
-    unsigned long x = 0;
-    __asm__ volatile("test %[n], %[n]\n\tjz 2f\n"
-                     "1:\n\tadd $1, %[x]\n\tdec %[n]\n\tjnz 1b\n"
-                     "2:"
-                     : [n] "+r"(n), [x] "+r"(x));
-    return x;
-}
-
-/* Request; n steps of a chain of adds; request. */
-static inline void bracket_chain(int fd, unsigned long n)
-{
-    unsigned long x = 0;
-    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
-                     "test %[n], %[n]\n\tjz 2f\n"
-                     "1:\n\tadd $1, %[x]\n\tdec %[n]\n\tjnz 1b\n"
-                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
-                     : [n] "+r"(n), [x] "+r"(x)
-                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
-                     : "rax", "rcx", "r11", "memory");
-}
+/* The request (the number in eax, fd in rdi), and the operands and clobbers it needs. */
+#define REQUEST "mov %[nr], %%eax\n\tsyscall"
+#define REQUEST_INPUTS [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
+#define REQUEST_CLOBBERS "rax", "rcx", "r11", "memory"
+/* n steps of `step` (then decrement, branch), skipped at n = 0; ends at local label 2. */
+#define STEPS(step) "test %[n], %[n]\n\tjz 2f\n1:\n\t" step "\n\tdec %[n]\n\tjnz 1b\n2:"
+/* The step bodies: an add to x; a load or a store of 8 bytes at p, then p += stride. */
+#define ADD_STEP "add $1, %[x]"
+#define LOAD_STEP "mov (%[p]), %%r8\n\tadd %[s], %[p]"
+#define STORE_STEP "mov %[n], (%[p])\n\tadd %[s], %[p]"
+/* The register LOAD_STEP loads into. */
+#define LOAD_SCRATCH "r8"
 
 /* Instructions a step of bracket_crossing runs: nop, add, decrement, branch. */
 #define CROSSING_STEP 4
@@ -56,75 +45,70 @@ static inline void bracket_chain(int fd, unsigned long n)
  * the page's last 4 bytes) crosses into the next 4 KiB page; request. From the first
  * request on, n > 0 runs BRACKET_BASE + 1 (the jump into the loop) + CROSSING_STEP * n.
  * QEMU 7.2 ends a block before such an instruction yet still lists it to plugins: a count
- * per listed instruction would make each step 5. */
+ * per listed instruction would make each step 5. (x86-64 only.) */
 static inline void bracket_crossing(int fd, unsigned long n)
 {
-    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
+    __asm__ volatile(REQUEST "\n\t"
                      "test %[n], %[n]\n\tjz 2f\n\tjmp 1f\n\t"
                      ".p2align 12\n\t.skip 4092, 0xcc\n"
                      "1:\n\tnop\n\t.byte 0x49, 0x83, 0xc0, 0x01\n\t" /* add $1, %r8 */
                      "dec %[n]\n\tjnz 1b\n"
-                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
+                     "2:\n\t" REQUEST
                      : [n] "+r"(n)
-                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
-                     : "rax", "rcx", "r8", "r11", "memory");
+                     : REQUEST_INPUTS
+                     : REQUEST_CLOBBERS, "r8");
 }
 
-/* Request; n 8-byte loads at p, p + stride, ...; request. */
-static inline void bracket_loads(int fd, const void *p, unsigned long n, unsigned long stride)
-{
-    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
-                     "test %[n], %[n]\n\tjz 2f\n"
-                     "1:\n\tmov (%[p]), %%r8\n\tadd %[s], %[p]\n\tdec %[n]\n\tjnz 1b\n"
-                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
-                     : [n] "+r"(n), [p] "+r"(p)
-                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd), [s] "r"(stride)
-                     : "rax", "rcx", "r8", "r11", "memory");
-}
-
-/* Request; n 8-byte stores at p, p + stride, ...; request. */
-static inline void bracket_stores(int fd, void *p, unsigned long n, unsigned long stride)
-{
-    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
-                     "test %[n], %[n]\n\tjz 2f\n"
-                     "1:\n\tmov %[n], (%[p])\n\tadd %[s], %[p]\n\tdec %[n]\n\tjnz 1b\n"
-                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
-                     : [n] "+r"(n), [p] "+r"(p)
-                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd), [s] "r"(stride)
-                     : "rax", "rcx", "r11", "memory");
-}
-
-/* Request; then `passes` passes, each followed by a request: a pass is n 8-byte accesses
- * at p, p + stride, ..., stores for the first `stores` passes, loads after. No memory but
- * the passes' is touched from the first request to the last (instructions not fixed). */
-static inline void access_passes(int fd, void *p, unsigned long n, unsigned long stride,
-                                 unsigned long passes, unsigned long stores)
-{
-    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n"
-                     "1:\n\tmov %[n], %%r9\n\tmov %[p], %%r10\n\t"
-                     "test %%r9, %%r9\n\tjz 4f\n\ttest %[st], %[st]\n\tjz 3f\n"
-                     "2:\n\tmov %%r9, (%%r10)\n\tadd %[s], %%r10\n\tdec %%r9\n\tjnz 2b\n\t"
-                     "dec %[st]\n\tjmp 4f\n"
-                     "3:\n\tmov (%%r10), %%r8\n\tadd %[s], %%r10\n\tdec %%r9\n\tjnz 3b\n"
-                     "4:\n\tmov %[nr], %%eax\n\tsyscall\n\tdec %[ps]\n\tjnz 1b"
-                     : [ps] "+r"(passes), [st] "+r"(stores)
-                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd), [n] "r"(n),
-                       [p] "r"(p), [s] "r"(stride)
-                     : "rax", "rcx", "r8", "r9", "r10", "r11", "memory");
-}
+/* The text of access_passes (below) and the registers it uses besides the request's. */
+#define PASSES                                                                              \
+    REQUEST "\n"                                                                            \
+    "1:\n\tmov %[n], %%r9\n\tmov %[p], %%r10\n\t"                                           \
+    "test %%r9, %%r9\n\tjz 4f\n\ttest %[st], %[st]\n\tjz 3f\n"                              \
+    "2:\n\tmov %%r9, (%%r10)\n\tadd %[s], %%r10\n\tdec %%r9\n\tjnz 2b\n\t"                  \
+    "dec %[st]\n\tjmp 4f\n"                                                                 \
+    "3:\n\tmov (%%r10), %%r8\n\tadd %[s], %%r10\n\tdec %%r9\n\tjnz 3b\n"                    \
+    "4:\n\t" REQUEST "\n\tdec %[ps]\n\tjnz 1b"
+#define PASSES_SCRATCH "r8", "r9", "r10"
 
 #elif defined(__aarch64__)
+
+/* The request (the number in x8, fd in x0), and the operands and clobbers it needs. */
+#define REQUEST "mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+#define REQUEST_INPUTS [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd)
+#define REQUEST_CLOBBERS "x0", "x8", "memory", "cc"
+/* n steps of `step` (then decrement, branch), skipped at n = 0; ends at local label 2. */
+#define STEPS(step) "cbz %[n], 2f\n1:\n\t" step "\n\tsubs %[n], %[n], #1\n\tb.ne 1b\n2:"
+/* The step bodies: an add to x; a load or a store of 8 bytes at p, then p += stride. */
+#define ADD_STEP "add %[x], %[x], #1"
+#define LOAD_STEP "ldr x9, [%[p]]\n\tadd %[p], %[p], %[s]"
+#define STORE_STEP "str %[n], [%[p]]\n\tadd %[p], %[p], %[s]"
+/* The register LOAD_STEP loads into. */
+#define LOAD_SCRATCH "x9"
+
+/* The text of access_passes (below) and the registers it uses besides the request's. */
+#define PASSES                                                                              \
+    REQUEST "\n"                                                                            \
+    "1:\n\tmov x9, %[n]\n\tmov x10, %[p]\n\tcbz x9, 4f\n\tcbz %[st], 3f\n"                  \
+    "2:\n\tstr x9, [x10]\n\tadd x10, x10, %[s]\n\tsubs x9, x9, #1\n\t"                      \
+    "b.ne 2b\n\tsub %[st], %[st], #1\n\tb 4f\n"                                             \
+    "3:\n\tldr x11, [x10]\n\tadd x10, x10, %[s]\n\tsubs x9, x9, #1\n\t"                     \
+    "b.ne 3b\n"                                                                             \
+    "4:\n\t" REQUEST "\n\t"                                                                 \
+    "subs %[ps], %[ps], #1\n\tb.ne 1b"
+#define PASSES_SCRATCH "x9", "x10", "x11"
+
+#else
+#error "emulated_asm.h: x86-64 or aarch64 only"
+#endif
+
+/* A request, n steps of `step`, a request. */
+#define BRACKET(step) REQUEST "\n\t" STEPS(step) "\n\t" REQUEST
 
 /* n steps of a chain of adds (no request): CHAIN_STEP * n instructions and a constant. */
 static inline unsigned long chain_steps(unsigned long n)
 {
     unsigned long x = 0;
-    __asm__ volatile("cbz %[n], 2f\n"
-                     "1:\n\tadd %[x], %[x], #1\n\tsubs %[n], %[n], #1\n\tb.ne 1b\n"
-                     "2:"
-                     : [n] "+r"(n), [x] "+r"(x)
-                     :
-                     : "cc");
+    __asm__ volatile(STEPS(ADD_STEP) : [n] "+r"(n), [x] "+r"(x) : : "cc");
     return x;
 }
 
@@ -132,61 +116,28 @@ static inline unsigned long chain_steps(unsigned long n)
 static inline void bracket_chain(int fd, unsigned long n)
 {
     unsigned long x = 0;
-    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
-                     "cbz %[n], 2f\n"
-                     "1:\n\tadd %[x], %[x], #1\n\tsubs %[n], %[n], #1\n\tb.ne 1b\n"
-                     "2:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+    __asm__ volatile(BRACKET(ADD_STEP)
                      : [n] "+r"(n), [x] "+r"(x)
-                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd)
-                     : "x0", "x8", "memory", "cc");
-}
-
-/* Instructions a step of bracket_crossing runs: nop, add, decrement, branch. */
-#define CROSSING_STEP 4
-
-/* Request; n steps of a loop whose second instruction (a 4-byte add after a 1-byte nop at
- * the page's last 4 bytes) crosses into the next 4 KiB page; request. From the first
- * request on, n > 0 runs BRACKET_BASE + 1 (the jump into the loop) + CROSSING_STEP * n.
- * QEMU 7.2 ends a block before such an instruction yet still lists it to plugins: a count
- * per listed instruction would make each step 5. */
-static inline void bracket_crossing(int fd, unsigned long n)
-{
-    unsigned long x = 0;
-    __asm__ volatile("mov %[nr], %%eax\n\tsyscall\n\t"
-                     "test %[n], %[n]\n\tjz 2f\n\tjmp 1f\n\t"
-                     ".p2align 12\n\t.skip 4092, 0xcc\n"
-                     "1:\n\tnop\n\t.byte 0x48, 0x83, 0xc0, 0x01\n\t" /* add $1, %rax */
-                     "dec %[n]\n\tjnz 1b\n"
-                     "2:\n\tmov %[nr], %%eax\n\tsyscall"
-                     : [n] "+r"(n), "+a"(x)
-                     : [nr] "i"(PICOLLO_EMULATED_SYSCALL), "D"((long)fd)
-                     : "rcx", "r11", "memory");
+                     : REQUEST_INPUTS
+                     : REQUEST_CLOBBERS);
 }
 
 /* Request; n 8-byte loads at p, p + stride, ...; request. */
 static inline void bracket_loads(int fd, const void *p, unsigned long n, unsigned long stride)
 {
-    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
-                     "cbz %[n], 2f\n"
-                     "1:\n\tldr x9, [%[p]]\n\tadd %[p], %[p], %[s]\n\tsubs %[n], %[n], #1\n\t"
-                     "b.ne 1b\n"
-                     "2:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+    __asm__ volatile(BRACKET(LOAD_STEP)
                      : [n] "+r"(n), [p] "+r"(p)
-                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd), [s] "r"(stride)
-                     : "x0", "x8", "x9", "memory", "cc");
+                     : REQUEST_INPUTS, [s] "r"(stride)
+                     : REQUEST_CLOBBERS, LOAD_SCRATCH);
 }
 
 /* Request; n 8-byte stores at p, p + stride, ...; request. */
 static inline void bracket_stores(int fd, void *p, unsigned long n, unsigned long stride)
 {
-    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
-                     "cbz %[n], 2f\n"
-                     "1:\n\tstr %[n], [%[p]]\n\tadd %[p], %[p], %[s]\n\tsubs %[n], %[n], #1\n\t"
-                     "b.ne 1b\n"
-                     "2:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0"
+    __asm__ volatile(BRACKET(STORE_STEP)
                      : [n] "+r"(n), [p] "+r"(p)
-                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd), [s] "r"(stride)
-                     : "x0", "x8", "memory", "cc");
+                     : REQUEST_INPUTS, [s] "r"(stride)
+                     : REQUEST_CLOBBERS);
 }
 
 /* Request; then `passes` passes, each followed by a request: a pass is n 8-byte accesses
@@ -195,22 +146,10 @@ static inline void bracket_stores(int fd, void *p, unsigned long n, unsigned lon
 static inline void access_passes(int fd, void *p, unsigned long n, unsigned long stride,
                                  unsigned long passes, unsigned long stores)
 {
-    __asm__ volatile("mov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n"
-                     "1:\n\tmov x9, %[n]\n\tmov x10, %[p]\n\tcbz x9, 4f\n\tcbz %[st], 3f\n"
-                     "2:\n\tstr x9, [x10]\n\tadd x10, x10, %[s]\n\tsubs x9, x9, #1\n\t"
-                     "b.ne 2b\n\tsub %[st], %[st], #1\n\tb 4f\n"
-                     "3:\n\tldr x11, [x10]\n\tadd x10, x10, %[s]\n\tsubs x9, x9, #1\n\t"
-                     "b.ne 3b\n"
-                     "4:\n\tmov x8, %[nr]\n\tmov x0, %[fd]\n\tsvc #0\n\t"
-                     "subs %[ps], %[ps], #1\n\tb.ne 1b"
+    __asm__ volatile(PASSES
                      : [ps] "+r"(passes), [st] "+r"(stores)
-                     : [nr] "r"(PICOLLO_EMULATED_SYSCALL), [fd] "r"((long)fd), [n] "r"(n),
-                       [p] "r"(p), [s] "r"(stride)
-                     : "x0", "x8", "x9", "x10", "x11", "memory", "cc");
+                     : REQUEST_INPUTS, [n] "r"(n), [p] "r"(p), [s] "r"(stride)
+                     : REQUEST_CLOBBERS, PASSES_SCRATCH);
 }
-
-#else
-#error "emulated_asm.h: x86-64 or aarch64 only"
-#endif
 
 #endif
