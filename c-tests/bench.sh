@@ -6,15 +6,9 @@
 # HG64_DIR=<folder with hg64.c and hg64.h> adds hg64 (https://github.com/fanf2/hg64, the
 # version whose hg64_create takes the significant bits) on the same values, side by side.
 # Its code is not part of this repository.
-set -euo pipefail
-exec </dev/null
-
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-target="${CARGO_TARGET_DIR:-$root/target}"
+# shellcheck source=c-tests/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build="$here/build/bench"
-export PATH="$HOME/.cargo/bin:$PATH"
-cd "$root"
 mkdir -p "$build"
 
 cargo build --release -p picollo-ffi

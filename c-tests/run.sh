@@ -29,17 +29,12 @@
 #  5b. installs into a temporary prefix of its own (docs/install.md's steps) and runs the
 #     program built with the .pc file's libdir as its rpath, with no LD_LIBRARY_PATH;
 #  6. builds the no_std guard crate and links nostd_smoke.c against its static library;
-#  7. builds bench_record.c (the record benchmark c-tests/bench.sh runs) and runs it --quick.
+#  7. runs the record benchmark (c-tests/bench.sh: bench_record.c) --quick.
 # Needs cargo, gcc, g++, valgrind, pkg-config, cmake, cbindgen and cargo-c (scripts/setup.sh
 # installs them). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
-set -euo pipefail
-exec </dev/null
-
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
+# shellcheck source=c-tests/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build="$here/build"
-target="${CARGO_TARGET_DIR:-$root/target}"
-export PATH="$HOME/.cargo/bin:$PATH"
 
 die() {
     echo "c-tests: FAIL: $*" >&2
@@ -64,7 +59,6 @@ need cmake "apt-get install cmake"
 need nm "apt-get install binutils"
 need python3 "apt-get install python3"
 
-cd "$root"
 rm -rf "$build"
 mkdir -p "$build"
 tmp="$(mktemp -d)"
@@ -273,10 +267,8 @@ cat "$build/monitoring.out"
     die "monitoring did not print two one-line summaries"
 grep -qx '##### Aggregate' "$build/monitoring.out" || die "monitoring printed no aggregate table"
 
-step "bench_record.c: the C record benchmark builds and runs (quick; c-tests/bench.sh runs it in full)"
-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -pthread -Iinclude c-tests/bench_record.c \
-    "${shared_link[@]}" -o "$build/bench_record"
-"$build/bench_record" --quick 1 2 >"$build/bench_record.out" 2>&1 || {
+step "bench_record.c: the C record benchmark builds and runs (c-tests/bench.sh --quick, without hg64)"
+env -u HG64_DIR bash "$here/bench.sh" --quick 1 2 >"$build/bench_record.out" 2>&1 || {
     cat "$build/bench_record.out" >&2
     die "bench_record failed"
 }

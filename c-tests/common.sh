@@ -1,0 +1,11 @@
+# Sourced by the scripts of c-tests/ (run.sh, bench.sh): strict mode, no standard input, cargo
+# on PATH, the repository root as the working directory, and the folders: `here` (c-tests/),
+# `root` (the repository) and `target` (cargo's target folder, $CARGO_TARGET_DIR if set).
+set -euo pipefail
+exec </dev/null
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+target="${CARGO_TARGET_DIR:-$root/target}"
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$root"
