@@ -94,16 +94,24 @@ typedef struct {
     double start, end;
 } job;
 
+/* The timed part of a thread body: once every thread is at the barrier, `record` runs on
+ * each of the job's values, named `x` (a macro: the call is compiled into the loop). */
+#define TIMED_RECORDS(j, x, record)                                                         \
+    do {                                                                                    \
+        const uint64_t *values_ = (j)->values;                                              \
+        pthread_barrier_wait((j)->barrier);                                                 \
+        (j)->start = now();                                                                 \
+        for (size_t i_ = 0; i_ < per_thread; i_++) {                                        \
+            uint64_t x = values_[i_];                                                       \
+            record;                                                                         \
+        }                                                                                   \
+        (j)->end = now();                                                                   \
+    } while (0)
+
 static void *run_picollo(void *arg) {
     job *j = arg;
     picollo_histogram *h = j->t->h;
-    const uint64_t *v = j->values;
-    pthread_barrier_wait(j->barrier);
-    j->start = now();
-    for (size_t i = 0; i < per_thread; i++) {
-        picollo_histogram_record(h, v[i]);
-    }
-    j->end = now();
+    TIMED_RECORDS(j, x, picollo_histogram_record(h, x));
     return NULL;
 }
 
@@ -112,13 +120,7 @@ static void *run_picollo_fn(void *arg) {
     job *j = arg;
     picollo_histogram *h = j->t->h;
     picollo_record_fn record = picollo_histogram_record_fn(h);
-    const uint64_t *v = j->values;
-    pthread_barrier_wait(j->barrier);
-    j->start = now();
-    for (size_t i = 0; i < per_thread; i++) {
-        record(h, v[i]);
-    }
-    j->end = now();
+    TIMED_RECORDS(j, x, record(h, x));
     return NULL;
 }
 
@@ -131,13 +133,7 @@ static void *run_picollo_inline(void *arg) {
         fprintf(stderr, "picollo_histogram_recorder failed\n");
         exit(2);
     }
-    const uint64_t *v = j->values;
-    pthread_barrier_wait(j->barrier);
-    j->start = now();
-    for (size_t i = 0; i < per_thread; i++) {
-        picollo_recorder_record(&r, v[i]);
-    }
-    j->end = now();
+    TIMED_RECORDS(j, x, picollo_recorder_record(&r, x));
     return NULL;
 }
 
@@ -145,13 +141,7 @@ static void *run_picollo_inline(void *arg) {
 static void *run_hg64(void *arg) {
     job *j = arg;
     hg64 *hg = j->t->hg;
-    const uint64_t *v = j->values;
-    pthread_barrier_wait(j->barrier);
-    j->start = now();
-    for (size_t i = 0; i < per_thread; i++) {
-        hg64_inc(hg, v[i]);
-    }
-    j->end = now();
+    TIMED_RECORDS(j, x, hg64_inc(hg, x));
     return NULL;
 }
 #endif
@@ -214,6 +204,108 @@ static void check_counted(picollo_histogram *h, const char *name, int threads) {
     }
 }
 
+/* A mode, measured three ways: through picollo_histogram_record (`name`), through the
+ * function picollo_histogram_record_fn returns for the handle (`fn_name`), and through the
+ * header's inline recorder (`inline_name`; NULL: not measured). */
+typedef struct {
+    const char *name;
+    const char *fn_name;
+    const char *inline_name;
+    uint32_t mode;
+    uint32_t extremes; /* exact_extremes: the inline recorder would only call */
+} mode_spec;
+
+static const mode_spec modes[] = {
+    {"single", "single_fn", "single_inline", PICOLLO_MODE_SINGLE_WRITER, 0},
+    {"interlocked", "interlocked_fn", "interlocked_inline", PICOLLO_MODE_INTERLOCKED, 0},
+    {"local", "local_fn", "local_inline", PICOLLO_MODE_THREAD_LOCAL, 0},
+    {"approx", "approx_fn", "approx_inline", PICOLLO_MODE_APPROXIMATE, 0},
+    {"single_extremes", "single_extremes_fn", NULL, PICOLLO_MODE_SINGLE_WRITER, 1},
+    {"interlocked_extremes", "interlocked_extremes_fn", NULL, PICOLLO_MODE_INTERLOCKED, 1},
+};
+enum { MODES = sizeof modes / sizeof modes[0], CONTENDERS = 3 * MODES + 1 };
+
+/* One contender: what it records into, its name, its thread body, its best run so far. */
+typedef struct {
+    target t;
+    const char *name;
+    void *(*body)(void *);
+    double best;
+} contender;
+
+/* Puts the contenders of mode `m` at `error` at `c`, each with a histogram of its own;
+ * returns how many. */
+static int add_mode(contender *c, const mode_spec *m, double error) {
+    const char *const names[] = {m->name, m->fn_name, m->inline_name};
+    void *(*const bodies[])(void *) = {run_picollo, run_picollo_fn, run_picollo_inline};
+    int n = 0;
+    for (; n < 3 && names[n] != NULL; n++) {
+        c[n] = (contender){.t = {.h = make(m->mode, m->extremes, error)},
+                           .name = names[n],
+                           .body = bodies[n],
+                           .best = 1e300};
+    }
+    return n;
+}
+
+#ifdef PICOLLO_BENCH_HG64
+/* hg64's precision is its number of significant bits (`hg64_create(sigbits)`): 5 bits is
+ * about 1 % (its README), 10 bits about 0.05 %. */
+static contender hg64_contender(double error) {
+    contender c = {.name = "hg64", .body = run_hg64, .best = 1e300};
+    c.t.hg = hg64_create(error >= 0.01 ? 5 : 10);
+    if (c.t.hg == NULL) {
+        fprintf(stderr, "hg64_create refused the significant bits\n");
+        exit(2);
+    }
+    return c;
+}
+#endif
+
+/* Prints the contender's figure, checks its counts (an exact mode) and frees what it
+ * recorded into. */
+static void finish(contender *c, double error, int threads) {
+    if (c->t.h != NULL) {
+        if (strncmp(c->name, "approx", 6) != 0) {
+            check_counted(c->t.h, c->name, threads);
+        }
+        picollo_histogram_free(c->t.h);
+    }
+#ifdef PICOLLO_BENCH_HG64
+    if (c->t.hg != NULL) {
+        hg64_destroy(c->t.hg);
+    }
+#endif
+    printf("bench c: mode=%s error=%g threads=%d ns=%.2f\n", c->name, error, threads, c->best);
+}
+
+/* Every contender at `error` on `threads` threads: `runs` rounds, each contender one run a
+ * round, in turns; then the best run of each. */
+static void bench(double error, int threads, uint64_t *const *values) {
+    contender c[CONTENDERS];
+    int n = 0;
+    for (size_t m = 0; m < MODES; m++) {
+        /* The single-writer mode allows one writer. */
+        if (modes[m].mode != PICOLLO_MODE_SINGLE_WRITER || threads == 1) {
+            n += add_mode(&c[n], &modes[m], error);
+        }
+    }
+#ifdef PICOLLO_BENCH_HG64
+    c[n++] = hg64_contender(error);
+#endif
+    for (int r = 0; r < runs; r++) {
+        for (int k = 0; k < n; k++) {
+            double ns = run_once(&c[k].t, c[k].body, threads, values);
+            if (ns < c[k].best) {
+                c[k].best = ns;
+            }
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        finish(&c[k], error, threads);
+    }
+}
+
 int main(int argc, char **argv) {
     int thread_counts[8];
     int nthreads = 0;
@@ -248,99 +340,13 @@ int main(int argc, char **argv) {
         values[k] = workload(0x5EED + (uint64_t)k, per_thread);
     }
 
-    /* Each mode three ways: through picollo_histogram_record, through the function
-     * picollo_histogram_record_fn returns for the handle (`_fn`), and through the header's
-     * inline recorder (`_inline`). */
-    static const struct {
-        const char *name;
-        const char *fn_name;
-        const char *inline_name;
-        uint32_t mode;
-        uint32_t extremes; /* exact_extremes: the inline recorder would only call */
-    } modes[] = {
-        {"single", "single_fn", "single_inline", PICOLLO_MODE_SINGLE_WRITER, 0},
-        {"interlocked", "interlocked_fn", "interlocked_inline", PICOLLO_MODE_INTERLOCKED, 0},
-        {"local", "local_fn", "local_inline", PICOLLO_MODE_THREAD_LOCAL, 0},
-        {"approx", "approx_fn", "approx_inline", PICOLLO_MODE_APPROXIMATE, 0},
-        {"single_extremes", "single_extremes_fn", NULL, PICOLLO_MODE_SINGLE_WRITER, 1},
-        {"interlocked_extremes", "interlocked_extremes_fn", NULL, PICOLLO_MODE_INTERLOCKED, 1},
-    };
     const double errors[] = {0.01, 0.0005};
     printf("ns per record per thread through libpicollo.so (best of %d, %zu records per "
            "thread; contenders take turns within each round)\n",
            runs, per_thread);
-    enum { CONTENDERS = 3 * (sizeof modes / sizeof modes[0]) + 1 };
     for (size_t e = 0; e < sizeof errors / sizeof errors[0]; e++) {
         for (int ti = 0; ti < nthreads; ti++) {
-            int threads = thread_counts[ti];
-            target t[CONTENDERS];
-            const char *names[CONTENDERS];
-            void *(*bodies[CONTENDERS])(void *);
-            double best[CONTENDERS];
-            int n = 0;
-            for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-                /* The single-writer mode allows one writer. */
-                if (modes[m].mode == PICOLLO_MODE_SINGLE_WRITER && threads > 1) {
-                    continue;
-                }
-                memset(&t[n], 0, sizeof t[n]);
-                t[n].h = make(modes[m].mode, modes[m].extremes, errors[e]);
-                names[n] = modes[m].name;
-                bodies[n] = run_picollo;
-                n++;
-                memset(&t[n], 0, sizeof t[n]);
-                t[n].h = make(modes[m].mode, modes[m].extremes, errors[e]);
-                names[n] = modes[m].fn_name;
-                bodies[n] = run_picollo_fn;
-                n++;
-                if (modes[m].inline_name == NULL) {
-                    continue;
-                }
-                memset(&t[n], 0, sizeof t[n]);
-                t[n].h = make(modes[m].mode, modes[m].extremes, errors[e]);
-                names[n] = modes[m].inline_name;
-                bodies[n] = run_picollo_inline;
-                n++;
-            }
-#ifdef PICOLLO_BENCH_HG64
-            /* hg64's precision is its number of significant bits (`hg64_create(sigbits)`):
-             * 5 bits is about 1 % (its README), 10 bits about 0.05 %. */
-            memset(&t[n], 0, sizeof t[n]);
-            t[n].hg = hg64_create(errors[e] >= 0.01 ? 5 : 10);
-            if (t[n].hg == NULL) {
-                fprintf(stderr, "hg64_create refused the significant bits\n");
-                return 2;
-            }
-            names[n] = "hg64";
-            bodies[n] = run_hg64;
-            n++;
-#endif
-            for (int c = 0; c < n; c++) {
-                best[c] = 1e300;
-            }
-            for (int r = 0; r < runs; r++) {
-                for (int c = 0; c < n; c++) {
-                    double ns = run_once(&t[c], bodies[c], threads, values);
-                    if (ns < best[c]) {
-                        best[c] = ns;
-                    }
-                }
-            }
-            for (int c = 0; c < n; c++) {
-                if (t[c].h != NULL) {
-                    if (strncmp(names[c], "approx", 6) != 0) {
-                        check_counted(t[c].h, names[c], threads);
-                    }
-                    picollo_histogram_free(t[c].h);
-                }
-#ifdef PICOLLO_BENCH_HG64
-                if (t[c].hg != NULL) {
-                    hg64_destroy(t[c].hg);
-                }
-#endif
-                printf("bench c: mode=%s error=%g threads=%d ns=%.2f\n", names[c], errors[e],
-                       threads, best[c]);
-            }
+            bench(errors[e], thread_counts[ti], values);
         }
     }
     for (int k = 0; k < max_threads; k++) {
