@@ -235,21 +235,37 @@ static void record_path(int p, picollo_histogram *h, const uint64_t *values, con
     }
 }
 
-/* All non-empty buckets of `h` (malloc'd, *n of them). */
-static picollo_bucket *buckets_of(const picollo_histogram *h, size_t *n)
+/* One batch of buckets, up to `cap` at `out` from `*cursor` on: of `fh` where it is not
+ * NULL, of `h` otherwise. */
+static picollo_status next_batch(const picollo_histogram *h, const picollo_float_histogram *fh,
+                                 uint64_t *cursor, void *out, size_t cap, size_t *written)
 {
-    /* One batch for all: each call copies the histogram. */
-    size_t cap = bucket_capacity, len = 0, cursor = 0, written = 0;
-    picollo_bucket *b = malloc(cap * sizeof *b);
+    size_t at = (size_t)*cursor;
+    picollo_status st;
+    if (fh != NULL) {
+        return picollo_float_histogram_next_buckets(fh, cursor, out, cap, written);
+    }
+    st = picollo_histogram_next_buckets(h, &at, out, cap, written);
+    *cursor = at;
+    return st;
+}
+
+/* Every bucket of `fh`, or of `h` where `fh` is NULL, each `size` bytes (malloc'd, *n of
+ * them). One batch for all where it fits: each call copies the histogram. */
+static void *all_buckets(const picollo_histogram *h, const picollo_float_histogram *fh,
+                         size_t size, size_t *n)
+{
+    size_t cap = bucket_capacity, len = 0, written = 0;
+    uint64_t cursor = 0;
+    unsigned char *b = malloc(cap * size);
     while (b != NULL &&
-           picollo_histogram_next_buckets(h, &cursor, b + len, cap - len, &written) ==
-               PICOLLO_STATUS_OK) {
+           next_batch(h, fh, &cursor, b + len * size, cap - len, &written) == PICOLLO_STATUS_OK) {
         len += written;
         if (len < cap) {
             break; /* the last batch */
         }
         if (len == cap) {
-            picollo_bucket *grown = realloc(b, 2 * cap * sizeof *b);
+            unsigned char *grown = realloc(b, 2 * cap * size);
             if (grown == NULL) {
                 break;
             }
@@ -259,6 +275,12 @@ static picollo_bucket *buckets_of(const picollo_histogram *h, size_t *n)
     }
     *n = len;
     return b;
+}
+
+/* All non-empty buckets of `h` (malloc'd, *n of them). */
+static picollo_bucket *buckets_of(const picollo_histogram *h, size_t *n)
+{
+    return all_buckets(h, NULL, sizeof(picollo_bucket), n);
 }
 
 static void describe(const case_t *c, char *out, size_t size)
@@ -399,27 +421,7 @@ static const char *const fpath_name[FPATHS] = {"record", "record_n", "record_man
 
 static picollo_float_bucket *fbuckets_of(const picollo_float_histogram *h, size_t *n)
 {
-    size_t cap = bucket_capacity, len = 0, written = 0;
-    uint64_t cursor = 0;
-    picollo_float_bucket *b = malloc(cap * sizeof *b);
-    while (b != NULL &&
-           picollo_float_histogram_next_buckets(h, &cursor, b + len, cap - len, &written) ==
-               PICOLLO_STATUS_OK) {
-        len += written;
-        if (len < cap) {
-            break; /* the last batch */
-        }
-        if (len == cap) {
-            picollo_float_bucket *grown = realloc(b, 2 * cap * sizeof *b);
-            if (grown == NULL) {
-                break;
-            }
-            b = grown;
-            cap *= 2;
-        }
-    }
-    *n = len;
-    return b;
+    return all_buckets(NULL, h, sizeof(picollo_float_bucket), n);
 }
 
 /* A float value: signed, of any binary exponent, special values sometimes; exact in f32. */
