@@ -46,6 +46,16 @@ typedef struct bad_row {
 
 #define ROW(fn, run, want, needle) {#fn, (void (*)(void))fn, #run, run, want, needle}
 
+/* A row's callback `name`: makes a `type` named `c` by `base`, runs `change` (one or more
+ * statements on it), returns `call` (which uses it). */
+#define CONFIG_CASE(name, type, base, change, call)                                          \
+    static picollo_status name(void)                                                         \
+    {                                                                                        \
+        type c = base;                                                                       \
+        change;                                                                              \
+        return call;                                                                         \
+    }
+
 static const char bad_utf8[] = "\xff\xfe title";
 
 /* ---- fixtures, made once in main ---- */
@@ -83,6 +93,10 @@ static picollo_status new_with(picollo_histogram_config c)
     picollo_histogram_free(out);
     return st;
 }
+/* picollo_histogram_new on the default config after `change`. */
+#define NEW_CASE(name, change)                                                              \
+    CONFIG_CASE(name, picollo_histogram_config, picollo_histogram_config_default(), change, \
+                new_with(c))
 
 static picollo_status perf_new_with(picollo_perf_config c)
 {
@@ -233,25 +247,10 @@ static picollo_status hist_new_size_4096_zeros(void)
     return st;
 }
 /* A unit past what the layout holds: at 0.1 % (512 buckets a block) at most 2^55 - 1. */
-static picollo_status hist_new_lowest_too_wide(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.lowest_discernible = (uint64_t)1 << 55;
-    return new_with(c);
-}
-static picollo_status hist_new_lowest_max(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.lowest_discernible = UINT64_MAX;
-    return new_with(c);
-}
+NEW_CASE(hist_new_lowest_too_wide, c.lowest_discernible = (uint64_t)1 << 55)
+NEW_CASE(hist_new_lowest_max, c.lowest_discernible = UINT64_MAX)
 /* 0 is what a struct of an older header reads as: unit 1. */
-static picollo_status hist_new_lowest_0(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.lowest_discernible = 0;
-    return new_with(c);
-}
+NEW_CASE(hist_new_lowest_0, c.lowest_discernible = 0)
 static picollo_status hist_new_error_nan(void) { return new_with(config_with(NAN)); }
 static picollo_status hist_new_error_inf(void) { return new_with(config_with(INFINITY)); }
 static picollo_status hist_new_error_minus_inf(void) { return new_with(config_with(-INFINITY)); }
@@ -260,27 +259,9 @@ static picollo_status hist_new_error_negative(void) { return new_with(config_wit
 static picollo_status hist_new_error_minus_1e300(void) { return new_with(config_with(-1e300)); }
 static picollo_status hist_new_error_1e300(void) { return new_with(config_with(1e300)); }
 static picollo_status hist_new_error_tiny(void) { return new_with(config_with(5e-324)); }
-static picollo_status hist_new_min_above_max(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.min_trackable = UINT64_MAX;
-    c.max_trackable = 0;
-    return new_with(c);
-}
-static picollo_status hist_new_range_0_0(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.min_trackable = 0;
-    c.max_trackable = 0;
-    return new_with(c);
-}
-static picollo_status hist_new_range_max_max(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.min_trackable = UINT64_MAX;
-    c.max_trackable = UINT64_MAX;
-    return new_with(c);
-}
+NEW_CASE(hist_new_min_above_max, c.min_trackable = UINT64_MAX; c.max_trackable = 0)
+NEW_CASE(hist_new_range_0_0, c.min_trackable = 0; c.max_trackable = 0)
+NEW_CASE(hist_new_range_max_max, c.min_trackable = UINT64_MAX; c.max_trackable = UINT64_MAX)
 static picollo_status hist_new_bits(uint32_t bits)
 {
     picollo_histogram_config c = picollo_histogram_config_default();
@@ -310,19 +291,9 @@ static picollo_status hist_new_mode_max(void) { return hist_new_mode(UINT32_MAX,
 static picollo_status hist_new_threshold_63(void) { return hist_new_mode(PICOLLO_MODE_APPROXIMATE, 63); }
 static picollo_status hist_new_threshold_max(void) { return hist_new_mode(PICOLLO_MODE_APPROXIMATE, UINT32_MAX); }
 static picollo_status hist_new_threshold_wrong_mode(void) { return hist_new_mode(PICOLLO_MODE_SINGLE_WRITER, 5); }
-static picollo_status hist_new_storage_2(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.storage = 2;
-    return new_with(c);
-}
-static picollo_status hist_new_sparse_thread_local(void)
-{
-    picollo_histogram_config c = picollo_histogram_config_default();
-    c.storage = PICOLLO_STORAGE_SPARSE;
-    c.mode = PICOLLO_MODE_THREAD_LOCAL;
-    return new_with(c);
-}
+NEW_CASE(hist_new_storage_2, c.storage = 2)
+NEW_CASE(hist_new_sparse_thread_local,
+         c.storage = PICOLLO_STORAGE_SPARSE; c.mode = PICOLLO_MODE_THREAD_LOCAL)
 static picollo_status hist_config_default(void)
 {
     picollo_histogram_config c = picollo_histogram_config_default();
@@ -1382,6 +1353,9 @@ static picollo_status om_call(const picollo_label *labels, size_t n, picollo_ope
 {
     return picollo_histogram_openmetrics(h, "m", NULL, NULL, labels, n, &o, text, sizeof text, NULL);
 }
+/* om_call(NULL, 0, ...) on om() after `change`. */
+#define OM_CASE(name, change) \
+    CONFIG_CASE(name, picollo_openmetrics_options, om(), change, om_call(NULL, 0, c))
 static picollo_status om_null_h(void)
 {
     picollo_openmetrics_options o = om();
@@ -1438,54 +1412,14 @@ static picollo_status om_label_bad_utf8(void)
     const picollo_label l[] = {{"a", bad_utf8}};
     return om_call(l, 1, om());
 }
-static picollo_status om_size_0(void)
-{
-    picollo_openmetrics_options o = om();
-    o.struct_size = 0;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_size_max(void)
-{
-    picollo_openmetrics_options o = om();
-    o.struct_size = UINT32_MAX;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_summary_2(void)
-{
-    picollo_openmetrics_options o = om();
-    o.summary = 2;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_ratio_nan(void)
-{
-    picollo_openmetrics_options o = om();
-    o.unit_ratio = NAN;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_ratio_minus_1e300(void)
-{
-    picollo_openmetrics_options o = om();
-    o.unit_ratio = -1e300;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_coarse_0(void)
-{
-    picollo_openmetrics_options o = om();
-    o.coarse_relative_error = 0.0;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_coarse_inf(void)
-{
-    picollo_openmetrics_options o = om();
-    o.coarse_relative_error = INFINITY;
-    return om_call(NULL, 0, o);
-}
-static picollo_status om_null_bounds(void)
-{
-    picollo_openmetrics_options o = om();
-    o.bound_count = 3;
-    return om_call(NULL, 0, o);
-}
+OM_CASE(om_size_0, c.struct_size = 0)
+OM_CASE(om_size_max, c.struct_size = UINT32_MAX)
+OM_CASE(om_summary_2, c.summary = 2)
+OM_CASE(om_ratio_nan, c.unit_ratio = NAN)
+OM_CASE(om_ratio_minus_1e300, c.unit_ratio = -1e300)
+OM_CASE(om_coarse_0, c.coarse_relative_error = 0.0)
+OM_CASE(om_coarse_inf, c.coarse_relative_error = INFINITY)
+OM_CASE(om_null_bounds, c.bound_count = 3)
 static picollo_status om_bounds_max(void)
 {
     static const uint64_t b[] = {1, 2};
@@ -1719,18 +1653,16 @@ static picollo_status otlp_call(picollo_otlp_options o, uint32_t format)
 {
     return picollo_histogram_otlp(h, &o, format, (uint8_t *)text, sizeof text, NULL);
 }
+/* otlp_call(..., 0) on otlp() after `change`. */
+#define OTLP_CASE(name, change) \
+    CONFIG_CASE(name, picollo_otlp_options, otlp(), change, otlp_call(c, 0))
 static picollo_status otlp_null_h(void)
 {
     picollo_otlp_options o = otlp();
     return picollo_histogram_otlp(NULL, &o, 0, NULL, 0, NULL);
 }
 static picollo_status otlp_null_o(void) { return picollo_histogram_otlp(h, NULL, 0, NULL, 0, NULL); }
-static picollo_status otlp_null_name(void)
-{
-    picollo_otlp_options o = otlp();
-    o.name = NULL;
-    return otlp_call(o, 0);
-}
+OTLP_CASE(otlp_null_name, c.name = NULL)
 static picollo_status otlp_empty_name(void)
 {
     picollo_otlp_options o = otlp();
@@ -1745,48 +1677,13 @@ static picollo_status otlp_bad_utf8_scope(void)
 }
 static picollo_status otlp_format_2(void) { return otlp_call(otlp(), 2); }
 static picollo_status otlp_format_max(void) { return otlp_call(otlp(), UINT32_MAX); }
-static picollo_status otlp_temporality_0(void)
-{
-    picollo_otlp_options o = otlp();
-    o.temporality = 0;
-    return otlp_call(o, 0);
-}
-static picollo_status otlp_scale_max(void)
-{
-    picollo_otlp_options o = otlp();
-    o.scale = INT32_MAX;
-    return otlp_call(o, 0);
-}
-static picollo_status otlp_scale_minus_11(void)
-{
-    picollo_otlp_options o = otlp();
-    o.scale = -11;
-    return otlp_call(o, 0);
-}
-static picollo_status otlp_ratio_inf(void)
-{
-    picollo_otlp_options o = otlp();
-    o.unit_ratio = INFINITY;
-    return otlp_call(o, 0);
-}
-static picollo_status otlp_reserved(void)
-{
-    picollo_otlp_options o = otlp();
-    o.reserved = 1;
-    return otlp_call(o, 0);
-}
-static picollo_status otlp_size_0(void)
-{
-    picollo_otlp_options o = otlp();
-    o.struct_size = 0;
-    return otlp_call(o, 0);
-}
-static picollo_status otlp_null_attributes(void)
-{
-    picollo_otlp_options o = otlp();
-    o.attribute_count = 1;
-    return otlp_call(o, 0);
-}
+OTLP_CASE(otlp_temporality_0, c.temporality = 0)
+OTLP_CASE(otlp_scale_max, c.scale = INT32_MAX)
+OTLP_CASE(otlp_scale_minus_11, c.scale = -11)
+OTLP_CASE(otlp_ratio_inf, c.unit_ratio = INFINITY)
+OTLP_CASE(otlp_reserved, c.reserved = 1)
+OTLP_CASE(otlp_size_0, c.struct_size = 0)
+OTLP_CASE(otlp_null_attributes, c.attribute_count = 1)
 static picollo_status otlp_resource_twice(void)
 {
     const picollo_label r[] = {{"service.name", "a"}, {"service.name", "b"}};
@@ -1795,13 +1692,7 @@ static picollo_status otlp_resource_twice(void)
     o.resource_count = 2;
     return otlp_call(o, 0);
 }
-static picollo_status otlp_start_after_time(void)
-{
-    picollo_otlp_options o = otlp();
-    o.start_time_unix_nano = UINT64_MAX;
-    o.time_unix_nano = 1;
-    return otlp_call(o, 0);
-}
+OTLP_CASE(otlp_start_after_time, c.start_time_unix_nano = UINT64_MAX; c.time_unix_nano = 1)
 static picollo_status otlp_times_max(void)
 {
     picollo_otlp_options o = otlp();
@@ -1850,6 +1741,9 @@ static picollo_status native_call(picollo_prometheus_native_options o)
 {
     return picollo_histogram_prometheus_native(h, &o, (uint8_t *)text, sizeof text, NULL);
 }
+/* native_call on native() after `change`. */
+#define NATIVE_CASE(name, change) \
+    CONFIG_CASE(name, picollo_prometheus_native_options, native(), change, native_call(c))
 static picollo_status native_float_call(picollo_prometheus_native_options o)
 {
     return picollo_float_histogram_prometheus_native(fh, &o, (uint8_t *)text, sizeof text, NULL);
@@ -1863,60 +1757,15 @@ static picollo_status native_null_o(void)
 {
     return picollo_histogram_prometheus_native(h, NULL, NULL, 0, NULL);
 }
-static picollo_status native_null_name(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.name = NULL;
-    return native_call(o);
-}
-static picollo_status native_bad_name(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.name = "9lives";
-    return native_call(o);
-}
-static picollo_status native_bad_utf8_help(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.help = "\xff";
-    return native_call(o);
-}
-static picollo_status native_schema_9(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.schema = 9;
-    return native_call(o);
-}
-static picollo_status native_schema_max(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.schema = INT32_MAX;
-    return native_call(o);
-}
-static picollo_status native_ratio_nan(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.unit_ratio = NAN;
-    return native_call(o);
-}
-static picollo_status native_classic_1(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.classic_coarse_relative_error = 1.0;
-    return native_call(o);
-}
-static picollo_status native_size_0(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.struct_size = 0;
-    return native_call(o);
-}
-static picollo_status native_null_labels(void)
-{
-    picollo_prometheus_native_options o = native();
-    o.label_count = 1;
-    return native_call(o);
-}
+NATIVE_CASE(native_null_name, c.name = NULL)
+NATIVE_CASE(native_bad_name, c.name = "9lives")
+NATIVE_CASE(native_bad_utf8_help, c.help = "\xff")
+NATIVE_CASE(native_schema_9, c.schema = 9)
+NATIVE_CASE(native_schema_max, c.schema = INT32_MAX)
+NATIVE_CASE(native_ratio_nan, c.unit_ratio = NAN)
+NATIVE_CASE(native_classic_1, c.classic_coarse_relative_error = 1.0)
+NATIVE_CASE(native_size_0, c.struct_size = 0)
+NATIVE_CASE(native_null_labels, c.label_count = 1)
 static picollo_status native_label_le(void)
 {
     const picollo_label l[] = {{"le", "1"}};
@@ -2386,6 +2235,9 @@ static picollo_status bench_with(picollo_bench_config c)
     picollo_bench_result_free(out);
     return st;
 }
+/* picollo_bench_run on bench_config() after `change`. */
+#define BENCH_CASE(name, change) \
+    CONFIG_CASE(name, picollo_bench_config, bench_config(), change, bench_with(c))
 
 static picollo_status bench_default_ok(void)
 {
@@ -2420,127 +2272,26 @@ static picollo_status bench_null_out(void)
     picollo_bench_config c = bench_config();
     return picollo_bench_run(&c, bench_work, NULL, NULL);
 }
-static picollo_status bench_size_0(void)
-{
-    picollo_bench_config c = bench_config();
-    c.struct_size = 0;
-    return bench_with(c);
-}
-static picollo_status bench_size_max(void)
-{
-    picollo_bench_config c = bench_config();
-    c.struct_size = UINT32_MAX;
-    return bench_with(c);
-}
-static picollo_status bench_bad_utf8_name(void)
-{
-    picollo_bench_config c = bench_config();
-    c.name = bad_utf8;
-    return bench_with(c);
-}
-static picollo_status bench_bad_utf8_counters(void)
-{
-    picollo_bench_config c = bench_config();
-    c.counters = bad_utf8;
-    return bench_with(c);
-}
-static picollo_status bench_bad_utf8_unoptimized(void)
-{
-    picollo_bench_config c = bench_config();
-    c.unoptimized = bad_utf8;
-    return bench_with(c);
-}
-static picollo_status bench_unknown_counter(void)
-{
-    picollo_bench_config c = bench_config();
-    c.counters = "Software:TaskClock,Software:NoSuchThing";
-    return bench_with(c);
-}
-static picollo_status bench_near_counter(void)
-{
-    picollo_bench_config c = bench_config();
-    c.counters = "software:taskclock,Software:PageFault";
-    return bench_with(c);
-}
-static picollo_status bench_empty_counter(void)
-{
-    picollo_bench_config c = bench_config();
-    c.counters = "Software:TaskClock,,Software:PageFaults";
-    return bench_with(c);
-}
-static picollo_status bench_duplicate_counter(void)
-{
-    picollo_bench_config c = bench_config();
-    c.counters = "Software:TaskClock,Software:TaskClock";
-    return bench_with(c);
-}
-static picollo_status bench_hardware_counter(void)
-{
-    picollo_bench_config c = bench_config();
-    c.counters = "Hardware:CpuCycles";
-    return bench_with(c);
-}
-static picollo_status bench_samples_0(void)
-{
-    picollo_bench_config c = bench_config();
-    c.samples = 0;
-    return bench_with(c);
-}
-static picollo_status bench_batch_max(void)
-{
-    picollo_bench_config c = bench_config();
-    c.batch = UINT64_MAX;
-    return bench_with(c);
-}
-static picollo_status bench_budget_nan(void)
-{
-    picollo_bench_config c = bench_config();
-    c.time_budget = NAN;
-    return bench_with(c);
-}
-static picollo_status bench_budget_inf(void)
-{
-    picollo_bench_config c = bench_config();
-    c.time_budget = INFINITY;
-    return bench_with(c);
-}
-static picollo_status bench_warmup_negative(void)
-{
-    picollo_bench_config c = bench_config();
-    c.warmup = -1e300;
-    return bench_with(c);
-}
-static picollo_status bench_error_nan(void)
-{
-    picollo_bench_config c = bench_config();
-    c.relative_error = NAN;
-    return bench_with(c);
-}
-static picollo_status bench_pinned_min(void)
-{
-    picollo_bench_config c = bench_config();
-    c.pinned_cpu = INT32_MIN;
-    return bench_with(c);
-}
-static picollo_status bench_pinned_beyond(void)
-{
-    picollo_bench_config c = bench_config();
-    c.pinned_cpu = INT32_MAX;
-    return bench_with(c);
-}
-static picollo_status bench_nice_flag_2(void)
-{
-    picollo_bench_config c = bench_config();
-    c.set_nice = 2;
-    return bench_with(c);
-}
-static picollo_status bench_nice_20(void)
-{
-    picollo_bench_config c = bench_config();
-    c.set_nice = 1;
-    c.nice = 20;
-    return bench_with(c);
-}
+BENCH_CASE(bench_size_0, c.struct_size = 0)
+BENCH_CASE(bench_size_max, c.struct_size = UINT32_MAX)
+BENCH_CASE(bench_bad_utf8_name, c.name = bad_utf8)
+BENCH_CASE(bench_bad_utf8_counters, c.counters = bad_utf8)
+BENCH_CASE(bench_bad_utf8_unoptimized, c.unoptimized = bad_utf8)
+BENCH_CASE(bench_unknown_counter, c.counters = "Software:TaskClock,Software:NoSuchThing")
+BENCH_CASE(bench_near_counter, c.counters = "software:taskclock,Software:PageFault")
+BENCH_CASE(bench_empty_counter, c.counters = "Software:TaskClock,,Software:PageFaults")
+BENCH_CASE(bench_duplicate_counter, c.counters = "Software:TaskClock,Software:TaskClock")
+BENCH_CASE(bench_hardware_counter, c.counters = "Hardware:CpuCycles")
+BENCH_CASE(bench_samples_0, c.samples = 0)
+BENCH_CASE(bench_batch_max, c.batch = UINT64_MAX)
+BENCH_CASE(bench_budget_nan, c.time_budget = NAN)
+BENCH_CASE(bench_budget_inf, c.time_budget = INFINITY)
+BENCH_CASE(bench_warmup_negative, c.warmup = -1e300)
+BENCH_CASE(bench_error_nan, c.relative_error = NAN)
+BENCH_CASE(bench_pinned_min, c.pinned_cpu = INT32_MIN)
+BENCH_CASE(bench_pinned_beyond, c.pinned_cpu = INT32_MAX)
+BENCH_CASE(bench_nice_flag_2, c.set_nice = 2)
+BENCH_CASE(bench_nice_20, c.set_nice = 1; c.nice = 20)
 static picollo_status bench_free_null(void)
 {
     picollo_bench_result_free(NULL);
@@ -2783,6 +2534,9 @@ static picollo_status bench_pair_with(picollo_bench_config c, const char *name_a
     picollo_bench_result_free(b);
     return st;
 }
+/* bench_pair_with(..., NULL) on bench_config() after `change`. */
+#define PAIR_CASE(name, change) \
+    CONFIG_CASE(name, picollo_bench_config, bench_config(), change, bench_pair_with(c, NULL))
 static picollo_status bench_pair_ok(void) { return bench_pair_with(bench_config(), NULL); }
 static picollo_status bench_pair_null_config(void)
 {
@@ -2814,24 +2568,9 @@ static picollo_status bench_pair_bad_utf8_name(void)
 {
     return bench_pair_with(bench_config(), "\xff");
 }
-static picollo_status bench_pair_rounds_max(void)
-{
-    picollo_bench_config c = bench_config();
-    c.rounds = UINT64_MAX;
-    return bench_pair_with(c, NULL);
-}
-static picollo_status bench_pair_threshold_nan(void)
-{
-    picollo_bench_config c = bench_config();
-    c.threshold = NAN;
-    return bench_pair_with(c, NULL);
-}
-static picollo_status bench_pair_threshold_minus_inf(void)
-{
-    picollo_bench_config c = bench_config();
-    c.threshold = -INFINITY;
-    return bench_pair_with(c, NULL);
-}
+PAIR_CASE(bench_pair_rounds_max, c.rounds = UINT64_MAX)
+PAIR_CASE(bench_pair_threshold_nan, c.threshold = NAN)
+PAIR_CASE(bench_pair_threshold_minus_inf, c.threshold = -INFINITY)
 static picollo_status bench_pair_size_1_10(void)
 {
     picollo_bench_config c = bench_config();
@@ -2839,24 +2578,11 @@ static picollo_status bench_pair_size_1_10(void)
     c.threshold = NAN; /* past the caller's struct_size: never read */
     return bench_pair_with(c, NULL);
 }
-static picollo_status bench_pair_size_between(void)
-{
-    picollo_bench_config c = bench_config();
-    c.struct_size = (uint32_t)offsetof(picollo_bench_config, rounds);
-    return bench_pair_with(c, NULL);
-}
-static picollo_status bench_pair_size_1_14(void)
-{
-    picollo_bench_config c = bench_config();
-    c.struct_size = (uint32_t)offsetof(picollo_bench_config, fixed_offsets);
-    return bench_pair_with(c, NULL);
-}
-static picollo_status bench_pair_fixed_offsets_2(void)
-{
-    picollo_bench_config c = bench_config();
-    c.fixed_offsets = 2;
-    return bench_pair_with(c, NULL);
-}
+PAIR_CASE(bench_pair_size_between,
+          c.struct_size = (uint32_t)offsetof(picollo_bench_config, rounds))
+PAIR_CASE(bench_pair_size_1_14,
+          c.struct_size = (uint32_t)offsetof(picollo_bench_config, fixed_offsets))
+PAIR_CASE(bench_pair_fixed_offsets_2, c.fixed_offsets = 2)
 static picollo_status bench_median_round_ok(void)
 {
     double m = 0.0;
@@ -3063,6 +2789,9 @@ static picollo_status fnew_with(picollo_float_config c)
     picollo_float_histogram_free(x);
     return st;
 }
+/* picollo_float_histogram_new on the default config after `change`. */
+#define FNEW_CASE(name, change) \
+    CONFIG_CASE(name, picollo_float_config, picollo_float_config_default(), change, fnew_with(c))
 static picollo_status fnew_null_config(void)
 {
     picollo_float_histogram *x = NULL;
@@ -3073,73 +2802,17 @@ static picollo_status fnew_null_out(void)
     picollo_float_config c = picollo_float_config_default();
     return picollo_float_histogram_new(&c, NULL);
 }
-static picollo_status fnew_small_struct(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.struct_size = 4;
-    return fnew_with(c);
-}
-static picollo_status fnew_error_nan(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.relative_error = NAN;
-    return fnew_with(c);
-}
-static picollo_status fnew_min_zero(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.min_magnitude = 0.0;
-    return fnew_with(c);
-}
-static picollo_status fnew_min_above_max(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.min_magnitude = 2.0;
-    c.max_magnitude = 1.0;
-    return fnew_with(c);
-}
-static picollo_status fnew_max_inf(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.max_magnitude = INFINITY;
-    return fnew_with(c);
-}
-static picollo_status fnew_min_nan(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.min_magnitude = NAN;
-    return fnew_with(c);
-}
-static picollo_status fnew_bits(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.counter_bits = 16;
-    return fnew_with(c);
-}
-static picollo_status fnew_storage(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.storage = UINT32_MAX;
-    return fnew_with(c);
-}
-static picollo_status fnew_mode(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.mode = 2;
-    return fnew_with(c);
-}
-static picollo_status fnew_selection(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.value_selection = 9;
-    return fnew_with(c);
-}
-static picollo_status fnew_reserved(void)
-{
-    picollo_float_config c = picollo_float_config_default();
-    c.reserved = 1;
-    return fnew_with(c);
-}
+FNEW_CASE(fnew_small_struct, c.struct_size = 4)
+FNEW_CASE(fnew_error_nan, c.relative_error = NAN)
+FNEW_CASE(fnew_min_zero, c.min_magnitude = 0.0)
+FNEW_CASE(fnew_min_above_max, c.min_magnitude = 2.0; c.max_magnitude = 1.0)
+FNEW_CASE(fnew_max_inf, c.max_magnitude = INFINITY)
+FNEW_CASE(fnew_min_nan, c.min_magnitude = NAN)
+FNEW_CASE(fnew_bits, c.counter_bits = 16)
+FNEW_CASE(fnew_storage, c.storage = UINT32_MAX)
+FNEW_CASE(fnew_mode, c.mode = 2)
+FNEW_CASE(fnew_selection, c.value_selection = 9)
+FNEW_CASE(fnew_reserved, c.reserved = 1)
 static picollo_status fconfig_default(void)
 {
     picollo_float_config c = picollo_float_config_default();
