@@ -7,8 +7,6 @@ raises ImportError naming what is missing.
 
 from __future__ import annotations
 
-import ctypes
-
 from ._bench_abi import (  # noqa: F401 (re-exported: `bench` reads them here)
     BENCH_ABI_MINOR,
     BENCH_SIGNATURES,
@@ -19,25 +17,14 @@ from ._bench_abi import (  # noqa: F401 (re-exported: `bench` reads them here)
     picollo_bench_comparison,
     picollo_bench_config,
 )
-from ._native import apply_signatures, lib, pylib
+from ._native import apply_signatures, check_config_size, lib, missing, pylib
 
 
-def _missing(name: str) -> str:
-    v = lib.picollo_abi_version()
-    return (f"libpicollo (ABI {v >> 16}.{v & 0xFFFF}) has no {name}: the benchmark harness "
-            f"needs a Linux build of ABI 1.{BENCH_ABI_MINOR} or later")
-
-
-apply_signatures(BENCH_SIGNATURES, _missing)
+_NEEDS = f"the benchmark harness needs a Linux build of ABI 1.{BENCH_ABI_MINOR} or later"
+apply_signatures(BENCH_SIGNATURES, _NEEDS)
 if lib.picollo_abi_version() & 0xFFFF < BENCH_ABI_MINOR:
-    raise ImportError(_missing("picollo_bench_result_constant"))
-
-_default = lib.picollo_bench_config_default()
-if _default.struct_size != ctypes.sizeof(picollo_bench_config):
-    raise ImportError(
-        "picollo_bench_config size differs between library and binding: "
-        f"{_default.struct_size} vs {ctypes.sizeof(picollo_bench_config)}"
-    )
+    raise ImportError(missing("picollo_bench_result_constant", _NEEDS))
+check_config_size(picollo_bench_config)
 
 #: `picollo_bench_run` through `ctypes.PyDLL`: the run keeps the GIL, so each batch's
 #: callback enters Python without taking it again (what the empty function's baseline

@@ -13,7 +13,7 @@ import os
 import sys
 from ctypes import c_uint32
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads them here)
     ABI_VERSION_MAJOR,
@@ -136,27 +136,43 @@ def _load() -> ctypes.CDLL:
 lib = _load()
 
 
-def apply_signatures(signatures: dict, missing: Callable[[str], str]) -> None:
+def _abi_of_library() -> str:
+    """The loaded library's ABI version, as ``major.minor``."""
+    lib.picollo_abi_version.restype = c_uint32
+    v = lib.picollo_abi_version()
+    return f"{v >> 16}.{v & 0xFFFF}"
+
+
+def missing(name: str, needs: str) -> str:
+    """The ImportError message for a function ``name`` the library lacks: the library's ABI
+    version, then ``needs`` (what has the function)."""
+    return f"libpicollo (ABI {_abi_of_library()}) lacks {name}: {needs}"
+
+
+def apply_signatures(signatures: dict, needs: str) -> None:
     """Set restype and argtypes of each function in ``signatures`` on `lib`; a function the
-    library lacks raises ImportError with ``missing(name)`` as the message."""
+    library lacks raises ImportError with ``missing(name, needs)`` as the message."""
     for name, (restype, argtypes) in signatures.items():
         try:
             fn = getattr(lib, name)
         except AttributeError:
-            raise ImportError(missing(name)) from None
+            raise ImportError(missing(name, needs)) from None
         fn.restype = restype
         fn.argtypes = argtypes
 
 
-def _missing_for_this_abi(name: str) -> str:
-    lib.picollo_abi_version.restype = c_uint32
-    v = lib.picollo_abi_version()
-    return (f"libpicollo (ABI {v >> 16}.{v & 0xFFFF}) lacks {name}: this binding needs ABI "
-            f"{ABI_VERSION_MAJOR}.{ABI_VERSION_MINOR} or later")
+def check_config_size(cls: type) -> None:
+    """ImportError unless the struct_size of the library's default config (from
+    ``<C name>_default``) is the size of the mirror ``cls``."""
+    size = getattr(lib, f"{cls.__name__}_default")().struct_size
+    if size != ctypes.sizeof(cls):
+        raise ImportError(f"{cls.__name__} size differs between library and binding: "
+                          f"{size} vs {ctypes.sizeof(cls)}")
 
 
-apply_signatures(SIGNATURES, _missing_for_this_abi)
-apply_signatures(FLOAT_SIGNATURES, _missing_for_this_abi)
+_THIS_ABI = f"this binding needs ABI {ABI_VERSION_MAJOR}.{ABI_VERSION_MINOR} or later"
+apply_signatures(SIGNATURES, _THIS_ABI)
+apply_signatures(FLOAT_SIGNATURES, _THIS_ABI)
 
 #: The same library through `ctypes.PyDLL`: calls keep the GIL, which saves releasing and
 #: taking it again (about 10 % of a bare call). Only for calls that never wait on
@@ -171,21 +187,10 @@ pylib.picollo_histogram_record.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
 pylib.picollo_float_histogram_record.restype = None
 pylib.picollo_float_histogram_record.argtypes = [ctypes.c_void_p, ctypes.c_double]
 
-_version = lib.picollo_abi_version()
-if _version >> 16 != ABI_VERSION_MAJOR:
+if lib.picollo_abi_version() >> 16 != ABI_VERSION_MAJOR:
     raise ImportError(
-        f"libpicollo ABI {_version >> 16}.{_version & 0xFFFF} is incompatible with this binding "
+        f"libpicollo ABI {_abi_of_library()} is incompatible with this binding "
         f"(ABI {ABI_VERSION_MAJOR}.x)"
     )
-_default = lib.picollo_histogram_config_default()
-if _default.struct_size != ctypes.sizeof(picollo_histogram_config):
-    raise ImportError(
-        "picollo_histogram_config size differs between library and binding: "
-        f"{_default.struct_size} vs {ctypes.sizeof(picollo_histogram_config)}"
-    )
-_float_default = lib.picollo_float_config_default()
-if _float_default.struct_size != ctypes.sizeof(picollo_float_config):
-    raise ImportError(
-        "picollo_float_config size differs between library and binding: "
-        f"{_float_default.struct_size} vs {ctypes.sizeof(picollo_float_config)}"
-    )
+check_config_size(picollo_histogram_config)
+check_config_size(picollo_float_config)

@@ -7,9 +7,7 @@ naming the missing function.
 
 from __future__ import annotations
 
-import ctypes
-
-from ._native import apply_signatures, lib
+from ._native import apply_signatures, check_config_size
 from ._perf_abi import (  # noqa: F401 (re-exported: `perf` reads them here)
     EXPECTED_SIZES,
     PERF_SIGNATURES,
@@ -25,17 +23,6 @@ from ._perf_abi import (  # noqa: F401 (re-exported: `perf` reads them here)
 )
 
 
-def _missing(name: str) -> str:
-    v = lib.picollo_abi_version()
-    return (f"libpicollo (ABI {v >> 16}.{v & 0xFFFF}) has no {name}: the perf layer exists "
-            "on Linux builds only, its emulated counters from ABI 1.16")
-
-
-apply_signatures(PERF_SIGNATURES, _missing)
-
-_default = lib.picollo_perf_config_default()
-if _default.struct_size != ctypes.sizeof(picollo_perf_config):
-    raise ImportError(
-        "picollo_perf_config size differs between library and binding: "
-        f"{_default.struct_size} vs {ctypes.sizeof(picollo_perf_config)}"
-    )
+apply_signatures(PERF_SIGNATURES, "the perf layer exists on Linux builds only, its emulated "
+                 "counters from ABI 1.16")
+check_config_size(picollo_perf_config)
