@@ -28,6 +28,7 @@ if not sys.platform.startswith("linux"):
     pytest.skip("the benchmark harness exists on Linux only", allow_module_level=True)
 
 from picollo import bench, perf  # noqa: E402
+from workloads import busy  # noqa: E402
 
 INSTRUCTIONS = "Emulated:Instructions"
 EMULATION = perf.emulation()
@@ -44,19 +45,12 @@ emulated_only = pytest.mark.skipif(
 QUICK = dict(samples=200, time_budget=0.3, warmup=0.05)
 
 
-def count_to(n: int) -> int:
-    s = 0
-    for i in range(n):
-        s += i
-    return s
-
-
 def ten() -> None:
-    count_to(10)
+    busy(10)
 
 
 def eleven() -> None:
-    count_to(11)
+    busy(11)
 
 
 def test_time_is_not_exact():
@@ -198,7 +192,7 @@ def test_less_work_is_fewer():
 @emulated_only
 def test_varying_work_varies():
     rng = random.Random(1)  # no period a batch could average out
-    c = bench.compare_fns(ten, lambda: count_to(rng.randrange(20)), counters=[INSTRUCTIONS],
+    c = bench.compare_fns(ten, lambda: busy(rng.randrange(20)), counters=[INSTRUCTIONS],
                           **QUICK)
     d = c.exact[INSTRUCTIONS]
     assert (d.verdict, d.difference, d.b) == ("varies", None, None), c.text

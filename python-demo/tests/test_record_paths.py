@@ -51,7 +51,7 @@ import ctypes
 import math
 import random
 import struct
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 import pytest
@@ -256,26 +256,36 @@ def buffered_called(h: picollo.Histogram, feed: Feed) -> picollo.BufferedRecorde
     return recorder  # kept alive: the comparison's first query flushes it
 
 
+def shared_methods(cls: type, v: str, typecode: str, dtype: Any) -> dict[str, Callable]:
+    """The record paths both histograms take, for values named ``v`` in the names: the
+    array module's ``typecode`` and numpy's ``dtype`` hold such values."""
+    name, big_endian = np.dtype(dtype).name, np.dtype(dtype).newbyteorder(">")
+    return {
+        f"record({v}, n)": record_with_count,
+        f"{cls.__name__}.record(h, {v})": each_value(cls.record),
+        f"record_n({v}, n)": record_n,
+        "record_many(list)": many(list),
+        "record_many(generator)": many(lambda flat: (x for x in flat)),
+        f"record_many(array('{typecode}'))": many(lambda flat: array.array(typecode, flat)),
+        "record_many(read-only memoryview)": many(
+            lambda flat: memoryview(array.array(typecode, flat)).toreadonly()),
+        f"record_many(numpy {name})": many(lambda flat: np.array(flat, dtype=dtype)),
+        f"record_many(numpy {name} strided)": many(
+            lambda flat: np.repeat(np.array(flat, dtype=dtype), 2)[::2]),
+        f"record_many(numpy {name} big-endian)": many(
+            lambda flat: np.array(flat, dtype=big_endian)),
+        "record_many(numpy object)": many(lambda flat: np.array(flat, dtype=object)),
+    }
+
+
 INTEGER_METHODS: dict[str, Callable[[Any, Feed], Any]] = {
     "record(np.uint64(v))": each_value(lambda h, v: h.record(np.uint64(v))),
-    "record(v, n)": record_with_count,
-    "Histogram.record(h, v)": each_value(picollo.Histogram.record),
-    "record_n(v, n)": record_n,
+    **shared_methods(picollo.Histogram, "v", "Q", np.uint64),
     "record_corrected(v, interval)": record_corrected,
-    "record_many(list)": many(list),
-    "record_many(generator)": many(lambda flat: (v for v in flat)),
-    "record_many(array('Q'))": many(lambda flat: array.array("Q", flat)),
-    "record_many(read-only memoryview)": many(
-        lambda flat: memoryview(array.array("Q", flat)).toreadonly()),
-    "record_many(numpy uint64)": many(lambda flat: np.array(flat, dtype=np.uint64)),
     "record_many(numpy uint64 2-D)": many(
         lambda flat: np.array(flat, dtype=np.uint64).reshape(-1, 1)),
-    "record_many(numpy uint64 strided)": many(
-        lambda flat: np.repeat(np.array(flat, dtype=np.uint64), 2)[::2]),
-    "record_many(numpy uint64 big-endian)": many(lambda flat: np.array(flat, dtype=">u8")),
     "record_many(numpy uint64 read-only)": many(
         lambda flat: np.frombuffer(np.array(flat, dtype=np.uint64).tobytes(), np.uint64)),
-    "record_many(numpy object)": many(lambda flat: np.array(flat, dtype=object)),
     "record_many(numpy uint32, uint64)": split_many(np.uint32, 2**32 - 1),
     "record_many(numpy int64, uint64)": split_many(np.int64, 2**63 - 1),
     "buffered(size).record": buffered_with,
@@ -311,15 +321,44 @@ def difference(expected: tuple[dict, list], got: tuple[dict, list]) -> Optional[
     return None
 
 
-def test_every_integer_record_method_counts_like_record():
-    rng = random.Random(SEED)
-    mismatches, skipped, values_compared = [], 0, 0
-    while compared["integer"] < INTEGER_CONFIGS:
-        config = integer_config(rng)
+def accepted_configs(rng: random.Random, draw: Callable[[random.Random], Optional[dict]],
+                     kind: str, wanted: int) -> Iterator[dict]:
+    """Configurations from ``draw`` (None: one the library refuses, passed over) until
+    ``wanted`` of ``kind`` were compared (counted in `compared`)."""
+    skipped = 0
+    while compared[kind] < wanted:
+        config = draw(rng)
         if config is None:
             skipped += 1
-            assert skipped < INTEGER_CONFIGS, "the library refuses most configurations"
+            assert skipped < wanted, "the library refuses most configurations"
             continue
+        yield config
+        compared[kind] += 1
+
+
+def mismatches(cls: type, config: dict, feed: Feed, methods: list, state: Callable) -> list[str]:
+    """Each of ``methods`` (name, method, expected state) on a fresh ``cls(**config)``: where
+    its `state` differs from the expected one."""
+    found = []
+    for name, method, expected in methods:
+        # numpy's float32 of 1e300 is inf, as C's float
+        with cls(**config) as h, np.errstate(over="ignore"):
+            keep = method(h, feed)  # noqa: F841 (a buffered recorder, alive until read)
+            where = difference(expected, state(h))
+        if where is not None:
+            found.append(f"{config} {name}: {where}")
+    return found
+
+
+def assert_no_mismatch(found: list[str], kind: str) -> None:
+    assert not found, (f"{len(found)} mismatches in {compared[kind]} configurations; "
+                       "first:\n" + "\n".join(found[:5]))
+
+
+def test_every_integer_record_method_counts_like_record():
+    rng = random.Random(SEED)
+    found, values_compared = [], 0
+    for config in accepted_configs(rng, integer_config, "integer", INTEGER_CONFIGS):
         exact = config["exact_extremes"]
         with picollo.Histogram(**config) as reference:
             feed = Feed(rng, integer_values(rng, reference, config), integers=True)
@@ -327,16 +366,11 @@ def test_every_integer_record_method_counts_like_record():
             expected = integer_state(reference, exact)
         assert expected[0]["total"] + expected[0]["underflow"] + expected[0]["overflow"] \
             == len(feed.flat), config
-        for name, method in INTEGER_METHODS.items():
-            with picollo.Histogram(**config) as h:
-                keep = method(h, feed)  # noqa: F841 (a buffered recorder, alive until read)
-                where = difference(expected, integer_state(h, exact))
-            if where is not None:
-                mismatches.append(f"{config} {name}: {where}")
-        compared["integer"] += 1
+        methods = [(name, method, expected) for name, method in INTEGER_METHODS.items()]
+        found += mismatches(picollo.Histogram, config, feed, methods,
+                            lambda h: integer_state(h, exact))
         values_compared += len(feed.pairs)
-    assert not mismatches, (f"{len(mismatches)} mismatches in {compared['integer']} "
-                            "configurations; first:\n" + "\n".join(mismatches[:5]))
+    assert_no_mismatch(found, "integer")
     assert compared["integer"] >= INTEGER_CONFIGS
     assert values_compared == INTEGER_CONFIGS * VALUES
 
@@ -427,21 +461,8 @@ def as_f32(x: float) -> float:
     return ctypes.c_float(x).value
 
 
-FLOAT_METHODS: dict[str, Callable[[Any, Feed], Any]] = {
-    "record(x, n)": record_with_count,
-    "FloatHistogram.record(h, x)": each_value(picollo.FloatHistogram.record),
-    "record_n(x, n)": record_n,
-    "record_many(list)": many(list),
-    "record_many(generator)": many(lambda flat: (x for x in flat)),
-    "record_many(array('d'))": many(lambda flat: array.array("d", flat)),
-    "record_many(read-only memoryview)": many(
-        lambda flat: memoryview(array.array("d", flat)).toreadonly()),
-    "record_many(numpy float64)": many(lambda flat: np.array(flat, dtype=np.float64)),
-    "record_many(numpy float64 strided)": many(
-        lambda flat: np.repeat(np.array(flat, dtype=np.float64), 2)[::2]),
-    "record_many(numpy float64 big-endian)": many(lambda flat: np.array(flat, dtype=">f8")),
-    "record_many(numpy object)": many(lambda flat: np.array(flat, dtype=object)),
-}
+FLOAT_METHODS: dict[str, Callable[[Any, Feed], Any]] = shared_methods(
+    picollo.FloatHistogram, "x", "d", np.float64)
 
 #: Compared with ``record`` of each value rounded to single precision (`as_f32`).
 FLOAT32_METHODS: dict[str, Callable[[Any, Feed], Any]] = {
@@ -475,28 +496,16 @@ def recorded_state(config: dict[str, Any], pairs: list) -> tuple[dict, list]:
 
 def test_every_float_record_method_counts_like_record():
     rng = random.Random(SEED + 1)
-    mismatches, skipped, values_compared = [], 0, 0
-    while compared["float"] < FLOAT_CONFIGS:
-        config = float_config(rng)
-        if config is None:
-            skipped += 1
-            assert skipped < FLOAT_CONFIGS, "the library refuses most configurations"
-            continue
+    found, values_compared = [], 0
+    for config in accepted_configs(rng, float_config, "float", FLOAT_CONFIGS):
         with picollo.FloatHistogram(**config) as h:
             feed = Feed(rng, float_values(rng, h), integers=False)
         expected = recorded_state(config, feed.pairs)
         expected32 = recorded_state(config, [(as_f32(x), n) for x, n in feed.pairs])
         methods = [(name, method, expected) for name, method in FLOAT_METHODS.items()]
         methods += [(name, method, expected32) for name, method in FLOAT32_METHODS.items()]
-        for name, method, reference in methods:
-            with picollo.FloatHistogram(**config) as h, np.errstate(over="ignore"):
-                method(h, feed)  # numpy's float32 of 1e300 is inf, as C's float
-                where = difference(reference, float_state(h))
-            if where is not None:
-                mismatches.append(f"{config} {name}: {where}")
-        compared["float"] += 1
+        found += mismatches(picollo.FloatHistogram, config, feed, methods, float_state)
         values_compared += len(feed.pairs)
-    assert not mismatches, (f"{len(mismatches)} mismatches in {compared['float']} "
-                            "configurations; first:\n" + "\n".join(mismatches[:5]))
+    assert_no_mismatch(found, "float")
     assert compared["float"] >= FLOAT_CONFIGS
     assert values_compared >= FLOAT_CONFIGS * 1_000
