@@ -1,6 +1,6 @@
 """The rules a binding is held to, whatever its language.
 
-A binding describes each mirror as plain data (`Field`, `Signature`, enum members) with its
+A binding describes each mirror as plain data (`Decl`, `Signature`, enum members) with its
 own spelling for messages; these functions compare that data with the header and return one
 sentence per mismatch. Positions are counted from 1 and given with the total ("field 3 of 9").
 """
@@ -10,35 +10,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .ctype import CType
 from .header import Decl, Function, Header
 
 
 @dataclass(frozen=True)
-class Field:
-    """A binding's struct field or parameter: name, type, and the binding's spelling."""
-
-    name: str
-    ctype: CType | None  # None: a type the binding's reader could not map to C
-    spelled: str
-
-
-@dataclass(frozen=True)
 class Signature:
-    """A binding's declaration of a C function (`where` says which, for messages)."""
+    """A binding's declaration of a C function (`where` says which, for messages); its
+    parameters and return are `Decl`s in the binding's spelling."""
 
-    entry: str
     where: str
-    returns: Field
-    params: tuple[Field, ...]
+    function: Function
 
 
 NameRule = Callable[[str, str, str], bool]  # (C struct, C field, binding field) -> same?
 
 
-def _field_mismatch(field: Field, decl: Decl, check_name: bool, same_name: NameRule,
+def _type_mismatch(ours: Decl, header: Decl) -> bool:
+    """The binding's type is unknown or does not accept the header's."""
+    return ours.ctype is None or not ours.ctype.accepts(header.ctype)
+
+
+def _field_mismatch(field: Decl, decl: Decl, check_name: bool, same_name: NameRule,
                     struct: str) -> bool:
-    if field.ctype is None or not field.ctype.accepts(decl.ctype):
+    if _type_mismatch(field, decl):
         return True
     return check_name and not same_name(struct, decl.name, field.name)
 
@@ -49,7 +43,7 @@ def _expanded(decl: Decl, count: int) -> list[tuple[Decl, bool]]:
     return [(element, False)] * count
 
 
-def _aligned(header_fields: list[Decl], fields: list[Field]) -> list[tuple[Decl, bool]]:
+def _aligned(header_fields: list[Decl], fields: list[Decl]) -> list[tuple[Decl, bool]]:
     """The header's fields, one per binding field: an array the binding spells as that many
     separate fields (C# has no inline arrays of structs) is expanded to match."""
     out: list[tuple[Decl, bool]] = []
@@ -63,7 +57,7 @@ def _aligned(header_fields: list[Decl], fields: list[Field]) -> list[tuple[Decl,
     return out
 
 
-def compare_struct(label: str, c_name: str, fields: list[Field], header: Header,
+def compare_struct(label: str, c_name: str, fields: list[Decl], header: Header,
                    same_name: NameRule) -> list[str]:
     """``label``: how the messages name the binding's struct (`C# SummaryData`)."""
     if c_name not in header.structs:
@@ -87,20 +81,21 @@ def compare_struct(label: str, c_name: str, fields: list[Field], header: Header,
 
 
 def compare_function(lang: str, sig: Signature, header: Header) -> list[str]:
-    fn: Function | None = header.functions.get(sig.entry)
+    ours = sig.function
+    fn: Function | None = header.functions.get(ours.name)
     label = f"{lang} {sig.where}"
     if fn is None:
-        return [f"{label} declares {sig.entry}, which the header does not have"]
+        return [f"{label} declares {ours.name}, which the header does not have"]
     errors = []
-    if sig.returns.ctype is None or not sig.returns.ctype.accepts(fn.returns):
-        errors.append(f"{label} returns `{sig.returns.spelled}` but the header's {sig.entry} "
-                      f"returns `{fn.returns_spelled}`")
-    if len(sig.params) != len(fn.params):
-        errors.append(f"{label} takes {len(sig.params)} parameters but the header's takes "
+    if _type_mismatch(ours.returns, fn.returns):
+        errors.append(f"{label} returns `{ours.returns.spelled}` but the header's {ours.name} "
+                      f"returns `{fn.returns.spelled}`")
+    if len(ours.params) != len(fn.params):
+        errors.append(f"{label} takes {len(ours.params)} parameters but the header's takes "
                       f"{len(fn.params)}: `{fn.spelled}`")
         return errors
-    for i, (param, decl) in enumerate(zip(sig.params, fn.params), 1):
-        if param.ctype is None or not param.ctype.accepts(decl.ctype):
+    for i, (param, decl) in enumerate(zip(ours.params, fn.params), 1):
+        if _type_mismatch(param, decl):
             errors.append(f"{label} parameter {i} of {len(fn.params)} is `{param.spelled}` "
                           f"but the header has `{decl.spelled}`")
     return errors

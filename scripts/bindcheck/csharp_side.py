@@ -19,9 +19,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compare import Field, Signature, compare_enum, compare_function, compare_struct
+from .compare import Signature, compare_enum, compare_function, compare_struct
 from .ctype import ANY, CType
-from .header import Header
+from .header import Decl, Function, Header
 
 #: The binding files: every `Picollo*.cs` of the binding's folder (the test programs in
 #: their own folders declare nothing of the ABI). These must be there.
@@ -174,7 +174,7 @@ _FIELD = re.compile(r"(?:\[[^\]]*\]\s*)*"
                     r"(?P<names>\w+(?:\s*\[\s*\w+\s*\])?(?:\s*,\s*\w+)*)")
 
 
-def struct_fields(body: str, types: Types) -> list[Field]:
+def struct_fields(body: str, types: Types) -> list[Decl]:
     fields = []
     for member in _members(body):
         m = _FIELD.fullmatch(member)
@@ -187,7 +187,7 @@ def struct_fields(body: str, types: Types) -> list[Field]:
             fixed = re.fullmatch(r"(\w+)\s*\[\s*(\d+)\s*\]", name)
             if m.group("fixed") and fixed and ctype:
                 name, ctype = fixed.group(1), ctype.array(int(fixed.group(2)))
-            fields.append(Field(name, ctype, f"{type_text} {name}"))
+            fields.append(Decl(name, ctype, f"{type_text} {name}"))
     return fields
 
 
@@ -258,11 +258,11 @@ def check_enums(src: Source, header: Header) -> list[str]:
     return errors
 
 
-def _param(types: Types, type_text: str, name: str) -> Field:
+def _param(types: Types, type_text: str, name: str) -> Decl:
     ctype, spelled = types.ctype(type_text), f"{type_text} {name}"
     if ctype is None and re.sub(r"\[[^\]]+\]", " ", type_text).split()[-1:] == ["bool"]:
         spelled += " (without [MarshalAs(UnmanagedType.U1)] a C# bool is a 4-byte BOOL)"
-    return Field(name, ctype, spelled)
+    return Decl(name, ctype, spelled)
 
 
 def signatures(src: Source, types: Types) -> list[Signature]:
@@ -272,8 +272,9 @@ def signatures(src: Source, types: Types) -> list[Signature]:
         ret_text = " ".join(w for w in m.group("head").split() if w not in _MODIFIERS)
         params = tuple(_param(types, type_text, name)
                        for type_text, name in map(_type_and_name, _split_params(m.group("params"))))
-        out.append(Signature(entry.group(1) if entry else m.group("name"), m.group("name"),
-                             Field("return", types.ctype(ret_text), ret_text), params))
+        returns = Decl("return", types.ctype(ret_text), ret_text)
+        out.append(Signature(m.group("name"), Function(
+            entry.group(1) if entry else m.group("name"), returns, params)))
     return out
 
 
@@ -287,6 +288,6 @@ def check(folder: Path, header: Header) -> tuple[list[str], set[str]]:
         errors += check_structs(src, types, header)
         errors += check_enums(src, header)
         for sig in signatures(src, types):
-            declared.add(sig.entry)
+            declared.add(sig.function.name)
             errors += compare_function("C#", sig, header)
     return errors, declared

@@ -30,24 +30,26 @@ class HeaderError(ValueError):
 
 @dataclass(frozen=True)
 class Decl:
-    """A struct field or a function parameter: name, type, and the header's own spelling."""
+    """A struct field, a function parameter or a function's return: name, type, and the
+    spelling of the header (or of a binding that declares it)."""
 
     name: str
-    ctype: CType
+    ctype: CType | None  # None: a binding's type its reader could not map to C
     spelled: str
 
 
 @dataclass(frozen=True)
 class Function:
+    """A function as the header (or a binding) declares it."""
+
     name: str
-    returns: CType
-    returns_spelled: str
+    returns: Decl
     params: tuple[Decl, ...]
 
     @property
     def spelled(self) -> str:
         params = ", ".join(p.spelled for p in self.params) or "void"
-        return f"{self.returns_spelled} {self.name}({params})"
+        return f"{self.returns.spelled} {self.name}({params})"
 
 
 @dataclass
@@ -214,8 +216,8 @@ def _read_function(m: re.Match, header: Header) -> None:
     params = () if params_text in ("", "void") else tuple(
         parse_decl(p, header) for p in params_text.split(","))
     ret = _ATTRIBUTE_MACROS.sub("", m.group("ret").strip())
-    header.functions[m.group("name")] = Function(
-        m.group("name"), parse_type(ret, header), " ".join(ret.split()), params)
+    returns = Decl("return", parse_type(ret, header), " ".join(ret.split()))
+    header.functions[m.group("name")] = Function(m.group("name"), returns, params)
 
 
 _STATEMENTS = [

@@ -16,9 +16,9 @@ import sys
 import types
 from pathlib import Path
 
-from .compare import Field, Signature, compare_enum, compare_function, compare_struct
+from .compare import Signature, compare_enum, compare_function, compare_struct
 from .ctype import ANY, CType
-from .header import Header
+from .header import Decl, Function, Header
 
 #: The ctypes mirror modules that must be there; any other `_*_abi.py` beside them (say a
 #: `_float_abi.py`) is read too.
@@ -95,7 +95,7 @@ def _own(module: types.ModuleType, base: type) -> list[type]:
 def check_structs(module: types.ModuleType, header: Header) -> list[str]:
     errors = []
     for cls in _own(module, ctypes.Structure):
-        fields = [Field(name, ctype_of(t), f"{name}: {spelling(t)}")
+        fields = [Decl(name, ctype_of(t), f"{name}: {spelling(t)}")
                   for name, t in cls.__dict__.get("_fields_", [])]
         errors += compare_struct(f"Python {cls.__name__}", cls.__name__, fields, header,
                                  lambda _s, c, b: c == b)
@@ -108,11 +108,11 @@ def signatures(module: types.ModuleType) -> list[Signature]:
         if not (table_name.endswith("SIGNATURES") and isinstance(table, dict)):
             continue
         for entry, (restype, argtypes) in table.items():
-            out.append(Signature(
-                entry, f"{table_name}[{entry!r}]",
-                Field("restype", ctype_of(restype), spelling(restype)),
-                tuple(Field(f"argtypes[{i}]", ctype_of(t), spelling(t))
-                      for i, t in enumerate(argtypes))))
+            out.append(Signature(f"{table_name}[{entry!r}]", Function(
+                entry,
+                Decl("restype", ctype_of(restype), spelling(restype)),
+                tuple(Decl(f"argtypes[{i}]", ctype_of(t), spelling(t))
+                      for i, t in enumerate(argtypes)))))
     return out
 
 
@@ -159,6 +159,6 @@ def check(package_dir: Path, header: Header) -> tuple[list[str], set[str]]:
         errors += check_enums(module, header)
         errors += check_constants(module, header)
         for sig in signatures(module):
-            declared.add(sig.entry)
+            declared.add(sig.function.name)
             errors += compare_function("Python", sig, header)
     return errors, declared
