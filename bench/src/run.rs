@@ -381,9 +381,10 @@ fn prepare<M: Meter + ?Sized>(
         measure_side(plan, meter, a, warmup)?,
         measure_side(plan, meter, b, warmup)?,
     ];
-    // One batch size for both sides where a metric is exact: whatever of a batch's count
-    // is not linear in its size then weighs the same on both.
-    if plan.batch.is_none() && metrics.iter().any(Metric::is_exact) {
+    // One batch size for both sides, the larger: whatever of a batch's time or count is
+    // not linear in its size (a call into the work, a loop's setup) then weighs the same on
+    // both, where two sizes would part an A/A by it.
+    if plan.batch.is_none() {
         let k = a.k.max(b.k);
         (a.k, b.k) = (k, k);
     }

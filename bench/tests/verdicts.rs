@@ -183,6 +183,74 @@ fn a_steady_machine_rarely_draws_the_drift_warning_and_a_slow_one_always() {
     assert_eq!(drifting, 10);
 }
 
+/// A clock whose reads cost 10 ns each: a read pair's overhead of 20 ns.
+struct Reads(Clock);
+
+impl Meter for Reads {
+    fn metrics(&self) -> Vec<Metric> {
+        self.0.metrics()
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.0.start()?;
+        self.0.now.set(self.0.now.get() + 10.0);
+        Ok(())
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        self.0.now.set(self.0.now.get() + 10.0);
+        self.0.stop(out)
+    }
+
+    fn clock(&self) -> String {
+        self.0.clock()
+    }
+}
+
+/// Work of `base` ns operations behind a call of `call` ns (what reaching the work costs a
+/// batch, whatever its size) on a machine that runs at half speed for its first 10 µs.
+fn slow_start(now: &Rc<Cell<f64>>, base: f64, call: f64) -> impl FnMut(u64) {
+    let now = now.clone();
+    move |k| {
+        let speed = if now.get() < 10_000.0 { 2.0 } else { 1.0 };
+        now.set(now.get() + (call + base * k as f64) * speed);
+    }
+}
+
+#[test]
+fn both_sides_of_an_interleaved_comparison_run_one_batch_size() {
+    let _serial = serial();
+    // A's batch is chosen while the machine is slow (2 operations reach the 2 µs that make
+    // the 20 ns overhead 1 %), B's after (4 do): with its own batch each, A's operations
+    // would carry 100 ns of the call and B's 50, and an A/A of one operation would call B
+    // 7 % faster. One batch, the larger, gives both the same share.
+    let bench = Bench::new("sim")
+        .with_samples(400)
+        .with_rounds(10)
+        .with_warmup(Duration::ZERO)
+        .with_seed(5);
+    let m = Machine::new(0.0, 0.0);
+    let (a, b) = (
+        slow_start(&m.now, 600.0, 200.0),
+        slow_start(&m.now, 600.0, 200.0),
+    );
+    let pair = bench
+        .compare_with(&mut Reads(m.clock()), ("A", a), ("B", b))
+        .unwrap();
+    assert_eq!(
+        (pair.a.conditions.batch, pair.b.conditions.batch),
+        (4, 4),
+        "{}",
+        pair.comparison
+    );
+    assert_eq!(
+        pair.comparison.verdict,
+        Verdict::NoDifference,
+        "{}",
+        pair.comparison
+    );
+}
+
 #[test]
 fn a_change_of_known_size_is_found_within_its_interval() {
     let _serial = serial();
