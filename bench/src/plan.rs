@@ -34,7 +34,8 @@ pub(crate) struct Plan {
     pub samples: usize,
     /// The most time the samples may take.
     pub budget: Duration,
-    /// The batch asked for (`None`: chosen per side).
+    /// The batch asked for (`None`: chosen by the run, the larger of the two sides' in a
+    /// comparison).
     pub batch: Option<u64>,
     /// The CPU to run on.
     pub pin: Option<usize>,

@@ -369,7 +369,7 @@ fn rounds<'f, M: Meter + ?Sized>(
 }
 
 /// Both sides of an interleaved comparison made ready: each one's batch and warm-up (half
-/// the warm-up budget each), then each one's fixed counts.
+/// the warm-up budget each), one batch size for both, then each one's fixed counts.
 fn prepare<M: Meter + ?Sized>(
     plan: &Plan,
     meter: &mut M,
@@ -394,7 +394,8 @@ fn prepare<M: Meter + ?Sized>(
 }
 
 /// An interleaved comparison with `meter`: the overhead, each side's batch and warm-up
-/// (half the warm-up budget each), then the rounds; the two results share a pairing.
+/// (half the warm-up budget each; both then run the larger batch), then the rounds; the two
+/// results share a pairing.
 pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
     plan: &Plan,
     meter: &mut M,
