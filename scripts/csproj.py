@@ -5,10 +5,13 @@
     python3 scripts/csproj.py check                                  # the projects' shape
     python3 scripts/csproj.py pack OUT.nupkg DLL XML [-p:Name=Value]  # the NuGet package
 
-`sources` lists what an SDK-style project compiles by default: every *.cs file under the
-project's folder except bin/ and obj/. The mono build (c-tests/csharp/run.sh) compiles exactly
-that list, so `dotnet build` and mcs cannot drift apart; a project that changes the default
-(EnableDefaultCompileItems, Compile items) is refused rather than half-understood.
+`sources` lists what an SDK-style project compiles: every *.cs file under the project's folder
+except bin/ and obj/ (the default), and each file a `<Compile Include="...">` item names outside
+that folder (one path, no wildcard: a file another project owns, compiled into this one too).
+The mono build (c-tests/csharp/run.sh) compiles exactly that list, so `dotnet build` and mcs
+cannot drift apart; anything else that changes the default (EnableDefaultCompileItems, Remove
+or Update, wildcards, a file inside the folder named again) is refused rather than
+half-understood.
 
 `check` verifies what `dotnet build`/`dotnet pack` rely on: the SDK, a target framework,
 unsafe code allowed, the library's native assets (libpicollo.so copied to the output, and packed
@@ -64,14 +67,25 @@ def sources(project: Path) -> list[Path]:
     root = load(project)
     if properties(root).get("EnableDefaultCompileItems", "true").lower() == "false":
         raise ProjectError(f"{project}: EnableDefaultCompileItems=false is not supported here")
-    if any(True for _ in root.iter("Compile")):
-        raise ProjectError(f"{project}: explicit Compile items are not supported here")
     folder = project.parent
     found = sorted(p for p in folder.rglob("*.cs")
                    if not {"bin", "obj"} & set(p.relative_to(folder).parts[:-1]))
     if not found:
         raise ProjectError(f"{project}: compiles no .cs file")
-    return found
+    return found + [shared(project, item) for item in root.iter("Compile")]
+
+
+def shared(project: Path, item: ET.Element) -> Path:
+    """The file a `<Compile Include="...">` item adds: one existing .cs file outside the
+    project's folder (MSBuild would count one inside it twice)."""
+    include = item.get("Include") or ""
+    if set(item.keys()) - {"Include", "Link"} or not include.endswith(".cs") or "*" in include:
+        raise ProjectError(f"{project}: only <Compile Include=\"FILE.cs\"> items are supported "
+                           f"here: {ET.tostring(item, encoding='unicode').strip()}")
+    path = (project.parent / include).resolve()
+    if not path.is_file() or path.is_relative_to(project.parent):
+        raise ProjectError(f"{project}: {include} is not a file outside the project's folder")
+    return path
 
 
 def check() -> list[str]:

@@ -1,13 +1,14 @@
 // Runs the announcement's perf snippets (SeedPerfSnippets.cs) and holds what they print
 // against the outputs the announcement shows (document 000 in ../shared/seeds, or
-// $PICOLLO_SEED_ANNOUNCEMENT, as Picollo.Tests/SeedTests.cs reads it): the PMU
+// $PICOLLO_SEED_ANNOUNCEMENT, as SeedAnnouncement.cs reads it): the PMU
 // line, then per counter a table of the announcement's shape (every number as '#') with its
 // exact total. Both snippets need a hardware PMU: without one, the check is that they say so
 // ("CPU PMU: unavailable", zero counters) and that the session refuses with Unsupported or
 // PermissionDenied naming the counter (or, on a PMU too small for the pinned group, that Read
 // fails with the OS's error); the tables are then skipped, loudly, with the reason. The table
 // checks are first tried on the announcement's own output, which they must take.
-// The small listing helpers mirror Picollo.Tests/SeedTests.cs (a separate program).
+// The announcement's file, listings and line shapes come from SeedAnnouncement.cs, the same
+// file as Picollo.Tests compiles (Picollo.PerfTests.csproj names it in a Compile item).
 
 using System;
 using System.Collections.Generic;
@@ -16,47 +17,10 @@ using System.Linq;
 using System.Text.RegularExpressions;
 using Picollo;
 using Picollo.Perf;
+using static SeedAnnouncement;   // SeedAnnouncement.cs (shared with Picollo.Tests): SeedDocument, SeedFile, SeedListing, Shape, Trimmed
 
 static partial class PerfTests
 {
-    const string SeedDocument = "000_4ed0144c480b78fe.txt";
-
-    /// <summary>$PICOLLO_SEED_ANNOUNCEMENT, else shared/seeds/ beside a folder above the
-    /// program; null if neither.</summary>
-    static string SeedFile()
-    {
-        string env = Environment.GetEnvironmentVariable("PICOLLO_SEED_ANNOUNCEMENT");
-        if (!string.IsNullOrEmpty(env)) return File.Exists(env) ? env : null;
-        for (var d = new DirectoryInfo(AppDomain.CurrentDomain.BaseDirectory); d != null; d = d.Parent)
-        {
-            string f = Path.Combine(d.FullName, "shared", "seeds", SeedDocument);
-            if (File.Exists(f)) return f;
-        }
-        return null;
-    }
-
-    static List<string> SeedListing(string firstLine)
-    {
-        string file = SeedFile();
-        if (file == null) throw new FileNotFoundException("the announcement (" + SeedDocument + ") is not in ../shared/seeds nor at $PICOLLO_SEED_ANNOUNCEMENT");
-        var text = File.ReadAllLines(file);
-        int at = Array.IndexOf(text, "1" + firstLine);
-        if (at < 0) throw new InvalidDataException("the announcement has no listing starting \"" + firstLine + "\"");
-        var listing = new List<string> { firstLine };
-        for (int n = 2, i = at + 1; i < text.Length && text[i].StartsWith(n.ToString()); n++, i++)
-            listing.Add(text[i].Substring(n.ToString().Length));
-        return listing;
-    }
-
-    static string Shape(string line)
-    {
-        string s = Regex.Replace(Regex.Replace(line, @"[+-]?\d[\d,]*(\.\d+)?", "#"), "--+", "--");   // numbers, rule widths
-        if (s.StartsWith("|")) return string.Join("|", s.Split('|').Select(c => c.Trim()));
-        return Regex.Replace(s.Trim(), @"\s+", " ");
-    }
-
-    static string Trimmed(string row) { return string.Join("|", row.Split('|').Select(c => c.Trim())); }
-
     /// <summary>Run a snippet, echo what it printed, and return its lines and the refusal (if
     /// the session could not be made).</summary>
     static List<string> RunSeed(string name, Action snippet, out IPicolloError refused)

@@ -17,53 +17,12 @@
 
 using System;
 using System.Collections.Generic;
-using System.IO;
 using System.Linq;
 using System.Text.RegularExpressions;
+using static SeedAnnouncement;   // SeedAnnouncement.cs: SeedDocument, SeedFile, SeedListing, Shape, Trimmed
 
 static partial class Tests
 {
-    /// <summary>The announcement's file name in ../shared/seeds (as in seed_snippets.py).</summary>
-    const string SeedDocument = "000_4ed0144c480b78fe.txt";
-
-    /// <summary>The announcement: $PICOLLO_SEED_ANNOUNCEMENT, else document 000 in
-    /// shared/seeds beside a folder above the program (the checkout's parent); null if neither.</summary>
-    static string SeedFile()
-    {
-        string env = Environment.GetEnvironmentVariable("PICOLLO_SEED_ANNOUNCEMENT");
-        if (!string.IsNullOrEmpty(env)) return File.Exists(env) ? env : null;
-        for (var d = new DirectoryInfo(AppDomain.CurrentDomain.BaseDirectory); d != null; d = d.Parent)
-        {
-            string f = Path.Combine(d.FullName, "shared", "seeds", SeedDocument);
-            if (File.Exists(f)) return f;
-        }
-        return null;
-    }
-
-    /// <summary>A numbered listing of the announcement: the one whose first line is
-    /// <paramref name="firstLine"/>, without the line numbers.</summary>
-    static List<string> SeedListing(string firstLine)
-    {
-        string file = SeedFile();
-        if (file == null) throw new FileNotFoundException("the announcement (" + SeedDocument + ") is not in ../shared/seeds nor at $PICOLLO_SEED_ANNOUNCEMENT");
-        var text = File.ReadAllLines(file);
-        int at = Array.IndexOf(text, "1" + firstLine);
-        if (at < 0) throw new InvalidDataException("the announcement has no listing starting \"" + firstLine + "\"");
-        var listing = new List<string> { firstLine };
-        for (int n = 2, i = at + 1; i < text.Length && text[i].StartsWith(n.ToString()); n++, i++)
-            listing.Add(text[i].Substring(n.ToString().Length));
-        return listing;
-    }
-
-    /// <summary>A line with every number as '#' and table cells trimmed: what stays when the
-    /// data changes (labels, columns, units, punctuation).</summary>
-    static string Shape(string line)
-    {
-        string s = Regex.Replace(Regex.Replace(line, @"[+-]?\d[\d,]*(\.\d+)?", "#"), "--+", "--");   // numbers, rule widths
-        if (s.StartsWith("|")) return string.Join("|", s.Split('|').Select(c => c.Trim()));
-        return Regex.Replace(s.Trim(), @"\s+", " ");
-    }
-
     /// <summary>What a snippet prints (echoed to the log).</summary>
     static List<string> RunSeed(string name, Action snippet)
     {
@@ -88,8 +47,7 @@ static partial class Tests
     /// <summary>Lines of a table row by their first cell ("Precision:", "99"…), as printed.</summary>
     static List<string> Rows(List<string> lines, string label)
     {
-        return lines.Where(l => l.StartsWith("|") && FirstCell(l) == label)
-                    .Select(l => string.Join("|", l.Split('|').Select(c => c.Trim()))).ToList();
+        return lines.Where(l => l.StartsWith("|") && FirstCell(l) == label).Select(Trimmed).ToList();
     }
 
     static List<string> WithoutTrailingBlank(List<string> lines)

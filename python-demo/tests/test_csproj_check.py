@@ -84,9 +84,33 @@ def test_a_project_made_wrong_is_reported(csproj, where, old, new, report):
     assert any(report in p for p in csproj.check())
 
 
-def test_explicit_compile_items_and_malformed_xml_are_refused(csproj):
-    edit(csproj.PROGRAMS[0], "<ItemGroup>", '<ItemGroup>\n    <Compile Include="../x.cs" />')
-    with pytest.raises(csproj.ProjectError, match="explicit Compile items"):
+def test_a_file_of_another_project_compiles_into_the_one_that_names_it(csproj):
+    perf, tests = csproj.PROGRAMS[1], csproj.PROGRAMS[0]
+    shared = (tests.parent / "SeedAnnouncement.cs").resolve()
+    assert shared in csproj.sources(perf) and shared in csproj.sources(tests)
+    edit(perf, 'Include="../Picollo.Tests/SeedAnnouncement.cs"', 'Include="../Picollo.Tests/Gone.cs"')
+    with pytest.raises(csproj.ProjectError, match="Gone.cs is not a file outside the project"):
+        csproj.sources(perf)
+
+
+# Compile items other than one file outside the project's folder, and what sources() says.
+REFUSED_COMPILE_ITEMS = [
+    pytest.param('<Compile Include="../Picollo/*.cs" />', "only <Compile Include", id="wildcard"),
+    pytest.param('<Compile Remove="Tests.cs" />', "only <Compile Include", id="remove"),
+    pytest.param('<Compile Include="Tests.cs" />', "not a file outside", id="inside-counted-twice"),
+]
+
+
+@pytest.mark.parametrize("item, report", REFUSED_COMPILE_ITEMS)
+def test_other_compile_items_are_refused(csproj, item, report):
+    edit(csproj.PROGRAMS[0], "<ItemGroup>", f"<ItemGroup>\n    {item}")
+    with pytest.raises(csproj.ProjectError, match=report):
+        csproj.sources(csproj.PROGRAMS[0])
+
+
+def test_disabled_default_items_and_malformed_xml_are_refused(csproj):
+    edit(csproj.PROGRAMS[0], "<OutputType>", "<EnableDefaultCompileItems>false</EnableDefaultCompileItems><OutputType>")
+    with pytest.raises(csproj.ProjectError, match="EnableDefaultCompileItems=false"):
         csproj.sources(csproj.PROGRAMS[0])
     edit(csproj.PROGRAMS[0], "<!--", "<!-- -- ")
     with pytest.raises(csproj.ProjectError, match="not readable XML"):
