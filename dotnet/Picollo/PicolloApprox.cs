@@ -3,6 +3,7 @@
 
 using System;
 using System.Runtime.InteropServices;
+using Picollo.Metrics;   // Getters (Metrics/Shared.cs)
 
 namespace Picollo
 {
@@ -65,24 +66,11 @@ namespace Picollo
         public void Add(ulong n) { Native.picollo_approx_counter_add(_handle, n); }
 
         /// <summary>The current estimate.</summary>
-        public ulong Value
-        {
-            get
-            {
-                ulong v;
-                PicolloException.Check(Native.picollo_approx_counter_get(_handle, out v));
-                return v;
-            }
-        }
+        public ulong Value { get { return Getters.Get<ApproxCounterHandle, ulong>(_handle, Native.picollo_approx_counter_get); } }
 
         /// <summary>Take the count to zero and return it: an increment racing the reset lands in
         /// exactly one of the two.</summary>
-        public ulong Reset()
-        {
-            ulong taken;
-            PicolloException.Check(Native.picollo_approx_counter_reset(_handle, out taken));
-            return taken;
-        }
+        public ulong Reset() { return Getters.Get<ApproxCounterHandle, ulong>(_handle, Native.picollo_approx_counter_reset); }
 
         void Policy(out uint threshold, out uint maxShift, out bool exact)
         {

@@ -87,11 +87,7 @@ namespace Picollo.Metrics
 
         /// <summary>The summary as a JSON object: minMagnitude, maxMagnitude, the counts, the
         /// exact sum and extremes, mean, stDev (null when unknown), precision, percentiles.</summary>
-        public string Json()
-        {
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_float_summary_json(ref Data, buf, len, out needed));
-        }
+        public string Json() { return SummaryText.Json<FloatSummaryData>(Data, Native.picollo_float_summary_json); }
 
         public override string ToString() { return Line(); }
 

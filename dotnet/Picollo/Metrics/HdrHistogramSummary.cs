@@ -83,11 +83,7 @@ namespace Picollo.Metrics
 
         /// <summary>The summary as a JSON object: minTrackableValue, maxTrackableValue, the
         /// counts, mean, stDev (null when empty), precision, percentiles.</summary>
-        public string Json()
-        {
-            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
-                Native.picollo_summary_json(ref Data, buf, len, out needed));
-        }
+        public string Json() { return SummaryText.Json<SummaryData>(Data, Native.picollo_summary_json); }
 
         /// <summary>The table under <c>##### title</c> (<see cref="DefaultTitle"/> when none is
         /// given; "" for no heading), then a blank line, to the console.</summary>

@@ -3,7 +3,7 @@
 //   Ranks         the span calls (percentile batches, RecordMany): their checks, the pinning
 //                 and the one native call, and the array forms of the percentile batches;
 //   Batches       a cursor walk over picollo_*_next_buckets and the steps, batch by batch;
-//   SummaryText   the Markdown table, line and diff of a summary struct;
+//   SummaryText   the Markdown table, line, diff and JSON of a summary struct;
 //   Getters       one fact of a handle through a picollo_*_get_* call, or one answer to a
 //                 query by value (a percentile, rank_of, quantile_of, count_between, the
 //                 equivalent range);
@@ -132,6 +132,14 @@ namespace Picollo.Metrics
         {
             byte[] t = Utf8.ToNative(title), na = Utf8.ToNative(nameA), nb = Utf8.ToNative(nameB);
             return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) => write(ref a, ref b, t, na, nb, buf, len, out needed));
+        }
+
+        /// <summary>A text of one summary alone (the JSON object).</summary>
+        public delegate Status Untitled<TData>(ref TData data, byte[] buf, UIntPtr len, out UIntPtr needed);
+
+        public static string Json<TData>(TData data, Untitled<TData> write)
+        {
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) => write(ref data, buf, len, out needed));
         }
     }
 
