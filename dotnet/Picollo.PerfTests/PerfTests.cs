@@ -312,7 +312,12 @@ static partial class PerfTests
         using (var h = new HdrHistogram())
         {
             for (int i = 0; i < 3; i++)
-                using (Scope.Begin(h, TimeUnit.Micros)) { Thread.Sleep(2); }
+                using (Scope.Begin(h, TimeUnit.Micros))
+                {
+                    // One Thread.Sleep(2) may wake a little early: sleep until Stopwatch says 2 ms.
+                    var w = System.Diagnostics.Stopwatch.StartNew();
+                    while (w.ElapsedTicks < System.Diagnostics.Stopwatch.Frequency / 500) Thread.Sleep(1);
+                }
             Check(h.TotalCount == 3, "three scopes, three values: " + h.TotalCount);
             Check(h.GetPercentile(0).Highest >= 1900, "each scope lasted at least ~2 ms: " + h.GetPercentile(0).Highest);
             var s = Scope.Begin(h, TimeUnit.Ticks);
