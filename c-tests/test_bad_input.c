@@ -358,10 +358,10 @@ static picollo_status record_fn_null(void)
     }
     return PICOLLO_STATUS_OK;
 }
-static picollo_status record_fn_extremes(void)
+/* Runs `test` on a fresh histogram of the range 10..1000 for every counter width and
+ * every mode (what the record paths specialise on), then frees it. */
+static void for_every_width_and_mode(void (*test)(picollo_histogram *s))
 {
-    /* Every width and mode: the specialised function counts like picollo_histogram_record,
-     * out-of-range values included. */
     static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
                                      PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
     for (unsigned bits = 32; bits <= 64; bits += 32) {
@@ -373,17 +373,27 @@ static picollo_status record_fn_extremes(void)
             cfg.max_trackable = 1000;
             cfg.mode = modes[m];
             CHECK(picollo_histogram_new(&cfg, &s) == PICOLLO_STATUS_OK);
-            picollo_record_fn f = picollo_histogram_record_fn(s);
-            CHECK(f != NULL);
-            f(s, 0);
-            f(s, 500);
-            f(s, 500);
-            f(s, UINT64_MAX);
-            picollo_histogram_info i = info_of(s);
-            CHECK(i.underflow == 1 && i.overflow == 1 && i.total == 2);
+            test(s);
             picollo_histogram_free(s);
         }
     }
+}
+static void record_fn_counts(picollo_histogram *s)
+{
+    picollo_record_fn f = picollo_histogram_record_fn(s);
+    CHECK(f != NULL);
+    f(s, 0);
+    f(s, 500);
+    f(s, 500);
+    f(s, UINT64_MAX);
+    picollo_histogram_info i = info_of(s);
+    CHECK(i.underflow == 1 && i.overflow == 1 && i.total == 2);
+}
+static picollo_status record_fn_extremes(void)
+{
+    /* Every width and mode: the specialised function counts like picollo_histogram_record,
+     * out-of-range values included. */
+    for_every_width_and_mode(record_fn_counts);
     return PICOLLO_STATUS_OK;
 }
 static picollo_status recorder_null_h(void)
@@ -438,33 +448,23 @@ static picollo_status recorder_index_extremes(void)
     CHECK(picollo_recorder_index(&r, UINT64_MAX) == (65 - r.block_scale) * i.block_size - 1);
     return PICOLLO_STATUS_OK;
 }
+static void recorder_counts(picollo_histogram *s)
+{
+    picollo_recorder r;
+    CHECK(picollo_histogram_get_recorder(s, PICOLLO_RECORDER_VERSION, &r) == PICOLLO_STATUS_OK);
+    picollo_recorder_record(&r, 0);
+    picollo_recorder_record(&r, 9);
+    picollo_recorder_record(&r, 10);
+    picollo_recorder_record(&r, 1000);
+    picollo_recorder_record(&r, UINT64_MAX);
+    picollo_histogram_info i = info_of(s);
+    CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
+}
 static picollo_status recorder_record_extremes(void)
 {
     /* Every width and mode: the inline recorder counts values outside the range as
      * underflow/overflow, through the library. */
-    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
-                                     PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
-    for (unsigned bits = 32; bits <= 64; bits += 32) {
-        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-            picollo_histogram_config cfg = picollo_histogram_config_default();
-            picollo_histogram *s = NULL;
-            picollo_recorder r;
-            cfg.counter_bits = bits;
-            cfg.min_trackable = 10;
-            cfg.max_trackable = 1000;
-            cfg.mode = modes[m];
-            CHECK(picollo_histogram_new(&cfg, &s) == PICOLLO_STATUS_OK);
-            CHECK(picollo_histogram_get_recorder(s, PICOLLO_RECORDER_VERSION, &r) == PICOLLO_STATUS_OK);
-            picollo_recorder_record(&r, 0);
-            picollo_recorder_record(&r, 9);
-            picollo_recorder_record(&r, 10);
-            picollo_recorder_record(&r, 1000);
-            picollo_recorder_record(&r, UINT64_MAX);
-            picollo_histogram_info i = info_of(s);
-            CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
-            picollo_histogram_free(s);
-        }
-    }
+    for_every_width_and_mode(recorder_counts);
     return PICOLLO_STATUS_OK;
 }
 static picollo_status record_n_null(void)
