@@ -81,7 +81,7 @@ macro_rules! setters {
     ($($(#[$doc:meta])* fn $name:ident($arg:ident: $ty:ty) => $field:ident = $value:expr;)+) => {$(
         $(#[$doc])*
         pub fn $name(mut self, $arg: $ty) -> Self {
-            self.$field = $value;
+            self.plan.$field = $value;
             self
         }
     )+};
@@ -114,7 +114,7 @@ impl BenchResult {
         // Measured elsewhere: this build says nothing of the code that ran.
         let plan = Plan {
             unoptimized: None,
-            ..bench.resolve()
+            ..bench.plan.clone()
         };
         BenchResult::from_plan_rows(plan, metrics, rows, clock, warm_up)
     }
@@ -124,22 +124,8 @@ impl BenchResult {
 /// [`Bench::run`].
 #[derive(Clone, Debug)]
 pub struct Bench {
-    name: String,
-    #[cfg(feature = "perf")]
-    counters: Option<Vec<picollo::perf::Event>>,
-    warmup: Duration,
-    samples: usize,
-    budget: Duration,
-    batch: Option<u64>,
-    pin: Option<usize>,
-    nice: Option<i32>,
-    relative_error: f64,
-    baseline: Option<(String, Vec<(String, u64)>)>,
-    rounds: Option<usize>,
-    threshold: f64,
-    seed: Option<u64>,
-    random_offsets: bool,
-    unoptimized: Option<String>,
+    /// The settings as set: checked when a measurement starts.
+    plan: Plan,
 }
 
 /// The most samples a run takes unless set: enough that the time budget, not the count,
@@ -159,7 +145,7 @@ impl Bench {
     /// below 16.384 units, so a figure of a few nanoseconds shows its three decimals as
     /// measured).
     pub fn new(name: &str) -> Self {
-        Bench {
+        let plan = Plan {
             name: name.into(),
             #[cfg(feature = "perf")]
             counters: None,
@@ -176,7 +162,8 @@ impl Bench {
             seed: None,
             random_offsets: true,
             unoptimized: RUST_UNOPTIMIZED.map(Into::into),
-        }
+        };
+        Bench { plan }
     }
 
     /// The counters to read beside time (an empty list: time only). Without this, cycles,
@@ -184,7 +171,7 @@ impl Bench {
     /// task-clock, page faults and context switches.
     #[cfg(feature = "perf")]
     pub fn with_counters(mut self, events: &[picollo::perf::Event]) -> Self {
-        self.counters = Some(events.to_vec());
+        self.plan.counters = Some(events.to_vec());
         self
     }
 
@@ -227,7 +214,7 @@ impl Bench {
     /// [`RUST_UNOPTIMIZED`]: cargo builds the harness with the caller's profile. The C ABI
     /// and the bindings set what they know of their caller instead.
     pub fn with_unoptimized(mut self, why: Option<&str>) -> Self {
-        self.unoptimized = why.map(Into::into);
+        self.plan.unoptimized = why.map(Into::into);
         self
     }
 
@@ -244,13 +231,13 @@ impl Bench {
                 (median * SCALE as f64).round() as u64,
             )
         });
-        self.baseline = Some((baseline.name.clone(), medians.collect()));
+        self.plan.baseline = Some((baseline.name.clone(), medians.collect()));
         self
     }
 
     /// The name the report shows.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.plan.name
     }
 
     /// Measure `op`, one operation per call.
@@ -317,57 +304,9 @@ impl Bench {
         Ok(Interleaved::new(a, b))
     }
 
-    /// The settings checked, and resolved into the plan a measurement follows.
+    /// The settings checked: the plan a measurement follows.
     fn plan(&self) -> Result<Plan, BenchError> {
-        self.check()?;
-        Ok(self.resolve())
-    }
-
-    /// The settings resolved into a plan, unchecked (for figures measured elsewhere, which
-    /// use only the name, the threshold, the baseline and the histograms' relative error).
-    fn resolve(&self) -> Plan {
-        Plan {
-            name: self.name.clone(),
-            #[cfg(feature = "perf")]
-            counters: self.counters.clone(),
-            warmup: self.warmup,
-            samples: self.samples,
-            budget: self.budget,
-            batch: self.batch,
-            pin: self.pin,
-            nice: self.nice,
-            relative_error: self.relative_error,
-            baseline: self.baseline.clone(),
-            run_rounds: self.rounds.unwrap_or(RUN_ROUNDS),
-            comparison_rounds: plan::comparison_rounds(self.rounds, self.budget),
-            threshold: self.threshold,
-            seed: self.seed,
-            random_offsets: self.random_offsets,
-            unoptimized: self.unoptimized.clone(),
-        }
-    }
-
-    fn check(&self) -> Result<(), BenchError> {
-        if self.samples == 0 {
-            return Err(BenchError::invalid("samples must be at least 1"));
-        }
-        if self.rounds.is_some_and(|r| r == 0 || r > MAX_ROUNDS) {
-            return Err(BenchError::invalid("rounds must be 1 to 1,000,000"));
-        }
-        if !(self.threshold.is_finite() && self.threshold >= 0.0) {
-            return Err(BenchError::invalid(
-                "threshold must be a finite percentage, 0 or more",
-            ));
-        }
-        if self.batch == Some(0) || self.batch.is_some_and(|k| k > MAX_BATCH) {
-            return Err(BenchError::invalid("batch must be 1 to 2^24"));
-        }
-        if self.nice.is_some_and(|n| !(-20..=19).contains(&n)) {
-            return Err(BenchError::invalid("nice must be -20 to 19"));
-        }
-        picollo::Config::new()
-            .with_relative_error(self.relative_error)
-            .build::<u64>()?;
-        Ok(())
+        self.plan.check()?;
+        Ok(self.plan.clone())
     }
 }

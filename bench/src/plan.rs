@@ -1,6 +1,7 @@
-//! A benchmark's settings resolved once: [`crate::Bench`] checks its settings and fills in
-//! what they leave open (the rounds, the baseline's medians per metric) into a [`Plan`],
-//! and the measuring loop, its samples, its conditions and its result read the plan alone.
+//! A benchmark's settings, once: [`crate::Bench`]'s `with_` methods set the fields of its
+//! [`Plan`]; a measurement checks the plan ([`Plan::check`]) and hands a copy to the
+//! measuring loop, its samples, its conditions and its result, which read the plan alone.
+//! What the settings leave open, the plan's methods resolve (the rounds).
 
 use std::string::String;
 use std::time::Duration;
@@ -45,10 +46,9 @@ pub(crate) struct Plan {
     pub relative_error: f64,
     /// The baseline's name and its median per metric name (thousandths of the unit).
     pub baseline: Option<(String, Vec<(String, u64)>)>,
-    /// The rounds a run's samples are cut into.
-    pub run_rounds: usize,
-    /// The rounds of an interleaved comparison.
-    pub comparison_rounds: usize,
+    /// The rounds asked for (`None`: [`Plan::run_rounds`] and [`Plan::comparison_rounds`]
+    /// choose).
+    pub rounds: Option<usize>,
     /// The threshold of a comparison, in percent.
     pub threshold: f64,
     /// The seed of an interleaved comparison's order (`None`: the clock's ticks).
@@ -59,14 +59,44 @@ pub(crate) struct Plan {
     pub unoptimized: Option<String>,
 }
 
-/// The rounds of an interleaved comparison: `rounds` where set, else one per
-/// [`ROUND_SECONDS`] of `budget`, 10 to 100.
-pub(crate) fn comparison_rounds(rounds: Option<usize>, budget: Duration) -> usize {
-    let by_budget = (budget.as_secs_f64() / ROUND_SECONDS).round() as usize;
-    rounds.unwrap_or(by_budget.clamp(10, 100))
-}
-
 impl Plan {
+    /// The settings checked: a measurement starts only from a plan that passes.
+    pub fn check(&self) -> Result<(), BenchError> {
+        if self.samples == 0 {
+            return Err(BenchError::invalid("samples must be at least 1"));
+        }
+        if self.rounds.is_some_and(|r| r == 0 || r > MAX_ROUNDS) {
+            return Err(BenchError::invalid("rounds must be 1 to 1,000,000"));
+        }
+        if !(self.threshold.is_finite() && self.threshold >= 0.0) {
+            return Err(BenchError::invalid(
+                "threshold must be a finite percentage, 0 or more",
+            ));
+        }
+        if self.batch == Some(0) || self.batch.is_some_and(|k| k > MAX_BATCH) {
+            return Err(BenchError::invalid("batch must be 1 to 2^24"));
+        }
+        if self.nice.is_some_and(|n| !(-20..=19).contains(&n)) {
+            return Err(BenchError::invalid("nice must be -20 to 19"));
+        }
+        picollo::Config::new()
+            .with_relative_error(self.relative_error)
+            .build::<u64>()?;
+        Ok(())
+    }
+
+    /// The rounds a run's samples are cut into: those asked for, else [`RUN_ROUNDS`].
+    pub fn run_rounds(&self) -> usize {
+        self.rounds.unwrap_or(RUN_ROUNDS)
+    }
+
+    /// The rounds of an interleaved comparison: those asked for, else one per
+    /// [`ROUND_SECONDS`] of the time budget, 10 to 100.
+    pub fn comparison_rounds(&self) -> usize {
+        let by_budget = (self.budget.as_secs_f64() / ROUND_SECONDS).round() as usize;
+        self.rounds.unwrap_or(by_budget.clamp(10, 100))
+    }
+
     /// The same plan under another name.
     pub fn named(&self, name: &str) -> Self {
         Plan {

@@ -192,7 +192,7 @@ pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
 ) -> Result<Samples, BenchError> {
     let mut s = Samples::new(plan, side.overhead.len())?;
     let mut out = vec![Measured::default(); side.overhead.len()];
-    let rounds = plan.run_rounds;
+    let rounds = plan.run_rounds();
     let (budget, start) = (plan.budget.as_secs_f64(), Instant::now());
     let mut current = usize::MAX;
     for n in 0..plan.samples {
@@ -353,7 +353,7 @@ fn rounds<'f, M: Meter + ?Sized>(
     rng: &mut XorShift64,
 ) -> Result<(Samples, Samples), BenchError> {
     let metrics = a.overhead.len();
-    let r = plan.comparison_rounds;
+    let r = plan.comparison_rounds();
     let mut pair = Pair {
         plan,
         meter,
