@@ -20,6 +20,7 @@ mod record;
 mod snapshot;
 #[cfg(all(test, feature = "std"))]
 mod tests;
+mod width;
 
 use any::{Erased, Stored};
 use extremes::Extremes;
@@ -190,7 +191,7 @@ impl DynHistogram {
     /// # Safety
     /// `H` is the type `inner` was made of (the record function's contract).
     #[inline(always)]
-    unsafe fn inner_as<C: any::Width, H: RecordPath<C>>(&self) -> &H {
+    unsafe fn inner_as<C: width::Width, H: RecordPath<C>>(&self) -> &H {
         // SAFETY: `inner` holds an `H` (the caller's guarantee).
         unsafe { self.inner.as_mode::<C, H>() }
     }

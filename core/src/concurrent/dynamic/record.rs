@@ -1,7 +1,7 @@
 //! The record functions of a [`DynHistogram`]: one generic function per mode type, counter
 //! width, CPU level and extremes choice, chosen once when the histogram is made.
 
-use super::any::Width;
+use super::width::Width;
 use super::DynHistogram;
 use crate::concurrent::RecordPath;
 use crate::layout::Log2;
