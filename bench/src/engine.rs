@@ -14,15 +14,20 @@ pub trait Rounds {
     /// along with whatever else the round draws before its first slot.
     fn order(&mut self, rng: &mut XorShift64) -> Vec<usize>;
 
-    /// Participant `i`'s slot in round `round` (0-based); `first`: no slot of this round
-    /// ran before it. `Ok(false)`: the participant sat the slot out (it failed before).
-    fn slot(
-        &mut self,
-        round: usize,
-        i: usize,
-        first: bool,
-        rng: &mut XorShift64,
-    ) -> Result<bool, Self::Error>;
+    /// One participant's slot of a round. `Ok(false)`: the participant sat the slot out (it
+    /// failed before).
+    fn slot(&mut self, at: Slot, rng: &mut XorShift64) -> Result<bool, Self::Error>;
+}
+
+/// Which slot the engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The round, from 0.
+    pub round: usize,
+    /// The participant, an index of the round's order.
+    pub participant: usize,
+    /// No slot of this round ran before it.
+    pub first: bool,
 }
 
 /// Run `rounds` rounds of `work`: in each, its slots in the order it draws.
@@ -33,8 +38,13 @@ pub fn run_rounds<R: Rounds + ?Sized>(
 ) -> Result<(), R::Error> {
     for round in 0..rounds {
         let mut first = true;
-        for i in work.order(rng) {
-            if work.slot(round, i, first, rng)? {
+        for participant in work.order(rng) {
+            let at = Slot {
+                round,
+                participant,
+                first,
+            };
+            if work.slot(at, rng)? {
                 first = false;
             }
         }
@@ -67,17 +77,11 @@ mod tests {
         fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
             shuffled(self.n, rng)
         }
-        fn slot(
-            &mut self,
-            r: usize,
-            i: usize,
-            first: bool,
-            _: &mut XorShift64,
-        ) -> Result<bool, ()> {
-            if i == 1 && r >= 1 {
+        fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, ()> {
+            if at.participant == 1 && at.round >= 1 {
                 return Ok(false);
             }
-            self.slots.push((r, i, first));
+            self.slots.push((at.round, at.participant, at.first));
             Ok(true)
         }
     }

@@ -7,7 +7,7 @@ use std::vec;
 use std::vec::Vec;
 
 use super::conditions::WarmUp;
-use super::engine::{run_rounds, Rounds};
+use super::engine::{run_rounds, Rounds, Slot};
 use super::error::BenchError;
 use super::meter::{time_index, Measured, Meter, Metric};
 use super::offsets::Offsets;
@@ -325,14 +325,9 @@ impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
         }
     }
 
-    fn slot(
-        &mut self,
-        _: usize,
-        i: usize,
-        first: bool,
-        _: &mut XorShift64,
-    ) -> Result<bool, BenchError> {
-        let timing = (self.t0, first, self.offsets[i]);
+    fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, BenchError> {
+        let i = at.participant;
+        let timing = (self.t0, at.first, self.offsets[i]);
         slot(
             self.meter,
             self.sides[i],

@@ -14,7 +14,7 @@ use super::command::{run_once, Argv, Counters, Ended, Ran};
 use super::BenchArgs;
 use crate::emulate::{read_totals, Emulator};
 use crate::error::Failure;
-use picollo_bench::engine::{run_rounds, shuffled, Rounds};
+use picollo_bench::engine::{run_rounds, shuffled, Rounds, Slot};
 use picollo_bench::SCALE;
 
 /// One run's figures, metric after metric, and per counter whether it was multiplexed.
@@ -159,21 +159,15 @@ impl Rounds for Pass<'_> {
         shuffled(self.tracks.len(), rng)
     }
 
-    fn slot(
-        &mut self,
-        round: usize,
-        i: usize,
-        first: bool,
-        rng: &mut XorShift64,
-    ) -> Result<bool, Failure> {
-        let track = &mut self.tracks[i];
+    fn slot(&mut self, at: Slot, rng: &mut XorShift64) -> Result<bool, Failure> {
+        let track = &mut self.tracks[at.participant];
         let live = track.failed.is_none();
         if live {
-            let run = (round as u32 + 1, self.measured.is_none());
+            let run = (at.round as u32 + 1, self.measured.is_none());
             let start = self.measured.map(|t0| t0.elapsed().as_secs_f64());
             let ran = track.run(self.args, self.counters, run, rng)?;
             if let (Some(ran), Some(start), Some(t0)) = (ran, start, self.measured) {
-                track.keep(ran, start, t0.elapsed().as_secs_f64(), first);
+                track.keep(ran, start, t0.elapsed().as_secs_f64(), at.first);
             }
         }
         self.bar.inc(1);
