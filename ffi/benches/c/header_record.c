@@ -10,8 +10,13 @@
 
 #include "picollo.h"
 
-void picollo_bench_header_record_all(picollo_histogram *h, const uint64_t *values, size_t n,
-                                     picollo_record_fn unused)
+/* Both loops start a 64-byte line, so that their placement is alike: on an AMD EPYC (Zen 4)
+ * VM the header's loop measured 0.22-0.30 ns above the other where they were not, 0.03-0.08
+ * where they are. */
+#define LOOP __attribute__((aligned(64)))
+
+LOOP void picollo_bench_header_record_all(picollo_histogram *h, const uint64_t *values,
+                                          size_t n, picollo_record_fn unused)
 {
     (void)unused;
     for (size_t i = 0; i < n; i++) {
@@ -19,8 +24,8 @@ void picollo_bench_header_record_all(picollo_histogram *h, const uint64_t *value
     }
 }
 
-void picollo_bench_fn_record_all(picollo_histogram *h, const uint64_t *values, size_t n,
-                                 picollo_record_fn f)
+LOOP void picollo_bench_fn_record_all(picollo_histogram *h, const uint64_t *values, size_t n,
+                                      picollo_record_fn f)
 {
     for (size_t i = 0; i < n; i++) {
         f(h, values[i]);
