@@ -8,7 +8,7 @@
 # binding from python-demo/ and the library from the workspace build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh >/dev/null
+bash scripts/setup.sh --demo
 py="${PICOLLO_VENV:-.venv}/bin/python"
 cargo build -q --release -p picollo-ffi
 "$py" python-demo/demo.py --plot python-demo/out/percentiles.png
