@@ -1,34 +1,43 @@
 #!/usr/bin/env python3
-"""Every code block of README.md, docs/*.md and the crates' READMEs, run as written.
+"""Every code block of README.md, docs/*.md and the crates' READMEs, run as written, and every
+link between them followed.
 
 Each fenced block is judged by its language:
   rust    built (release) and run in a cargo project of its own that depends on the
           workspace's `picollo` and `picollo-bench` by path, as a user's would from crates.io;
-  c, cpp  compiled (gcc -std=c11 / g++ -std=c++17, -Wall -Werror) against include/ and
-          target/release/libpicollo.so, and run;
-  python  run (a `>>>` session: as a doctest, its shown output checked) with the project's Python (PICOLLO_SNIPPET_PYTHON, else .venv's), the source
-          package on PYTHONPATH and PICOLLO_LIB pointing at the workspace's library;
-  csharp  compiled with mono's mcs against the binding (dotnet/Picollo), and run with mono;
+  c, cpp, csharp
+          built and run by the command its page prints below it (below), with mono for C#;
+  python  run by its build command where one follows it; else run (a `>>>` session: as a
+          doctest, its shown output checked) with the project's Python
+          (PICOLLO_SNIPPET_PYTHON, else .venv's), the source package on PYTHONPATH and
+          PICOLLO_LIB pointing at the workspace's library;
   toml    the dependency lines name the workspace's crates, at their versions;
   sh, text, yaml, cmake
           each carries a directive (below): run (sh only), or skip with its reason.
-A block without `main` (Rust, C, C++, C#) gets the one visible wrapper this runs it in:
-`fn main() -> Result<(), Box<dyn std::error::Error>> { BLOCK Ok(()) }` for Rust (rustdoc's
-own wrapper where the block ends in `Ok::<(), E>(())`, and its `# ` lines kept), `int
-main(void) { BLOCK return 0; }` for C and C++ (its `#include` lines kept above), `static
-class Snippet { static void Main() { BLOCK } }` for C# (its `using` lines kept above).
+A Rust, C, C++ or C# block is a whole program, `main` included, that a reader can paste into
+a file and build; one without `main` fails, unless it says on its first line, where the
+reader sees it, that it shows only a part of a program: `// fragment: REASON` (`/* ... */`
+in C, `#` in Python and shell); a fragment is not run.
 
-A block that shows only a part of a program says so on its first line, where the reader
-sees it: `// fragment: REASON` (`/* ... */` in C, `#` in Python and shell); it is not run.
+A C, C++ or C# program is followed by the command that builds and runs it (a Python script
+may be), a `sh` block marked `<!-- snippet: build -->`: the program is written under the
+file name the command names (`app.c`, `app.cs`, `app.py`), in a folder that looks like the
+checkout's root (a link to each of its entries), and the page's command, run there by bash
+with none of the variables above, builds and runs it; a warning about the program's own
+file fails it too.
+
 Other directives are an HTML comment on the line before the fence:
   <!-- snippet: skip REASON -->      not run; the reason is printed with the counts
   <!-- snippet: run -->              (sh) run with bash from the repository root, the
                                      workspace's `picollo` (release) first on PATH
+  <!-- snippet: build -->            (sh) the build command of the program just above
   <!-- snippet: pmu -->              run; where the machine has no hardware PMU and the
                                      block fails saying so, it counts as skipped, loudly
   <!-- snippet: excerpt REASON -->   (text) output of a run, shown as an excerpt
-A block fails on a non-zero exit, a compile error or a timeout (120 s). The last line is
-`snippets: N blocks: LANG run/skipped ...` per language.
+A block fails on a non-zero exit, a compile error or a timeout (120 s). A link to a file of
+the repository must find it, and a link to `#anchor` (in the page or `other.md#anchor`) a
+heading that GitHub gives that anchor. The last line is `snippets: N blocks: LANG
+run/skipped ...` per language, then the links followed.
 
 Usage: scripts/snippets.py [--list] [FILE...]
 """
@@ -44,6 +53,7 @@ import tempfile
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,9 +63,21 @@ DIRECTIVE = re.compile(r"<!--\s*snippet:\s*(\w+)\s*(.*?)\s*-->\s*$")
 #: A block that only shows a part of a program says so on its first line, visibly:
 #: `// fragment: REASON` (or `/* fragment: REASON */`, `# fragment: REASON`).
 FRAGMENT = re.compile(r"^\s*(?://|/\*|#)\s*fragment:\s*(.*?)\s*(?:\*/)?\s*$", re.M)
+#: How a whole program of each compiled language starts: its `main`.
+MAIN = {"rust": re.compile(r"^\s*(?:pub\s+)?fn\s+main\s*\(", re.M),
+        "c": re.compile(r"\bint\s+main\s*\("),
+        "cpp": re.compile(r"\bint\s+main\s*\("),
+        "csharp": re.compile(r"\bstatic\s+(?:void|int)\s+Main\s*\(")}
+#: The file extension a build command gives a program of each language.
+EXTENSION = {"c": "c", "cpp": "cpp", "csharp": "cs", "python": "py"}
+#: The languages whose programs are run only by the command their page prints.
+BUILT = ("c", "cpp", "csharp")
 #: What the library says where hardware events cannot be opened (no PMU, a VM without vPMU).
 NO_PMU = "not supported on this machine (ENOENT: no hardware PMU"
 RUN_BY_DEFAULT = {"rust", "c", "cpp", "python", "csharp", "toml"}
+#: The variables through which the runners find the workspace's library and package; a
+#: page's own build command runs without them, as a reader's shell would.
+RUNNER_VARIABLES = ("PICOLLO_LIB", "PYTHONPATH", "LD_LIBRARY_PATH", "MONO_PATH")
 
 
 @dataclass
@@ -64,8 +86,9 @@ class Block:
     line: int
     lang: str
     code: str
-    kind: str  # run, skip, fragment, excerpt
+    kind: str  # run, run-pmu, skip, fragment, excerpt, build, invalid
     reason: str
+    build: str = ""  # the command the page prints below a whole program (a `build` block)
 
     @property
     def where(self) -> str:
@@ -80,72 +103,106 @@ def documents(args: list[str]) -> list[Path]:
             *[p for p in crates if p.is_file()]]
 
 
+def judged(lang: str, code: str, directive: re.Match | None) -> tuple[str, str]:
+    """A block's kind and reason, from its directive, its first line and its `main`."""
+    kind, reason = (directive.group(1), directive.group(2)) if directive else ("run", "")
+    kind = {"pmu": "run-pmu"}.get(kind, kind)
+    first = FRAGMENT.match(code)
+    if first:
+        return "fragment", first.group(1)
+    if not directive and lang not in RUN_BY_DEFAULT:
+        return "invalid", f"a {lang} block needs a directive (run, build, skip or excerpt)"
+    if kind == "build" and lang != "sh":
+        return "invalid", f"a build command is a sh block, not {lang}"
+    if kind.startswith("run") and lang in MAIN and not MAIN[lang].search(code):
+        marker = "/* fragment: WHY */" if lang == "c" else "// fragment: WHY"
+        return "invalid", (f"no `main`: a {lang} block is a whole program a reader can "
+                           f"paste into a file and build, or says `{marker}` on its first line")
+    return kind, reason
+
+
+def with_builds(blocks: list[Block]) -> list[Block]:
+    """Each `build` block given to the whole program just above it, whose command it is; a
+    C, C++ or C# program without one is invalid."""
+    out: list[Block] = []
+    for b in blocks:
+        program = out[-1] if out else None
+        if b.kind != "build":
+            out.append(b)
+        elif program and program.kind.startswith("run") and program.lang in EXTENSION:
+            program.build = b.code.strip()
+        else:
+            out.append(Block(b.path, b.line, b.lang, b.code, "invalid",
+                             "a build command below no whole C, C++, C# or Python program"))
+    for b in out:
+        if b.kind.startswith("run") and b.lang in BUILT and not b.build:
+            b.kind, b.reason = "invalid", ("no build command below it: a `sh` block marked "
+                                           "`<!-- snippet: build -->` that builds and runs it")
+    return out
+
+
 def blocks_of(path: Path) -> list[Block]:
     text = path.read_text(encoding="utf-8")
     out = []
     for m in FENCE.finditer(text):
         before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        d = DIRECTIVE.search(before)
         lang = m.group(1) or "text"
-        kind, reason = (d.group(1), d.group(2)) if d else ("run", "")
-        kind = {"pmu": "run-pmu"}.get(kind, kind)
-        first = FRAGMENT.match(m.group(2))
-        if first:
-            kind, reason = "fragment", first.group(1)
-        if not d and lang not in RUN_BY_DEFAULT:
-            kind, reason = "missing", f"a {lang} block needs a directive (run, skip or excerpt)"
+        kind, reason = judged(lang, m.group(2), DIRECTIVE.search(before))
         out.append(Block(path, text[:m.start()].count("\n") + 1, lang, m.group(2), kind, reason))
+    return with_builds(out)
+
+
+@cache
+def anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives the headings of `path`: the text (a link's label, no code
+    block's lines) lowercased, punctuation dropped, each space a hyphen, the second of a
+    name `-1`, the third `-2`."""
+    prose = FENCE.sub("", path.read_text(encoding="utf-8"))
+    seen: Counter[str] = Counter()
+    out = set()
+    for m in re.finditer(r"^#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$", prose, re.M):
+        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1))
+        slug = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+        out.add(f"{slug}-{seen[slug]}" if seen[slug] else slug)
+        seen[slug] += 1
     return out
 
 
-def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str | None:
-    """None when `cmd` succeeds, else what it printed (its last 40 lines)."""
+def broken_links(path: Path) -> tuple[int, list[tuple[str, str]]]:
+    """How many links of `path` lead into the repository, and where each that finds no file
+    or no heading of its anchor is, with why."""
+    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), path.read_text(encoding="utf-8"))
+    checked, broken = 0, []
+    for m in re.finditer(r"\]\(([^()\s#]*)(?:#([^()\s]*))?\)", text):
+        target, anchor = m.group(1), m.group(2)
+        if re.match(r"\w+:", target):
+            continue  # https:, mailto:
+        checked += 1
+        where = f"{path.relative_to(ROOT)}:{text[:m.start()].count(chr(10)) + 1}"
+        file = (path.parent / target).resolve() if target else path
+        if not file.exists():
+            broken.append((where, f"link to {target}: no such file"))
+        elif anchor is not None and anchor not in anchors(file):
+            broken.append((where, f"link to {target}#{anchor}: no heading of "
+                                  f"{file.relative_to(ROOT)} has that anchor"))
+    return checked, broken
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None,
+        refuse: re.Pattern | None = None) -> str | None:
+    """None when `cmd` succeeds (and prints no line `refuse` finds), else what it printed
+    (its last 40 lines)."""
     try:
         p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                            timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return f"timed out after {TIMEOUT} s: {' '.join(cmd)}"
-    if p.returncode == 0:
+    refused = refuse.search(p.stdout + p.stderr) if refuse else None
+    if p.returncode == 0 and not refused:
         return None
     lines = (p.stdout + p.stderr).splitlines()
-    return f"exit {p.returncode}: {' '.join(cmd)}\n" + "\n".join(lines[-40:])
-
-
-def hoisted(code: str, directive: str) -> tuple[str, str]:
-    """The lines of `code` that match `directive` (`#include`s, C#'s `using` directives),
-    and the rest."""
-    lines = code.splitlines()
-    top = [l for l in lines if re.match(directive, l)]
-    return "\n".join(top), "\n".join(l for l in lines if not re.match(directive, l))
-
-
-def rust_source(code: str) -> str:
-    """As rustdoc builds a doctest: `# ` lines shown to the compiler (rustdoc hides them
-    from the reader), a block that ends in its own `Ok::<(), E>(())` wrapped in a function
-    returning `Result<(), E>`."""
-    code = re.sub(r"^(\s*)# ?", r"\1", code, flags=re.M)
-    if re.search(r"^\s*(pub\s+)?fn main\s*\(", code, re.M):
-        return code
-    last = [l for l in code.splitlines() if l.strip()][-1].strip()
-    if last.startswith("Ok"):
-        return ("fn main() {\n    fn inner() -> Result<(), impl core::fmt::Debug> {\n"
-                + code + "\n    }\n    inner().unwrap()\n}\n")
-    return ("fn main() -> Result<(), Box<dyn std::error::Error>> {\n" + code
-            + "\n    Ok(())\n}\n")
-
-
-def c_source(code: str) -> str:
-    if re.search(r"\bint\s+main\s*\(", code):
-        return code
-    top, body = hoisted(code, r"#include\b")
-    return f"{top}\nint main(void)\n{{\n{body}\n    return 0;\n}}\n"
-
-
-def csharp_source(code: str) -> str:
-    if re.search(r"\bstatic\s+(void|int)\s+Main\s*\(", code):
-        return code
-    top, body = hoisted(code, r"using [\w.]+( = [\w.<>]+)?;")
-    return f"{top}\nstatic class Snippet\n{{\n    static void Main()\n    {{\n{body}\n    }}\n}}\n"
+    why = f"exit {p.returncode}" if p.returncode else f"printed {refused.group(0)!r}"
+    return f"{why}: {' '.join(cmd)}\n" + "\n".join(lines[-40:])
 
 
 def cargo_versions() -> dict[str, str]:
@@ -178,23 +235,12 @@ class Runner:
                         PYTHONPATH=str(ROOT / "python-demo"),
                         LD_LIBRARY_PATH=str(self.lib))
         self.rust: list[Block] = []
-        self.csharp_dll: Path | None = None
         self.cli = ""
 
     def python(self) -> str:
         chosen = os.environ.get("PICOLLO_SNIPPET_PYTHON")
         venv = ROOT / ".venv" / "bin" / "python"
         return chosen or (str(venv) if venv.exists() else sys.executable)
-
-    def c_like(self, b: Block, n: int) -> str | None:
-        ext, compiler, std = (("c", "gcc", "-std=c11") if b.lang == "c"
-                              else ("cpp", "g++", "-std=c++17"))
-        src, exe = self.work / f"s{n}.{ext}", self.work / f"s{n}"
-        src.write_text(c_source(b.code))
-        flags = [std, "-Wall", "-Wextra", "-Werror", "-O2", f"-I{ROOT / 'include'}"]
-        link = [f"-L{self.lib}", "-lpicollo", f"-Wl,-rpath,{self.lib}", "-lm"]
-        return (run([compiler, *flags, str(src), "-o", str(exe), *link], self.work)
-                or run([str(exe)], self.work, self.env))
 
     def py(self, b: Block, n: int) -> str | None:
         """A script is run; a session (`>>>` prompts) is run as a doctest: every output
@@ -208,26 +254,25 @@ class Runner:
             cmd = [self.python(), "-c", check, str(src)]
         return run(cmd, self.work, dict(self.env, MPLBACKEND="Agg"))
 
-    def cs(self, b: Block, n: int) -> str | None:
-        if self.csharp_dll is None:
-            sources = [str(p) for p in (ROOT / "dotnet" / "Picollo").rglob("*.cs")
-                       if "obj" not in p.parts and "bin" not in p.parts]
-            self.csharp_dll = self.work / "Picollo.dll"
-            failed = run(["mcs", "-nologo", "-unsafe", "-target:library",
-                          f"-out:{self.csharp_dll}", *sources], self.work)
-            if failed:
-                return "the binding did not compile: " + failed
-            (self.work / "dllmap.config").write_text(
-                f'<configuration><dllmap dll="picollo" target="{self.lib / "libpicollo.so"}" />'
-                "</configuration>")
-        src, exe = self.work / f"s{n}.cs", self.work / f"s{n}.exe"
-        src.write_text(csharp_source(b.code))
-        failed = run(["mcs", "-nologo", f"-r:{self.csharp_dll}",
-                      f"-out:{exe}", str(src)], self.work)
-        if failed:
-            return failed
-        shutil.copy(self.work / "dllmap.config", f"{exe}.config")
-        return run(["mono", str(exe)], self.work, dict(self.env, MONO_PATH=str(self.work)))
+    def built(self, b: Block, n: int) -> str | None:
+        """A whole program built and run by the command its page prints below it: saved
+        under the name the command gives it, in a folder that looks like the checkout's root,
+        and the command run there as a reader's shell would, without the runners' variables."""
+        name = re.search(rf"(?<![\w/*.-])[\w-]+\.{EXTENSION[b.lang]}(?![\w.])", b.build)
+        if not name:
+            return f"the build command names no .{EXTENSION[b.lang]} file: {b.build}"
+        folder = self.work / f"b{n}"
+        folder.mkdir()
+        for entry in ROOT.iterdir():
+            if entry.name != ".git":
+                (folder / entry.name).symlink_to(entry)
+        (folder / name.group(0)).write_text(b.code)
+        env = {k: v for k, v in os.environ.items() if k not in RUNNER_VARIABLES}
+        env.update(PWD=str(folder), MPLBACKEND="Agg",
+                   PATH=f"{Path(self.python()).parent}:{env.get('PATH', '')}")
+        # gcc's `app.c:3:5: warning: …`, mcs's `app.cs(3,5): warning CS0168: …`
+        warning = re.compile(rf"^{re.escape(name.group(0))}[:(]\S*:? warning\b.*$", re.M)
+        return run(["bash", "-euo", "pipefail", "-c", b.build], folder, env, warning)
 
     def sh(self, b: Block, n: int) -> str | None:
         """From the repository root, with the workspace's `picollo` first on PATH."""
@@ -249,7 +294,7 @@ class Runner:
             f'picollo = {{ path = "{ROOT / "core"}" }}\n'
             f'picollo-bench = {{ path = "{ROOT / "bench"}" }}\n\n[workspace]\n')
         for i, b in enumerate(self.rust):
-            (project / "src" / "bin" / f"s{i}.rs").write_text(rust_source(b.code))
+            (project / "src" / "bin" / f"s{i}.rs").write_text(b.code)
         # The workspace's lock file: the same versions of every dependency as its tests.
         shutil.copy(ROOT / "Cargo.lock", project / "Cargo.lock")
         target = ROOT / "target" / "snippets"
@@ -265,58 +310,60 @@ class Runner:
         return results
 
 
+def checked(blocks: list[Block], r: Runner) -> tuple[Counter, Counter, list[tuple[str, str]]]:
+    """Each block run (or not, and why): the counts run and not run per language, and the
+    failures."""
+    failures, ran, skipped, pending = [], Counter(), Counter(), []
+    for n, b in enumerate(blocks):
+        runs = b.kind in ("run", "run-pmu")
+        if b.kind == "invalid" or (runs and b.lang not in RUN_BY_DEFAULT | {"sh"}):
+            failures.append((f"{b.where} ({b.lang})", b.reason or f"{b.lang} blocks are not run"))
+        elif not runs:
+            skipped[b.lang] += 1
+        elif b.lang == "rust":
+            r.rust.append(b)
+        else:
+            check = {"python": r.py, "sh": r.sh, "toml": lambda b, n: check_toml(b)}
+            pending.append((b, (r.built if b.build else check[b.lang])(b, n)))
+    if r.rust:
+        results = r.rust_all()
+        pending += [(b, results[i]) for i, b in enumerate(r.rust)]
+    for b, failed in pending:
+        if failed and b.kind == "run-pmu" and NO_PMU in failed:
+            print(f"snippets: SKIPPED {b.where} ({b.lang}): no hardware PMU here, as the "
+                  "block's own error says")
+            skipped[b.lang] += 1
+            continue
+        ran[b.lang] += 1
+        if failed:
+            failures.append((f"{b.where} ({b.lang})", failed))
+    return ran, skipped, failures
+
+
 def main(argv: list[str]) -> int:
-    listing = "--list" in argv
-    blocks = [b for p in documents([a for a in argv if a != "--list"]) for b in blocks_of(p)]
-    failures, ran, skipped = [], Counter(), Counter()
-    with tempfile.TemporaryDirectory(prefix="picollo-snippets-") as tmp:
-        r = Runner(Path(tmp))
-        if not listing:
-            built = run(["cargo", "build", "-q", "--release", "-p", "picollo-ffi"], ROOT)
-            if built:
-                print(f"snippets: FAIL: the library did not build: {built}", file=sys.stderr)
-                return 1
-        pending = []
-        for n, b in enumerate(blocks):
-            if listing:
-                print(f"{b.where} {b.lang} {b.kind} {b.reason}")
-                continue
-            runs = b.kind in ("run", "run-pmu")
-            if b.kind == "missing" or (runs and b.lang not in RUN_BY_DEFAULT | {"sh"}):
-                failures.append((b, b.reason or f"{b.lang} blocks are not run"))
-                continue
-            if b.kind not in ("run", "run-pmu"):
-                skipped[b.lang] += 1
-                continue
-            if b.lang == "rust":
-                r.rust.append(b)
-                continue
-            check = {"c": r.c_like, "cpp": r.c_like, "python": r.py, "csharp": r.cs,
-                     "sh": r.sh, "toml": lambda b, n: check_toml(b)}[b.lang]
-            pending.append((b, check(b, n)))
-        if r.rust:
-            results = r.rust_all()
-            pending += [(b, results[i]) for i, b in enumerate(r.rust)]
-        for b, failed in pending:
-            if failed and b.kind == "run-pmu" and NO_PMU in failed:
-                print(f"snippets: SKIPPED {b.where} ({b.lang}): no hardware PMU here, as the "
-                      "block's own error says")
-                skipped[b.lang] += 1
-                continue
-            ran[b.lang] += 1
-            if failed:
-                failures.append((b, failed))
-    if listing:
+    paths = documents([a for a in argv if a != "--list"])
+    blocks = [b for p in paths for b in blocks_of(p)]
+    if "--list" in argv:
+        for b in blocks:
+            print(f"{b.where} {b.lang} {b.kind} {b.reason}" + (f" build: {b.build}" if b.build else ""))
         return 0
-    for b, why in failures:
-        print(f"snippets: FAIL {b.where} ({b.lang}): {why}", file=sys.stderr)
-    reasons = sorted({f"{b.where} {b.kind}: {b.reason}" for b in blocks
-                      if b.kind not in ("run", "run-pmu", "missing")})
-    for line in reasons:
+    built = run(["cargo", "build", "-q", "--release", "-p", "picollo-ffi"], ROOT)
+    if built:
+        print(f"snippets: FAIL: the library did not build: {built}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="picollo-snippets-") as tmp:
+        ran, skipped, failures = checked(blocks, Runner(Path(tmp)))
+    links = [broken_links(p) for p in paths]
+    failures += [f for _, broken in links for f in broken]
+    for where, why in failures:
+        print(f"snippets: FAIL {where}: {why}", file=sys.stderr)
+    for line in sorted({f"{b.where} {b.kind}: {b.reason}" for b in blocks
+                        if b.kind not in ("run", "run-pmu", "invalid")}):
         print(f"  not run: {line}")
     langs = sorted(set(ran) | set(skipped))
     counts = ", ".join(f"{l} {ran[l]} run/{skipped[l]} not" for l in langs)
-    print(f"snippets: {len(blocks)} blocks: {counts}; {len(failures)} failed")
+    print(f"snippets: {len(blocks)} blocks: {counts}; {sum(n for n, _ in links)} links "
+          f"followed; {len(failures)} failed")
     return 1 if failures else 0
 
 
