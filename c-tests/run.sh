@@ -48,7 +48,7 @@ step() { echo "--- c-tests: $*"; }
 need cargo "install Rust with rustup"
 need gcc "apt-get install gcc"
 need g++ "apt-get install g++"
-need valgrind "apt-get install valgrind"
+[[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]] || need valgrind "apt-get install valgrind"
 need pkg-config "apt-get install pkg-config"
 need readelf "apt-get install binutils"
 need ldd "apt-get install libc-bin"
@@ -159,6 +159,26 @@ run_test() {
     echo "$name: $(tail -n 1 "$log")"
 }
 
+# Run one test binary under valgrind memcheck (OPTIONS before the program), demand "N passed,
+# 0 failed" and no memcheck error (definite leaks included). PICOLLO_NO_VALGRIND=1 (the quick
+# check, scripts/test.sh --quick) skips it and says so.
+memcheck() {
+    local name=$1 options=$2
+    shift 2
+    if [[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]]; then
+        echo "$name (valgrind): SKIPPED (PICOLLO_NO_VALGRIND=1)"
+        return 0
+    fi
+    local vlog="$build/$name.valgrind.log"
+    # shellcheck disable=SC2086  # OPTIONS are words
+    run_test "$name (valgrind)" "$build/$name.valgrind.out" $options valgrind --tool=memcheck \
+        --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --log-file="$vlog" "$@"
+    grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
+        cat "$vlog" >&2
+        die "valgrind reported errors for $name (log: $vlog)"
+    }
+}
+
 step "run the tests"
 for t in "${tests[@]}"; do
     run_test "$t" "$build/$t.out" "$build/$t"
@@ -166,17 +186,8 @@ done
 
 step "run the tests under valgrind memcheck"
 for t in "${tests[@]}"; do
-    vlog="$build/$t.valgrind.log"
     # PICOLLO_UNDER_VALGRIND: the harness test checks no timing under memcheck.
-    if ! run_test "$t (valgrind)" "$build/$t.valgrind.out" \
-        env PICOLLO_UNDER_VALGRIND=1 valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
-        --errors-for-leak-kinds=definite --log-file="$vlog" "$build/$t"; then
-        exit 1
-    fi
-    grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
-        cat "$vlog" >&2
-        die "valgrind reported errors for $t (log: $vlog)"
-    }
+    memcheck "$t" "env PICOLLO_UNDER_VALGRIND=1" "$build/$t"
 done
 
 step "test_build_note: the header's config notes a caller built without optimization"
@@ -194,14 +205,7 @@ gcc -pthread "$build/check.o" "$build/test_bad_input.o" "${shared_link[@]}" -lm 
 gcc -pthread "$build/check.o" "$build/test_bad_input.o" "$static" "${native_libs[@]}" -o "$build/test_bad_input_static"
 for t in test_bad_input_shared test_bad_input_static; do
     run_test "$t" "$build/$t.out" "$build/$t"
-    vlog="$build/$t.valgrind.log"
-    run_test "$t (valgrind)" "$build/$t.valgrind.out" \
-        valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
-        --errors-for-leak-kinds=definite --log-file="$vlog" "$build/$t"
-    grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
-        cat "$vlog" >&2
-        die "valgrind reported errors for $t (log: $vlog)"
-    }
+    memcheck "$t" "" "$build/$t"
 done
 grep -E '^bad-input matrix:' "$build/test_bad_input_shared.out" || true
 
@@ -227,34 +231,20 @@ gcc -pthread "$build/check.o" "$build/test_threads.o" "$build/test_threads_reset
     "$build/test_threads_api.o" "${shared_link[@]}" -lm -o "$build/test_threads"
 run_test "test_threads" "$build/test_threads.out" "$build/test_threads"
 grep -E '^(approx|thread-local:|-- )' "$build/test_threads.out" || true
-vlog="$build/test_threads.valgrind.log"
-run_test "test_threads --quick (valgrind)" "$build/test_threads.valgrind.out" \
-    valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
-    --errors-for-leak-kinds=definite --log-file="$vlog" "$build/test_threads" --quick
-grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
-    cat "$vlog" >&2
-    die "valgrind reported errors for test_threads (log: $vlog)"
-}
-grep -E '^quick run in' "$build/test_threads.valgrind.out" || true
+memcheck test_threads "" "$build/test_threads" --quick
+grep -E '^quick run in' "$build/test_threads.valgrind.out" 2>/dev/null || true
 
 step "test_fork: fork() with busy threads, free with parked writer threads"
 gcc "${cflags[@]}" -c c-tests/test_fork.c -o "$build/test_fork.o"
 gcc -pthread "$build/check.o" "$build/test_fork.o" "${shared_link[@]}" -lm -o "$build/test_fork"
 run_test "test_fork" "$build/test_fork.out" timeout 600 "$build/test_fork"
-vlog="$build/test_fork.valgrind.log"
 # The children are not checked: fork leaves the memory of the parent's other threads behind.
 # --fair-sched=yes: valgrind runs one thread at a time, and its default lock can hand the
 # CPU back to the spinning resetter, reader and recorder threads again and again, so that
 # the main thread (sleeping 1 ms between its waits for a child) starved past the test's
 # 600 s alarm in some runs; the fair lock takes threads in turn.
-run_test "test_fork --quick (valgrind)" "$build/test_fork.valgrind.out" \
-    timeout 900 valgrind --tool=memcheck --fair-sched=yes --error-exitcode=1 --leak-check=full \
-    --errors-for-leak-kinds=definite --child-silent-after-fork=yes --log-file="$vlog" \
+memcheck test_fork "timeout 900" --fair-sched=yes --child-silent-after-fork=yes \
     "$build/test_fork" --quick
-grep -q 'ERROR SUMMARY: 0 errors' "$vlog" || {
-    cat "$vlog" >&2
-    die "valgrind reported errors for test_fork (log: $vlog)"
-}
 
 step "monitoring.c: writer threads, a one-line summary per second from a snapshot with deltas"
 gcc "${cflags[@]}" c-tests/monitoring.c "${shared_link[@]}" -o "$build/monitoring"
