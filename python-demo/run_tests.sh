@@ -7,6 +7,9 @@
 # threads, a one-line summary per second from a snapshot with deltas), the benchmark's
 # quick run, and the harness demo's quick run (two reports naming the baseline, a verdict).
 # Needs: cargo, and the project venv of scripts/setup.sh (.venv, or $PICOLLO_VENV).
+#
+#   --checkout   only the tests, against the source package in python-demo/ and the workspace
+#                build (the quick check, scripts/test.sh --quick): no wheel, no venv made
 set -euo pipefail
 exec </dev/null
 
@@ -20,6 +23,13 @@ target="$(mkdir -p "${CARGO_TARGET_DIR:-target}" && cd "${CARGO_TARGET_DIR:-targ
 work="$target/python"  # the wheel, the test venv, the examples' copies
 unset PICOLLO_LIB PYTHONPATH
 export MPLBACKEND=Agg
+
+if [ "${1:-}" = --checkout ]; then
+    echo "== pytest (python-demo/tests, the source checkout and the workspace build)"
+    cargo build -q --release -p picollo-ffi
+    cd python-demo
+    exec "$py" -m pytest -q -rs -p no:cacheprovider tests
+fi
 
 echo "== wheel (pip wheel ./python-demo)"
 # The wheel's cargo build gets its own target dir: setuptools-rust builds the crate as a
@@ -90,7 +100,7 @@ grep -Eq '^\| D-value: ' "$log" || fail "no D-value row"
 test -s "$plot" || fail "no plot at $plot"
 [ "$(head -c 8 "$plot" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] \
     || fail "$plot is not a PNG"
-[ "$elapsed" -lt 15 ] || fail "demo.py took ${elapsed}s (budget 15s)"
+# demo.py's time is a figure (the closing line), not a check: it varies with the machine.
 
 echo "== monitoring.py 2 (installed package)"
 mlog="$(mktemp)"
