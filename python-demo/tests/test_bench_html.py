@@ -26,8 +26,17 @@ DIVISORS = {"ns": 1.0, "µs": 1e3, "ms": 1e6, "s": 1e9}
 
 @pytest.fixture(scope="module")
 def comparison():
-    return bench.compare_fns(loop200, loop400, name_a="loop <200>", name_b="loop & 400",
-                             rounds=8, **PAIRED)
+    """Twice the loop, interleaved and called slower. 12 rounds, so that one stalled round
+    does not take the verdict away (8, the fewest, need every round to agree); up to 5
+    comparisons for one that says "is slower"."""
+    for _ in range(5):
+        c = bench.compare_fns(loop200, loop400, name_a="loop <200>", name_b="loop & 400",
+                              rounds=12, **PAIRED)
+        if c.verdict == "slower":
+            break
+    # one of up to 5 (IL, p_max 0.10): correct code fails with P = 1.0e-5 (docs/testing.md)
+    assert c.verdict == "slower", c.text
+    return c
 
 
 def test_a_comparisons_page_holds_its_verdict_and_figures(comparison, tmp_path):
