@@ -259,13 +259,25 @@ fn a_saved_baseline_gates_only_a_slower_command() {
         path,
         "sleep 0.01",
     ];
-    let (same, json) = bench_json("gate.json", &args);
-    assert_eq!(same.code, Some(0), "{}", same.stdout);
-    let v = json_of(&json);
-    assert_eq!(v["comparisons"][0]["baseline"], "saved:cmd1");
-    assert_eq!(v["comparisons"][0]["paired"], false);
-    assert_eq!(v["comparisons"][0]["threshold"], 10.0);
-    assert_ne!(v["comparisons"][0]["verdict"], "slower");
+    // The same command gated: not slower in one of up to 12 gates (runs apart, p_max 0.40:
+    // correct code fails with P = 1.7e-5, docs/testing.md); a gate that calls identical code
+    // slower every time fails.
+    let mut verdicts = Vec::new();
+    for _ in 0..12 {
+        let (same, json) = bench_json("gate.json", &args);
+        assert!(matches!(same.code, Some(0 | 7)), "{}", same.stderr);
+        let v = json_of(&json);
+        assert_eq!(v["comparisons"][0]["baseline"], "saved:cmd1");
+        assert_eq!(v["comparisons"][0]["paired"], false);
+        assert_eq!(v["comparisons"][0]["threshold"], 10.0);
+        let verdict = v["comparisons"][0]["verdict"].as_str().unwrap().to_string();
+        assert_eq!(same.code == Some(7), verdict == "slower", "{}", same.stdout);
+        verdicts.push(verdict);
+        if verdicts.last().unwrap() != "slower" {
+            break;
+        }
+    }
+    assert_ne!(verdicts.last().unwrap(), "slower", "{verdicts:?}");
 }
 
 #[test]
