@@ -83,6 +83,7 @@ def test_without_the_call_overhead_no_baseline_is_named():
         assert r.name == "bench"
 
 
+@pytest.mark.machine
 def test_the_empty_functions_call_overhead_is_subtracted():
     # Two runs a few ms each, compared apart: a VM whose speed steps by up to 1.8x between
     # moments can slow the raw one's or speed the subtracted one's whole run, so one good
@@ -128,6 +129,7 @@ def one_good_trial(first, second, names: tuple[str, str], judge) -> bool:
     return False
 
 
+@pytest.mark.machine
 def test_twice_the_loop_measured_apart_has_a_change_above_zero_but_no_verdict():
     # Two separate runs get no verdict at 99 % (their rounds do not hold the spread between
     # runs), but still the change and its interval of the rounds. On a loaded 2-core machine
@@ -149,6 +151,7 @@ def test_twice_the_loop_measured_apart_has_a_change_above_zero_but_no_verdict():
     assert one_good_trial(loop200, loop400, ("loop200", "loop400"), judge)
 
 
+@pytest.mark.machine
 def test_identical_functions_measured_apart_get_no_verdict_nor_a_large_ratio():
     # The verdict is checked in every trial. The ratio: this VM's speed steps between two
     # levels about 1.8x apart for seconds at a time, so two short runs apart can land on
@@ -302,6 +305,7 @@ def loop2000() -> None:
     busy(2000)
 
 
+@pytest.mark.machine
 def test_compare_fns_calls_twice_the_loop_slower_round_against_round():
     for _ in range(5):
         c = bench.compare_fns(loop200, loop400, name_a="loop200", name_b="loop400", rounds=10,
@@ -323,6 +327,7 @@ def test_compare_fns_calls_twice_the_loop_slower_round_against_round():
     assert "the medians of the empty function subtracted" in c.b.table()
 
 
+@pytest.mark.machine
 def test_compare_fns_of_one_function_with_itself_sees_no_difference():
     # 20 A/A comparisons of a loop of 2,000 additions: a 99 % interval misses 0 about once
     # in 100 (bench/tests/verdicts.rs), more on a machine that changes speed within a round.

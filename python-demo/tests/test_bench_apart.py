@@ -247,6 +247,7 @@ def half_width(judged) -> float:
     return widths[len(widths) // 2]
 
 
+@pytest.mark.machine
 def test_a_a_across_processes_is_rarely_called_a_difference(gate):
     # 1 % is claimed for runs apart at one level of the machine; across processes on a
     # loaded 2-core VM 2.5-6 % was seen (0.1 s runs, docs/benchmarks.md), and a process that
@@ -264,6 +265,7 @@ def test_a_a_across_processes_is_rarely_called_a_difference(gate):
     assert differ <= 19, counted(same)
 
 
+@pytest.mark.machine
 def test_one_and_a_half_times_the_work_across_processes_is_found_slower(gate):
     # Each process's baseline sets its interval's width, and a baseline that caught the
     # machine at two speed levels (1.8x apart on a 2-core VM) is wider than a 1.5x change,
@@ -283,6 +285,7 @@ def test_one_and_a_half_times_the_work_across_processes_is_found_slower(gate):
 PAIRED = dict(counters=[], samples=500, time_budget=0.3, warmup=0.05)
 
 
+@pytest.mark.machine
 @pytest.mark.parametrize("random_offsets", [True, False])
 def test_compare_fns_a_a_with_and_without_random_offsets(random_offsets):
     n = 12
@@ -297,6 +300,7 @@ def test_compare_fns_a_a_with_and_without_random_offsets(random_offsets):
     assert n - verdicts.count("no difference") <= 6, counts
 
 
+@pytest.mark.machine
 def test_compare_fns_twice_the_loop_without_random_offsets_is_slower():
     texts = []
     for _ in range(5):
