@@ -102,7 +102,10 @@ fn identical_code_apart_is_called_different_about_once_in_a_hundred() {
         "runs apart: {wrong} of {trials} identical comparisons called different; a 25 % change \
          found in {detected}"
     );
-    assert!((0.005..0.015).contains(&rate), "{wrong} of {trials}");
+    // 1 % exactly is 200 ± 14 of 20,000: 0.8-1.2 % holds any seed of a true 99 % (±2.8
+    // standard deviations) and refuses a prediction interval without its sqrt(1 + 1/k), the
+    // rounds' own interval, or a normal quantile for Student's (1.4 %, 64 % and 6.5 %).
+    assert!((0.008..0.012).contains(&rate), "{wrong} of {trials}");
     assert!(detected > trials / 2, "{detected} of {trials}");
 }
 
