@@ -202,3 +202,61 @@ fn operations_that_count_differently_are_compared_by_percentile() {
     assert_eq!(p50.a, p50.a.round(), "{c}");
     assert!(p50.interval.is_some(), "{c}");
 }
+
+/// The emulator with `inside` instructions of the harness's own between its two reads (the
+/// part of a batch's fixed count that the window holds), whose first two batches of
+/// `disturbed` instructions count `extra` more each (code the program runs once: a symbol
+/// bound at the first call, say).
+struct Disturbed {
+    emulator: Emulator,
+    inside: u64,
+    disturbed: u64,
+    extra: Vec<u64>,
+}
+
+impl Meter for Disturbed {
+    fn metrics(&self) -> Vec<Metric> {
+        self.emulator.metrics()
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.emulator.start()?;
+        let i = &self.emulator.guest.instructions;
+        i.set(i.get() + self.inside);
+        Ok(())
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        let i = &self.emulator.guest.instructions;
+        if i.get() - self.emulator.started.1 == self.disturbed && !self.extra.is_empty() {
+            i.set(i.get() + self.extra.remove(0));
+        }
+        self.emulator.stop(out)
+    }
+
+    fn clock(&self) -> String {
+        self.emulator.clock()
+    }
+}
+
+#[test]
+fn a_fixed_part_disturbed_twice_still_gives_the_exact_count() {
+    // Batches of 1 and 9 operations of 3,007 instructions with 336 of the harness's in the
+    // window; the first two batches of 9 count 3 and 1 more. Their tries' fixed parts,
+    // 335.625 and 335.875, are not whole counts; the three that agree give 336, and every
+    // operation its 3,007 (the median of the first three tries gave 3,007.125).
+    let guest = Guest::default();
+    let mut meter = Disturbed {
+        emulator: Emulator {
+            guest: guest.clone(),
+            started: (0.0, 0),
+        },
+        inside: 336,
+        disturbed: 336 + 9 * 3_007,
+        extra: vec![3, 1],
+    };
+    let r = bench()
+        .run_with(&mut meter, work(&guest, 3_007, 7, None))
+        .unwrap();
+    assert_eq!(r.constant("Emulated:Instructions"), Some(3_007.0));
+}

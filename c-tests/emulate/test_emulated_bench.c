@@ -68,10 +68,12 @@ static double exact_constant(const picollo_bench_result *r)
     return constant;
 }
 
-/* One run of `steps` a call: its exact instructions per call (77 when not emulated). */
-static double run(unsigned long steps)
+/* One run of `steps` a call, `batch` calls a sample (0: the harness's choice): its exact
+ * instructions per call (77 when not emulated). */
+static double run(unsigned long steps, uint64_t batch)
 {
     picollo_bench_config c = config(0);
+    c.batch = batch;
     picollo_bench_result *r = NULL;
     picollo_status st = picollo_bench_run(&c, chain, &steps, &r);
     double v;
@@ -119,8 +121,15 @@ static int compared(int nop)
 
 int main(void)
 {
-    double one = run(1000), two = run(3000);
+    double one = run(1000, 0), two = run(3000, 0);
     CHECK(two - one == CHAIN_STEP * 2000, "1000 and 3000 steps a call: %f and %f", one, two);
+    /* Whatever the batch, the same whole count a call: a batch's fixed part that one
+     * instruction of the harness's own parts from the calibration's shows as 1/k. */
+    for (uint64_t k = 1; k <= 3; k++) {
+        double v = run(1000, k);
+        CHECK(v == one, "1000 steps in batches of %llu: %f a call, %f in the harness's batch",
+              (unsigned long long)k, v, one);
+    }
     printf("emulated-bench: %.0f and %.0f instructions per call for 1000 and 3000 steps "
            "(P0 = P50 = P100): exactly %.0f apart\n",
            one, two, two - one);
