@@ -30,8 +30,8 @@
 #     program built with the .pc file's libdir as its rpath, with no LD_LIBRARY_PATH;
 #  6. builds the no_std guard crate and links nostd_smoke.c against its static library;
 #  7. runs the record benchmark (c-tests/bench.sh: bench_record.c) --quick.
-# Needs cargo, gcc, g++, valgrind, pkg-config, cmake, cbindgen and cargo-c (scripts/setup.sh
-# installs them). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
+# Needs cargo, binutils and python3; installs gcc, g++, valgrind, pkg-config, cmake, cbindgen
+# and cargo-c where they are missing (scripts/needs.sh). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build="$here/build"
@@ -40,24 +40,16 @@ die() {
     echo "c-tests: FAIL: $*" >&2
     exit 1
 }
-need() {
-    command -v "$1" >/dev/null 2>&1 || die "'$1' not found: $2 (or run scripts/setup.sh)"
-}
 step() { echo "--- c-tests: $*"; }
 
-need cargo "install Rust with rustup"
-need gcc "apt-get install gcc"
-need g++ "apt-get install g++"
-[[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]] || need valgrind "apt-get install valgrind"
-need pkg-config "apt-get install pkg-config"
-need readelf "apt-get install binutils"
-need ldd "apt-get install libc-bin"
-need diff "apt-get install diffutils"
-need cbindgen "cargo install cbindgen --version 0.29.2 --locked"
-need cargo-cinstall "apt-get install cargo-c"
-need cmake "apt-get install cmake"
-need nm "apt-get install binutils"
-need python3 "apt-get install python3"
+# shellcheck source=scripts/needs.sh
+. "$root/scripts/needs.sh"
+tools=(gcc g++ pkg-config cbindgen cargo-c cmake)
+[[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]] || tools+=(valgrind)
+needs "${tools[@]}" || die "the tools above are missing"
+for tool in cargo readelf ldd diff nm python3; do
+    command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found"
+done
 
 rm -rf "$build"
 mkdir -p "$build"

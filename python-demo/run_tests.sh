@@ -6,7 +6,8 @@
 # (the P99 line, both tables, the PNG plot), and the monitoring example for 2 seconds (writer
 # threads, a one-line summary per second from a snapshot with deltas), the benchmark's
 # quick run, and the harness demo's quick run (two reports naming the baseline, a verdict).
-# Needs: cargo, and the project venv of scripts/setup.sh (.venv, or $PICOLLO_VENV).
+# Needs cargo; makes the project venv (.venv, or $PICOLLO_VENV) and installs python3-dbg and
+# prometheus where missing (scripts/needs.sh).
 #
 #   --checkout   only the tests, against the source package in python-demo/ and the workspace
 #                build (the quick check, scripts/test.sh --quick): no wheel, no venv made
@@ -18,7 +19,9 @@ cd "$repo"
 venv="${PICOLLO_VENV:-.venv}"
 [[ "$venv" == /* ]] || venv="$repo/$venv"
 py="$venv/bin/python"
-[ -x "$py" ] || { echo "run_tests.sh: no venv at $venv; run scripts/setup.sh" >&2; exit 1; }
+# shellcheck source=scripts/needs.sh
+. scripts/needs.sh
+needs venv python3-dbg prometheus || exit 1
 target="$(mkdir -p "${CARGO_TARGET_DIR:-target}" && cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 work="$target/python"  # the wheel, the test venv, the examples' copies
 unset PICOLLO_LIB PYTHONPATH

@@ -80,8 +80,9 @@ prepare() {
     echo "bullseye: the amd64 and arm64 roots are cached in $roots"
     return
   fi
-  command -v debootstrap >/dev/null || unavailable "no debootstrap (apt-get install debootstrap)"
-  [[ -x $QEMU ]] || unavailable "no $QEMU (apt-get install qemu-user-static)"
+  # shellcheck source=scripts/needs.sh
+  . "$repo/scripts/needs.sh"
+  needs debootstrap qemu-user-static || unavailable "debootstrap or qemu-user-static missing (above)"
   python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=30)" \
     "$MIRROR/dists/$SUITE/InRelease" 2>/dev/null ||
     unavailable "the archive $MIRROR does not answer for $SUITE"

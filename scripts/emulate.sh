@@ -14,8 +14,8 @@
 # native/qemu/newer_qemu.sh; "SKIPPED: <why>" otherwise). Last, the cost:
 #   bench emulate: read_ns=<a read pair under QEMU> slowdown=<QEMU with the plugin over
 #   native, a compiled loop> slowdown_mem=<with mem=on> slowdown_l1d=<with l1d=on> exact=<n>/<n>
-# Installs what it needs with apt (qemu-user, the aarch64 cross gcc and libc), or says why
-# it cannot and exits 0. Fails on any failed check.
+# Installs what it needs (qemu-user, the aarch64 cross gcc and libc: scripts/needs.sh), or
+# says why it cannot and exits 0. Fails on any failed check.
 #   PICOLLO_EMULATE_BUILD_QEMU=1  build a newer QEMU from Debian's source once (cached)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,12 +27,12 @@ mkdir -p "$build"
 say() { echo "emulate: $*"; }
 skip() { say "SKIPPED: $*"; exit 0; }
 
-# apt_install PACKAGE...: 0, or 1 having said why it could not.
-. scripts/apt_install.sh
+# needs NAME...: the tools of scripts/needs.sh, installed where missing; 1 having said why not.
+. scripts/needs.sh
 
 # The host's QEMU user mode (with plugins), the cross compiler and the aarch64 libc.
 install_host_packages() {
-    apt_install qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross ||
+    needs qemu-user aarch64-cross ||
         skip "the host packages are missing (see above)"
     for tool in qemu-x86_64 qemu-aarch64 aarch64-linux-gnu-gcc; do
         command -v "$tool" >/dev/null || skip "$tool missing"

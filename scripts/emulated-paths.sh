@@ -10,13 +10,15 @@
 #   - C#: mono's JIT does not run under QEMU 7.2's user mode (it asks for code memory with
 #     MAP_32BIT, which QEMU ignores, and then cannot reach its code with 32-bit calls): the
 #     reason is printed, the C# tests of exact metrics run natively in the csharp stage.
-# Without qemu-x86_64 (Debian's qemu-user; scripts/setup.sh installs it) it says why and
-# exits 0. The aarch64 builds share scripts/pmu-emulated.sh's profile and target folder.
+Installs qemu-user, the aarch64 cross compiler and the project venv where missing
+# (scripts/needs.sh); where they cannot be, it says why and exits 0. The aarch64 builds share
+# scripts/pmu-emulated.sh's profile and target folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 say() { echo "emulated-paths: $*"; }
-command -v qemu-x86_64 >/dev/null || { say "SKIPPED: qemu-x86_64 (Debian's qemu-user) is not installed"; exit 0; }
+. scripts/needs.sh
+needs qemu-user aarch64-cross venv || { say "SKIPPED: the tools above could not be installed"; exit 0; }
 start=$SECONDS
 failed=0
 work=target/emulated-paths

@@ -15,10 +15,12 @@ skip() {
     exit 0
 }
 command -v cargo >/dev/null || skip "cargo not found"
+. scripts/needs.sh
+needs cargo-fuzz
 rustup run nightly rustc --version >/dev/null 2>&1 ||
     skip "no nightly toolchain (rustup toolchain install nightly)"
 cargo +nightly fuzz --version >/dev/null 2>&1 ||
-    skip "cargo-fuzz not installed (cargo install cargo-fuzz --locked, or scripts/setup.sh)"
+    skip "cargo-fuzz not installed (cargo install cargo-fuzz --locked)"
 
 seconds="${FUZZ_SECONDS:-20}"
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -ge 1 ]] || { echo "fuzz: FUZZ_SECONDS must be a positive integer" >&2; exit 1; }

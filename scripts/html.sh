@@ -9,7 +9,8 @@
 # PDFs go to target/html-report/shots. The 16-metric page must stay under 1 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh >/dev/null
+. scripts/needs.sh
+needs chromium venv || exit 1
 py="${PICOLLO_VENV:-.venv}/bin/python"
 out=target/html-report
 rm -rf "$out"

@@ -10,10 +10,8 @@ CHECKS=(
   hgrm # .hgrm percentile distribution vs hdr-histogram-js (byte for byte)
 )
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "interop: node and npm are needed (scripts/setup.sh installs them)"
-  exit 1
-fi
+. scripts/needs.sh
+needs node || exit 1
 if [ ! -d interop/js/node_modules ]; then
   echo "interop: installing interop/js packages (npm ci)"
   (cd interop/js && npm ci --silent --no-audit --no-fund) || exit 1

@@ -7,7 +7,7 @@
 # interop/fixtures. Prints PASS/FAIL per check, the peers' limits met, and a matrix of who
 # reads what; exits non-zero on any failure.
 #
-# Needs python3 with venv, node and npm (scripts/setup.sh installs them on Debian). The first
+# Needs python3; installs python3-venv, node and npm where missing (scripts/needs.sh). The first
 # run creates .venv-interop/ (pip install -r interop/py/requirements.txt) and
 # interop/js-peers/node_modules (npm ci), which needs the package registries; later runs are
 # offline.
@@ -23,6 +23,8 @@ VENV=.venv-interop
 HDRH_VERSION=0.10.8
 JS_VERSION=3.0.1
 
+. scripts/needs.sh
+needs node venv || exit 1
 if ! "$VENV/bin/python" -c "import hdrh, importlib.metadata as m, sys; \
 sys.exit(m.version('hdrhistogram') != '$HDRH_VERSION')" 2>/dev/null; then
   echo "interop-peers: creating $VENV (hdrhistogram==$HDRH_VERSION)"

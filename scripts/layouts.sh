@@ -32,7 +32,8 @@ k=6
 n=3000000
 n5=3150000
 
-command -v ld.lld >/dev/null || { echo "layouts: ld.lld missing (scripts/setup.sh installs lld)"; exit 1; }
+. scripts/needs.sh
+needs lld mold || { echo "layouts: FAIL: lld or mold missing (above)"; exit 1; }
 cargo build --release -q -p picollo-cli
 picollo="$PWD/target/release/picollo"
 work="$(mktemp -d)"

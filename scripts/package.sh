@@ -94,10 +94,11 @@ grep -qx "picollo-ffi-0.1.0/include/picollo.h" <<<"$(contents picollo-ffi)" || d
 
 step "the packed picollo builds on its own with every feature"
 # Outside the repository, as a user's download would be (inside, cargo would take the
-# workspace for its own); its target folder stays under target/ to build faster next time.
+# workspace for its own); into the verify builds' target folder, whose dependencies (built
+# just now, with the same flags) it reuses.
 unpacked="$(mktemp -d)"
 trap 'rm -rf "$unpacked"' EXIT
-check_target="$target/package-check"
+check_target="$verify_target"
 tar xzf "$pkgdir/picollo-0.1.0.crate" -C "$unpacked"
 # cargo packs every file with one fixed old mtime, so a build script compiled from an
 # earlier package would look fresh in the kept target folder: the unpacked files are new.

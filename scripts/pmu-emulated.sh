@@ -36,18 +36,12 @@ step() {
     say "$1: $((SECONDS - t)) s"
 }
 skip() { say "SKIPPED: $*"; exit 0; }
-. scripts/apt_install.sh
+. scripts/needs.sh
 fail() { say "FAILED: $*"; exit 1; }
 
 # Host packages: QEMU, the cross compiler and libc, cpio (the initramfs).
 install_host_packages() {
-    local need=()
-    command -v qemu-system-aarch64 >/dev/null || need+=(qemu-system-arm)
-    command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
-    [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
-    command -v cpio >/dev/null || need+=(cpio)
-    [ ${#need[@]} -eq 0 ] && return 0
-    apt_install "${need[@]}" || skip "the host packages ${need[*]} are missing"
+    needs qemu-system aarch64-cross || skip "the host packages above are missing"
 }
 
 # Debian's arm64 packages for the guest, fetched with apt into $work/debs through an apt

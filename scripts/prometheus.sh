@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Picollo's native histograms scraped by a real Prometheus: installs Debian's prometheus when
-# it is missing (as scripts/setup.sh does, and stops the service the package starts), builds
+# it is missing (scripts/needs.sh, which stops the service the package starts), builds
 # libpicollo, then runs scripts/prometheus_native.py with the python-demo package of this
 # checkout: two exposition servers and a prometheus with native histograms on, all on
 # 127.0.0.1, queried through its HTTP API (see that script for the checks).
@@ -8,19 +8,8 @@ set -euo pipefail
 exec </dev/null
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-if ! command -v prometheus >/dev/null; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  echo "prometheus.sh: installing Debian's prometheus"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    prometheus >/dev/null
-  if [ -d /run/systemd/system ]; then
-    $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
-  elif [ -x /etc/init.d/prometheus ]; then
-    $SUDO /etc/init.d/prometheus stop >/dev/null 2>&1 || true
-  fi
-fi
+. scripts/needs.sh
+needs prometheus venv || exit 1
 prometheus --version 2>&1 | head -1
 
 cargo build -q --release -p picollo-ffi

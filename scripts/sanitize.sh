@@ -34,12 +34,13 @@ die() {
 step() { echo "--- sanitize: $*"; }
 
 [[ "$(uname -s)-$(uname -m)" == Linux-x86_64 ]] || skip "sanitizer builds are set up for x86_64 Linux only"
+. scripts/needs.sh
+needs gcc g++ rust-src || die "gcc or g++ missing (above)"
 rustup run nightly rustc --version >/dev/null 2>&1 ||
     skip "no nightly toolchain (rustup toolchain install nightly)"
 sysroot="$(rustc +nightly --print sysroot)"
 [[ -d "$sysroot/lib/rustlib/src/rust/library" ]] ||
     skip "nightly has no rust-src (rustup component add rust-src --toolchain nightly)"
-command -v gcc >/dev/null && command -v g++ >/dev/null || die "gcc/g++ not found (scripts/setup.sh)"
 
 mkdir -p "$build"
 # What a Rust staticlib needs from the system (`rustc --print native-static-libs`).

@@ -347,6 +347,12 @@ def main(argv: list[str]) -> int:
         for b in blocks:
             print(f"{b.where} {b.lang} {b.kind} {b.reason}" + (f" build: {b.build}" if b.build else ""))
         return 0
+    # The pages build C, C++ (also with CMake) and C# (mono), run Python in the project venv and
+    # commands under QEMU's user mode.
+    tools = ["gcc", "g++", "cmake", "pkg-config", "mono", "venv", "qemu-user"]
+    if subprocess.run(["bash", str(ROOT / "scripts/needs.sh"), *tools]).returncode != 0:
+        print(f"snippets: FAIL: {', '.join(tools)} could not be installed (above)", file=sys.stderr)
+        return 1
     built = run(["cargo", "build", "-q", "--release", "-p", "picollo-ffi"], ROOT)
     if built:
         print(f"snippets: FAIL: the library did not build: {built}", file=sys.stderr)

@@ -11,11 +11,13 @@
 # (from the wheel, installed into a fresh venv), Picollo's native histograms scraped by a
 # real Prometheus (scripts/prometheus.sh), the setup and the package install with Debian's
 # own python3, and every code block of the README and the docs run as written
-# (scripts/snippets.py). Installs what it needs first (scripts/setup.sh).
+# (scripts/snippets.py). Installs what it needs first (scripts/setup.sh); each stage also asks
+# for its own tools (scripts/needs.sh), so that one run alone works on a fresh machine.
 #
 #   bash scripts/test.sh           every stage (the gate CI runs)
 #   bash scripts/test.sh --quick   the check for development: fmt, clippy, the Rust tests, the C
 #                                  ABI tests without valgrind, the Python tests in the checkout
+#   bash scripts/test.sh --stage NAME...   those stages alone, each installing what it needs
 #
 # Every stage tests the code; none asserts how noisy the machine is. The machine's own figures
 # (A/A false verdicts in one process, across processes and across builds; detection rates) are
@@ -24,17 +26,23 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 quick=0
+only=()
 case "${1:-}" in
   --quick) quick=1 ;;
+  --stage) shift; only=("$@"); [ ${#only[@]} -gt 0 ] || { echo "test.sh: --stage needs a name" >&2; exit 2; } ;;
   "") ;;
-  *) echo "test.sh: unknown argument '$1' (--quick, or none for every stage)" >&2; exit 2 ;;
+  *) echo "test.sh: unknown argument '$1' (--quick, --stage NAME..., or none for every stage)" >&2; exit 2 ;;
 esac
 
-bash scripts/setup.sh || exit 1
+# Every stage asks for its own tools (scripts/needs.sh); the whole run installs them all
+# first, in one apt transaction, rather than stage by stage.
+. scripts/needs.sh
+[ $quick -eq 0 ] && [ ${#only[@]} -eq 0 ] && { bash scripts/setup.sh || exit 1; }
 
 passed=0
 failed=0
 failures=()
+ran=()
 # Each stage's output is also kept, so that a failed stage's last lines are printed again
 # at the end, where a CI log that keeps only its tail still shows them.
 logs="$(mktemp -d)"
@@ -42,6 +50,8 @@ trap 'rm -rf "$logs"' EXIT
 stage() {
   local name=$1
   shift
+  [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $name "* ]] || return 0
+  ran+=("$name")
   echo
   echo "=== $name: $*"
   local start=$SECONDS
@@ -60,6 +70,12 @@ stage() {
 finish() {
   echo
   local name
+  for name in "${only[@]}"; do
+    [[ " ${ran[*]} " == *" $name "* ]] && continue
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "no stage is named '$name'" >"$logs/$name.log"
+  done
   for name in "${failures[@]}"; do
     echo "=== $name failed; its last 60 lines again:"
     tail -n 60 "$logs/$name.log" | sed 's/^/  | /'
@@ -73,9 +89,20 @@ finish() {
   exit
 }
 
+# with_needs "TOOL..." CMD...: CMD once the tools of scripts/needs.sh are there.
+with_needs() {
+  local tools=$1
+  shift
+  # shellcheck disable=SC2086 # a list of names
+  needs $tools || return 1
+  "$@"
+}
+
+stage needs python3 scripts/check_needs.py
 stage fmt cargo fmt --all -- --check
 stage clippy cargo clippy --workspace --all-targets --all-features -- -D warnings
-stage rust-tests cargo test --workspace --all-features
+# The CLI's tests link with lld and mold, draw plots with DejaVu Sans and run QEMU's user mode.
+stage rust-tests with_needs "cc font lld mold qemu-user" cargo test --workspace --all-features
 stage rust-tests-no-default cargo test -p picollo --no-default-features --lib
 stage no-std-guard cargo build --manifest-path core/no-std-check/Cargo.toml
 if [ $quick -eq 1 ]; then

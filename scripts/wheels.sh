@@ -25,6 +25,8 @@ zigcc="$repo/.cache/cross/bin/cc"
 started=$SECONDS
 
 die() { echo "wheels: FAIL: $*" >&2; exit 1; }
+. scripts/needs.sh
+needs cargo-c pkg-config venv || die "the tools above are missing"
 skip() { echo "wheels: SKIPPED: $*"; }
 step() { echo "--- wheels: $* ($((SECONDS - started)) s)"; }
 

@@ -11,8 +11,8 @@
 # file PICOLLO_LAYOUT_TABLE names). The tests load libpicollo.so from the NuGet package
 # nuget.sh makes (runtimes/linux-x64/native/ and runtimes/linux-arm64/native/, the glibc 2.17
 # builds of scripts/cross.sh) and checks. Where a .NET SDK is on PATH it also builds the
-# projects and runs the tests with `dotnet run`. Needs: python3, cargo, cc, mcs and mono (Debian: apt-get install
-# mono-mcs mono-runtime).
+# projects and runs the tests with `dotnet run`. Needs python3 and cargo; installs cc, mcs,
+# mono and cargo-c where missing (scripts/needs.sh).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,8 +23,11 @@ workspace_lib="$root/target/release/libpicollo.so"
 
 die() { echo "csharp: FAIL: $*" >&2; exit 1; }
 
-for tool in python3 cargo cc mcs mono; do
-    command -v "$tool" >/dev/null || die "'$tool' not found (mcs/mono: apt-get install mono-mcs mono-runtime)"
+# shellcheck source=scripts/needs.sh
+. "$root/scripts/needs.sh"
+needs cc mono cargo-c || die "the tools above are missing"
+for tool in python3 cargo; do
+    command -v "$tool" >/dev/null || die "'$tool' not found"
 done
 
 # Fields, signatures and enum values as declared, before anything is built.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build libpicollo (release), compile the perf ABI test and the two examples as C99 with
 # -Wall -Wextra -Werror, run the test under valgrind memcheck, then both examples, and
-# check their output. Needs: cargo, cc, valgrind.
+# check their output. Needs cargo; installs cc and valgrind where missing.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -11,9 +11,10 @@ libdir="$root/target/release"
 
 die() { echo "perf: FAIL: $*" >&2; exit 1; }
 
-for tool in cargo cc valgrind; do
-    command -v "$tool" >/dev/null || die "'$tool' not found"
-done
+# shellcheck source=scripts/needs.sh
+. "$root/scripts/needs.sh"
+needs cc valgrind || die "the tools above are missing"
+command -v cargo >/dev/null || die "'cargo' not found"
 
 (cd "$root" && cargo build --release -p picollo-ffi)
 [[ -f "$libdir/libpicollo.so" ]] || die "$libdir/libpicollo.so was not built"
