@@ -2148,6 +2148,30 @@ static picollo_status name_size_query(void)
     CHECK(n == strlen("Software:TaskClock"));
     return st;
 }
+static picollo_status choice_null_s(void)
+{
+    picollo_perf_path_choice c;
+    return picollo_perf_session_path_choice(NULL, &c);
+}
+static picollo_status choice_null_out(void) { return picollo_perf_session_path_choice(ps_open ? ps_open : ps, NULL); }
+static picollo_status choice_not_open(void)
+{
+    picollo_perf_path_choice c;
+    return picollo_perf_session_path_choice(ps, &c);
+}
+static picollo_status path_text_null_s(void) { return picollo_perf_session_path_describe(NULL, text, sizeof text, NULL); }
+static picollo_status path_text_not_open(void) { return picollo_perf_session_path_describe(ps, text, sizeof text, NULL); }
+static picollo_status path_text_null_buf(void)
+{
+    return picollo_perf_session_path_describe(ps_open ? ps_open : ps, NULL, 100, NULL);
+}
+static picollo_status path_text_size_query(void)
+{
+    size_t n = 0;
+    picollo_status st = picollo_perf_session_path_describe(ps_open ? ps_open : ps, NULL, 0, &n);
+    CHECK(!ps_open || n > strlen("read(2): "));
+    return st;
+}
 static picollo_status values_null_s(void)
 {
     picollo_perf_counter_values v;
@@ -3769,6 +3793,13 @@ static const bad_row rows[] = {
     ROW(picollo_perf_session_counter_name, name_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
     ROW(picollo_perf_session_counter_name, name_null_buf, NULLP, "`buf`"),
     ROW(picollo_perf_session_counter_name, name_size_query, SMALL, NULL),
+    ROW(picollo_perf_session_path_choice, choice_null_s, NULLP, "`session`"),
+    ROW(picollo_perf_session_path_choice, choice_null_out, NULLP, "`out`"),
+    ROW(picollo_perf_session_path_choice, choice_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_path_describe, path_text_null_s, NULLP, "`session`"),
+    ROW(picollo_perf_session_path_describe, path_text_not_open, INVAL, "not open"),
+    ROW(picollo_perf_session_path_describe, path_text_null_buf, NULLP | INVAL, NULL),
+    ROW(picollo_perf_session_path_describe, path_text_size_query, SMALL | INVAL, NULL),
     ROW(picollo_perf_session_counter_values, values_null_s, NULLP, "`session`"),
     ROW(picollo_perf_session_counter_values, values_null_out_s, NULLP, "`out`"),
     ROW(picollo_perf_session_counter_values, values_not_open, INVAL, "not open"),

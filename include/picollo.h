@@ -326,6 +326,44 @@ enum picollo_perf_record_kind
 typedef uint32_t picollo_perf_record_kind;
 #endif // __cplusplus
 
+// How a session picks its read path (`picollo_perf_config.rdpmc`).
+enum picollo_perf_read_policy
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // Always `read(2)`; no page is mapped.
+  PICOLLO_PERF_READ_POLICY_SYSCALL = 0,
+  // The cheaper path, both timed at open (the default).
+  PICOLLO_PERF_READ_POLICY_AUTO = 1,
+  // The user-space read wherever a counter's page allows it, whatever it costs.
+  PICOLLO_PERF_READ_POLICY_USER_SPACE = 2,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_read_policy;
+#endif // __cplusplus
+
+// Why a session reads the way it does (`picollo_perf_path_choice.reason`).
+enum picollo_perf_path_reason
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // No counter can be read in user space (software counters, an inherited group, no page).
+  PICOLLO_PERF_PATH_REASON_NO_PAGE = 0,
+  // The read policy said which.
+  PICOLLO_PERF_PATH_REASON_FORCED = 1,
+  // `AUTO`: this path cost less at open (both costs are given).
+  PICOLLO_PERF_PATH_REASON_CHEAPER = 2,
+  // The process runs under valgrind, which cannot run `rdpmc`: `read(2)`.
+  PICOLLO_PERF_PATH_REASON_INSTRUMENTED = 3,
+  // Opened disabled under `AUTO`: both paths are timed at the first enable.
+  PICOLLO_PERF_PATH_REASON_PENDING = 4,
+};
+#ifndef __cplusplus
+typedef uint32_t picollo_perf_path_reason;
+#endif // __cplusplus
+
 // The CPU's vendor (`picollo_perf_info.vendor`).
 enum picollo_cpu_vendor
 #ifdef __cplusplus
@@ -1062,7 +1100,9 @@ typedef struct picollo_perf_config {
   uint32_t enabled;
   // 1 (default): measure the cost of back-to-back reads at open; `corrected` deltas subtract it.
   uint32_t calibrate;
-  // 1 (default): map each hardware counter's page for the rdpmc fast path.
+  // A `picollo_perf_read_policy`: `AUTO` (1, the default) times both read paths at open and
+  // takes the cheaper; `SYSCALL` (0) always `read(2)`; `USER_SPACE` (2) the page's `rdpmc`
+  // wherever allowed. `picollo_perf_session_path_choice` says what the session took and why.
   uint32_t rdpmc;
   // Relative error of each counter's histogram (default 0.001). Finite and > 0.
   double relative_error;
@@ -1119,6 +1159,22 @@ typedef struct picollo_perf_delta {
   // Running nanoseconds in the interval.
   uint64_t running;
 } picollo_perf_delta;
+
+// The read path a session took at open and why (`picollo_perf_session_path_choice`).
+typedef struct picollo_perf_path_choice {
+  // A `picollo_perf_read_path`: `RDPMC` (user space) or `SYSCALL`.
+  uint32_t path;
+  // The `picollo_perf_read_policy` the session was opened with.
+  uint32_t policy;
+  // A `picollo_perf_path_reason`.
+  uint32_t reason;
+  // Zero.
+  uint32_t reserved;
+  // Nanoseconds a user-space read of the group took at open (median); NaN where not timed.
+  double user_ns;
+  // Nanoseconds a `read(2)` of the group took at open (median); NaN where not timed.
+  double syscall_ns;
+} picollo_perf_path_choice;
 
 // One counter's state at one read.
 typedef struct picollo_perf_reading {
@@ -1764,7 +1820,8 @@ picollo_status picollo_float_histogram_prometheus_native(const struct picollo_fl
                                                          size_t *needed);
 
 // Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
-// open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
+// open, calibrated, the cheaper read path timed at open (`rdpmc` = `AUTO`), histograms at 0.001
+// recording scaled deltas.
 struct picollo_perf_config picollo_perf_config_default(void);
 
 // Creates a session with no counters that the caller frees with `picollo_perf_session_free`.
@@ -1855,6 +1912,14 @@ picollo_status picollo_perf_session_disable(struct picollo_perf_session *s);
 // Zeroes the kernel's counts and every counter's histogram, and rebases the readings. Errors: as
 // `_enable`. Threads: as `picollo_perf_session_record`.
 picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
+
+// Writes the read path the session took at open, its policy, why, and what each path cost
+// then. Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open.
+picollo_status picollo_perf_session_path_choice(const struct picollo_perf_session *s, struct picollo_perf_path_choice *out);
+
+// Writes the read path and why as one line into `buf`, e.g. `read(2): 8,100 ns a read against
+// 39,000 ns in user space (…)`. Errors: `BUFFER_TOO_SMALL`; `INVALID_ARGUMENT` when not open.
+picollo_status picollo_perf_session_path_describe(const struct picollo_perf_session *s, char *buf, size_t len, size_t *needed);
 
 // Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.
 picollo_status picollo_perf_session_is_open(const struct picollo_perf_session *s, uint32_t *out);

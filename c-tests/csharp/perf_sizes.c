@@ -22,5 +22,10 @@ int main(void)
            offsetof(struct picollo_bench_config, baseline), offsetof(struct picollo_bench_config, seed),
            offsetof(struct picollo_bench_config, fixed_offsets),
            sizeof(struct picollo_bench_comparison), offsetof(struct picollo_bench_comparison, rounds_a));
+    printf("perf path struct: path_choice=%zu path_choice.reason@%zu path_choice.user_ns@%zu "
+           "path_choice.syscall_ns@%zu\n",
+           sizeof(struct picollo_perf_path_choice), offsetof(struct picollo_perf_path_choice, reason),
+           offsetof(struct picollo_perf_path_choice, user_ns),
+           offsetof(struct picollo_perf_path_choice, syscall_ns));
     return 0;
 }

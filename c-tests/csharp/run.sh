@@ -137,6 +137,7 @@ for snippet in PerfSessionGettingStarted PerfSessionSorted; do
     grep -qxF -- "----- seed $snippet -----" "$perf_out" || die "the announcement's snippet $snippet did not run"
 done
 same_layout 'perf struct sizes:' "$build/c_perf_sizes.txt" "$perf_out" "perf struct"
+same_layout 'perf path struct:' "$build/c_perf_sizes.txt" "$perf_out" "perf path struct"
 
 # A Debug build of the caller (the JIT optimizer off) is named in its reports; an optimized
 # one is not: the same program compiled both ways, each told which it is. Each runs as a

@@ -36,10 +36,16 @@ fi
 
 echo "== test_perf under valgrind memcheck"
 status=0
-valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
-    "$build/test_perf" </dev/null | tee "$build/test.txt" || status=$?
+PICOLLO_TEST_UNDER_VALGRIND=1 valgrind --error-exitcode=1 --leak-check=full \
+    --errors-for-leak-kinds=definite -q "$build/test_perf" </dev/null | tee "$build/test.txt" || status=$?
 [[ $status -eq 0 ]] || die "test_perf exited with status $status"
 grep -Eq '^[0-9]+ passed, 0 failed$' "$build/test.txt" || die "no '<N> passed, 0 failed' line"
+grep -q '^read path (forced user space): read(2): the process runs under valgrind' "$build/test.txt" ||
+    die "under valgrind, a session forced onto user-space reads did not say it reads through read(2)"
+
+echo "== test_perf natively (the library must not see valgrind here)"
+"$build/test_perf" </dev/null >"$build/native.txt" || { cat "$build/native.txt"; die "test_perf failed natively"; }
+grep -E '^read path|^[0-9]+ passed' "$build/native.txt"
 
 echo "== perf_session"
 "$build/perf_session" </dev/null | tee "$build/session.txt"

@@ -69,7 +69,7 @@ static void test_config(void)
     CHECK(cfg.struct_size == sizeof(struct picollo_perf_config), "struct_size %u", cfg.struct_size);
     CHECK(sizeof(struct picollo_perf_config) == 48, "config is 48 bytes");
     CHECK(cfg.pid == 0 && cfg.cpu == -1 && cfg.pinned == 0 && cfg.include_kernel == 0 &&
-              cfg.enabled == 1 && cfg.calibrate == 1 && cfg.rdpmc == 1 &&
+              cfg.enabled == 1 && cfg.calibrate == 1 && cfg.rdpmc == PICOLLO_PERF_READ_POLICY_AUTO &&
               cfg.relative_error == 0.001 && cfg.record_kind == PICOLLO_PERF_RECORD_KIND_DELTA,
           "defaults");
 
@@ -107,6 +107,7 @@ static void test_config(void)
                       needle);                                                              \
     } while (0)
     REFUSED_FIELD(pinned, 2, "pinned is 2");
+    REFUSED_FIELD(rdpmc, 3, "read policy");
     REFUSED_FIELD(relative_error, 0.0, "relative");
     REFUSED_FIELD(relative_error, NAN, "relative");
     REFUSED_FIELD(record_kind, 9, "record kind 9");
@@ -627,6 +628,53 @@ static void test_scopes(void)
     picollo_histogram_free(ticks);
 }
 
+/* --- the read path ----------------------------------------------------------------------- */
+
+/* A session of task-clock (no page) opened with `policy`: the path it took and why, and its line. */
+static struct picollo_perf_path_choice path_choice(uint32_t policy, char *line, size_t len)
+{
+    struct picollo_perf_config cfg = picollo_perf_config_default();
+    cfg.rdpmc = policy;
+    struct picollo_perf_session *s = NULL;
+    struct picollo_perf_path_choice c;
+    memset(&c, 0xff, sizeof c);
+    OK(picollo_perf_session_new(&cfg, &s));
+    OK(picollo_perf_session_add_software(s, PICOLLO_PERF_SOFTWARE_EVENT_TASK_CLOCK));
+    EXPECT_STATUS(picollo_perf_session_path_choice(s, &c), PICOLLO_STATUS_INVALID_ARGUMENT, "not open");
+    OK(picollo_perf_session_open(s));
+    OK(picollo_perf_session_path_choice(s, &c));
+    OK(picollo_perf_session_path_describe(s, line, len, NULL));
+    EXPECT_STATUS(picollo_perf_session_path_choice(s, NULL), PICOLLO_STATUS_NULL_POINTER, "out");
+    picollo_perf_session_free(s);
+    return c;
+}
+
+/* PICOLLO_TEST_UNDER_VALGRIND=1 (c-tests/perf/run.sh sets it for the valgrind run): the library
+ * must see valgrind and keep every session off rdpmc, even one forced onto user-space reads; a
+ * native run must not see it. Where valgrind runs on a PMU host, rdpmc would die of SIGILL. */
+static void test_read_path(void)
+{
+    const char *env = getenv("PICOLLO_TEST_UNDER_VALGRIND");
+    int valgrind = env != NULL && strcmp(env, "1") == 0;
+    char line[256];
+    struct picollo_perf_path_choice c = path_choice(PICOLLO_PERF_READ_POLICY_USER_SPACE, line, sizeof line);
+    uint32_t want = valgrind ? PICOLLO_PERF_PATH_REASON_INSTRUMENTED : PICOLLO_PERF_PATH_REASON_NO_PAGE;
+    CHECK(c.path == PICOLLO_PERF_READ_PATH_SYSCALL && c.reason == want &&
+              c.policy == PICOLLO_PERF_READ_POLICY_USER_SPACE && c.reserved == 0,
+          "forced user space, %s: path %u reason %u (want %u) policy %u", valgrind ? "valgrind" : "native",
+          c.path, c.reason, want, c.policy);
+    CHECK(isnan(c.user_ns) && isnan(c.syscall_ns), "nothing timed: %g %g", c.user_ns, c.syscall_ns);
+    CHECK((strstr(line, "valgrind") != NULL) == valgrind, "the line says valgrind iff it runs: %s", line);
+    printf("read path (forced user space): %s\n", line);
+    c = path_choice(PICOLLO_PERF_READ_POLICY_SYSCALL, line, sizeof line);
+    CHECK(c.path == PICOLLO_PERF_READ_PATH_SYSCALL && c.reason == PICOLLO_PERF_PATH_REASON_FORCED,
+          "read(2) asked for: reason %u", c.reason);
+
+    char info[512];
+    OK(picollo_perf_describe(info, sizeof info, NULL));
+    CHECK((strstr(info, "under valgrind") != NULL) == valgrind, "discovery says valgrind iff it runs: %s", info);
+}
+
 static void test_cpu_helpers(void)
 {
     int cpu = sched_getcpu();
@@ -660,6 +708,7 @@ int main(void)
     test_timers();
     test_scopes();
     test_cpu_helpers();
+    test_read_path();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

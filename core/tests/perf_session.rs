@@ -3,8 +3,9 @@
 #![cfg(all(feature = "perf", target_os = "linux"))]
 
 use picollo::perf::{
-    discover, is_counter_supported, Event, HardwareEvent, PerfError, PerfErrorKind, ReadPath,
-    RecordKind, Session, SessionBuilder, SoftwareEvent,
+    discover, is_counter_supported, under_instrumenter, Event, HardwareEvent, PathReason,
+    PerfError, PerfErrorKind, ReadPath, ReadPolicy, RecordKind, Session, SessionBuilder,
+    SoftwareEvent,
 };
 use picollo::time::add_chain;
 
@@ -433,4 +434,84 @@ fn an_inherited_group_on_a_held_child_counts_it_from_its_exec() {
         !s.rdpmc_possible(),
         "inherited counts are summed by read(2) only"
     );
+}
+
+#[test]
+fn software_counters_read_through_read2_whatever_the_policy() {
+    // Software events have no page: every policy ends at read(2), and says why (no page,
+    // or the policy).
+    for policy in [ReadPolicy::Auto, ReadPolicy::UserSpace, ReadPolicy::Syscall] {
+        let mut s = SessionBuilder::new()
+            .with_software(SoftwareEvent::TaskClock)
+            .with_read_policy(policy)
+            .open()
+            .unwrap();
+        let c = s.read_path_choice();
+        let why = match policy {
+            ReadPolicy::Syscall => PathReason::Forced,
+            _ => PathReason::NoPage,
+        };
+        assert_eq!(
+            (c.path, c.reason, c.policy),
+            (ReadPath::Syscall, why, policy)
+        );
+        assert_eq!(s.read(false).unwrap(), ReadPath::Syscall);
+        assert!(format!("{c}").starts_with("read(2): "), "{c}");
+    }
+}
+
+#[test]
+fn a_session_opened_disabled_chooses_its_path_at_its_first_enable() {
+    let mut s = SessionBuilder::new()
+        .with_software(SoftwareEvent::TaskClock)
+        .with_enabled(false)
+        .open()
+        .unwrap();
+    assert_eq!(s.read_path_choice().reason, PathReason::Pending);
+    s.enable().unwrap();
+    assert_eq!(s.read_path_choice().reason, PathReason::NoPage);
+}
+
+#[test]
+fn hardware_reads_take_the_path_chosen_and_say_why() {
+    let b = SessionBuilder::new()
+        .with_hardware(HardwareEvent::CpuCycles)
+        .with_hardware(HardwareEvent::Instructions);
+    let test = "hardware_reads_take_the_path_chosen_and_say_why";
+    let Some(mut s) = open_or_skip(b.clone(), test) else {
+        return;
+    };
+    let c = s.read_path_choice();
+    eprintln!("hardware: {c}");
+    if under_instrumenter() {
+        assert_eq!(c.reason, PathReason::Instrumented);
+        return;
+    }
+    if c.reason == PathReason::Cheaper {
+        assert!(c.user_ns > 0.0 && c.syscall_ns > 0.0, "{c:?}");
+        let cheaper = if c.user_ns <= c.syscall_ns {
+            ReadPath::Rdpmc
+        } else {
+            ReadPath::Syscall
+        };
+        assert_eq!(c.path, cheaper);
+    }
+    for (policy, path) in [
+        (ReadPolicy::UserSpace, ReadPath::Rdpmc),
+        (ReadPolicy::Syscall, ReadPath::Syscall),
+    ] {
+        let mut s = open_or_skip(b.clone().with_read_policy(policy), test).unwrap();
+        let c = s.read_path_choice();
+        if c.reason == PathReason::NoPage {
+            eprintln!("SKIPPED: {test}: {policy:?}: the pages do not allow user-space reads");
+            continue;
+        }
+        assert_eq!((c.path, c.reason), (path, PathReason::Forced));
+        let taken = (0..100).filter(|_| s.read(false).unwrap() == path).count();
+        assert!(
+            taken >= 95,
+            "{taken} of 100 reads took {path:?} under {policy:?}"
+        );
+    }
+    s.read(false).unwrap();
 }

@@ -68,6 +68,10 @@ static partial class PerfTests
             (int)Marshal.OffsetOf(typeof(BenchConfig), "Seed"), size(typeof(BenchComparisonInfo)),
             (int)Marshal.OffsetOf(typeof(BenchComparisonInfo), "RoundsA"),
             (int)Marshal.OffsetOf(typeof(BenchConfig), "FixedOffsets")));
+        Console.WriteLine(string.Format(
+            "perf path struct: path_choice={0} path_choice.reason@{1} path_choice.user_ns@{2} path_choice.syscall_ns@{3}",
+            size(typeof(PathChoice)), (int)Marshal.OffsetOf(typeof(PathChoice), "Reason"),
+            (int)Marshal.OffsetOf(typeof(PathChoice), "UserNs"), (int)Marshal.OffsetOf(typeof(PathChoice), "SyscallNs")));
         var c = PerfConfig.Default;
         Check(c.StructSize == 48 && c.Pid == 0 && c.Cpu == -1 && c.Enabled == 1 && c.RelativeError == 0.001,
               "PerfConfig.Default");
@@ -200,6 +204,33 @@ static partial class PerfTests
               && PerfCacheCounterId.L1IReadMiss.Level() == CacheLevel.L1I && PerfCacheCounterId.L1IReadMiss.Op() == CacheOp.Read
               && PerfCacheCounterId.L1IReadMiss.Result() == CacheResult.Miss && (uint)PerfCacheCounterId.DTLBWriteMiss == 0x10103,
               "cache ids are the kernel's config words");
+    }
+
+    // The read path each policy gives a counter without a page: the library reports the policy
+    // it was given back and says why it reads through read(2); a value it does not know is
+    // refused at Create.
+    static void ReadPathChoice()
+    {
+        foreach (ReadPolicy policy in new[] { ReadPolicy.Auto, ReadPolicy.UserSpace, ReadPolicy.Syscall })
+        {
+            using (var s = PerfEventCounterSession.Factory.WithReadPolicy(policy)
+                       .WithSoftwareCounter(PerfSoftwareCounterId.TaskClock).Create())
+            {
+                PathChoice c = s.PathChoice;
+                PathReason want = policy == ReadPolicy.Syscall ? PathReason.Forced : PathReason.NoPage;
+                Check(c.ReadPath == ReadPath.Syscall && c.ReadPolicy == policy && c.PathReason == want
+                      && double.IsNaN(c.UserNs) && double.IsNaN(c.SyscallNs),
+                      string.Format("{0}: path {1}, reason {2} (want {3})", policy, c.ReadPath, c.PathReason, want));
+                string line = s.DescribePath();
+                Check(line.StartsWith("read(2): ") && line.Contains("policy says so") == (want == PathReason.Forced),
+                      "the path's line: " + line);
+            }
+        }
+        Check(PerfEventCounterSession.Factory.WithRdpmc(false).Config.Rdpmc == (uint)ReadPolicy.Syscall
+              && PerfEventCounterSession.Factory.Config.Rdpmc == (uint)ReadPolicy.Auto, "WithRdpmc maps onto the policy");
+        Throws(Status.InvalidArgument, "read policy", () =>
+            PerfEventCounterSession.Factory.WithReadPolicy((ReadPolicy)7).WithSoftwareCounter(PerfSoftwareCounterId.TaskClock).Create(),
+            "an unknown read policy");
     }
 
     static void CountersOfTheSeed()
@@ -369,6 +400,7 @@ static partial class PerfTests
         Group("borrowed after dispose", BorrowedAfterDispose);
         Group("errors", Errors);
         Group("hardware", Hardware);
+        Group("read path", ReadPathChoice);
         Group("scopes", Scopes);
         Group("timers", Timers);
         BenchGroups();  // BenchTests.cs: the benchmark harness

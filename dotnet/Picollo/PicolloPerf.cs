@@ -42,6 +42,30 @@ namespace Picollo.Perf
     /// <summary>picollo_perf_read_path.</summary>
     public enum ReadPath : uint { None = 0, Syscall = 1, Rdpmc = 2 }
 
+    /// <summary>picollo_perf_read_policy (<c>PerfConfig.Rdpmc</c>): how a session picks its
+    /// read path; ABI 1.19.</summary>
+    public enum ReadPolicy : uint { Syscall = 0, Auto = 1, UserSpace = 2 }
+
+    /// <summary>picollo_perf_path_reason: why a session reads the way it does; ABI 1.19.</summary>
+    public enum PathReason : uint { NoPage = 0, Forced = 1, Cheaper = 2, Instrumented = 3, Pending = 4 }
+
+    /// <summary>picollo_perf_path_choice: the read path a session took at open, its policy,
+    /// why, and what each path cost a read of the group then (ns; NaN where not timed).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PathChoice
+    {
+        public uint Path;
+        public uint Policy;
+        public uint Reason;
+        public uint Reserved;
+        public double UserNs;
+        public double SyscallNs;
+
+        public ReadPath ReadPath { get { return (ReadPath)Path; } }
+        public ReadPolicy ReadPolicy { get { return (ReadPolicy)Policy; } }
+        public PathReason PathReason { get { return (PathReason)Reason; } }
+    }
+
     /// <summary>picollo_perf_record_kind: what Record puts into the histograms.</summary>
     public enum RecordKind : uint { Delta = 0, Corrected = 1, RawDelta = 2, Value = 3 }
 
@@ -166,6 +190,8 @@ namespace Picollo.Perf
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_add_named(SessionHandle s, byte[] name);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_open(SessionHandle s);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_read(SessionHandle s, uint forceSyscall, out uint path);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_path_choice(SessionHandle s, out PathChoice choice);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_path_describe(SessionHandle s, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_deltas(SessionHandle s, [Out] Delta[] output, UIntPtr n, out UIntPtr count);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_record(SessionHandle s);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_perf_session_record_kind(SessionHandle s, uint kind);

@@ -108,6 +108,36 @@ pub enum picollo_perf_read_path {
     Rdpmc = 2,
 }
 
+/// How a session picks its read path (`picollo_perf_config.rdpmc`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_read_policy {
+    /// Always `read(2)`; no page is mapped.
+    Syscall = 0,
+    /// The cheaper path, both timed at open (the default).
+    Auto = 1,
+    /// The user-space read wherever a counter's page allows it, whatever it costs.
+    UserSpace = 2,
+}
+
+c_enum!(picollo_perf_read_policy: Syscall = "syscall", Auto = "auto", UserSpace = "user space");
+
+/// Why a session reads the way it does (`picollo_perf_path_choice.reason`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum picollo_perf_path_reason {
+    /// No counter can be read in user space (software counters, an inherited group, no page).
+    NoPage = 0,
+    /// The read policy said which.
+    Forced = 1,
+    /// `AUTO`: this path cost less at open (both costs are given).
+    Cheaper = 2,
+    /// The process runs under valgrind, which cannot run `rdpmc`: `read(2)`.
+    Instrumented = 3,
+    /// Opened disabled under `AUTO`: both paths are timed at the first enable.
+    Pending = 4,
+}
+
 /// Which value `picollo_perf_session_record` puts into each counter's histogram
 /// (`picollo_perf_config.record_kind`).
 #[repr(u32)]

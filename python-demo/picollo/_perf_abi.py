@@ -69,6 +69,17 @@ class picollo_perf_derived(Structure):
     ]
 
 
+class picollo_perf_path_choice(Structure):
+    _fields_ = [
+        ("path", c_uint32),
+        ("policy", c_uint32),
+        ("reason", c_uint32),
+        ("reserved", c_uint32),
+        ("user_ns", c_double),
+        ("syscall_ns", c_double),
+    ]
+
+
 class picollo_perf_info(Structure):
     _fields_ = [
         ("present", c_uint32),
@@ -104,6 +115,7 @@ EXPECTED_SIZES = {
     picollo_perf_counter_values: 136,
     picollo_perf_derived: 24,
     picollo_perf_info: 56,
+    picollo_perf_path_choice: 32,
     picollo_scope: 24,
 }
 for _cls, _size in EXPECTED_SIZES.items():
@@ -131,6 +143,8 @@ PERF_SIGNATURES = {
     "picollo_perf_session_add_named": (status_t, [SessionP, c_char_p]),
     "picollo_perf_session_open": (status_t, [SessionP]),
     "picollo_perf_session_read": (status_t, [SessionP, c_uint32, c_uint32_p]),
+    "picollo_perf_session_path_choice": (status_t, [SessionP, POINTER(picollo_perf_path_choice)]),
+    "picollo_perf_session_path_describe": (status_t, [SessionP, c_char_p, c_size_t, c_size_p]),
     "picollo_perf_session_deltas": (
         status_t, [SessionP, POINTER(picollo_perf_delta), c_size_t, c_size_p]),
     "picollo_perf_session_record": (status_t, [SessionP]),

@@ -17,6 +17,7 @@ from ._perf_abi import (  # noqa: F401 (re-exported: `perf` reads them here)
     picollo_perf_delta,
     picollo_perf_derived,
     picollo_perf_info,
+    picollo_perf_path_choice,
     picollo_perf_reading,
     picollo_perf_session,
     picollo_scope,

@@ -51,6 +51,7 @@ __all__ = [
     "CounterValues",
     "Delta",
     "Derived",
+    "PathChoice",
     "PermissionDeniedError",
     "PmuInfo",
     "Reading",
@@ -75,6 +76,10 @@ __all__ = [
 
 RECORD_KINDS = ("delta", "corrected", "raw_delta", "value")
 READ_PATHS = ("none", "syscall", "rdpmc")
+#: `picollo_perf_read_policy` by value: how a session picks its read path.
+READ_POLICIES = ("syscall", "auto", "user")
+#: `picollo_perf_path_reason` by value: why a session reads the way it does.
+PATH_REASONS = ("no_page", "forced", "cheaper", "instrumented", "pending")
 TIME_UNITS = {"ticks": 0, "ns": 1, "us": 2, "ms": 3,
               "nanos": 1, "micros": 2, "millis": 3}
 VENDORS = ("Intel", "AMD", "other")
@@ -84,6 +89,16 @@ def _flag(value: Any, what: str) -> int:
     if not isinstance(value, bool):
         raise TypeError(f"{what} must be a bool, not {type(value).__name__}")
     return int(value)
+
+
+def _read_policy(read_path: Any, rdpmc: Any) -> int:
+    if not (isinstance(read_path, str) and read_path in READ_POLICIES):
+        raise ValueError(f"read_path {read_path!r} is not one of {', '.join(READ_POLICIES)}")
+    if not _flag(rdpmc, "rdpmc"):
+        if read_path == "user":
+            raise ValueError("rdpmc=False maps no page: read_path='user' cannot be taken")
+        return READ_POLICIES.index("syscall")
+    return READ_POLICIES.index(read_path)
 
 
 def _record_kind(kind: Any) -> int:
@@ -270,11 +285,29 @@ class Counter:
         return f"<Counter {self.index}: {self.name}>"
 
 
+@dataclasses.dataclass(frozen=True)
+class PathChoice:
+    """The read path a session took at open (``"rdpmc"``: user space, or ``"syscall"``), the
+    policy it was opened with (``read_path``), why (one of `PATH_REASONS`), what each path
+    cost a read of the group then (ns; NaN where not timed), and the library's line saying
+    so."""
+
+    path: str
+    policy: str
+    reason: str
+    user_ns: float
+    syscall_ns: float
+    text: str
+
+
 class Session(Handle):
     """A group of perf_event counters read together, one histogram per counter.
 
     ``Session(counters, pid=0, cpu=-1, pinned=False, include_kernel=False, enabled=True,
-    calibrate=True, rdpmc=True, relative_error=0.001, record_kind="delta")``: with counter
+    calibrate=True, rdpmc=True, relative_error=0.001, record_kind="delta", read_path="auto")``:
+    ``read_path`` ``"auto"`` times both read paths at open and takes the cheaper, ``"user"``
+    always reads in user space where the page allows, ``"syscall"`` always ``read(2)`` (as
+    ``rdpmc=False``); `path_choice` says what the session took and why. With counter
     names the session opens at once; without, add counters (`add`, or the builder-style
     `add_hardware`/`add_software`/`add_cache`/`add_raw`/`add_fixed`, each returning the
     session) and call `open`. ``with`` closes it; closing frees the counters and their
@@ -286,7 +319,7 @@ class Session(Handle):
     def __init__(self, counters: Iterable[str] = (), *, pid: int = 0, cpu: int = -1,
                  pinned: bool = False, include_kernel: bool = False, enabled: bool = True,
                  calibrate: bool = True, rdpmc: bool = True, relative_error: float = 0.001,
-                 record_kind: str = "delta"):
+                 record_kind: str = "delta", read_path: str = "auto"):
         config = n.lib.picollo_perf_config_default()
         for name, value in (("pid", pid), ("cpu", cpu)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -296,7 +329,7 @@ class Session(Handle):
         config.include_kernel = _flag(include_kernel, "include_kernel")
         config.enabled = _flag(enabled, "enabled")
         config.calibrate = _flag(calibrate, "calibrate")
-        config.rdpmc = _flag(rdpmc, "rdpmc")
+        config.rdpmc = _read_policy(read_path, rdpmc)
         config.relative_error = real(relative_error, "relative_error")
         config.record_kind = _record_kind(record_kind)
         handle = pn.SessionP()
@@ -409,6 +442,17 @@ class Session(Handle):
         check(n.lib.picollo_perf_session_read(
             self._ptr, _flag(force_syscall, "force_syscall"), ctypes.byref(path)))
         return READ_PATHS[path.value] if path.value < len(READ_PATHS) else str(path.value)
+
+    @property
+    def path_choice(self) -> PathChoice:
+        """The read path the session took at open and why (open sessions only)."""
+        c = pn.picollo_perf_path_choice()
+        check(n.lib.picollo_perf_session_path_choice(self._ptr, ctypes.byref(c)))
+        s = self._ptr
+        text = fetch_text(lambda buf, size, needed: n.lib.picollo_perf_session_path_describe(
+            s, buf, size, needed))
+        return PathChoice(READ_PATHS[c.path], READ_POLICIES[c.policy], PATH_REASONS[c.reason],
+                          c.user_ns, c.syscall_ns, text)
 
     def deltas(self) -> list[Delta]:
         """The latest deltas, one per counter in order."""

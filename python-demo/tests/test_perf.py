@@ -258,3 +258,34 @@ def test_cpu_helpers():
         os.sched_setaffinity(0, before)
     with pytest.raises(ValueError):
         perf.set_thread_nice(40)
+
+
+def test_the_read_path_choice_names_what_the_library_took():
+    # Each policy by name: the library reports back the policy it was given (the tuple's
+    # order is the C enum's), and why it took read(2) for a counter without a page.
+    for policy in perf.READ_POLICIES:
+        with perf.Session(["Software:TaskClock"], read_path=policy) as s:
+            c = s.path_choice
+            assert (c.path, c.policy) == ("syscall", policy)
+            want = "forced" if policy == "syscall" else "no_page"
+            assert c.reason == want, c
+            assert c.text.startswith("read(2): ")
+            assert ("policy says so" in c.text) == (want == "forced"), c.text
+            assert math.isnan(c.user_ns) and math.isnan(c.syscall_ns)
+    with perf.Session(["Software:TaskClock"], enabled=False) as s:
+        assert s.path_choice.reason == "pending"
+        s.enable()
+        assert s.path_choice.reason == "no_page"
+    with perf.Session(["Software:TaskClock"], rdpmc=False) as s:
+        assert (s.path_choice.policy, s.path_choice.reason) == ("syscall", "forced")
+
+
+def test_a_bad_read_path_is_refused():
+    with pytest.raises(ValueError, match="read_path 'fast'"):
+        perf.Session(["Software:TaskClock"], read_path="fast")
+    with pytest.raises(ValueError, match="rdpmc=False"):
+        perf.Session(["Software:TaskClock"], rdpmc=False, read_path="user")
+    with perf.Session() as s:
+        s.add("Software:TaskClock")
+        with pytest.raises(picollo.InvalidArgumentError, match="not open"):
+            s.path_choice

@@ -6,13 +6,14 @@ use std::format;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
 use super::group::MAX_GROUP_COUNTERS;
+use super::path::ReadPolicy;
 
 /// Options and counters of a session, then [`SessionBuilder::open`].
 ///
 /// Defaults: this thread (`pid = 0`) on any CPU (`cpu = -1`), not pinned, user space only
 /// (`exclude_kernel` and `exclude_hv`), enabled at open, histograms at 0.1 % relative
-/// error, read overhead calibrated at open, rdpmc fast path where the page allows it, not
-/// inherited by child tasks.
+/// error, read overhead calibrated at open, the cheaper read path measured at open
+/// ([`ReadPolicy::Auto`]), not inherited by child tasks.
 ///
 /// A session is one perf group of at most [`MAX_GROUP_COUNTERS`] counters.
 #[derive(Clone, Debug)]
@@ -26,7 +27,7 @@ pub struct SessionBuilder {
     pub(crate) enable_on_exec: bool,
     pub(crate) relative_error: f64,
     pub(crate) calibrate: bool,
-    pub(crate) rdpmc: bool,
+    pub(crate) read_policy: ReadPolicy,
     pub(crate) events: heapless::Vec<Event, MAX_GROUP_COUNTERS>,
     /// The first counter `with_counter` could not add, reported by `open`.
     pub(crate) refused: Option<PerfError>,
@@ -51,7 +52,7 @@ impl SessionBuilder {
             enable_on_exec: false,
             relative_error: 0.001,
             calibrate: true,
-            rdpmc: true,
+            read_policy: ReadPolicy::Auto,
             events: heapless::Vec::new(),
             refused: None,
         }
@@ -89,8 +90,23 @@ impl SessionBuilder {
         fn with_relative_error(relative_error: f64);
         /// Measure the cost of back-to-back reads at open (default on; needs `enabled`).
         fn with_calibration(calibrate: bool);
-        /// Map each hardware counter's page for the rdpmc fast path (default on).
-        fn with_rdpmc(rdpmc: bool);
+        /// How reads go: the cheaper path measured at open ([`ReadPolicy::Auto`], the
+        /// default), always user space where the page allows, or always `read(2)`. The
+        /// session says which it took and why ([`Session::read_path_choice`]).
+        ///
+        /// [`Session::read_path_choice`]: super::Session::read_path_choice
+        fn with_read_policy(read_policy: ReadPolicy);
+    }
+
+    /// Map each hardware counter's page for user-space reads (`true`: [`ReadPolicy::Auto`],
+    /// the default) or never (`false`: [`ReadPolicy::Syscall`]).
+    pub fn with_rdpmc(self, rdpmc: bool) -> Self {
+        let policy = if rdpmc {
+            ReadPolicy::Auto
+        } else {
+            ReadPolicy::Syscall
+        };
+        self.with_read_policy(policy)
     }
 
     /// Add a counter; a duplicate, or a counter past [`MAX_GROUP_COUNTERS`], is remembered

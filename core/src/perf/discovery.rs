@@ -77,10 +77,8 @@ impl PmuInfo {
             .then_some((self.fixed_counters, self.programmable_counters))
     }
 
-    /// One line: `CPU PMU: fixedCounters=3, programmableCounters=8 (Intel, perfmon v5, …)`
-    /// (`(aarch64, …, perf_user_access=1, …)` on arm64) or `no hardware PMU (CPUID 0xA version
-    /// 0; hardware events → ENOENT)` (`(no core PMU; …)` off x86-64).
-    pub fn describe(&self) -> String {
+    /// The PMU's part of [`PmuInfo::describe`].
+    fn describe_pmu(&self) -> String {
         let rdpmc = self.rdpmc.map_or_else(|| "n/a".into(), |v| format!("{v}"));
         let paranoid = self
             .paranoid
@@ -123,6 +121,18 @@ impl PmuInfo {
             ));
             s
         }
+    }
+
+    /// One line: `CPU PMU: fixedCounters=3, programmableCounters=8 (Intel, perfmon v5, …)`
+    /// (`(aarch64, …, perf_user_access=1, …)` on arm64) or `no hardware PMU (CPUID 0xA version
+    /// 0; hardware events → ENOENT)` (`(no core PMU; …)` off x86-64); under valgrind it adds
+    /// that sessions read through read(2) ([`super::under_instrumenter`]).
+    pub fn describe(&self) -> String {
+        let mut line = self.describe_pmu();
+        if super::under_instrumenter() {
+            line.push_str("; under valgrind: counters are read through read(2), never rdpmc");
+        }
+        line
     }
 }
 

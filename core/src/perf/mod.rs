@@ -32,6 +32,7 @@ mod group;
 mod open;
 #[cfg(picollo_native)]
 mod page;
+mod path;
 #[cfg(picollo_native)]
 mod plugin;
 mod session;
@@ -58,6 +59,7 @@ pub use event::{
 };
 pub use event_name::{named_events, EventClass, ParseEventError};
 pub use group::MAX_GROUP_COUNTERS;
+pub use path::{under_instrumenter, PathChoice, PathReason, ReadPolicy, COST_ROUNDS};
 #[cfg(picollo_native)]
 pub use plugin::{install_qemu_plugin, qemu_plugin};
 pub use session::{RecordKind, Session};

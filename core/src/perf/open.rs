@@ -12,6 +12,7 @@ use super::counter::{SessionCounter, Source};
 use super::emulated::Emulator;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{EmulatedEvent, Event};
+use super::path::ReadPolicy;
 use super::session::Session;
 use super::sys::{self, EventFd, MmapPage, PerfEventAttr};
 use super::system;
@@ -61,7 +62,13 @@ impl SessionBuilder {
             };
             counters.push(SessionCounter::new(event, source, sink));
         }
-        Session::start(counters, emulator, self.enabled, self.calibrate)
+        Session::start(
+            counters,
+            emulator,
+            self.enabled,
+            self.calibrate,
+            self.read_policy,
+        )
     }
 
     /// The probe of the emulated counters, if any: they count the calling thread's user
@@ -133,7 +140,10 @@ impl SessionBuilder {
     /// asks its PMU for user-space reads where the PMU wants that asked (arm64).
     fn open_counter(&self, event: Event, leader: Option<&EventFd>) -> Result<Source, PerfError> {
         let mut attr = self.attr(event, leader.is_none());
-        let mapped = self.rdpmc && !self.inherit && cfg!(picollo_native) && !event.is_software();
+        let mapped = self.read_policy != ReadPolicy::Syscall
+            && !self.inherit
+            && cfg!(picollo_native)
+            && !event.is_software();
         if mapped && self.pid != -1 {
             let [config, config1, config2] = user_read_bits(event);
             attr.config |= config;

@@ -13,6 +13,7 @@ use super::emulated::Emulator;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
 use super::group::{GroupBuffer, MAX_GROUP_COUNTERS};
+use super::path::{self, PathChoice, PathReason, ReadPolicy, COST_ROUNDS};
 use super::sys::EventFd;
 use super::values::{Delta, ReadPath, Reading};
 
@@ -61,7 +62,12 @@ pub struct Session<H = CounterHistogram> {
     /// The emulated counters' probe; `None` when none is emulated.
     emulator: Option<Emulator>,
     scratch: heapless::Vec<Reading, MAX_GROUP_COUNTERS>,
+    /// Reads try the user-space path first (the choice took it).
     fast_path: bool,
+    /// The path taken at open and why; `None` until chosen (a session opened disabled under
+    /// [`ReadPolicy::Auto`] measures at its first [`Session::enable`]).
+    choice: Option<PathChoice>,
+    policy: ReadPolicy,
     last_path: ReadPath,
     enabled: bool,
 }
@@ -71,6 +77,7 @@ impl<H: Sink> core::fmt::Debug for Session<H> {
         f.debug_struct("Session")
             .field("counters", &self.counters)
             .field("fast_path", &self.fast_path)
+            .field("choice", &self.choice)
             .field("last_path", &self.last_path)
             .field("enabled", &self.enabled)
             .finish()
@@ -79,13 +86,15 @@ impl<H: Sink> core::fmt::Debug for Session<H> {
 
 impl<H: Sink> Session<H> {
     /// A session over counters just opened (the first perf counter leads the group; the
-    /// emulated ones read through `emulator`): calibrated when asked (and enabled), then
-    /// read once so that deltas start at 0.
+    /// emulated ones read through `emulator`): its read path chosen by `policy` (measured
+    /// now when enabled), calibrated when asked (and enabled), then read once so that deltas
+    /// start at 0.
     pub(crate) fn start(
         counters: Vec<SessionCounter<H>>,
         emulator: Option<Emulator>,
         enabled: bool,
         calibrate: bool,
+        policy: ReadPolicy,
     ) -> Result<Session<H>, PerfError> {
         // The builder holds at most MAX_GROUP_COUNTERS: the error cannot be reached from it.
         let too_many = || PerfError::group_full(counters[counters.len() - 1].event, counters.len());
@@ -104,9 +113,14 @@ impl<H: Sink> Session<H> {
             group,
             emulator,
             scratch,
+            choice: None,
+            policy,
             last_path: ReadPath::None,
             enabled,
         };
+        if enabled || policy != ReadPolicy::Auto {
+            session.choose_path();
+        }
         if enabled && calibrate {
             session.calibrate()?;
         }
@@ -193,6 +207,28 @@ impl<H: Sink> Session<H> {
         Ok(())
     }
 
+    /// Take the read path of the session's policy: where the user-space read is possible and
+    /// the policy is [`ReadPolicy::Auto`], the one that costs less now (both timed, read by
+    /// read in turn, [`COST_ROUNDS`] each). Readings are rebased by the caller.
+    fn choose_path(&mut self) {
+        let possible = self.fast_path;
+        let choice = path::choose(self.policy, possible, path::under_instrumenter(), || {
+            let mut timed = |force: bool| {
+                let start = std::time::Instant::now();
+                let took = self.read(force).ok()?;
+                let ns = start.elapsed().as_nanos() as f64;
+                (took == ReadPath::Rdpmc || force).then_some(ns)
+            };
+            let pairs: Vec<_> = (0..COST_ROUNDS)
+                .map(|_| (timed(false), timed(true)))
+                .collect();
+            let user = path::median_cost(pairs.iter().map(|p| p.0));
+            (user, path::median_cost(pairs.iter().map(|p| p.1)))
+        });
+        self.fast_path = choice.path == ReadPath::Rdpmc;
+        self.choice = Some(choice);
+    }
+
     /// Read twice through the syscall so that `previous == current` and deltas are 0.
     fn rebase(&mut self) -> Result<(), PerfError> {
         self.read(true)?;
@@ -266,6 +302,10 @@ impl<H: Sink> Session<H> {
         self.group_ioctl("PERF_EVENT_IOC_ENABLE", EventFd::enable)?;
         self.emulator.as_mut().map_or(Ok(()), Emulator::enable)?;
         self.enabled = true;
+        if self.choice.is_none() {
+            self.choose_path();
+            self.rebase()?;
+        }
         Ok(())
     }
 
@@ -328,10 +368,28 @@ impl<H: Sink> Session<H> {
         self.last_path
     }
 
-    /// Whether every counter has a mapped page, so `read(false)` tries rdpmc (the page may
-    /// still send a read to the syscall: see [`Session::last_path`]).
+    /// Whether `read(false)` tries the user-space read: every counter has a mapped page and
+    /// the session chose that path ([`Session::read_path_choice`]); the page may still send a
+    /// read to the syscall: see [`Session::last_path`].
     pub fn rdpmc_possible(&self) -> bool {
         self.fast_path
+    }
+
+    /// The read path the session took, why, and what each path cost when it chose. A session
+    /// opened disabled under [`ReadPolicy::Auto`] chooses at its first [`Session::enable`];
+    /// until then this says the user-space read is tried where the pages allow it.
+    pub fn read_path_choice(&self) -> PathChoice {
+        self.choice.unwrap_or(PathChoice {
+            path: if self.fast_path {
+                ReadPath::Rdpmc
+            } else {
+                ReadPath::Syscall
+            },
+            policy: self.policy,
+            reason: PathReason::Pending,
+            user_ns: f64::NAN,
+            syscall_ns: f64::NAN,
+        })
     }
 
     /// Whether the group is counting.

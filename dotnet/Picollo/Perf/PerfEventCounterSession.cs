@@ -80,6 +80,21 @@ namespace Picollo.Perf
         public void Disable() { PicolloException.Check(PerfNative.picollo_perf_session_disable(_handle)); }
 
         /// <summary>The latest deltas, one per counter.</summary>
+        /// <summary>The read path the session took at open, its policy, why, and what each
+        /// path cost then (ABI 1.19).</summary>
+        public PathChoice PathChoice
+        {
+            get { PathChoice c; PicolloException.Check(PerfNative.picollo_perf_session_path_choice(_handle, out c)); return c; }
+        }
+
+        /// <summary>The same as one line: "read(2): 8,100 ns a read against 39,000 ns in user
+        /// space (…)".</summary>
+        public string DescribePath()
+        {
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                PerfNative.picollo_perf_session_path_describe(_handle, buf, len, out needed));
+        }
+
         public Delta[] Deltas()
         {
             var output = new Delta[Math.Max(_counters.Count, 1)];

@@ -38,7 +38,13 @@ namespace Picollo.Perf
         public PerfEventCounterSessionBuilder WithCalibration(bool calibrate = true) { _config.Calibrate = Flag(calibrate); return this; }
 
         /// <summary>Map each hardware counter's page for the rdpmc fast path (the default).</summary>
-        public PerfEventCounterSessionBuilder WithRdpmc(bool rdpmc = true) { _config.Rdpmc = Flag(rdpmc); return this; }
+        public PerfEventCounterSessionBuilder WithRdpmc(bool rdpmc = true) { return WithReadPolicy(rdpmc ? ReadPolicy.Auto : ReadPolicy.Syscall); }
+
+        /// <summary>How reads go: <see cref="ReadPolicy.Auto"/> (the default) times both paths at
+        /// open and takes the cheaper; <see cref="ReadPolicy.UserSpace"/> reads through the page
+        /// wherever it allows; <see cref="ReadPolicy.Syscall"/> always read(2). A value the
+        /// library does not know is refused by <see cref="Create"/> (ABI 1.19).</summary>
+        public PerfEventCounterSessionBuilder WithReadPolicy(ReadPolicy policy) { _config.Rdpmc = (uint)policy; return this; }
 
         /// <summary>The relative error of every counter's histogram.</summary>
         public PerfEventCounterSessionBuilder WithRelativeError(double relativeError) { _config.RelativeError = relativeError; return this; }

@@ -4,12 +4,12 @@
 
 use picollo_core::perf::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, HardwareEvent, PerfError, PerfErrorKind,
-    RecordKind, SoftwareEvent,
+    ReadPolicy, RecordKind, SoftwareEvent,
 };
 
 use crate::choice::{choice, unknown_choice};
 use crate::error::Failure;
-use crate::linux_enums::picollo_perf_record_kind;
+use crate::linux_enums::{picollo_perf_read_policy, picollo_perf_record_kind};
 use crate::status::picollo_status;
 
 /// The status of a perf error's kind: unavailable events are `UNSUPPORTED` or
@@ -73,6 +73,14 @@ pub(crate) fn cache_event(level: u32, op: u32, result: u32) -> Result<CacheEvent
 }
 
 /// A record kind from its C value.
+pub(crate) fn read_policy(policy: u32) -> Result<ReadPolicy, Failure> {
+    Ok(match choice(policy, "rdpmc (a read policy)")? {
+        picollo_perf_read_policy::Syscall => ReadPolicy::Syscall,
+        picollo_perf_read_policy::Auto => ReadPolicy::Auto,
+        picollo_perf_read_policy::UserSpace => ReadPolicy::UserSpace,
+    })
+}
+
 pub(crate) fn record_kind(kind: u32) -> Result<RecordKind, Failure> {
     Ok(match choice(kind, "record kind")? {
         picollo_perf_record_kind::Delta => RecordKind::Delta,

@@ -32,8 +32,10 @@ use crate::choice::flag;
 use crate::error::Failure;
 use crate::handle::free_boxed;
 use crate::histogram::any::config_error;
-use crate::linux_enums::picollo_perf_record_kind;
-use crate::perf::args::{cache_event, hardware_event, perf_failure, record_kind, software_event};
+use crate::linux_enums::{picollo_perf_read_policy, picollo_perf_record_kind};
+use crate::perf::args::{
+    cache_event, hardware_event, perf_failure, read_policy, record_kind, software_event,
+};
 use crate::perf::histogram::{session_histogram, SessionHistogram};
 use crate::status::picollo_status;
 
@@ -41,14 +43,15 @@ use crate::status::picollo_status;
 crate::args::struct_sized!(picollo_perf_config);
 
 /// Returns the default options: this thread on any CPU, not pinned, user space only, enabled at
-/// open, calibrated, rdpmc where possible, histograms at 0.001 recording scaled deltas.
+/// open, calibrated, the cheaper read path timed at open (`rdpmc` = `AUTO`), histograms at 0.001
+/// recording scaled deltas.
 #[no_mangle]
 pub extern "C" fn picollo_perf_config_default() -> picollo_perf_config {
     picollo_perf_config {
         cpu: -1,
         enabled: 1,
         calibrate: 1,
-        rdpmc: 1,
+        rdpmc: picollo_perf_read_policy::Auto as u32,
         relative_error: picollo_core::layout::DEFAULT_RELATIVE_ERROR,
         record_kind: picollo_perf_record_kind::Delta as u32,
         ..picollo_perf_config::sized()
@@ -170,7 +173,7 @@ fn parse_config(c: &picollo_perf_config) -> Result<PerfSession, Failure> {
         .with_kernel(flag(c.include_kernel, "include_kernel")?)
         .with_enabled(flag(c.enabled, "enabled")?)
         .with_calibration(flag(c.calibrate, "calibrate")?)
-        .with_rdpmc(flag(c.rdpmc, "rdpmc")?)
+        .with_read_policy(read_policy(c.rdpmc)?)
         .with_relative_error(c.relative_error);
     Ok(PerfSession {
         builder,

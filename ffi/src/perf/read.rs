@@ -11,7 +11,9 @@ use crate::handle::try_mut;
 use crate::histogram::picollo_histogram;
 use crate::perf::args::{perf_failure, record_kind};
 use crate::perf::histogram::lend;
-use crate::perf::types::{picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived};
+use crate::perf::types::{
+    picollo_perf_counter_values, picollo_perf_delta, picollo_perf_derived, picollo_perf_path_choice,
+};
 use crate::perf::{invalid, picollo_perf_session, session};
 use crate::status::picollo_status;
 
@@ -98,6 +100,31 @@ pub unsafe extern "C" fn picollo_perf_session_reset(
     session!(mut s => {
         // The core session resets the counters' histograms with the kernel counts.
         s.open_session()?.reset().map_err(perf_failure)
+    })
+}
+
+/// Writes the read path the session took at open, its policy, why, and what each path cost
+/// then. Errors: NULL `s` or `out`; `INVALID_ARGUMENT` when not open.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_perf_session_path_choice(
+    s: *const picollo_perf_session,
+    out: *mut picollo_perf_path_choice,
+) -> picollo_status {
+    session!(s => out!(out, s.opened()?.read_path_choice().into()))
+}
+
+/// Writes the read path and why as one line into `buf`, e.g. `read(2): 8,100 ns a read against
+/// 39,000 ns in user space (…)`. Errors: `BUFFER_TOO_SMALL`; `INVALID_ARGUMENT` when not open.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_perf_session_path_describe(
+    s: *const picollo_perf_session,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> picollo_status {
+    session!(s => {
+        let text = s.opened()?.read_path_choice().to_string();
+        write_text!(&text, buf, len, needed)
     })
 }
 

@@ -3,9 +3,12 @@
 //! (no bool): C#'s P/Invoke and ctypes map them field for field.
 #![cfg(target_os = "linux")]
 
-use picollo_core::perf::{Delta, Derived, PmuInfo, Reading, SessionCounter};
+use picollo_core::perf::{
+    Delta, Derived, PathChoice, PmuInfo, ReadPolicy, Reading, SessionCounter,
+};
 
 use crate::handle::caller_owned;
+use crate::linux_enums::picollo_perf_read_policy;
 
 caller_owned!(picollo_perf_counter_values);
 
@@ -27,7 +30,9 @@ pub struct picollo_perf_config {
     pub enabled: u32,
     /// 1 (default): measure the cost of back-to-back reads at open; `corrected` deltas subtract it.
     pub calibrate: u32,
-    /// 1 (default): map each hardware counter's page for the rdpmc fast path.
+    /// A `picollo_perf_read_policy`: `AUTO` (1, the default) times both read paths at open and
+    /// takes the cheaper; `SYSCALL` (0) always `read(2)`; `USER_SPACE` (2) the page's `rdpmc`
+    /// wherever allowed. `picollo_perf_session_path_choice` says what the session took and why.
     pub rdpmc: u32,
     /// Relative error of each counter's histogram (default 0.001). Finite and > 0.
     pub relative_error: f64,
@@ -86,6 +91,41 @@ impl From<Delta> for picollo_perf_delta {
             corrected: d.corrected,
             enabled: d.enabled,
             running: d.running,
+        }
+    }
+}
+
+/// The read path a session took at open and why (`picollo_perf_session_path_choice`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct picollo_perf_path_choice {
+    /// A `picollo_perf_read_path`: `RDPMC` (user space) or `SYSCALL`.
+    pub path: u32,
+    /// The `picollo_perf_read_policy` the session was opened with.
+    pub policy: u32,
+    /// A `picollo_perf_path_reason`.
+    pub reason: u32,
+    /// Zero.
+    pub reserved: u32,
+    /// Nanoseconds a user-space read of the group took at open (median); NaN where not timed.
+    pub user_ns: f64,
+    /// Nanoseconds a `read(2)` of the group took at open (median); NaN where not timed.
+    pub syscall_ns: f64,
+}
+
+impl From<PathChoice> for picollo_perf_path_choice {
+    fn from(c: PathChoice) -> Self {
+        picollo_perf_path_choice {
+            path: c.path as u32,
+            policy: match c.policy {
+                ReadPolicy::Syscall => picollo_perf_read_policy::Syscall,
+                ReadPolicy::Auto => picollo_perf_read_policy::Auto,
+                ReadPolicy::UserSpace => picollo_perf_read_policy::UserSpace,
+            } as u32,
+            reason: c.reason as u32,
+            reserved: 0,
+            user_ns: c.user_ns,
+            syscall_ns: c.syscall_ns,
         }
     }
 }
