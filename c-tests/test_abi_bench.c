@@ -419,6 +419,40 @@ static void test_task_clock(void)
     picollo_bench_result_free(r);
 }
 
+/* The forced read path reaches the counters: the report's PMU line says how they were read and
+ * why (task-clock has no page: read(2) whatever is asked, for that reason); an unknown one is
+ * refused naming the field. */
+static void test_read_path(void)
+{
+    const uint32_t paths[3] = {PICOLLO_PERF_READ_PATH_NONE, PICOLLO_PERF_READ_PATH_SYSCALL,
+                               PICOLLO_PERF_READ_PATH_RDPMC};
+    for (int i = 0; i < 3; i++) {
+        picollo_bench_config c = short_config("read path", "Software:TaskClock");
+        c.force_read_path = paths[i];
+        spin s = {100, 0, 0, 0, 0};
+        picollo_bench_result *r = NULL;
+        picollo_status st = picollo_bench_run(&c, spin_work, &s, &r);
+        if (st == PICOLLO_STATUS_UNSUPPORTED || st == PICOLLO_STATUS_PERMISSION_DENIED) {
+            printf("bench: read path SKIPPED: %s\n", picollo_last_error_message());
+            return;
+        }
+        CHECKF(st == PICOLLO_STATUS_OK, "%s", picollo_last_error_message());
+        char *report = text_of(r, PICOLLO_BENCH_FORMAT_REPORT);
+        const char *why = paths[i] == PICOLLO_PERF_READ_PATH_SYSCALL ? "read(2): the read policy says so"
+                                                                     : "read(2): no counter can be read in user space";
+        CHECKF(report != NULL && strstr(report, "counters read by ") != NULL && strstr(report, why) != NULL,
+               "path %u: %s", paths[i], report ? report : "(no report)");
+        free(report);
+        picollo_bench_result_free(r);
+    }
+    picollo_bench_config c = short_config("read path", "Software:TaskClock");
+    c.force_read_path = 9;
+    picollo_bench_result *r = NULL;
+    spin s = {1, 0, 0, 0, 0};
+    EXPECT_MSG(picollo_bench_run(&c, spin_work, &s, &r), PICOLLO_STATUS_INVALID_ARGUMENT, "force_read_path");
+    CHECK(r == NULL);
+}
+
 static void test_bad_settings(void)
 {
     picollo_bench_config c = short_config("bad", "Software:TaskClock,Hardware:Nope");
@@ -579,6 +613,7 @@ void test_bench(void)
     picollo_bench_result_free(b);
     picollo_bench_result_free(NULL);
     test_task_clock();
+    test_read_path();
     test_compare_run();
     test_compare_run_a_a();
 }

@@ -1957,7 +1957,7 @@ PERF_NEW_WITH(perf_new_pinned_2, pinned, 2)
 PERF_NEW_WITH(perf_new_kernel_2, include_kernel, 2)
 PERF_NEW_WITH(perf_new_enabled_max, enabled, UINT32_MAX)
 PERF_NEW_WITH(perf_new_calibrate_2, calibrate, 2)
-PERF_NEW_WITH(perf_new_rdpmc_2, rdpmc, 2)
+PERF_NEW_WITH(perf_new_rdpmc_3, rdpmc, 3)
 PERF_NEW_WITH(perf_new_pid_minus_2, pid, -2)
 PERF_NEW_WITH(perf_new_cpu_min, cpu, INT32_MIN)
 PERF_NEW_WITH(perf_new_error_nan, relative_error, NAN)
@@ -3717,7 +3717,7 @@ static const bad_row rows[] = {
     ROW(picollo_perf_session_new, perf_new_kernel_2, INVAL, "include_kernel"),
     ROW(picollo_perf_session_new, perf_new_enabled_max, INVAL, "enabled"),
     ROW(picollo_perf_session_new, perf_new_calibrate_2, INVAL, "calibrate"),
-    ROW(picollo_perf_session_new, perf_new_rdpmc_2, INVAL, "rdpmc"),
+    ROW(picollo_perf_session_new, perf_new_rdpmc_3, INVAL, "read policy"),
     ROW(picollo_perf_session_new, perf_new_pid_minus_2, INVAL, "pid"),
     ROW(picollo_perf_session_new, perf_new_cpu_min, INVAL, "cpu"),
     ROW(picollo_perf_session_new, perf_new_error_nan, INVAL, "relative error NaN"),

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 18
+#define PICOLLO_ABI_VERSION_MINOR 19
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -635,6 +635,11 @@ typedef struct picollo_bench_config {
   // build's. The header's `picollo_bench_config_default()` sets it for a GCC or Clang
   // caller compiled without optimization (`__OPTIMIZE__` undefined). ABI 1.16.
   const char *unoptimized;
+  // The read path the counters are forced onto, a `picollo_perf_read_path`: `SYSCALL` or
+  // `RDPMC` (user space wherever the page allows); `NONE` (0, the default): the cheaper,
+  // both timed when the counters open. The result's PMU line says which was taken and
+  // why. ABI 1.19.
+  uint32_t force_read_path;
 } picollo_bench_config;
 
 // The measured work: runs `iterations` operations with the caller's `ctx`; it must not

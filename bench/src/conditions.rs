@@ -156,21 +156,25 @@ pub(crate) fn default_meter(b: &Plan) -> Result<(Box<dyn Meter>, Vec<String>), B
     use super::meter::PerfMeter;
     match &b.counters {
         Some(events) if events.is_empty() => return Ok((Box::new(ClockMeter::new()), Vec::new())),
-        Some(events) => return Ok((Box::new(PerfMeter::open(events)?), Vec::new())),
+        Some(events) => return Ok((Box::new(PerfMeter::open(events, b.read_path)?), Vec::new())),
         None => {}
     }
     let emulated = counters::emulated();
     if !emulated.is_empty() {
-        return Ok((Box::new(PerfMeter::open(&emulated)?), Vec::new()));
+        return Ok((
+            Box::new(PerfMeter::open(&emulated, b.read_path)?),
+            Vec::new(),
+        ));
     }
     let wanted = counters::default_hardware();
-    let full = PerfMeter::open(&wanted);
-    let hardware_error = match full.or_else(|_| PerfMeter::open(&wanted[..wanted.len().min(3)])) {
-        Ok(m) => return Ok((Box::new(m), Vec::new())),
-        Err(e) => e,
-    };
+    let full = PerfMeter::open(&wanted, b.read_path);
+    let hardware_error =
+        match full.or_else(|_| PerfMeter::open(&wanted[..wanted.len().min(3)], b.read_path)) {
+            Ok(m) => return Ok((Box::new(m), Vec::new())),
+            Err(e) => e,
+        };
     let why = std::format!("hardware counters unavailable ({hardware_error})");
-    match PerfMeter::open(&counters::software()) {
+    match PerfMeter::open(&counters::software(), b.read_path) {
         Ok(m) => {
             let instead = "counting task-clock, page faults and context switches instead";
             Ok((Box::new(m), std::vec![std::format!("{why}: {instead}")]))

@@ -149,6 +149,8 @@ impl Bench {
             name: name.into(),
             #[cfg(feature = "perf")]
             counters: None,
+            #[cfg(feature = "perf")]
+            read_path: picollo::perf::ReadPolicy::Auto,
             warmup: Duration::from_secs(1),
             samples: DEFAULT_SAMPLES,
             budget: Duration::from_secs(5),
@@ -172,6 +174,17 @@ impl Bench {
     #[cfg(feature = "perf")]
     pub fn with_counters(mut self, events: &[picollo::perf::Event]) -> Self {
         self.plan.counters = Some(events.to_vec());
+        self
+    }
+
+    /// How the counters are read: the cheaper of the user-space read and `read(2)`, both
+    /// timed when the counters open ([`ReadPolicy::Auto`], the default), or the one forced.
+    /// The report's PMU line says which was taken and why.
+    ///
+    /// [`ReadPolicy::Auto`]: picollo::perf::ReadPolicy::Auto
+    #[cfg(feature = "perf")]
+    pub fn with_read_path(mut self, policy: picollo::perf::ReadPolicy) -> Self {
+        self.plan.read_path = policy;
         self
     }
 

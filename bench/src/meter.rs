@@ -181,6 +181,12 @@ pub trait Meter {
         Ok(())
     }
 
+    /// How its counters are read and why (`read(2): 8,100 ns a read against …`), for the
+    /// report's PMU line; `None` for a meter without perf counters.
+    fn counters_read(&self) -> Option<String> {
+        None
+    }
+
     /// This meter with `source`'s metrics after its own.
     fn with<S: Source>(self, source: S) -> WithSource<Self, S>
     where
@@ -335,7 +341,7 @@ mod perf {
 
     use super::{ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE};
     use crate::error::BenchError;
-    use picollo::perf::{Event, Session, SessionBuilder};
+    use picollo::perf::{Event, ReadPolicy, Session, SessionBuilder};
 
     /// A perf session's counters as a [`Source`], read as one group (rdpmc where the page
     /// allows).
@@ -345,11 +351,12 @@ mod perf {
 
     impl PerfCounters {
         /// Open the counters for this thread (user space only, no calibration: the harness
-        /// measures its own read overhead).
-        pub fn open(events: &[Event]) -> Result<Self, BenchError> {
+        /// measures its own read overhead), read as `policy` says.
+        pub fn open(events: &[Event], policy: ReadPolicy) -> Result<Self, BenchError> {
             let mut b = SessionBuilder::new()
                 .with_kernel(false)
-                .with_calibration(false);
+                .with_calibration(false)
+                .with_read_policy(policy);
             for &e in events {
                 b = b.with_counter(e);
             }
@@ -392,16 +399,17 @@ mod perf {
     pub struct PerfMeter<C = ClockMeter>(WithSource<C, PerfCounters>);
 
     impl PerfMeter {
-        /// The counters of `events` for this thread beside a [`ClockMeter`].
-        pub fn open(events: &[Event]) -> Result<Self, BenchError> {
-            PerfMeter::over(ClockMeter::new(), events)
+        /// The counters of `events` for this thread, read as `policy` says, beside a
+        /// [`ClockMeter`].
+        pub fn open(events: &[Event], policy: ReadPolicy) -> Result<Self, BenchError> {
+            PerfMeter::over(ClockMeter::new(), events, policy)
         }
     }
 
     impl<C: Meter> PerfMeter<C> {
-        /// The counters of `events` for this thread beside `clock`.
-        pub fn over(clock: C, events: &[Event]) -> Result<Self, BenchError> {
-            Ok(PerfMeter(clock.with(PerfCounters::open(events)?)))
+        /// The counters of `events` for this thread, read as `policy` says, beside `clock`.
+        pub fn over(clock: C, events: &[Event], policy: ReadPolicy) -> Result<Self, BenchError> {
+            Ok(PerfMeter(clock.with(PerfCounters::open(events, policy)?)))
         }
     }
 
@@ -424,6 +432,10 @@ mod perf {
 
         fn halt(&mut self) -> Result<(), BenchError> {
             self.0.halt()
+        }
+
+        fn counters_read(&self) -> Option<String> {
+            Some(self.0.source.session.read_path_choice().to_string())
         }
     }
 }

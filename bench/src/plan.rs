@@ -29,6 +29,9 @@ pub(crate) struct Plan {
     /// The counters asked for (`None`: the default set).
     #[cfg(feature = "perf")]
     pub counters: Option<Vec<picollo::perf::Event>>,
+    /// How the counters are read (the cheaper path by default).
+    #[cfg(feature = "perf")]
+    pub read_path: picollo::perf::ReadPolicy,
     /// The most time the warm-up may take.
     pub warmup: Duration,
     /// The most samples.

@@ -86,6 +86,8 @@ fn one_round_each(samples: usize) -> Vec<Span> {
 /// How a result's samples were taken, beside the samples themselves.
 pub(crate) struct Parts {
     pub clock: String,
+    /// How the meter's counters were read and why ([`crate::Meter::counters_read`]).
+    pub counters_read: Option<String>,
     pub batch: u64,
     pub warm_up: WarmUp,
     pub pairing: Option<u64>,
@@ -125,6 +127,9 @@ impl BenchResult {
     ) -> Self {
         let mut conditions = Conditions::of_machine(plan.pin);
         conditions.clock = parts.clock;
+        if let Some(read) = parts.counters_read {
+            conditions.pmu = std::format!("{}; counters read by {read}", conditions.pmu);
+        }
         conditions.batch = parts.batch;
         conditions.warm_up = parts.warm_up;
         conditions.unoptimized = plan.unoptimized.clone();
@@ -182,6 +187,7 @@ impl BenchResult {
         let spans = one_round_each(rows.len() / n);
         let parts = Parts {
             clock,
+            counters_read: None,
             batch: 1,
             warm_up,
             pairing: None,

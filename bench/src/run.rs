@@ -274,6 +274,7 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
     let s = sample(plan, meter, &mut side)?;
     let parts = Parts {
         clock: meter.clock(),
+        counters_read: meter.counters_read(),
         batch: side.k,
         warm_up: warm,
         pairing: None,
@@ -446,6 +447,7 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
     let result = |name: &str, side: &Work<'_>, warm_up, s| {
         let parts = Parts {
             clock: meter.clock(),
+            counters_read: meter.counters_read(),
             batch: side.k,
             warm_up,
             pairing,

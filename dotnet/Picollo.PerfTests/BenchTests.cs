@@ -139,6 +139,26 @@ static partial class PerfTests
         }
     }
 
+    // The forced read path reaches the counters: the report's PMU line says which path they
+    // took and why (task-clock has no page: read(2) whatever is asked, for that reason).
+    static void BenchReadPath()
+    {
+        foreach (ReadPath path in new[] { ReadPath.None, ReadPath.Syscall, ReadPath.Rdpmc })
+        {
+            var o = Quick("readpath", "Software:TaskClock");
+            o.ForceReadPath = path;
+            using (BenchResult r = Bench.Run(() => Spin(8), o))
+            {
+                string pmu = r.Table().Split('\n').First(l => l.StartsWith("- PMU: "));
+                string why = path == ReadPath.Syscall ? "the read policy says so" : "no counter can be read in user space";
+                Check(pmu.Contains("counters read by read(2): " + why), path + ": " + pmu);
+            }
+        }
+        var bad = Quick("readpath", "Software:TaskClock");
+        bad.ForceReadPath = (ReadPath)9;
+        Throws(Status.InvalidArgument, "force_read_path", () => Bench.Run(() => { }, bad).Dispose(), "an unknown read path");
+    }
+
     sealed class OpFailed : Exception { public OpFailed() : base("op failed on purpose") { } }
 
     static void ThrowOnThird(ref int calls)
@@ -346,6 +366,7 @@ static partial class PerfTests
         Group("bench compare interleaved", BenchCompareInterleaved);
         Group("bench compare A/A", BenchCompareAA);
         Group("bench task-clock", BenchTaskClock);
+        Group("bench read path", BenchReadPath);
         Group("bench exception", BenchException);
         Group("bench bad options", BenchBadOptions);
         Group("bench dispose", BenchDispose);

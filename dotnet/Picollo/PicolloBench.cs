@@ -39,7 +39,7 @@ namespace Picollo
     /// <summary>picollo_bench_format: a text form of a result.</summary>
     internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4, Html = 5 }
 
-    /// <summary>picollo_bench_config (120 bytes); start from <see cref="Default"/>. The
+    /// <summary>picollo_bench_config (128 bytes); start from <see cref="Default"/>. The
     /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct BenchConfig
@@ -64,6 +64,8 @@ namespace Picollo
         public uint FixedOffsets;
         /// <summary>Why the measured code is unoptimized (UTF-8), or zero (ABI 1.16).</summary>
         public IntPtr Unoptimized;
+        /// <summary>A picollo_perf_read_path to force, or 0: the cheaper (ABI 1.19).</summary>
+        public uint ForceReadPath;
 
         public static BenchConfig Default { get { return BenchNative.picollo_bench_config_default(); } }
     }

@@ -108,6 +108,8 @@ pub enum picollo_perf_read_path {
     Rdpmc = 2,
 }
 
+c_enum!(picollo_perf_read_path: None = "none", Syscall = "syscall", Rdpmc = "rdpmc");
+
 /// How a session picks its read path (`picollo_perf_config.rdpmc`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

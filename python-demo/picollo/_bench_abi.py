@@ -84,12 +84,13 @@ class picollo_bench_config(Structure):
         ("seed", c_uint64),
         ("fixed_offsets", c_uint32),
         ("unoptimized", c_char_p),
+        ("force_read_path", c_uint32),
     ]
 
 
-if ctypes.sizeof(picollo_bench_config) != 120:
+if ctypes.sizeof(picollo_bench_config) != 128:
     raise ImportError(f"picollo_bench_config is {ctypes.sizeof(picollo_bench_config)} bytes, "
-                      "expected 120")
+                      "expected 128")
 
 
 class picollo_bench_comparison(Structure):

@@ -71,7 +71,7 @@ def run(fn: Callable[[], Any], *, name: Optional[str] = None,
         samples: int = 1_000_000, time_budget: float = 5.0, warmup: float = 1.0,
         relative_error: float = 1e-4, pinned_cpu: Optional[int] = None, nice: Optional[int] = None,
         subtract_call_overhead: bool = True, rounds: Optional[int] = None,
-        threshold: float = 1.0) -> "BenchResult":
+        threshold: float = 1.0, read_path: str = "auto") -> "BenchResult":
     """Measure ``fn()`` (no arguments) on the calling thread.
 
     ``counters``: None for the library's default set (cycles, instructions, branch and L1D
@@ -96,10 +96,15 @@ def run(fn: Callable[[], Any], *, name: Optional[str] = None,
     arguments raise TypeError or ValueError before ``fn`` is called; a counter the machine
     cannot count raises `picollo.UnavailableError` (``Emulated:*`` outside ``picollo
     emulate -- PROG``: `picollo.UnsupportedError`).
+
+    ``read_path``: how the counters are read: ``"auto"`` the cheaper of the user-space read
+    and ``read(2)``, both timed when they open; ``"user"`` or ``"syscall"`` forces one. The
+    report's PMU line says which was taken and why.
     """
     config = _prepared({"fn": fn}, subtract_call_overhead,
                        (counters, batch, samples, time_budget, warmup, relative_error,
                         pinned_cpu, nice), (rounds, threshold, None))
+    config.force_read_path = _force_read_path(read_path)
     label = "bench" if name is None else name
     name_c = encode(label, "name")
     if not subtract_call_overhead:
@@ -117,7 +122,7 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
                 pinned_cpu: Optional[int] = None, nice: Optional[int] = None,
                 rounds: Optional[int] = None, threshold: float = 1.0, seed: Optional[int] = None,
                 subtract_call_overhead: bool = True,
-                random_offsets: bool = True) -> "Comparison":
+                random_offsets: bool = True, read_path: str = "auto") -> "Comparison":
     """Compare ``fb()`` with ``fa()`` interleaved on the calling thread: both warm up, then
     every round (``rounds``; default one per 0.1 s of ``time_budget``, 10 to 100) calls
     both back to back in a random order (``seed`` fixes it), each for its share of
@@ -127,12 +132,14 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
     measured with it first has its medians subtracted from both. With ``random_offsets``
     (the default) each slot of a round runs at a random stack depth with a random heap
     block held, so that no one placement in memory favours a side; False keeps one
-    placement for the whole comparison (a bool: TypeError otherwise). The other settings,
-    the errors and exceptions are `run`'s. The comparison keeps both results (``a``, ``b``).
+    placement for the whole comparison (a bool: TypeError otherwise). The other settings
+    (``read_path`` too), the errors and exceptions are `run`'s. The comparison keeps both
+    results (``a``, ``b``).
     """
     config = _prepared({"fa": fa, "fb": fb}, subtract_call_overhead,
                        (counters, batch, samples, time_budget, warmup, relative_error,
                         pinned_cpu, nice), (rounds, threshold, seed), random_offsets)
+    config.force_read_path = _force_read_path(read_path)
     names = (encode(name_a, "name_a"), encode(name_b, "name_b"))
     if not subtract_call_overhead:
         return _compare_once(config, (fa, fb), (name_a, name_b), names)
@@ -212,6 +219,18 @@ def _calibrated_batch(config: bn.picollo_bench_config, fn: Callable[[], Any]) ->
     probe.samples, probe.warmup, probe.time_budget, probe.rounds = 1, 0.0, 1e-3, 1
     with _run_once(probe, fn, "calibration", b"calibration", None) as r:
         return int(json.loads(r.to_json())["batch"])
+
+
+#: ``read_path`` by name: the `picollo_perf_read_path` the config forces (0: none, the cheaper).
+READ_PATHS = {"auto": 0, "syscall": 1, "user": 2}
+
+
+def _force_read_path(read_path: Any) -> int:
+    if not isinstance(read_path, str):
+        raise TypeError(f"read_path must be a str, not {type(read_path).__name__}")
+    if read_path not in READ_PATHS:
+        raise ValueError(f"read_path {read_path!r} is not one of {', '.join(READ_PATHS)}")
+    return READ_PATHS[read_path]
 
 
 def _empty() -> None:

@@ -363,3 +363,20 @@ def test_an_exception_in_either_function_is_raised_from_compare_fns():
 
     with pytest.raises(RuntimeError, match="B fails"):
         bench.compare_fns(loop200, fails, **PAIRED)
+
+
+def test_the_read_path_reaches_the_counters_and_the_report_says_it():
+    # The names' numbers are the library's picollo_perf_read_path: the report tells each back.
+    lines = {}
+    for path in bench.READ_PATHS:
+        with bench.run(loop200, counters=["Software:TaskClock"], read_path=path,
+                       subtract_call_overhead=False, **QUICK) as r:
+            lines[path] = next(l for l in r.table().splitlines() if l.startswith("- PMU: "))
+    assert "counters read by read(2): the read policy says so" in lines["syscall"]
+    for path in ("auto", "user"):  # task-clock has no page: read(2), for that reason
+        assert "counters read by read(2): no counter can be read in user space" in lines[path], \
+            lines[path]
+    with pytest.raises(ValueError, match="read_path 'fast'"):
+        bench.run(loop200, read_path="fast", **QUICK)
+    with pytest.raises(TypeError, match="read_path must be a str"):
+        bench.compare_fns(loop200, loop200, read_path=2, **QUICK)

@@ -69,6 +69,12 @@ namespace Picollo
         /// <see cref="Bench.Run(Action, BenchOptions)"/> does not use it.</summary>
         public bool RandomOffsets { get; set; }
 
+        /// <summary>The read path the counters are forced onto: <see cref="Picollo.Perf.ReadPath.Syscall"/>
+        /// or <see cref="Picollo.Perf.ReadPath.Rdpmc"/> (user space wherever the page allows);
+        /// <see cref="Picollo.Perf.ReadPath.None"/> (the default) takes the cheaper, both timed when the
+        /// counters open. The report's PMU line says which was taken and why (ABI 1.19).</summary>
+        public Picollo.Perf.ReadPath ForceReadPath { get; set; }
+
         public BenchOptions()
         {
             SubtractCallOverhead = true;
@@ -95,6 +101,7 @@ namespace Picollo
                 c.SetNice = 1;
             }
             c.FixedOffsets = RandomOffsets ? 0u : 1u;
+            c.ForceReadPath = (uint)ForceReadPath;
             return WithRounds(c);
         }
 

@@ -6,11 +6,12 @@ use std::ffi::c_char;
 use std::time::Duration;
 
 use picollo_bench::{Bench, BenchError, BenchErrorKind};
-use picollo_core::perf::Event;
+use picollo_core::perf::{Event, ReadPolicy};
 
 use crate::args::{optional_str, str_from, StructSized};
-use crate::choice::flag;
+use crate::choice::{choice, flag};
 use crate::error::Failure;
+use crate::linux_enums::picollo_perf_read_path;
 use crate::perf::args::perf_status;
 use crate::perf::parse_event;
 use crate::status::picollo_status;
@@ -64,15 +65,20 @@ pub struct picollo_bench_config {
     /// build's. The header's `picollo_bench_config_default()` sets it for a GCC or Clang
     /// caller compiled without optimization (`__OPTIMIZE__` undefined). ABI 1.16.
     pub unoptimized: *const c_char,
+    /// The read path the counters are forced onto, a `picollo_perf_read_path`: `SYSCALL` or
+    /// `RDPMC` (user space wherever the page allows); `NONE` (0, the default): the cheaper,
+    /// both timed when the counters open. The result's PMU line says which was taken and
+    /// why. ABI 1.19.
+    pub force_read_path: u32,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: u32` first, then integers, floats and raw pointers,
 // which take every bit pattern (the pointers are checked when read). ABI 1.9 ended the
 // struct before `baseline`, ABI 1.10 to 1.12 before `threshold`, ABI 1.13 and 1.14 before
-// `fixed_offsets`, ABI 1.15 before `unoptimized`.
+// `fixed_offsets`, ABI 1.15 before `unoptimized`, ABI 1.16 to 1.18 before `force_read_path`.
 crate::args::struct_sized!(
     picollo_bench_config,
-    older: [baseline, threshold, fixed_offsets, unoptimized]
+    older: [baseline, threshold, fixed_offsets, unoptimized, force_read_path]
 );
 
 /// Returns the default config: no name, the default counters, samples for 5 s, an
@@ -169,7 +175,16 @@ pub(crate) unsafe fn bench_of(c: &picollo_bench_config) -> Result<Bench, Failure
     // SAFETY: as above.
     let unoptimized = unsafe { optional_str(c.unoptimized, "config->unoptimized") }?;
     let b = b.with_random_offsets(!fixed).with_unoptimized(unoptimized);
-    Ok(rounds_of(b, c))
+    Ok(rounds_of(b, c).with_read_path(read_path_of(c.force_read_path)?))
+}
+
+/// The read policy of `force_read_path` (a `picollo_perf_read_path`, `NONE` for the cheaper).
+fn read_path_of(force: u32) -> Result<ReadPolicy, Failure> {
+    Ok(match choice(force, "config->force_read_path")? {
+        picollo_perf_read_path::None => ReadPolicy::Auto,
+        picollo_perf_read_path::Syscall => ReadPolicy::Syscall,
+        picollo_perf_read_path::Rdpmc => ReadPolicy::UserSpace,
+    })
 }
 
 /// `b` with the config's rounds, threshold and seed (0: the defaults; a negative
