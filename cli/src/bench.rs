@@ -181,10 +181,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
     /// Run each command under QEMU's user mode with Picollo's plugin: its guest's exact
-    /// counts per run (instructions; with `memory` loads and stores too; with `l1d` also
-    /// the misses of a modelled L1D). Implies -N and --env-pad 0; a --baseline gate judges
+    /// counts per run (instructions; with `=memory` loads and stores too; with `=l1d` also
+    /// the misses of a modelled L1D). Its value follows `=` only, so that `--emulate CMD`
+    /// reads CMD as a command. Implies -N and --env-pad 0; a --baseline gate judges
     /// Emulated:Instructions
-    #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1,
+    #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1, require_equals = true,
           default_missing_value = "instructions")]
     pub emulate: Option<EmulateWhat>,
     // With --emulate: which QEMU and which plugin (--qemu, --plugin).
@@ -252,6 +253,28 @@ impl BenchArgs {
         }
     }
 
+    /// Refuse a command that is a value of `--emulate` written after a blank (`--emulate
+    /// memory CMD`) where no program has that name: the value follows `=` only, and the
+    /// word would otherwise run as a command and fail.
+    fn check_emulate(&self) -> Result<(), Failure> {
+        use clap::ValueEnum;
+        if self.emulate.is_none() {
+            return Ok(());
+        }
+        let names = EmulateWhat::value_variants()
+            .iter()
+            .filter_map(|w| w.to_possible_value().map(|v| v.get_name().to_string()));
+        let stray =
+            |c: &&String| names.clone().any(|n| n == **c) && command::find_program(c).is_err();
+        match self.commands.iter().find(stray) {
+            Some(word) => Err(Failure::usage(format!(
+                "--emulate {word}: there is no program {word:?} to run; --emulate takes its \
+                 value after `=` (--emulate={word})"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The shell the commands run through (`None`: none, as always under `--emulate`: a
     /// shell would be emulated, and the command it execs would run natively).
     fn shell(&self) -> Option<&str> {
@@ -309,6 +332,7 @@ impl Measurement {
 /// a failed command makes the exit status 6, and a slower one against `--baseline` 7, once
 /// everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    args.check_emulate()?;
     sides::check(args)?;
     args.check_names()?;
     args.check_shell()?;

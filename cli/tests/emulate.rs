@@ -294,3 +294,59 @@ fn bench_runs_the_emulator_and_plugin_it_is_given_and_only_under_emulate() {
         "Emulated:Instructions",
     );
 }
+
+#[test]
+fn emulate_takes_its_value_after_an_equals_sign_only_so_the_next_word_is_a_command() {
+    // Three names for the two commands `--emulate ./app-main ./app-head` gives are refused
+    // before anything runs: both words were read as commands.
+    let two = [
+        "--emulate",
+        "./app-main",
+        "./app-head",
+        "-n",
+        "a",
+        "-n",
+        "b",
+        "-n",
+        "c",
+    ];
+    bench(&two).assert_exit(2, "3 names (--name) for 2 commands");
+    let one = ["--emulate=memory", "./app", "-n", "a", "-n", "b"];
+    bench(&one).assert_exit(2, "2 names (--name) for 1 commands");
+    bench(&["--emulate", "memory", "./app"]).assert_exit(
+        2,
+        "--emulate memory: there is no program \"memory\" to run; --emulate takes its value \
+         after `=` (--emulate=memory)",
+    );
+    bench(&["--emulate=bogus", "./app"])
+        .assert_exit(2, "invalid value 'bogus' for '--emulate[=<WHAT>]'");
+    bench(&["--emulate=", "./app"]).assert_exit(2, "a value is required for '--emulate");
+    // `picollo emulate --l1d` takes a geometry after a blank: its program follows `--`, so
+    // no command can be taken for one (the plugin given is refused after the parse).
+    let nowhere = ["--plugin", "/nowhere/plugin.so", "--", "./app"];
+    for l1d in [
+        &["--l1d"][..],
+        &["--l1d", "65536:8:64"],
+        &["--l1d=65536:8:64"],
+    ] {
+        let args = [&["emulate"][..], l1d, &nowhere].concat();
+        picollo(&args, None).assert_exit(8, "/nowhere/plugin.so does not exist");
+    }
+    let run = picollo(&["emulate", "--l1d", "./app"], None);
+    run.assert_exit(2, "<PROGRAM>");
+}
+
+#[test]
+fn emulate_counts_what_its_value_names_and_without_one_the_next_word_runs() {
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let command = format!("{} 100 0", g.display());
+    let plain = bench(&["--emulate", &command, "-r", "1"]);
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    assert_has(&plain.stdout, "Emulated:Instructions");
+    assert!(!plain.stdout.contains("Emulated:Loads"), "{}", plain.stdout);
+    let memory = bench(&["--emulate=memory", &command, "-r", "1"]);
+    assert_eq!(memory.code, Some(0), "{}", memory.stderr);
+    assert_has(&memory.stdout, "Emulated:Loads");
+}
