@@ -11,6 +11,7 @@ mod output;
 mod rounds;
 mod saved;
 mod sides;
+mod stage;
 
 use std::io::IsTerminal;
 
@@ -26,6 +27,7 @@ use crate::emulate::{Counted, EmulateWhat, Emulator, EmulatorPaths};
 use crate::error::Failure;
 use command::Counters;
 use rounds::Track;
+use stage::Stage;
 
 /// `picollo bench --help`'s notes.
 pub const BENCH_HELP: &str = "\
@@ -94,10 +96,15 @@ Exact counts (--emulate):
   padding) under QEMU's user mode with Picollo's plugin (picollo emulate) and adds each
   run's exact guest counts, every thread summed: Emulated:Instructions, with memory
   Emulated:Loads and Emulated:Stores, with l1d Emulated:L1DMisses of a modelled 32 KiB
-  8-way L1D. Time, user and system are then the emulator's. Each comparison ends with an
-  exact: line per counted metric (B − A per run, exactly, when every run of each side
-  counted the same), and with --baseline the gate judges Emulated:Instructions: more by
-  --threshold percent or more exits 7 (--threshold 0: any rise); one saved run suffices.
+  8-way L1D. Time, user and system are then the emulator's. The length of the path a
+  program starts from moves its start-up's count (tens of instructions), so a program
+  named by its path (./app, ../base/app) starts as one link, the same for every command
+  and run ($TMPDIR/picollo-emulate-<pid, 10 digits>/program, pointed at it before each
+  run; _ in the environment names it); a program named alone starts from where PATH finds
+  it. Each comparison ends with an exact: line per counted metric (B − A per run, exactly,
+  when every run of each side counted the same), and with --baseline the gate judges
+  Emulated:Instructions: more by --threshold percent or more exits 7 (--threshold 0: any
+  rise); one saved run suffices.
   --qemu and --plugin name the emulator and the plugin, as for picollo emulate. QEMU
   (Debian's qemu-user) or the plugin missing exits 8.
 
@@ -419,13 +426,13 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
     Ok(saved.into_iter().map(|s| s.runs_apart).collect())
 }
 
-/// The tracks of the commands (under `emulator`, when given) and, through a shell, of the
-/// shell alone (last).
-fn tracks(args: &BenchArgs, emulator: Option<&Emulator>) -> Result<Vec<Track>, Failure> {
+/// The tracks of the commands (under `emulator`, when given, each program started as the
+/// stage's link) and, through a shell, of the shell alone (last).
+fn tracks(args: &BenchArgs, emulator: Option<(&Emulator, &Stage)>) -> Result<Vec<Track>, Failure> {
     let shell = args.shell();
     let each = args.commands.iter().enumerate();
     let mut all = each.map(|(i, c)| {
-        let t = Track::new(c, shell, emulator.map(|e| (e, i)))?;
+        let t = Track::new(c, shell, emulator.map(|(e, s)| (e, s, i)))?;
         Ok(t.named(args.name_of(i)))
     });
     let mut tracks: Vec<Track> = all.by_ref().collect::<Result<_, _>>()?;
@@ -452,7 +459,8 @@ fn counters(args: &BenchArgs) -> Result<(Counters, Option<Emulator>), Failure> {
 /// Run the rounds and make each command's outcome.
 fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
     let (counters, emulator) = counters(args)?;
-    let mut tracks = tracks(args, emulator.as_ref())?;
+    let stage = emulator.as_ref().map(|_| Stage::new()).transpose()?;
+    let mut tracks = tracks(args, emulator.as_ref().zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
     let seed = args.seed.unwrap_or_else(picollo::time::ticks_begin);

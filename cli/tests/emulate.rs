@@ -350,3 +350,93 @@ fn emulate_counts_what_its_value_names_and_without_one_the_next_word_runs() {
     assert_eq!(memory.code, Some(0), "{}", memory.stderr);
     assert_has(&memory.stdout, "Emulated:Loads");
 }
+
+/// Copies of the guest in folders whose paths differ in length, and one path through `..`
+/// (as `../base/../base/app` is): four paths to one binary.
+fn copies_of_the_guest() -> Vec<String> {
+    let root = temp("emulate-paths");
+    let folders = [
+        "a",
+        "bb/cccccccccccc",
+        "ddddddddddddddddddddddddddddddddddddddd/e/f",
+    ];
+    let mut paths: Vec<String> = folders
+        .iter()
+        .map(|f| {
+            let dir = root.join(f);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::copy(guest(), dir.join("work")).unwrap();
+            dir.join("work").to_str().unwrap().to_string()
+        })
+        .collect();
+    paths.push(format!("{}/../a/work", root.join("a").display()));
+    paths
+}
+
+#[test]
+fn one_binary_counts_the_same_from_paths_of_any_length_and_one_nop_more_is_caught() {
+    need_qemu!();
+    let _serial = serial();
+    let paths = copies_of_the_guest();
+    let command = |p: &str, x: &str| format!("{p} 20000 {x}");
+    // In one run: every copy against the first.
+    let all: Vec<String> = paths.iter().map(|p| command(p, "0")).collect();
+    let mut args = vec!["--emulate", "-r", "3"];
+    args.extend(all.iter().map(String::as_str));
+    let (run, json) = bench_json("emulated-paths.json", &args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v = json_of(&json);
+    for c in 0..paths.len() - 1 {
+        let exact = &v["comparisons"][c]["exact"][0];
+        let (a, b) = (&all[0], &all[c + 1]);
+        assert_eq!(exact["difference"], 0, "{b} against {a}: {exact}");
+        assert_eq!(
+            exact["verdict"], "no difference",
+            "{b} against {a}: {exact}"
+        );
+    }
+    // Saved from each of three paths, gated from the fourth at --threshold 0: the same
+    // binary passes with B − A = 0, and one `nop` more fails with +1.
+    let gate = paths.last().unwrap();
+    for (i, saved_from) in paths[..3].iter().enumerate() {
+        let base = temp(&format!("emulated-paths-base-{i}.json"));
+        let base = base.to_str().unwrap();
+        let saved = bench(&[
+            "--emulate",
+            "-r",
+            "1",
+            "--save",
+            base,
+            &command(saved_from, "0"),
+        ]);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+        let gated = |x: &str| {
+            let c = command(gate, x);
+            bench(&[
+                "--emulate",
+                "-r",
+                "1",
+                "--threshold",
+                "0",
+                "--baseline",
+                base,
+                &c,
+            ])
+        };
+        let same = gated("0");
+        assert_eq!(
+            same.code,
+            Some(0),
+            "saved from {saved_from}: {}",
+            same.stdout
+        );
+        assert_has(&same.stdout, "(B − A = 0, [0, 0])");
+        assert!(
+            !same.stderr.contains("started otherwise"),
+            "{}",
+            same.stderr
+        );
+        let more = gated("1");
+        more.assert_exit(7, "(B − A = +1, [+1, +1])");
+    }
+}
