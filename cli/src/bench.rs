@@ -104,7 +104,10 @@ Exact counts (--emulate):
   it. Each comparison ends with an exact: line per counted metric (B − A per run, exactly,
   when every run of each side counted the same), and with --baseline the gate judges
   Emulated:Instructions: more by --threshold percent or more exits 7 (--threshold 0: any
-  rise); one saved run suffices.
+  rise); one saved run suffices. The saved file records how its programs started (the
+  link's length; the environment's variables, bytes and a digest of their names and
+  values' lengths): a gate whose programs start otherwise says so, on stderr and in the
+  comparison's warnings.
   --qemu and --plugin name the emulator and the plugin, as for picollo emulate. QEMU
   (Debian's qemu-user) or the plugin missing exits 8.
 
@@ -362,10 +365,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         None => None,
     };
     let mut comparisons = comparisons(&measured, args);
-    let gated = match (&saved, args.builds) {
-        (Some(saved), 1) => against_saved(&measured, &saved.commands),
-        (Some(saved), _) => sides::against_saved(&measured, &saved.commands, args),
-        (None, _) => Vec::new(),
+    let gated = match (&saved, &args.baseline) {
+        (Some(saved), Some(path)) => gate(&measured, saved, path, args),
+        _ => Vec::new(),
     };
     comparisons.extend(gated.iter().cloned());
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
@@ -601,6 +603,29 @@ fn comparisons(measured: &[Measurement], args: &BenchArgs) -> Vec<(Against, Comp
     let compared =
         others.filter_map(|(i, m)| Some((Against::First(i), compare(first, m.result()?))));
     compared.collect()
+}
+
+/// Each measured command (or side) against its saved one (`saved`, read from `path`); a
+/// note in each comparison's warnings and on stderr where the emulated programs started
+/// otherwise than the saved ones.
+fn gate(
+    measured: &[Measurement],
+    saved: &saved::Baseline,
+    path: &str,
+    args: &BenchArgs,
+) -> Vec<(Against, Comparison)> {
+    let mut gated = match args.builds {
+        1 => against_saved(measured, &saved.commands),
+        _ => sides::against_saved(measured, &saved.commands, args),
+    };
+    let note = args.emulate.and_then(|_| stage::note(saved, path));
+    if let Some(note) = note {
+        eprintln!("picollo bench: {note}");
+        gated
+            .iter_mut()
+            .for_each(|(_, c)| c.warnings.push(note.clone()));
+    }
+    gated
 }
 
 /// Each measured command against its saved result (the same position), where both exist,

@@ -440,3 +440,47 @@ fn one_binary_counts_the_same_from_paths_of_any_length_and_one_nop_more_is_caugh
         more.assert_exit(7, "(B − A = +1, [+1, +1])");
     }
 }
+
+#[test]
+fn a_gate_whose_programs_start_otherwise_than_its_baseline_says_so() {
+    // A saved record of the start without its counts is a format error, before any run.
+    let broken = temp("emulated-start-broken.json");
+    std::fs::write(&broken, r#"{"emulated":{"path":3},"commands":[]}"#).unwrap();
+    let path = broken.to_str().unwrap();
+    let run = bench(&["--emulate", "-r", "1", "--baseline", path, "./app"]);
+    run.assert_exit(4, "\"emulated\" has no count \"variables\"");
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let a = format!("{} 20000 0", g.display());
+    let base = temp("emulated-start.json");
+    let base = base.to_str().unwrap();
+    let saved = bench(&["--emulate", "-r", "1", "--save", base, &a]);
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    let gate = |extra: Option<&str>, baseline: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_picollo"));
+        command.args(["bench", "--emulate", "-r", "1", "--baseline", baseline, &a]);
+        if let Some(value) = extra {
+            command.env("PICOLLO_TEST_EXTRA", value);
+        }
+        let out = command.current_dir(common::data_dir()).output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, _, stderr) = gate(None, base);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("started otherwise"), "{stderr}");
+    // One variable more: the start-up counts apart, and the gate says why.
+    let (_, stdout, stderr) = gate(Some("x"), base);
+    let note = "was saved where the programs started otherwise: the environment held";
+    assert_has(&stderr, note);
+    assert_has(&stdout, &format!("- warning: {base} {note}"));
+    // Saved by a picollo that did not record the start (each program from its own path).
+    let mut v = json_of(std::path::Path::new(base));
+    v.as_object_mut().unwrap().remove("emulated");
+    let old = temp("emulated-start-old.json");
+    std::fs::write(&old, v.to_string()).unwrap();
+    let (code, _, stderr) = gate(None, old.to_str().unwrap());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_has(&stderr, "was saved by an earlier picollo");
+}
