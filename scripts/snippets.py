@@ -33,6 +33,9 @@ Other directives are an HTML comment on the line before the fence:
   <!-- snippet: build -->            (sh) the build command of the program just above
   <!-- snippet: pmu -->              run; where the machine has no hardware PMU and the
                                      block fails saying so, it counts as skipped, loudly
+  <!-- snippet: emulate -->          run; where QEMU's user mode is missing and picollo
+                                     fails saying so (`qemu-x86_64 not found on PATH`), it
+                                     counts as skipped, loudly
   <!-- snippet: excerpt REASON -->   (text) output of a run, shown as an excerpt
 A block fails on a non-zero exit, a compile error or a timeout (120 s). A link to a file of
 the repository must find it, and a link to `#anchor` (in the page or `other.md#anchor`) a
@@ -74,7 +77,11 @@ EXTENSION = {"c": "c", "cpp": "cpp", "csharp": "cs", "python": "py"}
 BUILT = ("c", "cpp", "csharp")
 #: What the library says where hardware events cannot be opened (no PMU, a VM without vPMU).
 NO_PMU = "not supported on this machine (ENOENT: no hardware PMU"
+#: What picollo says where QEMU's user mode (Debian's qemu-user) is not installed.
+NO_QEMU = re.compile(r"qemu-\w+ not found on PATH")
 RUN_BY_DEFAULT = {"rust", "c", "cpp", "python", "csharp", "toml"}
+#: The kinds of block that run: plainly, or skipped where the machine lacks a PMU or QEMU.
+RUN_KINDS = ("run", "run-pmu", "run-emulate")
 #: The variables through which the runners find the workspace's library and package; a
 #: page's own build command runs without them, as a reader's shell would.
 RUNNER_VARIABLES = ("PICOLLO_LIB", "PYTHONPATH", "LD_LIBRARY_PATH", "MONO_PATH")
@@ -86,7 +93,7 @@ class Block:
     line: int
     lang: str
     code: str
-    kind: str  # run, run-pmu, skip, fragment, excerpt, build, invalid
+    kind: str  # run, run-pmu, run-emulate, skip, fragment, excerpt, build, invalid
     reason: str
     build: str = ""  # the command the page prints below a whole program (a `build` block)
 
@@ -106,7 +113,7 @@ def documents(args: list[str]) -> list[Path]:
 def judged(lang: str, code: str, directive: re.Match | None) -> tuple[str, str]:
     """A block's kind and reason, from its directive, its first line and its `main`."""
     kind, reason = (directive.group(1), directive.group(2)) if directive else ("run", "")
-    kind = {"pmu": "run-pmu"}.get(kind, kind)
+    kind = {"pmu": "run-pmu", "emulate": "run-emulate"}.get(kind, kind)
     first = FRAGMENT.match(code)
     if first:
         return "fragment", first.group(1)
@@ -315,7 +322,7 @@ def checked(blocks: list[Block], r: Runner) -> tuple[Counter, Counter, list[tupl
     failures."""
     failures, ran, skipped, pending = [], Counter(), Counter(), []
     for n, b in enumerate(blocks):
-        runs = b.kind in ("run", "run-pmu")
+        runs = b.kind in RUN_KINDS
         if b.kind == "invalid" or (runs and b.lang not in RUN_BY_DEFAULT | {"sh"}):
             failures.append((f"{b.where} ({b.lang})", b.reason or f"{b.lang} blocks are not run"))
         elif not runs:
@@ -332,6 +339,11 @@ def checked(blocks: list[Block], r: Runner) -> tuple[Counter, Counter, list[tupl
         if failed and b.kind == "run-pmu" and NO_PMU in failed:
             print(f"snippets: SKIPPED {b.where} ({b.lang}): no hardware PMU here, as the "
                   "block's own error says")
+            skipped[b.lang] += 1
+            continue
+        if failed and b.kind == "run-emulate" and NO_QEMU.search(failed):
+            print(f"snippets: SKIPPED {b.where} ({b.lang}): QEMU's user mode is not installed "
+                  "here (Debian's qemu-user), as the block's own error says")
             skipped[b.lang] += 1
             continue
         ran[b.lang] += 1
@@ -364,7 +376,7 @@ def main(argv: list[str]) -> int:
     for where, why in failures:
         print(f"snippets: FAIL {where}: {why}", file=sys.stderr)
     for line in sorted({f"{b.where} {b.kind}: {b.reason}" for b in blocks
-                        if b.kind not in ("run", "run-pmu", "invalid")}):
+                        if b.kind not in (*RUN_KINDS, "invalid")}):
         print(f"  not run: {line}")
     langs = sorted(set(ran) | set(skipped))
     counts = ", ".join(f"{l} {ran[l]} run/{skipped[l]} not" for l in langs)

@@ -11,6 +11,7 @@ mod output;
 mod rounds;
 mod saved;
 mod sides;
+mod stage;
 
 use std::io::IsTerminal;
 
@@ -26,6 +27,7 @@ use crate::emulate::{Counted, EmulateWhat, Emulator, EmulatorPaths};
 use crate::error::Failure;
 use command::Counters;
 use rounds::Track;
+use stage::Stage;
 
 /// `picollo bench --help`'s notes.
 pub const BENCH_HELP: &str = "\
@@ -94,10 +96,18 @@ Exact counts (--emulate):
   padding) under QEMU's user mode with Picollo's plugin (picollo emulate) and adds each
   run's exact guest counts, every thread summed: Emulated:Instructions, with memory
   Emulated:Loads and Emulated:Stores, with l1d Emulated:L1DMisses of a modelled 32 KiB
-  8-way L1D. Time, user and system are then the emulator's. Each comparison ends with an
-  exact: line per counted metric (B − A per run, exactly, when every run of each side
-  counted the same), and with --baseline the gate judges Emulated:Instructions: more by
-  --threshold percent or more exits 7 (--threshold 0: any rise); one saved run suffices.
+  8-way L1D. Time, user and system are then the emulator's. The length of the path a
+  program starts from moves its start-up's count (tens of instructions), so a program
+  named by its path (./app, ../base/app) starts as one link, the same for every command
+  and run ($TMPDIR/picollo-emulate-<pid, 10 digits>/program, pointed at it before each
+  run; _ in the environment names it); a program named alone starts from where PATH finds
+  it. Each comparison ends with an exact: line per counted metric (B − A per run, exactly,
+  when every run of each side counted the same), and with --baseline the gate judges
+  Emulated:Instructions: more by --threshold percent or more exits 7 (--threshold 0: any
+  rise); one saved run suffices. The saved file records how its programs started (the
+  link's length; the environment's variables, bytes and a digest of their names and
+  values' lengths): a gate whose programs start otherwise says so, on stderr and in the
+  comparison's warnings.
   --qemu and --plugin name the emulator and the plugin, as for picollo emulate. QEMU
   (Debian's qemu-user) or the plugin missing exits 8.
 
@@ -181,10 +191,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
     /// Run each command under QEMU's user mode with Picollo's plugin: its guest's exact
-    /// counts per run (instructions; with `memory` loads and stores too; with `l1d` also
-    /// the misses of a modelled L1D). Implies -N and --env-pad 0; a --baseline gate judges
+    /// counts per run (instructions; with `=memory` loads and stores too; with `=l1d` also
+    /// the misses of a modelled L1D). Its value follows `=` only, so that `--emulate CMD`
+    /// reads CMD as a command. Implies -N and --env-pad 0; a --baseline gate judges
     /// Emulated:Instructions
-    #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1,
+    #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1, require_equals = true,
           default_missing_value = "instructions")]
     pub emulate: Option<EmulateWhat>,
     // With --emulate: which QEMU and which plugin (--qemu, --plugin).
@@ -252,6 +263,28 @@ impl BenchArgs {
         }
     }
 
+    /// Refuse a command that is a value of `--emulate` written after a blank (`--emulate
+    /// memory CMD`) where no program has that name: the value follows `=` only, and the
+    /// word would otherwise run as a command and fail.
+    fn check_emulate(&self) -> Result<(), Failure> {
+        use clap::ValueEnum;
+        if self.emulate.is_none() {
+            return Ok(());
+        }
+        let names = EmulateWhat::value_variants()
+            .iter()
+            .filter_map(|w| w.to_possible_value().map(|v| v.get_name().to_string()));
+        let stray =
+            |c: &&String| names.clone().any(|n| n == **c) && command::find_program(c).is_err();
+        match self.commands.iter().find(stray) {
+            Some(word) => Err(Failure::usage(format!(
+                "--emulate {word}: there is no program {word:?} to run; --emulate takes its \
+                 value after `=` (--emulate={word})"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The shell the commands run through (`None`: none, as always under `--emulate`: a
     /// shell would be emulated, and the command it execs would run natively).
     fn shell(&self) -> Option<&str> {
@@ -309,6 +342,7 @@ impl Measurement {
 /// a failed command makes the exit status 6, and a slower one against `--baseline` 7, once
 /// everything else is written.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    args.check_emulate()?;
     sides::check(args)?;
     args.check_names()?;
     args.check_shell()?;
@@ -331,10 +365,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         None => None,
     };
     let mut comparisons = comparisons(&measured, args);
-    let gated = match (&saved, args.builds) {
-        (Some(saved), 1) => against_saved(&measured, &saved.commands),
-        (Some(saved), _) => sides::against_saved(&measured, &saved.commands, args),
-        (None, _) => Vec::new(),
+    let gated = match (&saved, &args.baseline) {
+        (Some(saved), Some(path)) => gate(&measured, saved, path, args),
+        _ => Vec::new(),
     };
     comparisons.extend(gated.iter().cloned());
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
@@ -395,13 +428,13 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
     Ok(saved.into_iter().map(|s| s.runs_apart).collect())
 }
 
-/// The tracks of the commands (under `emulator`, when given) and, through a shell, of the
-/// shell alone (last).
-fn tracks(args: &BenchArgs, emulator: Option<&Emulator>) -> Result<Vec<Track>, Failure> {
+/// The tracks of the commands (under `emulator`, when given, each program started as the
+/// stage's link) and, through a shell, of the shell alone (last).
+fn tracks(args: &BenchArgs, emulator: Option<(&Emulator, &Stage)>) -> Result<Vec<Track>, Failure> {
     let shell = args.shell();
     let each = args.commands.iter().enumerate();
     let mut all = each.map(|(i, c)| {
-        let t = Track::new(c, shell, emulator.map(|e| (e, i)))?;
+        let t = Track::new(c, shell, emulator.map(|(e, s)| (e, s, i)))?;
         Ok(t.named(args.name_of(i)))
     });
     let mut tracks: Vec<Track> = all.by_ref().collect::<Result<_, _>>()?;
@@ -428,7 +461,8 @@ fn counters(args: &BenchArgs) -> Result<(Counters, Option<Emulator>), Failure> {
 /// Run the rounds and make each command's outcome.
 fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
     let (counters, emulator) = counters(args)?;
-    let mut tracks = tracks(args, emulator.as_ref())?;
+    let stage = emulator.as_ref().map(|_| Stage::new()).transpose()?;
+    let mut tracks = tracks(args, emulator.as_ref().zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
     let seed = args.seed.unwrap_or_else(picollo::time::ticks_begin);
@@ -569,6 +603,29 @@ fn comparisons(measured: &[Measurement], args: &BenchArgs) -> Vec<(Against, Comp
     let compared =
         others.filter_map(|(i, m)| Some((Against::First(i), compare(first, m.result()?))));
     compared.collect()
+}
+
+/// Each measured command (or side) against its saved one (`saved`, read from `path`); a
+/// note in each comparison's warnings and on stderr where the emulated programs started
+/// otherwise than the saved ones.
+fn gate(
+    measured: &[Measurement],
+    saved: &saved::Baseline,
+    path: &str,
+    args: &BenchArgs,
+) -> Vec<(Against, Comparison)> {
+    let mut gated = match args.builds {
+        1 => against_saved(measured, &saved.commands),
+        _ => sides::against_saved(measured, &saved.commands, args),
+    };
+    let note = args.emulate.and_then(|_| stage::note(saved, path));
+    if let Some(note) = note {
+        eprintln!("picollo bench: {note}");
+        gated
+            .iter_mut()
+            .for_each(|(_, c)| c.warnings.push(note.clone()));
+    }
+    gated
 }
 
 /// Each measured command against its saved result (the same position), where both exist,

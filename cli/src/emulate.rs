@@ -190,13 +190,49 @@ impl Emulator {
     /// run's totals to `totals` at the end.
     pub fn command_line(&self, words: &[String], totals: &Path) -> Result<Vec<String>, Failure> {
         let (program, interpreter) = resolve(&words[0])?;
+        self.line(&program, interpreter, &program, &words[1..], totals)
+    }
+
+    /// [`command_line`](Self::command_line), a program named by its path started as `link`
+    /// (`picollo bench --emulate`'s link to it): the line, and the program's own path, where
+    /// the link must point when the line runs (for a script, the script's; its interpreter
+    /// runs as its `#!` line names it). A program named alone starts from where PATH finds
+    /// it, as from a shell (`None`): the same file and path for every command, and a
+    /// virtual environment's `python` still finds its environment beside it.
+    pub fn staged_line(
+        &self,
+        words: &[String],
+        totals: &Path,
+        link: &Path,
+    ) -> Result<(Vec<String>, Option<PathBuf>), Failure> {
+        let (program, interpreter) = resolve(&words[0])?;
+        if !words[0].contains('/') {
+            let line = self.line(&program, interpreter, &program, &words[1..], totals)?;
+            return Ok((line, None));
+        }
+        let own = std::fs::canonicalize(&program)
+            .map_err(|e| failed(format!("{}: {e}", program.display())))?;
+        let line = self.line(&program, interpreter, link, &words[1..], totals)?;
+        Ok((line, Some(own)))
+    }
+
+    /// QEMU with the plugin, then the interpreter's words (for a script), `started_as` (the
+    /// program, or a link to it) and `rest`.
+    fn line(
+        &self,
+        program: &Path,
+        interpreter: Option<Vec<PathBuf>>,
+        started_as: &Path,
+        rest: &[String],
+        totals: &Path,
+    ) -> Result<Vec<String>, Failure> {
         let target = match &interpreter {
-            Some(i) => i[0].clone(),
-            None => program.clone(),
+            Some(i) => &i[0],
+            None => program,
         };
         let qemu = match &self.qemu {
             Some(q) => q.clone(),
-            None => qemu_for(&target)?,
+            None => qemu_for(target)?,
         };
         let mut args = self.counted.plugin_args();
         args.push(format!("totals={}", totals.display()));
@@ -206,8 +242,8 @@ impl Emulator {
         if let Some(i) = interpreter {
             line.extend(i.iter().map(|p| p.to_string_lossy().into_owned()));
         }
-        line.push(program.to_string_lossy().into_owned());
-        line.extend(words[1..].iter().cloned());
+        line.push(started_as.to_string_lossy().into_owned());
+        line.extend(rest.iter().cloned());
         Ok(line)
     }
 }

@@ -294,3 +294,193 @@ fn bench_runs_the_emulator_and_plugin_it_is_given_and_only_under_emulate() {
         "Emulated:Instructions",
     );
 }
+
+#[test]
+fn emulate_takes_its_value_after_an_equals_sign_only_so_the_next_word_is_a_command() {
+    // Three names for the two commands `--emulate ./app-main ./app-head` gives are refused
+    // before anything runs: both words were read as commands.
+    let two = [
+        "--emulate",
+        "./app-main",
+        "./app-head",
+        "-n",
+        "a",
+        "-n",
+        "b",
+        "-n",
+        "c",
+    ];
+    bench(&two).assert_exit(2, "3 names (--name) for 2 commands");
+    let one = ["--emulate=memory", "./app", "-n", "a", "-n", "b"];
+    bench(&one).assert_exit(2, "2 names (--name) for 1 commands");
+    bench(&["--emulate", "memory", "./app"]).assert_exit(
+        2,
+        "--emulate memory: there is no program \"memory\" to run; --emulate takes its value \
+         after `=` (--emulate=memory)",
+    );
+    bench(&["--emulate=bogus", "./app"])
+        .assert_exit(2, "invalid value 'bogus' for '--emulate[=<WHAT>]'");
+    bench(&["--emulate=", "./app"]).assert_exit(2, "a value is required for '--emulate");
+    // `picollo emulate --l1d` takes a geometry after a blank: its program follows `--`, so
+    // no command can be taken for one (the plugin given is refused after the parse).
+    let nowhere = ["--plugin", "/nowhere/plugin.so", "--", "./app"];
+    for l1d in [
+        &["--l1d"][..],
+        &["--l1d", "65536:8:64"],
+        &["--l1d=65536:8:64"],
+    ] {
+        let args = [&["emulate"][..], l1d, &nowhere].concat();
+        picollo(&args, None).assert_exit(8, "/nowhere/plugin.so does not exist");
+    }
+    let run = picollo(&["emulate", "--l1d", "./app"], None);
+    run.assert_exit(2, "<PROGRAM>");
+}
+
+#[test]
+fn emulate_counts_what_its_value_names_and_without_one_the_next_word_runs() {
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let command = format!("{} 100 0", g.display());
+    let plain = bench(&["--emulate", &command, "-r", "1"]);
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    assert_has(&plain.stdout, "Emulated:Instructions");
+    assert!(!plain.stdout.contains("Emulated:Loads"), "{}", plain.stdout);
+    let memory = bench(&["--emulate=memory", &command, "-r", "1"]);
+    assert_eq!(memory.code, Some(0), "{}", memory.stderr);
+    assert_has(&memory.stdout, "Emulated:Loads");
+}
+
+/// Copies of the guest in folders whose paths differ in length, and one path through `..`
+/// (as `../base/../base/app` is): four paths to one binary.
+fn copies_of_the_guest() -> Vec<String> {
+    let root = temp("emulate-paths");
+    let folders = [
+        "a",
+        "bb/cccccccccccc",
+        "ddddddddddddddddddddddddddddddddddddddd/e/f",
+    ];
+    let mut paths: Vec<String> = folders
+        .iter()
+        .map(|f| {
+            let dir = root.join(f);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::copy(guest(), dir.join("work")).unwrap();
+            dir.join("work").to_str().unwrap().to_string()
+        })
+        .collect();
+    paths.push(format!("{}/../a/work", root.join("a").display()));
+    paths
+}
+
+#[test]
+fn one_binary_counts_the_same_from_paths_of_any_length_and_one_nop_more_is_caught() {
+    need_qemu!();
+    let _serial = serial();
+    let paths = copies_of_the_guest();
+    let command = |p: &str, x: &str| format!("{p} 20000 {x}");
+    // In one run: every copy against the first.
+    let all: Vec<String> = paths.iter().map(|p| command(p, "0")).collect();
+    let mut args = vec!["--emulate", "-r", "3"];
+    args.extend(all.iter().map(String::as_str));
+    let (run, json) = bench_json("emulated-paths.json", &args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v = json_of(&json);
+    for c in 0..paths.len() - 1 {
+        let exact = &v["comparisons"][c]["exact"][0];
+        let (a, b) = (&all[0], &all[c + 1]);
+        assert_eq!(exact["difference"], 0, "{b} against {a}: {exact}");
+        assert_eq!(
+            exact["verdict"], "no difference",
+            "{b} against {a}: {exact}"
+        );
+    }
+    // Saved from each of three paths, gated from the fourth at --threshold 0: the same
+    // binary passes with B − A = 0, and one `nop` more fails with +1.
+    let gate = paths.last().unwrap();
+    for (i, saved_from) in paths[..3].iter().enumerate() {
+        let base = temp(&format!("emulated-paths-base-{i}.json"));
+        let base = base.to_str().unwrap();
+        let saved = bench(&[
+            "--emulate",
+            "-r",
+            "1",
+            "--save",
+            base,
+            &command(saved_from, "0"),
+        ]);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+        let gated = |x: &str| {
+            let c = command(gate, x);
+            bench(&[
+                "--emulate",
+                "-r",
+                "1",
+                "--threshold",
+                "0",
+                "--baseline",
+                base,
+                &c,
+            ])
+        };
+        let same = gated("0");
+        assert_eq!(
+            same.code,
+            Some(0),
+            "saved from {saved_from}: {}",
+            same.stdout
+        );
+        assert_has(&same.stdout, "(B − A = 0, [0, 0])");
+        assert!(
+            !same.stderr.contains("started otherwise"),
+            "{}",
+            same.stderr
+        );
+        let more = gated("1");
+        more.assert_exit(7, "(B − A = +1, [+1, +1])");
+    }
+}
+
+#[test]
+fn a_gate_whose_programs_start_otherwise_than_its_baseline_says_so() {
+    // A saved record of the start without its counts is a format error, before any run.
+    let broken = temp("emulated-start-broken.json");
+    std::fs::write(&broken, r#"{"emulated":{"path":3},"commands":[]}"#).unwrap();
+    let path = broken.to_str().unwrap();
+    let run = bench(&["--emulate", "-r", "1", "--baseline", path, "./app"]);
+    run.assert_exit(4, "\"emulated\" has no count \"variables\"");
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let a = format!("{} 20000 0", g.display());
+    let base = temp("emulated-start.json");
+    let base = base.to_str().unwrap();
+    let saved = bench(&["--emulate", "-r", "1", "--save", base, &a]);
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    let gate = |extra: Option<&str>, baseline: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_picollo"));
+        command.args(["bench", "--emulate", "-r", "1", "--baseline", baseline, &a]);
+        if let Some(value) = extra {
+            command.env("PICOLLO_TEST_EXTRA", value);
+        }
+        let out = command.current_dir(common::data_dir()).output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, _, stderr) = gate(None, base);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("started otherwise"), "{stderr}");
+    // One variable more: the start-up counts apart, and the gate says why.
+    let (_, stdout, stderr) = gate(Some("x"), base);
+    let note = "was saved where the programs started otherwise: the environment held";
+    assert_has(&stderr, note);
+    assert_has(&stdout, &format!("- warning: {base} {note}"));
+    // Saved by a picollo that did not record the start (each program from its own path).
+    let mut v = json_of(std::path::Path::new(base));
+    v.as_object_mut().unwrap().remove("emulated");
+    let old = temp("emulated-start-old.json");
+    std::fs::write(&old, v.to_string()).unwrap();
+    let (code, _, stderr) = gate(None, old.to_str().unwrap());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_has(&stderr, "was saved by an earlier picollo");
+}

@@ -4,11 +4,12 @@
 //! it is reaped, with its user and system time from `wait4`. Its stdin is /dev/null, and so
 //! are its stdout and stderr unless shown.
 
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, CString, OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::ExitStatus;
 use std::time::Instant;
 
@@ -242,6 +243,20 @@ pub struct Argv {
     pointers: Vec<*const c_char>,
     _environment: Vec<CString>,
     environment: Vec<*const c_char>,
+    /// The path `_` names in the environment, where picollo chose the path programs start
+    /// from (`picollo bench --emulate`).
+    started_as: Option<OsString>,
+}
+
+/// The environment of a run: picollo's own, less [`ENV_PAD`]; where it holds `_` (which a
+/// shell sets to the path of the program it starts) and `started_as` is given, `_` names it.
+pub fn environment(started_as: Option<&OsStr>) -> Vec<(OsString, OsString)> {
+    let own = std::env::vars_os().filter(|(k, _)| k != ENV_PAD);
+    let named = |(k, v): (OsString, OsString)| match started_as {
+        Some(path) if k == "_" => (k, path.to_os_string()),
+        _ => (k, v),
+    };
+    own.map(named).collect()
 }
 
 /// The variable whose length each run draws (`--env-pad`): what the environment's size
@@ -282,23 +297,31 @@ impl Argv {
             pointers,
             _environment: Vec::new(),
             environment: Vec::new(),
+            started_as: None,
         };
         argv.pad_environment(None);
         Ok(argv)
     }
 
-    /// The environment of the next runs: picollo's own, and with `Some(n)`, [`ENV_PAD`] set
-    /// to `n` bytes.
+    /// `_` in the environment names `path` (where a program named by its path starts,
+    /// under `picollo bench --emulate`), as it names the program a shell starts.
+    pub fn started_as(&mut self, path: &Path) {
+        self.started_as = Some(path.as_os_str().to_os_string());
+        self.pad_environment(None);
+    }
+
+    /// The environment of the next runs: [`environment`], and with `Some(n)`, [`ENV_PAD`]
+    /// set to `n` bytes.
     pub fn pad_environment(&mut self, pad: Option<usize>) {
         use std::os::unix::ffi::OsStrExt;
-        let own = std::env::vars_os().filter(|(k, _)| k != ENV_PAD);
-        let pair = |(k, v): (std::ffi::OsString, std::ffi::OsString)| {
+        let own = environment(self.started_as.as_deref());
+        let pair = |(k, v): (OsString, OsString)| {
             let mut bytes = k.as_bytes().to_vec();
             bytes.push(b'=');
             bytes.extend_from_slice(v.as_bytes());
             CString::new(bytes).ok()
         };
-        let mut env: Vec<CString> = own.filter_map(pair).collect();
+        let mut env: Vec<CString> = own.into_iter().filter_map(pair).collect();
         if let Some(n) = pad {
             let padded = format!("{ENV_PAD}={}", "x".repeat(n));
             env.push(CString::new(padded).expect("no NUL byte"));

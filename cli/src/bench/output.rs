@@ -10,6 +10,7 @@ use picollo_bench::shift::Design;
 use picollo_bench::{median_round, BenchResult, Comparison, Verdict};
 
 use super::saved::Baseline;
+use super::stage::Start;
 use super::{sides, Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
 use crate::error::Failure;
@@ -362,7 +363,8 @@ fn json_exact(out: &mut String, c: &Comparison) {
     out.push(']');
 }
 
-/// `{"commands": [...], "comparisons": [...]}`.
+/// `{"builds": K, "commands": [...], "comparisons": [...]}`, and under `--emulate`
+/// `"emulated"`: how the programs started ([`Start`]), for a gate against a saved run.
 /// With `--save --append`, `earlier` holds each command's runs apart saved before this run.
 pub fn json(
     measured: &[Measurement],
@@ -370,7 +372,11 @@ pub fn json(
     args: &BenchArgs,
     earlier: &[Vec<f64>],
 ) -> String {
-    let mut out = format!("{{\"builds\":{},\"commands\":[", args.builds);
+    let mut out = format!("{{\"builds\":{},", args.builds);
+    if args.emulate.is_some() {
+        let _ = write!(out, "\"emulated\":{},", Start::here().json());
+    }
+    out.push_str("\"commands\":[");
     for (i, m) in measured.iter().enumerate() {
         if i > 0 {
             out.push(',');

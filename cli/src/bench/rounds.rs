@@ -11,6 +11,7 @@ use picollo::concurrent::XorShift64;
 use std::path::PathBuf;
 
 use super::command::{run_once, Argv, Counters, Ended, Ran};
+use super::stage::{Link, Stage};
 use super::BenchArgs;
 use crate::emulate::{read_totals, Emulator};
 use crate::error::Failure;
@@ -42,6 +43,8 @@ pub struct Track {
     pub failed: Option<(u32, bool, Ended)>,
     /// Under `--emulate`: where the plugin writes each run's totals.
     totals: Option<PathBuf>,
+    /// Under `--emulate`: the link the program starts as, pointed at it before each run.
+    link: Option<Link>,
 }
 
 impl Track {
@@ -54,32 +57,41 @@ impl Track {
     }
 
     /// A command to run through `shell` (`None`: its own words, without a shell); under
-    /// `emulator` its words run under QEMU, which writes each run's totals to a file of the
-    /// track's own (`index` tells the tracks apart).
+    /// `emulator` its words run under QEMU, a program named by its path started as the
+    /// stage's link (and `_` in the environment naming the link), and QEMU writes each
+    /// run's totals to a file of the track's own (`index` tells the tracks apart).
     pub fn new(
         command: &str,
         shell: Option<&str>,
-        emulator: Option<(&Emulator, usize)>,
+        emulator: Option<(&Emulator, &Stage, usize)>,
     ) -> Result<Self, Failure> {
         let bad = |e: std::io::Error| Failure::usage(format!("command {command:?}: {e}"));
         let words = Argv::words(command, shell).map_err(bad)?;
-        let (words, totals) = match emulator {
-            Some((e, index)) => {
+        let (words, totals, link) = match emulator {
+            Some((e, stage, index)) => {
                 let name = format!("picollo-bench-{}-{index}.counts", std::process::id());
                 let totals = std::env::temp_dir().join(name);
-                (e.command_line(&words, &totals)?, Some(totals))
+                let link = stage.link().to_path_buf();
+                let (line, program) = e.staged_line(&words, &totals, &link)?;
+                let link = program.map(|program| Link { link, program });
+                (line, Some(totals), link)
             }
-            None => (words, None),
+            None => (words, None, None),
         };
+        let mut argv = Argv::from_words(words).map_err(bad)?;
+        if let Some((_, stage, _)) = emulator {
+            argv.started_as(stage.link());
+        }
         Ok(Track {
             command: command.into(),
             name: command.into(),
-            argv: Argv::from_words(words).map_err(bad)?,
+            argv,
             rows: Vec::new(),
             multiplexed: Vec::new(),
             runs: Vec::new(),
             failed: None,
             totals,
+            link,
         })
     }
 
@@ -97,6 +109,12 @@ impl Track {
         self.argv.pad_environment(pad);
         if let Some(totals) = &self.totals {
             let _ = std::fs::remove_file(totals);
+        }
+        if let Some(link) = &self.link {
+            link.point().map_err(|e| {
+                let at = link.link.display();
+                Failure::emulator(format!("{at}: the link the program starts as: {e}"))
+            })?;
         }
         let ran = run_once(&self.argv, counters, args.show_output)
             .map_err(|e| Failure::io(&format!("running {:?}", self.command), &e))?;

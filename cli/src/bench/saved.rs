@@ -6,6 +6,7 @@ use picollo_bench::{median_round, Bench, BenchResult, Metric, Unit, WarmUp};
 use serde_json::Value;
 
 use super::rounds::RunTime;
+use super::stage::Start;
 use crate::error::Failure;
 
 /// One saved command: its result (`None` where it was not measured) and the median round
@@ -16,11 +17,13 @@ pub struct Saved {
     pub runs_apart: Vec<f64>,
 }
 
-/// A saved file: its commands, in command order, and the builds a side they were saved
-/// with (`--builds`; 1 in a file saved without).
+/// A saved file: its commands, in command order, the builds a side they were saved with
+/// (`--builds`; 1 in a file saved without), and under `--emulate` how their programs
+/// started (`None` in a file saved without, or by a picollo that did not record it).
 pub struct Baseline {
     pub commands: Vec<Saved>,
     pub builds: usize,
+    pub start: Option<Start>,
 }
 
 /// The saved file at `path`, its results rebuilt (`Some(threshold)`: after the runs, for the
@@ -32,6 +35,8 @@ pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
     let v: Value = serde_json::from_str(&text)
         .map_err(|e| Failure::format(format!("{path}: not the JSON picollo bench writes: {e}")))?;
     let commands = commands(path, &v, threshold)?;
+    let start = v.get("emulated").map(Start::parse).transpose();
+    let start = start.map_err(|why| Failure::format(format!("{path}: {why}")))?;
     let builds = v.get("builds").map_or(Some(1), Value::as_u64);
     match builds {
         Some(k) if k >= 1 && commands.len() % k as usize == 0 => {
@@ -39,6 +44,7 @@ pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
             Ok(Baseline {
                 commands,
                 builds: k as usize,
+                start,
             })
         }
         _ => Err(Failure::format(format!(
