@@ -90,7 +90,8 @@ pub fn judge_builds(
 ///
 /// # Errors
 /// Sides of fewer than [`BUILDS_NEEDED`] builds or of different sizes, builds of different
-/// or no rounds, or a time that is not positive.
+/// or no rounds, or fewer than 2 rounds whose times are all positive (a round with a time
+/// that is not is left out, with a warning).
 pub fn judge_build_times(
     c: &mut Comparison,
     a: &[Vec<f64>],
@@ -106,14 +107,29 @@ pub fn judge_build_times(
             b.len()
         )));
     }
-    let log = |x: &f64| x.ln();
+    // A round where a build's time is not positive (a run floored at 0 by the baseline's
+    // subtraction) leaves every build: the rounds stay paired across builds and sides.
+    let kept: Vec<usize> = (0..rounds)
+        .filter(|&i| a.iter().chain(b).all(|x| x[i] > 0.0 && x[i].is_finite()))
+        .collect();
+    if kept.len() < 2 {
+        return Err(BenchError::invalid(&std::format!(
+            "builds: {} of {rounds} rounds have a time that is not positive in some build \
+             (at or below the subtracted baseline)",
+            rounds - kept.len()
+        )));
+    }
     let grid: Vec<Vec<f64>> = a
         .iter()
         .chain(b)
-        .map(|x| x.iter().map(log).collect())
+        .map(|x| kept.iter().map(|&i| x[i].ln()).collect())
         .collect();
-    if grid.iter().flatten().any(|y| !y.is_finite()) {
-        return Err(BenchError::invalid("builds: a round time is not positive"));
+    if kept.len() < rounds {
+        c.warnings.push(std::format!(
+            "builds: {} of {rounds} rounds left out of the verdict: a build's time in them was \
+             at or below the subtracted baseline (floored at 0)",
+            rounds - kept.len()
+        ));
     }
     judge_grid(c, &grid, k);
     Ok(())

@@ -166,8 +166,24 @@ fn groupings_that_do_not_split_evenly_are_refused() {
     let mut ragged = y.clone();
     ragged[1].pop();
     assert!(judge_build_times(&mut c, &x, &ragged).is_err());
-    ragged[1] = vec![1.0, 2.0, 0.0, 4.0];
-    ragged[1].push(5.0);
+    // A round with a time floored at 0 leaves every build, and the verdict says so; too
+    // few rounds left is an error.
+    ragged[1] = vec![1.0, 2.0, 0.0, 4.0, 5.0];
+    c.warnings.clear();
+    judge_build_times(&mut c, &x, &ragged).unwrap();
+    assert!(c.builds.is_some());
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("1 of 5 rounds left out")),
+        "{:?}",
+        c.warnings
+    );
+    ragged[1] = vec![0.0, 0.0, 0.0, 4.0, 0.0];
     let e = judge_build_times(&mut c, &x, &ragged).unwrap_err();
-    assert!(e.message().contains("not positive"), "{e}");
+    assert!(
+        e.message()
+            .contains("4 of 5 rounds have a time that is not positive"),
+        "{e}"
+    );
 }

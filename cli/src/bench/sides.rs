@@ -111,7 +111,8 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
 }
 
 /// Each side after the first against side 1, with builds as the unit (none where a side
-/// was not measured).
+/// was not measured); where the builds cannot be judged, the pooled rounds' verdict with a
+/// warning saying why.
 pub fn comparisons(sides: &[Side], k: usize) -> Vec<(usize, Comparison)> {
     let Some(first) = sides.first().and_then(|s| s.result.as_ref()) else {
         return Vec::new();
@@ -120,7 +121,11 @@ pub fn comparisons(sides: &[Side], k: usize) -> Vec<(usize, Comparison)> {
     let compared = others.filter_map(|(s, side)| {
         let b = side.result.as_ref()?;
         let mut c = compare(first, b);
-        judge_builds(&mut c, first, b, k).ok()?;
+        if let Err(e) = judge_builds(&mut c, first, b, k) {
+            c.warnings.push(format!(
+                "not judged with builds as the unit ({e}): the verdict is the pooled rounds'"
+            ));
+        }
         Some((s, c))
     });
     compared.collect()
