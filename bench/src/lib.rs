@@ -33,6 +33,7 @@ mod conditions;
 pub mod counters;
 pub mod engine;
 mod error;
+mod floor;
 pub mod html;
 mod meter;
 pub mod offsets;
@@ -57,6 +58,7 @@ pub use compare::compare;
 pub use conditions::Conditions;
 pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
+pub use floor::{quartile_deviation, resolution};
 pub use meter::{
     time_index, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
 };
@@ -65,10 +67,10 @@ pub use meter::{PerfCounters, PerfMeter};
 pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
-pub use run::{choose_batch, per_op, read_overhead, WARMUP_STABLE};
+pub use run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
 pub use verdict::{Apart, Builds, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 
-use plan::Plan;
+use plan::{BaselineMetric, Plan};
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
 #[inline]
@@ -220,18 +222,22 @@ impl Bench {
 
     /// Subtract `baseline`'s median per operation from every figure of the metric of the
     /// same name: the cost of what the measurement cannot avoid but the caller does not
-    /// want (a language binding's call of an empty function), floored at 0.
+    /// want (a language binding's call of an empty function), floored at 0; each figure
+    /// floored is counted, and the baseline's spread bounds the resolution
+    /// ([`MetricResult::flagged`]).
     pub fn with_baseline(mut self, baseline: &BenchResult) -> Self {
-        // The exact median of an exact metric (its histogram's bucket would shift every
-        // figure by a fraction).
-        let medians = baseline.metrics.iter().enumerate().map(|(i, m)| {
+        let figures = baseline.metrics.iter().enumerate().map(|(i, m)| {
+            // The exact median of an exact metric (its histogram's bucket would shift every
+            // figure by a fraction).
             let median = baseline.percentile_at(i, 50.0).unwrap_or(0.0);
-            (
-                m.metric.name.clone(),
-                (median * SCALE as f64).round() as u64,
-            )
+            let spread = quartile_deviation(&mut baseline.figures(i).collect::<Vec<u64>>());
+            BaselineMetric {
+                name: m.metric.name.clone(),
+                median: (median * SCALE as f64).round() as u64,
+                spread,
+            }
         });
-        self.plan.baseline = Some((baseline.name.clone(), medians.collect()));
+        self.plan.baseline = Some((baseline.name.clone(), figures.collect()));
         self
     }
 
