@@ -18,7 +18,9 @@
 //! of a batch, or the one given; `k = 1` records every call), warms up until the median of
 //! consecutive windows of batches moves less than 2 % (or the warm-up budget is spent),
 //! then records each batch's figures divided by `k` into one histogram per metric. Every
-//! figure is kept in thousandths of its unit (picoseconds for time). The samples fall into
+//! figure is kept in thousandths of its unit (picoseconds for time); a figure the subtraction
+//! floors at 0, and a median within the resolution of the read pair or the baseline, flag
+//! their metric ([`MetricResult::flagged`]). The samples fall into
 //! rounds of time; [`Bench::compare_fns`] runs two functions in interleaved rounds, and
 //! [`compare`] tells whether two results differ, round against round, with a 99 % interval
 //! of the change, of each percentile's difference, and a noise floor.
