@@ -6,7 +6,8 @@
  * measured apart, its rounds' interval above 0 and no verdict (not enough runs apart);
  * judged on runs apart (picollo_bench_judge_apart) and interleaved
  * (picollo_bench_compare_run), "slower", with the figures of picollo_bench_compare_info;
- * A/A comparisons of one loop with itself, with the random offsets on and off.
+ * A/A comparisons of one loop with itself, with the random offsets on and off; a baseline
+ * that outweighs the work, whose figures are floored and flagged.
  */
 #include <math.h>
 #include <stddef.h>
@@ -394,6 +395,55 @@ static void test_baseline(const picollo_bench_result *a)
     picollo_bench_result_free(r);
 }
 
+/* How near 0 metric 0 of `r` came (picollo_bench_result_metric_floor, ABI 1.19). */
+static picollo_bench_floor floor_of(const picollo_bench_result *r)
+{
+    picollo_bench_floor f;
+    memset(&f, 0, sizeof f);
+    f.struct_size = sizeof f;
+    EXPECT(picollo_bench_result_metric_floor(r, 0, &f), PICOLLO_STATUS_OK);
+    return f;
+}
+
+/* No silent zero: a loop of 10 adds less the medians of the loop of 2000 (`a`, about 200x
+ * its cost) is floored at 0 in most samples, flagged, and its texts say so; the loop of
+ * 2000 itself, with only the read pair subtracted (at most a few per cent of a batch of
+ * 4), is not. Neither needs the machine's timing: a loop of 10 outlasts the median loop
+ * of 2000 only in a sample preempted for far longer than the loop, and not in most. */
+static void test_floor(const picollo_bench_result *a)
+{
+    picollo_bench_config c = short_config("loop 10 less 2000", "");
+    spin s = {10, 0, 0, 0, 0};
+    picollo_bench_result *r = NULL;
+    picollo_bench_floor plain = floor_of(a), f;
+    double p50 = -1.0;
+    char *report, *json, *line;
+    CHECKF(plain.floored == 0 && plain.flagged == 0 && plain.below_resolution == 0,
+           "loop 2000: floored %llu, resolution %g ns", (unsigned long long)plain.floored,
+           plain.resolution);
+    CHECK(plain.samples > 0 && plain.resolution >= 0.001);
+    c.baseline = a;
+    if (!EXPECT(picollo_bench_run(&c, spin_work, &s, &r), PICOLLO_STATUS_OK)) {
+        return;
+    }
+    f = floor_of(r);
+    CHECKF(f.flagged == 1 && 2 * f.floored > f.samples, "floored %llu of %llu",
+           (unsigned long long)f.floored, (unsigned long long)f.samples);
+    EXPECT(picollo_bench_result_percentile(r, 0, 50.0, &p50), PICOLLO_STATUS_OK);
+    CHECKF(p50 == 0.0, "P50 %g ns", p50);
+    report = text_of(r, PICOLLO_BENCH_FORMAT_REPORT);
+    json = text_of(r, PICOLLO_BENCH_FORMAT_JSON);
+    line = text_of(r, PICOLLO_BENCH_FORMAT_LINE);
+    CHECK(report && strstr(report, "- warning: time: floored at 0 in "));
+    CHECK(report && strstr(report, " (floored ") && strstr(report, "the median of loop 2000)"));
+    CHECK(json && strstr(json, "\"flagged\":true") && strstr(json, "\"floored\":0,") == NULL);
+    CHECK(line && strstr(line, "; time: floored "));
+    free(report);
+    free(json);
+    free(line);
+    picollo_bench_result_free(r);
+}
+
 /* The software counter task-clock beside time: its own histogram, in ns per operation. */
 static void test_task_clock(void)
 {
@@ -608,6 +658,7 @@ void test_bench(void)
         test_html(a, b);
         test_judge_apart(a, b);
         test_baseline(a);
+        test_floor(a);
     }
     picollo_bench_result_free(a);
     picollo_bench_result_free(b);

@@ -2641,6 +2641,45 @@ static picollo_status bench_exact_index_max(void)
     uint32_t exact;
     return picollo_bench_result_metric_exact(br, SIZE_MAX, &exact);
 }
+static picollo_bench_floor floor_of_size(size_t struct_size)
+{
+    picollo_bench_floor f;
+    memset(&f, 0, sizeof f);
+    f.struct_size = (uint32_t)struct_size;
+    f.floored = 77;
+    return f;
+}
+static picollo_status bench_floor_ok(void)
+{
+    picollo_bench_floor f = floor_of_size(sizeof f);
+    picollo_status st = picollo_bench_result_metric_floor(br, 0, &f);
+    /* The empty callback's time: flagged exactly when floored or below its resolution, which
+     * for time is never below a picosecond. */
+    CHECK(f.struct_size == sizeof f && f.samples > 0 && f.floored <= f.samples);
+    CHECK(f.resolution >= 0.001 && f.below_resolution <= 1);
+    CHECK(f.flagged == (f.floored > 0 || f.below_resolution == 1));
+    return st;
+}
+static picollo_status bench_floor_null_r(void)
+{
+    picollo_bench_floor f = floor_of_size(sizeof f);
+    return picollo_bench_result_metric_floor(NULL, 0, &f);
+}
+static picollo_status bench_floor_null_out(void) { return picollo_bench_result_metric_floor(br, 0, NULL); }
+static picollo_status bench_floor_small(void)
+{
+    picollo_bench_floor f = floor_of_size(offsetof(picollo_bench_floor, resolution));
+    picollo_status st = picollo_bench_result_metric_floor(br, 0, &f);
+    CHECK(f.floored == 77); /* written only on success */
+    return st;
+}
+static picollo_status bench_floor_index_max(void)
+{
+    picollo_bench_floor f = floor_of_size(sizeof f);
+    picollo_status st = picollo_bench_result_metric_floor(br, SIZE_MAX, &f);
+    CHECK(f.floored == 77);
+    return st;
+}
 static picollo_status bench_percentile_ok(void)
 {
     double v = -1.0;
@@ -3889,6 +3928,11 @@ static const bad_row rows[] = {
     ROW(picollo_bench_result_metric_exact, bench_exact_null_r, NULLP, "`r`"),
     ROW(picollo_bench_result_metric_exact, bench_exact_null_out, NULLP, "`out`"),
     ROW(picollo_bench_result_metric_exact, bench_exact_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
+    ROW(picollo_bench_result_metric_floor, bench_floor_ok, OK, NULL),
+    ROW(picollo_bench_result_metric_floor, bench_floor_null_r, NULLP, "`r`"),
+    ROW(picollo_bench_result_metric_floor, bench_floor_null_out, NULLP, "`out`"),
+    ROW(picollo_bench_result_metric_floor, bench_floor_small, SIZE, "sizeof(picollo_bench_floor)"),
+    ROW(picollo_bench_result_metric_floor, bench_floor_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),
     ROW(picollo_bench_result_percentile, bench_percentile_ok, OK, NULL),
     ROW(picollo_bench_result_percentile, bench_percentile_null_r, NULLP, "`r`"),
     ROW(picollo_bench_result_percentile, bench_percentile_null_out, NULLP, "`out`"),

@@ -646,6 +646,28 @@ typedef struct picollo_bench_config {
 // unwind or longjmp out.
 typedef void (*picollo_bench_work)(void *ctx, uint64_t iterations);
 
+// A metric's figures near 0 (`picollo_bench_result_metric_floor`); set `struct_size` to
+// `sizeof(picollo_bench_floor)` before the call. ABI 1.19.
+typedef struct picollo_bench_floor {
+  // `sizeof(picollo_bench_floor)`, set by the caller.
+  uint32_t struct_size;
+  // 1 when some sample was floored or the median is below the resolution: the figures
+  // near 0 are not the work's (the report marks the metric's row); else 0.
+  uint32_t flagged;
+  // The samples whose figure was floored at 0: what was subtracted (the read pair's
+  // median, the baseline's) exceeded what the batch measured.
+  uint64_t floored;
+  // The samples recorded.
+  uint64_t samples;
+  // The smallest figure per operation the measurement tells from nothing, in the metric's
+  // unit: the quartile deviation of what an empty measurement gives per operation (at
+  // least 0.001 ns for time); 0 where what was subtracted had no spread, or for an exact
+  // metric.
+  double resolution;
+  // 1 when the resolution is above 0 and the median no larger than it; else 0.
+  uint32_t below_resolution;
+} picollo_bench_floor;
+
 // The figures behind a comparison's verdict (`picollo_bench_compare_info`); set
 // `struct_size` to `sizeof(picollo_bench_comparison)` before the call. Percentages are of
 // A's median round; an interval end is ±infinity when the rounds are too few. ABI 1.13.
@@ -1330,6 +1352,12 @@ picollo_status picollo_bench_result_histogram(const struct picollo_bench_result 
 // automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
 // default rounds and threshold (1 %), a seed from the clock.
 struct picollo_bench_config picollo_bench_config_default(void);
+
+// Writes to `*out` how near 0 the figures of metric `index` came (docs/benchmarks.md, "No
+// silent zero"). Errors: NULL `r` or `out`; `OUT_OF_RANGE`; `STRUCT_SIZE` when
+// `out->struct_size` is smaller than this library's struct. Safety: `out->struct_size` is
+// set by the caller. ABI 1.19.
+picollo_status picollo_bench_result_metric_floor(const struct picollo_bench_result *r, size_t index, struct picollo_bench_floor *out);
 
 // Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
 // `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.

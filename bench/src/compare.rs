@@ -8,6 +8,7 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
+use super::floor::{floor_warnings, verdict_caveat};
 use super::meter::SCALE;
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
@@ -189,6 +190,11 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
     });
     let design = design_of(a, b);
     let change = change_of(a, b, design);
+    // A result against itself is one side.
+    let sides: &[&BenchResult] = match core::ptr::eq(a, b) {
+        true => &[a],
+        false => &[a, b],
+    };
     Comparison {
         a: a.name.clone(),
         b: b.name.clone(),
@@ -203,7 +209,13 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
             (Design::Unpaired, v) if v != Verdict::NotEnoughRounds => Verdict::NotEnoughRunsApart,
             (_, v) => v,
         },
-        warnings: [unoptimized_warnings(a, b), drift_warnings(a, b, design)].concat(),
+        warnings: [
+            unoptimized_warnings(a, b),
+            drift_warnings(a, b, design),
+            floor_warnings(sides),
+        ]
+        .concat(),
+        caveat: verdict_caveat(sides),
         change,
         apart: None,
         builds: None,

@@ -18,7 +18,9 @@
 //! of a batch, or the one given; `k = 1` records every call), warms up until the median of
 //! consecutive windows of batches moves less than 2 % (or the warm-up budget is spent),
 //! then records each batch's figures divided by `k` into one histogram per metric. Every
-//! figure is kept in thousandths of its unit (picoseconds for time). The samples fall into
+//! figure is kept in thousandths of its unit (picoseconds for time); a figure the subtraction
+//! floors at 0, and a median within the resolution of the read pair or the baseline, flag
+//! their metric ([`MetricResult::flagged`]). The samples fall into
 //! rounds of time; [`Bench::compare_fns`] runs two functions in interleaved rounds, and
 //! [`compare`] tells whether two results differ, round against round, with a 99 % interval
 //! of the change, of each percentile's difference, and a noise floor.
@@ -33,6 +35,7 @@ mod conditions;
 pub mod counters;
 pub mod engine;
 mod error;
+mod floor;
 pub mod html;
 mod meter;
 pub mod offsets;
@@ -57,6 +60,7 @@ pub use compare::compare;
 pub use conditions::Conditions;
 pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
+pub use floor::{quartile_deviation, resolution};
 pub use meter::{
     time_index, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
 };
@@ -65,10 +69,10 @@ pub use meter::{PerfCounters, PerfMeter};
 pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
-pub use run::{choose_batch, per_op, read_overhead, WARMUP_STABLE};
+pub use run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
 pub use verdict::{Apart, Builds, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
 
-use plan::Plan;
+use plan::{BaselineMetric, Plan};
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
 #[inline]
@@ -233,18 +237,22 @@ impl Bench {
 
     /// Subtract `baseline`'s median per operation from every figure of the metric of the
     /// same name: the cost of what the measurement cannot avoid but the caller does not
-    /// want (a language binding's call of an empty function), floored at 0.
+    /// want (a language binding's call of an empty function), floored at 0; each figure
+    /// floored is counted, and the baseline's spread bounds the resolution
+    /// ([`MetricResult::flagged`]).
     pub fn with_baseline(mut self, baseline: &BenchResult) -> Self {
-        // The exact median of an exact metric (its histogram's bucket would shift every
-        // figure by a fraction).
-        let medians = baseline.metrics.iter().enumerate().map(|(i, m)| {
+        let figures = baseline.metrics.iter().enumerate().map(|(i, m)| {
+            // The exact median of an exact metric (its histogram's bucket would shift every
+            // figure by a fraction).
             let median = baseline.percentile_at(i, 50.0).unwrap_or(0.0);
-            (
-                m.metric.name.clone(),
-                (median * SCALE as f64).round() as u64,
-            )
+            let spread = quartile_deviation(&mut baseline.figures(i).collect::<Vec<u64>>());
+            BaselineMetric {
+                name: m.metric.name.clone(),
+                median: (median * SCALE as f64).round() as u64,
+                spread,
+            }
         });
-        self.plan.baseline = Some((baseline.name.clone(), medians.collect()));
+        self.plan.baseline = Some((baseline.name.clone(), figures.collect()));
         self
     }
 

@@ -21,6 +21,17 @@ pub const MAX_ROUNDS: usize = 1_000_000;
 /// seconds of its time budget, 10 to 100.
 pub const ROUND_SECONDS: f64 = 0.1;
 
+/// A baseline's figures of one metric, per operation in thousandths of the unit.
+#[derive(Clone, Debug)]
+pub(crate) struct BaselineMetric {
+    /// The metric's name: the figures go to the metric of that name.
+    pub name: String,
+    /// The median, subtracted from every figure.
+    pub median: u64,
+    /// The quartile deviation, which bounds the resolution.
+    pub spread: u64,
+}
+
 /// What one measurement does, every setting checked and every open one resolved.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
@@ -47,8 +58,8 @@ pub(crate) struct Plan {
     pub nice: Option<i32>,
     /// The histograms' relative error.
     pub relative_error: f64,
-    /// The baseline's name and its median per metric name (thousandths of the unit).
-    pub baseline: Option<(String, Vec<(String, u64)>)>,
+    /// The baseline's name and its figures per metric.
+    pub baseline: Option<(String, Vec<BaselineMetric>)>,
     /// The rounds asked for (`None`: [`Plan::run_rounds`] and [`Plan::comparison_rounds`]
     /// choose).
     pub rounds: Option<usize>,
@@ -110,9 +121,19 @@ impl Plan {
 
     /// Per metric, the baseline's median to subtract (0 without one).
     pub fn baseline_of(&self, metrics: &[Metric]) -> Vec<u64> {
+        self.baseline_column(metrics, |b| b.median)
+    }
+
+    /// Per metric, the quartile deviation of the baseline's figures (0 without one).
+    pub fn baseline_spreads(&self, metrics: &[Metric]) -> Vec<u64> {
+        self.baseline_column(metrics, |b| b.spread)
+    }
+
+    /// Per metric, `pick` of the baseline's figures for it (0 without them).
+    fn baseline_column(&self, metrics: &[Metric], pick: fn(&BaselineMetric) -> u64) -> Vec<u64> {
         let find = |name: &str| {
-            let (_, medians) = self.baseline.as_ref()?;
-            medians.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+            let (_, figures) = self.baseline.as_ref()?;
+            figures.iter().find(|f| f.name == name).map(pick)
         };
         metrics.iter().map(|m| find(&m.name).unwrap_or(0)).collect()
     }

@@ -14,6 +14,7 @@ use super::verdict::{Apart, Comparison, Interleaved, MetricDiff, Verdict};
 use picollo::hdr::{LogError, LogWriter};
 use picollo::text::{comma_separated, json_f64, json_string};
 use picollo::GroupedF64;
+use std::string::String;
 
 /// How a metric's figures are shown: time in the unit that suits its median (ns, µs, ms,
 /// s), three decimals; counters grouped, with three decimals below 1,000; whole counts (a
@@ -170,7 +171,10 @@ fn write_metric_row(r: &BenchResult, i: usize, shown: Shown, w: &mut dyn Write) 
     if m.metric.is_exact() {
         mean = r.mean_at(i) * SCALE as f64;
     }
-    let mark = if m.multiplexed { " (multiplexed)" } else { "" };
+    let mut mark = String::from(if m.multiplexed { " (multiplexed)" } else { "" });
+    if let Some(floor) = m.mark(&|v| std::format!("{} {}", shown.figure(v), shown.unit)) {
+        let _ = write!(mark, " ({floor})");
+    }
     let scaled = |v: f64| shown.figure(v / SCALE as f64);
     writeln!(
         w,
@@ -271,7 +275,8 @@ impl BenchResult {
         Ok(())
     }
 
-    /// One line: `name: time P50=12.345 ns P99=… mean=… ± … ns; batch k, n samples`.
+    /// One line: `name: time P50=12.345 ns P99=… mean=… ± … ns; batch k, n samples`, and
+    /// where time is flagged, `; time: floored 21.4 %` or `; time: P50 ≤ resolution 0.800 ns`.
     pub fn write_line(&self, w: &mut dyn Write) -> fmt::Result {
         let t = self.time();
         let (mean, half) = mean_interval(&t.histogram.view()).unwrap_or((f64::NAN, f64::NAN));
@@ -285,11 +290,17 @@ impl BenchResult {
             half / SCALE as f64,
             self.conditions.batch,
             self.samples
-        )
+        )?;
+        match t.mark(&|v| std::format!("{v:.3} ns")) {
+            Some(mark) => write!(w, "; time: {mark}"),
+            None => Ok(()),
+        }
     }
 
     /// JSON: name, batch, samples, warnings and, per metric, its unit, whether its figures
-    /// are exact counts, overhead, whether it was multiplexed and its summary (values in thousandths of the unit: `"scale": 1000`).
+    /// are exact counts, overhead, whether it was multiplexed, the samples floored at 0,
+    /// its resolution, whether its median is below it, whether it is flagged, and its
+    /// summary (values in thousandths of the unit: `"scale": 1000`).
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
         write!(w, "{{\"name\":")?;
         json_string(w, &self.name)?;
@@ -312,11 +323,19 @@ impl BenchResult {
             json_string(w, &m.metric.name)?;
             write!(
                 w,
-                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"multiplexed\":{},\"summary\":",
+                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"multiplexed\":{},",
                 m.metric.unit,
                 m.metric.is_exact(),
                 m.overhead,
                 m.multiplexed
+            )?;
+            write!(
+                w,
+                "\"floored\":{},\"resolution\":{},\"belowResolution\":{},\"flagged\":{},\"summary\":",
+                m.floored,
+                m.resolution,
+                m.below_resolution(),
+                m.flagged()
             )?;
             m.histogram.view().summary().write_json(w)?;
             w.write_str("}")
@@ -467,8 +486,16 @@ fn interval(lo: f64, hi: f64) -> std::string::String {
 impl Comparison {
     /// The verdict line: `verdict: B is slower than A by 5.2 % [3.9 %, 6.6 %], noise floor
     /// 1.1 % (99 % confidence)`, `… faster …`, `verdict: B is within noise of A: …`,
-    /// `verdict: no difference between A and B: …` or `verdict: not enough rounds …`.
+    /// `verdict: no difference between A and B: …` or `verdict: not enough rounds …`; then
+    /// the caveat of a side whose time is floored or below its resolution (` [A: time
+    /// floored 21.4 %]`).
     pub fn write_verdict(&self, w: &mut dyn Write) -> fmt::Result {
+        self.write_verdict_words(w)?;
+        w.write_str(&self.caveat)
+    }
+
+    /// The verdict line without its caveat.
+    fn write_verdict_words(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b, c) = (&self.a, &self.b, &self.change);
         let tail = self.verdict_tail();
         match self.verdict {

@@ -26,6 +26,13 @@ pub struct MetricResult {
     pub baseline: u64,
     /// The counter was multiplexed in some batch (its figures are scaled estimates).
     pub multiplexed: bool,
+    /// The samples whose figure was floored at 0: what was subtracted (the overhead, the
+    /// baseline) exceeded what the batch measured.
+    pub floored: u64,
+    /// The smallest per-operation figure the measurement tells from nothing, in thousandths
+    /// of the unit ([`crate::resolution`]; 0: what was subtracted had no spread, or the
+    /// metric is exact).
+    pub resolution: u64,
 }
 
 impl MetricResult {
@@ -91,6 +98,8 @@ pub(crate) struct Parts {
     pub batch: u64,
     pub warm_up: WarmUp,
     pub pairing: Option<u64>,
+    /// Per metric, the resolution of its figures ([`MetricResult::resolution`]).
+    pub resolution: Vec<u64>,
 }
 
 impl BenchResult {
@@ -103,19 +112,18 @@ impl BenchResult {
         baseline: &[u64],
         s: Samples,
     ) -> Self {
-        let results =
-            metrics
-                .into_iter()
-                .zip(s.histograms)
-                .enumerate()
-                .map(|(i, (metric, histogram))| MetricResult {
-                    metric,
-                    histogram,
-                    overhead: overhead[i],
-                    baseline: baseline[i],
-                    multiplexed: s.multiplexed[i],
-                });
-        Self::new(plan, parts, results.collect(), s.rows, &s.spans)
+        let results = metrics.into_iter().zip(s.histograms).enumerate();
+        let results = results.map(|(i, (metric, histogram))| MetricResult {
+            metric,
+            histogram,
+            overhead: overhead[i],
+            baseline: baseline[i],
+            multiplexed: s.multiplexed[i],
+            floored: s.floored[i],
+            resolution: parts.resolution[i],
+        });
+        let results = results.collect();
+        Self::new(plan, parts, results, s.rows, &s.spans)
     }
 
     fn new(
@@ -141,6 +149,9 @@ impl BenchResult {
                 m.metric.name
             ));
         }
+        let baseline = conditions.baseline.as_deref();
+        let floors = metrics.iter().flat_map(|m| m.floor_warnings(baseline));
+        conditions.warnings.extend(floors.collect::<Vec<_>>());
         let n = metrics.len().max(1);
         BenchResult {
             name: plan.name.clone(),
@@ -182,6 +193,8 @@ impl BenchResult {
                 overhead: 0,
                 baseline: 0,
                 multiplexed: false,
+                floored: 0,
+                resolution: 0,
             });
         }
         let spans = one_round_each(rows.len() / n);
@@ -191,6 +204,7 @@ impl BenchResult {
             batch: 1,
             warm_up,
             pairing: None,
+            resolution: std::vec![0; n],
         };
         let mut r = Self::new(&plan, parts, results, rows, &spans);
         r.conditions.operation = "run".into();

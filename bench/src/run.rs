@@ -9,6 +9,7 @@ use std::vec::Vec;
 use super::conditions::WarmUp;
 use super::engine::{run_rounds, Rounds, Slot};
 use super::error::BenchError;
+use super::floor::{quartile_deviation, resolution};
 use super::meter::{time_index, Measured, Meter, Metric, SCALE};
 use super::offsets::Offsets;
 use super::plan::{Plan, MAX_BATCH};
@@ -44,11 +45,12 @@ fn batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     meter.stop(out)
 }
 
-/// Per metric, the median change over empty read pairs: what a batch's figures lose.
+/// Per metric, the median change over empty read pairs (what a batch's figures lose), and
+/// its quartile deviation (how far a batch's figures stray from it with no work at all).
 pub fn read_overhead<M: Meter + ?Sized>(
     meter: &mut M,
     metrics: usize,
-) -> Result<Vec<u64>, BenchError> {
+) -> Result<(Vec<u64>, Vec<u64>), BenchError> {
     let mut out = vec![Measured::default(); metrics];
     let mut seen = vec![Vec::with_capacity(OVERHEAD_PAIRS); metrics];
     for _ in 0..OVERHEAD_PAIRS {
@@ -57,12 +59,23 @@ pub fn read_overhead<M: Meter + ?Sized>(
             s.push(o.value);
         }
     }
-    Ok(seen.iter_mut().map(|s| median(s)).collect())
+    let spread = seen.iter_mut().map(|s| quartile_deviation(s)).collect();
+    Ok((seen.iter_mut().map(|s| median(s)).collect(), spread))
 }
 
 /// `(value − overhead) / k`: one operation's share of a batch.
 pub fn per_op(value: u64, overhead: u64, k: u64) -> u64 {
     value.saturating_sub(overhead) / k.max(1)
+}
+
+/// `(value − overhead) / k − baseline`, floored at 0, and whether it was: what was
+/// subtracted exceeded what the batch measured.
+pub fn net(value: u64, overhead: u64, k: u64, baseline: u64) -> (u64, bool) {
+    let op = per_op(value, overhead, k);
+    (
+        op.saturating_sub(baseline),
+        value < overhead || op < baseline,
+    )
 }
 
 /// The smallest batch whose read-pair overhead is at most 1 % of it: batches double until
@@ -138,6 +151,21 @@ pub(crate) struct Side<'a, F: ?Sized> {
     pub baseline: &'a [u64],
 }
 
+/// What a side's figures had subtracted, and how finely they can be told from nothing:
+/// per metric, the read pairs' quartile deviation and the baseline's.
+pub(crate) struct Spreads<'a> {
+    pub pairs: Vec<u64>,
+    pub baseline: &'a [u64],
+}
+
+impl Spreads<'_> {
+    /// Per metric, the resolution of figures of batch `k` ([`resolution`]).
+    fn resolutions(&self, metrics: &[Metric], k: u64) -> Vec<u64> {
+        let each = metrics.iter().zip(&self.pairs).zip(self.baseline);
+        each.map(|((m, &p), &b)| resolution(m, p, k, b)).collect()
+    }
+}
+
 /// Per metric, what a batch of `side`'s work adds beside its operations: the read pair's
 /// overhead, and for an exact metric the batch's whole fixed count (the read pair, the call
 /// into the work, its loop's setup). A compiled loop over `k` operations may be unrolled,
@@ -200,10 +228,11 @@ impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
     ) -> Result<(), BenchError> {
         batch(meter, self.work, self.k, out)?;
         for (i, (o, &c)) in out.iter().zip(&self.overhead).enumerate() {
-            let v = per_op(o.value, c, self.k).saturating_sub(self.baseline[i]);
+            let (v, floored) = net(o.value, c, self.k, self.baseline[i]);
             s.histograms[i].record(v);
             s.rows.push(v);
             s.multiplexed[i] |= o.multiplexed;
+            s.floored[i] += u64::from(floored);
         }
         Ok(())
     }
@@ -261,8 +290,12 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
     mut f: F,
 ) -> Result<BenchResult, BenchError> {
     let metrics = meter.metrics();
-    let overhead = read_overhead(meter, metrics.len())?;
+    let (overhead, pairs) = read_overhead(meter, metrics.len())?;
     let baseline = plan.baseline_of(&metrics);
+    let spreads = Spreads {
+        pairs,
+        baseline: &plan.baseline_spreads(&metrics),
+    };
     let mut side = Side {
         work: &mut f,
         k: plan.batch.unwrap_or(1),
@@ -278,6 +311,7 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
         batch: side.k,
         warm_up: warm,
         pairing: None,
+        resolution: spreads.resolutions(&metrics, side.k),
     };
     Ok(BenchResult::measured(
         plan,
@@ -425,8 +459,12 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
     (name_b, mut fb): (&str, FB),
 ) -> Result<(BenchResult, BenchResult), BenchError> {
     let metrics = meter.metrics();
-    let overhead = read_overhead(meter, metrics.len())?;
+    let (overhead, pairs) = read_overhead(meter, metrics.len())?;
     let baseline = plan.baseline_of(&metrics);
+    let spreads = Spreads {
+        pairs,
+        baseline: &plan.baseline_spreads(&metrics),
+    };
     let k = plan.batch.unwrap_or(1);
     let mut a: Work<'_> = Side {
         work: &mut fa,
@@ -451,6 +489,7 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
             batch: side.k,
             warm_up,
             pairing,
+            resolution: spreads.resolutions(&metrics, side.k),
         };
         let named = plan.named(name);
         BenchResult::measured(&named, parts, metrics.clone(), &side.overhead, &baseline, s)

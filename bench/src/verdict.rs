@@ -163,8 +163,12 @@ pub struct Comparison {
     pub threshold: f64,
     /// The verdict at 99 % confidence.
     pub verdict: Verdict,
-    /// What the rounds say about the machine (drift), each a sentence.
+    /// What the rounds say about the machine (drift), and each side's metrics whose
+    /// figures are floored or below their resolution, each a sentence.
     pub warnings: Vec<String>,
+    /// The end of the verdict line where a side's time is floored or below its resolution
+    /// (` [A: time floored 21.4 %]`); empty where neither is.
+    pub caveat: String,
     /// Set when the verdict was judged on runs apart ([`crate::judge_apart`]).
     pub apart: Option<Apart>,
     /// Set when the verdict was judged with builds as the unit ([`crate::judge_builds`]).

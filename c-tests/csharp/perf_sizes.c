@@ -11,7 +11,7 @@ int main(void)
            "scope=%zu config.relative_error@%zu values.overhead_syscall@%zu info.rdpmc@%zu "
            "scope.unit@%zu bench_config=%zu bench_config.time_budget@%zu bench_config.baseline@%zu "
            "bench_config.seed@%zu bench_config.fixed_offsets@%zu bench_comparison=%zu "
-           "bench_comparison.rounds_a@%zu\n",
+           "bench_comparison.rounds_a@%zu bench_floor=%zu bench_floor.resolution@%zu\n",
            sizeof(struct picollo_perf_config), sizeof(struct picollo_perf_reading),
            sizeof(struct picollo_perf_delta), sizeof(struct picollo_perf_counter_values),
            sizeof(struct picollo_perf_derived), sizeof(struct picollo_perf_info),
@@ -21,7 +21,8 @@ int main(void)
            sizeof(struct picollo_bench_config), offsetof(struct picollo_bench_config, time_budget),
            offsetof(struct picollo_bench_config, baseline), offsetof(struct picollo_bench_config, seed),
            offsetof(struct picollo_bench_config, fixed_offsets),
-           sizeof(struct picollo_bench_comparison), offsetof(struct picollo_bench_comparison, rounds_a));
+           sizeof(struct picollo_bench_comparison), offsetof(struct picollo_bench_comparison, rounds_a),
+           sizeof(struct picollo_bench_floor), offsetof(struct picollo_bench_floor, resolution));
     printf("perf path struct: path_choice=%zu path_choice.reason@%zu path_choice.user_ns@%zu "
            "path_choice.syscall_ns@%zu\n",
            sizeof(struct picollo_perf_path_choice), offsetof(struct picollo_perf_path_choice, reason),

@@ -2,8 +2,8 @@
 // histogram, the report naming the subtracted call overhead), a loop twice as long: measured
 // apart, not enough runs apart (its change still above 0), interleaved, slower; A/A
 // interleaved comparisons, task-clock as a second metric, an exception from the delegate
-// rethrown by Run and Compare, bad options as ArgumentException, the JSON and log forms, and
-// Dispose. Runs apart (JudgeApart, MedianRound) and RandomOffsets: BenchApartTests.cs.
+// rethrown by Run and Compare, bad options as ArgumentException, the JSON and log forms,
+// Dispose, and figures floored at 0 or below their resolution (BenchResult.Floor). Runs apart (JudgeApart, MedianRound) and RandomOffsets: BenchApartTests.cs.
 
 using System;
 using System.Linq;
@@ -358,6 +358,61 @@ static partial class PerfTests
         }
     }
 
+    /// <summary>Every metric's Floor agrees with itself, the report's row and the JSON.</summary>
+    static void CheckFloorsShown(BenchResult r)
+    {
+        string table = r.Table();
+        foreach (string m in r.Metrics)
+        {
+            BenchFloor f = r.Floor(m);
+            Check(f.Flagged == (f.Floored > 0 || f.BelowResolution) && f.Floored <= f.Samples, m + ": " + f);
+            string row = table.Split('\n').First(l => l.StartsWith("| " + m + " ("));
+            bool marked = row.Contains("(floored ") || row.Contains("≤ resolution");
+            Check(marked == f.Flagged, m + ": the row is marked exactly when flagged (" + f + "): " + row);
+        }
+        var flagged = r.Metrics.Where(m => r.Floor(m).Flagged).ToList();
+        Check(r.Flagged.SequenceEqual(flagged), "Flagged lists the flagged metrics: " + string.Join(",", r.Flagged));
+        int inJson = r.ToJson().Split(new[] { "\"flagged\":true" }, StringSplitOptions.None).Length - 1;
+        Check(inJson == flagged.Count, string.Format("{0} metrics flagged in the JSON, {1} on the result", inJson, flagged.Count));
+    }
+
+    /// <summary>No silent zero: a loop thousands of cycles long is never floored; the empty
+    /// delegate less its own medians (the call overhead) is floored or below its resolution,
+    /// and says so.</summary>
+    static void BenchFloorFlags()
+    {
+        using (BenchResult r = Bench.Run(() => Spin(64), Quick("spin64")))
+        {
+            BenchFloor f = r.Floor("time");
+            Check(f.Floored == 0 && !f.Flagged && f.Samples > 0 && f.Resolution >= 0.001, "spin64: " + f);
+            CheckFloorsShown(r);
+        }
+        // Two runs of the same delegate a few ms apart: the second is the first less its
+        // median, unless a VM's speed step slows the whole second run; one good trial of up to
+        // 12 (apart, p_max 0.40): correct code fails with P = 1.7e-5 (docs/testing.md).
+        bool seen = false;
+        for (int trial = 0; trial < 12 && !seen; trial++)
+        {
+            using (BenchResult r = Bench.Run(() => { }, Quick("nothing")))
+            {
+                CheckFloorsShown(r);
+                BenchFloor f = r.Floor("time");
+                double p50 = r.Percentile("time", 50);
+                Console.WriteLine(string.Format("bench: the empty delegate less itself, trial {0}: P50 {1:F3} ns, {2}", trial, p50, f));
+                Check(p50 > 0 || f.Flagged, "a median of 0 ns is flagged");
+                seen = f.Flagged;
+                if (seen)
+                    Check(r.Table().Contains("- warning: time: ") && r.Line().Contains("; time: "),
+                          "the warning and the line say why:\n" + r.Table());
+            }
+        }
+        Check(seen, "the empty delegate less itself is flagged in one of 12 trials");
+        var info = new BenchFloorInfo { StructSize = 8 };
+        using (BenchResult r = Bench.Run(() => { }, Quick("small")))
+            Check(BenchNative.picollo_bench_result_metric_floor(r.Handle, UIntPtr.Zero, ref info) == Status.StructSize,
+                  "a struct_size below the library's is refused");
+    }
+
     static void BenchGroups()
     {
         Group("bench busy loop", BenchBusyLoop);
@@ -372,6 +427,7 @@ static partial class PerfTests
         Group("bench dispose", BenchDispose);
         Group("bench view keeps its result", BenchViewKeepsResult);
         Group("bench html pages", BenchHtml);
+        Group("bench floors", BenchFloorFlags);
         BenchApartGroups();  // BenchApartTests.cs: runs apart and random offsets
     }
 }

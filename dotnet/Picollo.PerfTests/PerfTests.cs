@@ -57,7 +57,8 @@ static partial class PerfTests
             "perf struct sizes: config={0} reading={1} delta={2} values={3} derived={4} info={5} scope={6} " +
             "config.relative_error@{7} values.overhead_syscall@{8} info.rdpmc@{9} scope.unit@{10} " +
             "bench_config={11} bench_config.time_budget@{12} bench_config.baseline@{13} " +
-            "bench_config.seed@{14} bench_config.fixed_offsets@{17} bench_comparison={15} bench_comparison.rounds_a@{16}",
+            "bench_config.seed@{14} bench_config.fixed_offsets@{17} bench_comparison={15} bench_comparison.rounds_a@{16} " +
+            "bench_floor={18} bench_floor.resolution@{19}",
             size(typeof(PerfConfig)), size(typeof(Reading)), size(typeof(Delta)), size(typeof(CounterValues)),
             size(typeof(Derived)), size(typeof(PmuInfo)), size(typeof(ScopeData)),
             (int)Marshal.OffsetOf(typeof(PerfConfig), "RelativeError"),
@@ -67,7 +68,8 @@ static partial class PerfTests
             (int)Marshal.OffsetOf(typeof(BenchConfig), "TimeBudget"), (int)Marshal.OffsetOf(typeof(BenchConfig), "Baseline"),
             (int)Marshal.OffsetOf(typeof(BenchConfig), "Seed"), size(typeof(BenchComparisonInfo)),
             (int)Marshal.OffsetOf(typeof(BenchComparisonInfo), "RoundsA"),
-            (int)Marshal.OffsetOf(typeof(BenchConfig), "FixedOffsets")));
+            (int)Marshal.OffsetOf(typeof(BenchConfig), "FixedOffsets"), size(typeof(BenchFloorInfo)),
+            (int)Marshal.OffsetOf(typeof(BenchFloorInfo), "Resolution")));
         Console.WriteLine(string.Format(
             "perf path struct: path_choice={0} path_choice.reason@{1} path_choice.user_ns@{2} path_choice.syscall_ns@{3}",
             size(typeof(PathChoice)), (int)Marshal.OffsetOf(typeof(PathChoice), "Reason"),

@@ -88,6 +88,18 @@ namespace Picollo
         public uint Warnings;
     }
 
+    /// <summary>picollo_bench_floor: how near 0 a metric's figures came (ABI 1.19).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct BenchFloorInfo
+    {
+        public uint StructSize;
+        public uint Flagged;
+        public ulong Floored;
+        public ulong Samples;
+        public double Resolution;
+        public uint BelowResolution;
+    }
+
     internal static class BenchNative
     {
         const string Lib = "picollo";
@@ -107,6 +119,7 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_exact(BenchResultHandle r, UIntPtr index, out uint exact);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_percentile(BenchResultHandle r, UIntPtr index, double rank, out double value);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_constant(BenchResultHandle r, UIntPtr index, out double value);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_metric_floor(BenchResultHandle r, UIntPtr index, ref BenchFloorInfo floor);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_text(BenchResultHandle r, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed, out BenchVerdict verdict, out double ratio);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_run(ref BenchConfig config, byte[] nameA, IntPtr workA, IntPtr ctxA, byte[] nameB, IntPtr workB, IntPtr ctxB, out BenchResultHandle a, out BenchResultHandle b);

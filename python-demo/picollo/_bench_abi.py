@@ -1,5 +1,5 @@
-"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.17) as data: the config and
-comparison structs, the enums and the signatures of ``picollo_bench_*``.
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.19) as data: the config,
+comparison and floor structs, the enums and the signatures of ``picollo_bench_*``.
 
 Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
 The work callback goes in as ``c_void_p`` (the header's function pointer type is a
@@ -32,8 +32,9 @@ from ._abi import HistogramP, c_size_p, status_t
 #: `picollo_bench_config.fixed_offsets`; 1.15), exact metrics
 #: (`picollo_bench_result_metric_exact`, `picollo_bench_result_percentile`,
 #: `picollo_bench_result_constant`, `picollo_bench_config.unoptimized`; 1.16), HTML pages
-#: (`PICOLLO_BENCH_FORMAT_HTML`, `picollo_bench_compare_html`; 1.17).
-BENCH_ABI_MINOR = 17
+#: (`PICOLLO_BENCH_FORMAT_HTML`, `picollo_bench_compare_html`; 1.17), figures floored at 0
+#: or below the resolution (`picollo_bench_result_metric_floor`; 1.19).
+BENCH_ABI_MINOR = 19
 
 
 class BenchVerdict(enum.IntEnum):
@@ -109,6 +110,18 @@ class picollo_bench_comparison(Structure):
         ("warnings", c_uint32),
     ]
 
+
+class picollo_bench_floor(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("flagged", c_uint32),
+        ("floored", c_uint64),
+        ("samples", c_uint64),
+        ("resolution", c_double),
+        ("below_resolution", c_uint32),
+    ]
+
+
 #: `picollo_bench_work`: ``void (*)(void *ctx, uint64_t iterations)``.
 WORK = CFUNCTYPE(None, c_void_p, c_uint64)
 
@@ -128,6 +141,8 @@ BENCH_SIGNATURES = {
     "picollo_bench_result_percentile": (
         status_t, [BenchResultP, c_size_t, c_double, POINTER(c_double)]),
     "picollo_bench_result_constant": (status_t, [BenchResultP, c_size_t, POINTER(c_double)]),
+    "picollo_bench_result_metric_floor": (
+        status_t, [BenchResultP, c_size_t, POINTER(picollo_bench_floor)]),
     "picollo_bench_result_text": (
         status_t, [BenchResultP, c_uint32, POINTER(c_char), c_size_t, c_size_p]),
     "picollo_bench_compare": (

@@ -5,6 +5,7 @@ several forms, and `BenchHistogram`, the read-only view of a metric's histogram 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import math
 import os
 import weakref
@@ -18,7 +19,31 @@ from ._handle import Handle
 from ._text import fetch_text
 from .histogram import Histogram
 
-__all__ = ["BenchHistogram", "BenchResult"]
+__all__ = ["BenchHistogram", "BenchResult", "Floor"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Floor:
+    """How near 0 a metric's figures came (`BenchResult.floor`). ``floored``: the samples
+    (of ``samples``) whose figure was recorded as 0 because what was subtracted, the read
+    pair's median and the baseline's (the empty function's), exceeded what the batch
+    measured. ``resolution``: the smallest figure per call the measurement tells from
+    nothing, in the metric's unit: the quartile deviation of what an empty measurement gives
+    per call (at least 0.001 ns for time; 0 where what was subtracted had no spread, or for
+    an exact metric). ``below_resolution``: the median is no larger than it. ``flagged``:
+    either, so the figures near 0 are not the function's; the report marks the metric's row
+    and says why among its warnings."""
+
+    floored: int
+    samples: int
+    resolution: float
+    below_resolution: bool
+    flagged: bool
+
+    @property
+    def share(self) -> float:
+        """``floored`` of ``samples``, 0 to 1 (0 without samples)."""
+        return self.floored / self.samples if self.samples else 0.0
 
 
 class BenchResult(Handle):
@@ -149,6 +174,24 @@ class BenchResult(Handle):
         ``picollo emulate -- PROG``), whose figure for the same work is always the same.
         Time and the perf counters are not."""
         return self._exact[self._index(metric)]
+
+    def floor(self, metric: str) -> Floor:
+        """How near 0 the metric's figures came: the samples floored at 0 by the subtraction
+        of the read pair's and the baseline's medians, the resolution, and whether the
+        figures are flagged (`Floor`). A median of 0 is flagged unless the metric counts
+        events and what was subtracted had no spread (or it is exact): then it is a count of
+        nothing, measured exactly."""
+        index = self._index(metric)
+        out = bn.picollo_bench_floor(struct_size=ctypes.sizeof(bn.picollo_bench_floor))
+        check(bn.lib.picollo_bench_result_metric_floor(self._ptr, index, ctypes.byref(out)))
+        return Floor(out.floored, out.samples, out.resolution, out.below_resolution != 0,
+                     out.flagged != 0)
+
+    @property
+    def flagged(self) -> list[str]:
+        """The metrics whose figures are floored at 0 or below their resolution (`floor`),
+        in order; empty when every figure is the function's."""
+        return [m for m in self.metrics if self.floor(m).flagged]
 
     def constant(self, metric: str) -> Optional[float]:
         """An exact metric's figure per call when every sample gave the same, in its unit;

@@ -37,6 +37,11 @@ of None right after such a change says so rather than that the work varies.
 The library calls back with a batch size ``k`` and the binding calls ``fn()`` ``k`` times.
 That Python call costs tens of nanoseconds; by default `run` first measures an empty
 function with the same settings and subtracts its medians (the report's ``baseline`` line).
+Where they exceed what a sample measured, as for a function that costs less than the call
+on a busy machine, that figure is recorded as 0 and counted: `BenchResult.floor` gives the
+samples floored and whether a metric's median lies within its resolution, `BenchResult.flagged`
+the metrics that are either, and the report marks their rows (``floored 21.4 %``, ``P50 ≤
+resolution 0.812 ns``) and says why in its warnings.
 The run holds the GIL between batches; other threads run only while ``fn`` runs Python.
 """
 
@@ -53,12 +58,12 @@ from typing import Any, Callable, Optional, Sequence
 
 from . import _bench_native as bn
 from ._bench_compare import Comparison, ExactDiff, compare, judge_apart
-from ._bench_result import BenchHistogram, BenchResult
+from ._bench_result import BenchHistogram, BenchResult, Floor
 from ._convert import real, u64
 from ._errors import Status, check
 from ._text import encode
 
-__all__ = ["BenchHistogram", "BenchResult", "Comparison", "ExactDiff", "compare",
+__all__ = ["BenchHistogram", "BenchResult", "Comparison", "ExactDiff", "Floor", "compare",
            "compare_fns", "judge_apart", "run"]
 
 #: The name of the call-overhead run, which the report's baseline line shows.

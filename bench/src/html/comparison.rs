@@ -35,8 +35,13 @@ impl Comparison {
         page.table(&self.verdict_table());
         let mut warnings: Vec<String> = self.warnings.clone();
         for r in sides.iter().flat_map(|&(a, b)| [a, b]) {
-            let w = r.conditions.warnings.iter();
-            warnings.extend(w.map(|w| std::format!("{}: {w}", r.name)));
+            for w in &r.conditions.warnings {
+                // A side's floored metrics are the comparison's warnings too.
+                let w = std::format!("{}: {w}", r.name);
+                if !warnings.contains(&w) {
+                    warnings.push(w);
+                }
+            }
         }
         if !warnings.is_empty() {
             page.heading(2, "Warnings");

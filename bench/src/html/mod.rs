@@ -121,7 +121,11 @@ fn summary_table(r: &BenchResult, among: &[&BenchResult]) -> Table {
                 None => Cell::text("no samples"),
             });
         }
-        cells.push(Cell::number(std::format!("{}", s.figure(r.mean_at(i)))));
+        let mut mean = std::format!("{}", s.figure(r.mean_at(i)));
+        if let Some(mark) = m.mark(&|v| std::format!("{} {}", s.figure(v), s.unit)) {
+            let _ = write!(mean, " ({mark})");
+        }
+        cells.push(Cell::number(mean));
         t.row(false, cells);
     }
     t
@@ -140,6 +144,12 @@ fn metric_figures(page: &mut Page, sides: &[&BenchResult], index: usize) {
         .iter()
         .filter_map(|r| Some((*r, r.metrics.iter().position(|x| &x.metric.name == name)?)))
         .collect();
+    for &(r, i) in &found {
+        let baseline = r.conditions.baseline.as_deref();
+        for note in r.metrics[i].floor_warnings(baseline) {
+            page.paragraph(Some("note"), &std::format!("{}: {note}", r.name));
+        }
+    }
     let counted = |&(r, i): &(&BenchResult, usize)| r.metrics[i].histogram.view().total_count() > 0;
     if !found.iter().any(counted) {
         page.paragraph(

@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.InteropServices;
 using Picollo.Metrics;
 
 namespace Picollo
@@ -111,6 +112,29 @@ namespace Picollo
             double value;
             PicolloException.Check(BenchNative.picollo_bench_result_constant(_handle, index, out value));
             return double.IsNaN(value) ? (double?)null : value;
+        }
+
+        /// <summary>How near 0 a metric's figures came: the samples floored at 0 by the
+        /// subtraction of the read pair's and the empty delegate's medians, the resolution, and
+        /// whether the figures are flagged (<see cref="BenchFloor"/>).</summary>
+        public BenchFloor Floor(string metric)
+        {
+            UIntPtr index = new UIntPtr((uint)IndexOf(metric));
+            var info = new BenchFloorInfo { StructSize = (uint)Marshal.SizeOf(typeof(BenchFloorInfo)) };
+            PicolloException.Check(BenchNative.picollo_bench_result_metric_floor(_handle, index, ref info));
+            return new BenchFloor(info);
+        }
+
+        /// <summary>The metrics whose figures are floored at 0 or below their resolution
+        /// (<see cref="Floor"/>), in order; empty when every figure is the operation's.</summary>
+        public IReadOnlyList<string> Flagged
+        {
+            get
+            {
+                var flagged = new List<string>();
+                foreach (string m in _metrics) if (Floor(m).Flagged) flagged.Add(m);
+                return flagged;
+            }
         }
 
         /// <summary>The report: conditions and warnings, a Markdown row per metric, tail

@@ -6,9 +6,11 @@
 #![cfg(target_os = "linux")]
 
 pub(crate) mod args;
+pub(crate) mod floor;
 pub(crate) mod text;
 
 pub use args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
+pub use floor::*;
 pub use text::*;
 
 use std::ffi::{c_char, c_void};
