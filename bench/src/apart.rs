@@ -18,11 +18,17 @@ use super::verdict::{Apart, Builds, Comparison, Verdict};
 pub const RUNS_APART_NEEDED: usize = 2;
 
 /// Judge `c` (the baseline A against a new run B) on runs apart: `saved` holds the median
-/// round time of each run the baseline was saved from, `new` the new run's (any one unit).
-/// The change, its interval, the noise floor and the verdict become those of the new run
-/// against the saved runs' spread; with fewer than [`RUNS_APART_NEEDED`] runs (or a median
-/// that is not positive) the verdict is [`Verdict::NotEnoughRunsApart`].
+/// round figure of `c`'s metric ([`median_round_at`]; time: [`median_round`]) in each run
+/// the baseline was saved from, `new` the new run's (any one unit). The change, its
+/// interval, the noise floor and the verdict become those of the new run against the saved
+/// runs' spread; with fewer than [`RUNS_APART_NEEDED`] runs (or a median that is not
+/// positive) the verdict is [`Verdict::NotEnoughRunsApart`]. A count judged exactly
+/// ([`Comparison::steady`]) is left as it is: its runs agree within their read jitter, and
+/// what moves between processes moves nothing there to judge.
 pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
+    if c.steady.is_some() {
+        return;
+    }
     let logs: Vec<f64> = saved.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect();
     let k = logs.len();
     c.apart = Some(Apart {
@@ -53,8 +59,12 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
 /// mean; its variance adds the spread between the saved runs' means (one more run:
 /// `s²(1 + 1/k)`) and the layouts on both sides (`2 w / K`, `w` the spread between the saved
 /// builds' means over their runs), with Welch–Satterthwaite's degrees of freedom. Fewer than
-/// [`RUNS_APART_NEEDED`] runs apart, or builds of unequal runs, leave no verdict.
+/// [`RUNS_APART_NEEDED`] runs apart, or builds of unequal runs, leave no verdict. A count
+/// judged exactly is left as it is ([`judge_apart`]).
 pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
+    if c.steady.is_some() {
+        return;
+    }
     let k_builds = saved.len();
     let runs = saved.first().map_or(0, Vec::len);
     c.apart = Some(Apart {
@@ -152,7 +162,12 @@ pub fn t_995(df: usize) -> f64 {
 /// The median of a result's median round times (of its time metric, in thousandths of its
 /// unit): the figure of one run apart.
 pub fn median_round(r: &super::BenchResult) -> f64 {
-    let time = r.time_index();
-    let rounds = r.rounds.iter().filter_map(|x| x.value(time, 50.0));
+    median_round_at(r, r.time_index())
+}
+
+/// The median of a result's rounds' medians of metric `index` (thousandths of its unit;
+/// NaN for a metric it does not have): that metric's figure of one run apart.
+pub fn median_round_at(r: &super::BenchResult, index: usize) -> f64 {
+    let rounds = r.rounds.iter().filter_map(|x| x.value(index, 50.0));
     median(&mut rounds.map(|v| v as f64).collect::<Vec<_>>())
 }

@@ -47,22 +47,23 @@ fn figures(grid: &[Vec<f64>]) -> (Vec<f64>, f64) {
     (figures, se)
 }
 
-/// Each build's round times (of the time metric, the median of each round): `k` builds of equal
-/// rounds, build after build.
-fn build_times(r: &BenchResult, k: usize) -> Vec<Vec<f64>> {
-    let time = r.time_index();
+/// Each build's round figures of metric `index` (the median of each round): `k` builds of
+/// equal rounds, build after build.
+fn build_times(r: &BenchResult, index: usize, k: usize) -> Vec<Vec<f64>> {
     let values: Vec<f64> = r
         .rounds
         .iter()
-        .map(|x| x.value(time, 50.0).map_or(f64::NAN, |v| v as f64))
+        .map(|x| x.value(index, 50.0).map_or(f64::NAN, |v| v as f64))
         .collect();
     let per_build = (values.len() / k.max(1)).max(1);
     values.chunks(per_build).map(<[f64]>::to_vec).collect()
 }
 
-/// Judge `c` (side A against side B) with builds as the unit: `a` and `b` hold the rounds of
-/// `k` builds each, build after build (each build's rounds in the order they ran, round `i`
-/// of every build in the same interleaved round); see [`judge_build_times`].
+/// Judge `c` (side A against side B) with builds as the unit, on `c`'s metric: `a` and `b`
+/// hold the rounds of `k` builds each, build after build (each build's rounds in the order
+/// they ran, round `i` of every build in the same interleaved round); see
+/// [`judge_build_times`]. A count judged exactly ([`Comparison::steady`]: every run of
+/// every build within its read jitter) is left as it is: no layout moved it.
 ///
 /// # Errors
 /// Rounds that do not split into `k` equal builds (or differ between the sides), and what
@@ -80,7 +81,15 @@ pub fn judge_builds(
              rounds into equal builds"
         )));
     }
-    judge_build_times(c, &build_times(a, k), &build_times(b, k))
+    if c.steady.is_some() {
+        return Ok(());
+    }
+    let index = |r: &BenchResult| r.metrics.iter().position(|m| m.metric == c.metric);
+    let (ia, ib) = (
+        index(a).unwrap_or(a.time_index()),
+        index(b).unwrap_or(b.time_index()),
+    );
+    judge_build_times(c, &build_times(a, ia, k), &build_times(b, ib, k))
 }
 
 /// Judge `c` (side A against side B) with builds as the unit: `a[j][i]` is build `j` of side

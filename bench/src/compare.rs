@@ -1,21 +1,25 @@
 //! Two results compared round against round: per metric, each percentile's change with a
 //! 99 % interval, the means and Cohen's d; overall, the shift of the rounds' median time
-//! per operation (paired where the two were interleaved, apart otherwise) gives the verdict,
-//! with its interval, the noise floor it could see through, and the threshold below which
-//! a change is called noise.
+//! per operation (or of another metric's, [`compare_on`]; paired where the two were
+//! interleaved, apart otherwise) gives the verdict, with its interval, the noise floor it
+//! could see through, and the threshold below which a change is called noise. A count whose
+//! figures agree within its read jitter is judged exactly instead ([`crate::jitter`]).
 
 use std::format;
 use std::string::String;
 use std::vec::Vec;
 
+use super::error::BenchError;
 use super::floor::{floor_warnings, verdict_caveat};
-use super::meter::SCALE;
+use super::lookup::find_metric;
+use super::meter::{Metric, SCALE};
 use super::result::{BenchResult, MetricResult};
 use super::rounds::drift;
 use super::shift::{shift, Design, Shift};
 use super::stats::{difference_interval, mann_whitney, median, MIN_SPREAD};
+use super::steady::steady;
 use super::verdict::{
-    Comparison, DiffRow, ExactDiff, Interleaved, MetricDiff, Verdict, COMPARED_RANKS,
+    Comparison, DiffRow, ExactDiff, Interleaved, MetricDiff, Steady, Verdict, COMPARED_RANKS,
 };
 
 impl Interleaved {
@@ -129,11 +133,10 @@ fn diff_metric(
     }
 }
 
-/// B's rounds' median time against A's, in percent of A's median round (floored at one
-/// thousandth of a nanosecond).
-fn change_of(a: &BenchResult, b: &BenchResult, design: Design) -> Shift {
-    let time = |r: &BenchResult| per_round(r, r.time_index(), 50.0);
-    let (ra, rb) = (time(a), time(b));
+/// B's rounds' median of metric `ia` of `a` and `ib` of `b` against A's, in percent of A's
+/// median round (floored at one thousandth of the unit).
+fn change_of(a: &BenchResult, b: &BenchResult, (ia, ib): (usize, usize), design: Design) -> Shift {
+    let (ra, rb) = (per_round(a, ia, 50.0), per_round(b, ib, 50.0));
     // NaN (no rounds) gives way to 1 as 0 did.
     let percent = 100.0 / median(&mut ra.clone()).max(1.0);
     let unbounded = Shift {
@@ -142,11 +145,43 @@ fn change_of(a: &BenchResult, b: &BenchResult, design: Design) -> Shift {
         high: f64::INFINITY,
     };
     let s = shift(design, &ra, &rb).unwrap_or(unbounded);
+    scaled(s, percent)
+}
+
+/// `s` times `by`.
+fn scaled(s: Shift, by: f64) -> Shift {
     Shift {
-        estimate: s.estimate * percent,
-        low: s.low * percent,
-        high: s.high * percent,
+        estimate: s.estimate * by,
+        low: s.low * by,
+        high: s.high * by,
     }
+}
+
+/// The change of metric `ia` of `a` against `ib` of `b` in percent of A's median, its
+/// verdict against A's threshold, and how it was judged: exactly where both sides' figures
+/// lie within the metric's read jitter ([`steady`]), else on the rounds (paired, or measured
+/// apart and so without a verdict until judged on runs apart).
+fn judge(
+    a: &BenchResult,
+    b: &BenchResult,
+    at: (usize, usize),
+    design: Design,
+) -> (Shift, Verdict, Option<Steady>) {
+    if let Some(s) = steady(a, b, at) {
+        // A's median floored at one thousandth of the unit, as the rounds' is.
+        let change = scaled(s.difference, 100.0 / s.median.max(1.0 / SCALE as f64));
+        let verdict = match s.enough {
+            true => Verdict::of(&change, a.threshold),
+            false => Verdict::NotEnoughRounds,
+        };
+        return (change, verdict, Some(s));
+    }
+    let change = change_of(a, b, at, design);
+    let verdict = match (design, Verdict::of(&change, a.threshold)) {
+        (Design::Unpaired, v) if v != Verdict::NotEnoughRounds => Verdict::NotEnoughRunsApart,
+        (_, v) => v,
+    };
+    (change, verdict, None)
 }
 
 /// A sentence for each side whose measured code is known to be unoptimized.
@@ -181,15 +216,42 @@ fn drift_warnings(a: &BenchResult, b: &BenchResult, design: Design) -> Vec<Strin
     drifted.collect()
 }
 
-/// Compare result `b` with result `a`, round against round; a difference smaller than
-/// A's threshold is `within noise`.
+/// Compare result `b` with result `a`, round against round, judged on time; a difference
+/// smaller than A's threshold is `within noise`.
 pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
+    compare_at(a, b, (a.time_index(), b.time_index()))
+}
+
+/// [`compare`] judged on metric `metric` (as [`find_metric`] reads a name): a count whose
+/// figures agree within its read jitter on both sides is judged exactly (B − A and its
+/// bounds, [`crate::jitter`]), any other metric on its rounds as time is.
+///
+/// # Errors
+/// No metric both results have answers to `metric`, or several do.
+pub fn compare_on(
+    a: &BenchResult,
+    b: &BenchResult,
+    metric: &str,
+) -> Result<Comparison, BenchError> {
+    let each = a.metrics.iter().enumerate();
+    let both: Vec<(usize, usize)> = each
+        .filter_map(|(ia, m)| Some((ia, index_of(b, &m.metric.name)?)))
+        .collect();
+    let names: Vec<Metric> = both
+        .iter()
+        .map(|&(ia, _)| a.metrics[ia].metric.clone())
+        .collect();
+    Ok(compare_at(a, b, both[find_metric(&names, metric)?]))
+}
+
+/// [`compare`] judged on metric `ia` of `a` and `ib` of `b`.
+fn compare_at(a: &BenchResult, b: &BenchResult, at: (usize, usize)) -> Comparison {
     let metrics = a.metrics.iter().filter_map(|ma| {
         let mb = b.metric(&ma.metric.name)?;
         Some(diff_metric(a, b, ma, mb))
     });
     let design = design_of(a, b);
-    let change = change_of(a, b, design);
+    let (change, verdict, steady) = judge(a, b, at, design);
     // A result against itself is one side.
     let sides: &[&BenchResult] = match core::ptr::eq(a, b) {
         true => &[a],
@@ -202,13 +264,11 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
         metrics: metrics.collect(),
         design,
         rounds: (a.rounds.len(), b.rounds.len()),
+        metric: a.metrics[at.0].metric.clone(),
         ratio: 1.0 + change.estimate / 100.0,
         noise_floor: change.half_width(),
         threshold: a.threshold,
-        verdict: match (design, Verdict::of(&change, a.threshold)) {
-            (Design::Unpaired, v) if v != Verdict::NotEnoughRounds => Verdict::NotEnoughRunsApart,
-            (_, v) => v,
-        },
+        verdict,
         warnings: [
             unoptimized_warnings(a, b),
             drift_warnings(a, b, design),
@@ -219,5 +279,6 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
         change,
         apart: None,
         builds: None,
+        steady,
     }
 }

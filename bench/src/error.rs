@@ -38,6 +38,15 @@ impl BenchError {
         }
     }
 
+    /// An argument that is not one the call takes (a metric neither result has), said in
+    /// `message`.
+    pub(crate) fn argument(message: String) -> Self {
+        BenchError {
+            kind: BenchErrorKind::Invalid,
+            message,
+        }
+    }
+
     /// An OS call that failed while doing `what`.
     pub(crate) fn os(what: &'static str) -> impl Fn(std::io::Error) -> Self {
         move |e| BenchError {

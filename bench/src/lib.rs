@@ -23,7 +23,9 @@
 //! their metric ([`MetricResult::flagged`]). The samples fall into
 //! rounds of time; [`Bench::compare_fns`] runs two functions in interleaved rounds, and
 //! [`compare`] tells whether two results differ, round against round, with a 99 % interval
-//! of the change, of each percentile's difference, and a noise floor.
+//! of the change, of each percentile's difference, and a noise floor; [`compare_on`] judges
+//! another metric than time (a count whose figures agree within its read jitter exactly:
+//! [`jitter`]).
 #![cfg(target_os = "linux")]
 
 mod apart;
@@ -37,6 +39,7 @@ pub mod engine;
 mod error;
 mod floor;
 pub mod html;
+mod lookup;
 mod meter;
 pub mod offsets;
 mod plan;
@@ -47,20 +50,25 @@ mod run;
 mod samples;
 pub mod shift;
 pub mod stats;
+mod steady;
 mod verdict;
+mod verdict_line;
 
 use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
-pub use apart::{judge_apart, judge_apart_builds, median_round, t_995, RUNS_APART_NEEDED};
+pub use apart::{
+    judge_apart, judge_apart_builds, median_round, median_round_at, t_995, RUNS_APART_NEEDED,
+};
 pub use attribution::{Attribution, Band};
 pub use builds::{judge_build_times, judge_builds, BUILDS_NEEDED};
-pub use compare::compare;
+pub use compare::{compare, compare_on};
 pub use conditions::Conditions;
 pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
 pub use floor::{quartile_deviation, resolution};
+pub use lookup::find_metric;
 pub use meter::{
     time_index, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
 };
@@ -70,7 +78,8 @@ pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
 pub use run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
-pub use verdict::{Apart, Builds, Comparison, Interleaved, Verdict, DEFAULT_THRESHOLD};
+pub use steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
+pub use verdict::{Apart, Builds, Comparison, Interleaved, Steady, Verdict, DEFAULT_THRESHOLD};
 
 use plan::{BaselineMetric, Plan};
 

@@ -5,7 +5,7 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::meter::Unit;
+use super::meter::{Metric, Unit};
 use super::result::BenchResult;
 use super::shift::{Design, Shift};
 
@@ -14,12 +14,15 @@ pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
 /// The change in percent below which a significant difference is `within noise`.
 pub const DEFAULT_THRESHOLD: f64 = 1.0;
 
-/// The overall answer about time per operation, at 99 % confidence.
+/// The overall answer about the judged metric per operation (time unless another was
+/// named: [`crate::compare_on`]), at 99 % confidence.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
-    /// B takes less time than A, by this many percent (at least the threshold).
+    /// B takes less time than A (or counts less of the metric), by this many percent (at
+    /// least the threshold).
     Faster(f64),
-    /// B takes more time than A, by this many percent (at least the threshold).
+    /// B takes more time than A (or counts more of the metric), by this many percent (at
+    /// least the threshold).
     Slower(f64),
     /// B differs from A, by this signed percentage, less than the threshold.
     WithinNoise(f64),
@@ -150,11 +153,14 @@ pub struct Comparison {
     pub design: Design,
     /// The rounds of A and of B.
     pub rounds: (usize, usize),
-    /// B's time per operation against A's, in percent of A's median round: the estimate
-    /// of the shift of the rounds' median times and its 99 % interval (unbounded when the
-    /// rounds are too few).
+    /// The metric the verdict judges: time unless [`crate::compare_on`] named another.
+    pub metric: Metric,
+    /// B's figure of [`Comparison::metric`] per operation against A's, in percent of A's
+    /// median round: the estimate of the shift of the rounds' medians and its 99 % interval
+    /// (unbounded when the rounds are too few); where the metric was judged exactly
+    /// ([`Comparison::steady`]), the difference of the medians and its bounds.
     pub change: Shift,
-    /// B's time over A's: `1 + change.estimate / 100`.
+    /// B's figure over A's: `1 + change.estimate / 100`.
     pub ratio: f64,
     /// The smallest change in percent this comparison could tell from noise: half its
     /// interval's width.
@@ -173,6 +179,30 @@ pub struct Comparison {
     pub apart: Option<Apart>,
     /// Set when the verdict was judged with builds as the unit ([`crate::judge_builds`]).
     pub builds: Option<Builds>,
+    /// Set when the metric was judged exactly: a count whose figures agree within their
+    /// read jitter on both sides ([`crate::jitter`]); runs apart and builds then add nothing
+    /// to judge, and [`crate::judge_apart`] and the others leave the verdict as it is.
+    pub steady: Option<Steady>,
+}
+
+/// A count judged without statistics: each side's figures lie within the count's read
+/// jitter ([`crate::jitter`]), so B − A is the difference of the medians, bounded by the
+/// least and the largest difference of a figure of B and one of A.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Steady {
+    /// The spread of A's figures and of B's (largest less least), in the unit per operation.
+    pub spread: (f64, f64),
+    /// A's median, in the unit per operation (the change's 100 %).
+    pub median: f64,
+    /// The figures of A and of B.
+    pub figures: (usize, usize),
+    /// B − A in the unit per operation: the difference of the medians, and its bounds
+    /// `[min B − max A, max B − min A]`.
+    pub difference: Shift,
+    /// The bounds hold at 99 %: the metric is exact, or each side has enough figures that
+    /// chance alone puts all of B's beyond all of A's less than once in a hundred (5 a
+    /// side, as [`crate::shift::rank_sum_critical`] counts them).
+    pub enough: bool,
 }
 
 impl Comparison {

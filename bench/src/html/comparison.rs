@@ -62,8 +62,8 @@ impl Comparison {
     }
 
     /// One row per metric: both medians, the change, its 99 % interval (B − A, in the unit),
-    /// Cohen's d, Cliff's delta; the time row adds the noise floor (and the layout spread
-    /// with builds as the unit).
+    /// Cohen's d, Cliff's delta; the row of the verdict's metric (time unless another was
+    /// judged) adds the noise floor (and the layout spread with builds as the unit).
     fn verdict_table(&self) -> Table {
         let mut head = std::vec![
             "Metric",
@@ -80,9 +80,10 @@ impl Comparison {
         }
         head.push("Significant");
         let mut t = Table::new("verdict-table", &head);
-        for (i, d) in self.metrics.iter().enumerate() {
+        for d in &self.metrics {
             if let Some(r) = d.rows.iter().find(|r| r.rank == 50.0) {
-                t.row(r.excludes_zero(), self.verdict_row(d, r, i == 0));
+                let judged = d.name == self.metric.name;
+                t.row(r.excludes_zero(), self.verdict_row(d, r, judged));
             }
         }
         t
