@@ -205,20 +205,6 @@ pub struct Steady {
     pub enough: bool,
 }
 
-impl Comparison {
-    /// B's change against A of exact metric `name` (an emulated count) at the median, in
-    /// percent of A's: exact, so it needs no interval. `None` where the comparison has no
-    /// such exact metric.
-    pub fn exact_change(&self, name: &str) -> Option<f64> {
-        let d = self
-            .metrics
-            .iter()
-            .find(|d| d.name == name && d.exact.is_some())?;
-        let p50 = d.rows.iter().find(|r| r.rank == 50.0)?;
-        Some((p50.b - p50.a) / p50.a * 100.0)
-    }
-}
-
 /// The two results of an interleaved comparison and their comparison.
 #[derive(Clone, Debug)]
 pub struct Interleaved {

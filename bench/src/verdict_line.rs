@@ -179,12 +179,19 @@ impl Comparison {
         }
     }
 
+    /// How the judged metric's figures are shown: whole counts as whole numbers.
+    fn shown(&self, s: &Steady) -> Shown {
+        let diff = self.metrics.iter().find(|d| d.name == self.metric.name);
+        let whole = diff.is_some_and(|d| d.whole);
+        Shown::new(self.metric.unit, s.median.abs(), whole)
+    }
+
     /// `+1,234 [+1,232, +1,236]`: B − A and its bounds, in the metric's unit.
     fn difference(&self, s: &Steady) -> String {
-        let shown = Shown::new(self.metric.unit, s.median.abs(), false);
+        let shown = self.shown(s);
         let signed = |x: f64| match x {
-            x if x > 0.0 => std::format!("+{}", shown.figure(x)),
-            x if x < 0.0 => std::format!("-{}", shown.figure(-x)),
+            x if x > 0.0 => std::format!("+{}", shown.show(x)),
+            x if x < 0.0 => std::format!("-{}", shown.show(-x)),
             _ => "0".into(),
         };
         let d = &s.difference;
@@ -219,16 +226,16 @@ impl Comparison {
                 ),
             ),
         };
-        let shown = Shown::new(self.metric.unit, s.median.abs(), false);
+        let shown = self.shown(s);
         write!(
             w,
-            "Method: exact within read jitter: {a}'s {fa} figures of {m} and {b}'s {fb} each \
-             spread no more than its read jitter ({jitter}; they spread {} and {}), so B − A \
-             is the difference of their medians, bounded by the least and the largest \
-             difference of a figure of {b} and one of {a}, {holds}; in percent of {a}'s \
-             median.",
-            shown.figure(s.spread.0),
-            shown.figure(s.spread.1),
+            "Method: exact within read jitter: the figures of {m} ({fa} of {a}, {fb} of {b}) \
+             spread on each side no more than its read jitter ({jitter}; they spread {} and \
+             {}), so B − A is the difference of their medians, bounded by the least and the \
+             largest difference of a figure of {b} and one of {a}, {holds}; in percent of \
+             {a}'s median.",
+            shown.show(s.spread.0),
+            shown.show(s.spread.1),
         )
     }
 

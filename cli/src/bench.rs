@@ -7,6 +7,7 @@
 //! with `--baseline`, each compared with its saved result, a CI gate.
 
 mod command;
+mod metric;
 mod output;
 mod rounds;
 mod saved;
@@ -19,7 +20,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
 use picollo_bench::{
-    compare, judge_apart, median_round, stats::upper_median, Bench, BenchResult, Comparison,
+    compare_on, judge_apart, median_round_at, stats::upper_median, Bench, BenchResult, Comparison,
     Verdict, WarmUp,
 };
 
@@ -102,14 +103,29 @@ Exact counts (--emulate):
   and run ($TMPDIR/picollo-emulate-<pid, 10 digits>/program, pointed at it before each
   run; _ in the environment names it); a program named alone starts from where PATH finds
   it. Each comparison ends with an exact: line per counted metric (B − A per run, exactly,
-  when every run of each side counted the same), and with --baseline the gate judges
-  Emulated:Instructions: more by --threshold percent or more exits 7 (--threshold 0: any
-  rise); one saved run suffices. The saved file records how its programs started (the
+  when every run of each side counted the same), and judges Emulated:Instructions unless
+  --metric names another (Metric, below): with --baseline, more by --threshold percent or
+  more exits 7 (--threshold 0: any rise); one saved run suffices. The saved file records how its programs started (the
   link's length; the environment's variables, bytes and a digest of their names and
   values' lengths): a gate whose programs start otherwise says so, on stderr and in the
   comparison's warnings.
   --qemu and --plugin name the emulator and the plugin, as for picollo emulate. QEMU
   (Debian's qemu-user) or the plugin missing exits 8.
+
+Metric:
+  --metric NAME judges every comparison, and a --baseline gate, on that metric instead of
+  wall time: Hardware:Instructions, Software:PageFaults, or the part after `:` in any case
+  where one metric has it (instructions, page-faults). A metric this run or a baseline's
+  commands do not have is a usage error naming those they have (exit 2). A count whose runs
+  on each side spread no more than its read jitter (2 counts or 0.01 % of the median,
+  whichever is wider; an Emulated:* count not at all) is judged exactly: B − A, the
+  difference of the medians, bounded by [min B − max A, max B − min A] (99 % from 5 runs a
+  side; an emulated count from one), and gated where that excludes 0 with the change at
+  the threshold or more; it needs no runs apart. Any other metric (cycles, task-clock,
+  user) is judged on its runs like time, against a baseline on its runs apart (--save
+  keeps each metric's median per run apart). The verdict line names the metric (`B counts
+  more Hardware:Instructions than A by …`), and the JSON comparison holds \"metric\" and,
+  judged exactly, \"withinJitter\": {difference, low, high, spread}.
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run
@@ -119,8 +135,9 @@ CI gate:
   its table compares the two measurements' runs, and its verdict is judged on runs apart
   (a process started later runs apart by more than the spread inside one run shows): the
   new median run time against the 99 % prediction interval of the saved ones (Student's t
-  on their logs). It exits with 7 when a command is slower by the threshold or more. A
-  baseline of fewer than 2 runs apart is not judged (`not enough runs apart`, a note on
+  on their logs). It exits with 7 when a command is slower by the threshold or more (with
+  --metric: counts more of it by the threshold or more). A baseline of fewer than 2 runs
+  apart is not judged (`not enough runs apart`, a note on
   stderr, exit 0): save the base 3 to 5 times with --append.";
 
 #[derive(Args)]
@@ -175,6 +192,12 @@ pub struct BenchArgs {
     /// on the runs apart FILE holds; exit with 7 when one is slower by the threshold or more
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<String>,
+    /// The metric every comparison judges and a --baseline gate fails on: time (the
+    /// default; with --emulate, Emulated:Instructions) or a counter's name
+    /// (Hardware:Instructions, Software:PageFaults, or the part after `:` in any case where
+    /// one metric has it: instructions, page-faults)
+    #[arg(long, value_name = "NAME")]
+    pub metric: Option<String>,
     /// The commands are sides of K builds each (the builds of one commit in different code
     /// layouts, e.g. from `picollo layouts`): the first K are side 1, the next K side 2, …;
     /// each side after the first is compared with side 1 with builds as the unit
@@ -193,8 +216,8 @@ pub struct BenchArgs {
     /// Run each command under QEMU's user mode with Picollo's plugin: its guest's exact
     /// counts per run (instructions; with `=memory` loads and stores too; with `=l1d` also
     /// the misses of a modelled L1D). Its value follows `=` only, so that `--emulate CMD`
-    /// reads CMD as a command. Implies -N and --env-pad 0; a --baseline gate judges
-    /// Emulated:Instructions
+    /// reads CMD as a command. Implies -N and --env-pad 0; the comparisons and a --baseline
+    /// gate judge Emulated:Instructions unless --metric names another
     #[arg(long, value_name = "WHAT", value_enum, num_args = 0..=1, require_equals = true,
           default_missing_value = "instructions")]
     pub emulate: Option<EmulateWhat>,
@@ -357,16 +380,17 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         }
     }
     if let Some(path) = &args.baseline {
-        sides::same_builds(saved::load(path, None)?, path, args)?;
+        let baseline = sides::same_builds(saved::load(path, None)?, path, args)?;
+        metric::check_saved(args, &baseline, path)?;
     }
     let measured = measure(args)?;
     let saved = match &args.baseline {
         Some(path) => Some(saved::load(path, Some(args.threshold))?),
         None => None,
     };
-    let mut comparisons = comparisons(&measured, args);
+    let mut comparisons = comparisons(&measured, args)?;
     let gated = match (&saved, &args.baseline) {
-        (Some(saved), Some(path)) => gate(&measured, saved, path, args),
+        (Some(saved), Some(path)) => gate(&measured, saved, path, args)?,
         _ => Vec::new(),
     };
     comparisons.extend(gated.iter().cloned());
@@ -395,7 +419,7 @@ struct Done<'a> {
 }
 
 /// The files asked for: `--export-log`, `--html`, `--json` and `--save`.
-fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[Vec<f64>]) -> Result<(), Failure> {
+fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> Result<(), Failure> {
     if let Some(path) = &args.export_log {
         crate::emit(&output::log(done.measured)?, Some(path))?;
     }
@@ -410,9 +434,9 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[Vec<f64>]) -> Resul
     Ok(())
 }
 
-/// With `--save FILE --append`, the runs apart FILE holds per command (none when it does
-/// not exist yet); a file saved from other commands is refused.
-fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
+/// With `--save FILE --append`, the commands FILE holds with their runs apart (none when it
+/// does not exist yet); a file saved from other commands is refused.
+fn earlier_runs(args: &BenchArgs) -> Result<Vec<saved::Saved>, Failure> {
     let path = match (&args.save, args.append) {
         (Some(path), true) if std::path::Path::new(path).exists() => path,
         _ => return Ok(Vec::new()),
@@ -425,7 +449,7 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<Vec<f64>>, Failure> {
              of other commands do not add up (save to another file)"
         )));
     }
-    Ok(saved.into_iter().map(|s| s.runs_apart).collect())
+    Ok(saved)
 }
 
 /// The tracks of the commands (under `emulator`, when given, each program started as the
@@ -461,6 +485,7 @@ fn counters(args: &BenchArgs) -> Result<(Counters, Option<Emulator>), Failure> {
 /// Run the rounds and make each command's outcome.
 fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
     let (counters, emulator) = counters(args)?;
+    metric::check_run(args, &counters.metrics(), &counters.notes)?;
     let stage = emulator.as_ref().map(|_| Stage::new()).transpose()?;
     let mut tracks = tracks(args, emulator.as_ref().zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
@@ -588,21 +613,32 @@ fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool])
 }
 
 /// Each measured command after the first against the first (none when it failed); with
-/// `--builds`, each side after the first against side 1.
-fn comparisons(measured: &[Measurement], args: &BenchArgs) -> Vec<(Against, Comparison)> {
+/// `--builds`, each side after the first against side 1; judged on `--metric`.
+fn comparisons(
+    measured: &[Measurement],
+    args: &BenchArgs,
+) -> Result<Vec<(Against, Comparison)>, Failure> {
     let k = args.builds as usize;
     if k > 1 {
         let sides = sides::sides(measured, args);
-        let compared = sides::comparisons(&sides, k).into_iter();
-        return compared.map(|(s, c)| (Against::Side(s), c)).collect();
+        let compared = sides::comparisons(&sides, k, metric::judged(args))?.into_iter();
+        return Ok(compared.map(|(s, c)| (Against::Side(s), c)).collect());
     }
     let Some(first) = measured.first().and_then(Measurement::result) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let others = measured.iter().enumerate().skip(1);
-    let compared =
-        others.filter_map(|(i, m)| Some((Against::First(i), compare(first, m.result()?))));
-    compared.collect()
+    let compared = others.filter_map(|(i, m)| {
+        let c = compare_on(first, m.result()?, metric::judged(args));
+        Some(c.map(|c| (Against::First(i), c)))
+    });
+    compared.collect::<Result<_, _>>().map_err(unjudgeable)
+}
+
+/// A comparison that cannot judge `--metric` (checked before the runs, so a sign that the
+/// results lost it), as a usage error.
+pub fn unjudgeable(e: picollo_bench::BenchError) -> Failure {
+    Failure::usage(format!("--metric: {e}"))
 }
 
 /// Each measured command (or side) against its saved one (`saved`, read from `path`); a
@@ -613,10 +649,11 @@ fn gate(
     saved: &saved::Baseline,
     path: &str,
     args: &BenchArgs,
-) -> Vec<(Against, Comparison)> {
+) -> Result<Vec<(Against, Comparison)>, Failure> {
+    let metric = metric::judged(args);
     let mut gated = match args.builds {
-        1 => against_saved(measured, &saved.commands),
-        _ => sides::against_saved(measured, &saved.commands, args),
+        1 => against_saved(measured, &saved.commands, metric)?,
+        _ => sides::against_saved(measured, &saved.commands, args)?,
     };
     let note = args.emulate.and_then(|_| stage::note(saved, path));
     if let Some(note) = note {
@@ -625,29 +662,30 @@ fn gate(
             .iter_mut()
             .for_each(|(_, c)| c.warnings.push(note.clone()));
     }
-    gated
+    Ok(gated)
 }
 
 /// Each measured command against its saved result (the same position), where both exist,
-/// judged on the runs apart the baseline holds.
-fn against_saved(measured: &[Measurement], saved: &[saved::Saved]) -> Vec<(Against, Comparison)> {
+/// judged on `metric`: on the runs apart the baseline holds of it, or exactly where its runs
+/// agree within their read jitter.
+fn against_saved(
+    measured: &[Measurement],
+    saved: &[saved::Saved],
+    metric: &str,
+) -> Result<Vec<(Against, Comparison)>, Failure> {
     let pairs = measured.iter().zip(saved).enumerate();
     let compared = pairs.filter_map(|(i, (m, s))| {
         let new = m.result()?;
-        let mut c = compare(s.result.as_ref()?, new);
-        judge_apart(&mut c, &s.runs_apart, median_round(new));
-        Some((Against::Saved(i), c))
+        let judged = compare_on(s.result.as_ref()?, new, metric).map(|mut c| {
+            let at = new.metrics.iter().position(|x| x.metric == c.metric);
+            let figure = at.map_or(f64::NAN, |at| median_round_at(new, at));
+            let runs = s.runs_of(&c.metric);
+            judge_apart(&mut c, &runs, figure);
+            (Against::Saved(i), c)
+        });
+        Some(judged)
     });
-    compared.collect()
-}
-
-/// The metric an emulated gate judges.
-pub const EXACT_GATE_NAME: &str = "Emulated:Instructions";
-
-/// Where the comparison has exact guest instructions, their change in percent (the gate's
-/// measure instead of time).
-pub fn exact_gate(c: &Comparison) -> Option<f64> {
-    c.exact_change(EXACT_GATE_NAME)
+    compared.collect::<Result<_, _>>().map_err(unjudgeable)
 }
 
 /// What a command (by index) is compared with.
@@ -671,15 +709,11 @@ impl Against {
         }
     }
 
-    /// This comparison fails the gate: against a saved result, a slower verdict; or, where
-    /// the commands were emulated, guest instructions more by the threshold or more (exact
-    /// counts: the time under an emulator does not gate).
+    /// This comparison fails the gate: against a saved result, more of the judged metric by
+    /// the threshold or more (a `slower` verdict, on time or another metric, exact or not).
     pub fn gates(self, c: &Comparison) -> bool {
         let saved = matches!(self, Against::Saved(_) | Against::SavedSide(_));
-        match exact_gate(c) {
-            Some(change) => saved && change > 0.0 && change >= c.threshold,
-            None => saved && matches!(c.verdict, Verdict::Slower(_)),
-        }
+        saved && matches!(c.verdict, Verdict::Slower(_))
     }
 
     /// `command N` or `side N`.

@@ -116,6 +116,7 @@ Exit status:
      message names the command, the run and its status); picollo layouts: a link or build
      failed
   7  picollo bench --baseline: a command is slower than its saved result by the threshold
-     or more (the message names it and gives the verdict line)
+     or more, or counts more of the --metric judged (the message names it and gives the
+     verdict line)
   8  picollo emulate, picollo bench --emulate: QEMU or Picollo's plugin cannot run the
      program (not found, refused, or no counts written; the message says which)";

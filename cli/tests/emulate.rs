@@ -209,11 +209,66 @@ fn an_emulated_gate_judges_instructions_from_one_saved_run() {
     assert_eq!(strict.code, Some(7), "{}", strict.stdout);
     assert_has(
         &strict.stderr,
-        "command 1 executes more instructions than its baseline: exact: ",
+        "command 1 counts more Emulated:Instructions than its baseline: verdict: ",
     );
     // Under the default 1 % threshold a few instructions more pass.
     let loose = bench(&["--emulate", "-r", "2", "--baseline", path, &more]);
     assert_eq!(loose.code, Some(0), "{}", loose.stderr);
+}
+
+#[test]
+fn an_emulated_gate_on_named_instructions_is_the_default_gate() {
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let base = temp("emulated-named-base.json");
+    let path = base.to_str().unwrap();
+    let a = format!("{} 20000 0", g.display());
+    let saved = bench(&["--emulate", "-r", "2", "--save", path, &a]);
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    // The same verdict, exit status and message with the metric named or not (in full, or
+    // by its short form: under the emulator only Emulated:Instructions answers to it).
+    let gate = |command: &str, metric: Option<&str>| {
+        let mut args = vec!["--emulate", "-r", "2", "--threshold", "0"];
+        args.extend(metric.map_or(vec![], |m| vec!["--metric", m]));
+        args.extend(["--baseline", path, command]);
+        let (run, json) = bench_json("emulated-named.json", &args);
+        let line = run.stdout.lines().rev().find(|l| l.starts_with("verdict:"));
+        let line = line.unwrap_or_default().to_string();
+        (run.code, line, run.stderr, json_of(&json))
+    };
+    let more = format!("{} 20000 1", g.display());
+    for command in [&a, &more] {
+        let (code, line, stderr, json) = gate(command, None);
+        for named in ["Emulated:Instructions", "instructions"] {
+            let (c, l, e, _) = gate(command, Some(named));
+            assert_eq!((c, &l, &e), (code, &line, &stderr), "--metric {named}");
+        }
+        let c = &json["comparisons"][0];
+        assert_eq!(c["metric"], "Emulated:Instructions", "{c}");
+        let difference = c["withinJitter"]["difference"].as_f64();
+        match command == &a {
+            true => {
+                assert_eq!((code, difference), (Some(0), Some(0.0)), "{line}");
+                assert!(
+                    line.starts_with("verdict: no difference between "),
+                    "{line}"
+                );
+            }
+            false => {
+                assert_eq!((code, difference), (Some(7), Some(1.0)), "{line}");
+                assert_has(&line, " counts more Emulated:Instructions than ");
+                assert_has(
+                    &line,
+                    "(exact within read jitter: B − A = +1 [+1, +1] per run)",
+                );
+                assert_has(
+                    &stderr,
+                    "counts more Emulated:Instructions than its baseline",
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -437,7 +492,7 @@ fn one_binary_counts_the_same_from_paths_of_any_length_and_one_nop_more_is_caugh
             same.stderr
         );
         let more = gated("1");
-        more.assert_exit(7, "(B − A = +1, [+1, +1])");
+        more.assert_exit(7, "(exact within read jitter: B − A = +1 [+1, +1] per run)");
     }
 }
 

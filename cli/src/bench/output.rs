@@ -7,9 +7,9 @@ use std::fmt::Write;
 use picollo::hdr::LogWriter;
 use picollo_bench::html::Page;
 use picollo_bench::shift::Design;
-use picollo_bench::{median_round, BenchResult, Comparison, Verdict};
+use picollo_bench::{median_round_at, BenchResult, Comparison, MetricKind, Verdict};
 
-use super::saved::Baseline;
+use super::saved::{Baseline, Saved};
 use super::stage::Start;
 use super::{sides, Against, BenchArgs, Measurement, Outcome};
 use crate::convert::json_string;
@@ -245,20 +245,21 @@ fn json_number(out: &mut String, v: f64) {
     }
 }
 
-fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs, earlier: &[f64]) {
+fn json_command(
+    out: &mut String,
+    i: usize,
+    m: &Measurement,
+    args: &BenchArgs,
+    earlier: Option<&Saved>,
+) {
     let _ = write!(out, "{{\"tag\":\"cmd{}\",\"command\":", i + 1);
     json_string(out, &m.command);
     out.push_str(",\"name\":");
     json_string(out, &m.name);
     match &m.outcome {
         Outcome::Measured { result, .. } => {
-            out.push_str(",\"runsApart\":[");
-            for m in earlier.iter().copied().chain([median_round(result)]) {
-                json_number(out, m);
-                out.push(',');
-            }
-            out.pop();
-            out.push_str("],\"result\":");
+            json_runs_apart(out, result, earlier);
+            out.push_str(",\"result\":");
             let _ = BenchResult::write_json(result, out);
         }
         Outcome::Failed {
@@ -285,6 +286,35 @@ fn json_command(out: &mut String, i: usize, m: &Measurement, args: &BenchArgs, e
     out.push('}');
 }
 
+/// `,"runsApart":[…],"runsApartBy":{"user":[…],…}`: the median round figure of each metric
+/// in every run apart `earlier` holds (`--append`) and in this one, time's alone first.
+fn json_runs_apart(out: &mut String, result: &BenchResult, earlier: Option<&Saved>) {
+    let list = |out: &mut String, before: Vec<f64>, now: f64| {
+        out.push('[');
+        for m in before.into_iter().chain([now]) {
+            json_number(out, m);
+            out.push(',');
+        }
+        out.pop();
+        out.push(']');
+    };
+    let time = result.time_index();
+    let runs = |i: usize| earlier.map_or(Vec::new(), |s| s.runs_of(&result.metrics[i].metric));
+    out.push_str(",\"runsApart\":");
+    list(out, runs(time), median_round_at(result, time));
+    out.push_str(",\"runsApartBy\":{");
+    for i in (0..result.metrics.len()).filter(|&i| i != time) {
+        json_string(out, &result.metrics[i].metric.name);
+        out.push(':');
+        list(out, runs(i), median_round_at(result, i));
+        out.push(',');
+    }
+    if out.ends_with(',') {
+        out.pop();
+    }
+    out.push('}');
+}
+
 fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
     let i = against.index() + 1;
     let (baseline, tag) = match against {
@@ -295,9 +325,10 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
     };
     let _ = write!(
         out,
-        "{{\"baseline\":\"{baseline}\",\"tag\":\"{tag}\",\"verdict\":\"{}\",\"percent\":",
-        c.verdict.word()
+        "{{\"baseline\":\"{baseline}\",\"tag\":\"{tag}\",\"metric\":"
     );
+    json_string(out, &c.metric.name);
+    let _ = write!(out, ",\"verdict\":\"{}\",\"percent\":", c.verdict.word());
     match c.verdict {
         Verdict::Faster(p) | Verdict::Slower(p) | Verdict::WithinNoise(p) => json_number(out, p),
         Verdict::NoDifference | Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart => {
@@ -317,6 +348,7 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
         json_number(out, v);
     }
     json_builds(out, c);
+    json_steady(out, c);
     json_exact(out, c);
     let paired = c.design == Design::Paired;
     let (ra, rb) = c.rounds;
@@ -342,6 +374,30 @@ fn json_builds(out: &mut String, c: &Comparison) {
     }
 }
 
+/// `,"withinJitter":{"difference": B − A, "low": L, "high": H, "spread": [A's, B's]}` where
+/// the judged metric was judged exactly (in its unit per run), else `null`.
+fn json_steady(out: &mut String, c: &Comparison) {
+    out.push_str(",\"withinJitter\":");
+    let Some(s) = &c.steady else {
+        out.push_str("null");
+        return;
+    };
+    let d = &s.difference;
+    for (key, v) in [
+        ("{\"difference\":", d.estimate),
+        (",\"low\":", d.low),
+        (",\"high\":", d.high),
+    ] {
+        out.push_str(key);
+        json_number(out, v);
+    }
+    out.push_str(",\"spread\":[");
+    json_number(out, s.spread.0);
+    out.push(',');
+    json_number(out, s.spread.1);
+    out.push_str("]}");
+}
+
 /// `,"exact":[{"metric": NAME, "a": A, "b": B, "difference": B − A, "verdict": WORD}]`:
 /// each exact metric's figures per run where every run of a side counted the same (else
 /// null), and its word (`no difference`, `more`, `fewer`, `varies`).
@@ -365,12 +421,13 @@ fn json_exact(out: &mut String, c: &Comparison) {
 
 /// `{"builds": K, "commands": [...], "comparisons": [...]}`, and under `--emulate`
 /// `"emulated"`: how the programs started ([`Start`]), for a gate against a saved run.
-/// With `--save --append`, `earlier` holds each command's runs apart saved before this run.
+/// With `--save --append`, `earlier` holds each command as saved before this run, with its
+/// runs apart.
 pub fn json(
     measured: &[Measurement],
     comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
-    earlier: &[Vec<f64>],
+    earlier: &[Saved],
 ) -> String {
     let mut out = format!("{{\"builds\":{},", args.builds);
     if args.emulate.is_some() {
@@ -381,8 +438,7 @@ pub fn json(
         if i > 0 {
             out.push(',');
         }
-        let runs = earlier.get(i).map_or(&[][..], Vec::as_slice);
-        json_command(&mut out, i, m, args, runs);
+        json_command(&mut out, i, m, args, earlier.get(i));
     }
     out.push_str("],\"comparisons\":[");
     for (k, (against, c)) in comparisons.iter().enumerate() {
@@ -424,8 +480,7 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
 /// A note on stderr for each command the gate could not judge (too few runs apart in its
 /// baseline): the gate passes it, and says so.
 pub fn unjudged(gated: &[(Against, Comparison)]) {
-    let unjudged =
-        |c: &Comparison| c.verdict == Verdict::NotEnoughRunsApart && super::exact_gate(c).is_none();
+    let unjudged = |c: &Comparison| c.verdict == Verdict::NotEnoughRunsApart;
     for (a, c) in gated.iter().filter(|(_, c)| unjudged(c)) {
         let runs = c.apart.as_ref().map_or(0, |x| x.runs);
         eprintln!(
@@ -438,21 +493,19 @@ pub fn unjudged(gated: &[(Against, Comparison)]) {
 }
 
 /// The exit message when a command is slower than its saved result by the threshold or
-/// more: which, and its verdict line.
+/// more (or counts more of the judged metric): which, and its verdict line.
 pub fn slower(gated: &[(Against, Comparison)]) -> Option<String> {
     let failing = gated.iter().filter(|(a, c)| a.gates(c)).map(|(a, c)| {
         let mut line = String::new();
-        if super::exact_gate(c).is_some() {
-            let _ = c.write_exact(&mut line);
-            let line = line.lines().find(|l| l.contains(super::EXACT_GATE_NAME));
-            return format!(
-                "{} executes more instructions than its baseline: {}",
-                a.label(),
-                line.unwrap_or_default()
-            );
-        }
         let _ = c.write_verdict(&mut line);
-        format!("{} is slower than its baseline: {line}", a.label())
+        match c.metric.kind {
+            MetricKind::Time => format!("{} is slower than its baseline: {line}", a.label()),
+            _ => format!(
+                "{} counts more {} than its baseline: {line}",
+                a.label(),
+                c.metric.name
+            ),
+        }
     });
     let lines: Vec<String> = failing.collect();
     (!lines.is_empty()).then(|| lines.join("; "))

@@ -2,19 +2,47 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
-use picollo_bench::{median_round, Bench, BenchResult, Metric, Unit, WarmUp};
+use picollo_bench::{
+    median_round, median_round_at, Bench, BenchResult, Metric, MetricKind, Unit, WarmUp,
+};
 use serde_json::Value;
 
 use super::rounds::RunTime;
 use super::stage::Start;
 use crate::error::Failure;
 
-/// One saved command: its result (`None` where it was not measured) and the median round
-/// time of each run apart it was saved from (`--save --append` adds one per run).
+/// One saved command: its result (`None` where it was not measured, or not rebuilt), the
+/// metrics it was measured with, and the median round time of each run apart it was saved
+/// from (`--save --append` adds one per run), with each other metric's median per run apart
+/// (`runsApartBy`; a file saved before they were kept has none).
 pub struct Saved {
     pub result: Option<BenchResult>,
     pub command: String,
+    pub metrics: Vec<Metric>,
     pub runs_apart: Vec<f64>,
+    pub runs_apart_by: Vec<(String, Vec<f64>)>,
+}
+
+impl Saved {
+    /// The runs apart of `metric`: time's, another metric's saved list, or (a file saved
+    /// before those were kept) the one run of the saved result.
+    pub fn runs_of(&self, metric: &Metric) -> Vec<f64> {
+        if metric.kind == MetricKind::Time {
+            return self.runs_apart.clone();
+        }
+        if let Some((_, runs)) = self.runs_apart_by.iter().find(|(n, _)| *n == metric.name) {
+            return runs.clone();
+        }
+        let result = self.result.as_ref();
+        let one = result.and_then(|r| {
+            let i = r
+                .metrics
+                .iter()
+                .position(|m| m.metric.name == metric.name)?;
+            Some(median_round_at(r, i))
+        });
+        one.into_iter().collect()
+    }
 }
 
 /// A saved file: its commands, in command order, the builds a side they were saved with
@@ -83,15 +111,20 @@ fn commands(path: &str, v: &Value, threshold: Option<f64>) -> Result<Vec<Saved>,
         let threshold = threshold.or((c.get("runsApart").is_none()).then_some(0.0));
         let saved = c.get("result").zip(threshold);
         let result = saved.map(|(r, threshold)| rebuild(&name, r, threshold));
-        let result = result
-            .transpose()
-            .map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
-        let runs_apart = runs_apart(c, result.as_ref())
-            .map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
+        let in_command = |why: String| bad(format!("command {}: {why}", i + 1));
+        let result = result.transpose().map_err(in_command)?;
+        let runs_apart = runs_apart(c, result.as_ref()).map_err(in_command)?;
+        let runs_apart_by = runs_apart_by(c).map_err(in_command)?;
+        let metrics = match c.get("result") {
+            Some(r) => metrics(r).map_err(in_command)?,
+            None => Vec::new(),
+        };
         Ok(Saved {
             result,
             command,
+            metrics,
             runs_apart,
+            runs_apart_by,
         })
     });
     each.collect()
@@ -109,6 +142,23 @@ fn runs_apart(c: &Value, result: Option<&BenchResult>) -> Result<Vec<f64>, Strin
         _ => Err(format!(
             "\"runsApart\" holds {x}, not a positive median time"
         )),
+    });
+    each.collect()
+}
+
+/// The saved runs apart of each metric but time (`runsApartBy`: a median figure per run,
+/// 0 or more), none in a file saved before they were kept.
+fn runs_apart_by(c: &Value) -> Result<Vec<(String, Vec<f64>)>, String> {
+    let Some(by) = c.get("runsApartBy") else {
+        return Ok(Vec::new());
+    };
+    let by = by.as_object().ok_or("\"runsApartBy\" is not an object")?;
+    let each = by.iter().map(|(name, list)| {
+        let bad = || format!("\"runsApartBy\" of {name} is not a list of figures of 0 or more");
+        let list = list.as_array().ok_or_else(bad)?;
+        let figure = |x: &Value| x.as_f64().filter(|m| *m >= 0.0 && m.is_finite());
+        let runs: Option<Vec<f64>> = list.iter().map(figure).collect();
+        Ok((name.clone(), runs.ok_or_else(bad)?))
     });
     each.collect()
 }

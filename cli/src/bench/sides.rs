@@ -7,11 +7,12 @@
 use std::fmt::Write;
 
 use picollo_bench::{
-    compare, judge_apart_builds, judge_builds, median_round, Bench, BenchResult, Comparison,
+    compare_on, judge_apart_builds, judge_builds, median_round, median_round_at, Bench,
+    BenchResult, Comparison, Metric,
 };
 
 use super::saved::{Baseline, Saved};
-use super::{Against, BenchArgs, Measurement};
+use super::{metric, unjudgeable, Against, BenchArgs, Measurement};
 use crate::error::Failure;
 
 /// One side: its name, and its builds' pooled result (`None` when a build failed).
@@ -45,13 +46,14 @@ pub fn same_builds(saved: Baseline, path: &str, args: &BenchArgs) -> Result<Base
 }
 
 /// Each measured side against its saved side (the same position), where every build of
-/// both was measured: the rounds pooled for the table, the verdict judged on runs apart
-/// with builds as the unit.
+/// both was measured: the rounds pooled for the table, the verdict judged on `--metric`, on
+/// runs apart with builds as the unit (or exactly, where its runs agree within their read
+/// jitter).
 pub fn against_saved(
     measured: &[Measurement],
     saved: &[Saved],
     args: &BenchArgs,
-) -> Vec<(Against, Comparison)> {
+) -> Result<Vec<(Against, Comparison)>, Failure> {
     let k = args.builds as usize;
     let new_sides = sides(measured, args);
     let pairs = new_sides.iter().zip(saved.chunks(k)).enumerate();
@@ -60,17 +62,25 @@ pub fn against_saved(
         let old_results: Option<Vec<&BenchResult>> =
             old.iter().map(|x| x.result.as_ref()).collect();
         let a = pooled(&format!("saved {}", args.side_name(s)), &old_results?);
-        let mut c = compare(&a, b);
-        let runs: Vec<Vec<f64>> = old.iter().map(|x| x.runs_apart.clone()).collect();
         let builds = &measured[s * k..(s + 1) * k];
-        let medians: Vec<f64> = builds
-            .iter()
-            .filter_map(|m| m.result().map(median_round))
-            .collect();
-        judge_apart_builds(&mut c, &runs, &medians);
-        Some((Against::SavedSide(s), c))
+        let judged = compare_on(&a, b, metric::judged(args)).map(|mut c| {
+            let runs: Vec<Vec<f64>> = old.iter().map(|x| x.runs_of(&c.metric)).collect();
+            let medians: Vec<f64> = builds
+                .iter()
+                .filter_map(|m| Some(median_of(m.result()?, &c.metric)))
+                .collect();
+            judge_apart_builds(&mut c, &runs, &medians);
+            (Against::SavedSide(s), c)
+        });
+        Some(judged)
     });
-    compared.collect()
+    compared.collect::<Result<_, _>>().map_err(unjudgeable)
+}
+
+/// `r`'s median round figure of `metric` ([`median_round_at`]; NaN where it has none).
+fn median_of(r: &BenchResult, metric: &Metric) -> f64 {
+    let at = r.metrics.iter().position(|m| m.metric == *metric);
+    at.map_or(f64::NAN, |i| median_round_at(r, i))
 }
 
 /// The sides of `measured`, `k` builds each.
@@ -110,25 +120,32 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
     r
 }
 
-/// Each side after the first against side 1, with builds as the unit (none where a side
-/// was not measured); where the builds cannot be judged, the pooled rounds' verdict with a
-/// warning saying why.
-pub fn comparisons(sides: &[Side], k: usize) -> Vec<(usize, Comparison)> {
+/// Each side after the first against side 1 on `metric`, with builds as the unit (none
+/// where a side was not measured); where the builds cannot be judged, the pooled rounds'
+/// verdict with a warning saying why.
+pub fn comparisons(
+    sides: &[Side],
+    k: usize,
+    metric: &str,
+) -> Result<Vec<(usize, Comparison)>, Failure> {
     let Some(first) = sides.first().and_then(|s| s.result.as_ref()) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let others = sides.iter().enumerate().skip(1);
     let compared = others.filter_map(|(s, side)| {
         let b = side.result.as_ref()?;
-        let mut c = compare(first, b);
-        if let Err(e) = judge_builds(&mut c, first, b, k) {
-            c.warnings.push(format!(
-                "not judged with builds as the unit ({e}): the verdict is the pooled rounds'"
-            ));
-        }
-        Some((s, c))
+        let judged = compare_on(first, b, metric).map(|mut c| {
+            if let Err(e) = judge_builds(&mut c, first, b, k) {
+                c.warnings.push(format!(
+                    "not judged with builds as the unit ({e}): the verdict is the pooled \
+                     rounds'"
+                ));
+            }
+            (s, c)
+        });
+        Some(judged)
     });
-    compared.collect()
+    compared.collect::<Result<_, _>>().map_err(unjudgeable)
 }
 
 /// Per side, its builds' median run times (the medians of their rounds, in milliseconds) and each one's difference from the side's mean

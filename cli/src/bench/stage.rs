@@ -18,7 +18,6 @@ use serde_json::Value;
 
 use super::command::environment;
 use super::saved::{Baseline, Saved};
-use super::EXACT_GATE_NAME;
 use crate::error::Failure;
 
 /// The folder of this process's link, and the link (`program` in it).
@@ -181,7 +180,7 @@ impl Start {
 pub fn note(saved: &Baseline, path: &str) -> Option<String> {
     let counted = |s: &Saved| {
         let metrics = s.result.as_ref().map_or(&[][..], |r| &r.metrics[..]);
-        metrics.iter().any(|m| m.metric.name == EXACT_GATE_NAME)
+        metrics.iter().any(|m| m.metric.is_exact())
     };
     match &saved.start {
         Some(then) => then.differences(&Start::here()).map(|d| {
