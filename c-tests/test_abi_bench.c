@@ -7,13 +7,15 @@
  * judged on runs apart (picollo_bench_judge_apart) and interleaved
  * (picollo_bench_compare_run), "slower", with the figures of picollo_bench_compare_info;
  * A/A comparisons of one loop with itself, with the random offsets on and off; a baseline
- * that outweighs the work, whose figures are floored and flagged.
+ * that outweighs the work, whose figures are floored and flagged; two workloads of 8 and 16
+ * page faults an operation judged on that count (picollo_bench_compare_metric).
  */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "check.h"
 
@@ -616,6 +618,80 @@ static void test_compare_run_a_a(void)
     CHECKF(wrong <= 6, "%d of 10 A/A comparisons saw a difference", wrong);
 }
 
+/* The work of picollo_bench_compare_metric's test: each operation maps `pages` fresh pages,
+ * writes a byte in each (a page fault each) and unmaps them. */
+static void touch_pages(void *ctx, uint64_t iterations)
+{
+    size_t pages = *(const size_t *)ctx;
+    for (uint64_t i = 0; i < iterations; i++) {
+        char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            return;
+        }
+        for (size_t j = 0; j < pages; j++) {
+            p[j * 4096] = 1;
+        }
+        munmap(p, pages * 4096);
+    }
+}
+
+/* Judged on a metric (picollo_bench_compare_metric): operations that touch 8 and 16 pages,
+ * interleaved with the page faults counted, differ by 8 faults an operation exactly (a
+ * software count, read without jitter: judged without statistics); 8 against 8 do not; time
+ * judged so is picollo_bench_compare's verdict; an unknown metric names those there are. */
+static void test_compare_metric(void)
+{
+    picollo_bench_config c = short_config(NULL, "Software:PageFaults");
+    size_t eight = 8, sixteen = 16;
+    picollo_bench_result *a = NULL, *b = NULL;
+    char text[16384];
+    picollo_bench_comparison info;
+    size_t index = 0;
+    uint32_t exact = 0;
+    c.time_budget = 0.3;
+    c.rounds = 10;
+    picollo_status st = picollo_bench_compare_run(&c, "8 pages", touch_pages, &eight, "16 pages",
+                                                  touch_pages, &sixteen, &a, &b);
+    if (st == PICOLLO_STATUS_UNSUPPORTED || st == PICOLLO_STATUS_PERMISSION_DENIED) {
+        printf("bench: compare_metric SKIPPED: %s\n", picollo_last_error_message());
+        return;
+    }
+    CHECKF(st == PICOLLO_STATUS_OK, "%s", picollo_last_error_message());
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    EXPECT(picollo_bench_compare_metric(a, b, "page-faults", text, sizeof text, NULL, &info,
+                                        &index, &exact),
+           PICOLLO_STATUS_OK);
+    CHECK(metric_is(a, index, "Software:PageFaults", "events"));
+    if (timed_natively()) {
+        /* Under memcheck the emulator's own faults land in the count. */
+        CHECKF(exact == 1 && info.verdict == PICOLLO_BENCH_VERDICT_SLOWER &&
+                   fabs(info.change - 100.0) < 5.0 &&
+                   strstr(text, "verdict: 16 pages counts more Software:PageFaults than 8 pages by "),
+               "exact %u, verdict %u, change %.2f %%\n%s", exact, (unsigned)info.verdict,
+               info.change, text);
+    }
+    /* A result against itself, on page faults: no difference, exactly. */
+    EXPECT(picollo_bench_compare_metric(a, a, "Software:PageFaults", text, sizeof text, NULL,
+                                        &info, NULL, &exact),
+           PICOLLO_STATUS_OK);
+    CHECKF(info.verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE && exact == 1, "%s", text);
+    /* On time, the verdict of picollo_bench_compare. */
+    picollo_bench_comparison on_time = info;
+    EXPECT(picollo_bench_compare_metric(a, b, "time", NULL, 0, NULL, NULL, NULL, NULL),
+           PICOLLO_STATUS_BUFFER_TOO_SMALL);
+    EXPECT(picollo_bench_compare_metric(a, b, "time", text, sizeof text, NULL, &on_time, &index,
+                                        &exact),
+           PICOLLO_STATUS_OK);
+    EXPECT(picollo_bench_compare_info(a, b, &info), PICOLLO_STATUS_OK);
+    CHECK(index == 0 && exact == 0 && on_time.verdict == info.verdict && on_time.ratio == info.ratio);
+    EXPECT_MSG(picollo_bench_compare_metric(a, b, "Hardware:Bogus", text, sizeof text, NULL, NULL,
+                                            NULL, NULL),
+               PICOLLO_STATUS_INVALID_ARGUMENT, "among time, Software:PageFaults");
+    picollo_bench_result_free(a);
+    picollo_bench_result_free(b);
+}
+
 void test_bench(void)
 {
     picollo_bench_result *a, *b;
@@ -667,4 +743,5 @@ void test_bench(void)
     test_read_path();
     test_compare_run();
     test_compare_run_a_a();
+    test_compare_metric();
 }

@@ -2520,6 +2520,72 @@ static picollo_status bench_compare_size_query(void)
     CHECK(v == 77 && ratio == -1.0); /* outputs are written only on success */
     return st;
 }
+/* picollo_bench_compare_metric with every output given, each set to a mark the call must
+ * leave where it fails. */
+static picollo_status bench_metric_with(const picollo_bench_result *a,
+                                        const picollo_bench_result *b, const char *metric,
+                                        char *buf, size_t len, size_t struct_size)
+{
+    picollo_bench_comparison info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = (uint32_t)struct_size;
+    info.verdict = 77;
+    size_t index = 77;
+    uint32_t exact = 77;
+    picollo_status st = picollo_bench_compare_metric(a, b, metric, buf, len, NULL, &info,
+                                                     &index, &exact);
+    if (st != PICOLLO_STATUS_OK)
+        CHECK(info.verdict == 77 && index == 77 && exact == 77); /* written only on success */
+    return st;
+}
+static picollo_status bench_metric_null_a(void)
+{
+    char buf[16];
+    return bench_metric_with(NULL, br, "time", buf, sizeof buf, sizeof(picollo_bench_comparison));
+}
+static picollo_status bench_metric_null_b(void)
+{
+    char buf[16];
+    return bench_metric_with(br, NULL, "time", buf, sizeof buf, sizeof(picollo_bench_comparison));
+}
+static picollo_status bench_metric_null_metric(void)
+{
+    char buf[16];
+    return bench_metric_with(br, br, NULL, buf, sizeof buf, sizeof(picollo_bench_comparison));
+}
+static picollo_status bench_metric_bad_utf8(void)
+{
+    char buf[16];
+    return bench_metric_with(br, br, "\xff", buf, sizeof buf, sizeof(picollo_bench_comparison));
+}
+static picollo_status bench_metric_unknown(void)
+{
+    char buf[16];
+    return bench_metric_with(br, br, "Hardware:Bogus", buf, sizeof buf,
+                             sizeof(picollo_bench_comparison));
+}
+static picollo_status bench_metric_small_out(void)
+{
+    char buf[16];
+    return bench_metric_with(br, br, "time", buf, sizeof buf, sizeof(picollo_bench_comparison) - 8);
+}
+static picollo_status bench_metric_size_query(void)
+{
+    return bench_metric_with(br, br, "time", NULL, 0, sizeof(picollo_bench_comparison));
+}
+static picollo_status bench_metric_null_outputs(void)
+{
+    size_t needed = 0;
+    picollo_status st = picollo_bench_compare_metric(br, br, "time", NULL, 0, &needed, NULL,
+                                                     NULL, NULL);
+    CHECK(needed > 0);
+    char *buf = malloc(needed);
+    CHECK(buf != NULL);
+    st = picollo_bench_compare_metric(br, br, "TIME", buf, needed, NULL, NULL, NULL, NULL);
+    CHECK(st != PICOLLO_STATUS_OK || strstr(buf, "verdict: no difference") != NULL);
+    free(buf);
+    return st;
+}
 static picollo_status bench_html_null_a(void)
 {
     char buf[16];
@@ -3907,6 +3973,14 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare, bench_compare_null_b, NULLP, "`b`"),
     ROW(picollo_bench_compare, bench_compare_null_buf, NULLP, "`buf`"),
     ROW(picollo_bench_compare, bench_compare_size_query, SMALL, NULL),
+    ROW(picollo_bench_compare_metric, bench_metric_null_a, NULLP, "`a`"),
+    ROW(picollo_bench_compare_metric, bench_metric_null_b, NULLP, "`b`"),
+    ROW(picollo_bench_compare_metric, bench_metric_null_metric, NULLP, "`metric`"),
+    ROW(picollo_bench_compare_metric, bench_metric_bad_utf8, ST(INVALID_UTF8), "metric"),
+    ROW(picollo_bench_compare_metric, bench_metric_unknown, INVAL, "no metric \"Hardware:Bogus\" among time"),
+    ROW(picollo_bench_compare_metric, bench_metric_small_out, SIZE, "sizeof(picollo_bench_comparison)"),
+    ROW(picollo_bench_compare_metric, bench_metric_size_query, SMALL, NULL),
+    ROW(picollo_bench_compare_metric, bench_metric_null_outputs, OK, NULL),
     ROW(picollo_bench_compare_html, bench_html_null_a, NULLP, "`a`"),
     ROW(picollo_bench_compare_html, bench_html_null_b, NULLP, "`b`"),
     ROW(picollo_bench_compare_html, bench_html_null_buf, NULLP, "`buf`"),

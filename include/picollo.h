@@ -109,7 +109,9 @@ enum picollo_status
 typedef uint32_t picollo_status;
 #endif // __cplusplus
 
-// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
+// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence);
+// of `picollo_bench_compare_metric` about its metric, `FASTER` and `SLOWER` then meaning
+// fewer and more of it.
 enum picollo_bench_verdict
 #ifdef __cplusplus
   : uint32_t
@@ -1385,6 +1387,29 @@ picollo_status picollo_bench_compare_html(const struct picollo_bench_result *a,
                                           char *buf,
                                           size_t len,
                                           size_t *needed);
+
+// Writes result `b` against `a` judged on metric `metric` into `buf`, as
+// `picollo_bench_compare` writes a comparison on time: `time`, a counter's name
+// (`Hardware:Instructions`), or its part after `:` in any case where one metric of both
+// answers to it (`instructions`). A count whose figures agree within its read jitter on
+// both sides (2 counts or 0.01 % of the median; an emulated count exactly) is judged
+// without statistics: B − A, bounded by the least and the largest difference of a figure
+// of B and one of A; any other metric on its rounds, as time is. Then, each unless NULL:
+// the figures to `*out` (percentages of A's median of the metric), the judged metric's
+// index in `a` to `*metric_index`, and to `*exact` 1 where it was judged without
+// statistics, else 0. Errors: NULL `a`, `b` or `metric`; `INVALID_UTF8`;
+// `INVALID_ARGUMENT` for a metric both results do not have, or a name that several
+// answer to (the message names them); `STRUCT_SIZE`; `BUFFER_TOO_SMALL` (no output
+// written). ABI 1.19.
+picollo_status picollo_bench_compare_metric(const struct picollo_bench_result *a,
+                                            const struct picollo_bench_result *b,
+                                            const char *metric,
+                                            char *buf,
+                                            size_t len,
+                                            size_t *needed,
+                                            struct picollo_bench_comparison *out,
+                                            size_t *metric_index,
+                                            uint32_t *exact);
 
 // Writes the figures of result `b` against `a` (as `picollo_bench_compare` judges them) to
 // `*out`. Errors: NULL `a`, `b` or `out`; `STRUCT_SIZE` when `out->struct_size` is smaller

@@ -211,7 +211,9 @@ c_enum!(picollo_bench_format:
     Report = "report", Summaries = "summaries", Json = "JSON", Log = "log", Line = "line",
     Html = "HTML");
 
-/// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence).
+/// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence);
+/// of `picollo_bench_compare_metric` about its metric, `FASTER` and `SLOWER` then meaning
+/// fewer and more of it.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_bench_verdict {

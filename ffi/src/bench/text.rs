@@ -1,16 +1,19 @@
 //! Text of benchmark results into caller buffers (`picollo_bench_result_text`, by a
 //! `picollo_bench_format`) and the comparison of two results with its verdict
-//! (`picollo_bench_compare`), and a result judged on runs apart (`picollo_bench_judge_apart`).
+//! (`picollo_bench_compare`, on time; `picollo_bench_compare_metric`, on a metric named), and
+//! a result judged on runs apart (`picollo_bench_judge_apart`).
 #![cfg(target_os = "linux")]
 
 use std::ffi::c_char;
 use std::fmt::Write;
 
 use picollo_bench::shift::Design;
-use picollo_bench::{compare, judge_apart, median_round, BenchResult, Comparison, Verdict, SCALE};
+use picollo_bench::{
+    compare, compare_on, judge_apart, median_round, BenchResult, Comparison, Verdict, SCALE,
+};
 
-use crate::args::{out, query, sized_out, try_slice};
-use crate::bench::args::picollo_bench_result;
+use crate::args::{out, query, sized_out, try_slice, try_str};
+use crate::bench::args::{bench_failure, picollo_bench_result};
 use crate::bench::BenchRun;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
@@ -158,6 +161,50 @@ pub unsafe extern "C" fn picollo_bench_compare_html(
         let c = compare(a, b);
         let page = rendered(|out| c.write_html(a, b, out)).map_err(fmt_internal)?;
         write_text!(&page, buf, len, needed)
+    })
+}
+
+/// Writes result `b` against `a` judged on metric `metric` into `buf`, as
+/// `picollo_bench_compare` writes a comparison on time: `time`, a counter's name
+/// (`Hardware:Instructions`), or its part after `:` in any case where one metric of both
+/// answers to it (`instructions`). A count whose figures agree within its read jitter on
+/// both sides (2 counts or 0.01 % of the median; an emulated count exactly) is judged
+/// without statistics: B − A, bounded by the least and the largest difference of a figure
+/// of B and one of A; any other metric on its rounds, as time is. Then, each unless NULL:
+/// the figures to `*out` (percentages of A's median of the metric), the judged metric's
+/// index in `a` to `*metric_index`, and to `*exact` 1 where it was judged without
+/// statistics, else 0. Errors: NULL `a`, `b` or `metric`; `INVALID_UTF8`;
+/// `INVALID_ARGUMENT` for a metric both results do not have, or a name that several
+/// answer to (the message names them); `STRUCT_SIZE`; `BUFFER_TOO_SMALL` (no output
+/// written). ABI 1.19.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_bench_compare_metric(
+    a: *const picollo_bench_result,
+    b: *const picollo_bench_result,
+    metric: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+    out: *mut picollo_bench_comparison,
+    metric_index: *mut usize,
+    exact: *mut u32,
+) -> picollo_status {
+    boundary!({
+        let (a, b) = (&try_ref!(a)?.result, &try_ref!(b)?.result);
+        let metric = try_str!(metric)?;
+        let sized = match out.is_null() {
+            true => None,
+            false => Some(sized_out!(out)?),
+        };
+        let c = compare_on(a, b, metric).map_err(bench_failure)?;
+        let text = rendered(|w| write!(w, "{c}")).map_err(fmt_internal)?;
+        write_text!(&text, buf, len, needed)?;
+        if let Some((out, struct_size)) = sized {
+            out!(out, comparison_info(&c, struct_size))?;
+        }
+        let index = a.metrics.iter().position(|m| m.metric == c.metric);
+        out!(metric_index?, index.unwrap_or(a.time_index()))?;
+        out!(exact?, u32::from(c.steady.is_some()))
     })
 }
 
