@@ -2579,9 +2579,9 @@ static picollo_status bench_metric_null_outputs(void)
     picollo_status st = picollo_bench_compare_metric(br, br, "time", NULL, 0, &needed, NULL,
                                                      NULL, NULL);
     CHECK(needed > 0);
-    char *buf = malloc(needed);
+    char *buf = malloc(needed + 1); /* the text and its NUL */
     CHECK(buf != NULL);
-    st = picollo_bench_compare_metric(br, br, "TIME", buf, needed, NULL, NULL, NULL, NULL);
+    st = picollo_bench_compare_metric(br, br, "TIME", buf, needed + 1, NULL, NULL, NULL, NULL);
     CHECK(st != PICOLLO_STATUS_OK || strstr(buf, "verdict: no difference") != NULL);
     free(buf);
     return st;
