@@ -33,7 +33,8 @@ from ._abi import HistogramP, c_size_p, status_t
 #: (`picollo_bench_result_metric_exact`, `picollo_bench_result_percentile`,
 #: `picollo_bench_result_constant`, `picollo_bench_config.unoptimized`; 1.16), HTML pages
 #: (`PICOLLO_BENCH_FORMAT_HTML`, `picollo_bench_compare_html`; 1.17), figures floored at 0
-#: or below the resolution (`picollo_bench_result_metric_floor`; 1.19).
+#: or below the resolution (`picollo_bench_result_metric_floor`; 1.19), comparisons judged on
+#: a named metric (`picollo_bench_compare_metric`; 1.19).
 BENCH_ABI_MINOR = 19
 
 
@@ -155,6 +156,9 @@ BENCH_SIGNATURES = {
         status_t, [BenchResultP, BenchResultP, POINTER(c_char), c_size_t, c_size_p]),
     "picollo_bench_compare_info": (
         status_t, [BenchResultP, BenchResultP, POINTER(picollo_bench_comparison)]),
+    "picollo_bench_compare_metric": (
+        status_t, [BenchResultP, BenchResultP, c_char_p, POINTER(c_char), c_size_t, c_size_p,
+                   POINTER(picollo_bench_comparison), c_size_p, POINTER(c_uint32)]),
     "picollo_bench_result_median_round": (status_t, [BenchResultP, POINTER(c_double)]),
     "picollo_bench_judge_apart": (
         status_t, [BenchResultP, POINTER(c_double), c_size_t, POINTER(c_char), c_size_t,

@@ -68,7 +68,12 @@ class Comparison:
     ``paired`` when they were interleaved; ``text`` the diff tables, the method, the
     ``verdict:`` line and an ``exact:`` line per exact metric (also what ``str()`` gives);
     ``a`` and ``b`` the two results; ``exact`` a read-only mapping of each exact metric both
-    results have (an emulated count such as ``"Emulated:Instructions"``) to its `ExactDiff`.
+    results have (an emulated count such as ``"Emulated:Instructions"``) to its `ExactDiff`;
+    ``metric`` the metric the verdict judged (``"time"`` unless `compare` named another, then
+    "faster" and "slower" mean fewer and more of it); ``exactly`` True where that metric, a
+    count whose figures agree within its read jitter on both sides, was judged without
+    statistics (``change`` and ``interval`` then from B − A and its bounds over every pair
+    of figures).
 
     From `judge_apart`, A is the runs apart: ``rounds`` is (the runs apart, B's rounds),
     ``interval`` the 99 % prediction interval of one more run, ``a`` None, ``exact`` empty
@@ -87,6 +92,8 @@ class Comparison:
     b: "Optional[BenchResult]" = None
     exact: Mapping[str, ExactDiff] = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({}), hash=False)
+    metric: str = "time"
+    exactly: bool = False
 
     def __str__(self) -> str:
         return self.text
@@ -111,10 +118,17 @@ class Comparison:
             f.write(self.html())
 
 
-def compare(a: BenchResult, b: BenchResult) -> Comparison:
+def compare(a: BenchResult, b: BenchResult, metric: str = "time") -> Comparison:
     """Compare result ``b`` with result ``a``, round against round (paired where the two
     were interleaved): percentiles with 99 % intervals of the difference, Cohen's d and
     Cliff's delta, the method and the verdict.
+
+    The verdict judges ``metric``: time by default, or a metric both results have, by its
+    name (``"Hardware:Instructions"``, ``"Software:PageFaults"``) or the part after ``:`` in
+    any case where one metric answers to it (``"instructions"``). A count whose figures agree
+    within its read jitter on both sides (2 counts or 0.01 % of the median; an emulated count
+    exactly) is judged without statistics: B − A and its bounds (``exactly`` True); any other
+    metric on its rounds, as time is.
 
     The verdict at 99 % is for results of one interleaved comparison (`compare_fns` gives
     them). Two results measured apart (two `run` calls, even in one process) get ``"not
@@ -122,19 +136,29 @@ def compare(a: BenchResult, b: BenchResult) -> Comparison:
     run to run (frequency, placement in memory, neighbours) is not in either run's rounds,
     so their interval would call A/A differences far more often than 1 %. Their ``change``
     and ``interval`` (of the rounds) are still given, for information. Across runs, judge a
-    run against the `BenchResult.median_round` of earlier runs with `judge_apart`."""
+    run against the `BenchResult.median_round` of earlier runs with `judge_apart`. A count
+    judged exactly needs no runs apart: its verdict stands.
+
+    Raises TypeError for a result that is not a `BenchResult` or a metric that is not a
+    str, ValueError for a metric the two do not both have (the message names those they
+    have), a name several answer to, or one holding a NUL."""
     for what, r in (("a", a), ("b", b)):
         if not isinstance(r, BenchResult):
             raise TypeError(f"{what} must be a BenchResult, not {type(r).__name__}")
-    ha, hb = a._ptr, b._ptr
-    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare(
-        ha, hb, buf, size, needed, None, None))
+    if not isinstance(metric, str):
+        raise TypeError(f"metric must be a str, not {type(metric).__name__}")
+    if "\0" in metric:
+        raise ValueError(f"metric {metric!r} holds a NUL: no metric is named so")
+    ha, hb, name = a._ptr, b._ptr, metric.encode("utf-8")
     info = bn.picollo_bench_comparison(struct_size=ctypes.sizeof(bn.picollo_bench_comparison))
-    check(bn.lib.picollo_bench_compare_info(ha, hb, ctypes.byref(info)))
+    index, exact = ctypes.c_size_t(0), ctypes.c_uint32(0)
+    text = fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_compare_metric(
+        ha, hb, name, buf, size, needed, ctypes.byref(info), ctypes.byref(index),
+        ctypes.byref(exact)))
     return Comparison(_VERDICTS[bn.BenchVerdict(info.verdict)], info.ratio, text,
                       info.change, (info.change_low, info.change_high), info.noise_floor,
                       info.threshold, (info.rounds_a, info.rounds_b), bool(info.paired), a, b,
-                      _exact_diffs(a, b))
+                      _exact_diffs(a, b), a.metrics[index.value], bool(exact.value))
 
 
 def judge_apart(result: BenchResult, runs_apart: Iterable[float]) -> Comparison:

@@ -182,6 +182,20 @@ def test_one_more_iteration_is_the_same_more_every_time():
 
 
 @emulated_only
+def test_judged_on_instructions_the_verdict_is_exact():
+    # Threshold 0: a few instructions more are a fraction of a percent of the call's.
+    c = bench.compare_fns(ten, eleven, counters=[INSTRUCTIONS], threshold=0, **QUICK)
+    judged = bench.compare(c.a, c.b, metric="instructions")
+    d = c.exact[INSTRUCTIONS]
+    assert (judged.metric, judged.exactly, judged.verdict) == (INSTRUCTIONS, True, "slower")
+    low, high = judged.interval
+    assert low == high == judged.change == pytest.approx(d.difference / d.a * 100)
+    assert f"counts more {INSTRUCTIONS} than" in judged.text
+    same = bench.compare(c.a, c.a, metric=INSTRUCTIONS)
+    assert (same.exactly, same.verdict, same.interval) == (True, "no difference", (0.0, 0.0))
+
+
+@emulated_only
 def test_less_work_is_fewer():
     c = bench.compare_fns(eleven, ten, counters=[INSTRUCTIONS], **QUICK)
     d = c.exact[INSTRUCTIONS]
