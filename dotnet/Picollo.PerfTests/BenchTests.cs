@@ -3,10 +3,12 @@
 // apart, not enough runs apart (its change still above 0), interleaved, slower; A/A
 // interleaved comparisons, task-clock as a second metric, an exception from the delegate
 // rethrown by Run and Compare, bad options as ArgumentException, the JSON and log forms,
-// Dispose, and figures floored at 0 or below their resolution (BenchResult.Floor). Runs apart (JudgeApart, MedianRound) and RandomOffsets: BenchApartTests.cs.
+// Dispose, figures floored at 0 or below their resolution (BenchResult.Floor), and a
+// comparison judged on page faults (Bench.Compare(a, b, metric)). Runs apart (JudgeApart, MedianRound) and RandomOffsets: BenchApartTests.cs.
 
 using System;
 using System.Linq;
+using System.Runtime.InteropServices;
 using Picollo;
 using Picollo.Perf;
 
@@ -413,6 +415,55 @@ static partial class PerfTests
                   "a struct_size below the library's is refused");
     }
 
+    [DllImport("libc", EntryPoint = "mmap")] static extern IntPtr Mmap(IntPtr addr, UIntPtr length, int prot, int flags, int fd, IntPtr offset);
+    [DllImport("libc", EntryPoint = "munmap")] static extern int Munmap(IntPtr addr, UIntPtr length);
+
+    /// <summary>Maps <paramref name="pages"/> fresh pages, writes a byte in each (a page fault
+    /// each) and unmaps them.</summary>
+    static void TouchPages(int pages)
+    {
+        var length = new UIntPtr((ulong)pages * 4096);
+        IntPtr p = Mmap(IntPtr.Zero, length, 3 /* PROT_READ | PROT_WRITE */, 0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */, -1, IntPtr.Zero);
+        if (p == new IntPtr(-1)) throw new InvalidOperationException("mmap failed");
+        for (int i = 0; i < pages; i++) Marshal.WriteByte(p, i * 4096, 1);
+        Munmap(p, length);
+    }
+
+    /// <summary>Judged on page faults: 16 pages a call against 8 count more, by 100 %; a
+    /// result against itself no difference; "time" is the default comparison; a metric the
+    /// results lack throws naming those they have.</summary>
+    static void BenchCompareMetric()
+    {
+        var o = Paired();
+        o.Counters = new[] { "Software:PageFaults" };
+        using (BenchComparison pair = Bench.Compare(() => TouchPages(8), () => TouchPages(16), o, "8 pages", "16 pages"))
+        {
+            BenchComparison c = Bench.Compare(pair.A, pair.B, "page-faults");
+            string verdictLine = c.Text.TrimEnd('\n').Split('\n').Last();
+            Console.WriteLine("bench on page faults: " + verdictLine);
+            Check(c.Metric == "Software:PageFaults" && c.Verdict == BenchVerdict.Slower && c.Change > 80 && c.Change < 120,
+                  "twice the pages count more page faults: " + c.Metric + " " + c.Verdict + " " + c.Change);
+            Check(verdictLine.StartsWith("verdict: 16 pages counts more Software:PageFaults than 8 pages by "), verdictLine);
+            Check(c.ChangeLow <= c.Change && c.Change <= c.ChangeHigh && c.ChangeLow > 0,
+                  string.Format("the change {0} lies in its interval [{1}, {2}]", c.Change, c.ChangeLow, c.ChangeHigh));
+            BenchComparison same = Bench.Compare(pair.A, pair.A, "Software:PageFaults");
+            Check(same.Verdict == BenchVerdict.NoDifference && same.Change == 0.0 && same.Exactly == (same.ChangeLow == 0.0 && same.ChangeHigh == 0.0),
+                  "a result against itself: " + same.Verdict + " [" + same.ChangeLow + ", " + same.ChangeHigh + "]");
+            BenchComparison onTime = Bench.Compare(pair.A, pair.B, "time");
+            BenchComparison plain = Bench.Compare(pair.A, pair.B);
+            Check(onTime.Metric == "time" && !onTime.Exactly && plain.Metric == "time" && onTime.Verdict == plain.Verdict
+                  && onTime.Ratio == plain.Ratio && onTime.Text == plain.Text, "time named is the default comparison");
+            Throws(Status.InvalidArgument, "no metric \"Hardware:Bogus\" among time, Software:PageFaults",
+                   () => Bench.Compare(pair.A, pair.B, "Hardware:Bogus"), "a metric the results lack");
+            try
+            {
+                Bench.Compare(pair.A, pair.B, (string)null);
+                Check(false, "a null metric throws");
+            }
+            catch (ArgumentNullException) { }
+        }
+    }
+
     static void BenchGroups()
     {
         Group("bench busy loop", BenchBusyLoop);
@@ -428,6 +479,7 @@ static partial class PerfTests
         Group("bench view keeps its result", BenchViewKeepsResult);
         Group("bench html pages", BenchHtml);
         Group("bench floors", BenchFloorFlags);
+        Group("bench compare on a metric", BenchCompareMetric);
         BenchApartGroups();  // BenchApartTests.cs: runs apart and random offsets
     }
 }

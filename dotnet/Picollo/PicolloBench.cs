@@ -125,6 +125,7 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_run(ref BenchConfig config, byte[] nameA, IntPtr workA, IntPtr ctxA, byte[] nameB, IntPtr workB, IntPtr ctxB, out BenchResultHandle a, out BenchResultHandle b);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_html(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_info(BenchResultHandle a, BenchResultHandle b, ref BenchComparisonInfo info);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_metric(BenchResultHandle a, BenchResultHandle b, byte[] metric, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info, out UIntPtr metricIndex, out uint exact);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_median_round(BenchResultHandle r, out double median);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_judge_apart(BenchResultHandle b, double[] runsApart, UIntPtr k, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info);
     }

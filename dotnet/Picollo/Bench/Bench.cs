@@ -65,6 +65,33 @@ namespace Picollo
             return new BenchComparison(info, text, a, b);
         }
 
+        /// <summary>B against A as <see cref="Compare(BenchResult, BenchResult)"/>, judged on
+        /// <paramref name="metric"/> rather than time: a metric both results have, by its name
+        /// (<c>Hardware:Instructions</c>, <c>Software:PageFaults</c>) or the part after <c>:</c>
+        /// in any case where one metric answers to it (<c>instructions</c>); <c>time</c> is
+        /// the default comparison. A count whose figures agree within its read jitter on both
+        /// sides (2 counts or 0.01 % of the median; an emulated count exactly) is judged
+        /// without statistics (<see cref="BenchComparison.Exactly"/>): B − A and its bounds;
+        /// any other metric on its rounds, as time is. <see cref="BenchVerdict.Slower"/> and
+        /// <see cref="BenchVerdict.Faster"/> then mean more and fewer of it. A metric the two
+        /// do not both have, or a name several answer to, throws
+        /// <see cref="ArgumentException"/> (PicolloArgumentException) naming those they
+        /// have.</summary>
+        public static BenchComparison Compare(BenchResult a, BenchResult b, string metric)
+        {
+            if (a == null) throw new ArgumentNullException("a");
+            if (b == null) throw new ArgumentNullException("b");
+            if (metric == null) throw new ArgumentNullException("metric");
+            byte[] name = Utf8.ToNative(metric);
+            var info = new BenchComparisonInfo { StructSize = (uint)Marshal.SizeOf(typeof(BenchComparisonInfo)) };
+            UIntPtr index = UIntPtr.Zero;
+            uint exact = 0;
+            string text = Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_compare_metric(a.Handle, b.Handle, name, buf, len, out needed,
+                                                         ref info, out index, out exact));
+            return new BenchComparison(info, text, a, b, a.Metrics[(int)index.ToUInt64()], exact != 0);
+        }
+
         /// <summary>Judge <paramref name="result"/> against runs measured apart:
         /// <paramref name="runsApart"/> holds the <see cref="BenchResult.MedianRound"/> (ns) of
         /// each earlier run of the same work, e.g. saved from earlier processes. The result's

@@ -73,8 +73,11 @@ namespace Picollo
     /// disposes the results an interleaved comparison made.</summary>
     public sealed class BenchComparison : IDisposable
     {
-        internal BenchComparison(BenchComparisonInfo info, string text, BenchResult a, BenchResult b)
+        internal BenchComparison(BenchComparisonInfo info, string text, BenchResult a, BenchResult b,
+                                 string metric = "time", bool exactly = false)
         {
+            Metric = metric;
+            Exactly = exactly;
             Verdict = info.Verdict;
             Ratio = info.Ratio;
             Change = info.Change;
@@ -91,7 +94,18 @@ namespace Picollo
             Exact = ExactDiff.Between(a, b);
         }
 
-        /// <summary>B's time per operation against A's at 99 % confidence.</summary>
+        /// <summary>The metric the verdict judges: <c>time</c> unless
+        /// <see cref="Bench.Compare(BenchResult, BenchResult, string)"/> named another.</summary>
+        public string Metric { get; private set; }
+
+        /// <summary>The metric, a count whose figures agree within its read jitter on both
+        /// sides, was judged without statistics: <see cref="Change"/> is B − A in percent of
+        /// A's median, and <see cref="ChangeLow"/> and <see cref="ChangeHigh"/> its bounds over
+        /// every pair of figures.</summary>
+        public bool Exactly { get; private set; }
+
+        /// <summary>B's time per operation (or <see cref="Metric"/>) against A's at 99 %
+        /// confidence.</summary>
         public BenchVerdict Verdict { get; private set; }
 
         /// <summary>B's time per operation over A's: 1 + Change / 100.</summary>
