@@ -370,20 +370,22 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     args.check_names()?;
     args.check_shell()?;
     let earlier = earlier_runs(args)?;
-    // An output that cannot be written fails now, not after the runs.
-    for path in [&args.export_log, &args.json, &args.save, &args.html]
-        .into_iter()
-        .flatten()
-    {
-        if path != "-" {
-            std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
-        }
+    create_outputs(args)?;
+    let baseline = match &args.baseline {
+        Some(path) => Some((
+            sides::same_builds(saved::load(path, None)?, path, args)?,
+            path,
+        )),
+        None => None,
+    };
+    // The run's metrics first: where both lack --metric, why the run does says more.
+    let (counters, emulator) = counters(args)?;
+    metric::check_run(args, &counters.metrics(), &counters.notes)?;
+    if let Some((baseline, path)) = &baseline {
+        metric::check_saved(args, baseline, path)?;
     }
-    if let Some(path) = &args.baseline {
-        let baseline = sides::same_builds(saved::load(path, None)?, path, args)?;
-        metric::check_saved(args, &baseline, path)?;
-    }
-    let measured = measure(args)?;
+    drop(baseline);
+    let measured = measure(args, &counters, emulator.as_ref())?;
     let saved = match &args.baseline {
         Some(path) => Some(saved::load(path, Some(args.threshold))?),
         None => None,
@@ -409,6 +411,16 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::slower(message)),
         None => Ok(()),
     }
+}
+
+/// Create every output file asked for: one that cannot be written fails now, not after the
+/// runs.
+fn create_outputs(args: &BenchArgs) -> Result<(), Failure> {
+    let paths = [&args.export_log, &args.json, &args.save, &args.html];
+    for path in paths.into_iter().flatten().filter(|p| *p != "-") {
+        std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
+    }
+    Ok(())
 }
 
 /// What a run measured and compared, and the baseline it was compared with.
@@ -482,24 +494,27 @@ fn counters(args: &BenchArgs) -> Result<(Counters, Option<Emulator>), Failure> {
     Ok((counters, Some(emulator)))
 }
 
-/// Run the rounds and make each command's outcome.
-fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
-    let (counters, emulator) = counters(args)?;
-    metric::check_run(args, &counters.metrics(), &counters.notes)?;
-    let stage = emulator.as_ref().map(|_| Stage::new()).transpose()?;
-    let mut tracks = tracks(args, emulator.as_ref().zip(stage.as_ref()))?;
+/// Run the rounds, reading `counters` (under `emulator`, when given), and make each
+/// command's outcome.
+fn measure(
+    args: &BenchArgs,
+    counters: &Counters,
+    emulator: Option<&Emulator>,
+) -> Result<Vec<Measurement>, Failure> {
+    let stage = emulator.map(|_| Stage::new()).transpose()?;
+    let mut tracks = tracks(args, emulator.zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
     let seed = args.seed.unwrap_or_else(picollo::time::ticks_begin);
     let mut rng = XorShift64::new(seed);
     let pairing = Some(rng.next() | 1);
-    rounds::interleave(&mut tracks, args, &counters, (&bar, &mut rng))?;
+    rounds::interleave(&mut tracks, args, counters, (&bar, &mut rng))?;
     bar.finish_and_clear();
     let probe = match args.shell() {
         Some(_) => tracks.pop().map(|t| probe_medians(&t, args)).transpose()?,
         None => None,
     };
-    let outcome = |t: &Track| outcome(t, &counters, args, (probe.as_deref(), pairing));
+    let outcome = |t: &Track| outcome(t, counters, args, (probe.as_deref(), pairing));
     let measured = tracks.iter().map(|t| Measurement {
         command: t.command.clone(),
         name: t.name.clone(),
