@@ -105,10 +105,10 @@ Exact counts (--emulate):
   it. Each comparison ends with an exact: line per counted metric (B − A per run, exactly,
   when every run of each side counted the same), and judges Emulated:Instructions unless
   --metric names another (Metric, below): with --baseline, more by --threshold percent or
-  more exits 7 (--threshold 0: any rise); one saved run suffices. The saved file records how its programs started (the
-  link's length; the environment's variables, bytes and a digest of their names and
-  values' lengths): a gate whose programs start otherwise says so, on stderr and in the
-  comparison's warnings.
+  more exits 7 (--threshold 0: any rise); one saved run suffices. The saved file records
+  how its programs started (the link's length; the environment's variables, bytes and a
+  digest of their names and values' lengths): a gate whose programs start otherwise says
+  so, on stderr and in the comparison's warnings.
   --qemu and --plugin name the emulator and the plugin, as for picollo emulate. QEMU
   (Debian's qemu-user) or the plugin missing exits 8.
 
@@ -137,8 +137,8 @@ CI gate:
   new median run time against the 99 % prediction interval of the saved ones (Student's t
   on their logs). It exits with 7 when a command is slower by the threshold or more (with
   --metric: counts more of it by the threshold or more). A baseline of fewer than 2 runs
-  apart is not judged (`not enough runs apart`, a note on
-  stderr, exit 0): save the base 3 to 5 times with --append.";
+  apart is not judged (`not enough runs apart`, a note on stderr, exit 0): save the base 3
+  to 5 times with --append.";
 
 #[derive(Args)]
 pub struct BenchArgs {
