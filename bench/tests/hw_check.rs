@@ -89,8 +89,19 @@ fn sorting_must_cut_the_branch_misses() {
 
 #[test]
 fn the_rdpmc_figure_is_read_from_the_bench_line() {
-    let line = "bench perf: syscall_read=700 rdpmc_read=35 perf_event2_read=900 scope=60";
+    let line = "bench perf: syscall_read=700 rdpmc_read=35 perf_event2_read=900 scope=60 \
+                chosen=rdpmc";
     assert_outcome!(rdpmc_read(line, true), Pass, "rdpmc 20.0x faster");
+    // A hypervisor that traps rdpmc: the session must have chosen read(2).
+    let trapped = "bench perf: syscall_read=8100 rdpmc_read=39000 perf_event2_read=9000 \
+                   scope=60 chosen=read(2)";
+    assert_outcome!(rdpmc_read(trapped, true), Pass, "reads by read(2)");
+    assert!(rdpmc_read(&trapped.replace("read(2)", "rdpmc"), true).failed());
+    assert!(rdpmc_read(&line.replace("chosen=rdpmc", "chosen=read(2)"), true).failed());
+    assert!(
+        rdpmc_read(&line.replace(" chosen=rdpmc", ""), true).failed(),
+        "no chosen path"
+    );
     let without = "bench perf: syscall_read=700 rdpmc_read=n/a perf_event2_read=900 scope=60";
     // Allowed by sysfs but not taken: a failure; switched off: a skip with the reason.
     assert!(rdpmc_read(without, true).failed());
