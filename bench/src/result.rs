@@ -5,7 +5,6 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::conditions::{Conditions, WarmUp};
-use super::error::BenchError;
 use super::meter::{Metric, MetricKind, Unit, SCALE};
 use super::plan::Plan;
 use super::rounds::{Round, Span};
@@ -80,16 +79,6 @@ pub struct BenchResult {
     rows: Vec<u64>,
 }
 
-/// `samples` rounds of one sample each, with no time.
-fn one_round_each(samples: usize) -> Vec<Span> {
-    let span = |i| Span {
-        first_sample: i,
-        samples: 1,
-        ..Span::default()
-    };
-    (0..samples).map(span).collect()
-}
-
 /// How a result's samples were taken, beside the samples themselves.
 pub(crate) struct Parts {
     pub clock: String,
@@ -123,10 +112,21 @@ impl BenchResult {
             resolution: parts.resolution[i],
         });
         let results = results.collect();
-        Self::new(plan, parts, results, s.rows, &s.spans)
+        let mut r = Self::new(plan, parts, results, s.rows, &s.spans);
+        r.warn_of_floors();
+        r
     }
 
-    fn new(
+    /// Each flagged metric's sentences (figures floored at 0, a median below the
+    /// resolution) in the warnings.
+    pub(crate) fn warn_of_floors(&mut self) {
+        let c = &self.conditions;
+        let floors = self.metrics.iter().flat_map(|m| m.floor_warnings(c));
+        let floors: Vec<String> = floors.collect();
+        self.conditions.warnings.extend(floors);
+    }
+
+    pub(crate) fn new(
         plan: &Plan,
         parts: Parts,
         metrics: Vec<MetricResult>,
@@ -149,9 +149,6 @@ impl BenchResult {
                 m.metric.name
             ));
         }
-        let baseline = conditions.baseline.as_deref();
-        let floors = metrics.iter().flat_map(|m| m.floor_warnings(baseline));
-        conditions.warnings.extend(floors.collect::<Vec<_>>());
         let n = metrics.len().max(1);
         BenchResult {
             name: plan.name.clone(),
@@ -163,52 +160,6 @@ impl BenchResult {
             metrics,
             rows,
         }
-    }
-
-    /// [`BenchResult::from_rows`] with the bench's settings resolved into `plan`.
-    pub(crate) fn from_plan_rows(
-        plan: Plan,
-        metrics: Vec<Metric>,
-        rows: Vec<u64>,
-        clock: String,
-        warm_up: WarmUp,
-    ) -> Result<Self, BenchError> {
-        let n = metrics.len();
-        if n == 0 || rows.is_empty() || rows.len() % n != 0 {
-            return Err(BenchError::invalid(
-                "rows must hold whole samples of every metric",
-            ));
-        }
-        let config = picollo::Config::new().with_relative_error(plan.relative_error);
-        let mut results = Vec::with_capacity(n);
-        for (i, metric) in metrics.into_iter().enumerate() {
-            let mut histogram = config.build()?;
-            rows.iter()
-                .skip(i)
-                .step_by(n)
-                .for_each(|&v| histogram.record(v));
-            results.push(MetricResult {
-                metric,
-                histogram,
-                overhead: 0,
-                baseline: 0,
-                multiplexed: false,
-                floored: 0,
-                resolution: 0,
-            });
-        }
-        let spans = one_round_each(rows.len() / n);
-        let parts = Parts {
-            clock,
-            counters_read: None,
-            batch: 1,
-            warm_up,
-            pairing: None,
-            resolution: std::vec![0; n],
-        };
-        let mut r = Self::new(&plan, parts, results, rows, &spans);
-        r.conditions.operation = "run".into();
-        Ok(r)
     }
 
     /// The metric of this name (`time`, `Hardware:Instructions`, …).
@@ -249,14 +200,22 @@ impl BenchResult {
         if !m.metric.is_exact() {
             return m.percentile(rank);
         }
+        Some(self.sample_at(index, rank)? as f64 / SCALE as f64)
+    }
+
+    /// The sample at the `rank` percentile (`0..=100`) of the metric at `index`, in
+    /// thousandths of its unit, whatever its kind: the figure itself, not its histogram's
+    /// bucket (`None` when missing or empty).
+    pub(crate) fn sample_at(&self, index: usize, rank: f64) -> Option<u64> {
+        self.metrics.get(index)?;
         let mut values: Vec<u64> = self.figures(index).collect();
         if values.is_empty() {
             return None;
         }
         // The nearest rank, as every percentile of Picollo's takes it.
-        let at = picollo::rank_to_count(rank, values.len() as u128) as usize;
+        let at = picollo::rank_to_count(rank, values.len() as u128).max(1) as usize;
         let (_, v, _) = values.select_nth_unstable(at - 1);
-        Some(*v as f64 / SCALE as f64)
+        Some(*v)
     }
 
     /// [`BenchResult::percentile_at`] at each of `ranks` (strictly increasing, in
