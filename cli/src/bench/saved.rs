@@ -162,5 +162,20 @@ fn rebuild(name: &str, r: &Value, threshold: f64) -> Result<BenchResult, String>
     for (saved, (_, (start, length, first))) in result.rounds.iter_mut().zip(parsed) {
         (saved.start, saved.length, saved.first) = (start, length, first);
     }
+    saved_flags(&mut result, r);
     Ok(result)
+}
+
+/// What the saved result `r` says of its figures, in `result`'s metrics: the baseline
+/// subtracted (its name and medians), the runs it floored at 0, the resolution; so that a
+/// comparison with the saved result flags its floors as one with the run that saved it
+/// did. A file saved without them (an older picollo) leaves them unknown: 0.
+fn saved_flags(result: &mut BenchResult, r: &Value) {
+    result.conditions.baseline = r["baseline"].as_str().map(str::to_string);
+    let saved = r["metrics"].as_array().into_iter().flatten();
+    for (m, s) in result.metrics.iter_mut().zip(saved) {
+        let field = |key: &str| s[key].as_u64().unwrap_or(0);
+        (m.baseline, m.floored) = (field("baseline"), field("floored"));
+        m.resolution = field("resolution");
+    }
 }

@@ -101,6 +101,7 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
         (pooled.start, pooled.length, pooled.first) = (round.start, round.length, round.first);
     }
     r.conditions = first.conditions.clone();
+    carry_flags(&mut r, builds);
     for warning in builds.iter().flat_map(|b| &b.conditions.warnings) {
         if !r.conditions.warnings.contains(warning) {
             r.conditions.warnings.push(warning.clone());
@@ -108,6 +109,20 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
     }
     r.pairing = first.pairing;
     r
+}
+
+/// What the builds' metrics say of their figures, in the pooled result's: the runs floored
+/// at 0 by the subtracted baseline (summed), the widest resolution and baseline, and
+/// whether any build was multiplexed.
+fn carry_flags(pooled: &mut BenchResult, builds: &[&BenchResult]) {
+    for (i, m) in pooled.metrics.iter_mut().enumerate() {
+        for b in builds.iter().filter_map(|b| b.metrics.get(i)) {
+            m.floored += b.floored;
+            m.resolution = m.resolution.max(b.resolution);
+            m.baseline = m.baseline.max(b.baseline);
+            m.multiplexed |= b.multiplexed;
+        }
+    }
 }
 
 /// Each side after the first against side 1, with builds as the unit (none where a side
