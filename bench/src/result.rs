@@ -25,6 +25,9 @@ pub struct MetricResult {
     pub baseline: u64,
     /// The counter was multiplexed in some batch (its figures are scaled estimates).
     pub multiplexed: bool,
+    /// Nanoseconds the counter was enabled over its samples, and of them those it ran on
+    /// the PMU (`(0, 0)` where unknown: time, an exact count, figures measured elsewhere).
+    pub times: (u64, u64),
     /// The samples whose figure was floored at 0: what was subtracted (the overhead, the
     /// baseline) exceeded what the batch measured.
     pub floored: u64,
@@ -54,6 +57,35 @@ impl MetricResult {
     /// The mean in the metric's unit (NaN when empty).
     pub fn mean(&self) -> f64 {
         self.histogram.view().mean() / SCALE as f64
+    }
+
+    /// The share of the time enabled that the counter ran on the PMU and counted, 0 to 1
+    /// (`None` where its times are unknown).
+    pub fn running_share(&self) -> Option<f64> {
+        let (enabled, running) = self.times;
+        (enabled > 0).then(|| running as f64 / enabled as f64)
+    }
+
+    /// The warning of a multiplexed metric (`None` for one that was not): its figures are
+    /// the kernel's count scaled by time enabled / running, and with its times, from what
+    /// share of the time they were counted.
+    pub fn multiplexed_warning(&self) -> Option<String> {
+        if !self.multiplexed {
+            return None;
+        }
+        let counted = match self.running_share() {
+            Some(share) => std::format!(
+                ", from the {:.1} % of the time it was counted",
+                share * 100.0
+            ),
+            None => String::new(),
+        };
+        Some(std::format!(
+            "{} was multiplexed: its figures are scaled by time enabled / running{counted}; \
+             the hardware check (scripts/hw-check.sh) measures how far the kernel's scaling \
+             strays on a machine",
+            self.metric.name
+        ))
     }
 }
 
@@ -108,6 +140,7 @@ impl BenchResult {
             overhead: overhead[i],
             baseline: baseline[i],
             multiplexed: s.multiplexed[i],
+            times: s.times[i],
             floored: s.floored[i],
             resolution: parts.resolution[i],
         });
@@ -143,12 +176,8 @@ impl BenchResult {
         conditions.unoptimized = plan.unoptimized.clone();
         conditions.warn_about_machine();
         conditions.baseline = plan.baseline.as_ref().map(|(name, _)| name.clone());
-        for m in metrics.iter().filter(|m| m.multiplexed) {
-            conditions.warnings.push(std::format!(
-                "{} was multiplexed: its figures are scaled by time enabled / running",
-                m.metric.name
-            ));
-        }
+        let multiplexed = metrics.iter().filter_map(MetricResult::multiplexed_warning);
+        conditions.warnings.extend(multiplexed);
         let n = metrics.len().max(1);
         BenchResult {
             name: plan.name.clone(),

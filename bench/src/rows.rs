@@ -100,6 +100,7 @@ impl BenchResult {
             overhead: 0,
             baseline: baseline[i],
             multiplexed: false,
+            times: (0, 0),
             floored: floored[i],
             resolution: resolution[i],
         });

@@ -48,11 +48,11 @@ impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
         }
         out[0] = Measured {
             value: ns * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
         out[1] = Measured {
             value: events * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
         Ok(())
     }

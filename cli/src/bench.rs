@@ -565,7 +565,7 @@ fn result(
     for (round, &(start, length, first)) in r.rounds.iter_mut().zip(&t.runs) {
         (round.start, round.length, round.first) = (start, length, first);
     }
-    note_counters(&mut r, counters, &t.multiplexed);
+    note_counters(&mut r, counters, &t.times);
     r
 }
 
@@ -588,16 +588,14 @@ fn clock(args: &BenchArgs) -> String {
     }
 }
 
-/// The counters' notes and the multiplexed counters, in `r`'s warnings.
-fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool]) {
+/// The counters' notes in `r`'s warnings; each counter's times enabled and running in its
+/// metric, and where it was multiplexed, the harness's warning.
+fn note_counters(r: &mut BenchResult, counters: &Counters, times: &[(u64, u64)]) {
     r.conditions.warnings.extend(counters.notes.iter().cloned());
     let counted = r.metrics.iter_mut().skip(3);
-    for (m, _) in counted.zip(multiplexed).filter(|(_, &x)| x) {
-        m.multiplexed = true;
-        r.conditions.warnings.push(format!(
-            "{} was multiplexed: its figures are scaled by time enabled / running",
-            m.metric.name
-        ));
+    for (m, &(enabled, running)) in counted.zip(times) {
+        (m.times, m.multiplexed) = ((enabled, running), running < enabled);
+        r.conditions.warnings.extend(m.multiplexed_warning());
     }
 }
 

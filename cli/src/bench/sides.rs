@@ -113,7 +113,7 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
 
 /// What the builds' metrics say of their figures, in the pooled result's: the runs floored
 /// at 0 by the subtracted baseline (summed), the widest resolution and baseline, and
-/// whether any build was multiplexed.
+/// whether any build was multiplexed, with their times enabled and running (summed).
 fn carry_flags(pooled: &mut BenchResult, builds: &[&BenchResult]) {
     for (i, m) in pooled.metrics.iter_mut().enumerate() {
         for b in builds.iter().filter_map(|b| b.metrics.get(i)) {
@@ -121,6 +121,11 @@ fn carry_flags(pooled: &mut BenchResult, builds: &[&BenchResult]) {
             m.resolution = m.resolution.max(b.resolution);
             m.baseline = m.baseline.max(b.baseline);
             m.multiplexed |= b.multiplexed;
+            let (enabled, running) = b.times;
+            m.times = (
+                m.times.0.saturating_add(enabled),
+                m.times.1.saturating_add(running),
+            );
         }
     }
 }
