@@ -179,3 +179,47 @@ fn saved_flags(result: &mut BenchResult, r: &Value) {
         m.resolution = field("resolution");
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use picollo_bench::{compare, MetricKind, SCALE};
+
+    /// A command's result of runs of `times` ns, less a shell's start of 1,000 ns.
+    pub(in crate::bench) fn less_the_shell(name: &str, times: &[u64]) -> BenchResult {
+        let metrics = || vec![Metric::new("time", Unit::Nanoseconds, MetricKind::Time)];
+        let rows = |t: &[u64]| t.iter().map(|v| v * SCALE).collect();
+        let made = |bench: &Bench, t: &[u64]| {
+            let warm_up = WarmUp::default();
+            BenchResult::from_rows(bench, metrics(), rows(t), "test".into(), warm_up).unwrap()
+        };
+        let shell = made(&Bench::new("the shell"), &[1_000, 1_000, 1_000]);
+        made(&Bench::new(name).with_baseline(&shell), times)
+    }
+
+    #[test]
+    fn a_saved_result_keeps_the_floors_it_was_saved_with() {
+        let r = less_the_shell("cmd", &[900, 5_000, 800, 7_000, 6_000]);
+        assert_eq!(r.time().floored, 2);
+        let mut json = String::new();
+        r.write_json(&mut json).unwrap();
+        let saved = rebuild(
+            "cmd [saved.json]",
+            &serde_json::from_str(&json).unwrap(),
+            1.0,
+        );
+        let saved = saved.unwrap();
+        let (t, was) = (saved.time(), r.time());
+        assert_eq!((t.floored, t.baseline), (2, 1_000 * SCALE));
+        assert_eq!(t.resolution, was.resolution);
+        assert_eq!(saved.conditions.baseline.as_deref(), Some("the shell"));
+        // A comparison against it says that the saved side's time was floored.
+        let new = less_the_shell("cmd", &[5_000, 6_000, 7_000, 5_500, 6_500]);
+        let mut line = String::new();
+        compare(&saved, &new).write_verdict(&mut line).unwrap();
+        assert!(
+            line.ends_with("[cmd [saved.json]'s time: floored 40.0 %]"),
+            "{line}"
+        );
+    }
+}

@@ -178,3 +178,23 @@ pub fn write_builds(out: &mut String, measured: &[Measurement], k: usize) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::saved::tests::less_the_shell;
+
+    #[test]
+    fn a_side_carries_the_floors_of_its_builds() {
+        let one = less_the_shell("build 1", &[900, 5_000, 6_000]);
+        let two = less_the_shell("build 2", &[800, 700, 7_000]);
+        let side = pooled("side 1", &[&one, &two]);
+        let t = side.time();
+        assert_eq!((t.floored, t.baseline), (3, one.time().baseline));
+        assert!(t.flagged());
+        let other = less_the_shell("side 2", &[5_000, 6_000, 7_000, 5_500, 6_500, 6_100]);
+        let mut line = String::new();
+        compare(&side, &other).write_verdict(&mut line).unwrap();
+        assert!(line.contains("[side 1's time: floored 50.0 %"), "{line}");
+    }
+}
