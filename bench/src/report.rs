@@ -297,8 +297,9 @@ impl BenchResult {
         }
     }
 
-    /// JSON: name, batch, samples, warnings and, per metric, its unit, whether its figures
-    /// are exact counts, overhead, whether it was multiplexed, the samples floored at 0,
+    /// JSON: name, batch, samples, warnings, the baseline's name (or null) and, per metric,
+    /// its unit, whether its figures are exact counts, overhead, the baseline's median
+    /// subtracted, whether it was multiplexed, the samples floored at 0,
     /// its resolution, whether its median is below it, whether it is flagged, and its
     /// summary (values in thousandths of the unit: `"scale": 1000`).
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
@@ -317,16 +318,23 @@ impl BenchResult {
             Some(why) => json_string(w, why)?,
             None => w.write_str("null")?,
         }
+        w.write_str(",\"baseline\":")?;
+        match &self.conditions.baseline {
+            Some(name) => json_string(w, name)?,
+            None => w.write_str("null")?,
+        }
         w.write_str(",\"metrics\":[")?;
         comma_separated(w, &self.metrics, |w, m| {
             w.write_str("{\"name\":")?;
             json_string(w, &m.metric.name)?;
             write!(
                 w,
-                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"multiplexed\":{},",
+                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"baseline\":{},\
+                 \"multiplexed\":{},",
                 m.metric.unit,
                 m.metric.is_exact(),
                 m.overhead,
+                m.baseline,
                 m.multiplexed
             )?;
             write!(

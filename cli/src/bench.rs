@@ -19,8 +19,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
 use picollo_bench::{
-    compare, judge_apart, median_round, stats::upper_median, Bench, BenchResult, Comparison,
-    Verdict, WarmUp,
+    compare, judge_apart, median_round, Bench, BenchResult, Comparison, Verdict, WarmUp,
 };
 
 use crate::emulate::{Counted, EmulateWhat, Emulator, EmulatorPaths};
@@ -38,7 +37,9 @@ Runs:
   picollo's stdout and stderr). The runs are interleaved: --warmup rounds first (not
   measured), then --runs measured rounds, each running every command once in a random
   order, and beside them the shell alone (`sh -c ''`), whose median figures are
-  subtracted from every command's (not with --shell=none). Each run forks a child held at
+  subtracted from every command's (not with --shell=none): a run below the shell's
+  median is floored at 0, counted and flagged in the report, the JSON and the HTML, not
+  shown as a silent 0. Each run forks a child held at
   a gate while its counters open, then lets it exec. Wall time runs from that release to
   the reap; user and system time are wait4's (the command and the children it waited
   for). Counters (task-clock, page faults, context switches; cycles, instructions and
@@ -471,10 +472,13 @@ fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
     rounds::interleave(&mut tracks, args, &counters, (&bar, &mut rng))?;
     bar.finish_and_clear();
     let probe = match args.shell() {
-        Some(_) => tracks.pop().map(|t| probe_medians(&t, args)).transpose()?,
+        Some(_) => tracks
+            .pop()
+            .map(|t| shell_alone(&t, &counters, args))
+            .transpose()?,
         None => None,
     };
-    let outcome = |t: &Track| outcome(t, &counters, args, (probe.as_deref(), pairing));
+    let outcome = |t: &Track| outcome(t, &counters, args, (probe.as_ref(), pairing));
     let measured = tracks.iter().map(|t| Measurement {
         command: t.command.clone(),
         name: t.name.clone(),
@@ -483,21 +487,24 @@ fn measure(args: &BenchArgs) -> Result<Vec<Measurement>, Failure> {
     Ok(measured.collect())
 }
 
-/// Per metric, the median figure of the shell alone.
-fn probe_medians(probe: &Track, args: &BenchArgs) -> Result<Vec<u64>, Failure> {
+/// The runs of the shell alone as a result of their own, the baseline of every command's
+/// (its medians are subtracted from each of their figures).
+fn shell_alone(
+    probe: &Track,
+    counters: &Counters,
+    args: &BenchArgs,
+) -> Result<BenchResult, Failure> {
+    let shell = args.shell().unwrap_or("sh");
     if let Some((run, _, ended)) = &probe.failed {
-        let shell = args.shell().unwrap_or("sh");
         return Err(Failure::io(
             &format!("the shell alone ({shell} -c '')"),
             &std::io::Error::other(format!("run {run} {ended}")),
         ));
     }
-    let n = probe.multiplexed.len() + 3;
-    let median = |m: usize| {
-        let mut v: Vec<u64> = probe.rows.iter().skip(m).step_by(n).copied().collect();
-        upper_median(&mut v)
-    };
-    Ok((0..n).map(median).collect())
+    let bench = Bench::new(&format!("`{shell} -c ''` (the shell's start)"));
+    let rows = probe.rows.clone();
+    let r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock(args), warm_up(args));
+    Ok(r.expect("every run gives one figure per metric, and there is at least one run"))
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.
@@ -518,7 +525,7 @@ fn outcome(
     t: &Track,
     counters: &Counters,
     args: &BenchArgs,
-    (probe, pairing): (Option<&[u64]>, Option<u64>),
+    (probe, pairing): (Option<&BenchResult>, Option<u64>),
 ) -> Outcome {
     if let Some((run, warm_up, ended)) = &t.failed {
         return Outcome::Failed {
@@ -538,30 +545,37 @@ fn outcome(
     }
 }
 
-/// The result of one command's runs, less the shell's medians (`probe`): the counters'
-/// notes and multiplexing in its warnings, each run a round at the time it ran.
-fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]>) -> BenchResult {
-    let warm_up = WarmUp {
-        batches: args.warmup.into(),
-        converged: true,
-        last_change: 0.0,
-    };
-    let clock = clock(args);
-    let n = t.multiplexed.len() + 3;
-    let less = |(i, &v): (usize, &u64)| v.saturating_sub(probe.map_or(0, |p| p[i % n]));
-    let rows = t.rows.iter().enumerate().map(less).collect();
+/// The result of one command's runs, less the medians of the shell alone (`probe`), by the
+/// harness's rule: floored at 0, each floor counted and flagged. The counters' notes and
+/// multiplexing in its warnings, each run a round at the time it ran.
+fn result(
+    t: &Track,
+    counters: &Counters,
+    args: &BenchArgs,
+    probe: Option<&BenchResult>,
+) -> BenchResult {
     let bench = Bench::new(&t.name).with_threshold(args.threshold);
-    let mut r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock, warm_up)
-        .expect("every run gives one figure per metric, and there is at least one run");
+    let bench = match probe {
+        Some(shell) => bench.with_baseline(shell),
+        None => bench,
+    };
+    let rows = t.rows.clone();
+    let r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock(args), warm_up(args));
+    let mut r = r.expect("every run gives one figure per metric, and there is at least one run");
     for (round, &(start, length, first)) in r.rounds.iter_mut().zip(&t.runs) {
         (round.start, round.length, round.first) = (start, length, first);
     }
-    if probe.is_some() {
-        let shell = args.shell().unwrap_or("sh");
-        r.conditions.baseline = Some(format!("`{shell} -c ''` (the shell's start)"));
-    }
-    note_counters(&mut r, counters, &t.multiplexed);
+    note_counters(&mut r, counters, &t.times);
     r
+}
+
+/// The warm-up runs, as a result states them.
+fn warm_up(args: &BenchArgs) -> WarmUp {
+    WarmUp {
+        batches: args.warmup.into(),
+        converged: true,
+        last_change: 0.0,
+    }
 }
 
 /// How a command's runs were timed, and how their environment was padded.
@@ -574,16 +588,14 @@ fn clock(args: &BenchArgs) -> String {
     }
 }
 
-/// The counters' notes and the multiplexed counters, in `r`'s warnings.
-fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool]) {
+/// The counters' notes in `r`'s warnings; each counter's times enabled and running in its
+/// metric, and where it was multiplexed, the harness's warning.
+fn note_counters(r: &mut BenchResult, counters: &Counters, times: &[(u64, u64)]) {
     r.conditions.warnings.extend(counters.notes.iter().cloned());
     let counted = r.metrics.iter_mut().skip(3);
-    for (m, _) in counted.zip(multiplexed).filter(|(_, &x)| x) {
-        m.multiplexed = true;
-        r.conditions.warnings.push(format!(
-            "{} was multiplexed: its figures are scaled by time enabled / running",
-            m.metric.name
-        ));
+    for (m, &(enabled, running)) in counted.zip(times) {
+        (m.times, m.multiplexed) = ((enabled, running), running < enabled);
+        r.conditions.warnings.extend(m.multiplexed_warning());
     }
 }
 
