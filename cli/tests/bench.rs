@@ -131,9 +131,12 @@ fn the_log_has_one_tagged_interval_per_command_and_metric() {
         .replace(',', "")
         .parse()
         .unwrap();
+    // The log's unit is the report's (ms here): 10 ms of sleep less the shell's start, which
+    // a loaded machine moves by a few ms either way, is far inside 1–1,000 ms, and a unit
+    // off by 1,000 either way is far outside.
     assert!(
-        (10.0..100.0).contains(&ms),
-        "sleep 0.01 takes 10 ms or more: {median}"
+        (1.0..1_000.0).contains(&ms),
+        "sleep 0.01, less the shell's start, in ms: {median}"
     );
 }
 
