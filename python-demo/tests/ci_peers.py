@@ -70,7 +70,7 @@ def gbench_reference() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "reference.json"
         subprocess.run([sys.executable, "-c", _GBENCH_PROGRAM, str(out)], check=True,
-                       stdout=subprocess.DEVNULL, timeout=120)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
         return json.loads(out.read_text(encoding="utf-8"))
 
 

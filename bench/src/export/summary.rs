@@ -9,7 +9,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::{median_with_interval, Compared, Suite};
-use crate::report::{interval, write_conditions, write_metric_diff_as, Shown};
+use crate::report::{write_conditions, write_metric_diff_as, Shown};
 use crate::result::BenchResult;
 use crate::shift::Design;
 use crate::verdict::{Comparison, MetricDiff, Verdict};
@@ -50,6 +50,16 @@ fn escaped(text: &str) -> String {
         }
     }
     out
+}
+
+/// A percentage as the table shows it: one decimal, or two below 1, and from 10,000 % on
+/// (a prediction from two runs apart can reach 10^50 %) with an exponent.
+fn percent(p: f64) -> String {
+    match p.abs() {
+        a if a >= 1e4 => std::format!("{p:.1e} %"),
+        a if a < 1.0 => std::format!("{p:.2} %"),
+        _ => std::format!("{p:.1} %"),
+    }
 }
 
 /// A comparison changed: B is faster or slower than A.
@@ -118,7 +128,7 @@ fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
             false => "—".into(),
         };
         let span = match c.change.half_width().is_finite() {
-            true => interval(c.change.low, c.change.high),
+            true => std::format!("[{}, {}]", percent(c.change.low), percent(c.change.high)),
             false => "—".into(),
         };
         let gate = if x.fails_gate { " **✗ gate**" } else { "" };
