@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/needs.sh
-needs chromium venv || exit 1
+needs chromium emoji-font venv || exit 1
 py="${PICOLLO_VENV:-.venv}/bin/python"
 out=target/html-report
 rm -rf "$out"

@@ -36,6 +36,7 @@ needs_missing() {
     mold) have mold || echo mold ;;
     python3-dbg) have python3-dbg || echo python3-dbg ;;
     font) [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || echo fonts-dejavu-core ;;
+    emoji-font) [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || echo fonts-noto-color-emoji ;;
     node) have node || echo nodejs; have npm || echo npm ;;
     debootstrap) have debootstrap || echo debootstrap ;;
     qemu-user-static) [ -x /usr/bin/qemu-aarch64-static ] || echo qemu-user-static ;;
@@ -52,7 +53,7 @@ needs_missing() {
   esac
 }
 
-NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font node
+NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
   debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus venv
   cbindgen rust-src cargo-fuzz)
 
