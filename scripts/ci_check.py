@@ -12,7 +12,8 @@ writes, which must stay under GitHub's 1 MiB limit of a step's summary); GITHUB_
 points at DIR/step-summary.md, which must end with the summary. With --compare-py (Google
 Benchmark's tools/compare.py in a checkout of its repository, with scipy installed), it
 also compares the saved run's Google Benchmark file with the gate's and checks that it
-reports the three benchmarks. Prints each file's size; the last line is the verdicts'
+reports the three benchmarks. The documents of a run with --builds and of one with a failed
+command must follow the schema too. Prints each file's size; the last line is the verdicts'
 count. scripts/html.sh then opens the pages in Chromium (scripts/html_check.py).
 """
 
@@ -84,6 +85,22 @@ def check_files(out: Path) -> None:
         print(f"ci: {path.name}: {path.stat().st_size} bytes, read by its peer: {', '.join(names)}")
 
 
+def check_documents(picollo: str, out: Path) -> None:
+    """The document of a run with --builds and of one with a failed command, against the
+    schema: the members only those have (`builds`, side comparisons, `failed`)."""
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    runs = [(["--builds", "2", "sleep 0.001", "sleep 0.001", "sleep 0.002", "sleep 0.002"], 0),
+            (["true", "exit 3"], 6)]
+    for k, (args, status) in enumerate(runs):
+        path = out / f"document-{k}.json"
+        run = subprocess.run([picollo, "bench", "-r", "8", "--json", str(path), *args], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             timeout=300)
+        assert run.returncode == status, run.stderr
+        ci_peers.check_file("picollo", path.read_text(encoding="utf-8"))
+        print(f"ci: {path.name} (picollo bench {' '.join(args)}): follows the schema")
+
+
 def compare_py(script: str, out: Path) -> None:
     """Google Benchmark's compare.py on the saved run's file against the gate's."""
     run = subprocess.run([sys.executable, script, "benchmarks", str(out / "base.gbench.json"),
@@ -117,6 +134,7 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     summary = gate(args.picollo, args.out)
     check_files(args.out)
+    check_documents(args.picollo, args.out)
     if args.compare_py:
         compare_py(args.compare_py, args.out)
     if args.summary_500:

@@ -389,7 +389,6 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         _ => Vec::new(),
     };
     comparisons.extend(gated.iter().cloned());
-    let nothing_gated = saved.is_some() && gated.is_empty();
     crate::emit(&output::text(&measured, &comparisons, args), None)?;
     let done = Done {
         measured: &measured,
@@ -400,11 +399,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if let Some(message) = output::failures(&measured, args) {
         return Err(Failure::command(message));
     }
-    if let (true, Some(path)) = (nothing_gated, &args.baseline) {
-        return Err(Failure::no_data(format!(
-            "{path} holds no measured result at the place of any command of this run:              nothing was compared (save the baseline again from these commands)"
-        )));
-    }
+    output::nothing_compared(&gated, args.baseline.as_deref())?;
     output::unjudged(&gated);
     match output::slower(&gated) {
         Some(message) => Err(Failure::slower(message)),

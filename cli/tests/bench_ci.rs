@@ -1,7 +1,7 @@
 //! `picollo bench` in CI: `--export FORMAT=PATH` and `--summary PATH` for a gate of three
 //! commands (each format holds the three, the summary's table one row each, the step summary
 //! appended to, not replaced); bad outputs refused before any run with their exit status; a
-//! baseline that compares nothing exits 5. The formats are read by each peer's own reader or
+//! command not measured is named in the summary; a baseline that compares nothing exits 5. The formats are read by each peer's own reader or
 //! schema in scripts/ci_check.py (the html stage) and python-demo/tests/test_ci_formats.py.
 
 mod common;
@@ -111,7 +111,7 @@ fn one_command_is_summarized_without_a_verdict_and_printed_with_dash() {
         None,
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_has(&run.stdout, "### Picollo: 1 results, no comparison\n");
+    assert_has(&run.stdout, "### Picollo: 1 measured, no comparison\n");
     assert_has(&run.stdout, "| true | ");
     assert_has(&run.stdout, "{\"true\":{\"latency\":{\"value\":");
 }
@@ -160,8 +160,12 @@ fn a_baseline_that_compares_nothing_exits_5() {
     let _serial = serial();
     let base = fresh_temp("ci-failed-base.json");
     let base = base.to_str().unwrap();
-    let saved = bench(&["-r", "2", "--save", base, "exit 3"]);
+    let saved = bench(&["-r", "2", "--save", base, "--summary", "-", "exit 3"]);
     assert_eq!(saved.code, Some(6), "{}", saved.stderr);
+    assert_has(
+        &saved.stdout,
+        "**✗ Not measured:**\n\n- exit 3: warm-up run 1 of 1 ended with exit status: 3\n",
+    );
     let run = bench(&["-r", "2", "--baseline", base, "true"]);
     run.assert_exit(
         5,

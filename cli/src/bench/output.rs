@@ -360,6 +360,21 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
     (!failed.is_empty()).then(|| failed.join("; ") + hint)
 }
 
+/// A gate against `baseline` (where given) that compared nothing: no measured result at the
+/// place of any command. No data, rather than a pass.
+pub fn nothing_compared(
+    gated: &[(Against, Comparison)],
+    baseline: Option<&str>,
+) -> Result<(), Failure> {
+    match (baseline, gated.is_empty()) {
+        (Some(path), true) => Err(Failure::no_data(format!(
+            "{path} holds no measured result at the place of any command of this run: \
+             nothing was compared (save the baseline again from these commands)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// A note on stderr for each command the gate could not judge (too few runs apart in its
 /// baseline): the gate passes it, and says so.
 pub fn unjudged(gated: &[(Against, Comparison)]) {
