@@ -263,7 +263,11 @@ fn write_conditions_once(w: &mut dyn Write, results: &[(String, &BenchResult)]) 
 
 /// Where there is no comparison: each result's median time and its 99 % interval.
 fn write_results(w: &mut dyn Write, results: &[(String, &BenchResult)]) -> fmt::Result {
-    writeln!(w, "### Picollo: {} measured, no comparison\n", results.len())?;
+    writeln!(
+        w,
+        "### Picollo: {} measured, no comparison\n",
+        results.len()
+    )?;
     if results.is_empty() {
         return Ok(());
     }
