@@ -171,8 +171,13 @@ static void test_texts(const picollo_bench_result *r)
     EXPECT(picollo_bench_result_text(r, PICOLLO_BENCH_FORMAT_LINE, small, sizeof small, &needed),
            PICOLLO_STATUS_BUFFER_TOO_SMALL);
     CHECK(line && needed == strlen(line) && strncmp(small, "loop 20", 8) == 0);
-    EXPECT_MSG(picollo_bench_result_text(r, 6, small, sizeof small, NULL),
+    EXPECT_MSG(picollo_bench_result_text(r, 10, small, sizeof small, NULL),
                PICOLLO_STATUS_INVALID_ARGUMENT, "picollo_bench_format");
+    /* One result as a suite of one, in a CI tool's format (ABI 1.19). */
+    char *bmf = text_of(r, PICOLLO_BENCH_FORMAT_BENCHER);
+    const char bmf_start[] = "{\"loop 2000\":{\"latency\":{\"value\":";
+    CHECK(bmf && strncmp(bmf, bmf_start, sizeof bmf_start - 1) == 0);
+    free(bmf);
     free(report);
     free(summaries);
     free(json);

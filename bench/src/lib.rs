@@ -35,6 +35,7 @@ mod conditions;
 pub mod counters;
 pub mod engine;
 mod error;
+pub mod export;
 mod floor;
 pub mod html;
 mod meter;

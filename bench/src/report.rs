@@ -449,7 +449,15 @@ pub(crate) fn change(a: f64, b: f64) -> std::string::String {
 }
 
 fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::Result {
-    let (a, b, op) = (&c.a, &c.b, &c.operation);
+    write_metric_diff_as(d, (&c.a, &c.b, &c.operation), w)
+}
+
+/// A metric's diff table, its two sides headed `a` and `b`, per `op`.
+pub(crate) fn write_metric_diff_as(
+    d: &MetricDiff,
+    (a, b, op): (&str, &str, &str),
+    w: &mut dyn Write,
+) -> fmt::Result {
     let s = Shown::of_diff(d);
     writeln!(w, "\n{} ({} per {op}):\n", d.name, s.unit)?;
     writeln!(w, "| Percentile | {a} | {b} | Δ% | 99 % CI of {b} − {a} |")?;
@@ -487,7 +495,7 @@ fn pct(p: f64) -> std::string::String {
 }
 
 /// `[lo %, hi %]`.
-fn interval(lo: f64, hi: f64) -> std::string::String {
+pub(crate) fn interval(lo: f64, hi: f64) -> std::string::String {
     std::format!("[{}, {}]", pct(lo), pct(hi))
 }
 

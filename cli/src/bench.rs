@@ -6,6 +6,7 @@
 //! per command and, with two or more, each compared with the first round against round;
 //! with `--baseline`, each compared with its saved result, a CI gate.
 
+mod ci;
 mod command;
 mod output;
 mod rounds;
@@ -18,6 +19,7 @@ use std::io::IsTerminal;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
+use picollo_bench::export::Document;
 use picollo_bench::{
     compare, judge_apart, median_round, Bench, BenchResult, Comparison, Verdict, WarmUp,
 };
@@ -71,6 +73,18 @@ Output:
   --html writes one self-contained page (inline SVG, nothing fetched): every verdict, then
   per comparison its table, and per metric the shift of each percentile with its 99 %
   interval, both percentile spectra and both sides' round medians in run order.
+  --export FORMAT=PATH writes the commands' results for another tool (repeat it for
+  several): bmf, Bencher's metric format (each metric at its median with the 99 % interval
+  of the median as lower and upper values; time as `latency`); github,
+  github-action-benchmark's custom JSON, smaller is better (each command's median time,
+  `range` the larger side of that interval); gbench, Google Benchmark's JSON (a repetition
+  per run and the aggregates over them, for its compare.py); picollo, the document --json
+  writes ({\"schema\": \"picollo-bench\", \"version\": 1, ...};
+  docs/schema/picollo-bench.schema.json). --summary PATH writes a Markdown summary: the
+  verdicts first (colour, symbol and word), what changed with its percentiles, the rest in
+  <details>, the method and conditions last; where GITHUB_STEP_SUMMARY names a file, the
+  summary is appended to it too. A path that cannot be written exits 3 before any run; an
+  unknown format is a usage error (exit 2).
 
 Builds:
   --builds K reads the commands as sides of K builds each, the builds of one commit that
@@ -122,7 +136,8 @@ CI gate:
   new median run time against the 99 % prediction interval of the saved ones (Student's t
   on their logs). It exits with 7 when a command is slower by the threshold or more. A
   baseline of fewer than 2 runs apart is not judged (`not enough runs apart`, a note on
-  stderr, exit 0): save the base 3 to 5 times with --append.";
+  stderr, exit 0): save the base 3 to 5 times with --append. A baseline that holds no
+  measured result at the place of any command of the run compares nothing: exit 5.";
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -152,6 +167,9 @@ pub struct BenchArgs {
     /// comparison's figures (with one command, its result's); one file, nothing fetched
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
+    // For CI: --export FORMAT=PATH and --summary PATH.
+    #[command(flatten)]
+    pub ci: ci::CiArgs,
     /// Let the commands write to picollo's stdout and stderr (default: /dev/null)
     #[arg(long)]
     pub show_output: bool,
@@ -357,6 +375,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
         }
     }
+    ci::check(&args.ci)?;
     if let Some(path) = &args.baseline {
         sides::same_builds(saved::load(path, None)?, path, args)?;
     }
@@ -381,6 +400,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if let Some(message) = output::failures(&measured, args) {
         return Err(Failure::command(message));
     }
+    output::nothing_compared(&gated, args.baseline.as_deref())?;
     output::unjudged(&gated);
     match output::slower(&gated) {
         Some(message) => Err(Failure::slower(message)),
@@ -395,7 +415,8 @@ struct Done<'a> {
     saved: Option<&'a saved::Baseline>,
 }
 
-/// The files asked for: `--export-log`, `--html`, `--json` and `--save`.
+/// The files asked for: `--export-log`, `--html`, `--json`, `--save`, each `--export` and
+/// the summary.
 fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[Vec<f64>]) -> Result<(), Failure> {
     if let Some(path) = &args.export_log {
         crate::emit(&output::log(done.measured)?, Some(path))?;
@@ -404,11 +425,15 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[Vec<f64>]) -> Resul
         let page = output::html(done.measured, done.comparisons, done.saved, args);
         crate::emit(&page, Some(path))?;
     }
+    let suite = output::suite(done.measured, done.comparisons, args, earlier);
     for path in [&args.json, &args.save].into_iter().flatten() {
-        let json = output::json(done.measured, done.comparisons, args, earlier);
-        crate::emit(&json, Some(path))?;
+        let json = suite.to_text(&Document);
+        crate::emit(
+            &json.map_err(|e| Failure::format(e.to_string()))?,
+            Some(path),
+        )?;
     }
-    Ok(())
+    ci::write(&suite, &args.ci)
 }
 
 /// With `--save FILE --append`, the runs apart FILE holds per command (none when it does

@@ -429,5 +429,6 @@ static partial class PerfTests
         Group("bench html pages", BenchHtml);
         Group("bench floors", BenchFloorFlags);
         BenchApartGroups();  // BenchApartTests.cs: runs apart and random offsets
+        BenchExportGroups();  // BenchExportTests.cs: the formats for CI tools, the summary
     }
 }
