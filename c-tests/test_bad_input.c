@@ -2610,6 +2610,90 @@ static picollo_status bench_html_small(void)
     return st;
 }
 
+static picollo_status bench_results_ok(void)
+{
+    const picollo_bench_result *rs[2] = {br, br};
+    char buf[4096];
+    picollo_status st =
+        picollo_bench_results_text(rs, 2, PICOLLO_BENCH_FORMAT_BENCHER, buf, sizeof buf, NULL);
+    /* One name given twice: the second is told apart. */
+    CHECK(st != PICOLLO_STATUS_OK || strstr(buf, " (2)\":{\"latency\":{\"value\":") != NULL);
+    return st;
+}
+static picollo_status bench_results_null(void)
+{
+    char buf[16];
+    return picollo_bench_results_text(NULL, 1, PICOLLO_BENCH_FORMAT_BENCHER, buf, sizeof buf, NULL);
+}
+static picollo_status bench_results_null_element(void)
+{
+    const picollo_bench_result *rs[2] = {br, NULL};
+    char buf[16];
+    return picollo_bench_results_text(rs, 2, PICOLLO_BENCH_FORMAT_DOCUMENT, buf, sizeof buf, NULL);
+}
+static picollo_status bench_results_none(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    char buf[16];
+    return picollo_bench_results_text(rs, 0, PICOLLO_BENCH_FORMAT_GITHUB_ACTION, buf, sizeof buf, NULL);
+}
+static picollo_status bench_results_one_result_format(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    char buf[16];
+    return picollo_bench_results_text(rs, 1, PICOLLO_BENCH_FORMAT_HTML, buf, sizeof buf, NULL);
+}
+static picollo_status bench_results_format_max(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    char buf[16];
+    return picollo_bench_results_text(rs, 1, UINT32_MAX, buf, sizeof buf, NULL);
+}
+static picollo_status bench_results_size_query(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    size_t needed = 0;
+    picollo_status st = picollo_bench_results_text(rs, 1, PICOLLO_BENCH_FORMAT_GOOGLE_BENCHMARK,
+                                                   NULL, 0, &needed);
+    CHECK(needed > 100);
+    return st;
+}
+static picollo_status bench_summary_ok(void)
+{
+    const picollo_bench_result *a[1] = {br}, *b[1] = {br};
+    static char buf[1 << 16];
+    picollo_status st = picollo_bench_summary(a, b, 1, buf, sizeof buf, NULL);
+    CHECK(st != PICOLLO_STATUS_OK || strncmp(buf, "### Picollo: 1 comparisons: ", 28) == 0);
+    return st;
+}
+static picollo_status bench_summary_null_a(void)
+{
+    const picollo_bench_result *b[1] = {br};
+    char buf[16];
+    return picollo_bench_summary(NULL, b, 1, buf, sizeof buf, NULL);
+}
+static picollo_status bench_summary_null_b_element(void)
+{
+    const picollo_bench_result *a[1] = {br}, *b[1] = {NULL};
+    char buf[16];
+    return picollo_bench_summary(a, b, 1, buf, sizeof buf, NULL);
+}
+static picollo_status bench_summary_none(void)
+{
+    const picollo_bench_result *a[1] = {br}, *b[1] = {br};
+    char buf[16];
+    return picollo_bench_summary(a, b, 0, buf, sizeof buf, NULL);
+}
+static picollo_status bench_summary_small(void)
+{
+    const picollo_bench_result *a[1] = {br}, *b[1] = {br};
+    char buf[16];
+    size_t needed = 0;
+    picollo_status st = picollo_bench_summary(a, b, 1, buf, sizeof buf, &needed);
+    CHECK(needed > 500);
+    return st;
+}
+
 /* picollo_bench_compare_run of `bench_work` against itself on `c`, names `name_a` and
  * "B": the callbacks must not have run when the call fails early, both results or none. */
 static picollo_status bench_pair_with(picollo_bench_config c, const char *name_a)
@@ -3985,6 +4069,18 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare_html, bench_html_null_b, NULLP, "`b`"),
     ROW(picollo_bench_compare_html, bench_html_null_buf, NULLP, "`buf`"),
     ROW(picollo_bench_compare_html, bench_html_small, SMALL, NULL),
+    ROW(picollo_bench_results_text, bench_results_ok, OK, NULL),
+    ROW(picollo_bench_results_text, bench_results_null, NULLP, "`results`"),
+    ROW(picollo_bench_results_text, bench_results_null_element, NULLP, "`results[1]`"),
+    ROW(picollo_bench_results_text, bench_results_none, INVAL, "no result (n is 0)"),
+    ROW(picollo_bench_results_text, bench_results_one_result_format, INVAL, "format 5 writes one result"),
+    ROW(picollo_bench_results_text, bench_results_format_max, INVAL, "4294967295"),
+    ROW(picollo_bench_results_text, bench_results_size_query, SMALL, NULL),
+    ROW(picollo_bench_summary, bench_summary_ok, OK, NULL),
+    ROW(picollo_bench_summary, bench_summary_null_a, NULLP, "`a`"),
+    ROW(picollo_bench_summary, bench_summary_null_b_element, NULLP, "`b[0]`"),
+    ROW(picollo_bench_summary, bench_summary_none, INVAL, "a: no result (n is 0)"),
+    ROW(picollo_bench_summary, bench_summary_small, SMALL, NULL),
     ROW(picollo_bench_compare_run, bench_pair_ok, OK, NULL),
     ROW(picollo_bench_compare_run, bench_pair_null_config, NULLP, "`config`"),
     ROW(picollo_bench_compare_run, bench_pair_null_work_a, NULLP, "`work_a`"),

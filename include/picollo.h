@@ -361,6 +361,9 @@ enum picollo_perf_path_reason
   PICOLLO_PERF_PATH_REASON_INSTRUMENTED = 3,
   // Opened disabled under `AUTO`: both paths are timed at the first enable.
   PICOLLO_PERF_PATH_REASON_PENDING = 4,
+  // A user-space read tried once in a child process killed it (an emulator or instrumenter
+  // that cannot run `rdpmc`): `read(2)`.
+  PICOLLO_PERF_PATH_REASON_FAULTS = 5,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_path_reason;
@@ -548,6 +551,19 @@ enum picollo_bench_format
   // table of every metric, per metric its percentile spectrum and its rounds, the tail
   // attribution as bars (ABI 1.17).
   PICOLLO_BENCH_FORMAT_HTML = 5,
+  // Bencher Metric Format: `{name: {measure: {value, lower_value, upper_value}}}`, each
+  // metric at its median with the 99 % interval of the median; time as `latency` (ABI
+  // 1.19).
+  PICOLLO_BENCH_FORMAT_BENCHER = 6,
+  // github-action-benchmark's custom JSON, smaller is better: `[{name, unit, value,
+  // range, extra}]` of the median time and each exact metric (ABI 1.19).
+  PICOLLO_BENCH_FORMAT_GITHUB_ACTION = 7,
+  // Google Benchmark's JSON: `context`, and per benchmark a repetition per round with the
+  // aggregates over them (ABI 1.19).
+  PICOLLO_BENCH_FORMAT_GOOGLE_BENCHMARK = 8,
+  // Picollo's JSON document: `{"schema": "picollo-bench", "version": 1, "commands": [...],
+  // "comparisons": [...]}` (docs/schema/picollo-bench.schema.json; ABI 1.19).
+  PICOLLO_BENCH_FORMAT_DOCUMENT = 9,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_format;
@@ -1354,6 +1370,34 @@ picollo_status picollo_bench_result_histogram(const struct picollo_bench_result 
 // automatic batch, up to 1 s of warm-up, no pinning, the priority unchanged, 0.0001, the
 // default rounds and threshold (1 %), a seed from the clock.
 struct picollo_bench_config picollo_bench_config_default(void);
+
+// Writes results `results[0..n]` in `format` into `buf`: one benchmark per result, by its
+// name (a name given again gets ` (2)`). `format` is a suite's: `BENCHER`,
+// `GITHUB_ACTION`, `GOOGLE_BENCHMARK` or `DOCUMENT` (`picollo_bench_result_text` writes
+// the others, of one result). Errors: NULL `results` or an element of it;
+// `INVALID_ARGUMENT` for `n` of 0 or a format of one result; `BUFFER_TOO_SMALL`. Safety:
+// `results` points to `n` result handles, none freed during the call. ABI 1.19.
+picollo_status picollo_bench_results_text(const struct picollo_bench_result *const *results,
+                                          size_t n,
+                                          uint32_t format,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *needed);
+
+// Writes the Markdown summary for CI of each `b[i]` against `a[i]` (`i` < `n`, judged as
+// `picollo_bench_compare` judges them) into `buf`: a head line counting the verdicts, one
+// table of every verdict (each with a colour, a symbol and a word), what changed with its
+// percentiles, the rest in `<details>`, the method and conditions last; at most 1 MiB
+// (GitHub's limit of a step's summary) but for the conditions of very many machines.
+// Errors: NULL `a`, `b` or an element; `INVALID_ARGUMENT` for `n` of 0;
+// `BUFFER_TOO_SMALL`. Safety: `a` and `b` each point to `n` result handles, none freed
+// during the call. ABI 1.19.
+picollo_status picollo_bench_summary(const struct picollo_bench_result *const *a,
+                                     const struct picollo_bench_result *const *b,
+                                     size_t n,
+                                     char *buf,
+                                     size_t len,
+                                     size_t *needed);
 
 // Writes to `*out` how near 0 the figures of metric `index` came (docs/benchmarks.md, "No
 // silent zero"). Errors: NULL `r` or `out`; `OUT_OF_RANGE`; `STRUCT_SIZE` when

@@ -7,16 +7,20 @@
 # the page, the verdict line the command printed in the rendered text, every figure drawn
 # inside the page with a title and a caption. Screenshots (light and dark) and the printed
 # PDFs go to target/html-report/shots. The 16-metric page must stay under 1 MB.
+# Then Picollo in CI (scripts/ci_check.py): a gate of three commands with every --export read
+# by its peer and its --summary, and the summary of 500 constructed comparisons
+# (bench/examples/ci_summary.rs, under GitHub's 1 MiB), both rendered from Markdown with
+# markdown-it-py and opened in Chromium too (target/html-report/shots/summary-*.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/needs.sh
-needs chromium venv || exit 1
+needs chromium emoji-font venv || exit 1
 py="${PICOLLO_VENV:-.venv}/bin/python"
 out=target/html-report
 rm -rf "$out"
 mkdir -p "$out"
 cargo build -q --release -p picollo-ffi -p picollo-cli
-cargo build -q --release -p picollo-bench --example html_report
+cargo build -q --release -p picollo-bench --example html_report --example ci_summary
 picollo=target/release/picollo
 
 # The first verdict line of FILE (of a line that starts with PREFIX, which is cut).
@@ -44,3 +48,10 @@ echo "html: 16 metrics x 100 rounds a side: $size bytes"
   "$out/comparison.html" "$(verdict_of "$out/example.txt" "comparison.html: ")" \
   "$out/result.html" "4506 bytes: time P50=" \
   "$out/sixteen.html" "$(verdict_of "$out/example.txt" "sixteen.html: ")"
+
+mkdir -p "$out/ci"
+target/release/examples/ci_summary "$out/ci/summary-500.md"
+"$py" scripts/ci_check.py --picollo "$picollo" --out "$out/ci" --summary-500 "$out/ci/summary-500.md"
+"$py" scripts/html_check.py --out "$out/shots" --text-only \
+  "$out/ci/summary-3.html" "Picollo: 5 comparisons: " \
+  "$out/ci/summary-500.html" "Picollo: 500 comparisons: 🔴 125 slower, 🟢 125 faster"

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Opens Picollo's HTML reports in headless Chromium and checks what a reader gets.
 
-    html_check.py --out DIR PAGE EXPECTED [PAGE EXPECTED ...]
+    html_check.py --out DIR [--text-only] PAGE EXPECTED [PAGE EXPECTED ...]
 
 Per page: html5lib's strict parse accepts it; Chromium (driven over the DevTools protocol on
 a pipe, standard library only) loads it from disk with no console error, no exception and no
 request but the page itself; EXPECTED (the verdict line the command printed, say) is in the
 rendered text; every figure has an SVG with content, an accessible title and a caption, and
-lies inside the page's width. It writes DIR/NAME.png (light), DIR/NAME-dark.png and
+lies inside the page's width (--text-only: pages of text, the CI summaries rendered from
+Markdown, need no figure). It writes DIR/NAME.png (light), DIR/NAME-dark.png and
 DIR/NAME.pdf (the printed page), and prints each page's size and load time.
 """
 import base64
@@ -137,9 +138,13 @@ def problems_in(events, page_url):
     return found
 
 
+# --text-only: the pages are text (the CI summaries): no figure is expected.
+TEXT_ONLY = False
+
+
 def check_figures(probe, name):
     failures = []
-    if probe["svgs"] == 0 and "Nothing to draw" not in probe["text"]:
+    if probe["svgs"] == 0 and "Nothing to draw" not in probe["text"] and not TEXT_ONLY:
         failures.append("no figure at all")
     for k, f in enumerate(probe["figures"], 1):
         what = f"{name}: figure {k} ({f['title'][:60]!r})"
@@ -199,6 +204,9 @@ def check_page(browser, path, expected, out_dir):
 
 
 def main(argv):
+    global TEXT_ONLY
+    if len(argv) > 3 and argv[3] == "--text-only":
+        TEXT_ONLY, argv = True, argv[:3] + argv[4:]
     if len(argv) < 4 or argv[1] != "--out" or len(argv[3:]) % 2:
         sys.exit(__doc__)
     out_dir, pairs = argv[2], argv[3:]

@@ -2,10 +2,11 @@
 # The hardware check: everything that needs real counters, on any machine.
 #   1. what the machine offers (CPU, discovery, perf_event_paranoid, rdpmc);
 #   2. the checks of the hw_check example (IPC of a dependent add chain, multiplex scaling
-#      with more groups than counters, branch misses of sorted and unsorted bytes, the
-#      benchmark harness on the chain, the user-space read against read(2), a raw event
-#      against its generic one, the harness's instructions per operation against a known
-#      count), each skipped with the reason where its events do not open;
+#      with more groups than counters held to the kernel's own scaling error here, which it
+#      prints, branch misses of sorted and unsorted bytes, the benchmark harness on the
+#      chain, the user-space read against read(2), a raw event against its generic one, the
+#      harness's instructions per operation against a known count), each skipped with the
+#      reason where its events do not open;
 #   3. the hardware tests that skip where there is no PMU (they must not skip here);
 #   4. the perf bench's `bench perf:` line, with the rdpmc read against the read(2) group
 #      read.

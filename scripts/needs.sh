@@ -36,6 +36,7 @@ needs_missing() {
     mold) have mold || echo mold ;;
     python3-dbg) have python3-dbg || echo python3-dbg ;;
     font) [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || echo fonts-dejavu-core ;;
+    emoji-font) [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || echo fonts-noto-color-emoji ;;
     node) have node || echo nodejs; have npm || echo npm ;;
     debootstrap) have debootstrap || echo debootstrap ;;
     qemu-user-static) [ -x /usr/bin/qemu-aarch64-static ] || echo qemu-user-static ;;
@@ -52,7 +53,7 @@ needs_missing() {
   esac
 }
 
-NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font node
+NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
   debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus venv
   cbindgen rust-src cargo-fuzz)
 
@@ -159,8 +160,11 @@ needs_venv_full() {
   needs_venv "import pytest, numpy, matplotlib, hdrh, \
 prometheus_client, importlib.metadata as m, sys, html5lib; import google.protobuf, \
 opentelemetry.proto.collector.metrics.v1.metrics_service_pb2; \
+import jsonschema, google_benchmark, markdown_it; \
 sys.exit(m.version('hdrhistogram') != '0.10.8' or m.version('prometheus-client') != '0.26.0' \
-or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2')" \
+or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2' \
+or m.version('jsonschema') != '4.26.0' or m.version('google-benchmark') != '1.9.5' \
+or m.version('markdown-it-py') != '4.3.0')" \
     -r "$NEEDS_REPO/python-demo/requirements.txt"
 }
 

@@ -10,6 +10,7 @@
 use std::string::String;
 use std::vec::Vec;
 
+use super::conditions::Conditions;
 use super::meter::{Metric, Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
 
@@ -108,24 +109,36 @@ impl MetricResult {
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 
+    /// What was subtracted from the metric's figures, as its floor warning names it: the
+    /// read pair's median (where it was not 0) and the median of `baseline` (the name of
+    /// the result whose medians were, where there was one).
+    fn subtracted(&self, baseline: Option<&str>) -> String {
+        let pair = (self.overhead > 0).then(|| "the read pair's median".to_string());
+        let base = baseline.map(|b| std::format!("the median of {b}"));
+        let parts: Vec<String> = pair.into_iter().chain(base).collect();
+        parts.join(" and ")
+    }
+
     /// The sentences that say why a flagged metric's figures are not the work's: the
-    /// samples floored, with what was subtracted (`baseline`: the name of the result whose
-    /// medians were), and a median below the resolution.
-    pub(crate) fn floor_warnings(&self, baseline: Option<&str>) -> Vec<String> {
+    /// samples floored, with what was subtracted (the medians of `c.baseline`, where the
+    /// result had one), and a median below the resolution. A sample is a batch, or a
+    /// run where the result's operation is one (a command's).
+    pub(crate) fn floor_warnings(&self, c: &Conditions) -> Vec<String> {
         let (m, mut out) = (&self.metric, Vec::new());
+        let (samples, sample) = match c.operation.as_str() {
+            "run" => ("runs", "run"),
+            _ => ("samples", "batch"),
+        };
         if self.floored > 0 {
-            let subtracted = match baseline {
-                Some(b) => std::format!("the read pair's median and the median of {b}"),
-                None => "the read pair's median".into(),
-            };
             out.push(std::format!(
-                "{}: floored at 0 in {} of {} samples ({}): what was subtracted ({subtracted}) \
-                 exceeded what the batch measured, so its figures near 0 are floors, not the \
-                 work's",
+                "{}: floored at 0 in {} of {} {samples} ({}): what was subtracted ({}) \
+                 exceeded what the {sample} measured, so its figures near 0 are floors, not \
+                 the work's",
                 m.name,
                 picollo::GroupedF64(self.floored as f64, 0),
                 picollo::GroupedF64(self.sample_count() as f64, 0),
-                percent(self.floored_share())
+                percent(self.floored_share()),
+                self.subtracted(c.baseline.as_deref())
             ));
         }
         if self.below_resolution() {
@@ -157,11 +170,10 @@ pub(crate) fn verdict_caveat(sides: &[&BenchResult]) -> String {
 /// comparison lists them.
 pub(crate) fn floor_warnings(sides: &[&BenchResult]) -> Vec<String> {
     let each = sides.iter().flat_map(|r| {
-        let baseline = r.conditions.baseline.as_deref();
         let sentences = r
             .metrics
             .iter()
-            .flat_map(move |m| m.floor_warnings(baseline));
+            .flat_map(move |m| m.floor_warnings(&r.conditions));
         sentences.map(move |s| std::format!("{}: {s}", r.name))
     });
     each.collect()

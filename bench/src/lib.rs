@@ -37,6 +37,7 @@ mod conditions;
 pub mod counters;
 pub mod engine;
 mod error;
+pub mod export;
 mod floor;
 pub mod html;
 mod lookup;
@@ -46,6 +47,7 @@ mod plan;
 mod report;
 mod result;
 mod rounds;
+mod rows;
 mod run;
 mod samples;
 pub mod shift;
@@ -115,8 +117,12 @@ impl BenchResult {
     /// in picoseconds); `clock` and `warm_up` say how they were taken. Refused when `rows`
     /// is empty or not a whole number of samples. The report calls each sample a `run`,
     /// and each run is a round of its own (with no time: set `rounds` and `pairing` where
-    /// the runs were interleaved with another command's). No note of an unoptimized build: the
-    /// harness's own build says nothing of code measured elsewhere.
+    /// the runs were interleaved with another command's). With a baseline
+    /// ([`Bench::with_baseline`]: a shell's start, say), its medians are subtracted from
+    /// every figure as a run subtracts them: floored at 0, each floor counted, its spread
+    /// the resolution, so that figures the subtraction emptied are flagged
+    /// ([`MetricResult::flagged`]). No note of an unoptimized build: the harness's own build
+    /// says nothing of code measured elsewhere.
     pub fn from_rows(
         bench: &Bench,
         metrics: Vec<Metric>,
@@ -246,18 +252,18 @@ impl Bench {
 
     /// Subtract `baseline`'s median per operation from every figure of the metric of the
     /// same name: the cost of what the measurement cannot avoid but the caller does not
-    /// want (a language binding's call of an empty function), floored at 0; each figure
-    /// floored is counted, and the baseline's spread bounds the resolution
-    /// ([`MetricResult::flagged`]).
+    /// want (a language binding's call of an empty function; a shell's start, for figures
+    /// made with [`BenchResult::from_rows`]), floored at 0; each figure floored is counted,
+    /// and the baseline's spread bounds the resolution ([`MetricResult::flagged`]).
     pub fn with_baseline(mut self, baseline: &BenchResult) -> Self {
         let figures = baseline.metrics.iter().enumerate().map(|(i, m)| {
-            // The exact median of an exact metric (its histogram's bucket would shift every
-            // figure by a fraction).
-            let median = baseline.percentile_at(i, 50.0).unwrap_or(0.0);
+            // The median sample itself: a histogram's bucket would shift every figure by a
+            // fraction, and a whole count would no longer be one.
+            let median = baseline.sample_at(i, 50.0).unwrap_or(0);
             let spread = quartile_deviation(&mut baseline.figures(i).collect::<Vec<u64>>());
             BaselineMetric {
                 name: m.metric.name.clone(),
-                median: (median * SCALE as f64).round() as u64,
+                median,
                 spread,
             }
         });

@@ -159,6 +159,11 @@ pub struct Measured {
     pub value: u64,
     /// The counter was multiplexed during the batch.
     pub multiplexed: bool,
+    /// Nanoseconds the counter was enabled during the batch (0 for what the kernel does
+    /// not schedule: time, an exact count).
+    pub enabled: u64,
+    /// Of those, the nanoseconds it ran on the PMU and counted.
+    pub running: u64,
 }
 
 /// A source of per-batch measurements, time among them ([`MetricKind::Time`], by
@@ -309,7 +314,7 @@ impl Meter for ClockMeter {
         let end = self.end.take().unwrap_or_else(ticks_end);
         out[0] = Measured {
             value: self.elapsed_ps(end),
-            multiplexed: false,
+            ..Measured::default()
         };
         Ok(())
     }
@@ -388,6 +393,8 @@ mod perf {
                 *o = Measured {
                     value: d.scaled.saturating_mul(SCALE),
                     multiplexed: d.multiplexed(),
+                    enabled: d.enabled,
+                    running: d.running,
                 };
             }
             Ok(())

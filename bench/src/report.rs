@@ -296,8 +296,9 @@ impl BenchResult {
         }
     }
 
-    /// JSON: name, batch, samples, warnings and, per metric, its unit, whether its figures
-    /// are exact counts, overhead, whether it was multiplexed, the samples floored at 0,
+    /// JSON: name, batch, samples, warnings, the baseline's name (or null) and, per metric,
+    /// its unit, whether its figures are exact counts, overhead, the baseline's median
+    /// subtracted, whether it was multiplexed, the samples floored at 0,
     /// its resolution, whether its median is below it, whether it is flagged, and its
     /// summary (values in thousandths of the unit: `"scale": 1000`).
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
@@ -316,16 +317,23 @@ impl BenchResult {
             Some(why) => json_string(w, why)?,
             None => w.write_str("null")?,
         }
+        w.write_str(",\"baseline\":")?;
+        match &self.conditions.baseline {
+            Some(name) => json_string(w, name)?,
+            None => w.write_str("null")?,
+        }
         w.write_str(",\"metrics\":[")?;
         comma_separated(w, &self.metrics, |w, m| {
             w.write_str("{\"name\":")?;
             json_string(w, &m.metric.name)?;
             write!(
                 w,
-                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"multiplexed\":{},",
+                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"baseline\":{},\
+                 \"multiplexed\":{},",
                 m.metric.unit,
                 m.metric.is_exact(),
                 m.overhead,
+                m.baseline,
                 m.multiplexed
             )?;
             write!(
@@ -440,7 +448,15 @@ pub(crate) fn change(a: f64, b: f64) -> std::string::String {
 }
 
 fn write_metric_diff(c: &Comparison, d: &MetricDiff, w: &mut dyn Write) -> fmt::Result {
-    let (a, b, op) = (&c.a, &c.b, &c.operation);
+    write_metric_diff_as(d, (&c.a, &c.b, &c.operation), w)
+}
+
+/// A metric's diff table, its two sides headed `a` and `b`, per `op`.
+pub(crate) fn write_metric_diff_as(
+    d: &MetricDiff,
+    (a, b, op): (&str, &str, &str),
+    w: &mut dyn Write,
+) -> fmt::Result {
     let s = Shown::of_diff(d);
     writeln!(w, "\n{} ({} per {op}):\n", d.name, s.unit)?;
     writeln!(w, "| Percentile | {a} | {b} | Δ% | 99 % CI of {b} − {a} |")?;

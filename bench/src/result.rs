@@ -5,7 +5,6 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::conditions::{Conditions, WarmUp};
-use super::error::BenchError;
 use super::meter::{Metric, MetricKind, Unit, SCALE};
 use super::plan::Plan;
 use super::rounds::{Round, Span};
@@ -26,6 +25,9 @@ pub struct MetricResult {
     pub baseline: u64,
     /// The counter was multiplexed in some batch (its figures are scaled estimates).
     pub multiplexed: bool,
+    /// Nanoseconds the counter was enabled over its samples, and of them those it ran on
+    /// the PMU (`(0, 0)` where unknown: time, an exact count, figures measured elsewhere).
+    pub times: (u64, u64),
     /// The samples whose figure was floored at 0: what was subtracted (the overhead, the
     /// baseline) exceeded what the batch measured.
     pub floored: u64,
@@ -56,6 +58,35 @@ impl MetricResult {
     pub fn mean(&self) -> f64 {
         self.histogram.view().mean() / SCALE as f64
     }
+
+    /// The share of the time enabled that the counter ran on the PMU and counted, 0 to 1
+    /// (`None` where its times are unknown).
+    pub fn running_share(&self) -> Option<f64> {
+        let (enabled, running) = self.times;
+        (enabled > 0).then(|| running as f64 / enabled as f64)
+    }
+
+    /// The warning of a multiplexed metric (`None` for one that was not): its figures are
+    /// the kernel's count scaled by time enabled / running, and with its times, from what
+    /// share of the time they were counted.
+    pub fn multiplexed_warning(&self) -> Option<String> {
+        if !self.multiplexed {
+            return None;
+        }
+        let counted = match self.running_share() {
+            Some(share) => std::format!(
+                ", from the {:.1} % of the time it was counted",
+                share * 100.0
+            ),
+            None => String::new(),
+        };
+        Some(std::format!(
+            "{} was multiplexed: its figures are scaled by time enabled / running{counted}; \
+             the hardware check (scripts/hw-check.sh) measures how far the kernel's scaling \
+             strays on a machine",
+            self.metric.name
+        ))
+    }
 }
 
 /// What [`Bench::run`](super::Bench::run) measured.
@@ -78,16 +109,6 @@ pub struct BenchResult {
     /// difference `within noise` (0: never).
     pub threshold: f64,
     rows: Vec<u64>,
-}
-
-/// `samples` rounds of one sample each, with no time.
-fn one_round_each(samples: usize) -> Vec<Span> {
-    let span = |i| Span {
-        first_sample: i,
-        samples: 1,
-        ..Span::default()
-    };
-    (0..samples).map(span).collect()
 }
 
 /// How a result's samples were taken, beside the samples themselves.
@@ -119,14 +140,26 @@ impl BenchResult {
             overhead: overhead[i],
             baseline: baseline[i],
             multiplexed: s.multiplexed[i],
+            times: s.times[i],
             floored: s.floored[i],
             resolution: parts.resolution[i],
         });
         let results = results.collect();
-        Self::new(plan, parts, results, s.rows, &s.spans)
+        let mut r = Self::new(plan, parts, results, s.rows, &s.spans);
+        r.warn_of_floors();
+        r
     }
 
-    fn new(
+    /// Each flagged metric's sentences (figures floored at 0, a median below the
+    /// resolution) in the warnings.
+    pub(crate) fn warn_of_floors(&mut self) {
+        let c = &self.conditions;
+        let floors = self.metrics.iter().flat_map(|m| m.floor_warnings(c));
+        let floors: Vec<String> = floors.collect();
+        self.conditions.warnings.extend(floors);
+    }
+
+    pub(crate) fn new(
         plan: &Plan,
         parts: Parts,
         metrics: Vec<MetricResult>,
@@ -143,15 +176,8 @@ impl BenchResult {
         conditions.unoptimized = plan.unoptimized.clone();
         conditions.warn_about_machine();
         conditions.baseline = plan.baseline.as_ref().map(|(name, _)| name.clone());
-        for m in metrics.iter().filter(|m| m.multiplexed) {
-            conditions.warnings.push(std::format!(
-                "{} was multiplexed: its figures are scaled by time enabled / running",
-                m.metric.name
-            ));
-        }
-        let baseline = conditions.baseline.as_deref();
-        let floors = metrics.iter().flat_map(|m| m.floor_warnings(baseline));
-        conditions.warnings.extend(floors.collect::<Vec<_>>());
+        let multiplexed = metrics.iter().filter_map(MetricResult::multiplexed_warning);
+        conditions.warnings.extend(multiplexed);
         let n = metrics.len().max(1);
         BenchResult {
             name: plan.name.clone(),
@@ -163,52 +189,6 @@ impl BenchResult {
             metrics,
             rows,
         }
-    }
-
-    /// [`BenchResult::from_rows`] with the bench's settings resolved into `plan`.
-    pub(crate) fn from_plan_rows(
-        plan: Plan,
-        metrics: Vec<Metric>,
-        rows: Vec<u64>,
-        clock: String,
-        warm_up: WarmUp,
-    ) -> Result<Self, BenchError> {
-        let n = metrics.len();
-        if n == 0 || rows.is_empty() || rows.len() % n != 0 {
-            return Err(BenchError::invalid(
-                "rows must hold whole samples of every metric",
-            ));
-        }
-        let config = picollo::Config::new().with_relative_error(plan.relative_error);
-        let mut results = Vec::with_capacity(n);
-        for (i, metric) in metrics.into_iter().enumerate() {
-            let mut histogram = config.build()?;
-            rows.iter()
-                .skip(i)
-                .step_by(n)
-                .for_each(|&v| histogram.record(v));
-            results.push(MetricResult {
-                metric,
-                histogram,
-                overhead: 0,
-                baseline: 0,
-                multiplexed: false,
-                floored: 0,
-                resolution: 0,
-            });
-        }
-        let spans = one_round_each(rows.len() / n);
-        let parts = Parts {
-            clock,
-            counters_read: None,
-            batch: 1,
-            warm_up,
-            pairing: None,
-            resolution: std::vec![0; n],
-        };
-        let mut r = Self::new(&plan, parts, results, rows, &spans);
-        r.conditions.operation = "run".into();
-        Ok(r)
     }
 
     /// The metric of this name (`time`, `Hardware:Instructions`, …).
@@ -249,14 +229,22 @@ impl BenchResult {
         if !m.metric.is_exact() {
             return m.percentile(rank);
         }
+        Some(self.sample_at(index, rank)? as f64 / SCALE as f64)
+    }
+
+    /// The sample at the `rank` percentile (`0..=100`) of the metric at `index`, in
+    /// thousandths of its unit, whatever its kind: the figure itself, not its histogram's
+    /// bucket (`None` when missing or empty).
+    pub(crate) fn sample_at(&self, index: usize, rank: f64) -> Option<u64> {
+        self.metrics.get(index)?;
         let mut values: Vec<u64> = self.figures(index).collect();
         if values.is_empty() {
             return None;
         }
         // The nearest rank, as every percentile of Picollo's takes it.
-        let at = picollo::rank_to_count(rank, values.len() as u128) as usize;
+        let at = picollo::rank_to_count(rank, values.len() as u128).max(1) as usize;
         let (_, v, _) = values.select_nth_unstable(at - 1);
-        Some(*v as f64 / SCALE as f64)
+        Some(*v)
     }
 
     /// [`BenchResult::percentile_at`] at each of `ranks` (strictly increasing, in

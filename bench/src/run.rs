@@ -232,6 +232,9 @@ impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
             s.histograms[i].record(v);
             s.rows.push(v);
             s.multiplexed[i] |= o.multiplexed;
+            let (enabled, running) = &mut s.times[i];
+            *enabled = enabled.saturating_add(o.enabled);
+            *running = running.saturating_add(o.running);
             s.floored[i] += u64::from(floored);
         }
         Ok(())

@@ -18,6 +18,8 @@ pub struct Samples {
     pub rows: Vec<u64>,
     /// Per metric: multiplexed in some batch.
     pub multiplexed: Vec<bool>,
+    /// Per metric: nanoseconds enabled and running, summed over the batches.
+    pub times: Vec<(u64, u64)>,
     /// Per metric: the samples whose figure was floored at 0.
     pub floored: Vec<u64>,
     /// The rounds, in the order they ran.
@@ -33,6 +35,7 @@ impl Samples {
                 .collect::<Result<_, _>>()?,
             rows: Vec::with_capacity(plan.samples.min(1 << 12) * metrics),
             multiplexed: vec![false; metrics],
+            times: vec![(0, 0); metrics],
             floored: vec![0; metrics],
             spans: Vec::new(),
         })

@@ -29,13 +29,14 @@ type Cost = (u64, u64);
 
 /// A meter whose readings are made up: a read pair costs `overhead` (ns, events), and each
 /// operation run since `start` costs what `cost` says for it (by its number since the
-/// meter was made). `multiplexed` marks the counter as multiplexed.
+/// meter was made). `times`, where set, are the counter's nanoseconds enabled and running
+/// in each batch (multiplexed where it ran less than it was enabled).
 struct SimMeter<F: FnMut(u64) -> Cost> {
     ops: Rc<Cell<u64>>,
     started_at: u64,
     overhead: Cost,
     cost: F,
-    multiplexed: bool,
+    times: Option<(u64, u64)>,
 }
 
 impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
@@ -60,11 +61,14 @@ impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
         }
         out[0] = Measured {
             value: ns * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
+        let (enabled, running) = self.times.unwrap_or_default();
         out[1] = Measured {
             value: events * SCALE,
-            multiplexed: self.multiplexed,
+            multiplexed: running < enabled,
+            enabled,
+            running,
         };
         Ok(())
     }
@@ -83,7 +87,7 @@ fn sim<F: FnMut(u64) -> Cost>(overhead: Cost, cost: F) -> (SimMeter<F>, impl FnM
         started_at: 0,
         overhead,
         cost,
-        multiplexed: false,
+        times: None,
     };
     (meter, move |k| counter.set(counter.get() + k))
 }
@@ -182,16 +186,40 @@ fn an_unsteady_operation_is_warned_about() {
 fn multiplexed_counters_are_flagged_and_warned_about() {
     let _serial = serial();
     let (mut meter, work) = sim((0, 0), |_| (10, 3));
-    meter.multiplexed = true;
+    // Each batch: enabled 400 ns, counted 300 of them.
+    meter.times = Some((400, 300));
     let r = quick("op")
         .with_batch(1)
         .run_with(&mut meter, work)
         .unwrap();
     assert!(!r.metrics[0].multiplexed);
     assert!(r.metrics[1].multiplexed);
+    assert_eq!(r.metrics[0].running_share(), None, "time is not scheduled");
+    let share = r.metrics[1].running_share().unwrap();
+    assert!((share - 0.75).abs() < 1e-12, "{share}");
     let report = r.to_string();
-    assert!(report.contains("misses was multiplexed"), "{report}");
+    assert!(
+        report.contains(
+            "misses was multiplexed: its figures are scaled by time enabled / running, from \
+             the 75.0 % of the time it was counted; the hardware check"
+        ),
+        "{report}"
+    );
     assert!(report.contains("(multiplexed)"), "{report}");
+}
+
+#[test]
+fn a_counter_that_ran_all_the_time_it_was_enabled_is_not_called_multiplexed() {
+    let _serial = serial();
+    let (mut meter, work) = sim((0, 0), |_| (10, 3));
+    meter.times = Some((400, 400));
+    let r = quick("op")
+        .with_batch(1)
+        .run_with(&mut meter, work)
+        .unwrap();
+    assert!(!r.metrics[1].multiplexed);
+    assert_eq!(r.metrics[1].running_share(), Some(1.0));
+    assert!(!r.to_string().contains("was multiplexed"), "{r}");
 }
 
 #[test]

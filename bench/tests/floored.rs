@@ -48,11 +48,11 @@ impl<F: FnMut(u64) -> Cost> Meter for SimMeter<F> {
         }
         out[0] = Measured {
             value: ns * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
         out[1] = Measured {
             value: events * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
         Ok(())
     }
@@ -220,4 +220,84 @@ fn a_comparison_says_which_sides_time_was_floored() {
     let again = compare(&pair.b, &pair.b);
     assert!(again.caveat.is_empty());
     assert!(again.warnings.iter().all(|w| !w.contains("floored")));
+}
+
+/// A result of runs measured elsewhere: per row, time (ns) and page faults, both × 1000;
+/// less the medians of `baseline` where one is given.
+fn from_rows(name: &str, rows: &[(u64, u64)], baseline: Option<&BenchResult>) -> BenchResult {
+    let metrics = vec![
+        Metric::new("time", Unit::Nanoseconds, MetricKind::Time),
+        Metric::new("faults", Unit::Events, MetricKind::Counter),
+    ];
+    let rows = rows
+        .iter()
+        .flat_map(|&(t, f)| [t * SCALE, f * SCALE])
+        .collect();
+    let bench = match baseline {
+        Some(b) => Bench::new(name).with_baseline(b),
+        None => Bench::new(name),
+    };
+    let warm_up = picollo_bench::WarmUp::default();
+    BenchResult::from_rows(&bench, metrics, rows, "elsewhere".into(), warm_up).unwrap()
+}
+
+#[test]
+fn runs_measured_elsewhere_count_the_floors_of_their_baseline() {
+    // A shell's start: 1,000 to 1,300 ns (median 1,100 by nearest rank), 150,001 to
+    // 150,004 faults (median 150,002: a sample, not a histogram's bucket).
+    let shell = [
+        (1_000, 150_001),
+        (1_200, 150_002),
+        (1_300, 150_004),
+        (1_100, 150_003),
+    ];
+    let shell = from_rows("the shell", &shell, None);
+    assert_eq!(
+        shell.time().floored,
+        0,
+        "nothing subtracted, nothing floored"
+    );
+    let runs = [
+        (900, 150_010),
+        (1_050, 150_001),
+        (5_200, 150_002),
+        (1_150, 150_020),
+    ];
+    let r = from_rows("cmd", &runs, Some(&shell));
+    let t = r.time();
+    assert_eq!((t.baseline, t.floored), (1_100 * SCALE, 2));
+    // The resolution is the baseline's quartile deviation: (1,200 − 1,000) / 2.
+    assert_eq!(t.resolution, 100 * SCALE);
+    assert_eq!(r.figures(0).collect::<Vec<_>>(), [0, 0, 4_100_000, 50_000]);
+    let faults = r.metric("faults").unwrap();
+    assert_eq!((faults.baseline, faults.floored), (150_002 * SCALE, 1));
+    assert_eq!(r.figures(1).collect::<Vec<_>>(), [8_000, 0, 0, 18_000]);
+    assert!(faults.whole(1), "whole counts less a whole count");
+    assert!(t.flagged() && faults.flagged());
+    let report = r.to_string();
+    assert!(row(&report, "time").contains("(floored 50.0 %"), "{report}");
+    let warning = "- warning: time: floored at 0 in 2 of 4 runs (50.0 %): what was subtracted \
+                   (the median of the shell) exceeded what the run measured";
+    assert!(report.contains(warning), "{report}");
+    let json = text(|s| r.write_json(s));
+    assert!(json.contains("\"baseline\":\"the shell\""), "{json}");
+    assert!(
+        json.contains("\"baseline\":1100000,\"multiplexed\":false,\"floored\":2"),
+        "{json}"
+    );
+}
+
+#[test]
+fn runs_measured_elsewhere_above_their_baseline_are_not_flagged() {
+    let shell = from_rows("the shell", &[(1_000, 90), (1_100, 92), (1_050, 91)], None);
+    let r = from_rows(
+        "cmd",
+        &[(6_000, 95), (6_100, 96), (5_900, 97)],
+        Some(&shell),
+    );
+    assert!(
+        r.metrics.iter().all(|m| m.floored == 0 && !m.flagged()),
+        "{r}"
+    );
+    assert!(!r.to_string().contains("floored"), "{r}");
 }

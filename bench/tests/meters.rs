@@ -34,7 +34,7 @@ impl Source for Allocated {
         self.log.borrow_mut().push("source stop");
         out[0] = Measured {
             value: (self.bytes.get() - self.at_start) * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
         Ok(())
     }
@@ -70,7 +70,7 @@ impl Meter for SimClock {
         let end = self.halted.take().unwrap_or(self.ops.get());
         out[0] = Measured {
             value: (end - self.at_start) * 7 * SCALE,
-            multiplexed: false,
+            ..Measured::default()
         };
         Ok(())
     }
@@ -187,7 +187,7 @@ impl Meter for TimeSecond {
         for (o, s) in out.iter_mut().zip(sums) {
             *o = Measured {
                 value: s * SCALE,
-                multiplexed: false,
+                ..Measured::default()
             };
         }
         Ok(())

@@ -47,7 +47,7 @@ impl Meter for Clock {
         let ns = self.now.get() - self.started;
         out[0] = Measured {
             value: (ns * SCALE as f64) as u64,
-            multiplexed: false,
+            ..Measured::default()
         };
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! per command and, with two or more, each compared with the first round against round;
 //! with `--baseline`, each compared with its saved result, a CI gate.
 
+mod ci;
 mod command;
 mod metric;
 mod output;
@@ -19,9 +20,9 @@ use std::io::IsTerminal;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
+use picollo_bench::export::Document;
 use picollo_bench::{
-    compare_on, judge_apart, median_round_at, stats::upper_median, Bench, BenchResult, Comparison,
-    Verdict, WarmUp,
+    compare_on, judge_apart, median_round_at, Bench, BenchResult, Comparison, Verdict, WarmUp,
 };
 
 use crate::emulate::{Counted, EmulateWhat, Emulator, EmulatorPaths};
@@ -39,7 +40,9 @@ Runs:
   picollo's stdout and stderr). The runs are interleaved: --warmup rounds first (not
   measured), then --runs measured rounds, each running every command once in a random
   order, and beside them the shell alone (`sh -c ''`), whose median figures are
-  subtracted from every command's (not with --shell=none). Each run forks a child held at
+  subtracted from every command's (not with --shell=none): a run below the shell's
+  median is floored at 0, counted and flagged in the report, the JSON and the HTML, not
+  shown as a silent 0. Each run forks a child held at
   a gate while its counters open, then lets it exec. Wall time runs from that release to
   the reap; user and system time are wait4's (the command and the children it waited
   for). Counters (task-clock, page faults, context switches; cycles, instructions and
@@ -71,6 +74,18 @@ Output:
   --html writes one self-contained page (inline SVG, nothing fetched): every verdict, then
   per comparison its table, and per metric the shift of each percentile with its 99 %
   interval, both percentile spectra and both sides' round medians in run order.
+  --export FORMAT=PATH writes the commands' results for another tool (repeat it for
+  several): bmf, Bencher's metric format (each metric at its median with the 99 % interval
+  of the median as lower and upper values; time as `latency`); github,
+  github-action-benchmark's custom JSON, smaller is better (each command's median time,
+  `range` the larger side of that interval); gbench, Google Benchmark's JSON (a repetition
+  per run and the aggregates over them, for its compare.py); picollo, the document --json
+  writes ({\"schema\": \"picollo-bench\", \"version\": 1, ...};
+  docs/schema/picollo-bench.schema.json). --summary PATH writes a Markdown summary: the
+  verdicts first (colour, symbol and word), what changed with its percentiles, the rest in
+  <details>, the method and conditions last; where GITHUB_STEP_SUMMARY names a file, the
+  summary is appended to it too. A path that cannot be written exits 3 before any run; an
+  unknown format is a usage error (exit 2).
 
 Builds:
   --builds K reads the commands as sides of K builds each, the builds of one commit that
@@ -124,8 +139,8 @@ Metric:
   the threshold or more; it needs no runs apart. Any other metric (cycles, task-clock,
   user) is judged on its runs like time, against a baseline on its runs apart (--save
   keeps each metric's median per run apart). The verdict line names the metric (`B counts
-  more Hardware:Instructions than A by …`), and the JSON comparison holds \"metric\" and,
-  judged exactly, \"withinJitter\": {difference, low, high, spread}.
+  more Hardware:Instructions than A by …`), and the JSON comparison holds \"metric\" and
+  \"withinJitter\" (judged exactly, {difference, low, high, spread}; else null).
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run
@@ -138,7 +153,8 @@ CI gate:
   on their logs). It exits with 7 when a command is slower by the threshold or more (with
   --metric: counts more of it by the threshold or more). A baseline of fewer than 2 runs
   apart is not judged (`not enough runs apart`, a note on stderr, exit 0): save the base 3
-  to 5 times with --append.";
+  to 5 times with --append. A baseline that holds no measured result at the place of any
+  command of the run compares nothing: exit 5.";
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -168,6 +184,9 @@ pub struct BenchArgs {
     /// comparison's figures (with one command, its result's); one file, nothing fetched
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
+    // For CI: --export FORMAT=PATH and --summary PATH.
+    #[command(flatten)]
+    pub ci: ci::CiArgs,
     /// Let the commands write to picollo's stdout and stderr (default: /dev/null)
     #[arg(long)]
     pub show_output: bool,
@@ -371,6 +390,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     args.check_shell()?;
     let earlier = earlier_runs(args)?;
     create_outputs(args)?;
+    ci::check(&args.ci)?;
     let baseline = match &args.baseline {
         Some(path) => Some((
             sides::same_builds(saved::load(path, None)?, path, args)?,
@@ -406,6 +426,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if let Some(message) = output::failures(&measured, args) {
         return Err(Failure::command(message));
     }
+    output::nothing_compared(&gated, args.baseline.as_deref())?;
     output::unjudged(&gated);
     match output::slower(&gated) {
         Some(message) => Err(Failure::slower(message)),
@@ -430,7 +451,8 @@ struct Done<'a> {
     saved: Option<&'a saved::Baseline>,
 }
 
-/// The files asked for: `--export-log`, `--html`, `--json` and `--save`.
+/// The files asked for: `--export-log`, `--html`, `--json`, `--save`, each `--export` and
+/// the summary.
 fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> Result<(), Failure> {
     if let Some(path) = &args.export_log {
         crate::emit(&output::log(done.measured)?, Some(path))?;
@@ -439,11 +461,15 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> R
         let page = output::html(done.measured, done.comparisons, done.saved, args);
         crate::emit(&page, Some(path))?;
     }
+    let suite = output::suite(done.measured, done.comparisons, args, earlier);
     for path in [&args.json, &args.save].into_iter().flatten() {
-        let json = output::json(done.measured, done.comparisons, args, earlier);
-        crate::emit(&json, Some(path))?;
+        let json = suite.to_text(&Document);
+        crate::emit(
+            &json.map_err(|e| Failure::format(e.to_string()))?,
+            Some(path),
+        )?;
     }
-    Ok(())
+    ci::write(&suite, &args.ci)
 }
 
 /// With `--save FILE --append`, the commands FILE holds with their runs apart (none when it
@@ -511,10 +537,13 @@ fn measure(
     rounds::interleave(&mut tracks, args, counters, (&bar, &mut rng))?;
     bar.finish_and_clear();
     let probe = match args.shell() {
-        Some(_) => tracks.pop().map(|t| probe_medians(&t, args)).transpose()?,
+        Some(_) => tracks
+            .pop()
+            .map(|t| shell_alone(&t, counters, args))
+            .transpose()?,
         None => None,
     };
-    let outcome = |t: &Track| outcome(t, counters, args, (probe.as_deref(), pairing));
+    let outcome = |t: &Track| outcome(t, counters, args, (probe.as_ref(), pairing));
     let measured = tracks.iter().map(|t| Measurement {
         command: t.command.clone(),
         name: t.name.clone(),
@@ -523,21 +552,24 @@ fn measure(
     Ok(measured.collect())
 }
 
-/// Per metric, the median figure of the shell alone.
-fn probe_medians(probe: &Track, args: &BenchArgs) -> Result<Vec<u64>, Failure> {
+/// The runs of the shell alone as a result of their own, the baseline of every command's
+/// (its medians are subtracted from each of their figures).
+fn shell_alone(
+    probe: &Track,
+    counters: &Counters,
+    args: &BenchArgs,
+) -> Result<BenchResult, Failure> {
+    let shell = args.shell().unwrap_or("sh");
     if let Some((run, _, ended)) = &probe.failed {
-        let shell = args.shell().unwrap_or("sh");
         return Err(Failure::io(
             &format!("the shell alone ({shell} -c '')"),
             &std::io::Error::other(format!("run {run} {ended}")),
         ));
     }
-    let n = probe.multiplexed.len() + 3;
-    let median = |m: usize| {
-        let mut v: Vec<u64> = probe.rows.iter().skip(m).step_by(n).copied().collect();
-        upper_median(&mut v)
-    };
-    Ok((0..n).map(median).collect())
+    let bench = Bench::new(&format!("`{shell} -c ''` (the shell's start)"));
+    let rows = probe.rows.clone();
+    let r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock(args), warm_up(args));
+    Ok(r.expect("every run gives one figure per metric, and there is at least one run"))
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.
@@ -558,7 +590,7 @@ fn outcome(
     t: &Track,
     counters: &Counters,
     args: &BenchArgs,
-    (probe, pairing): (Option<&[u64]>, Option<u64>),
+    (probe, pairing): (Option<&BenchResult>, Option<u64>),
 ) -> Outcome {
     if let Some((run, warm_up, ended)) = &t.failed {
         return Outcome::Failed {
@@ -578,30 +610,37 @@ fn outcome(
     }
 }
 
-/// The result of one command's runs, less the shell's medians (`probe`): the counters'
-/// notes and multiplexing in its warnings, each run a round at the time it ran.
-fn result(t: &Track, counters: &Counters, args: &BenchArgs, probe: Option<&[u64]>) -> BenchResult {
-    let warm_up = WarmUp {
-        batches: args.warmup.into(),
-        converged: true,
-        last_change: 0.0,
-    };
-    let clock = clock(args);
-    let n = t.multiplexed.len() + 3;
-    let less = |(i, &v): (usize, &u64)| v.saturating_sub(probe.map_or(0, |p| p[i % n]));
-    let rows = t.rows.iter().enumerate().map(less).collect();
+/// The result of one command's runs, less the medians of the shell alone (`probe`), by the
+/// harness's rule: floored at 0, each floor counted and flagged. The counters' notes and
+/// multiplexing in its warnings, each run a round at the time it ran.
+fn result(
+    t: &Track,
+    counters: &Counters,
+    args: &BenchArgs,
+    probe: Option<&BenchResult>,
+) -> BenchResult {
     let bench = Bench::new(&t.name).with_threshold(args.threshold);
-    let mut r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock, warm_up)
-        .expect("every run gives one figure per metric, and there is at least one run");
+    let bench = match probe {
+        Some(shell) => bench.with_baseline(shell),
+        None => bench,
+    };
+    let rows = t.rows.clone();
+    let r = BenchResult::from_rows(&bench, counters.metrics(), rows, clock(args), warm_up(args));
+    let mut r = r.expect("every run gives one figure per metric, and there is at least one run");
     for (round, &(start, length, first)) in r.rounds.iter_mut().zip(&t.runs) {
         (round.start, round.length, round.first) = (start, length, first);
     }
-    if probe.is_some() {
-        let shell = args.shell().unwrap_or("sh");
-        r.conditions.baseline = Some(format!("`{shell} -c ''` (the shell's start)"));
-    }
-    note_counters(&mut r, counters, &t.multiplexed);
+    note_counters(&mut r, counters, &t.times);
     r
+}
+
+/// The warm-up runs, as a result states them.
+fn warm_up(args: &BenchArgs) -> WarmUp {
+    WarmUp {
+        batches: args.warmup.into(),
+        converged: true,
+        last_change: 0.0,
+    }
 }
 
 /// How a command's runs were timed, and how their environment was padded.
@@ -614,16 +653,14 @@ fn clock(args: &BenchArgs) -> String {
     }
 }
 
-/// The counters' notes and the multiplexed counters, in `r`'s warnings.
-fn note_counters(r: &mut BenchResult, counters: &Counters, multiplexed: &[bool]) {
+/// The counters' notes in `r`'s warnings; each counter's times enabled and running in its
+/// metric, and where it was multiplexed, the harness's warning.
+fn note_counters(r: &mut BenchResult, counters: &Counters, times: &[(u64, u64)]) {
     r.conditions.warnings.extend(counters.notes.iter().cloned());
     let counted = r.metrics.iter_mut().skip(3);
-    for (m, _) in counted.zip(multiplexed).filter(|(_, &x)| x) {
-        m.multiplexed = true;
-        r.conditions.warnings.push(format!(
-            "{} was multiplexed: its figures are scaled by time enabled / running",
-            m.metric.name
-        ));
+    for (m, &(enabled, running)) in counted.zip(times) {
+        (m.times, m.multiplexed) = ((enabled, running), running < enabled);
+        r.conditions.warnings.extend(m.multiplexed_warning());
     }
 }
 

@@ -15,7 +15,7 @@ pub enum Exit {
     Io = 3,
     /// An input is not a log nor a histogram, or a line of it cannot be read.
     Format = 4,
-    /// The selection (tag, time window) matched no interval.
+    /// The selection (tag, time window) matched no interval; a baseline compared nothing.
     NoData = 5,
     /// A benchmarked command exited non-zero or was killed.
     Command = 6,
@@ -111,7 +111,8 @@ Exit status:
      cannot be loaded
   4  format error: an input is not an interval log nor a V2 histogram, or a line of it
      cannot be read (the message names the file, the line and the cause)
-  5  no data: the tag and time window selected no interval
+  5  no data: the tag and time window selected no interval; picollo bench --baseline:
+     the baseline holds no measured result at the place of any command (nothing compared)
   6  a benchmarked command failed: it exited non-zero or was killed (picollo bench; the
      message names the command, the run and its status); picollo layouts: a link or build
      failed

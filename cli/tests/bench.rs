@@ -131,9 +131,12 @@ fn the_log_has_one_tagged_interval_per_command_and_metric() {
         .replace(',', "")
         .parse()
         .unwrap();
+    // The log's unit is the report's (ms here): 10 ms of sleep less the shell's start, which
+    // a loaded machine moves by a few ms either way, is far inside 1–1,000 ms, and a unit
+    // off by 1,000 either way is far outside.
     assert!(
-        (10.0..100.0).contains(&ms),
-        "sleep 0.01 takes 10 ms or more: {median}"
+        (1.0..1_000.0).contains(&ms),
+        "sleep 0.01, less the shell's start, in ms: {median}"
     );
 }
 
@@ -202,4 +205,117 @@ fn what_the_commands_write_is_discarded_unless_shown() {
     assert!(failed
         .stderr
         .contains("(--show-output shows what the commands write)"));
+}
+
+/// A shell (at a temporary path named `name`) whose start alone (`-c ''`) takes 20 ms
+/// longer than any command it runs: every run of a command lies below the shell's median,
+/// and the subtraction floors it.
+fn slow_to_start_shell(name: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = fresh_temp(name);
+    std::fs::write(&path, "#!/bin/sh\n[ -n \"$2\" ] || sleep 0.02\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// The metric `name` of command `i`'s result in the JSON `v`.
+fn metric<'a>(v: &'a serde_json::Value, i: usize, name: &str) -> &'a serde_json::Value {
+    let metrics = v["commands"][i]["result"]["metrics"].as_array().unwrap();
+    let found = metrics.iter().find(|m| m["name"] == name);
+    found.unwrap_or_else(|| panic!("no {name} in {metrics:?}"))
+}
+
+#[test]
+fn runs_below_the_shells_start_are_flagged_as_floored_not_shown_as_zero() {
+    let _serial = serial();
+    let shell = slow_to_start_shell("slow-sh");
+    let shell = shell.to_str().unwrap();
+    let html = temp("floored.html");
+    let html = html.to_str().unwrap();
+    let args = [
+        "--runs", "6", "--warmup", "0", "--shell", shell, "--html", html, "true", ":",
+    ];
+    let (run, json) = bench_json("floored.json", &args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v = json_of(&json);
+    let base = format!("`{shell} -c ''` (the shell's start)");
+    for i in 0..2 {
+        assert_eq!(v["commands"][i]["result"]["baseline"], base.as_str());
+        let time = metric(&v, i, "time");
+        assert_eq!(time["floored"], 6, "every run floored: {time}");
+        assert_eq!(time["flagged"], true, "{time}");
+        assert!(
+            time["baseline"].as_u64().unwrap() >= 20_000_000_000,
+            "{time}"
+        );
+    }
+    // The report's row and warning, and the comparison's verdict line in the JSON.
+    assert_has(&run.stdout, "floored 100.0 %");
+    assert_has(
+        &run.stdout,
+        &format!(
+            "- warning: time: floored at 0 in 6 of 6 runs (100.0 %): what was subtracted (the \
+             median of {base}) exceeded what the run measured"
+        ),
+    );
+    let line = v["comparisons"][0]["line"].as_str().unwrap();
+    for side in [
+        "[true's time: floored 100.0 %",
+        "[:'s time: floored 100.0 %",
+    ] {
+        assert!(line.contains(side), "{line}");
+    }
+    // The page: the verdict's notes, and the warning above the time figures.
+    let page = std::fs::read_to_string(html).unwrap();
+    assert_has(&page, "[true&#39;s time: floored 100.0 %");
+    assert_has(&page, "true: time: floored at 0 in 6 of 6 runs (100.0 %)");
+}
+
+#[test]
+fn true_through_the_shell_floors_at_the_shells_start() {
+    let _serial = serial();
+    // `sh -c true` runs a builtin: it costs what the shell's start costs, give or take the
+    // runs' noise, so about half its runs lie below the shell's median. All 60 above it
+    // would take a cost well beyond the shell's own spread.
+    let (run, json) = bench_json("true.json", &["--runs", "60", "true"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let time = metric(&json_of(&json), 0, "time").clone();
+    assert!(time["floored"].as_u64().unwrap() > 0, "{time}");
+    assert_eq!(time["flagged"], true, "{time}");
+    let row = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("| time"))
+        .unwrap();
+    assert!(row.contains("floored"), "{row}");
+    assert_has(&run.stdout, "- warning: time: floored at 0 in ");
+}
+
+#[test]
+fn a_command_of_a_few_milliseconds_is_not_flagged() {
+    let _serial = serial();
+    let (run, json) = bench_json("sleep.json", &["--runs", "8", "sleep 0.005"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let time = metric(&json_of(&json), 0, "time").clone();
+    assert_eq!(time["floored"], 0, "{time}");
+    assert_eq!(time["belowResolution"], false, "{time}");
+    assert_eq!(time["flagged"], false, "{time}");
+    assert!(
+        time["resolution"].as_u64().unwrap() > 0,
+        "the shell's spread: {time}"
+    );
+    let row = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("| time"))
+        .unwrap();
+    assert!(
+        !row.contains("floored") && !row.contains("resolution"),
+        "{row}"
+    );
+    assert!(
+        !run.stdout.contains("- warning: time: floored"),
+        "{}",
+        run.stdout
+    );
 }

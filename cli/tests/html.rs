@@ -101,10 +101,12 @@ fn bench_html_holds_the_verdict_the_text_prints() {
     ];
     let (run, page) = html("bench.html", &words, 0);
     let verdict = run.last_line("verdict:");
+    // A side whose time is flagged ends the line with `[one's time: …]`.
     let escaped = verdict
         .replace('&', "&amp;")
         .replace('<', "&lt;")
-        .replace('>', "&gt;");
+        .replace('>', "&gt;")
+        .replace('\'', "&#39;");
     assert_has(&page, &format!("<p class=\"verdict\">{escaped}</p>"));
     assert_has(&page, "two against one");
     assert!(

@@ -6,8 +6,9 @@
 //!
 //! Hardware counters are used for rdpmc where the machine has a PMU; the syscall figures
 //! use software counters so every machine can compare them. The last line is the summary:
-//! `bench perf: syscall_read=<ns> rdpmc_read=<ns|n/a> perf_event2_read=<ns> scope=<ns>`
-//! (3 counters).
+//! `bench perf: syscall_read=<ns> rdpmc_read=<ns|n/a> perf_event2_read=<ns> scope=<ns>
+//! chosen=<read(2)|rdpmc|n/a>` (3 counters; `chosen`: the path a default session takes,
+//! both timed at its open).
 
 mod report;
 
@@ -15,7 +16,9 @@ use std::hint::black_box;
 
 use perf_event::events::Software;
 use perf_event::{Builder, Group, ReadFormat};
-use picollo::perf::{Event, HardwareEvent, ReadPath, Session, SessionBuilder, SoftwareEvent};
+use picollo::perf::{
+    Event, HardwareEvent, ReadPath, ReadPolicy, Session, SessionBuilder, SoftwareEvent,
+};
 use picollo::time::{current_cpu, monotonic_nanos, pin_current_thread, ticks, ScopeExt};
 use picollo::{Config, Histogram};
 
@@ -65,12 +68,43 @@ fn measure(iterations: u64, mut f: impl FnMut()) -> (f64, f64) {
     best
 }
 
-fn session(events: impl IntoIterator<Item = Event>) -> Result<Session, String> {
-    let mut b = SessionBuilder::new().with_calibration(false);
+/// A session of `events`, read as `policy` says (the rdpmc column forces the user-space
+/// read, to time it even where a session would not choose it).
+fn session_read(
+    events: impl IntoIterator<Item = Event>,
+    policy: ReadPolicy,
+) -> Result<Session, String> {
+    let mut b = SessionBuilder::new()
+        .with_calibration(false)
+        .with_read_policy(policy);
     for e in events {
         b = b.with_counter(e);
     }
     b.open().map_err(|e| e.to_string())
+}
+
+fn session(events: impl IntoIterator<Item = Event>) -> Result<Session, String> {
+    session_read(events, ReadPolicy::UserSpace)
+}
+
+/// The path a default session of 3 counters takes (hardware where they open, else
+/// software) and its line saying why: `read(2)` or `rdpmc`.
+fn chosen() -> (&'static str, String) {
+    let hardware = session_read(HARDWARE[..3].iter().map(|&e| e.into()), ReadPolicy::Auto);
+    let s = hardware
+        .or_else(|_| session_read(SOFTWARE[..3].iter().map(|&e| e.into()), ReadPolicy::Auto));
+    match s {
+        Ok(s) => {
+            let c = s.read_path_choice();
+            let name = if c.path == ReadPath::Rdpmc {
+                "rdpmc"
+            } else {
+                "read(2)"
+            };
+            (name, c.to_string())
+        }
+        Err(e) => ("n/a", e),
+    }
 }
 
 fn peer_group(n: usize) -> std::io::Result<(Group, Vec<perf_event::Counter>)> {
@@ -183,6 +217,8 @@ fn main() {
         }
     }
     let (scope, _) = scopes(iterations);
+    let (path, why) = chosen();
+    println!("a default session of 3 counters reads by {why}");
     if let Some(r) = summary.1 {
         println!(
             "rdpmc is {:.1}x cheaper than read(2) (3 counters)",
@@ -190,7 +226,8 @@ fn main() {
         );
     }
     report::report(&format!(
-        "bench perf: syscall_read={:.0} rdpmc_read={} perf_event2_read={:.0} scope={:.0}",
+        "bench perf: syscall_read={:.0} rdpmc_read={} perf_event2_read={:.0} scope={:.0} \
+         chosen={path}",
         summary.0,
         summary
             .1

@@ -481,5 +481,6 @@ static partial class PerfTests
         Group("bench floors", BenchFloorFlags);
         Group("bench compare on a metric", BenchCompareMetric);
         BenchApartGroups();  // BenchApartTests.cs: runs apart and random offsets
+        BenchExportGroups();  // BenchExportTests.cs: the formats for CI tools, the summary
     }
 }

@@ -36,8 +36,34 @@ namespace Picollo
         NotEnoughRunsApart = 5,
     }
 
-    /// <summary>picollo_bench_format: a text form of a result.</summary>
-    internal enum BenchFormat : uint { Report = 0, Summaries = 1, Json = 2, Log = 3, Line = 4, Html = 5 }
+    /// <summary>picollo_bench_format: a text form of one result (Report to Html, which
+    /// <see cref="BenchResult"/>'s methods write), or of a suite of results for a CI tool
+    /// (Bencher to Document, which <see cref="Bench.Export"/> writes; ABI 1.19).</summary>
+    public enum BenchFormat : uint
+    {
+        /// <summary>The report: conditions, a row per metric, tail attribution.</summary>
+        Report = 0,
+        /// <summary>Every metric's full Markdown summary.</summary>
+        Summaries = 1,
+        /// <summary>One result's JSON (values in thousandths of each unit).</summary>
+        Json = 2,
+        /// <summary>An HdrHistogram interval log, one interval per metric.</summary>
+        Log = 3,
+        /// <summary>One line: the time's P50, P99 and mean.</summary>
+        Line = 4,
+        /// <summary>One self-contained HTML page.</summary>
+        Html = 5,
+        /// <summary>Bencher Metric Format: each metric at its median with the 99 % interval
+        /// of the median as lower and upper values; time as <c>latency</c>.</summary>
+        Bencher = 6,
+        /// <summary>github-action-benchmark's custom JSON, smaller is better: the median
+        /// time and each exact metric, <c>range</c> from the 99 % interval.</summary>
+        GithubAction = 7,
+        /// <summary>Google Benchmark's JSON: a repetition per round, the aggregates over them.</summary>
+        GoogleBenchmark = 8,
+        /// <summary>Picollo's JSON document (docs/schema/picollo-bench.schema.json).</summary>
+        Document = 9,
+    }
 
     /// <summary>picollo_bench_config (128 bytes); start from <see cref="Default"/>. The
     /// pointers (name, counters, baseline) are set only for the duration of a call.</summary>
@@ -126,6 +152,8 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_html(BenchResultHandle a, BenchResultHandle b, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_info(BenchResultHandle a, BenchResultHandle b, ref BenchComparisonInfo info);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_metric(BenchResultHandle a, BenchResultHandle b, byte[] metric, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info, out UIntPtr metricIndex, out uint exact);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_results_text(IntPtr[] results, UIntPtr n, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_summary(IntPtr[] a, IntPtr[] b, UIntPtr n, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_median_round(BenchResultHandle r, out double median);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_judge_apart(BenchResultHandle b, double[] runsApart, UIntPtr k, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info);
     }

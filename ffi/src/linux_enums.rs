@@ -138,6 +138,9 @@ pub enum picollo_perf_path_reason {
     Instrumented = 3,
     /// Opened disabled under `AUTO`: both paths are timed at the first enable.
     Pending = 4,
+    /// A user-space read tried once in a child process killed it (an emulator or instrumenter
+    /// that cannot run `rdpmc`): `read(2)`.
+    Faults = 5,
 }
 
 /// Which value `picollo_perf_session_record` puts into each counter's histogram
@@ -205,11 +208,25 @@ pub enum picollo_bench_format {
     /// table of every metric, per metric its percentile spectrum and its rounds, the tail
     /// attribution as bars (ABI 1.17).
     Html = 5,
+    /// Bencher Metric Format: `{name: {measure: {value, lower_value, upper_value}}}`, each
+    /// metric at its median with the 99 % interval of the median; time as `latency` (ABI
+    /// 1.19).
+    Bencher = 6,
+    /// github-action-benchmark's custom JSON, smaller is better: `[{name, unit, value,
+    /// range, extra}]` of the median time and each exact metric (ABI 1.19).
+    GithubAction = 7,
+    /// Google Benchmark's JSON: `context`, and per benchmark a repetition per round with the
+    /// aggregates over them (ABI 1.19).
+    GoogleBenchmark = 8,
+    /// Picollo's JSON document: `{"schema": "picollo-bench", "version": 1, "commands": [...],
+    /// "comparisons": [...]}` (docs/schema/picollo-bench.schema.json; ABI 1.19).
+    Document = 9,
 }
 
 c_enum!(picollo_bench_format:
     Report = "report", Summaries = "summaries", Json = "JSON", Log = "log", Line = "line",
-    Html = "HTML");
+    Html = "HTML", Bencher = "BMF", GithubAction = "github-action-benchmark",
+    GoogleBenchmark = "Google Benchmark JSON", Document = "document");
 
 /// The overall answer of `picollo_bench_compare` about time per operation (99 % confidence);
 /// of `picollo_bench_compare_metric` about its metric, `FASTER` and `SLOWER` then meaning

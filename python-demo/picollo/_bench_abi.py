@@ -33,8 +33,9 @@ from ._abi import HistogramP, c_size_p, status_t
 #: (`picollo_bench_result_metric_exact`, `picollo_bench_result_percentile`,
 #: `picollo_bench_result_constant`, `picollo_bench_config.unoptimized`; 1.16), HTML pages
 #: (`PICOLLO_BENCH_FORMAT_HTML`, `picollo_bench_compare_html`; 1.17), figures floored at 0
-#: or below the resolution (`picollo_bench_result_metric_floor`; 1.19), comparisons judged on
-#: a named metric (`picollo_bench_compare_metric`; 1.19).
+#: or below the resolution (`picollo_bench_result_metric_floor`; 1.19), the formats of CI tools
+#: and the summary of comparisons (`picollo_bench_results_text`, `picollo_bench_summary`;
+#: 1.19), comparisons judged on a named metric (`picollo_bench_compare_metric`; 1.19).
 BENCH_ABI_MINOR = 19
 
 
@@ -50,7 +51,8 @@ class BenchVerdict(enum.IntEnum):
 
 
 class BenchFormat(enum.IntEnum):
-    """`picollo_bench_format`: a text form of a result."""
+    """`picollo_bench_format`: a text form of a result (REPORT to HTML), or of a suite of
+    results for a CI tool (BENCHER to DOCUMENT)."""
 
     REPORT = 0
     SUMMARIES = 1
@@ -58,6 +60,10 @@ class BenchFormat(enum.IntEnum):
     LOG = 3
     LINE = 4
     HTML = 5
+    BENCHER = 6
+    GITHUB_ACTION = 7
+    GOOGLE_BENCHMARK = 8
+    DOCUMENT = 9
 
 
 class picollo_bench_result(Structure):
@@ -159,6 +165,12 @@ BENCH_SIGNATURES = {
     "picollo_bench_compare_metric": (
         status_t, [BenchResultP, BenchResultP, c_char_p, POINTER(c_char), c_size_t, c_size_p,
                    POINTER(picollo_bench_comparison), c_size_p, POINTER(c_uint32)]),
+    "picollo_bench_results_text": (
+        status_t, [POINTER(BenchResultP), c_size_t, c_uint32, POINTER(c_char), c_size_t,
+                   c_size_p]),
+    "picollo_bench_summary": (
+        status_t, [POINTER(BenchResultP), POINTER(BenchResultP), c_size_t, POINTER(c_char),
+                   c_size_t, c_size_p]),
     "picollo_bench_result_median_round": (status_t, [BenchResultP, POINTER(c_double)]),
     "picollo_bench_judge_apart": (
         status_t, [BenchResultP, POINTER(c_double), c_size_t, POINTER(c_char), c_size_t,

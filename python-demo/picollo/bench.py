@@ -21,6 +21,13 @@ runs, each in its own process, and judge a later run with `judge_apart`:
 >>> c = bench.judge_apart(bench.run(f, time_budget=1.0), saved)  # later: saved = those m
 >>> c.verdict                         # "slower"/"faster"/... at 99 % over the runs' spread
 
+For the tools of CI (docs/ci.md), `export` writes results as Bencher's metric format,
+github-action-benchmark's custom JSON, Google Benchmark's JSON or Picollo's own document
+(`Format`), and `summary` the Markdown of comparisons that a CI job shows:
+
+>>> bench.write_export([a], bench.Format.BENCHER, "bmf.json")
+>>> open(os.environ["GITHUB_STEP_SUMMARY"], "a").write(bench.summary([c]))
+
 Under ``picollo emulate -- python ...`` (QEMU with Picollo's plugin) the counters
 ``Emulated:Instructions`` and friends count exactly: the same work gives the same figure,
 so `BenchResult.constant` gives it, and a comparison's ``exact`` maps each such metric to an
@@ -58,13 +65,14 @@ from typing import Any, Callable, Optional, Sequence
 
 from . import _bench_native as bn
 from ._bench_compare import Comparison, ExactDiff, compare, judge_apart
+from ._bench_export import Format, export, summary, write_export
 from ._bench_result import BenchHistogram, BenchResult, Floor
 from ._convert import real, u64
 from ._errors import Status, check
 from ._text import encode
 
-__all__ = ["BenchHistogram", "BenchResult", "Comparison", "ExactDiff", "Floor", "compare",
-           "compare_fns", "judge_apart", "run"]
+__all__ = ["BenchHistogram", "BenchResult", "Comparison", "ExactDiff", "Floor", "Format",
+           "compare", "compare_fns", "export", "judge_apart", "run", "summary", "write_export"]
 
 #: The name of the call-overhead run, which the report's baseline line shows.
 OVERHEAD_NAME = "the empty function"

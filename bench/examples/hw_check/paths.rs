@@ -3,7 +3,7 @@
 //! event it encodes, both in one group.
 
 use picollo::perf::{
-    rdpmc_setting, Event, HardwareEvent, PerfError, PerfErrorKind, ReadPath, Session,
+    rdpmc_setting, Event, HardwareEvent, PerfError, PerfErrorKind, ReadPath, ReadPolicy, Session,
     SessionBuilder,
 };
 use picollo::time::{add_chain, ticks_begin, ticks_end, ticks_to_nanos};
@@ -43,10 +43,13 @@ fn read_cost(s: &mut Session, force_syscall: bool, reads: u32) -> Result<f64, Pe
 /// Instructions and cycles around one chain, read through the page and through `read(2)`
 /// alternately (page, read(2), chain, page, read(2)): the same code runs between the two
 /// reads of each path, so exact counts give equal deltas. Then the cost of a read on each.
+/// The session is forced onto the user-space read: this checks that path, whichever a
+/// default session would take.
 pub fn user_read() -> Result<Outcome, PerfError> {
     let mut s = SessionBuilder::new()
         .with_kernel(false)
         .with_calibration(false)
+        .with_read_policy(ReadPolicy::UserSpace)
         .with_hardware(HardwareEvent::Instructions)
         .with_hardware(HardwareEvent::CpuCycles)
         .open()?;

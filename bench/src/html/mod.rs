@@ -145,8 +145,7 @@ fn metric_figures(page: &mut Page, sides: &[&BenchResult], index: usize) {
         .filter_map(|r| Some((*r, r.metrics.iter().position(|x| &x.metric.name == name)?)))
         .collect();
     for &(r, i) in &found {
-        let baseline = r.conditions.baseline.as_deref();
-        for note in r.metrics[i].floor_warnings(baseline) {
+        for note in r.metrics[i].floor_warnings(&r.conditions) {
             page.paragraph(Some("note"), &std::format!("{}: {note}", r.name));
         }
     }

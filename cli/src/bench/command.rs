@@ -132,8 +132,8 @@ impl Counters {
 /// What one run left.
 pub enum Ran {
     /// Its row: every metric's figure in thousandths of the unit (time in picoseconds);
-    /// and per counter, whether it was multiplexed.
-    Measured(Vec<u64>, Vec<bool>),
+    /// and per counter, the nanoseconds it was enabled and those it ran (counted).
+    Measured(Vec<u64>, Vec<(u64, u64)>),
     /// It exited non-zero, was killed, or its program could not start.
     Failed(Ended),
 }
@@ -190,13 +190,13 @@ pub fn run_once(argv: &Argv, counters: &Counters, show_output: bool) -> io::Resu
         ps(timeval_ns(usage.ru_utime)),
         ps(timeval_ns(usage.ru_stime)),
     ];
-    let mut multiplexed = Vec::new();
+    let mut times = Vec::new();
     if let Some(mut s) = session {
         s.read(true).map_err(io::Error::other)?;
         row.extend(s.deltas().map(|d| d.scaled.saturating_mul(SCALE)));
-        multiplexed.extend(s.deltas().map(|d| d.running < d.enabled));
+        times.extend(s.deltas().map(|d| (d.enabled, d.running)));
     }
-    Ok(Ran::Measured(row, multiplexed))
+    Ok(Ran::Measured(row, times))
 }
 
 fn timeval_ns(t: libc::timeval) -> u128 {

@@ -1,12 +1,12 @@
 //! What `picollo bench` writes: the text (a report per command, the comparisons, each
-//! ending with its verdict), the interval log (tags `cmdN:METRIC`), the JSON, and the
-//! failure message.
+//! ending with its verdict), the interval log (tags `cmdN:METRIC`), the suite every JSON
+//! format and the summary are written from, and the failure message.
 
 use std::fmt::Write;
 
 use picollo::hdr::LogWriter;
+use picollo_bench::export::{Compared, Entry, Suite};
 use picollo_bench::html::Page;
-use picollo_bench::shift::Design;
 use picollo_bench::{median_round_at, BenchResult, Comparison, MetricKind, Verdict};
 
 use super::saved::{Baseline, Saved};
@@ -245,22 +245,14 @@ fn json_number(out: &mut String, v: f64) {
     }
 }
 
-fn json_command(
-    out: &mut String,
-    i: usize,
-    m: &Measurement,
-    args: &BenchArgs,
-    earlier: Option<&Saved>,
-) {
-    let _ = write!(out, "{{\"tag\":\"cmd{}\",\"command\":", i + 1);
-    json_string(out, &m.command);
-    out.push_str(",\"name\":");
-    json_string(out, &m.name);
+/// The members only a command's entry of the document has: its tag and text, then its runs
+/// apart (`earlier`'s, `--append`, and this run's), or why it failed.
+fn command_members(i: usize, m: &Measurement, args: &BenchArgs, earlier: Option<&Saved>) -> String {
+    let mut out = format!("\"tag\":\"cmd{}\",\"command\":", i + 1);
+    json_string(&mut out, &m.command);
     match &m.outcome {
         Outcome::Measured { result, .. } => {
-            json_runs_apart(out, result, earlier);
-            out.push_str(",\"result\":");
-            let _ = BenchResult::write_json(result, out);
+            json_runs_apart(&mut out, result, earlier);
         }
         Outcome::Failed {
             run,
@@ -271,19 +263,22 @@ fn json_command(
                 out,
                 ",\"failed\":{{\"run\":{run},\"warmUp\":{warm_up},\"status\":"
             );
-            json_string(out, &ended.status.to_string());
+            json_string(&mut out, &ended.status.to_string());
             let code = ended.status.code().map_or("null".into(), |c| c.to_string());
             let _ = write!(out, ",\"code\":{code},\"notStarted\":");
             match &ended.not_started {
-                Some(why) => json_string(out, why),
+                Some(why) => json_string(&mut out, why),
                 None => out.push_str("null"),
             }
             out.push_str(",\"message\":");
-            json_string(out, &failure_text(&m.outcome, args).unwrap_or_default());
+            json_string(
+                &mut out,
+                &failure_text(&m.outcome, args).unwrap_or_default(),
+            );
             out.push('}');
         }
     }
-    out.push('}');
+    out
 }
 
 /// `,"runsApart":[…],"runsApartBy":{"user":[…],…}`: the median round figure of each metric
@@ -315,7 +310,8 @@ fn json_runs_apart(out: &mut String, result: &BenchResult, earlier: Option<&Save
     out.push('}');
 }
 
-fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
+/// `"baseline":"cmd1","tag":"cmd2"` of a comparison: what it compares.
+fn comparison_labels(against: Against) -> String {
     let i = against.index() + 1;
     let (baseline, tag) = match against {
         Against::First(_) => ("cmd1".to_string(), format!("cmd{i}")),
@@ -323,132 +319,39 @@ fn json_comparison(out: &mut String, against: Against, c: &Comparison) {
         Against::Side(_) => ("side1".to_string(), format!("side{i}")),
         Against::SavedSide(_) => (format!("saved:side{i}"), format!("side{i}")),
     };
-    let _ = write!(
-        out,
-        "{{\"baseline\":\"{baseline}\",\"tag\":\"{tag}\",\"metric\":"
-    );
-    json_string(out, &c.metric.name);
-    let _ = write!(out, ",\"verdict\":\"{}\",\"percent\":", c.verdict.word());
-    match c.verdict {
-        Verdict::Faster(p) | Verdict::Slower(p) | Verdict::WithinNoise(p) => json_number(out, p),
-        Verdict::NoDifference | Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart => {
-            out.push_str("null")
-        }
-    }
-    let numbers = [
-        ("ratio", c.ratio),
-        ("change", c.change.estimate),
-        ("changeLow", c.change.low),
-        ("changeHigh", c.change.high),
-        ("noiseFloor", c.noise_floor),
-        ("threshold", c.threshold),
-    ];
-    for (key, v) in numbers {
-        let _ = write!(out, ",\"{key}\":");
-        json_number(out, v);
-    }
-    json_builds(out, c);
-    json_steady(out, c);
-    json_exact(out, c);
-    let paired = c.design == Design::Paired;
-    let (ra, rb) = c.rounds;
-    let _ = write!(out, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":");
-    let mut line = String::new();
-    let _ = c.write_verdict(&mut line);
-    json_string(out, &line);
-    out.push('}');
+    format!("\"baseline\":\"{baseline}\",\"tag\":\"{tag}\"")
 }
 
-/// `,"builds":{"perSide": K, "layoutSpread": %, "noiseFloor": %}` when judged over builds.
-fn json_builds(out: &mut String, c: &Comparison) {
-    if let Some(b) = &c.builds {
-        let _ = write!(
-            out,
-            ",\"builds\":{{\"perSide\":{},\"layoutSpread\":",
-            b.per_side
-        );
-        json_number(out, b.layout_spread);
-        out.push_str(",\"noiseFloor\":");
-        json_number(out, b.noise_floor);
-        out.push('}');
-    }
-}
-
-/// `,"withinJitter":{"difference": B − A, "low": L, "high": H, "spread": [A's, B's]}` where
-/// the judged metric was judged exactly (in its unit per run), else `null`.
-fn json_steady(out: &mut String, c: &Comparison) {
-    out.push_str(",\"withinJitter\":");
-    let Some(s) = &c.steady else {
-        out.push_str("null");
-        return;
-    };
-    let d = &s.difference;
-    for (key, v) in [
-        ("{\"difference\":", d.estimate),
-        (",\"low\":", d.low),
-        (",\"high\":", d.high),
-    ] {
-        out.push_str(key);
-        json_number(out, v);
-    }
-    out.push_str(",\"spread\":[");
-    json_number(out, s.spread.0);
-    out.push(',');
-    json_number(out, s.spread.1);
-    out.push_str("]}");
-}
-
-/// `,"exact":[{"metric": NAME, "a": A, "b": B, "difference": B − A, "verdict": WORD}]`:
-/// each exact metric's figures per run where every run of a side counted the same (else
-/// null), and its word (`no difference`, `more`, `fewer`, `varies`).
-fn json_exact(out: &mut String, c: &Comparison) {
-    out.push_str(",\"exact\":[");
-    let exact = c.metrics.iter().filter_map(|d| Some((d, d.exact?)));
-    for (k, (d, x)) in exact.enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"metric\":");
-        json_string(out, &d.name);
-        for (key, v) in [("a", x.a), ("b", x.b), ("difference", x.difference())] {
-            let _ = write!(out, ",\"{key}\":");
-            json_number(out, v.unwrap_or(f64::NAN));
-        }
-        let _ = write!(out, ",\"verdict\":\"{}\"}}", x.word());
-    }
-    out.push(']');
-}
-
-/// `{"builds": K, "commands": [...], "comparisons": [...]}`, and under `--emulate`
-/// `"emulated"`: how the programs started ([`Start`]), for a gate against a saved run.
-/// With `--save --append`, `earlier` holds each command as saved before this run, with its
-/// runs apart.
-pub fn json(
-    measured: &[Measurement],
+/// What every format writes of this run: each command (its result, or why it failed) and
+/// each comparison; at the document's top `"builds": K` and under `--emulate` `"emulated"`:
+/// how the programs started ([`Start`]), for a gate against a saved run. With `--save
+/// --append`, `earlier` holds each command as saved before this run, with its runs apart.
+pub fn suite<'a>(
+    measured: &'a [Measurement],
     comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
     earlier: &[Saved],
-) -> String {
-    let mut out = format!("{{\"builds\":{},", args.builds);
+) -> Suite<'a> {
+    let mut head = format!("\"builds\":{}", args.builds);
     if args.emulate.is_some() {
-        let _ = write!(out, "\"emulated\":{},", Start::here().json());
+        let _ = write!(head, ",\"emulated\":{}", Start::here().json());
     }
-    out.push_str("\"commands\":[");
-    for (i, m) in measured.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        json_command(&mut out, i, m, args, earlier.get(i));
+    let entries = measured.iter().enumerate().map(|(i, m)| Entry {
+        name: m.name.clone(),
+        result: m.result(),
+        failed: failure_text(&m.outcome, args),
+        extra: command_members(i, m, args, earlier.get(i)),
+    });
+    let compared = comparisons.iter().map(|(against, c)| Compared {
+        comparison: c.clone(),
+        labels: comparison_labels(*against),
+        fails_gate: against.gates(c),
+    });
+    Suite {
+        entries: entries.collect(),
+        comparisons: compared.collect(),
+        head,
     }
-    out.push_str("],\"comparisons\":[");
-    for (k, (against, c)) in comparisons.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        json_comparison(&mut out, *against, c);
-    }
-    out.push_str("]}\n");
-    out
 }
 
 /// The exit message when some command failed: which, on which run, with what status.
@@ -475,6 +378,21 @@ pub fn failures(measured: &[Measurement], args: &BenchArgs) -> Option<String> {
         false => "",
     };
     (!failed.is_empty()).then(|| failed.join("; ") + hint)
+}
+
+/// A gate against `baseline` (where given) that compared nothing: no measured result at the
+/// place of any command. No data, rather than a pass.
+pub fn nothing_compared(
+    gated: &[(Against, Comparison)],
+    baseline: Option<&str>,
+) -> Result<(), Failure> {
+    match (baseline, gated.is_empty()) {
+        (Some(path), true) => Err(Failure::no_data(format!(
+            "{path} holds no measured result at the place of any command of this run: \
+             nothing was compared (save the baseline again from these commands)"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// A note on stderr for each command the gate could not judge (too few runs apart in its

@@ -18,8 +18,9 @@ use crate::error::Failure;
 use picollo_bench::engine::{run_rounds, shuffled, Rounds, Slot};
 use picollo_bench::SCALE;
 
-/// One run's figures, metric after metric, and per counter whether it was multiplexed.
-type Figures = (Vec<u64>, Vec<bool>);
+/// One run's figures, metric after metric, and per counter its nanoseconds enabled and
+/// running.
+type Figures = (Vec<u64>, Vec<(u64, u64)>);
 
 /// When a run started and how long it took (seconds from the first round), and whether
 /// it ran first in its round.
@@ -34,8 +35,9 @@ pub struct Track {
     argv: Argv,
     /// Each measured run's figures, metric after metric.
     pub rows: Vec<u64>,
-    /// Per counter: multiplexed in some run.
-    pub multiplexed: Vec<bool>,
+    /// Per counter: nanoseconds enabled and running, summed over the measured runs (it was
+    /// multiplexed in some run where it ran less than it was enabled).
+    pub times: Vec<(u64, u64)>,
     /// Each measured run's start and length in seconds from the first round, and whether
     /// it ran first in its round.
     pub runs: Vec<RunTime>,
@@ -87,7 +89,7 @@ impl Track {
             name: command.into(),
             argv,
             rows: Vec::new(),
-            multiplexed: Vec::new(),
+            times: Vec::new(),
             runs: Vec::new(),
             failed: None,
             totals,
@@ -95,7 +97,7 @@ impl Track {
         })
     }
 
-    /// Run once; `Some(row, multiplexed)` when it succeeded, else the status is kept as
+    /// Run once; `Some(row, times)` when it succeeded, else the status is kept as
     /// the failure of `run` (a warm-up's when `warm_up`).
     fn run(
         &mut self,
@@ -151,11 +153,10 @@ impl Track {
     /// Keep a measured run that started at `start` seconds and ended now.
     fn keep(&mut self, (row, m): Figures, start: f64, end: f64, first: bool) {
         self.rows.extend(row);
-        self.multiplexed.resize(m.len(), false);
-        self.multiplexed
-            .iter_mut()
-            .zip(m)
-            .for_each(|(a, b)| *a |= b);
+        self.times.resize(m.len(), (0, 0));
+        for ((enabled, running), (e, r)) in self.times.iter_mut().zip(m) {
+            (*enabled, *running) = (enabled.saturating_add(e), running.saturating_add(r));
+        }
         self.runs.push((start, end - start, first));
     }
 }

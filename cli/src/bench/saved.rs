@@ -212,5 +212,64 @@ fn rebuild(name: &str, r: &Value, threshold: f64) -> Result<BenchResult, String>
     for (saved, (_, (start, length, first))) in result.rounds.iter_mut().zip(parsed) {
         (saved.start, saved.length, saved.first) = (start, length, first);
     }
+    saved_flags(&mut result, r);
     Ok(result)
+}
+
+/// What the saved result `r` says of its figures, in `result`'s metrics: the baseline
+/// subtracted (its name and medians), the runs it floored at 0, the resolution; so that a
+/// comparison with the saved result flags its floors as one with the run that saved it
+/// did. A file saved without them (an older picollo) leaves them unknown: 0.
+fn saved_flags(result: &mut BenchResult, r: &Value) {
+    result.conditions.baseline = r["baseline"].as_str().map(str::to_string);
+    let saved = r["metrics"].as_array().into_iter().flatten();
+    for (m, s) in result.metrics.iter_mut().zip(saved) {
+        let field = |key: &str| s[key].as_u64().unwrap_or(0);
+        (m.baseline, m.floored) = (field("baseline"), field("floored"));
+        m.resolution = field("resolution");
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use picollo_bench::{compare, MetricKind, SCALE};
+
+    /// A command's result of runs of `times` ns, less a shell's start of 1,000 ns.
+    pub(in crate::bench) fn less_the_shell(name: &str, times: &[u64]) -> BenchResult {
+        let metrics = || vec![Metric::new("time", Unit::Nanoseconds, MetricKind::Time)];
+        let rows = |t: &[u64]| t.iter().map(|v| v * SCALE).collect();
+        let made = |bench: &Bench, t: &[u64]| {
+            let warm_up = WarmUp::default();
+            BenchResult::from_rows(bench, metrics(), rows(t), "test".into(), warm_up).unwrap()
+        };
+        let shell = made(&Bench::new("the shell"), &[1_000, 1_000, 1_000]);
+        made(&Bench::new(name).with_baseline(&shell), times)
+    }
+
+    #[test]
+    fn a_saved_result_keeps_the_floors_it_was_saved_with() {
+        let r = less_the_shell("cmd", &[900, 5_000, 800, 7_000, 6_000]);
+        assert_eq!(r.time().floored, 2);
+        let mut json = String::new();
+        r.write_json(&mut json).unwrap();
+        let saved = rebuild(
+            "cmd [saved.json]",
+            &serde_json::from_str(&json).unwrap(),
+            1.0,
+        );
+        let saved = saved.unwrap();
+        let (t, was) = (saved.time(), r.time());
+        assert_eq!((t.floored, t.baseline), (2, 1_000 * SCALE));
+        assert_eq!(t.resolution, was.resolution);
+        assert_eq!(saved.conditions.baseline.as_deref(), Some("the shell"));
+        // A comparison against it says that the saved side's time was floored.
+        let new = less_the_shell("cmd", &[5_000, 6_000, 7_000, 5_500, 6_500]);
+        let mut line = String::new();
+        compare(&saved, &new).write_verdict(&mut line).unwrap();
+        assert!(
+            line.ends_with("[cmd [saved.json]'s time: floored 40.0 %]"),
+            "{line}"
+        );
+    }
 }

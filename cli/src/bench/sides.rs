@@ -111,6 +111,7 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
         (pooled.start, pooled.length, pooled.first) = (round.start, round.length, round.first);
     }
     r.conditions = first.conditions.clone();
+    carry_flags(&mut r, builds);
     for warning in builds.iter().flat_map(|b| &b.conditions.warnings) {
         if !r.conditions.warnings.contains(warning) {
             r.conditions.warnings.push(warning.clone());
@@ -118,6 +119,25 @@ fn pooled(name: &str, builds: &[&BenchResult]) -> BenchResult {
     }
     r.pairing = first.pairing;
     r
+}
+
+/// What the builds' metrics say of their figures, in the pooled result's: the runs floored
+/// at 0 by the subtracted baseline (summed), the widest resolution and baseline, and
+/// whether any build was multiplexed, with their times enabled and running (summed).
+fn carry_flags(pooled: &mut BenchResult, builds: &[&BenchResult]) {
+    for (i, m) in pooled.metrics.iter_mut().enumerate() {
+        for b in builds.iter().filter_map(|b| b.metrics.get(i)) {
+            m.floored += b.floored;
+            m.resolution = m.resolution.max(b.resolution);
+            m.baseline = m.baseline.max(b.baseline);
+            m.multiplexed |= b.multiplexed;
+            let (enabled, running) = b.times;
+            m.times = (
+                m.times.0.saturating_add(enabled),
+                m.times.1.saturating_add(running),
+            );
+        }
+    }
 }
 
 /// Each side after the first against side 1 on `metric`, with builds as the unit (none
@@ -173,5 +193,26 @@ pub fn write_builds(out: &mut String, measured: &[Measurement], k: usize) {
                 false => writeln!(out, "| `{}` | not measured | |", m.command),
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::saved::tests::less_the_shell;
+    use picollo_bench::compare;
+
+    #[test]
+    fn a_side_carries_the_floors_of_its_builds() {
+        let one = less_the_shell("build 1", &[900, 5_000, 6_000]);
+        let two = less_the_shell("build 2", &[800, 700, 7_000]);
+        let side = pooled("side 1", &[&one, &two]);
+        let t = side.time();
+        assert_eq!((t.floored, t.baseline), (3, one.time().baseline));
+        assert!(t.flagged());
+        let other = less_the_shell("side 2", &[5_000, 6_000, 7_000, 5_500, 6_500, 6_100]);
+        let mut line = String::new();
+        compare(&side, &other).write_verdict(&mut line).unwrap();
+        assert!(line.contains("[side 1's time: floored 50.0 %"), "{line}");
     }
 }

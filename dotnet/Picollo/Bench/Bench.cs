@@ -18,7 +18,7 @@ namespace Picollo
     /// report, <see cref="Compare"/> for an A/B verdict (interleaved) and
     /// <see cref="JudgeApart"/> for a run against earlier runs apart (docs/benchmarks.md).
     /// Linux only.</summary>
-    public static class Bench
+    public static partial class Bench
     {
         /// <summary>Measure <paramref name="op"/>, one call per operation. An exception from
         /// <paramref name="op"/> ends the measurement and is rethrown here; bad options throw

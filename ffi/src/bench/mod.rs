@@ -6,10 +6,12 @@
 #![cfg(target_os = "linux")]
 
 pub(crate) mod args;
+pub(crate) mod export;
 pub(crate) mod floor;
 pub(crate) mod text;
 
 pub use args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
+pub use export::*;
 pub use floor::*;
 pub use text::*;
 

@@ -7,6 +7,7 @@
 use std::ffi::c_char;
 use std::fmt::Write;
 
+use picollo_bench::export::{Bencher, Document, Export, GithubAction, GoogleBenchmark, Suite};
 use picollo_bench::shift::Design;
 use picollo_bench::{
     compare, compare_on, judge_apart, median_round, BenchResult, Comparison, Verdict, SCALE,
@@ -35,8 +36,26 @@ impl picollo_bench_format {
             picollo_bench_format::Log => r.write_log(out).map_err(|_| std::fmt::Error),
             picollo_bench_format::Line => r.write_line(out),
             picollo_bench_format::Html => r.write_html(out),
+            picollo_bench_format::Bencher
+            | picollo_bench_format::GithubAction
+            | picollo_bench_format::GoogleBenchmark
+            | picollo_bench_format::Document => {
+                let format = self.export().ok_or(std::fmt::Error)?;
+                format.write(&Suite::of_results(&[r]), out)
+            }
         });
         text.map_err(fmt_internal)
+    }
+
+    /// The format of a suite of results this is (`None`: a form of one result alone).
+    pub(crate) fn export(self) -> Option<&'static dyn Export> {
+        match self {
+            picollo_bench_format::Bencher => Some(&Bencher),
+            picollo_bench_format::GithubAction => Some(&GithubAction),
+            picollo_bench_format::GoogleBenchmark => Some(&GoogleBenchmark),
+            picollo_bench_format::Document => Some(&Document),
+            _ => None,
+        }
     }
 }
 

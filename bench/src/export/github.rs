@@ -1,0 +1,89 @@
+//! github-action-benchmark's custom JSON, smaller is better (its tool
+//! `customSmallerIsBetter`): `[{name, unit, value, range, extra}]`. One entry per benchmark
+//! for its median time (ns), and one per exact metric (an emulated count, `NAME
+//! (Emulated:Instructions)`), which a chart and an alert judge as well as time; the other
+//! counters vary with the machine and would alert on noise. `range` is the larger side of
+//! the 99 % interval of the median, `extra` the interval itself and what the figure stands
+//! on.
+
+use core::fmt::{self, Write};
+
+use picollo::text::{comma_separated, json_f64, json_string};
+
+use super::{median_with_interval, Export, Suite};
+use crate::result::BenchResult;
+
+/// github-action-benchmark's JSON (`github`).
+pub struct GithubAction;
+
+/// The metrics of `r` that get an entry: time, then each exact one.
+fn charted(r: &BenchResult) -> impl Iterator<Item = usize> + '_ {
+    let time = r.time_index();
+    let exact = (0..r.metrics.len()).filter(move |&i| i != time && r.metrics[i].metric.is_exact());
+    core::iter::once(time).chain(exact)
+}
+
+/// The tooltip: `99 % interval of the median: [lo, hi] ns; P99 x ns; n runs in r rounds`.
+fn extra(r: &BenchResult, index: usize, interval: Option<(f64, f64)>) -> std::string::String {
+    let unit = r.metrics[index].metric.unit;
+    let mut text = match interval {
+        Some((lo, hi)) => std::format!("99 % interval of the median: [{lo}, {hi}] {unit}"),
+        None => "99 % interval of the median: too few samples".into(),
+    };
+    if let Some(p99) = r.percentile_at(index, 99.0) {
+        let _ = write!(text, "\nP99: {p99} {unit}");
+    }
+    let op = &r.conditions.operation;
+    let _ = write!(
+        text,
+        "\n{} {op}s in {} rounds, {} {op}(s) a sample",
+        r.samples,
+        r.rounds.len(),
+        r.conditions.batch
+    );
+    text
+}
+
+/// One entry: metric `index` of `r`, named `name` (time) or `name (METRIC)`.
+fn write_entry(w: &mut dyn Write, name: &str, r: &BenchResult, index: usize) -> fmt::Result {
+    let metric = &r.metrics[index].metric;
+    let (value, interval) = median_with_interval(r, index);
+    w.write_str("{\"name\":")?;
+    match index == r.time_index() {
+        true => json_string(w, name)?,
+        false => json_string(w, &std::format!("{name} ({})", metric.name))?,
+    }
+    w.write_str(",\"unit\":")?;
+    json_string(w, metric.unit.as_str())?;
+    w.write_str(",\"value\":")?;
+    json_f64(w, value)?;
+    if let Some((lo, hi)) = interval {
+        // Figures are thousandths of the unit: so is the range, without float dust.
+        let half = ((value - lo).max(hi - value) * 1000.0).round() / 1000.0;
+        w.write_str(",\"range\":")?;
+        json_string(w, &std::format!("± {half}"))?;
+    }
+    w.write_str(",\"extra\":")?;
+    json_string(w, &extra(r, index, interval))?;
+    w.write_str("}")
+}
+
+impl Export for GithubAction {
+    fn name(&self) -> &'static str {
+        "github"
+    }
+
+    fn title(&self) -> &'static str {
+        "github-action-benchmark's custom JSON, smaller is better"
+    }
+
+    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
+        let measured = suite.measured();
+        let entries = measured
+            .iter()
+            .flat_map(|(name, r)| charted(r).map(move |i| (name.as_str(), *r, i)));
+        w.write_str("[")?;
+        comma_separated(w, entries, |w, (name, r, i)| write_entry(w, name, r, i))?;
+        w.write_str("]\n")
+    }
+}

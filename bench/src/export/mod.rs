@@ -1,0 +1,174 @@
+//! The formats the tools of CI read: Bencher's metric format, github-action-benchmark's
+//! custom JSON, Google Benchmark's JSON, and Picollo's own JSON document (with a schema,
+//! `docs/schema/picollo-bench.schema.json`); and the Markdown summary a CI job shows
+//! ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]: the CLI,
+//! the C ABI and the bindings reach a format through that table, so that each is written
+//! here once.
+
+mod bmf;
+mod document;
+mod gbench;
+mod github;
+mod summary;
+
+use core::fmt::{self, Write};
+use std::string::String;
+use std::vec::Vec;
+
+pub use bmf::Bencher;
+pub use document::{Document, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
+pub use gbench::GoogleBenchmark;
+pub use github::GithubAction;
+pub use summary::{verdict_mark, SUMMARY_LIMIT};
+
+use super::error::BenchError;
+use super::result::BenchResult;
+use super::stats::{quantile_interval, Z_99};
+use super::verdict::Comparison;
+use super::SCALE;
+
+/// A format a [`Suite`] is written in.
+pub trait Export: Sync {
+    /// The name it goes by (`bmf`, `github`, `gbench`, `picollo`).
+    fn name(&self) -> &'static str;
+    /// What it is, in a few words.
+    fn title(&self) -> &'static str;
+    /// The suite in this format.
+    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result;
+}
+
+/// Every format, by name.
+pub static FORMATS: [&dyn Export; 4] = [&Bencher, &GithubAction, &GoogleBenchmark, &Document];
+
+/// The format named `name`; an error that names the ones there are.
+pub fn format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
+    match FORMATS.iter().find(|f| f.name() == name) {
+        Some(f) => Ok(*f),
+        None => {
+            let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
+            Err(BenchError::invalid(&std::format!(
+                "unknown format {name:?}: the formats are {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// One benchmark of a suite: its name and its result (`None`: it was not measured).
+#[derive(Clone, Debug)]
+pub struct Entry<'a> {
+    /// The name it goes by.
+    pub name: String,
+    /// Its result, where it was measured.
+    pub result: Option<&'a BenchResult>,
+    /// Why it has no result, where it has none (the summary says it).
+    pub failed: Option<String>,
+    /// Further members of its object in the JSON document, as JSON text without a comma
+    /// at either end (`"tag":"cmd1","command":"true"`; empty: none).
+    pub extra: String,
+}
+
+/// One comparison of a suite.
+#[derive(Clone, Debug)]
+pub struct Compared {
+    /// B against A.
+    pub comparison: Comparison,
+    /// Further members of its object in the JSON document, as JSON text without a comma
+    /// at either end (`"baseline":"cmd1","tag":"cmd2"`; empty: none).
+    pub labels: String,
+    /// It fails a gate (a CI job that fails on a slower benchmark).
+    pub fails_gate: bool,
+}
+
+/// What a set of benchmarks measured and how they compared: what every format writes.
+#[derive(Clone, Debug, Default)]
+pub struct Suite<'a> {
+    /// The benchmarks, in order.
+    pub entries: Vec<Entry<'a>>,
+    /// The comparisons, in order.
+    pub comparisons: Vec<Compared>,
+    /// Further top-level members of the JSON document, as JSON text without a comma at
+    /// either end (`"builds":1`; empty: none).
+    pub head: String,
+}
+
+impl<'a> Suite<'a> {
+    /// The suite of `results`, without comparisons.
+    pub fn of_results(results: &[&'a BenchResult]) -> Self {
+        let entries = results.iter().map(|r| Entry {
+            name: r.name.clone(),
+            result: Some(*r),
+            failed: None,
+            extra: String::new(),
+        });
+        Suite {
+            entries: entries.collect(),
+            ..Suite::default()
+        }
+    }
+
+    /// The suite of each `b` compared with its `a` ([`crate::compare`]): every result once,
+    /// in order, then each comparison. An error when there is no pair.
+    pub fn of_pairs(pairs: &[(&'a BenchResult, &'a BenchResult)]) -> Result<Self, BenchError> {
+        if pairs.is_empty() {
+            return Err(BenchError::invalid(
+                "no comparison: give at least one pair of results (A, B)",
+            ));
+        }
+        let mut results: Vec<&BenchResult> = Vec::new();
+        for r in pairs.iter().flat_map(|&(a, b)| [a, b]) {
+            if !results.iter().any(|x| core::ptr::eq(*x, r)) {
+                results.push(r);
+            }
+        }
+        let mut suite = Suite::of_results(&results);
+        let compared = pairs.iter().map(|&(a, b)| Compared {
+            comparison: crate::compare(a, b),
+            labels: String::new(),
+            fails_gate: false,
+        });
+        suite.comparisons = compared.collect();
+        Ok(suite)
+    }
+
+    /// Each measured benchmark under a name of its own: its name, or where an earlier one
+    /// has it, the name with ` (2)`, ` (3)`… (a key of a JSON object, a series of a chart).
+    pub fn measured(&self) -> Vec<(String, &'a BenchResult)> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut out = Vec::new();
+        for e in &self.entries {
+            let mut name = e.name.clone();
+            let mut k = 1;
+            while seen.contains(&name) {
+                k += 1;
+                name = std::format!("{} ({k})", e.name);
+            }
+            seen.push(name.clone());
+            if let Some(r) = e.result {
+                out.push((name, r));
+            }
+        }
+        out
+    }
+
+    /// The suite in `format`, as text.
+    pub fn to_text(&self, format: &dyn Export) -> Result<String, BenchError> {
+        let mut out = String::new();
+        format.write(self, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// Metric `index` of `r` at its median, in its unit, with the 99 % interval of the median
+/// (from the ranks around it, bucket bounds included; the figure itself for an exact metric
+/// that never varied): `None` for the interval where the samples are too few for one.
+pub fn median_with_interval(r: &BenchResult, index: usize) -> (f64, Option<(f64, f64)>) {
+    let median = r.percentile_at(index, 50.0).unwrap_or(f64::NAN);
+    let m = &r.metrics[index];
+    if m.metric.is_exact() && r.constant(&m.metric.name).is_some() {
+        return (median, Some((median, median)));
+    }
+    let unit = |v: u64| v as f64 / SCALE as f64;
+    let interval = quantile_interval(&m.histogram.view(), 0.5, Z_99);
+    (median, interval.map(|(lo, hi)| (unit(lo), unit(hi))))
+}

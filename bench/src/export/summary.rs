@@ -1,0 +1,357 @@
+//! The Markdown summary a CI job shows (GitHub's `$GITHUB_STEP_SUMMARY`): the verdicts first,
+//! one table; then what changed, each with its percentiles; the rest folded in `<details>`;
+//! the method and the conditions last. Each verdict reads without colour too: an emoji, a
+//! symbol and a word. It stays under GitHub's limit of a step's summary, [`SUMMARY_LIMIT`]:
+//! past a budget, comparisons are listed in the table only.
+
+use core::fmt::{self, Write};
+use std::string::String;
+use std::vec::Vec;
+
+use super::{median_with_interval, Compared, Suite};
+use crate::report::{write_conditions, write_metric_diff_as, Shown};
+use crate::result::BenchResult;
+use crate::shift::Design;
+use crate::verdict::{Comparison, MetricDiff, Verdict};
+
+/// GitHub's limit of one step's summary, in bytes (1 MiB).
+pub const SUMMARY_LIMIT: usize = 1 << 20;
+/// Where the tables of single comparisons stop, leaving room for the rest.
+const TABLES_BUDGET: usize = SUMMARY_LIMIT - 192 * 1024;
+
+/// A verdict as the summary shows it: a colour, a symbol and a word (`🔴 ▲ slower`).
+pub fn verdict_mark(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Faster(_) => "🟢 ▼ faster",
+        Verdict::Slower(_) => "🔴 ▲ slower",
+        Verdict::WithinNoise(_) => "⚪ ≈ within noise",
+        Verdict::NoDifference => "⚪ = no difference",
+        Verdict::NotEnoughRounds => "🟡 ? not enough rounds",
+        Verdict::NotEnoughRunsApart => "🟡 ? not enough runs apart",
+    }
+}
+
+/// Text that Markdown shows as it is inside a line: the characters that mark emphasis,
+/// links, code, tables and headings escaped with a backslash, `&`, `<` and `>` as HTML
+/// entities, line breaks as spaces.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A percentage as the table shows it: one decimal, or two below 1, and from 10,000 % on
+/// (a prediction from two runs apart can reach 10^50 %) with an exponent.
+fn percent(p: f64) -> String {
+    match p.abs() {
+        a if a >= 1e4 => std::format!("{p:.1e} %"),
+        a if a < 1.0 => std::format!("{p:.2} %"),
+        _ => std::format!("{p:.1} %"),
+    }
+}
+
+/// A comparison changed: B is faster or slower than A.
+fn changed(c: &Comparison) -> bool {
+    matches!(c.verdict, Verdict::Faster(_) | Verdict::Slower(_))
+}
+
+/// The time metric's diff of a comparison (its first metric where none is named `time`).
+fn time_diff(c: &Comparison) -> Option<&MetricDiff> {
+    c.metrics
+        .iter()
+        .find(|d| d.name == "time")
+        .or(c.metrics.first())
+}
+
+/// `B vs A` of a comparison, escaped.
+fn title(c: &Comparison) -> String {
+    std::format!("{} vs {}", escaped(&c.b), escaped(&c.a))
+}
+
+/// The head line: how many comparisons, and how many of each kind of verdict.
+fn write_head(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
+    let count =
+        |f: fn(&Verdict) -> bool| compared.iter().filter(|c| f(&c.comparison.verdict)).count();
+    let slower = count(|v| matches!(v, Verdict::Slower(_)));
+    let faster = count(|v| matches!(v, Verdict::Faster(_)));
+    let unjudged = count(|v| matches!(v, Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart));
+    let unchanged = compared.len() - slower - faster - unjudged;
+    writeln!(
+        w,
+        "### Picollo: {} comparisons: 🔴 {slower} slower, 🟢 {faster} faster, ⚪ {unchanged} \
+         unchanged, 🟡 {unjudged} not judged\n",
+        compared.len()
+    )?;
+    let failed = compared.iter().filter(|c| c.fails_gate).count();
+    if failed > 0 {
+        writeln!(
+            w,
+            "**✗ The gate fails:** {failed} comparison(s) below mark it.\n"
+        )?;
+    }
+    Ok(())
+}
+
+/// The verdicts' table, one row per comparison.
+fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
+    writeln!(
+        w,
+        "| Benchmark (B vs A) | A | B | Δ % | 99 % interval | Verdict |"
+    )?;
+    writeln!(w, "|---|---:|---:|---:|---|---|")?;
+    for x in compared {
+        let c = &x.comparison;
+        let (a, b) = match time_diff(c) {
+            Some(d) => {
+                let s = Shown::of_diff(d);
+                let p50 = d.rows.iter().find(|r| r.rank == 50.0);
+                let show = |v: f64| std::format!("{} {}", s.show(v), s.unit);
+                p50.map_or(("—".into(), "—".into()), |r| (show(r.a), show(r.b)))
+            }
+            None => ("—".into(), "—".into()),
+        };
+        let estimate = c.change.estimate;
+        let delta = match estimate.is_finite() {
+            true => std::format!("{estimate:+.2} %"),
+            false => "—".into(),
+        };
+        let span = match c.change.half_width().is_finite() {
+            true => std::format!("[{}, {}]", percent(c.change.low), percent(c.change.high)),
+            false => "—".into(),
+        };
+        let gate = if x.fails_gate { " **✗ gate**" } else { "" };
+        let mark = verdict_mark(&c.verdict);
+        writeln!(
+            w,
+            "| {} | {a} | {b} | {delta} | {span} | {mark}{gate} |",
+            title(c)
+        )?;
+    }
+    writeln!(
+        w,
+        "\nA and B: each side's median time per {}; Δ %: B's change against A, the shift of \
+         their rounds' median times, with its 99 % interval.\n",
+        compared
+            .first()
+            .map_or("op", |c| c.comparison.operation.as_str())
+    )
+}
+
+/// One comparison: its heading, its time's percentiles, a line per other metric that
+/// moved, its warnings and its verdict line.
+fn write_one(w: &mut dyn Write, c: &Comparison) -> fmt::Result {
+    write!(w, "##### {}: {}", verdict_mark(&c.verdict), title(c))?;
+    match c.change.estimate.is_finite() {
+        true => writeln!(w, " ({:+.2} %)", c.change.estimate)?,
+        false => writeln!(w)?,
+    }
+    let time = time_diff(c);
+    if let Some(d) = time {
+        write_metric_diff_as(d, ("A", "B", &c.operation), w)?;
+    }
+    let others = c
+        .metrics
+        .iter()
+        .filter(|d| !time.is_some_and(|t| core::ptr::eq(*d, t)));
+    let mut notes: Vec<String> = others.filter_map(moved).collect();
+    notes.extend(
+        c.warnings
+            .iter()
+            .map(|x| std::format!("warning: {}", escaped(x))),
+    );
+    if !notes.is_empty() {
+        writeln!(w)?;
+    }
+    for note in notes {
+        writeln!(w, "- {note}")?;
+    }
+    let mut line = String::new();
+    c.write_verdict(&mut line)?;
+    writeln!(w, "\n{}\n", escaped(&line))
+}
+
+/// `NAME: P50 a → b UNIT (+x%)` of a metric beside time.
+fn moved(d: &MetricDiff) -> Option<String> {
+    let p50 = d.rows.iter().find(|r| r.rank == 50.0)?;
+    let s = Shown::of_diff(d);
+    let change = crate::report::change(p50.a, p50.b);
+    let (a, b) = (s.show(p50.a), s.show(p50.b));
+    Some(std::format!(
+        "{}: P50 {a} → {b} {} ({change})",
+        escaped(&d.name),
+        s.unit
+    ))
+}
+
+/// The comparisons of `list` (changed, or the rest), each with its tables while `out` is
+/// under the budget; then how many were left to the table above.
+fn write_each(out: &mut String, list: &[&Comparison]) -> fmt::Result {
+    let mut left = 0;
+    for c in list {
+        match out.len() < TABLES_BUDGET {
+            true => write_one(out, c)?,
+            false => left += 1,
+        }
+    }
+    if left > 0 {
+        writeln!(
+            out,
+            "{left} more are in the table above only: their percentiles would pass GitHub's \
+             limit of a step's summary (the JSON holds them all).\n"
+        )?;
+    }
+    Ok(())
+}
+
+/// The method of each kind of comparison (interleaved, measured apart, on runs apart, with
+/// builds as the unit), once, with how many were judged so.
+fn write_methods(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
+    let kind = |c: &Comparison| {
+        (
+            c.design == Design::Paired,
+            c.apart.is_some(),
+            c.builds.is_some(),
+        )
+    };
+    let mut seen: Vec<(bool, bool, bool)> = Vec::new();
+    for x in compared {
+        let c = &x.comparison;
+        if seen.contains(&kind(c)) {
+            continue;
+        }
+        seen.push(kind(c));
+        let n = compared
+            .iter()
+            .filter(|y| kind(&y.comparison) == kind(c))
+            .count();
+        let mut method = String::new();
+        c.write_method(&mut method)?;
+        writeln!(w, "- {n} judged as {}: {}", title(c), escaped(&method))?;
+    }
+    Ok(())
+}
+
+/// Every line of the results' conditions, each once (their headings left out).
+fn write_conditions_once(w: &mut dyn Write, results: &[(String, &BenchResult)]) -> fmt::Result {
+    let mut seen: Vec<String> = Vec::new();
+    for (_, r) in results {
+        let mut text = String::new();
+        write_conditions(r, &mut text)?;
+        for line in text.lines().skip(1) {
+            if !seen.iter().any(|s| s == line) {
+                seen.push(line.into());
+            }
+        }
+    }
+    for line in seen {
+        writeln!(w, "- {}", escaped(line.trim_start_matches("- ")))?;
+    }
+    Ok(())
+}
+
+/// Where there is no comparison: each result's median time and its 99 % interval.
+fn write_results(w: &mut dyn Write, results: &[(String, &BenchResult)]) -> fmt::Result {
+    writeln!(
+        w,
+        "### Picollo: {} measured, no comparison\n",
+        results.len()
+    )?;
+    if results.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "| Benchmark | Median time | 99 % interval of the median | P99 |"
+    )?;
+    writeln!(w, "|---|---:|---|---:|")?;
+    for (name, r) in results {
+        let i = r.time_index();
+        let (median, span) = median_with_interval(r, i);
+        let s = Shown::of(r, &r.metrics[i], &[]);
+        let span = span.map_or("—".into(), |(lo, hi)| {
+            std::format!("[{}, {}]", s.figure(lo), s.figure(hi))
+        });
+        let p99 = r.percentile_at(i, 99.0).unwrap_or(f64::NAN);
+        let unit = s.unit;
+        writeln!(
+            w,
+            "| {} | {} {unit} | {span} {unit} | {} {unit} |",
+            escaped(name),
+            s.show(median),
+            s.show(p99)
+        )?;
+    }
+    writeln!(w)
+}
+
+/// Each benchmark that was not measured, and why.
+fn write_failed(w: &mut dyn Write, suite: &Suite<'_>) -> fmt::Result {
+    let failed = suite
+        .entries
+        .iter()
+        .filter_map(|e| Some((&e.name, e.failed.as_ref()?)));
+    let lines: Vec<String> = failed
+        .map(|(n, why)| std::format!("- {}: {}\n", escaped(n), escaped(why)))
+        .collect();
+    match lines.is_empty() {
+        true => Ok(()),
+        false => writeln!(w, "**✗ Not measured:**\n\n{}", lines.concat()),
+    }
+}
+
+/// What changed, each with its tables, then the rest in `<details>`.
+fn write_details(out: &mut String, compared: &[Compared]) -> fmt::Result {
+    let all = compared.iter().map(|c| &c.comparison);
+    let (moved, rest): (Vec<&Comparison>, Vec<&Comparison>) = all.partition(|c| changed(c));
+    if !moved.is_empty() {
+        writeln!(out, "#### What changed\n")?;
+        write_each(out, &moved)?;
+    }
+    if !rest.is_empty() {
+        let n = rest.len();
+        writeln!(
+            out,
+            "<details><summary>Unchanged or not judged: {n}</summary>\n"
+        )?;
+        write_each(out, &rest)?;
+        writeln!(out, "</details>\n")?;
+    }
+    Ok(())
+}
+
+impl Suite<'_> {
+    /// The Markdown summary: the verdicts' table (each result's median where there is no
+    /// comparison), the benchmarks not measured, what changed with its percentiles, the
+    /// rest in `<details>`, the method and the conditions. Under [`SUMMARY_LIMIT`] bytes
+    /// unless the conditions of very many machines differ.
+    pub fn write_summary(&self, w: &mut dyn Write) -> fmt::Result {
+        let mut out = String::new();
+        let results = self.measured();
+        let compared = &self.comparisons;
+        match compared.is_empty() {
+            true => write_results(&mut out, &results)?,
+            false => {
+                write_head(&mut out, compared)?;
+                write_verdicts(&mut out, compared)?;
+            }
+        }
+        write_failed(&mut out, self)?;
+        write_details(&mut out, compared)?;
+        writeln!(out, "#### Method and conditions\n")?;
+        write_methods(&mut out, compared)?;
+        write_conditions_once(&mut out, &results)?;
+        w.write_str(&out)
+    }
+}

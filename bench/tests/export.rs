@@ -1,0 +1,274 @@
+//! The formats for CI (`picollo_bench::export`): each reached by its name; each figure a
+//! format writes is the result's own (its median, the 99 % interval of the median, each
+//! round's median); the document names its schema; the Markdown summary puts the verdicts
+//! first, expands what changed, folds the rest, and stays under GitHub's 1 MiB for 500
+//! comparisons. Python's tests read the same formats with each peer's own reader or schema
+//! (python-demo/tests/test_ci_formats.py).
+
+mod common;
+
+use common::{normal, time_result, SplitMix64};
+use picollo_bench::export::{format_named, median_with_interval, Suite, FORMATS, SUMMARY_LIMIT};
+use picollo_bench::{BenchResult, Verdict};
+use serde_json::Value;
+
+/// Two interleaved results of `rounds` rounds: A around `ns` nanoseconds, B the same times
+/// (each round's noise shared, as interleaved rounds share the machine's) times `1 + shift`.
+fn pair(
+    name: &str,
+    ns: f64,
+    shift: f64,
+    rounds: usize,
+    rng: &mut SplitMix64,
+) -> (BenchResult, BenchResult) {
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for _ in 0..rounds {
+        let round = ns * 1000.0 * (1.0 + 0.02 * normal(rng));
+        a.push((round * (1.0 + 0.002 * normal(rng))) as u64);
+        b.push((round * (1.0 + shift) * (1.0 + 0.002 * normal(rng))) as u64);
+    }
+    let (mut ra, mut rb) = (time_result(&format!("{name} A"), a), time_result(name, b));
+    ra.pairing = Some(7);
+    rb.pairing = Some(7);
+    (ra, rb)
+}
+
+/// Three pairs: one 20 % slower, one 20 % faster, one unchanged.
+fn three(rng: &mut SplitMix64) -> Vec<(BenchResult, BenchResult)> {
+    vec![
+        pair("parse", 1200.0, 0.2, 20, rng),
+        pair("encode", 300.0, -0.2, 20, rng),
+        pair("lookup", 45.0, 0.0, 20, rng),
+    ]
+}
+
+fn text(suite: &Suite<'_>, name: &str) -> String {
+    suite.to_text(format_named(name).unwrap()).unwrap()
+}
+
+fn json(suite: &Suite<'_>, name: &str) -> Value {
+    serde_json::from_str(&text(suite, name)).expect("the format is JSON")
+}
+
+#[test]
+fn every_format_is_reached_by_its_name_and_an_unknown_name_is_refused() {
+    for f in FORMATS {
+        assert_eq!(format_named(f.name()).unwrap().name(), f.name());
+    }
+    let e = format_named("csv").err().expect("no such format");
+    assert!(
+        e.message()
+            .contains("unknown format \"csv\": the formats are bmf, github, gbench, picollo"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bencher_gets_each_metric_at_its_median_inside_its_99_percent_interval() {
+    let mut rng = SplitMix64(1);
+    let pairs = three(&mut rng);
+    let results: Vec<&BenchResult> = pairs.iter().map(|p| &p.1).collect();
+    let bmf = json(&Suite::of_results(&results), "bmf");
+    let object = bmf.as_object().unwrap();
+    assert_eq!(object.len(), 3);
+    for r in &results {
+        let latency = &bmf[&r.name]["latency"];
+        let value = latency["value"].as_f64().unwrap();
+        assert_eq!(value, r.percentile("time", 50.0).unwrap());
+        let (lo, hi) = (
+            latency["lower_value"].as_f64().unwrap(),
+            latency["upper_value"].as_f64().unwrap(),
+        );
+        assert!(lo <= value && value <= hi && lo < hi, "{latency}");
+        assert_eq!((lo, hi), median_with_interval(r, 0).1.unwrap());
+    }
+}
+
+#[test]
+fn github_action_gets_one_entry_per_benchmark_with_its_range() {
+    let mut rng = SplitMix64(2);
+    let pairs = three(&mut rng);
+    let results: Vec<&BenchResult> = pairs.iter().map(|p| &p.1).collect();
+    let entries = json(&Suite::of_results(&results), "github");
+    let entries = entries.as_array().unwrap();
+    assert_eq!(entries.len(), 3, "time only: no exact metric");
+    for (e, r) in entries.iter().zip(&results) {
+        assert_eq!(e["name"], r.name.as_str());
+        assert_eq!(e["unit"], "ns");
+        let (value, (lo, hi)) = (
+            e["value"].as_f64().unwrap(),
+            median_with_interval(r, 0).1.unwrap(),
+        );
+        assert_eq!(value, r.percentile("time", 50.0).unwrap());
+        let half = ((value - lo).max(hi - value) * 1000.0).round() / 1000.0;
+        assert_eq!(e["range"], format!("± {half}"));
+        assert!(
+            e["extra"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("[{lo}, {hi}] ns")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn google_benchmark_gets_a_repetition_per_round_and_the_aggregates_over_them() {
+    let mut rng = SplitMix64(3);
+    let pairs = three(&mut rng);
+    let results: Vec<&BenchResult> = pairs.iter().map(|p| &p.1).collect();
+    let file = json(&Suite::of_results(&results), "gbench");
+    assert_eq!(file["context"]["json_schema_version"], 1);
+    let runs = file["benchmarks"].as_array().unwrap();
+    assert_eq!(runs.len(), 3 * (20 + 4));
+    for (family, r) in results.iter().enumerate() {
+        let mine: Vec<&Value> = runs
+            .iter()
+            .filter(|x| x["run_name"] == r.name.as_str())
+            .collect();
+        let times: Vec<f64> = mine
+            .iter()
+            .filter(|x| x["run_type"] == "iteration")
+            .map(|x| x["real_time"].as_f64().unwrap())
+            .collect();
+        let medians: Vec<f64> = r
+            .rounds
+            .iter()
+            .map(|x| x.value(0, 50.0).unwrap() as f64 / 1000.0)
+            .collect();
+        assert_eq!(times, medians, "each round's median time");
+        let mean = &mine
+            .iter()
+            .find(|x| x["name"] == format!("{}_mean", r.name))
+            .unwrap();
+        let expected = medians.iter().sum::<f64>() / medians.len() as f64;
+        assert!((mean["real_time"].as_f64().unwrap() - expected).abs() < 1e-9 * expected);
+        assert!(mine
+            .iter()
+            .all(|x| x["family_index"] == family && x["time_unit"] == "ns"));
+    }
+}
+
+#[test]
+fn the_document_names_its_schema_and_holds_each_result_and_comparison() {
+    let mut rng = SplitMix64(4);
+    let pairs = three(&mut rng);
+    let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    let doc = json(&Suite::of_pairs(&refs).unwrap(), "picollo");
+    assert_eq!(
+        (doc["schema"].as_str(), doc["version"].as_u64()),
+        (Some("picollo-bench"), Some(1))
+    );
+    assert_eq!(doc["commands"].as_array().unwrap().len(), 6);
+    let verdicts: Vec<&str> = doc["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["slower", "faster", "no difference"]);
+    assert_eq!(doc["commands"][1]["result"]["name"], "parse");
+    assert!(Suite::of_pairs(&[])
+        .unwrap_err()
+        .message()
+        .contains("no comparison"));
+}
+
+#[test]
+fn a_name_given_twice_is_told_apart_in_every_format() {
+    let mut rng = SplitMix64(5);
+    let (a, mut b) = pair("same", 10.0, 0.0, 10, &mut rng);
+    b.name = a.name.clone();
+    let suite = Suite::of_results(&[&a, &b]);
+    let bmf = json(&suite, "bmf");
+    assert!(
+        bmf.get("same A").is_some() && bmf.get("same A (2)").is_some(),
+        "{bmf}"
+    );
+}
+
+#[test]
+fn a_summary_puts_the_verdicts_first_expands_what_changed_and_folds_the_rest() {
+    let mut rng = SplitMix64(6);
+    let pairs = three(&mut rng);
+    let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    let suite = Suite::of_pairs(&refs).unwrap();
+    let verdicts: Vec<Verdict> = suite
+        .comparisons
+        .iter()
+        .map(|c| c.comparison.verdict)
+        .collect();
+    assert!(
+        matches!(
+            verdicts[..],
+            [
+                Verdict::Slower(_),
+                Verdict::Faster(_),
+                Verdict::NoDifference
+            ]
+        ),
+        "{verdicts:?}"
+    );
+    let mut md = String::new();
+    suite.write_summary(&mut md).unwrap();
+    println!("{md}");
+    assert!(md.starts_with("### Picollo: 3 comparisons: 🔴 1 slower, 🟢 1 faster, ⚪ 1 unchanged, 🟡 0 not judged\n"), "{md}");
+    let at = |needle: &str| {
+        md.find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {md}"))
+    };
+    let row = at("| parse vs parse A |");
+    assert!(md[row..]
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with("| 🔴 ▲ slower |"));
+    assert!(at("| encode vs encode A |") < at("| lookup vs lookup A |"));
+    let (changed, folded) = (
+        at("#### What changed"),
+        at("<details><summary>Unchanged or not judged: 1</summary>"),
+    );
+    assert!(
+        row < changed
+            && changed < at("##### 🔴 ▲ slower: parse vs parse A (+")
+            && at("##### ⚪ = no difference: lookup vs lookup A") > folded
+    );
+    assert!(at("| P99 | ") > changed, "the percentile rows");
+    assert!(at("</details>") < at("#### Method and conditions"));
+}
+
+#[test]
+fn a_summary_of_500_comparisons_stays_under_githubs_limit() {
+    let mut rng = SplitMix64(7);
+    let shifts = [0.1, -0.1, 0.0, 0.003];
+    let pairs: Vec<_> = (0..500)
+        .map(|i| {
+            pair(
+                &format!("bench_{i:03}"),
+                100.0 + i as f64,
+                shifts[i % 4],
+                16,
+                &mut rng,
+            )
+        })
+        .collect();
+    let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    let mut md = String::new();
+    Suite::of_pairs(&refs)
+        .unwrap()
+        .write_summary(&mut md)
+        .unwrap();
+    println!(
+        "summary of 500 comparisons: {} bytes ({:.1} % of GitHub's 1 MiB)",
+        md.len(),
+        md.len() as f64 / SUMMARY_LIMIT as f64 * 100.0
+    );
+    assert!(md.len() < SUMMARY_LIMIT);
+    assert!(md.matches(" vs bench").count() >= 500);
+    assert!(
+        md.contains("### Picollo: 500 comparisons: 🔴 125 slower, 🟢 125 faster"),
+        "{}",
+        &md[..200]
+    );
+}
