@@ -139,8 +139,9 @@ Metric:
   the threshold or more; it needs no runs apart. Any other metric (cycles, task-clock,
   user) is judged on its runs like time, against a baseline on its runs apart (--save
   keeps each metric's median per run apart). The verdict line names the metric (`B counts
-  more Hardware:Instructions than A by …`), and the JSON comparison holds \"metric\" and
-  \"withinJitter\" (judged exactly, {difference, low, high, spread}; else null).
+  more Hardware:Instructions than A by …`), the JSON comparison holds \"metric\" and
+  \"withinJitter\" (judged exactly, {difference, low, high, spread}; else null), and the
+  summary names the metric in its head and rows.
 
 CI gate:
   --save FILE writes the JSON to FILE, with each command's median run time as one run

@@ -1,8 +1,9 @@
 //! github-action-benchmark's custom JSON, smaller is better (its tool
 //! `customSmallerIsBetter`): `[{name, unit, value, range, extra}]`. One entry per benchmark
 //! for its median time (ns), and one per exact metric (an emulated count, `NAME
-//! (Emulated:Instructions)`), which a chart and an alert judge as well as time; the other
-//! counters vary with the machine and would alert on noise. `range` is the larger side of
+//! (Emulated:Instructions)`), which a chart and an alert judge as well as time, and one per
+//! metric a comparison of the suite judges (`picollo bench --metric`); the other counters
+//! vary with the machine and would alert on noise. `range` is the larger side of
 //! the 99 % interval of the median, `extra` the interval itself and what the figure stands
 //! on.
 
@@ -16,11 +17,15 @@ use crate::result::BenchResult;
 /// github-action-benchmark's JSON (`github`).
 pub struct GithubAction;
 
-/// The metrics of `r` that get an entry: time, then each exact one.
-fn charted(r: &BenchResult) -> impl Iterator<Item = usize> + '_ {
+/// The metrics of `r` that get an entry: time, then each exact one or one named in
+/// `judged`.
+fn charted<'a>(r: &'a BenchResult, judged: &'a [&str]) -> impl Iterator<Item = usize> + 'a {
     let time = r.time_index();
-    let exact = (0..r.metrics.len()).filter(move |&i| i != time && r.metrics[i].metric.is_exact());
-    core::iter::once(time).chain(exact)
+    let shown = move |i: usize| {
+        let m = &r.metrics[i].metric;
+        i != time && (m.is_exact() || judged.contains(&m.name.as_str()))
+    };
+    core::iter::once(time).chain((0..r.metrics.len()).filter(move |&i| shown(i)))
 }
 
 /// The tooltip: `99 % interval of the median: [lo, hi] ns; P99 x ns; n runs in r rounds`.
@@ -79,9 +84,10 @@ impl Export for GithubAction {
 
     fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
         let measured = suite.measured();
+        let judged = suite.judged_metrics();
         let entries = measured
             .iter()
-            .flat_map(|(name, r)| charted(r).map(move |i| (name.as_str(), *r, i)));
+            .flat_map(|(name, r)| charted(r, &judged).map(move |i| (name.as_str(), *r, i)));
         w.write_str("[")?;
         comma_separated(w, entries, |w, (name, r, i)| write_entry(w, name, r, i))?;
         w.write_str("]\n")

@@ -151,6 +151,18 @@ impl<'a> Suite<'a> {
         out
     }
 
+    /// The metrics other than time its comparisons judge (each once, in order).
+    pub fn judged_metrics(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for c in self.comparisons.iter().map(|x| &x.comparison) {
+            let name = c.metric.name.as_str();
+            if c.metric.kind != crate::MetricKind::Time && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
     /// The suite in `format`, as text.
     pub fn to_text(&self, format: &dyn Export) -> Result<String, BenchError> {
         let mut out = String::new();

@@ -9,6 +9,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::{median_with_interval, Compared, Suite};
+use crate::meter::MetricKind;
 use crate::report::{write_conditions, write_metric_diff_as, Shown};
 use crate::result::BenchResult;
 use crate::shift::Design;
@@ -75,13 +76,29 @@ fn time_diff(c: &Comparison) -> Option<&MetricDiff> {
         .or(c.metrics.first())
 }
 
-/// `B vs A` of a comparison, escaped.
-fn title(c: &Comparison) -> String {
-    std::format!("{} vs {}", escaped(&c.b), escaped(&c.a))
+/// The diff of the metric a comparison judges (time's where it has none by that name).
+fn judged_diff(c: &Comparison) -> Option<&MetricDiff> {
+    c.metrics
+        .iter()
+        .find(|d| d.name == c.metric.name)
+        .or_else(|| time_diff(c))
 }
 
-/// The head line: how many comparisons, and how many of each kind of verdict.
-fn write_head(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
+/// The name of the metric a comparison judges, where that is not time.
+fn judged_metric(c: &Comparison) -> Option<&str> {
+    (c.metric.kind != MetricKind::Time).then_some(c.metric.name.as_str())
+}
+
+/// `B vs A` of a comparison, escaped, with ` on NAME` where it judges a metric other than
+/// time.
+fn title(c: &Comparison) -> String {
+    let on = judged_metric(c).map_or(String::new(), |m| std::format!(" on {}", escaped(m)));
+    std::format!("{} vs {}{on}", escaped(&c.b), escaped(&c.a))
+}
+
+/// The head line: how many comparisons, and how many of each kind of verdict; the metrics
+/// other than time they judge (`judged`); whether the gate fails.
+fn write_head(w: &mut dyn Write, compared: &[Compared], judged: &[&str]) -> fmt::Result {
     let count =
         |f: fn(&Verdict) -> bool| compared.iter().filter(|c| f(&c.comparison.verdict)).count();
     let slower = count(|v| matches!(v, Verdict::Slower(_)));
@@ -94,6 +111,7 @@ fn write_head(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
          unchanged, 🟡 {unjudged} not judged\n",
         compared.len()
     )?;
+    write_judged(w, judged)?;
     let failed = compared.iter().filter(|c| c.fails_gate).count();
     if failed > 0 {
         writeln!(
@@ -102,6 +120,20 @@ fn write_head(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
         )?;
     }
     Ok(())
+}
+
+/// Where comparisons judge metrics other than time (`judged`), which, and what their
+/// verdicts' words mean of a count.
+fn write_judged(w: &mut dyn Write, judged: &[&str]) -> fmt::Result {
+    if judged.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = judged.iter().map(|n| escaped(n)).collect();
+    writeln!(
+        w,
+        "Judged on {} (slower: B counts more of it than A; faster: fewer).\n",
+        names.join(", ")
+    )
 }
 
 /// The verdicts' table, one row per comparison.
@@ -113,7 +145,7 @@ fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
     writeln!(w, "|---|---:|---:|---:|---|---|")?;
     for x in compared {
         let c = &x.comparison;
-        let (a, b) = match time_diff(c) {
+        let (a, b) = match judged_diff(c) {
             Some(d) => {
                 let s = Shown::of_diff(d);
                 let p50 = d.rows.iter().find(|r| r.rank == 50.0);
@@ -139,32 +171,44 @@ fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
             title(c)
         )?;
     }
-    writeln!(
-        w,
-        "\nA and B: each side's median time per {}; Δ %: B's change against A, the shift of \
-         their rounds' median times, with its 99 % interval.\n",
-        compared
-            .first()
-            .map_or("op", |c| c.comparison.operation.as_str())
-    )
+    let op = compared
+        .first()
+        .map_or("op", |c| c.comparison.operation.as_str());
+    match compared
+        .iter()
+        .any(|x| judged_metric(&x.comparison).is_some())
+    {
+        false => writeln!(
+            w,
+            "\nA and B: each side's median time per {op}; Δ %: B's change against A, the \
+             shift of their rounds' median times, with its 99 % interval.\n"
+        ),
+        true => writeln!(
+            w,
+            "\nA and B: each side's median per {op} of the metric judged (time, unless a row \
+             names another: `on NAME`); Δ %: B's change against A, the shift of their rounds' \
+             medians (or, for a count whose runs agree within its read jitter, B − A of the \
+             medians), with its 99 % interval.\n"
+        ),
+    }
 }
 
-/// One comparison: its heading, its time's percentiles, a line per other metric that
-/// moved, its warnings and its verdict line.
+/// One comparison: its heading, its judged metric's percentiles, a line per other metric
+/// that moved, its warnings and its verdict line.
 fn write_one(w: &mut dyn Write, c: &Comparison) -> fmt::Result {
     write!(w, "##### {}: {}", verdict_mark(&c.verdict), title(c))?;
     match c.change.estimate.is_finite() {
         true => writeln!(w, " ({:+.2} %)", c.change.estimate)?,
         false => writeln!(w)?,
     }
-    let time = time_diff(c);
-    if let Some(d) = time {
+    let judged = judged_diff(c);
+    if let Some(d) = judged {
         write_metric_diff_as(d, ("A", "B", &c.operation), w)?;
     }
     let others = c
         .metrics
         .iter()
-        .filter(|d| !time.is_some_and(|t| core::ptr::eq(*d, t)));
+        .filter(|d| !judged.is_some_and(|t| core::ptr::eq(*d, t)));
     let mut notes: Vec<String> = others.filter_map(moved).collect();
     notes.extend(
         c.warnings
@@ -182,7 +226,7 @@ fn write_one(w: &mut dyn Write, c: &Comparison) -> fmt::Result {
     writeln!(w, "\n{}\n", escaped(&line))
 }
 
-/// `NAME: P50 a → b UNIT (+x%)` of a metric beside time.
+/// `NAME: P50 a → b UNIT (+x%)` of a metric beside the judged one.
 fn moved(d: &MetricDiff) -> Option<String> {
     let p50 = d.rows.iter().find(|r| r.rank == 50.0)?;
     let s = Shown::of_diff(d);
@@ -216,16 +260,14 @@ fn write_each(out: &mut String, list: &[&Comparison]) -> fmt::Result {
 }
 
 /// The method of each kind of comparison (interleaved, measured apart, on runs apart, with
-/// builds as the unit), once, with how many were judged so.
+/// builds as the unit, exactly within read jitter; on each judged metric), once, with how
+/// many were judged so.
 fn write_methods(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
     let kind = |c: &Comparison| {
-        (
-            c.design == Design::Paired,
-            c.apart.is_some(),
-            c.builds.is_some(),
-        )
+        let how = (c.apart.is_some(), c.builds.is_some(), c.steady.is_some());
+        (c.design == Design::Paired, how, c.metric.name.clone())
     };
-    let mut seen: Vec<(bool, bool, bool)> = Vec::new();
+    let mut seen: Vec<(bool, (bool, bool, bool), String)> = Vec::new();
     for x in compared {
         let c = &x.comparison;
         if seen.contains(&kind(c)) {
@@ -343,7 +385,7 @@ impl Suite<'_> {
         match compared.is_empty() {
             true => write_results(&mut out, &results)?,
             false => {
-                write_head(&mut out, compared)?;
+                write_head(&mut out, compared, &self.judged_metrics())?;
                 write_verdicts(&mut out, compared)?;
             }
         }

@@ -1,0 +1,165 @@
+//! The formats for CI of comparisons judged on a named metric ([`compare_on`]): the document
+//! names the judged metric of each comparison and, where a count was judged exactly within
+//! its read jitter, holds B − A with its bounds and spreads as the comparison has them; the
+//! summary names the metric in its head and in each row, with that metric's medians; the
+//! github chart carries the judged metric beside time, and no other counter.
+
+mod common;
+
+use common::{normal, SplitMix64};
+use picollo_bench::export::{format_named, Compared, Suite};
+use picollo_bench::{
+    compare, compare_on, Bench, BenchResult, Comparison, Metric, MetricKind, Unit, Verdict, WarmUp,
+    SCALE,
+};
+use serde_json::Value;
+
+/// `runs` runs of `instructions` each (read ±1) taking about 0.3 ns an instruction (±2 %),
+/// beside cycles that spread ±5 %.
+fn counted(name: &str, instructions: f64, runs: usize, rng: &mut SplitMix64) -> BenchResult {
+    let metrics = vec![
+        Metric::time(),
+        Metric::new("Hardware:Instructions", Unit::Events, MetricKind::Counter),
+        Metric::new("Hardware:CpuCycles", Unit::Events, MetricKind::Counter),
+    ];
+    let mut rows = Vec::new();
+    for _ in 0..runs {
+        let ns = 0.3 * instructions * (1.0 + 0.02 * normal(rng));
+        let read = instructions + rng.below(3) as f64 - 1.0;
+        let cycles = instructions * (1.0 + 0.05 * normal(rng));
+        rows.extend([ns, read, cycles].map(|v| (v * SCALE as f64) as u64));
+    }
+    let warm_up = WarmUp {
+        converged: true,
+        ..WarmUp::default()
+    };
+    let bench = Bench::new(name);
+    BenchResult::from_rows(&bench, metrics, rows, "simulated".into(), warm_up).unwrap()
+}
+
+/// A suite of B (2 % more instructions than A) against A judged on instructions (failing a
+/// gate), then on time.
+fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Suite<'a>, Comparison) {
+    let on_count = compare_on(a, b, "instructions").unwrap();
+    let compared = [(on_count.clone(), true), (compare(a, b), false)];
+    let suite = Suite {
+        entries: Suite::of_results(&[a, b]).entries,
+        comparisons: compared
+            .into_iter()
+            .map(|(comparison, fails_gate)| Compared {
+                comparison,
+                labels: String::new(),
+                fails_gate,
+            })
+            .collect(),
+        head: String::new(),
+    };
+    (suite, on_count)
+}
+
+fn json(suite: &Suite<'_>, format: &str) -> Value {
+    let text = suite.to_text(format_named(format).unwrap()).unwrap();
+    serde_json::from_str(&text).expect("the format is JSON")
+}
+
+#[test]
+fn the_document_names_the_judged_metric_and_holds_its_exact_difference() {
+    let mut rng = SplitMix64(21);
+    let a = counted("A", 1_000_000.0, 10, &mut rng);
+    let b = counted("B", 1_020_000.0, 10, &mut rng);
+    let (suite, on_count) = judged_suite(&a, &b);
+    let steady = on_count.steady.expect("reads within ±1 are judged exactly");
+    assert!(matches!(on_count.verdict, Verdict::Slower(_)), "{on_count}");
+    let doc = json(&suite, "picollo");
+    let (count, time) = (&doc["comparisons"][0], &doc["comparisons"][1]);
+    assert_eq!(count["metric"], "Hardware:Instructions", "{count}");
+    let within = &count["withinJitter"];
+    let figure = |key: &str| within[key].as_f64().unwrap();
+    assert_eq!(figure("difference"), steady.difference.estimate);
+    assert_eq!(
+        (figure("low"), figure("high")),
+        (steady.difference.low, steady.difference.high)
+    );
+    assert!(
+        (19_998.0..=20_002.0).contains(&figure("difference")),
+        "{within}"
+    );
+    let spread = within["spread"].as_array().unwrap();
+    assert_eq!(spread[0].as_f64(), Some(steady.spread.0));
+    assert!(
+        spread.iter().all(|s| s.as_f64().unwrap() <= 2.0),
+        "{within}"
+    );
+    assert_eq!(count["failsGate"], true);
+    assert_eq!(time["metric"], "time", "{time}");
+    assert!(time["withinJitter"].is_null(), "{time}");
+}
+
+#[test]
+fn the_summary_names_the_judged_metric_in_its_head_and_rows() {
+    let mut rng = SplitMix64(22);
+    let a = counted("A", 1_000_000.0, 10, &mut rng);
+    let b = counted("B", 1_020_000.0, 10, &mut rng);
+    let (suite, _) = judged_suite(&a, &b);
+    let mut md = String::new();
+    suite.write_summary(&mut md).unwrap();
+    println!("{md}");
+    let mut lines = md.lines().filter(|l| !l.is_empty());
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("### Picollo: 2 comparisons"));
+    assert_eq!(
+        lines.next(),
+        Some(
+            "Judged on Hardware:Instructions (slower: B counts more of it than A; faster: fewer)."
+        )
+    );
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| B vs A on Hardware:Instructions |"))
+        .unwrap_or_else(|| panic!("the judged row in {md}"));
+    // A's and B's medians of instructions (a million, and 2 % more, within the histogram's
+    // precision), not their times (0.3 ms).
+    let medians = |row: &str| -> Vec<f64> {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let figure = |cell: &str| cell.split(' ').next().unwrap().replace(',', "").parse();
+        cells[2..4].iter().map(|c| figure(c).unwrap()).collect()
+    };
+    let near = |v: f64, to: f64| (v / to - 1.0).abs() < 1e-3;
+    let (a_count, b_count) = (medians(row)[0], medians(row)[1]);
+    assert!(near(a_count, 1e6) && near(b_count, 1.02e6), "{row}");
+    assert!(row.ends_with("| 🔴 ▲ slower **✗ gate** |"), "{row}");
+    let time_row = md.lines().find(|l| l.starts_with("| B vs A |")).unwrap();
+    assert!(time_row.contains(" µs |"), "{time_row}");
+    assert!(
+        md.contains("(time, unless a row names another: `on NAME`)"),
+        "{md}"
+    );
+    assert!(md.contains("Method: exact within read jitter: the figures of Hardware:Instructions"));
+}
+
+#[test]
+fn the_github_chart_carries_the_judged_metric_and_no_other_counter() {
+    let mut rng = SplitMix64(23);
+    let a = counted("A", 1_000_000.0, 10, &mut rng);
+    let b = counted("B", 1_020_000.0, 10, &mut rng);
+    let names = |suite: &Suite<'_>| -> Vec<String> {
+        let entries = json(suite, "github");
+        let entries = entries.as_array().unwrap().iter();
+        entries
+            .map(|e| e["name"].as_str().unwrap().into())
+            .collect()
+    };
+    let (judged, _) = judged_suite(&a, &b);
+    assert_eq!(
+        names(&judged),
+        [
+            "A",
+            "A (Hardware:Instructions)",
+            "B",
+            "B (Hardware:Instructions)"
+        ]
+    );
+    assert_eq!(names(&Suite::of_results(&[&a, &b])), ["A", "B"]);
+}
