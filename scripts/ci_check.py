@@ -12,8 +12,8 @@ writes, which must stay under GitHub's 1 MiB limit of a step's summary); GITHUB_
 points at DIR/step-summary.md, which must end with the summary. With --compare-py (Google
 Benchmark's tools/compare.py in a checkout of its repository, with scipy installed), it
 also compares the saved run's Google Benchmark file with the gate's and checks that it
-reports the three benchmarks. The documents of a run with --builds and of one with a failed
-command must follow the schema too. Prints each file's size; the last line is the verdicts'
+reports the three benchmarks. The documents of a run with --builds, of one judged on
+--metric page-faults and of one with a failed command must follow the schema too. Prints each file's size; the last line is the verdicts'
 count. scripts/html.sh then opens the pages in Chromium (scripts/html_check.py).
 """
 
@@ -86,10 +86,12 @@ def check_files(out: Path) -> None:
 
 
 def check_documents(picollo: str, out: Path) -> None:
-    """The document of a run with --builds and of one with a failed command, against the
-    schema: the members only those have (`builds`, side comparisons, `failed`)."""
+    """The document of a run with --builds, of one judged on a count and of one with a failed
+    command, against the schema: the members only those have (`builds`, side comparisons,
+    a judged `metric` and `withinJitter`, `failed`)."""
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
     runs = [(["--builds", "2", "sleep 0.001", "sleep 0.001", "sleep 0.002", "sleep 0.002"], 0),
+            (["--metric", "page-faults", "sleep 0.001", "sleep 0.002"], 0),
             (["true", "exit 3"], 6)]
     for k, (args, status) in enumerate(runs):
         path = out / f"document-{k}.json"
