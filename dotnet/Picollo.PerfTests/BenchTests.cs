@@ -431,7 +431,8 @@ static partial class PerfTests
 
     /// <summary>Judged on page faults: 16 pages a call against 8 count more, by 100 %; a
     /// result against itself no difference; "time" is the default comparison; a metric the
-    /// results lack throws naming those they have.</summary>
+    /// results lack throws naming those they have; a summary refuses one judged on page
+    /// faults.</summary>
     static void BenchCompareMetric()
     {
         var o = Paired();
@@ -461,6 +462,17 @@ static partial class PerfTests
                 Check(false, "a null metric throws");
             }
             catch (ArgumentNullException) { }
+            // The summary judges each pair again on time: it refuses rather than drop the metric.
+            try
+            {
+                Bench.Summary(new[] { c });
+                Check(false, "a summary of a comparison judged on page faults throws");
+            }
+            catch (InvalidOperationException e)
+            {
+                Check(e.Message.StartsWith("a comparison judged on Software:PageFaults would be summarized on time"), e.Message);
+            }
+            Check(Bench.Summary(new[] { onTime }).StartsWith("### Picollo: 1 comparisons"), "a summary of one judged on time");
         }
     }
 

@@ -62,8 +62,9 @@ def summary(comparisons: Iterable[Comparison]) -> str:
     percentiles, the rest in ``<details>``, the method and conditions last; under
     GitHub's 1 MiB limit of a step's summary. Append it to the file
     ``$GITHUB_STEP_SUMMARY`` names to show it on the run's page. TypeError for an item
-    that is not a `Comparison`; ValueError for none, or one from `judge_apart` (it holds
-    no result A)."""
+    that is not a `Comparison`; ValueError for none, one from `judge_apart` (it holds no
+    result A), or one judged on a metric other than time (the summary would judge it on
+    time)."""
     pairs = []
     for c in comparisons:
         if not isinstance(c, Comparison):
@@ -71,6 +72,10 @@ def summary(comparisons: Iterable[Comparison]) -> str:
         if c.a is None or c.b is None:
             raise ValueError("a comparison from judge_apart holds no result A to summarize: "
                              "summarize comparisons of two results (compare, compare_fns)")
+        if c.metric != "time":
+            raise ValueError(f"a comparison judged on {c.metric} would be summarized on time: "
+                             "summarize comparisons judged on time (picollo bench --metric "
+                             "--summary names a judged metric)")
         pairs.append((c.a, c.b))
     if not pairs:
         raise ValueError("summary: no comparison to summarize")

@@ -78,3 +78,11 @@ def test_a_metric_the_results_lack_is_a_value_error_naming_those_they_have(pages
         bench.compare(pages.a, pages.b, metric=3)
     with pytest.raises(ValueError, match="NUL"):
         bench.compare(pages.a, pages.b, metric="time\0")
+
+
+def test_a_summary_refuses_a_comparison_judged_on_another_metric_than_time(pages):
+    # The summary judges each pair again on time: it refuses rather than drop the metric.
+    with pytest.raises(ValueError, match="judged on Software:PageFaults would be summarized"):
+        bench.summary([bench.compare(pages.a, pages.b, metric="page-faults")])
+    assert bench.summary([bench.compare(pages.a, pages.b, metric="time")]).startswith(
+        "### Picollo: 1 comparisons")

@@ -38,7 +38,8 @@ namespace Picollo
         /// the run's page. Throws <see cref="ArgumentNullException"/> for null comparisons or a
         /// null among them, <see cref="ArgumentException"/> for none, and
         /// <see cref="InvalidOperationException"/> for one judged on runs apart (it holds no
-        /// result A).</summary>
+        /// result A) or on a metric other than time (the summary would judge it on
+        /// time).</summary>
         public static string Summary(IEnumerable<BenchComparison> comparisons)
         {
             if (comparisons == null) throw new ArgumentNullException("comparisons");
@@ -50,6 +51,10 @@ namespace Picollo
                 if (c.A == null)
                     throw new InvalidOperationException(
                         "a comparison judged on runs apart holds no result A to summarize");
+                if (c.Metric != "time")
+                    throw new InvalidOperationException(
+                        "a comparison judged on " + c.Metric + " would be summarized on time: " +
+                        "summarize comparisons judged on time");
                 a.Add(c.A);
                 b.Add(c.B);
             }
