@@ -361,9 +361,6 @@ enum picollo_perf_path_reason
   PICOLLO_PERF_PATH_REASON_INSTRUMENTED = 3,
   // Opened disabled under `AUTO`: both paths are timed at the first enable.
   PICOLLO_PERF_PATH_REASON_PENDING = 4,
-  // A user-space read tried once in a child process killed it (an emulator or instrumenter
-  // that cannot run `rdpmc`): `read(2)`.
-  PICOLLO_PERF_PATH_REASON_FAULTS = 5,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_perf_path_reason;

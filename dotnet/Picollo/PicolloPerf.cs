@@ -47,7 +47,7 @@ namespace Picollo.Perf
     public enum ReadPolicy : uint { Syscall = 0, Auto = 1, UserSpace = 2 }
 
     /// <summary>picollo_perf_path_reason: why a session reads the way it does; ABI 1.19.</summary>
-    public enum PathReason : uint { NoPage = 0, Forced = 1, Cheaper = 2, Instrumented = 3, Pending = 4, Faults = 5 }
+    public enum PathReason : uint { NoPage = 0, Forced = 1, Cheaper = 2, Instrumented = 3, Pending = 4 }
 
     /// <summary>picollo_perf_path_choice: the read path a session took at open, its policy,
     /// why, and what each path cost a read of the group then (ns; NaN where not timed).</summary>

@@ -138,9 +138,6 @@ pub enum picollo_perf_path_reason {
     Instrumented = 3,
     /// Opened disabled under `AUTO`: both paths are timed at the first enable.
     Pending = 4,
-    /// A user-space read tried once in a child process killed it (an emulator or instrumenter
-    /// that cannot run `rdpmc`): `read(2)`.
-    Faults = 5,
 }
 
 /// Which value `picollo_perf_session_record` puts into each counter's histogram

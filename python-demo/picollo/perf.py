@@ -79,7 +79,7 @@ READ_PATHS = ("none", "syscall", "rdpmc")
 #: `picollo_perf_read_policy` by value: how a session picks its read path.
 READ_POLICIES = ("syscall", "auto", "user")
 #: `picollo_perf_path_reason` by value: why a session reads the way it does.
-PATH_REASONS = ("no_page", "forced", "cheaper", "instrumented", "pending", "faults")
+PATH_REASONS = ("no_page", "forced", "cheaper", "instrumented", "pending")
 TIME_UNITS = {"ticks": 0, "ns": 1, "us": 2, "ms": 3,
               "nanos": 1, "micros": 2, "millis": 3}
 VENDORS = ("Intel", "AMD", "other")

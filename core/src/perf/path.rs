@@ -65,9 +65,6 @@ pub enum PathReason {
     /// Not chosen yet: a session opened disabled under [`ReadPolicy::Auto`] measures both
     /// paths at its first enable; until then reads try the user-space path.
     Pending = 4,
-    /// A user-space read run once in a child process killed it (SIGILL or SIGSEGV: an
-    /// emulator or instrumenter that cannot run `rdpmc`): read(2).
-    Faults = 5,
 }
 
 /// The path a session took at open, why, and what each path cost then (nanoseconds a read
@@ -123,11 +120,6 @@ impl fmt::Display for PathChoice {
             PathReason::Instrumented => write!(
                 f,
                 "read(2): the process runs under valgrind, which cannot run rdpmc"
-            ),
-            PathReason::Faults => write!(
-                f,
-                "read(2): a user-space read killed a child process that tried it (an emulator \
-                 or instrumenter that cannot run rdpmc)"
             ),
             PathReason::Cheaper if self.path == ReadPath::Rdpmc => write!(
                 f,
@@ -219,58 +211,6 @@ pub(crate) fn median_cost(reads: impl IntoIterator<Item = Option<f64>>) -> f64 {
     costs[costs.len() / 2]
 }
 
-/// Whether `probe` returns normally in a child process: the child (a `fork` of this one) runs
-/// it and exits with its answer (0: it ran the instruction tried, 2: it did not get to);
-/// `Some(false)` when the child died of a signal, `None` when it did not get to the
-/// instruction or when there is no child (fork refused). For an instruction that may fault
-/// in this process only (`rdpmc` under an emulator): the fault kills the child, not the
-/// caller. The child runs nothing but `probe` and `_exit`.
-pub(crate) fn survives(probe: impl FnOnce() -> bool) -> Option<bool> {
-    // SAFETY: fork has no preconditions; the child calls only `probe` (which must not
-    // allocate or take locks another thread may hold: a read of mapped memory and one
-    // instruction) and `_exit`, which are safe after fork in a multithreaded process.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        let code = if probe() { 0 } else { 2 };
-        // SAFETY: `_exit` ends the child without running the parent's exit handlers.
-        unsafe { libc::_exit(code) };
-    }
-    if pid < 0 {
-        return None;
-    }
-    let mut status = 0;
-    loop {
-        // SAFETY: `status` is a live c_int the call writes; `pid` is our own child.
-        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
-        if r == pid {
-            break;
-        }
-        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return None;
-        }
-    }
-    match (libc::WIFSIGNALED(status), libc::WIFEXITED(status)) {
-        (true, _) => Some(false),
-        (_, true) if libc::WEXITSTATUS(status) == 0 => Some(true),
-        _ => None,
-    }
-}
-
-/// Whether the user-space read runs in this process, tried once in a child ([`survives`])
-/// by `probe` (a read of a counter's page: true when it executed the read); remembered once
-/// a child got to the read. `true` where it could not be told (no child, or the page
-/// refused the read before the instruction).
-pub(crate) fn user_read_runs(probe: impl FnOnce() -> bool) -> bool {
-    static ANSWER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if let Some(&known) = ANSWER.get() {
-        return known;
-    }
-    match survives(probe) {
-        Some(runs) => *ANSWER.get_or_init(|| runs),
-        None => true,
-    }
-}
-
 /// Whether this process runs under valgrind, whose CPU cannot run `rdpmc` (SIGILL): its
 /// preload objects are mapped into every process it runs (`vgpreload_*.so`). Read once.
 pub fn under_instrumenter() -> bool {
@@ -358,29 +298,6 @@ mod tests {
         let m = median_cost((1..=31).map(|i| (i % 3 == 0).then_some(30.0)));
         assert!(m.is_nan());
         assert!(median_cost(core::iter::empty()).is_nan());
-    }
-
-    #[test]
-    fn a_probe_that_faults_kills_the_child_not_the_caller() {
-        assert_eq!(survives(|| true), Some(true));
-        assert_eq!(
-            survives(|| false),
-            None,
-            "the probe did not get to its instruction"
-        );
-        // An illegal instruction (ud2 on x86-64, udf on arm64), as rdpmc is under an
-        // emulator that does not implement it.
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: ud2 raises SIGILL in the forked child, which dies of it; nothing returns.
-        let illegal = || unsafe { core::arch::asm!("ud2", options(noreturn)) };
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, udf #0 on arm64.
-        let illegal = || unsafe { core::arch::asm!("udf #0", options(noreturn)) };
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        assert_eq!(survives(illegal), Some(false));
-        // SAFETY: reading address 8 faults (SIGSEGV) in the child.
-        let segv = || unsafe { core::ptr::read_volatile(8 as *const u8) } == 0;
-        assert_eq!(survives(segv), Some(false));
     }
 
     #[test]

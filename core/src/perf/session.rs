@@ -212,18 +212,6 @@ impl<H: Sink> Session<H> {
     /// read in turn, [`COST_ROUNDS`] each). Readings are rebased by the caller.
     fn choose_path(&mut self) {
         let possible = self.fast_path;
-        let probe = possible && self.policy != ReadPolicy::Syscall && !path::under_instrumenter();
-        if probe && !path::user_read_runs(|| self.probe_page()) {
-            self.fast_path = false;
-            self.choice = Some(PathChoice {
-                path: ReadPath::Syscall,
-                policy: self.policy,
-                reason: PathReason::Faults,
-                user_ns: f64::NAN,
-                syscall_ns: f64::NAN,
-            });
-            return;
-        }
         let choice = path::choose(self.policy, possible, path::under_instrumenter(), || {
             let mut timed = |force: bool| {
                 let start = std::time::Instant::now();
@@ -239,19 +227,6 @@ impl<H: Sink> Session<H> {
         });
         self.fast_path = choice.path == ReadPath::Rdpmc;
         self.choice = Some(choice);
-    }
-
-    /// One user-space read of the first counter's page: true when the page let it run the
-    /// counter read (what [`path::user_read_runs`] tries in a child).
-    #[cfg(picollo_native)]
-    fn probe_page(&self) -> bool {
-        let page = self.counters.iter().find_map(|c| c.page());
-        page.and_then(super::page::read).is_some()
-    }
-
-    #[cfg(not(picollo_native))]
-    fn probe_page(&self) -> bool {
-        false
     }
 
     /// Read twice through the syscall so that `previous == current` and deltas are 0.
