@@ -37,7 +37,7 @@ def main() -> int:
     check(info.present and info.fixed_counters == 1 and info.programmable_counters >= 1,
           f"an arm64 PMU with its counters: {info.number_of_counters}")
     check(info.rdpmc == 1, f"user-space reads allowed (perf_user_access={info.rdpmc})")
-    s = perf.Session()
+    s = perf.Session(read_path="user")  # the page's read is what is checked
     s.add("Hardware:Instructions").add("Hardware:CpuCycles").add_raw(4, 0x08).open()
     with s:
         for force_syscall in (False, True):
