@@ -6,7 +6,6 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use common::{assert_has, bench, bench_json, fresh_temp, json_of, serial, temp};
 
@@ -18,11 +17,9 @@ fn pages() -> PathBuf {
 }
 
 fn build_pages() -> PathBuf {
-    let dir = temp("metric-pages");
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("pages.c");
-    std::fs::write(
-        &source,
+    common::build_c(
+        "metric-pages",
+        "pages",
         "#include <stdlib.h>\n\
          #include <sys/mman.h>\n\
          int main(int argc, char **argv) {\n\
@@ -35,16 +32,6 @@ fn build_pages() -> PathBuf {
            return 0;\n\
          }\n",
     )
-    .unwrap();
-    let program = dir.join("pages");
-    let built = Command::new("cc")
-        .args(["-O1", "-o"])
-        .arg(&program)
-        .arg(&source)
-        .status()
-        .expect("cc runs");
-    assert!(built.success());
-    program
 }
 
 /// `pages N` as a command.

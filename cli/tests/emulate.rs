@@ -39,11 +39,9 @@ fn guest() -> PathBuf {
 }
 
 fn build_guest() -> PathBuf {
-    let dir = temp("emulate-guest");
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("work.c");
-    std::fs::write(
-        &source,
+    common::build_c(
+        "emulate-guest",
+        "work",
         "#include <stdlib.h>\n\
          int main(int argc, char **argv) {\n\
            long n = atol(argv[1]);\n\
@@ -53,16 +51,6 @@ fn build_guest() -> PathBuf {
            return argc > 3 ? atoi(argv[3]) : 0;\n\
          }\n",
     )
-    .unwrap();
-    let program = dir.join("work");
-    let built = Command::new("cc")
-        .args(["-O1", "-o"])
-        .arg(&program)
-        .arg(&source)
-        .status()
-        .expect("cc runs");
-    assert!(built.success());
-    program
 }
 
 /// `picollo emulate [OPTIONS] -- WORDS`: the run and the instructions it printed.

@@ -112,6 +112,24 @@ pub fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The C program `source`, written to `<dir>/<name>.c` in [`temp`]'s folder `dir` and built
+/// with `cc -O1` into `<dir>/<name>`: its path.
+pub fn build_c(dir: &str, name: &str, source: &str) -> PathBuf {
+    let dir = temp(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.c"));
+    std::fs::write(&file, source).unwrap();
+    let program = dir.join(name);
+    let built = std::process::Command::new("cc")
+        .args(["-O1", "-o"])
+        .arg(&program)
+        .arg(&file)
+        .status()
+        .expect("cc runs");
+    assert!(built.success(), "cc built {}", file.display());
+    program
+}
+
 /// [`temp`], with no file there yet (for a file the runs append to, or a save that must
 /// start empty).
 pub fn fresh_temp(name: &str) -> PathBuf {

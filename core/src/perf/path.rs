@@ -12,6 +12,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::values::ReadPath;
+use crate::format::numbers::Grouped;
 
 /// How a session picks its read path ([`super::SessionBuilder::with_read_policy`]).
 #[repr(u32)]
@@ -88,7 +89,7 @@ pub const COST_ROUNDS: usize = 31;
 
 impl PathChoice {
     /// The choice where nothing was measured.
-    fn unmeasured(path: ReadPath, policy: ReadPolicy, reason: PathReason) -> PathChoice {
+    pub(crate) fn unmeasured(path: ReadPath, policy: ReadPolicy, reason: PathReason) -> PathChoice {
         PathChoice {
             path,
             policy,
@@ -136,18 +137,10 @@ impl fmt::Display for PathChoice {
 
 /// `18,715 ns` (whole nanoseconds with thousands separators), `?` for NaN.
 fn ns(v: f64) -> String {
-    if !v.is_finite() {
-        return String::from("?");
+    match v.is_finite() {
+        true => format!("{} ns", Grouped(v.max(0.0).round() as u64)),
+        false => String::from("?"),
     }
-    let digits = format!("{:.0}", v.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out + " ns"
 }
 
 /// The path of a session opened with `policy`, where `possible` says whether every perf

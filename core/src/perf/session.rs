@@ -379,17 +379,13 @@ impl<H: Sink> Session<H> {
     /// opened disabled under [`ReadPolicy::Auto`] chooses at its first [`Session::enable`];
     /// until then this says the user-space read is tried where the pages allow it.
     pub fn read_path_choice(&self) -> PathChoice {
-        self.choice.unwrap_or(PathChoice {
-            path: if self.fast_path {
-                ReadPath::Rdpmc
-            } else {
-                ReadPath::Syscall
-            },
-            policy: self.policy,
-            reason: PathReason::Pending,
-            user_ns: f64::NAN,
-            syscall_ns: f64::NAN,
-        })
+        let path = if self.fast_path {
+            ReadPath::Rdpmc
+        } else {
+            ReadPath::Syscall
+        };
+        self.choice
+            .unwrap_or_else(|| PathChoice::unmeasured(path, self.policy, PathReason::Pending))
     }
 
     /// Whether the group is counting.
