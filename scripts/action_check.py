@@ -14,7 +14,8 @@
    run: no check below can fail correct code by chance): the same code on both sides passes
    the job with the verdict table in the summary, the outputs set and the artifacts there;
    a head of 10 % more loop steps fails it, naming the benchmark; a head that does not
-   compile fails it, showing the compiler's error; `mode: suite` is refused.
+   compile fails it, showing the compiler's error; an unknown export format fails it with
+   picollo's usage error (exit 2) in the summary; `mode: suite` is refused.
 
     python3 scripts/action_check.py [--out DIR]     (exits 1 on a failed check)
 """
@@ -195,6 +196,11 @@ def check_runs(scratch: Path) -> None:
     check("the head build failed" in summary and "undeclared_name" in summary,
           "broken head: the summary shows the build's error")
     check("undeclared_name" in (art / "build-head.log").read_text(), "broken head: its log is uploaded")
+
+    ran, outputs, summary, _ = job(repo, c["same"], c["base"], scratch, picollo=picollo,
+                                   exports="bmf csv")
+    check(ran.failed and outputs["exit-status"] == "2" and 'unknown format "csv"' in summary,
+          f"an unknown export format fails the job, exit 2, said in the summary ({outputs['exit-status']})")
 
     ran, _, _, _ = job(repo, c["same"], c["base"], scratch, picollo=picollo, mode="suite")
     check(ran.failed and any("not available yet" in line for line in ran.log),
