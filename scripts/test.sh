@@ -10,7 +10,8 @@
 # in Debian 11 roots (scripts/wheels.sh), the C# P/Invoke program, the Python tests and demo
 # (from the wheel, installed into a fresh venv), Picollo's native histograms scraped by a
 # real Prometheus (scripts/prometheus.sh), the setup and the package install with Debian's
-# own python3, and every code block of the README and the docs run as written
+# own python3, the GitHub Action run here on a sample project (scripts/action.sh), and every
+# code block of the README and the docs run as written
 # (scripts/snippets.py). Installs what it needs first (scripts/setup.sh); each stage also asks
 # for its own tools (scripts/needs.sh), so that one run alone works on a fresh machine.
 #
@@ -125,6 +126,7 @@ stage wheels bash scripts/wheels.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
 stage html bash scripts/html.sh
+stage action bash scripts/action.sh
 stage snippets python3 scripts/snippets.py
 stage prometheus bash scripts/prometheus.sh
 stage setup-debian bash scripts/test_setup_debian.sh

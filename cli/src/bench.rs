@@ -155,7 +155,11 @@ CI gate:
   --metric: counts more of it by the threshold or more). A baseline of fewer than 2 runs
   apart is not judged (`not enough runs apart`, a note on stderr, exit 0): save the base 3
   to 5 times with --append. A baseline that holds no measured result at the place of any
-  command of the run compares nothing: exit 5.";
+  command of the run compares nothing: exit 5.
+  --gate gates the comparisons of this run too: two builds run interleaved (`picollo bench
+  --gate base/app head/app`, each round runs both) exit 7 when the second is slower than
+  the first by the threshold or more (with --builds: a side than side 1). Interleaved, it
+  needs no runs apart, and the machine's drift lands on both sides.";
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -212,6 +216,11 @@ pub struct BenchArgs {
     /// on the runs apart FILE holds; exit with 7 when one is slower by the threshold or more
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<String>,
+    /// Exit with 7 also when a command is slower than the first command of this run (with
+    /// --builds: a side than side 1) by the threshold or more: a gate on two builds run
+    /// interleaved (base first, head second)
+    #[arg(long)]
+    pub gate: bool,
     /// The metric every comparison judges and a --baseline gate fails on: time (the
     /// default; with --emulate, Emulated:Instructions) or a counter's name
     /// (Hardware:Instructions, Software:PageFaults, or the part after `:` in any case where
@@ -429,7 +438,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     }
     output::nothing_compared(&gated, args.baseline.as_deref())?;
     output::unjudged(&gated);
-    match output::slower(&gated) {
+    match output::slower(&comparisons, args.gate) {
         Some(message) => Err(Failure::slower(message)),
         None => Ok(()),
     }
@@ -762,11 +771,12 @@ impl Against {
         }
     }
 
-    /// This comparison fails the gate: against a saved result, more of the judged metric by
-    /// the threshold or more (a `slower` verdict, on time or another metric, exact or not).
-    pub fn gates(self, c: &Comparison) -> bool {
+    /// This comparison fails the gate: against a saved result (or, with `--gate`, against
+    /// the first command or side of this run), more of the judged metric by the threshold
+    /// or more (a `slower` verdict, on time or another metric, exact or not).
+    pub fn gates(self, c: &Comparison, interleaved: bool) -> bool {
         let saved = matches!(self, Against::Saved(_) | Against::SavedSide(_));
-        saved && matches!(c.verdict, Verdict::Slower(_))
+        (saved || interleaved) && matches!(c.verdict, Verdict::Slower(_))
     }
 
     /// `command N` or `side N`.
@@ -774,6 +784,15 @@ impl Against {
         match self {
             Against::Side(i) | Against::SavedSide(i) => format!("side {}", i + 1),
             Against::First(i) | Against::Saved(i) => format!("command {}", i + 1),
+        }
+    }
+
+    /// What it is compared with, in a sentence: `its baseline`, `command 1`, `side 1`.
+    pub fn base_label(self) -> &'static str {
+        match self {
+            Against::Saved(_) | Against::SavedSide(_) => "its baseline",
+            Against::First(_) => "command 1",
+            Against::Side(_) => "side 1",
         }
     }
 }

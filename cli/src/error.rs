@@ -19,7 +19,8 @@ pub enum Exit {
     NoData = 5,
     /// A benchmarked command exited non-zero or was killed.
     Command = 6,
-    /// A benchmarked command is slower than its saved baseline by the threshold or more.
+    /// A benchmarked command is slower than its saved baseline (with `--gate`, than the
+    /// first command) by the threshold or more.
     Slower = 7,
     /// QEMU or Picollo's plugin could not run a program (`picollo emulate`, `--emulate`).
     Emulator = 8,
@@ -117,7 +118,7 @@ Exit status:
      message names the command, the run and its status); picollo layouts: a link or build
      failed
   7  picollo bench --baseline: a command is slower than its saved result by the threshold
-     or more, or counts more of the --metric judged (the message names it and gives the
-     verdict line)
+     or more, or counts more of the --metric judged (with --gate: or than the first
+     command of the run; the message names it and gives the verdict line)
   8  picollo emulate, picollo bench --emulate: QEMU or Picollo's plugin cannot run the
      program (not found, refused, or no counts written; the message says which)";

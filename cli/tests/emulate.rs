@@ -205,6 +205,38 @@ fn an_emulated_gate_judges_instructions_from_one_saved_run() {
 }
 
 #[test]
+fn an_interleaved_gate_fails_on_more_instructions_than_the_first_command_only() {
+    need_qemu!();
+    let _serial = serial();
+    let g = guest();
+    let a = format!("{} 20000 0", g.display());
+    let more = format!("{} 20001 1", g.display());
+    let gate = |b: &str, extra: &[&str]| {
+        let mut args = vec!["--emulate", "-r", "3", "--threshold", "0"];
+        args.extend_from_slice(extra);
+        args.extend([a.as_str(), b]);
+        bench_json("emulated-gate.json", &args)
+    };
+    // A/A: B − A = 0 exactly, so the gate passes.
+    let (same, _) = gate(&a, &["--gate"]);
+    assert_eq!(same.code, Some(0), "{}", same.stderr);
+    // One nop more: exit 7, naming both commands, and the document says which fails it.
+    let (slower, json) = gate(&more, &["--gate"]);
+    assert_eq!(slower.code, Some(7), "{}", slower.stdout);
+    assert_has(
+        &slower.stderr,
+        "command 2 counts more Emulated:Instructions than command 1: verdict: ",
+    );
+    let doc = json_of(&json);
+    assert_eq!(doc["comparisons"][0]["failsGate"], true, "{doc}");
+    // Without --gate the same comparison is reported, and the run passes.
+    let (reported, json) = gate(&more, &[]);
+    assert_eq!(reported.code, Some(0), "{}", reported.stderr);
+    assert_eq!(json_of(&json)["comparisons"][0]["verdict"], "slower");
+    assert_eq!(json_of(&json)["comparisons"][0]["failsGate"], false);
+}
+
+#[test]
 fn an_emulated_gate_on_named_instructions_is_the_default_gate() {
     need_qemu!();
     let _serial = serial();

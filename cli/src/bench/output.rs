@@ -345,7 +345,7 @@ pub fn suite<'a>(
     let compared = comparisons.iter().map(|(against, c)| Compared {
         comparison: c.clone(),
         labels: comparison_labels(*against),
-        fails_gate: against.gates(c),
+        fails_gate: against.gates(c, args.gate),
     });
     Suite {
         entries: entries.collect(),
@@ -410,19 +410,18 @@ pub fn unjudged(gated: &[(Against, Comparison)]) {
     }
 }
 
-/// The exit message when a command is slower than its saved result by the threshold or
-/// more (or counts more of the judged metric): which, and its verdict line.
-pub fn slower(gated: &[(Against, Comparison)]) -> Option<String> {
-    let failing = gated.iter().filter(|(a, c)| a.gates(c)).map(|(a, c)| {
+/// The exit message when a command is slower than its saved result (with `--gate`
+/// (`interleaved`), than the first command or side) by the threshold or more (or counts
+/// more of the judged metric): which, and its verdict line.
+pub fn slower(compared: &[(Against, Comparison)], interleaved: bool) -> Option<String> {
+    let failing = compared.iter().filter(|(a, c)| a.gates(c, interleaved));
+    let failing = failing.map(|(a, c)| {
         let mut line = String::new();
         let _ = c.write_verdict(&mut line);
+        let (what, base) = (a.label(), a.base_label());
         match c.metric.kind {
-            MetricKind::Time => format!("{} is slower than its baseline: {line}", a.label()),
-            _ => format!(
-                "{} counts more {} than its baseline: {line}",
-                a.label(),
-                c.metric.name
-            ),
+            MetricKind::Time => format!("{what} is slower than {base}: {line}"),
+            _ => format!("{what} counts more {} than {base}: {line}", c.metric.name),
         }
     });
     let lines: Vec<String> = failing.collect();

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The GitHub Action (action.yml), without GitHub: scripts/action_check.py checks its
+# metadata, lints the example workflows (docs/examples/) and its `uses:` steps with
+# actionlint, and runs it with scripts/action_local.py on a sample project of two revisions
+# under --emulate (exact counts): identical code passes the job, 10 % more loop steps fail
+# it naming the benchmark, a head that does not compile fails it with the compiler's error.
+# The action's install step builds picollo with cargo into this checkout's target/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/needs.sh
+needs cc qemu-user action-venv || exit 1
+"${PICOLLO_VENV:-.venv}/bin/python" scripts/action_check.py --out target/action-check
