@@ -57,6 +57,7 @@ macro_rules! setters {
 pub mod concurrent;
 pub mod config;
 pub mod counter;
+mod cpu;
 #[cfg(picollo_float)]
 pub mod float;
 mod fmath;
