@@ -19,9 +19,15 @@
 //! bucket-by-bucket path every merge took before the counter-by-counter one for the same
 //! buckets).
 //!
+//! A cumulative copy (running totals, for many queries of one moment) is timed as it is
+//! built (`cumulative_build`) and as it answers P99.9 (`cumulative_p999`), both next to
+//! iop's `CumulativeROHistogram`; `live_p999_over_cumulative` is the live P99.9's time over
+//! the copy's (the median of the rounds' ratios).
+//!
 //! `cargo bench -p picollo --bench ops`; the last line is `bench ops: record=<r>
-//! reset=<r> p999=<r> p16=<r> merge=<r> encode=<r> decode=<r> meanstd=<r> iter=<r>`; the
-//! line before it gives every time (ns per value for `record`, µs per call otherwise).
+//! reset=<r> p999=<r> p16=<r> merge=<r> encode=<r> decode=<r> meanstd=<r> iter=<r>
+//! cumulative_build=<r> cumulative_p999=<r>`; the line before it gives every time (ns per
+//! value for `record`, µs per call otherwise).
 
 mod report;
 
@@ -291,6 +297,56 @@ fn codecs(ours: &Ours, hdr: &Hdr) -> [Op; 2] {
     [encode, decode]
 }
 
+/// The cumulative copies, for a reader asking many questions of one moment: building one
+/// (`cumulative_build`, next to iop's `CumulativeROHistogram`) and its P99.9
+/// (`cumulative_p999`, next to iop's), and the copy's P99.9 against the live scan's
+/// (`live_p999`), in µs per call: `(build, p999, live over copy)`.
+fn cumulatives(set: &Set) -> (Op, Op, f64) {
+    let Set { ours, iop, .. } = set;
+    let build = Op::race(
+        "cumulative_build",
+        BATCH,
+        &mut || {
+            black_box(black_box(ours).view().cumulative().unwrap());
+        },
+        [
+            None,
+            Some(&mut || {
+                black_box(histogram::CumulativeROHistogram::from(black_box(iop)));
+            }),
+            None,
+        ],
+    );
+    let (copy, iop_copy) = (
+        ours.view().cumulative().unwrap(),
+        histogram::CumulativeROHistogram::from(iop),
+    );
+    assert_eq!(copy.percentile(99.9), ours.view().percentile(99.9));
+    let p999 = Op::race(
+        "cumulative_p999",
+        BATCH,
+        &mut || {
+            black_box(black_box(&copy).percentile_value(99.9).unwrap());
+        },
+        [
+            None,
+            Some(&mut || {
+                black_box(black_box(&iop_copy).quantile_bucket(0.999).unwrap());
+            }),
+            None,
+        ],
+    );
+    let live = &mut || {
+        black_box(black_box(ours).view().percentile_value(99.9).unwrap());
+    };
+    let one = &mut || {
+        black_box(black_box(&copy).percentile_value(99.9).unwrap());
+    };
+    let rounds = rounds(&mut [live, one], BATCH);
+    let speedup = median(rounds.iter().map(|r| r[0] / r[1]).collect());
+    (build, p999, speedup)
+}
+
 /// Every time, per operation: `name=picollo/hdrhistogram/histogram/ddsketch`.
 fn detail(set: &Set, ops: &[Op]) -> String {
     let time = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.2}"));
@@ -326,10 +382,24 @@ fn main() {
     let (merge, general) = merges(&a, &b);
     let [encode, decode] = codecs(&a.ours, &a.hdr);
     let iter = walks(&a);
+    let (cumulative_build, cumulative_p999, live_over_copy) = cumulatives(&a);
     let ops = [
-        record, reset, p999, p16, merge, encode, decode, meanstd, iter,
+        record,
+        reset,
+        p999,
+        p16,
+        merge,
+        encode,
+        decode,
+        meanstd,
+        iter,
+        cumulative_build,
+        cumulative_p999,
     ];
-    println!("{} merge_general={general:.2}", detail(&a, &ops));
+    println!(
+        "{} merge_general={general:.2} live_p999_over_cumulative={live_over_copy:.1}",
+        detail(&a, &ops)
+    );
     let ratios: Vec<String> = ops
         .iter()
         .map(|op| format!("{}={:.2}", op.name, op.ratio))
