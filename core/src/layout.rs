@@ -15,6 +15,8 @@
 //! [`Layout::index`], [`Layout::fast_index`], is not (it pins a register with `asm!` and
 //! takes the instruction this CPU does best, [`Log2`]).
 
+use crate::cpu;
+
 /// Smallest relative error a layout accepts (0.0001 %); smaller requests are raised to it.
 pub const MIN_RELATIVE_ERROR: f64 = 1e-6;
 /// Largest relative error a layout accepts (10 %); larger requests are lowered to it.
@@ -339,67 +341,6 @@ impl Log2 {
         {
             x.ilog2() - k
         }
-    }
-}
-
-/// Whether this CPU has `lzcnt` (and BMI2), asked once.
-mod cpu {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    use core::sync::atomic::{AtomicU8, Ordering};
-
-    /// `ask()`, asked once and kept in `known`: 0 until asked, then 1 (no) or 2 (yes).
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    fn once(known: &AtomicU8, ask: fn() -> bool) -> bool {
-        match known.load(Ordering::Relaxed) {
-            0 => {
-                let has = ask();
-                known.store(if has { 2 } else { 1 }, Ordering::Relaxed);
-                has
-            }
-            answer => answer == 2,
-        }
-    }
-
-    /// CPUID leaf 0x8000_0001, ECX bit 5: LZCNT (AMD's ABM; Intel reports it there too).
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    pub(super) fn has_lzcnt() -> bool {
-        use core::arch::x86_64::__cpuid;
-        static LZCNT: AtomicU8 = AtomicU8::new(0);
-        #[allow(unused_unsafe)]
-        // SAFETY: CPUID exists on every x86-64 CPU; leaf 0x8000_0000 gives the highest
-        // extended leaf, and 0x8000_0001 is asked only when it is there.
-        once(&LZCNT, || unsafe {
-            __cpuid(0x8000_0000).eax >= 0x8000_0001 && __cpuid(0x8000_0001).ecx & (1 << 5) != 0
-        })
-    }
-
-    /// CPUID leaf 7 subleaf 0, EBX bits 3 and 8: BMI1 and BMI2 (meaningful where
-    /// `has_lzcnt` is).
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
-    #[cfg(all(picollo_concurrent, feature = "alloc"))]
-    pub(super) fn has_bmi2() -> bool {
-        use core::arch::x86_64::{__cpuid, __cpuid_count};
-        static BMI2: AtomicU8 = AtomicU8::new(0);
-        const BMI1_AND_2: u32 = (1 << 3) | (1 << 8);
-        #[allow(unused_unsafe)]
-        // SAFETY: CPUID exists on every x86-64 CPU; leaf 0 gives the highest basic leaf,
-        // and leaf 7 is asked only when it is there.
-        once(&BMI2, || unsafe {
-            __cpuid(0).eax >= 7 && __cpuid_count(7, 0).ebx & BMI1_AND_2 == BMI1_AND_2
-        })
-    }
-
-    /// Built with `lzcnt` (or elsewhere): the choice does not matter, `ilog2` serves.
-    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri))))]
-    pub(super) fn has_lzcnt() -> bool {
-        false
-    }
-
-    /// As `has_lzcnt`: false where the choice does not matter.
-    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri))))]
-    #[cfg(all(picollo_concurrent, feature = "alloc"))]
-    pub(super) fn has_bmi2() -> bool {
-        false
     }
 }
 

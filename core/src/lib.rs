@@ -57,6 +57,8 @@ macro_rules! setters {
 pub mod concurrent;
 pub mod config;
 pub mod counter;
+mod cpu;
+pub mod cumulative;
 #[cfg(picollo_float)]
 pub mod float;
 mod fmath;
@@ -122,6 +124,7 @@ pub mod view;
 
 pub use config::{Config, ConfigError, ValueSelection};
 pub use counter::Counter;
+pub use cumulative::Cumulative;
 pub use format::hgrm::HgrmOptions;
 pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};

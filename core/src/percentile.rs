@@ -26,6 +26,8 @@ pub enum QueryError {
     InvalidLogBase(f64),
     /// A value to look up is NaN, or a range of values has its bounds out of order.
     InvalidValue(f64),
+    /// The histogram's total passes `u64::MAX`: its running totals do not fit `u64`.
+    TotalTooLarge,
 }
 
 impl core::fmt::Display for QueryError {
@@ -50,6 +52,9 @@ impl core::fmt::Display for QueryError {
                 "{ranks} ranks but room for {output} results: lengths must match"
             ),
             QueryError::Empty => f.write_str("the histogram holds no value in its range"),
+            QueryError::TotalTooLarge => f.write_str(
+                "the histogram's total passes 2^64 - 1: its running totals do not fit 64 bits",
+            ),
             QueryError::InvalidLogBase(b) => {
                 write!(
                     f,

@@ -47,20 +47,33 @@ pub fn best(mut f: impl FnMut()) -> f64 {
 /// Rounds of [`turns`]: each contender times one batch per round.
 pub const ROUNDS: usize = 21;
 
-/// The contenders take turns, one batch each per round for `ROUNDS` rounds (a machine
-/// that changes speed for seconds at a time slows them all alike); each one's best batch,
-/// in µs per call, in the order given.
+/// The contenders take turns, one batch of `batch` calls each per round for `ROUNDS`
+/// rounds: every round's times, in µs per call, in the order given (so a ratio can be
+/// taken within a round, where the machine's drift lands on both sides).
 #[allow(dead_code)]
-pub fn turns(contenders: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut best = vec![f64::INFINITY; contenders.len()];
-    for _ in 0..ROUNDS {
-        for (f, best) in contenders.iter_mut().zip(&mut best) {
-            let t = Instant::now();
-            for _ in 0..BATCH {
-                f();
-            }
-            *best = best.min(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
-        }
+pub fn rounds(contenders: &mut [&mut dyn FnMut()], batch: usize) -> Vec<Vec<f64>> {
+    (0..ROUNDS)
+        .map(|_| {
+            let time = |f: &mut &mut dyn FnMut()| {
+                let t = Instant::now();
+                for _ in 0..batch {
+                    f();
+                }
+                t.elapsed().as_secs_f64() * 1e6 / batch as f64
+            };
+            contenders.iter_mut().map(time).collect()
+        })
+        .collect()
+}
+
+/// The median of `xs` (the mean of the middle two for an even count); NaN when empty.
+#[allow(dead_code)]
+pub fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => xs[n / 2],
+        _ => (xs[n / 2 - 1] + xs[n / 2]) / 2.0,
     }
-    best
 }

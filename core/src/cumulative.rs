@@ -1,0 +1,153 @@
+//! A read-only cumulative copy of a histogram for a reader that asks many questions of
+//! one moment (a scrape, a report, a dashboard): the running totals of its counts, built
+//! in one pass, then every percentile is a binary search and every count below or
+//! between values two subtractions.
+//!
+//! The copy is a [`Counts`] storage like any other (a bucket's count is the difference of
+//! two totals, a sum of buckets one difference), so its [`View`] answers every query of a
+//! live histogram with the same code, and the answers agree; [`Cumulative::percentile`]
+//! replaces the walk with a search of the totals.
+
+use core::marker::PhantomData;
+
+use crate::counter::{sealed::Sealed, Counter, Counts};
+use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
+use crate::shape::Shape;
+use crate::view::View;
+
+/// The running totals of a histogram's counts: `totals[i]` is the count of storage
+/// buckets `0..i`, `totals.len()` is the storage length plus one, and the last total is
+/// the histogram's total.
+#[derive(Clone, Debug)]
+pub struct Cumulative<C: Counter, S> {
+    shape: Shape,
+    totals: S,
+    outside: [u64; 3],
+    resets: u64,
+    _counter: PhantomData<C>,
+}
+
+impl<C: Counter, S: AsRef<[u64]> + AsMut<[u64]>> Cumulative<C, S> {
+    /// The running totals of `source` in caller storage of `source`'s storage length plus
+    /// one. One pass over the counts. `Err(OutputLength)` for storage of another length;
+    /// `Err(TotalTooLarge)` when the total passes `u64::MAX` (only possible with `u64`
+    /// counters).
+    pub fn from_storage<T: Counts<C> + ?Sized>(
+        source: &View<'_, C, T>,
+        mut totals: S,
+    ) -> Result<Self, QueryError> {
+        let len = source.counts.len();
+        let out = totals.as_mut();
+        if out.len() != len + 1 {
+            return Err(QueryError::OutputLength {
+                ranks: len + 1,
+                output: out.len(),
+            });
+        }
+        out[0] = 0;
+        let mut total = 0u64;
+        for (i, count) in source.counts.values(0, len).enumerate() {
+            total = total
+                .checked_add(count.to_u64())
+                .ok_or(QueryError::TotalTooLarge)?;
+            out[i + 1] = total;
+        }
+        Ok(Cumulative {
+            shape: source.shape,
+            totals,
+            outside: source.outside,
+            resets: source.resets,
+            _counter: PhantomData,
+        })
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: Counter> Cumulative<C, alloc::vec::Vec<u64>> {
+    /// The running totals of `source`, in storage of their own (see
+    /// [`Cumulative::from_storage`]).
+    pub fn new<T: Counts<C> + ?Sized>(source: &View<'_, C, T>) -> Result<Self, QueryError> {
+        Self::from_storage(source, alloc::vec![0; source.counts.len() + 1])
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: Counter, T: Counts<C> + ?Sized> View<'_, C, T> {
+    /// A cumulative copy of these counts for many queries ([`Cumulative::new`]).
+    pub fn cumulative(&self) -> Result<Cumulative<C, alloc::vec::Vec<u64>>, QueryError> {
+        Cumulative::new(self)
+    }
+}
+
+impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
+    /// Every query of a live histogram, answered from the totals: counts below or between
+    /// values in constant time, the rest as a view of a copy answers them.
+    pub fn view(&self) -> View<'_, C, Self> {
+        View::over(self.shape, self, self.outside, self.resets)
+    }
+
+    /// The count of values in the range.
+    pub fn total_count(&self) -> u64 {
+        let totals = self.totals.as_ref();
+        totals[totals.len() - 1]
+    }
+
+    /// The percentile at `rank` (in percent, `0..=100`), found by a binary search of the
+    /// totals: the same answer as the source's [`View::percentile`].
+    pub fn percentile(&self, rank: f64) -> Result<Percentile, QueryError> {
+        check_rank(rank)?;
+        let total = self.total_count();
+        if total == 0 {
+            return Err(QueryError::Empty);
+        }
+        let totals = self.totals.as_ref();
+        let target = rank_to_count(rank, total as u128) as u64;
+        // The first bucket whose running total reaches the target: totals[at + 1] ≥ target.
+        let at = totals[1..].partition_point(|&t| t < target);
+        let (before, upto) = (totals[at], totals[at + 1]);
+        let view = self.view();
+        Ok(view.make_percentile(rank, at, upto - before, before as u128, target as u128))
+    }
+
+    /// The value at `rank`.
+    pub fn percentile_value(&self, rank: f64) -> Result<u64, QueryError> {
+        self.percentile(rank).map(|p| p.value)
+    }
+
+    /// Many percentiles, one search each (same rules as [`View::percentiles`]).
+    pub fn percentiles(&self, ranks: &[f64], out: &mut [Percentile]) -> Result<(), QueryError> {
+        check_ranks(ranks, out.len())?;
+        for (slot, &rank) in out.iter_mut().zip(ranks) {
+            *slot = self.percentile(rank)?;
+        }
+        Ok(())
+    }
+}
+
+impl<C: Counter, S> Sealed for Cumulative<C, S> {}
+
+impl<C: Counter, S: AsRef<[u64]>> Counts<C> for Cumulative<C, S> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.totals.as_ref().len() - 1
+    }
+    #[inline]
+    fn get(&self, i: usize) -> C {
+        let totals = self.totals.as_ref();
+        C::from_u64_wrapping(totals[i + 1] - totals[i])
+    }
+    #[inline]
+    fn sum(&self, first: usize, end: usize) -> u128 {
+        let totals = self.totals.as_ref();
+        (totals[end] - totals[first]) as u128
+    }
+    fn first_nonzero(&self) -> Option<usize> {
+        let totals = &self.totals.as_ref()[1..];
+        let at = totals.partition_point(|&t| t == 0);
+        (at < totals.len()).then_some(at)
+    }
+    fn last_nonzero(&self) -> Option<usize> {
+        let total = self.total_count();
+        (total > 0).then(|| self.totals.as_ref()[1..].partition_point(|&t| t < total))
+    }
+}
