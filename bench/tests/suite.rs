@@ -217,11 +217,7 @@ fn a_worker_that_fails_is_a_clear_error_never_a_hang_or_a_verdict() {
         format!("read line\necho '@picollo {{\"reply\":\"hello\",\"protocol\":{protocol},\"suite\":\"x\",\"benchmarks\":[{benchmarks}]}}'\nexec sleep 30")
     };
     let cases = [
-        (
-            "exits.sh",
-            "exit 3".to_string(),
-            "exit status: 3",
-        ),
+        ("exits.sh", "exit 3".to_string(), "exit status: 3"),
         (
             "hangs.sh",
             "exec sleep 30".to_string(),
