@@ -53,6 +53,7 @@ mod samples;
 pub mod shift;
 pub mod stats;
 mod steady;
+pub mod suite;
 mod verdict;
 mod verdict_line;
 
@@ -84,6 +85,20 @@ pub use steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
 pub use verdict::{Apart, Builds, Comparison, Interleaved, Steady, Verdict, DEFAULT_THRESHOLD};
 
 use plan::{BaselineMetric, Plan};
+
+/// A `main` that runs a suite ([`suite::Suite`]) of the benchmarks each function given
+/// registers (`fn(&mut Suite)`), named after the bench target, with cargo's convention:
+/// `cargo bench` measures, `cargo test --benches` runs each once.
+#[macro_export]
+macro_rules! main {
+    ($($register:path),+ $(,)?) => {
+        fn main() -> ::std::process::ExitCode {
+            let mut suite = $crate::suite::Suite::new(env!("CARGO_CRATE_NAME"));
+            $($register(&mut suite);)+
+            suite.main()
+        }
+    };
+}
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
 #[inline]

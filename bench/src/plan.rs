@@ -111,6 +111,23 @@ impl Plan {
         self.rounds.unwrap_or(by_budget.clamp(10, 100))
     }
 
+    /// What each slot of an interleaved comparison of `rounds` rounds runs at most: its
+    /// share of the samples, and of the time budget (half a round's).
+    pub fn slot_share(&self, rounds: usize) -> (usize, Duration) {
+        (
+            self.samples.div_ceil(rounds),
+            self.budget / (2 * rounds as u32),
+        )
+    }
+
+    /// The batch both sides of an interleaved comparison run, once each side chose its
+    /// own (`a`, `b`): the one set, else the larger. Whatever of a batch's time or count is
+    /// not linear in its size (a call into the work, a loop's setup) then weighs the same on
+    /// both, where two sizes would part an A/A by it.
+    pub fn common_batch(&self, a: u64, b: u64) -> u64 {
+        self.batch.unwrap_or(a.max(b))
+    }
+
     /// The same plan under another name.
     pub fn named(&self, name: &str) -> Self {
         Plan {

@@ -160,7 +160,7 @@ pub(crate) struct Spreads<'a> {
 
 impl Spreads<'_> {
     /// Per metric, the resolution of figures of batch `k` ([`resolution`]).
-    fn resolutions(&self, metrics: &[Metric], k: u64) -> Vec<u64> {
+    pub(crate) fn resolutions(&self, metrics: &[Metric], k: u64) -> Vec<u64> {
         let each = metrics.iter().zip(&self.pairs).zip(self.baseline);
         each.map(|((m, &p), &b)| resolution(m, p, k, b)).collect()
     }
@@ -177,7 +177,7 @@ impl Spreads<'_> {
 /// go on until [`AGREE`] give one whole count, at most [`FIXED_TRIES`]; work whose count
 /// varies from operation to operation never agrees, and takes the tries' median, rounded
 /// down to a whole count.
-fn fixed_counts<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
+pub(crate) fn fixed_counts<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     meter: &mut M,
     side: &mut Side<'_, F>,
     metrics: &[Metric],
@@ -272,7 +272,7 @@ pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
 }
 
 /// The measured parts of one side: the batch, the warm-up, then its samples.
-fn measure_side<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
+pub(crate) fn measure_side<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     plan: &Plan,
     meter: &mut M,
     side: &mut Side<'_, F>,
@@ -328,11 +328,11 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
 
 /// A side of an interleaved comparison, its work behind a reference to `dyn FnMut` (one
 /// indirect call a batch).
-type Work<'a> = Side<'a, dyn FnMut(u64) + 'a>;
+pub(crate) type Work<'a> = Side<'a, dyn FnMut(u64) + 'a>;
 
 /// One slot of an interleaved round: batches of `side` until `quota` samples or `budget`
 /// (at least one), into `s`, timed from `t0`.
-fn slot<M: Meter + ?Sized>(
+pub(crate) fn slot<M: Meter + ?Sized>(
     meter: &mut M,
     side: &mut Work<'_>,
     s: &mut Samples,
@@ -373,20 +373,8 @@ struct Pair<'p, 'w, 'f, M: ?Sized> {
 impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
     type Error = BenchError;
 
-    /// A fair coin for which side goes first, then each side's offsets.
     fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-        let a_first = rng.next() & 1 == 0;
-        for o in &mut self.offsets {
-            *o = match self.plan.random_offsets {
-                true => Offsets::draw(rng),
-                false => Offsets::default(),
-            };
-        }
-        if a_first {
-            vec![0, 1]
-        } else {
-            vec![1, 0]
-        }
+        draw_round(self.plan, rng, &mut self.offsets)
     }
 
     fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, BenchError> {
@@ -400,6 +388,27 @@ impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
             timing,
         )?;
         Ok(true)
+    }
+}
+
+/// The draws of a round of an interleaved comparison of two sides: a fair coin for which
+/// side goes first (the order returned), then each side's offsets (fixed where the plan
+/// keeps them so).
+pub(crate) fn draw_round(
+    plan: &Plan,
+    rng: &mut XorShift64,
+    offsets: &mut [Offsets; 2],
+) -> Vec<usize> {
+    let a_first = rng.next() & 1 == 0;
+    for o in offsets {
+        *o = match plan.random_offsets {
+            true => Offsets::draw(rng),
+            false => Offsets::default(),
+        };
+    }
+    match a_first {
+        true => vec![0, 1],
+        false => vec![1, 0],
     }
 }
 
@@ -419,7 +428,7 @@ fn rounds<'f, M: Meter + ?Sized>(
         sides: [a, b],
         samples: [Samples::new(plan, metrics)?, Samples::new(plan, metrics)?],
         offsets: [Offsets::default(); 2],
-        share: (plan.samples.div_ceil(r), plan.budget / (2 * r as u32)),
+        share: plan.slot_share(r),
         t0: Instant::now(),
     };
     run_rounds(&mut pair, r, rng)?;
@@ -440,13 +449,8 @@ fn prepare<M: Meter + ?Sized>(
         measure_side(plan, meter, a, warmup)?,
         measure_side(plan, meter, b, warmup)?,
     ];
-    // One batch size for both sides, the larger: whatever of a batch's time or count is
-    // not linear in its size (a call into the work, a loop's setup) then weighs the same on
-    // both, where two sizes would part an A/A by it.
-    if plan.batch.is_none() {
-        let k = a.k.max(b.k);
-        (a.k, b.k) = (k, k);
-    }
+    let k = plan.common_batch(a.k, b.k);
+    (a.k, b.k) = (k, k);
     fixed_counts(meter, a, metrics)?;
     fixed_counts(meter, b, metrics)?;
     Ok(warm)

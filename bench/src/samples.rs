@@ -26,6 +26,16 @@ pub struct Samples {
     pub spans: Vec<Span>,
 }
 
+/// The figures of one slot of a side measured elsewhere (another process's): per-op figures
+/// metric after metric for each sample, and per metric its floors, whether it was
+/// multiplexed, and its nanoseconds enabled and running.
+pub struct SlotFigures {
+    pub rows: Vec<u64>,
+    pub floored: Vec<u64>,
+    pub multiplexed: Vec<bool>,
+    pub times: Vec<(u64, u64)>,
+}
+
 impl Samples {
     pub(crate) fn new(plan: &Plan, metrics: usize) -> Result<Self, BenchError> {
         let config = Config::new().with_relative_error(plan.relative_error);
@@ -39,6 +49,28 @@ impl Samples {
             floored: vec![0; metrics],
             spans: Vec::new(),
         })
+    }
+
+    /// Add the figures of a slot measured elsewhere, as if recorded here; why not, where
+    /// they do not fit the metrics.
+    pub(crate) fn append(&mut self, f: &SlotFigures) -> Result<(), &'static str> {
+        let n = self.multiplexed.len();
+        let per_metric = [f.floored.len(), f.multiplexed.len(), f.times.len()];
+        if n == 0 || f.rows.len() % n != 0 || per_metric.iter().any(|&x| x != n) {
+            return Err("not one figure per metric");
+        }
+        for (i, &v) in f.rows.iter().enumerate() {
+            self.histograms[i % n].record(v);
+        }
+        self.rows.extend_from_slice(&f.rows);
+        for i in 0..n {
+            self.floored[i] += f.floored[i];
+            self.multiplexed[i] |= f.multiplexed[i];
+            let (e, r) = &mut self.times[i];
+            *e = e.saturating_add(f.times[i].0);
+            *r = r.saturating_add(f.times[i].1);
+        }
+        Ok(())
     }
 
     /// Samples recorded so far.

@@ -14,6 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use picollo_bench::shift::Design;
+use picollo_bench::suite::Suite;
 use picollo_bench::{
     compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, MetricKind, Unit,
     Verdict, SCALE,
@@ -533,4 +534,56 @@ fn twice_the_loop_is_slower_interleaved_on_this_machine() {
         .iter()
         .zip(&pair.b.rounds)
         .all(|(x, y)| x.first != y.first));
+}
+
+/// Two builds' suites on `m`, compared through the suites' worker protocol in this process
+/// (the requests and replies as text, as between two processes): A's benchmark of `base_a` ns
+/// an operation against B's of `base_b` ns, with `bench`'s settings, seeded by `seed`.
+fn two_suites(m: &Machine, bench: &Bench, (base_a, base_b): (f64, f64), seed: u64) -> Comparison {
+    let suite = |name: &str, base: f64, seed: u64| {
+        let mut s = Suite::new(name)
+            .with_settings(bench.clone())
+            .with_meter(|| Box::new(m.clock()));
+        s.bench_batched("f", m.work(base, seed));
+        s
+    };
+    let (mut a, mut b) = (suite("a", base_a, seed), suite("b", base_b, seed + 1));
+    let report = b.compare_against(&mut a, &["--seed".into(), seed.to_string()]);
+    report.unwrap().compared.remove(0).comparison
+}
+
+#[test]
+fn two_builds_suites_hold_their_confidence_on_a_machine_whose_speed_steps() {
+    let _serial = serial();
+    // The machine of interleaved_rounds_hold_their_confidence…, its two sides now two
+    // suites that each measure their own function and answer the protocol's requests: an A/A
+    // is called different no more often than its 99 % interval allows (at most 2 of 200;
+    // seeded, so the count is exact), and 5 % more work in B is found in at least 19 of 20,
+    // never the wrong way.
+    let bench = sim_bench().with_rounds(40).with_samples(4_000);
+    let aa: Vec<Verdict> = (0..200)
+        .map(|seed| two_suites(&stepping(2, seed), &bench, (100.0, 100.0), seed).verdict)
+        .collect();
+    let wrong = aa
+        .iter()
+        .filter(|v| matches!(v, Verdict::Faster(_) | Verdict::Slower(_)))
+        .count();
+    let five: Vec<Verdict> = (0..20)
+        .map(|seed| two_suites(&stepping(2, seed), &bench, (100.0, 105.0), seed).verdict)
+        .collect();
+    let found = five
+        .iter()
+        .filter(|v| matches!(v, Verdict::Slower(_)))
+        .count();
+    let wrong_way = five
+        .iter()
+        .filter(|v| matches!(v, Verdict::Faster(_)))
+        .count();
+    println!(
+        "bench suites (simulated stepping machine): aa_false={wrong}/200 detect5={found}/20 ({}; {})",
+        tally(&aa),
+        tally(&five)
+    );
+    assert!(wrong <= 2, "{}", tally(&aa));
+    assert!(found >= 19 && wrong_way == 0, "{}", tally(&five));
 }

@@ -1,0 +1,172 @@
+//! The two ends a suite's comparison talks to: a worker process (another build's suite, or
+//! this one's, started with `--picollo-worker`), or a suite of this process (the same
+//! requests and replies, as text, without a process: simulated machines in tests).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::string::{String, ToString};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::exit::SuiteError;
+use super::protocol::{parse_reply, reply_line, TAG};
+use super::worker::Worker;
+use super::Suite;
+
+/// The flag that makes a suite a worker.
+pub const WORKER_FLAG: &str = "--picollo-worker";
+
+/// One end of a comparison: it answers each request with a reply.
+pub trait Endpoint {
+    /// What the messages call it (`base`, `head`).
+    fn label(&self) -> &str;
+    /// The reply to `request`, within `timeout`: an error where none came (the worker
+    /// exited, hung, or answered what is not a reply).
+    fn call(&mut self, request: &Value, timeout: Duration) -> Result<Value, SuiteError>;
+}
+
+/// A worker process.
+pub struct Process {
+    label: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    /// `program --picollo-worker` (with `args` before the flag), its replies read from its
+    /// standard output; any other line it prints goes to this process's standard error
+    /// after its label.
+    pub fn spawn(label: &str, program: &Path, args: &[String]) -> Result<Self, SuiteError> {
+        let mut child = Command::new(program)
+            .args(args)
+            .arg(WORKER_FLAG)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                let why = std::format!("{label}: cannot start {}: {e}", program.display());
+                SuiteError::worker(why)
+            })?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| SuiteError::worker("no stdout"))?;
+        let (tx, lines) = channel();
+        let who = label.to_string();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                buf.clear();
+                if line.starts_with(TAG) {
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                } else if !line.is_empty() {
+                    std::eprintln!("[{who}] {line}");
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Ok(Process {
+            label: label.into(),
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Why the worker stopped answering: how it exited, or that it is still running.
+    fn gone(&mut self, what: &str) -> SuiteError {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                let label = &self.label;
+                return SuiteError::worker(std::format!("{label}: the worker {what}: {status}"));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        SuiteError::worker(std::format!("{}: the worker {what}", self.label))
+    }
+}
+
+impl Endpoint for Process {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn call(&mut self, request: &Value, timeout: Duration) -> Result<Value, SuiteError> {
+        let sent = self
+            .stdin
+            .as_mut()
+            .map(|s| writeln!(s, "{request}").and_then(|_| s.flush()));
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(self.gone("closed its input"));
+        }
+        let line = match self.lines.recv_timeout(timeout) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Disconnected) => return Err(self.gone("exited")),
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                let secs = timeout.as_secs_f64();
+                let why = std::format!("{}: no reply within {secs:.1} s: killed", self.label);
+                return Err(SuiteError::worker(why));
+            }
+        };
+        let reply = parse_reply(&line).unwrap_or_else(|| Err(line.clone()));
+        reply.map_err(|e| SuiteError::worker(std::format!("{}: not a reply: {e}", self.label)))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Some(mut s) = self.stdin.take() {
+            let _ = writeln!(s, "{{\"op\":\"quit\"}}");
+        }
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A suite of this process as an endpoint: each request and reply goes through its text,
+/// as to a process.
+pub struct Local<'s, 'a> {
+    label: String,
+    worker: Worker<'s, 'a>,
+}
+
+impl<'s, 'a> Local<'s, 'a> {
+    /// `suite`, answering as `label`.
+    pub fn new(label: &str, suite: &'s mut Suite<'a>) -> Self {
+        Local {
+            label: label.into(),
+            worker: Worker::new(suite),
+        }
+    }
+}
+
+impl Endpoint for Local<'_, '_> {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn call(&mut self, request: &Value, _: Duration) -> Result<Value, SuiteError> {
+        let answer = self.worker.handle(&request.to_string());
+        let line = reply_line(&answer.unwrap_or(Value::Null));
+        let reply = parse_reply(&line).unwrap_or_else(|| Err(line.clone()));
+        reply.map_err(|e| SuiteError::worker(std::format!("{}: not a reply: {e}", self.label)))
+    }
+}

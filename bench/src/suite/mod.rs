@@ -1,0 +1,353 @@
+//! A suite: named benchmarks the library runs the way each ecosystem's runner does — a
+//! filter, `--exact`, `--regex`, `--list`, a test mode that runs each once — with the
+//! harness's settings, the outputs under one folder, and `--against OTHER`, which compares
+//! this build's benchmarks with another build's, benchmark by benchmark, in interleaved
+//! rounds between two live processes ([`against`], [`endpoint`], [`protocol`]).
+//!
+//! ```no_run
+//! use picollo_bench::{black_box, suite::Suite};
+//! fn sums(s: &mut Suite) {
+//!     s.bench("sum 100", || {
+//!         black_box((0..100u64).map(black_box).sum::<u64>());
+//!     });
+//! }
+//! picollo_bench::main!(sums);
+//! ```
+//!
+//! `cargo bench -- FILTER` measures the benchmarks whose name holds `FILTER`; `cargo test
+//! --benches` runs each once; `cargo bench -- --against ../main/target/release/deps/NAME`
+//! judges each benchmark of this build (B) against the other build's (A).
+
+mod against;
+mod args;
+mod endpoint;
+mod exit;
+mod outputs;
+mod protocol;
+mod worker;
+
+use std::boxed::Box;
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::string::{String, ToString};
+use std::time::Duration;
+use std::vec::Vec;
+
+pub use args::{Args, Mode};
+pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
+pub use exit::{Exit, SuiteError};
+pub use outputs::Report;
+pub use protocol::PROTOCOL;
+
+use super::conditions::default_meter;
+use super::meter::Meter;
+use super::plan::Plan;
+use super::{Bench, BenchError, BenchResult};
+
+/// How long a worker may take to answer beyond the time a request gives it, unless set.
+pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A benchmark as registered: its name and its work (`k` operations a call).
+pub(crate) struct Registered<'a> {
+    pub name: String,
+    pub work: Box<dyn FnMut(u64) + 'a>,
+}
+
+/// Makes the meter each benchmark is measured with.
+type MeterFactory<'a> = Box<dyn FnMut() -> Box<dyn Meter> + 'a>;
+
+/// Named benchmarks and the settings they run with.
+pub struct Suite<'a> {
+    pub(crate) name: String,
+    pub(crate) bench: Bench,
+    pub(crate) benchmarks: Vec<Registered<'a>>,
+    meter: Option<MeterFactory<'a>>,
+}
+
+impl<'a> Suite<'a> {
+    /// An empty suite called `name` (the folder its outputs go to), with the harness's
+    /// default settings.
+    pub fn new(name: &str) -> Self {
+        Suite {
+            name: name.into(),
+            bench: Bench::new(name),
+            benchmarks: Vec::new(),
+            meter: None,
+        }
+    }
+
+    /// The settings every benchmark runs with (their name aside); the command line's
+    /// override them.
+    pub fn with_settings(mut self, bench: Bench) -> Self {
+        self.bench = bench;
+        self
+    }
+
+    /// Measure with the meters `meter` makes instead of the default one (a simulated
+    /// machine, in tests).
+    pub fn with_meter(mut self, meter: impl FnMut() -> Box<dyn Meter> + 'a) -> Self {
+        self.meter = Some(Box::new(meter));
+        self
+    }
+
+    /// Register `op`, one operation a call, as benchmark `name`.
+    pub fn bench(&mut self, name: &str, mut op: impl FnMut() + 'a) -> &mut Self {
+        self.bench_batched(name, move |k| {
+            for _ in 0..k {
+                op();
+            }
+        })
+    }
+
+    /// Register `work(k)`, which runs `k` operations, as benchmark `name`.
+    pub fn bench_batched(&mut self, name: &str, work: impl FnMut(u64) + 'a) -> &mut Self {
+        self.benchmarks.push(Registered {
+            name: name.into(),
+            work: Box::new(work),
+        });
+        self
+    }
+
+    /// The benchmarks' names, in the order they were registered.
+    pub fn names(&self) -> Vec<&str> {
+        self.benchmarks.iter().map(|b| b.name.as_str()).collect()
+    }
+
+    /// Run as the process's command line says, with cargo's convention (each benchmark
+    /// once unless `--bench`, which `cargo bench` passes); print what went wrong; the exit
+    /// status.
+    pub fn main(&mut self) -> std::process::ExitCode {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let status = match self.run_args(&args, Mode::Once, &mut std::io::stdout()) {
+            Ok(report) => report.exit,
+            Err(e) => {
+                std::eprintln!("error: {}", e.message);
+                e.exit
+            }
+        };
+        std::process::ExitCode::from(status as u8)
+    }
+
+    /// Run as `args` say (without the program's name); `default` is what a run without
+    /// `--bench`, `--test` or `--list` does. Reports go to `out`.
+    pub fn run_args(
+        &mut self,
+        args: &[String],
+        default: Mode,
+        out: &mut dyn Write,
+    ) -> Result<Report, SuiteError> {
+        let args = Args::parse(args)?;
+        self.check_names()?;
+        let mode = args.mode(default);
+        if mode == Mode::Worker {
+            let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+            worker::serve(self, &mut stdin.lock(), &mut stdout.lock())
+                .map_err(|e| SuiteError::worker(std::format!("serving requests: {e}")))?;
+            return Ok(Report::default());
+        }
+        let selected = self.selected(&args)?;
+        let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
+        match mode {
+            Mode::List => {
+                for name in &selected {
+                    writeln!(out, "{name}: benchmark").map_err(io)?;
+                }
+                Ok(Report::default())
+            }
+            Mode::Once => self.once(&selected, out).map_err(io),
+            _ => self.measure(&args, &selected, out),
+        }
+    }
+
+    /// Refuse two benchmarks of one name, an empty name, or one with a control character
+    /// (a line of the list, a key of the JSON).
+    fn check_names(&self) -> Result<(), SuiteError> {
+        for (i, b) in self.benchmarks.iter().enumerate() {
+            if b.name.is_empty() || b.name.chars().any(char::is_control) {
+                let why = std::format!(
+                    "benchmark name {:?}: empty or with a control character",
+                    b.name
+                );
+                return Err(SuiteError::usage(why));
+            }
+            if self.benchmarks[..i].iter().any(|o| o.name == b.name) {
+                let why = std::format!(
+                    "two benchmarks are named {:?}: give each its own name",
+                    b.name
+                );
+                return Err(SuiteError::usage(why));
+            }
+        }
+        Ok(())
+    }
+
+    /// The names `args` select; an error where they select none.
+    fn selected(&self, args: &Args) -> Result<Vec<String>, SuiteError> {
+        let names = self.names().into_iter().filter(|n| args.selects(n));
+        let names: Vec<String> = names.map(String::from).collect();
+        if names.is_empty() && !self.benchmarks.is_empty() {
+            let all = self.names().join(", ");
+            let why = std::format!("no benchmark matches the filter (the benchmarks: {all}); a FILTER is a substring, --regex takes a regular expression");
+            return Err(SuiteError::new(Exit::NoMatch, why));
+        }
+        Ok(names)
+    }
+
+    /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic.
+    fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Report> {
+        let mut report = Report::default();
+        for b in self
+            .benchmarks
+            .iter_mut()
+            .filter(|b| selected.contains(&b.name))
+        {
+            let ran = catch_unwind(AssertUnwindSafe(|| (b.work)(1)));
+            match ran {
+                Ok(()) => writeln!(out, "bench {} ... ok", b.name)?,
+                Err(p) => {
+                    let why = worker::panic_message(&*p);
+                    writeln!(out, "bench {} ... FAILED: {why}", b.name)?;
+                    report.failed.push((b.name.clone(), why));
+                }
+            }
+        }
+        let (ok, failed) = (selected.len() - report.failed.len(), report.failed.len());
+        writeln!(out, "bench result: {ok} ran once, {failed} failed")?;
+        report.exit = if failed > 0 { Exit::Failed } else { Exit::Ok };
+        Ok(report)
+    }
+
+    /// The plan of every benchmark: the suite's settings with the command line's.
+    fn plan(&self, args: &Args) -> Result<Plan, SuiteError> {
+        let mut b = self.bench.clone();
+        if let Some(t) = args.budget {
+            b = b.with_time_budget(t);
+        }
+        if let Some(t) = args.warmup {
+            b = b.with_warmup(t);
+        }
+        if let Some(r) = args.rounds {
+            b = b.with_rounds(r);
+        }
+        if let Some(s) = args.seed {
+            b = b.with_seed(s);
+        }
+        if let Some(t) = args.threshold {
+            b = b.with_threshold(t);
+        }
+        b = with_counters(b, args.counters.as_deref())?;
+        b.plan().map_err(|e| SuiteError::usage(e.to_string()))
+    }
+
+    /// The meter of a benchmark measured with `plan`, and what it could not count.
+    pub(crate) fn meter(
+        &mut self,
+        plan: &Plan,
+    ) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+        match &mut self.meter {
+            Some(make) => Ok((make(), Vec::new())),
+            None => default_meter(plan),
+        }
+    }
+
+    /// Measure `selected` alone, or against the other build's suite.
+    fn measure(
+        &mut self,
+        args: &Args,
+        selected: &[String],
+        out: &mut dyn Write,
+    ) -> Result<Report, SuiteError> {
+        let plan = self.plan(args)?;
+        let mut report = match &args.against {
+            Some(other) => against_process(&plan, other, selected, args)?,
+            None => self.measure_here(&plan, selected),
+        };
+        report.finish(&self.name, args, out)?;
+        Ok(report)
+    }
+
+    /// Each of `selected` measured in this process.
+    fn measure_here(&mut self, plan: &Plan, selected: &[String]) -> Report {
+        let mut report = Report::default();
+        for name in selected {
+            let named = plan.named(name);
+            let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named)));
+            match measured {
+                Ok(Ok(r)) => report.results.push(r),
+                Ok(Err(e)) => report.failed.push((name.clone(), e.to_string())),
+                Err(p) => report.failed.push((
+                    name.clone(),
+                    std::format!("panicked: {}", worker::panic_message(&*p)),
+                )),
+            }
+        }
+        report
+    }
+
+    /// One benchmark measured with `plan` (its name is the benchmark's).
+    fn measure_one(&mut self, plan: &Plan) -> Result<BenchResult, BenchError> {
+        plan.apply_placement()?;
+        let (mut meter, warnings) = self.meter(plan)?;
+        let i = self.benchmarks.iter().position(|b| b.name == plan.name);
+        let work = &mut self.benchmarks[i.unwrap_or_default()].work;
+        let mut r = super::run::run(plan, &mut *meter, &mut **work)?;
+        r.conditions.warnings.splice(0..0, warnings);
+        Ok(r)
+    }
+
+    /// This suite (B) against `other` (A), both of this process, through the same requests
+    /// and replies as two builds' processes: every benchmark both have that `args` select.
+    /// (Two simulated machines, in tests.)
+    pub fn compare_against(
+        &mut self,
+        other: &mut Suite<'_>,
+        args: &[String],
+    ) -> Result<Report, SuiteError> {
+        let args = Args::parse(args)?;
+        let plan = self.plan(&args)?;
+        let selected = self.selected(&args)?;
+        let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
+        let select = |n: &str| args.selects(n);
+        let mut a = Local::new("base", other);
+        let mut b = Local::new("head", self);
+        against::judge_all(&plan, [&mut a, &mut b], &selected, &select, timeout)
+    }
+}
+
+/// `b` with the counters named on the command line (none: its own).
+fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError> {
+    let Some(names) = names else { return Ok(b) };
+    #[cfg(feature = "perf")]
+    {
+        let each = names.iter().map(|n| {
+            picollo::perf::Event::parse(n)
+                .map_err(|e| SuiteError::usage(std::format!("--counters: {n:?}: {e}")))
+        });
+        let events = each.collect::<Result<Vec<_>, _>>()?;
+        Ok(b.with_counters(&events))
+    }
+    #[cfg(not(feature = "perf"))]
+    match names.is_empty() {
+        true => Ok(b),
+        false => Err(SuiteError::usage(
+            "--counters: built without feature perf: time only",
+        )),
+    }
+}
+
+/// `selected` of this build (B, a worker of this very program) against the build at
+/// `other` (A), each a worker process.
+fn against_process(
+    plan: &Plan,
+    other: &std::path::Path,
+    selected: &[String],
+    args: &Args,
+) -> Result<Report, SuiteError> {
+    let me = std::env::current_exe()
+        .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?;
+    let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
+    let mut a = Process::spawn("base", other, &[])?;
+    let mut b = Process::spawn("head", &me, &[])?;
+    let select = |n: &str| args.selects(n);
+    against::judge_all(plan, [&mut a, &mut b], selected, &select, timeout)
+}

@@ -1,0 +1,185 @@
+//! What a suite's run gives and writes: a line per benchmark (its whole report with
+//! `--verbose`), the JSON document under the output folder, the formats `--export` names,
+//! the CI summary, and the exit status.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use super::super::export::{format_named, Compared, Document, Entry, Suite as Written};
+use super::super::verdict::{Comparison, Interleaved, Verdict};
+use super::super::{compare_on, BenchResult};
+use super::args::Args;
+use super::exit::{Exit, SuiteError};
+
+/// The variable that names a GitHub Actions step's summary file.
+pub const STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
+
+/// What a suite's run measured, compared and could not, and how it ends.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Each benchmark measured alone, in order.
+    pub results: Vec<BenchResult>,
+    /// Each benchmark compared with the other build's (A the other, B this), in order.
+    pub compared: Vec<Interleaved>,
+    /// The comparisons the gate judges: on the metric asked for (time by default).
+    pub judged: Vec<Comparison>,
+    /// Benchmarks that failed, and why.
+    pub failed: Vec<(String, String)>,
+    /// Benchmarks only one build has, and which (`base` or `head`): listed, not judged.
+    pub only: Vec<(String, String)>,
+    /// The exit status.
+    pub exit: Exit,
+}
+
+/// The folder outputs go to: `--out`, else `picollo` under cargo's target folder (that of
+/// a program cargo built: `target/<profile>/deps/<name>`), else `.picollo`.
+pub fn out_dir(args: &Args) -> PathBuf {
+    if let Some(dir) = &args.out {
+        return dir.clone();
+    }
+    let exe = std::env::current_exe().ok();
+    let deps = exe.as_deref().and_then(Path::parent);
+    let target = deps
+        .filter(|d| d.file_name().is_some_and(|n| n == "deps"))
+        .and_then(|d| d.parent()?.parent());
+    match target {
+        Some(t) => t.join("picollo"),
+        None => PathBuf::from(".picollo"),
+    }
+}
+
+impl Report {
+    /// Judge, print, write every output, and settle the exit status.
+    pub(crate) fn finish(
+        &mut self,
+        suite: &str,
+        args: &Args,
+        out: &mut dyn Write,
+    ) -> Result<(), SuiteError> {
+        self.judged = self.judge(args.metric.as_deref())?;
+        let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
+        self.print(args.verbose, out).map_err(io)?;
+        self.write_files(suite, args)?;
+        let slower = self
+            .judged
+            .iter()
+            .any(|c| matches!(c.verdict, Verdict::Slower(_)));
+        self.exit = match (self.failed.is_empty(), slower) {
+            (false, _) => Exit::Failed,
+            (true, true) => Exit::Slower,
+            (true, false) => Exit::Ok,
+        };
+        Ok(())
+    }
+
+    /// Each comparison judged on `metric` (its own, on time).
+    fn judge(&self, metric: Option<&str>) -> Result<Vec<Comparison>, SuiteError> {
+        let each = self.compared.iter().map(|p| match metric {
+            None => Ok(p.comparison.clone()),
+            Some(m) => compare_on(&p.a, &p.b, m)
+                .map_err(|e| SuiteError::usage(std::format!("--metric: {e}"))),
+        });
+        each.collect()
+    }
+
+    fn print(&self, verbose: bool, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut text = String::new();
+        for r in &self.results {
+            let _ = match verbose {
+                true => r.write_report(&mut text),
+                false => r.write_line(&mut text).map(|_| text.push('\n')),
+            };
+        }
+        for (pair, c) in self.compared.iter().zip(&self.judged) {
+            match verbose {
+                true => text.push_str(&pair.to_string()),
+                false => {
+                    let _ = c.write_verdict(&mut text);
+                }
+            }
+            text.push('\n');
+        }
+        out.write_all(text.as_bytes())?;
+        for (name, why) in &self.failed {
+            writeln!(out, "{name}: FAILED: {why}")?;
+        }
+        for (name, side) in &self.only {
+            writeln!(out, "{name}: only in {side}: not compared")?;
+        }
+        Ok(())
+    }
+
+    /// The suite as the export formats see it.
+    fn written(&self) -> Written<'_> {
+        let results = self
+            .results
+            .iter()
+            .chain(self.compared.iter().flat_map(|p| [&p.a, &p.b]));
+        let mut w = Written::of_results(&results.collect::<Vec<_>>());
+        let failed = self.failed.iter().map(|(name, why)| Entry {
+            name: name.clone(),
+            result: None,
+            failed: Some(why.clone()),
+            extra: String::new(),
+        });
+        w.entries.extend(failed);
+        w.comparisons = self
+            .judged
+            .iter()
+            .map(|c| Compared {
+                comparison: c.clone(),
+                labels: String::new(),
+                fails_gate: matches!(c.verdict, Verdict::Slower(_)),
+            })
+            .collect();
+        w
+    }
+
+    /// The JSON document under the output folder, the exports, the summary.
+    fn write_files(&self, suite: &str, args: &Args) -> Result<(), SuiteError> {
+        let w = self.written();
+        let text = |f: &dyn super::super::export::Export| {
+            w.to_text(f)
+                .map_err(|e| SuiteError::new(Exit::Io, e.to_string()))
+        };
+        let dir = out_dir(args).join(suite);
+        std::fs::create_dir_all(&dir).map_err(|e| SuiteError::io(&dir, &e))?;
+        write(&dir.join("results.json"), &text(&Document)?)?;
+        for (name, path) in &args.exports {
+            let format = format_named(name)
+                .map_err(|e| SuiteError::usage(std::format!("--export: {}", e.message())))?;
+            write(path, &text(format)?)?;
+        }
+        let step = std::env::var_os(STEP_SUMMARY)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from);
+        if args.summary.is_none() && step.is_none() {
+            return Ok(());
+        }
+        let mut summary = String::new();
+        w.write_summary(&mut summary)
+            .map_err(|_| SuiteError::new(Exit::Io, "the summary"))?;
+        if let Some(path) = &args.summary {
+            write(path, &summary)?;
+        }
+        match step {
+            Some(path) => append(&path, &summary),
+            None => Ok(()),
+        }
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), SuiteError> {
+    std::fs::write(path, text).map_err(|e| SuiteError::io(path, &e))
+}
+
+fn append(path: &Path, text: &str) -> Result<(), SuiteError> {
+    let open = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path);
+    open.and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| SuiteError::io(path, &e))
+}

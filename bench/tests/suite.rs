@@ -1,0 +1,286 @@
+//! A suite as its users run it: the sample suite (`examples/suite.rs`, which `cargo test`
+//! builds) run as a program — its list, its filters, its test mode, a measurement and its
+//! outputs — and two builds of it compared through `--against`, with workers that fail in
+//! every way the protocol knows (each a clear message and exit status 9, never a hang).
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard};
+
+use picollo_bench::suite::{Exit, Mode, Suite};
+
+/// One process test at a time: the measurements must not share the two CPUs.
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The sample suite cargo built beside this test (`target/<profile>/examples/suite`).
+fn sample() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile = exe.parent().and_then(Path::parent).unwrap();
+    let path = profile.join("examples").join("suite");
+    assert!(
+        path.exists(),
+        "{}: cargo test builds the examples",
+        path.display()
+    );
+    path
+}
+
+/// A folder of this test's own.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("picollo-suite-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(program);
+    c.args(args).env_remove("GITHUB_STEP_SUMMARY");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A short measurement's flags, with the outputs in `dir`.
+fn short(dir: &Path) -> Vec<String> {
+    let flags = [
+        "--budget",
+        "0.3",
+        "--warmup",
+        "0.05",
+        "--counters",
+        "none",
+        "--out",
+    ];
+    let mut v: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+    v.push(dir.to_str().unwrap().into());
+    v
+}
+
+#[test]
+fn the_list_the_filters_and_the_test_mode_are_the_runners_users_know() {
+    let s = sample();
+    let list = run(&s, &["--list"], &[]);
+    let listed = String::from_utf8_lossy(&list.stdout).to_string();
+    assert_eq!(listed, "sum 1000: benchmark\nspin 200: benchmark\n");
+    let one = run(&s, &["--list", "spin"], &[]);
+    assert_eq!(
+        String::from_utf8_lossy(&one.stdout),
+        "spin 200: benchmark\n"
+    );
+    let exact = run(&s, &["--list", "--exact", "spin"], &[]);
+    assert_eq!(
+        exact.status.code(),
+        Some(Exit::NoMatch as i32),
+        "{}",
+        text(&exact)
+    );
+    assert!(text(&exact)
+        .contains("no benchmark matches the filter (the benchmarks: sum 1000, spin 200)"));
+    let regex = run(&s, &["--list", "--regex", "^s(um|pin) [0-9]+$"], &[]);
+    assert_eq!(String::from_utf8_lossy(&regex.stdout), listed);
+    let bad = run(&s, &["--regex", "(", "--list"], &[]);
+    assert_eq!(bad.status.code(), Some(Exit::Usage as i32));
+    assert!(text(&bad).contains("--regex (: not a regular expression"));
+    // cargo test --benches passes no --bench: each benchmark once, nothing timed.
+    let once = run(&s, &[], &[]);
+    assert_eq!(once.status.code(), Some(0), "{}", text(&once));
+    assert!(text(&once).contains("bench spin 200 ... ok\nbench result: 2 ran once, 0 failed"));
+    let panics = run(&s, &["--test"], &[("PICOLLO_SUITE_PANIC", "1")]);
+    assert_eq!(panics.status.code(), Some(Exit::Failed as i32));
+    assert!(text(&panics).contains("bench panics ... FAILED: as the test asked"));
+    let unknown = run(&s, &["--bench", "--budgte", "1"], &[]);
+    assert_eq!(unknown.status.code(), Some(Exit::Usage as i32));
+    assert!(text(&unknown).contains("unknown flag --budgte"));
+}
+
+#[test]
+fn a_measurement_prints_a_line_a_benchmark_and_writes_the_document() {
+    let _serial = serial();
+    let dir = temp("measure");
+    let mut args = vec!["--bench".to_string(), "sum".into()];
+    args.extend(short(&dir));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&sample(), &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).starts_with("sum 1000: time P50="), "{}", text(&o));
+    let doc = std::fs::read_to_string(dir.join("suite").join("results.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(v["schema"], "picollo-bench");
+    assert_eq!(v["commands"][0]["name"], "sum 1000");
+    assert!(v["commands"][0]["result"]["metrics"].is_array(), "{v}");
+}
+
+#[test]
+fn two_benchmarks_of_one_name_and_a_name_with_a_newline_are_refused() {
+    let mut s = Suite::new("dup");
+    s.bench("a", || {}).bench("a", || {});
+    let e = s
+        .run_args(&["--list".into()], Mode::Once, &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(e.exit, Exit::Usage);
+    assert!(e.message.contains("two benchmarks are named \"a\""), "{e}");
+    let mut s = Suite::new("newline");
+    s.bench("a\nb", || {});
+    let e = s.run_args(&[], Mode::Once, &mut Vec::new()).unwrap_err();
+    assert!(
+        e.message.contains("empty or with a control character"),
+        "{e}"
+    );
+}
+
+/// A copy of the sample suite in `dir` (byte-identical: a second build of the same source),
+/// run through a script that leaves `PICOLLO_SUITE_SLOWER` out of its environment.
+fn other_build(dir: &Path) -> PathBuf {
+    let copy = dir.join("suite-base");
+    std::fs::copy(sample(), &copy).unwrap();
+    script(
+        dir,
+        "base.sh",
+        &format!("unset PICOLLO_SUITE_SLOWER\nexec {} \"$@\"", copy.display()),
+    )
+}
+
+/// An executable shell script at `dir/name`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// `--against other` with a short measurement's flags and `more`.
+fn against(other: &Path, dir: &Path, more: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut args = vec![
+        "--bench".to_string(),
+        "--against".into(),
+        other.to_str().unwrap().into(),
+    ];
+    args.extend(short(dir));
+    args.extend(more.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&sample(), &args, env)
+}
+
+#[test]
+fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate() {
+    let _serial = serial();
+    let dir = temp("against");
+    let base = other_build(&dir);
+    // Twice the work in the head build: found slower, exit 7 (missed with a probability
+    // far below 1e-6 with 10 paired rounds of a 100 % change).
+    let slower = against(&base, &dir, &["spin"], &[("PICOLLO_SUITE_SLOWER", "100")]);
+    assert_eq!(
+        slower.status.code(),
+        Some(Exit::Slower as i32),
+        "{}",
+        text(&slower)
+    );
+    assert!(text(&slower).contains("verdict: spin 200 (head) is slower than spin 200 (base) by"));
+    // Identical builds: 6 runs of 2 benchmarks; a broken method calls most of them
+    // different. Correct code called different with p <= 0.1 each (99 % intervals, 1 %
+    // nominal; this VM's speed steps widen it) passes at most 6 of 12 except with
+    // P = 5.2e-5 (binomial); the exact rate is the simulated test's (verdicts.rs).
+    let mut different = 0;
+    for _ in 0..6 {
+        let aa = against(&base, &dir, &[], &[]);
+        assert!(matches!(aa.status.code(), Some(0 | 7)), "{}", text(&aa));
+        let t = text(&aa);
+        assert_eq!(t.matches("verdict: ").count(), 2, "{t}");
+        different += t.matches("verdict: ").count()
+            - t.matches("verdict: no difference").count()
+            - t.matches(" within noise").count();
+    }
+    println!("bench suites: identical builds called different in {different} of 12 comparisons");
+    assert!(different <= 6, "{different} of 12");
+}
+
+#[test]
+fn a_worker_that_fails_is_a_clear_error_never_a_hang_or_a_verdict() {
+    let _serial = serial();
+    let dir = temp("workers");
+    let hello = |benchmarks: &str, protocol: u32| {
+        format!("read line\necho '@picollo {{\"reply\":\"hello\",\"protocol\":{protocol},\"suite\":\"x\",\"benchmarks\":[{benchmarks}]}}'\nexec sleep 30")
+    };
+    let cases = [
+        ("exits.sh", "exit 3".to_string(), "exit status: 3"),
+        (
+            "hangs.sh",
+            "exec sleep 30".to_string(),
+            "base: no reply within 1.0 s: killed",
+        ),
+        (
+            "garbage.sh",
+            "read line\necho '@picollo {not json'\nexec sleep 30".into(),
+            "base: not a reply: key must be a string",
+        ),
+        (
+            "version.sh",
+            hello("\"sum 1000\"", 7),
+            "base: the worker speaks protocol 7 and this suite 1",
+        ),
+        (
+            "none.sh",
+            hello("\"other\"", 1),
+            "the two builds share no selected benchmark",
+        ),
+    ];
+    for (name, body, message) in cases {
+        let worker = script(&dir, name, &body);
+        let o = against(&worker, &dir, &["--worker-timeout", "1"], &[]);
+        let code = if name == "none.sh" {
+            Exit::NoMatch
+        } else {
+            Exit::Worker
+        };
+        assert_eq!(o.status.code(), Some(code as i32), "{name}: {}", text(&o));
+        assert!(text(&o).contains(message), "{name}: {}", text(&o));
+        assert!(!text(&o).contains("verdict"), "{name}: {}", text(&o));
+    }
+    // A worker that says hello and then answers nothing to the first benchmark.
+    let silent = script(&dir, "silent.sh", &hello("\"sum 1000\"", 1));
+    let o = against(&silent, &dir, &["--worker-timeout", "1"], &[]);
+    assert_eq!(o.status.code(), Some(Exit::Worker as i32), "{}", text(&o));
+    assert!(text(&o).contains("no reply within"), "{}", text(&o));
+}
+
+#[test]
+fn a_benchmark_that_panics_in_either_build_fails_alone_and_the_rest_are_judged() {
+    let _serial = serial();
+    let dir = temp("panics");
+    let base = other_build(&dir);
+    let o = against(&base, &dir, &[], &[("PICOLLO_SUITE_PANIC", "1")]);
+    assert_eq!(o.status.code(), Some(Exit::Failed as i32), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("panics: FAILED: base: benchmark \"panics\" panicked: as the test asked"),
+        "{t}"
+    );
+    assert_eq!(t.matches("verdict: ").count(), 2, "{t}");
+    // A benchmark the head has and the base does not is listed, not judged.
+    let only = script(
+        &dir,
+        "only.sh",
+        &format!("PICOLLO_SUITE_PANIC=0 exec {} \"$@\"", sample().display()),
+    );
+    let o = against(&only, &dir, &[], &[("PICOLLO_SUITE_PANIC", "1")]);
+    assert!(
+        text(&o).contains("panics: only in head: not compared"),
+        "{}",
+        text(&o)
+    );
+}
