@@ -319,3 +319,70 @@ fn a_command_of_a_few_milliseconds_is_not_flagged() {
         run.stdout
     );
 }
+
+#[test]
+fn a_baseline_whose_runs_were_floored_at_0_has_nothing_to_judge() {
+    let _serial = serial();
+    let shell = slow_to_start_shell("slow-sh-saved");
+    let shell = shell.to_str().unwrap();
+    let base = fresh_temp("floored-base.json");
+    let path = base.to_str().unwrap();
+    // Two runs apart saved, every run of each floored: their medians are 0, and say so.
+    for _ in 0..2 {
+        let args = [
+            "--runs", "3", "--warmup", "0", "--shell", shell, "--save", path, "--append", "true",
+        ];
+        let saved = bench(&args);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    }
+    let v = json_of(&base);
+    assert_eq!(v["commands"][0]["runsApart"], serde_json::json!([0, 0]));
+    let time = metric(&v, 0, "time");
+    assert_eq!(time["floored"], 3, "{time}");
+    assert_eq!(time["flagged"], true, "{time}");
+    // The gate reads the file, judges nothing, says why, and passes (exit 0).
+    let args = [
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--shell",
+        shell,
+        "--baseline",
+        path,
+        "true",
+    ];
+    let (run, json) = bench_json("floored-gate.json", &args);
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert_has(
+        &run.stderr,
+        "command 1 not judged against its baseline: floored at 0, nothing to judge",
+    );
+    assert_has(&run.stdout, "verdict: nothing to judge true against true [");
+    let v = json_of(&json);
+    let line = v["comparisons"][0]["line"].as_str().unwrap();
+    assert!(line.contains("a run's median was floored at 0"), "{line}");
+    // A baseline that was not floored against a new run that is: nothing to judge either.
+    let real = fresh_temp("sleep-base.json");
+    let real = real.to_str().unwrap();
+    for _ in 0..2 {
+        let saved = bench(&[
+            "--runs", "3", "--warmup", "0", "--save", real, "--append", "true",
+        ]);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    }
+    let args = [
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--shell",
+        shell,
+        "--baseline",
+        real,
+        "true",
+    ];
+    let run = bench(&args);
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert_has(&run.stderr, "floored at 0, nothing to judge");
+}
