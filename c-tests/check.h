@@ -88,6 +88,7 @@ void test_float(void);          /* test_abi_float.c */
 void test_lookup(void);         /* test_abi_lookup.c */
 void test_bench(void);          /* test_abi_bench.c */
 void test_prometheus_native(void); /* test_abi_native.c */
+void test_read_path_under_valgrind(void); /* test_abi_read_path.c */
 
 #define CHECK(cond) check_at(__LINE__, !!(cond), #cond, NULL)
 #define CHECKF(cond, ...) check_at(__LINE__, !!(cond), #cond, __VA_ARGS__)

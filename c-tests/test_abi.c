@@ -157,5 +157,6 @@ int main(void)
     test_float();
     test_lookup();
     test_bench();
+    test_read_path_under_valgrind();
     return check_finish();
 }

@@ -2017,7 +2017,9 @@ picollo_status picollo_perf_session_reset(struct picollo_perf_session *s);
 picollo_status picollo_perf_session_path_choice(const struct picollo_perf_session *s, struct picollo_perf_path_choice *out);
 
 // Writes the read path and why as one line into `buf`, e.g. `read(2): 8,100 ns a read against
-// 39,000 ns in user space (…)`. Errors: `BUFFER_TOO_SMALL`; `INVALID_ARGUMENT` when not open.
+// 39,000 ns in user space (…)`; once a user-space read raced the kernel, how often (`…; 3 of
+// 40,000 user-space reads raced the kernel (…)`). Errors: `BUFFER_TOO_SMALL`;
+// `INVALID_ARGUMENT` when not open.
 picollo_status picollo_perf_session_path_describe(const struct picollo_perf_session *s, char *buf, size_t len, size_t *needed);
 
 // Writes 1 to `*out` after a successful `picollo_perf_session_open`, else 0.

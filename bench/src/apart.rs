@@ -22,7 +22,8 @@ pub const RUNS_APART_NEEDED: usize = 2;
 /// the baseline was saved from, `new` the new run's (any one unit). The change, its
 /// interval, the noise floor and the verdict become those of the new run against the saved
 /// runs' spread; with fewer than [`RUNS_APART_NEEDED`] runs (or a median that is not
-/// positive) the verdict is [`Verdict::NotEnoughRunsApart`]. A count judged exactly
+/// positive) the verdict is [`Verdict::NotEnoughRunsApart`], with [`Apart::floored`] where a
+/// median is 0: floored, nothing to judge. A count judged exactly
 /// ([`Comparison::steady`]) is left as it is: its runs agree within their read jitter, and
 /// what moves between processes moves nothing there to judge.
 pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
@@ -34,6 +35,7 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
     c.apart = Some(Apart {
         runs: saved.len(),
         spread: f64::NAN,
+        floored: floored(saved.iter().chain([&new])),
     });
     if k < RUNS_APART_NEEDED || k != saved.len() || new <= 0.0 || !new.is_finite() {
         unjudged(c);
@@ -49,6 +51,7 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
     c.apart = Some(Apart {
         runs: k,
         spread: percent(s),
+        floored: false,
     });
 }
 
@@ -70,6 +73,7 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     c.apart = Some(Apart {
         runs,
         spread: f64::NAN,
+        floored: floored(saved.iter().flatten().chain(new)),
     });
     let positive = |v: &f64| *v > 0.0 && v.is_finite();
     let even = saved
@@ -107,12 +111,19 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     c.apart = Some(Apart {
         runs,
         spread: percent(between.sqrt()),
+        floored: false,
     });
     c.builds = Some(Builds {
         per_side: k_builds,
         layout_spread: percent(w.sqrt()),
         noise_floor: percent(t * a.sqrt()),
     });
+}
+
+/// Some median of `medians` is 0: floored at 0 by what was subtracted (a figure is never
+/// negative), so its log and a change from it are undefined.
+fn floored<'a>(mut medians: impl Iterator<Item = &'a f64>) -> bool {
+    medians.any(|m| *m == 0.0)
 }
 
 /// `c` without a verdict on runs apart: the change unknown (NaN), not enough runs apart.

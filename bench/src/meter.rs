@@ -192,6 +192,13 @@ pub trait Meter {
         None
     }
 
+    /// The last batch's figures are not exact: a counter read raced the kernel (a user-space
+    /// read that started over, or fell back to read(2)), so the read's own work moved its
+    /// counts. The harness measures such a batch again. By default never.
+    fn raced(&self) -> bool {
+        false
+    }
+
     /// This meter with `source`'s metrics after its own.
     fn with<S: Source>(self, source: S) -> WithSource<Self, S>
     where
@@ -211,6 +218,10 @@ pub trait Source {
     /// Write each metric's change since [`Source::start`] into `out` (just after the
     /// clock's reading).
     fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError>;
+    /// The last batch's figures are not exact ([`Meter::raced`]). By default never.
+    fn raced(&self) -> bool {
+        false
+    }
 }
 
 /// A meter with a [`Source`] beside it ([`Meter::with`]): the meter's metrics, then the
@@ -261,6 +272,10 @@ impl<M: Meter, S: Source> Meter for WithSource<M, S> {
 
     fn halt(&mut self) -> Result<(), BenchError> {
         self.meter.halt()
+    }
+
+    fn raced(&self) -> bool {
+        self.meter.raced() || self.source.raced()
     }
 }
 
@@ -399,6 +414,10 @@ mod perf {
             }
             Ok(())
         }
+
+        fn raced(&self) -> bool {
+            !self.session.exact()
+        }
     }
 
     /// Time plus a perf session's counters: a clock meter (a [`ClockMeter`] unless built
@@ -442,7 +461,11 @@ mod perf {
         }
 
         fn counters_read(&self) -> Option<String> {
-            Some(self.0.source.session.read_path_choice().to_string())
+            Some(self.0.source.session.read_path_line())
+        }
+
+        fn raced(&self) -> bool {
+            self.0.raced()
         }
     }
 }

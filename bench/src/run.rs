@@ -24,12 +24,16 @@ const OVERHEAD_PAIRS: usize = 101;
 const AGREE: usize = 3;
 /// ... within at most this many tries.
 const FIXED_TRIES: usize = 9;
+/// A batch whose counter reads raced the kernel ([`Meter::raced`]) is measured again, at
+/// most this many times; the last is kept as it is.
+const RACED_AGAIN: usize = 3;
 /// Batches per warm-up window.
 const WINDOW: usize = 10;
 /// The warm-up ends when the medians of two windows in a row differ by less than this.
 pub const WARMUP_STABLE: f64 = 0.02;
 
-/// One batch of `k` operations measured into `out`. Never inlined, so that every batch of a
+/// One batch of `k` operations measured into `out` (again where its counter reads raced the
+/// kernel: [`RACED_AGAIN`]). Never inlined, so that every batch of a
 /// run executes the same code between the meter's two reads: inlined into its callers, the
 /// compiler put a constant's load inside the window in one and outside it in another (one
 /// instruction, which an exact metric counts, and a per-operation figure of 3,007 − 1/k).
@@ -40,9 +44,15 @@ fn batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     k: u64,
     out: &mut [Measured],
 ) -> Result<(), BenchError> {
-    meter.start()?;
-    f(k);
-    meter.stop(out)
+    for again in (0..=RACED_AGAIN).rev() {
+        meter.start()?;
+        f(k);
+        meter.stop(out)?;
+        if again == 0 || !meter.raced() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Per metric, the median change over empty read pairs (what a batch's figures lose), and

@@ -224,6 +224,9 @@ pub struct Apart {
     /// Their spread: the standard deviation of their log median times, in percent (NaN with
     /// fewer than 2).
     pub spread: f64,
+    /// A saved run's median or the new run's was floored at 0 (what was subtracted, the
+    /// shell's start, exceeded what it measured): nothing to judge, whatever the runs.
+    pub floored: bool,
 }
 
 /// How a comparison of sides of several builds was judged.

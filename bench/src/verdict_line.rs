@@ -134,6 +134,12 @@ impl Comparison {
     fn write_not_enough_apart(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b, c) = (&self.a, &self.b, &self.change);
         match &self.apart {
+            Some(apart) if apart.floored => write!(
+                w,
+                "verdict: nothing to judge {b} against {a}: a run's median was floored at 0 \
+                 (what was subtracted exceeded what it measured), and a change from 0 has no \
+                 size"
+            ),
             Some(apart) => write!(
                 w,
                 "verdict: not enough runs apart to judge {b} against {a}: the baseline \

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_has, bench, bench_json, fresh_temp, json_of, serial, temp};
+use common::{assert_has, bench, bench_json, fresh_temp, json_of, serial, temp, Run};
 use picollo::hdr::LogReader;
 
 #[test]
@@ -318,4 +318,58 @@ fn a_command_of_a_few_milliseconds_is_not_flagged() {
         "{}",
         run.stdout
     );
+}
+
+/// `picollo bench --runs 3 --warmup 0 [--shell SHELL] MORE… true`.
+fn true_3_runs(shell: Option<&str>, more: &[&str]) -> Run {
+    let mut args = vec!["--runs", "3", "--warmup", "0"];
+    args.extend(shell.map(|s| ["--shell", s]).into_iter().flatten());
+    args.extend_from_slice(more);
+    args.push("true");
+    bench(&args)
+}
+
+#[test]
+fn a_baseline_whose_runs_were_floored_at_0_has_nothing_to_judge() {
+    let _serial = serial();
+    let shell = slow_to_start_shell("slow-sh-saved");
+    let shell = Some(shell.to_str().unwrap());
+    let base = fresh_temp("floored-base.json");
+    let path = base.to_str().unwrap();
+    // Two runs apart saved, every run of each floored: their medians are 0, and say so.
+    for _ in 0..2 {
+        let saved = true_3_runs(shell, &["--save", path, "--append"]);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    }
+    let v = json_of(&base);
+    assert_eq!(v["commands"][0]["runsApart"], serde_json::json!([0, 0]));
+    let time = metric(&v, 0, "time");
+    assert_eq!(time["floored"], 3, "{time}");
+    assert_eq!(time["flagged"], true, "{time}");
+    // The gate reads the file, judges nothing, says why, and passes (exit 0).
+    let json = temp("floored-gate.json");
+    let run = true_3_runs(
+        shell,
+        &["--baseline", path, "--json", json.to_str().unwrap()],
+    );
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert_has(
+        &run.stderr,
+        "command 1 not judged against its baseline: floored at 0, nothing to judge",
+    );
+    assert_has(&run.stdout, "verdict: nothing to judge true against true [");
+    let v = json_of(&json);
+    let line = v["comparisons"][0]["line"].as_str().unwrap();
+    assert!(line.contains("a run's median was floored at 0"), "{line}");
+    // A baseline saved through the usual shell (whatever its medians) against a new run that
+    // is floored: nothing to judge either.
+    let usual = fresh_temp("usual-shell-base.json");
+    let usual = usual.to_str().unwrap();
+    for _ in 0..2 {
+        let saved = true_3_runs(None, &["--save", usual, "--append"]);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    }
+    let run = true_3_runs(shell, &["--baseline", usual]);
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert_has(&run.stderr, "floored at 0, nothing to judge");
 }

@@ -321,7 +321,7 @@ fn a_baseline_of_one_run_apart_is_not_judged() {
     let bad = temp("bad-runs.json");
     std::fs::write(&bad, broken.to_string()).unwrap();
     let run = bench(&["--runs", "2", "--baseline", bad.to_str().unwrap(), "true"]);
-    run.assert_exit(4, "not a positive median time");
+    run.assert_exit(4, "not a median time of 0 or more");
 }
 
 #[test]

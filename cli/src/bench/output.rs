@@ -401,6 +401,15 @@ pub fn unjudged(gated: &[(Against, Comparison)]) {
     let unjudged = |c: &Comparison| c.verdict == Verdict::NotEnoughRunsApart;
     for (a, c) in gated.iter().filter(|(_, c)| unjudged(c)) {
         let runs = c.apart.as_ref().map_or(0, |x| x.runs);
+        if c.apart.as_ref().is_some_and(|x| x.floored) {
+            eprintln!(
+                "picollo bench: {} not judged against its baseline: floored at 0, nothing to \
+                 judge (its runs lie below what was subtracted, the shell's start; measure more \
+                 work a run, or pass --shell=none)",
+                a.label()
+            );
+            continue;
+        }
         eprintln!(
             "picollo bench: {} not judged against its baseline: it holds {runs} run(s) apart \
              and the spread between runs needs {} (add runs with --save FILE --append)",

@@ -130,17 +130,19 @@ fn commands(path: &str, v: &Value, threshold: Option<f64>) -> Result<Vec<Saved>,
     each.collect()
 }
 
-/// The saved runs apart of a command: its `runsApart` list, or (a file saved before runs
-/// apart were kept) its one run's median round time.
+/// The saved runs apart of a command: its `runsApart` list (0 for a run floored at 0), or (a
+/// file saved before runs apart were kept) its one run's median round time.
 fn runs_apart(c: &Value, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
     let Some(list) = c.get("runsApart") else {
         return Ok(result.map(median_round).into_iter().collect());
     };
     let list = list.as_array().ok_or("\"runsApart\" is not a list")?;
+    // 0: that run's median was floored at 0 (below the shell's start): kept, and judged as
+    // nothing to judge.
     let each = list.iter().map(|x| match x.as_f64() {
-        Some(m) if m > 0.0 && m.is_finite() => Ok(m),
+        Some(m) if m >= 0.0 && m.is_finite() => Ok(m),
         _ => Err(format!(
-            "\"runsApart\" holds {x}, not a positive median time"
+            "\"runsApart\" holds {x}, not a median time of 0 or more"
         )),
     });
     each.collect()

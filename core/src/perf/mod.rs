@@ -28,10 +28,13 @@ mod emulated;
 mod error;
 mod event;
 mod event_name;
+mod exact;
 mod group;
 mod open;
 #[cfg(picollo_native)]
 mod page;
+#[cfg(all(test, picollo_native))]
+mod page_race;
 mod path;
 #[cfg(picollo_native)]
 mod plugin;
@@ -58,6 +61,7 @@ pub use event::{
     SoftwareEvent, FIXED_EVENTS,
 };
 pub use event_name::{named_events, EventClass, ParseEventError};
+pub use exact::ReadStats;
 pub use group::MAX_GROUP_COUNTERS;
 pub use path::{under_instrumenter, PathChoice, PathReason, ReadPolicy, COST_ROUNDS};
 #[cfg(picollo_native)]

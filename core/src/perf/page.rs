@@ -7,10 +7,12 @@ use crate::native::{self, PageReading, PAGE_OK};
 use super::sys::MmapPage;
 use super::values::Reading;
 
-/// Read one counter through its page; `None` when the page says rdpmc cannot be used now
-/// (no `cap_user_rdpmc`, `index == 0`, or a seqlock that would not settle).
+/// Read one counter through its page: the reading and how often the seqlock made the read
+/// start over (a retry's own work lands in the counts: see [`super::exact`]); `None` when
+/// the page says rdpmc cannot be used now (no `cap_user_rdpmc`, `index == 0`, or a seqlock
+/// that would not settle).
 #[inline]
-pub(crate) fn read(page: &MmapPage) -> Option<Reading> {
+pub(crate) fn read(page: &MmapPage) -> Option<(Reading, u32)> {
     let mut out = PageReading::default();
     // SAFETY: `page` maps at least one whole page (≥ the 96-byte head the C reads) for as
     // long as `page` lives; the C only reads it, field by field through volatile loads,
@@ -18,12 +20,17 @@ pub(crate) fn read(page: &MmapPage) -> Option<Reading> {
     // on arm64) runs only when the kernel set cap_user_rdpmc, i.e. when it allows user
     // space to read this event's counter.
     let status = unsafe { native::picollo_native_page_read(page.as_ptr().cast(), &mut out) };
-    (status == PAGE_OK).then_some(Reading {
+    (status == PAGE_OK).then_some((reading(&out), out.retries))
+}
+
+/// The reading a settled page read gives.
+fn reading(out: &PageReading) -> Reading {
+    Reading {
         value: out.count,
         enabled: out.enabled,
         running: out.running,
         scaled: out.scaled,
-    })
+    }
 }
 
 #[cfg(test)]

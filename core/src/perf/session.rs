@@ -2,6 +2,7 @@
 //! current readings, their deltas and one histogram per counter.
 
 use std::format;
+use std::string::{String, ToString};
 use std::vec;
 use std::vec::Vec;
 
@@ -12,6 +13,7 @@ use super::derived::Derived;
 use super::emulated::Emulator;
 use super::error::{PerfError, PerfErrorKind};
 use super::event::Event;
+use super::exact::{self, ReadMark, ReadStats};
 use super::group::{GroupBuffer, MAX_GROUP_COUNTERS};
 use super::path::{self, PathChoice, PathReason, ReadPolicy, COST_ROUNDS};
 use super::sys::EventFd;
@@ -69,6 +71,10 @@ pub struct Session<H = CounterHistogram> {
     choice: Option<PathChoice>,
     policy: ReadPolicy,
     last_path: ReadPath,
+    /// The latest read, and whether the deltas it closed are exact ([`Session::exact`]).
+    mark: ReadMark,
+    exact: bool,
+    stats: ReadStats,
     enabled: bool,
 }
 
@@ -79,6 +85,7 @@ impl<H: Sink> core::fmt::Debug for Session<H> {
             .field("fast_path", &self.fast_path)
             .field("choice", &self.choice)
             .field("last_path", &self.last_path)
+            .field("stats", &self.stats)
             .field("enabled", &self.enabled)
             .finish()
     }
@@ -116,9 +123,13 @@ impl<H: Sink> Session<H> {
             choice: None,
             policy,
             last_path: ReadPath::None,
+            mark: ReadMark::default(),
+            exact: true,
+            stats: ReadStats::default(),
             enabled,
         };
-        if enabled || policy != ReadPolicy::Auto {
+        // Under valgrind the choice is made now, whatever the policy: no read may try rdpmc.
+        if enabled || policy != ReadPolicy::Auto || path::under_instrumenter() {
             session.choose_path();
         }
         if enabled && calibrate {
@@ -132,15 +143,21 @@ impl<H: Sink> Session<H> {
     /// when any page says rdpmc is unavailable right now) one `read(2)` of the group; then
     /// the emulated counters, with one request to the emulator. Returns the path the perf
     /// counters took (`Syscall` for emulated counters alone). The previous reading becomes
-    /// `previous`, deltas update.
+    /// `previous`, deltas update; [`Session::exact`] says whether they are exact.
     pub fn read(&mut self, force_syscall: bool) -> Result<ReadPath, PerfError> {
-        let path = if !force_syscall && self.fast_path && self.read_pages() {
-            ReadPath::Rdpmc
-        } else {
+        let tried = !force_syscall && self.fast_path;
+        let retries = if tried { self.read_pages() } else { None };
+        let mark = ReadMark::of(tried, retries);
+        if retries.is_none() {
             self.read_group()?;
-            ReadPath::Syscall
-        };
+        }
         self.read_emulated()?;
+        let path = mark.path;
+        if tried {
+            self.stats.count(mark);
+        }
+        self.exact = exact::exact(self.mark, mark);
+        self.mark = mark;
         let slot = if path == ReadPath::Rdpmc { 1 } else { 0 };
         for (c, &r) in self.counters.iter_mut().zip(&self.scratch) {
             c.previous = c.current;
@@ -151,18 +168,19 @@ impl<H: Sink> Session<H> {
         Ok(path)
     }
 
+    /// Every perf counter through its page: how often the reads started over, or `None`
+    /// where a page sent the read to read(2).
     #[cfg(picollo_native)]
-    fn read_pages(&mut self) -> bool {
+    fn read_pages(&mut self) -> Option<u32> {
+        let mut retries = 0u32;
         for (c, out) in self.counters.iter().zip(self.scratch.iter_mut()) {
             if c.event.is_emulated() {
                 continue;
             }
-            match c.page().and_then(super::page::read) {
-                Some(r) => *out = r,
-                None => return false,
-            }
+            let (r, again) = c.page().and_then(super::page::read)?;
+            (*out, retries) = (r, retries.saturating_add(again));
         }
-        true
+        Some(retries)
     }
 
     /// The emulated counters' values into their readings (not multiplexed: no times).
@@ -236,6 +254,7 @@ impl<H: Sink> Session<H> {
             c.previous = c.current;
             c.delta = Delta::default();
         }
+        self.exact = true;
         Ok(())
     }
 
@@ -386,6 +405,30 @@ impl<H: Sink> Session<H> {
         };
         self.choice
             .unwrap_or_else(|| PathChoice::unmeasured(path, self.policy, PathReason::Pending))
+    }
+
+    /// Whether the latest deltas are exact: both reads took one path and neither raced the
+    /// kernel (a page read that started over, or a page that sent the read to read(2)); the
+    /// read's own work then lands in the same place of every delta, and fixed work counts
+    /// the same (±1, as read(2) does). A delta that is not holds tens of the read's own
+    /// instructions more, or the other path's cost: measure again, or drop it.
+    pub fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// How the user-space reads went since open: how many raced the kernel.
+    pub fn read_stats(&self) -> ReadStats {
+        self.stats
+    }
+
+    /// The read path and why ([`Session::read_path_choice`]), and once a user-space read
+    /// raced the kernel, how often ([`Session::read_stats`]): the line reports print.
+    pub fn read_path_line(&self) -> String {
+        let choice = self.read_path_choice();
+        match self.stats.raced() {
+            0 => choice.to_string(),
+            _ => format!("{choice}; {}", self.stats),
+        }
     }
 
     /// Whether the group is counting.

@@ -114,7 +114,9 @@ pub unsafe extern "C" fn picollo_perf_session_path_choice(
 }
 
 /// Writes the read path and why as one line into `buf`, e.g. `read(2): 8,100 ns a read against
-/// 39,000 ns in user space (…)`. Errors: `BUFFER_TOO_SMALL`; `INVALID_ARGUMENT` when not open.
+/// 39,000 ns in user space (…)`; once a user-space read raced the kernel, how often (`…; 3 of
+/// 40,000 user-space reads raced the kernel (…)`). Errors: `BUFFER_TOO_SMALL`;
+/// `INVALID_ARGUMENT` when not open.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_perf_session_path_describe(
     s: *const picollo_perf_session,
@@ -123,7 +125,7 @@ pub unsafe extern "C" fn picollo_perf_session_path_describe(
     needed: *mut usize,
 ) -> picollo_status {
     session!(s => {
-        let text = s.opened()?.read_path_choice().to_string();
+        let text = s.opened()?.read_path_line();
         write_text!(&text, buf, len, needed)
     })
 }
