@@ -9,6 +9,8 @@
 #     valgrind memcheck (any error, definite leaks included, fails);
 #  2a. builds test_build_note.c at -O0 and at -O2: the header's picollo_bench_config_default()
 #     notes an unoptimized caller in the one and not in the other;
+#  2a'. runs the C and C++ suites (c-tests/suite.sh: suite_sample.c, suite_sample.cpp) as
+#     their users do: list, filters, --test, failures, a measurement, --against two builds;
 #  2b. checks that c-tests/test_bad_input.c has a row for every function of the header
 #     (scripts/check_matrix.py), then builds that matrix of hostile calls (shared and
 #     static) and runs it normally and under valgrind memcheck;
@@ -191,6 +193,9 @@ for o in O0 O2; do
     head -n 1 "$build/test_build_note_$o.out"
 done
 
+step "suites: the C and C++ sample suites as programs (c-tests/suite.sh)"
+bash "$here/suite.sh"
+
 step "test_bad_input: hostile arguments to every function of the header (the matrix)"
 python3 scripts/check_matrix.py || die "the bad-input matrix misses functions of include/picollo.h"
 gcc "${cflags[@]}" -c c-tests/test_bad_input.c -o "$build/test_bad_input.o"
@@ -279,7 +284,8 @@ if ! CARGO_TARGET_DIR="$target/cargo-c" cargo cinstall --release -p picollo-ffi 
     die "cargo cinstall failed (log: $build/cinstall.log)"
 fi
 inst="$dest/usr/local"
-for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h lib/pkgconfig/picollo.pc; do
+for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h include/picollo/picollo_suite.h \
+    include/picollo/picollo.hpp lib/pkgconfig/picollo.pc; do
     [[ -e "$inst/$f" ]] || die "cargo cinstall did not install $f"
 done
 cmp -s include/picollo.h "$inst/include/picollo/picollo.h" || die "the installed header is not include/picollo.h"

@@ -1,9 +1,9 @@
-// test_abi.cpp: the C header used from C++17 through a thin RAII wrapper: handles owned by
-// std::unique_ptr with deleters, failures as exceptions carrying the status and the library's
-// message, text as std::string via the size query, buckets as a range-for, a lambda measured
-// by the benchmark harness. Prints the table; the last line is "N passed, M failed" and the
+// test_abi.cpp: the C header used from C++17 through picollo.hpp's RAII wrappers: handles
+// owned by std::unique_ptr with deleters, failures as exceptions carrying the status and the
+// library's message, text as std::string via the size query, buckets as a range-for, lambdas
+// measured by picollo::Bench. Prints the table; the last line is "N passed, M failed" and the
 // exit status is non-zero when anything failed.
-#include "picollo.h"
+#include "picollo.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,203 +18,6 @@
 #include <utility>
 #include <vector>
 
-namespace picollo {
-
-// A failed call: the status and the message picollo_last_error_message() gave for it.
-class Error : public std::runtime_error {
-public:
-    Error(picollo_status status, const char *message)
-        : std::runtime_error(std::string(picollo_status_str(status)) + ": " + message),
-          status_(status) {}
-    picollo_status status() const noexcept { return status_; }
-
-private:
-    picollo_status status_;
-};
-
-inline void check(picollo_status s) {
-    if (s != PICOLLO_STATUS_OK) {
-        throw Error(s, picollo_last_error_message());
-    }
-}
-
-// snprintf-style text: ask for the size, then fill a string of exactly that size.
-template <class Write>
-std::string text(Write &&write) {
-    size_t needed = 0;
-    picollo_status s = write(nullptr, 0, &needed);
-    if (s != PICOLLO_STATUS_BUFFER_TOO_SMALL) {
-        check(s);
-        throw std::logic_error("a size query without a buffer reported success");
-    }
-    std::string out(needed, '\0');
-    size_t again = 0;
-    check(write(&out[0], needed + 1, &again)); // writes the NUL onto out's own terminator
-    if (again != needed) {
-        throw std::logic_error("the text changed size between two calls");
-    }
-    return out;
-}
-
-struct HistogramFree {
-    void operator()(picollo_histogram *h) const noexcept { picollo_histogram_free(h); }
-};
-struct SnapshotFree {
-    void operator()(picollo_snapshot *s) const noexcept { picollo_snapshot_free(s); }
-};
-
-struct Options {
-    double relative_error = 0.001;
-    uint64_t min = 0;
-    uint64_t max = UINT64_MAX;
-    uint32_t counter_bits = 64;
-    picollo_value_selection selection = PICOLLO_VALUE_SELECTION_MIDPOINT;
-};
-
-class Histogram {
-public:
-    explicit Histogram(const Options &o = Options()) {
-        picollo_histogram_config c = picollo_histogram_config_default();
-        c.relative_error = o.relative_error;
-        c.min_trackable = o.min;
-        c.max_trackable = o.max;
-        c.counter_bits = o.counter_bits;
-        c.value_selection = o.selection;
-        picollo_histogram *raw = nullptr;
-        check(picollo_histogram_new(&c, &raw));
-        h_.reset(raw);
-    }
-
-    void record(uint64_t v) noexcept { picollo_histogram_record(h_.get(), v); }
-    void record(uint64_t v, uint64_t n) noexcept { picollo_histogram_record_n(h_.get(), v, n); }
-    void record(const std::vector<uint64_t> &vs) {
-        check(picollo_histogram_record_many(h_.get(), vs.data(), vs.size()));
-    }
-    void reset() { check(picollo_histogram_reset(h_.get())); }
-
-    picollo_histogram_info info() const {
-        picollo_histogram_info i;
-        check(picollo_histogram_get_info(h_.get(), &i));
-        return i;
-    }
-    picollo_percentile percentile(double rank) const {
-        picollo_percentile p;
-        check(picollo_histogram_percentile(h_.get(), rank, &p));
-        return p;
-    }
-    std::vector<picollo_percentile> percentiles(const std::vector<double> &ranks) const {
-        std::vector<picollo_percentile> out(ranks.size());
-        check(picollo_histogram_percentiles(h_.get(), ranks.data(), ranks.size(), out.data()));
-        return out;
-    }
-    picollo_summary summary() const {
-        picollo_summary s;
-        check(picollo_histogram_summary(h_.get(), &s));
-        return s;
-    }
-    std::string table(const char *title = nullptr) const {
-        return text([&](char *b, size_t n, size_t *need) {
-            return picollo_histogram_table(h_.get(), title, b, n, need);
-        });
-    }
-    Histogram &operator+=(const Histogram &o) {
-        check(picollo_histogram_add(h_.get(), o.h_.get()));
-        return *this;
-    }
-    Histogram &operator-=(const Histogram &o) {
-        check(picollo_histogram_subtract(h_.get(), o.h_.get()));
-        return *this;
-    }
-
-    // The non-empty buckets, for a range-for (the ABI's cursor, no callbacks).
-    class Buckets {
-    public:
-        class iterator {
-        public:
-            iterator(const picollo_histogram *h, bool end) : h_(h), done_(end) {
-                if (!done_) {
-                    ++*this;
-                }
-            }
-            const picollo_bucket &operator*() const { return b_; }
-            iterator &operator++() {
-                picollo_status s = picollo_histogram_next_bucket(h_, &cursor_, &b_);
-                if (s == PICOLLO_STATUS_OUT_OF_RANGE) {
-                    done_ = true;
-                } else {
-                    check(s);
-                }
-                return *this;
-            }
-            bool operator!=(const iterator &o) const { return done_ != o.done_; }
-
-        private:
-            const picollo_histogram *h_;
-            size_t cursor_ = 0;
-            picollo_bucket b_{};
-            bool done_;
-        };
-        explicit Buckets(const picollo_histogram *h) : h_(h) {}
-        iterator begin() const { return iterator(h_, false); }
-        iterator end() const { return iterator(h_, true); }
-
-    private:
-        const picollo_histogram *h_;
-    };
-    Buckets buckets() const { return Buckets(h_.get()); }
-
-    const picollo_histogram *get() const noexcept { return h_.get(); }
-
-private:
-    std::unique_ptr<picollo_histogram, HistogramFree> h_;
-};
-
-class Snapshot {
-public:
-    explicit Snapshot(const Histogram &h) {
-        picollo_snapshot *raw = nullptr;
-        check(picollo_snapshot_new(h.get(), &raw));
-        s_.reset(raw);
-    }
-    void update(const Histogram &h, bool deltas) {
-        check(picollo_snapshot_update(s_.get(), h.get(), deltas ? 1u : 0u));
-    }
-    picollo_summary summary() const {
-        picollo_summary s;
-        check(picollo_snapshot_summary(s_.get(), &s));
-        return s;
-    }
-
-private:
-    std::unique_ptr<picollo_snapshot, SnapshotFree> s_;
-};
-
-inline std::string table(const picollo_summary &s, const char *title) {
-    return text([&](char *b, size_t n, size_t *need) {
-        return picollo_summary_table(&s, title, b, n, need);
-    });
-}
-inline std::string diff(const picollo_summary &a, const picollo_summary &b, const char *title,
-                        const char *name_a, const char *name_b) {
-    return text([&](char *buf, size_t n, size_t *need) {
-        return picollo_summary_diff(&a, &b, title, name_a, name_b, buf, n, need);
-    });
-}
-inline std::string line(const picollo_summary &s, const char *name) {
-    return text([&](char *b, size_t n, size_t *need) {
-        return picollo_summary_line(&s, name, b, n, need);
-    });
-}
-inline std::string json(const picollo_summary &s) {
-    return text([&](char *b, size_t n, size_t *need) { return picollo_summary_json(&s, b, n, need); });
-}
-inline std::string format(const picollo_percentile &p) {
-    return text([&](char *b, size_t n, size_t *need) {
-        return picollo_percentile_format(&p, b, n, need);
-    });
-}
-
-} // namespace picollo
 
 // The ABI types are plain data in C++ too.
 static_assert(std::is_same<std::underlying_type<picollo_status>::type, uint32_t>::value,
@@ -540,40 +343,9 @@ void test_inline_recorder() {
 }
 
 
-// The benchmark harness from C++: a lambda measured through a trampoline that keeps every
-// exception inside (the callback must not unwind into the library), the result owned by a
-// unique_ptr, its texts as std::string.
-struct BenchResultFree {
-    void operator()(picollo_bench_result *r) const noexcept { picollo_bench_result_free(r); }
-};
-using BenchResult = std::unique_ptr<picollo_bench_result, BenchResultFree>;
-
-template <class Work>
-BenchResult bench(const char *name, Work &work, bool &threw) {
-    picollo_bench_config c = picollo_bench_config_default();
-    c.name = name;
-    c.counters = "";
-    c.samples = 100;
-    c.batch = 2;
-    c.time_budget = 1.0;
-    c.warmup = 0.01;
-    struct Call {
-        Work *work;
-        bool *threw;
-    } call{&work, &threw};
-    auto trampoline = [](void *ctx, uint64_t iterations) noexcept {
-        Call *c = static_cast<Call *>(ctx);
-        try {
-            (*c->work)(iterations);
-        } catch (...) {
-            *c->threw = true;
-        }
-    };
-    picollo_bench_result *raw = nullptr;
-    picollo::check(picollo_bench_run(&c, trampoline, &call, &raw));
-    return BenchResult(raw);
-}
-
+// The benchmark harness from C++: a lambda measured by picollo::Bench (its exceptions stop
+// in the header's trampoline, never unwinding into the library), the result's texts as
+// std::string.
 void test_bench_lambda() {
     uint64_t operations = 0;
     volatile uint64_t sink = 0;
@@ -585,31 +357,38 @@ void test_bench_lambda() {
         }
         operations += k;
     };
-    bool threw = false;
-    BenchResult r = bench("lambda", work, threw);
-    EXPECT_TRUE(!threw && operations > 0 && operations % 2 == 0);
-    size_t n = 0;
-    picollo::check(picollo_bench_result_metric_count(r.get(), &n));
-    EXPECT_TRUE(n == 1);
-    std::string line = picollo::text([&](char *b, size_t l, size_t *nd) {
-        return picollo_bench_result_text(r.get(), PICOLLO_BENCH_FORMAT_LINE, b, l, nd);
-    });
+    auto quick = [](const char *name) {
+        return picollo::Bench(name).counters("").samples(100).batch(2).budget(1.0).warmup(0.01);
+    };
+    picollo::BenchResult r = quick("lambda").run(work);
+    EXPECT_TRUE(operations > 0 && operations % 2 == 0);
+    EXPECT_TRUE(r.metrics() == 1);
+    std::string line = r.text(PICOLLO_BENCH_FORMAT_LINE);
     EXPECT_TRUE(line.rfind("lambda: time P50=", 0) == 0 && contains(line, "batch 2, "));
+    EXPECT_TRUE(r.percentile(50.0) > 0.0);
     const picollo_histogram *h = nullptr;
     picollo::check(picollo_bench_result_histogram(r.get(), 0, &h));
     picollo_histogram_info info{};
     picollo::check(picollo_histogram_get_info(h, &info));
     EXPECT_TRUE(info.total >= 1 && info.total <= 100);
     picollo_bench_verdict verdict = PICOLLO_BENCH_VERDICT_SLOWER;
-    std::string diff = picollo::text([&](char *b, size_t l, size_t *nd) {
-        return picollo_bench_compare(r.get(), r.get(), b, l, nd, nullptr, nullptr);
-    });
-    picollo::check(picollo_bench_compare(r.get(), r.get(), &diff[0], diff.size() + 1, nullptr,
-                                         &verdict, nullptr));
+    std::string diff = r.compared_with(r, &verdict);
     EXPECT_TRUE(verdict == PICOLLO_BENCH_VERDICT_NO_DIFFERENCE);
     EXPECT_TRUE(contains(diff, "verdict: no difference between lambda and lambda"));
     EXPECT_ERROR(PICOLLO_STATUS_OUT_OF_RANGE,
                  picollo::check(picollo_bench_result_histogram(r.get(), 1, &h)));
+    // A work's exception comes back to the caller once the run ends; the work is not
+    // called again after it threw.
+    uint64_t calls = 0;
+    try {
+        quick("throws").run([&](uint64_t) {
+            ++calls;
+            throw std::runtime_error("as the test asked");
+        });
+        EXPECT_TRUE(false);
+    } catch (const std::runtime_error &e) {
+        EXPECT_TRUE(std::string(e.what()) == "as the test asked" && calls == 1);
+    }
 }
 
 } // namespace

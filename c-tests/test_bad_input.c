@@ -2983,6 +2983,136 @@ static picollo_status bench_info_ok(void)
     return st;
 }
 
+/* ---- suites ---- */
+
+/* A suite with one benchmark (bench_work), or NULL. */
+static picollo_suite *suite_of_one(const char *name)
+{
+    picollo_suite *s = NULL;
+    static uint64_t ops;
+    CHECK(picollo_suite_new("bad-input", &s) == PICOLLO_STATUS_OK);
+    CHECK(picollo_suite_add(s, name, bench_work, &ops) == PICOLLO_STATUS_OK);
+    return s;
+}
+static picollo_status suite_new_null_name(void)
+{
+    picollo_suite *s = NULL;
+    picollo_status st = picollo_suite_new(NULL, &s);
+    CHECK(s == NULL);
+    return st;
+}
+static picollo_status suite_new_null_out(void)
+{
+    return picollo_suite_new("x", NULL);
+}
+static picollo_status suite_new_bad_utf8(void)
+{
+    picollo_suite *s = NULL;
+    picollo_status st = picollo_suite_new(bad_utf8, &s);
+    CHECK(s == NULL);
+    return st;
+}
+static picollo_status suite_free_null(void)
+{
+    picollo_suite_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status suite_config_null_suite(void)
+{
+    picollo_bench_config c = bench_config();
+    return picollo_suite_set_config(NULL, &c);
+}
+/* picollo_suite_set_config of a one-benchmark suite with bench_config() after `change`. */
+#define SUITE_CONFIG_CASE(name, change)                                                      \
+    static picollo_status name(void)                                                         \
+    {                                                                                        \
+        picollo_bench_config c = bench_config();                                             \
+        picollo_suite *s = suite_of_one("a");                                                \
+        change;                                                                              \
+        picollo_status st = picollo_suite_set_config(s, &c);                                 \
+        picollo_suite_free(s);                                                               \
+        return st;                                                                           \
+    }
+SUITE_CONFIG_CASE(suite_config_size_0, c.struct_size = 0)
+SUITE_CONFIG_CASE(suite_config_counter, c.counters = "Software:NoSuchThing")
+SUITE_CONFIG_CASE(suite_config_ok, (void)0)
+static picollo_status suite_config_null_config(void)
+{
+    picollo_suite *s = suite_of_one("a");
+    picollo_status st = picollo_suite_set_config(s, NULL);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_add_null_suite(void)
+{
+    return picollo_suite_add(NULL, "a", bench_work, NULL);
+}
+/* picollo_suite_add of `name` and `work` to a new suite. */
+static picollo_status suite_add(const char *name, picollo_bench_work work)
+{
+    picollo_suite *s = NULL;
+    CHECK(picollo_suite_new("bad-input", &s) == PICOLLO_STATUS_OK);
+    picollo_status st = picollo_suite_add(s, name, work, NULL);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_add_null_name(void) { return suite_add(NULL, bench_work); }
+static picollo_status suite_add_null_work(void) { return suite_add("a", NULL); }
+static picollo_status suite_add_bad_utf8(void) { return suite_add(bad_utf8, bench_work); }
+static picollo_status suite_fail_outside(void)
+{
+    return picollo_suite_fail("not inside a benchmark");
+}
+/* picollo_suite_main of `s` (freed) with `argc` arguments `argv`: its exit status must be
+ * `want` (it prints what went wrong). */
+static picollo_status suite_main_is(picollo_suite *s, int argc, const char *const *argv, int want)
+{
+    int status = picollo_suite_main(s, argc, argv);
+    picollo_suite_free(s);
+    CHECK(status == want);
+    return PICOLLO_STATUS_OK;
+}
+static const char *const list_args[] = {"bad-input", "--list"};
+static picollo_status suite_main_null_suite(void)
+{
+    return suite_main_is(NULL, 2, list_args, 2);
+}
+static picollo_status suite_main_negative_argc(void)
+{
+    return suite_main_is(suite_of_one("a"), -1, list_args, 2);
+}
+static picollo_status suite_main_null_argv(void)
+{
+    return suite_main_is(suite_of_one("a"), 2, NULL, 2);
+}
+static picollo_status suite_main_bad_utf8_arg(void)
+{
+    const char *const args[] = {"bad-input", bad_utf8};
+    return suite_main_is(suite_of_one("a"), 2, args, 2);
+}
+static picollo_status suite_main_unknown_flag(void)
+{
+    const char *const args[] = {"bad-input", "--budgte", "1"};
+    return suite_main_is(suite_of_one("a"), 3, args, 2);
+}
+static picollo_status suite_main_bad_budget(void)
+{
+    const char *const args[] = {"bad-input", "--budget", "-1"};
+    return suite_main_is(suite_of_one("a"), 3, args, 2);
+}
+static picollo_status suite_main_empty_name(void)
+{
+    return suite_main_is(suite_of_one(""), 2, list_args, 2);
+}
+static picollo_status suite_main_no_match(void)
+{
+    const char *const args[] = {"bad-input", "--list", "nothing"};
+    return suite_main_is(suite_of_one("a"), 3, args, 5);
+}
+static picollo_status suite_main_list(void)
+{
+    return suite_main_is(suite_of_one("a"), 2, list_args, 0);
+}
 /* ---- the table ---- */
 
 #define NULLP ST(NULL_POINTER)
@@ -4128,6 +4258,29 @@ static const bad_row rows[] = {
     ROW(picollo_bench_compare_info, bench_info_null_out, NULLP, "`out`"),
     ROW(picollo_bench_compare_info, bench_info_small, SIZE, "sizeof(picollo_bench_comparison)"),
     ROW(picollo_bench_compare_info, bench_info_ok, OK, NULL),
+    ROW(picollo_suite_new, suite_new_null_name, NULLP, "`name`"),
+    ROW(picollo_suite_new, suite_new_null_out, NULLP, "`out`"),
+    ROW(picollo_suite_new, suite_new_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_free, suite_free_null, OK, NULL),
+    ROW(picollo_suite_set_config, suite_config_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_config, suite_config_null_config, NULLP, "`config`"),
+    ROW(picollo_suite_set_config, suite_config_size_0, SIZE, "picollo_bench_config_default"),
+    ROW(picollo_suite_set_config, suite_config_counter, INVAL, "Software:NoSuchThing"),
+    ROW(picollo_suite_set_config, suite_config_ok, OK, NULL),
+    ROW(picollo_suite_add, suite_add_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_add, suite_add_null_name, NULLP, "`name`"),
+    ROW(picollo_suite_add, suite_add_null_work, NULLP, "`work`"),
+    ROW(picollo_suite_add, suite_add_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_fail, suite_fail_outside, INVAL, "no benchmark of picollo_suite_main"),
+    ROW(picollo_suite_main, suite_main_null_suite, OK, NULL),
+    ROW(picollo_suite_main, suite_main_negative_argc, OK, NULL),
+    ROW(picollo_suite_main, suite_main_null_argv, OK, NULL),
+    ROW(picollo_suite_main, suite_main_bad_utf8_arg, OK, NULL),
+    ROW(picollo_suite_main, suite_main_unknown_flag, OK, NULL),
+    ROW(picollo_suite_main, suite_main_bad_budget, OK, NULL),
+    ROW(picollo_suite_main, suite_main_empty_name, OK, NULL),
+    ROW(picollo_suite_main, suite_main_no_match, OK, NULL),
+    ROW(picollo_suite_main, suite_main_list, OK, NULL),
 };
 
 /* ---- the runner ---- */

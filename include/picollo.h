@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 19
+#define PICOLLO_ABI_VERSION_MINOR 20
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -602,6 +602,11 @@ typedef struct picollo_perf_session picollo_perf_session;
 
 // A copy of a histogram's counts (opaque), refreshed by `_update` without allocating.
 typedef struct picollo_snapshot picollo_snapshot;
+
+// A suite of named benchmarks (opaque), from `picollo_suite_new`, for `picollo_suite_free`.
+// Threads: one thread at a time; its benchmarks run on the thread that calls
+// `picollo_suite_main`.
+typedef struct picollo_suite picollo_suite;
 
 // How to run a benchmark (`picollo_bench_run`); take it from `picollo_bench_config_default`.
 typedef struct picollo_bench_config {
@@ -1401,6 +1406,47 @@ picollo_status picollo_bench_summary(const struct picollo_bench_result *const *a
 // `out->struct_size` is smaller than this library's struct. Safety: `out->struct_size` is
 // set by the caller. ABI 1.19.
 picollo_status picollo_bench_result_metric_floor(const struct picollo_bench_result *r, size_t index, struct picollo_bench_floor *out);
+
+// Makes a new, empty suite named `name` (NUL-terminated UTF-8, copied: the folder its
+// outputs go to, under `.picollo/` unless `--out`), with the harness's default settings, in
+// `*out` for `picollo_suite_free`. Errors: NULL `name` or `out`; `INVALID_UTF8`. ABI 1.20.
+picollo_status picollo_suite_new(const char *name, struct picollo_suite **out);
+
+// Frees a suite; NULL is ignored. ABI 1.20.
+void picollo_suite_free(struct picollo_suite *suite);
+
+// Sets the settings every benchmark of the suite runs with (read during the call; its
+// `name` is not used: each benchmark has its own); the command line's flags override them.
+// Their ranges are checked when `picollo_suite_main` measures (exit status 2). Errors: NULL
+// `suite` or `config`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a counter
+// name, a duration or a flag out of its domain. ABI 1.20.
+picollo_status picollo_suite_set_config(struct picollo_suite *suite, const struct picollo_bench_config *config);
+
+// Registers benchmark `name` (NUL-terminated UTF-8, copied): `work(ctx, k)` runs `k`
+// operations, as for `picollo_bench_run`. `ctx` must stay valid until the suite is freed.
+// Names are checked when `picollo_suite_main` runs: two of one name, or an empty one, end
+// it with exit status 2. Errors: NULL `suite`, `name` or `work`; `INVALID_UTF8`. Safety:
+// `work` may be called with `ctx` on the thread of `picollo_suite_main`, and never unwinds
+// or longjmps out (a C++ benchmark catches its exceptions and calls `picollo_suite_fail`).
+// ABI 1.20.
+picollo_status picollo_suite_add(struct picollo_suite *suite, const char *name, picollo_bench_work work, void *ctx);
+
+// Marks the benchmark running on this thread FAILED with `message` (copied; NULL: "the
+// benchmark failed"), as a Rust benchmark's panic is: the suite stops it when its work
+// returns, reports it with the message and goes on with the others (exit status 6). Call it
+// from a benchmark's work, then return. Errors: `INVALID_ARGUMENT` outside a benchmark run
+// by `picollo_suite_main` on this thread. ABI 1.20.
+picollo_status picollo_suite_fail(const char *message);
+
+// Runs the suite as the command line `argv` (`argc` strings, the program's name first)
+// says, printing to the standard output and what went wrong to the standard error, and
+// returns the exit status for `main` to return (docs/suites.md): without a flag it measures
+// every benchmark; `--test` runs each once; `--list`; a FILTER, `--exact`, `--regex`; the
+// harness's flags; `--save`, `--baseline`, `--against OTHER` (another build of this
+// program). 0 ok, 2 a bad argument or a NULL `suite`/`argv`, 3 a file, 4 a saved baseline
+// unreadable, 5 no benchmark matches, 6 a benchmark failed, 7 one compared slower, 9 the
+// other build's worker failed; 101 after a panic in the library (a bug). ABI 1.20.
+int picollo_suite_main(struct picollo_suite *suite, int argc, const char *const *argv);
 
 // Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
 // `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.

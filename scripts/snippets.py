@@ -66,10 +66,11 @@ DIRECTIVE = re.compile(r"<!--\s*snippet:\s*(\w+)\s*(.*?)\s*-->\s*$")
 #: A block that only shows a part of a program says so on its first line, visibly:
 #: `// fragment: REASON` (or `/* fragment: REASON */`, `# fragment: REASON`).
 FRAGMENT = re.compile(r"^\s*(?://|/\*|#)\s*fragment:\s*(.*?)\s*(?:\*/)?\s*$", re.M)
-#: How a whole program of each compiled language starts: its `main`.
-MAIN = {"rust": re.compile(r"^\s*(?:pub\s+)?fn\s+main\s*\(", re.M),
-        "c": re.compile(r"\bint\s+main\s*\("),
-        "cpp": re.compile(r"\bint\s+main\s*\("),
+#: How a whole program of each compiled language starts: its `main`, or a suite's macro that
+#: writes it (`picollo_bench::main!`, `PICOLLO_BENCH_MAIN()`).
+MAIN = {"rust": re.compile(r"^\s*(?:pub\s+)?fn\s+main\s*\(|^picollo_bench::main!\(", re.M),
+        "c": re.compile(r"\bint\s+main\s*\(|^PICOLLO_BENCH_MAIN\(\)", re.M),
+        "cpp": re.compile(r"\bint\s+main\s*\(|^PICOLLO_BENCH_MAIN\(\)", re.M),
         "csharp": re.compile(r"\bstatic\s+(?:void|int)\s+Main\s*\(")}
 #: The file extension a build command gives a program of each language.
 EXTENSION = {"c": "c", "cpp": "cpp", "csharp": "cs", "python": "py"}

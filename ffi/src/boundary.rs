@@ -53,6 +53,17 @@ impl Outcome for u64 {
     }
 }
 
+/// A program's exit status (`picollo_suite_main`): 101 after a panic, as a Rust program's.
+impl Outcome for std::ffi::c_int {
+    type Body = std::ffi::c_int;
+    fn finish(body: std::ffi::c_int) -> Self {
+        body
+    }
+    fn after_panic() -> Self {
+        101
+    }
+}
+
 /// A value the caller builds on: `None` after a panic.
 impl<T> Outcome for Option<T> {
     type Body = Option<T>;

@@ -24,6 +24,7 @@ mod endpoint;
 mod exit;
 mod outputs;
 mod protocol;
+mod unwound;
 mod worker;
 
 use std::boxed::Box;
@@ -38,6 +39,7 @@ pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
 pub use outputs::Report;
 pub use protocol::PROTOCOL;
+pub use unwound::fail;
 
 use super::conditions::default_meter;
 use super::meter::Meter;
@@ -118,14 +120,22 @@ impl<'a> Suite<'a> {
     /// status.
     pub fn main(&mut self) -> std::process::ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();
-        let status = match self.run_args(&args, Mode::Once, &mut std::io::stdout()) {
+        std::process::ExitCode::from(self.main_args(&args, Mode::Once) as u8)
+    }
+
+    /// Run as `args` say (without the program's name; `default` as in [`Suite::run_args`]),
+    /// reporting to the standard output; print what went wrong; the exit status (the C
+    /// ABI's `picollo_suite_main`, whose default is to measure).
+    pub fn main_args(&mut self, args: &[String], default: Mode) -> Exit {
+        let status = match self.run_args(args, default, &mut std::io::stdout()) {
             Ok(report) => report.exit,
             Err(e) => {
                 std::eprintln!("error: {}", e.message);
                 e.exit
             }
         };
-        std::process::ExitCode::from(status as u8)
+        let _ = std::io::stdout().flush();
+        status
     }
 
     /// Run as `args` say (without the program's name); `default` is what a run without
@@ -193,7 +203,8 @@ impl<'a> Suite<'a> {
         Ok(names)
     }
 
-    /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic.
+    /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic's
+    /// message (or [`fail`]'s).
     fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Report> {
         let mut report = Report::default();
         for b in self
@@ -205,7 +216,7 @@ impl<'a> Suite<'a> {
             match ran {
                 Ok(()) => writeln!(out, "bench {} ... ok", b.name)?,
                 Err(p) => {
-                    let why = worker::panic_message(&*p);
+                    let why = unwound::message(&*p);
                     writeln!(out, "bench {} ... FAILED: {why}", b.name)?;
                     report.failed.push((b.name.clone(), why));
                 }
@@ -275,10 +286,7 @@ impl<'a> Suite<'a> {
             match measured {
                 Ok(Ok(r)) => report.results.push(r),
                 Ok(Err(e)) => report.failed.push((name.clone(), e.to_string())),
-                Err(p) => report.failed.push((
-                    name.clone(),
-                    std::format!("panicked: {}", worker::panic_message(&*p)),
-                )),
+                Err(p) => report.failed.push((name.clone(), unwound::described(&*p))),
             }
         }
         report

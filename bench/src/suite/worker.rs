@@ -21,7 +21,7 @@ use super::super::samples::Samples;
 use super::protocol::{
     apply_settings, error_reply, metrics_json, reply, reply_line, warm_up_json, PROTOCOL,
 };
-use super::{Registered, Suite};
+use super::{unwound, Registered, Suite};
 
 /// The benchmark being measured: its meter and what the steps so far found.
 struct Open {
@@ -46,22 +46,13 @@ pub(crate) struct Worker<'s, 'a> {
     open: Option<Open>,
 }
 
-/// What a panic in a benchmark said.
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    match (p.downcast_ref::<&str>(), p.downcast_ref::<String>()) {
-        (Some(s), _) => (*s).to_string(),
-        (_, Some(s)) => s.clone(),
-        _ => "a panic without a message".to_string(),
-    }
-}
-
-/// `f`, with a panic turned into an error that names the benchmark.
+/// `f`, with a panic (or a failure) turned into an error that names the benchmark.
 fn guarded<T>(name: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => Err(std::format!(
-            "benchmark {name:?} panicked: {}",
-            panic_message(&*p)
+            "benchmark {name:?} {}",
+            unwound::described(&*p)
         )),
     }
 }

@@ -8,11 +8,13 @@
 pub(crate) mod args;
 pub(crate) mod export;
 pub(crate) mod floor;
+pub(crate) mod suite;
 pub(crate) mod text;
 
 pub use args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
 pub use export::*;
 pub use floor::*;
+pub use suite::*;
 pub use text::*;
 
 use std::ffi::{c_char, c_void};
@@ -65,7 +67,7 @@ impl BenchRun {
 }
 
 /// `bench` with the config's baseline result, if it names one.
-fn with_baseline(bench: Bench, config: &picollo_bench_config) -> Result<Bench, Failure> {
+pub(crate) fn with_baseline(bench: Bench, config: &picollo_bench_config) -> Result<Bench, Failure> {
     if config.baseline.is_null() {
         return Ok(bench);
     }

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# c-tests/suite.sh: the C and C++ suites as their users run them. Builds the sample C suite
+# (suite_sample.c: PICOLLO_BENCH, PICOLLO_BENCH_MAIN; again as C++; with -DSLOWER, -DFAILING,
+# and with suite_sample_twice.c, which registers a name twice) and the sample C++ suite
+# (suite_sample.cpp: picollo::Suite with lambdas; with -DSLOWER) against target/release, then
+# runs them: --list, a filter, a filter matching nothing, --test, a benchmark that fails or
+# throws, a duplicate name, a short measurement and its results.json, --against a
+# byte-identical copy and against a build doing twice the work of one benchmark. Under
+# valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --list and --test. Called by
+# c-tests/run.sh; runs alone too (it builds libpicollo first).
+# shellcheck source=c-tests/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+out="$here/build/suite"
+rm -rf "$out"
+mkdir -p "$out"
+
+die() {
+    echo "c-tests/suite: FAIL: $*" >&2
+    exit 1
+}
+
+cargo build --release -q -p picollo-ffi
+link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")
+cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O2 -g -Iinclude)
+cxxflags=(-std=c++17 -Wall -Wextra -Werror -O2 -g -Iinclude)
+gcc "${cflags[@]}" c-tests/suite_sample.c "${link[@]}" -o "$out/c"
+gcc "${cflags[@]}" -DSLOWER c-tests/suite_sample.c "${link[@]}" -o "$out/c_slower"
+gcc "${cflags[@]}" -DFAILING c-tests/suite_sample.c "${link[@]}" -o "$out/c_failing"
+gcc "${cflags[@]}" c-tests/suite_sample.c c-tests/suite_sample_twice.c "${link[@]}" -o "$out/c_twice"
+g++ "${cxxflags[@]}" -x c++ c-tests/suite_sample.c "${link[@]}" -o "$out/c_as_cpp"
+g++ "${cxxflags[@]}" c-tests/suite_sample.cpp "${link[@]}" -o "$out/cpp"
+g++ "${cxxflags[@]}" -DSLOWER c-tests/suite_sample.cpp "${link[@]}" -o "$out/cpp_slower"
+# Another build of the same source: a byte-identical copy in a file of its own.
+cp "$out/c" "$out/c_copy"
+cp "$out/cpp" "$out/cpp_copy"
+
+# run WANT NAME PROGRAM ARGS...: run it in $out (its outputs under .picollo/ there), keep
+# stdout and stderr in $out/NAME.log, demand exit status WANT (a list: "0|7").
+run() {
+    local want=$1 name=$2 status=0
+    shift 2
+    (cd "$out" && "$@") >"$out/$name.log" 2>&1 || status=$?
+    [[ "|$want|" == *"|$status|"* ]] || {
+        cat "$out/$name.log" >&2
+        die "$name: exit status $status, not $want"
+    }
+}
+# has NAME TEXT: the log of NAME holds TEXT.
+has() {
+    grep -qF -- "$2" "$out/$1.log" || {
+        cat "$out/$1.log" >&2
+        die "$1: no '$2' in its output"
+    }
+}
+short=(--budget 0.3 --warmup 0.05 --counters none)
+
+# The list, filters, test mode, failures and duplicates of both languages.
+run 0 c_list ./c --list
+[[ "$(cat "$out/c_list.log")" == $'sum_1000: benchmark\nspin_200: benchmark' ]] ||
+    die "c --list printed: $(cat "$out/c_list.log")"
+run 0 c_filter ./c --list spin
+[[ "$(cat "$out/c_filter.log")" == "spin_200: benchmark" ]] || die "c --list spin: $(cat "$out/c_filter.log")"
+run 5 c_nomatch ./c --list --exact spin
+has c_nomatch "no benchmark matches the filter (the benchmarks: sum_1000, spin_200)"
+run 0 c_test ./c --test
+has c_test $'bench spin_200 ... ok\nbench result: 2 ran once, 0 failed'
+run 0 c_as_cpp ./c_as_cpp --test
+has c_as_cpp "bench result: 2 ran once, 0 failed"
+run 6 c_failing ./c_failing --test
+has c_failing "bench fails ... FAILED: the result was wrong, as the test asked"
+run 2 c_twice ./c_twice --list
+has c_twice 'error: two benchmarks are named "sum_1000": give each its own name'
+run 0 cpp_list ./cpp --list
+[[ "$(cat "$out/cpp_list.log")" == $'sum 1000: benchmark\nspin 200: benchmark' ]] ||
+    die "cpp --list printed: $(cat "$out/cpp_list.log")"
+run 0 cpp_regex ./cpp --list --regex '^spin'
+[[ "$(cat "$out/cpp_regex.log")" == "spin 200: benchmark" ]] || die "cpp --regex: $(cat "$out/cpp_regex.log")"
+run 0 cpp_test ./cpp --test
+has cpp_test "bench result: 2 ran once, 0 failed"
+run 6 cpp_throws env PICOLLO_SUITE_THROW=1 ./cpp --test
+has cpp_throws "bench throws ... FAILED: out of range, as the test asked"
+has cpp_throws "bench result: 2 ran once, 1 failed"
+run 2 cpp_twice env PICOLLO_SUITE_DUPLICATE=1 ./cpp --list
+has cpp_twice 'error: two benchmarks are named "sum 1000"'
+run 2 cpp_flag ./cpp --budgte 1
+has cpp_flag "unknown flag --budgte"
+
+# A short measurement (the default without --test): a line a benchmark, the document.
+run 0 c_measure ./c "${short[@]}" --out measured
+has c_measure "sum_1000: time P50="
+has c_measure "spin_200: time P50="
+python3 - "$out/measured/c/results.json" <<'EOF' || die "c: results.json is not the suite's document"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["schema"] == "picollo-bench", doc["schema"]
+assert [c["name"] for c in doc["commands"]] == ["sum_1000", "spin_200"], doc["commands"]
+assert all(c["result"]["metrics"][0]["name"] == "time" for c in doc["commands"])
+EOF
+# A throw while measured: that benchmark FAILED with its message, the other measured.
+run 6 cpp_measure env PICOLLO_SUITE_THROW=1 ./cpp "${short[@]}" sum throws
+has cpp_measure "sum 1000: time P50="
+has cpp_measure "throws: FAILED: failed: out of range, as the test asked"
+
+# Two builds through --against. Identical builds: two verdicts, no failure (a verdict of
+# "slower" is allowed: correct code gives one with p <= 0.1, the rate the Rust suite tests
+# and bench/tests/verdicts.rs states exactly). Twice the work in the head build's
+# "spin": slower, exit 7 (missed with a probability far below 1e-6 with 10 paired rounds of
+# a 100 % change, as bench/tests/suite.rs argues).
+run "0|7" c_aa ./c "${short[@]}" --against ./c_copy
+[[ "$(grep -c '^verdict: ' "$out/c_aa.log")" == 2 ]] || die "c against its copy: $(cat "$out/c_aa.log")"
+run 7 c_slower ./c_slower "${short[@]}" --against ./c spin
+has c_slower "verdict: spin_200 (head) is slower than spin_200 (base) by"
+run "0|7" cpp_aa ./cpp "${short[@]}" --against ./cpp_copy
+[[ "$(grep -c '^verdict: ' "$out/cpp_aa.log")" == 2 ]] || die "cpp against its copy: $(cat "$out/cpp_aa.log")"
+run 7 cpp_slower ./cpp_slower "${short[@]}" --against ./cpp spin
+has cpp_slower "verdict: spin 200 (head) is slower than spin 200 (base) by"
+grep -h '^verdict: ' "$out"/{c_aa,c_slower,cpp_aa,cpp_slower}.log
+
+# Under valgrind memcheck: the list and the test mode, a throw and a failure included.
+if [[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]]; then
+    echo "suites (valgrind): SKIPPED (PICOLLO_NO_VALGRIND=1)"
+else
+    memcheck=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+    run 0 c_list_vg "${memcheck[@]}" --log-file=c_list.vg ./c --list
+    run 6 c_failing_vg "${memcheck[@]}" --log-file=c_failing.vg ./c_failing --test
+    run 6 cpp_throws_vg env PICOLLO_SUITE_THROW=1 "${memcheck[@]}" --log-file=cpp_throws.vg ./cpp --test
+    has cpp_throws_vg "bench throws ... FAILED: out of range, as the test asked"
+    for vg in c_list c_failing cpp_throws; do
+        grep -q 'ERROR SUMMARY: 0 errors' "$out/$vg.vg" || {
+            cat "$out/$vg.vg" >&2
+            die "valgrind reported errors for $vg"
+        }
+    done
+    echo "suites (valgrind): --list, --test with a failure and a throw: no error"
+fi
+echo "c-tests/suite: OK (C and C++ suites: list, filters, test mode, failures, duplicates, measurement, --against)"

@@ -1,0 +1,49 @@
+/*
+ * suite_sample.c: a C suite as its users write it (PICOLLO_BENCH, PICOLLO_BENCH_MAIN), run
+ * by c-tests/suite.sh as a program: its list, a filter, --test, a short measurement, and two
+ * builds through --against. Built with -DSLOWER, `spin_200` does twice the work (a slower
+ * build); with -DFAILING, a benchmark fails through picollo_suite_fail.
+ */
+#include "picollo_suite.h"
+
+/* `n` dependent additions. */
+static void spin(uint64_t n) {
+    uint64_t x = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        x += i;
+        picollo_do_not_optimize(x);
+    }
+}
+
+PICOLLO_BENCH(sum_1000, k) {
+    static uint64_t values[1000];
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t sum = 0;
+        picollo_do_not_optimize(values); /* values the compiler cannot know */
+        for (size_t j = 0; j < 1000; j++) {
+            sum += values[j];
+        }
+        picollo_do_not_optimize(sum);
+    }
+}
+
+#ifdef SLOWER
+#define SPIN 400
+#else
+#define SPIN 200
+#endif
+
+PICOLLO_BENCH(spin_200, k) {
+    for (uint64_t i = 0; i < k; i++) {
+        spin(SPIN);
+    }
+}
+
+#ifdef FAILING
+PICOLLO_BENCH(fails, k) {
+    (void)k;
+    picollo_suite_fail("the result was wrong, as the test asked");
+}
+#endif
+
+PICOLLO_BENCH_MAIN()

@@ -1,0 +1,194 @@
+//! `picollo_suite_*`: a suite of named benchmarks (`picollo_bench::suite::Suite`) over the C
+//! ABI. C registers each benchmark's work, the callback `picollo_bench_run` takes, and hands
+//! the command line to `picollo_suite_main`, which runs the library's runner: the filters,
+//! `--list`, `--test`, the measurements, the outputs and `--against`, as a Rust suite does,
+//! measuring by default as Google Benchmark's programs do. A benchmark that fails (a C++
+//! exception caught in its work) says so with `picollo_suite_fail` and returns.
+#![cfg(target_os = "linux")]
+
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+use picollo_bench::suite::{fail, Exit, Mode, Suite};
+
+use crate::args::{read_sized, str_from, try_slice, try_str};
+use crate::bench::args::{bench_of, picollo_bench_config};
+use crate::bench::{picollo_bench_work, with_baseline};
+use crate::boundary::boundary;
+use crate::error::Failure;
+use crate::handle::{free_boxed, set_boxed, try_mut};
+use crate::status::picollo_status;
+
+/// A suite of named benchmarks (opaque), from `picollo_suite_new`, for `picollo_suite_free`.
+/// Threads: one thread at a time; its benchmarks run on the thread that calls
+/// `picollo_suite_main`.
+pub struct picollo_suite {
+    _private: [u8; 0],
+}
+
+crate::handle::boxed!(picollo_suite => Suite<'static>);
+
+thread_local! {
+    /// Whether this thread is inside `picollo_suite_main`.
+    static RUNNING: Cell<bool> = const { Cell::new(false) };
+    /// The message `picollo_suite_fail` left for the benchmark running on this thread.
+    static FAILURE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// This thread inside `picollo_suite_main`, until dropped (a panic included), when a
+/// failure no benchmark took is dropped too.
+struct Running {
+    was: bool,
+}
+
+impl Running {
+    fn enter() -> Running {
+        Running {
+            was: RUNNING.with(|r| r.replace(true)),
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.with(|r| r.set(self.was));
+        FAILURE.with(|f| f.borrow_mut().take());
+    }
+}
+
+/// Makes a new, empty suite named `name` (NUL-terminated UTF-8, copied: the folder its
+/// outputs go to, under `.picollo/` unless `--out`), with the harness's default settings, in
+/// `*out` for `picollo_suite_free`. Errors: NULL `name` or `out`; `INVALID_UTF8`. ABI 1.20.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_new(
+    name: *const c_char,
+    out: *mut *mut picollo_suite,
+) -> picollo_status {
+    boundary!({
+        let name = try_str!(name)?;
+        let out = try_mut!(out)?;
+        set_boxed(out, Suite::new(name));
+        Ok(())
+    })
+}
+
+/// Frees a suite; NULL is ignored. ABI 1.20.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_free(suite: *mut picollo_suite) {
+    free_boxed!(suite)
+}
+
+/// Sets the settings every benchmark of the suite runs with (read during the call; its
+/// `name` is not used: each benchmark has its own); the command line's flags override them.
+/// Their ranges are checked when `picollo_suite_main` measures (exit status 2). Errors: NULL
+/// `suite` or `config`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a counter
+/// name, a duration or a flag out of its domain. ABI 1.20.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_config(
+    suite: *mut picollo_suite,
+    config: *const picollo_bench_config,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let config = read_sized!(config)?;
+        // SAFETY: the strings of `config` are NULL or NUL-terminated, per the caller.
+        let bench = with_baseline(unsafe { bench_of(&config) }?, &config)?;
+        let old = std::mem::replace(suite, Suite::new(""));
+        *suite = old.with_settings(bench);
+        Ok(())
+    })
+}
+
+/// Registers benchmark `name` (NUL-terminated UTF-8, copied): `work(ctx, k)` runs `k`
+/// operations, as for `picollo_bench_run`. `ctx` must stay valid until the suite is freed.
+/// Names are checked when `picollo_suite_main` runs: two of one name, or an empty one, end
+/// it with exit status 2. Errors: NULL `suite`, `name` or `work`; `INVALID_UTF8`. Safety:
+/// `work` may be called with `ctx` on the thread of `picollo_suite_main`, and never unwinds
+/// or longjmps out (a C++ benchmark catches its exceptions and calls `picollo_suite_fail`).
+/// ABI 1.20.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_add(
+    suite: *mut picollo_suite,
+    name: *const c_char,
+    work: picollo_bench_work,
+    ctx: *mut c_void,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let name = try_str!(name)?;
+        let work = work.ok_or_else(|| Failure::null("work"))?;
+        suite.bench_batched(name, move |k| {
+            // SAFETY: the caller promises `work` may be called with `ctx` on this thread
+            // until the suite is freed.
+            unsafe { work(ctx, k) };
+            if let Some(message) = FAILURE.with(|f| f.borrow_mut().take()) {
+                fail(message)
+            }
+        });
+        Ok(())
+    })
+}
+
+/// Marks the benchmark running on this thread FAILED with `message` (copied; NULL: "the
+/// benchmark failed"), as a Rust benchmark's panic is: the suite stops it when its work
+/// returns, reports it with the message and goes on with the others (exit status 6). Call it
+/// from a benchmark's work, then return. Errors: `INVALID_ARGUMENT` outside a benchmark run
+/// by `picollo_suite_main` on this thread. ABI 1.20.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_fail(message: *const c_char) -> picollo_status {
+    boundary!({
+        if !RUNNING.with(Cell::get) {
+            return Err(Failure::invalid(
+                "picollo_suite_fail: no benchmark of picollo_suite_main runs on this thread",
+            ));
+        }
+        let message = match message.is_null() {
+            true => "the benchmark failed".into(),
+            // SAFETY: a non-NULL `message` is NUL-terminated, per the caller.
+            false => unsafe { CStr::from_ptr(message) }.to_string_lossy(),
+        };
+        FAILURE.with(|f| {
+            f.borrow_mut().get_or_insert_with(|| message.into_owned());
+        });
+        Ok(())
+    })
+}
+
+/// Runs the suite as the command line `argv` (`argc` strings, the program's name first)
+/// says, printing to the standard output and what went wrong to the standard error, and
+/// returns the exit status for `main` to return (docs/suites.md): without a flag it measures
+/// every benchmark; `--test` runs each once; `--list`; a FILTER, `--exact`, `--regex`; the
+/// harness's flags; `--save`, `--baseline`, `--against OTHER` (another build of this
+/// program). 0 ok, 2 a bad argument or a NULL `suite`/`argv`, 3 a file, 4 a saved baseline
+/// unreadable, 5 no benchmark matches, 6 a benchmark failed, 7 one compared slower, 9 the
+/// other build's worker failed; 101 after a panic in the library (a bug). ABI 1.20.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_main(
+    suite: *mut picollo_suite,
+    argc: c_int,
+    argv: *const *const c_char,
+) -> c_int {
+    boundary!({
+        let args = || {
+            let suite = try_mut!(suite)?;
+            let argc = usize::try_from(argc).map_err(|_| Failure::invalid("argc is negative"))?;
+            let argv = try_slice!(argv, argc)?;
+            let each = argv.iter().skip(1).map(|&arg| {
+                // SAFETY: each of `argv` is NULL or NUL-terminated, per the caller.
+                unsafe { str_from(arg, "argv[i]", None) }.map(String::from)
+            });
+            Ok::<_, Failure>((suite, each.collect::<Result<Vec<_>, _>>()?))
+        };
+        match args() {
+            Ok((suite, args)) => {
+                let _running = Running::enter();
+                suite.main_args(&args, Mode::Measure) as c_int
+            }
+            Err(failure) => {
+                eprintln!("error: {}", failure.message);
+                failure.report();
+                Exit::Usage as c_int
+            }
+        }
+    })
+}
