@@ -50,6 +50,7 @@ mod rounds;
 mod rows;
 mod run;
 mod samples;
+pub mod saved;
 pub mod shift;
 pub mod stats;
 mod steady;

@@ -284,3 +284,59 @@ fn a_benchmark_that_panics_in_either_build_fails_alone_and_the_rest_are_judged()
         text(&o)
     );
 }
+
+#[test]
+fn functions_are_saved_run_apart_by_run_apart_and_a_baseline_file_is_checked() {
+    let _serial = serial();
+    let dir = temp("saved");
+    let measure = |more: &[&str]| {
+        let mut args = vec!["--bench".to_string(), "spin".into()];
+        args.extend(short(&dir));
+        args.extend(more.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&sample(), &args, &[])
+    };
+    let saved = measure(&["--save", "main"]);
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved));
+    let file = dir.join("baselines").join("main.json");
+    assert!(text(&saved).contains(&format!("saved as baseline main: {}", file.display())));
+    let runs = |f: &Path| {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        v["commands"][0]["runsApart"].as_array().unwrap().len()
+    };
+    assert_eq!(runs(&file), 1);
+    // One run apart says nothing of the spread between runs: not judged, the gate passes.
+    let one = measure(&["--baseline", "main"]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one));
+    assert!(text(&one)
+        .contains("verdict: not enough runs apart to judge spin 200 against spin 200 [saved "));
+    let appended = measure(&["--save", "main", "--append"]);
+    assert_eq!(appended.status.code(), Some(0), "{}", text(&appended));
+    assert_eq!(runs(&file), 2);
+    std::fs::write(
+        dir.join("baselines").join("bad.json"),
+        "{\"schema\":\"other\"}",
+    )
+    .unwrap();
+    let bad = measure(&["--baseline", "bad"]);
+    assert_eq!(
+        bad.status.code(),
+        Some(Exit::Format as i32),
+        "{}",
+        text(&bad)
+    );
+    assert!(text(&bad).contains("not a document a suite's --save wrote"));
+    let missing = measure(&["--baseline", "nothere"]);
+    assert_eq!(
+        missing.status.code(),
+        Some(Exit::Io as i32),
+        "{}",
+        text(&missing)
+    );
+    let path = measure(&["--save", "../x"]);
+    assert_eq!(path.status.code(), Some(Exit::Usage as i32));
+    let both = measure(&["--save", "main", "--against", "/bin/true"]);
+    assert_eq!(both.status.code(), Some(Exit::Usage as i32));
+    assert!(text(&both).contains("--save and --baseline measure this build alone"));
+}

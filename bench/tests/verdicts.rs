@@ -14,7 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use picollo_bench::shift::Design;
-use picollo_bench::suite::Suite;
+use picollo_bench::suite::{Exit, Mode, Suite};
 use picollo_bench::{
     compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, MetricKind, Unit,
     Verdict, SCALE,
@@ -586,4 +586,44 @@ fn two_builds_suites_hold_their_confidence_on_a_machine_whose_speed_steps() {
     );
     assert!(wrong <= 2, "{}", tally(&aa));
     assert!(found >= 19 && wrong_way == 0, "{}", tally(&five));
+}
+
+/// A suite of one benchmark of `base` ns an operation on `m`, run with `args` (and the
+/// outputs in `dir`): its exit status.
+fn suite_run(m: &Machine, base: f64, dir: &std::path::Path, args: &[&str]) -> Exit {
+    let mut s = Suite::new("gate")
+        .with_settings(sim_bench())
+        .with_meter(|| Box::new(m.clock()));
+    s.bench_batched("f", m.work(base, 7));
+    let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    all.extend(["--out".to_string(), dir.to_str().unwrap().into()]);
+    s.run_args(&all, Mode::Measure, &mut Vec::new())
+        .unwrap()
+        .exit
+}
+
+#[test]
+fn a_suites_saved_baseline_gates_a_slower_function_and_passes_the_same_one() {
+    // Five runs apart of 100 ns saved on a machine whose speed wanders by ±2 % a run: the
+    // same function passes the gate, twice the work fails it (exit 7), half passes.
+    let dir = std::env::temp_dir().join(format!("picollo-suite-gate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for run in 0..5 {
+        let m = Machine::new(0.0, 0.02 + 0.002 * run as f64);
+        assert_eq!(
+            suite_run(&m, 100.0, &dir, &["--save", "main", "--append"]),
+            Exit::Ok
+        );
+    }
+    let gate = |base: f64| {
+        suite_run(
+            &Machine::new(0.0, 0.02),
+            base,
+            &dir,
+            &["--baseline", "main"],
+        )
+    };
+    assert_eq!(gate(100.0), Exit::Ok);
+    assert_eq!(gate(200.0), Exit::Slower);
+    assert_eq!(gate(50.0), Exit::Ok);
 }

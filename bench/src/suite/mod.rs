@@ -22,6 +22,7 @@ mod against;
 mod args;
 mod endpoint;
 mod exit;
+mod gate;
 mod outputs;
 mod protocol;
 mod unwound;
@@ -269,11 +270,29 @@ impl<'a> Suite<'a> {
         out: &mut dyn Write,
     ) -> Result<Report, SuiteError> {
         let plan = self.plan(args)?;
+        let saved = match &args.baseline {
+            Some(name) => Some(gate::load(
+                &gate::baseline_path(args, name),
+                Some(plan.threshold),
+            )?),
+            None => None,
+        };
         let mut report = match &args.against {
+            Some(_) if args.save.is_some() || saved.is_some() => {
+                let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
+                return Err(SuiteError::usage(why));
+            }
             Some(other) => against_process(&plan, other, selected, args)?,
             None => self.measure_here(&plan, selected),
         };
+        if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
+            gate::judge(&mut report, saved, args, name)?;
+        }
         report.finish(&self.name, args, out)?;
+        if let Some(name) = &args.save {
+            let path = gate::save(&report, args, name)?;
+            let _ = writeln!(out, "saved as baseline {name}: {}", path.display());
+        }
         Ok(report)
     }
 

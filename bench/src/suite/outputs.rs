@@ -23,8 +23,11 @@ pub struct Report {
     pub results: Vec<BenchResult>,
     /// Each benchmark compared with the other build's (A the other, B this), in order.
     pub compared: Vec<Interleaved>,
-    /// The comparisons the gate judges: on the metric asked for (time by default).
+    /// The comparisons the gate judges: each of [`Report::compared`] on the metric asked
+    /// for (time by default), then each of [`Report::against_saved`].
     pub judged: Vec<Comparison>,
+    /// Each benchmark measured here judged against its saved runs apart (`--baseline`).
+    pub against_saved: Vec<Comparison>,
     /// Benchmarks that failed, and why.
     pub failed: Vec<(String, String)>,
     /// Benchmarks only one build has, and which (`base` or `head`): listed, not judged.
@@ -59,6 +62,7 @@ impl Report {
         out: &mut dyn Write,
     ) -> Result<(), SuiteError> {
         self.judged = self.judge(args.metric.as_deref())?;
+        self.judged.extend(self.against_saved.iter().cloned());
         let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
         self.print(args.verbose, out).map_err(io)?;
         self.write_files(suite, args)?;
@@ -101,12 +105,19 @@ impl Report {
             }
             text.push('\n');
         }
+        for c in &self.against_saved {
+            let _ = match verbose {
+                true => std::fmt::Write::write_fmt(&mut text, format_args!("{c}")),
+                false => c.write_verdict(&mut text),
+            };
+            text.push('\n');
+        }
         out.write_all(text.as_bytes())?;
         for (name, why) in &self.failed {
             writeln!(out, "{name}: FAILED: {why}")?;
         }
         for (name, side) in &self.only {
-            writeln!(out, "{name}: only in {side}: not compared")?;
+            writeln!(out, "{name}: only in {side}: not judged")?;
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use picollo::hdr::LogWriter;
 use picollo_bench::export::{Compared, Entry, Suite};
 use picollo_bench::html::Page;
-use picollo_bench::{median_round_at, BenchResult, Comparison, MetricKind, Verdict};
+use picollo_bench::{BenchResult, Comparison, MetricKind, Verdict};
 
 use super::saved::{Baseline, Saved};
 use super::stage::Start;
@@ -238,13 +238,6 @@ fn measured_span((i, m): (usize, &Measurement)) -> Option<(usize, &BenchResult, 
     }
 }
 
-fn json_number(out: &mut String, v: f64) {
-    match v.is_finite() {
-        true => write!(out, "{v}").expect("a String takes any text"),
-        false => out.push_str("null"),
-    }
-}
-
 /// The members only a command's entry of the document has: its tag and text, then its runs
 /// apart (`earlier`'s, `--append`, and this run's), or why it failed.
 fn command_members(i: usize, m: &Measurement, args: &BenchArgs, earlier: Option<&Saved>) -> String {
@@ -252,7 +245,8 @@ fn command_members(i: usize, m: &Measurement, args: &BenchArgs, earlier: Option<
     json_string(&mut out, &m.command);
     match &m.outcome {
         Outcome::Measured { result, .. } => {
-            json_runs_apart(&mut out, result, earlier);
+            let earlier = earlier.map(|e| &e.saved);
+            out.push_str(&picollo_bench::saved::runs_apart_json(result, earlier));
         }
         Outcome::Failed {
             run,
@@ -279,35 +273,6 @@ fn command_members(i: usize, m: &Measurement, args: &BenchArgs, earlier: Option<
         }
     }
     out
-}
-
-/// `,"runsApart":[…],"runsApartBy":{"user":[…],…}`: the median round figure of each metric
-/// in every run apart `earlier` holds (`--append`) and in this one, time's alone first.
-fn json_runs_apart(out: &mut String, result: &BenchResult, earlier: Option<&Saved>) {
-    let list = |out: &mut String, before: Vec<f64>, now: f64| {
-        out.push('[');
-        for m in before.into_iter().chain([now]) {
-            json_number(out, m);
-            out.push(',');
-        }
-        out.pop();
-        out.push(']');
-    };
-    let time = result.time_index();
-    let runs = |i: usize| earlier.map_or(Vec::new(), |s| s.runs_of(&result.metrics[i].metric));
-    out.push_str(",\"runsApart\":");
-    list(out, runs(time), median_round_at(result, time));
-    out.push_str(",\"runsApartBy\":{");
-    for i in (0..result.metrics.len()).filter(|&i| i != time) {
-        json_string(out, &result.metrics[i].metric.name);
-        out.push(':');
-        list(out, runs(i), median_round_at(result, i));
-        out.push(',');
-    }
-    if out.ends_with(',') {
-        out.pop();
-    }
-    out.push('}');
 }
 
 /// `"baseline":"cmd1","tag":"cmd2"` of a comparison: what it compares.

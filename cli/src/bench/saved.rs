@@ -2,46 +2,24 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
-use picollo_bench::{
-    median_round, median_round_at, Bench, BenchResult, Metric, MetricKind, Unit, WarmUp,
-};
+use picollo_bench::saved::Rounds;
 use serde_json::Value;
 
-use super::rounds::RunTime;
 use super::stage::Start;
 use crate::error::Failure;
 
-/// One saved command: its result (`None` where it was not measured, or not rebuilt), the
-/// metrics it was measured with, and the median round time of each run apart it was saved
-/// from (`--save --append` adds one per run), with each other metric's median per run apart
-/// (`runsApartBy`; a file saved before they were kept has none).
+/// One saved command: the command, and what the harness reads back of it (its result,
+/// its metrics, the median of each run apart it was saved from).
 pub struct Saved {
-    pub result: Option<BenchResult>,
     pub command: String,
-    pub metrics: Vec<Metric>,
-    pub runs_apart: Vec<f64>,
-    pub runs_apart_by: Vec<(String, Vec<f64>)>,
+    pub saved: picollo_bench::saved::Saved,
 }
 
-impl Saved {
-    /// The runs apart of `metric`: time's, another metric's saved list, or (a file saved
-    /// before those were kept) the one run of the saved result.
-    pub fn runs_of(&self, metric: &Metric) -> Vec<f64> {
-        if metric.kind == MetricKind::Time {
-            return self.runs_apart.clone();
-        }
-        if let Some((_, runs)) = self.runs_apart_by.iter().find(|(n, _)| *n == metric.name) {
-            return runs.clone();
-        }
-        let result = self.result.as_ref();
-        let one = result.and_then(|r| {
-            let i = r
-                .metrics
-                .iter()
-                .position(|m| m.metric.name == metric.name)?;
-            Some(median_round_at(r, i))
-        });
-        one.into_iter().collect()
+impl std::ops::Deref for Saved {
+    type Target = picollo_bench::saved::Saved;
+
+    fn deref(&self) -> &Self::Target {
+        &self.saved
     }
 }
 
@@ -107,135 +85,17 @@ fn commands(path: &str, v: &Value, threshold: Option<f64>) -> Result<Vec<Saved>,
     let each = commands.iter().enumerate().map(|(i, c)| {
         let command = c["command"].as_str().unwrap_or("?").to_string();
         let name = format!("{command} [{path}]");
-        // A file saved before runs apart were kept needs its result for its one run apart.
-        let threshold = threshold.or((c.get("runsApart").is_none()).then_some(0.0));
-        let saved = c.get("result").zip(threshold);
-        let result = saved.map(|(r, threshold)| rebuild(&name, r, threshold));
-        let in_command = |why: String| bad(format!("command {}: {why}", i + 1));
-        let result = result.transpose().map_err(in_command)?;
-        let runs_apart = runs_apart(c, result.as_ref()).map_err(in_command)?;
-        let runs_apart_by = runs_apart_by(c).map_err(in_command)?;
-        let metrics = match c.get("result") {
-            Some(r) => metrics(r).map_err(in_command)?,
-            None => Vec::new(),
-        };
-        Ok(Saved {
-            result,
-            command,
-            metrics,
-            runs_apart,
-            runs_apart_by,
-        })
+        let saved = picollo_bench::saved::Saved::read(&name, c, threshold, Rounds::OneRun);
+        let saved = saved.map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
+        Ok(Saved { command, saved })
     });
     each.collect()
-}
-
-/// The saved runs apart of a command: its `runsApart` list (0 for a run floored at 0), or (a
-/// file saved before runs apart were kept) its one run's median round time.
-fn runs_apart(c: &Value, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
-    let Some(list) = c.get("runsApart") else {
-        return Ok(result.map(median_round).into_iter().collect());
-    };
-    let list = list.as_array().ok_or("\"runsApart\" is not a list")?;
-    // 0: that run's median was floored at 0 (below the shell's start): kept, and judged as
-    // nothing to judge.
-    let each = list.iter().map(|x| match x.as_f64() {
-        Some(m) if m >= 0.0 && m.is_finite() => Ok(m),
-        _ => Err(format!(
-            "\"runsApart\" holds {x}, not a median time of 0 or more"
-        )),
-    });
-    each.collect()
-}
-
-/// The saved runs apart of each metric but time (`runsApartBy`: a median figure per run,
-/// 0 or more), none in a file saved before they were kept.
-fn runs_apart_by(c: &Value) -> Result<Vec<(String, Vec<f64>)>, String> {
-    let Some(by) = c.get("runsApartBy") else {
-        return Ok(Vec::new());
-    };
-    let by = by.as_object().ok_or("\"runsApartBy\" is not an object")?;
-    let each = by.iter().map(|(name, list)| {
-        let bad = || format!("\"runsApartBy\" of {name} is not a list of figures of 0 or more");
-        let list = list.as_array().ok_or_else(bad)?;
-        let figure = |x: &Value| x.as_f64().filter(|m| *m >= 0.0 && m.is_finite());
-        let runs: Option<Vec<f64>> = list.iter().map(figure).collect();
-        Ok((name.clone(), runs.ok_or_else(bad)?))
-    });
-    each.collect()
-}
-
-/// The metrics of a saved result.
-fn metrics(r: &Value) -> Result<Vec<Metric>, String> {
-    let list = r["metrics"].as_array().ok_or("no \"metrics\" list")?;
-    let metric = |m: &Value| {
-        let name = m["name"].as_str().ok_or("a metric without a name")?;
-        let unit = m["unit"].as_str().unwrap_or_default();
-        let unit = Unit::parse(unit).ok_or_else(|| format!("unknown unit {unit:?}"))?;
-        Ok(Metric::named(name, unit))
-    };
-    list.iter().map(metric).collect()
-}
-
-/// A saved round of one run: its figure of every metric (the median of one value), its
-/// start, length and whether it ran first.
-fn round(round: &Value, metrics: usize) -> Result<(Vec<u64>, RunTime), String> {
-    if round["samples"].as_u64() != Some(1) {
-        return Err("a round of more than one run: not a command's result".into());
-    }
-    let values = round["values"].as_array().ok_or("a round without values")?;
-    let median = |q: &Value| q.get(2).and_then(Value::as_u64);
-    let row: Option<Vec<u64>> = values.iter().map(median).collect();
-    let row = row
-        .filter(|r| r.len() == metrics)
-        .ok_or("a round's values are unreadable")?;
-    let time = |key: &str| round[key].as_f64().unwrap_or(0.0);
-    let first = round["first"].as_bool().unwrap_or(false);
-    Ok((row, (time("start"), time("length"), first)))
-}
-
-/// The result of one saved command, named `name`.
-fn rebuild(name: &str, r: &Value, threshold: f64) -> Result<BenchResult, String> {
-    let metrics = metrics(r)?;
-    let rounds = r["rounds"].as_array().ok_or("no \"rounds\" list")?;
-    let parsed: Vec<_> = rounds
-        .iter()
-        .map(|x| round(x, metrics.len()))
-        .collect::<Result<_, _>>()?;
-    let rows = parsed.iter().flat_map(|(row, _)| row.iter().copied());
-    let warm_up = WarmUp {
-        converged: true,
-        ..WarmUp::default()
-    };
-    let bench = Bench::new(name).with_threshold(threshold);
-    let clock = "saved by picollo bench".to_string();
-    let mut result = BenchResult::from_rows(&bench, metrics, rows.collect(), clock, warm_up)
-        .map_err(|e| e.to_string())?;
-    for (saved, (_, (start, length, first))) in result.rounds.iter_mut().zip(parsed) {
-        (saved.start, saved.length, saved.first) = (start, length, first);
-    }
-    saved_flags(&mut result, r);
-    Ok(result)
-}
-
-/// What the saved result `r` says of its figures, in `result`'s metrics: the baseline
-/// subtracted (its name and medians), the runs it floored at 0, the resolution; so that a
-/// comparison with the saved result flags its floors as one with the run that saved it
-/// did. A file saved without them (an older picollo) leaves them unknown: 0.
-fn saved_flags(result: &mut BenchResult, r: &Value) {
-    result.conditions.baseline = r["baseline"].as_str().map(str::to_string);
-    let saved = r["metrics"].as_array().into_iter().flatten();
-    for (m, s) in result.metrics.iter_mut().zip(saved) {
-        let field = |key: &str| s[key].as_u64().unwrap_or(0);
-        (m.baseline, m.floored) = (field("baseline"), field("floored"));
-        m.resolution = field("resolution");
-    }
 }
 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use picollo_bench::{compare, MetricKind, SCALE};
+    use picollo_bench::{compare, Bench, BenchResult, Metric, MetricKind, Unit, WarmUp, SCALE};
 
     /// A command's result of runs of `times` ns, less a shell's start of 1,000 ns.
     pub(in crate::bench) fn less_the_shell(name: &str, times: &[u64]) -> BenchResult {
@@ -255,12 +115,14 @@ pub(super) mod tests {
         assert_eq!(r.time().floored, 2);
         let mut json = String::new();
         r.write_json(&mut json).unwrap();
-        let saved = rebuild(
+        let entry = serde_json::json!({"result": serde_json::from_str::<Value>(&json).unwrap()});
+        let saved = picollo_bench::saved::Saved::read(
             "cmd [saved.json]",
-            &serde_json::from_str(&json).unwrap(),
-            1.0,
+            &entry,
+            Some(1.0),
+            Rounds::OneRun,
         );
-        let saved = saved.unwrap();
+        let saved = saved.unwrap().result.unwrap();
         let (t, was) = (saved.time(), r.time());
         assert_eq!((t.floored, t.baseline), (2, 1_000 * SCALE));
         assert_eq!(t.resolution, was.resolution);

@@ -1,0 +1,255 @@
+//! Results saved for a gate against runs apart, as `picollo bench --save` and a suite's
+//! `--save NAME` write them into Picollo's JSON document: each benchmark's result, and the
+//! median round figure of each metric in every run apart it was saved from (`runsApart`
+//! for time, `runsApartBy` for the others, 0 for a run floored at 0); read back, the result
+//! is rebuilt from its rounds' medians, and a new run is judged against the runs apart
+//! ([`judge_saved`]).
+
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde_json::Value;
+
+use super::apart::{judge_apart, median_round, median_round_at};
+use super::compare::{compare, compare_on};
+use super::conditions::WarmUp;
+use super::error::BenchError;
+use super::meter::{Metric, MetricKind, Unit};
+use super::result::BenchResult;
+use super::verdict::Comparison;
+use super::Bench;
+
+/// One saved benchmark: its result (`None` where it was not saved or not rebuilt), the
+/// metrics it was measured with, and the median figure of each run apart it was saved from.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    /// The result rebuilt from its rounds' medians.
+    pub result: Option<BenchResult>,
+    /// The metrics it was measured with.
+    pub metrics: Vec<Metric>,
+    /// Time's median round figure in each run apart (0: that run was floored at 0).
+    pub runs_apart: Vec<f64>,
+    /// Every other metric's, by name (none in a file saved before they were kept).
+    pub runs_apart_by: Vec<(String, Vec<f64>)>,
+}
+
+/// How a saved round must look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounds {
+    /// A command's: one run a round (a round of more samples is not a command's).
+    OneRun,
+    /// A function's: any count of samples a round, rebuilt as its median.
+    Medians,
+}
+
+impl Saved {
+    /// The saved benchmark `c` (an entry of the document: `result`, `runsApart`,
+    /// `runsApartBy`), its result named `name` and rebuilt where `threshold` is given (or
+    /// the file holds no runs apart, whose one run is then the result's).
+    pub fn read(
+        name: &str,
+        c: &Value,
+        threshold: Option<f64>,
+        rounds: Rounds,
+    ) -> Result<Saved, String> {
+        let threshold = threshold.or((c.get("runsApart").is_none()).then_some(0.0));
+        let saved = c.get("result").zip(threshold);
+        let result = saved
+            .map(|(r, t)| rebuild(name, r, t, rounds))
+            .transpose()?;
+        let runs_apart = runs_apart(c, result.as_ref())?;
+        let runs_apart_by = runs_apart_by(c)?;
+        let metrics = match c.get("result") {
+            Some(r) => metrics(r)?,
+            None => Vec::new(),
+        };
+        Ok(Saved {
+            result,
+            metrics,
+            runs_apart,
+            runs_apart_by,
+        })
+    }
+
+    /// The runs apart of `metric`: time's, another metric's saved list, or (a file saved
+    /// before those were kept) the one run of the saved result.
+    pub fn runs_of(&self, metric: &Metric) -> Vec<f64> {
+        if metric.kind == MetricKind::Time {
+            return self.runs_apart.clone();
+        }
+        if let Some((_, runs)) = self.runs_apart_by.iter().find(|(n, _)| *n == metric.name) {
+            return runs.clone();
+        }
+        let result = self.result.as_ref();
+        let one = result.and_then(|r| {
+            let i = r
+                .metrics
+                .iter()
+                .position(|m| m.metric.name == metric.name)?;
+            Some(median_round_at(r, i))
+        });
+        one.into_iter().collect()
+    }
+}
+
+/// The saved runs apart of a benchmark: its `runsApart` list (0 for a run floored at 0),
+/// or (a file saved before runs apart were kept) its one run's median round time.
+fn runs_apart(c: &Value, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
+    let Some(list) = c.get("runsApart") else {
+        return Ok(result.map(median_round).into_iter().collect());
+    };
+    let list = list.as_array().ok_or("\"runsApart\" is not a list")?;
+    // 0: that run's median was floored at 0 (below the shell's start): kept, and judged as
+    // nothing to judge.
+    let each = list.iter().map(|x| match x.as_f64() {
+        Some(m) if m >= 0.0 && m.is_finite() => Ok(m),
+        _ => Err(std::format!(
+            "\"runsApart\" holds {x}, not a median time of 0 or more"
+        )),
+    });
+    each.collect()
+}
+
+/// The saved runs apart of each metric but time (`runsApartBy`: a median figure per run,
+/// 0 or more), none in a file saved before they were kept.
+fn runs_apart_by(c: &Value) -> Result<Vec<(String, Vec<f64>)>, String> {
+    let Some(by) = c.get("runsApartBy") else {
+        return Ok(Vec::new());
+    };
+    let by = by.as_object().ok_or("\"runsApartBy\" is not an object")?;
+    let each = by.iter().map(|(name, list)| {
+        let bad =
+            || std::format!("\"runsApartBy\" of {name} is not a list of figures of 0 or more");
+        let list = list.as_array().ok_or_else(bad)?;
+        let figure = |x: &Value| x.as_f64().filter(|m| *m >= 0.0 && m.is_finite());
+        let runs: Option<Vec<f64>> = list.iter().map(figure).collect();
+        Ok((name.clone(), runs.ok_or_else(bad)?))
+    });
+    each.collect()
+}
+
+/// The metrics of a saved result.
+pub fn metrics(r: &Value) -> Result<Vec<Metric>, String> {
+    let list = r["metrics"].as_array().ok_or("no \"metrics\" list")?;
+    let metric = |m: &Value| {
+        let name = m["name"].as_str().ok_or("a metric without a name")?;
+        let unit = m["unit"].as_str().unwrap_or_default();
+        let unit = Unit::parse(unit).ok_or_else(|| std::format!("unknown unit {unit:?}"))?;
+        Ok(Metric::named(name, unit))
+    };
+    list.iter().map(metric).collect()
+}
+
+/// A saved round: its median figure of every metric, its start, length and whether it
+/// ran first.
+type SavedRound = (Vec<u64>, (f64, f64, bool));
+
+fn round(round: &Value, metrics: usize, rounds: Rounds) -> Result<SavedRound, String> {
+    if rounds == Rounds::OneRun && round["samples"].as_u64() != Some(1) {
+        return Err("a round of more than one run: not a command's result".into());
+    }
+    let values = round["values"].as_array().ok_or("a round without values")?;
+    let median = |q: &Value| q.get(2).and_then(Value::as_u64);
+    let row: Option<Vec<u64>> = values.iter().map(median).collect();
+    let row = row
+        .filter(|r| r.len() == metrics)
+        .ok_or("a round's values are unreadable")?;
+    let time = |key: &str| round[key].as_f64().unwrap_or(0.0);
+    let first = round["first"].as_bool().unwrap_or(false);
+    Ok((row, (time("start"), time("length"), first)))
+}
+
+/// The saved result `r`, named `name`: a sample per round, its median.
+fn rebuild(name: &str, r: &Value, threshold: f64, rounds: Rounds) -> Result<BenchResult, String> {
+    let metrics = metrics(r)?;
+    let saved = r["rounds"].as_array().ok_or("no \"rounds\" list")?;
+    let parsed: Vec<_> = saved
+        .iter()
+        .map(|x| round(x, metrics.len(), rounds))
+        .collect::<Result<_, _>>()?;
+    let rows = parsed.iter().flat_map(|(row, _)| row.iter().copied());
+    let warm_up = WarmUp {
+        converged: true,
+        ..WarmUp::default()
+    };
+    let bench = Bench::new(name).with_threshold(threshold);
+    let clock = "saved by picollo".to_string();
+    let mut result = BenchResult::from_rows(&bench, metrics, rows.collect(), clock, warm_up)
+        .map_err(|e| e.to_string())?;
+    for (saved, (_, (start, length, first))) in result.rounds.iter_mut().zip(parsed) {
+        (saved.start, saved.length, saved.first) = (start, length, first);
+    }
+    saved_flags(&mut result, r);
+    Ok(result)
+}
+
+/// What the saved result `r` says of its figures, in `result`'s metrics: the baseline
+/// subtracted (its name and medians), the runs it floored at 0, the resolution; so that a
+/// comparison with the saved result flags its floors as one with the run that saved it
+/// did. A file saved without them (an older picollo) leaves them unknown: 0.
+fn saved_flags(result: &mut BenchResult, r: &Value) {
+    result.conditions.baseline = r["baseline"].as_str().map(str::to_string);
+    let saved = r["metrics"].as_array().into_iter().flatten();
+    for (m, s) in result.metrics.iter_mut().zip(saved) {
+        let field = |key: &str| s[key].as_u64().unwrap_or(0);
+        (m.baseline, m.floored) = (field("baseline"), field("floored"));
+        m.resolution = field("resolution");
+    }
+}
+
+/// `,"runsApart":[…],"runsApartBy":{"user":[…],…}`: the median round figure of each metric
+/// in every run apart `earlier` holds (`--append`) and in this one, time's alone first.
+pub fn runs_apart_json(result: &BenchResult, earlier: Option<&Saved>) -> String {
+    let mut out = String::new();
+    let list = |out: &mut String, before: Vec<f64>, now: f64| {
+        let each: Vec<String> = before.into_iter().chain([now]).map(number).collect();
+        out.push_str(&std::format!("[{}]", each.join(",")));
+    };
+    let time = result.time_index();
+    let runs = |i: usize| earlier.map_or(Vec::new(), |s| s.runs_of(&result.metrics[i].metric));
+    out.push_str(",\"runsApart\":");
+    list(&mut out, runs(time), median_round_at(result, time));
+    out.push_str(",\"runsApartBy\":{");
+    let others = (0..result.metrics.len()).filter(|&i| i != time);
+    for (n, i) in others.enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        let _ = picollo::text::json_string(&mut out, &result.metrics[i].metric.name);
+        out.push(':');
+        list(&mut out, runs(i), median_round_at(result, i));
+    }
+    out.push('}');
+    out
+}
+
+/// A figure as JSON: the shortest text that reads back as it, `null` where not finite.
+fn number(v: f64) -> String {
+    match v.is_finite() {
+        true => std::format!("{v}"),
+        false => "null".into(),
+    }
+}
+
+/// `b` judged against `saved` on runs apart: B against the saved result on `metric` (time
+/// where `None`), its verdict from the saved runs apart of the judged metric and `b`'s
+/// median round ([`judge_apart`]; a count whose figures agree within their read jitter is
+/// judged exactly).
+pub fn judge_saved(
+    saved: &Saved,
+    b: &BenchResult,
+    metric: Option<&str>,
+) -> Result<Comparison, BenchError> {
+    let a = saved.result.as_ref().ok_or_else(|| {
+        BenchError::argument("the saved benchmark holds no result to judge against".into())
+    })?;
+    let mut c = match metric {
+        Some(m) => compare_on(a, b, m)?,
+        None => compare(a, b),
+    };
+    let at = b.metrics.iter().position(|m| m.metric == c.metric);
+    let new = at.map_or(f64::NAN, |i| median_round_at(b, i));
+    let runs = saved.runs_of(&c.metric);
+    judge_apart(&mut c, &runs, new);
+    Ok(c)
+}

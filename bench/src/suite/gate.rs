@@ -1,0 +1,100 @@
+//! A suite's gate against runs apart, as `picollo bench` gates commands: `--save NAME`
+//! keeps each benchmark's result and its median round figures of this run in
+//! `<out>/baselines/NAME.json` (Picollo's JSON document), `--append` adds this run apart to
+//! those already there, and `--baseline NAME` judges each benchmark against its saved runs
+//! apart ([`crate::saved::judge_saved`]): slower by the threshold fails the run (exit 7).
+
+use std::path::PathBuf;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde_json::Value;
+
+use super::super::export::{Document, Suite as Written, DOCUMENT_SCHEMA};
+use super::super::saved::{judge_saved, runs_apart_json, Rounds, Saved};
+use super::args::Args;
+use super::exit::{Exit, SuiteError};
+use super::outputs::{out_dir, Report};
+
+/// Where the baseline `name` is kept.
+pub fn baseline_path(args: &Args, name: &str) -> PathBuf {
+    out_dir(args)
+        .join("baselines")
+        .join(std::format!("{name}.json"))
+}
+
+/// The benchmarks saved at `path`, by name; each result rebuilt where `threshold` is
+/// given. A file that is not a suite's saved document is refused (exit 4).
+pub fn load(
+    path: &std::path::Path,
+    threshold: Option<f64>,
+) -> Result<Vec<(String, Saved)>, SuiteError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
+    let bad =
+        |why: String| SuiteError::new(Exit::Format, std::format!("{}: {why}", path.display()));
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(std::format!("not JSON: {e}")))?;
+    if v.get("schema").and_then(Value::as_str) != Some(DOCUMENT_SCHEMA) {
+        return Err(bad("not a document a suite's --save wrote".into()));
+    }
+    let entries = v["commands"]
+        .as_array()
+        .ok_or_else(|| bad("no benchmarks in it".into()))?;
+    let each = entries.iter().map(|c| {
+        let name = c["name"].as_str().unwrap_or_default().to_string();
+        let label = std::format!("{name} [saved {}]", path.display());
+        let saved = Saved::read(&label, c, threshold, Rounds::Medians);
+        Ok((name, saved.map_err(&bad)?))
+    });
+    each.collect()
+}
+
+/// Each measured benchmark of `report` judged against its saved runs apart in `saved`
+/// (on `metric`); those the file does not hold are listed.
+pub fn judge(
+    report: &mut Report,
+    saved: &[(String, Saved)],
+    args: &Args,
+    name: &str,
+) -> Result<(), SuiteError> {
+    for r in &report.results {
+        let Some((_, s)) = saved.iter().find(|(n, _)| *n == r.name) else {
+            report.only.push((
+                r.name.clone(),
+                std::format!("this run (not in baseline {name})"),
+            ));
+            continue;
+        };
+        let c = judge_saved(s, r, args.metric.as_deref());
+        let c = c.map_err(|e| SuiteError::usage(std::format!("--baseline {name}: {e}")))?;
+        report.against_saved.push(c);
+    }
+    Ok(())
+}
+
+/// `report`'s results saved as baseline `name`: this run apart, after those already there
+/// with `--append`.
+pub fn save(report: &Report, args: &Args, name: &str) -> Result<PathBuf, SuiteError> {
+    let path = baseline_path(args, name);
+    let earlier = match args.append && path.exists() {
+        true => load(&path, None)?,
+        false => Vec::new(),
+    };
+    let results: Vec<_> = report.results.iter().collect();
+    let mut written = Written::of_results(&results);
+    for e in &mut written.entries {
+        let before = earlier.iter().find(|(n, _)| *n == e.name).map(|(_, s)| s);
+        let runs = e
+            .result
+            .map(|r| runs_apart_json(r, before))
+            .unwrap_or_default();
+        e.extra = runs.trim_start_matches(',').to_string();
+    }
+    let text = written
+        .to_text(&Document)
+        .map_err(|e| SuiteError::new(Exit::Io, e.to_string()))?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| SuiteError::io(dir, &e))?;
+    }
+    std::fs::write(&path, text).map_err(|e| SuiteError::io(&path, &e))?;
+    Ok(path)
+}
