@@ -3043,6 +3043,36 @@ static picollo_status suite_config_null_config(void)
     picollo_suite_free(s);
     return st;
 }
+/* picollo_suite_set_launch of a one-benchmark suite (freed) with `n` strings `launcher` and
+ * `program`. */
+static picollo_status suite_launch(const char *const *launcher, size_t n, const char *program)
+{
+    picollo_suite *s = suite_of_one("a");
+    picollo_status st = picollo_suite_set_launch(s, launcher, n, program);
+    picollo_suite_free(s);
+    return st;
+}
+static const char *const mono_launcher[] = {"mono"};
+static picollo_status suite_launch_null_suite(void)
+{
+    return picollo_suite_set_launch(NULL, mono_launcher, 1, "suite.exe");
+}
+static picollo_status suite_launch_null_launcher(void) { return suite_launch(NULL, 1, NULL); }
+static picollo_status suite_launch_null_string(void)
+{
+    const char *const launcher[] = {"mono", NULL};
+    return suite_launch(launcher, 2, NULL);
+}
+static picollo_status suite_launch_bad_utf8(void)
+{
+    const char *const launcher[] = {bad_utf8};
+    return suite_launch(launcher, 1, NULL);
+}
+static picollo_status suite_launch_bad_utf8_program(void)
+{
+    return suite_launch(mono_launcher, 1, bad_utf8);
+}
+static picollo_status suite_launch_none(void) { return suite_launch(NULL, 0, NULL); }
 static picollo_status suite_add_null_suite(void)
 {
     return picollo_suite_add(NULL, "a", bench_work, NULL);
@@ -3108,6 +3138,16 @@ static picollo_status suite_main_no_match(void)
 {
     const char *const args[] = {"bad-input", "--list", "nothing"};
     return suite_main_is(suite_of_one("a"), 3, args, 5);
+}
+/* --against through a launcher that does not exist: the worker cannot start (exit status
+ * 9), so the launcher, not this program, starts the builds. */
+static picollo_status suite_launch_missing_launcher(void)
+{
+    const char *const launcher[] = {"/nonexistent/picollo-launcher"};
+    const char *const args[] = {"bad-input", "--against", "other", "--budget", "0.1"};
+    picollo_suite *s = suite_of_one("a");
+    CHECK(picollo_suite_set_launch(s, launcher, 1, "suite.exe") == PICOLLO_STATUS_OK);
+    return suite_main_is(s, 5, args, 9);
 }
 static picollo_status suite_main_list(void)
 {
@@ -4267,6 +4307,13 @@ static const bad_row rows[] = {
     ROW(picollo_suite_set_config, suite_config_size_0, SIZE, "picollo_bench_config_default"),
     ROW(picollo_suite_set_config, suite_config_counter, INVAL, "Software:NoSuchThing"),
     ROW(picollo_suite_set_config, suite_config_ok, OK, NULL),
+    ROW(picollo_suite_set_launch, suite_launch_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_launch, suite_launch_null_launcher, NULLP, "`launcher`"),
+    ROW(picollo_suite_set_launch, suite_launch_null_string, NULLP, "`launcher[i]`"),
+    ROW(picollo_suite_set_launch, suite_launch_bad_utf8, ST(INVALID_UTF8), "`launcher[i]`"),
+    ROW(picollo_suite_set_launch, suite_launch_bad_utf8_program, ST(INVALID_UTF8), "`program`"),
+    ROW(picollo_suite_set_launch, suite_launch_none, OK, NULL),
+    ROW(picollo_suite_set_launch, suite_launch_missing_launcher, OK, NULL),
     ROW(picollo_suite_add, suite_add_null_suite, NULLP, "`suite`"),
     ROW(picollo_suite_add, suite_add_null_name, NULLP, "`name`"),
     ROW(picollo_suite_add, suite_add_null_work, NULLP, "`work`"),

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 20
+#define PICOLLO_ABI_VERSION_MINOR 21
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1421,6 +1421,15 @@ void picollo_suite_free(struct picollo_suite *suite);
 // `suite` or `config`; `STRUCT_SIZE`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a counter
 // name, a duration or a flag out of its domain. ABI 1.20.
 picollo_status picollo_suite_set_config(struct picollo_suite *suite, const struct picollo_bench_config *config);
+
+// Names how a build of this suite starts as a worker of `--against`: `launcher`
+// (`launcher_len` NUL-terminated UTF-8 strings, copied: a program and its arguments, put
+// before a build's path; none for an executable) and this build's path `program` (NULL:
+// this process's executable). A C# suite under mono passes `{"mono"}` and its assembly:
+// `--against OTHER` then starts `mono OTHER --picollo-worker` and `mono ASSEMBLY
+// --picollo-worker`. Errors: NULL `suite`, or NULL `launcher` with a length; a NULL
+// string in it; `INVALID_UTF8`. ABI 1.21.
+picollo_status picollo_suite_set_launch(struct picollo_suite *suite, const char *const *launcher, size_t launcher_len, const char *program);
 
 // Registers benchmark `name` (NUL-terminated UTF-8, copied): `work(ctx, k)` runs `k`
 // operations, as for `picollo_bench_run`. `ctx` must stay valid until the suite is freed.

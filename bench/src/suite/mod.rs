@@ -36,7 +36,7 @@ use std::time::Duration;
 use std::vec::Vec;
 
 pub use args::{Args, Mode};
-pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
+pub use endpoint::{Endpoint, Launch, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
 pub use outputs::Report;
 pub use protocol::PROTOCOL;
@@ -65,6 +65,7 @@ pub struct Suite<'a> {
     pub(crate) bench: Bench,
     pub(crate) benchmarks: Vec<Registered<'a>>,
     meter: Option<MeterFactory<'a>>,
+    launch: Launch,
 }
 
 impl<'a> Suite<'a> {
@@ -76,6 +77,7 @@ impl<'a> Suite<'a> {
             bench: Bench::new(name),
             benchmarks: Vec::new(),
             meter: None,
+            launch: Launch::default(),
         }
     }
 
@@ -90,6 +92,13 @@ impl<'a> Suite<'a> {
     /// machine, in tests).
     pub fn with_meter(mut self, meter: impl FnMut() -> Box<dyn Meter> + 'a) -> Self {
         self.meter = Some(Box::new(meter));
+        self
+    }
+
+    /// Start builds of this suite as workers (`--against`) with `launch`: a launcher before
+    /// a build's path, this build's path (a .NET assembly run by `mono`, say).
+    pub fn with_launch(mut self, launch: Launch) -> Self {
+        self.launch = launch;
         self
     }
 
@@ -282,7 +291,7 @@ impl<'a> Suite<'a> {
                 let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
                 return Err(SuiteError::usage(why));
             }
-            Some(other) => against_process(&plan, other, selected, args)?,
+            Some(other) => against_process(&self.launch, &plan, other, selected, args)?,
             None => self.measure_here(&plan, selected),
         };
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
@@ -363,18 +372,18 @@ fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError
 }
 
 /// `selected` of this build (B, a worker of this very program) against the build at
-/// `other` (A), each a worker process.
+/// `other` (A), each a worker process started as `launch` says.
 fn against_process(
+    launch: &Launch,
     plan: &Plan,
     other: &std::path::Path,
     selected: &[String],
     args: &Args,
 ) -> Result<Report, SuiteError> {
-    let me = std::env::current_exe()
-        .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?;
+    let me = launch.this_build()?;
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
-    let mut a = Process::spawn("base", other, &[])?;
-    let mut b = Process::spawn("head", &me, &[])?;
+    let mut a = launch.spawn("base", other)?;
+    let mut b = launch.spawn("head", &me)?;
     let select = |n: &str| args.selects(n);
     against::judge_all(plan, [&mut a, &mut b], selected, &select, timeout)
 }

@@ -9,9 +9,9 @@
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-use picollo_bench::suite::{fail, Exit, Mode, Suite};
+use picollo_bench::suite::{fail, Exit, Launch, Mode, Suite};
 
-use crate::args::{read_sized, str_from, try_slice, try_str};
+use crate::args::{optional_str, read_sized, str_from, try_slice, try_str};
 use crate::bench::args::{bench_of, picollo_bench_config};
 use crate::bench::{picollo_bench_work, with_baseline};
 use crate::boundary::boundary;
@@ -95,6 +95,35 @@ pub unsafe extern "C" fn picollo_suite_set_config(
         let bench = with_baseline(unsafe { bench_of(&config) }?, &config)?;
         let old = std::mem::replace(suite, Suite::new(""));
         *suite = old.with_settings(bench);
+        Ok(())
+    })
+}
+
+/// Names how a build of this suite starts as a worker of `--against`: `launcher`
+/// (`launcher_len` NUL-terminated UTF-8 strings, copied: a program and its arguments, put
+/// before a build's path; none for an executable) and this build's path `program` (NULL:
+/// this process's executable). A C# suite under mono passes `{"mono"}` and its assembly:
+/// `--against OTHER` then starts `mono OTHER --picollo-worker` and `mono ASSEMBLY
+/// --picollo-worker`. Errors: NULL `suite`, or NULL `launcher` with a length; a NULL
+/// string in it; `INVALID_UTF8`. ABI 1.21.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_launch(
+    suite: *mut picollo_suite,
+    launcher: *const *const c_char,
+    launcher_len: usize,
+    program: *const c_char,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let each = try_slice!(launcher, launcher_len)?.iter().map(|&arg| {
+            // SAFETY: each of `launcher` is NULL or NUL-terminated, per the caller.
+            unsafe { str_from(arg, "launcher[i]", None) }.map(Into::into)
+        });
+        let launcher = each.collect::<Result<Vec<_>, _>>()?;
+        // SAFETY: `program` is NULL or NUL-terminated, per the caller.
+        let program = unsafe { optional_str(program, "program") }?.map(Into::into);
+        let old = std::mem::replace(suite, Suite::new(""));
+        *suite = old.with_launch(Launch { launcher, program });
         Ok(())
     })
 }
