@@ -156,11 +156,26 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_summary(IntPtr[] a, IntPtr[] b, UIntPtr n, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_median_round(BenchResultHandle r, out double median);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_judge_apart(BenchResultHandle b, double[] runsApart, UIntPtr k, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info);
+
+        // Suites (Picollo.Suites): the library's runner over named callbacks (ABI 1.20, 1.21).
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_new(byte[] name, out SuiteHandle suite);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_suite_free(IntPtr suite);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_config(SuiteHandle suite, ref BenchConfig config);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_launch(SuiteHandle suite, IntPtr[] launcher, UIntPtr launcherLen, byte[] program);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_add(SuiteHandle suite, byte[] name, IntPtr work, IntPtr ctx);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_fail(byte[] message);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern int picollo_suite_main(SuiteHandle suite, int argc, IntPtr[] argv);
     }
 
     /// <summary>Owns a picollo_bench_result* and, through it, the histograms it lends.</summary>
     internal sealed class BenchResultHandle : SafeHandleZeroIsInvalid
     {
         protected override void Free(IntPtr pointer) { BenchNative.picollo_bench_result_free(pointer); }
+    }
+
+    /// <summary>Owns a picollo_suite*.</summary>
+    internal sealed class SuiteHandle : SafeHandleZeroIsInvalid
+    {
+        protected override void Free(IntPtr pointer) { BenchNative.picollo_suite_free(pointer); }
     }
 }

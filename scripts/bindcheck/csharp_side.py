@@ -4,7 +4,8 @@ What is checked: every `[StructLayout(LayoutKind.Sequential)]` struct and every 
 which names the C type it mirrors in its `/// <summary>` (`picollo_summary`, ...), and every
 `[DllImport]` `extern` method (the C function is its `EntryPoint`, else its own name).
 
-Types: uint/int/ulong/long/double... are the fixed-width C types; UIntPtr/nuint are size_t;
+Types: uint/int/ulong/long/double... are the fixed-width C types (int is also C's `int`, 32
+bits on every platform the library builds for); UIntPtr/nuint are size_t;
 IntPtr is any pointer; `ref`/`out`/`T[]`/`T*` add a pointer level; string and StringBuilder
 are `char *`, byte[] is `char *` or `uint8_t *`; a C# enum is its underlying type; a
 SafeHandle subclass is the pointer its ReleaseHandle passes to a `picollo_*_free`; bool is C's
@@ -40,7 +41,7 @@ FIELD_ALIASES = {
 }
 
 _SCALARS = {
-    "uint": ("uint32_t",), "int": ("int32_t",), "ulong": ("uint64_t",), "long": ("int64_t",),
+    "uint": ("uint32_t",), "int": ("int32_t", "int"), "ulong": ("uint64_t",), "long": ("int64_t",),
     "ushort": ("uint16_t",), "short": ("int16_t",), "byte": ("uint8_t", "char"),
     "sbyte": ("int8_t", "char"), "double": ("double",), "float": ("float",), "void": ("void",),
     "UIntPtr": ("size_t", "uintptr_t"), "nuint": ("size_t", "uintptr_t"),
