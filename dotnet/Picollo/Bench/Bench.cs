@@ -235,6 +235,16 @@ namespace Picollo
             return comparison;
         }
 
+        /// <summary><paramref name="assembly"/> built with the JIT optimizer off (a Debug
+        /// build: its DebuggableAttribute disables optimizations), said in a sentence; null
+        /// otherwise.</summary>
+        internal static string UnoptimizedReason(Assembly assembly)
+        {
+            var debuggable = (DebuggableAttribute)Attribute.GetCustomAttribute(assembly, typeof(DebuggableAttribute));
+            if (debuggable == null || !debuggable.IsJITOptimizerDisabled) return null;
+            return "the assembly " + assembly.GetName().Name + " was built with the JIT optimizer off, a Debug build";
+        }
+
         /// <summary>The native callback: calls the delegate, keeps its first exception and
         /// does nothing more once there is one.</summary>
         sealed class Trampoline
@@ -258,15 +268,10 @@ namespace Picollo
             /// takes it (NUL-terminated UTF-8), or null.</summary>
             public byte[] Unoptimized { get; private set; }
 
-            /// <summary>The caller's assembly built with the JIT optimizer off (a Debug build:
-            /// its DebuggableAttribute disables optimizations), said in a sentence; null
-            /// otherwise.</summary>
+            /// <summary>Why the caller's assembly is unoptimized, or null.</summary>
             static string UnoptimizedReason(Delegate caller)
             {
-                Assembly assembly = caller.Method.Module.Assembly;
-                var debuggable = (DebuggableAttribute)Attribute.GetCustomAttribute(assembly, typeof(DebuggableAttribute));
-                if (debuggable == null || !debuggable.IsJITOptimizerDisabled) return null;
-                return "the assembly " + assembly.GetName().Name + " was built with the JIT optimizer off, a Debug build";
+                return Bench.UnoptimizedReason(caller.Method.Module.Assembly);
             }
 
             /// <summary>The function pointer; valid while this object is alive.</summary>
