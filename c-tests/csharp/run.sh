@@ -10,7 +10,8 @@
 # of the Rust layout's own table, core/examples/layout_table.rs, which the tests read from the
 # file PICOLLO_LAYOUT_TABLE names). The tests load libpicollo.so from the NuGet package
 # nuget.sh makes (runtimes/linux-x64/native/ and runtimes/linux-arm64/native/, the glibc 2.17
-# builds of scripts/cross.sh) and checks. Where a .NET SDK is on PATH it also builds the
+# builds of scripts/cross.sh) and checks. suite.sh runs the sample suite of [Benchmark]
+# methods (suite_sample.cs) as a program. Where a .NET SDK is on PATH it also builds the
 # projects and runs the tests with `dotnet run`. Needs python3 and cargo; installs cc, mcs,
 # mono and cargo-c where missing (scripts/needs.sh).
 set -euo pipefail
@@ -154,6 +155,9 @@ for flags in "-debug" "-debug -optimize"; do
         { cat "$app/build_note_$kind.txt"; die "build_note ($flags) failed"; }
     grep -E '^build note ' "$app/build_note_$kind.txt"
 done
+
+# The suite (Picollo.Suites): the sample program as its users run it (suite.sh).
+bash "$here/suite.sh" "$build" "$lib"
 
 # The same projects through a .NET SDK, where one is installed.
 if command -v dotnet >/dev/null 2>&1; then

@@ -1,0 +1,106 @@
+// The sample C# suite c-tests/csharp/suite.sh runs: Sums, three benchmarks (an instance one
+// with a result, a static batch one, one named after its method), as docs/suites.md shows
+// them; compiled with -define:SLOWER, "spin 200" does twice the work. PICOLLO_SUITE_CLASS
+// names another class to run instead: Throwing (a benchmark that throws, one whose
+// constructor throws, one that is fine), Twice (two benchmarks of one name), BadShape (a
+// benchmark taking an int), NoDefaultConstructor (an instance benchmark of a class that
+// cannot be made without arguments).
+
+using System;
+using Picollo.Suites;
+
+public class Sums
+{
+    readonly ulong[] _values = new ulong[1000];
+
+    public Sums()
+    {
+        for (int i = 0; i < _values.Length; i++) _values[i] = (ulong)i;
+    }
+
+    [Benchmark("sum 1000")]
+    public ulong Sum()
+    {
+        ulong sum = 0;
+        foreach (ulong v in _values) sum += v;
+        return sum;
+    }
+
+    // The batch form: k operations in its own loop, each a chain of dependent steps.
+    [Benchmark("spin 200")]
+    public static ulong Spin(ulong k)
+    {
+#if SLOWER
+        const ulong steps = 400;
+#else
+        const ulong steps = 200;
+#endif
+        ulong x = 1;
+        for (ulong i = 0; i < k * steps; i++) x = x * 6364136223846793005UL + i;
+        return x;
+    }
+
+    [Benchmark]
+    public static int Parse()
+    {
+        return int.Parse("12345");
+    }
+}
+
+public class Throwing
+{
+    public Throwing()
+    {
+        throw new ArgumentException("the constructor failed, as the test asked");
+    }
+
+    [Benchmark("fine")]
+    public static void Fine() { }
+
+    [Benchmark("throws")]
+    public static void Throws()
+    {
+        throw new InvalidOperationException("the sum was wrong, as the test asked");
+    }
+
+    [Benchmark("instance")]
+    public void Instance() { }
+}
+
+public class Twice
+{
+    [Benchmark("same")]
+    public static void First() { }
+
+    [Benchmark("same")]
+    public static void Second() { }
+}
+
+public class BadShape
+{
+    [Benchmark]
+    public static void TakesAnInt(int n) { }
+}
+
+public class NoDefaultConstructor
+{
+    public NoDefaultConstructor(int n) { }
+
+    [Benchmark]
+    public void Work() { }
+}
+
+public static class Program
+{
+    public static int Main(string[] args)
+    {
+        switch (Environment.GetEnvironmentVariable("PICOLLO_SUITE_CLASS"))
+        {
+            case "Throwing": return Suite.Run<Throwing>(args);
+            case "Twice": return Suite.Run<Twice>(args);
+            case "BadShape": return Suite.Run<BadShape>(args);
+            case "NoDefaultConstructor": return Suite.Run<NoDefaultConstructor>(args);
+            default: return Suite.Run<Sums>(args);
+        }
+    }
+}
