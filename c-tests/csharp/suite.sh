@@ -24,70 +24,54 @@ mcs -nologo -warnaserror -optimize -define:SLOWER -r:"$out/Picollo.dll" -out:"$o
 # Another build of the same source: a byte-identical copy in a file of its own.
 cp "$out/suite.exe" "$out/suite_copy.exe"
 
-# run WANT NAME [VAR=VALUE...] ASSEMBLY ARGS...: `mono ASSEMBLY ARGS` in $out (the outputs under
-# .picollo/ there), stdout and stderr in $out/NAME.log; the exit status must be one of WANT
-# ("0|7").
-run() {
-    local want=$1 name=$2 status=0
-    shift 2
-    (cd "$out" && env -u LD_LIBRARY_PATH -u MONO_PATH timeout 120 "$@") >"$out/$name.log" 2>&1 || status=$?
-    [[ "|$want|" == *"|$status|"* ]] || {
-        cat "$out/$name.log" >&2
-        die "$name: exit status $status, not $want"
-    }
-}
-# has NAME TEXT: the log of NAME holds TEXT.
-has() {
-    grep -qF -- "$2" "$out/$1.log" || {
-        cat "$out/$1.log" >&2
-        die "$1: no '$2' in its output"
-    }
-}
+# shellcheck source=c-tests/suite_run.sh
+source "$here/../suite_run.sh"
+# mono as a user's program runs it: Picollo.dll and libpicollo.so beside the assembly.
+mono=(env -u LD_LIBRARY_PATH -u MONO_PATH timeout 120 mono)
 # is NAME TEXT: the log of NAME is TEXT.
 is() {
     [[ "$(cat "$out/$1.log")" == "$2" ]] || die "$1 printed: $(cat "$out/$1.log")"
 }
-short=(--budget 0.3 --warmup 0.05 --counters none)
 
 # The list (in the order of the class), filters, the test mode.
-run 0 list mono suite.exe --list
+run 0 list "${mono[@]}" suite.exe --list
 is list $'sum 1000: benchmark\nspin 200: benchmark\nParse: benchmark'
-run 0 filter mono suite.exe --list --filter spin
+run 0 filter "${mono[@]}" suite.exe --list --filter spin
 is filter "spin 200: benchmark"
-run 0 glob mono suite.exe --list --filter '*a*'
+run 0 glob "${mono[@]}" suite.exe --list --filter '*a*'
 is glob "Parse: benchmark"
-run 0 globs mono suite.exe --list -f 's*' Pa
+run 0 globs "${mono[@]}" suite.exe --list -f 's*' Pa
 is globs $'sum 1000: benchmark\nspin 200: benchmark\nParse: benchmark'
-run 0 regex mono suite.exe --list --regex '^sp'
+run 0 regex "${mono[@]}" suite.exe --list --regex '^sp'
 is regex "spin 200: benchmark"
-run 0 positional mono suite.exe --list --exact Parse
+run 0 positional "${mono[@]}" suite.exe --list --exact Parse
 is positional "Parse: benchmark"
-run 5 nomatch mono suite.exe --list --filter nothing
+run 5 nomatch "${mono[@]}" suite.exe --list --filter nothing
 has nomatch "no benchmark matches the filter (the benchmarks: sum 1000, spin 200, Parse)"
-run 0 test mono suite.exe --test
+run 0 test "${mono[@]}" suite.exe --test
 has test $'bench sum 1000 ... ok\nbench spin 200 ... ok\nbench Parse ... ok\nbench result: 3 ran once, 0 failed'
 
 # Failures: exceptions stop at their benchmark; definitions and flags the runner refuses.
-run 6 throwing env PICOLLO_SUITE_CLASS=Throwing mono suite.exe --test
+run 6 throwing env PICOLLO_SUITE_CLASS=Throwing "${mono[@]}" suite.exe --test
 has throwing "bench fine ... ok"
 has throwing "bench throws ... FAILED: InvalidOperationException: the sum was wrong, as the test asked"
 has throwing "bench instance ... FAILED: ArgumentException: the constructor failed, as the test asked"
 has throwing "bench result: 1 ran once, 2 failed"
-run 2 twice env PICOLLO_SUITE_CLASS=Twice mono suite.exe --list
+run 2 twice env PICOLLO_SUITE_CLASS=Twice "${mono[@]}" suite.exe --list
 has twice 'error: two benchmarks are named "same": give each its own name'
-run 2 shape env PICOLLO_SUITE_CLASS=BadShape mono suite.exe --list
+run 2 shape env PICOLLO_SUITE_CLASS=BadShape "${mono[@]}" suite.exe --list
 has shape "error: [Benchmark] BadShape.TakesAnInt: takes nothing, or a ulong (the batch size k)"
-run 2 constructor env PICOLLO_SUITE_CLASS=NoDefaultConstructor mono suite.exe --list
+run 2 constructor env PICOLLO_SUITE_CLASS=NoDefaultConstructor "${mono[@]}" suite.exe --list
 has constructor "error: [Benchmark] NoDefaultConstructor.Work: an instance method of a class without a public parameterless constructor"
-run 2 flag mono suite.exe --budgte 1
+run 2 flag "${mono[@]}" suite.exe --budgte 1
 has flag "unknown flag --budgte"
-run 2 novalue mono suite.exe --list --filter
+run 2 novalue "${mono[@]}" suite.exe --list --filter
 has novalue "error: --filter needs a value"
-run 2 globregex mono suite.exe --list --filter '*a' --regex a
+run 2 globregex "${mono[@]}" suite.exe --list --filter '*a' --regex a
 has globregex "error: --filter with a glob (* or ?) and --regex: give one of them"
 
 # A short measurement (the default without --test): a line a benchmark, the document.
-run 0 measure mono suite.exe "${short[@]}" --out measured
+run 0 measure "${mono[@]}" suite.exe "${short[@]}" --out measured
 for name in "sum 1000" "spin 200" "Parse"; do has measure "$name: time P50="; done
 python3 - "$out/measured/Sums/results.json" <<'EOF' || die "results.json is not the suite's document"
 import json, sys
@@ -97,7 +81,7 @@ assert [c["name"] for c in doc["commands"]] == ["sum 1000", "spin 200", "Parse"]
 assert all(c["result"]["metrics"][0]["name"] == "time" for c in doc["commands"])
 EOF
 # A throw while measured: that benchmark FAILED with its message, the others measured.
-run 6 measure_throw env PICOLLO_SUITE_CLASS=Throwing mono suite.exe "${short[@]}"
+run 6 measure_throw env PICOLLO_SUITE_CLASS=Throwing "${mono[@]}" suite.exe "${short[@]}"
 has measure_throw "fine: time P50="
 has measure_throw "throws: FAILED: failed: InvalidOperationException: the sum was wrong, as the test asked"
 
@@ -105,15 +89,15 @@ has measure_throw "throws: FAILED: failed: InvalidOperationException: the sum wa
 # asserted (a verdict against the saved file, exit 0 or 7): runs apart on this VM spread with
 # its speed steps, so no bound on the gate's verdict holds with p <= 1e-4.
 gate=("${short[@]}" --out gate spin)
-run 0 save mono suite.exe "${gate[@]}" --save main
+run 0 save "${mono[@]}" suite.exe "${gate[@]}" --save main
 has save "saved as baseline main: gate/baselines/main.json"
-run 0 append1 mono suite.exe "${gate[@]}" --save main --append
-run 0 append2 mono suite.exe "${gate[@]}" --save main --append
+run 0 append1 "${mono[@]}" suite.exe "${gate[@]}" --save main --append
+run 0 append2 "${mono[@]}" suite.exe "${gate[@]}" --save main --append
 python3 -c 'import json, sys; n = len(json.load(open(sys.argv[1]))["commands"][0]["runsApart"]); sys.exit(n != 3)' \
     "$out/gate/baselines/main.json" || die "baseline main does not hold 3 runs apart"
-run "0|7" baseline mono suite_slower.exe "${gate[@]}" --baseline main
+run "0|7" baseline "${mono[@]}" suite_slower.exe "${gate[@]}" --baseline main
 has baseline "than spin 200 [saved gate/baselines/main.json]"
-run 3 baseline_missing mono suite.exe "${gate[@]}" --baseline nothere
+run 3 baseline_missing "${mono[@]}" suite.exe "${gate[@]}" --baseline nothere
 has baseline_missing "gate/baselines/nothere.json"
 
 # Two builds through --against, each started as `mono ASSEMBLY --picollo-worker`. Identical
@@ -121,11 +105,11 @@ has baseline_missing "gate/baselines/nothere.json"
 # with p <= 0.1, the rate the Rust suite tests and bench/tests/verdicts.rs states exactly).
 # Twice the work in the head build's "spin 200": slower, exit 7 (missed with a probability
 # far below 1e-6 with 10 paired rounds of a 100 % change, as bench/tests/suite.rs argues).
-run "0|7" aa mono suite.exe "${short[@]}" --against suite_copy.exe
+run "0|7" aa "${mono[@]}" suite.exe "${short[@]}" --against suite_copy.exe
 [[ "$(grep -c '^verdict: ' "$out/aa.log")" == 3 ]] || die "against its copy: $(cat "$out/aa.log")"
-run 7 slower mono suite_slower.exe "${short[@]}" --against suite.exe spin
+run 7 slower "${mono[@]}" suite_slower.exe "${short[@]}" --against suite.exe spin
 has slower "verdict: spin 200 (head) is slower than spin 200 (base) by"
-run 9 missing mono suite.exe "${short[@]}" --against nothere.exe
+run 9 missing "${mono[@]}" suite.exe "${short[@]}" --against nothere.exe
 has missing "error: base: the worker exited"
 grep -h '^verdict: ' "$out"/{aa,slower,baseline}.log
 echo "csharp suite: OK (list, filters, test mode, throws, definitions, flags, measurement, save/baseline, --against)"
