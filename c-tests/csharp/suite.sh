@@ -46,6 +46,9 @@ run 0 regex "${mono[@]}" suite.exe --list --regex '^sp'
 is regex "spin 200: benchmark"
 run 0 positional "${mono[@]}" suite.exe --list --exact Parse
 is positional "Parse: benchmark"
+# A glob's other characters are text: '(' does not open a group (that would be exit 2).
+run 5 globtext "${mono[@]}" suite.exe --list --filter 'sum (*'
+has globtext "no benchmark matches the filter"
 run 5 nomatch "${mono[@]}" suite.exe --list --filter nothing
 has nomatch "no benchmark matches the filter (the benchmarks: sum 1000, spin 200, Parse)"
 run 0 test "${mono[@]}" suite.exe --test
