@@ -104,10 +104,10 @@ run 3 baseline_missing "${mono[@]}" suite.exe "${gate[@]}" --baseline nothere
 has baseline_missing "gate/baselines/nothere.json"
 
 # Two builds through --against, each started as `mono ASSEMBLY --picollo-worker`. Identical
-# builds: three verdicts, no failure (a verdict of "slower" is allowed: correct code gives one
-# with p <= 0.1, the rate the Rust suite tests and bench/tests/verdicts.rs states exactly).
-# Twice the work in the head build's "spin 200": slower, exit 7 (missed with a probability
-# far below 1e-6 with 10 paired rounds of a 100 % change, as bench/tests/suite.rs argues).
+# builds: three verdicts, no failure (a verdict of "slower" is allowed: the rate at which two
+# processes' identical code is called different is the Rust suite's to test). Twice the work
+# in the head build's "spin 200": slower, exit 7 (10 paired rounds of a 100 % change: not a
+# statistical bound, as docs/testing.md counts it for bench/tests/suite.rs and c-tests/suite.sh).
 run "0|7" aa "${mono[@]}" suite.exe "${short[@]}" --against suite_copy.exe
 [[ "$(grep -c '^verdict: ' "$out/aa.log")" == 3 ]] || die "against its copy: $(cat "$out/aa.log")"
 run 7 slower "${mono[@]}" suite_slower.exe "${short[@]}" --against suite.exe spin
