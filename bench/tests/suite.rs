@@ -192,9 +192,12 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
     );
     assert!(text(&slower).contains("verdict: spin 200 (head) is slower than spin 200 (base) by"));
     // Identical builds: 6 runs of 2 benchmarks; a broken method calls most of them
-    // different. Correct code called different with p <= 0.1 each (99 % intervals, 1 %
-    // nominal; this VM's speed steps widen it) passes at most 6 of 12 except with
-    // P = 5.2e-5 (binomial); the exact rate is the simulated test's (verdicts.rs).
+    // different. Rounds are interleaved between the two processes (the machine's speed
+    // steps fall on both sides), but each process has a placement of its own (ASLR, its
+    // environment), a bias no round averages: p_max 0.25, between one process's 0.10 and
+    // runs apart's 0.40. At most 9 of 12 called different: correct code fails with
+    // P = 3.8e-5 (binomial, docs/testing.md); the exact rate is the simulated test's
+    // (verdicts.rs), the machine's `bench suites` line's.
     let mut different = 0;
     for _ in 0..6 {
         let aa = against(&base, &dir, &[], &[]);
@@ -206,7 +209,7 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
             - t.matches(" within noise").count();
     }
     println!("bench suites: identical builds called different in {different} of 12 comparisons");
-    assert!(different <= 6, "{different} of 12");
+    assert!(different <= 9, "{different} of 12");
 }
 
 #[test]
