@@ -282,7 +282,7 @@ fn a_benchmark_that_panics_in_either_build_fails_alone_and_the_rest_are_judged()
     );
     let o = against(&only, &dir, &[], &[("PICOLLO_SUITE_PANIC", "1")]);
     assert!(
-        text(&o).contains("panics: only in head: not compared"),
+        text(&o).contains("panics: only in head: not judged"),
         "{}",
         text(&o)
     );
@@ -342,4 +342,37 @@ fn functions_are_saved_run_apart_by_run_apart_and_a_baseline_file_is_checked() {
     let both = measure(&["--save", "main", "--against", "/bin/true"]);
     assert_eq!(both.status.code(), Some(Exit::Usage as i32));
     assert!(text(&both).contains("--save and --baseline measure this build alone"));
+}
+
+#[test]
+fn builds_a_side_run_as_workers_each_and_are_judged_with_builds_as_the_unit() {
+    let _serial = serial();
+    let dir = temp("builds");
+    let copy = |name: &str| {
+        let path = dir.join(name);
+        std::fs::copy(sample(), &path).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (b1, b2, h1, h2) = (copy("base1"), copy("base2"), copy("head1"), copy("head2"));
+    let o = against(
+        Path::new(&b1),
+        &dir,
+        &["--against", &b2, "--head", &h1, "--head", &h2, "spin"],
+        &[],
+    );
+    assert!(matches!(o.status.code(), Some(0 | 7)), "{}", text(&o));
+    let line = text(&o)
+        .lines()
+        .find(|l| l.starts_with("verdict: "))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        line.contains("spin 200 (base)") && line.ends_with("(99 %, 2 builds a side)"),
+        "{line}"
+    );
+    let unbalanced = against(Path::new(&b1), &dir, &["--against", &b2], &[]);
+    assert_eq!(unbalanced.status.code(), Some(Exit::Usage as i32));
+    assert!(
+        text(&unbalanced).contains("--against names 2 builds and this side has 1: give a --head")
+    );
 }

@@ -32,6 +32,8 @@ pub struct Report {
     pub failed: Vec<(String, String)>,
     /// Benchmarks only one build has, and which (`base` or `head`): listed, not judged.
     pub only: Vec<(String, String)>,
+    /// The builds a side of [`Report::compared`] (several: judged with builds as the unit).
+    pub builds: usize,
     /// The exit status.
     pub exit: Exit,
 }
@@ -82,8 +84,14 @@ impl Report {
     fn judge(&self, metric: Option<&str>) -> Result<Vec<Comparison>, SuiteError> {
         let each = self.compared.iter().map(|p| match metric {
             None => Ok(p.comparison.clone()),
-            Some(m) => compare_on(&p.a, &p.b, m)
-                .map_err(|e| SuiteError::usage(std::format!("--metric: {e}"))),
+            Some(m) => {
+                let c = compare_on(&p.a, &p.b, m);
+                let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
+                if self.builds >= 2 {
+                    super::against::judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
+                }
+                Ok(c)
+            }
         });
         each.collect()
     }
