@@ -171,6 +171,23 @@ impl<'a> Suite<'a> {
     }
 }
 
+/// The metrics of `r` that are benchmarks of their own in the formats a chart or a
+/// comparison script reads (`github`, `gbench`): time, then each exact metric (an emulated
+/// count, which a chart and an alert judge as well as time) and each one named in `judged`
+/// (the metrics the suite's comparisons judge); the other counters vary with the machine and
+/// would alert on noise.
+pub(crate) fn charted<'a>(
+    r: &'a BenchResult,
+    judged: &'a [&str],
+) -> impl Iterator<Item = usize> + 'a {
+    let time = r.time_index();
+    let shown = move |i: usize| {
+        let m = &r.metrics[i].metric;
+        i != time && (m.is_exact() || judged.contains(&m.name.as_str()))
+    };
+    core::iter::once(time).chain((0..r.metrics.len()).filter(move |&i| shown(i)))
+}
+
 /// Metric `index` of `r` at its median, in its unit, with the 99 % interval of the median
 /// (from the ranks around it, bucket bounds included; the figure itself for an exact metric
 /// that never varied): `None` for the interval where the samples are too few for one.
