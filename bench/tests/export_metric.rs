@@ -45,6 +45,7 @@ fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Suite<'a>, Compa
     let compared = [(on_count.clone(), true), (compare(a, b), false)];
     let suite = Suite {
         entries: Suite::of_results(&[a, b]).entries,
+        sides: Vec::new(),
         comparisons: compared
             .into_iter()
             .map(|(comparison, fails_gate)| Compared {

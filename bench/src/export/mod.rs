@@ -85,6 +85,11 @@ pub struct Compared {
 pub struct Suite<'a> {
     /// The benchmarks, in order.
     pub entries: Vec<Entry<'a>>,
+    /// Where the entries are not the units compared, the units each benchmark of the
+    /// formats other than the document stands for, in order: the sides of `picollo bench
+    /// --builds K`, each its builds' pooled result, compared with builds as the unit. Empty:
+    /// the entries. The document lists the entries (each build) either way.
+    pub sides: Vec<Entry<'a>>,
     /// The comparisons, in order.
     pub comparisons: Vec<Compared>,
     /// Further top-level members of the JSON document, as JSON text without a comma at
@@ -131,12 +136,17 @@ impl<'a> Suite<'a> {
         Ok(suite)
     }
 
-    /// Each measured benchmark under a name of its own: its name, or where an earlier one
-    /// has it, the name with ` (2)`, ` (3)`… (a key of a JSON object, a series of a chart).
+    /// Each measured benchmark (each side, where there are [`Suite::sides`]) under a name of
+    /// its own: its name, or where an earlier one has it, the name with ` (2)`, ` (3)`… (a
+    /// key of a JSON object, a series of a chart).
     pub fn measured(&self) -> Vec<(String, &'a BenchResult)> {
+        let listed = match self.sides.is_empty() {
+            true => &self.entries,
+            false => &self.sides,
+        };
         let mut seen: Vec<String> = Vec::new();
         let mut out = Vec::new();
-        for e in &self.entries {
+        for e in listed {
             let mut name = e.name.clone();
             let mut k = 1;
             while seen.contains(&name) {
