@@ -3,12 +3,14 @@
 //! `docs/schema/picollo-bench.schema.json`); and the Markdown summary a CI job shows
 //! ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]: the CLI,
 //! the C ABI and the bindings reach a format through that table, so that each is written
-//! here once.
+//! here once; and where they go ([`Outputs`]: each format to its file, the summary to its
+//! file and to the step summary's).
 
 mod bmf;
 mod document;
 mod gbench;
 mod github;
+mod route;
 mod summary;
 
 use core::fmt::{self, Write};
@@ -19,6 +21,7 @@ pub use bmf::Bencher;
 pub use document::{Document, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
 pub use gbench::GoogleBenchmark;
 pub use github::GithubAction;
+pub use route::{emit, step_summary, OutputError, Outputs, STEP_SUMMARY};
 pub use summary::{verdict_mark, SUMMARY_LIMIT};
 
 use super::error::BenchError;
