@@ -57,8 +57,7 @@ fn per_round(r: &BenchResult, index: usize) -> Vec<f64> {
 
 /// The benchmarks of `r`, named `name`: its time (the real time, the task-clock as the CPU
 /// time, every other metric as a user counter), then each other metric that is charted
-/// ([`charted`]: the ones the suite judges, the exact ones) as a benchmark of its own,
-/// `NAME (METRIC)`, its figure in both times and the label saying what it counts.
+/// ([`charted`]: the ones the suite judges, the exact ones) as a benchmark of its own.
 fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'a>> {
     let time = r.time_index();
     let real = per_round(r, time);
@@ -71,7 +70,7 @@ fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'
         cpu: cpu[k],
         counters: counted.iter().map(|c| c[k]).collect(),
     });
-    let mut out = vec![Family {
+    let timed = Family {
         name: name.into(),
         index: 0,
         label: None,
@@ -80,30 +79,37 @@ fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'
             .map(|&i| r.metrics[i].metric.name.as_str())
             .collect(),
         runs: runs.collect(),
-    }];
-    for i in charted(r, judged).skip(1) {
-        let metric = &r.metrics[i].metric;
-        let each = per_round(r, i).into_iter().zip(&out[0].runs);
-        let runs = each.map(|(v, run)| Run {
-            iterations: run.iterations,
-            real: v,
-            cpu: v,
-            counters: Vec::new(),
-        });
-        out.push(Family {
-            name: std::format!("{name} ({})", metric.name),
-            index: 0,
-            label: Some(std::format!(
-                "{}: {} per {}, not ns",
-                metric.name,
-                metric.unit.as_str(),
-                r.conditions.operation
-            )),
-            counters: Vec::new(),
-            runs: runs.collect(),
-        });
+    };
+    let counts: Vec<Family<'a>> = charted(r, judged)
+        .skip(1)
+        .map(|i| of_metric(&timed, r, i))
+        .collect();
+    core::iter::once(timed).chain(counts).collect()
+}
+
+/// Metric `index` of `r` as a benchmark of its own beside `timed`, its time's: `NAME
+/// (METRIC)`, the metric's figure in both times and the label saying what it counts.
+fn of_metric<'a>(timed: &Family<'a>, r: &BenchResult, index: usize) -> Family<'a> {
+    let metric = &r.metrics[index].metric;
+    let each = per_round(r, index).into_iter().zip(&timed.runs);
+    let runs = each.map(|(v, run)| Run {
+        iterations: run.iterations,
+        real: v,
+        cpu: v,
+        counters: Vec::new(),
+    });
+    let unit = metric.unit.as_str();
+    let operation = &r.conditions.operation;
+    Family {
+        name: std::format!("{} ({})", timed.name, metric.name),
+        index: 0,
+        label: Some(std::format!(
+            "{}: {unit} per {operation}, not ns",
+            metric.name
+        )),
+        counters: Vec::new(),
+        runs: runs.collect(),
     }
-    out
 }
 
 /// The metric of the time on a CPU (task-clock), where the result has one.
