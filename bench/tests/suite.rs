@@ -1,6 +1,6 @@
 //! A suite as its users run it: the sample suite (`examples/suite.rs`, which `cargo test`
 //! builds) run as a program — its list, its filters, its test mode, a measurement and its
-//! outputs — and two builds of it compared through `--against`, with workers that fail in
+//! outputs (the document, an export, the summary, the step summary) — and two builds of it compared through `--against`, with workers that fail in
 //! every way the protocol knows (each a clear message and exit status 9, never a hang).
 #![cfg(target_os = "linux")]
 
@@ -113,8 +113,20 @@ fn a_measurement_prints_a_line_a_benchmark_and_writes_the_document() {
     let dir = temp("measure");
     let mut args = vec!["--bench".to_string(), "sum".into()];
     args.extend(short(&dir));
+    let (bmf, summary, step) = (
+        dir.join("bmf.json"),
+        dir.join("summary.md"),
+        dir.join("step.md"),
+    );
+    args.extend(["--export".into(), format!("bmf={}", bmf.display())]);
+    args.extend(["--summary".into(), summary.display().to_string()]);
+    std::fs::write(&step, "an earlier step\n").unwrap();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = run(&sample(), &args, &[]);
+    let o = run(
+        &sample(),
+        &args,
+        &[("GITHUB_STEP_SUMMARY", step.to_str().unwrap())],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).starts_with("sum 1000: time P50="), "{}", text(&o));
     let doc = std::fs::read_to_string(dir.join("suite").join("results.json")).unwrap();
@@ -122,6 +134,17 @@ fn a_measurement_prints_a_line_a_benchmark_and_writes_the_document() {
     assert_eq!(v["schema"], "picollo-bench");
     assert_eq!(v["commands"][0]["name"], "sum 1000");
     assert!(v["commands"][0]["result"]["metrics"].is_array(), "{v}");
+    // The export and the summary, and the summary appended to the step's.
+    let bmf: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(bmf).unwrap())
+        .expect("the bmf export is JSON");
+    assert!(
+        bmf["sum 1000"]["latency"]["value"].as_f64().unwrap() > 0.0,
+        "{bmf}"
+    );
+    let summary = std::fs::read_to_string(summary).unwrap();
+    assert!(summary.contains("| sum 1000 |"), "{summary}");
+    let step = std::fs::read_to_string(step).unwrap();
+    assert_eq!(step, format!("an earlier step\n{summary}"));
 }
 
 #[test]
