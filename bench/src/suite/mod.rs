@@ -31,6 +31,7 @@ mod worker;
 use std::boxed::Box;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::string::{String, ToString};
 use std::time::Duration;
 use std::vec::Vec;
@@ -59,12 +60,21 @@ pub(crate) struct Registered<'a> {
 /// Makes the meter each benchmark is measured with.
 type MeterFactory<'a> = Box<dyn FnMut() -> Box<dyn Meter> + 'a>;
 
+/// A command that starts a suite as a worker: the program and its arguments, before
+/// [`WORKER_FLAG`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerCommand {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+}
+
 /// Named benchmarks and the settings they run with.
 pub struct Suite<'a> {
     pub(crate) name: String,
     pub(crate) bench: Bench,
     pub(crate) benchmarks: Vec<Registered<'a>>,
     meter: Option<MeterFactory<'a>>,
+    worker: Option<WorkerCommand>,
 }
 
 impl<'a> Suite<'a> {
@@ -76,6 +86,7 @@ impl<'a> Suite<'a> {
             bench: Bench::new(name),
             benchmarks: Vec::new(),
             meter: None,
+            worker: None,
         }
     }
 
@@ -90,6 +101,14 @@ impl<'a> Suite<'a> {
     /// machine, in tests).
     pub fn with_meter(mut self, meter: impl FnMut() -> Box<dyn Meter> + 'a) -> Self {
         self.meter = Some(Box::new(meter));
+        self
+    }
+
+    /// Start this build's worker for `--against` with `command` instead of the running
+    /// program: for a suite that an interpreter runs (a script), whose program is not the
+    /// suite.
+    pub fn with_worker(mut self, command: WorkerCommand) -> Self {
+        self.worker = Some(command);
         self
     }
 
@@ -282,7 +301,7 @@ impl<'a> Suite<'a> {
                 let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
                 return Err(SuiteError::usage(why));
             }
-            Some(other) => against_process(&plan, other, selected, args)?,
+            Some(other) => against_process(&plan, other, self.worker.clone(), selected, args)?,
             None => self.measure_here(&plan, selected),
         };
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
@@ -362,19 +381,26 @@ fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError
     }
 }
 
-/// `selected` of this build (B, a worker of this very program) against the build at
-/// `other` (A), each a worker process.
+/// `selected` of this build (B: `me`, else a worker of this very program) against the
+/// build at `other` (A), each a worker process.
 fn against_process(
     plan: &Plan,
     other: &std::path::Path,
+    me: Option<WorkerCommand>,
     selected: &[String],
     args: &Args,
 ) -> Result<Report, SuiteError> {
-    let me = std::env::current_exe()
-        .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?;
+    let me = match me {
+        Some(command) => command,
+        None => WorkerCommand {
+            program: std::env::current_exe()
+                .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?,
+            args: Vec::new(),
+        },
+    };
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let mut a = Process::spawn("base", other, &[])?;
-    let mut b = Process::spawn("head", &me, &[])?;
+    let mut b = Process::spawn("head", &me.program, &me.args)?;
     let select = |n: &str| args.selects(n);
     against::judge_all(plan, [&mut a, &mut b], selected, &select, timeout)
 }
