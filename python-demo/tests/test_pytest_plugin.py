@@ -68,7 +68,7 @@ def test_plain_pytest_runs_each_benchmark_once_and_measures_nothing(tmp_path):
     r = pytest_in(head, "-k", "counted or plain", SAMPLE_LOG=str(log))
     assert r.returncode == 0, text(r)
     assert "2 passed" in r.stdout, text(r)
-    assert "picollo" not in r.stdout, text(r)
+    assert "picollo: exit status" not in r.stdout, text(r)
     assert log.read_text() == "call\n"
     assert not (head / ".picollo").exists()
     # The marker is there for -m: every benchmark has it, the plain test does not.
@@ -107,26 +107,39 @@ def test_a_benchmark_that_raises_fails_with_its_message_and_the_others_run(tmp_p
     assert "ValueError: invalid literal for int()" in r.stdout, text(r)
 
 
-def test_functions_are_saved_run_apart_and_a_much_slower_one_fails_the_baseline(tmp_path):
-    head = checkout(tmp_path, "head")
+def save_twice(head: Path) -> Path:
+    """The spin saved as baseline ``main`` by two runs apart; the file."""
     saved = head / ".picollo" / "baselines" / "main.json"
     for more in ([], ["--picollo-append"]):
         r = pytest_in(head, "--picollo-save", "main", *more, *TINY, "-k", "spin")
         assert r.returncode == 0, text(r)
         assert f"saved as baseline main: {saved}" in r.stdout, text(r)
+    return saved
+
+
+def test_functions_are_saved_run_apart_and_an_unknown_baseline_is_an_error(tmp_path):
+    head = checkout(tmp_path, "head")
+    saved = save_twice(head)
     runs = json.loads(saved.read_text())["commands"][0]["runsApart"]
     assert len(runs) == 2
+    r = pytest_in(head, "--picollo-baseline", "nothere", *TINY, "-k", "spin")
+    assert r.returncode == 3, text(r)
+    assert "nothere.json: No such file or directory" in r.stdout, text(r)
+
+
+@pytest.mark.machine
+def test_a_function_much_slower_than_its_runs_apart_fails_the_baseline(tmp_path):
+    head = checkout(tmp_path, "head")
+    save_twice(head)
     # The same function 200 times slower against its two runs apart: slower, exit 7. Correct
     # code passes it only if this machine's speed changed 200-fold between the runs apart
     # (its steps are below 2x): P far below 1e-4.
     r = pytest_in(head, "--picollo-baseline", "main", *TINY, "-k", "spin", SAMPLE_WORK="200")
     assert r.returncode == 7, text(r)
     assert "verdict: test_sample.py::test_spin is slower than" in r.stdout, text(r)
-    r = pytest_in(head, "--picollo-baseline", "nothere", *TINY, "-k", "spin")
-    assert r.returncode == 3, text(r)
-    assert "nothere.json: No such file or directory" in r.stdout, text(r)
 
 
+@pytest.mark.machine
 def test_two_checkouts_are_judged_benchmark_by_benchmark_and_twice_the_work_is_slower(tmp_path):
     head, base = checkout(tmp_path, "head", work=2), checkout(tmp_path, "base")
     same = checkout(tmp_path, "same", work=2)
