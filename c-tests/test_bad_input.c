@@ -3059,6 +3059,27 @@ static picollo_status suite_add(const char *name, picollo_bench_work work)
 static picollo_status suite_add_null_name(void) { return suite_add(NULL, bench_work); }
 static picollo_status suite_add_null_work(void) { return suite_add("a", NULL); }
 static picollo_status suite_add_bad_utf8(void) { return suite_add(bad_utf8, bench_work); }
+/* picollo_suite_set_worker of a new suite with `argc` strings `argv`. */
+static picollo_status suite_worker(const char *const *argv, size_t argc)
+{
+    picollo_suite *s = suite_of_one("a");
+    picollo_status st = picollo_suite_set_worker(s, argv, argc);
+    picollo_suite_free(s);
+    return st;
+}
+static const char *const worker_argv[] = {"/usr/bin/python3", "-m", "picollo.suite_worker"};
+static picollo_status suite_worker_null_suite(void)
+{
+    return picollo_suite_set_worker(NULL, worker_argv, 3);
+}
+static picollo_status suite_worker_null_argv(void) { return suite_worker(NULL, 3); }
+static picollo_status suite_worker_no_program(void) { return suite_worker(worker_argv, 0); }
+static picollo_status suite_worker_bad_utf8(void)
+{
+    const char *const argv[] = {"/bin/sh", bad_utf8};
+    return suite_worker(argv, 2);
+}
+static picollo_status suite_worker_ok(void) { return suite_worker(worker_argv, 3); }
 static picollo_status suite_fail_outside(void)
 {
     return picollo_suite_fail("not inside a benchmark");
@@ -4271,6 +4292,11 @@ static const bad_row rows[] = {
     ROW(picollo_suite_add, suite_add_null_name, NULLP, "`name`"),
     ROW(picollo_suite_add, suite_add_null_work, NULLP, "`work`"),
     ROW(picollo_suite_add, suite_add_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_set_worker, suite_worker_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_worker, suite_worker_null_argv, NULLP, "`argv`"),
+    ROW(picollo_suite_set_worker, suite_worker_no_program, INVAL, "argc is 0"),
+    ROW(picollo_suite_set_worker, suite_worker_bad_utf8, ST(INVALID_UTF8), "argv[i]"),
+    ROW(picollo_suite_set_worker, suite_worker_ok, OK, NULL),
     ROW(picollo_suite_fail, suite_fail_outside, INVAL, "no benchmark of picollo_suite_main"),
     ROW(picollo_suite_main, suite_main_null_suite, OK, NULL),
     ROW(picollo_suite_main, suite_main_negative_argc, OK, NULL),

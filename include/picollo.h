@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 20
+#define PICOLLO_ABI_VERSION_MINOR 21
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1437,6 +1437,13 @@ picollo_status picollo_suite_add(struct picollo_suite *suite, const char *name, 
 // from a benchmark's work, then return. Errors: `INVALID_ARGUMENT` outside a benchmark run
 // by `picollo_suite_main` on this thread. ABI 1.20.
 picollo_status picollo_suite_fail(const char *message);
+
+// Sets the command that starts this program's suite as a worker for `--against` (`argc`
+// strings, copied: the program, found as `execvp` finds it, then its arguments;
+// `--picollo-worker` is added after them): for a suite run by an interpreter, whose
+// running program is not the suite. Default: the running program. Errors: NULL `suite`
+// or `argv`; `INVALID_ARGUMENT` for `argc` 0; `INVALID_UTF8`. ABI 1.21.
+picollo_status picollo_suite_set_worker(struct picollo_suite *suite, const char *const *argv, size_t argc);
 
 // Runs the suite as the command line `argv` (`argc` strings, the program's name first)
 // says, printing to the standard output and what went wrong to the standard error, and

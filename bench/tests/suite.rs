@@ -399,3 +399,41 @@ fn builds_a_side_run_as_workers_each_and_are_judged_with_builds_as_the_unit() {
         text(&unbalanced).contains("--against names 2 builds and this side has 1: give a --head")
     );
 }
+
+#[test]
+fn the_head_worker_is_the_command_a_suite_names_when_its_program_is_not_the_suite() {
+    use picollo_bench::suite::WorkerCommand;
+    let _serial = serial();
+    let dir = temp("command");
+    let base = other_build(&dir);
+    // This test's own program is no suite: without a command, the head would be it.
+    let mut args = vec!["--against".to_string(), base.to_str().unwrap().into()];
+    args.extend(short(&dir));
+    args.push("sum 1000".into());
+    let command = |program: &str| WorkerCommand {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), format!("exec {program} \"$@\""), "sh".into()],
+    };
+    let mut suite = Suite::new("command").with_worker(command(sample().to_str().unwrap()));
+    suite.bench("sum 1000", || {
+        panic!("the head is measured in its worker, not here")
+    });
+    let report = suite
+        .run_args(&args, Mode::Measure, &mut Vec::new())
+        .unwrap();
+    assert_eq!(report.compared.len(), 1, "{report:?}");
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    let mut missing = Suite::new("command").with_worker(WorkerCommand {
+        program: "/nonexistent/worker".into(),
+        args: Vec::new(),
+    });
+    missing.bench("sum 1000", || {});
+    let e = missing
+        .run_args(&args, Mode::Measure, &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(e.exit, Exit::Worker);
+    assert!(
+        e.message.contains("head: cannot start /nonexistent/worker"),
+        "{e}"
+    );
+}

@@ -31,6 +31,7 @@ mod worker;
 use std::boxed::Box;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::string::{String, ToString};
 use std::time::Duration;
 use std::vec::Vec;
@@ -59,12 +60,21 @@ pub(crate) struct Registered<'a> {
 /// Makes the meter each benchmark is measured with.
 type MeterFactory<'a> = Box<dyn FnMut() -> Box<dyn Meter> + 'a>;
 
+/// A command that starts a suite as a worker: the program and its arguments, before
+/// [`WORKER_FLAG`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerCommand {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+}
+
 /// Named benchmarks and the settings they run with.
 pub struct Suite<'a> {
     pub(crate) name: String,
     pub(crate) bench: Bench,
     pub(crate) benchmarks: Vec<Registered<'a>>,
     meter: Option<MeterFactory<'a>>,
+    worker: Option<WorkerCommand>,
 }
 
 impl<'a> Suite<'a> {
@@ -76,6 +86,7 @@ impl<'a> Suite<'a> {
             bench: Bench::new(name),
             benchmarks: Vec::new(),
             meter: None,
+            worker: None,
         }
     }
 
@@ -90,6 +101,14 @@ impl<'a> Suite<'a> {
     /// machine, in tests).
     pub fn with_meter(mut self, meter: impl FnMut() -> Box<dyn Meter> + 'a) -> Self {
         self.meter = Some(Box::new(meter));
+        self
+    }
+
+    /// Start this build's worker for `--against` with `command` instead of the running
+    /// program: for a suite that an interpreter runs (a script), whose program is not the
+    /// suite.
+    pub fn with_worker(mut self, command: WorkerCommand) -> Self {
+        self.worker = Some(command);
         self
     }
 
@@ -283,7 +302,7 @@ impl<'a> Suite<'a> {
             return Err(SuiteError::usage(why));
         }
         let mut report = match against {
-            true => against_process(&plan, selected, args)?,
+            true => against_process(&plan, self.worker.clone(), selected, args)?,
             false => self.measure_here(&plan, selected),
         };
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
@@ -405,16 +424,34 @@ fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError
     }
 }
 
-/// `selected` of this build (B: this very program, or each `--head`) against the builds
-/// `--against` names (A), each a worker process; several builds a side are judged with
-/// builds as the unit.
-fn against_process(plan: &Plan, selected: &[String], args: &Args) -> Result<Report, SuiteError> {
-    let me = std::env::current_exe()
-        .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?;
+/// `selected` of this build (B: `me`, else this very program; or each `--head`) against the
+/// builds `--against` names (A), each a worker process; several builds a side are judged
+/// with builds as the unit.
+fn against_process(
+    plan: &Plan,
+    me: Option<WorkerCommand>,
+    selected: &[String],
+    args: &Args,
+) -> Result<Report, SuiteError> {
+    let me = match me {
+        Some(command) => command,
+        None => WorkerCommand {
+            program: std::env::current_exe()
+                .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?,
+            args: Vec::new(),
+        },
+    };
     let k = args.against.len();
-    let heads = match args.heads.is_empty() {
+    let heads: Vec<WorkerCommand> = match args.heads.is_empty() {
         true => std::vec![me; k],
-        false => args.heads.clone(),
+        false => args
+            .heads
+            .iter()
+            .map(|p| WorkerCommand {
+                program: p.clone(),
+                args: Vec::new(),
+            })
+            .collect(),
     };
     if heads.len() != k || (k > 1 && args.heads.is_empty()) {
         let why = std::format!(
@@ -435,7 +472,7 @@ fn against_process(plan: &Plan, selected: &[String], args: &Args) -> Result<Repo
     let head = heads
         .iter()
         .enumerate()
-        .map(|(i, p)| Process::spawn(&label("head", i), p, &[]));
+        .map(|(i, c)| Process::spawn(&label("head", i), &c.program, &c.args));
     let mut workers: Vec<Process> = base.chain(head).collect::<Result<_, _>>()?;
     let mut ends: Vec<&mut dyn Endpoint> =
         workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();

@@ -9,7 +9,7 @@
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-use picollo_bench::suite::{fail, Exit, Mode, Suite};
+use picollo_bench::suite::{fail, Exit, Mode, Suite, WorkerCommand};
 
 use crate::args::{read_sized, str_from, try_slice, try_str};
 use crate::bench::args::{bench_of, picollo_bench_config};
@@ -154,6 +154,47 @@ pub unsafe extern "C" fn picollo_suite_fail(message: *const c_char) -> picollo_s
     })
 }
 
+/// Sets the command that starts this program's suite as a worker for `--against` (`argc`
+/// strings, copied: the program, found as `execvp` finds it, then its arguments;
+/// `--picollo-worker` is added after them): for a suite run by an interpreter, whose
+/// running program is not the suite. Default: the running program. Errors: NULL `suite`
+/// or `argv`; `INVALID_ARGUMENT` for `argc` 0; `INVALID_UTF8`. ABI 1.21.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_worker(
+    suite: *mut picollo_suite,
+    argv: *const *const c_char,
+    argc: usize,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        // SAFETY: `argv` is NULL or `argc` strings, per the caller.
+        let mut args = unsafe { strings(argv, argc) }?.into_iter();
+        let program = args
+            .next()
+            .ok_or_else(|| Failure::invalid("picollo_suite_set_worker: argc is 0: no program"))?;
+        let command = WorkerCommand {
+            program: program.into(),
+            args: args.collect(),
+        };
+        let old = std::mem::replace(suite, Suite::new(""));
+        *suite = old.with_worker(command);
+        Ok(())
+    })
+}
+
+/// The `argc` strings of `argv`, copied.
+///
+/// # Safety
+/// `argv` is NULL or points to `argc` pointers, each NULL or NUL-terminated.
+unsafe fn strings(argv: *const *const c_char, argc: usize) -> Result<Vec<String>, Failure> {
+    let argv = try_slice!(argv, argc)?;
+    let each = argv.iter().map(|&arg| {
+        // SAFETY: each of `argv` is NULL or NUL-terminated, per the caller.
+        unsafe { str_from(arg, "argv[i]", None) }.map(String::from)
+    });
+    each.collect()
+}
+
 /// Runs the suite as the command line `argv` (`argc` strings, the program's name first)
 /// says, printing to the standard output and what went wrong to the standard error, and
 /// returns the exit status for `main` to return (docs/suites.md): without a flag it measures
@@ -172,12 +213,9 @@ pub unsafe extern "C" fn picollo_suite_main(
         let args = || {
             let suite = try_mut!(suite)?;
             let argc = usize::try_from(argc).map_err(|_| Failure::invalid("argc is negative"))?;
-            let argv = try_slice!(argv, argc)?;
-            let each = argv.iter().skip(1).map(|&arg| {
-                // SAFETY: each of `argv` is NULL or NUL-terminated, per the caller.
-                unsafe { str_from(arg, "argv[i]", None) }.map(String::from)
-            });
-            Ok::<_, Failure>((suite, each.collect::<Result<Vec<_>, _>>()?))
+            // SAFETY: `argv` is NULL or `argc` strings, per the caller.
+            let args = unsafe { strings(argv, argc) }?;
+            Ok::<_, Failure>((suite, args.into_iter().skip(1).collect::<Vec<_>>()))
         };
         match args() {
             Ok((suite, args)) => {
