@@ -3043,36 +3043,6 @@ static picollo_status suite_config_null_config(void)
     picollo_suite_free(s);
     return st;
 }
-/* picollo_suite_set_launch of a one-benchmark suite (freed) with `n` strings `launcher` and
- * `program`. */
-static picollo_status suite_launch(const char *const *launcher, size_t n, const char *program)
-{
-    picollo_suite *s = suite_of_one("a");
-    picollo_status st = picollo_suite_set_launch(s, launcher, n, program);
-    picollo_suite_free(s);
-    return st;
-}
-static const char *const mono_launcher[] = {"mono"};
-static picollo_status suite_launch_null_suite(void)
-{
-    return picollo_suite_set_launch(NULL, mono_launcher, 1, "suite.exe");
-}
-static picollo_status suite_launch_null_launcher(void) { return suite_launch(NULL, 1, NULL); }
-static picollo_status suite_launch_null_string(void)
-{
-    const char *const launcher[] = {"mono", NULL};
-    return suite_launch(launcher, 2, NULL);
-}
-static picollo_status suite_launch_bad_utf8(void)
-{
-    const char *const launcher[] = {bad_utf8};
-    return suite_launch(launcher, 1, NULL);
-}
-static picollo_status suite_launch_bad_utf8_program(void)
-{
-    return suite_launch(mono_launcher, 1, bad_utf8);
-}
-static picollo_status suite_launch_none(void) { return suite_launch(NULL, 0, NULL); }
 static picollo_status suite_add_null_suite(void)
 {
     return picollo_suite_add(NULL, "a", bench_work, NULL);
@@ -3089,6 +3059,27 @@ static picollo_status suite_add(const char *name, picollo_bench_work work)
 static picollo_status suite_add_null_name(void) { return suite_add(NULL, bench_work); }
 static picollo_status suite_add_null_work(void) { return suite_add("a", NULL); }
 static picollo_status suite_add_bad_utf8(void) { return suite_add(bad_utf8, bench_work); }
+/* picollo_suite_set_worker of a new suite with `argc` strings `argv`. */
+static picollo_status suite_worker(const char *const *argv, size_t argc)
+{
+    picollo_suite *s = suite_of_one("a");
+    picollo_status st = picollo_suite_set_worker(s, argv, argc);
+    picollo_suite_free(s);
+    return st;
+}
+static const char *const worker_argv[] = {"/usr/bin/python3", "-m", "picollo.suite_worker"};
+static picollo_status suite_worker_null_suite(void)
+{
+    return picollo_suite_set_worker(NULL, worker_argv, 3);
+}
+static picollo_status suite_worker_null_argv(void) { return suite_worker(NULL, 3); }
+static picollo_status suite_worker_no_program(void) { return suite_worker(worker_argv, 0); }
+static picollo_status suite_worker_bad_utf8(void)
+{
+    const char *const argv[] = {"/bin/sh", bad_utf8};
+    return suite_worker(argv, 2);
+}
+static picollo_status suite_worker_ok(void) { return suite_worker(worker_argv, 3); }
 static picollo_status suite_fail_outside(void)
 {
     return picollo_suite_fail("not inside a benchmark");
@@ -3138,16 +3129,6 @@ static picollo_status suite_main_no_match(void)
 {
     const char *const args[] = {"bad-input", "--list", "nothing"};
     return suite_main_is(suite_of_one("a"), 3, args, 5);
-}
-/* --against through a launcher that does not exist: the worker cannot start (exit status
- * 9), so the launcher, not this program, starts the builds. */
-static picollo_status suite_launch_missing_launcher(void)
-{
-    const char *const launcher[] = {"/nonexistent/picollo-launcher"};
-    const char *const args[] = {"bad-input", "--against", "other", "--budget", "0.1"};
-    picollo_suite *s = suite_of_one("a");
-    CHECK(picollo_suite_set_launch(s, launcher, 1, "suite.exe") == PICOLLO_STATUS_OK);
-    return suite_main_is(s, 5, args, 9);
 }
 static picollo_status suite_main_list(void)
 {
@@ -4307,17 +4288,15 @@ static const bad_row rows[] = {
     ROW(picollo_suite_set_config, suite_config_size_0, SIZE, "picollo_bench_config_default"),
     ROW(picollo_suite_set_config, suite_config_counter, INVAL, "Software:NoSuchThing"),
     ROW(picollo_suite_set_config, suite_config_ok, OK, NULL),
-    ROW(picollo_suite_set_launch, suite_launch_null_suite, NULLP, "`suite`"),
-    ROW(picollo_suite_set_launch, suite_launch_null_launcher, NULLP, "`launcher`"),
-    ROW(picollo_suite_set_launch, suite_launch_null_string, NULLP, "`launcher[i]`"),
-    ROW(picollo_suite_set_launch, suite_launch_bad_utf8, ST(INVALID_UTF8), "`launcher[i]`"),
-    ROW(picollo_suite_set_launch, suite_launch_bad_utf8_program, ST(INVALID_UTF8), "`program`"),
-    ROW(picollo_suite_set_launch, suite_launch_none, OK, NULL),
-    ROW(picollo_suite_set_launch, suite_launch_missing_launcher, OK, NULL),
     ROW(picollo_suite_add, suite_add_null_suite, NULLP, "`suite`"),
     ROW(picollo_suite_add, suite_add_null_name, NULLP, "`name`"),
     ROW(picollo_suite_add, suite_add_null_work, NULLP, "`work`"),
     ROW(picollo_suite_add, suite_add_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_set_worker, suite_worker_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_worker, suite_worker_null_argv, NULLP, "`argv`"),
+    ROW(picollo_suite_set_worker, suite_worker_no_program, INVAL, "argc is 0"),
+    ROW(picollo_suite_set_worker, suite_worker_bad_utf8, ST(INVALID_UTF8), "argv[i]"),
+    ROW(picollo_suite_set_worker, suite_worker_ok, OK, NULL),
     ROW(picollo_suite_fail, suite_fail_outside, INVAL, "no benchmark of picollo_suite_main"),
     ROW(picollo_suite_main, suite_main_null_suite, OK, NULL),
     ROW(picollo_suite_main, suite_main_negative_argc, OK, NULL),

@@ -1422,15 +1422,6 @@ void picollo_suite_free(struct picollo_suite *suite);
 // name, a duration or a flag out of its domain. ABI 1.20.
 picollo_status picollo_suite_set_config(struct picollo_suite *suite, const struct picollo_bench_config *config);
 
-// Names how a build of this suite starts as a worker of `--against`: `launcher`
-// (`launcher_len` NUL-terminated UTF-8 strings, copied: a program and its arguments, put
-// before a build's path; none for an executable) and this build's path `program` (NULL:
-// this process's executable). A C# suite under mono passes `{"mono"}` and its assembly:
-// `--against OTHER` then starts `mono OTHER --picollo-worker` and `mono ASSEMBLY
-// --picollo-worker`. Errors: NULL `suite`, or NULL `launcher` with a length; a NULL
-// string in it; `INVALID_UTF8`. ABI 1.21.
-picollo_status picollo_suite_set_launch(struct picollo_suite *suite, const char *const *launcher, size_t launcher_len, const char *program);
-
 // Registers benchmark `name` (NUL-terminated UTF-8, copied): `work(ctx, k)` runs `k`
 // operations, as for `picollo_bench_run`. `ctx` must stay valid until the suite is freed.
 // Names are checked when `picollo_suite_main` runs: two of one name, or an empty one, end
@@ -1446,6 +1437,13 @@ picollo_status picollo_suite_add(struct picollo_suite *suite, const char *name, 
 // from a benchmark's work, then return. Errors: `INVALID_ARGUMENT` outside a benchmark run
 // by `picollo_suite_main` on this thread. ABI 1.20.
 picollo_status picollo_suite_fail(const char *message);
+
+// Sets the command that starts this program's suite as a worker for `--against` (`argc`
+// strings, copied: the program, found as `execvp` finds it, then its arguments;
+// `--picollo-worker` is added after them): for a suite run by an interpreter, whose
+// running program is not the suite. Default: the running program. Errors: NULL `suite`
+// or `argv`; `INVALID_ARGUMENT` for `argc` 0; `INVALID_UTF8`. ABI 1.21.
+picollo_status picollo_suite_set_worker(struct picollo_suite *suite, const char *const *argv, size_t argc);
 
 // Runs the suite as the command line `argv` (`argc` strings, the program's name first)
 // says, printing to the standard output and what went wrong to the standard error, and

@@ -12,7 +12,8 @@ writes, which must stay under GitHub's 1 MiB limit of a step's summary); GITHUB_
 points at DIR/step-summary.md, which must end with the summary. With --compare-py (Google
 Benchmark's tools/compare.py in a checkout of its repository, with scipy installed), it
 also compares the saved run's Google Benchmark file with the gate's and checks that it
-reports the three benchmarks. The documents of a run with --builds, of one judged on
+reports the three benchmarks, and compares two runs judged on page faults, whose counts it
+must report as benchmarks of their own (and alone, with its benchmarksfiltered mode). The documents of a run with --builds, of one judged on
 --metric page-faults and of one with a failed command must follow the schema too. Prints each file's size; the last line is the verdicts'
 count. scripts/html.sh then opens the pages in Chromium (scripts/html_check.py).
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import html
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,15 +105,42 @@ def check_documents(picollo: str, out: Path) -> None:
         print(f"ci: {path.name} (picollo bench {' '.join(args)}): follows the schema")
 
 
-def compare_py(script: str, out: Path) -> None:
-    """Google Benchmark's compare.py on the saved run's file against the gate's."""
-    run = subprocess.run([sys.executable, script, "benchmarks", str(out / "base.gbench.json"),
-                          str(out / "ci.gbench.json")], capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "NO_COLOR": "1"})
+def run_compare_py(script: str, *args: str) -> str:
+    """Google Benchmark's compare.py with ARGS; its report."""
+    run = subprocess.run([sys.executable, script, *args], capture_output=True, text=True,
+                         timeout=120)
     assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def compare_py(script: str, picollo: str, out: Path) -> None:
+    """Google Benchmark's compare.py on the saved run's file against the gate's; then on two
+    runs judged on page faults, where each benchmark's count is a benchmark of its own
+    (`NAME (Software:PageFaults)`) that compare.py compares, alone with benchmarksfiltered."""
+    report = run_compare_py(script, "--no-color", "benchmarks", str(out / "base.gbench.json"),
+                            str(out / "ci.gbench.json"))
     for name in NAMES:
-        assert f"{name}_median" in run.stdout, run.stdout
-    print(f"ci: compare.py reports {', '.join(NAMES)} ({len(run.stdout.splitlines())} lines)")
+        assert f"{name}_median" in report, report
+    print(f"ci: compare.py reports {', '.join(NAMES)} ({len(report.splitlines())} lines)")
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    files = [out / f"count-{k}.gbench.json" for k in (1, 2)]
+    for path in files:
+        run = bench(picollo, ["--metric", "page-faults", "--export", f"gbench={path}"], env)
+        assert run.returncode in (0, 7), run.stderr
+    metric = " (Software:PageFaults)"
+    report = run_compare_py(script, "--no-color", "benchmarks", *map(str, files))
+    for name in NAMES:
+        assert f"{name}{metric}_median" in report and f"{name}_median" in report, report
+    cut = re.escape(metric)
+    alone = run_compare_py(script, "--no-color", "benchmarksfiltered", str(files[0]), cut,
+                           str(files[1]), cut).splitlines()
+    rows = [l for l in alone[3:] if l.strip() and not l.startswith("OVERALL_GEOMEAN")]
+    # compare.py writes "[FILTER vs. FILTER]" where the filter matched: every row is a count's.
+    assert all(any(l.startswith(f"{n}[") for n in NAMES) for l in rows), "\n".join(alone)
+    for name in NAMES:
+        assert any(l.startswith(f"{name}[") and "]_median " in l for l in rows), "\n".join(alone)
+    print(f"ci: compare.py judged on page faults reports {', '.join(n + metric for n in NAMES)};"
+          f" filtered, the counts alone")
 
 
 def render(markdown: Path, page: Path) -> str:
@@ -138,7 +167,7 @@ def main() -> int:
     check_files(args.out)
     check_documents(args.picollo, args.out)
     if args.compare_py:
-        compare_py(args.compare_py, args.out)
+        compare_py(args.compare_py, args.picollo, args.out)
     if args.summary_500:
         render(args.summary_500, args.out / "summary-500.html")
     print(f"ci: {render(summary, args.out / 'summary-3.html')}")

@@ -5,7 +5,7 @@
 # sums them up:
 #
 #   bench honesty: inproc_false=a/n apart_false=b/m procs_false=c/k builds_false=d/k
-#                  detect5=e/n detect2=f/n builds_detect5=g/k
+#                  detect5=e/n detect2=f/n builds_detect5=g/k suites_false=h/j suites_detect5=i/n
 #
 #   inproc_false    interleaved A/A in one process (Rust, bench `verdicts`): faster or slower
 #   apart_false     runs in one process judged against five runs apart (a saved baseline)
@@ -14,6 +14,9 @@
 #   builds_false    6 builds of shuffled layouts a side, identical source (layouts.sh)
 #   detect5/detect2 +5 % and +2 % work found slower, interleaved in one process
 #   builds_detect5  +5 % found slower across 6 builds a side
+#   suites_false    a suite's --against between two builds of identical source, 4 benchmarks
+#                   a run (bench `suites`)
+#   suites_detect5  +5 % work in one benchmark of the head build found slower (bench `suites`)
 #
 # It fails only when an experiment cannot run (a crash, a build error), never for a rate: the
 # test command's statistical tests and their odds are in docs/testing.md. docs/benchmarks.md
@@ -37,7 +40,11 @@ PICOLLO_VERDICT_TRIALS=$trials PICOLLO_VERDICT_APART=$trials PICOLLO_VERDICT_BUD
 echo "== across processes and builds (scripts/layouts.sh, LAYOUT_MEASURE=1)"
 LAYOUT_MEASURE=1 LAYOUT_TRIALS=$trials bash scripts/layouts.sh | tee "$log/layouts.txt"
 
-python3 - "$log/verdicts.txt" "$log/layouts.txt" <<'EOF'
+echo "== two builds' suites, benchmark by benchmark (cargo bench -p picollo-bench --bench suites)"
+PICOLLO_SUITES_RUNS=$(( (trials * 5 + 3) / 4 )) PICOLLO_SUITES_DETECT=$trials \
+  cargo bench -q -p picollo-bench --bench suites | tee "$log/suites.txt"
+
+python3 - "$log/verdicts.txt" "$log/layouts.txt" "$log/suites.txt" <<'EOF'
 import re, sys
 
 def fields(path, prefix):
@@ -54,7 +61,9 @@ def total(rows, key):
 
 v = fields(sys.argv[1], "bench verdicts:")[0]
 lay = fields(sys.argv[2], "bench layouts")
+su = fields(sys.argv[3], "bench suites:")[0]
 print(f"bench honesty: inproc_false={v['aa_false']} apart_false={v['apart_false']} "
       f"procs_false={total(lay, 'apart_false')} builds_false={total(lay, 'grouped_false')} "
-      f"detect5={v['detect5']} detect2={v['detect2']} builds_detect5={total(lay, 'detect5')}")
+      f"detect5={v['detect5']} detect2={v['detect2']} builds_detect5={total(lay, 'detect5')} "
+      f"suites_false={su['aa_false']} suites_detect5={su['detect5']}")
 EOF

@@ -384,7 +384,7 @@ impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
     type Error = BenchError;
 
     fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-        draw_round(self.plan, rng, &mut self.offsets)
+        draw_order(self.plan, rng, &mut self.offsets)
     }
 
     fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, BenchError> {
@@ -401,25 +401,24 @@ impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
     }
 }
 
-/// The draws of a round of an interleaved comparison of two sides: a fair coin for which
-/// side goes first (the order returned), then each side's offsets (fixed where the plan
-/// keeps them so).
-pub(crate) fn draw_round(
-    plan: &Plan,
-    rng: &mut XorShift64,
-    offsets: &mut [Offsets; 2],
-) -> Vec<usize> {
-    let a_first = rng.next() & 1 == 0;
+/// The draws of a round of an interleaved comparison: its order (for two sides a fair coin
+/// for which goes first; for more, a shuffle of them all), then each participant's offsets
+/// (fixed where the plan keeps them so).
+pub(crate) fn draw_order(plan: &Plan, rng: &mut XorShift64, offsets: &mut [Offsets]) -> Vec<usize> {
+    let order = match offsets.len() {
+        2 => match rng.next() & 1 == 0 {
+            true => vec![0, 1],
+            false => vec![1, 0],
+        },
+        n => super::engine::shuffled(n, rng),
+    };
     for o in offsets {
         *o = match plan.random_offsets {
             true => Offsets::draw(rng),
             false => Offsets::default(),
         };
     }
-    match a_first {
-        true => vec![0, 1],
-        false => vec![1, 0],
-    }
+    order
 }
 
 /// The rounds of an interleaved comparison ([`run_rounds`]): in each, both sides back to

@@ -2,13 +2,16 @@
 //! format writes is the result's own (its median, the 99 % interval of the median, each
 //! round's median); the document names its schema; the Markdown summary puts the verdicts
 //! first, expands what changed, folds the rest, and stays under GitHub's 1 MiB for 500
-//! comparisons. Python's tests read the same formats with each peer's own reader or schema
-//! (python-demo/tests/test_ci_formats.py).
+//! comparisons; [`Outputs`] writes each format and the summary to its file, appends the
+//! summary to the step summary's, and names a file it cannot write. Python's tests read the
+//! same formats with each peer's own reader or schema (python-demo/tests/test_ci_formats.py).
 
 mod common;
 
 use common::{normal, time_result, SplitMix64};
-use picollo_bench::export::{format_named, median_with_interval, Suite, FORMATS, SUMMARY_LIMIT};
+use picollo_bench::export::{
+    format_named, median_with_interval, OutputError, Outputs, Suite, FORMATS, SUMMARY_LIMIT,
+};
 use picollo_bench::{BenchResult, Verdict};
 use serde_json::Value;
 
@@ -270,5 +273,64 @@ fn a_summary_of_500_comparisons_stays_under_githubs_limit() {
         md.contains("### Picollo: 500 comparisons: 🔴 125 slower, 🟢 125 faster"),
         "{}",
         &md[..200]
+    );
+}
+
+/// A folder of this test's own.
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("picollo-export-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn outputs_go_each_to_its_file_and_the_summary_is_appended_to_the_step_summary() {
+    let mut rng = SplitMix64(9);
+    let pairs = three(&mut rng);
+    let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    let suite = Suite::of_pairs(&refs).unwrap();
+    let dir = temp("route");
+    let step = dir.join("step.md");
+    std::fs::write(&step, "an earlier step\n").unwrap();
+    let outputs = Outputs {
+        exports: vec![(format_named("bmf").unwrap(), dir.join("bmf.json"))],
+        summary: Some(dir.join("summary.md")),
+        step: Some(step.clone()),
+    };
+    outputs.check().unwrap();
+    // The check empties the files it will write and keeps the step summary's.
+    assert_eq!(std::fs::read_to_string(dir.join("bmf.json")).unwrap(), "");
+    assert_eq!(std::fs::read_to_string(&step).unwrap(), "an earlier step\n");
+    outputs.write(&suite).unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("bmf.json"), text(&suite, "bmf"));
+    let mut summary = String::new();
+    suite.write_summary(&mut summary).unwrap();
+    assert_eq!(read("summary.md"), summary);
+    assert_eq!(read("step.md"), format!("an earlier step\n{summary}"));
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_named_with_its_cause() {
+    let missing = std::path::PathBuf::from("/nonexistent/picollo/out.json");
+    let export = Outputs {
+        exports: vec![(format_named("gbench").unwrap(), missing.clone())],
+        ..Outputs::default()
+    };
+    let e = export.check().unwrap_err();
+    assert!(matches!(&e, OutputError::Io(what, _) if *what == missing.display().to_string()));
+    assert!(
+        e.to_string().starts_with("/nonexistent/picollo/out.json: "),
+        "{e}"
+    );
+    let step = Outputs {
+        step: Some(missing.clone()),
+        ..Outputs::default()
+    };
+    let e = step.check().unwrap_err().to_string();
+    assert!(
+        e.starts_with("GITHUB_STEP_SUMMARY (/nonexistent/picollo/out.json): "),
+        "{e}"
     );
 }

@@ -2,7 +2,8 @@
 //! names the judged metric of each comparison and, where a count was judged exactly within
 //! its read jitter, holds B − A with its bounds and spreads as the comparison has them; the
 //! summary names the metric in its head and in each row, with that metric's medians; the
-//! github chart carries the judged metric beside time, and no other counter.
+//! github chart carries the judged metric beside time, and no other counter; Google
+//! Benchmark's file has it as a benchmark of its own beside time, every counter a user counter.
 
 mod common;
 
@@ -44,6 +45,7 @@ fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Suite<'a>, Compa
     let compared = [(on_count.clone(), true), (compare(a, b), false)];
     let suite = Suite {
         entries: Suite::of_results(&[a, b]).entries,
+        sides: Vec::new(),
         comparisons: compared
             .into_iter()
             .map(|(comparison, fails_gate)| Compared {
@@ -162,4 +164,78 @@ fn the_github_chart_carries_the_judged_metric_and_no_other_counter() {
         ]
     );
     assert_eq!(names(&Suite::of_results(&[&a, &b])), ["A", "B"]);
+}
+
+/// The per-operation median of metric `index` in each round of `r`, in its unit.
+fn round_medians(r: &BenchResult, index: usize) -> Vec<f64> {
+    let each = r.rounds.iter().map(|x| x.value(index, 50.0).unwrap());
+    each.map(|v| v as f64 / SCALE as f64).collect()
+}
+
+#[test]
+fn google_benchmark_gets_the_judged_metric_as_a_benchmark_and_every_counter_as_a_user_counter() {
+    let mut rng = SplitMix64(24);
+    let a = counted("A", 1_000_000.0, 10, &mut rng);
+    let b = counted("B", 1_020_000.0, 10, &mut rng);
+    let families = |suite: &Suite<'_>| -> Vec<String> {
+        let file = json(suite, "gbench");
+        let mut names: Vec<String> = Vec::new();
+        for run in file["benchmarks"].as_array().unwrap() {
+            let name = run["run_name"].as_str().unwrap().to_string();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    };
+    let (judged, _) = judged_suite(&a, &b);
+    assert_eq!(
+        families(&judged),
+        [
+            "A",
+            "A (Hardware:Instructions)",
+            "B",
+            "B (Hardware:Instructions)"
+        ]
+    );
+    assert_eq!(families(&Suite::of_results(&[&a, &b])), ["A", "B"]);
+    let file = json(&judged, "gbench");
+    let runs = file["benchmarks"].as_array().unwrap();
+    let of = |name: &str, run_type: &str| -> Vec<&Value> {
+        let mine = runs.iter().filter(|x| x["run_name"] == name);
+        mine.filter(|x| x["run_type"] == run_type).collect()
+    };
+    let figures = |runs: &[&Value], key: &str| -> Vec<f64> {
+        runs.iter().map(|x| x[key].as_f64().unwrap()).collect()
+    };
+    // compare.py compares real_time and cpu_time: of the count's entry, each round's median
+    // count, labelled as not ns.
+    let counted_runs = of("B (Hardware:Instructions)", "iteration");
+    let instructions = round_medians(&b, 1);
+    assert_eq!(figures(&counted_runs, "real_time"), instructions);
+    assert_eq!(figures(&counted_runs, "cpu_time"), instructions);
+    let label = format!(
+        "Hardware:Instructions: events per {}, not ns",
+        b.conditions.operation
+    );
+    let labelled = |x: &&Value| x["label"] == label.as_str() && x["time_unit"] == "ns";
+    assert!(counted_runs.iter().all(labelled), "{}", counted_runs[0]);
+    // The time's entry: each round's median time, and each counter's median as a user
+    // counter, its aggregates over the rounds too.
+    let timed = of("B", "iteration");
+    assert_eq!(figures(&timed, "real_time"), round_medians(&b, 0));
+    assert_eq!(figures(&timed, "Hardware:Instructions"), instructions);
+    let cycles = round_medians(&b, 2);
+    assert_eq!(figures(&timed, "Hardware:CpuCycles"), cycles);
+    assert!(timed.iter().all(|x| x.get("label").is_none()));
+    let aggregates = of("B", "aggregate");
+    let mean = aggregates.iter().find(|x| x["aggregate_name"] == "mean");
+    let mean = mean.expect("two rounds or more")["Hardware:CpuCycles"]
+        .as_f64()
+        .unwrap();
+    let expected = cycles.iter().sum::<f64>() / cycles.len() as f64;
+    assert!(
+        (mean - expected).abs() <= 1e-9 * expected,
+        "{mean} {expected}"
+    );
 }

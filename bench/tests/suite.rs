@@ -1,6 +1,6 @@
 //! A suite as its users run it: the sample suite (`examples/suite.rs`, which `cargo test`
 //! builds) run as a program — its list, its filters, its test mode, a measurement and its
-//! outputs — and two builds of it compared through `--against`, with workers that fail in
+//! outputs (the document, an export, the summary, the step summary) — and two builds of it compared through `--against`, with workers that fail in
 //! every way the protocol knows (each a clear message and exit status 9, never a hang).
 #![cfg(target_os = "linux")]
 
@@ -113,8 +113,20 @@ fn a_measurement_prints_a_line_a_benchmark_and_writes_the_document() {
     let dir = temp("measure");
     let mut args = vec!["--bench".to_string(), "sum".into()];
     args.extend(short(&dir));
+    let (bmf, summary, step) = (
+        dir.join("bmf.json"),
+        dir.join("summary.md"),
+        dir.join("step.md"),
+    );
+    args.extend(["--export".into(), format!("bmf={}", bmf.display())]);
+    args.extend(["--summary".into(), summary.display().to_string()]);
+    std::fs::write(&step, "an earlier step\n").unwrap();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = run(&sample(), &args, &[]);
+    let o = run(
+        &sample(),
+        &args,
+        &[("GITHUB_STEP_SUMMARY", step.to_str().unwrap())],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).starts_with("sum 1000: time P50="), "{}", text(&o));
     let doc = std::fs::read_to_string(dir.join("suite").join("results.json")).unwrap();
@@ -122,6 +134,17 @@ fn a_measurement_prints_a_line_a_benchmark_and_writes_the_document() {
     assert_eq!(v["schema"], "picollo-bench");
     assert_eq!(v["commands"][0]["name"], "sum 1000");
     assert!(v["commands"][0]["result"]["metrics"].is_array(), "{v}");
+    // The export and the summary, and the summary appended to the step's.
+    let bmf: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(bmf).unwrap())
+        .expect("the bmf export is JSON");
+    assert!(
+        bmf["sum 1000"]["latency"]["value"].as_f64().unwrap() > 0.0,
+        "{bmf}"
+    );
+    let summary = std::fs::read_to_string(summary).unwrap();
+    assert!(summary.contains("| sum 1000 |"), "{summary}");
+    let step = std::fs::read_to_string(step).unwrap();
+    assert_eq!(step, format!("an earlier step\n{summary}"));
 }
 
 #[test]
@@ -192,9 +215,12 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
     );
     assert!(text(&slower).contains("verdict: spin 200 (head) is slower than spin 200 (base) by"));
     // Identical builds: 6 runs of 2 benchmarks; a broken method calls most of them
-    // different. Correct code called different with p <= 0.1 each (99 % intervals, 1 %
-    // nominal; this VM's speed steps widen it) passes at most 6 of 12 except with
-    // P = 5.2e-5 (binomial); the exact rate is the simulated test's (verdicts.rs).
+    // different. Rounds are interleaved between the two processes (the machine's speed
+    // steps fall on both sides), but each process has a placement of its own (ASLR, its
+    // environment), a bias no round averages: p_max 0.25, between one process's 0.10 and
+    // runs apart's 0.40. At most 9 of 12 called different: correct code fails with
+    // P = 3.8e-5 (binomial, docs/testing.md); the exact rate is the simulated test's
+    // (verdicts.rs), the machine's `bench suites` line's.
     let mut different = 0;
     for _ in 0..6 {
         let aa = against(&base, &dir, &[], &[]);
@@ -206,7 +232,7 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
             - t.matches(" within noise").count();
     }
     println!("bench suites: identical builds called different in {different} of 12 comparisons");
-    assert!(different <= 6, "{different} of 12");
+    assert!(different <= 9, "{different} of 12");
 }
 
 #[test]
@@ -279,7 +305,7 @@ fn a_benchmark_that_panics_in_either_build_fails_alone_and_the_rest_are_judged()
     );
     let o = against(&only, &dir, &[], &[("PICOLLO_SUITE_PANIC", "1")]);
     assert!(
-        text(&o).contains("panics: only in head: not compared"),
+        text(&o).contains("panics: only in head: not judged"),
         "{}",
         text(&o)
     );
@@ -339,4 +365,75 @@ fn functions_are_saved_run_apart_by_run_apart_and_a_baseline_file_is_checked() {
     let both = measure(&["--save", "main", "--against", "/bin/true"]);
     assert_eq!(both.status.code(), Some(Exit::Usage as i32));
     assert!(text(&both).contains("--save and --baseline measure this build alone"));
+}
+
+#[test]
+fn builds_a_side_run_as_workers_each_and_are_judged_with_builds_as_the_unit() {
+    let _serial = serial();
+    let dir = temp("builds");
+    let copy = |name: &str| {
+        let path = dir.join(name);
+        std::fs::copy(sample(), &path).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (b1, b2, h1, h2) = (copy("base1"), copy("base2"), copy("head1"), copy("head2"));
+    let o = against(
+        Path::new(&b1),
+        &dir,
+        &["--against", &b2, "--head", &h1, "--head", &h2, "spin"],
+        &[],
+    );
+    assert!(matches!(o.status.code(), Some(0 | 7)), "{}", text(&o));
+    let line = text(&o)
+        .lines()
+        .find(|l| l.starts_with("verdict: "))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        line.contains("spin 200 (base)") && line.ends_with("(99 %, 2 builds a side)"),
+        "{line}"
+    );
+    let unbalanced = against(Path::new(&b1), &dir, &["--against", &b2], &[]);
+    assert_eq!(unbalanced.status.code(), Some(Exit::Usage as i32));
+    assert!(
+        text(&unbalanced).contains("--against names 2 builds and this side has 1: give a --head")
+    );
+}
+
+#[test]
+fn the_head_worker_is_the_command_a_suite_names_when_its_program_is_not_the_suite() {
+    use picollo_bench::suite::WorkerCommand;
+    let _serial = serial();
+    let dir = temp("command");
+    let base = other_build(&dir);
+    // This test's own program is no suite: without a command, the head would be it.
+    let mut args = vec!["--against".to_string(), base.to_str().unwrap().into()];
+    args.extend(short(&dir));
+    args.push("sum 1000".into());
+    let command = |program: &str| WorkerCommand {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), format!("exec {program} \"$@\""), "sh".into()],
+    };
+    let mut suite = Suite::new("command").with_worker(command(sample().to_str().unwrap()));
+    suite.bench("sum 1000", || {
+        panic!("the head is measured in its worker, not here")
+    });
+    let report = suite
+        .run_args(&args, Mode::Measure, &mut Vec::new())
+        .unwrap();
+    assert_eq!(report.compared.len(), 1, "{report:?}");
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    let mut missing = Suite::new("command").with_worker(WorkerCommand {
+        program: "/nonexistent/worker".into(),
+        args: Vec::new(),
+    });
+    missing.bench("sum 1000", || {});
+    let e = missing
+        .run_args(&args, Mode::Measure, &mut Vec::new())
+        .unwrap_err();
+    assert_eq!(e.exit, Exit::Worker);
+    assert!(
+        e.message.contains("head: cannot start /nonexistent/worker"),
+        "{e}"
+    );
 }

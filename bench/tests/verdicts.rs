@@ -627,3 +627,60 @@ fn a_suites_saved_baseline_gates_a_slower_function_and_passes_the_same_one() {
     assert_eq!(gate(200.0), Exit::Slower);
     assert_eq!(gate(50.0), Exit::Ok);
 }
+
+/// Builds of one suite a side on `m`, `k` each, compared through the worker protocol: build
+/// `j` of a side does `base` ns of work times its layout's factor, drawn within ±`layout`
+/// (seeded by the side and `seed`); B's base is `base_b`.
+fn two_sides_of_builds(
+    m: &Machine,
+    k: usize,
+    layout: f64,
+    (base_a, base_b): (f64, f64),
+    seed: u64,
+) -> Comparison {
+    let build = |side: u64, j: usize, base: f64| {
+        let mut rng = SplitMix64(seed * 1_000 + side * 100 + j as u64);
+        let factor = 1.0 + layout * (rng.below(2_001) as f64 / 1_000.0 - 1.0);
+        let mut s = Suite::new("layouts")
+            .with_settings(sim_bench())
+            .with_meter(|| Box::new(m.clock()));
+        s.bench_batched("f", m.work(base * factor, seed + side));
+        s
+    };
+    let mut bases: Vec<Suite> = (0..k).map(|j| build(1, j, base_a)).collect();
+    let mut heads: Vec<Suite> = (0..k).map(|j| build(2, j, base_b)).collect();
+    let args = ["--seed".to_string(), seed.to_string()];
+    let report = Suite::compare_builds(&mut heads, &mut bases, &args).unwrap();
+    report.compared[0].comparison.clone()
+}
+
+#[test]
+fn builds_a_side_through_the_protocol_judge_layouts_as_the_spread_they_are() {
+    let _serial = serial();
+    // Each build's layout moves its time by up to ±3 %, far beyond the rounds' noise: one
+    // build a side calls identical source different most of the time; three builds a side,
+    // judged with builds as the unit, at most 3 of 100 (seeded, exact), and +20 % is found in
+    // at least 19 of 20.
+    let m = || Machine::new(0.0, 0.01);
+    let different = |c: &Comparison| matches!(c.verdict, Verdict::Faster(_) | Verdict::Slower(_));
+    let one = (0..20)
+        .filter(|&s| different(&two_sides_of_builds(&m(), 1, 0.03, (100.0, 100.0), s)))
+        .count();
+    let grouped: Vec<Comparison> = (0..100)
+        .map(|s| two_sides_of_builds(&m(), 3, 0.03, (100.0, 100.0), s))
+        .collect();
+    let wrong = grouped.iter().filter(|c| different(c)).count();
+    assert!(grouped
+        .iter()
+        .all(|c| c.builds.as_ref().is_some_and(|b| b.per_side == 3)));
+    let found = (0..20)
+        .filter(|&s| {
+            let c = two_sides_of_builds(&m(), 3, 0.03, (100.0, 120.0), s);
+            matches!(c.verdict, Verdict::Slower(_))
+        })
+        .count();
+    println!("suite builds: one build a side {one} of 20 different; three a side {wrong} of 100; +20 % found {found} of 20");
+    assert!(one >= 10, "{one} of 20");
+    assert!(wrong <= 3, "{wrong} of 100");
+    assert!(found >= 19, "{found} of 20");
+}

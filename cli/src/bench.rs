@@ -471,7 +471,12 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> R
         let page = output::html(done.measured, done.comparisons, done.saved, args);
         crate::emit(&page, Some(path))?;
     }
-    let suite = output::suite(done.measured, done.comparisons, args, earlier);
+    // With --builds, the formats list the sides (each its builds pooled), the units compared.
+    let sides = match args.builds {
+        1 => Vec::new(),
+        _ => sides::sides(done.measured, args),
+    };
+    let suite = output::suite(done.measured, &sides, done.comparisons, args, earlier);
     for path in [&args.json, &args.save].into_iter().flatten() {
         let json = suite.to_text(&Document);
         crate::emit(

@@ -70,6 +70,15 @@ impl Failure {
 }
 
 impl Failure {
+    /// An output that could not be written: a file (exit 3), a format (exit 4).
+    pub fn output(e: picollo_bench::export::OutputError) -> Self {
+        use picollo_bench::export::OutputError;
+        match e {
+            OutputError::Io(what, cause) => Failure::io(&what, &cause),
+            e @ OutputError::Format(_) => Failure::format(e.to_string()),
+        }
+    }
+
     /// A bad argument (the message names it and says why).
     pub fn usage(message: impl Into<String>) -> Self {
         Failure {

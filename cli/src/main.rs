@@ -17,7 +17,6 @@ mod report;
 mod select;
 mod table;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -671,14 +670,6 @@ fn emit(text: &str, path: Option<&str>) -> Result<(), Failure> {
 
 /// [`emit`] for bytes (the binary conversions).
 fn emit_bytes(text: &[u8], path: Option<&str>) -> Result<(), Failure> {
-    match path {
-        Some(p) if p != "-" => std::fs::write(p, text).map_err(|e| Failure::io(p, &e)),
-        _ => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text).and_then(|()| out.flush()) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                r => r.map_err(|e| Failure::io("<stdout>", &e)),
-            }
-        }
-    }
+    let path = std::path::Path::new(path.unwrap_or("-"));
+    picollo_bench::export::emit(text, path).map_err(Failure::output)
 }

@@ -2,11 +2,14 @@
 //! pooled report per side, a table of the builds, and a verdict with builds as the unit that
 //! states the layout spread; sides saved apart and gated later; groupings that do not split,
 //! another grouping than the baseline's and a failing build are refused with their exit
-//! status; each run's environment padded to a length of its own.
+//! status; each run's environment padded to a length of its own; the exports and the summary
+//! list the sides, not the builds.
 
 mod common;
 
-use common::{assert_has, bench_json, fails, json_of, serial};
+use std::path::Path;
+
+use common::{assert_has, bench_json, fails, fresh_temp, json_of, serial};
 
 /// A command that keeps a CPU busy for a few milliseconds (awk's own loop).
 const BUSY: &str = "awk 'BEGIN { for (i = 0; i < 60000; i++) s += i }'";
@@ -53,6 +56,70 @@ fn sides_of_builds_are_compared_with_builds_as_the_unit() {
     // The pooled sides pair round against round: 2 builds × 8 rounds each.
     assert_eq!(c["rounds"], serde_json::json!([16, 16]));
     assert_eq!(c["paired"], true);
+}
+
+/// The benchmarks' names of each export (bmf keys, github entries, gbench families).
+fn exported_names(bmf: &Path, github: &Path, gbench: &Path) -> [Vec<String>; 3] {
+    let bmf = json_of(bmf).as_object().unwrap().keys().cloned().collect();
+    let github = json_of(github).as_array().unwrap().clone();
+    let github = github
+        .iter()
+        .map(|e| e["name"].as_str().unwrap().to_string());
+    let gbench = json_of(gbench)["benchmarks"].as_array().unwrap().clone();
+    let mut families: Vec<String> = Vec::new();
+    for run in &gbench {
+        let name = run["run_name"].as_str().unwrap().to_string();
+        if !families.contains(&name) {
+            families.push(name);
+        }
+    }
+    [bmf, github.collect(), families]
+}
+
+#[test]
+fn the_exports_and_the_summary_list_the_sides_not_the_builds() {
+    let _serial = serial();
+    let files = ["bmf", "github", "gbench"].map(|f| fresh_temp(&format!("sides.{f}.json")));
+    let summary = fresh_temp("sides-summary.md");
+    let mut args: Vec<String> = ["--runs", "8", "--builds", "2", "-n", "base", "-n", "head"]
+        .map(String::from)
+        .into();
+    for (f, path) in ["bmf", "github", "gbench"].iter().zip(&files) {
+        args.extend(["--export".into(), format!("{f}={}", path.display())]);
+    }
+    args.extend(["--summary".into(), summary.display().to_string()]);
+    args.extend([BUSY; 4].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (run, json) = bench_json("sides.json", &args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for names in exported_names(&files[0], &files[1], &files[2]) {
+        assert_eq!(names, ["base", "head"]);
+    }
+    // Each side's rounds are its builds' pooled: 2 builds × 8 rounds.
+    let gbench = json_of(&files[2]);
+    let head = gbench["benchmarks"].as_array().unwrap().iter();
+    let head: Vec<_> = head.filter(|r| r["name"] == "head").collect();
+    assert_eq!(head.len(), 16);
+    // The document keeps every build, and its one comparison is the summary's one row, with
+    // the verdict of builds as the unit.
+    let doc = json_of(&json);
+    assert_eq!(doc["commands"].as_array().unwrap().len(), 4);
+    let verdict = doc["comparisons"][0]["verdict"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let md = std::fs::read_to_string(&summary).unwrap();
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| head vs base |"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{md}");
+    assert!(rows[0].contains(&format!(" {verdict}")), "{verdict}: {md}");
+    assert!(
+        !md.contains("awk"),
+        "no build is a benchmark of the summary: {md}"
+    );
+    assert_has(&md, "builds as the unit");
 }
 
 #[test]

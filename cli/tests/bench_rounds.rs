@@ -15,8 +15,8 @@ fn identical_commands_compared_twenty_times_see_no_difference() {
     let _serial = serial();
     // A 99 % interval misses 0 about once in 100; the exact rate is tested on a simulated
     // meter (bench/tests/verdicts.rs). On the real machine this test only catches a broken
-    // method (20 of 20, as once): at most 8 of 20 not "no difference" (interleaved, p_max
-    // 0.10), so correct code fails with P = 6.0e-5 (docs/testing.md).
+    // method (20 of 20, as once): at most 9 of 20 not "no difference" (interleaved, p_max
+    // 0.10), so correct code fails with P = 7.2e-6 (docs/testing.md).
     let mut verdicts = Vec::new();
     for _ in 0..20 {
         let (run, json) = bench_json("aa.json", &["--runs", "10", BUSY, BUSY]);
@@ -27,7 +27,7 @@ fn identical_commands_compared_twenty_times_see_no_difference() {
     }
     println!("20 A/A comparisons of commands: {verdicts:?}");
     let same = verdicts.iter().filter(|v| *v == "no difference").count();
-    assert!(same >= 12, "{verdicts:?}");
+    assert!(same >= 11, "{verdicts:?}");
 }
 
 #[test]

@@ -161,7 +161,7 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_new(byte[] name, out SuiteHandle suite);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_suite_free(IntPtr suite);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_config(SuiteHandle suite, ref BenchConfig config);
-        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_launch(SuiteHandle suite, IntPtr[] launcher, UIntPtr launcherLen, byte[] program);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_worker(SuiteHandle suite, IntPtr[] argv, UIntPtr argc);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_add(SuiteHandle suite, byte[] name, IntPtr work, IntPtr ctx);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_fail(byte[] message);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern int picollo_suite_main(SuiteHandle suite, int argc, IntPtr[] argv);

@@ -31,6 +31,7 @@ _SCALAR_PAIRS = [
     (ctypes.c_int8, "int8_t"), (ctypes.c_uint8, "uint8_t"),
     (ctypes.c_int16, "int16_t"), (ctypes.c_uint16, "uint16_t"),
     (ctypes.c_int32, "int32_t"), (ctypes.c_uint32, "uint32_t"),
+    (ctypes.c_int, "int"),  # `int main`'s status and argc (picollo_suite_main)
     (ctypes.c_int64, "int64_t"), (ctypes.c_uint64, "uint64_t"),
     (ctypes.c_size_t, "size_t"), (ctypes.c_size_t, "uintptr_t"),
     (ctypes.c_ssize_t, "ptrdiff_t"), (ctypes.c_ssize_t, "intptr_t"),

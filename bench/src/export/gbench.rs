@@ -2,10 +2,15 @@
 //! machine and one run per round of each benchmark, as Google Benchmark writes one per
 //! repetition: `run_type` `iteration`, `iterations` the round's operations, `real_time` its
 //! median time per operation and `cpu_time` its median task-clock (the time on a CPU; the
-//! real time where the result has no task-clock, which `context.picollo_cpu_time` says);
-//! then, with two rounds or more, the aggregates over the rounds that Google Benchmark
-//! writes over repetitions (`_mean`, `_median`, `_stddev`, `_cv`). Its `compare.py` pairs
-//! the benchmarks of two such files by name.
+//! real time where the result has no task-clock, which `context.picollo_cpu_time` says),
+//! and every other metric's median per operation as a user counter (a member named as the
+//! metric, as Google Benchmark writes its perf counters); then, with two rounds or more, the
+//! aggregates over the rounds that Google Benchmark writes over repetitions (`_mean`,
+//! `_median`, `_stddev`, `_cv`). Its `compare.py` pairs the benchmarks of two such files by
+//! name and compares their times only; so a metric the suite's comparisons judge (`picollo
+//! bench --metric`), and an exact count, is also a benchmark of its own, `NAME (METRIC)`,
+//! whose `real_time` and `cpu_time` are that metric's figure (its `label` says so), and
+//! `compare.py` judges its change like a time's.
 
 use core::fmt::{self, Write};
 use std::string::String;
@@ -13,7 +18,7 @@ use std::vec::Vec;
 
 use picollo::text::{json_f64, json_string};
 
-use super::{Export, Suite};
+use super::{charted, Export, Suite};
 use crate::conditions::Conditions;
 use crate::meter::{MetricKind, SCALE};
 use crate::result::BenchResult;
@@ -22,17 +27,89 @@ use crate::stats::median;
 /// Google Benchmark's JSON (`gbench`).
 pub struct GoogleBenchmark;
 
-/// Per round of a result: its operations, its median real time and CPU time (ns).
-fn rounds(r: &BenchResult) -> Vec<(u64, f64, f64)> {
+/// One round of a benchmark as a repetition: its operations, its `real_time` and
+/// `cpu_time`, and the figure of each of the benchmark's user counters.
+struct Run {
+    iterations: u64,
+    real: f64,
+    cpu: f64,
+    counters: Vec<f64>,
+}
+
+/// One benchmark in the file: its name, its index, its label, the names of its user
+/// counters, and its rounds.
+struct Family<'a> {
+    name: String,
+    index: usize,
+    label: Option<String>,
+    counters: Vec<&'a str>,
+    runs: Vec<Run>,
+}
+
+/// The median of metric `index` per operation in each round of `r`, in its unit.
+fn per_round(r: &BenchResult, index: usize) -> Vec<f64> {
+    let unit = |v: Option<u64>| v.map_or(f64::NAN, |v| v as f64 / SCALE as f64);
+    r.rounds
+        .iter()
+        .map(|x| unit(x.value(index, 50.0)))
+        .collect()
+}
+
+/// The benchmarks of `r`, named `name`: its time (the real time, the task-clock as the CPU
+/// time, every other metric as a user counter), then each other metric that is charted
+/// ([`charted`]: the ones the suite judges, the exact ones) as a benchmark of its own.
+fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'a>> {
     let time = r.time_index();
-    let cpu = on_cpu(r);
-    let ns = |v: Option<u64>| v.map_or(f64::NAN, |v| v as f64 / SCALE as f64);
-    let each = r.rounds.iter().map(|round| {
-        let real = ns(round.value(time, 50.0));
-        let cpu = cpu.map_or(real, |i| ns(round.value(i, 50.0)));
-        (round.samples * r.conditions.batch, real, cpu)
+    let real = per_round(r, time);
+    let cpu = on_cpu(r).map_or_else(|| real.clone(), |i| per_round(r, i));
+    let others: Vec<usize> = (0..r.metrics.len()).filter(|&i| i != time).collect();
+    let counted: Vec<Vec<f64>> = others.iter().map(|&i| per_round(r, i)).collect();
+    let runs = (0..r.rounds.len()).map(|k| Run {
+        iterations: r.rounds[k].samples * r.conditions.batch,
+        real: real[k],
+        cpu: cpu[k],
+        counters: counted.iter().map(|c| c[k]).collect(),
     });
-    each.collect()
+    let timed = Family {
+        name: name.into(),
+        index: 0,
+        label: None,
+        counters: others
+            .iter()
+            .map(|&i| r.metrics[i].metric.name.as_str())
+            .collect(),
+        runs: runs.collect(),
+    };
+    let counts: Vec<Family<'a>> = charted(r, judged)
+        .skip(1)
+        .map(|i| of_metric(&timed, r, i))
+        .collect();
+    core::iter::once(timed).chain(counts).collect()
+}
+
+/// Metric `index` of `r` as a benchmark of its own beside `timed`, its time's: `NAME
+/// (METRIC)`, the metric's figure in both times and the label saying what it counts.
+fn of_metric<'a>(timed: &Family<'a>, r: &BenchResult, index: usize) -> Family<'a> {
+    let metric = &r.metrics[index].metric;
+    let each = per_round(r, index).into_iter().zip(&timed.runs);
+    let runs = each.map(|(v, run)| Run {
+        iterations: run.iterations,
+        real: v,
+        cpu: v,
+        counters: Vec::new(),
+    });
+    let unit = metric.unit.as_str();
+    let operation = &r.conditions.operation;
+    Family {
+        name: std::format!("{} ({})", timed.name, metric.name),
+        index: 0,
+        label: Some(std::format!(
+            "{}: {unit} per {operation}, not ns",
+            metric.name
+        )),
+        counters: Vec::new(),
+        runs: runs.collect(),
+    }
 }
 
 /// The metric of the time on a CPU (task-clock), where the result has one.
@@ -66,13 +143,6 @@ fn stddev(v: &[f64]) -> f64 {
     (squares / (v.len() - 1) as f64).sqrt()
 }
 
-/// One benchmark in the file: its name, its index, its rounds.
-struct Family<'a> {
-    name: &'a str,
-    index: usize,
-    repetitions: usize,
-}
-
 impl Family<'_> {
     /// `{"name": …, "family_index": …, … "run_type": RUN_TYPE, "repetitions": N` (open).
     fn write_head(&self, w: &mut dyn Write, name: &str, run_type: &str) -> fmt::Result {
@@ -83,68 +153,85 @@ impl Family<'_> {
             ",\"family_index\":{},\"per_family_instance_index\":0,\"run_name\":",
             self.index
         )?;
-        json_string(w, self.name)?;
+        json_string(w, &self.name)?;
         write!(
             w,
             ",\"run_type\":\"{run_type}\",\"repetitions\":{}",
-            self.repetitions
+            self.runs.len()
         )
     }
 
-    /// `,"real_time": r, "cpu_time": c, "time_unit": "ns"}` (closed).
-    fn write_times(w: &mut dyn Write, real: f64, cpu: f64) -> fmt::Result {
+    /// `,"real_time": r, "cpu_time": c, "time_unit": "ns"`, the user counters and the
+    /// label (closed).
+    fn write_figures(
+        &self,
+        w: &mut dyn Write,
+        real: f64,
+        cpu: f64,
+        counters: &[f64],
+    ) -> fmt::Result {
         w.write_str(",\"real_time\":")?;
         json_f64(w, real)?;
         w.write_str(",\"cpu_time\":")?;
         json_f64(w, cpu)?;
-        w.write_str(",\"time_unit\":\"ns\"}")
+        w.write_str(",\"time_unit\":\"ns\"")?;
+        for (name, value) in self.counters.iter().zip(counters) {
+            w.write_str(",")?;
+            json_string(w, name)?;
+            w.write_str(":")?;
+            json_f64(w, *value)?;
+        }
+        if let Some(label) = &self.label {
+            w.write_str(",\"label\":")?;
+            json_string(w, label)?;
+        }
+        w.write_str("}")
     }
 
     /// Round `i` as a repetition.
-    fn write_run(&self, w: &mut dyn Write, i: usize, run: (u64, f64, f64)) -> fmt::Result {
-        self.write_head(w, self.name, "iteration")?;
-        let (iterations, real, cpu) = run;
+    fn write_run(&self, w: &mut dyn Write, i: usize, run: &Run) -> fmt::Result {
+        self.write_head(w, &self.name, "iteration")?;
         write!(
             w,
-            ",\"repetition_index\":{i},\"threads\":1,\"iterations\":{iterations}"
+            ",\"repetition_index\":{i},\"threads\":1,\"iterations\":{}",
+            run.iterations
         )?;
-        Self::write_times(w, real, cpu)
+        self.write_figures(w, run.real, run.cpu, &run.counters)
     }
 
-    /// An aggregate over the rounds.
-    fn write_aggregate(
-        &self,
-        w: &mut dyn Write,
-        a: Aggregate,
-        runs: &[(u64, f64, f64)],
-    ) -> fmt::Result {
+    /// An aggregate over the rounds, of the times and of each counter.
+    fn write_aggregate(&self, w: &mut dyn Write, a: Aggregate) -> fmt::Result {
         let (name, compute, unit) = a;
         self.write_head(w, &std::format!("{}_{name}", self.name), "aggregate")?;
         write!(
             w,
             ",\"threads\":1,\"aggregate_name\":\"{name}\",\"aggregate_unit\":\"{unit}\",\
              \"iterations\":{}",
-            runs.len()
+            self.runs.len()
         )?;
-        let real: Vec<f64> = runs.iter().map(|r| r.1).collect();
-        let cpu: Vec<f64> = runs.iter().map(|r| r.2).collect();
-        Self::write_times(w, compute(&real), compute(&cpu))
+        let over = |figure: &dyn Fn(&Run) -> f64| {
+            compute(&self.runs.iter().map(figure).collect::<Vec<f64>>())
+        };
+        let counters: Vec<f64> = (0..self.counters.len())
+            .map(|c| over(&|run: &Run| run.counters[c]))
+            .collect();
+        self.write_figures(w, over(&|run| run.real), over(&|run| run.cpu), &counters)
     }
-}
 
-/// Every run of one benchmark, each followed by a comma.
-fn write_family(w: &mut dyn Write, family: &Family<'_>, runs: &[(u64, f64, f64)]) -> fmt::Result {
-    for (i, &run) in runs.iter().enumerate() {
-        family.write_run(w, i, run)?;
-        w.write_str(",")?;
-    }
-    if runs.len() >= 2 {
-        for a in AGGREGATES {
-            family.write_aggregate(w, a, runs)?;
+    /// Every run, each followed by a comma, then the aggregates (two rounds or more).
+    fn write(&self, w: &mut dyn Write) -> fmt::Result {
+        for (i, run) in self.runs.iter().enumerate() {
+            self.write_run(w, i, run)?;
             w.write_str(",")?;
         }
+        if self.runs.len() >= 2 {
+            for a in AGGREGATES {
+                self.write_aggregate(w, a)?;
+                w.write_str(",")?;
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A line of a file under /proc or /sys, trimmed (`None` where unreadable).
@@ -254,17 +341,16 @@ impl Export for GoogleBenchmark {
 
     fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
         let measured = suite.measured();
+        let judged = suite.judged_metrics();
         w.write_str("{")?;
         write_context(w, &measured)?;
         let mut list = String::new();
-        for (index, (name, r)) in measured.iter().enumerate() {
-            let runs = rounds(r);
-            let family = Family {
-                name,
-                index,
-                repetitions: runs.len(),
-            };
-            write_family(&mut list, &family, &runs)?;
+        let all = measured
+            .iter()
+            .flat_map(|(name, r)| families(name, r, &judged));
+        for (index, mut family) in all.enumerate() {
+            family.index = index;
+            family.write(&mut list)?;
         }
         list.pop(); // the last comma
         writeln!(w, ",\"benchmarks\":[{list}]}}")

@@ -11,22 +11,11 @@ use core::fmt::{self, Write};
 
 use picollo::text::{comma_separated, json_f64, json_string};
 
-use super::{median_with_interval, Export, Suite};
+use super::{charted, median_with_interval, Export, Suite};
 use crate::result::BenchResult;
 
 /// github-action-benchmark's JSON (`github`).
 pub struct GithubAction;
-
-/// The metrics of `r` that get an entry: time, then each exact one or one named in
-/// `judged`.
-fn charted<'a>(r: &'a BenchResult, judged: &'a [&str]) -> impl Iterator<Item = usize> + 'a {
-    let time = r.time_index();
-    let shown = move |i: usize| {
-        let m = &r.metrics[i].metric;
-        i != time && (m.is_exact() || judged.contains(&m.name.as_str()))
-    };
-    core::iter::once(time).chain((0..r.metrics.len()).filter(move |&i| shown(i)))
-}
 
 /// The tooltip: `99 % interval of the median: [lo, hi] ns; P99 x ns; n runs in r rounds`.
 fn extra(r: &BenchResult, index: usize, interval: Option<(f64, f64)>) -> std::string::String {

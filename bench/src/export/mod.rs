@@ -3,12 +3,14 @@
 //! `docs/schema/picollo-bench.schema.json`); and the Markdown summary a CI job shows
 //! ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]: the CLI,
 //! the C ABI and the bindings reach a format through that table, so that each is written
-//! here once.
+//! here once; and where they go ([`Outputs`]: each format to its file, the summary to its
+//! file and to the step summary's).
 
 mod bmf;
 mod document;
 mod gbench;
 mod github;
+mod route;
 mod summary;
 
 use core::fmt::{self, Write};
@@ -19,6 +21,7 @@ pub use bmf::Bencher;
 pub use document::{Document, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
 pub use gbench::GoogleBenchmark;
 pub use github::GithubAction;
+pub use route::{emit, step_summary, OutputError, Outputs, STEP_SUMMARY};
 pub use summary::{verdict_mark, SUMMARY_LIMIT};
 
 use super::error::BenchError;
@@ -85,6 +88,11 @@ pub struct Compared {
 pub struct Suite<'a> {
     /// The benchmarks, in order.
     pub entries: Vec<Entry<'a>>,
+    /// Where the entries are not the units compared, the units each benchmark of the
+    /// formats other than the document stands for, in order: the sides of `picollo bench
+    /// --builds K`, each its builds' pooled result, compared with builds as the unit. Empty:
+    /// the entries. The document lists the entries (each build) either way.
+    pub sides: Vec<Entry<'a>>,
     /// The comparisons, in order.
     pub comparisons: Vec<Compared>,
     /// Further top-level members of the JSON document, as JSON text without a comma at
@@ -131,12 +139,17 @@ impl<'a> Suite<'a> {
         Ok(suite)
     }
 
-    /// Each measured benchmark under a name of its own: its name, or where an earlier one
-    /// has it, the name with ` (2)`, ` (3)`… (a key of a JSON object, a series of a chart).
+    /// Each measured benchmark (each side, where there are [`Suite::sides`]) under a name of
+    /// its own: its name, or where an earlier one has it, the name with ` (2)`, ` (3)`… (a
+    /// key of a JSON object, a series of a chart).
     pub fn measured(&self) -> Vec<(String, &'a BenchResult)> {
+        let listed = match self.sides.is_empty() {
+            true => &self.entries,
+            false => &self.sides,
+        };
         let mut seen: Vec<String> = Vec::new();
         let mut out = Vec::new();
-        for e in &self.entries {
+        for e in listed {
             let mut name = e.name.clone();
             let mut k = 1;
             while seen.contains(&name) {
@@ -169,6 +182,23 @@ impl<'a> Suite<'a> {
         format.write(self, &mut out)?;
         Ok(out)
     }
+}
+
+/// The metrics of `r` that are benchmarks of their own in the formats a chart or a
+/// comparison script reads (`github`, `gbench`): time, then each exact metric (an emulated
+/// count, which a chart and an alert judge as well as time) and each one named in `judged`
+/// (the metrics the suite's comparisons judge); the other counters vary with the machine and
+/// would alert on noise.
+pub(crate) fn charted<'a>(
+    r: &'a BenchResult,
+    judged: &'a [&str],
+) -> impl Iterator<Item = usize> + 'a {
+    let time = r.time_index();
+    let shown = move |i: usize| {
+        let m = &r.metrics[i].metric;
+        i != time && (m.is_exact() || judged.contains(&m.name.as_str()))
+    };
+    core::iter::once(time).chain((0..r.metrics.len()).filter(move |&i| shown(i)))
 }
 
 /// Metric `index` of `r` at its median, in its unit, with the 99 % interval of the median

@@ -10,13 +10,14 @@ use std::vec::Vec;
 use picollo::concurrent::XorShift64;
 use serde_json::{json, Value};
 
+use super::super::builds::judge_builds;
 use super::super::conditions::WarmUp;
 use super::super::engine::{run_rounds, Rounds, Slot};
 use super::super::meter::Metric;
 use super::super::offsets::Offsets;
 use super::super::plan::Plan;
 use super::super::result::{BenchResult, Parts};
-use super::super::run::draw_round;
+use super::super::run::draw_order;
 use super::super::samples::{Samples, SlotFigures};
 use super::super::verdict::Interleaved;
 use super::endpoint::Endpoint;
@@ -143,23 +144,32 @@ fn figures_of(v: &Value) -> Result<SlotFigures, SuiteError> {
     read().ok_or_else(|| SuiteError::worker(std::format!("a slot reply does not read: {v}")))
 }
 
-/// The two sides as the engine's participants: each slot is a request to one side, its
-/// figures added to that side's samples.
-struct Remote<'p, 'e> {
+/// A slot's figures as they came, with when it ran: what a side's samples are built from,
+/// build after build, once every round has run.
+struct Slotted {
+    figures: SlotFigures,
+    start: f64,
+    end: f64,
+    first: bool,
+}
+
+/// Every build of both sides as the engine's participants: each slot is a request to one
+/// build, its figures kept for that build.
+struct Remote<'p, 'e, 'f> {
     plan: &'p Plan,
-    ends: [&'e mut dyn Endpoint; 2],
-    samples: [Samples; 2],
-    offsets: [Offsets; 2],
+    ends: &'e mut [&'f mut dyn Endpoint],
+    slots: Vec<Vec<Slotted>>,
+    offsets: Vec<Offsets>,
     share: (usize, Duration),
     t0: Instant,
     timeout: Duration,
 }
 
-impl Rounds for Remote<'_, '_> {
+impl Rounds for Remote<'_, '_, '_> {
     type Error = SuiteError;
 
     fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-        draw_round(self.plan, rng, &mut self.offsets)
+        draw_order(self.plan, rng, &mut self.offsets)
     }
 
     fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, SuiteError> {
@@ -171,149 +181,236 @@ impl Rounds for Remote<'_, '_> {
             "frames": o.frames, "heap": o.heap,
         });
         let start = self.t0.elapsed().as_secs_f64();
-        let end = &mut *self.ends[i];
-        let v = expect(end, &request, "slot", budget + self.timeout)?;
-        let s = &mut self.samples[i];
-        s.open_round(start, at.first);
-        s.append(&figures_of(&v)?).map_err(|why| {
-            let label = end.label();
-            SuiteError::worker(std::format!("{label}: a slot's figures do not read: {why}"))
-        })?;
-        s.close_round(self.t0.elapsed().as_secs_f64());
+        let v = expect(&mut *self.ends[i], &request, "slot", budget + self.timeout)?;
+        self.slots[i].push(Slotted {
+            figures: figures_of(&v)?,
+            start,
+            end: self.t0.elapsed().as_secs_f64(),
+            first: at.first,
+        });
         Ok(true)
     }
 }
 
-/// Benchmark `name` of both sides (`ends[0]` is A, the base; `ends[1]` is B), compared
-/// in interleaved rounds with the settings of `plan`; `labels` name each side's result.
+/// The reply of kind `kind` to `request` from every end, each read by `read`.
+fn ask_all<T>(
+    ends: &mut [&mut dyn Endpoint],
+    request: &Value,
+    (kind, wait): (&str, Duration),
+    read: impl Fn(&str, &Value) -> Result<T, SuiteError>,
+) -> Result<Vec<T>, SuiteError> {
+    let each = ends.iter_mut().map(|end| {
+        let v = expect(&mut **end, request, kind, wait)?;
+        read(end.label(), &v)
+    });
+    each.collect()
+}
+
+/// Refuse builds whose metrics differ from the first's (one built without counters, say).
+fn same_metrics(
+    name: &str,
+    ends: &[&mut dyn Endpoint],
+    opened: &[Opened],
+) -> Result<(), SuiteError> {
+    let names = |o: &Opened| o.metrics.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
+    match opened.iter().position(|o| o.metrics != opened[0].metrics) {
+        None => Ok(()),
+        Some(i) => Err(SuiteError::worker(std::format!(
+            "{name}: the builds measure different metrics ({}: {:?}; {}: {:?})",
+            ends[0].label(),
+            names(&opened[0]),
+            ends[i].label(),
+            names(&opened[i])
+        ))),
+    }
+}
+
+/// Benchmark `name` of both sides, `k` builds each (`ends[..k]` are A, the base;
+/// `ends[k..]` B), compared in interleaved rounds with the settings of `plan`: every build of
+/// both sides in each round; each side's builds pooled, and with 2 builds a side or more,
+/// judged with builds as the unit ([`judge_builds`]).
 pub(crate) fn compare_one(
     plan: &Plan,
     name: &str,
-    ends: [&mut dyn Endpoint; 2],
+    ends: &mut [&mut dyn Endpoint],
+    k: usize,
     timeout: Duration,
 ) -> Result<Interleaved, SuiteError> {
-    let [a, b] = ends;
-    let request = json!({"op": "open", "name": name, "settings": settings_json(plan)});
     let wait = plan.warmup + timeout;
-    let open = |end: &mut dyn Endpoint| {
-        let v = expect(end, &request, "opened", wait)?;
-        opened_of(end.label(), &v)
-    };
-    let opened = [open(&mut *a)?, open(&mut *b)?];
-    if opened[0].metrics != opened[1].metrics {
-        let names = |o: &Opened| o.metrics.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
-        let why = std::format!(
-            "{name}: the builds measure different metrics ({}: {:?}; {}: {:?})",
-            a.label(),
-            names(&opened[0]),
-            b.label(),
-            names(&opened[1])
-        );
-        return Err(SuiteError::worker(why));
-    }
-    let k = plan.common_batch(opened[0].batch, opened[1].batch);
-    let batch = json!({"op": "batch", "batch": k});
+    let open = json!({"op": "open", "name": name, "settings": settings_json(plan)});
+    let opened = ask_all(ends, &open, ("opened", wait), opened_of)?;
+    same_metrics(name, ends, &opened)?;
+    let each_batch = opened.iter().map(|o| o.batch);
+    let batch = plan.common_batch(
+        each_batch.clone().min().unwrap_or(1),
+        each_batch.max().unwrap_or(1),
+    );
     let n = opened[0].metrics.len();
-    let ready = |end: &mut dyn Endpoint| {
-        let v = expect(end, &batch, "ready", wait)?;
-        ready_of(end.label(), &v, n)
-    };
-    let ready = [ready(&mut *a)?, ready(&mut *b)?];
-    let labels = [
-        std::format!("{name} ({})", a.label()),
-        std::format!("{name} ({})", b.label()),
-    ];
-    let (sa, sb, pairing) = rounds(plan, [&mut *a, &mut *b], n, timeout)?;
-    let close = json!({"op": "close"});
-    expect(a, &close, "closed", timeout)?;
-    expect(b, &close, "closed", timeout)?;
-    let [oa, ob] = opened;
-    let [ra, rb] = ready;
-    let ra = result_of(plan, (&labels[0], oa, ra), (k, pairing), sa);
-    let rb = result_of(plan, (&labels[1], ob, rb), (k, pairing), sb);
-    Ok(Interleaved::new(ra, rb))
+    let ready = ask_all(
+        ends,
+        &json!({"op": "batch", "batch": batch}),
+        ("ready", wait),
+        |l, v| ready_of(l, v, n),
+    )?;
+    let (slots, pairing) = rounds(plan, ends, timeout)?;
+    ask_all(
+        ends,
+        &json!({"op": "close"}),
+        ("closed", timeout),
+        |_, _| Ok(()),
+    )?;
+    let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
+        let label = std::format!("{name} ({side})");
+        let built = (
+            &opened[builds.clone()],
+            &ready[builds.clone()],
+            &slots[builds],
+        );
+        side_result(plan, &label, built, (batch, pairing), n)
+    });
+    let [a, b] = core::mem::replace(&mut sides, [Ok(None), Ok(None)]);
+    let (a, b) = (a?.ok_or_else(no_side)?, b?.ok_or_else(no_side)?);
+    let mut pair = Interleaved::new(a, b);
+    if k >= 2 {
+        judge_by_builds(&mut pair.comparison, (&pair.a, &pair.b), k);
+    }
+    Ok(pair)
 }
 
-/// The rounds of a comparison of two opened sides, and their pairing.
+fn no_side() -> SuiteError {
+    SuiteError::worker("a side without builds")
+}
+
+/// `c` judged with builds as the unit, or where that cannot be, its pooled rounds' verdict
+/// with a warning saying why.
+pub(crate) fn judge_by_builds(
+    c: &mut super::super::verdict::Comparison,
+    (a, b): (&BenchResult, &BenchResult),
+    k: usize,
+) {
+    if let Err(e) = judge_builds(c, a, b, k) {
+        let why = std::format!(
+            "not judged with builds as the unit ({e}): the verdict is the pooled rounds'"
+        );
+        c.warnings.push(why);
+    }
+}
+
+/// The rounds of a comparison of opened builds: each build's slots, and the pairing.
 fn rounds(
     plan: &Plan,
-    ends: [&mut dyn Endpoint; 2],
-    metrics: usize,
+    ends: &mut [&mut dyn Endpoint],
     timeout: Duration,
-) -> Result<(Samples, Samples, Option<u64>), SuiteError> {
+) -> Result<(Vec<Vec<Slotted>>, Option<u64>), SuiteError> {
     let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
     let r = plan.comparison_rounds();
-    let new = || Samples::new(plan, metrics).map_err(|e| SuiteError::usage(e.to_string()));
+    let n = ends.len();
     let mut remote = Remote {
         plan,
+        slots: (0..n).map(|_| Vec::new()).collect(),
         ends,
-        samples: [new()?, new()?],
-        offsets: [Offsets::default(); 2],
+        offsets: std::vec![Offsets::default(); n],
         share: plan.slot_share(r),
         t0: Instant::now(),
         timeout,
     };
     run_rounds(&mut remote, r, &mut rng)?;
-    let [sa, sb] = remote.samples;
-    Ok((sa, sb, pairing))
+    Ok((remote.slots, pairing))
 }
 
-/// A side's result from what it said and the figures of its slots.
-fn result_of(
+/// A side's result: its builds' slots, build after build (round `i` of every build in one
+/// interleaved round), with what its first build said of the conditions, the widest
+/// resolution, and every build's warnings once; `None` for a side of no builds.
+fn side_result(
     plan: &Plan,
-    (label, opened, ready): (&str, Opened, Ready),
+    label: &str,
+    (opened, ready, slots): (&[Opened], &[Ready], &[Vec<Slotted>]),
     (batch, pairing): (u64, Option<u64>),
-    s: Samples,
-) -> BenchResult {
+    metrics: usize,
+) -> Result<Option<BenchResult>, SuiteError> {
+    let (Some(o), Some(r)) = (opened.first(), ready.first()) else {
+        return Ok(None);
+    };
+    let mut s = Samples::new(plan, metrics).map_err(|e| SuiteError::usage(e.to_string()))?;
+    for slot in slots.iter().flatten() {
+        s.open_round(slot.start, slot.first);
+        s.append(&slot.figures).map_err(|why| {
+            SuiteError::worker(std::format!("{label}: a slot's figures do not read: {why}"))
+        })?;
+        s.close_round(slot.end);
+    }
+    let resolution = (0..metrics).map(|i| ready.iter().map(|x| x.resolution[i]).max().unwrap_or(0));
     let parts = Parts {
-        clock: ready.clock,
-        counters_read: ready.counters_read,
+        clock: r.clock.clone(),
+        counters_read: r.counters_read.clone(),
         batch,
-        warm_up: opened.warm,
+        warm_up: o.warm,
         pairing,
-        resolution: ready.resolution,
+        resolution: resolution.collect(),
     };
     let mut named = plan.named(label);
-    named.unoptimized = opened.unoptimized;
-    let (overhead, baseline) = (&ready.overhead, &ready.baseline);
-    let mut r = BenchResult::measured(&named, parts, opened.metrics, overhead, baseline, s);
-    r.conditions.warnings.splice(0..0, opened.warnings);
-    r
+    named.unoptimized = o.unoptimized.clone();
+    let (overhead, baseline) = (&r.overhead, &r.baseline);
+    let mut result = BenchResult::measured(&named, parts, o.metrics.clone(), overhead, baseline, s);
+    let mut warnings: Vec<String> = Vec::new();
+    for w in opened.iter().flat_map(|o| &o.warnings) {
+        if !warnings.contains(w) {
+            warnings.push(w.clone());
+        }
+    }
+    result.conditions.warnings.splice(0..0, warnings);
+    Ok(Some(result))
 }
+
+/// The benchmarks this side's filter selects, and the filter (for the other side's names).
+pub(crate) type Selection<'s> = (&'s [String], &'s dyn Fn(&str) -> bool);
 
 /// Every benchmark both sides have that `selected` names (A's own too, where `select`
 /// picks them), compared one after the other; a benchmark of one side only is listed.
+/// `ends[..k]` are A's builds, `ends[k..]` B's.
 pub(crate) fn judge_all(
     plan: &Plan,
-    ends: [&mut dyn Endpoint; 2],
-    selected: &[String],
-    select: &dyn Fn(&str) -> bool,
+    ends: &mut [&mut dyn Endpoint],
+    k: usize,
+    (selected, select): Selection<'_>,
     timeout: Duration,
 ) -> Result<Report, SuiteError> {
-    let [a, b] = ends;
-    let (names_a, names_b) = (hello(a, timeout)?, hello(b, timeout)?);
-    let mut report = Report::default();
-    for name in names_a.iter().filter(|n| select(n) && !names_b.contains(n)) {
-        report.only.push((name.clone(), a.label().to_string()));
-    }
-    let (common, only_b): (Vec<&String>, Vec<&String>) =
-        selected.iter().partition(|n| names_a.contains(n));
-    for name in only_b {
-        report.only.push((name.clone(), b.label().to_string()));
-    }
+    let names = ends.iter_mut().map(|e| hello(&mut **e, timeout));
+    let names: Vec<Vec<String>> = names.collect::<Result<_, _>>()?;
+    let in_all = |side: &[Vec<String>], n: &String| side.iter().all(|x| x.contains(n));
+    let (base, head) = names.split_at(k);
+    let mut report = Report {
+        builds: k,
+        ..Report::default()
+    };
+    let only_base = base[0].iter().filter(|n| select(n) && !in_all(head, n));
+    report
+        .only
+        .extend(only_base.map(|n| (n.clone(), "base".to_string())));
+    let (common, only_head): (Vec<&String>, Vec<&String>) = selected
+        .iter()
+        .partition(|n| in_all(base, n) && in_all(head, n));
+    report.only.extend(
+        only_head
+            .into_iter()
+            .map(|n| (n.clone(), "head".to_string())),
+    );
     if common.is_empty() {
         let why = "the two builds share no selected benchmark: nothing to compare";
         return Err(SuiteError::new(super::exit::Exit::NoMatch, why));
     }
     for name in common {
-        match compare_one(&plan.named(name), name, [&mut *a, &mut *b], timeout) {
+        match compare_one(&plan.named(name), name, ends, k, timeout) {
             Ok(pair) => report.compared.push(pair),
             Err(e) if e.exit == super::exit::Exit::Failed => {
                 report.failed.push((name.clone(), e.message));
-                let close = json!({"op": "close"});
-                expect(a, &close, "closed", timeout)?;
-                expect(b, &close, "closed", timeout)?;
+                ask_all(
+                    ends,
+                    &json!({"op": "close"}),
+                    ("closed", timeout),
+                    |_, _| Ok(()),
+                )?;
             }
             Err(e) => return Err(e),
         }

@@ -34,8 +34,12 @@ pub struct Args {
     pub regex: Option<regex_lite::Regex>,
     /// `--list`, `--bench`, `--test`, the worker flag, or none of them.
     pub mode: Option<Mode>,
-    /// `--against PATH`: the other build's suite, A, against which this one is judged.
-    pub against: Option<PathBuf>,
+    /// `--against PATH`, each: the other build's suite, A, against which this one is judged
+    /// (several: A's builds, of shuffled layouts, say).
+    pub against: Vec<PathBuf>,
+    /// `--head PATH`, each: this side's builds, where it has several (one per `--against`);
+    /// none: this program.
+    pub heads: Vec<PathBuf>,
     /// `--save NAME`, `--append`, `--baseline NAME`.
     pub save: Option<String>,
     pub append: bool,
@@ -139,7 +143,8 @@ impl Args {
     fn valued(&mut self, flag: &str, value: &str) -> Result<(), SuiteError> {
         match flag {
             "--regex" => self.regex = Some(regex(value)?),
-            "--against" => self.against = Some(value.into()),
+            "--against" => self.against.push(value.into()),
+            "--head" => self.heads.push(value.into()),
             "--save" => self.save = Some(name_of(flag, value)?),
             "--baseline" => self.baseline = Some(name_of(flag, value)?),
             "--budget" => self.budget = Some(seconds(flag, value)?),
@@ -155,7 +160,7 @@ impl Args {
             "--export" => self.exports.push(export(value)?),
             _ => return Err(SuiteError::usage(std::format!(
                 "unknown flag {flag}: the flags are [FILTER...] --exact --regex RE --list --bench --test \
-                 --against SUITE --save NAME [--append] --baseline NAME --budget SECS --warmup SECS \
+                 --against SUITE [--head SUITE] --save NAME [--append] --baseline NAME --budget SECS --warmup SECS \
                  --counters LIST|none --rounds N --seed N --threshold PCT --metric NAME --out DIR \
                  --export FORMAT=PATH --summary PATH --verbose --worker-timeout SECS"
             ))),
@@ -166,7 +171,7 @@ impl Args {
     /// What the run does: as asked, else measuring when a gate or `--against` needs it,
     /// else `default` (cargo's convention runs each once without `--bench`).
     pub fn mode(&self, default: Mode) -> Mode {
-        let measured = self.against.is_some() || self.save.is_some() || self.baseline.is_some();
+        let measured = !self.against.is_empty() || self.save.is_some() || self.baseline.is_some();
         match self.mode {
             Some(m) => m,
             None if measured => Mode::Measure,

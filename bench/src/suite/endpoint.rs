@@ -2,9 +2,8 @@
 //! this one's, started with `--picollo-worker`), or a suite of this process (the same
 //! requests and replies, as text, without a process: simulated machines in tests).
 
-use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::string::{String, ToString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -19,40 +18,6 @@ use super::Suite;
 
 /// The flag that makes a suite a worker.
 pub const WORKER_FLAG: &str = "--picollo-worker";
-
-/// How a build of a suite starts as a worker: a launcher (a program and its arguments that
-/// run a build given its path, `mono` for a .NET assembly; none for an executable), and
-/// this build's own path (none: this process's executable).
-#[derive(Clone, Debug, Default)]
-pub struct Launch {
-    /// The program and arguments before a build's path.
-    pub launcher: Vec<OsString>,
-    /// This build's path.
-    pub program: Option<PathBuf>,
-}
-
-impl Launch {
-    /// The worker of the build at `path`, called `label`.
-    pub fn spawn(&self, label: &str, path: &Path) -> Result<Process, SuiteError> {
-        match self.launcher.split_first() {
-            None => Process::spawn(label, path, &[]),
-            Some((first, rest)) => {
-                let mut args = rest.to_vec();
-                args.push(path.into());
-                Process::spawn(label, Path::new(first), &args)
-            }
-        }
-    }
-
-    /// This build's path.
-    pub fn this_build(&self) -> Result<PathBuf, SuiteError> {
-        match &self.program {
-            Some(p) => Ok(p.clone()),
-            None => std::env::current_exe()
-                .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}"))),
-        }
-    }
-}
 
 /// One end of a comparison: it answers each request with a reply.
 pub trait Endpoint {
@@ -75,7 +40,7 @@ impl Process {
     /// `program --picollo-worker` (with `args` before the flag), its replies read from its
     /// standard output; any other line it prints goes to this process's standard error
     /// after its label.
-    pub fn spawn(label: &str, program: &Path, args: &[OsString]) -> Result<Self, SuiteError> {
+    pub fn spawn(label: &str, program: &Path, args: &[String]) -> Result<Self, SuiteError> {
         let mut child = Command::new(program)
             .args(args)
             .arg(WORKER_FLAG)

@@ -31,12 +31,13 @@ mod worker;
 use std::boxed::Box;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::string::{String, ToString};
 use std::time::Duration;
 use std::vec::Vec;
 
 pub use args::{Args, Mode};
-pub use endpoint::{Endpoint, Launch, Local, Process, WORKER_FLAG};
+pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
 pub use outputs::Report;
 pub use protocol::PROTOCOL;
@@ -59,13 +60,21 @@ pub(crate) struct Registered<'a> {
 /// Makes the meter each benchmark is measured with.
 type MeterFactory<'a> = Box<dyn FnMut() -> Box<dyn Meter> + 'a>;
 
+/// A command that starts a suite as a worker: the program and its arguments, before
+/// [`WORKER_FLAG`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerCommand {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+}
+
 /// Named benchmarks and the settings they run with.
 pub struct Suite<'a> {
     pub(crate) name: String,
     pub(crate) bench: Bench,
     pub(crate) benchmarks: Vec<Registered<'a>>,
     meter: Option<MeterFactory<'a>>,
-    launch: Launch,
+    worker: Option<WorkerCommand>,
 }
 
 impl<'a> Suite<'a> {
@@ -77,7 +86,7 @@ impl<'a> Suite<'a> {
             bench: Bench::new(name),
             benchmarks: Vec::new(),
             meter: None,
-            launch: Launch::default(),
+            worker: None,
         }
     }
 
@@ -95,10 +104,11 @@ impl<'a> Suite<'a> {
         self
     }
 
-    /// Start builds of this suite as workers (`--against`) with `launch`: a launcher before
-    /// a build's path, this build's path (a .NET assembly run by `mono`, say).
-    pub fn with_launch(mut self, launch: Launch) -> Self {
-        self.launch = launch;
+    /// Start this build's worker for `--against` with `command` instead of the running
+    /// program: for a suite that an interpreter runs (a script), whose program is not the
+    /// suite.
+    pub fn with_worker(mut self, command: WorkerCommand) -> Self {
+        self.worker = Some(command);
         self
     }
 
@@ -286,13 +296,14 @@ impl<'a> Suite<'a> {
             )?),
             None => None,
         };
-        let mut report = match &args.against {
-            Some(_) if args.save.is_some() || saved.is_some() => {
-                let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
-                return Err(SuiteError::usage(why));
-            }
-            Some(other) => against_process(&self.launch, &plan, other, selected, args)?,
-            None => self.measure_here(&plan, selected),
+        let against = !args.against.is_empty();
+        if against && (args.save.is_some() || saved.is_some()) {
+            let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
+            return Err(SuiteError::usage(why));
+        }
+        let mut report = match against {
+            true => against_process(&plan, self.worker.clone(), selected, args)?,
+            false => self.measure_here(&plan, selected),
         };
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
             gate::judge(&mut report, saved, args, name)?;
@@ -339,15 +350,57 @@ impl<'a> Suite<'a> {
         other: &mut Suite<'_>,
         args: &[String],
     ) -> Result<Report, SuiteError> {
-        let args = Args::parse(args)?;
-        let plan = self.plan(&args)?;
-        let selected = self.selected(&args)?;
-        let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
-        let select = |n: &str| args.selects(n);
-        let mut a = Local::new("base", other);
-        let mut b = Local::new("head", self);
-        against::judge_all(&plan, [&mut a, &mut b], &selected, &select, timeout)
+        let plan = self.plan(&Args::parse(args)?)?;
+        let ends: &mut [&mut dyn Endpoint] = &mut [
+            &mut Local::new("base", other),
+            &mut Local::new("head", self),
+        ];
+        compare_ends(&plan, ends, 1, args)
     }
+
+    /// Builds of one suite a side, `heads` (B) against `bases` (A), as many each, all of this
+    /// process and with the settings of the first head: [`Suite::compare_against`] with
+    /// builds as the unit.
+    pub fn compare_builds<'b>(
+        heads: &mut [Suite<'b>],
+        bases: &mut [Suite<'b>],
+        args: &[String],
+    ) -> Result<Report, SuiteError> {
+        let k = heads.len();
+        if k == 0 || bases.len() != k {
+            return Err(SuiteError::usage("as many builds a side, at least one"));
+        }
+        let plan = heads[0].plan(&Args::parse(args)?)?;
+        let label = |side: &str, i: usize| std::format!("{side} {}", i + 1);
+        let base = bases
+            .iter_mut()
+            .enumerate()
+            .map(|(i, s)| Local::new(&label("base", i), s));
+        let head = heads
+            .iter_mut()
+            .enumerate()
+            .map(|(i, s)| Local::new(&label("head", i), s));
+        let mut locals: Vec<Local<'_, '_>> = base.chain(head).collect();
+        let mut ends: Vec<&mut dyn Endpoint> =
+            locals.iter_mut().map(|l| l as &mut dyn Endpoint).collect();
+        compare_ends(&plan, &mut ends, k, args)
+    }
+}
+
+/// The comparison of `ends` (`k` builds a side) as `args` select, with `plan`'s settings:
+/// the names of the first head's suite, as its own filter selects them.
+fn compare_ends(
+    plan: &Plan,
+    ends: &mut [&mut dyn Endpoint],
+    k: usize,
+    args: &[String],
+) -> Result<Report, SuiteError> {
+    let args = Args::parse(args)?;
+    let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
+    let names = against::hello(&mut *ends[k], timeout)?;
+    let selected: Vec<String> = names.into_iter().filter(|n| args.selects(n)).collect();
+    let select = |n: &str| args.selects(n);
+    against::judge_all(plan, ends, k, (&selected, &select), timeout)
 }
 
 /// `b` with the counters named on the command line (none: its own).
@@ -371,19 +424,59 @@ fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError
     }
 }
 
-/// `selected` of this build (B, a worker of this very program) against the build at
-/// `other` (A), each a worker process started as `launch` says.
+/// `selected` of this build (B: `me`, else this very program; or each `--head`) against the
+/// builds `--against` names (A), each a worker process; several builds a side are judged
+/// with builds as the unit.
 fn against_process(
-    launch: &Launch,
     plan: &Plan,
-    other: &std::path::Path,
+    me: Option<WorkerCommand>,
     selected: &[String],
     args: &Args,
 ) -> Result<Report, SuiteError> {
-    let me = launch.this_build()?;
+    let me = match me {
+        Some(command) => command,
+        None => WorkerCommand {
+            program: std::env::current_exe()
+                .map_err(|e| SuiteError::worker(std::format!("this program's path: {e}")))?,
+            args: Vec::new(),
+        },
+    };
+    let k = args.against.len();
+    let heads: Vec<WorkerCommand> = match args.heads.is_empty() {
+        true => std::vec![me; k],
+        false => args
+            .heads
+            .iter()
+            .map(|p| WorkerCommand {
+                program: p.clone(),
+                args: Vec::new(),
+            })
+            .collect(),
+    };
+    if heads.len() != k || (k > 1 && args.heads.is_empty()) {
+        let why = std::format!(
+            "--against names {k} builds and this side has {}: give a --head for each of this side's builds",
+            args.heads.len().max(1)
+        );
+        return Err(SuiteError::usage(why));
+    }
+    let label = |side: &str, i: usize| match k {
+        1 => side.to_string(),
+        _ => std::format!("{side} {}", i + 1),
+    };
+    let base = args
+        .against
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Process::spawn(&label("base", i), p, &[]));
+    let head = heads
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Process::spawn(&label("head", i), &c.program, &c.args));
+    let mut workers: Vec<Process> = base.chain(head).collect::<Result<_, _>>()?;
+    let mut ends: Vec<&mut dyn Endpoint> =
+        workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
-    let mut a = launch.spawn("base", other)?;
-    let mut b = launch.spawn("head", &me)?;
     let select = |n: &str| args.selects(n);
-    against::judge_all(plan, [&mut a, &mut b], selected, &select, timeout)
+    against::judge_all(plan, &mut ends, k, (selected, &select), timeout)
 }

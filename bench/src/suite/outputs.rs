@@ -7,14 +7,13 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::super::export::{format_named, Compared, Document, Entry, Suite as Written};
+use super::super::export::{
+    format_named, step_summary, Compared, Document, Entry, Export, Outputs, Suite as Written,
+};
 use super::super::verdict::{Comparison, Interleaved, Verdict};
 use super::super::{compare_on, BenchResult};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
-
-/// The variable that names a GitHub Actions step's summary file.
-pub const STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
 
 /// What a suite's run measured, compared and could not, and how it ends.
 #[derive(Debug, Default)]
@@ -32,6 +31,8 @@ pub struct Report {
     pub failed: Vec<(String, String)>,
     /// Benchmarks only one build has, and which (`base` or `head`): listed, not judged.
     pub only: Vec<(String, String)>,
+    /// The builds a side of [`Report::compared`] (several: judged with builds as the unit).
+    pub builds: usize,
     /// The exit status.
     pub exit: Exit,
 }
@@ -82,8 +83,14 @@ impl Report {
     fn judge(&self, metric: Option<&str>) -> Result<Vec<Comparison>, SuiteError> {
         let each = self.compared.iter().map(|p| match metric {
             None => Ok(p.comparison.clone()),
-            Some(m) => compare_on(&p.a, &p.b, m)
-                .map_err(|e| SuiteError::usage(std::format!("--metric: {e}"))),
+            Some(m) => {
+                let c = compare_on(&p.a, &p.b, m);
+                let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
+                if self.builds >= 2 {
+                    super::against::judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
+                }
+                Ok(c)
+            }
         });
         each.collect()
     }
@@ -150,47 +157,21 @@ impl Report {
 
     /// The JSON document under the output folder, the exports, the summary.
     fn write_files(&self, suite: &str, args: &Args) -> Result<(), SuiteError> {
-        let w = self.written();
-        let text = |f: &dyn super::super::export::Export| {
-            w.to_text(f)
-                .map_err(|e| SuiteError::new(Exit::Io, e.to_string()))
-        };
         let dir = out_dir(args).join(suite);
         std::fs::create_dir_all(&dir).map_err(|e| SuiteError::io(&dir, &e))?;
-        write(&dir.join("results.json"), &text(&Document)?)?;
+        let document: &dyn Export = &Document;
+        let mut exports = std::vec![(document, dir.join("results.json"))];
         for (name, path) in &args.exports {
             let format = format_named(name)
                 .map_err(|e| SuiteError::usage(std::format!("--export: {}", e.message())))?;
-            write(path, &text(format)?)?;
+            exports.push((format, path.clone()));
         }
-        let step = std::env::var_os(STEP_SUMMARY)
-            .filter(|p| !p.is_empty())
-            .map(PathBuf::from);
-        if args.summary.is_none() && step.is_none() {
-            return Ok(());
-        }
-        let mut summary = String::new();
-        w.write_summary(&mut summary)
-            .map_err(|_| SuiteError::new(Exit::Io, "the summary"))?;
-        if let Some(path) = &args.summary {
-            write(path, &summary)?;
-        }
-        match step {
-            Some(path) => append(&path, &summary),
-            None => Ok(()),
-        }
+        let outputs = Outputs {
+            exports,
+            summary: args.summary.clone(),
+            step: step_summary(),
+        };
+        let written = outputs.write(&self.written());
+        written.map_err(|e| SuiteError::new(Exit::Io, e.to_string()))
     }
-}
-
-fn write(path: &Path, text: &str) -> Result<(), SuiteError> {
-    std::fs::write(path, text).map_err(|e| SuiteError::io(path, &e))
-}
-
-fn append(path: &Path, text: &str) -> Result<(), SuiteError> {
-    let open = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path);
-    open.and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| SuiteError::io(path, &e))
 }

@@ -2,17 +2,15 @@
 //! reads (Bencher's, github-action-benchmark's, Google Benchmark's, or Picollo's JSON
 //! document), and `--summary PATH` the Markdown summary a CI job shows; where the
 //! environment names `GITHUB_STEP_SUMMARY`, the summary is appended to that file too. Each
-//! format is the harness's ([`picollo_bench::export`]); this module only routes them.
+//! format, and where it goes, is the harness's ([`picollo_bench::export`]); this module only
+//! reads the flags.
 
-use std::io::Write as _;
+use std::path::PathBuf;
 
 use clap::Args;
-use picollo_bench::export::{format_named, Export, Suite};
+use picollo_bench::export::{format_named, step_summary, Export, Outputs, Suite};
 
 use crate::error::Failure;
-
-/// The variable that names the file of a GitHub Actions step's summary.
-pub const STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
 
 /// A format and the path it goes to.
 #[derive(Clone)]
@@ -50,53 +48,27 @@ pub struct CiArgs {
     pub summary: Option<String>,
 }
 
-/// The file `GITHUB_STEP_SUMMARY` names, where it names one.
-fn step_summary() -> Option<String> {
-    std::env::var(STEP_SUMMARY).ok().filter(|p| !p.is_empty())
+/// Where `ci` sends the run: its exports, its summary, and the step summary's file where
+/// the environment names one.
+fn outputs(ci: &CiArgs) -> Outputs {
+    let exports = ci
+        .exports
+        .iter()
+        .map(|t| (t.format, PathBuf::from(&t.path)));
+    Outputs {
+        exports: exports.collect(),
+        summary: ci.summary.as_ref().map(PathBuf::from),
+        step: step_summary(),
+    }
 }
 
 /// Refuse, before any run, an output that cannot be written: each export's file and the
 /// summary's are created (emptied), the step summary is opened to append (kept).
 pub fn check(ci: &CiArgs) -> Result<(), Failure> {
-    let paths = ci.exports.iter().map(|t| &t.path).chain(&ci.summary);
-    for path in paths.filter(|p| *p != "-") {
-        std::fs::File::create(path).map_err(|e| Failure::io(path, &e))?;
-    }
-    if let Some(path) = step_summary() {
-        append_to(&path, "").map_err(|e| Failure::io(&format!("{STEP_SUMMARY} ({path})"), &e))?;
-    }
-    Ok(())
-}
-
-/// `text` appended to the file at `path` (made where missing).
-fn append_to(path: &str, text: &str) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    file.write_all(text.as_bytes())
+    outputs(ci).check().map_err(Failure::output)
 }
 
 /// Every export and the summary of `suite`, as `ci` asks.
 pub fn write(suite: &Suite<'_>, ci: &CiArgs) -> Result<(), Failure> {
-    let failed = |e: picollo_bench::BenchError| Failure::format(format!("writing: {e}"));
-    for t in &ci.exports {
-        crate::emit(&suite.to_text(t.format).map_err(failed)?, Some(&t.path))?;
-    }
-    let step = step_summary();
-    if ci.summary.is_none() && step.is_none() {
-        return Ok(());
-    }
-    let mut text = String::new();
-    suite
-        .write_summary(&mut text)
-        .map_err(|e| failed(e.into()))?;
-    if let Some(path) = &ci.summary {
-        crate::emit(&text, Some(path))?;
-    }
-    if let Some(path) = step {
-        let what = format!("{STEP_SUMMARY} ({path})");
-        append_to(&path, &text).map_err(|e| Failure::io(&what, &e))?;
-    }
-    Ok(())
+    outputs(ci).write(suite).map_err(Failure::output)
 }

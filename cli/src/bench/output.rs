@@ -72,7 +72,7 @@ fn write_sides(out: &mut String, measured: &[Measurement], args: &BenchArgs, k: 
                 let _ = result.write_report_among(&all, out);
             }
             None => {
-                let _ = writeln!(out, "##### {}\n- not measured: a build failed", side.name);
+                let _ = writeln!(out, "##### {}\n- not measured: {SIDE_FAILED}", side.name);
                 let builds = &measured[s * k..(s + 1) * k];
                 builds
                     .iter()
@@ -287,12 +287,17 @@ fn comparison_labels(against: Against) -> String {
     format!("\"baseline\":\"{baseline}\",\"tag\":\"{tag}\"")
 }
 
-/// What every format writes of this run: each command (its result, or why it failed) and
-/// each comparison; at the document's top `"builds": K` and under `--emulate` `"emulated"`:
+/// Why a side of `--builds` has no result.
+const SIDE_FAILED: &str = "a build failed";
+
+/// What every format writes of this run: each command (its result, or why it failed), each
+/// side of `--builds` (`sides`: what the formats other than the document list) and each
+/// comparison; at the document's top `"builds": K` and under `--emulate` `"emulated"`:
 /// how the programs started ([`Start`]), for a gate against a saved run. With `--save
 /// --append`, `earlier` holds each command as saved before this run, with its runs apart.
 pub fn suite<'a>(
     measured: &'a [Measurement],
+    sides: &'a [sides::Side],
     comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
     earlier: &[Saved],
@@ -312,8 +317,15 @@ pub fn suite<'a>(
         labels: comparison_labels(*against),
         fails_gate: against.gates(c, args.gate),
     });
+    let sides = sides.iter().map(|side| Entry {
+        name: side.name.clone(),
+        result: side.result.as_ref(),
+        failed: side.result.is_none().then(|| SIDE_FAILED.into()),
+        extra: String::new(),
+    });
     Suite {
         entries: entries.collect(),
+        sides: sides.collect(),
         comparisons: compared.collect(),
         head,
     }

@@ -60,12 +60,22 @@ namespace Picollo.Suites
                 return UsageStatus;
             }
             var callbacks = new List<BenchNative.Work>();
-            using (SuiteHandle suite = Make(type, options ?? new BenchOptions(), benchmarks, callbacks))
+            string scripts = Path.Combine(Path.GetTempPath(), "picollo-suite-" + Process.GetCurrentProcess().Id);
+            Directory.CreateDirectory(scripts);
+            try
             {
-                Console.Out.Flush(); // what the program printed goes first
-                int status = RunMain(suite, translated);
-                GC.KeepAlive(callbacks);
-                return status;
+                HostedBuilds(translated, scripts);
+                using (SuiteHandle suite = Make(type, options ?? new BenchOptions(), benchmarks, callbacks))
+                {
+                    Console.Out.Flush(); // what the program printed goes first
+                    int status = RunMain(suite, translated);
+                    GC.KeepAlive(callbacks);
+                    return status;
+                }
+            }
+            finally
+            {
+                Directory.Delete(scripts, true);
             }
         }
 
@@ -78,7 +88,7 @@ namespace Picollo.Suites
             try
             {
                 Configure(suite, options, type.Assembly);
-                SetLaunch(suite);
+                SetWorker(suite);
                 foreach (Discovered b in benchmarks)
                 {
                     BenchNative.Work callback = Callback(b.Work);
@@ -111,22 +121,58 @@ namespace Picollo.Suites
             }
         }
 
-        /// <summary>Builds of this suite start as this process did: through the runtime's
-        /// host (mono, dotnet) given an assembly's path, or as an executable (an apphost).
-        /// Without an entry assembly, the library's default (this process's executable).</summary>
-        static void SetLaunch(SuiteHandle suite)
+        /// <summary>This process's runtime host (mono, dotnet) where it runs an assembly
+        /// through one, else null (an apphost executable).</summary>
+        static string Host()
+        {
+            string host = Process.GetCurrentProcess().MainModule.FileName;
+            bool hosted = Type.GetType("Mono.Runtime") != null || Path.GetFileNameWithoutExtension(host) == "dotnet";
+            return hosted ? host : null;
+        }
+
+        /// <summary>This build's worker starts as this process did: the runtime's host given
+        /// the entry assembly's path, or the executable itself. Without an entry assembly,
+        /// the library's default (this process's executable).</summary>
+        static void SetWorker(SuiteHandle suite)
         {
             Assembly entry = Assembly.GetEntryAssembly();
             if (entry == null || string.IsNullOrEmpty(entry.Location)) return;
-            string host = Process.GetCurrentProcess().MainModule.FileName;
-            bool hosted = Type.GetType("Mono.Runtime") != null || Path.GetFileNameWithoutExtension(host) == "dotnet";
-            string[] launcher = hosted ? new[] { host } : new string[0];
-            using (var pinned = new PinnedStrings(launcher))
+            string host = Host();
+            string[] command = host != null
+                ? new[] { host, entry.Location }
+                : new[] { Process.GetCurrentProcess().MainModule.FileName };
+            using (var pinned = new PinnedStrings(command))
+                PicolloException.Check(BenchNative.picollo_suite_set_worker(suite, pinned.Pointers, new UIntPtr((ulong)command.Length)));
+        }
+
+        /// <summary>Under a runtime host, each build that <c>--against</c> and <c>--head</c>
+        /// name is an assembly the host runs: it is replaced by a script in
+        /// <paramref name="dir"/> that starts it so, as the runner starts a build (a program
+        /// given <c>--picollo-worker</c>).</summary>
+        static void HostedBuilds(List<string> args, string dir)
+        {
+            string host = Host();
+            if (host == null) return;
+            for (int i = 0; i < args.Count; i++)
             {
-                var n = new UIntPtr((ulong)launcher.Length);
-                byte[] program = Utf8.ToNative(hosted ? entry.Location : host);
-                PicolloException.Check(BenchNative.picollo_suite_set_launch(suite, pinned.Pointers, n, program));
+                string a = args[i];
+                bool valued = (a == "--against" || a == "--head") && i + 1 < args.Count;
+                bool inline = a.StartsWith("--against=") || a.StartsWith("--head=");
+                if (!valued && !inline) continue;
+                int at = valued ? i + 1 : i;
+                string flag = valued ? null : a.Substring(0, a.IndexOf('='));
+                string build = valued ? args[at] : a.Substring(a.IndexOf('=') + 1);
+                string script = Path.Combine(dir, "build" + i + ".sh");
+                File.WriteAllText(script, "#!/bin/sh\nexec " + Quoted(host) + " " + Quoted(Path.GetFullPath(build)) + " \"$@\"\n");
+                using (Process chmod = Process.Start("chmod", "+x " + Quoted(script))) chmod.WaitForExit();
+                args[at] = flag == null ? script : flag + "=" + script;
             }
+        }
+
+        /// <summary><paramref name="text"/> in single quotes for the shell.</summary>
+        static string Quoted(string text)
+        {
+            return "'" + text.Replace("'", "'\\''") + "'";
         }
 
         /// <summary>picollo_suite_main with the program's name and <paramref name="args"/>.</summary>

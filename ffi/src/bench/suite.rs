@@ -9,9 +9,9 @@
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-use picollo_bench::suite::{fail, Exit, Launch, Mode, Suite};
+use picollo_bench::suite::{fail, Exit, Mode, Suite, WorkerCommand};
 
-use crate::args::{optional_str, read_sized, str_from, try_slice, try_str};
+use crate::args::{read_sized, str_from, try_slice, try_str};
 use crate::bench::args::{bench_of, picollo_bench_config};
 use crate::bench::{picollo_bench_work, with_baseline};
 use crate::boundary::boundary;
@@ -99,35 +99,6 @@ pub unsafe extern "C" fn picollo_suite_set_config(
     })
 }
 
-/// Names how a build of this suite starts as a worker of `--against`: `launcher`
-/// (`launcher_len` NUL-terminated UTF-8 strings, copied: a program and its arguments, put
-/// before a build's path; none for an executable) and this build's path `program` (NULL:
-/// this process's executable). A C# suite under mono passes `{"mono"}` and its assembly:
-/// `--against OTHER` then starts `mono OTHER --picollo-worker` and `mono ASSEMBLY
-/// --picollo-worker`. Errors: NULL `suite`, or NULL `launcher` with a length; a NULL
-/// string in it; `INVALID_UTF8`. ABI 1.21.
-#[no_mangle]
-pub unsafe extern "C" fn picollo_suite_set_launch(
-    suite: *mut picollo_suite,
-    launcher: *const *const c_char,
-    launcher_len: usize,
-    program: *const c_char,
-) -> picollo_status {
-    boundary!({
-        let suite = try_mut!(suite)?;
-        let each = try_slice!(launcher, launcher_len)?.iter().map(|&arg| {
-            // SAFETY: each of `launcher` is NULL or NUL-terminated, per the caller.
-            unsafe { str_from(arg, "launcher[i]", None) }.map(Into::into)
-        });
-        let launcher = each.collect::<Result<Vec<_>, _>>()?;
-        // SAFETY: `program` is NULL or NUL-terminated, per the caller.
-        let program = unsafe { optional_str(program, "program") }?.map(Into::into);
-        let old = std::mem::replace(suite, Suite::new(""));
-        *suite = old.with_launch(Launch { launcher, program });
-        Ok(())
-    })
-}
-
 /// Registers benchmark `name` (NUL-terminated UTF-8, copied): `work(ctx, k)` runs `k`
 /// operations, as for `picollo_bench_run`. `ctx` must stay valid until the suite is freed.
 /// Names are checked when `picollo_suite_main` runs: two of one name, or an empty one, end
@@ -183,6 +154,47 @@ pub unsafe extern "C" fn picollo_suite_fail(message: *const c_char) -> picollo_s
     })
 }
 
+/// Sets the command that starts this program's suite as a worker for `--against` (`argc`
+/// strings, copied: the program, found as `execvp` finds it, then its arguments;
+/// `--picollo-worker` is added after them): for a suite run by an interpreter, whose
+/// running program is not the suite. Default: the running program. Errors: NULL `suite`
+/// or `argv`; `INVALID_ARGUMENT` for `argc` 0; `INVALID_UTF8`. ABI 1.21.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_worker(
+    suite: *mut picollo_suite,
+    argv: *const *const c_char,
+    argc: usize,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        // SAFETY: `argv` is NULL or `argc` strings, per the caller.
+        let mut args = unsafe { strings(argv, argc) }?.into_iter();
+        let program = args
+            .next()
+            .ok_or_else(|| Failure::invalid("picollo_suite_set_worker: argc is 0: no program"))?;
+        let command = WorkerCommand {
+            program: program.into(),
+            args: args.collect(),
+        };
+        let old = std::mem::replace(suite, Suite::new(""));
+        *suite = old.with_worker(command);
+        Ok(())
+    })
+}
+
+/// The `argc` strings of `argv`, copied.
+///
+/// # Safety
+/// `argv` is NULL or points to `argc` pointers, each NULL or NUL-terminated.
+unsafe fn strings(argv: *const *const c_char, argc: usize) -> Result<Vec<String>, Failure> {
+    let argv = try_slice!(argv, argc)?;
+    let each = argv.iter().map(|&arg| {
+        // SAFETY: each of `argv` is NULL or NUL-terminated, per the caller.
+        unsafe { str_from(arg, "argv[i]", None) }.map(String::from)
+    });
+    each.collect()
+}
+
 /// Runs the suite as the command line `argv` (`argc` strings, the program's name first)
 /// says, printing to the standard output and what went wrong to the standard error, and
 /// returns the exit status for `main` to return (docs/suites.md): without a flag it measures
@@ -201,12 +213,9 @@ pub unsafe extern "C" fn picollo_suite_main(
         let args = || {
             let suite = try_mut!(suite)?;
             let argc = usize::try_from(argc).map_err(|_| Failure::invalid("argc is negative"))?;
-            let argv = try_slice!(argv, argc)?;
-            let each = argv.iter().skip(1).map(|&arg| {
-                // SAFETY: each of `argv` is NULL or NUL-terminated, per the caller.
-                unsafe { str_from(arg, "argv[i]", None) }.map(String::from)
-            });
-            Ok::<_, Failure>((suite, each.collect::<Result<Vec<_>, _>>()?))
+            // SAFETY: `argv` is NULL or `argc` strings, per the caller.
+            let args = unsafe { strings(argv, argc) }?;
+            Ok::<_, Failure>((suite, args.into_iter().skip(1).collect::<Vec<_>>()))
         };
         match args() {
             Ok((suite, args)) => {

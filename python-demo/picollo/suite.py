@@ -1,0 +1,115 @@
+"""A suite of named benchmarks run by the library's runner (Linux): the filters, ``--list``,
+``--test``, the measurements and their outputs, ``--save``/``--baseline`` and ``--against``,
+as a Rust, C or C++ suite runs them (docs/suites.md). The pytest plugin
+(`picollo.pytest_plugin`) builds one from the tests that use its ``benchmark`` fixture.
+
+>>> from picollo.suite import Suite
+>>> with Suite("sums") as s:
+...     s.add("sum 1000", sum, range(1_000))
+...     status = s.main(["--budget", "0.5"])   # the exit status, as for `main`
+
+A benchmark that raises is reported FAILED with its exception's type and message (exit
+status 6); the others run on. The runner's report goes to the standard output.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from typing import Any, Callable, Optional, Sequence
+
+from ._errors import check
+from ._handle import Handle
+from ._native import apply_signatures, lib, missing, pylib
+from ._suite_abi import SUITE_ABI_MINOR, SUITE_SIGNATURES, SuiteP
+from ._text import encode
+from .bench import UNOPTIMIZED, _Work
+
+__all__ = ["Suite", "WORKER_FLAG"]
+
+#: The flag the runner starts a worker with (the last of its command line).
+WORKER_FLAG = "--picollo-worker"
+
+_NEEDS = f"suites need a Linux build of ABI 1.{SUITE_ABI_MINOR} or later"
+apply_signatures(SUITE_SIGNATURES, _NEEDS)
+if lib.picollo_abi_version() & 0xFFFF < SUITE_ABI_MINOR:
+    raise ImportError(missing("picollo_suite_set_worker", _NEEDS))
+
+#: `picollo_suite_main` through `ctypes.PyDLL`, as `bench.run`: the runner keeps the GIL, so
+#: each batch's callback enters Python without taking it again.
+_main = pylib.picollo_suite_main
+_main.restype, _main.argtypes = SUITE_SIGNATURES["picollo_suite_main"]
+
+
+class _SuiteWork(_Work):
+    """A benchmark's callback: `bench`'s, which keeps the first exception of a batch; the
+    exception is handed to the runner (`picollo_suite_fail`) before the callback returns,
+    so nothing unwinds through the library. A KeyboardInterrupt is kept for `Suite.main`
+    to raise again."""
+
+    interrupt: Optional[BaseException] = None
+
+    def _call(self, ctx: Any, iterations: int) -> None:
+        super()._call(ctx, iterations)
+        e, self.error = self.error, None
+        if e is None:
+            return
+        if not isinstance(e, Exception):
+            self.interrupt = self.interrupt or e
+        message = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        lib.picollo_suite_fail(message.encode("utf-8", "replace"))
+
+
+class Suite(Handle):
+    """Named benchmarks and the library's runner (`main`). One thread at a time; the
+    benchmarks run on the thread that calls `main`."""
+
+    _WHAT = "suite"
+
+    def __init__(self, name: str) -> None:
+        out = SuiteP()
+        check(lib.picollo_suite_new(encode(name, "name"), ctypes.byref(out)))
+        self._own(out, lib.picollo_suite_free)
+        self._works: list[_SuiteWork] = []  # their callbacks live as long as the suite
+        config = lib.picollo_bench_config_default()
+        config.unoptimized = UNOPTIMIZED
+        check(lib.picollo_suite_set_config(self._ptr, ctypes.byref(config)))
+
+    def add(self, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """Register ``fn(*args, **kwargs)``, one operation a call, as benchmark ``name``
+        (names are checked by `main`: two of one name, or an empty one, exit with 2)."""
+        if not callable(fn):
+            raise TypeError(f"fn must be callable, not {type(fn).__name__}")
+        work = _SuiteWork(functools.partial(fn, *args, **kwargs) if args or kwargs else fn)
+        check(lib.picollo_suite_add(self._ptr, encode(name, "name"), work.address, None))
+        self._works.append(work)
+
+    def set_worker(self, command: Sequence[str]) -> None:
+        """The command that starts this suite as a worker for ``--against`` (the runner adds
+        ``--picollo-worker``): an interpreter and its arguments, since the running program
+        (python) is not the suite."""
+        argv = _argv(command, "command")
+        check(lib.picollo_suite_set_worker(self._ptr, argv, len(argv)))
+
+    def main(self, args: Sequence[str], program: str = "picollo") -> int:
+        """Run the suite as the command line ``args`` (without the program's name) says,
+        printing its report to the standard output and what went wrong to the standard error;
+        the exit status (docs/suites.md): 0, or 2 a bad argument, 3 a file, 4 a saved
+        baseline unreadable, 5 no benchmark matches, 6 a benchmark failed, 7 one compared
+        slower, 9 the other build's worker failed. Without a flag it measures."""
+        argv = _argv([program, *args], "args")
+        status = _main(self._ptr, len(argv), argv)
+        interrupt = next((w.interrupt for w in self._works if w.interrupt), None)
+        if interrupt is not None:
+            for w in self._works:
+                w.interrupt = None
+            raise interrupt
+        return int(status)
+
+
+def _argv(strings: Sequence[str], what: str) -> Any:
+    """``strings`` as a C array of NUL-terminated UTF-8 strings."""
+    if isinstance(strings, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of str, not {type(strings).__name__}")
+    encoded = [encode(s, f"each of {what}") for s in strings]
+    return (ctypes.c_char_p * len(encoded))(*encoded)
