@@ -79,6 +79,20 @@ impl<C: Counter, T: Counts<C> + ?Sized> View<'_, C, T> {
     }
 }
 
+impl<C: Counter, S> Cumulative<C, S> {
+    /// The same totals read as `u64` counts: nothing changes but the type (a bucket's count
+    /// of a `u32` source fits), so one type serves both widths (the C ABI's handle).
+    pub fn widen(self) -> Cumulative<u64, S> {
+        Cumulative {
+            shape: self.shape,
+            totals: self.totals,
+            outside: self.outside,
+            resets: self.resets,
+            _counter: PhantomData,
+        }
+    }
+}
+
 impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
     /// Every query of a live histogram, answered from the totals: counts below or between
     /// values in constant time, the rest as a view of a copy answers them.
