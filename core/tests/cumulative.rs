@@ -61,7 +61,11 @@ fn agrees_with_the_live_histogram<C: Counter>(seed: u64) {
         }
         for &rank in ranks.iter().step_by(97) {
             let value = copy.percentile_value(rank);
-            assert_eq!(value, live.percentile_value(rank), "histogram {k}, rank {rank}");
+            assert_eq!(
+                value,
+                live.percentile_value(rank),
+                "histogram {k}, rank {rank}"
+            );
         }
         let view = copy.view();
         for _ in 0..200 {
