@@ -115,25 +115,19 @@ impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
     /// The percentile at `rank` (in percent, `0..=100`), found by a binary search of the
     /// totals: the same answer as the source's [`View::percentile`].
     pub fn percentile(&self, rank: f64) -> Result<Percentile, QueryError> {
-        let Found {
-            at,
-            before,
-            count,
-            target,
-        } = self.find(rank)?;
-        Ok(self.view().make_percentile(rank, at, count, before, target))
+        let f = self.find(rank)?;
+        Ok(self
+            .view()
+            .make_percentile(rank, f.at, f.count, f.before, f.target))
     }
 
     /// The value at `rank` (that of [`Cumulative::percentile`], without the rest).
     pub fn percentile_value(&self, rank: f64) -> Result<u64, QueryError> {
-        let Found {
-            at,
-            before,
-            count,
-            target,
-        } = self.find(rank)?;
-        let bucket = self.shape.bucket(at);
-        Ok(self.view().selected_value(bucket, count, before, target))
+        let f = self.find(rank)?;
+        let bucket = self.shape.bucket(f.at);
+        Ok(self
+            .view()
+            .selected_value(bucket, f.count, f.before, f.target))
     }
 
     /// The bucket the `rank` lands in, its count, the count below it and the target.
