@@ -1,7 +1,7 @@
 /*
  * test_abi_query.c: queries through the C ABI beyond the model test (test_abi_model.c):
  * exact moments, value selections, bad ranks, empty histograms, bucket access and the
- * cursor at its edges, and NULL arguments.
+ * cursor at its edges, NULL arguments, and the cumulative copy against the live answers.
  */
 #include <float.h>
 #include <math.h>
@@ -331,8 +331,70 @@ static void test_buckets_and_info_args(void)
     picollo_histogram_free(h);
 }
 
+/* A histogram of a random mode, counter width, relative error, range and value selection,
+ * holding random values of every magnitude (some outside its range). */
+static picollo_histogram *random_histogram(uint64_t *rng)
+{
+    static const double errors[] = {0.05, 0.01, 0.001, 0.0005};
+    uint32_t bits = rng_next(rng) % 2 ? 64 : 32;
+    picollo_histogram_config c = config_of((uint32_t)(rng_next(rng) % 4), bits, errors[rng_next(rng) % 4]);
+    c.min_trackable = rng_next(rng) % 1000;
+    c.max_trackable = c.min_trackable + 1 + (rng_next(rng) >> (1 + rng_next(rng) % 40));
+    c.value_selection = (uint32_t)(rng_next(rng) % 4);
+    picollo_histogram *h = new_or_exit(&c);
+    uint64_t n = 1 + rng_next(rng) % 3000, past = c.max_trackable > UINT64_MAX / 2 ? UINT64_MAX : 2 * c.max_trackable;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v = (rng_next(rng) >> (rng_next(rng) % 64)) % past;
+        picollo_histogram_record_n(h, v, 1 + rng_next(rng) % 100);
+    }
+    return h;
+}
+
+/* The cumulative copy's answers are the live histogram's: percentiles at random ranks (whole
+ * structs), ranks, quantiles and counts between random values, the total; 50 histograms. */
+static void test_cumulative_agrees(void)
+{
+    enum { RANKS = 1000 };
+    static double ranks[RANKS];
+    static picollo_percentile live[RANKS], copy[RANKS];
+    uint64_t rng = 20;
+    for (int k = 0; k < 50; k++) {
+        picollo_histogram *h = random_histogram(&rng);
+        picollo_cumulative *c = NULL;
+        EXPECT(picollo_cumulative_new(h, &c), PICOLLO_STATUS_OK);
+        for (int i = 0; i < RANKS; i++) {
+            ranks[i] = 100.0 * i / RANKS + rng_unit(&rng) * (100.0 / RANKS);
+        }
+        EXPECT(picollo_histogram_percentiles(h, ranks, RANKS, live), PICOLLO_STATUS_OK);
+        EXPECT(picollo_cumulative_percentiles(c, ranks, RANKS, copy), PICOLLO_STATUS_OK);
+        CHECKF(memcmp(live, copy, sizeof live) == 0, "histogram %d", k);
+        EXPECT(picollo_cumulative_percentile(c, 99.9, &copy[0]), PICOLLO_STATUS_OK);
+        EXPECT(picollo_histogram_percentile(h, 99.9, &live[0]), PICOLLO_STATUS_OK);
+        CHECKF(memcmp(&live[0], &copy[0], sizeof live[0]) == 0, "histogram %d", k);
+        uint64_t total = 0;
+        EXPECT(picollo_cumulative_total_count(c, &total), PICOLLO_STATUS_OK);
+        CHECKF(total == summary_of(h).total, "histogram %d", k);
+        for (int i = 0; i < 200; i++) {
+            uint64_t a = rng_next(&rng) >> (rng_next(&rng) % 64), b = rng_next(&rng) >> (rng_next(&rng) % 64);
+            uint64_t lo = a < b ? a : b, hi = a < b ? b : a, n_live = 0, n_copy = 1;
+            double r_live = 0, r_copy = 1, q_live = 0, q_copy = 1;
+            EXPECT(picollo_histogram_rank_of(h, a, &r_live), PICOLLO_STATUS_OK);
+            EXPECT(picollo_cumulative_rank_of(c, a, &r_copy), PICOLLO_STATUS_OK);
+            EXPECT(picollo_histogram_quantile_of(h, a, &q_live), PICOLLO_STATUS_OK);
+            EXPECT(picollo_cumulative_quantile_of(c, a, &q_copy), PICOLLO_STATUS_OK);
+            EXPECT(picollo_histogram_count_between(h, lo, hi, &n_live), PICOLLO_STATUS_OK);
+            EXPECT(picollo_cumulative_count_between(c, lo, hi, &n_copy), PICOLLO_STATUS_OK);
+            CHECKF(r_live == r_copy && q_live == q_copy && n_live == n_copy, "histogram %d, %llu..%llu", k,
+                   (unsigned long long)lo, (unsigned long long)hi);
+        }
+        picollo_cumulative_free(c);
+        picollo_histogram_free(h);
+    }
+}
+
 void test_queries(void)
 {
+    test_cumulative_agrees();
     test_moments_exact();
     test_value_selection();
     test_bad_ranks();

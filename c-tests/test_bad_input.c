@@ -69,6 +69,8 @@ static picollo_histogram *empty;     /* default config, nothing recorded */
 static picollo_histogram *coarse;    /* relative error 0.01: another layout */
 static picollo_histogram *shared;    /* interlocked mode */
 static picollo_snapshot *snap;       /* of h */
+static picollo_cumulative *cum;      /* of h */
+static picollo_cumulative *cum_empty; /* of empty */
 static picollo_approx_counter *approx;
 static picollo_perf_session *ps;     /* Software:TaskClock, never opened */
 static picollo_perf_session *ps_none; /* no counters */
@@ -920,6 +922,78 @@ static picollo_status snapshot_free_null(void)
     picollo_snapshot_free(NULL);
     return PICOLLO_STATUS_OK;
 }
+
+/* ---- cumulative copies ---- */
+
+static picollo_status cumulative_new_null_h(void)
+{
+    picollo_cumulative *c = NULL;
+    return picollo_cumulative_new(NULL, &c);
+}
+static picollo_status cumulative_new_null_out(void) { return picollo_cumulative_new(h, NULL); }
+static picollo_status cumulative_free_null(void)
+{
+    picollo_cumulative_free(NULL);
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status cumulative_percentile_null_c(void)
+{
+    picollo_percentile p;
+    return picollo_cumulative_percentile(NULL, 50.0, &p);
+}
+static picollo_status cumulative_percentile_null_out(void) { return picollo_cumulative_percentile(cum, 50.0, NULL); }
+static picollo_status cumulative_percentile_nan(void)
+{
+    picollo_percentile p;
+    return picollo_cumulative_percentile(cum, NAN, &p);
+}
+static picollo_status cumulative_percentile_empty(void)
+{
+    picollo_percentile p;
+    return picollo_cumulative_percentile(cum_empty, 50.0, &p);
+}
+static picollo_status cumulative_percentiles_null_c(void) { return picollo_cumulative_percentiles(NULL, ranks2, 2, out2); }
+static picollo_status cumulative_percentiles_null_ranks(void) { return picollo_cumulative_percentiles(cum, NULL, 2, out2); }
+static picollo_status cumulative_percentiles_null_out_max(void) { return picollo_cumulative_percentiles(cum, ranks2, SIZE_MAX, NULL); }
+static picollo_status cumulative_percentiles_decreasing(void)
+{
+    const double r[2] = {90.0, 10.0};
+    return picollo_cumulative_percentiles(cum, r, 2, out2);
+}
+static picollo_status cumulative_rank_null_c(void)
+{
+    double v;
+    return picollo_cumulative_rank_of(NULL, 1, &v);
+}
+static picollo_status cumulative_rank_null_out(void) { return picollo_cumulative_rank_of(cum, 1, NULL); }
+static picollo_status cumulative_quantile_null_c(void)
+{
+    double v;
+    return picollo_cumulative_quantile_of(NULL, 1, &v);
+}
+static picollo_status cumulative_quantile_null_out(void) { return picollo_cumulative_quantile_of(cum, 1, NULL); }
+static picollo_status cumulative_quantile_empty(void)
+{
+    double v;
+    return picollo_cumulative_quantile_of(cum_empty, 1, &v);
+}
+static picollo_status cumulative_between_null_c(void)
+{
+    uint64_t n;
+    return picollo_cumulative_count_between(NULL, 1, 2, &n);
+}
+static picollo_status cumulative_between_null_out(void) { return picollo_cumulative_count_between(cum, 1, 2, NULL); }
+static picollo_status cumulative_between_reversed(void)
+{
+    uint64_t n;
+    return picollo_cumulative_count_between(cum, 10, 9, &n);
+}
+static picollo_status cumulative_total_null_c(void)
+{
+    uint64_t n;
+    return picollo_cumulative_total_count(NULL, &n);
+}
+static picollo_status cumulative_total_null_out(void) { return picollo_cumulative_total_count(cum, NULL); }
 
 /* ---- text ---- */
 
@@ -3789,6 +3863,27 @@ static const bad_row rows[] = {
     ROW(picollo_snapshot_percentiles, snapshot_percentiles_null_out_max, NULLP, "`out`"),
     ROW(picollo_snapshot_percentiles, snapshot_percentiles_1e300, INVAL, "rank 1e300 "),
     ROW(picollo_snapshot_free, snapshot_free_null, OK, NULL),
+    ROW(picollo_cumulative_new, cumulative_new_null_h, NULLP, "`h`"),
+    ROW(picollo_cumulative_new, cumulative_new_null_out, NULLP, "`out`"),
+    ROW(picollo_cumulative_free, cumulative_free_null, OK, NULL),
+    ROW(picollo_cumulative_percentile, cumulative_percentile_null_c, NULLP, "`c`"),
+    ROW(picollo_cumulative_percentile, cumulative_percentile_null_out, NULLP, "`out`"),
+    ROW(picollo_cumulative_percentile, cumulative_percentile_nan, INVAL, "rank"),
+    ROW(picollo_cumulative_percentile, cumulative_percentile_empty, ST(EMPTY), NULL),
+    ROW(picollo_cumulative_percentiles, cumulative_percentiles_null_c, NULLP, "`c`"),
+    ROW(picollo_cumulative_percentiles, cumulative_percentiles_null_ranks, NULLP, "`ranks`"),
+    ROW(picollo_cumulative_percentiles, cumulative_percentiles_null_out_max, NULLP, "`out`"),
+    ROW(picollo_cumulative_percentiles, cumulative_percentiles_decreasing, INVAL, "increasing"),
+    ROW(picollo_cumulative_rank_of, cumulative_rank_null_c, NULLP, "`c`"),
+    ROW(picollo_cumulative_rank_of, cumulative_rank_null_out, NULLP, "`out`"),
+    ROW(picollo_cumulative_quantile_of, cumulative_quantile_null_c, NULLP, "`c`"),
+    ROW(picollo_cumulative_quantile_of, cumulative_quantile_null_out, NULLP, "`out`"),
+    ROW(picollo_cumulative_quantile_of, cumulative_quantile_empty, ST(EMPTY), NULL),
+    ROW(picollo_cumulative_count_between, cumulative_between_null_c, NULLP, "`c`"),
+    ROW(picollo_cumulative_count_between, cumulative_between_null_out, NULLP, "`out`"),
+    ROW(picollo_cumulative_count_between, cumulative_between_reversed, INVAL, NULL),
+    ROW(picollo_cumulative_total_count, cumulative_total_null_c, NULLP, "`c`"),
+    ROW(picollo_cumulative_total_count, cumulative_total_null_out, NULLP, "`out`"),
 
     ROW(picollo_histogram_table, table_null_h, NULLP, "`h`"),
     ROW(picollo_histogram_table, table_null_buf, NULLP, "`buf`"),
@@ -4371,6 +4466,8 @@ static void make_fixtures(void)
     c.mode = PICOLLO_MODE_INTERLOCKED;
     if (picollo_histogram_new(&c, &shared) != PICOLLO_STATUS_OK ||
         picollo_snapshot_new(h, &snap) != PICOLLO_STATUS_OK ||
+        picollo_cumulative_new(h, &cum) != PICOLLO_STATUS_OK ||
+        picollo_cumulative_new(empty, &cum_empty) != PICOLLO_STATUS_OK ||
         picollo_approx_counter_new(0, 0, 0, &approx) != PICOLLO_STATUS_OK ||
         picollo_log_writer_new(&lw) != PICOLLO_STATUS_OK ||
         picollo_openmetrics_writer_new(&ow) != PICOLLO_STATUS_OK ||
@@ -4441,6 +4538,8 @@ static void free_fixtures(void)
     picollo_histogram_free(coarse);
     picollo_histogram_free(shared);
     picollo_snapshot_free(snap);
+    picollo_cumulative_free(cum);
+    picollo_cumulative_free(cum_empty);
     picollo_approx_counter_free(approx);
     picollo_log_writer_free(lw);
     picollo_openmetrics_writer_free(ow);

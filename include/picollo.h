@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 21
+#define PICOLLO_ABI_VERSION_MINOR 22
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -573,6 +573,10 @@ typedef struct picollo_approx_counter picollo_approx_counter;
 // What a benchmark measured (opaque), from `picollo_bench_run`, for `picollo_bench_result_free`.
 // Threads: never changed after the run, read by any number at once; `_free` races none.
 typedef struct picollo_bench_result picollo_bench_result;
+
+// A read-only copy of a histogram's running totals (opaque): one moment's answers, never
+// refreshed. Threads: any number of threads may query one at once.
+typedef struct picollo_cumulative picollo_cumulative;
 
 // A histogram of doubles of both signs (opaque; docs/c-api.md, "Float histograms"). Threads:
 // queries on any thread; records as the mode allows; `_free` races no other call.
@@ -1697,6 +1701,41 @@ picollo_status picollo_float_histogram_next_buckets(const struct picollo_float_h
 // Returns the default configuration: u64 counters, relative error 0.001, range 0..UINT64_MAX,
 // midpoint values, single writer, dense storage, lowest discernible value 1.
 struct picollo_histogram_config picollo_histogram_config_default(void);
+
+// Makes the running totals of `h` now (one pass over its counts; writers may go on) in
+// `*out`, for `picollo_cumulative_free`. Errors: `OUT_OF_MEMORY`; `INVALID_ARGUMENT` when the
+// total count passes 2^64 - 1.
+picollo_status picollo_cumulative_new(const struct picollo_histogram *h, struct picollo_cumulative **out);
+
+// Frees a cumulative copy; NULL is ignored.
+void picollo_cumulative_free(struct picollo_cumulative *c);
+
+// Writes the percentile at `rank` (percent, 0..100) to `*out`: the answer of
+// `picollo_histogram_percentile` on the source at the copy's moment, found by binary search.
+// Errors: `INVALID_ARGUMENT` for a rank that is NaN or outside 0..100; `EMPTY`.
+picollo_status picollo_cumulative_percentile(const struct picollo_cumulative *c, double rank, struct picollo_percentile *out);
+
+// Writes the percentiles of `n` strictly increasing ranks to `out[0..n]` (rules of
+// `picollo_histogram_percentiles`), one search each.
+picollo_status picollo_cumulative_percentiles(const struct picollo_cumulative *c,
+                                              const double *ranks,
+                                              size_t n,
+                                              struct picollo_percentile *out);
+
+// Writes to `*out` the number of values in range at or below `value`, its bucket counted in
+// part (the answer of `picollo_histogram_rank_of`).
+picollo_status picollo_cumulative_rank_of(const struct picollo_cumulative *c, uint64_t value, double *out);
+
+// Writes to `*out` the fraction (0..1) of the values in range at or below `value` (the
+// answer of `picollo_histogram_quantile_of`). Errors: `EMPTY`.
+picollo_status picollo_cumulative_quantile_of(const struct picollo_cumulative *c, uint64_t value, double *out);
+
+// Writes to `*out` the count of every bucket that holds a value of `[lo, hi]` (the answer of
+// `picollo_histogram_count_between`). Errors: `INVALID_ARGUMENT` when `lo > hi`.
+picollo_status picollo_cumulative_count_between(const struct picollo_cumulative *c, uint64_t lo, uint64_t hi, uint64_t *out);
+
+// Writes to `*out` the count of values in the range (underflow and overflow not included).
+picollo_status picollo_cumulative_total_count(const struct picollo_cumulative *c, uint64_t *out);
 
 // Writes to `*out` the number of values in range at or below `value`, `value`'s own bucket
 // counted in part (docs/doubles-and-sparse.md, "Queries by value").

@@ -116,6 +116,7 @@ same_layout 'metrics struct sizes:' "$build/c_sizes.txt" "$out" "metrics option 
 same_layout 'float struct sizes:' "$build/c_sizes.txt" "$out" "float histogram struct"
 same_layout 'query struct sizes:' "$build/c_sizes.txt" "$out" "picollo_step/picollo_recorder"
 grep -Eq '^layout table: [0-9,]+ rows, ' "$out" || die "the layout table test did not run"
+grep -Eq '^cumulative: 50 histograms, [0-9,]+ percentiles .*: 0 differences$' "$out" || die "the cumulative copy test did not pass"
 grep -Eq '^bench csharp: percentile=[0-9.]+ bare_percentile=[0-9.]+ merge=[0-9.]+ bare_merge=[0-9.]+$' "$out" \
     || die "no 'bench csharp:' line (the binding's calls beside bare ones)"
 grep -Eq '^record paths: [0-9]+ integer configurations .*: 0 mismatches$' "$out" || die "the integer record paths test did not pass"

@@ -349,7 +349,9 @@ fn cumulatives(set: &Set) -> (Op, Op, f64) {
 
 /// Every time, per operation: `name=picollo/hdrhistogram/histogram/ddsketch`.
 fn detail(set: &Set, ops: &[Op]) -> String {
-    let time = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.2}"));
+    // Two decimals, four below 1 (a cumulative copy's query takes hundredths of a µs).
+    let digits = |t: f64| if t < 1.0 { 4 } else { 2 };
+    let time = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.*}", digits(t)));
     let mut detail = format!(
         "medians, ns per value for record, µs per call otherwise \
          (picollo/hdrhistogram/histogram/ddsketch; {} non-empty buckets; counters \

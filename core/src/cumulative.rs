@@ -9,6 +9,7 @@
 //! replaces the walk with a search of the totals.
 
 use core::marker::PhantomData;
+use core::ops::Range;
 
 use crate::counter::{sealed::Sealed, Counter, Counts};
 use crate::percentile::{check_rank, check_ranks, rank_to_count, Percentile, QueryError};
@@ -22,6 +23,9 @@ use crate::view::View;
 pub struct Cumulative<C: Counter, S> {
     shape: Shape,
     totals: S,
+    /// The storage indices from the first bucket that holds a value to just past the last
+    /// (`0..0` when empty): every percentile lands there, so only they are searched.
+    occupied: Range<usize>,
     outside: [u64; 3],
     resets: u64,
     _counter: PhantomData<C>,
@@ -54,6 +58,7 @@ impl<C: Counter, S: AsRef<[u64]> + AsMut<[u64]>> Cumulative<C, S> {
         }
         Ok(Cumulative {
             shape: source.shape,
+            occupied: occupied(&out[1..]),
             totals,
             outside: source.outside,
             resets: source.resets,
@@ -79,6 +84,21 @@ impl<C: Counter, T: Counts<C> + ?Sized> View<'_, C, T> {
     }
 }
 
+impl<C: Counter, S> Cumulative<C, S> {
+    /// The same totals read as `u64` counts: nothing changes but the type (a bucket's count
+    /// of a `u32` source fits), so one type serves both widths (the C ABI's handle).
+    pub fn widen(self) -> Cumulative<u64, S> {
+        Cumulative {
+            shape: self.shape,
+            totals: self.totals,
+            occupied: self.occupied,
+            outside: self.outside,
+            resets: self.resets,
+            _counter: PhantomData,
+        }
+    }
+}
+
 impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
     /// Every query of a live histogram, answered from the totals: counts below or between
     /// values in constant time, the rest as a view of a copy answers them.
@@ -95,6 +115,24 @@ impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
     /// The percentile at `rank` (in percent, `0..=100`), found by a binary search of the
     /// totals: the same answer as the source's [`View::percentile`].
     pub fn percentile(&self, rank: f64) -> Result<Percentile, QueryError> {
+        let f = self.find(rank)?;
+        Ok(self
+            .view()
+            .make_percentile(rank, f.at, f.count, f.before, f.target))
+    }
+
+    /// The value at `rank` (that of [`Cumulative::percentile`], without the rest).
+    pub fn percentile_value(&self, rank: f64) -> Result<u64, QueryError> {
+        let f = self.find(rank)?;
+        let bucket = self.shape.bucket(f.at);
+        Ok(self
+            .view()
+            .selected_value(bucket, f.count, f.before, f.target))
+    }
+
+    /// The bucket the `rank` lands in, its count, the count below it and the target.
+    #[inline]
+    fn find(&self, rank: f64) -> Result<Found, QueryError> {
         check_rank(rank)?;
         let total = self.total_count();
         if total == 0 {
@@ -102,16 +140,15 @@ impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
         }
         let totals = self.totals.as_ref();
         let target = rank_to_count(rank, total as u128) as u64;
-        // The first bucket whose running total reaches the target: totals[at + 1] ≥ target.
-        let at = totals[1..].partition_point(|&t| t < target);
+        let occupied = &totals[1..][self.occupied.clone()];
+        let at = self.occupied.start + occupied.partition_point(|&t| t < target);
         let (before, upto) = (totals[at], totals[at + 1]);
-        let view = self.view();
-        Ok(view.make_percentile(rank, at, upto - before, before as u128, target as u128))
-    }
-
-    /// The value at `rank`.
-    pub fn percentile_value(&self, rank: f64) -> Result<u64, QueryError> {
-        self.percentile(rank).map(|p| p.value)
+        Ok(Found {
+            at,
+            before: before as u128,
+            count: upto - before,
+            target: target as u128,
+        })
     }
 
     /// Many percentiles, one search each (same rules as [`View::percentiles`]).
@@ -122,6 +159,14 @@ impl<C: Counter, S: AsRef<[u64]>> Cumulative<C, S> {
         }
         Ok(())
     }
+}
+
+/// Where a rank lands: the storage index, the count below the bucket, its count, the target.
+struct Found {
+    at: usize,
+    before: u128,
+    count: u64,
+    target: u128,
 }
 
 impl<C: Counter, S> Sealed for Cumulative<C, S> {}
@@ -142,12 +187,22 @@ impl<C: Counter, S: AsRef<[u64]>> Counts<C> for Cumulative<C, S> {
         (totals[end] - totals[first]) as u128
     }
     fn first_nonzero(&self) -> Option<usize> {
-        let totals = &self.totals.as_ref()[1..];
-        let at = totals.partition_point(|&t| t == 0);
-        (at < totals.len()).then_some(at)
+        (!self.occupied.is_empty()).then_some(self.occupied.start)
     }
     fn last_nonzero(&self) -> Option<usize> {
-        let total = self.total_count();
-        (total > 0).then(|| self.totals.as_ref()[1..].partition_point(|&t| t < total))
+        (!self.occupied.is_empty()).then(|| self.occupied.end - 1)
+    }
+}
+
+/// The storage indices of the occupied buckets' span, from the running `totals` of the
+/// buckets (`totals[i]`: the count of buckets `0..=i`): two binary searches.
+fn occupied(totals: &[u64]) -> Range<usize> {
+    let total = totals.last().copied().unwrap_or(0);
+    let first = totals.partition_point(|&t| t == 0);
+    let last = totals.partition_point(|&t| t < total);
+    if total == 0 {
+        0..0
+    } else {
+        first..last + 1
     }
 }

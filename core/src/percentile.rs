@@ -180,6 +180,7 @@ pub(crate) fn quantile_of_rank(
 ///
 /// Every percentile of Picollo's takes its rank through this rule, so a quantile computed
 /// elsewhere (of exact samples, say) agrees with a histogram's.
+#[inline]
 pub fn rank_to_count(rank: f64, total: u128) -> u128 {
     let exact = match decimal_rank(rank) {
         Some((digits, scale)) => ceil_mul_div(total, digits, 100 * scale),
@@ -194,14 +195,17 @@ pub(crate) const MAX_RANK_DECIMALS: u32 = 13;
 
 /// `rank` as `digits / scale` with `scale = 10^k`, for the smallest `k ≤ MAX_RANK_DECIMALS`
 /// whose decimal rounds to exactly this double; `None` when there is none.
+#[inline]
 fn decimal_rank(rank: f64) -> Option<(u64, u64)> {
-    let mut scale = 1u64;
+    let mut scale = 1i64;
     for _ in 0..=MAX_RANK_DECIMALS {
         // rank ≤ 100 and scale ≤ 10^13, so the product is below 2^53: every integer there
         // is a double, and `digits as f64 / scale as f64` is one correctly rounded division.
-        let digits = crate::fmath::round(rank * scale as f64) as u64;
+        // Signed conversions (one instruction each); `+ 0.5` then truncation rounds a
+        // rank ≥ 0 half up, and no negative rank passes the test below.
+        let digits = (rank * scale as f64 + 0.5) as i64;
         if digits as f64 / scale as f64 == rank {
-            return Some((digits, scale));
+            return Some((digits as u64, scale as u64));
         }
         scale *= 10;
     }
@@ -210,7 +214,12 @@ fn decimal_rank(rank: f64) -> Option<(u64, u64)> {
 
 /// `ceil(total × num / den)` for `num ≤ den < 2^63`, without overflow: split `total` by
 /// `den` so each product stays below 2^127.
+#[inline]
 fn ceil_mul_div(total: u128, num: u64, den: u64) -> u128 {
+    // The usual case (the product fits 64 bits) in one 64-bit division, not three of 128.
+    if let Ok(product) = u64::try_from(total.saturating_mul(num as u128)) {
+        return product.div_ceil(den) as u128;
+    }
     let (num, den) = (num as u128, den as u128);
     let (whole, rest) = (total / den, total % den);
     // whole × num ≤ total × num / den ≤ total; rest × num < den² < 2^126.
@@ -311,6 +320,40 @@ mod tests {
         assert_eq!(shift_right_ceil(0, 2, 129), 1);
         assert_eq!(shift_right_ceil(5, 0, 300), 1);
         assert_eq!(mul_wide(u128::MAX, 2), (u128::MAX - 1, 1));
+    }
+
+    #[test]
+    fn the_64_bit_division_agrees_with_the_wide_one_on_both_sides_of_its_limit() {
+        for (num, den) in [
+            (999u64, 1_000u64),
+            (1, 100),
+            (99_999_999, 100_000_000),
+            (7, 7),
+        ] {
+            let limit = (u64::MAX / num) as u128; // the largest total whose product fits
+            for total in [
+                0,
+                1,
+                1_000_000,
+                limit - 1,
+                limit,
+                limit + 1,
+                limit * 3,
+                1 << 100,
+            ] {
+                let exact = if total < 1 << 64 {
+                    (total * num as u128).div_ceil(den as u128)
+                } else {
+                    (total / den as u128) * num as u128
+                        + ((total % den as u128) * num as u128).div_ceil(den as u128)
+                };
+                assert_eq!(
+                    ceil_mul_div(total, num, den),
+                    exact,
+                    "{total} × {num} / {den}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -241,17 +241,11 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
     }
 
     /// A percentile for storage bucket `at`, holding `count` after `before` smaller values.
-    pub(crate) fn make_percentile(
-        &self,
-        rank: f64,
-        at: usize,
-        count: u64,
-        before: u128,
-        target: u128,
-    ) -> Percentile {
-        let logical = self.shape.first_index() + at;
-        let b = self.shape.bucket(at);
-        let value = match self.shape.value_selection() {
+    /// The value a percentile reports of bucket `b` (`count` values, `before` below it)
+    /// for the `target`-th value, per the value selection.
+    #[inline]
+    pub(crate) fn selected_value(&self, b: Bucket, count: u64, before: u128, target: u128) -> u64 {
+        match self.shape.value_selection() {
             ValueSelection::Midpoint => b.midpoint(),
             ValueSelection::Lower => b.lower,
             ValueSelection::Upper => b.highest,
@@ -263,7 +257,20 @@ impl<'a, C: Counter, S: Counts<C> + ?Sized> View<'a, C, S> {
                 let offset = ((2 * k - 1) * width) / (2 * count.max(1) as u128);
                 b.lower + (offset as u64).min(b.width() - 1)
             }
-        };
+        }
+    }
+
+    pub(crate) fn make_percentile(
+        &self,
+        rank: f64,
+        at: usize,
+        count: u64,
+        before: u128,
+        target: u128,
+    ) -> Percentile {
+        let logical = self.shape.first_index() + at;
+        let b = self.shape.bucket(at);
+        let value = self.selected_value(b, count, before, target);
         Percentile {
             rank,
             value,

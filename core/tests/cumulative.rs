@@ -1,6 +1,6 @@
 //! The cumulative copy answers as the live histogram it was built from: every percentile
-//! (the whole result, bucket and counts included), every rank and count between values,
-//! the extremes, over random histograms of both counter widths.
+//! (the whole result, bucket and counts included, and the value alone), every rank and
+//! count between values, the extremes, over random histograms of both counter widths.
 
 mod common;
 
@@ -58,6 +58,14 @@ fn agrees_with_the_live_histogram<C: Counter>(seed: u64) {
         copy.percentiles(&ranks, &mut got).unwrap();
         for ((rank, e), g) in ranks.iter().zip(&expected).zip(&got) {
             assert_eq!(g, e, "histogram {k}, rank {rank}");
+        }
+        for &rank in ranks.iter().step_by(97) {
+            let value = copy.percentile_value(rank);
+            assert_eq!(
+                value,
+                live.percentile_value(rank),
+                "histogram {k}, rank {rank}"
+            );
         }
         let view = copy.view();
         for _ in 0..200 {

@@ -657,6 +657,7 @@ static partial class Tests
         MetricsGroups();  // MetricsTests.cs: collect, OpenMetrics, OTLP
         HistogramApiGroups();  // HistogramApiTests.cs: buckets, bucket percentiles, spans, summaries, scopes
         QueryGroups();    // QueryTests.cs: rank/count queries, downsample, add_rebinned, steps, record paths
+        CumulativeGroups(); // CumulativeTests.cs: the cumulative copy against the live histogram
         StorageGroups();  // StorageTests.cs: sparse storage against dense
         ExtremesGroups(); // ExtremesTests.cs: exact recorded extremes
         RecordPathGroups(); // RecordPathTests.cs: the layout table, every record path against Record

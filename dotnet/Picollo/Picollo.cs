@@ -579,6 +579,30 @@ namespace Picollo
         public static extern void picollo_snapshot_free(IntPtr s);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_cumulative_new(HistogramHandle h, out CumulativeHandle cumulative);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern void picollo_cumulative_free(IntPtr c);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_cumulative_percentile(CumulativeHandle c, double rank, out Percentile output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern unsafe Status picollo_cumulative_percentiles(CumulativeHandle c, double* ranks, UIntPtr n, Percentile* output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_cumulative_rank_of(CumulativeHandle c, ulong value, out double output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_cumulative_quantile_of(CumulativeHandle c, ulong value, out double output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_cumulative_count_between(CumulativeHandle c, ulong lo, ulong hi, out ulong output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern Status picollo_cumulative_total_count(CumulativeHandle c, out ulong output);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern IntPtr picollo_status_str(uint status);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
@@ -786,6 +810,12 @@ namespace Picollo
     internal sealed class SnapshotHandle : SafeHandleZeroIsInvalid
     {
         protected override void Free(IntPtr pointer) { Native.picollo_snapshot_free(pointer); }
+    }
+
+    /// <summary>Owns a picollo_cumulative*.</summary>
+    internal sealed class CumulativeHandle : SafeHandleZeroIsInvalid
+    {
+        protected override void Free(IntPtr pointer) { Native.picollo_cumulative_free(pointer); }
     }
 
     /// <summary>Owns a picollo_float_histogram*.</summary>

@@ -79,6 +79,7 @@ from ._float_types import (
     FloatSummary,
 )
 from .approx import ApproxCounter
+from .cumulative import Cumulative
 from .float_histogram import FloatHistogram
 from .float_snapshot import FloatSnapshot
 from .histogram import BufferedRecorder, Histogram, Snapshot
@@ -89,6 +90,7 @@ __all__ = [
     "BufferedRecorder",
     "Bucket",
     "ClosedError",
+    "Cumulative",
     "EmptyHistogramError",
     "FLOAT_MODES",
     "FLOAT_STORAGES",

@@ -27,7 +27,8 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (18: the deflate level,
+#: The oldest minor version with every function declared here (20: the cumulative copy,
+#: `picollo_cumulative_*`; 18: the deflate level,
 #: `picollo_histogram_encode_v2_level`; 11: the unit,
 #: `picollo_histogram_get_unit` and `picollo_histogram_config.lowest_discernible`; 10: the
 #: Prometheus native histograms, `picollo_histogram_prometheus_native` and its float twin,
@@ -35,7 +36,7 @@ ABI_VERSION_MAJOR = 1
 #: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 18
+ABI_VERSION_MINOR = 22
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -384,6 +385,10 @@ class picollo_snapshot(Structure):
     """Opaque handle target."""
 
 
+class picollo_cumulative(Structure):
+    """Opaque handle target."""
+
+
 class picollo_approx_counter(Structure):
     """Opaque handle target."""
 
@@ -415,6 +420,7 @@ OpenMetricsWriterP = POINTER(picollo_openmetrics_writer)
 LabelP = POINTER(picollo_label)
 c_uint8_p = POINTER(c_uint8)
 SnapshotP = POINTER(picollo_snapshot)
+CumulativeP = POINTER(picollo_cumulative)
 ApproxCounterP = POINTER(picollo_approx_counter)
 FloatHistogramP = POINTER(picollo_float_histogram)
 FloatSnapshotP = POINTER(picollo_float_snapshot)
@@ -479,6 +485,24 @@ SIGNATURES = {
         [SnapshotP, POINTER(c_double), c_size_t, POINTER(picollo_percentile)],
     ),
     "picollo_snapshot_free": (None, [SnapshotP]),
+    # --- the cumulative copy (ABI 1.22) ---
+    "picollo_cumulative_new": (status_t, [HistogramP, POINTER(CumulativeP)]),
+    "picollo_cumulative_free": (None, [CumulativeP]),
+    "picollo_cumulative_percentile": (
+        status_t,
+        [CumulativeP, c_double, POINTER(picollo_percentile)],
+    ),
+    "picollo_cumulative_percentiles": (
+        status_t,
+        [CumulativeP, POINTER(c_double), c_size_t, POINTER(picollo_percentile)],
+    ),
+    "picollo_cumulative_rank_of": (status_t, [CumulativeP, c_uint64, POINTER(c_double)]),
+    "picollo_cumulative_quantile_of": (status_t, [CumulativeP, c_uint64, POINTER(c_double)]),
+    "picollo_cumulative_count_between": (
+        status_t,
+        [CumulativeP, c_uint64, c_uint64, POINTER(c_uint64)],
+    ),
+    "picollo_cumulative_total_count": (status_t, [CumulativeP, POINTER(c_uint64)]),
     "picollo_approx_counter_new": (
         status_t,
         [c_uint32, c_uint32, c_uint32, POINTER(ApproxCounterP)],

@@ -24,6 +24,7 @@ from ._abi import (  # noqa: F401 (re-exported: the rest of the package reads th
     SUMMARY_PERCENTILES,
     U64_MAX,
     ApproxCounterP,
+    CumulativeP,
     FloatHistogramP,
     FloatMode,
     FloatSnapshotP,

@@ -25,6 +25,7 @@ from ._handle import derived
 from ._results import name_code, selection_code
 from ._text import encode, fetch_text
 from ._types import INTEGER, MODES, STORAGES, Bucket, Info, Percentile, Summary
+from .cumulative import Cumulative
 
 #: `mode` spellings taken besides the names of `MODES`.
 _MODE_ALIASES = {"single-writer": "single", "threadlocal": "thread-local",
@@ -505,6 +506,12 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
     def snapshot(self) -> "Snapshot":
         """A copy of the counts that `Snapshot.update` refreshes in place."""
         return Snapshot(self)
+
+    def cumulative(self) -> Cumulative:
+        """The running totals of the counts now, read-only, for many queries of this moment
+        (`Cumulative`: a binary search per percentile, a subtraction per rank or count
+        between values; the histogram's own answers at this moment)."""
+        return Cumulative(self)
 
     # --- metrics pipelines -------------------------------------------------------------
 

@@ -208,5 +208,9 @@ namespace Picollo.Metrics
 
         /// <summary>A copy of the counts that <see cref="HdrHistogramSnapshot.Update"/> refreshes in place.</summary>
         public HdrHistogramSnapshot GetSnapshot() { return new HdrHistogramSnapshot(this); }
+
+        /// <summary>The running totals of the counts now, read-only, for many queries of this
+        /// moment (<see cref="HdrHistogramCumulative"/>); the caller disposes it.</summary>
+        public HdrHistogramCumulative GetCumulative() { return new HdrHistogramCumulative(this); }
     }
 }

@@ -1,12 +1,13 @@
 //! `picollo_histogram_*`: create, record, reset, merge; beside them, one module each, the
 //! options (`config`), the handle's value (`any`), the queries (`query`, `lookup`,
-//! `buckets`, `steps`), snapshots, recorders, the approximate counter and the C structs
-//! (`types`). Their texts are in `crate::text`.
+//! `buckets`, `steps`), snapshots, cumulative copies, recorders, the approximate counter and
+//! the C structs (`types`). Their texts are in `crate::text`.
 
 pub(crate) mod any;
 pub(crate) mod approx;
 pub(crate) mod buckets;
 pub(crate) mod config;
+pub(crate) mod cumulative;
 pub(crate) mod lookup;
 pub(crate) mod query;
 pub(crate) mod recorder;
@@ -17,6 +18,7 @@ pub(crate) mod types;
 pub use approx::*;
 pub use buckets::*;
 pub use config::*;
+pub use cumulative::*;
 pub use lookup::*;
 pub use query::*;
 pub use recorder::*;
