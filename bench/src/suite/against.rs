@@ -206,6 +206,17 @@ fn ask_all<T>(
     each.collect()
 }
 
+/// Close the benchmark every end has open.
+fn close_all(ends: &mut [&mut dyn Endpoint], timeout: Duration) -> Result<(), SuiteError> {
+    ask_all(
+        ends,
+        &json!({"op": "close"}),
+        ("closed", timeout),
+        |_, _| Ok(()),
+    )?;
+    Ok(())
+}
+
 /// Refuse builds whose metrics differ from the first's (one built without counters, say).
 fn same_metrics(
     name: &str,
@@ -253,12 +264,7 @@ pub(crate) fn compare_one(
         |l, v| ready_of(l, v, n),
     )?;
     let (slots, pairing) = rounds(plan, ends, timeout)?;
-    ask_all(
-        ends,
-        &json!({"op": "close"}),
-        ("closed", timeout),
-        |_, _| Ok(()),
-    )?;
+    close_all(ends, timeout)?;
     let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
         let label = std::format!("{name} ({side})");
         let built = (
@@ -405,12 +411,7 @@ pub(crate) fn judge_all(
             Ok(pair) => report.compared.push(pair),
             Err(e) if e.exit == super::exit::Exit::Failed => {
                 report.failed.push((name.clone(), e.message));
-                ask_all(
-                    ends,
-                    &json!({"op": "close"}),
-                    ("closed", timeout),
-                    |_, _| Ok(()),
-                )?;
+                close_all(ends, timeout)?;
             }
             Err(e) => return Err(e),
         }
