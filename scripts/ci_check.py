@@ -10,7 +10,8 @@ Writes DIR/ci.{bmf,github,gbench,picollo}.json, DIR/summary-3.md and DIR/summary
 (and DIR/summary-500.html from FILE, the 500 comparisons bench/examples/ci_summary.rs
 writes, which must stay under GitHub's 1 MiB limit of a step's summary); GITHUB_STEP_SUMMARY
 points at DIR/step-summary.md, which must end with the summary. With --compare-py (Google
-Benchmark's tools/compare.py in a checkout of its repository, with scipy installed), it
+Benchmark's tools/compare.py: Debian's libbenchmark-tools installs it as
+/usr/share/benchmark/compare.py, run by Debian's python3 with its scipy), it
 also compares the saved run's Google Benchmark file with the gate's and checks that it
 reports the three benchmarks, and compares two runs judged on page faults, whose counts it
 must report as benchmarks of their own (and alone, with its benchmarksfiltered mode). The documents of a run with --builds, of one judged on
@@ -105,9 +106,14 @@ def check_documents(picollo: str, out: Path) -> None:
         print(f"ci: {path.name} (picollo bench {' '.join(args)}): follows the schema")
 
 
+# The interpreter compare.py runs under: Debian's, where its scipy and numpy are installed
+# (scripts/needs.sh gbench-tools), not the project's venv.
+COMPARE_PYTHON = "/usr/bin/python3"
+
+
 def run_compare_py(script: str, *args: str) -> str:
     """Google Benchmark's compare.py with ARGS; its report."""
-    run = subprocess.run([sys.executable, script, *args], capture_output=True, text=True,
+    run = subprocess.run([COMPARE_PYTHON, script, *args], capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0, run.stderr
     return run.stdout

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/needs.sh
-needs chromium emoji-font venv || exit 1
+needs chromium emoji-font venv gbench-tools || exit 1
 py="${PICOLLO_VENV:-.venv}/bin/python"
 out=target/html-report
 rm -rf "$out"
@@ -51,7 +51,8 @@ echo "html: 16 metrics x 100 rounds a side: $size bytes"
 
 mkdir -p "$out/ci"
 target/release/examples/ci_summary "$out/ci/summary-500.md"
-"$py" scripts/ci_check.py --picollo "$picollo" --out "$out/ci" --summary-500 "$out/ci/summary-500.md"
+"$py" scripts/ci_check.py --picollo "$picollo" --out "$out/ci" --summary-500 "$out/ci/summary-500.md" \
+  --compare-py /usr/share/benchmark/compare.py
 "$py" scripts/html_check.py --out "$out/shots" --text-only \
   "$out/ci/summary-3.html" "Picollo: 5 comparisons: " \
   "$out/ci/summary-500.html" "Picollo: 500 comparisons: 🔴 125 slower, 🟢 125 faster"

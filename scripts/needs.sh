@@ -47,6 +47,11 @@ needs_missing() {
       [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || echo libc6-dev-arm64-cross ;;
     chromium) have chromium || echo chromium ;;
     prometheus) have prometheus || echo prometheus ;;
+    # Google Benchmark's compare.py (Debian ships it in libbenchmark-tools), run by Debian's
+    # python3 with its numpy and scipy.
+    gbench-tools)
+      [ -f /usr/share/benchmark/compare.py ] || echo libbenchmark-tools
+      /usr/bin/python3 -c 'import numpy, scipy' 2>/dev/null || echo python3-numpy python3-scipy ;;
     venv | demo-venv | action-venv) needs_venv_apt ;;
     cbindgen | rust-src | cargo-fuzz) ;;
     *) echo "needs: no tool named '$1' in scripts/needs.sh" >&2; return 2 ;;
@@ -54,7 +59,7 @@ needs_missing() {
 }
 
 NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
-  debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus venv
+  debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus gbench-tools venv
   action-venv cbindgen rust-src cargo-fuzz)
 
 # needs NAME...: each there or installed; 1 (having said why) when one cannot be.
