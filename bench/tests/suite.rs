@@ -102,6 +102,9 @@ fn the_list_the_filters_and_the_test_mode_are_the_runners_users_know() {
     let panics = run(&s, &["--test"], &[("PICOLLO_SUITE_PANIC", "1")]);
     assert_eq!(panics.status.code(), Some(Exit::Failed as i32));
     assert!(text(&panics).contains("bench panics ... FAILED: as the test asked"));
+    let path = run(&s, &["--bench", "--read-path", "fast"], &[]);
+    assert_eq!(path.status.code(), Some(Exit::Usage as i32));
+    assert!(text(&path).contains("--read-path fast: auto, user (rdpmc) or syscall (read)"));
     let unknown = run(&s, &["--bench", "--budgte", "1"], &[]);
     assert_eq!(unknown.status.code(), Some(Exit::Usage as i32));
     assert!(text(&unknown).contains("unknown flag --budgte"));

@@ -48,6 +48,8 @@ pub struct Args {
     pub budget: Option<Duration>,
     pub warmup: Option<Duration>,
     pub counters: Option<Vec<String>>,
+    /// `--read-path auto|user|syscall`: how the counters are read (the cheaper by default).
+    pub read_path: Option<String>,
     pub rounds: Option<usize>,
     pub seed: Option<u64>,
     pub threshold: Option<f64>,
@@ -150,6 +152,7 @@ impl Args {
             "--budget" => self.budget = Some(seconds(flag, value)?),
             "--warmup" => self.warmup = Some(seconds(flag, value)?),
             "--counters" => self.counters = Some(counters(value)),
+            "--read-path" => self.read_path = Some(value.into()),
             "--rounds" => self.rounds = Some(number(flag, value)?),
             "--seed" => self.seed = Some(number(flag, value)?),
             "--threshold" => self.threshold = Some(number(flag, value)?),
@@ -161,7 +164,7 @@ impl Args {
             _ => return Err(SuiteError::usage(std::format!(
                 "unknown flag {flag}: the flags are [FILTER...] --exact --regex RE --list --bench --test \
                  --against SUITE [--head SUITE] --save NAME [--append] --baseline NAME --budget SECS --warmup SECS \
-                 --counters LIST|none --rounds N --seed N --threshold PCT --metric NAME --out DIR \
+                 --counters LIST|none --read-path auto|user|syscall --rounds N --seed N --threshold PCT --metric NAME --out DIR \
                  --export FORMAT=PATH --summary PATH --verbose --worker-timeout SECS"
             ))),
         }

@@ -267,6 +267,7 @@ impl<'a> Suite<'a> {
             b = b.with_threshold(t);
         }
         b = with_counters(b, args.counters.as_deref())?;
+        b = with_read_path(b, args.read_path.as_deref())?;
         b.plan().map_err(|e| SuiteError::usage(e.to_string()))
     }
 
@@ -401,6 +402,22 @@ fn compare_ends(
     let selected: Vec<String> = names.into_iter().filter(|n| args.selects(n)).collect();
     let select = |n: &str| args.selects(n);
     against::judge_all(plan, ends, k, (&selected, &select), timeout)
+}
+
+/// `b` reading its counters as `--read-path` says (none: as it was set).
+fn with_read_path(b: Bench, name: Option<&str>) -> Result<Bench, SuiteError> {
+    let Some(name) = name else { return Ok(b) };
+    #[cfg(feature = "perf")]
+    match picollo::perf::ReadPolicy::parse(name) {
+        Some(policy) => Ok(b.with_read_path(policy)),
+        None => Err(SuiteError::usage(std::format!(
+            "--read-path {name}: auto, user (rdpmc) or syscall (read)"
+        ))),
+    }
+    #[cfg(not(feature = "perf"))]
+    Err(SuiteError::usage(std::format!(
+        "--read-path {name}: built without feature perf"
+    )))
 }
 
 /// `b` with the counters named on the command line (none: its own).
