@@ -5,7 +5,8 @@
 # (suite_sample.cpp: picollo::Suite with lambdas; with -DSLOWER) against target/release, then
 # runs them: --list, a filter, a filter matching nothing, --test, a benchmark that fails or
 # throws, a duplicate name, a short measurement and its results.json, --against a
-# byte-identical copy and against a build doing twice the work of one benchmark. Under
+# byte-identical copy and against a build doing twice the work of one benchmark, --save and
+# --baseline against a build doing 1,000 times the work of one. Under
 # valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --list and --test. Called by
 # c-tests/run.sh; runs alone too (it builds libpicollo first).
 # shellcheck source=c-tests/common.sh
@@ -25,6 +26,7 @@ cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -O2 -g -Iinclude)
 cxxflags=(-std=c++17 -Wall -Wextra -Werror -O2 -g -Iinclude)
 gcc "${cflags[@]}" c-tests/suite_sample.c "${link[@]}" -o "$out/c"
 gcc "${cflags[@]}" -DSLOWER c-tests/suite_sample.c "${link[@]}" -o "$out/c_slower"
+gcc "${cflags[@]}" -DMUCH_SLOWER c-tests/suite_sample.c "${link[@]}" -o "$out/c_much_slower"
 gcc "${cflags[@]}" -DFAILING c-tests/suite_sample.c "${link[@]}" -o "$out/c_failing"
 gcc "${cflags[@]}" c-tests/suite_sample.c c-tests/suite_sample_twice.c "${link[@]}" -o "$out/c_twice"
 g++ "${cxxflags[@]}" -x c++ c-tests/suite_sample.c "${link[@]}" -o "$out/c_as_cpp"
@@ -97,7 +99,17 @@ run "0|7" cpp_aa ./cpp "${short[@]}" --against ./cpp_copy
 [[ "$(grep -c '^verdict: ' "$out/cpp_aa.log")" == 2 ]] || die "cpp against its copy: $(cat "$out/cpp_aa.log")"
 run 7 cpp_slower ./cpp_slower "${short[@]}" --against ./cpp spin
 has cpp_slower "verdict: spin 200 (head) is slower than spin 200 (base) by"
-grep -h '^verdict: ' "$out"/{c_aa,c_slower,cpp_aa,cpp_slower}.log
+
+# Functions saved run apart by run apart (--save, --append), then gated (--baseline): 1,000
+# times the work in "spin" is slower, exit 7, even against 3 runs apart whose spread is this
+# VM's 1.8x speed steps (a log change of 6.9 against an interval of at most 9.9 x 1.15 x
+# 0.35 = 4.0).
+for i in 1 2 3; do run 0 "c_save$i" ./c "${short[@]}" --out saved --save main --append spin; done
+has c_save3 "saved as baseline main: saved/baselines/main.json"
+run 7 c_gate ./c_much_slower "${short[@]}" --out saved --baseline main spin
+has c_gate "verdict: spin_200 is slower than spin_200 [saved saved/baselines/main.json] by"
+run "0|7" c_gate_same ./c "${short[@]}" --out saved --baseline main spin
+grep -h '^verdict: ' "$out"/{c_aa,c_slower,cpp_aa,cpp_slower,c_gate}.log
 
 # Under valgrind memcheck: the list and the test mode, a throw and a failure included.
 if [[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]]; then
@@ -116,4 +128,4 @@ else
     done
     echo "suites (valgrind): --list, --test with a failure and a throw: no error"
 fi
-echo "c-tests/suite: OK (C and C++ suites: list, filters, test mode, failures, duplicates, measurement, --against)"
+echo "c-tests/suite: OK (C and C++ suites: list, filters, test mode, failures, duplicates, measurement, --against, --save and --baseline)"

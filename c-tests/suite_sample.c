@@ -27,7 +27,9 @@ PICOLLO_BENCH(sum_1000, k) {
     }
 }
 
-#ifdef SLOWER
+#if defined(MUCH_SLOWER)
+#define SPIN 200000
+#elif defined(SLOWER)
 #define SPIN 400
 #else
 #define SPIN 200
