@@ -21,6 +21,7 @@ rm -rf "$out" && mkdir -p "$out"
 cp "$build/Picollo.dll" "$lib" "$out/"
 mcs -nologo -warnaserror -optimize -r:"$out/Picollo.dll" -out:"$out/suite.exe" "$here/suite_sample.cs"
 mcs -nologo -warnaserror -optimize -define:SLOWER -r:"$out/Picollo.dll" -out:"$out/suite_slower.exe" "$here/suite_sample.cs"
+mcs -nologo -warnaserror -optimize -define:MUCH_SLOWER -r:"$out/Picollo.dll" -out:"$out/suite_much_slower.exe" "$here/suite_sample.cs"
 # Another build of the same source: a byte-identical copy in a file of its own.
 cp "$out/suite.exe" "$out/suite_copy.exe"
 
@@ -88,9 +89,10 @@ run 6 measure_throw env PICOLLO_SUITE_CLASS=Throwing "${mono[@]}" suite.exe "${s
 has measure_throw "fine: time P50="
 has measure_throw "throws: FAILED: failed: InvalidOperationException: the sum was wrong, as the test asked"
 
-# Runs apart: three saved, then the slower build judged against them. Only the plumbing is
-# asserted (a verdict against the saved file, exit 0 or 7): runs apart on this VM spread with
-# its speed steps, so no bound on the gate's verdict holds with p <= 1e-4.
+# Runs apart: three saved, then the slower build judged against them: a verdict against the
+# saved file, exit 0 or 7 (runs apart on this VM spread with its speed steps, so no bound on
+# twice the work holds with p <= 1e-4); 1,000 times the work exits 7 (a log change of 6.9
+# against an interval of at most 9.9 x 1.15 x 0.35 = 4.0 at this VM's spread).
 gate=("${short[@]}" --out gate spin)
 run 0 save "${mono[@]}" suite.exe "${gate[@]}" --save main
 has save "saved as baseline main: gate/baselines/main.json"
@@ -100,6 +102,8 @@ python3 -c 'import json, sys; n = len(json.load(open(sys.argv[1]))["commands"][0
     "$out/gate/baselines/main.json" || die "baseline main does not hold 3 runs apart"
 run "0|7" baseline "${mono[@]}" suite_slower.exe "${gate[@]}" --baseline main
 has baseline "than spin 200 [saved gate/baselines/main.json]"
+run 7 baseline_much "${mono[@]}" suite_much_slower.exe "${gate[@]}" --baseline main
+has baseline_much "verdict: spin 200 is slower than spin 200 [saved gate/baselines/main.json] by"
 run 3 baseline_missing "${mono[@]}" suite.exe "${gate[@]}" --baseline nothere
 has baseline_missing "gate/baselines/nothere.json"
 

@@ -1,6 +1,7 @@
 // The sample C# suite c-tests/csharp/suite.sh runs: Sums, three benchmarks (an instance one
 // with a result, a static batch one, one named after its method), as docs/suites.md shows
-// them; compiled with -define:SLOWER, "spin 200" does twice the work. PICOLLO_SUITE_CLASS
+// them; compiled with -define:SLOWER, "spin 200" does twice the work (-define:MUCH_SLOWER:
+// 1,000 times). PICOLLO_SUITE_CLASS
 // names another class to run instead: Throwing (a benchmark that throws, one whose
 // constructor throws, one that is fine), Twice (two benchmarks of one name), BadShape (a
 // benchmark taking an int), NoDefaultConstructor (an instance benchmark of a class that
@@ -30,7 +31,9 @@ public class Sums
     [Benchmark("spin 200")]
     public static ulong Spin(ulong k)
     {
-#if SLOWER
+#if MUCH_SLOWER
+        const ulong steps = 200000;
+#elif SLOWER
         const ulong steps = 400;
 #else
         const ulong steps = 200;
