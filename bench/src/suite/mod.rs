@@ -2,7 +2,7 @@
 //! filter, `--exact`, `--regex`, `--list`, a test mode that runs each once — with the
 //! harness's settings, the outputs under one folder, and `--against OTHER`, which compares
 //! this build's benchmarks with another build's, benchmark by benchmark, in interleaved
-//! rounds between two live processes ([`against`], [`endpoint`], [`protocol`]).
+//! rounds between two live processes ([`Endpoint`], [`Process`], [`PROTOCOL`]).
 //!
 //! ```no_run
 //! use picollo_bench::{black_box, suite::Suite};
