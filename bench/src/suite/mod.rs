@@ -441,15 +441,24 @@ fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError
     }
 }
 
-/// `selected` of this build (B: `me`, else this very program; or each `--head`) against the
-/// builds `--against` names (A), each a worker process; several builds a side are judged
-/// with builds as the unit.
-fn against_process(
-    plan: &Plan,
-    me: Option<WorkerCommand>,
-    selected: &[String],
-    args: &Args,
-) -> Result<Report, SuiteError> {
+/// This side's builds: each `--head`, else `me` (else this very program) once for each
+/// `--against`; a usage error where the two sides' counts differ.
+fn heads(me: Option<WorkerCommand>, args: &Args) -> Result<Vec<WorkerCommand>, SuiteError> {
+    let k = args.against.len();
+    if !args.heads.is_empty() && args.heads.len() == k {
+        let each = args.heads.iter().map(|p| WorkerCommand {
+            program: p.clone(),
+            args: Vec::new(),
+        });
+        return Ok(each.collect());
+    }
+    if k > 1 || !args.heads.is_empty() {
+        let why = std::format!(
+            "--against names {k} builds and this side has {}: give a --head for each of this side's builds",
+            args.heads.len().max(1)
+        );
+        return Err(SuiteError::usage(why));
+    }
     let me = match me {
         Some(command) => command,
         None => WorkerCommand {
@@ -458,25 +467,19 @@ fn against_process(
             args: Vec::new(),
         },
     };
-    let k = args.against.len();
-    let heads: Vec<WorkerCommand> = match args.heads.is_empty() {
-        true => std::vec![me; k],
-        false => args
-            .heads
-            .iter()
-            .map(|p| WorkerCommand {
-                program: p.clone(),
-                args: Vec::new(),
-            })
-            .collect(),
-    };
-    if heads.len() != k || (k > 1 && args.heads.is_empty()) {
-        let why = std::format!(
-            "--against names {k} builds and this side has {}: give a --head for each of this side's builds",
-            args.heads.len().max(1)
-        );
-        return Err(SuiteError::usage(why));
-    }
+    Ok(std::vec![me; k])
+}
+
+/// `selected` of this build's builds ([`heads`]) against the builds `--against` names (A),
+/// each a worker process; several builds a side are judged with builds as the unit.
+fn against_process(
+    plan: &Plan,
+    me: Option<WorkerCommand>,
+    selected: &[String],
+    args: &Args,
+) -> Result<Report, SuiteError> {
+    let heads = heads(me, args)?;
+    let k = heads.len();
     let label = |side: &str, i: usize| match k {
         1 => side.to_string(),
         _ => std::format!("{side} {}", i + 1),
