@@ -83,15 +83,26 @@ impl Process {
 
     /// Why the worker stopped answering: how it exited, or that it is still running.
     fn gone(&mut self, what: &str) -> SuiteError {
+        let exited = self.exited();
+        let label = &self.label;
+        match exited {
+            Some(status) => {
+                SuiteError::worker(std::format!("{label}: the worker {what}: {status}"))
+            }
+            None => SuiteError::worker(std::format!("{label}: the worker {what}")),
+        }
+    }
+
+    /// How the worker exited, waiting for it up to 2 s; `None` where it still runs.
+    fn exited(&mut self) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + Duration::from_secs(2);
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
-                let label = &self.label;
-                return SuiteError::worker(std::format!("{label}: the worker {what}: {status}"));
+                return Some(status);
             }
-            std::thread::sleep(Duration::from_millis(10));
+            std::thread::sleep(Duration::from_millis(5));
         }
-        SuiteError::worker(std::format!("{}: the worker {what}", self.label))
+        None
     }
 }
 
@@ -129,15 +140,10 @@ impl Drop for Process {
         if let Some(mut s) = self.stdin.take() {
             let _ = writeln!(s, "{{\"op\":\"quit\"}}");
         }
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        if self.exited().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

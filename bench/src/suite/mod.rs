@@ -351,12 +351,13 @@ impl<'a> Suite<'a> {
         other: &mut Suite<'_>,
         args: &[String],
     ) -> Result<Report, SuiteError> {
-        let plan = self.plan(&Args::parse(args)?)?;
+        let args = Args::parse(args)?;
+        let (plan, selected) = (self.plan(&args)?, self.selected(&args)?);
         let ends: &mut [&mut dyn Endpoint] = &mut [
             &mut Local::new("base", other),
             &mut Local::new("head", self),
         ];
-        compare_ends(&plan, ends, 1, args)
+        compare_ends(&plan, ends, 1, (&args, &selected))
     }
 
     /// Builds of one suite a side, `heads` (B) against `bases` (A), as many each, all of this
@@ -371,7 +372,8 @@ impl<'a> Suite<'a> {
         if k == 0 || bases.len() != k {
             return Err(SuiteError::usage("as many builds a side, at least one"));
         }
-        let plan = heads[0].plan(&Args::parse(args)?)?;
+        let args = Args::parse(args)?;
+        let (plan, selected) = (heads[0].plan(&args)?, heads[0].selected(&args)?);
         let label = |side: &str, i: usize| std::format!("{side} {}", i + 1);
         let base = bases
             .iter_mut()
@@ -384,24 +386,21 @@ impl<'a> Suite<'a> {
         let mut locals: Vec<Local<'_, '_>> = base.chain(head).collect();
         let mut ends: Vec<&mut dyn Endpoint> =
             locals.iter_mut().map(|l| l as &mut dyn Endpoint).collect();
-        compare_ends(&plan, &mut ends, k, args)
+        compare_ends(&plan, &mut ends, k, (&args, &selected))
     }
 }
 
-/// The comparison of `ends` (`k` builds a side) as `args` select, with `plan`'s settings:
-/// the names of the first head's suite, as its own filter selects them.
+/// The comparison of `ends` (`k` builds a side) with `plan`'s settings: the benchmarks the
+/// first head's suite has that `args` select (`selected`).
 fn compare_ends(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
     k: usize,
-    args: &[String],
+    (args, selected): (&Args, &[String]),
 ) -> Result<Report, SuiteError> {
-    let args = Args::parse(args)?;
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
-    let names = against::hello(&mut *ends[k], timeout)?;
-    let selected: Vec<String> = names.into_iter().filter(|n| args.selects(n)).collect();
     let select = |n: &str| args.selects(n);
-    against::judge_all(plan, ends, k, (&selected, &select), timeout)
+    against::judge_all(plan, ends, k, (selected, &select), timeout)
 }
 
 /// `b` reading its counters as `--read-path` says (none: as it was set).

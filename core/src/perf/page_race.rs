@@ -174,8 +174,9 @@ fn read(t: &mut Thread) -> (u64, ReadMark, bool) {
     (count, mark, consistent)
 }
 
-/// Pairs of reads around fixed work, one read in `odds` racing the kernel (the race drawn
-/// from the seed): per pair its delta and whether [`exact`] calls it exact; and the stats.
+/// Pairs of reads around fixed work, one read in `odds` racing the kernel (the races drawn
+/// by a generator seeded with `seed`): per pair its delta and whether [`exact`] calls it
+/// exact; and the stats.
 fn pairs(seed: u64, n: usize, odds: u64) -> (Vec<(u64, bool)>, ReadStats) {
     let mut t = Thread::new(seed);
     let mut stats = ReadStats::default();
