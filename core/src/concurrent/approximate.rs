@@ -114,7 +114,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     }
 
     /// Count one occurrence of `v` with a caller-owned generator (one per thread; for
-    /// `no_std`, or to control the seeds).
+    /// `no_std`, or to choose each generator's seed).
     #[inline(always)]
     pub fn record_with(&self, v: u64, rng: &mut XorShift64) {
         if !self.record_fast_with(v, Log2::ANY_CPU, rng) {
