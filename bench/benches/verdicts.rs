@@ -17,7 +17,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use picollo_bench::{compare, judge_apart, median_round, Bench, Comparison, Verdict};
+use picollo_bench::stats::median_round;
+use picollo_bench::{compare, judge_apart, Bench, Comparison, Verdict};
 
 /// `n` dependent multiplies continuing from `x` (the chain's latency is the cost).
 #[inline(never)]

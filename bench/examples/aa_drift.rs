@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use picollo_bench::{black_box, drift, drift_size, ordered, Bench, BenchError, BenchResult};
+use picollo_bench::stats::{drift, drift_size, ordered};
+use picollo_bench::{black_box, Bench, BenchError, BenchResult};
 
 /// Each round's median time of `r`, in ns.
 fn medians(r: &BenchResult) -> Vec<f64> {

@@ -25,7 +25,7 @@
 //! [`compare`] tells whether two results differ, round against round, with a 99 % interval
 //! of the change, of each percentile's difference, and a noise floor; [`compare_on`] judges
 //! another metric than time (a count whose figures agree within its read jitter exactly:
-//! [`jitter`]).
+//! [`stats::jitter`]).
 #![cfg(target_os = "linux")]
 
 mod apart;
@@ -62,29 +62,22 @@ use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
-pub use apart::{
-    judge_apart, judge_apart_builds, median_round, median_round_at, t_995, RUNS_APART_NEEDED,
-};
+pub use apart::{judge_apart, judge_apart_builds};
 pub use attribution::{Attribution, Band};
-pub use builds::{judge_build_times, judge_builds, BUILDS_NEEDED};
+pub use builds::judge_builds;
 pub use compare::{compare, compare_on};
 pub use conditions::Conditions;
 pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
-pub use floor::{quartile_deviation, resolution};
 pub use lookup::find_metric;
-pub use meter::{
-    time_index, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
-};
+pub use meter::{ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE};
 #[cfg(feature = "perf")]
 pub use meter::{PerfCounters, PerfMeter};
-pub use plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use result::{BenchResult, MetricResult};
-pub use rounds::{drift, drift_size, ordered, von_neumann, Round, DRIFT_WARNED, ROUND_RANKS};
-pub use run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
-pub use steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
+pub use rounds::Round;
 pub use verdict::{Apart, Builds, Comparison, Interleaved, Steady, Verdict, DEFAULT_THRESHOLD};
 
+use floor::quartile_deviation;
 use plan::{BaselineMetric, Plan};
 
 /// A `main` that runs a suite ([`suite::Suite`]) of the benchmarks each function given
@@ -236,10 +229,10 @@ impl Bench {
         fn with_pinned_cpu(cpu: usize) => pin = Some(cpu);
         /// Run at this nice value, -20 to 19 (the calling thread keeps it after the run).
         fn with_nice(nice: i32) => nice = Some(nice);
-        /// How many rounds to cut the samples into: a run's (default [`RUN_ROUNDS`]), or an
-        /// interleaved comparison's, each round running both sides back to back (default
-        /// one round per [`ROUND_SECONDS`] of the time budget, 10 to 100). Comparisons
-        /// judge round against round.
+        /// How many rounds to cut the samples into: a run's (default
+        /// [`stats::RUN_ROUNDS`]), or an interleaved comparison's, each round running both
+        /// sides back to back (default one round per [`stats::ROUND_SECONDS`] of the time
+        /// budget, 10 to 100). Comparisons judge round against round.
         fn with_rounds(rounds: usize) => rounds = Some(rounds);
         /// The change in percent below which a comparison against this result calls a
         /// significant difference `within noise` rather than faster or slower (default

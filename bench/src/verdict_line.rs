@@ -221,8 +221,8 @@ impl Comparison {
             false => (
                 std::format!(
                     "{} counts or {} % of the median, whichever is wider",
-                    crate::JITTER_COUNTS,
-                    crate::JITTER_RELATIVE * 100.0
+                    crate::stats::JITTER_COUNTS,
+                    crate::stats::JITTER_RELATIVE * 100.0
                 ),
                 std::format!(
                     "which holds at 99 % from {} figures a side (under no change, chance puts \

@@ -7,9 +7,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
+use picollo_bench::stats::median_round;
 use picollo_bench::{
-    median_round, Bench, BenchError, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit,
-    SCALE,
+    Bench, BenchError, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, SCALE,
 };
 
 /// Bytes "allocated" by the work, as a test's allocator would count them.

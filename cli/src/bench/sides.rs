@@ -6,9 +6,9 @@
 
 use std::fmt::Write;
 
+use picollo_bench::stats::{median_round, median_round_at};
 use picollo_bench::{
-    compare_on, judge_apart_builds, judge_builds, median_round, median_round_at, Bench,
-    BenchResult, Comparison, Metric,
+    compare_on, judge_apart_builds, judge_builds, Bench, BenchResult, Comparison, Metric,
 };
 
 use super::saved::{Baseline, Saved};

@@ -9,9 +9,8 @@ use std::fmt::Write;
 
 use picollo_bench::export::{Bencher, Document, Export, GithubAction, GoogleBenchmark, Suite};
 use picollo_bench::shift::Design;
-use picollo_bench::{
-    compare, compare_on, judge_apart, median_round, BenchResult, Comparison, Verdict, SCALE,
-};
+use picollo_bench::stats::median_round;
+use picollo_bench::{compare, compare_on, judge_apart, BenchResult, Comparison, Verdict, SCALE};
 
 use crate::args::{out, query, sized_out, try_slice, try_str};
 use crate::bench::args::{bench_failure, picollo_bench_result};
