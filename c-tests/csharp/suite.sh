@@ -101,7 +101,7 @@ run 0 append2 "${mono[@]}" suite.exe "${gate[@]}" --save main --append
 python3 -c 'import json, sys; n = len(json.load(open(sys.argv[1]))["commands"][0]["runsApart"]); sys.exit(n != 3)' \
     "$out/gate/baselines/main.json" || die "baseline main does not hold 3 runs apart"
 run "0|7" baseline "${mono[@]}" suite_slower.exe "${gate[@]}" --baseline main
-has baseline "than spin 200 [saved gate/baselines/main.json]"
+has baseline "spin 200 [saved gate/baselines/main.json]"
 run 7 baseline_much "${mono[@]}" suite_much_slower.exe "${gate[@]}" --baseline main
 has baseline_much "verdict: spin 200 is slower than spin 200 [saved gate/baselines/main.json] by"
 run 3 baseline_missing "${mono[@]}" suite.exe "${gate[@]}" --baseline nothere
