@@ -13,6 +13,7 @@
 //!   PICOLLO_SUITES_RUNS     A/A runs of the suite's 4 benchmarks (default 25: 100 comparisons)
 //!   PICOLLO_SUITES_DETECT   runs of the 5 % change (default 20)
 //!   PICOLLO_SUITES_BUDGET   seconds a comparison (default 0.5 for A/A, twice that to detect)
+//!   PICOLLO_SUITES_PROCESSES  worker processes a build (`--processes`, default 1)
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -72,6 +73,10 @@ fn against(base: &Path, budget: f64, filter: &[&str], env: &[(&str, &str)]) -> V
         &budget,
     ])
     .args(["--warmup", "0.1", "--counters", "none"])
+    .args([
+        "--processes",
+        &setting("PICOLLO_SUITES_PROCESSES", 1.0).to_string(),
+    ])
     .args(filter)
     .env_remove("GITHUB_STEP_SUMMARY");
     for (k, v) in env {

@@ -114,6 +114,7 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         floored: false,
     });
     c.builds = Some(Builds {
+        processes: 1,
         per_side: k_builds,
         layout_spread: percent(w.sqrt()),
         noise_floor: percent(t * a.sqrt()),

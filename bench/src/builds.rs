@@ -159,6 +159,7 @@ fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize) {
     let d = mb - ma;
     judge_log_change(c, d, half);
     c.builds = Some(Builds {
+        processes: 1,
         per_side: k,
         layout_spread: match se.is_finite() {
             true => percent((s2 - se * se).max(0.0).sqrt()),

@@ -232,12 +232,30 @@ pub struct Apart {
 /// How a comparison of sides of several builds was judged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Builds {
-    /// The builds of each side.
+    /// The units of each side: its builds, each as many times as it ran as a process of its
+    /// own ([`Builds::processes`]).
     pub per_side: usize,
+    /// The worker processes of each build (1 unless a suite started several of each:
+    /// `--processes`): each keeps one placement of its code and data in memory, and the
+    /// processes of one build differ by it as builds of different layouts do.
+    pub processes: usize,
     /// The standard deviation, in percent, between builds of one side that the rounds'
     /// noise does not explain: what layout alone moves (0 when the noise explains it all).
     pub layout_spread: f64,
     /// Half the 99 % interval the rounds' noise alone would leave, in percent (NaN with
     /// fewer than 2 rounds a build).
     pub noise_floor: f64,
+}
+
+impl Builds {
+    /// What a side's units are, counted: `6 builds`, `3 processes` (of one build), or
+    /// `2 builds × 3 processes`.
+    pub fn units(&self) -> String {
+        let builds = self.per_side / self.processes.max(1);
+        match (builds, self.processes) {
+            (_, 0 | 1) => std::format!("{} builds", self.per_side),
+            (1, p) => std::format!("{p} processes"),
+            (b, p) => std::format!("{b} builds × {p} processes"),
+        }
+    }
 }

@@ -173,10 +173,10 @@ impl Comparison {
         match &self.builds {
             None => std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor)),
             Some(x) => std::format!(
-                "; layout spread ±{}, noise floor {} (99 %, {} builds a side{})",
+                "; layout spread ±{}, noise floor {} (99 %, {} a side{})",
                 pct(x.layout_spread),
                 pct(x.noise_floor),
-                x.per_side,
+                x.units(),
                 match &self.apart {
                     Some(apart) => std::format!(", {} runs apart", apart.runs),
                     None => String::new(),

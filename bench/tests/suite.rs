@@ -371,7 +371,7 @@ fn functions_are_saved_run_apart_by_run_apart_and_a_baseline_file_is_checked() {
 }
 
 #[test]
-fn builds_a_side_run_as_workers_each_and_are_judged_with_builds_as_the_unit() {
+fn builds_a_side_and_processes_a_build_run_as_workers_each_and_are_judged_as_units() {
     let _serial = serial();
     let dir = temp("builds");
     let copy = |name: &str| {
@@ -396,6 +396,22 @@ fn builds_a_side_run_as_workers_each_and_are_judged_with_builds_as_the_unit() {
         line.contains("spin 200 (base)") && line.ends_with("(99 %, 2 builds a side)"),
         "{line}"
     );
+    let processes = against(Path::new(&b1), &dir, &["--processes", "2", "spin"], &[]);
+    assert!(
+        matches!(processes.status.code(), Some(0 | 7)),
+        "{}",
+        text(&processes)
+    );
+    assert!(
+        text(&processes).lines().any(|l| l.starts_with("verdict: ")
+            && l.contains("spin 200 (head)")
+            && l.ends_with("(99 %, 2 processes a side)")),
+        "{}",
+        text(&processes)
+    );
+    let none = against(Path::new(&b1), &dir, &["--processes", "0"], &[]);
+    assert_eq!(none.status.code(), Some(Exit::Usage as i32));
+    assert!(text(&none).contains("--processes 0: a count of worker processes a build, 1 to 16"));
     let unbalanced = against(Path::new(&b1), &dir, &["--against", &b2], &[]);
     assert_eq!(unbalanced.status.code(), Some(Exit::Usage as i32));
     assert!(

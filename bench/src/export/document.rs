@@ -117,16 +117,16 @@ impl Comparison {
         json_string(w, &line)
     }
 
-    /// `,"builds":{"perSide": K, "layoutSpread": %, "noiseFloor": %}` when judged over
-    /// builds.
+    /// `,"builds":{"perSide": K, "processes": P, "layoutSpread": %, "noiseFloor": %}` when
+    /// judged over builds (`P` worker processes of each).
     fn write_builds_json(&self, w: &mut dyn Write) -> fmt::Result {
         let Some(b) = &self.builds else {
             return Ok(());
         };
         write!(
             w,
-            ",\"builds\":{{\"perSide\":{},\"layoutSpread\":",
-            b.per_side
+            ",\"builds\":{{\"perSide\":{},\"processes\":{},\"layoutSpread\":",
+            b.per_side, b.processes
         )?;
         json_number(w, b.layout_spread)?;
         w.write_str(",\"noiseFloor\":")?;

@@ -65,6 +65,9 @@ pub struct Args {
     pub verbose: bool,
     /// How long a worker may take to answer beyond the time it was given.
     pub worker_timeout: Option<Duration>,
+    /// `--processes N`: each build of `--against` (and of this side) started as N worker
+    /// processes, judged with the processes as the unit (default 1).
+    pub processes: Option<usize>,
 }
 
 /// Flags the runners of `cargo test` and `cargo bench` pass or users type out of habit,
@@ -160,10 +163,11 @@ impl Args {
             "--out" => self.out = Some(value.into()),
             "--summary" => self.summary = Some(value.into()),
             "--worker-timeout" => self.worker_timeout = Some(seconds(flag, value)?),
+            "--processes" => self.processes = Some(processes(value)?),
             "--export" => self.exports.push(export(value)?),
             _ => return Err(SuiteError::usage(std::format!(
                 "unknown flag {flag}: the flags are [FILTER...] --exact --regex RE --list --bench --test \
-                 --against SUITE [--head SUITE] --save NAME [--append] --baseline NAME --budget SECS --warmup SECS \
+                 --against SUITE [--head SUITE] --processes N --save NAME [--append] --baseline NAME --budget SECS --warmup SECS \
                  --counters LIST|none --read-path auto|user|syscall --rounds N --seed N --threshold PCT --metric NAME --out DIR \
                  --export FORMAT=PATH --summary PATH --verbose --worker-timeout SECS"
             ))),
@@ -224,6 +228,16 @@ fn export(v: &str) -> Result<(String, PathBuf), SuiteError> {
         Some((f, p)) if !f.is_empty() && !p.is_empty() => Ok((f.into(), p.into())),
         _ => Err(SuiteError::usage(std::format!(
             "--export {v}: write it FORMAT=PATH (bmf, github, gbench, picollo)"
+        ))),
+    }
+}
+
+/// `--processes N`: 1 to 16 worker processes a build.
+fn processes(value: &str) -> Result<usize, SuiteError> {
+    match value.parse::<usize>() {
+        Ok(n @ 1..=16) => Ok(n),
+        _ => Err(SuiteError::usage(std::format!(
+            "--processes {value}: a count of worker processes a build, 1 to 16"
         ))),
     }
 }

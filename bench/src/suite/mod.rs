@@ -470,14 +470,20 @@ fn heads(me: Option<WorkerCommand>, args: &Args) -> Result<Vec<WorkerCommand>, S
 }
 
 /// `selected` of this build's builds ([`heads`]) against the builds `--against` names (A),
-/// each a worker process; several builds a side are judged with builds as the unit.
+/// each started as `--processes` worker processes; several processes a side are judged with
+/// the processes as the unit, as builds are: each process keeps one placement of its code
+/// and data in memory for the whole comparison, and two processes of one build differ by it.
 fn against_process(
     plan: &Plan,
     me: Option<WorkerCommand>,
     selected: &[String],
     args: &Args,
 ) -> Result<Report, SuiteError> {
-    let heads = heads(me, args)?;
+    let n = args.processes.unwrap_or(1);
+    let heads: Vec<WorkerCommand> = heads(me, args)?
+        .into_iter()
+        .flat_map(|c| std::iter::repeat_n(c, n))
+        .collect();
     let k = heads.len();
     let label = |side: &str, i: usize| match k {
         1 => side.to_string(),
@@ -486,6 +492,7 @@ fn against_process(
     let base = args
         .against
         .iter()
+        .flat_map(|p| std::iter::repeat_n(p, n))
         .enumerate()
         .map(|(i, p)| Process::spawn(&label("base", i), p, &[]));
     let head = heads
@@ -497,5 +504,9 @@ fn against_process(
         workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
-    against::judge_all(plan, &mut ends, k, (selected, &select), timeout)
+    let report = against::judge_all(plan, &mut ends, k, (selected, &select), timeout)?;
+    Ok(Report {
+        processes: n,
+        ..report
+    })
 }

@@ -33,6 +33,8 @@ pub struct Report {
     pub only: Vec<(String, String)>,
     /// The builds a side of [`Report::compared`] (several: judged with builds as the unit).
     pub builds: usize,
+    /// The worker processes of each build among them (`--processes`; 0 or 1: one).
+    pub processes: usize,
     /// The exit status.
     pub exit: Exit,
 }
@@ -81,16 +83,22 @@ impl Report {
 
     /// Each comparison judged on `metric` (its own, on time).
     fn judge(&self, metric: Option<&str>) -> Result<Vec<Comparison>, SuiteError> {
-        let each = self.compared.iter().map(|p| match metric {
-            None => Ok(p.comparison.clone()),
-            Some(m) => {
-                let c = compare_on(&p.a, &p.b, m);
-                let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
-                if self.builds >= 2 {
-                    super::against::judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
+        let each = self.compared.iter().map(|p| {
+            let mut c = match metric {
+                None => p.comparison.clone(),
+                Some(m) => {
+                    let c = compare_on(&p.a, &p.b, m);
+                    let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
+                    if self.builds >= 2 {
+                        super::against::judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
+                    }
+                    c
                 }
-                Ok(c)
+            };
+            if let Some(b) = c.builds.as_mut() {
+                b.processes = self.processes.max(1);
             }
+            Ok(c)
         });
         each.collect()
     }
