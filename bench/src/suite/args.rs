@@ -66,7 +66,8 @@ pub struct Args {
     /// How long a worker may take to answer beyond the time it was given.
     pub worker_timeout: Option<Duration>,
     /// `--processes N`: each build of `--against` (and of this side) started as N worker
-    /// processes, judged with the processes as the unit (default 1).
+    /// processes, judged with the processes as the unit (default [`super::PROCESSES`] for
+    /// one build a side, 1 for several).
     pub processes: Option<usize>,
 }
 
