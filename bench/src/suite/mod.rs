@@ -54,8 +54,9 @@ pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
 /// The worker processes of each build where `--against` names one build and `--processes`
 /// is not given: three processes a side are judged with the processes as the unit, so that
 /// what one process's placement in memory adds is not read as the builds' difference (on a
-/// 2-core AMD EPYC VM, identical builds were called different in 5 of 80 comparisons with
-/// one process a side and in 0 of 60 with three). Several builds a side are units already:
+/// loaded 2-core AMD EPYC VM, identical builds were called different in 7 of 100
+/// comparisons with one process a side and in 0 of 100 with three; +5 % found in 18 and 19
+/// of 20). Several builds a side are units already:
 /// one process each, unless `--processes` says otherwise.
 pub const PROCESSES: usize = 3;
 
