@@ -13,7 +13,7 @@
 //!   PICOLLO_SUITES_RUNS     A/A runs of the suite's 4 benchmarks (default 25: 100 comparisons)
 //!   PICOLLO_SUITES_DETECT   runs of the 5 % change (default 20)
 //!   PICOLLO_SUITES_BUDGET   seconds a comparison (default 0.5 for A/A, twice that to detect)
-//!   PICOLLO_SUITES_PROCESSES  worker processes a build (`--processes`, default 1)
+//!   PICOLLO_SUITES_PROCESSES  worker processes a build (`--processes`; else the suite's 3)
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -64,6 +64,7 @@ fn suite() -> Suite<'static> {
 fn against(base: &Path, budget: f64, filter: &[&str], env: &[(&str, &str)]) -> Vec<String> {
     let me = std::env::current_exe().expect("this program's path");
     let budget = budget.to_string();
+    let processes = std::env::var("PICOLLO_SUITES_PROCESSES").ok();
     let mut c = Command::new(me);
     c.args([
         "--bench",
@@ -73,10 +74,7 @@ fn against(base: &Path, budget: f64, filter: &[&str], env: &[(&str, &str)]) -> V
         &budget,
     ])
     .args(["--warmup", "0.1", "--counters", "none"])
-    .args([
-        "--processes",
-        &setting("PICOLLO_SUITES_PROCESSES", 1.0).to_string(),
-    ])
+    .args(processes.iter().flat_map(|n| ["--processes", n]))
     .args(filter)
     .env_remove("GITHUB_STEP_SUMMARY");
     for (k, v) in env {
