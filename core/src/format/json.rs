@@ -3,6 +3,12 @@
 use core::fmt::{self, Write};
 
 use super::domain::Domain;
+#[cfg(feature = "alloc")]
+use {
+    super::export::{text_into, Export, ExportError, Options},
+    crate::View,
+    alloc::vec::Vec,
+};
 
 /// The summary `s` as a JSON object (no trailing newline): the domain's range fields,
 /// `totalCount`, the domain's own counts and the counts beside the buckets, its own
@@ -96,4 +102,38 @@ pub fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
         }
     }
     w.write_char('"')
+}
+
+/// The summary's JSON object as an export format (`json`).
+#[cfg(feature = "alloc")]
+pub(crate) struct Json;
+
+#[cfg(feature = "alloc")]
+impl Export for Json {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+    fn about(&self) -> &'static str {
+        "the summary as a JSON object: counts, statistics and the standard percentiles"
+    }
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    fn integer(
+        &self,
+        view: &View<'_, u64>,
+        _: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        text_into(out, |w| write_json(&view.summary(), w))
+    }
+    #[cfg(picollo_float)]
+    fn float(
+        &self,
+        counts: &crate::float::FloatCounts,
+        _: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        text_into(out, |w| write_json(&counts.summary(), w))
+    }
 }

@@ -4,6 +4,12 @@ use core::fmt::{self, Write};
 
 use super::numbers::{Grouped, GroupedF64};
 use crate::summary::Summary;
+#[cfg(feature = "alloc")]
+use {
+    super::export::{text_into, Export, ExportError, Options},
+    crate::View,
+    alloc::vec::Vec,
+};
 
 impl Summary {
     /// One line for logs: `name: Total=…, Overflow=…, Mean=…, P0=…, P25=…, P50=…, P90=…,
@@ -44,5 +50,41 @@ impl Summary {
             }
         }
         Ok(())
+    }
+}
+
+/// The one-line summary as an export format (`line`).
+#[cfg(feature = "alloc")]
+pub(crate) struct Line;
+
+#[cfg(feature = "alloc")]
+impl Export for Line {
+    fn name(&self) -> &'static str {
+        "line"
+    }
+    fn about(&self) -> &'static str {
+        "the one-line summary for logs: totals, mean and the main percentiles"
+    }
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        &[("name", "the `name: ` the line starts with (default: none)")]
+    }
+    fn integer(
+        &self,
+        view: &View<'_, u64>,
+        options: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        let name = options.get("name").unwrap_or("");
+        text_into(out, |w| view.summary().write_line(w, name))
+    }
+    #[cfg(picollo_float)]
+    fn float(
+        &self,
+        counts: &crate::float::FloatCounts,
+        options: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        let name = options.get("name").unwrap_or("");
+        text_into(out, |w| counts.summary().write_line(w, name))
     }
 }

@@ -3,8 +3,14 @@
 use core::fmt::{self, Write};
 
 use super::domain::Domain;
+#[cfg(feature = "alloc")]
+use super::export::{text_into, Export, ExportError, Options};
 use super::numbers::{Grouped, Rank};
 use super::table::{blank, percent, Align, Table};
+#[cfg(feature = "alloc")]
+use crate::View;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 
 /// The Markdown table of `s`: a `##### title` line (omitted when `title` is empty), one row
 /// per standard rank (`| Percentile | Value | ± | Count |`, Count being the count the rank
@@ -76,4 +82,61 @@ pub(crate) fn precision_total_row(t: &mut Table<'_>, precision: f64, total: u64)
         &|c| c.write_str("Total:"),
         &|c| write!(c, "{}", Grouped(total)),
     ])
+}
+
+/// The Markdown summary table as an export format (`table`).
+#[cfg(feature = "alloc")]
+pub(crate) struct MarkdownTable;
+
+#[cfg(feature = "alloc")]
+impl MarkdownTable {
+    /// The table of `s` under the `title` option, values divided by `unit_ratio`.
+    fn write<S: Domain>(
+        s: &S,
+        options: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        let title = options.get("title").unwrap_or("");
+        let ratio = options.parse("unit_ratio", 1.0)?;
+        text_into(out, |w| write_table(s, w, title, ratio))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Export for MarkdownTable {
+    fn name(&self) -> &'static str {
+        "table"
+    }
+    fn about(&self) -> &'static str {
+        "the Markdown table of the summary: percentiles, outside counts, statistics"
+    }
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "title",
+                "the `##### title` line above the table (default: none)",
+            ),
+            (
+                "unit_ratio",
+                "values are divided by this (1000: ns as µs; default 1)",
+            ),
+        ]
+    }
+    fn integer(
+        &self,
+        view: &View<'_, u64>,
+        options: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        MarkdownTable::write(&view.summary(), options, out)
+    }
+    #[cfg(picollo_float)]
+    fn float(
+        &self,
+        counts: &crate::float::FloatCounts,
+        options: &Options<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        MarkdownTable::write(&counts.summary(), options, out)
+    }
 }

@@ -5,9 +5,15 @@
 //! sink: a `String`, a fixed `heapless::String`, a C buffer. The Markdown and diff tables
 //! are written once for integer and floating-point summaries, over [`domain::Domain`].
 
+#[cfg(feature = "alloc")]
+mod csv;
 pub(crate) mod diff;
 pub(crate) mod domain;
+#[cfg(feature = "alloc")]
+pub(crate) mod export;
 mod fixed;
+#[cfg(feature = "alloc")]
+mod hdr_v2;
 pub(crate) mod hgrm;
 pub(crate) mod json;
 mod line;

@@ -98,11 +98,6 @@ pub unsafe extern "C" fn picollo_float_histogram_text(
     unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
 
-/// The most rows per half distance `picollo_histogram_hgrm` accepts: the text has up to 65
-/// half distances of that many rows (about 40 MB at this limit), so a larger value would ask
-/// for more memory than any plot needs.
-const MAX_HGRM_TICKS: u32 = 10_000;
-
 /// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
 /// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
 #[no_mangle]
@@ -117,22 +112,13 @@ pub unsafe extern "C" fn picollo_histogram_hgrm(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        if !(1..=MAX_HGRM_TICKS).contains(&ticks_per_half_distance) {
-            return Err(Failure::invalid(format_args!(
-                "ticks_per_half_distance is {ticks_per_half_distance}: it must be 1 to \
-                 {MAX_HGRM_TICKS} (HdrHistogram's default is 5)"
-            )));
-        }
-        if !(unit_ratio.is_finite() && unit_ratio > 0.0) {
-            return Err(Failure::invalid(format_args!(
-                "unit_ratio {unit_ratio:?} is invalid: it must be a finite number above 0"
-            )));
-        }
         let options = HgrmOptions {
             ticks_per_half_distance,
             unit_ratio,
             csv: csv != 0,
-        };
+        }
+        .check()
+        .map_err(Failure::invalid)?;
         let text = h.with_view(|view| dispatch_view!(view, v => v.to_hgrm(&options)))?;
         write_text!(&text, buf, len, needed)
     })
