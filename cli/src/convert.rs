@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use clap::ValueEnum;
+use picollo::export::{self, FORMATS};
 use picollo::hdr::{Accumulator, LogWriter};
 use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
 use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
@@ -15,7 +16,8 @@ use crate::error::Failure;
 use crate::input::Input;
 use crate::select::{for_each_selected, round_micros, Filter};
 
-/// What `convert` writes. More targets will join (each a variant and a function here).
+/// What `convert` writes: one of the targets below, which know intervals and tags, or any
+/// format of the library's export table (`Target::Format`), parsed by [`target`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Target {
     /// An interval log, format 1.3 (HdrHistogram's Java, C and Rust readers read it).
@@ -28,6 +30,48 @@ pub enum Target {
     OtlpJson,
     /// Prometheus' protobuf exposition: one native-histogram family, one series per tag.
     PrometheusNative,
+    /// A format of the library's export table, by name: the sum of the selected intervals.
+    #[value(skip)]
+    Format(&'static str),
+}
+
+/// `--to NAME`: a target of its own above, else a format of the export table.
+pub fn target(name: &str) -> Result<Target, String> {
+    if let Ok(own) = Target::from_str(name, false) {
+        return Ok(own);
+    }
+    if let Ok(format) = export::format_named(name) {
+        return Ok(Target::Format(format.name()));
+    }
+    let own: Vec<String> = Target::value_variants()
+        .iter()
+        .filter_map(|t| t.to_possible_value())
+        .map(|v| v.get_name().to_string())
+        .collect();
+    // A format named like a target of its own is reached as that target.
+    let table = FORMATS.iter().map(|f| f.name().to_string());
+    let names: Vec<String> = own
+        .iter()
+        .cloned()
+        .chain(table.filter(|n| !own.contains(n)))
+        .collect();
+    Err(format!(
+        "{name:?} is not a target [possible values: {}]",
+        names.join(", ")
+    ))
+}
+
+/// `picollo formats`: each format of the export table, what it writes, and its options.
+pub fn formats_text() -> String {
+    let mut out = String::new();
+    for f in FORMATS {
+        let kind = if f.binary() { "binary" } else { "text" };
+        let _ = writeln!(out, "{} ({kind})\n    {}", f.name(), f.about());
+        for (option, what) in f.options() {
+            let _ = writeln!(out, "    --option {option}=...  {what}");
+        }
+    }
+    out
 }
 
 impl Target {
@@ -64,6 +108,8 @@ pub struct MetricOptions {
     pub delta: bool,
     /// Prometheus native: the schema (`None`: from the relative error).
     pub schema: Option<i32>,
+    /// A format of the export table: its options, `(name, value)`.
+    pub options: Vec<(String, String)>,
 }
 
 impl MetricOptions {
@@ -132,6 +178,7 @@ pub fn convert(
     metric: &MetricOptions,
 ) -> Result<Vec<u8>, Failure> {
     let text = match target {
+        Target::Format(name) => return to_format(input, filter, name, &metric.options),
         Target::Log => to_log(input, filter),
         Target::Json if sum => to_json_sums(input, filter),
         Target::Json => to_json(input, filter),
@@ -141,6 +188,22 @@ pub fn convert(
         Target::PrometheusNative => return to_prometheus_native(input, filter, metric),
     };
     text.map(String::into_bytes)
+}
+
+/// The sum of every selected interval (all tags) in the export table's format `name`, with
+/// the format's `options`.
+fn to_format(
+    input: &Input,
+    filter: &Filter,
+    name: &str,
+    options: &[(String, String)],
+) -> Result<Vec<u8>, Failure> {
+    let h = crate::select::sum(input, filter)?.histogram;
+    let pairs: Vec<(&str, &str)> = options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    export::export(name, &h.view(), &pairs).map_err(|e| Failure::usage(format!("--to {name}: {e}")))
 }
 
 fn line_error(input: &Input, line: usize, e: impl std::fmt::Display) -> Failure {
