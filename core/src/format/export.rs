@@ -1,7 +1,8 @@
 //! The one table of export formats: each format is a type implementing [`Export`] in its own
-//! file, listed once in [`FORMATS`]. The C ABI's by-name and by-number calls, the Python and C#
-//! `to_format` and the CLI's `convert` all find a format here by its name, so a new format is
-//! its file and one line of [`FORMATS`].
+//! file, listed once in [`FORMATS`] (in `format/mod.rs`, beside the format's `mod` line). The
+//! C ABI's by-name and by-number calls, the Python and C# `to_format` and the CLI's `convert`
+//! all find a format here by its name, so a new format is its file, its `mod` line and its
+//! line of [`FORMATS`].
 //!
 //! Options travel as `(name, value)` text pairs, whatever the caller's language: each format
 //! lists the names it takes ([`Export::options`]) and reads their values through [`Options`],
@@ -16,6 +17,8 @@ use core::str::FromStr;
 #[cfg(picollo_float)]
 use crate::float::FloatCounts;
 use crate::view::View;
+
+pub use super::FORMATS;
 
 /// One export format: what it is called, which options it takes and what it writes of a
 /// histogram. Implemented by a unit type in the format's own file and listed in [`FORMATS`].
@@ -53,17 +56,6 @@ pub trait Export: Sync {
         ))
     }
 }
-
-/// Every export format, in the order `picollo formats` and the bindings list them.
-pub static FORMATS: &[&dyn Export] = &[
-    &super::markdown::MarkdownTable,
-    &super::line::Line,
-    &super::json::Json,
-    &super::hgrm::Hgrm,
-    &super::hdr_v2::V2Binary,
-    &super::hdr_v2::V2Base64,
-    &super::csv::Csv,
-];
 
 /// The format called `name`.
 pub fn format_named(name: &str) -> Result<&'static dyn Export, ExportError> {
