@@ -11,7 +11,7 @@ import datetime as _dt
 import math
 import time as _time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from . import _native as n
 from ._base import of_kind
