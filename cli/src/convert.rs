@@ -65,9 +65,9 @@ pub fn target(name: &str) -> Result<Target, String> {
 pub fn formats_text() -> String {
     let mut out = String::new();
     for f in FORMATS {
-        let kind = if f.binary() { "binary" } else { "text" };
-        let _ = writeln!(out, "{} ({kind})\n    {}", f.name(), f.about());
-        for (option, what) in f.options() {
+        let kind = if f.about().binary { "binary" } else { "text" };
+        let _ = writeln!(out, "{} ({kind})\n    {}", f.name(), f.about().description);
+        for (option, what) in f.about().options {
             let _ = writeln!(out, "    --option {option}=...  {what}");
         }
     }

@@ -68,7 +68,7 @@ fn every_format_is_found_by_its_one_name() {
             "{}",
             f.name()
         );
-        assert!(!f.about().is_empty());
+        assert!(!f.about().description.is_empty());
     }
     let e = format_named("no-such-format").err().unwrap();
     assert_eq!(e.kind, ExportErrorKind::UnknownFormat);
@@ -163,8 +163,8 @@ fn hdr_formats_write_what_their_functions_write() {
     assert_eq!(plain, view.encode_v2().unwrap());
     let base64 = text(export("hdr-v2-base64", &view, &[]).unwrap());
     assert_eq!(base64, view.encode_v2_base64().unwrap());
-    assert!(format_named("hdr-v2").unwrap().binary());
-    assert!(!format_named("hdr-v2-base64").unwrap().binary());
+    assert!(format_named("hdr-v2").unwrap().about().binary);
+    assert!(!format_named("hdr-v2-base64").unwrap().about().binary);
 }
 
 #[test]

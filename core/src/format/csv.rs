@@ -7,17 +7,16 @@
 use alloc::vec::Vec;
 use core::fmt::{Display, Write};
 
-use super::export::{text_into, Export, ExportError, Options};
+use super::export::{text_into, About, Export, Options, Out, Written};
+#[cfg(picollo_float)]
+use crate::float::FloatCounts;
 use crate::View;
 
 /// The CSV of buckets.
 pub(crate) struct Csv;
 
 /// The header, then a row per `(lower, upper, count)` of `rows`.
-fn write_rows<T: Display>(
-    out: &mut Vec<u8>,
-    rows: impl Iterator<Item = (T, T, u64)>,
-) -> Result<(), ExportError> {
+fn write_rows<T: Display>(out: &mut Vec<u8>, rows: impl Iterator<Item = (T, T, u64)>) -> Written {
     text_into(out, |w| {
         w.write_str("lower,upper,count\n")?;
         rows.into_iter()
@@ -26,33 +25,22 @@ fn write_rows<T: Display>(
 }
 
 impl Export for Csv {
-    fn name(&self) -> &'static str {
-        "csv"
+    fn about(&self) -> &'static About {
+        &About {
+            name: "csv",
+            description: "the non-empty buckets as CSV: lower,upper,count (bounds inclusive)",
+            options: &[],
+            binary: false,
+        }
     }
-    fn about(&self) -> &'static str {
-        "the non-empty buckets as CSV: lower,upper,count (bounds inclusive)"
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        _: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn integer(&self, view: &View<'_, u64>, _: &Options<'_>, out: Out<'_>) -> Written {
         let rows = view
             .buckets_with_values()
             .map(|b| (b.lower, b.highest, b.count));
         write_rows(out, rows)
     }
     #[cfg(picollo_float)]
-    fn float(
-        &self,
-        counts: &crate::float::FloatCounts,
-        _: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn float(&self, counts: &FloatCounts, _: &Options<'_>, out: Out<'_>) -> Written {
         write_rows(
             out,
             counts.buckets().map(|b| (b.lowest, b.highest, b.count)),

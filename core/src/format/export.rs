@@ -20,35 +20,41 @@ use crate::view::View;
 
 pub use super::FORMATS;
 
-/// One export format: what it is called, which options it takes and what it writes of a
-/// histogram. Implemented by a unit type in the format's own file and listed in [`FORMATS`].
-pub trait Export: Sync {
+/// What a format is: its name, what it writes, the options it takes and whether it writes
+/// bytes. One `static` per format, returned by [`Export::about`].
+#[derive(Clone, Copy, Debug)]
+pub struct About {
     /// The name callers pick it by: lowercase words joined by `-`.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// One sentence on what it writes.
-    fn about(&self) -> &'static str;
+    pub description: &'static str,
     /// The options it takes, each `(name, what it sets)`; a name ending in `.` takes any
     /// name with that prefix (`label.` for `label.job=api`).
-    fn options(&self) -> &'static [(&'static str, &'static str)];
+    pub options: &'static [(&'static str, &'static str)],
     /// Whether it writes bytes that are not UTF-8 text (protobuf, V2 binary).
-    fn binary(&self) -> bool {
-        false
+    pub binary: bool,
+}
+
+/// What an export appends to: the bytes of the result.
+pub type Out<'o> = &'o mut Vec<u8>;
+
+/// What an export returns: nothing more than its bytes, or why it wrote none.
+pub type Written = Result<(), ExportError>;
+
+/// One export format: what it is ([`About`]) and what it writes of a histogram. Implemented
+/// by a unit type in the format's own file and listed in [`FORMATS`].
+pub trait Export: Sync {
+    /// Its name, description, options and kind of output.
+    fn about(&self) -> &'static About;
+    /// The name callers pick it by.
+    fn name(&self) -> &'static str {
+        self.about().name
     }
     /// Appends the integer histogram `view` to `out`.
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        options: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError>;
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written;
     /// Appends the float histogram `counts` to `out`; by default the format has no float form.
     #[cfg(picollo_float)]
-    fn float(
-        &self,
-        counts: &FloatCounts,
-        options: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn float(&self, counts: &FloatCounts, options: &Options<'_>, out: Out<'_>) -> Written {
         let _ = (counts, options, out);
         Err(ExportError::new(
             ExportErrorKind::Unsupported,
@@ -160,7 +166,7 @@ pub struct Options<'a> {
 impl<'a> Options<'a> {
     /// `pairs` for `format`: each name one the format takes, and given once.
     pub fn new(format: &dyn Export, pairs: &'a [(&'a str, &'a str)]) -> Result<Self, ExportError> {
-        let taken = format.options();
+        let taken = format.about().options;
         let takes = |name: &str| {
             taken.iter().any(|&(t, _)| match t.strip_suffix('.') {
                 Some(prefix) => name.len() > t.len() && name.starts_with(t) && !prefix.is_empty(),

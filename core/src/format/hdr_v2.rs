@@ -1,9 +1,7 @@
 //! HdrHistogram's V2 encoding as export formats: `hdr-v2` (the binary blob, compressed or
 //! plain) and `hdr-v2-base64` (the text interval logs carry). The encoding is `v2.rs`'s.
 
-use alloc::vec::Vec;
-
-use super::export::{Export, ExportError, ExportErrorKind, Options};
+use super::export::{About, Export, ExportError, ExportErrorKind, Options, Out, Written};
 use super::v2::{Deflate, V2Error};
 use crate::View;
 
@@ -38,30 +36,21 @@ const LEVEL: (&str, &str) = (
 pub(crate) struct V2Binary;
 
 impl Export for V2Binary {
-    fn name(&self) -> &'static str {
-        "hdr-v2"
+    fn about(&self) -> &'static About {
+        &About {
+            name: "hdr-v2",
+            description: "HdrHistogram's V2 encoding, the binary blob every HdrHistogram reads",
+            options: &[
+                (
+                    "form",
+                    "compressed (default; cookie 0x1c849314) or plain (0x1c849313)",
+                ),
+                LEVEL,
+            ],
+            binary: true,
+        }
     }
-    fn about(&self) -> &'static str {
-        "HdrHistogram's V2 encoding, the binary blob every HdrHistogram reads"
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "form",
-                "compressed (default; cookie 0x1c849314) or plain (0x1c849313)",
-            ),
-            LEVEL,
-        ]
-    }
-    fn binary(&self) -> bool {
-        true
-    }
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        options: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
         let deflate = deflate(options)?;
         let bytes = match options.get("form").unwrap_or("compressed") {
             "compressed" => view.encode_v2_compressed_with(deflate)?,
@@ -81,21 +70,16 @@ impl Export for V2Binary {
 pub(crate) struct V2Base64;
 
 impl Export for V2Base64 {
-    fn name(&self) -> &'static str {
-        "hdr-v2-base64"
+    fn about(&self) -> &'static About {
+        &About {
+            name: "hdr-v2-base64",
+            description:
+                "the base64 text of HdrHistogram's compressed V2 blob, as interval logs carry it",
+            options: &[LEVEL],
+            binary: false,
+        }
     }
-    fn about(&self) -> &'static str {
-        "the base64 text of HdrHistogram's compressed V2 blob, as interval logs carry it"
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[LEVEL]
-    }
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        options: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
         let text = view.encode_v2_base64_with(deflate(options)?)?;
         out.extend_from_slice(text.as_bytes());
         Ok(())

@@ -3,6 +3,8 @@
 
 use core::fmt::{self, Write};
 
+#[cfg(feature = "alloc")]
+use super::export::{About, Export, ExportError, Options, Out, Written};
 use super::fixed::JsFixed;
 use crate::counter::Counter;
 use crate::layout::Layout;
@@ -164,32 +166,27 @@ impl fmt::Display for HgrmOptionError {
 pub(crate) struct Hgrm;
 
 #[cfg(feature = "alloc")]
-impl super::export::Export for Hgrm {
-    fn name(&self) -> &'static str {
-        "hgrm"
+impl Export for Hgrm {
+    fn about(&self) -> &'static About {
+        &About {
+            name: "hgrm",
+            description:
+                "HdrHistogram's percentile distribution (.hgrm), the text its plotters read",
+            options: &[
+                (
+                    "ticks_per_half_distance",
+                    "rows per half of the distance to 100 % (default 5)",
+                ),
+                (
+                    "unit_ratio",
+                    "values are divided by this (1000: ns as µs; default 1)",
+                ),
+                ("csv", "true: CSV rows without the footer (default false)"),
+            ],
+            binary: false,
+        }
     }
-    fn about(&self) -> &'static str {
-        "HdrHistogram's percentile distribution (.hgrm), the text its plotters read"
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "ticks_per_half_distance",
-                "rows per half of the distance to 100 % (default 5)",
-            ),
-            (
-                "unit_ratio",
-                "values are divided by this (1000: ns as µs; default 1)",
-            ),
-            ("csv", "true: CSV rows without the footer (default false)"),
-        ]
-    }
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        options: &super::export::Options<'_>,
-        out: &mut alloc::vec::Vec<u8>,
-    ) -> Result<(), super::export::ExportError> {
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
         let d = HgrmOptions::default();
         let options = HgrmOptions {
             ticks_per_half_distance: options
@@ -198,7 +195,7 @@ impl super::export::Export for Hgrm {
             csv: options.parse("csv", d.csv)?,
         }
         .check()
-        .map_err(super::export::ExportError::option)?;
+        .map_err(ExportError::option)?;
         out.extend_from_slice(view.to_hgrm(&options).as_bytes());
         Ok(())
     }

@@ -3,11 +3,12 @@
 use core::fmt::{self, Write};
 
 use super::domain::Domain;
+#[cfg(picollo_float)]
+use crate::float::FloatCounts;
 #[cfg(feature = "alloc")]
 use {
-    super::export::{text_into, Export, ExportError, Options},
+    super::export::{text_into, About, Export, Options, Out, Written},
     crate::View,
-    alloc::vec::Vec,
 };
 
 /// The summary `s` as a JSON object (no trailing newline): the domain's range fields,
@@ -110,30 +111,20 @@ pub(crate) struct Json;
 
 #[cfg(feature = "alloc")]
 impl Export for Json {
-    fn name(&self) -> &'static str {
-        "json"
+    fn about(&self) -> &'static About {
+        &About {
+            name: "json",
+            description:
+                "the summary as a JSON object: counts, statistics and the standard percentiles",
+            options: &[],
+            binary: false,
+        }
     }
-    fn about(&self) -> &'static str {
-        "the summary as a JSON object: counts, statistics and the standard percentiles"
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        _: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn integer(&self, view: &View<'_, u64>, _: &Options<'_>, out: Out<'_>) -> Written {
         text_into(out, |w| write_json(&view.summary(), w))
     }
     #[cfg(picollo_float)]
-    fn float(
-        &self,
-        counts: &crate::float::FloatCounts,
-        _: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn float(&self, counts: &FloatCounts, _: &Options<'_>, out: Out<'_>) -> Written {
         text_into(out, |w| write_json(&counts.summary(), w))
     }
 }

@@ -3,12 +3,13 @@
 use core::fmt::{self, Write};
 
 use super::numbers::{Grouped, GroupedF64};
+#[cfg(picollo_float)]
+use crate::float::FloatCounts;
 use crate::summary::Summary;
 #[cfg(feature = "alloc")]
 use {
-    super::export::{text_into, Export, ExportError, Options},
+    super::export::{text_into, About, Export, Options, Out, Written},
     crate::View,
-    alloc::vec::Vec,
 };
 
 impl Summary {
@@ -59,31 +60,20 @@ pub(crate) struct Line;
 
 #[cfg(feature = "alloc")]
 impl Export for Line {
-    fn name(&self) -> &'static str {
-        "line"
+    fn about(&self) -> &'static About {
+        &About {
+            name: "line",
+            description: "the one-line summary for logs: totals, mean and the main percentiles",
+            options: &[("name", "the `name: ` the line starts with (default: none)")],
+            binary: false,
+        }
     }
-    fn about(&self) -> &'static str {
-        "the one-line summary for logs: totals, mean and the main percentiles"
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[("name", "the `name: ` the line starts with (default: none)")]
-    }
-    fn integer(
-        &self,
-        view: &View<'_, u64>,
-        options: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
         let name = options.get("name").unwrap_or("");
         text_into(out, |w| view.summary().write_line(w, name))
     }
     #[cfg(picollo_float)]
-    fn float(
-        &self,
-        counts: &crate::float::FloatCounts,
-        options: &Options<'_>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    fn float(&self, counts: &FloatCounts, options: &Options<'_>, out: Out<'_>) -> Written {
         let name = options.get("name").unwrap_or("");
         text_into(out, |w| counts.summary().write_line(w, name))
     }

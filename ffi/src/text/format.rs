@@ -78,7 +78,10 @@ unsafe fn write_format<H: Castable>(
         let h = try_ref!(h)?;
         let name = try_str!(name)?;
         let pairs = try_labels!(options, option_count)?;
-        let binary = export::format_named(name).map_err(export_error)?.binary();
+        let binary = export::format_named(name)
+            .map_err(export_error)?
+            .about()
+            .binary;
         let bytes = write(h, name, &pairs)?;
         let out = CallerBuffer::new(buf, len, needed, "buf");
         if binary {
@@ -162,7 +165,7 @@ pub unsafe extern "C" fn picollo_format_binary(
     boundary!({
         let name = try_str!(name)?;
         let format = export::format_named(name).map_err(export_error)?;
-        out!(binary, u32::from(format.binary()))
+        out!(binary, u32::from(format.about().binary))
     })
 }
 
