@@ -200,3 +200,178 @@ fn an_unencodable_histogram_is_refused_by_kind() {
     let e = export("hdr-v2", &h.view(), &[]).err().unwrap();
     assert_eq!(e.kind, ExportErrorKind::Unencodable, "{e}");
 }
+
+#[test]
+fn openmetrics_by_name_writes_what_the_writer_writes() {
+    use picollo::openmetrics::STANDARD_QUANTILES;
+    use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
+    let h = histogram();
+    let family = Family::new("rpc_latency_seconds")
+        .with_help("time of one call")
+        .with_unit("seconds");
+    let bounds = [1_000, 10_000, 100_000];
+    let options = HistogramOptions {
+        bounds: Bounds::Explicit(&bounds),
+        unit_ratio: 1e9,
+        created_unix_nanos: Some(1_700_000_000_000_000_000),
+    };
+    let labels = [("method", "get"), ("code", "200")];
+    for summary in [false, true] {
+        let mut w = OpenMetricsWriter::new(String::new());
+        let mut f = match summary {
+            false => w.histogram(&family, &options).unwrap(),
+            true => w.summary(&family, &STANDARD_QUANTILES, &options).unwrap(),
+        };
+        f.point(&labels, &h.view()).unwrap();
+        let expected = w.finish().unwrap();
+        let summary = summary.to_string();
+        let pairs = [
+            ("name", "rpc_latency_seconds"),
+            ("help", "time of one call"),
+            ("unit", "seconds"),
+            ("bounds", "1000, 10000,100000"),
+            ("unit_ratio", "1e9"),
+            ("created_unix_nanos", "1700000000000000000"),
+            ("summary", summary.as_str()),
+            ("label.method", "get"),
+            ("label.code", "200"),
+        ];
+        assert_eq!(
+            text(export("openmetrics", &h.view(), &pairs).unwrap()),
+            expected
+        );
+    }
+}
+
+#[test]
+fn otlp_by_name_encodes_the_request_of_its_options() {
+    use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
+    let h = histogram();
+    let histogram = ExponentialHistogram::with_scale(&h.view(), 5, 1e6).unwrap();
+    let attributes = [("host", "a")];
+    let points = [DataPoint {
+        attributes: &attributes,
+        start_time_unix_nano: 10,
+        time_unix_nano: 20,
+        histogram: &histogram,
+    }];
+    let metrics = [Metric {
+        name: "rpc.latency",
+        description: "time of one call",
+        unit: "ms",
+        temporality: Temporality::Delta,
+        points: &points,
+    }];
+    let resource = [("service.name", "api")];
+    let request = Request {
+        resource: &resource,
+        scope_name: "picollo",
+        scope_version: "1",
+        metrics: &metrics,
+    };
+    let pairs = [
+        ("name", "rpc.latency"),
+        ("description", "time of one call"),
+        ("unit", "ms"),
+        ("temporality", "delta"),
+        ("start_time_unix_nano", "10"),
+        ("time_unix_nano", "20"),
+        ("scale", "5"),
+        ("unit_ratio", "1e6"),
+        ("scope_name", "picollo"),
+        ("scope_version", "1"),
+        ("attribute.host", "a"),
+        ("resource.service.name", "api"),
+    ];
+    let json = export("otlp-json", &h.view(), &pairs).unwrap();
+    assert_eq!(text(json), request.to_json());
+    let protobuf = export("otlp-protobuf", &h.view(), &pairs).unwrap();
+    assert_eq!(protobuf, request.to_protobuf());
+    assert!(format_named("otlp-protobuf").unwrap().about().binary);
+}
+
+#[test]
+fn prometheus_native_by_name_writes_the_family_of_its_options() {
+    use picollo::prometheus::{NativeFamily, NativeHistogram, NativeMetric, NativeOptions};
+    let (h, f) = (histogram(), float_histogram());
+    let options = NativeOptions {
+        schema: Some(3),
+        unit_ratio: 1e3,
+        ..Default::default()
+    };
+    let pairs = [
+        ("name", "rpc_latency"),
+        ("help", "time of one call"),
+        ("schema", "3"),
+        ("unit_ratio", "1000"),
+        ("label.method", "get"),
+    ];
+    let natives = [
+        NativeHistogram::from_view(&h.view(), &options).unwrap(),
+        NativeHistogram::from_float(&f.counts().unwrap(), &options).unwrap(),
+    ];
+    let written = [
+        export("prometheus-native", &h.view(), &pairs).unwrap(),
+        export_float("prometheus-native", &f.counts().unwrap(), &pairs).unwrap(),
+    ];
+    for (native, bytes) in natives.iter().zip(written) {
+        let metrics = [NativeMetric {
+            labels: &[("method", "get")],
+            histogram: native,
+        }];
+        let mut expected = Vec::new();
+        NativeFamily {
+            name: "rpc_latency",
+            help: "time of one call",
+            metrics: &metrics,
+        }
+        .write_delimited(&mut expected)
+        .unwrap();
+        assert_eq!(bytes, expected);
+    }
+}
+
+#[test]
+fn metrics_options_are_refused_by_the_formats_rules() {
+    let h = histogram();
+    let refused = |format: &str, pairs: &[(&str, &str)], needle: &str| {
+        let e = export(format, &h.view(), pairs).unwrap_err();
+        assert_eq!(e.kind, ExportErrorKind::InvalidOption, "{format}: {e}");
+        assert!(e.message.contains(needle), "{format}: {e}");
+    };
+    for format in [
+        "openmetrics",
+        "otlp-json",
+        "otlp-protobuf",
+        "prometheus-native",
+    ] {
+        refused(format, &[], "needs option \"name\"");
+    }
+    refused("openmetrics", &[("name", "x_total")], "x_total");
+    refused("openmetrics", &[("name", "a"), ("bounds", "5,3")], "bounds");
+    refused("openmetrics", &[("name", "a"), ("label.le", "1")], "label");
+    refused(
+        "otlp-json",
+        &[("name", "a"), ("temporality", "x")],
+        "temporality",
+    );
+    refused("otlp-json", &[("name", "a"), ("scale", "99")], "scale");
+    refused(
+        "otlp-protobuf",
+        &[("name", "a"), ("unit_ratio", "0")],
+        "unit_ratio",
+    );
+    refused(
+        "prometheus-native",
+        &[("name", "a"), ("schema", "9")],
+        "schema",
+    );
+    refused(
+        "prometheus-native",
+        &[("name", "a"), ("label.le", "1")],
+        "le",
+    );
+    let f = float_histogram();
+    let e = export_float("openmetrics", &f.counts().unwrap(), &[("name", "a")]).unwrap_err();
+    assert_eq!(e.kind, ExportErrorKind::Unsupported);
+}

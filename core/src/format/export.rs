@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
+use super::option::OptionError;
 #[cfg(picollo_float)]
 use crate::float::FloatCounts;
 use crate::view::View;
@@ -156,6 +157,13 @@ impl fmt::Display for ExportError {
 #[cfg(feature = "std")]
 impl std::error::Error for ExportError {}
 
+impl From<OptionError> for ExportError {
+    /// A metrics option the format's rules refuse (a name, label, bound, scale or ratio).
+    fn from(e: OptionError) -> Self {
+        ExportError::option(e)
+    }
+}
+
 /// The options of one export, checked against the names its format takes.
 #[derive(Clone, Copy, Debug)]
 pub struct Options<'a> {
@@ -206,18 +214,49 @@ impl<'a> Options<'a> {
             .map(|&(_, v)| v)
     }
 
+    /// The value of option `name`, which the format needs.
+    pub fn required(&self, name: &str) -> Result<&'a str, ExportError> {
+        self.get(name).ok_or_else(|| {
+            ExportError::option(format_args!(
+                "format {:?} needs option {name:?}",
+                self.format
+            ))
+        })
+    }
+
     /// The value of option `name` parsed as a `T`, or `default` when not given.
     pub fn parse<T: FromStr>(&self, name: &str, default: T) -> Result<T, ExportError> {
         match self.get(name) {
             None => Ok(default),
-            Some(text) => text.trim().parse().map_err(|_| {
-                ExportError::option(format_args!(
-                    "option {name:?} of format {:?}: {text:?} is not a {}",
-                    self.format,
-                    core::any::type_name::<T>()
-                ))
-            }),
+            Some(text) => self.parsed(name, text),
         }
+    }
+
+    /// The value of option `name` parsed as a `T`; `None` when not given or `auto`.
+    pub fn parse_or_auto<T: FromStr>(&self, name: &str) -> Result<Option<T>, ExportError> {
+        match self.get(name) {
+            Some(text) if text.trim() != "auto" => self.parsed(name, text).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// The value of option `name` parsed as a list of `T` separated by commas; empty when
+    /// not given.
+    pub fn parse_list<T: FromStr>(&self, name: &str) -> Result<Vec<T>, ExportError> {
+        let text = self.get(name).unwrap_or("");
+        let items = text.split(',').filter(|t| !t.trim().is_empty());
+        items.map(|t| self.parsed(name, t)).collect()
+    }
+
+    /// `text`, the value of option `name`, parsed as a `T`.
+    fn parsed<T: FromStr>(&self, name: &str, text: &str) -> Result<T, ExportError> {
+        text.trim().parse().map_err(|_| {
+            ExportError::option(format_args!(
+                "option {name:?} of format {:?}: {text:?} is not a {}",
+                self.format,
+                core::any::type_name::<T>()
+            ))
+        })
     }
 
     /// The options whose names start with `prefix` (e.g. `label.`), the prefix taken off.

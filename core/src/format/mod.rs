@@ -47,4 +47,8 @@ pub static FORMATS: &[&dyn export::Export] = &[
     &hdr_v2::V2Binary,
     &hdr_v2::V2Base64,
     &csv::Csv,
+    &openmetrics::OpenMetrics,
+    &otlp::OtlpJson,
+    &otlp::OtlpProtobuf,
+    &prometheus::PrometheusNative,
 ];
