@@ -35,39 +35,67 @@ pub enum Target {
     Format(&'static str),
 }
 
-/// `--to NAME`: a target of its own above, else a format of the export table.
+/// The prefix that names a format of the export table whatever convert's own targets are
+/// called: `--to format:json` is the table's `json`, `--to json` convert's JSON Lines.
+pub const FORMAT_PREFIX: &str = "format:";
+
+/// `--to NAME`: `format:NAME` is always the export table's format; a bare name is one of
+/// convert's own targets above when it has that name, else the table's format.
 pub fn target(name: &str) -> Result<Target, String> {
+    if let Some(table) = name.strip_prefix(FORMAT_PREFIX) {
+        return export::format_named(table)
+            .map(|f| Target::Format(f.name()))
+            .map_err(|e| e.message);
+    }
     if let Ok(own) = Target::from_str(name, false) {
         return Ok(own);
     }
     if let Ok(format) = export::format_named(name) {
         return Ok(Target::Format(format.name()));
     }
-    let own: Vec<String> = Target::value_variants()
-        .iter()
-        .filter_map(|t| t.to_possible_value())
-        .map(|v| v.get_name().to_string())
-        .collect();
-    // A format named like a target of its own is reached as that target.
-    let table = FORMATS.iter().map(|f| f.name().to_string());
-    let names: Vec<String> = own
-        .iter()
-        .cloned()
-        .chain(table.filter(|n| !own.contains(n)))
-        .collect();
+    let own = own_targets();
+    let table = FORMATS.iter().map(|f| reached_as(f.name(), &own));
+    let names: Vec<String> = own.iter().cloned().chain(table).collect();
     Err(format!(
         "{name:?} is not a target [possible values: {}]",
         names.join(", ")
     ))
 }
 
-/// `picollo formats`: each format of the export table, what it writes, and its options.
+/// The names of convert's own targets.
+fn own_targets() -> Vec<String> {
+    let values = Target::value_variants().iter();
+    let values = values.filter_map(|t| t.to_possible_value());
+    values.map(|v| v.get_name().to_string()).collect()
+}
+
+/// How `--to` reaches the table's format `name`: by its name, or with the prefix where a
+/// target of convert's own has that name.
+fn reached_as(name: &str, own: &[String]) -> String {
+    match own.iter().any(|o| o == name) {
+        true => format!("{FORMAT_PREFIX}{name}"),
+        false => name.to_string(),
+    }
+}
+
+/// `picollo formats`: each format of the export table, how `convert --to` reaches it, what
+/// it writes, and its options.
 pub fn formats_text() -> String {
-    let mut out = String::new();
+    let own = own_targets();
+    let mut out = format!(
+        "convert --to NAME writes the sum of the selected intervals in format NAME, with its\n\
+         options as --option NAME=VALUE. Where convert has a target of its own with the\n\
+         same name ({}), that target is meant, and the format is --to {FORMAT_PREFIX}NAME;\n\
+         --to {FORMAT_PREFIX}NAME always means the format.\n\n",
+        own.join(", ")
+    );
     for f in FORMATS {
-        let kind = if f.about().binary { "binary" } else { "text" };
-        let _ = writeln!(out, "{} ({kind})\n    {}", f.name(), f.about().description);
-        for (option, what) in f.about().options {
+        let about = f.about();
+        let kind = if about.binary { "binary" } else { "text" };
+        let to = reached_as(f.name(), &own);
+        let _ = writeln!(out, "{} ({kind}; --to {to})", f.name());
+        let _ = writeln!(out, "    {}", about.description);
+        for (option, what) in about.options {
             let _ = writeln!(out, "    --option {option}=...  {what}");
         }
     }

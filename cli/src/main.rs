@@ -283,7 +283,12 @@ Targets:
 
   any format of `picollo formats` (e.g. csv: the buckets as lower,upper,count)
         The sum of the selected intervals, every tag together, in that format of the
-        library's export table, with its options given as --option NAME=VALUE.
+        library's export table, with its options given as --option NAME=VALUE. A bare
+        name is one of the targets above when it names one (json, openmetrics, otlp-json,
+        prometheus-native: per interval or per tag, with convert's own flags); the
+        table's format of that name is --to format:NAME (format:json, the summary object
+        of the sum; format:openmetrics --option name=..., one point). format:NAME always
+        means the table's format.
 
 Unlike the other commands, convert keeps every interval, tagged or not, unless --tag is
 given. The window's end is --until (--to names the target).";

@@ -512,7 +512,7 @@ fn a_format_of_the_table_writes_the_sum_of_every_interval() {
     assert_eq!(table, expected);
     let listed = ok(&["formats"]);
     assert!(
-        listed.contains("csv (text)") && listed.contains("hdr-v2 (binary)"),
+        listed.contains("csv (text;") && listed.contains("hdr-v2 (binary;"),
         "{listed}"
     );
 }
@@ -539,5 +539,42 @@ fn formats_of_the_table_refuse_what_they_do_not_take() {
         None,
         2,
         &["is not NAME=VALUE"],
+    );
+}
+
+#[test]
+fn format_prefix_reaches_the_table_where_a_target_has_its_name() {
+    let sum = log_sum("latency.hlog");
+    let table = |name: &str, options: &[(&str, &str)]| {
+        let bytes = picollo::export::export(name, &sum.view(), options).unwrap();
+        String::from_utf8(bytes).unwrap()
+    };
+    let json = ok(&["convert", "latency.hlog", "--to", "format:json"]);
+    assert_eq!(json, table("json", &[]));
+    let lines = ok(&["convert", "latency.hlog", "--to", "json"]);
+    assert!(
+        lines.lines().count() > 1 && lines.starts_with("{\"tag\""),
+        "{lines}"
+    );
+    let om = ["convert", "latency.hlog", "--to", "format:openmetrics"];
+    let with_name = [
+        &om[..],
+        &["--option", "name=lat", "--option", "label.host=a"],
+    ]
+    .concat();
+    let expected = table("openmetrics", &[("name", "lat"), ("label.host", "a")]);
+    assert_eq!(ok(&with_name), expected);
+    fails(&om, None, 2, &["needs option \"name\""]);
+    let csv = ok(&["convert", "latency.hlog", "--to", "format:csv"]);
+    assert_eq!(csv, ok(&["convert", "latency.hlog", "--to", "csv"]));
+    let unknown = ["convert", "latency.hlog", "--to", "format:log"];
+    fails(&unknown, None, 2, &["no format is called \"log\""]);
+    let listed = ok(&["formats"]);
+    for line in ["json (text; --to format:json)", "csv (text; --to csv)"] {
+        assert!(listed.contains(line), "{line}: {listed}");
+    }
+    assert!(
+        listed.contains("otlp-protobuf (binary; --to otlp-protobuf)"),
+        "{listed}"
     );
 }
