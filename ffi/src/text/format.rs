@@ -230,6 +230,63 @@ mod tests {
         }
     }
 
+    /// `(name, value)` pairs as the C ABI's labels.
+    fn labels(pairs: &[(&std::ffi::CStr, &std::ffi::CStr)]) -> Vec<picollo_label> {
+        let label = |&(k, v): &(&std::ffi::CStr, &std::ffi::CStr)| picollo_label {
+            name: k.as_ptr(),
+            value: v.as_ptr(),
+        };
+        pairs.iter().map(label).collect()
+    }
+
+    #[test]
+    fn openmetrics_by_name_is_the_typed_calls_text_for_both_widths() {
+        use crate::metrics::{picollo_histogram_openmetrics, picollo_openmetrics_options_default};
+        for bits in [32, 64] {
+            let h = Handle::new(bits, THREE_DIGITS, 0);
+            for v in (1..3_000u64).map(|i| i * 7919 % 1_000_003) {
+                // SAFETY: a live handle.
+                unsafe { picollo_histogram_record(h.0, v) };
+            }
+            let point = labels(&[(c"host", c"a")]);
+            let mut o = picollo_openmetrics_options_default();
+            (o.unit_ratio, o.coarse_relative_error, o.summary) = (1e6, 0.1, 1);
+            let typed = text_of(|buf, len, needed| {
+                // SAFETY: live handle, NUL-terminated strings, arrays of their lengths,
+                // the buffer arguments of `text_of`.
+                unsafe {
+                    let (name, unit) = (c"lat_ms".as_ptr(), c"ms".as_ptr());
+                    let l = (point.as_ptr(), point.len());
+                    picollo_histogram_openmetrics(
+                        h.0,
+                        name,
+                        ptr::null(),
+                        unit,
+                        l.0,
+                        l.1,
+                        &o,
+                        buf,
+                        len,
+                        needed,
+                    )
+                }
+            });
+            let options = labels(&[
+                (c"name", c"lat_ms"),
+                (c"unit", c"ms"),
+                (c"unit_ratio", c"1e6"),
+                (c"coarse_relative_error", c"0.1"),
+                (c"summary", c"true"),
+                (c"label.host", c"a"),
+            ]);
+            assert_eq!(
+                formatted(&h, c"openmetrics", &options),
+                typed,
+                "{bits} bits"
+            );
+        }
+    }
+
     #[test]
     fn binary_formats_are_bytes_and_refusals_say_why() {
         let h = Handle::new(64, THREE_DIGITS, 0);
