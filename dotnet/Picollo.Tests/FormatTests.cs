@@ -55,6 +55,10 @@ static partial class Tests
             var hgrm = new[] { new KeyValuePair<string, string>("ticks_per_half_distance", "3") };
             Equal(h.ToHgrm(3), h.ToFormat("hgrm", hgrm), "hgrm by name");
             Check(h.ToFormatBytes("hdr-v2").SequenceEqual(HistogramEncoding.EncodeBinary(h)), "hdr-v2 by name is the compressed blob");
+            var lat = new[] { new KeyValuePair<string, string>("name", "lat") };
+            Check(h.ToFormatBytes("prometheus-native", lat).SequenceEqual(h.ToPrometheusNative("lat")), "prometheus-native by name");
+            Check(f.ToFormatBytes("prometheus-native", lat).SequenceEqual(f.ToPrometheusNative("lat")), "float prometheus-native by name");
+            Throws(Status.InvalidArgument, () => h.ToFormat("openmetrics"), "openmetrics needs a name");
             Throws<ArgumentException>(() => h.ToFormat("hdr-v2"), "a binary format is not text");
             Throws(Status.InvalidArgument, () => h.ToFormat("zip"), "an unknown format");
             Throws(Status.InvalidArgument, () => h.ToFormat("csv", title), "an option csv does not take");

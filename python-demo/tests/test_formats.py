@@ -64,6 +64,25 @@ def test_other_formats_are_what_their_methods_write(h):
     assert h.to_format("hgrm", {"unit_ratio": 1000}) == h.to_hgrm(unit_ratio=1000.0)
 
 
+def test_metrics_formats_are_what_the_metrics_functions_write(h, f):
+    from picollo import metrics
+    assert {"openmetrics", "otlp-json", "otlp-protobuf", "prometheus-native"} <= set(
+        picollo.formats())
+    om = h.to_format("openmetrics", name="lat_ms", unit="ms", unit_ratio=1e6, summary=True,
+                     **{"label.host": "a"})
+    assert om == h.to_openmetrics("lat_ms", unit="ms", labels={"host": "a"}, unit_ratio=1e6,
+                                  summary=True)
+    otlp = {"name": "rpc.latency", "temporality": "delta", "scale": 4,
+            "start_time_unix_nano": 10, "time_unix_nano": 20}
+    by_name = h.to_format("otlp-protobuf", otlp, **{"resource.service.name": "api"})
+    assert isinstance(by_name, bytes)
+    assert by_name == h.to_otlp("protobuf", resource={"service.name": "api"}, **otlp)
+    assert h.to_format("otlp-json", otlp) == h.to_otlp("json", **otlp)
+    for g in (h, f):
+        native = g.to_format("prometheus-native", name="lat", schema=2, **{"label.k": "v"})
+        assert native == metrics.to_prometheus_native(g, "lat", schema=2, labels={"k": "v"})
+
+
 def test_refusals_name_the_format_or_option(h, f):
     with pytest.raises(InvalidArgumentError, match='no format is called "zip"'):
         h.to_format("zip")
