@@ -88,11 +88,7 @@ pub fn export(
     view: &View<'_, u64>,
     options: &[(&str, &str)],
 ) -> Result<Vec<u8>, ExportError> {
-    let format = format_named(name)?;
-    let options = Options::new(format, options)?;
-    let mut out = Vec::new();
-    format.integer(view, &options, &mut out)?;
-    Ok(out)
+    written_by(name, options, |f, o, out| f.integer(view, o, out))
 }
 
 /// The float histogram `counts` in format `name` with `options`.
@@ -102,10 +98,19 @@ pub fn export_float(
     counts: &FloatCounts,
     options: &[(&str, &str)],
 ) -> Result<Vec<u8>, ExportError> {
+    written_by(name, options, |f, o, out| f.float(counts, o, out))
+}
+
+/// The bytes `write` appends with the format called `name` and its checked `options`.
+fn written_by(
+    name: &str,
+    options: &[(&str, &str)],
+    write: impl FnOnce(&dyn Export, &Options<'_>, Out<'_>) -> Written,
+) -> Result<Vec<u8>, ExportError> {
     let format = format_named(name)?;
     let options = Options::new(format, options)?;
     let mut out = Vec::new();
-    format.float(counts, &options, &mut out)?;
+    write(format, &options, &mut out)?;
     Ok(out)
 }
 
