@@ -115,15 +115,16 @@ class HistogramBase(Handle, Generic[P, B, S, I]):
 
     # --- export formats by name ------------------------------------------------------------
 
-    def to_format(self, name: str, options: Optional[Mapping[str, Any]] = None,
+    def to_format(self, format: str, options: Optional[Mapping[str, Any]] = None, /,
                   **keywords: Any) -> Union[str, bytes]:
-        """This histogram in the library's export format ``name`` (`picollo.formats()`
+        """This histogram in the library's export format ``format`` (`picollo.formats()`
         lists them; ``"csv"``: the non-empty buckets as ``lower,upper,count``), with the
         format's options from ``options`` and keywords (booleans as true/false, sequences
-        comma-separated): `str` for a text format, `bytes` for a binary one.
+        comma-separated; ``format`` and ``options`` are positional, so ``name=`` is the
+        metrics formats' option): `str` for a text format, `bytes` for a binary one.
         `InvalidArgumentError` for an unknown format, an option it does not take or a value
         it refuses."""
-        return _formats.to_format(self._DOMAIN.native.format, self._ptr, name, options,
+        return _formats.to_format(self._DOMAIN.native.format, self._ptr, format, options,
                                   keywords)
 
     # --- queries by rank -----------------------------------------------------------------
