@@ -394,10 +394,34 @@ static void test_text_bad_arguments(void)
     picollo_histogram_free(h);
 }
 
+/* The CSV of buckets by name: a row per bucket of picollo_histogram_next_bucket, the one
+ * iteration of the library, and the same name listed by picollo_format_names. */
+static void test_format_by_name(void)
+{
+    picollo_histogram *h = seed_histogram();
+    char csv[1 << 16], row[128], names[1024];
+    size_t cursor = 0, at, needed = 0;
+    picollo_bucket b;
+    EXPECT(picollo_histogram_format(h, "csv", NULL, 0, (uint8_t *)csv, sizeof csv, &needed), PICOLLO_STATUS_OK);
+    CHECK(strncmp(csv, "lower,upper,count\n", 18) == 0);
+    at = 18;
+    while (picollo_histogram_next_bucket(h, &cursor, &b) == PICOLLO_STATUS_OK) {
+        int n = snprintf(row, sizeof row, "%llu,%llu,%llu\n", (unsigned long long)b.lower,
+                         (unsigned long long)b.highest, (unsigned long long)b.count);
+        CHECK(strncmp(csv + at, row, (size_t)n) == 0);
+        at += (size_t)n;
+    }
+    CHECK(at == needed && csv[at] == '\0');
+    EXPECT(picollo_format_names(names, sizeof names, NULL), PICOLLO_STATUS_OK);
+    CHECK(strstr(names, "\ncsv\n") != NULL || strncmp(names, "csv\n", 4) == 0);
+    picollo_histogram_free(h);
+}
+
 void test_text(void)
 {
     test_table();
     test_diff();
     test_line_json_format();
     test_text_bad_arguments();
+    test_format_by_name();
 }

@@ -1195,6 +1195,62 @@ static picollo_status hgrm_ratio_minus_1e300(void) { return hgrm_with(5, -1e300)
 static picollo_status hgrm_ratio_tiny(void) { return hgrm_with(5, 5e-324); }
 static picollo_status hgrm_csv_max(void) { return picollo_histogram_hgrm(h, 5, 1.0, UINT32_MAX, text, sizeof text, NULL); }
 
+/* ---- formats by name ---- */
+
+static picollo_status fmt_with(const char *name, const picollo_label *o, size_t n)
+{
+    return picollo_histogram_format(h, name, o, n, (uint8_t *)text, sizeof text, NULL);
+}
+static picollo_status fmt_null_h(void) { return picollo_histogram_format(NULL, "csv", NULL, 0, NULL, 0, NULL); }
+static picollo_status fmt_null_name(void) { return fmt_with(NULL, NULL, 0); }
+static picollo_status fmt_bad_name(void) { return fmt_with(bad_utf8, NULL, 0); }
+static picollo_status fmt_unknown(void) { return fmt_with("yaml", NULL, 0); }
+static picollo_status fmt_null_options(void) { return fmt_with("csv", NULL, 1); }
+static picollo_status fmt_null_option_name(void)
+{
+    picollo_label o = {NULL, "x"};
+    return fmt_with("table", &o, 1);
+}
+static picollo_status fmt_foreign_option(void)
+{
+    picollo_label o = {"title", "x"};
+    return fmt_with("csv", &o, 1);
+}
+static picollo_status fmt_twice(void)
+{
+    picollo_label o[2] = {{"title", "a"}, {"title", "b"}};
+    return fmt_with("table", o, 2);
+}
+static picollo_status fmt_bad_value(void)
+{
+    picollo_label o = {"ticks_per_half_distance", "many"};
+    return fmt_with("hgrm", &o, 1);
+}
+static picollo_status fmt_null_buf(void) { return picollo_histogram_format(h, "csv", NULL, 0, NULL, 100, NULL); }
+static picollo_status fmt_size_query(void) { return picollo_histogram_format(h, "csv", NULL, 0, NULL, 0, NULL); }
+static picollo_status ffmt_null_h(void) { return picollo_float_histogram_format(NULL, "csv", NULL, 0, NULL, 0, NULL); }
+static picollo_status ffmt_no_float_form(void)
+{
+    return picollo_float_histogram_format(fh, "hgrm", NULL, 0, (uint8_t *)text, sizeof text, NULL);
+}
+static picollo_status ffmt_small(void)
+{
+    return picollo_float_histogram_format(fh, "csv", NULL, 0, (uint8_t *)text, sizeof text, NULL);
+}
+static picollo_status fnames_small(void) { return picollo_format_names(text, 3, NULL); }
+static picollo_status fnames_null_buf(void) { return picollo_format_names(NULL, 10, NULL); }
+static picollo_status fbinary_null_name(void)
+{
+    uint32_t b;
+    return picollo_format_binary(NULL, &b);
+}
+static picollo_status fbinary_null_out(void) { return picollo_format_binary("csv", NULL); }
+static picollo_status fbinary_unknown(void)
+{
+    uint32_t b;
+    return picollo_format_binary("yaml", &b);
+}
+
 static picollo_status lw_new_null_out(void) { return picollo_log_writer_new(NULL); }
 static picollo_status lw_new_free(void)
 {
@@ -3954,6 +4010,25 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_hgrm, hgrm_ratio_minus_1e300, INVAL, "-1e300"),
     ROW(picollo_histogram_hgrm, hgrm_ratio_tiny, SMALL, "64 bytes"),
     ROW(picollo_histogram_hgrm, hgrm_csv_max, SMALL, "64 bytes"),
+    ROW(picollo_histogram_format, fmt_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_format, fmt_null_name, NULLP, "`name`"),
+    ROW(picollo_histogram_format, fmt_bad_name, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_histogram_format, fmt_unknown, INVAL, "no format is called \"yaml\""),
+    ROW(picollo_histogram_format, fmt_null_options, NULLP, "`options`"),
+    ROW(picollo_histogram_format, fmt_null_option_name, NULLP, "options[0].name"),
+    ROW(picollo_histogram_format, fmt_foreign_option, INVAL, "takes no option \"title\""),
+    ROW(picollo_histogram_format, fmt_twice, INVAL, "given twice"),
+    ROW(picollo_histogram_format, fmt_bad_value, INVAL, "\"many\" is not a u32"),
+    ROW(picollo_histogram_format, fmt_null_buf, NULLP, "`buf`"),
+    ROW(picollo_histogram_format, fmt_size_query, SMALL, "0 bytes"),
+    ROW(picollo_float_histogram_format, ffmt_null_h, NULLP, "`h`"),
+    ROW(picollo_float_histogram_format, ffmt_no_float_form, INVAL, "integer histograms only"),
+    ROW(picollo_float_histogram_format, ffmt_small, SMALL, "105 needed"),
+    ROW(picollo_format_names, fnames_small, SMALL, "3 bytes"),
+    ROW(picollo_format_names, fnames_null_buf, NULLP, "`buf`"),
+    ROW(picollo_format_binary, fbinary_null_name, NULLP, "`name`"),
+    ROW(picollo_format_binary, fbinary_null_out, NULLP, "`binary`"),
+    ROW(picollo_format_binary, fbinary_unknown, INVAL, "yaml"),
     ROW(picollo_log_writer_new, lw_new_null_out, NULLP, "`out`"),
     ROW(picollo_log_writer_new, lw_new_free, OK, NULL),
     ROW(picollo_log_writer_free, lw_free_null, OK, NULL),

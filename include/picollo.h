@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 22
+#define PICOLLO_ABI_VERSION_MINOR 23
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -2197,6 +2197,41 @@ picollo_status picollo_float_summary_line(const struct picollo_float_summary *su
                                           char *buf,
                                           size_t len,
                                           size_t *needed);
+
+// Writes `h` in the export format called `name` (`picollo_format_names` lists them) with
+// `option_count` options given as (name, value) strings, into `buf`: text formats as
+// NUL-terminated text, binary ones (`picollo_format_binary`) as bytes, whole or not at all
+// (docs/c-api.md, "Formats by name"). Errors: NULL `h` or `name`, or options with a count;
+// `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown format, an option the format does not
+// take or a value it refuses (the message names it); `UNENCODABLE`; `OUT_OF_MEMORY`;
+// `BUFFER_TOO_SMALL`.
+picollo_status picollo_histogram_format(const struct picollo_histogram *h,
+                                        const char *name,
+                                        const struct picollo_label *options,
+                                        size_t option_count,
+                                        uint8_t *buf,
+                                        size_t len,
+                                        size_t *needed);
+
+// Writes the histogram of doubles `h` in the export format called `name`, as
+// `picollo_histogram_format` does. Errors: those of `picollo_histogram_format`, and
+// `INVALID_ARGUMENT` for a format with no form for doubles.
+picollo_status picollo_float_histogram_format(const struct picollo_float_histogram *h,
+                                              const char *name,
+                                              const struct picollo_label *options,
+                                              size_t option_count,
+                                              uint8_t *buf,
+                                              size_t len,
+                                              size_t *needed);
+
+// Writes the names of the export formats into `buf`, one per line (each line ends with
+// `\n`), in the library's order. Errors: `BUFFER_TOO_SMALL`.
+picollo_status picollo_format_names(char *buf, size_t len, size_t *needed);
+
+// Sets `*binary` to 1 when the format called `name` writes bytes that are not text (read
+// them by length), else 0. Errors: NULL `name` or `binary`; `INVALID_UTF8`;
+// `INVALID_ARGUMENT` for an unknown format.
+picollo_status picollo_format_binary(const char *name, uint32_t *binary);
 
 // Encodes `h` in HdrHistogram's V2 format in `form` (a `picollo_v2_form`) into `buf`: binary
 // forms whole or not at all, base64 as text (docs/c-api.md, "HdrHistogram formats"). Errors:

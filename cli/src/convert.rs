@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use clap::ValueEnum;
+use picollo::export::{self, FORMATS};
 use picollo::hdr::{Accumulator, LogWriter};
 use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
 use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
@@ -15,7 +16,8 @@ use crate::error::Failure;
 use crate::input::Input;
 use crate::select::{for_each_selected, round_micros, Filter};
 
-/// What `convert` writes. More targets will join (each a variant and a function here).
+/// What `convert` writes: one of the targets below, which know intervals and tags, or any
+/// format of the library's export table (`Target::Format`), parsed by [`target`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Target {
     /// An interval log, format 1.3 (HdrHistogram's Java, C and Rust readers read it).
@@ -28,6 +30,76 @@ pub enum Target {
     OtlpJson,
     /// Prometheus' protobuf exposition: one native-histogram family, one series per tag.
     PrometheusNative,
+    /// A format of the library's export table, by name: the sum of the selected intervals.
+    #[value(skip)]
+    Format(&'static str),
+}
+
+/// The prefix that names a format of the export table whatever convert's own targets are
+/// called: `--to format:json` is the table's `json`, `--to json` convert's JSON Lines.
+pub const FORMAT_PREFIX: &str = "format:";
+
+/// `--to NAME`: `format:NAME` is always the export table's format; a bare name is one of
+/// convert's own targets above when it has that name, else the table's format.
+pub fn target(name: &str) -> Result<Target, String> {
+    if let Some(table) = name.strip_prefix(FORMAT_PREFIX) {
+        return export::format_named(table)
+            .map(|f| Target::Format(f.name()))
+            .map_err(|e| e.message);
+    }
+    if let Ok(own) = Target::from_str(name, false) {
+        return Ok(own);
+    }
+    if let Ok(format) = export::format_named(name) {
+        return Ok(Target::Format(format.name()));
+    }
+    let own = own_targets();
+    let table = FORMATS.iter().map(|f| reached_as(f.name(), &own));
+    let names: Vec<String> = own.iter().cloned().chain(table).collect();
+    Err(format!(
+        "{name:?} is not a target [possible values: {}]",
+        names.join(", ")
+    ))
+}
+
+/// The names of convert's own targets.
+fn own_targets() -> Vec<String> {
+    let values = Target::value_variants().iter();
+    let values = values.filter_map(|t| t.to_possible_value());
+    values.map(|v| v.get_name().to_string()).collect()
+}
+
+/// How `--to` reaches the table's format `name`: by its name, or with the prefix where a
+/// target of convert's own has that name.
+fn reached_as(name: &str, own: &[String]) -> String {
+    match own.iter().any(|o| o == name) {
+        true => format!("{FORMAT_PREFIX}{name}"),
+        false => name.to_string(),
+    }
+}
+
+/// `picollo formats`: each format of the export table, how `convert --to` reaches it, what
+/// it writes, and its options.
+pub fn formats_text() -> String {
+    let own = own_targets();
+    let mut out = format!(
+        "convert --to NAME writes the sum of the selected intervals in format NAME, with its\n\
+         options as --option NAME=VALUE. Where convert has a target of its own with the\n\
+         same name ({}), that target is meant, and the format is --to {FORMAT_PREFIX}NAME;\n\
+         --to {FORMAT_PREFIX}NAME always means the format.\n\n",
+        own.join(", ")
+    );
+    for f in FORMATS {
+        let about = f.about();
+        let kind = if about.binary { "binary" } else { "text" };
+        let to = reached_as(f.name(), &own);
+        let _ = writeln!(out, "{} ({kind}; --to {to})", f.name());
+        let _ = writeln!(out, "    {}", about.description);
+        for (option, what) in about.options {
+            let _ = writeln!(out, "    --option {option}=...  {what}");
+        }
+    }
+    out
 }
 
 impl Target {
@@ -64,6 +136,8 @@ pub struct MetricOptions {
     pub delta: bool,
     /// Prometheus native: the schema (`None`: from the relative error).
     pub schema: Option<i32>,
+    /// A format of the export table: its options, `(name, value)`.
+    pub options: Vec<(String, String)>,
 }
 
 impl MetricOptions {
@@ -132,6 +206,7 @@ pub fn convert(
     metric: &MetricOptions,
 ) -> Result<Vec<u8>, Failure> {
     let text = match target {
+        Target::Format(name) => return to_format(input, filter, name, &metric.options),
         Target::Log => to_log(input, filter),
         Target::Json if sum => to_json_sums(input, filter),
         Target::Json => to_json(input, filter),
@@ -141,6 +216,22 @@ pub fn convert(
         Target::PrometheusNative => return to_prometheus_native(input, filter, metric),
     };
     text.map(String::into_bytes)
+}
+
+/// The sum of every selected interval (all tags) in the export table's format `name`, with
+/// the format's `options`.
+fn to_format(
+    input: &Input,
+    filter: &Filter,
+    name: &str,
+    options: &[(String, String)],
+) -> Result<Vec<u8>, Failure> {
+    let h = crate::select::sum(input, filter)?.histogram;
+    let pairs: Vec<(&str, &str)> = options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    export::export(name, &h.view(), &pairs).map_err(|e| Failure::usage(format!("--to {name}: {e}")))
 }
 
 fn line_error(input: &Input, line: usize, e: impl std::fmt::Display) -> Failure {

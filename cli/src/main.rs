@@ -63,9 +63,12 @@ enum Command {
     /// A percentile plot (PNG or SVG) of one or more logs, like HdrHistogram's plotter
     #[command(after_help = format!("{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Plot(PlotArgs),
-    /// Re-write a log as a normalized format 1.3 log, summary JSON, OpenMetrics or OTLP/JSON
+    /// Re-write a log as a normalized format 1.3 log, summary JSON, OpenMetrics or OTLP/JSON,
+    /// or any format of `picollo formats`
     #[command(after_help = format!("{CONVERT_HELP}\n\n{INPUT_HELP}\n\n{EXIT_STATUS_HELP}"))]
     Convert(ConvertArgs),
+    /// The library's export formats (`convert --to NAME`), each with its options
+    Formats,
     /// Measure whole commands: the distribution of wall, user and system time and of
     /// counters per run, one report per command, compared with the first and a verdict
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", bench::BENCH_HELP))]
@@ -278,6 +281,15 @@ Targets:
         default the coarsest schema within the histogram's relative error. --unit-ratio
         divides values (1e9 exports nanoseconds as seconds). Binary: use -o.
 
+  any format of `picollo formats` (e.g. csv: the buckets as lower,upper,count)
+        The sum of the selected intervals, every tag together, in that format of the
+        library's export table, with its options given as --option NAME=VALUE. A bare
+        name is one of the targets above when it names one (json, openmetrics, otlp-json,
+        prometheus-native: per interval or per tag, with convert's own flags); the
+        table's format of that name is --to format:NAME (format:json, the summary object
+        of the sum; format:openmetrics --option name=..., one point). format:NAME always
+        means the table's format.
+
 Unlike the other commands, convert keeps every interval, tagged or not, unless --tag is
 given. The window's end is --until (--to names the target).";
 
@@ -285,8 +297,8 @@ given. The window's end is --until (--to names the target).";
 struct ConvertArgs {
     /// The log (or histogram) to convert; - for stdin
     log: String,
-    /// What to write
-    #[arg(long, value_enum)]
+    /// What to write: a target below, or a format of `picollo formats`
+    #[arg(long, value_name = "TARGET", value_parser = convert::target)]
     to: convert::Target,
     /// Output file (default: stdout)
     #[arg(short, long, value_name = "OUT")]
@@ -328,6 +340,17 @@ struct ConvertArgs {
     /// Prometheus native: the schema, -4..8 [default: the coarsest within the relative error]
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     schema: Option<i32>,
+    /// A format of `picollo formats`: one of its options (repeatable)
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = option_pair)]
+    options: Vec<(String, String)>,
+}
+
+/// `--option NAME=VALUE`.
+fn option_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.into(), value.into())),
+        _ => Err(format!("{s:?} is not NAME=VALUE")),
+    }
 }
 
 impl ConvertArgs {
@@ -352,6 +375,7 @@ impl ConvertArgs {
             coarse: self.coarse.unwrap_or(0.05),
             delta: self.delta,
             schema: self.schema,
+            options: self.options.clone(),
         };
         if target == convert::Target::Openmetrics {
             if let Err(message) = metric.check_openmetrics() {
@@ -400,6 +424,9 @@ impl ConvertArgs {
         }
         if self.delta && target != convert::Target::OtlpJson {
             usage("--delta applies to --to otlp-json only");
+        }
+        if !self.options.is_empty() && !matches!(target, convert::Target::Format(_)) {
+            usage("--option applies to the formats of `picollo formats` only");
         }
     }
 }
@@ -507,6 +534,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Plot(args) => run_plot(args),
         Command::Bench(args) => bench::run(&args),
         Command::Layouts(args) => layouts::run(&args),
+        Command::Formats => emit(&convert::formats_text(), None),
         Command::Emulate(_) => unreachable!("main runs picollo emulate itself"),
         Command::Convert(args) => {
             check_window(args.from, args.until);

@@ -477,3 +477,104 @@ fn prometheus_native_one_family_one_series_per_tag() {
         &["--schema applies to --to prometheus-native only"],
     );
 }
+
+/// The sum of every interval of a log in the data directory, read by the library.
+fn log_sum(name: &str) -> picollo::Histogram<u64, Vec<u64>> {
+    let text = std::fs::read_to_string(common::data_dir().join(name)).unwrap();
+    let mut sum = picollo::hdr::Accumulator::new();
+    for interval in picollo::hdr::LogReader::new(&text) {
+        sum.add_interval(&interval.unwrap()).unwrap();
+    }
+    sum.histogram().expect("a log with intervals").clone()
+}
+
+#[test]
+fn a_format_of_the_table_writes_the_sum_of_every_interval() {
+    let sum = log_sum("latency.hlog");
+    let mut rows = String::from("lower,upper,count\n");
+    for b in sum.view().buckets_with_values() {
+        rows += &format!("{},{},{}\n", b.lower, b.highest, b.count);
+    }
+    assert_eq!(ok(&["convert", "latency.hlog", "--to", "csv"]), rows);
+    let table = ok(&[
+        "convert",
+        "latency.hlog",
+        "--to",
+        "table",
+        "--option",
+        "title=all",
+    ]);
+    let mut expected = String::new();
+    sum.view()
+        .summary()
+        .write_table(&mut expected, "all")
+        .unwrap();
+    assert_eq!(table, expected);
+    let listed = ok(&["formats"]);
+    assert!(
+        listed.contains("csv (text;") && listed.contains("hdr-v2 (binary;"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn formats_of_the_table_refuse_what_they_do_not_take() {
+    let csv = ["convert", "latency.hlog", "--to", "csv"];
+    fails(
+        &[&csv[..], &["--option", "title=x"]].concat(),
+        None,
+        2,
+        &["takes no option \"title\""],
+    );
+    fails(
+        &["convert", "latency.hlog", "--to", "zip"],
+        None,
+        2,
+        &["\"zip\" is not a target", ", csv"],
+    );
+    let log = ["convert", "latency.hlog", "--to", "log", "--option", "a=b"];
+    fails(&log, None, 2, &["--option applies to the formats"]);
+    fails(
+        &[&csv[..], &["--option", "novalue"]].concat(),
+        None,
+        2,
+        &["is not NAME=VALUE"],
+    );
+}
+
+#[test]
+fn format_prefix_reaches_the_table_where_a_target_has_its_name() {
+    let sum = log_sum("latency.hlog");
+    let table = |name: &str, options: &[(&str, &str)]| {
+        let bytes = picollo::export::export(name, &sum.view(), options).unwrap();
+        String::from_utf8(bytes).unwrap()
+    };
+    let json = ok(&["convert", "latency.hlog", "--to", "format:json"]);
+    assert_eq!(json, table("json", &[]));
+    let lines = ok(&["convert", "latency.hlog", "--to", "json"]);
+    assert!(
+        lines.lines().count() > 1 && lines.starts_with("{\"tag\""),
+        "{lines}"
+    );
+    let om = ["convert", "latency.hlog", "--to", "format:openmetrics"];
+    let with_name = [
+        &om[..],
+        &["--option", "name=lat", "--option", "label.host=a"],
+    ]
+    .concat();
+    let expected = table("openmetrics", &[("name", "lat"), ("label.host", "a")]);
+    assert_eq!(ok(&with_name), expected);
+    fails(&om, None, 2, &["needs option \"name\""]);
+    let csv = ok(&["convert", "latency.hlog", "--to", "format:csv"]);
+    assert_eq!(csv, ok(&["convert", "latency.hlog", "--to", "csv"]));
+    let unknown = ["convert", "latency.hlog", "--to", "format:log"];
+    fails(&unknown, None, 2, &["no format is called \"log\""]);
+    let listed = ok(&["formats"]);
+    for line in ["json (text; --to format:json)", "csv (text; --to csv)"] {
+        assert!(listed.contains(line), "{line}: {listed}");
+    }
+    assert!(
+        listed.contains("otlp-protobuf (binary; --to otlp-protobuf)"),
+        "{listed}"
+    );
+}

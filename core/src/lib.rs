@@ -63,33 +63,40 @@ pub mod cumulative;
 pub mod float;
 mod fmath;
 pub mod histogram;
-/// Public modules that show modules of `format` under names of their own (feature `alloc`).
-macro_rules! format_modules {
-    ($($(#[$doc:meta])* $name:ident: $($inner:ident),+;)+) => {$(
-        $(#[$doc])*
-        #[cfg(feature = "alloc")]
-        pub mod $name {
-            $(
-                #[doc(inline)]
-                pub use crate::format::$inner::*;
-            )+
-        }
-    )+};
+/// The export formats by name: the [`export::Export`] trait each format implements and the
+/// one list of them, [`export::FORMATS`] (feature `alloc`).
+#[cfg(feature = "alloc")]
+pub mod export {
+    pub use crate::format::export::*;
 }
-
-format_modules! {
-    /// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
-    /// interval log.
-    hdr: log, v2;
-    /// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
-    openmetrics: openmetrics;
-    /// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
-    /// (`ExportMetricsServiceRequest`).
-    otlp: otlp;
-    /// Prometheus native histograms: sparse exponential buckets of integer and
-    /// floating-point histograms, and their protobuf exposition (delimited `MetricFamily`
-    /// messages).
-    prometheus: prometheus;
+/// HdrHistogram interoperability: the V2 encoding (plain, compressed, base64) and the
+/// interval log.
+#[cfg(feature = "alloc")]
+pub mod hdr {
+    #[doc(inline)]
+    pub use crate::format::log::*;
+    #[doc(inline)]
+    pub use crate::format::v2::*;
+}
+/// OpenMetrics text exposition of histograms (`histogram` and `summary` families).
+#[cfg(feature = "alloc")]
+pub mod openmetrics {
+    #[doc(inline)]
+    pub use crate::format::openmetrics::*;
+}
+/// OpenTelemetry exponential histograms: OTLP/JSON and OTLP protobuf
+/// (`ExportMetricsServiceRequest`).
+#[cfg(feature = "alloc")]
+pub mod otlp {
+    #[doc(inline)]
+    pub use crate::format::otlp::*;
+}
+/// Prometheus native histograms: sparse exponential buckets of integer and floating-point
+/// histograms, and their protobuf exposition (delimited `MetricFamily` messages).
+#[cfg(feature = "alloc")]
+pub mod prometheus {
+    #[doc(inline)]
+    pub use crate::format::prometheus::*;
 }
 pub mod iter;
 pub mod layout;
@@ -125,7 +132,7 @@ pub mod view;
 pub use config::{Config, ConfigError, ValueSelection};
 pub use counter::Counter;
 pub use cumulative::Cumulative;
-pub use format::hgrm::HgrmOptions;
+pub use format::hgrm::{HgrmOptionError, HgrmOptions};
 pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};

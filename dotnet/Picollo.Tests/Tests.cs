@@ -662,6 +662,7 @@ static partial class Tests
         ExtremesGroups(); // ExtremesTests.cs: exact recorded extremes
         RecordPathGroups(); // RecordPathTests.cs: the layout table, every record path against Record
         FloatGroups();    // FloatTests.cs, FloatApiTests.cs: FloatHistogram
+        FormatGroups();   // FormatTests.cs: every export format by name
         Group("disposal", Disposal);
         Group("getting started", GettingStarted);
         SeedGroups();     // SeedTests.cs: the announcement's snippets and what they print

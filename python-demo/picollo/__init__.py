@@ -84,6 +84,7 @@ from .float_histogram import FloatHistogram
 from .float_snapshot import FloatSnapshot
 from .histogram import BufferedRecorder, Histogram, Snapshot
 from . import log, metrics
+from ._formats import formats
 
 __all__ = [
     "ApproxCounter",
@@ -123,6 +124,7 @@ __all__ = [
     "VALUE_SELECTIONS",
     "WouldGoNegativeError",
     "abi_version",
+    "formats",
     "log",
     "metrics",
     "status_str",

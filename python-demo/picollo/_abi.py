@@ -36,7 +36,7 @@ ABI_VERSION_MAJOR = 1
 #: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 22
+ABI_VERSION_MINOR = 23
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -656,6 +656,17 @@ SIGNATURES = {
         status_t,
         [HistogramP, POINTER(picollo_prometheus_native_options), c_uint8_p, c_size_t, c_size_p],
     ),
+    # --- every export format by name (ABI 1.23) ---
+    "picollo_histogram_format": (
+        status_t,
+        [HistogramP, c_char_p, LabelP, c_size_t, c_uint8_p, c_size_t, c_size_p],
+    ),
+    "picollo_float_histogram_format": (
+        status_t,
+        [FloatHistogramP, c_char_p, LabelP, c_size_t, c_uint8_p, c_size_t, c_size_p],
+    ),
+    "picollo_format_names": (status_t, [POINTER(c_char), c_size_t, c_size_p]),
+    "picollo_format_binary": (status_t, [c_char_p, POINTER(c_uint32)]),
     # --- queries by value, other precisions, steps over values (ABI 1.6) ---
     "picollo_histogram_rank_of": (status_t, [HistogramP, c_uint64, POINTER(c_double)]),
     "picollo_histogram_quantile_of": (status_t, [HistogramP, c_uint64, POINTER(c_double)]),

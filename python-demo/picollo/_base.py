@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import ctypes
 from operator import attrgetter
-from typing import Any, ClassVar, Generic, Iterable, Iterator, Optional, TypeVar
+from typing import (Any, ClassVar, Generic, Iterable, Iterator, Mapping, Optional, TypeVar,
+                    Union)
 
+from . import _formats
 from ._convert import ranks_array, real, u64
 from ._domain import Domain
 from ._errors import ClosedError, Status, check, error_for
@@ -110,6 +112,20 @@ class HistogramBase(Handle, Generic[P, B, S, I]):
     @value_selection.setter
     def value_selection(self, selection: str) -> None:
         check(self._DOMAIN.native.set_value_selection(self._ptr, selection_code(selection)))
+
+    # --- export formats by name ------------------------------------------------------------
+
+    def to_format(self, format: str, options: Optional[Mapping[str, Any]] = None, /,
+                  **keywords: Any) -> Union[str, bytes]:
+        """This histogram in the library's export format ``format`` (`picollo.formats()`
+        lists them; ``"csv"``: the non-empty buckets as ``lower,upper,count``), with the
+        format's options from ``options`` and keywords (booleans as true/false, sequences
+        comma-separated; ``format`` and ``options`` are positional, so ``name=`` is the
+        metrics formats' option): `str` for a text format, `bytes` for a binary one.
+        `InvalidArgumentError` for an unknown format, an option it does not take or a value
+        it refuses."""
+        return _formats.to_format(self._DOMAIN.native.format, self._ptr, format, options,
+                                  keywords)
 
     # --- queries by rank -----------------------------------------------------------------
 

@@ -36,6 +36,7 @@ class Natives:
     snapshot_free: Any
     snapshot_update: Any
     snapshot_summary: Any
+    format: Any
 
     @classmethod
     def named(cls, lib: Any, histogram: str, snapshot: str) -> "Natives":

@@ -11,50 +11,18 @@ import datetime as _dt
 import math
 import time as _time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from . import _native as n
 from ._base import of_kind
 from ._convert import real, u64
 from ._errors import Status, error_for
-from ._text import encode, fetch_text
+from ._labels import Labels, label_pairs
+from ._text import encode, fetch_bytes, fetch_text
 from ._types import INTEGER
 
 _TEMPORALITIES = {"delta": n.OtlpTemporality.DELTA,
                   "cumulative": n.OtlpTemporality.CUMULATIVE}
-
-
-def label_pairs(labels: Any, what: str) -> list[tuple[str, str]]:
-    """Label pairs, in order, from None, a mapping or a sequence of ``(name, value)``."""
-    if labels is None:
-        return []
-    items = labels.items() if isinstance(labels, Mapping) else labels
-    if isinstance(items, (str, bytes)):
-        raise TypeError(f"{what} must be a mapping or (name, value) pairs, not a string")
-    pairs = []
-    for item in items:
-        try:
-            name, value = item
-        except (TypeError, ValueError):
-            raise TypeError(f"{what}: {item!r} is not a (name, value) pair") from None
-        if not isinstance(name, str) or not isinstance(value, str):
-            raise TypeError(f"{what}: names and values must be str, got {item!r}")
-        pairs.append((name, value))
-    return pairs
-
-
-class Labels:
-    """A ``picollo_label`` array and the bytes it points at (kept alive with it)."""
-
-    def __init__(self, labels: Any, what: str):
-        pairs = label_pairs(labels, what)
-        self._bytes = [(encode(k, f"{what} name"), encode(v, f"{what} value")) for k, v in pairs]
-        self.count = len(pairs)
-        self.array = (n.picollo_label * self.count)(*self._bytes) if pairs else None
-
-    @property
-    def pointer(self) -> Any:
-        return ctypes.cast(self.array, n.LabelP) if self.array is not None else None
 
 
 def _unix_nanos(value: Any, what: str) -> int:
@@ -150,23 +118,6 @@ def prometheus_buckets(h: Any, *, bounds: Optional[Iterable[int]] = None,
             raise error_for(status)  # the library contradicts itself: do not loop
 
 
-def _fetch_bytes(call: Callable[[Any, int, Any], int], text: bool) -> bytes:
-    """Bytes from a ``(buf, len, needed)`` function: ask the size, then fill (one more
-    byte for the NUL after text)."""
-    needed = ctypes.c_size_t(0)
-    status = call(None, 0, ctypes.byref(needed))
-    while True:
-        if status not in (Status.OK, Status.BUFFER_TOO_SMALL):
-            raise error_for(status)
-        size = needed.value + (1 if text else 0)
-        buf = (ctypes.c_uint8 * max(size, 1))()
-        status = call(buf, size, ctypes.byref(needed))
-        if status == Status.OK:
-            return ctypes.string_at(buf, needed.value)
-        if status == Status.BUFFER_TOO_SMALL and needed.value + (1 if text else 0) <= size:
-            raise error_for(status)  # the library contradicts itself: do not loop
-
-
 def _int_or_auto(value: Any, what: str, auto: int) -> int:
     """value, an int (not a bool), or auto for None; a TypeError for anything else."""
     if value is None:
@@ -222,7 +173,7 @@ def to_otlp(histogram: Histogram, format: str = "json", *, name: str,
     o.scale = _int_or_auto(scale, "scale", n.OTLP_SCALE_AUTO)  # the library refuses one outside -10 ..= 20
     o.unit_ratio = real(unit_ratio, "unit_ratio")
     is_text = fmt == n.OtlpFormat.JSON
-    data = _fetch_bytes(lambda buf, size, needed: n.lib.picollo_histogram_otlp(
+    data = fetch_bytes(lambda buf, size, needed: n.lib.picollo_histogram_otlp(
         h, ctypes.byref(o), fmt, buf, size, needed), is_text)
     return data.decode("utf-8") if is_text else data
 
@@ -244,5 +195,5 @@ def to_prometheus_native(h: Any, function: Any, name: str, *, help: str = "",
     o.unit_ratio = real(unit_ratio, "unit_ratio")
     if classic_coarse is not None:
         o.classic_coarse_relative_error = real(classic_coarse, "classic_coarse")
-    return _fetch_bytes(lambda buf, size, needed: function(h, ctypes.byref(o), buf, size, needed),
+    return fetch_bytes(lambda buf, size, needed: function(h, ctypes.byref(o), buf, size, needed),
                         False)

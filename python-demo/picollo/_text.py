@@ -36,6 +36,23 @@ def fetch_text(call) -> str:
             raise error_for(status)  # the library contradicts itself: do not loop
 
 
+def fetch_bytes(call: Callable[[Any, int, Any], int], text: bool) -> bytes:
+    """Bytes from a ``(buf, len, needed)`` function: ask the size, then fill (one more
+    byte for the NUL after text)."""
+    needed = ctypes.c_size_t(0)
+    status = call(None, 0, ctypes.byref(needed))
+    while True:
+        if status not in (Status.OK, Status.BUFFER_TOO_SMALL):
+            raise error_for(status)
+        size = needed.value + (1 if text else 0)
+        buf = (ctypes.c_uint8 * max(size, 1))()
+        status = call(buf, size, ctypes.byref(needed))
+        if status == Status.OK:
+            return ctypes.string_at(buf, needed.value)
+        if status == Status.BUFFER_TOO_SMALL and needed.value + (1 if text else 0) <= size:
+            raise error_for(status)  # the library contradicts itself: do not loop
+
+
 class TextWriterHandle(Handle):
     """A native writer that produces text drained by its ``_take`` function (the log and
     OpenMetrics writers): owns the handle (`close`, ``with``, freed when collected too),

@@ -3,6 +3,8 @@
 
 use core::fmt::{self, Write};
 
+#[cfg(feature = "alloc")]
+use super::export::{About, Export, ExportError, Options, Out, Written};
 use super::fixed::JsFixed;
 use crate::counter::Counter;
 use crate::layout::Layout;
@@ -111,6 +113,91 @@ impl Default for HgrmOptions {
             unit_ratio: 1.0,
             csv: false,
         }
+    }
+}
+
+impl HgrmOptions {
+    /// The most rows per half distance [`HgrmOptions::check`] accepts: the text has up to 65
+    /// half distances of that many rows (about 40 MB at this limit), more than any plot needs.
+    pub const MAX_TICKS: u32 = 10_000;
+
+    /// The options if a caller may ask for them: ticks 1 to [`HgrmOptions::MAX_TICKS`], a
+    /// unit ratio finite and above 0.
+    pub fn check(self) -> Result<Self, HgrmOptionError> {
+        let ticks = self.ticks_per_half_distance;
+        if !(1..=Self::MAX_TICKS).contains(&ticks) {
+            return Err(HgrmOptionError::Ticks(ticks));
+        }
+        if !(self.unit_ratio.is_finite() && self.unit_ratio > 0.0) {
+            return Err(HgrmOptionError::UnitRatio(self.unit_ratio));
+        }
+        Ok(self)
+    }
+}
+
+/// Why [`HgrmOptions::check`] refused the options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HgrmOptionError {
+    /// Ticks per half distance outside 1 to [`HgrmOptions::MAX_TICKS`].
+    Ticks(u32),
+    /// A unit ratio that is not a finite number above 0.
+    UnitRatio(f64),
+}
+
+impl fmt::Display for HgrmOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            HgrmOptionError::Ticks(t) => write!(
+                f,
+                "ticks_per_half_distance is {t}: it must be 1 to {} (HdrHistogram's default \
+                 is 5)",
+                HgrmOptions::MAX_TICKS
+            ),
+            HgrmOptionError::UnitRatio(r) => write!(
+                f,
+                "unit_ratio {r:?} is invalid: it must be a finite number above 0"
+            ),
+        }
+    }
+}
+
+/// HdrHistogram's percentile distribution as an export format (`hgrm`).
+#[cfg(feature = "alloc")]
+pub(crate) struct Hgrm;
+
+#[cfg(feature = "alloc")]
+impl Export for Hgrm {
+    fn about(&self) -> &'static About {
+        &About {
+            name: "hgrm",
+            description:
+                "HdrHistogram's percentile distribution (.hgrm), the text its plotters read",
+            options: &[
+                (
+                    "ticks_per_half_distance",
+                    "rows per half of the distance to 100 % (default 5)",
+                ),
+                (
+                    "unit_ratio",
+                    "values are divided by this (1000: ns as µs; default 1)",
+                ),
+                ("csv", "true: CSV rows without the footer (default false)"),
+            ],
+            binary: false,
+        }
+    }
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
+        let d = HgrmOptions::default();
+        let options = HgrmOptions {
+            ticks_per_half_distance: options
+                .parse("ticks_per_half_distance", d.ticks_per_half_distance)?,
+            unit_ratio: options.parse("unit_ratio", d.unit_ratio)?,
+            csv: options.parse("csv", d.csv)?,
+        }
+        .check()
+        .map_err(ExportError::option)?;
+        out.extend_from_slice(view.to_hgrm(&options).as_bytes());
+        Ok(())
     }
 }
 

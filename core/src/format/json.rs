@@ -3,6 +3,13 @@
 use core::fmt::{self, Write};
 
 use super::domain::Domain;
+#[cfg(picollo_float)]
+use crate::float::FloatCounts;
+#[cfg(feature = "alloc")]
+use {
+    super::export::{text_into, About, Export, Options, Out, Written},
+    crate::View,
+};
 
 /// The summary `s` as a JSON object (no trailing newline): the domain's range fields,
 /// `totalCount`, the domain's own counts and the counts beside the buckets, its own
@@ -96,4 +103,28 @@ pub fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
         }
     }
     w.write_char('"')
+}
+
+/// The summary's JSON object as an export format (`json`).
+#[cfg(feature = "alloc")]
+pub(crate) struct Json;
+
+#[cfg(feature = "alloc")]
+impl Export for Json {
+    fn about(&self) -> &'static About {
+        &About {
+            name: "json",
+            description:
+                "the summary as a JSON object: counts, statistics and the standard percentiles",
+            options: &[],
+            binary: false,
+        }
+    }
+    fn integer(&self, view: &View<'_, u64>, _: &Options<'_>, out: Out<'_>) -> Written {
+        text_into(out, |w| write_json(&view.summary(), w))
+    }
+    #[cfg(picollo_float)]
+    fn float(&self, counts: &FloatCounts, _: &Options<'_>, out: Out<'_>) -> Written {
+        text_into(out, |w| write_json(&counts.summary(), w))
+    }
 }

@@ -3,7 +3,14 @@
 use core::fmt::{self, Write};
 
 use super::numbers::{Grouped, GroupedF64};
+#[cfg(picollo_float)]
+use crate::float::FloatCounts;
 use crate::summary::Summary;
+#[cfg(feature = "alloc")]
+use {
+    super::export::{text_into, About, Export, Options, Out, Written},
+    crate::View,
+};
 
 impl Summary {
     /// One line for logs: `name: Total=…, Overflow=…, Mean=…, P0=…, P25=…, P50=…, P90=…,
@@ -44,5 +51,30 @@ impl Summary {
             }
         }
         Ok(())
+    }
+}
+
+/// The one-line summary as an export format (`line`).
+#[cfg(feature = "alloc")]
+pub(crate) struct Line;
+
+#[cfg(feature = "alloc")]
+impl Export for Line {
+    fn about(&self) -> &'static About {
+        &About {
+            name: "line",
+            description: "the one-line summary for logs: totals, mean and the main percentiles",
+            options: &[("name", "the `name: ` the line starts with (default: none)")],
+            binary: false,
+        }
+    }
+    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
+        let name = options.get("name").unwrap_or("");
+        text_into(out, |w| view.summary().write_line(w, name))
+    }
+    #[cfg(picollo_float)]
+    fn float(&self, counts: &FloatCounts, options: &Options<'_>, out: Out<'_>) -> Written {
+        let name = options.get("name").unwrap_or("");
+        text_into(out, |w| counts.summary().write_line(w, name))
     }
 }

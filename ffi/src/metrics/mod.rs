@@ -7,7 +7,7 @@
 //! ([`copy_of`]); every option they take is checked by the core's rules.
 
 mod collect;
-mod labels;
+pub(crate) mod labels;
 mod openmetrics;
 mod openmetrics_writer;
 mod otlp;
@@ -29,7 +29,7 @@ use crate::histogram::any::{config_error, Histogram};
 use crate::histogram::snapshot::Snapshot;
 
 /// One consistent copy of `h`'s counts (the exporters read plain counts, not live cells).
-fn copy_of(h: &Histogram) -> Result<Snapshot, Failure> {
+pub(crate) fn copy_of(h: &Histogram) -> Result<Snapshot, Failure> {
     Snapshot::new(h).map_err(config_error)
 }
 

@@ -1,6 +1,6 @@
 //! Text of a histogram into caller buffers: `picollo_histogram_table`,
 //! `picollo_histogram_text` and `picollo_float_histogram_text`, which pick the format by a
-//! `picollo_text_format`, and
+//! `picollo_text_format` (through the export table, `text/format.rs`), and
 //! `picollo_histogram_hgrm`, HdrHistogram's percentile distribution.
 
 use std::ffi::c_char;
@@ -13,32 +13,34 @@ use crate::buffer::write_text;
 use crate::choice::choice;
 use crate::enums::picollo_text_format;
 use crate::error::Failure;
-use crate::float::{picollo_float_histogram, AnyFloat};
+use crate::float::picollo_float_histogram;
 use crate::handle::{try_ref, Castable};
 use crate::histogram::any::dispatch_view;
-use crate::histogram::any::HistogramHandle;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
-use crate::text::{fmt_internal, rendered, TextForms};
+use crate::text::fmt_internal;
+use crate::text::format::{self, Export};
 
-/// The body of the text functions of a histogram: `summary` of the histogram behind `h` in
-/// form `format`, under `title` (NULL: ""), into the buffer arguments.
+/// The body of the text functions of a histogram: the histogram behind `h` in the export
+/// format that the `picollo_text_format` number `format` names, under `title` (NULL: ""),
+/// written by `write` into the buffer arguments.
 ///
 /// # Safety
 /// The exported function's pointer contract for `h`, `title` and the buffer.
-pub(crate) unsafe fn histogram_text<H: Castable, S: TextForms>(
+pub(crate) unsafe fn histogram_text<H: Castable>(
     h: *const H,
     format: u32,
     title: *const c_char,
     (buf, len, needed): (*mut c_char, usize, *mut usize),
-    summary: impl FnOnce(&H::RustType) -> Result<S, Failure>,
+    write: Export<H>,
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        let render = S::writer(choice(format, "format")?);
+        let (name, titled) = choice::<picollo_text_format>(format, "format")?.export_name();
         let title = try_str!(title, or "")?;
-        let summary = summary(h)?;
-        let text = rendered(|out| render(&summary, out, title)).map_err(fmt_internal)?;
+        let option = titled.map(|option| (option, title));
+        let bytes = write(h, name, option.as_slice())?;
+        let text = String::from_utf8(bytes).map_err(|_| fmt_internal(std::fmt::Error))?;
         write_text!(&text, buf, len, needed)
     })
 }
@@ -76,10 +78,9 @@ pub unsafe extern "C" fn picollo_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    let summary =
-        |h: &HistogramHandle| Ok(h.with_view(|view| dispatch_view!(view, v => v.summary()))?);
+    let write: Export<picollo_histogram> = |h, name, o| format::integer(h, name, o);
     // SAFETY: forwarded contract.
-    unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
+    unsafe { histogram_text(h, format, title, (buf, len, needed), write) }
 }
 
 /// Writes `h`'s summary into `buf` in `format` (a `picollo_text_format`), with `title` (may be
@@ -93,15 +94,9 @@ pub unsafe extern "C" fn picollo_float_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    let summary = |h: &AnyFloat| Ok(h.counts()?.summary());
     // SAFETY: forwarded contract.
-    unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
+    unsafe { histogram_text(h, format, title, (buf, len, needed), format::float) }
 }
-
-/// The most rows per half distance `picollo_histogram_hgrm` accepts: the text has up to 65
-/// half distances of that many rows (about 40 MB at this limit), so a larger value would ask
-/// for more memory than any plot needs.
-const MAX_HGRM_TICKS: u32 = 10_000;
 
 /// Writes HdrHistogram's `.hgrm` percentile distribution of `h` into `buf`. Errors: NULL `h`;
 /// `INVALID_ARGUMENT` for ticks outside 1..10000 or a bad `unit_ratio`; `BUFFER_TOO_SMALL`.
@@ -117,22 +112,13 @@ pub unsafe extern "C" fn picollo_histogram_hgrm(
 ) -> picollo_status {
     boundary!({
         let h = try_ref!(h)?;
-        if !(1..=MAX_HGRM_TICKS).contains(&ticks_per_half_distance) {
-            return Err(Failure::invalid(format_args!(
-                "ticks_per_half_distance is {ticks_per_half_distance}: it must be 1 to \
-                 {MAX_HGRM_TICKS} (HdrHistogram's default is 5)"
-            )));
-        }
-        if !(unit_ratio.is_finite() && unit_ratio > 0.0) {
-            return Err(Failure::invalid(format_args!(
-                "unit_ratio {unit_ratio:?} is invalid: it must be a finite number above 0"
-            )));
-        }
         let options = HgrmOptions {
             ticks_per_half_distance,
             unit_ratio,
             csv: csv != 0,
-        };
+        }
+        .check()
+        .map_err(Failure::invalid)?;
         let text = h.with_view(|view| dispatch_view!(view, v => v.to_hgrm(&options)))?;
         write_text!(&text, buf, len, needed)
     })

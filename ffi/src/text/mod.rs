@@ -2,10 +2,12 @@
 //! table, the diff table, the one-line summary, JSON, and a percentile's one-line form, for
 //! integer and float summaries alike.
 
+pub(crate) mod format;
 pub(crate) mod hdr;
 pub(crate) mod histogram;
 pub(crate) mod log;
 
+pub use format::*;
 pub use hdr::*;
 pub use histogram::*;
 pub use log::*;

@@ -4,6 +4,7 @@
 //! `buckets.rs`, the sample lines in `text.rs`.
 
 mod buckets;
+mod export;
 mod options;
 mod text;
 
@@ -14,6 +15,7 @@ use core::fmt::{self, Write};
 pub(crate) use self::buckets::cumulative_buckets_checked;
 use self::buckets::{coarse_bounds, every_count};
 pub use self::buckets::{cumulative_buckets, CumulativeBuckets};
+pub(crate) use self::export::OpenMetrics;
 pub use self::options::{Bounds, HistogramOptions};
 use self::text::{escape, Series};
 pub use super::option::{check_bounds, check_coarse_relative_error, check_unit_ratio, OptionError};

@@ -3,11 +3,13 @@
 //! `ExportMetricsServiceRequest` (hand-written encoder: no code generation). The histogram and
 //! the request are here; their encodings are `protobuf.rs` and `json.rs`.
 
+mod export;
 mod json;
 mod protobuf;
 #[cfg(picollo_float)]
 mod signed;
 #[cfg(picollo_float)]
+pub(crate) use self::export::{OtlpJson, OtlpProtobuf};
 pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
 
 use alloc::vec::Vec;

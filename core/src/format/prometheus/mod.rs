@@ -9,9 +9,11 @@
 //! up by one.
 
 #[cfg(picollo_float)]
+mod export;
 mod float;
 mod protobuf;
 
+pub(crate) use self::export::PrometheusNative;
 pub use self::protobuf::{NativeFamily, NativeMetric, PROTOBUF_CONTENT_TYPE};
 use super::openmetrics::{cumulative_buckets_checked, HistogramOptions};
 pub use super::openmetrics::{Bounds, CumulativeBuckets};
