@@ -81,7 +81,7 @@ if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static"
     build=target/$triple/pmu
     if cargo build -q "${profile[@]}" --target $triple -p picollo-ffi -p picollo-bench \
-        --features picollo/perf --lib --example emulated_check &&
+        --lib --example emulated_check &&
         aarch64-linux-gnu-gcc "${cc[@]}" -static -o "$work/test_emulated_bench-aarch64" \
             c-tests/emulate/test_emulated_bench.c "$build/libpicollo.a" -lm -lpthread -ldl; then
         check "Rust harness, aarch64" "$build/examples/emulated_check"
