@@ -22,6 +22,6 @@ pub use cpu::{
     add_chain, current_cpu, current_thread_nice, pin_current_thread, set_current_thread_nice,
     ADD_CHAIN_BLOCK_INSTRUCTIONS,
 };
-/// What a scope records into: the histogram crate's [`Sink`](picollo::Sink).
+/// What a scope records into: the histogram crate's [`Sink`].
 pub use picollo::Sink;
 pub use scope::{Scope, ScopeExt, TimeUnit};
