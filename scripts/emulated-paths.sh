@@ -10,7 +10,7 @@
 #   - C#: mono's JIT does not run under QEMU 7.2's user mode (it asks for code memory with
 #     MAP_32BIT, which QEMU ignores, and then cannot reach its code with 32-bit calls): the
 #     reason is printed, the C# tests of exact metrics run natively in the csharp stage.
-Installs qemu-user, the aarch64 cross compiler and the project venv where missing
+# Installs qemu-user, the aarch64 cross compiler and the project venv where missing
 # (scripts/needs.sh); where they cannot be, it says why and exits 0. The aarch64 builds share
 # scripts/pmu-emulated.sh's profile and target folder.
 set -uo pipefail
