@@ -1,6 +1,6 @@
 /* Picollo native helpers (Linux on x86-64 and arm64): the instructions Rust cannot issue
  * without asm, the seqlock read of a perf_event mmap page, and a fixed-work chain of
- * dependent adds. Compiled by core/build.rs through the `cc` crate.
+ * dependent adds. Compiled by perf/build.rs through the `cc` crate.
  *
  *                    x86-64                      arm64
  *   counter read     rdpmc (ecx = index - 1)     mrs PMEVCNTR<index-1>_EL0; index 32 is

@@ -34,6 +34,7 @@ USES = {
     "aarch64-cross": r"\baarch64-linux-gnu-gcc\b",
     "chromium": r"\bchromium\b(?![-_./])",
     "cbindgen": r"^\s*cbindgen\b",
+    "thumbv7em": r"--target[ =]thumbv7em-",
     "cargo-fuzz": r"\bcargo \+nightly fuzz\b",
 }
 CALL = re.compile(r"(?:\bbash\s+|^\s*\.\s+|\bsource\s+|\bpython3\s+|[\"'\s(])"

@@ -10,7 +10,7 @@
 #   - C#: mono's JIT does not run under QEMU 7.2's user mode (it asks for code memory with
 #     MAP_32BIT, which QEMU ignores, and then cannot reach its code with 32-bit calls): the
 #     reason is printed, the C# tests of exact metrics run natively in the csharp stage.
-Installs qemu-user, the aarch64 cross compiler and the project venv where missing
+# Installs qemu-user, the aarch64 cross compiler and the project venv where missing
 # (scripts/needs.sh); where they cannot be, it says why and exits 0. The aarch64 builds share
 # scripts/pmu-emulated.sh's profile and target folder.
 set -uo pipefail
@@ -81,7 +81,7 @@ if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static"
     build=target/$triple/pmu
     if cargo build -q "${profile[@]}" --target $triple -p picollo-ffi -p picollo-bench \
-        --features picollo/perf --lib --example emulated_check &&
+        --lib --example emulated_check &&
         aarch64-linux-gnu-gcc "${cc[@]}" -static -o "$work/test_emulated_bench-aarch64" \
             c-tests/emulate/test_emulated_bench.c "$build/libpicollo.a" -lm -lpthread -ldl; then
         check "Rust harness, aarch64" "$build/examples/emulated_check"

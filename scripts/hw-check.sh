@@ -39,7 +39,7 @@ if grep -q '^hw-check: pmu: absent' "$log/check.txt"; then
 fi
 
 echo "hw-check: hardware tests (perf_session, perf_group), which skip only without a PMU"
-cargo test -p picollo --features perf --test perf_session --test perf_group \
+cargo test -p picollo-perf --test perf_session --test perf_group \
   -- --nocapture --test-threads=1 >"$log/tests.txt" 2>&1
 status=$?
 grep -oE '(hardware \(|SKIPPED: |note: ).*' "$log/tests.txt" | sed 's/^/hw-check:   /'
@@ -49,7 +49,7 @@ if grep -q 'SKIPPED: hardware_cycles_and_instructions' "$log/tests.txt"; then
 fi
 
 echo "hw-check: perf bench (rdpmc against the read(2) group read)"
-cargo bench -q -p picollo --features perf --bench perf >"$log/bench.txt" 2>&1 ||
+cargo bench -q -p picollo-perf --bench perf >"$log/bench.txt" 2>&1 ||
   { tail -n 40 "$log/bench.txt"; fail "the perf bench failed"; }
 line="$(grep '^bench perf:' "$log/bench.txt" | tail -n 1)"
 echo "hw-check: $line"

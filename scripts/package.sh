@@ -2,11 +2,12 @@
 # The crates as crates.io and docs.rs would see them:
 #  1. every publishable crate's manifest has its metadata (description, license, readme,
 #     documentation, keywords, categories; no placeholder repository) and its license files;
-#  2. `cargo package --workspace` packs and verifies picollo, picollo-bench, picollo-ffi
-#     and picollo-cli (each builds from its .crate alone; the unpublished picollo comes
-#     from cargo's local registry of the workspace);
-#  3. the packed picollo carries native/ and builds with every feature from its own folder,
-#     with the rdpmc path (cfg picollo_native) compiled in;
+#  2. `cargo package --workspace` packs and verifies picollo, picollo-perf, picollo-bench,
+#     picollo-ffi and picollo-cli (each builds from its .crate alone; the unpublished
+#     picollo comes from cargo's local registry of the workspace);
+#  3. the packed picollo builds with every feature from its own folder; the packed
+#     picollo-perf carries native/ and builds from its own folder (against the packed
+#     picollo) with the rdpmc path (cfg picollo_native) compiled in;
 #  4. `cargo doc --workspace --no-deps` (default and all features) prints no warning;
 #  5. the library builds without default features with no warning (clippy -D warnings);
 #  6. Cargo.lock stays at format 3, the newest that Debian's cargo-c reads.
@@ -42,8 +43,8 @@ for p in meta["packages"]:
     for f in ("LICENSE-MIT", "LICENSE-APACHE", p.get("readme") or "README.md"):
         if not os.path.isfile(os.path.join(folder, f)):
             bad.append(f"{name}: {f} missing in {folder}")
-if published != 4:
-    bad.append(f"expected 4 publishable crates, found {published}")
+if published != 5:
+    bad.append(f"expected 5 publishable crates, found {published}")
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
@@ -60,7 +61,7 @@ mkdir -p "$target"
 # rebuilds a registry crate of an unchanged version whatever its sources, so one built
 # from old sources would stay.
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
-for crate in picollo picollo-bench picollo-ffi picollo-cli; do
+for crate in picollo picollo-perf picollo-bench picollo-ffi picollo-cli; do
     rm -rf "$cargo_home"/registry/src/-*/"$crate"-[0-9]*
 done
 verify_target="$target/package-verify"
@@ -80,26 +81,29 @@ fi
 grep -E '^ *(Packaged|Verifying)' "$target/package.log"
 pkgdir="$verify_target/package"
 contents() { tar tzf "$pkgdir/$1-0.1.0.crate"; }
-for crate in picollo picollo-bench picollo-ffi picollo-cli; do
+for crate in picollo picollo-perf picollo-bench picollo-ffi picollo-cli; do
     list="$(contents "$crate")"
     for f in LICENSE-MIT LICENSE-APACHE README.md Cargo.toml; do
         grep -qx "$crate-0.1.0/$f" <<<"$list" || die "$crate.crate lacks $f"
     done
 done
-list="$(contents picollo)"
-for f in native/picollo_native.c native/picollo_native.h build.rs src/lib.rs; do
-    grep -qx "picollo-0.1.0/$f" <<<"$list" || die "picollo.crate lacks $f"
+list="$(contents picollo-perf)"
+for f in native/picollo_native.c native/picollo_native.h native/qemu/picollo_qemu_plugin.c \
+    build.rs src/lib.rs; do
+    grep -qx "picollo-perf-0.1.0/$f" <<<"$list" || die "picollo-perf.crate lacks $f"
 done
 grep -qx "picollo-ffi-0.1.0/include/picollo.h" <<<"$(contents picollo-ffi)" || die "picollo-ffi.crate lacks include/picollo.h"
 
-step "the packed picollo builds on its own with every feature"
+step "the packed picollo and picollo-perf build on their own"
 # Outside the repository, as a user's download would be (inside, cargo would take the
 # workspace for its own); into the verify builds' target folder, whose dependencies (built
-# just now, with the same flags) it reuses.
+# just now, with the same flags) it reuses. picollo-perf finds the unpublished picollo in
+# the unpacked folder beside it.
 unpacked="$(mktemp -d)"
 trap 'rm -rf "$unpacked"' EXIT
 check_target="$verify_target"
 tar xzf "$pkgdir/picollo-0.1.0.crate" -C "$unpacked"
+tar xzf "$pkgdir/picollo-perf-0.1.0.crate" -C "$unpacked"
 # cargo packs every file with one fixed old mtime, so a build script compiled from an
 # earlier package would look fresh in the kept target folder: the unpacked files are new.
 find "$unpacked" -exec touch {} +
@@ -108,11 +112,17 @@ find "$unpacked" -exec touch {} +
     tail -n 40 "$target/package-check.log" >&2
     die "the unpacked picollo does not build with --all-features (log: $target/package-check.log)"
 }
+(cd "$unpacked/picollo-perf-0.1.0" && CARGO_TARGET_DIR="$check_target" cargo build \
+    --config "patch.crates-io.picollo.path='$unpacked/picollo-0.1.0'") \
+    >>"$target/package-check.log" 2>&1 || {
+    tail -n 40 "$target/package-check.log" >&2
+    die "the unpacked picollo-perf does not build (log: $target/package-check.log)"
+}
 if [[ "$(uname -m)" == x86_64 && "$(uname -s)" == Linux ]]; then
-    grep -qx 'cargo:rustc-cfg=picollo_native' "$check_target"/debug/build/picollo-*/output ||
-        die "the unpacked picollo built without native/ (no cfg picollo_native)"
+    grep -qx 'cargo:rustc-cfg=picollo_native' "$check_target"/debug/build/picollo-perf-*/output ||
+        die "the unpacked picollo-perf built without native/ (no cfg picollo_native)"
 fi
-echo "unpacked picollo: built with --all-features, native/ compiled"
+echo "unpacked picollo: built with --all-features; unpacked picollo-perf: built, native/ compiled"
 
 step "cargo doc --workspace --no-deps: no warnings (default and all features)"
 for features in "" "--all-features"; do

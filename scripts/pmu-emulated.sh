@@ -7,7 +7,7 @@
 # target/), cross-builds the test programs for aarch64 (Rust statically linked, the C ABI
 # tests against libpicollo.a with -static), packs them into an initramfs, boots it and
 # fails on any failure in the guest:
-#   - the perf and time unit tests (arm64's C on simulated pages), perf_session and
+#   - picollo-perf's unit tests (perf and time; arm64's C on simulated pages), perf_session and
 #     perf_group (sessions, groups, hardware events, one-syscall group reads);
 #   - hw_check exact: the user-space read (mrs) against read(2), multiplexing within 1 %,
 #     raw events, the harness's instructions per operation; branch checks skipped (ENOENT);
@@ -104,15 +104,15 @@ cross_build() {
     export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static"
     local t="$work/root/t"
     # The static library is what C links (cargo drops the cdylib: crt-static forbids it).
-    cargo build -q "${profile[@]}" --target $triple -p picollo -p picollo-ffi -p picollo-bench \
-        --features picollo/perf --lib --example hw_check >"$work/build.log" 2>&1 ||
+    cargo build -q "${profile[@]}" --target $triple -p picollo-perf -p picollo-ffi \
+        -p picollo-bench --lib --example hw_check >"$work/build.log" 2>&1 ||
         { cat "$work/build.log"; fail "the aarch64 build failed"; }
-    cargo test -q --no-run "${profile[@]}" --target $triple -p picollo --features perf --lib \
+    cargo test -q --no-run "${profile[@]}" --target $triple -p picollo-perf --lib \
         --test perf_session --test perf_group --message-format=json >"$work/tests.json" ||
         fail "the aarch64 test build failed"
     python3 - "$work/tests.json" "$t" <<'EOF' || fail "no test executables in cargo's output"
 import json, shutil, sys
-names = {"picollo": "unit", "perf_session": "perf_session", "perf_group": "perf_group"}
+names = {"picollo_perf": "unit", "perf_session": "perf_session", "perf_group": "perf_group"}
 found = 0
 for line in open(sys.argv[1]):
     m = json.loads(line)

@@ -4,7 +4,8 @@ link between them followed.
 
 Each fenced block is judged by its language:
   rust    built (release) and run in a cargo project of its own that depends on the
-          workspace's `picollo` and `picollo-bench` by path, as a user's would from crates.io;
+          workspace's `picollo`, `picollo-perf` and `picollo-bench` by path, as a user's
+          would from crates.io;
   c, cpp, csharp
           built and run by the command its page prints below it (below), with mono for C#;
   python  run by its build command where one follows it; else run (a `>>>` session: as a
@@ -106,7 +107,7 @@ class Block:
 def documents(args: list[str]) -> list[Path]:
     if args:
         return [Path(a).resolve() for a in args]
-    crates = [ROOT / d / "README.md" for d in ("core", "ffi", "bench", "cli", "dotnet")]
+    crates = [ROOT / d / "README.md" for d in ("core", "perf", "ffi", "bench", "cli", "dotnet")]
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
             *[p for p in crates if p.is_file()]]
 
@@ -300,6 +301,7 @@ class Runner:
             '[package]\nname = "picollo-snippets"\nversion = "0.0.0"\nedition = "2021"\n'
             'publish = false\n\n[dependencies]\n'
             f'picollo = {{ path = "{ROOT / "core"}" }}\n'
+            f'picollo-perf = {{ path = "{ROOT / "perf"}" }}\n'
             f'picollo-bench = {{ path = "{ROOT / "bench"}" }}\n\n[workspace]\n')
         for i, b in enumerate(self.rust):
             (project / "src" / "bin" / f"s{i}.rs").write_text(b.code)

@@ -105,7 +105,7 @@ stage clippy cargo clippy --workspace --all-targets --all-features -- -D warning
 # The CLI's tests link with lld and mold, draw plots with DejaVu Sans and run QEMU's user mode.
 stage rust-tests with_needs "cc font lld mold qemu-user" cargo test --workspace --all-features
 stage rust-tests-no-default cargo test -p picollo --no-default-features --lib
-stage no-std-guard cargo build --manifest-path core/no-std-check/Cargo.toml
+stage no-std-guard bash scripts/no_std.sh
 if [ $quick -eq 1 ]; then
   stage c-tests env PICOLLO_NO_VALGRIND=1 bash c-tests/run.sh
   stage python-checkout bash python-demo/run_tests.sh --checkout

@@ -62,7 +62,7 @@ check_native() {
   if [[ $found == 1 ]]; then
     echo "$2: native/ compiled by $zigcc-$2"
   else
-    echo "$2: native/ not compiled for this target (core/build.rs chooses)"
+    echo "$2: native/ not compiled for this target (perf/build.rs chooses)"
   fi
 }
 

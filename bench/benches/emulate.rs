@@ -14,8 +14,8 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
-use picollo::perf::{install_qemu_plugin, EmulatedEvent, Event, SessionBuilder};
-use picollo::time::add_chain;
+use picollo_perf::time::add_chain;
+use picollo_perf::{install_qemu_plugin, EmulatedEvent, Event, SessionBuilder};
 
 /// The environment variable that makes this program the guest.
 const GUEST: &str = "PICOLLO_BENCH_EMULATE_GUEST";

@@ -17,9 +17,9 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use picollo::perf::{emulation, EmulatedEvent, Event, SessionBuilder};
-use picollo::time::{add_chain, ADD_CHAIN_BLOCK_INSTRUCTIONS};
 use picollo_bench::{Bench, Comparison};
+use picollo_perf::time::{add_chain, ADD_CHAIN_BLOCK_INSTRUCTIONS};
+use picollo_perf::{emulation, EmulatedEvent, Event, SessionBuilder};
 
 const INSTRUCTIONS: Event = Event::Emulated(EmulatedEvent::Instructions);
 

@@ -128,8 +128,8 @@ impl Conditions {
 /// program runs under Picollo's QEMU plugin (its counts are the guest's, not the host's).
 #[cfg(feature = "perf")]
 fn pmu_line() -> String {
-    let pmu = picollo::perf::discover().describe();
-    let emulation = picollo::perf::emulation();
+    let pmu = picollo_perf::discover().describe();
+    let emulation = picollo_perf::emulation();
     match emulation.counts {
         Some(_) => std::format!("{pmu}; {}", emulation.description),
         None => pmu,

@@ -3,7 +3,7 @@
 //! where it does not. The harness's default
 //! meter and `picollo bench` both choose from these.
 
-use picollo::perf::{
+use picollo_perf::{
     emulation, supported_counters, CacheEvent, CacheLevel, CacheOp, CacheResult, EmulatedEvent,
     Event, HardwareEvent, SoftwareEvent,
 };

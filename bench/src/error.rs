@@ -14,7 +14,7 @@ pub enum BenchErrorKind {
     Invalid,
     /// A counter would not open or read.
     #[cfg(feature = "perf")]
-    Counter(picollo::perf::PerfErrorKind),
+    Counter(picollo_perf::PerfErrorKind),
     /// The OS refused a placement (pinning, nice).
     Os(std::io::ErrorKind),
     /// The report could not be formatted.
@@ -84,8 +84,8 @@ impl From<ConfigError> for BenchError {
 }
 
 #[cfg(feature = "perf")]
-impl From<picollo::perf::PerfError> for BenchError {
-    fn from(e: picollo::perf::PerfError) -> Self {
+impl From<picollo_perf::PerfError> for BenchError {
+    fn from(e: picollo_perf::PerfError) -> Self {
         BenchError {
             kind: BenchErrorKind::Counter(e.kind()),
             message: e.to_string(),

@@ -178,7 +178,7 @@ impl Bench {
             #[cfg(feature = "perf")]
             counters: None,
             #[cfg(feature = "perf")]
-            read_path: picollo::perf::ReadPolicy::Auto,
+            read_path: picollo_perf::ReadPolicy::Auto,
             warmup: Duration::from_secs(1),
             samples: DEFAULT_SAMPLES,
             budget: Duration::from_secs(5),
@@ -200,7 +200,7 @@ impl Bench {
     /// instructions, branch misses and L1D read misses where the PMU allows them, otherwise
     /// task-clock, page faults and context switches.
     #[cfg(feature = "perf")]
-    pub fn with_counters(mut self, events: &[picollo::perf::Event]) -> Self {
+    pub fn with_counters(mut self, events: &[picollo_perf::Event]) -> Self {
         self.plan.counters = Some(events.to_vec());
         self
     }
@@ -209,9 +209,9 @@ impl Bench {
     /// timed when the counters open ([`ReadPolicy::Auto`], the default), or the one forced.
     /// The report's PMU line says which was taken and why.
     ///
-    /// [`ReadPolicy::Auto`]: picollo::perf::ReadPolicy::Auto
+    /// [`ReadPolicy::Auto`]: picollo_perf::ReadPolicy::Auto
     #[cfg(feature = "perf")]
-    pub fn with_read_path(mut self, policy: picollo::perf::ReadPolicy) -> Self {
+    pub fn with_read_path(mut self, policy: picollo_perf::ReadPolicy) -> Self {
         self.plan.read_path = policy;
         self
     }

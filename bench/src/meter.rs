@@ -8,7 +8,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::error::BenchError;
-use picollo::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
+use picollo_perf::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
 /// Every metric is recorded in thousandths of its unit (picoseconds for `ns`), so a
 /// per-operation figure of a batch keeps three decimals.
@@ -44,8 +44,8 @@ impl Unit {
 
     /// The unit of a perf event's counts: the software clocks count nanoseconds.
     #[cfg(feature = "perf")]
-    pub fn of(event: picollo::perf::Event) -> Unit {
-        use picollo::perf::{Event, SoftwareEvent::CpuClock, SoftwareEvent::TaskClock};
+    pub fn of(event: picollo_perf::Event) -> Unit {
+        use picollo_perf::{Event, SoftwareEvent::CpuClock, SoftwareEvent::TaskClock};
         match event {
             Event::Software(TaskClock | CpuClock) => Unit::Nanoseconds,
             _ => Unit::Events,
@@ -80,8 +80,8 @@ impl MetricKind {
     /// The kind of a perf event's counts: task-clock is time on the CPU, an emulated count
     /// is exact, every other event a counter.
     #[cfg(feature = "perf")]
-    pub fn of(event: picollo::perf::Event) -> MetricKind {
-        use picollo::perf::{Event, SoftwareEvent::TaskClock};
+    pub fn of(event: picollo_perf::Event) -> MetricKind {
+        use picollo_perf::{Event, SoftwareEvent::TaskClock};
         match event {
             Event::Software(TaskClock) => MetricKind::OnCpuTime,
             e if e.is_exact() => MetricKind::Exact,
@@ -113,7 +113,7 @@ impl Metric {
 
     /// The metric of a perf event's counts (its name, unit and kind).
     #[cfg(feature = "perf")]
-    pub fn of_event(event: picollo::perf::Event) -> Self {
+    pub fn of_event(event: picollo_perf::Event) -> Self {
         Metric::new(&event.to_string(), Unit::of(event), MetricKind::of(event))
     }
 
@@ -122,7 +122,7 @@ impl Metric {
     /// [`MetricKind::Counter`].
     pub fn named(name: &str, unit: Unit) -> Self {
         #[cfg(feature = "perf")]
-        let event = picollo::perf::Event::parse(name).ok().map(MetricKind::of);
+        let event = picollo_perf::Event::parse(name).ok().map(MetricKind::of);
         #[cfg(not(feature = "perf"))]
         let event = None;
         let kind = match name {
@@ -335,7 +335,7 @@ impl Meter for ClockMeter {
     }
 
     fn clock(&self) -> String {
-        let source = picollo::time::tick_source();
+        let source = picollo_perf::time::tick_source();
         let ghz = self.frequency as f64 / 1e9;
         std::format!(
             "{source:?} at {ghz:.3} GHz (resolution {:.3} ns)",
@@ -361,7 +361,7 @@ mod perf {
 
     use super::{ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE};
     use crate::error::BenchError;
-    use picollo::perf::{Event, ReadPolicy, Session, SessionBuilder};
+    use picollo_perf::{Event, ReadPolicy, Session, SessionBuilder};
 
     /// A perf session's counters as a [`Source`], read as one group (rdpmc where the page
     /// allows).

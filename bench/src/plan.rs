@@ -39,10 +39,10 @@ pub(crate) struct Plan {
     pub name: String,
     /// The counters asked for (`None`: the default set).
     #[cfg(feature = "perf")]
-    pub counters: Option<Vec<picollo::perf::Event>>,
+    pub counters: Option<Vec<picollo_perf::Event>>,
     /// How the counters are read (the cheaper path by default).
     #[cfg(feature = "perf")]
-    pub read_path: picollo::perf::ReadPolicy,
+    pub read_path: picollo_perf::ReadPolicy,
     /// The most time the warm-up may take.
     pub warmup: Duration,
     /// The most samples.
@@ -158,10 +158,11 @@ impl Plan {
     /// Pin the calling thread and set its nice value, as the plan says.
     pub fn apply_placement(&self) -> Result<(), BenchError> {
         if let Some(cpu) = self.pin {
-            picollo::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
+            picollo_perf::time::pin_current_thread(cpu).map_err(BenchError::os("pin to a CPU"))?;
         }
         if let Some(nice) = self.nice {
-            picollo::time::set_current_thread_nice(nice).map_err(BenchError::os("set nice"))?;
+            picollo_perf::time::set_current_thread_nice(nice)
+                .map_err(BenchError::os("set nice"))?;
         }
         Ok(())
     }

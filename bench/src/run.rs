@@ -495,7 +495,7 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
         baseline: &baseline,
     };
     let warm = prepare(plan, meter, (&mut a, &mut b), &metrics)?;
-    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo::time::ticks_begin));
+    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo_perf::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
     let (sa, sb) = rounds(plan, meter, (&mut a, &mut b), &mut rng)?;
     let result = |name: &str, side: &Work<'_>, warm_up, s| {

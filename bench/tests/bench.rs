@@ -426,7 +426,7 @@ fn twice_the_loop_takes_about_twice_the_time_on_this_machine() {
         .with_warmup(Duration::from_millis(300));
     #[cfg(feature = "perf")]
     let (b, metric) = (
-        b.with_counters(&[picollo::perf::SoftwareEvent::TaskClock.into()]),
+        b.with_counters(&[picollo_perf::SoftwareEvent::TaskClock.into()]),
         "Software:TaskClock",
     );
     #[cfg(not(feature = "perf"))]

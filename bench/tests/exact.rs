@@ -267,7 +267,7 @@ const TURN: u64 = 23;
 
 /// A hardware counter read in user space whose closing read races the kernel in one batch
 /// of `odds` (drawn from the seed): that batch counts [`TURN`] more and says so
-/// ([`Meter::raced`]), as a perf session's reads do ([`picollo::perf::Session::exact`]).
+/// ([`Meter::raced`]), as a perf session's reads do ([`picollo_perf::Session::exact`]).
 struct Racing {
     emulator: Emulator,
     rng: SplitMix64,

@@ -11,7 +11,7 @@ use checks::{
     chain_ipc, harness_compare, harness_instructions, multiplex_scaling, raw_matches_generic,
     rdpmc_read, sorted_branch_misses, user_read, Outcome, PathDelta, Repeat, Scaled, EXACT_ERROR,
 };
-use picollo::perf::{scale, Delta, Reading};
+use picollo_perf::{scale, Delta, Reading};
 
 /// Asserts that the outcome `$o` is a `$verdict` whose text holds `$text`.
 macro_rules! assert_outcome {

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use picollo::perf::{ReadPolicy, SoftwareEvent};
 use picollo_bench::Bench;
+use picollo_perf::{ReadPolicy, SoftwareEvent};
 
 fn pmu_line(policy: ReadPolicy) -> String {
     let result = Bench::new("read path")
@@ -14,7 +14,7 @@ fn pmu_line(policy: ReadPolicy) -> String {
         .with_warmup(Duration::from_millis(5))
         .with_time_budget(Duration::from_millis(20))
         .run(|| {
-            std::hint::black_box(picollo::time::add_chain(10));
+            std::hint::black_box(picollo_perf::time::add_chain(10));
         })
         .unwrap();
     result.conditions.pmu

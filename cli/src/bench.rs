@@ -545,7 +545,7 @@ fn measure(
     let mut tracks = tracks(args, emulator.zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
-    let seed = args.seed.unwrap_or_else(picollo::time::ticks_begin);
+    let seed = args.seed.unwrap_or_else(picollo_perf::time::ticks_begin);
     let mut rng = XorShift64::new(seed);
     let pairing = Some(rng.next() | 1);
     rounds::interleave(&mut tracks, args, counters, (&bar, &mut rng))?;

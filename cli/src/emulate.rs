@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clap::{Args, ValueEnum};
-use picollo::perf::{install_qemu_plugin, EmulatedCounts, EmulatedEvent};
+use picollo_perf::{install_qemu_plugin, EmulatedCounts, EmulatedEvent};
 
 use crate::error::Failure;
 

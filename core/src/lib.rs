@@ -1,5 +1,5 @@
-//! Picollo: HDR histograms fast enough for hot loops, and (feature `perf`) the CPU's
-//! performance counters.
+//! Picollo: HDR histograms fast enough for hot loops. The CPU's performance counters and
+//! the clocks that record into these histograms are in `picollo-perf`.
 //!
 //! The core is `#![no_std]` and needs no allocator: a histogram can live in a `static` or on
 //! the stack over an array sized by a `const fn` ([`Config::storage_len`]). Feature `alloc`
@@ -109,24 +109,18 @@ pub mod text {
 }
 mod lookup;
 mod merge;
-#[cfg(picollo_native)]
-mod native;
 mod oom;
 #[cfg(feature = "alloc")]
 mod rebin;
 
 mod format;
 pub mod percentile;
-#[cfg(all(feature = "perf", target_os = "linux"))]
-pub mod perf;
 mod scan;
 pub mod shape;
 mod sink;
 pub mod snapshot;
 mod sum;
 pub mod summary;
-#[cfg(all(feature = "std", target_os = "linux"))]
-pub mod time;
 pub mod view;
 
 pub use config::{Config, ConfigError, ValueSelection};

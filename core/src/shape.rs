@@ -201,6 +201,7 @@ impl Shape {
     /// Which count a record of `v` that found no cell goes to: saturated when `v` is in
     /// the range (its bucket full, or its sparse block not allocated), else underflow or
     /// overflow.
+    #[cfg(picollo_concurrent)]
     #[inline]
     pub(crate) fn uncounted_kind(&self, v: u64) -> usize {
         if self.slot(v, Log2::ANY_CPU).offset < self.len {

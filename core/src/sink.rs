@@ -1,5 +1,5 @@
-//! [`Sink`]: something a measured value is recorded into. A perf session records each
-//! counter's deltas into one, a time scope records its elapsed time into one.
+//! [`Sink`]: something a measured value is recorded into. A perf session (`picollo-perf`)
+//! records each counter's deltas into one, a time scope its elapsed time.
 
 use crate::{Counter, Histogram};
 

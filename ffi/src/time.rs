@@ -3,7 +3,7 @@
 //! `picollo_set_thread_nice`.
 #![cfg(target_os = "linux")]
 
-use picollo_core::time::{self, TimeUnit};
+use picollo_perf::time::{self, TimeUnit};
 
 use crate::args::out;
 use crate::boundary::boundary;

@@ -8,7 +8,7 @@
  * threads' caches are private, as L1D caches are.
  *
  * The model is this header alone (static functions), so that the plugin is one translation
- * unit that any build compiles with one command (core/build.rs does). Each set keeps its
+ * unit that any build compiles with one command (perf/build.rs does). Each set keeps its
  * ways in order of use, most recent first: LRU is "move to the front", the victim the last.
  */
 #ifndef PICOLLO_L1D_H

@@ -10,7 +10,8 @@ import sys
 from picollo import perf
 
 CHAIN_BLOCKS = 100_000
-# 256 adds and the loop's two instructions per block (picollo::time::ADD_CHAIN_BLOCK_INSTRUCTIONS).
+# 256 adds and the loop's two instructions per block
+# (picollo_perf::time::ADD_CHAIN_BLOCK_INSTRUCTIONS).
 TRUTH = 258 * CHAIN_BLOCKS
 # The instructions of the binding's own calls between two reads fit in this share.
 BOUND = 0.01

@@ -17,12 +17,12 @@
 
 use std::process::ExitCode;
 
-use picollo::perf::{
+use picollo_bench::Bench;
+use picollo_perf::time::{add_chain, ADD_CHAIN_BLOCK_INSTRUCTIONS};
+use picollo_perf::{
     discover, is_counter_supported, supported_counters, Event, HardwareEvent, PerfError, PmuInfo,
     RecordKind, Session, SessionBuilder,
 };
-use picollo::time::{add_chain, ADD_CHAIN_BLOCK_INSTRUCTIONS};
-use picollo_bench::Bench;
 
 #[path = "../../../core/examples/common/branchy.rs"]
 mod branchy;

@@ -2,11 +2,11 @@
 //! on arm64) against `read(2)` on the same counters, and a raw event against the generic
 //! event it encodes, both in one group.
 
-use picollo::perf::{
+use picollo_perf::time::{add_chain, ticks_begin, ticks_end, ticks_to_nanos};
+use picollo_perf::{
     rdpmc_setting, Event, HardwareEvent, PerfError, PerfErrorKind, ReadPath, ReadPolicy, Session,
     SessionBuilder,
 };
-use picollo::time::{add_chain, ticks_begin, ticks_end, ticks_to_nanos};
 
 use crate::checks::{self, Outcome, PathDelta};
 

@@ -308,7 +308,7 @@ fn rounds(
     ends: &mut [&mut dyn Endpoint],
     timeout: Duration,
 ) -> Result<(Vec<Vec<Slotted>>, Option<u64>), SuiteError> {
-    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo::time::ticks_begin));
+    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo_perf::time::ticks_begin));
     let pairing = Some(rng.next() | 1);
     let r = plan.comparison_rounds();
     let n = ends.len();

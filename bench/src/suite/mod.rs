@@ -416,7 +416,7 @@ fn compare_ends(
 fn with_read_path(b: Bench, name: Option<&str>) -> Result<Bench, SuiteError> {
     let Some(name) = name else { return Ok(b) };
     #[cfg(feature = "perf")]
-    match picollo::perf::ReadPolicy::parse(name) {
+    match picollo_perf::ReadPolicy::parse(name) {
         Some(policy) => Ok(b.with_read_path(policy)),
         None => Err(SuiteError::usage(std::format!(
             "--read-path {name}: auto, user (rdpmc) or syscall (read)"
@@ -434,7 +434,7 @@ fn with_counters(b: Bench, names: Option<&[String]>) -> Result<Bench, SuiteError
     #[cfg(feature = "perf")]
     {
         let each = names.iter().map(|n| {
-            picollo::perf::Event::parse(n)
+            picollo_perf::Event::parse(n)
                 .map_err(|e| SuiteError::usage(std::format!("--counters: {n:?}: {e}")))
         });
         let events = each.collect::<Result<Vec<_>, _>>()?;

@@ -142,7 +142,7 @@ pub fn apply_settings(plan: &mut Plan, v: &Value) -> Result<(), String> {
 /// The counters and their read path of [`settings_json`].
 #[cfg(feature = "perf")]
 fn apply_counters(plan: &mut Plan, v: &Value) -> Result<(), String> {
-    use picollo::perf::{Event, ReadPolicy};
+    use picollo_perf::{Event, ReadPolicy};
     let path = v.get("read_path").and_then(Value::as_str).unwrap_or("auto");
     plan.read_path = ReadPolicy::parse(path).ok_or_else(|| std::format!("read path {path:?}"))?;
     plan.counters = match v.get("counters").and_then(Value::as_array) {

@@ -13,8 +13,8 @@ use std::path::Path;
 use std::process::ExitStatus;
 use std::time::Instant;
 
-use picollo::perf::{EmulatedEvent, Event, PerfError, Session, SessionBuilder};
 use picollo_bench::{counters, Metric, MetricKind, Unit, SCALE};
+use picollo_perf::{EmulatedEvent, Event, PerfError, Session, SessionBuilder};
 
 /// The counters every run opens on its command, and what was given up on the way, each
 /// a sentence.

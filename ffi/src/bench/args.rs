@@ -6,7 +6,7 @@ use std::ffi::c_char;
 use std::time::Duration;
 
 use picollo_bench::{Bench, BenchError, BenchErrorKind};
-use picollo_core::perf::{Event, ReadPolicy};
+use picollo_perf::{Event, ReadPolicy};
 
 use crate::args::{optional_str, str_from, StructSized};
 use crate::choice::{choice, flag};

@@ -2,7 +2,7 @@
 //! errors turned into failures.
 #![cfg(target_os = "linux")]
 
-use picollo_core::perf::{
+use picollo_perf::{
     CacheEvent, CacheLevel, CacheOp, CacheResult, HardwareEvent, PerfError, PerfErrorKind,
     ReadPolicy, RecordKind, SoftwareEvent,
 };
@@ -42,7 +42,7 @@ pub(crate) fn perf_failure(e: PerfError) -> Failure {
     Failure::new(perf_status(e.kind()), e.message())
 }
 
-/// `by_id!(c_enum => Core, "what" id)`: the value of the core perf enum `Core` with the id
+/// `by_id!(c_enum => Core, "what" id)`: the value of picollo-perf's enum `Core` with the id
 /// `id` (a value of the C enum `c_enum`), or the failure naming the argument as `what` and
 /// the C enum with its range.
 macro_rules! by_id {

@@ -1,5 +1,5 @@
 //! The histograms of a perf session: each counter records into a histogram behind an `Arc`
-//! that the core session's counter holds; the C ABI session keeps a second `Arc` of each, so
+//! that the Rust session's counter holds; the C ABI session keeps a second `Arc` of each, so
 //! the handle it lends to C (`picollo_perf_session_counter_histogram`: records and resets
 //! allowed, `picollo_histogram_free` ignored) stays valid
 //! from `add_*` until the session is freed, before and after open alike.

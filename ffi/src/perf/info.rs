@@ -4,7 +4,7 @@
 
 use std::ffi::c_char;
 
-use picollo_core::perf::{discover, emulation, is_counter_supported};
+use picollo_perf::{discover, emulation, is_counter_supported};
 
 use crate::args::{out, try_str};
 use crate::boundary::boundary;

@@ -5,7 +5,7 @@
 //! Life of a session: `_new` (options) → `_add_*` (counters) → `_open` → (`_read`, work,
 //! `_read`, `_record`)… → `_free`. The histograms belong to the session: each is a
 //! `picollo_histogram` allocated when its counter is added, shared (`Arc`) between the
-//! session's list and, once open, the core session's counter that records into it, and
+//! session's list and, once open, the Rust session's counter that records into it, and
 //! freed with the session; the handle `picollo_perf_session_counter_histogram` lends out
 //! stays at one address for the session's whole life.
 #![cfg(target_os = "linux")]
@@ -22,10 +22,10 @@ pub use types::*;
 
 use std::ffi::c_char;
 
-use picollo_core::perf::{
+use picollo_core::Config;
+use picollo_perf::{
     Derived, Event, ParseEventError, RawEvent, RecordKind, Session, SessionBuilder,
 };
-use picollo_core::Config;
 
 use crate::args::{create, try_str, StructSized};
 use crate::choice::flag;
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
     s: *mut picollo_perf_session,
 ) -> picollo_status {
     session!(mut s => {
-        if let Some(e) = picollo_core::perf::FIXED_EVENTS
+        if let Some(e) = picollo_perf::FIXED_EVENTS
             .iter()
             .find(|e| s.builder.counters().contains(e))
         {
@@ -270,7 +270,7 @@ pub unsafe extern "C" fn picollo_perf_session_add_fixed(
                 "{e}: added to the session twice (fixed counters add none)"
             )));
         }
-        picollo_core::perf::FIXED_EVENTS
+        picollo_perf::FIXED_EVENTS
             .iter()
             .try_for_each(|&e| s.add(e))
     })

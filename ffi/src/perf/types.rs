@@ -1,11 +1,9 @@
 //! Plain `#[repr(C)]` structs of the perf ABI (`picollo_perf_*`; its enums are in
-//! `linux_enums`), and their conversions from the core types. Fields are u32/i32/u64/f64 only
-//! (no bool): C#'s P/Invoke and ctypes map them field for field.
+//! `linux_enums`), and their conversions from picollo-perf's types. Fields are
+//! u32/i32/u64/f64 only (no bool): C#'s P/Invoke and ctypes map them field for field.
 #![cfg(target_os = "linux")]
 
-use picollo_core::perf::{
-    Delta, Derived, PathChoice, PmuInfo, ReadPolicy, Reading, SessionCounter,
-};
+use picollo_perf::{Delta, Derived, PathChoice, PmuInfo, ReadPolicy, Reading, SessionCounter};
 
 use crate::handle::caller_owned;
 use crate::linux_enums::picollo_perf_read_policy;
@@ -154,7 +152,7 @@ pub struct picollo_perf_counter_values {
 
 impl<H> From<&SessionCounter<H>> for picollo_perf_counter_values {
     fn from(c: &SessionCounter<H>) -> Self {
-        use picollo_core::perf::ReadPath;
+        use picollo_perf::ReadPath;
         picollo_perf_counter_values {
             current: c.current().into(),
             previous: c.previous().into(),

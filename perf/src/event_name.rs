@@ -350,7 +350,6 @@ impl Event {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::string::{String, ToString};
 
     fn error(name: &str) -> String {
         Event::parse(name).unwrap_err().to_string()

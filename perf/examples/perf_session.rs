@@ -3,13 +3,13 @@
 //! counter. Counters this machine lacks are dropped with the reason; without a hardware PMU
 //! the session falls back to Software:TaskClock.
 //!
-//! `cargo run --release -p picollo --features perf --example perf_session`
+//! `cargo run --release -p picollo-perf --example perf_session`
 
-use picollo::perf::{
+use picollo_perf::time::add_chain;
+use picollo_perf::{
     discover, CacheEvent, CacheLevel, CacheOp, CacheResult, Event, HardwareEvent, PerfError,
     Session, SessionBuilder, SoftwareEvent, FIXED_EVENTS,
 };
-use picollo::time::add_chain;
 
 /// Open what can be opened: drop each counter the machine cannot count (saying why), and
 /// fall back to task-clock when nothing is left.

@@ -1,8 +1,8 @@
-//! Clocks, scopes and CPU helpers for benchmarking (Linux, feature `std`).
+//! Clocks, scopes and CPU helpers for benchmarking.
 //!
 //! - [`monotonic_nanos`] reads `clock_gettime(CLOCK_MONOTONIC)`.
-//! - [`ticks`], [`ticks_begin`] and [`ticks_end`] read the CPU's tick clock where feature
-//!   `perf` built `native/`: the time-stamp counter on x86-64 (`rdtsc`, `lfence; rdtsc`,
+//! - [`ticks`], [`ticks_begin`] and [`ticks_end`] read the CPU's tick clock where the build
+//!   compiled `native/`: the time-stamp counter on x86-64 (`rdtsc`, `lfence; rdtsc`,
 //!   `rdtscp; lfence`), the virtual counter on arm64 (`cntvct_el0`, fenced by `isb`); else
 //!   monotonic nanoseconds. [`tick_frequency`] is measured once on x86-64 and read from
 //!   `cntfrq_el0` on arm64.
@@ -14,8 +14,6 @@ mod clock;
 mod cpu;
 mod scope;
 
-/// What a scope records into: the crate's [`Sink`], under the name it had here.
-pub use crate::Sink;
 pub use clock::{
     convert_ticks, monotonic_nanos, tick_frequency, tick_source, ticks, ticks_and_cpu, ticks_begin,
     ticks_end, ticks_to_micros, ticks_to_millis, ticks_to_nanos, TickSource,
@@ -24,4 +22,6 @@ pub use cpu::{
     add_chain, current_cpu, current_thread_nice, pin_current_thread, set_current_thread_nice,
     ADD_CHAIN_BLOCK_INSTRUCTIONS,
 };
+/// What a scope records into: the histogram crate's [`Sink`].
+pub use picollo::Sink;
 pub use scope::{Scope, ScopeExt, TimeUnit};

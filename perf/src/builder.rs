@@ -1,8 +1,6 @@
 //! The session builder: what to count, for whom, and how. A plain description: opening it
 //! is the session's business (`SessionBuilder::open` lives with the session's construction).
 
-use std::format;
-
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{CacheEvent, Event, HardwareEvent, RawEvent, SoftwareEvent, FIXED_EVENTS};
 use super::group::MAX_GROUP_COUNTERS;
@@ -65,37 +63,66 @@ impl SessionBuilder {
         self
     }
 
-    setters! {
-        /// Pinned: the group is on the PMU all the time or not at all (never multiplexed); a
-        /// pinned group that does not fit is reported by `read` as unschedulable.
-        fn with_pinned(pinned: bool);
-        /// Count kernel and hypervisor work too (off by default: needs perf_event_paranoid ≤ 1).
-        fn with_kernel(kernel: bool);
-        /// Start counting at open (default) or only after
-        /// [`Session::enable`](super::Session::enable).
-        fn with_enabled(enabled: bool);
-        /// Count the tasks the target creates after the open too (perf's `inherit`): each child
-        /// gets a copy of the group, and a read sums the target and its children (live and
-        /// exited). Reads then always go through `read(2)`: rdpmc would see the reader's own
-        /// counts only.
-        fn with_inherit(inherit: bool);
-        /// Start counting when the target calls `execve` (perf's `enable_on_exec`); use with
-        /// `with_enabled(false)`. To count a command from its exec on, as `perf stat` does:
-        /// fork a child that waits (on a pipe, say), open the group on its pid
-        /// ([`Self::with_target`]) with [`Self::with_inherit`], then let it exec. (A group on
-        /// the calling thread that its spawned commands inherit is not reliable past the
-        /// first: the kernel may swap the two tasks' contexts when it switches between them.)
-        fn with_enable_on_exec(enable_on_exec: bool);
-        /// Relative error of each counter's histogram (default 0.001).
-        fn with_relative_error(relative_error: f64);
-        /// Measure the cost of back-to-back reads at open (default on; needs `enabled`).
-        fn with_calibration(calibrate: bool);
-        /// How reads go: the cheaper path measured at open ([`ReadPolicy::Auto`], the
-        /// default), always user space where the page allows, or always `read(2)`. The
-        /// session says which it took and why ([`Session::read_path_choice`]).
-        ///
-        /// [`Session::read_path_choice`]: super::Session::read_path_choice
-        fn with_read_policy(read_policy: ReadPolicy);
+    /// Pinned: the group is on the PMU all the time or not at all (never multiplexed); a
+    /// pinned group that does not fit is reported by `read` as unschedulable.
+    pub fn with_pinned(mut self, pinned: bool) -> Self {
+        self.pinned = pinned;
+        self
+    }
+
+    /// Count kernel and hypervisor work too (off by default: needs perf_event_paranoid ≤ 1).
+    pub fn with_kernel(mut self, kernel: bool) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// Start counting at open (default) or only after
+    /// [`Session::enable`](super::Session::enable).
+    pub fn with_enabled(mut self, enabled: bool) -> Self {
+        self.enabled = enabled;
+        self
+    }
+
+    /// Count the tasks the target creates after the open too (perf's `inherit`): each child
+    /// gets a copy of the group, and a read sums the target and its children (live and
+    /// exited). Reads then always go through `read(2)`: rdpmc would see the reader's own
+    /// counts only.
+    pub fn with_inherit(mut self, inherit: bool) -> Self {
+        self.inherit = inherit;
+        self
+    }
+
+    /// Start counting when the target calls `execve` (perf's `enable_on_exec`); use with
+    /// `with_enabled(false)`. To count a command from its exec on, as `perf stat` does:
+    /// fork a child that waits (on a pipe, say), open the group on its pid
+    /// ([`Self::with_target`]) with [`Self::with_inherit`], then let it exec. (A group on
+    /// the calling thread that its spawned commands inherit is not reliable past the
+    /// first: the kernel may swap the two tasks' contexts when it switches between them.)
+    pub fn with_enable_on_exec(mut self, enable_on_exec: bool) -> Self {
+        self.enable_on_exec = enable_on_exec;
+        self
+    }
+
+    /// Relative error of each counter's histogram (default 0.001).
+    pub fn with_relative_error(mut self, relative_error: f64) -> Self {
+        self.relative_error = relative_error;
+        self
+    }
+
+    /// Measure the cost of back-to-back reads at open (default on; needs `enabled`).
+    pub fn with_calibration(mut self, calibrate: bool) -> Self {
+        self.calibrate = calibrate;
+        self
+    }
+
+    /// How reads go: the cheaper path measured at open ([`ReadPolicy::Auto`], the
+    /// default), always user space where the page allows, or always `read(2)`. The
+    /// session says which it took and why ([`Session::read_path_choice`]).
+    ///
+    /// [`Session::read_path_choice`]: super::Session::read_path_choice
+    pub fn with_read_policy(mut self, read_policy: ReadPolicy) -> Self {
+        self.read_policy = read_policy;
+        self
     }
 
     /// Map each hardware counter's page for user-space reads (`true`: [`ReadPolicy::Auto`],

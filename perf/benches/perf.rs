@@ -2,7 +2,7 @@
 //! against the `perf-event2` crate's group read, same counters, same run; and the cost of a
 //! scope (begin + end + record). Figures, not assertions.
 //!
-//! `cargo bench -p picollo --features perf --bench perf`
+//! `cargo bench -p picollo-perf --bench perf`
 //!
 //! Hardware counters are used for rdpmc where the machine has a PMU; the syscall figures
 //! use software counters so every machine can compare them. The last line is the summary:
@@ -10,17 +10,18 @@
 //! chosen=<read(2)|rdpmc|n/a>` (3 counters; `chosen`: the path a default session takes,
 //! both timed at its open).
 
+#[path = "../../core/benches/report/mod.rs"]
 mod report;
 
 use std::hint::black_box;
 
 use perf_event::events::Software;
 use perf_event::{Builder, Group, ReadFormat};
-use picollo::perf::{
+use picollo::{Config, Histogram};
+use picollo_perf::time::{current_cpu, monotonic_nanos, pin_current_thread, ticks, ScopeExt};
+use picollo_perf::{
     Event, HardwareEvent, ReadPath, ReadPolicy, Session, SessionBuilder, SoftwareEvent,
 };
-use picollo::time::{current_cpu, monotonic_nanos, pin_current_thread, ticks, ScopeExt};
-use picollo::{Config, Histogram};
 
 const SOFTWARE: [SoftwareEvent; 6] = [
     SoftwareEvent::TaskClock,

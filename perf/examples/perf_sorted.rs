@@ -2,14 +2,14 @@
 //! after sorting them, as diff tables of cycles and branch misses (the famous Stack
 //! Overflow question). Without a hardware PMU it shows Software:TaskClock instead.
 //!
-//! `cargo run --release -p picollo --features perf --example perf_sorted [iterations]`
+//! `cargo run --release -p picollo-perf --example perf_sorted [iterations]`
 
-use picollo::perf::{
+use picollo::Summary;
+use picollo_perf::{
     discover, Event, HardwareEvent, PerfError, Session, SessionBuilder, SoftwareEvent,
 };
-use picollo::Summary;
 
-#[path = "common/branchy.rs"]
+#[path = "../../core/examples/common/branchy.rs"]
 mod branchy;
 use branchy::{branchy, random_bytes};
 

@@ -3,10 +3,6 @@
 //! `perf_user_access`), the PMUs under `/sys/bus/event_source/devices`, which of them count
 //! the CPU's own events, and the config bits that ask a PMU for user-space reads.
 
-use std::format;
-use std::string::String;
-use std::vec::Vec;
-
 /// Where the kernel lists its PMUs.
 pub(crate) const SYSFS_PMUS: &str = "/sys/bus/event_source/devices";
 

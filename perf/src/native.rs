@@ -1,4 +1,4 @@
-//! Declarations of `native/picollo_native.c` (x86-64 and arm64 Linux with feature `perf`) and
+//! Declarations of `native/picollo_native.c` (x86-64 and arm64 Linux) and
 //! thin safe wrappers. The page-read types mirror the C header field for field.
 
 /// Mirror of `picollo_mmap_page`: the head of the kernel's `perf_event_mmap_page`.

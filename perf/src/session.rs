@@ -1,12 +1,7 @@
 //! A session: one perf_event group of counters, read together, with the previous and
 //! current readings, their deltas and one histogram per counter.
 
-use std::format;
-use std::string::{String, ToString};
-use std::vec;
-use std::vec::Vec;
-
-use crate::Sink;
+use picollo::Sink;
 
 use super::counter::{CounterHistogram, SessionCounter, Source};
 use super::derived::Derived;

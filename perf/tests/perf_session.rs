@@ -1,13 +1,13 @@
 //! Real sessions on this machine: software counters always (they need no PMU), hardware
 //! counters where the machine has them (skipped loudly, with the reason, where it does not).
-#![cfg(all(feature = "perf", target_os = "linux"))]
+#![cfg(target_os = "linux")]
 
-use picollo::perf::{
+use picollo_perf::time::add_chain;
+use picollo_perf::{
     discover, is_counter_supported, under_instrumenter, Event, HardwareEvent, PathReason,
     PerfError, PerfErrorKind, ReadPath, ReadPolicy, RecordKind, Session, SessionBuilder,
     SoftwareEvent,
 };
-use picollo::time::add_chain;
 
 fn software(events: &[SoftwareEvent]) -> Session {
     let mut b = SessionBuilder::new();
@@ -309,16 +309,13 @@ fn a_pinned_group_too_large_for_the_pmu_is_reported() {
         b = b.with_hardware(e);
     }
     // More programmable events than any PMU has: cache events fill it up.
-    for level in [
-        picollo::perf::CacheLevel::L1D,
-        picollo::perf::CacheLevel::LL,
-    ] {
-        for op in [picollo::perf::CacheOp::Read, picollo::perf::CacheOp::Write] {
+    for level in [picollo_perf::CacheLevel::L1D, picollo_perf::CacheLevel::LL] {
+        for op in [picollo_perf::CacheOp::Read, picollo_perf::CacheOp::Write] {
             for result in [
-                picollo::perf::CacheResult::Access,
-                picollo::perf::CacheResult::Miss,
+                picollo_perf::CacheResult::Access,
+                picollo_perf::CacheResult::Miss,
             ] {
-                b = b.with_cache(picollo::perf::CacheEvent::new(level, op, result));
+                b = b.with_cache(picollo_perf::CacheEvent::new(level, op, result));
             }
         }
     }
@@ -347,7 +344,7 @@ fn counters_are_named_and_their_fds_close_on_exec() {
     assert_eq!(names, ["Software:TaskClock", "Software:CpuClock"]);
     assert_eq!(s.len(), 2);
     assert!(!s.rdpmc_possible(), "software counters have no rdpmc page");
-    assert_eq!(s.derived(), picollo::perf::Derived::default());
+    assert_eq!(s.derived(), picollo_perf::Derived::default());
     let ids: Vec<u64> = s.counters().iter().map(|c| c.id()).collect();
     assert_ne!(ids[0], ids[1], "each counter has its own kernel id");
     for c in s.counters() {

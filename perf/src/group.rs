@@ -168,7 +168,6 @@ fn has_duplicate_ids(pairs: &[u64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::vec;
     use std::vec::Vec;
 
     /// A deterministic shuffle (xorshift), so failures reproduce.

@@ -2,10 +2,7 @@
 //! the group), a page per PMU counter for rdpmc, one sink per counter, then
 //! [`Session::start`].
 
-use std::format;
-use std::vec::Vec;
-
-use crate::{Config, Sink};
+use picollo::{Config, Sink};
 
 use super::builder::SessionBuilder;
 use super::counter::{SessionCounter, Source};
@@ -213,7 +210,7 @@ fn user_read_bits(event: Event) -> [u64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perf::SoftwareEvent;
+    use crate::SoftwareEvent;
 
     #[test]
     fn inherit_marks_every_member_and_enable_on_exec_the_leader_only() {

@@ -1,24 +1,40 @@
-//! perf_event counters (Linux): sessions of hardware, cache, software and raw events read as
-//! one group, with an rdpmc fast path, deltas recorded into one histogram per counter,
-//! discovery of what this machine can count, and errors that say why it cannot.
+//! Picollo's measurement toolkit (Linux): perf_event counters and the clocks a benchmark
+//! reads, recording into [`picollo`] histograms.
+//!
+//! - The crate's root: sessions of hardware, cache, software and raw events read as one
+//!   group, with an rdpmc fast path, deltas recorded into one histogram per counter,
+//!   discovery of what this machine can count, and errors that say why it cannot.
+//! - [`time`]: the tick clock, monotonic nanoseconds, scopes that record their elapsed
+//!   time, and the CPU helpers a benchmark pins and calibrates with.
+//!
+//! On x86-64 and arm64 the build script compiles `native/` (the counter read, the tick
+//! clock, fences, the known instruction chain) and Picollo's QEMU plugin; other Linux
+//! targets read through read(2) and `CLOCK_MONOTONIC`. On other systems the crate is empty.
 //!
 //! ```no_run
-//! use picollo::perf::{HardwareEvent, SessionBuilder, SoftwareEvent};
+//! use picollo_perf::{HardwareEvent, SessionBuilder, SoftwareEvent};
 //! let mut session = SessionBuilder::new()
 //!     .with_hardware(HardwareEvent::CpuCycles)
 //!     .with_software(SoftwareEvent::TaskClock)
 //!     .open()?;
 //! for _ in 0..1_000 {
 //!     session.read(false)?;
-//!     picollo::time::add_chain(100);
+//!     picollo_perf::time::add_chain(100);
 //!     session.read(false)?;
 //!     session.record();
 //! }
 //! for c in session.counters() {
 //!     println!("{}", c.histogram().view().summary());
 //! }
-//! # Ok::<(), picollo::perf::PerfError>(())
+//! # Ok::<(), picollo_perf::PerfError>(())
 //! ```
+#![cfg(target_os = "linux")]
+#![warn(missing_docs)]
+
+// The crate's README (crates.io's front page) is compiled as a doctest, so its snippet stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 mod builder;
 mod counter;
@@ -30,6 +46,8 @@ mod event;
 mod event_name;
 mod exact;
 mod group;
+#[cfg(picollo_native)]
+mod native;
 mod open;
 #[cfg(picollo_native)]
 mod page;
@@ -41,11 +59,9 @@ mod plugin;
 mod session;
 mod sys;
 mod system;
+pub mod time;
 mod values;
 
-/// What a session records into: the crate's [`Sink`](crate::Sink), under the name it had
-/// here.
-pub use crate::Sink as CounterSink;
 pub use builder::SessionBuilder;
 pub use counter::{CounterHistogram, SessionCounter};
 pub use derived::Derived;
@@ -64,6 +80,9 @@ pub use event_name::{named_events, EventClass, ParseEventError};
 pub use exact::ReadStats;
 pub use group::MAX_GROUP_COUNTERS;
 pub use path::{under_instrumenter, PathChoice, PathReason, ReadPolicy, COST_ROUNDS};
+/// What a session records into: the histogram crate's [`Sink`](picollo::Sink), under a
+/// name of its own.
+pub use picollo::Sink as CounterSink;
 #[cfg(picollo_native)]
 pub use plugin::{install_qemu_plugin, qemu_plugin};
 pub use session::{RecordKind, Session};

@@ -1,12 +1,13 @@
 //! A session's read allocates nothing: the group read buffer is fixed-size and lives in the
 //! session. Counted by a global allocator that counts this thread's allocations only while
 //! asked to.
-#![cfg(all(feature = "perf", target_os = "linux"))]
+#![cfg(target_os = "linux")]
 
-mod common;
+#[path = "../../core/tests/common/counting.rs"]
+mod counting;
 
-use common::counting::{allocations_of, Counting};
-use picollo::perf::{SessionBuilder, SoftwareEvent};
+use counting::{allocations_of, Counting};
+use picollo_perf::{SessionBuilder, SoftwareEvent};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;

@@ -1,10 +1,10 @@
 //! The smallest observable step of each clock: spin until the clock changes, record the
 //! step, 1,000,000 times, and print the summary line and P0/P50/P99 per clock.
 //!
-//! `cargo run --release -p picollo --features perf --example clock_resolution`
+//! `cargo run --release -p picollo-perf --example clock_resolution`
 
-use picollo::time::{monotonic_nanos, tick_frequency, tick_source, ticks, ticks_begin};
 use picollo::{Config, Histogram};
+use picollo_perf::time::{monotonic_nanos, tick_frequency, tick_source, ticks, ticks_begin};
 
 const STEPS: u64 = 1_000_000;
 

@@ -1,8 +1,6 @@
 //! Errors that name the counter and the cause, with a kind a C ABI can map to a status.
 
 use core::fmt;
-use std::format;
-use std::string::String;
 
 use super::event::Event;
 use super::group::MAX_GROUP_COUNTERS;
@@ -264,7 +262,7 @@ impl std::error::Error for PerfError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perf::event::{HardwareEvent, RawEvent, SoftwareEvent};
+    use crate::event::{HardwareEvent, RawEvent, SoftwareEvent};
 
     #[test]
     fn each_errno_maps_to_its_kind_and_names_the_counter() {

@@ -1,10 +1,6 @@
 //! What this machine can count: CPUID (through `native/`) on x86-64, a group probe on
 //! arm64, the PMUs and settings the kernel shows ([`super::system`]), and trial opens.
 
-use std::format;
-use std::string::String;
-use std::vec::Vec;
-
 use super::builder::SessionBuilder;
 use super::error::PerfError;
 use super::event::{Event, HardwareEvent};
@@ -339,7 +335,7 @@ fn group_capacity(event: Event) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perf::SoftwareEvent;
+    use crate::SoftwareEvent;
 
     #[test]
     fn a_group_probe_stops_where_the_kernel_refuses_a_member() {

@@ -1,7 +1,7 @@
 //! Scopes: measure a region and record its length into a histogram when the scope ends
 //! (on drop, or by [`Scope::end`]).
 
-use crate::Sink;
+use picollo::Sink;
 
 use super::clock::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
@@ -42,11 +42,11 @@ impl TimeUnit {
 /// A running measurement that records its elapsed time into `sink` when it ends.
 ///
 /// ```
-/// use picollo::time::{ScopeExt, TimeUnit};
+/// use picollo_perf::time::{ScopeExt, TimeUnit};
 /// let mut h: picollo::Histogram<u64, Vec<u64>> = picollo::Config::new().build().unwrap();
 /// {
 ///     let _scope = h.nano_scope();
-///     picollo::time::add_chain(10);
+///     picollo_perf::time::add_chain(10);
 /// } // recorded here
 /// assert_eq!(h.total_count(), 1);
 /// ```
@@ -133,8 +133,7 @@ impl<T: Sink + ?Sized> ScopeExt for T {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Histogram};
-    use std::vec::Vec;
+    use picollo::{Config, Histogram};
 
     fn histogram() -> Histogram<u64, Vec<u64>> {
         Config::new().build().unwrap()

@@ -1,15 +1,15 @@
 //! The group cap and sinks a session takes from its caller: software counters only, so
 //! these run on any Linux (no PMU needed).
-#![cfg(all(feature = "perf", target_os = "linux"))]
+#![cfg(target_os = "linux")]
 
 use picollo::concurrent::Source;
 use std::sync::Arc;
 
 use picollo::concurrent::{ConcurrentHistogram, Mode};
-use picollo::perf::{
+use picollo::{Config, Sink};
+use picollo_perf::{
     Event, PerfErrorKind, RawEvent, SessionBuilder, SoftwareEvent, MAX_GROUP_COUNTERS,
 };
-use picollo::{Config, Sink};
 
 /// Task-clock `k`: the software PMU ignores `config1`, so each is a distinct event to the
 /// session and a plain task-clock to the kernel.
@@ -55,7 +55,7 @@ fn a_full_group_opens_and_reads_every_counter() {
     let mut s = b.open().expect("software counters open on any Linux");
     assert_eq!(s.len(), MAX_GROUP_COUNTERS);
     s.read(true).unwrap();
-    std::hint::black_box(picollo::time::add_chain(10_000));
+    std::hint::black_box(picollo_perf::time::add_chain(10_000));
     s.read(true).unwrap();
     assert!(s.deltas().all(|d| d.scaled > 0), "every task-clock ran");
 }
@@ -71,7 +71,7 @@ fn a_session_owns_arcs_of_histograms_that_other_threads_read() {
     let mut s = b.open_with_sinks(shared.clone()).unwrap();
     for _ in 0..10 {
         s.read(true).unwrap();
-        std::hint::black_box(picollo::time::add_chain(100));
+        std::hint::black_box(picollo_perf::time::add_chain(100));
         s.read(true).unwrap();
         s.record();
     }

@@ -3,7 +3,6 @@
 //! (`qemu-x86_64 -plugin PATH PROG`), so that `picollo emulate` and every binding find the
 //! plugin of their own build without configuration.
 
-use std::format;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -1,11 +1,7 @@
 //! One counter of a session: its event and name, readings, delta, calibrated overhead and
 //! histogram.
 
-use std::format;
-use std::string::String;
-use std::vec::Vec;
-
-use crate::{Histogram, Sink};
+use picollo::{Histogram, Sink};
 
 use super::event::{EmulatedEvent, Event};
 use super::sys::{EventFd, MmapPage};

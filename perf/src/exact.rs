@@ -11,7 +11,7 @@
 use core::fmt;
 
 use super::values::ReadPath;
-use crate::format::numbers::Grouped;
+use picollo::Grouped;
 
 /// What one session read did, as far as the deltas beside it care.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -95,7 +95,6 @@ impl fmt::Display for ReadStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::format;
 
     const CLEAN: ReadMark = ReadMark {
         path: ReadPath::Rdpmc,

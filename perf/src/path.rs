@@ -7,12 +7,9 @@
 //! one where it would fault.
 
 use core::fmt;
-use std::format;
-use std::string::String;
-use std::vec::Vec;
 
 use super::values::ReadPath;
-use crate::format::numbers::Grouped;
+use picollo::Grouped;
 
 /// How a session picks its read path ([`super::SessionBuilder::with_read_policy`]).
 #[repr(u32)]

@@ -8,9 +8,6 @@
 //! (`native/qemu/picollo_emulated.h` is the protocol). Without the plugin the call fails
 //! with ENOSYS and the pipe stays empty, which is how [`emulation`] tells the two apart.
 
-use std::format;
-use std::string::String;
-
 use super::error::{PerfError, PerfErrorKind};
 use super::event::{EmulatedEvent, Event};
 use super::sys::{errno, errno_name};

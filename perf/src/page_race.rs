@@ -7,8 +7,6 @@
 //! read too rarely to test on.
 
 use core::ffi::c_void;
-use std::boxed::Box;
-use std::vec::Vec;
 
 use super::exact::{exact, ReadMark, ReadStats};
 use crate::native::{
