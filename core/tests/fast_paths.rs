@@ -10,7 +10,7 @@ mod common;
 
 use common::{first_reaching, SplitMix64};
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode};
-use picollo::{dyn_view, hdr, rank_to_count, Config, Counter, Histogram};
+use picollo::{hdr, rank_to_count, Config, Counter, Histogram};
 
 /// Relative errors, some with HdrHistogram's own buckets (which V2 carries exactly).
 const ERRORS: [f64; 6] = [0.1, 0.01, 0.001, 0.0005, 0.0001, 0.00005];
@@ -298,8 +298,7 @@ fn live_percentiles_stay_consistent(mode: Mode, bits: CounterBits) {
         let mut checked = 0;
         let mut out = [picollo::Percentile::default(); 11];
         while checked < 300 {
-            let ok =
-                h.with_view(|view| dyn_view!(view, v => v.percentiles(&ranks, &mut out).is_ok()));
+            let ok = h.with_view(|view| view.as_view().percentiles(&ranks, &mut out).is_ok());
             if !ok.unwrap() {
                 continue; // nothing recorded yet
             }
@@ -417,7 +416,10 @@ fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
         for (what, make) in every_kind(config) {
             let h = make();
             records.iter().for_each(|&(v, n)| h.record_n(v, n));
-            let got = h.with_view(|v| dyn_view!(v, v => answers(&v, &ranks)));
+            let got = h.with_view(|v| {
+                let v = v.as_view();
+                answers(&v, &ranks)
+            });
             assert_eq!(got.unwrap(), want, "case {case} {what}");
         }
     }
@@ -472,7 +474,10 @@ fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
                 reference.record_n(b.lower, b.count);
             }
             let look = |h: &DynHistogram| {
-                h.with_view(|v| dyn_view!(v, v => (answers(&v, &ranks), v.outside())))
+                h.with_view(|v| {
+                    let v = v.as_view();
+                    (answers(&v, &ranks), v.outside())
+                })
             };
             let (merged, reference) = (look(&merged).unwrap(), look(&reference).unwrap());
             assert_eq!(merged, reference, "case {case} {what}");

@@ -8,7 +8,7 @@ mod common;
 use common::counting::{allocations_of, Counting};
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
 use picollo::float::{FloatConfig, FloatHistogram};
-use picollo::{dyn_view, Config, Histogram};
+use picollo::{Config, Histogram};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -65,8 +65,8 @@ fn recording_into_dense_counters_allocates_nothing() {
                 assert_eq!(n, 0, "{bits:?} {mode:?} extremes {extremes}");
                 let seen = h
                     .with_view(|view| {
-                        dyn_view!(view, v => v.total_count() + v.underflow_count()
-                            + v.overflow_count())
+                        let v = view.as_view();
+                        v.total_count() + v.underflow_count() + v.overflow_count()
                     })
                     .unwrap();
                 assert_eq!(seen, 1 + 4 * values.len() as u64, "{bits:?} {mode:?}");

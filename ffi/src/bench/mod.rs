@@ -272,7 +272,6 @@ mod tests {
 
     use super::*;
     use crate::bench::args::picollo_bench_config_default;
-    use crate::histogram::any::dispatch_view;
     use crate::testing::last_error;
 
     unsafe extern "C" fn count_calls(ctx: *mut c_void, iterations: u64) {
@@ -310,7 +309,7 @@ mod tests {
         let run = unsafe { &*r.cast::<BenchRun>() };
         let core = run.result.time().histogram.view().summary();
         let lent = run.histograms[0]
-            .with_view(|v| dispatch_view!(v, v => v.summary()))
+            .with_view(|v| v.as_view().summary())
             .unwrap();
         assert_eq!(lent, core);
         assert!(ops > 0 && ops % 3 == 0 && core.total <= 50);

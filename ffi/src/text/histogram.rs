@@ -15,7 +15,6 @@ use crate::enums::picollo_text_format;
 use crate::error::Failure;
 use crate::float::{picollo_float_histogram, AnyFloat};
 use crate::handle::{try_ref, Castable};
-use crate::histogram::any::dispatch_view;
 use crate::histogram::any::HistogramHandle;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
@@ -76,8 +75,7 @@ pub unsafe extern "C" fn picollo_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    let summary =
-        |h: &HistogramHandle| Ok(h.with_view(|view| dispatch_view!(view, v => v.summary()))?);
+    let summary = |h: &HistogramHandle| Ok(h.with_view(|view| view.as_view().summary())?);
     // SAFETY: forwarded contract.
     unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
@@ -133,7 +131,7 @@ pub unsafe extern "C" fn picollo_histogram_hgrm(
             unit_ratio,
             csv: csv != 0,
         };
-        let text = h.with_view(|view| dispatch_view!(view, v => v.to_hgrm(&options)))?;
+        let text = h.with_view(|view| view.as_view().to_hgrm(&options))?;
         write_text!(&text, buf, len, needed)
     })
 }

@@ -3,7 +3,6 @@
 use super::record::stop_panics;
 use super::*;
 use crate::concurrent::{ApproxPolicy, DirectKind};
-use crate::dyn_view;
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -29,16 +28,15 @@ fn every_width_and_mode_records_merges_and_reports() {
         h.set_value_selection(ValueSelection::Upper);
         assert_eq!(h.value_selection(), ValueSelection::Upper);
         h.with_view(|v| {
-            dyn_view!(v, v => {
-                assert_eq!(v.value_selection(), ValueSelection::Upper);
-                assert_eq!(v.overflow_count(), 1);
-            })
+            let v = v.as_view();
+            assert_eq!(v.value_selection(), ValueSelection::Upper);
+            assert_eq!(v.overflow_count(), 1);
         })
         .unwrap();
         let mut snap = DynSnapshot::new(&h).unwrap();
         h.record(10);
         snap.update(&h, true).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        assert_eq!(snap.view().as_view().total_count(), 1);
         let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
         assert!(snap.update(&wrong, true).is_err());
         h.reset();
@@ -60,11 +58,11 @@ fn collect_takes_the_interval_in_every_width_and_mode() {
         let mut snap = DynSnapshot::new(&h).unwrap();
         h.record(40);
         snap.collect(&h).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
+        assert_eq!(snap.view().as_view().total_count(), 2);
         h.record(50);
         // Deltas after a collect: what was recorded since it.
         snap.update(&h, true).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        assert_eq!(snap.view().as_view().total_count(), 1);
         let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
         assert!(snap.collect(&wrong).is_err());
         assert_eq!(h.total_count(), Ok(1));
@@ -108,8 +106,11 @@ fn fast(h: &DynHistogram, v: u64) -> bool {
 fn only_the_paths_that_cannot_panic_skip_the_slow_one() {
     let config = small();
     let counts = |h: &DynHistogram| {
-        h.with_view(|view| dyn_view!(view, v => (v.total_count(), v.overflow_count())))
-            .unwrap()
+        h.with_view(|view| {
+            let v = view.as_view();
+            (v.total_count(), v.overflow_count())
+        })
+        .unwrap()
     };
     for bits in [CounterBits::U32, CounterBits::U64] {
         // Approximate: its coins come from thread-local words that cannot fail.
@@ -150,7 +151,7 @@ fn a_full_bucket_is_declined_by_the_inline_paths() {
             s.spawn(|| {
                 h.record_n(9, u64::from(u32::MAX));
                 assert!(!fast(&h, 9), "{mode:?}: a full bucket is declined");
-                let saturated = h.with_view(|view| dyn_view!(view, v => v.saturated_count()));
+                let saturated = h.with_view(|view| view.as_view().saturated_count());
                 assert_eq!(saturated.unwrap(), 1, "{mode:?}");
                 assert!(fast(&h, 10), "{mode:?}: the bucket beside it is not full");
             });
@@ -163,8 +164,10 @@ fn a_panic_in_a_slow_path_stops_there_and_the_record_counts_saturated() {
     let config = small();
     for_each_width_and_mode(config, |h, bits, mode| {
         stop_panics(|| panic!("a slow path's bug"), || h.inner.add_saturated(1));
-        let counts =
-            h.with_view(|view| dyn_view!(view, v => (v.total_count(), v.saturated_count())));
+        let counts = h.with_view(|view| {
+            let v = view.as_view();
+            (v.total_count(), v.saturated_count())
+        });
         assert_eq!(counts.unwrap(), (0, 1), "{bits:?} {mode:?}");
     });
 }
@@ -204,7 +207,7 @@ fn the_record_functions_for_lzcnt_and_bmi2_count_as_the_portable_ones() {
                     g(&portable, v);
                 }
             }
-            let summary = |h: &DynHistogram| h.with_view(|v| dyn_view!(v, v => v.summary()));
+            let summary = |h: &DynHistogram| h.with_view(|v| v.as_view().summary());
             let what = alloc::format!("{bits:?} {mode:?} {storage:?}");
             assert_eq!(
                 summary(&mine).unwrap(),
