@@ -377,12 +377,7 @@ fn random_records(rng: &mut SplitMix64, config: Config, most: u64, counts: u64) 
 /// not exist (their constructor refuses them) and are left out.
 fn every_kind(config: Config) -> Vec<(String, impl Fn() -> DynHistogram)> {
     use picollo::concurrent::Storage;
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::default()),
-    ];
+    let modes = Mode::ALL;
     let storages = [Storage::Dense, Storage::Sparse];
     let widths = [CounterBits::U32, CounterBits::U64];
     let kinds = modes.iter().flat_map(|&m| storages.map(|s| (m, s)));

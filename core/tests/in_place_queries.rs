@@ -66,7 +66,7 @@ fn filled(mode: Mode, bits: CounterBits) -> DynHistogram {
 fn seqlock_modes_answer_queries_without_copying() {
     let modes = common::seqlock_modes();
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for mode in modes {
+        for &mode in &modes {
             let h = filled(mode, bits);
             assert!(h.storage_len() > 10_000, "a storage worth copying");
             let ranks = [1.0, 50.0, 99.9, 100.0];
@@ -143,7 +143,7 @@ fn creation_reports_a_failed_allocation() {
         bytes > 100 << 20,
         "the finest full-range layout is large: {bytes}"
     );
-    for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+    for &mode in Mode::ALL {
         let r = refusing_above(1 << 20, || DynHistogram::new(fine, CounterBits::U64, mode));
         assert_eq!(r.unwrap_err(), ConfigError::OutOfMemory { bytes });
     }

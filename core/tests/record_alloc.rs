@@ -40,14 +40,8 @@ fn recording_into_dense_counters_allocates_nothing() {
         0,
         "plain"
     );
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::new()),
-    ];
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for mode in modes {
+        for &mode in Mode::ALL {
             for extremes in [false, true] {
                 let mut h = DynHistogram::new(config, bits, mode).unwrap();
                 if extremes {

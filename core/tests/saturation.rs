@@ -220,13 +220,8 @@ fn approximate_records_stop_at_the_ceiling() {
     check::<u64>();
 }
 
-fn all_modes() -> [Mode; 4] {
-    [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(Default::default()),
-    ]
+fn all_modes() -> &'static [Mode] {
+    Mode::ALL
 }
 
 // ---------------------------------------------------------------------------------------

@@ -30,6 +30,28 @@ pub enum Mode {
     Approximate(ApproxPolicy),
 }
 
+impl Mode {
+    /// Every mode (the approximate one with the default policy), in the order of the
+    /// [module docs](super): the one list that tests and benchmarks iterate, so that a new
+    /// mode is covered wherever they are.
+    #[cfg(feature = "std")]
+    pub const ALL: &'static [Mode] = &[
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::ThreadLocal,
+        Mode::Approximate(ApproxPolicy::new()),
+    ];
+
+    /// Every mode (the approximate one with the default policy); the thread-local mode
+    /// needs `std`.
+    #[cfg(not(feature = "std"))]
+    pub const ALL: &'static [Mode] = &[
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::Approximate(ApproxPolicy::new()),
+    ];
+}
+
 /// The counts a merge adds or subtracts, of either counter width: what a mode's
 /// [`RecordPath::add_counts`] takes, so that the trait stays usable behind a pointer.
 #[derive(Clone, Copy, Debug)]

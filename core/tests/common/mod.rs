@@ -351,10 +351,7 @@ pub fn cells(line: &str) -> Vec<&str> {
 }
 
 /// The modes whose cells are read with the seqlock protocol (all but the thread-local one).
-pub fn seqlock_modes() -> [Mode; 3] {
-    [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::Approximate(ApproxPolicy::default()),
-    ]
+pub fn seqlock_modes() -> Vec<Mode> {
+    let modes = Mode::ALL.iter().copied();
+    modes.filter(|&m| m != Mode::ThreadLocal).collect()
 }

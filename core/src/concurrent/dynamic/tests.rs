@@ -72,7 +72,10 @@ fn collect_takes_the_interval_in_every_width_and_mode() {
 /// `check` on a new histogram of `config` in each counter width and exact mode.
 fn for_each_width_and_mode(config: Config, mut check: impl FnMut(DynHistogram, CounterBits, Mode)) {
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+        let exact = Mode::ALL
+            .iter()
+            .filter(|m| !matches!(m, Mode::Approximate(_)));
+        for &mode in exact {
             check(DynHistogram::new(config, bits, mode).unwrap(), bits, mode);
         }
     }
@@ -182,17 +185,14 @@ fn the_record_functions_for_lzcnt_and_bmi2_count_as_the_portable_ones() {
         .collect();
     let v3 = Log2::cpu_has_lzcnt_and_bmi2();
     std::println!("this CPU records through the lzcnt and BMI2 functions: {v3}");
-    let modes = [
-        (Mode::SingleWriter, Storage::Dense),
-        (Mode::Interlocked, Storage::Dense),
-        (Mode::ThreadLocal, Storage::Dense),
-        (Mode::Approximate(Default::default()), Storage::Dense),
-        (Mode::SingleWriter, Storage::Sparse),
-        (Mode::Interlocked, Storage::Sparse),
-        (Mode::Approximate(Default::default()), Storage::Sparse),
-    ];
+    // Every mode and storage but the sparse thread-local one, which does not exist.
+    let modes: Vec<(Mode, Storage)> = [Storage::Dense, Storage::Sparse]
+        .into_iter()
+        .flat_map(|s| Mode::ALL.iter().map(move |&m| (m, s)))
+        .filter(|&(m, s)| !(m == Mode::ThreadLocal && s == Storage::Sparse))
+        .collect();
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for (mode, storage) in modes {
+        for &(mode, storage) in &modes {
             let make = || DynHistogram::with_storage(shape, bits, mode, storage).unwrap();
             let (mine, portable) = (make(), make());
             let (f, g) = (
@@ -269,12 +269,7 @@ fn exact_extremes_follow_every_record_path_in_every_width_mode_and_storage() {
     let config = Config::new()
         .with_relative_error(0.05)
         .with_range(100, 1_000_000);
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::new()),
-    ];
+    let modes = Mode::ALL;
     // Under Miri (slow) one width: the record paths are the same code for both.
     let widths: &[CounterBits] = if cfg!(miri) {
         &[CounterBits::U32]
@@ -282,7 +277,7 @@ fn exact_extremes_follow_every_record_path_in_every_width_mode_and_storage() {
         &[CounterBits::U32, CounterBits::U64]
     };
     for &bits in widths {
-        for mode in modes {
+        for &mode in modes {
             for storage in [Storage::Dense, Storage::Sparse] {
                 let Ok(h) =
                     DynHistogram::with_storage(config.validate().unwrap(), bits, mode, storage)
