@@ -3,8 +3,8 @@
 use super::cell::{increment_atomic, AtomicCounter};
 use super::live::LiveView;
 use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
-use super::seqlock::{DefaultCells, SeqCounts};
-use super::{CellStore, Collect, Sealed, Source, Storage};
+use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
+use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::MergeError;
@@ -104,7 +104,7 @@ impl<C: AtomicCounter, S: CellStore<C>> AtomicHistogram<C, S> {
     /// query that a reset overlapped runs again. See [`LiveView`] for what concurrent
     /// records do to it.
     pub fn query_in_place<R>(&self, query: impl FnMut(LiveView<'_, C>) -> R) -> R {
-        self.counts.read_live(C::INTERLOCKED_MAX, query)
+        self.counts.read_live(Self::CEILING, query)
     }
 
     /// An add found its bucket at the ceiling: bring it back, counting the surplus as
@@ -183,27 +183,11 @@ where
     }
 }
 
-impl<C: AtomicCounter, S: CellStore<C>> Source<C> for AtomicHistogram<C, S> {
-    fn shape(&self) -> Shape {
-        self.counts.shape
-    }
-    /// The copy never mixes counts from before and after a reset (a reset that overlaps
-    /// it makes it start again), and shows no bucket above the ceiling.
-    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.counts.read_capped(scratch, C::INTERLOCKED_MAX)
-    }
-    fn reset_count(&self) -> u64 {
-        self.counts.reset_count()
-    }
-    fn footprint_in_bytes(&self) -> usize {
-        self.counts.footprint()
-    }
-}
-
-impl<C: AtomicCounter, S: CellStore<C>> Collect<C> for AtomicHistogram<C, S> {
-    /// Every bucket taken by an atomic swap to zero inside the seqlock's write section:
-    /// exact while any number of threads record.
-    fn collect_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.counts.collect_into(scratch)
+impl<C: AtomicCounter, S: CellStore<C>> SeqMode for AtomicHistogram<C, S> {
+    type Counter = C;
+    type Cells = S;
+    const CEILING: C = C::INTERLOCKED_MAX;
+    fn seq_counts(&self) -> &SeqCounts<C, S> {
+        &self.counts
     }
 }

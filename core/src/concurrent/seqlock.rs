@@ -5,6 +5,7 @@ use core::marker::PhantomData;
 
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
+use super::{Collect, Source};
 use crate::config::ConfigError;
 use crate::layout::Log2;
 use crate::shape::{Shape, Slot, SAT};
@@ -36,7 +37,7 @@ pub fn loom_set_optimistic_reads(n: u32) {
 /// first index come first), so that a record reads one cache line of a
 /// [`DynHistogram`](super::DynHistogram), which holds it right after its record function.
 #[repr(C)]
-pub(crate) struct SeqCounts<C: AtomicCounter, S> {
+pub struct SeqCounts<C: AtomicCounter, S> {
     pub(crate) counts: S,
     pub(crate) shape: Shape,
     pub(crate) outside: Outside,
@@ -303,6 +304,52 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
         f.debug_struct("SeqCounts")
             .field("config", &self.shape.config())
             .finish_non_exhaustive()
+    }
+}
+
+/// A mode kept in a [`SeqCounts`] (single writer, interlocked, approximate): its counts and
+/// the count its buckets stop at, all that its readers need. Its [`Source`] and [`Collect`]
+/// are then its counts' (the two impls below); its record path is its own, in its file.
+pub trait SeqMode: super::Sealed {
+    /// The counter type.
+    type Counter: AtomicCounter;
+    /// Where the cells are.
+    type Cells: super::CellStore<Self::Counter>;
+    /// The count a bucket stops at: `C::MAX` for a single writer, whose compare comes
+    /// before its store; [`AtomicCounter::INTERLOCKED_MAX`] for atomic adds.
+    const CEILING: Self::Counter;
+    /// The counts.
+    fn seq_counts(&self) -> &SeqCounts<Self::Counter, Self::Cells>;
+}
+
+impl<M: SeqMode> Source<M::Counter> for M {
+    fn shape(&self) -> Shape {
+        self.seq_counts().shape
+    }
+    /// The copy never mixes counts from before and after a reset (a reset that overlaps
+    /// it makes it start again), and shows no bucket above the mode's ceiling.
+    fn read_into<'a>(
+        &self,
+        scratch: &'a mut [M::Counter],
+    ) -> Result<View<'a, M::Counter>, ConfigError> {
+        self.seq_counts().read_capped(scratch, M::CEILING)
+    }
+    fn reset_count(&self) -> u64 {
+        self.seq_counts().reset_count()
+    }
+    fn footprint_in_bytes(&self) -> usize {
+        self.seq_counts().footprint()
+    }
+}
+
+impl<M: SeqMode> Collect<M::Counter> for M {
+    /// Every bucket taken by an atomic swap to zero inside the seqlock's write section;
+    /// the mode's docs say what a record racing it becomes.
+    fn collect_into<'a>(
+        &self,
+        scratch: &'a mut [M::Counter],
+    ) -> Result<View<'a, M::Counter>, ConfigError> {
+        self.seq_counts().collect_into(scratch)
     }
 }
 

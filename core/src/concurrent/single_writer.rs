@@ -3,8 +3,8 @@
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::live::LiveView;
 use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
-use super::seqlock::{DefaultCells, SeqCounts};
-use super::{CellStore, Collect, Sealed, Source, Storage};
+use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
+use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::{plan_subtract, stored_counts, MergeError};
@@ -159,7 +159,7 @@ impl<C: AtomicCounter, S: CellStore<C>> SharedHistogram<C, S> {
     /// query that a reset overlapped runs again. See [`LiveView`] for what concurrent
     /// records do to it.
     pub fn query_in_place<R>(&self, query: impl FnMut(LiveView<'_, C>) -> R) -> R {
-        self.counts.read_live(C::MAX, query)
+        self.counts.read_live(Self::CEILING, query)
     }
 }
 
@@ -238,27 +238,11 @@ where
     }
 }
 
-impl<C: AtomicCounter, S: CellStore<C>> Source<C> for SharedHistogram<C, S> {
-    fn shape(&self) -> Shape {
-        self.counts.shape
-    }
-    /// The copy never mixes counts from before and after a reset: a reset that overlaps
-    /// it makes it start again.
-    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.counts.read_capped(scratch, C::MAX)
-    }
-    fn reset_count(&self) -> u64 {
-        self.counts.reset_count()
-    }
-    fn footprint_in_bytes(&self) -> usize {
-        self.counts.footprint()
-    }
-}
-
-impl<C: AtomicCounter, S: CellStore<C>> Collect<C> for SharedHistogram<C, S> {
-    /// Every bucket taken by an atomic swap to zero inside the seqlock's write section:
-    /// exact from the writer thread (see the type's docs).
-    fn collect_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.counts.collect_into(scratch)
+impl<C: AtomicCounter, S: CellStore<C>> SeqMode for SharedHistogram<C, S> {
+    type Counter = C;
+    type Cells = S;
+    const CEILING: C = C::MAX;
+    fn seq_counts(&self) -> &SeqCounts<C, S> {
+        &self.counts
     }
 }
