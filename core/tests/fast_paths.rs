@@ -9,7 +9,7 @@
 mod common;
 
 use common::{first_reaching, SplitMix64};
-use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode};
+use picollo::concurrent::{CounterBits, DynHistogram, Mode};
 use picollo::{hdr, rank_to_count, Config, Counter, Histogram};
 
 /// Relative errors, some with HdrHistogram's own buckets (which V2 carries exactly).

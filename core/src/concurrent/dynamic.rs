@@ -130,7 +130,8 @@ impl<'a> DynView<'a> {
 impl crate::counter::sealed::Sealed for DynView<'_> {}
 
 /// The counts of either width, copied or live, as `u64` ([`DynView::as_view`]): one match
-/// per call, and a sum over a run of buckets is the width's own.
+/// per call, so that a sum over a run of buckets and a search for the first or last count
+/// run the width's own loop.
 impl crate::counter::Counts<u64> for DynView<'_> {
     fn len(&self) -> usize {
         self.shape_len()
@@ -150,6 +151,22 @@ impl crate::counter::Counts<u64> for DynView<'_> {
             DynView::U64(v) => v.counts.sum(first, end),
             DynView::LiveU32(v) => v.counts.sum(first, end),
             DynView::LiveU64(v) => v.counts.sum(first, end),
+        }
+    }
+    fn first_nonzero(&self) -> Option<usize> {
+        match self {
+            DynView::U32(v) => v.counts.first_nonzero(),
+            DynView::U64(v) => v.counts.first_nonzero(),
+            DynView::LiveU32(v) => v.counts.first_nonzero(),
+            DynView::LiveU64(v) => v.counts.first_nonzero(),
+        }
+    }
+    fn last_nonzero(&self) -> Option<usize> {
+        match self {
+            DynView::U32(v) => v.counts.last_nonzero(),
+            DynView::U64(v) => v.counts.last_nonzero(),
+            DynView::LiveU32(v) => v.counts.last_nonzero(),
+            DynView::LiveU64(v) => v.counts.last_nonzero(),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread::JoinHandle;
 
-use picollo::concurrent::{ApproxPolicy, DynHistogram, Mode};
+use picollo::concurrent::{DynHistogram, Mode};
 use picollo::{Config, Histogram};
 
 /// The values behind the committed peer fixtures (interop/fixtures/README.md), with their

@@ -2,7 +2,7 @@
 
 use super::record::stop_panics;
 use super::*;
-use crate::concurrent::{ApproxPolicy, DirectKind};
+use crate::concurrent::DirectKind;
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
