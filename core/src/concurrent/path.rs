@@ -5,7 +5,8 @@
 //! mode, its cell store) implementing [`RecordPath`] in its own file. [`super::ConcurrentHistogram`]
 //! and [`super::DynHistogram`] hold one behind a pointer; the record functions of the C
 //! ABI are generic over the mode's type ([`super::RecordFn`]). A new mode is a new type, its
-//! `RecordPath` impl and its rows in `modes.rs`, the one place that names every mode.
+//! `RecordPath` impl, its [`Mode`] variant and entry in [`Mode::ALL`] here, and its rows in
+//! `modes.rs`, the one place that builds every mode.
 
 use super::live::LiveView;
 use super::{ApproxPolicy, AtomicCounter, Collect, Source, Storage, XorShift64};
