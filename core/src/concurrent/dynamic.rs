@@ -127,6 +127,20 @@ impl<'a> DynView<'a> {
     }
 }
 
+impl DynView<'_> {
+    /// The standard summary, computed on the view of the counts' own width and place (the
+    /// summary scans every bucket: this keeps the width's own loop, without the match per
+    /// count of [`DynView::as_view`]).
+    pub fn summary(&self) -> crate::Summary {
+        match self {
+            DynView::U32(v) => v.summary(),
+            DynView::U64(v) => v.summary(),
+            DynView::LiveU32(v) => v.summary(),
+            DynView::LiveU64(v) => v.summary(),
+        }
+    }
+}
+
 impl crate::counter::sealed::Sealed for DynView<'_> {}
 
 /// The counts of either width, copied or live, as `u64` ([`DynView::as_view`]): one match

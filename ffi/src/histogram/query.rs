@@ -137,10 +137,7 @@ pub unsafe extern "C" fn picollo_histogram_summary(
     h: *const picollo_histogram,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    query!(
-        h,
-        out = |h| (&h.with_view(|view| view.as_view().summary())?).into()
-    )
+    query!(h, out = |h| (&h.with_view(|view| view.summary())?).into())
 }
 
 /// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);

@@ -62,7 +62,7 @@ pub unsafe extern "C" fn picollo_snapshot_summary(
     s: *const picollo_snapshot,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    query!(s, out = |s| (&s.view().as_view().summary()).into())
+    query!(s, out = |s| (&s.view().summary()).into())
 }
 
 /// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).

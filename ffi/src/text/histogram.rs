@@ -75,7 +75,7 @@ pub unsafe extern "C" fn picollo_histogram_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    let summary = |h: &HistogramHandle| Ok(h.with_view(|view| view.as_view().summary())?);
+    let summary = |h: &HistogramHandle| Ok(h.with_view(|view| view.summary())?);
     // SAFETY: forwarded contract.
     unsafe { histogram_text(h, format, title, (buf, len, needed), summary) }
 }
