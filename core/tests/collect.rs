@@ -192,7 +192,7 @@ fn single_writer_collecting_from_its_own_thread_is_exact_while_readers_run() {
 
 #[test]
 fn a_collect_counts_as_a_reset_for_snapshots_and_readers() {
-    for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+    for &mode in Mode::ALL {
         let h = ConcurrentHistogram::<u64>::new(config(), mode).unwrap();
         h.record(500);
         h.record(5_000_000);

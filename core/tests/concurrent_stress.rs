@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Barrier;
 
-use picollo::concurrent::{ApproxPolicy, ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
+use picollo::concurrent::{ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
 use picollo::Histogram;
 
 mod common;
@@ -206,12 +206,7 @@ fn single_writer_resetting_itself_is_exact_for_readers() {
 
 #[test]
 fn snapshots_show_deltas_and_the_counts_since_a_reset() {
-    for mode in [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(Default::default()),
-    ] {
+    for &mode in Mode::ALL {
         let h = ConcurrentHistogram::<u64>::new(config(), mode).unwrap();
         (0..1_000).for_each(|v| h.record(1_000 + v));
         let mut snap = ConcurrentSnapshot::new(&h).unwrap();
@@ -247,12 +242,7 @@ fn a_snapshot_of_another_configuration_is_refused() {
 
 #[test]
 fn every_mode_reports_itself_and_its_footprint() {
-    for mode in [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::new().with_threshold(10)),
-    ] {
+    for &mode in Mode::ALL {
         let h = ConcurrentHistogram::<u32>::new(config(), mode).unwrap();
         assert_eq!(h.mode(), mode);
         assert!(h.footprint_in_bytes() >= h.storage_len() * 4);

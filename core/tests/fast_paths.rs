@@ -9,8 +9,8 @@
 mod common;
 
 use common::{first_reaching, SplitMix64};
-use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode};
-use picollo::{dyn_view, hdr, rank_to_count, Config, Counter, Histogram};
+use picollo::concurrent::{CounterBits, DynHistogram, Mode};
+use picollo::{hdr, rank_to_count, Config, Counter, Histogram};
 
 /// Relative errors, some with HdrHistogram's own buckets (which V2 carries exactly).
 const ERRORS: [f64; 6] = [0.1, 0.01, 0.001, 0.0005, 0.0001, 0.00005];
@@ -298,8 +298,7 @@ fn live_percentiles_stay_consistent(mode: Mode, bits: CounterBits) {
         let mut checked = 0;
         let mut out = [picollo::Percentile::default(); 11];
         while checked < 300 {
-            let ok =
-                h.with_view(|view| dyn_view!(view, v => v.percentiles(&ranks, &mut out).is_ok()));
+            let ok = h.with_view(|view| view.as_view().percentiles(&ranks, &mut out).is_ok());
             if !ok.unwrap() {
                 continue; // nothing recorded yet
             }
@@ -378,12 +377,7 @@ fn random_records(rng: &mut SplitMix64, config: Config, most: u64, counts: u64) 
 /// not exist (their constructor refuses them) and are left out.
 fn every_kind(config: Config) -> Vec<(String, impl Fn() -> DynHistogram)> {
     use picollo::concurrent::Storage;
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::default()),
-    ];
+    let modes = Mode::ALL;
     let storages = [Storage::Dense, Storage::Sparse];
     let widths = [CounterBits::U32, CounterBits::U64];
     let kinds = modes.iter().flat_map(|&m| storages.map(|s| (m, s)));
@@ -417,7 +411,10 @@ fn every_mode_storage_and_width_answers_as_a_plain_histogram() {
         for (what, make) in every_kind(config) {
             let h = make();
             records.iter().for_each(|&(v, n)| h.record_n(v, n));
-            let got = h.with_view(|v| dyn_view!(v, v => answers(&v, &ranks)));
+            let got = h.with_view(|v| {
+                let v = v.as_view();
+                answers(&v, &ranks)
+            });
             assert_eq!(got.unwrap(), want, "case {case} {what}");
         }
     }
@@ -472,7 +469,10 @@ fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
                 reference.record_n(b.lower, b.count);
             }
             let look = |h: &DynHistogram| {
-                h.with_view(|v| dyn_view!(v, v => (answers(&v, &ranks), v.outside())))
+                h.with_view(|v| {
+                    let v = v.as_view();
+                    (answers(&v, &ranks), v.outside())
+                })
             };
             let (merged, reference) = (look(&merged).unwrap(), look(&reference).unwrap());
             assert_eq!(merged, reference, "case {case} {what}");

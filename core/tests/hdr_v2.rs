@@ -412,9 +412,7 @@ fn a_dyn_histogram_adds_v2_blobs_and_views() {
         let mut want: Histogram<u32, Vec<u32>> = coarse.build().unwrap();
         want.add_v2(&blob).unwrap();
         let got = d
-            .with_view(
-                |v| picollo::dyn_view!(v, v => v.buckets().map(|b| b.count).collect::<Vec<_>>()),
-            )
+            .with_view(|v| v.as_view().buckets().map(|b| b.count).collect::<Vec<_>>())
             .unwrap();
         assert_eq!(
             got,

@@ -4,7 +4,7 @@
 #![cfg(feature = "std")]
 
 use picollo::concurrent::{CounterBits, DynHistogram, Mode};
-use picollo::{dyn_view, Config, HgrmOptions, Histogram, ValueSelection};
+use picollo::{Config, HgrmOptions, Histogram, ValueSelection};
 
 mod common;
 
@@ -382,7 +382,7 @@ fn live_views_print_what_a_copy_prints() {
     }
     let want = plain.view().to_hgrm(&HgrmOptions::default());
     let got = live
-        .with_view(|view| dyn_view!(view, v => v.to_hgrm(&HgrmOptions::default())))
+        .with_view(|view| view.as_view().to_hgrm(&HgrmOptions::default()))
         .unwrap();
     assert_eq!(got, want);
 }
@@ -396,7 +396,7 @@ fn live_views_agree_with_their_total_while_writers_record() {
         }
         for _ in 0..50 {
             let text = h
-                .with_view(|view| dyn_view!(view, v => v.to_hgrm(&HgrmOptions::default())))
+                .with_view(|view| view.as_view().to_hgrm(&HgrmOptions::default()))
                 .unwrap();
             let rows = rows(&text);
             let total: u64 = footer(&text)[1]

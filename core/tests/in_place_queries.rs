@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use picollo::concurrent::{CounterBits, DynHistogram, DynSnapshot, Mode};
-use picollo::{dyn_view, Config, ConfigError, MergeError, OutOfMemory, Summary};
+use picollo::{Config, ConfigError, MergeError, OutOfMemory, Summary};
 
 mod common;
 
@@ -66,32 +66,36 @@ fn filled(mode: Mode, bits: CounterBits) -> DynHistogram {
 fn seqlock_modes_answer_queries_without_copying() {
     let modes = common::seqlock_modes();
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for mode in modes {
+        for &mode in &modes {
             let h = filled(mode, bits);
             assert!(h.storage_len() > 10_000, "a storage worth copying");
             let ranks = [1.0, 50.0, 99.9, 100.0];
             let mut values = [0u64; 4];
             let (result, bytes) = allocated_by(|| {
                 h.with_view(|view| {
-                    dyn_view!(view, v => {
-                        v.percentile_values(&ranks, &mut values).unwrap();
-                        (v.summary(), v.moments(), v.buckets().nth(7), v.total_count())
-                    })
+                    let v = view.as_view();
+                    v.percentile_values(&ranks, &mut values).unwrap();
+                    (
+                        v.summary(),
+                        v.moments(),
+                        v.buckets().nth(7),
+                        v.total_count(),
+                    )
                 })
             });
             assert_eq!(bytes, 0, "{mode:?} {bits:?}: the query allocated");
             let (summary, moments, bucket, total) = result.unwrap();
             // The same queries on a copy agree.
             let snap = DynSnapshot::new(&h).unwrap();
-            dyn_view!(snap.view(), c => {
-                let mut copied = [0u64; 4];
-                c.percentile_values(&ranks, &mut copied).unwrap();
-                assert_eq!(values, copied);
-                assert_same(&summary, &c.summary());
-                assert_eq!(moments, c.moments());
-                assert_eq!(bucket, c.buckets().nth(7));
-                assert_eq!(total, c.total_count());
-            });
+            let copy = snap.view();
+            let c = copy.as_view();
+            let mut copied = [0u64; 4];
+            c.percentile_values(&ranks, &mut copied).unwrap();
+            assert_eq!(values, copied);
+            assert_same(&summary, &c.summary());
+            assert_eq!(moments, c.moments());
+            assert_eq!(bucket, c.buckets().nth(7));
+            assert_eq!(total, c.total_count());
             assert_eq!(total, 20_003);
         }
     }
@@ -139,7 +143,7 @@ fn creation_reports_a_failed_allocation() {
         bytes > 100 << 20,
         "the finest full-range layout is large: {bytes}"
     );
-    for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+    for &mode in Mode::ALL {
         let r = refusing_above(1 << 20, || DynHistogram::new(fine, CounterBits::U64, mode));
         assert_eq!(r.unwrap_err(), ConfigError::OutOfMemory { bytes });
     }
@@ -163,9 +167,7 @@ fn a_query_in_place_agrees_with_itself_while_writers_record() {
     let h = DynHistogram::new(Config::new(), CounterBits::U64, Mode::Interlocked).unwrap();
     common::while_recording(&h, 40, || {
         for _ in 0..300 {
-            let s = h
-                .with_view(|view| dyn_view!(view, v => v.summary()))
-                .unwrap();
+            let s = h.with_view(|view| view.as_view().summary()).unwrap();
             if s.total == 0 {
                 continue;
             }

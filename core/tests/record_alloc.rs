@@ -8,7 +8,7 @@ mod common;
 use common::counting::{allocations_of, Counting};
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
 use picollo::float::{FloatConfig, FloatHistogram};
-use picollo::{dyn_view, Config, Histogram};
+use picollo::{Config, Histogram};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -40,14 +40,8 @@ fn recording_into_dense_counters_allocates_nothing() {
         0,
         "plain"
     );
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::new()),
-    ];
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for mode in modes {
+        for &mode in Mode::ALL {
             for extremes in [false, true] {
                 let mut h = DynHistogram::new(config, bits, mode).unwrap();
                 if extremes {
@@ -65,8 +59,8 @@ fn recording_into_dense_counters_allocates_nothing() {
                 assert_eq!(n, 0, "{bits:?} {mode:?} extremes {extremes}");
                 let seen = h
                     .with_view(|view| {
-                        dyn_view!(view, v => v.total_count() + v.underflow_count()
-                            + v.overflow_count())
+                        let v = view.as_view();
+                        v.total_count() + v.underflow_count() + v.overflow_count()
                     })
                     .unwrap();
                 assert_eq!(seen, 1 + 4 * values.len() as u64, "{bits:?} {mode:?}");

@@ -71,11 +71,11 @@ fn draw_case(rng: &mut Rng) -> Case {
         let max = config.max_trackable();
         config = config.with_range(min, min + (max - min) / 4);
     }
-    let mode = match r >> 3 & 3 {
-        0 => Mode::SingleWriter,
-        1 => Mode::Interlocked,
-        2 => Mode::ThreadLocal,
-        _ => Mode::Approximate(ApproxPolicy::new().with_threshold(14 + (rng.next() % 49) as u32)),
+    let mode = match Mode::ALL[(r >> 3) as usize % Mode::ALL.len()] {
+        Mode::Approximate(_) => {
+            Mode::Approximate(ApproxPolicy::new().with_threshold(14 + (rng.next() % 49) as u32))
+        }
+        mode => mode,
     };
     let sparse = r >> 5 & 3 == 0 && mode != Mode::ThreadLocal;
     Case {

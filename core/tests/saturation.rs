@@ -163,7 +163,7 @@ fn outside_counts_saturate_at_u64_max_in_every_mode() {
             "{mode:?}"
         );
     }
-    for mode in all_modes() {
+    for &mode in all_modes() {
         check::<u32>(mode);
         check::<u64>(mode);
     }
@@ -173,7 +173,7 @@ fn outside_counts_saturate_at_u64_max_in_every_mode() {
 fn merging_outside_counts_saturates() {
     let mut other = Histogram::<u64, Vec<u64>>::new(config()).unwrap();
     other.record_n(OVER_V, u64::MAX - 10);
-    for mode in all_modes() {
+    for &mode in all_modes() {
         let h = ConcurrentHistogram::<u32>::new(config(), mode).unwrap();
         h.add(&other.view()).unwrap();
         h.add(&other.view()).unwrap();
@@ -220,13 +220,8 @@ fn approximate_records_stop_at_the_ceiling() {
     check::<u64>();
 }
 
-fn all_modes() -> [Mode; 4] {
-    [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(Default::default()),
-    ]
+fn all_modes() -> &'static [Mode] {
+    Mode::ALL
 }
 
 // ---------------------------------------------------------------------------------------

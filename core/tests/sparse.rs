@@ -183,18 +183,13 @@ fn a_dyn_histogram_over_sparse_cells_records_through_every_path() {
                 unsafe { f(&h, v) };
                 h.record_n(v, 1);
             }
-            let total = h
-                .with_view(|v| picollo::dyn_view!(v, v => v.total_count()))
-                .unwrap();
+            let total = h.with_view(|v| v.as_view().total_count()).unwrap();
             assert_eq!(total, 3 * values.len() as u64, "{bits:?} {mode:?}");
             let dense = DynHistogram::with_storage(shape, bits, mode, Storage::Dense).unwrap();
             for &v in &values {
                 dense.record_n(v, 3);
             }
-            let summary = |h: &DynHistogram| {
-                h.with_view(|v| picollo::dyn_view!(v, v => v.summary()))
-                    .unwrap()
-            };
+            let summary = |h: &DynHistogram| h.with_view(|v| v.as_view().summary()).unwrap();
             assert_eq!(summary(&h), summary(&dense));
         }
     }

@@ -479,7 +479,7 @@ fn calls_beside_rust(lib: &Lib, h: &Abi<'_>, values: &[u64]) -> [f64; 4] {
         (
             200,
             Box::new(|| {
-                let p = rust.with_view(|v| picollo_core::dyn_view!(v, v => v.percentile(99.9)));
+                let p = rust.with_view(|v| v.as_view().percentile(99.9));
                 black_box(p.unwrap().unwrap());
             }),
         ),

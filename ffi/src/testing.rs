@@ -4,7 +4,7 @@ use std::ffi::{c_char, CStr};
 use std::ptr;
 
 use crate::error::picollo_last_error_message;
-use crate::histogram::any::{dispatch_view, Histogram};
+use crate::histogram::any::Histogram;
 use crate::histogram::config::picollo_histogram_config_default;
 use crate::histogram::{picollo_histogram, picollo_histogram_free, picollo_histogram_new};
 use crate::status::picollo_status;
@@ -56,11 +56,15 @@ impl Handle {
     pub(crate) fn buckets(&self) -> (Vec<(u64, u64)>, u64, u64) {
         self.rust()
             .with_view(|view| {
-                dispatch_view!(view, v => (
-                    v.buckets().filter(|b| b.count != 0).map(|b| (b.lower, b.count)).collect(),
+                let v = view.as_view();
+                (
+                    v.buckets()
+                        .filter(|b| b.count != 0)
+                        .map(|b| (b.lower, b.count))
+                        .collect(),
                     v.underflow_count(),
                     v.overflow_count(),
-                ))
+                )
             })
             .unwrap()
     }

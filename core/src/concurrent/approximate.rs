@@ -2,13 +2,15 @@
 
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
-#[cfg(feature = "alloc")]
-use super::path::Mode;
-use super::seqlock::{alloc_or_slice, mode_over_seq_counts, seq_counts_constructors, SeqCounts};
-#[cfg(feature = "alloc")]
+use super::live::LiveView;
+use super::path::{Counts, Mode, RecordPath};
+use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
+use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
-use crate::shape::SAT;
+use crate::merge::MergeError;
+use crate::shape::{Shape, SAT};
+use crate::view::View;
 
 /// A histogram any number of threads record into, each bucket an approximate counter
 /// ([`ApproxPolicy`]) once threads contend for it: buckets below `2^T` (8,192 by default)
@@ -38,33 +40,33 @@ use crate::shape::SAT;
 /// `repr(C)`, the counts first (what a record reads: see `SeqCounts`).
 #[derive(Debug)]
 #[repr(C)]
-pub struct ApproxHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
+pub struct ApproxHistogram<C: AtomicCounter, S = DefaultCells<C>> {
     counts: SeqCounts<C, S>,
     policy: ApproxPolicy,
     collisions: Collisions,
 }
 
-mode_over_seq_counts!(
-    atomic ApproxHistogram,
-    /// The approximate mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-    /// handle); no direct path (its coins are the library's).
-    {
-        fn mode(&self) -> Mode {
-            Mode::Approximate(self.policy)
-        }
-        fn record_with(&self, v: u64, rng: &mut XorShift64) {
-            ApproxHistogram::record_with(self, v, rng)
-        }
+impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
+    /// A histogram counting with `policy` over `storage` (`config.storage_len()` cells,
+    /// zeroed here).
+    pub fn from_storage(
+        config: Config,
+        policy: ApproxPolicy,
+        storage: S,
+    ) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, policy, storage)
     }
-);
 
-seq_counts_constructors!(
-    ApproxHistogram { policy: ApproxPolicy }, collisions: Collisions::new();
-    /// A heap-allocated histogram for `config` counting with `policy`.
-    with_policy
-);
+    /// A histogram of a checked `shape` counting with `policy` over `storage`
+    /// (`shape.len()` cells, zeroed here).
+    pub fn from_shape(shape: Shape, policy: ApproxPolicy, storage: S) -> Result<Self, ConfigError> {
+        Ok(ApproxHistogram {
+            counts: SeqCounts::from_storage(shape, storage)?,
+            policy,
+            collisions: Collisions::new(),
+        })
+    }
 
-impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     /// The counting policy.
     pub fn policy(&self) -> ApproxPolicy {
         self.policy
@@ -77,40 +79,54 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
         self.collisions.count()
     }
 
-    record_paths! {
-        /// Count one occurrence of `v`, flipping coins with this thread's generator.
-        #[cfg(feature = "std")]
-        fn record;
-        /// Count one occurrence of `v` and return true, or return false, changing nothing,
-        /// when `v` is outside the range or its sparse block cannot be made (then count it
-        /// with [`ApproxHistogram::record_n`]). A bucket near the ceiling is counted here,
-        /// exactly, out of line.
-        #[cfg(feature = "std")]
-        fn record_fast;
-    }
-
-    /// [`ApproxHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
-    /// C ABI's records choose it once per CPU).
+    /// Count one occurrence of `v`, flipping coins with this thread's generator.
     #[cfg(feature = "std")]
     #[inline(always)]
-    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        self.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
+    pub fn record(&self, v: u64)
+    where
+        Self: RecordPath<C>,
+    {
+        RecordPath::record(self, v)
     }
 
-    /// Without `std` there is no thread generator: the common path takes nothing (the
-    /// slow path adds exactly).
-    #[cfg(all(feature = "alloc", not(feature = "std")))]
+    /// Count one occurrence of `v` and return true, or return false, changing nothing,
+    /// when `v` is outside the range or its sparse block cannot be made (then count it
+    /// with [`ApproxHistogram::record_n`]). A bucket near the ceiling is counted here,
+    /// exactly, out of line.
+    #[cfg(feature = "std")]
     #[inline(always)]
-    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        let _ = (v, log2);
-        false
+    pub fn record_fast(&self, v: u64) -> bool
+    where
+        Self: RecordPath<C>,
+    {
+        RecordPath::record_fast(self, v)
     }
 
-    /// The records the fast paths decline (outside the range, or a sparse block that
-    /// cannot be made): an exact add.
-    #[inline(always)]
-    pub(crate) fn record_declined(&self, v: u64) {
-        self.record_n(v, 1);
+    /// Count `n` occurrences of `v` exactly (one compare-exchange loop, as in the
+    /// interlocked mode), saturating at [`AtomicCounter::INTERLOCKED_MAX`]; what did not
+    /// fit is counted as saturated.
+    #[inline]
+    pub fn record_n(&self, v: u64, n: u64) {
+        self.counts.record_n_atomic(v, n);
+    }
+
+    /// Clear every count, each bucket by an atomic swap to zero, as in the interlocked
+    /// mode; a reader never sees it half done (it retries).
+    pub fn reset(&self) {
+        self.counts.reset();
+    }
+
+    /// Add every count of `other` (same relative error, any range), as
+    /// [`crate::Histogram::add`] does, exactly (compare-exchange adds, any thread).
+    pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        self.counts.add_atomic(other)
+    }
+
+    /// Run `query` on a view that reads the cells in place (no copy, no allocation); a
+    /// query that a reset overlapped runs again. See [`LiveView`] for what concurrent
+    /// records do to it.
+    pub fn query_in_place<R>(&self, query: impl FnMut(LiveView<'_, C>) -> R) -> R {
+        self.counts.read_live(Self::CEILING, query)
     }
 
     /// Count one occurrence of `v` with a caller-owned generator (one per thread; for
@@ -118,7 +134,7 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
     #[inline(always)]
     pub fn record_with(&self, v: u64, rng: &mut XorShift64) {
         if !self.record_fast_with(v, Log2::ANY_CPU, rng) {
-            self.record_declined(v);
+            self.record_n(v, 1);
         }
     }
 
@@ -196,9 +212,86 @@ impl<C: AtomicCounter, S: super::CellStore<C>> ApproxHistogram<C, S> {
 }
 
 #[cfg(feature = "alloc")]
-impl<C: AtomicCounter> ApproxHistogram<C, alloc::boxed::Box<[C::Atomic]>> {
+impl<C: AtomicCounter> ApproxHistogram<C> {
     /// A heap-allocated histogram for `config` with the default policy (T = 13).
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         Self::with_policy(config, ApproxPolicy::new())
+    }
+
+    /// A heap-allocated histogram for `config` counting with `policy`.
+    pub fn with_policy(config: Config, policy: ApproxPolicy) -> Result<Self, ConfigError> {
+        let shape = config.validate()?;
+        let cells = super::cell::zeroed_cells::<C>(shape.len())?;
+        Self::from_shape(shape, policy, cells)
+    }
+}
+
+impl<C: AtomicCounter, S> Sealed for ApproxHistogram<C, S> {}
+
+/// The approximate mode's record: a calm `fetch_add`, or, in a group that has seen
+/// threads collide, the counter's step (`2^k` with probability `2^-k`). Behind a pointer
+/// ([`super::ConcurrentHistogram`], the C ABI's handle) it has no direct path (its coins
+/// are the library's).
+impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
+    fn mode(&self) -> Mode {
+        Mode::Approximate(self.policy)
+    }
+    fn storage(&self) -> Storage {
+        self.counts.storage()
+    }
+
+    /// Coins from this thread's generator.
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        self.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
+    }
+
+    /// Without `std` there is no thread generator: the common path takes nothing (the
+    /// slow path adds exactly).
+    #[cfg(not(feature = "std"))]
+    #[inline(always)]
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        let _ = (v, log2);
+        false
+    }
+
+    /// Outside the range, or a sparse block that cannot be made: an exact add.
+    #[inline(always)]
+    fn record_declined(&self, v: u64) {
+        self.record_n(v, 1);
+    }
+
+    fn record_with(&self, v: u64, rng: &mut XorShift64) {
+        ApproxHistogram::record_with(self, v, rng)
+    }
+    fn record_n(&self, v: u64, n: u64) {
+        ApproxHistogram::record_n(self, v, n)
+    }
+    fn add_saturated(&self, n: u64) {
+        self.counts.add_outside([0, 0, n]);
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.add(v), |v| self.add(v))
+    }
+    fn reset(&self) {
+        ApproxHistogram::reset(self)
+    }
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        self.query_in_place(query);
+        true
+    }
+}
+
+impl<C: AtomicCounter, S: CellStore<C>> SeqMode for ApproxHistogram<C, S> {
+    type Counter = C;
+    type Cells = S;
+    const CEILING: C = C::INTERLOCKED_MAX;
+    fn seq_counts(&self) -> &SeqCounts<C, S> {
+        &self.counts
     }
 }

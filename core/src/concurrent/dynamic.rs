@@ -7,7 +7,7 @@ use super::modes::build;
 use super::path::{with_counts, Counts};
 use super::{DirectPath, LiveView, Mode, RecordPath, Storage};
 use crate::config::{Config, ConfigError, ValueSelection};
-use crate::counter::Counter;
+use crate::counter::{Counter, Counts as _};
 use crate::layout::Log2;
 use crate::merge::MergeError;
 use crate::oom::OutOfMemory;
@@ -103,18 +103,98 @@ fn selection_index(s: ValueSelection) -> u8 {
     SELECTIONS.iter().position(|&x| x == s).unwrap_or(0) as u8
 }
 
-/// Run the same expression on whichever counter width a [`DynView`] has, binding the
-/// [`View`] to `$v`.
-#[macro_export]
-macro_rules! dyn_view {
-    ($view:expr, $v:ident => $e:expr) => {
-        match $view {
-            $crate::concurrent::DynView::U32($v) => $e,
-            $crate::concurrent::DynView::U64($v) => $e,
-            $crate::concurrent::DynView::LiveU32($v) => $e,
-            $crate::concurrent::DynView::LiveU64($v) => $e,
+impl<'a> DynView<'a> {
+    /// This view as one [`View`] type whatever its counter width and wherever its counts
+    /// are (a copy or the live cells), its counts read as `u64`: every query of a [`View`]
+    /// runs on it.
+    ///
+    /// ```
+    /// use picollo::concurrent::{CounterBits, DynHistogram, Mode};
+    /// use picollo::Config;
+    /// let h = DynHistogram::new(Config::new(), CounterBits::U32, Mode::Interlocked).unwrap();
+    /// h.record(7);
+    /// let total = h.with_view(|v| v.as_view().total_count()).unwrap();
+    /// assert_eq!(total, 1);
+    /// ```
+    pub fn as_view(&self) -> View<'_, u64, DynView<'a>> {
+        let (shape, outside, resets) = match self {
+            DynView::U32(v) => (v.shape(), v.outside(), v.reset_count()),
+            DynView::U64(v) => (v.shape(), v.outside(), v.reset_count()),
+            DynView::LiveU32(v) => (v.shape(), v.outside(), v.reset_count()),
+            DynView::LiveU64(v) => (v.shape(), v.outside(), v.reset_count()),
+        };
+        View::over(shape, self, outside, resets)
+    }
+}
+
+impl DynView<'_> {
+    /// The standard summary, computed on the view of the counts' own width and place (the
+    /// summary scans every bucket: this keeps the width's own loop, without the match per
+    /// count of [`DynView::as_view`]).
+    pub fn summary(&self) -> crate::Summary {
+        match self {
+            DynView::U32(v) => v.summary(),
+            DynView::U64(v) => v.summary(),
+            DynView::LiveU32(v) => v.summary(),
+            DynView::LiveU64(v) => v.summary(),
         }
-    };
+    }
+}
+
+impl crate::counter::sealed::Sealed for DynView<'_> {}
+
+/// The counts of either width, copied or live, as `u64` ([`DynView::as_view`]): one match
+/// per call, so that a sum over a run of buckets and a search for the first or last count
+/// run the width's own loop.
+impl crate::counter::Counts<u64> for DynView<'_> {
+    fn len(&self) -> usize {
+        self.shape_len()
+    }
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        match self {
+            DynView::U32(v) => u64::from(v.counts[i]),
+            DynView::U64(v) => v.counts[i],
+            DynView::LiveU32(v) => u64::from(v.counts.get(i)),
+            DynView::LiveU64(v) => v.counts.get(i),
+        }
+    }
+    fn sum(&self, first: usize, end: usize) -> u128 {
+        match self {
+            DynView::U32(v) => v.counts.sum(first, end),
+            DynView::U64(v) => v.counts.sum(first, end),
+            DynView::LiveU32(v) => v.counts.sum(first, end),
+            DynView::LiveU64(v) => v.counts.sum(first, end),
+        }
+    }
+    fn first_nonzero(&self) -> Option<usize> {
+        match self {
+            DynView::U32(v) => v.counts.first_nonzero(),
+            DynView::U64(v) => v.counts.first_nonzero(),
+            DynView::LiveU32(v) => v.counts.first_nonzero(),
+            DynView::LiveU64(v) => v.counts.first_nonzero(),
+        }
+    }
+    fn last_nonzero(&self) -> Option<usize> {
+        match self {
+            DynView::U32(v) => v.counts.last_nonzero(),
+            DynView::U64(v) => v.counts.last_nonzero(),
+            DynView::LiveU32(v) => v.counts.last_nonzero(),
+            DynView::LiveU64(v) => v.counts.last_nonzero(),
+        }
+    }
+}
+
+impl DynView<'_> {
+    /// Number of storage buckets.
+    fn shape_len(&self) -> usize {
+        match self {
+            DynView::U32(v) => v.counts.len(),
+            DynView::U64(v) => v.counts.len(),
+            DynView::LiveU32(v) => v.counts.len(),
+            DynView::LiveU64(v) => v.counts.len(),
+        }
+    }
 }
 
 impl DynHistogram {
@@ -368,12 +448,12 @@ impl DynHistogram {
 
     /// Mean over bucket midpoints (NaN when empty); see [`DynHistogram::with_view`].
     pub fn mean(&self) -> Result<f64, OutOfMemory> {
-        self.with_view(|view| dyn_view!(view, v => v.mean()))
+        self.with_view(|view| view.as_view().mean())
     }
 
     /// Sum of the bucket counts; see [`DynHistogram::with_view`].
     pub fn total_count(&self) -> Result<u64, OutOfMemory> {
-        self.with_view(|view| dyn_view!(view, v => v.total_count()))
+        self.with_view(|view| view.as_view().total_count())
     }
 
     /// Add every count of `src` (same relative error, any range, width and mode), read
@@ -398,7 +478,7 @@ impl DynHistogram {
     /// one), read as one consistent copy; the counts land like records.
     pub fn add_rebinned(&self, src: &DynHistogram) -> Result<(), MergeError> {
         let layout = self.shape().layout();
-        let copy = src.with_view(|v| dyn_view!(v, v => v.rebinned(layout)))??;
+        let copy = src.with_view(|v| v.as_view().rebinned(layout))??;
         self.add_counts(Counts::U64(&copy.view()), src.exact_extremes())
     }
 

@@ -1,10 +1,15 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
 use super::cell::{increment_atomic, AtomicCounter};
-#[cfg(feature = "alloc")]
-use super::path::{DirectKind, DirectPath, Mode};
-use super::seqlock::{alloc_or_slice, mode_over_seq_counts, seq_counts_constructors, SeqCounts};
+use super::live::LiveView;
+use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
+use super::{CellStore, Sealed, Storage};
+use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
+use crate::merge::MergeError;
+use crate::shape::Shape;
+use crate::view::View;
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -30,30 +35,22 @@ use crate::layout::Log2;
 ///   took: **exact** while any number of threads record (each add lands in exactly one
 ///   interval).
 #[derive(Debug)]
-pub struct AtomicHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
+pub struct AtomicHistogram<C: AtomicCounter, S = DefaultCells<C>> {
     counts: SeqCounts<C, S>,
 }
 
-seq_counts_constructors!(
-    AtomicHistogram {};
-    /// A heap-allocated histogram for `config`.
-    new
-);
-mode_over_seq_counts!(
-    atomic AtomicHistogram,
-    /// The interlocked mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-    /// handle): its cells are counted in place by C callers too (the direct path).
-    {
-        fn mode(&self) -> Mode {
-            Mode::Interlocked
-        }
-        fn direct_path(&self) -> DirectPath {
-            DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
-        }
+impl<C: AtomicCounter, S: CellStore<C>> AtomicHistogram<C, S> {
+    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
+    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, storage)
     }
-);
 
-impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
+    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
+    pub fn from_shape(shape: Shape, storage: S) -> Result<Self, ConfigError> {
+        let counts = SeqCounts::from_storage(shape, storage)?;
+        Ok(AtomicHistogram { counts })
+    }
+
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts as
     /// [`AtomicHistogram::record_fast`] does: a relaxed atomic add of 1 to a cell found
     /// below [`DirectPath::limit`](super::DirectPath), everything else through
@@ -62,28 +59,92 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
         self.counts.cells_ptr()
     }
 
-    record_paths! {
-        /// Count one occurrence of `v` (any thread, any time): one `fetch_add` (see
-        /// `increment_atomic`). A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
-        /// what does not fit is counted as saturated.
-        fn record;
-        /// Count one occurrence of `v` and return true when `v` is in the range (one
-        /// `fetch_add`; the rare add that finds its bucket at the ceiling settles it, out
-        /// of line); otherwise return false, recording nothing.
-        fn record_fast;
+    /// Count one occurrence of `v` (any thread, any time): one `fetch_add` (see
+    /// `increment_atomic`). A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`];
+    /// what does not fit is counted as saturated.
+    #[inline(always)]
+    pub fn record(&self, v: u64)
+    where
+        Self: RecordPath<C>,
+    {
+        RecordPath::record(self, v)
     }
 
-    /// The records [`AtomicHistogram::record_fast`] declines: underflow or overflow, or
-    /// saturated where a sparse block could not be allocated.
+    /// Count one occurrence of `v` and return true when `v` is in the range (one
+    /// `fetch_add`; the rare add that finds its bucket at the ceiling settles it, out
+    /// of line); otherwise return false, recording nothing.
     #[inline(always)]
-    pub(crate) fn record_declined(&self, v: u64) {
-        self.counts.record_outside_atomic(v, 1);
+    pub fn record_fast(&self, v: u64) -> bool
+    where
+        Self: RecordPath<C>,
+    {
+        RecordPath::record_fast(self, v)
     }
 
-    /// [`AtomicHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
-    /// C ABI's records choose it once per CPU).
+    /// Count `n` occurrences of `v` exactly (one compare-exchange loop), saturating at
+    /// [`AtomicCounter::INTERLOCKED_MAX`]; what did not fit is counted as saturated.
+    #[inline]
+    pub fn record_n(&self, v: u64, n: u64) {
+        self.counts.record_n_atomic(v, n);
+    }
+
+    /// Clear every count, each bucket by an atomic swap to zero (see the type's docs); a
+    /// reader never sees it half done (it retries).
+    pub fn reset(&self) {
+        self.counts.reset();
+    }
+
+    /// Add every count of `other` (same relative error, any range), as
+    /// [`crate::Histogram::add`] does; the counts land like records (exact, any thread).
+    pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        self.counts.add_atomic(other)
+    }
+
+    /// Run `query` on a view that reads the cells in place (no copy, no allocation); a
+    /// query that a reset overlapped runs again. See [`LiveView`] for what concurrent
+    /// records do to it.
+    pub fn query_in_place<R>(&self, query: impl FnMut(LiveView<'_, C>) -> R) -> R {
+        self.counts.read_live(Self::CEILING, query)
+    }
+
+    /// An add found its bucket at the ceiling: bring it back, counting the surplus as
+    /// saturated.
+    #[cold]
+    #[inline(never)]
+    fn settle(&self, c: &C::Atomic) {
+        self.counts.settle_atomic(c);
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: AtomicCounter> AtomicHistogram<C> {
+    /// A heap-allocated histogram for `config`.
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        let shape = config.validate()?;
+        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
+    }
+}
+
+impl<C: AtomicCounter, S> Sealed for AtomicHistogram<C, S> {}
+
+/// The interlocked mode's record: one `fetch_add` into the value's cell, any thread.
+/// Behind a pointer ([`super::ConcurrentHistogram`], the C ABI's handle) its cells are
+/// counted in place by C callers too (the direct path).
+impl<C, S> RecordPath<C> for AtomicHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
+    fn mode(&self) -> Mode {
+        Mode::Interlocked
+    }
+    fn storage(&self) -> Storage {
+        self.counts.storage()
+    }
+
+    /// The rare add that finds its bucket at the ceiling settles it, out of line.
     #[inline(always)]
-    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
         match self.counts.cell_of(v, log2) {
             Some(c) => {
                 if increment_atomic::<C>(c) {
@@ -95,11 +156,38 @@ impl<C: AtomicCounter, S: super::CellStore<C>> AtomicHistogram<C, S> {
         }
     }
 
-    /// An add found its bucket at the ceiling: bring it back, counting the surplus as
-    /// saturated.
-    #[cold]
-    #[inline(never)]
-    fn settle(&self, c: &C::Atomic) {
-        self.counts.settle_atomic(c);
+    /// Underflow or overflow, or saturated where a sparse block could not be allocated.
+    #[inline(always)]
+    fn record_declined(&self, v: u64) {
+        self.counts.record_outside_atomic(v, 1);
+    }
+
+    fn record_n(&self, v: u64, n: u64) {
+        AtomicHistogram::record_n(self, v, n)
+    }
+    fn add_saturated(&self, n: u64) {
+        self.counts.add_outside([0, 0, n]);
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.add(v), |v| self.add(v))
+    }
+    fn reset(&self) {
+        AtomicHistogram::reset(self)
+    }
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        self.query_in_place(query);
+        true
+    }
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
+    }
+}
+
+impl<C: AtomicCounter, S: CellStore<C>> SeqMode for AtomicHistogram<C, S> {
+    type Counter = C;
+    type Cells = S;
+    const CEILING: C = C::INTERLOCKED_MAX;
+    fn seq_counts(&self) -> &SeqCounts<C, S> {
+        &self.counts
     }
 }

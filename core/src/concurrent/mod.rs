@@ -100,28 +100,6 @@
 //! `alloc`; [`SharedHistogram`], [`AtomicHistogram`] and [`ApproxHistogram`] also work
 //! over caller storage in plain `no_std`.
 
-/// A mode's `record` and `record_fast`, from its `record_fast_in` (the common path,
-/// taking the logarithm with a given [`crate::Log2`]) and `record_declined` (the slow
-/// path, out of line): the one rule of every mode, a record is the common path or else the
-/// slow one. The attributes before each name are that method's (its docs, a `cfg`).
-macro_rules! record_paths {
-    ($(#[$r:meta])* fn record; $(#[$f:meta])* fn record_fast;) => {
-        $(#[$r])*
-        #[inline(always)]
-        pub fn record(&self, v: u64) {
-            if !self.record_fast(v) {
-                self.record_declined(v);
-            }
-        }
-
-        $(#[$f])*
-        #[inline(always)]
-        pub fn record_fast(&self, v: u64) -> bool {
-            self.record_fast_in(v, crate::layout::Log2::ANY_CPU)
-        }
-    };
-}
-
 mod approx_counter;
 mod approximate;
 mod cell;
@@ -134,7 +112,6 @@ mod live;
 mod mode;
 #[cfg(feature = "alloc")]
 mod modes;
-#[cfg(feature = "alloc")]
 mod path;
 #[cfg(feature = "alloc")]
 mod raw_slice;
@@ -159,11 +136,11 @@ pub use interlocked::AtomicHistogram;
 pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]
 pub use mode::ConcurrentHistogram;
-#[cfg(feature = "alloc")]
 pub use path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use seqlock::loom_set_optimistic_reads;
+pub use seqlock::DefaultCells;
 pub use single_writer::SharedHistogram;
 #[cfg(feature = "alloc")]
 pub use snapshot::ConcurrentSnapshot;
@@ -191,6 +168,13 @@ pub(crate) use seqlock::{acquire_fence, release_fence};
 pub(crate) use seqlock::{read_consistently, Version};
 #[cfg(feature = "alloc")]
 pub(crate) use store::{free_blocks, publish_block};
+
+/// Seals [`Source`] and so [`Collect`] and [`RecordPath`], which require it: the modes are
+/// this module's types, and a new one is written here.
+mod sealed {
+    pub trait Sealed {}
+}
+pub(crate) use sealed::Sealed;
 
 use crate::config::{Config, ConfigError};
 use crate::counter::Counter;
@@ -251,7 +235,7 @@ pub trait Collect<C: Counter>: Source<C> {
 ///
 /// A mode provides its [`Shape`], a consistent copy ([`Source::read_into`]), its reset count
 /// and its footprint; the queries built on the copy are written here once.
-pub trait Source<C: Counter> {
+pub trait Source<C: Counter>: sealed::Sealed {
     /// The checked shape (the copy's length is its `len()`).
     fn shape(&self) -> Shape;
 

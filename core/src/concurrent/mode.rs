@@ -32,6 +32,8 @@ pub struct ConcurrentHistogram<C: AtomicCounter> {
     path: Box<dyn RecordPath<C>>,
 }
 
+impl<C: AtomicCounter> super::Sealed for ConcurrentHistogram<C> {}
+
 /// Boxes a mode's histogram as the trait object [`ConcurrentHistogram`] holds.
 struct Boxed;
 

@@ -1,4 +1,4 @@
-//! The one place that names every concurrency mode: the constructor over mode × storage.
+//! The one place that builds every concurrency mode: the constructor over mode × storage.
 //! A new mode adds its rows here; everything else reaches it through [`RecordPath`].
 
 use super::path::{Mode, RecordPath};

@@ -5,13 +5,11 @@
 //! mode, its cell store) implementing [`RecordPath`] in its own file. [`super::ConcurrentHistogram`]
 //! and [`super::DynHistogram`] hold one behind a pointer; the record functions of the C
 //! ABI are generic over the mode's type ([`super::RecordFn`]). A new mode is a new type, its
-//! `RecordPath` impl and its rows in `modes.rs`, the one place that names every mode.
-
-use core::any::TypeId;
+//! `RecordPath` impl, its [`Mode`] variant and entry in [`Mode::ALL`] here, and its rows in
+//! `modes.rs`, the one place that builds every mode.
 
 use super::live::LiveView;
 use super::{ApproxPolicy, AtomicCounter, Collect, Source, Storage, XorShift64};
-use crate::counter::Counter;
 use crate::layout::Log2;
 use crate::merge::MergeError;
 use crate::view::View;
@@ -31,6 +29,28 @@ pub enum Mode {
     ThreadLocal,
     /// Scalable approximate buckets ([`super::ApproxHistogram`]).
     Approximate(ApproxPolicy),
+}
+
+impl Mode {
+    /// Every mode (the approximate one with the default policy), in the order of the
+    /// [module docs](super): the one list that tests and benchmarks iterate, so that a new
+    /// mode is covered wherever they are.
+    #[cfg(feature = "std")]
+    pub const ALL: &'static [Mode] = &[
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::ThreadLocal,
+        Mode::Approximate(ApproxPolicy::new()),
+    ];
+
+    /// Every mode (the approximate one with the default policy); the thread-local mode
+    /// needs `std`.
+    #[cfg(not(feature = "std"))]
+    pub const ALL: &'static [Mode] = &[
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::Approximate(ApproxPolicy::new()),
+    ];
 }
 
 /// The counts a merge adds or subtracts, of either counter width: what a mode's
@@ -59,20 +79,21 @@ impl Counts<'_, '_> {
 }
 
 /// Run `f` on `view` as [`Counts`]: as it is for `u32` and `u64` counters, through a copy
-/// widened to `u64` for any other [`Counter`] type; [`crate::OutOfMemory`] when that copy
+/// widened to `u64` for any other [`crate::Counter`] type; [`crate::OutOfMemory`] when that copy
 /// cannot be allocated.
-pub(crate) fn with_counts<C: Counter, R>(
+#[cfg(feature = "alloc")]
+pub(crate) fn with_counts<C: crate::Counter, R>(
     view: &View<'_, C>,
     f: impl FnOnce(Counts<'_, '_>) -> R,
 ) -> Result<R, crate::OutOfMemory> {
-    let id = TypeId::of::<C>();
-    if id == TypeId::of::<u32>() {
+    let id = core::any::TypeId::of::<C>();
+    if id == core::any::TypeId::of::<u32>() {
         // SAFETY: `C` is `u32` (same type id), so the two view types are the same type.
         return Ok(f(Counts::U32(unsafe {
             &*(view as *const View<'_, C>).cast::<View<'_, u32>>()
         })));
     }
-    if id == TypeId::of::<u64>() {
+    if id == core::any::TypeId::of::<u64>() {
         // SAFETY: `C` is `u64` (same type id), as above.
         return Ok(f(Counts::U64(unsafe {
             &*(view as *const View<'_, C>).cast::<View<'_, u64>>()
@@ -83,7 +104,8 @@ pub(crate) fn with_counts<C: Counter, R>(
 
 /// A copy of `view` with `u64` counters (same shape and outside counts);
 /// [`crate::OutOfMemory`] when it cannot be allocated.
-pub(crate) fn widened<C: Counter>(
+#[cfg(feature = "alloc")]
+pub(crate) fn widened<C: crate::Counter>(
     view: &View<'_, C>,
 ) -> Result<crate::Histogram<u64, alloc::vec::Vec<u64>>, crate::OutOfMemory> {
     let mut wide = crate::oom::try_vec(view.shape().len(), || 0u64)?;
@@ -121,12 +143,19 @@ pub trait RecordPath<C: AtomicCounter>:
     /// Count `v` where [`RecordPath::record_fast_in`] declined it.
     fn record_declined(&self, v: u64);
 
-    /// Count one occurrence of `v`: the common path, or else the declined one.
-    #[inline]
+    /// Count one occurrence of `v`: the common path, or else the declined one. The one
+    /// record rule of every mode (each mode's `record` is this).
+    #[inline(always)]
     fn record(&self, v: u64) {
-        if !self.record_fast_in(v, Log2::ANY_CPU) {
+        if !self.record_fast(v) {
             self.record_declined(v);
         }
+    }
+
+    /// [`RecordPath::record_fast_in`] with the logarithm any CPU takes.
+    #[inline(always)]
+    fn record_fast(&self, v: u64) -> bool {
+        self.record_fast_in(v, Log2::ANY_CPU)
     }
 
     /// Count one occurrence of `v`, flipping the approximate mode's coins with `rng`; the

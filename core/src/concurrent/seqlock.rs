@@ -5,6 +5,7 @@ use core::marker::PhantomData;
 
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
+use super::{Collect, Source};
 use crate::config::ConfigError;
 use crate::layout::Log2;
 use crate::shape::{Shape, Slot, SAT};
@@ -36,7 +37,7 @@ pub fn loom_set_optimistic_reads(n: u32) {
 /// first index come first), so that a record reads one cache line of a
 /// [`DynHistogram`](super::DynHistogram), which holds it right after its record function.
 #[repr(C)]
-pub(crate) struct SeqCounts<C: AtomicCounter, S> {
+pub struct SeqCounts<C: AtomicCounter, S> {
     pub(crate) counts: S,
     pub(crate) shape: Shape,
     pub(crate) outside: Outside,
@@ -275,6 +276,27 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
     pub(crate) fn footprint(&self) -> usize {
         self.counts.footprint()
     }
+
+    /// The storage kind.
+    pub(crate) fn storage(&self) -> super::Storage {
+        self.counts.storage()
+    }
+
+    /// Add every count of `other` (same relative error, any range) as records of a mode
+    /// whose writers all add atomically (interlocked, approximate): compare-exchange adds
+    /// saturating at [`AtomicCounter::INTERLOCKED_MAX`], from any thread.
+    pub(crate) fn add_atomic<C2: crate::Counter>(
+        &self,
+        other: &View<'_, C2>,
+    ) -> Result<(), crate::MergeError> {
+        crate::merge::add_view(
+            &self.shape,
+            other,
+            |slot, n| self.add_n_atomic_at(slot, n),
+            |v, n| self.record_n_atomic(v, n),
+            |o| self.add_outside(o),
+        )
+    }
 }
 
 impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
@@ -285,198 +307,60 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
     }
 }
 
-/// A mode kept in a [`SeqCounts`] field named `counts` (single writer, interlocked,
-/// approximate): its `Source`, `Collect`, `reset`, `add` and `query_in_place` go through the
-/// counts, and so does its [`RecordPath`](super::RecordPath) with `alloc`, but for the
-/// mode's own items `$own` (`mode`, and what it does beyond the default: a direct path, a
-/// subtraction, a caller's generator). The type has `record_fast_in`, `record_declined`,
-/// `record_n` and `add_n_at`; `$ceiling` names the `AtomicCounter` constant its buckets stop
-/// at. `atomic $ty` is a mode whose writers all add atomically (interlocked, approximate):
-/// its `record_n` and `add_n_at` are the counts' compare-exchange adds, its ceiling
-/// `INTERLOCKED_MAX`.
-macro_rules! mode_over_seq_counts {
-    (atomic $ty:ident, $(#[$doc:meta])* { $($own:tt)* }) => {
-        impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
-            /// Count `n` occurrences of `v` exactly (one compare-exchange loop, in the
-            /// approximate mode too), saturating at [`AtomicCounter::INTERLOCKED_MAX`]; what
-            /// did not fit is counted as saturated.
-            #[inline]
-            pub fn record_n(&self, v: u64, n: u64) {
-                self.counts.record_n_atomic(v, n);
-            }
-
-            /// Count `n` in the cell of `slot` as `record_n` does; `false` (nothing
-            /// counted) when the slot has no cell.
-            #[inline]
-            pub(crate) fn add_n_at(&self, slot: crate::shape::Slot, n: u64) -> bool {
-                self.counts.add_n_atomic_at(slot, n)
-            }
-        }
-
-        mode_over_seq_counts!($ty, INTERLOCKED_MAX, $(#[$doc])* { $($own)* });
-    };
-    ($ty:ident, $ceiling:ident, $(#[$doc:meta])* { $($own:tt)* }) => {
-        $(#[$doc])*
-        #[cfg(feature = "alloc")]
-        impl<C, S> super::RecordPath<C> for $ty<C, S>
-        where
-            C: AtomicCounter,
-            S: super::CellStore<C> + Send + Sync + core::fmt::Debug + 'static,
-        {
-            fn storage(&self) -> super::Storage {
-                self.counts.counts.storage()
-            }
-            #[inline(always)]
-            fn record_fast_in(&self, v: u64, log2: crate::layout::Log2) -> bool {
-                $ty::record_fast_in(self, v, log2)
-            }
-            fn record_declined(&self, v: u64) {
-                $ty::record_declined(self, v)
-            }
-            fn record_n(&self, v: u64, n: u64) {
-                $ty::record_n(self, v, n)
-            }
-            fn add_saturated(&self, n: u64) {
-                self.counts.add_outside([0, 0, n]);
-            }
-            fn add_counts(&self, other: super::Counts<'_, '_>) -> Result<(), crate::MergeError> {
-                other.apply(|v| self.add(v), |v| self.add(v))
-            }
-            fn reset(&self) {
-                $ty::reset(self)
-            }
-            fn query_live(&self, query: &mut dyn FnMut(super::LiveView<'_, C>)) -> bool {
-                self.query_in_place(query);
-                true
-            }
-            $($own)*
-        }
-
-        impl<C: AtomicCounter, S: super::CellStore<C>> super::Source<C> for $ty<C, S> {
-            fn shape(&self) -> crate::Shape {
-                self.counts.shape
-            }
-            /// The copy never mixes counts from before and after a reset: a reset that
-            /// overlaps it makes it start again.
-            fn read_into<'a>(
-                &self,
-                scratch: &'a mut [C],
-            ) -> Result<crate::View<'a, C>, crate::ConfigError> {
-                self.counts.read_capped(scratch, C::$ceiling)
-            }
-            fn reset_count(&self) -> u64 {
-                self.counts.reset_count()
-            }
-            fn footprint_in_bytes(&self) -> usize {
-                self.counts.footprint()
-            }
-        }
-
-        impl<C: AtomicCounter, S: super::CellStore<C>> super::Collect<C> for $ty<C, S> {
-            /// Every bucket taken by an atomic swap to zero inside the seqlock's write
-            /// section; the type's docs say what a record racing it becomes in this mode.
-            fn collect_into<'a>(
-                &self,
-                scratch: &'a mut [C],
-            ) -> Result<crate::View<'a, C>, crate::ConfigError> {
-                self.counts.collect_into(scratch)
-            }
-        }
-
-        impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
-            /// Clear every count; a reader never sees it half done (it retries). The type's
-            /// docs say what a record racing the reset becomes in this mode.
-            pub fn reset(&self) {
-                self.counts.reset();
-            }
-
-            /// Add every count of `other` (same relative error, any range), as
-            /// [`crate::Histogram::add`] does; the counts land like records (exact, from
-            /// any thread the mode allows to record).
-            pub fn add<C2: crate::Counter>(
-                &self,
-                other: &crate::View<'_, C2>,
-            ) -> Result<(), crate::MergeError> {
-                crate::merge::add_view(
-                    &self.counts.shape,
-                    other,
-                    |slot, n| self.add_n_at(slot, n),
-                    |v, n| self.record_n(v, n),
-                    |o| self.counts.add_outside(o),
-                )
-            }
-
-            /// Run `query` on a view that reads the cells in place (no copy, no
-            /// allocation); a query that a reset overlapped runs again. See
-            /// [`LiveView`](super::LiveView) for what concurrent records do to it.
-            pub fn query_in_place<R>(&self, query: impl FnMut(super::LiveView<'_, C>) -> R) -> R {
-                self.counts.read_live(C::$ceiling, query)
-            }
-        }
-    };
+/// A mode kept in a [`SeqCounts`] (single writer, interlocked, approximate): its counts and
+/// the count its buckets stop at, all that its readers need. Its [`Source`] and [`Collect`]
+/// are then its counts' (the two impls below); its record path is its own, in its file.
+pub trait SeqMode: super::Sealed {
+    /// The counter type.
+    type Counter: AtomicCounter;
+    /// Where the cells are.
+    type Cells: super::CellStore<Self::Counter>;
+    /// The count a bucket stops at: `C::MAX` for a single writer, whose compare comes
+    /// before its store; [`AtomicCounter::INTERLOCKED_MAX`] for atomic adds.
+    const CEILING: Self::Counter;
+    /// The counts.
+    fn seq_counts(&self) -> &SeqCounts<Self::Counter, Self::Cells>;
 }
 
-/// The constructors of a mode over [`SeqCounts`]: `from_storage` (a config checked here),
-/// `from_shape` and, with `alloc`, the heap constructor `$heap` (documented by `$doc`).
-/// Each takes the mode's own arguments `$arg` (stored in the fields of the same names)
-/// between the config or shape and the storage; the fields `$field` start as `$init`.
-macro_rules! seq_counts_constructors {
-    (
-        $ty:ident { $($arg:ident: $arg_ty:ty),* } $(, $field:ident: $init:expr)*;
-        $(#[$doc:meta])* $heap:ident
-    ) => {
-        impl<C: AtomicCounter, S: super::CellStore<C>> $ty<C, S> {
-            /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
-            pub fn from_storage(
-                config: crate::Config,
-                $($arg: $arg_ty,)*
-                storage: S,
-            ) -> Result<Self, crate::ConfigError> {
-                Self::from_shape(config.validate()?, $($arg,)* storage)
-            }
-
-            /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed
-            /// here).
-            pub fn from_shape(
-                shape: crate::Shape,
-                $($arg: $arg_ty,)*
-                storage: S,
-            ) -> Result<Self, crate::ConfigError> {
-                Ok($ty {
-                    counts: SeqCounts::from_storage(shape, storage)?,
-                    $($arg,)*
-                    $($field: $init,)*
-                })
-            }
-        }
-
-        #[cfg(feature = "alloc")]
-        impl<C: AtomicCounter> $ty<C, alloc::boxed::Box<[C::Atomic]>> {
-            $(#[$doc])*
-            pub fn $heap(
-                config: crate::Config,
-                $($arg: $arg_ty,)*
-            ) -> Result<Self, crate::ConfigError> {
-                let shape = config.validate()?;
-                Self::from_shape(shape, $($arg,)* super::cell::zeroed_cells::<C>(shape.len())?)
-            }
-        }
-    };
+impl<M: SeqMode> Source<M::Counter> for M {
+    fn shape(&self) -> Shape {
+        self.seq_counts().shape
+    }
+    /// The copy never mixes counts from before and after a reset (a reset that overlaps
+    /// it makes it start again), and shows no bucket above the mode's ceiling.
+    fn read_into<'a>(
+        &self,
+        scratch: &'a mut [M::Counter],
+    ) -> Result<View<'a, M::Counter>, ConfigError> {
+        self.seq_counts().read_capped(scratch, M::CEILING)
+    }
+    fn reset_count(&self) -> u64 {
+        self.seq_counts().reset_count()
+    }
+    fn footprint_in_bytes(&self) -> usize {
+        self.seq_counts().footprint()
+    }
 }
 
-pub(crate) use mode_over_seq_counts;
-pub(crate) use seq_counts_constructors;
+impl<M: SeqMode> Collect<M::Counter> for M {
+    /// Every bucket taken by an atomic swap to zero inside the seqlock's write section;
+    /// the mode's docs say what a record racing it becomes.
+    fn collect_into<'a>(
+        &self,
+        scratch: &'a mut [M::Counter],
+    ) -> Result<View<'a, M::Counter>, ConfigError> {
+        self.seq_counts().collect_into(scratch)
+    }
+}
 
-/// The default storage: a box of cells with `alloc`, a borrowed slice without.
+/// The default storage of the seqlock modes: a box of cells with `alloc`, a borrowed
+/// slice without.
 #[cfg(feature = "alloc")]
-macro_rules! alloc_or_slice {
-    ($c:ident) => { alloc::boxed::Box<[<$c as AtomicCounter>::Atomic]> };
-}
+pub type DefaultCells<C> = alloc::boxed::Box<[<C as AtomicCounter>::Atomic]>;
+/// The default storage of the seqlock modes: a box of cells with `alloc`, a borrowed
+/// slice without.
 #[cfg(not(feature = "alloc"))]
-macro_rules! alloc_or_slice {
-    ($c:ident) => { &'static [<$c as AtomicCounter>::Atomic] };
-}
-pub(crate) use alloc_or_slice;
+pub type DefaultCells<C> = &'static [<C as AtomicCounter>::Atomic];
 
 /// Run `attempt` (one read under `version`, `None` when a reset overlapped it) until it
 /// succeeds: optimistically a few times, then holding new resets off, so resets run back

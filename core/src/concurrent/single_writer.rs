@@ -1,12 +1,14 @@
 //! The single-writer histogram whose reads may come from any thread.
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
-#[cfg(feature = "alloc")]
-use super::path::{Counts, DirectKind, DirectPath, Mode};
-use super::seqlock::{alloc_or_slice, mode_over_seq_counts, seq_counts_constructors, SeqCounts};
+use super::live::LiveView;
+use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
+use super::{CellStore, Sealed, Storage};
+use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::{plan_subtract, stored_counts, MergeError};
-use crate::shape::{Slot, OVER, SAT, UNDER};
+use crate::shape::{Shape, Slot, OVER, SAT, UNDER};
 use crate::view::View;
 
 /// A histogram with **one writer at a time** whose reads may come from any thread.
@@ -37,35 +39,22 @@ use crate::view::View;
 ///   records, the same race can bring back "old+1" in the one bucket being incremented,
 ///   so that bucket's interval count is counted again in the next interval.
 #[derive(Debug)]
-pub struct SharedHistogram<C: AtomicCounter, S = alloc_or_slice!(C)> {
+pub struct SharedHistogram<C: AtomicCounter, S = DefaultCells<C>> {
     counts: SeqCounts<C, S>,
 }
 
-seq_counts_constructors!(
-    SharedHistogram {};
-    /// A heap-allocated histogram for `config`.
-    new
-);
-mode_over_seq_counts!(
-    SharedHistogram,
-    MAX,
-    /// The single-writer mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-    /// handle): its cells are counted in place by C callers too (the direct path), and it
-    /// subtracts (from the writer thread).
-    {
-        fn mode(&self) -> Mode {
-            Mode::SingleWriter
-        }
-        fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-            other.apply(|v| self.subtract(v), |v| self.subtract(v))
-        }
-        fn direct_path(&self) -> DirectPath {
-            DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
-        }
+impl<C: AtomicCounter, S: CellStore<C>> SharedHistogram<C, S> {
+    /// A histogram over `storage` (`config.storage_len()` cells, zeroed here).
+    pub fn from_storage(config: Config, storage: S) -> Result<Self, ConfigError> {
+        Self::from_shape(config.validate()?, storage)
     }
-);
 
-impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
+    /// A histogram of a checked `shape` over `storage` (`shape.len()` cells, zeroed here).
+    pub fn from_shape(shape: Shape, storage: S) -> Result<Self, ConfigError> {
+        let counts = SeqCounts::from_storage(shape, storage)?;
+        Ok(SharedHistogram { counts })
+    }
+
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts with a
     /// relaxed atomic load and store, as [`SharedHistogram::record_fast`] does, and hands
     /// full buckets and values outside the range to [`SharedHistogram::record`].
@@ -73,40 +62,25 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
         self.counts.cells_ptr()
     }
 
-    record_paths! {
-        /// Count one occurrence of `v` (one writer at a time; see the type's docs).
-        fn record;
-        /// Count one occurrence of `v` and return true when `v` is in the range, its bucket
-        /// not full and (sparse storage) its block made (a load and a store); otherwise
-        /// return false, recording nothing. A caller whose only work after a false is a
-        /// call of [`SharedHistogram::record`] keeps its hot path free of calls.
-        fn record_fast;
-    }
-
-    /// [`SharedHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
-    /// C ABI's records choose it once per CPU).
+    /// Count one occurrence of `v` (one writer at a time; see the type's docs).
     #[inline(always)]
-    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        // A full bucket is left to `record_declined`, which counts it as saturated.
-        match self.counts.existing_cell_of(v, log2) {
-            Some(c) => increment_plain::<C>(c) == 0,
-            None => false,
-        }
+    pub fn record(&self, v: u64)
+    where
+        Self: RecordPath<C>,
+    {
+        RecordPath::record(self, v)
     }
 
-    /// The records [`SharedHistogram::record_fast`] declines: outside the range, into a
-    /// full bucket (counted as saturated), or the first into a sparse block (made here).
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn record_declined(&self, v: u64) {
-        match self.counts.cell_of(v, Log2::ANY_CPU) {
-            Some(c) => {
-                if increment_plain::<C>(c) != 0 {
-                    self.counts.outside.add_plain(SAT, 1);
-                }
-            }
-            None => self.record_outside(v, 1),
-        }
+    /// Count one occurrence of `v` and return true when `v` is in the range, its bucket
+    /// not full and (sparse storage) its block made (a load and a store); otherwise
+    /// return false, recording nothing. A caller whose only work after a false is a
+    /// call of [`SharedHistogram::record`] keeps its hot path free of calls.
+    #[inline(always)]
+    pub fn record_fast(&self, v: u64) -> bool
+    where
+        Self: RecordPath<C>,
+    {
+        RecordPath::record_fast(self, v)
     }
 
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
@@ -160,5 +134,115 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SharedHistogram<C, S> {
                 .sub_plain(which, mine[which] - left[which]);
         }
         Ok(())
+    }
+
+    /// Clear every count; a reader never sees it half done (it retries). Exact from the
+    /// writer thread; see the type's docs for a reset from another thread.
+    pub fn reset(&self) {
+        self.counts.reset();
+    }
+
+    /// Add every count of `other` (same relative error, any range), as
+    /// [`crate::Histogram::add`] does; the counts land like records (exact, from the
+    /// writer thread).
+    pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
+        crate::merge::add_view(
+            &self.counts.shape,
+            other,
+            |slot, n| self.add_n_at(slot, n),
+            |v, n| self.record_n(v, n),
+            |o| self.counts.add_outside(o),
+        )
+    }
+
+    /// Run `query` on a view that reads the cells in place (no copy, no allocation); a
+    /// query that a reset overlapped runs again. See [`LiveView`] for what concurrent
+    /// records do to it.
+    pub fn query_in_place<R>(&self, query: impl FnMut(LiveView<'_, C>) -> R) -> R {
+        self.counts.read_live(Self::CEILING, query)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: AtomicCounter> SharedHistogram<C> {
+    /// A heap-allocated histogram for `config`.
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        let shape = config.validate()?;
+        Self::from_shape(shape, super::cell::zeroed_cells::<C>(shape.len())?)
+    }
+}
+
+impl<C: AtomicCounter, S> Sealed for SharedHistogram<C, S> {}
+
+/// The single-writer mode's record: a plain load and store into an existing cell, the
+/// rest out of line. Behind a pointer ([`super::ConcurrentHistogram`], the C ABI's handle)
+/// its cells are counted in place by C callers too (the direct path), and it subtracts
+/// (from the writer thread).
+impl<C, S> RecordPath<C> for SharedHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
+    fn mode(&self) -> Mode {
+        Mode::SingleWriter
+    }
+    fn storage(&self) -> Storage {
+        self.counts.storage()
+    }
+
+    /// A full bucket is left to `record_declined`, which counts it as saturated.
+    #[inline(always)]
+    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
+        match self.counts.existing_cell_of(v, log2) {
+            Some(c) => increment_plain::<C>(c) == 0,
+            None => false,
+        }
+    }
+
+    /// Outside the range, into a full bucket (counted as saturated), or the first into a
+    /// sparse block (made here).
+    #[cold]
+    #[inline(never)]
+    fn record_declined(&self, v: u64) {
+        match self.counts.cell_of(v, Log2::ANY_CPU) {
+            Some(c) => {
+                if increment_plain::<C>(c) != 0 {
+                    self.counts.outside.add_plain(SAT, 1);
+                }
+            }
+            None => self.record_outside(v, 1),
+        }
+    }
+
+    fn record_n(&self, v: u64, n: u64) {
+        SharedHistogram::record_n(self, v, n)
+    }
+    fn add_saturated(&self, n: u64) {
+        self.counts.add_outside([0, 0, n]);
+    }
+    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.add(v), |v| self.add(v))
+    }
+    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
+        other.apply(|v| self.subtract(v), |v| self.subtract(v))
+    }
+    fn reset(&self) {
+        SharedHistogram::reset(self)
+    }
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        self.query_in_place(query);
+        true
+    }
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
+    }
+}
+
+impl<C: AtomicCounter, S: CellStore<C>> SeqMode for SharedHistogram<C, S> {
+    type Counter = C;
+    type Cells = S;
+    const CEILING: C = C::MAX;
+    fn seq_counts(&self) -> &SeqCounts<C, S> {
+        &self.counts
     }
 }

@@ -35,7 +35,7 @@ use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::fork;
 use super::tls::{self, Last};
-use super::Source;
+use super::{Sealed, Source};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::{add_view, MergeError};
@@ -450,42 +450,21 @@ impl<C: AtomicCounter> LocalHistogram<C> {
         self.shared.outside.add_atomic(SAT, n);
     }
 
-    record_paths! {
-        /// Count one occurrence of `v` (any thread).
-        fn record;
-        /// Count one occurrence of `v` and return true when this thread's shard is the one
-        /// it used last, `v` lies in the range and its bucket is not full: integer
-        /// operations, one thread-local load and one plain load + store, nothing that can
-        /// panic, allocate or call. Otherwise return false, recording nothing
-        /// ([`LocalHistogram::record`] then takes the slow path). A leaf, so a caller (the
-        /// C ABI's record) saves no registers around it.
-        fn record_fast;
+    /// Count one occurrence of `v` (any thread).
+    #[inline(always)]
+    pub fn record(&self, v: u64) {
+        RecordPath::record(self, v)
     }
 
-    /// The records [`LocalHistogram::record_fast`] declines: outside the range, into a
-    /// full bucket, or the first of this thread (or the first after another histogram's).
+    /// Count one occurrence of `v` and return true when this thread's shard is the one
+    /// it used last, `v` lies in the range and its bucket is not full: integer
+    /// operations, one thread-local load and one plain load + store, nothing that can
+    /// panic, allocate or call. Otherwise return false, recording nothing
+    /// ([`LocalHistogram::record`] then takes the slow path). A leaf, so a caller (the
+    /// C ABI's record) saves no registers around it.
     #[inline(always)]
-    pub(crate) fn record_declined(&self, v: u64) {
-        self.record_slow(self.shape.slot(v, Log2::ANY_CPU).offset, v, 1);
-    }
-
-    /// [`LocalHistogram::record_fast`] taking the logarithm with `log2` (a constant: the
-    /// C ABI's records choose it once per CPU).
-    #[inline(always)]
-    pub(crate) fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        let offset = self.shape.slot(v, log2).offset;
-        if offset < self.shape.len() {
-            if let Some(base) = self.my_cells() {
-                // SAFETY: `base` came from `Last` with this histogram's id (ids are never
-                // reused), so it points at the `shape.len()` cells of this thread's shard of
-                // this histogram (cells of `C::Atomic`), kept alive by the registry until the
-                // thread lets it go or the histogram is dropped (`&self`: it is not);
-                // `offset < shape.len()`.
-                let c = unsafe { &*base.add(offset) };
-                return increment_plain::<C>(c) == 0;
-            }
-        }
-        false
+    pub fn record_fast(&self, v: u64) -> bool {
+        RecordPath::record_fast(self, v)
     }
 
     /// Count `n` occurrences of `v`, saturating (see the type's docs).
@@ -686,8 +665,12 @@ impl<C: AtomicCounter> core::fmt::Debug for LocalHistogram<C> {
     }
 }
 
-/// The thread-local mode behind a pointer ([`super::ConcurrentHistogram`], the C ABI's
-/// handle): queries sum the shards into a copy; the direct path is this thread's shard.
+impl<C: AtomicCounter> Sealed for LocalHistogram<C> {}
+
+/// The thread-local mode's record: a plain load and store into this thread's own shard,
+/// the first record of a thread (which attaches it) out of line. Behind a pointer
+/// ([`super::ConcurrentHistogram`], the C ABI's handle) queries sum the shards into a copy;
+/// the direct path is this thread's shard.
 impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {
     fn mode(&self) -> Mode {
         Mode::ThreadLocal
@@ -695,13 +678,32 @@ impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {
     fn storage(&self) -> Storage {
         Storage::Dense
     }
+
+    /// A thread-local load, then a plain load and store into this thread's shard.
     #[inline(always)]
     fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        LocalHistogram::record_fast_in(self, v, log2)
+        let offset = self.shape.slot(v, log2).offset;
+        if offset < self.shape.len() {
+            if let Some(base) = self.my_cells() {
+                // SAFETY: `base` came from `Last` with this histogram's id (ids are never
+                // reused), so it points at the `shape.len()` cells of this thread's shard of
+                // this histogram (cells of `C::Atomic`), kept alive by the registry until the
+                // thread lets it go or the histogram is dropped (`&self`: it is not);
+                // `offset < shape.len()`.
+                let c = unsafe { &*base.add(offset) };
+                return increment_plain::<C>(c) == 0;
+            }
+        }
+        false
     }
+
+    /// Outside the range, into a full bucket, or the first of this thread (or the first
+    /// after another histogram's).
+    #[inline(always)]
     fn record_declined(&self, v: u64) {
-        LocalHistogram::record_declined(self, v)
+        self.record_slow(self.shape.slot(v, Log2::ANY_CPU).offset, v, 1);
     }
+
     fn record_n(&self, v: u64, n: u64) {
         LocalHistogram::record_n(self, v, n)
     }

@@ -12,10 +12,9 @@ pub type Counts = (Vec<u64>, [u64; 3], Option<(u64, u64)>);
 pub fn counts_of_dyn(h: &DynHistogram) -> Counts {
     let (cells, outside) = h
         .with_view(|v| {
-            picollo::dyn_view!(v, v => {
-                let cells = (0..v.shape().len()).map(|i| v.count(i).unwrap()).collect();
-                (cells, v.outside())
-            })
+            let v = v.as_view();
+            let cells = (0..v.shape().len()).map(|i| v.count(i).unwrap()).collect();
+            (cells, v.outside())
         })
         .unwrap();
     (cells, outside, h.exact_extremes())

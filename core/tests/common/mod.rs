@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread::JoinHandle;
 
-use picollo::concurrent::{ApproxPolicy, DynHistogram, Mode};
+use picollo::concurrent::{DynHistogram, Mode};
 use picollo::{Config, Histogram};
 
 /// The values behind the committed peer fixtures (interop/fixtures/README.md), with their
@@ -351,10 +351,7 @@ pub fn cells(line: &str) -> Vec<&str> {
 }
 
 /// The modes whose cells are read with the seqlock protocol (all but the thread-local one).
-pub fn seqlock_modes() -> [Mode; 3] {
-    [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::Approximate(ApproxPolicy::default()),
-    ]
+pub fn seqlock_modes() -> Vec<Mode> {
+    let modes = Mode::ALL.iter().copied();
+    modes.filter(|&m| m != Mode::ThreadLocal).collect()
 }

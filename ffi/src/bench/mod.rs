@@ -272,7 +272,6 @@ mod tests {
 
     use super::*;
     use crate::bench::args::picollo_bench_config_default;
-    use crate::histogram::any::dispatch_view;
     use crate::testing::last_error;
 
     unsafe extern "C" fn count_calls(ctx: *mut c_void, iterations: u64) {
@@ -309,9 +308,7 @@ mod tests {
         // SAFETY: a live result from the run, freed below.
         let run = unsafe { &*r.cast::<BenchRun>() };
         let core = run.result.time().histogram.view().summary();
-        let lent = run.histograms[0]
-            .with_view(|v| dispatch_view!(v, v => v.summary()))
-            .unwrap();
+        let lent = run.histograms[0].with_view(|v| v.summary()).unwrap();
         assert_eq!(lent, core);
         assert!(ops > 0 && ops % 3 == 0 && core.total <= 50);
         // SAFETY: the result is live and freed once.

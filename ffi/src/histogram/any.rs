@@ -8,7 +8,6 @@ use crate::error::Failure;
 use crate::status::picollo_status;
 
 pub(crate) use picollo_core::concurrent::{DynHistogram as Histogram, DynView as AnyView};
-pub(crate) use picollo_core::dyn_view as dispatch_view;
 
 pub(crate) fn config_error(e: ConfigError) -> Failure {
     match e {

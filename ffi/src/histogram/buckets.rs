@@ -8,7 +8,6 @@ use picollo_core::{Counter, View};
 use crate::args::query;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
-use crate::histogram::any::dispatch_view;
 use crate::histogram::picollo_histogram;
 use crate::histogram::query::{next_batch, BatchWords};
 use crate::histogram::types::{picollo_bucket, picollo_float_bucket, side_code};
@@ -25,7 +24,7 @@ pub unsafe extern "C" fn picollo_histogram_bucket(
     query!(
         h,
         out = |h| {
-            h.with_view(|view| dispatch_view!(view, v => v.buckets().nth(storage_index)))?
+            h.with_view(|view| view.as_view().buckets().nth(storage_index))?
                 .ok_or_else(|| {
                     Failure::out_of_range(format_args!(
                         "storage index {storage_index} is past the last bucket"
@@ -70,7 +69,10 @@ pub unsafe extern "C" fn picollo_histogram_next_buckets(
             if cursor >= h.storage_len() {
                 return Ok((0, cursor));
             }
-            Ok(h.with_view(|view| dispatch_view!(view, v => fill_buckets(&v, cursor, out)))?)
+            Ok(h.with_view(|view| {
+                let v = view.as_view();
+                fill_buckets(&v, cursor, out)
+            })?)
         })
     }
 }

@@ -8,7 +8,6 @@ use picollo_core::{Counter, Cumulative, View};
 use crate::args::query;
 use crate::error::Failure;
 use crate::handle::free_boxed;
-use crate::histogram::any::dispatch_view;
 use crate::histogram::picollo_histogram;
 use crate::histogram::query::{found_into, query_error, rank_query, try_buffer};
 use crate::histogram::types::picollo_percentile;
@@ -40,7 +39,7 @@ pub unsafe extern "C" fn picollo_cumulative_new(
     h: *const picollo_histogram,
     out: *mut *mut picollo_cumulative,
 ) -> picollo_status {
-    query!(h, new out = |h| h.with_view(|view| dispatch_view!(view, v => totals_of(&v)))??)
+    query!(h, new out = |h| h.with_view(|view| { let v = view.as_view(); totals_of(&v) })??)
 }
 
 /// Frees a cumulative copy; NULL is ignored.

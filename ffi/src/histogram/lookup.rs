@@ -9,7 +9,7 @@ use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::{each_float, merge_floats, picollo_float_histogram, AnyFloat};
 use crate::handle::try_ref;
-use crate::histogram::any::{dispatch_view, merge_error};
+use crate::histogram::any::merge_error;
 use crate::histogram::picollo_histogram;
 use crate::histogram::query::query_error;
 use crate::status::picollo_status;
@@ -23,7 +23,7 @@ pub unsafe extern "C" fn picollo_histogram_rank_of(
     value: u64,
     out: *mut f64,
 ) -> picollo_status {
-    query!(h, |h| h.with_view(|view| dispatch_view!(view, v => v.rank_of(value)))? => out)
+    query!(h, |h| h.with_view(|view| view.as_view().rank_of(value))? => out)
 }
 
 /// Writes to `*out` the fraction (0..1) of the values in range at or below `value`: the inverse
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn picollo_histogram_quantile_of(
     out: *mut f64,
 ) -> picollo_status {
     query!(h, |h| {
-        h.with_view(|view| dispatch_view!(view, v => v.quantile_of(value)))?
+        h.with_view(|view| view.as_view().quantile_of(value))?
             .map_err(query_error)?
     } => out)
 }
@@ -50,7 +50,7 @@ pub unsafe extern "C" fn picollo_histogram_count_between(
     out: *mut u64,
 ) -> picollo_status {
     query!(h, |h| {
-        h.with_view(|view| dispatch_view!(view, v => v.count_between(lo, hi)))?
+        h.with_view(|view| view.as_view().count_between(lo, hi))?
             .map_err(query_error)?
     } => out)
 }
@@ -161,7 +161,7 @@ pub unsafe extern "C" fn picollo_histogram_downsample(
     out: *mut *mut picollo_histogram,
 ) -> picollo_status {
     query!(h, new out = |h| {
-        let coarse = h.with_view(|view| dispatch_view!(view, v => v.downsample(relative_error)))?;
+        let coarse = h.with_view(|view| view.as_view().downsample(relative_error))?;
         handle_of(&coarse.map_err(|e| downsample_error(relative_error, e))?)?
     })
 }

@@ -32,7 +32,7 @@ use crate::convert::{bits_from_c, bits_to_c, mode_to_c, selection_arg, selection
 use crate::enums::picollo_storage;
 use crate::error::Failure;
 use crate::handle::{free_boxed, hot_ref, try_ref, Castable};
-use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram, HistogramHandle};
+use crate::histogram::any::{config_error, merge_error, Histogram, HistogramHandle};
 use crate::histogram::config::parse_config;
 use crate::status::picollo_status;
 use picollo_core::concurrent::RecordFn;
@@ -205,25 +205,24 @@ fn info_of(h: &Histogram) -> Result<picollo_histogram_info, Failure> {
     let (mode, threshold) = mode_to_c(h.mode());
     let (bits, footprint) = (bits_to_c(h.counter_bits()), h.footprint_in_bytes());
     let info = h.with_view(|view| {
-        dispatch_view!(view, v => {
-            let (min, max) = v.range();
-            picollo_histogram_info {
-                total: v.total_count(),
-                underflow: v.underflow_count(),
-                overflow: v.overflow_count(),
-                saturated: v.saturated_count(),
-                min_trackable: min,
-                max_trackable: max,
-                storage_len: v.shape().len() as u64,
-                footprint_bytes: footprint as u64,
-                block_size: v.layout().block_size(),
-                relative_error: v.layout().relative_error(),
-                counter_bits: bits,
-                mode: mode as u32,
-                value_selection: selection_to_c(v.value_selection()),
-                approx_threshold: threshold,
-            }
-        })
+        let v = view.as_view();
+        let (min, max) = v.range();
+        picollo_histogram_info {
+            total: v.total_count(),
+            underflow: v.underflow_count(),
+            overflow: v.overflow_count(),
+            saturated: v.saturated_count(),
+            min_trackable: min,
+            max_trackable: max,
+            storage_len: v.shape().len() as u64,
+            footprint_bytes: footprint as u64,
+            block_size: v.layout().block_size(),
+            relative_error: v.layout().relative_error(),
+            counter_bits: bits,
+            mode: mode as u32,
+            value_selection: selection_to_c(v.value_selection()),
+            approx_threshold: threshold,
+        }
     })?;
     Ok(info)
 }
@@ -237,7 +236,7 @@ pub unsafe extern "C" fn picollo_histogram_get_unit(
 ) -> picollo_status {
     query!(
         h,
-        out = |h| h.with_view(|view| dispatch_view!(view, v => v.layout().unit()))?
+        out = |h| h.with_view(|view| view.as_view().layout().unit())?
     )
 }
 

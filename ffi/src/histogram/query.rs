@@ -9,7 +9,7 @@ use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
 use crate::handle::{try_mut, try_ref, Castable};
-use crate::histogram::any::{dispatch_view, AnyView};
+use crate::histogram::any::AnyView;
 use crate::histogram::picollo_histogram;
 use crate::histogram::types::{
     picollo_float_percentile, picollo_float_summary, picollo_percentile, picollo_summary,
@@ -92,7 +92,7 @@ pub(crate) fn percentiles_into(
     ranks: &[f64],
     out: &mut [picollo_percentile],
 ) -> Result<(), Failure> {
-    let find = |tmp: &mut [Percentile]| dispatch_view!(view, v => v.percentiles(ranks, tmp));
+    let find = |tmp: &mut [Percentile]| view.as_view().percentiles(ranks, tmp);
     found_into(out, |tmp| find(tmp).map_err(query_error), |p| p.into())
 }
 
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn picollo_histogram_percentile_values(
     unsafe {
         rank_query((h, "h"), (ranks, n, out), |h, ranks, out| {
             let find = |tmp: &mut [u64]| {
-                h.with_view(|view| dispatch_view!(view, v => v.percentile_values(ranks, tmp)))?
+                h.with_view(|view| view.as_view().percentile_values(ranks, tmp))?
                     .map_err(query_error)
             };
             found_into(out, find, |&v| v)
@@ -137,10 +137,7 @@ pub unsafe extern "C" fn picollo_histogram_summary(
     h: *const picollo_histogram,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    query!(
-        h,
-        out = |h| (&h.with_view(|view| dispatch_view!(view, v => v.summary()))?).into()
-    )
+    query!(h, out = |h| (&h.with_view(|view| view.summary())?).into())
 }
 
 /// Writes the mean and population standard deviation over bucket midpoints (NaN when empty);
@@ -152,7 +149,7 @@ pub unsafe extern "C" fn picollo_histogram_mean_stdev(
     stdev: *mut f64,
 ) -> picollo_status {
     boundary!({
-        let (m, s) = try_ref!(h)?.with_view(|view| dispatch_view!(view, v => v.moments()))?;
+        let (m, s) = try_ref!(h)?.with_view(|view| view.as_view().moments())?;
         out!(mean?, m)?;
         out!(stdev?, s)
     })

@@ -8,7 +8,7 @@ use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
 use crate::handle::{free_boxed, try_mut, try_ref};
-use crate::histogram::any::{config_error, dispatch_view};
+use crate::histogram::any::config_error;
 use crate::histogram::picollo_histogram;
 use crate::histogram::query::{percentiles_into, rank_query};
 use crate::histogram::types::{picollo_float_summary, picollo_percentile, picollo_summary};
@@ -62,10 +62,7 @@ pub unsafe extern "C" fn picollo_snapshot_summary(
     s: *const picollo_snapshot,
     out: *mut picollo_summary,
 ) -> picollo_status {
-    query!(
-        s,
-        out = |s| (&dispatch_view!(s.view(), v => v.summary())).into()
-    )
+    query!(s, out = |s| (&s.view().summary()).into())
 }
 
 /// Writes the snapshot's percentiles of `n` ranks to `out` (rules of `picollo_histogram_percentiles`).

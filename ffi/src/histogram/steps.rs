@@ -8,8 +8,6 @@ use picollo_core::iter::StepCount;
 use picollo_core::view::Counts;
 use picollo_core::{Counter, View};
 
-use crate::histogram::any::dispatch_view;
-
 use crate::boundary::boundary;
 use crate::error::Failure;
 use crate::handle::caller_owned;
@@ -101,8 +99,10 @@ unsafe fn steps(
     // SAFETY: forwarded contract.
     unsafe {
         next_batch(h, cursor, (out, cap), written, words, |h, skip, out| {
-            let n =
-                h.with_view(|view| dispatch_view!(view, v => fill_steps(&v, spacing, skip, out)))??;
+            let n = h.with_view(|view| {
+                let v = view.as_view();
+                fill_steps(&v, spacing, skip, out)
+            })??;
             Ok((n, skip + n as u64))
         })
     }

@@ -12,7 +12,7 @@ use crate::choice::choice;
 use crate::enums::picollo_v2_form;
 use crate::error::Failure;
 use crate::handle::{set_boxed, try_mut, try_ref};
-use crate::histogram::any::{config_error, dispatch_view, merge_error, Histogram};
+use crate::histogram::any::{config_error, merge_error, Histogram};
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 
@@ -109,7 +109,7 @@ unsafe fn encode(
     let form: picollo_v2_form = choice(form, "form")?;
     if form == picollo_v2_form::Base64 {
         let text = h
-            .with_view(|view| dispatch_view!(view, v => v.encode_v2_base64_with(deflate)))?
+            .with_view(|view| view.as_view().encode_v2_base64_with(deflate))?
             .map_err(v2_error)?;
         let out = CallerBuffer::new(buf, len, needed, "buf").cast();
         // SAFETY: the caller promises that `buf` is NULL or has `len` writable bytes and
@@ -119,10 +119,11 @@ unsafe fn encode(
     let compressed = form == picollo_v2_form::Compressed;
     let bytes = h
         .with_view(|view| {
-            dispatch_view!(view, v => match compressed {
+            let v = view.as_view();
+            match compressed {
                 true => v.encode_v2_compressed_with(deflate),
                 false => v.encode_v2(),
-            })
+            }
         })?
         .map_err(v2_error)?;
     write_bytes!(&bytes, buf, len, needed)
@@ -228,10 +229,7 @@ mod tests {
     #[test]
     fn every_form_round_trips_bucket_for_bucket() {
         let h = sample(64, THREE_DIGITS, SW);
-        let core = h
-            .rust()
-            .with_view(|v| dispatch_view!(v, v => v.encode_v2()))
-            .unwrap();
+        let core = h.rust().with_view(|v| v.as_view().encode_v2()).unwrap();
         for form in [
             picollo_v2_form::Plain,
             picollo_v2_form::Compressed,
@@ -353,7 +351,7 @@ mod tests {
         let core = |level| {
             let deflate = Deflate::level(level).unwrap();
             h.rust()
-                .with_view(|v| dispatch_view!(v, v => v.encode_v2_compressed_with(deflate)))
+                .with_view(|v| v.as_view().encode_v2_compressed_with(deflate))
                 .unwrap()
                 .unwrap()
         };

@@ -15,7 +15,6 @@ use crate::enums::picollo_text_format;
 use crate::error::Failure;
 use crate::float::picollo_float_histogram;
 use crate::handle::{try_ref, Castable};
-use crate::histogram::any::dispatch_view;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 use crate::text::fmt_internal;
@@ -119,7 +118,7 @@ pub unsafe extern "C" fn picollo_histogram_hgrm(
         }
         .check()
         .map_err(Failure::invalid)?;
-        let text = h.with_view(|view| dispatch_view!(view, v => v.to_hgrm(&options)))?;
+        let text = h.with_view(|view| view.as_view().to_hgrm(&options))?;
         write_text!(&text, buf, len, needed)
     })
 }

@@ -14,7 +14,6 @@ use crate::boundary::boundary;
 use crate::buffer::take_text;
 use crate::error::Failure;
 use crate::handle::{free_boxed, set_boxed, try_mut, try_ref};
-use crate::histogram::any::dispatch_view;
 use crate::histogram::picollo_histogram;
 use crate::status::picollo_status;
 use crate::text::hdr::{handle_of, v2_status};
@@ -130,9 +129,10 @@ pub unsafe extern "C" fn picollo_log_writer_interval(
         let h = try_ref!(h)?;
         let tag = tag_of(try_str!(tag, or "")?);
         // Encoded inside the view, written outside: a live view may run its query twice.
-        let (encoded, max) = h.with_view(
-            |view| dispatch_view!(view, v => (v.encode_v2_base64(), hdr::interval_max(&v))),
-        )?;
+        let (encoded, max) = h.with_view(|view| {
+            let v = view.as_view();
+            (v.encode_v2_base64(), hdr::interval_max(&v))
+        })?;
         let encoded = encoded.map_err(crate::text::hdr::v2_error)?;
         w.interval_encoded(tag, start, length, max, &encoded)
             .map_err(log_error)

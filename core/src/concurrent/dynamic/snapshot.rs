@@ -71,7 +71,7 @@ impl DynSnapshot {
     }
 
     fn view_len(&self) -> usize {
-        crate::dyn_view!(self.view(), v => v.shape().len())
+        self.view().as_view().shape().len()
     }
 
     /// The snapshot's counts, reporting values with the source's selection at the last

@@ -2,8 +2,7 @@
 
 use super::record::stop_panics;
 use super::*;
-use crate::concurrent::{ApproxPolicy, DirectKind};
-use crate::dyn_view;
+use crate::concurrent::DirectKind;
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -29,16 +28,15 @@ fn every_width_and_mode_records_merges_and_reports() {
         h.set_value_selection(ValueSelection::Upper);
         assert_eq!(h.value_selection(), ValueSelection::Upper);
         h.with_view(|v| {
-            dyn_view!(v, v => {
-                assert_eq!(v.value_selection(), ValueSelection::Upper);
-                assert_eq!(v.overflow_count(), 1);
-            })
+            let v = v.as_view();
+            assert_eq!(v.value_selection(), ValueSelection::Upper);
+            assert_eq!(v.overflow_count(), 1);
         })
         .unwrap();
         let mut snap = DynSnapshot::new(&h).unwrap();
         h.record(10);
         snap.update(&h, true).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        assert_eq!(snap.view().as_view().total_count(), 1);
         let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
         assert!(snap.update(&wrong, true).is_err());
         h.reset();
@@ -60,11 +58,11 @@ fn collect_takes_the_interval_in_every_width_and_mode() {
         let mut snap = DynSnapshot::new(&h).unwrap();
         h.record(40);
         snap.collect(&h).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 2);
+        assert_eq!(snap.view().as_view().total_count(), 2);
         h.record(50);
         // Deltas after a collect: what was recorded since it.
         snap.update(&h, true).unwrap();
-        assert_eq!(dyn_view!(snap.view(), v => v.total_count()), 1);
+        assert_eq!(snap.view().as_view().total_count(), 1);
         let wrong = DynHistogram::new(config, other_width(bits), mode).unwrap();
         assert!(snap.collect(&wrong).is_err());
         assert_eq!(h.total_count(), Ok(1));
@@ -74,7 +72,10 @@ fn collect_takes_the_interval_in_every_width_and_mode() {
 /// `check` on a new histogram of `config` in each counter width and exact mode.
 fn for_each_width_and_mode(config: Config, mut check: impl FnMut(DynHistogram, CounterBits, Mode)) {
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for mode in [Mode::SingleWriter, Mode::Interlocked, Mode::ThreadLocal] {
+        let exact = Mode::ALL
+            .iter()
+            .filter(|m| !matches!(m, Mode::Approximate(_)));
+        for &mode in exact {
             check(DynHistogram::new(config, bits, mode).unwrap(), bits, mode);
         }
     }
@@ -108,8 +109,11 @@ fn fast(h: &DynHistogram, v: u64) -> bool {
 fn only_the_paths_that_cannot_panic_skip_the_slow_one() {
     let config = small();
     let counts = |h: &DynHistogram| {
-        h.with_view(|view| dyn_view!(view, v => (v.total_count(), v.overflow_count())))
-            .unwrap()
+        h.with_view(|view| {
+            let v = view.as_view();
+            (v.total_count(), v.overflow_count())
+        })
+        .unwrap()
     };
     for bits in [CounterBits::U32, CounterBits::U64] {
         // Approximate: its coins come from thread-local words that cannot fail.
@@ -150,7 +154,7 @@ fn a_full_bucket_is_declined_by_the_inline_paths() {
             s.spawn(|| {
                 h.record_n(9, u64::from(u32::MAX));
                 assert!(!fast(&h, 9), "{mode:?}: a full bucket is declined");
-                let saturated = h.with_view(|view| dyn_view!(view, v => v.saturated_count()));
+                let saturated = h.with_view(|view| view.as_view().saturated_count());
                 assert_eq!(saturated.unwrap(), 1, "{mode:?}");
                 assert!(fast(&h, 10), "{mode:?}: the bucket beside it is not full");
             });
@@ -163,8 +167,10 @@ fn a_panic_in_a_slow_path_stops_there_and_the_record_counts_saturated() {
     let config = small();
     for_each_width_and_mode(config, |h, bits, mode| {
         stop_panics(|| panic!("a slow path's bug"), || h.inner.add_saturated(1));
-        let counts =
-            h.with_view(|view| dyn_view!(view, v => (v.total_count(), v.saturated_count())));
+        let counts = h.with_view(|view| {
+            let v = view.as_view();
+            (v.total_count(), v.saturated_count())
+        });
         assert_eq!(counts.unwrap(), (0, 1), "{bits:?} {mode:?}");
     });
 }
@@ -179,17 +185,14 @@ fn the_record_functions_for_lzcnt_and_bmi2_count_as_the_portable_ones() {
         .collect();
     let v3 = Log2::cpu_has_lzcnt_and_bmi2();
     std::println!("this CPU records through the lzcnt and BMI2 functions: {v3}");
-    let modes = [
-        (Mode::SingleWriter, Storage::Dense),
-        (Mode::Interlocked, Storage::Dense),
-        (Mode::ThreadLocal, Storage::Dense),
-        (Mode::Approximate(Default::default()), Storage::Dense),
-        (Mode::SingleWriter, Storage::Sparse),
-        (Mode::Interlocked, Storage::Sparse),
-        (Mode::Approximate(Default::default()), Storage::Sparse),
-    ];
+    // Every mode and storage but the sparse thread-local one, which does not exist.
+    let modes: Vec<(Mode, Storage)> = [Storage::Dense, Storage::Sparse]
+        .into_iter()
+        .flat_map(|s| Mode::ALL.iter().map(move |&m| (m, s)))
+        .filter(|&(m, s)| !(m == Mode::ThreadLocal && s == Storage::Sparse))
+        .collect();
     for bits in [CounterBits::U32, CounterBits::U64] {
-        for (mode, storage) in modes {
+        for &(mode, storage) in &modes {
             let make = || DynHistogram::with_storage(shape, bits, mode, storage).unwrap();
             let (mine, portable) = (make(), make());
             let (f, g) = (
@@ -204,7 +207,7 @@ fn the_record_functions_for_lzcnt_and_bmi2_count_as_the_portable_ones() {
                     g(&portable, v);
                 }
             }
-            let summary = |h: &DynHistogram| h.with_view(|v| dyn_view!(v, v => v.summary()));
+            let summary = |h: &DynHistogram| h.with_view(|v| v.as_view().summary());
             let what = alloc::format!("{bits:?} {mode:?} {storage:?}");
             assert_eq!(
                 summary(&mine).unwrap(),
@@ -266,12 +269,7 @@ fn exact_extremes_follow_every_record_path_in_every_width_mode_and_storage() {
     let config = Config::new()
         .with_relative_error(0.05)
         .with_range(100, 1_000_000);
-    let modes = [
-        Mode::SingleWriter,
-        Mode::Interlocked,
-        Mode::ThreadLocal,
-        Mode::Approximate(ApproxPolicy::new()),
-    ];
+    let modes = Mode::ALL;
     // Under Miri (slow) one width: the record paths are the same code for both.
     let widths: &[CounterBits] = if cfg!(miri) {
         &[CounterBits::U32]
@@ -279,7 +277,7 @@ fn exact_extremes_follow_every_record_path_in_every_width_mode_and_storage() {
         &[CounterBits::U32, CounterBits::U64]
     };
     for &bits in widths {
-        for mode in modes {
+        for &mode in modes {
             for storage in [Storage::Dense, Storage::Sparse] {
                 let Ok(h) =
                     DynHistogram::with_storage(config.validate().unwrap(), bits, mode, storage)

@@ -5,7 +5,6 @@ use std::ptr;
 use picollo_core::ValueSelection;
 
 use super::histogram;
-use crate::histogram::any::dispatch_view;
 use crate::histogram::snapshot::{picollo_snapshot_free, picollo_snapshot_new, Snapshot};
 use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
 use crate::metrics::{picollo_histogram_collect, picollo_snapshot_collect};
@@ -82,11 +81,13 @@ fn snapshot_collect_takes_the_interval_into_the_snapshot() {
             assert_eq!(status, picollo_status::Ok, "{}", last_error());
             // SAFETY: a live snapshot points to a `Snapshot` (`Castable`).
             let snap = unsafe { &*s.cast::<Snapshot>() };
-            let got: Vec<(u64, u64)> = dispatch_view!(snap.view(), v => v
+            let got: Vec<(u64, u64)> = snap
+                .view()
+                .as_view()
                 .buckets()
                 .filter(|b| b.count != 0)
                 .map(|b| (b.lower, b.count))
-                .collect());
+                .collect();
             assert_eq!((got, 0, 0), expected, "bits {bits} mode {mode}");
             assert_eq!(h.total(), 0);
             // Another configuration is refused and nothing is taken.
