@@ -463,3 +463,47 @@ fn the_head_worker_is_the_command_a_suite_names_when_its_program_is_not_the_suit
         "{e}"
     );
 }
+
+#[test]
+fn a_benchmark_of_parameters_is_one_benchmark_a_parameter_each_filtered_and_run() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let mut suite = Suite::new("params");
+    let log = Rc::clone(&seen);
+    suite.bench_params("sum", [10u64, 1_000], move |&n| {
+        log.borrow_mut().push(n);
+        std::hint::black_box((0..n).sum::<u64>());
+    });
+    suite.bench("other", || {});
+    assert_eq!(suite.names(), ["sum/10", "sum/1000", "other"]);
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    suite
+        .run_args(&args(&["--test", "sum"]), Mode::Once, &mut out)
+        .unwrap();
+    assert_eq!(
+        *seen.borrow(),
+        [10, 1_000],
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    seen.borrow_mut().clear();
+    suite
+        .run_args(
+            &args(&["--test", "--exact", "sum/1000"]),
+            Mode::Once,
+            &mut out,
+        )
+        .unwrap();
+    assert_eq!(*seen.borrow(), [1_000]);
+    let mut listed = Vec::new();
+    suite
+        .run_args(&args(&["--list"]), Mode::Once, &mut listed)
+        .unwrap();
+    let listed = String::from_utf8(listed).unwrap();
+    assert_eq!(
+        listed,
+        "sum/10: benchmark\nsum/1000: benchmark\nother: benchmark\n"
+    );
+}
