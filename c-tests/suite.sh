@@ -93,11 +93,11 @@ has cpp_measure "throws: FAILED: failed: out of range, as the test asked"
 # a 100 % change, as bench/tests/suite.rs argues).
 run "0|7" c_aa ./c "${short[@]}" --against ./c_copy
 [[ "$(grep -c '^verdict: ' "$out/c_aa.log")" == 2 ]] || die "c against its copy: $(cat "$out/c_aa.log")"
-run 7 c_slower ./c_slower "${short[@]}" --against ./c spin
+run 7 c_slower ./c_slower "${short[@]}" --processes 1 --against ./c spin
 has c_slower "verdict: spin_200 (head) is slower than spin_200 (base) by"
 run "0|7" cpp_aa ./cpp "${short[@]}" --against ./cpp_copy
 [[ "$(grep -c '^verdict: ' "$out/cpp_aa.log")" == 2 ]] || die "cpp against its copy: $(cat "$out/cpp_aa.log")"
-run 7 cpp_slower ./cpp_slower "${short[@]}" --against ./cpp spin
+run 7 cpp_slower ./cpp_slower "${short[@]}" --processes 1 --against ./cpp spin
 has cpp_slower "verdict: spin 200 (head) is slower than spin 200 (base) by"
 
 # Functions saved run apart by run apart (--save, --append), then gated (--baseline): 1,000

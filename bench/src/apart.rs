@@ -84,21 +84,9 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         unjudged(c);
         return;
     }
-    let mean = |v: &mut dyn Iterator<Item = f64>, n: usize| v.sum::<f64>() / n as f64;
-    let run_means: Vec<f64> = (0..runs)
-        .map(|i| mean(&mut saved.iter().map(|b| b[i].ln()), k_builds))
-        .collect();
-    let grand = mean(&mut run_means.iter().copied(), runs);
-    let between = run_means.iter().map(|m| (m - grand).powi(2)).sum::<f64>() / (runs - 1) as f64;
-    // The saved runs measure the same K layouts again: the layouts' spread is that of the
-    // K builds' means over the runs, with K − 1 degrees of freedom.
+    let (grand, between, w) = saved_spreads(saved);
     let df_w = (k_builds - 1) as f64;
-    let build_mean = |b: &Vec<f64>| mean(&mut b.iter().map(|x| x.ln()), runs);
-    let w = saved
-        .iter()
-        .map(|b| (build_mean(b) - grand).powi(2))
-        .sum::<f64>()
-        / df_w;
+    let mean = |v: &mut dyn Iterator<Item = f64>, n: usize| v.sum::<f64>() / n as f64;
     let (a, b) = (
         between * (1.0 + 1.0 / runs as f64),
         2.0 * w / k_builds as f64,
@@ -119,6 +107,27 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         layout_spread: percent(w.sqrt()),
         noise_floor: percent(t * a.sqrt()),
     });
+}
+
+/// Of `saved` (K builds' runs apart, as many each, all positive): the grand mean of the log
+/// times, the variance between the runs' means, and that between the builds' means over the
+/// runs (the saved runs measure the same K layouts again: the layouts' spread, with K − 1
+/// degrees of freedom).
+fn saved_spreads(saved: &[Vec<f64>]) -> (f64, f64, f64) {
+    let (k_builds, runs) = (saved.len(), saved[0].len());
+    let mean = |v: &mut dyn Iterator<Item = f64>, n: usize| v.sum::<f64>() / n as f64;
+    let run_means: Vec<f64> = (0..runs)
+        .map(|i| mean(&mut saved.iter().map(|b| b[i].ln()), k_builds))
+        .collect();
+    let grand = mean(&mut run_means.iter().copied(), runs);
+    let between = run_means.iter().map(|m| (m - grand).powi(2)).sum::<f64>() / (runs - 1) as f64;
+    let build_mean = |b: &Vec<f64>| mean(&mut b.iter().map(|x| x.ln()), runs);
+    let w = saved
+        .iter()
+        .map(|b| (build_mean(b) - grand).powi(2))
+        .sum::<f64>()
+        / (k_builds - 1) as f64;
+    (grand, between, w)
 }
 
 /// Some median of `medians` is 0: floored at 0 by what was subtracted (a figure is never

@@ -59,6 +59,17 @@ fn build_times(r: &BenchResult, index: usize, k: usize) -> Vec<Vec<f64>> {
     values.chunks(per_build).map(<[f64]>::to_vec).collect()
 }
 
+/// `c` judged with builds as the unit, or where that cannot be, its pooled rounds' verdict
+/// with a warning saying why.
+pub(crate) fn judge_by_builds(c: &mut Comparison, (a, b): (&BenchResult, &BenchResult), k: usize) {
+    if let Err(e) = judge_builds(c, a, b, k) {
+        let why = std::format!(
+            "not judged with builds as the unit ({e}): the verdict is the pooled rounds'"
+        );
+        c.warnings.push(why);
+    }
+}
+
 /// Judge `c` (side A against side B) with builds as the unit, on `c`'s metric: `a` and `b`
 /// hold the rounds of `k` builds each, build after build (each build's rounds in the order
 /// they ran, round `i` of every build in the same interleaved round); see

@@ -208,8 +208,15 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
     let dir = temp("against");
     let base = other_build(&dir);
     // Twice the work in the head build: found slower, exit 7 (missed with a probability
-    // far below 1e-6 with 10 paired rounds of a 100 % change).
-    let slower = against(&base, &dir, &["spin"], &[("PICOLLO_SUITE_SLOWER", "100")]);
+    // far below 1e-6 with 10 paired rounds of a 100 % change, one process a side: with the
+    // default three, judged on 2 x 3 processes, the 0.3 s budget leaves 5 ms slots whose
+    // spread on a loaded machine can cover +100 %, which is a measurement's matter).
+    let slower = against(
+        &base,
+        &dir,
+        &["--processes", "1", "spin"],
+        &[("PICOLLO_SUITE_SLOWER", "100")],
+    );
     assert_eq!(
         slower.status.code(),
         Some(Exit::Slower as i32),
@@ -454,5 +461,49 @@ fn the_head_worker_is_the_command_a_suite_names_when_its_program_is_not_the_suit
     assert!(
         e.message.contains("head: cannot start /nonexistent/worker"),
         "{e}"
+    );
+}
+
+#[test]
+fn a_benchmark_of_parameters_is_one_benchmark_a_parameter_each_filtered_and_run() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let mut suite = Suite::new("params");
+    let log = Rc::clone(&seen);
+    suite.bench_params("sum", [10u64, 1_000], move |&n| {
+        log.borrow_mut().push(n);
+        std::hint::black_box((0..n).sum::<u64>());
+    });
+    suite.bench("other", || {});
+    assert_eq!(suite.names(), ["sum/10", "sum/1000", "other"]);
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    suite
+        .run_args(&args(&["--test", "sum"]), Mode::Once, &mut out)
+        .unwrap();
+    assert_eq!(
+        *seen.borrow(),
+        [10, 1_000],
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    seen.borrow_mut().clear();
+    suite
+        .run_args(
+            &args(&["--test", "--exact", "sum/1000"]),
+            Mode::Once,
+            &mut out,
+        )
+        .unwrap();
+    assert_eq!(*seen.borrow(), [1_000]);
+    let mut listed = Vec::new();
+    suite
+        .run_args(&args(&["--list"]), Mode::Once, &mut listed)
+        .unwrap();
+    let listed = String::from_utf8(listed).unwrap();
+    assert_eq!(
+        listed,
+        "sum/10: benchmark\nsum/1000: benchmark\nother: benchmark\n"
     );
 }

@@ -114,7 +114,7 @@ has baseline_missing "gate/baselines/nothere.json"
 # statistical bound, as docs/testing.md counts it for bench/tests/suite.rs and c-tests/suite.sh).
 run "0|7" aa "${mono[@]}" suite.exe "${short[@]}" --against suite_copy.exe
 [[ "$(grep -c '^verdict: ' "$out/aa.log")" == 3 ]] || die "against its copy: $(cat "$out/aa.log")"
-run 7 slower "${mono[@]}" suite_slower.exe "${short[@]}" --against suite.exe spin
+run 7 slower "${mono[@]}" suite_slower.exe "${short[@]}" --processes 1 --against suite.exe spin
 has slower "verdict: spin 200 (head) is slower than spin 200 (base) by"
 run 9 missing "${mono[@]}" suite.exe "${short[@]}" --against nothere.exe
 has missing "error: base: the worker exited"

@@ -721,7 +721,7 @@ fn gate(
         1 => against_saved(measured, &saved.commands, metric)?,
         _ => sides::against_saved(measured, &saved.commands, args)?,
     };
-    let note = args.emulate.and_then(|_| stage::note(saved, path));
+    let note = args.emulate.and_then(|_| saved::note(saved, path));
     if let Some(note) = note {
         eprintln!("picollo bench: {note}");
         gated

@@ -136,6 +136,19 @@ fn write_judged(w: &mut dyn Write, judged: &[&str]) -> fmt::Result {
     )
 }
 
+/// Each side's median of the judged metric as the table shows it (`—` where there is none).
+fn medians_shown(c: &Comparison) -> (String, String) {
+    match judged_diff(c) {
+        Some(d) => {
+            let s = Shown::of_diff(d);
+            let p50 = d.rows.iter().find(|r| r.rank == 50.0);
+            let show = |v: f64| std::format!("{} {}", s.show(v), s.unit);
+            p50.map_or(("—".into(), "—".into()), |r| (show(r.a), show(r.b)))
+        }
+        None => ("—".into(), "—".into()),
+    }
+}
+
 /// The verdicts' table, one row per comparison.
 fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
     writeln!(
@@ -145,15 +158,7 @@ fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
     writeln!(w, "|---|---:|---:|---:|---|---|")?;
     for x in compared {
         let c = &x.comparison;
-        let (a, b) = match judged_diff(c) {
-            Some(d) => {
-                let s = Shown::of_diff(d);
-                let p50 = d.rows.iter().find(|r| r.rank == 50.0);
-                let show = |v: f64| std::format!("{} {}", s.show(v), s.unit);
-                p50.map_or(("—".into(), "—".into()), |r| (show(r.a), show(r.b)))
-            }
-            None => ("—".into(), "—".into()),
-        };
+        let (a, b) = medians_shown(c);
         let estimate = c.change.estimate;
         let delta = match estimate.is_finite() {
             true => std::format!("{estimate:+.2} %"),

@@ -10,7 +10,7 @@ use std::vec::Vec;
 use picollo::concurrent::XorShift64;
 use serde_json::{json, Value};
 
-use super::super::builds::judge_builds;
+use super::super::builds::judge_by_builds;
 use super::super::conditions::WarmUp;
 use super::super::engine::{run_rounds, Rounds, Slot};
 use super::super::meter::Metric;
@@ -285,21 +285,6 @@ pub(crate) fn compare_one(
 
 fn no_side() -> SuiteError {
     SuiteError::worker("a side without builds")
-}
-
-/// `c` judged with builds as the unit, or where that cannot be, its pooled rounds' verdict
-/// with a warning saying why.
-pub(crate) fn judge_by_builds(
-    c: &mut super::super::verdict::Comparison,
-    (a, b): (&BenchResult, &BenchResult),
-    k: usize,
-) {
-    if let Err(e) = judge_builds(c, a, b, k) {
-        let why = std::format!(
-            "not judged with builds as the unit ({e}): the verdict is the pooled rounds'"
-        );
-        c.warnings.push(why);
-    }
 }
 
 /// The rounds of a comparison of opened builds: each build's slots, and the pairing.

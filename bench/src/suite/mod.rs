@@ -29,9 +29,12 @@ mod unwound;
 mod worker;
 
 use std::boxed::Box;
+use std::cell::RefCell;
+use std::fmt::Display;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::string::{String, ToString};
 use std::time::Duration;
 use std::vec::Vec;
@@ -136,6 +139,28 @@ impl<'a> Suite<'a> {
             name: name.into(),
             work: Box::new(work),
         });
+        self
+    }
+
+    /// Register `op(&p)`, one operation a call, as benchmark `name/p` for each parameter `p`
+    /// of `params` (a size, an input's name): one benchmark a parameter, each filtered,
+    /// listed, measured and compared as any other (`sort/100`, `sort/10000`).
+    pub fn bench_params<P: Display + 'a>(
+        &mut self,
+        name: &str,
+        params: impl IntoIterator<Item = P>,
+        op: impl FnMut(&P) + 'a,
+    ) -> &mut Self {
+        let op = Rc::new(RefCell::new(op));
+        for p in params {
+            let op = Rc::clone(&op);
+            self.bench_batched(&std::format!("{name}/{p}"), move |k| {
+                let mut op = op.borrow_mut();
+                for _ in 0..k {
+                    op(&p);
+                }
+            });
+        }
         self
     }
 

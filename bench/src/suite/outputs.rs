@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
+use super::super::builds::judge_by_builds;
 use super::super::export::{
     format_named, step_summary, Compared, Document, Entry, Export, Outputs, Suite as Written,
 };
@@ -90,7 +91,7 @@ impl Report {
                     let c = compare_on(&p.a, &p.b, m);
                     let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
                     if self.builds >= 2 {
-                        super::against::judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
+                        judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
                     }
                     c
                 }

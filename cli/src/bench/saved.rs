@@ -92,6 +92,30 @@ fn commands(path: &str, v: &Value, threshold: Option<f64>) -> Result<Vec<Saved>,
     each.collect()
 }
 
+/// What an emulated gate against `saved` (read from `path`) should know of how its
+/// programs started: in another environment or temporary folder than this run's, or
+/// (saved by an earlier picollo) each from the path its command gave.
+pub fn note(saved: &Baseline, path: &str) -> Option<String> {
+    let counted = |s: &Saved| {
+        let metrics = s.result.as_ref().map_or(&[][..], |r| &r.metrics[..]);
+        metrics.iter().any(|m| m.metric.is_exact())
+    };
+    match &saved.start {
+        Some(then) => then.differences(&Start::here()).map(|d| {
+            format!(
+                "{path} was saved where the programs started otherwise: {d}; the start-up's \
+                 count moves with them (gate where the baseline was saved)"
+            )
+        }),
+        None if saved.commands.iter().any(counted) => Some(format!(
+            "{path} was saved by an earlier picollo, which started each program from the path \
+             its command gave: the start-up's count differs with the path's length (save the \
+             baseline again)"
+        )),
+        None => None,
+    }
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;

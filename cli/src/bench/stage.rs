@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::command::environment;
-use super::saved::{Baseline, Saved};
 use crate::error::Failure;
 
 /// The folder of this process's link, and the link (`program` in it).
@@ -171,30 +170,6 @@ impl Start {
             ));
         }
         (!said.is_empty()).then(|| said.join("; "))
-    }
-}
-
-/// What an emulated gate against `saved` (read from `path`) should know of how its
-/// programs started: in another environment or temporary folder than this run's, or
-/// (saved by an earlier picollo) each from the path its command gave.
-pub fn note(saved: &Baseline, path: &str) -> Option<String> {
-    let counted = |s: &Saved| {
-        let metrics = s.result.as_ref().map_or(&[][..], |r| &r.metrics[..]);
-        metrics.iter().any(|m| m.metric.is_exact())
-    };
-    match &saved.start {
-        Some(then) => then.differences(&Start::here()).map(|d| {
-            format!(
-                "{path} was saved where the programs started otherwise: {d}; the start-up's \
-                 count moves with them (gate where the baseline was saved)"
-            )
-        }),
-        None if saved.commands.iter().any(counted) => Some(format!(
-            "{path} was saved by an earlier picollo, which started each program from the path \
-             its command gave: the start-up's count differs with the path's length (save the \
-             baseline again)"
-        )),
-        None => None,
     }
 }
 

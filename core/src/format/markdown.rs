@@ -3,16 +3,8 @@
 use core::fmt::{self, Write};
 
 use super::domain::Domain;
-#[cfg(feature = "alloc")]
-use super::export::{text_into, About, Export, Options, Out, Written};
 use super::numbers::{Grouped, Rank};
 use super::table::{blank, percent, Align, Table};
-#[cfg(picollo_float)]
-use crate::float::FloatCounts;
-#[cfg(feature = "alloc")]
-use crate::View;
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
 
 /// The Markdown table of `s`: a `##### title` line (omitted when `title` is empty), one row
 /// per standard rank (`| Percentile | Value | ± | Count |`, Count being the count the rank
@@ -84,47 +76,4 @@ pub(crate) fn precision_total_row(t: &mut Table<'_>, precision: f64, total: u64)
         &|c| c.write_str("Total:"),
         &|c| write!(c, "{}", Grouped(total)),
     ])
-}
-
-/// The Markdown summary table as an export format (`table`).
-#[cfg(feature = "alloc")]
-pub(crate) struct MarkdownTable;
-
-#[cfg(feature = "alloc")]
-impl MarkdownTable {
-    /// The table of `s` under the `title` option, values divided by `unit_ratio`.
-    fn write<S: Domain>(s: &S, options: &Options<'_>, out: &mut Vec<u8>) -> Written {
-        let title = options.get("title").unwrap_or("");
-        let ratio = options.parse("unit_ratio", 1.0)?;
-        text_into(out, |w| write_table(s, w, title, ratio))
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl Export for MarkdownTable {
-    fn about(&self) -> &'static About {
-        &About {
-            name: "table",
-            description:
-                "the Markdown table of the summary: percentiles, outside counts, statistics",
-            options: &[
-                (
-                    "title",
-                    "the `##### title` line above the table (default: none)",
-                ),
-                (
-                    "unit_ratio",
-                    "values are divided by this (1000: ns as µs; default 1)",
-                ),
-            ],
-            binary: false,
-        }
-    }
-    fn integer(&self, view: &View<'_, u64>, options: &Options<'_>, out: Out<'_>) -> Written {
-        MarkdownTable::write(&view.summary(), options, out)
-    }
-    #[cfg(picollo_float)]
-    fn float(&self, counts: &FloatCounts, options: &Options<'_>, out: Out<'_>) -> Written {
-        MarkdownTable::write(&counts.summary(), options, out)
-    }
 }

@@ -21,6 +21,8 @@ mod line;
 #[cfg(feature = "alloc")]
 pub(crate) mod log;
 pub(crate) mod markdown;
+#[cfg(feature = "alloc")]
+mod markdown_export;
 pub(crate) mod numbers;
 #[cfg(feature = "alloc")]
 pub(crate) mod openmetrics;
@@ -40,7 +42,7 @@ pub(crate) mod v2;
 /// format is a file here, its `mod` line above and its line below.
 #[cfg(feature = "alloc")]
 pub static FORMATS: &[&dyn export::Export] = &[
-    &markdown::MarkdownTable,
+    &markdown_export::MarkdownTable,
     &line::Line,
     &json::Json,
     &hgrm::Hgrm,
