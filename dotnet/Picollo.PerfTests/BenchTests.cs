@@ -389,9 +389,14 @@ static partial class PerfTests
             Check(f.Floored == 0 && !f.Flagged && f.Samples > 0 && f.Resolution >= 0.001, "spin64: " + f);
             CheckFloorsShown(r);
         }
-        // Two runs of the same delegate a few ms apart: the second is the first less its
-        // median, unless a VM's speed step slows the whole second run; one good trial of up to
-        // 12 (apart, p_max 0.40): correct code fails with P = 1.7e-5 (docs/testing.md).
+        // Two runs a few ms apart, the empty delegate's and the op's (an empty lambda too): the
+        // second is the first less its median, unless a VM's speed step slows the whole second
+        // run, or the two lambdas' code lands where their calls cost differently (a placement
+        // every trial of one process shares: 2.2 against 1.1 ns in all 12 trials of one run).
+        // Every trial checks the invariant (a median of 0 is flagged, the table and the JSON
+        // agree with the flags); the flagged path itself is checked where a trial takes it, and
+        // its absence is said, not failed: the rule is the library's, tested exactly in
+        // bench/tests/floored.rs.
         bool seen = false;
         for (int trial = 0; trial < 12 && !seen; trial++)
         {
@@ -408,7 +413,9 @@ static partial class PerfTests
                           "the warning and the line say why:\n" + r.Table());
             }
         }
-        Check(seen, "the empty delegate less itself is flagged in one of 12 trials");
+        if (!seen)
+            Console.WriteLine("SKIP the flagged path of the empty delegate less itself: not floored in 12 trials "
+                              + "(the two empty lambdas' calls cost differently in this process)");
         var info = new BenchFloorInfo { StructSize = 8 };
         using (BenchResult r = Bench.Run(() => { }, Quick("small")))
             Check(BenchNative.picollo_bench_result_metric_floor(r.Handle, UIntPtr.Zero, ref info) == Status.StructSize,
