@@ -5,7 +5,9 @@ use std::ptr;
 use picollo_core::ValueSelection;
 
 use super::histogram;
-use crate::histogram::snapshot::{picollo_snapshot_free, picollo_snapshot_new, Snapshot};
+use crate::histogram::snapshot::{
+    picollo_snapshot, picollo_snapshot_free, picollo_snapshot_new, Snapshot,
+};
 use crate::histogram::{picollo_histogram_record, picollo_histogram_record_n};
 use crate::metrics::{picollo_histogram_collect, picollo_snapshot_collect};
 use crate::status::picollo_status;
@@ -64,6 +66,15 @@ fn collect_returns_the_interval_and_restarts_the_source_in_every_mode() {
     assert_eq!(h.total(), 1, "a refused collect takes nothing");
 }
 
+/// The snapshot behind `s`'s non-empty buckets, as (lower bound, count).
+fn counted(s: *mut picollo_snapshot) -> Vec<(u64, u64)> {
+    // SAFETY: a live snapshot points to a `Snapshot` (`Castable`).
+    let snap = unsafe { &*s.cast::<Snapshot>() };
+    let view = snap.view();
+    let buckets = view.as_view().buckets().filter(|b| b.count != 0);
+    buckets.map(|b| (b.lower, b.count)).collect()
+}
+
 #[test]
 fn snapshot_collect_takes_the_interval_into_the_snapshot() {
     for bits in [32, 64] {
@@ -79,16 +90,7 @@ fn snapshot_collect_takes_the_interval_into_the_snapshot() {
             // SAFETY: a live snapshot and handle.
             let status = unsafe { picollo_snapshot_collect(s, h.0) };
             assert_eq!(status, picollo_status::Ok, "{}", last_error());
-            // SAFETY: a live snapshot points to a `Snapshot` (`Castable`).
-            let snap = unsafe { &*s.cast::<Snapshot>() };
-            let got: Vec<(u64, u64)> = snap
-                .view()
-                .as_view()
-                .buckets()
-                .filter(|b| b.count != 0)
-                .map(|b| (b.lower, b.count))
-                .collect();
-            assert_eq!((got, 0, 0), expected, "bits {bits} mode {mode}");
+            assert_eq!((counted(s), 0, 0), expected, "bits {bits} mode {mode}");
             assert_eq!(h.total(), 0);
             // Another configuration is refused and nothing is taken.
             let other = histogram(bits, mode, [1]);
