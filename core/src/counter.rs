@@ -31,6 +31,12 @@ pub trait Counter: Copy + Default + Eq + Ord + core::fmt::Debug + Send + Sync + 
     fn from_u64_wrapping(v: u64) -> Self;
     /// The exact sum of `counts`, in a loop the compiler turns into vector adds.
     fn sum_slice(counts: &[Self]) -> u128;
+    /// `n` zero counts, allocated without aborting on failure (for `u32` and `u64`, from the
+    /// allocator's zeroed memory: nothing is written).
+    #[cfg(feature = "alloc")]
+    fn try_zeroes(n: usize) -> Result<alloc::vec::Vec<Self>, crate::OutOfMemory> {
+        crate::oom::try_vec(n, || Self::ZERO)
+    }
 }
 
 macro_rules! impl_counter {
@@ -78,6 +84,12 @@ macro_rules! impl_counter {
             #[inline]
             fn sum_slice(counts: &[Self]) -> u128 {
                 $sum(counts)
+            }
+
+            #[cfg(feature = "alloc")]
+            fn try_zeroes(n: usize) -> Result<alloc::vec::Vec<Self>, crate::OutOfMemory> {
+                // SAFETY: zero bytes are the integer 0.
+                unsafe { crate::oom::try_zeroed(n) }
             }
         }
     };

@@ -544,7 +544,7 @@ impl<C: Counter> Histogram<C, alloc::vec::Vec<C>> {
         let shape = config.validate()?;
         Ok(Self::over(
             shape.for_this_cpu(),
-            crate::oom::try_vec(shape.len(), || C::ZERO)?,
+            C::try_zeroes(shape.len())?,
         ))
     }
 }

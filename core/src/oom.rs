@@ -44,3 +44,34 @@ pub(crate) fn try_vec<T>(
     v.extend((0..n).map(|_| make()));
     Ok(v)
 }
+
+/// `n` values of `T` made of zero bytes, allocated without aborting on failure, from the
+/// allocator's zeroed memory: the system hands a large block over untouched, so a
+/// histogram of hundreds of MiB costs pages only where it is counted into, and making one
+/// writes nothing.
+///
+/// # Safety
+///
+/// Zero bytes must be a valid `T` (an integer, or an atomic integer, whose value is zero).
+#[cfg(feature = "alloc")]
+pub(crate) unsafe fn try_zeroed<T>(n: usize) -> Result<alloc::vec::Vec<T>, OutOfMemory> {
+    let oom = OutOfMemory {
+        bytes: n.saturating_mul(core::mem::size_of::<T>()),
+    };
+    let layout = core::alloc::Layout::array::<T>(n).map_err(|_| oom)?;
+    if layout.size() == 0 {
+        // No bytes to allocate: zero values, or values of no size, made without memory.
+        return try_vec(n, || {
+            // SAFETY: the caller guarantees zero bytes are a valid `T`, and `T` has none.
+            unsafe { core::mem::zeroed() }
+        });
+    }
+    // SAFETY: the layout's size is not zero (checked above).
+    let p = unsafe { alloc::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if p.is_null() {
+        return Err(oom);
+    }
+    // SAFETY: `p` comes from the global allocator with the layout of `n` values of `T`, all
+    // zero bytes, which the caller guarantees are valid `T`s; length and capacity are `n`.
+    Ok(unsafe { alloc::vec::Vec::from_raw_parts(p, n, n) })
+}

@@ -103,8 +103,8 @@ impl<C: Counter> Snapshot<C, alloc::vec::Vec<C>> {
     /// A heap-allocated snapshot of `source`, or [`crate::OutOfMemory`].
     pub fn try_new(source: &View<'_, C>) -> Result<Self, crate::OutOfMemory> {
         let n = source.counts.len();
-        let current = crate::oom::try_vec(n, || C::ZERO)?;
-        let previous = crate::oom::try_vec(n, || C::ZERO)?;
+        let current = C::try_zeroes(n)?;
+        let previous = C::try_zeroes(n)?;
         // The source view is a valid histogram, so its configuration is valid too.
         match Self::from_storage(source, current, previous) {
             Ok(s) => Ok(s),

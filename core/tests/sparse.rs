@@ -227,3 +227,45 @@ fn sparse_cells_made_for_another_range_are_refused_and_never_reach_outside_thems
     assert!(CellStore::<u64>::get_or_make_slot(&cells, lying(inside, usize::MAX)).is_some());
     assert!(CellStore::<u64>::existing_slot(&cells, lying(inside, usize::MAX)).is_some());
 }
+
+/// Per bound `(lo, hi)`: the count between them, the rank of `hi` and the total.
+fn sums_at<K: picollo::counter::Counts<u64> + ?Sized>(
+    v: &picollo::View<'_, u64, K>,
+    bounds: &[(u64, u64)],
+) -> Vec<(u64, u64, u64)> {
+    let at = |&(lo, hi): &(u64, u64)| {
+        let rank = v.rank_of(hi) as u64;
+        (v.count_between(lo, hi).unwrap(), rank, v.total_count())
+    };
+    bounds.iter().map(at).collect()
+}
+
+/// The sums a query takes in place (totals, ranks, counts between two values) read only the
+/// blocks made so far, and agree with the dense copy at random bounds, inside and across
+/// blocks, in the blocks never touched and past the range's ends.
+#[test]
+fn sums_in_place_agree_with_the_dense_copy_at_random_bounds() {
+    let config = Config::new()
+        .with_relative_error(0.001)
+        .with_range(1_000, 1 << 40);
+    let values = latencies(20_000, 17);
+    let expected = dense_of(config, &values);
+    let shape = config.validate().unwrap();
+    let mut rng = SplitMix64(23);
+    let bounds: Vec<(u64, u64)> = (0..2_000)
+        .map(|_| {
+            let octave = 10 + rng.below(32);
+            let (a, b) = (rng.below(1 << octave), rng.below(1 << 42));
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    let dense = sums_at(&expected.view(), &bounds);
+    assert!(dense.iter().any(|a| a.0 != 0) && dense.iter().any(|a| a.0 == 0));
+    for mode in modes() {
+        let sparse =
+            ConcurrentHistogram::<u64>::with_storage(shape, mode, Storage::Sparse).unwrap();
+        values.iter().for_each(|&v| sparse.record(v));
+        let in_place = sparse.query_in_place(|v| sums_at(&v, &bounds));
+        assert_eq!(in_place.as_ref(), Some(&dense), "{mode:?}");
+    }
+}

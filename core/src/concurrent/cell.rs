@@ -67,6 +67,12 @@ pub trait AtomicCounter: Counter + sealed::Sealed {
     fn swap(c: &Self::Atomic, v: Self) -> Self;
     /// Relaxed compare-exchange (may fail spuriously); `Err` holds the count seen.
     fn compare_exchange(c: &Self::Atomic, current: Self, new: Self) -> Result<Self, Self>;
+    /// `n` cells of zero, allocated without aborting on failure (native atomics: from the
+    /// allocator's zeroed memory, nothing written).
+    #[cfg(feature = "alloc")]
+    fn try_zeroed_cells(n: usize) -> Result<alloc::vec::Vec<Self::Atomic>, crate::OutOfMemory> {
+        crate::oom::try_vec(n, || Self::new_cell(Self::ZERO))
+    }
 }
 
 /// The most increments of one cell that can be in flight at once: Linux's
@@ -82,7 +88,7 @@ pub(crate) type Cell64 = <u64 as AtomicCounter>::Atomic;
 pub(crate) fn zeroed_cells<C: AtomicCounter>(
     n: usize,
 ) -> Result<alloc::boxed::Box<[C::Atomic]>, crate::OutOfMemory> {
-    Ok(crate::oom::try_vec(n, || C::new_cell(C::ZERO))?.into_boxed_slice())
+    Ok(C::try_zeroed_cells(n)?.into_boxed_slice())
 }
 
 /// Wait a little in a retry loop (under loom: let another thread run).

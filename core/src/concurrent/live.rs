@@ -36,12 +36,21 @@ impl<C: AtomicCounter> Counts<C> for Cells<'_, C> {
     }
     /// Dense cells in one loop of loads (no branch on sparse storage per cell, no 128-bit
     /// add per cell: a run of 4,096 cells is summed in `u64` while an OR shows that no
-    /// count reached 2^32); sparse cells one at a time.
+    /// count reached 2^32); sparse cells block by block, over the blocks made so far.
     fn sum(&self, first: usize, end: usize) -> u128 {
-        if self.sparse.is_some() {
-            return (first..end).map(|i| self.get(i).to_u64() as u128).sum();
-        }
         let load = |cell: &C::Atomic| C::load(cell).min(self.ceiling).to_u64();
+        if let Some(store) = self.sparse {
+            // The blocks made so far: a block never touched counts nothing.
+            let mut total = 0u128;
+            store.for_each_run(&mut |start, run| {
+                let (lo, hi) = (first.max(start), end.min(start + run.len()));
+                if lo < hi {
+                    let cells = &run[lo - start..hi - start];
+                    total += cells.iter().map(|c| load(c) as u128).sum::<u128>();
+                }
+            });
+            return total;
+        }
         crate::sum::sum_checked(
             &self.cells[first..end],
             |run| {

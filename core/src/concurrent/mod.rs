@@ -198,7 +198,7 @@ pub trait Collect<C: Counter>: Source<C> {
     where
         Self: Sized,
     {
-        let mut counts = crate::oom::try_vec(self.storage_len(), || C::ZERO)?;
+        let mut counts = C::try_zeroes(self.storage_len())?;
         let (shape, outside) = match self.collect_into(&mut counts) {
             Ok(view) => (view.shape(), view.outside()),
             Err(_) => unreachable!("the scratch has the storage length"),
@@ -267,7 +267,7 @@ pub trait Source<C: Counter>: sealed::Sealed {
     where
         Self: Sized,
     {
-        let mut scratch = crate::oom::try_vec(self.storage_len(), || C::ZERO)?;
+        let mut scratch = C::try_zeroes(self.storage_len())?;
         match self.read_into(&mut scratch) {
             Ok(view) => Ok(f(view)),
             Err(_) => unreachable!("the scratch has the storage length"),

@@ -108,7 +108,7 @@ pub(crate) fn with_counts<C: crate::Counter, R>(
 pub(crate) fn widened<C: crate::Counter>(
     view: &View<'_, C>,
 ) -> Result<crate::Histogram<u64, alloc::vec::Vec<u64>>, crate::OutOfMemory> {
-    let mut wide = crate::oom::try_vec(view.shape().len(), || 0u64)?;
+    let mut wide = <u64 as crate::Counter>::try_zeroes(view.shape().len())?;
     for (w, &n) in wide.iter_mut().zip(view.counts()) {
         *w = n.to_u64();
     }

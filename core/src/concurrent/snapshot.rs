@@ -22,7 +22,7 @@ pub struct ConcurrentSnapshot<C: Counter> {
 impl<C: Counter> ConcurrentSnapshot<C> {
     /// A snapshot of `source`, taken now with full counts.
     pub fn new(source: &impl Source<C>) -> Result<Self, ConfigError> {
-        let mut scratch = crate::oom::try_vec(source.storage_len(), || C::ZERO)?;
+        let mut scratch = C::try_zeroes(source.storage_len())?;
         let view = source.read_into(&mut scratch)?;
         let inner = Snapshot::try_new(&view)?;
         Ok(ConcurrentSnapshot { scratch, inner })

@@ -34,6 +34,13 @@ macro_rules! native {
             fn compare_exchange(c: &$a, current: Self, new: Self) -> Result<Self, Self> {
                 c.compare_exchange_weak(current, new, Relaxed, Relaxed)
             }
+            // Loom's atomics carry state of their own: they are made one by one.
+            #[cfg(all(feature = "alloc", not(loom)))]
+            fn try_zeroed_cells(n: usize) -> Result<alloc::vec::Vec<$a>, crate::OutOfMemory> {
+                // SAFETY: an atomic integer has the bit validity of its integer, whose zero
+                // bytes are 0.
+                unsafe { crate::oom::try_zeroed(n) }
+            }
         }
     };
 }
