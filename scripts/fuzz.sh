@@ -36,32 +36,49 @@ if ! (cd fuzz && cargo +nightly fuzz build 2>&1 | tail -n 3); then
     exit 1
 fi
 
-failed=()
-for t in "${targets[@]}"; do
-    echo "--- fuzz: $t for ${seconds} s"
-    corpus="$work/corpus-$t"
+# fuzz_one TARGET [ARGS...]: one target for the given time; its verdict on the standard
+# output, what went wrong on the standard error; the status of the run.
+fuzz_one() {
+    local t=$1 corpus="$work/corpus-$1" log="$work/$1.log" status stats a
+    shift
     mkdir -p "$corpus"
     cp fuzz/corpus/"$t"/* "$corpus"/ 2>/dev/null || true
-    log="$work/$t.log"
-    # -rss_limit_mb: the histograms are small; growth past this is a leak.
     (cd fuzz && cargo +nightly fuzz run "$t" "$corpus" -- \
         -max_total_time="$seconds" -rss_limit_mb=1024 -timeout=10 \
         -print_final_stats=1 "$@") >"$log" 2>&1
     status=$?
     stats="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')"
-    if [[ $status -ne 0 ]]; then
-        grep -E -A 25 'panicked at|ERROR: (libFuzzer|AddressSanitizer)' "$log" | head -n 60 >&2
-        for a in fuzz/artifacts/"$t"/*; do
-            [[ -f "$a" ]] || continue
-            echo "fuzz: input $a:" >&2
-            (cd fuzz && cargo +nightly fuzz fmt "$t" "../$a" 2>&1 | head -n 80) >&2
-        done
-        echo "fuzz: $t FAILED (status $status, ${stats:-?} runs; log kept at fuzz/artifacts/$t.log)" >&2
-        mkdir -p fuzz/artifacts && cp "$log" "fuzz/artifacts/$t.log"
-        failed+=("$t")
-    else
+    if [[ $status -eq 0 ]]; then
         echo "fuzz: $t ok: ${stats:-?} runs in ${seconds} s, $(ls "$corpus" | wc -l) corpus entries"
+        return 0
     fi
+    grep -E -A 25 'panicked at|ERROR: (libFuzzer|AddressSanitizer)' "$log" | head -n 60 >&2
+    for a in fuzz/artifacts/"$t"/*; do
+        [[ -f "$a" ]] || continue
+        echo "fuzz: input $a:" >&2
+        (cd fuzz && cargo +nightly fuzz fmt "$t" "../$a" 2>&1 | head -n 80) >&2
+    done
+    echo "fuzz: $t FAILED (status $status, ${stats:-?} runs; log kept at fuzz/artifacts/$t.log)" >&2
+    mkdir -p fuzz/artifacts && cp "$log" "fuzz/artifacts/$t.log"
+    return 1
+}
+
+# One target a CPU at a time (libFuzzer runs one thread): each still gets its seconds.
+jobs_at_once="$(nproc 2>/dev/null || echo 1)"
+failed=()
+for ((i = 0; i < ${#targets[@]}; i += jobs_at_once)); do
+    batch=("${targets[@]:i:jobs_at_once}")
+    echo "--- fuzz: ${batch[*]} for ${seconds} s"
+    pids=()
+    for t in "${batch[@]}"; do
+        fuzz_one "$t" "$@" >"$work/$t.verdict" 2>"$work/$t.why" &
+        pids+=($!)
+    done
+    for k in "${!batch[@]}"; do
+        wait "${pids[$k]}" || failed+=("${batch[$k]}")
+        cat "$work/${batch[$k]}.verdict"
+        cat "$work/${batch[$k]}.why" >&2
+    done
 done
 
 if [[ ${#failed[@]} -ne 0 ]]; then
