@@ -80,11 +80,12 @@ def closure(text: str, near: Path) -> list[tuple[Path | None, str]]:
 
 
 def stages() -> list[tuple[str, str]]:
-    """(name, command) of each `stage NAME COMMAND...` line of scripts/test.sh."""
+    """(name, command) of each `stage NAME COMMAND...` and `pooled NAME COMMAND...` line of
+    scripts/test.sh."""
     out = []
     for line in code_of(ROOT / "scripts/test.sh").splitlines():
-        m = re.match(r"\s*stage\s+([\w-]+)\s+(.*)$", line)
-        if m and not line.strip().startswith("stage()"):
+        m = re.match(r"\s*(?:stage|pooled)\s+([\w-]+)\s+(.*)$", line)
+        if m and not re.match(r"\s*(stage|pooled)\(\)", line):
             out.append((m.group(1), m.group(2)))
     return out
 

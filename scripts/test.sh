@@ -20,6 +20,10 @@
 #                                  ABI tests without valgrind, the Python tests in the checkout
 #   bash scripts/test.sh --stage NAME...   those stages alone, each installing what it needs
 #
+# The stages that time anything run first, one at a time; the stages that time nothing then
+# run side by side, two at a time on two CPUs (`pooled` below; PICOLLO_STAGE_JOBS=1 runs them
+# one at a time too).
+#
 # Every stage tests the code; none asserts how noisy the machine is. The machine's own figures
 # (A/A false verdicts in one process, across processes and across builds; detection rates) are
 # measurements: scripts/measure.sh prints them. docs/testing.md lists the gate's statistical
@@ -48,23 +52,89 @@ ran=()
 # at the end, where a CI log that keeps only its tail still shows them.
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
+# selected NAME: whether NAME runs (every stage, or those of --stage); counts it as run.
+selected() {
+  [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]] || return 1
+  ran+=("$1")
+}
+
+# record NAME STATUS SECONDS: a stage's closing line, and its result in the counts.
+record() {
+  if [ "$2" -eq 0 ]; then
+    passed=$((passed + 1))
+    echo "=== $1: ok ($3 s)"
+  else
+    failed=$((failed + 1))
+    failures+=("$1")
+    echo "=== $1: FAILED ($3 s)"
+  fi
+}
+
+# stage NAME CMD...: CMD alone on the machine, its output as it comes.
 stage() {
   local name=$1
   shift
-  [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $name "* ]] || return 0
-  ran+=("$name")
+  selected "$name" || return 0
   echo
   echo "=== $name: $*"
   local start=$SECONDS
   "$@" 2>&1 | tee "$logs/$name.log"
-  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
-    passed=$((passed + 1))
-    echo "=== $name: ok ($((SECONDS - start)) s)"
-  else
-    failed=$((failed + 1))
-    failures+=("$name")
-    echo "=== $name: FAILED ($((SECONDS - start)) s)"
-  fi
+  record "$name" "${PIPESTATUS[0]}" $((SECONDS - start))
+}
+
+# The stages that measure nothing about the machine's speed (builds, Miri, QEMU's exact
+# counts, fuzzing, sanitizers) run side by side, after every stage that times anything:
+# much of each one's time is one thread (a release build's last crate, QEMU, Miri,
+# libFuzzer, a test under a sanitizer), so two of them keep two CPUs busy where one left a
+# CPU idle. At most PICOLLO_STAGE_JOBS at once (default: the CPUs, at most 4); each one's
+# output is printed whole when it ends, with its own time.
+jobs_at_once=${PICOLLO_STAGE_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ $jobs_at_once =~ ^[1-9][0-9]*$ ]] || { echo "test.sh: PICOLLO_STAGE_JOBS must be a positive integer" >&2; exit 2; }
+[ "$jobs_at_once" -gt 4 ] && [ -z "${PICOLLO_STAGE_JOBS:-}" ] && jobs_at_once=4
+pool=()
+
+# pooled NAME CMD...: CMD started beside the other pooled stages once one of the slots is free.
+pooled() {
+  local name=$1
+  shift
+  selected "$name" || return 0
+  while [ ${#pool[@]} -ge "$jobs_at_once" ]; do
+    reap || sleep 1
+  done
+  echo "$*" >"$logs/$name.cmd"
+  (
+    start=$SECONDS
+    "$@" >"$logs/$name.log" 2>&1
+    echo "$? $((SECONDS - start))" >"$logs/$name.rc.part" && mv "$logs/$name.rc.part" "$logs/$name.rc"
+  ) &
+  pool+=("$name")
+}
+
+# reap: print and count the pooled stages that have ended; false when none had.
+reap() {
+  local name left=() rc seconds any=1
+  for name in "${pool[@]}"; do
+    if [ ! -f "$logs/$name.rc" ]; then
+      left+=("$name")
+      continue
+    fi
+    read -r rc seconds <"$logs/$name.rc"
+    echo
+    echo "=== $name: $(cat "$logs/$name.cmd")"
+    cat "$logs/$name.log"
+    record "$name" "$rc" "$seconds"
+    any=0
+  done
+  pool=(${left[@]+"${left[@]}"})
+  return $any
+}
+
+# pool_wait: every pooled stage ended, printed and counted.
+pool_wait() {
+  while [ ${#pool[@]} -gt 0 ]; do
+    reap || sleep 1
+  done
+  wait
 }
 
 # finish: each failed stage's last lines again, the counts, and the exit status.
@@ -111,27 +181,31 @@ if [ $quick -eq 1 ]; then
   stage python-checkout bash python-demo/run_tests.sh --checkout
   finish
 fi
-stage build-note bash scripts/build_note.sh
-stage package bash scripts/package.sh
-[ -f scripts/loom.sh ] && stage loom bash scripts/loom.sh
-[ -f scripts/miri.sh ] && stage miri bash scripts/miri.sh
+# Alone on the machine: the stages that time anything (verdicts, gates, A/A comparisons).
 stage c-tests bash c-tests/run.sh
 stage c-perf bash c-tests/perf/run.sh
 stage hw-check bash scripts/hw-check.sh
 stage layouts bash scripts/layouts.sh
-stage pmu-emulated bash scripts/pmu-emulated.sh
-stage emulate bash scripts/emulate.sh
-stage emulated-paths bash scripts/emulated-paths.sh
-stage wheels bash scripts/wheels.sh
 stage csharp bash c-tests/csharp/run.sh
 stage python bash python-demo/run_tests.sh
 stage html bash scripts/html.sh
-stage action bash scripts/action.sh
 stage snippets python3 scripts/snippets.py
-stage prometheus bash scripts/prometheus.sh
+# Alone too: it runs scripts/setup.sh (apt) and the demo.
 stage setup-debian bash scripts/test_setup_debian.sh
-stage interop-hgrm bash scripts/interop.sh
-stage interop-peers bash scripts/interop_peers.sh
-stage fuzz bash scripts/fuzz.sh
-stage sanitize bash scripts/sanitize.sh
+# Side by side, the longest first.
+pooled wheels bash scripts/wheels.sh
+pooled miri bash scripts/miri.sh
+pooled sanitize bash scripts/sanitize.sh
+pooled emulated-paths bash scripts/emulated-paths.sh
+pooled fuzz bash scripts/fuzz.sh
+pooled pmu-emulated bash scripts/pmu-emulated.sh
+pooled package bash scripts/package.sh
+pooled loom bash scripts/loom.sh
+pooled build-note bash scripts/build_note.sh
+pooled interop-peers bash scripts/interop_peers.sh
+pooled interop-hgrm bash scripts/interop.sh
+pooled emulate bash scripts/emulate.sh
+pooled prometheus bash scripts/prometheus.sh
+pooled action bash scripts/action.sh
+pool_wait
 finish
