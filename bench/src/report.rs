@@ -274,7 +274,8 @@ impl BenchResult {
         Ok(())
     }
 
-    /// One line: `name: time P50=12.345 ns P99=… mean=… ± … ns; batch k, n samples`, and
+    /// One line: `name: time P50=12.345 ns P99=… mean=… ± … ns; batch k, n samples`, with a
+    /// throughput its rate at P50 (`; 1.21 GB/s at P50`), and
     /// where time is flagged, `; time: floored 21.4 %` or `; time: P50 ≤ resolution 0.800 ns`.
     pub fn write_line(&self, w: &mut dyn Write) -> fmt::Result {
         let t = self.time();
@@ -290,6 +291,9 @@ impl BenchResult {
             self.conditions.batch,
             self.samples
         )?;
+        if let Some(rate) = self.rate() {
+            write!(w, "; {rate} at P50")?;
+        }
         match t.mark(&|v| std::format!("{v:.3} ns")) {
             Some(mark) => write!(w, "; time: {mark}"),
             None => Ok(()),
@@ -300,7 +304,7 @@ impl BenchResult {
     /// its unit, whether its figures are exact counts, overhead, the baseline's median
     /// subtracted, whether it was multiplexed, the samples floored at 0,
     /// its resolution, whether its median is below it, whether it is flagged, and its
-    /// summary (values in thousandths of the unit: `"scale": 1000`).
+    /// summary (values in thousandths of the unit: `"scale": 1000`); its throughput.
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
         write!(w, "{{\"name\":")?;
         json_string(w, &self.name)?;
@@ -348,8 +352,26 @@ impl BenchResult {
             w.write_str("}")
         })?;
         w.write_str("],")?;
+        self.write_throughput_json(w)?;
         self.write_rounds_json(w)?;
         w.write_str("}")
+    }
+
+    /// `"throughput":{"unit": "elements"|"bytes", "perOperation": N, "perSecond": R},` (R at
+    /// the median time per operation, the summary's P50 of time), or null without one.
+    fn write_throughput_json(&self, w: &mut dyn Write) -> fmt::Result {
+        w.write_str("\"throughput\":")?;
+        let (Some(t), Some(rate)) = (self.throughput, self.rate()) else {
+            return w.write_str("null,");
+        };
+        write!(
+            w,
+            "{{\"unit\":\"{}\",\"perOperation\":{},\"perSecond\":",
+            t.unit(),
+            t.per_operation()
+        )?;
+        json_f64(w, rate.per_second)?;
+        w.write_str("},")
     }
 
     /// `"threshold", "pairing"` (hex, or null) and `"rounds"`: each round's start and

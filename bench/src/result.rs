@@ -9,6 +9,7 @@ use super::meter::{Metric, MetricKind, Unit, SCALE};
 use super::plan::Plan;
 use super::rounds::{Round, Span};
 use super::samples::Samples;
+use super::throughput::{Rate, Throughput};
 use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
@@ -108,6 +109,9 @@ pub struct BenchResult {
     /// The change in percent below which a comparison against this result calls a
     /// difference `within noise` (0: never).
     pub threshold: f64,
+    /// The work one operation does, where its benchmark declares it: the rate at the median
+    /// time ([`BenchResult::rate`]).
+    pub throughput: Option<Throughput>,
     rows: Vec<u64>,
 }
 
@@ -186,6 +190,7 @@ impl BenchResult {
             rounds: spans.iter().map(|&s| Round::of(&rows, n, s)).collect(),
             pairing: parts.pairing,
             threshold: plan.threshold,
+            throughput: None,
             metrics,
             rows,
         }
@@ -306,6 +311,13 @@ impl BenchResult {
             .iter()
             .position(|m| m.metric.kind == MetricKind::Time);
         time.unwrap_or(0)
+    }
+
+    /// The rate of its [`BenchResult::throughput`] at the median time per operation (`None`
+    /// without one, or without samples).
+    pub fn rate(&self) -> Option<Rate> {
+        let median = self.percentile_at(self.time_index(), 50.0)?;
+        Some(self.throughput?.rate(median))
     }
 
     /// Each sample's per-operation figures, one slice per sample in metric order.

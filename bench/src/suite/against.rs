@@ -266,7 +266,7 @@ pub(crate) fn compare_one(
     let (slots, pairing) = rounds(plan, ends, timeout)?;
     close_all(ends, timeout)?;
     let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
-        let label = std::format!("{name} ({side})");
+        let label = side_label(name, side);
         let built = (
             &opened[builds.clone()],
             &ready[builds.clone()],
@@ -281,6 +281,21 @@ pub(crate) fn compare_one(
         judge_by_builds(&mut pair.comparison, (&pair.a, &pair.b), k);
     }
     Ok(pair)
+}
+
+/// The name of a side's result of benchmark `name`: `name (base)`, `name (head)`.
+fn side_label(name: &str, side: &str) -> String {
+    std::format!("{name} ({side})")
+}
+
+/// The benchmark of a side's result named `label` ([`side_label`]); `label` itself where it
+/// is not one.
+pub(super) fn benchmark_of(label: &str) -> &str {
+    let side = ["base", "head"].into_iter().find_map(|side| {
+        let end = label.strip_suffix(')')?.strip_suffix(side)?;
+        end.strip_suffix(" (")
+    });
+    side.unwrap_or(label)
 }
 
 fn no_side() -> SuiteError {

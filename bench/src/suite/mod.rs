@@ -49,7 +49,7 @@ pub use unwound::fail;
 use super::conditions::default_meter;
 use super::meter::Meter;
 use super::plan::Plan;
-use super::{Bench, BenchError, BenchResult};
+use super::{Bench, BenchError, BenchResult, Throughput};
 
 /// How long a worker may take to answer beyond the time a request gives it, unless set.
 pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
@@ -67,6 +67,8 @@ pub const PROCESSES: usize = 3;
 pub(crate) struct Registered<'a> {
     pub name: String,
     pub work: Box<dyn FnMut(u64) + 'a>,
+    /// The work of one operation, where declared: its results' rate.
+    pub throughput: Option<Throughput>,
 }
 
 /// Makes the meter each benchmark is measured with.
@@ -138,8 +140,30 @@ impl<'a> Suite<'a> {
         self.benchmarks.push(Registered {
             name: name.into(),
             work: Box::new(work),
+            throughput: None,
         });
         self
+    }
+
+    /// The name of benchmark `name` of parameter `param`: `name/param` (`sort/100`), as every
+    /// language's suite forms it.
+    pub fn param_name(name: &str, param: &dyn Display) -> String {
+        std::format!("{name}/{param}")
+    }
+
+    /// Declare the work one operation of benchmark `name` does (the last registered of that
+    /// name): its results then carry the rate at their median time. An error for a name no
+    /// benchmark has, or 0 elements or bytes.
+    pub fn set_throughput(&mut self, name: &str, t: Throughput) -> Result<&mut Self, SuiteError> {
+        let t = t.checked().map_err(SuiteError::usage)?;
+        let b = self.benchmarks.iter_mut().rev().find(|b| b.name == name);
+        let b = b.ok_or_else(|| {
+            SuiteError::usage(std::format!(
+                "throughput of {name:?}: no benchmark of that name is registered"
+            ))
+        })?;
+        b.throughput = Some(t);
+        Ok(self)
     }
 
     /// Register `op(&p)`, one operation a call, as benchmark `name/p` for each parameter `p`
@@ -151,15 +175,43 @@ impl<'a> Suite<'a> {
         params: impl IntoIterator<Item = P>,
         op: impl FnMut(&P) + 'a,
     ) -> &mut Self {
+        self.params_with(name, params, None, op)
+    }
+
+    /// [`Suite::bench_params`] with the work of one operation of each parameter,
+    /// `throughput(&p)` (`|&n| Throughput::Elements(n)`): each benchmark's results carry the
+    /// rate. A throughput of 0 is refused when the suite runs (exit status 2).
+    pub fn bench_params_throughput<P: Display + 'a>(
+        &mut self,
+        name: &str,
+        params: impl IntoIterator<Item = P>,
+        throughput: impl Fn(&P) -> Throughput,
+        op: impl FnMut(&P) + 'a,
+    ) -> &mut Self {
+        self.params_with(name, params, Some(&throughput), op)
+    }
+
+    fn params_with<P: Display + 'a>(
+        &mut self,
+        name: &str,
+        params: impl IntoIterator<Item = P>,
+        throughput: Option<&dyn Fn(&P) -> Throughput>,
+        op: impl FnMut(&P) + 'a,
+    ) -> &mut Self {
         let op = Rc::new(RefCell::new(op));
         for p in params {
+            let t = throughput.map(|f| f(&p));
             let op = Rc::clone(&op);
-            self.bench_batched(&std::format!("{name}/{p}"), move |k| {
+            self.bench_batched(&Self::param_name(name, &p), move |k| {
                 let mut op = op.borrow_mut();
                 for _ in 0..k {
                     op(&p);
                 }
             });
+            self.benchmarks
+                .last_mut()
+                .expect("just registered")
+                .throughput = t;
         }
         self
     }
@@ -224,9 +276,13 @@ impl<'a> Suite<'a> {
     }
 
     /// Refuse two benchmarks of one name, an empty name, or one with a control character
-    /// (a line of the list, a key of the JSON).
+    /// (a line of the list, a key of the JSON), and a throughput of 0.
     fn check_names(&self) -> Result<(), SuiteError> {
         for (i, b) in self.benchmarks.iter().enumerate() {
+            if let Some(t) = b.throughput {
+                let why = |e| std::format!("benchmark {:?}: {e}", b.name);
+                t.checked().map_err(|e| SuiteError::usage(why(e)))?;
+            }
             if b.name.is_empty() || b.name.chars().any(char::is_control) {
                 let why = std::format!(
                     "benchmark name {:?}: empty or with a control character",
@@ -340,6 +396,7 @@ impl<'a> Suite<'a> {
             true => against_process(&plan, self.worker.clone(), selected, args)?,
             false => self.measure_here(&plan, selected),
         };
+        self.declare_throughputs(&mut report);
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
             gate::judge(&mut report, saved, args, name)?;
         }
@@ -349,6 +406,20 @@ impl<'a> Suite<'a> {
             let _ = writeln!(out, "saved as baseline {name}: {}", path.display());
         }
         Ok(report)
+    }
+
+    /// Each result of `report` with the throughput its benchmark declares here (both sides
+    /// of a comparison: the other build's work per operation is taken to be this build's).
+    fn declare_throughputs(&self, report: &mut Report) {
+        let pairs = report
+            .compared
+            .iter_mut()
+            .flat_map(|p| [&mut p.a, &mut p.b]);
+        for r in report.results.iter_mut().chain(pairs) {
+            let name = against::benchmark_of(&r.name);
+            let b = self.benchmarks.iter().find(|b| b.name == name);
+            r.throughput = b.and_then(|b| b.throughput);
+        }
     }
 
     /// Each of `selected` measured in this process.

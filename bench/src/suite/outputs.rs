@@ -120,6 +120,10 @@ impl Report {
                 }
             }
             text.push('\n');
+            if let (Some(ra), Some(rb)) = (pair.a.rate(), pair.b.rate()) {
+                let (a, b) = (&pair.a.name, &pair.b.name);
+                text.push_str(&std::format!("  throughput at P50: {a} {ra}, {b} {rb}\n"));
+            }
         }
         for c in &self.against_saved {
             let _ = match verbose {
