@@ -227,6 +227,36 @@ fn write_attribution(
     Ok(())
 }
 
+impl MetricResult {
+    /// Its JSON object: name, unit, exactness, overhead, baseline, multiplexing, floors,
+    /// resolution, flags and summary ([`BenchResult::write_json`]).
+    fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
+        let m = self;
+        w.write_str("{\"name\":")?;
+        json_string(w, &m.metric.name)?;
+        write!(
+            w,
+            ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"baseline\":{},\
+             \"multiplexed\":{},",
+            m.metric.unit,
+            m.metric.is_exact(),
+            m.overhead,
+            m.baseline,
+            m.multiplexed
+        )?;
+        write!(
+            w,
+            "\"floored\":{},\"resolution\":{},\"belowResolution\":{},\"flagged\":{},\"summary\":",
+            m.floored,
+            m.resolution,
+            m.below_resolution(),
+            m.flagged()
+        )?;
+        m.histogram.view().summary().write_json(w)?;
+        w.write_str("}")
+    }
+}
+
 impl BenchResult {
     /// The report: conditions, one row per metric (P0, P50, P90, P99, P99.9, max, mean with
     /// its 95 % interval, per operation), then the tail attribution.
@@ -327,30 +357,7 @@ impl BenchResult {
             None => w.write_str("null")?,
         }
         w.write_str(",\"metrics\":[")?;
-        comma_separated(w, &self.metrics, |w, m| {
-            w.write_str("{\"name\":")?;
-            json_string(w, &m.metric.name)?;
-            write!(
-                w,
-                ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"baseline\":{},\
-                 \"multiplexed\":{},",
-                m.metric.unit,
-                m.metric.is_exact(),
-                m.overhead,
-                m.baseline,
-                m.multiplexed
-            )?;
-            write!(
-                w,
-                "\"floored\":{},\"resolution\":{},\"belowResolution\":{},\"flagged\":{},\"summary\":",
-                m.floored,
-                m.resolution,
-                m.below_resolution(),
-                m.flagged()
-            )?;
-            m.histogram.view().summary().write_json(w)?;
-            w.write_str("}")
-        })?;
+        comma_separated(w, &self.metrics, |w, m| m.write_json(w))?;
         w.write_str("],")?;
         self.write_throughput_json(w)?;
         self.write_rounds_json(w)?;
