@@ -28,6 +28,8 @@ gcc "${cflags[@]}" c-tests/suite_sample.c "${link[@]}" -o "$out/c"
 gcc "${cflags[@]}" -DSLOWER c-tests/suite_sample.c "${link[@]}" -o "$out/c_slower"
 gcc "${cflags[@]}" -DMUCH_SLOWER c-tests/suite_sample.c "${link[@]}" -o "$out/c_much_slower"
 gcc "${cflags[@]}" -DFAILING c-tests/suite_sample.c "${link[@]}" -o "$out/c_failing"
+gcc "${cflags[@]}" -DPARAMS c-tests/suite_sample.c "${link[@]}" -o "$out/c_params"
+g++ "${cxxflags[@]}" -DPARAMS -x c++ c-tests/suite_sample.c "${link[@]}" -o "$out/c_params_as_cpp"
 gcc "${cflags[@]}" c-tests/suite_sample.c c-tests/suite_sample_twice.c "${link[@]}" -o "$out/c_twice"
 g++ "${cxxflags[@]}" -x c++ c-tests/suite_sample.c "${link[@]}" -o "$out/c_as_cpp"
 g++ "${cxxflags[@]}" c-tests/suite_sample.cpp "${link[@]}" -o "$out/cpp"
@@ -81,6 +83,30 @@ assert doc["schema"] == "picollo-bench", doc["schema"]
 assert [c["name"] for c in doc["commands"]] == ["sum_1000", "spin_200"], doc["commands"]
 assert all(c["result"]["metrics"][0]["name"] == "time" for c in doc["commands"])
 EOF
+# Benchmarks of parameters with a throughput: one benchmark a parameter, named name/param by
+# the library, listed, filtered, run once; measured, each line and result carries the rate
+# at the median time its own document reports.
+run 0 c_params_list ./c_params --list
+[[ "$(cat "$out/c_params_list.log")" == $'sum_1000: benchmark\nspin_200: benchmark\ncopy/64: benchmark\ncopy/4096: benchmark' ]] ||
+    die "c_params --list printed: $(cat "$out/c_params_list.log")"
+run 0 c_params_test ./c_params --test --exact copy/4096
+[[ "$(cat "$out/c_params_test.log")" == $'bench copy/4096 ... ok\nbench result: 1 ran once, 0 failed' ]] ||
+    die "c_params --test --exact copy/4096 printed: $(cat "$out/c_params_test.log")"
+run 0 c_params_cpp ./c_params_as_cpp --test copy
+has c_params_cpp "bench result: 2 ran once, 0 failed"
+run 0 c_params_measure ./c_params "${short[@]}" --out params copy sum
+python3 "$here/check_throughput.py" "$out/params/c_params/results.json" --log "$out/c_params_measure.log" \
+    copy/64=bytes:64 copy/4096=bytes:4096 sum_1000=elements:1000 || die "c_params: the throughputs"
+# Compared, the verdict stays on time, and the rate of both sides shows beside it.
+run "0|7" c_params_aa ./c_params "${short[@]}" --processes 1 --against ./c_params --exact copy/4096
+has c_params_aa "throughput at P50: copy/4096 (base) "
+run 0 cpp_params_list env PICOLLO_SUITE_PARAMS=1 ./cpp --list fill
+[[ "$(cat "$out/cpp_params_list.log")" == $'fill/64: benchmark\nfill/4096: benchmark' ]] ||
+    die "cpp --list fill printed: $(cat "$out/cpp_params_list.log")"
+run 0 cpp_params_measure env PICOLLO_SUITE_PARAMS=1 ./cpp "${short[@]}" --out params fill sum
+python3 "$here/check_throughput.py" "$out/params/suite_sample_cpp/results.json" --log "$out/cpp_params_measure.log" \
+    fill/64=bytes:64 fill/4096=bytes:4096 "sum 1000=elements:1000" || die "cpp: the throughputs"
+
 # A throw while measured: that benchmark FAILED with its message, the other measured.
 run 6 cpp_measure env PICOLLO_SUITE_THROW=1 ./cpp "${short[@]}" sum throws
 has cpp_measure "sum 1000: time P50="

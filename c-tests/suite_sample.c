@@ -2,7 +2,8 @@
  * suite_sample.c: a C suite as its users write it (PICOLLO_BENCH, PICOLLO_BENCH_MAIN), run
  * by c-tests/suite.sh as a program: its list, a filter, --test, a short measurement, and two
  * builds through --against. Built with -DSLOWER, `spin_200` does twice the work (a slower
- * build); with -DFAILING, a benchmark fails through picollo_suite_fail.
+ * build); with -DFAILING, a benchmark fails through picollo_suite_fail; with -DPARAMS, a
+ * benchmark of parameters with a throughput (PICOLLO_BENCH_PARAMS, PICOLLO_BENCH_THROUGHPUT).
  */
 #include "picollo_suite.h"
 
@@ -46,6 +47,20 @@ PICOLLO_BENCH(fails, k) {
     (void)k;
     picollo_suite_fail("the result was wrong, as the test asked");
 }
+#endif
+
+#ifdef PARAMS
+/* copy/64 and copy/4096: one operation copies n bytes. */
+PICOLLO_BENCH_PARAMS(copy, n, k, 64, 4096) {
+    static unsigned char from[4096], to[4096];
+    for (uint64_t i = 0; i < k; i++) {
+        picollo_do_not_optimize(from);
+        memcpy(to, from, n);
+        picollo_do_not_optimize(to);
+    }
+}
+PICOLLO_BENCH_THROUGHPUT(copy, "bytes", 1)
+PICOLLO_BENCH_THROUGHPUT(sum_1000, "elements", 1000)
 #endif
 
 PICOLLO_BENCH_MAIN()

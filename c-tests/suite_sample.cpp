@@ -2,10 +2,12 @@
 // c-tests/suite.sh as a program: its list, a filter, --test, a short measurement, two builds
 // through --against. Built with -DSLOWER, "spin 200" does twice the work (a slower build);
 // PICOLLO_SUITE_THROW=1 adds a benchmark that throws, PICOLLO_SUITE_DUPLICATE=1 a second
-// benchmark named "sum 1000".
+// benchmark named "sum 1000", PICOLLO_SUITE_PARAMS=1 a benchmark of parameters with a
+// throughput ("fill/64", "fill/4096": n bytes an operation) and a throughput of "sum 1000".
 #include "picollo.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -40,6 +42,17 @@ int main(int argc, char **argv) {
     });
     if (asked("PICOLLO_SUITE_THROW")) {
         suite.add("throws", [] { throw std::runtime_error("out of range, as the test asked"); });
+    }
+    if (asked("PICOLLO_SUITE_PARAMS")) {
+        std::vector<unsigned char> buffer(4096);
+        suite.add_params(
+            "fill", std::vector<uint64_t>{64, 4096},
+            [buffer](uint64_t n) mutable {
+                std::memset(buffer.data(), int(n), n);
+                picollo::do_not_optimize(buffer.data());
+            },
+            [](uint64_t n) { return picollo::Throughput{"bytes", n}; });
+        suite.throughput("sum 1000", {"elements", 1000});
     }
     if (asked("PICOLLO_SUITE_DUPLICATE")) {
         suite.add("sum 1000", [] {});

@@ -3189,6 +3189,56 @@ static picollo_status suite_add(const char *name, picollo_bench_work work)
 static picollo_status suite_add_null_name(void) { return suite_add(NULL, bench_work); }
 static picollo_status suite_add_null_work(void) { return suite_add("a", NULL); }
 static picollo_status suite_add_bad_utf8(void) { return suite_add(bad_utf8, bench_work); }
+static picollo_status suite_param_null_suite(void)
+{
+    return picollo_suite_add_param(NULL, "a", "1", bench_work, NULL);
+}
+/* picollo_suite_add_param of `name`, `param` and `work` to a new suite. */
+static picollo_status suite_param(const char *name, const char *param, picollo_bench_work work)
+{
+    picollo_suite *s = NULL;
+    CHECK(picollo_suite_new("bad-input", &s) == PICOLLO_STATUS_OK);
+    picollo_status st = picollo_suite_add_param(s, name, param, work, NULL);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_param_null_name(void) { return suite_param(NULL, "1", bench_work); }
+static picollo_status suite_param_null_param(void) { return suite_param("a", NULL, bench_work); }
+static picollo_status suite_param_null_work(void) { return suite_param("a", "1", NULL); }
+static picollo_status suite_param_bad_utf8(void) { return suite_param("a", bad_utf8, bench_work); }
+static picollo_status suite_param_ok(void) { return suite_param("a", "1", bench_work); }
+/* picollo_suite_set_throughput of benchmark `name` of a suite of one, "a". */
+static picollo_status suite_throughput(const char *name, const char *unit, uint64_t n)
+{
+    picollo_suite *s = suite_of_one("a");
+    picollo_status st = picollo_suite_set_throughput(s, name, NULL, unit, n);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_throughput_null_suite(void)
+{
+    return picollo_suite_set_throughput(NULL, "a", NULL, "bytes", 8);
+}
+static picollo_status suite_throughput_null_name(void) { return suite_throughput(NULL, "bytes", 8); }
+static picollo_status suite_throughput_null_unit(void) { return suite_throughput("a", NULL, 8); }
+static picollo_status suite_throughput_bad_utf8(void) { return suite_throughput("a", bad_utf8, 8); }
+static picollo_status suite_throughput_unit(void) { return suite_throughput("a", "bits", 8); }
+static picollo_status suite_throughput_zero(void) { return suite_throughput("a", "elements", 0); }
+static picollo_status suite_throughput_unknown(void) { return suite_throughput("b", "bytes", 8); }
+static picollo_status suite_throughput_ok(void) { return suite_throughput("a", "bytes", 8); }
+/* picollo_suite_set_throughput of `name`/`param` of a suite of `a/1`. */
+static picollo_status suite_throughput_param(const char *name, const char *param)
+{
+    picollo_suite *s = NULL;
+    CHECK(picollo_suite_new("bad-input", &s) == PICOLLO_STATUS_OK);
+    CHECK(picollo_suite_add_param(s, "a", "1", bench_work, NULL) == PICOLLO_STATUS_OK);
+    picollo_status st = picollo_suite_set_throughput(s, name, param, "bytes", 8);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_throughput_param_ok(void) { return suite_throughput_param("a", "1"); }
+static picollo_status suite_throughput_no_param(void) { return suite_throughput_param("a", "2"); }
+static picollo_status suite_throughput_bad_param(void) { return suite_throughput_param("a", bad_utf8); }
 /* picollo_suite_set_worker of a new suite with `argc` strings `argv`. */
 static picollo_status suite_worker(const char *const *argv, size_t argc)
 {
@@ -4462,6 +4512,23 @@ static const bad_row rows[] = {
     ROW(picollo_suite_add, suite_add_null_name, NULLP, "`name`"),
     ROW(picollo_suite_add, suite_add_null_work, NULLP, "`work`"),
     ROW(picollo_suite_add, suite_add_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_add_param, suite_param_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_add_param, suite_param_null_name, NULLP, "`name`"),
+    ROW(picollo_suite_add_param, suite_param_null_param, NULLP, "`param`"),
+    ROW(picollo_suite_add_param, suite_param_null_work, NULLP, "`work`"),
+    ROW(picollo_suite_add_param, suite_param_bad_utf8, ST(INVALID_UTF8), "`param`"),
+    ROW(picollo_suite_add_param, suite_param_ok, OK, NULL),
+    ROW(picollo_suite_set_throughput, suite_throughput_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_throughput, suite_throughput_null_name, NULLP, "`name`"),
+    ROW(picollo_suite_set_throughput, suite_throughput_null_unit, NULLP, "`unit`"),
+    ROW(picollo_suite_set_throughput, suite_throughput_bad_utf8, ST(INVALID_UTF8), "`unit`"),
+    ROW(picollo_suite_set_throughput, suite_throughput_unit, INVAL, "the units are elements, bytes"),
+    ROW(picollo_suite_set_throughput, suite_throughput_zero, INVAL, "a throughput of 0 elements"),
+    ROW(picollo_suite_set_throughput, suite_throughput_unknown, INVAL, "no benchmark of that name"),
+    ROW(picollo_suite_set_throughput, suite_throughput_ok, OK, NULL),
+    ROW(picollo_suite_set_throughput, suite_throughput_param_ok, OK, NULL),
+    ROW(picollo_suite_set_throughput, suite_throughput_no_param, INVAL, "\"a/2\": no benchmark"),
+    ROW(picollo_suite_set_throughput, suite_throughput_bad_param, ST(INVALID_UTF8), "`param`"),
     ROW(picollo_suite_set_worker, suite_worker_null_suite, NULLP, "`suite`"),
     ROW(picollo_suite_set_worker, suite_worker_null_argv, NULLP, "`argv`"),
     ROW(picollo_suite_set_worker, suite_worker_no_program, INVAL, "argc is 0"),

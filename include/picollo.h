@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 23
+#define PICOLLO_ABI_VERSION_MINOR 24
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1434,6 +1434,31 @@ picollo_status picollo_suite_set_config(struct picollo_suite *suite, const struc
 // or longjmps out (a C++ benchmark catches its exceptions and calls `picollo_suite_fail`).
 // ABI 1.20.
 picollo_status picollo_suite_add(struct picollo_suite *suite, const char *name, picollo_bench_work work, void *ctx);
+
+// Registers benchmark `name/param` (`sort/1000`: the name every language's suite gives a
+// benchmark of a parameter, formed here) as `picollo_suite_add` registers one: `name` and
+// `param` are NUL-terminated UTF-8, copied. Its name is listed, filtered, measured, saved and
+// compared as any other. Errors: NULL `suite`, `name`, `param` or `work`; `INVALID_UTF8`.
+// Safety: as for `picollo_suite_add`. ABI 1.24.
+picollo_status picollo_suite_add_param(struct picollo_suite *suite,
+                                       const char *name,
+                                       const char *param,
+                                       picollo_bench_work work,
+                                       void *ctx);
+
+// Declares the work one operation of benchmark `name` does, or where `param` is not NULL,
+// of benchmark `name/param` (`picollo_suite_add_param`'s; the last registered of that
+// name): `per_operation` of `unit`, `"elements"` or `"bytes"` (strings NUL-terminated
+// UTF-8). Its results then carry the rate at their median time per operation, computed by
+// the library in decimal units (`1.21 GB/s`, `3.40 M elem/s`) and shown in the report's
+// line, the JSON (`throughput`) and beside a comparison's verdict, which stays on time.
+// Errors: NULL `suite`, `name` or `unit`; `INVALID_UTF8`; `INVALID_ARGUMENT` for another
+// unit, a `per_operation` of 0, or a name no benchmark of the suite has. ABI 1.24.
+picollo_status picollo_suite_set_throughput(struct picollo_suite *suite,
+                                            const char *name,
+                                            const char *param,
+                                            const char *unit,
+                                            uint64_t per_operation);
 
 // Marks the benchmark running on this thread FAILED with `message` (copied; NULL: "the
 // benchmark failed"), as a Rust benchmark's panic is: the suite stops it when its work

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -405,6 +406,12 @@ private:
 // return s.main(argc, argv);` runs them as the command line says (picollo_suite_main:
 // measured by default, `--test` each once, `--list`, a filter, `--against OTHER`). A
 // benchmark that throws is reported FAILED with the exception's message (exit status 6).
+// The work of one operation: `per_operation` of `unit`, "elements" or "bytes".
+struct Throughput {
+    const char *unit = nullptr;
+    uint64_t per_operation = 0;
+};
+
 struct SuiteFree {
     void operator()(picollo_suite *s) const noexcept { picollo_suite_free(s); }
 };
@@ -432,6 +439,51 @@ public:
         };
         check(picollo_suite_add(s_.get(), name, trampoline, held.get()));
         works_.push_back(std::move(held));
+        return *this;
+    }
+
+    // Register benchmark `name/p` for each `p` of `params` (written as `std::ostream` writes
+    // it; the library forms the name): `work(p, k)` runs k operations of parameter p, or
+    // `work(p)` one. With a `throughput(p)` (`picollo::Throughput{"bytes", p}`), one
+    // operation of each does that much work, and its results carry the library's rate.
+    template <class P, class Work>
+    Suite &add_params(const char *name, const std::vector<P> &params, Work &&work) {
+        return add_params(name, params, std::forward<Work>(work), [](const P &) { return Throughput{}; });
+    }
+    template <class P, class Work, class Per>
+    Suite &add_params(const char *name, const std::vector<P> &params, Work &&work, Per &&throughput) {
+        auto shared = std::make_shared<std::decay_t<Work>>(std::forward<Work>(work));
+        works_.push_back(shared);
+        for (const P &p : params) {
+            std::ostringstream text;
+            text << p;
+            const std::string param = text.str();
+            auto bound = [shared, p](uint64_t k) {
+                if constexpr (std::is_invocable_v<std::decay_t<Work> &, const P &, uint64_t>) {
+                    (*shared)(p, k);
+                } else {
+                    for (uint64_t i = 0; i < k; i++) (*shared)(p);
+                }
+            };
+            using Held = decltype(bound);
+            auto held = std::make_shared<Held>(std::move(bound));
+            auto trampoline = [](void *ctx, uint64_t k) noexcept {
+                detail::run_in_suite(*static_cast<Held *>(ctx), k);
+            };
+            check(picollo_suite_add_param(s_.get(), name, param.c_str(), trampoline, held.get()));
+            works_.push_back(std::move(held));
+            Throughput t = throughput(p);
+            if (t.unit != nullptr) {
+                check(picollo_suite_set_throughput(s_.get(), name, param.c_str(), t.unit, t.per_operation));
+            }
+        }
+        return *this;
+    }
+
+    // Declare that one operation of benchmark `name` does `t.per_operation` of `t.unit`
+    // ("elements" or "bytes"): its results carry the library's rate at their median.
+    Suite &throughput(const char *name, Throughput t) {
+        check(picollo_suite_set_throughput(s_.get(), name, nullptr, t.unit, t.per_operation));
         return *this;
     }
 

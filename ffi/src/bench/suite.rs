@@ -10,6 +10,7 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 use picollo_bench::suite::{fail, Exit, Mode, Suite, WorkerCommand};
+use picollo_bench::Throughput;
 
 use crate::args::{read_sized, str_from, try_slice, try_str};
 use crate::bench::args::{bench_of, picollo_bench_config};
@@ -116,15 +117,82 @@ pub unsafe extern "C" fn picollo_suite_add(
     boundary!({
         let suite = try_mut!(suite)?;
         let name = try_str!(name)?;
-        let work = work.ok_or_else(|| Failure::null("work"))?;
-        suite.bench_batched(name, move |k| {
-            // SAFETY: the caller promises `work` may be called with `ctx` on this thread
-            // until the suite is freed.
-            unsafe { work(ctx, k) };
-            if let Some(message) = FAILURE.with(|f| f.borrow_mut().take()) {
-                fail(message)
-            }
-        });
+        // SAFETY: as this function's caller promises of `work` and `ctx`.
+        unsafe { add_work(suite, name, work, ctx) }
+    })
+}
+
+/// Registers benchmark `name/param` (`sort/1000`: the name every language's suite gives a
+/// benchmark of a parameter, formed here) as `picollo_suite_add` registers one: `name` and
+/// `param` are NUL-terminated UTF-8, copied. Its name is listed, filtered, measured, saved and
+/// compared as any other. Errors: NULL `suite`, `name`, `param` or `work`; `INVALID_UTF8`.
+/// Safety: as for `picollo_suite_add`. ABI 1.24.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_add_param(
+    suite: *mut picollo_suite,
+    name: *const c_char,
+    param: *const c_char,
+    work: picollo_bench_work,
+    ctx: *mut c_void,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let name = Suite::param_name(try_str!(name)?, &try_str!(param)?);
+        // SAFETY: as this function's caller promises of `work` and `ctx`.
+        unsafe { add_work(suite, &name, work, ctx) }
+    })
+}
+
+/// Registers `work(ctx, k)` as benchmark `name` of `suite`.
+///
+/// # Safety
+/// `work` may be called with `ctx` on the thread of `picollo_suite_main` until the suite is
+/// freed, and never unwinds.
+unsafe fn add_work(
+    suite: &mut Suite<'static>,
+    name: &str,
+    work: picollo_bench_work,
+    ctx: *mut c_void,
+) -> Result<(), Failure> {
+    let work = work.ok_or_else(|| Failure::null("work"))?;
+    suite.bench_batched(name, move |k| {
+        // SAFETY: the caller promises `work` may be called with `ctx` on this thread
+        // until the suite is freed.
+        unsafe { work(ctx, k) };
+        if let Some(message) = FAILURE.with(|f| f.borrow_mut().take()) {
+            fail(message)
+        }
+    });
+    Ok(())
+}
+
+/// Declares the work one operation of benchmark `name` does, or where `param` is not NULL,
+/// of benchmark `name/param` (`picollo_suite_add_param`'s; the last registered of that
+/// name): `per_operation` of `unit`, `"elements"` or `"bytes"` (strings NUL-terminated
+/// UTF-8). Its results then carry the rate at their median time per operation, computed by
+/// the library in decimal units (`1.21 GB/s`, `3.40 M elem/s`) and shown in the report's
+/// line, the JSON (`throughput`) and beside a comparison's verdict, which stays on time.
+/// Errors: NULL `suite`, `name` or `unit`; `INVALID_UTF8`; `INVALID_ARGUMENT` for another
+/// unit, a `per_operation` of 0, or a name no benchmark of the suite has. ABI 1.24.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_throughput(
+    suite: *mut picollo_suite,
+    name: *const c_char,
+    param: *const c_char,
+    unit: *const c_char,
+    per_operation: u64,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let (name, unit) = (try_str!(name)?, try_str!(unit)?);
+        let name = match param.is_null() {
+            true => name.to_string(),
+            false => Suite::param_name(name, &try_str!(param)?),
+        };
+        let t = Throughput::parse(unit, per_operation).map_err(Failure::invalid)?;
+        suite
+            .set_throughput(&name, t)
+            .map_err(|e| Failure::invalid(e.message))?;
         Ok(())
     })
 }
