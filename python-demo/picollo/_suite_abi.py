@@ -1,4 +1,4 @@
-"""The suites of libpicollo's C ABI (Linux, ABI 1.21) as data: the opaque suite and the
+"""The suites of libpicollo's C ABI (Linux, ABI 1.24) as data: the opaque suite and the
 signatures of ``picollo_suite_*``.
 
 Like `_abi`, this module loads no library; `_suite_native` applies `SUITE_SIGNATURES`. A
@@ -7,15 +7,16 @@ benchmark's work goes in as ``c_void_p``, a `_bench_abi.WORK` callback.
 
 from __future__ import annotations
 
-from ctypes import POINTER, Structure, c_char_p, c_int32, c_size_t, c_void_p
+from ctypes import POINTER, Structure, c_char_p, c_int32, c_size_t, c_uint64, c_void_p
 
 from ._abi import status_t
 from ._bench_abi import picollo_bench_config
 
 #: The ABI minor version whose suites this binding declares: the suite runner
 #: (`picollo_suite_new` to `picollo_suite_main`; 1.20) and the command of its own worker
-#: (`picollo_suite_set_worker`; 1.21).
-SUITE_ABI_MINOR = 21
+#: (`picollo_suite_set_worker`; 1.21), a benchmark of a parameter and a throughput
+#: (`picollo_suite_add_param`, `picollo_suite_set_throughput`; 1.24).
+SUITE_ABI_MINOR = 24
 
 
 class picollo_suite(Structure):
@@ -30,6 +31,8 @@ SUITE_SIGNATURES = {
     "picollo_suite_free": (None, [SuiteP]),
     "picollo_suite_set_config": (status_t, [SuiteP, POINTER(picollo_bench_config)]),
     "picollo_suite_add": (status_t, [SuiteP, c_char_p, c_void_p, c_void_p]),
+    "picollo_suite_add_param": (status_t, [SuiteP, c_char_p, c_char_p, c_void_p, c_void_p]),
+    "picollo_suite_set_throughput": (status_t, [SuiteP, c_char_p, c_char_p, c_char_p, c_uint64]),
     "picollo_suite_set_worker": (status_t, [SuiteP, POINTER(c_char_p), c_size_t]),
     "picollo_suite_fail": (status_t, [c_char_p]),
     "picollo_suite_main": (c_int32, [SuiteP, c_int32, POINTER(c_char_p)]),

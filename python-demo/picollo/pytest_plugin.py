@@ -9,6 +9,11 @@ benchmark whose test passed is registered in a suite (`picollo.suite.Suite`) und
 id, and once every test ran the runner measures them all: its lines go in pytest's terminal
 summary and its exit status (7 slower, 6 a benchmark failed, ...) becomes pytest's where the
 tests passed. What ``fn`` uses must outlive its test (the measurement comes after it).
+
+A test of ``@pytest.mark.parametrize`` is one benchmark a parameter, ``NAME/ID`` (its node
+id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` measures as
+``test_copy/64``); ``benchmark.set_throughput("bytes", n)`` declares the work of one call,
+whose rate the runner reports.
 """
 
 from __future__ import annotations
@@ -64,17 +69,36 @@ def benchmark(request: Any) -> "Benchmark":
     session = request.config.pluginmanager.get_plugin(_STATE)
     marker = request.node.get_closest_marker("picollo")
     name = marker.kwargs.get("name") if marker is not None else None
-    return Benchmark(name or request.node.nodeid, session)
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None:
+        return Benchmark(name or request.node.nodeid, session)
+    # The node id without its "[ID]": the library adds the parameter as "/ID".
+    base = name or request.node.nodeid[: -len(f"[{callspec.id}]")]
+    return Benchmark(base, session, callspec.id)
 
 
 class Benchmark:
     """The fixture's value: ``benchmark(fn, *args, **kwargs)`` calls ``fn`` once (the test),
     registers it when measuring, and returns its result."""
 
-    def __init__(self, name: str, session: "_Session") -> None:
+    def __init__(self, name: str, session: "_Session", param: Optional[str] = None) -> None:
         self.name = name
+        self.param = param
         self._session = session
         self._called = False
+        self._throughput: Optional[tuple[str, int]] = None
+
+    def set_throughput(self, unit: str, per_operation: int) -> None:
+        """Declare that one call of the function does ``per_operation`` of ``unit``
+        (``"elements"`` or ``"bytes"``): the runner reports its rate at the median."""
+        self._throughput = (unit, per_operation)
+        if self._called:
+            self._declare()
+
+    def _declare(self) -> None:
+        suite = self._session.suite
+        if suite is not None and self._throughput is not None:
+            suite.set_throughput(self.name, *self._throughput, param=self.param)
 
     def __call__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if self._called:
@@ -82,8 +106,12 @@ class Benchmark:
                                "function a test: call it once")
         self._called = True
         result = fn(*args, **kwargs)
-        if self._session.suite is not None:
-            self._session.suite.add(self.name, fn, *args, **kwargs)
+        suite = self._session.suite
+        if suite is not None and self.param is None:
+            suite.add(self.name, fn, *args, **kwargs)
+        elif suite is not None:
+            suite.add_param(self.name, self.param, fn, *args, **kwargs)
+        self._declare()
         return result
 
 

@@ -6,6 +6,10 @@ as a Rust, C or C++ suite runs them (docs/suites.md). The pytest plugin
 >>> from picollo.suite import Suite
 >>> with Suite("sums") as s:
 ...     s.add("sum 1000", sum, range(1_000))
+...     s.set_throughput("sum 1000", "elements", 1_000)   # its rate: elements a second
+...     for n in (64, 4096):
+...         s.add_param("zeros", n, bytes, n)              # "zeros/64", "zeros/4096"
+...         s.set_throughput("zeros", "bytes", n, param=n)
 ...     status = s.main(["--budget", "0.5"])   # the exit status, as for `main`
 
 A benchmark that raises is reported FAILED with its exception's type and message (exit
@@ -33,7 +37,7 @@ WORKER_FLAG = "--picollo-worker"
 _NEEDS = f"suites need a Linux build of ABI 1.{SUITE_ABI_MINOR} or later"
 apply_signatures(SUITE_SIGNATURES, _NEEDS)
 if lib.picollo_abi_version() & 0xFFFF < SUITE_ABI_MINOR:
-    raise ImportError(missing("picollo_suite_set_worker", _NEEDS))
+    raise ImportError(missing("picollo_suite_set_throughput", _NEEDS))
 
 #: `picollo_suite_main` through `ctypes.PyDLL`, as `bench.run`: the runner keeps the GIL, so
 #: each batch's callback enters Python without taking it again.
@@ -78,11 +82,33 @@ class Suite(Handle):
     def add(self, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Register ``fn(*args, **kwargs)``, one operation a call, as benchmark ``name``
         (names are checked by `main`: two of one name, or an empty one, exit with 2)."""
-        if not callable(fn):
-            raise TypeError(f"fn must be callable, not {type(fn).__name__}")
-        work = _SuiteWork(functools.partial(fn, *args, **kwargs) if args or kwargs else fn)
+        work = _work(fn, args, kwargs)
         check(lib.picollo_suite_add(self._ptr, encode(name, "name"), work.address, None))
         self._works.append(work)
+
+    def add_param(self, name: str, param: Any, fn: Callable[..., Any], *args: Any,
+                  **kwargs: Any) -> None:
+        """Register ``fn(*args, **kwargs)`` as the benchmark of ``name`` for parameter
+        ``param`` (``str(param)``): the library names it ``name/param``, listed, filtered,
+        measured and compared as any other."""
+        work = _work(fn, args, kwargs)
+        check(lib.picollo_suite_add_param(self._ptr, encode(name, "name"),
+                                          encode(str(param), "param"), work.address, None))
+        self._works.append(work)
+
+    def set_throughput(self, name: str, unit: str, per_operation: int,
+                       param: Any = None) -> None:
+        """Declare that one operation of benchmark ``name`` (of ``name/param`` where
+        ``param`` is given) does ``per_operation`` of ``unit``, ``"elements"`` or
+        ``"bytes"``: its results carry the library's rate at their median (in the report's
+        line and the JSON). PicolloError for another unit, 0, or a name not registered."""
+        if not isinstance(per_operation, int) or isinstance(per_operation, bool):
+            raise TypeError(f"per_operation must be an int, not {type(per_operation).__name__}")
+        if not 0 <= per_operation < 2**64:
+            raise ValueError(f"per_operation {per_operation} is outside 0 to 2**64 - 1")
+        p = None if param is None else encode(str(param), "param")
+        check(lib.picollo_suite_set_throughput(self._ptr, encode(name, "name"), p,
+                                               encode(unit, "unit"), per_operation))
 
     def set_worker(self, command: Sequence[str]) -> None:
         """The command that starts this suite as a worker for ``--against`` (the runner adds
@@ -105,6 +131,13 @@ class Suite(Handle):
                 w.interrupt = None
             raise interrupt
         return int(status)
+
+
+def _work(fn: Callable[..., Any], args: tuple, kwargs: dict) -> _SuiteWork:
+    """The callback of ``fn(*args, **kwargs)``; TypeError where ``fn`` is not callable."""
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, not {type(fn).__name__}")
+    return _SuiteWork(functools.partial(fn, *args, **kwargs) if args or kwargs else fn)
 
 
 def _argv(strings: Sequence[str], what: str) -> Any:
