@@ -74,6 +74,23 @@ has novalue "error: --filter needs a value"
 run 2 globregex "${mono[@]}" suite.exe --list --filter '*a' --regex a
 has globregex "error: --filter with a glob (* or ?) and --regex: give one of them"
 
+# Benchmarks of [Arguments] with a [Throughput]: one a value, named name/value by the library,
+# listed, filtered, run once; measured, each carries the rate at the median its document
+# reports; a throughput the library refuses exits 2 before anything runs.
+params=(env PICOLLO_SUITE_CLASS=Params "${mono[@]}" suite.exe)
+run 0 params_list "${params[@]}" --list
+is params_list $'fill/64: benchmark\nfill/4096: benchmark\nsums/8: benchmark\nsums/64: benchmark\nsum 1000: benchmark'
+run 0 params_test "${params[@]}" --test --exact fill/4096
+is params_test $'bench fill/4096 ... ok\nbench result: 1 ran once, 0 failed'
+run 0 params_measure "${params[@]}" "${short[@]}" --out params
+python3 "$here/../check_throughput.py" "$out/params/Params/results.json" --log "$out/params_measure.log" \
+    fill/64=bytes:64 fill/4096=bytes:4096 sums/8=elements:8 sums/64=elements:64 "sum 1000=elements:1000" ||
+    die "Params: the throughputs"
+run 2 badunit env PICOLLO_SUITE_CLASS=BadUnit "${mono[@]}" suite.exe --list
+has badunit 'error: [Throughput] a: unknown throughput unit "bits": the units are elements, bytes'
+run 2 zero env PICOLLO_SUITE_CLASS=ZeroThroughput "${mono[@]}" suite.exe --list
+has zero "error: [Throughput] zero: a throughput of 0 bytes per operation"
+
 # A short measurement (the default without --test): a line a benchmark, the document.
 run 0 measure "${mono[@]}" suite.exe "${short[@]}" --out measured
 for name in "sum 1000" "spin 200" "Parse"; do has measure "$name: time P50="; done

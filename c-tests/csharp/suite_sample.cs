@@ -5,7 +5,10 @@
 // names another class to run instead: Throwing (a benchmark that throws, one whose
 // constructor throws, one that is fine), Twice (two benchmarks of one name), BadShape (a
 // benchmark taking an int), NoDefaultConstructor (an instance benchmark of a class that
-// cannot be made without arguments).
+// cannot be made without arguments), Params (benchmarks of [Arguments] with a [Throughput]:
+// "fill/64", "fill/4096" of n bytes an operation, "sums/8", "sums/64" in the batch form of
+// n elements, and "sum 1000" of 1,000 elements), BadUnit and ZeroThroughput (a throughput
+// the library refuses).
 
 using System;
 using Picollo.Suites;
@@ -93,6 +96,56 @@ public class NoDefaultConstructor
     public void Work() { }
 }
 
+public class Params
+{
+    readonly byte[] _buffer = new byte[4096];
+
+    [Benchmark("fill")]
+    [Arguments(64)]
+    [Arguments(4096)]
+    [Throughput("bytes")]
+    public byte Fill(int n)
+    {
+        Array.Clear(_buffer, 0, n);
+        return _buffer[n - 1];
+    }
+
+    [Benchmark("sums")]
+    [Arguments(8UL)]
+    [Arguments(64UL)]
+    [Throughput("elements")]
+    public static ulong Sums(ulong n, ulong k)
+    {
+        ulong s = 0;
+        for (ulong i = 0; i < k * n; i++) s += i;
+        return s;
+    }
+
+    [Benchmark("sum 1000")]
+    [Throughput("elements", 1000)]
+    public static ulong Sum()
+    {
+        ulong s = 0;
+        for (ulong i = 0; i < 1000; i++) s += i;
+        return s;
+    }
+}
+
+public class BadUnit
+{
+    [Benchmark("a")]
+    [Throughput("bits", 8)]
+    public static void A() { }
+}
+
+public class ZeroThroughput
+{
+    [Benchmark("zero")]
+    [Arguments(0)]
+    [Throughput("bytes")]
+    public static void Zero(int n) { }
+}
+
 public static class Program
 {
     public static int Main(string[] args)
@@ -103,6 +156,9 @@ public static class Program
             case "Twice": return Suite.Run<Twice>(args);
             case "BadShape": return Suite.Run<BadShape>(args);
             case "NoDefaultConstructor": return Suite.Run<NoDefaultConstructor>(args);
+            case "Params": return Suite.Run<Params>(args);
+            case "BadUnit": return Suite.Run<BadUnit>(args);
+            case "ZeroThroughput": return Suite.Run<ZeroThroughput>(args);
             default: return Suite.Run<Sums>(args);
         }
     }

@@ -163,6 +163,8 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_config(SuiteHandle suite, ref BenchConfig config);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_worker(SuiteHandle suite, IntPtr[] argv, UIntPtr argc);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_add(SuiteHandle suite, byte[] name, IntPtr work, IntPtr ctx);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_add_param(SuiteHandle suite, byte[] name, byte[] param, IntPtr work, IntPtr ctx);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_throughput(SuiteHandle suite, byte[] name, byte[] param, byte[] unit, ulong perOperation);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_fail(byte[] message);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern int picollo_suite_main(SuiteHandle suite, int argc, IntPtr[] argv);
     }

@@ -20,11 +20,15 @@ namespace Picollo.Suites
         public SuiteUsageException(string message) : base(message) { }
     }
 
-    /// <summary>A benchmark as found: its name and its work (k operations a call).</summary>
+    /// <summary>A benchmark as found: its name, its parameter (null: none; the library names
+    /// it Name/Param), its work (k operations a call) and its throughput (null: none).</summary>
     internal sealed class Discovered
     {
         public string Name;
+        public string Param;
         public Action<ulong> Work;
+        public string Unit;
+        public ulong PerOperation;
     }
 
     internal static class Discovery
@@ -43,35 +47,86 @@ namespace Picollo.Suites
             foreach (MethodInfo m in methods)
             {
                 var attribute = (BenchmarkAttribute)m.GetCustomAttributes(typeof(BenchmarkAttribute), true)[0];
-                found.Add(new Discovered { Name = attribute.Name ?? m.Name, Work = WorkOf(m, instance) });
+                var throughput = (ThroughputAttribute)m.GetCustomAttributes(typeof(ThroughputAttribute), true).FirstOrDefault();
+                var arguments = m.GetCustomAttributes(typeof(ArgumentsAttribute), true).Cast<ArgumentsAttribute>().ToList();
+                string name = attribute.Name ?? m.Name;
+                if (arguments.Count == 0)
+                {
+                    found.Add(Declared(new Discovered { Name = name, Work = WorkOf(m, instance, null) }, throughput, 1));
+                    continue;
+                }
+                foreach (ArgumentsAttribute a in arguments)
+                {
+                    object value = Argument(m, a.Value);
+                    string param = Convert.ToString(a.Value, System.Globalization.CultureInfo.InvariantCulture);
+                    var d = new Discovered { Name = name, Param = param, Work = WorkOf(m, instance, new[] { value }) };
+                    found.Add(Declared(d, throughput, throughput == null ? 1 : Whole(m, a.Value)));
+                }
             }
             return found;
         }
 
+        /// <summary><paramref name="d"/> with <paramref name="t"/>'s unit and its work times
+        /// <paramref name="times"/> (the argument).</summary>
+        static Discovered Declared(Discovered d, ThroughputAttribute t, ulong times)
+        {
+            if (t == null) return d;
+            d.Unit = t.Unit;
+            d.PerOperation = t.PerOperation * times;
+            return d;
+        }
+
+        /// <summary><paramref name="value"/> as the type of <paramref name="m"/>'s first
+        /// parameter; SuiteUsageException where it is not one.</summary>
+        static object Argument(MethodInfo m, object value)
+        {
+            string where = "[Arguments] " + m.DeclaringType.Name + "." + m.Name + ": ";
+            ParameterInfo[] ps = m.GetParameters();
+            if (ps.Length == 0) throw new SuiteUsageException(where + "the method takes no argument");
+            try { return Convert.ChangeType(value, ps[0].ParameterType, System.Globalization.CultureInfo.InvariantCulture); }
+            catch (Exception e) when (e is InvalidCastException || e is FormatException || e is OverflowException)
+            {
+                throw new SuiteUsageException(where + value + " is not a " + ps[0].ParameterType.Name);
+            }
+        }
+
+        /// <summary>The argument <paramref name="value"/> as a count (a [Throughput]'s factor);
+        /// SuiteUsageException where it is not a whole number of at least 0.</summary>
+        static ulong Whole(MethodInfo m, object value)
+        {
+            try { return Convert.ToUInt64(value, System.Globalization.CultureInfo.InvariantCulture); }
+            catch (Exception e) when (e is InvalidCastException || e is FormatException || e is OverflowException)
+            {
+                throw new SuiteUsageException("[Throughput] " + m.DeclaringType.Name + "." + m.Name + ": the argument " + value + " is not a count");
+            }
+        }
+
         /// <summary>The work of method <paramref name="m"/>: bound at once when static, at its
         /// first call (which makes the class's instance) otherwise.</summary>
-        static Action<ulong> WorkOf(MethodInfo m, Instance instance)
+        static Action<ulong> WorkOf(MethodInfo m, Instance instance, object[] argument)
         {
-            bool batch = CheckShape(m);
-            if (m.IsStatic) return Bind(m, null, batch);
+            bool batch = CheckShape(m, argument != null);
+            if (m.IsStatic) return Bind(m, null, batch, argument);
             instance.Check(m);
             Action<ulong> bound = null;
             return k =>
             {
-                if (bound == null) bound = Bind(m, instance.Get(), batch);
+                if (bound == null) bound = Bind(m, instance.Get(), batch, argument);
                 bound(k);
             };
         }
 
         /// <summary>Whether <paramref name="m"/> is the batch form (takes <c>ulong k</c>);
         /// SuiteUsageException where the suite cannot call it.</summary>
-        static bool CheckShape(MethodInfo m)
+        static bool CheckShape(MethodInfo m, bool argued)
         {
             string where = m.DeclaringType.Name + "." + m.Name;
-            ParameterInfo[] ps = m.GetParameters();
+            ParameterInfo[] ps = m.GetParameters().Skip(argued ? 1 : 0).ToArray();
             bool batch = ps.Length == 1 && ps[0].ParameterType == typeof(ulong);
             if (ps.Length > 1 || (ps.Length == 1 && !batch))
-                throw new SuiteUsageException("[Benchmark] " + where + ": takes nothing, or a ulong (the batch size k)");
+                throw new SuiteUsageException("[Benchmark] " + where + (argued
+                    ? ": takes its argument, then nothing or a ulong (the batch size k)"
+                    : ": takes nothing, or a ulong (the batch size k)"));
             if (m.ContainsGenericParameters)
                 throw new SuiteUsageException("[Benchmark] " + where + ": a generic method; make one method per type");
             Type r = m.ReturnType;
@@ -83,8 +138,9 @@ namespace Picollo.Suites
         /// <summary>The work of <paramref name="m"/> on <paramref name="target"/> (null: static):
         /// a delegate bound to the method, looped k times unless it is the batch form, its
         /// result stored in <see cref="Sink{T}"/>.</summary>
-        static Action<ulong> Bind(MethodInfo m, object target, bool batch)
+        static Action<ulong> Bind(MethodInfo m, object target, bool batch, object[] argument)
         {
+            if (argument != null) return BindArgument(m, target, batch, argument[0]);
             Type r = m.ReturnType;
             if (r == typeof(void))
             {
@@ -96,6 +152,43 @@ namespace Picollo.Suites
             Delegate f = Delegate.CreateDelegate(shape, target, m);
             MethodInfo loop = typeof(Discovery).GetMethod(batch ? "Batch" : "Each", BindingFlags.NonPublic | BindingFlags.Static);
             return (Action<ulong>)loop.MakeGenericMethod(r).Invoke(null, new object[] { f });
+        }
+
+        /// <summary><see cref="Bind"/> of a method whose first parameter takes
+        /// <paramref name="value"/>: a delegate of the method's own shape, called with it.</summary>
+        static Action<ulong> BindArgument(MethodInfo m, object target, bool batch, object value)
+        {
+            Type a = m.GetParameters()[0].ParameterType, r = m.ReturnType;
+            var inputs = batch ? new[] { a, typeof(ulong) } : new[] { a };
+            bool none = r == typeof(void);
+            Type shape = none
+                ? System.Linq.Expressions.Expression.GetActionType(inputs)
+                : System.Linq.Expressions.Expression.GetFuncType(inputs.Concat(new[] { r }).ToArray());
+            Delegate f = Delegate.CreateDelegate(shape, target, m);
+            string helper = (none ? "Run" : "Keep") + (batch ? "Batch" : "Each");
+            Type[] types = none ? new[] { a } : new[] { a, r };
+            MethodInfo loop = typeof(Discovery).GetMethod(helper, BindingFlags.NonPublic | BindingFlags.Static);
+            return (Action<ulong>)loop.MakeGenericMethod(types).Invoke(null, new[] { f, value });
+        }
+
+        static Action<ulong> RunEach<A>(Action<A> op, A value)
+        {
+            return k => { for (ulong i = 0; i < k; i++) op(value); };
+        }
+
+        static Action<ulong> RunBatch<A>(Action<A, ulong> operations, A value)
+        {
+            return k => operations(value, k);
+        }
+
+        static Action<ulong> KeepEach<A, T>(Func<A, T> op, A value)
+        {
+            return k => { for (ulong i = 0; i < k; i++) Sink<T>.Value = op(value); };
+        }
+
+        static Action<ulong> KeepBatch<A, T>(Func<A, ulong, T> operations, A value)
+        {
+            return k => { Sink<T>.Value = operations(value, k); };
         }
 
         static Action<ulong> Each<T>(Func<T> op)

@@ -65,7 +65,14 @@ namespace Picollo.Suites
             try
             {
                 HostedBuilds(translated, scripts);
-                using (SuiteHandle suite = Make(type, options ?? new BenchOptions(), benchmarks, callbacks))
+                SuiteHandle made;
+                try { made = Make(type, options ?? new BenchOptions(), benchmarks, callbacks); }
+                catch (SuiteUsageException e)
+                {
+                    Console.Error.WriteLine("error: " + e.Message);
+                    return UsageStatus;
+                }
+                using (SuiteHandle suite = made)
                 {
                     Console.Out.Flush(); // what the program printed goes first
                     int status = RunMain(suite, translated);
@@ -90,12 +97,7 @@ namespace Picollo.Suites
                 Configure(suite, options, type.Assembly);
                 SetWorker(suite);
                 foreach (Discovered b in benchmarks)
-                {
-                    BenchNative.Work callback = Callback(b.Work);
-                    callbacks.Add(callback);
-                    IntPtr work = Marshal.GetFunctionPointerForDelegate(callback);
-                    PicolloException.Check(BenchNative.picollo_suite_add(suite, Utf8.ToNative(b.Name), work, IntPtr.Zero));
-                }
+                    Add(suite, b, callbacks);
                 return suite;
             }
             catch
@@ -103,6 +105,25 @@ namespace Picollo.Suites
                 suite.Dispose();
                 throw;
             }
+        }
+
+        /// <summary>Registers <paramref name="b"/> (as name/param where it has a parameter: the
+        /// library forms the name) and its throughput; its callback goes in
+        /// <paramref name="callbacks"/>.</summary>
+        static void Add(SuiteHandle suite, Discovered b, List<BenchNative.Work> callbacks)
+        {
+            BenchNative.Work callback = Callback(b.Work);
+            callbacks.Add(callback);
+            IntPtr work = Marshal.GetFunctionPointerForDelegate(callback);
+            byte[] name = Utf8.ToNative(b.Name), param = b.Param == null ? null : Utf8.ToNative(b.Param);
+            PicolloException.Check(param == null
+                ? BenchNative.picollo_suite_add(suite, name, work, IntPtr.Zero)
+                : BenchNative.picollo_suite_add_param(suite, name, param, work, IntPtr.Zero));
+            if (b.Unit == null) return;
+            // A throughput the library refuses as declared (its unit, 0) is the suite's to fix.
+            Status st = BenchNative.picollo_suite_set_throughput(suite, name, param, Utf8.ToNative(b.Unit), b.PerOperation);
+            if (st != Status.Ok)
+                throw new SuiteUsageException("[Throughput] " + b.Name + ": " + Utf8.FromNative(Native.picollo_last_error_message()));
         }
 
         /// <summary>The settings of <paramref name="options"/>, and whether
