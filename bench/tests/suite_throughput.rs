@@ -3,42 +3,15 @@
 //! JSON carry the rate the library computes at the median time the same JSON reports.
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use common::Clock;
 use picollo_bench::suite::{Exit, Mode, Suite};
-use picollo_bench::{Bench, BenchError, Measured, Meter, Metric, MetricKind, Throughput, Unit};
-
-/// A simulated clock: the work adds the nanoseconds it takes to `now`.
-struct Clock {
-    now: Rc<Cell<f64>>,
-    started: f64,
-}
-
-impl Meter for Clock {
-    fn metrics(&self) -> Vec<Metric> {
-        vec![Metric::new("time", Unit::Nanoseconds, MetricKind::Time)]
-    }
-
-    fn start(&mut self) -> Result<(), BenchError> {
-        self.started = self.now.get();
-        Ok(())
-    }
-
-    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
-        let ns = self.now.get() - self.started;
-        out[0] = Measured {
-            value: (ns * picollo_bench::SCALE as f64) as u64,
-            ..Measured::default()
-        };
-        Ok(())
-    }
-
-    fn clock(&self) -> String {
-        "simulated".into()
-    }
-}
+use picollo_bench::{Bench, Throughput};
 
 fn args(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()
@@ -55,12 +28,7 @@ fn copies(now: &Rc<Cell<f64>>) -> Suite<'static> {
     let clock = Rc::clone(now);
     let mut s = Suite::new("throughput")
         .with_settings(settings)
-        .with_meter(move || {
-            Box::new(Clock {
-                now: Rc::clone(&clock),
-                started: 0.0,
-            })
-        });
+        .with_meter(move || Box::new(Clock::new(&clock)));
     let (t, mut seed) = (Rc::clone(now), 0x9e37_79b9_7f4a_7c15u64);
     s.bench_params_throughput(
         "copy",

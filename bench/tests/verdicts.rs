@@ -5,57 +5,24 @@
 //! `verdicts` bench's: they need the default time budget to see the machine change.
 #![cfg(target_os = "linux")]
 
-#[path = "../../core/benches/splitmix/mod.rs"]
-mod splitmix;
+mod common;
 
 use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use common::{Clock, SplitMix64};
 use picollo_bench::shift::Design;
 use picollo_bench::suite::{Exit, Mode, Suite};
 use picollo_bench::{
-    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, MetricKind, Unit,
-    Verdict, SCALE,
+    compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, Verdict,
 };
-use splitmix::SplitMix64;
 
 /// One test at a time: the tests on this machine's clock must not share its two CPUs.
 fn serial() -> MutexGuard<'static, ()> {
     static SERIAL: Mutex<()> = Mutex::new(());
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A simulated clock: the work adds the nanoseconds it takes to `now`; a batch reads the
-/// difference (time only).
-struct Clock {
-    now: Rc<Cell<f64>>,
-    started: f64,
-}
-
-impl Meter for Clock {
-    fn metrics(&self) -> Vec<Metric> {
-        vec![Metric::new("time", Unit::Nanoseconds, MetricKind::Time)]
-    }
-
-    fn start(&mut self) -> Result<(), BenchError> {
-        self.started = self.now.get();
-        Ok(())
-    }
-
-    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
-        let ns = self.now.get() - self.started;
-        out[0] = Measured {
-            value: (ns * SCALE as f64) as u64,
-            ..Measured::default()
-        };
-        Ok(())
-    }
-
-    fn clock(&self) -> String {
-        "simulated".into()
-    }
 }
 
 /// A clock and work on it: each operation costs `base` ns times `1 + drift · t` (t in
@@ -112,10 +79,7 @@ impl Machine {
     }
 
     fn clock(&self) -> Clock {
-        Clock {
-            now: self.now.clone(),
-            started: 0.0,
-        }
+        Clock::new(&self.now)
     }
 
     /// Work of `k` operations of `base` ns each, with noise seeded by `seed`.

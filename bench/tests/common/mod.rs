@@ -1,13 +1,19 @@
 //! What the simulated-verdict tests share: normal draws and one-metric results made from
 //! rows of times.
 
-use picollo_bench::{Bench, BenchResult, Metric, MetricKind, Unit, WarmUp};
+use std::cell::Cell;
+use std::rc::Rc;
+
+use picollo_bench::{
+    Bench, BenchError, BenchResult, Measured, Meter, Metric, MetricKind, Unit, WarmUp, SCALE,
+};
 
 #[path = "../../../core/benches/splitmix/mod.rs"]
 mod splitmix;
 pub use splitmix::SplitMix64;
 
 /// A standard normal draw (Box–Muller).
+#[allow(dead_code)]
 pub fn normal(rng: &mut SplitMix64) -> f64 {
     let (a, b) = (1.0 - rng.next_f64(), rng.next_f64());
     (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
@@ -29,4 +35,47 @@ pub fn time_result(name: &str, rows: Vec<u64>) -> BenchResult {
         warm_up,
     )
     .unwrap()
+}
+
+/// A simulated clock: the work adds the nanoseconds it takes to `now`; a batch reads the
+/// difference (time only).
+#[allow(dead_code)]
+pub struct Clock {
+    pub now: Rc<Cell<f64>>,
+    pub started: f64,
+}
+
+#[allow(dead_code)]
+impl Clock {
+    /// A clock reading `now`.
+    pub fn new(now: &Rc<Cell<f64>>) -> Self {
+        Clock {
+            now: Rc::clone(now),
+            started: 0.0,
+        }
+    }
+}
+
+impl Meter for Clock {
+    fn metrics(&self) -> Vec<Metric> {
+        vec![Metric::new("time", Unit::Nanoseconds, MetricKind::Time)]
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.started = self.now.get();
+        Ok(())
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        let ns = self.now.get() - self.started;
+        out[0] = Measured {
+            value: (ns * SCALE as f64) as u64,
+            ..Measured::default()
+        };
+        Ok(())
+    }
+
+    fn clock(&self) -> String {
+        "simulated".into()
+    }
 }
