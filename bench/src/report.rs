@@ -148,6 +148,10 @@ pub(crate) fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Resul
             "- baseline: the medians of {b} subtracted from every figure"
         )?;
     }
+    if let (Some(t), Some(rate)) = (r.throughput, r.rate()) {
+        let (n, unit) = (t.per_operation(), t.unit());
+        writeln!(w, "- throughput: {n} {unit} an operation, {rate} at P50")?;
+    }
     for warning in &c.warnings {
         writeln!(w, "- warning: {warning}")?;
     }

@@ -123,6 +123,22 @@ fn a_measured_line_and_its_json_carry_the_rate_at_the_reported_median() {
         doc["commands"][2]["result"]["throughput"].is_null(),
         "{doc}"
     );
+    // --verbose: the report's conditions say it.
+    let mut out = Vec::new();
+    let a = args(&[
+        "--bench",
+        "--verbose",
+        "--exact",
+        "copy/1024",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    s.run_args(&a, Mode::Once, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("- throughput: 1024 bytes an operation, "),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
