@@ -1,6 +1,7 @@
 //! A suite's benchmarks of parameters with a throughput, measured on a simulated clock: each
 //! parameter is a benchmark of its own (listed, filtered, run once), and its line and its
-//! JSON carry the rate the library computes at the median time the same JSON reports.
+//! JSON carry the rate the library computes at the median time the same JSON reports, and
+//! Google Benchmark's file each round's rate as its `bytes_per_second`.
 #![cfg(target_os = "linux")]
 
 mod common;
@@ -83,12 +84,67 @@ fn each_parameter_is_listed_filtered_and_run_once_by_its_own_name() {
     );
 }
 
+/// Google Benchmark's file (`--export gbench=`) of the run whose Picollo JSON is `doc`: each
+/// repetition of `copy/N` (a round) has `bytes_per_second`, the library's rate at the median
+/// time of the JSON's round, and no entry of `other` has a rate.
+fn google_benchmark_has_each_rounds_rate(doc: &serde_json::Value, gbench: &serde_json::Value) {
+    let runs = gbench["benchmarks"].as_array().unwrap();
+    let p50 = doc["commands"][0]["result"]["roundRanks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r == 50.0)
+        .unwrap();
+    for (i, n) in [(0, 1024u64), (1, 4096)] {
+        let result = &doc["commands"][i]["result"];
+        let scale = result["scale"].as_f64().unwrap();
+        let rounds = result["rounds"].as_array().unwrap();
+        let reps: Vec<&serde_json::Value> = runs
+            .iter()
+            .filter(|x| x["run_name"] == format!("copy/{n}") && x["run_type"] == "iteration")
+            .collect();
+        assert_eq!(reps.len(), rounds.len());
+        for (rep, round) in reps.iter().zip(rounds) {
+            let median = round["values"][0][p50].as_f64().unwrap() / scale;
+            let rate = rep["bytes_per_second"].as_f64().expect("bytes_per_second");
+            let expected = Throughput::Bytes(n).per_second(median);
+            assert!(
+                (rate / expected - 1.0).abs() < 1e-12,
+                "{rate} against {expected}"
+            );
+            assert!(rep.get("items_per_second").is_none(), "{rep}");
+        }
+        let mean = runs
+            .iter()
+            .find(|x| x["name"] == format!("copy/{n}_mean"))
+            .unwrap();
+        assert!(mean["bytes_per_second"].is_f64(), "{mean}");
+    }
+    let other = runs.iter().filter(|x| x["run_name"] == "other");
+    assert!(
+        other.clone().count() > 0
+            && other.into_iter().all(|x| x.get("bytes_per_second").is_none()
+                && x.get("items_per_second").is_none()),
+        "{gbench}"
+    );
+}
+
 #[test]
 fn a_measured_line_and_its_json_carry_the_rate_at_the_reported_median() {
     let now = Rc::new(Cell::new(0.0));
     let mut s = copies(&now);
     let dir = std::env::temp_dir().join(format!("picollo-throughput-{}", std::process::id()));
-    let a = args(&["--bench", "--seed", "7", "--out", dir.to_str().unwrap()]);
+    let gbench = dir.join("gbench.json");
+    let export = format!("gbench={}", gbench.display());
+    let a = args(&[
+        "--bench",
+        "--seed",
+        "7",
+        "--out",
+        dir.to_str().unwrap(),
+        "--export",
+        &export,
+    ]);
     let mut out = Vec::new();
     let report = s.run_args(&a, Mode::Once, &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
@@ -123,6 +179,9 @@ fn a_measured_line_and_its_json_carry_the_rate_at_the_reported_median() {
         doc["commands"][2]["result"]["throughput"].is_null(),
         "{doc}"
     );
+    let gbench: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&gbench).unwrap()).unwrap();
+    google_benchmark_has_each_rounds_rate(&doc, &gbench);
     // --verbose: the report's conditions say it.
     let mut out = Vec::new();
     let a = args(&[

@@ -4,9 +4,11 @@
 //! median time per operation and `cpu_time` its median task-clock (the time on a CPU; the
 //! real time where the result has no task-clock, which `context.picollo_cpu_time` says),
 //! and every other metric's median per operation as a user counter (a member named as the
-//! metric, as Google Benchmark writes its perf counters); then, with two rounds or more, the
-//! aggregates over the rounds that Google Benchmark writes over repetitions (`_mean`,
-//! `_median`, `_stddev`, `_cv`). Its `compare.py` pairs the benchmarks of two such files by
+//! metric, as Google Benchmark writes its perf counters); where the benchmark declares a
+//! throughput, Google Benchmark's `bytes_per_second` or `items_per_second`, the library's
+//! rate at the round's median time (as Google Benchmark's rate is its repetition's); then,
+//! with two rounds or more, the aggregates over the rounds that Google Benchmark writes over
+//! repetitions (`_mean`, `_median`, `_stddev`, `_cv`). Its `compare.py` pairs the benchmarks of two such files by
 //! name and compares their times only; so a metric the suite's comparisons judge (`picollo
 //! bench --metric`), and an exact count, is also a benchmark of its own, `NAME (METRIC)`,
 //! whose `real_time` and `cpu_time` are that metric's figure (its `label` says so), and
@@ -23,6 +25,7 @@ use crate::conditions::Conditions;
 use crate::meter::{MetricKind, SCALE};
 use crate::result::BenchResult;
 use crate::stats::median;
+use crate::throughput::Throughput;
 
 /// Google Benchmark's JSON (`gbench`).
 pub struct GoogleBenchmark;
@@ -63,7 +66,9 @@ fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'
     let real = per_round(r, time);
     let cpu = on_cpu(r).map_or_else(|| real.clone(), |i| per_round(r, i));
     let others: Vec<usize> = (0..r.metrics.len()).filter(|&i| i != time).collect();
-    let counted: Vec<Vec<f64>> = others.iter().map(|&i| per_round(r, i)).collect();
+    let mut counted: Vec<Vec<f64>> = others.iter().map(|&i| per_round(r, i)).collect();
+    let rate = rate_per_round(r, &real);
+    counted.extend(rate.as_ref().map(|(_, v)| v.clone()));
     let runs = (0..r.rounds.len()).map(|k| Run {
         iterations: r.rounds[k].samples * r.conditions.batch,
         real: real[k],
@@ -77,6 +82,7 @@ fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'
         counters: others
             .iter()
             .map(|&i| r.metrics[i].metric.name.as_str())
+            .chain(rate.map(|(name, _)| name))
             .collect(),
         runs: runs.collect(),
     };
@@ -85,6 +91,17 @@ fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'
         .map(|i| of_metric(&timed, r, i))
         .collect();
     core::iter::once(timed).chain(counts).collect()
+}
+
+/// Where `r` declares a throughput, Google Benchmark's counter of it (`bytes_per_second`,
+/// `items_per_second`) and each round's rate at its median time `real` (the library's rate).
+fn rate_per_round(r: &BenchResult, real: &[f64]) -> Option<(&'static str, Vec<f64>)> {
+    let t = r.throughput?;
+    let name = match t {
+        Throughput::Bytes(_) => "bytes_per_second",
+        Throughput::Elements(_) => "items_per_second",
+    };
+    Some((name, real.iter().map(|&ns| t.per_second(ns)).collect()))
 }
 
 /// Metric `index` of `r` as a benchmark of its own beside `timed`, its time's: `NAME
