@@ -5,7 +5,7 @@
 //! run this example as a program: `PICOLLO_SUITE_SLOWER=P` makes `spin 200` P % more work
 //! (a slower build), `PICOLLO_SUITE_PANIC=1` adds a benchmark that panics.
 
-use picollo_bench::{black_box, suite::Suite};
+use picollo_bench::{black_box, suite::Suite, Throughput};
 
 /// `n` dependent additions.
 fn spin(n: u64) {
@@ -27,6 +27,9 @@ fn sums(s: &mut Suite) {
     s.bench("sum 1000", move || {
         black_box(black_box(&values).iter().sum::<u64>());
     });
+    // Its rate: 1000 elements an operation.
+    s.set_throughput("sum 1000", Throughput::Elements(1000))
+        .expect("a benchmark of that name");
     let n = 200 * (100 + percent("PICOLLO_SUITE_SLOWER")) / 100;
     s.bench("spin 200", move || spin(n));
 }

@@ -18,6 +18,7 @@ use super::rounds::drift;
 use super::shift::{shift, Design, Shift};
 use super::stats::{difference_interval, mann_whitney, median, MIN_SPREAD};
 use super::steady::steady;
+use super::throughput::Rate;
 use super::verdict::{
     Comparison, DiffRow, ExactDiff, Interleaved, MetricDiff, Steady, Verdict, COMPARED_RANKS,
 };
@@ -280,5 +281,6 @@ fn compare_at(a: &BenchResult, b: &BenchResult, at: (usize, usize)) -> Compariso
         apart: None,
         builds: None,
         steady,
+        rates: Rate::of_both(a.rate(), b.rate()),
     }
 }

@@ -78,11 +78,28 @@ impl Throughput {
 }
 
 /// A rate shown with three significant digits and a decimal prefix (k, M, G, T).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
     /// Elements or bytes a second.
     pub per_second: f64,
     bytes: bool,
+}
+
+impl Rate {
+    /// What it counts: `elements` or `bytes`.
+    pub fn unit(self) -> &'static str {
+        match self.bytes {
+            true => THROUGHPUT_UNITS[1],
+            false => THROUGHPUT_UNITS[0],
+        }
+    }
+
+    /// Both sides' rates where both have one of the same unit (`None` otherwise: a rate of
+    /// bytes and one of elements do not compare).
+    pub fn of_both(a: Option<Rate>, b: Option<Rate>) -> Option<(Rate, Rate)> {
+        let (a, b) = (a?, b?);
+        (a.bytes == b.bytes).then_some((a, b))
+    }
 }
 
 impl Display for Rate {

@@ -8,6 +8,7 @@ use std::vec::Vec;
 use super::meter::{Metric, Unit};
 use super::result::BenchResult;
 use super::shift::{Design, Shift};
+use super::throughput::Rate;
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -183,6 +184,9 @@ pub struct Comparison {
     /// read jitter on both sides ([`crate::stats::jitter`]); runs apart and builds then add nothing
     /// to judge, and [`crate::judge_apart`] and the others leave the verdict as it is.
     pub steady: Option<Steady>,
+    /// The rates of A and of B at their median times ([`crate::BenchResult::rate`]), where
+    /// both declare a throughput of one unit.
+    pub rates: Option<(Rate, Rate)>,
 }
 
 /// A count judged without statistics: each side's figures lie within the count's read

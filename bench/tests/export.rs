@@ -2,7 +2,8 @@
 //! format writes is the result's own (its median, the 99 % interval of the median, each
 //! round's median); the document names its schema; the Markdown summary puts the verdicts
 //! first, expands what changed, folds the rest, and stays under GitHub's 1 MiB for 500
-//! comparisons; [`Outputs`] writes each format and the summary to its file, appends the
+//! comparisons; a comparison carries both sides' rates where both declare a throughput of one
+//! unit; [`Outputs`] writes each format and the summary to its file, appends the
 //! summary to the step summary's, and names a file it cannot write. Python's tests read the
 //! same formats with each peer's own reader or schema (python-demo/tests/test_ci_formats.py).
 
@@ -12,7 +13,7 @@ use common::{normal, time_result, SplitMix64};
 use picollo_bench::export::{
     format_named, median_with_interval, OutputError, Outputs, Suite, FORMATS, SUMMARY_LIMIT,
 };
-use picollo_bench::{BenchResult, Verdict};
+use picollo_bench::{BenchResult, Throughput, Verdict};
 use serde_json::Value;
 
 /// Two interleaved results of `rounds` rounds: A around `ns` nanoseconds, B the same times
@@ -176,6 +177,38 @@ fn the_document_names_its_schema_and_holds_each_result_and_comparison() {
         .unwrap_err()
         .message()
         .contains("no comparison"));
+}
+
+#[test]
+fn a_comparison_carries_both_sides_rates_where_both_declare_one_unit() {
+    let mut rng = SplitMix64(8);
+    let mut pairs = three(&mut rng);
+    let units = [
+        (Some(Throughput::Bytes(4096)), Some(Throughput::Bytes(4096))),
+        (Some(Throughput::Elements(10)), None),
+        (Some(Throughput::Elements(3)), Some(Throughput::Bytes(3))),
+    ];
+    for ((a, b), (ta, tb)) in pairs.iter_mut().zip(units) {
+        (a.throughput, b.throughput) = (ta, tb);
+    }
+    let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    let doc = json(&Suite::of_pairs(&refs).unwrap(), "picollo");
+    let rate_of = |name: &str| {
+        let commands = doc["commands"].as_array().unwrap();
+        let c = commands.iter().find(|c| c["name"] == name).unwrap();
+        c["result"]["throughput"]["perSecond"].clone()
+    };
+    let bytes = &doc["comparisons"][0]["throughput"];
+    assert_eq!(bytes["unit"], "bytes", "{bytes}");
+    assert_eq!(bytes["a"], rate_of("parse A"));
+    assert_eq!(bytes["b"], rate_of("parse"));
+    // 4096 bytes in about 1200 ns (A) and 20 % more (B): their own medians' rates.
+    let (a, b) = (bytes["a"].as_f64().unwrap(), bytes["b"].as_f64().unwrap());
+    assert!(a > 3.0e9 && b < a, "{bytes}");
+    // One side without a throughput, or rates of two units: nothing to set side by side.
+    assert!(doc["comparisons"][1]["throughput"].is_null(), "{doc}");
+    assert!(doc["comparisons"][2]["throughput"].is_null(), "{doc}");
+    assert!(rate_of("lookup").is_f64());
 }
 
 #[test]

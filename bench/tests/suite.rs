@@ -246,6 +246,34 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
 }
 
 #[test]
+fn a_comparison_of_builds_carries_each_sides_rate_in_its_line_and_its_json() {
+    let _serial = serial();
+    let dir = temp("rates");
+    let base = other_build(&dir);
+    let o = against(&base, &dir, &["--processes", "1"], &[]);
+    assert!(matches!(o.status.code(), Some(0 | 7)), "{}", text(&o));
+    let doc = std::fs::read_to_string(dir.join("suite").join("results.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    let rate_of = |name: &str| {
+        let commands = doc["commands"].as_array().unwrap();
+        let c = commands.iter().find(|c| c["name"] == name).unwrap();
+        c["result"]["throughput"]["perSecond"].clone()
+    };
+    let comparisons = doc["comparisons"].as_array().unwrap();
+    let of = |name: &str| comparisons.iter().find(|c| c["b"] == name).unwrap();
+    // `sum 1000` declares 1000 elements an operation: each side's rate is its result's.
+    let sum = &of("sum 1000 (head)")["throughput"];
+    assert_eq!(sum["unit"], "elements", "{doc}");
+    assert_eq!(sum["a"], rate_of("sum 1000 (base)"));
+    assert_eq!(sum["b"], rate_of("sum 1000 (head)"));
+    assert!(sum["a"].as_f64().unwrap() > 0.0, "{sum}");
+    assert!(of("spin 200 (head)")["throughput"].is_null(), "{doc}");
+    let t = text(&o);
+    assert_eq!(t.matches("throughput at P50: ").count(), 1, "{t}");
+    assert!(t.contains("throughput at P50: sum 1000 (base) "), "{t}");
+}
+
+#[test]
 fn a_worker_that_fails_is_a_clear_error_never_a_hang_or_a_verdict() {
     let _serial = serial();
     let dir = temp("workers");

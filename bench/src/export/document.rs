@@ -80,8 +80,8 @@ impl Comparison {
     /// `"verdict"` (its word), `"percent"` (of a faster, slower or within-noise verdict, else
     /// null), `"ratio"`, `"change"`, `"changeLow"`, `"changeHigh"`, `"noiseFloor"`,
     /// `"threshold"`, `"builds"` where judged with builds as the unit, `"withinJitter"`
-    /// (null unless judged exactly), `"exact"` (each exact metric), `"paired"`, `"rounds"`
-    /// and `"line"` (the verdict line).
+    /// (null unless judged exactly), `"exact"` (each exact metric), `"throughput"` (both
+    /// sides' rates, or null), `"paired"`, `"rounds"` and `"line"` (the verdict line).
     pub fn write_json_members(&self, w: &mut dyn Write) -> fmt::Result {
         w.write_str("\"a\":")?;
         json_string(w, &self.a)?;
@@ -109,6 +109,7 @@ impl Comparison {
         self.write_builds_json(w)?;
         self.write_steady_json(w)?;
         self.write_exact_json(w)?;
+        self.write_rates_json(w)?;
         let paired = self.design == Design::Paired;
         let (ra, rb) = self.rounds;
         write!(w, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":")?;
@@ -153,6 +154,20 @@ impl Comparison {
         w.write_str(",")?;
         json_number(w, s.spread.1)?;
         w.write_str("]}")
+    }
+
+    /// `,"throughput":{"unit": "elements"|"bytes", "a": A's rate, "b": B's rate}` (each a
+    /// second, at its median time) where both declare a throughput of one unit, else `null`.
+    fn write_rates_json(&self, w: &mut dyn Write) -> fmt::Result {
+        w.write_str(",\"throughput\":")?;
+        let Some((a, b)) = self.rates else {
+            return w.write_str("null");
+        };
+        write!(w, "{{\"unit\":\"{}\",\"a\":", a.unit())?;
+        json_number(w, a.per_second)?;
+        w.write_str(",\"b\":")?;
+        json_number(w, b.per_second)?;
+        w.write_str("}")
     }
 
     /// `,"exact":[{"metric": NAME, "a": A, "b": B, "difference": B − A, "verdict": WORD}]`:

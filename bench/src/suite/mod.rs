@@ -49,6 +49,7 @@ pub use unwound::fail;
 use super::conditions::default_meter;
 use super::meter::Meter;
 use super::plan::Plan;
+use super::throughput::Rate;
 use super::{Bench, BenchError, BenchResult, Throughput};
 
 /// How long a worker may take to answer beyond the time a request gives it, unless set.
@@ -409,7 +410,8 @@ impl<'a> Suite<'a> {
     }
 
     /// Each result of `report` with the throughput its benchmark declares here (both sides
-    /// of a comparison: the other build's work per operation is taken to be this build's).
+    /// of a comparison: the other build's work per operation is taken to be this build's),
+    /// and each comparison with both sides' rates.
     fn declare_throughputs(&self, report: &mut Report) {
         let pairs = report
             .compared
@@ -419,6 +421,9 @@ impl<'a> Suite<'a> {
             let name = against::benchmark_of(&r.name);
             let b = self.benchmarks.iter().find(|b| b.name == name);
             r.throughput = b.and_then(|b| b.throughput);
+        }
+        for p in &mut report.compared {
+            p.comparison.rates = Rate::of_both(p.a.rate(), p.b.rate());
         }
     }
 

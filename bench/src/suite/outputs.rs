@@ -120,7 +120,7 @@ impl Report {
                 }
             }
             text.push('\n');
-            if let (Some(ra), Some(rb)) = (pair.a.rate(), pair.b.rate()) {
+            if let Some((ra, rb)) = c.rates {
                 let (a, b) = (&pair.a.name, &pair.b.name);
                 text.push_str(&std::format!("  throughput at P50: {a} {ra}, {b} {rb}\n"));
             }

@@ -301,6 +301,8 @@ fn judged_apart(b: &BenchResult, runs: &[f64]) -> Comparison {
     c.design = Design::Unpaired;
     c.a = "the baseline".into();
     (c.metrics, c.warnings) = (Vec::new(), Vec::new());
+    // The baseline is runs apart in nanoseconds: no rate of its own.
+    c.rates = None;
     c.rounds.0 = runs.len();
     let saved: Vec<f64> = runs.iter().map(|m| m * SCALE as f64).collect();
     judge_apart(&mut c, &saved, median_round(b));
