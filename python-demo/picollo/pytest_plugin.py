@@ -90,7 +90,10 @@ class Benchmark:
 
     def set_throughput(self, unit: str, per_operation: int) -> None:
         """Declare that one call of the function does ``per_operation`` of ``unit``
-        (``"elements"`` or ``"bytes"``): the runner reports its rate at the median."""
+        (``"elements"`` or ``"bytes"``): the runner reports its rate at the median. Another
+        unit or 0 raises the library's error, measured or not."""
+        if self._session.suite is None:
+            _check_throughput(unit, per_operation)
         self._throughput = (unit, per_operation)
         if self._called:
             self._declare()
@@ -113,6 +116,18 @@ class Benchmark:
             suite.add_param(self.name, self.param, fn, *args, **kwargs)
         self._declare()
         return result
+
+
+def _nothing() -> None:
+    pass
+
+
+def _check_throughput(unit: str, per_operation: int) -> None:
+    """Raise the library's error where it would refuse the throughput: declared on a
+    benchmark of a suite of its own, which nothing measures (the rule is the library's)."""
+    with Suite("pytest") as check:
+        check.add("throughput", _nothing)
+        check.set_throughput("throughput", unit, per_operation)
 
 
 class _Session:

@@ -3,7 +3,7 @@
 ``benchmark.set_throughput``. Each parameter is a benchmark of its own, named ``name/param``
 by the library, listed, filtered and run once; measured, its line and its JSON carry the
 library's rate, checked here against the median time the same JSON reports. Bad input raises
-the library's message."""
+the library's message, and fails a pytest test whether or not the suite measures."""
 
 from __future__ import annotations
 
@@ -108,6 +108,36 @@ def test_sum(benchmark):
     assert benchmark(sum, range(1_000)) == 499_500
     benchmark.set_throughput("elements", 1_000)
 '''
+
+
+BAD_THROUGHPUTS = '''
+def test_unit(benchmark):
+    benchmark.set_throughput("bits", 8)
+    benchmark(sum, range(10))
+
+
+def test_zero(benchmark):
+    benchmark(sum, range(10))
+    benchmark.set_throughput("bytes", 0)
+
+
+def test_good(benchmark):
+    benchmark.set_throughput("elements", 10)
+    assert benchmark(sum, range(10)) == 45
+'''
+
+
+def test_a_bad_throughput_fails_its_test_with_the_librarys_message_even_unmeasured(tmp_path):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    (folder / "test_bad.py").write_text(BAD_THROUGHPUTS)
+    for measure in ([], ["--picollo-bench", *TINY]):
+        r = pytest_in(folder, *measure)
+        assert r.returncode == 1 and "2 failed, 1 passed" in r.stdout, text(r)
+        assert 'unknown throughput unit "bits": the units are elements, bytes' in r.stdout, \
+            text(r)
+        assert "a throughput of 0 bytes per operation" in r.stdout, text(r)
 
 
 def test_a_parametrized_test_is_a_benchmark_a_parameter_named_test_slash_id(tmp_path):
