@@ -8,7 +8,8 @@ schema where one is installable, else by the peer's documented fields.
 - Google Benchmark's JSON: the JSON that Google Benchmark itself writes (PyPI
   ``google-benchmark``, run here on a small function with repetitions) is the reference:
   every member it writes, for the context, a repetition and an aggregate, Picollo's file
-  has too, with the same JSON type, and the aggregates follow its naming.
+  has too, with the same JSON type, and the aggregates follow its naming; a throughput's
+  rate is the member Google Benchmark writes for processed bytes or items.
 - Picollo's document: docs/schema/picollo-bench.schema.json.
 Every schema is checked with ``jsonschema`` (PyPI), itself validated first.
 """
@@ -42,6 +43,13 @@ import google_benchmark as benchmark
 def add(state):
     while state:
         sum(range(10))
+
+@benchmark.register
+def processed(state):
+    while state:
+        bytes(64)
+    state.bytes_processed = 64 * state.iterations
+    state.items_processed = state.iterations
 
 sys.argv[1:] = [f"--benchmark_out={sys.argv[1]}", "--benchmark_out_format=json",
                 "--benchmark_repetitions=2", "--benchmark_min_time=0.001s"]
@@ -110,6 +118,26 @@ def check_gbench(ours: dict) -> list[str]:
         for agg, b in aggregates.items():
             assert b["name"] == f"{name}_{agg}" and b["iterations"] == len(reps)
     return names
+
+
+#: Google Benchmark's members of a throughput: bytes or items a second.
+GBENCH_RATES = ("bytes_per_second", "items_per_second")
+
+
+def check_gbench_rates(ours: dict) -> dict[str, list[float]]:
+    """Check that each rate of Picollo's Google Benchmark file is a member Google Benchmark
+    itself writes on a repetition, of the same JSON type; returns each benchmark's rates on
+    its repetitions."""
+    theirs = next(b for b in gbench_reference()["benchmarks"]
+                  if b["run_name"] == "processed" and b["run_type"] == "iteration")
+    rates: dict[str, list[float]] = {}
+    for b in ours["benchmarks"]:
+        for key in GBENCH_RATES:
+            if key in b:
+                assert type(b[key]) is type(theirs[key]), (key, b[key], theirs[key])
+                if b["run_type"] == "iteration":
+                    rates.setdefault(b["run_name"], []).append(b[key])
+    return rates
 
 
 def check_file(format_name: str, text: str) -> Any:
