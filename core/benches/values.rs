@@ -25,7 +25,7 @@ mod splitmix;
 use std::hint::black_box;
 use std::time::Instant;
 
-use picollo::concurrent::{SharedHistogram, Source, SparseCells};
+use picollo::concurrent::{Shaped, SharedHistogram, Source, SparseCells};
 use picollo::float::{FloatConfig, FloatHistogram, Storage};
 use picollo::Config;
 

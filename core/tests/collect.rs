@@ -5,7 +5,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use picollo::concurrent::{
-    ApproxPolicy, Collect, ConcurrentHistogram, ConcurrentSnapshot, LocalHistogram, Mode, Source,
+    ApproxPolicy, Collect, ConcurrentHistogram, ConcurrentSnapshot, LocalHistogram, Mode, Shaped,
+    Source,
 };
 use picollo::{Counter, Histogram, View};
 

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Barrier;
 
-use picollo::concurrent::{ConcurrentHistogram, ConcurrentSnapshot, Mode, Source};
+use picollo::concurrent::{ConcurrentHistogram, ConcurrentSnapshot, Mode, Shaped, Source};
 use picollo::Histogram;
 
 mod common;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 mod common;
 
 use common::Parked;
-use picollo::concurrent::{LocalHistogram, Source};
+use picollo::concurrent::{LocalHistogram, Shaped, Source};
 use picollo::Config;
 
 struct Counting;

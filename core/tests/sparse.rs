@@ -9,7 +9,7 @@ mod common;
 use common::SplitMix64;
 use picollo::concurrent::{
     ApproxPolicy, Collect, ConcurrentHistogram, CounterBits, DirectKind, DynHistogram, Mode,
-    Source, Storage,
+    Shaped, Source, Storage,
 };
 use picollo::{Config, ConfigError, Histogram, Slot};
 

@@ -3,7 +3,7 @@
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
 use super::live::LiveView;
-use super::path::{Counts, Mode, RecordPath};
+use super::path::{Counts, Mode, ModePath, RecordPath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -84,9 +84,9 @@ impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64)
     where
-        Self: RecordPath<C>,
+        Self: ModePath,
     {
-        RecordPath::record(self, v)
+        ModePath::record(self, v)
     }
 
     /// Count one occurrence of `v` and return true, or return false, changing nothing,
@@ -97,9 +97,9 @@ impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool
     where
-        Self: RecordPath<C>,
+        Self: ModePath,
     {
-        RecordPath::record_fast(self, v)
+        ModePath::record_fast(self, v)
     }
 
     /// Count `n` occurrences of `v` exactly (one compare-exchange loop, as in the
@@ -232,7 +232,7 @@ impl<C: AtomicCounter, S> Sealed for ApproxHistogram<C, S> {}
 /// threads collide, the counter's step (`2^k` with probability `2^-k`). Behind a pointer
 /// ([`super::ConcurrentHistogram`], the C ABI's handle) it has no direct path (its coins
 /// are the library's).
-impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
+impl<C, S> ModePath for ApproxHistogram<C, S>
 where
     C: AtomicCounter,
     S: CellStore<C> + Send + Sync + core::fmt::Debug,
@@ -281,6 +281,14 @@ where
     fn reset(&self) {
         ApproxHistogram::reset(self)
     }
+}
+
+/// Queries in place read the live cells, seqlock-validated.
+impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
     fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
         self.query_in_place(query);
         true

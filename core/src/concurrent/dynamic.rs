@@ -290,7 +290,7 @@ impl DynHistogram {
         counts: Counts<'_, '_>,
         exact: Option<(u64, u64)>,
     ) -> Result<(), MergeError> {
-        self.inner.add_counts(counts)?;
+        self.inner.path().add_counts(counts)?;
         if let Some(e) = &self.extremes {
             let bounds = exact.or_else(|| {
                 counts.apply(
@@ -350,7 +350,7 @@ impl DynHistogram {
         if self.extremes.is_some() {
             return DirectPath::CALL;
         }
-        self.inner.direct_path()
+        self.inner.path().direct_path()
     }
 
     /// Count `n` occurrences of `v` (exact in every mode; saturating).
@@ -358,7 +358,7 @@ impl DynHistogram {
         if n != 0 {
             self.note(v);
         }
-        self.inner.record_n(v, n);
+        self.inner.path().record_n(v, n);
     }
 
     /// Record `v` with coordinated-omission correction (see
@@ -368,14 +368,15 @@ impl DynHistogram {
             e.note(v);
             e.note_corrected(v, expected_interval);
         }
-        self.inner.record_corrected(v, expected_interval);
+        self.inner.path().record_corrected(v, expected_interval);
     }
 
     /// Count every value of `values`.
     pub fn record_many(&self, values: &[u64]) {
+        let path = self.inner.path();
         for &v in values {
             self.note(v);
-            self.inner.record(v);
+            path.record(v);
         }
     }
 
@@ -384,7 +385,7 @@ impl DynHistogram {
         if let Some(e) = &self.extremes {
             e.clear();
         }
-        self.inner.reset();
+        self.inner.path().reset();
     }
 
     /// Take the counts since the previous collect or reset, leaving the histogram counting
@@ -412,7 +413,7 @@ impl DynHistogram {
 
     /// The checked shape (with the value selection it was created with).
     pub fn shape(&self) -> Shape {
-        self.inner.shape()
+        self.inner.path().shape()
     }
 
     /// Counters in storage.
@@ -427,23 +428,23 @@ impl DynHistogram {
 
     /// The mode.
     pub fn mode(&self) -> Mode {
-        self.inner.mode()
+        self.inner.path().mode()
     }
 
     /// The storage kind.
     pub fn storage(&self) -> Storage {
-        self.inner.storage()
+        self.inner.path().storage()
     }
 
     /// Bytes of counters now (thread-local: every shard included; sparse: the blocks
     /// made so far and the block directory).
     pub fn footprint_in_bytes(&self) -> usize {
-        self.inner.footprint_in_bytes()
+        self.inner.path().footprint_in_bytes()
     }
 
     /// Completed resets (wrapping).
     pub fn reset_count(&self) -> u64 {
-        self.inner.reset_count()
+        self.inner.path().reset_count()
     }
 
     /// Mean over bucket midpoints (NaN when empty); see [`DynHistogram::with_view`].
@@ -495,7 +496,7 @@ impl DynHistogram {
     pub fn subtract(&self, src: &DynHistogram) -> Result<(), MergeError> {
         let mut done = Ok(());
         src.inner
-            .copy(&mut |c| done = self.inner.subtract_counts(c))?;
+            .copy(&mut |c| done = self.inner.path().subtract_counts(c))?;
         done
     }
 

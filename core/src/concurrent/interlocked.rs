@@ -2,7 +2,7 @@
 
 use super::cell::{increment_atomic, AtomicCounter};
 use super::live::LiveView;
-use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -65,9 +65,9 @@ impl<C: AtomicCounter, S: CellStore<C>> AtomicHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64)
     where
-        Self: RecordPath<C>,
+        Self: ModePath,
     {
-        RecordPath::record(self, v)
+        ModePath::record(self, v)
     }
 
     /// Count one occurrence of `v` and return true when `v` is in the range (one
@@ -76,9 +76,9 @@ impl<C: AtomicCounter, S: CellStore<C>> AtomicHistogram<C, S> {
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool
     where
-        Self: RecordPath<C>,
+        Self: ModePath,
     {
-        RecordPath::record_fast(self, v)
+        ModePath::record_fast(self, v)
     }
 
     /// Count `n` occurrences of `v` exactly (one compare-exchange loop), saturating at
@@ -130,7 +130,7 @@ impl<C: AtomicCounter, S> Sealed for AtomicHistogram<C, S> {}
 /// The interlocked mode's record: one `fetch_add` into the value's cell, any thread.
 /// Behind a pointer ([`super::ConcurrentHistogram`], the C ABI's handle) its cells are
 /// counted in place by C callers too (the direct path).
-impl<C, S> RecordPath<C> for AtomicHistogram<C, S>
+impl<C, S> ModePath for AtomicHistogram<C, S>
 where
     C: AtomicCounter,
     S: CellStore<C> + Send + Sync + core::fmt::Debug,
@@ -174,12 +174,20 @@ where
     fn reset(&self) {
         AtomicHistogram::reset(self)
     }
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
+    }
+}
+
+/// Queries in place read the live cells, seqlock-validated.
+impl<C, S> RecordPath<C> for AtomicHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
     fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
         self.query_in_place(query);
         true
-    }
-    fn direct_path(&self) -> DirectPath {
-        DirectPath::over::<C>(DirectKind::Atomic, self.cells_ptr())
     }
 }
 

@@ -136,7 +136,7 @@ pub use interlocked::AtomicHistogram;
 pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]
 pub use mode::ConcurrentHistogram;
-pub use path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+pub use path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use seqlock::loom_set_optimistic_reads;
@@ -169,8 +169,8 @@ pub(crate) use seqlock::{read_consistently, Version};
 #[cfg(feature = "alloc")]
 pub(crate) use store::{free_blocks, publish_block};
 
-/// Seals [`Source`] and so [`Collect`] and [`RecordPath`], which require it: the modes are
-/// this module's types, and a new one is written here.
+/// Seals [`Shaped`] and so [`Source`], [`Collect`], [`ModePath`] and [`RecordPath`], which
+/// require it: the modes are this module's types, and a new one is written here.
 mod sealed {
     pub trait Sealed {}
 }
@@ -230,24 +230,29 @@ pub trait Collect<C: Counter>: Source<C> {
     }
 }
 
-/// A histogram that other threads may be writing while it is read: every mode implements
-/// it, and every query on a concurrent histogram goes through it.
-///
-/// A mode provides its [`Shape`], a consistent copy ([`Source::read_into`]), its reset count
-/// and its footprint; the queries built on the copy are written here once.
-pub trait Source<C: Counter>: sealed::Sealed {
-    /// The checked shape (the copy's length is its `len()`).
+/// What a concurrent histogram tells without naming its counter width: its [`Shape`], its
+/// reset count and its footprint. Every mode implements it, for its readers ([`Source`])
+/// and for its record path ([`ModePath`]), which both require it.
+pub trait Shaped: sealed::Sealed {
+    /// The checked shape (a copy's length is its `len()`).
     fn shape(&self) -> Shape;
-
-    /// Copy the counts into `scratch` (length `shape().len()`) and return a view of the
-    /// copy. See the module docs for what the copy guarantees in each mode.
-    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError>;
 
     /// How many resets completed (wrapping), so snapshots can tell.
     fn reset_count(&self) -> u64;
 
     /// Bytes taken by the counters now (thread-local: every shard included).
     fn footprint_in_bytes(&self) -> usize;
+}
+
+/// A histogram that other threads may be writing while it is read: every mode implements
+/// it, and every query on a concurrent histogram goes through it.
+///
+/// A mode provides a consistent copy ([`Source::read_into`]) beside its [`Shaped`] facts;
+/// the queries built on the copy are written here once.
+pub trait Source<C: Counter>: Shaped {
+    /// Copy the counts into `scratch` (length `shape().len()`) and return a view of the
+    /// copy. See the module docs for what the copy guarantees in each mode.
+    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError>;
 
     /// The configuration as given (with the current value selection).
     fn config(&self) -> Config {

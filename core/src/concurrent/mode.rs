@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 
 use super::modes::{build, Wrap};
 use super::path::{with_counts, RecordPath};
-use super::{AtomicCounter, Collect, Mode, Source, Storage};
+use super::{AtomicCounter, Collect, Mode, Shaped, Source, Storage};
 use crate::config::{Config, ConfigError};
 use crate::histogram::MergeError;
 use crate::shape::Shape;
@@ -136,18 +136,21 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
     }
 }
 
-impl<C: AtomicCounter> Source<C> for ConcurrentHistogram<C> {
+impl<C: AtomicCounter> Shaped for ConcurrentHistogram<C> {
     fn shape(&self) -> Shape {
         self.path.shape()
-    }
-    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.path.read_into(scratch)
     }
     fn reset_count(&self) -> u64 {
         self.path.reset_count()
     }
     fn footprint_in_bytes(&self) -> usize {
         self.path.footprint_in_bytes()
+    }
+}
+
+impl<C: AtomicCounter> Source<C> for ConcurrentHistogram<C> {
+    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        self.path.read_into(scratch)
     }
 }
 

@@ -1,15 +1,16 @@
-//! What every concurrency mode does, as one trait ([`RecordPath`]).
+//! What every concurrency mode does, as two traits: [`ModePath`], the part that does not name
+//! the counter width (the record rule among it), and [`RecordPath`], the rest.
 //!
 //! A mode is a type (`SharedHistogram`, `AtomicHistogram`, `LocalHistogram`,
 //! `ApproxHistogram`, each generic over its counter width and, but for the thread-local
-//! mode, its cell store) implementing [`RecordPath`] in its own file. [`super::ConcurrentHistogram`]
+//! mode, its cell store) implementing both in its own file. [`super::ConcurrentHistogram`]
 //! and [`super::DynHistogram`] hold one behind a pointer; the record functions of the C
 //! ABI are generic over the mode's type ([`super::RecordFn`]). A new mode is a new type, its
-//! `RecordPath` impl, its [`Mode`] variant and entry in [`Mode::ALL`] here, and its rows in
-//! `modes.rs`, the one place that builds every mode.
+//! `ModePath` and `RecordPath` impls, its [`Mode`] variant and entry in [`Mode::ALL`] here,
+//! and its rows in `modes.rs`, the one place that builds every mode.
 
 use super::live::LiveView;
-use super::{ApproxPolicy, AtomicCounter, Collect, Source, Storage, XorShift64};
+use super::{ApproxPolicy, AtomicCounter, Collect, Shaped, Source, Storage, XorShift64};
 use crate::layout::Log2;
 use crate::merge::MergeError;
 use crate::view::View;
@@ -54,7 +55,7 @@ impl Mode {
 }
 
 /// The counts a merge adds or subtracts, of either counter width: what a mode's
-/// [`RecordPath::add_counts`] takes, so that the trait stays usable behind a pointer.
+/// [`ModePath::add_counts`] takes, so that the trait stays usable behind a pointer.
 #[derive(Clone, Copy, Debug)]
 pub enum Counts<'v, 'a> {
     /// `u32` counters.
@@ -119,16 +120,15 @@ pub(crate) fn widened<C: crate::Counter>(
     ))
 }
 
-/// What a concurrency mode does: its common record path and the path for what that
-/// declines, exact adds, merges, reset, queries in place and the direct path for code that
-/// inlines the record. Implemented by each mode's type in its own file; the queries on a
-/// consistent copy come from [`Source`], the take-and-reset from [`Collect`].
+/// What a concurrency mode does without naming its counter width: its common record path
+/// and the path for what that declines, exact adds, merges, reset and the direct path for
+/// code that inlines the record. Implemented by each mode's type in its own file; the part
+/// that names the width is [`RecordPath`]. Object-safe, so that a histogram whose width is
+/// chosen at run time ([`super::DynHistogram`]) reaches every mode through one pointer.
 ///
-/// The record is the mode's one rule: [`RecordPath::record_fast_in`] (the common path, no
-/// call, no panic, no allocation) or else [`RecordPath::record_declined`] (out of line).
-pub trait RecordPath<C: AtomicCounter>:
-    Source<C> + Collect<C> + Send + Sync + core::fmt::Debug
-{
+/// The record is the mode's one rule: [`ModePath::record_fast_in`] (the common path, no
+/// call, no panic, no allocation) or else [`ModePath::record_declined`] (out of line).
+pub trait ModePath: Shaped + Send + Sync + core::fmt::Debug {
     /// The mode.
     fn mode(&self) -> Mode;
 
@@ -137,10 +137,10 @@ pub trait RecordPath<C: AtomicCounter>:
 
     /// Count `v` on the common path, taking the logarithm with `log2`, and return true;
     /// return false, counting nothing, where the mode leaves the record to
-    /// [`RecordPath::record_declined`].
+    /// [`ModePath::record_declined`].
     fn record_fast_in(&self, v: u64, log2: Log2) -> bool;
 
-    /// Count `v` where [`RecordPath::record_fast_in`] declined it.
+    /// Count `v` where [`ModePath::record_fast_in`] declined it.
     fn record_declined(&self, v: u64);
 
     /// Count one occurrence of `v`: the common path, or else the declined one. The one
@@ -152,7 +152,7 @@ pub trait RecordPath<C: AtomicCounter>:
         }
     }
 
-    /// [`RecordPath::record_fast_in`] with the logarithm any CPU takes.
+    /// [`ModePath::record_fast_in`] with the logarithm any CPU takes.
     #[inline(always)]
     fn record_fast(&self, v: u64) -> bool {
         self.record_fast_in(v, Log2::ANY_CPU)
@@ -193,16 +193,21 @@ pub trait RecordPath<C: AtomicCounter>:
     /// Reset (see the [module docs](super) for each mode's semantics).
     fn reset(&self);
 
+    /// How the calling thread can count without a call ([`DirectPath`]); none by default.
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::CALL
+    }
+}
+
+/// What a concurrency mode does with counters of width `C`: its [`ModePath`], queries in
+/// place, and, from [`Source`] and [`Collect`], the queries on a consistent copy and the
+/// take-and-reset. Implemented by each mode's type in its own file.
+pub trait RecordPath<C: AtomicCounter>: ModePath + Source<C> + Collect<C> {
     /// Run `query` on the live cells read in place and return true; false (nothing run)
     /// where the counts need a copy (the thread-local mode's shards).
     fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
         let _ = query;
         false
-    }
-
-    /// How the calling thread can count without a call ([`DirectPath`]); none by default.
-    fn direct_path(&self) -> DirectPath {
-        DirectPath::CALL
     }
 }
 

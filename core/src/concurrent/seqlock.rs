@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
-use super::{Collect, Source};
+use super::{Collect, Shaped, Source};
 use crate::config::ConfigError;
 use crate::layout::Log2;
 use crate::shape::{Shape, Slot, SAT};
@@ -308,8 +308,8 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
 }
 
 /// A mode kept in a [`SeqCounts`] (single writer, interlocked, approximate): its counts and
-/// the count its buckets stop at, all that its readers need. Its [`Source`] and [`Collect`]
-/// are then its counts' (the two impls below); its record path is its own, in its file.
+/// the count its buckets stop at, all that its readers need. Its [`Shaped`], [`Source`] and
+/// [`Collect`] are then its counts' (the three impls below); its record path is its own, in its file.
 pub trait SeqMode: super::Sealed {
     /// The counter type.
     type Counter: AtomicCounter;
@@ -322,10 +322,19 @@ pub trait SeqMode: super::Sealed {
     fn seq_counts(&self) -> &SeqCounts<Self::Counter, Self::Cells>;
 }
 
-impl<M: SeqMode> Source<M::Counter> for M {
+impl<M: SeqMode> Shaped for M {
     fn shape(&self) -> Shape {
         self.seq_counts().shape
     }
+    fn reset_count(&self) -> u64 {
+        self.seq_counts().reset_count()
+    }
+    fn footprint_in_bytes(&self) -> usize {
+        self.seq_counts().footprint()
+    }
+}
+
+impl<M: SeqMode> Source<M::Counter> for M {
     /// The copy never mixes counts from before and after a reset (a reset that overlaps
     /// it makes it start again), and shows no bucket above the mode's ceiling.
     fn read_into<'a>(
@@ -333,12 +342,6 @@ impl<M: SeqMode> Source<M::Counter> for M {
         scratch: &'a mut [M::Counter],
     ) -> Result<View<'a, M::Counter>, ConfigError> {
         self.seq_counts().read_capped(scratch, M::CEILING)
-    }
-    fn reset_count(&self) -> u64 {
-        self.seq_counts().reset_count()
-    }
-    fn footprint_in_bytes(&self) -> usize {
-        self.seq_counts().footprint()
     }
 }
 

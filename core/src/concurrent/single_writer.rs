@@ -2,7 +2,7 @@
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::live::LiveView;
-use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -66,9 +66,9 @@ impl<C: AtomicCounter, S: CellStore<C>> SharedHistogram<C, S> {
     #[inline(always)]
     pub fn record(&self, v: u64)
     where
-        Self: RecordPath<C>,
+        Self: ModePath,
     {
-        RecordPath::record(self, v)
+        ModePath::record(self, v)
     }
 
     /// Count one occurrence of `v` and return true when `v` is in the range, its bucket
@@ -78,9 +78,9 @@ impl<C: AtomicCounter, S: CellStore<C>> SharedHistogram<C, S> {
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool
     where
-        Self: RecordPath<C>,
+        Self: ModePath,
     {
-        RecordPath::record_fast(self, v)
+        ModePath::record_fast(self, v)
     }
 
     /// Count `n` occurrences of `v`, saturating like [`crate::Histogram::record_n`].
@@ -178,7 +178,7 @@ impl<C: AtomicCounter, S> Sealed for SharedHistogram<C, S> {}
 /// rest out of line. Behind a pointer ([`super::ConcurrentHistogram`], the C ABI's handle)
 /// its cells are counted in place by C callers too (the direct path), and it subtracts
 /// (from the writer thread).
-impl<C, S> RecordPath<C> for SharedHistogram<C, S>
+impl<C, S> ModePath for SharedHistogram<C, S>
 where
     C: AtomicCounter,
     S: CellStore<C> + Send + Sync + core::fmt::Debug,
@@ -229,12 +229,20 @@ where
     fn reset(&self) {
         SharedHistogram::reset(self)
     }
+    fn direct_path(&self) -> DirectPath {
+        DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
+    }
+}
+
+/// Queries in place read the live cells, seqlock-validated.
+impl<C, S> RecordPath<C> for SharedHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
     fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
         self.query_in_place(query);
         true
-    }
-    fn direct_path(&self) -> DirectPath {
-        DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
     }
 }
 

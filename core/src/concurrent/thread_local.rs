@@ -27,7 +27,7 @@
 //! not survive the fork become idle, counts included, ready for the child's new threads
 //! (see [`super::fork`]).
 
-use super::path::{Counts, DirectKind, DirectPath, Mode, RecordPath};
+use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
 use super::Storage;
 use core::cell::RefCell;
 
@@ -35,7 +35,7 @@ use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
 use super::cell::{zeroed_cells, AtomicCounter};
 use super::fork;
 use super::tls::{self, Last};
-use super::{Sealed, Source};
+use super::{Sealed, Shaped, Source};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::{add_view, MergeError};
@@ -453,7 +453,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// Count one occurrence of `v` (any thread).
     #[inline(always)]
     pub fn record(&self, v: u64) {
-        RecordPath::record(self, v)
+        ModePath::record(self, v)
     }
 
     /// Count one occurrence of `v` and return true when this thread's shard is the one
@@ -464,7 +464,7 @@ impl<C: AtomicCounter> LocalHistogram<C> {
     /// C ABI's record) saves no registers around it.
     #[inline(always)]
     pub fn record_fast(&self, v: u64) -> bool {
-        RecordPath::record_fast(self, v)
+        ModePath::record_fast(self, v)
     }
 
     /// Count `n` occurrences of `v`, saturating (see the type's docs).
@@ -595,21 +595,9 @@ impl<C: AtomicCounter> Drop for LocalHistogram<C> {
     }
 }
 
-impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
+impl<C: AtomicCounter> Shaped for LocalHistogram<C> {
     fn shape(&self) -> Shape {
         self.shape
-    }
-
-    /// Sum everything since the last reset into `scratch` (length `shape().len()`) and
-    /// return a view of it; buckets clamped at `C::MAX`, the rest counted as saturated
-    /// (see the type's docs).
-    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
-        self.shape.check_len(scratch.len())?;
-        let r = self.shared.lock();
-        let surplus = self.shared.sum_into(&r, scratch);
-        let mut outside = self.shared.outside.load();
-        outside[SAT] = crate::view::saturate(u128::from(outside[SAT]) + surplus);
-        Ok(View::new(self.shape, scratch, outside, r.resets))
     }
 
     fn reset_count(&self) -> u64 {
@@ -620,6 +608,20 @@ impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
     fn footprint_in_bytes(&self) -> usize {
         let len = self.shape.len();
         (1 + self.shard_count()) * len * C::BYTES + len * core::mem::size_of::<i128>()
+    }
+}
+
+impl<C: AtomicCounter> Source<C> for LocalHistogram<C> {
+    /// Sum everything since the last reset into `scratch` (length `shape().len()`) and
+    /// return a view of it; buckets clamped at `C::MAX`, the rest counted as saturated
+    /// (see the type's docs).
+    fn read_into<'a>(&self, scratch: &'a mut [C]) -> Result<View<'a, C>, ConfigError> {
+        self.shape.check_len(scratch.len())?;
+        let r = self.shared.lock();
+        let surplus = self.shared.sum_into(&r, scratch);
+        let mut outside = self.shared.outside.load();
+        outside[SAT] = crate::view::saturate(u128::from(outside[SAT]) + surplus);
+        Ok(View::new(self.shape, scratch, outside, r.resets))
     }
 }
 
@@ -671,7 +673,7 @@ impl<C: AtomicCounter> Sealed for LocalHistogram<C> {}
 /// the first record of a thread (which attaches it) out of line. Behind a pointer
 /// ([`super::ConcurrentHistogram`], the C ABI's handle) queries sum the shards into a copy;
 /// the direct path is this thread's shard.
-impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {
+impl<C: AtomicCounter> ModePath for LocalHistogram<C> {
     fn mode(&self) -> Mode {
         Mode::ThreadLocal
     }
@@ -723,3 +725,6 @@ impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {
         }
     }
 }
+
+/// Queries sum the shards into a copy: nothing is read in place.
+impl<C: AtomicCounter> RecordPath<C> for LocalHistogram<C> {}

@@ -1,5 +1,5 @@
-//! A mode's histogram with its counter width hidden ([`AnyPath`]): what a
-//! [`super::DynHistogram`] holds, over the counter widths of [`Width`].
+//! A mode's histogram with its counter width hidden: what a [`super::DynHistogram`] holds,
+//! its [`ModePath`] and, over the counter widths of [`Width`], its [`AnyPath`].
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -13,33 +13,20 @@ use super::width::Width;
 use super::{CounterBits, DynView};
 use crate::concurrent::modes::Wrap;
 use crate::concurrent::path::Counts;
-use crate::concurrent::{ConcurrentSnapshot, DirectPath, Mode, RecordPath, Source, Storage};
+use crate::concurrent::{ConcurrentSnapshot, ModePath, RecordPath};
 use crate::config::{ConfigError, ValueSelection};
 use crate::histogram::Histogram;
-use crate::merge::MergeError;
 use crate::oom::OutOfMemory;
-use crate::shape::Shape;
 
-/// A [`RecordPath`] whose counter width is hidden: every method takes or gives what both
-/// widths share (a [`DynView`], [`Counts`], a `u64` histogram).
-pub(super) trait AnyPath: Send + Sync + core::fmt::Debug {
+/// What a [`RecordPath`] answers in the types of its counter width, given in what both
+/// widths share (a [`DynView`], [`Counts`], a `u64` histogram). The rest of the mode does
+/// not name the width: [`AnyPath::path`] gives it as the mode's own [`ModePath`].
+pub(super) trait AnyPath: Send + Sync {
+    /// What the mode does without naming its counter width.
+    fn path(&self) -> &dyn ModePath;
     /// The record function of this mode's type ([`pick`]).
     fn record_fn(&self, track: bool, v3: bool) -> RecordFn;
     fn bits(&self) -> CounterBits;
-    fn mode(&self) -> Mode;
-    fn storage(&self) -> Storage;
-    fn shape(&self) -> Shape;
-    fn record(&self, v: u64);
-    fn record_n(&self, v: u64, n: u64);
-    fn record_corrected(&self, v: u64, expected_interval: u64);
-    #[cfg(test)]
-    fn add_saturated(&self, n: u64);
-    fn reset(&self);
-    fn reset_count(&self) -> u64;
-    fn footprint_in_bytes(&self) -> usize;
-    fn direct_path(&self) -> DirectPath;
-    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError>;
-    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError>;
     /// `query` on the live cells where the mode reads them in place, else on a copy.
     fn view(
         &self,
@@ -60,55 +47,17 @@ pub(super) trait AnyPath: Send + Sync + core::fmt::Debug {
 /// A mode's histogram `H` of counter width `C`, as a [`super::DynHistogram`] holds it:
 /// `repr(transparent)`, so that the record functions reach the `H` at its address.
 #[repr(transparent)]
-#[derive(Debug)]
 pub(super) struct Held<C, H>(H, PhantomData<fn() -> C>);
 
 impl<C: Width, H: RecordPath<C>> AnyPath for Held<C, H> {
+    fn path(&self) -> &dyn ModePath {
+        &self.0
+    }
     fn record_fn(&self, track: bool, v3: bool) -> RecordFn {
         pick::<C, H>(track, v3)
     }
     fn bits(&self) -> CounterBits {
         C::BITS
-    }
-    fn mode(&self) -> Mode {
-        RecordPath::mode(&self.0)
-    }
-    fn storage(&self) -> Storage {
-        RecordPath::storage(&self.0)
-    }
-    fn shape(&self) -> Shape {
-        Source::shape(&self.0)
-    }
-    fn record(&self, v: u64) {
-        RecordPath::record(&self.0, v)
-    }
-    fn record_n(&self, v: u64, n: u64) {
-        RecordPath::record_n(&self.0, v, n)
-    }
-    fn record_corrected(&self, v: u64, expected_interval: u64) {
-        RecordPath::record_corrected(&self.0, v, expected_interval)
-    }
-    #[cfg(test)]
-    fn add_saturated(&self, n: u64) {
-        RecordPath::add_saturated(&self.0, n)
-    }
-    fn reset(&self) {
-        RecordPath::reset(&self.0)
-    }
-    fn reset_count(&self) -> u64 {
-        Source::reset_count(&self.0)
-    }
-    fn footprint_in_bytes(&self) -> usize {
-        Source::footprint_in_bytes(&self.0)
-    }
-    fn direct_path(&self) -> DirectPath {
-        RecordPath::direct_path(&self.0)
-    }
-    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        RecordPath::add_counts(&self.0, other)
-    }
-    fn subtract_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        RecordPath::subtract_counts(&self.0, other)
     }
     fn view(
         &self,
@@ -261,11 +210,11 @@ impl Drop for Stored {
 
 impl core::fmt::Debug for Stored {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        (**self).fmt(f)
+        self.path().fmt(f)
     }
 }
 
-/// Stores a mode's histogram as the [`AnyPath`] a [`super::DynHistogram`] holds.
+/// Stores a mode's histogram as the [`Stored`] a [`super::DynHistogram`] holds.
 pub(super) struct Erased;
 
 impl<C: Width + 'static> Wrap<C> for Erased {

@@ -166,7 +166,10 @@ fn a_full_bucket_is_declined_by_the_inline_paths() {
 fn a_panic_in_a_slow_path_stops_there_and_the_record_counts_saturated() {
     let config = small();
     for_each_width_and_mode(config, |h, bits, mode| {
-        stop_panics(|| panic!("a slow path's bug"), || h.inner.add_saturated(1));
+        stop_panics(
+            || panic!("a slow path's bug"),
+            || h.inner.path().add_saturated(1),
+        );
         let counts = h.with_view(|view| {
             let v = view.as_view();
             (v.total_count(), v.saturated_count())
@@ -374,13 +377,13 @@ fn a_mode_that_does_not_fit_in_place_is_boxed_and_counts_and_drops_alike() {
     let stored = any::Stored::new::<u64, Big>(h);
     let mut plain = crate::Histogram::<u64, Vec<u64>>::new(small()).unwrap();
     for v in [0, 1, 10, 500, 1_000, 2_000] {
-        stored.record(v);
+        stored.path().record(v);
         plain.record(v);
     }
-    stored.record_n(30, 4);
+    stored.path().record_n(30, 4);
     plain.record_n(30, 4);
     assert_eq!(
-        (stored.mode(), stored.bits()),
+        (stored.path().mode(), stored.bits()),
         (Mode::SingleWriter, CounterBits::U64)
     );
     let mut counts = (Vec::new(), [0; 3]);
@@ -391,8 +394,8 @@ fn a_mode_that_does_not_fit_in_place_is_boxed_and_counts_and_drops_alike() {
     assert_eq!(counts.1, [0, 1, 0]);
     // SAFETY: `stored` was made of a `Big`.
     let big = unsafe { stored.as_mode::<u64, Big>() };
-    assert_eq!(crate::concurrent::Source::shape(big), shape);
-    stored.reset();
+    assert_eq!(crate::concurrent::Shaped::shape(big), shape);
+    stored.path().reset();
     stored
         .copy(&mut |c| counts = c.apply(counts_of, counts_of))
         .unwrap();
