@@ -3,7 +3,7 @@
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
 use super::live::LiveView;
-use super::path::{Counts, Mode, ModePath, RecordPath};
+use super::path::{Counts, Mode, ModePath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -280,18 +280,6 @@ where
     }
     fn reset(&self) {
         ApproxHistogram::reset(self)
-    }
-}
-
-/// Queries in place read the live cells, seqlock-validated.
-impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug,
-{
-    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
-        self.query_in_place(query);
-        true
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
 use super::live::LiveView;
-use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
+use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -231,18 +231,6 @@ where
     }
     fn direct_path(&self) -> DirectPath {
         DirectPath::over::<C>(DirectKind::Plain, self.cells_ptr())
-    }
-}
-
-/// Queries in place read the live cells, seqlock-validated.
-impl<C, S> RecordPath<C> for SharedHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug,
-{
-    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
-        self.query_in_place(query);
-        true
     }
 }
 
