@@ -16,8 +16,9 @@
 //! summary, mean, iteration, reports) runs on that view, so a batch of percentiles agrees
 //! with itself and with the total it reports. The queries every mode shares
 //! ([`Source::summary`], [`Source::total_count`], [`Source::with_copy`], …) are written once,
-//! on [`Source`]; bring it into scope to call them. [`ConcurrentSnapshot`] keeps that copy (and
-//! the previous one, for deltas) and allocates nothing after creation.
+//! on [`Source`]; bring it into scope to call them (and [`Shaped`] for the shape, the reset
+//! count and the footprint). [`ConcurrentSnapshot`] keeps that copy (and the previous one, for
+//! deltas) and allocates nothing after creation.
 //!
 //! What "consistent" means, per mode:
 //! - all modes: a copy never mixes counts from before and after a reset. Each bucket is

@@ -1,5 +1,6 @@
 //! The one place that builds every concurrency mode: the constructor over mode × storage.
-//! A new mode adds its rows here; everything else reaches it through [`RecordPath`].
+//! A new mode adds its rows here; everything else reaches it through [`RecordPath`] (and its
+//! width-free part, [`super::ModePath`]).
 
 use super::path::{Mode, RecordPath};
 use super::{
