@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
-use super::{Collect, LiveView, ModePath, RecordPath, Shaped, Source};
+use super::{Collect, Shaped, Source};
 use crate::config::ConfigError;
 use crate::layout::Log2;
 use crate::shape::{Shape, Slot, SAT};
@@ -308,9 +308,10 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
 }
 
 /// A mode kept in a [`SeqCounts`] (single writer, interlocked, approximate): its counts and
-/// the count its buckets stop at, all that its readers need. Its [`Shaped`], [`Source`],
-/// [`Collect`] and [`RecordPath`] are then its counts' (the four impls below); its record
-/// path, its [`ModePath`], is its own, in its file.
+/// the count its buckets stop at, all that its readers need. Its [`Shaped`], [`Source`] and
+/// [`Collect`] are then its counts' (the three impls below), and so is its
+/// [`super::RecordPath`] (`path.rs`); its record path, its [`super::ModePath`], is its own,
+/// in its file.
 pub trait SeqMode: super::Sealed {
     /// The counter type.
     type Counter: AtomicCounter;
@@ -354,14 +355,6 @@ impl<M: SeqMode> Collect<M::Counter> for M {
         scratch: &'a mut [M::Counter],
     ) -> Result<View<'a, M::Counter>, ConfigError> {
         self.seq_counts().collect_into(scratch)
-    }
-}
-
-/// Queries in place read the live cells, seqlock-validated, up to the mode's ceiling.
-impl<M: SeqMode + ModePath> RecordPath<M::Counter> for M {
-    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, M::Counter>)) -> bool {
-        self.seq_counts().read_live(M::CEILING, query);
-        true
     }
 }
 
