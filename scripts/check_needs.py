@@ -43,10 +43,15 @@ NEEDS = re.compile(r"\b(?:needs|with_needs)\s+\"?([\w\s+.\"$\[\]{}@-]*)")
 
 
 def code_of(path: Path) -> str:
-    """The file without comment lines, trailing comments (a `#` after a space) and the
-    messages of `say`, `echo` and `print` (which may name a tool without running it)."""
+    """The file without comment lines, trailing comments (a `#` after a space), Python's
+    docstrings and the messages of `say`, `echo` and `print` (which may name a tool without
+    running it)."""
+    text = path.read_text()
+    if path.suffix == ".py":
+        # A docstring names scripts (who calls this one) without running them.
+        text = re.sub(r'"""(?:.|\n)*?"""', '""', text)
     lines = []
-    for line in path.read_text().splitlines():
+    for line in text.splitlines():
         if line.lstrip().startswith("#"):
             continue
         line = re.sub(r"\s#\s.*$", "", line)
