@@ -96,3 +96,22 @@ def test_bad_input_is_refused_with_a_clear_error(comparisons):
         bench.summary([apart])
     with pytest.raises(TypeError, match="Comparison objects"):
         bench.summary(["verdict"])
+
+
+def test_google_benchmarks_file_carries_each_rounds_rate(capfd, tmp_path):
+    # A suite of declared throughputs exported as Google Benchmark's JSON: each repetition (a
+    # round) has the rate at that round's median time, in Google Benchmark's own fields.
+    from test_suite_params import SHORT, ZEROS_WANT, zeros_suite
+    gbench = tmp_path / "gbench.json"
+    with zeros_suite() as s:
+        assert s.main([*SHORT, "--out", str(tmp_path), "--export", f"gbench={gbench}"]) == 0
+    capfd.readouterr()
+    doc = json.loads((tmp_path / "params" / "results.json").read_text())
+    rates = ci_peers.check_gbench_rates(json.loads(gbench.read_text()))
+    assert set(rates) == set(ZEROS_WANT), rates
+    for c in doc["commands"]:
+        result = c["result"]
+        p50 = result["roundRanks"].index(50)
+        medians = [r["values"][0][p50] / result["scale"] for r in result["rounds"]]
+        n = ZEROS_WANT[c["name"]][1]
+        assert rates[c["name"]] == pytest.approx([n / (m * 1e-9) for m in medians], rel=1e-12)
