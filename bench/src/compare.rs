@@ -18,7 +18,7 @@ use super::rounds::drift;
 use super::shift::{shift, Design, Shift};
 use super::stats::{difference_interval, mann_whitney, median, MIN_SPREAD};
 use super::steady::steady;
-use super::throughput::Rate;
+use super::throughput::Work;
 use super::verdict::{
     Comparison, DiffRow, ExactDiff, Interleaved, MetricDiff, Steady, Verdict, COMPARED_RANKS,
 };
@@ -258,7 +258,7 @@ fn compare_at(a: &BenchResult, b: &BenchResult, at: (usize, usize)) -> Compariso
         true => &[a],
         false => &[a, b],
     };
-    Comparison {
+    let mut c = Comparison {
         a: a.name.clone(),
         b: b.name.clone(),
         operation: a.conditions.operation.clone(),
@@ -281,6 +281,22 @@ fn compare_at(a: &BenchResult, b: &BenchResult, at: (usize, usize)) -> Compariso
         apart: None,
         builds: None,
         steady,
-        rates: Rate::of_both(a.rate(), b.rate()),
+        rates: None,
+        throughput_differs: None,
+    };
+    c.set_rates(a.work(), b.work());
+    c
+}
+
+impl Comparison {
+    /// Each side's rate where A and B declare the same work per operation (`a` and `b`: each
+    /// side's throughput and its rate), else what each declares
+    /// ([`Comparison::throughput_differs`]): a rate of other work beside B's would read as a
+    /// change of speed. The verdict stays on time either way.
+    pub fn set_rates(&mut self, a: Work, b: Work) {
+        (self.rates, self.throughput_differs) = match a.0 == b.0 {
+            true => (a.1.zip(b.1), None),
+            false => (None, Some((a.0, b.0))),
+        };
     }
 }

@@ -76,7 +76,7 @@ pub use meter::{ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, W
 pub use meter::{PerfCounters, PerfMeter};
 pub use result::{BenchResult, MetricResult};
 pub use rounds::Round;
-pub use throughput::{Rate, Throughput, THROUGHPUT_UNITS};
+pub use throughput::{Rate, Throughput, Work, THROUGHPUT_UNITS};
 pub use verdict::{Apart, Builds, Comparison, Interleaved, Steady, Verdict, DEFAULT_THRESHOLD};
 
 use floor::quartile_deviation;

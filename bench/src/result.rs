@@ -9,7 +9,7 @@ use super::meter::{Metric, MetricKind, Unit, SCALE};
 use super::plan::Plan;
 use super::rounds::{Round, Span};
 use super::samples::Samples;
-use super::throughput::{Rate, Throughput};
+use super::throughput::{Rate, Throughput, Work};
 use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.
@@ -318,6 +318,12 @@ impl BenchResult {
     pub fn rate(&self) -> Option<Rate> {
         let median = self.percentile_at(self.time_index(), 50.0)?;
         Some(self.throughput?.rate(median))
+    }
+
+    /// Its throughput and the rate it gives ([`BenchResult::rate`]): its side of a
+    /// comparison's rates.
+    pub fn work(&self) -> Work {
+        (self.throughput, self.rate())
     }
 
     /// Each sample's per-operation figures, one slice per sample in metric order.

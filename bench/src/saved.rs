@@ -14,8 +14,9 @@ use super::apart::{judge_apart, median_round, median_round_at};
 use super::compare::{compare, compare_on};
 use super::conditions::WarmUp;
 use super::error::BenchError;
-use super::meter::{Metric, MetricKind, Unit};
+use super::meter::{time_index, Metric, MetricKind, Unit};
 use super::result::BenchResult;
+use super::throughput::{Throughput, Work};
 use super::verdict::Comparison;
 use super::Bench;
 
@@ -31,6 +32,12 @@ pub struct Saved {
     pub runs_apart: Vec<f64>,
     /// Every other metric's, by name (none in a file saved before they were kept).
     pub runs_apart_by: Vec<(String, Vec<f64>)>,
+    /// The work of one operation its benchmark declared when saved (`Some(None)`: none);
+    /// `None` where the file predates the saved throughput.
+    pub throughput: Option<Option<Throughput>>,
+    /// The saved result's median time per operation in ns, as its summary of time reports
+    /// it: where its rate is read.
+    pub median: Option<f64>,
 }
 
 /// How a saved round must look.
@@ -54,21 +61,38 @@ impl Saved {
     ) -> Result<Saved, String> {
         let threshold = threshold.or((c.get("runsApart").is_none()).then_some(0.0));
         let saved = c.get("result").zip(threshold);
-        let result = saved
+        let mut result = saved
             .map(|(r, t)| rebuild(name, r, t, rounds))
             .transpose()?;
         let runs_apart = runs_apart(c, result.as_ref())?;
         let runs_apart_by = runs_apart_by(c)?;
-        let metrics = match c.get("result") {
-            Some(r) => metrics(r)?,
-            None => Vec::new(),
+        let (metrics, throughput, median) = match c.get("result") {
+            Some(r) => (metrics(r)?, throughput(r)?, median(r)),
+            None => (Vec::new(), None, None),
         };
+        if let Some(r) = &mut result {
+            r.throughput = throughput.flatten();
+        }
         Ok(Saved {
             result,
             metrics,
             runs_apart,
             runs_apart_by,
+            throughput,
+            median,
         })
+    }
+
+    /// Its side of a comparison's rates ([`Comparison::set_rates`]), where this run
+    /// declares `here`: the saved throughput and its rate at the saved median, the rate
+    /// the run that saved it reported.
+    pub fn work(&self, here: Option<Throughput>) -> Work {
+        // A file saved before throughputs were kept says nothing of the work: this run's
+        // declaration stands for it, as `--against` takes the other build's work to be
+        // this build's (a benchmark's name names its work). Without it, adding the field
+        // would leave every older baseline without a rate. A saved `null` declared none.
+        let t = self.throughput.unwrap_or(here);
+        (t, t.zip(self.median).map(|(t, m)| t.rate(m)))
     }
 
     /// The runs apart of `metric`: time's, another metric's saved list, or (a file saved
@@ -126,6 +150,32 @@ fn runs_apart_by(c: &Value) -> Result<Vec<(String, Vec<f64>)>, String> {
         Ok((name.clone(), runs.ok_or_else(bad)?))
     });
     each.collect()
+}
+
+/// The throughput a saved result declares (`Some(None)`: `null`, none), `None` where it
+/// has no `"throughput"` member (saved before it was kept); an error for one unreadable.
+fn throughput(r: &Value) -> Result<Option<Option<Throughput>>, String> {
+    let Some(t) = r.get("throughput") else {
+        return Ok(None);
+    };
+    if t.is_null() {
+        return Ok(Some(None));
+    }
+    let unit = t["unit"].as_str().unwrap_or_default();
+    let per_operation = t["perOperation"].as_u64().unwrap_or(0);
+    let t =
+        Throughput::parse(unit, per_operation).map_err(|e| std::format!("\"throughput\": {e}"))?;
+    Ok(Some(Some(t)))
+}
+
+/// The median time per operation of a saved result, in ns: the P50 of its time's summary
+/// (`None` where the result does not hold one).
+fn median(r: &Value) -> Option<f64> {
+    let each = r["metrics"].as_array()?;
+    let time = each.get(time_index(&metrics(r).ok()?))?;
+    let ranks = time["summary"]["percentiles"].as_array()?;
+    let p50 = ranks.iter().find(|p| p["rank"].as_f64() == Some(50.0))?;
+    Some(p50["value"].as_f64()? / r["scale"].as_f64()?)
 }
 
 /// The metrics of a saved result.
@@ -251,5 +301,6 @@ pub fn judge_saved(
     let new = at.map_or(f64::NAN, |i| median_round_at(b, i));
     let runs = saved.runs_of(&c.metric);
     judge_apart(&mut c, &runs, new);
+    c.set_rates(saved.work(b.throughput), b.work());
     Ok(c)
 }

@@ -77,6 +77,16 @@ impl Throughput {
     }
 }
 
+impl Display for Throughput {
+    /// `1000 elements`, `4096 bytes`: the work of one operation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.per_operation(), self.unit())
+    }
+}
+
+/// A side of a comparison's work: its throughput, where declared, and the rate it gives.
+pub type Work = (Option<Throughput>, Option<Rate>);
+
 /// A rate shown with three significant digits and a decimal prefix (k, M, G, T).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
@@ -92,13 +102,6 @@ impl Rate {
             true => THROUGHPUT_UNITS[1],
             false => THROUGHPUT_UNITS[0],
         }
-    }
-
-    /// Both sides' rates where both have one of the same unit (`None` otherwise: a rate of
-    /// bytes and one of elements do not compare).
-    pub fn of_both(a: Option<Rate>, b: Option<Rate>) -> Option<(Rate, Rate)> {
-        let (a, b) = (a?, b?);
-        (a.bytes == b.bytes).then_some((a, b))
     }
 }
 

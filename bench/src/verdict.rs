@@ -8,7 +8,7 @@ use std::vec::Vec;
 use super::meter::{Metric, Unit};
 use super::result::BenchResult;
 use super::shift::{Design, Shift};
-use super::throughput::Rate;
+use super::throughput::{Rate, Throughput};
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -185,8 +185,11 @@ pub struct Comparison {
     /// to judge, and [`crate::judge_apart`] and the others leave the verdict as it is.
     pub steady: Option<Steady>,
     /// The rates of A and of B at their median times ([`crate::BenchResult::rate`]), where
-    /// both declare a throughput of one unit.
+    /// both declare the same throughput ([`Comparison::set_rates`]).
     pub rates: Option<(Rate, Rate)>,
+    /// Where A and B declare different work per operation (another amount, another unit,
+    /// or one declares none): what each declares. No rate is compared then.
+    pub throughput_differs: Option<(Option<Throughput>, Option<Throughput>)>,
 }
 
 /// A count judged without statistics: each side's figures lie within the count's read

@@ -11,6 +11,7 @@ use picollo::text::{comma_separated, json_string};
 
 use super::{Export, Suite};
 use crate::shift::Design;
+use crate::throughput::Throughput;
 use crate::verdict::{Comparison, Verdict};
 
 /// What the document's `schema` member holds.
@@ -81,7 +82,8 @@ impl Comparison {
     /// null), `"ratio"`, `"change"`, `"changeLow"`, `"changeHigh"`, `"noiseFloor"`,
     /// `"threshold"`, `"builds"` where judged with builds as the unit, `"withinJitter"`
     /// (null unless judged exactly), `"exact"` (each exact metric), `"throughput"` (both
-    /// sides' rates, or null), `"paired"`, `"rounds"` and `"line"` (the verdict line).
+    /// sides' rates, or null), `"throughputDiffers"` (each side's declared work where they
+    /// differ, or null), `"paired"`, `"rounds"` and `"line"` (the verdict line).
     pub fn write_json_members(&self, w: &mut dyn Write) -> fmt::Result {
         w.write_str("\"a\":")?;
         json_string(w, &self.a)?;
@@ -110,6 +112,7 @@ impl Comparison {
         self.write_steady_json(w)?;
         self.write_exact_json(w)?;
         self.write_rates_json(w)?;
+        self.write_differs_json(w)?;
         let paired = self.design == Design::Paired;
         let (ra, rb) = self.rounds;
         write!(w, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":")?;
@@ -167,6 +170,30 @@ impl Comparison {
         json_number(w, a.per_second)?;
         w.write_str(",\"b\":")?;
         json_number(w, b.per_second)?;
+        w.write_str("}")
+    }
+
+    /// `,"throughputDiffers":{"a": A's, "b": B's}` (each `{"unit", "perOperation"}`, or null
+    /// where that side declares none) where the two declare different work per operation,
+    /// else `null`.
+    fn write_differs_json(&self, w: &mut dyn Write) -> fmt::Result {
+        w.write_str(",\"throughputDiffers\":")?;
+        let Some((a, b)) = self.throughput_differs else {
+            return w.write_str("null");
+        };
+        let side = |w: &mut dyn Write, t: Option<Throughput>| match t {
+            Some(t) => write!(
+                w,
+                "{{\"unit\":\"{}\",\"perOperation\":{}}}",
+                t.unit(),
+                t.per_operation()
+            ),
+            None => w.write_str("null"),
+        };
+        w.write_str("{\"a\":")?;
+        side(w, a)?;
+        w.write_str(",\"b\":")?;
+        side(w, b)?;
         w.write_str("}")
     }
 

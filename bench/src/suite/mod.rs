@@ -49,7 +49,6 @@ pub use unwound::fail;
 use super::conditions::default_meter;
 use super::meter::Meter;
 use super::plan::Plan;
-use super::throughput::Rate;
 use super::{Bench, BenchError, BenchResult, Throughput};
 
 /// How long a worker may take to answer beyond the time a request gives it, unless set.
@@ -423,7 +422,7 @@ impl<'a> Suite<'a> {
             r.throughput = b.and_then(|b| b.throughput);
         }
         for p in &mut report.compared {
-            p.comparison.rates = Rate::of_both(p.a.rate(), p.b.rate());
+            p.comparison.set_rates(p.a.work(), p.b.work());
         }
     }
 

@@ -120,10 +120,7 @@ impl Report {
                 }
             }
             text.push('\n');
-            if let Some((ra, rb)) = c.rates {
-                let (a, b) = (&pair.a.name, &pair.b.name);
-                text.push_str(&std::format!("  throughput at P50: {a} {ra}, {b} {rb}\n"));
-            }
+            let _ = c.write_rates_line(&mut text);
         }
         for c in &self.against_saved {
             let _ = match verbose {
@@ -131,6 +128,7 @@ impl Report {
                 false => c.write_verdict(&mut text),
             };
             text.push('\n');
+            let _ = c.write_rates_line(&mut text);
         }
         out.write_all(text.as_bytes())?;
         for (name, why) in &self.failed {
