@@ -3,7 +3,8 @@
 //! benchmarks whose name holds FILTER, `cargo test --benches` runs each once, and
 //! `cargo bench -- --against OTHER` judges each against another build's. The suite tests
 //! run this example as a program: `PICOLLO_SUITE_SLOWER=P` makes `spin 200` P % more work
-//! (a slower build), `PICOLLO_SUITE_PANIC=1` adds a benchmark that panics.
+//! (a slower build), `PICOLLO_SUITE_PANIC=1` adds a benchmark that panics,
+//! `PICOLLO_SUITE_ELEMENTS=N` declares N elements an operation of `sum 1000` instead of 1000.
 
 use picollo_bench::{black_box, suite::Suite, Throughput};
 
@@ -17,7 +18,7 @@ fn spin(n: u64) {
 }
 
 /// A variable's number, 0 where it is not set.
-fn percent(var: &str) -> u64 {
+fn number(var: &str) -> u64 {
     let v = std::env::var(var).ok();
     v.and_then(|v| v.parse().ok()).unwrap_or(0)
 }
@@ -27,15 +28,20 @@ fn sums(s: &mut Suite) {
     s.bench("sum 1000", move || {
         black_box(black_box(&values).iter().sum::<u64>());
     });
-    // Its rate: 1000 elements an operation.
-    s.set_throughput("sum 1000", Throughput::Elements(1000))
+    // Its rate: 1000 elements an operation (PICOLLO_SUITE_ELEMENTS=N: N, a declaration
+    // changed since a baseline was saved).
+    let elements = match number("PICOLLO_SUITE_ELEMENTS") {
+        0 => 1000,
+        n => n,
+    };
+    s.set_throughput("sum 1000", Throughput::Elements(elements))
         .expect("a benchmark of that name");
-    let n = 200 * (100 + percent("PICOLLO_SUITE_SLOWER")) / 100;
+    let n = 200 * (100 + number("PICOLLO_SUITE_SLOWER")) / 100;
     s.bench("spin 200", move || spin(n));
 }
 
 fn failing(s: &mut Suite) {
-    if percent("PICOLLO_SUITE_PANIC") > 0 {
+    if number("PICOLLO_SUITE_PANIC") > 0 {
         s.bench("panics", || panic!("as the test asked"));
     }
 }

@@ -8,7 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard};
 
+mod common;
+
+use common::reported_median;
 use picollo_bench::suite::{Exit, Mode, Suite};
+use picollo_bench::Throughput;
 
 /// One process test at a time: the measurements must not share the two CPUs.
 fn serial() -> MutexGuard<'static, ()> {
@@ -403,6 +407,99 @@ fn functions_are_saved_run_apart_by_run_apart_and_a_baseline_file_is_checked() {
     let both = measure(&["--save", "main", "--against", "/bin/true"]);
     assert_eq!(both.status.code(), Some(Exit::Usage as i32));
     assert!(text(&both).contains("--save and --baseline measure this build alone"));
+}
+
+/// A JSON file, read.
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_baseline_run_shows_the_saved_rate_beside_its_own_and_names_a_changed_declaration() {
+    let _serial = serial();
+    let dir = temp("saved-rates");
+    let measure = |more: &[&str], env: &[(&str, &str)]| {
+        let mut args = vec!["--bench".to_string(), "--exact".into(), "sum 1000".into()];
+        args.extend(short(&dir));
+        args.extend(more.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&sample(), &args, env);
+        // One run apart: not judged, exit 0.
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let doc = json(&dir.join("suite").join("results.json"));
+        (text(&o), doc)
+    };
+    measure(&["--save", "main"], &[]);
+    let file = dir.join("baselines").join("main.json");
+    // The baseline keeps the throughput, and its rate at the median it reports.
+    let kept = json(&file)["commands"][0]["result"].clone();
+    let saved = &kept["throughput"];
+    assert_eq!(
+        (saved["unit"].as_str(), saved["perOperation"].as_u64()),
+        (Some("elements"), Some(1000))
+    );
+    let saved_median = reported_median(&kept);
+    let shown = |n: u64, ns: f64| Throughput::Elements(n).rate(ns).to_string();
+    let saved_name = format!("sum 1000 [saved {}]", file.display());
+
+    // Judged against it: each side's rate is its result's, the saved one as saved.
+    let (out, doc) = measure(&["--baseline", "main"], &[]);
+    let head = &doc["commands"][0]["result"];
+    let c = &doc["comparisons"][0];
+    assert_eq!(c["a"], saved_name.as_str(), "{doc}");
+    assert_eq!(c["throughput"]["unit"], "elements", "{doc}");
+    assert_eq!(c["throughput"]["a"], saved["perSecond"], "{doc}");
+    assert_eq!(
+        c["throughput"]["b"], head["throughput"]["perSecond"],
+        "{doc}"
+    );
+    assert!(c["throughputDiffers"].is_null(), "{doc}");
+    let line = format!(
+        "\n  throughput at P50: {saved_name} {}, sum 1000 {}\n",
+        shown(1000, saved_median),
+        shown(1000, reported_median(head))
+    );
+    assert!(out.contains(&line), "{line:?} in {out}");
+
+    // A file saved before the throughput was kept takes this run's declaration.
+    let mut old = json(&file);
+    let removed = old["commands"][0]["result"]
+        .as_object_mut()
+        .unwrap()
+        .remove("throughput");
+    assert!(removed.is_some());
+    std::fs::write(dir.join("baselines").join("old.json"), old.to_string()).unwrap();
+    let (_, doc) = measure(&["--baseline", "old"], &[]);
+    let c = &doc["comparisons"][0];
+    assert_eq!(c["throughput"]["a"], saved["perSecond"], "{doc}");
+    assert_eq!(
+        c["throughput"]["b"], doc["commands"][0]["result"]["throughput"]["perSecond"],
+        "{doc}"
+    );
+
+    // Declared as 100 elements since: no rate compared, each declaration named.
+    let (out, doc) = measure(
+        &["--baseline", "main"],
+        &[("PICOLLO_SUITE_ELEMENTS", "100")],
+    );
+    let c = &doc["comparisons"][0];
+    assert!(c["throughput"].is_null(), "{doc}");
+    let declared = |n: u64| serde_json::json!({"unit": "elements", "perOperation": n});
+    assert_eq!(
+        c["throughputDiffers"],
+        serde_json::json!({"a": declared(1000), "b": declared(100)}),
+        "{doc}"
+    );
+    let note = format!(
+        "\n  throughput not compared: {saved_name} declares 1000 elements an operation, \
+         sum 1000 declares 100 elements an operation (the verdict is on time)\n"
+    );
+    assert!(out.contains(&note), "{note:?} in {out}");
+    assert!(!out.contains("throughput at P50"), "{out}");
+    // This run's own line carries its own rate, of 100 elements.
+    let head = &doc["commands"][0]["result"];
+    let own = format!("; {} at P50", shown(100, reported_median(head)));
+    assert!(out.contains(&own), "{own:?} in {out}");
 }
 
 #[test]

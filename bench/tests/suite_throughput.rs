@@ -1,7 +1,10 @@
 //! A suite's benchmarks of parameters with a throughput, measured on a simulated clock: each
 //! parameter is a benchmark of its own (listed, filtered, run once), and its line and its
 //! JSON carry the rate the library computes at the median time the same JSON reports, and
-//! Google Benchmark's file each round's rate as its `bytes_per_second`.
+//! Google Benchmark's file each round's rate as its `bytes_per_second`; judged against a
+//! saved baseline (`--baseline`), each comparison carries the saved rate beside this run's,
+//! an older baseline without throughputs takes this run's, and work declared otherwise
+//! since is named instead of compared.
 #![cfg(target_os = "linux")]
 
 mod common;
@@ -10,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::Clock;
+use common::{reported_median, Clock};
 use picollo_bench::suite::{Exit, Mode, Suite};
 use picollo_bench::{Bench, Throughput};
 
@@ -45,15 +48,6 @@ fn copies(now: &Rc<Cell<f64>>) -> Suite<'static> {
     );
     s.bench("other", || {});
     s
-}
-
-/// The median time per operation, in ns, that the result's JSON summary of time reports.
-fn reported_median(result: &serde_json::Value) -> f64 {
-    let time = &result["metrics"][0];
-    assert_eq!(time["name"], "time");
-    let ranks = time["summary"]["percentiles"].as_array().unwrap();
-    let p50 = ranks.iter().find(|p| p["rank"] == 50.0).expect("a P50");
-    p50["value"].as_f64().unwrap() / result["scale"].as_f64().unwrap()
 }
 
 #[test]
@@ -198,6 +192,152 @@ fn a_measured_line_and_its_json_carry_the_rate_at_the_reported_median() {
         out.contains("- throughput: 1024 bytes an operation, "),
         "{out}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A JSON file, read.
+fn json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `copies` on a clock of its own, run as `a` says with its outputs in `dir`: what it
+/// printed, and its document.
+fn run_copies(dir: &std::path::Path, a: &[&str]) -> (String, serde_json::Value) {
+    let now = Rc::new(Cell::new(0.0));
+    let mut a = args(a);
+    a.extend(args(&[
+        "--bench",
+        "--seed",
+        "7",
+        "--out",
+        dir.to_str().unwrap(),
+    ]));
+    let mut out = Vec::new();
+    let report = copies(&now).run_args(&a, Mode::Once, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(matches!(report.exit, Exit::Ok | Exit::Slower), "{out}");
+    (out, json(&dir.join("throughput").join("results.json")))
+}
+
+/// The comparison of benchmark `name` in `doc`.
+fn compared<'d>(doc: &'d serde_json::Value, name: &str) -> &'d serde_json::Value {
+    let all = doc["comparisons"].as_array().unwrap();
+    all.iter().find(|c| c["b"] == name).unwrap()
+}
+
+#[test]
+fn a_baseline_compares_each_sides_rate_and_names_work_declared_otherwise_since() {
+    let dir = std::env::temp_dir().join(format!("picollo-saved-rates-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Two runs apart, so that the verdict judges.
+    run_copies(&dir, &["--save", "main"]);
+    run_copies(&dir, &["--save", "main", "--append"]);
+    let file = dir.join("baselines").join("main.json");
+    let kept = json(&file);
+    let (out, doc) = run_copies(&dir, &["--baseline", "main"]);
+    for (i, n) in [(0, 1024u64), (1, 4096)] {
+        let name = format!("copy/{n}");
+        let (saved, head) = (
+            &kept["commands"][i]["result"],
+            &doc["commands"][i]["result"],
+        );
+        let t = &compared(&doc, &name)["throughput"];
+        // Each side's rate: N bytes over the median its own result reports.
+        let (a, b) = (t["a"].as_f64().unwrap(), t["b"].as_f64().unwrap());
+        for (rate, result) in [(a, saved), (b, head)] {
+            let expected = n as f64 / (reported_median(result) * 1e-9);
+            assert!(
+                (rate / expected - 1.0).abs() < 1e-12,
+                "{rate} against {expected}"
+            );
+        }
+        assert_eq!(
+            (t["unit"].as_str(), t["a"].clone()),
+            (Some("bytes"), saved["throughput"]["perSecond"].clone())
+        );
+        let line = format!(
+            "  throughput at P50: {name} [saved {}] {}, {name} {}\n",
+            file.display(),
+            Throughput::Bytes(n).rate(reported_median(saved)),
+            Throughput::Bytes(n).rate(reported_median(head))
+        );
+        assert!(out.contains(&line), "{line:?} in {out}");
+    }
+    assert!(compared(&doc, "other")["throughput"].is_null(), "{doc}");
+    assert!(
+        compared(&doc, "other")["throughputDiffers"].is_null(),
+        "{doc}"
+    );
+
+    // The same baseline saved by an older picollo (no throughput) takes this run's
+    // declarations: the same rates.
+    let mut old = kept.clone();
+    for c in old["commands"].as_array_mut().unwrap() {
+        c["result"].as_object_mut().unwrap().remove("throughput");
+    }
+    std::fs::write(dir.join("baselines").join("old.json"), old.to_string()).unwrap();
+    let (_, older) = run_copies(&dir, &["--baseline", "old"]);
+    for name in ["copy/1024", "copy/4096", "other"] {
+        let (now, then) = (compared(&older, name), compared(&doc, name));
+        assert_eq!(now["throughput"], then["throughput"], "{name}");
+        assert!(now["throughputDiffers"].is_null(), "{name}");
+    }
+
+    // Saved with other work than declared now: 512 bytes for copy/1024, 10 elements for
+    // `other`, which declares none now. Neither has a rate compared, each declaration is
+    // named, and the verdicts, on time, are those of the baseline as it was.
+    let mut other = kept.clone();
+    other["commands"][0]["result"]["throughput"]["perOperation"] = 512.into();
+    other["commands"][2]["result"]["throughput"] =
+        serde_json::json!({"unit": "elements", "perOperation": 10, "perSecond": 1.0});
+    std::fs::write(dir.join("baselines").join("other.json"), other.to_string()).unwrap();
+    let (out, changed) = run_copies(&dir, &["--baseline", "other"]);
+    let declared = |unit: &str, n: u64| serde_json::json!({"unit": unit, "perOperation": n});
+    let differs = [
+        ("copy/1024", declared("bytes", 512), declared("bytes", 1024)),
+        ("other", declared("elements", 10), serde_json::Value::Null),
+    ];
+    for (name, a, b) in differs {
+        let c = compared(&changed, name);
+        assert!(c["throughput"].is_null(), "{c}");
+        assert_eq!(
+            c["throughputDiffers"],
+            serde_json::json!({"a": a, "b": b}),
+            "{c}"
+        );
+    }
+    let saved = format!(
+        "[saved {}]",
+        dir.join("baselines").join("other.json").display()
+    );
+    let notes = [
+        format!("  throughput not compared: copy/1024 {saved} declares 512 bytes an operation, copy/1024 declares 1024 bytes an operation (the verdict is on time)\n"),
+        format!("  throughput not compared: other {saved} declares 10 elements an operation, other declares no throughput (the verdict is on time)\n"),
+    ];
+    for note in notes {
+        assert!(out.contains(&note), "{note:?} in {out}");
+    }
+    assert_eq!(
+        compared(&changed, "copy/4096")["throughput"],
+        compared(&doc, "copy/4096")["throughput"]
+    );
+    for name in ["copy/1024", "copy/4096", "other"] {
+        let (now, then) = (compared(&changed, name), compared(&doc, name));
+        // (`other` does nothing: its time, 0, is not judged.)
+        if name != "other" {
+            assert_ne!(then["verdict"], "not enough runs apart", "{then}");
+        }
+        for key in [
+            "verdict",
+            "percent",
+            "change",
+            "changeLow",
+            "changeHigh",
+            "noiseFloor",
+        ] {
+            assert_eq!(now[key], then[key], "{name}: {key}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

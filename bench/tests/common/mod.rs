@@ -79,3 +79,14 @@ impl Meter for Clock {
         "simulated".into()
     }
 }
+
+/// The median time per operation, in ns, that a result's JSON (a document's `result`)
+/// reports: the P50 of its time's summary.
+#[allow(dead_code)]
+pub fn reported_median(result: &serde_json::Value) -> f64 {
+    let time = &result["metrics"][0];
+    assert_eq!(time["name"], "time");
+    let ranks = time["summary"]["percentiles"].as_array().unwrap();
+    let p50 = ranks.iter().find(|p| p["rank"] == 50.0).expect("a P50");
+    p50["value"].as_f64().unwrap() / result["scale"].as_f64().unwrap()
+}
