@@ -6,7 +6,8 @@
 # runs them: --list, a filter, a filter matching nothing, --test, a benchmark that fails or
 # throws, a duplicate name, a short measurement and its results.json, --against a
 # byte-identical copy and against a build doing twice the work of one benchmark, --save and
-# --baseline against a build doing 1,000 times the work of one. Under
+# --baseline against a build doing 1,000 times the work of one, and of a benchmark with a
+# throughput (both sides' rates). Under
 # valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --list and --test. Called by
 # c-tests/run.sh; runs alone too (it builds libpicollo first).
 # shellcheck source=c-tests/common.sh
@@ -135,6 +136,13 @@ has c_save3 "saved as baseline main: saved/baselines/main.json"
 run 7 c_gate ./c_much_slower "${short[@]}" --out saved --baseline main spin
 has c_gate "verdict: spin_200 is slower than spin_200 [saved saved/baselines/main.json] by"
 run "0|7" c_gate_same ./c "${short[@]}" --out saved --baseline main spin
+# A throughput is saved with its benchmark: judged against the baseline (one run apart: not
+# judged, exit 0), the comparison carries the saved rate beside this run's.
+run 0 c_params_save ./c_params "${short[@]}" --out saved_params --save main --exact copy/4096
+run 0 c_params_gate ./c_params "${short[@]}" --out saved_params --baseline main --exact copy/4096
+python3 "$here/check_throughput.py" "$out/saved_params/c_params/results.json" \
+    --baseline "$out/saved_params/baselines/main.json" --log "$out/c_params_gate.log" \
+    copy/4096=bytes:4096 || die "c_params --baseline: the saved rate"
 grep -h '^verdict: ' "$out"/{c_aa,c_slower,cpp_aa,cpp_slower,c_gate}.log
 
 # Under valgrind memcheck: the list and the test mode, a throw and a failure included.
