@@ -338,6 +338,25 @@ fn a_baseline_compares_each_sides_rate_and_names_work_declared_otherwise_since()
             assert_eq!(now[key], then[key], "{name}: {key}");
         }
     }
+    // A saved throughput the library cannot read: the file is refused, naming it.
+    other["commands"][0]["result"]["throughput"]["unit"] = "bits".into();
+    std::fs::write(dir.join("baselines").join("bad.json"), other.to_string()).unwrap();
+    let now = Rc::new(Cell::new(0.0));
+    let a = args(&[
+        "--bench",
+        "--out",
+        dir.to_str().unwrap(),
+        "--baseline",
+        "bad",
+    ]);
+    let e = copies(&now).run_args(&a, Mode::Once, &mut Vec::new());
+    let e = e.err().unwrap();
+    assert_eq!(e.exit, Exit::Format, "{e}");
+    assert!(
+        e.message
+            .contains("\"throughput\": unknown throughput unit \"bits\""),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
