@@ -120,12 +120,12 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
                 if EXACT {
                     self.extremes.note(v);
                 }
-                // A full bucket wraps to zero: keep it at MAX instead (the add's own flags
-                // decide, no separate compare) and count the record as saturated.
-                let next = c.increment();
-                if next != C::ZERO {
-                    *c = next;
-                } else {
+                // One add to memory, its own flags tested (`inc` and a branch): a full
+                // bucket wraps to zero there and is put back to MAX at once, the record
+                // counted as saturated. Nothing reads the zero (`&mut self`).
+                *c = c.increment();
+                if *c == C::ZERO {
+                    *c = C::MAX;
                     self.saturate_one();
                 }
             }

@@ -325,7 +325,8 @@ impl Log2 {
                 unsafe {
                     core::arch::asm!("lzcnt {0}, {0}", inout(reg) r, options(pure, nomem, nostack));
                 }
-                (63 - k) - r as u32
+                // `63 − r` as one `xor` (r ≤ 63), no constant to load first.
+                (r as u32 ^ 63) - k
             } else {
                 // SAFETY: `bsr` reads and writes one register and the flags, nothing else;
                 // `x` is nonzero, so the register ends up holding the index of its highest

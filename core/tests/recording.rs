@@ -146,6 +146,21 @@ fn record_n_saturates_a_u32_bucket_and_keeps_the_excess() {
 }
 
 #[test]
+fn a_record_into_a_full_u32_bucket_keeps_it_full_and_counts_one_saturated() {
+    let mut h = seed_range();
+    h.record_n(20_000, u32::MAX as u64 - 1);
+    let i = h.layout().index(20_000) - h.view().first_index();
+    h.record(20_000);
+    assert_eq!((h.counts()[i], h.saturated_count()), (u32::MAX, 0));
+    // The add wraps the full bucket to zero; the record puts it back and counts it.
+    h.record(20_000);
+    h.record(20_000);
+    assert_eq!((h.counts()[i], h.saturated_count()), (u32::MAX, 2));
+    assert_eq!(h.total_count(), u32::MAX as u64);
+    assert_eq!(h.counts().iter().filter(|&&c| c != 0).count(), 1);
+}
+
+#[test]
 fn record_n_on_u64_counters_saturates_only_at_u64_max() {
     let mut h: H64 = common::seed_config().build().unwrap();
     h.record_n(20_000, u32::MAX as u64 + 10);
