@@ -2,8 +2,8 @@
 
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
-use super::live::LiveView;
-use super::path::{Counts, Mode, ModePath};
+use super::live::{self, LiveView};
+use super::path::{Counts, Mode, ModePath, RecordPath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -227,6 +227,17 @@ impl<C: AtomicCounter> ApproxHistogram<C> {
 }
 
 impl<C: AtomicCounter, S> Sealed for ApproxHistogram<C, S> {}
+
+/// Queries read the live cells in place, seqlock-validated.
+impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        live::query_live(self, query)
+    }
+}
 
 /// The approximate mode's record: a calm `fetch_add`, or, in a group that has seen
 /// threads collide, the counter's step (`2^k` with probability `2^-k`). Behind a pointer

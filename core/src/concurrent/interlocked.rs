@@ -1,8 +1,8 @@
 //! The interlocked histogram: any number of writers, one relaxed atomic add per record.
 
 use super::cell::{increment_atomic, AtomicCounter};
-use super::live::LiveView;
-use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath};
+use super::live::{self, LiveView};
+use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -126,6 +126,17 @@ impl<C: AtomicCounter> AtomicHistogram<C> {
 }
 
 impl<C: AtomicCounter, S> Sealed for AtomicHistogram<C, S> {}
+
+/// Queries read the live cells in place, seqlock-validated.
+impl<C, S> RecordPath<C> for AtomicHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        live::query_live(self, query)
+    }
+}
 
 /// The interlocked mode's record: one `fetch_add` into the value's cell, any thread.
 /// Behind a pointer ([`super::ConcurrentHistogram`], the C ABI's handle) its cells are

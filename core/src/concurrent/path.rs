@@ -10,7 +10,6 @@
 //! and its rows in `modes.rs`, the one place that builds every mode.
 
 use super::live::LiveView;
-use super::seqlock::SeqMode;
 use super::{ApproxPolicy, AtomicCounter, Collect, Shaped, Source, Storage, XorShift64};
 use crate::layout::Log2;
 use crate::merge::MergeError;
@@ -209,15 +208,6 @@ pub trait RecordPath<C: AtomicCounter>: ModePath + Source<C> + Collect<C> {
     fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
         let _ = query;
         false
-    }
-}
-
-/// The modes kept in a `SeqCounts` (single writer, interlocked, approximate) query in place
-/// alike: the live cells, seqlock-validated, up to the mode's ceiling.
-impl<M: SeqMode + ModePath> RecordPath<M::Counter> for M {
-    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, M::Counter>)) -> bool {
-        self.seq_counts().read_live(M::CEILING, query);
-        true
     }
 }
 

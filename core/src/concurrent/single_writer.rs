@@ -1,8 +1,8 @@
 //! The single-writer histogram whose reads may come from any thread.
 
 use super::cell::{add_n_plain, increment_plain, AtomicCounter};
-use super::live::LiveView;
-use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath};
+use super::live::{self, LiveView};
+use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
 use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
 use super::{CellStore, Sealed, Storage};
 use crate::config::{Config, ConfigError};
@@ -173,6 +173,17 @@ impl<C: AtomicCounter> SharedHistogram<C> {
 }
 
 impl<C: AtomicCounter, S> Sealed for SharedHistogram<C, S> {}
+
+/// Queries read the live cells in place, seqlock-validated.
+impl<C, S> RecordPath<C> for SharedHistogram<C, S>
+where
+    C: AtomicCounter,
+    S: CellStore<C> + Send + Sync + core::fmt::Debug,
+{
+    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
+        live::query_live(self, query)
+    }
+}
 
 /// The single-writer mode's record: a plain load and store into an existing cell, the
 /// rest out of line. Behind a pointer ([`super::ConcurrentHistogram`], the C ABI's handle)
