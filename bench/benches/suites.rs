@@ -13,7 +13,7 @@
 //!   PICOLLO_SUITES_RUNS     A/A runs of the suite's 4 benchmarks (default 25: 100 comparisons)
 //!   PICOLLO_SUITES_DETECT   runs of the 5 % change (default 20)
 //!   PICOLLO_SUITES_BUDGET   seconds a comparison (default 0.5 for A/A, twice that to detect)
-//!   PICOLLO_SUITES_PROCESSES  worker processes a build (`--processes`; else the suite's 3)
+//!   PICOLLO_SUITES_PROCESSES  worker processes a build (`--processes`; else the suite's 6)
 
 use std::path::Path;
 use std::process::{Command, ExitCode};

@@ -597,8 +597,18 @@ fn a_suites_saved_baseline_gates_a_slower_function_and_passes_the_same_one() {
 /// (seeded by the side and `seed`); B's base is `base_b`.
 fn two_sides_of_builds(
     m: &Machine,
-    k: usize,
-    layout: f64,
+    (k, layout): (usize, f64),
+    (base_a, base_b): (f64, f64),
+    seed: u64,
+) -> Comparison {
+    two_sides_with(m, &sim_bench(), (k, layout), (base_a, base_b), seed)
+}
+
+/// [`two_sides_of_builds`] with `bench`'s settings.
+fn two_sides_with(
+    m: &Machine,
+    bench: &Bench,
+    (k, layout): (usize, f64),
     (base_a, base_b): (f64, f64),
     seed: u64,
 ) -> Comparison {
@@ -606,7 +616,7 @@ fn two_sides_of_builds(
         let mut rng = SplitMix64(seed * 1_000 + side * 100 + j as u64);
         let factor = 1.0 + layout * (rng.below(2_001) as f64 / 1_000.0 - 1.0);
         let mut s = Suite::new("layouts")
-            .with_settings(sim_bench())
+            .with_settings(bench.clone())
             .with_meter(|| Box::new(m.clock()));
         s.bench_batched("f", m.work(base * factor, seed + side));
         s
@@ -628,10 +638,10 @@ fn builds_a_side_through_the_protocol_judge_layouts_as_the_spread_they_are() {
     let m = || Machine::new(0.0, 0.01);
     let different = |c: &Comparison| matches!(c.verdict, Verdict::Faster(_) | Verdict::Slower(_));
     let one = (0..20)
-        .filter(|&s| different(&two_sides_of_builds(&m(), 1, 0.03, (100.0, 100.0), s)))
+        .filter(|&s| different(&two_sides_of_builds(&m(), (1, 0.03), (100.0, 100.0), s)))
         .count();
     let grouped: Vec<Comparison> = (0..100)
-        .map(|s| two_sides_of_builds(&m(), 3, 0.03, (100.0, 100.0), s))
+        .map(|s| two_sides_of_builds(&m(), (3, 0.03), (100.0, 100.0), s))
         .collect();
     let wrong = grouped.iter().filter(|c| different(c)).count();
     assert!(grouped
@@ -639,7 +649,7 @@ fn builds_a_side_through_the_protocol_judge_layouts_as_the_spread_they_are() {
         .all(|c| c.builds.as_ref().is_some_and(|b| b.per_side == 3)));
     let found = (0..20)
         .filter(|&s| {
-            let c = two_sides_of_builds(&m(), 3, 0.03, (100.0, 120.0), s);
+            let c = two_sides_of_builds(&m(), (3, 0.03), (100.0, 120.0), s);
             matches!(c.verdict, Verdict::Slower(_))
         })
         .count();
@@ -647,4 +657,43 @@ fn builds_a_side_through_the_protocol_judge_layouts_as_the_spread_they_are() {
     assert!(one >= 10, "{one} of 20");
     assert!(wrong <= 3, "{wrong} of 100");
     assert!(found >= 19, "{found} of 20");
+}
+
+#[test]
+fn the_default_processes_a_side_hold_their_confidence_through_placement_and_speed_steps() {
+    let _serial = serial();
+    // `--against`'s default: each build as PROCESSES worker processes, judged with the
+    // processes as the unit. Each process's placement moves its time by up to ±1.5 % (as
+    // between processes of one build on the 2-core VM: one process a side called 7 of 100
+    // identical comparisons different there), and the machine's speed steps 1.8x as in
+    // two_builds_suites_hold_their_confidence…: identical builds are called different about
+    // as often as a 99 % interval allows (12 of 1,000), +5 % is found in at least 19 of 20
+    // and never the wrong way (seeded: the counts are exact). Three processes a side find
+    // +5 % there 16 times in 20.
+    let k = picollo_bench::suite::PROCESSES;
+    let bench = sim_bench().with_rounds(40).with_samples(4_000);
+    let run = |seed: u64, k: usize, b: f64| {
+        two_sides_with(&stepping(2, seed), &bench, (k, 0.015), (100.0, b), seed)
+    };
+    let aa: Vec<Verdict> = (0..1000).map(|s| run(s, k, 100.0).verdict).collect();
+    let five: Vec<Verdict> = (0..20).map(|s| run(s, k, 105.0).verdict).collect();
+    let three: Vec<Verdict> = (0..20).map(|s| run(s, 3, 105.0).verdict).collect();
+    let slower = |v: &[Verdict]| v.iter().filter(|v| matches!(v, Verdict::Slower(_))).count();
+    let faster = |v: &[Verdict]| v.iter().filter(|v| matches!(v, Verdict::Faster(_))).count();
+    println!(
+        "bench suites (simulated placement ±1.5 %, stepping machine, {k} processes a side): \
+         aa_false={}/1000 detect5={}/20 (three a side: detect5={}/20; {}; {})",
+        slower(&aa) + faster(&aa),
+        slower(&five),
+        slower(&three),
+        tally(&aa),
+        tally(&five)
+    );
+    // The 99 % interval's nominal rate is 10 in 1,000 (binomial spread ±3): at most 15.
+    assert!(slower(&aa) + faster(&aa) <= 15, "{}", tally(&aa));
+    assert!(
+        slower(&five) >= 19 && faster(&five) == 0,
+        "{}",
+        tally(&five)
+    );
 }

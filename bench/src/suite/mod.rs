@@ -55,13 +55,14 @@ use super::{Bench, BenchError, BenchResult, Throughput};
 pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The worker processes of each build where `--against` names one build and `--processes`
-/// is not given: three processes a side are judged with the processes as the unit, so that
-/// what one process's placement in memory adds is not read as the builds' difference (on a
-/// loaded 2-core AMD EPYC VM, identical builds were called different in 7 of 100
-/// comparisons with one process a side and in 0 of 100 with three; +5 % found in 18 and 19
-/// of 20). Several builds a side are units already:
-/// one process each, unless `--processes` says otherwise.
-pub const PROCESSES: usize = 3;
+/// is not given: six processes a side are judged with the processes as the unit, so that
+/// what one process's placement in memory adds is not read as the builds' difference, and
+/// so that the spread between processes is known well enough to find 5 % (on a quiet
+/// 2-core AMD EPYC VM, 2 s a comparison: identical builds called different in 7 of 100
+/// comparisons with one process a side, 0 of 100 with three and with six; +5 % found in 13
+/// of 20 with three, 20 of 20 with six). Several builds a side are units already: one
+/// process each, unless `--processes` says otherwise.
+pub const PROCESSES: usize = 6;
 
 /// A benchmark as registered: its name and its work (`k` operations a call).
 pub(crate) struct Registered<'a> {
