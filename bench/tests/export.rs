@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{normal, time_result, SplitMix64};
+use common::{normal, time_result, SplitMix64, TempDir};
 use picollo_bench::export::{
     format_named, median_with_interval, OutputError, Outputs, Suite, FORMATS, SUMMARY_LIMIT,
 };
@@ -309,12 +309,9 @@ fn a_summary_of_500_comparisons_stays_under_githubs_limit() {
     );
 }
 
-/// A folder of this test's own.
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("picollo-export-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A folder of this test's own, removed when the test ends.
+fn temp(name: &str) -> TempDir {
+    TempDir::new(&format!("export-{name}"))
 }
 
 #[test]

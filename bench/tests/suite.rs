@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 
 mod common;
 
-use common::reported_median;
+use common::{reported_median, TempDir};
 use picollo_bench::suite::{Exit, Mode, Suite};
 use picollo_bench::Throughput;
 
@@ -33,12 +33,9 @@ fn sample() -> PathBuf {
     path
 }
 
-/// A folder of this test's own.
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("picollo-suite-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A folder of this test's own, removed when the test ends.
+fn temp(name: &str) -> TempDir {
+    TempDir::new(&format!("suite-{name}"))
 }
 
 fn run(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {

@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::{reported_median, Clock};
+use common::{reported_median, Clock, TempDir};
 use picollo_bench::suite::{Exit, Mode, Suite};
 use picollo_bench::{Bench, Throughput};
 
@@ -127,7 +127,7 @@ fn google_benchmark_has_each_rounds_rate(doc: &serde_json::Value, gbench: &serde
 fn a_measured_line_and_its_json_carry_the_rate_at_the_reported_median() {
     let now = Rc::new(Cell::new(0.0));
     let mut s = copies(&now);
-    let dir = std::env::temp_dir().join(format!("picollo-throughput-{}", std::process::id()));
+    let dir = TempDir::new("throughput");
     let gbench = dir.join("gbench.json");
     let export = format!("gbench={}", gbench.display());
     let a = args(&[
@@ -192,7 +192,6 @@ fn a_measured_line_and_its_json_carry_the_rate_at_the_reported_median() {
         out.contains("- throughput: 1024 bytes an operation, "),
         "{out}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A JSON file, read.
@@ -227,8 +226,7 @@ fn compared<'d>(doc: &'d serde_json::Value, name: &str) -> &'d serde_json::Value
 
 #[test]
 fn a_baseline_compares_each_sides_rate_and_names_work_declared_otherwise_since() {
-    let dir = std::env::temp_dir().join(format!("picollo-saved-rates-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir::new("saved-rates");
     // Two runs apart, so that the verdict judges.
     run_copies(&dir, &["--save", "main"]);
     run_copies(&dir, &["--save", "main", "--append"]);
@@ -357,7 +355,6 @@ fn a_baseline_compares_each_sides_rate_and_names_work_declared_otherwise_since()
             .contains("\"throughput\": unknown throughput unit \"bits\""),
         "{e}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use common::{Clock, SplitMix64};
+use common::{Clock, SplitMix64, TempDir};
 use picollo_bench::shift::Design;
 use picollo_bench::suite::{Exit, Mode, Suite};
 use picollo_bench::{
@@ -570,8 +570,7 @@ fn suite_run(m: &Machine, base: f64, dir: &std::path::Path, args: &[&str]) -> Ex
 fn a_suites_saved_baseline_gates_a_slower_function_and_passes_the_same_one() {
     // Five runs apart of 100 ns saved on a machine whose speed wanders by ±2 % a run: the
     // same function passes the gate, twice the work fails it (exit 7), half passes.
-    let dir = std::env::temp_dir().join(format!("picollo-suite-gate-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir::new("suite-gate");
     for run in 0..5 {
         let m = Machine::new(0.0, 0.02 + 0.002 * run as f64);
         assert_eq!(

@@ -90,3 +90,32 @@ pub fn reported_median(result: &serde_json::Value) -> f64 {
     let p50 = ranks.iter().find(|p| p["rank"] == 50.0).expect("a P50");
     p50["value"].as_f64().unwrap() / result["scale"].as_f64().unwrap()
 }
+
+/// A folder for one test's files under the system's temporary folder (`picollo-<name>-<pid>`),
+/// emptied when made and removed when dropped, so that a test run leaves nothing behind (a
+/// suite test's copies of the example binary weigh 36 MB each).
+#[allow(dead_code)]
+pub struct TempDir(std::path::PathBuf);
+
+#[allow(dead_code)]
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("picollo-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
