@@ -60,8 +60,9 @@ pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
 /// so that the spread between processes is known well enough to find 5 % (on a quiet
 /// 2-core AMD EPYC VM, 2 s a comparison: identical builds called different in 7 of 100
 /// comparisons with one process a side, 0 of 100 with three and with six; +5 % found in 13
-/// of 20 with three, 20 of 20 with six). Several builds a side are units already: one
-/// process each, unless `--processes` says otherwise.
+/// of 20 with three, 20 of 20 with six). Each process's slots get the budget's share, so a
+/// benchmark's comparison takes about six times `--budget`. Several builds a side are units
+/// already: one process each, unless `--processes` says otherwise.
 pub const PROCESSES: usize = 6;
 
 /// A benchmark as registered: its name and its work (`k` operations a call).
