@@ -239,26 +239,12 @@ fn decimal_rank_searched(rank: f64) -> Option<(u64, u64)> {
 fn ceil_mul_div(total: u128, num: u64, den: u64) -> u128 {
     // The usual case (the product fits 64 bits) in one 64-bit division, not three of 128.
     if let Ok(product) = u64::try_from(total.saturating_mul(num as u128)) {
-        return div_ceil_by(product, den) as u128;
+        return product.div_ceil(den) as u128;
     }
     let (num, den) = (num as u128, den as u128);
     let (whole, rest) = (total / den, total % den);
     // whole × num ≤ total × num / den ≤ total; rest × num < den² < 2^126.
     whole * num + (rest * num).div_ceil(den)
-}
-
-/// `x.div_ceil(den)`, by a constant where `den` is a rank's denominator of up to 4 decimals
-/// (`100 · 10^k`): a multiply and shifts where a `div` would take tens of cycles.
-#[inline]
-fn div_ceil_by(x: u64, den: u64) -> u64 {
-    match den {
-        100 => x.div_ceil(100),
-        1_000 => x.div_ceil(1_000),
-        10_000 => x.div_ceil(10_000),
-        100_000 => x.div_ceil(100_000),
-        1_000_000 => x.div_ceil(1_000_000),
-        _ => x.div_ceil(den),
-    }
 }
 
 /// `ceil(rank / 100 × total)` for the exact binary value of `rank` (in `[0, 100]`):
