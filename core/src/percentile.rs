@@ -216,21 +216,35 @@ const COMMON_RANKS: [(f64, u64, u64); 8] = [
     (100.0, 100, 1),
 ];
 
-/// [`decimal_rank`] by trying each number of decimals in turn.
+/// [`decimal_rank`] from one test at the most decimals: a decimal of `k ≤ 13` decimals that
+/// rounds to `rank` is also one of 13 (its digits times `10^(13 − k)`), and `rank × 10^13`
+/// lies within 0.14 of those digits (half an ulp of `rank` below 100, times `10^13`, plus
+/// the product's own rounding), so rounding it finds them. So a rank with no such decimal
+/// (a computed one, most of them) is known after one division, and one that has it is
+/// read in its fewest decimals by removing trailing zeros.
 fn decimal_rank_searched(rank: f64) -> Option<(u64, u64)> {
-    let mut scale = 1i64;
-    for _ in 0..=MAX_RANK_DECIMALS {
-        // rank ≤ 100 and scale ≤ 10^13, so the product is below 2^53: every integer there
-        // is a double, and `digits as f64 / scale as f64` is one correctly rounded division.
-        // Signed conversions (one instruction each); `+ 0.5` then truncation rounds a
-        // rank ≥ 0 half up, and no negative rank passes the test below.
-        let digits = (rank * scale as f64 + 0.5) as i64;
-        if digits as f64 / scale as f64 == rank {
-            return Some((digits as u64, scale as u64));
-        }
-        scale *= 10;
+    const MOST: f64 = 1e13;
+    // rank ≤ 100, so the product is below 2^53: every integer there is a double, and
+    // `digits as f64 / MOST` is one correctly rounded division. Signed conversions (one
+    // instruction each); `+ 0.5` then truncation rounds a rank ≥ 0 half up, and no
+    // negative rank passes the test (truncation moves it toward zero).
+    let digits = (rank * MOST + 0.5) as i64;
+    if digits as f64 / MOST != rank {
+        return None;
     }
-    None
+    Some(fewest_decimals(digits as u64, MAX_RANK_DECIMALS))
+}
+
+/// `digits / 10^decimals` with the trailing zeros of `digits` removed, as
+/// `(digits, 10^decimals)` (at most 15 zeros are removed, in steps of 8, 4, 2 and 1).
+fn fewest_decimals(mut digits: u64, mut decimals: u32) -> (u64, u64) {
+    for (step, power) in [(8, 100_000_000u64), (4, 10_000), (2, 100), (1, 10)] {
+        if decimals >= step && digits % power == 0 {
+            digits /= power;
+            decimals -= step;
+        }
+    }
+    (digits, 10u64.pow(decimals))
 }
 
 /// `ceil(total × num / den)` for `num ≤ den < 2^63`, without overflow: split `total` by
@@ -264,7 +278,12 @@ fn binary_rank_count(rank: f64, total: u128) -> u128 {
     // total × m as a 256-bit number in two halves (m < 2^53).
     let (lo, hi) = mul_wide(total, m);
     let scaled = shift_right_ceil(lo, hi, shift);
-    scaled.div_ceil(100)
+    // The usual case (below 2^64) in one 64-bit division by a constant, not a call to the
+    // 128-bit one.
+    match u64::try_from(scaled) {
+        Ok(small) => small.div_ceil(100) as u128,
+        Err(_) => scaled.div_ceil(100),
+    }
 }
 
 /// `a × b` as `(low 128 bits, high 128 bits)`.
@@ -384,6 +403,61 @@ mod tests {
     fn the_common_ranks_read_ahead_are_those_the_search_reads() {
         for (rank, digits, scale) in COMMON_RANKS {
             assert_eq!(decimal_rank_searched(rank), Some((digits, scale)), "{rank}");
+        }
+    }
+
+    /// The rule itself, one number of decimals after the other: the fewest whose decimal
+    /// rounds to exactly this double.
+    fn decimal_by_decimal(rank: f64) -> Option<(u64, u64)> {
+        (0..=MAX_RANK_DECIMALS).find_map(|k| {
+            let scale = 10u64.pow(k);
+            let digits = (rank * scale as f64).round();
+            (digits >= 0.0 && digits / scale as f64 == rank).then_some((digits as u64, scale))
+        })
+    }
+
+    #[test]
+    fn one_test_at_thirteen_decimals_reads_every_rank_as_the_rule_does() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut decimals_found = 0;
+        for i in 0..400_000u64 {
+            let r = next();
+            let rank = match i % 4 {
+                // Any double in [0, 100].
+                0 => (r >> 11) as f64 / (1u64 << 53) as f64 * 100.0,
+                // A decimal of 0..=13 decimals, written as a literal would be.
+                1 | 2 => {
+                    let k = (r % 14) as u32;
+                    let scale = 10u64.pow(k);
+                    ((r >> 8) % (100 * scale + 1)) as f64 / scale as f64
+                }
+                // Doubles next to a short decimal: one or two ulps off, either way.
+                _ => {
+                    let base = ((r >> 8) % 100_001) as f64 / 1000.0;
+                    f64::from_bits((base.to_bits() + 2).wrapping_sub(r % 5)).clamp(0.0, 100.0)
+                }
+            };
+            let expected = decimal_by_decimal(rank);
+            decimals_found += expected.is_some() as u32;
+            assert_eq!(decimal_rank_searched(rank), expected, "{rank:e}");
+        }
+        // Both kinds were met (a model that never finds a decimal would not test much).
+        assert!(
+            (150_000..390_000).contains(&decimals_found),
+            "{decimals_found}"
+        );
+        for rank in [0.0, -0.0, 100.0, 1e-13, 99.9999999999999, 5e-324, 1e-300] {
+            assert_eq!(
+                decimal_rank_searched(rank),
+                decimal_by_decimal(rank),
+                "{rank:e}"
+            );
         }
     }
 
