@@ -21,12 +21,14 @@
 //!
 //! A cumulative copy (running totals, for many queries of one moment) is timed as it is
 //! built (`cumulative_build`) and as it answers P99.9 (`cumulative_p999`), both next to
-//! iop's `CumulativeROHistogram`; `live_p999_over_cumulative` is the live P99.9's time over
-//! the copy's (the median of the rounds' ratios).
+//! iop's `CumulativeROHistogram`, and as it answers 1,024 ranks drawn at random
+//! (`cumulative_ranks`: each call the next 1,024 of 65,536, so that neither side's branches
+//! learn them; µs per 1,024); `live_p999_over_cumulative` is the live P99.9's time over the
+//! copy's (the median of the rounds' ratios).
 //!
 //! `cargo bench -p picollo --bench ops`; the last line is `bench ops: record=<r>
 //! reset=<r> p999=<r> p16=<r> merge=<r> encode=<r> decode=<r> meanstd=<r> iter=<r>
-//! cumulative_build=<r> cumulative_p999=<r>`; the line before it gives every time (ns per
+//! cumulative_build=<r> cumulative_p999=<r> cumulative_ranks=<r>`; the line before it gives every time (ns per
 //! value for `record`, µs per call otherwise).
 
 mod report;
@@ -39,7 +41,7 @@ use picollo::{hdr, Config};
 
 mod common;
 mod peers;
-use common::{median, rounds, values, BATCH, N, ROUNDS};
+use common::{median, random_ranks, rounds, values, BATCH, N, ROUNDS};
 use peers::{Hdr, Ours, Set, MAX, RELATIVE};
 
 /// The 16 ranks of the many-percentiles query, in percent.
@@ -347,6 +349,44 @@ fn cumulatives(set: &Set) -> (Op, Op, f64) {
     (build, p999, speedup)
 }
 
+/// Ranks a call of `cumulative_ranks` asks, and how many it draws from.
+const RANKS_A_CALL: usize = 1024;
+const RANKS_DRAWN: usize = 1 << 16;
+
+/// The cumulative copies answering many ranks drawn at random, next to iop's: each call
+/// the next `RANKS_A_CALL` of `RANKS_DRAWN`, the same ones for both (µs per call).
+fn cumulative_ranks(set: &Set) -> Op {
+    let Set { ours, iop, .. } = set;
+    let (copy, iop_copy) = (
+        ours.view().cumulative().unwrap(),
+        histogram::CumulativeROHistogram::from(iop),
+    );
+    let ranks = random_ranks(RANKS_DRAWN);
+    let mut chunks = [
+        ranks.chunks(RANKS_A_CALL).cycle(),
+        ranks.chunks(RANKS_A_CALL).cycle(),
+    ];
+    let [ours_next, iop_next] = &mut chunks;
+    Op::race(
+        "cumulative_ranks",
+        BATCH,
+        &mut || {
+            for &r in ours_next.next().unwrap() {
+                black_box(black_box(&copy).percentile_value(r).unwrap());
+            }
+        },
+        [
+            None,
+            Some(&mut || {
+                for &r in iop_next.next().unwrap() {
+                    black_box(black_box(&iop_copy).quantile_bucket(r / 100.0).unwrap());
+                }
+            }),
+            None,
+        ],
+    )
+}
+
 /// Every time, per operation: `name=picollo/hdrhistogram/histogram/ddsketch`.
 fn detail(set: &Set, ops: &[Op]) -> String {
     // Two decimals, four below 1 (a cumulative copy's query takes hundredths of a µs).
@@ -385,6 +425,7 @@ fn main() {
     let [encode, decode] = codecs(&a.ours, &a.hdr);
     let iter = walks(&a);
     let (cumulative_build, cumulative_p999, live_over_copy) = cumulatives(&a);
+    let cumulative_ranks = cumulative_ranks(&a);
     let ops = [
         record,
         reset,
@@ -397,6 +438,7 @@ fn main() {
         iter,
         cumulative_build,
         cumulative_p999,
+        cumulative_ranks,
     ];
     println!(
         "{} merge_general={general:.2} live_p999_over_cumulative={live_over_copy:.1}",

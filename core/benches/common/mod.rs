@@ -30,6 +30,15 @@ pub fn values() -> Vec<u64> {
         .collect()
 }
 
+/// `n` ranks in percent, uniform in (0, 100): computed values, not short decimals, as a
+/// report or a plot of the whole distribution asks them, in an order no branch predictor
+/// learns.
+#[allow(dead_code)]
+pub fn random_ranks(n: usize) -> Vec<f64> {
+    let mut rng = SplitMix64(11);
+    (0..n).map(|_| unit(&mut rng) * 100.0).collect()
+}
+
 /// Best of `REPS` batches of `BATCH` calls, in µs per call.
 #[allow(dead_code)]
 pub fn best(mut f: impl FnMut()) -> f64 {
