@@ -390,6 +390,48 @@ static picollo_histogram *make_of_mode(uint32_t mode, uint32_t bits)
  * and mode they count like picollo_histogram_record (values outside the range included),
  * the recorder's fields describe the histogram, and full buckets go through the library
  * (saturated, never wrapped). */
+/* picollo_recorder_of: the recorder get_recorder fills, by value; counts as the library
+ * does through it, in every mode; a NULL handle gets its status and a recorder that only
+ * calls (a record through it is ignored, as by picollo_histogram_record). */
+static void recorder_by_value(void)
+{
+    static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
+                                     PICOLLO_MODE_THREAD_LOCAL, PICOLLO_MODE_APPROXIMATE};
+    picollo_status st = PICOLLO_STATUS_OK;
+    const picollo_recorder none = picollo_recorder_of(NULL, &st);
+    CHECK(st == PICOLLO_STATUS_NULL_POINTER);
+    CHECK(none.kind == PICOLLO_RECORDER_KIND_CALL && none.cells == NULL && none.histogram == NULL);
+    picollo_recorder_record(&none, 5);
+    (void)picollo_recorder_of(NULL, NULL);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        picollo_histogram *h = make_of_mode(modes[m], 32);
+        picollo_histogram *ref = make_of_mode(PICOLLO_MODE_SINGLE_WRITER, 64);
+        picollo_recorder filled;
+        uint64_t seed = 91;
+        st = PICOLLO_STATUS_UNSUPPORTED;
+        const picollo_recorder r = picollo_recorder_of(h, &st);
+        CHECK(st == PICOLLO_STATUS_OK);
+        if (EXPECT(picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, &filled), PICOLLO_STATUS_OK)) {
+            CHECKF(r.kind == filled.kind && r.cells == filled.cells && r.len == filled.len &&
+                       r.first_index == filled.first_index && r.limit == filled.limit &&
+                       r.block_scale == filled.block_scale && r.fine_scale == filled.fine_scale &&
+                       r.counter_bits == filled.counter_bits && r.record == filled.record &&
+                       r.histogram == filled.histogram,
+                   "mode %u: the by-value recorder differs from the filled one", (unsigned)modes[m]);
+        }
+        for (int i = 0; i < 20000; i++) {
+            uint64_t v = rng_next(&seed) % 1200000;
+            picollo_recorder_record(&r, v);
+            picollo_histogram_record(ref, v);
+        }
+        picollo_recorder_record(&r, UINT64_MAX);
+        picollo_histogram_record(ref, UINT64_MAX);
+        CHECKF(same_buckets(h, ref), "picollo_recorder_of, mode %u", (unsigned)modes[m]);
+        picollo_histogram_free(h);
+        picollo_histogram_free(ref);
+    }
+}
+
 static void test_recorder(void)
 {
     static const uint32_t modes[] = {PICOLLO_MODE_SINGLE_WRITER, PICOLLO_MODE_INTERLOCKED,
@@ -467,6 +509,7 @@ static void test_recorder(void)
         picollo_histogram_free(h);
         picollo_histogram_free(a);
     }
+    recorder_by_value();
 }
 
 void test_recording(void)

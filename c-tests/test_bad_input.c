@@ -469,6 +469,39 @@ static picollo_status recorder_record_extremes(void)
     for_every_width_and_mode(recorder_counts);
     return PICOLLO_STATUS_OK;
 }
+/* The by-value recorder: a NULL handle's status, a recorder that only calls (ignored). */
+static picollo_status recorder_of_null_h(void)
+{
+    picollo_status st = PICOLLO_STATUS_OK;
+    const picollo_recorder r = picollo_recorder_of(NULL, &st);
+    CHECK(r.kind == PICOLLO_RECORDER_KIND_CALL && r.cells == NULL && r.record != NULL);
+    return st;
+}
+/* No status wanted: NULL is allowed for it. */
+static picollo_status recorder_of_null_status(void)
+{
+    const picollo_recorder r = picollo_recorder_of(h, NULL);
+    CHECK(r.kind != PICOLLO_RECORDER_KIND_CALL || r.cells == NULL);
+    return PICOLLO_STATUS_OK;
+}
+static void recorder_of_counts(picollo_histogram *s)
+{
+    picollo_status st = PICOLLO_STATUS_UNSUPPORTED;
+    const picollo_recorder r = picollo_recorder_of(s, &st);
+    CHECK(st == PICOLLO_STATUS_OK);
+    picollo_recorder_record(&r, 0);
+    picollo_recorder_record(&r, 9);
+    picollo_recorder_record(&r, 10);
+    picollo_recorder_record(&r, 1000);
+    picollo_recorder_record(&r, UINT64_MAX);
+    picollo_histogram_info i = info_of(s);
+    CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
+}
+static picollo_status recorder_of_extremes(void)
+{
+    for_every_width_and_mode(recorder_of_counts);
+    return PICOLLO_STATUS_OK;
+}
 static picollo_status record_n_null(void)
 {
     picollo_histogram_record_n(NULL, 1, UINT64_MAX);
@@ -2606,6 +2639,15 @@ static picollo_status lent_record_many(void) { return on_lent(lent_record_many_c
 static picollo_status lent_reset(void) { return on_lent(lent_reset_call); }
 static picollo_status lent_add(void) { return on_lent(lent_add_call); }
 static picollo_status lent_recorder(void) { return on_lent(lent_recorder_call); }
+static picollo_status lent_recorder_of_call(picollo_histogram *l)
+{
+    picollo_status st = PICOLLO_STATUS_OK;
+    const picollo_recorder r = picollo_recorder_of(l, &st);
+    CHECK(r.kind == PICOLLO_RECORDER_KIND_CALL && r.cells == NULL);
+    picollo_recorder_record(&r, 5);
+    return st;
+}
+static picollo_status lent_recorder_of(void) { return on_lent(lent_recorder_of_call); }
 static picollo_status lent_collect(void) { return on_lent(lent_collect_call); }
 static picollo_status bench_text_null(void)
 {
@@ -3844,6 +3886,9 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_recorder, recorder_v1_unit, OK, NULL),
     ROW(picollo_recorder_record, recorder_record_extremes, OK, NULL),
     ROW(picollo_recorder_index, recorder_index_extremes, OK, NULL),
+    ROW(picollo_recorder_of, recorder_of_null_h, NULLP, "`h`"),
+    ROW(picollo_recorder_of, recorder_of_null_status, OK, NULL),
+    ROW(picollo_recorder_of, recorder_of_extremes, OK, NULL),
     ROW(picollo_histogram_record_n, record_n_null, OK, NULL),
     ROW(picollo_histogram_record_n, record_n_saturates, OK, NULL),
     ROW(picollo_histogram_record_corrected, record_corrected_null, OK, NULL),
@@ -4417,6 +4462,7 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_reset, lent_reset, INVAL, "lent by a bench result"),
     ROW(picollo_histogram_add, lent_add, INVAL, "read-only"),
     ROW(picollo_histogram_get_recorder, lent_recorder, INVAL, "read-only"),
+    ROW(picollo_recorder_of, lent_recorder_of, INVAL, "read-only"),
     ROW(picollo_histogram_collect, lent_collect, INVAL, "read-only"),
     ROW(picollo_bench_result_histogram, bench_histogram_null_out, NULLP, "`out`"),
     ROW(picollo_bench_result_histogram, bench_histogram_index_max, ST(OUT_OF_RANGE), "18446744073709551615"),

@@ -80,10 +80,11 @@ static double log_uniform(double lo, double hi)
 
 /* ---- integer histograms ---- */
 
-enum { REF, HEADER, FN, N, MANY, CORRECTED, INLINE, INLINE_V1, PATHS };
+enum { REF, HEADER, FN, N, MANY, CORRECTED, INLINE, INLINE_V1, INLINE_OF, PATHS };
 static const char *const path_name[PATHS] = {
     "record", "record as the header compiles it", "record_fn", "record_n", "record_many",
-    "record_corrected(0)", "inline recorder", "inline recorder (ABI 1.13 entry point)"};
+    "record_corrected(0)", "inline recorder", "inline recorder (ABI 1.13 entry point)",
+    "inline recorder by value (picollo_recorder_of)"};
 
 typedef struct {
     picollo_histogram_config cfg;
@@ -210,6 +211,20 @@ static void record_path(int p, picollo_histogram *h, const uint64_t *values, con
     }
     if (p == INLINE_V1 && picollo_histogram_recorder(h, &r) != PICOLLO_STATUS_OK) {
         FAILF("picollo_histogram_recorder: %s", picollo_last_error_message());
+    }
+    if (p == INLINE_OF) {
+        /* Kept in a local whose address goes nowhere but the inline function. */
+        picollo_status status = PICOLLO_STATUS_UNSUPPORTED;
+        const picollo_recorder local = picollo_recorder_of(h, &status);
+        if (status != PICOLLO_STATUS_OK) {
+            FAILF("picollo_recorder_of: %s", picollo_last_error_message());
+        }
+        for (size_t i = 0; i < n; i++) {
+            for (unsigned c = 0; c < count[i]; c++) {
+                picollo_recorder_record(&local, values[i]);
+            }
+        }
+        return;
     }
 #endif
     for (size_t i = 0; i < n; i++) {

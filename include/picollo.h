@@ -2498,6 +2498,35 @@ static inline void picollo_recorder_record(const picollo_recorder *r, uint64_t v
   r->record(r->histogram, value);
 }
 
+// `picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, ...)` returned by value, for a
+// caller to keep in a local variable: a recorder whose address the caller never passes on
+// stays in registers through a loop of `picollo_recorder_record`, where one filled through a
+// pointer is read again from memory after every count (the compiler cannot know that the
+// counters do not overlap it). `*status` (when not NULL) gets the call's status; on an error
+// the recorder is of kind `CALL` through `picollo_histogram_record` (which ignores a NULL or
+// read-only handle), so recording through it is still safe.
+static inline picollo_recorder picollo_recorder_of(const struct picollo_histogram *h,
+                                                   picollo_status *status) {
+  picollo_recorder r;
+  picollo_status s = picollo_histogram_get_recorder(h, PICOLLO_RECORDER_VERSION, &r);
+  if (s != PICOLLO_STATUS_OK) {
+    r.histogram = (struct picollo_histogram *)h;
+    r.record = (picollo_histogram_record);
+    r.cells = NULL;
+    r.len = 0;
+    r.first_index = 0;
+    r.limit = 0;
+    r.block_scale = 0;
+    r.counter_bits = 0;
+    r.kind = PICOLLO_RECORDER_KIND_CALL;
+    r.fine_scale = 0;
+  }
+  if (status != NULL) {
+    *status = s;
+  }
+  return r;
+}
+
 // `picollo_histogram_record(h, value)` as C and C++ callers compile it (ABI 1.18): the first
 // word of every histogram handle is its record function (`picollo_histogram_record_fn(h)`),
 // loaded and called here with one indirect call, as a caller holding that function would; a
