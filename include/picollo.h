@@ -2535,7 +2535,13 @@ static inline picollo_recorder picollo_recorder_of(const struct picollo_histogra
 // Needs a library of ABI 1.18 or later (docs/c-api.md, "The record paths").
 static inline void picollo_histogram_record_inline(struct picollo_histogram *h, uint64_t value) {
   if (h != NULL) {
-    (*(const picollo_record_fn *)(const void *)h)(h, value);
+    picollo_record_fn record = *(const picollo_record_fn *)(const void *)h;
+#if defined(__GNUC__) || defined(__clang__)
+    // Called from a register: folded into the call (`call *(h)`), the load cost 0.2 ns a
+    // record more in a loop on an AMD EPYC (Zen 4) VM than a call of a held function.
+    __asm__("" : "+r"(record));
+#endif
+    record(h, value);
   }
 }
 #define picollo_histogram_record(h, value) picollo_histogram_record_inline((h), (value))
