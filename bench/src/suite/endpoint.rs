@@ -28,12 +28,17 @@ pub trait Endpoint {
     fn call(&mut self, request: &Value, timeout: Duration) -> Result<Value, SuiteError>;
 }
 
+/// How long a worker asked to quit is given before it is killed.
+const QUIT_WAIT: Duration = Duration::from_secs(2);
+
 /// A worker process.
 pub struct Process {
     label: String,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// Its exit has been collected (it quit, or it was killed and waited for).
+    reaped: bool,
 }
 
 impl Process {
@@ -78,6 +83,7 @@ impl Process {
             child,
             stdin,
             lines,
+            reaped: false,
         })
     }
 
@@ -93,16 +99,56 @@ impl Process {
         }
     }
 
-    /// How the worker exited, waiting for it up to 2 s; `None` where it still runs.
+    /// How the worker exited, waiting for it up to [`QUIT_WAIT`]; `None` where it still
+    /// runs.
     fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
+        self.exited_by(Instant::now() + QUIT_WAIT)
+    }
+
+    /// How the worker exited, waiting for it until `deadline`; `None` where it still runs.
+    fn exited_by(&mut self, deadline: Instant) -> Option<std::process::ExitStatus> {
+        loop {
             if let Ok(Some(status)) = self.child.try_wait() {
+                self.reaped = true;
                 return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        None
+    }
+
+    /// Asks the worker to quit (once): the request, then its input closed.
+    fn ask_to_quit(&mut self) {
+        if let Some(mut s) = self.stdin.take() {
+            let _ = writeln!(s, "{{\"op\":\"quit\"}}");
+        }
+    }
+
+    /// The worker gone by `deadline`: waited for until then, killed after.
+    fn reap_by(&mut self, deadline: Instant) {
+        if !self.reaped && self.exited_by(deadline).is_none() {
+            self.kill();
+        }
+    }
+
+    /// Kills the worker and collects its exit.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.reaped = true;
+    }
+}
+
+/// Stops worker processes together: each is asked to quit, then all share one wait of
+/// [`QUIT_WAIT`] before those still running are killed (one by one, six hung workers took
+/// 2 s each to give up on).
+pub fn stop_all(workers: &mut [Process]) {
+    workers.iter_mut().for_each(Process::ask_to_quit);
+    let deadline = Instant::now() + QUIT_WAIT;
+    for w in workers {
+        w.reap_by(deadline);
     }
 }
 
@@ -123,8 +169,7 @@ impl Endpoint for Process {
             Ok(line) => line,
             Err(RecvTimeoutError::Disconnected) => return Err(self.gone("exited")),
             Err(RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
+                self.kill();
                 let secs = timeout.as_secs_f64();
                 let why = std::format!("{}: no reply within {secs:.1} s: killed", self.label);
                 return Err(SuiteError::worker(why));
@@ -137,13 +182,8 @@ impl Endpoint for Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Some(mut s) = self.stdin.take() {
-            let _ = writeln!(s, "{{\"op\":\"quit\"}}");
-        }
-        if self.exited().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.ask_to_quit();
+        self.reap_by(Instant::now() + QUIT_WAIT);
     }
 }
 

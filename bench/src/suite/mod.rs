@@ -619,7 +619,10 @@ fn against_process(
         workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
-    let report = against::judge_all(plan, &mut ends, k, (selected, &select), timeout)?;
+    let judged = against::judge_all(plan, &mut ends, k, (selected, &select), timeout);
+    drop(ends);
+    endpoint::stop_all(&mut workers);
+    let report = judged?;
     Ok(Report {
         processes: n,
         ..report
