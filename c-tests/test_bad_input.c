@@ -450,17 +450,23 @@ static picollo_status recorder_index_extremes(void)
     CHECK(picollo_recorder_index(&r, UINT64_MAX) == (65 - r.block_scale) * i.block_size - 1);
     return PICOLLO_STATUS_OK;
 }
+/* Records 0, 9, 10, 1000 and UINT64_MAX through `r` into `s` (range 10..1000): two
+ * underflows, one overflow, two counted. */
+static void records_through(const picollo_recorder *r, picollo_histogram *s)
+{
+    picollo_recorder_record(r, 0);
+    picollo_recorder_record(r, 9);
+    picollo_recorder_record(r, 10);
+    picollo_recorder_record(r, 1000);
+    picollo_recorder_record(r, UINT64_MAX);
+    picollo_histogram_info i = info_of(s);
+    CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
+}
 static void recorder_counts(picollo_histogram *s)
 {
     picollo_recorder r;
     CHECK(picollo_histogram_get_recorder(s, PICOLLO_RECORDER_VERSION, &r) == PICOLLO_STATUS_OK);
-    picollo_recorder_record(&r, 0);
-    picollo_recorder_record(&r, 9);
-    picollo_recorder_record(&r, 10);
-    picollo_recorder_record(&r, 1000);
-    picollo_recorder_record(&r, UINT64_MAX);
-    picollo_histogram_info i = info_of(s);
-    CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
+    records_through(&r, s);
 }
 static picollo_status recorder_record_extremes(void)
 {
@@ -489,13 +495,7 @@ static void recorder_of_counts(picollo_histogram *s)
     picollo_status st = PICOLLO_STATUS_UNSUPPORTED;
     const picollo_recorder r = picollo_recorder_of(s, &st);
     CHECK(st == PICOLLO_STATUS_OK);
-    picollo_recorder_record(&r, 0);
-    picollo_recorder_record(&r, 9);
-    picollo_recorder_record(&r, 10);
-    picollo_recorder_record(&r, 1000);
-    picollo_recorder_record(&r, UINT64_MAX);
-    picollo_histogram_info i = info_of(s);
-    CHECK(i.underflow == 2 && i.overflow == 1 && i.total == 2);
+    records_through(&r, s);
 }
 static picollo_status recorder_of_extremes(void)
 {
