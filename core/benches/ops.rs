@@ -28,8 +28,8 @@
 //!
 //! `cargo bench -p picollo --bench ops`; the last line is `bench ops: record=<r>
 //! reset=<r> p999=<r> p16=<r> merge=<r> encode=<r> decode=<r> meanstd=<r> iter=<r>
-//! cumulative_build=<r> cumulative_p999=<r> cumulative_ranks=<r>`; the line before it gives every time (ns per
-//! value for `record`, µs per call otherwise).
+//! cumulative_build=<r> cumulative_p999=<r> cumulative_ranks=<r>`; the line before it
+//! gives every time (ns per value for `record`, µs per call otherwise).
 
 mod report;
 
@@ -362,11 +362,8 @@ fn cumulative_ranks(set: &Set) -> Op {
         histogram::CumulativeROHistogram::from(iop),
     );
     let ranks = random_ranks(RANKS_DRAWN);
-    let mut chunks = [
-        ranks.chunks(RANKS_A_CALL).cycle(),
-        ranks.chunks(RANKS_A_CALL).cycle(),
-    ];
-    let [ours_next, iop_next] = &mut chunks;
+    let mut ours_next = ranks.chunks(RANKS_A_CALL).cycle();
+    let mut iop_next = ranks.chunks(RANKS_A_CALL).cycle();
     Op::race(
         "cumulative_ranks",
         BATCH,

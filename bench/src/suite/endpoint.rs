@@ -182,8 +182,7 @@ impl Endpoint for Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        self.ask_to_quit();
-        self.reap_by(Instant::now() + QUIT_WAIT);
+        stop_all(core::slice::from_mut(self));
     }
 }
 
