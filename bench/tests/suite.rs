@@ -282,7 +282,23 @@ fn a_worker_that_fails_is_a_clear_error_never_a_hang_or_a_verdict() {
         format!("read line\necho '@picollo {{\"reply\":\"hello\",\"protocol\":{protocol},\"suite\":\"x\",\"benchmarks\":[{benchmarks}]}}'\nexec sleep 30")
     };
     let cases = [
-        ("exits.sh", "exit 3".to_string(), "exit status: 3"),
+        // However the pipes notice an exit (the request cannot be written, or no reply
+        // can come), the message is the exit's.
+        (
+            "exits.sh",
+            "exit 3".to_string(),
+            "base: the worker exited: exit status: 3",
+        ),
+        (
+            "closes.sh",
+            "exec 0<&-\nsleep 0.2\nexit 4".to_string(),
+            "base: the worker exited: exit status: 4",
+        ),
+        (
+            "mute.sh",
+            "exec 1>&-\nexec sleep 30".to_string(),
+            "base: the worker closed its output and runs on",
+        ),
         (
             "hangs.sh",
             "exec sleep 30".to_string(),

@@ -87,15 +87,16 @@ impl Process {
         })
     }
 
-    /// Why the worker stopped answering: how it exited, or that it is still running.
+    /// Why the worker stopped answering: how it exited where it did (whichever pipe
+    /// noticed first, one message), or `what` it closed while still running.
     fn gone(&mut self, what: &str) -> SuiteError {
         let exited = self.exited();
         let label = &self.label;
         match exited {
             Some(status) => {
-                SuiteError::worker(std::format!("{label}: the worker {what}: {status}"))
+                SuiteError::worker(std::format!("{label}: the worker exited: {status}"))
             }
-            None => SuiteError::worker(std::format!("{label}: the worker {what}")),
+            None => SuiteError::worker(std::format!("{label}: the worker {what} and runs on")),
         }
     }
 
@@ -167,7 +168,7 @@ impl Endpoint for Process {
         }
         let line = match self.lines.recv_timeout(timeout) {
             Ok(line) => line,
-            Err(RecvTimeoutError::Disconnected) => return Err(self.gone("exited")),
+            Err(RecvTimeoutError::Disconnected) => return Err(self.gone("closed its output")),
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 let secs = timeout.as_secs_f64();
