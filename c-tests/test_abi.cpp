@@ -343,6 +343,57 @@ void test_inline_recorder() {
 }
 
 
+// The non-empty buckets of `h` (lower, highest, count), for comparing two histograms.
+std::vector<picollo_bucket> buckets_of(const picollo::Histogram &h) {
+    std::vector<picollo_bucket> out;
+    for (const picollo_bucket &b : h.buckets()) {
+        out.push_back(b);
+    }
+    return out;
+}
+
+// The recorder returned by value (picollo_recorder_of) counts every value where
+// picollo_histogram_record counts it; a NULL handle gives a status and a recorder that
+// ignores its records.
+void test_recorder_by_value() {
+    picollo::Options o;
+    o.min = 100;
+    o.max = 50000000;
+    o.relative_error = 0.01;
+    picollo::Histogram h(o), ref(o);
+    picollo_status st = PICOLLO_STATUS_UNSUPPORTED;
+    const picollo_recorder r = picollo_recorder_of(h.get(), &st);
+    EXPECT_TRUE(st == PICOLLO_STATUS_OK && r.kind == PICOLLO_RECORDER_KIND_PLAIN);
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 50000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const uint64_t v = x >> (x % 64);
+        picollo_recorder_record(&r, v);
+        ref.record(v);
+    }
+    for (uint64_t v : {uint64_t{0}, uint64_t{99}, uint64_t{100}, UINT64_MAX}) {
+        picollo_recorder_record(&r, v);
+        ref.record(v);
+    }
+    const picollo_histogram_info a = h.info(), b = ref.info();
+    EXPECT_TRUE(a.total == b.total && a.underflow == b.underflow && a.overflow == b.overflow);
+    EXPECT_TRUE(a.total + a.underflow + a.overflow == 50004 && a.underflow > 0 && a.overflow > 0);
+    const std::vector<picollo_bucket> got = buckets_of(h), want = buckets_of(ref);
+    EXPECT_TRUE(got.size() == want.size() && got.size() > 100);
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end(),
+                           [](const picollo_bucket &p, const picollo_bucket &q) {
+                               return p.lower == q.lower && p.highest == q.highest &&
+                                      p.count == q.count;
+                           }));
+    st = PICOLLO_STATUS_OK;
+    const picollo_recorder none = picollo_recorder_of(nullptr, &st);
+    EXPECT_TRUE(st == PICOLLO_STATUS_NULL_POINTER && none.kind == PICOLLO_RECORDER_KIND_CALL);
+    picollo_recorder_record(&none, 5);
+}
+
+
 // The benchmark harness from C++: a lambda measured by picollo::Bench (its exceptions stop
 // in the header's trampoline, never unwinding into the library), the result's texts as
 // std::string.
@@ -400,6 +451,7 @@ int main() {
         test_errors_and_ownership();
         test_snapshot();
         test_inline_recorder();
+        test_recorder_by_value();
         test_float_histogram();
         test_exact_extremes();
         test_bench_lambda();
