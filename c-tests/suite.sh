@@ -126,6 +126,20 @@ run "0|7" cpp_aa ./cpp "${short[@]}" --against ./cpp_copy
 [[ "$(grep -c '^verdict: ' "$out/cpp_aa.log")" == 2 ]] || die "cpp against its copy: $(cat "$out/cpp_aa.log")"
 run 7 cpp_slower ./cpp_slower "${short[@]}" --processes 1 --against ./cpp spin
 has cpp_slower "verdict: spin 200 (head) is slower than spin 200 (base) by"
+# A worker that exits (at once, or after its hello, before the first benchmark): a clear
+# error and exit 9, never this process ended by SIGPIPE (exit 141), which C and C++ programs
+# leave at its default, when the request is written to the exited worker's input.
+printf '#!/bin/sh\nexit 3\n' >"$out/exits.sh"
+printf '#!/bin/sh\nread line\necho %s\nexit 4\n' \
+  "'@picollo {\"reply\":\"hello\",\"protocol\":1,\"suite\":\"x\",\"benchmarks\":[\"sum_1000\"]}'" \
+  >"$out/hello_exits.sh"
+chmod +x "$out/exits.sh" "$out/hello_exits.sh"
+for i in 1 2 3; do
+  run 9 "cpp_worker_exits_$i" ./cpp "${short[@]}" --against ./exits.sh
+  has "cpp_worker_exits_$i" "error: base: the worker exited: exit status: 3"
+  run 9 "c_worker_hello_exits_$i" ./c "${short[@]}" --against ./hello_exits.sh
+  has "c_worker_hello_exits_$i" "error: base: the worker exited: exit status: 4"
+done
 
 # Functions saved run apart by run apart (--save, --append), then gated (--baseline): 1,000
 # times the work in "spin" is slower, exit 7, even against 3 runs apart whose spread is this

@@ -123,7 +123,7 @@ impl Process {
     /// Asks the worker to quit (once): the request, then its input closed.
     fn ask_to_quit(&mut self) {
         if let Some(mut s) = self.stdin.take() {
-            let _ = writeln!(s, "{{\"op\":\"quit\"}}");
+            let _ = send(&mut s, "{\"op\":\"quit\"}");
         }
     }
 
@@ -139,6 +139,71 @@ impl Process {
         let _ = self.child.kill();
         let _ = self.child.wait();
         self.reaped = true;
+    }
+}
+
+/// Writes `line` and a newline to a worker's input with SIGPIPE blocked for this thread:
+/// a worker that has exited is an error (`EPIPE`, told as its exit), never the signal, which
+/// ends a process that leaves it at its default (a C or C++ suite's; Rust, Python and .NET
+/// ignore it).
+fn send(input: &mut ChildStdin, line: impl core::fmt::Display) -> std::io::Result<()> {
+    let _held = PipeSignalHeld::new();
+    writeln!(input, "{line}").and_then(|_| input.flush())
+}
+
+/// SIGPIPE blocked for this thread until dropped; one raised meanwhile by this thread's
+/// writes is taken (not delivered) where none was pending before.
+struct PipeSignalHeld {
+    old: libc::sigset_t,
+    pending_before: bool,
+}
+
+/// The signal set of SIGPIPE alone.
+fn pipe_signal() -> libc::sigset_t {
+    // SAFETY: sigset_t is plain data (all zeros a valid value) that sigemptyset then
+    // initialises through a valid pointer.
+    unsafe {
+        let mut set: libc::sigset_t = core::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        set
+    }
+}
+
+impl PipeSignalHeld {
+    fn new() -> Self {
+        let pipe = pipe_signal();
+        // SAFETY: sigset_t is plain data (all zeros a valid value); the calls get valid
+        // pointers to sets on this stack.
+        unsafe {
+            let mut old: libc::sigset_t = core::mem::zeroed();
+            let mut pending: libc::sigset_t = core::mem::zeroed();
+            libc::pthread_sigmask(libc::SIG_BLOCK, &pipe, &mut old);
+            libc::sigpending(&mut pending);
+            let pending_before = libc::sigismember(&pending, libc::SIGPIPE) == 1;
+            PipeSignalHeld {
+                old,
+                pending_before,
+            }
+        }
+    }
+}
+
+impl Drop for PipeSignalHeld {
+    fn drop(&mut self) {
+        let pipe = pipe_signal();
+        // SAFETY: valid pointers to sets on this stack; a zero timeout makes sigtimedwait
+        // take a pending SIGPIPE or return at once (EAGAIN); the mask is restored as it was.
+        unsafe {
+            if !self.pending_before {
+                let now = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 0,
+                };
+                libc::sigtimedwait(&pipe, core::ptr::null_mut(), &now);
+            }
+            libc::pthread_sigmask(libc::SIG_SETMASK, &self.old, core::ptr::null_mut());
+        }
     }
 }
 
@@ -159,10 +224,7 @@ impl Endpoint for Process {
     }
 
     fn call(&mut self, request: &Value, timeout: Duration) -> Result<Value, SuiteError> {
-        let sent = self
-            .stdin
-            .as_mut()
-            .map(|s| writeln!(s, "{request}").and_then(|_| s.flush()));
+        let sent = self.stdin.as_mut().map(|s| send(s, request));
         if !matches!(sent, Some(Ok(()))) {
             return Err(self.gone("closed its input"));
         }
