@@ -100,6 +100,7 @@ def quantile_bucket(h: native_reader.Native, q: float) -> tuple[float, float]:
 class Prometheus:
     def __init__(self, targets: list[int], workdir: Path):
         self.port = free_port()
+        self.at = None
         config = workdir / "prometheus.yml"
         listed = ", ".join(f"'127.0.0.1:{p}'" for p in targets)
         config.write_text(
@@ -114,29 +115,33 @@ class Prometheus:
              "--enable-feature=native-histograms"],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
-    def query(self, expr: str) -> list[dict]:
-        url = (f"http://127.0.0.1:{self.port}/api/v1/query?"
-               + urllib.parse.urlencode({"query": expr}))
+    def query(self, expr: str, at=None) -> list[dict]:
+        """The result of ``expr`` now, or at the evaluation time ``at``."""
+        params = {"query": expr} if at is None else {"query": expr, "time": at}
+        url = f"http://127.0.0.1:{self.port}/api/v1/query?" + urllib.parse.urlencode(params)
         with urllib.request.urlopen(url, timeout=5) as r:
             answer = json.loads(r.read().decode("utf-8"))
         if answer.get("status") != "success":
             fail(f"{expr}: {answer}")
         return answer["data"]["result"]
 
-    def value(self, expr: str, want=None) -> float:
+    def value(self, expr: str, want=None, at=None) -> float:
         """The single sample of ``expr``, waiting for scrapes until there is one (and, with
-        ``want``, until it equals it)."""
+        ``want``, until it equals it); at the evaluation time ``at`` where given. The time of
+        the sample returned is kept in ``self.at``: queries pinned to it read the same
+        scrapes (a scrape that failed since, its series marked stale, does not change them)."""
         deadline = time.monotonic() + WAIT_S
         while True:
             if self.process.poll() is not None:
                 fail(f"prometheus exited with {self.process.returncode}")
             try:
-                result = self.query(expr)
+                result = self.query(expr, at)
             except OSError:
                 result = []
             if len(result) == 1:
                 v = float(result[0]["value"][1])
                 if want is None or v == want:
+                    self.at = result[0]["value"][0]
                     return v
             if time.monotonic() > deadline:
                 fail(f"{expr}: {result} after {WAIT_S:.0f} s (wanted {want})")
@@ -205,18 +210,21 @@ def main() -> int:
               f"A {a.total} values, B {b.total}")
         count = prometheus.value(f"histogram_count({m_a})", float(a.total))
         check_close("histogram_count(A)", count, float(a.total))
-        check_close("histogram_sum(A)", prometheus.value(f"histogram_sum({m_a})"), native_a.sum)
+        at = prometheus.at
+        check_close("histogram_sum(A)", prometheus.value(f"histogram_sum({m_a})", at=at),
+                    native_a.sum)
         p99 = a.percentile(99).value / RATIO
         check_in("histogram_quantile(0.99, A)",
-                 prometheus.value(f"histogram_quantile(0.99, {m_a})"),
+                 prometheus.value(f"histogram_quantile(0.99, {m_a})", at=at),
                  quantile_bucket(native_a, 0.99), p99)
 
         total = float(a.total + b.total)
         prometheus.value("histogram_count(sum(rpc_latency_seconds))", total)
+        at = prometheus.at
         check_close("histogram_count(sum(A, B))",
-                    prometheus.value("histogram_count(sum(rpc_latency_seconds))"), total)
+                    prometheus.value("histogram_count(sum(rpc_latency_seconds))", at=at), total)
         check_in("histogram_quantile(0.99, sum(A, B))",
-                 prometheus.value("histogram_quantile(0.99, sum(rpc_latency_seconds))"),
+                 prometheus.value("histogram_quantile(0.99, sum(rpc_latency_seconds))", at=at),
                  quantile_bucket(read_merged, 0.99), merged.percentile(99).value / RATIO)
 
         check_close("histogram_count(empty), a native series",
@@ -226,11 +234,12 @@ def main() -> int:
         check_close("histogram_count(doubles)",
                     prometheus.value("histogram_count(temperature_delta)", float(d.count)),
                     float(d.count))
+        at = prometheus.at
         check_close("histogram_sum(doubles)",
-                    prometheus.value("histogram_sum(temperature_delta)"), doubles.sum)
+                    prometheus.value("histogram_sum(temperature_delta)", at=at), doubles.sum)
         for q in (0.05, 0.99):
             check_in(f"histogram_quantile({q}, doubles)",
-                     prometheus.value(f"histogram_quantile({q}, temperature_delta)"),
+                     prometheus.value(f"histogram_quantile({q}, temperature_delta)", at=at),
                      quantile_bucket(d, q), doubles.percentile(100 * q).value)
     finally:
         prometheus.stop()

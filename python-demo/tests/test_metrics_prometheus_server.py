@@ -86,8 +86,10 @@ class Prometheus:
         self._log.flush()
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-3000:]
 
-    def query(self, expr: str) -> list[dict]:
-        url = f"{self.base}/api/v1/query?" + urllib.parse.urlencode({"query": expr})
+    def query(self, expr: str, at=None) -> list[dict]:
+        """The result of ``expr`` now, or at the evaluation time ``at``."""
+        params = {"query": expr} if at is None else {"query": expr, "time": at}
+        url = f"{self.base}/api/v1/query?" + urllib.parse.urlencode(params)
         body = get_json(url)
         assert body.get("status") == "success", body
         return body["data"]["result"]
@@ -179,12 +181,15 @@ def test_prometheus_scrapes_the_collector_and_agrees_with_picollo(prometheus, hi
             by_method(prometheus.query(f"count_over_time({FAMILY}_count[1m])"))), deadline)
     assert set(scrapes) == set(SERIES)
 
-    up = prometheus.query('up{job="picollo"}')
-    assert [float(r["value"][1]) for r in up] == [1.0]
+    # A time at which the last scrape succeeded (a scrape that fails, on a loaded machine,
+    # marks the series stale until the next): every query reads the scrape of that time.
+    at = prometheus.wait_for("a successful scrape", lambda: (lambda up: up[0]["value"][0] if [
+        float(r["value"][1]) for r in up] == [1.0] else None)(
+        prometheus.query('up{job="picollo"}')), deadline)
 
-    counts = by_method(prometheus.query(f"{FAMILY}_count"))
-    sums = by_method(prometheus.query(f"{FAMILY}_sum"))
-    p99s = by_method(prometheus.query(f"histogram_quantile(0.99, {FAMILY}_bucket)"))
+    counts = by_method(prometheus.query(f"{FAMILY}_count", at))
+    sums = by_method(prometheus.query(f"{FAMILY}_sum", at))
+    p99s = by_method(prometheus.query(f"histogram_quantile(0.99, {FAMILY}_bucket)", at))
     report = []
     for method, h in hists.items():
         b = prometheus_buckets(h, unit_ratio=UNIT_RATIO)
