@@ -97,6 +97,9 @@ impl Machine {
     }
 }
 
+/// A bench for the simulated machines: its samples and rounds decide where a run ends and
+/// its rounds turn (an hour's budget of the real clock, which also stops a run, is never
+/// reached: a stall of this process cannot end a slot early or move a round's edge).
 fn sim_bench() -> Bench {
     Bench::new("sim")
         .with_batch(10)
@@ -104,6 +107,7 @@ fn sim_bench() -> Bench {
         .with_rounds(20)
         .with_warmup(Duration::ZERO)
         .with_relative_error(0.001)
+        .with_time_budget(Duration::from_secs(3_600))
 }
 
 /// An interleaved comparison of `base_a` ns against `base_b` ns on `m`.
