@@ -42,6 +42,7 @@ mod floor;
 pub mod html;
 mod lookup;
 mod meter;
+pub mod model;
 pub mod offsets;
 mod plan;
 mod report;

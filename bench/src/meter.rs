@@ -7,6 +7,8 @@
 use std::string::String;
 use std::vec::Vec;
 
+use serde::{Deserialize, Serialize};
+
 use super::error::BenchError;
 use picollo_perf::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
@@ -15,7 +17,8 @@ use picollo_perf::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 pub const SCALE: u64 = 1_000;
 
 /// What a metric's figures count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Unit {
     /// Nanoseconds: time, and the software clocks task-clock and cpu-clock.
     Nanoseconds,
@@ -53,6 +56,22 @@ impl Unit {
     }
 }
 
+/// Its name, as the JSON of a record writes it.
+impl From<Unit> for &'static str {
+    fn from(unit: Unit) -> Self {
+        unit.as_str()
+    }
+}
+
+/// The unit a record's JSON names.
+impl TryFrom<String> for Unit {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        Unit::parse(&name).ok_or_else(|| std::format!("unknown unit {name:?}"))
+    }
+}
+
 impl core::fmt::Display for Unit {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.as_str())
@@ -60,7 +79,8 @@ impl core::fmt::Display for Unit {
 }
 
 /// What a metric measures, which says what the harness does with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum MetricKind {
     /// The time of an operation by the meter's clock: the batch size, the warm-up, the
     /// verdict and the bands of the tail attribution are judged on it.

@@ -5,6 +5,7 @@ use std::vec;
 use std::vec::Vec;
 
 use super::error::BenchError;
+use super::model::SlotFigures;
 use super::plan::Plan;
 use super::rounds::Span;
 use picollo::{Config, Histogram};
@@ -24,16 +25,6 @@ pub struct Samples {
     pub floored: Vec<u64>,
     /// The rounds, in the order they ran.
     pub spans: Vec<Span>,
-}
-
-/// The figures of one slot of a side measured elsewhere (another process's): per-op figures
-/// metric after metric for each sample, and per metric its floors, whether it was
-/// multiplexed, and its nanoseconds enabled and running.
-pub struct SlotFigures {
-    pub rows: Vec<u64>,
-    pub floored: Vec<u64>,
-    pub multiplexed: Vec<bool>,
-    pub times: Vec<(u64, u64)>,
 }
 
 impl Samples {

@@ -8,140 +8,67 @@ use std::time::{Duration, Instant};
 use std::vec::Vec;
 
 use picollo::concurrent::XorShift64;
-use serde_json::{json, Value};
 
 use super::super::builds::judge_by_builds;
-use super::super::conditions::WarmUp;
 use super::super::engine::{run_rounds, Rounds, Slot};
-use super::super::meter::Metric;
+use super::super::model::protocol::hello_protocol;
+use super::super::model::{Answer, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
 use super::super::offsets::Offsets;
 use super::super::plan::Plan;
 use super::super::result::{BenchResult, Parts};
 use super::super::run::draw_order;
-use super::super::samples::{Samples, SlotFigures};
+use super::super::samples::Samples;
 use super::super::verdict::Interleaved;
 use super::endpoint::Endpoint;
 use super::exit::SuiteError;
 use super::outputs::Report;
-use super::protocol::{metrics_of, numbers_of, settings_json, warm_up_of, PROTOCOL};
 
-/// The reply of kind `kind` to `request` from `end`: a worker's error reply is the
-/// benchmark's failure, any other reply the worker's.
-fn expect(
+/// The reply to `request` from `end`, taken by `take` where it is of the kind asked for: a
+/// worker's error answer is the benchmark's failure, any other reply the worker's.
+fn expect<T>(
     end: &mut dyn Endpoint,
-    request: &Value,
-    kind: &str,
+    request: &Request,
     timeout: Duration,
-) -> Result<Value, SuiteError> {
-    let v = end.call(request, timeout)?;
-    if let Some(e) = v.get("error").and_then(Value::as_str) {
-        return Err(SuiteError::failed(std::format!("{}: {e}", end.label())));
-    }
-    match v.get("reply").and_then(Value::as_str) == Some(kind) {
-        true => Ok(v),
-        false => Err(garbage(end.label(), &v, kind)),
+    take: impl Fn(Reply) -> Result<T, Reply>,
+) -> Result<T, SuiteError> {
+    let text = end.call(request, timeout)?;
+    let label = end.label();
+    match Answer::read(&text) {
+        Ok(Answer::Reply(reply)) => take(reply).map_err(|_| garbage(label, &text, request)),
+        Ok(Answer::Error { error }) => Err(SuiteError::failed(std::format!("{label}: {error}"))),
+        Err(why) => Err(SuiteError::worker(std::format!(
+            "{label}: not a reply: {why}"
+        ))),
     }
 }
 
-/// A reply that is not the one asked for.
-fn garbage(label: &str, v: &Value, kind: &str) -> SuiteError {
+/// A reply `text` that is not the one `request` asked for.
+fn garbage(label: &str, text: &str, request: &Request) -> SuiteError {
+    let kind = request.answered_by().unwrap_or("no");
     SuiteError::worker(std::format!(
-        "{label}: answered {v} where a {kind:?} reply was due"
+        "{label}: answered {text} where a {kind:?} reply was due"
     ))
 }
 
 /// The benchmarks `end` has, once its protocol is this one's.
 pub(crate) fn hello(end: &mut dyn Endpoint, timeout: Duration) -> Result<Vec<String>, SuiteError> {
-    let request = json!({"op": "hello", "protocol": PROTOCOL});
-    let v = end.call(&request, timeout)?;
-    let theirs = v.get("protocol").and_then(Value::as_u64);
-    if v.get("reply").and_then(Value::as_str) != Some("hello") || theirs.is_none() {
-        return Err(garbage(end.label(), &v, "hello"));
+    let request = Request::Hello { protocol: PROTOCOL };
+    let text = end.call(&request, timeout)?;
+    match hello_protocol(&text) {
+        None => return Err(garbage(end.label(), &text, &request)),
+        Some(PROTOCOL) => {}
+        Some(theirs) => {
+            let why = std::format!(
+                "{}: the worker speaks protocol {theirs} and this suite {PROTOCOL}: rebuild both with one picollo-bench",
+                end.label()
+            );
+            return Err(SuiteError::worker(why));
+        }
     }
-    if theirs != Some(PROTOCOL) {
-        let why = std::format!(
-            "{}: the worker speaks protocol {} and this suite {PROTOCOL}: rebuild both with one picollo-bench",
-            end.label(),
-            theirs.unwrap_or_default()
-        );
-        return Err(SuiteError::worker(why));
+    match Answer::read(&text) {
+        Ok(Answer::Reply(Reply::Hello(h))) => Ok(h.benchmarks),
+        _ => Err(garbage(end.label(), &text, &request)),
     }
-    let names = v.get("benchmarks").and_then(Value::as_array);
-    let names = names.map(|n| {
-        n.iter()
-            .filter_map(|x| x.as_str().map(String::from))
-            .collect()
-    });
-    names.ok_or_else(|| garbage(end.label(), &v, "hello"))
-}
-
-/// What a side said when it opened a benchmark, and when it took the batch.
-struct Opened {
-    batch: u64,
-    warm: WarmUp,
-    metrics: Vec<Metric>,
-    warnings: Vec<String>,
-    unoptimized: Option<String>,
-}
-
-struct Ready {
-    overhead: Vec<u64>,
-    baseline: Vec<u64>,
-    resolution: Vec<u64>,
-    clock: String,
-    counters_read: Option<String>,
-}
-
-fn opened_of(label: &str, v: &Value) -> Result<Opened, SuiteError> {
-    let read = || {
-        let strings = |x: &Value| x.as_str().map(String::from);
-        Some(Opened {
-            batch: v.get("batch")?.as_u64()?,
-            warm: warm_up_of(v.get("warm_up")?)?,
-            metrics: metrics_of(v.get("metrics")?)?,
-            warnings: v
-                .get("warnings")?
-                .as_array()?
-                .iter()
-                .filter_map(strings)
-                .collect(),
-            unoptimized: v.get("unoptimized").and_then(strings),
-        })
-    };
-    read().ok_or_else(|| garbage(label, v, "opened"))
-}
-
-fn ready_of(label: &str, v: &Value, metrics: usize) -> Result<Ready, SuiteError> {
-    let per_metric = |key: &str| numbers_of(v.get(key)).filter(|x| x.len() == metrics);
-    let read = || {
-        Some(Ready {
-            overhead: per_metric("overhead")?,
-            baseline: per_metric("baseline")?,
-            resolution: per_metric("resolution")?,
-            clock: v.get("clock")?.as_str()?.to_string(),
-            counters_read: v
-                .get("counters_read")
-                .and_then(Value::as_str)
-                .map(String::from),
-        })
-    };
-    read().ok_or_else(|| garbage(label, v, "ready"))
-}
-
-/// A slot reply's figures; an error (naming the worker) where they do not read.
-fn figures_of(v: &Value) -> Result<SlotFigures, SuiteError> {
-    let read = || {
-        let flags = v.get("multiplexed")?.as_array()?.iter().map(Value::as_bool);
-        let pair = |x: &Value| Some((x.get(0)?.as_u64()?, x.get(1)?.as_u64()?));
-        let times = v.get("times")?.as_array()?.iter().map(pair);
-        Some(SlotFigures {
-            rows: numbers_of(v.get("rows"))?,
-            floored: numbers_of(v.get("floored"))?,
-            multiplexed: flags.collect::<Option<Vec<bool>>>()?,
-            times: times.collect::<Option<Vec<(u64, u64)>>>()?,
-        })
-    };
-    read().ok_or_else(|| SuiteError::worker(std::format!("a slot reply does not read: {v}")))
 }
 
 /// A slot's figures as they came, with when it ran: what a side's samples are built from,
@@ -165,6 +92,14 @@ struct Remote<'p, 'e, 'f> {
     timeout: Duration,
 }
 
+/// The figures of a slot reply.
+fn slot_figures(reply: Reply) -> Result<SlotFigures, Reply> {
+    match reply {
+        Reply::Slot(figures) => Ok(figures),
+        other => Err(other),
+    }
+}
+
 impl Rounds for Remote<'_, '_, '_> {
     type Error = SuiteError;
 
@@ -176,14 +111,17 @@ impl Rounds for Remote<'_, '_, '_> {
         let i = at.participant;
         let (quota, budget) = self.share;
         let o = self.offsets[i];
-        let request = json!({
-            "op": "slot", "quota": quota, "budget_ns": budget.as_nanos() as u64,
-            "frames": o.frames, "heap": o.heap,
-        });
+        let request = Request::Slot {
+            quota: quota as u64,
+            budget_ns: budget.as_nanos() as u64,
+            frames: o.frames as u64,
+            heap: o.heap as u64,
+        };
         let start = self.t0.elapsed().as_secs_f64();
-        let v = expect(&mut *self.ends[i], &request, "slot", budget + self.timeout)?;
+        let wait = budget + self.timeout;
+        let figures = expect(&mut *self.ends[i], &request, wait, slot_figures)?;
         self.slots[i].push(Slotted {
-            figures: figures_of(&v)?,
+            figures,
             start,
             end: self.t0.elapsed().as_secs_f64(),
             first: at.first,
@@ -192,28 +130,26 @@ impl Rounds for Remote<'_, '_, '_> {
     }
 }
 
-/// The reply of kind `kind` to `request` from every end, each read by `read`.
+/// The reply to `request` from every end, each taken by `take`.
 fn ask_all<T>(
     ends: &mut [&mut dyn Endpoint],
-    request: &Value,
-    (kind, wait): (&str, Duration),
-    read: impl Fn(&str, &Value) -> Result<T, SuiteError>,
+    request: &Request,
+    wait: Duration,
+    take: impl Fn(Reply) -> Result<T, Reply>,
 ) -> Result<Vec<T>, SuiteError> {
-    let each = ends.iter_mut().map(|end| {
-        let v = expect(&mut **end, request, kind, wait)?;
-        read(end.label(), &v)
-    });
+    let each = ends
+        .iter_mut()
+        .map(|end| expect(&mut **end, request, wait, &take));
     each.collect()
 }
 
 /// Close the benchmark every end has open.
 fn close_all(ends: &mut [&mut dyn Endpoint], timeout: Duration) -> Result<(), SuiteError> {
-    ask_all(
-        ends,
-        &json!({"op": "close"}),
-        ("closed", timeout),
-        |_, _| Ok(()),
-    )?;
+    let closed = |reply| match reply {
+        Reply::Closed => Ok(()),
+        other => Err(other),
+    };
+    ask_all(ends, &Request::Close, timeout, closed)?;
     Ok(())
 }
 
@@ -248,8 +184,14 @@ pub(crate) fn compare_one(
     timeout: Duration,
 ) -> Result<Interleaved, SuiteError> {
     let wait = plan.warmup + timeout;
-    let open = json!({"op": "open", "name": name, "settings": settings_json(plan)});
-    let opened = ask_all(ends, &open, ("opened", wait), opened_of)?;
+    let open = Request::Open {
+        name: name.into(),
+        settings: Settings::of(plan),
+    };
+    let opened = ask_all(ends, &open, wait, |reply| match reply {
+        Reply::Opened(o) => Ok(o),
+        other => Err(other),
+    })?;
     same_metrics(name, ends, &opened)?;
     let each_batch = opened.iter().map(|o| o.batch);
     let batch = plan.common_batch(
@@ -257,12 +199,10 @@ pub(crate) fn compare_one(
         each_batch.max().unwrap_or(1),
     );
     let n = opened[0].metrics.len();
-    let ready = ask_all(
-        ends,
-        &json!({"op": "batch", "batch": batch}),
-        ("ready", wait),
-        |l, v| ready_of(l, v, n),
-    )?;
+    let ready = ask_all(ends, &Request::Batch { batch }, wait, |reply| match reply {
+        Reply::Ready(r) if r.fits(n) => Ok(r),
+        other => Err(other),
+    })?;
     let (slots, pairing) = rounds(plan, ends, timeout)?;
     close_all(ends, timeout)?;
     let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
@@ -351,7 +291,7 @@ fn side_result(
         clock: r.clock.clone(),
         counters_read: r.counters_read.clone(),
         batch,
-        warm_up: o.warm,
+        warm_up: o.warm_up,
         pairing,
         resolution: resolution.collect(),
     };

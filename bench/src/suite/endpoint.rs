@@ -9,23 +9,22 @@ use std::string::{String, ToString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
+use super::super::model::{Request, TAG};
 use super::exit::SuiteError;
-use super::protocol::{parse_reply, reply_line, TAG};
 use super::worker::Worker;
 use super::Suite;
 
 /// The flag that makes a suite a worker.
 pub const WORKER_FLAG: &str = "--picollo-worker";
 
-/// One end of a comparison: it answers each request with a reply.
+/// One end of a comparison: it answers each request with a reply line.
 pub trait Endpoint {
     /// What the messages call it (`base`, `head`).
     fn label(&self) -> &str;
-    /// The reply to `request`, within `timeout`: an error where none came (the worker
-    /// exited, hung, or answered what is not a reply).
-    fn call(&mut self, request: &Value, timeout: Duration) -> Result<Value, SuiteError>;
+    /// The text of the answer to `request` (its line less the tag), within `timeout`: an
+    /// error where none came (the worker exited, hung, or wrote a line that is not a reply).
+    /// [`crate::model::Answer::read`] reads it.
+    fn call(&mut self, request: &Request, timeout: Duration) -> Result<String, SuiteError>;
 }
 
 /// How long a worker asked to quit is given before it is killed.
@@ -123,7 +122,7 @@ impl Process {
     /// Asks the worker to quit (once): the request, then its input closed.
     fn ask_to_quit(&mut self) {
         if let Some(mut s) = self.stdin.take() {
-            let _ = send(&mut s, "{\"op\":\"quit\"}");
+            let _ = send(&mut s, Request::Quit.line());
         }
     }
 
@@ -223,8 +222,8 @@ impl Endpoint for Process {
         &self.label
     }
 
-    fn call(&mut self, request: &Value, timeout: Duration) -> Result<Value, SuiteError> {
-        let sent = self.stdin.as_mut().map(|s| send(s, request));
+    fn call(&mut self, request: &Request, timeout: Duration) -> Result<String, SuiteError> {
+        let sent = self.stdin.as_mut().map(|s| send(s, request.line()));
         if !matches!(sent, Some(Ok(()))) {
             return Err(self.gone("closed its input"));
         }
@@ -238,8 +237,18 @@ impl Endpoint for Process {
                 return Err(SuiteError::worker(why));
             }
         };
-        let reply = parse_reply(&line).unwrap_or_else(|| Err(line.clone()));
-        reply.map_err(|e| SuiteError::worker(std::format!("{}: not a reply: {e}", self.label)))
+        reply_text(&self.label, &line)
+    }
+}
+
+/// The text of reply line `line` (its tag taken off); an error naming `label` where it has
+/// no tag.
+fn reply_text(label: &str, line: &str) -> Result<String, SuiteError> {
+    match line.strip_prefix(TAG) {
+        Some(text) => Ok(text.into()),
+        None => Err(SuiteError::worker(std::format!(
+            "{label}: not a reply: {line}"
+        ))),
     }
 }
 
@@ -271,10 +280,10 @@ impl Endpoint for Local<'_, '_> {
         &self.label
     }
 
-    fn call(&mut self, request: &Value, _: Duration) -> Result<Value, SuiteError> {
-        let answer = self.worker.handle(&request.to_string());
-        let line = reply_line(&answer.unwrap_or(Value::Null));
-        let reply = parse_reply(&line).unwrap_or_else(|| Err(line.clone()));
-        reply.map_err(|e| SuiteError::worker(std::format!("{}: not a reply: {e}", self.label)))
+    fn call(&mut self, request: &Request, _: Duration) -> Result<String, SuiteError> {
+        match self.worker.handle(&request.line()) {
+            Some(answer) => reply_text(&self.label, &answer.line()),
+            None => Err(SuiteError::worker(std::format!("{}: quit", self.label))),
+        }
     }
 }

@@ -24,7 +24,6 @@ mod endpoint;
 mod exit;
 mod gate;
 mod outputs;
-mod protocol;
 mod unwound;
 mod worker;
 
@@ -39,11 +38,11 @@ use std::string::{String, ToString};
 use std::time::Duration;
 use std::vec::Vec;
 
+pub use super::model::PROTOCOL;
 pub use args::{Args, Mode};
 pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
 pub use outputs::Report;
-pub use protocol::PROTOCOL;
 pub use unwound::fail;
 
 use super::conditions::default_meter;

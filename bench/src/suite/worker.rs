@@ -1,5 +1,5 @@
 //! A suite as a worker of another's comparison (`--picollo-worker`): it answers the
-//! requests of [`super::protocol`] on its standard input, measuring its own benchmarks with
+//! requests of [`crate::model::protocol`] on its standard input, measuring its own benchmarks with
 //! the harness's own steps (the overhead, the batch, the warm-up, the fixed counts, the
 //! slots), while the suite that drives it decides the rounds, their order and their offsets
 //! for both sides, and judges.
@@ -11,16 +11,14 @@ use std::string::{String, ToString};
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 
-use serde_json::{json, Value};
-
 use super::super::meter::{Meter, Metric};
+use super::super::model::{
+    Answer, Hello, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL,
+};
 use super::super::offsets::Offsets;
 use super::super::plan::Plan;
 use super::super::run::{fixed_counts, measure_side, read_overhead, slot, Spreads, Work};
 use super::super::samples::Samples;
-use super::protocol::{
-    apply_settings, error_reply, metrics_json, reply, reply_line, warm_up_json, PROTOCOL,
-};
 use super::{unwound, Registered, Suite};
 
 /// The benchmark being measured: its meter and what the steps so far found.
@@ -62,49 +60,55 @@ impl<'s, 'a> Worker<'s, 'a> {
         Worker { suite, open: None }
     }
 
-    /// The reply to request `line`; `None` where it asks the worker to quit.
-    pub(crate) fn handle(&mut self, line: &str) -> Option<Value> {
-        let request: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => return Some(error_reply(&std::format!("not a request ({e}): {line}"))),
+    /// The answer to request `line`; `None` where it asks the worker to quit.
+    pub(crate) fn handle(&mut self, line: &str) -> Option<Answer> {
+        let request = match Request::read(line) {
+            Ok(request) => request,
+            Err(why) => return Some(Answer::error(why)),
         };
-        let answer = match request.get("op").and_then(Value::as_str) {
-            Some("quit") => return None,
-            Some("hello") => Ok(self.hello()),
-            Some("open") => self.open(&request),
-            Some("batch") => self.batch(&request),
-            Some("slot") => self.slot(&request),
-            Some("close") => {
-                self.open = None;
-                Ok(reply("closed", json!({})))
+        let reply = match request {
+            Request::Quit => return None,
+            Request::Hello { .. } => Ok(Reply::Hello(self.hello())),
+            Request::Open { name, settings } => self.open(&name, &settings).map(Reply::Opened),
+            Request::Batch { batch } => self.batch(batch).map(Reply::Ready),
+            Request::Slot {
+                quota,
+                budget_ns,
+                frames,
+                heap,
+            } => {
+                let offsets = Offsets {
+                    frames: frames as usize,
+                    heap: heap as usize,
+                };
+                let share = (quota as usize, Duration::from_nanos(budget_ns));
+                self.slot(share, offsets).map(Reply::Slot)
             }
-            _ => Err(std::format!("unknown request: {line}")),
+            Request::Close => {
+                self.open = None;
+                Ok(Reply::Closed)
+            }
         };
-        Some(answer.unwrap_or_else(|e| error_reply(&e)))
+        Some(reply.map_or_else(Answer::error, Answer::Reply))
     }
 
-    fn hello(&self) -> Value {
-        let names: Vec<&str> = self.suite.benchmarks.iter().map(|b| &*b.name).collect();
-        let fields = json!({
-            "protocol": PROTOCOL,
-            "suite": self.suite.name,
-            "benchmarks": names,
-        });
-        reply("hello", fields)
+    fn hello(&self) -> Hello {
+        let names = self.suite.benchmarks.iter().map(|b| b.name.clone());
+        Hello {
+            protocol: PROTOCOL,
+            suite: self.suite.name.to_string(),
+            benchmarks: names.collect(),
+        }
     }
 
     /// Open benchmark `name` with the settings sent: its meter, its read pairs' overhead,
     /// its batch and its warm-up (half the warm-up budget, as each side of a comparison).
-    fn open(&mut self, request: &Value) -> Result<Value, String> {
-        let name = request
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+    fn open(&mut self, name: &str, settings: &Settings) -> Result<Opened, String> {
         let benches = &self.suite.benchmarks;
         let index = benches.iter().position(|b| b.name == name);
         let index = index.ok_or_else(|| std::format!("no benchmark named {name:?}"))?;
         let mut plan = self.suite.bench.plan.named(name);
-        apply_settings(&mut plan, request.get("settings").unwrap_or(&Value::Null))?;
+        settings.apply(&mut plan)?;
         plan.check().map_err(|e| e.to_string())?;
         plan.apply_placement().map_err(|e| e.to_string())?;
         let (mut meter, warnings) = self.suite.meter(&plan).map_err(|e| e.to_string())?;
@@ -131,23 +135,24 @@ impl<'s, 'a> Worker<'s, 'a> {
                 measure_side(plan, meter, side, plan.warmup / 2)
             })
         })?;
-        let fields = json!({
-            "batch": open.side.k,
-            "warm_up": warm_up_json(&warm),
-            "metrics": metrics_json(&open.metrics),
-            "warnings": warnings,
-            "unoptimized": open.plan.unoptimized,
-        });
+        let opened = Opened {
+            batch: open.side.k,
+            warm_up: warm,
+            metrics: open.metrics.clone(),
+            warnings,
+            unoptimized: open.plan.unoptimized.clone(),
+        };
         self.open = Some(open);
-        Ok(reply("opened", fields))
+        Ok(opened)
     }
 
     /// Set the batch both sides run, and measure what a batch of it adds beside its
     /// operations (the fixed counts of exact metrics).
-    fn batch(&mut self, request: &Value) -> Result<Value, String> {
+    fn batch(&mut self, k: u64) -> Result<Ready, String> {
         let open = self.open.as_mut().ok_or("batch: no benchmark is open")?;
-        let k = request.get("batch").and_then(Value::as_u64);
-        open.side.k = k.filter(|k| *k >= 1).ok_or("batch: not a batch size")?;
+        open.side.k = Some(k)
+            .filter(|k| *k >= 1)
+            .ok_or("batch: not a batch size")?;
         let registered: &mut Registered<'a> = &mut self.suite.benchmarks[open.index];
         let (name, work) = (&registered.name, &mut *registered.work);
         guarded(name, || {
@@ -159,29 +164,19 @@ impl<'s, 'a> Worker<'s, 'a> {
             pairs: open.pairs.clone(),
             baseline: &open.plan.baseline_spreads(&open.metrics),
         };
-        let fields = json!({
-            "overhead": open.side.overhead,
-            "baseline": open.side.baseline,
-            "resolution": spreads.resolutions(&open.metrics, open.side.k),
-            "clock": open.meter.clock(),
-            "counters_read": open.meter.counters_read(),
-        });
-        Ok(reply("ready", fields))
+        Ok(Ready {
+            overhead: open.side.overhead.clone(),
+            baseline: open.side.baseline.clone(),
+            resolution: spreads.resolutions(&open.metrics, open.side.k),
+            clock: open.meter.clock(),
+            counters_read: open.meter.counters_read(),
+        })
     }
 
     /// One slot: batches until the quota or the time budget, at the offsets sent; their
     /// figures sent back.
-    fn slot(&mut self, request: &Value) -> Result<Value, String> {
+    fn slot(&mut self, share: (usize, Duration), offsets: Offsets) -> Result<SlotFigures, String> {
         let open = self.open.as_mut().ok_or("slot: no benchmark is open")?;
-        let number = |key: &str| request.get(key).and_then(Value::as_u64).unwrap_or(0);
-        let share = (
-            number("quota") as usize,
-            Duration::from_nanos(number("budget_ns")),
-        );
-        let offsets = Offsets {
-            frames: number("frames") as usize,
-            heap: number("heap") as usize,
-        };
         let mut s = Samples::new(&open.plan, open.metrics.len()).map_err(|e| e.to_string())?;
         let registered: &mut Registered<'a> = &mut self.suite.benchmarks[open.index];
         let (name, work) = (&registered.name, &mut *registered.work);
@@ -191,14 +186,12 @@ impl<'s, 'a> Worker<'s, 'a> {
             open.side
                 .with(work, |side| slot(meter, side, &mut s, share, timing))
         })?;
-        let times: Vec<[u64; 2]> = s.times.iter().map(|&(e, r)| [e, r]).collect();
-        let fields = json!({
-            "rows": s.rows,
-            "floored": s.floored,
-            "multiplexed": s.multiplexed,
-            "times": times,
-        });
-        Ok(reply("slot", fields))
+        Ok(SlotFigures {
+            rows: s.rows,
+            floored: s.floored,
+            multiplexed: s.multiplexed,
+            times: s.times,
+        })
     }
 }
 
@@ -239,7 +232,7 @@ pub(crate) fn serve(
             return Ok(());
         };
         // A line of its own, whatever a benchmark left unfinished on the same stream.
-        writeln!(output, "\n{}", reply_line(&answer))?;
+        writeln!(output, "\n{}", answer.line())?;
         output.flush()?;
     }
 }
