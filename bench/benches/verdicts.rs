@@ -17,7 +17,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use picollo_bench::stats::median_round;
+use picollo_bench::rules::median_round;
 use picollo_bench::{compare, judge_apart, Bench, Comparison, Verdict};
 
 /// `n` dependent multiplies continuing from `x` (the chain's latency is the cost).

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use picollo_bench::stats::{drift, drift_size, ordered};
+use picollo_bench::rules::{drift, drift_size, ordered};
 use picollo_bench::{black_box, Bench, BenchError, BenchResult};
 
 /// Each round's median time of `r`, in ns.

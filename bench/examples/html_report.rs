@@ -65,7 +65,7 @@ fn sixteen(
     scale: f64,
     x: &mut u64,
 ) -> Result<picollo_bench::BenchResult, Box<dyn std::error::Error>> {
-    use picollo_bench::stats::ROUND_RANKS;
+    use picollo_bench::rules::ROUND_RANKS;
     use picollo_bench::{Bench, BenchResult, Metric, MetricKind, Round, Unit, WarmUp};
     let mut next = || {
         *x ^= *x << 13;

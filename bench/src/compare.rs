@@ -3,7 +3,7 @@
 //! per operation (or of another metric's, [`compare_on`]; paired where the two were
 //! interleaved, apart otherwise) gives the verdict, with its interval, the noise floor it
 //! could see through, and the threshold below which a change is called noise. A count whose
-//! figures agree within its read jitter is judged exactly instead ([`crate::stats::jitter`]).
+//! figures agree within its read jitter is judged exactly instead ([`crate::rules::jitter`]).
 
 use std::format;
 use std::string::String;
@@ -225,7 +225,7 @@ pub fn compare(a: &BenchResult, b: &BenchResult) -> Comparison {
 
 /// [`compare`] judged on metric `metric` (as [`find_metric`] reads a name): a count whose
 /// figures agree within its read jitter on both sides is judged exactly (B − A and its
-/// bounds, [`crate::stats::jitter`]), any other metric on its rounds as time is.
+/// bounds, [`crate::rules::jitter`]), any other metric on its rounds as time is.
 ///
 /// # Errors
 /// No metric both results have answers to `metric`, or several do.

@@ -25,7 +25,7 @@
 //! [`compare`] tells whether two results differ, round against round, with a 99 % interval
 //! of the change, of each percentile's difference, and a noise floor; [`compare_on`] judges
 //! another metric than time (a count whose figures agree within its read jitter exactly:
-//! [`stats::jitter`]).
+//! [`rules::jitter`]).
 #![cfg(target_os = "linux")]
 
 mod apart;
@@ -49,6 +49,7 @@ mod report;
 mod result;
 mod rounds;
 mod rows;
+pub mod rules;
 mod run;
 mod samples;
 pub mod saved;
@@ -233,8 +234,8 @@ impl Bench {
         /// Run at this nice value, -20 to 19 (the calling thread keeps it after the run).
         fn with_nice(nice: i32) => nice = Some(nice);
         /// How many rounds to cut the samples into: a run's (default
-        /// [`stats::RUN_ROUNDS`]), or an interleaved comparison's, each round running both
-        /// sides back to back (default one round per [`stats::ROUND_SECONDS`] of the time
+        /// [`rules::RUN_ROUNDS`]), or an interleaved comparison's, each round running both
+        /// sides back to back (default one round per [`rules::ROUND_SECONDS`] of the time
         /// budget, 10 to 100). Comparisons judge round against round.
         fn with_rounds(rounds: usize) => rounds = Some(rounds);
         /// The change in percent below which a comparison against this result calls a

@@ -421,7 +421,7 @@ impl BenchResult {
     /// An interval log: one interval per metric, tagged with its name (spaces and commas
     /// as `_`), values in thousandths of the unit, read by `picollo report/diff/plot`;
     /// then a comment per round: `round N start=S length=L samples=K first=0|1`, and per
-    /// metric `TAG=v,…` at [`ROUND_RANKS`](crate::stats::ROUND_RANKS).
+    /// metric `TAG=v,…` at [`ROUND_RANKS`](crate::rules::ROUND_RANKS).
     pub fn write_log(&self, w: &mut dyn Write) -> Result<(), LogError> {
         let mut log = LogWriter::new(w);
         log.header(None, None)?;

@@ -33,7 +33,7 @@ pub struct MetricResult {
     /// baseline) exceeded what the batch measured.
     pub floored: u64,
     /// The smallest per-operation figure the measurement tells from nothing, in thousandths
-    /// of the unit ([`crate::stats::resolution`]; 0: what was subtracted had no spread, or the
+    /// of the unit ([`crate::rules::resolution`]; 0: what was subtracted had no spread, or the
     /// metric is exact).
     pub resolution: u64,
 }

@@ -26,7 +26,7 @@ fn one_round_each(samples: usize) -> Vec<Span> {
 }
 
 /// Each figure of `rows` (samples of `baseline.len()` figures) less its metric's `baseline`
-/// by the harness's rule ([`net`](crate::stats::net) of one operation, nothing else
+/// by the harness's rule ([`net`](crate::rules::net) of one operation, nothing else
 /// subtracted), and per metric the figures that rule floored at 0.
 fn less_baseline(mut rows: Vec<u64>, baseline: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let mut floored = std::vec![0; baseline.len()];
@@ -40,7 +40,7 @@ fn less_baseline(mut rows: Vec<u64>, baseline: &[u64]) -> (Vec<u64>, Vec<u64>) {
 }
 
 /// Per metric, the resolution of figures measured elsewhere less `plan`'s baseline: its
-/// spread ([`resolution`](crate::stats::resolution) of one operation); without a baseline
+/// spread ([`resolution`](crate::rules::resolution) of one operation); without a baseline
 /// nothing noisy was subtracted, and there is none to speak of (0).
 fn rows_resolution(plan: &Plan, metrics: &[Metric]) -> Vec<u64> {
     let spreads = plan.baseline_spreads(metrics);
@@ -75,7 +75,7 @@ fn histograms(
 impl BenchResult {
     /// [`BenchResult::from_rows`] with the bench's settings resolved into `plan`: the plan's
     /// baseline (where it has one) subtracted from every figure by the harness's own rule
-    /// ([`net`](crate::stats::net): floored at 0, each floor counted), its spread the
+    /// ([`net`](crate::rules::net): floored at 0, each floor counted), its spread the
     /// resolution.
     pub(crate) fn from_plan_rows(
         plan: Plan,

@@ -181,7 +181,7 @@ pub struct Comparison {
     /// Set when the verdict was judged with builds as the unit ([`crate::judge_builds`]).
     pub builds: Option<Builds>,
     /// Set when the metric was judged exactly: a count whose figures agree within their
-    /// read jitter on both sides ([`crate::stats::jitter`]); runs apart and builds then add nothing
+    /// read jitter on both sides ([`crate::rules::jitter`]); runs apart and builds then add nothing
     /// to judge, and [`crate::judge_apart`] and the others leave the verdict as it is.
     pub steady: Option<Steady>,
     /// The rates of A and of B at their median times ([`crate::BenchResult::rate`]), where
@@ -193,7 +193,7 @@ pub struct Comparison {
 }
 
 /// A count judged without statistics: each side's figures lie within the count's read
-/// jitter ([`crate::stats::jitter`]), so B − A is the difference of the medians, bounded by the
+/// jitter ([`crate::rules::jitter`]), so B − A is the difference of the medians, bounded by the
 /// least and the largest difference of a figure of B and one of A.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Steady {

@@ -246,8 +246,8 @@ impl Comparison {
             false => (
                 std::format!(
                     "{} counts or {} % of the median, whichever is wider",
-                    crate::stats::JITTER_COUNTS,
-                    crate::stats::JITTER_RELATIVE * 100.0
+                    crate::rules::JITTER_COUNTS,
+                    crate::rules::JITTER_RELATIVE * 100.0
                 ),
                 std::format!(
                     "which holds at 99 % from {} figures a side (under no change, chance puts \

@@ -3,7 +3,7 @@
 //! processes far above the spread inside one run, is called slower or faster about once in
 //! a hundred, while a real change well above that spread is found.
 
-use picollo_bench::stats::{median_round, t_995, RUNS_APART_NEEDED};
+use picollo_bench::rules::{median_round, t_995, RUNS_APART_NEEDED};
 use picollo_bench::{compare, judge_apart, judge_apart_builds, BenchResult, Verdict};
 
 mod common;

@@ -3,7 +3,7 @@
 //! code slower or faster most of the time; builds as the unit do so about once in a
 //! hundred, and still find a change a few layout spreads wide; bad groupings are refused.
 
-use picollo_bench::stats::{judge_build_times, BUILDS_NEEDED};
+use picollo_bench::rules::{judge_build_times, BUILDS_NEEDED};
 use picollo_bench::{compare, judge_builds, BenchResult, Builds, Comparison, Verdict};
 
 use std::sync::OnceLock;

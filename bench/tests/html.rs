@@ -8,7 +8,7 @@ mod common;
 
 use common::SplitMix64;
 use picollo_bench::html::escape;
-use picollo_bench::stats::ROUND_RANKS;
+use picollo_bench::rules::ROUND_RANKS;
 use picollo_bench::{compare, Bench, BenchResult, Metric, MetricKind, Round, Unit, WarmUp};
 
 /// A result of `metrics` metrics (time first, then event counts) over `samples` samples of

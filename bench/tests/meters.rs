@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
-use picollo_bench::stats::median_round;
+use picollo_bench::rules::median_round;
 use picollo_bench::{
     Bench, BenchError, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, SCALE,
 };

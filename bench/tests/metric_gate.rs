@@ -11,7 +11,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use picollo_bench::stats::{median_round, median_round_at, JITTER_COUNTS};
+use picollo_bench::rules::{median_round, median_round_at, JITTER_COUNTS};
 use picollo_bench::{
     compare, compare_on, judge_apart, Bench, BenchError, BenchErrorKind, BenchResult, Comparison,
     Measured, Meter, Metric, MetricKind, Unit, Verdict, WarmUp, SCALE,

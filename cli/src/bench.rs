@@ -21,7 +21,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
 use picollo_bench::export::Document;
-use picollo_bench::stats::median_round_at;
+use picollo_bench::rules::median_round_at;
 use picollo_bench::{compare_on, judge_apart, Bench, BenchResult, Comparison, Verdict, WarmUp};
 
 use crate::emulate::{Counted, EmulateWhat, Emulator, EmulatorPaths};

@@ -391,7 +391,7 @@ pub fn unjudged(gated: &[(Against, Comparison)]) {
             "picollo bench: {} not judged against its baseline: it holds {runs} run(s) apart \
              and the spread between runs needs {} (add runs with --save FILE --append)",
             a.label(),
-            picollo_bench::stats::RUNS_APART_NEEDED
+            picollo_bench::rules::RUNS_APART_NEEDED
         );
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use picollo_bench::stats::{median_round, median_round_at};
+use picollo_bench::rules::{median_round, median_round_at};
 use picollo_bench::{
     compare_on, judge_apart_builds, judge_builds, Bench, BenchResult, Comparison, Metric,
 };

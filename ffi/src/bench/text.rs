@@ -8,8 +8,8 @@ use std::ffi::c_char;
 use std::fmt::Write;
 
 use picollo_bench::export::{Bencher, Document, Export, GithubAction, GoogleBenchmark, Suite};
+use picollo_bench::rules::median_round;
 use picollo_bench::shift::Design;
-use picollo_bench::stats::median_round;
 use picollo_bench::{compare, compare_on, judge_apart, BenchResult, Comparison, Verdict, SCALE};
 
 use crate::args::{out, query, sized_out, try_slice, try_str};

@@ -1,0 +1,16 @@
+//! The harness's own rules by name, for tools that report or check what a run did (the CLI,
+//! the C ABI, the tests): the batch and round plan's constants, one operation's share of a
+//! batch ([`per_op`], [`net`]), a figure's resolution, the order and drift of a series of
+//! rounds, the read jitter under which counts are judged exactly, the figures of runs apart
+//! and of builds, and Student's t. A benchmark needs none of it: [`crate::Bench`], its
+//! results and comparisons, the meters and the suite are the harness's API; the statistics
+//! these rules rest on are [`crate::stats`].
+
+pub use crate::apart::{median_round, median_round_at, t_995, RUNS_APART_NEEDED};
+pub use crate::builds::{judge_build_times, BUILDS_NEEDED};
+pub use crate::floor::{quartile_deviation, resolution};
+pub use crate::meter::time_index;
+pub use crate::plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
+pub use crate::rounds::{drift, drift_size, ordered, von_neumann, DRIFT_WARNED, ROUND_RANKS};
+pub use crate::run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
+pub use crate::steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
