@@ -28,61 +28,47 @@
 //! [`rules::jitter`]).
 #![cfg(target_os = "linux")]
 
-mod apart;
-mod attribution;
-mod builds;
-mod compare;
-mod conditions;
-#[cfg(feature = "perf")]
-pub mod counters;
-pub mod engine;
 mod error;
 pub mod export;
-mod floor;
 pub mod html;
-mod lookup;
-mod meter;
+mod judge;
+mod measure;
 pub mod model;
-pub mod offsets;
-mod plan;
-mod report;
-mod result;
-mod rounds;
-mod rows;
 pub mod rules;
-mod run;
-mod samples;
-pub mod saved;
-pub mod shift;
-pub mod stats;
-mod steady;
 pub mod suite;
-mod throughput;
-mod verdict;
-mod verdict_line;
+mod tell;
+
+pub use judge::{saved, shift, stats};
+#[cfg(feature = "perf")]
+pub use measure::counters;
+pub use measure::{engine, offsets};
 
 use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
-pub use apart::{judge_apart, judge_apart_builds};
-pub use attribution::{Attribution, Band};
-pub use builds::judge_builds;
-pub use compare::{compare, compare_on};
-pub use conditions::Conditions;
-pub use conditions::WarmUp;
 pub use error::{BenchError, BenchErrorKind};
-pub use lookup::find_metric;
-pub use meter::{ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE};
+pub use judge::apart::{judge_apart, judge_apart_builds};
+pub use judge::builds::judge_builds;
+pub use judge::compare::{compare, compare_on};
+pub use judge::lookup::find_metric;
+pub use judge::verdict::{
+    Apart, Builds, Comparison, Interleaved, Steady, Verdict, DEFAULT_THRESHOLD,
+};
+pub use measure::conditions::Conditions;
+pub use measure::conditions::WarmUp;
+pub use measure::meter::{
+    ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
+};
 #[cfg(feature = "perf")]
-pub use meter::{PerfCounters, PerfMeter};
-pub use result::{BenchResult, MetricResult};
-pub use rounds::Round;
-pub use throughput::{Rate, Throughput, Work, THROUGHPUT_UNITS};
-pub use verdict::{Apart, Builds, Comparison, Interleaved, Steady, Verdict, DEFAULT_THRESHOLD};
+pub use measure::meter::{PerfCounters, PerfMeter};
+pub use measure::rounds::Round;
+pub use tell::attribution::{Attribution, Band};
+pub use tell::result::{BenchResult, MetricResult};
+pub use tell::throughput::{Rate, Throughput, Work, THROUGHPUT_UNITS};
 
-use floor::quartile_deviation;
-use plan::{BaselineMetric, Plan};
+use judge::floor::quartile_deviation;
+use measure::plan::{BaselineMetric, Plan};
 
 /// A `main` that runs a suite ([`suite::Suite`]) of the benchmarks each function given
 /// registers (`fn(&mut Suite)`), named after the bench target, with cargo's convention:
@@ -298,8 +284,8 @@ impl Bench {
     pub fn run_batched(&self, work: impl FnMut(u64)) -> Result<BenchResult, BenchError> {
         let plan = self.plan()?;
         plan.apply_placement()?;
-        let (mut meter, warnings) = conditions::default_meter(&plan)?;
-        let mut r = run::run(&plan, &mut *meter, work)?;
+        let (mut meter, warnings) = measure::conditions::default_meter(&plan)?;
+        let mut r = measure::run::run(&plan, &mut *meter, work)?;
         r.conditions.warnings.splice(0..0, warnings);
         Ok(r)
     }
@@ -310,7 +296,7 @@ impl Bench {
         meter: &mut M,
         work: impl FnMut(u64),
     ) -> Result<BenchResult, BenchError> {
-        run::run(&self.plan()?, meter, work)
+        measure::run::run(&self.plan()?, meter, work)
     }
 
     /// Compare `a` with `b`, one operation a call each, interleaved: after both warm up,
@@ -333,8 +319,8 @@ impl Bench {
     ) -> Result<Interleaved, BenchError> {
         let plan = self.plan()?;
         plan.apply_placement()?;
-        let (mut meter, warnings) = conditions::default_meter(&plan)?;
-        let (a, b) = run::interleave(&plan, &mut *meter, a, b)?;
+        let (mut meter, warnings) = measure::conditions::default_meter(&plan)?;
+        let (a, b) = measure::run::interleave(&plan, &mut *meter, a, b)?;
         let mut pair = Interleaved::new(a, b);
         for r in [&mut pair.a, &mut pair.b] {
             r.conditions.warnings.splice(0..0, warnings.iter().cloned());
@@ -349,7 +335,7 @@ impl Bench {
         a: (&str, impl FnMut(u64)),
         b: (&str, impl FnMut(u64)),
     ) -> Result<Interleaved, BenchError> {
-        let (a, b) = run::interleave(&self.plan()?, meter, a, b)?;
+        let (a, b) = measure::run::interleave(&self.plan()?, meter, a, b)?;
         Ok(Interleaved::new(a, b))
     }
 

@@ -6,11 +6,13 @@
 //! results and comparisons, the meters and the suite are the harness's API; the statistics
 //! these rules rest on are [`crate::stats`].
 
-pub use crate::apart::{median_round, median_round_at, t_995, RUNS_APART_NEEDED};
-pub use crate::builds::{judge_build_times, BUILDS_NEEDED};
-pub use crate::floor::{quartile_deviation, resolution};
-pub use crate::meter::time_index;
-pub use crate::plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
-pub use crate::rounds::{drift, drift_size, ordered, von_neumann, DRIFT_WARNED, ROUND_RANKS};
-pub use crate::run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
-pub use crate::steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
+pub use crate::judge::apart::{median_round, median_round_at, t_995, RUNS_APART_NEEDED};
+pub use crate::judge::builds::{judge_build_times, BUILDS_NEEDED};
+pub use crate::judge::floor::{quartile_deviation, resolution};
+pub use crate::judge::steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
+pub use crate::measure::meter::time_index;
+pub use crate::measure::plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
+pub use crate::measure::rounds::{
+    drift, drift_size, ordered, von_neumann, DRIFT_WARNED, ROUND_RANKS,
+};
+pub use crate::measure::run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};

@@ -10,9 +10,9 @@ use core::fmt::{self, Write};
 use picollo::text::{comma_separated, json_string};
 
 use super::{Export, Suite};
-use crate::shift::Design;
-use crate::throughput::Throughput;
-use crate::verdict::{Comparison, Verdict};
+use crate::judge::shift::Design;
+use crate::judge::verdict::{Comparison, Verdict};
+use crate::tell::throughput::Throughput;
 
 /// What the document's `schema` member holds.
 pub const DOCUMENT_SCHEMA: &str = "picollo-bench";

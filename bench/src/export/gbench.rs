@@ -21,11 +21,11 @@ use std::vec::Vec;
 use picollo::text::{json_f64, json_string};
 
 use super::{charted, Export, Suite};
-use crate::conditions::Conditions;
-use crate::meter::{MetricKind, SCALE};
-use crate::result::BenchResult;
-use crate::stats::median;
-use crate::throughput::Throughput;
+use crate::judge::stats::median;
+use crate::measure::conditions::Conditions;
+use crate::measure::meter::{MetricKind, SCALE};
+use crate::tell::result::BenchResult;
+use crate::tell::throughput::Throughput;
 
 /// Google Benchmark's JSON (`gbench`).
 pub struct GoogleBenchmark;

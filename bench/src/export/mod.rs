@@ -25,10 +25,10 @@ pub use route::{emit, step_summary, OutputError, Outputs, STEP_SUMMARY};
 pub use summary::{verdict_mark, SUMMARY_LIMIT};
 
 use super::error::BenchError;
-use super::result::BenchResult;
-use super::stats::{quantile_interval, Z_99};
-use super::verdict::Comparison;
 use super::SCALE;
+use crate::judge::stats::{quantile_interval, Z_99};
+use crate::judge::verdict::Comparison;
+use crate::tell::result::BenchResult;
 
 /// A format a [`Suite`] is written in.
 pub trait Export: Sync {

@@ -9,11 +9,11 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::{median_with_interval, Compared, Suite};
-use crate::meter::MetricKind;
-use crate::report::{write_conditions, write_metric_diff_as, Shown};
-use crate::result::BenchResult;
-use crate::shift::Design;
-use crate::verdict::{Comparison, MetricDiff, Verdict};
+use crate::judge::shift::Design;
+use crate::judge::verdict::{Comparison, MetricDiff, Verdict};
+use crate::measure::meter::MetricKind;
+use crate::tell::report::{write_conditions, write_metric_diff_as, Shown};
+use crate::tell::result::BenchResult;
 
 /// GitHub's limit of one step's summary, in bytes (1 MiB).
 pub const SUMMARY_LIMIT: usize = 1 << 20;
@@ -235,7 +235,7 @@ fn write_one(w: &mut dyn Write, c: &Comparison) -> fmt::Result {
 fn moved(d: &MetricDiff) -> Option<String> {
     let p50 = d.rows.iter().find(|r| r.rank == 50.0)?;
     let s = Shown::of_diff(d);
-    let change = crate::report::change(p50.a, p50.b);
+    let change = crate::tell::report::change(p50.a, p50.b);
     let (a, b) = (s.show(p50.a), s.show(p50.b));
     Some(std::format!(
         "{}: P50 {a} → {b} {} ({change})",

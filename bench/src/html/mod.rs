@@ -24,10 +24,10 @@ pub use figures::{
 pub use page::{escape, Cell, Page, Table};
 pub use svg::{shape_name, Axis};
 
-use super::report::{write_conditions, Shown};
-use super::result::BenchResult;
-use super::rounds::ROUND_RANKS;
 use super::SCALE;
+use crate::measure::rounds::ROUND_RANKS;
+use crate::tell::report::{write_conditions, Shown};
+use crate::tell::result::BenchResult;
 
 /// The ranks of a result's table: P0, P50, P90, P99, P99.9 and the maximum (100).
 const TABLE_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -272,7 +272,7 @@ fn rounds_figure(
 /// time, with the findings in words.
 fn attribution(page: &mut Page, r: &BenchResult, among: &[&BenchResult]) {
     let a = r.attribution();
-    let op = super::report::noun(&r.conditions.operation);
+    let op = crate::tell::report::noun(&r.conditions.operation);
     page.heading(2, &std::format!("What the slow {op}s of {} did", r.name));
     let shown: Vec<Shown> = r.metrics.iter().map(|m| Shown::of(r, m, among)).collect();
     let groups: Vec<BarGroup> = a

@@ -24,9 +24,9 @@ use std::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::super::conditions::WarmUp;
-use super::super::meter::Metric;
 use super::settings::Settings;
+use crate::measure::conditions::WarmUp;
+use crate::measure::meter::Metric;
 
 /// The protocol's version: a worker and a suite of different versions do not talk.
 pub const PROTOCOL: u64 = 1;
@@ -263,7 +263,7 @@ mod positional {
         use std::string::String;
         use std::vec::Vec;
 
-        use super::super::super::super::meter::{Metric, MetricKind, Unit};
+        use crate::measure::meter::{Metric, MetricKind, Unit};
         use serde::{Deserialize, Deserializer, Serializer};
 
         pub fn serialize<S: Serializer>(metrics: &[Metric], s: S) -> Result<S::Ok, S::Error> {

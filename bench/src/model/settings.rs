@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::super::plan::Plan;
+use crate::measure::plan::Plan;
 
 /// The shared settings, as `open` carries them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

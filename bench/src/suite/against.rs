@@ -9,19 +9,19 @@ use std::vec::Vec;
 
 use picollo::concurrent::XorShift64;
 
-use super::super::builds::judge_by_builds;
-use super::super::engine::{run_rounds, Rounds, Slot};
-use super::super::model::protocol::hello_protocol;
-use super::super::model::{Answer, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
-use super::super::offsets::Offsets;
-use super::super::plan::Plan;
-use super::super::result::{BenchResult, Parts};
-use super::super::run::draw_order;
-use super::super::samples::Samples;
-use super::super::verdict::Interleaved;
 use super::endpoint::Endpoint;
 use super::exit::SuiteError;
 use super::outputs::Report;
+use crate::judge::builds::judge_by_builds;
+use crate::judge::verdict::Interleaved;
+use crate::measure::engine::{run_rounds, Rounds, Slot};
+use crate::measure::offsets::Offsets;
+use crate::measure::plan::Plan;
+use crate::measure::run::draw_order;
+use crate::measure::samples::Samples;
+use crate::model::protocol::hello_protocol;
+use crate::model::{Answer, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
+use crate::tell::result::{BenchResult, Parts};
 
 /// The reply to `request` from `end`, taken by `take` where it is of the kind asked for: a
 /// worker's error answer is the benchmark's failure, any other reply the worker's.

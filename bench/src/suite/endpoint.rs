@@ -9,10 +9,10 @@ use std::string::{String, ToString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::super::model::{Request, TAG};
 use super::exit::SuiteError;
 use super::worker::Worker;
 use super::Suite;
+use crate::model::{Request, TAG};
 
 /// The flag that makes a suite a worker.
 pub const WORKER_FLAG: &str = "--picollo-worker";

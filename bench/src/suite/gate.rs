@@ -2,7 +2,7 @@
 //! keeps each benchmark's result and its median round figures of this run in
 //! `<out>/baselines/NAME.json` (Picollo's JSON document), `--append` adds this run apart to
 //! those already there, and `--baseline NAME` judges each benchmark against its saved runs
-//! apart ([`crate::saved::judge_saved`]): slower by the threshold fails the run (exit 7).
+//! apart ([`crate::judge::saved::judge_saved`]): slower by the threshold fails the run (exit 7).
 
 use std::path::PathBuf;
 use std::string::{String, ToString};
@@ -10,11 +10,11 @@ use std::vec::Vec;
 
 use serde_json::Value;
 
-use super::super::export::{Document, Suite as Written, DOCUMENT_SCHEMA};
-use super::super::saved::{judge_saved, runs_apart_json, Rounds, Saved};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use super::outputs::{out_dir, Report};
+use crate::export::{Document, Suite as Written, DOCUMENT_SCHEMA};
+use crate::judge::saved::{judge_saved, runs_apart_json, Rounds, Saved};
 
 /// Where the baseline `name` is kept.
 pub fn baseline_path(args: &Args, name: &str) -> PathBuf {

@@ -45,10 +45,10 @@ pub use exit::{Exit, SuiteError};
 pub use outputs::Report;
 pub use unwound::fail;
 
-use super::conditions::default_meter;
-use super::meter::Meter;
-use super::plan::Plan;
 use super::{Bench, BenchError, BenchResult, Throughput};
+use crate::measure::conditions::default_meter;
+use crate::measure::meter::Meter;
+use crate::measure::plan::Plan;
 
 /// How long a worker may take to answer beyond the time a request gives it, unless set.
 pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
@@ -448,7 +448,7 @@ impl<'a> Suite<'a> {
         let (mut meter, warnings) = self.meter(plan)?;
         let i = self.benchmarks.iter().position(|b| b.name == plan.name);
         let work = &mut self.benchmarks[i.unwrap_or_default()].work;
-        let mut r = super::run::run(plan, &mut *meter, &mut **work)?;
+        let mut r = crate::measure::run::run(plan, &mut *meter, &mut **work)?;
         r.conditions.warnings.splice(0..0, warnings);
         Ok(r)
     }

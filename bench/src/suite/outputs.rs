@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::super::builds::judge_by_builds;
-use super::super::export::{
-    format_named, step_summary, Compared, Document, Entry, Export, Outputs, Suite as Written,
-};
-use super::super::verdict::{Comparison, Interleaved, Verdict};
 use super::super::{compare_on, BenchResult};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
+use crate::export::{
+    format_named, step_summary, Compared, Document, Entry, Export, Outputs, Suite as Written,
+};
+use crate::judge::builds::judge_by_builds;
+use crate::judge::verdict::{Comparison, Interleaved, Verdict};
 
 /// What a suite's run measured, compared and could not, and how it ends.
 #[derive(Debug, Default)]

@@ -11,15 +11,13 @@ use std::string::{String, ToString};
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 
-use super::super::meter::{Meter, Metric};
-use super::super::model::{
-    Answer, Hello, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL,
-};
-use super::super::offsets::Offsets;
-use super::super::plan::Plan;
-use super::super::run::{fixed_counts, measure_side, read_overhead, slot, Spreads, Work};
-use super::super::samples::Samples;
 use super::{unwound, Registered, Suite};
+use crate::measure::meter::{Meter, Metric};
+use crate::measure::offsets::Offsets;
+use crate::measure::plan::Plan;
+use crate::measure::run::{fixed_counts, measure_side, read_overhead, slot, Spreads, Work};
+use crate::measure::samples::Samples;
+use crate::model::{Answer, Hello, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
 
 /// The benchmark being measured: its meter and what the steps so far found.
 struct Open {
@@ -203,7 +201,7 @@ impl SideState {
         work: &mut (dyn FnMut(u64) + '_),
         f: impl FnOnce(&mut Work<'_>) -> Result<T, super::super::BenchError>,
     ) -> Result<T, String> {
-        let mut side: Work<'_> = super::super::run::Side {
+        let mut side: Work<'_> = crate::measure::run::Side {
             work,
             k: self.k,
             overhead: core::mem::take(&mut self.overhead),

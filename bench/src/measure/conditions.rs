@@ -5,9 +5,9 @@ use std::boxed::Box;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::error::BenchError;
 use super::meter::{ClockMeter, Meter};
 use super::plan::Plan;
+use crate::error::BenchError;
 
 /// What the figures depend on: the machine, its frequency policy, the PMU, the clock, the
 /// placement and the batch; with warnings where they spoil the figures.

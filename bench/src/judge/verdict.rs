@@ -5,10 +5,10 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::meter::{Metric, Unit};
-use super::result::BenchResult;
 use super::shift::{Design, Shift};
-use super::throughput::{Rate, Throughput};
+use crate::measure::meter::{Metric, Unit};
+use crate::tell::result::BenchResult;
+use crate::tell::throughput::{Rate, Throughput};
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -208,7 +208,7 @@ pub struct Steady {
     pub difference: Shift,
     /// The bounds hold at 99 %: the metric is exact, or each side has enough figures that
     /// chance alone puts all of B's beyond all of A's less than once in a hundred (5 a
-    /// side, as [`crate::shift::rank_sum_critical`] counts them).
+    /// side, as [`super::shift::rank_sum_critical`] counts them).
     pub enough: bool,
 }
 

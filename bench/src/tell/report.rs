@@ -5,11 +5,11 @@
 use core::fmt::{self, Display, Write};
 
 use super::attribution::Attribution;
-use super::meter::{Unit, SCALE};
 use super::result::{BenchResult, MetricResult};
-use super::rounds::ROUND_RANKS;
-use super::stats::mean_interval;
-use super::verdict::{Comparison, Interleaved, MetricDiff};
+use crate::judge::stats::mean_interval;
+use crate::judge::verdict::{Comparison, Interleaved, MetricDiff};
+use crate::measure::meter::{Unit, SCALE};
+use crate::measure::rounds::ROUND_RANKS;
 use picollo::hdr::{LogError, LogWriter};
 use picollo::text::{comma_separated, json_f64, json_string};
 use picollo::GroupedF64;

@@ -182,13 +182,13 @@ pub fn t_995(df: usize) -> f64 {
 
 /// The median of a result's median round times (of its time metric, in thousandths of its
 /// unit): the figure of one run apart.
-pub fn median_round(r: &super::BenchResult) -> f64 {
+pub fn median_round(r: &crate::BenchResult) -> f64 {
     median_round_at(r, r.time_index())
 }
 
 /// The median of a result's rounds' medians of metric `index` (thousandths of its unit;
 /// NaN for a metric it does not have): that metric's figure of one run apart.
-pub fn median_round_at(r: &super::BenchResult, index: usize) -> f64 {
+pub fn median_round_at(r: &crate::BenchResult, index: usize) -> f64 {
     let rounds = r.rounds.iter().filter_map(|x| x.value(index, 50.0));
     median(&mut rounds.map(|v| v as f64).collect::<Vec<_>>())
 }

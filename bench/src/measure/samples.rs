@@ -4,10 +4,10 @@
 use std::vec;
 use std::vec::Vec;
 
-use super::error::BenchError;
-use super::model::SlotFigures;
 use super::plan::Plan;
 use super::rounds::Span;
+use crate::error::BenchError;
+use crate::model::SlotFigures;
 use picollo::{Config, Histogram};
 
 /// The measured samples: every metric's histogram, each sample's per-op figures, and the

@@ -7,8 +7,8 @@ use std::string::String;
 use std::time::Duration;
 use std::vec::Vec;
 
-use super::error::BenchError;
 use super::meter::Metric;
+use crate::error::BenchError;
 
 /// The largest batch the automatic choice picks.
 pub const MAX_BATCH: u64 = 1 << 24;

@@ -12,13 +12,13 @@ use serde_json::Value;
 
 use super::apart::{judge_apart, median_round, median_round_at};
 use super::compare::{compare, compare_on};
-use super::conditions::WarmUp;
-use super::error::BenchError;
-use super::meter::{time_index, Metric, MetricKind, Unit};
-use super::result::BenchResult;
-use super::throughput::{Throughput, Work};
 use super::verdict::Comparison;
-use super::Bench;
+use crate::error::BenchError;
+use crate::measure::conditions::WarmUp;
+use crate::measure::meter::{time_index, Metric, MetricKind, Unit};
+use crate::tell::result::BenchResult;
+use crate::tell::throughput::{Throughput, Work};
+use crate::Bench;
 
 /// One saved benchmark: its result (`None` where it was not saved or not rebuilt), the
 /// metrics it was measured with, and the median figure of each run apart it was saved from.

@@ -10,9 +10,9 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::conditions::Conditions;
-use super::meter::{Metric, Unit, SCALE};
-use super::result::{BenchResult, MetricResult};
+use crate::measure::conditions::Conditions;
+use crate::measure::meter::{Metric, Unit, SCALE};
+use crate::tell::result::{BenchResult, MetricResult};
 
 /// Half the distance between the first and the third quartile of `values` (nearest rank;
 /// sorted in place; 0 when empty): how far half of them stray from their median, whatever
@@ -182,7 +182,7 @@ pub(crate) fn floor_warnings(sides: &[&BenchResult]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::meter::MetricKind;
+    use crate::measure::meter::MetricKind;
 
     #[test]
     fn the_quartile_deviation_is_half_the_distance_between_the_quartiles() {

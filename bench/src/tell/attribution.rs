@@ -6,8 +6,8 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-use super::meter::{MetricKind, SCALE};
 use super::result::BenchResult;
+use crate::measure::meter::{MetricKind, SCALE};
 
 impl BenchResult {
     /// The mean of every metric in each band of time per operation.

@@ -5,8 +5,8 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::error::BenchError;
-use super::meter::Metric;
+use crate::error::BenchError;
+use crate::measure::meter::Metric;
 
 /// Letters and digits of `name`, lower case: `page-faults`, `PageFaults` and `pagefaults`
 /// alike.
@@ -58,7 +58,7 @@ pub fn find_metric(metrics: &[Metric], name: &str) -> Result<usize, BenchError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::meter::{MetricKind, Unit};
+    use crate::measure::meter::{MetricKind, Unit};
 
     fn metrics(names: &[&str]) -> Vec<Metric> {
         let m = |n: &&str| Metric::new(n, Unit::Events, MetricKind::Counter);

@@ -17,11 +17,11 @@
 
 use std::vec::Vec;
 
-use super::meter::{MetricKind, Unit, SCALE};
-use super::result::BenchResult;
 use super::shift::{rank_sum_critical, Shift};
 use super::stats::median;
 use super::verdict::Steady;
+use crate::measure::meter::{MetricKind, Unit, SCALE};
+use crate::tell::result::BenchResult;
 
 /// The most the figures of one side may spread, in counts: a read lands an event either
 /// side of the work (±1), so two reads of the same work may differ by 2.

@@ -4,12 +4,12 @@
 
 use core::fmt::{self, Write};
 
-use super::apart::RUNS_APART_NEEDED;
-use super::meter::MetricKind;
 use super::report::Shown;
-use super::shift::{rounds_needed, Design};
 use super::throughput::Throughput;
-use super::verdict::{Apart, Comparison, Steady, Verdict};
+use crate::judge::apart::RUNS_APART_NEEDED;
+use crate::judge::shift::{rounds_needed, Design};
+use crate::judge::verdict::{Apart, Comparison, Steady, Verdict};
+use crate::measure::meter::MetricKind;
 use std::string::String;
 
 /// `p` percent with one decimal, or two below 1 (a noise floor of 0.04 %).

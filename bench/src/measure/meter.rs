@@ -9,7 +9,7 @@ use std::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::BenchError;
+use crate::error::BenchError;
 use picollo_perf::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
 /// Every metric is recorded in thousandths of its unit (picoseconds for `ns`), so a

@@ -1,0 +1,14 @@
+//! Judging: the statistics read from histograms, the verdict of two results compared in
+//! interleaved rounds, across runs apart or across builds, and the floors and jitter under
+//! which a figure is judged at all.
+
+pub(crate) mod apart;
+pub(crate) mod builds;
+pub(crate) mod compare;
+pub(crate) mod floor;
+pub(crate) mod lookup;
+pub mod saved;
+pub mod shift;
+pub mod stats;
+pub(crate) mod steady;
+pub(crate) mod verdict;
