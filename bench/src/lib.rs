@@ -35,10 +35,11 @@ mod judge;
 mod measure;
 pub mod model;
 pub mod rules;
+pub mod stats;
 pub mod suite;
 mod tell;
 
-pub use judge::{saved, shift, stats};
+pub use judge::{saved, shift};
 #[cfg(feature = "perf")]
 pub use measure::counters;
 pub use measure::{engine, offsets};
@@ -62,12 +63,12 @@ pub use measure::meter::{
 };
 #[cfg(feature = "perf")]
 pub use measure::meter::{PerfCounters, PerfMeter};
+pub use measure::result::{BenchResult, MetricResult};
 pub use measure::rounds::Round;
+pub use measure::throughput::{Rate, Throughput, Work, THROUGHPUT_UNITS};
 pub use tell::attribution::{Attribution, Band};
-pub use tell::result::{BenchResult, MetricResult};
-pub use tell::throughput::{Rate, Throughput, Work, THROUGHPUT_UNITS};
 
-use judge::floor::quartile_deviation;
+use measure::floor::quartile_deviation;
 use measure::plan::{BaselineMetric, Plan};
 
 /// A `main` that runs a suite ([`suite::Suite`]) of the benchmarks each function given

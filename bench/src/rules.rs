@@ -8,8 +8,8 @@
 
 pub use crate::judge::apart::{median_round, median_round_at, t_995, RUNS_APART_NEEDED};
 pub use crate::judge::builds::{judge_build_times, BUILDS_NEEDED};
-pub use crate::judge::floor::{quartile_deviation, resolution};
 pub use crate::judge::steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
+pub use crate::measure::floor::{quartile_deviation, resolution};
 pub use crate::measure::meter::time_index;
 pub use crate::measure::plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS};
 pub use crate::measure::rounds::{

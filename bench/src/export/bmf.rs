@@ -8,7 +8,7 @@ use core::fmt::{self, Write};
 use picollo::text::{comma_separated, json_f64, json_string};
 
 use super::{median_with_interval, Export, Suite};
-use crate::tell::result::BenchResult;
+use crate::measure::result::BenchResult;
 
 /// Bencher's JSON (`bmf`).
 pub struct Bencher;

@@ -12,7 +12,7 @@ use picollo::text::{comma_separated, json_string};
 use super::{Export, Suite};
 use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, Verdict};
-use crate::tell::throughput::Throughput;
+use crate::measure::throughput::Throughput;
 
 /// What the document's `schema` member holds.
 pub const DOCUMENT_SCHEMA: &str = "picollo-bench";

@@ -21,11 +21,11 @@ use std::vec::Vec;
 use picollo::text::{json_f64, json_string};
 
 use super::{charted, Export, Suite};
-use crate::judge::stats::median;
 use crate::measure::conditions::Conditions;
 use crate::measure::meter::{MetricKind, SCALE};
-use crate::tell::result::BenchResult;
-use crate::tell::throughput::Throughput;
+use crate::measure::result::BenchResult;
+use crate::measure::throughput::Throughput;
+use crate::stats::median;
 
 /// Google Benchmark's JSON (`gbench`).
 pub struct GoogleBenchmark;

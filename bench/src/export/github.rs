@@ -12,7 +12,7 @@ use core::fmt::{self, Write};
 use picollo::text::{comma_separated, json_f64, json_string};
 
 use super::{charted, median_with_interval, Export, Suite};
-use crate::tell::result::BenchResult;
+use crate::measure::result::BenchResult;
 
 /// github-action-benchmark's JSON (`github`).
 pub struct GithubAction;

@@ -26,9 +26,9 @@ pub use summary::{verdict_mark, SUMMARY_LIMIT};
 
 use super::error::BenchError;
 use super::SCALE;
-use crate::judge::stats::{quantile_interval, Z_99};
 use crate::judge::verdict::Comparison;
-use crate::tell::result::BenchResult;
+use crate::measure::result::BenchResult;
+use crate::stats::{quantile_interval, Z_99};
 
 /// A format a [`Suite`] is written in.
 pub trait Export: Sync {

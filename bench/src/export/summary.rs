@@ -12,8 +12,8 @@ use super::{median_with_interval, Compared, Suite};
 use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, MetricDiff, Verdict};
 use crate::measure::meter::MetricKind;
+use crate::measure::result::BenchResult;
 use crate::tell::report::{write_conditions, write_metric_diff_as, Shown};
-use crate::tell::result::BenchResult;
 
 /// GitHub's limit of one step's summary, in bytes (1 MiB).
 pub const SUMMARY_LIMIT: usize = 1 << 20;

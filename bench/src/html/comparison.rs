@@ -9,8 +9,8 @@ use std::vec::Vec;
 use super::{attribution, conditions, metric_figures, number, Cell, Page, ShiftPoint, Table};
 use crate::html::{rank_label, shift};
 use crate::judge::verdict::{Comparison, DiffRow, Interleaved, MetricDiff};
+use crate::measure::result::BenchResult;
 use crate::tell::report::{change, Shown};
-use crate::tell::result::BenchResult;
 
 impl Comparison {
     /// This comparison as one HTML page, `a` and `b` the results it compared (for their

@@ -25,9 +25,9 @@ pub use page::{escape, Cell, Page, Table};
 pub use svg::{shape_name, Axis};
 
 use super::SCALE;
+use crate::measure::result::BenchResult;
 use crate::measure::rounds::ROUND_RANKS;
 use crate::tell::report::{write_conditions, Shown};
-use crate::tell::result::BenchResult;
 
 /// The ranks of a result's table: P0, P50, P90, P99, P99.9 and the maximum (100).
 const TABLE_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];

@@ -11,8 +11,8 @@
 use std::vec::Vec;
 
 use super::shift::Shift;
-use super::stats::median;
 use super::verdict::{Apart, Builds, Comparison, Verdict};
+use crate::stats::median;
 
 /// The least count of saved runs apart for a verdict.
 pub const RUNS_APART_NEEDED: usize = 2;

@@ -13,10 +13,10 @@
 use std::vec::Vec;
 
 use super::apart::{judge_log_change, t_995};
-use super::stats::median;
 use super::verdict::{Builds, Comparison};
 use crate::error::BenchError;
-use crate::tell::result::BenchResult;
+use crate::measure::result::BenchResult;
+use crate::stats::median;
 
 /// The least count of builds a side for a grouped verdict.
 pub const BUILDS_NEEDED: usize = 2;

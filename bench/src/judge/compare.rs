@@ -9,19 +9,19 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use super::floor::{floor_warnings, verdict_caveat};
 use super::lookup::find_metric;
 use super::shift::{shift, Design, Shift};
-use super::stats::{difference_interval, mann_whitney, median, MIN_SPREAD};
 use super::steady::steady;
 use super::verdict::{
     Comparison, DiffRow, ExactDiff, Interleaved, MetricDiff, Steady, Verdict, COMPARED_RANKS,
 };
 use crate::error::BenchError;
+use crate::measure::floor::{floor_warnings, verdict_caveat};
 use crate::measure::meter::{Metric, SCALE};
+use crate::measure::result::{BenchResult, MetricResult};
 use crate::measure::rounds::drift;
-use crate::tell::result::{BenchResult, MetricResult};
-use crate::tell::throughput::Work;
+use crate::measure::throughput::Work;
+use crate::stats::{difference_interval, mann_whitney, median, MIN_SPREAD};
 
 impl Interleaved {
     pub(crate) fn new(a: BenchResult, b: BenchResult) -> Self {

@@ -5,10 +5,8 @@
 pub(crate) mod apart;
 pub(crate) mod builds;
 pub(crate) mod compare;
-pub(crate) mod floor;
 pub(crate) mod lookup;
 pub mod saved;
 pub mod shift;
-pub mod stats;
 pub(crate) mod steady;
 pub(crate) mod verdict;

@@ -16,8 +16,8 @@ use super::verdict::Comparison;
 use crate::error::BenchError;
 use crate::measure::conditions::WarmUp;
 use crate::measure::meter::{time_index, Metric, MetricKind, Unit};
-use crate::tell::result::BenchResult;
-use crate::tell::throughput::{Throughput, Work};
+use crate::measure::result::BenchResult;
+use crate::measure::throughput::{Throughput, Work};
 use crate::Bench;
 
 /// One saved benchmark: its result (`None` where it was not saved or not rebuilt), the

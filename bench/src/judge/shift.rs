@@ -11,7 +11,7 @@
 
 use std::vec::Vec;
 
-use super::stats::Z_99;
+use crate::stats::Z_99;
 
 /// The test's two-sided level: intervals hold with 99 % confidence.
 pub const ALPHA: f64 = 0.01;

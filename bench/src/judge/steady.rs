@@ -18,10 +18,10 @@
 use std::vec::Vec;
 
 use super::shift::{rank_sum_critical, Shift};
-use super::stats::median;
 use super::verdict::Steady;
 use crate::measure::meter::{MetricKind, Unit, SCALE};
-use crate::tell::result::BenchResult;
+use crate::measure::result::BenchResult;
+use crate::stats::median;
 
 /// The most the figures of one side may spread, in counts: a read lands an event either
 /// side of the work (±1), so two reads of the same work may differ by 2.

@@ -7,8 +7,8 @@ use std::vec::Vec;
 
 use super::shift::{Design, Shift};
 use crate::measure::meter::{Metric, Unit};
-use crate::tell::result::BenchResult;
-use crate::tell::throughput::{Rate, Throughput};
+use crate::measure::result::BenchResult;
+use crate::measure::throughput::{Rate, Throughput};
 
 /// The ranks a comparison shows.
 pub const COMPARED_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];

@@ -4,7 +4,7 @@
 
 use std::vec::Vec;
 
-use crate::judge::stats::{median, Z_99};
+use crate::stats::{median, Z_99};
 
 /// The ranks each round keeps of every metric, in percent.
 pub const ROUND_RANKS: [f64; 8] = [0.0, 25.0, 50.0, 75.0, 90.0, 99.0, 99.9, 100.0];

@@ -8,14 +8,14 @@ use std::vec::Vec;
 
 use super::conditions::WarmUp;
 use super::engine::{run_rounds, Rounds, Slot};
+use super::floor::{quartile_deviation, resolution};
 use super::meter::{time_index, Measured, Meter, Metric, SCALE};
 use super::offsets::Offsets;
 use super::plan::{Plan, MAX_BATCH};
+use super::result::{BenchResult, Parts};
 use super::samples::Samples;
 use crate::error::BenchError;
-use crate::judge::floor::{quartile_deviation, resolution};
-use crate::judge::stats::upper_median as median;
-use crate::tell::result::{BenchResult, Parts};
+use crate::stats::upper_median as median;
 use picollo::concurrent::XorShift64;
 
 /// Empty read pairs the overhead is the median of.

@@ -4,10 +4,11 @@
 use std::vec;
 use std::vec::Vec;
 
+use serde::{Deserialize, Serialize};
+
 use super::plan::Plan;
 use super::rounds::Span;
 use crate::error::BenchError;
-use crate::model::SlotFigures;
 use picollo::{Config, Histogram};
 
 /// The measured samples: every metric's histogram, each sample's per-op figures, and the
@@ -25,6 +26,22 @@ pub struct Samples {
     pub floored: Vec<u64>,
     /// The rounds, in the order they ran.
     pub spans: Vec<Span>,
+}
+
+/// The figures of one slot of a side measured elsewhere (another process's, the worker
+/// protocol's slot reply): per-op figures
+/// metric after metric for each sample, and per metric its floors, whether it was
+/// multiplexed, and its nanoseconds enabled and running.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SlotFigures {
+    /// Per sample, its figure of each metric.
+    pub rows: Vec<u64>,
+    /// Per metric: the samples whose figure was floored at 0.
+    pub floored: Vec<u64>,
+    /// Per metric: whether the counter shared the PMU.
+    pub multiplexed: Vec<bool>,
+    /// Per metric: nanoseconds enabled and running, as `[enabled, running]`.
+    pub times: Vec<(u64, u64)>,
 }
 
 impl Samples {

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::Settings;
 use crate::measure::conditions::WarmUp;
 use crate::measure::meter::Metric;
+pub use crate::measure::samples::SlotFigures;
 
 /// The protocol's version: a worker and a suite of different versions do not talk.
 pub const PROTOCOL: u64 = 1;
@@ -152,21 +153,6 @@ impl Ready {
             .iter()
             .all(|v| v.len() == metrics)
     }
-}
-
-/// The figures of one slot of a side measured elsewhere (another process's): per-op figures
-/// metric after metric for each sample, and per metric its floors, whether it was
-/// multiplexed, and its nanoseconds enabled and running.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SlotFigures {
-    /// Per sample, its figure of each metric.
-    pub rows: Vec<u64>,
-    /// Per metric: the samples whose figure was floored at 0.
-    pub floored: Vec<u64>,
-    /// Per metric: whether the counter shared the PMU.
-    pub multiplexed: Vec<bool>,
-    /// Per metric: nanoseconds enabled and running, as `[enabled, running]`.
-    pub times: Vec<(u64, u64)>,
 }
 
 impl Request {

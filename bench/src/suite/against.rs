@@ -17,11 +17,11 @@ use crate::judge::verdict::Interleaved;
 use crate::measure::engine::{run_rounds, Rounds, Slot};
 use crate::measure::offsets::Offsets;
 use crate::measure::plan::Plan;
+use crate::measure::result::{BenchResult, Parts};
 use crate::measure::run::draw_order;
 use crate::measure::samples::Samples;
 use crate::model::protocol::hello_protocol;
 use crate::model::{Answer, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
-use crate::tell::result::{BenchResult, Parts};
 
 /// The reply to `request` from `end`, taken by `take` where it is of the kind asked for: a
 /// worker's error answer is the benchmark's failure, any other reply the worker's.
@@ -32,9 +32,18 @@ fn expect<T>(
     take: impl Fn(Reply) -> Result<T, Reply>,
 ) -> Result<T, SuiteError> {
     let text = end.call(request, timeout)?;
-    let label = end.label();
-    match Answer::read(&text) {
-        Ok(Answer::Reply(reply)) => take(reply).map_err(|_| garbage(label, &text, request)),
+    taken(end.label(), &text, request, take)
+}
+
+/// The reply `text` from the worker `label` to `request`, taken by `take` ([`expect`]).
+fn taken<T>(
+    label: &str,
+    text: &str,
+    request: &Request,
+    take: impl Fn(Reply) -> Result<T, Reply>,
+) -> Result<T, SuiteError> {
+    match Answer::read(text) {
+        Ok(Answer::Reply(reply)) => take(reply).map_err(|_| garbage(label, text, request)),
         Ok(Answer::Error { error }) => Err(SuiteError::failed(std::format!("{label}: {error}"))),
         Err(why) => Err(SuiteError::worker(std::format!(
             "{label}: not a reply: {why}"
@@ -50,25 +59,24 @@ fn garbage(label: &str, text: &str, request: &Request) -> SuiteError {
     ))
 }
 
-/// The benchmarks `end` has, once its protocol is this one's.
+/// The benchmarks `end` has, once its protocol is this one's (a worker of another protocol
+/// is told by its number, whatever else its hello holds).
 pub(crate) fn hello(end: &mut dyn Endpoint, timeout: Duration) -> Result<Vec<String>, SuiteError> {
     let request = Request::Hello { protocol: PROTOCOL };
     let text = end.call(&request, timeout)?;
-    match hello_protocol(&text) {
-        None => return Err(garbage(end.label(), &text, &request)),
-        Some(PROTOCOL) => {}
-        Some(theirs) => {
-            let why = std::format!(
-                "{}: the worker speaks protocol {theirs} and this suite {PROTOCOL}: rebuild both with one picollo-bench",
-                end.label()
-            );
-            return Err(SuiteError::worker(why));
-        }
+    if let Some(theirs) = hello_protocol(&text).filter(|p| *p != PROTOCOL) {
+        let why = std::format!(
+            "{}: the worker speaks protocol {theirs} and this suite {PROTOCOL}: rebuild both with one picollo-bench",
+            end.label()
+        );
+        return Err(SuiteError::worker(why));
     }
-    match Answer::read(&text) {
-        Ok(Answer::Reply(Reply::Hello(h))) => Ok(h.benchmarks),
-        _ => Err(garbage(end.label(), &text, &request)),
-    }
+    let benchmarks = taken(end.label(), &text, &request, |reply| match reply {
+        Reply::Hello(h) => Ok(h.benchmarks),
+        other => Err(other),
+    });
+    // A worker that cannot say hello is broken, whatever it says.
+    benchmarks.map_err(|e| SuiteError::worker(e.message))
 }
 
 /// A slot's figures as they came, with when it ran: what a side's samples are built from,

@@ -6,8 +6,8 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-use super::result::BenchResult;
 use crate::measure::meter::{MetricKind, SCALE};
+use crate::measure::result::BenchResult;
 
 impl BenchResult {
     /// The mean of every metric in each band of time per operation.

@@ -5,11 +5,11 @@
 use core::fmt::{self, Display, Write};
 
 use super::attribution::Attribution;
-use super::result::{BenchResult, MetricResult};
-use crate::judge::stats::mean_interval;
 use crate::judge::verdict::{Comparison, Interleaved, MetricDiff};
 use crate::measure::meter::{Unit, SCALE};
+use crate::measure::result::{BenchResult, MetricResult};
 use crate::measure::rounds::ROUND_RANKS;
+use crate::stats::mean_interval;
 use picollo::hdr::{LogError, LogWriter};
 use picollo::text::{comma_separated, json_f64, json_string};
 use picollo::GroupedF64;

@@ -5,11 +5,11 @@
 use core::fmt::{self, Write};
 
 use super::report::Shown;
-use super::throughput::Throughput;
 use crate::judge::apart::RUNS_APART_NEEDED;
 use crate::judge::shift::{rounds_needed, Design};
 use crate::judge::verdict::{Apart, Comparison, Steady, Verdict};
 use crate::measure::meter::MetricKind;
+use crate::measure::throughput::Throughput;
 use std::string::String;
 
 /// `p` percent with one decimal, or two below 1 (a noise floor of 0.04 %).

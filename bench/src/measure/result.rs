@@ -4,12 +4,12 @@
 use std::string::String;
 use std::vec::Vec;
 
+use super::conditions::{Conditions, WarmUp};
+use super::meter::{Metric, MetricKind, Unit, SCALE};
+use super::plan::Plan;
+use super::rounds::{Round, Span};
+use super::samples::Samples;
 use super::throughput::{Rate, Throughput, Work};
-use crate::measure::conditions::{Conditions, WarmUp};
-use crate::measure::meter::{Metric, MetricKind, Unit, SCALE};
-use crate::measure::plan::Plan;
-use crate::measure::rounds::{Round, Span};
-use crate::measure::samples::Samples;
 use picollo::Histogram;
 
 /// One metric's figures: per operation, in thousandths of its unit.

@@ -10,9 +10,9 @@
 use std::string::String;
 use std::vec::Vec;
 
-use crate::measure::conditions::Conditions;
-use crate::measure::meter::{Metric, Unit, SCALE};
-use crate::tell::result::{BenchResult, MetricResult};
+use super::conditions::Conditions;
+use super::meter::{Metric, Unit, SCALE};
+use super::result::{BenchResult, MetricResult};
 
 /// Half the distance between the first and the third quartile of `values` (nearest rank;
 /// sorted in place; 0 when empty): how far half of them stray from their median, whatever

@@ -5,14 +5,14 @@
 use std::string::String;
 use std::vec::Vec;
 
+use super::conditions::WarmUp;
+use super::floor::resolution;
+use super::meter::Metric;
+use super::plan::Plan;
 use super::result::{BenchResult, MetricResult, Parts};
+use super::rounds::Span;
+use super::run::net;
 use crate::error::BenchError;
-use crate::judge::floor::resolution;
-use crate::measure::conditions::WarmUp;
-use crate::measure::meter::Metric;
-use crate::measure::plan::Plan;
-use crate::measure::rounds::Span;
-use crate::measure::run::net;
 use picollo::Histogram;
 
 /// `samples` rounds of one sample each, with no time.
