@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # c-tests/run.sh: the C ABI from the C side.
 #  1. builds libpicollo (release) and checks that include/picollo.h compiles as C99 and C++17,
-#     and that GCC calls the record functions through the GOT (the header's `noplt`), or
+#     that include/picollo_inline.h read alone does too and preprocesses to what picollo.h
+#     does, and that GCC calls the record functions through the GOT (the header's `noplt`), or
 #     through the PLT with PICOLLO_USE_PLT;
 #  2. builds test_abi.c (C99) and test_abi.cpp (C++17; its float histogram part records from
 #     std::threads) against include/ and target/release, linked to the shared and to the
@@ -23,9 +24,11 @@
 #     a time there); builds test_fork.c (fork() with busy threads; free with parked
 #     writers) and runs it, then at --quick size under valgrind; builds monitoring.c and
 #     runs it for 2 seconds;
-#  4. regenerates the header with cbindgen and fails on any difference;
+#  4. regenerates the header with cbindgen and fails on any difference, and checks that the
+#     files it includes with `#include "..."` are in include/;
 #  5. installs with `cargo cinstall` (the README's command, no environment variables) into a
-#     temporary destdir and builds pkgconfig_smoke.c with `pkg-config --cflags --libs
+#     temporary destdir, checks that the headers picollo.h includes are installed beside it
+#     as they are in include/, and builds pkgconfig_smoke.c with `pkg-config --cflags --libs
 #     picollo`, and again from CMake (c-tests/cmake: find_package(PkgConfig)), then runs both
 #     against the installed library;
 #  5b. installs into a temporary prefix of its own (docs/install.md's steps) and runs the
@@ -70,6 +73,34 @@ printf '#include "picollo.h"\nint main(void) { return picollo_abi_version() == P
 cp "$build/header_only.c" "$build/header_only.cpp"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -c "$build/header_only.c" -o "$build/header_c.o"
 g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -c "$build/header_only.cpp" -o "$build/header_cpp.o"
+
+step "include/picollo_inline.h read alone: it compiles, and preprocesses to what picollo.h does"
+# An editor or a linter reads the file alone: it includes picollo.h for its declarations
+# without picollo.h including it again.
+printf '#include "picollo_inline.h"\n' >"$build/inline_only.c"
+cp "$build/inline_only.c" "$build/inline_only.cpp"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only "$build/inline_only.c"
+g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -fsyntax-only "$build/inline_only.cpp"
+# gcc -H lists the headers a unit includes, by depth: picollo.h below picollo_inline.h, not
+# picollo_inline.h again below that (the outer copy's text would then be skipped by its own
+# guards, greyed out in an editor).
+included="$(gcc -H -fsyntax-only -Iinclude "$build/inline_only.c" 2>&1 >/dev/null)"
+! grep -Eq '^\.\.+ .*picollo_inline\.h$' <<<"$included" ||
+    die "picollo_inline.h read alone is included again through picollo.h: $included"
+for unit in c cpp; do
+    compiler=gcc
+    [[ $unit == cpp ]] && compiler=g++
+    for defines in "" "-DPICOLLO_NO_INLINE_RECORDER -DPICOLLO_NO_BUILD_NOTE"; do
+        # shellcheck disable=SC2086 # a list of flags
+        "$compiler" -E -P -Iinclude $defines "$build/header_only.$unit" >"$build/header_only.$unit.i"
+        # shellcheck disable=SC2086 # a list of flags
+        "$compiler" -E -P -Iinclude $defines "$build/inline_only.$unit" >"$build/inline_only.$unit.i"
+        # The units differ in their main(): the header's text is what comes before it.
+        sed -i '$d' "$build/header_only.$unit.i"
+        cmp -s "$build/header_only.$unit.i" "$build/inline_only.$unit.i" ||
+            die "picollo_inline.h alone ($unit${defines:+ $defines}) preprocesses otherwise than picollo.h: diff $build/header_only.$unit.i $build/inline_only.$unit.i"
+    done
+done
 
 if [[ "$(uname -m)" == x86_64 ]]; then
     step "GCC calls the record functions through the GOT, not the PLT (the header's noplt)"
@@ -272,6 +303,14 @@ if ! diff -u include/picollo.h "$tmp/picollo.h"; then
     die "include/picollo.h differs from what $(cbindgen --version) generates (above); regenerate:
   cbindgen --config ffi/cbindgen.toml --crate picollo-ffi --output include/picollo.h"
 fi
+# The headers picollo.h includes from beside it (its trailer: picollo_inline.h), for the
+# install check below.
+mapfile -t beside < <(sed -n 's/^#include "\([^"]*\)"$/\1/p' include/picollo.h)
+[[ ${#beside[@]} -gt 0 ]] || die "include/picollo.h includes no header from beside it (picollo_inline.h)"
+for f in "${beside[@]}"; do
+    [[ -f "include/$f" ]] || die "include/picollo.h includes \"$f\", which include/ lacks"
+done
+echo "include/picollo.h includes from beside it: ${beside[*]}"
 
 step "cargo cinstall, then a program built with pkg-config"
 dest="$tmp/destdir"
@@ -285,11 +324,15 @@ if ! CARGO_TARGET_DIR="$target/cargo-c" cargo cinstall --release -p picollo-ffi 
     die "cargo cinstall failed (log: $build/cinstall.log)"
 fi
 inst="$dest/usr/local"
-for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h include/picollo/picollo_suite.h \
-    include/picollo/picollo.hpp lib/pkgconfig/picollo.pc; do
+for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h include/picollo/picollo_inline.h \
+    include/picollo/picollo_suite.h include/picollo/picollo.hpp lib/pkgconfig/picollo.pc; do
     [[ -e "$inst/$f" ]] || die "cargo cinstall did not install $f"
 done
 cmp -s include/picollo.h "$inst/include/picollo/picollo.h" || die "the installed header is not include/picollo.h"
+for f in "${beside[@]}"; do
+    cmp -s "include/$f" "$inst/include/picollo/$f" ||
+        die "picollo.h includes \"$f\", and the install lacks include/$f beside it (or has another)"
+done
 readelf -d "$inst/lib/libpicollo.so" | grep -q 'SONAME.*\[libpicollo\.so\.0\]' ||
     die "the installed libpicollo.so has no soname libpicollo.so.0"
 # core's build script compiled native/ (the rdpmc page read) into what cargo-c built too: an

@@ -11,6 +11,7 @@ fn main() {
     let source = Path::new("benches/c/header_record.c");
     println!("cargo::rerun-if-changed={}", source.display());
     println!("cargo::rerun-if-changed=../include/picollo.h");
+    println!("cargo::rerun-if-changed=../include/picollo_inline.h");
     let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if !linux || !source.exists() {
         return;

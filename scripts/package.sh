@@ -92,7 +92,11 @@ for f in native/picollo_native.c native/picollo_native.h native/qemu/picollo_qem
     build.rs src/lib.rs; do
     grep -qx "picollo-perf-0.1.0/$f" <<<"$list" || die "picollo-perf.crate lacks $f"
 done
-grep -qx "picollo-ffi-0.1.0/include/picollo.h" <<<"$(contents picollo-ffi)" || die "picollo-ffi.crate lacks include/picollo.h"
+list="$(contents picollo-ffi)"
+# picollo.h includes picollo_inline.h; cargo cinstall of the unpacked crate installs both.
+for f in include/picollo.h include/picollo_inline.h; do
+    grep -qx "picollo-ffi-0.1.0/$f" <<<"$list" || die "picollo-ffi.crate lacks $f"
+done
 
 step "the packed picollo and picollo-perf build on their own"
 # Outside the repository, as a user's download would be (inside, cargo would take the

@@ -108,8 +108,8 @@ PY
 check_clib() {
   local tarball=$1 arch=$2 lib="$out/clib-$2/usr/local/lib" f list
   list="$(tar tzf "$tarball")"
-  for f in include/picollo/picollo.h lib/libpicollo.a lib/libpicollo.so lib/libpicollo.so.0 \
-           lib/libpicollo.so.0.1.0 lib/pkgconfig/picollo.pc; do
+  for f in include/picollo/picollo.h include/picollo/picollo_inline.h lib/libpicollo.a \
+           lib/libpicollo.so lib/libpicollo.so.0 lib/libpicollo.so.0.1.0 lib/pkgconfig/picollo.pc; do
     grep -qx "usr/local/$f" <<<"$list" || die "${tarball##*/} lacks usr/local/$f"
   done
   readelf -d "$lib/libpicollo.so.0.1.0" | grep -q 'SONAME.*\[libpicollo\.so\.0\]' ||

@@ -1,6 +1,6 @@
 //! `picollo_recorder`: where the calling thread's records of a histogram go, for the record
-//! function the header inlines into the caller (`picollo_recorder_record`, in the header's
-//! trailer: cbindgen copies it from `cbindgen.toml`).
+//! function the header inlines into the caller (`picollo_recorder_record`, C written by hand in
+//! `include/picollo_inline.h`, which `picollo.h` includes).
 
 use picollo_core::concurrent::DirectKind;
 
