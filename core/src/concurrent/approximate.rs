@@ -42,7 +42,11 @@ pub type ApproxHistogram<C, S = DefaultCells<C>> = SeqHistogram<C, Approximate, 
 
 /// The approximate mode of a [`SeqHistogram`]: its policy and the collision marks of its
 /// bucket groups. See [`ApproxHistogram`].
+///
+/// `repr(C)`, the policy first: a record reads it and then its group's collision word,
+/// right after the counts.
 #[derive(Debug)]
+#[repr(C)]
 pub struct Approximate {
     policy: ApproxPolicy,
     collisions: Collisions,
