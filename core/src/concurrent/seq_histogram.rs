@@ -110,8 +110,9 @@ impl<C: AtomicCounter, S: CellStore<C>, M: SeqMode<C, S>> SeqHistogram<C, M, S> 
     }
 
     /// The cells (`shape().len()` of them), for a writer outside Rust that counts in place
-    /// as the mode's [`DirectPath`] says, and hands everything else to `record`; null for
-    /// sparse storage.
+    /// as the mode's [`DirectPath`] says (a relaxed load and store for a single writer, a
+    /// relaxed `fetch_add` below the limit for interlocked adds; the approximate mode has
+    /// no such path) and hands everything else to `record`; null for sparse storage.
     pub fn cells_ptr(&self) -> *const C::Atomic {
         self.counts.cells_ptr()
     }
