@@ -1,16 +1,14 @@
-//! The histogram whose every bucket is a scalable approximate counter.
+//! The approximate mode: every bucket a scalable approximate counter.
 
 use super::approx_counter::{calm_aftermath, ApproxPolicy, Calm, Coins, Collisions, XorShift64};
 use super::cell::AtomicCounter;
-use super::live::{self, LiveView};
-use super::path::{Counts, Mode, ModePath, RecordPath};
-use super::seqlock::{DefaultCells, SeqCounts, SeqMode};
-use super::{CellStore, Sealed, Storage};
+use super::path::{DirectKind, Mode};
+use super::seq_histogram::{SeqHistogram, SeqMode};
+use super::seqlock::DefaultCells;
+use super::{CellStore, Sealed};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
-use crate::merge::MergeError;
 use crate::shape::{Shape, SAT};
-use crate::view::View;
 
 /// A histogram any number of threads record into, each bucket an approximate counter
 /// ([`ApproxPolicy`]) once threads contend for it: buckets below `2^T` (8,192 by default)
@@ -29,7 +27,7 @@ use crate::view::View;
 /// exact at the interlocked mode's cost; see [`ApproxHistogram::contended_groups`].
 ///
 /// Reads, reset and snapshots behave as in [`super::AtomicHistogram`] (seqlock copy; reset
-/// by atomic swap, no "old+1"). [`ApproxHistogram::record_n`] adds exactly.
+/// by atomic swap, no "old+1"). [`SeqHistogram::record_n`] adds exactly.
 /// [`Collect::collect`](super::Collect::collect) takes each counter by an atomic swap: every
 /// counter update lands in exactly one interval, and each interval's bucket is an unbiased
 /// estimate with the counter's error for that interval's count (exact below `2^T`).
@@ -37,16 +35,26 @@ use crate::view::View;
 /// A bucket saturates at [`AtomicCounter::INTERLOCKED_MAX`] (`u32`: 4,290,772,991), as in
 /// the interlocked mode; what does not fit is counted as saturated.
 ///
-/// `repr(C)`, the counts first (what a record reads: see `SeqCounts`).
+/// It has no direct path for C callers (its coins are the library's); without `std` there
+/// is no thread generator, and `record` adds exactly (use
+/// [`ApproxHistogram::record_with`]).
+pub type ApproxHistogram<C, S = DefaultCells<C>> = SeqHistogram<C, Approximate, S>;
+
+/// The approximate mode of a [`SeqHistogram`]: its policy and the collision marks of its
+/// bucket groups. See [`ApproxHistogram`].
+///
+/// `repr(C)`, the policy first: a record reads it and then its group's collision word,
+/// right after the counts.
 #[derive(Debug)]
 #[repr(C)]
-pub struct ApproxHistogram<C: AtomicCounter, S = DefaultCells<C>> {
-    counts: SeqCounts<C, S>,
+pub struct Approximate {
     policy: ApproxPolicy,
     collisions: Collisions,
 }
 
-impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
+impl Sealed for Approximate {}
+
+impl<C: AtomicCounter, S: CellStore<C>> SeqHistogram<C, Approximate, S> {
     /// A histogram counting with `policy` over `storage` (`config.storage_len()` cells,
     /// zeroed here).
     pub fn from_storage(
@@ -60,73 +68,23 @@ impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
     /// A histogram of a checked `shape` counting with `policy` over `storage`
     /// (`shape.len()` cells, zeroed here).
     pub fn from_shape(shape: Shape, policy: ApproxPolicy, storage: S) -> Result<Self, ConfigError> {
-        Ok(ApproxHistogram {
-            counts: SeqCounts::from_storage(shape, storage)?,
+        let mode = Approximate {
             policy,
             collisions: Collisions::new(),
-        })
+        };
+        Self::with_mode(shape, mode, storage)
     }
 
     /// The counting policy.
     pub fn policy(&self) -> ApproxPolicy {
-        self.policy
+        self.mode.policy
     }
 
     /// How many of the 1,024 bucket groups (storage offset modulo 1,024) have seen two
     /// threads collide and count approximately at or above `2^T`; 0 means every record so
     /// far was counted exactly.
     pub fn contended_groups(&self) -> u32 {
-        self.collisions.count()
-    }
-
-    /// Count one occurrence of `v`, flipping coins with this thread's generator.
-    #[cfg(feature = "std")]
-    #[inline(always)]
-    pub fn record(&self, v: u64)
-    where
-        Self: ModePath,
-    {
-        ModePath::record(self, v)
-    }
-
-    /// Count one occurrence of `v` and return true, or return false, changing nothing,
-    /// when `v` is outside the range or its sparse block cannot be made (then count it
-    /// with [`ApproxHistogram::record_n`]). A bucket near the ceiling is counted here,
-    /// exactly, out of line.
-    #[cfg(feature = "std")]
-    #[inline(always)]
-    pub fn record_fast(&self, v: u64) -> bool
-    where
-        Self: ModePath,
-    {
-        ModePath::record_fast(self, v)
-    }
-
-    /// Count `n` occurrences of `v` exactly (one compare-exchange loop, as in the
-    /// interlocked mode), saturating at [`AtomicCounter::INTERLOCKED_MAX`]; what did not
-    /// fit is counted as saturated.
-    #[inline]
-    pub fn record_n(&self, v: u64, n: u64) {
-        self.counts.record_n_atomic(v, n);
-    }
-
-    /// Clear every count, each bucket by an atomic swap to zero, as in the interlocked
-    /// mode; a reader never sees it half done (it retries).
-    pub fn reset(&self) {
-        self.counts.reset();
-    }
-
-    /// Add every count of `other` (same relative error, any range), as
-    /// [`crate::Histogram::add`] does, exactly (compare-exchange adds, any thread).
-    pub fn add<C2: crate::Counter>(&self, other: &View<'_, C2>) -> Result<(), MergeError> {
-        self.counts.add_atomic(other)
-    }
-
-    /// Run `query` on a view that reads the cells in place (no copy, no allocation); a
-    /// query that a reset overlapped runs again. See [`LiveView`] for what concurrent
-    /// records do to it.
-    pub fn query_in_place<R>(&self, query: impl FnMut(LiveView<'_, C>) -> R) -> R {
-        self.counts.read_live(Self::CEILING, query)
+        self.mode.collisions.count()
     }
 
     /// Count one occurrence of `v` with a caller-owned generator (one per thread; for
@@ -145,8 +103,8 @@ impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
             return false;
         };
         let offset = slot.offset;
-        let collisions = &self.collisions;
-        match self.policy.bump_if_calm(offset, c, collisions, coins) {
+        let collisions = &self.mode.collisions;
+        match self.mode.policy.bump_if_calm(offset, c, collisions, coins) {
             Calm::Done => true,
             Calm::Noted { found, foreign } => {
                 self.after_calm(offset, c, found, foreign);
@@ -155,6 +113,7 @@ impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
             // A caller's generator never takes the calm path: its step stays inline.
             Calm::No if !K::REMEMBERS_ADDS => {
                 let bumped = self
+                    .mode
                     .policy
                     .bump_collided::<C, K>(offset, c, collisions, coins);
                 self.counted(bumped)
@@ -171,21 +130,22 @@ impl<C: AtomicCounter, S: CellStore<C>> ApproxHistogram<C, S> {
     #[cold]
     #[inline(never)]
     fn after_calm(&self, offset: usize, c: &C::Atomic, found: C, foreign: bool) {
-        let excess = calm_aftermath::<C>(offset, c, &self.collisions, found, foreign);
+        let excess = calm_aftermath::<C>(offset, c, &self.mode.collisions, found, foreign);
         if excess != 0 {
             self.saturated(excess);
         }
     }
 
-    /// [`ApproxHistogram::record_fast_with`] where the cell's group has collided: the
+    /// `record_fast_with` where the cell's group has collided: the
     /// approximate step, or an exact add near the ceiling. Out of line, and it counts `v`
     /// whatever happens, so that the calm path around it saves no registers.
     #[inline(never)]
     fn record_collided<K: Coins>(&self, v: u64, offset: usize, c: &C::Atomic, coins: &mut K) {
         // The group has collided (the calm path just read its bit).
-        let bumped = self
-            .policy
-            .bump_in_group::<C, K>(offset, c, &self.collisions, coins, false);
+        let bumped =
+            self.mode
+                .policy
+                .bump_in_group::<C, K>(offset, c, &self.mode.collisions, coins, false);
         if !self.counted(bumped) {
             self.record_n(v, 1);
         }
@@ -226,79 +186,38 @@ impl<C: AtomicCounter> ApproxHistogram<C> {
     }
 }
 
-impl<C: AtomicCounter, S> Sealed for ApproxHistogram<C, S> {}
+impl<C: AtomicCounter, S: CellStore<C>> SeqMode<C, S> for Approximate {
+    const DIRECT: DirectKind = DirectKind::Call;
+    const CEILING: C = C::INTERLOCKED_MAX;
 
-/// Queries read the live cells in place, seqlock-validated.
-impl<C, S> RecordPath<C> for ApproxHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug,
-{
-    fn query_live(&self, query: &mut dyn FnMut(LiveView<'_, C>)) -> bool {
-        live::query_live(self, query)
-    }
-}
-
-/// The approximate mode's record: a calm `fetch_add`, or, in a group that has seen
-/// threads collide, the counter's step (`2^k` with probability `2^-k`). Behind a pointer
-/// ([`super::ConcurrentHistogram`], the C ABI's handle) it has no direct path (its coins
-/// are the library's).
-impl<C, S> ModePath for ApproxHistogram<C, S>
-where
-    C: AtomicCounter,
-    S: CellStore<C> + Send + Sync + core::fmt::Debug,
-{
     fn mode(&self) -> Mode {
         Mode::Approximate(self.policy)
     }
-    fn storage(&self) -> Storage {
-        self.counts.storage()
-    }
 
-    /// Coins from this thread's generator.
+    /// A calm `fetch_add`, or, in a group that has seen threads collide, the counter's
+    /// step (`2^k` with probability `2^-k`), with coins from this thread's generator.
     #[cfg(feature = "std")]
     #[inline(always)]
-    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        self.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
+    fn record_fast_in(h: &ApproxHistogram<C, S>, v: u64, log2: Log2) -> bool {
+        h.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
     }
 
     /// Without `std` there is no thread generator: the common path takes nothing (the
     /// slow path adds exactly).
     #[cfg(not(feature = "std"))]
     #[inline(always)]
-    fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        let _ = (v, log2);
+    fn record_fast_in(h: &ApproxHistogram<C, S>, v: u64, log2: Log2) -> bool {
+        let _ = (h, v, log2);
         false
     }
 
     /// Outside the range, or a sparse block that cannot be made: an exact add.
     #[inline(always)]
-    fn record_declined(&self, v: u64) {
-        self.record_n(v, 1);
+    fn record_declined(h: &ApproxHistogram<C, S>, v: u64) {
+        Self::record_n(h, v, 1);
     }
 
-    fn record_with(&self, v: u64, rng: &mut XorShift64) {
-        ApproxHistogram::record_with(self, v, rng)
-    }
-    fn record_n(&self, v: u64, n: u64) {
-        ApproxHistogram::record_n(self, v, n)
-    }
-    fn add_saturated(&self, n: u64) {
-        self.counts.add_outside([0, 0, n]);
-    }
-    fn add_counts(&self, other: Counts<'_, '_>) -> Result<(), MergeError> {
-        other.apply(|v| self.add(v), |v| self.add(v))
-    }
-    fn reset(&self) {
-        ApproxHistogram::reset(self)
-    }
-}
-
-impl<C: AtomicCounter, S: CellStore<C>> SeqMode for ApproxHistogram<C, S> {
-    type Counter = C;
-    type Cells = S;
-    const CEILING: C = C::INTERLOCKED_MAX;
-    fn seq_counts(&self) -> &SeqCounts<C, S> {
-        &self.counts
+    fn record_with(h: &ApproxHistogram<C, S>, v: u64, rng: &mut XorShift64) {
+        h.record_with(v, rng)
     }
 }

@@ -2,7 +2,7 @@
 //! allocation and no memory that grows with the histogram.
 
 use super::cell::AtomicCounter;
-use super::seqlock::{SeqCounts, SeqMode};
+use super::seqlock::SeqCounts;
 use super::store::CellStore;
 use crate::counter::{sealed::Sealed, Counts};
 use crate::view::View;
@@ -97,15 +97,4 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqCounts<C, S> {
             self.version.read_validate(v).then_some(result)
         })
     }
-}
-
-/// [`super::RecordPath::query_live`] of the modes kept in a `SeqCounts` (single writer,
-/// interlocked, approximate), alike: the live cells, seqlock-validated, up to the mode's
-/// ceiling.
-pub(crate) fn query_live<M: SeqMode>(
-    mode: &M,
-    query: &mut dyn FnMut(LiveView<'_, M::Counter>),
-) -> bool {
-    mode.seq_counts().read_live(M::CEILING, query);
-    true
 }

@@ -7,6 +7,9 @@
 //! | thread-local (`std`) | [`LocalHistogram`] | TLS lookup + plain load + store | yes | yes |
 //! | approximate | [`ApproxHistogram`] | load, rare `fetch_add` of `2^k` | yes | about 2 % (2σ) |
 //!
+//! The single-writer, interlocked and approximate modes are one type, [`SeqHistogram`],
+//! generic over its mode ([`SeqMode`]: [`SingleWriter`], [`Interlocked`], [`Approximate`]);
+//! the names in the table are its aliases, and their docs give each mode's rules.
 //! [`ConcurrentHistogram`] holds any of them behind one type (the C ABI's one handle),
 //! chosen by a [`Mode`]. [`ApproxCounter`] is the approximate counter on its own.
 //!
@@ -116,6 +119,7 @@ mod modes;
 mod path;
 #[cfg(feature = "alloc")]
 mod raw_slice;
+mod seq_histogram;
 mod seqlock;
 mod single_writer;
 #[cfg(feature = "alloc")]
@@ -129,20 +133,21 @@ mod tls;
 #[cfg(feature = "std")]
 pub use approx_counter::thread_rng_next;
 pub use approx_counter::{ApproxCounter, ApproxPolicy, XorShift64};
-pub use approximate::ApproxHistogram;
+pub use approximate::{ApproxHistogram, Approximate};
 pub use cell::AtomicCounter;
 #[cfg(feature = "alloc")]
 pub use dynamic::{CounterBits, DynHistogram, DynSnapshot, DynView, RecordFn};
-pub use interlocked::AtomicHistogram;
+pub use interlocked::{AtomicHistogram, Interlocked};
 pub use live::{Cells, LiveView};
 #[cfg(feature = "alloc")]
 pub use mode::ConcurrentHistogram;
 pub use path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
+pub use seq_histogram::{SeqHistogram, SeqMode};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use seqlock::loom_set_optimistic_reads;
 pub use seqlock::DefaultCells;
-pub use single_writer::SharedHistogram;
+pub use single_writer::{SharedHistogram, SingleWriter};
 #[cfg(feature = "alloc")]
 pub use snapshot::ConcurrentSnapshot;
 #[cfg(feature = "alloc")]
@@ -171,7 +176,8 @@ pub(crate) use seqlock::{read_consistently, Version};
 pub(crate) use store::{free_blocks, publish_block};
 
 /// Seals [`Shaped`] and so [`Source`], [`Collect`], [`ModePath`] and [`RecordPath`], which
-/// require it: the modes are this module's types, and a new one is written here.
+/// require it, and [`SeqMode`]: the modes are this module's types, and a new one is written
+/// here.
 mod sealed {
     pub trait Sealed {}
 }

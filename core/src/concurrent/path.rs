@@ -1,13 +1,16 @@
 //! What every concurrency mode does, as two traits: [`ModePath`], the part that does not name
 //! the counter width (the record rule among it), and [`RecordPath`], the rest.
 //!
-//! A mode is a type (`SharedHistogram`, `AtomicHistogram`, `LocalHistogram`,
-//! `ApproxHistogram`, each generic over its counter width and, but for the thread-local
-//! mode, its cell store) implementing both in its own file. [`super::ConcurrentHistogram`]
-//! and [`super::DynHistogram`] hold one behind a pointer; the record functions of the C
-//! ABI are generic over the mode's type ([`super::RecordFn`]). A new mode is a new type, its
-//! `ModePath` and `RecordPath` impls, its [`Mode`] variant and entry in [`Mode::ALL`] here,
-//! and its rows in `modes.rs`, the one place that builds every mode.
+//! A mode is a type. The three modes kept under a seqlock are one histogram,
+//! [`super::SeqHistogram`], generic over its counter width, its cell store and its mode
+//! ([`super::SeqMode`]: [`super::SingleWriter`], [`super::Interlocked`],
+//! [`super::Approximate`], each in its own file), which implements both traits once, in
+//! `seq_histogram.rs`; the thread-local mode ([`super::LocalHistogram`]) implements them in
+//! its own file. [`super::ConcurrentHistogram`] and [`super::DynHistogram`] hold one behind
+//! a pointer; the record functions of the C ABI are generic over the mode's type
+//! ([`super::RecordFn`]). A new seqlock mode is a new `SeqMode` type; any new mode also
+//! takes its [`Mode`] variant and entry in [`Mode::ALL`] here, and its rows in `modes.rs`,
+//! the one place that builds every mode.
 
 use super::live::LiveView;
 use super::{ApproxPolicy, AtomicCounter, Collect, Shaped, Source, Storage, XorShift64};
@@ -256,9 +259,10 @@ impl DirectPath {
     };
 
     /// The path over `cells` of counter width `C`, counted as `kind` says; no direct
-    /// path where `cells` is null (sparse storage, whose cells are not one array).
+    /// path where `cells` is null (sparse storage, whose cells are not one array) or
+    /// `kind` is [`DirectKind::Call`].
     pub(crate) fn over<C: AtomicCounter>(kind: DirectKind, cells: *const C::Atomic) -> DirectPath {
-        if cells.is_null() {
+        if cells.is_null() || kind == DirectKind::Call {
             return DirectPath::CALL;
         }
         let limit = match kind {

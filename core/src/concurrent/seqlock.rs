@@ -5,7 +5,6 @@ use core::marker::PhantomData;
 
 use super::cell::{add_n_atomic, backoff, settle, AtomicCounter, Outside};
 use super::fork;
-use super::{Collect, Shaped, Source};
 use crate::config::ConfigError;
 use crate::layout::Log2;
 use crate::shape::{Shape, Slot, SAT};
@@ -30,8 +29,9 @@ pub fn loom_set_optimistic_reads(n: u32) {
     LOOM_OPTIMISTIC_READS.with(|c| c.set(n));
 }
 
-/// Atomic buckets, outside counts and a seqlock version: the state of the single-writer,
-/// interlocked and approximate histograms, which differ only in how they add to a cell.
+/// Atomic buckets, outside counts and a seqlock version: the state of a
+/// [`SeqHistogram`](super::SeqHistogram) (single writer, interlocked, approximate), whose
+/// modes differ only in how they add to a cell.
 ///
 /// `repr(C)`, what a record reads first: the cells and then the shape (whose layout and
 /// first index come first), so that a record reads one cache line of a
@@ -304,57 +304,6 @@ impl<C: AtomicCounter, S> core::fmt::Debug for SeqCounts<C, S> {
         f.debug_struct("SeqCounts")
             .field("config", &self.shape.config())
             .finish_non_exhaustive()
-    }
-}
-
-/// A mode kept in a [`SeqCounts`] (single writer, interlocked, approximate): its counts and
-/// the count its buckets stop at, all that its readers need. Its [`Shaped`], [`Source`] and
-/// [`Collect`] are then its counts' (the three impls below), and so is its
-/// [`super::RecordPath`] (`path.rs`); its record path, its [`super::ModePath`], is its own,
-/// in its file.
-pub trait SeqMode: super::Sealed {
-    /// The counter type.
-    type Counter: AtomicCounter;
-    /// Where the cells are.
-    type Cells: super::CellStore<Self::Counter>;
-    /// The count a bucket stops at: `C::MAX` for a single writer, whose compare comes
-    /// before its store; [`AtomicCounter::INTERLOCKED_MAX`] for atomic adds.
-    const CEILING: Self::Counter;
-    /// The counts.
-    fn seq_counts(&self) -> &SeqCounts<Self::Counter, Self::Cells>;
-}
-
-impl<M: SeqMode> Shaped for M {
-    fn shape(&self) -> Shape {
-        self.seq_counts().shape
-    }
-    fn reset_count(&self) -> u64 {
-        self.seq_counts().reset_count()
-    }
-    fn footprint_in_bytes(&self) -> usize {
-        self.seq_counts().footprint()
-    }
-}
-
-impl<M: SeqMode> Source<M::Counter> for M {
-    /// The copy never mixes counts from before and after a reset (a reset that overlaps
-    /// it makes it start again), and shows no bucket above the mode's ceiling.
-    fn read_into<'a>(
-        &self,
-        scratch: &'a mut [M::Counter],
-    ) -> Result<View<'a, M::Counter>, ConfigError> {
-        self.seq_counts().read_capped(scratch, M::CEILING)
-    }
-}
-
-impl<M: SeqMode> Collect<M::Counter> for M {
-    /// Every bucket taken by an atomic swap to zero inside the seqlock's write section;
-    /// the mode's docs say what a record racing it becomes.
-    fn collect_into<'a>(
-        &self,
-        scratch: &'a mut [M::Counter],
-    ) -> Result<View<'a, M::Counter>, ConfigError> {
-        self.seq_counts().collect_into(scratch)
     }
 }
 
