@@ -50,11 +50,13 @@ fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Suite<'a>, Compa
             .into_iter()
             .map(|(comparison, fails_gate)| Compared {
                 comparison,
-                labels: String::new(),
+                baseline: None,
+                tag: None,
                 fails_gate,
             })
             .collect(),
-        head: String::new(),
+        builds: None,
+        emulated: None,
     };
     (suite, on_count)
 }

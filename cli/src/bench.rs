@@ -20,7 +20,7 @@ use std::io::IsTerminal;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
-use picollo_bench::export::Document;
+use picollo_bench::export::PicolloDocument;
 use picollo_bench::rules::median_round_at;
 use picollo_bench::{compare_on, judge_apart, Bench, BenchResult, Comparison, Verdict, WarmUp};
 
@@ -477,7 +477,7 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> R
     };
     let suite = output::suite(done.measured, &sides, done.comparisons, args, earlier);
     for path in [&args.json, &args.save].into_iter().flatten() {
-        let json = suite.to_text(&Document);
+        let json = suite.to_text(&PicolloDocument);
         crate::emit(
             &json.map_err(|e| Failure::format(e.to_string()))?,
             Some(path),

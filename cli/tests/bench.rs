@@ -345,7 +345,9 @@ fn a_baseline_whose_runs_were_floored_at_0_has_nothing_to_judge() {
         assert_eq!(saved.code, Some(0), "{}", saved.stderr);
     }
     let v = json_of(&base);
-    assert_eq!(v["commands"][0]["runsApart"], serde_json::json!([0, 0]));
+    let runs = v["commands"][0]["runsApart"].as_array().unwrap();
+    let runs: Vec<f64> = runs.iter().map(|r| r.as_f64().unwrap()).collect();
+    assert_eq!(runs, [0.0, 0.0]);
     let time = metric(&v, 0, "time");
     assert_eq!(time["floored"], 3, "{time}");
     assert_eq!(time["flagged"], true, "{time}");

@@ -52,7 +52,7 @@ fn a_metric_the_run_does_not_have_is_a_usage_error_naming_those_it_has() {
     let base = temp("metric-time-only.json");
     std::fs::write(
         &base,
-        r#"{"commands":[{"command":"true","runsApart":[1000,1100],
+        r#"{"schema":"picollo-bench","version":1,"commands":[{"command":"true","runsApart":[1000,1100],
             "result":{"metrics":[{"name":"time","unit":"ns"}]}}]}"#,
     )
     .unwrap();

@@ -369,7 +369,18 @@ fn a_baseline_that_is_not_a_saved_run_is_refused() {
     std::fs::write(&bad, "{\"commands\": 3}").unwrap();
     let run = bench(&["--runs", "2", "--baseline", bad.to_str().unwrap(), "true"]);
     assert_eq!(run.code, Some(4), "{}", run.stderr);
-    assert_has(&run.stderr, "no \"commands\" list");
+    assert_has(
+        &run.stderr,
+        "not the JSON picollo bench writes: not a picollo-bench document",
+    );
+    // Of the schema, but its commands are no list: serde names what it found.
+    std::fs::write(&bad, "{\"schema\":\"picollo-bench\",\"commands\": 3}").unwrap();
+    let run = bench(&["--runs", "2", "--baseline", bad.to_str().unwrap(), "true"]);
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    assert_has(
+        &run.stderr,
+        "invalid type: integer `3`, expected a sequence",
+    );
     let missing = bench(&[
         "--runs",
         "2",

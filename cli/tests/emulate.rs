@@ -520,10 +520,11 @@ fn one_binary_counts_the_same_from_paths_of_any_length_and_one_nop_more_is_caugh
 fn a_gate_whose_programs_start_otherwise_than_its_baseline_says_so() {
     // A saved record of the start without its counts is a format error, before any run.
     let broken = temp("emulated-start-broken.json");
-    std::fs::write(&broken, r#"{"emulated":{"path":3},"commands":[]}"#).unwrap();
+    let text = r#"{"schema":"picollo-bench","version":1,"emulated":{"path":3},"commands":[]}"#;
+    std::fs::write(&broken, text).unwrap();
     let path = broken.to_str().unwrap();
     let run = bench(&["--emulate", "-r", "1", "--baseline", path, "./app"]);
-    run.assert_exit(4, "\"emulated\" has no count \"variables\"");
+    run.assert_exit(4, "missing field `variables`");
     need_qemu!();
     let _serial = serial();
     let g = guest();

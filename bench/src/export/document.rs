@@ -1,28 +1,26 @@
-//! Picollo's own JSON document: `{"schema": "picollo-bench", "version": 1, "commands":
-//! [...], "comparisons": [...]}`, each benchmark with its name and its result (the
-//! harness's JSON, [`BenchResult::write_json`]), each comparison with its verdict and
-//! figures. `docs/schema/picollo-bench.schema.json` is its JSON Schema; `picollo bench
-//! --json` and `--save` write it too, with the members only a command has (its tag, its
-//! text, its runs apart, or why it failed).
+//! Picollo's JSON document as a format: the records of [`crate::model::document`] (its
+//! schema, `docs/schema/picollo-bench.schema.json`), each benchmark with its name and its
+//! result ([`BenchResult::record`](crate::BenchResult::record)), each comparison with its
+//! verdict and figures ([`Comparison::record`]). `picollo bench --json` and `--save` write it
+//! too, with the members only a command has (its tag, its text, its runs apart, or why it
+//! failed).
 
 use core::fmt::{self, Write};
 
-use picollo::text::{comma_separated, json_string};
-
-use super::{Export, Suite};
+use super::{Compared, Entry, Export, Suite};
 use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, Verdict};
 use crate::measure::throughput::Throughput;
+use crate::model::document::{
+    BuildsRecord, ComparisonRecord, DeclaredRecord, DiffersRecord, Document, ExactRecord, Figure,
+    JitterRecord, RatesRecord,
+};
+use crate::model::Entry as EntryRecord;
 
-/// What the document's `schema` member holds.
-pub const DOCUMENT_SCHEMA: &str = "picollo-bench";
-/// Its `version`: a reader refuses a later one it does not know.
-pub const DOCUMENT_VERSION: u32 = 1;
+/// Picollo's JSON document (`picollo`), the format: its records are [`Document`].
+pub struct PicolloDocument;
 
-/// Picollo's JSON document (`picollo`).
-pub struct Document;
-
-impl Export for Document {
+impl Export for PicolloDocument {
     fn name(&self) -> &'static str {
         "picollo"
     }
@@ -32,186 +30,135 @@ impl Export for Document {
     }
 
     fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        write!(
-            w,
-            "{{\"schema\":\"{DOCUMENT_SCHEMA}\",\"version\":{DOCUMENT_VERSION}"
-        )?;
-        members(w, &suite.head)?;
-        w.write_str(",\"commands\":[")?;
-        comma_separated(w, &suite.entries, |w, e| {
-            w.write_str("{\"name\":")?;
-            json_string(w, &e.name)?;
-            members(w, &e.extra)?;
-            if let Some(r) = e.result {
-                w.write_str(",\"result\":")?;
-                r.write_json(w)?;
-            }
-            w.write_str("}")
-        })?;
-        w.write_str("],\"comparisons\":[")?;
-        comma_separated(w, &suite.comparisons, |w, c| {
-            w.write_str("{")?;
-            c.comparison.write_json_members(w)?;
-            members(w, &c.labels)?;
-            write!(w, ",\"failsGate\":{}}}", c.fails_gate)
-        })?;
-        w.write_str("]}\n")
+        w.write_str(&suite.document().text())
     }
 }
 
-/// A number as the shortest text that reads back as it (`1` for 1.0), or `null` where it is
-/// not finite.
-fn json_number(w: &mut dyn Write, v: f64) -> fmt::Result {
-    match v.is_finite() {
-        true => write!(w, "{v}"),
-        false => w.write_str("null"),
+impl Suite<'_> {
+    /// The document of its entries and comparisons.
+    pub fn document(&self) -> Document {
+        let entries = self.entries.iter().map(Entry::record);
+        let comparisons = self.comparisons.iter().map(Compared::record);
+        let mut d = Document::new(entries.collect(), comparisons.collect());
+        (d.builds, d.emulated) = (self.builds, self.emulated.clone());
+        d
     }
 }
 
-/// `,MEMBERS` where there are any.
-fn members(w: &mut dyn Write, members: &str) -> fmt::Result {
-    match members.is_empty() {
-        true => Ok(()),
-        false => write!(w, ",{members}"),
+impl Entry<'_> {
+    /// Its record: its name, its members, its result's record.
+    fn record(&self) -> EntryRecord {
+        EntryRecord {
+            name: self.name.clone(),
+            members: self.members.clone(),
+            result: self.result.map(|r| r.record()),
+        }
+    }
+}
+
+impl Compared {
+    /// Its record: the comparison's, with what A and B are and whether it fails the gate.
+    fn record(&self) -> ComparisonRecord {
+        ComparisonRecord {
+            baseline: self.baseline.clone(),
+            tag: self.tag.clone(),
+            fails_gate: self.fails_gate,
+            ..self.comparison.record()
+        }
     }
 }
 
 impl Comparison {
-    /// The members of its JSON object: `"a"`, `"b"`, `"metric"` (the judged metric's name),
-    /// `"verdict"` (its word), `"percent"` (of a faster, slower or within-noise verdict, else
-    /// null), `"ratio"`, `"change"`, `"changeLow"`, `"changeHigh"`, `"noiseFloor"`,
-    /// `"threshold"`, `"builds"` where judged with builds as the unit, `"withinJitter"`
-    /// (null unless judged exactly), `"exact"` (each exact metric), `"throughput"` (both
-    /// sides' rates, or null), `"throughputDiffers"` (each side's declared work where they
-    /// differ, or null), `"paired"`, `"rounds"` and `"line"` (the verdict line).
-    pub fn write_json_members(&self, w: &mut dyn Write) -> fmt::Result {
-        w.write_str("\"a\":")?;
-        json_string(w, &self.a)?;
-        w.write_str(",\"b\":")?;
-        json_string(w, &self.b)?;
-        w.write_str(",\"metric\":")?;
-        json_string(w, &self.metric.name)?;
-        write!(w, ",\"verdict\":\"{}\",\"percent\":", self.verdict.word())?;
-        match self.verdict {
-            Verdict::Faster(p) | Verdict::Slower(p) | Verdict::WithinNoise(p) => json_number(w, p)?,
-            _ => w.write_str("null")?,
-        }
-        let numbers = [
-            ("ratio", self.ratio),
-            ("change", self.change.estimate),
-            ("changeLow", self.change.low),
-            ("changeHigh", self.change.high),
-            ("noiseFloor", self.noise_floor),
-            ("threshold", self.threshold),
-        ];
-        for (key, v) in numbers {
-            write!(w, ",\"{key}\":")?;
-            json_number(w, v)?;
-        }
-        self.write_builds_json(w)?;
-        self.write_steady_json(w)?;
-        self.write_exact_json(w)?;
-        self.write_rates_json(w)?;
-        self.write_differs_json(w)?;
-        let paired = self.design == Design::Paired;
-        let (ra, rb) = self.rounds;
-        write!(w, ",\"paired\":{paired},\"rounds\":[{ra},{rb}],\"line\":")?;
+    /// Its record in the document: A, B, the judged metric, the verdict's word and percent,
+    /// the ratio, the change and its interval, the noise floor, the threshold, the builds
+    /// where judged with builds as the unit, the difference within the read jitter where
+    /// judged exactly, each exact metric, both sides' rates, their declared work where it
+    /// differs, whether the rounds were paired, each side's rounds and the verdict line.
+    pub fn record(&self) -> ComparisonRecord {
+        let percent = match self.verdict {
+            Verdict::Faster(p) | Verdict::Slower(p) | Verdict::WithinNoise(p) => Some(p),
+            _ => None,
+        };
         let mut line = std::string::String::new();
-        self.write_verdict(&mut line)?;
-        json_string(w, &line)
+        // A write to a String cannot fail.
+        let _ = self.write_verdict(&mut line);
+        ComparisonRecord {
+            a: self.a.clone(),
+            b: self.b.clone(),
+            metric: self.metric.name.clone(),
+            verdict: self.verdict.word().into(),
+            percent: percent.filter(|p| p.is_finite()).map(Figure),
+            ratio: self.ratio.into(),
+            change: self.change.estimate.into(),
+            change_low: self.change.low.into(),
+            change_high: self.change.high.into(),
+            noise_floor: self.noise_floor.into(),
+            threshold: self.threshold.into(),
+            builds: self.builds_record(),
+            within_jitter: self.jitter_record(),
+            exact: self.exact_records(),
+            throughput: self.rates.map(|(a, b)| RatesRecord {
+                unit: a.unit().into(),
+                a: a.per_second.into(),
+                b: b.per_second.into(),
+            }),
+            throughput_differs: self.throughput_differs.map(|(a, b)| DiffersRecord {
+                a: a.map(declared),
+                b: b.map(declared),
+            }),
+            paired: self.design == Design::Paired,
+            rounds: (self.rounds.0 as u64, self.rounds.1 as u64),
+            line,
+            baseline: None,
+            tag: None,
+            fails_gate: false,
+        }
     }
 
-    /// `,"builds":{"perSide": K, "processes": P, "layoutSpread": %, "noiseFloor": %}` when
-    /// judged over builds (`P` worker processes of each).
-    fn write_builds_json(&self, w: &mut dyn Write) -> fmt::Result {
-        let Some(b) = &self.builds else {
-            return Ok(());
-        };
-        write!(
-            w,
-            ",\"builds\":{{\"perSide\":{},\"processes\":{},\"layoutSpread\":",
-            b.per_side, b.processes
-        )?;
-        json_number(w, b.layout_spread)?;
-        w.write_str(",\"noiseFloor\":")?;
-        json_number(w, b.noise_floor)?;
-        w.write_str("}")
+    /// Its builds, where judged over builds (each of `processes` worker processes).
+    fn builds_record(&self) -> Option<BuildsRecord> {
+        let b = self.builds.as_ref()?;
+        Some(BuildsRecord {
+            per_side: b.per_side as u64,
+            processes: b.processes as u64,
+            layout_spread: b.layout_spread.into(),
+            noise_floor: b.noise_floor.into(),
+        })
     }
 
-    /// `,"withinJitter":{"difference": B − A, "low": L, "high": H, "spread": [A's, B's]}`
-    /// where the judged metric was judged exactly (in its unit per operation), else `null`.
-    fn write_steady_json(&self, w: &mut dyn Write) -> fmt::Result {
-        w.write_str(",\"withinJitter\":")?;
-        let Some(s) = &self.steady else {
-            return w.write_str("null");
-        };
-        let d = &s.difference;
-        let figures = [("difference", d.estimate), ("low", d.low), ("high", d.high)];
-        w.write_str("{")?;
-        comma_separated(w, figures, |w, (key, v)| {
-            write!(w, "\"{key}\":")?;
-            json_number(w, v)
-        })?;
-        w.write_str(",\"spread\":[")?;
-        json_number(w, s.spread.0)?;
-        w.write_str(",")?;
-        json_number(w, s.spread.1)?;
-        w.write_str("]}")
+    /// The difference judged within the read jitter (in its unit per operation), where the
+    /// judged metric was judged exactly.
+    fn jitter_record(&self) -> Option<JitterRecord> {
+        let s = self.steady.as_ref()?;
+        let finite = |v: f64| Some(Figure(v)).filter(|v| v.0.is_finite());
+        Some(JitterRecord {
+            difference: s.difference.estimate.into(),
+            low: s.difference.low.into(),
+            high: s.difference.high.into(),
+            spread: (finite(s.spread.0), finite(s.spread.1)),
+        })
     }
 
-    /// `,"throughput":{"unit": "elements"|"bytes", "a": A's rate, "b": B's rate}` (each a
-    /// second, at its median time) where both declare a throughput of one unit, else `null`.
-    fn write_rates_json(&self, w: &mut dyn Write) -> fmt::Result {
-        w.write_str(",\"throughput\":")?;
-        let Some((a, b)) = self.rates else {
-            return w.write_str("null");
-        };
-        write!(w, "{{\"unit\":\"{}\",\"a\":", a.unit())?;
-        json_number(w, a.per_second)?;
-        w.write_str(",\"b\":")?;
-        json_number(w, b.per_second)?;
-        w.write_str("}")
-    }
-
-    /// `,"throughputDiffers":{"a": A's, "b": B's}` (each `{"unit", "perOperation"}`, or null
-    /// where that side declares none) where the two declare different work per operation,
-    /// else `null`.
-    fn write_differs_json(&self, w: &mut dyn Write) -> fmt::Result {
-        w.write_str(",\"throughputDiffers\":")?;
-        let Some((a, b)) = self.throughput_differs else {
-            return w.write_str("null");
-        };
-        let side = |w: &mut dyn Write, t: Option<Throughput>| match t {
-            Some(t) => write!(
-                w,
-                "{{\"unit\":\"{}\",\"perOperation\":{}}}",
-                t.unit(),
-                t.per_operation()
-            ),
-            None => w.write_str("null"),
-        };
-        w.write_str("{\"a\":")?;
-        side(w, a)?;
-        w.write_str(",\"b\":")?;
-        side(w, b)?;
-        w.write_str("}")
-    }
-
-    /// `,"exact":[{"metric": NAME, "a": A, "b": B, "difference": B − A, "verdict": WORD}]`:
-    /// each exact metric's figure per operation where every one of a side's counted the same
-    /// (else null), and its word (`no difference`, `more`, `fewer`, `varies`).
-    fn write_exact_json(&self, w: &mut dyn Write) -> fmt::Result {
-        w.write_str(",\"exact\":[")?;
+    /// Each exact metric's figure per operation where every one of a side's counted the same
+    /// (else none), and its word (`no difference`, `more`, `fewer`, `varies`).
+    fn exact_records(&self) -> std::vec::Vec<ExactRecord> {
         let exact = self.metrics.iter().filter_map(|d| Some((d, d.exact?)));
-        comma_separated(w, exact, |w, (d, x)| {
-            w.write_str("{\"metric\":")?;
-            json_string(w, &d.name)?;
-            for (key, v) in [("a", x.a), ("b", x.b), ("difference", x.difference())] {
-                write!(w, ",\"{key}\":")?;
-                json_number(w, v.unwrap_or(f64::NAN))?;
-            }
-            write!(w, ",\"verdict\":\"{}\"}}", x.word())
-        })?;
-        w.write_str("]")
+        let finite = |v: Option<f64>| v.filter(|v| v.is_finite()).map(Figure);
+        let each = exact.map(|(d, x)| ExactRecord {
+            metric: d.name.clone(),
+            a: finite(x.a),
+            b: finite(x.b),
+            difference: finite(x.difference()),
+            verdict: x.word().into(),
+        });
+        each.collect()
+    }
+}
+
+/// A side's declared work.
+fn declared(t: Throughput) -> DeclaredRecord {
+    DeclaredRecord {
+        unit: t.unit().into(),
+        per_operation: t.per_operation(),
     }
 }

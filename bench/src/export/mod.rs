@@ -18,7 +18,7 @@ use std::string::String;
 use std::vec::Vec;
 
 pub use bmf::Bencher;
-pub use document::{Document, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
+pub use document::PicolloDocument;
 pub use gbench::GoogleBenchmark;
 pub use github::GithubAction;
 pub use route::{emit, step_summary, OutputError, Outputs, STEP_SUMMARY};
@@ -28,6 +28,7 @@ use super::error::BenchError;
 use super::SCALE;
 use crate::judge::verdict::Comparison;
 use crate::measure::result::BenchResult;
+use crate::model::document::{Emulated, Members};
 use crate::stats::{quantile_interval, Z_99};
 
 /// A format a [`Suite`] is written in.
@@ -41,7 +42,8 @@ pub trait Export: Sync {
 }
 
 /// Every format, by name.
-pub static FORMATS: [&dyn Export; 4] = [&Bencher, &GithubAction, &GoogleBenchmark, &Document];
+pub static FORMATS: [&dyn Export; 4] =
+    [&Bencher, &GithubAction, &GoogleBenchmark, &PicolloDocument];
 
 /// The format named `name`; an error that names the ones there are.
 pub fn format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
@@ -66,9 +68,9 @@ pub struct Entry<'a> {
     pub result: Option<&'a BenchResult>,
     /// Why it has no result, where it has none (the summary says it).
     pub failed: Option<String>,
-    /// Further members of its object in the JSON document, as JSON text without a comma
-    /// at either end (`"tag":"cmd1","command":"true"`; empty: none).
-    pub extra: String,
+    /// Further members of its object in the JSON document (a command's tag and text, a
+    /// saved baseline's runs apart).
+    pub members: Members,
 }
 
 /// One comparison of a suite.
@@ -76,9 +78,11 @@ pub struct Entry<'a> {
 pub struct Compared {
     /// B against A.
     pub comparison: Comparison,
-    /// Further members of its object in the JSON document, as JSON text without a comma
-    /// at either end (`"baseline":"cmd1","tag":"cmd2"`; empty: none).
-    pub labels: String,
+    /// What A is, where a command line names it (`cmd1`, `saved:cmd2`): the document's
+    /// `baseline` member.
+    pub baseline: Option<String>,
+    /// What B is (`cmd2`): the document's `tag` member.
+    pub tag: Option<String>,
     /// It fails a gate (a CI job that fails on a slower benchmark).
     pub fails_gate: bool,
 }
@@ -95,9 +99,10 @@ pub struct Suite<'a> {
     pub sides: Vec<Entry<'a>>,
     /// The comparisons, in order.
     pub comparisons: Vec<Compared>,
-    /// Further top-level members of the JSON document, as JSON text without a comma at
-    /// either end (`"builds":1`; empty: none).
-    pub head: String,
+    /// The document's `builds` member: the builds a side of `picollo bench --builds K`.
+    pub builds: Option<u64>,
+    /// The document's `emulated` member: how an emulated run's programs started.
+    pub emulated: Option<Emulated>,
 }
 
 impl<'a> Suite<'a> {
@@ -107,7 +112,7 @@ impl<'a> Suite<'a> {
             name: r.name.clone(),
             result: Some(*r),
             failed: None,
-            extra: String::new(),
+            members: Members::default(),
         });
         Suite {
             entries: entries.collect(),
@@ -132,7 +137,8 @@ impl<'a> Suite<'a> {
         let mut suite = Suite::of_results(&results);
         let compared = pairs.iter().map(|&(a, b)| Compared {
             comparison: crate::compare(a, b),
-            labels: String::new(),
+            baseline: None,
+            tag: None,
             fails_gate: false,
         });
         suite.comparisons = compared.collect();

@@ -8,16 +8,15 @@
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use serde_json::Value;
-
 use super::apart::{judge_apart, median_round, median_round_at};
 use super::compare::{compare, compare_on};
 use super::verdict::Comparison;
 use crate::error::BenchError;
 use crate::measure::conditions::WarmUp;
-use crate::measure::meter::{time_index, Metric, MetricKind, Unit};
+use crate::measure::meter::{time_index, Metric, MetricKind};
 use crate::measure::result::BenchResult;
 use crate::measure::throughput::{Throughput, Work};
+use crate::model::document::{Entry, Figure, Members, MetricRecord, ResultRecord, RoundRecord};
 use crate::Bench;
 
 /// One saved benchmark: its result (`None` where it was not saved or not rebuilt), the
@@ -50,24 +49,24 @@ pub enum Rounds {
 }
 
 impl Saved {
-    /// The saved benchmark `c` (an entry of the document: `result`, `runsApart`,
-    /// `runsApartBy`), its result named `name` and rebuilt where `threshold` is given (or
-    /// the file holds no runs apart, whose one run is then the result's).
+    /// The saved benchmark `c` (an entry of the document: its result, `runsApart`,
+    /// `runsApartBy`), its result named `name` and rebuilt where `threshold` is given (or the
+    /// file holds no runs apart, whose one run is then the result's).
     pub fn read(
         name: &str,
-        c: &Value,
+        c: &Entry,
         threshold: Option<f64>,
         rounds: Rounds,
     ) -> Result<Saved, String> {
-        let threshold = threshold.or((c.get("runsApart").is_none()).then_some(0.0));
-        let saved = c.get("result").zip(threshold);
+        let threshold = threshold.or(c.members.runs_apart.is_none().then_some(0.0));
+        let saved = c.result.as_ref().zip(threshold);
         let mut result = saved
             .map(|(r, t)| rebuild(name, r, t, rounds))
             .transpose()?;
         let runs_apart = runs_apart(c, result.as_ref())?;
         let runs_apart_by = runs_apart_by(c)?;
-        let (metrics, throughput, median) = match c.get("result") {
-            Some(r) => (metrics(r)?, throughput(r)?, median(r)),
+        let (metrics, throughput, median) = match &c.result {
+            Some(r) => (metrics(r), throughput(r)?, median(r)),
             None => (Vec::new(), None, None),
         };
         if let Some(r) = &mut result {
@@ -118,34 +117,32 @@ impl Saved {
 
 /// The saved runs apart of a benchmark: its `runsApart` list (0 for a run floored at 0),
 /// or (a file saved before runs apart were kept) its one run's median round time.
-fn runs_apart(c: &Value, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
-    let Some(list) = c.get("runsApart") else {
+fn runs_apart(c: &Entry, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
+    let Some(list) = &c.members.runs_apart else {
         return Ok(result.map(median_round).into_iter().collect());
     };
-    let list = list.as_array().ok_or("\"runsApart\" is not a list")?;
     // 0: that run's median was floored at 0 (below the shell's start): kept, and judged as
     // nothing to judge.
-    let each = list.iter().map(|x| match x.as_f64() {
+    let each = list.iter().map(|x| match x.map(|m| m.0) {
         Some(m) if m >= 0.0 && m.is_finite() => Ok(m),
-        _ => Err(std::format!(
-            "\"runsApart\" holds {x}, not a median time of 0 or more"
+        Some(m) => Err(std::format!(
+            "\"runsApart\" holds {m}, not a median time of 0 or more"
         )),
+        None => Err("\"runsApart\" holds null, not a median time of 0 or more".into()),
     });
     each.collect()
 }
 
 /// The saved runs apart of each metric but time (`runsApartBy`: a median figure per run,
 /// 0 or more), none in a file saved before they were kept.
-fn runs_apart_by(c: &Value) -> Result<Vec<(String, Vec<f64>)>, String> {
-    let Some(by) = c.get("runsApartBy") else {
+fn runs_apart_by(c: &Entry) -> Result<Vec<(String, Vec<f64>)>, String> {
+    let Some(by) = &c.members.runs_apart_by else {
         return Ok(Vec::new());
     };
-    let by = by.as_object().ok_or("\"runsApartBy\" is not an object")?;
     let each = by.iter().map(|(name, list)| {
         let bad =
             || std::format!("\"runsApartBy\" of {name} is not a list of figures of 0 or more");
-        let list = list.as_array().ok_or_else(bad)?;
-        let figure = |x: &Value| x.as_f64().filter(|m| *m >= 0.0 && m.is_finite());
+        let figure = |x: &Option<Figure>| x.map(|m| m.0).filter(|m| *m >= 0.0 && m.is_finite());
         let runs: Option<Vec<f64>> = list.iter().map(figure).collect();
         Ok((name.clone(), runs.ok_or_else(bad)?))
     });
@@ -154,67 +151,56 @@ fn runs_apart_by(c: &Value) -> Result<Vec<(String, Vec<f64>)>, String> {
 
 /// The throughput a saved result declares (`Some(None)`: `null`, none), `None` where it
 /// has no `"throughput"` member (saved before it was kept); an error for one unreadable.
-fn throughput(r: &Value) -> Result<Option<Option<Throughput>>, String> {
-    let Some(t) = r.get("throughput") else {
+fn throughput(r: &ResultRecord) -> Result<Option<Option<Throughput>>, String> {
+    let Some(t) = &r.throughput else {
         return Ok(None);
     };
-    if t.is_null() {
+    let Some(t) = t else {
         return Ok(Some(None));
-    }
-    let unit = t["unit"].as_str().unwrap_or_default();
-    let per_operation = t["perOperation"].as_u64().unwrap_or(0);
-    let t =
-        Throughput::parse(unit, per_operation).map_err(|e| std::format!("\"throughput\": {e}"))?;
+    };
+    let t = Throughput::parse(&t.unit, t.per_operation)
+        .map_err(|e| std::format!("\"throughput\": {e}"))?;
     Ok(Some(Some(t)))
 }
 
 /// The median time per operation of a saved result, in ns: the P50 of its time's summary
 /// (`None` where the result does not hold one).
-fn median(r: &Value) -> Option<f64> {
-    let each = r["metrics"].as_array()?;
-    let time = each.get(time_index(&metrics(r).ok()?))?;
-    let ranks = time["summary"]["percentiles"].as_array()?;
-    let p50 = ranks.iter().find(|p| p["rank"].as_f64() == Some(50.0))?;
-    Some(p50["value"].as_f64()? / r["scale"].as_f64()?)
+fn median(r: &ResultRecord) -> Option<f64> {
+    let time = r.metrics.get(time_index(&metrics(r)))?;
+    Some(time.median()? / r.scale as f64)
 }
 
 /// The metrics of a saved result.
-pub fn metrics(r: &Value) -> Result<Vec<Metric>, String> {
-    let list = r["metrics"].as_array().ok_or("no \"metrics\" list")?;
-    let metric = |m: &Value| {
-        let name = m["name"].as_str().ok_or("a metric without a name")?;
-        let unit = m["unit"].as_str().unwrap_or_default();
-        let unit = Unit::parse(unit).ok_or_else(|| std::format!("unknown unit {unit:?}"))?;
-        Ok(Metric::named(name, unit))
-    };
-    list.iter().map(metric).collect()
+pub fn metrics(r: &ResultRecord) -> Vec<Metric> {
+    let metric = |m: &MetricRecord| Metric::named(&m.name, m.unit);
+    r.metrics.iter().map(metric).collect()
 }
 
 /// A saved round: its median figure of every metric, its start, length and whether it
 /// ran first.
 type SavedRound = (Vec<u64>, (f64, f64, bool));
 
-fn round(round: &Value, metrics: usize, rounds: Rounds) -> Result<SavedRound, String> {
-    if rounds == Rounds::OneRun && round["samples"].as_u64() != Some(1) {
+fn round(round: &RoundRecord, metrics: usize, rounds: Rounds) -> Result<SavedRound, String> {
+    if rounds == Rounds::OneRun && round.samples != 1 {
         return Err("a round of more than one run: not a command's result".into());
     }
-    let values = round["values"].as_array().ok_or("a round without values")?;
-    let median = |q: &Value| q.get(2).and_then(Value::as_u64);
-    let row: Option<Vec<u64>> = values.iter().map(median).collect();
+    let median = |q: &Vec<u64>| q.get(2).copied();
+    let row: Option<Vec<u64>> = round.values.iter().map(median).collect();
     let row = row
         .filter(|r| r.len() == metrics)
         .ok_or("a round's values are unreadable")?;
-    let time = |key: &str| round[key].as_f64().unwrap_or(0.0);
-    let first = round["first"].as_bool().unwrap_or(false);
-    Ok((row, (time("start"), time("length"), first)))
+    Ok((row, (round.start, round.length, round.first)))
 }
 
 /// The saved result `r`, named `name`: a sample per round, its median.
-fn rebuild(name: &str, r: &Value, threshold: f64, rounds: Rounds) -> Result<BenchResult, String> {
-    let metrics = metrics(r)?;
-    let saved = r["rounds"].as_array().ok_or("no \"rounds\" list")?;
-    let parsed: Vec<_> = saved
-        .iter()
+fn rebuild(
+    name: &str,
+    r: &ResultRecord,
+    threshold: f64,
+    rounds: Rounds,
+) -> Result<BenchResult, String> {
+    let metrics = metrics(r);
+    let parsed: Vec<_> = (r.rounds.iter())
         .map(|x| round(x, metrics.len(), rounds))
         .collect::<Result<_, _>>()?;
     let rows = parsed.iter().flat_map(|(row, _)| row.iter().copied());
@@ -237,47 +223,30 @@ fn rebuild(name: &str, r: &Value, threshold: f64, rounds: Rounds) -> Result<Benc
 /// subtracted (its name and medians), the runs it floored at 0, the resolution; so that a
 /// comparison with the saved result flags its floors as one with the run that saved it
 /// did. A file saved without them (an older picollo) leaves them unknown: 0.
-fn saved_flags(result: &mut BenchResult, r: &Value) {
-    result.conditions.baseline = r["baseline"].as_str().map(str::to_string);
-    let saved = r["metrics"].as_array().into_iter().flatten();
-    for (m, s) in result.metrics.iter_mut().zip(saved) {
-        let field = |key: &str| s[key].as_u64().unwrap_or(0);
-        (m.baseline, m.floored) = (field("baseline"), field("floored"));
-        m.resolution = field("resolution");
+fn saved_flags(result: &mut BenchResult, r: &ResultRecord) {
+    result.conditions.baseline = r.baseline.clone();
+    for (m, s) in result.metrics.iter_mut().zip(&r.metrics) {
+        (m.baseline, m.floored, m.resolution) = (s.baseline, s.floored, s.resolution);
     }
 }
 
-/// `,"runsApart":[…],"runsApartBy":{"user":[…],…}`: the median round figure of each metric
-/// in every run apart `earlier` holds (`--append`) and in this one, time's alone first.
-pub fn runs_apart_json(result: &BenchResult, earlier: Option<&Saved>) -> String {
-    let mut out = String::new();
-    let list = |out: &mut String, before: Vec<f64>, now: f64| {
-        let each: Vec<String> = before.into_iter().chain([now]).map(number).collect();
-        out.push_str(&std::format!("[{}]", each.join(",")));
+/// The runs apart of `result` as the document keeps them (`runsApart`, `runsApartBy`): the
+/// median round figure of each metric in every run apart `earlier` holds (`--append`) and in
+/// this one, time's alone first; a figure that is not a number is `null`.
+pub fn runs_apart_members(result: &BenchResult, earlier: Option<&Saved>) -> Members {
+    let runs = |i: usize| {
+        let before = earlier.map_or(Vec::new(), |s| s.runs_of(&result.metrics[i].metric));
+        let all = before.into_iter().chain([median_round_at(result, i)]);
+        all.map(|v| Some(Figure(v)).filter(|v| v.0.is_finite()))
+            .collect()
     };
     let time = result.time_index();
-    let runs = |i: usize| earlier.map_or(Vec::new(), |s| s.runs_of(&result.metrics[i].metric));
-    out.push_str(",\"runsApart\":");
-    list(&mut out, runs(time), median_round_at(result, time));
-    out.push_str(",\"runsApartBy\":{");
     let others = (0..result.metrics.len()).filter(|&i| i != time);
-    for (n, i) in others.enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        let _ = picollo::text::json_string(&mut out, &result.metrics[i].metric.name);
-        out.push(':');
-        list(&mut out, runs(i), median_round_at(result, i));
-    }
-    out.push('}');
-    out
-}
-
-/// A figure as JSON: the shortest text that reads back as it, `null` where not finite.
-fn number(v: f64) -> String {
-    match v.is_finite() {
-        true => std::format!("{v}"),
-        false => "null".into(),
+    let by = others.map(|i| (result.metrics[i].metric.name.clone(), runs(i)));
+    Members {
+        runs_apart: Some(runs(time)),
+        runs_apart_by: Some(by.collect()),
+        ..Members::default()
     }
 }
 

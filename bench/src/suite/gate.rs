@@ -8,13 +8,12 @@ use std::path::PathBuf;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use serde_json::Value;
-
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use super::outputs::{out_dir, Report};
-use crate::export::{Document, Suite as Written, DOCUMENT_SCHEMA};
-use crate::judge::saved::{judge_saved, runs_apart_json, Rounds, Saved};
+use crate::export::{PicolloDocument, Suite as Written};
+use crate::judge::saved::{judge_saved, runs_apart_members, Rounds, Saved};
+use crate::model::Document;
 
 /// Where the baseline `name` is kept.
 pub fn baseline_path(args: &Args, name: &str) -> PathBuf {
@@ -32,18 +31,14 @@ pub fn load(
     let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
     let bad =
         |why: String| SuiteError::new(Exit::Format, std::format!("{}: {why}", path.display()));
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(std::format!("not JSON: {e}")))?;
-    if v.get("schema").and_then(Value::as_str) != Some(DOCUMENT_SCHEMA) {
-        return Err(bad("not a document a suite's --save wrote".into()));
-    }
-    let entries = v["commands"]
-        .as_array()
-        .ok_or_else(|| bad("no benchmarks in it".into()))?;
-    let each = entries.iter().map(|c| {
-        let name = c["name"].as_str().unwrap_or_default().to_string();
-        let label = std::format!("{name} [saved {}]", path.display());
+    let document = Document::read(&text).map_err(|why| match why.starts_with("not a ") {
+        true => bad("not a document a suite's --save wrote".into()),
+        false => bad(why),
+    })?;
+    let each = document.commands.iter().map(|c| {
+        let label = std::format!("{} [saved {}]", c.name, path.display());
         let saved = Saved::read(&label, c, threshold, Rounds::Medians);
-        Ok((name, saved.map_err(&bad)?))
+        Ok((c.name.clone(), saved.map_err(&bad)?))
     });
     each.collect()
 }
@@ -83,14 +78,12 @@ pub fn save(report: &Report, args: &Args, name: &str) -> Result<PathBuf, SuiteEr
     let mut written = Written::of_results(&results);
     for e in &mut written.entries {
         let before = earlier.iter().find(|(n, _)| *n == e.name).map(|(_, s)| s);
-        let runs = e
-            .result
-            .map(|r| runs_apart_json(r, before))
-            .unwrap_or_default();
-        e.extra = runs.trim_start_matches(',').to_string();
+        if let Some(r) = e.result {
+            e.members = runs_apart_members(r, before);
+        }
     }
     let text = written
-        .to_text(&Document)
+        .to_text(&PicolloDocument)
         .map_err(|e| SuiteError::new(Exit::Io, e.to_string()))?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| SuiteError::io(dir, &e))?;

@@ -11,7 +11,7 @@ use super::super::{compare_on, BenchResult};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use crate::export::{
-    format_named, step_summary, Compared, Document, Entry, Export, Outputs, Suite as Written,
+    format_named, step_summary, Compared, Entry, Export, Outputs, PicolloDocument, Suite as Written,
 };
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::{Comparison, Interleaved, Verdict};
@@ -151,7 +151,7 @@ impl Report {
             name: name.clone(),
             result: None,
             failed: Some(why.clone()),
-            extra: String::new(),
+            members: Default::default(),
         });
         w.entries.extend(failed);
         w.comparisons = self
@@ -159,7 +159,8 @@ impl Report {
             .iter()
             .map(|c| Compared {
                 comparison: c.clone(),
-                labels: String::new(),
+                baseline: None,
+                tag: None,
                 fails_gate: matches!(c.verdict, Verdict::Slower(_)),
             })
             .collect();
@@ -170,7 +171,7 @@ impl Report {
     fn write_files(&self, suite: &str, args: &Args) -> Result<(), SuiteError> {
         let dir = out_dir(args).join(suite);
         std::fs::create_dir_all(&dir).map_err(|e| SuiteError::io(&dir, &e))?;
-        let document: &dyn Export = &Document;
+        let document: &dyn Export = &PicolloDocument;
         let mut exports = std::vec![(document, dir.join("results.json"))];
         for (name, path) in &args.exports {
             let format = format_named(name)

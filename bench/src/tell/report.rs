@@ -9,10 +9,11 @@ use crate::judge::verdict::{Comparison, Interleaved, MetricDiff};
 use crate::measure::meter::{Unit, SCALE};
 use crate::measure::result::{BenchResult, MetricResult};
 use crate::measure::rounds::ROUND_RANKS;
+use crate::model::document::{no_summary, MetricRecord, RateRecord, ResultRecord, RoundRecord};
 use crate::stats::mean_interval;
 use picollo::hdr::{LogError, LogWriter};
-use picollo::text::{comma_separated, json_f64, json_string};
 use picollo::GroupedF64;
+use serde_json::value::RawValue;
 use std::string::String;
 
 /// How a metric's figures are shown: time in the unit that suits its median (ns, µs, ms,
@@ -232,32 +233,26 @@ fn write_attribution(
 }
 
 impl MetricResult {
-    /// Its JSON object: name, unit, exactness, overhead, baseline, multiplexing, floors,
-    /// resolution, flags and summary ([`BenchResult::write_json`]).
-    fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
+    /// Its record in the document: name, unit, exactness, overhead, baseline, multiplexing,
+    /// floors, resolution, flags and summary ([`BenchResult::record`]).
+    fn record(&self) -> MetricRecord {
         let m = self;
-        w.write_str("{\"name\":")?;
-        json_string(w, &m.metric.name)?;
-        write!(
-            w,
-            ",\"unit\":\"{}\",\"exact\":{},\"overhead\":{},\"baseline\":{},\
-             \"multiplexed\":{},",
-            m.metric.unit,
-            m.metric.is_exact(),
-            m.overhead,
-            m.baseline,
-            m.multiplexed
-        )?;
-        write!(
-            w,
-            "\"floored\":{},\"resolution\":{},\"belowResolution\":{},\"flagged\":{},\"summary\":",
-            m.floored,
-            m.resolution,
-            m.below_resolution(),
-            m.flagged()
-        )?;
-        m.histogram.view().summary().write_json(w)?;
-        w.write_str("}")
+        let mut summary = String::new();
+        // The histogram crate writes its summary's JSON; a write to a String cannot fail.
+        let _ = m.histogram.view().summary().write_json(&mut summary);
+        MetricRecord {
+            name: m.metric.name.clone(),
+            unit: m.metric.unit,
+            exact: m.metric.is_exact(),
+            overhead: m.overhead,
+            baseline: m.baseline,
+            multiplexed: m.multiplexed,
+            floored: m.floored,
+            resolution: m.resolution,
+            below_resolution: m.below_resolution(),
+            flagged: m.flagged(),
+            summary: RawValue::from_string(summary).unwrap_or_else(|_| no_summary()),
+        }
     }
 }
 
@@ -334,88 +329,50 @@ impl BenchResult {
         }
     }
 
-    /// JSON: name, batch, samples, warnings, the baseline's name (or null) and, per metric,
-    /// its unit, whether its figures are exact counts, overhead, the baseline's median
-    /// subtracted, whether it was multiplexed, the samples floored at 0,
-    /// its resolution, whether its median is below it, whether it is flagged, and its
-    /// summary (values in thousandths of the unit: `"scale": 1000`); its throughput.
+    /// Its JSON: [`BenchResult::record`] as one line.
     pub fn write_json(&self, w: &mut dyn Write) -> fmt::Result {
-        write!(w, "{{\"name\":")?;
-        json_string(w, &self.name)?;
-        write!(
-            w,
-            ",\"batch\":{},\"samples\":{},\"scale\":{SCALE},\"warnings\":[",
-            self.conditions.batch, self.samples
-        )?;
-        comma_separated(w, &self.conditions.warnings, |w, warning| {
-            json_string(w, warning)
-        })?;
-        w.write_str("],\"unoptimized\":")?;
-        match &self.conditions.unoptimized {
-            Some(why) => json_string(w, why)?,
-            None => w.write_str("null")?,
-        }
-        w.write_str(",\"baseline\":")?;
-        match &self.conditions.baseline {
-            Some(name) => json_string(w, name)?,
-            None => w.write_str("null")?,
-        }
-        w.write_str(",\"metrics\":[")?;
-        comma_separated(w, &self.metrics, |w, m| m.write_json(w))?;
-        w.write_str("],")?;
-        self.write_throughput_json(w)?;
-        self.write_rounds_json(w)?;
-        w.write_str("}")
+        let text = serde_json::to_string(&self.record()).map_err(|_| fmt::Error)?;
+        w.write_str(&text)
     }
 
-    /// `"throughput":{"unit": "elements"|"bytes", "perOperation": N, "perSecond": R},` (R at
-    /// the median time per operation, the summary's P50 of time), or null without one.
-    fn write_throughput_json(&self, w: &mut dyn Write) -> fmt::Result {
-        w.write_str("\"throughput\":")?;
-        let (Some(t), Some(rate)) = (self.throughput, self.rate()) else {
-            return w.write_str("null,");
-        };
-        write!(
-            w,
-            "{{\"unit\":\"{}\",\"perOperation\":{},\"perSecond\":",
-            t.unit(),
-            t.per_operation()
-        )?;
-        json_f64(w, rate.per_second)?;
-        w.write_str("},")
-    }
-
-    /// `"threshold", "pairing"` (hex, or null) and `"rounds"`: each round's start and
-    /// length in seconds, samples, whether it ran first, and per metric its values at
-    /// `"roundRanks"` (thousandths of the unit).
-    fn write_rounds_json(&self, w: &mut dyn Write) -> fmt::Result {
-        write!(w, "\"threshold\":")?;
-        json_f64(w, self.threshold)?;
-        match self.pairing {
-            Some(p) => write!(w, ",\"pairing\":\"{p:016x}\"")?,
-            None => w.write_str(",\"pairing\":null")?,
+    /// Its record in the document: its name, batch, samples and scale, warnings, why it is
+    /// unoptimized, the baseline's name; each metric with the overhead and the baseline
+    /// subtracted, whether it was multiplexed, the samples floored at 0, its resolution,
+    /// whether its median is below it, whether it is flagged, and its summary (values in
+    /// thousandths of the unit: `"scale": 1000`); its throughput and its rate at the median
+    /// time; the threshold, the pairing (hexadecimal) and each round: its start and length
+    /// in seconds, samples, whether it ran first, and per metric its values at `roundRanks`.
+    pub fn record(&self) -> ResultRecord {
+        let rate = self
+            .throughput
+            .zip(self.rate())
+            .map(|(t, rate)| RateRecord {
+                unit: t.unit().into(),
+                per_operation: t.per_operation(),
+                per_second: rate.per_second,
+            });
+        let rounds = self.rounds.iter().map(|r| RoundRecord {
+            start: r.start,
+            length: r.length,
+            samples: r.samples,
+            first: r.first,
+            values: r.quantiles.iter().map(|q| q.to_vec()).collect(),
+        });
+        ResultRecord {
+            name: self.name.clone(),
+            batch: self.conditions.batch,
+            samples: self.samples,
+            scale: SCALE,
+            warnings: self.conditions.warnings.clone(),
+            unoptimized: self.conditions.unoptimized.clone(),
+            baseline: self.conditions.baseline.clone(),
+            metrics: self.metrics.iter().map(MetricResult::record).collect(),
+            throughput: Some(rate),
+            threshold: self.threshold,
+            pairing: self.pairing.map(|p| std::format!("{p:016x}")),
+            round_ranks: ROUND_RANKS.to_vec(),
+            rounds: rounds.collect(),
         }
-        w.write_str(",\"roundRanks\":[")?;
-        comma_separated(w, &ROUND_RANKS, |w, r| json_f64(w, *r))?;
-        w.write_str("],\"rounds\":[")?;
-        comma_separated(w, &self.rounds, |w, r| {
-            w.write_str("{\"start\":")?;
-            json_f64(w, r.start)?;
-            w.write_str(",\"length\":")?;
-            json_f64(w, r.length)?;
-            write!(
-                w,
-                ",\"samples\":{},\"first\":{},\"values\":[",
-                r.samples, r.first
-            )?;
-            comma_separated(w, &r.quantiles, |w, q| {
-                w.write_str("[")?;
-                comma_separated(w, q, |w, v| write!(w, "{v}"))?;
-                w.write_str("]")
-            })?;
-            w.write_str("]}")
-        })?;
-        w.write_str("]")
     }
 
     /// An interval log: one interval per metric, tagged with its name (spaces and commas
@@ -448,8 +405,9 @@ impl BenchResult {
                 u8::from(r.first)
             );
             for (tag, q) in tags.iter().zip(&r.quantiles) {
-                let _ = write!(line, " {tag}=");
-                let _ = comma_separated(&mut line, q, |w, v| write!(w, "{v}"));
+                let values: std::vec::Vec<std::string::String> =
+                    q.iter().map(|v| std::format!("{v}")).collect();
+                let _ = write!(line, " {tag}={}", values.join(","));
             }
             log.comment(&line)?;
         }

@@ -7,12 +7,12 @@ use std::fmt::Write;
 use picollo::hdr::LogWriter;
 use picollo_bench::export::{Compared, Entry, Suite};
 use picollo_bench::html::Page;
+use picollo_bench::model::document::{Failure as DocumentFailure, Members};
 use picollo_bench::{BenchResult, Comparison, MetricKind, Verdict};
 
 use super::saved::{Baseline, Saved};
 use super::stage::Start;
 use super::{sides, Against, BenchArgs, Measurement, Outcome};
-use crate::convert::json_string;
 use crate::error::Failure;
 
 /// How a failed command ended: `warm-up run 1 of 2 ended with exit status: 1`, or `…
@@ -240,51 +240,46 @@ fn measured_span((i, m): (usize, &Measurement)) -> Option<(usize, &BenchResult, 
 
 /// The members only a command's entry of the document has: its tag and text, then its runs
 /// apart (`earlier`'s, `--append`, and this run's), or why it failed.
-fn command_members(i: usize, m: &Measurement, args: &BenchArgs, earlier: Option<&Saved>) -> String {
-    let mut out = format!("\"tag\":\"cmd{}\",\"command\":", i + 1);
-    json_string(&mut out, &m.command);
-    match &m.outcome {
+fn command_members(
+    i: usize,
+    m: &Measurement,
+    args: &BenchArgs,
+    earlier: Option<&Saved>,
+) -> Members {
+    let mut members = match &m.outcome {
         Outcome::Measured { result, .. } => {
-            let earlier = earlier.map(|e| &e.saved);
-            out.push_str(&picollo_bench::saved::runs_apart_json(result, earlier));
+            picollo_bench::saved::runs_apart_members(result, earlier.map(|e| &e.saved))
         }
         Outcome::Failed {
             run,
             warm_up,
             ended,
-        } => {
-            let _ = write!(
-                out,
-                ",\"failed\":{{\"run\":{run},\"warmUp\":{warm_up},\"status\":"
-            );
-            json_string(&mut out, &ended.status.to_string());
-            let code = ended.status.code().map_or("null".into(), |c| c.to_string());
-            let _ = write!(out, ",\"code\":{code},\"notStarted\":");
-            match &ended.not_started {
-                Some(why) => json_string(&mut out, why),
-                None => out.push_str("null"),
-            }
-            out.push_str(",\"message\":");
-            json_string(
-                &mut out,
-                &failure_text(&m.outcome, args).unwrap_or_default(),
-            );
-            out.push('}');
-        }
-    }
-    out
+        } => Members {
+            failed: Some(DocumentFailure {
+                run: *run as u64,
+                warm_up: *warm_up,
+                status: ended.status.to_string(),
+                code: ended.status.code(),
+                not_started: ended.not_started.clone(),
+                message: failure_text(&m.outcome, args).unwrap_or_default(),
+            }),
+            ..Members::default()
+        },
+    };
+    members.tag = Some(format!("cmd{}", i + 1));
+    members.command = Some(m.command.clone());
+    members
 }
 
-/// `"baseline":"cmd1","tag":"cmd2"` of a comparison: what it compares.
-fn comparison_labels(against: Against) -> String {
+/// What a comparison compares, as the document's `baseline` and `tag` (`cmd1`, `cmd2`).
+fn comparison_labels(against: Against) -> (String, String) {
     let i = against.index() + 1;
-    let (baseline, tag) = match against {
+    match against {
         Against::First(_) => ("cmd1".to_string(), format!("cmd{i}")),
         Against::Saved(_) => (format!("saved:cmd{i}"), format!("cmd{i}")),
         Against::Side(_) => ("side1".to_string(), format!("side{i}")),
         Against::SavedSide(_) => (format!("saved:side{i}"), format!("side{i}")),
-    };
-    format!("\"baseline\":\"{baseline}\",\"tag\":\"{tag}\"")
+    }
 }
 
 /// Why a side of `--builds` has no result.
@@ -302,32 +297,33 @@ pub fn suite<'a>(
     args: &BenchArgs,
     earlier: &[Saved],
 ) -> Suite<'a> {
-    let mut head = format!("\"builds\":{}", args.builds);
-    if args.emulate.is_some() {
-        let _ = write!(head, ",\"emulated\":{}", Start::here().json());
-    }
     let entries = measured.iter().enumerate().map(|(i, m)| Entry {
         name: m.name.clone(),
         result: m.result(),
         failed: failure_text(&m.outcome, args),
-        extra: command_members(i, m, args, earlier.get(i)),
+        members: command_members(i, m, args, earlier.get(i)),
     });
-    let compared = comparisons.iter().map(|(against, c)| Compared {
-        comparison: c.clone(),
-        labels: comparison_labels(*against),
-        fails_gate: against.gates(c, args.gate),
+    let compared = comparisons.iter().map(|(against, c)| {
+        let (baseline, tag) = comparison_labels(*against);
+        Compared {
+            comparison: c.clone(),
+            baseline: Some(baseline),
+            tag: Some(tag),
+            fails_gate: against.gates(c, args.gate),
+        }
     });
     let sides = sides.iter().map(|side| Entry {
         name: side.name.clone(),
         result: side.result.as_ref(),
         failed: side.result.is_none().then(|| SIDE_FAILED.into()),
-        extra: String::new(),
+        members: Members::default(),
     });
     Suite {
         entries: entries.collect(),
         sides: sides.collect(),
         comparisons: compared.collect(),
-        head,
+        builds: Some(args.builds as u64),
+        emulated: args.emulate.map(|_| Start::here().record()),
     }
 }
 

@@ -2,8 +2,8 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
+use picollo_bench::model::Document;
 use picollo_bench::saved::Rounds;
-use serde_json::Value;
 
 use super::stage::Start;
 use crate::error::Failure;
@@ -38,14 +38,14 @@ pub struct Baseline {
 /// each child's exec, and so its wall time, measurably slower).
 pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| Failure::io(path, &e))?;
-    let v: Value = serde_json::from_str(&text)
-        .map_err(|e| Failure::format(format!("{path}: not the JSON picollo bench writes: {e}")))?;
-    let commands = commands(path, &v, threshold)?;
-    let start = v.get("emulated").map(Start::parse).transpose();
-    let start = start.map_err(|why| Failure::format(format!("{path}: {why}")))?;
-    let builds = v.get("builds").map_or(Some(1), Value::as_u64);
-    match builds {
-        Some(k) if k >= 1 && commands.len() % k as usize == 0 => {
+    let bad = |why: String| Failure::format(format!("{path}: {why}"));
+    let doc = Document::read(&text)
+        .map_err(|e| bad(format!("not the JSON picollo bench writes: {e}")))?;
+    let commands = commands(path, &doc, threshold)?;
+    let start = doc.emulated.as_ref().map(Start::of_record).transpose();
+    let start = start.map_err(bad)?;
+    match doc.builds.unwrap_or(1) {
+        k if k >= 1 && commands.len() % k as usize == 0 => {
             even_runs(path, &commands, k as usize)?;
             Ok(Baseline {
                 commands,
@@ -53,9 +53,8 @@ pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
                 start,
             })
         }
-        _ => Err(Failure::format(format!(
-            "{path}: \"builds\" is {}, which does not split its {} commands into sides",
-            v["builds"],
+        k => Err(bad(format!(
+            "\"builds\" is {k}, which does not split its {} commands into sides",
             commands.len()
         ))),
     }
@@ -76,14 +75,11 @@ fn even_runs(path: &str, commands: &[Saved], k: usize) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The saved commands of `v` (read from `path`), in command order.
-fn commands(path: &str, v: &Value, threshold: Option<f64>) -> Result<Vec<Saved>, Failure> {
+/// The saved commands of `doc` (read from `path`), in command order.
+fn commands(path: &str, doc: &Document, threshold: Option<f64>) -> Result<Vec<Saved>, Failure> {
     let bad = |why: String| Failure::format(format!("{path}: {why}"));
-    let commands = v["commands"]
-        .as_array()
-        .ok_or_else(|| bad("no \"commands\" list: not the JSON picollo bench writes".into()))?;
-    let each = commands.iter().enumerate().map(|(i, c)| {
-        let command = c["command"].as_str().unwrap_or("?").to_string();
+    let each = doc.commands.iter().enumerate().map(|(i, c)| {
+        let command = c.members.command.clone().unwrap_or_else(|| "?".into());
         let name = format!("{command} [{path}]");
         let saved = picollo_bench::saved::Saved::read(&name, c, threshold, Rounds::OneRun);
         let saved = saved.map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
@@ -137,9 +133,10 @@ pub(super) mod tests {
     fn a_saved_result_keeps_the_floors_it_was_saved_with() {
         let r = less_the_shell("cmd", &[900, 5_000, 800, 7_000, 6_000]);
         assert_eq!(r.time().floored, 2);
-        let mut json = String::new();
-        r.write_json(&mut json).unwrap();
-        let entry = serde_json::json!({"result": serde_json::from_str::<Value>(&json).unwrap()});
+        let entry = picollo_bench::model::Entry {
+            result: Some(r.record()),
+            ..Default::default()
+        };
         let saved = picollo_bench::saved::Saved::read(
             "cmd [saved.json]",
             &entry,

@@ -14,7 +14,7 @@ use std::ffi::OsStr;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use picollo_bench::model::document::Emulated;
 
 use super::command::environment;
 use crate::error::Failure;
@@ -121,28 +121,26 @@ impl Start {
         }
     }
 
-    /// `{"path":N,"variables":N,"bytes":N,"digest":"HEX"}`.
-    pub fn json(&self) -> String {
-        format!(
-            "{{\"path\":{},\"variables\":{},\"bytes\":{},\"digest\":\"{:016x}\"}}",
-            self.path, self.variables, self.bytes, self.digest
-        )
+    /// Its record in the document (`"emulated"`).
+    pub fn record(&self) -> Emulated {
+        Emulated {
+            path: self.path as u64,
+            variables: self.variables as u64,
+            bytes: self.bytes as u64,
+            digest: format!("{:016x}", self.digest),
+        }
     }
 
-    /// The record [`json`](Self::json) wrote; why not, when `v` is not one.
-    pub fn parse(v: &Value) -> Result<Start, String> {
-        let number = |key: &str| {
-            let n = v[key].as_u64().and_then(|n| usize::try_from(n).ok());
-            n.ok_or_else(|| format!("\"emulated\" has no count {key:?}: {v}"))
-        };
-        let digest = v["digest"]
-            .as_str()
-            .and_then(|d| u64::from_str_radix(d, 16).ok());
+    /// The start [`record`](Self::record) wrote; why not, where a count or the digest does
+    /// not read.
+    pub fn of_record(e: &Emulated) -> Result<Start, String> {
+        let count = |n: u64| usize::try_from(n).map_err(|_| format!("\"emulated\" holds {n}"));
+        let digest = u64::from_str_radix(&e.digest, 16);
         Ok(Start {
-            path: number("path")?,
-            variables: number("variables")?,
-            bytes: number("bytes")?,
-            digest: digest.ok_or_else(|| format!("\"emulated\" has no hexadecimal digest: {v}"))?,
+            path: count(e.path)?,
+            variables: count(e.variables)?,
+            bytes: count(e.bytes)?,
+            digest: digest.map_err(|_| format!("\"emulated\" has no hexadecimal digest: {e:?}"))?,
         })
     }
 
@@ -213,11 +211,19 @@ mod tests {
     #[test]
     fn a_start_reads_back_what_it_wrote_and_refuses_a_record_without_its_counts() {
         let start = Start::of(OsStr::new("/p"), &env(&[("A", "1")]));
-        let v: Value = serde_json::from_str(&start.json()).unwrap();
-        assert_eq!(Start::parse(&v), Ok(start));
-        let partial: Value = serde_json::from_str("{\"path\":3,\"variables\":1}").unwrap();
-        let why = Start::parse(&partial).unwrap_err();
-        assert!(why.contains("no count \"bytes\""), "{why}");
+        let text = serde_json::to_string(&start.record()).unwrap();
+        let back: Emulated = serde_json::from_str(&text).unwrap();
+        assert_eq!(Start::of_record(&back), Ok(start));
+        let partial = serde_json::from_str::<Emulated>("{\"path\":3,\"variables\":1}");
+        let why = partial.unwrap_err().to_string();
+        assert!(why.contains("missing field `bytes`"), "{why}");
+        let odd = Emulated {
+            digest: "xyz".into(),
+            ..back
+        };
+        assert!(Start::of_record(&odd)
+            .unwrap_err()
+            .contains("no hexadecimal digest"));
     }
 
     #[test]

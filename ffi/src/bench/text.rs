@@ -7,7 +7,9 @@
 use std::ffi::c_char;
 use std::fmt::Write;
 
-use picollo_bench::export::{Bencher, Document, Export, GithubAction, GoogleBenchmark, Suite};
+use picollo_bench::export::{
+    Bencher, Export, GithubAction, GoogleBenchmark, PicolloDocument, Suite,
+};
 use picollo_bench::rules::median_round;
 use picollo_bench::shift::Design;
 use picollo_bench::{compare, compare_on, judge_apart, BenchResult, Comparison, Verdict, SCALE};
@@ -52,7 +54,7 @@ impl picollo_bench_format {
             picollo_bench_format::Bencher => Some(&Bencher),
             picollo_bench_format::GithubAction => Some(&GithubAction),
             picollo_bench_format::GoogleBenchmark => Some(&GoogleBenchmark),
-            picollo_bench_format::Document => Some(&Document),
+            picollo_bench_format::Document => Some(&PicolloDocument),
             _ => None,
         }
     }
