@@ -11,7 +11,8 @@ mod common;
 
 use common::{normal, time_result, SplitMix64, TempDir};
 use picollo_bench::export::{
-    format_named, median_with_interval, OutputError, Outputs, Suite, FORMATS, SUMMARY_LIMIT,
+    any_format_named, format_named, format_names, median_with_interval, OutputError, Outputs,
+    Scope, Suite, FORMATS, SUMMARY_LIMIT,
 };
 use picollo_bench::{BenchResult, Throughput, Verdict};
 use serde_json::Value;
@@ -56,16 +57,79 @@ fn json(suite: &Suite<'_>, name: &str) -> Value {
 }
 
 #[test]
+fn every_format_has_a_name_of_its_own() {
+    let names = format_names(None);
+    assert_eq!(names.len(), FORMATS.len());
+    for (i, name) in names.iter().enumerate() {
+        assert!(!names[..i].contains(name), "{name} is in the table twice");
+        let lowercase_words = name.split('-').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        });
+        assert!(
+            lowercase_words,
+            "{name:?} is not lowercase words joined by -"
+        );
+    }
+    assert_eq!(
+        names,
+        [
+            "report",
+            "summaries",
+            "json",
+            "log",
+            "line",
+            "html",
+            "bmf",
+            "github",
+            "gbench",
+            "picollo"
+        ]
+    );
+}
+
+#[test]
 fn every_format_is_reached_by_its_name_and_an_unknown_name_is_refused() {
     for f in FORMATS {
-        assert_eq!(format_named(f.name()).unwrap().name(), f.name());
+        assert_eq!(any_format_named(f.name()).unwrap().name(), f.name());
+        match f.scope() {
+            Scope::Suite => assert_eq!(format_named(f.name()).unwrap().name(), f.name()),
+            Scope::Result => assert!(format_named(f.name()).is_err(), "{}", f.name()),
+        }
     }
+    assert_eq!(
+        format_names(Some(Scope::Suite)),
+        ["bmf", "github", "gbench", "picollo"]
+    );
     let e = format_named("csv").err().expect("no such format");
     assert!(
         e.message()
             .contains("unknown format \"csv\": the formats are bmf, github, gbench, picollo"),
         "{e}"
     );
+    let e = any_format_named("csv").err().expect("no such format");
+    let all = format_names(None).join(", ");
+    assert!(e.message().ends_with(&all), "{e}");
+    let e = format_named("report").err().expect("a form of one result");
+    assert!(
+        e.message()
+            .contains("format \"report\" writes one result, not a suite"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_form_of_one_result_writes_one_and_refuses_a_suite_of_two() {
+    let mut rng = SplitMix64(3);
+    let (a, b) = pair("parse", 100.0, 0.0, 10, &mut rng);
+    let line = any_format_named("line").unwrap();
+    let one = Suite::of_results(&[&a]).to_text(line).unwrap();
+    let mut direct = String::new();
+    a.write_line(&mut direct).unwrap();
+    assert_eq!(one, direct);
+    let e = Suite::of_results(&[&a, &b]).to_text(line).unwrap_err();
+    assert!(e.message().contains("writes one result"), "{e}");
 }
 
 #[test]
