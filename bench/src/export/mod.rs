@@ -59,7 +59,7 @@ pub trait Export: Sync {
 }
 
 /// Every format, by name: the forms of one result, then the formats of a suite.
-pub static FORMATS: [&dyn Export; 10] = [
+pub static FORMATS: &[&dyn Export] = &[
     &ReportForm,
     &SummariesForm,
     &JsonForm,
