@@ -2,7 +2,7 @@
 //! summaries, JSON, the interval log, the line, the HTML page) and the formats the tools of
 //! CI read (Bencher's metric format, github-action-benchmark's custom JSON, Google
 //! Benchmark's JSON, Picollo's own JSON document with a schema,
-//! `docs/schema/picollo-bench.schema.json`); and the Markdown summary a CI
+//! `docs/schema/picollo-bench.schema.json`, and JUnit XML); and the Markdown summary a CI
 //! job shows ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]:
 //! the CLI, the C ABI and the bindings reach a format by its name through that table, so a
 //! new format is its file, its `mod` line and its line of [`FORMATS`]; and where they go
@@ -13,6 +13,7 @@ mod bmf;
 mod document;
 mod gbench;
 mod github;
+mod junit;
 mod result;
 mod route;
 mod summary;
@@ -70,6 +71,7 @@ pub static FORMATS: &[&dyn Export] = &[
     &GithubAction,
     &GoogleBenchmark,
     &Document,
+    &junit::Junit,
 ];
 
 /// The format named `name` among those of [`FORMATS`] that `scope` admits (`None`: all);
