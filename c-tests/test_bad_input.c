@@ -2959,7 +2959,7 @@ static picollo_status bench_fnames_ok(void)
 {
     char buf[256];
     picollo_status st = picollo_bench_format_names(buf, sizeof buf, NULL);
-    CHECK(st != PICOLLO_STATUS_OK || strncmp(buf, "report\nsummaries\n", 18) == 0);
+    CHECK(st != PICOLLO_STATUS_OK || strncmp(buf, "report\nsummaries\n", 17) == 0);
     return st;
 }
 static picollo_status bench_fnames_small(void) { return picollo_bench_format_names(text, 3, NULL); }
