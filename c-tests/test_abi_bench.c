@@ -74,6 +74,22 @@ static char *text_of(const picollo_bench_result *r, picollo_bench_format format)
     return buf;
 }
 
+/* The whole text of `r` in the result format called `name` (malloc'd; NULL after a failed
+ * check). */
+static char *format_of(const picollo_bench_result *r, const char *name)
+{
+    size_t needed = 0;
+    char *buf;
+    EXPECT(picollo_bench_result_format(r, name, NULL, 0, &needed), PICOLLO_STATUS_BUFFER_TOO_SMALL);
+    buf = malloc(needed + 1);
+    if (!CHECK(buf != NULL)) {
+        return NULL;
+    }
+    EXPECT(picollo_bench_result_format(r, name, buf, needed + 1, NULL), PICOLLO_STATUS_OK);
+    CHECK(strlen(buf) == needed);
+    return buf;
+}
+
 static int metric_is(const picollo_bench_result *r, size_t i, const char *name, const char *unit)
 {
     char got_name[64], got_unit[16];
@@ -192,6 +208,39 @@ static void test_texts(const picollo_bench_result *r)
  * format gives; a comparison's (picollo_bench_compare_html) the verdict line that
  * picollo_bench_compare writes, as its first paragraph; both are whole documents, sized by
  * `needed` as every text is. */
+/* Every result format by name (ABI 1.25): each name the library lists writes text for one
+ * result; a name is what its picollo_bench_format value writes; two results as a suite; a
+ * NULL or unknown name is refused with a message that lists the names. */
+static void test_formats_by_name(const picollo_bench_result *a, const picollo_bench_result *b)
+{
+    char names[1024], *line, *save = NULL;
+    size_t needed = 0, count = 0;
+    const picollo_bench_result *both[2] = {a, b};
+    char *by_name = format_of(a, "line"), *by_number = text_of(a, PICOLLO_BENCH_FORMAT_LINE);
+    CHECK(by_name && by_number && strcmp(by_name, by_number) == 0);
+    free(by_name);
+    free(by_number);
+    EXPECT(picollo_bench_format_names(names, sizeof names, &needed), PICOLLO_STATUS_OK);
+    CHECK(strstr(names, "report\n") == names && strstr(names, "\nbmf\n") && strstr(names, "\npicollo\n"));
+    for (line = strtok_r(names, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *text = format_of(a, line);
+        CHECKF(text && strlen(text) > 0, "format %s", line);
+        free(text);
+        count++;
+    }
+    CHECK(count >= 10);
+    char suite[8192];
+    EXPECT(picollo_bench_results_format(both, 2, "bmf", suite, sizeof suite, NULL), PICOLLO_STATUS_OK);
+    CHECK(strstr(suite, "\"loop 2000\":{") && strstr(suite, "\"loop 4000\":{"));
+    EXPECT_MSG(picollo_bench_results_format(both, 2, "report", suite, sizeof suite, NULL),
+               PICOLLO_STATUS_INVALID_ARGUMENT, "format \"report\" writes one result");
+    EXPECT_MSG(picollo_bench_result_format(a, NULL, suite, sizeof suite, NULL),
+               PICOLLO_STATUS_NULL_POINTER, "`name`");
+    EXPECT_MSG(picollo_bench_result_format(a, "csv", suite, sizeof suite, NULL),
+               PICOLLO_STATUS_INVALID_ARGUMENT, "unknown format \"csv\": the formats are report, summaries");
+    CHECK(strstr(picollo_last_error_message(), "gbench, picollo") != NULL);
+}
+
 static void test_html(const picollo_bench_result *a, const picollo_bench_result *b)
 {
     char *page = text_of(a, PICOLLO_BENCH_FORMAT_HTML);
@@ -745,6 +794,7 @@ void test_bench(void)
     }
     if (a && b) {
         test_compare(a, b);
+        test_formats_by_name(a, b);
         test_html(a, b);
         test_judge_apart(a, b);
         test_baseline(a);

@@ -2866,6 +2866,105 @@ static picollo_status bench_summary_small(void)
     return st;
 }
 
+static picollo_status bench_format_ok(void)
+{
+    char buf[4096];
+    picollo_status st = picollo_bench_result_format(br, "bmf", buf, sizeof buf, NULL);
+    CHECK(st != PICOLLO_STATUS_OK || strstr(buf, "\"latency\":{\"value\":") != NULL);
+    return st;
+}
+static picollo_status bench_format_null_r(void)
+{
+    char buf[16];
+    return picollo_bench_result_format(NULL, "line", buf, sizeof buf, NULL);
+}
+static picollo_status bench_format_null_name(void)
+{
+    char buf[16];
+    return picollo_bench_result_format(br, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status bench_format_bad_name(void)
+{
+    char buf[16];
+    return picollo_bench_result_format(br, "\xff", buf, sizeof buf, NULL);
+}
+static picollo_status bench_format_unknown(void)
+{
+    char buf[16];
+    return picollo_bench_result_format(br, "csv", buf, sizeof buf, NULL);
+}
+static picollo_status bench_format_null_buf(void)
+{
+    return picollo_bench_result_format(br, "json", NULL, 16, NULL);
+}
+static picollo_status bench_format_size_query(void)
+{
+    size_t needed = 0;
+    picollo_status st = picollo_bench_result_format(br, "report", NULL, 0, &needed);
+    CHECK(needed > 100);
+    return st;
+}
+static picollo_status bench_formats_ok(void)
+{
+    const picollo_bench_result *rs[2] = {br, br};
+    char buf[4096];
+    picollo_status st = picollo_bench_results_format(rs, 2, "bmf", buf, sizeof buf, NULL);
+    CHECK(st != PICOLLO_STATUS_OK || strstr(buf, " (2)\":{\"latency\":{\"value\":") != NULL);
+    return st;
+}
+static picollo_status bench_formats_null(void)
+{
+    char buf[16];
+    return picollo_bench_results_format(NULL, 1, "bmf", buf, sizeof buf, NULL);
+}
+static picollo_status bench_formats_null_element(void)
+{
+    const picollo_bench_result *rs[2] = {br, NULL};
+    char buf[16];
+    return picollo_bench_results_format(rs, 2, "picollo", buf, sizeof buf, NULL);
+}
+static picollo_status bench_formats_null_name(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    char buf[16];
+    return picollo_bench_results_format(rs, 1, NULL, buf, sizeof buf, NULL);
+}
+static picollo_status bench_formats_unknown(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    char buf[16];
+    return picollo_bench_results_format(rs, 1, "yaml", buf, sizeof buf, NULL);
+}
+static picollo_status bench_formats_none(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    char buf[16];
+    return picollo_bench_results_format(rs, 0, "github", buf, sizeof buf, NULL);
+}
+static picollo_status bench_formats_one_result_form(void)
+{
+    const picollo_bench_result *rs[2] = {br, br};
+    char buf[16];
+    return picollo_bench_results_format(rs, 2, "line", buf, sizeof buf, NULL);
+}
+static picollo_status bench_formats_size_query(void)
+{
+    const picollo_bench_result *rs[1] = {br};
+    size_t needed = 0;
+    picollo_status st = picollo_bench_results_format(rs, 1, "gbench", NULL, 0, &needed);
+    CHECK(needed > 100);
+    return st;
+}
+static picollo_status bench_fnames_ok(void)
+{
+    char buf[256];
+    picollo_status st = picollo_bench_format_names(buf, sizeof buf, NULL);
+    CHECK(st != PICOLLO_STATUS_OK || strncmp(buf, "report\nsummaries\n", 17) == 0);
+    return st;
+}
+static picollo_status bench_fnames_small(void) { return picollo_bench_format_names(text, 3, NULL); }
+static picollo_status bench_fnames_null_buf(void) { return picollo_bench_format_names(NULL, 10, NULL); }
+
 /* picollo_bench_compare_run of `bench_work` against itself on `c`, names `name_a` and
  * "B": the callbacks must not have run when the call fails early, both results or none. */
 static picollo_status bench_pair_with(picollo_bench_config c, const char *name_a)
@@ -4498,6 +4597,24 @@ static const bad_row rows[] = {
     ROW(picollo_bench_summary, bench_summary_null_b_element, NULLP, "`b[0]`"),
     ROW(picollo_bench_summary, bench_summary_none, INVAL, "a: no result (n is 0)"),
     ROW(picollo_bench_summary, bench_summary_small, SMALL, NULL),
+    ROW(picollo_bench_result_format, bench_format_ok, OK, NULL),
+    ROW(picollo_bench_result_format, bench_format_null_r, NULLP, "`r`"),
+    ROW(picollo_bench_result_format, bench_format_null_name, NULLP, "`name`"),
+    ROW(picollo_bench_result_format, bench_format_bad_name, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_bench_result_format, bench_format_unknown, INVAL, "unknown format \"csv\": the formats are report, "),
+    ROW(picollo_bench_result_format, bench_format_null_buf, NULLP, "`buf`"),
+    ROW(picollo_bench_result_format, bench_format_size_query, SMALL, NULL),
+    ROW(picollo_bench_results_format, bench_formats_ok, OK, NULL),
+    ROW(picollo_bench_results_format, bench_formats_null, NULLP, "`results`"),
+    ROW(picollo_bench_results_format, bench_formats_null_element, NULLP, "`results[1]`"),
+    ROW(picollo_bench_results_format, bench_formats_null_name, NULLP, "`name`"),
+    ROW(picollo_bench_results_format, bench_formats_unknown, INVAL, "unknown format \"yaml\""),
+    ROW(picollo_bench_results_format, bench_formats_none, INVAL, "no result (n is 0)"),
+    ROW(picollo_bench_results_format, bench_formats_one_result_form, INVAL, "format \"line\" writes one result"),
+    ROW(picollo_bench_results_format, bench_formats_size_query, SMALL, NULL),
+    ROW(picollo_bench_format_names, bench_fnames_ok, OK, NULL),
+    ROW(picollo_bench_format_names, bench_fnames_small, SMALL, "3 bytes"),
+    ROW(picollo_bench_format_names, bench_fnames_null_buf, NULLP, "`buf`"),
     ROW(picollo_bench_compare_run, bench_pair_ok, OK, NULL),
     ROW(picollo_bench_compare_run, bench_pair_null_config, NULLP, "`config`"),
     ROW(picollo_bench_compare_run, bench_pair_null_work_a, NULLP, "`work_a`"),

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 24
+#define PICOLLO_ABI_VERSION_MINOR 25
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -528,7 +528,11 @@ enum picollo_storage
 typedef uint32_t picollo_storage;
 #endif // __cplusplus
 
-// A text form of a benchmark result (`picollo_bench_result_text`).
+// A text form of a benchmark result (`picollo_bench_result_text`): each value stands for a
+// result format by name (`REPORT` `report`, `SUMMARIES` `summaries`, `JSON` `json`, `LOG`
+// `log`, `LINE` `line`, `HTML` `html`, `BENCHER` `bmf`, `GITHUB_ACTION` `github`,
+// `GOOGLE_BENCHMARK` `gbench`, `DOCUMENT` `picollo`). The values are fixed; formats added
+// later have a name only (`picollo_bench_format_names`, `picollo_bench_result_format`).
 enum picollo_bench_format
 #ifdef __cplusplus
   : uint32_t
@@ -1411,6 +1415,32 @@ picollo_status picollo_bench_summary(const struct picollo_bench_result *const *a
 // set by the caller. ABI 1.19.
 picollo_status picollo_bench_result_metric_floor(const struct picollo_bench_result *r, size_t index, struct picollo_bench_floor *out);
 
+// Writes result `r` in the result format called `name` (`picollo_bench_format_names`
+// lists them) into `buf` as NUL-terminated text: a form of one result (`report`, `line`,
+// `html`, …) or a suite's format (`bmf`, `junit`, …) of `r` alone. Errors: NULL `r` or
+// `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for an unknown name (the message lists the
+// names); `BUFFER_TOO_SMALL`. ABI 1.25.
+picollo_status picollo_bench_result_format(const struct picollo_bench_result *r, const char *name, char *buf, size_t len, size_t *needed);
+
+// Writes results `results[0..n]` as one suite in the result format called `name`
+// (`picollo_bench_format_names` lists them) into `buf`: one benchmark per result, by its
+// name (a name given again gets ` (2)`). A form of one result (`report`, `line`, …) takes
+// `n` of 1. Errors: NULL `results`, an element of it or `name`; `INVALID_UTF8`;
+// `INVALID_ARGUMENT` for `n` of 0, an unknown name (the message lists the names) or a
+// form of one result with `n` above 1; `BUFFER_TOO_SMALL`. Safety: `results` points to `n`
+// result handles, none freed during the call. ABI 1.25.
+picollo_status picollo_bench_results_format(const struct picollo_bench_result *const *results,
+                                            size_t n,
+                                            const char *name,
+                                            char *buf,
+                                            size_t len,
+                                            size_t *needed);
+
+// Writes the names of the result formats into `buf`, one per line (each line ends with
+// `\n`), in the library's order: the forms of one result, then the formats of a suite.
+// Errors: `BUFFER_TOO_SMALL`. ABI 1.25.
+picollo_status picollo_bench_format_names(char *buf, size_t len, size_t *needed);
+
 // Makes a new, empty suite named `name` (NUL-terminated UTF-8, copied: the folder its
 // outputs go to, under `.picollo/` unless `--out`), with the harness's default settings, in
 // `*out` for `picollo_suite_free`. Errors: NULL `name` or `out`; `INVALID_UTF8`. ABI 1.20.
@@ -1484,8 +1514,9 @@ picollo_status picollo_suite_set_worker(struct picollo_suite *suite, const char 
 // other build's worker failed; 101 after a panic in the library (a bug). ABI 1.20.
 int picollo_suite_main(struct picollo_suite *suite, int argc, const char *const *argv);
 
-// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
-// `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
+// Writes result `r` in `format` (a `picollo_bench_format`: the format of that name in
+// `picollo_bench_format_names`, as `picollo_bench_result_format` writes it) into `buf`.
+// Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 picollo_status picollo_bench_result_text(const struct picollo_bench_result *r, uint32_t format, char *buf, size_t len, size_t *needed);
 
 // Writes result `b` against `a`, round against round (diff tables, method, warnings, `verdict:

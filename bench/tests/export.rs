@@ -11,7 +11,8 @@ mod common;
 
 use common::{normal, time_result, SplitMix64, TempDir};
 use picollo_bench::export::{
-    format_named, median_with_interval, OutputError, Outputs, Suite, FORMATS, SUMMARY_LIMIT,
+    any_format_named, format_named, format_names, median_with_interval, Compared, Entry,
+    OutputError, Outputs, Scope, Suite, FORMATS, SUMMARY_LIMIT,
 };
 use picollo_bench::{BenchResult, Throughput, Verdict};
 use serde_json::Value;
@@ -56,16 +57,150 @@ fn json(suite: &Suite<'_>, name: &str) -> Value {
 }
 
 #[test]
+fn every_format_has_a_name_of_its_own() {
+    let names = format_names(None);
+    assert_eq!(names.len(), FORMATS.len());
+    for (i, name) in names.iter().enumerate() {
+        assert!(!names[..i].contains(name), "{name} is in the table twice");
+        let lowercase_words = name.split('-').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        });
+        assert!(
+            lowercase_words,
+            "{name:?} is not lowercase words joined by -"
+        );
+    }
+    assert_eq!(
+        names,
+        [
+            "report",
+            "summaries",
+            "json",
+            "log",
+            "line",
+            "html",
+            "bmf",
+            "github",
+            "gbench",
+            "picollo",
+            "junit"
+        ]
+    );
+}
+
+#[test]
 fn every_format_is_reached_by_its_name_and_an_unknown_name_is_refused() {
     for f in FORMATS {
-        assert_eq!(format_named(f.name()).unwrap().name(), f.name());
+        assert_eq!(any_format_named(f.name()).unwrap().name(), f.name());
+        match f.scope() {
+            Scope::Suite => assert_eq!(format_named(f.name()).unwrap().name(), f.name()),
+            Scope::Result => assert!(format_named(f.name()).is_err(), "{}", f.name()),
+        }
     }
+    assert_eq!(
+        format_names(Some(Scope::Suite)),
+        ["bmf", "github", "gbench", "picollo", "junit"]
+    );
     let e = format_named("csv").err().expect("no such format");
     assert!(
-        e.message()
-            .contains("unknown format \"csv\": the formats are bmf, github, gbench, picollo"),
+        e.message().contains(
+            "unknown format \"csv\": the formats are bmf, github, gbench, picollo, junit"
+        ),
         "{e}"
     );
+    let e = any_format_named("csv").err().expect("no such format");
+    let all = format_names(None).join(", ");
+    assert!(e.message().ends_with(&all), "{e}");
+    let e = format_named("report").err().expect("a form of one result");
+    assert!(
+        e.message()
+            .contains("format \"report\" writes one result, not a suite"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_form_of_one_result_writes_one_and_refuses_a_suite_of_two() {
+    let mut rng = SplitMix64(3);
+    let (a, b) = pair("parse", 100.0, 0.0, 10, &mut rng);
+    let line = any_format_named("line").unwrap();
+    let one = Suite::of_results(&[&a]).to_text(line).unwrap();
+    let mut direct = String::new();
+    a.write_line(&mut direct).unwrap();
+    assert_eq!(one, direct);
+    let e = Suite::of_results(&[&a, &b]).to_text(line).unwrap_err();
+    assert!(e.message().contains("writes one result"), "{e}");
+}
+
+/// The text between the first `open` and the next `close` after it.
+fn between<'t>(text: &'t str, open: &str, close: &str) -> &'t str {
+    let start = text.find(open).expect(open) + open.len();
+    let end = start + text[start..].find(close).expect(close);
+    &text[start..end]
+}
+
+#[test]
+fn junit_has_a_case_per_benchmark_an_error_per_unmeasured_one_and_a_failure_per_gate() {
+    let mut rng = SplitMix64(11);
+    let (a, mut b) = pair("x", 1000.0, 0.3, 20, &mut rng);
+    b.name = "<&\">'".into();
+    let mut suite = Suite::of_pairs(&[(&a, &b)]).unwrap();
+    suite.comparisons[0].fails_gate = true;
+    let passed = Compared {
+        fails_gate: false,
+        ..suite.comparisons[0].clone()
+    };
+    suite.comparisons.push(passed);
+    suite.entries.push(Entry {
+        name: "broken & gone".into(),
+        result: None,
+        failed: Some("exit status 3 <core dumped>".into()),
+        members: Default::default(),
+    });
+    let xml = text(&suite, "junit");
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite "));
+    assert!(xml.ends_with("</testsuite>\n"), "{xml}");
+    let head = between(&xml, "<testsuite ", ">");
+    assert!(
+        head.contains("tests=\"5\" failures=\"1\" errors=\"1\""),
+        "{head}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 5, "{xml}");
+    assert!(
+        xml.contains("name=\"&lt;&amp;&quot;&gt;&apos;\"/>"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<error message=\"exit status 3 &lt;core dumped&gt;\"/>"),
+        "{xml}"
+    );
+    let mut verdict = String::new();
+    suite.comparisons[0]
+        .comparison
+        .write_verdict(&mut verdict)
+        .unwrap();
+    assert!(verdict.starts_with("verdict: "), "{verdict}");
+    let message = between(&xml, "<failure message=\"", "\"");
+    let unescaped = message
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&");
+    assert_eq!(unescaped, verdict);
+    assert_eq!(xml.matches("<failure ").count(), 1);
+    assert_eq!(xml.matches("<system-out>").count(), 1);
+    // Outside the tags, no markup character is bare: every `<` opens a tag, every `&` an
+    // entity.
+    for (i, _) in xml.match_indices('&') {
+        let entity = &xml[i..xml[i..].find(';').map_or(xml.len(), |e| i + e + 1)];
+        let known = [
+            "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#9;", "&#10;", "&#13;",
+        ];
+        assert!(known.contains(&entity), "{entity:?} in {xml}");
+    }
 }
 
 #[test]

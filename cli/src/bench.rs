@@ -74,16 +74,11 @@ Output:
   per comparison its table, and per metric the shift of each percentile with its 99 %
   interval, both percentile spectra and both sides' round medians in run order.
   --export FORMAT=PATH writes the commands' results for another tool (repeat it for
-  several): bmf, Bencher's metric format (each metric at its median with the 99 % interval
-  of the median as lower and upper values; time as `latency`); github,
-  github-action-benchmark's custom JSON, smaller is better (each command's median time,
-  `range` the larger side of that interval); gbench, Google Benchmark's JSON (a repetition
-  per run and the aggregates over them, for its compare.py); picollo, the document --json
-  writes ({\"schema\": \"picollo-bench\", \"version\": 1, ...};
-  docs/schema/picollo-bench.schema.json). --summary PATH writes a Markdown summary: the
-  verdicts first (colour, symbol and word), what changed with its percentiles, the rest in
-  <details>, the method and conditions last; where GITHUB_STEP_SUMMARY names a file, the
-  summary is appended to it too. A path that cannot be written exits 3 before any run; an
+  several), FORMAT one of the formats listed under --export above (docs/ci.md describes
+  each). --summary PATH writes a Markdown summary: the verdicts first (colour, symbol and
+  word), what changed with its percentiles, the rest in <details>, the method and
+  conditions last; where GITHUB_STEP_SUMMARY names a file, the summary is appended to it
+  too. A path that cannot be written exits 3 before any run; an
   unknown format is a usage error (exit 2).
 
 Builds:

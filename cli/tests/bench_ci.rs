@@ -55,6 +55,8 @@ fn a_gate_of_three_commands_is_written_in_every_format_and_summarized() {
     for (format, path) in &files {
         args.extend(["--export".into(), format!("{format}={}", path.display())]);
     }
+    let junit = fresh_temp("ci.junit.xml");
+    args.extend(["--export".into(), format!("junit={}", junit.display())]);
     args.extend(["--summary".into(), summary.display().to_string()]);
     args.extend(COMMANDS.map(String::from));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -85,6 +87,13 @@ fn a_gate_of_three_commands_is_written_in_every_format_and_summarized() {
     );
     // Each command after the first against the first, then each against its saved self.
     assert_eq!(document["comparisons"].as_array().unwrap().len(), 2 + 3);
+    let junit = std::fs::read_to_string(&junit).unwrap();
+    assert_has(&junit, "<testsuite name=\"picollo\" tests=\"8\" ");
+    assert_eq!(
+        junit.matches("<testcase classname=\"comparison\"").count(),
+        5
+    );
+    assert_eq!(junit.contains("<failure "), run.code == Some(7), "{junit}");
     let text = std::fs::read_to_string(&summary).unwrap();
     assert!(text.starts_with("### Picollo: 5 comparisons: "), "{text}");
     for c in COMMANDS {
@@ -122,7 +131,7 @@ fn outputs_that_cannot_be_written_and_unknown_formats_are_refused_before_any_run
         (
             &["--export", "csv=x.csv", "true"][..],
             2,
-            "unknown format \"csv\": the formats are bmf, github, gbench, picollo",
+            "unknown format \"csv\": the formats are bmf, github, gbench, picollo, junit",
         ),
         (
             &["--export", "bmf", "true"],

@@ -1,11 +1,14 @@
 // Tests of Bench.Export and Bench.Summary (ABI 1.19): three interleaved comparisons written
 // in each format for CI tools hold the three results at their own medians; the Markdown
-// summary has a row per comparison with its verdict; bad input throws. The formats are read
-// by their peers' readers and schemas in python-demo/tests/test_ci_formats.py.
+// summary has a row per comparison with its verdict; every format the library lists is
+// reached by its name (ABI 1.25), JUnit XML parses with a test case per result; bad input
+// throws. The formats are read by their peers' readers and schemas in
+// python-demo/tests/test_ci_formats.py.
 
 using System;
 using System.Globalization;
 using System.Linq;
+using System.Xml;
 using Picollo;
 
 static partial class PerfTests
@@ -52,6 +55,35 @@ static partial class PerfTests
         }
     }
 
+    static void BenchExportByName()
+    {
+        using (BenchComparison c = Bench.Compare(() => Spin(8), () => Spin(16), Paired(), "a<&\"'>", "b"))
+        {
+            string[] names = Bench.Formats;
+            Check(names.Distinct().Count() == names.Length, "names unique: " + string.Join(",", names));
+            foreach (string n in new[] { "report", "line", "html", "bmf", "github", "gbench", "picollo", "junit" })
+                Check(names.Contains(n), "the library lists " + n);
+            foreach (string n in names)
+                Check(c.A.ToFormat(n).Length > 0, "format " + n + " writes one result");
+            Check(c.A.ToFormat("line") == c.A.Line(), "line by name is Line()");
+            var both = new[] { c.A, c.B };
+            Check(Bench.Export(both, "bmf") == Bench.Export(both, BenchFormat.Bencher), "bmf by name is BENCHER");
+            var xml = new XmlDocument();
+            xml.LoadXml(Bench.Export(both, "junit"));
+            XmlElement suite = xml.DocumentElement;
+            Check(suite.Name == "testsuite" && suite.GetAttribute("tests") == "2", "junit: " + suite.OuterXml);
+            XmlNodeList cases = suite.GetElementsByTagName("testcase");
+            Check(cases.Count == 2 && ((XmlElement)cases[0]).GetAttribute("name") == "a<&\"'>",
+                  "junit names: " + suite.OuterXml);
+            Throws(Status.InvalidArgument, "unknown format \"csv\": the formats are report, ", () => c.A.ToFormat("csv"), "an unknown name");
+            Throws(Status.InvalidArgument, "format \"line\" writes one result", () => Bench.Export(both, "line"), "a form of one result");
+            try { Bench.Export(both, (string)null); Check(false, "a null name"); }
+            catch (ArgumentNullException e) { Check(e.ParamName == "name", "a null name: " + e.ParamName); }
+            try { c.A.ToFormat(null); Check(false, "a null name"); }
+            catch (ArgumentNullException e) { Check(e.ParamName == "name", "a null name: " + e.ParamName); }
+        }
+    }
+
     static void BenchExportBadInput()
     {
         using (BenchComparison c = Bench.Compare(() => Spin(8), () => Spin(8), Paired(), "x", "y"))
@@ -73,6 +105,7 @@ static partial class PerfTests
     static void BenchExportGroups()
     {
         Group("bench export formats and summary", BenchExportFormats);
+        Group("bench export by name", BenchExportByName);
         Group("bench export bad input", BenchExportBadInput);
     }
 }

@@ -38,7 +38,9 @@ namespace Picollo
 
     /// <summary>picollo_bench_format: a text form of one result (Report to Html, which
     /// <see cref="BenchResult"/>'s methods write), or of a suite of results for a CI tool
-    /// (Bencher to Document, which <see cref="Bench.Export"/> writes; ABI 1.19).</summary>
+    /// (Bencher to Document, which <see cref="Bench.Export(System.Collections.Generic.IEnumerable{BenchResult}, BenchFormat)"/>
+    /// writes; ABI 1.19). Fixed values; every format, these and any added later, is also
+    /// reached by its name (<see cref="Bench.Formats"/>; ABI 1.25).</summary>
     public enum BenchFormat : uint
     {
         /// <summary>The report: conditions, a row per metric, tail attribution.</summary>
@@ -153,6 +155,9 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_info(BenchResultHandle a, BenchResultHandle b, ref BenchComparisonInfo info);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_compare_metric(BenchResultHandle a, BenchResultHandle b, byte[] metric, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info, out UIntPtr metricIndex, out uint exact);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_results_text(IntPtr[] results, UIntPtr n, uint format, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_format(BenchResultHandle r, byte[] name, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_results_format(IntPtr[] results, UIntPtr n, byte[] name, byte[] buf, UIntPtr len, out UIntPtr needed);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_format_names(byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_summary(IntPtr[] a, IntPtr[] b, UIntPtr n, byte[] buf, UIntPtr len, out UIntPtr needed);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_result_median_round(BenchResultHandle r, out double median);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_bench_judge_apart(BenchResultHandle b, double[] runsApart, UIntPtr k, byte[] buf, UIntPtr len, out UIntPtr needed, ref BenchComparisonInfo info);

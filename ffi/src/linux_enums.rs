@@ -187,7 +187,11 @@ pub enum picollo_time_unit {
 c_enum!(picollo_time_unit:
     Ticks = "ticks", Nanos = "nanos", Micros = "micros", Millis = "millis");
 
-/// A text form of a benchmark result (`picollo_bench_result_text`).
+/// A text form of a benchmark result (`picollo_bench_result_text`): each value stands for a
+/// result format by name (`REPORT` `report`, `SUMMARIES` `summaries`, `JSON` `json`, `LOG`
+/// `log`, `LINE` `line`, `HTML` `html`, `BENCHER` `bmf`, `GITHUB_ACTION` `github`,
+/// `GOOGLE_BENCHMARK` `gbench`, `DOCUMENT` `picollo`). The values are fixed; formats added
+/// later have a name only (`picollo_bench_format_names`, `picollo_bench_result_format`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum picollo_bench_format {

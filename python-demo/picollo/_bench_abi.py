@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.19) as data: the config,
+"""The benchmark harness of libpicollo's C ABI (Linux, ABI 1.25) as data: the config,
 comparison and floor structs, the enums and the signatures of ``picollo_bench_*``.
 
 Like `_abi`, this module loads no library; `_bench_native` applies `BENCH_SIGNATURES`.
@@ -35,8 +35,10 @@ from ._abi import HistogramP, c_size_p, status_t
 #: (`PICOLLO_BENCH_FORMAT_HTML`, `picollo_bench_compare_html`; 1.17), figures floored at 0
 #: or below the resolution (`picollo_bench_result_metric_floor`; 1.19), the formats of CI tools
 #: and the summary of comparisons (`picollo_bench_results_text`, `picollo_bench_summary`;
-#: 1.19), comparisons judged on a named metric (`picollo_bench_compare_metric`; 1.19).
-BENCH_ABI_MINOR = 19
+#: 1.19), comparisons judged on a named metric (`picollo_bench_compare_metric`; 1.19), the
+#: result formats by name (`picollo_bench_result_format`, `picollo_bench_results_format`,
+#: `picollo_bench_format_names`; 1.25).
+BENCH_ABI_MINOR = 25
 
 
 class BenchVerdict(enum.IntEnum):
@@ -52,7 +54,8 @@ class BenchVerdict(enum.IntEnum):
 
 class BenchFormat(enum.IntEnum):
     """`picollo_bench_format`: a text form of a result (REPORT to HTML), or of a suite of
-    results for a CI tool (BENCHER to DOCUMENT)."""
+    results for a CI tool (BENCHER to DOCUMENT). Fixed values; every format, these and any
+    added later, is also reached by its name (`picollo_bench_format_names`)."""
 
     REPORT = 0
     SUMMARIES = 1
@@ -168,6 +171,12 @@ BENCH_SIGNATURES = {
     "picollo_bench_results_text": (
         status_t, [POINTER(BenchResultP), c_size_t, c_uint32, POINTER(c_char), c_size_t,
                    c_size_p]),
+    "picollo_bench_result_format": (
+        status_t, [BenchResultP, c_char_p, POINTER(c_char), c_size_t, c_size_p]),
+    "picollo_bench_results_format": (
+        status_t, [POINTER(BenchResultP), c_size_t, c_char_p, POINTER(c_char), c_size_t,
+                   c_size_p]),
+    "picollo_bench_format_names": (status_t, [POINTER(c_char), c_size_t, c_size_p]),
     "picollo_bench_summary": (
         status_t, [POINTER(BenchResultP), POINTER(BenchResultP), c_size_t, POINTER(c_char),
                    c_size_t, c_size_p]),

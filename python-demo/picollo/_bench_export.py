@@ -1,8 +1,9 @@
-"""Results and comparisons for CI tools (Linux): `export` writes results in the format of a
-CI tool (Bencher's, github-action-benchmark's, Google Benchmark's, or Picollo's JSON
-document, `Format`), `summary` the Markdown summary of comparisons that a CI job shows.
-Both are the library's writers (`picollo_bench_results_text`, `picollo_bench_summary`).
-`picollo.bench` re-exports them."""
+"""Results and comparisons for CI tools (Linux): `export` writes results in a result format
+of the library by its name (`formats()` lists them: Bencher's, github-action-benchmark's,
+Google Benchmark's, Picollo's JSON document, JUnit XML, and the forms of one result), or by
+a `Format` number; `summary` the Markdown summary of comparisons that a CI job shows. Both
+are the library's writers (`picollo_bench_results_format`, `picollo_bench_summary`), so a
+format the library adds is here without a new method. `picollo.bench` re-exports them."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from typing import Iterable, Union
 from . import _bench_native as bn
 from ._bench_compare import Comparison
 from ._bench_result import BenchResult
-from ._text import fetch_text
+from ._text import encode, fetch_text
 
-__all__ = ["Format", "export", "summary", "write_export"]
+__all__ = ["Format", "export", "formats", "summary", "write_export"]
 
 #: `picollo_bench_format`: `export` takes BENCHER (Bencher Metric Format), GITHUB_ACTION
 #: (github-action-benchmark's custom JSON, smaller is better), GOOGLE_BENCHMARK (Google
@@ -36,18 +37,31 @@ def _handles(results: Iterable[BenchResult], what: str) -> "ctypes.Array":
     return (bn.BenchResultP * len(items))(*[r._ptr for r in items])
 
 
-def export(results: Iterable[BenchResult], format: Format) -> str:
-    """The results in ``format`` (a `Format`: BENCHER, GITHUB_ACTION, GOOGLE_BENCHMARK or
-    DOCUMENT), one benchmark each by its name (a name given again gets `` (2)``).
-    TypeError for results that are not `BenchResult`s; `InvalidArgumentError` (a
-    ValueError) for no result or a format of one result alone."""
+def formats() -> list[str]:
+    """The names of the result formats, in the library's order: the forms of one result
+    (``report``, ``line``, ``html``, ...), then the formats of a suite (``bmf``, ``junit``,
+    ...)."""
+    return fetch_text(bn.lib.picollo_bench_format_names).splitlines()
+
+
+def export(results: Iterable[BenchResult], format: "Union[str, Format]") -> str:
+    """The results as one suite in ``format``: a name of `formats()` (``"bmf"``,
+    ``"junit"``, ...; a form of one result takes one result) or a `Format` (BENCHER,
+    GITHUB_ACTION, GOOGLE_BENCHMARK or DOCUMENT), one benchmark each by its name (a name
+    given again gets `` (2)``). TypeError for results that are not `BenchResult`s;
+    `InvalidArgumentError` (a ValueError) for no result, an unknown name (the message lists
+    the names) or a form of one result given several."""
     handles = _handles(results, "results")
+    if isinstance(format, str):
+        name = encode(format, "format")
+        return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_results_format(
+            handles, len(handles), name, buf, size, needed))
     code = int(Format(format))
     return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_results_text(
         handles, len(handles), code, buf, size, needed))
 
 
-def write_export(results: Iterable[BenchResult], format: Format,
+def write_export(results: Iterable[BenchResult], format: "Union[str, Format]",
                  path: "Union[str, os.PathLike[str]]") -> None:
     """Write `export` of the results to ``path`` (UTF-8)."""
     text = export(results, format)

@@ -1,4 +1,4 @@
-"""The benchmark harness of libpicollo (Linux, ABI 1.19 or later): the signatures of
+"""The benchmark harness of libpicollo (Linux, ABI 1.25 or later): the signatures of
 `_bench_abi` applied to the loaded library.
 
 On a library without the harness (another platform, an older ABI) importing this module
@@ -24,7 +24,7 @@ from ._native import apply_signatures, check_config_size, lib, missing, pylib
 _NEEDS = f"the benchmark harness needs a Linux build of ABI 1.{BENCH_ABI_MINOR} or later"
 apply_signatures(BENCH_SIGNATURES, _NEEDS)
 if lib.picollo_abi_version() & 0xFFFF < BENCH_ABI_MINOR:
-    raise ImportError(missing("picollo_bench_result_metric_floor", _NEEDS))
+    raise ImportError(missing("picollo_bench_format_names", _NEEDS))
 check_config_size(picollo_bench_config)
 
 #: `picollo_bench_run` through `ctypes.PyDLL`: the run keeps the GIL, so each batch's

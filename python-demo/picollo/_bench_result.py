@@ -16,7 +16,7 @@ from . import _native as n
 from ._convert import real
 from ._errors import check
 from ._handle import Handle
-from ._text import fetch_text
+from ._text import encode, fetch_text
 from .histogram import Histogram
 
 __all__ = ["BenchHistogram", "BenchResult", "Floor"]
@@ -104,6 +104,14 @@ class BenchResult(Handle):
         h = self._ptr
         return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_result_text(
             h, form, buf, size, needed))
+
+    def to_format(self, name: str) -> str:
+        """This result in the result format called ``name`` (`picollo.bench.formats()`
+        lists them: ``"report"``, ``"line"``, ``"bmf"``, ``"junit"``, ...);
+        `InvalidArgumentError` (a ValueError) for an unknown name, naming the formats."""
+        h, nm = self._ptr, encode(name, "name")
+        return fetch_text(lambda buf, size, needed: bn.lib.picollo_bench_result_format(
+            h, nm, buf, size, needed))
 
     def table(self) -> str:
         """The report: conditions and warnings, a Markdown row per metric (P0, P50, P90,

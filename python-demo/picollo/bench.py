@@ -21,11 +21,12 @@ runs, each in its own process, and judge a later run with `judge_apart`:
 >>> c = bench.judge_apart(bench.run(f, time_budget=1.0), saved)  # later: saved = those m
 >>> c.verdict                         # "slower"/"faster"/... at 99 % over the runs' spread
 
-For the tools of CI (docs/ci.md), `export` writes results as Bencher's metric format,
-github-action-benchmark's custom JSON, Google Benchmark's JSON or Picollo's own document
-(`Format`), and `summary` the Markdown of comparisons that a CI job shows:
+For the tools of CI (docs/ci.md), `export` writes results in a result format by its name
+(`formats()`: Bencher's metric format ``"bmf"``, github-action-benchmark's custom JSON,
+Google Benchmark's JSON, Picollo's own document, JUnit XML ``"junit"``, ...), and `summary`
+the Markdown of comparisons that a CI job shows:
 
->>> bench.write_export([a], bench.Format.BENCHER, "bmf.json")
+>>> bench.write_export([a], "bmf", "bmf.json")
 >>> open(os.environ["GITHUB_STEP_SUMMARY"], "a").write(bench.summary([c]))
 
 Under ``picollo emulate -- python ...`` (QEMU with Picollo's plugin) the counters
@@ -65,14 +66,15 @@ from typing import Any, Callable, Optional, Sequence
 
 from . import _bench_native as bn
 from ._bench_compare import Comparison, ExactDiff, compare, judge_apart
-from ._bench_export import Format, export, summary, write_export
+from ._bench_export import Format, export, formats, summary, write_export
 from ._bench_result import BenchHistogram, BenchResult, Floor
 from ._convert import real, u64
 from ._errors import Status, check
 from ._text import encode
 
 __all__ = ["BenchHistogram", "BenchResult", "Comparison", "ExactDiff", "Floor", "Format",
-           "compare", "compare_fns", "export", "judge_apart", "run", "summary", "write_export"]
+           "compare", "compare_fns", "export", "formats", "judge_apart", "run", "summary",
+           "write_export"]
 
 #: The name of the call-overhead run, which the report's baseline line shows.
 OVERHEAD_NAME = "the empty function"

@@ -2,12 +2,14 @@
 format `bench.export` writes is read by its peer's own reader or schema (ci_peers.py) and
 holds the three benchmarks at the figures the results give; a result's own JSON follows the
 document schema's `result`; the Markdown summary renders as CommonMark (markdown-it-py) to a
-table of the three verdicts; bad input raises."""
+table of the three verdicts; every format the library lists is reached by its name, and
+JUnit XML parses with one test case per result; bad input raises."""
 
 from __future__ import annotations
 
 import json
 import sys
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -79,6 +81,32 @@ def test_the_summary_renders_as_commonmark_with_one_row_per_verdict(comparisons,
     assert "Method and conditions" in "".join(tree.itertext())
 
 
+def test_every_format_the_library_lists_is_reached_by_its_name(comparisons):
+    names = bench.formats()
+    assert len(set(names)) == len(names)
+    assert {"report", "line", "html", "bmf", "github", "gbench", "picollo", "junit"} <= set(names)
+    results = [c.b for c in comparisons]
+    for name, number in FORMATS.items():
+        assert bench.export(results, name) == bench.export(results, number), name
+    one = comparisons[0].a
+    for name in names:
+        assert one.to_format(name), name
+    assert one.to_format("line") == one.line()
+    assert one.to_format("report") == one.table()
+    assert bench.export([one], "line") == one.line()
+
+
+def test_junit_parses_with_a_test_case_per_result(comparisons):
+    results = [c.b for c in comparisons]
+    suite = ET.fromstring(bench.export(results, "junit").encode("utf-8"))
+    assert suite.tag == "testsuite"
+    assert suite.get("tests") == "3" and suite.get("failures") == "0"
+    assert suite.get("errors") == "0"
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases] == [r.name for r in results]
+    assert all(c.get("classname") == "benchmark" and len(c) == 0 for c in cases)
+
+
 def test_bad_input_is_refused_with_a_clear_error(comparisons):
     results = [comparisons[0].b]
     with pytest.raises(InvalidArgumentError, match="writes one result"):
@@ -89,6 +117,14 @@ def test_bad_input_is_refused_with_a_clear_error(comparisons):
         bench.export(results, 77)
     with pytest.raises(TypeError, match="iterable of BenchResult"):
         bench.export(results[0], bench.Format.BENCHER)
+    with pytest.raises(InvalidArgumentError, match='unknown format "csv": the formats are report, '):
+        bench.export(results, "csv")
+    with pytest.raises(InvalidArgumentError, match='unknown format "yaml".*junit'):
+        results[0].to_format("yaml")
+    with pytest.raises(InvalidArgumentError, match='format "line" writes one result'):
+        bench.export([results[0], results[0]], "line")
+    with pytest.raises(TypeError, match="name must be a str"):
+        results[0].to_format(7)
     with pytest.raises(ValueError, match="no comparison"):
         bench.summary([])
     apart = bench.judge_apart(results[0], [1000.0, 1010.0])

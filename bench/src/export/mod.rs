@@ -1,15 +1,20 @@
-//! The formats the tools of CI read: Bencher's metric format, github-action-benchmark's
-//! custom JSON, Google Benchmark's JSON, and Picollo's own JSON document (with a schema,
-//! `docs/schema/picollo-bench.schema.json`); and the Markdown summary a CI job shows
-//! ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]: the CLI,
-//! the C ABI and the bindings reach a format through that table, so that each is written
-//! here once; and where they go ([`Outputs`]: each format to its file, the summary to its
-//! file and to the step summary's).
+//! Every format a result is written in, by name: the forms of one result (the report, the
+//! summaries, JSON, the interval log, the line, the HTML page) and the formats the tools of
+//! CI read (Bencher's metric format, github-action-benchmark's custom JSON, Google
+//! Benchmark's JSON, Picollo's own JSON document with a schema,
+//! `docs/schema/picollo-bench.schema.json`, and JUnit XML); and the Markdown summary a CI
+//! job shows ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]:
+//! the CLI, the C ABI and the bindings reach a format by its name through that table, so a
+//! new format is its file, its `mod` line and its line of [`FORMATS`]; and where they go
+//! ([`Outputs`]: each format to its file, the summary to its file and to the step
+//! summary's).
 
 mod bmf;
 mod document;
 mod gbench;
 mod github;
+mod junit;
+mod result;
 mod route;
 mod summary;
 
@@ -21,6 +26,7 @@ pub use bmf::Bencher;
 pub use document::PicolloDocument;
 pub use gbench::GoogleBenchmark;
 pub use github::GithubAction;
+pub use result::{HtmlForm, JsonForm, LineForm, LogForm, ReportForm, SummariesForm};
 pub use route::{emit, step_summary, OutputError, Outputs, STEP_SUMMARY};
 pub use summary::{verdict_mark, SUMMARY_LIMIT};
 
@@ -31,32 +37,83 @@ use crate::measure::result::BenchResult;
 use crate::model::document::{Emulated, Members};
 use crate::stats::{quantile_interval, Z_99};
 
+/// What a format writes: one result alone, or a suite of results and their comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// One result (a suite of one measured benchmark): the report, the line, its HTML page.
+    Result,
+    /// A suite: every benchmark and comparison (`--export`).
+    Suite,
+}
+
 /// A format a [`Suite`] is written in.
 pub trait Export: Sync {
-    /// The name it goes by (`bmf`, `github`, `gbench`, `picollo`).
+    /// The name it goes by (`report`, `bmf`, `github`, `gbench`, `picollo`, …).
     fn name(&self) -> &'static str;
     /// What it is, in a few words.
     fn title(&self) -> &'static str;
+    /// What it writes: a suite unless it says one result.
+    fn scope(&self) -> Scope {
+        Scope::Suite
+    }
     /// The suite in this format.
     fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result;
 }
 
-/// Every format, by name.
-pub static FORMATS: [&dyn Export; 4] =
-    [&Bencher, &GithubAction, &GoogleBenchmark, &PicolloDocument];
+/// Every format, by name: the forms of one result, then the formats of a suite.
+pub static FORMATS: &[&dyn Export] = &[
+    &ReportForm,
+    &SummariesForm,
+    &JsonForm,
+    &LogForm,
+    &LineForm,
+    &HtmlForm,
+    &Bencher,
+    &GithubAction,
+    &GoogleBenchmark,
+    &PicolloDocument,
+    &junit::Junit,
+];
 
-/// The format named `name`; an error that names the ones there are.
-pub fn format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
-    match FORMATS.iter().find(|f| f.name() == name) {
-        Some(f) => Ok(*f),
-        None => {
-            let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
-            Err(BenchError::invalid(&std::format!(
-                "unknown format {name:?}: the formats are {}",
-                names.join(", ")
-            )))
-        }
+/// The format named `name` among those of [`FORMATS`] that `scope` admits (`None`: all);
+/// an error that names them.
+fn named(name: &str, scope: Option<Scope>) -> Result<&'static dyn Export, BenchError> {
+    let admitted = || {
+        let kept = FORMATS.iter().copied();
+        kept.filter(move |f| scope.is_none_or(|s| f.scope() == s))
+    };
+    if let Some(f) = admitted().find(|f| f.name() == name) {
+        return Ok(f);
     }
+    let names: Vec<&str> = admitted().map(|f| f.name()).collect();
+    let why = match FORMATS.iter().any(|f| f.name() == name) {
+        true => std::format!("format {name:?} writes one result, not a suite"),
+        false => std::format!("unknown format {name:?}"),
+    };
+    Err(BenchError::invalid(&std::format!(
+        "{why}: the formats are {}",
+        names.join(", ")
+    )))
+}
+
+/// The format of a suite named `name` (`--export`, a suite's exports); an error that names
+/// the formats of a suite there are.
+pub fn format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
+    named(name, Some(Scope::Suite))
+}
+
+/// Any format named `name`, of one result or of a suite (the C ABI's and the bindings'
+/// calls by name); an error that names them all.
+pub fn any_format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
+    named(name, None)
+}
+
+/// The names of [`FORMATS`] that `scope` admits (`None`: all), in the table's order.
+pub fn format_names(scope: Option<Scope>) -> Vec<&'static str> {
+    let kept = FORMATS
+        .iter()
+        .filter(|f| scope.is_none_or(|s| f.scope() == s));
+    kept.map(|f| f.name()).collect()
 }
 
 /// One benchmark of a suite: its name and its result (`None`: it was not measured).
@@ -182,8 +239,16 @@ impl<'a> Suite<'a> {
         names
     }
 
-    /// The suite in `format`, as text.
+    /// The suite in `format`, as text; an error for a format of one result where the suite
+    /// does not hold exactly one measured benchmark.
     pub fn to_text(&self, format: &dyn Export) -> Result<String, BenchError> {
+        let measured = self.measured().len();
+        if format.scope() == Scope::Result && measured != 1 {
+            return Err(BenchError::argument(std::format!(
+                "format {:?} writes one result: this suite has {measured} measured",
+                format.name()
+            )));
+        }
         let mut out = String::new();
         format.write(self, &mut out)?;
         Ok(out)

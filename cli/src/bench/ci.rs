@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use picollo_bench::export::{format_named, step_summary, Export, Outputs, Suite};
+use picollo_bench::export::{format_named, step_summary, Export, Outputs, Scope, Suite, FORMATS};
 
 use crate::error::Failure;
 
@@ -34,12 +34,21 @@ fn target(text: &str) -> Result<Target, String> {
     })
 }
 
+/// The help of `--export`: each format of a suite in the harness's table, with its title.
+fn export_help() -> String {
+    let suite = FORMATS.iter().filter(|f| f.scope() == Scope::Suite);
+    let each: Vec<String> = suite
+        .map(|f| format!("{}: {}", f.name(), f.title()))
+        .collect();
+    format!(
+        "Write the run in FORMAT to PATH (- for stdout), once per format: {}",
+        each.join("; ")
+    )
+}
+
 #[derive(Args)]
 pub struct CiArgs {
-    /// Write the run in FORMAT to PATH (- for stdout), once per format: bmf (Bencher Metric
-    /// Format), github (github-action-benchmark, customSmallerIsBetter), gbench (Google
-    /// Benchmark's JSON, for its compare.py), picollo (the JSON document --json writes)
-    #[arg(long = "export", value_name = "FORMAT=PATH", value_parser = target)]
+    #[arg(long = "export", value_name = "FORMAT=PATH", value_parser = target, help = export_help())]
     pub exports: Vec<Target>,
     /// Write a Markdown summary for CI to PATH (- for stdout): the verdicts first, what
     /// changed, the method and conditions last. Where GITHUB_STEP_SUMMARY names a file, the

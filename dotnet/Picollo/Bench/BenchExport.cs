@@ -1,6 +1,8 @@
-// Bench.Export and Bench.Summary: results in the formats of CI tools and the Markdown summary
-// of comparisons, both written by the library (picollo_bench_results_text,
-// picollo_bench_summary) from arrays of result handles, each held for the call.
+// Bench.Formats, Bench.Export and Bench.Summary: the library's result formats by name, results
+// in one of them (or in a picollo_bench_format) and the Markdown summary of comparisons, all
+// written by the library (picollo_bench_format_names, picollo_bench_results_format,
+// picollo_bench_summary) from arrays of result handles, each held for the call; a format the
+// library adds is reachable here by its name without a new method.
 
 using System;
 using System.Collections.Generic;
@@ -9,6 +11,42 @@ namespace Picollo
 {
     public static partial class Bench
     {
+        /// <summary>The names of the result formats, in the library's order: the forms of one
+        /// result ("report", "line", "html", ...), then the formats of a suite ("bmf",
+        /// "junit", ...).</summary>
+        public static string[] Formats
+        {
+            get
+            {
+                string text = Text.Render(BenchNative.picollo_bench_format_names);
+                return text.Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries);
+            }
+        }
+
+        /// <summary>The results as one suite in the result format called
+        /// <paramref name="name"/> (<see cref="Formats"/>; a form of one result takes one
+        /// result), one benchmark each by its name (a name given again gets " (2)"). Throws
+        /// <see cref="ArgumentNullException"/> for null results, a null among them or a null
+        /// name, and <see cref="ArgumentException"/> (PicolloArgumentException) for none, an
+        /// unknown name (the message lists the names) or a form of one result given
+        /// several.</summary>
+        public static string Export(IEnumerable<BenchResult> results, string name)
+        {
+            if (name == null) throw new ArgumentNullException("name");
+            var list = Listed(results, "results");
+            byte[] native = Utf8.ToNative(name);
+            return WithHandles(list, handles => Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_results_format(handles, new UIntPtr((ulong)handles.Length),
+                    native, buf, len, out needed)));
+        }
+
+        /// <summary>Writes <see cref="Export(IEnumerable{BenchResult}, string)"/> of the
+        /// results to <paramref name="path"/> (UTF-8).</summary>
+        public static void WriteExport(IEnumerable<BenchResult> results, string name, string path)
+        {
+            System.IO.File.WriteAllText(path, Export(results, name));
+        }
+
         /// <summary>The results in <paramref name="format"/> (<see cref="BenchFormat.Bencher"/>,
         /// <see cref="BenchFormat.GithubAction"/>, <see cref="BenchFormat.GoogleBenchmark"/> or
         /// <see cref="BenchFormat.Document"/>), one benchmark each by its name (a name given
@@ -23,7 +61,8 @@ namespace Picollo
                     (uint)format, buf, len, out needed)));
         }
 
-        /// <summary>Writes <see cref="Export"/> of the results to <paramref name="path"/> (UTF-8).</summary>
+        /// <summary>Writes <see cref="Export(IEnumerable{BenchResult}, BenchFormat)"/> of the
+        /// results to <paramref name="path"/> (UTF-8).</summary>
         public static void WriteExport(IEnumerable<BenchResult> results, BenchFormat format, string path)
         {
             System.IO.File.WriteAllText(path, Export(results, format));

@@ -137,6 +137,18 @@ namespace Picollo
             }
         }
 
+        /// <summary>This result in the result format called <paramref name="name"/>
+        /// (<see cref="Bench.Formats"/> lists them: "report", "line", "bmf", "junit", ...);
+        /// <see cref="ArgumentException"/> (PicolloArgumentException) for an unknown name,
+        /// naming the formats.</summary>
+        public string ToFormat(string name)
+        {
+            if (name == null) throw new ArgumentNullException("name");
+            byte[] native = Utf8.ToNative(name);
+            return Text.Render((byte[] buf, UIntPtr len, out UIntPtr needed) =>
+                BenchNative.picollo_bench_result_format(_handle, native, buf, len, out needed));
+        }
+
         /// <summary>The report: conditions and warnings, a Markdown row per metric, tail
         /// attribution, and the baseline subtracted, if any.</summary>
         public string Table() { return Render(BenchFormat.Report); }

@@ -5,11 +5,12 @@
 
 use std::ffi::c_char;
 
-use picollo_bench::export::Suite;
+use picollo_bench::export::{Scope, Suite};
 use picollo_bench::BenchResult;
 
 use crate::args::slice_from;
 use crate::bench::args::{bench_failure, picollo_bench_result};
+use crate::bench::format::suite_text;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::choice::choice;
@@ -24,7 +25,7 @@ use crate::text::{fmt_internal, rendered};
 /// # Safety
 /// `handles` is NULL or points to `n` pointers, each NULL or a live result not freed
 /// during the call.
-unsafe fn results_of<'a>(
+pub(crate) unsafe fn results_of<'a>(
     handles: *const *const picollo_bench_result,
     n: usize,
     name: &str,
@@ -61,17 +62,16 @@ pub unsafe extern "C" fn picollo_bench_results_text(
     needed: *mut usize,
 ) -> picollo_status {
     boundary!({
-        let chosen = choice::<picollo_bench_format>(format, "format")?;
-        let export = chosen.export().ok_or_else(|| {
-            Failure::invalid(format_args!(
+        let export = choice::<picollo_bench_format>(format, "format")?.format()?;
+        if export.scope() != Scope::Suite {
+            return Err(Failure::invalid(format_args!(
                 "format {format} writes one result: use picollo_bench_result_text (a suite \
                  is BMF 6, github-action-benchmark 7, Google Benchmark 8 or the document 9)"
-            ))
-        })?;
+            )));
+        }
         // SAFETY: as this function's Safety section says.
         let results = unsafe { results_of(results, n, "results") }?;
-        let text = rendered(|w| export.write(&Suite::of_results(&results), w));
-        write_text!(&text.map_err(fmt_internal)?, buf, len, needed)
+        write_text!(&suite_text(&results, export)?, buf, len, needed)
     })
 }
 

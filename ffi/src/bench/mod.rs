@@ -8,12 +8,14 @@
 pub(crate) mod args;
 pub(crate) mod export;
 pub(crate) mod floor;
+pub(crate) mod format;
 pub(crate) mod suite;
 pub(crate) mod text;
 
 pub use args::{picollo_bench_config, picollo_bench_config_default, picollo_bench_result};
 pub use export::*;
 pub use floor::*;
+pub use format::*;
 pub use suite::*;
 pub use text::*;
 

@@ -1,5 +1,5 @@
 //! Text of benchmark results into caller buffers (`picollo_bench_result_text`, by a
-//! `picollo_bench_format`) and the comparison of two results with its verdict
+//! `picollo_bench_format`, which names a format of the harness's table) and the comparison of two results with its verdict
 //! (`picollo_bench_compare`, on time; `picollo_bench_compare_metric`, on a metric named), and
 //! a result judged on runs apart (`picollo_bench_judge_apart`).
 #![cfg(target_os = "linux")]
@@ -7,16 +7,13 @@
 use std::ffi::c_char;
 use std::fmt::Write;
 
-use picollo_bench::export::{
-    Bencher, Export, GithubAction, GoogleBenchmark, PicolloDocument, Suite,
-};
 use picollo_bench::rules::median_round;
 use picollo_bench::shift::Design;
 use picollo_bench::{compare, compare_on, judge_apart, BenchResult, Comparison, Verdict, SCALE};
 
 use crate::args::{out, query, sized_out, try_slice, try_str};
 use crate::bench::args::{bench_failure, picollo_bench_result};
-use crate::bench::BenchRun;
+use crate::bench::format::suite_text;
 use crate::boundary::boundary;
 use crate::buffer::write_text;
 use crate::choice::choice;
@@ -25,40 +22,6 @@ use crate::handle::try_ref;
 use crate::linux_enums::{picollo_bench_format, picollo_bench_verdict};
 use crate::status::picollo_status;
 use crate::text::{fmt_internal, rendered};
-
-impl picollo_bench_format {
-    /// `run` in this format.
-    fn render(self, run: &BenchRun) -> Result<String, Failure> {
-        let r = &run.result;
-        let text = rendered(|out| match self {
-            picollo_bench_format::Report => r.write_report(out),
-            picollo_bench_format::Summaries => r.write_summaries(out),
-            picollo_bench_format::Json => r.write_json(out),
-            picollo_bench_format::Log => r.write_log(out).map_err(|_| std::fmt::Error),
-            picollo_bench_format::Line => r.write_line(out),
-            picollo_bench_format::Html => r.write_html(out),
-            picollo_bench_format::Bencher
-            | picollo_bench_format::GithubAction
-            | picollo_bench_format::GoogleBenchmark
-            | picollo_bench_format::Document => {
-                let format = self.export().ok_or(std::fmt::Error)?;
-                format.write(&Suite::of_results(&[r]), out)
-            }
-        });
-        text.map_err(fmt_internal)
-    }
-
-    /// The format of a suite of results this is (`None`: a form of one result alone).
-    pub(crate) fn export(self) -> Option<&'static dyn Export> {
-        match self {
-            picollo_bench_format::Bencher => Some(&Bencher),
-            picollo_bench_format::GithubAction => Some(&GithubAction),
-            picollo_bench_format::GoogleBenchmark => Some(&GoogleBenchmark),
-            picollo_bench_format::Document => Some(&PicolloDocument),
-            _ => None,
-        }
-    }
-}
 
 impl From<Verdict> for picollo_bench_verdict {
     fn from(v: Verdict) -> Self {
@@ -126,8 +89,9 @@ fn comparison_info(c: &Comparison, struct_size: u32) -> picollo_bench_comparison
     }
 }
 
-/// Writes result `r` in `format` (a `picollo_bench_format`) into `buf`. Errors: NULL `r`;
-/// `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
+/// Writes result `r` in `format` (a `picollo_bench_format`: the format of that name in
+/// `picollo_bench_format_names`, as `picollo_bench_result_format` writes it) into `buf`.
+/// Errors: NULL `r`; `INVALID_ARGUMENT` for an unknown format; `BUFFER_TOO_SMALL`.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_bench_result_text(
     r: *const picollo_bench_result,
@@ -136,7 +100,11 @@ pub unsafe extern "C" fn picollo_bench_result_text(
     len: usize,
     needed: *mut usize,
 ) -> picollo_status {
-    query!(r, |r| &choice::<picollo_bench_format>(format, "format")?.render(r)? => text(buf, len, needed))
+    boundary!({
+        let r = try_ref!(r)?;
+        let format = choice::<picollo_bench_format>(format, "format")?.format()?;
+        write_text!(&suite_text(&[&r.result], format)?, buf, len, needed)
+    })
 }
 
 /// Writes result `b` against `a`, round against round (diff tables, method, warnings, `verdict:
