@@ -95,7 +95,11 @@ fn the_list_the_filters_and_the_test_mode_are_the_runners_users_know() {
     assert_eq!(String::from_utf8_lossy(&regex.stdout), listed);
     let bad = run(&s, &["--regex", "(", "--list"], &[]);
     assert_eq!(bad.status.code(), Some(Exit::Usage as i32));
-    assert!(text(&bad).contains("--regex (: not a regular expression"));
+    assert!(
+        text(&bad).contains("invalid value '(' for '--regex <RE>': not a regular expression"),
+        "{}",
+        text(&bad)
+    );
     // cargo test --benches passes no --bench: each benchmark once, nothing timed.
     let once = run(&s, &[], &[]);
     assert_eq!(once.status.code(), Some(0), "{}", text(&once));
@@ -563,7 +567,9 @@ fn builds_a_side_and_processes_a_build_run_as_workers_each_and_are_judged_as_uni
     );
     let none = against(Path::new(&b1), &dir, &["--processes", "0"], &[]);
     assert_eq!(none.status.code(), Some(Exit::Usage as i32));
-    assert!(text(&none).contains("--processes 0: a count of worker processes a build, 1 to 16"));
+    assert!(text(&none).contains(
+        "invalid value '0' for '--processes <N>': a count of worker processes a build, 1 to 16"
+    ));
     let unbalanced = against(Path::new(&b1), &dir, &["--against", &b2], &[]);
     assert_eq!(unbalanced.status.code(), Some(Exit::Usage as i32));
     assert!(
