@@ -12,6 +12,8 @@ mod metric;
 mod output;
 mod rounds;
 mod saved;
+#[cfg(test)]
+mod shared_flags;
 mod sides;
 mod stage;
 
