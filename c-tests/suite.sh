@@ -72,6 +72,9 @@ run 2 cpp_twice env PICOLLO_SUITE_DUPLICATE=1 ./cpp --list
 has cpp_twice 'error: two benchmarks are named "sum 1000"'
 run 2 cpp_flag ./cpp --budgte 1
 has cpp_flag "unknown flag --budgte"
+run 0 cpp_help ./cpp --help
+has cpp_help "--threshold <PERCENT>"
+has cpp_help "--against <SUITE>"
 
 # A short measurement (the default without --test): a line a benchmark, the document.
 run 0 c_measure ./c "${short[@]}" --out measured

@@ -30,6 +30,7 @@
 
 mod error;
 pub mod export;
+pub mod flags;
 pub mod html;
 mod judge;
 mod measure;

@@ -95,7 +95,11 @@ fn the_list_the_filters_and_the_test_mode_are_the_runners_users_know() {
     assert_eq!(String::from_utf8_lossy(&regex.stdout), listed);
     let bad = run(&s, &["--regex", "(", "--list"], &[]);
     assert_eq!(bad.status.code(), Some(Exit::Usage as i32));
-    assert!(text(&bad).contains("--regex (: not a regular expression"));
+    assert!(
+        text(&bad).contains("invalid value '(' for '--regex <RE>': not a regular expression"),
+        "{}",
+        text(&bad)
+    );
     // cargo test --benches passes no --bench: each benchmark once, nothing timed.
     let once = run(&s, &[], &[]);
     assert_eq!(once.status.code(), Some(0), "{}", text(&once));
@@ -563,7 +567,9 @@ fn builds_a_side_and_processes_a_build_run_as_workers_each_and_are_judged_as_uni
     );
     let none = against(Path::new(&b1), &dir, &["--processes", "0"], &[]);
     assert_eq!(none.status.code(), Some(Exit::Usage as i32));
-    assert!(text(&none).contains("--processes 0: a count of worker processes a build, 1 to 16"));
+    assert!(text(&none).contains(
+        "invalid value '0' for '--processes <N>': a count of worker processes a build, 1 to 16"
+    ));
     let unbalanced = against(Path::new(&b1), &dir, &["--against", &b2], &[]);
     assert_eq!(unbalanced.status.code(), Some(Exit::Usage as i32));
     assert!(
@@ -650,5 +656,64 @@ fn a_benchmark_of_parameters_is_one_benchmark_a_parameter_each_filtered_and_run(
     assert_eq!(
         listed,
         "sum/10: benchmark\nsum/1000: benchmark\nother: benchmark\n"
+    );
+}
+
+/// Each flag a suite shares with `picollo bench` ([`picollo_bench::flags`]): its `--long
+/// <VALUE>` as help shows it, and its help text.
+fn shared_flags() -> Vec<(String, String)> {
+    use clap::Args;
+    use picollo_bench::flags::{CiFlags, GateFlags};
+    let command = CiFlags::augment_args(GateFlags::augment_args(clap::Command::new("flags")));
+    let each = command.get_arguments().map(|a| {
+        let long = format!("--{}", a.get_long().unwrap());
+        let shown = match (a.get_action().takes_values(), a.get_value_names()) {
+            (true, Some(v)) => format!("{long} <{}>", v[0]),
+            _ => long,
+        };
+        (shown, a.get_help().unwrap().to_string())
+    });
+    each.collect()
+}
+
+#[test]
+fn help_and_h_print_the_suites_flags_with_those_picollo_bench_shares_and_exit_0() {
+    for flag in ["--help", "-h"] {
+        let o = run(&sample(), &[flag, "--list", "--budgte"], &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let help = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            help.contains("Usage: suite [OPTIONS] [FILTER]..."),
+            "{help}"
+        );
+        assert!(help.contains("--against <SUITE>") && help.contains("--save <NAME>"));
+        assert!(help.contains("  2  a bad argument"), "{help}");
+        assert!(!help.contains("picollo-worker") && !help.contains("nocapture"));
+        let shared = shared_flags();
+        assert_eq!(shared.len(), 6);
+        for (shown, says) in shared {
+            assert!(help.contains(&shown), "{shown} not in {flag}: {help}");
+            assert!(help.contains(&says), "{says:?} not in {flag}: {help}");
+        }
+    }
+}
+
+#[test]
+fn the_guides_flag_list_is_a_suites_help() {
+    let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/suites.md");
+    let guide = std::fs::read_to_string(guide).unwrap();
+    let marker = "<!-- snippet: skip a suite's --help";
+    let after = &guide[guide.find(marker).expect("docs/suites.md shows --help")..];
+    let block = after
+        .split("```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    assert_eq!(
+        block,
+        picollo_bench::suite::Args::help("sums"),
+        "docs/suites.md: paste `--help` of a suite named sums"
     );
 }

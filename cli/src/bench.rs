@@ -12,6 +12,8 @@ mod metric;
 mod output;
 mod rounds;
 mod saved;
+#[cfg(test)]
+mod shared_flags;
 mod sides;
 mod stage;
 
@@ -21,6 +23,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use picollo::concurrent::XorShift64;
 use picollo_bench::export::PicolloDocument;
+use picollo_bench::flags::{CiFlags, GateFlags};
 use picollo_bench::rules::median_round_at;
 use picollo_bench::{compare_on, judge_apart, Bench, BenchResult, Comparison, Verdict, WarmUp};
 
@@ -183,9 +186,9 @@ pub struct BenchArgs {
     /// comparison's figures (with one command, its result's); one file, nothing fetched
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    // For CI: --export FORMAT=PATH and --summary PATH.
+    // For CI, as a suite's: --export FORMAT=PATH and --summary PATH.
     #[command(flatten)]
-    pub ci: ci::CiArgs,
+    pub ci: CiFlags,
     /// Let the commands write to picollo's stdout and stderr (default: /dev/null)
     #[arg(long)]
     pub show_output: bool,
@@ -195,17 +198,9 @@ pub struct BenchArgs {
     /// Run each command without a shell (--shell=none)
     #[arg(short = 'N', conflicts_with = "shell")]
     pub no_shell: bool,
-    /// A change below this percentage is `within noise` (0: every difference at 99 % is
-    /// faster or slower)
-    #[arg(long, value_name = "PERCENT", default_value_t = 1.0, value_parser = percent)]
-    pub threshold: f64,
     /// Write the results as JSON to this file, for a later --baseline
     #[arg(long, value_name = "FILE")]
     pub save: Option<String>,
-    /// With --save: keep the runs apart FILE already holds (saved from the same commands)
-    /// and add this run as one more
-    #[arg(long, requires = "save")]
-    pub append: bool,
     /// Compare each command with the result saved in FILE (--save) at its position, judged
     /// on the runs apart FILE holds; exit with 7 when one is slower by the threshold or more
     #[arg(long, value_name = "FILE")]
@@ -215,12 +210,9 @@ pub struct BenchArgs {
     /// interleaved (base first, head second)
     #[arg(long)]
     pub gate: bool,
-    /// The metric every comparison judges and a --baseline gate fails on: time (the
-    /// default; with --emulate, Emulated:Instructions) or a counter's name
-    /// (Hardware:Instructions, Software:PageFaults, or the part after `:` in any case where
-    /// one metric has it: instructions, page-faults)
-    #[arg(long, value_name = "NAME")]
-    pub metric: Option<String>,
+    // The gate's flags, a suite's too: --threshold, --metric, --seed, --append.
+    #[command(flatten)]
+    pub judge: GateFlags,
     /// The commands are sides of K builds each (the builds of one commit in different code
     /// layouts, e.g. from `picollo layouts`): the first K are side 1, the next K side 2, …;
     /// each side after the first is compared with side 1 with builds as the unit
@@ -233,9 +225,6 @@ pub struct BenchArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 4096,
           value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub env_pad: u32,
-    /// The seed of the rounds' random orders (default: from the clock)
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
     /// Run each command under QEMU's user mode with Picollo's plugin: its guest's exact
     /// counts per run (instructions; with `=memory` loads and stores too; with `=l1d` also
     /// the misses of a modelled L1D). Its value follows `=` only, so that `--emulate CMD`
@@ -247,14 +236,6 @@ pub struct BenchArgs {
     // With --emulate: which QEMU and which plugin (--qemu, --plugin).
     #[command(flatten)]
     pub emulator: EmulatorPaths,
-}
-
-/// A threshold: a finite percentage, 0 or more.
-fn percent(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
-        _ => Err(format!("{s:?} is not a percentage of 0 or more")),
-    }
 }
 
 impl BenchArgs {
@@ -411,7 +392,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     drop(baseline);
     let measured = measure(args, &counters, emulator.as_ref())?;
     let saved = match &args.baseline {
-        Some(path) => Some(saved::load(path, Some(args.threshold))?),
+        Some(path) => Some(saved::load(path, Some(args.judge.threshold()))?),
         None => None,
     };
     let mut comparisons = comparisons(&measured, args)?;
@@ -484,7 +465,7 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> R
 /// With `--save FILE --append`, the commands FILE holds with their runs apart (none when it
 /// does not exist yet); a file saved from other commands is refused.
 fn earlier_runs(args: &BenchArgs) -> Result<Vec<saved::Saved>, Failure> {
-    let path = match (&args.save, args.append) {
+    let path = match (&args.save, args.judge.append) {
         (Some(path), true) if std::path::Path::new(path).exists() => path,
         _ => return Ok(Vec::new()),
     };
@@ -540,7 +521,10 @@ fn measure(
     let mut tracks = tracks(args, emulator.zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
-    let seed = args.seed.unwrap_or_else(picollo_perf::time::ticks_begin);
+    let seed = args
+        .judge
+        .seed
+        .unwrap_or_else(picollo_perf::time::ticks_begin);
     let mut rng = XorShift64::new(seed);
     let pairing = Some(rng.next() | 1);
     rounds::interleave(&mut tracks, args, counters, (&bar, &mut rng))?;
@@ -628,7 +612,7 @@ fn result(
     args: &BenchArgs,
     probe: Option<&BenchResult>,
 ) -> BenchResult {
-    let bench = Bench::new(&t.name).with_threshold(args.threshold);
+    let bench = Bench::new(&t.name).with_threshold(args.judge.threshold());
     let bench = match probe {
         Some(shell) => bench.with_baseline(shell),
         None => bench,

@@ -193,6 +193,8 @@ def test_bad_input_is_a_clear_error_with_an_exit_status(tmp_path):
     assert "the two builds share no selected benchmark" in r.stdout, text(r)
     r = pytest_in(head, "--picollo-bench", "--picollo-args", "--budgte 1", "-k", "spin")
     assert r.returncode == 2 and "error: unknown flag --budgte" in r.stdout, text(r)
+    r = pytest_in(head, "--picollo-bench", "--picollo-args=--help", "-k", "spin")
+    assert r.returncode == 0 and "--threshold <PERCENT>" in r.stdout, text(r)
     r = pytest_in(head, "--picollo-worker")
     assert r.returncode == 4 and "python -m picollo.suite_worker" in r.stderr, text(r)
     r = subprocess.run([sys.executable, "-c", "import sys; from picollo.suite_worker import "

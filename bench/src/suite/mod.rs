@@ -253,9 +253,15 @@ impl<'a> Suite<'a> {
         default: Mode,
         out: &mut dyn Write,
     ) -> Result<Report, SuiteError> {
-        let args = Args::parse(args)?;
+        let args = Args::parse(&self.name, args)?;
         self.check_names()?;
         let mode = args.mode(default);
+        if mode == Mode::Help {
+            let help = Args::help(&self.name);
+            let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
+            out.write_all(help.as_bytes()).map_err(io)?;
+            return Ok(Report::default());
+        }
         if mode == Mode::Worker {
             let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
             worker::serve(self, &mut stdin.lock(), &mut stdout.lock())
@@ -461,7 +467,7 @@ impl<'a> Suite<'a> {
         other: &mut Suite<'_>,
         args: &[String],
     ) -> Result<Report, SuiteError> {
-        let args = Args::parse(args)?;
+        let args = Args::parse(&self.name, args)?;
         let (plan, selected) = (self.plan(&args)?, self.selected(&args)?);
         let ends: &mut [&mut dyn Endpoint] = &mut [
             &mut Local::new("base", other),
@@ -482,7 +488,7 @@ impl<'a> Suite<'a> {
         if k == 0 || bases.len() != k {
             return Err(SuiteError::usage("as many builds a side, at least one"));
         }
-        let args = Args::parse(args)?;
+        let args = Args::parse(&heads[0].name, args)?;
         let (plan, selected) = (heads[0].plan(&args)?, heads[0].selected(&args)?);
         let label = |side: &str, i: usize| std::format!("{side} {}", i + 1);
         let base = bases

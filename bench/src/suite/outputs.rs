@@ -10,9 +10,7 @@ use std::vec::Vec;
 use super::super::{compare_on, BenchResult};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
-use crate::export::{
-    format_named, step_summary, Compared, Entry, Export, Outputs, PicolloDocument, Suite as Written,
-};
+use crate::export::{Compared, Entry, Export, PicolloDocument, Suite as Written};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::{Comparison, Interleaved, Verdict};
 
@@ -172,17 +170,10 @@ impl Report {
         let dir = out_dir(args).join(suite);
         std::fs::create_dir_all(&dir).map_err(|e| SuiteError::io(&dir, &e))?;
         let document: &dyn Export = &PicolloDocument;
-        let mut exports = std::vec![(document, dir.join("results.json"))];
-        for (name, path) in &args.exports {
-            let format = format_named(name)
-                .map_err(|e| SuiteError::usage(std::format!("--export: {}", e.message())))?;
-            exports.push((format, path.clone()));
-        }
-        let outputs = Outputs {
-            exports,
-            summary: args.summary.clone(),
-            step: step_summary(),
-        };
+        let mut outputs = args.ci.outputs();
+        outputs
+            .exports
+            .insert(0, (document, dir.join("results.json")));
         let written = outputs.write(&self.written());
         written.map_err(|e| SuiteError::new(Exit::Io, e.to_string()))
     }

@@ -16,7 +16,7 @@ pub const EMULATED: &str = "Emulated:Instructions";
 /// The metric named by `--metric`, or the default: time, or under `--emulate` the guest's
 /// instructions.
 pub fn judged(args: &BenchArgs) -> &str {
-    match (&args.metric, args.emulate) {
+    match (&args.judge.metric, args.emulate) {
         (Some(name), _) => name,
         (None, Some(_)) => EMULATED,
         (None, None) => "time",
