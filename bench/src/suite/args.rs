@@ -395,7 +395,7 @@ mod tests {
         for (args, says) in [
             (
                 &["--budgte", "1"][..],
-                "unknown flag --budgte: --help lists the flags",
+                "unknown flag --budgte (did you mean --budget?): --help lists the flags",
             ),
             (
                 &["--processes", "17"],
