@@ -40,7 +40,7 @@ pub mod stats;
 pub mod suite;
 mod tell;
 
-pub use judge::{saved, shift};
+pub use judge::{baseline, saved, shift};
 #[cfg(feature = "perf")]
 pub use measure::counters;
 pub use measure::{engine, offsets};

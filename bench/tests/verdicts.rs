@@ -517,7 +517,7 @@ fn two_suites(m: &Machine, bench: &Bench, (base_a, base_b): (f64, f64), seed: u6
     };
     let (mut a, mut b) = (suite("a", base_a, seed), suite("b", base_b, seed + 1));
     let report = b.compare_against(&mut a, &["--seed".into(), seed.to_string()]);
-    report.unwrap().compared.remove(0).comparison
+    report.unwrap().compared.remove(0).sides.comparison
 }
 
 #[test]

@@ -470,7 +470,10 @@ fn earlier_runs(args: &BenchArgs) -> Result<Vec<saved::Saved>, Failure> {
         _ => return Ok(Vec::new()),
     };
     let saved = sides::same_builds(saved::load(path, None)?, path, args)?.commands;
-    let commands: Vec<&str> = saved.iter().map(|s| s.command.as_str()).collect();
+    let commands: Vec<&str> = saved
+        .iter()
+        .map(|s| s.command.as_deref().unwrap_or("?"))
+        .collect();
     if commands != args.commands.iter().map(String::as_str).collect::<Vec<_>>() {
         return Err(Failure::usage(format!(
             "--append: {path} was saved from the commands {commands:?}, not these: runs apart \

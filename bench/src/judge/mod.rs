@@ -3,6 +3,7 @@
 //! which a figure is judged at all.
 
 pub(crate) mod apart;
+pub mod baseline;
 pub(crate) mod builds;
 pub(crate) mod compare;
 pub(crate) mod lookup;

@@ -11,7 +11,7 @@ use picollo::concurrent::XorShift64;
 
 use super::endpoint::Endpoint;
 use super::exit::SuiteError;
-use super::outputs::Report;
+use super::outputs::{ComparedBenchmark, Report};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::Interleaved;
 use crate::measure::engine::{run_rounds, Rounds, Slot};
@@ -236,16 +236,6 @@ fn side_label(name: &str, side: &str) -> String {
     std::format!("{name} ({side})")
 }
 
-/// The benchmark of a side's result named `label` ([`side_label`]); `label` itself where it
-/// is not one.
-pub(super) fn benchmark_of(label: &str) -> &str {
-    let side = ["base", "head"].into_iter().find_map(|side| {
-        let end = label.strip_suffix(')')?.strip_suffix(side)?;
-        end.strip_suffix(" (")
-    });
-    side.unwrap_or(label)
-}
-
 fn no_side() -> SuiteError {
     SuiteError::worker("a side without builds")
 }
@@ -356,7 +346,10 @@ pub(crate) fn judge_all(
     }
     for name in common {
         match compare_one(&plan.named(name), name, ends, k, timeout) {
-            Ok(pair) => report.compared.push(pair),
+            Ok(sides) => report.compared.push(ComparedBenchmark {
+                benchmark: name.clone(),
+                sides,
+            }),
             Err(e) if e.exit == super::exit::Exit::Failed => {
                 report.failed.push((name.clone(), e.message));
                 close_all(ends, timeout)?;

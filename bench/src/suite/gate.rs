@@ -12,7 +12,8 @@ use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use super::outputs::{out_dir, Report};
 use crate::export::{PicolloDocument, Suite as Written};
-use crate::judge::saved::{judge_saved, runs_apart_members, Rounds, Saved};
+use crate::judge::baseline::Baseline;
+use crate::judge::saved::{judge_saved, runs_apart_members, Rounds};
 use crate::model::Document;
 
 /// Where the baseline `name` is kept.
@@ -22,12 +23,9 @@ pub fn baseline_path(args: &Args, name: &str) -> PathBuf {
         .join(std::format!("{name}.json"))
 }
 
-/// The benchmarks saved at `path`, by name; each result rebuilt where `threshold` is
-/// given. A file that is not a suite's saved document is refused (exit 4).
-pub fn load(
-    path: &std::path::Path,
-    threshold: Option<f64>,
-) -> Result<Vec<(String, Saved)>, SuiteError> {
+/// The baseline saved at `path`, each result rebuilt where `threshold` is given. A file
+/// that is not a suite's saved document is refused (exit 4).
+pub fn load(path: &std::path::Path, threshold: Option<f64>) -> Result<Baseline, SuiteError> {
     let text = std::fs::read_to_string(path).map_err(|e| SuiteError::io(path, &e))?;
     let bad =
         |why: String| SuiteError::new(Exit::Format, std::format!("{}: {why}", path.display()));
@@ -35,24 +33,20 @@ pub fn load(
         true => bad("not a document a suite's --save wrote".into()),
         false => bad(why),
     })?;
-    let each = document.commands.iter().map(|c| {
-        let label = std::format!("{} [saved {}]", c.name, path.display());
-        let saved = Saved::read(&label, c, threshold, Rounds::Medians);
-        Ok((c.name.clone(), saved.map_err(&bad)?))
-    });
-    each.collect()
+    let source = std::format!("saved {}", path.display());
+    Baseline::of(&document, &source, threshold, Rounds::Medians).map_err(bad)
 }
 
 /// Each measured benchmark of `report` judged against its saved runs apart in `saved`
 /// (on `metric`); those the file does not hold are listed.
 pub fn judge(
     report: &mut Report,
-    saved: &[(String, Saved)],
+    saved: &Baseline,
     args: &Args,
     name: &str,
 ) -> Result<(), SuiteError> {
     for r in &report.results {
-        let Some((_, s)) = saved.iter().find(|(n, _)| *n == r.name) else {
+        let Some(s) = saved.named(&r.name) else {
             report.only.push((
                 r.name.clone(),
                 std::format!("this run (not in baseline {name})"),
@@ -71,13 +65,13 @@ pub fn judge(
 pub fn save(report: &Report, args: &Args, name: &str) -> Result<PathBuf, SuiteError> {
     let path = baseline_path(args, name);
     let earlier = match args.append && path.exists() {
-        true => load(&path, None)?,
-        false => Vec::new(),
+        true => Some(load(&path, None)?),
+        false => None,
     };
     let results: Vec<_> = report.results.iter().collect();
     let mut written = Written::of_results(&results);
     for e in &mut written.entries {
-        let before = earlier.iter().find(|(n, _)| *n == e.name).map(|(_, s)| s);
+        let before = earlier.as_ref().and_then(|b| b.named(&e.name));
         if let Some(r) = e.result {
             e.members = runs_apart_members(r, before);
         }

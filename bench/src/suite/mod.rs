@@ -42,7 +42,7 @@ pub use super::model::PROTOCOL;
 pub use args::{Args, Mode};
 pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
-pub use outputs::Report;
+pub use outputs::{ComparedBenchmark, Report};
 pub use unwound::fail;
 
 use super::{Bench, BenchError, BenchResult, Throughput};
@@ -419,17 +419,18 @@ impl<'a> Suite<'a> {
     /// of a comparison: the other build's work per operation is taken to be this build's),
     /// and each comparison with both sides' rates.
     fn declare_throughputs(&self, report: &mut Report) {
-        let pairs = report
-            .compared
-            .iter_mut()
-            .flat_map(|p| [&mut p.a, &mut p.b]);
-        for r in report.results.iter_mut().chain(pairs) {
-            let name = against::benchmark_of(&r.name);
+        let declared = |name: &str| {
             let b = self.benchmarks.iter().find(|b| b.name == name);
-            r.throughput = b.and_then(|b| b.throughput);
+            b.and_then(|b| b.throughput)
+        };
+        for r in &mut report.results {
+            r.throughput = declared(&r.name);
         }
         for p in &mut report.compared {
-            p.comparison.set_rates(p.a.work(), p.b.work());
+            let t = declared(&p.benchmark);
+            (p.sides.a.throughput, p.sides.b.throughput) = (t, t);
+            let (a, b) = (p.sides.a.work(), p.sides.b.work());
+            p.sides.comparison.set_rates(a, b);
         }
     }
 

@@ -20,7 +20,7 @@ pub struct Report {
     /// Each benchmark measured alone, in order.
     pub results: Vec<BenchResult>,
     /// Each benchmark compared with the other build's (A the other, B this), in order.
-    pub compared: Vec<Interleaved>,
+    pub compared: Vec<ComparedBenchmark>,
     /// The comparisons the gate judges: each of [`Report::compared`] on the metric asked
     /// for (time by default), then each of [`Report::against_saved`].
     pub judged: Vec<Comparison>,
@@ -36,6 +36,24 @@ pub struct Report {
     pub processes: usize,
     /// The exit status.
     pub exit: Exit,
+}
+
+/// A benchmark both builds have, measured side against side: its name, and its sides'
+/// results (named `name (base)` and `name (head)`) and comparison.
+#[derive(Debug)]
+pub struct ComparedBenchmark {
+    /// The benchmark's name, as both builds register it.
+    pub benchmark: String,
+    /// Its two sides, interleaved round by round.
+    pub sides: Interleaved,
+}
+
+impl core::ops::Deref for ComparedBenchmark {
+    type Target = Interleaved;
+
+    fn deref(&self) -> &Interleaved {
+        &self.sides
+    }
 }
 
 /// The folder outputs go to: `--out`, else `picollo` under cargo's target folder (that of

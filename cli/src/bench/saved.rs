@@ -2,26 +2,16 @@
 //! rebuilt run by run from their rounds, so that a new measurement is judged against them
 //! round against round.
 
+use picollo_bench::baseline::{self, SavedEntry};
 use picollo_bench::model::Document;
 use picollo_bench::saved::Rounds;
 
 use super::stage::Start;
 use crate::error::Failure;
 
-/// One saved command: the command, and what the harness reads back of it (its result,
-/// its metrics, the median of each run apart it was saved from).
-pub struct Saved {
-    pub command: String,
-    pub saved: picollo_bench::saved::Saved,
-}
-
-impl std::ops::Deref for Saved {
-    type Target = picollo_bench::saved::Saved;
-
-    fn deref(&self) -> &Self::Target {
-        &self.saved
-    }
-}
+/// One saved command: its entry of the baseline (its command, result, metrics and the
+/// median of each run apart it was saved from).
+pub type Saved = SavedEntry;
 
 /// A saved file: its commands, in command order, the builds a side they were saved with
 /// (`--builds`; 1 in a file saved without), and under `--emulate` how their programs
@@ -41,51 +31,13 @@ pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
     let bad = |why: String| Failure::format(format!("{path}: {why}"));
     let doc = Document::read(&text)
         .map_err(|e| bad(format!("not the JSON picollo bench writes: {e}")))?;
-    let commands = commands(path, &doc, threshold)?;
-    let start = doc.emulated.as_ref().map(Start::of_record).transpose();
-    let start = start.map_err(bad)?;
-    match doc.builds.unwrap_or(1) {
-        k if k >= 1 && commands.len() % k as usize == 0 => {
-            even_runs(path, &commands, k as usize)?;
-            Ok(Baseline {
-                commands,
-                builds: k as usize,
-                start,
-            })
-        }
-        k => Err(bad(format!(
-            "\"builds\" is {k}, which does not split its {} commands into sides",
-            commands.len()
-        ))),
-    }
-}
-
-/// Every build of a side was saved in as many runs apart (`--append` adds one to each).
-fn even_runs(path: &str, commands: &[Saved], k: usize) -> Result<(), Failure> {
-    for (s, side) in commands.chunks(k).enumerate() {
-        let runs: Vec<usize> = side.iter().map(|c| c.runs_apart.len()).collect();
-        if runs.iter().any(|&n| n != runs[0]) {
-            return Err(Failure::format(format!(
-                "{path}: the builds of side {} hold {runs:?} runs apart: every build of a side \
-                 is saved in the same runs",
-                s + 1
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The saved commands of `doc` (read from `path`), in command order.
-fn commands(path: &str, doc: &Document, threshold: Option<f64>) -> Result<Vec<Saved>, Failure> {
-    let bad = |why: String| Failure::format(format!("{path}: {why}"));
-    let each = doc.commands.iter().enumerate().map(|(i, c)| {
-        let command = c.members.command.clone().unwrap_or_else(|| "?".into());
-        let name = format!("{command} [{path}]");
-        let saved = picollo_bench::saved::Saved::read(&name, c, threshold, Rounds::OneRun);
-        let saved = saved.map_err(|why| bad(format!("command {}: {why}", i + 1)))?;
-        Ok(Saved { command, saved })
-    });
-    each.collect()
+    let read = baseline::Baseline::of(&doc, path, threshold, Rounds::OneRun).map_err(bad)?;
+    let start = read.emulated.as_ref().map(Start::of_record).transpose();
+    Ok(Baseline {
+        commands: read.entries,
+        builds: read.builds,
+        start: start.map_err(bad)?,
+    })
 }
 
 /// What an emulated gate against `saved` (read from `path`) should know of how its
