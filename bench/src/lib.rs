@@ -43,7 +43,7 @@ mod tell;
 pub use judge::{baseline, saved, shift};
 #[cfg(feature = "perf")]
 pub use measure::counters;
-pub use measure::{engine, offsets};
+pub use measure::{draws, engine, offsets};
 
 use std::string::String;
 use std::time::Duration;

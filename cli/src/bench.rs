@@ -21,7 +21,7 @@ use std::io::IsTerminal;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use picollo::concurrent::XorShift64;
+use picollo_bench::draws::Draws;
 use picollo_bench::export::PicolloDocument;
 use picollo_bench::flags::{CiFlags, GateFlags};
 use picollo_bench::rules::median_round_at;
@@ -524,13 +524,9 @@ fn measure(
     let mut tracks = tracks(args, emulator.zip(stage.as_ref()))?;
     let per_round = tracks.len() as u64;
     let bar = progress_bar(per_round * u64::from(args.warmup + args.runs));
-    let seed = args
-        .judge
-        .seed
-        .unwrap_or_else(picollo_perf::time::ticks_begin);
-    let mut rng = XorShift64::new(seed);
-    let pairing = Some(rng.next() | 1);
-    rounds::interleave(&mut tracks, args, counters, (&bar, &mut rng))?;
+    let mut draws = Draws::new(args.judge.seed);
+    let pairing = Some(draws.pairing());
+    rounds::interleave(&mut tracks, args, counters, (&bar, &mut draws))?;
     bar.finish_and_clear();
     let probe = match args.shell() {
         Some(_) => tracks

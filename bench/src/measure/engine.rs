@@ -3,20 +3,20 @@
 //! `picollo bench` with commands (the CLI's tracks); a new kind of work is a new
 //! [`Rounds`] implementation.
 
-use picollo::concurrent::XorShift64;
+use super::draws::Draws;
 
 /// What the engine interleaves: participants that take turns, a slot each per round.
 pub trait Rounds {
     /// Why a slot stopped the rounds.
     type Error;
 
-    /// The order of the next round's slots (indices of participants), drawn from `rng`
+    /// The order of the next round's slots (indices of participants), drawn from `draws`
     /// along with whatever else the round draws before its first slot.
-    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize>;
+    fn order(&mut self, draws: &mut Draws) -> Vec<usize>;
 
     /// One participant's slot of a round. `Ok(false)`: the participant sat the slot out (it
     /// failed before).
-    fn slot(&mut self, at: Slot, rng: &mut XorShift64) -> Result<bool, Self::Error>;
+    fn slot(&mut self, at: Slot, draws: &mut Draws) -> Result<bool, Self::Error>;
 }
 
 /// Which slot the engine runs.
@@ -34,32 +34,22 @@ pub struct Slot {
 pub fn run_rounds<R: Rounds + ?Sized>(
     work: &mut R,
     rounds: usize,
-    rng: &mut XorShift64,
+    draws: &mut Draws,
 ) -> Result<(), R::Error> {
     for round in 0..rounds {
         let mut first = true;
-        for participant in work.order(rng) {
+        for participant in work.order(draws) {
             let at = Slot {
                 round,
                 participant,
                 first,
             };
-            if work.slot(at, rng)? {
+            if work.slot(at, draws)? {
                 first = false;
             }
         }
     }
     Ok(())
-}
-
-/// `0..n` in an order drawn from `rng` (Fisher–Yates).
-pub fn shuffled(n: usize, rng: &mut XorShift64) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
-        order.swap(i, j);
-    }
-    order
 }
 
 #[cfg(test)]
@@ -74,10 +64,10 @@ mod tests {
 
     impl Rounds for Log {
         type Error = ();
-        fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-            shuffled(self.n, rng)
+        fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
+            draws.shuffled(self.n)
         }
-        fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, ()> {
+        fn slot(&mut self, at: Slot, _: &mut Draws) -> Result<bool, ()> {
             if at.participant == 1 && at.round >= 1 {
                 return Ok(false);
             }
@@ -92,7 +82,7 @@ mod tests {
             n: 3,
             slots: Vec::new(),
         };
-        run_rounds(&mut log, 4, &mut XorShift64::new(11)).unwrap();
+        run_rounds(&mut log, 4, &mut Draws::new(Some(11))).unwrap();
         for r in 0..4 {
             let ran: Vec<_> = log.slots.iter().filter(|s| s.0 == r).collect();
             let mut who: Vec<usize> = ran.iter().map(|s| s.1).collect();

@@ -1,10 +1,11 @@
 //! Measuring: the plan of a run, the meters that read a batch, the engine that runs
-//! interleaved rounds of slots, the samples and rounds they fill, and the result they make
-//! (its rows, its floors at 0, its rates).
+//! interleaved rounds of slots and the draws that order them, the samples and rounds they
+//! fill, and the result they make (its rows, its floors at 0, its rates).
 
 pub(crate) mod conditions;
 #[cfg(feature = "perf")]
 pub mod counters;
+pub mod draws;
 pub mod engine;
 pub(crate) mod floor;
 pub(crate) mod meter;

@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::vec::Vec;
 
-use picollo::concurrent::XorShift64;
+use super::draws::Draws;
 
 /// The frames the stack may go deeper by (exclusive).
 pub const STACK_FRAMES: u64 = 256;
@@ -29,11 +29,11 @@ pub struct Offsets {
 }
 
 impl Offsets {
-    /// Offsets drawn from `rng`.
-    pub fn draw(rng: &mut XorShift64) -> Self {
+    /// Offsets drawn from `draws`.
+    pub fn draw(draws: &mut Draws) -> Self {
         Offsets {
-            frames: (rng.next() % STACK_FRAMES) as usize,
-            heap: ((rng.next() % HEAP_SPAN) & !15) as usize,
+            frames: draws.below(STACK_FRAMES as usize),
+            heap: draws.below(HEAP_SPAN as usize) & !15,
         }
     }
 
@@ -79,8 +79,8 @@ mod tests {
             heap: 0,
         });
         assert!(shallow - deep >= 100 * 16, "{shallow:#x} {deep:#x}");
-        let mut rng = XorShift64::new(3);
-        let draws: Vec<Offsets> = (0..100).map(|_| Offsets::draw(&mut rng)).collect();
+        let mut from = Draws::new(Some(3));
+        let draws: Vec<Offsets> = (0..100).map(|_| Offsets::draw(&mut from)).collect();
         assert!(draws.iter().all(|o| (o.frames as u64) < STACK_FRAMES));
         assert!(draws
             .iter()

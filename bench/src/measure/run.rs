@@ -7,6 +7,7 @@ use std::vec;
 use std::vec::Vec;
 
 use super::conditions::WarmUp;
+use super::draws::Draws;
 use super::engine::{run_rounds, Rounds, Slot};
 use super::floor::{quartile_deviation, resolution};
 use super::meter::{time_index, Measured, Meter, Metric, SCALE};
@@ -16,7 +17,6 @@ use super::result::{BenchResult, Parts};
 use super::samples::Samples;
 use crate::error::BenchError;
 use crate::stats::upper_median as median;
-use picollo::concurrent::XorShift64;
 
 /// Empty read pairs the overhead is the median of.
 const OVERHEAD_PAIRS: usize = 101;
@@ -383,11 +383,11 @@ struct Pair<'p, 'w, 'f, M: ?Sized> {
 impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
     type Error = BenchError;
 
-    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-        draw_order(self.plan, rng, &mut self.offsets)
+    fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
+        draw_order(self.plan, draws, &mut self.offsets)
     }
 
-    fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, BenchError> {
+    fn slot(&mut self, at: Slot, _: &mut Draws) -> Result<bool, BenchError> {
         let i = at.participant;
         let timing = (self.t0, at.first, self.offsets[i]);
         slot(
@@ -404,17 +404,17 @@ impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
 /// The draws of a round of an interleaved comparison: its order (for two sides a fair coin
 /// for which goes first; for more, a shuffle of them all), then each participant's offsets
 /// (fixed where the plan keeps them so).
-pub(crate) fn draw_order(plan: &Plan, rng: &mut XorShift64, offsets: &mut [Offsets]) -> Vec<usize> {
+pub(crate) fn draw_order(plan: &Plan, draws: &mut Draws, offsets: &mut [Offsets]) -> Vec<usize> {
     let order = match offsets.len() {
-        2 => match rng.next() & 1 == 0 {
+        2 => match draws.coin() {
             true => vec![0, 1],
             false => vec![1, 0],
         },
-        n => super::engine::shuffled(n, rng),
+        n => draws.shuffled(n),
     };
     for o in offsets {
         *o = match plan.random_offsets {
-            true => Offsets::draw(rng),
+            true => Offsets::draw(draws),
             false => Offsets::default(),
         };
     }
@@ -422,12 +422,12 @@ pub(crate) fn draw_order(plan: &Plan, rng: &mut XorShift64, offsets: &mut [Offse
 }
 
 /// The rounds of an interleaved comparison ([`run_rounds`]): in each, both sides back to
-/// back in an order drawn by `rng`.
+/// back in an order drawn from `draws`.
 fn rounds<'f, M: Meter + ?Sized>(
     plan: &Plan,
     meter: &mut M,
     (a, b): (&mut Work<'f>, &mut Work<'f>),
-    rng: &mut XorShift64,
+    draws: &mut Draws,
 ) -> Result<(Samples, Samples), BenchError> {
     let metrics = a.overhead.len();
     let r = plan.comparison_rounds();
@@ -440,7 +440,7 @@ fn rounds<'f, M: Meter + ?Sized>(
         share: plan.slot_share(r),
         t0: Instant::now(),
     };
-    run_rounds(&mut pair, r, rng)?;
+    run_rounds(&mut pair, r, draws)?;
     let [sa, sb] = pair.samples;
     Ok((sa, sb))
 }
@@ -495,9 +495,9 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
         baseline: &baseline,
     };
     let warm = prepare(plan, meter, (&mut a, &mut b), &metrics)?;
-    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo_perf::time::ticks_begin));
-    let pairing = Some(rng.next() | 1);
-    let (sa, sb) = rounds(plan, meter, (&mut a, &mut b), &mut rng)?;
+    let mut draws = Draws::new(plan.seed);
+    let pairing = Some(draws.pairing());
+    let (sa, sb) = rounds(plan, meter, (&mut a, &mut b), &mut draws)?;
     let result = |name: &str, side: &Work<'_>, warm_up, s| {
         let parts = Parts {
             clock: meter.clock(),

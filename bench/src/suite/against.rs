@@ -7,13 +7,12 @@ use std::string::{String, ToString};
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 
-use picollo::concurrent::XorShift64;
-
 use super::endpoint::Endpoint;
 use super::exit::SuiteError;
 use super::outputs::{ComparedBenchmark, Report};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::Interleaved;
+use crate::measure::draws::Draws;
 use crate::measure::engine::{run_rounds, Rounds, Slot};
 use crate::measure::offsets::Offsets;
 use crate::measure::plan::Plan;
@@ -111,11 +110,11 @@ fn slot_figures(reply: Reply) -> Result<SlotFigures, Reply> {
 impl Rounds for Remote<'_, '_, '_> {
     type Error = SuiteError;
 
-    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-        draw_order(self.plan, rng, &mut self.offsets)
+    fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
+        draw_order(self.plan, draws, &mut self.offsets)
     }
 
-    fn slot(&mut self, at: Slot, _: &mut XorShift64) -> Result<bool, SuiteError> {
+    fn slot(&mut self, at: Slot, _: &mut Draws) -> Result<bool, SuiteError> {
         let i = at.participant;
         let (quota, budget) = self.share;
         let o = self.offsets[i];
@@ -246,8 +245,8 @@ fn rounds(
     ends: &mut [&mut dyn Endpoint],
     timeout: Duration,
 ) -> Result<(Vec<Vec<Slotted>>, Option<u64>), SuiteError> {
-    let mut rng = XorShift64::new(plan.seed.unwrap_or_else(picollo_perf::time::ticks_begin));
-    let pairing = Some(rng.next() | 1);
+    let mut draws = Draws::new(plan.seed);
+    let pairing = Some(draws.pairing());
     let r = plan.comparison_rounds();
     let n = ends.len();
     let mut remote = Remote {
@@ -259,7 +258,7 @@ fn rounds(
         t0: Instant::now(),
         timeout,
     };
-    run_rounds(&mut remote, r, &mut rng)?;
+    run_rounds(&mut remote, r, &mut draws)?;
     Ok((remote.slots, pairing))
 }
 

@@ -6,7 +6,6 @@
 use std::time::Instant;
 
 use indicatif::ProgressBar;
-use picollo::concurrent::XorShift64;
 
 use std::path::PathBuf;
 
@@ -15,7 +14,8 @@ use super::stage::{Link, Stage};
 use super::BenchArgs;
 use crate::emulate::{read_totals, Emulator};
 use crate::error::Failure;
-use picollo_bench::engine::{run_rounds, shuffled, Rounds, Slot};
+use picollo_bench::draws::Draws;
+use picollo_bench::engine::{run_rounds, Rounds, Slot};
 use picollo_bench::SCALE;
 
 /// One run's figures, metric after metric, and per counter its nanoseconds enabled and
@@ -104,10 +104,10 @@ impl Track {
         args: &BenchArgs,
         counters: &Counters,
         (run, warm_up): (u32, bool),
-        rng: &mut XorShift64,
+        draws: &mut Draws,
     ) -> Result<Option<Figures>, Failure> {
-        let bound = args.env_pad();
-        let pad = (bound > 0).then(|| (rng.next() % u64::from(bound)) as usize);
+        let bound = args.env_pad() as usize;
+        let pad = (bound > 0).then(|| draws.below(bound));
         self.argv.pad_environment(pad);
         if let Some(totals) = &self.totals {
             let _ = std::fs::remove_file(totals);
@@ -174,17 +174,17 @@ struct Pass<'a> {
 impl Rounds for Pass<'_> {
     type Error = Failure;
 
-    fn order(&mut self, rng: &mut XorShift64) -> Vec<usize> {
-        shuffled(self.tracks.len(), rng)
+    fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
+        draws.shuffled(self.tracks.len())
     }
 
-    fn slot(&mut self, at: Slot, rng: &mut XorShift64) -> Result<bool, Failure> {
+    fn slot(&mut self, at: Slot, draws: &mut Draws) -> Result<bool, Failure> {
         let track = &mut self.tracks[at.participant];
         let live = track.failed.is_none();
         if live {
             let run = (at.round as u32 + 1, self.measured.is_none());
             let start = self.measured.map(|t0| t0.elapsed().as_secs_f64());
-            let ran = track.run(self.args, self.counters, run, rng)?;
+            let ran = track.run(self.args, self.counters, run, draws)?;
             if let (Some(ran), Some(start), Some(t0)) = (ran, start, self.measured) {
                 track.keep(ran, start, t0.elapsed().as_secs_f64(), at.first);
             }
@@ -201,7 +201,7 @@ pub fn interleave(
     tracks: &mut [Track],
     args: &BenchArgs,
     counters: &Counters,
-    (bar, rng): (&ProgressBar, &mut XorShift64),
+    (bar, draws): (&ProgressBar, &mut Draws),
 ) -> Result<(), Failure> {
     let mut pass = Pass {
         tracks,
@@ -210,25 +210,7 @@ pub fn interleave(
         bar,
         measured: None,
     };
-    run_rounds(&mut pass, args.warmup as usize, rng)?;
+    run_rounds(&mut pass, args.warmup as usize, draws)?;
     pass.measured = Some(Instant::now());
-    run_rounds(&mut pass, args.runs as usize, rng)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_order_holds_each_index_once_and_orders_vary() {
-        let mut rng = XorShift64::new(7);
-        let orders: Vec<Vec<usize>> = (0..50).map(|_| shuffled(3, &mut rng)).collect();
-        for o in &orders {
-            let mut sorted = o.clone();
-            sorted.sort_unstable();
-            assert_eq!(sorted, [0, 1, 2]);
-        }
-        let firsts = |i| orders.iter().filter(|o| o[0] == i).count();
-        assert!((0..3).all(|i| firsts(i) >= 5), "{orders:?}");
-    }
+    run_rounds(&mut pass, args.runs as usize, draws)
 }
