@@ -235,7 +235,7 @@ impl Bench {
         fn with_seed(seed: u64) => seed = Some(seed);
         /// The histograms' relative error (as [`picollo::Config::with_relative_error`]).
         fn with_relative_error(relative_error: f64) => relative_error = relative_error;
-        /// Whether each slot of an interleaved comparison runs at a random stack depth and
+        /// Whether each turn of an interleaved comparison runs at a random stack depth and
         /// with a random heap block held ([`offsets`]; default on): `false` keeps one
         /// placement for the whole comparison.
         fn with_random_offsets(on: bool) => random_offsets = on;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use picollo_bench::model::document::{ComparisonRecord, Document};
-use picollo_bench::saved::{Rounds, Saved};
+use picollo_bench::saved::{Saved, SavedRounds};
 
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -22,7 +22,7 @@ fn a_saved_suite_baseline_of_the_previous_release_reads_and_rebuilds() {
     let names: Vec<&str> = d.commands.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["sum 1000", "spin 200"]);
     for c in &d.commands {
-        let saved = Saved::read(&c.name, c, Some(1.0), Rounds::Medians).unwrap();
+        let saved = Saved::read(&c.name, c, Some(1.0), SavedRounds::Medians).unwrap();
         assert_eq!(saved.runs_apart.len(), 2, "{}", c.name);
         assert_eq!(saved.runs_apart_by.len(), 3, "{}", c.name);
         assert_eq!(saved.runs_apart_by[0].0, "Software:TaskClock");
@@ -32,7 +32,7 @@ fn a_saved_suite_baseline_of_the_previous_release_reads_and_rebuilds() {
         assert_eq!(saved.metrics.len(), 4);
         assert!(saved.median.unwrap() > 0.0);
     }
-    let sum = Saved::read("sum", &d.commands[0], None, Rounds::Medians).unwrap();
+    let sum = Saved::read("sum", &d.commands[0], None, SavedRounds::Medians).unwrap();
     assert_eq!(sum.throughput.unwrap().unwrap().unit(), "elements");
 }
 
@@ -46,7 +46,7 @@ fn a_saved_picollo_bench_run_of_the_previous_release_reads() {
         d.commands[1].members.command.as_deref(),
         Some("sleep 0.001")
     );
-    let saved = Saved::read("truth", &d.commands[0], Some(1.0), Rounds::OneRun).unwrap();
+    let saved = Saved::read("truth", &d.commands[0], Some(1.0), SavedRounds::OneRun).unwrap();
     assert_eq!(saved.runs_apart.len(), 2);
     assert_eq!(d.comparisons.len(), 1);
     let c: &ComparisonRecord = &d.comparisons[0];

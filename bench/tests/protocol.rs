@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use picollo_bench::model::{
-    Answer, Hello, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL, TAG,
+    Answer, Hello, Opened, Ready, Reply, Request, Settings, TurnFigures, PROTOCOL, TAG,
 };
 use picollo_bench::{Metric, MetricKind, Unit, WarmUp};
 
@@ -42,7 +42,7 @@ fn requests() -> Vec<Request> {
             settings: settings(),
         },
         Request::Batch { batch: 8 },
-        Request::Slot {
+        Request::Turn {
             quota: 100_000,
             budget_ns: 15_000_000,
             frames: 60,
@@ -91,7 +91,7 @@ fn answers() -> Vec<Answer> {
         clock: "Tsc at 2.596 GHz (resolution 0.385 ns)".into(),
         counters_read: None,
     };
-    let slot = SlotFigures {
+    let turn = TurnFigures {
         rows: vec![449_419, 657_125, 0, 287_928, 310_375, 1],
         floored: vec![0, 0, 1],
         multiplexed: vec![false, false, true],
@@ -101,7 +101,7 @@ fn answers() -> Vec<Answer> {
         Answer::Reply(Reply::Hello(hello)),
         Answer::Reply(Reply::Opened(opened())),
         Answer::Reply(Reply::Ready(ready)),
-        Answer::Reply(Reply::Slot(slot)),
+        Answer::Reply(Reply::Turn(turn)),
         Answer::Reply(Reply::Closed),
         Answer::error("benchmark \"panics\" panicked: as the test asked"),
     ]
@@ -161,7 +161,7 @@ fn the_previous_release_lines_still_read() {
         Some("hello"),
         Some("opened"),
         Some("ready"),
-        Some("slot"),
+        Some("turn"),
         Some("closed"),
         None,
     ];
@@ -190,7 +190,7 @@ fn the_previous_release_lines_still_read() {
     );
     assert_eq!(o.metrics[1].kind, MetricKind::OnCpuTime);
     assert_eq!(o.metrics[2].unit, Unit::Events);
-    let Answer::Reply(Reply::Slot(s)) = &answers[3] else {
+    let Answer::Reply(Reply::Turn(s)) = &answers[3] else {
         panic!("{:?}", answers[3])
     };
     assert_eq!((s.rows.len(), s.times[1]), (8, (6_782_659, 6_782_659)));
@@ -228,7 +228,7 @@ fn a_reply_missing_a_field_names_it() {
     assert!(why.contains("unknown variant `bye`"), "{why}");
     let why = Answer::read("{not json").unwrap_err();
     assert!(why.starts_with("key must be a string"), "{why}");
-    let why = Request::read(r#"{"op":"slot","quota":1}"#).unwrap_err();
+    let why = Request::read(r#"{"op":"turn","quota":1}"#).unwrap_err();
     assert!(why.contains("missing field `budget_ns`"), "{why}");
 }
 

@@ -214,7 +214,7 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
     let base = other_build(&dir);
     // Twice the work in the head build: found slower, exit 7 (missed with a probability
     // far below 1e-6 with 10 paired rounds of a 100 % change, one process a side: with the
-    // default three, judged on 2 x 3 processes, the 0.3 s budget leaves 5 ms slots whose
+    // default three, judged on 2 x 3 processes, the 0.3 s budget leaves 5 ms turns whose
     // spread on a loaded machine can cover +100 %, which is a measurement's matter).
     let slower = against(
         &base,

@@ -99,7 +99,7 @@ impl Machine {
 
 /// A bench for the simulated machines: its samples and rounds decide where a run ends and
 /// its rounds turn (an hour's budget of the real clock, which also stops a run, is never
-/// reached: a stall of this process cannot end a slot early or move a round's edge).
+/// reached: a stall of this process cannot end a turn early or move a round's edge).
 fn sim_bench() -> Bench {
     Bench::new("sim")
         .with_batch(10)

@@ -87,7 +87,7 @@ namespace Picollo
         public double Threshold;
         public ulong Rounds;
         public ulong Seed;
-        /// <summary>0: random stack and heap offsets per slot of an interleaved comparison; 1:
+        /// <summary>0: random stack and heap offsets per turn of an interleaved comparison; 1:
         /// one placement for the whole comparison (ABI 1.15).</summary>
         public uint FixedOffsets;
         /// <summary>Why the measured code is unoptimized (UTF-8), or zero (ABI 1.16).</summary>

@@ -145,7 +145,7 @@ def compare_fns(fa: Callable[[], Any], fb: Callable[[], Any], *, name_a: str = "
     median time per call; a change below ``threshold`` percent is "within noise" (0:
     never). With ``subtract_call_overhead`` both share one batch, and an empty function
     measured with it first has its medians subtracted from both. With ``random_offsets``
-    (the default) each slot of a round runs at a random stack depth with a random heap
+    (the default) each turn of a round runs at a random stack depth with a random heap
     block held, so that no one placement in memory favours a side; False keeps one
     placement for the whole comparison (a bool: TypeError otherwise). The other settings
     (``read_path`` too), the errors and exceptions are `run`'s. The comparison keeps both

@@ -6,7 +6,7 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::saved::{Rounds, Saved};
+use super::saved::{Saved, SavedRounds};
 use crate::model::document::{Document, Emulated};
 
 /// One saved benchmark of a baseline: its name, its command where a command was saved, and
@@ -51,7 +51,7 @@ impl Baseline {
         document: &Document,
         source: &str,
         threshold: Option<f64>,
-        rounds: Rounds,
+        rounds: SavedRounds,
     ) -> Result<Baseline, String> {
         let each = document.commands.iter().map(|c| {
             let command = c.members.command.clone();
@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn a_baseline_finds_each_benchmark_by_name_with_its_runs_apart() {
         let d = document(&[("sum", &[10.0, 12.0]), ("spin", &[3.0, 4.0])], None);
-        let b = Baseline::of(&d, "saved b.json", None, Rounds::Medians).unwrap();
+        let b = Baseline::of(&d, "saved b.json", None, SavedRounds::Medians).unwrap();
         assert_eq!(b.builds, 1);
         assert_eq!(b.named("spin").unwrap().runs_apart, [3.0, 4.0]);
         assert_eq!(b.entries[0].name, "sum");
@@ -143,20 +143,20 @@ mod tests {
     #[test]
     fn builds_that_do_not_split_the_entries_are_refused() {
         let d = document(&[("a", &[1.0]), ("b", &[1.0]), ("c", &[1.0])], Some(2));
-        let e = Baseline::of(&d, "f.json", None, Rounds::OneRun).unwrap_err();
+        let e = Baseline::of(&d, "f.json", None, SavedRounds::OneRun).unwrap_err();
         assert!(e.contains("\"builds\" is 2"), "{e}");
         let d = document(&[("a", &[1.0])], Some(0));
-        assert!(Baseline::of(&d, "f.json", None, Rounds::OneRun).is_err());
+        assert!(Baseline::of(&d, "f.json", None, SavedRounds::OneRun).is_err());
     }
 
     #[test]
     fn the_builds_of_a_side_must_hold_as_many_runs_apart() {
         let d = document(&[("a", &[1.0, 2.0]), ("b", &[1.0])], Some(2));
-        let e = Baseline::of(&d, "f.json", None, Rounds::OneRun).unwrap_err();
+        let e = Baseline::of(&d, "f.json", None, SavedRounds::OneRun).unwrap_err();
         assert!(e.contains("side 1 hold [2, 1] runs apart"), "{e}");
         let d = document(&[("a", &[1.0, 2.0]), ("b", &[1.0, 3.0])], Some(2));
         assert_eq!(
-            Baseline::of(&d, "f.json", None, Rounds::OneRun)
+            Baseline::of(&d, "f.json", None, SavedRounds::OneRun)
                 .unwrap()
                 .builds,
             2
@@ -166,7 +166,7 @@ mod tests {
     #[test]
     fn a_bad_entry_is_named() {
         let d = document(&[("a", &[1.0]), ("bad", &[-1.0])], None);
-        let e = Baseline::of(&d, "f.json", None, Rounds::Medians).unwrap_err();
+        let e = Baseline::of(&d, "f.json", None, SavedRounds::Medians).unwrap_err();
         assert!(e.starts_with("bad: \"runsApart\" holds -1"), "{e}");
     }
 }

@@ -41,7 +41,7 @@ pub struct Saved {
 
 /// How a saved round must look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounds {
+pub enum SavedRounds {
     /// A command's: one run a round (a round of more samples is not a command's).
     OneRun,
     /// A function's: any count of samples a round, rebuilt as its median.
@@ -56,7 +56,7 @@ impl Saved {
         name: &str,
         c: &Entry,
         threshold: Option<f64>,
-        rounds: Rounds,
+        rounds: SavedRounds,
     ) -> Result<Saved, String> {
         let threshold = threshold.or(c.members.runs_apart.is_none().then_some(0.0));
         let saved = c.result.as_ref().zip(threshold);
@@ -180,8 +180,8 @@ pub fn metrics(r: &ResultRecord) -> Vec<Metric> {
 /// ran first.
 type SavedRound = (Vec<u64>, (f64, f64, bool));
 
-fn round(round: &RoundRecord, metrics: usize, rounds: Rounds) -> Result<SavedRound, String> {
-    if rounds == Rounds::OneRun && round.samples != 1 {
+fn round(round: &RoundRecord, metrics: usize, rounds: SavedRounds) -> Result<SavedRound, String> {
+    if rounds == SavedRounds::OneRun && round.samples != 1 {
         return Err("a round of more than one run: not a command's result".into());
     }
     let median = |q: &Vec<u64>| q.get(2).copied();
@@ -197,7 +197,7 @@ fn rebuild(
     name: &str,
     r: &ResultRecord,
     threshold: f64,
-    rounds: Rounds,
+    rounds: SavedRounds,
 ) -> Result<BenchResult, String> {
     let metrics = metrics(r);
     let parsed: Vec<_> = (r.rounds.iter())

@@ -1,5 +1,5 @@
 //! The harness's draws: the one source of every random choice a comparison makes (the
-//! pairing of its results, the order of each round, the offsets and padding of each slot).
+//! pairing of its results, the order of each round, the offsets and padding of each turn).
 //! It is seeded once per comparison, from the plan's seed or else the clock, so that a
 //! given seed replays the same rounds.
 //!

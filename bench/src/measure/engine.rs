@@ -1,37 +1,37 @@
 //! The one interleaving engine: rounds in which every participant runs once, in an order
 //! drawn for each round. `Bench::compare_fns` drives it with two functions (`run.rs`),
 //! `picollo bench` with commands (the CLI's tracks); a new kind of work is a new
-//! [`Rounds`] implementation.
+//! [`RoundRobin`] implementation.
 
 use super::draws::Draws;
 
-/// What the engine interleaves: participants that take turns, a slot each per round.
-pub trait Rounds {
-    /// Why a slot stopped the rounds.
+/// What the engine interleaves: participants that take turns, a turn each per round.
+pub trait RoundRobin {
+    /// Why a turn stopped the rounds.
     type Error;
 
-    /// The order of the next round's slots (indices of participants), drawn from `draws`
-    /// along with whatever else the round draws before its first slot.
+    /// The order of the next round's turns (indices of participants), drawn from `draws`
+    /// along with whatever else the round draws before its first turn.
     fn order(&mut self, draws: &mut Draws) -> Vec<usize>;
 
-    /// One participant's slot of a round. `Ok(false)`: the participant sat the slot out (it
+    /// One participant's turn of a round. `Ok(false)`: the participant sat the turn out (it
     /// failed before).
-    fn slot(&mut self, at: Slot, draws: &mut Draws) -> Result<bool, Self::Error>;
+    fn turn(&mut self, at: Turn, draws: &mut Draws) -> Result<bool, Self::Error>;
 }
 
-/// Which slot the engine runs.
+/// Which turn the engine runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
+pub struct Turn {
     /// The round, from 0.
     pub round: usize,
     /// The participant, an index of the round's order.
     pub participant: usize,
-    /// No slot of this round ran before it.
+    /// No turn of this round ran before it.
     pub first: bool,
 }
 
-/// Run `rounds` rounds of `work`: in each, its slots in the order it draws.
-pub fn run_rounds<R: Rounds + ?Sized>(
+/// Run `rounds` rounds of `work`: in each, its turns in the order it draws.
+pub fn run_rounds<R: RoundRobin + ?Sized>(
     work: &mut R,
     rounds: usize,
     draws: &mut Draws,
@@ -39,12 +39,12 @@ pub fn run_rounds<R: Rounds + ?Sized>(
     for round in 0..rounds {
         let mut first = true;
         for participant in work.order(draws) {
-            let at = Slot {
+            let at = Turn {
                 round,
                 participant,
                 first,
             };
-            if work.slot(at, draws)? {
+            if work.turn(at, draws)? {
                 first = false;
             }
         }
@@ -56,22 +56,22 @@ pub fn run_rounds<R: Rounds + ?Sized>(
 mod tests {
     use super::*;
 
-    /// Records the slots it is given; participant 1 sits out from round 1 on.
+    /// Records the turns it is given; participant 1 sits out from round 1 on.
     struct Log {
         n: usize,
-        slots: Vec<(usize, usize, bool)>,
+        turns: Vec<(usize, usize, bool)>,
     }
 
-    impl Rounds for Log {
+    impl RoundRobin for Log {
         type Error = ();
         fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
             draws.shuffled(self.n)
         }
-        fn slot(&mut self, at: Slot, _: &mut Draws) -> Result<bool, ()> {
+        fn turn(&mut self, at: Turn, _: &mut Draws) -> Result<bool, ()> {
             if at.participant == 1 && at.round >= 1 {
                 return Ok(false);
             }
-            self.slots.push((at.round, at.participant, at.first));
+            self.turns.push((at.round, at.participant, at.first));
             Ok(true)
         }
     }
@@ -80,11 +80,11 @@ mod tests {
     fn every_round_runs_each_participant_once_and_the_first_live_slot_opens_it() {
         let mut log = Log {
             n: 3,
-            slots: Vec::new(),
+            turns: Vec::new(),
         };
         run_rounds(&mut log, 4, &mut Draws::new(Some(11))).unwrap();
         for r in 0..4 {
-            let ran: Vec<_> = log.slots.iter().filter(|s| s.0 == r).collect();
+            let ran: Vec<_> = log.turns.iter().filter(|s| s.0 == r).collect();
             let mut who: Vec<usize> = ran.iter().map(|s| s.1).collect();
             who.sort_unstable();
             assert_eq!(who, if r == 0 { vec![0, 1, 2] } else { vec![0, 2] });

@@ -1,5 +1,5 @@
 //! Measuring: the plan of a run, the meters that read a batch, the engine that runs
-//! interleaved rounds of slots and the draws that order them, the samples and rounds they
+//! interleaved rounds of turns and the draws that order them, the samples and rounds they
 //! fill, and the result they make (its rows, its floors at 0, its rates).
 
 pub(crate) mod conditions;

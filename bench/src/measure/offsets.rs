@@ -1,12 +1,12 @@
-//! Random offsets of the stack and the heap, drawn anew for each slot of an interleaved
+//! Random offsets of the stack and the heap, drawn anew for each turn of an interleaved
 //! round: where a function's stack frame and its allocations land moves its time (cache
 //! sets, alignment, 4K aliasing), and one fixed placement for a whole comparison would
-//! favour one side by chance, a bias no count of rounds averages out. Drawn per slot, the
+//! favour one side by chance, a bias no count of rounds averages out. Drawn per turn, the
 //! placements spread over both sides' rounds and into the interval.
 //!
 //! The stack goes deeper by a random count of small frames (0 to [`STACK_FRAMES`] − 1,
 //! each at least 16 bytes, so 0 to a few KiB); the heap holds a live block of a random size
-//! (0 to [`HEAP_SPAN`] − 1 bytes, in steps of 16) while the slot runs, so the slot's own
+//! (0 to [`HEAP_SPAN`] − 1 bytes, in steps of 16) while the turn runs, so the turn's own
 //! allocations come from other places.
 
 use std::hint::black_box;
@@ -16,10 +16,10 @@ use super::draws::Draws;
 
 /// The frames the stack may go deeper by (exclusive).
 pub const STACK_FRAMES: u64 = 256;
-/// The size of the heap block held during a slot (exclusive bound, bytes).
+/// The size of the heap block held during a turn (exclusive bound, bytes).
 pub const HEAP_SPAN: u64 = 64 * 1024;
 
-/// One slot's offsets.
+/// One turn's offsets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Offsets {
     /// Frames the stack goes deeper by.

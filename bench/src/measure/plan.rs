@@ -67,7 +67,7 @@ pub(crate) struct Plan {
     pub threshold: f64,
     /// The seed of an interleaved comparison's order (`None`: the clock's ticks).
     pub seed: Option<u64>,
-    /// Each slot of an interleaved comparison runs at random offsets.
+    /// Each turn of an interleaved comparison runs at random offsets.
     pub random_offsets: bool,
     /// Why the measured code is known to be unoptimized.
     pub unoptimized: Option<String>,
@@ -111,7 +111,7 @@ impl Plan {
         self.rounds.unwrap_or(by_budget.clamp(10, 100))
     }
 
-    /// What each slot of an interleaved comparison of `rounds` rounds runs at most: its
+    /// What each turn of an interleaved comparison of `rounds` rounds runs at most: its
     /// share of the samples, and of the time budget (half a round's).
     pub fn slot_share(&self, rounds: usize) -> (usize, Duration) {
         (

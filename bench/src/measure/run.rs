@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use super::conditions::WarmUp;
 use super::draws::Draws;
-use super::engine::{run_rounds, Rounds, Slot};
+use super::engine::{run_rounds, RoundRobin, Turn};
 use super::floor::{quartile_deviation, resolution};
 use super::meter::{time_index, Measured, Meter, Metric, SCALE};
 use super::offsets::Offsets;
@@ -340,9 +340,9 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
 /// indirect call a batch).
 pub(crate) type Work<'a> = Side<'a, dyn FnMut(u64) + 'a>;
 
-/// One slot of an interleaved round: batches of `side` until `quota` samples or `budget`
+/// One turn of an interleaved round: batches of `side` until `quota` samples or `budget`
 /// (at least one), into `s`, timed from `t0`.
-pub(crate) fn slot<M: Meter + ?Sized>(
+pub(crate) fn turn<M: Meter + ?Sized>(
     meter: &mut M,
     side: &mut Work<'_>,
     s: &mut Samples,
@@ -366,7 +366,7 @@ pub(crate) fn slot<M: Meter + ?Sized>(
     Ok(())
 }
 
-/// The two sides of an interleaved comparison as the engine's participants: each slot
+/// The two sides of an interleaved comparison as the engine's participants: each turn
 /// runs batches of one side for its share of the samples and the time budget, at stack and
 /// heap offsets of its own (unless the plan keeps them fixed).
 struct Pair<'p, 'w, 'f, M: ?Sized> {
@@ -380,17 +380,17 @@ struct Pair<'p, 'w, 'f, M: ?Sized> {
     t0: Instant,
 }
 
-impl<M: Meter + ?Sized> Rounds for Pair<'_, '_, '_, M> {
+impl<M: Meter + ?Sized> RoundRobin for Pair<'_, '_, '_, M> {
     type Error = BenchError;
 
     fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
         draw_order(self.plan, draws, &mut self.offsets)
     }
 
-    fn slot(&mut self, at: Slot, _: &mut Draws) -> Result<bool, BenchError> {
+    fn turn(&mut self, at: Turn, _: &mut Draws) -> Result<bool, BenchError> {
         let i = at.participant;
         let timing = (self.t0, at.first, self.offsets[i]);
-        slot(
+        turn(
             self.meter,
             self.sides[i],
             &mut self.samples[i],

@@ -28,12 +28,12 @@ pub struct Samples {
     pub spans: Vec<Span>,
 }
 
-/// The figures of one slot of a side measured elsewhere (another process's, the worker
-/// protocol's slot reply): per-op figures
+/// The figures of one turn of a side measured elsewhere (another process's, the worker
+/// protocol's turn reply): per-op figures
 /// metric after metric for each sample, and per metric its floors, whether it was
 /// multiplexed, and its nanoseconds enabled and running.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SlotFigures {
+pub struct TurnFigures {
     /// Per sample, its figure of each metric.
     pub rows: Vec<u64>,
     /// Per metric: the samples whose figure was floored at 0.
@@ -59,9 +59,9 @@ impl Samples {
         })
     }
 
-    /// Add the figures of a slot measured elsewhere, as if recorded here; why not, where
+    /// Add the figures of a turn measured elsewhere, as if recorded here; why not, where
     /// they do not fit the metrics.
-    pub(crate) fn append(&mut self, f: &SlotFigures) -> Result<(), &'static str> {
+    pub(crate) fn append(&mut self, f: &TurnFigures) -> Result<(), &'static str> {
         let n = self.multiplexed.len();
         let per_metric = [f.floored.len(), f.multiplexed.len(), f.times.len()];
         if n == 0 || f.rows.len() % n != 0 || per_metric.iter().any(|&x| x != n) {

@@ -9,5 +9,5 @@ pub mod protocol;
 pub mod settings;
 
 pub use document::{Document, Entry, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
-pub use protocol::{Answer, Hello, Opened, Ready, Reply, Request, SlotFigures, PROTOCOL, TAG};
+pub use protocol::{Answer, Hello, Opened, Ready, Reply, Request, TurnFigures, PROTOCOL, TAG};
 pub use settings::Settings;

@@ -10,7 +10,7 @@
 //! | [`Request::Hello`] | [`Reply::Hello`]: the protocol, the suite, its benchmarks |
 //! | [`Request::Open`]: a benchmark and the [`Settings`] | [`Reply::Opened`]: its batch, warm-up, metrics, warnings |
 //! | [`Request::Batch`]: the batch both sides run | [`Reply::Ready`]: what is subtracted from its figures |
-//! | [`Request::Slot`]: a quota, a time budget, offsets | [`Reply::Slot`]: the slot's [`SlotFigures`] |
+//! | [`Request::Turn`]: a quota, a time budget, offsets | [`Reply::Turn`]: the turn's [`TurnFigures`] |
 //! | [`Request::Close`] | [`Reply::Closed`] |
 //! | [`Request::Quit`] | (the worker exits 0) |
 //!
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::Settings;
 use crate::measure::conditions::WarmUp;
 use crate::measure::meter::Metric;
-pub use crate::measure::samples::SlotFigures;
+pub use crate::measure::samples::TurnFigures;
 
 /// The protocol's version: a worker and a suite of different versions do not talk.
 pub const PROTOCOL: u64 = 1;
@@ -57,8 +57,10 @@ pub enum Request {
         /// The batch size, at least 1.
         batch: u64,
     },
-    /// One slot: batches until the quota or the time budget, at these offsets.
-    Slot {
+    /// One turn: batches until the quota or the time budget, at these offsets. The wire
+    /// calls it `slot`, as the first release of the protocol did.
+    #[serde(rename = "slot")]
+    Turn {
         /// The most samples.
         quota: u64,
         /// The most time, in nanoseconds.
@@ -84,8 +86,9 @@ pub enum Reply {
     Opened(Opened),
     /// To [`Request::Batch`].
     Ready(Ready),
-    /// To [`Request::Slot`].
-    Slot(SlotFigures),
+    /// To [`Request::Turn`] (`slot` on the wire).
+    #[serde(rename = "slot")]
+    Turn(TurnFigures),
     /// To [`Request::Close`].
     Closed,
 }
@@ -162,7 +165,7 @@ impl Request {
             Request::Hello { .. } => "hello",
             Request::Open { .. } => "opened",
             Request::Batch { .. } => "ready",
-            Request::Slot { .. } => "slot",
+            Request::Turn { .. } => "slot",
             Request::Close => "closed",
             Request::Quit => return None,
         })

@@ -9,18 +9,18 @@ use std::vec::Vec;
 
 use super::endpoint::Endpoint;
 use super::exit::SuiteError;
-use super::outputs::{ComparedBenchmark, Report};
+use super::outputs::{ComparedBenchmark, Outcome};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::Interleaved;
 use crate::measure::draws::Draws;
-use crate::measure::engine::{run_rounds, Rounds, Slot};
+use crate::measure::engine::{run_rounds, RoundRobin, Turn};
 use crate::measure::offsets::Offsets;
 use crate::measure::plan::Plan;
 use crate::measure::result::{BenchResult, Parts};
 use crate::measure::run::draw_order;
 use crate::measure::samples::Samples;
 use crate::model::protocol::hello_protocol;
-use crate::model::{Answer, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
+use crate::model::{Answer, Opened, Ready, Reply, Request, Settings, TurnFigures, PROTOCOL};
 
 /// The reply to `request` from `end`, taken by `take` where it is of the kind asked for: a
 /// worker's error answer is the benchmark's failure, any other reply the worker's.
@@ -78,47 +78,47 @@ pub(crate) fn hello(end: &mut dyn Endpoint, timeout: Duration) -> Result<Vec<Str
     benchmarks.map_err(|e| SuiteError::worker(e.message))
 }
 
-/// A slot's figures as they came, with when it ran: what a side's samples are built from,
+/// A turn's figures as they came, with when it ran: what a side's samples are built from,
 /// build after build, once every round has run.
 struct Slotted {
-    figures: SlotFigures,
+    figures: TurnFigures,
     start: f64,
     end: f64,
     first: bool,
 }
 
-/// Every build of both sides as the engine's participants: each slot is a request to one
+/// Every build of both sides as the engine's participants: each turn is a request to one
 /// build, its figures kept for that build.
 struct Remote<'p, 'e, 'f> {
     plan: &'p Plan,
     ends: &'e mut [&'f mut dyn Endpoint],
-    slots: Vec<Vec<Slotted>>,
+    turns: Vec<Vec<Slotted>>,
     offsets: Vec<Offsets>,
     share: (usize, Duration),
     t0: Instant,
     timeout: Duration,
 }
 
-/// The figures of a slot reply.
-fn slot_figures(reply: Reply) -> Result<SlotFigures, Reply> {
+/// The figures of a turn reply.
+fn slot_figures(reply: Reply) -> Result<TurnFigures, Reply> {
     match reply {
-        Reply::Slot(figures) => Ok(figures),
+        Reply::Turn(figures) => Ok(figures),
         other => Err(other),
     }
 }
 
-impl Rounds for Remote<'_, '_, '_> {
+impl RoundRobin for Remote<'_, '_, '_> {
     type Error = SuiteError;
 
     fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
         draw_order(self.plan, draws, &mut self.offsets)
     }
 
-    fn slot(&mut self, at: Slot, _: &mut Draws) -> Result<bool, SuiteError> {
+    fn turn(&mut self, at: Turn, _: &mut Draws) -> Result<bool, SuiteError> {
         let i = at.participant;
         let (quota, budget) = self.share;
         let o = self.offsets[i];
-        let request = Request::Slot {
+        let request = Request::Turn {
             quota: quota as u64,
             budget_ns: budget.as_nanos() as u64,
             frames: o.frames as u64,
@@ -127,7 +127,7 @@ impl Rounds for Remote<'_, '_, '_> {
         let start = self.t0.elapsed().as_secs_f64();
         let wait = budget + self.timeout;
         let figures = expect(&mut *self.ends[i], &request, wait, slot_figures)?;
-        self.slots[i].push(Slotted {
+        self.turns[i].push(Slotted {
             figures,
             start,
             end: self.t0.elapsed().as_secs_f64(),
@@ -210,14 +210,14 @@ pub(crate) fn compare_one(
         Reply::Ready(r) if r.fits(n) => Ok(r),
         other => Err(other),
     })?;
-    let (slots, pairing) = rounds(plan, ends, timeout)?;
+    let (turns, pairing) = rounds(plan, ends, timeout)?;
     close_all(ends, timeout)?;
     let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
         let label = side_label(name, side);
         let built = (
             &opened[builds.clone()],
             &ready[builds.clone()],
-            &slots[builds],
+            &turns[builds],
         );
         side_result(plan, &label, built, (batch, pairing), n)
     });
@@ -239,7 +239,7 @@ fn no_side() -> SuiteError {
     SuiteError::worker("a side without builds")
 }
 
-/// The rounds of a comparison of opened builds: each build's slots, and the pairing.
+/// The rounds of a comparison of opened builds: each build's turns, and the pairing.
 fn rounds(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
@@ -251,7 +251,7 @@ fn rounds(
     let n = ends.len();
     let mut remote = Remote {
         plan,
-        slots: (0..n).map(|_| Vec::new()).collect(),
+        turns: (0..n).map(|_| Vec::new()).collect(),
         ends,
         offsets: std::vec![Offsets::default(); n],
         share: plan.slot_share(r),
@@ -259,16 +259,16 @@ fn rounds(
         timeout,
     };
     run_rounds(&mut remote, r, &mut draws)?;
-    Ok((remote.slots, pairing))
+    Ok((remote.turns, pairing))
 }
 
-/// A side's result: its builds' slots, build after build (round `i` of every build in one
+/// A side's result: its builds' turns, build after build (round `i` of every build in one
 /// interleaved round), with what its first build said of the conditions, the widest
 /// resolution, and every build's warnings once; `None` for a side of no builds.
 fn side_result(
     plan: &Plan,
     label: &str,
-    (opened, ready, slots): (&[Opened], &[Ready], &[Vec<Slotted>]),
+    (opened, ready, turns): (&[Opened], &[Ready], &[Vec<Slotted>]),
     (batch, pairing): (u64, Option<u64>),
     metrics: usize,
 ) -> Result<Option<BenchResult>, SuiteError> {
@@ -276,12 +276,12 @@ fn side_result(
         return Ok(None);
     };
     let mut s = Samples::new(plan, metrics).map_err(|e| SuiteError::usage(e.to_string()))?;
-    for slot in slots.iter().flatten() {
-        s.open_round(slot.start, slot.first);
-        s.append(&slot.figures).map_err(|why| {
-            SuiteError::worker(std::format!("{label}: a slot's figures do not read: {why}"))
+    for turn in turns.iter().flatten() {
+        s.open_round(turn.start, turn.first);
+        s.append(&turn.figures).map_err(|why| {
+            SuiteError::worker(std::format!("{label}: a turn's figures do not read: {why}"))
         })?;
-        s.close_round(slot.end);
+        s.close_round(turn.end);
     }
     let resolution = (0..metrics).map(|i| ready.iter().map(|x| x.resolution[i]).max().unwrap_or(0));
     let parts = Parts {
@@ -318,23 +318,23 @@ pub(crate) fn judge_all(
     k: usize,
     (selected, select): Selection<'_>,
     timeout: Duration,
-) -> Result<Report, SuiteError> {
+) -> Result<Outcome, SuiteError> {
     let names = ends.iter_mut().map(|e| hello(&mut **e, timeout));
     let names: Vec<Vec<String>> = names.collect::<Result<_, _>>()?;
     let in_all = |side: &[Vec<String>], n: &String| side.iter().all(|x| x.contains(n));
     let (base, head) = names.split_at(k);
-    let mut report = Report {
+    let mut outcome = Outcome {
         builds: k,
-        ..Report::default()
+        ..Outcome::default()
     };
     let only_base = base[0].iter().filter(|n| select(n) && !in_all(head, n));
-    report
+    outcome
         .only
         .extend(only_base.map(|n| (n.clone(), "base".to_string())));
     let (common, only_head): (Vec<&String>, Vec<&String>) = selected
         .iter()
         .partition(|n| in_all(base, n) && in_all(head, n));
-    report.only.extend(
+    outcome.only.extend(
         only_head
             .into_iter()
             .map(|n| (n.clone(), "head".to_string())),
@@ -345,16 +345,16 @@ pub(crate) fn judge_all(
     }
     for name in common {
         match compare_one(&plan.named(name), name, ends, k, timeout) {
-            Ok(sides) => report.compared.push(ComparedBenchmark {
+            Ok(sides) => outcome.compared.push(ComparedBenchmark {
                 benchmark: name.clone(),
                 sides,
             }),
             Err(e) if e.exit == super::exit::Exit::Failed => {
-                report.failed.push((name.clone(), e.message));
+                outcome.failed.push((name.clone(), e.message));
                 close_all(ends, timeout)?;
             }
             Err(e) => return Err(e),
         }
     }
-    Ok(report)
+    Ok(outcome)
 }

@@ -10,10 +10,10 @@ use std::vec::Vec;
 
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
-use super::outputs::{out_dir, Report};
+use super::outputs::{out_dir, Outcome};
 use crate::export::{PicolloDocument, Suite as Written};
 use crate::judge::baseline::Baseline;
-use crate::judge::saved::{judge_saved, runs_apart_members, Rounds};
+use crate::judge::saved::{judge_saved, runs_apart_members, SavedRounds};
 use crate::model::Document;
 
 /// Where the baseline `name` is kept.
@@ -34,20 +34,20 @@ pub fn load(path: &std::path::Path, threshold: Option<f64>) -> Result<Baseline, 
         false => bad(why),
     })?;
     let source = std::format!("saved {}", path.display());
-    Baseline::of(&document, &source, threshold, Rounds::Medians).map_err(bad)
+    Baseline::of(&document, &source, threshold, SavedRounds::Medians).map_err(bad)
 }
 
-/// Each measured benchmark of `report` judged against its saved runs apart in `saved`
+/// Each measured benchmark of `outcome` judged against its saved runs apart in `saved`
 /// (on `metric`); those the file does not hold are listed.
 pub fn judge(
-    report: &mut Report,
+    outcome: &mut Outcome,
     saved: &Baseline,
     args: &Args,
     name: &str,
 ) -> Result<(), SuiteError> {
-    for r in &report.results {
+    for r in &outcome.results {
         let Some(s) = saved.named(&r.name) else {
-            report.only.push((
+            outcome.only.push((
                 r.name.clone(),
                 std::format!("this run (not in baseline {name})"),
             ));
@@ -55,20 +55,20 @@ pub fn judge(
         };
         let c = judge_saved(s, r, args.metric.as_deref());
         let c = c.map_err(|e| SuiteError::usage(std::format!("--baseline {name}: {e}")))?;
-        report.against_saved.push(c);
+        outcome.against_saved.push(c);
     }
     Ok(())
 }
 
-/// `report`'s results saved as baseline `name`: this run apart, after those already there
+/// `outcome`'s results saved as baseline `name`: this run apart, after those already there
 /// with `--append`.
-pub fn save(report: &Report, args: &Args, name: &str) -> Result<PathBuf, SuiteError> {
+pub fn save(outcome: &Outcome, args: &Args, name: &str) -> Result<PathBuf, SuiteError> {
     let path = baseline_path(args, name);
     let earlier = match args.append && path.exists() {
         true => Some(load(&path, None)?),
         false => None,
     };
-    let results: Vec<_> = report.results.iter().collect();
+    let results: Vec<_> = outcome.results.iter().collect();
     let mut written = Written::of_results(&results);
     for e in &mut written.entries {
         let before = earlier.as_ref().and_then(|b| b.named(&e.name));

@@ -42,7 +42,7 @@ pub use super::model::PROTOCOL;
 pub use args::{Args, Mode};
 pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
-pub use outputs::{ComparedBenchmark, Report};
+pub use outputs::{ComparedBenchmark, Outcome};
 pub use unwound::fail;
 
 use super::{Bench, BenchError, BenchResult, Throughput};
@@ -59,7 +59,7 @@ pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
 /// so that the spread between processes is known well enough to find 5 % (on a quiet
 /// 2-core AMD EPYC VM, 2 s a comparison: identical builds called different in 7 of 100
 /// comparisons with one process a side, 0 of 100 with three and with six; +5 % found in 13
-/// of 20 with three, 20 of 20 with six). Each process's slots get the budget's share, so a
+/// of 20 with three, 20 of 20 with six). Each process's turns get the budget's share, so a
 /// benchmark's comparison takes about six times `--budget`. Several builds a side are units
 /// already: one process each, unless `--processes` says otherwise.
 pub const PROCESSES: usize = 6;
@@ -235,7 +235,7 @@ impl<'a> Suite<'a> {
     /// ABI's `picollo_suite_main`, whose default is to measure).
     pub fn main_args(&mut self, args: &[String], default: Mode) -> Exit {
         let status = match self.run_args(args, default, &mut std::io::stdout()) {
-            Ok(report) => report.exit,
+            Ok(outcome) => outcome.exit,
             Err(e) => {
                 std::eprintln!("error: {}", e.message);
                 e.exit
@@ -252,7 +252,7 @@ impl<'a> Suite<'a> {
         args: &[String],
         default: Mode,
         out: &mut dyn Write,
-    ) -> Result<Report, SuiteError> {
+    ) -> Result<Outcome, SuiteError> {
         let args = Args::parse(&self.name, args)?;
         self.check_names()?;
         let mode = args.mode(default);
@@ -260,13 +260,13 @@ impl<'a> Suite<'a> {
             let help = Args::help(&self.name);
             let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
             out.write_all(help.as_bytes()).map_err(io)?;
-            return Ok(Report::default());
+            return Ok(Outcome::default());
         }
         if mode == Mode::Worker {
             let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
             worker::serve(self, &mut stdin.lock(), &mut stdout.lock())
                 .map_err(|e| SuiteError::worker(std::format!("serving requests: {e}")))?;
-            return Ok(Report::default());
+            return Ok(Outcome::default());
         }
         let selected = self.selected(&args)?;
         let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
@@ -275,7 +275,7 @@ impl<'a> Suite<'a> {
                 for name in &selected {
                     writeln!(out, "{name}: benchmark").map_err(io)?;
                 }
-                Ok(Report::default())
+                Ok(Outcome::default())
             }
             Mode::Once => self.once(&selected, out).map_err(io),
             _ => self.measure(&args, &selected, out),
@@ -322,8 +322,8 @@ impl<'a> Suite<'a> {
 
     /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic's
     /// message (or [`fail`]'s).
-    fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Report> {
-        let mut report = Report::default();
+    fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Outcome> {
+        let mut outcome = Outcome::default();
         for b in self
             .benchmarks
             .iter_mut()
@@ -335,14 +335,14 @@ impl<'a> Suite<'a> {
                 Err(p) => {
                     let why = unwound::message(&*p);
                     writeln!(out, "bench {} ... FAILED: {why}", b.name)?;
-                    report.failed.push((b.name.clone(), why));
+                    outcome.failed.push((b.name.clone(), why));
                 }
             }
         }
-        let (ok, failed) = (selected.len() - report.failed.len(), report.failed.len());
+        let (ok, failed) = (selected.len() - outcome.failed.len(), outcome.failed.len());
         writeln!(out, "bench result: {ok} ran once, {failed} failed")?;
-        report.exit = if failed > 0 { Exit::Failed } else { Exit::Ok };
-        Ok(report)
+        outcome.exit = if failed > 0 { Exit::Failed } else { Exit::Ok };
+        Ok(outcome)
     }
 
     /// The plan of every benchmark: the suite's settings with the command line's.
@@ -385,7 +385,7 @@ impl<'a> Suite<'a> {
         args: &Args,
         selected: &[String],
         out: &mut dyn Write,
-    ) -> Result<Report, SuiteError> {
+    ) -> Result<Outcome, SuiteError> {
         let plan = self.plan(args)?;
         let saved = match &args.baseline {
             Some(name) => Some(gate::load(
@@ -399,34 +399,34 @@ impl<'a> Suite<'a> {
             let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
             return Err(SuiteError::usage(why));
         }
-        let mut report = match against {
+        let mut outcome = match against {
             true => against_process(&plan, self.worker.clone(), selected, args)?,
             false => self.measure_here(&plan, selected),
         };
-        self.declare_throughputs(&mut report);
+        self.declare_throughputs(&mut outcome);
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
-            gate::judge(&mut report, saved, args, name)?;
+            gate::judge(&mut outcome, saved, args, name)?;
         }
-        report.finish(&self.name, args, out)?;
+        outcome.finish(&self.name, args, out)?;
         if let Some(name) = &args.save {
-            let path = gate::save(&report, args, name)?;
+            let path = gate::save(&outcome, args, name)?;
             let _ = writeln!(out, "saved as baseline {name}: {}", path.display());
         }
-        Ok(report)
+        Ok(outcome)
     }
 
-    /// Each result of `report` with the throughput its benchmark declares here (both sides
+    /// Each result of `outcome` with the throughput its benchmark declares here (both sides
     /// of a comparison: the other build's work per operation is taken to be this build's),
     /// and each comparison with both sides' rates.
-    fn declare_throughputs(&self, report: &mut Report) {
+    fn declare_throughputs(&self, outcome: &mut Outcome) {
         let declared = |name: &str| {
             let b = self.benchmarks.iter().find(|b| b.name == name);
             b.and_then(|b| b.throughput)
         };
-        for r in &mut report.results {
+        for r in &mut outcome.results {
             r.throughput = declared(&r.name);
         }
-        for p in &mut report.compared {
+        for p in &mut outcome.compared {
             let t = declared(&p.benchmark);
             (p.sides.a.throughput, p.sides.b.throughput) = (t, t);
             let (a, b) = (p.sides.a.work(), p.sides.b.work());
@@ -435,18 +435,18 @@ impl<'a> Suite<'a> {
     }
 
     /// Each of `selected` measured in this process.
-    fn measure_here(&mut self, plan: &Plan, selected: &[String]) -> Report {
-        let mut report = Report::default();
+    fn measure_here(&mut self, plan: &Plan, selected: &[String]) -> Outcome {
+        let mut outcome = Outcome::default();
         for name in selected {
             let named = plan.named(name);
             let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named)));
             match measured {
-                Ok(Ok(r)) => report.results.push(r),
-                Ok(Err(e)) => report.failed.push((name.clone(), e.to_string())),
-                Err(p) => report.failed.push((name.clone(), unwound::described(&*p))),
+                Ok(Ok(r)) => outcome.results.push(r),
+                Ok(Err(e)) => outcome.failed.push((name.clone(), e.to_string())),
+                Err(p) => outcome.failed.push((name.clone(), unwound::described(&*p))),
             }
         }
-        report
+        outcome
     }
 
     /// One benchmark measured with `plan` (its name is the benchmark's).
@@ -467,7 +467,7 @@ impl<'a> Suite<'a> {
         &mut self,
         other: &mut Suite<'_>,
         args: &[String],
-    ) -> Result<Report, SuiteError> {
+    ) -> Result<Outcome, SuiteError> {
         let args = Args::parse(&self.name, args)?;
         let (plan, selected) = (self.plan(&args)?, self.selected(&args)?);
         let ends: &mut [&mut dyn Endpoint] = &mut [
@@ -484,7 +484,7 @@ impl<'a> Suite<'a> {
         heads: &mut [Suite<'b>],
         bases: &mut [Suite<'b>],
         args: &[String],
-    ) -> Result<Report, SuiteError> {
+    ) -> Result<Outcome, SuiteError> {
         let k = heads.len();
         if k == 0 || bases.len() != k {
             return Err(SuiteError::usage("as many builds a side, at least one"));
@@ -514,7 +514,7 @@ fn compare_ends(
     ends: &mut [&mut dyn Endpoint],
     k: usize,
     (args, selected): (&Args, &[String]),
-) -> Result<Report, SuiteError> {
+) -> Result<Outcome, SuiteError> {
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
     against::judge_all(plan, ends, k, (selected, &select), timeout)
@@ -595,7 +595,7 @@ fn against_process(
     me: Option<WorkerCommand>,
     selected: &[String],
     args: &Args,
-) -> Result<Report, SuiteError> {
+) -> Result<Outcome, SuiteError> {
     let n = match args.against.len() {
         1 => args.processes.unwrap_or(PROCESSES),
         _ => args.processes.unwrap_or(1),
@@ -628,9 +628,9 @@ fn against_process(
     let judged = against::judge_all(plan, &mut ends, k, (selected, &select), timeout);
     drop(ends);
     endpoint::stop_all(&mut workers);
-    let report = judged?;
-    Ok(Report {
+    let outcome = judged?;
+    Ok(Outcome {
         processes: n,
-        ..report
+        ..outcome
     })
 }

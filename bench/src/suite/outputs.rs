@@ -16,13 +16,13 @@ use crate::judge::verdict::{Comparison, Interleaved, Verdict};
 
 /// What a suite's run measured, compared and could not, and how it ends.
 #[derive(Debug, Default)]
-pub struct Report {
+pub struct Outcome {
     /// Each benchmark measured alone, in order.
     pub results: Vec<BenchResult>,
     /// Each benchmark compared with the other build's (A the other, B this), in order.
     pub compared: Vec<ComparedBenchmark>,
-    /// The comparisons the gate judges: each of [`Report::compared`] on the metric asked
-    /// for (time by default), then each of [`Report::against_saved`].
+    /// The comparisons the gate judges: each of [`Outcome::compared`] on the metric asked
+    /// for (time by default), then each of [`Outcome::against_saved`].
     pub judged: Vec<Comparison>,
     /// Each benchmark measured here judged against its saved runs apart (`--baseline`).
     pub against_saved: Vec<Comparison>,
@@ -30,7 +30,7 @@ pub struct Report {
     pub failed: Vec<(String, String)>,
     /// Benchmarks only one build has, and which (`base` or `head`): listed, not judged.
     pub only: Vec<(String, String)>,
-    /// The builds a side of [`Report::compared`] (several: judged with builds as the unit).
+    /// The builds a side of [`Outcome::compared`] (several: judged with builds as the unit).
     pub builds: usize,
     /// The worker processes of each build among them (`--processes`; 0 or 1: one).
     pub processes: usize,
@@ -73,7 +73,7 @@ pub fn out_dir(args: &Args) -> PathBuf {
     }
 }
 
-impl Report {
+impl Outcome {
     /// Judge, print, write every output, and settle the exit status.
     pub(crate) fn finish(
         &mut self,

@@ -1,7 +1,7 @@
 //! A suite as a worker of another's comparison (`--picollo-worker`): it answers the
 //! requests of [`crate::model::protocol`] on its standard input, measuring its own benchmarks with
 //! the harness's own steps (the overhead, the batch, the warm-up, the fixed counts, the
-//! slots), while the suite that drives it decides the rounds, their order and their offsets
+//! turns), while the suite that drives it decides the rounds, their order and their offsets
 //! for both sides, and judges.
 
 use std::boxed::Box;
@@ -15,9 +15,9 @@ use super::{unwound, Registered, Suite};
 use crate::measure::meter::{Meter, Metric};
 use crate::measure::offsets::Offsets;
 use crate::measure::plan::Plan;
-use crate::measure::run::{fixed_counts, measure_side, read_overhead, slot, Spreads, Work};
+use crate::measure::run::{fixed_counts, measure_side, read_overhead, turn, Spreads, Work};
 use crate::measure::samples::Samples;
-use crate::model::{Answer, Hello, Opened, Ready, Reply, Request, Settings, SlotFigures, PROTOCOL};
+use crate::model::{Answer, Hello, Opened, Ready, Reply, Request, Settings, TurnFigures, PROTOCOL};
 
 /// The benchmark being measured: its meter and what the steps so far found.
 struct Open {
@@ -69,7 +69,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             Request::Hello { .. } => Ok(Reply::Hello(self.hello())),
             Request::Open { name, settings } => self.open(&name, &settings).map(Reply::Opened),
             Request::Batch { batch } => self.batch(batch).map(Reply::Ready),
-            Request::Slot {
+            Request::Turn {
                 quota,
                 budget_ns,
                 frames,
@@ -80,7 +80,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                     heap: heap as usize,
                 };
                 let share = (quota as usize, Duration::from_nanos(budget_ns));
-                self.slot(share, offsets).map(Reply::Slot)
+                self.turn(share, offsets).map(Reply::Turn)
             }
             Request::Close => {
                 self.open = None;
@@ -171,10 +171,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         })
     }
 
-    /// One slot: batches until the quota or the time budget, at the offsets sent; their
+    /// One turn: batches until the quota or the time budget, at the offsets sent; their
     /// figures sent back.
-    fn slot(&mut self, share: (usize, Duration), offsets: Offsets) -> Result<SlotFigures, String> {
-        let open = self.open.as_mut().ok_or("slot: no benchmark is open")?;
+    fn turn(&mut self, share: (usize, Duration), offsets: Offsets) -> Result<TurnFigures, String> {
+        let open = self.open.as_mut().ok_or("turn: no benchmark is open")?;
         let mut s = Samples::new(&open.plan, open.metrics.len()).map_err(|e| e.to_string())?;
         let registered: &mut Registered<'a> = &mut self.suite.benchmarks[open.index];
         let (name, work) = (&registered.name, &mut *registered.work);
@@ -182,9 +182,9 @@ impl<'s, 'a> Worker<'s, 'a> {
             let meter = &mut *open.meter;
             let timing = (Instant::now(), true, offsets);
             open.side
-                .with(work, |side| slot(meter, side, &mut s, share, timing))
+                .with(work, |side| turn(meter, side, &mut s, share, timing))
         })?;
-        Ok(SlotFigures {
+        Ok(TurnFigures {
             rows: s.rows,
             floored: s.floored,
             multiplexed: s.multiplexed,

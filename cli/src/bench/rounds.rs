@@ -15,7 +15,7 @@ use super::BenchArgs;
 use crate::emulate::{read_totals, Emulator};
 use crate::error::Failure;
 use picollo_bench::draws::Draws;
-use picollo_bench::engine::{run_rounds, Rounds, Slot};
+use picollo_bench::engine::{run_rounds, RoundRobin, Turn};
 use picollo_bench::SCALE;
 
 /// One run's figures, metric after metric, and per counter its nanoseconds enabled and
@@ -171,14 +171,14 @@ struct Pass<'a> {
     measured: Option<Instant>,
 }
 
-impl Rounds for Pass<'_> {
+impl RoundRobin for Pass<'_> {
     type Error = Failure;
 
     fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
         draws.shuffled(self.tracks.len())
     }
 
-    fn slot(&mut self, at: Slot, draws: &mut Draws) -> Result<bool, Failure> {
+    fn turn(&mut self, at: Turn, draws: &mut Draws) -> Result<bool, Failure> {
         let track = &mut self.tracks[at.participant];
         let live = track.failed.is_none();
         if live {

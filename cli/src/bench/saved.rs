@@ -4,7 +4,7 @@
 
 use picollo_bench::baseline::{self, SavedEntry};
 use picollo_bench::model::Document;
-use picollo_bench::saved::Rounds;
+use picollo_bench::saved::SavedRounds;
 
 use super::stage::Start;
 use crate::error::Failure;
@@ -31,7 +31,7 @@ pub fn load(path: &str, threshold: Option<f64>) -> Result<Baseline, Failure> {
     let bad = |why: String| Failure::format(format!("{path}: {why}"));
     let doc = Document::read(&text)
         .map_err(|e| bad(format!("not the JSON picollo bench writes: {e}")))?;
-    let read = baseline::Baseline::of(&doc, path, threshold, Rounds::OneRun).map_err(bad)?;
+    let read = baseline::Baseline::of(&doc, path, threshold, SavedRounds::OneRun).map_err(bad)?;
     let start = read.emulated.as_ref().map(Start::of_record).transpose();
     Ok(Baseline {
         commands: read.entries,
@@ -93,7 +93,7 @@ pub(super) mod tests {
             "cmd [saved.json]",
             &entry,
             Some(1.0),
-            Rounds::OneRun,
+            SavedRounds::OneRun,
         );
         let saved = saved.unwrap().result.unwrap();
         let (t, was) = (saved.time(), r.time());

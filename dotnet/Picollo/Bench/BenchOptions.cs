@@ -61,7 +61,7 @@ namespace Picollo
         /// <summary>The seed of each interleaved round's order (default: from the clock); not 0.</summary>
         public ulong? Seed { get; set; }
 
-        /// <summary>Each slot of an interleaved
+        /// <summary>Each turn of an interleaved
         /// <see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/> runs at a
         /// random stack depth with a random heap block held (true, the default), so that no one
         /// placement of stack frames and allocations (cache sets, alignment, 4K aliasing)

@@ -56,7 +56,7 @@ pub struct picollo_bench_config {
     pub rounds: u64,
     /// The seed of each interleaved round's order; 0: drawn from the clock. ABI 1.13.
     pub seed: u64,
-    /// 0 (the default): each slot of an interleaved comparison runs at a random stack depth
+    /// 0 (the default): each turn of an interleaved comparison runs at a random stack depth
     /// with a random heap block held, so that no one placement favours a side; 1: one
     /// placement for the whole comparison. ABI 1.15.
     pub fixed_offsets: u32,
