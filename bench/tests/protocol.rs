@@ -161,7 +161,7 @@ fn the_previous_release_lines_still_read() {
         Some("hello"),
         Some("opened"),
         Some("ready"),
-        Some("turn"),
+        Some("slot"),
         Some("closed"),
         None,
     ];
@@ -228,7 +228,7 @@ fn a_reply_missing_a_field_names_it() {
     assert!(why.contains("unknown variant `bye`"), "{why}");
     let why = Answer::read("{not json").unwrap_err();
     assert!(why.starts_with("key must be a string"), "{why}");
-    let why = Request::read(r#"{"op":"turn","quota":1}"#).unwrap_err();
+    let why = Request::read(r#"{"op":"slot","quota":1}"#).unwrap_err();
     assert!(why.contains("missing field `budget_ns`"), "{why}");
 }
 
