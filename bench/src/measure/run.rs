@@ -163,17 +163,45 @@ pub(crate) struct Side<'a, F: ?Sized> {
 
 /// What a side's figures had subtracted, and how finely they can be told from nothing:
 /// per metric, the read pairs' quartile deviation and the baseline's.
-pub(crate) struct Spreads<'a> {
+pub(crate) struct Spreads {
     pub pairs: Vec<u64>,
-    pub baseline: &'a [u64],
+    pub baseline: Vec<u64>,
 }
 
-impl Spreads<'_> {
+impl Spreads {
     /// Per metric, the resolution of figures of batch `k` ([`resolution`]).
     pub(crate) fn resolutions(&self, metrics: &[Metric], k: u64) -> Vec<u64> {
-        let each = metrics.iter().zip(&self.pairs).zip(self.baseline);
+        let each = metrics.iter().zip(&self.pairs).zip(&self.baseline);
         each.map(|((m, &p), &b)| resolution(m, p, k, b)).collect()
     }
+}
+
+/// What a run reads before its first batch: its metrics, the read pair's overhead of each,
+/// the baseline subtracted from each, and how finely their figures can be told from nothing.
+pub(crate) struct Calibration {
+    pub metrics: Vec<Metric>,
+    pub overhead: Vec<u64>,
+    pub baseline: Vec<u64>,
+    pub spreads: Spreads,
+}
+
+/// `meter`'s [`Calibration`] under `plan`.
+pub(crate) fn calibrate<M: Meter + ?Sized>(
+    plan: &Plan,
+    meter: &mut M,
+) -> Result<Calibration, BenchError> {
+    let metrics = meter.metrics();
+    let (overhead, pairs) = read_overhead(meter, metrics.len())?;
+    let spreads = Spreads {
+        pairs,
+        baseline: plan.baseline_spreads(&metrics),
+    };
+    Ok(Calibration {
+        baseline: plan.baseline_of(&metrics),
+        metrics,
+        overhead,
+        spreads,
+    })
 }
 
 /// Per metric, what a batch of `side`'s work adds beside its operations: the read pair's
@@ -302,13 +330,12 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
     meter: &mut M,
     mut f: F,
 ) -> Result<BenchResult, BenchError> {
-    let metrics = meter.metrics();
-    let (overhead, pairs) = read_overhead(meter, metrics.len())?;
-    let baseline = plan.baseline_of(&metrics);
-    let spreads = Spreads {
-        pairs,
-        baseline: &plan.baseline_spreads(&metrics),
-    };
+    let Calibration {
+        metrics,
+        overhead,
+        baseline,
+        spreads,
+    } = calibrate(plan, meter)?;
     let mut side = Side {
         work: &mut f,
         k: plan.batch.unwrap_or(1),
@@ -474,13 +501,12 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
     (name_a, mut fa): (&str, FA),
     (name_b, mut fb): (&str, FB),
 ) -> Result<(BenchResult, BenchResult), BenchError> {
-    let metrics = meter.metrics();
-    let (overhead, pairs) = read_overhead(meter, metrics.len())?;
-    let baseline = plan.baseline_of(&metrics);
-    let spreads = Spreads {
-        pairs,
-        baseline: &plan.baseline_spreads(&metrics),
-    };
+    let Calibration {
+        metrics,
+        overhead,
+        baseline,
+        spreads,
+    } = calibrate(plan, meter)?;
     let k = plan.batch.unwrap_or(1);
     let mut a: Work<'_> = Side {
         work: &mut fa,

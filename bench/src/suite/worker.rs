@@ -15,7 +15,7 @@ use super::{unwound, Registered, Suite};
 use crate::measure::meter::{Meter, Metric};
 use crate::measure::offsets::Offsets;
 use crate::measure::plan::Plan;
-use crate::measure::run::{fixed_counts, measure_side, read_overhead, turn, Spreads, Work};
+use crate::measure::run::{calibrate, fixed_counts, measure_side, turn, Spreads, Work};
 use crate::measure::samples::Samples;
 use crate::model::{Answer, Hello, Opened, Ready, Reply, Request, Settings, TurnFigures, PROTOCOL};
 
@@ -25,7 +25,7 @@ struct Open {
     plan: Plan,
     meter: Box<dyn Meter>,
     metrics: Vec<Metric>,
-    pairs: Vec<u64>,
+    spreads: Spreads,
     side: SideState,
 }
 
@@ -110,20 +110,18 @@ impl<'s, 'a> Worker<'s, 'a> {
         plan.check().map_err(|e| e.to_string())?;
         plan.apply_placement().map_err(|e| e.to_string())?;
         let (mut meter, warnings) = self.suite.meter(&plan).map_err(|e| e.to_string())?;
-        let metrics = meter.metrics();
-        let (overhead, pairs) =
-            read_overhead(&mut *meter, metrics.len()).map_err(|e| e.to_string())?;
+        let c = calibrate(&plan, &mut *meter).map_err(|e| e.to_string())?;
         let side = SideState {
             k: plan.batch.unwrap_or(1),
-            overhead,
-            baseline: plan.baseline_of(&metrics),
+            overhead: c.overhead,
+            baseline: c.baseline,
         };
         let mut open = Open {
             index,
             plan,
             meter,
-            metrics,
-            pairs,
+            metrics: c.metrics,
+            spreads: c.spreads,
             side,
         };
         let work = &mut *self.suite.benchmarks[index].work;
@@ -158,14 +156,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             open.side
                 .with(work, |side| fixed_counts(meter, side, metrics))
         })?;
-        let spreads = Spreads {
-            pairs: open.pairs.clone(),
-            baseline: &open.plan.baseline_spreads(&open.metrics),
-        };
         Ok(Ready {
             overhead: open.side.overhead.clone(),
             baseline: open.side.baseline.clone(),
-            resolution: spreads.resolutions(&open.metrics, open.side.k),
+            resolution: open.spreads.resolutions(&open.metrics, open.side.k),
             clock: open.meter.clock(),
             counters_read: open.meter.counters_read(),
         })
