@@ -15,7 +15,7 @@ use crate::model::document::{
     BuildsRecord, ComparisonRecord, DeclaredRecord, DiffersRecord, Document, ExactRecord, Figure,
     JitterRecord, RatesRecord,
 };
-use crate::model::Entry as EntryRecord;
+use crate::model::EntryRecord;
 
 /// Picollo's JSON document (`picollo`), the format: its records are [`Document`].
 pub struct PicolloDocument;

@@ -112,11 +112,11 @@ fn even_runs(entries: &[SavedEntry], k: usize) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::document::{Entry, Figure, Members};
+    use crate::model::document::{EntryRecord, Figure, Members};
 
     /// A document of entries `(name, runs apart of time)`, `builds` a side.
     fn document(entries: &[(&str, &[f64])], builds: Option<u64>) -> Document {
-        let entry = |&(name, runs): &(&str, &[f64])| Entry {
+        let entry = |&(name, runs): &(&str, &[f64])| EntryRecord {
             name: name.into(),
             members: Members {
                 runs_apart: Some(runs.iter().map(|&v| Some(Figure(v))).collect()),

@@ -16,7 +16,7 @@ use crate::measure::conditions::WarmUp;
 use crate::measure::meter::{time_index, Metric, MetricKind};
 use crate::measure::result::BenchResult;
 use crate::measure::throughput::{Throughput, Work};
-use crate::model::document::{Entry, Figure, Members, MetricRecord, ResultRecord, RoundRecord};
+use crate::model::document::{EntryRecord, Figure, Members, MetricRecord, ResultRecord, RoundRecord};
 use crate::Bench;
 
 /// One saved benchmark: its result (`None` where it was not saved or not rebuilt), the
@@ -54,7 +54,7 @@ impl Saved {
     /// file holds no runs apart, whose one run is then the result's).
     pub fn read(
         name: &str,
-        c: &Entry,
+        c: &EntryRecord,
         threshold: Option<f64>,
         rounds: SavedRounds,
     ) -> Result<Saved, String> {
@@ -117,7 +117,7 @@ impl Saved {
 
 /// The saved runs apart of a benchmark: its `runsApart` list (0 for a run floored at 0),
 /// or (a file saved before runs apart were kept) its one run's median round time.
-fn runs_apart(c: &Entry, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
+fn runs_apart(c: &EntryRecord, result: Option<&BenchResult>) -> Result<Vec<f64>, String> {
     let Some(list) = &c.members.runs_apart else {
         return Ok(result.map(median_round).into_iter().collect());
     };
@@ -135,7 +135,7 @@ fn runs_apart(c: &Entry, result: Option<&BenchResult>) -> Result<Vec<f64>, Strin
 
 /// The saved runs apart of each metric but time (`runsApartBy`: a median figure per run,
 /// 0 or more), none in a file saved before they were kept.
-fn runs_apart_by(c: &Entry) -> Result<Vec<(String, Vec<f64>)>, String> {
+fn runs_apart_by(c: &EntryRecord) -> Result<Vec<(String, Vec<f64>)>, String> {
     let Some(by) = &c.members.runs_apart_by else {
         return Ok(Vec::new());
     };

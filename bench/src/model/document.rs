@@ -36,7 +36,7 @@ pub struct Document {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub emulated: Option<Emulated>,
     /// Each benchmark (each command), in order.
-    pub commands: Vec<Entry>,
+    pub commands: Vec<EntryRecord>,
     /// Each comparison, in order.
     #[serde(default)]
     pub comparisons: Vec<ComparisonRecord>,
@@ -59,7 +59,7 @@ pub struct Emulated {
 /// One benchmark (a `command` of the schema): its name, its result, and what a command or a
 /// saved baseline adds ([`Members`]).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Entry {
+pub struct EntryRecord {
     /// The name it goes by (a command's text, where a file names none).
     #[serde(default)]
     pub name: String,
@@ -378,7 +378,7 @@ pub struct DeclaredRecord {
 
 impl Document {
     /// A document of `commands` and `comparisons`, of this schema and version.
-    pub fn new(commands: Vec<Entry>, comparisons: Vec<ComparisonRecord>) -> Self {
+    pub fn new(commands: Vec<EntryRecord>, comparisons: Vec<ComparisonRecord>) -> Self {
         Document {
             schema: DOCUMENT_SCHEMA.into(),
             version: DOCUMENT_VERSION,

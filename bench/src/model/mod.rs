@@ -8,6 +8,6 @@ pub mod document;
 pub mod protocol;
 pub mod settings;
 
-pub use document::{Document, Entry, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
+pub use document::{Document, EntryRecord, DOCUMENT_SCHEMA, DOCUMENT_VERSION};
 pub use protocol::{Answer, Hello, Opened, Ready, Reply, Request, TurnFigures, PROTOCOL, TAG};
 pub use settings::Settings;

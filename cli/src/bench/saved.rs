@@ -85,7 +85,7 @@ pub(super) mod tests {
     fn a_saved_result_keeps_the_floors_it_was_saved_with() {
         let r = less_the_shell("cmd", &[900, 5_000, 800, 7_000, 6_000]);
         assert_eq!(r.time().floored, 2);
-        let entry = picollo_bench::model::Entry {
+        let entry = picollo_bench::model::EntryRecord {
             result: Some(r.record()),
             ..Default::default()
         };
