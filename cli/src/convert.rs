@@ -11,6 +11,9 @@ use picollo::openmetrics::{Bounds, Family, HistogramOptions, OpenMetricsWriter};
 use picollo::otlp::{DataPoint, ExponentialHistogram, Metric, Request, Temporality};
 use picollo::prometheus::{NativeFamily, NativeHistogram, NativeMetric, NativeOptions};
 use picollo::{Config, Histogram};
+use serde::Serialize;
+use serde_json::ser::Formatter;
+use serde_json::value::RawValue;
 
 use crate::error::Failure;
 use crate::input::Input;
@@ -544,8 +547,32 @@ fn to_otlp_deltas(input: &Input, filter: &Filter, m: &MetricOptions) -> Result<S
     Ok(otlp_request(&points, Temporality::Delta, m))
 }
 
-/// `{"tag":…,"start":…,"length":…,"intervals":…,"summary":{…}}` and a newline. `start` is
-/// in seconds after the input's origin (as `--from`/`--to`), times to the microsecond.
+/// One line of `--to json`: the interval's (or the tag's sum's) tag, its start in seconds
+/// after the input's origin (as `--from`/`--until`) and its length, both to the microsecond,
+/// how many intervals it holds, and its summary (core's JSON object, as core writes it).
+#[derive(Serialize)]
+struct Line<'a> {
+    tag: Option<&'a str>,
+    start: f64,
+    length: f64,
+    intervals: usize,
+    summary: &'a RawValue,
+}
+
+/// serde_json's compact text, but a double as Rust's `Display` writes it: a whole number
+/// without a fraction (`"length":2`) and never an exponent (`0.000005`, where serde_json
+/// writes `5e-6`).
+struct PlainNumbers;
+
+impl Formatter for PlainNumbers {
+    fn write_f64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: f64) -> std::io::Result<()> {
+        // Only finite doubles reach it (serde_json writes the others as `null`), and their
+        // `Display` text is a JSON number.
+        write!(w, "{v}")
+    }
+}
+
+/// `{"tag":…,"start":…,"length":…,"intervals":…,"summary":{…}}` and a newline ([`Line`]).
 fn object(
     out: &mut String,
     tag: Option<&str>,
@@ -554,38 +581,56 @@ fn object(
     intervals: usize,
     histogram: &Histogram<u64, Vec<u64>>,
 ) {
-    out.push_str("{\"tag\":");
-    match tag {
-        Some(t) => json_string(out, t),
-        None => out.push_str("null"),
-    }
-    let _ = write!(
-        out,
-        ",\"start\":{},\"length\":{},\"intervals\":{intervals},\"summary\":",
-        round_micros(start),
-        round_micros(length)
-    );
-    histogram
-        .view()
-        .summary()
-        .write_json(out)
+    let mut summary = String::new();
+    let view = histogram.view();
+    view.summary()
+        .write_json(&mut summary)
         .expect("a String takes any text");
-    out.push_str("}\n");
-}
-
-/// A JSON string (core's escaping) appended to `out`.
-pub(crate) fn json_string(out: &mut String, s: &str) {
-    picollo::text::json_string(out, s).expect("a String takes any text");
+    let summary = RawValue::from_string(summary).expect("core's summary is a JSON object");
+    let line = Line {
+        tag,
+        start: round_micros(start),
+        length: round_micros(length),
+        intervals,
+        summary: &summary,
+    };
+    let mut text = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut text, PlainNumbers);
+    line.serialize(&mut serializer).expect("a line has no map");
+    out.push_str(std::str::from_utf8(&text).expect("serde_json writes UTF-8"));
+    out.push('\n');
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A histogram of `values`.
+    fn histogram(values: &[u64]) -> Histogram<u64, Vec<u64>> {
+        let mut h = Histogram::new(Config::default()).unwrap();
+        for &v in values {
+            h.record(v);
+        }
+        h
+    }
+
     #[test]
-    fn json_strings_escape_quotes_backslashes_and_controls() {
+    fn a_line_escapes_its_tag_and_writes_seconds_without_an_exponent() {
+        let h = histogram(&[1, 2, 3]);
+        let mut summary = String::new();
+        h.view().summary().write_json(&mut summary).unwrap();
         let mut out = String::new();
-        json_string(&mut out, "a\"b\\c\td\u{1}");
-        assert_eq!(out, r#""a\"b\\c\td\u0001""#);
+        object(&mut out, Some("a\"b\\c\td\u{1}"), 0.0000564, 2.0, 3, &h);
+        let head = "{\"tag\":\"a\\\"b\\\\c\\td\\u0001\",\"start\":0.000056,\"length\":2,";
+        assert_eq!(
+            out,
+            std::format!("{head}\"intervals\":3,\"summary\":{summary}}}\n")
+        );
+        out.clear();
+        object(&mut out, None, 1.5, 1e-6, 1, &h);
+        assert!(
+            out.starts_with("{\"tag\":null,\"start\":1.5,\"length\":0.000001,"),
+            "{out}"
+        );
     }
 }

@@ -11,6 +11,7 @@ use std::process::Command;
 
 use clap::{Args, ValueEnum};
 use picollo_perf::{install_qemu_plugin, EmulatedCounts, EmulatedEvent};
+use serde::Serialize;
 
 use crate::error::Failure;
 
@@ -417,18 +418,121 @@ fn grouped(v: u64) -> String {
     picollo::GroupedF64(v as f64, 0).to_string()
 }
 
-/// `{"Emulated:Instructions": N, …, "l1d": {"bytes": B, "ways": W, "line": L}}`.
-fn json(c: &EmulatedCounts, counted: &Counted) -> String {
-    let mut fields: Vec<String> = counted
-        .events()
-        .into_iter()
-        .filter_map(|e| Some(format!("\"Emulated:{}\":{}", e.as_str(), c.get(e)?)))
-        .collect();
-    if let Some(m) = c.l1d {
-        fields.push(format!(
-            "\"l1d\":{{\"bytes\":{},\"ways\":{},\"line\":{}}}",
-            m.bytes, m.ways, m.line
-        ));
+/// The totals `--json` writes: each counted event's count under its metric's name, then
+/// the modelled cache where there was one.
+#[derive(Serialize)]
+struct Totals {
+    #[serde(
+        rename = "Emulated:Instructions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    instructions: Option<u64>,
+    #[serde(rename = "Emulated:Loads", skip_serializing_if = "Option::is_none")]
+    loads: Option<u64>,
+    #[serde(rename = "Emulated:Stores", skip_serializing_if = "Option::is_none")]
+    stores: Option<u64>,
+    #[serde(rename = "Emulated:L1DMisses", skip_serializing_if = "Option::is_none")]
+    l1d_misses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l1d: Option<Cache>,
+}
+
+/// The modelled L1D: its size and line in bytes, its ways.
+#[derive(Serialize)]
+struct Cache {
+    bytes: u64,
+    ways: u64,
+    line: u64,
+}
+
+/// The totals of `c` for the events of `counted`.
+fn totals(c: &EmulatedCounts, counted: &Counted) -> Totals {
+    let events = counted.events();
+    let count = |e: EmulatedEvent| c.get(e).filter(|_| events.contains(&e));
+    Totals {
+        instructions: count(EmulatedEvent::Instructions),
+        loads: count(EmulatedEvent::Loads),
+        stores: count(EmulatedEvent::Stores),
+        l1d_misses: count(EmulatedEvent::L1DMisses),
+        l1d: c.l1d.map(|m| Cache {
+            bytes: m.bytes,
+            ways: m.ways,
+            line: m.line,
+        }),
     }
-    format!("{{{}}}\n", fields.join(","))
+}
+
+/// `{"Emulated:Instructions": N, …, "l1d": {"bytes": B, "ways": W, "line": L}}` and a
+/// newline ([`Totals`]).
+fn json(c: &EmulatedCounts, counted: &Counted) -> String {
+    let text = serde_json::to_string(&totals(c, counted)).expect("totals have no map");
+    text + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use picollo_perf::{L1dModel, ALL_THREADS};
+
+    use super::*;
+
+    /// Counts of a whole run, with loads and stores, misses and the cache where `l1d`.
+    fn counts(l1d: bool) -> EmulatedCounts {
+        EmulatedCounts {
+            thread: ALL_THREADS,
+            instructions: 1_234_567,
+            memory: Some((345_678, 123_456)),
+            l1d_misses: l1d.then_some(4_321),
+            l1d: l1d.then_some(L1dModel {
+                bytes: 32_768,
+                ways: 8,
+                line: 64,
+            }),
+        }
+    }
+
+    #[test]
+    fn each_count_is_written_under_its_events_name_in_report_order() {
+        let c = EmulatedCounts {
+            l1d: None,
+            ..counts(true)
+        };
+        let counted = Counted::L1d(None);
+        assert_eq!(counted.events(), EmulatedEvent::ALL);
+        let members: Vec<String> = EmulatedEvent::ALL
+            .iter()
+            .map(|&e| {
+                format!(
+                    "\"{}\":{}",
+                    picollo_perf::Event::Emulated(e),
+                    c.get(e).unwrap()
+                )
+            })
+            .collect();
+        assert_eq!(json(&c, &counted), format!("{{{}}}\n", members.join(",")));
+    }
+
+    #[test]
+    fn the_json_names_each_counted_event_as_its_metric_and_the_cache_last() {
+        assert_eq!(
+            json(&counts(false), &Counted::Instructions),
+            "{\"Emulated:Instructions\":1234567}\n"
+        );
+        assert_eq!(
+            json(&counts(false), &Counted::Memory),
+            "{\"Emulated:Instructions\":1234567,\"Emulated:Loads\":345678,\
+             \"Emulated:Stores\":123456}\n"
+        );
+        assert_eq!(
+            json(&counts(true), &Counted::L1d(None)),
+            "{\"Emulated:Instructions\":1234567,\"Emulated:Loads\":345678,\
+             \"Emulated:Stores\":123456,\"Emulated:L1DMisses\":4321,\
+             \"l1d\":{\"bytes\":32768,\"ways\":8,\"line\":64}}\n"
+        );
+        // The cache is written where the counts have it, whatever was asked.
+        let text = json(&counts(true), &Counted::Instructions);
+        assert_eq!(
+            text,
+            "{\"Emulated:Instructions\":1234567,\"l1d\":{\"bytes\":32768,\"ways\":8,\"line\":64}}\n"
+        );
+    }
 }

@@ -100,11 +100,8 @@ pub mod prometheus {
 }
 pub mod iter;
 pub mod layout;
-/// The text helpers every Picollo format shares, for tools that write their own: JSON
-/// strings and numbers, comma-separated lists, and the Markdown table the reports are laid
-/// out as.
+/// The Markdown table the reports are laid out as, for tools that write their own.
 pub mod text {
-    pub use crate::format::json::{comma_separated, json_f64, json_string};
     pub use crate::format::table::{write_markdown_table, MAX_COLUMNS};
 }
 mod lookup;

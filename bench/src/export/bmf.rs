@@ -4,9 +4,11 @@
 //! its own, by slug (`hardware-instructions`), which Bencher creates where it is new.
 
 use core::fmt::{self, Write};
+use std::string::String;
 
-use picollo::text::{comma_separated, json_f64, json_string};
+use serde::Serialize;
 
+use super::records::{write_line, Members};
 use super::{median_with_interval, Export, Suite};
 use crate::measure::result::BenchResult;
 
@@ -18,7 +20,7 @@ const SLUG_LIMIT: usize = 64;
 
 /// The measure a metric is written as: `latency` for the time, else its name in lower case
 /// with each run of other characters than letters and digits as one `-`.
-pub fn measure_slug(r: &BenchResult, index: usize) -> std::string::String {
+pub fn measure_slug(r: &BenchResult, index: usize) -> String {
     if index == r.time_index() {
         return "latency".into();
     }
@@ -28,19 +30,28 @@ pub fn measure_slug(r: &BenchResult, index: usize) -> std::string::String {
     slug.join("-").chars().take(SLUG_LIMIT).collect()
 }
 
-/// `{"value": v, "lower_value": lo, "upper_value": hi}` of metric `index` (no interval: the
-/// value alone).
-fn write_measure(w: &mut dyn Write, r: &BenchResult, index: usize) -> fmt::Result {
+/// The whole file: each benchmark by name, each of its measures by slug.
+type File = Members<String, Members<String, Measure>>;
+
+/// One measure of a benchmark: a metric's median and, where there is one, its 99 %
+/// interval.
+#[derive(Serialize)]
+struct Measure {
+    value: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_value: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper_value: Option<f64>,
+}
+
+/// Metric `index` of `r` as a measure.
+fn measure(r: &BenchResult, index: usize) -> Measure {
     let (value, interval) = median_with_interval(r, index);
-    w.write_str("{\"value\":")?;
-    json_f64(w, value)?;
-    if let Some((lo, hi)) = interval {
-        w.write_str(",\"lower_value\":")?;
-        json_f64(w, lo)?;
-        w.write_str(",\"upper_value\":")?;
-        json_f64(w, hi)?;
+    Measure {
+        value,
+        lower_value: interval.map(|(lo, _)| lo),
+        upper_value: interval.map(|(_, hi)| hi),
     }
-    w.write_str("}")
 }
 
 impl Export for Bencher {
@@ -53,17 +64,55 @@ impl Export for Bencher {
     }
 
     fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        w.write_str("{")?;
-        comma_separated(w, suite.measured(), |w, (name, r)| {
-            json_string(w, &name)?;
-            w.write_str(":{")?;
-            comma_separated(w, 0..r.metrics.len(), |w, i| {
-                json_string(w, &measure_slug(r, i))?;
-                w.write_str(":")?;
-                write_measure(w, r, i)
-            })?;
-            w.write_str("}")
-        })?;
-        w.write_str("}\n")
+        let benchmarks = suite.measured().into_iter().map(|(name, r)| {
+            let measures = (0..r.metrics.len()).map(|i| (measure_slug(r, i), measure(r, i)));
+            (name, Members(measures.collect()))
+        });
+        let file: File = Members(benchmarks.collect());
+        write_line(w, &file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::export::records::{member, member_names};
+    use crate::export::results_for_tests;
+
+    #[test]
+    fn each_benchmark_holds_each_metric_at_its_median_and_interval() {
+        let results = results_for_tests();
+        let suite = Suite::of_results(&results.iter().collect::<std::vec::Vec<_>>());
+        let text = suite.to_text(&Bencher).unwrap();
+        assert!(text.ends_with("}\n") && text.lines().count() == 1, "{text}");
+        let names: std::vec::Vec<String> = results.iter().map(|r| r.name.clone()).collect();
+        assert_eq!(member_names(&text), names);
+        let file: Value = serde_json::from_str(&text).unwrap();
+        let mut with_and_without_interval = [0, 0];
+        for r in &results {
+            let measures = member(&text, &r.name);
+            let slugs: std::vec::Vec<String> =
+                (0..r.metrics.len()).map(|i| measure_slug(r, i)).collect();
+            assert_eq!(member_names(measures), slugs);
+            for (i, slug) in slugs.iter().enumerate() {
+                let m = &file[&r.name][slug];
+                assert_eq!(m["value"].as_f64(), r.percentile_at(i, 50.0), "{m}");
+                let Some((lo, hi)) = median_with_interval(r, i).1 else {
+                    assert_eq!(m.as_object().unwrap().len(), 1, "{m}");
+                    with_and_without_interval[1] += 1;
+                    continue;
+                };
+                with_and_without_interval[0] += 1;
+                let keys = ["value", "lower_value", "upper_value"];
+                assert_eq!(member_names(member(measures, slug)), keys);
+                assert_eq!(
+                    (m["lower_value"].as_f64(), m["upper_value"].as_f64()),
+                    (Some(lo), Some(hi))
+                );
+            }
+        }
+        assert_eq!(with_and_without_interval, [4, 1]);
     }
 }

@@ -18,8 +18,9 @@ use core::fmt::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
-use picollo::text::{json_f64, json_string};
+use serde::Serialize;
 
+use super::records::{write_line, Members};
 use super::{charted, Export, Suite};
 use crate::measure::conditions::Conditions;
 use crate::measure::meter::{MetricKind, SCALE};
@@ -160,94 +161,104 @@ fn stddev(v: &[f64]) -> f64 {
     (squares / (v.len() - 1) as f64).sqrt()
 }
 
-impl Family<'_> {
-    /// `{"name": …, "family_index": …, … "run_type": RUN_TYPE, "repetitions": N` (open).
-    fn write_head(&self, w: &mut dyn Write, name: &str, run_type: &str) -> fmt::Result {
-        w.write_str("{\"name\":")?;
-        json_string(w, name)?;
-        write!(
-            w,
-            ",\"family_index\":{},\"per_family_instance_index\":0,\"run_name\":",
-            self.index
-        )?;
-        json_string(w, &self.name)?;
-        write!(
-            w,
-            ",\"run_type\":\"{run_type}\",\"repetitions\":{}",
-            self.runs.len()
-        )
-    }
+/// One object of the file's `benchmarks`: a round as a repetition (`run_type`
+/// `iteration`, its `repetition_index`) or an aggregate over the rounds (`aggregate`, its
+/// `aggregate_name` and `aggregate_unit`), in Google Benchmark's order of members.
+#[derive(Serialize)]
+struct RunRecord<'a> {
+    name: String,
+    family_index: usize,
+    per_family_instance_index: usize,
+    run_name: &'a str,
+    run_type: &'static str,
+    repetitions: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repetition_index: Option<usize>,
+    threads: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    aggregate_name: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    aggregate_unit: Option<&'static str>,
+    iterations: u64,
+    real_time: f64,
+    cpu_time: f64,
+    time_unit: &'static str,
+    /// The user counters, each a member named as its metric.
+    #[serde(flatten)]
+    counters: Members<&'a str, f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+}
 
-    /// `,"real_time": r, "cpu_time": c, "time_unit": "ns"`, the user counters and the
-    /// label (closed).
-    fn write_figures(
-        &self,
-        w: &mut dyn Write,
-        real: f64,
-        cpu: f64,
-        counters: &[f64],
-    ) -> fmt::Result {
-        w.write_str(",\"real_time\":")?;
-        json_f64(w, real)?;
-        w.write_str(",\"cpu_time\":")?;
-        json_f64(w, cpu)?;
-        w.write_str(",\"time_unit\":\"ns\"")?;
-        for (name, value) in self.counters.iter().zip(counters) {
-            w.write_str(",")?;
-            json_string(w, name)?;
-            w.write_str(":")?;
-            json_f64(w, *value)?;
+impl<'a> Family<'a> {
+    /// `run`'s figures as a record of this family named `name`: a repetition unless the
+    /// caller says otherwise.
+    fn record(&'a self, name: String, run: &Run) -> RunRecord<'a> {
+        let counters = self
+            .counters
+            .iter()
+            .copied()
+            .zip(run.counters.iter().copied());
+        RunRecord {
+            name,
+            family_index: self.index,
+            per_family_instance_index: 0,
+            run_name: &self.name,
+            run_type: "iteration",
+            repetitions: self.runs.len(),
+            repetition_index: None,
+            threads: 1,
+            aggregate_name: None,
+            aggregate_unit: None,
+            iterations: run.iterations,
+            real_time: run.real,
+            cpu_time: run.cpu,
+            time_unit: "ns",
+            counters: Members(counters.collect()),
+            label: self.label.as_deref(),
         }
-        if let Some(label) = &self.label {
-            w.write_str(",\"label\":")?;
-            json_string(w, label)?;
-        }
-        w.write_str("}")
     }
 
     /// Round `i` as a repetition.
-    fn write_run(&self, w: &mut dyn Write, i: usize, run: &Run) -> fmt::Result {
-        self.write_head(w, &self.name, "iteration")?;
-        write!(
-            w,
-            ",\"repetition_index\":{i},\"threads\":1,\"iterations\":{}",
-            run.iterations
-        )?;
-        self.write_figures(w, run.real, run.cpu, &run.counters)
+    fn run_record(&'a self, i: usize, run: &Run) -> RunRecord<'a> {
+        RunRecord {
+            repetition_index: Some(i),
+            ..self.record(self.name.clone(), run)
+        }
     }
 
-    /// An aggregate over the rounds, of the times and of each counter.
-    fn write_aggregate(&self, w: &mut dyn Write, a: Aggregate) -> fmt::Result {
+    /// An aggregate over the rounds, of the times and of each counter (its iterations: the
+    /// rounds, as Google Benchmark's are the repetitions).
+    fn aggregate_record(&'a self, a: Aggregate) -> RunRecord<'a> {
         let (name, compute, unit) = a;
-        self.write_head(w, &std::format!("{}_{name}", self.name), "aggregate")?;
-        write!(
-            w,
-            ",\"threads\":1,\"aggregate_name\":\"{name}\",\"aggregate_unit\":\"{unit}\",\
-             \"iterations\":{}",
-            self.runs.len()
-        )?;
         let over = |figure: &dyn Fn(&Run) -> f64| {
             compute(&self.runs.iter().map(figure).collect::<Vec<f64>>())
         };
-        let counters: Vec<f64> = (0..self.counters.len())
-            .map(|c| over(&|run: &Run| run.counters[c]))
-            .collect();
-        self.write_figures(w, over(&|run| run.real), over(&|run| run.cpu), &counters)
+        let over_rounds = Run {
+            iterations: self.runs.len() as u64,
+            real: over(&|run| run.real),
+            cpu: over(&|run| run.cpu),
+            counters: (0..self.counters.len())
+                .map(|c| over(&|run: &Run| run.counters[c]))
+                .collect(),
+        };
+        RunRecord {
+            run_type: "aggregate",
+            aggregate_name: Some(name),
+            aggregate_unit: Some(unit),
+            ..self.record(std::format!("{}_{name}", self.name), &over_rounds)
+        }
     }
 
-    /// Every run, each followed by a comma, then the aggregates (two rounds or more).
-    fn write(&self, w: &mut dyn Write) -> fmt::Result {
-        for (i, run) in self.runs.iter().enumerate() {
-            self.write_run(w, i, run)?;
-            w.write_str(",")?;
-        }
-        if self.runs.len() >= 2 {
-            for a in AGGREGATES {
-                self.write_aggregate(w, a)?;
-                w.write_str(",")?;
-            }
-        }
-        Ok(())
+    /// Every run, then the aggregates (two rounds or more).
+    fn records(&'a self) -> impl Iterator<Item = RunRecord<'a>> + 'a {
+        let runs = self.runs.iter().enumerate();
+        let aggregates = match self.runs.len() >= 2 {
+            true => &AGGREGATES[..],
+            false => &[],
+        };
+        let runs = runs.map(|(i, run)| self.run_record(i, run));
+        runs.chain(aggregates.iter().map(|&a| self.aggregate_record(a)))
     }
 }
 
@@ -283,68 +294,90 @@ pub(crate) fn utc_date(seconds: u64) -> String {
     )
 }
 
+/// The file: the machine and the conditions, then every run and aggregate.
+#[derive(Serialize)]
+struct File<'a> {
+    context: Context,
+    benchmarks: Vec<RunRecord<'a>>,
+}
+
+/// The file's `context`: the machine's figures, then the first result's conditions.
+#[derive(Serialize)]
+struct Context {
+    #[serde(flatten)]
+    machine: Machine,
+    num_cpus: usize,
+    cpu_scaling_enabled: bool,
+    library_version: String,
+    library_build_type: &'static str,
+    json_schema_version: u32,
+    picollo_cpu_model: String,
+    picollo_cpu_time: &'static str,
+}
+
 /// The machine's figures of `context` that Picollo's conditions do not hold.
-fn write_machine(w: &mut dyn Write) -> fmt::Result {
+#[derive(Serialize)]
+struct Machine {
+    date: String,
+    host_name: String,
+    executable: String,
+    mhz_per_cpu: u64,
+    aslr_enabled: bool,
+    /// Google Benchmark lists the caches; Picollo lists none.
+    caches: [(); 0],
+    load_avg: Vec<f64>,
+}
+
+/// The machine's figures, read now.
+fn machine() -> Machine {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    w.write_str("\"date\":")?;
-    json_string(w, &utc_date(now.map_or(0, |d| d.as_secs())))?;
-    w.write_str(",\"host_name\":")?;
-    json_string(w, &read("/proc/sys/kernel/hostname").unwrap_or_default())?;
-    w.write_str(",\"executable\":")?;
     let exe = std::env::current_exe().map(|p| p.display().to_string());
-    json_string(w, &exe.unwrap_or_default())?;
     let cpuinfo = read("/proc/cpuinfo").unwrap_or_default();
     let mhz = cpuinfo.lines().find(|l| l.starts_with("cpu MHz"));
     let mhz = mhz.and_then(|l| l.split(':').nth(1)?.trim().parse::<f64>().ok());
-    write!(w, ",\"mhz_per_cpu\":{}", mhz.unwrap_or(0.0).round() as u64)?;
-    let aslr = read("/proc/sys/kernel/randomize_va_space").is_some_and(|v| v != "0");
-    write!(w, ",\"aslr_enabled\":{aslr},\"caches\":[],\"load_avg\":[")?;
     let load = read("/proc/loadavg").unwrap_or_default();
-    let load: Vec<f64> = load
-        .split(' ')
-        .take(3)
-        .filter_map(|x| x.parse().ok())
-        .collect();
-    picollo::text::comma_separated(w, load, |w, v| json_f64(w, v))?;
-    w.write_str("]")
+    Machine {
+        date: utc_date(now.map_or(0, |d| d.as_secs())),
+        host_name: read("/proc/sys/kernel/hostname").unwrap_or_default(),
+        executable: exe.unwrap_or_default(),
+        mhz_per_cpu: mhz.unwrap_or(0.0).round() as u64,
+        aslr_enabled: read("/proc/sys/kernel/randomize_va_space").is_some_and(|v| v != "0"),
+        caches: [],
+        load_avg: load
+            .split(' ')
+            .take(3)
+            .filter_map(|x| x.parse().ok())
+            .collect(),
+    }
 }
 
-/// `"context": {…}` of the first result's conditions (the machine's where none was
-/// measured).
-fn write_context(w: &mut dyn Write, measured: &[(String, &BenchResult)]) -> fmt::Result {
-    let machine;
+/// The `context` of the first result's conditions (the machine's where none was measured).
+fn context(measured: &[(String, &BenchResult)]) -> Context {
+    let of_machine;
     let c = match measured.first() {
         Some((_, r)) => &r.conditions,
         None => {
-            machine = Conditions::of_machine(None);
-            &machine
+            of_machine = Conditions::of_machine(None);
+            &of_machine
         }
     };
-    w.write_str("\"context\":{")?;
-    write_machine(w)?;
-    let scaling = c.governor.as_deref().is_some_and(|g| g != "performance");
     let unoptimized = measured
         .iter()
         .any(|(_, r)| r.conditions.unoptimized.is_some());
-    write!(
-        w,
-        ",\"num_cpus\":{},\"cpu_scaling_enabled\":{scaling},\"library_version\":\"picollo-bench \
-         {}\",\"library_build_type\":\"{}\",\"json_schema_version\":1,\"picollo_cpu_model\":",
-        c.cpus,
-        env!("CARGO_PKG_VERSION"),
-        if unoptimized { "debug" } else { "release" }
-    )?;
-    json_string(w, &c.cpu_model)?;
     let all_cpu = measured.iter().all(|(_, r)| on_cpu(r).is_some());
-    w.write_str(",\"picollo_cpu_time\":")?;
-    json_string(
-        w,
-        match all_cpu {
+    Context {
+        machine: machine(),
+        num_cpus: c.cpus,
+        cpu_scaling_enabled: c.governor.as_deref().is_some_and(|g| g != "performance"),
+        library_version: std::format!("picollo-bench {}", env!("CARGO_PKG_VERSION")),
+        library_build_type: if unoptimized { "debug" } else { "release" },
+        json_schema_version: 1,
+        picollo_cpu_model: c.cpu_model.clone(),
+        picollo_cpu_time: match all_cpu {
             true => "task-clock: the time on a CPU",
             false => "the real time where no task-clock was measured",
         },
-    )?;
-    w.write_str("}")
+    }
 }
 
 impl Export for GoogleBenchmark {
@@ -359,24 +392,200 @@ impl Export for GoogleBenchmark {
     fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
         let measured = suite.measured();
         let judged = suite.judged_metrics();
-        w.write_str("{")?;
-        write_context(w, &measured)?;
-        let mut list = String::new();
         let all = measured
             .iter()
             .flat_map(|(name, r)| families(name, r, &judged));
-        for (index, mut family) in all.enumerate() {
+        let mut families: Vec<Family<'_>> = all.collect();
+        for (index, family) in families.iter_mut().enumerate() {
             family.index = index;
-            family.write(&mut list)?;
         }
-        list.pop(); // the last comma
-        writeln!(w, ",\"benchmarks\":[{list}]}}")
+        let file = File {
+            context: context(&measured),
+            benchmarks: families.iter().flat_map(Family::records).collect(),
+        };
+        write_line(w, &file)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::value::RawValue;
+    use serde_json::Value;
+
     use super::*;
+    use crate::export::records::{member, member_names};
+    use crate::export::results_for_tests;
+
+    /// The members a run of Google Benchmark has before its user counters.
+    const RUN: [&str; 12] = [
+        "name",
+        "family_index",
+        "per_family_instance_index",
+        "run_name",
+        "run_type",
+        "repetitions",
+        "repetition_index",
+        "threads",
+        "iterations",
+        "real_time",
+        "cpu_time",
+        "time_unit",
+    ];
+
+    /// The user counters of `parse`: its other metrics, then its rate.
+    const COUNTERS: [&str; 4] = [
+        "Software:TaskClock",
+        "Emulated:Instructions",
+        "Hardware:CpuCycles",
+        "bytes_per_second",
+    ];
+
+    /// The file of the test results, its `benchmarks` as written and as values.
+    fn file(results: &[BenchResult]) -> (String, Vec<Value>) {
+        let suite = Suite::of_results(&results.iter().collect::<Vec<_>>());
+        let text = suite.to_text(&GoogleBenchmark).unwrap();
+        assert!(
+            text.ends_with("]}\n") && text.lines().count() == 1,
+            "{text}"
+        );
+        let runs: Vec<Value> = serde_json::from_str(member(&text, "benchmarks")).unwrap();
+        (text, runs)
+    }
+
+    #[test]
+    fn the_context_holds_the_machine_and_the_conditions_in_google_benchmarks_order() {
+        let results = results_for_tests();
+        let (text, _) = file(&results);
+        assert_eq!(member_names(&text), ["context", "benchmarks"]);
+        let context = member(&text, "context");
+        let names = [
+            "date",
+            "host_name",
+            "executable",
+            "mhz_per_cpu",
+            "aslr_enabled",
+            "caches",
+            "load_avg",
+            "num_cpus",
+            "cpu_scaling_enabled",
+            "library_version",
+            "library_build_type",
+            "json_schema_version",
+            "picollo_cpu_model",
+            "picollo_cpu_time",
+        ];
+        assert_eq!(member_names(context), names);
+        let c: Value = serde_json::from_str(context).unwrap();
+        let conditions = &results[0].conditions;
+        assert_eq!(c["num_cpus"].as_u64(), Some(conditions.cpus as u64));
+        assert_eq!(
+            c["picollo_cpu_model"].as_str(),
+            Some(conditions.cpu_model.as_str())
+        );
+        assert_eq!(c["json_schema_version"], 1);
+        assert_eq!(c["caches"], Value::Array(Vec::new()));
+        // `one` has no task-clock: every cpu_time of the file cannot be one.
+        let cpu_time = c["picollo_cpu_time"].as_str().unwrap();
+        assert_eq!(cpu_time, "the real time where no task-clock was measured");
+    }
+
+    #[test]
+    fn each_round_is_a_repetition_with_the_rounds_own_medians() {
+        let results = results_for_tests();
+        let (text, runs) = file(&results);
+        let raw: Vec<&RawValue> = serde_json::from_str(member(&text, "benchmarks")).unwrap();
+        let r = &results[0];
+        let figure = |k: usize, i: usize| r.rounds[k].value(i, 50.0).unwrap() as f64 / SCALE as f64;
+        for (k, run) in runs.iter().take(r.rounds.len()).enumerate() {
+            assert_eq!(member_names(raw[k].get()), [&RUN[..], &COUNTERS].concat());
+            assert_eq!(
+                (run["name"].as_str(), run["run_name"].as_str()),
+                (Some("parse"), Some("parse"))
+            );
+            assert_eq!(
+                (run["run_type"].as_str(), run["repetition_index"].as_u64()),
+                (Some("iteration"), Some(k as u64))
+            );
+            assert_eq!(run["repetitions"].as_u64(), Some(r.rounds.len() as u64));
+            assert_eq!(
+                run["iterations"].as_u64(),
+                Some(r.rounds[k].samples * r.conditions.batch)
+            );
+            assert_eq!(run["real_time"].as_f64(), Some(figure(k, 0)));
+            assert_eq!(run["cpu_time"].as_f64(), Some(figure(k, 1)));
+            for (i, name) in COUNTERS[..3].iter().enumerate() {
+                assert_eq!(run[name].as_f64(), Some(figure(k, i + 1)), "{run}");
+            }
+            // serde_json reads a double to within an ulp or so (without its float_roundtrip).
+            let rate = r.throughput.unwrap().per_second(figure(k, 0));
+            let read = run["bytes_per_second"].as_f64().unwrap();
+            assert!((read - rate).abs() <= 1e-15 * rate, "{read} {rate}");
+        }
+    }
+
+    #[test]
+    fn the_aggregates_follow_the_rounds_and_a_charted_count_is_a_benchmark_of_its_own() {
+        let results = results_for_tests();
+        let (text, runs) = file(&results);
+        let raw: Vec<&RawValue> = serde_json::from_str(member(&text, "benchmarks")).unwrap();
+        let (r, rounds) = (&results[0], results[0].rounds.len());
+        // parse: its rounds and 4 aggregates; its exact count the same; one: 1 round alone.
+        assert_eq!(runs.len(), 2 * (rounds + 4) + 1);
+        let mean: f64 = runs[..rounds]
+            .iter()
+            .map(|x| x["real_time"].as_f64().unwrap())
+            .sum::<f64>()
+            / rounds as f64;
+        let aggregates = &runs[rounds..rounds + 4];
+        for (a, (name, _, unit)) in aggregates.iter().zip(AGGREGATES) {
+            assert_eq!(
+                a["name"].as_str(),
+                Some(std::format!("parse_{name}").as_str()),
+                "{a}"
+            );
+            assert_eq!(
+                (a["aggregate_name"].as_str(), a["aggregate_unit"].as_str()),
+                (Some(name), Some(unit))
+            );
+            assert_eq!(a["iterations"].as_u64(), Some(rounds as u64));
+        }
+        assert!((aggregates[0]["real_time"].as_f64().unwrap() - mean).abs() <= 1e-9 * mean);
+        // An aggregate's: no repetition index, its name and unit after the threads.
+        let mut names = [
+            &RUN[..6],
+            &["threads", "aggregate_name", "aggregate_unit"],
+            &RUN[8..],
+        ]
+        .concat();
+        names.extend(COUNTERS);
+        assert_eq!(member_names(raw[rounds].get()), names);
+        let count = &runs[rounds + 4];
+        assert_eq!(
+            count["name"].as_str(),
+            Some("parse (Emulated:Instructions)")
+        );
+        let instructions = r.rounds[0].value(2, 50.0).unwrap() as f64 / SCALE as f64;
+        assert_eq!(
+            (count["real_time"].as_f64(), count["cpu_time"].as_f64()),
+            (Some(instructions), Some(instructions))
+        );
+        assert!(
+            count["label"]
+                .as_str()
+                .unwrap()
+                .starts_with("Emulated:Instructions: events per "),
+            "{count}"
+        );
+        let mut names = RUN.to_vec();
+        names.push("label");
+        assert_eq!(member_names(raw[rounds + 4].get()), names);
+        let one = &runs[runs.len() - 1];
+        assert_eq!(
+            (one["family_index"].as_u64(), one["run_name"].as_str()),
+            (Some(2), Some(results[1].name.as_str()))
+        );
+        assert_eq!(one["real_time"], one["cpu_time"]);
+    }
 
     #[test]
     fn utc_dates_fall_on_the_calendar_days_they_name() {

@@ -14,6 +14,7 @@ mod document;
 mod gbench;
 mod github;
 mod junit;
+mod records;
 mod result;
 mod route;
 mod summary;
@@ -284,4 +285,42 @@ pub fn median_with_interval(r: &BenchResult, index: usize) -> (f64, Option<(f64,
     let unit = |v: u64| v as f64 / SCALE as f64;
     let interval = quantile_interval(&m.histogram.view(), 0.5, Z_99);
     (median, interval.map(|(lo, hi)| (unit(lo), unit(hi))))
+}
+
+/// Results the formats' own tests write: `parse`, time with a task-clock, an exact count
+/// (the same in every sample) and a counter, 12 samples, a throughput; then one sample of
+/// time alone, whose median has no interval, under a name JSON must escape.
+#[cfg(test)]
+pub(crate) fn results_for_tests() -> Vec<BenchResult> {
+    use crate::{Bench, Metric, MetricKind, Throughput, Unit, WarmUp};
+    let metrics = std::vec![
+        Metric::time(),
+        Metric::new(
+            "Software:TaskClock",
+            Unit::parse("ns").unwrap(),
+            MetricKind::OnCpuTime
+        ),
+        Metric::new("Emulated:Instructions", Unit::Events, MetricKind::Exact),
+        Metric::new("Hardware:CpuCycles", Unit::Events, MetricKind::Counter),
+    ];
+    let rows = (0..12u64).flat_map(|k| [120_000 + 750 * k, 110_000 + 500 * k, 4_000, 1_000 * k]);
+    let warm_up = WarmUp::default();
+    let parse = BenchResult::from_rows(
+        &Bench::new("parse"),
+        metrics,
+        rows.collect(),
+        "test".into(),
+        warm_up,
+    );
+    let mut parse = parse.unwrap();
+    parse.throughput = Some(Throughput::Bytes(64));
+    let one = Bench::new("one \"sample\" \\ \u{1}");
+    let one = BenchResult::from_rows(
+        &one,
+        std::vec![Metric::time()],
+        std::vec![9_500],
+        "test".into(),
+        warm_up,
+    );
+    std::vec![parse, one.unwrap()]
 }

@@ -61,7 +61,7 @@ fn json_percentile<S: Domain>(s: &S, w: &mut dyn Write, k: usize) -> fmt::Result
 /// A finite double as a JSON number that reads back as a double, not an integer: always a
 /// fraction or an exponent (`5.0`, `1e300`, `1.5e-7`), the shortest digits that round-trip.
 /// Non-finite values have no JSON form and are written as `null`.
-pub fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
+pub(crate) fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
     if v.is_finite() {
         // Rust's `Debug` for f64 is the shortest round-trip form; it keeps `.0` on whole
         // numbers and switches to an exponent for very large or small magnitudes, and it
@@ -73,7 +73,7 @@ pub fn json_f64(w: &mut dyn Write, v: f64) -> fmt::Result {
 }
 
 /// The items, each written by `write_item`, separated by commas.
-pub fn comma_separated<T>(
+pub(crate) fn comma_separated<T>(
     w: &mut dyn Write,
     items: impl IntoIterator<Item = T>,
     mut write_item: impl FnMut(&mut dyn Write, T) -> fmt::Result,
@@ -88,8 +88,9 @@ pub fn comma_separated<T>(
 }
 
 /// A JSON string: quote, backslash and control characters escaped (`\n`, `\r`, `\t`, the
-/// others as `\u00XX`).
-pub fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
+/// others as `\u00XX`). Only the OTLP writer writes strings, and it needs `alloc`.
+#[cfg(feature = "alloc")]
+pub(crate) fn json_string(w: &mut dyn Write, s: &str) -> fmt::Result {
     w.write_char('"')?;
     for c in s.chars() {
         match c {
