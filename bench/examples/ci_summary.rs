@@ -4,7 +4,7 @@
 //! and prints its size against GitHub's 1 MiB limit of a step's summary. scripts/ci_check.py
 //! renders it and scripts/html.sh opens it in Chromium.
 
-use picollo_bench::export::{Suite, SUMMARY_LIMIT};
+use picollo_bench::export::{Findings, SUMMARY_LIMIT};
 use picollo_bench::{Bench, BenchResult, Metric, WarmUp};
 
 /// A uniform draw in [0, 1) from a xorshift state.
@@ -64,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect::<Result<_, _>>()?;
     let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
     let mut text = String::new();
-    Suite::of_pairs(&refs)?.write_summary(&mut text)?;
+    Findings::of_pairs(&refs)?.write_summary(&mut text)?;
     std::fs::write(&path, &text)?;
     let share = text.len() as f64 / SUMMARY_LIMIT as f64 * 100.0;
     println!(

@@ -14,7 +14,7 @@ use std::vec::Vec;
 
 use clap::Args;
 
-use crate::export::{format_named, step_summary, Export, Outputs, Scope, FORMATS};
+use crate::export::{format_named, step_summary, Outputs, ResultFormat, Scope, FORMATS};
 use crate::DEFAULT_THRESHOLD;
 
 /// The flags of a comparison and its gate.
@@ -84,7 +84,7 @@ impl CiFlags {
 /// `--export`'s value: a format and the path it goes to.
 #[derive(Clone)]
 pub struct Target {
-    pub format: &'static dyn Export,
+    pub format: &'static dyn ResultFormat,
     pub path: PathBuf,
 }
 
@@ -102,7 +102,7 @@ impl PartialEq for Target {
 
 /// The help of `--export`: each format of a suite in the harness's table, with its title.
 fn export_help() -> String {
-    let suite = FORMATS.iter().filter(|f| f.scope() == Scope::Suite);
+    let suite = FORMATS.iter().filter(|f| f.scope() == Scope::All);
     let each: Vec<String> = suite
         .map(|f| std::format!("{}: {}", f.name(), f.title()))
         .collect();

@@ -11,8 +11,8 @@ mod common;
 
 use common::{normal, time_result, SplitMix64, TempDir};
 use picollo_bench::export::{
-    any_format_named, format_named, format_names, median_with_interval, Compared, Entry,
-    OutputError, Outputs, Scope, Suite, FORMATS, SUMMARY_LIMIT,
+    any_format_named, format_named, format_names, median_with_interval, Compared, Entry, Findings,
+    OutputError, Outputs, Scope, FORMATS, SUMMARY_LIMIT,
 };
 use picollo_bench::{BenchResult, Throughput, Verdict};
 use serde_json::Value;
@@ -48,11 +48,11 @@ fn three(rng: &mut SplitMix64) -> Vec<(BenchResult, BenchResult)> {
     ]
 }
 
-fn text(suite: &Suite<'_>, name: &str) -> String {
+fn text(suite: &Findings<'_>, name: &str) -> String {
     suite.to_text(format_named(name).unwrap()).unwrap()
 }
 
-fn json(suite: &Suite<'_>, name: &str) -> Value {
+fn json(suite: &Findings<'_>, name: &str) -> Value {
     serde_json::from_str(&text(suite, name)).expect("the format is JSON")
 }
 
@@ -95,12 +95,12 @@ fn every_format_is_reached_by_its_name_and_an_unknown_name_is_refused() {
     for f in FORMATS {
         assert_eq!(any_format_named(f.name()).unwrap().name(), f.name());
         match f.scope() {
-            Scope::Suite => assert_eq!(format_named(f.name()).unwrap().name(), f.name()),
+            Scope::All => assert_eq!(format_named(f.name()).unwrap().name(), f.name()),
             Scope::Result => assert!(format_named(f.name()).is_err(), "{}", f.name()),
         }
     }
     assert_eq!(
-        format_names(Some(Scope::Suite)),
+        format_names(Some(Scope::All)),
         ["bmf", "github", "gbench", "picollo", "junit"]
     );
     let e = format_named("csv").err().expect("no such format");
@@ -126,11 +126,11 @@ fn a_form_of_one_result_writes_one_and_refuses_a_suite_of_two() {
     let mut rng = SplitMix64(3);
     let (a, b) = pair("parse", 100.0, 0.0, 10, &mut rng);
     let line = any_format_named("line").unwrap();
-    let one = Suite::of_results(&[&a]).to_text(line).unwrap();
+    let one = Findings::of_results(&[&a]).to_text(line).unwrap();
     let mut direct = String::new();
     a.write_line(&mut direct).unwrap();
     assert_eq!(one, direct);
-    let e = Suite::of_results(&[&a, &b]).to_text(line).unwrap_err();
+    let e = Findings::of_results(&[&a, &b]).to_text(line).unwrap_err();
     assert!(e.message().contains("writes one result"), "{e}");
 }
 
@@ -146,7 +146,7 @@ fn junit_has_a_case_per_benchmark_an_error_per_unmeasured_one_and_a_failure_per_
     let mut rng = SplitMix64(11);
     let (a, mut b) = pair("x", 1000.0, 0.3, 20, &mut rng);
     b.name = "<&\">'".into();
-    let mut suite = Suite::of_pairs(&[(&a, &b)]).unwrap();
+    let mut suite = Findings::of_pairs(&[(&a, &b)]).unwrap();
     suite.comparisons[0].fails_gate = true;
     let passed = Compared {
         fails_gate: false,
@@ -208,7 +208,7 @@ fn bencher_gets_each_metric_at_its_median_inside_its_99_percent_interval() {
     let mut rng = SplitMix64(1);
     let pairs = three(&mut rng);
     let results: Vec<&BenchResult> = pairs.iter().map(|p| &p.1).collect();
-    let bmf = json(&Suite::of_results(&results), "bmf");
+    let bmf = json(&Findings::of_results(&results), "bmf");
     let object = bmf.as_object().unwrap();
     assert_eq!(object.len(), 3);
     for r in &results {
@@ -229,7 +229,7 @@ fn github_action_gets_one_entry_per_benchmark_with_its_range() {
     let mut rng = SplitMix64(2);
     let pairs = three(&mut rng);
     let results: Vec<&BenchResult> = pairs.iter().map(|p| &p.1).collect();
-    let entries = json(&Suite::of_results(&results), "github");
+    let entries = json(&Findings::of_results(&results), "github");
     let entries = entries.as_array().unwrap();
     assert_eq!(entries.len(), 3, "time only: no exact metric");
     for (e, r) in entries.iter().zip(&results) {
@@ -257,7 +257,7 @@ fn google_benchmark_gets_a_repetition_per_round_and_the_aggregates_over_them() {
     let mut rng = SplitMix64(3);
     let pairs = three(&mut rng);
     let results: Vec<&BenchResult> = pairs.iter().map(|p| &p.1).collect();
-    let file = json(&Suite::of_results(&results), "gbench");
+    let file = json(&Findings::of_results(&results), "gbench");
     assert_eq!(file["context"]["json_schema_version"], 1);
     let runs = file["benchmarks"].as_array().unwrap();
     assert_eq!(runs.len(), 3 * (20 + 4));
@@ -294,7 +294,7 @@ fn the_document_names_its_schema_and_holds_each_result_and_comparison() {
     let mut rng = SplitMix64(4);
     let pairs = three(&mut rng);
     let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
-    let doc = json(&Suite::of_pairs(&refs).unwrap(), "picollo");
+    let doc = json(&Findings::of_pairs(&refs).unwrap(), "picollo");
     assert_eq!(
         (doc["schema"].as_str(), doc["version"].as_u64()),
         (Some("picollo-bench"), Some(1))
@@ -308,7 +308,7 @@ fn the_document_names_its_schema_and_holds_each_result_and_comparison() {
         .collect();
     assert_eq!(verdicts, ["slower", "faster", "no difference"]);
     assert_eq!(doc["commands"][1]["result"]["name"], "parse");
-    assert!(Suite::of_pairs(&[])
+    assert!(Findings::of_pairs(&[])
         .unwrap_err()
         .message()
         .contains("no comparison"));
@@ -327,7 +327,7 @@ fn a_comparison_carries_both_sides_rates_where_both_declare_one_unit() {
         (a.throughput, b.throughput) = (ta, tb);
     }
     let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
-    let doc = json(&Suite::of_pairs(&refs).unwrap(), "picollo");
+    let doc = json(&Findings::of_pairs(&refs).unwrap(), "picollo");
     let rate_of = |name: &str| {
         let commands = doc["commands"].as_array().unwrap();
         let c = commands.iter().find(|c| c["name"] == name).unwrap();
@@ -351,7 +351,7 @@ fn a_name_given_twice_is_told_apart_in_every_format() {
     let mut rng = SplitMix64(5);
     let (a, mut b) = pair("same", 10.0, 0.0, 10, &mut rng);
     b.name = a.name.clone();
-    let suite = Suite::of_results(&[&a, &b]);
+    let suite = Findings::of_results(&[&a, &b]);
     let bmf = json(&suite, "bmf");
     assert!(
         bmf.get("same A").is_some() && bmf.get("same A (2)").is_some(),
@@ -364,7 +364,7 @@ fn a_summary_puts_the_verdicts_first_expands_what_changed_and_folds_the_rest() {
     let mut rng = SplitMix64(6);
     let pairs = three(&mut rng);
     let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
-    let suite = Suite::of_pairs(&refs).unwrap();
+    let suite = Findings::of_pairs(&refs).unwrap();
     let verdicts: Vec<Verdict> = suite
         .comparisons
         .iter()
@@ -426,7 +426,7 @@ fn a_summary_of_500_comparisons_stays_under_githubs_limit() {
         .collect();
     let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
     let mut md = String::new();
-    Suite::of_pairs(&refs)
+    Findings::of_pairs(&refs)
         .unwrap()
         .write_summary(&mut md)
         .unwrap();
@@ -454,7 +454,7 @@ fn outputs_go_each_to_its_file_and_the_summary_is_appended_to_the_step_summary()
     let mut rng = SplitMix64(9);
     let pairs = three(&mut rng);
     let refs: Vec<(&BenchResult, &BenchResult)> = pairs.iter().map(|(a, b)| (a, b)).collect();
-    let suite = Suite::of_pairs(&refs).unwrap();
+    let suite = Findings::of_pairs(&refs).unwrap();
     let dir = temp("route");
     let step = dir.join("step.md");
     std::fs::write(&step, "an earlier step\n").unwrap();

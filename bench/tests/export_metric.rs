@@ -8,7 +8,7 @@
 mod common;
 
 use common::{normal, SplitMix64};
-use picollo_bench::export::{format_named, Compared, Suite};
+use picollo_bench::export::{format_named, Compared, Findings};
 use picollo_bench::{
     compare, compare_on, Bench, BenchResult, Comparison, Metric, MetricKind, Unit, Verdict, WarmUp,
     SCALE,
@@ -40,11 +40,11 @@ fn counted(name: &str, instructions: f64, runs: usize, rng: &mut SplitMix64) -> 
 
 /// A suite of B (2 % more instructions than A) against A judged on instructions (failing a
 /// gate), then on time.
-fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Suite<'a>, Comparison) {
+fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Findings<'a>, Comparison) {
     let on_count = compare_on(a, b, "instructions").unwrap();
     let compared = [(on_count.clone(), true), (compare(a, b), false)];
-    let suite = Suite {
-        entries: Suite::of_results(&[a, b]).entries,
+    let suite = Findings {
+        entries: Findings::of_results(&[a, b]).entries,
         sides: Vec::new(),
         comparisons: compared
             .into_iter()
@@ -61,7 +61,7 @@ fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Suite<'a>, Compa
     (suite, on_count)
 }
 
-fn json(suite: &Suite<'_>, format: &str) -> Value {
+fn json(suite: &Findings<'_>, format: &str) -> Value {
     let text = suite.to_text(format_named(format).unwrap()).unwrap();
     serde_json::from_str(&text).expect("the format is JSON")
 }
@@ -148,7 +148,7 @@ fn the_github_chart_carries_the_judged_metric_and_no_other_counter() {
     let mut rng = SplitMix64(23);
     let a = counted("A", 1_000_000.0, 10, &mut rng);
     let b = counted("B", 1_020_000.0, 10, &mut rng);
-    let names = |suite: &Suite<'_>| -> Vec<String> {
+    let names = |suite: &Findings<'_>| -> Vec<String> {
         let entries = json(suite, "github");
         let entries = entries.as_array().unwrap().iter();
         entries
@@ -165,7 +165,7 @@ fn the_github_chart_carries_the_judged_metric_and_no_other_counter() {
             "B (Hardware:Instructions)"
         ]
     );
-    assert_eq!(names(&Suite::of_results(&[&a, &b])), ["A", "B"]);
+    assert_eq!(names(&Findings::of_results(&[&a, &b])), ["A", "B"]);
 }
 
 /// The per-operation median of metric `index` in each round of `r`, in its unit.
@@ -179,7 +179,7 @@ fn google_benchmark_gets_the_judged_metric_as_a_benchmark_and_every_counter_as_a
     let mut rng = SplitMix64(24);
     let a = counted("A", 1_000_000.0, 10, &mut rng);
     let b = counted("B", 1_020_000.0, 10, &mut rng);
-    let families = |suite: &Suite<'_>| -> Vec<String> {
+    let families = |suite: &Findings<'_>| -> Vec<String> {
         let file = json(suite, "gbench");
         let mut names: Vec<String> = Vec::new();
         for run in file["benchmarks"].as_array().unwrap() {
@@ -200,7 +200,7 @@ fn google_benchmark_gets_the_judged_metric_as_a_benchmark_and_every_counter_as_a
             "B (Hardware:Instructions)"
         ]
     );
-    assert_eq!(families(&Suite::of_results(&[&a, &b])), ["A", "B"]);
+    assert_eq!(families(&Findings::of_results(&[&a, &b])), ["A", "B"]);
     let file = json(&judged, "gbench");
     let runs = file["benchmarks"].as_array().unwrap();
     let of = |name: &str, run_type: &str| -> Vec<&Value> {

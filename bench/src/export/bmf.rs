@@ -9,7 +9,7 @@ use std::string::String;
 use serde::Serialize;
 
 use super::records::{write_line, Members};
-use super::{median_with_interval, Export, Suite};
+use super::{median_with_interval, Findings, ResultFormat};
 use crate::measure::result::BenchResult;
 
 /// Bencher's JSON (`bmf`).
@@ -54,7 +54,7 @@ fn measure(r: &BenchResult, index: usize) -> Measure {
     }
 }
 
-impl Export for Bencher {
+impl ResultFormat for Bencher {
     fn name(&self) -> &'static str {
         "bmf"
     }
@@ -63,8 +63,8 @@ impl Export for Bencher {
         "Bencher Metric Format (JSON)"
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        let benchmarks = suite.measured().into_iter().map(|(name, r)| {
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        let benchmarks = findings.measured().into_iter().map(|(name, r)| {
             let measures = (0..r.metrics.len()).map(|i| (measure_slug(r, i), measure(r, i)));
             (name, Members(measures.collect()))
         });
@@ -84,8 +84,8 @@ mod tests {
     #[test]
     fn each_benchmark_holds_each_metric_at_its_median_and_interval() {
         let results = results_for_tests();
-        let suite = Suite::of_results(&results.iter().collect::<std::vec::Vec<_>>());
-        let text = suite.to_text(&Bencher).unwrap();
+        let findings = Findings::of_results(&results.iter().collect::<std::vec::Vec<_>>());
+        let text = findings.to_text(&Bencher).unwrap();
         assert!(text.ends_with("}\n") && text.lines().count() == 1, "{text}");
         let names: std::vec::Vec<String> = results.iter().map(|r| r.name.clone()).collect();
         assert_eq!(member_names(&text), names);

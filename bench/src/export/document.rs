@@ -7,7 +7,7 @@
 
 use core::fmt::{self, Write};
 
-use super::{Compared, Entry, Export, Suite};
+use super::{Compared, Entry, Findings, ResultFormat};
 use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, Verdict};
 use crate::measure::throughput::Throughput;
@@ -20,7 +20,7 @@ use crate::model::EntryRecord;
 /// Picollo's JSON document (`picollo`), the format: its records are [`Document`].
 pub struct PicolloDocument;
 
-impl Export for PicolloDocument {
+impl ResultFormat for PicolloDocument {
     fn name(&self) -> &'static str {
         "picollo"
     }
@@ -29,12 +29,12 @@ impl Export for PicolloDocument {
         "Picollo's JSON document (docs/schema/picollo-bench.schema.json)"
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        w.write_str(&suite.document().text())
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        w.write_str(&findings.document().text())
     }
 }
 
-impl Suite<'_> {
+impl Findings<'_> {
     /// The document of its entries and comparisons.
     pub fn document(&self) -> Document {
         let entries = self.entries.iter().map(Entry::record);

@@ -9,7 +9,7 @@
 //! rate at the round's median time (as Google Benchmark's rate is its repetition's); then,
 //! with two rounds or more, the aggregates over the rounds that Google Benchmark writes over
 //! repetitions (`_mean`, `_median`, `_stddev`, `_cv`). Its `compare.py` pairs the benchmarks of two such files by
-//! name and compares their times only; so a metric the suite's comparisons judge (`picollo
+//! name and compares their times only; so a metric the findings' comparisons judge (`picollo
 //! bench --metric`), and an exact count, is also a benchmark of its own, `NAME (METRIC)`,
 //! whose `real_time` and `cpu_time` are that metric's figure (its `label` says so), and
 //! `compare.py` judges its change like a time's.
@@ -21,7 +21,7 @@ use std::vec::Vec;
 use serde::Serialize;
 
 use super::records::{write_line, Members};
-use super::{charted, Export, Suite};
+use super::{charted, Findings, ResultFormat};
 use crate::measure::conditions::Conditions;
 use crate::measure::meter::{MetricKind, SCALE};
 use crate::measure::result::BenchResult;
@@ -61,7 +61,7 @@ fn per_round(r: &BenchResult, index: usize) -> Vec<f64> {
 
 /// The benchmarks of `r`, named `name`: its time (the real time, the task-clock as the CPU
 /// time, every other metric as a user counter), then each other metric that is charted
-/// ([`charted`]: the ones the suite judges, the exact ones) as a benchmark of its own.
+/// ([`charted`]: the ones the findings' comparisons judge, the exact ones) as a benchmark of its own.
 fn families<'a>(name: &str, r: &'a BenchResult, judged: &[&str]) -> Vec<Family<'a>> {
     let time = r.time_index();
     let real = per_round(r, time);
@@ -380,7 +380,7 @@ fn context(measured: &[(String, &BenchResult)]) -> Context {
     }
 }
 
-impl Export for GoogleBenchmark {
+impl ResultFormat for GoogleBenchmark {
     fn name(&self) -> &'static str {
         "gbench"
     }
@@ -389,9 +389,9 @@ impl Export for GoogleBenchmark {
         "Google Benchmark's JSON"
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        let measured = suite.measured();
-        let judged = suite.judged_metrics();
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        let measured = findings.measured();
+        let judged = findings.judged_metrics();
         let all = measured
             .iter()
             .flat_map(|(name, r)| families(name, r, &judged));
@@ -442,8 +442,8 @@ mod tests {
 
     /// The file of the test results, its `benchmarks` as written and as values.
     fn file(results: &[BenchResult]) -> (String, Vec<Value>) {
-        let suite = Suite::of_results(&results.iter().collect::<Vec<_>>());
-        let text = suite.to_text(&GoogleBenchmark).unwrap();
+        let findings = Findings::of_results(&results.iter().collect::<Vec<_>>());
+        let text = findings.to_text(&GoogleBenchmark).unwrap();
         assert!(
             text.ends_with("]}\n") && text.lines().count() == 1,
             "{text}"

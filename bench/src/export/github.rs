@@ -2,7 +2,7 @@
 //! `customSmallerIsBetter`): `[{name, unit, value, range, extra}]`. One entry per benchmark
 //! for its median time (ns), and one per exact metric (an emulated count, `NAME
 //! (Emulated:Instructions)`), which a chart and an alert judge as well as time, and one per
-//! metric a comparison of the suite judges (`picollo bench --metric`); the other counters
+//! metric a comparison of the findings judges (`picollo bench --metric`); the other counters
 //! vary with the machine and would alert on noise. `range` is the larger side of
 //! the 99 % interval of the median, `extra` the interval itself and what the figure stands
 //! on.
@@ -14,7 +14,7 @@ use std::vec::Vec;
 use serde::Serialize;
 
 use super::records::write_line;
-use super::{charted, median_with_interval, Export, Suite};
+use super::{charted, median_with_interval, Findings, ResultFormat};
 use crate::measure::result::BenchResult;
 
 /// github-action-benchmark's JSON (`github`).
@@ -74,7 +74,7 @@ fn entry(name: &str, r: &BenchResult, index: usize) -> Entry {
     }
 }
 
-impl Export for GithubAction {
+impl ResultFormat for GithubAction {
     fn name(&self) -> &'static str {
         "github"
     }
@@ -83,9 +83,9 @@ impl Export for GithubAction {
         "github-action-benchmark's custom JSON, smaller is better"
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        let measured = suite.measured();
-        let judged = suite.judged_metrics();
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        let measured = findings.measured();
+        let judged = findings.judged_metrics();
         let entries = measured
             .iter()
             .flat_map(|(name, r)| charted(r, &judged).map(move |i| entry(name, r, i)));
@@ -104,8 +104,8 @@ mod tests {
     #[test]
     fn each_charted_figure_is_an_entry_with_the_results_own_figures() {
         let results = results_for_tests();
-        let suite = Suite::of_results(&results.iter().collect::<Vec<_>>());
-        let text = suite.to_text(&GithubAction).unwrap();
+        let findings = Findings::of_results(&results.iter().collect::<Vec<_>>());
+        let text = findings.to_text(&GithubAction).unwrap();
         assert!(text.ends_with("]\n") && text.lines().count() == 1, "{text}");
         let raw: Vec<&serde_json::value::RawValue> = serde_json::from_str(&text).unwrap();
         let entries: Vec<Value> = serde_json::from_str(&text).unwrap();

@@ -7,7 +7,7 @@
 use core::fmt::{self, Write};
 use std::string::String;
 
-use super::{Compared, Entry, Export, Suite};
+use super::{Compared, Entry, Findings, ResultFormat};
 
 /// JUnit XML (`junit`).
 pub struct Junit;
@@ -65,7 +65,7 @@ fn write_comparison(w: &mut dyn Write, x: &Compared) -> fmt::Result {
     writeln!(w, "  </testcase>")
 }
 
-impl Export for Junit {
+impl ResultFormat for Junit {
     fn name(&self) -> &'static str {
         "junit"
     }
@@ -74,20 +74,24 @@ impl Export for Junit {
         "JUnit XML: a test case per benchmark and comparison, a failure per gate failed"
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        let errors = suite.entries.iter().filter(|e| e.result.is_none()).count();
-        let failures = suite.comparisons.iter().filter(|x| x.fails_gate).count();
-        let tests = suite.entries.len() + suite.comparisons.len();
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        let errors = findings
+            .entries
+            .iter()
+            .filter(|e| e.result.is_none())
+            .count();
+        let failures = findings.comparisons.iter().filter(|x| x.fails_gate).count();
+        let tests = findings.entries.len() + findings.comparisons.len();
         writeln!(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
         writeln!(
             w,
             "<testsuite name=\"picollo\" tests=\"{tests}\" failures=\"{failures}\" \
              errors=\"{errors}\" skipped=\"0\">"
         )?;
-        for e in &suite.entries {
+        for e in &findings.entries {
             write_entry(w, e)?;
         }
-        for x in &suite.comparisons {
+        for x in &findings.comparisons {
             write_comparison(w, x)?;
         }
         writeln!(w, "</testsuite>")

@@ -3,7 +3,7 @@
 //! CI read (Bencher's metric format, github-action-benchmark's custom JSON, Google
 //! Benchmark's JSON, Picollo's own JSON document with a schema,
 //! `docs/schema/picollo-bench.schema.json`, and JUnit XML); and the Markdown summary a CI
-//! job shows ([`Suite::write_summary`]). One file per format, one line each in [`FORMATS`]:
+//! job shows ([`Findings::write_summary`]). One file per format, one line each in [`FORMATS`]:
 //! the CLI, the C ABI and the bindings reach a format by its name through that table, so a
 //! new format is its file, its `mod` line and its line of [`FORMATS`]; and where they go
 //! ([`Outputs`]: each format to its file, the summary to its file and to the step
@@ -38,31 +38,31 @@ use crate::measure::result::BenchResult;
 use crate::model::document::{Emulated, Members};
 use crate::stats::{quantile_interval, Z_99};
 
-/// What a format writes: one result alone, or a suite of results and their comparisons.
+/// What a format writes: one result alone, or all the findings: every result and comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
-    /// One result (a suite of one measured benchmark): the report, the line, its HTML page.
+    /// One result (findings of one measured benchmark): the report, the line, its HTML page.
     Result,
-    /// A suite: every benchmark and comparison (`--export`).
-    Suite,
+    /// Every benchmark and comparison of the findings (`--export`).
+    All,
 }
 
-/// A format a [`Suite`] is written in.
-pub trait Export: Sync {
+/// A format a [`Findings`] is written in.
+pub trait ResultFormat: Sync {
     /// The name it goes by (`report`, `bmf`, `github`, `gbench`, `picollo`, …).
     fn name(&self) -> &'static str;
     /// What it is, in a few words.
     fn title(&self) -> &'static str;
-    /// What it writes: a suite unless it says one result.
+    /// What it writes: all the findings unless it says one result.
     fn scope(&self) -> Scope {
-        Scope::Suite
+        Scope::All
     }
-    /// The suite in this format.
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result;
+    /// The findings in this format.
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result;
 }
 
-/// Every format, by name: the forms of one result, then the formats of a suite.
-pub static FORMATS: &[&dyn Export] = &[
+/// Every format, by name: the forms of one result, then the formats of all the findings.
+pub static FORMATS: &[&dyn ResultFormat] = &[
     &ReportForm,
     &SummariesForm,
     &JsonForm,
@@ -78,7 +78,7 @@ pub static FORMATS: &[&dyn Export] = &[
 
 /// The format named `name` among those of [`FORMATS`] that `scope` admits (`None`: all);
 /// an error that names them.
-fn named(name: &str, scope: Option<Scope>) -> Result<&'static dyn Export, BenchError> {
+fn named(name: &str, scope: Option<Scope>) -> Result<&'static dyn ResultFormat, BenchError> {
     let admitted = || {
         let kept = FORMATS.iter().copied();
         kept.filter(move |f| scope.is_none_or(|s| f.scope() == s))
@@ -99,13 +99,13 @@ fn named(name: &str, scope: Option<Scope>) -> Result<&'static dyn Export, BenchE
 
 /// The format of a suite named `name` (`--export`, a suite's exports); an error that names
 /// the formats of a suite there are.
-pub fn format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
-    named(name, Some(Scope::Suite))
+pub fn format_named(name: &str) -> Result<&'static dyn ResultFormat, BenchError> {
+    named(name, Some(Scope::All))
 }
 
 /// Any format named `name`, of one result or of a suite (the C ABI's and the bindings'
 /// calls by name); an error that names them all.
-pub fn any_format_named(name: &str) -> Result<&'static dyn Export, BenchError> {
+pub fn any_format_named(name: &str) -> Result<&'static dyn ResultFormat, BenchError> {
     named(name, None)
 }
 
@@ -117,7 +117,7 @@ pub fn format_names(scope: Option<Scope>) -> Vec<&'static str> {
     kept.map(|f| f.name()).collect()
 }
 
-/// One benchmark of a suite: its name and its result (`None`: it was not measured).
+/// One benchmark of the findings: its name and its result (`None`: it was not measured).
 #[derive(Clone, Debug)]
 pub struct Entry<'a> {
     /// The name it goes by.
@@ -131,7 +131,7 @@ pub struct Entry<'a> {
     pub members: Members,
 }
 
-/// One comparison of a suite.
+/// One comparison of the findings.
 #[derive(Clone, Debug)]
 pub struct Compared {
     /// B against A.
@@ -147,7 +147,7 @@ pub struct Compared {
 
 /// What a set of benchmarks measured and how they compared: what every format writes.
 #[derive(Clone, Debug, Default)]
-pub struct Suite<'a> {
+pub struct Findings<'a> {
     /// The benchmarks, in order.
     pub entries: Vec<Entry<'a>>,
     /// Where the entries are not the units compared, the units each benchmark of the
@@ -163,8 +163,8 @@ pub struct Suite<'a> {
     pub emulated: Option<Emulated>,
 }
 
-impl<'a> Suite<'a> {
-    /// The suite of `results`, without comparisons.
+impl<'a> Findings<'a> {
+    /// The findings of `results`, without comparisons.
     pub fn of_results(results: &[&'a BenchResult]) -> Self {
         let entries = results.iter().map(|r| Entry {
             name: r.name.clone(),
@@ -172,13 +172,13 @@ impl<'a> Suite<'a> {
             failed: None,
             members: Members::default(),
         });
-        Suite {
+        Findings {
             entries: entries.collect(),
-            ..Suite::default()
+            ..Findings::default()
         }
     }
 
-    /// The suite of each `b` compared with its `a` ([`crate::compare`]): every result once,
+    /// The findings of each `b` compared with its `a` ([`crate::compare`]): every result once,
     /// in order, then each comparison. An error when there is no pair.
     pub fn of_pairs(pairs: &[(&'a BenchResult, &'a BenchResult)]) -> Result<Self, BenchError> {
         if pairs.is_empty() {
@@ -192,18 +192,18 @@ impl<'a> Suite<'a> {
                 results.push(r);
             }
         }
-        let mut suite = Suite::of_results(&results);
+        let mut findings = Findings::of_results(&results);
         let compared = pairs.iter().map(|&(a, b)| Compared {
             comparison: crate::compare(a, b),
             baseline: None,
             tag: None,
             fails_gate: false,
         });
-        suite.comparisons = compared.collect();
-        Ok(suite)
+        findings.comparisons = compared.collect();
+        Ok(findings)
     }
 
-    /// Each measured benchmark (each side, where there are [`Suite::sides`]) under a name of
+    /// Each measured benchmark (each side, where there are [`Findings::sides`]) under a name of
     /// its own: its name, or where an earlier one has it, the name with ` (2)`, ` (3)`… (a
     /// key of a JSON object, a series of a chart).
     pub fn measured(&self) -> Vec<(String, &'a BenchResult)> {
@@ -240,9 +240,9 @@ impl<'a> Suite<'a> {
         names
     }
 
-    /// The suite in `format`, as text; an error for a format of one result where the suite
-    /// does not hold exactly one measured benchmark.
-    pub fn to_text(&self, format: &dyn Export) -> Result<String, BenchError> {
+    /// The findings in `format`, as text; an error for a format of one result where they
+    /// do not hold exactly one measured benchmark.
+    pub fn to_text(&self, format: &dyn ResultFormat) -> Result<String, BenchError> {
         let measured = self.measured().len();
         if format.scope() == Scope::Result && measured != 1 {
             return Err(BenchError::argument(std::format!(
@@ -259,7 +259,7 @@ impl<'a> Suite<'a> {
 /// The metrics of `r` that are benchmarks of their own in the formats a chart or a
 /// comparison script reads (`github`, `gbench`): time, then each exact metric (an emulated
 /// count, which a chart and an alert judge as well as time) and each one named in `judged`
-/// (the metrics the suite's comparisons judge); the other counters vary with the machine and
+/// (the metrics the comparisons judge); the other counters vary with the machine and
 /// would alert on noise.
 pub(crate) fn charted<'a>(
     r: &'a BenchResult,

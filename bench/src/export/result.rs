@@ -1,16 +1,16 @@
 //! The forms of one result, each a [`BenchResult`] writer behind the table of formats: the
 //! report (`report`), every metric's summary (`summaries`), the result's JSON (`json`), the
 //! HdrHistogram interval log (`log`), one line (`line`) and one HTML page (`html`). Each
-//! writes the one measured benchmark of its suite ([`Suite::to_text`] refuses another count).
+//! writes the one measured benchmark of its findings ([`Findings::to_text`] refuses another count).
 
 use core::fmt::{self, Write};
 
-use super::{Export, Scope, Suite};
+use super::{Findings, ResultFormat, Scope};
 use crate::measure::result::BenchResult;
 
-/// The one measured result of `suite`; an error where it holds another count.
-fn only<'a>(suite: &Suite<'a>) -> Result<&'a BenchResult, fmt::Error> {
-    match suite.measured().as_slice() {
+/// The one measured result of `findings`; an error where it holds another count.
+fn only<'a>(findings: &Findings<'a>) -> Result<&'a BenchResult, fmt::Error> {
+    match findings.measured().as_slice() {
         [(_, r)] => Ok(*r),
         _ => Err(fmt::Error),
     }
@@ -19,7 +19,7 @@ fn only<'a>(suite: &Suite<'a>) -> Result<&'a BenchResult, fmt::Error> {
 /// The report: conditions and warnings, a Markdown row per metric, tail attribution.
 pub struct ReportForm;
 
-impl Export for ReportForm {
+impl ResultFormat for ReportForm {
     fn name(&self) -> &'static str {
         "report"
     }
@@ -32,15 +32,15 @@ impl Export for ReportForm {
         Scope::Result
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        only(suite)?.write_report(w)
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        only(findings)?.write_report(w)
     }
 }
 
 /// Every metric's full Markdown summary.
 pub struct SummariesForm;
 
-impl Export for SummariesForm {
+impl ResultFormat for SummariesForm {
     fn name(&self) -> &'static str {
         "summaries"
     }
@@ -53,15 +53,15 @@ impl Export for SummariesForm {
         Scope::Result
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        only(suite)?.write_summaries(w)
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        only(findings)?.write_summaries(w)
     }
 }
 
 /// The result's JSON object (values in thousandths of each unit, `"scale": 1000`).
 pub struct JsonForm;
 
-impl Export for JsonForm {
+impl ResultFormat for JsonForm {
     fn name(&self) -> &'static str {
         "json"
     }
@@ -74,15 +74,15 @@ impl Export for JsonForm {
         Scope::Result
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        only(suite)?.write_json(w)
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        only(findings)?.write_json(w)
     }
 }
 
 /// An HdrHistogram interval log, one interval per metric tagged with its name.
 pub struct LogForm;
 
-impl Export for LogForm {
+impl ResultFormat for LogForm {
     fn name(&self) -> &'static str {
         "log"
     }
@@ -95,15 +95,15 @@ impl Export for LogForm {
         Scope::Result
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        only(suite)?.write_log(w).map_err(|_| fmt::Error)
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        only(findings)?.write_log(w).map_err(|_| fmt::Error)
     }
 }
 
 /// One line: the time's P50, P99 and mean with its 95 % interval, batch, samples.
 pub struct LineForm;
 
-impl Export for LineForm {
+impl ResultFormat for LineForm {
     fn name(&self) -> &'static str {
         "line"
     }
@@ -116,15 +116,15 @@ impl Export for LineForm {
         Scope::Result
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        only(suite)?.write_line(w)
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        only(findings)?.write_line(w)
     }
 }
 
 /// One self-contained HTML page (inline SVG and CSS, nothing fetched).
 pub struct HtmlForm;
 
-impl Export for HtmlForm {
+impl ResultFormat for HtmlForm {
     fn name(&self) -> &'static str {
         "html"
     }
@@ -137,7 +137,7 @@ impl Export for HtmlForm {
         Scope::Result
     }
 
-    fn write(&self, suite: &Suite<'_>, w: &mut dyn Write) -> fmt::Result {
-        only(suite)?.write_html(w)
+    fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
+        only(findings)?.write_html(w)
     }
 }

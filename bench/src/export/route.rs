@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{Export, Suite};
+use super::{Findings, ResultFormat};
 use crate::error::BenchError;
 
 /// The variable that names the file of a GitHub Actions step's summary.
@@ -26,7 +26,7 @@ pub enum OutputError {
     /// A file (or stdout) that could not be created or written: what it is (its path,
     /// `<stdout>`, or `GITHUB_STEP_SUMMARY (PATH)`), and why.
     Io(String, std::io::Error),
-    /// A format or the summary could not be written out of the suite.
+    /// A format or the summary could not be written out of the findings.
     Format(BenchError),
 }
 
@@ -73,7 +73,7 @@ fn append_step(path: &Path, text: &str) -> Result<(), OutputError> {
 #[derive(Clone, Default)]
 pub struct Outputs {
     /// Each format, and the file it goes to (`-`: stdout).
-    pub exports: Vec<(&'static dyn Export, PathBuf)>,
+    pub exports: Vec<(&'static dyn ResultFormat, PathBuf)>,
     /// The file of the Markdown summary (`-`: stdout).
     pub summary: Option<PathBuf>,
     /// The file the summary is appended to as well: the step summary's ([`step_summary`]).
@@ -94,18 +94,18 @@ impl Outputs {
         }
     }
 
-    /// Every export of `suite`, each to its file, then its summary to its file and appended
+    /// Every export of `findings`, each to its file, then its summary to its file and appended
     /// to the step summary's (written only where one of them is asked for).
-    pub fn write(&self, suite: &Suite<'_>) -> Result<(), OutputError> {
+    pub fn write(&self, findings: &Findings<'_>) -> Result<(), OutputError> {
         for (format, path) in &self.exports {
-            let text = suite.to_text(*format).map_err(OutputError::Format)?;
+            let text = findings.to_text(*format).map_err(OutputError::Format)?;
             emit(text.as_bytes(), path)?;
         }
         if self.summary.is_none() && self.step.is_none() {
             return Ok(());
         }
         let mut text = String::new();
-        suite
+        findings
             .write_summary(&mut text)
             .map_err(|e| OutputError::Format(e.into()))?;
         if let Some(path) = &self.summary {

@@ -8,7 +8,7 @@ use core::fmt::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
-use super::{median_with_interval, Compared, Suite};
+use super::{median_with_interval, Compared, Findings};
 use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, MetricDiff, Verdict};
 use crate::measure::meter::MetricKind;
@@ -344,8 +344,8 @@ fn write_results(w: &mut dyn Write, results: &[(String, &BenchResult)]) -> fmt::
 }
 
 /// Each benchmark that was not measured, and why.
-fn write_failed(w: &mut dyn Write, suite: &Suite<'_>) -> fmt::Result {
-    let failed = suite
+fn write_failed(w: &mut dyn Write, findings: &Findings<'_>) -> fmt::Result {
+    let failed = findings
         .entries
         .iter()
         .filter_map(|e| Some((&e.name, e.failed.as_ref()?)));
@@ -378,7 +378,7 @@ fn write_details(out: &mut String, compared: &[Compared]) -> fmt::Result {
     Ok(())
 }
 
-impl Suite<'_> {
+impl Findings<'_> {
     /// The Markdown summary: the verdicts' table (each result's median where there is no
     /// comparison), the benchmarks not measured, what changed with its percentiles, the
     /// rest in `<details>`, the method and the conditions. Under [`SUMMARY_LIMIT`] bytes

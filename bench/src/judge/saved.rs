@@ -16,7 +16,9 @@ use crate::measure::conditions::WarmUp;
 use crate::measure::meter::{time_index, Metric, MetricKind};
 use crate::measure::result::BenchResult;
 use crate::measure::throughput::{Throughput, Work};
-use crate::model::document::{EntryRecord, Figure, Members, MetricRecord, ResultRecord, RoundRecord};
+use crate::model::document::{
+    EntryRecord, Figure, Members, MetricRecord, ResultRecord, RoundRecord,
+};
 use crate::Bench;
 
 /// One saved benchmark: its result (`None` where it was not saved or not rebuilt), the

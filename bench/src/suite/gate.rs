@@ -11,7 +11,7 @@ use std::vec::Vec;
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use super::outputs::{out_dir, Outcome};
-use crate::export::{PicolloDocument, Suite as Written};
+use crate::export::{Findings, PicolloDocument};
 use crate::judge::baseline::Baseline;
 use crate::judge::saved::{judge_saved, runs_apart_members, SavedRounds};
 use crate::model::Document;
@@ -69,7 +69,7 @@ pub fn save(outcome: &Outcome, args: &Args, name: &str) -> Result<PathBuf, Suite
         false => None,
     };
     let results: Vec<_> = outcome.results.iter().collect();
-    let mut written = Written::of_results(&results);
+    let mut written = Findings::of_results(&results);
     for e in &mut written.entries {
         let before = earlier.as_ref().and_then(|b| b.named(&e.name));
         if let Some(r) = e.result {

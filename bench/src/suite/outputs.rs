@@ -10,7 +10,7 @@ use std::vec::Vec;
 use super::super::{compare_on, BenchResult};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
-use crate::export::{Compared, Entry, Export, PicolloDocument, Suite as Written};
+use crate::export::{Compared, Entry, Findings, PicolloDocument, ResultFormat};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::{Comparison, Interleaved, Verdict};
 
@@ -157,12 +157,12 @@ impl Outcome {
     }
 
     /// The suite as the export formats see it.
-    fn written(&self) -> Written<'_> {
+    fn written(&self) -> Findings<'_> {
         let results = self
             .results
             .iter()
             .chain(self.compared.iter().flat_map(|p| [&p.a, &p.b]));
-        let mut w = Written::of_results(&results.collect::<Vec<_>>());
+        let mut w = Findings::of_results(&results.collect::<Vec<_>>());
         let failed = self.failed.iter().map(|(name, why)| Entry {
             name: name.clone(),
             result: None,
@@ -187,7 +187,7 @@ impl Outcome {
     fn write_files(&self, suite: &str, args: &Args) -> Result<(), SuiteError> {
         let dir = out_dir(args).join(suite);
         std::fs::create_dir_all(&dir).map_err(|e| SuiteError::io(&dir, &e))?;
-        let document: &dyn Export = &PicolloDocument;
+        let document: &dyn ResultFormat = &PicolloDocument;
         let mut outputs = args.ci.outputs();
         outputs
             .exports

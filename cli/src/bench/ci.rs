@@ -5,7 +5,7 @@
 //! flags are a suite's as well ([`picollo_bench::flags::CiFlags`]), and each format, and
 //! where it goes, is the harness's ([`picollo_bench::export`]).
 
-use picollo_bench::export::Suite;
+use picollo_bench::export::Findings;
 use picollo_bench::flags::CiFlags;
 
 use crate::error::Failure;
@@ -17,6 +17,6 @@ pub fn check(ci: &CiFlags) -> Result<(), Failure> {
 }
 
 /// Every export and the summary of `suite`, as `ci` asks.
-pub fn write(suite: &Suite<'_>, ci: &CiFlags) -> Result<(), Failure> {
-    ci.outputs().write(suite).map_err(Failure::output)
+pub fn write(findings: &Findings<'_>, ci: &CiFlags) -> Result<(), Failure> {
+    ci.outputs().write(findings).map_err(Failure::output)
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use picollo::hdr::LogWriter;
-use picollo_bench::export::{Compared, Entry, Suite};
+use picollo_bench::export::{Compared, Entry, Findings};
 use picollo_bench::html::Page;
 use picollo_bench::model::document::{Failure as DocumentFailure, Members};
 use picollo_bench::{BenchResult, Comparison, MetricKind, Verdict};
@@ -296,7 +296,7 @@ pub fn suite<'a>(
     comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
     earlier: &[Saved],
-) -> Suite<'a> {
+) -> Findings<'a> {
     let entries = measured.iter().enumerate().map(|(i, m)| Entry {
         name: m.name.clone(),
         result: m.result(),
@@ -318,7 +318,7 @@ pub fn suite<'a>(
         failed: side.result.is_none().then(|| SIDE_FAILED.into()),
         members: Members::default(),
     });
-    Suite {
+    Findings {
         entries: entries.collect(),
         sides: sides.collect(),
         comparisons: compared.collect(),

@@ -5,7 +5,7 @@
 
 use std::ffi::c_char;
 
-use picollo_bench::export::{Scope, Suite};
+use picollo_bench::export::{Findings, Scope};
 use picollo_bench::BenchResult;
 
 use crate::args::slice_from;
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn picollo_bench_results_text(
 ) -> picollo_status {
     boundary!({
         let export = choice::<picollo_bench_format>(format, "format")?.format()?;
-        if export.scope() != Scope::Suite {
+        if export.scope() != Scope::All {
             return Err(Failure::invalid(format_args!(
                 "format {format} writes one result: use picollo_bench_result_text (a suite \
                  is BMF 6, github-action-benchmark 7, Google Benchmark 8 or the document 9)"
@@ -98,8 +98,8 @@ pub unsafe extern "C" fn picollo_bench_summary(
         // SAFETY: as above.
         let b = unsafe { results_of(b, n, "b") }?;
         let pairs: Vec<(&BenchResult, &BenchResult)> = a.into_iter().zip(b).collect();
-        let suite = Suite::of_pairs(&pairs).map_err(bench_failure)?;
-        let text = rendered(|w| suite.write_summary(w));
+        let findings = Findings::of_pairs(&pairs).map_err(bench_failure)?;
+        let text = rendered(|w| findings.write_summary(w));
         write_text!(&text.map_err(fmt_internal)?, buf, len, needed)
     })
 }

@@ -6,7 +6,7 @@
 
 use std::ffi::c_char;
 
-use picollo_bench::export::{any_format_named, format_names, Export, Suite};
+use picollo_bench::export::{any_format_named, format_names, Findings, ResultFormat};
 use picollo_bench::BenchResult;
 
 use crate::args::try_str;
@@ -37,15 +37,18 @@ impl picollo_bench_format {
     }
 
     /// The format of the table this number stands for.
-    pub(crate) fn format(self) -> Result<&'static dyn Export, Failure> {
+    pub(crate) fn format(self) -> Result<&'static dyn ResultFormat, Failure> {
         any_format_named(self.name()).map_err(bench_failure)
     }
 }
 
 /// `results` as a suite in `format`, as text.
-pub(crate) fn suite_text(results: &[&BenchResult], format: &dyn Export) -> Result<String, Failure> {
-    let suite = Suite::of_results(results);
-    suite.to_text(format).map_err(bench_failure)
+pub(crate) fn suite_text(
+    results: &[&BenchResult],
+    format: &dyn ResultFormat,
+) -> Result<String, Failure> {
+    let findings = Findings::of_results(results);
+    findings.to_text(format).map_err(bench_failure)
 }
 
 /// Writes result `r` in the result format called `name` (`picollo_bench_format_names`
