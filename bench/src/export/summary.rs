@@ -13,7 +13,7 @@ use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, MetricDiff, Verdict};
 use crate::measure::meter::MetricKind;
 use crate::measure::result::BenchResult;
-use crate::tell::report::{write_conditions, write_metric_diff_as, Shown};
+use crate::tell::report::{conditions, write_metric_diff_as, Shown};
 
 /// GitHub's limit of one step's summary, in bytes (1 MiB).
 pub const SUMMARY_LIMIT: usize = 1 << 20;
@@ -293,17 +293,13 @@ fn write_methods(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
 /// Every line of the results' conditions, each once (their headings left out).
 fn write_conditions_once(w: &mut dyn Write, results: &[(String, &BenchResult)]) -> fmt::Result {
     let mut seen: Vec<String> = Vec::new();
-    for (_, r) in results {
-        let mut text = String::new();
-        write_conditions(r, &mut text)?;
-        for line in text.lines().skip(1) {
-            if !seen.iter().any(|s| s == line) {
-                seen.push(line.into());
-            }
+    for item in results.iter().flat_map(|(_, r)| conditions(r)) {
+        if !seen.contains(&item) {
+            seen.push(item);
         }
     }
-    for line in seen {
-        writeln!(w, "- {}", escaped(line.trim_start_matches("- ")))?;
+    for item in seen {
+        writeln!(w, "- {}", escaped(&item))?;
     }
     Ok(())
 }

@@ -27,7 +27,7 @@ pub use svg::{shape_name, Axis};
 use super::SCALE;
 use crate::measure::result::BenchResult;
 use crate::measure::rounds::ROUND_RANKS;
-use crate::tell::report::{write_conditions, Shown};
+use crate::tell::report::{conditions, Shown};
 
 /// The ranks of a result's table: P0, P50, P90, P99, P99.9 and the maximum (100).
 const TABLE_RANKS: [f64; 6] = [0.0, 50.0, 90.0, 99.0, 99.9, 100.0];
@@ -83,14 +83,6 @@ impl BenchResult {
         let values = self.rounds.iter().filter_map(|r| r.quantiles.get(index));
         values.map(|q| q[median] as f64 / SCALE as f64).collect()
     }
-}
-
-/// The conditions of `r` as list items (the report's lines, without their dashes).
-fn conditions(r: &BenchResult) -> Vec<String> {
-    let mut text = String::new();
-    let _ = write_conditions(r, &mut text);
-    let lines = text.lines().filter_map(|l| l.strip_prefix("- "));
-    lines.map(String::from).collect()
 }
 
 /// A number as shown, in a cell that names its metric, side and rank.

@@ -105,56 +105,74 @@ const REPORTED: [(&str, f64); 5] = [
     ("P99.9", 99.9),
 ];
 
-fn optional(w: &mut dyn Write, label: &str, v: &Option<impl Display>) -> fmt::Result {
-    match v {
-        Some(v) => write!(w, ", {label} {v}"),
-        None => Ok(()),
-    }
+/// `, label v` where there is a `v`.
+fn optional(label: &str, v: &Option<impl Display>) -> String {
+    v.as_ref()
+        .map_or(String::new(), |v| std::format!(", {label} {v}"))
 }
 
-pub(crate) fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
+/// What `r` was measured under, an item each (the report's list, without its dashes): the
+/// machine, the PMU, the clock, the batch, the baseline, the throughput, each warning.
+pub(crate) fn conditions(r: &BenchResult) -> Vec<String> {
     let c = &r.conditions;
-    writeln!(w, "##### {}", r.name)?;
-    write!(
-        w,
-        "- machine: {}, {} CPUs, Linux {}",
-        c.cpu_model, c.cpus, c.kernel
-    )?;
-    optional(w, "governor", &c.governor)?;
-    optional(w, "boost", &c.boost)?;
-    writeln!(w)?;
-    writeln!(w, "- PMU: {}", c.pmu)?;
-    write!(w, "- clock: {}", c.clock)?;
-    optional(w, "clocksource", &c.clocksource)?;
-    optional(w, "pinned to CPU", &c.pinned_cpu)?;
-    writeln!(w)?;
+    let mut items = std::vec![
+        std::format!(
+            "machine: {}, {} CPUs, Linux {}{}{}",
+            c.cpu_model,
+            c.cpus,
+            c.kernel,
+            optional("governor", &c.governor),
+            optional("boost", &c.boost)
+        ),
+        std::format!("PMU: {}", c.pmu),
+        std::format!(
+            "clock: {}{}{}",
+            c.clock,
+            optional("clocksource", &c.clocksource),
+            optional("pinned to CPU", &c.pinned_cpu)
+        ),
+        batch_item(r),
+    ];
+    if let Some(b) = &c.baseline {
+        items.push(std::format!(
+            "baseline: the medians of {b} subtracted from every figure"
+        ));
+    }
+    if let (Some(t), Some(rate)) = (r.throughput, r.rate()) {
+        let (n, unit) = (t.per_operation(), t.unit());
+        items.push(std::format!(
+            "throughput: {n} {unit} an operation, {rate} at P50"
+        ));
+    }
+    let warnings = c.warnings.iter().map(|w| std::format!("warning: {w}"));
+    items.extend(warnings);
+    items
+}
+
+/// How `r`'s samples were taken: its batch and rounds, or (a command's) its runs.
+fn batch_item(r: &BenchResult) -> String {
+    let c = &r.conditions;
     match c.operation.as_str() {
-        "op" => writeln!(
-            w,
-            "- batch: {} op(s) per sample, {} samples in {} rounds, warm-up {} batches",
+        "op" => std::format!(
+            "batch: {} op(s) per sample, {} samples in {} rounds, warm-up {} batches",
             c.batch,
             r.samples,
             r.rounds.len(),
             c.warm_up.batches
-        )?,
-        op => writeln!(
-            w,
-            "- {} {op}s measured, after {} warm-up {op}(s)",
-            r.samples, c.warm_up.batches
-        )?,
+        ),
+        op => std::format!(
+            "{} {op}s measured, after {} warm-up {op}(s)",
+            r.samples,
+            c.warm_up.batches
+        ),
     }
-    if let Some(b) = &c.baseline {
-        writeln!(
-            w,
-            "- baseline: the medians of {b} subtracted from every figure"
-        )?;
-    }
-    if let (Some(t), Some(rate)) = (r.throughput, r.rate()) {
-        let (n, unit) = (t.per_operation(), t.unit());
-        writeln!(w, "- throughput: {n} {unit} an operation, {rate} at P50")?;
-    }
-    for warning in &c.warnings {
-        writeln!(w, "- warning: {warning}")?;
+}
+
+/// The report's conditions: a heading of `r`'s name, then a list of [`conditions`].
+pub(crate) fn write_conditions(r: &BenchResult, w: &mut dyn Write) -> fmt::Result {
+    writeln!(w, "##### {}", r.name)?;
+    for item in conditions(r) {
+        writeln!(w, "- {item}")?;
     }
     Ok(())
 }
