@@ -204,6 +204,39 @@ pub(crate) fn calibrate<M: Meter + ?Sized>(
     })
 }
 
+impl Calibration {
+    /// A side of `work` in batches of `k`, its figures less this overhead and baseline.
+    fn side<'a, F: ?Sized>(&'a self, work: &'a mut F, k: u64) -> Side<'a, F> {
+        Side {
+            work,
+            k,
+            overhead: self.overhead.clone(),
+            baseline: &self.baseline,
+        }
+    }
+
+    /// The result of `side`'s samples `s` under `plan`, read with `meter`, warmed up as
+    /// `warm_up` and paired as `pairing`.
+    fn result<M: Meter + ?Sized, F: ?Sized>(
+        &self,
+        (plan, meter): (&Plan, &M),
+        side: &Side<'_, F>,
+        (warm_up, pairing): (WarmUp, Option<u64>),
+        s: Samples,
+    ) -> BenchResult {
+        let parts = Parts {
+            clock: meter.clock(),
+            counters_read: meter.counters_read(),
+            batch: side.k,
+            warm_up,
+            pairing,
+            resolution: self.spreads.resolutions(&self.metrics, side.k),
+        };
+        let (metrics, overhead) = (self.metrics.clone(), &side.overhead);
+        BenchResult::measured(plan, parts, metrics, overhead, &self.baseline, s)
+    }
+}
+
 /// Per metric, what a batch of `side`'s work adds beside its operations: the read pair's
 /// overhead, and for an exact metric the batch's whole fixed count (the read pair, the call
 /// into the work, its loop's setup). A compiled loop over `k` operations may be unrolled,
@@ -330,37 +363,12 @@ pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
     meter: &mut M,
     mut f: F,
 ) -> Result<BenchResult, BenchError> {
-    let Calibration {
-        metrics,
-        overhead,
-        baseline,
-        spreads,
-    } = calibrate(plan, meter)?;
-    let mut side = Side {
-        work: &mut f,
-        k: plan.batch.unwrap_or(1),
-        overhead,
-        baseline: &baseline,
-    };
+    let c = calibrate(plan, meter)?;
+    let mut side = c.side(&mut f, plan.batch.unwrap_or(1));
     let warm = measure_side(plan, meter, &mut side, plan.warmup)?;
-    fixed_counts(meter, &mut side, &metrics)?;
+    fixed_counts(meter, &mut side, &c.metrics)?;
     let s = sample(plan, meter, &mut side)?;
-    let parts = Parts {
-        clock: meter.clock(),
-        counters_read: meter.counters_read(),
-        batch: side.k,
-        warm_up: warm,
-        pairing: None,
-        resolution: spreads.resolutions(&metrics, side.k),
-    };
-    Ok(BenchResult::measured(
-        plan,
-        parts,
-        metrics,
-        &side.overhead,
-        &baseline,
-        s,
-    ))
+    Ok(c.result((plan, meter), &side, (warm, None), s))
 }
 
 /// A side of an interleaved comparison, its work behind a reference to `dyn FnMut` (one
@@ -501,40 +509,17 @@ pub fn interleave<M: Meter + ?Sized, FA: FnMut(u64), FB: FnMut(u64)>(
     (name_a, mut fa): (&str, FA),
     (name_b, mut fb): (&str, FB),
 ) -> Result<(BenchResult, BenchResult), BenchError> {
-    let Calibration {
-        metrics,
-        overhead,
-        baseline,
-        spreads,
-    } = calibrate(plan, meter)?;
+    let c = calibrate(plan, meter)?;
     let k = plan.batch.unwrap_or(1);
-    let mut a: Work<'_> = Side {
-        work: &mut fa,
-        k,
-        overhead: overhead.clone(),
-        baseline: &baseline,
-    };
-    let mut b: Work<'_> = Side {
-        work: &mut fb,
-        k,
-        overhead,
-        baseline: &baseline,
-    };
-    let warm = prepare(plan, meter, (&mut a, &mut b), &metrics)?;
+    let mut a: Work<'_> = c.side(&mut fa, k);
+    let mut b: Work<'_> = c.side(&mut fb, k);
+    let warm = prepare(plan, meter, (&mut a, &mut b), &c.metrics)?;
     let mut draws = Draws::new(plan.seed);
     let pairing = Some(draws.pairing());
     let (sa, sb) = rounds(plan, meter, (&mut a, &mut b), &mut draws)?;
     let result = |name: &str, side: &Work<'_>, warm_up, s| {
-        let parts = Parts {
-            clock: meter.clock(),
-            counters_read: meter.counters_read(),
-            batch: side.k,
-            warm_up,
-            pairing,
-            resolution: spreads.resolutions(&metrics, side.k),
-        };
         let named = plan.named(name);
-        BenchResult::measured(&named, parts, metrics.clone(), &side.overhead, &baseline, s)
+        c.result((&named, &*meter), side, (warm_up, pairing), s)
     };
     Ok((
         result(name_a, &a, warm[0], sa),
