@@ -1,0 +1,136 @@
+//! Google Benchmark's `context`: the machine's figures read now (the date, the host, the
+//! executable, the clock rate, ASLR, the load) and the conditions of the first result.
+
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde::Serialize;
+
+use super::on_cpu;
+use crate::measure::conditions::Conditions;
+use crate::measure::result::BenchResult;
+
+/// The file's `context`: the machine's figures, then the first result's conditions.
+#[derive(Serialize)]
+pub(super) struct Context {
+    #[serde(flatten)]
+    machine: Machine,
+    num_cpus: usize,
+    cpu_scaling_enabled: bool,
+    library_version: String,
+    library_build_type: &'static str,
+    json_schema_version: u32,
+    picollo_cpu_model: String,
+    picollo_cpu_time: &'static str,
+}
+
+/// The machine's figures of `context` that Picollo's conditions do not hold.
+#[derive(Serialize)]
+struct Machine {
+    date: String,
+    host_name: String,
+    executable: String,
+    mhz_per_cpu: u64,
+    aslr_enabled: bool,
+    /// Google Benchmark lists the caches; Picollo lists none.
+    caches: [(); 0],
+    load_avg: Vec<f64>,
+}
+
+/// The machine's figures, read now.
+fn machine() -> Machine {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    let exe = std::env::current_exe().map(|p| p.display().to_string());
+    let cpuinfo = read("/proc/cpuinfo").unwrap_or_default();
+    let mhz = cpuinfo.lines().find(|l| l.starts_with("cpu MHz"));
+    let mhz = mhz.and_then(|l| l.split(':').nth(1)?.trim().parse::<f64>().ok());
+    let load = read("/proc/loadavg").unwrap_or_default();
+    Machine {
+        date: utc_date(now.map_or(0, |d| d.as_secs())),
+        host_name: read("/proc/sys/kernel/hostname").unwrap_or_default(),
+        executable: exe.unwrap_or_default(),
+        mhz_per_cpu: mhz.unwrap_or(0.0).round() as u64,
+        aslr_enabled: read("/proc/sys/kernel/randomize_va_space").is_some_and(|v| v != "0"),
+        caches: [],
+        load_avg: load
+            .split(' ')
+            .take(3)
+            .filter_map(|x| x.parse().ok())
+            .collect(),
+    }
+}
+
+/// The `context` of the first result's conditions (the machine's where none was measured).
+pub(super) fn context(measured: &[(String, &BenchResult)]) -> Context {
+    let of_machine;
+    let c = match measured.first() {
+        Some((_, r)) => &r.conditions,
+        None => {
+            of_machine = Conditions::of_machine(None);
+            &of_machine
+        }
+    };
+    let unoptimized = measured
+        .iter()
+        .any(|(_, r)| r.conditions.unoptimized.is_some());
+    let all_cpu = measured.iter().all(|(_, r)| on_cpu(r).is_some());
+    Context {
+        machine: machine(),
+        num_cpus: c.cpus,
+        cpu_scaling_enabled: c.governor.as_deref().is_some_and(|g| g != "performance"),
+        library_version: std::format!("picollo-bench {}", env!("CARGO_PKG_VERSION")),
+        library_build_type: if unoptimized { "debug" } else { "release" },
+        json_schema_version: 1,
+        picollo_cpu_model: c.cpu_model.clone(),
+        picollo_cpu_time: match all_cpu {
+            true => "task-clock: the time on a CPU",
+            false => "the real time where no task-clock was measured",
+        },
+    }
+}
+
+/// A line of a file under /proc or /sys, trimmed (`None` where unreadable).
+fn read(path: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(text.trim().into())
+}
+
+/// `2026-01-31T12:00:00+00:00` of `seconds` since the Unix epoch (UTC).
+fn utc_date(seconds: u64) -> String {
+    // Days to the civil date (Howard Hinnant's algorithm, from a March-based year).
+    let days = (seconds / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let s = seconds % 86_400;
+    std::format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}+00:00",
+        s / 3600,
+        s % 3600 / 60,
+        s % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_fall_on_the_calendar_days_they_name() {
+        assert_eq!(utc_date(0), "1970-01-01T00:00:00+00:00");
+        // A leap day, a century that is a leap year, and the last second of a year.
+        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00+00:00");
+        assert_eq!(utc_date(1_704_067_199), "2023-12-31T23:59:59+00:00");
+        assert_eq!(utc_date(4_107_542_400), "2100-03-01T00:00:00+00:00");
+    }
+}
