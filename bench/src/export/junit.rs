@@ -8,6 +8,7 @@ use core::fmt::{self, Write};
 use std::string::String;
 
 use super::{Compared, Entry, Findings, ResultFormat};
+use crate::tell::escape::escaped_with;
 
 /// JUnit XML (`junit`).
 pub struct Junit;
@@ -16,12 +17,8 @@ pub struct Junit;
 /// characters as entities; tab, line feed and carriage return as character references (an
 /// attribute keeps them); any other control character, which XML 1.0 cannot hold, as U+FFFD.
 fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    escaped_with(text, |c, out| {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\t' => out.push_str("&#9;"),
@@ -29,10 +26,10 @@ fn escaped(text: &str) -> String {
             '\r' => out.push_str("&#13;"),
             c if c.is_control() && (c as u32) < 0x20 => out.push('\u{FFFD}'),
             '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
+            _ => return false,
         }
-    }
-    out
+        true
+    })
 }
 
 /// A benchmark's test case: passed where it was measured, else an `<error>` saying why.

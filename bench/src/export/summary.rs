@@ -13,6 +13,7 @@ use crate::judge::shift::Design;
 use crate::judge::verdict::{Comparison, MetricDiff, Verdict};
 use crate::measure::meter::MetricKind;
 use crate::measure::result::BenchResult;
+use crate::tell::escape::escaped_with;
 use crate::tell::report::{conditions, write_metric_diff_as, Shown};
 
 /// GitHub's limit of one step's summary, in bytes (1 MiB).
@@ -36,21 +37,17 @@ pub fn verdict_mark(v: &Verdict) -> &'static str {
 /// links, code, tables and headings escaped with a backslash, `&`, `<` and `>` as HTML
 /// entities, line breaks as spaces.
 fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    escaped_with(text, |c, out| {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             '\n' | '\r' => out.push(' '),
             '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '!' => {
                 out.push('\\');
                 out.push(c);
             }
-            c => out.push(c),
+            _ => return false,
         }
-    }
-    out
+        true
+    })
 }
 
 /// A percentage as the table shows it: one decimal, or two below 1, and from 10,000 % on

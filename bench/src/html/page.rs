@@ -3,24 +3,21 @@
 //! browser), readable in light and dark mode and on paper; tables of the numbers behind
 //! every figure.
 
+use crate::tell::escape::escaped_with;
 use core::fmt::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for element text and attribute values.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    escaped_with(text, |c, out| {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+            _ => return false,
         }
-    }
-    out
+        true
+    })
 }
 
 /// The page's style: series `s0`… differ in colour, and the figures also give each its own
