@@ -242,12 +242,23 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
         assert!(matches!(aa.status.code(), Some(0 | 7)), "{}", text(&aa));
         let t = text(&aa);
         assert_eq!(t.matches("verdict: ").count(), 2, "{t}");
+        // The base is a script that runs a copy: another file, no warning.
+        assert!(!t.contains("the two builds are the same file"), "{t}");
         different += t.matches("verdict: ").count()
             - t.matches("verdict: no difference").count()
             - t.matches(" within noise").count();
     }
     println!("bench suites: identical builds called different in {different} of 12 comparisons");
     assert!(different <= 9, "{different} of 12");
+    // The copy itself holds this program's bytes: the run is told it is an A/A.
+    let copy = dir.join("suite-base");
+    let aa = against(&copy, &dir, &["--processes", "1", "spin"], &[]);
+    let t = text(&aa);
+    assert!(
+        t.contains("warning: the two builds are the same file"),
+        "{t}"
+    );
+    assert!(t.contains("this is an A/A comparison"), "{t}");
 }
 
 #[test]
@@ -342,6 +353,7 @@ fn a_worker_that_fails_is_a_clear_error_never_a_hang_or_a_verdict() {
         assert_eq!(o.status.code(), Some(code as i32), "{name}: {}", text(&o));
         assert!(text(&o).contains(message), "{name}: {}", text(&o));
         assert!(!text(&o).contains("verdict"), "{name}: {}", text(&o));
+        assert!(!text(&o).contains("same file"), "{name}: {}", text(&o));
     }
     // A worker that says hello and then answers nothing to the first benchmark.
     let silent = script(&dir, "silent.sh", &hello("\"sum 1000\"", 1));

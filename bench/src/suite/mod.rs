@@ -24,6 +24,7 @@ mod endpoint;
 mod exit;
 mod gate;
 mod outputs;
+mod same_file;
 mod unwound;
 mod worker;
 
@@ -32,7 +33,7 @@ use std::cell::RefCell;
 use std::fmt::Display;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::string::{String, ToString};
 use std::time::Duration;
@@ -605,6 +606,13 @@ fn against_process(
         .flat_map(|c| std::iter::repeat_n(c, n))
         .collect();
     let k = heads.len();
+    for (base, head) in args.against.iter().zip(heads.iter().step_by(n)) {
+        // This side's program, or the file it runs (a C# assembly under mono).
+        let files = std::iter::once(head.program.as_path()).chain(head.args.iter().map(Path::new));
+        if let Some(w) = files.filter_map(|f| same_file::a_a_warning(base, f)).next() {
+            std::eprintln!("{w}");
+        }
+    }
     // A build's processes share its label: `base`, or `base 2` among several builds.
     let label = |side: &str, i: usize| match k / n {
         1 => side.to_string(),
