@@ -313,11 +313,13 @@ impl<F: FnMut(u64) + ?Sized> Side<'_, F> {
 }
 
 /// Run batches until the plan's sample count or time budget is reached, cut into
-/// its rounds by whichever of the two is further along.
+/// its rounds by whichever of the two is further along; `round(i, rounds)` as round `i`
+/// (from 0) opens.
 pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     plan: &Plan,
     meter: &mut M,
     side: &mut Side<'_, F>,
+    round_opens: &mut dyn FnMut(usize, usize),
 ) -> Result<Samples, BenchError> {
     let mut s = Samples::new(plan, side.overhead.len())?;
     let mut out = vec![Measured::default(); side.overhead.len()];
@@ -335,6 +337,7 @@ pub(crate) fn sample<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
             s.close_round(elapsed);
             s.open_round(elapsed, false);
             current = round;
+            round_opens(round, rounds);
         }
         side.record(meter, &mut s, &mut out)?;
     }
@@ -361,13 +364,24 @@ pub(crate) fn measure_side<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
 pub fn run<M: Meter + ?Sized, F: FnMut(u64)>(
     plan: &Plan,
     meter: &mut M,
+    f: F,
+) -> Result<BenchResult, BenchError> {
+    run_watched(plan, meter, f, &mut |_, _| {})
+}
+
+/// [`run`], calling `round_opens(i, rounds)` as its round `i` (from 0) opens: a suite's
+/// live line.
+pub(crate) fn run_watched<M: Meter + ?Sized, F: FnMut(u64)>(
+    plan: &Plan,
+    meter: &mut M,
     mut f: F,
+    round_opens: &mut dyn FnMut(usize, usize),
 ) -> Result<BenchResult, BenchError> {
     let c = calibrate(plan, meter)?;
     let mut side = c.side(&mut f, plan.batch.unwrap_or(1));
     let warm = measure_side(plan, meter, &mut side, plan.warmup)?;
     fixed_counts(meter, &mut side, &c.metrics)?;
-    let s = sample(plan, meter, &mut side)?;
+    let s = sample(plan, meter, &mut side, round_opens)?;
     Ok(c.result((plan, meter), &side, (warm, None), s))
 }
 

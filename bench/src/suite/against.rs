@@ -9,6 +9,7 @@ use std::vec::Vec;
 
 use super::endpoint::Endpoint;
 use super::exit::SuiteError;
+use super::landing::Watch;
 use super::outputs::{ComparedBenchmark, Outcome};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::Interleaved;
@@ -88,8 +89,8 @@ struct Slotted {
 }
 
 /// Every build of both sides as the engine's participants: each turn is a request to one
-/// build, its figures kept for that build.
-struct Remote<'p, 'e, 'f> {
+/// build, its figures kept for that build; `watch` is told each turn's round of `rounds`.
+struct Remote<'p, 'e, 'f, 'w> {
     plan: &'p Plan,
     ends: &'e mut [&'f mut dyn Endpoint],
     turns: Vec<Vec<Slotted>>,
@@ -97,6 +98,8 @@ struct Remote<'p, 'e, 'f> {
     share: (usize, Duration),
     t0: Instant,
     timeout: Duration,
+    watch: &'w mut dyn Watch,
+    rounds: usize,
 }
 
 /// The figures of a turn reply.
@@ -107,7 +110,7 @@ fn slot_figures(reply: Reply) -> Result<TurnFigures, Reply> {
     }
 }
 
-impl RoundRobin for Remote<'_, '_, '_> {
+impl RoundRobin for Remote<'_, '_, '_, '_> {
     type Error = SuiteError;
 
     fn order(&mut self, draws: &mut Draws) -> Vec<usize> {
@@ -116,6 +119,7 @@ impl RoundRobin for Remote<'_, '_, '_> {
 
     fn turn(&mut self, at: Turn, _: &mut Draws) -> Result<bool, SuiteError> {
         let i = at.participant;
+        self.watch.round(at.round, self.rounds);
         let (quota, budget) = self.share;
         let o = self.offsets[i];
         let request = Request::Turn {
@@ -188,7 +192,7 @@ pub(crate) fn compare_one(
     name: &str,
     ends: &mut [&mut dyn Endpoint],
     k: usize,
-    timeout: Duration,
+    (timeout, watch): (Duration, &mut dyn Watch),
 ) -> Result<Interleaved, SuiteError> {
     let wait = plan.warmup + timeout;
     let open = Request::Open {
@@ -210,7 +214,7 @@ pub(crate) fn compare_one(
         Reply::Ready(r) if r.fits(n) => Ok(r),
         other => Err(other),
     })?;
-    let (turns, pairing) = rounds(plan, ends, timeout)?;
+    let (turns, pairing) = rounds(plan, ends, (timeout, watch))?;
     close_all(ends, timeout)?;
     let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
         let label = side_label(name, side);
@@ -239,11 +243,12 @@ fn no_side() -> SuiteError {
     SuiteError::worker("a side without builds")
 }
 
-/// The rounds of a comparison of opened builds: each build's turns, and the pairing.
+/// The rounds of a comparison of opened builds, each told to `watch`: each build's turns,
+/// and the pairing.
 fn rounds(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
-    timeout: Duration,
+    (timeout, watch): (Duration, &mut dyn Watch),
 ) -> Result<(Vec<Vec<Slotted>>, Option<u64>), SuiteError> {
     let mut draws = Draws::new(plan.seed);
     let pairing = Some(draws.pairing());
@@ -257,6 +262,8 @@ fn rounds(
         share: plan.slot_share(r),
         t0: Instant::now(),
         timeout,
+        watch,
+        rounds: r,
     };
     run_rounds(&mut remote, r, &mut draws)?;
     Ok((remote.turns, pairing))
@@ -311,13 +318,14 @@ pub(crate) type Selection<'s> = (&'s [String], &'s dyn Fn(&str) -> bool);
 
 /// Every benchmark both sides have that `selected` names (A's own too, where `select`
 /// picks them), compared one after the other; a benchmark of one side only is listed.
-/// `ends[..k]` are A's builds, `ends[k..]` B's.
+/// `ends[..k]` are A's builds, `ends[k..]` B's. `watch` is told each listed benchmark, then
+/// each compared one as it starts, runs and lands.
 pub(crate) fn judge_all(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
     k: usize,
     (selected, select): Selection<'_>,
-    timeout: Duration,
+    (timeout, watch): (Duration, &mut dyn Watch),
 ) -> Result<Outcome, SuiteError> {
     let names = ends.iter_mut().map(|e| hello(&mut **e, timeout));
     let names: Vec<Vec<String>> = names.collect::<Result<_, _>>()?;
@@ -343,18 +351,43 @@ pub(crate) fn judge_all(
         let why = "the two builds share no selected benchmark: nothing to compare";
         return Err(SuiteError::new(super::exit::Exit::NoMatch, why));
     }
-    for name in common {
-        match compare_one(&plan.named(name), name, ends, k, timeout) {
-            Ok(sides) => outcome.compared.push(ComparedBenchmark {
-                benchmark: name.clone(),
-                sides,
-            }),
+    for (name, side) in &outcome.only {
+        watch.only(name, side)?;
+    }
+    compare_each(plan, ends, k, &common, (timeout, watch), &mut outcome)?;
+    Ok(outcome)
+}
+
+/// Each of `common` compared in turn (`ends[..k]` A's builds, `ends[k..]` B's), into
+/// `outcome`, each told to `watch` as it starts, runs and lands; a benchmark that fails is
+/// closed on every end and the next one runs.
+fn compare_each(
+    plan: &Plan,
+    ends: &mut [&mut dyn Endpoint],
+    k: usize,
+    common: &[&String],
+    (timeout, watch): (Duration, &mut dyn Watch),
+    outcome: &mut Outcome,
+) -> Result<(), SuiteError> {
+    for (i, name) in common.iter().enumerate() {
+        watch.start(name, (i + 1, common.len()));
+        let watched: (Duration, &mut dyn Watch) = (timeout, &mut *watch);
+        match compare_one(&plan.named(name), name, ends, k, watched) {
+            Ok(sides) => {
+                let mut pair = ComparedBenchmark {
+                    benchmark: name.to_string(),
+                    sides,
+                };
+                watch.compared(&mut pair, k)?;
+                outcome.compared.push(pair);
+            }
             Err(e) if e.exit == super::exit::Exit::Failed => {
-                outcome.failed.push((name.clone(), e.message));
+                watch.failed(name, &e.message)?;
+                outcome.failed.push((name.to_string(), e.message));
                 close_all(ends, timeout)?;
             }
             Err(e) => return Err(e),
         }
     }
-    Ok(outcome)
+    Ok(())
 }

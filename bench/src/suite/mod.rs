@@ -23,7 +23,9 @@ mod args;
 mod endpoint;
 mod exit;
 mod gate;
+mod landing;
 mod outputs;
+mod progress;
 mod same_file;
 mod unwound;
 mod worker;
@@ -45,6 +47,8 @@ pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
 pub use outputs::{ComparedBenchmark, Outcome};
 pub use unwound::fail;
+
+use landing::{Landing, Watch};
 
 use super::{Bench, BenchError, BenchResult, Throughput};
 use crate::measure::conditions::default_meter;
@@ -400,15 +404,21 @@ impl<'a> Suite<'a> {
             let why = "--save and --baseline measure this build alone: --against compares two builds in one run";
             return Err(SuiteError::usage(why));
         }
+        let declared = self
+            .benchmarks
+            .iter()
+            .map(|b| (b.name.clone(), b.throughput));
+        let mut landing = Landing::new(out, args, declared.collect());
         let mut outcome = match against {
-            true => against_process(&plan, self.worker.clone(), selected, args)?,
-            false => self.measure_here(&plan, selected),
+            true => against_process(&plan, self.worker.clone(), selected, args, &mut landing)?,
+            false => self.measure_here(&plan, selected, &mut landing)?,
         };
-        self.declare_throughputs(&mut outcome);
+        drop(landing);
+        let landed = outcome.only.len();
         if let (Some(saved), Some(name)) = (&saved, &args.baseline) {
             gate::judge(&mut outcome, saved, args, name)?;
         }
-        outcome.finish(&self.name, args, out)?;
+        outcome.finish(&self.name, args, landed, out)?;
         if let Some(name) = &args.save {
             let path = gate::save(&outcome, args, name)?;
             let _ = writeln!(out, "saved as baseline {name}: {}", path.display());
@@ -416,47 +426,45 @@ impl<'a> Suite<'a> {
         Ok(outcome)
     }
 
-    /// Each result of `outcome` with the throughput its benchmark declares here (both sides
-    /// of a comparison: the other build's work per operation is taken to be this build's),
-    /// and each comparison with both sides' rates.
-    fn declare_throughputs(&self, outcome: &mut Outcome) {
-        let declared = |name: &str| {
-            let b = self.benchmarks.iter().find(|b| b.name == name);
-            b.and_then(|b| b.throughput)
-        };
-        for r in &mut outcome.results {
-            r.throughput = declared(&r.name);
-        }
-        for p in &mut outcome.compared {
-            let t = declared(&p.benchmark);
-            (p.sides.a.throughput, p.sides.b.throughput) = (t, t);
-            let (a, b) = (p.sides.a.work(), p.sides.b.work());
-            p.sides.comparison.set_rates(a, b);
-        }
-    }
-
-    /// Each of `selected` measured in this process.
-    fn measure_here(&mut self, plan: &Plan, selected: &[String]) -> Outcome {
+    /// Each of `selected` measured in this process, its line landing on `watch` as it comes.
+    fn measure_here(
+        &mut self,
+        plan: &Plan,
+        selected: &[String],
+        watch: &mut dyn Watch,
+    ) -> Result<Outcome, SuiteError> {
         let mut outcome = Outcome::default();
-        for name in selected {
+        for (i, name) in selected.iter().enumerate() {
+            watch.start(name, (i + 1, selected.len()));
             let named = plan.named(name);
-            let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named)));
-            match measured {
-                Ok(Ok(r)) => outcome.results.push(r),
-                Ok(Err(e)) => outcome.failed.push((name.clone(), e.to_string())),
-                Err(p) => outcome.failed.push((name.clone(), unwound::described(&*p))),
-            }
+            let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)));
+            let why = match measured {
+                Ok(Ok(mut r)) => {
+                    watch.result(&mut r)?;
+                    outcome.results.push(r);
+                    continue;
+                }
+                Ok(Err(e)) => e.to_string(),
+                Err(p) => unwound::described(&*p),
+            };
+            watch.failed(name, &why)?;
+            outcome.failed.push((name.clone(), why));
         }
-        outcome
+        Ok(outcome)
     }
 
     /// One benchmark measured with `plan` (its name is the benchmark's).
-    fn measure_one(&mut self, plan: &Plan) -> Result<BenchResult, BenchError> {
+    fn measure_one(
+        &mut self,
+        plan: &Plan,
+        watch: &mut dyn Watch,
+    ) -> Result<BenchResult, BenchError> {
         plan.apply_placement()?;
         let (mut meter, warnings) = self.meter(plan)?;
         let i = self.benchmarks.iter().position(|b| b.name == plan.name);
         let work = &mut self.benchmarks[i.unwrap_or_default()].work;
-        let mut r = crate::measure::run::run(plan, &mut *meter, &mut **work)?;
+        let round = &mut |i, n| watch.round(i, n);
+        let mut r = crate::measure::run::run_watched(plan, &mut *meter, &mut **work, round)?;
         r.conditions.warnings.splice(0..0, warnings);
         Ok(r)
     }
@@ -518,7 +526,7 @@ fn compare_ends(
 ) -> Result<Outcome, SuiteError> {
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
-    against::judge_all(plan, ends, k, (selected, &select), timeout)
+    against::judge_all(plan, ends, k, (selected, &select), (timeout, &mut ()))
 }
 
 /// `b` reading its counters as `--read-path` says (none: as it was set).
@@ -596,6 +604,7 @@ fn against_process(
     me: Option<WorkerCommand>,
     selected: &[String],
     args: &Args,
+    landing: &mut Landing<'_>,
 ) -> Result<Outcome, SuiteError> {
     let n = match args.against.len() {
         1 => args.processes.unwrap_or(PROCESSES),
@@ -633,7 +642,9 @@ fn against_process(
         workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
-    let judged = against::judge_all(plan, &mut ends, k, (selected, &select), timeout);
+    landing.processes = n;
+    let watched = (timeout, landing as &mut dyn Watch);
+    let judged = against::judge_all(plan, &mut ends, k, (selected, &select), watched);
     drop(ends);
     endpoint::stop_all(&mut workers);
     let outcome = judged?;

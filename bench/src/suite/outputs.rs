@@ -1,17 +1,17 @@
-//! What a suite's run gives and writes: a line per benchmark (its whole report with
-//! `--verbose`), the JSON document under the output folder, the formats `--export` names,
-//! the CI summary, and the exit status.
+//! What a suite's run gives and writes at its end: the verdicts against a baseline, the
+//! JSON document under the output folder, the formats `--export` names, the CI summary,
+//! and the exit status (each benchmark's line lands as it comes: [`super::landing`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::super::{compare_on, BenchResult};
+use super::super::BenchResult;
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
+use super::landing::{judged, only_text, stdout};
 use crate::export::{Compared, Entry, Findings, PicolloDocument, ResultFormat};
-use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::{Comparison, Interleaved, Verdict};
 
 /// What a suite's run measured, compared and could not, and how it ends.
@@ -74,17 +74,19 @@ pub fn out_dir(args: &Args) -> PathBuf {
 }
 
 impl Outcome {
-    /// Judge, print, write every output, and settle the exit status.
+    /// Judge, print what did not land as it came (the verdicts against a baseline, and the
+    /// benchmarks of `only` from `landed` on), write every output, and settle the exit
+    /// status.
     pub(crate) fn finish(
         &mut self,
         suite: &str,
         args: &Args,
+        landed: usize,
         out: &mut dyn Write,
     ) -> Result<(), SuiteError> {
         self.judged = self.judge(args.metric.as_deref())?;
         self.judged.extend(self.against_saved.iter().cloned());
-        let io = |e: std::io::Error| SuiteError::new(Exit::Io, std::format!("<stdout>: {e}"));
-        self.print(args.verbose, out).map_err(io)?;
+        self.print(args.verbose, landed, out).map_err(stdout)?;
         self.write_files(suite, args)?;
         let slower = self
             .judged
@@ -100,44 +102,15 @@ impl Outcome {
 
     /// Each comparison judged on `metric` (its own, on time).
     fn judge(&self, metric: Option<&str>) -> Result<Vec<Comparison>, SuiteError> {
-        let each = self.compared.iter().map(|p| {
-            let mut c = match metric {
-                None => p.comparison.clone(),
-                Some(m) => {
-                    let c = compare_on(&p.a, &p.b, m);
-                    let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
-                    if self.builds >= 2 {
-                        judge_by_builds(&mut c, (&p.a, &p.b), self.builds);
-                    }
-                    c
-                }
-            };
-            if let Some(b) = c.builds.as_mut() {
-                b.processes = self.processes.max(1);
-            }
-            Ok(c)
-        });
+        let sides = (self.builds, self.processes);
+        let each = self.compared.iter().map(|p| judged(p, metric, sides));
         each.collect()
     }
 
-    fn print(&self, verbose: bool, out: &mut dyn Write) -> std::io::Result<()> {
+    /// The verdicts against a baseline, and the benchmarks of `only` from `landed` on; the
+    /// rest landed as it came ([`super::landing::Landing`]).
+    fn print(&self, verbose: bool, landed: usize, out: &mut dyn Write) -> std::io::Result<()> {
         let mut text = String::new();
-        for r in &self.results {
-            let _ = match verbose {
-                true => r.write_report(&mut text),
-                false => r.write_line(&mut text).map(|_| text.push('\n')),
-            };
-        }
-        for (pair, c) in self.compared.iter().zip(&self.judged) {
-            match verbose {
-                true => text.push_str(&pair.to_string()),
-                false => {
-                    let _ = c.write_verdict(&mut text);
-                }
-            }
-            text.push('\n');
-            let _ = c.write_rates_line(&mut text);
-        }
         for c in &self.against_saved {
             let _ = match verbose {
                 true => std::fmt::Write::write_fmt(&mut text, format_args!("{c}")),
@@ -147,11 +120,8 @@ impl Outcome {
             let _ = c.write_rates_line(&mut text);
         }
         out.write_all(text.as_bytes())?;
-        for (name, why) in &self.failed {
-            writeln!(out, "{name}: FAILED: {why}")?;
-        }
-        for (name, side) in &self.only {
-            writeln!(out, "{name}: only in {side}: not judged")?;
+        for (name, side) in self.only.iter().skip(landed) {
+            out.write_all(only_text(name, side).as_bytes())?;
         }
         Ok(())
     }
