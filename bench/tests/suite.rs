@@ -690,7 +690,7 @@ fn help_and_h_print_the_suites_flags_with_those_picollo_bench_shares_and_exit_0(
         assert!(help.contains("  2  a bad argument"), "{help}");
         assert!(!help.contains("picollo-worker") && !help.contains("nocapture"));
         let shared = shared_flags();
-        assert_eq!(shared.len(), 6);
+        assert_eq!(shared.len(), 7);
         for (shown, says) in shared {
             assert!(help.contains(&shown), "{shown} not in {flag}: {help}");
             assert!(help.contains(&says), "{says:?} not in {flag}: {help}");
