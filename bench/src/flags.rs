@@ -63,6 +63,11 @@ pub struct CiFlags {
     /// summary is appended to it as well
     #[arg(long, value_name = "PATH")]
     pub summary: Option<PathBuf>,
+    /// With --export: the dashboard formats (bmf, github, gbench) carry each comparison's
+    /// base as well, under its own name (NAME (base), the first command). Without it they
+    /// carry the head alone, under the benchmark's name: one series per benchmark
+    #[arg(long)]
+    pub export_base: bool,
 }
 
 impl CiFlags {

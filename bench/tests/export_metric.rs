@@ -55,8 +55,7 @@ fn judged_suite<'a>(a: &'a BenchResult, b: &'a BenchResult) -> (Findings<'a>, Co
                 fails_gate,
             })
             .collect(),
-        builds: None,
-        emulated: None,
+        ..Findings::default()
     };
     (suite, on_count)
 }

@@ -216,10 +216,12 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
     // far below 1e-6 with 10 paired rounds of a 100 % change, one process a side: with the
     // default three, judged on 2 x 3 processes, the 0.3 s budget leaves 5 ms turns whose
     // spread on a loaded machine can cover +100 %, which is a measurement's matter).
+    let bmf = dir.join("bmf.json");
+    let export = format!("bmf={}", bmf.display());
     let slower = against(
         &base,
         &dir,
-        &["--processes", "1", "spin"],
+        &["--processes", "1", "--export", &export, "spin"],
         &[("PICOLLO_SUITE_SLOWER", "100")],
     );
     assert_eq!(
@@ -229,6 +231,17 @@ fn two_identical_builds_rarely_differ_and_a_build_twice_as_slow_fails_the_gate()
         text(&slower)
     );
     assert!(text(&slower).contains("verdict: spin 200 (head) is slower than spin 200 (base) by"));
+    // A dashboard charts the benchmark once, under its name: the head; the document lists
+    // both sides.
+    let bmf: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(bmf).unwrap())
+        .expect("the bmf export is JSON");
+    let charted: Vec<&String> = bmf.as_object().unwrap().keys().collect();
+    assert_eq!(charted, ["spin 200"], "{bmf}");
+    let doc = std::fs::read_to_string(dir.join("suite").join("results.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    let commands = doc["commands"].as_array().unwrap().iter();
+    let listed: Vec<&str> = commands.map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(listed, ["spin 200 (base)", "spin 200 (head)"], "{doc}");
     // Identical builds: 6 runs of 2 benchmarks; a broken method calls most of them
     // different. Rounds are interleaved between the two processes (the machine's speed
     // steps fall on both sides), but each process has a placement of its own (ASLR, its
@@ -702,7 +715,7 @@ fn help_and_h_print_the_suites_flags_with_those_picollo_bench_shares_and_exit_0(
         assert!(help.contains("  2  a bad argument"), "{help}");
         assert!(!help.contains("picollo-worker") && !help.contains("nocapture"));
         let shared = shared_flags();
-        assert_eq!(shared.len(), 6);
+        assert_eq!(shared.len(), 7);
         for (shown, says) in shared {
             assert!(help.contains(&shown), "{shown} not in {flag}: {help}");
             assert!(help.contains(&says), "{says:?} not in {flag}: {help}");

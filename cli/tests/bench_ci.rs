@@ -1,6 +1,7 @@
 //! `picollo bench` in CI: `--export FORMAT=PATH` and `--summary PATH` for a gate of three
 //! commands (each format holds the three, the summary's table one row each, the step summary
-//! appended to, not replaced); bad outputs refused before any run with their exit status; a
+//! appended to, not replaced); the dashboards chart the first command only with
+//! `--export-base`; bad outputs refused before any run with their exit status; a
 //! command not measured is named in the summary; a baseline that compares nothing exits 5. The formats are read by each peer's own reader or
 //! schema in scripts/ci_check.py (the html stage) and python-demo/tests/test_ci_formats.py.
 
@@ -123,6 +124,26 @@ fn one_command_is_summarized_without_a_verdict_and_printed_with_dash() {
     assert_has(&run.stdout, "### Picollo: 1 measured, no comparison\n");
     assert_has(&run.stdout, "| true | ");
     assert_has(&run.stdout, "{\"true\":{\"latency\":{\"value\":");
+}
+
+#[test]
+fn the_dashboards_chart_the_command_compared_with_the_first_and_the_first_on_request() {
+    let _serial = serial();
+    for (extra, names) in [
+        (None, vec!["new"]),
+        (Some("--export-base"), vec!["new", "old"]),
+    ] {
+        let mut args = vec!["-r", "3", "-n", "old", "-n", "new", "--export", "bmf=-"];
+        args.extend(extra);
+        args.extend(["sleep 0.001", "sleep 0.002"]);
+        let run = bench_with_step(&args, None);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let line = run.stdout.lines().find(|l| l.starts_with("{\"")).unwrap();
+        let bmf: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line).unwrap();
+        // The map's keys come sorted.
+        let keys: Vec<&str> = bmf.keys().map(String::as_str).collect();
+        assert_eq!(keys, names, "{line}");
+    }
 }
 
 #[test]

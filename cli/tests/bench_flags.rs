@@ -32,7 +32,7 @@ fn bench_help_and_h_show_the_flags_a_suite_shares_and_exit_0() {
             run.stdout
         );
         let shared = shared_flags();
-        assert_eq!(shared.len(), 6);
+        assert_eq!(shared.len(), 7);
         for (shown, says) in shared {
             assert!(run.stdout.contains(&shown), "{shown} not in bench {flag}");
             assert!(run.stdout.contains(&says), "{says:?} not in bench {flag}");

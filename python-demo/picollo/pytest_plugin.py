@@ -18,6 +18,7 @@ whose rate the runner reports.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import sys
@@ -50,10 +51,31 @@ def pytest_addoption(parser: Any) -> None:
                 help="the interpreter of --picollo-against (default: CHECKOUT/.venv/bin/python "
                 "where it exists, else this one)")
     g.addoption("--picollo-budget", metavar="SECS", help="seconds per benchmark (default 5)")
-    g.addoption("--picollo-args", metavar="FLAGS", default="",
-                help="more flags for the runner, e.g. '--threshold 5 --export bmf=bmf.json'")
+    g.addoption("--picollo-args", action=_FlagsAction, default="",
+                help="FLAGS: more flags for the runner, one word (quote them), e.g. "
+                "'--threshold 5 --export bmf=bmf.json'; --picollo-args --list works as "
+                "--picollo-args=--list does")
     g.addoption(WORKER_FLAG, action="store_true",
                 help="answer another run's requests (python -m picollo.suite_worker)")
+
+
+class _FlagsAction(argparse.Action):
+    """``--picollo-args FLAGS``: the next word is the value even where it starts with ``-``
+    (``--picollo-args --list``), which argparse would take for an option of its own. The
+    option takes every word after it, keeps the first, and parses the rest again, handing
+    back what it does not know as argparse's subcommands do."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=argparse.REMAINDER, **kwargs)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        if not values:
+            parser.error(f"argument {option_string}: expected one argument")
+        setattr(namespace, self.dest, values[0])
+        rest = parser.parse_known_args(values[1:], namespace)[1]
+        unknown = getattr(namespace, "_unrecognized_args", [])
+        setattr(namespace, "_unrecognized_args", [*unknown, *rest])
 
 
 def pytest_configure(config: Any) -> None:
@@ -69,38 +91,48 @@ def benchmark(request: Any) -> "Benchmark":
     session = request.config.pluginmanager.get_plugin(_STATE)
     marker = request.node.get_closest_marker("picollo")
     name = marker.kwargs.get("name") if marker is not None else None
+    nodeid = request.node.nodeid
     callspec = getattr(request.node, "callspec", None)
     if callspec is None:
-        return Benchmark(name or request.node.nodeid, session)
+        return Benchmark(name or nodeid, session, nodeid)
     # The node id without its "[ID]": the library adds the parameter as "/ID".
-    base = name or request.node.nodeid[: -len(f"[{callspec.id}]")]
-    return Benchmark(base, session, callspec.id)
+    base = name or nodeid[: -len(f"[{callspec.id}]")]
+    return Benchmark(base, session, nodeid, callspec.id)
 
 
 class Benchmark:
-    """The fixture's value: ``benchmark(fn, *args, **kwargs)`` calls ``fn`` once (the test),
-    registers it when measuring, and returns its result."""
+    """The fixture's value: ``benchmark(fn, *args, **kwargs)`` calls ``fn`` once (the test)
+    and returns its result; when measuring, the function is registered once its test passed
+    (a test that fails after the call is not measured)."""
 
-    def __init__(self, name: str, session: "_Session", param: Optional[str] = None) -> None:
+    def __init__(self, name: str, session: "_Session", nodeid: str,
+                 param: Optional[str] = None) -> None:
         self.name = name
         self.param = param
         self._session = session
+        self._nodeid = nodeid
         self._called = False
+        self._call: Optional[tuple[Callable[..., Any], tuple, dict]] = None
         self._throughput: Optional[tuple[str, int]] = None
 
     def set_throughput(self, unit: str, per_operation: int) -> None:
         """Declare that one call of the function does ``per_operation`` of ``unit``
         (``"elements"`` or ``"bytes"``): the runner reports its rate at the median. Another
         unit or 0 raises the library's error, measured or not."""
-        if self._session.suite is None:
-            _check_throughput(unit, per_operation)
+        _check_throughput(unit, per_operation)
         self._throughput = (unit, per_operation)
-        if self._called:
-            self._declare()
 
-    def _declare(self) -> None:
+    def _register(self) -> None:
+        """Register the function called (and its throughput) in the session's suite."""
         suite = self._session.suite
-        if suite is not None and self._throughput is not None:
+        if suite is None or self._call is None:
+            return
+        fn, args, kwargs = self._call
+        if self.param is None:
+            suite.add(self.name, fn, *args, **kwargs)
+        else:
+            suite.add_param(self.name, self.param, fn, *args, **kwargs)
+        if self._throughput is not None:
             suite.set_throughput(self.name, *self._throughput, param=self.param)
 
     def __call__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -109,12 +141,8 @@ class Benchmark:
                                "function a test: call it once")
         self._called = True
         result = fn(*args, **kwargs)
-        suite = self._session.suite
-        if suite is not None and self.param is None:
-            suite.add(self.name, fn, *args, **kwargs)
-        elif suite is not None:
-            suite.add_param(self.name, self.param, fn, *args, **kwargs)
-        self._declare()
+        self._call = (fn, args, kwargs)
+        self._session.called[self._nodeid] = self
         return result
 
 
@@ -150,6 +178,21 @@ class _Session:
         if self.measures or self.worker:
             self.suite = Suite("pytest")
         self.report: Optional[tuple[int, str, str]] = None
+        #: The benchmark each running test called, by node id, until its test ends.
+        self.called: dict[str, Benchmark] = {}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: Any) -> Any:
+        """Register a test's benchmark once the test passed: a test that fails after its
+        call (an assertion on the result) is not measured. An error the suite raises on
+        registering (a name taken twice) fails the test, with its message."""
+        outcome = yield
+        called = self.called.pop(item.nodeid, None)
+        if called is not None and outcome.excinfo is None:
+            try:
+                called._register()
+            except Exception as e:  # the test's failure, as if its call had raised it
+                outcome.force_exception(e)
 
     def pytest_collection_modifyitems(self, config: Any, items: list) -> None:
         for item in items:

@@ -3,7 +3,8 @@ folder of its own, twice for --picollo-against): benchmarks through the plugin's
 one renamed by its marker, one that raises, and a plain test. ``WORK`` scales the spin's
 work (the slower copy doubles it; ``SAMPLE_WORK`` multiplies it); ``SAMPLE_LOG`` names a
 file that each call of ``counted`` adds a line to; ``SAMPLE_RAISE`` makes ``raises_later``
-raise from its second call on, and ``raises_first`` on its first."""
+raise from its second call on, and ``raises_first`` on its first; ``SAMPLE_FAIL`` makes
+``test_fails_after`` fail after its benchmark's call."""
 
 import os
 
@@ -56,6 +57,11 @@ def test_raises_later(benchmark):
 @pytest.mark.skipif(not os.environ.get("SAMPLE_RAISE"), reason="SAMPLE_RAISE is not set")
 def test_raises_first(benchmark):
     benchmark(int, "not a number")
+
+
+@pytest.mark.skipif(not os.environ.get("SAMPLE_FAIL"), reason="SAMPLE_FAIL is not set")
+def test_fails_after(benchmark):
+    assert benchmark(spin, 10) == -1, "fails after its call"
 
 
 def test_plain():

@@ -107,6 +107,41 @@ def test_a_benchmark_that_raises_fails_with_its_message_and_the_others_run(tmp_p
     assert "ValueError: invalid literal for int()" in r.stdout, text(r)
 
 
+def test_a_test_that_fails_after_its_call_is_not_measured(tmp_path):
+    head = checkout(tmp_path, "head")
+    r = pytest_in(head, "--picollo-bench", *TINY, "-k", "fails_after or sorted", SAMPLE_FAIL="1")
+    # pytest's status: a test failed; the runner measured the other and passed.
+    assert r.returncode == 1, text(r)
+    assert "1 failed, 1 passed" in r.stdout, text(r)
+    # The runner's lines: from its header to pytest's list of the failures.
+    start = r.stdout.index("picollo: exit status 0")
+    summary = r.stdout[start:r.stdout.index("short test summary info", start)]
+    assert re.search(r"^test_sample.py::test_sorted: time P50=", summary, re.M), text(r)
+    assert "test_fails_after" not in summary, text(r)
+    document = json.loads((head / ".picollo" / "pytest" / "results.json").read_text())
+    names = [c["name"] for c in document["commands"]]
+    assert names == ["test_sample.py::test_sorted"], names
+    # It failed on the assertion after the benchmark's call, which ran (and returned).
+    assert "AssertionError: fails after its call" in r.stdout, text(r)
+
+
+def test_picollo_args_takes_the_next_word_as_its_value_with_or_without_equals(tmp_path):
+    head = checkout(tmp_path, "head")
+    for spelling in (["--picollo-args", "--list"], ["--picollo-args=--list"]):
+        # The words after the value are pytest's again: -k selects.
+        r = pytest_in(head, "--picollo-bench", *spelling, "-k", "spin or sorted")
+        assert r.returncode == 0, text(r)
+        listed = [line for line in r.stdout.splitlines() if line.endswith(": benchmark")]
+        assert listed == ["test_sample.py::test_spin: benchmark",
+                          "test_sample.py::test_sorted: benchmark"], text(r)
+    # A word after the value that pytest does not know is still refused.
+    r = pytest_in(head, "--picollo-bench", "--picollo-args", "--list", "--nothere")
+    assert r.returncode == 4 and "unrecognized arguments: --nothere" in r.stderr, text(r)
+    # Without a word after it, the option is refused as any option missing its value.
+    r = pytest_in(head, "--picollo-args")
+    assert r.returncode == 4 and "expected one argument" in r.stderr, text(r)
+
+
 def save_runs(head: Path, runs: int = 2) -> Path:
     """The spin saved as baseline ``main`` by ``runs`` runs apart; the file."""
     saved = head / ".picollo" / "baselines" / "main.json"

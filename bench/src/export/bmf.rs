@@ -64,7 +64,7 @@ impl ResultFormat for Bencher {
     }
 
     fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
-        let benchmarks = findings.measured().into_iter().map(|(name, r)| {
+        let benchmarks = findings.charted().into_iter().map(|(name, r)| {
             let measures = (0..r.metrics.len()).map(|i| (measure_slug(r, i), measure(r, i)));
             (name, Members(measures.collect()))
         });

@@ -84,7 +84,7 @@ impl ResultFormat for GithubAction {
     }
 
     fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
-        let measured = findings.measured();
+        let measured = findings.charted();
         let judged = findings.judged_metrics();
         let entries = measured
             .iter()

@@ -145,6 +145,20 @@ pub struct Compared {
     pub fails_gate: bool,
 }
 
+/// A benchmark measured on two sides, as the dashboard formats (`bmf`, `github`, `gbench`)
+/// chart it: the head's result under the benchmark's name, so that a history fed from every
+/// commit holds one series per benchmark; the base's only where [`Findings::with_bases`]
+/// asks for it, under the base's own name.
+#[derive(Clone, Debug)]
+pub struct Paired<'a> {
+    /// The name the head's result is charted under (a suite's benchmark, without ` (head)`).
+    pub name: String,
+    /// The base's result, where it is one of the findings' results (a saved run is not).
+    pub base: Option<&'a BenchResult>,
+    /// The head's result: one of the findings' results.
+    pub head: &'a BenchResult,
+}
+
 /// What a set of benchmarks measured and how they compared: what every format writes.
 #[derive(Clone, Debug, Default)]
 pub struct Findings<'a> {
@@ -157,6 +171,12 @@ pub struct Findings<'a> {
     pub sides: Vec<Entry<'a>>,
     /// The comparisons, in order.
     pub comparisons: Vec<Compared>,
+    /// The results measured as a base and a head of one benchmark, which the dashboard
+    /// formats chart as one series ([`Findings::charted`]); the document, JUnit and the
+    /// summary list both sides under their own names either way.
+    pub paired: Vec<Paired<'a>>,
+    /// The dashboard formats chart each base as well (`--export-base`).
+    pub with_bases: bool,
     /// The document's `builds` member: the builds a side of `picollo bench --builds K`.
     pub builds: Option<u64>,
     /// The document's `emulated` member: how an emulated run's programs started.
@@ -207,25 +227,35 @@ impl<'a> Findings<'a> {
     /// its own: its name, or where an earlier one has it, the name with ` (2)`, ` (3)`… (a
     /// key of a JSON object, a series of a chart).
     pub fn measured(&self) -> Vec<(String, &'a BenchResult)> {
-        let listed = match self.sides.is_empty() {
+        unique(self.listed().iter().map(|e| (e.name.clone(), e.result)))
+    }
+
+    /// The benchmarks of the formats other than the document: the sides, where there are
+    /// [`Findings::sides`], else the entries.
+    fn listed(&self) -> &[Entry<'a>] {
+        match self.sides.is_empty() {
             true => &self.entries,
             false => &self.sides,
-        };
-        let mut seen: Vec<String> = Vec::new();
-        let mut out = Vec::new();
-        for e in listed {
-            let mut name = e.name.clone();
-            let mut k = 1;
-            while seen.contains(&name) {
-                k += 1;
-                name = std::format!("{} ({k})", e.name);
-            }
-            seen.push(name.clone());
-            if let Some(r) = e.result {
-                out.push((name, r));
-            }
         }
-        out
+    }
+
+    /// What the dashboard formats (`bmf`, `github`, `gbench`) chart: each measured benchmark
+    /// as [`Findings::measured`] names it, except that a head of [`Findings::paired`] goes by
+    /// its benchmark's name, and a base that is no head is left out unless
+    /// [`Findings::with_bases`].
+    pub fn charted(&self) -> Vec<(String, &'a BenchResult)> {
+        let each = self.listed().iter().filter_map(|e| {
+            let Some(r) = e.result else {
+                return Some((e.name.clone(), None));
+            };
+            let is = |side: &BenchResult| core::ptr::eq(side, r);
+            if let Some(p) = self.paired.iter().find(|p| is(p.head)) {
+                return Some((p.name.clone(), Some(r)));
+            }
+            let base = self.paired.iter().any(|p| p.base.is_some_and(is));
+            (!base || self.with_bases).then(|| (e.name.clone(), Some(r)))
+        });
+        unique(each)
     }
 
     /// The metrics other than time its comparisons judge (each once, in order).
@@ -254,6 +284,28 @@ impl<'a> Findings<'a> {
         format.write(self, &mut out)?;
         Ok(out)
     }
+}
+
+/// Each measured one of `listed` under a name of its own: its name, or where an earlier one
+/// (measured or not) has it, the name with ` (2)`, ` (3)`…
+fn unique<'a>(
+    listed: impl Iterator<Item = (String, Option<&'a BenchResult>)>,
+) -> Vec<(String, &'a BenchResult)> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (plain, result) in listed {
+        let mut name = plain.clone();
+        let mut k = 1;
+        while seen.contains(&name) {
+            k += 1;
+            name = std::format!("{plain} ({k})");
+        }
+        seen.push(name.clone());
+        if let Some(r) = result {
+            out.push((name, r));
+        }
+    }
+    out
 }
 
 /// The metrics of `r` that are benchmarks of their own in the formats a chart or a

@@ -11,7 +11,7 @@ use super::super::BenchResult;
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use super::landing::{judged, only_text, stdout};
-use crate::export::{Compared, Entry, Findings, PicolloDocument, ResultFormat};
+use crate::export::{Compared, Entry, Findings, Paired, PicolloDocument, ResultFormat};
 use crate::judge::verdict::{Comparison, Interleaved, Verdict};
 
 /// What a suite's run measured, compared and could not, and how it ends.
@@ -126,8 +126,9 @@ impl Outcome {
         Ok(())
     }
 
-    /// The suite as the export formats see it.
-    fn written(&self) -> Findings<'_> {
+    /// The suite as the export formats see it: each benchmark compared as a pair whose head
+    /// the dashboards chart under the benchmark's name.
+    pub(crate) fn written(&self) -> Findings<'_> {
         let results = self
             .results
             .iter()
@@ -150,6 +151,12 @@ impl Outcome {
                 fails_gate: matches!(c.verdict, Verdict::Slower(_)),
             })
             .collect();
+        let paired = self.compared.iter().map(|p| Paired {
+            name: p.benchmark.clone(),
+            base: Some(&p.a),
+            head: &p.b,
+        });
+        w.paired = paired.collect();
         w
     }
 
@@ -162,7 +169,83 @@ impl Outcome {
         outputs
             .exports
             .insert(0, (document, dir.join("results.json")));
-        let written = outputs.write(&self.written());
+        let mut findings = self.written();
+        findings.with_bases = args.ci.export_base;
+        let written = outputs.write(&findings);
         written.map_err(|e| SuiteError::new(Exit::Io, e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::{Bencher, GithubAction, GoogleBenchmark, FORMATS};
+    use crate::{Bench, Metric, WarmUp};
+
+    /// A result of time alone named `name`: 12 samples from `ns` nanoseconds up.
+    fn side(name: &str, ns: u64) -> BenchResult {
+        let rows = (0..12u64).map(|k| ns + 10 * k).collect();
+        let bench = Bench::new(name);
+        let warm_up = WarmUp::default();
+        let time = std::vec![Metric::time()];
+        BenchResult::from_rows(&bench, time, rows, "test".into(), warm_up).unwrap()
+    }
+
+    /// Findings of `listed` alone, each under the name given.
+    fn listed<'a>(listed: &[(&str, &'a BenchResult)]) -> Findings<'a> {
+        let entries = listed.iter().map(|&(name, r)| Entry {
+            name: name.into(),
+            result: Some(r),
+            failed: None,
+            members: Default::default(),
+        });
+        Findings {
+            entries: entries.collect(),
+            ..Findings::default()
+        }
+    }
+
+    #[test]
+    fn the_dashboards_chart_a_compared_benchmark_once_under_its_name_unless_bases_are_asked() {
+        let sides = Interleaved::new(side("parse (base)", 1_000), side("parse (head)", 5_000));
+        let outcome = Outcome {
+            compared: std::vec![ComparedBenchmark {
+                benchmark: "parse".into(),
+                sides,
+            }],
+            ..Outcome::default()
+        };
+        let (base, head) = (&outcome.compared[0].a, &outcome.compared[0].b);
+        let mut findings = outcome.written();
+        let dashboards: [&dyn ResultFormat; 3] = [&Bencher, &GithubAction, &GoogleBenchmark];
+        for with_bases in [false, true] {
+            findings.with_bases = with_bases;
+            let expected = match with_bases {
+                false => listed(&[("parse", head)]),
+                true => listed(&[("parse (base)", base), ("parse", head)]),
+            };
+            for format in dashboards {
+                let text = findings.to_text(format).unwrap();
+                assert_eq!(text, expected.to_text(format).unwrap(), "{}", format.name());
+                assert!(!text.contains("(head)"), "{text}");
+                assert_eq!(text.contains("parse (base)"), with_bases, "{text}");
+            }
+            // The document and JUnit list both sides under their own names either way.
+            for name in ["picollo", "junit"] {
+                let format = FORMATS.iter().find(|f| f.name() == name).unwrap();
+                let text = findings.to_text(*format).unwrap();
+                for label in ["parse (base)", "parse (head)"] {
+                    assert!(text.contains(label), "{name}: {text}");
+                }
+            }
+        }
+        // Without the pairing the dashboards would chart both sides under their labels.
+        findings.paired.clear();
+        findings.with_bases = false;
+        let both = listed(&[("parse (base)", base), ("parse (head)", head)]);
+        assert_eq!(
+            findings.to_text(&Bencher).unwrap(),
+            both.to_text(&Bencher).unwrap()
+        );
     }
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use picollo::hdr::LogWriter;
-use picollo_bench::export::{Compared, Entry, Findings};
+use picollo_bench::export::{Compared, Entry, Findings, Paired};
 use picollo_bench::html::Page;
 use picollo_bench::model::document::{Failure as DocumentFailure, Members};
 use picollo_bench::{BenchResult, Comparison, MetricKind, Verdict};
@@ -312,7 +312,7 @@ pub fn suite<'a>(
             fails_gate: against.gates(c, args.gate),
         }
     });
-    let sides = sides.iter().map(|side| Entry {
+    let side_entries = sides.iter().map(|side| Entry {
         name: side.name.clone(),
         result: side.result.as_ref(),
         failed: side.result.is_none().then(|| SIDE_FAILED.into()),
@@ -320,11 +320,37 @@ pub fn suite<'a>(
     });
     Findings {
         entries: entries.collect(),
-        sides: sides.collect(),
+        sides: side_entries.collect(),
         comparisons: compared.collect(),
+        paired: paired(measured, sides, comparisons),
+        with_bases: args.ci.export_base,
         builds: Some(args.builds as u64),
         emulated: args.emulate.map(|_| Start::here().record()),
     }
+}
+
+/// Each comparison as the pair the dashboards chart: the later command (or side), the head,
+/// under its own name; the first, the base, only with `--export-base`. A command compared
+/// with its saved run is a head whose base is not in this run: every command of a gate
+/// against a baseline is charted.
+fn paired<'a>(
+    measured: &'a [Measurement],
+    sides: &'a [sides::Side],
+    comparisons: &[(Against, Comparison)],
+) -> Vec<Paired<'a>> {
+    let each = comparisons.iter().filter_map(|(against, _)| {
+        let (base, head) = match *against {
+            Against::Saved(i) => (None, measured.get(i)?.result()?),
+            Against::SavedSide(s) => (None, sides.get(s)?.result.as_ref()?),
+            _ => {
+                let (base, head) = compared(*against, measured, None, sides)?;
+                (Some(base), head)
+            }
+        };
+        let name = head.name.clone();
+        Some(Paired { name, base, head })
+    });
+    each.collect()
 }
 
 /// The exit message when some command failed: which, on which run, with what status.

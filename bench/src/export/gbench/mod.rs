@@ -281,7 +281,7 @@ impl ResultFormat for GoogleBenchmark {
     }
 
     fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
-        let measured = findings.measured();
+        let measured = findings.charted();
         let judged = findings.judged_metrics();
         let all = measured
             .iter()
