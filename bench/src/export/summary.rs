@@ -30,6 +30,7 @@ pub fn verdict_mark(v: &Verdict) -> &'static str {
         Verdict::NoDifference => "⚪ = no difference",
         Verdict::NotEnoughRounds => "🟡 ? not enough rounds",
         Verdict::NotEnoughRunsApart => "🟡 ? not enough runs apart",
+        Verdict::NotJudged => "🟡 ? not judged",
     }
 }
 
@@ -100,7 +101,7 @@ fn write_head(w: &mut dyn Write, compared: &[Compared], judged: &[&str]) -> fmt:
         |f: fn(&Verdict) -> bool| compared.iter().filter(|c| f(&c.comparison.verdict)).count();
     let slower = count(|v| matches!(v, Verdict::Slower(_)));
     let faster = count(|v| matches!(v, Verdict::Faster(_)));
-    let unjudged = count(|v| matches!(v, Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart));
+    let unjudged = count(|v| !v.judged());
     let unchanged = compared.len() - slower - faster - unjudged;
     writeln!(
         w,

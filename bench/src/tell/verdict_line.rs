@@ -5,7 +5,7 @@
 use core::fmt::{self, Write};
 
 use super::report::Shown;
-use crate::judge::apart::RUNS_APART_NEEDED;
+use crate::judge::apart::{NOISE_FLOOR_BOUND, RUNS_APART_NEEDED};
 use crate::judge::shift::{rounds_needed, Design};
 use crate::judge::verdict::{Apart, Comparison, Steady, Verdict};
 use crate::measure::meter::MetricKind;
@@ -18,6 +18,27 @@ fn pct(p: f64) -> String {
         true => std::format!("{p:.2} %"),
         false => std::format!("{p:.1} %"),
     }
+}
+
+/// `p` percent with thousands grouped, for a noise floor that can reach thousands
+/// (`3,613 %`); below 1,000 as [`pct`].
+fn grouped_pct(p: f64) -> String {
+    if !p.is_finite() || p.abs() < 1000.0 {
+        return pct(p);
+    }
+    if p.abs() >= 1e7 {
+        return std::format!("{p:.1e} %");
+    }
+    let digits = std::format!("{:.0}", p.abs());
+    let mut grouped = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(d);
+    }
+    let sign = if p < 0.0 { "-" } else { "" };
+    std::format!("{sign}{grouped} %")
 }
 
 /// `[lo %, hi %]`.
@@ -90,7 +111,33 @@ impl Comparison {
             ),
             Verdict::NotEnoughRounds => self.write_not_enough_rounds(w),
             Verdict::NotEnoughRunsApart => self.write_not_enough_apart(w),
+            Verdict::NotJudged => self.write_not_judged(w),
         }
+    }
+
+    /// The verdict line of [`Verdict::NotJudged`]: `verdict: not judged: the saved runs
+    /// spread 2.1× (noise floor 3,613 %, from 100 % a comparison is not judged); save runs
+    /// that span the machine's states, or compare with --against`, then the change.
+    fn write_not_judged(&self, w: &mut dyn Write) -> fmt::Result {
+        let (a, b, c) = (&self.a, &self.b, &self.change);
+        let (range, floor) = self
+            .apart
+            .as_ref()
+            .map_or((f64::NAN, f64::NAN), |x| (x.range, x.floor));
+        let units = match &self.builds {
+            Some(x) => std::format!(" of {} a side", x.units()),
+            None => String::new(),
+        };
+        write!(
+            w,
+            "verdict: not judged: {b} against {a}, the saved runs{units} spread {range:.1}× \
+             (noise floor {}, from {} a comparison is not judged); save runs that span the \
+             machine's states, or compare with --against. Measured: {:+.2} % {}",
+            grouped_pct(floor),
+            pct(NOISE_FLOOR_BOUND),
+            c.estimate,
+            interval(c.low, c.high)
+        )
     }
 
     /// The judged metric is time (said without naming it).
