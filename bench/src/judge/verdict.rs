@@ -280,6 +280,24 @@ pub struct Builds {
 }
 
 impl Builds {
+    /// The layout spread was estimated: two builds a side or more (the processes of one
+    /// build share its layout), and a figure came of them. Else it is not shown.
+    pub fn layout_sampled(&self) -> bool {
+        self.per_side / self.processes.max(1) >= 2 && self.layout_spread.is_finite()
+    }
+
+    /// `layout spread ±3.2 %` where it was estimated ([`Builds::layout_sampled`]), else
+    /// `layout not sampled` (the line's units then say what a side held).
+    pub fn layout_words(&self) -> String {
+        match self.layout_sampled() {
+            true => std::format!(
+                "layout spread ±{}",
+                crate::tell::verdict_line::pct(self.layout_spread)
+            ),
+            false => "layout not sampled".into(),
+        }
+    }
+
     /// What a side's units are, counted: `6 builds`, `3 processes` (of one build), or
     /// `2 builds × 3 processes`.
     pub fn units(&self) -> String {

@@ -13,7 +13,7 @@ use crate::measure::throughput::Throughput;
 use std::string::String;
 
 /// `p` percent with one decimal, or two below 1 (a noise floor of 0.04 %).
-fn pct(p: f64) -> String {
+pub(crate) fn pct(p: f64) -> String {
     match p.abs() < 1.0 {
         true => std::format!("{p:.2} %"),
         false => std::format!("{p:.1} %"),
@@ -245,8 +245,8 @@ impl Comparison {
         match &self.builds {
             None => std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor)),
             Some(x) => std::format!(
-                "; layout spread ±{}, noise floor {} (99 %, {} a side{})",
-                pct(x.layout_spread),
+                "; {}, noise floor {} (99 %, {} a side{})",
+                x.layout_words(),
                 pct(x.noise_floor),
                 x.units(),
                 match &self.apart {
