@@ -114,6 +114,7 @@ fn a_comparison_not_judged_is_spelled_alike_in_every_format() {
         "{line}"
     );
     assert!(line.contains("or compare with --against"), "{line}");
+    assert!(line.ends_with(" (99 %, 3 runs apart)"), "{line}");
     for word in ["no difference", "faster", "slower"] {
         assert!(!line.contains(word), "{line}");
     }

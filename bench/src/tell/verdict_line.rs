@@ -29,16 +29,7 @@ fn grouped_pct(p: f64) -> String {
     if p.abs() >= 1e7 {
         return std::format!("{p:.1e} %");
     }
-    let digits = std::format!("{:.0}", p.abs());
-    let mut grouped = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(d);
-    }
-    let sign = if p < 0.0 { "-" } else { "" };
-    std::format!("{sign}{grouped} %")
+    std::format!("{} %", picollo::GroupedF64(p, 0))
 }
 
 /// `[lo %, hi %]`.
@@ -115,28 +106,31 @@ impl Comparison {
         }
     }
 
-    /// The verdict line of [`Verdict::NotJudged`]: `verdict: not judged: the saved runs
-    /// spread 2.1× (noise floor 3,613 %, from 100 % a comparison is not judged); save runs
-    /// that span the machine's states, or compare with --against`, then the change.
+    /// The verdict line of [`Verdict::NotJudged`]: `verdict: not judged: B against A, the
+    /// saved runs spread 2.1× (noise floor 3,613 %, from 100 % a comparison is not judged);
+    /// save runs that span the machine's states, or compare with --against. Measured:
+    /// +3.20 % [-95.1 %, 3,712.4 %] (99 %, 3 runs apart)`.
     fn write_not_judged(&self, w: &mut dyn Write) -> fmt::Result {
         let (a, b, c) = (&self.a, &self.b, &self.change);
-        let (range, floor) = self
+        let (runs, range, floor) = self
             .apart
             .as_ref()
-            .map_or((f64::NAN, f64::NAN), |x| (x.range, x.floor));
+            .map_or((0, f64::NAN, f64::NAN), |x| (x.runs, x.range, x.floor));
         let units = match &self.builds {
-            Some(x) => std::format!(" of {} a side", x.units()),
+            Some(x) => std::format!("{} a side, ", x.units()),
             None => String::new(),
         };
         write!(
             w,
-            "verdict: not judged: {b} against {a}, the saved runs{units} spread {range:.1}× \
-             (noise floor {}, from {} a comparison is not judged); save runs that span the \
-             machine's states, or compare with --against. Measured: {:+.2} % {}",
+            "verdict: not judged: {b} against {a}{}, the saved runs spread {range:.1}× (noise \
+             floor {}, from {NOISE_FLOOR_BOUND:.0} % a comparison is not judged); save runs \
+             that span the machine's states, or compare with --against. Measured: {:+.2} % \
+             [{}, {}] (99 %, {units}{runs} runs apart)",
+            self.of_metric(),
             grouped_pct(floor),
-            pct(NOISE_FLOOR_BOUND),
             c.estimate,
-            interval(c.low, c.high)
+            grouped_pct(c.low),
+            grouped_pct(c.high)
         )
     }
 
