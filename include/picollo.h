@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 25
+#define PICOLLO_ABI_VERSION_MINOR 26
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -130,6 +130,10 @@ enum picollo_bench_verdict
   // Measured apart (not interleaved) without at least 2 runs apart to give the spread
   // between runs: no verdict at 99 % (`picollo_bench_judge_apart`; ABI 1.15).
   PICOLLO_BENCH_VERDICT_NOT_ENOUGH_RUNS_APART = 5,
+  // Measured apart, on runs apart that spread so far that the noise floor reaches 100 %
+  // (a machine that steps between speeds): neither a difference nor none is claimed;
+  // the change and its interval are still given (ABI 1.26).
+  PICOLLO_BENCH_VERDICT_NOT_JUDGED = 6,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_verdict;
@@ -1581,7 +1585,8 @@ picollo_status picollo_bench_result_median_round(const struct picollo_bench_resu
 // `picollo_bench_result_median_round` of each earlier run (e.g. saved from earlier
 // processes). B's figure against the 99 % prediction interval of theirs (Student's t on
 // the logs): the method and the `verdict: …` line into `buf`, the figures to `*out`
-// unless NULL (`rounds_a` is `k`); fewer than 2 runs: `NOT_ENOUGH_RUNS_APART`. Errors:
+// unless NULL (`rounds_a` is `k`); fewer than 2 runs: `NOT_ENOUGH_RUNS_APART`; runs whose
+// noise floor reaches 100 %: `NOT_JUDGED` (ABI 1.26). Errors:
 // NULL `b`, or `runs_apart` with `k` > 0; `INVALID_ARGUMENT` for a run apart that is not
 // a positive finite time; `STRUCT_SIZE`; `BUFFER_TOO_SMALL` (`*out` unwritten). ABI 1.15.
 picollo_status picollo_bench_judge_apart(const struct picollo_bench_result *b,

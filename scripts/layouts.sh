@@ -75,7 +75,7 @@ measure() {
     "$picollo" bench -N -r 10 "${a[0]}" --baseline "$work/base.json" --json "$work/g.json" >/dev/null 2>&1 || true
     v=$(last_verdict "$work/g.json")
     [[ $v == slower || $v == faster ]] && apart=$((apart + 1))
-    [[ $v == "not enough runs apart" ]] || judged=$((judged + 1))
+    [[ $v == "not enough runs apart" || $v == "not judged" ]] || judged=$((judged + 1))
     i=$(( (t - 1) % k ))
     "$picollo" bench -N -r 10 "${a[$i]}" "${b[$i]}" --json "$work/s.json" >/dev/null
     v=$(last_verdict "$work/s.json")

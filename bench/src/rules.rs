@@ -6,7 +6,9 @@
 //! results and comparisons, the meters and the suite are the harness's API; the statistics
 //! these rules rest on are [`crate::stats`].
 
-pub use crate::judge::apart::{median_round, median_round_at, t_995, RUNS_APART_NEEDED};
+pub use crate::judge::apart::{
+    median_round, median_round_at, t_995, NOISE_FLOOR_BOUND, RUNS_APART_NEEDED,
+};
 pub use crate::judge::builds::{judge_build_times, BUILDS_NEEDED};
 pub use crate::judge::steady::{jitter, JITTER_COUNTS, JITTER_RELATIVE};
 pub use crate::measure::floor::{quartile_deviation, resolution};

@@ -151,7 +151,10 @@ CI gate:
   on their logs). It exits with 7 when a command is slower by the threshold or more (with
   --metric: counts more of it by the threshold or more). A baseline of fewer than 2 runs
   apart is not judged (`not enough runs apart`, a note on stderr, exit 0): save the base 3
-  to 5 times with --append. A baseline that holds no measured result at the place of any
+  to 5 times with --append. Saved runs apart that spread so far that the noise floor
+  reaches 100 % (a machine that steps between speeds) are not judged either (`not judged`,
+  a note on stderr, exit 0): save runs that span the machine's states, or compare the two
+  builds interleaved. A baseline that holds no measured result at the place of any
   command of the run compares nothing: exit 5.
   --gate gates the comparisons of this run too: two builds run interleaved (`picollo bench
   --gate base/app head/app`, each round runs both) exit 7 when the second is slower than

@@ -14,7 +14,7 @@ using Picollo;
 static partial class PerfTests
 {
     static readonly string[] ExportWords = { "no difference", "faster", "slower", "within noise",
-                                             "not enough rounds", "not enough runs apart" };
+                                             "not enough rounds", "not enough runs apart", "not judged" };
 
     static void BenchExportFormats()
     {

@@ -34,6 +34,10 @@ namespace Picollo
         /// (<see cref="Bench.Compare(Action, Action, BenchOptions, string, string)"/>) or judge
         /// a run on runs apart (<see cref="Bench.JudgeApart"/>).</summary>
         NotEnoughRunsApart = 5,
+        /// <summary>Judged on runs apart that spread so far that the noise floor reaches
+        /// 100 % (a machine that steps between speeds): neither a difference nor none is
+        /// claimed; the change and its interval are still given (ABI 1.26).</summary>
+        NotJudged = 6,
     }
 
     /// <summary>picollo_bench_format: a text form of one result (Report to Html, which

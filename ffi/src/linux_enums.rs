@@ -248,4 +248,8 @@ pub enum picollo_bench_verdict {
     /// Measured apart (not interleaved) without at least 2 runs apart to give the spread
     /// between runs: no verdict at 99 % (`picollo_bench_judge_apart`; ABI 1.15).
     NotEnoughRunsApart = 5,
+    /// Measured apart, on runs apart that spread so far that the noise floor reaches 100 %
+    /// (a machine that steps between speeds): neither a difference nor none is claimed;
+    /// the change and its interval are still given (ABI 1.26).
+    NotJudged = 6,
 }

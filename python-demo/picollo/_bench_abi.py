@@ -50,6 +50,8 @@ class BenchVerdict(enum.IntEnum):
     WITHIN_NOISE = 3
     NOT_ENOUGH_ROUNDS = 4
     NOT_ENOUGH_RUNS_APART = 5
+    #: runs apart spread past the noise floor's bound of 100 % (ABI 1.26)
+    NOT_JUDGED = 6
 
 
 class BenchFormat(enum.IntEnum):

@@ -25,7 +25,8 @@ _VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
              bn.BenchVerdict.FASTER: "faster", bn.BenchVerdict.SLOWER: "slower",
              bn.BenchVerdict.WITHIN_NOISE: "within noise",
              bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds",
-             bn.BenchVerdict.NOT_ENOUGH_RUNS_APART: "not enough runs apart"}
+             bn.BenchVerdict.NOT_ENOUGH_RUNS_APART: "not enough runs apart",
+             bn.BenchVerdict.NOT_JUDGED: "not judged"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,8 +61,9 @@ def _exact_diffs(a: BenchResult, b: BenchResult) -> Mapping[str, ExactDiff]:
 @dataclasses.dataclass(frozen=True)
 class Comparison:
     """B against A: ``verdict`` is ``"faster"``, ``"slower"``, ``"within noise"`` (a change
-    below ``threshold`` percent), ``"no difference"``, ``"not enough rounds"`` or ``"not
-    enough runs apart"`` (time per call, 99 % confidence); ``ratio`` B's time over A's
+    below ``threshold`` percent), ``"no difference"``, ``"not enough rounds"``, ``"not
+    enough runs apart"`` or ``"not judged"`` (runs apart spread so far that the noise floor
+    reaches 100 %) (time per call, 99 % confidence); ``ratio`` B's time over A's
     (``1 + change / 100``); ``change`` B against A in percent of A's median round, with
     its 99 % ``interval`` (low, high; infinite with too few rounds); ``noise_floor`` the
     smallest change it could tell from noise (half the interval); ``rounds`` of A and B;
@@ -167,7 +169,8 @@ def judge_apart(result: BenchResult, runs_apart: Iterable[float]) -> Comparison:
     runs of the baseline, each its own process (same settings). ``result``'s median round
     is judged against the 99 % prediction interval of theirs (Student's t on the logs, the
     spread between runs as the noise), so an unchanged function is called slower or faster
-    about once in 100 runs. Fewer than 2 runs apart give ``"not enough runs apart"``.
+    about once in 100 runs. Fewer than 2 runs apart give ``"not enough runs apart"``; runs
+    apart that spread so far that the noise floor reaches 100 % give ``"not judged"``.
 
     Returns a `Comparison` whose ``text`` is the method and the ``verdict:`` line, ``a``
     None, ``b`` the result, ``rounds`` (the runs apart, the result's rounds). Raises

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-NOT_JUDGED = {"not enough rounds", "not enough runs apart"}
+NOT_JUDGED = {"not enough rounds", "not enough runs apart", "not judged"}
 
 
 def outcome(document: dict) -> list[str]:

@@ -1,8 +1,9 @@
 //! JUnit XML, the test report CI systems show (GitHub, GitLab, Jenkins): one `<testsuite>`
 //! with a `<testcase>` per benchmark and one per comparison. A benchmark without a result
 //! is an `<error>` with why; a comparison that fails the gate (a slower B in a gated run) a
-//! `<failure>` with its verdict line as the message; any other comparison passes, its
-//! verdict line as `<system-out>`.
+//! `<failure>` with its verdict line as the message; one not judged (too few rounds or runs
+//! apart, or a noise floor past its bound) is `<skipped>` with its line as the message; any
+//! other comparison passes, its verdict line as `<system-out>`.
 
 use core::fmt::{self, Write};
 use std::string::String;
@@ -47,7 +48,8 @@ fn write_entry(w: &mut dyn Write, e: &Entry<'_>) -> fmt::Result {
 }
 
 /// A comparison's test case, `B vs A`: a `<failure>` where it fails the gate, its verdict
-/// line the message; else passed, the line as its output.
+/// line the message; `<skipped>` where it was not judged ([`crate::Verdict::judged`]);
+/// else passed, the line as its output.
 fn write_comparison(w: &mut dyn Write, x: &Compared) -> fmt::Result {
     let c = &x.comparison;
     let mut line = String::new();
@@ -55,9 +57,10 @@ fn write_comparison(w: &mut dyn Write, x: &Compared) -> fmt::Result {
     let name = escaped(&std::format!("{} vs {}", c.b, c.a));
     let line = escaped(&line);
     writeln!(w, "  <testcase classname=\"comparison\" name=\"{name}\">")?;
-    match x.fails_gate {
-        true => writeln!(w, "    <failure message=\"{line}\">{line}</failure>")?,
-        false => writeln!(w, "    <system-out>{line}</system-out>")?,
+    match (x.fails_gate, c.verdict.judged()) {
+        (true, _) => writeln!(w, "    <failure message=\"{line}\">{line}</failure>")?,
+        (false, false) => writeln!(w, "    <skipped message=\"{line}\"/>")?,
+        (false, true) => writeln!(w, "    <system-out>{line}</system-out>")?,
     }
     writeln!(w, "  </testcase>")
 }
@@ -78,12 +81,14 @@ impl ResultFormat for Junit {
             .filter(|e| e.result.is_none())
             .count();
         let failures = findings.comparisons.iter().filter(|x| x.fails_gate).count();
+        let unjudged = |x: &&Compared| !x.fails_gate && !x.comparison.verdict.judged();
+        let skipped = findings.comparisons.iter().filter(unjudged).count();
         let tests = findings.entries.len() + findings.comparisons.len();
         writeln!(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
         writeln!(
             w,
             "<testsuite name=\"picollo\" tests=\"{tests}\" failures=\"{failures}\" \
-             errors=\"{errors}\" skipped=\"0\">"
+             errors=\"{errors}\" skipped=\"{skipped}\">"
         )?;
         for e in &findings.entries {
             write_entry(w, e)?;

@@ -5,13 +5,13 @@
 //! past a budget, comparisons are listed in the table only.
 
 use core::fmt::{self, Write};
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::{median_with_interval, Compared, Findings};
 use crate::judge::shift::Design;
-use crate::judge::verdict::{Comparison, MetricDiff, Verdict};
-use crate::measure::meter::MetricKind;
+use crate::judge::verdict::{Comparison, DiffRow, MetricDiff, Verdict};
+use crate::measure::meter::{MetricKind, Unit};
 use crate::measure::result::BenchResult;
 use crate::tell::escape::escaped_with;
 use crate::tell::report::{conditions, write_metric_diff_as, Shown};
@@ -30,6 +30,7 @@ pub fn verdict_mark(v: &Verdict) -> &'static str {
         Verdict::NoDifference => "⚪ = no difference",
         Verdict::NotEnoughRounds => "🟡 ? not enough rounds",
         Verdict::NotEnoughRunsApart => "🟡 ? not enough runs apart",
+        Verdict::NotJudged => "🟡 ? not judged",
     }
 }
 
@@ -100,7 +101,7 @@ fn write_head(w: &mut dyn Write, compared: &[Compared], judged: &[&str]) -> fmt:
         |f: fn(&Verdict) -> bool| compared.iter().filter(|c| f(&c.comparison.verdict)).count();
     let slower = count(|v| matches!(v, Verdict::Slower(_)));
     let faster = count(|v| matches!(v, Verdict::Faster(_)));
-    let unjudged = count(|v| matches!(v, Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart));
+    let unjudged = count(|v| !v.judged());
     let unchanged = compared.len() - slower - faster - unjudged;
     writeln!(
         w,
@@ -133,29 +134,69 @@ fn write_judged(w: &mut dyn Write, judged: &[&str]) -> fmt::Result {
     )
 }
 
-/// Each side's median of the judged metric as the table shows it (`—` where there is none).
-fn medians_shown(c: &Comparison) -> (String, String) {
-    match judged_diff(c) {
-        Some(d) => {
+/// Each side's median of the judged metric as the table shows it (`—` where there is none):
+/// in the column's unit where the table has one (`column`), else with the row's own.
+fn medians_shown(c: &Comparison, column: Option<Shown>) -> (String, String) {
+    let Some((d, r)) = judged_p50(c) else {
+        return ("—".into(), "—".into());
+    };
+    match column {
+        Some(s) => (s.show(r.a).to_string(), s.show(r.b).to_string()),
+        None => {
             let s = Shown::of_diff(d);
-            let p50 = d.rows.iter().find(|r| r.rank == 50.0);
             let show = |v: f64| std::format!("{} {}", s.show(v), s.unit);
-            p50.map_or(("—".into(), "—".into()), |r| (show(r.a), show(r.b)))
+            (show(r.a), show(r.b))
         }
-        None => ("—".into(), "—".into()),
     }
 }
 
-/// The verdicts' table, one row per comparison.
+/// The judged metric's diff of a comparison and its P50 row.
+fn judged_p50(c: &Comparison) -> Option<(&MetricDiff, &DiffRow)> {
+    let d = judged_diff(c)?;
+    Some((d, d.rows.iter().find(|r| r.rank == 50.0)?))
+}
+
+/// One unit for the columns A and B where every row's judged metric has the same unit: the
+/// largest in which the least median is at least 1 (5 µs and 50 ms both in µs), so that no
+/// figure rounds away and a column never mixes µs and ms. `None` where rows judge metrics
+/// of different units: each cell then names its own.
+fn column_unit(compared: &[Compared]) -> Option<Shown> {
+    let rows: Vec<(&MetricDiff, &DiffRow)> = compared
+        .iter()
+        .filter_map(|x| judged_p50(&x.comparison))
+        .collect();
+    let unit = rows.first()?.0.unit;
+    if rows.iter().any(|(d, _)| d.unit != unit) {
+        return None;
+    }
+    let values = rows.iter().flat_map(|(_, r)| [r.a.abs(), r.b.abs()]);
+    let least = values.filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+    let least = if least.is_finite() { least } else { 0.0 };
+    let whole = rows.iter().all(|(d, _)| d.whole);
+    // `Shown::new` keeps a time's unit from 10 of it up; from 1 up here, one unit for all.
+    let typical = match unit {
+        Unit::Nanoseconds => least * 10.0,
+        _ => least,
+    };
+    Some(Shown::new(unit, typical, whole))
+}
+
+/// The verdicts' table, one row per comparison: each side's whole-run median, in one unit
+/// per column, then the change as judged (the shift of the rounds' medians, or the new run
+/// against the runs apart) with its interval, labelled so, since the two estimators can
+/// differ, even in sign.
 fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
+    let column = column_unit(compared);
+    let unit = column.map_or(String::new(), |s| std::format!(" ({})", s.unit));
     writeln!(
         w,
-        "| Benchmark (B vs A) | A | B | Δ % | 99 % interval | Verdict |"
+        "| Benchmark (B vs A) | A: median of the run{unit} | B: median of the run{unit} | Δ % \
+         as judged | 99 % interval of Δ | Verdict |"
     )?;
     writeln!(w, "|---|---:|---:|---:|---|---|")?;
     for x in compared {
         let c = &x.comparison;
-        let (a, b) = medians_shown(c);
+        let (a, b) = medians_shown(c, column);
         let estimate = c.change.estimate;
         let delta = match estimate.is_finite() {
             true => std::format!("{estimate:+.2} %"),
@@ -173,26 +214,31 @@ fn write_verdicts(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
             title(c)
         )?;
     }
+    write_legend(w, compared)
+}
+
+/// What the table's columns are: A and B each side's median over its whole run, for scale;
+/// Δ the change the verdict judged, which is another estimator.
+fn write_legend(w: &mut dyn Write, compared: &[Compared]) -> fmt::Result {
     let op = compared
         .first()
         .map_or("op", |c| c.comparison.operation.as_str());
-    match compared
+    let of = match compared
         .iter()
         .any(|x| judged_metric(&x.comparison).is_some())
     {
-        false => writeln!(
-            w,
-            "\nA and B: each side's median time per {op}; Δ %: B's change against A, the \
-             shift of their rounds' median times, with its 99 % interval.\n"
-        ),
-        true => writeln!(
-            w,
-            "\nA and B: each side's median per {op} of the metric judged (time, unless a row \
-             names another: `on NAME`); Δ %: B's change against A, the shift of their rounds' \
-             medians (or, for a count whose runs agree within its read jitter, B − A of the \
-             medians), with its 99 % interval.\n"
-        ),
-    }
+        false => "time".to_string(),
+        true => "the metric judged (time, unless a row names another: `on NAME`)".into(),
+    };
+    writeln!(
+        w,
+        "\nA and B: each side's median {of} per {op} over all its samples (the whole run), for \
+         scale. Δ % as judged: B's change against A that the verdict judges, with its 99 % \
+         interval: the shift of the rounds' medians (interleaved or measured apart), the new \
+         run against the saved runs apart, or, for a count whose runs agree within its read \
+         jitter, B − A of the medians. It is another estimator than the two medians: where \
+         the rounds drift, the two can differ, even in sign.\n"
+    )
 }
 
 /// One comparison: its heading, its judged metric's percentiles, a line per other metric

@@ -111,7 +111,10 @@ impl Comparison {
             Cell::number(only_time(std::format!("{:.2} %", self.noise_floor))),
         ];
         if let Some(b) = &self.builds {
-            let spread = only_time(std::format!("±{:.2} %", b.layout_spread));
+            let spread = match b.layout_sampled() {
+                true => only_time(std::format!("±{:.2} %", b.layout_spread)),
+                false => only_time("not sampled".into()),
+            };
             cells.push(Cell::number(spread));
         }
         let significant = if r.excludes_zero() { "yes ✱" } else { "no" };

@@ -6,7 +6,8 @@
 //! run's log median and the saved ones come from one distribution, and the new one lies in
 //! the 99 % prediction interval `mean ± t(0.995, k − 1) · s · √(1 + 1/k)` of the saved
 //! ones (`s` their standard deviation, Student's t): outside it, B differs. Fewer than two
-//! saved runs leave the spread between runs unknown: no verdict.
+//! saved runs leave the spread between runs unknown: no verdict. Runs apart that spread so
+//! far that the interval of no change holds twice A's time are not judged either.
 
 use std::vec::Vec;
 
@@ -17,13 +18,21 @@ use crate::stats::median;
 /// The least count of saved runs apart for a verdict.
 pub const RUNS_APART_NEEDED: usize = 2;
 
+/// The noise floor, in percent, from which a comparison on runs apart is not judged
+/// ([`Verdict::NotJudged`]): runs apart that leave B twice as slow as A inside the 99 %
+/// interval of no change (a machine that steps between speeds from run to run) can say
+/// neither that B changed nor that it did not. Measured at no change (`e^h − 1`, `h` the
+/// interval's half-width in log time), so that a large change does not widen it.
+pub const NOISE_FLOOR_BOUND: f64 = 100.0;
+
 /// Judge `c` (the baseline A against a new run B) on runs apart: `saved` holds the median
 /// round figure of `c`'s metric ([`median_round_at`]; time: [`median_round`]) in each run
 /// the baseline was saved from, `new` the new run's (any one unit). The change, its
 /// interval, the noise floor and the verdict become those of the new run against the saved
 /// runs' spread; with fewer than [`RUNS_APART_NEEDED`] runs (or a median that is not
 /// positive) the verdict is [`Verdict::NotEnoughRunsApart`], with [`Apart::floored`] where a
-/// median is 0: floored, nothing to judge. A count judged exactly
+/// median is 0: floored, nothing to judge; where the runs apart spread so far that the
+/// noise floor reaches [`NOISE_FLOOR_BOUND`], [`Verdict::NotJudged`]. A count judged exactly
 /// ([`Comparison::steady`]) is left as it is: its runs agree within their read jitter, and
 /// what moves between processes moves nothing there to judge.
 pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
@@ -36,6 +45,8 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
         runs: saved.len(),
         spread: f64::NAN,
         floored: floored(saved.iter().chain([&new])),
+        range: range(saved),
+        floor: f64::NAN,
     });
     if k < RUNS_APART_NEEDED || k != saved.len() || new <= 0.0 || !new.is_finite() {
         unjudged(c);
@@ -52,7 +63,10 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
         runs: k,
         spread: percent(s),
         floored: false,
+        range: range(saved),
+        floor: percent(half),
     });
+    bound(c);
 }
 
 /// Judge `c` (a saved side of `K` builds against a new side of `K` builds, e.g. a base
@@ -62,7 +76,8 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
 /// mean; its variance adds the spread between the saved runs' means (one more run:
 /// `s²(1 + 1/k)`) and the layouts on both sides (`2 w / K`, `w` the spread between the saved
 /// builds' means over their runs), with Welch–Satterthwaite's degrees of freedom. Fewer than
-/// [`RUNS_APART_NEEDED`] runs apart, or builds of unequal runs, leave no verdict. A count
+/// [`RUNS_APART_NEEDED`] runs apart, or builds of unequal runs, leave no verdict; a noise
+/// floor from [`NOISE_FLOOR_BOUND`] on is [`Verdict::NotJudged`]. A count
 /// judged exactly is left as it is ([`judge_apart`]).
 pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     if c.steady.is_some() {
@@ -70,10 +85,13 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     }
     let k_builds = saved.len();
     let runs = saved.first().map_or(0, Vec::len);
+    let widest = saved.iter().map(|b| range(b)).fold(f64::NAN, f64::max);
     c.apart = Some(Apart {
         runs,
         spread: f64::NAN,
         floored: floored(saved.iter().flatten().chain(new)),
+        range: widest,
+        floor: f64::NAN,
     });
     let positive = |v: &f64| *v > 0.0 && v.is_finite();
     let even = saved
@@ -100,6 +118,8 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         runs,
         spread: percent(between.sqrt()),
         floored: false,
+        range: widest,
+        floor: percent(t * (a + b).sqrt()),
     });
     c.builds = Some(Builds {
         processes: 1,
@@ -107,6 +127,7 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         layout_spread: percent(w.sqrt()),
         noise_floor: percent(t * a.sqrt()),
     });
+    bound(c);
 }
 
 /// Of `saved` (K builds' runs apart, as many each, all positive): the grand mean of the log
@@ -134,6 +155,27 @@ fn saved_spreads(saved: &[Vec<f64>]) -> (f64, f64, f64) {
 /// negative), so its log and a change from it are undefined.
 fn floored<'a>(mut medians: impl Iterator<Item = &'a f64>) -> bool {
     medians.any(|m| *m == 0.0)
+}
+
+/// The largest of `medians` over the least (NaN with fewer than 2, or one not positive).
+fn range(medians: &[f64]) -> f64 {
+    let positive = medians.iter().all(|m| *m > 0.0 && m.is_finite());
+    if medians.len() < 2 || !positive {
+        return f64::NAN;
+    }
+    let most = medians.iter().copied().fold(f64::MIN, f64::max);
+    let least = medians.iter().copied().fold(f64::MAX, f64::min);
+    most / least
+}
+
+/// `c`, judged on runs apart, not judged where their noise floor at no change
+/// ([`Apart::floor`]) reaches [`NOISE_FLOOR_BOUND`]: its change and interval stay for the
+/// record, its verdict says neither faster, slower nor no difference.
+fn bound(c: &mut Comparison) {
+    let floor = c.apart.as_ref().map_or(f64::NAN, |a| a.floor);
+    if floor >= NOISE_FLOOR_BOUND {
+        c.verdict = Verdict::NotJudged;
+    }
 }
 
 /// `c` without a verdict on runs apart: the change unknown (NaN), not enough runs apart.

@@ -35,11 +35,16 @@ pub enum Verdict {
     /// the spread between runs ([`crate::judge_apart`]): the rounds of two runs do not
     /// hold what changes between them, so no verdict at 99 %.
     NotEnoughRunsApart,
+    /// Results measured apart whose noise floor passes [`crate::rules::NOISE_FLOOR_BOUND`]:
+    /// the runs apart spread so far (a machine stepping between speeds) that the comparison
+    /// could not tell B taking twice A's time from no change, so it says nothing, neither
+    /// a difference nor none. Its change and interval are kept for the record.
+    NotJudged,
 }
 
 impl Verdict {
-    /// `faster`, `slower`, `within noise`, `no difference`, `not enough rounds` or `not
-    /// enough runs apart`.
+    /// `faster`, `slower`, `within noise`, `no difference`, `not enough rounds`, `not
+    /// enough runs apart` or `not judged`.
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Faster(_) => "faster",
@@ -48,7 +53,19 @@ impl Verdict {
             Verdict::NoDifference => "no difference",
             Verdict::NotEnoughRounds => "not enough rounds",
             Verdict::NotEnoughRunsApart => "not enough runs apart",
+            Verdict::NotJudged => "not judged",
         }
+    }
+
+    /// A verdict was reached: faster, slower, within noise or no difference; not where
+    /// the rounds or the runs apart were too few, nor where the noise floor passed its
+    /// bound ([`Verdict::NotJudged`]). An unjudged comparison passes a gate, and is counted
+    /// apart from the unchanged.
+    pub fn judged(&self) -> bool {
+        !matches!(
+            self,
+            Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart | Verdict::NotJudged
+        )
     }
 
     /// The verdict of a `change` in percent (its interval unbounded when the rounds were
@@ -234,6 +251,14 @@ pub struct Apart {
     /// A saved run's median or the new run's was floored at 0 (what was subtracted, the
     /// shell's start, exceeded what it measured): nothing to judge, whatever the runs.
     pub floored: bool,
+    /// The largest saved run's median over the least (NaN with fewer than 2): how far the
+    /// machine moved between the saved runs, `2.1` for a step of 2.1×. With builds, the
+    /// widest of each build's own.
+    pub range: f64,
+    /// The noise floor the runs apart leave at no change, in percent: the least slowdown
+    /// the comparison could tell from none (NaN where not judged on runs apart). From
+    /// [`crate::rules::NOISE_FLOOR_BOUND`] on, the verdict is [`Verdict::NotJudged`].
+    pub floor: f64,
 }
 
 /// How a comparison of sides of several builds was judged.
@@ -255,6 +280,24 @@ pub struct Builds {
 }
 
 impl Builds {
+    /// The layout spread was estimated: two builds a side or more (the processes of one
+    /// build share its layout), and a figure came of them. Else it is not shown.
+    pub fn layout_sampled(&self) -> bool {
+        self.per_side / self.processes.max(1) >= 2 && self.layout_spread.is_finite()
+    }
+
+    /// `layout spread ±3.2 %` where it was estimated ([`Builds::layout_sampled`]), else
+    /// `layout not sampled` (the line's units then say what a side held).
+    pub fn layout_words(&self) -> String {
+        match self.layout_sampled() {
+            true => std::format!(
+                "layout spread ±{}",
+                crate::tell::verdict_line::pct(self.layout_spread)
+            ),
+            false => "layout not sampled".into(),
+        }
+    }
+
     /// What a side's units are, counted: `6 builds`, `3 processes` (of one build), or
     /// `2 builds × 3 processes`.
     pub fn units(&self) -> String {

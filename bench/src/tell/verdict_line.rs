@@ -5,7 +5,7 @@
 use core::fmt::{self, Write};
 
 use super::report::Shown;
-use crate::judge::apart::RUNS_APART_NEEDED;
+use crate::judge::apart::{NOISE_FLOOR_BOUND, RUNS_APART_NEEDED};
 use crate::judge::shift::{rounds_needed, Design};
 use crate::judge::verdict::{Apart, Comparison, Steady, Verdict};
 use crate::measure::meter::MetricKind;
@@ -13,11 +13,23 @@ use crate::measure::throughput::Throughput;
 use std::string::String;
 
 /// `p` percent with one decimal, or two below 1 (a noise floor of 0.04 %).
-fn pct(p: f64) -> String {
+pub(crate) fn pct(p: f64) -> String {
     match p.abs() < 1.0 {
         true => std::format!("{p:.2} %"),
         false => std::format!("{p:.1} %"),
     }
+}
+
+/// `p` percent with thousands grouped, for a noise floor that can reach thousands
+/// (`3,613 %`); below 1,000 as [`pct`].
+fn grouped_pct(p: f64) -> String {
+    if !p.is_finite() || p.abs() < 1000.0 {
+        return pct(p);
+    }
+    if p.abs() >= 1e7 {
+        return std::format!("{p:.1e} %");
+    }
+    std::format!("{} %", picollo::GroupedF64(p, 0))
 }
 
 /// `[lo %, hi %]`.
@@ -90,7 +102,36 @@ impl Comparison {
             ),
             Verdict::NotEnoughRounds => self.write_not_enough_rounds(w),
             Verdict::NotEnoughRunsApart => self.write_not_enough_apart(w),
+            Verdict::NotJudged => self.write_not_judged(w),
         }
+    }
+
+    /// The verdict line of [`Verdict::NotJudged`]: `verdict: not judged: B against A, the
+    /// saved runs spread 2.1× (noise floor 3,613 %, from 100 % a comparison is not judged);
+    /// save runs that span the machine's states, or compare with --against. Measured:
+    /// +3.20 % [-95.1 %, 3,712.4 %] (99 %, 3 runs apart)`.
+    fn write_not_judged(&self, w: &mut dyn Write) -> fmt::Result {
+        let (a, b, c) = (&self.a, &self.b, &self.change);
+        let (runs, range, floor) = self
+            .apart
+            .as_ref()
+            .map_or((0, f64::NAN, f64::NAN), |x| (x.runs, x.range, x.floor));
+        let units = match &self.builds {
+            Some(x) => std::format!("{} a side, ", x.units()),
+            None => String::new(),
+        };
+        write!(
+            w,
+            "verdict: not judged: {b} against {a}{}, the saved runs spread {range:.1}× (noise \
+             floor {}, from {NOISE_FLOOR_BOUND:.0} % a comparison is not judged); save runs \
+             that span the machine's states, or compare with --against. Measured: {:+.2} % \
+             [{}, {}] (99 %, {units}{runs} runs apart)",
+            self.of_metric(),
+            grouped_pct(floor),
+            c.estimate,
+            grouped_pct(c.low),
+            grouped_pct(c.high)
+        )
     }
 
     /// The judged metric is time (said without naming it).
@@ -198,8 +239,8 @@ impl Comparison {
         match &self.builds {
             None => std::format!(", noise floor {} (99 % confidence)", pct(self.noise_floor)),
             Some(x) => std::format!(
-                "; layout spread ±{}, noise floor {} (99 %, {} a side{})",
-                pct(x.layout_spread),
+                "; {}, noise floor {} (99 %, {} a side{})",
+                x.layout_words(),
                 pct(x.noise_floor),
                 x.units(),
                 match &self.apart {

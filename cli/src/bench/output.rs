@@ -395,11 +395,22 @@ pub fn nothing_compared(
 }
 
 /// A note on stderr for each command the gate could not judge (too few runs apart in its
-/// baseline): the gate passes it, and says so.
+/// baseline, or runs apart spread past the noise floor's bound): the gate passes it, and
+/// says so.
 pub fn unjudged(gated: &[(Against, Comparison)]) {
-    let unjudged = |c: &Comparison| c.verdict == Verdict::NotEnoughRunsApart;
+    let unjudged =
+        |c: &Comparison| matches!(c.verdict, Verdict::NotEnoughRunsApart | Verdict::NotJudged);
     for (a, c) in gated.iter().filter(|(_, c)| unjudged(c)) {
         let runs = c.apart.as_ref().map_or(0, |x| x.runs);
+        if c.verdict == Verdict::NotJudged {
+            let mut line = String::new();
+            let _ = c.write_verdict(&mut line);
+            eprintln!(
+                "picollo bench: {} not judged against its baseline (the gate passes it): {line}",
+                a.label()
+            );
+            continue;
+        }
         if c.apart.as_ref().is_some_and(|x| x.floored) {
             eprintln!(
                 "picollo bench: {} not judged against its baseline: floored at 0, nothing to \

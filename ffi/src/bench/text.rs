@@ -32,6 +32,7 @@ impl From<Verdict> for picollo_bench_verdict {
             Verdict::WithinNoise(_) => picollo_bench_verdict::WithinNoise,
             Verdict::NotEnoughRounds => picollo_bench_verdict::NotEnoughRounds,
             Verdict::NotEnoughRunsApart => picollo_bench_verdict::NotEnoughRunsApart,
+            Verdict::NotJudged => picollo_bench_verdict::NotJudged,
         }
     }
 }
@@ -228,7 +229,8 @@ pub unsafe extern "C" fn picollo_bench_result_median_round(
 /// `picollo_bench_result_median_round` of each earlier run (e.g. saved from earlier
 /// processes). B's figure against the 99 % prediction interval of theirs (Student's t on
 /// the logs): the method and the `verdict: …` line into `buf`, the figures to `*out`
-/// unless NULL (`rounds_a` is `k`); fewer than 2 runs: `NOT_ENOUGH_RUNS_APART`. Errors:
+/// unless NULL (`rounds_a` is `k`); fewer than 2 runs: `NOT_ENOUGH_RUNS_APART`; runs whose
+/// noise floor reaches 100 %: `NOT_JUDGED` (ABI 1.26). Errors:
 /// NULL `b`, or `runs_apart` with `k` > 0; `INVALID_ARGUMENT` for a run apart that is not
 /// a positive finite time; `STRUCT_SIZE`; `BUFFER_TOO_SMALL` (`*out` unwritten). ABI 1.15.
 #[no_mangle]
