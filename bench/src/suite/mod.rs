@@ -595,6 +595,18 @@ fn heads(me: Option<WorkerCommand>, args: &Args) -> Result<Vec<WorkerCommand>, S
     Ok(std::vec![me; k])
 }
 
+/// On stderr, each build of `bases` whose file is one of the paired head's (its program,
+/// or the file it runs: a C# assembly under mono): an A/A.
+fn warn_of_a_a<'a>(bases: &[PathBuf], heads: impl Iterator<Item = &'a WorkerCommand>) {
+    for (base, head) in bases.iter().zip(heads) {
+        let program = std::iter::once(head.program.as_path());
+        let files = program.chain(head.args.iter().map(Path::new));
+        if let Some(w) = files.filter_map(|f| same_file::a_a_warning(base, f)).next() {
+            std::eprintln!("{w}");
+        }
+    }
+}
+
 /// `selected` of this build's builds ([`heads`]) against the builds `--against` names (A),
 /// each started as `--processes` worker processes; several processes a side are judged with
 /// the processes as the unit, as builds are: each process keeps one placement of its code
@@ -615,13 +627,7 @@ fn against_process(
         .flat_map(|c| std::iter::repeat_n(c, n))
         .collect();
     let k = heads.len();
-    for (base, head) in args.against.iter().zip(heads.iter().step_by(n)) {
-        // This side's program, or the file it runs (a C# assembly under mono).
-        let files = std::iter::once(head.program.as_path()).chain(head.args.iter().map(Path::new));
-        if let Some(w) = files.filter_map(|f| same_file::a_a_warning(base, f)).next() {
-            std::eprintln!("{w}");
-        }
-    }
+    warn_of_a_a(&args.against, heads.iter().step_by(n));
     // A build's processes share its label: `base`, or `base 2` among several builds.
     let label = |side: &str, i: usize| match k / n {
         1 => side.to_string(),
