@@ -32,7 +32,8 @@ pub const NOISE_FLOOR_BOUND: f64 = 100.0;
 /// runs' spread; with fewer than [`RUNS_APART_NEEDED`] runs (or a median that is not
 /// positive) the verdict is [`Verdict::NotEnoughRunsApart`], with [`Apart::floored`] where a
 /// median is 0: floored, nothing to judge; where the runs apart spread so far that the
-/// noise floor reaches [`NOISE_FLOOR_BOUND`], [`Verdict::NotJudged`]. A count judged exactly
+/// noise floor reaches [`NOISE_FLOOR_BOUND`] and the interval settles nothing,
+/// [`Verdict::NotJudged`]. A count judged exactly
 /// ([`Comparison::steady`]) is left as it is: its runs agree within their read jitter, and
 /// what moves between processes moves nothing there to judge.
 pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
@@ -169,11 +170,14 @@ fn range(medians: &[f64]) -> f64 {
 }
 
 /// `c`, judged on runs apart, not judged where their noise floor at no change
-/// ([`Apart::floor`]) reaches [`NOISE_FLOOR_BOUND`]: its change and interval stay for the
-/// record, its verdict says neither faster, slower nor no difference.
+/// ([`Apart::floor`]) reaches [`NOISE_FLOOR_BOUND`] and its interval does not settle the
+/// gate's question: "no difference" or "within noise" from such runs would claim what they
+/// cannot see. Its change and interval stay for the record. A verdict its 99 % interval
+/// settles (wholly beyond the threshold: B a thousand times slower) stands.
 fn bound(c: &mut Comparison) {
     let floor = c.apart.as_ref().map_or(f64::NAN, |a| a.floor);
-    if floor >= NOISE_FLOOR_BOUND {
+    let unsettled = matches!(c.verdict, Verdict::NoDifference | Verdict::WithinNoise(_));
+    if floor >= NOISE_FLOOR_BOUND && unsettled {
         c.verdict = Verdict::NotJudged;
     }
 }

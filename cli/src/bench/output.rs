@@ -329,10 +329,11 @@ pub fn suite<'a>(
     }
 }
 
-/// Each comparison as the pair the dashboards chart: the later command (or side), the head,
-/// under its own name; the first, the base, only with `--export-base`. A command compared
-/// with its saved run is a head whose base is not in this run: every command of a gate
-/// against a baseline is charted.
+/// Each comparison as the pair the dashboards chart. Two sides of `--builds` are two builds
+/// of one benchmark: the head under its own name, the base (side 1) only with
+/// `--export-base`. Commands compared with the first are benchmarks of their own, each
+/// charted, the first too; a command compared with its saved run is a head whose base is not
+/// in this run.
 fn paired<'a>(
     measured: &'a [Measurement],
     sides: &'a [sides::Side],
@@ -342,7 +343,8 @@ fn paired<'a>(
         let (base, head) = match *against {
             Against::Saved(i) => (None, measured.get(i)?.result()?),
             Against::SavedSide(s) => (None, sides.get(s)?.result.as_ref()?),
-            _ => {
+            Against::First(_) => return None,
+            Against::Side(_) => {
                 let (base, head) = compared(*against, measured, None, sides)?;
                 (Some(base), head)
             }
