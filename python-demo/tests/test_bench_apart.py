@@ -258,7 +258,10 @@ def test_a_a_across_processes_is_rarely_called_a_difference(gate):
     _, same, _ = gate
     print(f"A/A, {len(same)} processes each judged against {SAVED_RUNS} runs apart: "
           f"{counted(same)}; intervals' median half-width {half_width(same):.1f} %")
-    assert all(v in ("no difference", "within noise", "slower", "faster") for v, *_ in same)
+    # "not judged": a process's baseline that caught the machine at two speed levels can
+    # spread past the noise floor's bound (100 %), where no verdict is given.
+    words = ("no difference", "within noise", "slower", "faster", "not judged")
+    assert all(v in words for v, *_ in same)
     differ = sum(v in ("slower", "faster") for v, *_ in same)
     assert len(same) == SAVED_RUNS + JUDGED  # every busy(200) process is judged
     # at most 19 of 25 (apart, p_max 0.40): correct code fails with P = 5.4e-5 (docs/testing.md)
