@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 26
+#define PICOLLO_ABI_VERSION_MINOR 27
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -134,6 +134,10 @@ enum picollo_bench_verdict
   // (a machine that steps between speeds): neither a difference nor none is claimed;
   // the change and its interval are still given (ABI 1.26).
   PICOLLO_BENCH_VERDICT_NOT_JUDGED = 6,
+  // A comparison that stopped at its budget before its interval answered the gate's
+  // question (slower by the threshold, or surely not): the change and its interval are
+  // given, the half-width the smallest change it could have found (ABI 1.27).
+  PICOLLO_BENCH_VERDICT_NOT_SETTLED = 7,
 };
 #ifndef __cplusplus
 typedef uint32_t picollo_bench_verdict;

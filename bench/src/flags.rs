@@ -21,7 +21,8 @@ use crate::DEFAULT_THRESHOLD;
 #[derive(Args, Clone, Debug, Default, PartialEq)]
 pub struct GateFlags {
     /// A change below this percentage is `within noise`, and a gate fails on a slowdown of
-    /// this much or more (default 1; 0: every difference at 99 % is faster or slower)
+    /// this much or more (default 1, a suite's --against 3; 0: every difference at 99 % is
+    /// faster or slower)
     #[arg(long, value_name = "PERCENT", value_parser = percent, allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// The metric every comparison judges and a --baseline gate fails on: time (the

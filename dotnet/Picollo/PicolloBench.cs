@@ -38,6 +38,11 @@ namespace Picollo
         /// 100 % (a machine that steps between speeds): neither a difference nor none is
         /// claimed; the change and its interval are still given (ABI 1.26).</summary>
         NotJudged = 6,
+        /// <summary>A comparison that stopped at its budget before its interval settled the
+        /// gate's question (slower by the threshold, or surely not): the change and its
+        /// interval are given, the half-width the smallest change it could have found (ABI
+        /// 1.27).</summary>
+        NotSettled = 7,
     }
 
     /// <summary>picollo_bench_format: a text form of one result (Report to Html, which

@@ -252,4 +252,8 @@ pub enum picollo_bench_verdict {
     /// (a machine that steps between speeds): neither a difference nor none is claimed;
     /// the change and its interval are still given (ABI 1.26).
     NotJudged = 6,
+    /// A comparison that stopped at its budget before its interval answered the gate's
+    /// question (slower by the threshold, or surely not): the change and its interval are
+    /// given, the half-width the smallest change it could have found (ABI 1.27).
+    NotSettled = 7,
 }

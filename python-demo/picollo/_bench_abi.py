@@ -52,6 +52,8 @@ class BenchVerdict(enum.IntEnum):
     NOT_ENOUGH_RUNS_APART = 5
     #: runs apart spread past the noise floor's bound of 100 % (ABI 1.26)
     NOT_JUDGED = 6
+    #: stopped at its budget before its interval settled the gate's question (ABI 1.27)
+    NOT_SETTLED = 7
 
 
 class BenchFormat(enum.IntEnum):

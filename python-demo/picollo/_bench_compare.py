@@ -26,7 +26,8 @@ _VERDICTS = {bn.BenchVerdict.NO_DIFFERENCE: "no difference",
              bn.BenchVerdict.WITHIN_NOISE: "within noise",
              bn.BenchVerdict.NOT_ENOUGH_ROUNDS: "not enough rounds",
              bn.BenchVerdict.NOT_ENOUGH_RUNS_APART: "not enough runs apart",
-             bn.BenchVerdict.NOT_JUDGED: "not judged"}
+             bn.BenchVerdict.NOT_JUDGED: "not judged",
+             bn.BenchVerdict.NOT_SETTLED: "not settled"}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -31,6 +31,7 @@ pub fn verdict_mark(v: &Verdict) -> &'static str {
         Verdict::NotEnoughRounds => "🟡 ? not enough rounds",
         Verdict::NotEnoughRunsApart => "🟡 ? not enough runs apart",
         Verdict::NotJudged => "🟡 ? not judged",
+        Verdict::NotSettled => "🟡 ? not settled",
     }
 }
 

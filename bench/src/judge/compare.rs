@@ -283,6 +283,7 @@ fn compare_at(a: &BenchResult, b: &BenchResult, at: (usize, usize)) -> Compariso
         steady,
         rates: None,
         throughput_differs: None,
+        looks: None,
     };
     c.set_rates(a.work(), b.work());
     c

@@ -8,6 +8,7 @@ pub(crate) mod builds;
 pub(crate) mod compare;
 pub(crate) mod lookup;
 pub mod saved;
+pub mod sequential;
 pub mod shift;
 pub(crate) mod steady;
 pub(crate) mod verdict;

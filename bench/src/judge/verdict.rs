@@ -40,11 +40,16 @@ pub enum Verdict {
     /// could not tell B taking twice A's time from no change, so it says nothing, neither
     /// a difference nor none. Its change and interval are kept for the record.
     NotJudged,
+    /// A comparison that stopped at its budget before its interval answered the gate's
+    /// question ([`crate::sequential`]): neither slower by the threshold nor surely not.
+    /// Its change and interval are kept, and its half-width is the smallest change it
+    /// could have found.
+    NotSettled,
 }
 
 impl Verdict {
     /// `faster`, `slower`, `within noise`, `no difference`, `not enough rounds`, `not
-    /// enough runs apart` or `not judged`.
+    /// enough runs apart`, `not judged` or `not settled`.
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Faster(_) => "faster",
@@ -54,17 +59,23 @@ impl Verdict {
             Verdict::NotEnoughRounds => "not enough rounds",
             Verdict::NotEnoughRunsApart => "not enough runs apart",
             Verdict::NotJudged => "not judged",
+            Verdict::NotSettled => "not settled",
         }
     }
 
     /// A verdict was reached: faster, slower, within noise or no difference; not where
     /// the rounds or the runs apart were too few, nor where the noise floor passed its
-    /// bound ([`Verdict::NotJudged`]). An unjudged comparison passes a gate, and is counted
-    /// apart from the unchanged.
+    /// bound ([`Verdict::NotJudged`]), nor where the budget ended before the interval
+    /// answered ([`Verdict::NotSettled`]). An unjudged comparison passes a gate (an
+    /// unsettled one unless the gate is told otherwise), and is counted apart from the
+    /// unchanged.
     pub fn judged(&self) -> bool {
         !matches!(
             self,
-            Verdict::NotEnoughRounds | Verdict::NotEnoughRunsApart | Verdict::NotJudged
+            Verdict::NotEnoughRounds
+                | Verdict::NotEnoughRunsApart
+                | Verdict::NotJudged
+                | Verdict::NotSettled
         )
     }
 
@@ -207,6 +218,23 @@ pub struct Comparison {
     /// Where A and B declare different work per operation (another amount, another unit,
     /// or one declares none): what each declares. No rate is compared then.
     pub throughput_differs: Option<(Option<Throughput>, Option<Throughput>)>,
+    /// Set when the comparison stopped at a look of a sequential design
+    /// ([`crate::sequential`]): which look, after how long, and whether it settled.
+    pub looks: Option<Looks>,
+}
+
+/// Where a comparison stopped: at look `taken` of `of`, after `seconds`, and whether that
+/// look's interval answered the gate's question.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Looks {
+    /// The look the verdict is from, from 1.
+    pub taken: usize,
+    /// The most looks the comparison had.
+    pub of: usize,
+    /// The comparison's rounds' time until then, in seconds.
+    pub seconds: f64,
+    /// The look's interval answered: slower or faster by the threshold, or not slower by it.
+    pub settled: bool,
 }
 
 /// A count judged without statistics: each side's figures lie within the count's read

@@ -111,12 +111,13 @@ impl Plan {
         self.rounds.unwrap_or(by_budget.clamp(10, 100))
     }
 
-    /// What each turn of an interleaved comparison of `rounds` rounds runs at most: its
-    /// share of the samples, and of the time budget (half a round's).
-    pub fn slot_share(&self, rounds: usize) -> (usize, Duration) {
+    /// What each turn of an interleaved comparison of `rounds` rounds of `turns` turns
+    /// each runs at most: its share of the samples, and of the time budget (the budget is
+    /// the comparison's whole, every participant's turns together).
+    pub fn slot_share(&self, rounds: usize, turns: usize) -> (usize, Duration) {
         (
             self.samples.div_ceil(rounds),
-            self.budget / (2 * rounds as u32),
+            self.budget / (rounds * turns.max(1)) as u32,
         )
     }
 

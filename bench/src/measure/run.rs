@@ -486,10 +486,10 @@ fn rounds<'f, M: Meter + ?Sized>(
         sides: [a, b],
         samples: [Samples::new(plan, metrics)?, Samples::new(plan, metrics)?],
         offsets: [Offsets::default(); 2],
-        share: plan.slot_share(r),
+        share: plan.slot_share(r, 2),
         t0: Instant::now(),
     };
-    run_rounds(&mut pair, r, draws)?;
+    run_rounds(&mut pair, 0..r, draws)?;
     let [sa, sb] = pair.samples;
     Ok((sa, sb))
 }

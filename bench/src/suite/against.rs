@@ -12,6 +12,8 @@ use super::exit::SuiteError;
 use super::landing::Watch;
 use super::outputs::{ComparedBenchmark, Outcome};
 use crate::judge::builds::judge_by_builds;
+use crate::judge::compare::compare_on;
+use crate::judge::sequential::{judge_look, Boundary, LOOKS, ROUNDS_A_LOOK};
 use crate::judge::verdict::Interleaved;
 use crate::measure::draws::Draws;
 use crate::measure::engine::{run_rounds, RoundRobin, Turn};
@@ -183,18 +185,27 @@ fn same_metrics(
     }
 }
 
+/// How a suite's comparisons run: how long a worker may take beyond its turn, who is told
+/// of each round and verdict, and the metric the verdicts judge (time where `None`).
+pub(crate) struct Conduct<'w> {
+    pub timeout: Duration,
+    pub watch: &'w mut dyn Watch,
+    pub metric: Option<&'w str>,
+}
+
 /// Benchmark `name` of both sides, `k` builds each (`ends[..k]` are A, the base;
 /// `ends[k..]` B), compared in interleaved rounds with the settings of `plan`: every build of
 /// both sides in each round; each side's builds pooled, and with 2 builds a side or more,
-/// judged with builds as the unit ([`judge_builds`]).
+/// judged with builds as the unit ([`judge_by_builds`]). The rounds stop at the first look
+/// that settles the verdict ([`crate::sequential`]).
 pub(crate) fn compare_one(
     plan: &Plan,
     name: &str,
     ends: &mut [&mut dyn Endpoint],
     k: usize,
-    (timeout, watch): (Duration, &mut dyn Watch),
-) -> Result<Interleaved, SuiteError> {
-    let wait = plan.warmup + timeout;
+    conduct: &mut Conduct<'_>,
+) -> Result<ComparedBenchmark, SuiteError> {
+    let wait = plan.warmup + conduct.timeout;
     let open = Request::Open {
         name: name.into(),
         settings: Settings::of(plan),
@@ -214,24 +225,72 @@ pub(crate) fn compare_one(
         Reply::Ready(r) if r.fits(n) => Ok(r),
         other => Err(other),
     })?;
-    let (turns, pairing) = rounds(plan, ends, (timeout, watch))?;
-    close_all(ends, timeout)?;
-    let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
-        let label = side_label(name, side);
-        let built = (
-            &opened[builds.clone()],
-            &ready[builds.clone()],
-            &turns[builds],
-        );
-        side_result(plan, &label, built, (batch, pairing), n)
-    });
-    let [a, b] = core::mem::replace(&mut sides, [Ok(None), Ok(None)]);
-    let (a, b) = (a?.ok_or_else(no_side)?, b?.ok_or_else(no_side)?);
-    let mut pair = Interleaved::new(a, b);
-    if k >= 2 {
-        judge_by_builds(&mut pair.comparison, (&pair.a, &pair.b), k);
+    let built = Built {
+        name,
+        k,
+        opened: &opened,
+        ready: &ready,
+        batch,
+        metrics: n,
+    };
+    let compared = looked(plan, ends, &built, conduct)?;
+    close_all(ends, conduct.timeout)?;
+    Ok(compared)
+}
+
+/// What the opened builds of a comparison said before its rounds: the sides' results are
+/// built from it and the rounds' turns.
+struct Built<'b> {
+    name: &'b str,
+    k: usize,
+    opened: &'b [Opened],
+    ready: &'b [Ready],
+    batch: u64,
+    metrics: usize,
+}
+
+impl Built<'_> {
+    /// The two sides of the turns so far, compared and judged on `metric` (time where
+    /// `None`), with builds as the unit where there are several a side.
+    fn judged(
+        &self,
+        plan: &Plan,
+        turns: &[Vec<Slotted>],
+        (pairing, metric): (Option<u64>, Option<&str>),
+    ) -> Result<ComparedBenchmark, SuiteError> {
+        let k = self.k;
+        let mut sides = [(0..k, "base"), (k..2 * k, "head")].map(|(builds, side)| {
+            let label = side_label(self.name, side);
+            let built = (
+                &self.opened[builds.clone()],
+                &self.ready[builds.clone()],
+                &turns[builds],
+            );
+            side_result(plan, &label, built, (self.batch, pairing), self.metrics)
+        });
+        let [a, b] = core::mem::replace(&mut sides, [Ok(None), Ok(None)]);
+        let (a, b) = (a?.ok_or_else(no_side)?, b?.ok_or_else(no_side)?);
+        let mut pair = Interleaved::new(a, b);
+        if k >= 2 {
+            judge_by_builds(&mut pair.comparison, (&pair.a, &pair.b), k);
+        }
+        let judged = match metric {
+            None => pair.comparison.clone(),
+            Some(m) => {
+                let c = compare_on(&pair.a, &pair.b, m);
+                let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
+                if k >= 2 {
+                    judge_by_builds(&mut c, (&pair.a, &pair.b), k);
+                }
+                c
+            }
+        };
+        Ok(ComparedBenchmark {
+            benchmark: self.name.to_string(),
+            sides: pair,
+            judged,
+        })
     }
-    Ok(pair)
 }
 
 /// The name of a side's result of benchmark `name`: `name (base)`, `name (head)`.
@@ -243,13 +302,15 @@ fn no_side() -> SuiteError {
     SuiteError::worker("a side without builds")
 }
 
-/// The rounds of a comparison of opened builds, each told to `watch`: each build's turns,
-/// and the pairing.
-fn rounds(
+/// The rounds of a comparison of opened builds, each told to the watch, in up to
+/// [`LOOKS`] looks: after each, the sides so far are judged, and the first look that settles
+/// the verdict ([`judge_look`]) ends the rounds; the last look's verdict stands either way.
+fn looked(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
-    (timeout, watch): (Duration, &mut dyn Watch),
-) -> Result<(Vec<Vec<Slotted>>, Option<u64>), SuiteError> {
+    built: &Built<'_>,
+    conduct: &mut Conduct<'_>,
+) -> Result<ComparedBenchmark, SuiteError> {
     let mut draws = Draws::new(plan.seed);
     let pairing = Some(draws.pairing());
     let r = plan.comparison_rounds();
@@ -259,14 +320,32 @@ fn rounds(
         turns: (0..n).map(|_| Vec::new()).collect(),
         ends,
         offsets: std::vec![Offsets::default(); n],
-        share: plan.slot_share(r),
+        share: plan.slot_share(r, n),
         t0: Instant::now(),
-        timeout,
-        watch,
+        timeout: conduct.timeout,
+        watch: &mut *conduct.watch,
         rounds: r,
     };
-    run_rounds(&mut remote, r, &mut draws)?;
-    Ok((remote.turns, pairing))
+    let looks = LOOKS.min(r / ROUNDS_A_LOOK).max(1);
+    let (mut done, mut look) = (0, 0);
+    loop {
+        look += 1;
+        let to = (r * look).div_ceil(looks);
+        run_rounds(&mut remote, done..to, &mut draws)?;
+        done = to;
+        let seconds = remote.t0.elapsed().as_secs_f64();
+        let mut compared = built.judged(plan, &remote.turns, (pairing, conduct.metric))?;
+        let at = (look, looks);
+        let settled = judge_look(&mut compared.judged, Boundary::Pocock, at, seconds);
+        if settled || look >= looks {
+            let time = &mut compared.sides.comparison;
+            match conduct.metric {
+                None => *time = compared.judged.clone(),
+                Some(_) => _ = judge_look(time, Boundary::Pocock, at, seconds),
+            }
+            return Ok(compared);
+        }
+    }
 }
 
 /// A side's result: its builds' turns, build after build (round `i` of every build in one
@@ -325,9 +404,9 @@ pub(crate) fn judge_all(
     ends: &mut [&mut dyn Endpoint],
     k: usize,
     (selected, select): Selection<'_>,
-    (timeout, watch): (Duration, &mut dyn Watch),
+    conduct: &mut Conduct<'_>,
 ) -> Result<Outcome, SuiteError> {
-    let names = ends.iter_mut().map(|e| hello(&mut **e, timeout));
+    let names = ends.iter_mut().map(|e| hello(&mut **e, conduct.timeout));
     let names: Vec<Vec<String>> = names.collect::<Result<_, _>>()?;
     let in_all = |side: &[Vec<String>], n: &String| side.iter().all(|x| x.contains(n));
     let (base, head) = names.split_at(k);
@@ -352,9 +431,9 @@ pub(crate) fn judge_all(
         return Err(SuiteError::new(super::exit::Exit::NoMatch, why));
     }
     for (name, side) in &outcome.only {
-        watch.only(name, side)?;
+        conduct.watch.only(name, side)?;
     }
-    compare_each(plan, ends, k, &common, (timeout, watch), &mut outcome)?;
+    compare_each(plan, ends, k, &common, conduct, &mut outcome)?;
     Ok(outcome)
 }
 
@@ -366,25 +445,20 @@ fn compare_each(
     ends: &mut [&mut dyn Endpoint],
     k: usize,
     common: &[&String],
-    (timeout, watch): (Duration, &mut dyn Watch),
+    conduct: &mut Conduct<'_>,
     outcome: &mut Outcome,
 ) -> Result<(), SuiteError> {
     for (i, name) in common.iter().enumerate() {
-        watch.start(name, (i + 1, common.len()));
-        let watched: (Duration, &mut dyn Watch) = (timeout, &mut *watch);
-        match compare_one(&plan.named(name), name, ends, k, watched) {
-            Ok(sides) => {
-                let mut pair = ComparedBenchmark {
-                    benchmark: name.to_string(),
-                    sides,
-                };
-                watch.compared(&mut pair, k)?;
+        conduct.watch.start(name, (i + 1, common.len()));
+        match compare_one(&plan.named(name), name, ends, k, conduct) {
+            Ok(mut pair) => {
+                conduct.watch.compared(&mut pair, k)?;
                 outcome.compared.push(pair);
             }
             Err(e) if e.exit == super::exit::Exit::Failed => {
-                watch.failed(name, &e.message)?;
+                conduct.watch.failed(name, &e.message)?;
                 outcome.failed.push((name.to_string(), e.message));
-                close_all(ends, timeout)?;
+                close_all(ends, conduct.timeout)?;
             }
             Err(e) => return Err(e),
         }

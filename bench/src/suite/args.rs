@@ -74,6 +74,9 @@ pub struct Args {
     /// processes, judged with the processes as the unit (default [`super::PROCESSES`] for
     /// one build a side, 1 for several).
     pub processes: Option<usize>,
+    /// `--unsettled fail`: a comparison not settled in its budget fails the gate (exit 8);
+    /// by default it passes, said on the standard error.
+    pub unsettled_fails: bool,
 }
 
 /// The command line as clap reads it; [`Args`] is what it asks.
@@ -126,8 +129,14 @@ struct Line {
     baseline: Option<String>,
     #[command(flatten)]
     gate: GateFlags,
+    /// What the gate does with a comparison of --against that its budget ended before it
+    /// settled (neither slower by the threshold nor surely not): pass (the default, said on
+    /// the standard error) or fail (exit 8)
+    #[arg(long, value_name = "pass|fail", value_parser = ["pass", "fail"])]
+    unsettled: Option<String>,
     /// The time each benchmark's samples may take, in seconds (default: the suite's, 5 s
-    /// unless it sets another)
+    /// unless it sets another); with --against, a comparison's whole (every process's turns
+    /// together), which stops sooner at the first look that settles its verdict
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     budget: Option<Duration>,
     /// The most time each benchmark's warm-up may take, in seconds (default: the suite's,
@@ -175,6 +184,7 @@ Exit status:
   5  the filter matched no benchmark, or the two builds share none
   6  a benchmark failed
   7  a benchmark compared slower by the threshold or more
+  8  a comparison was not settled in its budget, with --unsettled fail
   9  the other build's worker failed";
 
 /// Flags the runners of `cargo test` and `cargo bench` pass or users type out of habit:
@@ -229,6 +239,7 @@ impl From<Line> for Args {
             verbose: line.verbose,
             worker_timeout: line.worker_timeout,
             processes: line.processes,
+            unsettled_fails: line.unsettled.as_deref() == Some("fail"),
         }
     }
 }

@@ -23,6 +23,8 @@ pub enum Exit {
     Failed = 6,
     /// A benchmark compared slower by the threshold or more.
     Slower = 7,
+    /// A comparison was not settled in its budget, and `--unsettled fail` fails it.
+    Unsettled = 8,
     /// The other build's worker failed: it would not start, exited, hung past the timeout,
     /// answered what is not a reply, or speaks another protocol version.
     Worker = 9,

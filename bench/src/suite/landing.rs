@@ -7,12 +7,11 @@ use std::io::{Stderr, Write};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::super::{compare_on, BenchResult, Throughput};
+use super::super::{BenchResult, Throughput};
 use super::args::Args;
 use super::exit::{Exit, SuiteError};
 use super::outputs::ComparedBenchmark;
 use super::progress::Progress;
-use crate::judge::builds::judge_by_builds;
 use crate::judge::verdict::Comparison;
 
 /// What a suite's run tells as it goes. Comparisons made for a caller that prints nothing
@@ -58,7 +57,6 @@ pub(crate) struct Landing<'o> {
     out: &'o mut dyn Write,
     progress: Progress<Stderr>,
     verbose: bool,
-    metric: Option<String>,
     /// The work of an operation each benchmark declares here (by name).
     declared: Vec<(String, Option<Throughput>)>,
     /// The worker processes of each build of a comparison (0 or 1: one).
@@ -77,7 +75,6 @@ impl<'o> Landing<'o> {
             out,
             progress: Progress::stderr(),
             verbose: args.verbose,
-            metric: args.metric.clone(),
             declared,
             processes: 0,
         }
@@ -115,12 +112,13 @@ impl Watch for Landing<'_> {
 
     /// Both sides with the throughput the benchmark declares here (the other build's work
     /// an operation is taken to be this build's), and its verdict (its report) and rates.
-    fn compared(&mut self, p: &mut ComparedBenchmark, builds: usize) -> Result<(), SuiteError> {
+    fn compared(&mut self, p: &mut ComparedBenchmark, _builds: usize) -> Result<(), SuiteError> {
         let t = self.declared(&p.benchmark);
         (p.sides.a.throughput, p.sides.b.throughput) = (t, t);
         let (a, b) = (p.sides.a.work(), p.sides.b.work());
         p.sides.comparison.set_rates(a, b);
-        let c = judged(p, self.metric.as_deref(), (builds, self.processes))?;
+        p.judged.set_rates(a, b);
+        let c = judged(p, self.processes);
         let mut text = match self.verbose {
             true => p.to_string(),
             false => {
@@ -148,28 +146,14 @@ pub(crate) fn only_text(name: &str, side: &str) -> String {
     std::format!("{name}: only in {side}: not judged\n")
 }
 
-/// `p`'s comparison judged on `metric` (its own, on time), with `builds` builds a side of
-/// `processes` processes each.
-pub(crate) fn judged(
-    p: &ComparedBenchmark,
-    metric: Option<&str>,
-    (builds, processes): (usize, usize),
-) -> Result<Comparison, SuiteError> {
-    let mut c = match metric {
-        None => p.comparison.clone(),
-        Some(m) => {
-            let c = compare_on(&p.a, &p.b, m);
-            let mut c = c.map_err(|e| SuiteError::usage(std::format!("--metric: {e}")))?;
-            if builds >= 2 {
-                judge_by_builds(&mut c, (&p.a, &p.b), builds);
-            }
-            c
-        }
-    };
+/// `p`'s comparison as the gate judges it ([`ComparedBenchmark::judged`]), with the worker
+/// `processes` of each build.
+pub(crate) fn judged(p: &ComparedBenchmark, processes: usize) -> Comparison {
+    let mut c = p.judged.clone();
     if let Some(b) = c.builds.as_mut() {
         b.processes = processes.max(1);
     }
-    Ok(c)
+    c
 }
 
 #[cfg(test)]

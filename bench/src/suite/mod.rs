@@ -64,10 +64,19 @@ pub const WORKER_TIMEOUT: Duration = Duration::from_secs(60);
 /// so that the spread between processes is known well enough to find 5 % (on a quiet
 /// 2-core AMD EPYC VM, 2 s a comparison: identical builds called different in 7 of 100
 /// comparisons with one process a side, 0 of 100 with three and with six; +5 % found in 13
-/// of 20 with three, 20 of 20 with six). Each process's turns get the budget's share, so a
-/// benchmark's comparison takes about six times `--budget`. Several builds a side are units
-/// already: one process each, unless `--processes` says otherwise.
+/// of 20 with three, 20 of 20 with six). Every process's turns share the budget, which is
+/// the comparison's whole, and a comparison stops at the first look that settles it
+/// ([`crate::sequential`]). Several builds a side are units already: one process each,
+/// unless `--processes` says otherwise.
 pub const PROCESSES: usize = 6;
+
+/// The threshold of `--against` where neither the suite nor `--threshold` sets one, in
+/// percent: two builds of different code lay the same function out differently, and
+/// builds of identical source differ by layout alone by ±1.4 % to ±4.9 % (the spread
+/// between builds of shuffled layouts measured on 2-core Intel Xeon and AMD EPYC VMs,
+/// docs/benchmarks.md); at 1 % a benchmark the change did not touch fails the gate by its
+/// new layout. Sampling layouts (several builds a side) judges them instead.
+pub const AGAINST_THRESHOLD: f64 = 3.0;
 
 /// A benchmark as registered: its name and its work (`k` operations a call).
 pub(crate) struct Registered<'a> {
@@ -370,7 +379,12 @@ impl<'a> Suite<'a> {
         }
         b = with_counters(b, args.counters.as_deref())?;
         b = with_read_path(b, args.read_path.as_deref())?;
-        b.plan().map_err(|e| SuiteError::usage(e.to_string()))
+        let mut plan = b.plan().map_err(|e| SuiteError::usage(e.to_string()))?;
+        let unset = args.threshold.is_none() && plan.threshold == crate::DEFAULT_THRESHOLD;
+        if unset && !args.against.is_empty() {
+            plan.threshold = AGAINST_THRESHOLD;
+        }
+        Ok(plan)
     }
 
     /// The meter of a benchmark measured with `plan`, and what it could not count.
@@ -526,7 +540,12 @@ fn compare_ends(
 ) -> Result<Outcome, SuiteError> {
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
-    against::judge_all(plan, ends, k, (selected, &select), (timeout, &mut ()))
+    let mut conduct = against::Conduct {
+        timeout,
+        watch: &mut (),
+        metric: args.metric.as_deref(),
+    };
+    against::judge_all(plan, ends, k, (selected, &select), &mut conduct)
 }
 
 /// `b` reading its counters as `--read-path` says (none: as it was set).
@@ -649,8 +668,12 @@ fn against_process(
     let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
     landing.processes = n;
-    let watched = (timeout, landing as &mut dyn Watch);
-    let judged = against::judge_all(plan, &mut ends, k, (selected, &select), watched);
+    let mut conduct = against::Conduct {
+        timeout,
+        watch: landing,
+        metric: args.metric.as_deref(),
+    };
+    let judged = against::judge_all(plan, &mut ends, k, (selected, &select), &mut conduct);
     drop(ends);
     endpoint::stop_all(&mut workers);
     let outcome = judged?;

@@ -36,6 +36,37 @@ pub struct Outcome {
     pub processes: usize,
     /// The exit status.
     pub exit: Exit,
+    /// A comparison not settled in its budget fails the gate (`--unsettled fail`).
+    pub unsettled_fails: bool,
+}
+
+/// The gate fails `v`: slower by the threshold or more, or not settled where
+/// `unsettled_fails` (`--unsettled fail`).
+pub fn fails_gate(v: &Verdict, unsettled_fails: bool) -> bool {
+    match v {
+        Verdict::Slower(_) => true,
+        Verdict::NotSettled => unsettled_fails,
+        _ => false,
+    }
+}
+
+/// The standard error's note on the comparisons of `judged` not settled in their budget.
+fn unsettled_note(judged: &[Comparison], fails: bool) -> String {
+    let names: Vec<&str> = judged
+        .iter()
+        .filter(|c| c.verdict == Verdict::NotSettled)
+        .map(|c| c.b.as_str())
+        .collect();
+    let rule = match fails {
+        true => "--unsettled fail fails them",
+        false => "the gate passes them; --unsettled fail would fail them",
+    };
+    std::format!(
+        "{} comparison(s) not settled in their budget ({}): {rule}; a longer --budget or a \
+         larger --threshold settles more",
+        names.len(),
+        names.join(", ")
+    )
 }
 
 /// A benchmark both builds have, measured side against side: its name, and its sides'
@@ -46,6 +77,9 @@ pub struct ComparedBenchmark {
     pub benchmark: String,
     /// Its two sides, interleaved round by round.
     pub sides: Interleaved,
+    /// The comparison the gate judges: on the metric asked for (time by default), at the
+    /// look that settled it or the last ([`crate::sequential`]).
+    pub judged: Comparison,
 }
 
 impl core::ops::Deref for ComparedBenchmark {
@@ -84,27 +118,28 @@ impl Outcome {
         landed: usize,
         out: &mut dyn Write,
     ) -> Result<(), SuiteError> {
-        self.judged = self.judge(args.metric.as_deref())?;
+        self.unsettled_fails = args.unsettled_fails;
+        self.judged = self
+            .compared
+            .iter()
+            .map(|p| judged(p, self.processes))
+            .collect();
         self.judged.extend(self.against_saved.iter().cloned());
         self.print(args.verbose, landed, out).map_err(stdout)?;
         self.write_files(suite, args)?;
-        let slower = self
-            .judged
-            .iter()
-            .any(|c| matches!(c.verdict, Verdict::Slower(_)));
-        self.exit = match (self.failed.is_empty(), slower) {
-            (false, _) => Exit::Failed,
-            (true, true) => Exit::Slower,
-            (true, false) => Exit::Ok,
+        let any = |v: fn(&Verdict) -> bool| self.judged.iter().any(|c| v(&c.verdict));
+        let slower = any(|v| matches!(v, Verdict::Slower(_)));
+        let unsettled = any(|v| *v == Verdict::NotSettled);
+        self.exit = match (self.failed.is_empty(), slower, unsettled) {
+            (false, ..) => Exit::Failed,
+            (true, true, _) => Exit::Slower,
+            (true, false, true) if args.unsettled_fails => Exit::Unsettled,
+            _ => Exit::Ok,
         };
+        if unsettled {
+            std::eprintln!("{}", unsettled_note(&self.judged, args.unsettled_fails));
+        }
         Ok(())
-    }
-
-    /// Each comparison judged on `metric` (its own, on time).
-    fn judge(&self, metric: Option<&str>) -> Result<Vec<Comparison>, SuiteError> {
-        let sides = (self.builds, self.processes);
-        let each = self.compared.iter().map(|p| judged(p, metric, sides));
-        each.collect()
     }
 
     /// The verdicts against a baseline, and the benchmarks of `only` from `landed` on; the
@@ -148,7 +183,7 @@ impl Outcome {
                 comparison: c.clone(),
                 baseline: None,
                 tag: None,
-                fails_gate: matches!(c.verdict, Verdict::Slower(_)),
+                fails_gate: fails_gate(&c.verdict, self.unsettled_fails),
             })
             .collect();
         let paired = self.compared.iter().map(|p| Paired {
@@ -211,6 +246,7 @@ mod tests {
         let outcome = Outcome {
             compared: std::vec![ComparedBenchmark {
                 benchmark: "parse".into(),
+                judged: sides.comparison.clone(),
                 sides,
             }],
             ..Outcome::default()

@@ -103,7 +103,26 @@ impl Comparison {
             Verdict::NotEnoughRounds => self.write_not_enough_rounds(w),
             Verdict::NotEnoughRunsApart => self.write_not_enough_apart(w),
             Verdict::NotJudged => self.write_not_judged(w),
+            Verdict::NotSettled => self.write_not_settled(w),
         }
+    }
+
+    /// The verdict line of [`Verdict::NotSettled`]: `verdict: not settled in 4.8 s: B
+    /// against A, this run could see changes of 6.2 % or more: +1.20 % [-3.4 %, 6.0 %];
+    /// layout not sampled, noise floor 2.1 % (99 %, 6 processes a side)`.
+    fn write_not_settled(&self, w: &mut dyn Write) -> fmt::Result {
+        let (a, b, c) = (&self.a, &self.b, &self.change);
+        let seconds = self.looks.map_or(f64::NAN, |l| l.seconds);
+        write!(
+            w,
+            "verdict: not settled in {seconds:.1} s: {b} against {a}{}, this run could see \
+             changes of {} or more: {:+.2} % {}{}",
+            self.of_metric(),
+            pct(crate::judge::sequential::could_see(self)),
+            c.estimate,
+            interval(c.low, c.high),
+            self.verdict_tail()
+        )
     }
 
     /// The verdict line of [`Verdict::NotJudged`]: `verdict: not judged: B against A, the
@@ -228,6 +247,22 @@ impl Comparison {
     /// Judged exactly: `, noise floor 0.01 % (exact within read jitter: B − A = +1,234
     /// [+1,232, +1,236] per run)`.
     fn verdict_tail(&self) -> String {
+        let looked = match self.looks {
+            Some(l) if l.settled => {
+                std::format!(
+                    ", settled at look {} of {} ({:.1} s)",
+                    l.taken,
+                    l.of,
+                    l.seconds
+                )
+            }
+            _ => String::new(),
+        };
+        self.method_tail() + &looked
+    }
+
+    /// How the verdict was reached: its noise floor and confidence, the units of builds.
+    fn method_tail(&self) -> String {
         if let Some(s) = &self.steady {
             return std::format!(
                 ", noise floor {} (exact within read jitter: B − A = {} per {})",

@@ -210,7 +210,7 @@ pub fn interleave(
         bar,
         measured: None,
     };
-    run_rounds(&mut pass, args.warmup as usize, draws)?;
+    run_rounds(&mut pass, 0..args.warmup as usize, draws)?;
     pass.measured = Some(Instant::now());
-    run_rounds(&mut pass, args.runs as usize, draws)
+    run_rounds(&mut pass, 0..args.runs as usize, draws)
 }

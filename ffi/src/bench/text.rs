@@ -33,6 +33,7 @@ impl From<Verdict> for picollo_bench_verdict {
             Verdict::NotEnoughRounds => picollo_bench_verdict::NotEnoughRounds,
             Verdict::NotEnoughRunsApart => picollo_bench_verdict::NotEnoughRunsApart,
             Verdict::NotJudged => picollo_bench_verdict::NotJudged,
+            Verdict::NotSettled => picollo_bench_verdict::NotSettled,
         }
     }
 }
