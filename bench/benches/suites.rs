@@ -3,16 +3,18 @@
 //! second build of identical source, byte for byte) and runs `--against` between the two,
 //! then against a base whose `spin 500` does 5 % less work, and prints
 //!
-//!   bench suites: aa_false=a/n detect5=b/m
+//!   bench suites: aa_false=a/n detect5=b/m wrong_way=w median_s=s
 //!
 //! `aa_false`: comparisons of identical builds called faster or slower; `detect5`: the
-//! head's 5 % more work found slower. A rate of the machine, not of the code: printed, never
+//! head's 5 % more work found slower; `median_s`: the median wall time a benchmark of a
+//! run took (the run's wall time over its verdicts: opening the workers, choosing the batch,
+//! and the rounds until the verdict settled or the budget ended). A rate of the machine, not of the code: printed, never
 //! asserted (the simulated machine's exact rates are the `verdicts` test's). Run as a worker
 //! (`--picollo-worker`) or with `--bench --against`, the program is the suite itself.
 //!
 //!   PICOLLO_SUITES_RUNS     A/A runs of the suite's 4 benchmarks (default 25: 100 comparisons)
 //!   PICOLLO_SUITES_DETECT   runs of the 5 % change (default 20)
-//!   PICOLLO_SUITES_BUDGET   seconds a comparison (default 0.5 for A/A, twice that to detect)
+//!   PICOLLO_SUITES_BUDGET   seconds a comparison (default: the suite's 5 s, for both)
 //!   PICOLLO_SUITES_PROCESSES  worker processes a build (`--processes`; else the suite's 6)
 
 use std::path::Path;
@@ -60,8 +62,9 @@ fn suite() -> Suite<'static> {
     s
 }
 
-/// `--against base` run by this program in a new process (with `env`): its verdict lines.
-fn against(base: &Path, budget: f64, filter: &[&str], env: &[(&str, &str)]) -> Vec<String> {
+/// `--against base` run by this program in a new process (with `env`): its verdict lines,
+/// and the seconds each benchmark took (the run's wall time over its verdicts).
+fn against(base: &Path, budget: f64, filter: &[&str], env: &[(&str, &str)]) -> Vec<(String, f64)> {
     let me = std::env::current_exe().expect("this program's path");
     let budget = budget.to_string();
     let processes = std::env::var("PICOLLO_SUITES_PROCESSES").ok();
@@ -73,24 +76,29 @@ fn against(base: &Path, budget: f64, filter: &[&str], env: &[(&str, &str)]) -> V
         "--budget",
         &budget,
     ])
-    .args(["--warmup", "0.1", "--counters", "none"])
+    .args(["--counters", "none"])
     .args(processes.iter().flat_map(|n| ["--processes", n]))
     .args(filter)
     .env_remove("GITHUB_STEP_SUMMARY");
     for (k, v) in env {
         c.env(k, v);
     }
+    let started = std::time::Instant::now();
     let out = c.output().expect("run --against");
+    let wall = started.elapsed().as_secs_f64();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         matches!(out.status.code(), Some(0 | 7)),
         "--against failed: {text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    text.lines()
+    let lines: Vec<String> = text
+        .lines()
         .filter(|l| l.starts_with("verdict: "))
         .map(String::from)
-        .collect()
+        .collect();
+    let each = wall / lines.len().max(1) as f64;
+    lines.into_iter().map(|l| (l, each)).collect()
 }
 
 fn different(line: &str) -> bool {
@@ -107,20 +115,18 @@ fn experiment() -> ExitCode {
     let script = format!("#!/bin/sh\nunset {MORE}\nexec {} \"$@\"\n", copy.display());
     std::fs::write(&base, script).expect("write the base's script");
     let _ = Command::new("chmod").arg("+x").arg(&base).status();
-    let budget = setting("PICOLLO_SUITES_BUDGET", 0.5);
-    let aa: Vec<String> = (0..setting("PICOLLO_SUITES_RUNS", 25.0) as usize)
+    let budget = setting("PICOLLO_SUITES_BUDGET", 5.0);
+    let aa: Vec<(String, f64)> = (0..setting("PICOLLO_SUITES_RUNS", 25.0) as usize)
         .flat_map(|_| against(&base, budget, &[], &[]))
         .collect();
-    let detect: Vec<String> = (0..setting("PICOLLO_SUITES_DETECT", 20.0) as usize)
-        .flat_map(|_| {
-            against(
-                &base,
-                2.0 * budget,
-                &["--exact", "spin 500"],
-                &[(MORE, "5")],
-            )
-        })
+    let detect: Vec<(String, f64)> = (0..setting("PICOLLO_SUITES_DETECT", 20.0) as usize)
+        .flat_map(|_| against(&base, budget, &["--exact", "spin 500"], &[(MORE, "5")]))
         .collect();
+    let mut seconds: Vec<f64> = aa.iter().chain(&detect).map(|(_, s)| *s).collect();
+    seconds.sort_by(f64::total_cmp);
+    let median_s = seconds.get(seconds.len() / 2).copied().unwrap_or(f64::NAN);
+    let aa: Vec<String> = aa.into_iter().map(|(l, _)| l).collect();
+    let detect: Vec<String> = detect.into_iter().map(|(l, _)| l).collect();
     let false_aa = aa.iter().filter(|l| different(l)).count();
     let found = detect
         .iter()
@@ -131,7 +137,8 @@ fn experiment() -> ExitCode {
         .filter(|l| l.contains(" is faster than "))
         .count();
     println!(
-        "bench suites: aa_false={false_aa}/{} detect5={found}/{} wrong_way={wrong_way}",
+        "bench suites: aa_false={false_aa}/{} detect5={found}/{} wrong_way={wrong_way} \
+         median_s={median_s:.1}",
         aa.len(),
         detect.len()
     );

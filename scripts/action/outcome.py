@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-NOT_JUDGED = {"not enough rounds", "not enough runs apart", "not judged"}
+NOT_JUDGED = {"not enough rounds", "not enough runs apart", "not judged", "not settled"}
 
 
 def outcome(document: dict) -> list[str]:

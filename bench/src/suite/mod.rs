@@ -538,14 +538,19 @@ fn compare_ends(
     k: usize,
     (args, selected): (&Args, &[String]),
 ) -> Result<Outcome, SuiteError> {
-    let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
-    let mut conduct = against::Conduct {
-        timeout,
-        watch: &mut (),
-        metric: args.metric.as_deref(),
-    };
+    let mut quiet = ();
+    let mut conduct = conduct(args, &mut quiet);
     against::judge_all(plan, ends, k, (selected, &select), &mut conduct)
+}
+
+/// How `args` say a comparison runs, told to `watch`.
+fn conduct<'w>(args: &'w Args, watch: &'w mut dyn Watch) -> against::Conduct<'w> {
+    against::Conduct {
+        timeout: args.worker_timeout.unwrap_or(WORKER_TIMEOUT),
+        watch,
+        metric: args.metric.as_deref(),
+    }
 }
 
 /// `b` reading its counters as `--read-path` says (none: as it was set).
@@ -665,14 +670,9 @@ fn against_process(
     let mut workers: Vec<Process> = base.chain(head).collect::<Result<_, _>>()?;
     let mut ends: Vec<&mut dyn Endpoint> =
         workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();
-    let timeout = args.worker_timeout.unwrap_or(WORKER_TIMEOUT);
     let select = |n: &str| args.selects(n);
     landing.processes = n;
-    let mut conduct = against::Conduct {
-        timeout,
-        watch: landing,
-        metric: args.metric.as_deref(),
-    };
+    let mut conduct = conduct(args, landing);
     let judged = against::judge_all(plan, &mut ends, k, (selected, &select), &mut conduct);
     drop(ends);
     endpoint::stop_all(&mut workers);
