@@ -28,9 +28,10 @@ pub fn merge(documents: &[(String, Document)]) -> Result<Document, String> {
     let mut merged = Document::new(Vec::new(), Vec::new());
     let mut from: Vec<&str> = Vec::new();
     for (source, d) in documents {
-        if let Some(i) = (0..from.len()).find(|&i| !documents[i].1.builds.eq(&d.builds)) {
+        let (first, first_doc) = &documents[0];
+        if first_doc.builds != d.builds {
             let why = "were written with different builds a side (--builds): not shards of one run";
-            return Err(std::format!("{} and {source} {why}", documents[i].0));
+            return Err(std::format!("{first} and {source} {why}"));
         }
         for c in &d.commands {
             if let Some(i) = merged.commands.iter().position(|m| m.name == c.name) {
