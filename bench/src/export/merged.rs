@@ -215,6 +215,8 @@ fn comparison(
 ) -> Result<Comparison, String> {
     let b = b.ok_or_else(|| std::format!("comparison of {:?}: B has no result", rec.b))?;
     let side_a = a.unwrap_or(b);
+    // Where the rebuilt sides lack the judged metric, time's tables stand in: the verdict
+    // and its figures are the record's either way.
     let mut c = compare_on(side_a, b, &rec.metric).unwrap_or_else(|_| compare(side_a, b));
     if a.is_none() {
         // A was not measured in this run (a saved baseline): no table of its figures.
