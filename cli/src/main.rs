@@ -12,6 +12,7 @@ mod hgrm;
 mod html;
 mod input;
 mod layouts;
+mod merge;
 mod plot;
 mod report;
 mod select;
@@ -81,6 +82,10 @@ enum Command {
     /// guest instructions (loads, stores, L1D misses), per thread and in total
     #[command(after_help = emulate::EMULATE_HELP)]
     Emulate(emulate::EmulateArgs),
+    /// The documents of a suite's shards (--shard I/N) as one run: one document, summary,
+    /// set of exports and HTML page, and the run's exit status
+    #[command(after_help = merge::MERGE_HELP)]
+    Merge(merge::MergeArgs),
 }
 
 /// The tag and time window options most commands share.
@@ -534,6 +539,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Plot(args) => run_plot(args),
         Command::Bench(args) => bench::run(&args),
         Command::Layouts(args) => layouts::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Formats => emit(&convert::formats_text(), None),
         Command::Emulate(_) => unreachable!("main runs picollo emulate itself"),
         Command::Convert(args) => {

@@ -51,6 +51,10 @@ def pytest_addoption(parser: Any) -> None:
                 help="the interpreter of --picollo-against (default: CHECKOUT/.venv/bin/python "
                 "where it exists, else this one)")
     g.addoption("--picollo-budget", metavar="SECS", help="seconds per benchmark (default 5)")
+    g.addoption("--picollo-shard", metavar="I/N",
+                help="run only the benchmarks whose share is I of N (the runner's --shard: "
+                "FNV-1a 64 of the name, mod N, plus one); N jobs with 1/N..N/N run each "
+                "benchmark once, and `picollo merge` joins their results.json")
     g.addoption("--picollo-args", action=_FlagsAction, default="",
                 help="FLAGS: more flags for the runner, one word (quote them), e.g. "
                 "'--threshold 5 --export bmf=bmf.json'; --picollo-args --list works as "
@@ -223,7 +227,8 @@ class _Session:
         opt, rootdir = self.config.option, Path(str(self.config.rootpath))
         args = ["--bench", "--out", str(rootdir / ".picollo")]
         for flag, value in (("--save", opt.picollo_save), ("--baseline", opt.picollo_baseline),
-                            ("--budget", opt.picollo_budget)):
+                            ("--budget", opt.picollo_budget),
+                            ("--shard", opt.picollo_shard)):
             if value:
                 args += [flag, value]
         if opt.picollo_append:

@@ -142,6 +142,42 @@ def test_picollo_args_takes_the_next_word_as_its_value_with_or_without_equals(tm
     assert r.returncode == 4 and "expected one argument" in r.stderr, text(r)
 
 
+def fnv1a64_share(name: str, n: int) -> int:
+    """The share docs/suites.md states for ``--shard``, computed here apart from the runner:
+    FNV-1a 64 of the name's UTF-8 bytes, modulo ``n``, plus one."""
+    h = 0xCBF29CE484222325
+    for byte in name.encode():
+        h = ((h ^ byte) * 0x100000001B3) % 2**64
+    return h % n + 1
+
+
+def listed(r: subprocess.CompletedProcess) -> list[str]:
+    return [line[:-len(": benchmark")] for line in r.stdout.splitlines()
+            if line.endswith(": benchmark")]
+
+
+def test_picollo_shard_lists_each_benchmark_in_exactly_one_share_as_the_rule_says(tmp_path):
+    head = checkout(tmp_path, "head")
+    r = pytest_in(head, "--picollo-bench", "--picollo-args", "--list", "-k", "not raises")
+    assert r.returncode == 0, text(r)
+    every = listed(r)
+    assert len(every) == 3, text(r)
+    shares = []
+    for i in (1, 2, 3):
+        r = pytest_in(head, "--picollo-bench", "--picollo-shard", f"{i}/3", "--picollo-args",
+                      "--list", "-k", "not raises")
+        assert r.returncode == 0, text(r)
+        shares.append(listed(r))
+        assert all(fnv1a64_share(n, 3) == i for n in shares[-1]), (i, shares[-1])
+        # The runner's own flag through --picollo-args says the same.
+        r = pytest_in(head, "--picollo-bench", "--picollo-args", f"--list --shard {i}/3",
+                      "-k", "not raises")
+        assert listed(r) == shares[-1], text(r)
+    assert sorted(sum(shares, [])) == sorted(every), shares
+    r = pytest_in(head, "--picollo-bench", "--picollo-shard", "4/3", "-k", "spin")
+    assert r.returncode == 2 and "--shard <I/N>" in r.stdout + r.stderr, text(r)
+
+
 def save_runs(head: Path, runs: int = 2) -> Path:
     """The spin saved as baseline ``main`` by ``runs`` runs apart; the file."""
     saved = head / ".picollo" / "baselines" / "main.json"

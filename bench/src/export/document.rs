@@ -13,7 +13,7 @@ use crate::judge::verdict::{Comparison, Verdict};
 use crate::measure::throughput::Throughput;
 use crate::model::document::{
     BuildsRecord, ComparisonRecord, DeclaredRecord, DiffersRecord, Document, ExactRecord, Figure,
-    JitterRecord, RatesRecord,
+    JitterRecord, LooksRecord, RatesRecord,
 };
 use crate::model::EntryRecord;
 
@@ -95,6 +95,12 @@ impl Comparison {
             noise_floor: self.noise_floor.into(),
             threshold: self.threshold.into(),
             builds: self.builds_record(),
+            looks: self.looks.map(|l| LooksRecord {
+                taken: l.taken as u64,
+                of: l.of as u64,
+                seconds: l.seconds.into(),
+                settled: l.settled,
+            }),
             within_jitter: self.jitter_record(),
             exact: self.exact_records(),
             throughput: self.rates.map(|(a, b)| RatesRecord {

@@ -14,6 +14,7 @@ mod document;
 mod gbench;
 mod github;
 mod junit;
+pub mod merged;
 mod records;
 mod result;
 mod route;

@@ -63,6 +63,22 @@ impl Verdict {
         }
     }
 
+    /// The verdict whose [`Verdict::word`] is `word`, with a change of `p` percent where it
+    /// carries one; `None` for a word no verdict has.
+    pub fn from_word(word: &str, p: f64) -> Option<Verdict> {
+        let every = [
+            Verdict::Faster(p),
+            Verdict::Slower(p),
+            Verdict::WithinNoise(p),
+            Verdict::NoDifference,
+            Verdict::NotEnoughRounds,
+            Verdict::NotEnoughRunsApart,
+            Verdict::NotJudged,
+            Verdict::NotSettled,
+        ];
+        every.into_iter().find(|v| v.word() == word)
+    }
+
     /// A verdict was reached: faster, slower, within noise or no difference; not where
     /// the rounds or the runs apart were too few, nor where the noise floor passed its
     /// bound ([`Verdict::NotJudged`]), nor where the budget ended before the interval

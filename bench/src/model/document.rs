@@ -277,6 +277,9 @@ pub struct ComparisonRecord {
     /// Where judged with builds as the unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub builds: Option<BuildsRecord>,
+    /// Where judged at looks of a sequential design: which look, of how many, when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub looks: Option<LooksRecord>,
     /// Where judged exactly: the difference within the read jitter.
     pub within_jitter: Option<JitterRecord>,
     /// Each exact metric.
@@ -301,6 +304,19 @@ pub struct ComparisonRecord {
     /// It fails a gate.
     #[serde(default)]
     pub fails_gate: bool,
+}
+
+/// The look of a sequential design a verdict is from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LooksRecord {
+    /// The look, from 1.
+    pub taken: u64,
+    /// The most looks.
+    pub of: u64,
+    /// The rounds' seconds until then.
+    pub seconds: Figure,
+    /// That look settled the verdict.
+    pub settled: bool,
 }
 
 /// A comparison judged with builds as the unit.

@@ -13,6 +13,7 @@ use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
 
 use super::endpoint::WORKER_FLAG;
 use super::exit::SuiteError;
+use super::shard::Shard;
 use crate::flags::{CiFlags, GateFlags};
 
 /// What a run does.
@@ -39,6 +40,8 @@ pub struct Args {
     pub exact: bool,
     /// Benchmarks whose name this regular expression matches (anywhere in the name).
     pub regex: Option<regex_lite::Regex>,
+    /// `--shard I/N`: only the benchmarks whose share is I of N ([`Shard`]).
+    pub shard: Option<Shard>,
     /// `--list`, `--bench`, `--test`, the worker flag, or none of them.
     pub mode: Option<Mode>,
     /// `--against PATH`, each: the other build's suite, A, against which this one is judged
@@ -95,6 +98,12 @@ struct Line {
     /// name)
     #[arg(long, value_name = "RE", value_parser = regex)]
     regex: Option<regex_lite::Regex>,
+    /// Run only the selected benchmarks whose share is I of N (1 <= I <= N <= 1024): FNV-1a
+    /// 64 of the benchmark's name, modulo N, plus one, so that N jobs with 1/N..N/N run
+    /// every benchmark once, whatever the build, language or machine; `picollo merge` joins
+    /// their documents
+    #[arg(long, value_name = "I/N", value_parser = shard)]
+    shard: Option<Shard>,
     /// Name each benchmark, measure nothing
     #[arg(long, overrides_with_all = ["test", "worker"])]
     list: bool,
@@ -220,6 +229,7 @@ impl From<Line> for Args {
             filters: line.filters,
             exact: line.exact,
             regex: line.regex,
+            shard: line.shard,
             mode,
             against: line.against,
             heads: line.heads,
@@ -281,14 +291,24 @@ impl Args {
         }
     }
 
-    /// Whether benchmark `name` is selected.
+    /// Whether benchmark `name` is selected: by the filters, and in the `--shard` asked for.
     pub fn selects(&self, name: &str) -> bool {
+        self.filters_select(name) && self.in_shard(name)
+    }
+
+    /// Whether the filters and `--regex` select benchmark `name`, whatever its shard.
+    pub fn filters_select(&self, name: &str) -> bool {
         let by_filter = self.filters.is_empty()
             || self.filters.iter().any(|f| match self.exact {
                 true => name == f,
                 false => name.contains(f.as_str()),
             });
         by_filter && self.regex.as_ref().is_none_or(|r| r.is_match(name))
+    }
+
+    /// Whether benchmark `name` falls in the `--shard` asked for (every one, without).
+    pub fn in_shard(&self, name: &str) -> bool {
+        self.shard.is_none_or(|s| s.holds(name))
     }
 }
 
@@ -331,6 +351,11 @@ fn name_of(v: &str) -> Result<String, String> {
 /// `--regex RE`.
 fn regex(v: &str) -> Result<regex_lite::Regex, String> {
     regex_lite::Regex::new(v).map_err(|e| std::format!("not a regular expression: {e}"))
+}
+
+/// `--shard I/N`.
+fn shard(v: &str) -> Result<Shard, String> {
+    v.parse()
 }
 
 /// `--counters a,b` (`none`: time only).
@@ -420,11 +445,36 @@ mod tests {
             ),
             (&["--append"], "--save <NAME>"),
             (&["--seed"], "a value is required for '--seed <N>'"),
+            (
+                &["--shard", "5/4"],
+                "'--shard <I/N>': I/N with 1 <= I <= N <= 1024",
+            ),
+            (&["--shard=0/4"], "not 0/4"),
+            (&["--shard", "1/1025"], "'--shard <I/N>'"),
+            (&["--shard", "2"], "not \"2\""),
         ] {
             let e = parse(args).unwrap_err();
             assert_eq!(e.exit, super::super::exit::Exit::Usage);
             assert!(e.message.contains(says), "{args:?}: {}", e.message);
             assert!(!e.message.starts_with("error:"), "{}", e.message);
         }
+    }
+
+    #[test]
+    fn a_shard_keeps_its_share_of_what_the_filters_select() {
+        let names: Vec<String> = (0..300).map(|i| std::format!("f/{i}")).collect();
+        let all = parse(&["f/1"]).unwrap();
+        let mut seen = 0;
+        for i in 1..=4 {
+            let a = parse(&["f/1", "--shard", &std::format!("{i}/4")]).unwrap();
+            for n in &names {
+                assert_eq!(a.selects(n), all.selects(n) && a.in_shard(n), "{n}");
+                assert_eq!(a.filters_select(n), all.selects(n), "{n}");
+            }
+            seen += names.iter().filter(|n| a.selects(n)).count();
+        }
+        // f/1, f/10..f/19, f/100..f/199: 111 selected, each in one shard of four.
+        assert_eq!(seen, names.iter().filter(|n| all.selects(n)).count());
+        assert_eq!(seen, 111);
     }
 }

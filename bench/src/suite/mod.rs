@@ -27,6 +27,7 @@ mod landing;
 mod outputs;
 mod progress;
 mod same_file;
+mod shard;
 mod unwound;
 mod worker;
 
@@ -46,6 +47,7 @@ pub use args::{Args, Mode};
 pub use endpoint::{Endpoint, Local, Process, WORKER_FLAG};
 pub use exit::{Exit, SuiteError};
 pub use outputs::{ComparedBenchmark, Outcome};
+pub use shard::{share_of, Shard, MAX_SHARDS};
 pub use unwound::fail;
 
 use landing::{Landing, Watch};
@@ -322,16 +324,17 @@ impl<'a> Suite<'a> {
         Ok(())
     }
 
-    /// The names `args` select; an error where they select none.
+    /// The names `args` select; an error where the filters select none (a `--shard` that
+    /// holds none of those they select is no error: a share of few benchmarks may be empty).
     fn selected(&self, args: &Args) -> Result<Vec<String>, SuiteError> {
-        let names = self.names().into_iter().filter(|n| args.selects(n));
+        let names = self.names().into_iter().filter(|n| args.filters_select(n));
         let names: Vec<String> = names.map(String::from).collect();
         if names.is_empty() && !self.benchmarks.is_empty() {
             let all = self.names().join(", ");
             let why = std::format!("no benchmark matches the filter (the benchmarks: {all}); a FILTER is a substring, --regex takes a regular expression");
             return Err(SuiteError::new(Exit::NoMatch, why));
         }
-        Ok(names)
+        Ok(names.into_iter().filter(|n| args.in_shard(n)).collect())
     }
 
     /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic's
@@ -423,7 +426,8 @@ impl<'a> Suite<'a> {
             .iter()
             .map(|b| (b.name.clone(), b.throughput));
         let mut landing = Landing::new(out, args, declared.collect());
-        let mut outcome = match against {
+        let empty_share = selected.is_empty() && args.shard.is_some();
+        let mut outcome = match against && !empty_share {
             true => against_process(&plan, self.worker.clone(), selected, args, &mut landing)?,
             false => self.measure_here(&plan, selected, &mut landing)?,
         };
@@ -500,6 +504,21 @@ impl<'a> Suite<'a> {
         compare_ends(&plan, ends, 1, (&args, &selected))
     }
 
+    /// [`Suite::compare_against`], then what a run does at its end: the verdicts judged on
+    /// `--metric`, the document under the output folder, the exports and the summary
+    /// written, the exit status settled. (Shards of two simulated machines' suites, in tests.)
+    pub fn compare_against_written(
+        &mut self,
+        other: &mut Suite<'_>,
+        args: &[String],
+        out: &mut dyn Write,
+    ) -> Result<Outcome, SuiteError> {
+        let parsed = Args::parse(&self.name, args)?;
+        let mut outcome = self.compare_against(other, args)?;
+        outcome.finish(&self.name, &parsed, 0, out)?;
+        Ok(outcome)
+    }
+
     /// Builds of one suite a side, `heads` (B) against `bases` (A), as many each, all of this
     /// process and with the settings of the first head: [`Suite::compare_against`] with
     /// builds as the unit.
@@ -538,6 +557,10 @@ fn compare_ends(
     k: usize,
     (args, selected): (&Args, &[String]),
 ) -> Result<Outcome, SuiteError> {
+    if selected.is_empty() && args.shard.is_some() {
+        // An empty share of `--shard` (the filters select some, else `selected` refused).
+        return Ok(Outcome::default());
+    }
     let select = |n: &str| args.selects(n);
     let mut quiet = ();
     let mut conduct = conduct(args, &mut quiet);
