@@ -742,3 +742,52 @@ fn the_guides_flag_list_is_a_suites_help() {
         "docs/suites.md: paste `--help` of a suite named sums"
     );
 }
+
+#[test]
+fn a_comparison_its_budget_ends_unsettled_says_what_it_could_see_and_the_gate_rule_decides() {
+    let _serial = serial();
+    let dir = temp("unsettled");
+    let base = other_build(&dir);
+    // Threshold 0: an identical build never settles "not slower" (its interval would have
+    // to lie below 0), so each comparison ends not settled unless noise calls it different
+    // (at most 1 in 100 each): of four comparisons, none unsettled has odds below 10⁻⁸.
+    let junit = dir.join("junit.xml");
+    let export = format!("junit={}", junit.display());
+    let mut unsettled = 0;
+    for rule in ["pass", "fail"] {
+        let flags = ["--processes", "2", "--threshold", "0", "--unsettled", rule];
+        let o = against(
+            &base,
+            &dir,
+            &[&flags[..], &["--export", &export]].concat(),
+            &[],
+        );
+        let t = text(&o);
+        let lines = t
+            .lines()
+            .filter(|l| l.starts_with("verdict: not settled in "));
+        let here = lines.clone().count();
+        unsettled += here;
+        for line in lines {
+            assert!(line.contains(", this run could see changes of "), "{line}");
+        }
+        let slower = t.contains(" is slower than ");
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        let expected = match (slower, here > 0, rule) {
+            (true, ..) => Exit::Slower,
+            (false, true, "fail") => Exit::Unsettled,
+            _ => Exit::Ok,
+        };
+        assert_eq!(o.status.code(), Some(expected as i32), "{t}");
+        if here > 0 {
+            assert!(t.contains("not settled in their budget"), "{t}");
+            let marked = if rule == "fail" {
+                "<failure"
+            } else {
+                "<skipped"
+            };
+            assert!(xml.contains(marked), "{xml}");
+        }
+    }
+    assert!(unsettled >= 1, "no comparison of four ended unsettled");
+}
