@@ -337,6 +337,7 @@ fn looked(
         let mut compared = built.judged(plan, &remote.turns, (pairing, conduct.metric))?;
         let at = (look, looks);
         let settled = judge_look(&mut compared.judged, Boundary::Pocock, at, seconds);
+        remote.watch.looked(at, &compared.judged);
         if settled || look >= looks {
             let time = &mut compared.sides.comparison;
             match conduct.metric {

@@ -23,6 +23,9 @@ pub(crate) trait Watch {
     /// The running benchmark is in round `round` (from 0) of `rounds`.
     fn round(&mut self, _round: usize, _rounds: usize) {}
 
+    /// The running comparison's look `look` of `looks` judged it so: its interval so far.
+    fn looked(&mut self, _at: (usize, usize), _c: &Comparison) {}
+
     /// A benchmark measured alone: its result.
     fn result(&mut self, _r: &mut BenchResult) -> Result<(), SuiteError> {
         Ok(())
@@ -97,6 +100,11 @@ impl Watch for Landing<'_> {
 
     fn round(&mut self, round: usize, rounds: usize) {
         self.progress.round(round, rounds);
+    }
+
+    fn looked(&mut self, at: (usize, usize), c: &Comparison) {
+        let ch = &c.change;
+        self.progress.looked(at, (ch.estimate, ch.low, ch.high));
     }
 
     /// Its rate where its benchmark declares one, and its line (its report).

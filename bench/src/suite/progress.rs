@@ -26,6 +26,8 @@ pub(crate) struct Progress<W: Write> {
     benchmark: String,
     which: (usize, usize),
     started: Instant,
+    /// What its last look said: `; look 2 of 8: +0.31 % [-1.20 %, 1.83 %]`.
+    so_far: String,
 }
 
 impl Progress<Stderr> {
@@ -47,6 +49,7 @@ impl<W: Write> Progress<W> {
             benchmark: String::new(),
             which: (0, 0),
             started: Instant::now(),
+            so_far: String::new(),
         }
     }
 
@@ -55,14 +58,26 @@ impl<W: Write> Progress<W> {
         self.benchmark = name.chars().take(NAME_WIDTH).collect();
         self.which = (i, n);
         self.started = Instant::now();
+        self.so_far.clear();
         self.draw("starting");
     }
 
     /// The running benchmark is in round `round` (from 0) of `rounds`.
     pub(crate) fn round(&mut self, round: usize, rounds: usize) {
         let secs = self.started.elapsed().as_secs_f64();
-        let at = std::format!("{}/{rounds} rounds ({secs:.1} s)", round + 1);
+        let at = std::format!("{}/{rounds} rounds ({secs:.1} s){}", round + 1, self.so_far);
         self.draw(&at);
+    }
+
+    /// The running benchmark's look `look` of `looks` gave `change` percent in
+    /// `[low, high]`: shown on the live line from its next round on.
+    pub(crate) fn looked(
+        &mut self,
+        (look, looks): (usize, usize),
+        (change, low, high): (f64, f64, f64),
+    ) {
+        self.so_far =
+            std::format!("; look {look} of {looks}: {change:+.2} % [{low:.2} %, {high:.2} %]");
     }
 
     /// Write `text` (whole lines) to `out` for good, the live line cleared first.
@@ -135,6 +150,7 @@ mod tests {
             p.start(name, (i + 1, 2));
             for r in 0..3 {
                 p.round(r, 3);
+                p.looked((r + 1, 3), (0.5, -1.25, 2.5));
             }
             p.land(out, &std::format!("verdict: {name}\n")).unwrap();
         }
@@ -157,7 +173,22 @@ mod tests {
         run_two(&mut p, &mut both.clone());
         let text = both.text();
         assert!(text.contains("[1/2] sum 1000: 3/3 rounds ("), "{text:?}");
-        assert!(text.contains("[2/2] spin 200: starting"), "{text:?}");
+        // Each round after a look shows the interval so far; a new benchmark starts bare.
+        assert!(
+            text.contains(" s); look 2 of 3: +0.50 % [-1.25 %, 2.50 %]"),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("[2/2] spin 200: 1/3 rounds (")
+                && !text.contains("spin 200: 1/3 rounds (0.0 s); look"),
+            "{text:?}"
+        );
+        let fresh = text
+            .find("[2/2] spin 200: 1/3 rounds (")
+            .expect("the new benchmark's round");
+        let drawn = &text[fresh..];
+        let drawn = &drawn[..drawn.find(CLEAR).unwrap_or(drawn.len())];
+        assert!(!drawn.contains("look"), "{drawn:?}");
         for name in ["sum 1000", "spin 200"] {
             let line = std::format!("verdict: {name}\n");
             let at = text.find(&line).expect("the landed line");
