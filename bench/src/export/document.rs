@@ -38,7 +38,13 @@ impl Findings<'_> {
     /// The document of its entries and comparisons.
     pub fn document(&self) -> Document {
         let entries = self.entries.iter().map(Entry::record);
-        let comparisons = self.comparisons.iter().map(Compared::record);
+        let comparisons = self.comparisons.iter().map(|c| {
+            let pair = self.paired.iter().find(|p| p.head.name == c.comparison.b);
+            ComparisonRecord {
+                benchmark: pair.map(|p| p.name.clone()),
+                ..c.record()
+            }
+        });
         let mut d = Document::new(entries.collect(), comparisons.collect());
         (d.builds, d.emulated) = (self.builds, self.emulated.clone());
         d
@@ -118,6 +124,7 @@ impl Comparison {
             baseline: None,
             tag: None,
             fails_gate: false,
+            benchmark: None,
         }
     }
 

@@ -8,7 +8,7 @@
 //! threshold and builds its shard judged (the record's), so that no verdict changes in the
 //! merge; its tables of percentiles are those of the rebuilt sides.
 
-use std::string::{String, ToString};
+use std::string::String;
 use std::vec::Vec;
 
 use super::{Compared, Entry, Findings, Paired};
@@ -113,10 +113,12 @@ impl Rebuilt {
             failed: r.is_none().then(|| failure(c)),
             members: c.members.clone(),
         });
-        let paired = self.comparisons.iter().filter_map(|(_, sides)| {
+        let records = self.comparisons.iter().zip(&self.document.comparisons);
+        let paired = records.filter_map(|((_, sides), rec)| {
             let (a, b) = (*sides)?;
+            let head = &self.document.commands[b].name;
             Some(Paired {
-                name: benchmark_of(&self.document.commands[b].name).to_string(),
+                name: rec.benchmark.clone().unwrap_or_else(|| head.clone()),
                 base: self.results[a].as_ref(),
                 head: self.results[b].as_ref()?,
             })
@@ -202,12 +204,6 @@ fn failure(c: &crate::model::EntryRecord) -> String {
     }
 }
 
-/// The benchmark a suite's compared side is named for: `parse` of `parse (head)`, where the
-/// suite names its two sides so ([`crate::suite::ComparedBenchmark`]); else the name itself.
-fn benchmark_of(side: &str) -> &str {
-    side.strip_suffix(" (head)").unwrap_or(side)
-}
-
 /// The comparison `rec` records of `sides` (A where the document holds it, B): the rebuilt
 /// sides' tables, with the verdict and figures its shard judged.
 fn comparison(
@@ -285,6 +281,12 @@ mod tests {
             side(&std::format!("{name} (head)"), head_ns),
         );
         let mut findings = Findings::of_pairs(&[(&a, &b)]).unwrap();
+        // A suite's findings pair the two sides under the benchmark's own name.
+        findings.paired = std::vec![Paired {
+            name: name.into(),
+            base: Some(&a),
+            head: &b,
+        }];
         findings.comparisons[0].comparison.verdict = verdict;
         findings.comparisons[0].fails_gate = matches!(verdict, Verdict::Slower(_));
         Document::read(&findings.to_text(&PicolloDocument).unwrap()).unwrap()

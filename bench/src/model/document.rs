@@ -304,6 +304,10 @@ pub struct ComparisonRecord {
     /// It fails a gate.
     #[serde(default)]
     pub fails_gate: bool,
+    /// The benchmark a suite compared in two builds, by its own name (its sides are named
+    /// `NAME (base)` and `NAME (head)`): what the dashboards chart the head under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub benchmark: Option<String>,
 }
 
 /// The look of a sequential design a verdict is from.
