@@ -353,3 +353,29 @@ impl Builds {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_verdicts_word_reads_back_as_that_verdict_and_no_other_word_does() {
+        let every = [
+            Verdict::Faster(2.5),
+            Verdict::Slower(2.5),
+            Verdict::WithinNoise(2.5),
+            Verdict::NoDifference,
+            Verdict::NotEnoughRounds,
+            Verdict::NotEnoughRunsApart,
+            Verdict::NotJudged,
+            Verdict::NotSettled,
+        ];
+        for v in every {
+            assert_eq!(Verdict::from_word(v.word(), 2.5), Some(v));
+        }
+        let words: std::collections::BTreeSet<&str> = every.iter().map(Verdict::word).collect();
+        assert_eq!(words.len(), every.len());
+        assert_eq!(Verdict::from_word("unsettled", 0.0), None);
+        assert!(!Verdict::NotSettled.judged());
+    }
+}
