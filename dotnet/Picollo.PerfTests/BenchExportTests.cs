@@ -14,7 +14,8 @@ using Picollo;
 static partial class PerfTests
 {
     static readonly string[] ExportWords = { "no difference", "faster", "slower", "within noise",
-                                             "not enough rounds", "not enough runs apart", "not judged" };
+                                             "not enough rounds", "not enough runs apart", "not judged",
+                                             "not settled" };
 
     static void BenchExportFormats()
     {
