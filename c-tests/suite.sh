@@ -73,6 +73,13 @@ has cpp_twice 'error: two benchmarks are named "sum 1000"'
 run 2 cpp_flag ./cpp --budgte 1
 has cpp_flag "unknown flag --budgte"
 run 0 cpp_help ./cpp --help
+has cpp_help "--shard <I/N>"
+has cpp_help "--unsettled <pass|fail>"
+# Two shards list every benchmark once between them.
+run 0 c_shard1 ./c --list --shard 1/2
+run 0 c_shard2 ./c --list --shard 2/2
+[[ "$(cat "$out/c_shard1.log" "$out/c_shard2.log" | sort)" == "$(cd "$out" && ./c --list | sort)" ]] ||
+    die "c --shard 1/2 and 2/2 listed: $(cat "$out/c_shard1.log" "$out/c_shard2.log")"
 has cpp_help "--threshold <PERCENT>"
 has cpp_help "--against <SUITE>"
 
@@ -123,6 +130,10 @@ has cpp_measure "throws: FAILED: failed: out of range, as the test asked"
 # a 100 % change, as bench/tests/suite.rs argues).
 run "0|7" c_aa ./c "${short[@]}" --against ./c_copy
 [[ "$(grep -c '^verdict: ' "$out/c_aa.log")" == 2 ]] || die "c against its copy: $(cat "$out/c_aa.log")"
+# Each verdict says the look it settled at, or that its budget ended first.
+if grep '^verdict: ' "$out/c_aa.log" | grep -v -e ', settled at look [1-8] of [1-8] (' -e '^verdict: not settled in '; then
+    die "c against its copy: a verdict that names no look"
+fi
 run 7 c_slower ./c_slower "${short[@]}" --processes 1 --against ./c spin
 has c_slower "verdict: spin_200 (head) is slower than spin_200 (base) by"
 run "0|7" cpp_aa ./cpp "${short[@]}" --against ./cpp_copy
