@@ -1,26 +1,22 @@
 #!/usr/bin/env python3
 """The GitHub Action's mode: suite and its pull-request comment, run here without GitHub.
 
-1. The helpers on canned input: the comment's body (the marker first, a long summary cut
-   with its <details> closed), the bench executable found in cargo's JSON messages, a suite's
-   slower benchmarks named without ` (head)`.
-2. The comment's find-or-update against a fake REST API (a local HTTP server): a pull request
-   without the marker gets a POST, one whose marked comment is on the second page a PATCH of
-   that comment; a refused call (403, a fork's token) is a warning, never a failed job; no
-   token, or no pull request, calls nothing and says why.
-3. The trap the action's separate target folders rule out: two revisions built into one
+1. scripts/action_comment_check.py's checks: the helpers on canned input, and the
+   comment's find-or-update against a fake REST API.
+2. The trap the action's separate target folders rule out: two revisions built into one
    CARGO_TARGET_DIR give one program (cargo calls the second build fresh), and the action's
    compare step refuses it, failing.
-4. The action (scripts/action_local.py) on a sample cargo crate whose bench target uses the
+3. The action (scripts/action_local.py) on a sample cargo crate whose bench target uses the
    checkout's picollo-bench: identical code builds byte-identical programs, which pass without
    a comparison; a head that adds a benchmark runs the A/A comparison of the two shared ones
    and passes; a head whose `spin` does 10 % more loop steps fails, exit 7, naming it; each
    writes the comment's body and posts, then updates, one comment on the fake API.
-5. The same on a pytest checkout using the plugin (--picollo-against), whose slower head
-   does twice the loop steps: a Python call of 45 µs spread by ±30 % between processes on
-   this shared 2-core VM, where 10 % more was found in none of 5 runs and twice as much in
-   3 of 3.
-6. mode: commands takes picollo from actions/cache on its second run (the first builds and
+4. The same with suite: command on a C suite and, under mono, a C# assembly (whose A/A head
+   adds a method that is no benchmark, so that two builds of other bytes are compared); and
+   on a pytest checkout using the plugin (--picollo-against), whose slower head does twice
+   the loop steps: a Python call of 45 µs spread by ±30 % between processes on this shared
+   2-core VM, where 10 % more was found in none of 5 runs and twice as much in 3 of 3.
+5. mode: commands takes picollo from actions/cache on its second run (the first builds and
    saves it), and the action's own time beyond the builds and the comparison is printed.
 
 The verdicts are on time, on this machine: the suites run with `--processes 3 --budget 1`
@@ -32,33 +28,22 @@ slower only where 3 processes a side differ by 3 % at 99 % confidence.
 from __future__ import annotations
 
 import argparse
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "action"))
+from action_comment_check import FakeApi, check, check_comment_api, check_helpers, failures  # noqa: E402
 from action_local import run_action  # noqa: E402
-import cargo_bench  # noqa: E402
-import comment  # noqa: E402
-import outcome  # noqa: E402
 
 ROOT = HERE.parent
 ARGS = "--budget 1 --warmup 0.1 --counters none --processes 3"
-failures: list[str] = []
-
-
-def check(ok: bool, what: str) -> None:
-    print(f"action suite: {'ok' if ok else 'FAILED'}: {what}", flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def git(repo: Path, *args: str) -> str:
@@ -66,119 +51,19 @@ def git(repo: Path, *args: str) -> str:
                           text=True).stdout.strip()
 
 
-def check_helpers() -> None:
-    marker = "<!-- picollo-suite: benchmark -->"
-    short = comment.body(marker, "### Picollo: 2 comparisons\n")
-    check(short.startswith(marker + "\n### Picollo"), "the comment: the marker, then the summary")
-    long = "### head\n<details>\n" + "| row |\n" * 20_000
-    cut = comment.body(marker, long)
-    check(len(cut) < 65_536 and cut.count("<details>") == cut.count("</details>")
-          and "longer than a comment" in cut, f"a long summary is cut to {len(cut)} characters")
-    messages = "\n".join(json.dumps(m) for m in [
-        {"reason": "compiler-artifact", "target": {"name": "picollo-bench", "kind": ["lib"]},
-         "executable": None},
-        {"reason": "build-script-executed"},
-        {"reason": "compiler-artifact", "target": {"name": "other", "kind": ["bench"]},
-         "executable": "/t/release/deps/other-1"},
-        {"reason": "compiler-artifact", "target": {"name": "sums", "kind": ["bench"]},
-         "executable": "/t/release/deps/sums-2", "fresh": False},
-        {"reason": "build-finished", "success": True}]) + "\nnot json\n"
-    check(cargo_bench.executable(messages, "sums") == "/t/release/deps/sums-2"
-          and cargo_bench.executable(messages, "nosuch") is None,
-          "cargo's messages: the bench target's executable, none for another name")
-    doc = {"comparisons": [{"b": "spin (head)", "verdict": "slower"},
-                           {"b": "sum (head)", "verdict": "no difference"}]}
-    check(outcome.outcome(doc, suite=True) == ["slower", "spin"]
-          and outcome.outcome(doc) == ["slower", "spin (head)"],
-          "a suite's slower benchmark is named without (head)")
-
-
-class FakeApi:
-    """GitHub's issue-comment endpoints on a local port: comments kept in a list, every
-    request recorded; `refuse` answers every call 403."""
-
-    def __init__(self) -> None:
-        self.comments: list[dict] = []
-        self.calls: list[tuple[str, str]] = []
-        self.refuse = False
-        api = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def reply(self, code: int, data) -> None:
-                text = json.dumps(data).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(text)))
-                self.end_headers()
-                self.wfile.write(text)
-
-            def handle_call(self, method: str) -> None:
-                api.calls.append((method, self.path))
-                if api.refuse or self.headers.get("Authorization") != "Bearer t0ken":
-                    return self.reply(403, {"message": "Resource not accessible by integration"})
-                size = int(self.headers.get("Content-Length") or 0)
-                sent = json.loads(self.rfile.read(size)) if size else None
-                path, _, query = self.path.partition("?")
-                if method == "GET" and path == "/repos/o/r/issues/7/comments":
-                    page = int(dict(q.split("=") for q in query.split("&"))["page"])
-                    return self.reply(200, api.comments[(page - 1) * 100:page * 100])
-                if method == "POST" and path == "/repos/o/r/issues/7/comments":
-                    api.comments.append({"id": 1000 + len(api.comments), "body": sent["body"]})
-                    return self.reply(201, api.comments[-1])
-                if method == "PATCH" and path.startswith("/repos/o/r/issues/comments/"):
-                    number = int(path.rsplit("/", 1)[1])
-                    for c in api.comments:
-                        if c["id"] == number:
-                            c["body"] = sent["body"]
-                            return self.reply(200, c)
-                return self.reply(404, {"message": "Not Found"})
-
-            def do_GET(self) -> None:
-                self.handle_call("GET")
-
-            def do_POST(self) -> None:
-                self.handle_call("POST")
-
-            def do_PATCH(self) -> None:
-                self.handle_call("PATCH")
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-
-    def env(self, scratch: Path) -> dict[str, str]:
-        """The Actions variables of pull request #7 of o/r, with this API."""
-        event = scratch / "event.json"
-        event.write_text(json.dumps({"pull_request": {"number": 7}}))
-        return {"GITHUB_API_URL": self.url, "GITHUB_REPOSITORY": "o/r",
-                "GITHUB_EVENT_PATH": str(event), "GITHUB_TOKEN": "t0ken"}
-
-
-def check_comment_api(api: FakeApi, scratch: Path) -> None:
-    env = api.env(scratch)
-    to = comment.target({**env, "PICOLLO_TOKEN": env["GITHUB_TOKEN"]})
-    check(isinstance(to, comment.Target) and to.number == 7, f"the pull request's target: {to}")
-    check(comment.target({**env, "PICOLLO_TOKEN": ""}) == "no github-token",
-          "no token: no call, and why")
-    push = scratch / "push.json"
-    push.write_text(json.dumps({"ref": "refs/heads/main"}))
-    check(comment.target({**env, "PICOLLO_TOKEN": "t0ken", "GITHUB_EVENT_PATH": str(push)})
-          == "the event is not a pull request's", "a push's event: no call, and why")
-    marker = "<!-- picollo-suite: x -->"
-    api.comments[:] = [{"id": i, "body": f"comment {i}"} for i in range(100)]
-    did = comment.post_or_update(to, marker, f"{marker}\nfirst")
-    check(did.startswith("posted comment 1100") and api.comments[-1]["body"].endswith("first")
-          and ("POST", "/repos/o/r/issues/7/comments") in api.calls,
-          f"no marked comment on either page: a POST ({did})")
-    api.calls.clear()
-    did = comment.post_or_update(to, marker, f"{marker}\nsecond")
-    check(did == "updated comment 1100 on pull request #7" and len(api.comments) == 101
-          and api.comments[-1]["body"].endswith("second")
-          and [m for m, _ in api.calls] == ["GET", "GET", "PATCH"],
-          f"the marked comment on page 2 is updated in place: {api.calls}")
+def commit_revisions(where: Path, revisions: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """A git repository in `where` (its files so far the first commit's) of one commit per
+    revision, each writing one file (path, text); the commit of each."""
+    git(where, "init", "-q")
+    git(where, "config", "user.email", "ci@example.org")
+    git(where, "config", "user.name", "ci")
+    commits = {}
+    for name, (path, text) in revisions.items():
+        (where / path).write_text(text)
+        git(where, "add", "-A")
+        git(where, "commit", "-qm", name)
+        commits[name] = git(where, "rev-parse", "HEAD")
+    return commits
 
 
 def cargo_sample(where: Path) -> dict[str, str]:
@@ -218,20 +103,11 @@ fn sums(s: &mut Suite) {{
 picollo_bench::main!(sums);
 """
     added = '\n    s.bench("spin 100", || {\n        for i in 0..100u64 {\n            black_box(i);\n        }\n    });'
-    git(where, "init", "-q")
-    git(where, "config", "user.email", "ci@example.org")
-    git(where, "config", "user.name", "ci")
-    revisions = {"base": ("benches/sums.rs", suite.format(steps="2_000", more="")),
-                 "same": ("README", "a sample\n"),
-                 "added": ("benches/sums.rs", suite.format(steps="2_000", more=added)),
-                 "slower": ("benches/sums.rs", suite.format(steps="2_200", more=added))}
-    commits = {}
-    for name, (path, text) in revisions.items():
-        (where / path).write_text(text)
-        git(where, "add", "-A")
-        git(where, "commit", "-qm", name)
-        commits[name] = git(where, "rev-parse", "HEAD")
-    return commits
+    return commit_revisions(where, {
+        "base": ("benches/sums.rs", suite.format(steps="2_000", more="")),
+        "same": ("README", "a sample\n"),
+        "added": ("benches/sums.rs", suite.format(steps="2_000", more=added)),
+        "slower": ("benches/sums.rs", suite.format(steps="2_200", more=added))})
 
 
 def pytest_sample(where: Path) -> dict[str, str]:
@@ -242,20 +118,10 @@ def pytest_sample(where: Path) -> dict[str, str]:
     tests = ("from work import spin\n\n\ndef test_spin(benchmark):\n"
              "    assert benchmark(spin, {n}) == sum(range({n}))\n\n\n"
              "def test_sorted(benchmark):\n    assert benchmark(sorted, [3, 1, 2]) == [1, 2, 3]\n")
-    git(where, "init", "-q")
-    git(where, "config", "user.email", "ci@example.org")
-    git(where, "config", "user.name", "ci")
     (where / "work.py").write_text(work)
-    revisions = {"base": ("test_bench.py", tests.format(n=2_000)),
-                 "same": ("README", "a sample\n"),
-                 "slower": ("test_bench.py", tests.format(n=4_000))}
-    commits = {}
-    for name, (path, text) in revisions.items():
-        (where / path).write_text(text)
-        git(where, "add", "-A")
-        git(where, "commit", "-qm", name)
-        commits[name] = git(where, "rev-parse", "HEAD")
-    return commits
+    return commit_revisions(where, {"base": ("test_bench.py", tests.format(n=2_000)),
+                                    "same": ("README", "a sample\n"),
+                                    "slower": ("test_bench.py", tests.format(n=4_000))})
 
 
 def seed(scratch: Path) -> Path:
@@ -405,6 +271,90 @@ def check_pytest(scratch: Path) -> list[float]:
     return spent
 
 
+C_SUITE = """#include <picollo/picollo_suite.h>
+
+PICOLLO_BENCH(sum, k) {
+    static uint64_t values[1000];
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t s = 0;
+        picollo_do_not_optimize(values);
+        for (int j = 0; j < 1000; j++) s += values[j];
+        picollo_do_not_optimize(s);
+    }
+}
+
+PICOLLO_BENCH(spin, k) {
+    for (uint64_t i = 0; i < k * STEPS; i++) picollo_do_not_optimize(i);
+}
+
+PICOLLO_BENCH_MAIN()
+"""
+
+CS_SUITE = """using Picollo.Suites;
+
+public class Sums
+{
+    [Benchmark("spin")]
+    public static ulong Spin(ulong k)
+    {
+        ulong x = 1;
+        for (ulong i = 0; i < k * STEPS; i++) x = x * 6364136223846793005UL + i;
+        return x;
+    }
+
+    [Benchmark("parse")]
+    public static int Parse() { return int.Parse("12345"); }
+
+    public static int Main(string[] args) { return Suite.Run<Sums>(args); }
+}
+"""
+
+
+def check_command(scratch: Path) -> list[float]:
+    """suite: command on a C suite (identical code: byte-identical programs; 10 % more loop
+    steps in spin: slower) and, under mono, a C# assembly (a method added, no benchmark: an
+    A/A of two builds; 10 % more steps: slower)."""
+    lib = Path(os.environ["PICOLLO_LIB"]).parent
+    repo = scratch / "c-sample"
+    repo.mkdir()
+    c = commit_revisions(repo, {"base": ("sums.c", C_SUITE.replace("STEPS", "2000")),
+                                "same": ("README", "a sample\n"),
+                                "slower": ("sums.c", C_SUITE.replace("STEPS", "2200"))})
+    build = (f"cc -O2 sums.c -I {ROOT / 'include'} -L {lib} -lpicollo -Wl,-rpath,{lib} -o sums")
+    inputs = {"suite": "command", "build": build, "program": "sums"}
+    ran, outputs, _, _ = job(repo, c["same"], c["base"], scratch, **inputs)
+    check(not ran.failed and outputs["verdict"] == "identical",
+          f"C, identical code: byte-identical programs, the job passes ({outputs['verdict']})")
+    spent = [overhead(ran)]
+    ran, outputs, _, _ = job(repo, c["slower"], c["same"], scratch, **inputs)
+    check(ran.failed and outputs["exit-status"] == "7" and outputs["slower"] == "spin",
+          f"C, +10 % in spin: the job fails, exit 7, naming it ({outputs})")
+    spent.append(overhead(ran))
+
+    dll = scratch / "Picollo.dll"
+    subprocess.run(["mcs", "-nologo", "-unsafe", "-target:library", f"-out:{dll}",
+                    f"-recurse:{ROOT / 'dotnet/Picollo'}/*.cs"], check=True)
+    repo = scratch / "cs-sample"
+    repo.mkdir()
+    method = "public static class More { public static int One() { return 1; } }\n"
+    c = commit_revisions(repo, {
+        "base": ("app.cs", CS_SUITE.replace("STEPS", "2000")),
+        "method": ("app.cs", CS_SUITE.replace("STEPS", "2000") + method),
+        "slower": ("app.cs", CS_SUITE.replace("STEPS", "2200") + method)})
+    build = f"mcs -nologo -optimize -r:{dll} -out:app.exe app.cs && cp {dll} {lib}/libpicollo.so ."
+    inputs = {"suite": "command", "build": build, "program": "app.exe", "launcher": "mono"}
+    ran, outputs, summary, _ = job(repo, c["method"], c["base"], scratch, **inputs)
+    check(not ran.failed and outputs["exit-status"] == "0" and outputs["slower"] == ""
+          and outputs["verdict"] != "identical" and "| spin (head) vs spin (base)" in summary,
+          f"C# A/A: two builds compared under mono, the job passes ({outputs['verdict']})")
+    spent.append(overhead(ran))
+    ran, outputs, _, _ = job(repo, c["slower"], c["method"], scratch, **inputs)
+    check(ran.failed and outputs["exit-status"] == "7" and outputs["slower"] == "spin",
+          f"C#, +10 % in spin: the job fails, exit 7, naming it ({outputs})")
+    spent.append(overhead(ran))
+    return spent
+
+
 def check_cli_cache(scratch: Path) -> None:
     """mode: commands, twice with one actions/cache store: built, then restored."""
     repo = scratch / "commands"
@@ -446,6 +396,7 @@ def main() -> int:
     check_comment_api(api, scratch)
     spent = check_cargo(api, scratch)
     spent += check_pytest(scratch)
+    spent += check_command(scratch)
     check_cli_cache(scratch)
     print(f"action suite: the action's own time beyond both builds and the comparison, "
           f"per job: {', '.join(f'{s:.1f}' for s in spent)} s")
