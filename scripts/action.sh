@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/needs.sh
-needs cc qemu-user action-venv || exit 1
+needs cc mono qemu-user action-venv || exit 1
 "${PICOLLO_VENV:-.venv}/bin/python" scripts/action_check.py --out target/action-check
 # The pytest sample loads the library from the release build.
 cargo build --quiet --release -p picollo-ffi

@@ -85,6 +85,9 @@ picollo-bench = {{ path = "{ROOT / 'bench'}", default-features = false }}
 [[bench]]
 name = "sums"
 harness = false
+
+# A project of its own, wherever the scratch folder lies (target/ of this workspace).
+[workspace]
 """)
     suite = """use picollo_bench::{{black_box, suite::Suite}};
 
