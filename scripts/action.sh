@@ -4,9 +4,15 @@
 # actionlint, and runs it with scripts/action_local.py on a sample project of two revisions
 # under --emulate (exact counts): identical code passes the job, 10 % more loop steps fail
 # it naming the benchmark, a head that does not compile fails it with the compiler's error.
+# Then scripts/action_suite_check.py runs mode: suite on a sample cargo crate and a pytest
+# checkout (A/A passes, 10 % more loop steps fails naming the benchmark, the pull request's
+# comment posted and updated on a fake API) and times the action's own steps.
 # The action's install step builds picollo with cargo into this checkout's target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/needs.sh
-needs cc qemu-user action-venv || exit 1
+needs cc mono qemu-user action-venv || exit 1
 "${PICOLLO_VENV:-.venv}/bin/python" scripts/action_check.py --out target/action-check
+# The pytest sample loads the library from the release build.
+cargo build --quiet --release -p picollo-ffi
+"${PICOLLO_VENV:-.venv}/bin/python" scripts/action_suite_check.py --out target/action-suite-check

@@ -9,13 +9,18 @@ GITHUB_OUTPUT (one file per step, read back into steps.ID.outputs). A step's `if
 evaluated (always(), success(), failure(), !, &&, ||, ==, !=, the same contexts); a failed
 step fails the job and skips the later steps whose `if:` does not ask for them. Of `uses:`
 steps, actions/upload-artifact copies its `path` into ARTIFACTS/NAME (and fails where the path
-is missing and `if-no-files-found` is `error`); any other is skipped and said. An expression
-outside these contexts is an error, not an empty string.
+is missing and `if-no-files-found` is `error`); actions/cache, given a cache folder, restores
+its `path` from CACHE/KEY (output cache-hit) and saves it there once the job passed, as its
+post step does; any other is skipped and said. An input's default is an expression too
+(`${{ github.token }}`: $GITHUB_TOKEN, empty where unset). An expression outside these
+contexts is an error, not an empty string. Each step's wall time is logged and kept.
 
     python3 scripts/action_local.py --workspace DIR [--input NAME=VALUE]... [--artifacts DIR]
+                                    [--cache DIR]
 
-prints each step's output, then the outputs and where the summary is; exits 1 when the job
-fails. scripts/action_check.py runs it on a sample project.
+prints each step's output and time, then the outputs and where the summary is; exits 1 when
+the job fails. scripts/action_check.py and scripts/action_suite_check.py run it on sample
+projects.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,9 +55,14 @@ class Job:
     workspace: Path
     temp: Path
     artifacts: Path
+    cache: Path | None = None
     steps: dict[str, dict[str, str]] = field(default_factory=dict)
     failed: bool = False
     log: list[str] = field(default_factory=list)
+    #: Each step run and its wall time in seconds, in order.
+    times: list[tuple[str, float]] = field(default_factory=list)
+    #: The (path, key) pairs actions/cache saves once the job passed.
+    to_save: list[tuple[Path, str]] = field(default_factory=list)
 
     def lookup(self, ref: str) -> str:
         """The value of a context reference (`inputs.build`, `steps.x.outputs.y`)."""
@@ -61,7 +72,8 @@ class Job:
         if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
             return self.steps.get(parts[1], {}).get(parts[3], "")
         fixed = {"github.action_path": str(self.action_path),
-                 "github.workspace": str(self.workspace), "runner.temp": str(self.temp)}
+                 "github.workspace": str(self.workspace), "runner.temp": str(self.temp),
+                 "github.token": os.environ.get("GITHUB_TOKEN", "")}
         if ref in fixed:
             return fixed[ref]
         raise ActionError(f"${{{{ {ref} }}}}: not a context this runner knows (or an undeclared input)")
@@ -149,6 +161,35 @@ def upload(job: Job, step: dict) -> bool:
     return True
 
 
+def cache(job: Job, step: dict, number: int) -> bool:
+    """actions/cache: `path` restored from CACHE/KEY where it is there (cache-hit true), else
+    marked to be saved there once the job passed; skipped where the job has no cache."""
+    if job.cache is None:
+        job.log.append(f"skipped: uses {step['uses']} (no --cache folder)")
+        return True
+    args = {k: job.substitute(v) for k, v in (step.get("with") or {}).items()}
+    path, key = Path(args["path"]), args["key"]
+    stored = job.cache / key
+    hit = stored.is_dir()
+    if hit:
+        shutil.rmtree(path, ignore_errors=True)
+        shutil.copytree(stored, path, symlinks=True)
+    else:
+        job.to_save.append((path, key))
+    job.steps[step.get("id", f"step{number}")] = {"cache-hit": str(hit).lower()}
+    job.log.append(f"cache: {key}: {'restored into ' + str(path) if hit else 'not found'}")
+    return True
+
+
+def save_caches(job: Job) -> None:
+    """actions/cache's post step: each missed path saved under its key, once the job passed."""
+    for path, key in job.to_save:
+        if job.failed or not path.exists() or job.cache is None:
+            continue
+        shutil.copytree(path, job.cache / key, symlinks=True, dirs_exist_ok=True)
+        job.log.append(f"cache: {key}: saved {path}")
+
+
 def run_step(job: Job, step: dict, summary: Path, number: int) -> bool:
     """One `run:` step with bash in the workspace; True when it exits 0."""
     if step.get("shell") != "bash":
@@ -170,11 +211,13 @@ def run_step(job: Job, step: dict, summary: Path, number: int) -> bool:
 
 
 def run_action(action_dir: Path, given: dict[str, str], workspace: Path,
-               artifacts: Path, temp: Path) -> tuple[Job, dict[str, str], Path]:
-    """The action's steps in order: the job (failed or not, its log), its outputs and the
-    step summary's file."""
+               artifacts: Path, temp: Path,
+               cache_dir: Path | None = None) -> tuple[Job, dict[str, str], Path]:
+    """The action's steps in order: the job (failed or not, its log and times), its outputs
+    and the step summary's file."""
     meta = load(action_dir / "action.yml")
-    job = Job(inputs_of(meta, given), action_dir, workspace, temp, artifacts)
+    job = Job({}, action_dir, workspace, temp, artifacts, cache_dir)
+    job.inputs = {k: job.substitute(v) for k, v in inputs_of(meta, given).items()}
     summary = temp / "step_summary.md"
     summary.write_text("")
     for number, step in enumerate(meta["runs"]["steps"]):
@@ -183,13 +226,21 @@ def run_action(action_dir: Path, given: dict[str, str], workspace: Path,
             job.log.append(f"--- {name}: skipped")
             continue
         job.log.append(f"--- {name}")
+        start = time.monotonic()
         if "uses" in step:
-            ok = upload(job, step) if step["uses"].startswith("actions/upload-artifact@") else True
-            if not step["uses"].startswith("actions/upload-artifact@"):
+            if step["uses"].startswith("actions/upload-artifact@"):
+                ok = upload(job, step)
+            elif step["uses"].startswith("actions/cache@"):
+                ok = cache(job, step, number)
+            else:
+                ok = True
                 job.log.append(f"skipped: uses {step['uses']} (not run here)")
         else:
             ok = run_step(job, step, summary, number)
+        job.times.append((name, time.monotonic() - start))
+        job.log.append(f"--- {name}: {job.times[-1][1]:.1f} s")
         job.failed |= not ok
+    save_caches(job)
     outputs = {k: job.substitute(v.get("value", "")) for k, v in (meta.get("outputs") or {}).items()}
     return job, outputs, summary
 
@@ -200,13 +251,14 @@ def main() -> int:
     p.add_argument("--workspace", type=Path, required=True, help="the checked-out project")
     p.add_argument("--input", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--artifacts", type=Path, help="where uploaded artifacts go")
+    p.add_argument("--cache", type=Path, help="actions/cache's store (none: its steps are skipped)")
     a = p.parse_args()
     given = dict(i.split("=", 1) for i in a.input)
     temp = Path(tempfile.mkdtemp(prefix="action-local-"))
     artifacts = a.artifacts or temp / "artifacts"
     try:
         job, outputs, summary = run_action(a.action.resolve(), given, a.workspace.resolve(),
-                                           artifacts, temp)
+                                           artifacts, temp, a.cache and a.cache.resolve())
     except ActionError as e:
         print(f"action_local: {e}", file=sys.stderr)
         return 2

@@ -1,60 +1,73 @@
 #!/usr/bin/env bash
 # The steps of the GitHub Action (action.yml), one function each: `step.sh install`,
-# `checkout`, `build`, `compare`, `gate`. Each reads its inputs from PICOLLO_* variables
-# (action.yml's `env:`) and the Actions environment (GITHUB_WORKSPACE, GITHUB_ACTION_PATH,
-# RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), and writes what the next steps need to
-# GITHUB_OUTPUT. Every file goes under $RUNNER_TEMP/picollo, the artifact's folder.
+# `checkout`, `build`, `compare`, `gate`, `cli-key`, `comment` (mode: suite's own steps are
+# suite.sh's). Each reads its inputs from PICOLLO_* variables (action.yml's `env:`) and the
+# Actions environment (GITHUB_WORKSPACE, GITHUB_ACTION_PATH, RUNNER_TEMP, GITHUB_OUTPUT,
+# GITHUB_STEP_SUMMARY), and writes what the next steps need to GITHUB_OUTPUT. Every file goes
+# under $RUNNER_TEMP/picollo, the artifact's folder.
 set -uo pipefail
 
-out="$RUNNER_TEMP/picollo"
-
-# error TITLE TEXT: an error annotation on the run's page, and the step fails.
-error() {
-  echo "::error title=Picollo: $1::$2"
-  exit 1
-}
-
-# output NAME VALUE: a step output (VALUE may hold several lines).
-output() {
-  printf '%s<<PICOLLO_EOF\n%s\nPICOLLO_EOF\n' "$1" "$2" >>"$GITHUB_OUTPUT"
-}
-
-# summary_block TITLE FILE: TITLE and FILE's last 30 lines as a block of the job summary.
-summary_block() {
-  [ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
-  { printf '### %s\n\n```text\n' "$1"; tail -n 30 "$2"; printf '```\n\n'; } >>"$GITHUB_STEP_SUMMARY"
-}
+# shellcheck source=SCRIPTDIR/common.sh
+. "$(dirname "$0")/common.sh"
 
 # install: checks the mode and `emulate`, installs QEMU's user mode where `emulate` asks for
-# it, and builds picollo from the action's checkout (unless `picollo` names one).
+# it, and takes picollo from the `picollo` input, else from the cache (actions/cache restored
+# $RUNNER_TEMP/picollo-cli under cli-key's key), else builds it with cargo from the action's
+# checkout. mode: suite runs each suite's own runner and needs no picollo.
 install() {
   case "$PICOLLO_MODE" in
     commands) ;;
-    suite) error "mode" "mode: suite (each build's suite run against the other's, --against) is not available yet; use mode: commands" ;;
-    *) error "mode" "mode: '$PICOLLO_MODE' is not a mode (commands; suite is coming)" ;;
+    suite)
+      case "$PICOLLO_SUITE" in
+        cargo | pytest | command) ;;
+        *) error "suite" "mode: suite needs suite: cargo, pytest or command (not '$PICOLLO_SUITE')" ;;
+      esac
+      ;;
+    *) error "mode" "mode: '$PICOLLO_MODE' is not a mode (commands or suite)" ;;
   esac
   case "$PICOLLO_EMULATE" in
     "" | instructions | memory | l1d) ;;
     *) error "emulate" "emulate: '$PICOLLO_EMULATE' is not one of instructions, memory, l1d (or empty)" ;;
   esac
   rm -rf "$out" && mkdir -p "$out" || error "install" "cannot make $out"
+  if [ "$PICOLLO_MODE" = suite ]; then
+    [ -z "$PICOLLO_EMULATE" ] || error "emulate" "emulate is for mode: commands (a suite runs natively)"
+    echo "Picollo: mode: suite runs the head's suite against the base's; no picollo CLI is needed"
+    output picollo ""
+    return 0
+  fi
   if [ -n "$PICOLLO_EMULATE" ] && ! command -v "qemu-$(uname -m)" >/dev/null; then
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get -qq update && $sudo apt-get -qq install -y --no-install-recommends qemu-user ||
       error "install" "emulate needs QEMU's user mode (Debian's qemu-user), which apt-get could not install"
   fi
-  local cli=$PICOLLO_BIN
+  local cli=$PICOLLO_BIN root="$RUNNER_TEMP/picollo-cli"
   if [ -z "$cli" ]; then
-    command -v cargo >/dev/null || error "install" "cargo is needed to build picollo (or give the input picollo)"
-    cli="$RUNNER_TEMP/picollo-cli/bin/picollo"
-    CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$GITHUB_ACTION_PATH/target}" \
-      cargo install --quiet --locked --path "$GITHUB_ACTION_PATH/cli" --root "$RUNNER_TEMP/picollo-cli" ||
-      error "install" "cargo install of picollo failed (see the lines above)"
+    cli="$root/bin/picollo"
+    if [ -x "$cli" ] && [ "$(cat "$root/key" 2>/dev/null)" = "$PICOLLO_CLI_KEY" ]; then
+      echo "Picollo: picollo from the cache ($PICOLLO_CLI_KEY)"
+    else
+      command -v cargo >/dev/null || error "install" "cargo is needed to build picollo (or give the input picollo)"
+      CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$GITHUB_ACTION_PATH/target}" \
+        cargo install --quiet --locked --force --path "$GITHUB_ACTION_PATH/cli" --root "$root" ||
+        error "install" "cargo install of picollo failed (see the lines above)"
+      printf '%s\n' "$PICOLLO_CLI_KEY" >"$root/key"
+    fi
   fi
   [ -x "$cli" ] || error "install" "picollo: '$cli' is not an executable file"
   "$cli" --version
   output picollo "$cli"
+}
+
+# cli-key: the cache key of picollo's build: the system, the machine, and a hash of every
+# source file the CLI is built from, so that another revision of Picollo is built anew.
+cli-key() {
+  local hash
+  hash=$(cd "$GITHUB_ACTION_PATH" &&
+    find Cargo.toml Cargo.lock cli core perf bench -name target -prune -o -type f -print |
+    LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16) || error "install" "cannot hash the action's sources"
+  output key "picollo-cli-$(uname -s)-$(uname -m)-$hash"
 }
 
 # checkout: the base revision in a worktree of its own, fetched where the checkout lacks it.
@@ -81,30 +94,20 @@ checkout() {
   output commit "$commit"
 }
 
-# build_one SIDE ROOT: the build command in ROOT's working directory, its output in
-# build-SIDE.log (shown folded); a failure shows its last lines and fails the step.
-build_one() {
-  local side=$1 dir="$2/$PICOLLO_WORKDIR" log="$out/build-$1.log" status=0
-  [ -d "$dir" ] || error "$side build" "working-directory: no folder $PICOLLO_WORKDIR in the $side revision"
-  (cd "$dir" && bash -eo pipefail -c "$PICOLLO_BUILD") >"$log" 2>&1 || status=$?
-  echo "::group::Picollo: the $side build (exit $status)"
-  cat "$log"
-  echo "::endgroup::"
-  if [ "$status" -ne 0 ]; then
-    tail -n 30 "$log" >&2
-    summary_block "Picollo: the $side build failed (exit $status)" "$log"
-    error "the $side build failed" "exit $status: $(tail -n 1 "$log")"
-  fi
-}
-
+# build: each revision built with the build command (mode: suite: suite.sh build).
 build() {
-  build_one base "$PICOLLO_BASE_DIR"
-  build_one head "$GITHUB_WORKSPACE"
+  [ "$PICOLLO_MODE" = suite ] && exec bash "$(dirname "$0")/suite.sh" build
+  [ -n "$PICOLLO_BUILD" ] || error "build" "mode: commands needs the input build"
+  build_one base "$PICOLLO_BASE_DIR" "$PICOLLO_BUILD"
+  build_one head "$GITHUB_WORKSPACE" "$PICOLLO_BUILD"
 }
 
 # compare: picollo bench --gate of the base's command and the head's, interleaved, with the
-# summary, the report, the exports and the document; its status and verdicts as outputs.
+# summary, the report, the exports and the document; its status and verdicts as outputs
+# (mode: suite: suite.sh compare).
 compare() {
+  [ "$PICOLLO_MODE" = suite ] && exec bash "$(dirname "$0")/suite.sh" compare
+  [ -n "$PICOLLO_RUN" ] || error "run" "mode: commands needs the input run"
   local base head
   base="$(cd "$PICOLLO_BASE_DIR/$PICOLLO_WORKDIR" && pwd)" &&
     head="$(cd "$GITHUB_WORKSPACE/$PICOLLO_WORKDIR" && pwd)" || error "compare" "a working directory is missing"
@@ -157,7 +160,18 @@ gate() {
   esac
 }
 
+# comment: the summary as the pull request's sticky comment (scripts/action/comment.py), its
+# body written to comment.md either way.
+comment() {
+  [ "$PICOLLO_COMMENT" = true ] || { echo "Picollo: comment: false, no comment"; return 0; }
+  local body="$out/comment.md"
+  python3 "$GITHUB_ACTION_PATH/scripts/action/comment.py" "$out/summary.md" "$body" \
+    "<!-- picollo-$PICOLLO_MODE: $PICOLLO_NAME -->"
+  [ -f "$body" ] && output comment "$body"
+  return 0
+}
+
 case "${1:-}" in
-  install | checkout | build | compare | gate) "$1" ;;
-  *) echo "usage: step.sh install|checkout|build|compare|gate" >&2; exit 2 ;;
+  install | checkout | build | compare | gate | cli-key | comment) "$1" ;;
+  *) echo "usage: step.sh install|checkout|build|compare|gate|cli-key|comment" >&2; exit 2 ;;
 esac

@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""The GitHub Action's mode: suite and its pull-request comment, run here without GitHub.
+
+1. scripts/action_comment_check.py's checks: the helpers on canned input, and the
+   comment's find-or-update against a fake REST API.
+2. The trap the action's separate target folders rule out: two revisions built into one
+   CARGO_TARGET_DIR give one program (cargo calls the second build fresh), and the action's
+   compare step refuses it, failing.
+3. The action (scripts/action_local.py) on a sample cargo crate whose bench target uses the
+   checkout's picollo-bench: identical code builds byte-identical programs, which pass without
+   a comparison; a head that adds a benchmark runs the A/A comparison of the two shared ones
+   and passes; a head whose `spin` does 10 % more loop steps fails, exit 7, naming it; each
+   writes the comment's body and posts, then updates, one comment on the fake API.
+4. The same with suite: command on a C suite and, under mono, a C# assembly (whose A/A head
+   adds a method that is no benchmark, so that two builds of other bytes are compared); and
+   on a pytest checkout using the plugin (--picollo-against), whose slower head does twice
+   the loop steps: a Python call of 45 µs spread by ±30 % between processes on this shared
+   2-core VM, where 10 % more was found in none of 5 runs and twice as much in 3 of 3.
+5. mode: commands takes picollo from actions/cache on its second run (the first builds and
+   saves it), and the action's own time beyond the builds and the comparison is printed.
+
+The verdicts are on time, on this machine: the suites run with `--processes 6 --budget 1`
+and a 3 % threshold. With 3 processes a side the cargo head's 10 % was missed once in 7 runs
+on this shared 2-core VM under other builds' load (one disturbed process widened the
+interval to [-8.5 %, 32.5 %]); with 6 it was found in each of 4 runs and every run of this
+check since. An A/A comparison is called slower only where 6 processes a side differ by 3 %
+at 99 % confidence.
+
+    python3 scripts/action_suite_check.py [--out DIR]     (exits 1 on a failed check)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "action"))
+from action_comment_check import FakeApi, check, check_comment_api, check_helpers, failures  # noqa: E402
+from action_local import run_action  # noqa: E402
+
+ROOT = HERE.parent
+ARGS = "--budget 1 --warmup 0.1 --counters none --processes 6"
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def commit_revisions(where: Path, revisions: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """A git repository in `where` (its files so far the first commit's) of one commit per
+    revision, each writing one file (path, text); the commit of each."""
+    git(where, "init", "-q")
+    git(where, "config", "user.email", "ci@example.org")
+    git(where, "config", "user.name", "ci")
+    commits = {}
+    for name, (path, text) in revisions.items():
+        (where / path).write_text(text)
+        git(where, "add", "-A")
+        git(where, "commit", "-qm", name)
+        commits[name] = git(where, "rev-parse", "HEAD")
+    return commits
+
+
+def cargo_sample(where: Path) -> dict[str, str]:
+    """A git repository of a cargo crate whose bench target `sums` uses the checkout's
+    picollo-bench: base; the same code (a README more); a third benchmark added; `spin` doing
+    10 % more loop steps. The commit of each."""
+    (where / "benches").mkdir(parents=True)
+    (where / "src").mkdir()
+    (where / "src/lib.rs").write_text("")
+    (where / ".gitignore").write_text("/target\n")
+    (where / "Cargo.toml").write_text(f"""[package]
+name = "sample"
+version = "0.1.0"
+edition = "2021"
+
+[dev-dependencies]
+picollo-bench = {{ path = "{ROOT / 'bench'}", default-features = false }}
+
+[[bench]]
+name = "sums"
+harness = false
+
+# A project of its own, wherever the scratch folder lies (target/ of this workspace).
+[workspace]
+""")
+    suite = """use picollo_bench::{{black_box, suite::Suite}};
+
+fn sums(s: &mut Suite) {{
+    let values: Vec<u64> = (0..20_000).collect();
+    s.bench("sum", move || {{
+        black_box(black_box(&values)[..10_000].iter().sum::<u64>());
+    }});
+    s.bench("spin", || {{
+        for i in 0..{steps}u64 {{
+            black_box(i);
+        }}
+    }});{more}
+}}
+
+picollo_bench::main!(sums);
+"""
+    added = '\n    s.bench("spin 100", || {\n        for i in 0..100u64 {\n            black_box(i);\n        }\n    });'
+    return commit_revisions(where, {
+        "base": ("benches/sums.rs", suite.format(steps="2_000", more="")),
+        "same": ("README", "a sample\n"),
+        "added": ("benches/sums.rs", suite.format(steps="2_000", more=added)),
+        "slower": ("benches/sums.rs", suite.format(steps="2_200", more=added))})
+
+
+def pytest_sample(where: Path) -> dict[str, str]:
+    """A git repository of pytest benchmarks through the plugin: base; the same code (a
+    README more); `spin` doing twice the loop steps."""
+    where.mkdir(parents=True)
+    work = "def spin(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n"
+    tests = ("from work import spin\n\n\ndef test_spin(benchmark):\n"
+             "    assert benchmark(spin, {n}) == sum(range({n}))\n\n\n"
+             "def test_sorted(benchmark):\n    assert benchmark(sorted, [3, 1, 2]) == [1, 2, 3]\n")
+    (where / "work.py").write_text(work)
+    return commit_revisions(where, {"base": ("test_bench.py", tests.format(n=2_000)),
+                                    "same": ("README", "a sample\n"),
+                                    "slower": ("test_bench.py", tests.format(n=4_000))})
+
+
+def seed(scratch: Path) -> Path:
+    """A target folder holding picollo-bench's dependencies built as the sample's are: a
+    restored cache, copied into each side's own target folder so that a job builds the
+    sample crate alone."""
+    crate = scratch / "seed"
+    cargo_sample(crate)
+    target = scratch / "seed-target"
+    subprocess.run(["cargo", "bench", "--no-run", "--bench", "sums", "-q"], cwd=crate,
+                   env=dict(os.environ, CARGO_TARGET_DIR=str(target)), check=True)
+    for p in (target / "release/deps").glob("sums-*"):
+        p.unlink()
+    return target
+
+
+def job(repo: Path, head: str, base: str, scratch: Path, targets: Path | None = None,
+        **inputs: str):
+    """The action on `repo` checked out at `head` against `base` (each side's target folder
+    a copy of `targets`): job, outputs, summary text, temp folder."""
+    git(repo, "checkout", "-q", "--detach", head)
+    temp = Path(tempfile.mkdtemp(dir=scratch))
+    if targets:
+        (temp / "picollo-targets").mkdir()
+        for side in ("base", "head"):
+            subprocess.run(["cp", "-a", str(targets), str(temp / "picollo-targets" / side)],
+                           check=True)
+    given = {"mode": "suite", "base-ref": base, "threshold": "3", "args": ARGS, **inputs}
+    ran, outputs, summary = run_action(ROOT, given, repo, temp / "artifacts", temp)
+    print("\n".join(ran.log)[-2500:])
+    shutil.rmtree(temp / "picollo-targets", ignore_errors=True)  # 100 MB a side
+    return ran, outputs, summary.read_text(encoding="utf-8"), temp
+
+
+def overhead(ran) -> float:
+    """The job's seconds beyond building both sides and comparing them."""
+    return sum(t for name, t in ran.times if "build the base" not in name and "compare" not in name)
+
+
+def check_trap(repo: Path, c: dict[str, str], targets: Path, scratch: Path) -> None:
+    """Two revisions built into one target folder: one program, refused by compare."""
+    shared = scratch / "shared-target"
+    subprocess.run(["cp", "-a", str(targets), str(shared)], check=True)
+    base_tree, head_tree = scratch / "trap-base", scratch / "trap-head"
+    git(repo, "worktree", "add", "-q", "--detach", str(head_tree), c["slower"])
+    git(repo, "worktree", "add", "-q", "--detach", str(base_tree), c["base"])
+    built = []
+    for tree in (base_tree, head_tree):
+        done = subprocess.run(["cargo", "bench", "--no-run", "--bench", "sums",
+                               "--message-format=json"], cwd=tree, capture_output=True, text=True,
+                              env=dict(os.environ, CARGO_TARGET_DIR=str(shared)), check=True)
+        sums = [json.loads(m) for m in done.stdout.splitlines() if '"name":"sums"' in m]
+        built.append((sums[-1]["executable"], sums[-1]["fresh"]))
+    (base_exe, _), (head_exe, head_fresh) = built
+    check(base_exe == head_exe, f"one CARGO_TARGET_DIR: both revisions' program is {head_exe}"
+          f" (the head's build fresh: {head_fresh})")
+    temp = Path(tempfile.mkdtemp(dir=scratch))
+    (temp / "picollo").mkdir()
+    out = temp / "output"
+    env = dict(os.environ, RUNNER_TEMP=str(temp), GITHUB_OUTPUT=str(out), GITHUB_WORKSPACE=str(head_tree),
+               PICOLLO_WORKDIR=".", PICOLLO_SUITE="cargo", PICOLLO_BASE_PROGRAM=base_exe,
+               PICOLLO_HEAD_PROGRAM=head_exe, PICOLLO_THRESHOLD="3", PICOLLO_EXPORTS="",
+               PICOLLO_METRIC="", PICOLLO_ARGS=ARGS, PICOLLO_TESTS="", PICOLLO_LAUNCHER="",
+               PICOLLO_PYTHON="")
+    done = subprocess.run(["bash", str(HERE / "action/suite.sh"), "compare"], env=env,
+                          capture_output=True, text=True)
+    check(done.returncode != 0 and "are one file" in done.stdout
+          and "judged against itself" in (temp / "picollo/summary.md").read_text(),
+          f"the compare step refuses them: {done.stdout.strip()[-200:]}")
+    for tree in (base_tree, head_tree):
+        git(repo, "worktree", "remove", "--force", str(tree))
+
+
+def check_cargo(api: FakeApi, scratch: Path) -> list[float]:
+    repo = scratch / "cargo-sample"
+    c = cargo_sample(repo)
+    targets = seed(scratch)
+    check_trap(repo, c, targets, scratch)
+    cargo = {"suite": "cargo", "bench": "sums"}
+    spent = []
+
+    ran, outputs, summary, temp = job(repo, c["same"], c["base"], scratch, targets, **cargo)
+    check(not ran.failed and outputs["exit-status"] == "0" and outputs["verdict"] == "identical",
+          f"identical code: byte-identical programs, the job passes uncompared ({outputs['verdict']})")
+    check("byte-identical" in summary and "::warning title=Picollo: identical builds" in "\n".join(ran.log),
+          "identical code: said in the summary and a warning")
+    body = Path(outputs["comment"]).read_text() if outputs["comment"] else ""
+    check(outputs["comment"] == str(temp / "picollo/comment.md")
+          and body.startswith("<!-- picollo-suite: benchmark -->\n### Picollo: nothing compared"),
+          "identical code: the comment's body is written where the output says")
+    check(any("not posted: no github-token" in line for line in ran.log),
+          "no token: the comment is not posted, and the log says why")
+    spent.append(overhead(ran))
+
+    os.environ.update(api.env(scratch))
+    api.comments.clear()
+    api.calls.clear()
+    try:
+        ran, outputs, summary, temp = job(repo, c["added"], c["base"], scratch, targets, **cargo)
+        check(not ran.failed and outputs["exit-status"] == "0" and outputs["slower"] == ""
+              and outputs["verdict"] in ("unchanged", "faster"),
+              f"A/A (a benchmark added): the job passes, exit 0 ({outputs})")
+        check("| sum (head) vs sum (base)" in summary and "| spin (head) vs spin (base)" in summary,
+              "A/A: the summary judges both shared benchmarks")
+        check([c["body"].split("\n")[0] for c in api.comments] == ["<!-- picollo-suite: benchmark -->"]
+              and "posted comment" in "\n".join(ran.log), "A/A: the comment is posted on the pull request")
+        spent.append(overhead(ran))
+
+        ran, outputs, summary, temp = job(repo, c["slower"], c["added"], scratch, targets, **cargo)
+        check(ran.failed and outputs["exit-status"] == "7" and outputs["verdict"] == "slower"
+              and outputs["slower"] == "spin", f"+10 % in spin: the job fails, exit 7, naming it ({outputs})")
+        check(any("::error title=Picollo: slower::spin" in line for line in ran.log),
+              "+10 %: the gate's annotation names spin")
+        body = Path(outputs["comment"]).read_text()
+        check(len(api.comments) == 1 and api.comments[0]["body"] == body
+              and "▲ slower" in body and api.calls[-1][0] == "PATCH",
+              "+10 %: the same comment is updated with the slower verdict")
+        spent.append(overhead(ran))
+
+        api.refuse = True
+        ran, outputs, _, _ = job(repo, c["same"], c["base"], scratch, targets, **cargo)
+        check(not ran.failed and any("::warning title=Picollo: no comment::" in line and "403" in line
+                                     for line in ran.log),
+              "a refused comment (403) is a warning, and the job passes")
+    finally:
+        api.refuse = False
+        for k in api.env(scratch):
+            os.environ.pop(k, None)
+    return spent
+
+
+def check_pytest(scratch: Path) -> list[float]:
+    repo = scratch / "pytest-sample"
+    c = pytest_sample(repo)
+    plugin = {"suite": "pytest", "tests": "test_bench.py", "python": sys.executable}
+    ran, outputs, summary, _ = job(repo, c["same"], c["base"], scratch, **plugin)
+    check(not ran.failed and outputs["exit-status"] == "0" and outputs["slower"] == "",
+          f"pytest A/A: the job passes, exit 0 ({outputs})")
+    check("test\\_bench.py::test\\_spin (head) vs test\\_bench.py::test\\_spin (base)" in summary,
+          "pytest A/A: the summary judges test_spin")
+    spent = [overhead(ran)]
+    ran, outputs, summary, temp = job(repo, c["slower"], c["same"], scratch, **plugin)
+    check(ran.failed and outputs["exit-status"] == "7" and outputs["slower"] == "test_bench.py::test_spin",
+          f"pytest, twice the steps: the job fails, exit 7, naming test_spin ({outputs})")
+    check((temp / "picollo/comment.md").read_text().startswith("<!-- picollo-suite: benchmark -->"),
+          "pytest: the comment's body is written")
+    spent.append(overhead(ran))
+    return spent
+
+
+C_SUITE = """#include <picollo/picollo_suite.h>
+
+PICOLLO_BENCH(sum, k) {
+    static uint64_t values[1000];
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t s = 0;
+        picollo_do_not_optimize(values);
+        for (int j = 0; j < 1000; j++) s += values[j];
+        picollo_do_not_optimize(s);
+    }
+}
+
+PICOLLO_BENCH(spin, k) {
+    for (uint64_t i = 0; i < k * STEPS; i++) picollo_do_not_optimize(i);
+}
+
+PICOLLO_BENCH_MAIN()
+"""
+
+CS_SUITE = """using Picollo.Suites;
+
+public class Sums
+{
+    [Benchmark("spin")]
+    public static ulong Spin(ulong k)
+    {
+        ulong x = 1;
+        for (ulong i = 0; i < k * STEPS; i++) x = x * 6364136223846793005UL + i;
+        return x;
+    }
+
+    [Benchmark("parse")]
+    public static int Parse() { return int.Parse("12345"); }
+
+    public static int Main(string[] args) { return Suite.Run<Sums>(args); }
+}
+"""
+
+
+def check_command(scratch: Path) -> list[float]:
+    """suite: command on a C suite (identical code: byte-identical programs; 10 % more loop
+    steps in spin: slower) and, under mono, a C# assembly (a method added, no benchmark: an
+    A/A of two builds; 10 % more steps: slower)."""
+    lib = Path(os.environ["PICOLLO_LIB"]).parent
+    repo = scratch / "c-sample"
+    repo.mkdir()
+    c = commit_revisions(repo, {"base": ("sums.c", C_SUITE.replace("STEPS", "2000")),
+                                "same": ("README", "a sample\n"),
+                                "slower": ("sums.c", C_SUITE.replace("STEPS", "2200"))})
+    build = (f"cc -O2 sums.c -I {ROOT / 'include'} -L {lib} -lpicollo -Wl,-rpath,{lib} -o sums")
+    inputs = {"suite": "command", "build": build, "program": "sums"}
+    ran, outputs, _, _ = job(repo, c["same"], c["base"], scratch, **inputs)
+    check(not ran.failed and outputs["verdict"] == "identical",
+          f"C, identical code: byte-identical programs, the job passes ({outputs['verdict']})")
+    spent = [overhead(ran)]
+    ran, outputs, _, _ = job(repo, c["slower"], c["same"], scratch, **inputs)
+    check(ran.failed and outputs["exit-status"] == "7" and outputs["slower"] == "spin",
+          f"C, +10 % in spin: the job fails, exit 7, naming it ({outputs})")
+    spent.append(overhead(ran))
+
+    dll = scratch / "Picollo.dll"
+    subprocess.run(["mcs", "-nologo", "-unsafe", "-target:library", f"-out:{dll}",
+                    f"-recurse:{ROOT / 'dotnet/Picollo'}/*.cs"], check=True)
+    repo = scratch / "cs-sample"
+    repo.mkdir()
+    method = "public static class More { public static int One() { return 1; } }\n"
+    c = commit_revisions(repo, {
+        "base": ("app.cs", CS_SUITE.replace("STEPS", "2000")),
+        "method": ("app.cs", CS_SUITE.replace("STEPS", "2000") + method),
+        "slower": ("app.cs", CS_SUITE.replace("STEPS", "2200") + method)})
+    build = f"mcs -nologo -optimize -r:{dll} -out:app.exe app.cs && cp {dll} {lib}/libpicollo.so ."
+    inputs = {"suite": "command", "build": build, "program": "app.exe", "launcher": "mono"}
+    ran, outputs, summary, _ = job(repo, c["method"], c["base"], scratch, **inputs)
+    check(not ran.failed and outputs["exit-status"] == "0" and outputs["slower"] == ""
+          and outputs["verdict"] != "identical" and "| spin (head) vs spin (base)" in summary,
+          f"C# A/A: two builds compared under mono, the job passes ({outputs['verdict']})")
+    spent.append(overhead(ran))
+    ran, outputs, _, _ = job(repo, c["slower"], c["method"], scratch, **inputs)
+    check(ran.failed and outputs["exit-status"] == "7" and outputs["slower"] == "spin",
+          f"C#, +10 % in spin: the job fails, exit 7, naming it ({outputs})")
+    spent.append(overhead(ran))
+    return spent
+
+
+def check_cli_cache(scratch: Path) -> None:
+    """mode: commands, twice with one actions/cache store: built, then restored."""
+    repo = scratch / "commands"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "-c", "user.email=ci@example.org", "-c", "user.name=ci", "commit", "-q",
+        "--allow-empty", "-m", "base")
+    store = scratch / "cache"
+    for run in ("first", "second"):
+        temp = Path(tempfile.mkdtemp(dir=scratch))
+        given = {"base-ref": "HEAD", "build": "true", "run": "true", "runs": "3", "comment": "false"}
+        ran, outputs, _ = run_action(ROOT, given, repo, temp / "artifacts", temp, store)
+        install = next(t for name, t in ran.times if name == "Picollo: install")
+        log = "\n".join(ran.log)
+        if run == "first":
+            check(not ran.failed and "not found" in log and "saved" in log,
+                  f"the first run builds picollo and saves it to the cache ({install:.1f} s)")
+        else:
+            check(not ran.failed and "from the cache" in log,
+                  f"the second run takes picollo from the cache ({install:.1f} s)")
+        print(f"action suite: commands mode, {run} run: install {install:.1f} s, overhead "
+              f"{overhead(ran):.1f} s of {sum(t for _, t in ran.times):.1f} s")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, help="keep the scratch folder here")
+    a = p.parse_args()
+    scratch = (a.out or Path(tempfile.mkdtemp(prefix="action-suite-"))).resolve()
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    os.environ.pop("GITHUB_TOKEN", None)
+    # The pytest sample's plugin and library: this checkout's.
+    os.environ["PYTHONPATH"] = str(ROOT / "python-demo")
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+    os.environ.setdefault("PICOLLO_LIB", str(target.resolve() / "release/libpicollo.so"))
+    check_helpers()
+    api = FakeApi()
+    check_comment_api(api, scratch)
+    spent = check_cargo(api, scratch)
+    spent += check_pytest(scratch)
+    spent += check_command(scratch)
+    check_cli_cache(scratch)
+    print(f"action suite: the action's own time beyond both builds and the comparison, "
+          f"per job: {', '.join(f'{s:.1f}' for s in spent)} s")
+    print(f"action suite: {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
