@@ -136,6 +136,7 @@ compare() {
   cat "$out/stderr.txt" >&2
   case $status in
     0 | 7) ;;
+    8) echo "::error title=Picollo: not settled::a comparison reached its budget unsettled, and --unsettled fail fails it (its line says the change it could have seen)" ;;
     *)
       [ -s "$out/summary.md" ] || not_compared "The suite exited with status $status: $(tail -n 1 "$out/stderr.txt")"
       summary_block "Picollo: the suite failed (exit $status)" "$out/stderr.txt"
