@@ -20,14 +20,27 @@
 //! (at least the threshold) is the smallest change it could have found.
 
 use super::apart::t_995;
+use super::shift::{rounds_needed, Design};
 use super::verdict::{Comparison, Looks, Verdict};
 
 /// The most looks a comparison takes: after each eighth of its rounds.
 pub const LOOKS: usize = 8;
 
-/// The fewest rounds between two looks: fewer looks where the rounds are few (a count of
-/// looks is fixed before the first, as Pocock's constants assume).
+/// The fewest rounds between two looks where builds (or processes) are the unit: fewer looks
+/// where the rounds are few (a count of looks is fixed before the first, as Pocock's
+/// constants assume).
 pub const ROUNDS_A_LOOK: usize = 4;
+
+/// How many looks `rounds` rounds take, `k` builds a side: every look's rounds enough for a
+/// verdict (a side of one build is judged on its paired rounds, which need
+/// [`rounds_needed`] of them), at most [`LOOKS`], at least one.
+pub fn looks_of(rounds: usize, k: usize) -> usize {
+    let a_look = match k {
+        0 | 1 => rounds_needed(Design::Paired),
+        _ => ROUNDS_A_LOOK,
+    };
+    LOOKS.min(rounds / a_look.max(1)).max(1)
+}
 
 /// Pocock's constants for a two-sided 1 % over `K` = 1 to 10 equally spaced looks (the
 /// tests recompute them by numerical integration).
@@ -262,6 +275,17 @@ mod tests {
                 assert!(crossing(Z_995, looks) > 0.025, "{looks} looks");
             }
         }
+    }
+
+    #[test]
+    fn every_look_holds_rounds_enough_for_a_verdict() {
+        assert_eq!(looks_of(50, 6), 8);
+        assert_eq!(looks_of(10, 6), 2);
+        assert_eq!(looks_of(3, 6), 1);
+        // Paired rounds need 8 for a 99 % interval: 10 rounds are one look, 50 six.
+        assert_eq!(looks_of(10, 1), 1);
+        assert_eq!(looks_of(50, 1), 6);
+        assert_eq!(looks_of(100, 1), 8);
     }
 
     #[test]

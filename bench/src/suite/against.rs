@@ -13,7 +13,7 @@ use super::landing::Watch;
 use super::outputs::{ComparedBenchmark, Outcome};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::compare::compare_on;
-use crate::judge::sequential::{judge_look, Boundary, LOOKS, ROUNDS_A_LOOK};
+use crate::judge::sequential::{judge_look, looks_of, Boundary};
 use crate::judge::verdict::Interleaved;
 use crate::measure::draws::Draws;
 use crate::measure::engine::{run_rounds, RoundRobin, Turn};
@@ -326,7 +326,7 @@ fn looked(
         watch: &mut *conduct.watch,
         rounds: r,
     };
-    let looks = LOOKS.min(r / ROUNDS_A_LOOK).max(1);
+    let looks = looks_of(r, built.k);
     let (mut done, mut look) = (0, 0);
     loop {
         look += 1;
