@@ -11,7 +11,7 @@ mod common;
 
 use common::{normal, time_result, SplitMix64};
 use picollo_bench::rules::judge_build_times;
-use picollo_bench::sequential::{judge_look, Boundary, LOOKS};
+use picollo_bench::sequential::{judge_look, Boundary, Looking, LOOKS};
 use picollo_bench::{compare, Comparison, Verdict};
 
 /// Processes a side, as `--against` runs them by default.
@@ -39,7 +39,7 @@ fn grid(rng: &mut SplitMix64, change: f64, (placement, noise): (f64, f64)) -> Ve
 
 /// The verdict of one comparison under `boundary`, at `threshold` percent: looked at after
 /// each eighth of its rounds, stopped at the first that settles. With the look it stopped at.
-fn sequential(rows: &[Vec<f64>], boundary: Boundary, threshold: f64) -> (Verdict, usize) {
+fn sequential(rows: &[Vec<f64>], design: &Looking, threshold: f64) -> (Verdict, usize) {
     static BLANK: std::sync::OnceLock<Comparison> = std::sync::OnceLock::new();
     let blank = BLANK.get_or_init(|| {
         let seed = time_result("A", vec![100_000; 8]);
@@ -54,7 +54,7 @@ fn sequential(rows: &[Vec<f64>], boundary: Boundary, threshold: f64) -> (Verdict
         c.threshold = threshold;
         judge_build_times(&mut c, &a, &b).unwrap();
         let seconds = look as f64;
-        if judge_look(&mut c, boundary, (look, LOOKS), seconds) || look == LOOKS {
+        if judge_look(&mut c, design, look, seconds) || look == LOOKS {
             return (c.verdict, look);
         }
     }
@@ -67,10 +67,11 @@ fn different(v: &Verdict) -> bool {
 
 /// `n` identical comparisons' false verdicts under `boundary` at `threshold`.
 fn false_of(n: u64, boundary: Boundary, threshold: f64, spread: (f64, f64)) -> usize {
+    let design = Looking::new(boundary, LOOKS, 1);
     (0..n)
         .filter(|&s| {
             let rows = grid(&mut SplitMix64(s), 1.0, spread);
-            different(&sequential(&rows, boundary, threshold).0)
+            different(&sequential(&rows, &design, threshold).0)
         })
         .count()
 }
@@ -100,9 +101,10 @@ fn the_looks_settle_big_changes_early_and_five_percent_by_the_last() {
     // time; +5 % is found in at least 19 of 20, never the wrong way; identical builds are
     // never called slower, and settle "not slower" or end not settled.
     let spread = (0.015, 0.02);
+    let design = Looking::new(Boundary::Pocock, LOOKS, 1);
     let run = |change: f64, s: u64| {
         let rows = grid(&mut SplitMix64(1_000 + s), change, spread);
-        sequential(&rows, Boundary::Pocock, 3.0)
+        sequential(&rows, &design, 3.0)
     };
     let fifty: Vec<(Verdict, usize)> = (0..20).map(|s| run(1.5, s)).collect();
     assert!(fifty
@@ -115,6 +117,18 @@ fn the_looks_settle_big_changes_early_and_five_percent_by_the_last() {
         .count();
     assert!(found >= 19, "{five:?}");
     assert!(!five.iter().any(|(v, _)| matches!(v, Verdict::Faster(_))));
+    // One of a suite of 4 (the 1 % shared): still found; one of 200, printed.
+    let found_in = |family: usize| {
+        let design = Looking::new(Boundary::Pocock, LOOKS, family);
+        let slower = (0..20).filter(|&s| {
+            let rows = grid(&mut SplitMix64(1_000 + s), 1.05, spread);
+            matches!(sequential(&rows, &design, 3.0).0, Verdict::Slower(_))
+        });
+        slower.count()
+    };
+    let (four, two_hundred) = (found_in(4), found_in(200));
+    println!("sequential (simulated, threshold 3 %): +5 % found {four} of 20 as one of 4 benchmarks, {two_hundred} of 20 as one of 200");
+    assert!(four >= 19, "{four} of 20");
     let same: Vec<(Verdict, usize)> = (0..200).map(|s| run(1.0, s)).collect();
     let slower = same.iter().filter(|(v, _)| different(v)).count();
     let settled = same.iter().filter(|(v, _)| v.judged()).count();
@@ -129,4 +143,31 @@ fn the_looks_settle_big_changes_early_and_five_percent_by_the_last() {
     assert!(same
         .iter()
         .all(|(v, _)| v.judged() || *v == Verdict::NotSettled));
+}
+
+#[test]
+fn a_suites_benchmarks_share_the_one_percent() {
+    // Suites of 50 identical benchmarks, threshold 0 (every look taken): judged each as one
+    // of a family of 50, a run calls any of its 50 different at most as often as 1 in 100
+    // (at most 9 runs of 400: correct code fails with P below 10⁻⁴); each judged alone,
+    // about 40 % of runs call one different (1 − 0.99⁵⁰), and this test fails on it.
+    let spread = (0.003, 0.02);
+    let runs = |family: usize, n: u64| {
+        let design = Looking::new(Boundary::Pocock, LOOKS, family);
+        let any = |run: u64| {
+            (0..50).any(|b| {
+                let rows = grid(&mut SplitMix64(run * 1_000 + b), 1.0, spread);
+                different(&sequential(&rows, &design, 0.0).0)
+            })
+        };
+        (0..n).filter(|&run| any(run)).count()
+    };
+    let shared = runs(50, 400);
+    let alone = runs(1, 100);
+    println!(
+        "sequential (simulated suites of 50 identical benchmarks): a benchmark called different \
+         in {shared} of 400 runs with the 1 % shared, {alone} of 100 with each benchmark's own"
+    );
+    assert!(shared <= 9, "{shared} of 400");
+    assert!(alone >= 20, "{alone} of 100");
 }

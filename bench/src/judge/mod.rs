@@ -11,4 +11,5 @@ pub mod saved;
 pub mod sequential;
 pub mod shift;
 pub(crate) mod steady;
+pub mod tails;
 pub(crate) mod verdict;

@@ -13,14 +13,18 @@
 //! the comparison stops at: the verdict is as true as a single 99 % interval's.
 //!
 //! Each look's two-sided level is the one Pocock's constant leaves a standard normal
-//! statistic ([`look_level`]); an interval from Student's t (builds or processes as the
-//! unit) is widened to the t quantile of that level, one from the normal (the paired
-//! rounds' signed-rank interval) to Pocock's constant itself. A comparison that reaches its
+//! statistic ([`Looking`]); an interval from Student's t (builds or processes as the unit)
+//! is widened to the t quantile of that level, one from the normal (the paired rounds'
+//! signed-rank interval) to Pocock's constant itself. A suite's benchmarks share the 1 %:
+//! with `N` of them, each comparison's looks are judged at Pocock's constant for `1 % / N`
+//! (Bonferroni over the benchmarks), so that identical builds fail the gate on any one
+//! benchmark no more often than 1 in 100 runs, however many the suite holds. A comparison that reaches its
 //! last look unanswered is [`Verdict::NotSettled`]: its interval is kept, and its half-width
 //! (at least the threshold) is the smallest change it could have found.
 
 use super::apart::t_995;
 use super::shift::{rounds_needed, Design};
+use super::tails::{erfc, normal_critical, pocock_for, t_critical};
 use super::verdict::{Comparison, Looks, Verdict};
 
 /// The most looks a comparison takes: after each eighth of its rounds.
@@ -62,102 +66,54 @@ pub enum Boundary {
     Plain,
 }
 
-/// Pocock's constant for `looks` looks (1 % two-sided; past 10 looks, 10's).
-pub fn pocock(looks: usize) -> f64 {
-    POCOCK_1_PERCENT[looks.clamp(1, POCOCK_1_PERCENT.len()) - 1]
+/// The family-wise error a suite's comparisons share: 1 % for all its benchmarks together.
+pub const ALPHA: f64 = 0.01;
+
+/// A comparison's sequential design: how its looks are judged, how many it takes, and the
+/// two-sided level of each look.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Looking {
+    /// How the looks are judged.
+    pub boundary: Boundary,
+    /// The most looks.
+    pub looks: usize,
+    /// Each look's two-sided level.
+    pub level: f64,
 }
 
-/// The two-sided level each of `looks` looks is judged at: the probability that a standard
-/// normal lies beyond Pocock's constant ([`pocock`]).
-pub fn look_level(looks: usize) -> f64 {
-    erfc(pocock(looks) / core::f64::consts::SQRT_2)
-}
-
-/// The complementary error function, from its Chebyshev fit of fractional error below
-/// 1.2·10⁻⁷ (Numerical Recipes' `erfcc`).
-pub fn erfc(x: f64) -> f64 {
-    const C: [f64; 10] = [
-        -1.265_512_23,
-        1.000_023_68,
-        0.374_091_96,
-        0.096_784_18,
-        -0.186_288_06,
-        0.278_868_07,
-        -1.135_203_98,
-        1.488_515_87,
-        -0.822_152_23,
-        0.170_872_77,
-    ];
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = C.iter().rev().fold(0.0, |acc, c| c + t * acc);
-    let tail = t * (-z * z + poly).exp();
-    match x >= 0.0 {
-        true => tail,
-        false => 2.0 - tail,
+impl Looking {
+    /// `looks` looks under `boundary` for one of `family` comparisons that share [`ALPHA`]
+    /// (a suite's benchmarks: the chance that any of identical builds' benchmarks is
+    /// called different stays 1 %): each look at the level Pocock's constant for
+    /// `ALPHA / family` over `looks` looks leaves a standard normal (the table for one; else
+    /// computed, [`pocock_for`]). [`Boundary::Plain`]: every look at `ALPHA / family`.
+    pub fn new(boundary: Boundary, looks: usize, family: usize) -> Looking {
+        let looks = looks.max(1);
+        let alpha = ALPHA / family.max(1) as f64;
+        let edge = match (boundary, family) {
+            (Boundary::Plain, _) => normal_critical(alpha),
+            (_, 0 | 1) if looks <= POCOCK_1_PERCENT.len() => POCOCK_1_PERCENT[looks - 1],
+            _ => pocock_for(alpha, looks),
+        };
+        let level = erfc(edge / core::f64::consts::SQRT_2);
+        Looking {
+            boundary,
+            looks,
+            level,
+        }
     }
-}
 
-/// `P(|T| > t)` for Student's t with `df` degrees of freedom (1 or more), from the finite
-/// sums of `cos θ` powers that integer degrees of freedom allow (`θ = atan(t/√df)`;
-/// Abramowitz & Stegun 26.7.3–4).
-pub fn t_tail(t: f64, df: usize) -> f64 {
-    let theta = (t.abs() / (df.max(1) as f64).sqrt()).atan();
-    let (s, c2) = (theta.sin(), theta.cos().powi(2));
-    let within = match df {
-        0 | 1 => 2.0 * theta / core::f64::consts::PI,
-        d if d % 2 == 1 => {
-            let (mut term, mut sum) = (theta.cos(), theta.cos());
-            for j in (3..=d - 2).step_by(2) {
-                term *= c2 * (j - 1) as f64 / j as f64;
-                sum += term;
+    /// How many times wider a look's interval is than `c`'s 99 % one: the look's critical
+    /// value over the 99 % one, of `c`'s reference distribution (Student's t for builds or
+    /// processes as the unit, else the normal).
+    pub fn widening(&self, c: &Comparison) -> f64 {
+        match &c.builds {
+            Some(b) if b.per_side >= 2 => {
+                let df = 2 * b.per_side - 2;
+                t_critical(self.level, df) / t_995(df)
             }
-            2.0 / core::f64::consts::PI * (theta + s * sum)
+            _ => normal_critical(self.level) / Z_995,
         }
-        d => {
-            let (mut term, mut sum) = (1.0, 1.0);
-            for j in (2..=d - 2).step_by(2) {
-                term *= c2 * (j - 1) as f64 / j as f64;
-                sum += term;
-            }
-            s * sum
-        }
-    };
-    (1.0 - within).max(0.0)
-}
-
-/// The `t` with `P(|T| > t) = level` for Student's t with `df` degrees of freedom: by
-/// bisection on [`t_tail`].
-pub fn t_critical(level: f64, df: usize) -> f64 {
-    let mut high = 1.0;
-    while t_tail(high, df) > level && high < 1e12 {
-        high *= 2.0;
-    }
-    let mut low = 0.0;
-    for _ in 0..200 {
-        let mid = 0.5 * (low + high);
-        match t_tail(mid, df) > level {
-            true => low = mid,
-            false => high = mid,
-        }
-    }
-    0.5 * (low + high)
-}
-
-/// How many times wider a look's interval is than `c`'s 99 % one under `boundary` with
-/// `looks` looks: the look's critical value over the 99 % one, of `c`'s reference
-/// distribution (Student's t for builds or processes as the unit, else the normal).
-pub fn widening(c: &Comparison, boundary: Boundary, looks: usize) -> f64 {
-    if boundary == Boundary::Plain || looks <= 1 {
-        return 1.0;
-    }
-    let level = look_level(looks);
-    match &c.builds {
-        Some(b) if b.per_side >= 2 => {
-            let df = 2 * b.per_side - 2;
-            t_critical(level, df) / t_995(df)
-        }
-        _ => pocock(looks) / Z_995,
     }
 }
 
@@ -200,24 +156,19 @@ pub fn could_see(c: &Comparison) -> f64 {
     c.noise_floor.max(c.threshold)
 }
 
-/// Judge `c` at look `taken` of `of` (`seconds` of rounds so far) under `boundary`: its
-/// interval widened to the look's, and, at the last look, a verdict that did not settle
-/// becomes [`Verdict::NotSettled`]. Whether the look settled it.
-pub fn judge_look(
-    c: &mut Comparison,
-    boundary: Boundary,
-    (taken, of): (usize, usize),
-    seconds: f64,
-) -> bool {
-    widen(c, widening(c, boundary, of));
+/// Judge `c` at look `taken` of `design`'s (`seconds` of rounds so far): its interval
+/// widened to the look's, and, at the last look, a verdict that did not settle becomes
+/// [`Verdict::NotSettled`]. Whether the look settled it.
+pub fn judge_look(c: &mut Comparison, design: &Looking, taken: usize, seconds: f64) -> bool {
+    widen(c, design.widening(c));
     let done = settled(c);
     let judged = !matches!(c.verdict, Verdict::NotEnoughRounds);
-    if !done && taken >= of && judged {
+    if !done && taken >= design.looks && judged {
         c.verdict = Verdict::NotSettled;
     }
     c.looks = Some(Looks {
         taken,
-        of,
+        of: design.looks,
         seconds,
         settled: done,
     });
@@ -226,55 +177,42 @@ pub fn judge_look(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tails::{crossing, t_tail};
     use super::*;
-
-    /// The probability that a standardized Gaussian random walk, `|S_k / √k|`, passes `c`
-    /// at any of `looks` looks: the density of the walk not yet stopped, carried from look
-    /// to look on a grid by the trapezoid rule (Armitage, McPherson & Rowe's recursion).
-    fn crossing(c: f64, looks: usize) -> f64 {
-        const N: usize = 241;
-        let phi = |x: f64| (-0.5 * x * x).exp() / (2.0 * core::f64::consts::PI).sqrt();
-        let grid = |k: usize| {
-            let b = c * (k as f64).sqrt();
-            let h = 2.0 * b / (N - 1) as f64;
-            (
-                (0..N)
-                    .map(|i| -b + h * i as f64)
-                    .collect::<std::vec::Vec<f64>>(),
-                h,
-            )
-        };
-        let weight = |i: usize| if i == 0 || i == N - 1 { 0.5 } else { 1.0 };
-        let (mut xs, mut h) = grid(1);
-        let mut f: std::vec::Vec<f64> = xs.iter().map(|&x| phi(x)).collect();
-        for k in 2..=looks {
-            let (next, hn) = grid(k);
-            let g = next.iter().map(|&x| {
-                let each = xs.iter().zip(&f).enumerate();
-                h * each
-                    .map(|(i, (y, fy))| weight(i) * fy * phi(x - y))
-                    .sum::<f64>()
-            });
-            f = g.collect();
-            (xs, h) = (next, hn);
-        }
-        1.0 - h * f
-            .iter()
-            .enumerate()
-            .map(|(i, v)| weight(i) * v)
-            .sum::<f64>()
-    }
 
     #[test]
     fn pococks_constants_hold_the_looks_to_one_percent() {
         for looks in 1..=POCOCK_1_PERCENT.len() {
-            let p = crossing(pocock(looks), looks);
+            let p = crossing(POCOCK_1_PERCENT[looks - 1], looks);
             assert!((p - 0.01).abs() < 2e-4, "{looks} looks: {p}");
             // Looked at that often, the single 99 % edge is crossed far more often.
             if looks >= 4 {
                 assert!(crossing(Z_995, looks) > 0.025, "{looks} looks");
             }
         }
+    }
+
+    #[test]
+    fn the_constant_computed_for_one_percent_is_the_tables_and_a_family_widens_it() {
+        for looks in [2, 8] {
+            let c = pocock_for(ALPHA, looks);
+            assert!(
+                (c - POCOCK_1_PERCENT[looks - 1]).abs() < 0.005,
+                "{looks}: {c}"
+            );
+        }
+        let one = Looking::new(Boundary::Pocock, 8, 1);
+        let many = Looking::new(Boundary::Pocock, 8, 100);
+        assert!((one.level - 0.002_084).abs() < 2e-5, "{}", one.level);
+        // A hundredth of the error for each of 100 benchmarks: each look's level between
+        // a hundredth of the eighth (the looks' crossings apart, Bonferroni's) and a
+        // hundredth (all one crossing), and below a hundredth of one benchmark's: the
+        // rarer a crossing, the less the looks' crossings overlap.
+        let share = ALPHA / 100.0;
+        assert!((share / 8.0..share).contains(&many.level), "{}", many.level);
+        assert!(many.level < one.level / 100.0, "{}", many.level);
+        let plain = Looking::new(Boundary::Plain, 8, 1);
+        assert!((plain.level - ALPHA).abs() < 1e-7);
     }
 
     #[test]

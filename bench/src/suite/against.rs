@@ -13,7 +13,7 @@ use super::landing::Watch;
 use super::outputs::{ComparedBenchmark, Outcome};
 use crate::judge::builds::judge_by_builds;
 use crate::judge::compare::compare_on;
-use crate::judge::sequential::{judge_look, looks_of, Boundary};
+use crate::judge::sequential::{judge_look, looks_of, Boundary, Looking};
 use crate::judge::verdict::Interleaved;
 use crate::measure::draws::Draws;
 use crate::measure::engine::{run_rounds, RoundRobin, Turn};
@@ -191,6 +191,9 @@ pub(crate) struct Conduct<'w> {
     pub timeout: Duration,
     pub watch: &'w mut dyn Watch,
     pub metric: Option<&'w str>,
+    /// The benchmarks whose comparisons share the 1 % of a false verdict: all those the
+    /// filters select, every shard's together ([`Looking::new`]).
+    pub family: usize,
 }
 
 /// Benchmark `name` of both sides, `k` builds each (`ends[..k]` are A, the base;
@@ -203,7 +206,7 @@ pub(crate) fn compare_one(
     name: &str,
     ends: &mut [&mut dyn Endpoint],
     k: usize,
-    conduct: &mut Conduct<'_>,
+    (conduct, design): (&mut Conduct<'_>, &Looking),
 ) -> Result<ComparedBenchmark, SuiteError> {
     let wait = plan.warmup + conduct.timeout;
     let open = Request::Open {
@@ -233,7 +236,7 @@ pub(crate) fn compare_one(
         batch,
         metrics: n,
     };
-    let compared = looked(plan, ends, &built, conduct)?;
+    let compared = looked(plan, ends, &built, (conduct, design))?;
     close_all(ends, conduct.timeout)?;
     Ok(compared)
 }
@@ -309,7 +312,7 @@ fn looked(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
     built: &Built<'_>,
-    conduct: &mut Conduct<'_>,
+    (conduct, design): (&mut Conduct<'_>, &Looking),
 ) -> Result<ComparedBenchmark, SuiteError> {
     let mut draws = Draws::new(plan.seed);
     let pairing = Some(draws.pairing());
@@ -326,7 +329,7 @@ fn looked(
         watch: &mut *conduct.watch,
         rounds: r,
     };
-    let looks = looks_of(r, built.k);
+    let looks = design.looks;
     let (mut done, mut look) = (0, 0);
     loop {
         look += 1;
@@ -336,13 +339,13 @@ fn looked(
         let seconds = remote.t0.elapsed().as_secs_f64();
         let mut compared = built.judged(plan, &remote.turns, (pairing, conduct.metric))?;
         let at = (look, looks);
-        let settled = judge_look(&mut compared.judged, Boundary::Pocock, at, seconds);
+        let settled = judge_look(&mut compared.judged, design, look, seconds);
         remote.watch.looked(at, &compared.judged);
         if settled || look >= looks {
             let time = &mut compared.sides.comparison;
             match conduct.metric {
                 None => *time = compared.judged.clone(),
-                Some(_) => _ = judge_look(time, Boundary::Pocock, at, seconds),
+                Some(_) => _ = judge_look(time, design, look, seconds),
             }
             return Ok(compared);
         }
@@ -449,9 +452,11 @@ fn compare_each(
     conduct: &mut Conduct<'_>,
     outcome: &mut Outcome,
 ) -> Result<(), SuiteError> {
+    let looks = looks_of(plan.comparison_rounds(), k);
+    let design = Looking::new(Boundary::Pocock, looks, conduct.family);
     for (i, name) in common.iter().enumerate() {
         conduct.watch.start(name, (i + 1, common.len()));
-        match compare_one(&plan.named(name), name, ends, k, conduct) {
+        match compare_one(&plan.named(name), name, ends, k, (conduct, &design)) {
             Ok(mut pair) => {
                 conduct.watch.compared(&mut pair, k)?;
                 outcome.compared.push(pair);

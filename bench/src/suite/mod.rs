@@ -337,6 +337,13 @@ impl<'a> Suite<'a> {
         Ok(names.into_iter().filter(|n| args.in_shard(n)).collect())
     }
 
+    /// How many benchmarks the filters select, every shard's share together: the family
+    /// whose comparisons share the 1 % of a false verdict.
+    fn family(&self, args: &Args) -> usize {
+        let names = self.names().into_iter();
+        names.filter(|n| args.filters_select(n)).count()
+    }
+
     /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic's
     /// message (or [`fail`]'s).
     fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Outcome> {
@@ -428,7 +435,10 @@ impl<'a> Suite<'a> {
         let mut landing = Landing::new(out, args, declared.collect());
         let empty_share = selected.is_empty() && args.shard.is_some();
         let mut outcome = match against && !empty_share {
-            true => against_process(&plan, self.worker.clone(), selected, args, &mut landing)?,
+            true => {
+                let chosen = (selected, self.family(args));
+                against_process(&plan, self.worker.clone(), chosen, args, &mut landing)?
+            }
             false => self.measure_here(&plan, selected, &mut landing)?,
         };
         drop(landing);
@@ -497,11 +507,12 @@ impl<'a> Suite<'a> {
     ) -> Result<Outcome, SuiteError> {
         let args = Args::parse(&self.name, args)?;
         let (plan, selected) = (self.plan(&args)?, self.selected(&args)?);
+        let family = self.family(&args);
         let ends: &mut [&mut dyn Endpoint] = &mut [
             &mut Local::new("base", other),
             &mut Local::new("head", self),
         ];
-        compare_ends(&plan, ends, 1, (&args, &selected))
+        compare_ends(&plan, ends, 1, (&args, &selected, family))
     }
 
     /// [`Suite::compare_against`], then what a run does at its end: the verdicts judged on
@@ -533,6 +544,7 @@ impl<'a> Suite<'a> {
         }
         let args = Args::parse(&heads[0].name, args)?;
         let (plan, selected) = (heads[0].plan(&args)?, heads[0].selected(&args)?);
+        let family = heads[0].family(&args);
         let label = |side: &str, i: usize| std::format!("{side} {}", i + 1);
         let base = bases
             .iter_mut()
@@ -545,7 +557,7 @@ impl<'a> Suite<'a> {
         let mut locals: Vec<Local<'_, '_>> = base.chain(head).collect();
         let mut ends: Vec<&mut dyn Endpoint> =
             locals.iter_mut().map(|l| l as &mut dyn Endpoint).collect();
-        compare_ends(&plan, &mut ends, k, (&args, &selected))
+        compare_ends(&plan, &mut ends, k, (&args, &selected, family))
     }
 }
 
@@ -555,7 +567,7 @@ fn compare_ends(
     plan: &Plan,
     ends: &mut [&mut dyn Endpoint],
     k: usize,
-    (args, selected): (&Args, &[String]),
+    (args, selected, family): (&Args, &[String], usize),
 ) -> Result<Outcome, SuiteError> {
     if selected.is_empty() && args.shard.is_some() {
         // An empty share of `--shard` (the filters select some, else `selected` refused).
@@ -563,16 +575,17 @@ fn compare_ends(
     }
     let select = |n: &str| args.selects(n);
     let mut quiet = ();
-    let mut conduct = conduct(args, &mut quiet);
+    let mut conduct = conduct(args, &mut quiet, family);
     against::judge_all(plan, ends, k, (selected, &select), &mut conduct)
 }
 
-/// How `args` say a comparison runs, told to `watch`.
-fn conduct<'w>(args: &'w Args, watch: &'w mut dyn Watch) -> against::Conduct<'w> {
+/// How `args` say a comparison runs, told to `watch`, one of a `family` of benchmarks.
+fn conduct<'w>(args: &'w Args, watch: &'w mut dyn Watch, family: usize) -> against::Conduct<'w> {
     against::Conduct {
         timeout: args.worker_timeout.unwrap_or(WORKER_TIMEOUT),
         watch,
         metric: args.metric.as_deref(),
+        family,
     }
 }
 
@@ -661,7 +674,7 @@ fn warn_of_a_a<'a>(bases: &[PathBuf], heads: impl Iterator<Item = &'a WorkerComm
 fn against_process(
     plan: &Plan,
     me: Option<WorkerCommand>,
-    selected: &[String],
+    (selected, family): (&[String], usize),
     args: &Args,
     landing: &mut Landing<'_>,
 ) -> Result<Outcome, SuiteError> {
@@ -695,7 +708,7 @@ fn against_process(
         workers.iter_mut().map(|w| w as &mut dyn Endpoint).collect();
     let select = |n: &str| args.selects(n);
     landing.processes = n;
-    let mut conduct = conduct(args, landing);
+    let mut conduct = conduct(args, landing, family);
     let judged = against::judge_all(plan, &mut ends, k, (selected, &select), &mut conduct);
     drop(ends);
     endpoint::stop_all(&mut workers);
