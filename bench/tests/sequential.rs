@@ -171,3 +171,55 @@ fn a_suites_benchmarks_share_the_one_percent() {
     assert!(shared <= 9, "{shared} of 400");
     assert!(alone >= 20, "{alone} of 100");
 }
+
+#[test]
+fn a_comparison_not_settled_is_spelled_alike_in_every_format() {
+    use picollo_bench::export::{format_named, Findings};
+    // Threshold 0: identical builds never settle "not slower"; seed 3 ends unsettled.
+    let design = Looking::new(Boundary::Pocock, LOOKS, 1);
+    let rows = grid(&mut SplitMix64(3), 1.0, (0.003, 0.02));
+    let blank = time_result("base", vec![100_000; 8]);
+    let mut c = compare(&blank, &time_result("head", vec![100_000; 8]));
+    c.threshold = 0.0;
+    judge_build_times(&mut c, &rows[..K], &rows[K..]).unwrap();
+    judge_look(&mut c, &design, LOOKS, 4.25);
+    assert_eq!(c.verdict, Verdict::NotSettled, "{c}");
+    let mut line = String::new();
+    c.write_verdict(&mut line).unwrap();
+    assert!(
+        line.starts_with(
+            "verdict: not settled in 4.2 s: head against base, this run could see changes of "
+        ),
+        "{line}"
+    );
+    let (a, b) = (
+        time_result("base", vec![100_000; 8]),
+        time_result("head", vec![100_000; 8]),
+    );
+    let mut found = Findings::of_pairs(&[(&a, &b)]).unwrap();
+    found.comparisons[0].comparison = c.clone();
+    let written = |name: &str| {
+        let mut out = String::new();
+        match name {
+            "summary" => found.write_summary(&mut out).unwrap(),
+            _ => format_named(name).unwrap().write(&found, &mut out).unwrap(),
+        }
+        out
+    };
+    let md = written("summary");
+    assert!(
+        md.contains("⚪ 0 unchanged, 🟡 1 not settled, 🟡 0 not judged\n"),
+        "{md}"
+    );
+    assert!(md.contains("| 🟡 ? not settled |"), "{md}");
+    let doc: serde_json::Value = serde_json::from_str(&written("picollo")).unwrap();
+    let record = &doc["comparisons"][0];
+    assert_eq!(record["verdict"], "not settled", "{doc}");
+    assert_eq!(record["looks"]["taken"], LOOKS, "{doc}");
+    assert_eq!(record["looks"]["settled"], false, "{doc}");
+    let xml = written("junit");
+    assert!(
+        xml.contains("<skipped message=\"verdict: not settled in "),
+        "{xml}"
+    );
+}

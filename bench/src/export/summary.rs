@@ -102,12 +102,17 @@ fn write_head(w: &mut dyn Write, compared: &[Compared], judged: &[&str]) -> fmt:
         |f: fn(&Verdict) -> bool| compared.iter().filter(|c| f(&c.comparison.verdict)).count();
     let slower = count(|v| matches!(v, Verdict::Slower(_)));
     let faster = count(|v| matches!(v, Verdict::Faster(_)));
-    let unjudged = count(|v| !v.judged());
-    let unchanged = compared.len() - slower - faster - unjudged;
+    let unsettled = count(|v| *v == Verdict::NotSettled);
+    let unjudged = count(|v| !v.judged()) - unsettled;
+    let unchanged = compared.len() - slower - faster - unjudged - unsettled;
+    let settling = match unsettled {
+        0 => String::new(),
+        n => std::format!("🟡 {n} not settled, "),
+    };
     writeln!(
         w,
         "### Picollo: {} comparisons: 🔴 {slower} slower, 🟢 {faster} faster, ⚪ {unchanged} \
-         unchanged, 🟡 {unjudged} not judged\n",
+         unchanged, {settling}🟡 {unjudged} not judged\n",
         compared.len()
     )?;
     write_judged(w, judged)?;
