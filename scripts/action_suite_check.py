@@ -19,8 +19,8 @@
 5. mode: commands takes picollo from actions/cache on its second run (the first builds and
    saves it), and the action's own time beyond the builds and the comparison is printed.
 
-The verdicts are on time, on this machine: the suites run with `--processes 6 --budget 1`
-and a 3 % threshold. With 3 processes a side the cargo head's 10 % was missed once in 7 runs
+The verdicts are on time, on this machine: the suites run with `--processes 6 --budget 6`
+(a comparison's whole, which stops at the first look that settles it) and a 3 % threshold. With 3 processes a side the cargo head's 10 % was missed once in 7 runs
 on this shared 2-core VM under other builds' load (one disturbed process widened the
 interval to [-8.5 %, 32.5 %]); with 6 it was found in each of 4 runs and every run of this
 check since. An A/A comparison is called slower only where 6 processes a side differ by 3 %
@@ -46,7 +46,7 @@ from action_comment_check import FakeApi, check, check_comment_api, check_helper
 from action_local import run_action  # noqa: E402
 
 ROOT = HERE.parent
-ARGS = "--budget 1 --warmup 0.1 --counters none --processes 6"
+ARGS = "--budget 6 --warmup 0.1 --counters none --processes 6"
 
 
 def git(repo: Path, *args: str) -> str:
@@ -228,7 +228,7 @@ def check_cargo(api: FakeApi, scratch: Path) -> list[float]:
     try:
         ran, outputs, summary, temp = job(repo, c["added"], c["base"], scratch, targets, **cargo)
         check(not ran.failed and outputs["exit-status"] == "0" and outputs["slower"] == ""
-              and outputs["verdict"] in ("unchanged", "faster"),
+              and outputs["verdict"] in ("unchanged", "faster", "not settled"),
               f"A/A (a benchmark added): the job passes, exit 0 ({outputs})")
         check("| sum (head) vs sum (base)" in summary and "| spin (head) vs spin (base)" in summary,
               "A/A: the summary judges both shared benchmarks")

@@ -3,7 +3,8 @@
 
 `outcome.py DOCUMENT` prints one line, the verdict (`slower` where any comparison is
 slower; else `error` where none was made; else `not judged` where one was not judged; else
-`faster` where one is faster; else `unchanged`), then the name of each slower benchmark (its
+`not settled` where one ended its budget unsettled; else `faster` where one is faster; else
+`unchanged`), then the name of each slower benchmark (its
 B side), one a line. A missing or empty document (picollo stopped before writing it) reads
 as no comparison. `outcome.py --suite DOCUMENT` reads a suite's document (--against), whose
 B sides are `NAME (head)`, and names each benchmark NAME.
@@ -12,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-NOT_JUDGED = {"not enough rounds", "not enough runs apart", "not judged", "not settled"}
+NOT_JUDGED = {"not enough rounds", "not enough runs apart", "not judged"}
 
 
 HEAD = " (head)"
@@ -29,6 +30,8 @@ def outcome(document: dict, suite: bool = False) -> list[str]:
         return ["error"]
     if NOT_JUDGED & set(verdicts):
         return ["not judged"]
+    if "not settled" in verdicts:
+        return ["not settled"]
     return ["faster" if "faster" in verdicts else "unchanged"]
 
 
