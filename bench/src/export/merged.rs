@@ -165,7 +165,7 @@ impl Rebuilt {
         let all: Vec<&BenchResult> = self.results.iter().flatten().collect();
         if self.comparisons.is_empty() {
             for r in &all {
-                nested(&mut page, &r.name, |page| r.html_into(page, &all));
+                page.section(&r.name, |page| r.html_into(page, &all));
             }
         }
         let verdicts = self.comparisons.iter().map(|(c, _)| {
@@ -179,20 +179,12 @@ impl Rebuilt {
                 .and_then(|(a, b)| Some((self.results[a].as_ref()?, self.results[b].as_ref()?)));
             let c = &c.comparison;
             let title = std::format!("{} against {}", c.b, c.a);
-            nested(&mut page, &title, |page| c.html_into(page, pair));
+            page.section(&title, |page| c.html_into(page, pair));
         }
         let mut out = String::new();
         let _ = page.write(&mut out);
         out
     }
-}
-
-/// A section titled `title` whose headings nest one level below it.
-fn nested(page: &mut Page, title: &str, body: impl FnOnce(&mut Page)) {
-    page.heading(2, title);
-    page.nest(true);
-    body(page);
-    page.nest(false);
 }
 
 /// Why a benchmark of the document has no result: its failure's message where the document

@@ -149,6 +149,15 @@ impl Page {
         page
     }
 
+    /// A section titled `title` (a second-level heading) whose `body`'s headings nest one
+    /// level below it: one comparison's or result's whole report among several.
+    pub fn section(&mut self, title: &str, body: impl FnOnce(&mut Page)) {
+        self.heading(2, title);
+        self.nest(true);
+        body(self);
+        self.nest(false);
+    }
+
     /// Headings from now on one level deeper (`true`), or back (`false`): a section that
     /// holds a whole report (one comparison of several) nests its report's headings.
     pub fn nest(&mut self, deeper: bool) {

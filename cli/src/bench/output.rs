@@ -151,7 +151,7 @@ pub fn html(
     if comparisons.is_empty() {
         let all: Vec<&BenchResult> = measured.iter().filter_map(Measurement::result).collect();
         for r in &all {
-            nested(&mut page, &r.name, |page| r.html_into(page, &all));
+            page.section(&r.name, |page| r.html_into(page, &all));
         }
     }
     let verdicts = comparisons.iter().map(|(_, c)| {
@@ -163,19 +163,11 @@ pub fn html(
     for (against, c) in comparisons {
         let pair = compared(*against, measured, saved, &sides);
         let title = format!("{} against {}", c.b, c.a);
-        nested(&mut page, &title, |page| c.html_into(page, pair));
+        page.section(&title, |page| c.html_into(page, pair));
     }
     let mut out = String::new();
     let _ = page.write(&mut out);
     out
-}
-
-/// A section titled `title` whose headings nest one level below it.
-fn nested(page: &mut Page, title: &str, body: impl FnOnce(&mut Page)) {
-    page.heading(2, title);
-    page.nest(true);
-    body(page);
-    page.nest(false);
 }
 
 /// The tag of command `i` (0-based) and metric `name`: `cmd1:time`. Spaces and commas,
