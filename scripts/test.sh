@@ -154,7 +154,9 @@ finish() {
   if [ $failed -ne 0 ]; then
     echo "failed stages: ${failures[*]}"
   fi
-  echo "all stages took $((SECONDS / 60)) min $((SECONDS % 60)) s"
+  local cpu
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+  echo "all stages took $((SECONDS / 60)) min $((SECONDS % 60)) s on ${cpu:-an unnamed CPU} ($(nproc 2>/dev/null || echo '?') CPUs)"
   echo "stages: $passed passed, $failed failed"
   [ $failed -eq 0 ]
   exit
