@@ -133,7 +133,7 @@ namespace Picollo.BenchmarkDotNet
             if (Runner.Any(r => r == "--regex" || r.StartsWith("--regex=", StringComparison.Ordinal)))
                 throw new SuiteUsageException("--filter or a category with --regex: give one of them");
             Runner.Add("--regex");
-            Runner.Add(Selected.Count == 0 ? "^$" : "^(?:" + string.Join("|", Selected.Select(c => Escaped(c.FullName))) + ")$");
+            Runner.Add("^(?:" + string.Join("|", Selected.Select(c => Escaped(c.FullName))) + ")$");
         }
 
         /// <summary>json (results.json, always written under the output folder) is accepted;

@@ -17,15 +17,10 @@ namespace Picollo.BenchmarkDotNet
         }
 
         /// <summary>Prints the list of <paramref name="cases"/> in
-        /// <paramref name="mode"/>; returns 0, or 5 where the selection is empty.</summary>
+        /// <paramref name="mode"/>; returns 0.</summary>
         public static int Print(string mode, List<BenchmarkCase> cases)
         {
             var names = cases.Select(c => c.FilterName).Distinct().ToList();
-            if (names.Count == 0)
-            {
-                Console.Error.WriteLine("error: no benchmark matches the filter");
-                return 5;
-            }
             if (mode == "flat") names.ForEach(Console.WriteLine);
             else Tree(names).ForEach(n => Write(n, ""));
             return 0;

@@ -125,6 +125,11 @@ namespace Picollo.BenchmarkDotNet.Running
                 Console.Error.WriteLine("error: " + e.Message);
                 return SuiteRunner.UsageStatus;
             }
+            if (parsed.Selected.Count == 0)
+            {
+                Console.Error.WriteLine("error: no benchmark matches the filter (--list flat lists them)");
+                return 5;
+            }
             if (parsed.List != null) return CaseList.Print(parsed.List, parsed.Selected);
             var invoker = new Invoker();
             var found = cases.Select(c => new Discovered

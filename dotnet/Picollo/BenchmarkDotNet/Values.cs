@@ -29,7 +29,7 @@ namespace Picollo.BenchmarkDotNet
             if (value == null)
             {
                 if (!target.IsValueType || underlying != target) return null;
-                throw new SuiteUsageException(where + ": null is not a " + target.Name);
+                throw new SuiteUsageException(where + ": null is not of type " + target.Name);
             }
             if (target.IsInstanceOfType(value) || underlying.IsInstanceOfType(value)) return value;
             if (underlying.IsEnum && Numbers.Contains(value.GetType()) && Enum.IsDefined(underlying, Convert.ChangeType(value, Enum.GetUnderlyingType(underlying), CultureInfo.InvariantCulture)))
@@ -44,7 +44,7 @@ namespace Picollo.BenchmarkDotNet
                 }
                 catch (OverflowException) { }
             }
-            throw new SuiteUsageException(where + ": " + Names.Text(value) + " (a " + value.GetType().Name + ") is not a " + target.Name);
+            throw new SuiteUsageException(where + ": " + Names.Text(value) + " (" + value.GetType().Name + ") is not of type " + target.Name);
         }
 
         /// <summary>The values the member <paramref name="name"/> of <paramref name="type"/>
