@@ -53,8 +53,15 @@ namespace Picollo.BenchmarkDotNet.Attributes
         /// <summary>The values of the member <paramref name="name"/> gives.</summary>
         public ParamsSourceAttribute(string name) { Name = name; }
 
+        /// <summary>The values of the member <paramref name="name"/> of
+        /// <paramref name="type"/> gives.</summary>
+        public ParamsSourceAttribute(Type type, string name) { Type = type; Name = name; }
+
         /// <summary>The source member's name.</summary>
         public string Name { get; private set; }
+
+        /// <summary>The source member's class (null: the benchmarks' own).</summary>
+        public Type Type { get; private set; }
     }
 
     /// <summary>Every value of a bool or enum field or property (and null, where it is
@@ -85,8 +92,15 @@ namespace Picollo.BenchmarkDotNet.Attributes
         /// <summary>The arguments the member <paramref name="name"/> gives.</summary>
         public ArgumentsSourceAttribute(string name) { Name = name; }
 
+        /// <summary>The arguments the member <paramref name="name"/> of
+        /// <paramref name="type"/> gives.</summary>
+        public ArgumentsSourceAttribute(Type type, string name) { Type = type; Name = name; }
+
         /// <summary>The source member's name.</summary>
         public string Name { get; private set; }
+
+        /// <summary>The source member's class (null: the benchmarks' own).</summary>
+        public Type Type { get; private set; }
     }
 
     /// <summary>The common part of the setup and cleanup attributes: the benchmarks they

@@ -109,7 +109,7 @@ namespace Picollo.BenchmarkDotNet
             if (member is PropertyInfo && ((PropertyInfo)member).GetSetMethod(true) == null)
                 throw new SuiteUsageException("[Params] " + where + ": a property without a setter");
             if (given != null) return given.Values.Select(v => Values.Converted(v, target, "[Params] " + where)).ToArray();
-            if (source != null) return Values.FromSource(type, source.Name, "[ParamsSource] " + where).Select(v => Values.Converted(v, target, "[ParamsSource] " + where)).ToArray();
+            if (source != null) return Values.FromSource(source.Type ?? type, source.Name, "[ParamsSource] " + where).Select(v => Values.Converted(v, target, "[ParamsSource] " + where)).ToArray();
             return Values.AllOf(target, "[ParamsAllValues] " + where);
         }
 
@@ -123,7 +123,7 @@ namespace Picollo.BenchmarkDotNet
                 .Select(a => a.Values).ToList();
             var source = (ArgumentsSourceAttribute)m.GetCustomAttributes(typeof(ArgumentsSourceAttribute), true).FirstOrDefault();
             if (source != null)
-                rows.AddRange(Values.FromSource(m.DeclaringType, source.Name, "[ArgumentsSource] " + where)
+                rows.AddRange(Values.FromSource(source.Type ?? m.DeclaringType, source.Name, "[ArgumentsSource] " + where)
                     .Select(v => ps.Length == 1 && !(v is object[]) ? new[] { v } : v as object[] ?? new[] { v }));
             if (rows.Count == 0 && ps.Length == 0) rows.Add(new object[0]);
             if (rows.Count == 0)
