@@ -116,6 +116,13 @@ namespace Picollo.BenchmarkDotNet.Attributes
         public MaxIterationCountAttribute(int maxIterationCount) { }
     }
 
+    /// <summary>Ignored: the runner's rounds already vary what a build's layout can: its
+    /// processes and their order.</summary>
+    public sealed class MemoryRandomizationAttribute : AcceptedAndIgnoredAttribute
+    {
+        public MemoryRandomizationAttribute(bool enable = true) { }
+    }
+
     /// <summary>Ignored: Picollo's report has its own columns.</summary>
     public sealed class RankColumnAttribute : AcceptedAndIgnoredAttribute { }
 

@@ -21,7 +21,8 @@ namespace Picollo.BenchmarkDotNet
         };
 
         /// <summary><paramref name="value"/> as a <paramref name="target"/>: itself where it
-        /// is one, a number converted without loss to another number type; else a
+        /// is one, a number converted without loss to another number type, a whole number to
+        /// an enum; else a
         /// SuiteUsageException naming <paramref name="where"/>.</summary>
         public static object Converted(object value, Type target, string where)
         {
@@ -32,8 +33,8 @@ namespace Picollo.BenchmarkDotNet
                 throw new SuiteUsageException(where + ": null is not of type " + target.Name);
             }
             if (target.IsInstanceOfType(value) || underlying.IsInstanceOfType(value)) return value;
-            if (underlying.IsEnum && Numbers.Contains(value.GetType()) && Enum.IsDefined(underlying, Convert.ChangeType(value, Enum.GetUnderlyingType(underlying), CultureInfo.InvariantCulture)))
-                return Enum.ToObject(underlying, value);
+            if (underlying.IsEnum && Numbers.Take(8).Contains(value.GetType()))
+                return Enum.ToObject(underlying, value); // a flag combination, or a value it does not name
             if (Numbers.Contains(underlying) && Numbers.Contains(value.GetType()))
             {
                 try
