@@ -56,6 +56,8 @@ run 0 globparams "${mono[@]}" bdn.exe --list -f '*Sum(N: 1?)'
 is globparams "Samples.Sums.Sum(N: 10): benchmark"
 run 0 category "${mono[@]}" bdn.exe --list --anyCategories unrolled
 is category $'Samples.Sums.Unrolled(N: 10): benchmark\nSamples.Sums.Unrolled(N: 100): benchmark'
+run 0 allcategories "${mono[@]}" bdn.exe --list flat --allCategories sums unrolled
+is allcategories "Samples.Sums.Unrolled"
 run 5 nomatch "${mono[@]}" bdn.exe --list flat --filter 'Samples.Sums'
 has nomatch "error: no benchmark matches the filter"
 
@@ -78,6 +80,8 @@ run 2 runtimes "${mono[@]}" bdn.exe --runtimes net8.0
 has runtimes "error: --runtimes: not supported: the benchmarks run in this process's runtime; build once a runtime and judge one build --against the other"
 run 2 csv "${mono[@]}" bdn.exe --exporters csv
 has csv "error: --exporters csv: not supported"
+run 2 listjson "${mono[@]}" bdn.exe --list json
+has listjson "error: --list json: give --list flat, --list tree, or --list alone (Picollo's list)"
 
 # Definitions refused before anything runs; a benchmark that throws fails with its message.
 bad() { env -u LD_LIBRARY_PATH -u MONO_PATH BDN_SAMPLE_CLASS="$1" timeout 120 mono bdn_bad.exe "${@:2}"; }
@@ -92,10 +96,11 @@ has throws "bench Samples.Throws.Broken ... FAILED: InvalidOperationException: t
 # A short measurement into --artifacts (results.json, --exporters json), then an A/A of two
 # builds: a verdict a benchmark, none failed (0, or 7 where noise reads as slower: the rate of
 # that is the Rust suite's to test).
-run 0 measure "${mono[@]}" bdn.exe "${short[@]}" --artifacts art --exporters json -f '*Unrolled(N: 100)'
+run 0 measure "${mono[@]}" bdn.exe "${short[@]}" --artifacts art --exporters json github -f '*Unrolled(N: 100)'
 has measure "Samples.Sums.Unrolled(N: 100): time P50="
 has measure "elem/s"
 [[ -f "$out/art/bdn/results.json" ]] || die "no art/bdn/results.json: $(ls -R "$out/art")"
+grep -qF 'Samples.Sums.Unrolled(N: 100)' "$out/art/summary.md" || die "--exporters github wrote no art/summary.md naming the benchmark"
 run "0|7" aa "${mono[@]}" bdn.exe --budget 0.2 --warmup 0.05 --counters none --processes 2 --against bdn_copy.exe -f '*.Sum'
 [[ "$(grep -c '^verdict: ' "$out/aa.log")" == 2 ]] || die "against its copy: $(cat "$out/aa.log")"
 grep -h '^verdict: ' "$out/aa.log"
