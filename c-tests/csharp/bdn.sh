@@ -5,8 +5,9 @@
 # must refuse or fail), then runs --list flat and --list tree (BenchmarkDotNet's lines),
 # Picollo's --list (the full names), --filter globs and categories, --test (each body ran once,
 # as its [GlobalCleanup] prints), BenchmarkDotNet's flags mapped, ignored and refused, an
-# exit status through Environment.ExitCode, bad definitions (exit 2), a benchmark that throws
-# (exit 6), and --against a byte-identical copy. Called by c-tests/csharp/run.sh.
+# exit status through Environment.ExitCode, bad definitions (exit 2), a benchmark, a setup and
+# a cleanup that throw (exit 6), and --against a byte-identical copy. Called by
+# c-tests/csharp/run.sh.
 set -euo pipefail
 
 build="$1"
@@ -92,6 +93,12 @@ is wrongcount "error: [Arguments] WrongCount.Work: 2 value(s) for 1 parameter(s)
 run 6 throws bad Throws --test
 has throws "bench Samples.Throws.Fine ... ok"
 has throws "bench Samples.Throws.Broken ... FAILED: InvalidOperationException: the sum was wrong, as the test asked"
+run 6 setup bad SetupThrows --test
+has setup "bench Samples.SetupThrows.Work ... FAILED: InvalidOperationException: the setup failed, as the test asked"
+# A cleanup runs after its benchmark ended: it fails the run (6), not a benchmark.
+run 6 cleanup bad CleanupThrows --test
+has cleanup "bench Samples.CleanupThrows.Work ... ok"
+has cleanup "error: [GlobalCleanup] of Samples.CleanupThrows.Work: InvalidOperationException: the cleanup failed, as the test asked"
 
 # A short measurement into --artifacts (results.json, --exporters json), then an A/A of two
 # builds: a verdict a benchmark, none failed (0, or 7 where noise reads as slower: the rate of

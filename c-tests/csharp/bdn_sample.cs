@@ -132,6 +132,24 @@ namespace Samples
         [Benchmark]
         public int Broken() => throw new InvalidOperationException("the sum was wrong, as the test asked");
     }
+
+    public class SetupThrows
+    {
+        [GlobalSetup]
+        public void Setup() => throw new InvalidOperationException("the setup failed, as the test asked");
+
+        [Benchmark]
+        public int Work() => 1;
+    }
+
+    public class CleanupThrows
+    {
+        [GlobalCleanup]
+        public void Cleanup() => throw new InvalidOperationException("the cleanup failed, as the test asked");
+
+        [Benchmark]
+        public int Work() => 1;
+    }
 #endif
 
     public static class Program

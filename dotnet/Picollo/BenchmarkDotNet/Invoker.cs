@@ -62,12 +62,25 @@ namespace Picollo.BenchmarkDotNet
             };
         }
 
-        /// <summary>Cleans up the benchmark that ran last (at the end of the run).</summary>
+        /// <summary>What the first [GlobalCleanup] that threw said (null: none threw): the
+        /// benchmark it cleans up had already ended, so it fails the run, not a benchmark.</summary>
+        public string CleanupFailure { get; private set; }
+
+        /// <summary>Cleans up the benchmark that ran last (at the end of the run, and when
+        /// the runner moves to another); a cleanup that throws is printed and kept in
+        /// <see cref="CleanupFailure"/>.</summary>
         public void Finish()
         {
             BenchmarkCase last = _active;
             _active = null;
-            if (last != null) Call(_instance, Hooks(last, typeof(GlobalCleanupAttribute)));
+            if (last == null) return;
+            try { Call(_instance, Hooks(last, typeof(GlobalCleanupAttribute))); }
+            catch (Exception e)
+            {
+                string failure = "[GlobalCleanup] of " + last.FullName + ": " + e.GetType().Name + ": " + e.Message;
+                Console.Error.WriteLine("error: " + failure);
+                if (CleanupFailure == null) CleanupFailure = failure;
+            }
         }
 
         void Switch(BenchmarkCase c)

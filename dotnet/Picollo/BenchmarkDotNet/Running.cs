@@ -128,7 +128,7 @@ namespace Picollo.BenchmarkDotNet.Running
             if (parsed.Selected.Count == 0)
             {
                 Console.Error.WriteLine("error: no benchmark matches the filter (--list flat lists them)");
-                return 5;
+                return NoMatchStatus;
             }
             if (parsed.List != null) return CaseList.Print(parsed.List, parsed.Selected);
             var invoker = new Invoker();
@@ -144,17 +144,17 @@ namespace Picollo.BenchmarkDotNet.Running
             return Finished(invoker, status);
         }
 
-        /// <summary>The last benchmark's [GlobalCleanup] run; one that throws fails the run.</summary>
+        /// <summary>The last benchmark's [GlobalCleanup] run; a cleanup that threw fails a
+        /// run that had not failed otherwise (exit status 6).</summary>
         static int Finished(Invoker invoker, int status)
         {
-            try { invoker.Finish(); }
-            catch (Exception e)
-            {
-                Console.Error.WriteLine("error: [GlobalCleanup] " + e.GetType().Name + ": " + e.Message);
-                return status == 0 ? 6 : status;
-            }
-            return status;
+            invoker.Finish();
+            return status == 0 && invoker.CleanupFailure != null ? BenchmarkFailedStatus : status;
         }
+
+        /// <summary>The runner's exit statuses (docs/suites.md): no benchmark matched, a
+        /// benchmark failed.</summary>
+        const int NoMatchStatus = 5, BenchmarkFailedStatus = 6;
     }
 }
 

@@ -59,7 +59,11 @@ namespace Picollo.BenchmarkDotNet
                 throw new SuiteUsageException(where + ": " + type.Name + " has no field, property or method without parameters named " + name);
             object result;
             try { result = Read(type, member); }
-            catch (TargetInvocationException e) { throw new SuiteUsageException(where + ": " + name + " threw " + e.InnerException.GetType().Name + ": " + e.InnerException.Message); }
+            catch (Exception e)
+            {
+                Exception thrown = (e as TargetInvocationException)?.InnerException ?? e;
+                throw new SuiteUsageException(where + ": " + name + " threw " + thrown.GetType().Name + ": " + thrown.Message);
+            }
             var values = result as IEnumerable;
             if (values == null || result is string)
                 throw new SuiteUsageException(where + ": " + name + " does not return an IEnumerable");
