@@ -59,6 +59,14 @@ namespace Picollo.Suites
                 Console.Error.WriteLine("error: " + e.Message);
                 return UsageStatus;
             }
+            return Run(type.Name, type.Assembly, benchmarks, translated, options);
+        }
+
+        /// <summary>The suite <paramref name="name"/> of <paramref name="benchmarks"/> (from
+        /// <paramref name="assembly"/>), run as the runner's arguments
+        /// <paramref name="translated"/> say; returns the exit status.</summary>
+        internal static int Run(string name, Assembly assembly, List<Discovered> benchmarks, List<string> translated, BenchOptions options)
+        {
             var callbacks = new List<BenchNative.Work>();
             string scripts = Path.Combine(Path.GetTempPath(), "picollo-suite-" + Process.GetCurrentProcess().Id);
             Directory.CreateDirectory(scripts);
@@ -66,7 +74,7 @@ namespace Picollo.Suites
             {
                 HostedBuilds(translated, scripts);
                 SuiteHandle made;
-                try { made = Make(type, options ?? new BenchOptions(), benchmarks, callbacks); }
+                try { made = Make(name, assembly, options ?? new BenchOptions(), benchmarks, callbacks); }
                 catch (SuiteUsageException e)
                 {
                     Console.Error.WriteLine("error: " + e.Message);
@@ -88,13 +96,13 @@ namespace Picollo.Suites
 
         /// <summary>The library's suite of <paramref name="benchmarks"/>; their callbacks are
         /// added to <paramref name="callbacks"/>, which the caller keeps alive.</summary>
-        static SuiteHandle Make(Type type, BenchOptions options, List<Discovered> benchmarks, List<BenchNative.Work> callbacks)
+        static SuiteHandle Make(string suiteName, Assembly assembly, BenchOptions options, List<Discovered> benchmarks, List<BenchNative.Work> callbacks)
         {
-            byte[] name = Utf8.ToNative(type.Name);
+            byte[] name = Utf8.ToNative(suiteName);
             SuiteHandle suite = Handles.Made((out SuiteHandle made) => BenchNative.picollo_suite_new(name, out made));
             try
             {
-                Configure(suite, options, type.Assembly);
+                Configure(suite, options, assembly);
                 SetWorker(suite);
                 foreach (Discovered b in benchmarks)
                     Add(suite, b, callbacks);
