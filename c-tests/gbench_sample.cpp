@@ -2,7 +2,8 @@
 // picollo_benchmark.hpp maps used at least once, built against Picollo by its include alone
 // (the Google Benchmark original reads `#include <benchmark/benchmark.h>`) and run by
 // c-tests/gbench.sh. GBENCH_SAMPLE_SKIP=1 makes BM_skip call SkipWithError;
-// GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end.
+// GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
+// GBENCH_SAMPLE_THREADS=1 a benchmark of 4 threads.
 #include <picollo_benchmark.hpp>
 
 #include <cstdlib>
@@ -59,7 +60,8 @@ static void BM_settings(benchmark::State &state) {
         benchmark::DoNotOptimize(x);
     }
 }
-BENCHMARK(BM_settings)->Iterations(100)->Repetitions(3)->MinTime(0.5)->UseRealTime()->Threads(1);
+BENCHMARK(BM_settings)->Iterations(100)->Repetitions(3)->UseRealTime()->Threads(1);
+BENCHMARK(BM_settings)->MinTime(0.5);
 
 // BENCHMARK_CAPTURE: extra arguments.
 static void BM_capture(benchmark::State &state, const std::string &text) {
@@ -117,6 +119,9 @@ BENCHMARK_F(Filled, Sum)(benchmark::State &state) {
 
 // A registration made in code, and (when asked) one the program refuses at startup.
 static int registered = (benchmark::RegisterBenchmark("BM_registered", BM_sum)->Arg(32), 0);
-static int bad_range = asked("GBENCH_SAMPLE_BAD_RANGE") ? (benchmark::RegisterBenchmark("BM_bad", BM_sum)->Range(64, 8), 1) : 0;
+static int bad_range =
+    asked("GBENCH_SAMPLE_BAD_RANGE") ? (benchmark::RegisterBenchmark("BM_bad", BM_sum)->Range(64, 8), 1) : 0;
+static int threads =
+    asked("GBENCH_SAMPLE_THREADS") ? (benchmark::RegisterBenchmark("BM_threads", BM_sum)->Arg(8)->Threads(4), 1) : 0;
 
 BENCHMARK_MAIN();

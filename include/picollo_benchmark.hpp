@@ -236,9 +236,12 @@ public:
     Benchmark *Ranges(const std::vector<std::pair<int64_t, int64_t>> &ranges) {
         std::vector<std::vector<int64_t>> lists;
         for (const auto &r : ranges) {
-            if (r.first > r.second || r.first < 0) {
-                return Refuse("Range(" + std::to_string(r.first) + ", " + std::to_string(r.second) +
-                              "): needs 0 <= start <= limit");
+            std::string call = "Range(" + std::to_string(r.first) + ", " + std::to_string(r.second) + "): ";
+            if (r.first > r.second) {
+                return Refuse(call + "its start is above its limit");
+            }
+            if (r.first < 0) {
+                return Refuse(call + "a negative start: give the values with Args or DenseRange");
             }
             lists.push_back(Powers(r.first, r.second));
         }
