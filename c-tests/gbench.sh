@@ -7,7 +7,8 @@
 # --benchmark_dry_run, a short measurement whose --benchmark_out JSON Google Benchmark's
 # compare.py reads and whose throughputs come from SetItemsProcessed/SetBytesProcessed,
 # --benchmark_format=json alone on stdout, an A/A of the program against a copy of itself,
-# and bad use: a Range whose start is above its end, Threads(4), SkipWithError, an unknown
+# and bad use: a Range whose start is above its end, Threads(4) and UseManualTime (left out
+# with a note), SkipWithError, an unknown
 # --benchmark_ flag. Then c-tests/bench_oneliner.cpp: picollo::Bench().run("name", work)
 # printing its rows. Called by c-tests/run.sh; runs alone too (it builds libpicollo first).
 # shellcheck source=c-tests/common.sh
@@ -75,8 +76,13 @@ has skip "bench result: 18 ran once, 1 failed"
 # Refused at startup, exit status 2, naming the benchmark and the call; unknown flags too.
 run 2 bad_range env GBENCH_SAMPLE_BAD_RANGE=1 ./sample --list
 has bad_range "error: BM_bad: Range(64, 8): its start is above its limit"
-run 2 threads env GBENCH_SAMPLE_THREADS=1 ./sample --test
-has threads "error: BM_threads: Threads(4): Picollo runs a benchmark on one thread"
+# What the runner cannot measure is left out, each instance with a note; the rest runs.
+run 0 left_out env GBENCH_SAMPLE_LEFT_OUT=1 ./sample --test
+has left_out "note: BM_threads/8/threads:2 is left out: Threads(2): Picollo runs a benchmark on one thread"
+has left_out "note: BM_threads/8/threads:4 is left out: Threads(4): Picollo runs a benchmark on one thread"
+has left_out "note: BM_manual/8/manual_time is left out: UseManualTime: Picollo times each batch itself"
+has left_out "bench BM_threads/8/threads:1 ... ok"
+has left_out "bench result: 20 ran once, 0 failed"
 run 2 unknown ./sample --benchmark_foo=1
 has unknown "error: unknown flag --benchmark_foo: Picollo takes --benchmark_filter"
 run 2 csv ./sample --benchmark_format=csv

@@ -3,7 +3,7 @@
 // (the Google Benchmark original reads `#include <benchmark/benchmark.h>`) and run by
 // c-tests/gbench.sh. GBENCH_SAMPLE_SKIP=1 makes BM_skip call SkipWithError;
 // GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
-// GBENCH_SAMPLE_THREADS=1 a benchmark of 4 threads.
+// GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime.
 #include <picollo_benchmark.hpp>
 
 #include <cstdlib>
@@ -121,7 +121,9 @@ BENCHMARK_F(Filled, Sum)(benchmark::State &state) {
 static int registered = (benchmark::RegisterBenchmark("BM_registered", BM_sum)->Arg(32), 0);
 static int bad_range =
     asked("GBENCH_SAMPLE_BAD_RANGE") ? (benchmark::RegisterBenchmark("BM_bad", BM_sum)->Range(64, 8), 1) : 0;
-static int threads =
-    asked("GBENCH_SAMPLE_THREADS") ? (benchmark::RegisterBenchmark("BM_threads", BM_sum)->Arg(8)->Threads(4), 1) : 0;
+static int left_out = asked("GBENCH_SAMPLE_LEFT_OUT")
+                          ? (benchmark::RegisterBenchmark("BM_threads", BM_sum)->Arg(8)->ThreadRange(1, 4),
+                             benchmark::RegisterBenchmark("BM_manual", BM_sum)->Arg(8)->UseManualTime(), 1)
+                          : 0;
 
 BENCHMARK_MAIN();

@@ -7,15 +7,21 @@
 #ifndef PICOLLO_BENCHMARK_HPP
 #define PICOLLO_BENCHMARK_HPP
 
+#include <cassert> // a Google Benchmark program may use assert without including it
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <cstddef>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "picollo.h"
 
@@ -79,16 +85,21 @@ public:
     // The value the range-for hands out: nothing (its name is `_` by convention).
     struct __attribute__((unused)) Value {};
     // Counts the batch down; the comparison with end() that ends the loop closes the batch.
-    class Iterator {
+    class StateIterator {
     public:
-        Iterator() : left_(0), state_(nullptr) {}
-        explicit Iterator(State *s) : left_(s->StartBatch()), state_(s) {}
+        typedef std::forward_iterator_tag iterator_category;
+        typedef Value value_type;
+        typedef Value reference;
+        typedef Value pointer;
+        typedef std::ptrdiff_t difference_type;
+        StateIterator() : left_(0), state_(nullptr) {}
+        explicit StateIterator(State *s) : left_(s->StartBatch()), state_(s) {}
         Value operator*() const { return Value(); }
-        Iterator &operator++() {
+        StateIterator &operator++() {
             --left_;
             return *this;
         }
-        bool operator!=(const Iterator &) {
+        bool operator!=(const StateIterator &) {
             if (__builtin_expect(left_ != 0, 1)) {
                 return true;
             }
@@ -104,8 +115,8 @@ public:
     State(IterationCount batch, const std::vector<int64_t> &args, const std::string &name)
         : max_iterations(batch), args_(args), name_(name) {}
 
-    Iterator begin() { return Iterator(this); }
-    Iterator end() { return Iterator(); }
+    StateIterator begin() { return StateIterator(this); }
+    StateIterator end() { return StateIterator(); }
     bool KeepRunning() { return KeepRunningBatch(1); }
     // Runs `n` more iterations while the batch is not done (the last may overshoot it).
     bool KeepRunningBatch(IterationCount n) {
@@ -144,16 +155,16 @@ public:
     void SetIterationTime(double) {}
 
     // Argument `pos` of this instance (`->Arg(8)`: range(0) is 8); one it lacks fails it.
-    int64_t range(std::size_t pos = 0) {
+    int64_t range(std::size_t pos = 0) const {
         if (pos < args_.size()) {
             return args_[pos];
         }
-        SkipWithError("state.range(" + std::to_string(pos) + "): " + name_ + " has " +
+        Skip("", "state.range(" + std::to_string(pos) + "): " + name_ + " has " +
                       std::to_string(args_.size()) + " argument(s)");
         return 0;
     }
-    int64_t range_x() { return range(0); }
-    int64_t range_y() { return range(1); }
+    int64_t range_x() const { return range(0); }
+    int64_t range_y() const { return range(1); }
     int threads() const { return 1; }
     int thread_index() const { return 0; }
     std::string name() const { return name_; }
@@ -184,7 +195,7 @@ private:
             done_ = skipped_ || done_ > max_iterations ? done_ : max_iterations;
         }
     }
-    void Skip(const char *prefix, const std::string &message) {
+    void Skip(const char *prefix, const std::string &message) const {
         if (!skipped_) {
             skipped_ = true;
             failure_ = prefix + message;
@@ -194,9 +205,11 @@ private:
     const std::vector<int64_t> &args_;
     const std::string &name_;
     IterationCount done_ = 0;
-    bool started_ = false, finished_ = false, skipped_ = false;
+    bool started_ = false, finished_ = false;
+    mutable bool skipped_ = false; // range() of a const State may skip it
     int64_t items_ = 0, bytes_ = 0, complexity_n_ = 0;
-    std::string failure_, label_;
+    mutable std::string failure_;
+    std::string label_;
 };
 
 namespace internal {
@@ -240,10 +253,7 @@ public:
             if (r.first > r.second) {
                 return Refuse(call + "its start is above its limit");
             }
-            if (r.first < 0) {
-                return Refuse(call + "a negative start: give the values with Args or DenseRange");
-            }
-            lists.push_back(Powers(r.first, r.second));
+            lists.push_back(Powers(r.first, r.second, multiplier_));
         }
         return ArgsProduct(lists);
     }
@@ -274,27 +284,58 @@ public:
     // Picollo measures the wall clock: the name says which clock Google Benchmark would read.
     Benchmark *UseRealTime() { return Set(time_type_, std::string("real_time")); }
     Benchmark *MeasureProcessCPUTime() { return Set(process_time_, true); }
-    // Refused when the program starts (exit status 2): Picollo times each batch itself.
-    Benchmark *UseManualTime() {
-        return Refuse("UseManualTime: Picollo times each batch itself and takes no SetIterationTime");
-    }
-    // One thread: Threads(1) names the benchmark as Google Benchmark does; more are refused.
+    // Left out of the suite, with a note (picollo_benchmark_main.hpp's Instances): Picollo
+    // times each batch itself, and runs a benchmark on one thread.
+    Benchmark *UseManualTime() { return Set(time_type_, std::string("manual_time")); }
     Benchmark *Threads(int n) {
-        if (n != 1) {
-            return Refuse("Threads(" + std::to_string(n) + "): Picollo runs a benchmark on one thread");
+        if (n < 1) {
+            return Refuse("Threads(" + std::to_string(n) + "): needs 1 or more");
         }
-        return Suffix("threads:1");
+        threads_.push_back(n);
+        return this;
     }
-    Benchmark *ThreadRange(int lo, int hi) { return lo == 1 && hi == 1 ? Threads(1) : Threads(hi); }
-    Benchmark *DenseThreadRange(int lo, int hi, int = 1) { return ThreadRange(lo, hi); }
-    Benchmark *ThreadPerCpu() { return Refuse("ThreadPerCpu: Picollo runs a benchmark on one thread"); }
+    // lo, the powers of 2 between, hi: as Google Benchmark counts them.
+    Benchmark *ThreadRange(int lo, int hi) {
+        if (lo < 1 || lo > hi) {
+            return Refuse("ThreadRange(" + std::to_string(lo) + ", " + std::to_string(hi) + "): needs 1 <= min <= max");
+        }
+        for (int64_t n : Powers(lo, hi, 2)) {
+            threads_.push_back(int(n));
+        }
+        return this;
+    }
+    Benchmark *DenseThreadRange(int lo, int hi, int stride = 1) {
+        if (lo < 1 || lo > hi || stride < 1) {
+            return Refuse("DenseThreadRange(" + std::to_string(lo) + ", " + std::to_string(hi) + ", " +
+                          std::to_string(stride) + "): needs 1 <= min <= max and a stride above 0");
+        }
+        for (int n = lo; n <= hi; n += stride) {
+            threads_.push_back(n);
+        }
+        return threads_.back() == hi ? this : Threads(hi);
+    }
+    Benchmark *ThreadPerCpu() { return Threads(int(sysconf(_SC_NPROCESSORS_ONLN))); }
+
+    // Why Picollo leaves out this registration's instance of `threads` threads (0: no Threads
+    // call), "" where it runs it.
+    std::string LeftOut(int threads) const {
+        if (time_type_ == "manual_time") {
+            return "UseManualTime: Picollo times each batch itself and takes no SetIterationTime";
+        }
+        if (threads > 1) {
+            return "Threads(" + std::to_string(threads) + "): Picollo runs a benchmark on one thread";
+        }
+        return "";
+    }
+    // The thread counts the registration asked for (empty: none).
+    const std::vector<int> &ThreadCounts() const { return threads_; }
 
     // What the registration calls refused ("" where none was).
     const std::string &Refused() const { return refused_; }
     const std::string &BaseName() const { return name_; }
     const std::vector<std::vector<int64_t>> &ArgLists() const { return args_; }
     // The instance's name as Google Benchmark writes it: `BM_x/8/64/real_time`.
-    std::string InstanceName(const std::vector<int64_t> &args) const;
+    std::string InstanceName(const std::vector<int64_t> &args, int threads) const;
     virtual void Run(State &state) { fn_(state); }
 
 private:
@@ -318,29 +359,52 @@ private:
         std::snprintf(text, sizeof text, "%0.3f", x);
         return text;
     }
-    std::vector<int64_t> Powers(int64_t lo, int64_t hi) const;
+    static std::vector<int64_t> Powers(int64_t lo, int64_t hi, int multiplier);
+    static void AddPowers(std::vector<int64_t> &out, int64_t lo, int64_t hi, int multiplier);
 
     std::string name_;
     std::function<void(State &)> fn_;
     std::vector<std::vector<int64_t>> args_;
     std::vector<std::string> arg_names_, suffixes_;
+    std::vector<int> threads_;
     std::string time_type_, refused_;
     bool process_time_ = false;
     int multiplier_ = 8;
 };
 
-// `lo`, every power of the multiplier strictly between `lo` and `hi`, then `hi`.
-inline std::vector<int64_t> Benchmark::Powers(int64_t lo, int64_t hi) const {
-    std::vector<int64_t> out{lo};
-    for (int64_t p = 1; p < hi; p *= multiplier_) {
-        if (p > lo) {
+// The powers of `multiplier` from `lo` (at least 1) to `hi`, ascending, appended to `out`.
+inline void Benchmark::AddPowers(std::vector<int64_t> &out, int64_t lo, int64_t hi, int multiplier) {
+    for (int64_t p = 1; p <= hi; p *= multiplier) {
+        if (p >= lo) {
             out.push_back(p);
         }
-        if (p > INT64_MAX / multiplier_) {
+        if (p > INT64_MAX / multiplier) {
             break;
         }
     }
-    if (hi != lo) {
+}
+
+// `lo`, then the values strictly between: the negated powers of the multiplier, 0 where the
+// range holds it, the powers; then `hi`.
+inline std::vector<int64_t> Benchmark::Powers(int64_t lo, int64_t hi, int multiplier) {
+    std::vector<int64_t> out{lo};
+    if (lo < hi && lo + 1 < hi) {
+        int64_t inner_lo = lo + 1, inner_hi = hi - 1;
+        if (inner_lo < 0) {
+            std::vector<int64_t> negated;
+            AddPowers(negated, -std::min<int64_t>(inner_hi, -1), -inner_lo, multiplier);
+            for (auto p = negated.rbegin(); p != negated.rend(); ++p) {
+                out.push_back(-*p);
+            }
+        }
+        if (lo < 0 && hi >= 0) {
+            out.push_back(0);
+        }
+        if (inner_hi > 0) {
+            AddPowers(out, std::max<int64_t>(inner_lo, 1), inner_hi, multiplier);
+        }
+    }
+    if (out.back() != hi) {
         out.push_back(hi);
     }
     return out;
@@ -366,7 +430,7 @@ inline Benchmark *Benchmark::ArgsProduct(const std::vector<std::vector<int64_t>>
     return this;
 }
 
-inline std::string Benchmark::InstanceName(const std::vector<int64_t> &args) const {
+inline std::string Benchmark::InstanceName(const std::vector<int64_t> &args, int threads) const {
     std::string name = name_;
     for (std::size_t i = 0; i < args.size(); i++) {
         name += "/";
@@ -384,9 +448,7 @@ inline std::string Benchmark::InstanceName(const std::vector<int64_t> &args) con
     }
     name += process_time_ ? "/process_time" : "";
     name += time_type_.empty() ? "" : "/" + time_type_;
-    for (const auto &s : suffixes_) {
-        name += s.compare(0, 8, "threads:") == 0 ? "/" + s : "";
-    }
+    name += threads > 0 ? "/threads:" + std::to_string(threads) : "";
     return name;
 }
 
@@ -449,25 +511,62 @@ protected:
 #define BENCHMARK_TEMPLATE(n, ...)                                                             \
     PICOLLO_BENCHMARK_REGISTER(new ::benchmark::internal::Benchmark(#n "<" #__VA_ARGS__ ">", n<__VA_ARGS__>))
 
-// Fixtures: a class `Base_Method` derived from `Base` whose BenchmarkCase is the block that
-// follows; BENCHMARK_F registers it as `Base/Method`, BENCHMARK_DEFINE_F leaves that to
-// BENCHMARK_REGISTER_F.
-#define PICOLLO_BENCHMARK_FIXTURE(Base, Method)                                                \
-    class Base##_##Method##_Benchmark : public Base {                                           \
+// Google Benchmark's shorthands.
+#define BENCHMARK_WITH_ARG(n, a) BENCHMARK(n)->Arg((a))
+#define BENCHMARK_WITH_ARG2(n, a1, a2) BENCHMARK(n)->Args({(a1), (a2)})
+#define BENCHMARK_RANGE(n, lo, hi) BENCHMARK(n)->Range((lo), (hi))
+#define BENCHMARK_RANGE2(n, l1, h1, l2, h2) BENCHMARK(n)->RangePair((l1), (h1), (l2), (h2))
+#define BENCHMARK_HAS_CXX11
+
+// Fixtures: a class `Base_Method_Benchmark` derived from `Base` (or `Base<T...>`) whose
+// BenchmarkCase is the block that follows, named `Base/Method` (`Base<T>/Method`);
+// BENCHMARK_F registers it, BENCHMARK_DEFINE_F leaves that to BENCHMARK_REGISTER_F. The
+// names go through a second macro so that a macro given as `Base` is expanded first.
+#define PICOLLO_BENCHMARK_PASTE(Base, Method) Base##_##Method##_Benchmark
+#define PICOLLO_BENCHMARK_CLASS(Base, Method) PICOLLO_BENCHMARK_PASTE(Base, Method)
+#define PICOLLO_BENCHMARK_FIXTURE(Class, Parent, name)                                        \
+    class Class : public Parent {                                                              \
     public:                                                                                    \
-        Base##_##Method##_Benchmark() { this->Name(#Base "/" #Method); }                       \
+        Class() { this->Name(name); }                                                          \
                                                                                                \
     protected:                                                                                 \
         void BenchmarkCase(::benchmark::State &) override;                                     \
     }
-#define BENCHMARK_DEFINE_F(Base, Method)                                                       \
-    PICOLLO_BENCHMARK_FIXTURE(Base, Method);                                                   \
-    void Base##_##Method##_Benchmark::BenchmarkCase
-#define BENCHMARK_REGISTER_F(Base, Method) PICOLLO_BENCHMARK_REGISTER(new Base##_##Method##_Benchmark())
-#define BENCHMARK_F(Base, Method)                                                              \
-    PICOLLO_BENCHMARK_FIXTURE(Base, Method);                                                   \
+#define BENCHMARK_DEFINE_F(Base, Method) PICOLLO_BENCHMARK_DEFINE_F(Base, Method)
+#define PICOLLO_BENCHMARK_DEFINE_F(Base, Method)                                               \
+    PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base, #Base "/" #Method); \
+    void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, ...) PICOLLO_BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, __VA_ARGS__)
+#define PICOLLO_BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, ...)                                 \
+    PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base<__VA_ARGS__>,        \
+                              #Base "<" #__VA_ARGS__ ">/" #Method);                            \
+    void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE1_DEFINE_F(Base, Method, a) BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, a)
+#define BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b) PICOLLO_BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b)
+#define PICOLLO_BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b)                               \
+    PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base<a, b>,               \
+                              #Base "<" #a "," #b ">/" #Method);                               \
+    void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
+#define BENCHMARK_REGISTER_F(Base, Method)                                                     \
+    PICOLLO_BENCHMARK_REGISTER(new PICOLLO_BENCHMARK_CLASS(Base, Method)())
+#define BENCHMARK_F(Base, Method) PICOLLO_BENCHMARK_F(Base, Method)
+#define PICOLLO_BENCHMARK_F(Base, Method)                                                      \
+    PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base, #Base "/" #Method); \
     BENCHMARK_REGISTER_F(Base, Method);                                                        \
-    void Base##_##Method##_Benchmark::BenchmarkCase
+    void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE_F(Base, Method, ...) PICOLLO_BENCHMARK_TEMPLATE_F(Base, Method, __VA_ARGS__)
+#define PICOLLO_BENCHMARK_TEMPLATE_F(Base, Method, ...)                                        \
+    PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base<__VA_ARGS__>,        \
+                              #Base "<" #__VA_ARGS__ ">/" #Method);                            \
+    BENCHMARK_REGISTER_F(Base, Method);                                                        \
+    void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE1_F(Base, Method, a) BENCHMARK_TEMPLATE_F(Base, Method, a)
+#define BENCHMARK_TEMPLATE2_F(Base, Method, a, b) PICOLLO_BENCHMARK_TEMPLATE2_F(Base, Method, a, b)
+#define PICOLLO_BENCHMARK_TEMPLATE2_F(Base, Method, a, b)                                      \
+    PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base<a, b>,               \
+                              #Base "<" #a "," #b ">/" #Method);                               \
+    BENCHMARK_REGISTER_F(Base, Method);                                                        \
+    void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
 
 #include "picollo_benchmark_main.hpp"
 

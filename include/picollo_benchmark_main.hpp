@@ -147,13 +147,26 @@ inline bool Has(const std::vector<std::string> &argv, const char *flag) {
     return false;
 }
 
+// Adds the instance of `b` of `args` on `threads` threads to `all`, unless Picollo cannot run
+// it: then a note on the standard error says why it is left out.
+inline void Add(std::vector<Instance> &all, Benchmark *b, const std::vector<int64_t> &args, int threads) {
+    std::string name = b->InstanceName(args, threads), why = b->LeftOut(threads);
+    if (why.empty()) {
+        all.push_back(Instance{b, args, name});
+    } else {
+        std::fprintf(stderr, "note: %s is left out: %s\n", name.c_str(), why.c_str());
+    }
+}
+
 // Every registration expanded into its instances; a refused registration ends the program
 // here (exit status 2), naming the benchmark and the call.
 inline std::vector<Instance> &Instances() {
     static std::vector<Instance> all;
-    if (!all.empty()) {
+    static bool built = false;
+    if (built) {
         return all;
     }
+    built = true;
     for (const auto &b : Registry()) {
         if (!b->Refused().empty()) {
             Usage(b->Refused());
@@ -162,8 +175,14 @@ inline std::vector<Instance> &Instances() {
         if (lists.empty()) {
             lists.emplace_back();
         }
+        std::vector<int> threads = b->ThreadCounts();
+        if (threads.empty()) {
+            threads.push_back(0);
+        }
         for (const auto &args : lists) {
-            all.push_back(Instance{b.get(), args, b->InstanceName(args)});
+            for (int n : threads) {
+                Add(all, b.get(), args, n);
+            }
         }
     }
     return all;
