@@ -10,7 +10,8 @@
 # and bad use: a Range whose start is above its end, Threads(4) and UseManualTime (left out
 # with a note), SkipWithError, an unknown
 # --benchmark_ flag. Then c-tests/bench_oneliner.cpp: picollo::Bench().run("name", work)
-# printing its rows. Called by c-tests/run.sh; runs alone too (it builds libpicollo first).
+# printing its rows. Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --test.
+# Called by c-tests/run.sh; runs alone too (it builds libpicollo first).
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out="$here/build/gbench"
@@ -126,6 +127,20 @@ for name in BM_sum/8 BM_copy/8/64 'BM_t<int>'; do
     grep -qF "${name}_median" "$out/compare.log" || die "compare.py does not report $name: $(cat "$out/compare.log")"
 done
 grep -h '^verdict: ' "$out/aa.log"
+
+# Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1): the test mode, a SkipWithError included.
+if [[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]]; then
+    echo "gbench (valgrind): SKIPPED (PICOLLO_NO_VALGRIND=1)"
+else
+    memcheck=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+    run 6 skip_vg env GBENCH_SAMPLE_SKIP=1 "${memcheck[@]}" --log-file=skip.vg ./sample --test
+    has skip_vg "bench BM_skip ... FAILED: the input was empty, as the test asked"
+    grep -q 'ERROR SUMMARY: 0 errors' "$out/skip.vg" || {
+        cat "$out/skip.vg" >&2
+        die "valgrind reported errors for the sample's --test"
+    }
+    echo "gbench (valgrind): --test with a SkipWithError: no error"
+fi
 
 # nanobench's shape: picollo::Bench().run("name", work) prints a row of one table a run.
 g++ -std=c++17 -Wall -Wextra -Werror -O2 -Iinclude c-tests/bench_oneliner.cpp "${link[@]}" -o "$out/oneliner"

@@ -151,6 +151,11 @@ inline bool Has(const std::vector<std::string> &argv, const char *flag) {
 // it: then a note on the standard error says why it is left out.
 inline void Add(std::vector<Instance> &all, Benchmark *b, const std::vector<int64_t> &args, int threads) {
     std::string name = b->InstanceName(args, threads), why = b->LeftOut(threads);
+    for (const Instance &in : all) {
+        if (why.empty() && in.name == name) {
+            why = "a benchmark of this name comes before it (Picollo names each benchmark once)";
+        }
+    }
     if (why.empty()) {
         all.push_back(Instance{b, args, name});
     } else {
