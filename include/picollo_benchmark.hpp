@@ -297,7 +297,8 @@ public:
     // lo, the powers of 2 between, hi: as Google Benchmark counts them.
     Benchmark *ThreadRange(int lo, int hi) {
         if (lo < 1 || lo > hi) {
-            return Refuse("ThreadRange(" + std::to_string(lo) + ", " + std::to_string(hi) + "): needs 1 <= min <= max");
+            return Refuse("ThreadRange(" + std::to_string(lo) + ", " + std::to_string(hi) +
+                          "): needs 1 <= min <= max");
         }
         for (int64_t n : Powers(lo, hi, 2)) {
             threads_.push_back(int(n));
@@ -501,7 +502,8 @@ protected:
     static ::benchmark::internal::Benchmark *PICOLLO_BENCHMARK_CONCAT(picollo_benchmark_, __COUNTER__)  \
         __attribute__((unused)) = ::benchmark::internal::RegisterBenchmarkInternal
 
-#define BENCHMARK(...) PICOLLO_BENCHMARK_REGISTER(new ::benchmark::internal::Benchmark(#__VA_ARGS__, __VA_ARGS__))
+#define BENCHMARK(...)                                                                         \
+    PICOLLO_BENCHMARK_REGISTER(new ::benchmark::internal::Benchmark(#__VA_ARGS__, __VA_ARGS__))
 #define BENCHMARK_CAPTURE(func, case_name, ...)                                                \
     PICOLLO_BENCHMARK_REGISTER(new ::benchmark::internal::Benchmark(                           \
         #func "/" #case_name, [](::benchmark::State &st) { func(st, __VA_ARGS__); }))
@@ -517,6 +519,8 @@ protected:
 #define BENCHMARK_RANGE(n, lo, hi) BENCHMARK(n)->Range((lo), (hi))
 #define BENCHMARK_RANGE2(n, l1, h1, l2, h2) BENCHMARK(n)->RangePair((l1), (h1), (l2), (h2))
 #define BENCHMARK_HAS_CXX11
+#define BENCHMARK_UNUSED __attribute__((unused))
+#define BENCHMARK_ALWAYS_INLINE __attribute__((always_inline))
 
 // Fixtures: a class `Base_Method_Benchmark` derived from `Base` (or `Base<T...>`) whose
 // BenchmarkCase is the block that follows, named `Base/Method` (`Base<T>/Method`);
@@ -536,13 +540,15 @@ protected:
 #define PICOLLO_BENCHMARK_DEFINE_F(Base, Method)                                               \
     PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base, #Base "/" #Method); \
     void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
-#define BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, ...) PICOLLO_BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, __VA_ARGS__)
+#define BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, ...)                                         \
+    PICOLLO_BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, __VA_ARGS__)
 #define PICOLLO_BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, ...)                                 \
     PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base<__VA_ARGS__>,        \
                               #Base "<" #__VA_ARGS__ ">/" #Method);                            \
     void PICOLLO_BENCHMARK_CLASS(Base, Method)::BenchmarkCase
 #define BENCHMARK_TEMPLATE1_DEFINE_F(Base, Method, a) BENCHMARK_TEMPLATE_DEFINE_F(Base, Method, a)
-#define BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b) PICOLLO_BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b)
+#define BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b)                                       \
+    PICOLLO_BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b)
 #define PICOLLO_BENCHMARK_TEMPLATE2_DEFINE_F(Base, Method, a, b)                               \
     PICOLLO_BENCHMARK_FIXTURE(PICOLLO_BENCHMARK_CLASS(Base, Method), Base<a, b>,               \
                               #Base "<" #a "," #b ">/" #Method);                               \

@@ -63,6 +63,35 @@ inline bool IsTrue(const std::string &name, const std::string &value, bool has_v
     Usage("--" + name + "=" + value + ": not true or false");
 }
 
+// The flags accepted and ignored: the runner chooses batches, time, rounds and units itself,
+// and interleaves its rounds anyway.
+inline bool Ignored(const std::string &name) {
+    static const char *const names[] = {"benchmark_min_time",
+                                        "benchmark_min_warmup_time",
+                                        "benchmark_repetitions",
+                                        "benchmark_enable_random_interleaving",
+                                        "benchmark_report_aggregates_only",
+                                        "benchmark_display_aggregates_only",
+                                        "benchmark_time_unit",
+                                        "benchmark_color",
+                                        "benchmark_counters_tabular"};
+    for (const char *n : names) {
+        if (name == n) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// --benchmark_filter's regex as the runner's --regex reads it ("" for every benchmark).
+inline std::string Filter(const std::string &value) {
+    if (value[0] == '-') {
+        Usage("--benchmark_filter=" + value + ": a negative filter is not supported; Picollo's filter is "
+              "--benchmark_filter=REGEX (or --regex RE)");
+    }
+    return value == "all" ? "" : value;
+}
+
 // Reads one Google Benchmark flag into `f` (the runner's flags go to `out`); exits 2 on a
 // flag Picollo does not take.
 inline void Translate(const std::string &name, const std::string &value, bool has_value, Flags &f,
@@ -74,11 +103,7 @@ inline void Translate(const std::string &name, const std::string &value, bool ha
     };
     if (name == "benchmark_filter") {
         need("REGEX");
-        if (value[0] == '-') {
-            Usage("--benchmark_filter=" + value + ": a negative filter is not supported; Picollo's filter is "
-                  "--benchmark_filter=REGEX (or --regex RE)");
-        }
-        f.filter = value == "all" ? "" : value;
+        f.filter = Filter(value);
     } else if (name == "benchmark_format") {
         need("json|console");
         if (value != "json" && value != "console") {
@@ -98,17 +123,12 @@ inline void Translate(const std::string &name, const std::string &value, bool ha
         if (IsTrue(name, value, has_value)) {
             out.push_back(name == "benchmark_list_tests" ? "--list" : "--test");
         }
-    } else if (name == "benchmark_min_time" || name == "benchmark_min_warmup_time" ||
-               name == "benchmark_repetitions" || name == "benchmark_enable_random_interleaving" ||
-               name == "benchmark_report_aggregates_only" || name == "benchmark_display_aggregates_only" ||
-               name == "benchmark_time_unit" || name == "benchmark_color" ||
-               name == "benchmark_counters_tabular") {
-        // Accepted and ignored: the runner chooses batches, time, rounds and units itself.
-    } else {
+    } else if (!Ignored(name)) {
         Usage("unknown flag --" + name + ": Picollo takes --benchmark_filter, --benchmark_format, "
               "--benchmark_out, --benchmark_out_format, --benchmark_list_tests, --benchmark_dry_run, "
               "and ignores --benchmark_min_time and --benchmark_repetitions; the runner's own flags "
-              "(--help) do the rest");
+              "(--help) do the rest" +
+              std::string(name == "benchmark_perf_counters" ? " (its counters: --counters LIST)" : ""));
     }
 }
 
