@@ -3,7 +3,8 @@
 // (the Google Benchmark original reads `#include <benchmark/benchmark.h>`) and run by
 // c-tests/gbench.sh. GBENCH_SAMPLE_SKIP=1 makes BM_skip call SkipWithError;
 // GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
-// GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime.
+// GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime. Built with
+// -DGBENCH_SAMPLE_OWN_MAIN, its main calls Initialize and RunSpecifiedBenchmarks itself.
 #include <picollo_benchmark.hpp>
 
 #include <cstdlib>
@@ -126,4 +127,17 @@ static int left_out = asked("GBENCH_SAMPLE_LEFT_OUT")
                              benchmark::RegisterBenchmark("BM_manual", BM_sum)->Arg(8)->UseManualTime(), 1)
                           : 0;
 
+#ifdef GBENCH_SAMPLE_OWN_MAIN
+// A main of its own, as Google Benchmark's docs write one.
+int main(int argc, char **argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return 1;
+    }
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
+#else
 BENCHMARK_MAIN();
+#endif

@@ -357,12 +357,14 @@ echo "pkg-config --cflags --libs picollo: $pc_flags"
     die "unexpected pkg-config flags: $pc_flags"
 # shellcheck disable=SC2086 # pkg-config output is a list of flags
 gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/pkgconfig_smoke.c $pc_flags -o "$build/pkgconfig_smoke"
-# A Google Benchmark program as written (`#include <benchmark/benchmark.h>`), built against the
-# install through its shim folder: the link line and an -I are all that change.
+# A Google Benchmark program as written (`#include <benchmark/benchmark.h>`, a main of its own
+# calling benchmark::Initialize and RunSpecifiedBenchmarks), built against the install through
+# its shim folder: the link line and an -I are all that change.
 sed 's|^#include <picollo_benchmark.hpp>|#include <benchmark/benchmark.h>|' c-tests/gbench_sample.cpp >"$build/gbench_installed.cpp"
+grep -q '^#include <benchmark/benchmark.h>' "$build/gbench_installed.cpp" || die "gbench_sample.cpp's include line moved"
 # shellcheck disable=SC2086 # pkg-config output is a list of flags
-g++ -std=c++14 -Wall -Wextra -Werror -O2 "-I$inst/include/picollo/gbench" "$build/gbench_installed.cpp" $pc_flags \
-    -o "$build/gbench_installed"
+g++ -std=c++14 -Wall -Wextra -Werror -O2 -DGBENCH_SAMPLE_OWN_MAIN "-I$inst/include/picollo/gbench" \
+    "$build/gbench_installed.cpp" $pc_flags -o "$build/gbench_installed"
 # Run a program built against the install: it must load the installed libpicollo.so.0 and pass.
 # ARGS after the program are its arguments.
 run_installed() {
@@ -379,6 +381,13 @@ run_installed() {
 }
 run_installed "pkgconfig_smoke (pkg-config flags)" "$build/pkgconfig_smoke"
 run_installed "gbench_sample.cpp as written, installed shim (--test)" "$build/gbench_installed" --test
+# RunSpecifiedBenchmarks exits with the runner's status where it is not 0 (a failure: 6).
+status=0
+GBENCH_SAMPLE_SKIP=1 LD_LIBRARY_PATH="$inst/lib" "$build/gbench_installed" --test >"$build/gbench_skip.out" 2>&1 || status=$?
+if [[ $status != 6 ]] || ! grep -qF "bench BM_skip ... FAILED: the input was empty" "$build/gbench_skip.out"; then
+    cat "$build/gbench_skip.out" >&2
+    die "gbench_sample.cpp's own main with a SkipWithError: exit status $status, not 6"
+fi
 
 step "the same program from CMake: find_package(PkgConfig) + pkg_check_modules (the snippet of docs/install.md)"
 cmake_build="$build/cmake"

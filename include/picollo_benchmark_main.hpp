@@ -284,12 +284,12 @@ inline void LearnThroughputs(picollo_suite *suite, std::vector<Instance> &all) {
     }
 }
 
-// Runs the suite's main with `argv`; with --benchmark_format=json, the runner's lines go to
+// Runs the suite's main with `argv`; with --benchmark_format=json, a measurement's lines go to
 // the standard error and its Google Benchmark JSON alone to the standard output.
 inline int SuiteMain(picollo_suite *suite, std::vector<std::string> argv) {
     char path[] = "/tmp/picollo-gbench-XXXXXX";
     int fd = -1, saved = -1;
-    if (Parsed().json_stdout) {
+    if (Parsed().json_stdout && Measures(argv)) {
         if ((fd = mkstemp(path)) < 0) {
             Usage("--benchmark_format=json: no temporary file in /tmp");
         }
