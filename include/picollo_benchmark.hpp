@@ -159,8 +159,8 @@ public:
         if (pos < args_.size()) {
             return args_[pos];
         }
-        Skip("", "state.range(" + std::to_string(pos) + "): " + name_ + " has " +
-                      std::to_string(args_.size()) + " argument(s)");
+        Skip("", "state.range(" + std::to_string(pos) + "): " + name_ + " has " + std::to_string(args_.size()) +
+                     " argument(s)");
         return 0;
     }
     int64_t range_x() const { return range(0); }
