@@ -44,6 +44,11 @@ BM_dense_named/2
 BM_dense_named/4
 BM_settings/iterations:100/repeats:3/real_time/threads:1
 BM_settings/min_time:0.500
+BM_signed/delta:-8
+BM_signed/delta:-1
+BM_signed/delta:0
+BM_signed/delta:1
+BM_signed/delta:8
 BM_capture/small
 BM_t<int>
 BM_t<double>
@@ -63,12 +68,12 @@ cmp -s "$out/list.log" "$out/filter_all.log" || die "--benchmark_filter=all list
 
 # Each run once, under either flag; a skip with an error is that benchmark FAILED.
 run 0 test ./sample --test
-has test "bench result: 19 ran once, 0 failed"
+has test "bench result: 24 ran once, 0 failed"
 run 0 dry_run ./sample --benchmark_dry_run --benchmark_filter='^BM_(sum|copy)/'
 [[ "$(tail -n 1 "$out/dry_run.log")" == "bench result: 7 ran once, 0 failed" ]] || die "dry run: $(cat "$out/dry_run.log")"
 run 6 skip env GBENCH_SAMPLE_SKIP=1 ./sample --test
 has skip "bench BM_skip ... FAILED: the input was empty, as the test asked"
-has skip "bench result: 18 ran once, 1 failed"
+has skip "bench result: 23 ran once, 1 failed"
 
 # Refused at startup, exit status 2, naming the benchmark and the call; unknown flags too.
 run 2 bad_range env GBENCH_SAMPLE_BAD_RANGE=1 ./sample --list
@@ -79,7 +84,7 @@ has left_out "note: BM_threads/8/threads:2 is left out: Threads(2): Picollo runs
 has left_out "note: BM_threads/8/threads:4 is left out: Threads(4): Picollo runs a benchmark on one thread"
 has left_out "note: BM_manual/8/manual_time is left out: UseManualTime: Picollo times each batch itself"
 has left_out "bench BM_threads/8/threads:1 ... ok"
-has left_out "bench result: 20 ran once, 0 failed"
+has left_out "bench result: 25 ran once, 0 failed"
 run 2 unknown ./sample --benchmark_foo=1
 has unknown "error: unknown flag --benchmark_foo: Picollo takes --benchmark_filter"
 run 2 csv ./sample --benchmark_format=csv

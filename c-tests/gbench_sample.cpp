@@ -64,6 +64,16 @@ static void BM_settings(benchmark::State &state) {
 BENCHMARK(BM_settings)->Iterations(100)->Repetitions(3)->UseRealTime()->Threads(1);
 BENCHMARK(BM_settings)->MinTime(0.5);
 
+// Negative arguments, ArgNames: Range(-8, 8) is -8, -1, 0, 1, 8.
+static void BM_signed(benchmark::State &state) {
+    int64_t delta = state.range(0);
+    for (auto _ : state) {
+        int64_t x = delta * 3;
+        benchmark::DoNotOptimize(x);
+    }
+}
+BENCHMARK(BM_signed)->ArgNames({"delta"})->Range(-8, 8);
+
 // BENCHMARK_CAPTURE: extra arguments.
 static void BM_capture(benchmark::State &state, const std::string &text) {
     for (auto _ : state) {
