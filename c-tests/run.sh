@@ -12,6 +12,9 @@
 #     notes an unoptimized caller in the one and not in the other;
 #  2a'. runs the C and C++ suites (c-tests/suite.sh: suite_sample.c, suite_sample.cpp) as
 #     their users do: list, filters, --test, failures, a measurement, --against two builds;
+#  2a''. runs a Google Benchmark program built against include/picollo_benchmark.hpp
+#     (c-tests/gbench.sh: gbench_sample.cpp): its names, --benchmark_* flags, refusals,
+#     throughputs, the JSON Google Benchmark's compare.py reads, --against a copy;
 #  2b. checks that c-tests/test_bad_input.c has a row for every function of the header
 #     (scripts/check_matrix.py), then builds that matrix of hostile calls (shared and
 #     static) and runs both normally and the shared one under valgrind memcheck;
@@ -49,7 +52,7 @@ step() { echo "--- c-tests: $*"; }
 
 # shellcheck source=scripts/needs.sh
 . "$root/scripts/needs.sh"
-tools=(gcc g++ pkg-config cbindgen cargo-c cmake)
+tools=(gcc g++ pkg-config cbindgen cargo-c cmake gbench-tools)
 [[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]] || tools+=(valgrind)
 needs "${tools[@]}" || die "the tools above are missing"
 for tool in cargo readelf ldd diff nm python3; do
@@ -228,6 +231,9 @@ done
 step "suites: the C and C++ sample suites as programs (c-tests/suite.sh)"
 bash "$here/suite.sh"
 
+step "Google Benchmark's API over the suite runner (c-tests/gbench.sh)"
+bash "$here/gbench.sh"
+
 step "test_bad_input: hostile arguments to every function of the header (the matrix)"
 python3 scripts/check_matrix.py || die "the bad-input matrix misses functions of include/picollo.h"
 gcc "${cflags[@]}" -c c-tests/test_bad_input.c -o "$build/test_bad_input.o"
@@ -325,7 +331,8 @@ if ! CARGO_TARGET_DIR="$target/cargo-c" cargo cinstall --release -p picollo-ffi 
 fi
 inst="$dest/usr/local"
 for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h include/picollo/picollo_inline.h \
-    include/picollo/picollo_suite.h include/picollo/picollo.hpp lib/pkgconfig/picollo.pc; do
+    include/picollo/picollo_suite.h include/picollo/picollo.hpp include/picollo/picollo_benchmark.hpp \
+    include/picollo/picollo_benchmark_main.hpp include/picollo/gbench/benchmark/benchmark.h lib/pkgconfig/picollo.pc; do
     [[ -e "$inst/$f" ]] || die "cargo cinstall did not install $f"
 done
 cmp -s include/picollo.h "$inst/include/picollo/picollo.h" || die "the installed header is not include/picollo.h"
@@ -350,19 +357,37 @@ echo "pkg-config --cflags --libs picollo: $pc_flags"
     die "unexpected pkg-config flags: $pc_flags"
 # shellcheck disable=SC2086 # pkg-config output is a list of flags
 gcc -std=c99 -Wall -Wextra -Werror -pedantic c-tests/pkgconfig_smoke.c $pc_flags -o "$build/pkgconfig_smoke"
+# A Google Benchmark program as written (`#include <benchmark/benchmark.h>`, a main of its own
+# calling benchmark::Initialize and RunSpecifiedBenchmarks), built against the install through
+# its shim folder: the link line and an -I are all that change.
+sed 's|^#include <picollo_benchmark.hpp>|#include <benchmark/benchmark.h>|' c-tests/gbench_sample.cpp >"$build/gbench_installed.cpp"
+grep -q '^#include <benchmark/benchmark.h>' "$build/gbench_installed.cpp" || die "gbench_sample.cpp's include line moved"
+# shellcheck disable=SC2086 # pkg-config output is a list of flags
+g++ -std=c++14 -Wall -Wextra -Werror -O2 -DGBENCH_SAMPLE_OWN_MAIN "-I$inst/include/picollo/gbench" \
+    "$build/gbench_installed.cpp" $pc_flags -o "$build/gbench_installed"
 # Run a program built against the install: it must load the installed libpicollo.so.0 and pass.
+# ARGS after the program are its arguments.
 run_installed() {
     local what=$1 program=$2 deps
+    shift 2
     deps="$(LD_LIBRARY_PATH="$inst/lib" ldd "$program")"
     grep -q "libpicollo.so.0 => $inst/lib/libpicollo.so.0" <<<"$deps" ||
         die "$what does not load the installed libpicollo.so.0"
-    LD_LIBRARY_PATH="$inst/lib" "$program" >"$program.out" 2>&1 || {
+    LD_LIBRARY_PATH="$inst/lib" "$program" "$@" >"$program.out" 2>&1 || {
         cat "$program.out" >&2
         die "$what failed"
     }
     echo "$what: $(tail -n 1 "$program.out")"
 }
 run_installed "pkgconfig_smoke (pkg-config flags)" "$build/pkgconfig_smoke"
+run_installed "gbench_sample.cpp as written, installed shim (--test)" "$build/gbench_installed" --test
+# RunSpecifiedBenchmarks exits with the runner's status where it is not 0 (a failure: 6).
+status=0
+GBENCH_SAMPLE_SKIP=1 LD_LIBRARY_PATH="$inst/lib" "$build/gbench_installed" --test >"$build/gbench_skip.out" 2>&1 || status=$?
+if [[ $status != 6 ]] || ! grep -qF "bench BM_skip ... FAILED: the input was empty" "$build/gbench_skip.out"; then
+    cat "$build/gbench_skip.out" >&2
+    die "gbench_sample.cpp's own main with a SkipWithError: exit status $status, not 6"
+fi
 
 step "the same program from CMake: find_package(PkgConfig) + pkg_check_modules (the snippet of docs/install.md)"
 cmake_build="$build/cmake"

@@ -328,7 +328,8 @@ private:
     std::unique_ptr<picollo_bench_result, BenchResultFree> r_;
 };
 
-// The harness on lambdas: `Bench().budget(1.0).run([&](uint64_t k) {...})` measures one,
+// The harness on lambdas: `Bench().budget(1.0).run([&](uint64_t k) {...})` measures one
+// (`run("name", work)` also prints its row, nanobench's way),
 // `compare` two in interleaved rounds. A work takes the batch size `k` and runs k
 // operations, or takes nothing and runs one. An exception from the work is rethrown once
 // the run ends (the run itself goes on without calling the work again).
@@ -338,8 +339,8 @@ public:
         config_.name = name;
     }
     Bench &counters(const char *list) { return set(config_.counters, list); }
-    Bench &budget(double seconds) { return set(config_.time_budget, seconds); }
-    Bench &warmup(double seconds) { return set(config_.warmup, seconds); }
+    Bench &budget(double seconds) { return set(config_.time_budget, seconds, &budget_set_); }
+    Bench &warmup(double seconds) { return set(config_.warmup, seconds, &warmup_set_); }
     Bench &samples(uint64_t n) { return set(config_.samples, n); }
     Bench &batch(uint64_t k) { return set(config_.batch, k); }
     Bench &rounds(uint64_t n) { return set(config_.rounds, n); }
@@ -353,6 +354,28 @@ public:
         check(picollo_bench_run(&config_, &Caught<Work>::trampoline, &call, &raw));
         BenchResult r(raw);
         call.rethrow();
+        return r;
+    }
+
+    // nanobench's shape, for interactive use: `Bench().run("name", [&] {...})` measures `work`
+    // as `name` with a short run (0.5 s, 0.1 s of warm-up, unless `budget` or `warmup` said
+    // otherwise) and prints its row of a Markdown table to stdout, the header before this
+    // Bench's first row: the median and P99 time per operation and the operations a second.
+    template <class Work>
+    BenchResult run(const char *name, Work &&work) {
+        Bench quick(*this);
+        quick.config_.name = name;
+        quick.config_.time_budget = budget_set_ ? config_.time_budget : 0.5;
+        quick.config_.warmup = warmup_set_ ? config_.warmup : 0.1;
+        BenchResult r = quick.run(std::forward<Work>(work));
+        if (!header_printed_) {
+            std::printf("| %14s | %14s | %16s | %s\n|%s|%s|%s|:%s\n", "ns/op (P50)", "ns/op (P99)", "op/s (P50)",
+                        "benchmark", "---------------:", "---------------:", "-----------------:", "---------");
+            header_printed_ = true;
+        }
+        double p50 = r.percentile(50), p99 = r.percentile(99);
+        std::printf("| %14.2f | %14.2f | %16.1f | %s\n", p50, p99, p50 > 0 ? 1e9 / p50 : 0.0, name);
+        std::fflush(stdout);
         return r;
     }
 
@@ -371,8 +394,11 @@ public:
 
 private:
     template <class F, class V>
-    Bench &set(F &field, V value) {
+    Bench &set(F &field, V value, bool *was_set = nullptr) {
         field = value;
+        if (was_set != nullptr) {
+            *was_set = true;
+        }
         return *this;
     }
 
@@ -400,6 +426,7 @@ private:
     };
 
     picollo_bench_config config_;
+    bool budget_set_ = false, warmup_set_ = false, header_printed_ = false;
 };
 
 // A suite of named benchmarks: `Suite s("name"); s.add("sum", [&](uint64_t k) {...});

@@ -68,10 +68,10 @@ DIRECTIVE = re.compile(r"<!--\s*snippet:\s*(\w+)\s*(.*?)\s*-->\s*$")
 #: `// fragment: REASON` (or `/* fragment: REASON */`, `# fragment: REASON`).
 FRAGMENT = re.compile(r"^\s*(?://|/\*|#)\s*fragment:\s*(.*?)\s*(?:\*/)?\s*$", re.M)
 #: How a whole program of each compiled language starts: its `main`, or a suite's macro that
-#: writes it (`picollo_bench::main!`, `PICOLLO_BENCH_MAIN()`).
+#: writes it (`picollo_bench::main!`, `PICOLLO_BENCH_MAIN()`, Google Benchmark's `BENCHMARK_MAIN()`).
 MAIN = {"rust": re.compile(r"^\s*(?:pub\s+)?fn\s+main\s*\(|^picollo_bench::main!\(", re.M),
         "c": re.compile(r"\bint\s+main\s*\(|^PICOLLO_BENCH_MAIN\(\)", re.M),
-        "cpp": re.compile(r"\bint\s+main\s*\(|^PICOLLO_BENCH_MAIN\(\)", re.M),
+        "cpp": re.compile(r"\bint\s+main\s*\(|^(?:PICOLLO_BENCH|BENCHMARK)_MAIN\(\)", re.M),
         "csharp": re.compile(r"\bstatic\s+(?:void|int)\s+Main\s*\(")}
 #: The file extension a build command gives a program of each language.
 EXTENSION = {"c": "c", "cpp": "cpp", "csharp": "cs", "python": "py"}
