@@ -99,9 +99,12 @@ def refused(option: Any) -> Optional[str]:
 
 
 def json_path(option: Any) -> Optional[str]:
-    """``--benchmark-json``'s path: a string here, a file pytest-benchmark opened there."""
+    """``--benchmark-json``'s path: a string here, a path or an open file (older releases)
+    where pytest-benchmark registered the option."""
     value = getattr(option, "benchmark_json", None)
-    return getattr(value, "name", value)
+    if value is None or isinstance(value, (str, os.PathLike)):
+        return None if value is None else os.fspath(value)
+    return value.name
 
 
 def check_marker(marker: Any) -> None:

@@ -98,6 +98,33 @@ class _FlagsAction(argparse.Action):
         setattr(namespace, "_unrecognized_args", [*unknown, *rest])
 
 
+#: Whose fixture the run uses, and whether pytest-benchmark's plugin was loaded.
+_CHOICE = pytest.StashKey[tuple]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: Any) -> None:
+    """Choose the fixture's owner once the options are parsed, before pytest is configured:
+    where it is Picollo and pytest-benchmark's plugin is loaded, set that plugin aside now,
+    before its own configuration (which judges its options as its own) and its hooks run.
+    Its options stay parsed, and this plugin reads them."""
+    _choice(config)
+
+
+def _choice(config: Any) -> tuple:
+    if _CHOICE not in config.stash:
+        loaded = peer.peer_loaded(config.pluginmanager)
+        owner = _fixture_owner(config, loaded)
+        config.stash[_CHOICE] = (owner, loaded)
+        if owner == "picollo" and loaded:
+            manager = config.pluginmanager
+            for name in peer.PEER_NAMES:
+                plugin = manager.get_plugin(name)
+                if plugin is not None:
+                    manager.unregister(plugin)
+    return config.stash[_CHOICE]
+
+
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
         "markers", "picollo(name=None): a benchmark of Picollo's suite (added to every test "
@@ -134,8 +161,7 @@ class _Session:
             if suite_worker._channel is None:
                 raise pytest.UsageError(f"{WORKER_FLAG}: the suite runner starts a worker as "
                                         "python -m picollo.suite_worker, not as pytest")
-        self.peer = peer.peer_loaded(config.pluginmanager)
-        self.owner = _fixture_owner(config, self.peer)
+        self.owner, self.peer = _choice(config)
         self.measures = self.owner == "picollo" and bool(
             opt.picollo_bench or opt.picollo_save or opt.picollo_baseline
             or opt.picollo_against or getattr(opt, "benchmark_enable", False))
@@ -149,18 +175,6 @@ class _Session:
         self.called: dict[str, Benchmark] = {}
         #: The benchmarks registered, by the name the runner measures them under.
         self.registered: dict[str, Benchmark] = {}
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionstart(self, session: Any) -> None:
-        """Where this run's fixture is Picollo's, set pytest-benchmark's plugin aside (its
-        hooks would judge the fixture as its own); its options stay parsed, read here."""
-        if self.owner != "picollo" or not self.peer:
-            return
-        manager = self.config.pluginmanager
-        for name in (*peer.PEER_NAMES, "pytest-benchmark"):
-            plugin = manager.get_plugin(name)
-            if plugin is not None:
-                manager.unregister(plugin)
 
     def pytest_report_header(self, config: Any) -> Optional[str]:
         if not self.peer:
