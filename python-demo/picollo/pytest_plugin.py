@@ -14,6 +14,12 @@ A test of ``@pytest.mark.parametrize`` is one benchmark a parameter, ``NAME/ID``
 id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` measures as
 ``test_copy/64``); ``benchmark.set_throughput("bytes", n)`` declares the work of one call,
 whose rate the runner reports.
+
+A test file written for pytest-benchmark runs unchanged (docs/bring-your-suite.md):
+``benchmark.pedantic``, ``extra_info``, ``group``, ``stats``, the ``benchmark`` marker and the
+``--benchmark-*`` options (`picollo._pytest_peer`). Where pytest-benchmark is installed too,
+this plugin's fixture is the run's unless ``--picollo-fixture=pytest-benchmark`` (or the
+``picollo_fixture`` ini key) hands it back; the workers of ``--picollo-against`` use this one.
 """
 
 from __future__ import annotations
