@@ -59,7 +59,11 @@ def peer_will_load(pluginmanager: Any) -> bool:
         return True
     if pluginmanager.is_blocked("benchmark") or os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         return False
-    return any(ep.name == "benchmark" for ep in metadata.entry_points(group="pytest11"))
+    try:
+        points = metadata.entry_points(group="pytest11")
+    except TypeError:  # Python 3.9: a dict of the groups
+        points = metadata.entry_points().get("pytest11", ())  # type: ignore[attr-defined]
+    return any(ep.name == "benchmark" for ep in points)
 
 
 def add_options(group: Any) -> None:
