@@ -118,6 +118,7 @@ def pytest_cmdline_main(config: Any) -> None:
 
 
 def _choice(config: Any) -> tuple:
+    """``(owner, pytest-benchmark loaded)``, chosen once a run (`_fixture_owner`)."""
     if _CHOICE not in config.stash:
         loaded = peer.peer_loaded(config.pluginmanager)
         owner = _fixture_owner(config, loaded)

@@ -163,6 +163,10 @@ def test_with_pytest_benchmark_installed_the_option_chooses_the_fixtures_owner(t
     assert "pytest-benchmark's plugin set aside" in r.stdout, text(r)
     r = pytest_in(head, "-s", "test_owner.py", "--picollo-fixture=pytest-benchmark")
     assert r.returncode == 0 and owner(r) == "pytest_benchmark.fixture", text(r)
+    # The sample is a file of pytest-benchmark's own: it passes under it, measured there.
+    r = pytest_in(head, "test_peer.py", "--picollo-fixture=pytest-benchmark",
+                  "--benchmark-enable", "--benchmark-max-time=0.01", "--benchmark-min-rounds=1")
+    assert r.returncode == 0 and "8 passed" in r.stdout and "OPS: " in r.stdout, text(r)
     r = pytest_in(head, "--picollo-fixture=pytest-benchmark", "--picollo-bench")
     assert r.returncode == 4 and "--picollo-fixture=picollo" in r.stderr, text(r)
 
