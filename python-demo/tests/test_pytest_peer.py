@@ -1,0 +1,187 @@
+"""A test file written for pytest-benchmark (peer_sample.py, copied as test_peer.py with a
+pytest.ini whose addopts hold ``--benchmark-disable --strict-markers``) run unchanged under
+Picollo's plugin: as tests, measured, with pytest-benchmark's options; its misuse refused
+with pytest-benchmark's kind of error; and, where pytest-benchmark is installed too (it is
+in python-demo/requirements.txt), Picollo's fixture owning the run and its workers by default
+and pytest-benchmark's where ``--picollo-fixture=pytest-benchmark`` says so."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+if not sys.platform.startswith("linux"):
+    pytest.skip("suites exist on Linux only", allow_module_level=True)
+
+from test_pytest_plugin import TINY, pytest_in, text  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parent / "peer_sample.py"
+INI = "[pytest]\naddopts = --benchmark-disable --strict-markers\n"
+#: The sample's benchmarks, as the runner names them.
+NAMES = ["test_peer.py::test_extra_info", "test_peer.py::test_group_marker",
+         "test_peer.py::test_parametrized/16", "test_peer.py::test_parametrized/256",
+         "test_peer.py::test_pedantic_with_arguments", "test_peer.py::test_pedantic_with_setup",
+         "test_peer.py::test_plain_call", "test_peer.py::test_stats_after_the_call"]
+PEER = importlib.util.find_spec("pytest_benchmark") is not None
+
+
+def peer_checkout(root: Path, name: str, **files: str) -> Path:
+    """A folder ``root/name`` holding the sample as test_peer.py, the pytest.ini, and
+    ``files`` (name: text)."""
+    folder = root / name
+    folder.mkdir()
+    (folder / "pytest.ini").write_text(INI)
+    (folder / "test_peer.py").write_text(SAMPLE.read_text())
+    for file, body in files.items():
+        (folder / file).write_text(body)
+    return folder
+
+
+def test_a_pytest_benchmark_file_passes_unchanged_as_tests_each_called_once(tmp_path):
+    head = peer_checkout(tmp_path, "head")
+    log = tmp_path / "setups"
+    r = pytest_in(head, PEER_LOG=str(log))
+    assert r.returncode == 0 and "8 passed" in r.stdout, text(r)
+    assert "picollo: exit status" not in r.stdout, text(r)
+    assert log.read_text() == "setup\n"
+    # The marker pytest-benchmark's tests carry is registered: --strict-markers passes.
+    r = pytest_in(head, "-m", "benchmark")
+    assert r.returncode == 0 and "1 passed, 7 deselected" in r.stdout, text(r)
+
+
+def test_a_pytest_benchmark_file_is_measured_its_extra_info_and_group_in_the_json(tmp_path):
+    head = peer_checkout(tmp_path, "head")
+    log, out = tmp_path / "setups", tmp_path / "out.json"
+    r = pytest_in(head, "--picollo-bench", *TINY, f"--benchmark-json={out}", PEER_LOG=str(log))
+    assert r.returncode == 0, text(r)
+    summary = r.stdout[r.stdout.index("picollo: exit status 0"):]
+    measured = sorted(re.findall(r"^(test_peer\.py::\S+): time P50=", summary, re.M))
+    assert measured == NAMES, text(r)
+    # The test's setup, then one a call of the measurement.
+    assert log.read_text().count("setup\n") > 10
+    commands = {c["name"]: c for c in json.loads(out.read_text())["commands"]}
+    assert sorted(commands) == NAMES
+    assert commands["test_peer.py::test_extra_info"]["extraInfo"] == {"n": 64}
+    assert commands["test_peer.py::test_group_marker"]["group"] == "sums"
+    assert commands["test_peer.py::test_plain_call"]["group"] is None
+
+
+PLAIN = "def test_plain():\n    assert True\n"
+
+
+def test_benchmark_skip_and_only_skip_the_tests_they_name(tmp_path):
+    head = peer_checkout(tmp_path, "head", **{"test_plain.py": PLAIN})
+    r = pytest_in(head, "--benchmark-skip")
+    assert r.returncode == 0 and "1 passed, 8 skipped" in r.stdout, text(r)
+    r = pytest_in(head, "--benchmark-only", "--benchmark-skip")
+    assert r.returncode == 0 and "8 passed, 1 skipped" in r.stdout, text(r)
+
+
+MISUSE = """import pytest
+
+
+def test_rounds_zero(benchmark):
+    benchmark.pedantic(sum, args=([1],), rounds=0)
+
+
+def test_setup_iterations(benchmark):
+    benchmark.pedantic(sum, setup=lambda: (([1],), {}), iterations=5)
+
+
+def test_setup_and_args(benchmark):
+    benchmark.pedantic(sum, args=([1],), setup=lambda: (([1],), {}))
+
+
+@pytest.mark.benchmark(rounds=3)
+def test_marker_keyword(benchmark):
+    benchmark(sum, [1])
+
+
+def test_called_twice(benchmark):
+    benchmark(sum, [1])
+    benchmark(sum, [1])
+"""
+
+
+def test_misuse_fails_with_pytest_benchmarks_kind_of_error(tmp_path):
+    head = peer_checkout(tmp_path, "head", **{"test_misuse.py": MISUSE})
+    r = pytest_in(head, "test_misuse.py", "--tb=line")
+    assert r.returncode == 1 and "4 failed, 1 error" in r.stdout, text(r)
+    for expected in ("ValueError: benchmark.pedantic: rounds must be an int of at least 1, "
+                     "not 0",
+                     "ValueError: benchmark.pedantic: a setup function prepares one call, so "
+                     "iterations must be 1 with it, not 5",
+                     "TypeError: benchmark.pedantic: setup returned the arguments",
+                     "ValueError: @pytest.mark.benchmark has no keyword 'rounds'",
+                     "RuntimeError: test_misuse.py::test_called_twice: the benchmark fixture "
+                     "measures one function a test"):
+        assert expected in r.stdout, (expected, text(r))
+
+
+def test_unknown_and_refused_benchmark_options_are_usage_errors_naming_them(tmp_path):
+    head = peer_checkout(tmp_path, "head")
+    r = pytest_in(head, "--benchmark-foo")
+    assert r.returncode == 4 and "unrecognized arguments: --benchmark-foo" in r.stderr, text(r)
+    r = pytest_in(head, "--benchmark-compare")
+    assert r.returncode == 4, text(r)
+    assert "--benchmark-compare: Picollo judges" in r.stderr, text(r)
+    assert "--picollo-baseline NAME" in r.stderr, text(r)
+    r = pytest_in(head, "--benchmark-compare-fail", "min:5%")
+    assert r.returncode == 4 and "--picollo-args '--threshold PERCENT'" in r.stderr, text(r)
+    # Accepted and ignored: pytest-benchmark's tuning of its own loop.
+    r = pytest_in(head, "--benchmark-min-rounds=5", "--benchmark-warmup", "--benchmark-sort",
+                  "mean", "--benchmark-columns=min,max")
+    assert r.returncode == 0 and "8 passed" in r.stdout, text(r)
+    # pytest-benchmark's fixture, where its plugin is blocked: nothing to hand it to.
+    r = pytest_in(head, "-p", "no:benchmark", "--picollo-fixture=pytest-benchmark")
+    assert r.returncode == 4, text(r)
+    assert "pytest-benchmark's plugin is not loaded" in r.stderr, text(r)
+
+
+OWNER = """def test_owner(benchmark):
+    print("owner:", type(benchmark).__module__)
+    benchmark(sum, [1])
+"""
+
+
+def owner(r) -> str:
+    found = re.search(r"owner: (\S+)$", r.stdout, re.M)
+    return found.group(1) if found else text(r)
+
+
+@pytest.mark.skipif(not PEER, reason="LOUD SKIP: pytest-benchmark is not installed (pip "
+                    "install -r python-demo/requirements.txt): coexistence is not tested")
+def test_with_pytest_benchmark_installed_the_option_chooses_the_fixtures_owner(tmp_path):
+    head = peer_checkout(tmp_path, "head", **{"test_owner.py": OWNER})
+    r = pytest_in(head, "-s", "test_owner.py")
+    assert r.returncode == 0 and owner(r) == "picollo._pytest_benchmark", text(r)
+    assert "pytest-benchmark's plugin set aside" in r.stdout, text(r)
+    r = pytest_in(head, "-s", "test_owner.py", "--picollo-fixture=pytest-benchmark")
+    assert r.returncode == 0 and owner(r) == "pytest_benchmark.fixture", text(r)
+    # The sample is a file of pytest-benchmark's own: it passes under it, measured there.
+    r = pytest_in(head, "test_peer.py", "--picollo-fixture=pytest-benchmark",
+                  "--benchmark-enable", "--benchmark-max-time=0.01", "--benchmark-min-rounds=1")
+    assert r.returncode == 0 and "8 passed" in r.stdout and "OPS: " in r.stdout, text(r)
+    r = pytest_in(head, "--picollo-fixture=pytest-benchmark", "--picollo-bench")
+    assert r.returncode == 4 and "--picollo-fixture=picollo" in r.stderr, text(r)
+
+
+@pytest.mark.skipif(not PEER, reason="LOUD SKIP: pytest-benchmark is not installed (pip "
+                    "install -r python-demo/requirements.txt): coexistence is not tested")
+def test_with_pytest_benchmark_installed_two_checkouts_are_compared(tmp_path):
+    head, base = peer_checkout(tmp_path, "head"), peer_checkout(tmp_path, "base")
+    # Both sides' workers run Picollo's fixture: without it they would register nothing
+    # ("the two builds share no selected benchmark", exit 5).
+    r = pytest_in(head, f"--picollo-against={base}", *TINY[:2], "--picollo-args",
+                  TINY[3] + " --processes 1", "-k", "plain_call or setup or parametrized")
+    assert r.returncode in (0, 7), text(r)
+    verdicts = re.findall(r"^verdict: (?:.* )?(test_peer\.py::\S+) \(head\)", r.stdout, re.M)
+    assert sorted(verdicts) == ["test_peer.py::test_parametrized/16",
+                                "test_peer.py::test_parametrized/256",
+                                "test_peer.py::test_pedantic_with_setup",
+                                "test_peer.py::test_plain_call"], text(r)
