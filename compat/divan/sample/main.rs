@@ -1,6 +1,9 @@
 //! A suite in divan's idioms, each form picollo-divan takes used at least once; the
 //! tests (tests/sample.rs) list it, run it once and compare it with itself. Where
 //! `PICOLLO_DIVAN_SAMPLE_TRACE` names a file, each benchmark's body appends its name to it.
+//! `forbid(unsafe_code)` holds: the attributes need no `unsafe` of the crate that uses them.
+
+#![forbid(unsafe_code)]
 
 use std::io::Write;
 
