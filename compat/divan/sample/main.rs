@@ -10,6 +10,9 @@ use std::io::Write;
 use divan::counter::{BytesCount, CharsCount, ItemsCount};
 use divan::{black_box, black_box_drop, Bencher};
 
+#[global_allocator]
+static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+
 fn main() {
     divan::main();
 }

@@ -26,6 +26,7 @@
 //! ```
 #![cfg(target_os = "linux")]
 
+mod alloc;
 mod bencher;
 mod cli;
 pub mod counter;
@@ -33,6 +34,7 @@ mod registry;
 
 use picollo_bench::suite::{Mode, Suite};
 
+pub use alloc::AllocProfiler;
 pub use bencher::{Bencher, BencherConfig};
 pub use picollo_divan_macros::{bench, bench_group};
 
@@ -44,7 +46,7 @@ pub mod __private {
 
 /// `use divan::prelude::*;`: the common items.
 pub mod prelude {
-    pub use crate::{bench, bench_group, black_box, black_box_drop, Bencher, Divan};
+    pub use crate::{bench, bench_group, black_box, black_box_drop, AllocProfiler, Bencher, Divan};
 }
 
 /// Keeps the compiler from optimizing away a value or the work that made it.
