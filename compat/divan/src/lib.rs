@@ -24,6 +24,25 @@
 //! fn takes_nothing() {}
 //! # fn main() {}
 //! ```
+//!
+//! and so is a generic parameter that neither `types` nor `consts` gives values, or a
+//! parameter that `args` does not:
+//!
+//! ```compile_fail
+//! #[divan::bench]
+//! fn generic<T: Default>() -> T {
+//!     T::default()
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! ```compile_fail
+//! #[divan::bench]
+//! fn sized(bencher: divan::Bencher, len: usize) {
+//!     bencher.bench(|| len);
+//! }
+//! # fn main() {}
+//! ```
 #![cfg(target_os = "linux")]
 
 mod alloc;
@@ -124,8 +143,11 @@ fn run(args: &[String]) -> u8 {
 /// The suite `args` select (`--skip`, `--ignored`), and the arguments its runner reads.
 fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
     let line = cli::translate(args)?;
-    let mut suite = Suite::new(&suite_name());
-    let measuring = measuring(&suite_name(), &line.args);
+    let name = suite_name();
+    let mut suite = Suite::new(&name);
+    let parsed = picollo_bench::suite::Args::parse(&name, &line.args).ok();
+    // Only a measured run's results carry a throughput: probe the benchmarks it measures.
+    let measured = parsed.filter(|a| a.mode(Mode::Once) == Mode::Measure);
     for b in registry::benchmarks() {
         let wanted = match line.ignored {
             _ if line.worker => true,
@@ -136,9 +158,9 @@ fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
         if !wanted || cli::skipped(&line, &b.name)? {
             continue;
         }
-        let throughput = match measuring {
-            true => line.counter.or_else(|| probe(&b.run)),
-            false => None,
+        let throughput = match &measured {
+            Some(a) if a.selects(&b.name) => line.counter.or_else(|| probe(&b.run)),
+            _ => None,
         };
         let run = b.run;
         suite.bench_batched(&b.name, move |k| {
@@ -150,12 +172,6 @@ fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
         }
     }
     Ok((suite, line.args))
-}
-
-/// Whether `args` measure (the only runs whose results carry a throughput).
-fn measuring(name: &str, args: &[String]) -> bool {
-    let parsed = picollo_bench::suite::Args::parse(name, args);
-    parsed.is_ok_and(|a| a.mode(Mode::Once) == Mode::Measure)
 }
 
 /// The counter a benchmark declares: its function called once with a bencher that runs
