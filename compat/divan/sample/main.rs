@@ -29,7 +29,7 @@ fn ran(name: &str) {
     writeln!(file.expect("the trace file"), "{name}").expect("a line of the trace");
 }
 
-#[divan::bench]
+#[divan::bench(counters = [BytesCount::new(8u8)])]
 fn plain() -> u64 {
     ran("plain");
     black_box(20u64) + 22

@@ -142,12 +142,14 @@ fn a_measured_run_carries_each_counter_as_throughput() {
         "--counters",
         "none",
     ];
-    let out = sample(&[&args[..], &["--out", dir, "counted", "strs::bc"]].concat());
+    let names = ["--exact", "counted", "strs::bc", "plain"];
+    let out = sample(&[&args[..], &["--out", dir], &names[..]].concat());
     assert!(out.status.success(), "{out:?}");
     let text = stdout(&out);
     let line = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap_or("");
     assert!(line("counted:").contains("B/s at P50"), "{text}");
     assert!(line("strs::bc:").contains("elem/s at P50"), "{text}");
+    assert!(line("plain:").contains("B/s at P50"), "{text}");
 }
 
 #[test]
