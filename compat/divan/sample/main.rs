@@ -89,9 +89,13 @@ fn options_accepted() {
     black_box_drop(vec![1u8; 8]);
 }
 
+/// Panics where `PICOLLO_DIVAN_SAMPLE_PANIC` is set: a benchmark that fails.
 #[divan::bench(ignore)]
-fn ignored_opt() {
-    ran("ignored_opt");
+fn ignored_opt(bencher: Bencher) {
+    if std::env::var_os("PICOLLO_DIVAN_SAMPLE_PANIC").is_some() {
+        panic!("asked to panic");
+    }
+    bencher.bench(|| ran("ignored_opt"));
 }
 
 #[divan::bench]

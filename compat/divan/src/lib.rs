@@ -175,11 +175,13 @@ fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
 }
 
 /// The counter a benchmark declares: its function called once with a bencher that runs
-/// nothing.
+/// nothing (none where it panics: the runner then runs it and reports it failed).
 fn probe(run: &dyn Fn(Bencher<'_, '_>)) -> Option<picollo_bench::Throughput> {
     let mut state = bencher::State::new(bencher::Pass::Probe);
-    run(Bencher::new(&mut state));
-    state.counter
+    let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run(Bencher::new(&mut state));
+    }));
+    called.ok().and(state.counter)
 }
 
 /// The suite's name (its outputs' folder): the program's, without cargo's `-HASH`.

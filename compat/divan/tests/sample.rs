@@ -33,6 +33,7 @@ fn sample(args: &[&str]) -> Output {
 fn sample_with(args: &[&str], trace: Option<&PathBuf>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_picollo-divan-sample"));
     command.args(args).env_remove("PICOLLO_DIVAN_SAMPLE_TRACE");
+    command.env_remove("PICOLLO_DIVAN_SAMPLE_PANIC");
     if let Some(t) = trace {
         command.env("PICOLLO_DIVAN_SAMPLE_TRACE", t);
     }
@@ -178,4 +179,27 @@ fn against_itself_a_a_passes() {
     let out = sample(&[&args[..], &more[..]].concat());
     assert!(out.status.success(), "{out:?}");
     assert!(stdout(&out).contains("plain"), "{out:?}");
+}
+
+#[test]
+fn a_benchmark_that_panics_fails_the_run() {
+    let dir = scratch("panics");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let me = env!("CARGO_BIN_EXE_picollo-divan-sample");
+    for mode in [
+        &["--test"][..],
+        &["--bench", "--budget", "0.05", "--out", dir],
+    ] {
+        let mut command = Command::new(me);
+        command
+            .args(mode)
+            .args(["--ignored", "--exact", "ignored_opt"]);
+        let out = command
+            .env("PICOLLO_DIVAN_SAMPLE_PANIC", "1")
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(6), "{out:?}");
+        let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+        assert!(all.contains("asked to panic"), "{all}");
+    }
 }
